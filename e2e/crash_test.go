@@ -1,0 +1,102 @@
+package e2e
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// startRun starts a long URL-mode run and waits until run.db holds a few
+// seconds, returning the process and its run directory.
+func startRun(t *testing.T, dir, url string) (*exec.Cmd, string) {
+	t.Helper()
+	cmd := exec.Command(binary, "run", url, "--vus", "2", "--duration", "60s", "--results", "results", "--quiet")
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	var run string
+	waitFor(t, 20*time.Second, "run.db with 2 seconds", func() bool {
+		dbs, _ := filepath.Glob(filepath.Join(dir, "results", "*", "run.db"))
+		if len(dbs) != 1 {
+			return false
+		}
+		run = filepath.Dir(dbs[0])
+		r := loadlens(t, dir, "summary", "--json", run)
+		return r.code == 0 && strings.Contains(r.stdout, `"testRunDurationMs": 2000`) || strings.Contains(r.stdout, `"testRunDurationMs": 3000`)
+	})
+	return cmd, run
+}
+
+func TestKill9LeavesAReadableRun(t *testing.T) {
+	srv := target(t)
+	dir := t.TempDir()
+	cmd, run := startRun(t, dir, srv.URL+"/ok")
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	r := loadlens(t, dir, "summary", run)
+	if r.code != 0 {
+		t.Fatalf("summary of a killed run: exit %d\n%s", r.code, r.stderr)
+	}
+	for _, want := range []string{"incomplete", "GET /ok", "the run did not finish"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("summary lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if r := loadlens(t, dir, "runs", "--results", "results"); !strings.Contains(r.stdout, "incomplete") {
+		t.Errorf("runs does not show the killed run as incomplete:\n%s", r.stdout)
+	}
+}
+
+func TestInterruptStillWritesTheSummary(t *testing.T) {
+	srv := target(t)
+	dir := t.TempDir()
+	cmd, run := startRun(t, dir, srv.URL+"/ok")
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		ee, ok := err.(*exec.ExitError)
+		if !ok || ee.ExitCode() != 1 {
+			t.Fatalf("exit after Ctrl-C: %v, want code 1", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("loadlens did not stop after Ctrl-C")
+	}
+	s := readSummary(t, filepath.Join(run, "summary.json"))
+	if n, _ := s.Metrics["http_reqs"]["count"].(float64); n == 0 {
+		t.Fatal("summary.json of an interrupted run has no requests")
+	}
+	r := loadlens(t, dir, "summary", run)
+	if !strings.Contains(r.stdout, "interrupted") {
+		t.Errorf("summary does not say interrupted:\n%s", r.stdout)
+	}
+}
+
+func TestDemoRunsAndListsItsRun(t *testing.T) {
+	dir := t.TempDir()
+	r := loadlens(t, dir, "demo", "--quiet", "--results", "results")
+	if r.code != 0 {
+		t.Fatalf("demo: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{"GET /apps/first-page/{category}", "GET /products/{id}", "PASS", "results/"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("demo output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	run := onlyRunDir(t, filepath.Join(dir, "results"))
+	if r := loadlens(t, dir, "runs", "--results", "results"); !strings.Contains(r.stdout, filepath.Base(run)) || !strings.Contains(r.stdout, "passed") {
+		t.Errorf("runs does not list the demo run as passed:\n%s", r.stdout)
+	}
+}

@@ -1,0 +1,82 @@
+// Package e2e runs the real loadlens binary against in-process targets on
+// 127.0.0.1, the way a user or CI job would.
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// binary is the loadlens executable built once for all tests.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "loadlens-e2e")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "loadlens")
+	build := exec.Command("go", "build", "-o", binary, "../cmd/loadlens")
+	build.Stdout, build.Stderr = os.Stdout, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building loadlens:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// result is what one invocation of the binary did.
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// loadlens runs the binary in dir with args and waits for it (at most 2 minutes).
+func loadlens(t *testing.T, dir string, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd.Dir = dir
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("running loadlens %v: %v", args, err)
+	}
+	return result{out.String(), errb.String(), code}
+}
+
+// waitFor polls cond until it holds, failing the test after limit.
+func waitFor(t *testing.T, limit time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %v waiting for %s", limit, what)
+		}
+		time.Sleep(50 * time.Millisecond) // polling a condition, bounded by the deadline
+	}
+}
+
+// onlyRunDir returns the single run directory under results.
+func onlyRunDir(t *testing.T, results string) string {
+	t.Helper()
+	dirs, _ := filepath.Glob(filepath.Join(results, "*", "run.db"))
+	if len(dirs) != 1 {
+		t.Fatalf("want one run in %s, found %v", results, dirs)
+	}
+	return filepath.Dir(dirs[0])
+}

@@ -1,0 +1,249 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/engine"
+	"github.com/loadlens/loadlens/internal/live"
+	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/plan"
+	"github.com/loadlens/loadlens/internal/report"
+	"github.com/loadlens/loadlens/internal/store"
+)
+
+// collectGrace is how long after a second ends its measurements are taken:
+// long enough for requests finishing at the boundary to be recorded.
+const collectGrace = 100 * time.Millisecond
+
+// RunConfig is what one run needs.
+type RunConfig struct {
+	Plan        *plan.Plan
+	ResultsDir  string       // parent of the run directory; "" means DefaultResults
+	Segment     plan.Segment // the part of the test to run; zero: all of it
+	Out         io.Writer    // live line and summary
+	TTY         bool         // Out is a terminal
+	Quiet       bool         // no live line
+	SummaryJSON string       // also write summary.json here
+	Args        []string     // the command line, kept in run.db
+	Version     string
+}
+
+// RunResult says how a run ended.
+type RunResult struct {
+	Dir      string
+	Status   string
+	Passed   bool
+	ExitCode int
+}
+
+// Run executes a plan, records it into a new run directory and prints its
+// summary. Cancelling ctx (Ctrl-C) stops the run and still writes
+// everything measured. The error is for failures around the run (the
+// results directory, run.db); a failed threshold is not an error.
+func Run(ctx context.Context, cfg RunConfig) (RunResult, error) {
+	p := cfg.Plan
+	start := time.Now()
+	parent := cfg.ResultsDir
+	if parent == "" {
+		parent = DefaultResults
+	}
+	dir, err := makeRunDir(parent, p.Name, start)
+	if err != nil {
+		return RunResult{ExitCode: ExitRunFailed}, err
+	}
+	host, _ := os.Hostname()
+	w, err := store.Create(filepath.Join(dir, "run.db"), store.Meta{
+		ID: filepath.Base(dir), Name: p.Name, Version: cfg.Version, Host: host, CPUs: runtime.NumCPU(),
+		Start: start, Args: cfg.Args, TestFile: p.File, TestSource: p.Source, Layout: p.Layout,
+		Extra: map[string]string{"thresholds": encodeThresholds(p.Thresholds), "segment": cfg.Segment.String(), "go": runtime.Version()},
+	})
+	if err != nil {
+		return RunResult{Dir: dir, ExitCode: ExitRunFailed}, err
+	}
+	defer w.Close()
+
+	r := &runner{cfg: cfg, dir: dir, start: start, store: w,
+		rec:  metrics.NewRecorder(p.Layout, 4*runtime.GOMAXPROCS(0)),
+		run:  metrics.NewRun(p.Layout),
+		line: live.NewLine(cfg.Out, cfg.TTY), total: plannedLength(p), aborted: map[int]bool{}}
+	engCtx, stopEngine := context.WithCancel(ctx)
+	defer stopEngine()
+	r.stopEngine = stopEngine
+	r.eng = engine.New(p, r.rec, engine.Options{Segment: cfg.Segment, Start: start, Notify: r.notice})
+
+	done := make(chan error, 1)
+	go func() { done <- r.eng.Run(engCtx) }()
+	engErr := r.collect(done)
+	end := time.Now()
+	r.line.Done()
+
+	status := StatusCompleted
+	switch {
+	case engErr != nil:
+		status = StatusFailed
+		r.notice(engErr.Error())
+	case len(r.aborted) > 0:
+		status = StatusAborted
+	case ctx.Err() != nil:
+		status = StatusInterrupted
+	}
+	r.run.SetElapsed(end.Sub(start))
+	results := evaluate(r.run, p.Thresholds, r.aborted)
+	in := &report.Input{Name: p.Name, Dir: dir, Status: status, Version: cfg.Version, Start: start, End: end,
+		Run: r.run, Thresholds: p.Thresholds, Results: results, Notices: r.notices}
+	res := RunResult{Dir: dir, Status: status, Passed: in.Passed()}
+	res.ExitCode = exitCode(status, res.Passed)
+
+	if err := w.Finish(store.Finish{End: end, Status: status, Elapsed: end.Sub(start), ExitCode: res.ExitCode, Thresholds: results}); err != nil {
+		r.storeErr = err
+	}
+	if err := writeSummaryJSON(in, filepath.Join(dir, "summary.json"), cfg.SummaryJSON); err != nil {
+		return res, err
+	}
+	if err := report.WriteText(cfg.Out, in); err != nil {
+		return res, err
+	}
+	if r.storeErr != nil {
+		return res, fmt.Errorf("run.db: %w", r.storeErr)
+	}
+	return res, nil
+}
+
+// runner is the state of one run's collector loop.
+type runner struct {
+	cfg        RunConfig
+	dir        string
+	start      time.Time
+	store      *store.Writer
+	rec        *metrics.Recorder
+	run        *metrics.Run
+	eng        *engine.Engine
+	line       *live.Line
+	total      time.Duration
+	stopEngine context.CancelFunc
+	aborted    map[int]bool
+	storeErr   error
+
+	mu      sync.Mutex
+	notices []string
+	shown   int
+}
+
+// notice keeps a message from the engine; the collector prints it.
+func (r *runner) notice(msg string) {
+	r.mu.Lock()
+	r.notices = append(r.notices, msg)
+	r.mu.Unlock()
+}
+
+// collect takes each second's measurements a little after it ends, until
+// the engine returns; then it takes what is left and returns the engine's error.
+func (r *runner) collect(done <-chan error) error {
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	for sec := 0; ; sec++ {
+		timer.Reset(time.Until(r.start.Add(time.Duration(sec+1)*time.Second + collectGrace)))
+		select {
+		case <-timer.C:
+			r.second(sec)
+		case err := <-done:
+			last := int(time.Since(r.start) / time.Second)
+			for s := sec; s <= last; s++ {
+				r.second(s)
+			}
+			return err
+		}
+	}
+}
+
+// second takes one second's snapshot and hands it to everything that wants it.
+func (r *runner) second(sec int) {
+	snap := r.rec.Collect(sec)
+	var vus, vusMax int64
+	for i, g := range r.eng.Gauges(nil) {
+		snap.Scenarios[i].VUs, snap.Scenarios[i].VUsMax = g.Active, g.Allocated
+		vus += g.Active
+		vusMax += g.Allocated
+	}
+	r.run.Add(snap)
+	if err := r.store.WriteSecond(snap); err != nil && r.storeErr == nil {
+		r.storeErr = err // keep measuring; the summary still comes from memory
+	}
+	r.checkAborts(sec)
+	r.showNotices()
+	if r.cfg.Quiet {
+		return
+	}
+	last := r.run.Series[len(r.run.Series)-1]
+	var dropped int64
+	for _, s := range r.run.Scenarios {
+		dropped += s.Dropped
+	}
+	errRate := 0.0
+	if last.Requests > 0 {
+		errRate = float64(last.Failed) / float64(last.Requests)
+	}
+	r.line.Update(live.Status{Elapsed: min(time.Duration(sec+1)*time.Second, time.Since(r.start)), Total: r.total, RPS: float64(last.Requests),
+		P95: last.P95, ErrRate: errRate, VUs: vus, VUsMax: vusMax, Dropped: dropped})
+}
+
+// checkAborts stops the run when a threshold marked abort_on_fail fails,
+// judged on the whole run so far, once its delay has passed.
+func (r *runner) checkAborts(sec int) {
+	elapsed := time.Duration(sec+1) * time.Second
+	for i := range r.cfg.Plan.Thresholds {
+		t := &r.cfg.Plan.Thresholds[i]
+		if !t.AbortOnFail || elapsed < t.DelayAbortEval || r.aborted[i] {
+			continue
+		}
+		r.run.SetElapsed(elapsed)
+		if v, ok := r.run.Observe(t); ok && !t.Pass(v) {
+			r.aborted[i] = true
+			r.notice(fmt.Sprintf("threshold %s %q failed at %ds with abort_on_fail: stopping the run", t.Key, t.Expr, sec+1))
+			r.stopEngine()
+		}
+	}
+}
+
+func (r *runner) showNotices() {
+	r.mu.Lock()
+	fresh := r.notices[r.shown:]
+	r.shown = len(r.notices)
+	r.mu.Unlock()
+	for _, n := range fresh {
+		r.line.Done()
+		fmt.Fprintf(r.cfg.Out, "note: %s\n", n)
+	}
+}
+
+// plannedLength is how long the test is planned to run, for the progress display.
+func plannedLength(p *plan.Plan) time.Duration {
+	var d time.Duration
+	for _, s := range p.Scenarios {
+		d = max(d, s.StartTime+s.Load.Duration())
+	}
+	return d
+}
+
+func writeSummaryJSON(in *report.Input, paths ...string) error {
+	b, err := report.SummaryJSON(in)
+	if err != nil {
+		return fmt.Errorf("summary.json: %w", err)
+	}
+	for _, p := range paths {
+		if p == "" {
+			continue
+		}
+		if err := os.WriteFile(p, append(b, '\n'), 0o644); err != nil {
+			return fmt.Errorf("summary: %w", err)
+		}
+	}
+	return nil
+}

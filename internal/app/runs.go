@@ -1,0 +1,92 @@
+package app
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/report"
+	"github.com/loadlens/loadlens/internal/store"
+)
+
+// RunInfo is one line of `loadlens runs`.
+type RunInfo struct {
+	Dir      string
+	Name     string
+	Start    time.Time
+	Elapsed  time.Duration
+	Requests int64
+	Status   string // completed, aborted, interrupted, failed or incomplete
+	ExitCode int    // -1 when the run never finished
+	Err      error  // the run.db could not be read
+}
+
+// ListRuns returns the runs under parent, newest first.
+func ListRuns(parent string) ([]RunInfo, error) {
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		return nil, fmt.Errorf("results directory: %w", err)
+	}
+	var out []RunInfo
+	for _, e := range entries {
+		db := filepath.Join(parent, e.Name(), "run.db")
+		if _, err := os.Stat(db); !e.IsDir() || err != nil {
+			continue
+		}
+		out = append(out, readRunInfo(filepath.Join(parent, e.Name()), db))
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if !out[i].Start.Equal(out[j].Start) {
+			return out[i].Start.After(out[j].Start)
+		}
+		return out[i].Dir > out[j].Dir
+	})
+	return out, nil
+}
+
+func readRunInfo(dir, db string) RunInfo {
+	info := RunInfo{Dir: dir, ExitCode: -1, Status: StatusIncomplete}
+	rd, err := store.Open(db)
+	if err != nil {
+		info.Err = err
+		return info
+	}
+	defer rd.Close()
+	meta := rd.Meta()
+	info.Name, info.Start = meta.Name, meta.Start
+	if run, err := rd.Run(); err == nil {
+		info.Requests = run.Total().Requests
+		info.Elapsed = run.Elapsed()
+	} else {
+		info.Err = err
+	}
+	if fin, ok := rd.Finish(); ok {
+		info.Status, info.ExitCode, info.Elapsed = fin.Status, fin.ExitCode, fin.Elapsed
+	}
+	return info
+}
+
+// WriteRuns prints runs as a table.
+func WriteRuns(w io.Writer, runs []RunInfo) error {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%-48s  %-20s  %-19s  %9s  %10s  %s\n", "RUN", "NAME", "STARTED", "DURATION", "REQUESTS", "RESULT")
+	for _, r := range runs {
+		result := r.Status
+		switch {
+		case r.Err != nil:
+			result = "unreadable: " + r.Err.Error()
+		case r.ExitCode == ExitOK:
+			result = "passed"
+		case r.ExitCode == ExitThresholdFailed:
+			result = "thresholds failed (" + r.Status + ")"
+		}
+		fmt.Fprintf(&sb, "%-48s  %-20s  %-19s  %9s  %10d  %s\n", r.Dir, r.Name, r.Start.Local().Format("2006-01-02 15:04:05"),
+			report.Dur(r.Elapsed), r.Requests, result)
+	}
+	_, err := io.WriteString(w, sb.String())
+	return err
+}

@@ -1,0 +1,63 @@
+package app
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/loadlens/loadlens/internal/report"
+	"github.com/loadlens/loadlens/internal/store"
+)
+
+// LoadRun reads a run directory (or its run.db) back into a report input.
+// A run that never finished — killed, or still running — reads as
+// incomplete, with its thresholds judged on what was recorded.
+func LoadRun(path string) (*report.Input, error) {
+	db := path
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		db = filepath.Join(path, "run.db")
+	}
+	rd, err := store.Open(db)
+	if err != nil {
+		return nil, err
+	}
+	defer rd.Close()
+	meta := rd.Meta()
+	run, err := rd.Run()
+	if err != nil {
+		return nil, err
+	}
+	defs, err := decodeThresholds(meta.Extra["thresholds"])
+	if err != nil {
+		return nil, err
+	}
+	in := &report.Input{Name: meta.Name, Dir: filepath.Dir(db), Version: meta.Version, Start: meta.Start,
+		Run: run, Thresholds: defs}
+	if fin, ok := rd.Finish(); ok && len(fin.Thresholds) == len(defs) {
+		in.Status, in.End, in.Results = fin.Status, fin.End, fin.Thresholds
+	} else {
+		in.Status = StatusIncomplete
+		in.End = meta.Start.Add(run.Elapsed())
+		in.Results = evaluate(run, defs, nil)
+		in.Notices = append(in.Notices, fmt.Sprintf("the run did not finish; this summary covers its first %s", run.Elapsed()))
+	}
+	return in, nil
+}
+
+// Summary prints a past run's summary; asJSON prints summary.json instead.
+func Summary(w io.Writer, path string, asJSON bool) error {
+	in, err := LoadRun(path)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		b, err := report.SummaryJSON(in)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(w, "%s\n", b)
+		return err
+	}
+	return report.WriteText(w, in)
+}

@@ -1,0 +1,60 @@
+package app
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/threshold"
+)
+
+// evaluate judges every threshold against the whole run; aborted marks the
+// ones that stopped the run early.
+func evaluate(run *metrics.Run, defs []threshold.Threshold, aborted map[int]bool) []threshold.Result {
+	out := make([]threshold.Result, len(defs))
+	for i := range defs {
+		t := &defs[i]
+		v, ok := run.Observe(t)
+		out[i] = threshold.Result{Key: t.Key, Expr: t.Expr, Observed: v, HasData: ok, Pass: !ok || t.Pass(v), Aborted: aborted[i]}
+	}
+	return out
+}
+
+// storedThreshold is how thresholds are kept in run.db's metadata, so a
+// run's summary can be rebuilt without its test file, env or CSV files.
+type storedThreshold struct {
+	Key            string        `json:"key"`
+	Expr           string        `json:"expr"`
+	AbortOnFail    bool          `json:"abort_on_fail,omitempty"`
+	DelayAbortEval time.Duration `json:"delay_abort_eval,omitempty"`
+}
+
+func encodeThresholds(defs []threshold.Threshold) string {
+	st := make([]storedThreshold, len(defs))
+	for i, t := range defs {
+		st[i] = storedThreshold{t.Key, t.Expr, t.AbortOnFail, t.DelayAbortEval}
+	}
+	b, _ := json.Marshal(st) // plain structs cannot fail to marshal
+	return string(b)
+}
+
+func decodeThresholds(s string) ([]threshold.Threshold, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var st []storedThreshold
+	if err := json.Unmarshal([]byte(s), &st); err != nil {
+		return nil, fmt.Errorf("thresholds in run.db: %w", err)
+	}
+	defs := make([]threshold.Threshold, len(st))
+	for i, x := range st {
+		t, err := threshold.New(x.Key, x.Expr)
+		if err != nil {
+			return nil, fmt.Errorf("threshold %s %q in run.db: %w", x.Key, x.Expr, err)
+		}
+		t.AbortOnFail, t.DelayAbortEval = x.AbortOnFail, x.DelayAbortEval
+		defs[i] = t
+	}
+	return defs, nil
+}

@@ -1,0 +1,93 @@
+// Package archtest checks that imports flow one way, from the command
+// towards the core: the engine knows nothing of reports, stores or
+// dashboards, and the leaf packages know nothing of the rest.
+package archtest
+
+import (
+	"os/exec"
+	"sort"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/loadlens/loadlens/internal/"
+
+// allowed lists, for each internal package, the internal packages it may import.
+var allowed = map[string][]string{
+	"sample":    {},
+	"tmpl":      {},
+	"jsonpath":  {},
+	"live":      {},
+	"demo":      {},
+	"threshold": {"sample"},
+	"plan":      {"sample", "tmpl", "jsonpath", "threshold"},
+	"engine":    {"plan", "sample", "tmpl", "jsonpath"},
+	"metrics":   {"sample", "threshold"},
+	"store":     {"metrics", "sample", "threshold"},
+	"report":    {"metrics", "sample", "threshold"},
+	"app":       {"demo", "engine", "live", "metrics", "plan", "report", "sample", "store", "threshold"},
+	"cli":       {"app", "live", "plan"},
+	"archtest":  {},
+}
+
+func TestImportsFlowOneWay(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, "github.com/loadlens/loadlens/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	seen := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		pkg, ok := strings.CutPrefix(fields[0], module)
+		if !ok {
+			continue
+		}
+		pkg = strings.SplitN(pkg, "/", 2)[0]
+		allow, known := allowed[pkg]
+		if !known {
+			t.Errorf("package internal/%s is not in the import table of arch_test.go: add it with what it may import", pkg)
+			continue
+		}
+		seen++
+		for _, imp := range fields[1:] {
+			dep, internal := strings.CutPrefix(imp, module)
+			if !internal {
+				continue
+			}
+			dep = strings.SplitN(dep, "/", 2)[0]
+			if dep != pkg && !contains(allow, dep) {
+				t.Errorf("internal/%s imports internal/%s; allowed: %s", pkg, dep, strings.Join(sorted(allow), ", "))
+			}
+		}
+	}
+	if seen < 10 {
+		t.Fatalf("only %d internal packages listed; is the module path right?", seen)
+	}
+}
+
+func TestOnlyMetricsUsesHdrHistogram(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, "github.com/loadlens/loadlens/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.Contains(line, "hdrhistogram-go") && !strings.HasPrefix(line, module+"metrics ") {
+			t.Errorf("only internal/metrics may use hdrhistogram-go: %s", strings.Fields(line)[0])
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func sorted(list []string) []string {
+	out := append([]string(nil), list...)
+	sort.Strings(out)
+	return out
+}

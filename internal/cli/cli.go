@@ -1,0 +1,115 @@
+// Package cli is loadlens's command line: subcommands and flags become
+// app configurations, and outcomes become exit codes.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/loadlens/loadlens/internal/app"
+	"github.com/loadlens/loadlens/internal/live"
+	"github.com/loadlens/loadlens/internal/plan"
+)
+
+// env carries what every command may use.
+type env struct {
+	stdout, stderr io.Writer
+	tty            bool
+	args           []string
+}
+
+type command struct {
+	name, usage, help string
+	run               func(ctx context.Context, e *env, args []string) int
+}
+
+func commands() []command {
+	return []command{
+		{"run", "run <test.yaml | URL> [flags]", "run a load test from a test file, or against one URL", runCmd},
+		{"validate", "validate <test.yaml>", "check a test file without running it", validateCmd},
+		{"runs", "runs [--results DIR]", "list past runs, newest first", runsCmd},
+		{"summary", "summary <run-dir>", "print a past run's summary from its run.db", summaryCmd},
+		{"demo", "demo [--serve] [--addr ADDR]", "run a short test against the built-in demo shop (or only serve it)", demoCmd},
+		{"version", "version", "print the version", func(_ context.Context, e *env, _ []string) int {
+			fmt.Fprintln(e.stdout, "loadlens", app.Version)
+			return app.ExitOK
+		}},
+	}
+}
+
+// Main runs the command line args (without the program name) and returns
+// the process exit code.
+func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	e := &env{stdout: stdout, stderr: stderr, args: args}
+	if f, ok := stdout.(*os.File); ok {
+		e.tty = live.IsTerminal(f)
+	}
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		usage(stdout)
+		if len(args) == 0 {
+			return app.ExitBadInput
+		}
+		return app.ExitOK
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(ctx, e, args[1:])
+		}
+	}
+	fmt.Fprintf(stderr, "loadlens: unknown command %q\n\n", args[0])
+	usage(stderr)
+	return app.ExitBadInput
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "loadlens: load testing that explains its numbers\n\nusage:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  loadlens %-40s %s\n", c.usage, c.help)
+	}
+	fmt.Fprintln(w, "\nexit codes: 0 passed · 99 a threshold failed · 2 bad usage or test file · 1 the run failed")
+	fmt.Fprintln(w, "`loadlens <command> -h` lists a command's flags")
+}
+
+// newFlagSet returns a flag set that reports errors instead of exiting.
+func newFlagSet(e *env, name, usageLine string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(e.stderr, "usage: loadlens %s\n\nflags:\n", usageLine)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// fail prints err the way the user should read it and returns the exit code.
+func fail(e *env, err error) int {
+	var perrs plan.Errors
+	var perr *plan.Error
+	switch {
+	case errors.As(err, &perrs):
+		for _, pe := range perrs {
+			fmt.Fprintln(e.stderr, pe.Error())
+		}
+		return app.ExitBadInput
+	case errors.As(err, &perr):
+		fmt.Fprintln(e.stderr, perr.Error())
+		return app.ExitBadInput
+	case errors.Is(err, errUsage):
+		fmt.Fprintln(e.stderr, "loadlens:", strings.TrimPrefix(err.Error(), errUsage.Error()+": "))
+		return app.ExitBadInput
+	}
+	fmt.Fprintln(e.stderr, "loadlens:", err)
+	return app.ExitRunFailed
+}
+
+// errUsage marks errors in how a command was called.
+var errUsage = errors.New("usage")
+
+func usageErr(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", errUsage, fmt.Sprintf(format, args...))
+}

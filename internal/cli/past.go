@@ -1,0 +1,48 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/loadlens/loadlens/internal/app"
+)
+
+func runsCmd(_ context.Context, e *env, args []string) int {
+	fs := newFlagSet(e, "runs", "runs [--results DIR]")
+	results := fs.String("results", app.DefaultResults, "parent directory of run directories")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return app.ExitBadInput
+	}
+	if len(pos) > 0 {
+		return fail(e, usageErr("runs takes no arguments; use --results DIR"))
+	}
+	runs, err := app.ListRuns(*results)
+	if err != nil {
+		return fail(e, err)
+	}
+	if len(runs) == 0 {
+		fmt.Fprintf(e.stdout, "no runs in %s\n", *results)
+		return app.ExitOK
+	}
+	if err := app.WriteRuns(e.stdout, runs); err != nil {
+		return fail(e, err)
+	}
+	return app.ExitOK
+}
+
+func summaryCmd(_ context.Context, e *env, args []string) int {
+	fs := newFlagSet(e, "summary", "summary <run-dir> [--json]")
+	asJSON := fs.Bool("json", false, "print summary.json instead of the table")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return app.ExitBadInput
+	}
+	if len(pos) != 1 {
+		return fail(e, usageErr("summary takes one run directory, e.g. results/20261122-101500-first-page"))
+	}
+	if err := app.Summary(e.stdout, pos[0], *asJSON); err != nil {
+		return fail(e, err)
+	}
+	return app.ExitOK
+}

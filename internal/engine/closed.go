@@ -1,0 +1,99 @@
+package engine
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/plan"
+)
+
+// vuSlots tracks which VU slots of a closed-model scenario are running, so a
+// ramp can start the missing ones and a ramp-down lets the extra ones finish.
+type vuSlots struct {
+	mu      sync.Mutex
+	target  int
+	targetA atomic.Int64 // target, readable without the lock on every iteration
+	alive   []bool
+	cancels []context.CancelFunc
+}
+
+// runVUs is the closed-model executor: VU i loops over the flow while i is
+// below the stage's target, so throughput is whatever the target allows.
+func (sc *scenarioRun) runVUs(ctx context.Context, start time.Time) {
+	l := &sc.s.Load
+	seg := sc.e.opts.Segment
+	hard, interrupt := context.WithCancel(ctx)
+	defer interrupt()
+	var wg sync.WaitGroup
+	slots := &vuSlots{}
+
+	loop := func(idx int, vctx context.Context, cancel context.CancelFunc) {
+		defer wg.Done()
+		defer cancel()
+		defer sc.active.Add(-1)
+		v := sc.newVU()
+		for {
+			if int64(idx) >= slots.targetA.Load() || vctx.Err() != nil || sc.isStopped() {
+				slots.mu.Lock()
+				if idx >= slots.target || vctx.Err() != nil || sc.isStopped() {
+					slots.alive[idx] = false
+					slots.mu.Unlock()
+					return
+				}
+				slots.mu.Unlock()
+			}
+			v.iterate(vctx, time.Now()) // a false return is seen by the check above
+		}
+	}
+	// setTarget starts missing VUs below n; VUs at n and above stop after
+	// their iteration, or are interrupted after the graceful ramp-down.
+	setTarget := func(n int, rampDown time.Duration) {
+		slots.mu.Lock()
+		defer slots.mu.Unlock()
+		old := slots.target
+		slots.target = n
+		slots.targetA.Store(int64(n))
+		for idx := 0; idx < n; idx++ {
+			if idx == len(slots.alive) {
+				slots.alive = append(slots.alive, false)
+				slots.cancels = append(slots.cancels, nil)
+			}
+			if !slots.alive[idx] {
+				vctx, cancel := context.WithCancel(hard)
+				slots.alive[idx], slots.cancels[idx] = true, cancel
+				sc.active.Add(1)
+				sc.allocated.Store(max(sc.allocated.Load(), sc.active.Load()))
+				wg.Add(1)
+				go loop(idx, vctx, cancel)
+			}
+		}
+		if rampDown > 0 {
+			for idx := n; idx < old && idx < len(slots.alive); idx++ {
+				if cancel := slots.cancels[idx]; slots.alive[idx] {
+					time.AfterFunc(rampDown, func() {
+						if int64(idx) >= slots.targetA.Load() {
+							cancel() // a newer VU in this slot has its own cancel func
+						}
+					})
+				}
+			}
+		}
+	}
+
+	at := time.Duration(0)
+	for {
+		setTarget(seg.Share(plan.VUsAt(l, at)), l.GracefulRampDown)
+		next, ok := plan.NextVUChange(l, at)
+		if !ok {
+			break
+		}
+		if !sc.sleepUntil(ctx, start.Add(next)) {
+			break
+		}
+		at = max(next, time.Since(start))
+	}
+	setTarget(0, 0)
+	sc.drain(&wg, interrupt)
+}

@@ -1,0 +1,106 @@
+// Package engine runs a plan: it starts iterations by each scenario's load
+// model, sends the requests of their flows and records every measurement
+// into a sample.Recorder. It knows nothing of reports, stores or dashboards.
+package engine
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/plan"
+	"github.com/loadlens/loadlens/internal/sample"
+)
+
+// Options tunes an Engine beyond what the plan says.
+type Options struct {
+	// Segment is the part of the test this engine runs; the zero value runs all of it.
+	Segment plan.Segment
+	// Start is the run's time zero, shared with the recorder's clock. Zero means when Run is called.
+	Start time.Time
+	// Client sends the requests; nil means a client tuned for load generation.
+	Client *http.Client
+	// Notify receives one-line notices about the run (e.g. data running out); nil drops them.
+	Notify func(msg string)
+}
+
+// Engine runs one plan once. Create it with New and call Run.
+type Engine struct {
+	plan   *plan.Plan
+	rec    sample.Recorder
+	opts   Options
+	client *http.Client
+	start  time.Time
+	scens  []*scenarioRun
+	vuSeq  atomic.Int64
+
+	failOnce sync.Once
+	failErr  error
+	cancel   context.CancelFunc
+}
+
+// New prepares an engine for the plan; measurements go to rec.
+func New(p *plan.Plan, rec sample.Recorder, opts Options) *Engine {
+	e := &Engine{plan: p, rec: rec, opts: opts, client: opts.Client}
+	if e.client == nil {
+		e.client = newClient(p)
+	}
+	for _, s := range p.Scenarios {
+		e.scens = append(e.scens, newScenarioRun(e, s))
+	}
+	return e
+}
+
+// Run executes every scenario at once and returns when all have ended.
+// Cancelling ctx stops the run at once: no new iterations start and
+// requests in flight are abandoned without being recorded.
+func (e *Engine) Run(ctx context.Context) error {
+	e.start = e.opts.Start
+	if e.start.IsZero() {
+		e.start = time.Now()
+	}
+	ctx, e.cancel = context.WithCancel(ctx)
+	defer e.cancel()
+	var wg sync.WaitGroup
+	for _, sc := range e.scens {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sc.run(ctx)
+		}()
+	}
+	wg.Wait()
+	e.client.CloseIdleConnections()
+	return e.failErr
+}
+
+// Gauges appends each scenario's current VU state to dst, in plan order.
+func (e *Engine) Gauges(dst []sample.Gauge) []sample.Gauge {
+	for _, sc := range e.scens {
+		dst = append(dst, sample.Gauge{Active: sc.active.Load(), Allocated: sc.allocated.Load()})
+	}
+	return dst
+}
+
+// fail stops the whole run with err, which Run then returns.
+func (e *Engine) fail(err error) {
+	e.failOnce.Do(func() {
+		e.failErr = err
+		e.cancel()
+	})
+}
+
+func (e *Engine) notify(msg string) {
+	if e.opts.Notify != nil {
+		e.opts.Notify(msg)
+	}
+}
+
+// since returns the offset of t from the run's start.
+func (e *Engine) since(t time.Time) time.Duration { return t.Sub(e.start) }
+
+// errInterrupted marks work abandoned because the run or the VU was stopped.
+var errInterrupted = errors.New("interrupted")

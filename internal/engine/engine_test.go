@@ -1,0 +1,401 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/jsonpath"
+	"github.com/loadlens/loadlens/internal/plan"
+	"github.com/loadlens/loadlens/internal/sample"
+	"github.com/loadlens/loadlens/internal/tmpl"
+)
+
+// testRecorder keeps every measurement; fine for tests, not for load.
+type testRecorder struct {
+	mu         sync.Mutex
+	reqs       []sample.Request
+	passes     map[int32]int
+	fails      map[int32]int
+	iterations int
+	dropped    int
+	lags       int
+}
+
+func newTestRecorder() *testRecorder {
+	return &testRecorder{passes: map[int32]int{}, fails: map[int32]int{}}
+}
+
+func (r *testRecorder) Sink(int) sample.Sink { return r }
+func (r *testRecorder) Request(s *sample.Request) {
+	r.mu.Lock()
+	r.reqs = append(r.reqs, *s)
+	r.mu.Unlock()
+}
+func (r *testRecorder) Check(id int32, _ time.Duration, ok bool) {
+	r.mu.Lock()
+	if ok {
+		r.passes[id]++
+	} else {
+		r.fails[id]++
+	}
+	r.mu.Unlock()
+}
+func (r *testRecorder) Iteration(int32, time.Duration, time.Duration) {
+	r.mu.Lock()
+	r.iterations++
+	r.mu.Unlock()
+}
+func (r *testRecorder) Dropped(int32, time.Duration) {
+	r.mu.Lock()
+	r.dropped++
+	r.mu.Unlock()
+}
+func (r *testRecorder) Lag(int32, time.Duration, time.Duration) {
+	r.mu.Lock()
+	r.lags++
+	r.mu.Unlock()
+}
+
+func (r *testRecorder) kinds() map[sample.Kind]int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	m := map[sample.Kind]int{}
+	for _, q := range r.reqs {
+		m[q.Kind]++
+	}
+	return m
+}
+
+// get returns a request step for url with a literal template.
+func get(url string) plan.Step {
+	return plan.Step{Kind: plan.RequestStep, Request: &plan.Request{Method: "GET", URL: tmpl.Literal(url), Timeout: 10 * time.Second}}
+}
+
+func scenario(load plan.Load, steps ...plan.Step) *plan.Scenario {
+	return &plan.Scenario{Name: "s", Load: load, Flow: steps, GracefulStop: 5 * time.Second}
+}
+
+func run(t *testing.T, seg plan.Segment, scens ...*plan.Scenario) (*testRecorder, error) {
+	t.Helper()
+	p := &plan.Plan{Scenarios: scens}
+	for i, s := range scens {
+		s.ID = int32(i)
+	}
+	rec := newTestRecorder()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	err := New(p, rec, Options{Segment: seg}).Run(ctx)
+	return rec, err
+}
+
+func okServer(t *testing.T, delay time.Duration) (*httptest.Server, *atomic.Int64) {
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		time.Sleep(delay) // the service time under test, not synchronisation
+		fmt.Fprint(w, "ok")
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &hits
+}
+
+func TestOpenModelStartsIterationsAtTheRate(t *testing.T) {
+	srv, _ := okServer(t, 0)
+	load := plan.Load{Model: plan.ArrivalRate, StartRate: 200, Stages: []plan.Stage{{Duration: 5 * time.Second, Target: 200}}, PreAllocatedVUs: 10, MaxVUs: 200}
+	rec, err := run(t, plan.Whole, scenario(load, get(srv.URL)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(rec.reqs); n < 980 || n > 1020 {
+		t.Fatalf("%d requests, want 1000 ±2%%", n)
+	}
+	if rec.dropped != 0 || rec.lags != len(rec.reqs) {
+		t.Fatalf("dropped %d, lags %d for %d requests", rec.dropped, rec.lags, len(rec.reqs))
+	}
+	for _, q := range rec.reqs {
+		if q.Kind != sample.OK || q.Duration <= 0 || q.Status != 200 || q.Received == 0 || q.Sent == 0 {
+			t.Fatalf("bad sample %+v", q)
+		}
+	}
+}
+
+func TestClosedModelFollowsLittlesLaw(t *testing.T) {
+	srv, _ := okServer(t, 50*time.Millisecond)
+	load := plan.Load{Model: plan.VUs, StartVUs: 20, Stages: []plan.Stage{{Duration: 3 * time.Second, Target: 20}}}
+	start := time.Now()
+	rec, err := run(t, plan.Whole, scenario(load, get(srv.URL)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// X = N / R = 20 / 50ms = 400/s over 3 s
+	rate := float64(len(rec.reqs)) / 3
+	if rate < 340 || rate > 460 {
+		t.Fatalf("%.0f req/s, want about 400 (±15%%)", rate)
+	}
+	if el := time.Since(start); el > 4*time.Second {
+		t.Fatalf("run took %v, want about 3s", el)
+	}
+}
+
+func TestFailuresAreCountedByKind(t *testing.T) {
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1)%10 == 0 {
+			http.Error(w, "boom", http.StatusInternalServerError)
+			return
+		}
+		fmt.Fprint(w, "ok")
+	}))
+	defer srv.Close()
+	load := plan.Load{Model: plan.Iterations, VUCount: 8, Count: 1000, MaxDuration: time.Minute}
+	rec, err := run(t, plan.Whole, scenario(load, get(srv.URL)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := rec.kinds()
+	if len(rec.reqs) != 1000 || k[sample.HTTP5xx] != 100 || k[sample.OK] != 900 {
+		t.Fatalf("%d requests, kinds %v; want 1000 with 100 http_5xx", len(rec.reqs), k)
+	}
+}
+
+func TestSlowServerCountsAsTimeouts(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	step := get(srv.URL)
+	step.Request.Timeout = 100 * time.Millisecond
+	load := plan.Load{Model: plan.Iterations, VUCount: 2, Count: 6, MaxDuration: time.Minute}
+	rec, err := run(t, plan.Whole, scenario(load, step))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := rec.kinds(); k[sample.Timeout] != 6 {
+		t.Fatalf("kinds %v, want 6 timeouts", k)
+	}
+	for _, q := range rec.reqs {
+		if q.Duration < 100*time.Millisecond || q.Duration > time.Second {
+			t.Fatalf("timeout recorded at %v, want about 100ms", q.Duration)
+		}
+	}
+}
+
+func TestTransportErrorsAreClassified(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closedURL := "http://" + ln.Addr().String() + "/"
+	ln.Close()
+	reset := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conn, _, _ := w.(http.Hijacker).Hijack()
+		conn.(*net.TCPConn).SetLinger(0)
+		conn.Close()
+	}))
+	defer reset.Close()
+	cases := []struct {
+		name string
+		url  string
+		want sample.Kind
+	}{
+		{"connection refused", closedURL, sample.ConnRefused},
+		{"connection reset", reset.URL, sample.ConnReset},
+		{"unresolvable host", "http://no-such-host.invalid/", sample.DNS},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			load := plan.Load{Model: plan.Iterations, VUCount: 1, Count: 1, MaxDuration: time.Minute}
+			rec, err := run(t, plan.Whole, scenario(load, get(c.url)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rec.reqs) != 1 || rec.reqs[0].Kind != c.want || rec.reqs[0].Err == "" {
+				t.Fatalf("got %+v, want one %v", rec.reqs, c.want)
+			}
+		})
+	}
+}
+
+func TestDroppedIterationsWhenVUsRunOut(t *testing.T) {
+	srv, _ := okServer(t, 200*time.Millisecond)
+	// 2 VUs × 5 iterations/s cannot serve 100/s: most arrivals find no VU
+	load := plan.Load{Model: plan.ArrivalRate, StartRate: 100, Stages: []plan.Stage{{Duration: 2 * time.Second, Target: 100}}, PreAllocatedVUs: 1, MaxVUs: 2}
+	rec, err := run(t, plan.Whole, scenario(load, get(srv.URL)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	started := rec.lags
+	if started+rec.dropped != 200 {
+		t.Fatalf("started %d + dropped %d != 200 arrivals", started, rec.dropped)
+	}
+	if rec.dropped < 150 || len(rec.reqs) > 30 {
+		t.Fatalf("dropped %d, requests %d: want most arrivals dropped and ≤ ~20 served", rec.dropped, len(rec.reqs))
+	}
+}
+
+func TestLoginExtractsTokenForAuthorisedCall(t *testing.T) {
+	var authorised, denied atomic.Int64
+	seen := sync.Map{}
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /login", func(w http.ResponseWriter, r *http.Request) {
+		user := r.URL.Query().Get("user")
+		w.Header().Set("Set-Cookie", "SESSION=s-"+user+"; Path=/")
+		fmt.Fprintf(w, `{"token": "t-%s", "user": {"id": 7}}`, user)
+	})
+	mux.HandleFunc("GET /me", func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasPrefix(r.Header.Get("Authorization"), "Bearer t-") {
+			denied.Add(1)
+			http.Error(w, "no", http.StatusUnauthorized)
+			return
+		}
+		seen.Store(r.Header.Get("Authorization")+"|"+r.Header.Get("X-Session"), true)
+		authorised.Add(1)
+		fmt.Fprint(w, `{"remaining": 3}`)
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+
+	scope := &tmpl.Scope{Vars: map[string]int{"user": 0, "token": 1, "session": 2}}
+	must := func(s string) *tmpl.Template {
+		tp, err := tmpl.Compile(s, scope)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tp
+	}
+	login := &plan.Request{Method: "POST", URL: must(srv.URL + "/login?user={{user}}"), Timeout: 5 * time.Second, NeedBody: true,
+		Extract: []plan.Extract{
+			{Var: 1, Name: "token", From: plan.FromJSON, Path: jsonpath.MustParse("$.token"), Check: 0},
+			{Var: 2, Name: "session", From: plan.FromHeader, Header: "Set-Cookie", Regex: regexp.MustCompile(`SESSION=([^;]+)`), Check: 1},
+		}}
+	me := &plan.Request{Method: "GET", URL: must(srv.URL + "/me"), Timeout: 5 * time.Second, NeedBody: true,
+		Headers: []plan.Header{{Name: "Authorization", Value: must("Bearer {{token}}")}, {Name: "X-Session", Value: must("{{session}}")}},
+		Checks: []plan.Check{
+			{ID: 2, Name: "status is 200", From: plan.FromStatus, Op: plan.OpIn, Values: []string{"200"}},
+			{ID: 3, Name: "$.remaining >= 0", From: plan.FromJSON, Path: jsonpath.MustParse("$.remaining"), Op: plan.OpGte, Values: []string{"0"}},
+			{ID: 4, Name: "$.remaining > 5", From: plan.FromJSON, Path: jsonpath.MustParse("$.remaining"), Op: plan.OpGt, Values: []string{"5"}},
+		}}
+	s := scenario(plan.Load{Model: plan.Iterations, VUCount: 2, Count: 6, MaxDuration: time.Minute},
+		plan.Step{Kind: plan.RequestStep, Request: login}, plan.Step{Kind: plan.RequestStep, Request: me})
+	s.Vars = []string{"user", "token", "session"}
+	s.Data = &plan.Data{File: "users.csv", Columns: []string{"user"}, Rows: [][]string{{"ann"}, {"bob"}, {"cy"}}, Mode: plan.Sequential}
+	rec, err := run(t, plan.Whole, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if authorised.Load() != 6 || denied.Load() != 0 {
+		t.Fatalf("authorised %d, denied %d; want 6 and 0", authorised.Load(), denied.Load())
+	}
+	for _, u := range []string{"ann", "bob", "cy"} {
+		if _, ok := seen.Load("Bearer t-" + u + "|s-" + u); !ok {
+			t.Errorf("no authorised call carried %s's token and session", u)
+		}
+	}
+	want := map[int32][2]int{0: {6, 0}, 1: {6, 0}, 2: {6, 0}, 3: {6, 0}, 4: {0, 6}}
+	for id, w := range want {
+		if rec.passes[id] != w[0] || rec.fails[id] != w[1] {
+			t.Errorf("check %d: %d passes %d fails, want %v", id, rec.passes[id], rec.fails[id], w)
+		}
+	}
+}
+
+func TestUniqueDataRunsOut(t *testing.T) {
+	srv, hits := okServer(t, 0)
+	rows := [][]string{{"1"}, {"2"}, {"3"}, {"4"}, {"5"}}
+	cases := []struct {
+		name    string
+		stop    bool
+		wantErr bool
+	}{
+		{"stop the scenario", true, false},
+		{"fail the run", false, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			hits.Store(0)
+			s := scenario(plan.Load{Model: plan.VUs, StartVUs: 3, Stages: []plan.Stage{{Duration: 20 * time.Second, Target: 3}}}, get(srv.URL))
+			s.Vars = []string{"id"}
+			s.Data = &plan.Data{File: "ids.csv", Columns: []string{"id"}, Rows: rows, Mode: plan.Unique, StopOnEmpty: c.stop}
+			start := time.Now()
+			_, err := run(t, plan.Whole, s)
+			if (err != nil) != c.wantErr {
+				t.Fatalf("err = %v, want error %v", err, c.wantErr)
+			}
+			if hits.Load() != 5 {
+				t.Fatalf("%d requests, want one per unique row (5)", hits.Load())
+			}
+			if time.Since(start) > 10*time.Second {
+				t.Fatal("the scenario did not stop when the rows ran out")
+			}
+		})
+	}
+}
+
+func TestSegmentsSplitTheWork(t *testing.T) {
+	srv, hits := okServer(t, 0)
+	load := plan.Load{Model: plan.ArrivalRate, StartRate: 100, Stages: []plan.Stage{{Duration: time.Second, Target: 100}}, PreAllocatedVUs: 4, MaxVUs: 50}
+	iters := plan.Load{Model: plan.Iterations, VUCount: 3, Count: 31, MaxDuration: time.Minute}
+	total := 0
+	for _, s := range []string{"0:1/3", "1/3:2/3", "2/3:1"} {
+		seg, _ := plan.ParseSegment(s)
+		rec, err := run(t, seg, scenario(load, get(srv.URL)), scenario(iters, get(srv.URL)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		total += len(rec.reqs)
+	}
+	if total != 131 || hits.Load() != 131 {
+		t.Fatalf("segments made %d requests (server saw %d), want exactly 100 + 31", total, hits.Load())
+	}
+}
+
+func TestCancelStopsPromptlyWithoutRecordingInterruptedRequests(t *testing.T) {
+	block := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-block:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(block)
+	p := &plan.Plan{Scenarios: []*plan.Scenario{scenario(plan.Load{Model: plan.VUs, StartVUs: 5, Stages: []plan.Stage{{Duration: time.Minute, Target: 5}}}, get(srv.URL))}}
+	rec := newTestRecorder()
+	e := New(p, rec, Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- e.Run(ctx) }()
+	deadline := time.After(10 * time.Second)
+	for e.Gauges(nil)[0].Active < 5 { // wait until the VUs are in flight
+		select {
+		case <-deadline:
+			t.Fatal("VUs never started")
+		default:
+			runtime.Gosched()
+		}
+	}
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run did not return after cancel")
+	}
+	if len(rec.reqs) != 0 {
+		t.Fatalf("%d interrupted requests recorded", len(rec.reqs))
+	}
+}

@@ -1,0 +1,178 @@
+package engine
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/jsonpath"
+	"github.com/loadlens/loadlens/internal/plan"
+)
+
+// evaluate runs a request step's extractions and checks on its response;
+// rs is nil when no response arrived, which fails every check and extraction.
+func (v *vu) evaluate(r *plan.Request, rs *response) {
+	end := v.sc.e.since(time.Now())
+	for i := range r.Extract {
+		ex := &r.Extract[i]
+		val, ok := extract(ex, rs)
+		if !ok && ex.Default != nil {
+			val, ok = *ex.Default, true
+		}
+		v.tc.Vars[ex.Var] = val
+		if ex.Default == nil {
+			v.sink.Check(ex.Check, end, ok)
+		}
+	}
+	for i := range r.Checks {
+		c := &r.Checks[i]
+		v.sink.Check(c.ID, end, check(c, rs))
+	}
+}
+
+// extract returns the value an extraction finds, and whether it found one.
+func extract(ex *plan.Extract, rs *response) (string, bool) {
+	if rs == nil {
+		return "", false
+	}
+	var text string
+	switch ex.From {
+	case plan.FromJSON:
+		doc, err := rs.json()
+		if err != nil {
+			return "", false
+		}
+		val, ok := ex.Path.Lookup(doc)
+		if !ok {
+			return "", false
+		}
+		return jsonpath.Format(val), true
+	case plan.FromHeader:
+		vals := rs.header.Values(ex.Header)
+		if len(vals) == 0 {
+			return "", false
+		}
+		if ex.Regex == nil {
+			return vals[0], true
+		}
+		for _, hv := range vals { // e.g. the right one of several Set-Cookie headers
+			if m, ok := submatch(ex, hv); ok {
+				return m, true
+			}
+		}
+		return "", false
+	case plan.FromRegex, plan.FromBody:
+		text = rs.body.String()
+	}
+	if ex.Regex == nil {
+		return text, true
+	}
+	return submatch(ex, text)
+}
+
+// submatch returns capture group 1 when the regex has one, else the match.
+func submatch(ex *plan.Extract, s string) (string, bool) {
+	m := ex.Regex.FindStringSubmatch(s)
+	switch {
+	case m == nil:
+		return "", false
+	case len(m) > 1:
+		return m[1], true
+	default:
+		return m[0], true
+	}
+}
+
+// check evaluates one check against a response.
+func check(c *plan.Check, rs *response) bool {
+	if rs == nil {
+		return false
+	}
+	switch c.From {
+	case plan.FromStatus:
+		return compare(c, strconv.Itoa(rs.status), true)
+	case plan.FromBody:
+		switch c.Op {
+		case plan.OpContains:
+			return bytes.Contains(rs.body.Bytes(), []byte(c.Values[0]))
+		case plan.OpMatches:
+			return c.Regex.Match(rs.body.Bytes())
+		}
+		return compare(c, rs.body.String(), true)
+	case plan.FromHeader:
+		vals := rs.header.Values(c.Header)
+		if c.Op == plan.OpExists {
+			return (len(vals) > 0) == existsWanted(c)
+		}
+		return len(vals) > 0 && compare(c, vals[0], true)
+	case plan.FromJSON:
+		doc, err := rs.json()
+		if err != nil {
+			return false
+		}
+		val, ok := c.Path.Lookup(doc)
+		if c.Op == plan.OpExists {
+			return ok == existsWanted(c)
+		}
+		return ok && compare(c, jsonpath.Format(val), true)
+	}
+	return false
+}
+
+func existsWanted(c *plan.Check) bool {
+	return len(c.Values) == 0 || c.Values[0] != "false"
+}
+
+// compare applies a check's operator to a value found in the response.
+// Numbers compare as numbers when both sides parse, strings otherwise.
+func compare(c *plan.Check, got string, found bool) bool {
+	if !found {
+		return false
+	}
+	switch c.Op {
+	case plan.OpIn:
+		for _, w := range c.Values {
+			if w == got {
+				return true
+			}
+		}
+		return false
+	case plan.OpContains:
+		return strings.Contains(got, c.Values[0])
+	case plan.OpMatches:
+		return c.Regex.MatchString(got)
+	case plan.OpExists:
+		return true
+	}
+	want := c.Values[0]
+	g, gerr := strconv.ParseFloat(got, 64)
+	w, werr := strconv.ParseFloat(want, 64)
+	numeric := gerr == nil && werr == nil
+	switch c.Op {
+	case plan.OpEq:
+		if numeric {
+			return g == w
+		}
+		return got == want
+	case plan.OpNe:
+		if numeric {
+			return g != w
+		}
+		return got != want
+	}
+	if !numeric {
+		return false
+	}
+	switch c.Op {
+	case plan.OpLt:
+		return g < w
+	case plan.OpLte:
+		return g <= w
+	case plan.OpGt:
+		return g > w
+	case plan.OpGte:
+		return g >= w
+	}
+	return false
+}

@@ -1,0 +1,53 @@
+package engine
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// runIterations runs a fixed number of iterations shared by a few VUs, for
+// smoke tests; it gives up starting new ones after the maximum duration.
+func (sc *scenarioRun) runIterations(ctx context.Context) {
+	l := &sc.s.Load
+	seg := sc.e.opts.Segment
+	count := int64(seg.Share(int(l.Count)))
+	vus := seg.Share(l.VUCount)
+	if count > 0 {
+		vus = max(vus, 1)
+	}
+	hard, interrupt := context.WithCancel(ctx)
+	defer interrupt()
+	deadline := time.Now().Add(l.MaxDuration)
+	var started atomic.Int64
+	var wg sync.WaitGroup
+	for range vus {
+		sc.allocated.Add(1)
+		sc.active.Add(1)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer sc.active.Add(-1)
+			v := sc.newVU()
+			for started.Add(1) <= count && time.Now().Before(deadline) && !sc.isStopped() {
+				if !v.iterate(hard, time.Now()) && hard.Err() != nil {
+					return
+				}
+			}
+		}()
+	}
+	// the graceful stop begins at the maximum duration, as in k6
+	done := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return
+	case <-ctx.Done():
+	case <-time.After(time.Until(deadline)):
+	}
+	sc.drain(&wg, interrupt)
+}

@@ -1,0 +1,109 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/plan"
+)
+
+// scenarioRun is the runtime state of one scenario.
+type scenarioRun struct {
+	e           *Engine
+	s           *plan.Scenario
+	feed        *feeder
+	dataColumns int
+	active      atomic.Int64 // VUs in an iteration (open) or alive (closed)
+	allocated   atomic.Int64 // VUs created
+	stopOnce    sync.Once
+	stopped     chan struct{} // closed when the scenario must start no more iterations
+}
+
+func newScenarioRun(e *Engine, s *plan.Scenario) *scenarioRun {
+	sc := &scenarioRun{e: e, s: s, stopped: make(chan struct{})}
+	if s.Data != nil {
+		sc.feed = newFeeder(s.Data, e.opts.Segment)
+		sc.dataColumns = len(s.Data.Columns)
+	}
+	return sc
+}
+
+// run waits for the scenario's start time and runs its executor.
+func (sc *scenarioRun) run(ctx context.Context) {
+	start := sc.e.start.Add(sc.s.StartTime)
+	if !sc.sleepUntil(ctx, start) {
+		return
+	}
+	switch sc.s.Load.Model {
+	case plan.ArrivalRate:
+		sc.runArrivals(ctx, start)
+	case plan.VUs:
+		sc.runVUs(ctx, start)
+	default:
+		sc.runIterations(ctx)
+	}
+}
+
+// dataExhausted handles a unique data file running out: the scenario stops,
+// or the whole run fails, as the test asks.
+func (sc *scenarioRun) dataExhausted() {
+	sc.stopOnce.Do(func() {
+		close(sc.stopped)
+		d := sc.s.Data
+		msg := fmt.Sprintf("scenario %s: the %d unique rows of %s ran out", sc.s.Name, sc.feed.hi-sc.feed.lo, d.File)
+		if d.StopOnEmpty {
+			sc.e.notify(msg + "; the scenario stops")
+			return
+		}
+		sc.e.fail(fmt.Errorf("%s (on_exhausted: fail)", msg))
+	})
+}
+
+func (sc *scenarioRun) isStopped() bool {
+	select {
+	case <-sc.stopped:
+		return true
+	default:
+		return false
+	}
+}
+
+// drain waits for the scenario's VUs to finish their iterations, for at most
+// the graceful stop; then it interrupts them and waits for them to go.
+func (sc *scenarioRun) drain(wg *sync.WaitGroup, interrupt context.CancelFunc) {
+	done := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+	t := time.NewTimer(sc.s.GracefulStop)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+		interrupt()
+		<-done
+	}
+}
+
+// sleepUntil waits until t; it reports false if ctx ended or the scenario
+// was stopped first.
+func (sc *scenarioRun) sleepUntil(ctx context.Context, t time.Time) bool {
+	d := time.Until(t)
+	if d <= 0 {
+		return ctx.Err() == nil && !sc.isStopped()
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return true
+	case <-ctx.Done():
+		return false
+	case <-sc.stopped:
+		return false
+	}
+}

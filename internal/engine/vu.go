@@ -1,0 +1,100 @@
+package engine
+
+import (
+	"context"
+	"math/rand/v2"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/plan"
+	"github.com/loadlens/loadlens/internal/sample"
+	"github.com/loadlens/loadlens/internal/tmpl"
+)
+
+// vu is one virtual user: it runs iterations of its scenario's flow one at
+// a time, with its own variables, random source and buffers.
+type vu struct {
+	id    int64
+	sc    *scenarioRun
+	sink  sample.Sink
+	tc    tmpl.Context
+	timer *time.Timer
+	http  httpState
+}
+
+func (sc *scenarioRun) newVU() *vu {
+	id := sc.e.vuSeq.Add(1)
+	v := &vu{id: id, sc: sc, sink: sc.e.rec.Sink(int(id))}
+	v.tc = tmpl.Context{
+		Vars:     make([]string, len(sc.s.Vars)),
+		VU:       id,
+		Scenario: sc.s.Name,
+		Rand:     rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(id))),
+	}
+	v.http.init()
+	return v
+}
+
+// iterate runs the flow once. intended is when the iteration should have
+// started; the first request is timed from it, so any wait for this VU is
+// part of that request's latency. It returns false when the VU must stop:
+// the context ended or the scenario's unique data ran out.
+func (v *vu) iterate(ctx context.Context, intended time.Time) bool {
+	s := v.sc.s
+	if s.Data != nil {
+		row, ok := v.sc.feed.next(v.tc.Rand)
+		if !ok {
+			v.sc.dataExhausted()
+			return false
+		}
+		copy(v.tc.Vars, row)
+	}
+	for i := v.sc.dataColumns; i < len(v.tc.Vars); i++ {
+		v.tc.Vars[i] = "" // extracted variables live for one iteration
+	}
+	stepStart := intended
+	for i := range s.Flow {
+		st := &s.Flow[i]
+		switch st.Kind {
+		case plan.ThinkStep:
+			if !v.sleep(ctx, v.thinkTime(st)) {
+				return false
+			}
+			stepStart = time.Time{}
+		case plan.RequestStep:
+			if v.request(ctx, st.Request, stepStart) != nil {
+				return false
+			}
+			stepStart = time.Time{}
+		}
+	}
+	end := time.Now()
+	v.sink.Iteration(s.ID, v.sc.e.since(end), end.Sub(intended))
+	v.tc.Iteration++
+	return true
+}
+
+func (v *vu) thinkTime(st *plan.Step) time.Duration {
+	if st.ThinkMax <= st.ThinkMin {
+		return st.ThinkMin
+	}
+	return st.ThinkMin + time.Duration(v.tc.Rand.Int64N(int64(st.ThinkMax-st.ThinkMin)+1))
+}
+
+// sleep waits for d unless ctx ends first; it reports whether d passed.
+func (v *vu) sleep(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	if v.timer == nil {
+		v.timer = time.NewTimer(d)
+	} else {
+		v.timer.Reset(d)
+	}
+	select {
+	case <-v.timer.C:
+		return true
+	case <-ctx.Done():
+		v.timer.Stop()
+		return false
+	}
+}

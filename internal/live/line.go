@@ -1,0 +1,89 @@
+// Package live shows a run while it happens. It only reads figures it is
+// handed and never blocks the engine.
+package live
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"time"
+)
+
+// Status is the figures of the latest second, as the live line shows them.
+type Status struct {
+	Elapsed time.Duration // since the run started
+	Total   time.Duration // the planned length; 0 when unknown
+	RPS     float64       // requests completed in the latest second
+	P95     time.Duration // of the latest second
+	ErrRate float64       // failed / requests of the latest second
+	VUs     int64         // active VUs
+	VUsMax  int64         // allocated VUs
+	Dropped int64         // dropped iterations so far
+}
+
+// Line is the one-line progress display. On a terminal it rewrites itself
+// in place; otherwise it prints a plain line every PlainEvery, without
+// control codes, so CI logs stay readable.
+type Line struct {
+	w          io.Writer
+	tty        bool
+	plainEvery time.Duration
+	lastPlain  time.Duration
+	drawn      bool
+}
+
+// NewLine returns a progress line writing to w; tty says w is a terminal.
+func NewLine(w io.Writer, tty bool) *Line {
+	return &Line{w: w, tty: tty, plainEvery: 5 * time.Second, lastPlain: -time.Hour}
+}
+
+// IsTerminal reports whether f is a character device (a terminal).
+func IsTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// Update shows s.
+func (l *Line) Update(s Status) {
+	text := Format(s)
+	if l.tty {
+		fmt.Fprintf(l.w, "\r\033[K%s", text)
+		l.drawn = true
+		return
+	}
+	if s.Elapsed-l.lastPlain >= l.plainEvery {
+		fmt.Fprintln(l.w, text)
+		l.lastPlain = s.Elapsed
+	}
+}
+
+// Done ends the line so that what follows starts on a fresh one.
+func (l *Line) Done() {
+	if l.tty && l.drawn {
+		fmt.Fprint(l.w, "\r\033[K")
+		l.drawn = false
+	}
+}
+
+// Format renders a status as one line of text.
+func Format(s Status) string {
+	el := s.Elapsed.Truncate(time.Second)
+	progress := el.String()
+	if s.Total > 0 {
+		progress = fmt.Sprintf("%s/%s", el, s.Total.Truncate(time.Second))
+	}
+	return fmt.Sprintf("[%s] %.0f req/s · p95 %s · errors %.2f%% · VUs %d/%d · dropped %d",
+		progress, s.RPS, fmtDur(s.P95), 100*s.ErrRate, s.VUs, s.VUsMax, s.Dropped)
+}
+
+func fmtDur(d time.Duration) string {
+	switch {
+	case d <= 0:
+		return "-"
+	case d < time.Millisecond:
+		return fmt.Sprintf("%dµs", d.Microseconds())
+	case d < time.Second:
+		return fmt.Sprintf("%.1fms", float64(d)/float64(time.Millisecond))
+	}
+	return fmt.Sprintf("%.2fs", d.Seconds())
+}

@@ -1,0 +1,50 @@
+package live
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestLineOutput(t *testing.T) {
+	st := func(sec int) Status {
+		return Status{Elapsed: time.Duration(sec) * time.Second, Total: 30 * time.Second, RPS: 199, P95: 12300 * time.Microsecond, ErrRate: 0.015, VUs: 5, VUsMax: 100, Dropped: 3}
+	}
+	cases := []struct {
+		name      string
+		tty       bool
+		seconds   int
+		wantLines int
+		wantANSI  bool
+	}{
+		{"terminal rewrites in place", true, 12, 0, true},
+		{"plain output prints every 5s without control codes", false, 12, 3, false}, // at 0s, 5s, 10s
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var sb strings.Builder
+			l := NewLine(&sb, c.tty)
+			for s := 0; s < c.seconds; s++ {
+				l.Update(st(s))
+			}
+			l.Done()
+			out := sb.String()
+			if got := strings.Count(out, "\n"); got != c.wantLines {
+				t.Errorf("%d lines, want %d:\n%q", got, c.wantLines, out)
+			}
+			if strings.Contains(out, "\033[") != c.wantANSI {
+				t.Errorf("ANSI codes present = %v, want %v", !c.wantANSI, c.wantANSI)
+			}
+			if !strings.Contains(out, "199 req/s · p95 12.3ms · errors 1.50% · VUs 5/100 · dropped 3") {
+				t.Errorf("figures missing from %q", out)
+			}
+		})
+	}
+}
+
+func TestFormatProgress(t *testing.T) {
+	got := Format(Status{Elapsed: 12500 * time.Millisecond, Total: time.Minute})
+	if !strings.HasPrefix(got, "[12s/1m0s] 0 req/s · p95 -") {
+		t.Errorf("Format = %q", got)
+	}
+}

@@ -1,0 +1,324 @@
+package metrics
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/sample"
+)
+
+// The binary snapshot format: a magic, a version byte, then varints.
+// Lengths are uvarints; every other number is a zig-zag varint. Histograms
+// are a presence byte, then a uvarint length and HdrHistogram's V2
+// compressed encoding.
+const (
+	snapshotMagic   = "LLS"
+	snapshotVersion = 1
+)
+
+// errTruncated is wrapped into the errors of input that ends too early.
+var errTruncated = errors.New("truncated")
+
+// MarshalBinary encodes s compactly; histograms use HdrHistogram's standard
+// V2 compressed encoding.
+func (s *Snapshot) MarshalBinary() ([]byte, error) {
+	b := make([]byte, 0, 256)
+	b = append(b, snapshotMagic...)
+	b = append(b, snapshotVersion)
+	b = binary.AppendVarint(b, int64(s.Second))
+	b = binary.AppendUvarint(b, uint64(sample.NumKinds))
+	var err error
+	var hc histCodec
+	b = binary.AppendUvarint(b, uint64(len(s.Endpoints)))
+	for i := range s.Endpoints {
+		if b, err = s.Endpoints[i].appendBinary(b, &hc); err != nil {
+			return nil, fmt.Errorf("snapshot of second %d: endpoint %d: %w", s.Second, i, err)
+		}
+	}
+	b = binary.AppendUvarint(b, uint64(len(s.Scenarios)))
+	for i := range s.Scenarios {
+		if b, err = s.Scenarios[i].appendBinary(b, &hc); err != nil {
+			return nil, fmt.Errorf("snapshot of second %d: scenario %d: %w", s.Second, i, err)
+		}
+	}
+	b = binary.AppendUvarint(b, uint64(len(s.Checks)))
+	for _, c := range s.Checks {
+		b = binary.AppendVarint(b, c.Passes)
+		b = binary.AppendVarint(b, c.Fails)
+	}
+	return b, nil
+}
+
+func (e *EndpointSecond) appendBinary(b []byte, hc *histCodec) ([]byte, error) {
+	b = binary.AppendVarint(b, e.Requests)
+	for _, f := range e.Failures {
+		b = binary.AppendVarint(b, f)
+	}
+	for _, v := range [...]int64{e.Sent, e.Received, int64(e.ConnectSum), int64(e.TLSSum),
+		e.Connects, e.TLSHandshakes, int64(e.ConnectMax), int64(e.TLSMax)} {
+		b = binary.AppendVarint(b, v)
+	}
+	var err error
+	if b, err = appendHist(b, hc, e.Duration); err != nil {
+		return nil, err
+	}
+	if b, err = appendHist(b, hc, e.Waiting); err != nil {
+		return nil, err
+	}
+	b = binary.AppendUvarint(b, uint64(len(e.Errors)))
+	for _, es := range e.Errors {
+		b = append(b, byte(es.Kind))
+		b = binary.AppendVarint(b, int64(es.Status))
+		b = binary.AppendUvarint(b, uint64(len(es.Message)))
+		b = append(b, es.Message...)
+		b = binary.AppendVarint(b, es.Count)
+	}
+	return b, nil
+}
+
+func (sc *ScenarioSecond) appendBinary(b []byte, hc *histCodec) ([]byte, error) {
+	for _, v := range [...]int64{sc.Iterations, sc.Dropped, sc.VUs, sc.VUsMax} {
+		b = binary.AppendVarint(b, v)
+	}
+	var err error
+	if b, err = appendHist(b, hc, sc.IterationDuration); err != nil {
+		return nil, err
+	}
+	return appendHist(b, hc, sc.Lag)
+}
+
+func appendHist(b []byte, hc *histCodec, h *Hist) ([]byte, error) {
+	if h == nil {
+		return append(b, 0), nil
+	}
+	// Encode after a placeholder, then insert the length in front.
+	start := len(b)
+	b, err := hc.appendHist(b, h)
+	if err != nil {
+		return nil, fmt.Errorf("encode histogram: %w", err)
+	}
+	n := len(b) - start
+	var prefix [1 + binary.MaxVarintLen64]byte
+	prefix[0] = 1
+	m := 1 + binary.PutUvarint(prefix[1:], uint64(n))
+	b = append(b, prefix[:m]...)
+	copy(b[start+m:], b[start:start+n])
+	copy(b[start:], prefix[:m])
+	return b, nil
+}
+
+// UnmarshalBinary decodes a snapshot written by MarshalBinary, replacing
+// s. Truncated, corrupt or newer-version input is an error.
+func (s *Snapshot) UnmarshalBinary(data []byte) error {
+	d := decoder{b: data}
+	if len(data) < len(snapshotMagic)+1 || string(data[:len(snapshotMagic)]) != snapshotMagic {
+		return errors.New("snapshot: not a loadlens snapshot (bad magic)")
+	}
+	if v := data[len(snapshotMagic)]; v != snapshotVersion {
+		return fmt.Errorf("snapshot: version %d is not supported (this build reads version %d)", v, snapshotVersion)
+	}
+	d.off = len(snapshotMagic) + 1
+	var out Snapshot
+	out.Second = int(d.varint("second"))
+	if out.Second < 0 {
+		d.fail("second", fmt.Errorf("negative second %d", out.Second))
+	}
+	kinds := d.uvarint("number of failure kinds")
+	if kinds > uint64(sample.NumKinds) {
+		d.fail("failure kinds", fmt.Errorf("%d kinds, this build knows %d", kinds, sample.NumKinds))
+		kinds = 0
+	}
+	// An endpoint takes at least a byte per count and per absent histogram.
+	out.Endpoints = make([]EndpointSecond, d.length("number of endpoints", 1+int(kinds)+8+2+1))
+	for i := range out.Endpoints {
+		if d.endpoint(&out.Endpoints[i], int(kinds)); d.err != nil {
+			d.err = fmt.Errorf("endpoint %d: %w", i, d.err)
+			break
+		}
+	}
+	out.Scenarios = make([]ScenarioSecond, d.length("number of scenarios", 4+2))
+	for i := range out.Scenarios {
+		if d.scenario(&out.Scenarios[i]); d.err != nil {
+			d.err = fmt.Errorf("scenario %d: %w", i, d.err)
+			break
+		}
+	}
+	out.Checks = make([]CheckSecond, d.length("number of checks", 2))
+	for i := range out.Checks {
+		out.Checks[i].Passes = d.count("check passes")
+		out.Checks[i].Fails = d.count("check fails")
+	}
+	if d.err == nil && d.off != len(d.b) {
+		d.fail("end", fmt.Errorf("%d trailing bytes", len(d.b)-d.off))
+	}
+	if d.err != nil {
+		return fmt.Errorf("snapshot: %w", d.err)
+	}
+	*s = out
+	return nil
+}
+
+func (d *decoder) endpoint(e *EndpointSecond, kinds int) {
+	e.Requests = d.count("requests")
+	for k := range kinds {
+		e.Failures[k] = d.count("failures")
+	}
+	if e.Failures[sample.OK] != 0 {
+		d.fail("failures", errors.New("failures of kind ok"))
+	}
+	e.Sent = d.count("bytes sent")
+	e.Received = d.count("bytes received")
+	e.ConnectSum = time.Duration(d.count("connect time"))
+	e.TLSSum = time.Duration(d.count("TLS time"))
+	e.Connects = d.count("connects")
+	e.TLSHandshakes = d.count("TLS handshakes")
+	e.ConnectMax = time.Duration(d.count("connect max"))
+	e.TLSMax = time.Duration(d.count("TLS max"))
+	e.Duration = d.hist("duration histogram")
+	e.Waiting = d.hist("waiting histogram")
+	n := d.length("number of errors", 4)
+	if d.err != nil || n == 0 {
+		return
+	}
+	e.Errors = make([]ErrorSample, 0, n)
+	for range n {
+		var es ErrorSample
+		k := d.byte("error kind")
+		if k == byte(sample.OK) || k >= byte(sample.NumKinds) {
+			d.fail("error kind", fmt.Errorf("invalid kind %d", k))
+		}
+		es.Kind = sample.Kind(k)
+		es.Status = int(d.varint("error status"))
+		es.Message = string(d.bytes("error message"))
+		es.Count = d.count("error count")
+		if d.err != nil {
+			return
+		}
+		e.Errors = append(e.Errors, es)
+	}
+}
+
+func (d *decoder) scenario(sc *ScenarioSecond) {
+	sc.Iterations = d.count("iterations")
+	sc.Dropped = d.count("dropped iterations")
+	sc.VUs = d.count("vus")
+	sc.VUsMax = d.count("vus_max")
+	sc.IterationDuration = d.hist("iteration duration histogram")
+	sc.Lag = d.hist("lag histogram")
+}
+
+// decoder reads the snapshot format; the first error sticks and makes every
+// later read a no-op returning zero.
+type decoder struct {
+	b   []byte
+	off int
+	err error
+	hc  histCodec
+}
+
+func (d *decoder) fail(field string, err error) {
+	if d.err == nil {
+		d.err = fmt.Errorf("%s at byte %d: %w", field, d.off, err)
+	}
+}
+
+func (d *decoder) varint(field string) int64 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(d.b[d.off:])
+	if n <= 0 {
+		if n < 0 {
+			d.fail(field, errors.New("varint overflows 64 bits"))
+		} else {
+			d.fail(field, errTruncated)
+		}
+		return 0
+	}
+	d.off += n
+	return v
+}
+
+func (d *decoder) uvarint(field string) uint64 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(d.b[d.off:])
+	if n <= 0 {
+		if n < 0 {
+			d.fail(field, errors.New("varint overflows 64 bits"))
+		} else {
+			d.fail(field, errTruncated)
+		}
+		return 0
+	}
+	d.off += n
+	return v
+}
+
+// count reads a number that can never be negative.
+func (d *decoder) count(field string) int64 {
+	v := d.varint(field)
+	if v < 0 {
+		d.fail(field, fmt.Errorf("negative value %d", v))
+		return 0
+	}
+	return v
+}
+
+// length reads the length of a list whose elements take at least minSize
+// bytes each; a list longer than the remaining input can hold is corrupt,
+// which also bounds what a decoder allocates.
+func (d *decoder) length(field string, minSize int) int {
+	v := d.uvarint(field)
+	if left := len(d.b) - d.off; v > uint64(left/minSize) {
+		d.fail(field, fmt.Errorf("%d elements of at least %d bytes exceed the %d bytes left", v, minSize, left))
+		return 0
+	}
+	return int(v)
+}
+
+func (d *decoder) byte(field string) byte {
+	if d.err != nil {
+		return 0
+	}
+	if d.off >= len(d.b) {
+		d.fail(field, errTruncated)
+		return 0
+	}
+	d.off++
+	return d.b[d.off-1]
+}
+
+func (d *decoder) bytes(field string) []byte {
+	n := d.length(field, 1)
+	if d.err != nil {
+		return nil
+	}
+	d.off += n
+	return d.b[d.off-n : d.off]
+}
+
+func (d *decoder) hist(field string) *Hist {
+	switch present := d.byte(field); {
+	case d.err != nil:
+		return nil
+	case present == 0:
+		return nil
+	case present != 1:
+		d.fail(field, fmt.Errorf("invalid presence byte %d", present))
+		return nil
+	}
+	raw := d.bytes(field)
+	if d.err != nil {
+		return nil
+	}
+	h, err := d.hc.decode(raw)
+	if err != nil {
+		d.fail(field, err)
+		return nil
+	}
+	return h
+}

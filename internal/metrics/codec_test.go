@@ -1,0 +1,182 @@
+package metrics
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/binary"
+	"strings"
+	"testing"
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/loadlens/loadlens/internal/sample"
+)
+
+// fullSnapshot returns a snapshot with every field set.
+func fullSnapshot(t testing.TB) *Snapshot {
+	t.Helper()
+	rec := NewRecorder(testLayout(), 2)
+	for i := range 500 {
+		r := request(i, 1500*time.Millisecond)
+		sink := rec.Sink(i)
+		sink.Request(&r)
+		sink.Check(int32(i%2), r.End, i%3 != 0)
+		sink.Iteration(int32(i%2), r.End, r.Duration*3)
+		sink.Lag(int32(i%2), r.End, time.Duration(i%5)*time.Millisecond)
+		sink.Dropped(1, r.End)
+	}
+	s := rec.Collect(1)
+	s.SetGauges([]sample.Gauge{{Active: 10, Allocated: 20}, {Active: 3, Allocated: 50}})
+	return s
+}
+
+func TestSnapshotRoundTrip(t *testing.T) {
+	tests := []struct {
+		name string
+		snap *Snapshot
+	}{
+		{"full", fullSnapshot(t)},
+		{"empty layout", NewSnapshot(0, sample.Layout{})},
+		{"nothing recorded", NewSnapshot(7, testLayout())},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := tt.snap.MarshalBinary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := roundTrip(t, tt.snap)
+			b2, err := got.MarshalBinary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(b, b2) {
+				t.Error("re-encoding the decoded snapshot gives different bytes")
+			}
+			if got.Second != tt.snap.Second || len(got.Endpoints) != len(tt.snap.Endpoints) {
+				t.Errorf("decoded second %d with %d endpoints, want %d with %d", got.Second, len(got.Endpoints), tt.snap.Second, len(tt.snap.Endpoints))
+			}
+			for i, e := range tt.snap.Endpoints {
+				g := got.Endpoints[i]
+				if g.Requests != e.Requests || g.Failures != e.Failures || g.ConnectSum != e.ConnectSum || g.TLSMax != e.TLSMax ||
+					len(g.Errors) != len(e.Errors) || g.Duration.Count() != e.Duration.Count() || g.Waiting.Quantile(99) != e.Waiting.Quantile(99) {
+					t.Errorf("endpoint %d decoded as %+v, want %+v", i, g, e)
+				}
+			}
+			for i, s := range tt.snap.Scenarios {
+				g := got.Scenarios[i]
+				if g.Iterations != s.Iterations || g.Dropped != s.Dropped || g.VUs != s.VUs || g.VUsMax != s.VUsMax || g.Lag.Count() != s.Lag.Count() {
+					t.Errorf("scenario %d decoded as %+v, want %+v", i, g, s)
+				}
+			}
+			for i, c := range tt.snap.Checks {
+				if got.Checks[i] != c {
+					t.Errorf("check %d decoded as %+v, want %+v", i, got.Checks[i], c)
+				}
+			}
+		})
+	}
+}
+
+func TestSnapshotUnmarshalRejectsBadInput(t *testing.T) {
+	good, err := fullSnapshot(t).MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		data    []byte
+		wantErr string
+	}{
+		{"empty", nil, "bad magic"},
+		{"other file", []byte("SQLite format 3\x00"), "bad magic"},
+		{"newer version", append([]byte("LLS\x02"), good[4:]...), "version 2"},
+		{"trailing bytes", append(append([]byte{}, good...), 0), "trailing"},
+		{"more kinds than known", append([]byte("LLS\x01\x00\x7f"), good[6:]...), "kinds"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var s Snapshot
+			err := s.UnmarshalBinary(tt.data)
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("got error %v, want one mentioning %q", err, tt.wantErr)
+			}
+		})
+	}
+	// Every truncation of a valid snapshot is an error, never a panic.
+	for n := range len(good) {
+		var s Snapshot
+		if err := s.UnmarshalBinary(good[:n]); err == nil {
+			t.Fatalf("truncated to %d of %d bytes: no error", n, len(good))
+		}
+	}
+}
+
+func TestSnapshotUnmarshalRejectsForeignHistogramGeometry(t *testing.T) {
+	foreign := hdr.New(1, 1000, 2)
+	if err := foreign.RecordValue(5); err != nil {
+		t.Fatal(err)
+	}
+	text, err := foreign.Encode(hdr.V2CompressedEncodingCookieBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := base64.StdEncoding.DecodeString(string(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A snapshot of one scenario whose iteration histogram is the foreign one.
+	b := []byte("LLS\x01")
+	b = binary.AppendVarint(b, 0)                        // second
+	b = binary.AppendUvarint(b, uint64(sample.NumKinds)) // kinds
+	b = binary.AppendUvarint(b, 0)                       // endpoints
+	b = binary.AppendUvarint(b, 1)                       // scenarios
+	b = append(b, 0, 0, 0, 0)                            // iterations, dropped, vus, vus_max
+	b = append(b, 1)                                     // iteration histogram present
+	b = binary.AppendUvarint(b, uint64(len(raw)))
+	b = append(b, raw...)
+	b = append(b, 0, 0) // no lag histogram, no checks
+
+	var got Snapshot
+	err = got.UnmarshalBinary(b)
+	if err == nil || !strings.Contains(err.Error(), "geometry") || !strings.Contains(err.Error(), "scenario 0") {
+		t.Errorf("got error %v, want one naming scenario 0 and the histogram geometry", err)
+	}
+}
+
+func FuzzSnapshotUnmarshal(f *testing.F) {
+	good, err := fullSnapshot(f).MarshalBinary()
+	if err != nil {
+		f.Fatal(err)
+	}
+	empty, err := NewSnapshot(3, testLayout()).MarshalBinary()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good)
+	f.Add(empty)
+	f.Add([]byte("LLS\x01"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var s Snapshot
+		if err := s.UnmarshalBinary(data); err != nil {
+			return
+		}
+		// Whatever decodes must encode again and decode to the same bytes.
+		b, err := s.MarshalBinary()
+		if err != nil {
+			t.Fatalf("re-encoding a decoded snapshot: %v", err)
+		}
+		var again Snapshot
+		if err := again.UnmarshalBinary(b); err != nil {
+			t.Fatalf("decoding a re-encoded snapshot: %v", err)
+		}
+		b2, err := again.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(b, b2) {
+			t.Fatal("encoding is not stable across a round trip")
+		}
+	})
+}

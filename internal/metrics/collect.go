@@ -1,0 +1,85 @@
+package metrics
+
+import (
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/loadlens/loadlens/internal/sample"
+)
+
+// merge folds the windows taken from the shards into one snapshot. It runs
+// outside every shard lock, on windows no VU can reach any more.
+func (r *Recorder) merge(sec int, taken []*window) *Snapshot {
+	snap := NewSnapshot(sec, r.layout)
+	for i := range snap.Endpoints {
+		e := &snap.Endpoints[i]
+		for _, w := range taken {
+			e.add(&w.endpoints[i])
+		}
+		if e.Requests > 0 {
+			e.Duration = sumDense(taken, func(w *window) *hdr.Histogram { return w.endpoints[i].duration })
+			e.Waiting = sumDense(taken, func(w *window) *hdr.Histogram { return w.endpoints[i].waiting })
+		}
+	}
+	for i := range snap.Scenarios {
+		sc := &snap.Scenarios[i]
+		for _, w := range taken {
+			sc.Iterations += w.scenarios[i].iterations
+			sc.Dropped += w.scenarios[i].dropped
+		}
+		sc.IterationDuration = sumDense(taken, func(w *window) *hdr.Histogram { return w.scenarios[i].iterDur })
+		sc.Lag = sumDense(taken, func(w *window) *hdr.Histogram { return w.scenarios[i].lag })
+	}
+	for i := range snap.Checks {
+		for _, w := range taken {
+			snap.Checks[i].Passes += w.checks[i].Passes
+			snap.Checks[i].Fails += w.checks[i].Fails
+		}
+	}
+	return snap
+}
+
+// add adds one window's counters of an endpoint (not its histograms).
+func (e *EndpointSecond) add(w *endpointWindow) {
+	if w.requests == 0 {
+		return
+	}
+	e.Requests += w.requests
+	for k := range e.Failures {
+		e.Failures[k] += w.failures[k]
+	}
+	e.Sent += w.sent
+	e.Received += w.received
+	e.ConnectSum += w.connectSum
+	e.TLSSum += w.tlsSum
+	e.Connects += w.connects
+	e.TLSHandshakes += w.tlsHandshakes
+	e.ConnectMax = max(e.ConnectMax, w.connectMax)
+	e.TLSMax = max(e.TLSMax, w.tlsMax)
+	if w.errors == nil {
+		return
+	}
+	for k := sample.Kind(0); k < sample.NumKinds; k++ {
+		ke := &w.errors[k]
+		for _, es := range ke.samples[:ke.n] {
+			e.Errors = addErrorSample(e.Errors, es, maxErrorSamples)
+		}
+	}
+}
+
+// sumDense merges one series' dense histograms of all windows into a new
+// sparse Hist, or returns nil when they hold no samples. Merging each dense
+// source straight into the sparse result is a plain scan of its counts;
+// summing densely first would walk them through the library's iterator,
+// which measured 3.5 times slower (8 shards of a busy endpoint).
+func sumDense(taken []*window, pick func(*window) *hdr.Histogram) *Hist {
+	var h *Hist
+	for _, w := range taken {
+		if d := pick(w); d != nil && d.TotalCount() > 0 {
+			if h == nil {
+				h = NewHist()
+			}
+			h.mergeDense(d)
+		}
+	}
+	return h
+}

@@ -1,0 +1,254 @@
+package metrics
+
+import (
+	"time"
+
+	"github.com/loadlens/loadlens/internal/sample"
+)
+
+// maxGroupSamples is how many distinct messages a whole-run error group keeps.
+const maxGroupSamples = 5
+
+// Run is the whole-run model: totals per endpoint, scenario and check, plus
+// a few figures per second. It keeps no per-second histograms, so it grows
+// with run time only by one small Second per second added.
+type Run struct {
+	Layout    sample.Layout
+	Endpoints []EndpointTotal // indexed by endpoint id
+	Scenarios []ScenarioTotal // indexed by scenario id
+	Checks    []CheckTotal    // indexed by check id
+	Series    []Second        // one per snapshot added, in the order added
+
+	elapsed time.Duration // 0: derived from the number of seconds
+	scratch Hist          // reused to merge endpoints for per-second figures
+}
+
+// EndpointTotal is everything one endpoint did during the run.
+type EndpointTotal struct {
+	Requests       int64
+	Failures       [sample.NumKinds]int64
+	Sent, Received int64
+	Duration       *Hist // nil when no requests
+	Waiting        *Hist // nil when no requests
+	ConnectSum     time.Duration
+	TLSSum         time.Duration
+	Connects       int64
+	TLSHandshakes  int64
+	ConnectMax     time.Duration
+	TLSMax         time.Duration
+	Errors         []ErrorGroup // one per failure kind that occurred, in kind order
+}
+
+// ErrorGroup summarizes the failures of one kind over a run.
+type ErrorGroup struct {
+	Kind    sample.Kind
+	Count   int64         // every failure of the kind
+	First   int           // the first second with such a failure
+	Last    int           // the last second with such a failure
+	Samples []ErrorSample // up to 5 distinct (status, message), with the counts sampled
+}
+
+// ScenarioTotal is everything one scenario did during the run.
+type ScenarioTotal struct {
+	Iterations        int64
+	Dropped           int64
+	VUsMin            int64 // over the seconds added
+	VUsMax            int64
+	VUsLast           int64
+	VUsMaxAllocated   int64
+	IterationDuration *Hist // nil when no iteration completed
+	Lag               *Hist // nil when no lag was recorded
+}
+
+// CheckTotal is the outcomes of one check over the run.
+type CheckTotal struct {
+	Passes, Fails int64
+}
+
+// Second is the small set of figures kept for every second of a run.
+type Second struct {
+	Sec        int
+	Requests   int64
+	Failed     int64
+	Dropped    int64
+	Iterations int64
+	VUs        int64 // active VUs of all scenarios
+	VUsMax     int64 // allocated VUs of all scenarios
+	Sent       int64
+	Received   int64
+	// Request durations of all endpoints merged.
+	P50, P90, P95, P99, Max, Mean time.Duration
+	LagP99                        time.Duration // scheduler lag of all scenarios merged
+	PerEndpoint                   []EndpointFigures
+}
+
+// EndpointFigures is one endpoint's figures of one second.
+type EndpointFigures struct {
+	Requests, Failed int64
+	P50, P95, P99    time.Duration
+}
+
+// NewRun returns an empty run model for layout.
+func NewRun(layout sample.Layout) *Run {
+	return &Run{
+		Layout:    layout,
+		Endpoints: make([]EndpointTotal, len(layout.Endpoints)),
+		Scenarios: make([]ScenarioTotal, len(layout.Scenarios)),
+		Checks:    make([]CheckTotal, len(layout.Checks)),
+	}
+}
+
+// SetElapsed sets the run length that per-second rates divide by.
+func (r *Run) SetElapsed(d time.Duration) { r.elapsed = d }
+
+// Elapsed returns the run length: as set, else one second per snapshot added.
+func (r *Run) Elapsed() time.Duration {
+	if r.elapsed > 0 {
+		return r.elapsed
+	}
+	return time.Duration(len(r.Series)) * time.Second
+}
+
+// Add merges one second's snapshot into the totals and appends its figures
+// to Series. It panics if s does not fit the layout (see CheckLayout).
+func (r *Run) Add(s *Snapshot) {
+	if err := s.CheckLayout(r.Layout); err != nil {
+		panic("metrics: Run.Add: " + err.Error())
+	}
+	sec := Second{Sec: s.Second, PerEndpoint: make([]EndpointFigures, len(s.Endpoints))}
+	r.scratch.Reset()
+	for i := range s.Endpoints {
+		e := &s.Endpoints[i]
+		r.Endpoints[i].add(e, s.Second)
+		failed := totalFailures(&e.Failures)
+		sec.Requests += e.Requests
+		sec.Failed += failed
+		sec.Sent += e.Sent
+		sec.Received += e.Received
+		sec.PerEndpoint[i] = EndpointFigures{Requests: e.Requests, Failed: failed,
+			P50: e.Duration.Quantile(50), P95: e.Duration.Quantile(95), P99: e.Duration.Quantile(99)}
+		r.scratch.Merge(e.Duration)
+	}
+	sec.P50, sec.P90, sec.P95, sec.P99 = r.scratch.Quantile(50), r.scratch.Quantile(90), r.scratch.Quantile(95), r.scratch.Quantile(99)
+	sec.Max, sec.Mean = r.scratch.Max(), r.scratch.Mean()
+	r.scratch.Reset()
+	for i := range s.Scenarios {
+		sc := &s.Scenarios[i]
+		r.Scenarios[i].add(sc, len(r.Series) == 0)
+		sec.Iterations += sc.Iterations
+		sec.Dropped += sc.Dropped
+		sec.VUs += sc.VUs
+		sec.VUsMax += sc.VUsMax
+		r.scratch.Merge(sc.Lag)
+	}
+	sec.LagP99 = r.scratch.Quantile(99)
+	for i, c := range s.Checks {
+		r.Checks[i].Passes += c.Passes
+		r.Checks[i].Fails += c.Fails
+	}
+	r.Series = append(r.Series, sec)
+}
+
+func totalFailures(f *[sample.NumKinds]int64) int64 {
+	var n int64
+	for k := sample.OK + 1; k < sample.NumKinds; k++ {
+		n += f[k]
+	}
+	return n
+}
+
+func (t *EndpointTotal) add(e *EndpointSecond, sec int) {
+	t.Requests += e.Requests
+	for k := range t.Failures {
+		t.Failures[k] += e.Failures[k]
+	}
+	t.Sent += e.Sent
+	t.Received += e.Received
+	t.Duration = mergeHist(t.Duration, e.Duration)
+	t.Waiting = mergeHist(t.Waiting, e.Waiting)
+	t.ConnectSum += e.ConnectSum
+	t.TLSSum += e.TLSSum
+	t.Connects += e.Connects
+	t.TLSHandshakes += e.TLSHandshakes
+	t.ConnectMax = max(t.ConnectMax, e.ConnectMax)
+	t.TLSMax = max(t.TLSMax, e.TLSMax)
+	for k := sample.OK + 1; k < sample.NumKinds; k++ {
+		if e.Failures[k] == 0 {
+			continue
+		}
+		g := t.group(k)
+		if g.Count == 0 {
+			g.First, g.Last = sec, sec
+		}
+		g.Count += e.Failures[k]
+		g.First, g.Last = min(g.First, sec), max(g.Last, sec)
+		for _, es := range e.Errors {
+			if es.Kind == k {
+				g.Samples = addErrorSample(g.Samples, es, maxGroupSamples)
+			}
+		}
+	}
+}
+
+// group returns the error group of kind k, inserting it in kind order.
+func (t *EndpointTotal) group(k sample.Kind) *ErrorGroup {
+	i := 0
+	for ; i < len(t.Errors) && t.Errors[i].Kind <= k; i++ {
+		if t.Errors[i].Kind == k {
+			return &t.Errors[i]
+		}
+	}
+	t.Errors = append(t.Errors, ErrorGroup{})
+	copy(t.Errors[i+1:], t.Errors[i:])
+	t.Errors[i] = ErrorGroup{Kind: k}
+	return &t.Errors[i]
+}
+
+func (t *ScenarioTotal) add(s *ScenarioSecond, first bool) {
+	t.Iterations += s.Iterations
+	t.Dropped += s.Dropped
+	if first {
+		t.VUsMin = s.VUs
+	}
+	t.VUsMin = min(t.VUsMin, s.VUs)
+	t.VUsMax = max(t.VUsMax, s.VUs)
+	t.VUsLast = s.VUs
+	t.VUsMaxAllocated = max(t.VUsMaxAllocated, s.VUsMax)
+	t.IterationDuration = mergeHist(t.IterationDuration, s.IterationDuration)
+	t.Lag = mergeHist(t.Lag, s.Lag)
+}
+
+// Total returns all endpoints merged exactly: counts add and histograms
+// merge. Error groups of a kind combine, keeping up to 5 samples.
+func (r *Run) Total() EndpointTotal {
+	var t EndpointTotal
+	for i := range r.Endpoints {
+		e := &r.Endpoints[i]
+		t.Requests += e.Requests
+		for k := range t.Failures {
+			t.Failures[k] += e.Failures[k]
+		}
+		t.Sent += e.Sent
+		t.Received += e.Received
+		t.Duration = mergeHist(t.Duration, e.Duration)
+		t.Waiting = mergeHist(t.Waiting, e.Waiting)
+		t.ConnectSum += e.ConnectSum
+		t.TLSSum += e.TLSSum
+		t.Connects += e.Connects
+		t.TLSHandshakes += e.TLSHandshakes
+		t.ConnectMax = max(t.ConnectMax, e.ConnectMax)
+		t.TLSMax = max(t.TLSMax, e.TLSMax)
+		for _, eg := range e.Errors {
+			g := t.group(eg.Kind)
+			if g.Count == 0 {
+				g.First, g.Last = eg.First, eg.Last
+			}
+			g.Count += eg.Count
+			g.First, g.Last = min(g.First, eg.First), max(g.Last, eg.Last)
+			for _, es := range eg.Samples {
+				g.Samples = addErrorSample(g.Samples, es, maxGroupSamples)
+			}
+		}
+	}
+	return t
+}

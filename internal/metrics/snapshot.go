@@ -1,0 +1,173 @@
+package metrics
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/sample"
+)
+
+// maxErrorSamples is how many distinct error samples a second keeps per
+// endpoint and kind: enough to show what went wrong, bounded under floods.
+const maxErrorSamples = 3
+
+// Snapshot is everything measured during one second of a run.
+type Snapshot struct {
+	Second    int
+	Endpoints []EndpointSecond // indexed by endpoint id
+	Scenarios []ScenarioSecond // indexed by scenario id
+	Checks    []CheckSecond    // indexed by check id
+}
+
+// EndpointSecond is what one endpoint did during one second.
+type EndpointSecond struct {
+	Requests       int64
+	Failures       [sample.NumKinds]int64 // per outcome kind; Failures[sample.OK] stays 0
+	Sent, Received int64                  // bytes
+	Duration       *Hist                  // nil when no requests
+	Waiting        *Hist                  // nil when no requests
+	ConnectSum     time.Duration          // over new connections only
+	TLSSum         time.Duration          // over TLS handshakes only
+	Connects       int64
+	TLSHandshakes  int64
+	ConnectMax     time.Duration
+	TLSMax         time.Duration
+	Errors         []ErrorSample // up to 3 distinct (status, message) per kind
+}
+
+// ErrorSample is one distinct failure of a second and how often exactly this
+// (kind, status, message) occurred; other messages of the kind count only in
+// EndpointSecond.Failures.
+type ErrorSample struct {
+	Kind    sample.Kind
+	Status  int
+	Message string
+	Count   int64
+}
+
+// ScenarioSecond is what one scenario did during one second.
+type ScenarioSecond struct {
+	Iterations        int64
+	Dropped           int64
+	VUs               int64 // gauge: active VUs, set from sample.Gauge.Active
+	VUsMax            int64 // gauge: allocated VUs, set from sample.Gauge.Allocated
+	IterationDuration *Hist // nil when no iterations completed
+	Lag               *Hist // nil when no lag was recorded
+}
+
+// CheckSecond is the outcomes of one check during one second.
+type CheckSecond struct {
+	Passes, Fails int64
+}
+
+// NewSnapshot returns an empty snapshot of the given second sized for layout.
+func NewSnapshot(sec int, layout sample.Layout) *Snapshot {
+	return &Snapshot{
+		Second:    sec,
+		Endpoints: make([]EndpointSecond, len(layout.Endpoints)),
+		Scenarios: make([]ScenarioSecond, len(layout.Scenarios)),
+		Checks:    make([]CheckSecond, len(layout.Checks)),
+	}
+}
+
+// SetGauges stores the VU gauges of every scenario, indexed by scenario id.
+func (s *Snapshot) SetGauges(g []sample.Gauge) {
+	for i := range s.Scenarios {
+		if i < len(g) {
+			s.Scenarios[i].VUs = g[i].Active
+			s.Scenarios[i].VUsMax = g[i].Allocated
+		}
+	}
+}
+
+// CheckLayout reports whether s has exactly the shape of layout, which
+// Merge and Run.Add require; use it on snapshots from files or the network.
+func (s *Snapshot) CheckLayout(layout sample.Layout) error {
+	if len(s.Endpoints) != len(layout.Endpoints) || len(s.Scenarios) != len(layout.Scenarios) || len(s.Checks) != len(layout.Checks) {
+		return fmt.Errorf("snapshot of second %d has %d endpoints, %d scenarios and %d checks; the layout has %d, %d and %d",
+			s.Second, len(s.Endpoints), len(s.Scenarios), len(s.Checks), len(layout.Endpoints), len(layout.Scenarios), len(layout.Checks))
+	}
+	return nil
+}
+
+// Merge adds o, a snapshot of the same second and layout (say, from another
+// agent), into s: counts, histograms and gauges add, and error samples keep
+// at most 3 per kind. It panics if the layouts differ (see CheckLayout).
+func (s *Snapshot) Merge(o *Snapshot) {
+	if len(s.Endpoints) != len(o.Endpoints) || len(s.Scenarios) != len(o.Scenarios) || len(s.Checks) != len(o.Checks) {
+		panic(fmt.Sprintf("metrics: merging snapshots of different layouts (%d/%d/%d and %d/%d/%d endpoints/scenarios/checks)",
+			len(s.Endpoints), len(s.Scenarios), len(s.Checks), len(o.Endpoints), len(o.Scenarios), len(o.Checks)))
+	}
+	for i := range s.Endpoints {
+		s.Endpoints[i].merge(&o.Endpoints[i])
+	}
+	for i := range s.Scenarios {
+		s.Scenarios[i].merge(&o.Scenarios[i])
+	}
+	for i := range s.Checks {
+		s.Checks[i].Passes += o.Checks[i].Passes
+		s.Checks[i].Fails += o.Checks[i].Fails
+	}
+}
+
+func (e *EndpointSecond) merge(o *EndpointSecond) {
+	e.Requests += o.Requests
+	for k := range e.Failures {
+		e.Failures[k] += o.Failures[k]
+	}
+	e.Sent += o.Sent
+	e.Received += o.Received
+	e.Duration = mergeHist(e.Duration, o.Duration)
+	e.Waiting = mergeHist(e.Waiting, o.Waiting)
+	e.ConnectSum += o.ConnectSum
+	e.TLSSum += o.TLSSum
+	e.Connects += o.Connects
+	e.TLSHandshakes += o.TLSHandshakes
+	e.ConnectMax = max(e.ConnectMax, o.ConnectMax)
+	e.TLSMax = max(e.TLSMax, o.TLSMax)
+	for _, es := range o.Errors {
+		e.Errors = addErrorSample(e.Errors, es, maxErrorSamples)
+	}
+}
+
+func (sc *ScenarioSecond) merge(o *ScenarioSecond) {
+	sc.Iterations += o.Iterations
+	sc.Dropped += o.Dropped
+	sc.VUs += o.VUs
+	sc.VUsMax += o.VUsMax
+	sc.IterationDuration = mergeHist(sc.IterationDuration, o.IterationDuration)
+	sc.Lag = mergeHist(sc.Lag, o.Lag)
+}
+
+// mergeHist returns dst with src merged in, allocating dst when it is nil
+// so that dst never aliases src.
+func mergeHist(dst, src *Hist) *Hist {
+	if src.Count() == 0 {
+		return dst
+	}
+	if dst == nil {
+		return src.Clone()
+	}
+	dst.Merge(src)
+	return dst
+}
+
+// addErrorSample adds es to list: into the entry with the same kind, status
+// and message, else as a new entry while its kind has fewer than limit.
+func addErrorSample(list []ErrorSample, es ErrorSample, limit int) []ErrorSample {
+	n := 0
+	for i := range list {
+		if list[i].Kind != es.Kind {
+			continue
+		}
+		if list[i].Status == es.Status && list[i].Message == es.Message {
+			list[i].Count += es.Count
+			return list
+		}
+		n++
+	}
+	if n >= limit {
+		return list
+	}
+	return append(list, es)
+}

@@ -1,0 +1,151 @@
+package metrics
+
+import (
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/loadlens/loadlens/internal/sample"
+)
+
+// window accumulates one shard's records of one second. Windows and their
+// dense histograms are recycled by their shard, so recording allocates only
+// while a shard meets an endpoint or scenario for the first time.
+type window struct {
+	sec       int
+	endpoints []endpointWindow
+	scenarios []scenarioWindow
+	checks    []CheckSecond
+}
+
+// endpointWindow is one endpoint's part of a window.
+type endpointWindow struct {
+	requests       int64
+	failures       [sample.NumKinds]int64
+	sent, received int64
+	duration       *hdr.Histogram // allocated on first use, kept across reuse
+	waiting        *hdr.Histogram
+	connectSum     time.Duration
+	tlsSum         time.Duration
+	connects       int64
+	tlsHandshakes  int64
+	connectMax     time.Duration
+	tlsMax         time.Duration
+	errors         *[sample.NumKinds]kindErrors // allocated on the first failure
+}
+
+// kindErrors holds the first distinct error samples of one kind.
+type kindErrors struct {
+	n       int
+	samples [maxErrorSamples]ErrorSample
+}
+
+// scenarioWindow is one scenario's part of a window.
+type scenarioWindow struct {
+	iterations int64
+	dropped    int64
+	iterDur    *hdr.Histogram // allocated on first use, kept across reuse
+	lag        *hdr.Histogram
+}
+
+func newWindow(layout sample.Layout) *window {
+	return &window{
+		endpoints: make([]endpointWindow, len(layout.Endpoints)),
+		scenarios: make([]scenarioWindow, len(layout.Scenarios)),
+		checks:    make([]CheckSecond, len(layout.Checks)),
+	}
+}
+
+// request adds one finished request; the caller holds the shard's lock.
+func (e *endpointWindow) request(r *sample.Request) {
+	e.requests++
+	e.sent += r.Sent
+	e.received += r.Received
+	if e.duration == nil {
+		e.duration, e.waiting = newDense(), newDense()
+	}
+	// Values are clamped into range, so recording cannot fail.
+	_ = e.duration.RecordValue(micros(r.Duration))
+	_ = e.waiting.RecordValue(micros(r.Waiting))
+	if r.Connecting > 0 {
+		e.connectSum += r.Connecting
+		e.connects++
+		e.connectMax = max(e.connectMax, r.Connecting)
+	}
+	if r.TLS > 0 {
+		e.tlsSum += r.TLS
+		e.tlsHandshakes++
+		e.tlsMax = max(e.tlsMax, r.TLS)
+	}
+	if r.Kind != sample.OK {
+		e.failure(r)
+	}
+}
+
+// failure counts a failed request and keeps it as a sample if it is new.
+func (e *endpointWindow) failure(r *sample.Request) {
+	k := r.Kind
+	if k >= sample.NumKinds {
+		k = sample.Other
+	}
+	e.failures[k]++
+	if e.errors == nil {
+		e.errors = new([sample.NumKinds]kindErrors)
+	}
+	ke := &e.errors[k]
+	for i := range ke.n {
+		if s := &ke.samples[i]; s.Status == r.Status && s.Message == r.Err {
+			s.Count++
+			return
+		}
+	}
+	if ke.n < maxErrorSamples {
+		ke.samples[ke.n] = ErrorSample{Kind: k, Status: r.Status, Message: r.Err, Count: 1}
+		ke.n++
+	}
+}
+
+func (s *scenarioWindow) iteration(d time.Duration) {
+	s.iterations++
+	if s.iterDur == nil {
+		s.iterDur = newDense()
+	}
+	_ = s.iterDur.RecordValue(micros(d))
+}
+
+func (s *scenarioWindow) recordLag(lag time.Duration) {
+	if s.lag == nil {
+		s.lag = newDense()
+	}
+	_ = s.lag.RecordValue(micros(lag))
+}
+
+// reset empties w for reuse, keeping its histograms.
+func (w *window) reset() {
+	for i := range w.endpoints {
+		e := &w.endpoints[i]
+		if e.requests == 0 {
+			continue
+		}
+		d, wt, errs := e.duration, e.waiting, e.errors
+		d.Reset()
+		wt.Reset()
+		if errs != nil {
+			*errs = [sample.NumKinds]kindErrors{} // drops message references too
+		}
+		*e = endpointWindow{duration: d, waiting: wt, errors: errs}
+	}
+	for i := range w.scenarios {
+		s := &w.scenarios[i]
+		resetDense(s.iterDur)
+		resetDense(s.lag)
+		s.iterations, s.dropped = 0, 0
+	}
+	clear(w.checks)
+}
+
+func resetDense(h *hdr.Histogram) {
+	if h != nil && h.TotalCount() > 0 {
+		h.Reset()
+	}
+}

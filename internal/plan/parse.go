@@ -1,0 +1,268 @@
+package plan
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/goccy/go-yaml/ast"
+	yamlparser "github.com/goccy/go-yaml/parser"
+	"github.com/goccy/go-yaml/token"
+	"github.com/loadlens/loadlens/internal/tmpl"
+)
+
+// Defaults of the top-level keys.
+const (
+	DefaultTimeout = 60 * time.Second // request timeout when the test sets none
+)
+
+// topKeys are the keys a test file may have at the top level, besides the
+// x- extension keys that are ignored so they can hold YAML anchors.
+var topKeys = []string{"name", "base_url", "headers", "timeout", "insecure_skip_tls_verify", "thresholds", "scenarios"}
+
+// namePattern is what run and scenario names may contain: they name
+// directories and appear in threshold filters.
+var namePattern = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
+
+// parser holds the state of one Parse call.
+type parser struct {
+	file   string
+	src    source
+	dir    string // where relative CSV paths are resolved
+	env    func(string) (string, bool)
+	errs   errorList
+	doc    yamlDoc
+	layout layoutBuilder
+	// missingVars is set while parsing a scenario whose data file failed to
+	// load: its columns are unknown, so unknown-variable errors would only
+	// repeat that failure.
+	missingVars bool
+}
+
+// ParseFile reads the test file at path and parses it; see Parse.
+func ParseFile(path string, env func(string) (string, bool)) (*Plan, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, &Error{File: path, Msg: fmt.Sprintf("cannot read the test file: %v", err)}
+	}
+	return Parse(path, src, env)
+}
+
+// Parse parses the text src of a test file into a validated Plan. file names
+// the file in errors and is where CSV paths are resolved from; env looks up
+// environment variables for templates (nil means the process environment).
+// Every error found is returned, as Errors sorted by position.
+func Parse(file string, src []byte, env func(string) (string, bool)) (*Plan, error) {
+	p := &parser{file: file, src: newSource(string(src)), dir: filepath.Dir(file), env: env, errs: errorList{file: file}}
+	p.doc.budget = maxNodes
+	root, ok := p.parseYAML(src)
+	if !ok {
+		return nil, p.errs.result()
+	}
+	plan := p.plan(root)
+	if err := p.errs.result(); err != nil {
+		return nil, err
+	}
+	plan.File = file
+	plan.Source = src
+	return plan, nil
+}
+
+// parseYAML parses src into the document's root value.
+func (p *parser) parseYAML(src []byte) (n node, ok bool) {
+	defer func() {
+		// The YAML library is third-party code fed user input: a panic in it
+		// becomes an error at the file's start rather than a crash.
+		if r := recover(); r != nil {
+			p.errs.add(pos{1, 1}, "", "cannot parse YAML: %v", r)
+			ok = false
+		}
+	}()
+	f, err := yamlparser.ParseBytes(src, 0)
+	if err != nil {
+		p.syntaxError(err)
+		return node{}, false
+	}
+	var body ast.Node
+	for _, d := range f.Docs {
+		if d == nil || d.Body == nil {
+			continue
+		}
+		if body != nil {
+			p.errs.add(nodePos(d.Body), "", "a test file holds one YAML document; remove this second one (after ---)")
+			return node{}, false
+		}
+		body = d.Body
+	}
+	if body == nil {
+		p.errs.add(pos{1, 1}, "", "the test file is empty: it needs at least scenarios")
+		return node{}, false
+	}
+	p.doc.aliases = collectAliases(body)
+	return p.resolve(body, pos{}, "")
+}
+
+// syntaxError records a YAML syntax error with its position.
+func (p *parser) syntaxError(err error) {
+	at := pos{1, 1}
+	msg := err.Error()
+	var ye interface {
+		GetToken() *token.Token
+		GetMessage() string
+	}
+	if errors.As(err, &ye) {
+		at = tokPos(ye.GetToken())
+		msg = ye.GetMessage()
+	}
+	p.errs.add(at, "", "YAML syntax error: %s", msg)
+}
+
+// defaults are the top-level settings every request inherits.
+type defaults struct {
+	baseURL string
+	headers []field // canonical names, values compiled per scenario
+	timeout time.Duration
+}
+
+// plan parses the top-level mapping.
+func (p *parser) plan(root node) *Plan {
+	top, ok := p.fields(root, "a mapping of test settings (name, base_url, scenarios, ...)", 0)
+	if !ok {
+		return nil
+	}
+	o := &object{node: root}
+	for _, f := range top {
+		switch {
+		case strings.HasPrefix(f.name, "x-"): // extension keys hold anchors for reuse
+		case !slices.Contains(topKeys, f.name):
+			p.unknownKey(f, "", topKeys)
+		default:
+			o.fields = append(o.fields, f)
+		}
+	}
+	plan := &Plan{Name: defaultName(p.file), Timeout: DefaultTimeout}
+	if n, ok := o.get("name"); ok {
+		if s, ok := p.nonEmpty(n, "a name"); ok {
+			if namePattern.MatchString(s) && s != "." && s != ".." {
+				plan.Name = s
+			} else {
+				p.errs.add(n.pos, n.path, "name %q may only use letters, digits, '.', '_' and '-' (it names the run's directory)", s)
+			}
+		}
+	}
+	if n, ok := o.get("base_url"); ok {
+		plan.BaseURL = p.baseURL(n)
+	}
+	if n, ok := o.get("timeout"); ok {
+		if d, ok := p.positiveDuration(n); ok {
+			plan.Timeout = d
+		}
+	}
+	if n, ok := o.get("insecure_skip_tls_verify"); ok {
+		plan.Insecure, _ = p.boolean(n)
+	}
+	def := &defaults{baseURL: plan.BaseURL, timeout: plan.Timeout}
+	if n, ok := o.get("headers"); ok {
+		def.headers = p.headerFields(n)
+	}
+	if n, ok := o.get("scenarios"); ok {
+		plan.Scenarios = p.scenarios(n, def)
+	} else {
+		p.errs.add(pos{1, 1}, "", "missing key \"scenarios\": a test needs at least one scenario")
+	}
+	if len(plan.Scenarios) > 0 {
+		plan.Headers = p.headers(def.headers, nil, scenarioScope(plan.Scenarios[0], p.env))
+	}
+	if n, ok := o.get("thresholds"); ok {
+		plan.Thresholds = p.thresholds(n)
+	}
+	plan.Layout = p.layout.layout
+	return plan
+}
+
+// baseURL returns the constant base URL; only env lookups may be templated.
+func (p *parser) baseURL(n node) string {
+	s, ok := p.nonEmpty(n, "a URL like http://127.0.0.1:8080")
+	if !ok {
+		return ""
+	}
+	t, ok := p.compile(n, s, &tmpl.Scope{Env: p.env})
+	if !ok {
+		return ""
+	}
+	c, isConst := t.Const()
+	if !isConst {
+		p.errs.add(n.pos, n.path, "base_url must be the same for every request: only env lookups may be templated")
+		return ""
+	}
+	u, err := url.Parse(c)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		p.errs.add(n.pos, n.path, "bad base URL %q: expected http:// or https:// and a host, like http://127.0.0.1:8080", c)
+		return ""
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		p.errs.add(n.pos, n.path, "base URL %q must not have a query or fragment; put them in the steps", c)
+		return ""
+	}
+	return c
+}
+
+// compile compiles template src, which is n's text, reporting errors at the
+// offending character.
+func (p *parser) compile(n node, src string, sc *tmpl.Scope) (*tmpl.Template, bool) {
+	t, err := tmpl.Compile(src, sc)
+	if err != nil {
+		var te *tmpl.Error
+		switch {
+		case errors.As(err, &te) && p.missingVars && strings.HasPrefix(te.Msg, "unknown variable"):
+		case errors.As(err, &te):
+			p.errs.add(p.src.posAt(n.v, te.Offset), n.path, "%s", te.Msg)
+		default:
+			p.errs.add(n.pos, n.path, "%v", err)
+		}
+		return nil, false
+	}
+	return t, true
+}
+
+// defaultName derives a run name from the file name: its base without the
+// extension, with characters outside [A-Za-z0-9._-] replaced by '-'.
+func defaultName(file string) string {
+	base := filepath.Base(file)
+	base = strings.TrimSuffix(base, filepath.Ext(base))
+	name := sanitizeName(base)
+	if name == "" || name == "." || name == ".." {
+		return "test"
+	}
+	return name
+}
+
+// sanitizeName replaces runs of characters outside [A-Za-z0-9._-] with '-'
+// and trims dashes at the ends.
+func sanitizeName(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range s {
+		ok := r < 128 && (r == '.' || r == '_' || r == '-' || ('0' <= r && r <= '9') || ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z'))
+		switch {
+		case ok:
+			b.WriteRune(r)
+			dash = false
+		case !dash:
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	return strings.Trim(b.String(), "-")
+}

@@ -1,0 +1,233 @@
+package plan
+
+import (
+	"fmt"
+	"net/textproto"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/goccy/go-yaml/ast"
+)
+
+// checkSources are what a check can test; a check has exactly one.
+var checkSources = []string{"status", "body_contains", "body_matches", "json", "header"}
+
+// checkOps are the comparisons of json and header checks; they take one.
+var checkOps = []string{"eq", "ne", "lt", "lte", "gt", "gte", "contains", "matches", "exists"}
+
+// checkKeys are the keys a check may have.
+var checkKeys = append(append([]string{"name"}, checkSources...), checkOps...)
+
+// opSymbols name the comparisons in default check names.
+var opSymbols = map[string]string{"eq": "==", "ne": "!=", "lt": "<", "lte": "<=", "gt": ">", "gte": ">="}
+
+// checks parses a step's check list (a single check may skip the list) and
+// gives each check its id under endpoint (-1: the endpoint is broken).
+func (p *parser) checks(n node, endpoint int32) []Check {
+	items := []node{n}
+	if !isMapping(n.v) {
+		var ok bool
+		if items, ok = p.list(n, "a list of checks like [{status: 200}]"); !ok {
+			return nil
+		}
+	}
+	var out []Check
+	for _, item := range items {
+		c, ok := p.check(item)
+		if !ok {
+			continue
+		}
+		c.ID = -1
+		if endpoint >= 0 {
+			c.ID = p.layout.check(endpoint, c.Name)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// check parses one check.
+func (p *parser) check(n node) (Check, bool) {
+	o, ok := p.object(n, "a check like {status: 200}", checkKeys)
+	if !ok {
+		return Check{}, false
+	}
+	var sources, ops []field
+	for _, f := range o.fields {
+		switch {
+		case slices.Contains(checkSources, f.name):
+			sources = append(sources, f)
+		case slices.Contains(checkOps, f.name):
+			ops = append(ops, f)
+		}
+	}
+	if len(sources) == 0 {
+		p.errs.add(n.key, n.path, "a check needs one of %s", strings.Join(checkSources, ", "))
+		return Check{}, false
+	}
+	if len(sources) > 1 {
+		p.errs.add(sources[1].val.key, sources[1].val.path, "a check tests one thing: %s and %s both given; split it into two checks", sources[0].name, sources[1].name)
+		return Check{}, false
+	}
+	src := sources[0]
+	var c Check
+	var subject string
+	switch src.name {
+	case "json", "header":
+		if len(ops) != 1 {
+			p.opCountError(n, src.name, ops)
+			return Check{}, false
+		}
+	default:
+		if len(ops) > 0 {
+			p.errs.add(ops[0].val.key, ops[0].val.path, "%q does not apply to a %s check (it goes with json: or header:)", ops[0].name, src.name)
+			return Check{}, false
+		}
+	}
+	switch src.name {
+	case "status":
+		c, ok = p.statusCheck(src.val)
+	case "body_contains":
+		var s string
+		s, ok = p.nonEmpty(src.val, "the text the body must contain")
+		c = Check{From: FromBody, Op: OpContains, Values: []string{s}, Name: fmt.Sprintf("body contains %q", s)}
+	case "body_matches":
+		c = Check{From: FromBody, Op: OpMatches}
+		c.Regex, ok = p.regex(src.val)
+		if ok {
+			c.Values = []string{c.Regex.String()}
+			c.Name = "body matches /" + c.Regex.String() + "/"
+		}
+	case "json":
+		c.From = FromJSON
+		subject, ok = p.nonEmpty(src.val, "a JSON path like $.items[0].id")
+		if ok {
+			c.Path, ok = p.jsonPath(src.val, subject)
+		}
+	case "header":
+		c.From = FromHeader
+		c.Header, ok = p.headerName(src.val)
+		subject = "header " + c.Header
+	}
+	if ok && (src.name == "json" || src.name == "header") {
+		ok = p.checkOp(&c, ops[0], subject)
+	}
+	if name, has := o.get("name"); has {
+		s, nameOK := p.nonEmpty(name, "a check name")
+		c.Name, ok = s, ok && nameOK
+	}
+	return c, ok
+}
+
+// opCountError reports a json or header check without exactly one comparison.
+func (p *parser) opCountError(n node, source string, ops []field) {
+	if len(ops) == 0 {
+		p.errs.add(n.key, n.path, "a %s check needs one of %s", source, strings.Join(checkOps, ", "))
+		return
+	}
+	p.errs.add(ops[1].val.key, ops[1].val.path, "a check makes one comparison: %s and %s both given; split it into two checks", ops[0].name, ops[1].name)
+}
+
+// checkOp parses a json or header check's comparison and names the check.
+func (p *parser) checkOp(c *Check, op field, subject string) bool {
+	v := op.val
+	switch op.name {
+	case "eq", "ne":
+		switch v.v.(type) {
+		case *ast.MappingNode, *ast.MappingValueNode, *ast.SequenceNode:
+			p.typeError(v, "a string, number, boolean or null to compare with")
+			return false
+		}
+		c.Op = OpEq
+		if op.name == "ne" {
+			c.Op = OpNe
+		}
+		s := scalarText(v.v)
+		shown := s
+		switch v.v.(type) {
+		case *ast.StringNode, *ast.LiteralNode:
+			shown = strconv.Quote(s)
+		case *ast.NullNode:
+			s, shown = "null", "null"
+		}
+		c.Values = []string{s}
+		c.Name = subject + " " + opSymbols[op.name] + " " + shown
+	case "lt", "lte", "gt", "gte":
+		if _, ok := p.float(v, "a number to compare with"); !ok {
+			return false
+		}
+		c.Op = map[string]Op{"lt": OpLt, "lte": OpLte, "gt": OpGt, "gte": OpGte}[op.name]
+		c.Values = []string{scalarText(v.v)}
+		c.Name = subject + " " + opSymbols[op.name] + " " + scalarText(v.v)
+	case "contains":
+		s, ok := p.nonEmpty(v, "the text to look for")
+		if !ok {
+			return false
+		}
+		c.Op, c.Values = OpContains, []string{s}
+		c.Name = fmt.Sprintf("%s contains %q", subject, s)
+	case "matches":
+		re, ok := p.regex(v)
+		if !ok {
+			return false
+		}
+		c.Op, c.Regex, c.Values = OpMatches, re, []string{re.String()}
+		c.Name = subject + " matches /" + re.String() + "/"
+	case "exists":
+		b, ok := p.boolean(v)
+		if !ok {
+			return false
+		}
+		c.Op, c.Values = OpExists, []string{strconv.FormatBool(b)}
+		c.Name = subject + " exists"
+		if !b {
+			c.Name = subject + " does not exist"
+		}
+	}
+	return true
+}
+
+// statusCheck parses `status: 200` or `status: [200, 201]`.
+func (p *parser) statusCheck(n node) (Check, bool) {
+	c := Check{From: FromStatus, Op: OpIn}
+	items := []node{n}
+	list := false
+	if _, ok := n.v.(*ast.SequenceNode); ok {
+		list = true
+		items, _ = p.list(n, "")
+		if len(items) == 0 {
+			p.errs.add(n.pos, n.path, "needs at least one status code")
+			return c, false
+		}
+	}
+	ok := true
+	for _, item := range items {
+		code, valid := p.integer(item, 0)
+		if valid && (code < 100 || code > 599) {
+			p.errs.add(item.pos, item.path, "%d is not an HTTP status code (100 to 599)", code)
+			valid = false
+		}
+		ok = ok && valid
+		c.Values = append(c.Values, strconv.FormatInt(code, 10))
+	}
+	if list {
+		c.Name = "status in [" + strings.Join(c.Values, " ") + "]"
+	} else {
+		c.Name = "status is " + c.Values[0]
+	}
+	return c, ok
+}
+
+// headerName returns a valid header name in canonical form.
+func (p *parser) headerName(n node) (string, bool) {
+	s, ok := p.nonEmpty(n, "a header name like Content-Type")
+	if !ok {
+		return "", false
+	}
+	if !isToken(s) {
+		p.errs.add(n.pos, n.path, "bad header name %q", s)
+		return "", false
+	}
+	return textproto.CanonicalMIMEHeaderKey(s), true
+}

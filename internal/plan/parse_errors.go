@@ -1,0 +1,106 @@
+package plan
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// maxErrors caps how many errors Parse reports, so one systematic mistake
+// does not bury the others under hundreds of lines.
+const maxErrors = 20
+
+// Error is one problem in a test file: where it is, which field it concerns
+// and what is wrong.
+type Error struct {
+	File   string // the test file's path as given to Parse; empty in URL mode
+	Line   int    // 1-based line; 0 when the error is not in the file (URL mode flags)
+	Column int    // 1-based column, in characters
+	Field  string // the field's path, e.g. scenarios.browse.flow[2].think; empty for the whole file
+	Msg    string // what is wrong, and where useful how to fix it
+}
+
+// Error formats the error as "file:line:col: field: message"; parts that
+// are unknown (no file, no position, no field) are left out.
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		if e.File != "" {
+			b.WriteByte(':')
+		}
+		fmt.Fprintf(&b, "%d:%d", e.Line, e.Column)
+	}
+	if b.Len() > 0 {
+		b.WriteString(": ")
+	}
+	if e.Field != "" {
+		b.WriteString(e.Field)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// Errors is every problem Parse found in a test file, sorted by position.
+type Errors []*Error
+
+// Error returns the errors one per line.
+func (es Errors) Error() string {
+	lines := make([]string, len(es))
+	for i, e := range es {
+		lines[i] = e.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// pos is a 1-based line and column in the test file.
+type pos struct{ line, col int }
+
+// errorList collects errors while parsing, dropping exact repeats (a default
+// header compiled for every scenario would otherwise report once per scenario).
+type errorList struct {
+	file  string
+	errs  Errors
+	seen  map[Error]bool
+	quiet int // > 0 while pre-scanning: errors are dropped, the real pass reports them
+}
+
+// add records an error at at about field.
+func (l *errorList) add(at pos, field, format string, args ...any) {
+	if l.quiet > 0 {
+		return
+	}
+	e := Error{File: l.file, Line: max(at.line, 1), Column: max(at.col, 1), Field: field, Msg: fmt.Sprintf(format, args...)}
+	if l.seen == nil {
+		l.seen = map[Error]bool{}
+	}
+	if l.seen[e] {
+		return
+	}
+	l.seen[e] = true
+	l.errs = append(l.errs, &e)
+}
+
+// failed reports whether any error was recorded.
+func (l *errorList) failed() bool { return len(l.errs) > 0 }
+
+// result returns the errors sorted by position and capped at maxErrors, or
+// nil when there are none.
+func (l *errorList) result() error {
+	if len(l.errs) == 0 {
+		return nil
+	}
+	es := slices.Clone(l.errs)
+	slices.SortStableFunc(es, func(a, b *Error) int {
+		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
+	})
+	if len(es) > maxErrors {
+		next := es[maxErrors]
+		more := &Error{File: l.file, Line: next.Line, Column: next.Column,
+			Msg: fmt.Sprintf("too many errors: %d more not shown", len(es)-maxErrors)}
+		es = append(es[:maxErrors:maxErrors], more)
+	}
+	return es
+}

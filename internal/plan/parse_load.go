@@ -1,0 +1,220 @@
+package plan
+
+import (
+	"math"
+	"time"
+)
+
+// Load model defaults and bounds.
+const (
+	DefaultTimeUnit    = time.Second      // rates are per second unless time_unit says otherwise
+	DefaultMaxDuration = 10 * time.Minute // an iterations scenario gives up after this long
+	maxDefaultVUs      = 100000           // ceiling of the computed max_vus default
+)
+
+// load parses the keys of model m; flow sizes the default max_vus.
+func (p *parser) load(o *object, m Model, flow []Step) Load {
+	switch m {
+	case VUs:
+		return p.vusLoad(o)
+	case Iterations:
+		return p.iterationsLoad(o)
+	}
+	return p.arrivalLoad(o, flow)
+}
+
+// arrivalLoad parses an arrival-rate scenario.
+func (p *parser) arrivalLoad(o *object, flow []Step) Load {
+	l := Load{Model: ArrivalRate}
+	unit := DefaultTimeUnit
+	if n, ok := o.get("time_unit"); ok {
+		if d, ok := p.positiveDuration(n); ok {
+			unit = d
+		}
+	}
+	perSecond := func(r float64) float64 { return r / unit.Seconds() }
+	start, stages, ok := p.stages(o, "rate", "start_rate", false)
+	if !ok {
+		return l
+	}
+	l.StartRate = perSecond(start)
+	peak := l.StartRate
+	for _, s := range stages {
+		s.Target = perSecond(s.Target)
+		peak = max(peak, s.Target)
+		l.Stages = append(l.Stages, s)
+	}
+	if peak == 0 {
+		p.errs.add(o.key, o.path, "the rate is 0 in every stage: no iteration would start")
+	}
+	maxVUs, maxSet := 0, false
+	if n, ok := o.get("max_vus"); ok {
+		maxVUs, maxSet = p.count(n, 1)
+	}
+	pre, preSet := 0, false
+	if n, ok := o.get("pre_allocated_vus"); ok {
+		pre, preSet = p.count(n, 0)
+	}
+	if !maxSet {
+		maxVUs = defaultMaxVUs(peak, flow)
+		if preSet {
+			maxVUs = max(maxVUs, pre)
+		}
+	}
+	if !preSet {
+		pre = min(maxVUs, max(1, int(math.Ceil(peak))))
+	}
+	if maxSet && preSet && pre > maxVUs {
+		p.errs.add(o.keyPos("pre_allocated_vus"), joinPath(o.path, "pre_allocated_vus"),
+			"pre_allocated_vus (%d) is more than max_vus (%d)", pre, maxVUs)
+	}
+	l.MaxVUs, l.PreAllocatedVUs = maxVUs, pre
+	return l
+}
+
+// defaultMaxVUs sizes max_vus so that iterations at the peak rate that all
+// take their worst-case time (every request timing out, every think at its
+// maximum) still find a VU: a stalled target then shows up as latency, not
+// as a capped rate.
+func defaultMaxVUs(peakPerSecond float64, flow []Step) int {
+	var worst time.Duration
+	for _, s := range flow {
+		switch s.Kind {
+		case RequestStep:
+			if s.Request != nil {
+				worst += s.Request.Timeout
+			}
+		case ThinkStep:
+			worst += s.ThinkMax
+		}
+	}
+	n := math.Ceil(peakPerSecond * worst.Seconds())
+	return int(min(max(n, 1), maxDefaultVUs))
+}
+
+// vusLoad parses a vus scenario.
+func (p *parser) vusLoad(o *object) Load {
+	l := Load{Model: VUs, GracefulRampDown: DefaultGracefulRampDown}
+	if n, ok := o.get("graceful_ramp_down"); ok {
+		l.GracefulRampDown, _ = p.duration(n)
+	}
+	start, stages, ok := p.stages(o, "vus", "start_vus", true)
+	if !ok {
+		return l
+	}
+	l.StartVUs = int(start)
+	l.Stages = stages
+	peak := start
+	for _, s := range stages {
+		peak = max(peak, s.Target)
+	}
+	if peak == 0 {
+		p.errs.add(o.key, o.path, "the VU count is 0 in every stage: no VU would run")
+	}
+	return l
+}
+
+// iterationsLoad parses an iterations scenario.
+func (p *parser) iterationsLoad(o *object) Load {
+	l := Load{Model: Iterations, VUCount: 1, MaxDuration: DefaultMaxDuration}
+	if n, ok := o.get("vus"); ok {
+		l.VUCount, _ = p.count(n, 1)
+	}
+	if n, ok := o.get("iterations"); ok {
+		l.Count, _ = p.integer(n, 1)
+	} else {
+		p.errs.add(o.key, o.path, "missing key \"iterations\": how many iterations to run in total")
+	}
+	if n, ok := o.get("max_duration"); ok {
+		l.MaxDuration, _ = p.positiveDuration(n)
+	}
+	if l.Count > 0 && l.VUCount > 0 && l.Count < int64(l.VUCount) {
+		p.errs.add(o.keyPos("vus"), joinPath(o.path, "vus"),
+			"vus (%d) is more than iterations (%d): some VUs would never run an iteration", l.VUCount, l.Count)
+	}
+	return l
+}
+
+// stages parses the shorthand (level + duration: a constant level) or the
+// long form (startKey + stages). Levels are rates or, with whole, VU counts.
+func (p *parser) stages(o *object, level, startKey string, whole bool) (float64, []Stage, bool) {
+	value := func(n node) (float64, bool) {
+		if whole {
+			i, ok := p.count(n, 0)
+			return float64(i), ok
+		}
+		return p.nonNegative(n, "a number")
+	}
+	levelNode, hasLevel := o.get(level)
+	durNode, hasDur := o.get("duration")
+	stagesNode, hasStages := o.get("stages")
+	switch {
+	case hasLevel && hasStages:
+		p.errs.add(o.keyPos("stages"), joinPath(o.path, "stages"), "use either %s with duration, or %s with stages, not both", level, startKey)
+		return 0, nil, false
+	case hasLevel && !hasDur:
+		p.errs.add(o.keyPos(level), joinPath(o.path, level), "%s needs duration (how long to hold it), or use %s with stages", level, startKey)
+		return 0, nil, false
+	case hasLevel:
+		if o.has(startKey) {
+			p.errs.add(o.keyPos(startKey), joinPath(o.path, startKey), "%s goes with stages; with %s and duration the level is constant", startKey, level)
+			return 0, nil, false
+		}
+		v, ok := value(levelNode)
+		if !ok {
+			return 0, nil, false
+		}
+		if v == 0 {
+			p.errs.add(levelNode.pos, levelNode.path, "must be greater than 0")
+			return 0, nil, false
+		}
+		d, ok := p.positiveDuration(durNode)
+		return v, []Stage{{Duration: d, Target: v}}, ok
+	case hasDur:
+		p.errs.add(o.keyPos("duration"), joinPath(o.path, "duration"), "duration needs %s (a constant level), or use %s with stages", level, startKey)
+		return 0, nil, false
+	case !hasStages:
+		p.errs.add(o.key, o.path, "missing the load: give %s and duration, or %s and stages", level, startKey)
+		return 0, nil, false
+	}
+	var start float64
+	ok := true
+	if n, has := o.get(startKey); has {
+		start, ok = value(n)
+	}
+	items, listOK := p.list(stagesNode, "a list of stages like {duration: 1m, target: 10}")
+	if !listOK {
+		return 0, nil, false
+	}
+	var stages []Stage
+	var total time.Duration
+	for _, item := range items {
+		so, objOK := p.object(item, "a stage like {duration: 1m, target: 10}", []string{"duration", "target"})
+		if !objOK {
+			ok = false
+			continue
+		}
+		var st Stage
+		if n, has := so.get("duration"); has {
+			st.Duration, objOK = p.duration(n)
+			ok = ok && objOK
+		} else {
+			p.errs.add(item.key, item.path, "missing key \"duration\"")
+			ok = false
+		}
+		if n, has := so.get("target"); has {
+			st.Target, objOK = value(n)
+			ok = ok && objOK
+		} else {
+			p.errs.add(item.key, item.path, "missing key \"target\"")
+			ok = false
+		}
+		total += st.Duration
+		stages = append(stages, st)
+	}
+	if ok && total == 0 {
+		p.errs.add(stagesNode.pos, stagesNode.path, "needs at least one stage with a duration above 0")
+		ok = false
+	}
+	return start, stages, ok
+}

@@ -1,0 +1,244 @@
+package plan
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/tmpl"
+)
+
+// Scenario defaults.
+const (
+	DefaultGracefulStop     = 30 * time.Second // in-flight iterations may finish this long after a scenario's end
+	DefaultGracefulRampDown = 30 * time.Second // a VU removed by a ramp-down may finish its iteration this long
+)
+
+// commonScenarioKeys are the keys of every scenario, whatever its model.
+var commonScenarioKeys = []string{"model", "start_time", "graceful_stop", "data", "flow"}
+
+// modelKeys are the keys each load model adds.
+var modelKeys = map[Model][]string{
+	ArrivalRate: {"rate", "duration", "start_rate", "stages", "time_unit", "pre_allocated_vus", "max_vus"},
+	VUs:         {"vus", "duration", "start_vus", "stages", "graceful_ramp_down"},
+	Iterations:  {"vus", "iterations", "max_duration"},
+}
+
+// allScenarioKeys is every key some scenario may have.
+var allScenarioKeys = func() []string {
+	keys := slices.Clone(commonScenarioKeys)
+	for _, m := range []Model{ArrivalRate, VUs, Iterations} {
+		for _, k := range modelKeys[m] {
+			if !slices.Contains(keys, k) {
+				keys = append(keys, k)
+			}
+		}
+	}
+	return keys
+}()
+
+// reservedVars are names templates resolve to built-ins, so no CSV column or
+// extraction may use them.
+var reservedVars = []string{"vu", "iteration", "scenario", "env"}
+
+// scenarioCtx is what parsing a scenario's flow needs.
+type scenarioCtx struct {
+	s     *Scenario
+	scope *tmpl.Scope
+	def   *defaults
+}
+
+// scenarios parses the scenarios mapping, keeping its order.
+func (p *parser) scenarios(n node, def *defaults) []*Scenario {
+	o, ok := p.object(n, "a mapping of scenario names to scenarios", nil)
+	if !ok {
+		return nil
+	}
+	if len(o.fields) == 0 {
+		p.errs.add(n.pos, n.path, "needs at least one scenario")
+		return nil
+	}
+	var out []*Scenario
+	for _, f := range o.fields {
+		if !namePattern.MatchString(f.name) {
+			p.errs.add(f.val.key, f.val.path, "scenario name %q may only use letters, digits, '.', '_' and '-'", f.name)
+			continue
+		}
+		if s := p.scenario(f.name, f.val, def); s != nil {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// scenario parses one scenario.
+func (p *parser) scenario(name string, n node, def *defaults) *Scenario {
+	o, ok := p.object(n, "a scenario (a mapping with model, flow, ...)", allScenarioKeys)
+	if !ok {
+		return nil
+	}
+	model, modelOK := p.model(o)
+	if modelOK {
+		p.modelOnlyKeys(o, model)
+	}
+	s := &Scenario{ID: p.layout.scenario(name, model), Name: name, GracefulStop: DefaultGracefulStop}
+	if d, ok := o.get("data"); ok {
+		s.Data = p.data(d)
+		p.missingVars = s.Data == nil
+		defer func() { p.missingVars = false }()
+	}
+	flowNode, hasFlow := o.get("flow")
+	if s.Data != nil {
+		s.Vars = slices.Clone(s.Data.Columns)
+	}
+	if hasFlow {
+		for _, v := range p.extractNames(flowNode) {
+			if !slices.Contains(s.Vars, v) {
+				s.Vars = append(s.Vars, v)
+			}
+		}
+	}
+	sc := &scenarioCtx{s: s, scope: scenarioScope(s, p.env), def: def}
+	if hasFlow {
+		s.Flow = p.flow(flowNode, sc)
+	} else {
+		p.errs.add(n.key, n.path, "missing key \"flow\": the list of steps each iteration runs")
+	}
+	if modelOK {
+		s.Load = p.load(o, model, s.Flow)
+	}
+	if v, ok := o.get("start_time"); ok {
+		s.StartTime, _ = p.duration(v)
+	}
+	if v, ok := o.get("graceful_stop"); ok {
+		s.GracefulStop, _ = p.duration(v)
+	}
+	return s
+}
+
+// scenarioScope returns the template scope of a scenario's variables.
+func scenarioScope(s *Scenario, env func(string) (string, bool)) *tmpl.Scope {
+	vars := make(map[string]int, len(s.Vars))
+	for i, v := range s.Vars {
+		vars[v] = i
+	}
+	return &tmpl.Scope{Vars: vars, Env: env}
+}
+
+// model returns the scenario's model: as written, or inferred from the keys
+// only one model uses.
+func (p *parser) model(o *object) (Model, bool) {
+	if n, ok := o.get("model"); ok {
+		s, ok := p.oneOf(n, "arrival-rate", "vus", "iterations")
+		switch s {
+		case "vus":
+			return VUs, ok
+		case "iterations":
+			return Iterations, ok
+		}
+		return ArrivalRate, ok
+	}
+	type hint struct {
+		key   string
+		model Model
+	}
+	var hints []hint
+	iterationKeys := o.has("iterations") || o.has("max_duration")
+	for _, f := range o.fields {
+		switch f.name {
+		case "iterations", "max_duration":
+			hints = append(hints, hint{f.name, Iterations})
+		case "rate", "start_rate", "time_unit", "pre_allocated_vus", "max_vus":
+			hints = append(hints, hint{f.name, ArrivalRate})
+		case "start_vus", "graceful_ramp_down":
+			hints = append(hints, hint{f.name, VUs})
+		case "vus":
+			if !iterationKeys {
+				hints = append(hints, hint{f.name, VUs})
+			}
+		}
+	}
+	if len(hints) == 0 {
+		p.errs.add(o.key, o.path, "missing key \"model\" (arrival-rate, vus or iterations): it cannot be inferred without rate, vus or iterations")
+		return ArrivalRate, false
+	}
+	for _, h := range hints[1:] {
+		if h.model != hints[0].model {
+			p.errs.add(o.keyPos(h.key), o.path, "cannot infer the model: %q means %s but %q means %s; set model:",
+				hints[0].key, hints[0].model, h.key, h.model)
+			return ArrivalRate, false
+		}
+	}
+	return hints[0].model, true
+}
+
+// modelOnlyKeys reports keys that belong to another model than m.
+func (p *parser) modelOnlyKeys(o *object, m Model) {
+	allowed := append(slices.Clone(commonScenarioKeys), modelKeys[m]...)
+	for _, f := range o.fields {
+		if !slices.Contains(allowed, f.name) {
+			p.errs.add(f.val.key, f.val.path, "%q does not apply to a %s scenario (allowed: %s)", f.name, m, strings.Join(allowed, ", "))
+		}
+	}
+}
+
+// extractNames pre-scans a flow for the names of extracted variables, so
+// that templates anywhere in the flow can use them. The real pass reports
+// any error, so this one is quiet.
+func (p *parser) extractNames(flow node) []string {
+	p.errs.quiet++
+	defer func() { p.errs.quiet-- }()
+	budget := p.doc.budget
+	defer func() { p.doc.budget = budget }() // the real pass walks the same nodes
+	var names []string
+	items, _ := p.list(flow, "")
+	for _, item := range items {
+		step, ok := p.object(item, "", nil)
+		if !ok {
+			continue
+		}
+		ex, ok := step.get("extract")
+		if !ok {
+			continue
+		}
+		vars, ok := p.object(ex, "", nil)
+		if !ok {
+			continue
+		}
+		for _, f := range vars.fields {
+			if isIdent(f.name) && !slices.Contains(reservedVars, f.name) && !slices.Contains(names, f.name) {
+				names = append(names, f.name)
+			}
+		}
+	}
+	return names
+}
+
+// isIdent reports whether s is a valid variable name: [A-Za-z_][A-Za-z0-9_]*.
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case r == '_', 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z':
+		case '0' <= r && r <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// checkVarName reports an invalid or reserved variable name.
+func (p *parser) checkVarName(at pos, path, what, name string) bool {
+	switch {
+	case !isIdent(name):
+		p.errs.add(at, path, "%s %q is not a valid variable name (use letters, digits and _, not starting with a digit)", what, name)
+	case slices.Contains(reservedVars, name):
+		p.errs.add(at, path, "%s %q is reserved (built-ins: %s)", what, name, strings.Join(reservedVars, ", "))
+	default:
+		return true
+	}
+	return false
+}

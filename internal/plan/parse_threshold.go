@@ -1,0 +1,169 @@
+package plan
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/goccy/go-yaml/ast"
+	"github.com/loadlens/loadlens/internal/threshold"
+)
+
+// thresholdKeys are the keys of a threshold written as a mapping.
+var thresholdKeys = []string{"threshold", "abort_on_fail", "delay_abort_eval"}
+
+// thresholdExpr is one expression of a threshold key, with its options.
+type thresholdExpr struct {
+	n     node // the expression's string
+	expr  string
+	abort bool
+	delay time.Duration
+}
+
+// thresholds parses the thresholds mapping: metric key → expressions. It runs
+// after the scenarios, so filters can be checked against the names they define.
+func (p *parser) thresholds(n node) []threshold.Threshold {
+	o, ok := p.object(n, "a mapping of metrics to threshold expressions", nil)
+	if !ok {
+		return nil
+	}
+	var out []threshold.Threshold
+	for _, f := range o.fields {
+		metric, filter, err := threshold.ParseKey(f.name)
+		if err != nil {
+			p.offsetError(f.key, f.val.key, f.val.path, err)
+			continue
+		}
+		if !p.checkFilter(f, filter) {
+			continue
+		}
+		for _, e := range p.thresholdExprs(f.val) {
+			if _, _, _, _, err := threshold.ParseExpr(metric, e.expr); err != nil {
+				p.offsetError(e.n.v, e.n.pos, e.n.path, err)
+				continue
+			}
+			th, err := threshold.New(f.name, e.expr)
+			if err != nil {
+				p.errs.add(e.n.pos, e.n.path, "%v", err)
+				continue
+			}
+			th.AbortOnFail, th.DelayAbortEval = e.abort, e.delay
+			out = append(out, th)
+		}
+	}
+	return out
+}
+
+// offsetError reports a threshold parse error at its offset in scalar n,
+// or at fallback for other errors.
+func (p *parser) offsetError(n ast.Node, fallback pos, path string, err error) {
+	var te *threshold.Error
+	if errors.As(err, &te) {
+		p.errs.add(p.src.posAt(n, te.Offset), path, "%s", te.Msg)
+		return
+	}
+	p.errs.add(fallback, path, "%v", err)
+}
+
+// checkFilter reports filter values naming a scenario, endpoint, check or
+// method that the test does not define: such a threshold would silently
+// pass for lack of data.
+func (p *parser) checkFilter(f field, filter []threshold.Tag) bool {
+	ok := true
+	for _, tag := range filter {
+		var known []string
+		switch tag.Key {
+		case "scenario", "endpoint", "check":
+			known = p.layout.names(tag.Key)
+		case "method":
+			for _, e := range p.layout.layout.Endpoints {
+				if !slices.Contains(known, e.Method) {
+					known = append(known, e.Method)
+				}
+			}
+		default:
+			continue
+		}
+		if slices.Contains(known, tag.Value) {
+			continue
+		}
+		at := f.val.key
+		if i := strings.Index(f.name, tag.Value); i >= 0 {
+			at = p.src.posAt(f.key, i)
+		}
+		msg := fmt.Sprintf("unknown %s %q", tag.Key, tag.Value)
+		if s := closest(tag.Value, known); s != "" {
+			msg += fmt.Sprintf("; did you mean %q?", s)
+		}
+		p.errs.add(at, f.val.path, "%s (the test defines: %s)", msg, quoteList(known, 10))
+		ok = false
+	}
+	return ok
+}
+
+// quoteList quotes up to limit names for a message.
+func quoteList(names []string, limit int) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	var b strings.Builder
+	for i, n := range names {
+		if i == limit {
+			fmt.Fprintf(&b, ", and %d more", len(names)-limit)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%q", n)
+	}
+	return b.String()
+}
+
+// thresholdExprs parses a threshold key's value: a string, a mapping with
+// options, or a list of either.
+func (p *parser) thresholdExprs(n node) []thresholdExpr {
+	items := []node{n}
+	if _, isList := n.v.(*ast.SequenceNode); isList {
+		items, _ = p.list(n, "")
+		if len(items) == 0 {
+			p.errs.add(n.pos, n.path, "needs at least one expression like \"p(95) < 500ms\"")
+		}
+	}
+	var out []thresholdExpr
+	for _, item := range items {
+		if !isMapping(item.v) {
+			if s, ok := p.nonEmpty(item, "an expression like \"p(95) < 500ms\", or a mapping with threshold and abort_on_fail"); ok {
+				out = append(out, thresholdExpr{n: item, expr: s})
+			}
+			continue
+		}
+		o, ok := p.object(item, "", thresholdKeys)
+		if !ok {
+			continue
+		}
+		exprNode, has := o.get("threshold")
+		if !has {
+			p.errs.add(item.key, item.path, "missing key \"threshold\": the expression, like \"p(95) < 500ms\"")
+			continue
+		}
+		s, ok := p.nonEmpty(exprNode, "an expression like \"p(95) < 500ms\"")
+		if !ok {
+			continue
+		}
+		e := thresholdExpr{n: exprNode, expr: s}
+		if a, has := o.get("abort_on_fail"); has {
+			e.abort, _ = p.boolean(a)
+		}
+		if d, has := o.get("delay_abort_eval"); has {
+			e.delay, _ = p.duration(d)
+			if !e.abort {
+				p.errs.add(d.key, d.path, "delay_abort_eval needs abort_on_fail: true")
+			}
+		}
+		out = append(out, e)
+	}
+	return out
+}

@@ -1,0 +1,225 @@
+// Package plan turns a test file or a URL with flags into a validated,
+// immutable Plan, and holds the schedule maths the executors follow.
+package plan
+
+import (
+	"regexp"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/jsonpath"
+	"github.com/loadlens/loadlens/internal/sample"
+	"github.com/loadlens/loadlens/internal/threshold"
+	"github.com/loadlens/loadlens/internal/tmpl"
+)
+
+// Plan is a validated test, ready for the engine. It is never modified
+// after Parse or FromURL returns it.
+type Plan struct {
+	Name       string                // the test's name; names the run directory
+	File       string                // the test file's path; empty in URL mode
+	Source     []byte                // the test file's text (or a YAML rendering of the URL flags)
+	BaseURL    string                // prefix for relative step paths
+	Headers    []Header              // default headers of every request
+	Timeout    time.Duration         // default request timeout
+	Insecure   bool                  // skip TLS certificate verification
+	Scenarios  []*Scenario           // run at the same time, each with its own load model
+	Thresholds []threshold.Threshold // pass/fail criteria on the run's metrics
+	Layout     sample.Layout         // ids of scenarios, endpoints and checks
+}
+
+// Model names a load model.
+type Model uint8
+
+// The load models a scenario can use.
+const (
+	ArrivalRate Model = iota // open model: iterations start at a scheduled rate
+	VUs                      // closed model: a number of VUs loop over the flow
+	Iterations               // a fixed number of iterations shared by some VUs
+)
+
+// String returns the model's name as written in test files.
+func (m Model) String() string {
+	switch m {
+	case ArrivalRate:
+		return "arrival-rate"
+	case VUs:
+		return "vus"
+	default:
+		return "iterations"
+	}
+}
+
+// Scenario is one named workload: a load model and the flow each iteration runs.
+type Scenario struct {
+	ID           int32         // index in Plan.Scenarios and Layout.Scenarios
+	Name         string        // unique within the plan
+	Load         Load          // how iterations are started
+	Flow         []Step        // what one iteration does, in order
+	Data         *Data         // CSV rows handed to iterations; nil when none
+	Vars         []string      // names of the variable slots of a VU (data columns first, then extracted variables)
+	StartTime    time.Duration // delay from the run's start before the scenario begins
+	GracefulStop time.Duration // how long in-flight iterations may finish after the scenario's end
+}
+
+// Load is a scenario's load model. Only the fields of its Model are set.
+type Load struct {
+	Model Model
+
+	// ArrivalRate: iterations per second, ramped linearly between stages.
+	StartRate       float64 // rate at the start of the first stage
+	PreAllocatedVUs int     // VUs created before the start
+	MaxVUs          int     // ceiling; an iteration with no free VU below it is dropped
+
+	// VUs: targets are VU counts, ramped linearly between stages.
+	StartVUs         int
+	GracefulRampDown time.Duration // how long a VU removed by a ramp-down may finish its iteration
+
+	// ArrivalRate and VUs: the stages; Target is a rate per second or a VU count.
+	Stages []Stage
+
+	// Iterations: Count iterations shared by VUCount VUs, within MaxDuration.
+	VUCount     int
+	Count       int64
+	MaxDuration time.Duration
+}
+
+// Stage ramps linearly from the previous target to Target over Duration.
+type Stage struct {
+	Duration time.Duration
+	Target   float64
+}
+
+// Duration returns the load's scheduled length, excluding graceful stops.
+func (l *Load) Duration() time.Duration {
+	if l.Model == Iterations {
+		return l.MaxDuration
+	}
+	var d time.Duration
+	for _, s := range l.Stages {
+		d += s.Duration
+	}
+	return d
+}
+
+// StepKind tells a request step from a think step.
+type StepKind uint8
+
+// The kinds of flow step.
+const (
+	RequestStep StepKind = iota // send an HTTP request
+	ThinkStep                   // pause, like a user reading the page
+)
+
+// Step is one element of a flow.
+type Step struct {
+	Kind     StepKind
+	Request  *Request      // set for RequestStep
+	ThinkMin time.Duration // ThinkStep: the pause is uniform in [ThinkMin, ThinkMax]
+	ThinkMax time.Duration
+}
+
+// BodyKind tells how a request body was written, which sets its content type.
+type BodyKind uint8
+
+// The kinds of request body.
+const (
+	NoBody   BodyKind = iota
+	JSONBody          // application/json
+	FormBody          // application/x-www-form-urlencoded
+	RawBody           // as written; content type from the step's headers
+)
+
+// Request is a request step: what to send, and what to do with the response.
+type Request struct {
+	Endpoint int32          // id in Layout.Endpoints
+	Method   string         // upper case
+	URL      *tmpl.Template // full URL, base URL and query included
+	Headers  []Header       // default headers merged with the step's own
+	Body     *tmpl.Template // nil when BodyKind is NoBody
+	BodyKind BodyKind
+	Timeout  time.Duration
+	Extract  []Extract
+	Checks   []Check
+	// NeedBody is true when an extraction or check reads the response body,
+	// so the engine keeps the body instead of discarding it as it streams in.
+	NeedBody bool
+}
+
+// Header is a request header whose value may be templated.
+type Header struct {
+	Name  string
+	Value *tmpl.Template
+}
+
+// Source says where an extraction or check looks in a response.
+type Source uint8
+
+// The parts of a response that extractions and checks can read.
+const (
+	FromStatus Source = iota // the status code (checks only)
+	FromBody                 // the whole body text
+	FromJSON                 // a JSON path into the body
+	FromHeader               // a response header
+	FromRegex                // the first match of a regex in the body (extractions only)
+)
+
+// Extract sets a VU variable from the response.
+type Extract struct {
+	Var     int            // slot in Scenario.Vars
+	Name    string         // the variable's name
+	From    Source         // FromJSON, FromHeader or FromRegex
+	Path    jsonpath.Path  // FromJSON
+	Header  string         // FromHeader (canonical form); with Regex, the regex applies to the header value
+	Regex   *regexp.Regexp // FromRegex, or FromHeader with a regex: capture group 1 if present, else the match
+	Default *string        // used when nothing matches; nil means a miss fails the check below
+	Check   int32          // id of the implicit check "extract <name>", counting misses
+}
+
+// Op is a comparison in a check.
+type Op uint8
+
+// The comparisons a check can make.
+const (
+	OpIn       Op = iota // the status is one of Values (status checks)
+	OpEq                 // equal (numerically when both sides are numbers)
+	OpNe                 // not equal
+	OpLt                 // less than (numbers)
+	OpLte                // less than or equal (numbers)
+	OpGt                 // greater than (numbers)
+	OpGte                // greater than or equal (numbers)
+	OpContains           // contains Values[0] as a substring
+	OpMatches            // matches Regex
+	OpExists             // present (or absent when Values[0] is "false")
+)
+
+// Check is a named assertion on a response. A failed check is counted under
+// its name and does not make the request a failure.
+type Check struct {
+	ID     int32         // id in Layout.Checks
+	Name   string        // as shown in summaries
+	From   Source        // FromStatus, FromBody, FromJSON or FromHeader
+	Path   jsonpath.Path // FromJSON
+	Header string        // FromHeader (canonical form)
+	Op     Op
+	Values []string       // operands; numbers are parsed when compared
+	Regex  *regexp.Regexp // OpMatches
+}
+
+// DataMode says how CSV rows are handed to iterations.
+type DataMode uint8
+
+// The ways rows are handed out.
+const (
+	Sequential DataMode = iota // row i mod n for the i-th iteration of the scenario
+	Random                     // a uniformly random row each iteration
+	Unique                     // each row at most once in the whole run
+)
+
+// Data is a CSV file loaded at parse time; its columns are VU variables.
+type Data struct {
+	File        string     // path as written in the test
+	Columns     []string   // header row; column j fills Scenario.Vars slot j
+	Rows        [][]string // without the header row
+	Mode        DataMode
+	StopOnEmpty bool // Unique: true stops the scenario when rows run out, false fails the run
+}

@@ -1,0 +1,373 @@
+package plan
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"net/textproto"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// DefaultURLDuration is how long URL mode holds the load when --duration is not given.
+const DefaultURLDuration = 10 * time.Second
+
+// urlScenario names the one scenario of a URL-mode plan.
+const urlScenario = "default"
+
+// URLOptions are the flags of URL mode: `loadlens run URL --rate 100 ...`.
+type URLOptions struct {
+	URL        string        // the target; may use templates, like a test file's paths
+	Method     string        // default GET, or POST when a body is given
+	Headers    []string      // "Name: value"
+	Body       string        // raw request body
+	BodyFile   string        // read the body from this file instead
+	Timeout    time.Duration // request timeout; 0 means the default
+	Rate       float64       // open model: iterations per second
+	VUs        int           // closed model: virtual users (1 when neither Rate nor VUs is set)
+	Duration   time.Duration // how long to hold the load; 0 means DefaultURLDuration
+	Ramp       time.Duration // ramp up from 0 over this long before the hold
+	MaxVUs     int           // open model: VU ceiling; 0 means the default
+	Thresholds []string      // "p(95)<500ms", "rate<0.01" or "metric{filter}: expr"
+	Name       string        // the run's name; default from the URL's host and path
+	Insecure   bool          // skip TLS certificate verification
+}
+
+// FromURL builds the plan of URL mode. It renders the flags as a test file
+// and parses that, so Plan.Source reproduces the run when saved and run
+// again. Errors name the flag at fault.
+func FromURL(o URLOptions) (*Plan, error) {
+	src, err := o.testFile()
+	if err != nil {
+		return nil, err
+	}
+	p, err := Parse("", src, nil)
+	if err != nil {
+		var es Errors
+		if errors.As(err, &es) {
+			return nil, flagErrors(es)
+		}
+		return nil, err
+	}
+	return p, nil
+}
+
+// testFile renders the options as a test file, after checking them.
+func (o *URLOptions) testFile() ([]byte, error) {
+	var errs Errors
+	bad := func(flag, format string, args ...any) {
+		errs = append(errs, &Error{Field: flag, Msg: fmt.Sprintf(format, args...)})
+	}
+	base, path, ok := splitURL(o.URL)
+	if !ok {
+		bad("URL", "bad URL %q: expected http:// or https:// and a host, like http://127.0.0.1:8080/path", o.URL)
+	}
+	switch {
+	case o.Rate < 0 || math.IsNaN(o.Rate) || math.IsInf(o.Rate, 0):
+		bad("--rate", "must be a positive number of iterations per second, got %v", o.Rate)
+	case o.VUs < 0:
+		bad("--vus", "must be a positive number of VUs, got %d", o.VUs)
+	case o.Rate > 0 && o.VUs > 0:
+		bad("--rate", "--rate (an open model: arrivals per second) and --vus (a closed model) exclude each other")
+	case o.MaxVUs < 0:
+		bad("--max-vus", "must not be negative, got %d", o.MaxVUs)
+	case o.MaxVUs > 0 && o.Rate == 0:
+		bad("--max-vus", "applies only with --rate; with --vus the VU count is fixed")
+	}
+	for flag, d := range map[string]time.Duration{"--duration": o.Duration, "--ramp": o.Ramp, "--timeout": o.Timeout} {
+		if d < 0 {
+			bad(flag, "must not be negative, got %s", d)
+		}
+	}
+	body := o.Body
+	if o.BodyFile != "" {
+		if o.Body != "" {
+			bad("--body-file", "give --body or --body-file, not both")
+		}
+		b, err := os.ReadFile(o.BodyFile)
+		if err != nil {
+			bad("--body-file", "%v", err)
+		}
+		body = string(b)
+	}
+	if !utf8.ValidString(body) {
+		bad("--body", "the body must be UTF-8 text")
+	}
+	method := strings.ToUpper(strings.TrimSpace(o.Method))
+	switch {
+	case method == "" && body != "":
+		method = "POST"
+	case method == "":
+		method = "GET"
+	case !isToken(method):
+		bad("--method", "bad HTTP method %q", o.Method)
+	}
+	headers := o.headerLines(bad)
+	if body != "" && !headers.has("Content-Type") && looksLikeJSON(body) {
+		headers = append(headers, headerLine{"Content-Type", jsonContentType})
+	}
+	thresholds := o.thresholdKeys(bad)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	name := o.Name
+	if name == "" {
+		name = sanitizeName(strings.TrimPrefix(strings.TrimPrefix(base, "http://"), "https://") + pathWithoutQuery(path))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# loadlens run URL flags, as a test file\nname: %s\nbase_url: %s\n", quoteYAML(name), quoteYAML(base))
+	if o.Timeout > 0 {
+		fmt.Fprintf(&b, "timeout: %s\n", o.Timeout)
+	}
+	if o.Insecure {
+		b.WriteString("insecure_skip_tls_verify: true\n")
+	}
+	if len(headers) > 0 {
+		b.WriteString("headers:\n")
+		for _, h := range headers {
+			fmt.Fprintf(&b, "  %s: %s\n", quoteYAML(h.name), quoteYAML(h.value))
+		}
+	}
+	if len(thresholds) > 0 {
+		b.WriteString("thresholds:\n")
+		for _, t := range thresholds {
+			fmt.Fprintf(&b, "  %s:\n", quoteYAML(t.key))
+			for _, e := range t.exprs {
+				fmt.Fprintf(&b, "    - %s\n", quoteYAML(e))
+			}
+		}
+	}
+	fmt.Fprintf(&b, "scenarios:\n  %s:\n", urlScenario)
+	o.writeLoad(&b)
+	fmt.Fprintf(&b, "    flow:\n      - method: %s\n        path: %s\n", quoteYAML(method), quoteYAML(path))
+	if body != "" {
+		fmt.Fprintf(&b, "        body: %s\n", quoteYAML(body))
+	}
+	return []byte(b.String()), nil
+}
+
+// writeLoad writes the scenario's load model keys.
+func (o *URLOptions) writeLoad(b *strings.Builder) {
+	hold := o.Duration
+	if hold == 0 {
+		hold = DefaultURLDuration
+	}
+	model, level, start, target := "vus", "vus", "start_vus", strconv.Itoa(max(o.VUs, 1))
+	if o.Rate > 0 {
+		model, level, start, target = "arrival-rate", "rate", "start_rate", strconv.FormatFloat(o.Rate, 'f', -1, 64)
+	}
+	fmt.Fprintf(b, "    model: %s\n", model)
+	if o.Ramp > 0 {
+		fmt.Fprintf(b, "    %s: 0\n    stages:\n", start)
+		fmt.Fprintf(b, "      - {duration: %s, target: %s}\n", o.Ramp, target)
+		fmt.Fprintf(b, "      - {duration: %s, target: %s}\n", hold, target)
+	} else {
+		fmt.Fprintf(b, "    %s: %s\n    duration: %s\n", level, target, hold)
+	}
+	if o.MaxVUs > 0 {
+		fmt.Fprintf(b, "    max_vus: %d\n", o.MaxVUs)
+	}
+}
+
+// splitURL splits an absolute http(s) URL into its base (scheme and host)
+// and its path with the query, which is "/" at least.
+func splitURL(raw string) (base, path string, ok bool) {
+	scheme, abs := urlScheme(raw)
+	if !abs || (scheme != "http" && scheme != "https") {
+		return "", "", false
+	}
+	rest := raw[len(scheme)+3:]
+	if i := strings.IndexByte(rest, '#'); i >= 0 {
+		rest = rest[:i]
+	}
+	i := strings.IndexAny(rest, "/?")
+	if i < 0 {
+		i = len(rest)
+	}
+	base, path = raw[:len(scheme)+3+i], rest[i:]
+	if !strings.HasPrefix(path, "/") {
+		path = "/" + path
+	}
+	u, err := url.Parse(base)
+	if err != nil || u.Host == "" {
+		return "", "", false
+	}
+	return base, path, true
+}
+
+// headerLine is one -H flag, split.
+type headerLine struct{ name, value string }
+
+// headerList is the -H flags in order.
+type headerList []headerLine
+
+// has reports whether a header is set, ignoring case.
+func (hs headerList) has(name string) bool {
+	for _, h := range hs {
+		if strings.EqualFold(h.name, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// headerLines splits the -H flags.
+func (o *URLOptions) headerLines(bad func(string, string, ...any)) headerList {
+	var out headerList
+	for _, h := range o.Headers {
+		name, value, found := strings.Cut(h, ":")
+		name = strings.TrimSpace(name)
+		if !found || !isToken(name) {
+			bad("-H", "bad header %q: expected \"Name: value\"", h)
+			continue
+		}
+		out = append(out, headerLine{textproto.CanonicalMIMEHeaderKey(name), strings.TrimSpace(value)})
+	}
+	return out
+}
+
+// thresholdGroup is the expressions of one metric key, in flag order.
+type thresholdGroup struct {
+	key   string
+	exprs []string
+}
+
+// thresholdKeys groups the --threshold flags by metric key. A bare
+// expression applies to http_req_duration (p(N), avg, min, max, med) or to
+// http_req_failed (rate); otherwise the flag is "metric{filter}: expr".
+func (o *URLOptions) thresholdKeys(bad func(string, string, ...any)) []thresholdGroup {
+	var out []thresholdGroup
+	for _, t := range o.Thresholds {
+		key, expr, ok := splitThreshold(t)
+		if !ok {
+			bad("--threshold", "bad threshold %q: expected an expression like \"p(95)<500ms\" or \"metric{filter}: expression\"", t)
+			continue
+		}
+		i := 0
+		for i < len(out) && out[i].key != key {
+			i++
+		}
+		if i == len(out) {
+			out = append(out, thresholdGroup{key: key})
+		}
+		out[i].exprs = append(out[i].exprs, expr)
+	}
+	return out
+}
+
+// splitThreshold splits a --threshold flag into metric key and expression.
+func splitThreshold(s string) (key, expr string, ok bool) {
+	s = strings.TrimSpace(s)
+	for _, agg := range []string{"p(", "avg", "min", "max", "med"} {
+		if strings.HasPrefix(s, agg) {
+			return "http_req_duration", s, true
+		}
+	}
+	if strings.HasPrefix(s, "rate") {
+		return "http_req_failed", s, true
+	}
+	colon := strings.IndexByte(s, ':')
+	if brace := strings.IndexByte(s, '{'); brace >= 0 && (colon < 0 || brace < colon) {
+		end := closingBrace(s, brace)
+		if end < 0 {
+			return "", "", false
+		}
+		colon = strings.IndexByte(s[end:], ':')
+		if colon >= 0 {
+			colon += end
+		}
+	}
+	if colon <= 0 {
+		return "", "", false
+	}
+	key, expr = strings.TrimSpace(s[:colon]), strings.TrimSpace(s[colon+1:])
+	return key, expr, key != "" && expr != ""
+}
+
+// closingBrace returns the index of the } closing the { at open, skipping
+// quoted values, or -1.
+func closingBrace(s string, open int) int {
+	var quote byte
+	for i := open + 1; i < len(s); i++ {
+		switch c := s[i]; {
+		case quote != 0 && c == '\\':
+			i++
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote != 0:
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '}':
+			return i
+		}
+	}
+	return -1
+}
+
+// looksLikeJSON guesses whether a raw body is JSON, to set its Content-Type.
+func looksLikeJSON(body string) bool {
+	t := strings.TrimSpace(body)
+	return strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")
+}
+
+// quoteYAML returns s as a double-quoted YAML string.
+func quoteYAML(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// flagErrors turns errors in the rendered test file into errors about the
+// flags they came from.
+func flagErrors(es Errors) Errors {
+	out := make(Errors, 0, len(es))
+	for _, e := range es {
+		out = append(out, &Error{Field: flagOf(e.Field), Msg: e.Msg})
+	}
+	return out
+}
+
+// flagOf names the flag behind a field of the rendered test file.
+func flagOf(field string) string {
+	step := "scenarios." + urlScenario + ".flow[0]."
+	scenario := "scenarios." + urlScenario + "."
+	switch {
+	case field == "base_url", field == step+"path", field == "":
+		return "URL"
+	case field == step+"method":
+		return "--method"
+	case field == step+"body":
+		return "--body"
+	case strings.HasPrefix(field, "headers"):
+		return "-H"
+	case strings.HasPrefix(field, "thresholds"):
+		return "--threshold"
+	case field == "name", field == "timeout":
+		return "--" + field
+	case strings.HasPrefix(field, scenario+"rate"), strings.HasPrefix(field, scenario+"vus"):
+		return "--" + strings.TrimPrefix(field, scenario)
+	case strings.HasPrefix(field, scenario+"max_vus"):
+		return "--max-vus"
+	}
+	return field
+}

@@ -1,0 +1,202 @@
+package plan
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestFromURL(t *testing.T) {
+	bodyFile := filepath.Join(t.TempDir(), "body.json")
+	if err := os.WriteFile(bodyFile, []byte(`{"text": "hi"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		o     URLOptions
+		check func(t *testing.T, p *Plan)
+	}{
+		{"defaults: one VU for 10s", URLOptions{URL: "http://127.0.0.1:8080/apps/first-page?page=2"}, func(t *testing.T, p *Plan) {
+			want := Load{Model: VUs, StartVUs: 1, Stages: []Stage{{10 * time.Second, 1}}, GracefulRampDown: 30 * time.Second}
+			if !reflect.DeepEqual(p.Scenarios[0].Load, want) {
+				t.Errorf("load %+v, want %+v", p.Scenarios[0].Load, want)
+			}
+			if p.Name != "127.0.0.1-8080-apps-first-page" || p.File != "" || p.Timeout != DefaultTimeout {
+				t.Errorf("name %q file %q timeout %v", p.Name, p.File, p.Timeout)
+			}
+			r := req(t, p, 0, 0)
+			if r.Method != "GET" || constOf(r.URL) != "http://127.0.0.1:8080/apps/first-page?page=2" || r.Body != nil {
+				t.Errorf("request %s %q body %v", r.Method, constOf(r.URL), r.Body)
+			}
+			if got := p.Layout.Endpoints[0].Name; got != "GET /apps/first-page" {
+				t.Errorf("endpoint %q, want GET /apps/first-page", got)
+			}
+		}},
+		{"rate with ramp and max vus", URLOptions{URL: "https://shop.example", Rate: 50.5, Duration: time.Minute, Ramp: 30 * time.Second, MaxVUs: 300, Timeout: 5 * time.Second, Insecure: true, Name: "shop"},
+			func(t *testing.T, p *Plan) {
+				want := Load{Model: ArrivalRate, StartRate: 0, Stages: []Stage{{30 * time.Second, 50.5}, {time.Minute, 50.5}}, MaxVUs: 300, PreAllocatedVUs: 51}
+				if !reflect.DeepEqual(p.Scenarios[0].Load, want) {
+					t.Errorf("load %+v, want %+v", p.Scenarios[0].Load, want)
+				}
+				if p.Name != "shop" || !p.Insecure || p.Timeout != 5*time.Second || constOf(req(t, p, 0, 0).URL) != "https://shop.example/" {
+					t.Errorf("name %q insecure %v timeout %v URL %q", p.Name, p.Insecure, p.Timeout, constOf(req(t, p, 0, 0).URL))
+				}
+			}},
+		{"constant rate", URLOptions{URL: "http://h/x", Rate: 100}, func(t *testing.T, p *Plan) {
+			l := p.Scenarios[0].Load
+			if l.StartRate != 100 || !reflect.DeepEqual(l.Stages, []Stage{{10 * time.Second, 100}}) || l.MaxVUs != 6000 {
+				t.Errorf("load %+v, want 100/s for 10s and max_vus 6000", l)
+			}
+		}},
+		{"vus with ramp", URLOptions{URL: "http://h/x", VUs: 20, Ramp: 10 * time.Second}, func(t *testing.T, p *Plan) {
+			want := []Stage{{10 * time.Second, 20}, {10 * time.Second, 20}}
+			if l := p.Scenarios[0].Load; l.Model != VUs || l.StartVUs != 0 || !reflect.DeepEqual(l.Stages, want) {
+				t.Errorf("load %+v, want 0 → 20 VUs then hold", l)
+			}
+		}},
+		{"body, headers and thresholds", URLOptions{URL: "http://h/feed", BodyFile: bodyFile, Headers: []string{"x-api-key: k:1", "Accept:text/plain"},
+			Thresholds: []string{"p(95)<500ms", "rate<0.01", "avg < 200", "checks: rate>0.9", `http_req_duration{endpoint:"POST /feed"}: p(99)<1s`}},
+			func(t *testing.T, p *Plan) {
+				r := req(t, p, 0, 0)
+				if r.Method != "POST" || render(r.Body) != `{"text": "hi"}` || r.BodyKind != RawBody {
+					t.Errorf("request %s body %q kind %d", r.Method, render(r.Body), r.BodyKind)
+				}
+				want := map[string]string{"X-Api-Key": "k:1", "Accept": "text/plain", "Content-Type": "application/json"}
+				if got := headerMap(r); !reflect.DeepEqual(got, want) {
+					t.Errorf("headers %v, want %v", got, want)
+				}
+				var got []string
+				for _, th := range p.Thresholds {
+					got = append(got, th.Key+": "+th.Expr)
+				}
+				wantTh := []string{"http_req_duration: p(95)<500ms", "http_req_duration: avg < 200", "http_req_failed: rate<0.01",
+					"checks: rate>0.9", `http_req_duration{endpoint:"POST /feed"}: p(99)<1s`}
+				if !reflect.DeepEqual(got, wantTh) {
+					t.Errorf("thresholds %q, want %q", got, wantTh)
+				}
+			}},
+		{"method and templated URL", URLOptions{URL: "http://h/products/{{ randInt(1, 10) }}", Method: "delete", Body: "x=1"}, func(t *testing.T, p *Plan) {
+			r := req(t, p, 0, 0)
+			if r.Method != "DELETE" || !matches(render(r.URL), `^http://h/products/([1-9]|10)$`) || len(r.Headers) != 0 {
+				t.Errorf("request %s %q headers %v", r.Method, render(r.URL), r.Headers)
+			}
+			if got := p.Layout.Endpoints[0].Name; got != "DELETE /products/{{ randInt(1, 10) }}" {
+				t.Errorf("endpoint %q", got)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := FromURL(tt.o)
+			if err != nil {
+				t.Fatalf("FromURL: %v", err)
+			}
+			tt.check(t, p)
+			again, err := Parse("", p.Source, nil)
+			if err != nil {
+				t.Fatalf("parsing the Source again: %v\n%s", err, p.Source)
+			}
+			if !reflect.DeepEqual(again, p) {
+				t.Errorf("parsing the Source again gives a different plan:\n%+v\nwant\n%+v\nsource:\n%s", again, p, p.Source)
+			}
+		})
+	}
+}
+
+func TestFromURLRoundTripsAwkwardText(t *testing.T) {
+	o := URLOptions{URL: `http://h/a "b"\c`, Body: "line1\nline2\t\"q\" \\ \x01 é", Headers: []string{`X-Q: "quoted" \ back`}, Name: "awkward"}
+	p, err := FromURL(o)
+	if err != nil {
+		t.Fatalf("FromURL: %v", err)
+	}
+	r := req(t, p, 0, 0)
+	if got := render(r.Body); got != o.Body {
+		t.Errorf("body %q, want %q", got, o.Body)
+	}
+	if got := headerMap(r)["X-Q"]; got != `"quoted" \ back` {
+		t.Errorf("header %q", got)
+	}
+	if got := constOf(r.URL); got != o.URL {
+		t.Errorf("URL %q, want %q", got, o.URL)
+	}
+}
+
+func TestFromURLErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		o    URLOptions
+		want string
+	}{
+		{"not a URL", URLOptions{URL: "localhost:8080/x"}, `URL: bad URL "localhost:8080/x": expected http:// or https:// and a host, like http://127.0.0.1:8080/path`},
+		{"no host", URLOptions{URL: "http:///x"}, `URL: bad URL "http:///x": expected http:// or https:// and a host, like http://127.0.0.1:8080/path`},
+		{"rate and vus", URLOptions{URL: "http://h", Rate: 1, VUs: 1}, "--rate: --rate (an open model: arrivals per second) and --vus (a closed model) exclude each other"},
+		{"negative rate", URLOptions{URL: "http://h", Rate: -1}, "--rate: must be a positive number of iterations per second, got -1"},
+		{"negative vus", URLOptions{URL: "http://h", VUs: -2}, "--vus: must be a positive number of VUs, got -2"},
+		{"max vus without rate", URLOptions{URL: "http://h", MaxVUs: 5}, "--max-vus: applies only with --rate; with --vus the VU count is fixed"},
+		{"negative duration", URLOptions{URL: "http://h", Duration: -time.Second}, "--duration: must not be negative, got -1s"},
+		{"malformed header", URLOptions{URL: "http://h", Headers: []string{"NoColon"}}, `-H: bad header "NoColon": expected "Name: value"`},
+		{"header with a bad name", URLOptions{URL: "http://h", Headers: []string{"A B: c"}}, `-H: bad header "A B: c": expected "Name: value"`},
+		{"body and body file", URLOptions{URL: "http://h", Body: "x", BodyFile: "testdata/users.csv"}, "--body-file: give --body or --body-file, not both"},
+		{"missing body file", URLOptions{URL: "http://h", BodyFile: "testdata/nope.json"}, "--body-file: open testdata/nope.json: no such file or directory"},
+		{"bad method", URLOptions{URL: "http://h", Method: "GE T"}, `--method: bad HTTP method "GE T"`},
+		{"bad threshold", URLOptions{URL: "http://h", Thresholds: []string{"fast please"}}, `--threshold: bad threshold "fast please": expected an expression like "p(95)<500ms" or "metric{filter}: expression"`},
+		{"threshold on an unknown endpoint", URLOptions{URL: "http://h/x", Thresholds: []string{`http_req_duration{endpoint:"GET /y"}: p(95)<1s`}},
+			`--threshold: unknown endpoint "GET /y"; did you mean "GET /x"? (the test defines: "GET /x")`},
+		{"bad threshold expression", URLOptions{URL: "http://h/x", Thresholds: []string{"p(95) < 1x"}}, `--threshold: unknown time unit "x": use us, µs, ms, s or m (no unit means ms)`},
+		{"bad template in the URL", URLOptions{URL: "http://h/{{ nope }}"}, `URL: unknown variable "nope" (no variables are defined)`},
+		{"bad template in a header", URLOptions{URL: "http://h/", Headers: []string{"A: x {{"}}, "-H: unterminated {{: no closing }}"},
+		{"bad name", URLOptions{URL: "http://h/", Name: "a b"}, `--name: name "a b" may only use letters, digits, '.', '_' and '-' (it names the run's directory)`},
+		{"several errors", URLOptions{URL: "ftp://h", VUs: -1, Headers: []string{"x"}},
+			"URL: bad URL \"ftp://h\": expected http:// or https:// and a host, like http://127.0.0.1:8080/path\n--vus: must be a positive number of VUs, got -1\n-H: bad header \"x\": expected \"Name: value\""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := FromURL(tt.o)
+			if err == nil {
+				t.Fatalf("FromURL succeeded, want error %q\n%s", tt.want, p.Source)
+			}
+			if _, ok := err.(Errors); !ok {
+				t.Errorf("error is %T, want Errors", err)
+			}
+			if got := err.Error(); got != tt.want {
+				t.Errorf("error\n%s\nwant\n%s", got, tt.want)
+			}
+			if strings.Contains(err.Error(), "scenarios.") {
+				t.Error("error names a test-file field instead of a flag")
+			}
+		})
+	}
+}
+
+// TestFromURLSource pins the test file URL mode writes; docs/test-format.md
+// shows this example.
+func TestFromURLSource(t *testing.T) {
+	p, err := FromURL(URLOptions{URL: "http://127.0.0.1:8080/apps/first-page", Rate: 50, Ramp: 30 * time.Second,
+		Duration: 2 * time.Minute, Thresholds: []string{"p(95)<500ms"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `# loadlens run URL flags, as a test file
+name: "127.0.0.1-8080-apps-first-page"
+base_url: "http://127.0.0.1:8080"
+thresholds:
+  "http_req_duration":
+    - "p(95)<500ms"
+scenarios:
+  default:
+    model: arrival-rate
+    start_rate: 0
+    stages:
+      - {duration: 30s, target: 50}
+      - {duration: 2m0s, target: 50}
+    flow:
+      - method: "GET"
+        path: "/apps/first-page"
+`
+	if got := string(p.Source); got != want {
+		t.Errorf("source:\n%s\nwant:\n%s", got, want)
+	}
+}

@@ -1,0 +1,59 @@
+package report
+
+import (
+	"time"
+
+	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/threshold"
+)
+
+// Input is everything a report is made from.
+type Input struct {
+	Name       string                // the test's name
+	Dir        string                // the run directory
+	Status     string                // completed, aborted, interrupted, failed or incomplete
+	Version    string                // loadlens version that ran the test
+	Start, End time.Time             // wall-clock start and end
+	Run        *metrics.Run          // the measurements
+	Thresholds []threshold.Threshold // the test's thresholds
+	Results    []threshold.Result    // their outcomes, aligned with Thresholds
+	Notices    []string              // things the run said while it ran, e.g. data running out
+}
+
+// Passed reports whether every threshold passed.
+func (in *Input) Passed() bool {
+	for _, r := range in.Results {
+		if !r.Pass {
+			return false
+		}
+	}
+	return true
+}
+
+// Dropped returns the dropped iterations of all scenarios.
+func (in *Input) Dropped() int64 {
+	var n int64
+	for _, s := range in.Run.Scenarios {
+		n += s.Dropped
+	}
+	return n
+}
+
+// Observed formats a threshold's observed value in the metric's unit, the
+// way the expression was written: p(95)=12.3ms, rate=1.20%.
+func Observed(t *threshold.Threshold, r threshold.Result) string {
+	if !r.HasData {
+		return "no data"
+	}
+	name := t.AggName()
+	kind, _ := threshold.KindOf(t.Metric)
+	switch {
+	case kind == threshold.Trend && t.Agg != threshold.Count:
+		return name + "=" + Dur(time.Duration(r.Observed*float64(time.Millisecond)))
+	case kind == threshold.RateKind:
+		return name + "=" + Pct(r.Observed)
+	case t.Agg == threshold.Rate:
+		return name + "=" + Rate(r.Observed)
+	}
+	return name + "=" + trimFloat(r.Observed)
+}

@@ -1,0 +1,82 @@
+package report
+
+import (
+	"time"
+
+	"github.com/loadlens/loadlens/internal/metrics"
+)
+
+// own is the "loadlens" section of summary.json: what k6's layout has no
+// place for — per-endpoint figures, failures by kind, scheduler lag.
+func own(in *Input) map[string]any {
+	r := in.Run
+	secs := max(r.Elapsed().Seconds(), 1e-9)
+	var endpoints []map[string]any
+	for i := range r.Endpoints {
+		e := &r.Endpoints[i]
+		info := r.Layout.Endpoints[i]
+		nf := failed(e)
+		endpoints = append(endpoints, map[string]any{
+			"scenario": r.Layout.Scenarios[info.Scenario].Name, "endpoint": info.Name, "method": info.Method,
+			"requests": e.Requests, "rps": float64(e.Requests) / secs, "failed": nf, "error_rate": nanZero(ratio(nf, e.Requests)),
+			"failures_by_kind": byKind(e.Failures[:]), "duration": trend(e.Duration), "waiting": trend(e.Waiting),
+			"errors": errorGroups(e.Errors),
+		})
+	}
+	var scenarios []map[string]any
+	for i, s := range r.Scenarios {
+		info := r.Layout.Scenarios[i]
+		scenarios = append(scenarios, map[string]any{
+			"name": info.Name, "model": info.Model, "iterations": s.Iterations, "dropped_iterations": s.Dropped,
+			"vus_max": s.VUsMaxAllocated, "iteration_duration": trend(s.IterationDuration), "scheduler_lag": trend(s.Lag),
+		})
+	}
+	var checks []map[string]any
+	for i, c := range r.Checks {
+		info := r.Layout.Checks[i]
+		ep := ""
+		if int(info.Endpoint) < len(r.Layout.Endpoints) {
+			ep = r.Layout.Endpoints[info.Endpoint].Name
+		}
+		checks = append(checks, map[string]any{"scenario": r.Layout.Scenarios[info.Scenario].Name, "endpoint": ep,
+			"name": info.Name, "passes": c.Passes, "fails": c.Fails})
+	}
+	var thresholds []map[string]any
+	for i, res := range in.Results {
+		thresholds = append(thresholds, map[string]any{"metric": res.Key, "expr": res.Expr, "observed": res.Observed,
+			"observed_text": Observed(&in.Thresholds[i], res), "has_data": res.HasData, "pass": res.Pass, "aborted": res.Aborted})
+	}
+	tot := r.Total()
+	var warnings []string
+	if d := in.Dropped(); d > 0 {
+		warnings = append(warnings, "iterations were dropped for lack of a free VU: percentiles are optimistic")
+	}
+	return map[string]any{
+		"name": in.Name, "dir": in.Dir, "status": in.Status, "version": in.Version,
+		"start": in.Start.Format(time.RFC3339Nano), "end": in.End.Format(time.RFC3339Nano), "duration_ms": ms(r.Elapsed()),
+		"passed": in.Passed(), "thresholds": thresholds, "endpoints": endpoints, "scenarios": scenarios, "checks": checks,
+		"failures_by_kind": byKind(tot.Failures[:]), "notices": in.Notices, "warnings": warnings,
+	}
+}
+
+func byKind(f []int64) map[string]int64 {
+	out := map[string]int64{}
+	for _, k := range kindOrder() {
+		if f[k] > 0 {
+			out[k.String()] = f[k]
+		}
+	}
+	return out
+}
+
+func errorGroups(gs []metrics.ErrorGroup) []map[string]any {
+	var out []map[string]any
+	for _, g := range gs {
+		var samples []string
+		for _, s := range g.Samples {
+			samples = append(samples, s.Message)
+		}
+		out = append(out, map[string]any{"kind": g.Kind.String(), "count": g.Count, "first_second": g.First, "last_second": g.Last, "samples": samples})
+	}
+	return out
+}

@@ -1,0 +1,171 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/sample"
+)
+
+// WriteText writes the end-of-run summary for a terminal or a CI log.
+func WriteText(w io.Writer, in *Input) error {
+	var sb strings.Builder
+	r := in.Run
+	tot := r.Total()
+	el := r.Elapsed()
+	secs := el.Seconds()
+	fmt.Fprintf(&sb, "\n  %s · %s in %s\n", in.Name, in.Status, Dur(el))
+	var iters int64
+	var vusMax int64
+	for _, s := range r.Scenarios {
+		iters += s.Iterations
+		vusMax += s.VUsMaxAllocated
+	}
+	fmt.Fprintf(&sb, "  %d requests (%s) · %s failed · %d iterations · %d dropped · up to %d VUs · %s received · %s sent\n\n",
+		tot.Requests, Rate(float64(tot.Requests)/max(secs, 1e-9)), Pct(ratio(failed(&tot), tot.Requests)),
+		iters, in.Dropped(), vusMax, Bytes(tot.Received), Bytes(tot.Sent))
+
+	writeEndpoints(&sb, in, &tot, secs)
+	writeFailures(&sb, in)
+	writeChecks(&sb, in)
+	writeThresholds(&sb, in)
+	for _, n := range in.Notices {
+		fmt.Fprintf(&sb, "  note: %s\n", n)
+	}
+	if d := in.Dropped(); d > 0 {
+		fmt.Fprintf(&sb, "  ! %d iterations were dropped for lack of a free VU: the target was not offered the planned load, so\n"+
+			"    these percentiles are optimistic. Raise max_vus, or treat the rate as beyond what this setup can test.\n", d)
+	}
+	if len(in.Results) > 0 {
+		failedN := 0
+		for _, res := range in.Results {
+			if !res.Pass {
+				failedN++
+			}
+		}
+		if failedN == 0 {
+			fmt.Fprintf(&sb, "\n  PASS: all %d thresholds passed\n", len(in.Results))
+		} else {
+			fmt.Fprintf(&sb, "\n  FAIL: %d of %d thresholds failed\n", failedN, len(in.Results))
+		}
+	}
+	if in.Dir != "" {
+		fmt.Fprintf(&sb, "  results: %s\n", in.Dir)
+	}
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
+
+func failed(e *metrics.EndpointTotal) int64 {
+	var n int64
+	for _, f := range e.Failures {
+		n += f
+	}
+	return n
+}
+
+// endpointLabel names an endpoint, with its scenario when there are several.
+func endpointLabel(r *metrics.Run, id int) string {
+	ep := r.Layout.Endpoints[id]
+	if len(r.Layout.Scenarios) > 1 {
+		return r.Layout.Scenarios[ep.Scenario].Name + " · " + ep.Name
+	}
+	return ep.Name
+}
+
+func writeEndpoints(sb *strings.Builder, in *Input, tot *metrics.EndpointTotal, secs float64) {
+	rows := [][]string{{"ENDPOINT", "REQS", "RPS", "ERR%", "AVG", "P50", "P90", "P95", "P99", "MAX"}}
+	row := func(name string, e *metrics.EndpointTotal) []string {
+		out := []string{name, strconv.FormatInt(e.Requests, 10), fmt.Sprintf("%.1f", float64(e.Requests)/max(secs, 1e-9)), Pct(ratio(failed(e), e.Requests))}
+		if e.Duration == nil || e.Duration.Count() == 0 {
+			return append(out, "-", "-", "-", "-", "-", "-")
+		}
+		h := e.Duration
+		return append(out, Dur(h.Mean()), Dur(h.Quantile(50)), Dur(h.Quantile(90)), Dur(h.Quantile(95)), Dur(h.Quantile(99)), Dur(h.Max()))
+	}
+	for i := range in.Run.Endpoints {
+		rows = append(rows, row(endpointLabel(in.Run, i), &in.Run.Endpoints[i]))
+	}
+	if len(in.Run.Endpoints) > 1 {
+		rows = append(rows, row("all endpoints", tot))
+	}
+	table(sb, "  ", "lrrrrrrrrr", rows)
+	sb.WriteString("\n")
+}
+
+func writeFailures(sb *strings.Builder, in *Input) {
+	rows := [][]string{{"FAILURES", "COUNT", "ENDPOINT", "SECONDS", "SAMPLE"}}
+	for i := range in.Run.Endpoints {
+		for _, g := range in.Run.Endpoints[i].Errors {
+			sampleMsg := ""
+			if len(g.Samples) > 0 {
+				sampleMsg = g.Samples[0].Message
+			}
+			if len(sampleMsg) > 60 {
+				sampleMsg = sampleMsg[:57] + "..."
+			}
+			rows = append(rows, []string{g.Kind.String(), strconv.FormatInt(g.Count, 10), endpointLabel(in.Run, i),
+				fmt.Sprintf("%d–%d", g.First, g.Last), sampleMsg})
+		}
+	}
+	if len(rows) > 1 {
+		table(sb, "  ", "lrlll", rows)
+		sb.WriteString("\n")
+	}
+}
+
+func writeChecks(sb *strings.Builder, in *Input) {
+	if len(in.Run.Checks) == 0 {
+		return
+	}
+	rows := [][]string{{"CHECKS", "PASSED", "✓", "✗"}}
+	for i, c := range in.Run.Checks {
+		info := in.Run.Layout.Checks[i]
+		mark := "✓"
+		if c.Fails > 0 {
+			mark = "✗"
+		}
+		name := mark + " " + info.Name
+		if ep := int(info.Endpoint); ep >= 0 && ep < len(in.Run.Layout.Endpoints) {
+			name += "  (" + endpointLabel(in.Run, ep) + ")"
+		}
+		rows = append(rows, []string{name, Pct(ratio(c.Passes, c.Passes+c.Fails)), strconv.FormatInt(c.Passes, 10), strconv.FormatInt(c.Fails, 10)})
+	}
+	table(sb, "  ", "lrrr", rows)
+	sb.WriteString("\n")
+}
+
+func writeThresholds(sb *strings.Builder, in *Input) {
+	if len(in.Results) == 0 {
+		return
+	}
+	rows := [][]string{{"THRESHOLDS", "", "OBSERVED"}}
+	for i, res := range in.Results {
+		mark := "✓"
+		if !res.Pass {
+			mark = "✗"
+		}
+		obs := Observed(&in.Thresholds[i], res)
+		if res.Aborted {
+			obs += "  (stopped the run)"
+		}
+		rows = append(rows, []string{mark + " " + res.Key, res.Expr, obs})
+	}
+	table(sb, "  ", "lll", rows)
+}
+
+// kindOrder lists failure kinds for summaries, skipping OK.
+func kindOrder() []sample.Kind {
+	out := make([]sample.Kind, 0, sample.NumKinds-1)
+	for k := sample.Kind(1); k < sample.NumKinds; k++ {
+		out = append(out, k)
+	}
+	return out
+}
+
+func trimFloat(f float64) string {
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}

@@ -1,0 +1,29 @@
+package sample
+
+// Layout names everything a run measures. Indexes into its slices are the
+// ids the engine records with, so the hot path never looks up names.
+type Layout struct {
+	Scenarios []ScenarioInfo `json:"scenarios"`
+	Endpoints []EndpointInfo `json:"endpoints"`
+	Checks    []CheckInfo    `json:"checks"`
+}
+
+// ScenarioInfo describes one scenario of a test.
+type ScenarioInfo struct {
+	Name  string `json:"name"`
+	Model string `json:"model"` // "arrival-rate", "vus" or "iterations"
+}
+
+// EndpointInfo describes one endpoint: requests that are grouped together.
+type EndpointInfo struct {
+	Scenario int32  `json:"scenario"`
+	Name     string `json:"name"`   // e.g. "GET /apps/first-page/{category}"
+	Method   string `json:"method"` // e.g. "GET"
+}
+
+// CheckInfo describes one named check of a scenario.
+type CheckInfo struct {
+	Scenario int32  `json:"scenario"`
+	Endpoint int32  `json:"endpoint"` // the endpoint whose responses it checks
+	Name     string `json:"name"`
+}

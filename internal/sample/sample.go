@@ -1,0 +1,46 @@
+package sample
+
+import "time"
+
+// Request is one finished HTTP request as the engine reports it. All times
+// are offsets from the run's start on the monotonic clock.
+type Request struct {
+	Endpoint   int32         // index into Layout.Endpoints
+	End        time.Duration // when the response was complete (or the request failed)
+	Duration   time.Duration // from the intended start to End: includes waits for a VU or connection
+	Waiting    time.Duration // from the request being written to the first response byte (TTFB)
+	Connecting time.Duration // TCP connect time; 0 on a reused connection
+	TLS        time.Duration // TLS handshake time; 0 on a reused or plain connection
+	Sent       int64         // bytes written (request line, headers, body)
+	Received   int64         // bytes read (status line, headers, body)
+	Status     int           // HTTP status; 0 when no response arrived
+	Kind       Kind          // outcome classification
+	Err        string        // a short message when Kind != OK; empty otherwise
+}
+
+// Sink receives the measurements of one VU. Implementations are called on
+// the request path, so they must be cheap and must never block for long.
+type Sink interface {
+	// Request records a finished request.
+	Request(r *Request)
+	// Check records one evaluation of a check.
+	Check(check int32, end time.Duration, ok bool)
+	// Iteration records a completed iteration of a scenario and its duration.
+	Iteration(scenario int32, end time.Duration, d time.Duration)
+	// Dropped records an open-model iteration that could not start for lack of a VU.
+	Dropped(scenario int32, at time.Duration)
+	// Lag records how late an iteration started compared with its intended start.
+	Lag(scenario int32, at time.Duration, lag time.Duration)
+}
+
+// Recorder hands each VU the Sink it records into, so that VUs can be
+// spread over independent shards instead of contending on one lock.
+type Recorder interface {
+	Sink(vu int) Sink
+}
+
+// Gauge is the instantaneous VU state of one scenario, sampled once a second.
+type Gauge struct {
+	Active    int64 // VUs currently running (closed model) or busy in an iteration (open model)
+	Allocated int64 // VUs that exist (k6's vus_max)
+}

@@ -1,0 +1,25 @@
+// Package threshold parses and evaluates k6-style thresholds such as
+// http_req_duration{endpoint:"GET /x"}: ["p(95) < 800ms"].
+//
+// A threshold is a metric key and an expression. The key is a metric name,
+// optionally with a filter of tags: name{k:"v",k2:'v2',k3:bare}. The
+// expression is "aggregation comparison value", e.g. p(99.9) <= 1.5s,
+// rate < 1%, count > 100.
+//
+// Metrics come in four kinds, each with its aggregations:
+//
+//	trend   p(N) avg min max med count  http_req_duration, http_req_waiting,
+//	                                    http_req_connecting, http_req_tls_handshaking,
+//	                                    iteration_duration, scheduler_lag
+//	rate    rate                        http_req_failed, checks
+//	counter count rate (per second)     http_reqs, iterations, dropped_iterations,
+//	                                    data_sent, data_received
+//	gauge   value min max               vus, vus_max
+//
+// Trend times are in milliseconds; values may carry a unit (us, µs, ms, s,
+// m). Rates are ratios from 0 to 1, written as 0.01 or 1%.
+//
+// A threshold whose metric recorded no data passes, as in k6: a filter that
+// matches nothing, or a metric the test never produces, cannot fail a run.
+// Result.HasData tells such thresholds apart in reports.
+package threshold

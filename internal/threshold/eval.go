@@ -1,0 +1,122 @@
+package threshold
+
+import "strconv"
+
+// New parses a threshold from its key and expression, keeping both as
+// written. AbortOnFail and DelayAbortEval are left for the caller to set.
+func New(key, expr string) (Threshold, error) {
+	metric, filter, err := ParseKey(key)
+	if err != nil {
+		return Threshold{}, err
+	}
+	agg, p, op, value, err := ParseExpr(metric, expr)
+	if err != nil {
+		return Threshold{}, err
+	}
+	return Threshold{Metric: metric, Filter: filter, Key: key, Expr: expr, Agg: agg, P: p, Op: op, Value: value}, nil
+}
+
+// Pass reports whether an observed aggregate satisfies the threshold. A
+// NaN observation passes only !=.
+func (t *Threshold) Pass(observed float64) bool {
+	switch t.Op {
+	case Lt:
+		return observed < t.Value
+	case Lte:
+		return observed <= t.Value
+	case Gt:
+		return observed > t.Value
+	case Gte:
+		return observed >= t.Value
+	case Eq:
+		return observed == t.Value
+	case Ne:
+		return observed != t.Value
+	}
+	return false
+}
+
+// Evaluate returns the threshold's result for an observation. With no data
+// it passes, as in k6; Aborted is left for the caller.
+func (t *Threshold) Evaluate(observed float64, hasData bool) Result {
+	return Result{Key: t.Key, Expr: t.Expr, Observed: observed, HasData: hasData, Pass: !hasData || t.Pass(observed)}
+}
+
+// Unit returns the unit of observed values for display: "ms" for times,
+// "/s" for per-second rates, "B" and "B/s" for data metrics, "" for rates
+// (0..1) and plain counts and gauges.
+func (t *Threshold) Unit() string {
+	kind, _ := KindOf(t.Metric)
+	switch {
+	case isTime(kind, t.Agg):
+		return "ms"
+	case kind == Counter && t.Agg == Rate && isBytes(t.Metric):
+		return "B/s"
+	case kind == Counter && t.Agg == Rate:
+		return "/s"
+	case kind == Counter && isBytes(t.Metric):
+		return "B"
+	}
+	return ""
+}
+
+// AggName returns the aggregation as written, with the percentile: "p(95)", "avg".
+func (t *Threshold) AggName() string {
+	if t.Agg == Percentile {
+		return "p(" + strconv.FormatFloat(t.P, 'f', -1, 64) + ")"
+	}
+	return t.Agg.String()
+}
+
+// String returns the comparison as written: "<", "<=", ">", ">=", "==", "!=".
+func (o Op) String() string {
+	switch o {
+	case Lt:
+		return "<"
+	case Lte:
+		return "<="
+	case Gt:
+		return ">"
+	case Gte:
+		return ">="
+	case Eq:
+		return "=="
+	case Ne:
+		return "!="
+	}
+	return "?"
+}
+
+// String returns the aggregation's name as written; Percentile is "p(N)",
+// see Threshold.AggName for the percentile itself.
+func (a AggKind) String() string {
+	switch a {
+	case Percentile:
+		return "p(N)"
+	case Avg:
+		return "avg"
+	case Min:
+		return "min"
+	case Max:
+		return "max"
+	case Med:
+		return "med"
+	case Rate:
+		return "rate"
+	case Count:
+		return "count"
+	case Value:
+		return "value"
+	}
+	return "unknown"
+}
+
+// Result is one evaluated threshold, as summaries report it.
+type Result struct {
+	Key      string  // the threshold's key as written
+	Expr     string  // the threshold's expression as written
+	Observed float64 // the aggregate compared, in the threshold's unit
+	HasData  bool    // false when the metric recorded nothing; such a threshold passes, as in k6
+	Pass     bool    // the comparison held, or there was no data
+	Aborted  bool    // this threshold stopped the run (AbortOnFail)
+}

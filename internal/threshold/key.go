@@ -1,0 +1,147 @@
+package threshold
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/loadlens/loadlens/internal/sample"
+)
+
+// ParseKey splits a threshold key such as http_req_duration{endpoint:"GET /x"}
+// into its metric and filter, checking both. Errors are *Error with an
+// offset into key. Tags keep the order they were written in.
+func ParseKey(key string) (metric string, filter []Tag, err error) {
+	s := &scanner{src: key}
+	s.skipSpace()
+	start := s.pos
+	metric = s.ident()
+	if metric == "" {
+		return "", nil, s.errorf(start, "expected a metric name, found %s (known: %s)", s.describe(), knownMetrics)
+	}
+	if _, ok := KindOf(metric); !ok {
+		return "", nil, s.errorf(start, "unknown metric %q (known: %s)", metric, knownMetrics)
+	}
+	s.skipSpace()
+	if s.eof() {
+		return metric, nil, nil
+	}
+	if s.peek() != '{' {
+		return "", nil, s.errorf(s.pos, "unexpected %s after metric %s: expected { or the end of the key", s.describe(), metric)
+	}
+	filter, err = parseFilter(s, metric)
+	if err != nil {
+		return "", nil, err
+	}
+	s.skipSpace()
+	if !s.eof() {
+		return "", nil, s.errorf(s.pos, "unexpected %s after the filter's closing }", s.describe())
+	}
+	return metric, filter, nil
+}
+
+// parseFilter parses {k:v, ...} at s.pos, which holds the {.
+func parseFilter(s *scanner, metric string) ([]Tag, error) {
+	open := s.pos
+	s.pos++
+	allowed := filterKeys(metric)
+	if allowed == nil {
+		return nil, s.errorf(open, "%s takes no filter", metric)
+	}
+	s.skipSpace()
+	if s.peek() == '}' {
+		return nil, s.errorf(open, "empty filter {}: write the metric alone, or tags like %s:\"...\"", allowed[0])
+	}
+	var tags []Tag
+	for {
+		s.skipSpace()
+		if s.eof() {
+			return nil, s.errorf(open, "unterminated filter: expected } to close the { at offset %d", open)
+		}
+		keyOff := s.pos
+		k := s.ident()
+		switch {
+		case k == "":
+			return nil, s.errorf(s.pos, "expected a filter key (%s), found %s", strings.Join(allowed, ", "), s.describe())
+		case !slices.Contains(allowed, k):
+			return nil, s.errorf(keyOff, "filter key %q is not allowed for %s (allowed: %s)", k, metric, strings.Join(allowed, ", "))
+		case slices.ContainsFunc(tags, func(t Tag) bool { return t.Key == k }):
+			return nil, s.errorf(keyOff, "filter key %q is repeated", k)
+		}
+		s.skipSpace()
+		if s.peek() != ':' {
+			if s.eof() {
+				return nil, s.errorf(open, "unterminated filter: expected } to close the { at offset %d", open)
+			}
+			return nil, s.errorf(s.pos, "expected : after filter key %s, found %s", k, s.describe())
+		}
+		s.pos++
+		s.skipSpace()
+		valOff := s.pos
+		v, err := filterValue(s, open)
+		if err != nil {
+			return nil, err
+		}
+		if v == "" {
+			return nil, s.errorf(valOff, "empty value for filter key %s", k)
+		}
+		if k == "kind" {
+			if _, ok := sample.ParseKind(v); !ok {
+				return nil, s.errorf(valOff, "unknown kind %q (known: %s)", v, kindNames())
+			}
+		}
+		tags = append(tags, Tag{Key: k, Value: v})
+		s.skipSpace()
+		switch s.peek() {
+		case ',':
+			s.pos++
+		case '}':
+			s.pos++
+			return tags, nil
+		default:
+			if s.eof() {
+				return nil, s.errorf(open, "unterminated filter: expected } to close the { at offset %d", open)
+			}
+			return nil, s.errorf(s.pos, "unexpected %s after the value of %s: expected , or }", s.describe(), k)
+		}
+	}
+}
+
+// filterValue reads a value quoted with " or ', or bare up to , or } with
+// surrounding spaces trimmed.
+func filterValue(s *scanner, open int) (string, error) {
+	start := s.pos
+	q := s.peek()
+	if q == '"' || q == '\'' {
+		s.pos++
+		var b strings.Builder
+		for !s.eof() {
+			ch := s.src[s.pos]
+			if ch == q {
+				s.pos++
+				return b.String(), nil
+			}
+			if ch == '\\' && s.pos+1 < len(s.src) && strings.IndexByte(`\"'`, s.src[s.pos+1]) >= 0 {
+				s.pos++
+				ch = s.src[s.pos]
+			}
+			b.WriteByte(ch)
+			s.pos++
+		}
+		return "", s.errorf(start, "unterminated quoted value: expected a closing %c", q)
+	}
+	end := strings.IndexAny(s.src[s.pos:], ",}")
+	if end < 0 {
+		return "", s.errorf(open, "unterminated filter: expected } to close the { at offset %d", open)
+	}
+	s.pos += end
+	return strings.TrimSpace(s.src[start:s.pos]), nil
+}
+
+// kindNames lists the request outcome kinds a kind filter accepts.
+func kindNames() string {
+	names := make([]string, 0, sample.NumKinds)
+	for k := range sample.NumKinds {
+		names = append(names, k.String())
+	}
+	return strings.Join(names, ", ")
+}
