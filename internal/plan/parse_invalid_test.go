@@ -59,7 +59,11 @@ func TestParseInvalid(t *testing.T) {
 		{"bad scenario name", "scenarios:\n  my scenario: {rate: 1, duration: 1s, flow: [get: http://x/]}\n", `2:3: scenarios.my scenario: scenario name "my scenario" may only use letters, digits, '.', '_' and '-'`},
 		{"scenario key typo", "base_url: http://h\nscenarios:\n  s:\n    rate: 1\n    duraton: 1m\n    flow: [get: /x]\n",
 			"4:5: scenarios.s.rate: rate needs duration (how long to hold it), or use start_rate with stages\n" +
-				`5:5: scenarios.s.duraton: unknown key "duraton"; did you mean "duration"? (allowed: model, start_time, graceful_stop, data, flow, rate, duration, start_rate, stages, time_unit, pre_allocated_vus, max_vus, vus, start_vus, graceful_ramp_down, iterations, max_duration)`},
+				`5:5: scenarios.s.duraton: unknown key "duraton"; did you mean "duration"? (allowed: model, start_time, graceful_stop, data, flow, rate, duration, start_rate, stages, time_unit, pre_allocated_vus, max_vus)`},
+		{"unknown key before the model is known", "base_url: http://h\nscenarios:\n  s:\n    stages: []\n    flw: [get: /x]\n",
+			`3:3: scenarios.s: missing key "model" (arrival-rate, vus or iterations): it cannot be inferred without rate, vus or iterations` + "\n" +
+				`3:3: scenarios.s: missing key "flow": the list of steps each iteration runs` + "\n" +
+				`5:5: scenarios.s.flw: unknown key "flw"; did you mean "flow"? (allowed: model, start_time, graceful_stop, data, flow, rate, duration, start_rate, stages, time_unit, pre_allocated_vus, max_vus, vus, start_vus, graceful_ramp_down, iterations, max_duration)`},
 		{"model typo", "base_url: http://h\nscenarios:\n  s:\n    model: arival-rate\n    flow: [get: /x]\n", `4:12: scenarios.s.model: unknown value "arival-rate"; did you mean "arrival-rate"? (use arrival-rate, vus, iterations)`},
 		{"model not inferable", "base_url: http://h\nscenarios:\n  s:\n    stages: [{duration: 1m, target: 1}]\n    flow: [get: /x]\n", `3:3: scenarios.s: missing key "model" (arrival-rate, vus or iterations): it cannot be inferred without rate, vus or iterations`},
 		{"model conflict", "base_url: http://h\nscenarios:\n  s:\n    rate: 1\n    iterations: 5\n    flow: [get: /x]\n", `5:5: scenarios.s: cannot infer the model: "rate" means arrival-rate but "iterations" means iterations; set model:`},
@@ -100,6 +104,8 @@ func TestParseInvalid(t *testing.T) {
 
 		// Templates.
 		{"unknown variable", head + "      - get: /users/{{ usr }}\n", `7:24: scenarios.s.flow[0].get: unknown variable "usr" (no variables are defined)`},
+		{"unknown variable with suggestions", head + "      - get: /u/{{ usr }}\n    data: users.csv\n", `7:20: scenarios.s.flow[0].get: unknown variable "usr" (known: password, user)`},
+		{"template error after a quote escape", head + "      - get: '/it''s/{{ nope }}'\n", `7:25: scenarios.s.flow[0].get: unknown variable "nope" (no variables are defined)`},
 		{"unterminated template", head + "      - get: /x/{{ vu\n", "7:17: scenarios.s.flow[0].get: unterminated {{: no closing }}"},
 		{"template error after an escape", head + "      - get: \"/\\u00e9/{{ nope() }}\"\n", "7:26: scenarios.s.flow[0].get: unknown function nope (known: env, pick, randInt, randString, timestamp, uuid)"},
 		{"template error in a block scalar", head + "      - post: /x\n        body: |\n          line one\n          two {{ oops }}\n", `10:18: scenarios.s.flow[0].body: unknown variable "oops" (no variables are defined)`},

@@ -153,6 +153,7 @@ func (p *parser) stages(o *object, level, startKey string, whole bool) (float64,
 		p.errs.add(o.keyPos("stages"), joinPath(o.path, "stages"), "use either %s with duration, or %s with stages, not both", level, startKey)
 		return 0, nil, false
 	case hasLevel && !hasDur:
+		value(levelNode) // a wrong type is worth reporting too
 		p.errs.add(o.keyPos(level), joinPath(o.path, level), "%s needs duration (how long to hold it), or use %s with stages", level, startKey)
 		return 0, nil, false
 	case hasLevel:

@@ -73,14 +73,12 @@ func (p *parser) scenarios(n node, def *defaults) []*Scenario {
 
 // scenario parses one scenario.
 func (p *parser) scenario(name string, n node, def *defaults) *Scenario {
-	o, ok := p.object(n, "a scenario (a mapping with model, flow, ...)", allScenarioKeys)
+	o, ok := p.object(n, "a scenario (a mapping with model, flow, ...)", nil)
 	if !ok {
 		return nil
 	}
 	model, modelOK := p.model(o)
-	if modelOK {
-		p.modelOnlyKeys(o, model)
-	}
+	p.scenarioKeys(o, model, modelOK)
 	s := &Scenario{ID: p.layout.scenario(name, model), Name: name, GracefulStop: DefaultGracefulStop}
 	if d, ok := o.get("data"); ok {
 		s.Data = p.data(d)
@@ -172,11 +170,18 @@ func (p *parser) model(o *object) (Model, bool) {
 	return hints[0].model, true
 }
 
-// modelOnlyKeys reports keys that belong to another model than m.
-func (p *parser) modelOnlyKeys(o *object, m Model) {
-	allowed := append(slices.Clone(commonScenarioKeys), modelKeys[m]...)
+// scenarioKeys reports unknown keys, listing the keys of the scenario's
+// model when it is known, and keys that belong to another model.
+func (p *parser) scenarioKeys(o *object, m Model, known bool) {
+	allowed := allScenarioKeys
+	if known {
+		allowed = append(slices.Clone(commonScenarioKeys), modelKeys[m]...)
+	}
 	for _, f := range o.fields {
-		if !slices.Contains(allowed, f.name) {
+		switch {
+		case !slices.Contains(allScenarioKeys, f.name):
+			p.unknownKey(f, o.path, allowed)
+		case !slices.Contains(allowed, f.name):
 			p.errs.add(f.val.key, f.val.path, "%q does not apply to a %s scenario (allowed: %s)", f.name, m, strings.Join(allowed, ", "))
 		}
 	}

@@ -1,6 +1,9 @@
 package tmpl
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // Literal returns a template that renders s as is, whatever it contains.
 func Literal(s string) *Template {
@@ -12,15 +15,26 @@ func Literal(s string) *Template {
 func Concat(parts ...*Template) *Template {
 	t := &Template{}
 	var src []byte
+	var lit strings.Builder // adjacent literals are joined once, not by repeated +=, which is quadratic
+	flush := func() {
+		t.parts = appendPart(t.parts, part{kind: litPart, text: lit.String()})
+		lit.Reset()
+	}
 	for _, p := range parts {
 		if p == nil {
 			continue
 		}
 		src = append(src, p.src...)
 		for _, q := range p.parts {
+			if q.kind == litPart {
+				lit.WriteString(q.text)
+				continue
+			}
+			flush()
 			t.parts = appendPart(t.parts, q)
 		}
 	}
+	flush()
 	t.src = string(src)
 	return t
 }
