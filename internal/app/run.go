@@ -70,7 +70,7 @@ func Run(ctx context.Context, cfg RunConfig) (RunResult, error) {
 	defer w.Close()
 
 	r := &runner{cfg: cfg, dir: dir, start: start, store: w,
-		rec:  metrics.NewRecorder(p.Layout, 4*runtime.GOMAXPROCS(0)),
+		rec:  metrics.NewRecorder(p.Layout, 2*runtime.GOMAXPROCS(0)),
 		run:  metrics.NewRun(p.Layout),
 		line: live.NewLine(cfg.Out, cfg.TTY), total: plannedLength(p), aborted: map[int]bool{}}
 	engCtx, stopEngine := context.WithCancel(ctx)

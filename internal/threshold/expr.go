@@ -40,11 +40,11 @@ func parseAgg(s *scanner, metric string, kind MetricKind) (AggKind, float64, err
 	start := s.pos
 	name := s.ident()
 	if name == "" {
-		return 0, 0, s.errorf(start, "expected an aggregation for %s (allowed: %s), found %s", metric, aggNames(kind), s.describe())
+		return 0, 0, s.errorf(start, "expected an aggregation for %s (allowed: %s), found %s", metric, aggNames(metric, kind), s.describe())
 	}
 	agg, ok := aggByName(name)
-	if !ok || !aggAllowed(kind, agg) {
-		return 0, 0, s.errorf(start, "unknown aggregation %q for %s, a %s (allowed: %s)", name, metric, kind, aggNames(kind))
+	if !ok || !aggAllowed(metric, kind, agg) {
+		return 0, 0, s.errorf(start, "unknown aggregation %q for %s, a %s (allowed: %s)", name, metric, kind, aggNames(metric, kind))
 	}
 	if agg != Percentile {
 		return agg, 0, nil

@@ -66,6 +66,7 @@ func TestParseExprErrors(t *testing.T) {
 		{"avg on rate", "http_req_failed", "avg < 1", 0, `unknown aggregation "avg" for http_req_failed, a rate (allowed: rate)`},
 		{"p on counter", "http_reqs", "p(95) < 1", 0, `unknown aggregation "p" for http_reqs, a counter (allowed: count, rate)`},
 		{"count on gauge", "vus", "count < 1", 0, `unknown aggregation "count" for vus, a gauge (allowed: value, min, max)`},
+		{"percentile of connect time, which keeps no histogram", "http_req_connecting", "p(95) < 100ms", 0, `unknown aggregation "p" for http_req_connecting, a trend (allowed: avg, max, count)`},
 		{"p without parenthesis", "http_req_duration", "p 95 < 1", 2, "expected ( after p: a percentile is written p(N), e.g. p(95)"},
 		{"p without number", "http_req_duration", "p() < 1", 2, "expected a percentile number in p( ), found ')'"},
 		{"p zero", "http_req_duration", "p(0) < 1", 2, "percentile 0 is not above 0 and at most 100"},
@@ -120,7 +121,7 @@ func FuzzParseExpr(f *testing.F) {
 		}
 		kind, _ := KindOf(metric)
 		switch {
-		case !aggAllowed(kind, agg):
+		case !aggAllowed(metric, kind, agg):
 			t.Fatalf("ParseExpr(%q, %q) returned %v, not allowed for a %v", metric, expr, agg, kind)
 		case agg == Percentile && (p <= 0 || p > 100):
 			t.Fatalf("ParseExpr(%q, %q) returned percentile %v", metric, expr, p)

@@ -68,8 +68,17 @@ func filterKeys(metric string) []string {
 	return nil
 }
 
-// aggNames lists the aggregations of a kind for error messages.
-func aggNames(k MetricKind) string {
+// phaseOnly reports whether a trend keeps only sums and maxima (connect and
+// TLS times), so that a percentile threshold on it could never be judged.
+func phaseOnly(metric string) bool {
+	return metric == "http_req_connecting" || metric == "http_req_tls_handshaking"
+}
+
+// aggNames lists the aggregations of a metric for error messages.
+func aggNames(metric string, k MetricKind) string {
+	if phaseOnly(metric) {
+		return "avg, max, count"
+	}
 	switch k {
 	case Trend:
 		return "p(N), avg, min, max, med, count"
@@ -81,8 +90,11 @@ func aggNames(k MetricKind) string {
 	return "value, min, max"
 }
 
-// aggAllowed reports whether kind k has aggregation a.
-func aggAllowed(k MetricKind, a AggKind) bool {
+// aggAllowed reports whether a metric of kind k has aggregation a.
+func aggAllowed(metric string, k MetricKind, a AggKind) bool {
+	if phaseOnly(metric) {
+		return a == Avg || a == Max || a == Count
+	}
 	switch k {
 	case Trend:
 		return a == Percentile || a == Avg || a == Min || a == Max || a == Med || a == Count
