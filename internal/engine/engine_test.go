@@ -321,9 +321,10 @@ func TestUniqueDataRunsOut(t *testing.T) {
 		name    string
 		stop    bool
 		wantErr bool
+		minHits int64 // failing the run interrupts requests still in flight
 	}{
-		{"stop the scenario", true, false},
-		{"fail the run", false, true},
+		{"stop the scenario", true, false, 5},
+		{"fail the run", false, true, 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -336,8 +337,8 @@ func TestUniqueDataRunsOut(t *testing.T) {
 			if (err != nil) != c.wantErr {
 				t.Fatalf("err = %v, want error %v", err, c.wantErr)
 			}
-			if hits.Load() != 5 {
-				t.Fatalf("%d requests, want one per unique row (5)", hits.Load())
+			if n := hits.Load(); n < c.minHits || n > 5 {
+				t.Fatalf("%d requests, want %d..5: at most one per unique row", n, c.minHits)
 			}
 			if time.Since(start) > 10*time.Second {
 				t.Fatal("the scenario did not stop when the rows ran out")
