@@ -400,3 +400,44 @@ func TestCancelStopsPromptlyWithoutRecordingInterruptedRequests(t *testing.T) {
 		t.Fatalf("%d interrupted requests recorded", len(rec.reqs))
 	}
 }
+
+func TestTLSAndHTTP2(t *testing.T) {
+	var proto atomic.Value
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		proto.Store(r.Proto)
+		fmt.Fprint(w, "ok")
+	}))
+	srv.EnableHTTP2 = true
+	srv.StartTLS()
+	defer srv.Close()
+	cases := []struct {
+		name      string
+		insecure  bool
+		want      sample.Kind
+		wantProto string
+	}{
+		{"an unknown certificate authority is a TLS failure", false, sample.TLS, ""},
+		{"insecure_skip_tls_verify speaks HTTP/2 over TLS", true, sample.OK, "HTTP/2.0"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := scenario(plan.Load{Model: plan.Iterations, VUCount: 1, Count: 2, MaxDuration: time.Minute}, get(srv.URL))
+			p := &plan.Plan{Scenarios: []*plan.Scenario{s}, Insecure: c.insecure}
+			rec := newTestRecorder()
+			if err := New(p, rec, Options{}).Run(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if len(rec.reqs) != 2 || rec.reqs[0].Kind != c.want {
+				t.Fatalf("got %+v, want 2 requests of kind %v", rec.reqs, c.want)
+			}
+			if c.want == sample.OK {
+				if got, _ := proto.Load().(string); got != c.wantProto {
+					t.Errorf("protocol %q, want %q", got, c.wantProto)
+				}
+				if rec.reqs[0].TLS <= 0 || rec.reqs[1].TLS != 0 {
+					t.Errorf("TLS handshake times %v, %v: want one handshake, then a reused connection", rec.reqs[0].TLS, rec.reqs[1].TLS)
+				}
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"time"
@@ -92,7 +93,14 @@ func SummaryJSON(in *Input) ([]byte, error) {
 		"state":      map[string]any{"testRunDurationMs": ms(r.Elapsed())},
 		"loadlens":   own(in),
 	}
-	return json.MarshalIndent(out, "", "  ")
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // the file is read by people and scripts, not embedded in HTML
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // trend renders a duration histogram as k6 renders a Trend, in milliseconds.

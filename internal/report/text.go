@@ -47,9 +47,9 @@ func WriteText(w io.Writer, in *Input) error {
 			}
 		}
 		if failedN == 0 {
-			fmt.Fprintf(&sb, "\n  PASS: all %d thresholds passed\n", len(in.Results))
+			fmt.Fprintf(&sb, "  PASS: all %d thresholds passed\n", len(in.Results))
 		} else {
-			fmt.Fprintf(&sb, "\n  FAIL: %d of %d thresholds failed\n", failedN, len(in.Results))
+			fmt.Fprintf(&sb, "  FAIL: %d of %d thresholds failed\n", failedN, len(in.Results))
 		}
 	}
 	if in.Dir != "" {
@@ -155,6 +155,7 @@ func writeThresholds(sb *strings.Builder, in *Input) {
 		rows = append(rows, []string{mark + " " + res.Key, res.Expr, obs})
 	}
 	table(sb, "  ", "lll", rows)
+	sb.WriteString("\n")
 }
 
 // kindOrder lists failure kinds for summaries, skipping OK.

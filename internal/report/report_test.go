@@ -1,0 +1,135 @@
+package report
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/sample"
+	"github.com/loadlens/loadlens/internal/threshold"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// fixture is a deterministic 3-second run: two scenarios, three endpoints,
+// failures of two kinds, checks, drops, and thresholds that pass and fail.
+func fixture(t *testing.T) *Input {
+	t.Helper()
+	layout := sample.Layout{
+		Scenarios: []sample.ScenarioInfo{{Name: "browse", Model: "arrival-rate"}, {Name: "buy", Model: "vus"}},
+		Endpoints: []sample.EndpointInfo{
+			{Scenario: 0, Name: "GET /apps/first-page", Method: "GET"},
+			{Scenario: 0, Name: "GET /products/{id}", Method: "GET"},
+			{Scenario: 1, Name: "POST /coupons/issue", Method: "POST"},
+		},
+		Checks: []sample.CheckInfo{{Scenario: 0, Endpoint: 0, Name: "status is 200"}, {Scenario: 1, Endpoint: 2, Name: "$.remaining >= 0"}},
+	}
+	rec := metrics.NewRecorder(layout, 1)
+	sink := rec.Sink(0)
+	run := metrics.NewRun(layout)
+	for sec := 0; sec < 3; sec++ {
+		for i := 0; i < 100; i++ {
+			at := time.Duration(sec)*time.Second + time.Duration(i)*10*time.Millisecond
+			ep := int32(i % 3)
+			req := sample.Request{Endpoint: ep, End: at, Duration: time.Duration(1+i) * time.Millisecond, Waiting: time.Duration(1+i) * 900 * time.Microsecond,
+				Sent: 100, Received: 1000, Status: 200}
+			if ep == 2 && i%10 == 2 {
+				req.Status, req.Kind, req.Err = 409, sample.HTTP4xx, "409 Conflict"
+			}
+			if ep == 1 && i == 1 && sec == 2 {
+				req.Status, req.Kind, req.Err, req.Duration = 0, sample.Timeout, "context deadline exceeded", 5*time.Second
+			}
+			sink.Request(&req)
+			sink.Check(int32(ep%2), at, !(ep == 2 && i%10 == 2))
+			sink.Iteration(int32(ep/2), at, req.Duration)
+			sink.Lag(0, at, time.Duration(i)*time.Microsecond)
+		}
+		sink.Dropped(0, time.Duration(sec)*time.Second)
+		snap := rec.Collect(sec)
+		snap.SetGauges([]sample.Gauge{{Active: 4, Allocated: 10}, {Active: 2, Allocated: 2}})
+		run.Add(snap)
+	}
+	run.SetElapsed(3 * time.Second)
+	defs := []threshold.Threshold{}
+	for _, kv := range [][2]string{
+		{"http_req_duration", "p(95) < 800ms"},
+		{`http_req_duration{endpoint:"GET /apps/first-page"}`, "p(99) < 50ms"},
+		{"http_req_failed", "rate < 1%"},
+		{"checks", "rate > 0.9"},
+	} {
+		th, err := threshold.New(kv[0], kv[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		defs = append(defs, th)
+	}
+	results := make([]threshold.Result, len(defs))
+	for i := range defs {
+		v, ok := run.Observe(&defs[i])
+		results[i] = defs[i].Evaluate(v, ok)
+	}
+	start := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	return &Input{Name: "shop", Dir: "results/20261122-100000-shop", Status: "completed", Version: "test",
+		Start: start, End: start.Add(3 * time.Second), Run: run, Thresholds: defs, Results: results,
+		Notices: []string{"scenario buy: the 5 unique rows of users.csv ran out; the scenario stops"}}
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file (go test ./internal/report -update to accept):\n%s", name, got)
+	}
+}
+
+func TestRenderings(t *testing.T) {
+	in := fixture(t)
+	cases := []struct {
+		name   string
+		render func() ([]byte, error)
+	}{
+		{"summary.txt", func() ([]byte, error) {
+			var b bytes.Buffer
+			err := WriteText(&b, in)
+			return b.Bytes(), err
+		}},
+		{"summary.json", func() ([]byte, error) { return SummaryJSON(in) }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := c.render()
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden(t, c.name, got)
+		})
+	}
+}
+
+func TestDur(t *testing.T) {
+	cases := []struct {
+		in   time.Duration
+		want string
+	}{
+		{0, "0s"}, {950 * time.Microsecond, "950µs"}, {1234 * time.Microsecond, "1.23ms"}, {12345 * time.Microsecond, "12.3ms"},
+		{123456 * time.Microsecond, "123ms"}, {1234567 * time.Microsecond, "1.23s"}, {61 * time.Second, "1m1s"},
+	}
+	for _, c := range cases {
+		if got := Dur(c.in); got != c.want {
+			t.Errorf("Dur(%v) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
