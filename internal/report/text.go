@@ -39,6 +39,9 @@ func WriteText(w io.Writer, in *Input) error {
 		fmt.Fprintf(&sb, "  ! %d iterations were dropped for lack of a free VU: the target was not offered the planned load, so\n"+
 			"    these percentiles are optimistic. Raise max_vus, or treat the rate as beyond what this setup can test.\n", d)
 	}
+	if len(in.Notices) > 0 || in.Dropped() > 0 {
+		sb.WriteString("\n")
+	}
 	if len(in.Results) > 0 {
 		failedN := 0
 		for _, res := range in.Results {
