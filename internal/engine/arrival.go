@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/loadlens/loadlens/internal/plan"
@@ -21,24 +20,23 @@ func (sc *scenarioRun) runArrivals(ctx context.Context, start time.Time) {
 	hard, interrupt := context.WithCancel(ctx)
 	defer interrupt()
 
-	// work carries intended start times. Each send is matched by an idle
-	// token a VU put in before waiting, so sends never block.
-	work := make(chan time.Time, maxVUs)
-	var idle atomic.Int64
+	idle := &idleVUs{}
 	var wg sync.WaitGroup
 	spawn := func(first time.Time) {
 		sc.allocated.Add(1)
 		wg.Add(1)
+		w := &waiter{work: make(chan time.Time, 1)}
+		if !first.IsZero() {
+			w.work <- first
+		} else if !idle.push(w) {
+			return
+		}
 		go func() {
 			defer wg.Done()
 			v := sc.newVU()
-			if !first.IsZero() && !v.arrive(hard, first) {
-				return
-			}
-			for {
-				idle.Add(1)
-				at, ok := <-work
-				if !ok || !v.arrive(hard, at) {
+			defer v.close()
+			for at := range w.work {
+				if !v.arrive(hard, at) || !idle.push(w) {
 					return
 				}
 			}
@@ -71,19 +69,67 @@ schedule:
 		} else if ctx.Err() != nil || sc.isStopped() {
 			break
 		}
-		if idle.Add(-1) >= 0 {
-			work <- at
+		if w := idle.pop(); w != nil {
+			w.work <- at // never blocks: an idle waiter's channel is empty
 			continue
 		}
-		idle.Add(1)
 		if sc.allocated.Load() < int64(maxVUs) {
 			spawn(at)
 			continue
 		}
 		drops.Dropped(sc.s.ID, sc.e.since(at))
 	}
-	close(work)
+	idle.close()
 	sc.drain(&wg, interrupt)
+}
+
+// waiter is an open-model VU waiting for its next intended start.
+type waiter struct{ work chan time.Time }
+
+// idleVUs is a stack of idle VUs. Handing work to the one that went idle
+// last keeps the busy set small and its connections and caches warm: with
+// a fast target a handful of VUs serve thousands of arrivals per second,
+// where a queue would rotate through every connection.
+type idleVUs struct {
+	mu     sync.Mutex
+	stack  []*waiter
+	closed bool
+}
+
+// push makes w available; false means the schedule is over and w should stop.
+func (s *idleVUs) push(w *waiter) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		close(w.work)
+		return false
+	}
+	s.stack = append(s.stack, w)
+	return true
+}
+
+// pop takes the VU that went idle last, or nil.
+func (s *idleVUs) pop() *waiter {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := len(s.stack)
+	if n == 0 {
+		return nil
+	}
+	w := s.stack[n-1]
+	s.stack = s.stack[:n-1]
+	return w
+}
+
+// close ends the schedule: idle VUs stop now, busy ones when they finish.
+func (s *idleVUs) close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	for _, w := range s.stack {
+		close(w.work)
+	}
+	s.stack = nil
 }
 
 // arrive runs one open-model iteration, recording how late it started.

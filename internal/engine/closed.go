@@ -34,6 +34,7 @@ func (sc *scenarioRun) runVUs(ctx context.Context, start time.Time) {
 		defer cancel()
 		defer sc.active.Add(-1)
 		v := sc.newVU()
+		defer v.close()
 		for {
 			if int64(idx) >= slots.targetA.Load() || vctx.Err() != nil || sc.isStopped() {
 				slots.mu.Lock()

@@ -6,6 +6,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"net"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -25,6 +26,9 @@ type Options struct {
 	Client *http.Client
 	// Notify receives one-line notices about the run (e.g. data running out); nil drops them.
 	Notify func(msg string)
+	// NetHTTPOnly sends plain http:// requests through net/http too, instead
+	// of the lean HTTP/1.1 client; for comparisons.
+	NetHTTPOnly bool
 }
 
 // Engine runs one plan once. Create it with New and call Run.
@@ -32,7 +36,8 @@ type Engine struct {
 	plan   *plan.Plan
 	rec    sample.Recorder
 	opts   Options
-	client *http.Client
+	client *http.Client // https:// (TLS, HTTP/2), or everything with NetHTTPOnly
+	dialer *net.Dialer  // the lean client's connections
 	start  time.Time
 	scens  []*scenarioRun
 	vuSeq  atomic.Int64
@@ -44,7 +49,8 @@ type Engine struct {
 
 // New prepares an engine for the plan; measurements go to rec.
 func New(p *plan.Plan, rec sample.Recorder, opts Options) *Engine {
-	e := &Engine{plan: p, rec: rec, opts: opts, client: opts.Client}
+	e := &Engine{plan: p, rec: rec, opts: opts, client: opts.Client,
+		dialer: &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}}
 	if e.client == nil {
 		e.client = newClient(p)
 	}

@@ -49,7 +49,7 @@ func extract(ex *plan.Extract, rs *response) (string, bool) {
 		}
 		return jsonpath.Format(val), true
 	case plan.FromHeader:
-		vals := rs.header.Values(ex.Header)
+		vals := rs.headerValues(ex.Header)
 		if len(vals) == 0 {
 			return "", false
 		}
@@ -63,7 +63,7 @@ func extract(ex *plan.Extract, rs *response) (string, bool) {
 		}
 		return "", false
 	case plan.FromRegex, plan.FromBody:
-		text = rs.body.String()
+		text = string(rs.body)
 	}
 	if ex.Regex == nil {
 		return text, true
@@ -95,13 +95,13 @@ func check(c *plan.Check, rs *response) bool {
 	case plan.FromBody:
 		switch c.Op {
 		case plan.OpContains:
-			return bytes.Contains(rs.body.Bytes(), []byte(c.Values[0]))
+			return bytes.Contains(rs.body, []byte(c.Values[0]))
 		case plan.OpMatches:
-			return c.Regex.Match(rs.body.Bytes())
+			return c.Regex.Match(rs.body)
 		}
-		return compare(c, rs.body.String(), true)
+		return compare(c, string(rs.body), true)
 	case plan.FromHeader:
-		vals := rs.header.Values(c.Header)
+		vals := rs.headerValues(c.Header)
 		if c.Op == plan.OpExists {
 			return (len(vals) > 0) == existsWanted(c)
 		}

@@ -30,6 +30,7 @@ func (sc *scenarioRun) runIterations(ctx context.Context) {
 			defer wg.Done()
 			defer sc.active.Add(-1)
 			v := sc.newVU()
+			defer v.close()
 			for started.Add(1) <= count && time.Now().Before(deadline) && !sc.isStopped() {
 				if !v.iterate(hard, time.Now()) && hard.Err() != nil {
 					return

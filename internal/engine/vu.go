@@ -30,7 +30,6 @@ func (sc *scenarioRun) newVU() *vu {
 		Scenario: sc.s.Name,
 		Rand:     rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(id))),
 	}
-	v.http.init()
 	return v
 }
 

@@ -1,0 +1,208 @@
+package h1
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Client sends requests over kept-alive connections, one per host. It is
+// owned by one VU; see the package comment.
+type Client struct {
+	dialer  *net.Dialer
+	conns   []*conn // usually one: a VU talks to one host
+	wbuf    []byte
+	hdr     []byte               // a copy of the last response's header lines
+	body    []byte               // the last response's body, when kept
+	mu      sync.Mutex           // guards conns against Close
+	active  atomic.Pointer[conn] // the connection in use, for Abort
+	aborted atomic.Bool
+}
+
+// NewClient returns a client that dials with d.
+func NewClient(d *net.Dialer) *Client {
+	return &Client{dialer: d}
+}
+
+// Abort makes an in-flight Do return ErrAborted, and every later one too.
+// It may be called from any goroutine.
+func (c *Client) Abort() {
+	c.aborted.Store(true)
+	if cn := c.active.Load(); cn != nil {
+		cn.nc.SetDeadline(time.Unix(1, 0)) // unblocks a pending read or write
+	}
+}
+
+// Close closes the client's connections.
+func (c *Client) Close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, cn := range c.conns {
+		cn.nc.Close()
+	}
+	c.conns = nil
+}
+
+// Do sends req and reads the response into resp.
+func (c *Client) Do(req *Request, resp *Response) error {
+	*resp = Response{}
+	dial, host, target, ok := splitURL(req.URL)
+	if !ok {
+		return ErrBadURL
+	}
+	var deadline time.Time // zero: no deadline
+	if req.Timeout > 0 {
+		deadline = time.Now().Add(req.Timeout)
+	}
+	c.wbuf = appendRequest(c.wbuf[:0], req, host, target)
+	for attempt := 0; ; attempt++ {
+		cn, err := c.conn(dial, deadline, resp)
+		if err != nil {
+			return c.abortErr(err)
+		}
+		err = c.exchange(cn, req, resp, deadline)
+		if err == nil {
+			return nil
+		}
+		c.drop(cn)
+		if errors.Is(err, errReusedConnEOF) && attempt == 0 {
+			*resp = Response{} // the server closed an idle connection as we reused it: retry once, fresh
+			continue
+		}
+		return c.abortErr(err)
+	}
+}
+
+func (c *Client) abortErr(err error) error {
+	if c.aborted.Load() {
+		return ErrAborted
+	}
+	if errors.Is(err, errReusedConnEOF) {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+// conn returns the kept-alive connection to addr, dialling a new one if needed.
+func (c *Client) conn(addr []byte, deadline time.Time, resp *Response) (*conn, error) {
+	for _, cn := range c.conns {
+		if cn.addr == string(addr) { // compiles to a comparison without allocating
+			return cn, nil
+		}
+	}
+	if c.aborted.Load() {
+		return nil, ErrAborted
+	}
+	target := string(addr)
+	if !hasPort(addr) {
+		target += ":80"
+	}
+	ctx := context.Background()
+	if !deadline.IsZero() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, deadline)
+		defer cancel()
+	}
+	start := time.Now()
+	nc, err := c.dialer.DialContext(ctx, "tcp", target)
+	if err != nil {
+		return nil, err
+	}
+	resp.Connect = time.Since(start)
+	cn := &conn{nc: nc, addr: string(addr)}
+	c.mu.Lock()
+	c.conns = append(c.conns, cn)
+	c.mu.Unlock()
+	return cn, nil
+}
+
+// drop closes and forgets a connection that cannot be reused.
+func (c *Client) drop(cn *conn) {
+	cn.nc.Close()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, x := range c.conns {
+		if x == cn {
+			c.conns = append(c.conns[:i], c.conns[i+1:]...)
+			break
+		}
+	}
+}
+
+// exchange writes the request and reads the response on cn.
+func (c *Client) exchange(cn *conn, req *Request, resp *Response, deadline time.Time) error {
+	c.active.Store(cn) // before checking aborted, so Abort sees cn or Do sees the flag
+	defer c.active.Store(nil)
+	if c.aborted.Load() {
+		return ErrAborted
+	}
+	if err := cn.nc.SetDeadline(deadline); err != nil {
+		return err
+	}
+	reused := cn.used > 0
+	n, err := cn.nc.Write(c.wbuf)
+	resp.Sent = int64(n)
+	if err != nil {
+		if reused {
+			return errReusedConnEOF
+		}
+		return err
+	}
+	resp.Wrote = time.Now()
+	if err := c.readResponse(cn, req, resp); err != nil {
+		if reused && resp.Received == 0 && isClosed(err) && idempotent(req.Method) {
+			return errReusedConnEOF
+		}
+		return err
+	}
+	cn.used++
+	if cn.closeAfter {
+		c.drop(cn)
+	}
+	return nil
+}
+
+// appendRequest writes the request line and headers, then the body.
+func appendRequest(b []byte, req *Request, host, target []byte) []byte {
+	b = append(b, req.Method...)
+	b = append(b, ' ')
+	if len(target) == 0 || target[0] == '?' {
+		b = append(b, '/')
+	}
+	b = append(b, target...)
+	b = append(b, " HTTP/1.1\r\nHost: "...)
+	b = append(b, host...)
+	b = append(b, "\r\nUser-Agent: loadlens\r\n"...)
+	b = append(b, req.Header...)
+	if req.Body != nil || methodNeedsLength(req.Method) {
+		b = append(b, "Content-Length: "...)
+		b = strconv.AppendInt(b, int64(len(req.Body)), 10)
+		b = append(b, "\r\n"...)
+	}
+	b = append(b, "\r\n"...)
+	return append(b, req.Body...)
+}
+
+// idempotent reports methods that may be sent again when a kept-alive
+// connection turns out to have been closed: repeating them changes nothing.
+func idempotent(m string) bool {
+	switch m {
+	case "GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE":
+		return true
+	}
+	return false
+}
+
+// methodNeedsLength reports methods whose empty body must still be announced.
+func methodNeedsLength(m string) bool {
+	return m == "POST" || m == "PUT" || m == "PATCH"
+}
+
+func isClosed(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || isReset(err)
+}

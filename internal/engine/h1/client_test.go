@@ -1,0 +1,273 @@
+package h1
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/engine/h1/h1test"
+)
+
+// rawServer answers each request on a connection with the next of replies,
+// written as is (in pieces separated by "|" to split it over writes), and
+// closes the connection after a reply ending in "<close>".
+func rawServer(t *testing.T, replies ...string) (string, *atomic.Int64) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	var conns atomic.Int64
+	go func() {
+		next := 0
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			conns.Add(1)
+			br := bufio.NewReader(c)
+			for next < len(replies) {
+				req, err := http.ReadRequest(br)
+				if err != nil {
+					break
+				}
+				io.Copy(io.Discard, req.Body)
+				reply := replies[next]
+				next++
+				closeAfter := strings.HasSuffix(reply, "<close>")
+				for _, piece := range strings.Split(strings.TrimSuffix(reply, "<close>"), "|") {
+					c.Write([]byte(piece))
+				}
+				if closeAfter {
+					break
+				}
+			}
+			c.Close()
+		}
+	}()
+	return "http://" + ln.Addr().String(), &conns
+}
+
+func do(t *testing.T, c *Client, method, url string, keep bool) (*Response, error) {
+	t.Helper()
+	var resp Response
+	err := c.Do(&Request{Method: method, URL: []byte(url), KeepBody: keep, Timeout: 2 * time.Second}, &resp)
+	return &resp, err
+}
+
+func TestResponseFraming(t *testing.T) {
+	cases := []struct {
+		name     string
+		method   string
+		reply    string
+		status   int
+		body     string
+		received int
+	}{
+		{"content length", "GET", "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello", 200, "hello", 43},
+		{"split over writes", "GET", "HTTP/1.1 200 OK\r\nContent-Le|ngth: 5\r\n\r|\nhel|lo", 200, "hello", 43},
+		{"chunked with extension and trailer", "GET", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;x=1\r\nhello\r\n6\r\n world\r\n0\r\nX-T: 1\r\n\r\n", 200, "hello world", 0},
+		{"no length: until close", "GET", "HTTP/1.1 200 OK\r\n\r\nstream<close>", 200, "stream", 0},
+		{"no content", "GET", "HTTP/1.1 204 No Content\r\n\r\n", 204, "", 0},
+		{"HEAD has no body", "HEAD", "HTTP/1.1 200 OK\r\nContent-Length: 99\r\n\r\n", 200, "", 0},
+		{"HTTP/1.0 reason with spaces", "GET", "HTTP/1.0 404 Not Found Here\r\nContent-Length: 2\r\n\r\nno", 404, "no", 0},
+		{"no reason phrase", "GET", "HTTP/1.1 500\r\nContent-Length: 0\r\n\r\n", 500, "", 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			url, _ := rawServer(t, c.reply)
+			cl := NewClient(&net.Dialer{})
+			defer cl.Close()
+			resp, err := do(t, cl, c.method, url+"/x", true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.Status != c.status || string(resp.Body) != c.body {
+				t.Fatalf("got %d %q, want %d %q", resp.Status, resp.Body, c.status, c.body)
+			}
+			if c.received > 0 && resp.Received != int64(c.received) {
+				t.Errorf("received %d bytes, want %d", resp.Received, c.received)
+			}
+			if resp.Sent == 0 || resp.Wrote.IsZero() || resp.FirstByte.Before(resp.Wrote) || resp.Connect <= 0 {
+				t.Errorf("timings/sizes not set: %+v", resp)
+			}
+		})
+	}
+}
+
+func TestMalformedResponses(t *testing.T) {
+	cases := []struct {
+		name  string
+		reply string
+		want  error
+	}{
+		{"not HTTP", "SSH-2.0-OpenSSH\r\n\r\n", ErrMalformed},
+		{"bad status code", "HTTP/1.1 2x0 OK\r\n\r\n", ErrMalformed},
+		{"bad chunk size", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", ErrMalformed},
+		{"body cut short", "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc<close>", io.ErrUnexpectedEOF},
+		{"header cut short", "HTTP/1.1 200 OK\r\nContent-<close>", io.ErrUnexpectedEOF},
+		{"header too big", "HTTP/1.1 200 OK\r\nX: " + strings.Repeat("a", 70<<10) + "\r\n\r\n", ErrHeaderTooBig},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			url, _ := rawServer(t, c.reply)
+			cl := NewClient(&net.Dialer{})
+			defer cl.Close()
+			if _, err := do(t, cl, "GET", url, false); !errors.Is(err, c.want) {
+				t.Fatalf("err = %v, want %v", err, c.want)
+			}
+		})
+	}
+}
+
+func TestKeepAliveReuseAndRetry(t *testing.T) {
+	ok := "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
+	cases := []struct {
+		name      string
+		replies   []string
+		method    string
+		wantConns int64
+		wantErr   bool
+	}{
+		{"reused for every request", []string{ok, ok, ok}, "GET", 1, false},
+		{"Connection: close opens a new one", []string{"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok<close>", ok, ok}, "GET", 2, false},
+		{"idle close is retried for GET", []string{ok + "<close>", ok, ok}, "GET", 2, false},
+		{"idle close is not retried for POST", []string{ok + "<close>", ok, ok}, "POST", 2, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			url, conns := rawServer(t, c.replies...)
+			cl := NewClient(&net.Dialer{})
+			defer cl.Close()
+			var gotErr bool
+			for range 3 {
+				resp, err := do(t, cl, c.method, url, true)
+				if err != nil {
+					gotErr = true
+					continue
+				}
+				if string(resp.Body) != "ok" {
+					t.Fatalf("body %q", resp.Body)
+				}
+			}
+			if gotErr != c.wantErr {
+				t.Fatalf("error seen = %v, want %v", gotErr, c.wantErr)
+			}
+			if !c.wantErr && conns.Load() != c.wantConns {
+				t.Fatalf("%d connections, want %d", conns.Load(), c.wantConns)
+			}
+		})
+	}
+}
+
+func TestTimeoutAndAbort(t *testing.T) {
+	hold := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-hold:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(hold)
+	cl := NewClient(&net.Dialer{})
+	defer cl.Close()
+	var resp Response
+	start := time.Now()
+	err := cl.Do(&Request{Method: "GET", URL: []byte(srv.URL), Timeout: 100 * time.Millisecond}, &resp)
+	var ne net.Error
+	if !errors.As(err, &ne) || !ne.Timeout() || time.Since(start) > time.Second {
+		t.Fatalf("err = %v after %v, want a timeout after ~100ms", err, time.Since(start))
+	}
+	done := make(chan error)
+	go func() {
+		done <- cl.Do(&Request{Method: "GET", URL: []byte(srv.URL), Timeout: time.Minute}, &Response{})
+	}()
+	// Abort must unblock a request in flight whenever it lands
+	time.AfterFunc(50*time.Millisecond, cl.Abort)
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrAborted) {
+			t.Fatalf("err = %v, want ErrAborted", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Abort did not unblock Do")
+	}
+}
+
+func TestRequestWireFormat(t *testing.T) {
+	got := make(chan *http.Request, 1)
+	bodies := make(chan string, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		got <- r
+		bodies <- string(b)
+		w.Header().Set("X-Multi", "a")
+		w.Header().Add("x-multi", "b")
+	}))
+	defer srv.Close()
+	cl := NewClient(&net.Dialer{})
+	defer cl.Close()
+	var resp Response
+	err := cl.Do(&Request{Method: "POST", URL: []byte(srv.URL + "?q=1&r=%20"), Header: []byte("Content-Type: application/json\r\nX-Id: 7\r\n"),
+		Body: []byte(`{"a":1}`), Timeout: time.Second}, &resp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := <-got
+	if r.Method != "POST" || r.URL.RequestURI() != "/?q=1&r=%20" || r.Header.Get("X-Id") != "7" || r.Host != strings.TrimPrefix(srv.URL, "http://") ||
+		r.ContentLength != 7 || <-bodies != `{"a":1}` {
+		t.Fatalf("server saw %s %s host %s headers %v length %d", r.Method, r.URL.RequestURI(), r.Host, r.Header, r.ContentLength)
+	}
+	if v := HeaderValues(resp.Header, "X-MULTI", nil); len(v) != 2 || v[0] != "a" || v[1] != "b" {
+		t.Errorf("HeaderValues = %v", v)
+	}
+}
+
+func TestBadURLs(t *testing.T) {
+	cl := NewClient(&net.Dialer{})
+	for _, u := range []string{"https://x/", "http://", "ftp://x", "http://x/a b", "http://x/\r\nX: y"} {
+		if err := cl.Do(&Request{Method: "GET", URL: []byte(u), Timeout: time.Second}, &Response{}); !errors.Is(err, ErrBadURL) {
+			t.Errorf("Do(%q) = %v, want ErrBadURL", u, err)
+		}
+	}
+}
+
+func TestDoDoesNotAllocate(t *testing.T) {
+	cl := NewClient(&net.Dialer{})
+	defer cl.Close()
+	req := &Request{Method: "GET", URL: []byte(h1test.FixedServer(t) + "/x?y=1"), Header: []byte("X-A: b\r\n"), Timeout: time.Second}
+	var resp Response
+	if err := cl.Do(req, &resp); err != nil { // warm up: dial, buffers
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(200, func() {
+		if err := cl.Do(req, &resp); err != nil {
+			t.Fatal(err)
+		}
+	}); n != 0 {
+		t.Fatalf("%v allocations per request, want 0", n)
+	}
+}
+
+func BenchmarkDo(b *testing.B) {
+	cl := NewClient(&net.Dialer{})
+	defer cl.Close()
+	req := &Request{Method: "GET", URL: []byte(h1test.FixedServer(b) + "/x"), Timeout: time.Second}
+	var resp Response
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := cl.Do(req, &resp); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

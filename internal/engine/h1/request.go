@@ -1,0 +1,82 @@
+package h1
+
+import (
+	"errors"
+	"time"
+)
+
+// Request is one HTTP/1.1 request to send.
+type Request struct {
+	Method   string
+	URL      []byte        // absolute http:// URL
+	Header   []byte        // extra header lines, each "Name: value\r\n"
+	Body     []byte        // sent with a Content-Length; nil for none
+	KeepBody bool          // keep the response body in Response.Body instead of discarding it
+	Timeout  time.Duration // for the whole exchange, connect included
+}
+
+// Response is what came back. Its slices are valid until the next Do.
+type Response struct {
+	Status     int
+	StatusText []byte // the reason phrase, e.g. "Not Found"
+	Header     []byte // the raw header lines after the status line
+	Body       []byte // the body when Request.KeepBody was set
+	Sent       int64  // bytes written
+	Received   int64  // bytes read: status line, headers and body as framed on the wire
+	Connect    time.Duration
+	Wrote      time.Time // when the request was written
+	FirstByte  time.Time // when the first response byte arrived
+}
+
+// Errors Do returns besides network errors (which keep their net types, so
+// callers can classify timeouts, refusals and resets).
+var (
+	ErrAborted       = errors.New("request aborted")
+	ErrBadURL        = errors.New("invalid URL for HTTP/1.1 (want http://host[:port]/path)")
+	ErrMalformed     = errors.New("malformed HTTP response")
+	ErrHeaderTooBig  = errors.New("response header larger than 64 KiB")
+	errReusedConnEOF = errors.New("kept-alive connection closed before a response") // retried on a new connection
+)
+
+// maxHeader bounds a response's status line and headers.
+const maxHeader = 64 << 10
+
+// splitURL returns the host[:port] to dial, the Host header value and the
+// request target of an absolute http:// URL, without allocating.
+func splitURL(u []byte) (dial, host, target []byte, ok bool) {
+	const scheme = "http://"
+	if len(u) < len(scheme) || string(u[:len(scheme)]) != scheme {
+		return nil, nil, nil, false
+	}
+	rest := u[len(scheme):]
+	end := len(rest)
+	for i, c := range rest {
+		if c == '/' || c == '?' {
+			end = i
+			break
+		}
+	}
+	host, target = rest[:end], rest[end:]
+	if len(host) == 0 {
+		return nil, nil, nil, false
+	}
+	for _, c := range u {
+		if c <= ' ' || c == 0x7f {
+			return nil, nil, nil, false // spaces and controls would break the request line
+		}
+	}
+	return host, host, target, true
+}
+
+// hasPort reports whether host ends in :port (and is not a bare IPv6 literal).
+func hasPort(host []byte) bool {
+	for i := len(host) - 1; i >= 0; i-- {
+		switch host[i] {
+		case ':':
+			return true
+		case ']':
+			return false
+		}
+	}
+	return false
+}
