@@ -70,6 +70,7 @@ type Second struct {
 	Sec        int
 	Requests   int64
 	Failed     int64
+	Failures   [sample.NumKinds]int64 // Failed by outcome kind; Failures[sample.OK] stays 0
 	Dropped    int64
 	Iterations int64
 	VUs        int64 // active VUs of all scenarios
@@ -123,6 +124,9 @@ func (r *Run) Add(s *Snapshot) {
 		failed := totalFailures(&e.Failures)
 		sec.Requests += e.Requests
 		sec.Failed += failed
+		for k := sample.OK + 1; k < sample.NumKinds; k++ {
+			sec.Failures[k] += e.Failures[k]
+		}
 		sec.Sent += e.Sent
 		sec.Received += e.Received
 		sec.PerEndpoint[i] = EndpointFigures{Requests: e.Requests, Failed: failed,

@@ -1,0 +1,178 @@
+package capacity
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestFindsTheCapacityOfAQueue searches servers of known capacity C = k/s
+// and expects the highest sustainable rate at a p95 SLO within 15 % of C.
+func TestFindsTheCapacityOfAQueue(t *testing.T) {
+	tests := []struct {
+		name   string
+		server queueServer
+		cfg    Config
+	}{
+		{"8 workers × 10ms, factor 1.5", queueServer{k: 8, service: 10 * time.Millisecond, slo: 50 * time.Millisecond},
+			Config{StartRate: 100, Hold: 30 * time.Second}},
+		{"1 worker × 5ms, even arrivals, increments", queueServer{k: 1, service: 5 * time.Millisecond, slo: 50 * time.Millisecond, even: true},
+			Config{StartRate: 20, Increment: 40, Hold: 60 * time.Second}},
+		{"32 workers × 100ms, start above capacity", queueServer{k: 32, service: 100 * time.Millisecond, slo: 400 * time.Millisecond},
+			Config{StartRate: 500, Hold: 30 * time.Second}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := Search(context.Background(), tc.cfg, tc.server)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := tc.server.capacity()
+			if r.Stop != Converged || math.Abs(r.Highest-c) > 0.15*c {
+				var b strings.Builder
+				_ = Render(&b, r)
+				t.Fatalf("highest %v for a capacity of %v (stop: %s)\n%s", r.Highest, c, r.Stop, b.String())
+			}
+			if r.LowestFailing <= r.Highest || len(r.FirstFailure) != 1 || !strings.Contains(r.FirstFailure[0], "p(95)") {
+				t.Errorf("lowest failing %v, first failure %q", r.LowestFailing, r.FirstFailure)
+			}
+			if (r.LowestFailing-r.Highest)/r.LowestFailing > tc.cfg.Precision+0.05 {
+				t.Errorf("bisection left %v–%v", r.Highest, r.LowestFailing)
+			}
+		})
+	}
+}
+
+func TestKneeLiesBelowTheCapacity(t *testing.T) {
+	server := queueServer{k: 8, service: 10 * time.Millisecond, slo: 50 * time.Millisecond}
+	r, err := Search(context.Background(), Config{StartRate: 50, Increment: 100, Hold: 30 * time.Second}, server)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := r.Knee
+	if k == nil {
+		t.Fatal("no knee found")
+	}
+	if k.Rate > r.Highest || k.Rate < 0.5*server.capacity() || k.NextP95 <= time.Duration(r.Config.KneeFactor*float64(k.Base)) {
+		t.Errorf("knee %+v for a capacity of %v and a highest rate of %v", *k, server.capacity(), r.Highest)
+	}
+}
+
+// TestStopsWhenTheGeneratorSaturates: past the generator's limits, the
+// numbers describe the generator, so the search stops and says why.
+func TestStopsWhenTheGeneratorSaturates(t *testing.T) {
+	server := queueServer{k: 8, service: 10 * time.Millisecond, slo: 50 * time.Millisecond}
+	tests := []struct {
+		name    string
+		runner  Runner
+		highest float64 // the last trusted pass
+		why     string
+	}{
+		{"CPU", cappedGenerator{Runner: server, cpuPerRate: 1.0 / 400}, 337.5, "CPU reached 127% of its cores"}, // 506/s needs 127 %
+		{"max VUs too small", cappedGenerator{Runner: server, maxVUs: 2}, 150, "iterations were dropped"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := Search(context.Background(), Config{StartRate: 100, Hold: 30 * time.Second}, tc.runner)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Stop != GeneratorSaturated || !strings.Contains(r.StopDetail, tc.why) || r.Highest != tc.highest {
+				t.Fatalf("stop %q (%s), highest %v; want generator saturated (%q) and %v", r.Stop, r.StopDetail, r.Highest, tc.why, tc.highest)
+			}
+			var b strings.Builder
+			if err := Render(&b, r); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(b.String(), "at least "+num(tc.highest)+"/s") || !strings.Contains(b.String(), "describe the load generator") {
+				t.Errorf("rendered search does not say the result is a lower bound:\n%s", b.String())
+			}
+		})
+	}
+}
+
+func TestSearchStops(t *testing.T) {
+	fast := queueServer{k: 1000, service: time.Millisecond, slo: 50 * time.Millisecond}
+	slow := queueServer{k: 1, service: time.Second, slo: 50 * time.Millisecond}
+	tests := []struct {
+		name    string
+		cfg     Config
+		runner  Runner
+		stop    StopReason
+		steps   int
+		wantErr string
+	}{
+		{"max rate reached", Config{StartRate: 100, Factor: 2, MaxRate: 500, Hold: 10 * time.Second}, fast, MaxRateReached, 4, ""}, // 100 200 400 500
+		{"budget spent", Config{StartRate: 100, Factor: 2, Hold: 10 * time.Second, Budget: 35 * time.Second}, fast, BudgetSpent, 3, ""},
+		{"step limit", Config{StartRate: 100, Factor: 2, Hold: 10 * time.Second, MaxSteps: 5}, fast, StepLimit, 5, ""},
+		{"nothing passes", Config{StartRate: 100, Hold: 10 * time.Second}, slow, NothingPassed, 5, ""}, // 100 50 25 12.5 6.25
+		{"runner error", Config{StartRate: 100, Hold: 10 * time.Second}, failingRunner{Runner: fast, above: 200}, StepError, 2, "target unreachable"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := Search(context.Background(), tc.cfg, tc.runner)
+			if (err == nil) != (tc.wantErr == "") || (err != nil && !strings.Contains(err.Error(), tc.wantErr)) {
+				t.Fatalf("error %v, want %q", err, tc.wantErr)
+			}
+			if r.Stop != tc.stop || len(r.Steps) != tc.steps {
+				t.Fatalf("stop %q after %d steps (%s), want %q after %d", r.Stop, len(r.Steps), r.StopDetail, tc.stop, tc.steps)
+			}
+		})
+	}
+}
+
+func TestSearchInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r, err := Search(ctx, Config{StartRate: 100, Hold: time.Second}, queueServer{k: 1, service: time.Millisecond, slo: time.Second})
+	if !errors.Is(err, context.Canceled) || r.Stop != Interrupted || len(r.Steps) != 0 {
+		t.Fatalf("err %v, stop %q, %d steps; want canceled, interrupted, none", err, r.Stop, len(r.Steps))
+	}
+}
+
+func TestRatesAskedFor(t *testing.T) {
+	c := &countingRunner{Runner: queueServer{k: 4, service: 10 * time.Millisecond, slo: 40 * time.Millisecond}}
+	r, err := Search(context.Background(), Config{StartRate: 100, Factor: 2, Hold: 20 * time.Second, Precision: 0.1}, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Raise: 100, 200, 400 (past the capacity of 400 with Poisson arrivals, so it fails), then bisect.
+	if len(c.rates) < 4 || c.rates[0] != 100 || c.rates[1] != 200 || c.rates[2] != 400 || c.rates[3] != 300 {
+		t.Fatalf("rates %v, want 100, 200, 400, then 300", c.rates)
+	}
+	for i, s := range r.Steps {
+		want := Raise
+		if i >= 3 {
+			want = Bisect
+		}
+		if s.Phase != want {
+			t.Errorf("step %d at %v: phase %s, want %s", i+1, s.Rate, s.Phase, want)
+		}
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		cfg  Config
+		want string
+	}{
+		{"no start", Config{Hold: time.Second}, "start rate 0"},
+		{"no hold", Config{StartRate: 1}, "hold per step 0s"},
+		{"both steps", Config{StartRate: 1, Hold: time.Second, Factor: 2, Increment: 1}, "not both"},
+		{"factor 1", Config{StartRate: 1, Hold: time.Second, Factor: 1}, "factor 1 must be above 1"},
+		{"max below start", Config{StartRate: 10, Hold: time.Second, MaxRate: 5}, "below the start rate"},
+		{"budget below hold", Config{StartRate: 10, Hold: time.Minute, Budget: time.Second}, "shorter than one step"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Search(context.Background(), tc.cfg, queueServer{k: 1, service: time.Millisecond})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,124 @@
+// Package diagnose turns a run's client view (metrics.Run) and server view
+// (series.Set) into findings: the bottleneck named, the seconds and series
+// that prove it, and the usual remedies. It is pure: data in, findings out,
+// no I/O and no clock, so the same run always gives the same findings.
+//
+// Every rule needs evidence before it speaks, and its thresholds are set so
+// that the noise of a short run on a small, shared CI machine does not
+// trigger it: a rule looks at sustained behaviour (several seconds or
+// scrapes in a row, or a robust trend), never at one sample.
+package diagnose
+
+import (
+	"sort"
+
+	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/series"
+)
+
+// The names of the series the load generator records about itself, on the
+// run's clock, beside the scraped ones.
+const (
+	GeneratorCPU      = "loadlens_cpu_cores"    // CPU cores the generator used during each second
+	GeneratorCapacity = "loadlens_cpu_capacity" // cores the generator can use (GOMAXPROCS or the container limit)
+)
+
+// CPULimit is the name of a label or of a gauge series (same role or target
+// labels as the process it limits) giving the cores a process may use, for
+// process_cpu_seconds_total, whose rate is in cores.
+const CPULimit = "cpu_limit"
+
+// The finding kinds: stable ids for scripts, reports and tests.
+const (
+	KindSaturation     = "saturation"
+	KindPoolExhaustion = "pool-exhaustion"
+	KindCPUSaturation  = "cpu-saturation"
+	KindGeneratorBound = "generator-bound"
+	KindErrorsAtLoad   = "errors-at-load"
+	KindMoreVUsSameTPS = "more-vus-same-tps"
+	KindLatencyDrift   = "latency-drift"
+	KindGCPressure     = "gc-pressure"
+	KindBimodalLatency = "bimodal-latency"
+)
+
+// The load models of sample.ScenarioInfo.Model.
+const (
+	modelArrivalRate = "arrival-rate"
+	modelVUs         = "vus"
+	modelIterations  = "iterations"
+)
+
+// Input is everything a diagnosis reads. Run and Series share one clock:
+// second n of Run.Series is second n of every series point.
+type Input struct {
+	Run    *metrics.Run // client view: per-second and whole-run figures; nil when there is none
+	Series series.Set   // server view and the generator's own series (GeneratorCPU, GeneratorCapacity)
+	Models []string     // load model per scenario; when its length differs from the layout's, Run.Layout's models are used
+}
+
+// Severity ranks findings: a Critical one invalidates or limits the result,
+// a Warning one explains it, an Info one is worth a look.
+type Severity uint8
+
+// The severities, from least to most severe.
+const (
+	Info Severity = iota
+	Warning
+	Critical
+)
+
+// String returns the severity's name as the summary prints it.
+func (s Severity) String() string {
+	switch s {
+	case Critical:
+		return "critical"
+	case Warning:
+		return "warning"
+	}
+	return "info"
+}
+
+// Finding is one diagnosed cause, with what proves it.
+type Finding struct {
+	Kind     string     // stable id, one of the Kind constants
+	Title    string     // one line with the numbers, e.g. "DB pool exhausted: 10 of 10 connections in use, 71 waiting (hikaricp, role=app) from 12s"
+	Severity Severity   // how much it matters
+	From, To int        // the seconds of the run that prove it (inclusive)
+	Evidence []Evidence // the series or client metrics and values that prove it
+	Remedies []string   // the usual remedies: logic/query, then cache, then resources, then architecture
+}
+
+// Evidence is one observed value that supports a finding.
+type Evidence struct {
+	Source string  // a series key, e.g. `hikaricp_connections_pending{role="app"}`, or a client metric, e.g. "http_reqs"
+	Sec    int     // the second of the run the value belongs to
+	Value  float64 // the value in the source's unit (seconds for durations, a fraction for shares)
+	Text   string  // what the value means, in words with units
+}
+
+// Diagnose runs every rule over in and returns the findings, most severe
+// first and then in time order. A healthy run returns none.
+func Diagnose(in Input) []Finding {
+	c := newContext(in)
+	var fs []Finding
+	for _, rule := range []func(*context) []Finding{
+		saturation, poolExhaustion, cpuSaturation, generatorBound, errorsAtLoad,
+		moreVUsSameTPS, latencyDrift, gcPressure, bimodalLatency,
+	} {
+		fs = append(fs, rule(c)...)
+	}
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		if a.Severity != b.Severity {
+			return a.Severity > b.Severity
+		}
+		if a.From != b.From {
+			return a.From < b.From
+		}
+		if a.Kind != b.Kind {
+			return a.Kind < b.Kind
+		}
+		return a.Title < b.Title
+	})
+	return fs
+}

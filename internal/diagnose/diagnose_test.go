@@ -1,0 +1,174 @@
+package diagnose
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/series"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// incident is case study 5's coupon run seen from every side: the pool runs
+// out, the DB host's CPU saturates, timeouts follow, the JVM pauses for GC;
+// the generator itself stays idle.
+func incident(t *testing.T) Input {
+	in := hikari(true)(t)
+	in.Series = append(in.Series, nodeCPU(0.46, 0.9, 15)...)
+	in.Series = append(in.Series, jvmGC(t).Series...)
+	in.Series = append(in.Series, mk(GeneratorCPU, series.Gauge, pts(0, 1, repeat(0.4, 40)...)), mk(GeneratorCapacity, series.Gauge, pts(0, 1, 2)))
+	return in
+}
+
+// healthyEverywhere is the knee-free ramp with server series that are all
+// within bounds.
+func healthyEverywhere(t *testing.T) Input {
+	in := healthyRamp(t)
+	in.Series = append(hikari(false)(t).Series, nodeCPU(0.46, 0.46, 0)...)
+	in.Series = append(in.Series, goGC(false)(t).Series...)
+	in.Series = append(in.Series, mk(GeneratorCPU, series.Gauge, pts(0, 1, repeat(0.8, 30)...)), mk(GeneratorCapacity, series.Gauge, pts(0, 1, 2)))
+	return in
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./internal/diagnose -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file (go test ./internal/diagnose -update to accept):\n%s", name, got)
+	}
+}
+
+func TestRenderGolden(t *testing.T) {
+	cases := []struct {
+		name string
+		in   func(t *testing.T) Input
+	}{
+		{"incident.txt", incident},
+		{"healthy.txt", healthyEverywhere},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			in := tc.in(t)
+			fs := Diagnose(in)
+			var b bytes.Buffer
+			if err := Render(&b, fs); err != nil {
+				t.Fatal(err)
+			}
+			if h := Healthy(in, fs); h != "" {
+				b.WriteString(h + "\n")
+			}
+			golden(t, tc.name, b.Bytes())
+		})
+	}
+}
+
+func TestDiagnoseOrdersBySeverityThenTime(t *testing.T) {
+	fs := Diagnose(incident(t))
+	want := []string{KindPoolExhaustion + "@12", KindCPUSaturation + "@15", KindErrorsAtLoad + "@17", KindGCPressure + "@10"}
+	var got []string
+	for _, f := range fs {
+		got = append(got, f.Kind+"@"+at(f.From)[:len(at(f.From))-1])
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("findings %v, want %v", got, want)
+	}
+}
+
+func TestHealthy(t *testing.T) {
+	cases := []struct {
+		name string
+		in   func(t *testing.T) Input
+		want []string // substrings; none means Healthy must return ""
+	}{
+		{"open ramp with healthy server series", healthyEverywhere, []string{
+			"no bottleneck found: throughput followed the offered load up to 680 req/s (at 29s)", "p95 22.7 ms", "0 % errors over 30 s",
+			"the generator used at most 0.8 of 2 cores (40 %)", "server checked (13 series): DB pool (hikaricp_connections_pending), CPU (node_cpu_seconds_total), GC (go_gc_duration_seconds_sum)"}},
+		{"closed ramp without server series", vusHealthy, []string{"throughput reached 6,000 req/s with 300 VUs",
+			"no server series were scraped, so DB pool, CPU and GC were not checked"}},
+		{"only an info finding", endpoints([]string{"GET /products/{id}"}, []reqs{{n: 200, dur: twoPeaks(2*time.Millisecond, 48*time.Millisecond, 0.6)}}),
+			[]string{"no bottleneck found"}},
+		{"a warning finding", drifting(40, 20*time.Millisecond), nil},
+		{"nothing recorded", func(*testing.T) Input { return Input{} }, []string{"nothing to check"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			in := tc.in(t)
+			got := Healthy(in, Diagnose(in))
+			if len(tc.want) == 0 && got != "" {
+				t.Fatalf("Healthy = %q, want none for a run with findings", got)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("Healthy = %q, lacks %q", got, w)
+				}
+			}
+		})
+	}
+}
+
+func TestHealthyRunsHaveNoFindings(t *testing.T) {
+	cases := []struct {
+		name string
+		in   func(t *testing.T) Input
+	}{
+		{"open ramp with healthy server series", healthyEverywhere},
+		{"closed ramp that scales", vusHealthy},
+		{"steady latency with noise", drifting(40, 0)},
+		{"sporadic failures", sporadic},
+		{"busy pool", hikari(false)},
+		{"drops because the target slowed (a shift over time, not two modes)", droppingSlow},
+		{"nothing recorded", func(*testing.T) Input { return Input{} }},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if fs := Diagnose(tc.in(t)); len(fs) > 0 {
+				t.Errorf("findings on a healthy run: %s", titles(fs))
+			}
+		})
+	}
+}
+
+func TestErrorsAtASteadyLoadAreNotBlamedOnLoad(t *testing.T) {
+	f, ok := findKind(Diagnose(hikari(true)(t)), KindErrorsAtLoad)
+	if !ok {
+		t.Fatal("no errors-at-load finding")
+	}
+	if want := "Errors from 17s at a load served without them before (100 req/s with 20 VUs)"; !strings.HasPrefix(f.Title, want) {
+		t.Errorf("title %q, want it to start %q", f.Title, want)
+	}
+}
+
+func TestModelsOverrideTheLayout(t *testing.T) {
+	in := vusDoubling(modelArrivalRate)(t)
+	if _, ok := findKind(Diagnose(in), KindMoreVUsSameTPS); ok {
+		t.Fatal("more-vus-same-tps on an open-model layout")
+	}
+	in.Models = []string{modelVUs}
+	if _, ok := findKind(Diagnose(in), KindMoreVUsSameTPS); !ok {
+		t.Error("Models says vus, but no more-vus-same-tps finding")
+	}
+}
+
+func TestRenderNothing(t *testing.T) {
+	var b bytes.Buffer
+	if err := Render(&b, nil); err != nil || b.Len() != 0 {
+		t.Errorf("Render(nil) wrote %q, %v; want nothing", b.String(), err)
+	}
+}

@@ -1,0 +1,74 @@
+package diagnose
+
+// remediesFor returns the usual remedies of a finding kind, in the order
+// case study 1 applied them: fix the logic or query, then cache, then add
+// resources, then change the architecture. Cheaper fixes come first
+// because they often move the bottleneck by themselves.
+func remediesFor(kind string) []string {
+	switch kind {
+	case KindSaturation:
+		return []string{
+			"find what the requests wait on at the knee (CPU, DB pool, locks, GC: see the other findings) and make that code path or query cheaper",
+			"cache or precompute what most requests read",
+			"give the limiting resource more capacity (CPU, pool size, a larger DB instance)",
+			"scale out the component at its limit, then re-run to find the next knee",
+		}
+	case KindPoolExhaustion:
+		return []string{
+			"hold connections for less time: open the transaction after cache lookups and outside remote calls (case study 5: @Transactional took a connection before the cache was read)",
+			"make the queries that hold connections faster (indexes, fewer round trips, no N+1)",
+			"serve reads from a cache so fewer requests need a connection",
+			"size the pool to what the DB can serve; a bigger pool only helps while the DB has CPU to spare",
+			"move writes off the request path (a queue) or reads to replicas",
+		}
+	case KindCPUSaturation:
+		return []string{
+			"profile the busiest code or query and make it cheaper (case study 1: a heavy join with GROUP BY)",
+			"cache or precompute results (an in-memory map, a materialized view refreshed periodically)",
+			"give it more CPU: raise the container limit or use a larger instance (watch burstable instances' credits)",
+			"scale out (more replicas, read replicas) and check that the autoscaler reacts before saturation",
+		}
+	case KindGeneratorBound:
+		return []string{
+			"do not use these figures for capacity: they measure loadlens's machine, not the target",
+			"make the scenario cheaper per request (fewer extractions and checks, smaller bodies)",
+			"give the generator more CPU or VUs (--max-vus), or run it on a machine of its own",
+			"spread the load over several generator machines",
+		}
+	case KindErrorsAtLoad:
+		return []string{
+			"read the error samples of the first failing second: timeouts and 5xx that start at a load level usually mean a pool, thread or connection limit was reached",
+			"fix the slow query or lock that holds that resource",
+			"cache so that fewer requests need it",
+			"raise the limit that is hit where the resource behind it has headroom, or shed load on purpose (rate limits, a queue)",
+		}
+	case KindMoreVUsSameTPS:
+		return []string{
+			"the system was already saturated: more VUs only queue (Little's law N = X·R); find what it waits on and make that cheaper",
+			"cache what the requests read",
+			"scale the component that did not scale (often the DB or cache, not the app)",
+			"plan capacity from the measured throughput, not from the VU count",
+		}
+	case KindLatencyDrift:
+		return []string{
+			"look for what grows during the run: queries that scan growing tables (add indexes, paginate), unbounded queues, leaks",
+			"bound caches by size and TTL",
+			"check memory and GC over the run; give headroom where it is tight",
+			"run longer, with a data set seeded at production size, to see where it levels off",
+		}
+	case KindGCPressure:
+		return []string{
+			"allocate less on the hot path (profile allocations; reuse buffers)",
+			"cache results instead of rebuilding large objects per request",
+			"give the heap room: raise the memory limit, -Xmx or GOMEMLIMIT/GOGC, or add CPU for the collector",
+			"split the service so that memory-heavy work runs elsewhere",
+		}
+	case KindBimodalLatency:
+		return []string{
+			"look at the slow mode on its own: which endpoint, which keys, cache misses or a slow path",
+			"raise the cache hit rate (warm it, longer TTLs) or make misses cheaper",
+			"report the modes separately (a threshold per endpoint) so an average does not hide them",
+		}
+	}
+	return nil
+}

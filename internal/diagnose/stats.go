@@ -1,0 +1,139 @@
+package diagnose
+
+import (
+	"math"
+	"sort"
+)
+
+// maxTrendPoints bounds the O(n²) trend statistics: longer series are first
+// reduced to the medians of consecutive buckets.
+const maxTrendPoints = 240
+
+// median returns the median of xs (0 for none), without changing xs.
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	m := len(s) / 2
+	if len(s)%2 == 1 {
+		return s[m]
+	}
+	return (s[m-1] + s[m]) / 2
+}
+
+// smooth returns the moving median of xs over windows of 2·half+1 values
+// (shorter at the edges): it removes one-second spikes, such as a GC pause
+// on the generator's machine, and keeps steps and trends.
+func smooth(xs []float64, half int) []float64 {
+	out := make([]float64, len(xs))
+	for i := range xs {
+		lo, hi := max(i-half, 0), min(i+half+1, len(xs))
+		out[i] = median(xs[lo:hi])
+	}
+	return out
+}
+
+// bucketMedians reduces (x, y) pairs to at most limit pairs, each the
+// medians of a run of consecutive pairs.
+func bucketMedians(xs, ys []float64, limit int) ([]float64, []float64) {
+	if len(xs) <= limit {
+		return xs, ys
+	}
+	size := int(math.Ceil(float64(len(xs)) / float64(limit)))
+	var bx, by []float64
+	for lo := 0; lo < len(xs); lo += size {
+		hi := min(lo+size, len(xs))
+		bx = append(bx, median(xs[lo:hi]))
+		by = append(by, median(ys[lo:hi]))
+	}
+	return bx, by
+}
+
+// theilSen returns the Theil–Sen estimate of y = a + b·x: the median of the
+// slopes between all pairs of points, which up to 29 % of outliers cannot
+// move, and the intercept as the median of y − b·x.
+func theilSen(xs, ys []float64) (a, b float64) {
+	xs, ys = bucketMedians(xs, ys, maxTrendPoints)
+	var slopes []float64
+	for i := range xs {
+		for j := i + 1; j < len(xs); j++ {
+			if dx := xs[j] - xs[i]; dx != 0 {
+				slopes = append(slopes, (ys[j]-ys[i])/dx)
+			}
+		}
+	}
+	b = median(slopes)
+	rest := make([]float64, len(xs))
+	for i := range xs {
+		rest[i] = ys[i] - b*xs[i]
+	}
+	return median(rest), b
+}
+
+// kendallTau returns Kendall's rank correlation of the pairs (−1..1): how
+// consistently y rises with x, whatever the shape. Under pure noise its
+// standard deviation is about √(2(2n+5) / 9n(n−1)), 0.16 for 20 points.
+func kendallTau(xs, ys []float64) float64 {
+	xs, ys = bucketMedians(xs, ys, maxTrendPoints)
+	var concordant, discordant float64
+	for i := range xs {
+		for j := i + 1; j < len(xs); j++ {
+			switch s := (xs[j] - xs[i]) * (ys[j] - ys[i]); {
+			case s > 0:
+				concordant++
+			case s < 0:
+				discordant++
+			}
+		}
+	}
+	n := float64(len(xs))
+	if n < 2 {
+		return 0
+	}
+	return (concordant - discordant) / (n * (n - 1) / 2)
+}
+
+// span is a run of consecutive samples, by index into the samples.
+type span struct{ first, last int }
+
+// longestRun returns the first longest run of consecutive indexes 0..n−1
+// for which ok holds, and whether there is one.
+func longestRun(n int, ok func(i int) bool) (span, bool) {
+	best, cur := span{-1, -2}, span{-1, -2}
+	for i := 0; i < n; i++ {
+		if !ok(i) {
+			cur = span{-1, -2}
+			continue
+		}
+		if cur.first < 0 {
+			cur = span{i, i}
+		} else {
+			cur.last = i
+		}
+		if cur.last-cur.first > best.last-best.first {
+			best = cur
+		}
+	}
+	return best, best.first >= 0
+}
+
+// firstRun returns the first run of at least minLen consecutive indexes for
+// which ok holds, extended as far as ok keeps holding.
+func firstRun(n, minLen int, ok func(i int) bool) (span, bool) {
+	start := -1
+	for i := 0; i <= n; i++ {
+		if i < n && ok(i) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 && i-start >= minLen {
+			return span{start, i - 1}, true
+		}
+		start = -1
+	}
+	return span{}, false
+}

@@ -1,0 +1,284 @@
+// Package estimate turns business numbers into a load to test with, and a
+// measured per-instance throughput into instances, nodes and cost. Every
+// step of the arithmetic is kept so that it can be printed and checked by
+// hand: a load plan nobody can verify is a guess.
+//
+// The chain is: a base rate (from daily traffic, an event, a known rate or
+// concurrent users) → × headroom → target rate, rounded up to two
+// significant figures → virtual users by Little's law N = X·(R+Z) →
+// instances → nodes → cost per day.
+package estimate
+
+import (
+	"fmt"
+	"math"
+	"time"
+)
+
+// secondsPerDay and secondsPerHour are the divisors of the traffic steps.
+const (
+	secondsPerDay  = 86400
+	secondsPerHour = 3600
+)
+
+// Input is what a planner knows. Zero fields are "not given". Exactly one
+// load source must be given: daily traffic (DAU with VisitsPerUser, or
+// RequestsPerDay), an event (EventUsers, RequestsPerUser, EventWindow), a
+// known rate (RPS), or concurrent users (Users, with ResponseTime or ThinkTime).
+type Input struct {
+	DAU              float64 // daily active users
+	VisitsPerUser    float64 // visits per user per day
+	RequestsPerVisit float64 // requests one visit sends; 0 means 1
+	RequestsPerDay   float64 // instead of DAU × visits
+	PeakFactor       float64 // peak rate = average × this (at most one of PeakFactor, PeakHourShare)
+	PeakHourShare    float64 // peak rate = this fraction of the day's requests in one hour
+
+	EventUsers      float64       // users taking part in an event
+	RequestsPerUser float64       // requests each sends during the event
+	EventWindow     time.Duration // how long the event lasts
+
+	RPS   float64 // a known rate, in requests per second
+	Users float64 // concurrent users: the rate follows from Little's law
+
+	Headroom float64 // multiplies the base rate: 1.4 plans 40 % above it; 0 means 1
+
+	ResponseTime time.Duration // R of Little's law
+	ThinkTime    time.Duration // Z of Little's law
+
+	PerInstance      float64 // requests per second one instance sustains
+	PerInstanceFrom  string  // where that figure comes from, printed with it
+	InstancesPerNode float64 // instances that fit on one node
+	InstancePrice    Price   // price of one instance
+	NodePrice        Price   // price of one node
+
+	// The shape of the starter test WriteTest writes; zero means the default.
+	Ramp        time.Duration // from 0 to the target; default 1m
+	Hold        time.Duration // at the target; default 10m
+	LatencyGoal time.Duration // the p95 threshold; default 1s
+	MaxErrors   float64       // the error-rate threshold as a ratio; default 0.01
+}
+
+// Step is one line of the arithmetic: what is computed, how, and the result.
+type Step struct {
+	Label   string  // e.g. "average rate"
+	Formula string  // e.g. "1,500,000 req ÷ 86,400 s"
+	Value   float64 // the exact result
+	Unit    string  // e.g. "req/s"
+}
+
+// Result is the computed load and everything derived from it.
+type Result struct {
+	Input          Input    // what the estimate was computed from
+	Steps          []Step   // every step, in order
+	RequestsPerDay float64  // 0 unless the source is daily traffic
+	AverageRPS     float64  // 0 unless the source is daily traffic
+	PeakRPS        float64  // 0 unless the source is daily traffic
+	BaseRPS        float64  // the rate before headroom
+	TargetRPS      float64  // base × headroom, rounded up to two significant figures
+	VUs            int      // Little's law for TargetRPS; 0 without R and Z
+	Instances      int      // 0 without PerInstance
+	Nodes          int      // 0 without InstancesPerNode
+	CostPerDay     float64  // 0 without prices
+	Currency       string   // of CostPerDay
+	Notes          []string // caveats about the inputs
+}
+
+// Estimate computes the load and its consequences from in, step by step.
+func Estimate(in Input) (Result, error) {
+	if err := validate(in); err != nil {
+		return Result{}, err
+	}
+	r := Result{Input: in}
+	base, err := r.baseRate()
+	if err != nil {
+		return Result{}, err
+	}
+	r.BaseRPS = base
+	r.target()
+	r.littlesLaw()
+	r.capacity()
+	if err := r.cost(); err != nil {
+		return Result{}, err
+	}
+	return r, nil
+}
+
+// add appends one step of the arithmetic.
+func (r *Result) add(label, formula string, value float64, unit string) {
+	r.Steps = append(r.Steps, Step{Label: label, Formula: formula, Value: value, Unit: unit})
+}
+
+// baseRate computes the rate before headroom from the one source given.
+func (r *Result) baseRate() (float64, error) {
+	in := r.Input
+	switch {
+	case in.DAU > 0 || in.RequestsPerDay > 0:
+		return r.daily(), nil
+	case in.EventUsers > 0:
+		total := in.EventUsers * in.RequestsPerUser
+		r.add("requests in the event", fmt.Sprintf("%s users × %s requests each", num(in.EventUsers), num(in.RequestsPerUser)), total, "req")
+		rate := total / in.EventWindow.Seconds()
+		r.add("event rate", fmt.Sprintf("%s req ÷ %s s (%s)", num(total), num(in.EventWindow.Seconds()), dur(in.EventWindow)), rate, "req/s")
+		return rate, nil
+	case in.RPS > 0:
+		r.add("base rate", "given", in.RPS, "req/s")
+		return in.RPS, nil
+	case in.Users > 0:
+		rate := in.Users / (in.ResponseTime + in.ThinkTime).Seconds()
+		r.add("rate of the users", fmt.Sprintf("%s users ÷ %s — Little's law X = N/(R+Z)",
+			num(in.Users), cycle(in)), rate, "req/s")
+		return rate, nil
+	}
+	return 0, fmt.Errorf("estimate: no load given: give daily users and visits, requests per day, an event, a rate or concurrent users")
+}
+
+// daily computes the peak rate from daily traffic.
+func (r *Result) daily() float64 {
+	in := r.Input
+	requests := in.RequestsPerDay
+	if requests == 0 {
+		perVisit := in.RequestsPerVisit
+		if perVisit == 0 {
+			perVisit = 1
+		}
+		requests = in.DAU * in.VisitsPerUser * perVisit
+		formula := fmt.Sprintf("%s users × %s visits", num(in.DAU), num(in.VisitsPerUser))
+		if perVisit != 1 {
+			formula += fmt.Sprintf(" × %s requests per visit", num(perVisit))
+		}
+		r.add("requests per day", formula, requests, "req/day")
+	} else {
+		r.add("requests per day", "given", requests, "req/day")
+	}
+	r.RequestsPerDay = requests
+	r.AverageRPS = requests / secondsPerDay
+	r.add("average rate", fmt.Sprintf("%s req ÷ 86,400 s", num(requests)), r.AverageRPS, "req/s")
+	switch {
+	case in.PeakHourShare > 0:
+		r.PeakRPS = requests * in.PeakHourShare / secondsPerHour
+		r.add("peak rate", fmt.Sprintf("%s req × %s in the busiest hour ÷ 3,600 s", num(requests), pct(in.PeakHourShare)), r.PeakRPS, "req/s")
+	case in.PeakFactor > 0:
+		r.PeakRPS = r.AverageRPS * in.PeakFactor
+		r.add("peak rate", fmt.Sprintf("%s req/s × peak factor %s", num(r.AverageRPS), num(in.PeakFactor)), r.PeakRPS, "req/s")
+	default:
+		r.PeakRPS = r.AverageRPS
+		r.Notes = append(r.Notes, "no peak factor or peak-hour share given: the peak is taken as the average, "+
+			"which real traffic rarely is (a peak of 2–3 × the average is common)")
+	}
+	return r.PeakRPS
+}
+
+// target applies the headroom and rounds up to a planning figure.
+func (r *Result) target() {
+	h := r.Input.Headroom
+	if h == 0 {
+		h = 1
+	}
+	with := r.BaseRPS * h
+	if h != 1 {
+		r.add("with headroom", fmt.Sprintf("%s req/s × %s", num(r.BaseRPS), num(h)), with, "req/s")
+	}
+	r.TargetRPS = CeilSignificant(with, 2)
+	formula := "rounded up to 2 significant figures"
+	if r.TargetRPS == with {
+		formula = "already a round figure"
+	}
+	r.add("target rate", formula, r.TargetRPS, "req/s")
+}
+
+// littlesLaw computes the virtual users that produce the target rate.
+func (r *Result) littlesLaw() {
+	in := r.Input
+	rz := in.ResponseTime + in.ThinkTime
+	if rz <= 0 {
+		return
+	}
+	r.VUs = ceilCount(r.TargetRPS * rz.Seconds())
+	r.add("virtual users", fmt.Sprintf("%s req/s × %s — Little's law N = X·(R+Z), rounded up",
+		num(r.TargetRPS), cycle(in)), float64(r.VUs), "VUs")
+}
+
+// capacity computes the instances and nodes the target needs.
+func (r *Result) capacity() {
+	in := r.Input
+	if in.PerInstance <= 0 {
+		return
+	}
+	per := fmt.Sprintf("%s req/s per instance", num(in.PerInstance))
+	if in.PerInstanceFrom != "" {
+		per += " (" + in.PerInstanceFrom + ")"
+	}
+	r.Instances = ceilCount(r.TargetRPS / in.PerInstance)
+	r.add("instances", fmt.Sprintf("%s req/s ÷ %s, rounded up", num(r.TargetRPS), per), float64(r.Instances), "instances")
+	if in.InstancesPerNode > 0 {
+		r.Nodes = ceilCount(float64(r.Instances) / in.InstancesPerNode)
+		r.add("nodes", fmt.Sprintf("%d instances ÷ %s per node, rounded up", r.Instances, num(in.InstancesPerNode)), float64(r.Nodes), "nodes")
+	}
+}
+
+// cost prices the instances and nodes for one day.
+func (r *Result) cost() error {
+	in := r.Input
+	if in.InstancePrice.Amount == 0 && in.NodePrice.Amount == 0 {
+		return nil
+	}
+	cur, err := currency(in.InstancePrice, in.NodePrice)
+	if err != nil {
+		return err
+	}
+	r.Currency = cur
+	if in.InstancePrice.Amount > 0 {
+		c := float64(r.Instances) * in.InstancePrice.PerDay()
+		r.add("instance cost", fmt.Sprintf("%d instances × %s", r.Instances, in.InstancePrice), c, perDay(cur))
+		r.CostPerDay += c
+	}
+	if in.NodePrice.Amount > 0 {
+		c := float64(r.Nodes) * in.NodePrice.PerDay()
+		r.add("node cost", fmt.Sprintf("%d nodes × %s", r.Nodes, in.NodePrice), c, perDay(cur))
+		r.CostPerDay += c
+	}
+	if in.InstancePrice.Amount > 0 && in.NodePrice.Amount > 0 {
+		r.add("cost per day", "instances + nodes", r.CostPerDay, perDay(cur))
+	}
+	return nil
+}
+
+// currency returns the one currency of the prices given.
+func currency(ps ...Price) (string, error) {
+	cur := ""
+	for _, p := range ps {
+		if p.Amount == 0 {
+			continue
+		}
+		if cur != "" && p.Currency != cur {
+			return "", fmt.Errorf("estimate: prices in %q and %q cannot be added: give both in one currency", cur, p.Currency)
+		}
+		cur = p.Currency
+	}
+	return cur, nil
+}
+
+// cycle writes R+Z of Little's law, leaving out a zero term.
+func cycle(in Input) string {
+	switch {
+	case in.ThinkTime == 0:
+		return dur(in.ResponseTime) + " response"
+	case in.ResponseTime == 0:
+		return dur(in.ThinkTime) + " think"
+	}
+	return "(" + dur(in.ResponseTime) + " response + " + dur(in.ThinkTime) + " think)"
+}
+
+// perDay is the unit of a daily cost in currency cur.
+func perDay(cur string) string {
+	if cur == "" {
+		return "per day"
+	}
+	return cur + "/day"
+}
+
+// ceilCount rounds a count up, ignoring float noise below one part in 10⁹
+// so that 70 × 1.5 is 105, not 106.
+func ceilCount(x float64) int {
+	return int(math.Ceil(x - 1e-9*math.Max(1, math.Abs(x))))
+}

@@ -1,0 +1,142 @@
+package estimate
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// CeilSignificant rounds x up to digits significant figures: 8,333.3 → 8,400
+// and 72.9 → 73 for two. A planning target is a round figure, and rounding
+// up keeps the margin. Float noise below one part in 10⁹ is ignored, so an
+// exact 70 stays 70.
+func CeilSignificant(x float64, digits int) float64 {
+	if x <= 0 || math.IsInf(x, 0) || math.IsNaN(x) {
+		return x
+	}
+	scale := math.Pow(10, float64(digits)-math.Floor(math.Log10(x))-1)
+	scaled := x * scale
+	if r := math.Round(scaled); math.Abs(scaled-r) <= 1e-9*scaled {
+		return r / scale
+	}
+	return math.Ceil(scaled) / scale
+}
+
+// Price is what one instance or node costs per period.
+type Price struct {
+	Amount   float64       // per Per, in Currency
+	Per      time.Duration // the period of Amount: an hour or a day
+	Currency string        // e.g. "USD"
+}
+
+// PerDay returns the price of 24 hours.
+func (p Price) PerDay() float64 {
+	if p.Per <= 0 {
+		return 0
+	}
+	return p.Amount * float64(24*time.Hour) / float64(p.Per)
+}
+
+// String writes the price as it was given, e.g. "9.529 USD/h".
+func (p Price) String() string {
+	per := "day"
+	if p.Per == time.Hour {
+		per = "h"
+	}
+	return strings.TrimSpace(group(strconv.FormatFloat(p.Amount, 'f', -1, 64))+" "+p.Currency) + "/" + per
+}
+
+// ParsePrice reads a price such as "9.529/h", "228.70 USD/day" or "0.58/hour".
+// The period is required: prices are quoted per hour by clouds and per day
+// by budgets, and confusing the two is a 24× error.
+func ParsePrice(s string) (Price, error) {
+	amount, period, ok := strings.Cut(strings.TrimSpace(s), "/")
+	if !ok {
+		return Price{}, fmt.Errorf("price %q has no period: write it per hour or per day, e.g. 9.53/h or 228.70 USD/day", s)
+	}
+	var p Price
+	switch strings.ToLower(strings.TrimSpace(period)) {
+	case "h", "hr", "hour":
+		p.Per = time.Hour
+	case "d", "day":
+		p.Per = 24 * time.Hour
+	default:
+		return Price{}, fmt.Errorf("price %q: period %q is not h or day", s, period)
+	}
+	fields := strings.Fields(amount)
+	if len(fields) == 0 || len(fields) > 2 {
+		return Price{}, fmt.Errorf("price %q: expected an amount and an optional currency before the /, e.g. 9.53 USD/h", s)
+	}
+	v, err := strconv.ParseFloat(fields[0], 64)
+	if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+		return Price{}, fmt.Errorf("price %q: %q is not an amount of 0 or more", s, fields[0])
+	}
+	p.Amount = v
+	if len(fields) == 2 {
+		p.Currency = fields[1]
+	}
+	return p, nil
+}
+
+// ParseFraction reads a share written as a percentage ("12%") or a ratio
+// ("0.12") and returns the ratio.
+func ParseFraction(s string) (float64, error) {
+	t := strings.TrimSpace(s)
+	percent := strings.HasSuffix(t, "%")
+	v, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(t, "%")), 64)
+	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+		return 0, fmt.Errorf("%q is not a share: write a percentage like 12%% or a ratio like 0.12", s)
+	}
+	if percent {
+		v /= 100
+	}
+	if v < 0 || v > 1 {
+		return 0, fmt.Errorf("%q is not a share between 0 and 100%%", s)
+	}
+	return v, nil
+}
+
+// num formats a figure for people: thousands separated, at most two
+// decimals (one from 100, none from 1,000), trailing zeros dropped.
+func num(x float64) string {
+	decimals := 2
+	switch a := math.Abs(x); {
+	case a >= 1000:
+		decimals = 0
+	case a >= 100:
+		decimals = 1
+	}
+	s := strconv.FormatFloat(x, 'f', decimals, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	if s == "-0" {
+		s = "0"
+	}
+	return group(s)
+}
+
+// group puts thousands separators into the integer part of a number.
+func group(s string) string {
+	sign := ""
+	if strings.HasPrefix(s, "-") {
+		sign, s = "-", s[1:]
+	}
+	intPart, frac, hasFrac := strings.Cut(s, ".")
+	var b strings.Builder
+	for i, c := range intPart {
+		if i > 0 && (len(intPart)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if hasFrac {
+		b.WriteString("." + frac)
+	}
+	return sign + b.String()
+}
+
+// pct formats a ratio as a percentage: 0.12 → "12%".
+func pct(r float64) string { return num(r*100) + "%" }
