@@ -54,6 +54,21 @@ func TestKill9LeavesAReadableRun(t *testing.T) {
 	if r := loadlens(t, dir, "runs", "--results", "results"); !strings.Contains(r.stdout, "incomplete") {
 		t.Errorf("runs does not show the killed run as incomplete:\n%s", r.stdout)
 	}
+	if _, err := os.Stat(filepath.Join(run, "report.html")); err == nil {
+		t.Fatal("a killed run has a report.html before `loadlens report`")
+	}
+	if r := loadlens(t, dir, "report", run); r.code != 0 {
+		t.Fatalf("report of a killed run: exit %d\n%s", r.code, r.stderr)
+	}
+	page, err := os.ReadFile(filepath.Join(run, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{">Incomplete<", "GET /ok", "the run did not finish"} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("report.html of a killed run lacks %q", want)
+		}
+	}
 }
 
 func TestInterruptStillWritesTheSummary(t *testing.T) {
@@ -90,12 +105,15 @@ func TestDemoRunsAndListsItsRun(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("demo: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	for _, want := range []string{"GET /apps/first-page/{category}", "GET /products/{id}", "PASS", "results/"} {
+	for _, want := range []string{"GET /apps/first-page/{category}", "GET /products/{id}", "PASS", "results/", "dashboard: http://127.0.0.1:", "report.html"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("demo output lacks %q:\n%s", want, r.stdout)
 		}
 	}
 	run := onlyRunDir(t, filepath.Join(dir, "results"))
+	if _, err := os.Stat(filepath.Join(run, "report.html")); err != nil {
+		t.Errorf("demo wrote no report.html: %v", err)
+	}
 	if r := loadlens(t, dir, "runs", "--results", "results"); !strings.Contains(r.stdout, filepath.Base(run)) || !strings.Contains(r.stdout, "passed") {
 		t.Errorf("runs does not list the demo run as passed:\n%s", r.stdout)
 	}

@@ -31,6 +31,9 @@ type RunConfig struct {
 	TTY         bool         // Out is a terminal
 	Quiet       bool         // no live line
 	SummaryJSON string       // also write summary.json here
+	JUnit       string       // also write JUnit XML here
+	SummaryMD   string       // also write a Markdown summary here
+	Dashboard   string       // serve the live dashboard on this address (port 0: a free one); "": none
 	Args        []string     // the command line, kept in run.db
 	Version     string
 }
@@ -54,34 +57,57 @@ func Run(ctx context.Context, cfg RunConfig) (RunResult, error) {
 	if parent == "" {
 		parent = DefaultResults
 	}
+	host, _ := os.Hostname()
+	in := &report.Input{Name: p.Name, Version: cfg.Version, Start: start, Run: metrics.NewRun(p.Layout), Thresholds: p.Thresholds,
+		Host: host, CPUs: runtime.NumCPU(), Args: cfg.Args, TestFile: p.File, TestSource: p.Source, GeneratorCPU: map[int]float64{}}
+	var dash *dashboardFeed
+	if cfg.Dashboard != "" {
+		var err error
+		if dash, err = startDashboard(cfg.Dashboard, in, plannedLength(p)); err != nil {
+			return RunResult{ExitCode: ExitRunFailed}, err
+		}
+		fmt.Fprintf(cfg.Out, "dashboard: %s (live while the run lasts)\n", dash.d.URL())
+	}
 	dir, err := makeRunDir(parent, p.Name, start)
 	if err != nil {
+		dash.close()
 		return RunResult{ExitCode: ExitRunFailed}, err
 	}
-	host, _ := os.Hostname()
+	in.Dir = dir
 	w, err := store.Create(filepath.Join(dir, "run.db"), store.Meta{
-		ID: filepath.Base(dir), Name: p.Name, Version: cfg.Version, Host: host, CPUs: runtime.NumCPU(),
+		ID: filepath.Base(dir), Name: p.Name, Version: cfg.Version, Host: host, CPUs: in.CPUs,
 		Start: start, Args: cfg.Args, TestFile: p.File, TestSource: p.Source, Layout: p.Layout,
 		Extra: map[string]string{"thresholds": encodeThresholds(p.Thresholds), "segment": cfg.Segment.String(), "go": runtime.Version()},
 	})
 	if err != nil {
+		dash.close()
 		return RunResult{Dir: dir, ExitCode: ExitRunFailed}, err
 	}
 	defer w.Close()
 
-	r := &runner{cfg: cfg, dir: dir, start: start, store: w,
+	r := &runner{cfg: cfg, dir: dir, start: start, store: w, dash: dash, cpu: newCPUMeter(), cpuBySec: in.GeneratorCPU,
 		rec:  metrics.NewRecorder(p.Layout, 2*runtime.GOMAXPROCS(0)),
-		run:  metrics.NewRun(p.Layout),
+		run:  in.Run,
 		line: live.NewLine(cfg.Out, cfg.TTY), total: plannedLength(p), aborted: map[int]bool{}}
 	engCtx, stopEngine := context.WithCancel(ctx)
 	defer stopEngine()
 	r.stopEngine = stopEngine
 	r.eng = engine.New(p, r.rec, engine.Options{Segment: cfg.Segment, Start: start, Notify: r.notice})
+	r.obs = newObservations(w, r.notice)
+	scrapeCtx, stopScraping := context.WithCancel(context.Background()) // Ctrl-C ends it with the engine, below
+	defer stopScraping()
+	waitScraping, err := startScraping(scrapeCtx, p.Observe.Targets, start, r.obs)
+	if err != nil {
+		dash.close()
+		return RunResult{Dir: dir, ExitCode: ExitRunFailed}, err
+	}
 
 	done := make(chan error, 1)
 	go func() { done <- r.eng.Run(engCtx) }()
 	engErr := r.collect(done)
 	end := time.Now()
+	stopScraping()
+	waitScraping()
 	r.line.Done()
 
 	status := StatusCompleted
@@ -96,20 +122,30 @@ func Run(ctx context.Context, cfg RunConfig) (RunResult, error) {
 	}
 	r.run.SetElapsed(end.Sub(start))
 	results := evaluate(r.run, p.Thresholds, r.aborted)
-	in := &report.Input{Name: p.Name, Dir: dir, Status: status, Version: cfg.Version, Start: start, End: end,
-		Run: r.run, Thresholds: p.Thresholds, Results: results, Notices: r.notices}
+	in.Status, in.End, in.Results, in.Notices = status, end, results, r.notices
+	diagnoseRun(in, r.obs.Set())
+	if r.obs.storeErr != nil && r.storeErr == nil {
+		r.storeErr = r.obs.storeErr
+	}
 	res := RunResult{Dir: dir, Status: status, Passed: in.Passed()}
 	res.ExitCode = exitCode(status, res.Passed)
 
 	if err := w.Finish(store.Finish{End: end, Status: status, Elapsed: end.Sub(start), ExitCode: res.ExitCode, Thresholds: results}); err != nil {
 		r.storeErr = err
 	}
+	reportPath := filepath.Join(dir, ReportFile)
+	outErr := Outputs{HTML: reportPath, JUnit: cfg.JUnit, SummaryMD: cfg.SummaryMD}.write(in)
+	dash.end(in, reportPath)
 	if err := writeSummaryJSON(in, filepath.Join(dir, "summary.json"), cfg.SummaryJSON); err != nil {
 		return res, err
 	}
 	if err := report.WriteText(cfg.Out, in); err != nil {
 		return res, err
 	}
+	if outErr != nil {
+		return res, outErr
+	}
+	fmt.Fprintf(cfg.Out, "  report: %s\n", reportPath)
 	if r.storeErr != nil {
 		return res, fmt.Errorf("run.db: %w", r.storeErr)
 	}
@@ -126,6 +162,10 @@ type runner struct {
 	run        *metrics.Run
 	eng        *engine.Engine
 	line       *live.Line
+	dash       *dashboardFeed // nil without a dashboard
+	obs        *observations  // scraped and self-observed series
+	cpu        *cpuMeter
+	cpuBySec   map[int]float64 // the generator's CPU, cores busy, by second
 	total      time.Duration
 	stopEngine context.CancelFunc
 	aborted    map[int]bool
@@ -176,7 +216,20 @@ func (r *runner) second(sec int) {
 	if err := r.store.WriteSecond(snap); err != nil && r.storeErr == nil {
 		r.storeErr = err // keep measuring; the summary still comes from memory
 	}
+	cpu, ok := r.cpu.sample()
+	if ok {
+		r.cpuBySec[sec] = cpu
+		if err := r.store.WriteGenerator(store.GeneratorSecond{Sec: sec, CPU: cpu}); err != nil && r.storeErr == nil {
+			r.storeErr = err
+		}
+	} else {
+		cpu = -1
+	}
+	r.obs.add(selfSeries(sec, cpu, &r.run.Series[len(r.run.Series)-1]))
 	r.checkAborts(sec)
+	if r.dash != nil {
+		r.dash.second(r.run, time.Duration(sec+1)*time.Second, cpu, r.aborted)
+	}
 	r.showNotices()
 	if r.cfg.Quiet {
 		return

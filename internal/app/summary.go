@@ -32,8 +32,27 @@ func LoadRun(path string) (*report.Input, error) {
 	if err != nil {
 		return nil, err
 	}
+	gen, err := rd.Generator()
+	if err != nil {
+		return nil, err
+	}
 	in := &report.Input{Name: meta.Name, Dir: filepath.Dir(db), Version: meta.Version, Start: meta.Start,
-		Run: run, Thresholds: defs}
+		Run: run, Thresholds: defs, Host: meta.Host, CPUs: meta.CPUs, Args: meta.Args, TestFile: meta.TestFile,
+		TestSource: meta.TestSource, GeneratorCPU: make(map[int]float64, len(gen))}
+	for _, g := range gen {
+		in.GeneratorCPU[g.Sec] = g.CPU
+	}
+	set, err := rd.Series()
+	if err != nil {
+		return nil, err
+	}
+	scrapeErrs, err := rd.ScrapeErrors()
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range scrapeErrs {
+		in.Notices = append(in.Notices, fmt.Sprintf("scraping %s (%s) failed %d times from %ds: %s: %s", e.Target, e.URL, e.Failures, e.FirstSec, e.Kind, e.First))
+	}
 	if fin, ok := rd.Finish(); ok && len(fin.Thresholds) == len(defs) {
 		in.Status, in.End, in.Results = fin.Status, fin.End, fin.Thresholds
 	} else {
@@ -42,6 +61,7 @@ func LoadRun(path string) (*report.Input, error) {
 		in.Results = evaluate(run, defs, nil)
 		in.Notices = append(in.Notices, fmt.Sprintf("the run did not finish; this summary covers its first %s", run.Elapsed()))
 	}
+	diagnoseRun(in, set)
 	return in, nil
 }
 

@@ -34,6 +34,7 @@ func commands() []command {
 		{"validate", "validate <test.yaml>", "check a test file without running it", validateCmd},
 		{"runs", "runs [--results DIR]", "list past runs, newest first", runsCmd},
 		{"summary", "summary <run-dir>", "print a past run's summary from its run.db", summaryCmd},
+		{"report", "report <run-dir>", "rebuild a past run's report.html from its run.db", reportCmd},
 		{"demo", "demo [--serve] [--addr ADDR]", "run a short test against the built-in demo shop (or only serve it)", demoCmd},
 		{"version", "version", "print the version", func(_ context.Context, e *env, _ []string) int {
 			fmt.Fprintln(e.stdout, "loadlens", app.Version)

@@ -12,6 +12,8 @@ func demoCmd(ctx context.Context, e *env, args []string) int {
 	addr := fs.String("addr", "", "address for the shop (default: a free port on 127.0.0.1; with --serve, 127.0.0.1:8080)")
 	results := fs.String("results", app.DefaultResults, "parent directory of run directories")
 	quiet := fs.Bool("quiet", false, "no live progress line")
+	var out outputFlags
+	out.register(fs)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return app.ExitBadInput
@@ -22,8 +24,13 @@ func demoCmd(ctx context.Context, e *env, args []string) int {
 	if *serve && *addr == "" {
 		*addr = "127.0.0.1:8080"
 	}
+	dash, err := out.dashboard()
+	if err != nil {
+		return fail(e, err)
+	}
 	res, err := app.Demo(ctx, app.DemoConfig{Serve: *serve, Addr: *addr, Run: app.RunConfig{
-		ResultsDir: *results, Out: e.stdout, TTY: e.tty, Quiet: *quiet, Args: append([]string{"loadlens"}, e.args...), Version: app.Version}})
+		ResultsDir: *results, Out: e.stdout, TTY: e.tty, Quiet: *quiet, JUnit: out.junit, SummaryMD: out.summaryMD,
+		Dashboard: dash, Args: append([]string{"loadlens"}, e.args...), Version: app.Version}})
 	if err != nil {
 		fail(e, err)
 		return max(res.ExitCode, app.ExitRunFailed)

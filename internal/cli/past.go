@@ -46,3 +46,24 @@ func summaryCmd(_ context.Context, e *env, args []string) int {
 	}
 	return app.ExitOK
 }
+
+func reportCmd(_ context.Context, e *env, args []string) int {
+	const usageLine = "report <run-dir> [--out FILE] [--junit FILE] [--summary-md FILE]"
+	fs := newFlagSet(e, "report", usageLine)
+	out := fs.String("out", "", "write the HTML report here (default: report.html in the run directory)")
+	junit := fs.String("junit", "", "also write JUnit XML here")
+	md := fs.String("summary-md", "", "also write a Markdown summary here")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return app.ExitBadInput
+	}
+	if len(pos) != 1 {
+		return fail(e, usageErr("report takes one run directory, e.g. results/20261122-101500-first-page"))
+	}
+	path, err := app.Report(app.ReportConfig{Run: pos[0], Outputs: app.Outputs{HTML: *out, JUnit: *junit, SummaryMD: *md}})
+	if err != nil {
+		return fail(e, err)
+	}
+	fmt.Fprintf(e.stdout, "wrote %s\n", path)
+	return app.ExitOK
+}

@@ -34,6 +34,8 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 	fs.BoolVar(&o.Insecure, "insecure", false, "URL mode: skip TLS certificate verification")
 	results := fs.String("results", app.DefaultResults, "parent directory of run directories")
 	summaryJSON := fs.String("summary-json", "", "also write summary.json to this file")
+	var out outputFlags
+	out.register(fs)
 	quiet := fs.Bool("quiet", false, "no live progress line")
 	segment := fs.String("segment", "", "run only a segment of the test, e.g. 0:1/2 (for distributed runs)")
 	fs.Var(&envs, "e", "KEY=VALUE environment variable for {{ env.KEY }} templates (repeatable)")
@@ -71,8 +73,13 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return fail(e, err)
 	}
+	dash, err := out.dashboard()
+	if err != nil {
+		return fail(e, err)
+	}
 	res, err := app.Run(ctx, app.RunConfig{Plan: p, ResultsDir: *results, Segment: seg, Out: e.stdout, TTY: e.tty,
-		Quiet: *quiet, SummaryJSON: *summaryJSON, Args: append([]string{"loadlens"}, e.args...), Version: app.Version})
+		Quiet: *quiet, SummaryJSON: *summaryJSON, JUnit: out.junit, SummaryMD: out.summaryMD, Dashboard: dash,
+		Args: append([]string{"loadlens"}, e.args...), Version: app.Version})
 	if err != nil {
 		fail(e, err)
 		return max(res.ExitCode, app.ExitRunFailed)

@@ -1,5 +1,6 @@
-// Package live shows a run while it happens. It only reads figures it is
-// handed and never blocks the engine.
+// Package live shows a run while it happens: the terminal progress line
+// and the web dashboard. It only shows what it is handed and never blocks
+// the engine or the collector.
 package live
 
 import (

@@ -25,7 +25,7 @@ const (
 
 // topKeys are the keys a test file may have at the top level, besides the
 // x- extension keys that are ignored so they can hold YAML anchors.
-var topKeys = []string{"name", "base_url", "headers", "timeout", "insecure_skip_tls_verify", "thresholds", "scenarios"}
+var topKeys = []string{"name", "base_url", "headers", "timeout", "insecure_skip_tls_verify", "thresholds", "scenarios", "observe"}
 
 // namePattern is what run and scenario names may contain: they name
 // directories and appear in threshold filters.
@@ -186,6 +186,9 @@ func (p *parser) plan(root node) *Plan {
 	}
 	if n, ok := o.get("thresholds"); ok {
 		plan.Thresholds = p.thresholds(n)
+	}
+	if n, ok := o.get("observe"); ok {
+		plan.Observe = p.observe(n)
 	}
 	plan.Layout = p.layout.layout
 	return plan

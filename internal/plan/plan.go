@@ -24,6 +24,7 @@ type Plan struct {
 	Insecure   bool                  // skip TLS certificate verification
 	Scenarios  []*Scenario           // run at the same time, each with its own load model
 	Thresholds []threshold.Threshold // pass/fail criteria on the run's metrics
+	Observe    Observe               // the target's Prometheus endpoints to scrape during the run
 	Layout     sample.Layout         // ids of scenarios, endpoints and checks
 }
 

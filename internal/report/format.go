@@ -1,5 +1,7 @@
 // Package report renders a finished (or interrupted) run: the terminal
-// summary and summary.json. It reads the run model and never the engine.
+// summary, summary.json, report.html, JUnit XML and a Markdown summary, and
+// the per-second frames the live dashboard draws. It reads the run model
+// and never the engine.
 package report
 
 import (

@@ -3,7 +3,9 @@ package report
 import (
 	"time"
 
+	"github.com/loadlens/loadlens/internal/diagnose"
 	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/series"
 	"github.com/loadlens/loadlens/internal/threshold"
 )
 
@@ -18,6 +20,35 @@ type Input struct {
 	Thresholds []threshold.Threshold // the test's thresholds
 	Results    []threshold.Result    // their outcomes, aligned with Thresholds
 	Notices    []string              // things the run said while it ran, e.g. data running out
+
+	Host         string          // the machine that generated the load
+	CPUs         int             // its CPU count
+	Args         []string        // the command line
+	TestFile     string          // the test file's path; "" in URL mode
+	TestSource   []byte          // the test as run: the file's text, or the plan made from a URL
+	GeneratorCPU map[int]float64 // loadlens's own CPU by second, in cores busy; seconds missing are unknown
+
+	Series   series.Set         // the target's Prometheus series and the generator's own, on the run's clock
+	Findings []diagnose.Finding // the bottlenecks the diagnosis found, with evidence
+	Healthy  string             // the diagnosis's statement when it found no bottleneck
+}
+
+// The verdicts of a run.
+const (
+	VerdictPass         = "PASS"          // every threshold passed
+	VerdictFail         = "FAIL"          // a threshold failed
+	VerdictNoThresholds = "NO THRESHOLDS" // nothing to judge the run by
+)
+
+// Verdict returns the run's verdict.
+func Verdict(in *Input) string {
+	switch {
+	case len(in.Results) == 0:
+		return VerdictNoThresholds
+	case in.Passed():
+		return VerdictPass
+	}
+	return VerdictFail
 }
 
 // Passed reports whether every threshold passed.

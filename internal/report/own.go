@@ -3,6 +3,7 @@ package report
 import (
 	"time"
 
+	"github.com/loadlens/loadlens/internal/diagnose"
 	"github.com/loadlens/loadlens/internal/metrics"
 )
 
@@ -56,6 +57,7 @@ func own(in *Input) map[string]any {
 		"start": in.Start.Format(time.RFC3339Nano), "end": in.End.Format(time.RFC3339Nano), "duration_ms": ms(r.Elapsed()),
 		"passed": in.Passed(), "thresholds": thresholds, "endpoints": endpoints, "scenarios": scenarios, "checks": checks,
 		"failures_by_kind": byKind(tot.Failures[:]), "notices": in.Notices, "warnings": warnings,
+		"findings": findingsJSON(in.Findings), "healthy": in.Healthy,
 	}
 }
 
@@ -77,6 +79,20 @@ func errorGroups(gs []metrics.ErrorGroup) []map[string]any {
 			samples = append(samples, s.Message)
 		}
 		out = append(out, map[string]any{"kind": g.Kind.String(), "count": g.Count, "first_second": g.First, "last_second": g.Last, "samples": samples})
+	}
+	return out
+}
+
+// findingsJSON lists the diagnosis's findings with their evidence.
+func findingsJSON(fs []diagnose.Finding) []map[string]any {
+	out := []map[string]any{}
+	for _, f := range fs {
+		var ev []map[string]any
+		for _, e := range f.Evidence {
+			ev = append(ev, map[string]any{"source": e.Source, "second": e.Sec, "value": e.Value, "text": e.Text})
+		}
+		out = append(out, map[string]any{"kind": f.Kind, "title": f.Title, "severity": f.Severity.String(),
+			"from_second": f.From, "to_second": f.To, "evidence": ev, "remedies": f.Remedies})
 	}
 	return out
 }

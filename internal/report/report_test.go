@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/loadlens/loadlens/internal/diagnose"
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/threshold"
@@ -75,7 +76,11 @@ func fixture(t *testing.T) *Input {
 	start := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	return &Input{Name: "shop", Dir: "results/20261122-100000-shop", Status: "completed", Version: "test",
 		Start: start, End: start.Add(3 * time.Second), Run: run, Thresholds: defs, Results: results,
-		Notices: []string{"scenario buy: the 5 unique rows of users.csv ran out; the scenario stops"}}
+		Notices: []string{"scenario buy: the 5 unique rows of users.csv ran out; the scenario stops"},
+		Findings: []diagnose.Finding{{Kind: diagnose.KindPoolExhaustion, Severity: diagnose.Critical, From: 1, To: 2,
+			Title:    "DB pool exhausted: 10 of 10 connections in use, 71 waiting (go_sql, role=app) from 1s",
+			Evidence: []diagnose.Evidence{{Source: `go_sql_in_use_connections{role="app"}`, Sec: 1, Value: 10, Text: "10 of 10 connections in use"}},
+			Remedies: []string{"hold a connection only while you use it", "make the slow query fast"}}}}
 }
 
 func golden(t *testing.T, name string, got []byte) {
@@ -107,6 +112,8 @@ func TestRenderings(t *testing.T) {
 			return b.Bytes(), err
 		}},
 		{"summary.json", func() ([]byte, error) { return SummaryJSON(in) }},
+		{"summary.junit.xml", func() ([]byte, error) { return JUnit(in) }},
+		{"summary.md", func() ([]byte, error) { return Markdown(in), nil }},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

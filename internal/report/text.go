@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/loadlens/loadlens/internal/diagnose"
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/sample"
 )
@@ -32,6 +33,7 @@ func WriteText(w io.Writer, in *Input) error {
 	writeFailures(&sb, in)
 	writeChecks(&sb, in)
 	writeThresholds(&sb, in)
+	writeFindings(&sb, in)
 	for _, n := range in.Notices {
 		fmt.Fprintf(&sb, "  note: %s\n", n)
 	}
@@ -139,6 +141,28 @@ func writeChecks(sb *strings.Builder, in *Input) {
 	}
 	table(sb, "  ", "lrrr", rows)
 	sb.WriteString("\n")
+}
+
+// writeFindings prints the diagnosis: each bottleneck with its evidence, or
+// the statement of what was checked when none was found.
+func writeFindings(sb *strings.Builder, in *Input) {
+	switch {
+	case len(in.Findings) > 0:
+		var b strings.Builder
+		_ = diagnose.Render(&b, in.Findings) // a strings.Builder does not fail
+		for _, line := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
+			if line != "" {
+				sb.WriteString("  " + line)
+			}
+			sb.WriteString("\n")
+		}
+		sb.WriteString("\n")
+		if in.Healthy != "" {
+			sb.WriteString("  " + in.Healthy + "\n\n")
+		}
+	case in.Healthy != "":
+		sb.WriteString("  " + in.Healthy + "\n\n")
+	}
 }
 
 func writeThresholds(sb *strings.Builder, in *Input) {

@@ -1,6 +1,7 @@
 // Package store keeps a run in run.db, an SQLite file: the run's metadata
 // and test, one binary snapshot per second, the same seconds as plain
-// per-endpoint rows for people with the sqlite3 CLI, and how the run ended.
+// per-endpoint rows for people with the sqlite3 CLI, the generator's own
+// CPU per second, and how the run ended.
 // Every second is its own transaction in WAL mode, so a run killed with
 // SIGKILL loses at most the second being written.
 package store

@@ -17,9 +17,10 @@ import (
 // Writer appends a run to a new run.db. Its methods are meant for one
 // goroutine: the collector that produces a snapshot per second.
 type Writer struct {
-	db     *sql.DB
-	path   string
-	layout sample.Layout
+	db        *sql.DB
+	path      string
+	layout    sample.Layout
+	seriesIDs map[string]int64 // series key → its id in the series table, once written
 }
 
 // Create makes a new run.db at path holding m; it fails if the file exists.
@@ -100,7 +101,7 @@ func initialize(db *sql.DB, rows map[string]string, m Meta) error {
 		return err
 	}
 	defer func() { _ = tx.Rollback() }() // a no-op after Commit
-	if _, err := tx.Exec(schema); err != nil {
+	if _, err := tx.Exec(schema + generatorSchema + seriesSchema); err != nil {
 		return fmt.Errorf("create tables: %w", err)
 	}
 	for k, v := range rows {

@@ -1,0 +1,111 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/sample"
+	"github.com/loadlens/loadlens/internal/store"
+)
+
+// writeLongRun writes the run.db of a synthetic run of secs seconds over n
+// endpoints into dir, as a run killed before finishing would leave it.
+func writeLongRun(t *testing.T, dir string, secs, n int) {
+	t.Helper()
+	layout := sample.Layout{Scenarios: []sample.ScenarioInfo{{Name: "browse", Model: "arrival-rate"}}}
+	for i := range n {
+		layout.Endpoints = append(layout.Endpoints, sample.EndpointInfo{Scenario: 0, Name: fmt.Sprintf("GET /api/v1/resource-%02d/{id}", i), Method: "GET"})
+		layout.Checks = append(layout.Checks, sample.CheckInfo{Scenario: 0, Endpoint: int32(i), Name: "status is 200"})
+	}
+	start := time.Now().Add(-time.Duration(secs) * time.Second)
+	w, err := store.Create(filepath.Join(dir, "run.db"), store.Meta{ID: "long", Name: "long", Version: "test", Host: "box", CPUs: 8,
+		Start: start, TestSource: []byte("name: long\n"), Layout: layout,
+		Extra: map[string]string{"thresholds": `[{"key":"http_req_duration","expr":"p(95) < 500ms"}]`}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	rec := metrics.NewRecorder(layout, 1)
+	for sec := range secs {
+		sink := rec.Sink(sec)
+		for ep := range n {
+			for k := range 50 {
+				at := time.Duration(sec)*time.Second + time.Duration(k)*20*time.Millisecond
+				d := time.Duration(1+(k*k*(ep+1)+sec)%400) * time.Millisecond / 4
+				req := sample.Request{Endpoint: int32(ep), End: at, Duration: d, Waiting: d / 2, Sent: 200, Received: 2000, Status: 200}
+				if (sec+k+ep)%97 == 0 {
+					req.Status, req.Kind, req.Err = 503, sample.HTTP5xx, fmt.Sprintf("503 Service Unavailable (upstream %d)", k%7)
+				}
+				sink.Request(&req)
+				sink.Check(int32(ep), at, req.Status == 200)
+				sink.Iteration(0, at, d)
+				sink.Lag(0, at, time.Duration(k)*time.Microsecond)
+			}
+		}
+		snap := rec.Collect(sec)
+		snap.SetGauges([]sample.Gauge{{Active: 40, Allocated: 60}})
+		if err := w.WriteSecond(snap); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.WriteGenerator(store.GeneratorSecond{Sec: sec, CPU: 0.5 + float64(sec%60)/100}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestReportOfALongRun rebuilds report.html of a 10-minute run over 20
+// endpoints that never finished, then checks its size and that Chromium
+// draws it, logging how long that took.
+func TestReportOfALongRun(t *testing.T) {
+	b := startBrowser(t)
+	dir := t.TempDir()
+	runDir := filepath.Join(dir, "20261122-100000-long")
+	if err := os.Mkdir(runDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeLongRun(t, runDir, 600, 20)
+	r := loadlens(t, dir, "report", runDir, "--junit", "junit.xml", "--summary-md", "summary.md")
+	if r.code != 0 || !strings.Contains(r.stdout, "report.html") {
+		t.Fatalf("report: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	page := filepath.Join(runDir, "report.html")
+	st, err := os.Stat(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("report.html of 10 minutes × 20 endpoints: %.2f MB", float64(st.Size())/(1<<20))
+	if st.Size() > 5<<20 {
+		t.Errorf("report.html is %d bytes, over 5 MB", st.Size())
+	}
+
+	b.open(fileURL(t, page))
+	waitFor(t, 20*time.Second, "report.html to render", func() bool {
+		var ready bool
+		b.eval(`return !!(window.LL && LL.ready)`, &ready)
+		return ready
+	})
+	var timing struct {
+		Script float64 `json:"script"` // the report's script, parsing its data and drawing
+		Load   float64 `json:"load"`   // navigation start to the load event
+	}
+	b.eval(`var n = performance.getEntriesByType("navigation")[0]; return {script: LL.renderMs, load: n.loadEventEnd}`, &timing)
+	t.Logf("Chromium: charts drawn in %.0f ms; page loaded %.0f ms after navigation started", timing.Script, timing.Load)
+	assertCharts(t, b, 7)
+	var rows int
+	b.eval(`return document.querySelectorAll("#endpoints tbody tr").length`, &rows)
+	if rows != 20 {
+		t.Errorf("endpoint table has %d rows, want 20", rows)
+	}
+	if got := text(b, "header"); !strings.Contains(got, "Incomplete") {
+		t.Errorf("header of a run that never finished does not say so: %q", got)
+	}
+	b.screenshot("report-long.png")
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors:\n%s", strings.Join(errs, "\n"))
+	}
+}

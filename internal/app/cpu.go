@@ -1,0 +1,32 @@
+package app
+
+import "time"
+
+// cpuMeter measures loadlens's own CPU use between calls, so a run can
+// show when the generator, not the target, was the limit.
+type cpuMeter struct {
+	lastWall time.Time
+	lastCPU  time.Duration
+	ok       bool
+}
+
+// newCPUMeter starts measuring now.
+func newCPUMeter() *cpuMeter {
+	cpu, ok := processCPU()
+	return &cpuMeter{lastWall: time.Now(), lastCPU: cpu, ok: ok}
+}
+
+// sample returns the cores kept busy since the previous call (user +
+// system CPU time over wall time), and false where that cannot be measured.
+func (m *cpuMeter) sample() (float64, bool) {
+	cpu, ok := processCPU()
+	now := time.Now()
+	wall := now.Sub(m.lastWall)
+	used := cpu - m.lastCPU
+	m.lastWall, m.lastCPU = now, cpu
+	if !ok || !m.ok || wall <= 0 {
+		m.ok = ok
+		return 0, false
+	}
+	return max(used.Seconds(), 0) / wall.Seconds(), true
+}

@@ -1,0 +1,61 @@
+package app
+
+import (
+	"os"
+	"runtime"
+
+	"github.com/loadlens/loadlens/internal/diagnose"
+	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/series"
+)
+
+// The series the generator records about itself every second, so that a
+// run can show when loadlens, not the target, was the limit.
+const (
+	selfCPU        = diagnose.GeneratorCPU          // CPU cores busy (user + system)
+	selfCapacity   = diagnose.GeneratorCapacity     // cores the generator may use (GOMAXPROCS)
+	selfGoroutines = "loadlens_goroutines"          // live goroutines
+	selfFDs        = "loadlens_open_fds"            // open file descriptors, sockets included
+	selfBytesIn    = "loadlens_received_bytes"      // bytes received in the second
+	selfBytesOut   = "loadlens_sent_bytes"          // bytes sent in the second
+	selfLag        = "loadlens_scheduler_lag_p99_s" // open-model start lag, p99, in seconds
+)
+
+// selfLabels marks the generator's own series.
+var selfLabels = []series.Label{{Name: "role", Value: "generator"}, {Name: "target", Value: "loadlens"}}
+
+// selfSeries returns the generator's figures for one second; cpu < 0 means
+// it could not be measured.
+func selfSeries(sec int, cpu float64, last *metrics.Second) series.Set {
+	point := func(name string, v float64) *series.Series {
+		return &series.Series{Name: name, Labels: selfLabels, Kind: series.Gauge, Points: []series.Point{{Sec: sec, Value: v}}}
+	}
+	set := series.Set{
+		point(selfCapacity, float64(runtime.GOMAXPROCS(0))),
+		point(selfGoroutines, float64(runtime.NumGoroutine())),
+		point(selfBytesIn, float64(last.Received)),
+		point(selfBytesOut, float64(last.Sent)),
+		point(selfLag, last.LagP99.Seconds()),
+	}
+	if cpu >= 0 {
+		set = append(set, point(selfCPU, cpu))
+	}
+	if n, ok := openFDs(); ok {
+		set = append(set, point(selfFDs, float64(n)))
+	}
+	return set
+}
+
+// openFDs counts the process's open file descriptors where /proc allows.
+func openFDs() (int, bool) {
+	f, err := os.Open("/proc/self/fd")
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	names, err := f.Readdirnames(-1)
+	if err != nil {
+		return 0, false
+	}
+	return len(names) - 1, true // minus the descriptor reading the directory
+}

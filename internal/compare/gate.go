@@ -1,0 +1,303 @@
+package compare
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Gate is one --fail-on-regression rule, such as "p(95) +10%": the run
+// fails the gate when p95 rose by more than 10 % against the baseline, and
+// the rise is significant.
+//
+// Syntax: metric [{endpoint:"name"}] sign amount [unit].
+//   - metric: p(50) or med, p(95), p(99); req/s (or rps, tps, http_reqs);
+//     errors (or error_rate, http_req_failed); checks (or check_rate).
+//   - sign: + fails on a rise, - on a fall.
+//   - amount and unit: % is relative to the baseline; otherwise absolute:
+//     a time for percentiles (us, µs, ms, s; a bare number is ms), req/s
+//     (bare or /s) for throughput, percentage points (pp) for ratios.
+type Gate struct {
+	Expr     string  `json:"expr"`               // as written
+	Metric   Metric  `json:"metric"`             // what is compared
+	Endpoint string  `json:"endpoint,omitempty"` // the row; "" for all endpoints
+	Sign     int     `json:"sign"`               // +1 fails on a rise, -1 on a fall
+	Amount   float64 `json:"amount"`             // the allowed change: percent when Relative, else ms, req/s or a ratio
+	Relative bool    `json:"relative"`           // Amount is a percentage of the baseline
+}
+
+// GateResult is one gate judged for one run against the baseline.
+type GateResult struct {
+	Gate   Gate   `json:"gate"`   // the gate judged
+	Run    string `json:"run"`    // the run judged
+	Failed bool   `json:"failed"` // the run fails the gate
+	Reason string `json:"reason"` // what was observed and why it fails or passes
+}
+
+// ParseGates parses every gate, reporting all the bad ones at once.
+func ParseGates(exprs []string) ([]Gate, error) {
+	var gates []Gate
+	var errs []error
+	for _, e := range exprs {
+		g, err := ParseGate(e)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		gates = append(gates, g)
+	}
+	return gates, errors.Join(errs...)
+}
+
+// ParseGate parses one gate expression; see Gate for the syntax.
+func ParseGate(expr string) (Gate, error) {
+	g := Gate{Expr: expr}
+	fail := func(format string, args ...any) (Gate, error) {
+		return Gate{}, fmt.Errorf("gate %q: %s (e.g. 'p(95) +10%%', 'req/s -5%%', 'errors +0.5pp', 'p(99){endpoint:\"GET /x\"} +50ms')",
+			expr, fmt.Sprintf(format, args...))
+	}
+	s := strings.TrimSpace(expr)
+	name := s
+	if i := strings.IndexAny(s, "{+- \t"); i >= 0 {
+		name, s = s[:i], strings.TrimSpace(s[i:])
+	} else {
+		s = ""
+	}
+	m, ok := gateMetric(name)
+	if !ok {
+		return fail("unknown metric %q: use p(50), med, p(95), p(99), req/s, errors or checks", name)
+	}
+	g.Metric = m
+	if strings.HasPrefix(s, "{") {
+		ep, rest, err := endpointFilter(s[1:])
+		if err != nil {
+			return fail("%v", err)
+		}
+		g.Endpoint, s = ep, strings.TrimSpace(rest)
+	}
+	switch {
+	case strings.HasPrefix(s, "+"):
+		g.Sign = 1
+	case strings.HasPrefix(s, "-"):
+		g.Sign = -1
+	default:
+		return fail("expected + (fail on a rise) or - (fail on a fall) after the metric, found %q", s)
+	}
+	s = strings.TrimSpace(s[1:])
+	end := 0
+	for end < len(s) && (s[end] >= '0' && s[end] <= '9' || s[end] == '.') {
+		end++
+	}
+	amount, err := strconv.ParseFloat(s[:end], 64)
+	if err != nil || math.IsInf(amount, 0) {
+		return fail("expected the allowed change as a number after the sign, found %q", s)
+	}
+	unit := strings.TrimSpace(s[end:])
+	if g.Amount, g.Relative, err = gateAmount(m, amount, unit); err != nil {
+		return fail("%v", err)
+	}
+	return g, nil
+}
+
+// gateMetric maps a metric name of a gate to the compared figure.
+func gateMetric(name string) (Metric, bool) {
+	switch strings.ReplaceAll(strings.ToLower(name), " ", "") {
+	case "p(50)", "med":
+		return P50, true
+	case "p(95)":
+		return P95, true
+	case "p(99)":
+		return P99, true
+	case "req/s", "rps", "tps", "http_reqs":
+		return TPS, true
+	case "errors", "error_rate", "http_req_failed":
+		return ErrorRate, true
+	case "checks", "check_rate":
+		return CheckRate, true
+	}
+	return 0, false
+}
+
+// endpointFilter reads `endpoint:"name"}` (the value quoted with " or ',
+// or bare) and returns the name and what follows the closing brace.
+func endpointFilter(s string) (name, rest string, err error) {
+	key, val, ok := strings.Cut(s, ":")
+	if !ok || strings.TrimSpace(key) != "endpoint" {
+		return "", "", errors.New(`the only filter is {endpoint:"name"}`)
+	}
+	val = strings.TrimLeft(val, " \t")
+	if val != "" && (val[0] == '"' || val[0] == '\'') {
+		end := strings.IndexByte(val[1:], val[0])
+		if end < 0 {
+			return "", "", errors.New("the endpoint name's quote is not closed")
+		}
+		name, val = val[1:1+end], strings.TrimLeft(val[2+end:], " \t")
+		if !strings.HasPrefix(val, "}") {
+			return "", "", errors.New("the filter has no closing }")
+		}
+		rest = val[1:]
+	} else {
+		end := strings.IndexByte(val, '}')
+		if end < 0 {
+			return "", "", errors.New("the filter has no closing }")
+		}
+		name, rest = strings.TrimSpace(val[:end]), val[end+1:]
+	}
+	if name == "" {
+		return "", "", errors.New("the endpoint filter is empty")
+	}
+	return name, rest, nil
+}
+
+// gateAmount converts the allowed change to the metric's unit.
+func gateAmount(m Metric, amount float64, unit string) (float64, bool, error) {
+	if unit == "%" {
+		return amount, true, nil
+	}
+	switch m {
+	case P50, P95, P99:
+		switch unit {
+		case "", "ms":
+			return amount, false, nil
+		case "s":
+			return amount * 1000, false, nil
+		case "us", "µs":
+			return amount / 1000, false, nil
+		}
+		return 0, false, fmt.Errorf("unit %q is not %% or a time (us, ms, s)", unit)
+	case TPS:
+		if unit == "" || unit == "/s" || unit == "req/s" {
+			return amount, false, nil
+		}
+		return 0, false, fmt.Errorf("unit %q is not %% or req/s", unit)
+	}
+	if unit == "pp" {
+		return amount / 100, false, nil
+	}
+	return 0, false, fmt.Errorf("a ratio changes by a relative %% or by percentage points (pp), not by %q", unit)
+}
+
+// String writes the gate as it was given.
+func (g Gate) String() string { return g.Expr }
+
+// Check judges every gate for every run against the baseline. A gate fails
+// when the change goes past the allowed amount in the gate's direction and
+// is significant (or could not be tested for lack of samples), and when it
+// cannot be judged at all: a gate that silently passes on a typo is no gate.
+func (r *Report) Check(gates []Gate) []GateResult {
+	var out []GateResult
+	for _, g := range gates {
+		line, err := r.line(g)
+		for i := 1; i < len(r.Runs); i++ {
+			res := GateResult{Gate: g, Run: r.Runs[i].Name}
+			if err != nil {
+				res.Failed, res.Reason = true, err.Error()
+			} else {
+				res.Failed, res.Reason = judge(g, line.Values[0], line.Values[i])
+			}
+			if !r.Runs[i].Comparable {
+				res.Reason += " (not at the baseline's load)"
+			}
+			out = append(out, res)
+		}
+	}
+	return out
+}
+
+// AnyFailed reports whether any gate failed.
+func AnyFailed(results []GateResult) bool {
+	for _, res := range results {
+		if res.Failed {
+			return true
+		}
+	}
+	return false
+}
+
+// line finds the line a gate judges.
+func (r *Report) line(g Gate) (Line, error) {
+	want := g.Endpoint
+	if want == "" || (len(r.Rows) == 1 && r.endpointNamed(want)) {
+		want = allEndpoints
+	}
+	for _, row := range r.Rows {
+		if row.Name == want {
+			return row.Lines[g.Metric], nil
+		}
+	}
+	return Line{}, fmt.Errorf("no endpoint %q in the compared runs", g.Endpoint)
+}
+
+// endpointNamed reports whether some run has an endpoint of that name.
+func (r *Report) endpointNamed(name string) bool {
+	for _, k := range r.endpoints {
+		if k == name {
+			return true
+		}
+	}
+	return false
+}
+
+// judge decides one gate on one value and says why.
+func judge(g Gate, base, v Value) (bool, string) {
+	if !base.Has || !v.Has {
+		return true, fmt.Sprintf("%s: no data to compare in the baseline or this run", g.Metric)
+	}
+	change, allowed := changeText(g.Metric, v), gateLimitText(g)
+	if !g.Relative {
+		change = absChangeText(g.Metric, *v.Delta)
+	}
+	var exceeded bool
+	switch {
+	case g.Relative && v.DeltaPct != nil:
+		exceeded = float64(g.Sign)*(*v.DeltaPct) > g.Amount
+	case g.Relative:
+		exceeded = float64(g.Sign)*(*v.Delta) > 0 // from 0: any change is infinitely many percent
+	default:
+		exceeded = float64(g.Sign)*(*v.Delta) > g.Amount+1e-12
+	}
+	if *v.Delta == 0 {
+		change = "no change"
+	}
+	p := "not tested: too few samples"
+	if v.P != nil {
+		p = fmt.Sprintf("p=%.3f", *v.P)
+	}
+	switch {
+	case !exceeded:
+		return false, fmt.Sprintf("%s %s (%s) is within %s", g.Metric, change, p, allowed)
+	case v.P != nil && !v.Significant:
+		return false, fmt.Sprintf("%s %s (%s) goes past %s but is not significant", g.Metric, change, p, allowed)
+	}
+	return true, fmt.Sprintf("%s %s (%s) goes past %s", g.Metric, change, p, allowed)
+}
+
+// absChangeText writes a change in the metric's unit.
+func absChangeText(m Metric, d float64) string {
+	switch {
+	case m.isRatio():
+		return signed(100*d, 2) + "pp"
+	case m == TPS:
+		return signed(d, 1) + " req/s"
+	}
+	return strings.TrimRight(strings.TrimRight(signed(d, 3), "0"), ".") + "ms"
+}
+
+// gateLimitText writes the allowed change of a gate.
+func gateLimitText(g Gate) string {
+	sign := "+"
+	if g.Sign < 0 {
+		sign = "-"
+	}
+	switch {
+	case g.Relative:
+		return sign + strconv.FormatFloat(g.Amount, 'f', -1, 64) + "%"
+	case g.Metric.isRatio():
+		return sign + strconv.FormatFloat(100*g.Amount, 'f', -1, 64) + "pp"
+	case g.Metric == TPS:
+		return sign + strconv.FormatFloat(g.Amount, 'f', -1, 64) + " req/s"
+	}
+	return sign + strconv.FormatFloat(g.Amount, 'f', -1, 64) + "ms"
+}

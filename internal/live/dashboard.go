@@ -1,0 +1,254 @@
+package live
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+)
+
+const (
+	// subscriberBuffer is how many events a browser may fall behind before
+	// it is disconnected; its EventSource reconnects and gets the whole run.
+	subscriberBuffer = 64
+	// writeTimeout bounds one write to a browser that stopped reading.
+	writeTimeout = 10 * time.Second
+	// closeGrace is how long Close lets browsers receive the final event.
+	closeGrace = 500 * time.Millisecond
+)
+
+// Dashboard serves a run's live web dashboard: a page, and a stream of
+// server-sent events with the run's metadata, every second so far, then
+// each new second. It deals in JSON it is handed and never looks inside.
+// Publishing never blocks: a browser that falls behind is dropped.
+type Dashboard struct {
+	srv  *http.Server
+	ln   net.Listener
+	page []byte
+	csp  string
+	done chan struct{} // closed when Serve returns
+
+	mu     sync.Mutex
+	meta   []byte
+	frames [][]byte // the JSON of every second so far
+	final  []byte   // the "end" event; nil while running
+	subs   map[chan []byte]struct{}
+	closed bool
+}
+
+// StartDashboard listens on addr (host:port; port 0 picks a free one) and
+// serves the dashboard of the run that meta (JSON) describes.
+func StartDashboard(addr string, meta []byte) (*Dashboard, error) {
+	page, csp, err := dashboardPage()
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("dashboard: %w (choose another address with --dashboard-addr, or --no-dashboard)", err)
+	}
+	d := &Dashboard{ln: ln, page: page, csp: csp, meta: meta, subs: map[chan []byte]struct{}{}, done: make(chan struct{})}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", d.servePage)
+	mux.HandleFunc("GET /events", d.serveEvents)
+	d.srv = &http.Server{Handler: localOnly(mux), ReadHeaderTimeout: 5 * time.Second}
+	go func() {
+		defer close(d.done)
+		_ = d.srv.Serve(ln) // returns http.ErrServerClosed after Close
+	}()
+	return d, nil
+}
+
+// URL returns the dashboard's address for a browser.
+func (d *Dashboard) URL() string {
+	a := d.ln.Addr().(*net.TCPAddr)
+	host := a.IP.String()
+	if a.IP.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	return "http://" + net.JoinHostPort(host, fmt.Sprint(a.Port)) + "/"
+}
+
+// Publish sends one second (a JSON frame) to every browser and keeps it
+// for browsers that connect later.
+func (d *Dashboard) Publish(frame []byte) {
+	frame = bytes.Clone(frame) // kept: the caller may reuse its buffer
+	ev := sseEvent("frame", frame)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed || d.final != nil {
+		return
+	}
+	d.frames = append(d.frames, frame)
+	d.broadcast(ev)
+}
+
+// End sends how the run ended (JSON) and ends every stream.
+func (d *Dashboard) End(final []byte) {
+	ev := sseEvent("end", final)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed || d.final != nil {
+		return
+	}
+	d.final = ev
+	d.broadcast(ev)
+}
+
+// broadcast hands ev to every browser without waiting: one whose buffer
+// is full is disconnected. d.mu must be held.
+func (d *Dashboard) broadcast(ev []byte) {
+	for ch := range d.subs {
+		select {
+		case ch <- ev:
+		default:
+			delete(d.subs, ch)
+			close(ch)
+		}
+	}
+}
+
+// Close stops serving, giving browsers a moment to receive the last event.
+func (d *Dashboard) Close() error {
+	d.mu.Lock()
+	if d.closed {
+		d.mu.Unlock()
+		return nil
+	}
+	d.closed = true
+	d.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), closeGrace)
+	defer cancel()
+	err := d.srv.Shutdown(ctx) // waits for streams that are sending the end event
+	if errors.Is(err, context.DeadlineExceeded) {
+		err = d.srv.Close()
+	}
+	d.mu.Lock()
+	for ch := range d.subs {
+		delete(d.subs, ch)
+		close(ch)
+	}
+	d.mu.Unlock()
+	<-d.done
+	return err
+}
+
+func (d *Dashboard) servePage(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Security-Policy", d.csp+"; frame-ancestors 'none'")
+	h.Set("Cache-Control", "no-store")
+	_, _ = w.Write(d.page)
+}
+
+// serveEvents streams the run: a "history" event with the metadata and
+// every second so far, then "frame" events, then one "end" event.
+func (d *Dashboard) serveEvents(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no")
+	rc := http.NewResponseController(w)
+
+	d.mu.Lock()
+	meta, frames := d.meta, d.frames // frames only grow, and each is never changed: safe to read unlocked
+	final := d.final
+	var ch chan []byte
+	if final == nil && !d.closed {
+		ch = make(chan []byte, subscriberBuffer)
+		d.subs[ch] = struct{}{}
+	}
+	d.mu.Unlock()
+	if ch != nil {
+		defer d.unsubscribe(ch)
+	}
+	history := historyEvent(meta, frames)
+
+	send := func(ev []byte) bool {
+		_ = rc.SetWriteDeadline(time.Now().Add(writeTimeout))
+		if _, err := w.Write(ev); err != nil {
+			return false
+		}
+		return rc.Flush() == nil
+	}
+	if !send(append([]byte("retry: 2000\n\n"), history...)) {
+		return
+	}
+	if ch == nil {
+		if final != nil {
+			send(final)
+		}
+		return
+	}
+	for {
+		select {
+		case ev, ok := <-ch:
+			if !ok || !send(ev) || bytes.HasPrefix(ev, []byte("event: end\n")) {
+				return
+			}
+		case <-r.Context().Done():
+			return
+		}
+	}
+}
+
+func (d *Dashboard) unsubscribe(ch chan []byte) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if _, ok := d.subs[ch]; ok {
+		delete(d.subs, ch)
+		close(ch)
+	}
+}
+
+// historyEvent is {"meta": ..., "frames": [...]} built from the stored
+// JSON without decoding it.
+func historyEvent(meta []byte, frames [][]byte) []byte {
+	var b bytes.Buffer
+	b.WriteString(`{"meta":`)
+	b.Write(meta)
+	b.WriteString(`,"frames":[`)
+	for i, f := range frames {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(f)
+	}
+	b.WriteString("]}")
+	return sseEvent("history", b.Bytes())
+}
+
+// sseEvent formats one server-sent event; data is JSON, which has no raw
+// newlines, but any are split into data lines as the format requires.
+func sseEvent(name string, data []byte) []byte {
+	var b bytes.Buffer
+	b.WriteString("event: " + name + "\n")
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		b.WriteString("data: ")
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	b.WriteByte('\n')
+	return b.Bytes()
+}
+
+// localOnly refuses requests whose Host is a name other than localhost,
+// so that a web page elsewhere cannot read the dashboard through DNS
+// rebinding; browsers on this machine use an IP address or localhost.
+func localOnly(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host, _, err := net.SplitHostPort(r.Host)
+		if err != nil {
+			host = r.Host
+		}
+		if host != "localhost" && net.ParseIP(host) == nil {
+			http.Error(w, "loadlens dashboard: open it by IP address or as localhost", http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}

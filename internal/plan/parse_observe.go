@@ -1,0 +1,219 @@
+package plan
+
+import (
+	"errors"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/series"
+	"github.com/loadlens/loadlens/internal/tmpl"
+)
+
+// observeKeys and observeTargetKeys are the keys of the observe section and
+// of one of its targets.
+var (
+	observeKeys       = []string{"interval", "targets"}
+	observeTargetKeys = []string{"name", "url", "preset", "labels", "interval", "series"}
+)
+
+// targetNamePattern is what a target's name may contain: it becomes a label
+// value and names the target in messages; ':' allows the host:port default.
+var targetNamePattern = regexp.MustCompile(`^[A-Za-z0-9._:-]+$`)
+
+// labelNamePattern is a Prometheus label name.
+var labelNamePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// observe parses the observe section.
+func (p *parser) observe(n node) Observe {
+	obs := Observe{Interval: DefaultObserveInterval}
+	o, ok := p.object(n, "a mapping with interval and targets", observeKeys)
+	if !ok {
+		return obs
+	}
+	if v, ok := o.get("interval"); ok {
+		if d, ok := p.observeInterval(v); ok {
+			obs.Interval = d
+		}
+	}
+	t, ok := o.get("targets")
+	if !ok {
+		p.errs.add(n.key, n.path, "missing key \"targets\": the Prometheus endpoints to scrape")
+		return obs
+	}
+	items, ok := p.list(t, "a list of targets, each a mapping with url and optionally name, preset, labels, interval, series")
+	if !ok {
+		return obs
+	}
+	if len(items) == 0 {
+		p.errs.add(t.pos, t.path, "needs at least one target; leave observe out to scrape nothing")
+		return obs
+	}
+	names := map[string]string{} // name → path of the target that has it
+	for _, item := range items {
+		tg, at, ok := p.observeTarget(item, obs.Interval)
+		if !ok {
+			continue
+		}
+		if first, dup := names[tg.Name]; dup {
+			p.errs.add(at.pos, at.path, "target name %q is already used by %s; give each target its own name", tg.Name, first)
+			continue
+		}
+		names[tg.Name] = item.path
+		obs.Targets = append(obs.Targets, tg)
+	}
+	return obs
+}
+
+// observeTarget parses one target; at is where its name is written, or its
+// URL when the name is derived from it, for the duplicate-name error.
+func (p *parser) observeTarget(n node, interval time.Duration) (tg ObserveTarget, at node, ok bool) {
+	o, ok := p.object(n, "a target (a mapping with url, and optionally name, preset, labels, interval, series)", observeTargetKeys)
+	if !ok {
+		return tg, n, false
+	}
+	ok = true
+	tg.Interval = interval
+	u, hasURL := o.get("url")
+	if !hasURL {
+		p.errs.add(n.key, n.path, "missing key \"url\": the endpoint to scrape, like http://127.0.0.1:9100/metrics")
+		ok = false
+	} else if tg.URL, ok = p.observeURL(u); ok {
+		tg.Name, at = tg.URL, u
+		if parsed, err := url.Parse(tg.URL); err == nil {
+			tg.Name = parsed.Host
+		}
+	}
+	if v, has := o.get("name"); has {
+		at = v
+		s, valid := p.nonEmpty(v, "a name")
+		switch {
+		case !valid:
+			ok = false
+		case !targetNamePattern.MatchString(s):
+			p.errs.add(v.pos, v.path, "target name %q may only use letters, digits, '.', '_', ':' and '-'", s)
+			ok = false
+		default:
+			tg.Name = s
+		}
+	}
+	if v, has := o.get("preset"); has {
+		s, valid := p.oneOf(v, ObservePresets()...)
+		tg.Preset, ok = s, ok && valid
+	}
+	if v, has := o.get("labels"); has {
+		tg.Labels = p.observeLabels(v)
+	}
+	if v, has := o.get("interval"); has {
+		if d, valid := p.observeInterval(v); valid {
+			tg.Interval = d
+		}
+	}
+	if v, has := o.get("series"); has {
+		tg.Series = p.selectors(v)
+	}
+	return tg, at, ok
+}
+
+// observeInterval returns a scrape interval of at least MinObserveInterval.
+func (p *parser) observeInterval(n node) (time.Duration, bool) {
+	d, ok := p.duration(n)
+	if ok && d < MinObserveInterval {
+		p.errs.add(n.pos, n.path, "must be at least %s (scrapes are aligned to the run's seconds), got %s", MinObserveInterval, scalarText(n.v))
+		return 0, false
+	}
+	return d, ok
+}
+
+// observeURL returns a target's constant URL; only env lookups may be templated.
+func (p *parser) observeURL(n node) (string, bool) {
+	s, ok := p.nonEmpty(n, "a URL like http://127.0.0.1:9100/metrics")
+	if !ok {
+		return "", false
+	}
+	t, ok := p.compile(n, s, &tmpl.Scope{Env: p.env})
+	if !ok {
+		return "", false
+	}
+	c, isConst := t.Const()
+	if !isConst {
+		p.errs.add(n.pos, n.path, "a target URL is fixed for the whole run: only env lookups may be templated")
+		return "", false
+	}
+	u, err := url.Parse(c)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		p.errs.add(n.pos, n.path, "bad target URL %q: expected http:// or https:// and a host, like http://127.0.0.1:9100/metrics", c)
+		return "", false
+	}
+	if u.Fragment != "" {
+		p.errs.add(n.pos, n.path, "target URL %q must not have a fragment (#...)", c)
+		return "", false
+	}
+	return c, true
+}
+
+// observeLabels parses a target's labels, sorted by name.
+func (p *parser) observeLabels(n node) []series.Label {
+	o, ok := p.object(n, "a mapping of label names to values, like {role: app}", nil)
+	if !ok {
+		return nil
+	}
+	var out []series.Label
+	for _, f := range o.fields {
+		switch {
+		case !labelNamePattern.MatchString(f.name):
+			p.errs.add(f.val.key, f.val.path, "bad label name %q: use letters, digits and _, not starting with a digit", f.name)
+			continue
+		case strings.HasPrefix(f.name, "__"):
+			p.errs.add(f.val.key, f.val.path, "label names starting with __ are reserved for Prometheus")
+			continue
+		case f.name == "target":
+			p.errs.add(f.val.key, f.val.path, "label \"target\" is set to the target's name; set name: instead")
+			continue
+		}
+		v, ok := p.nonEmpty(f.val, "a label value")
+		if !ok {
+			continue
+		}
+		out = append(out, series.Label{Name: f.name, Value: v})
+	}
+	series.SortLabels(out)
+	return out
+}
+
+// selectors parses a target's list of series selectors.
+func (p *parser) selectors(n node) []Selector {
+	items, ok := p.list(n, "a list of series, each a metric name or a selector like 'name{label=\"value\"}'")
+	if !ok {
+		return nil
+	}
+	if len(items) == 0 {
+		p.errs.add(n.pos, n.path, "needs at least one series; leave series out to keep every series")
+		return nil
+	}
+	var out []Selector
+	for _, item := range items {
+		s, ok := p.nonEmpty(item, "a metric name or a selector like 'name{label=\"value\"}'")
+		if !ok {
+			continue
+		}
+		sel, err := parseSelector(s)
+		if err != nil {
+			var se *SelectorError
+			if errors.As(err, &se) {
+				p.errs.add(p.src.posAt(item.v, se.Offset), item.path, "%s", se.Msg)
+			} else {
+				p.errs.add(item.pos, item.path, "%v", err)
+			}
+			continue
+		}
+		if slices.ContainsFunc(out, func(o Selector) bool { return o.Text == sel.Text }) {
+			p.errs.add(item.pos, item.path, "series %s is listed twice", s)
+			continue
+		}
+		out = append(out, sel)
+	}
+	return out
+}

@@ -1,0 +1,183 @@
+package report
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"html"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/sample"
+)
+
+func renderHTML(t *testing.T, in *Input) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := WriteHTML(&b, in); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// pageData decodes the JSON embedded in a report.
+func pageData(t *testing.T, page string) htmlData {
+	t.Helper()
+	m := regexp.MustCompile(`(?s)<script type="application/json" id="loadlens-data">(.*?)</script>`).FindStringSubmatch(page)
+	if m == nil {
+		t.Fatal("report.html embeds no data block")
+	}
+	var d htmlData
+	if err := json.Unmarshal([]byte(m[1]), &d); err != nil {
+		t.Fatalf("embedded data: %v", err)
+	}
+	return d
+}
+
+func TestHTMLReport(t *testing.T) {
+	in := fixture(t)
+	in.Host, in.CPUs, in.TestFile, in.TestSource = "box", 8, "shop.yaml", []byte("name: shop\n")
+	in.GeneratorCPU = map[int]float64{0: 0.5, 2: 2}
+	page := renderHTML(t, in)
+	for _, want := range []string{
+		`<span id="verdict" class="verdict fail">FAIL</span>`, "browse · GET /apps/first-page", "buy · POST /coupons/issue",
+		"409 Conflict", "context deadline exceeded", "$.remaining &gt;= 0", "p(99)=100ms", "name: shop", "box",
+		"iterations were dropped", "users.csv ran out", "Permission is hereby granted",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("report.html lacks %q", want)
+		}
+	}
+	d := pageData(t, page)
+	if len(d.Frames) != 3 || len(d.Frames[0].Endpoints) != 3 || len(d.Meta.Endpoints) != 3 {
+		t.Fatalf("embedded data: %d frames, %d endpoints per frame, %d endpoints in meta; want 3, 3, 3",
+			len(d.Frames), len(d.Frames[0].Endpoints), len(d.Meta.Endpoints))
+	}
+	cpus := []any{d.Frames[0].CPU, d.Frames[1].CPU, d.Frames[2].CPU}
+	if d.Frames[0].CPU == nil || *d.Frames[0].CPU != 6.3 || d.Frames[1].CPU != nil || *d.Frames[2].CPU != 25 {
+		t.Errorf("generator CPU of the frames = %v, want 6.3%%, unknown, 25%% (of 8 CPUs)", cpus)
+	}
+	if len(d.Spectra) != 4 || d.Spectra[0].Count != 300 || d.Spectra[0].Percentiles[len(d.Spectra[0].Percentiles)-1] != 100 {
+		t.Errorf("spectra: %d, first of %d samples; want all endpoints + 3, 300 samples, ending at 100%%", len(d.Spectra), d.Spectra[0].Count)
+	}
+}
+
+// TestHTMLRunsOnlyItsOwnScripts checks that the Content-Security-Policy
+// names the hash of every script in the page, so they run, and that the
+// page loads nothing from anywhere.
+func TestHTMLRunsOnlyItsOwnScripts(t *testing.T) {
+	page := renderHTML(t, fixture(t))
+	csp := regexp.MustCompile(`<meta http-equiv="Content-Security-Policy" content="([^"]*)">`).FindStringSubmatch(page)
+	if csp == nil {
+		t.Fatal("report.html has no Content-Security-Policy")
+	}
+	policy := html.UnescapeString(csp[1])
+	scripts := regexp.MustCompile(`(?s)<script>(.*?)</script>`).FindAllStringSubmatch(page, -1)
+	if len(scripts) != 3 {
+		t.Fatalf("%d inline scripts, want 3 (uPlot, charts, report)", len(scripts))
+	}
+	for i, s := range scripts {
+		sum := sha256.Sum256([]byte(s[1]))
+		if h := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"; !strings.Contains(policy, h) {
+			t.Errorf("script %d's hash %s is not in the policy %q", i, h, policy)
+		}
+	}
+	if !strings.HasPrefix(policy, "default-src 'none'") {
+		t.Errorf("policy %q does not start by forbidding everything", policy)
+	}
+	if m := regexp.MustCompile(`(?i)<(script|link|img|iframe)[^>]+(src|href)=`).FindString(page); m != "" {
+		t.Errorf("report.html refers to an outside resource: %s", m)
+	}
+}
+
+func TestHTMLEscapesWhatCameFromTheTarget(t *testing.T) {
+	const evil = `<script>alert(1)</script>"><img src=x onerror=alert(2)>`
+	cases := []struct {
+		name  string
+		setup func(in *Input)
+	}{
+		{"endpoint name", func(in *Input) { in.Run.Layout.Endpoints[0].Name = "GET /" + evil }},
+		{"error message", func(in *Input) {
+			in.Run.Endpoints[2].Errors[0].Samples[0].Message = "500 " + evil
+		}},
+		{"check name", func(in *Input) { in.Run.Layout.Checks[0].Name = evil }},
+		{"test source", func(in *Input) { in.TestSource = []byte("name: '" + evil + "'\n</script><script>alert(3)</script>") }},
+		{"notice", func(in *Input) { in.Notices = []string{evil} }},
+		{"command line", func(in *Input) { in.Args = []string{"loadlens", "run", "http://x/" + evil} }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			in := fixture(t)
+			c.setup(in)
+			page := renderHTML(t, in)
+			for _, raw := range []string{"<script>alert", "<img src=x", "</script><script>"} {
+				if strings.Contains(page, raw) {
+					t.Errorf("report.html contains %q unescaped", raw)
+				}
+			}
+			if !strings.Contains(page, "&lt;script&gt;alert(1)&lt;/script&gt;") && !strings.Contains(page, `\u003cscript\u003ealert(1)`) {
+				t.Errorf("the %s does not appear escaped", c.name)
+			}
+			pageData(t, page) // the data block still decodes
+		})
+	}
+}
+
+// longRun is a synthetic run of secs seconds over n endpoints, each
+// answering about 50 requests a second with a spread of durations and a
+// few failures with distinct messages.
+func longRun(t testing.TB, secs, n int) *Input {
+	layout := sample.Layout{Scenarios: []sample.ScenarioInfo{{Name: "browse", Model: "arrival-rate"}}}
+	for i := range n {
+		layout.Endpoints = append(layout.Endpoints, sample.EndpointInfo{Scenario: 0, Name: fmt.Sprintf("GET /api/v1/resource-%02d/{id}", i), Method: "GET"})
+		layout.Checks = append(layout.Checks, sample.CheckInfo{Scenario: 0, Endpoint: int32(i), Name: "status is 200"})
+	}
+	rec := metrics.NewRecorder(layout, 1)
+	run := metrics.NewRun(layout)
+	cpu := map[int]float64{}
+	for sec := range secs {
+		sink := rec.Sink(sec)
+		for ep := range n {
+			for k := range 50 {
+				at := time.Duration(sec)*time.Second + time.Duration(k)*20*time.Millisecond
+				d := time.Duration(1+(k*k*(ep+1)+sec)%400) * time.Millisecond / 4
+				req := sample.Request{Endpoint: int32(ep), End: at, Duration: d, Waiting: d / 2, Sent: 200, Received: 2000, Status: 200}
+				if (sec+k+ep)%97 == 0 {
+					req.Status, req.Kind, req.Err = 503, sample.HTTP5xx, fmt.Sprintf("503 Service Unavailable (upstream %d)", k%7)
+				}
+				sink.Request(&req)
+				sink.Check(int32(ep), at, req.Status == 200)
+				sink.Iteration(0, at, d)
+				sink.Lag(0, at, time.Duration(k)*time.Microsecond)
+			}
+		}
+		snap := rec.Collect(sec)
+		snap.SetGauges([]sample.Gauge{{Active: 40, Allocated: 60}})
+		run.Add(snap)
+		cpu[sec] = 0.4
+	}
+	run.SetElapsed(time.Duration(secs) * time.Second)
+	start := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	return &Input{Name: "long", Dir: "results/long", Status: "completed", Version: "test", Start: start,
+		End: start.Add(time.Duration(secs) * time.Second), Run: run, Host: "box", CPUs: 8, GeneratorCPU: cpu}
+}
+
+func TestHTMLOfALongRunIsSmall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 10-minute run")
+	}
+	page := renderHTML(t, longRun(t, 600, 20))
+	const limit = 5 << 20
+	t.Logf("report.html of 10 minutes × 20 endpoints: %d bytes", len(page))
+	if len(page) > limit {
+		t.Fatalf("report.html of 10 minutes × 20 endpoints is %d bytes, over %d", len(page), limit)
+	}
+	if d := pageData(t, page); len(d.Frames) != 600 || len(d.Spectra) != 21 {
+		t.Fatalf("%d frames and %d spectra, want 600 and 21", len(d.Frames), len(d.Spectra))
+	}
+}

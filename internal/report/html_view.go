@@ -1,0 +1,233 @@
+package report
+
+import (
+	"fmt"
+	"html/template"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/metrics"
+)
+
+// htmlView is everything report.html's template shows. Its strings are
+// plain text: the template escapes them.
+type htmlView struct {
+	Name, Version, Verdict, VerdictClass, StatusNote, Subtitle string
+	Cards                                                      []card
+	Warnings, Notices                                          []string
+	Thresholds                                                 []markRow
+	Endpoints                                                  []endpointRow
+	Total                                                      *endpointRow
+	Errors                                                     []errorRow
+	Checks                                                     []checkRow
+	Meta                                                       []keyValue
+	TestFile, TestSource                                       string
+
+	Data                       template.JS
+	Scripts                    []template.JS
+	CSS                        template.CSS
+	CSP                        string
+	UPlotLicense, UPlotVersion string
+}
+
+type card struct {
+	Label, Value, Sub string
+	Bad               bool
+}
+
+type markRow struct{ Mark, Class, Key, Expr, Observed string }
+
+type cell struct {
+	Text string
+	Sort float64
+}
+
+type endpointRow struct {
+	Name  string
+	Cells []cell
+}
+
+type errorRow struct {
+	Kind, Endpoint, First, Last string
+	Count                       int64
+	Samples                     []sampleRow // the first few distinct messages
+	More                        []sampleRow // the others, folded away
+}
+
+// shownSamples is how many error messages a row shows unfolded.
+const shownSamples = 3
+
+// sampleRow is one distinct error message; Status is set when the message
+// does not already start with it.
+type sampleRow struct {
+	Status, Message string
+	Count           int64
+}
+
+type checkRow struct {
+	Mark, Class, Name, Endpoint, Rate string
+	Passes, Fails                     int64
+}
+
+type keyValue struct{ Key, Value string }
+
+func newHTMLView(in *Input) *htmlView {
+	r := in.Run
+	v := &htmlView{Name: in.Name, Version: in.Version, Verdict: Verdict(in), StatusNote: statusNote(in.Status),
+		Notices: in.Notices, TestFile: in.TestFile, TestSource: string(in.TestSource)}
+	v.VerdictClass = verdictClass(v.Verdict)
+	v.Subtitle = fmt.Sprintf("%s · started %s · ran %s", in.Status, in.Start.Format("2006-01-02 15:04:05 MST"), Dur(r.Elapsed()))
+	if in.Dir != "" {
+		v.Subtitle += " · " + in.Dir
+	}
+	if d := in.Dropped(); d > 0 {
+		v.Warnings = append(v.Warnings, fmt.Sprintf("%d iterations were dropped for lack of a free VU: the target was not offered "+
+			"the planned load, so these percentiles are optimistic. Raise max_vus, or treat the rate as beyond what this setup can test.", d))
+	}
+	v.Cards = headlineCards(in)
+	for i, res := range in.Results {
+		row := markRow{Mark: "✓", Class: "ok", Key: res.Key, Expr: res.Expr, Observed: Observed(&in.Thresholds[i], res)}
+		if !res.Pass {
+			row.Mark, row.Class = "✗", "bad"
+		}
+		if res.Aborted {
+			row.Observed += " (stopped the run)"
+		}
+		v.Thresholds = append(v.Thresholds, row)
+	}
+	secs := max(r.Elapsed().Seconds(), 1e-9)
+	for i := range r.Endpoints {
+		v.Endpoints = append(v.Endpoints, newEndpointRow(endpointLabel(r, i), &r.Endpoints[i], secs))
+	}
+	if len(r.Endpoints) > 1 {
+		tot := r.Total()
+		row := newEndpointRow("all endpoints", &tot, secs)
+		v.Total = &row
+	}
+	v.Errors = errorRows(r)
+	v.Checks = checkRows(r)
+	v.Meta = metaRows(in)
+	return v
+}
+
+func headlineCards(in *Input) []card {
+	r := in.Run
+	tot := r.Total()
+	secs := max(r.Elapsed().Seconds(), 1e-9)
+	nf := failed(&tot)
+	h := tot.Duration
+	cards := []card{
+		{Label: "Throughput", Value: Rate(float64(tot.Requests) / secs), Sub: fmt.Sprintf("%d requests in %s", tot.Requests, Dur(r.Elapsed()))},
+		{Label: "p95 latency", Value: Dur(h.Quantile(95)), Sub: fmt.Sprintf("p50 %s · avg %s", Dur(h.Quantile(50)), Dur(h.Mean()))},
+		{Label: "p99 latency", Value: Dur(h.Quantile(99)), Sub: "max " + Dur(h.Max())},
+		{Label: "Errors", Value: Pct(ratio(nf, tot.Requests)), Sub: fmt.Sprintf("%d failed", nf), Bad: nf > 0},
+	}
+	var passes, fails int64
+	for _, c := range r.Checks {
+		passes, fails = passes+c.Passes, fails+c.Fails
+	}
+	if len(r.Checks) == 0 {
+		cards = append(cards, card{Label: "Checks", Value: "-", Sub: "no checks"})
+	} else {
+		cards = append(cards, card{Label: "Checks", Value: Pct(ratio(passes, passes+fails)), Sub: fmt.Sprintf("%d of %d passed", passes, passes+fails), Bad: fails > 0})
+	}
+	var iters, vus int64
+	for _, s := range r.Scenarios {
+		iters += s.Iterations
+		vus += s.VUsMaxAllocated
+	}
+	return append(cards, card{Label: "Peak VUs", Value: strconv.FormatInt(vus, 10), Sub: fmt.Sprintf("%d iterations · %d dropped", iters, in.Dropped()), Bad: in.Dropped() > 0})
+}
+
+func newEndpointRow(name string, e *metrics.EndpointTotal, secs float64) endpointRow {
+	nf := failed(e)
+	rps := float64(e.Requests) / secs
+	row := endpointRow{Name: name, Cells: []cell{
+		{strconv.FormatInt(e.Requests, 10), float64(e.Requests)},
+		{fmt.Sprintf("%.1f", rps), rps},
+		{Pct(ratio(nf, e.Requests)), nanZero(ratio(nf, e.Requests))},
+	}}
+	h := e.Duration
+	for _, d := range []time.Duration{h.Mean(), h.Quantile(50), h.Quantile(90), h.Quantile(95), h.Quantile(99), h.Max()} {
+		if h.Count() == 0 {
+			row.Cells = append(row.Cells, cell{"-", -1})
+			continue
+		}
+		row.Cells = append(row.Cells, cell{Dur(d), ms(d)})
+	}
+	return row
+}
+
+// errorRows lists the failures by endpoint and kind, most frequent first.
+func errorRows(r *metrics.Run) []errorRow {
+	var rows []errorRow
+	for i := range r.Endpoints {
+		for _, g := range r.Endpoints[i].Errors {
+			row := errorRow{Kind: g.Kind.String(), Endpoint: endpointLabel(r, i), Count: g.Count,
+				First: elapsedText(g.First), Last: elapsedText(g.Last)}
+			for _, s := range g.Samples {
+				sr := sampleRow{Message: s.Message, Count: s.Count}
+				if st := strconv.Itoa(s.Status); s.Status != 0 && !strings.HasPrefix(s.Message, st) {
+					sr.Status = st
+				}
+				if len(row.Samples) < shownSamples {
+					row.Samples = append(row.Samples, sr)
+				} else {
+					row.More = append(row.More, sr)
+				}
+			}
+			rows = append(rows, row)
+		}
+	}
+	sort.SliceStable(rows, func(a, b int) bool { return rows[a].Count > rows[b].Count })
+	return rows
+}
+
+// elapsedText formats seconds since the start as m:ss, as the charts do.
+func elapsedText(sec int) string {
+	if sec >= 3600 {
+		return fmt.Sprintf("%d:%02d:%02d", sec/3600, sec%3600/60, sec%60)
+	}
+	return fmt.Sprintf("%d:%02d", sec/60, sec%60)
+}
+
+func checkRows(r *metrics.Run) []checkRow {
+	var rows []checkRow
+	for i, c := range r.Checks {
+		info := r.Layout.Checks[i]
+		row := checkRow{Mark: "✓", Class: "ok", Name: info.Name, Rate: Pct(ratio(c.Passes, c.Passes+c.Fails)), Passes: c.Passes, Fails: c.Fails}
+		if c.Fails > 0 {
+			row.Mark, row.Class = "✗", "bad"
+		}
+		if ep := int(info.Endpoint); ep >= 0 && ep < len(r.Layout.Endpoints) {
+			row.Endpoint = endpointLabel(r, ep)
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+func metaRows(in *Input) []keyValue {
+	rows := []keyValue{
+		{"Status", in.Status},
+		{"Verdict", Verdict(in)},
+		{"Started", in.Start.Format("2006-01-02 15:04:05.000 MST")},
+		{"Ended", in.End.Format("2006-01-02 15:04:05.000 MST")},
+		{"Duration", Dur(in.Run.Elapsed())},
+		{"loadlens", in.Version},
+		{"Host", in.Host},
+		{"CPUs", strconv.Itoa(in.CPUs)},
+	}
+	if len(in.Args) > 0 {
+		rows = append(rows, keyValue{"Command", strings.Join(in.Args, " ")})
+	}
+	if in.Dir != "" {
+		rows = append(rows, keyValue{"Run directory", in.Dir})
+	}
+	if in.TestFile != "" {
+		rows = append(rows, keyValue{"Test file", in.TestFile})
+	}
+	return rows
+}

@@ -1,0 +1,117 @@
+package report
+
+import (
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"strings"
+)
+
+// The JUnit XML elements CI systems read (GitLab, Jenkins, GitHub test
+// reporters): suites of test cases, failed ones with a <failure>.
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Skipped  int          `xml:"skipped,attr"`
+	Time     string       `xml:"time,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name       string          `xml:"name,attr"`
+	Tests      int             `xml:"tests,attr"`
+	Failures   int             `xml:"failures,attr"`
+	Skipped    int             `xml:"skipped,attr"`
+	Time       string          `xml:"time,attr"`
+	Timestamp  string          `xml:"timestamp,attr"`
+	Properties []junitProperty `xml:"properties>property"`
+	Cases      []junitCase     `xml:"testcase"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
+}
+
+type junitCase struct {
+	Class   string        `xml:"classname,attr"`
+	Name    string        `xml:"name,attr"`
+	Time    string        `xml:"time,attr"`
+	Failure *junitOutcome `xml:"failure"`
+	Skipped *junitOutcome `xml:"skipped"`
+}
+
+type junitOutcome struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr,omitempty"`
+	Text    string `xml:",chardata"`
+}
+
+// JUnit renders the run as JUnit XML: one test case per threshold (suite
+// "thresholds") and per check (suite "checks"), failures carrying the
+// observed value. A threshold with no data passes, as in the verdict, and
+// is marked skipped so that it does not read as proof.
+func JUnit(in *Input) ([]byte, error) {
+	secs := fmt.Sprintf("%.3f", in.Run.Elapsed().Seconds())
+	props := []junitProperty{{"run", in.Name}, {"status", in.Status}, {"verdict", Verdict(in)}, {"loadlens", in.Version}}
+	if in.Dir != "" {
+		props = append(props, junitProperty{"dir", in.Dir})
+	}
+	stamp := in.Start.Format("2006-01-02T15:04:05Z07:00")
+	th := junitSuite{Name: "thresholds", Time: secs, Timestamp: stamp, Properties: props}
+	for i, res := range in.Results {
+		t := &in.Thresholds[i]
+		c := junitCase{Class: in.Name + ".thresholds", Name: res.Key + ": " + res.Expr, Time: "0"}
+		obs := Observed(t, res)
+		switch {
+		case !res.Pass:
+			text := fmt.Sprintf("%s %s failed: observed %s", res.Key, res.Expr, obs)
+			if res.Aborted {
+				text += "; it stopped the run (abort_on_fail)"
+			}
+			c.Failure = &junitOutcome{Message: "observed " + obs, Type: "threshold", Text: text}
+			th.Failures++
+		case !res.HasData:
+			c.Skipped = &junitOutcome{Message: "no data: nothing was recorded for this metric"}
+			th.Skipped++
+		}
+		th.Cases = append(th.Cases, c)
+	}
+	th.Tests = len(th.Cases)
+
+	ck := junitSuite{Name: "checks", Time: secs, Timestamp: stamp, Properties: props}
+	r := in.Run
+	for i, c := range r.Checks {
+		info := r.Layout.Checks[i]
+		name := info.Name
+		if ep := int(info.Endpoint); ep >= 0 && ep < len(r.Layout.Endpoints) {
+			name += " (" + endpointLabel(r, ep) + ")"
+		}
+		tc := junitCase{Class: in.Name + ".checks." + r.Layout.Scenarios[info.Scenario].Name, Name: name, Time: "0"}
+		if c.Fails > 0 {
+			msg := fmt.Sprintf("%d of %d failed (%s passed)", c.Fails, c.Passes+c.Fails, Pct(ratio(c.Passes, c.Passes+c.Fails)))
+			tc.Failure = &junitOutcome{Message: msg, Type: "check", Text: "check " + strings.TrimSpace(name) + ": " + msg}
+			ck.Failures++
+		}
+		ck.Cases = append(ck.Cases, tc)
+	}
+	ck.Tests = len(ck.Cases)
+
+	out := junitSuites{Name: "loadlens: " + in.Name, Time: secs, Suites: []junitSuite{th, ck}}
+	for _, s := range out.Suites {
+		out.Tests += s.Tests
+		out.Failures += s.Failures
+		out.Skipped += s.Skipped
+	}
+	var b bytes.Buffer
+	b.WriteString(xml.Header)
+	enc := xml.NewEncoder(&b)
+	enc.Indent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return nil, fmt.Errorf("junit: %w", err)
+	}
+	b.WriteString("\n")
+	return b.Bytes(), nil
+}

@@ -1,0 +1,170 @@
+package report
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Markdown renders the run as GitHub-flavoured Markdown, for a GitHub
+// Actions job summary ($GITHUB_STEP_SUMMARY) or a pull-request comment.
+// Text from the run is escaped, so a name or message cannot add links,
+// markup or table cells.
+func Markdown(in *Input) []byte {
+	var sb strings.Builder
+	r := in.Run
+	tot := r.Total()
+	secs := max(r.Elapsed().Seconds(), 1e-9)
+	icon := map[string]string{VerdictPass: "✅", VerdictFail: "❌", VerdictNoThresholds: "ℹ️"}[Verdict(in)]
+	fmt.Fprintf(&sb, "## %s %s: %s\n\n", icon, Verdict(in), mdEscape(in.Name))
+	fmt.Fprintf(&sb, "%s in %s · started %s · loadlens %s\n\n", mdEscape(in.Status), Dur(r.Elapsed()),
+		in.Start.Format("2006-01-02 15:04:05 MST"), mdEscape(in.Version))
+
+	var passes, fails int64
+	for _, c := range r.Checks {
+		passes, fails = passes+c.Passes, fails+c.Fails
+	}
+	checks := "-"
+	if len(r.Checks) > 0 {
+		checks = Pct(ratio(passes, passes+fails))
+	}
+	h := tot.Duration
+	mdTable(&sb, "rrrrrrr", [][]string{
+		{"Requests", "Throughput", "p95", "p99", "Errors", "Checks", "Dropped"},
+		{strconv.FormatInt(tot.Requests, 10), Rate(float64(tot.Requests) / secs), Dur(h.Quantile(95)), Dur(h.Quantile(99)),
+			Pct(ratio(failed(&tot), tot.Requests)), checks, strconv.FormatInt(in.Dropped(), 10)},
+	})
+
+	if len(in.Results) > 0 {
+		rows := [][]string{{"", "Metric", "Threshold", "Observed"}}
+		for i, res := range in.Results {
+			mark := "✅"
+			if !res.Pass {
+				mark = "❌"
+			}
+			obs := Observed(&in.Thresholds[i], res)
+			if res.Aborted {
+				obs += " (stopped the run)"
+			}
+			rows = append(rows, []string{mark, mdEscape(res.Key), mdEscape(res.Expr), mdEscape(obs)})
+		}
+		sb.WriteString("### Thresholds\n\n")
+		mdTable(&sb, "llll", rows)
+	}
+
+	rows := [][]string{{"Endpoint", "Requests", "RPS", "Errors", "Avg", "p50", "p90", "p95", "p99", "Max"}}
+	for i := range r.Endpoints {
+		row := newEndpointRow(endpointLabel(r, i), &r.Endpoints[i], secs)
+		rows = append(rows, mdEndpointRow(row))
+	}
+	if len(r.Endpoints) > 1 {
+		row := newEndpointRow("all endpoints", &tot, secs)
+		row.Name = "**all endpoints**"
+		rows = append(rows, mdEndpointRow(row))
+	}
+	sb.WriteString("### Endpoints\n\n")
+	mdTable(&sb, "lrrrrrrrrr", rows)
+
+	if errs := errorRows(r); len(errs) > 0 {
+		rows := [][]string{{"Kind", "Endpoint", "Count", "Seconds", "Sample"}}
+		for _, e := range errs {
+			sampleMsg := ""
+			if len(e.Samples) > 0 {
+				sampleMsg = e.Samples[0].Message
+				if len([]rune(sampleMsg)) > 80 {
+					sampleMsg = string([]rune(sampleMsg)[:77]) + "..."
+				}
+			}
+			rows = append(rows, []string{e.Kind, mdEscape(e.Endpoint), strconv.FormatInt(e.Count, 10), e.First + "–" + e.Last, mdEscape(sampleMsg)})
+		}
+		sb.WriteString("### Errors\n\n")
+		mdTable(&sb, "llrll", rows)
+	}
+
+	if cks := checkRows(r); len(cks) > 0 {
+		rows := [][]string{{"", "Check", "Endpoint", "Passed", "✓", "✗"}}
+		for _, c := range cks {
+			mark := "✅"
+			if c.Fails > 0 {
+				mark = "❌"
+			}
+			rows = append(rows, []string{mark, mdEscape(c.Name), mdEscape(c.Endpoint), c.Rate,
+				strconv.FormatInt(c.Passes, 10), strconv.FormatInt(c.Fails, 10)})
+		}
+		sb.WriteString("### Checks\n\n")
+		mdTable(&sb, "lllrrr", rows)
+	}
+
+	var notes []string
+	if d := in.Dropped(); d > 0 {
+		notes = append(notes, fmt.Sprintf("⚠️ %d iterations were dropped for lack of a free VU: percentiles are optimistic.", d))
+	}
+	for _, n := range in.Notices {
+		notes = append(notes, mdEscape(n))
+	}
+	for _, n := range notes {
+		fmt.Fprintf(&sb, "- %s\n", n)
+	}
+	if len(notes) > 0 {
+		sb.WriteString("\n")
+	}
+	if in.Dir != "" {
+		fmt.Fprintf(&sb, "Results: %s (open report.html there for the charts)\n", mdEscape(in.Dir))
+	}
+	return []byte(sb.String())
+}
+
+func mdEndpointRow(row endpointRow) []string {
+	out := []string{row.Name}
+	if !strings.HasPrefix(row.Name, "**") {
+		out[0] = mdEscape(row.Name)
+	}
+	for _, c := range row.Cells {
+		out = append(out, c.Text)
+	}
+	return out
+}
+
+// mdTable writes a Markdown table; the first row is the header, and align
+// has one letter per column ('l' or 'r').
+func mdTable(sb *strings.Builder, align string, rows [][]string) {
+	for i, r := range rows {
+		sb.WriteString("| " + strings.Join(r, " | ") + " |\n")
+		if i == 0 {
+			seps := make([]string, len(r))
+			for k := range seps {
+				seps[k] = "---"
+				if k < len(align) && align[k] == 'r' {
+					seps[k] = "--:"
+				}
+			}
+			sb.WriteString("|" + strings.Join(seps, "|") + "|\n")
+		}
+	}
+	sb.WriteString("\n")
+}
+
+// mdEscape escapes text from the run for a Markdown table cell or line:
+// what Markdown, or the HTML GitHub allows in it, would read as syntax
+// (table pipes, emphasis, links, code, tags, entities) comes out literal.
+func mdEscape(s string) string {
+	var sb strings.Builder
+	for _, c := range s {
+		switch c {
+		case '\\', '|', '*', '_', '`', '[', ']', '~':
+			sb.WriteByte('\\')
+			sb.WriteRune(c)
+		case '<':
+			sb.WriteString("&lt;")
+		case '>':
+			sb.WriteString("&gt;")
+		case '&':
+			sb.WriteString("&amp;")
+		case '\r', '\n':
+			sb.WriteByte(' ')
+		default:
+			sb.WriteRune(c)
+		}
+	}
+	return sb.String()
+}

@@ -1,0 +1,168 @@
+package report
+
+import (
+	"math"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/threshold"
+)
+
+// Frame is one second of a run as the web pages draw it: the live
+// dashboard receives one a second, report.html embeds them all. Durations
+// are milliseconds; the short JSON names keep a long run's report small.
+type Frame struct {
+	Sec        int              `json:"t"`   // seconds since the start
+	Requests   int64            `json:"rq"`  // completed in this second
+	Failed     int64            `json:"er"`  // failed in this second
+	P50        float64          `json:"p50"` // request duration, all endpoints merged
+	P90        float64          `json:"p90"`
+	P95        float64          `json:"p95"`
+	P99        float64          `json:"p99"`
+	Max        float64          `json:"max"`
+	VUs        int64            `json:"vu"`            // active VUs
+	VUsMax     int64            `json:"vx"`            // allocated VUs
+	Dropped    int64            `json:"dr"`            // iterations dropped in this second
+	LagP99     float64          `json:"lag"`           // scheduler lag
+	Received   int64            `json:"rx"`            // bytes received in this second
+	Sent       int64            `json:"tx"`            // bytes sent in this second
+	CPU        *float64         `json:"cpu,omitempty"` // the generator's CPU, % of all the machine's CPUs; nil: unknown
+	Endpoints  [][5]float64     `json:"e"`             // per endpoint: requests, failed, p50, p95, p99
+	Thresholds []ThresholdState `json:"th,omitempty"`  // live values, aligned with PageMeta.Thresholds
+}
+
+// ThresholdState is a threshold's value and status at some point of a run.
+type ThresholdState struct {
+	Text    string `json:"s"` // the value as written in the summary, e.g. p(95)=12.3ms
+	HasData bool   `json:"d"`
+	Pass    bool   `json:"p"`
+	Aborted bool   `json:"a,omitempty"` // it stopped the run
+}
+
+// PageMeta is what a page needs to label a run's frames.
+type PageMeta struct {
+	Name       string          `json:"name"`
+	Version    string          `json:"version"`
+	Host       string          `json:"host"`
+	CPUs       int             `json:"cpus"`
+	Start      string          `json:"start"`     // RFC 3339
+	PlannedSec float64         `json:"planned_s"` // the planned length; 0 when unknown
+	Scenarios  []string        `json:"scenarios"`
+	Endpoints  []EndpointMeta  `json:"endpoints"`
+	Thresholds []ThresholdMeta `json:"thresholds"`
+}
+
+// EndpointMeta names one endpoint.
+type EndpointMeta struct {
+	Name     string `json:"name"`
+	Scenario int32  `json:"scenario"`
+}
+
+// ThresholdMeta names one threshold.
+type ThresholdMeta struct {
+	Key  string `json:"key"`
+	Expr string `json:"expr"`
+}
+
+// Final is how a run ended, as the live dashboard shows it last.
+type Final struct {
+	Status     string           `json:"status"`
+	Verdict    string           `json:"verdict"`
+	Thresholds []ThresholdState `json:"thresholds"`
+	Report     string           `json:"report"` // where report.html was written
+}
+
+// Spectrum is the percentile spectrum of one latency histogram.
+type Spectrum struct {
+	Label       string    `json:"label"`
+	Count       int64     `json:"n"`
+	Percentiles []float64 `json:"p"` // 0..100
+	Values      []float64 `json:"v"` // milliseconds
+}
+
+// NewPageMeta describes in's run for a page; planned is the planned length.
+func NewPageMeta(in *Input, planned time.Duration) PageMeta {
+	l := in.Run.Layout
+	m := PageMeta{Name: in.Name, Version: in.Version, Host: in.Host, CPUs: in.CPUs, Start: in.Start.Format(time.RFC3339),
+		PlannedSec: planned.Seconds(), Scenarios: []string{}, Endpoints: []EndpointMeta{}, Thresholds: []ThresholdMeta{}}
+	for _, s := range l.Scenarios {
+		m.Scenarios = append(m.Scenarios, s.Name)
+	}
+	for _, e := range l.Endpoints {
+		m.Endpoints = append(m.Endpoints, EndpointMeta{Name: e.Name, Scenario: e.Scenario})
+	}
+	for _, t := range in.Thresholds {
+		m.Thresholds = append(m.Thresholds, ThresholdMeta{Key: t.Key, Expr: t.Expr})
+	}
+	return m
+}
+
+// NewFrame returns the frame of r.Series[i]; cpu is the generator's CPU in
+// cores busy, negative when unknown, and cpus the machine's CPU count.
+func NewFrame(r *metrics.Run, i int, cpu float64, cpus int) Frame {
+	s := &r.Series[i]
+	f := Frame{Sec: s.Sec, Requests: s.Requests, Failed: s.Failed, P50: ms(s.P50), P90: ms(s.P90), P95: ms(s.P95),
+		P99: ms(s.P99), Max: ms(s.Max), VUs: s.VUs, VUsMax: s.VUsMax, Dropped: s.Dropped, LagP99: ms(s.LagP99),
+		Received: s.Received, Sent: s.Sent,
+		Endpoints: make([][5]float64, len(s.PerEndpoint))}
+	if cpu >= 0 && cpus > 0 {
+		pct := math.Round(1000*cpu/float64(cpus)) / 10
+		f.CPU = &pct
+	}
+	for k, e := range s.PerEndpoint {
+		f.Endpoints[k] = [5]float64{float64(e.Requests), float64(e.Failed), ms(e.P50), ms(e.P95), ms(e.P99)}
+	}
+	return f
+}
+
+// Frames returns every second of in's run as frames.
+func Frames(in *Input) []Frame {
+	out := make([]Frame, len(in.Run.Series))
+	for i, s := range in.Run.Series {
+		cpu, ok := in.GeneratorCPU[s.Sec]
+		if !ok {
+			cpu = -1
+		}
+		out[i] = NewFrame(in.Run, i, cpu, in.CPUs)
+	}
+	return out
+}
+
+// ThresholdStates returns the states of defs judged as results says.
+func ThresholdStates(defs []threshold.Threshold, results []threshold.Result) []ThresholdState {
+	out := make([]ThresholdState, len(results))
+	for i, r := range results {
+		out[i] = ThresholdState{Text: Observed(&defs[i], r), HasData: r.HasData, Pass: r.Pass, Aborted: r.Aborted}
+	}
+	return out
+}
+
+// NewFinal returns how in's run ended; reportPath is where report.html went.
+func NewFinal(in *Input, reportPath string) Final {
+	return Final{Status: in.Status, Verdict: Verdict(in), Thresholds: ThresholdStates(in.Thresholds, in.Results), Report: reportPath}
+}
+
+// Spectra returns the latency spectrum of all endpoints merged, then of
+// each endpoint that has requests.
+func Spectra(in *Input) []Spectrum {
+	tot := in.Run.Total()
+	out := []Spectrum{spectrum("all endpoints", tot.Duration)}
+	if len(in.Run.Endpoints) < 2 {
+		return out
+	}
+	for i := range in.Run.Endpoints {
+		if h := in.Run.Endpoints[i].Duration; h.Count() > 0 {
+			out = append(out, spectrum(endpointLabel(in.Run, i), h))
+		}
+	}
+	return out
+}
+
+func spectrum(label string, h *metrics.Hist) Spectrum {
+	s := Spectrum{Label: label, Count: h.Count(), Percentiles: []float64{}, Values: []float64{}}
+	for _, p := range h.Percentiles() {
+		s.Percentiles = append(s.Percentiles, math.Round(p.Percentile*1e6)/1e6)
+		s.Values = append(s.Values, ms(p.Value))
+	}
+	return s
+}

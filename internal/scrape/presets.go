@@ -1,0 +1,75 @@
+package scrape
+
+// presetSpec is one line of a preset: a selector, kept as exposed unless
+// it sums (sumBy, possibly empty) or counts distinct label values.
+type presetSpec struct {
+	sel        string
+	sumBy      []string // non-nil: sum over every label but these
+	countLabel string   // set: count the distinct values of this label...
+	as         string   // ...into a gauge of this name
+}
+
+// presetSpecs returns what a preset keeps; docs/test-format.md lists the
+// same. Counters (and the _sum and _count of summaries and histograms)
+// become per-second rates wherever they are kept.
+func presetSpecs(name string) ([]presetSpec, bool) {
+	switch name {
+	case "spring": // Spring Boot Actuator with Micrometer's Prometheus registry
+		return []presetSpec{
+			{sel: "hikaricp_connections_active"},
+			{sel: "hikaricp_connections_idle"},
+			{sel: "hikaricp_connections_pending"},
+			{sel: "hikaricp_connections_max"},
+			{sel: "hikaricp_connections_timeout_total"},
+			{sel: "process_cpu_usage"},
+			{sel: "system_cpu_usage"},
+			{sel: "jvm_memory_used_bytes"},
+			{sel: "jvm_gc_pause_seconds"},
+			{sel: "http_server_requests_seconds"},
+			{sel: "tomcat_threads_busy_threads"},
+		}, true
+	case "node": // prometheus node_exporter
+		return []presetSpec{
+			{sel: "node_cpu_seconds_total", sumBy: []string{"mode"}},
+			{sel: "node_cpu_seconds_total", countLabel: "cpu", as: "node_cpu_count"},
+			{sel: "node_memory_MemAvailable_bytes"},
+			{sel: "node_memory_MemTotal_bytes"},
+			{sel: "node_network_receive_bytes_total"},
+			{sel: "node_network_transmit_bytes_total"},
+			{sel: "node_load1"},
+		}, true
+	case "postgres": // prometheus-community postgres_exporter
+		return []presetSpec{
+			{sel: "pg_stat_activity_count", sumBy: []string{"state"}},
+			{sel: "pg_stat_database_xact_commit"},
+			{sel: "pg_stat_database_xact_rollback"},
+			{sel: "pg_stat_database_blks_read"},
+			{sel: "pg_stat_database_blks_hit"},
+			{sel: "pg_up"},
+			{sel: "pg_settings_max_connections"},
+		}, true
+	case "redis": // oliver006 redis_exporter
+		return []presetSpec{
+			{sel: "redis_memory_used_bytes"},
+			{sel: "redis_commands_processed_total"},
+			{sel: "redis_evicted_keys_total"},
+			{sel: "redis_connected_clients"},
+			{sel: "redis_keyspace_hits_total"},
+			{sel: "redis_keyspace_misses_total"},
+			{sel: "redis_up"},
+		}, true
+	case "go": // a Go service with client_golang's Go, process and DBStats collectors
+		return []presetSpec{
+			{sel: "go_sql_max_open_connections"},
+			{sel: "go_sql_open_connections"},
+			{sel: "go_sql_in_use_connections"},
+			{sel: "go_sql_idle_connections"},
+			{sel: "go_sql_wait_count_total"},
+			{sel: "go_sql_wait_duration_seconds_total"},
+			{sel: "go_goroutines"},
+			{sel: "process_cpu_seconds_total"},
+			{sel: "go_gc_duration_seconds"},
+		}, true
+	}
+	return nil, false
+}

@@ -1,0 +1,108 @@
+package scrape
+
+import (
+	"context"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/series"
+)
+
+// target is one target's configuration and what its loop remembers
+// between scrapes. Only its own loop goroutine touches it.
+type target struct {
+	cfg     *Target
+	sel     *selection
+	conv    *converter
+	lastSec int // the last second points were delivered at; they never go back
+	fail    failState
+}
+
+// failState is a target's failure record and whether the sink has seen it.
+type failState struct {
+	rec     Failure
+	failing bool
+	dirty   bool // changed since last reported
+}
+
+// newTarget compiles a target's preset and series.
+func newTarget(cfg *Target) (*target, error) {
+	sel, err := newSelection(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &target{cfg: cfg, sel: sel, conv: newConverter(cfg), lastSec: -1}, nil
+}
+
+// scrapeOnce scrapes t once and hands on what it got.
+func (s *Scraper) scrapeOnce(ctx context.Context, t *target) {
+	at := s.now()
+	sec := s.second(at)
+	began := time.Now()
+	body, err := fetch(ctx, s.client, t.cfg.URL, scrapeTimeout(t.cfg.Interval))
+	var set series.Set
+	if err == nil {
+		set, err = t.convert(body, at, sec)
+	}
+	took := time.Since(began)
+	if ctx.Err() != nil {
+		return // the run is over: an interrupted scrape is not the target's failure
+	}
+	up := 1.0
+	if err != nil {
+		up = 0
+		s.failed(t, max(sec, 0), err)
+	} else if t.fail.failing {
+		s.recovered(t, max(sec, 0))
+	}
+	if sec < 0 || sec <= t.lastSec {
+		return // before the run, or a second already delivered: the scrape only primed the rates
+	}
+	t.lastSec = sec
+	set = append(set,
+		t.conv.synthetic("up", sec, up),
+		t.conv.synthetic("scrape_duration_seconds", sec, took.Seconds()))
+	s.deliver(t, set)
+}
+
+// convert parses an exposition and returns the series it keeps.
+func (t *target) convert(body []byte, at time.Time, sec int) (series.Set, error) {
+	fams, err := parse(body)
+	if err != nil {
+		return nil, err
+	}
+	return t.conv.convert(fams, t.sel, at, sec), nil
+}
+
+// failed records a failed scrape, reporting the record when the target
+// starts failing.
+func (s *Scraper) failed(t *target, sec int, err error) {
+	f := &t.fail
+	if f.rec.Failures == 0 {
+		f.rec = Failure{Target: t.cfg.Name, URL: t.cfg.URL, Kind: kindOf(err), First: err.Error(), FirstSec: sec}
+	}
+	f.rec.Failures++
+	f.rec.LastSec = sec
+	f.rec.RecoveredSec = -1
+	if f.failing {
+		f.dirty = true
+		return
+	}
+	f.failing, f.dirty = true, false
+	s.report(f.rec)
+}
+
+// recovered records the first good scrape after failures and reports it.
+func (s *Scraper) recovered(t *target, sec int) {
+	f := &t.fail
+	f.failing, f.dirty = false, false
+	f.rec.RecoveredSec = sec
+	s.report(f.rec)
+}
+
+// finish reports a failure record that changed since it was last reported.
+func (s *Scraper) finish(t *target) {
+	if t.fail.dirty {
+		t.fail.dirty = false
+		s.report(t.fail.rec)
+	}
+}

@@ -1,0 +1,357 @@
+// loadlens chart panels, shared by the live dashboard and report.html.
+// Everything from a run (names, messages) reaches the page as data and is
+// put into the DOM with textContent only, never as HTML.
+(function () {
+  "use strict";
+  var LL = (window.LL = {});
+
+  // el makes an element with an optional class and text.
+  LL.el = function (tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  };
+
+  // fmtMs formats milliseconds the way the terminal summary does.
+  LL.fmtMs = function (ms) {
+    if (ms === null || ms === undefined || isNaN(ms)) return "-";
+    if (ms <= 0) return "0s";
+    if (ms < 1) return Math.round(ms * 1000) + "µs";
+    if (ms < 10) return ms.toFixed(2) + "ms";
+    if (ms < 100) return ms.toFixed(1) + "ms";
+    if (ms < 1000) return ms.toFixed(0) + "ms";
+    if (ms < 60000) return (ms / 1000).toFixed(2) + "s";
+    var s = Math.round(ms / 1000);
+    return Math.floor(s / 60) + "m" + (s % 60) + "s";
+  };
+
+  // fmtMsAxis formats axis ticks of milliseconds without needless decimals.
+  LL.fmtMsAxis = function (ms) {
+    if (ms <= 0) return "0";
+    if (ms < 1) return Math.round(ms * 1000) + "µs";
+    if (ms < 10) return +ms.toFixed(1) + "ms";
+    if (ms < 1000) return Math.round(ms) + "ms";
+    return +(ms / 1000).toFixed(2) + "s";
+  };
+
+  // fmtElapsed formats seconds since the start as m:ss (or h:mm:ss).
+  LL.fmtElapsed = function (s) {
+    if (s === null || s === undefined) return "-";
+    s = Math.round(s);
+    var h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), ss = s % 60;
+    var pad = function (n) { return (n < 10 ? "0" : "") + n; };
+    return h > 0 ? h + ":" + pad(m) + ":" + pad(ss) : m + ":" + pad(ss);
+  };
+
+  // fmtNum formats a count or rate compactly: 950, 1.2k, 3.4M.
+  LL.fmtNum = function (v) {
+    if (v === null || v === undefined || isNaN(v)) return "-";
+    var a = Math.abs(v);
+    if (a >= 1e6) return (v / 1e6).toFixed(a >= 1e7 ? 0 : 1) + "M";
+    if (a >= 1e4) return (v / 1e3).toFixed(0) + "k";
+    if (a >= 1e3) return (v / 1e3).toFixed(1) + "k";
+    if (a >= 10 || v === Math.round(v)) return v.toFixed(0);
+    return v.toFixed(1);
+  };
+
+  // fmtBytes formats a byte count with SI units, as the terminal summary does.
+  LL.fmtBytes = function (v) {
+    if (v === null || v === undefined || isNaN(v)) return "-";
+    var units = ["B", "kB", "MB", "GB", "TB"], i = 0;
+    while (Math.abs(v) >= 1000 && i < units.length - 1) { v /= 1000; i++; }
+    return (i === 0 || Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(1)) + " " + units[i];
+  };
+
+  // fmtPct formats a ratio as a percentage.
+  LL.fmtPct = function (r) {
+    if (r === null || r === undefined || isNaN(r)) return "-";
+    return (100 * r).toFixed(2) + "%";
+  };
+
+  // Store keeps the per-second frames of a run as columns, which is how
+  // uPlot takes its data. Frame fields: see report.Frame.
+  LL.Store = function (meta) {
+    this.meta = meta;
+    this.t = []; this.rq = []; this.er = [];
+    this.p50 = []; this.p90 = []; this.p95 = []; this.p99 = []; this.max = [];
+    this.vu = []; this.vx = []; this.dr = []; this.lag = []; this.cpu = []; this.rx = []; this.tx = [];
+    this.e = meta.endpoints.map(function () { return { rq: [], er: [], p50: [], p95: [], p99: [], totalRq: 0, totalEr: 0 }; });
+    this.totalRq = 0; this.totalEr = 0; this.totalDr = 0;
+    this.last = null;
+  };
+
+  LL.Store.prototype.push = function (f) {
+    var lat = function (v, n) { return n > 0 ? v : null; }; // no requests: no latency, not 0
+    this.t.push(f.t); this.rq.push(f.rq); this.er.push(f.er);
+    this.p50.push(lat(f.p50, f.rq)); this.p90.push(lat(f.p90, f.rq)); this.p95.push(lat(f.p95, f.rq));
+    this.p99.push(lat(f.p99, f.rq)); this.max.push(lat(f.max, f.rq));
+    this.vu.push(f.vu); this.vx.push(f.vx); this.dr.push(f.dr); this.lag.push(f.lag);
+    this.cpu.push(f.cpu === undefined ? null : f.cpu);
+    this.rx.push(f.rx || 0); this.tx.push(f.tx || 0);
+    for (var i = 0; i < this.e.length; i++) {
+      var v = (f.e && f.e[i]) || [0, 0, 0, 0, 0], s = this.e[i];
+      s.rq.push(v[0]); s.er.push(v[1]); s.totalRq += v[0]; s.totalEr += v[1];
+      s.p50.push(lat(v[2], v[0])); s.p95.push(lat(v[3], v[0])); s.p99.push(lat(v[4], v[0]));
+    }
+    this.totalRq += f.rq; this.totalEr += f.er; this.totalDr += f.dr;
+    this.last = f;
+  };
+
+  // sum adds the columns col of the endpoints eps, second by second.
+  LL.Store.prototype.sum = function (eps, col) {
+    var out = new Array(this.t.length).fill(0), e = this.e;
+    eps.forEach(function (i) { var c = e[i][col]; for (var k = 0; k < c.length; k++) out[k] += c[k]; });
+    return out;
+  };
+
+  // endpointLabel names an endpoint, with its scenario when there are several.
+  LL.endpointLabel = function (meta, i) {
+    var ep = meta.endpoints[i];
+    return meta.scenarios.length > 1 ? meta.scenarios[ep.scenario] + " · " + ep.name : ep.name;
+  };
+
+  var colors = { rq: "#2563eb", er: "#dc2626", p50: "#16a34a", p90: "#0891b2", p95: "#ca8a04", p99: "#ea580c",
+    max: "#9333ea", vu: "#2563eb", vx: "#94a3b8", dr: "#dc2626", lag: "#0d9488", cpu: "#7c3aed", rx: "#0891b2", tx: "#ca8a04" };
+
+  // charts lists every chart drawn, so tests (and curious users in the
+  // console) can see what each holds.
+  LL.charts = [];
+
+  // Panel is one chart with a title and an optional selector; build()
+  // returns uPlot series and data for the current selection.
+  function Panel(parent, title, build, opts) {
+    opts = opts || {};
+    this.build = build;
+    this.opts = opts;
+    this.box = LL.el("section", "panel");
+    var head = LL.el("div", "panel-head");
+    head.appendChild(LL.el("h3", null, title));
+    if (opts.choices && opts.choices.length > 1) {
+      this.select = LL.el("select");
+      this.select.setAttribute("aria-label", title + ": what to show");
+      opts.choices.forEach(function (c, i) {
+        var o = LL.el("option", null, c.label);
+        o.value = String(i);
+        this.select.appendChild(o);
+      }, this);
+      var self = this;
+      this.select.addEventListener("change", function () { self.rebuild(); });
+      head.appendChild(this.select);
+    }
+    this.box.appendChild(head);
+    if (opts.note) this.box.appendChild(LL.el("p", "panel-note", opts.note));
+    this.plot = LL.el("div", "plot");
+    this.box.appendChild(this.plot);
+    parent.appendChild(this.box);
+    this.title = title;
+    this.hover = false;
+    this.rebuild();
+    LL.charts.push(this);
+  }
+
+  Panel.prototype.choice = function () {
+    return this.opts.choices ? this.opts.choices[this.select ? +this.select.value : 0] : null;
+  };
+
+  Panel.prototype.width = function () {
+    return Math.max(280, this.plot.clientWidth || this.box.clientWidth - 24 || 600);
+  };
+
+  Panel.prototype.rebuild = function () {
+    if (this.u) this.u.destroy();
+    var b = this.build(this.choice()), self = this;
+    this.key = b.key;
+    var axes = [
+      { stroke: "#475569", grid: { stroke: "#eef2f7" }, ticks: { stroke: "#e2e8f0" },
+        values: b.xValues || function (u, vals) { return vals.map(LL.fmtElapsed); }, splits: b.xSplits },
+      { stroke: "#475569", grid: { stroke: "#eef2f7" }, ticks: { stroke: "#e2e8f0" }, size: 62,
+        values: function (u, vals) { return vals.map(b.fmtAxis || LL.fmtNum); } },
+    ];
+    if (!b.xSplits) axes[0].incrs = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200];
+    var series = [{ label: b.xLabel || "elapsed", value: function (u, v) { return v === null ? "-" : (b.xFmt || LL.fmtElapsed)(v); } }];
+    b.series.forEach(function (s) {
+      series.push({ label: s.label, stroke: s.color, width: s.width || 1.5, fill: s.fill, dash: s.dash, spanGaps: false,
+        points: { show: false }, value: function (u, v) { return v === null || v === undefined ? "-" : (b.fmt || LL.fmtNum)(v); } });
+    });
+    var opts = {
+      width: this.width(), height: this.opts.height || 210, padding: [12, b.xSplits ? 36 : 16, 0, 0],
+      scales: {
+        x: { time: false, range: function (u, min, max) {
+          var hi = b.xMax ? b.xMax() : max;
+          return [b.xMin !== undefined ? b.xMin : 0, Math.max(hi === null || isNaN(hi) ? 1 : hi, (min || 0) + 1)];
+        } },
+        y: { range: b.yRange || function (u, min, max) { return [0, max > 0 ? max * 1.08 : 1]; } },
+      },
+      axes: axes, series: series,
+      legend: { live: true },
+      cursor: { points: { size: 6 }, drag: { x: true, y: false } },
+      hooks: { setCursor: [function (u) { if (u.cursor.idx === null || u.cursor.idx === undefined) self.showLast(); }] },
+    };
+    this.u = new uPlot(opts, b.data(), this.plot);
+    this.data = b.data;
+    this.showLast();
+  };
+
+  // showLast puts the latest values into the legend while the mouse is elsewhere.
+  Panel.prototype.showLast = function () {
+    var n = this.u && this.u.data[0] ? this.u.data[0].length : 0;
+    if (n > 0 && this.u.cursor.left < 0) this.u.setLegend({ idx: n - 1 });
+  };
+
+  Panel.prototype.update = function () {
+    this.u.setData(this.data());
+    this.showLast();
+  };
+
+  Panel.prototype.resize = function () {
+    this.u.setSize({ width: this.width(), height: this.opts.height || 210 });
+  };
+
+  // points is how many points the chart's first series holds (for tests).
+  Panel.prototype.points = function () {
+    var d = this.u.data, n = 0;
+    for (var i = 1; i < d.length; i++) d[i].forEach(function (v) { if (v !== null && v !== undefined) n++; });
+    return n;
+  };
+
+  // selections lists what the traffic panels can show: all endpoints, each
+  // scenario (when there are several) and each endpoint.
+  function selections(meta, withScenarios) {
+    var all = meta.endpoints.map(function (_, i) { return i; });
+    var out = [{ label: "all endpoints", eps: all, all: true }];
+    if (withScenarios && meta.scenarios.length > 1) {
+      meta.scenarios.forEach(function (name, s) {
+        out.push({ label: "scenario " + name, eps: all.filter(function (i) { return meta.endpoints[i].scenario === s; }) });
+      });
+    }
+    if (meta.endpoints.length > 1) {
+      all.forEach(function (i) { out.push({ label: LL.endpointLabel(meta, i), eps: [i] }); });
+    }
+    return out;
+  }
+
+  // timePanels draws the time-series panels of a run into parent. xMax
+  // returns the right end of the time axis (the planned length while live).
+  LL.timePanels = function (parent, store, xMax) {
+    var meta = store.meta, panels = [];
+    panels.push(new Panel(parent, "Requests and errors per second", function (c) {
+      return { key: "throughput", xMax: xMax, series: [
+        { label: "requests/s", color: colors.rq, fill: "rgba(37,99,235,0.08)" },
+        { label: "errors/s", color: colors.er, fill: "rgba(220,38,38,0.10)" }],
+        data: function () {
+          if (c.all) return [store.t, store.rq, store.er];
+          return [store.t, store.sum(c.eps, "rq"), store.sum(c.eps, "er")];
+        } };
+    }, { choices: selections(meta, true), note: "Requests completed in each second; errors are transport failures and 4xx/5xx answers." }));
+    panels.push(new Panel(parent, "Latency percentiles", function (c) {
+      if (c.all) {
+        return { key: "latency", xMax: xMax, fmt: LL.fmtMs, fmtAxis: LL.fmtMsAxis, series: [
+          { label: "p50", color: colors.p50 }, { label: "p90", color: colors.p90 }, { label: "p95", color: colors.p95 },
+          { label: "p99", color: colors.p99 }, { label: "max", color: colors.max, width: 1, dash: [4, 3] }],
+          data: function () { return [store.t, store.p50, store.p90, store.p95, store.p99, store.max]; } };
+      }
+      var e = store.e[c.eps[0]];
+      return { key: "latency", xMax: xMax, fmt: LL.fmtMs, fmtAxis: LL.fmtMsAxis, series: [
+        { label: "p50", color: colors.p50 }, { label: "p95", color: colors.p95 }, { label: "p99", color: colors.p99 }],
+        data: function () { return [store.t, e.p50, e.p95, e.p99]; } };
+    }, { choices: selections(meta, false), note: "Request duration of each second, timed from the intended start." }));
+    panels.push(new Panel(parent, "Virtual users and dropped iterations", function () {
+      return { key: "vus", xMax: xMax, series: [
+        { label: "active VUs", color: colors.vu, fill: "rgba(37,99,235,0.08)" },
+        { label: "allocated VUs", color: colors.vx, dash: [4, 3] },
+        { label: "dropped/s", color: colors.dr }],
+        data: function () { return [store.t, store.vu, store.vx, store.dr]; } };
+    }, { note: "Dropped: iterations that were due but found no free VU; the target was offered less than planned." }));
+    panels.push(new Panel(parent, "Scheduler lag (p99)", function () {
+      return { key: "lag", xMax: xMax, fmt: LL.fmtMs, fmtAxis: LL.fmtMsAxis, series: [{ label: "lag p99", color: colors.lag }],
+        data: function () { return [store.t, store.lag]; } };
+    }, { note: "How late iterations started against their schedule, in the generator." }));
+    panels.push(new Panel(parent, "Data transferred per second", function () {
+      return { key: "bytes", xMax: xMax, fmt: function (v) { return LL.fmtBytes(v) + "/s"; }, fmtAxis: LL.fmtBytes, series: [
+        { label: "received", color: colors.rx, fill: "rgba(8,145,178,0.08)" },
+        { label: "sent", color: colors.tx }],
+        data: function () { return [store.t, store.rx, store.tx]; } };
+    }, { note: "Bytes of the responses received and the requests sent." }));
+    var cpus = meta.cpus || 1;
+    panels.push(new Panel(parent, "Generator CPU", function () {
+      return { key: "cpu", xMax: xMax, fmt: function (v) { return v.toFixed(1) + "%"; },
+        fmtAxis: function (v) { return v.toFixed(0) + "%"; },
+        yRange: function () { return [0, 100]; },
+        series: [{ label: "CPU of " + cpus + " cores", color: colors.cpu, fill: "rgba(124,58,237,0.08)" }],
+        data: function () { return [store.t, store.cpu]; } };
+    }, { note: "loadlens's own CPU use; near 100% the generator, not the target, may be the limit." }));
+    LL.watchResize(panels);
+    return panels;
+  };
+
+  // spectrumX maps a percentile to the log scale HdrHistogram plots on:
+  // 0 → 0, 90 → 1, 99 → 2, 99.9 → 3, and 100 just past the last sample.
+  function spectrumX(p, count, prev) {
+    if (p >= 100) return Math.max(prev + 0.15, Math.log10(Math.max(count, 1)));
+    return -Math.log10(1 - p / 100);
+  }
+
+  // spectrumPanel draws the latency distribution of the whole run: the
+  // percentile spectrum on a log scale, for all endpoints or one.
+  LL.spectrumPanel = function (parent, spectra) {
+    var choices = spectra.map(function (s, i) { return { label: s.label, i: i }; });
+    var p = new Panel(parent, "Percentile spectrum of request duration", function (c) {
+      var s = spectra[c.i], xs = [], prev = 0;
+      s.p.forEach(function (pc) { prev = spectrumX(pc, s.n, prev); xs.push(prev); });
+      var top = Math.ceil(xs.length ? xs[xs.length - 1] : 1);
+      var splits = []; for (var k = 0; k <= top; k++) splits.push(k);
+      var label = function (x) {
+        if (x <= 0) return "0%";
+        var nines = Math.round(x);
+        return (100 - 100 / Math.pow(10, nines)).toFixed(Math.max(0, nines - 2)) + "%";
+      };
+      var pctAt = function (x) {
+        for (var k = 0; k < xs.length; k++) if (xs[k] === x) return s.p[k];
+        return null;
+      };
+      return { key: "spectrum", xMin: 0, xMax: function () { return top; }, fmt: LL.fmtMs, fmtAxis: LL.fmtMsAxis,
+        xLabel: "percentile", xFmt: function (x) { var pc = pctAt(x); return pc === null ? "-" : String(+pc.toFixed(4)) + "%"; },
+        xSplits: function () { return splits; }, xValues: function (u, vals) { return vals.map(label); },
+        series: [{ label: "latency", color: colors.p99, fill: "rgba(234,88,12,0.08)", width: 2 }],
+        data: function () { return [xs, s.v]; } };
+    }, { choices: choices, height: 260,
+      note: "Each point: the latency that this percentage of requests stayed under. The axis stretches the tail: 90%, 99%, 99.9%, …" });
+    LL.watchResize([p]);
+    return p;
+  };
+
+  // watchResize keeps panels as wide as their boxes.
+  LL.watchResize = function (panels) {
+    if (!window.ResizeObserver) return;
+    var ro = new ResizeObserver(function () { panels.forEach(function (p) { p.resize(); }); });
+    panels.forEach(function (p) { ro.observe(p.box); });
+  };
+
+  // sortable makes a table's columns sort on a click of their header;
+  // cells carry their sort key in data-v (numbers) or their text.
+  LL.sortable = function (table) {
+    var heads = table.tHead ? table.tHead.rows[0].cells : [];
+    Array.prototype.forEach.call(heads, function (th, col) {
+      th.classList.add("sortable");
+      th.setAttribute("tabindex", "0");
+      var sort = function () {
+        var body = table.tBodies[0], rows = Array.prototype.slice.call(body.rows);
+        var desc = th.getAttribute("aria-sort") !== "descending";
+        Array.prototype.forEach.call(heads, function (h) { h.removeAttribute("aria-sort"); });
+        th.setAttribute("aria-sort", desc ? "descending" : "ascending");
+        var key = function (r) {
+          var c = r.cells[col], v = c.getAttribute("data-v");
+          return v !== null ? parseFloat(v) : c.textContent.toLowerCase();
+        };
+        rows.sort(function (a, b) {
+          var x = key(a), y = key(b), r = x < y ? -1 : x > y ? 1 : 0;
+          return desc ? -r : r;
+        });
+        rows.forEach(function (r) { body.appendChild(r); });
+      };
+      th.addEventListener("click", sort);
+      th.addEventListener("keydown", function (e) { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); sort(); } });
+    });
+  };
+})();

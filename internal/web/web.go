@@ -1,0 +1,63 @@
+// Package web holds what the live dashboard and report.html share: the
+// vendored uPlot chart library (MIT, its LICENSE kept beside it), the chart
+// panels built on it, the stylesheet, and the Content-Security-Policy that
+// lets a page run only these scripts. Everything is embedded in the binary,
+// so pages need no network: nothing is fetched from a CDN.
+package web
+
+import (
+	"crypto/sha256"
+	_ "embed" // the assets below are embedded with go:embed
+	"encoding/base64"
+	"strings"
+)
+
+//go:embed uplot/uPlot.iife.min.js
+var uplotJS string
+
+//go:embed uplot/uPlot.min.css
+var uplotCSS string
+
+//go:embed uplot/LICENSE
+var uplotLicense string
+
+//go:embed charts.js
+var chartsJS string
+
+//go:embed style.css
+var styleCSS string
+
+// UPlotVersion is the version of the vendored uPlot.
+const UPlotVersion = "1.6.32"
+
+// Scripts returns the scripts every page runs before its own: uPlot, then
+// the shared panels (which define the global LL).
+func Scripts() []string {
+	return []string{uplotJS, chartsJS}
+}
+
+// CSS returns the stylesheet of every page: uPlot's, then loadlens's.
+func CSS() string { return uplotCSS + "\n" + styleCSS }
+
+// UPlotLicense returns uPlot's licence text, which a page embeds beside the code.
+func UPlotLicense() string { return uplotLicense }
+
+// CSP returns a Content-Security-Policy that runs exactly the given inline
+// scripts (by hash) and nothing else: no other script, no inline event
+// handler, no fetch, image or font from anywhere. connectSelf allows
+// connections back to the page's own origin, for the live event stream.
+// Escaping is the first defence against markup from the target; this is
+// the second.
+func CSP(connectSelf bool, scripts ...string) string {
+	var sb strings.Builder
+	sb.WriteString("default-src 'none'; script-src")
+	for _, s := range scripts {
+		sum := sha256.Sum256([]byte(s))
+		sb.WriteString(" 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'")
+	}
+	sb.WriteString("; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'")
+	if connectSelf {
+		sb.WriteString("; connect-src 'self'")
+	}
+	return sb.String()
+}
