@@ -15,6 +15,7 @@ type dashboardFeed struct {
 	d    *live.Dashboard
 	defs []threshold.Threshold
 	cpus int
+	obs  *observations // the run's series so far; nil when there are none
 }
 
 // startDashboard serves the dashboard of the run described by in on addr.

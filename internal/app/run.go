@@ -94,6 +94,9 @@ func Run(ctx context.Context, cfg RunConfig) (RunResult, error) {
 	r.stopEngine = stopEngine
 	r.eng = engine.New(p, r.rec, engine.Options{Segment: cfg.Segment, Start: start, Notify: r.notice})
 	r.obs = newObservations(w, r.notice)
+	if dash != nil {
+		dash.obs = r.obs // the dashboard shows the scraped series beside the client's view
+	}
 	scrapeCtx, stopScraping := context.WithCancel(context.Background()) // Ctrl-C ends it with the engine, below
 	defer stopScraping()
 	waitScraping, err := startScraping(scrapeCtx, p.Observe.Targets, start, r.obs)
