@@ -18,11 +18,7 @@ type DemoConfig struct {
 // Demo starts the built-in shop and runs the demo test against it, or only
 // serves the shop.
 func Demo(ctx context.Context, cfg DemoConfig) (RunResult, error) {
-	addr := cfg.Addr
-	if addr == "" {
-		addr = "127.0.0.1:0"
-	}
-	target, err := demo.Start(addr)
+	target, err := demo.Start(ctx, demo.Options{Addr: cfg.Addr})
 	if err != nil {
 		return RunResult{ExitCode: ExitRunFailed}, err
 	}
