@@ -51,6 +51,22 @@ type RunResult struct {
 // everything measured. The error is for failures around the run (the
 // results directory, run.db); a failed threshold is not an error.
 func Run(ctx context.Context, cfg RunConfig) (RunResult, error) {
+	in, res, err := execute(ctx, cfg)
+	if in == nil {
+		return res, err
+	}
+	if werr := report.WriteText(cfg.Out, in); werr != nil && err == nil {
+		err = werr
+	}
+	fmt.Fprintf(cfg.Out, "  report: %s\n", filepath.Join(in.Dir, ReportFile))
+	return res, err
+}
+
+// execute runs a plan and writes everything about it into a new run
+// directory (run.db, summary.json, report.html and the CI outputs asked
+// for) without printing the summary. The input is nil when the run could
+// not start.
+func execute(ctx context.Context, cfg RunConfig) (*report.Input, RunResult, error) {
 	p := cfg.Plan
 	start := time.Now()
 	parent := cfg.ResultsDir
@@ -64,14 +80,14 @@ func Run(ctx context.Context, cfg RunConfig) (RunResult, error) {
 	if cfg.Dashboard != "" {
 		var err error
 		if dash, err = startDashboard(cfg.Dashboard, in, plannedLength(p)); err != nil {
-			return RunResult{ExitCode: ExitRunFailed}, err
+			return nil, RunResult{ExitCode: ExitRunFailed}, err
 		}
 		fmt.Fprintf(cfg.Out, "dashboard: %s (live while the run lasts)\n", dash.d.URL())
 	}
 	dir, err := makeRunDir(parent, p.Name, start)
 	if err != nil {
 		dash.close()
-		return RunResult{ExitCode: ExitRunFailed}, err
+		return nil, RunResult{ExitCode: ExitRunFailed}, err
 	}
 	in.Dir = dir
 	w, err := store.Create(filepath.Join(dir, "run.db"), store.Meta{
@@ -81,7 +97,7 @@ func Run(ctx context.Context, cfg RunConfig) (RunResult, error) {
 	})
 	if err != nil {
 		dash.close()
-		return RunResult{Dir: dir, ExitCode: ExitRunFailed}, err
+		return nil, RunResult{Dir: dir, ExitCode: ExitRunFailed}, err
 	}
 	defer w.Close()
 
@@ -102,7 +118,7 @@ func Run(ctx context.Context, cfg RunConfig) (RunResult, error) {
 	waitScraping, err := startScraping(scrapeCtx, p.Observe.Targets, start, r.obs)
 	if err != nil {
 		dash.close()
-		return RunResult{Dir: dir, ExitCode: ExitRunFailed}, err
+		return nil, RunResult{Dir: dir, ExitCode: ExitRunFailed}, err
 	}
 
 	done := make(chan error, 1)
@@ -140,19 +156,15 @@ func Run(ctx context.Context, cfg RunConfig) (RunResult, error) {
 	outErr := Outputs{HTML: reportPath, JUnit: cfg.JUnit, SummaryMD: cfg.SummaryMD}.write(in)
 	dash.end(in, reportPath)
 	if err := writeSummaryJSON(in, filepath.Join(dir, "summary.json"), cfg.SummaryJSON); err != nil {
-		return res, err
-	}
-	if err := report.WriteText(cfg.Out, in); err != nil {
-		return res, err
+		return in, res, err
 	}
 	if outErr != nil {
-		return res, outErr
+		return in, res, outErr
 	}
-	fmt.Fprintf(cfg.Out, "  report: %s\n", reportPath)
 	if r.storeErr != nil {
-		return res, fmt.Errorf("run.db: %w", r.storeErr)
+		return in, res, fmt.Errorf("run.db: %w", r.storeErr)
 	}
-	return res, nil
+	return in, res, nil
 }
 
 // runner is the state of one run's collector loop.

@@ -3,7 +3,6 @@ package app
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/loadlens/loadlens/internal/report"
@@ -14,10 +13,7 @@ import (
 // A run that never finished — killed, or still running — reads as
 // incomplete, with its thresholds judged on what was recorded.
 func LoadRun(path string) (*report.Input, error) {
-	db := path
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		db = filepath.Join(path, "run.db")
-	}
+	db := runDB(path)
 	rd, err := store.Open(db)
 	if err != nil {
 		return nil, err

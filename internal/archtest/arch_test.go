@@ -31,9 +31,9 @@ var allowed = map[string][]string{
 	"report":    {"diagnose", "metrics", "sample", "series", "threshold", "web"},
 	"estimate":  {"metrics", "sample", "threshold"},
 	"compare":   {"metrics", "sample", "threshold", "web"},
-	"capacity":  {"metrics", "sample", "threshold"},
+	"capacity":  {"metrics", "sample", "threshold", "web"},
 	"app":       {"capacity", "compare", "demo", "diagnose", "engine", "estimate", "live", "metrics", "plan", "report", "sample", "scrape", "series", "store", "threshold"},
-	"cli":       {"app", "live", "plan"},
+	"cli":       {"app", "capacity", "estimate", "live", "plan"},
 	"archtest":  {},
 }
 

@@ -1,6 +1,7 @@
 package capacity
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -213,4 +214,21 @@ func solve3(a [3][3]float64, b [3]float64) ([3]float64, bool) {
 		x[r] = s / a[r][r]
 	}
 	return x, true
+}
+
+// MarshalJSON writes the fit with null for an infinite peak, which JSON
+// cannot express as a number.
+func (f USLFit) MarshalJSON() ([]byte, error) {
+	finite := func(v float64) *float64 {
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			return nil
+		}
+		return &v
+	}
+	return json.Marshal(struct {
+		Lambda, Sigma, Kappa            float64
+		PeakConcurrency, PeakThroughput *float64
+		R2                              float64
+		Points                          int
+	}{f.Lambda, f.Sigma, f.Kappa, finite(f.PeakConcurrency), finite(f.PeakThroughput), f.R2, f.Points})
 }

@@ -1,6 +1,7 @@
 package capacity
 
 import (
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -72,5 +73,15 @@ func TestFitUSLRejectsTooLittleData(t *testing.T) {
 				t.Fatalf("error %v, want %q", err, tc.want)
 			}
 		})
+	}
+}
+
+func TestUSLFitJSONWritesNullForAnInfinitePeak(t *testing.T) {
+	b, err := json.Marshal(USLFit{Lambda: 2, PeakConcurrency: math.Inf(1), PeakThroughput: 100, Points: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(b); !strings.Contains(got, `"PeakConcurrency":null`) || !strings.Contains(got, `"PeakThroughput":100`) {
+		t.Fatalf("JSON %s", got)
 	}
 }

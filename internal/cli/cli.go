@@ -35,6 +35,9 @@ func commands() []command {
 		{"runs", "runs [--results DIR]", "list past runs, newest first", runsCmd},
 		{"summary", "summary <run-dir>", "print a past run's summary from its run.db", summaryCmd},
 		{"report", "report <run-dir>", "rebuild a past run's report.html from its run.db", reportCmd},
+		{"estimate", "estimate --dau N --visits N ... [flags]", "from business numbers to requests/s, VUs and instances, every step shown", estimateCmd},
+		{"capacity", "capacity <test.yaml> [flags]", "search for the highest rate the target sustains within the test's thresholds", capacityCmd},
+		{"compare", "compare <baseline-run> <run>... [flags]", "compare runs with statistics; --fail-on-regression gates CI", compareCmd},
 		{"demo", "demo [--serve] [--addr ADDR]", "run a short test against the built-in demo shop (or only serve it)", demoCmd},
 		{"version", "version", "print the version", func(_ context.Context, e *env, _ []string) int {
 			fmt.Fprintln(e.stdout, "loadlens", app.Version)

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/loadlens/loadlens/internal/web"
 )
 
 func renderPage(t *testing.T, r *Report) string {
@@ -53,8 +55,8 @@ func TestHTMLPage(t *testing.T) {
 	}
 	policy := html.UnescapeString(csp[1])
 	scripts := regexp.MustCompile(`(?s)<script>(.*?)</script>`).FindAllStringSubmatch(page, -1)
-	if len(scripts) != 3 {
-		t.Fatalf("%d inline scripts, want 3 (uPlot, charts, compare)", len(scripts))
+	if want := len(web.Scripts()) + 1; len(scripts) != want {
+		t.Fatalf("%d inline scripts, want %d (the shared ones, then compare's)", len(scripts), want)
 	}
 	for i, s := range scripts {
 		sum := sha256.Sum256([]byte(s[1]))

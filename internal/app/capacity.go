@@ -1,0 +1,236 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/capacity"
+	"github.com/loadlens/loadlens/internal/plan"
+	"github.com/loadlens/loadlens/internal/report"
+	"github.com/loadlens/loadlens/internal/threshold"
+)
+
+// CapacityConfig is what `loadlens capacity` needs.
+type CapacityConfig struct {
+	Plan       *plan.Plan      // its arrival-rate scenarios are scaled to each step's rate, keeping their mix
+	Search     capacity.Config // start rate, factor, hold, limits
+	ResultsDir string          // parent of the search's directory
+	Out        io.Writer       // one line per step, then the outcome
+	Args       []string
+	Version    string
+}
+
+// CapacityResult is how a search ended.
+type CapacityResult struct {
+	Dir      string
+	Result   capacity.Result
+	ExitCode int
+}
+
+// Capacity searches for the highest rate the target sustains within the
+// test's thresholds. Every step is a run of its own, kept under one
+// directory with capacity.json and capacity.html beside them.
+func Capacity(ctx context.Context, cfg CapacityConfig) (CapacityResult, error) {
+	if err := checkCapacityPlan(cfg.Plan); err != nil {
+		return CapacityResult{ExitCode: ExitBadInput}, err
+	}
+	parent := cfg.ResultsDir
+	if parent == "" {
+		parent = DefaultResults
+	}
+	dir, err := makeRunDir(parent, "capacity-"+cfg.Plan.Name, time.Now())
+	if err != nil {
+		return CapacityResult{ExitCode: ExitRunFailed}, err
+	}
+	fmt.Fprintf(cfg.Out, "capacity search for %s: steps of %s each; SLO: %s\n", cfg.Plan.Name, cfg.Search.Hold, sloText(cfg.Plan.Thresholds))
+	runner := &stepRunner{cfg: cfg, dir: dir}
+	res, serr := capacity.Search(ctx, cfg.Search, runner)
+	out := CapacityResult{Dir: dir, Result: res}
+	if err := writeCapacityFiles(dir, cfg.Plan, res); err != nil && serr == nil {
+		serr = err
+	}
+	fmt.Fprintln(cfg.Out)
+	if err := capacity.Render(cfg.Out, res); err != nil && serr == nil {
+		serr = err
+	}
+	fmt.Fprintf(cfg.Out, "\n  steps and report: %s\n", filepath.Join(dir, "capacity.html"))
+	switch {
+	case serr != nil && !errors.Is(serr, context.Canceled):
+		out.ExitCode = ExitRunFailed
+	case ctx.Err() != nil:
+		out.ExitCode = ExitRunFailed
+		serr = nil
+	}
+	return out, serr
+}
+
+// checkCapacityPlan refuses tests the search cannot scale: it needs at
+// least one open-model scenario, and a closed-model one would blur what
+// each step offered.
+func checkCapacityPlan(p *plan.Plan) error {
+	arrivals := 0
+	for _, s := range p.Scenarios {
+		switch s.Load.Model {
+		case plan.ArrivalRate:
+			arrivals++
+		default:
+			return fmt.Errorf("capacity: scenario %s uses the %s model; a capacity search scales arrival-rate scenarios only, so the offered load is known", s.Name, s.Load.Model)
+		}
+	}
+	if arrivals == 0 {
+		return errors.New("capacity: the test has no arrival-rate scenario to scale")
+	}
+	if len(p.Thresholds) == 0 {
+		return errors.New("capacity: the test has no thresholds, so no step could fail; add an SLO such as http_req_duration: [\"p(95) < 800ms\"]")
+	}
+	return nil
+}
+
+func sloText(defs []threshold.Threshold) string {
+	s := ""
+	for i, t := range defs {
+		if i > 0 {
+			s += ", "
+		}
+		s += t.Key + " " + t.Expr
+	}
+	return s
+}
+
+// stepRunner runs each step of a search as a run of the scaled plan.
+type stepRunner struct {
+	cfg CapacityConfig
+	dir string
+	n   int
+}
+
+// RunStep holds one rate and judges it on the test's thresholds.
+func (s *stepRunner) RunStep(ctx context.Context, step capacity.Step) (capacity.StepResult, error) {
+	s.n++
+	p := scalePlan(s.cfg.Plan, step.Rate, step.Hold)
+	p.Name = fmt.Sprintf("step-%02d-%s-per-s", s.n, num(math.Round(step.Rate*100)/100))
+	in, _, err := execute(ctx, RunConfig{Plan: p, ResultsDir: s.dir, Out: io.Discard, Quiet: true, Args: s.cfg.Args, Version: s.cfg.Version})
+	if in == nil {
+		return capacity.StepResult{}, err
+	}
+	if err != nil {
+		return capacity.StepResult{}, fmt.Errorf("step %d: %w", s.n, err)
+	}
+	if ctx.Err() != nil {
+		return capacity.StepResult{}, ctx.Err()
+	}
+	r := stepResult(in, step)
+	verdict := "pass"
+	if !r.Passed {
+		verdict = "FAIL"
+	}
+	fmt.Fprintf(s.cfg.Out, "  step %2d  %8s/s offered  %8s/s done  p95 %-8s errors %6s  dropped %-5d gen CPU %3.0f%%  %s\n",
+		s.n, num(math.Round(step.Rate*10)/10), num(math.Round(r.Throughput*10)/10), report.Dur(r.P95), report.Pct(r.ErrorRate), r.Dropped, 100*r.GeneratorCPU, verdict)
+	return r, nil
+}
+
+// stepResult sums up one step's run for the search.
+func stepResult(in *report.Input, step capacity.Step) capacity.StepResult {
+	tot := in.Run.Total()
+	var failed, dropped int64
+	for _, f := range tot.Failures {
+		failed += f
+	}
+	for _, sc := range in.Run.Scenarios {
+		dropped += sc.Dropped
+	}
+	r := capacity.StepResult{Rate: step.Rate, Throughput: float64(tot.Requests) / step.Hold.Seconds(), Dropped: dropped, Passed: in.Passed()}
+	if tot.Requests > 0 {
+		r.ErrorRate = float64(failed) / float64(tot.Requests)
+	}
+	if h := tot.Duration; h != nil && h.Count() > 0 {
+		r.P95, r.P99, r.Mean = h.Quantile(95), h.Quantile(99), h.Mean()
+	}
+	r.Concurrency = r.Throughput * r.Mean.Seconds()
+	lag := threshold.Threshold{Metric: "scheduler_lag", Agg: threshold.Percentile, P: 99}
+	if v, ok := in.Run.Observe(&lag); ok {
+		r.LagP99 = time.Duration(v * float64(time.Millisecond))
+	}
+	if len(in.GeneratorCPU) > 0 {
+		var sum float64
+		for _, c := range in.GeneratorCPU {
+			sum += c
+		}
+		r.GeneratorCPU = sum / float64(len(in.GeneratorCPU)) / float64(runtime.GOMAXPROCS(0))
+	}
+	for i, res := range in.Results {
+		if !res.Pass {
+			r.FailedThresholds = append(r.FailedThresholds, res.Key+": "+res.Expr+" ("+report.Observed(&in.Thresholds[i], res)+")")
+		}
+	}
+	return r
+}
+
+// scalePlan returns a copy of p whose arrival-rate scenarios together
+// offer rate per second for hold, each keeping its share of the test's
+// peak. VU ceilings grow with the rate, so a step is never capped by a
+// ceiling sized for a lower one.
+func scalePlan(p *plan.Plan, rate float64, hold time.Duration) *plan.Plan {
+	var total float64
+	for _, s := range p.Scenarios {
+		total += plan.PeakRate(&s.Load)
+	}
+	cp := *p
+	cp.Scenarios = make([]*plan.Scenario, len(p.Scenarios))
+	for i, s := range p.Scenarios {
+		sc := *s
+		share := 1 / float64(len(p.Scenarios))
+		peak := plan.PeakRate(&s.Load)
+		if total > 0 {
+			share = peak / total
+		}
+		r := rate * share
+		grow := 1.0
+		if peak > 0 {
+			grow = max(1, r/peak)
+		}
+		sc.StartTime = 0
+		sc.Load.StartRate = r
+		sc.Load.Stages = []plan.Stage{{Duration: hold, Target: r}}
+		sc.Load.MaxVUs = int(math.Ceil(float64(s.Load.MaxVUs) * grow))
+		sc.Load.PreAllocatedVUs = min(sc.Load.MaxVUs, int(math.Ceil(float64(s.Load.PreAllocatedVUs)*grow)))
+		cp.Scenarios[i] = &sc
+	}
+	return &cp
+}
+
+// writeCapacityFiles keeps the search's outcome beside its steps.
+func writeCapacityFiles(dir string, p *plan.Plan, res capacity.Result) error {
+	b, err := json.MarshalIndent(res, "", "  ")
+	if err != nil {
+		return fmt.Errorf("capacity.json: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "capacity.json"), append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("capacity.json: %w", err)
+	}
+	f, err := os.Create(filepath.Join(dir, "capacity.html"))
+	if err != nil {
+		return fmt.Errorf("capacity.html: %w", err)
+	}
+	defer f.Close()
+	return capacity.WriteHTML(f, res, p.Name, sloLatency(p.Thresholds))
+}
+
+// sloLatency returns the test's whole-run p95 latency limit, if it has
+// one, for the line drawn on the capacity chart.
+func sloLatency(defs []threshold.Threshold) time.Duration {
+	for _, t := range defs {
+		if t.Metric == "http_req_duration" && len(t.Filter) == 0 && t.Agg == threshold.Percentile && t.P == 95 {
+			return time.Duration(t.Value * float64(time.Millisecond))
+		}
+	}
+	return 0
+}

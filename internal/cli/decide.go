@@ -1,0 +1,140 @@
+package cli
+
+import (
+	"context"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/app"
+	"github.com/loadlens/loadlens/internal/capacity"
+	"github.com/loadlens/loadlens/internal/estimate"
+	"github.com/loadlens/loadlens/internal/plan"
+)
+
+func capacityCmd(ctx context.Context, e *env, args []string) int {
+	fs := newFlagSet(e, "capacity", "capacity <test.yaml> [flags]")
+	var c capacity.Config
+	fs.Float64Var(&c.StartRate, "start", 0, "first step's rate per second (default: a quarter of the test's peak rate)")
+	fs.Float64Var(&c.Factor, "factor", 0, "each raise multiplies the rate by this (default 1.5)")
+	fs.Float64Var(&c.Increment, "step", 0, "or: each raise adds this many per second")
+	fs.DurationVar(&c.Hold, "hold", 30*time.Second, "how long each step holds its rate")
+	fs.Float64Var(&c.MaxRate, "max", 0, "never offer more than this per second (default: no limit)")
+	fs.DurationVar(&c.Budget, "budget", 10*time.Minute, "total hold time of all steps")
+	fs.Float64Var(&c.Precision, "precision", 0, "stop bisecting when the gap is below this fraction (default 0.05)")
+	fs.Float64Var(&c.MaxCPU, "max-cpu", 0, "stop when the generator uses more than this fraction of its cores (default 0.85)")
+	results := fs.String("results", app.DefaultResults, "parent directory of the search's directory")
+	var envs listFlag
+	fs.Var(&envs, "e", "KEY=VALUE environment variable for {{ env.KEY }} templates (repeatable)")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return app.ExitBadInput
+	}
+	if len(pos) != 1 {
+		return fail(e, usageErr("capacity takes one test file whose thresholds are the SLO"))
+	}
+	lookup, err := envLookup(envs)
+	if err != nil {
+		return fail(e, err)
+	}
+	p, err := plan.ParseFile(pos[0], lookup)
+	if err != nil {
+		return fail(e, err)
+	}
+	if c.StartRate == 0 {
+		var peak float64
+		for _, s := range p.Scenarios {
+			peak += plan.PeakRate(&s.Load)
+		}
+		c.StartRate = max(1, peak/4)
+	}
+	res, err := app.Capacity(ctx, app.CapacityConfig{Plan: p, Search: c, ResultsDir: *results, Out: e.stdout,
+		Args: append([]string{"loadlens"}, e.args...), Version: app.Version})
+	if err != nil {
+		fail(e, err)
+		return max(res.ExitCode, app.ExitRunFailed)
+	}
+	return res.ExitCode
+}
+
+func compareCmd(_ context.Context, e *env, args []string) int {
+	fs := newFlagSet(e, "compare", "compare <baseline-run> <run> [<run>...] [flags]")
+	cfg := app.CompareConfig{Out: e.stdout}
+	var gates listFlag
+	fs.StringVar(&cfg.Format, "format", "text", "text, md, json or html")
+	fs.Float64Var(&cfg.Options.Alpha, "alpha", 0, "significance level of the tests (default 0.05)")
+	fs.Float64Var(&cfg.Options.LoadTolerance, "load-tolerance", 0, "how far the offered loads may differ and still compare fairly (default 0.10)")
+	fs.Var(&gates, "fail-on-regression", "exit 99 when a run regresses past this, e.g. 'p(95) +10%' or 'errors +1pp' (repeatable)")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return app.ExitBadInput
+	}
+	cfg.Runs, cfg.Gates = pos, gates
+	code, err := app.Compare(cfg)
+	if err != nil {
+		if code == app.ExitBadInput {
+			return fail(e, usageErr("%v", err))
+		}
+		fail(e, err)
+	}
+	return code
+}
+
+func estimateCmd(_ context.Context, e *env, args []string) int {
+	fs := newFlagSet(e, "estimate", "estimate [business numbers] [flags]")
+	var in estimate.Input
+	cfg := app.EstimateConfig{Out: e.stdout}
+	var peakShare, instPrice, nodePrice, maxErrors string
+	fs.Float64Var(&in.DAU, "dau", 0, "daily active users")
+	fs.Float64Var(&in.VisitsPerUser, "visits", 0, "visits per user per day")
+	fs.Float64Var(&in.RequestsPerVisit, "requests-per-visit", 0, "requests one visit sends (default 1)")
+	fs.Float64Var(&in.RequestsPerDay, "requests-per-day", 0, "or: requests per day")
+	fs.Float64Var(&in.PeakFactor, "peak-factor", 0, "peak rate = average × this")
+	fs.StringVar(&peakShare, "peak-hour-share", "", "or: the share of a day's requests in its busiest hour, e.g. 12%")
+	fs.Float64Var(&in.EventUsers, "event-users", 0, "an event: users taking part")
+	fs.Float64Var(&in.RequestsPerUser, "requests-per-user", 0, "an event: requests each user sends")
+	fs.DurationVar(&in.EventWindow, "window", 0, "an event: how long it lasts, e.g. 10m")
+	fs.Float64Var(&in.RPS, "rps", 0, "or: a known rate per second")
+	fs.Float64Var(&in.Users, "users", 0, "or: concurrent users (the rate follows from Little's law)")
+	fs.Float64Var(&in.Headroom, "headroom", 0, "plan this factor above the peak, e.g. 1.4")
+	fs.DurationVar(&in.ResponseTime, "response-time", 0, "R of Little's law N = X·(R + Z)")
+	fs.DurationVar(&in.ThinkTime, "think-time", 0, "Z of Little's law")
+	fs.Float64Var(&in.PerInstance, "per-instance", 0, "requests per second one instance sustains")
+	fs.StringVar(&cfg.FromRun, "from-run", "", "or: take the per-instance rate from a run's steady throughput")
+	fs.IntVar(&cfg.RunInst, "run-instances", 1, "instances that served --from-run")
+	fs.Float64Var(&in.InstancesPerNode, "instances-per-node", 0, "instances that fit on one node")
+	fs.StringVar(&instPrice, "instance-price", "", "price of one instance, e.g. '0.58 USD/h'")
+	fs.StringVar(&nodePrice, "node-price", "", "price of one node, e.g. '9.53 USD/h'")
+	fs.DurationVar(&in.Ramp, "ramp", 0, "starter test: ramp from 0 to the target (default 1m)")
+	fs.DurationVar(&in.Hold, "hold", 0, "starter test: hold at the target (default 10m)")
+	fs.DurationVar(&in.LatencyGoal, "latency-goal", 0, "starter test: the p95 threshold (default 1s)")
+	fs.StringVar(&maxErrors, "max-errors", "", "starter test: the error-rate threshold, e.g. 1%")
+	fs.StringVar(&cfg.Write, "write", "", "also write a starter test file for the computed load")
+	fs.StringVar(&cfg.URL, "url", "", "the endpoint the starter test calls, e.g. http://127.0.0.1:8080/feed")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return app.ExitBadInput
+	}
+	if len(pos) > 0 {
+		return fail(e, usageErr("estimate takes flags only; see `loadlens estimate -h`"))
+	}
+	for _, f := range []struct {
+		flag, text string
+		set        func(string) error
+	}{
+		{"--peak-hour-share", peakShare, func(s string) (err error) { in.PeakHourShare, err = estimate.ParseFraction(s); return }},
+		{"--max-errors", maxErrors, func(s string) (err error) { in.MaxErrors, err = estimate.ParseFraction(s); return }},
+		{"--instance-price", instPrice, func(s string) (err error) { in.InstancePrice, err = estimate.ParsePrice(s); return }},
+		{"--node-price", nodePrice, func(s string) (err error) { in.NodePrice, err = estimate.ParsePrice(s); return }},
+	} {
+		if f.text == "" {
+			continue
+		}
+		if err := f.set(f.text); err != nil {
+			return fail(e, usageErr("%s: %v", f.flag, err))
+		}
+	}
+	cfg.Input = in
+	if err := app.Estimate(cfg); err != nil {
+		return fail(e, usageErr("%v", err))
+	}
+	return app.ExitOK
+}
