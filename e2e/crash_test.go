@@ -99,22 +99,23 @@ func TestInterruptStillWritesTheSummary(t *testing.T) {
 	}
 }
 
-func TestDemoRunsAndListsItsRun(t *testing.T) {
+func TestDemoSession(t *testing.T) {
 	dir := t.TempDir()
-	r := loadlens(t, dir, "demo", "--quiet", "--results", "results")
+	r := loadlens(t, dir, "demo", "--quiet", "--no-dashboard", "--results", "results")
 	if r.code != 0 {
 		t.Fatalf("demo: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	for _, want := range []string{"GET /apps/first-page/{category}", "GET /products/{id}", "PASS", "results/", "dashboard: http://127.0.0.1:", "report.html"} {
+	for _, want := range []string{"1/2 demo-naive", "2/2 demo-improved", "DB pool exhausted", "before → after",
+		"first page (case study 1)", "coupon audit (case study 5)", "report.html"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("demo output lacks %q:\n%s", want, r.stdout)
 		}
 	}
-	run := onlyRunDir(t, filepath.Join(dir, "results"))
-	if _, err := os.Stat(filepath.Join(run, "report.html")); err != nil {
-		t.Errorf("demo wrote no report.html: %v", err)
+	runs, _ := filepath.Glob(filepath.Join(dir, "results", "*", "report.html"))
+	if len(runs) != 2 {
+		t.Fatalf("%d runs with a report, want the naive and the improved one", len(runs))
 	}
-	if r := loadlens(t, dir, "runs", "--results", "results"); !strings.Contains(r.stdout, filepath.Base(run)) || !strings.Contains(r.stdout, "passed") {
-		t.Errorf("runs does not list the demo run as passed:\n%s", r.stdout)
+	if r := loadlens(t, dir, "runs", "--results", "results"); !strings.Contains(r.stdout, "demo-naive") || !strings.Contains(r.stdout, "demo-improved") {
+		t.Errorf("runs does not list both demo runs:\n%s", r.stdout)
 	}
 }

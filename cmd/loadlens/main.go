@@ -16,8 +16,9 @@ func main() {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	go func() {
-		<-sigs
-		fmt.Fprintln(os.Stderr, "\nstopping: writing the results (press Ctrl-C again to quit at once)")
+		if <-sigs == os.Interrupt { // a person pressed Ctrl-C; SIGTERM comes from a program
+			fmt.Fprintln(os.Stderr, "\nstopping: writing the results (press Ctrl-C again to quit at once)")
+		}
 		cancel()
 		<-sigs
 		os.Exit(1) // run.db already holds every second but the last

@@ -3,37 +3,127 @@ package app
 import (
 	"context"
 	"fmt"
+	"io"
+	"strings"
 
 	"github.com/loadlens/loadlens/internal/demo"
 	"github.com/loadlens/loadlens/internal/plan"
+	"github.com/loadlens/loadlens/internal/report"
 )
 
 // DemoConfig is what `loadlens demo` needs.
 type DemoConfig struct {
-	Serve bool   // only serve the shop until ctx ends
-	Addr  string // where the shop listens; "" picks a free port on 127.0.0.1
-	Run   RunConfig
+	Serve bool         // only serve the shop until ctx ends
+	Quick bool         // one short run against the improved shop instead of the session
+	Shop  demo.Options // how the shop is built
+	// ShopCommand starts the shop in a process of its own (a command that
+	// prints "demo shop listening on URL"), so the generator's CPU figures
+	// are its own; nil serves it from this process.
+	ShopCommand []string
+	Run         RunConfig
 }
 
-// Demo starts the built-in shop and runs the demo test against it, or only
-// serves the shop.
+// Demo starts the built-in shop and runs the scripted session against it
+// (the naive shop, then the improved one, with before/after figures), or
+// one quick run, or only serves the shop.
 func Demo(ctx context.Context, cfg DemoConfig) (RunResult, error) {
-	target, err := demo.Start(ctx, demo.Options{Addr: cfg.Addr})
-	if err != nil {
-		return RunResult{ExitCode: ExitRunFailed}, err
-	}
-	defer target.Close()
 	out := cfg.Run.Out
 	if cfg.Serve {
-		fmt.Fprintf(out, "demo shop listening on %s (Ctrl-C to stop)\n", target.URL)
+		target, err := demo.Start(ctx, cfg.Shop)
+		if err != nil {
+			return RunResult{ExitCode: ExitRunFailed}, err
+		}
+		defer target.Close()
+		fmt.Fprintf(out, "%s%s (Ctrl-C to stop)\n", shopReadyLine, target.URL)
 		fmt.Fprintf(out, "try: loadlens run %s/products/1 --rate 100 --duration 30s\n", target.URL)
 		return RunResult{ExitCode: ExitOK}, target.Wait(ctx)
 	}
-	fmt.Fprintf(out, "demo shop listening on %s; running the demo test for about 10 seconds\n", target.URL)
-	p, err := plan.Parse("demo-shop.yaml", demo.QuickTest(target.URL), nil)
+	shop, err := startShop(ctx, cfg)
 	if err != nil {
-		return RunResult{ExitCode: ExitRunFailed}, fmt.Errorf("the built-in demo test: %w", err)
+		return RunResult{ExitCode: ExitRunFailed}, err
 	}
-	cfg.Run.Plan = p
-	return Run(ctx, cfg.Run)
+	defer shop.close()
+	if cfg.Quick {
+		fmt.Fprintf(out, "demo shop at %s; a quick run of about 10 seconds\n", shop.url)
+		p, err := plan.Parse("demo-shop.yaml", demo.QuickTest(shop.url), nil)
+		if err != nil {
+			return RunResult{ExitCode: ExitRunFailed}, fmt.Errorf("the built-in demo test: %w", err)
+		}
+		cfg.Run.Plan = p
+		return Run(ctx, cfg.Run)
+	}
+	return demoSession(ctx, cfg.Run, shop.url)
+}
+
+// demoSession runs the session's tests one after the other and prints what
+// changed between them.
+func demoSession(ctx context.Context, rc RunConfig, url string) (RunResult, error) {
+	sess := demo.ScriptedSession()
+	out := rc.Out
+	fmt.Fprintf(out, "demo shop at %s\nthe same load twice: first against the naive shop, then against the improved one (about a minute)\n", url)
+	var runs []*report.Input
+	last := RunResult{ExitCode: ExitOK}
+	for i, r := range sess.Runs {
+		p, err := plan.Parse(r.File, r.Test(url), nil)
+		if err != nil {
+			return RunResult{ExitCode: ExitRunFailed}, fmt.Errorf("the built-in demo test %s: %w", r.File, err)
+		}
+		fmt.Fprintf(out, "\n%d/%d %s: %s=%s\n", i+1, len(sess.Runs), r.Name, sess.Header, r.Variant)
+		rc.Plan = p
+		in, res, err := execute(ctx, rc)
+		if in == nil {
+			return res, err
+		}
+		if err != nil {
+			return res, err
+		}
+		if err := report.WriteBrief(out, in); err != nil {
+			return res, err
+		}
+		runs = append(runs, in)
+		last = res
+		if ctx.Err() != nil {
+			return RunResult{Dir: res.Dir, Status: StatusInterrupted, ExitCode: ExitRunFailed}, nil
+		}
+	}
+	if len(runs) == 2 {
+		writeBeforeAfter(out, sess, runs[0], runs[1])
+	}
+	// the session is a demonstration: the naive run is meant to fail its thresholds
+	return RunResult{Dir: last.Dir, Status: last.Status, Passed: last.Passed, ExitCode: ExitOK}, nil
+}
+
+// writeBeforeAfter prints, per fixed endpoint, its figures in both runs.
+func writeBeforeAfter(w io.Writer, sess demo.Session, before, after *report.Input) {
+	fmt.Fprintln(w, "\nbefore → after")
+	for _, f := range sess.Fixes {
+		b, a := report.EndpointFigures(before, f.Scenario, f.Endpoint), report.EndpointFigures(after, f.Scenario, f.Endpoint)
+		if b == nil || a == nil {
+			continue
+		}
+		fmt.Fprintf(w, "  %s (case study %d): p95 %s → %s · errors %s → %s · %s → %s done",
+			f.Title, f.CaseStudy, report.Dur(b.P95), report.Dur(a.P95), report.Pct(b.ErrorRate), report.Pct(a.ErrorRate),
+			report.Rate(b.Throughput), report.Rate(a.Throughput))
+		if b.Checks > 0 || a.Checks > 0 {
+			fmt.Fprintf(w, " · checks %s → %s", report.Pct(b.CheckRate), report.Pct(a.CheckRate))
+		}
+		fmt.Fprintf(w, "\n      was: %s\n      now: %s\n", f.Naive, f.Improved)
+	}
+	fmt.Fprintf(w, "\n  findings: %d → %d\n", severe(before), severe(after))
+	fmt.Fprintf(w, "  reports: %s\n           %s\n", reportPath(before), reportPath(after))
+}
+
+// severe counts the findings that made the run unhealthy.
+func severe(in *report.Input) int {
+	n := 0
+	for _, f := range in.Findings {
+		if f.Severity.String() != "info" {
+			n++
+		}
+	}
+	return n
+}
+
+func reportPath(in *report.Input) string {
+	return strings.TrimSuffix(in.Dir, "/") + "/" + ReportFile
 }

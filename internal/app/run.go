@@ -291,13 +291,23 @@ func (r *runner) showNotices() {
 	}
 }
 
-// plannedLength is how long the test is planned to run, for the progress display.
+// plannedLength is how long the test is planned to run, for the progress
+// display. An iterations scenario's maximum duration is a bound, not a
+// plan, so it counts only when nothing else gives a length.
 func plannedLength(p *plan.Plan) time.Duration {
-	var d time.Duration
+	var planned, bound time.Duration
 	for _, s := range p.Scenarios {
-		d = max(d, s.StartTime+s.Load.Duration())
+		d := s.StartTime + s.Load.Duration()
+		if s.Load.Model == plan.Iterations {
+			bound = max(bound, d)
+		} else {
+			planned = max(planned, d)
+		}
 	}
-	return d
+	if planned == 0 {
+		return bound
+	}
+	return planned
 }
 
 func writeSummaryJSON(in *report.Input, paths ...string) error {

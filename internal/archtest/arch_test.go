@@ -33,7 +33,7 @@ var allowed = map[string][]string{
 	"compare":   {"metrics", "sample", "threshold", "web"},
 	"capacity":  {"metrics", "sample", "threshold", "web"},
 	"app":       {"capacity", "compare", "demo", "diagnose", "engine", "estimate", "live", "metrics", "plan", "report", "sample", "scrape", "series", "store", "threshold"},
-	"cli":       {"app", "capacity", "estimate", "live", "plan"},
+	"cli":       {"app", "capacity", "demo", "estimate", "live", "plan"},
 	"archtest":  {},
 }
 

@@ -2,13 +2,25 @@ package cli
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"strings"
 
 	"github.com/loadlens/loadlens/internal/app"
+	"github.com/loadlens/loadlens/internal/demo"
 )
 
 func demoCmd(ctx context.Context, e *env, args []string) int {
 	fs := newFlagSet(e, "demo", "demo [--serve] [--addr ADDR]")
 	serve := fs.Bool("serve", false, "only start the demo shop, for your own tests")
+	quick := fs.Bool("quick", false, "one 10-second run against the improved shop instead of the naive-then-improved session")
+	inProcess := fs.Bool("in-process", false, "serve the shop from this process instead of its own (the generator's CPU figures then include the shop)")
+	var shop demo.Options
+	variant := fs.String("variant", "naive", "with --serve: the variant for requests without an X-Variant header (naive, improved, naive-tx, naive-lock, naive-race)")
+	fs.IntVar(&shop.PoolSize, "pool", 0, "the shop's DB pool size (default 10)")
+	fs.StringVar(&shop.Postgres, "postgres", "", "use this PostgreSQL DSN instead of embedded SQLite")
+	fs.StringVar(&shop.Redis, "redis", "", "use the Redis server at this address as the cache")
+	fs.IntVar(&shop.Rows, "rows", 0, "feed posts to seed (default: the shop's own)")
 	addr := fs.String("addr", "", "address for the shop (default: a free port on 127.0.0.1; with --serve, 127.0.0.1:8080)")
 	results := fs.String("results", app.DefaultResults, "parent directory of run directories")
 	quiet := fs.Bool("quiet", false, "no live progress line")
@@ -24,11 +36,21 @@ func demoCmd(ctx context.Context, e *env, args []string) int {
 	if *serve && *addr == "" {
 		*addr = "127.0.0.1:8080"
 	}
+	if shop.DefaultVariant, err = demo.ParseVariant(*variant); err != nil {
+		return fail(e, usageErr("--variant: %v", err))
+	}
+	shop.Addr = *addr
+	var shopCmd []string
+	if !*serve && !*inProcess {
+		if shopCmd, err = shopCommand(args, *addr); err != nil {
+			return fail(e, err)
+		}
+	}
 	dash, err := out.dashboard()
 	if err != nil {
 		return fail(e, err)
 	}
-	res, err := app.Demo(ctx, app.DemoConfig{Serve: *serve, Addr: *addr, Run: app.RunConfig{
+	res, err := app.Demo(ctx, app.DemoConfig{Serve: *serve, Quick: *quick, Shop: shop, ShopCommand: shopCmd, Run: app.RunConfig{
 		ResultsDir: *results, Out: e.stdout, TTY: e.tty, Quiet: *quiet, JUnit: out.junit, SummaryMD: out.summaryMD,
 		Dashboard: dash, Args: append([]string{"loadlens"}, e.args...), Version: app.Version}})
 	if err != nil {
@@ -36,4 +58,30 @@ func demoCmd(ctx context.Context, e *env, args []string) int {
 		return max(res.ExitCode, app.ExitRunFailed)
 	}
 	return res.ExitCode
+}
+
+// shopCommand is this program serving the shop in a process of its own,
+// with the shop's flags passed on.
+func shopCommand(args []string, addr string) ([]string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("finding this program to serve the demo shop: %w (use --in-process)", err)
+	}
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	cmd := []string{exe, "demo", "--serve", "--addr", addr}
+	keep := map[string]bool{"--pool": true, "-pool": true, "--postgres": true, "-postgres": true, "--redis": true, "-redis": true, "--rows": true, "-rows": true}
+	for i := 0; i < len(args); i++ {
+		name, _, hasValue := strings.Cut(args[i], "=")
+		if !keep[name] {
+			continue
+		}
+		cmd = append(cmd, args[i])
+		if !hasValue && i+1 < len(args) {
+			cmd = append(cmd, args[i+1])
+			i++
+		}
+	}
+	return cmd, nil
 }

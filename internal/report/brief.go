@@ -1,0 +1,76 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// Figures are one endpoint's headline figures in a run.
+type Figures struct {
+	Requests   int64
+	Throughput float64 // requests per second of the run
+	P95        time.Duration
+	ErrorRate  float64
+	Checks     int64   // check evaluations on the endpoint's responses
+	CheckRate  float64 // their pass rate
+}
+
+// EndpointFigures returns the figures of the endpoint named endpoint in the
+// scenario named scenario, or nil when the run has no such endpoint.
+func EndpointFigures(in *Input, scenario, endpoint string) *Figures {
+	l := in.Run.Layout
+	for i, ep := range l.Endpoints {
+		if ep.Name != endpoint || l.Scenarios[ep.Scenario].Name != scenario {
+			continue
+		}
+		e := &in.Run.Endpoints[i]
+		f := &Figures{Requests: e.Requests, Throughput: float64(e.Requests) / max(in.Run.Elapsed().Seconds(), 1e-9),
+			ErrorRate: nanZero(ratio(failed(e), e.Requests))}
+		if e.Duration != nil && e.Duration.Count() > 0 {
+			f.P95 = e.Duration.Quantile(95)
+		}
+		var pass int64
+		for c, info := range l.Checks {
+			if int(info.Endpoint) == i {
+				pass += in.Run.Checks[c].Passes
+				f.Checks += in.Run.Checks[c].Passes + in.Run.Checks[c].Fails
+			}
+		}
+		f.CheckRate = nanZero(ratio(pass, f.Checks))
+		return f
+	}
+	return nil
+}
+
+// WriteBrief writes a run in a few lines: the verdict and headline
+// figures, the findings' titles (or the healthy statement), and where the
+// report is. It is for commands that run several tests in a row.
+func WriteBrief(w io.Writer, in *Input) error {
+	var sb strings.Builder
+	tot := in.Run.Total()
+	secs := max(in.Run.Elapsed().Seconds(), 1e-9)
+	p95 := time.Duration(0)
+	if tot.Duration != nil && tot.Duration.Count() > 0 {
+		p95 = tot.Duration.Quantile(95)
+	}
+	fmt.Fprintf(&sb, "  %s · %d requests (%s) · p95 %s · %s failed · %s\n", Verdict(in), tot.Requests,
+		Rate(float64(tot.Requests)/secs), Dur(p95), Pct(nanZero(ratio(failed(&tot), tot.Requests))), in.Status)
+	for i, res := range in.Results {
+		if !res.Pass {
+			fmt.Fprintf(&sb, "    ✗ %s %s: %s\n", res.Key, res.Expr, Observed(&in.Thresholds[i], res))
+		}
+	}
+	for _, f := range in.Findings {
+		fmt.Fprintf(&sb, "    %s: %s\n", strings.ToUpper(f.Severity.String()), f.Title)
+	}
+	if len(in.Findings) == 0 && in.Healthy != "" {
+		fmt.Fprintf(&sb, "    %s\n", in.Healthy)
+	}
+	if in.Dir != "" {
+		fmt.Fprintf(&sb, "    report: %s/report.html\n", strings.TrimSuffix(in.Dir, "/"))
+	}
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
