@@ -60,7 +60,9 @@ scenarios:
 	var out bytes.Buffer
 	dir := t.TempDir()
 	res, err := Capacity(context.Background(), CapacityConfig{Plan: p, ResultsDir: dir, Out: &out,
-		Search: capacity.Config{StartRate: 50, Factor: 1.5, Hold: 3 * time.Second, Budget: 2 * time.Minute, Precision: 0.05}})
+		// a noisy 2-core machine can stall the generator for 100 ms now and then;
+		// this test is about the capacity, so only a gross stall stops it
+		Search: capacity.Config{StartRate: 50, Factor: 1.5, Hold: 3 * time.Second, Budget: 2 * time.Minute, Precision: 0.05, MaxLag: time.Second}})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
