@@ -23,8 +23,9 @@ const (
 
 // Dashboard serves a run's live web dashboard: a page, and a stream of
 // server-sent events with the run's metadata, every second so far, then
-// each new second. It deals in JSON it is handed and never looks inside.
-// Publishing never blocks: a browser that falls behind is dropped.
+// each new second, and the latest diagnosis whenever it changes. It deals
+// in JSON it is handed and never looks inside. Publishing never blocks: a
+// browser that falls behind is dropped.
 type Dashboard struct {
 	srv  *http.Server
 	ln   net.Listener
@@ -35,6 +36,7 @@ type Dashboard struct {
 	mu     sync.Mutex
 	meta   []byte
 	frames [][]byte // the JSON of every second so far
+	diag   []byte   // the latest diagnosis (JSON); nil until there is one
 	final  []byte   // the "end" event; nil while running
 	subs   map[chan []byte]struct{}
 	closed bool
@@ -84,6 +86,21 @@ func (d *Dashboard) Publish(frame []byte) {
 		return
 	}
 	d.frames = append(d.frames, frame)
+	d.broadcast(ev)
+}
+
+// SetDiagnosis sends the latest diagnosis of the run so far (JSON) to
+// every browser, and to browsers that connect later with the history. It
+// replaces the one before; after End it is ignored.
+func (d *Dashboard) SetDiagnosis(diag []byte) {
+	diag = bytes.Clone(diag)
+	ev := sseEvent("diagnosis", diag)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed || d.final != nil {
+		return
+	}
+	d.diag = diag
 	d.broadcast(ev)
 }
 
@@ -145,8 +162,9 @@ func (d *Dashboard) servePage(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(d.page)
 }
 
-// serveEvents streams the run: a "history" event with the metadata and
-// every second so far, then "frame" events, then one "end" event.
+// serveEvents streams the run: a "history" event with the metadata, every
+// second so far and the latest diagnosis, then "frame" and "diagnosis"
+// events, then one "end" event.
 func (d *Dashboard) serveEvents(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
@@ -155,7 +173,7 @@ func (d *Dashboard) serveEvents(w http.ResponseWriter, r *http.Request) {
 	rc := http.NewResponseController(w)
 
 	d.mu.Lock()
-	meta, frames := d.meta, d.frames // frames only grow, and each is never changed: safe to read unlocked
+	meta, frames, diag := d.meta, d.frames, d.diag // frames only grow, and none is ever changed: safe to read unlocked
 	final := d.final
 	var ch chan []byte
 	if final == nil && !d.closed {
@@ -166,7 +184,7 @@ func (d *Dashboard) serveEvents(w http.ResponseWriter, r *http.Request) {
 	if ch != nil {
 		defer d.unsubscribe(ch)
 	}
-	history := historyEvent(meta, frames)
+	history := historyEvent(meta, frames, diag)
 
 	send := func(ev []byte) bool {
 		_ = rc.SetWriteDeadline(time.Now().Add(writeTimeout))
@@ -205,9 +223,9 @@ func (d *Dashboard) unsubscribe(ch chan []byte) {
 	}
 }
 
-// historyEvent is {"meta": ..., "frames": [...]} built from the stored
-// JSON without decoding it.
-func historyEvent(meta []byte, frames [][]byte) []byte {
+// historyEvent is {"meta": ..., "frames": [...]}, with "diagnosis": ...
+// when there is one, built from the stored JSON without decoding it.
+func historyEvent(meta []byte, frames [][]byte, diag []byte) []byte {
 	var b bytes.Buffer
 	b.WriteString(`{"meta":`)
 	b.Write(meta)
@@ -218,7 +236,12 @@ func historyEvent(meta []byte, frames [][]byte) []byte {
 		}
 		b.Write(f)
 	}
-	b.WriteString("]}")
+	b.WriteByte(']')
+	if diag != nil {
+		b.WriteString(`,"diagnosis":`)
+		b.Write(diag)
+	}
+	b.WriteByte('}')
 	return sseEvent("history", b.Bytes())
 }
 

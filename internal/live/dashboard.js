@@ -5,6 +5,7 @@
   "use strict";
   var $ = function (id) { return document.getElementById(id); };
   var store = null, meta = null, panels = [], cards = {}, ended = false, pending = false, es = null;
+  var obs = null, view = null;
 
   function card(key, label) {
     var box = LL.el("div", "card");
@@ -27,9 +28,11 @@
 
   function init(h) {
     meta = h.meta;
+    LL.charts.forEach(function (c) { if (c.u) c.u.destroy(); }); // a reconnection draws everything again
     LL.charts = [];
     store = new LL.Store(meta);
-    h.frames.forEach(function (f) { store.push(f); });
+    obs = new LL.Observed();
+    h.frames.forEach(function (f) { store.push(f); obs.add(f.o); });
     document.title = meta.name + " · loadlens live";
     $("run-name").textContent = meta.name;
     $("subtitle").textContent = "started " + new Date(meta.start).toLocaleString() + " · " + meta.host + " · " +
@@ -62,8 +65,78 @@
     });
     var box = $("panels");
     box.textContent = "";
-    panels = LL.timePanels(box, store, function () { return Math.max(meta.planned_s || 0, elapsed(), 1); });
+    var xMax = function () { return Math.max(meta.planned_s || 0, elapsed(), 1); };
+    // A live run always observes the generator, so its panels are in a group of their own.
+    panels = LL.timePanels(box, store, xMax, true);
+    $("server").textContent = "";
+    $("generator").textContent = "";
+    view = new LL.ObservedView($("server"), $("generator"), obs, xMax);
+    showDiagnosis(h.diagnosis || null, false);
     refresh();
+  }
+
+  // showDiagnosis lists the findings (or the healthy statement) and marks
+  // them on the charts; live ones are of the run so far.
+  function showDiagnosis(d, final) {
+    if (!d) return;
+    var box = $("findings");
+    box.textContent = "";
+    (d.findings || []).forEach(function (f) { box.appendChild(findingCard(f)); });
+    if (d.healthy) {
+      var p = LL.el("p", "healthy");
+      p.id = "healthy";
+      p.appendChild(LL.el("span", "ok", "✓"));
+      p.appendChild(document.createTextNode(" " + (final ? "" : "So far: ") + d.healthy));
+      box.appendChild(p);
+    }
+    var note = $("findings-note");
+    note.hidden = final;
+    note.textContent = final ? "" : "Diagnosed on the run's first " + LL.fmtElapsed(d.upto || 0) +
+      ", again every 5 s while it lasts; the final findings come when it ends.";
+    $("findings-box").hidden = false;
+    LL.setFindings(d.findings || []);
+  }
+
+  // findingCard is one finding as report.html shows it.
+  function findingCard(f) {
+    var card = LL.el("article", "finding " + f.severity);
+    card.id = "finding-" + f.n;
+    var head = LL.el("div", "finding-head");
+    head.appendChild(LL.el("span", "finding-n", "#" + f.n));
+    head.appendChild(LL.el("span", "sev " + f.severity, f.severity));
+    head.appendChild(LL.el("h3", "finding-title", f.title));
+    head.appendChild(LL.el("span", "when mono", f.when));
+    card.appendChild(head);
+    if (f.evidence && f.evidence.length) {
+      var table = LL.el("table", "evidence"), body = LL.el("tbody");
+      f.evidence.forEach(function (e) {
+        var tr = LL.el("tr");
+        tr.appendChild(LL.el("td", "num mono", e.at));
+        tr.appendChild(LL.el("td", null, e.text));
+        tr.appendChild(LL.el("td", "mono src", e.source));
+        body.appendChild(tr);
+      });
+      table.appendChild(body);
+      card.appendChild(table);
+    }
+    if (f.remedies && f.remedies.length) {
+      var rem = LL.el("div", "remedies"), ol = LL.el("ol");
+      rem.appendChild(LL.el("div", "label", "Usual remedies, cheapest first"));
+      f.remedies.forEach(function (r) { ol.appendChild(LL.el("li", null, r)); });
+      rem.appendChild(ol);
+      card.appendChild(rem);
+    }
+    card.appendChild(LL.el("div", "finding-kind mono", f.kind));
+    return card;
+  }
+
+  // showScrapeErrors lists the run's notices about failed scrapes.
+  function showScrapeErrors(notices) {
+    var box = $("scrape-errors");
+    box.textContent = "";
+    (notices || []).forEach(function (n) {
+      if (n.indexOf("scraping ") === 0) box.appendChild(LL.el("p", "notice scrape-error", n));
+    });
   }
 
   function showThresholds(states) {
@@ -109,6 +182,10 @@
       showEndpoints();
     }
     panels.forEach(function (p) { p.update(); });
+    view.sync();
+    var observed = !!$("server").firstChild;
+    $("server-none").hidden = observed;
+    $("server-note").hidden = !observed;
   }
 
   function schedule() {
@@ -132,6 +209,11 @@
       ", which opens without loadlens running.";
     note.hidden = false;
     showThresholds(fin.thresholds);
+    obs.add(fin.o);
+    showScrapeErrors(fin.notices);
+    showDiagnosis(fin.diagnosis, true);
+    $("server-none").textContent = "This test observed no server: list the target's Prometheus endpoints under observe: " +
+      "in the test file to see its connection pool, CPU and GC here, beside the client's view.";
     refresh();
   }
 
@@ -140,9 +222,12 @@
     es.addEventListener("history", function (e) { init(JSON.parse(e.data)); $("conn").hidden = true; });
     es.addEventListener("frame", function (e) {
       if (!store) return;
-      store.push(JSON.parse(e.data));
+      var f = JSON.parse(e.data);
+      store.push(f);
+      obs.add(f.o);
       schedule();
     });
+    es.addEventListener("diagnosis", function (e) { if (store && !ended) showDiagnosis(JSON.parse(e.data), false); });
     es.addEventListener("end", function (e) { es.close(); finish(JSON.parse(e.data)); });
     es.onerror = function () {
       if (ended) return;

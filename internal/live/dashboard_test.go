@@ -220,3 +220,37 @@ func TestDashboardAddressInUse(t *testing.T) {
 		t.Fatalf("second dashboard on %s: %v, want an error naming --dashboard-addr", addr, err)
 	}
 }
+
+func TestDashboardStreamsTheDiagnosis(t *testing.T) {
+	cases := []struct {
+		name        string
+		before      string // diagnosis set before the browser connects; "": none
+		after       string // diagnosis set while it is connected; "": none
+		wantHistory string
+	}{
+		{"none yet", "", `{"findings":[]}`, `{"meta":{"name":"shop"},"frames":[{"t":0}]}`},
+		{"opened after one", `{"findings":[{"n":1}]}`, "", `{"meta":{"name":"shop"},"frames":[{"t":0}],"diagnosis":{"findings":[{"n":1}]}}`},
+		{"replaced while watching", `{"findings":[]}`, `{"findings":[{"n":1}]}`, `{"meta":{"name":"shop"},"frames":[{"t":0}],"diagnosis":{"findings":[]}}`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d := startTestDashboard(t)
+			d.Publish([]byte(`{"t":0}`))
+			if c.before != "" {
+				d.SetDiagnosis([]byte(c.before))
+			}
+			s := connect(t, d)
+			s.expect(t, "history", c.wantHistory)
+			if c.after != "" {
+				d.SetDiagnosis([]byte(c.after))
+				s.expect(t, "diagnosis", c.after)
+			}
+			d.End([]byte(`{"verdict":"PASS"}`))
+			d.SetDiagnosis([]byte(`{"late":true}`)) // ignored: the end event carries the final diagnosis
+			s.expect(t, "end", `{"verdict":"PASS"}`)
+			if _, err := s.next(t); err != io.EOF {
+				t.Fatalf("after the end event: %v, want the stream to end", err)
+			}
+		})
+	}
+}

@@ -26,9 +26,11 @@ func pageTemplate() (*template.Template, error) {
 
 // htmlData is what report.html's script draws from.
 type htmlData struct {
-	Meta    PageMeta   `json:"meta"`
-	Frames  []Frame    `json:"frames"`
-	Spectra []Spectrum `json:"spectra"`
+	Meta      PageMeta      `json:"meta"`
+	Frames    []Frame       `json:"frames"`
+	Spectra   []Spectrum    `json:"spectra"`
+	Observed  ObservedDelta `json:"observed"`  // the server's series and the generator's own
+	Diagnosis Diagnosis     `json:"diagnosis"` // the findings the charts mark
 }
 
 // WriteHTML writes report.html: one self-contained page (data, scripts
@@ -41,11 +43,12 @@ func WriteHTML(w io.Writer, in *Input) error {
 	if err != nil {
 		return fmt.Errorf("report.html: template: %w", err)
 	}
-	data, err := htmlJSON(htmlData{Meta: NewPageMeta(in, 0), Frames: Frames(in), Spectra: Spectra(in)})
+	v := newHTMLView(in)
+	data, err := htmlJSON(htmlData{Meta: NewPageMeta(in, 0), Frames: Frames(in), Spectra: Spectra(in),
+		Observed: ObservedForPage(in.Series), Diagnosis: v.Diagnosis})
 	if err != nil {
 		return fmt.Errorf("report.html: %w", err)
 	}
-	v := newHTMLView(in)
 	v.Data = template.JS(data) // safe: htmlJSON escapes <, > and &, so no </script> can appear
 	scripts := append(web.Scripts(), reportJS)
 	for _, s := range scripts {

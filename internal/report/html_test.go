@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
+	"math"
 	"regexp"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/sample"
+	"github.com/loadlens/loadlens/internal/series"
 )
 
 func renderHTML(t *testing.T, in *Input) string {
@@ -78,8 +80,8 @@ func TestHTMLRunsOnlyItsOwnScripts(t *testing.T) {
 	}
 	policy := html.UnescapeString(csp[1])
 	scripts := regexp.MustCompile(`(?s)<script>(.*?)</script>`).FindAllStringSubmatch(page, -1)
-	if len(scripts) != 3 {
-		t.Fatalf("%d inline scripts, want 3 (uPlot, charts, report)", len(scripts))
+	if len(scripts) != 5 {
+		t.Fatalf("%d inline scripts, want 5 (uPlot, charts, findings, server charts, report)", len(scripts))
 	}
 	for i, s := range scripts {
 		sum := sha256.Sum256([]byte(s[1]))
@@ -109,6 +111,14 @@ func TestHTMLEscapesWhatCameFromTheTarget(t *testing.T) {
 		{"test source", func(in *Input) { in.TestSource = []byte("name: '" + evil + "'\n</script><script>alert(3)</script>") }},
 		{"notice", func(in *Input) { in.Notices = []string{evil} }},
 		{"command line", func(in *Input) { in.Args = []string{"loadlens", "run", "http://x/" + evil} }},
+		{"series label", func(in *Input) {
+			in.Series = series.Set{observed("go_sql_in_use_connections", series.Gauge, "app", []series.Label{{Name: "db_name", Value: evil}}, 1, 2)}
+		}},
+		{"finding", func(in *Input) {
+			in.Findings[0].Title = "DB pool exhausted (" + evil + ")"
+			in.Findings[0].Evidence[0].Source = evil
+		}},
+		{"scrape failure", func(in *Input) { in.Notices = []string{"scraping " + evil} }},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -171,13 +181,37 @@ func TestHTMLOfALongRunIsSmall(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a 10-minute run")
 	}
-	page := renderHTML(t, longRun(t, 600, 20))
+	in := longRun(t, 600, 20)
+	in.Series = longSeries(600, 50)
+	page := renderHTML(t, in)
 	const limit = 5 << 20
-	t.Logf("report.html of 10 minutes × 20 endpoints: %d bytes", len(page))
+	t.Logf("report.html of 10 minutes × 20 endpoints × 50 series: %d bytes", len(page))
 	if len(page) > limit {
-		t.Fatalf("report.html of 10 minutes × 20 endpoints is %d bytes, over %d", len(page), limit)
+		t.Fatalf("report.html of 10 minutes × 20 endpoints × 50 series is %d bytes, over %d", len(page), limit)
 	}
-	if d := pageData(t, page); len(d.Frames) != 600 || len(d.Spectra) != 21 {
-		t.Fatalf("%d frames and %d spectra, want 600 and 21", len(d.Frames), len(d.Spectra))
+	d := pageData(t, page)
+	if len(d.Frames) != 600 || len(d.Spectra) != 21 || len(d.Observed.New) != 50 {
+		t.Fatalf("%d frames, %d spectra and %d series, want 600, 21 and 50", len(d.Frames), len(d.Spectra), len(d.Observed.New))
 	}
+	if n := len(d.Observed.Points[0].Secs); n != 600 {
+		t.Errorf("a series scraped every second of 10 minutes embeds %d points, want all 600", n)
+	}
+}
+
+// longSeries is n series scraped every second for secs seconds: a pool,
+// CPU and memory per target, noisy values with 6 significant digits.
+func longSeries(secs, n int) series.Set {
+	names := []string{"hikaricp_connections_active", "hikaricp_connections_idle", "hikaricp_connections_pending",
+		"hikaricp_connections_max", "process_cpu_usage", "jvm_memory_used_bytes", "http_server_requests_seconds_count"}
+	set := series.Set{}
+	for i := range n {
+		target := fmt.Sprintf("app-%d", i/len(names))
+		s := &series.Series{Name: names[i%len(names)], Kind: series.Gauge,
+			Labels: []series.Label{{Name: "instance", Value: target + ":8080"}, {Name: "role", Value: "app"}, {Name: "target", Value: target}}}
+		for sec := range secs {
+			s.Points = append(s.Points, series.Point{Sec: sec, Value: 1e3 * (1 + math.Sin(float64(sec*(i+1))/37))})
+		}
+		set = append(set, s)
+	}
+	return set
 }

@@ -17,6 +17,9 @@ type htmlView struct {
 	Name, Version, Verdict, VerdictClass, StatusNote, Subtitle string
 	Cards                                                      []card
 	Warnings, Notices                                          []string
+	ScrapeNotices                                              []string // scrape failures, shown with the server's charts
+	Diagnosis                                                  Diagnosis
+	Observed, Generator                                        bool // some target was scraped; the generator observed itself
 	Thresholds                                                 []markRow
 	Endpoints                                                  []endpointRow
 	Total                                                      *endpointRow
@@ -76,7 +79,15 @@ type keyValue struct{ Key, Value string }
 func newHTMLView(in *Input) *htmlView {
 	r := in.Run
 	v := &htmlView{Name: in.Name, Version: in.Version, Verdict: Verdict(in), StatusNote: statusNote(in.Status),
-		Notices: in.Notices, TestFile: in.TestFile, TestSource: string(in.TestSource)}
+		TestFile: in.TestFile, TestSource: string(in.TestSource), Diagnosis: NewDiagnosis(in.Findings, in.Healthy)}
+	v.Notices, v.ScrapeNotices = splitNotices(in.Notices)
+	for _, s := range in.Series {
+		if s.Label("role") == RoleGenerator {
+			v.Generator = true
+		} else {
+			v.Observed = true
+		}
+	}
 	v.VerdictClass = verdictClass(v.Verdict)
 	v.Subtitle = fmt.Sprintf("%s · started %s · ran %s", in.Status, in.Start.Format("2006-01-02 15:04:05 MST"), Dur(r.Elapsed()))
 	if in.Dir != "" {
@@ -230,4 +241,19 @@ func metaRows(in *Input) []keyValue {
 		rows = append(rows, keyValue{"Test file", in.TestFile})
 	}
 	return rows
+}
+
+// splitNotices separates the notices about failed scrapes, which the
+// report shows beside the server's charts, from the others. Both callers
+// that record them (a live run and a rebuild from run.db) start them with
+// "scraping "; a notice worded otherwise still shows, at the top.
+func splitNotices(all []string) (other, scrape []string) {
+	for _, n := range all {
+		if strings.HasPrefix(n, "scraping ") {
+			scrape = append(scrape, n)
+		} else {
+			other = append(other, n)
+		}
+	}
+	return other, scrape
 }

@@ -5,8 +5,13 @@
   var data = JSON.parse(document.getElementById("loadlens-data").textContent);
   var store = new LL.Store(data.meta);
   data.frames.forEach(function (f) { store.push(f); });
-  var last = store.t.length ? store.t[store.t.length - 1] : 1;
-  var panels = LL.timePanels(document.getElementById("panels"), store, function () { return last; });
+  var obs = new LL.Observed();
+  obs.add(data.observed);
+  LL.findings = data.diagnosis.findings;
+  var last = Math.max(store.t.length ? store.t[store.t.length - 1] : 1, obs.lastSec());
+  var xMax = function () { return last; };
+  var panels = LL.timePanels(document.getElementById("panels"), store, xMax, obs.hasGenerator());
+  new LL.ObservedView(document.getElementById("server"), document.getElementById("generator"), obs, xMax).sync();
   if (!store.cpu.some(function (v) { return v !== null; })) {
     panels.filter(function (p) { return p.key === "cpu"; }).forEach(function (p) {
       p.box.insertBefore(LL.el("p", "panel-note", "Not recorded for this run."), p.plot);

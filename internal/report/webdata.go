@@ -29,6 +29,7 @@ type Frame struct {
 	CPU        *float64         `json:"cpu,omitempty"` // the generator's CPU, % of all the machine's CPUs; nil: unknown
 	Endpoints  [][5]float64     `json:"e"`             // per endpoint: requests, failed, p50, p95, p99
 	Thresholds []ThresholdState `json:"th,omitempty"`  // live values, aligned with PageMeta.Thresholds
+	Observed   *ObservedDelta   `json:"o,omitempty"`   // series first seen and points added since the last frame
 }
 
 // ThresholdState is a threshold's value and status at some point of a run.
@@ -70,6 +71,9 @@ type Final struct {
 	Verdict    string           `json:"verdict"`
 	Thresholds []ThresholdState `json:"thresholds"`
 	Report     string           `json:"report"` // where report.html was written
+	Diagnosis  Diagnosis        `json:"diagnosis"`
+	Notices    []string         `json:"notices"`     // what the run said, scrape failures included
+	Observed   *ObservedDelta   `json:"o,omitempty"` // points that came after the last frame
 }
 
 // Spectrum is the percentile spectrum of one latency histogram.
@@ -139,7 +143,9 @@ func ThresholdStates(defs []threshold.Threshold, results []threshold.Result) []T
 
 // NewFinal returns how in's run ended; reportPath is where report.html went.
 func NewFinal(in *Input, reportPath string) Final {
-	return Final{Status: in.Status, Verdict: Verdict(in), Thresholds: ThresholdStates(in.Thresholds, in.Results), Report: reportPath}
+	notices := append([]string{}, in.Notices...)
+	return Final{Status: in.Status, Verdict: Verdict(in), Thresholds: ThresholdStates(in.Thresholds, in.Results), Report: reportPath,
+		Diagnosis: NewDiagnosis(in.Findings, in.Healthy), Notices: notices}
 }
 
 // Spectra returns the latency spectrum of all endpoints merged, then of

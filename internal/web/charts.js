@@ -118,8 +118,14 @@
   // console) can see what each holds.
   LL.charts = [];
 
+  // syncKey joins the cursors of every chart on the run's clock: hovering
+  // one second shows it on all of them, client and server side by side.
+  LL.syncKey = "loadlens-run-clock";
+
   // Panel is one chart with a title and an optional selector; build()
-  // returns uPlot series and data for the current selection.
+  // returns uPlot series and data for the current selection. Charts whose
+  // x axis is the run's clock (all but the spectrum) share the cursor and
+  // show the findings.
   function Panel(parent, title, build, opts) {
     opts = opts || {};
     this.build = build;
@@ -150,6 +156,8 @@
     LL.charts.push(this);
   }
 
+  LL.Panel = Panel;
+
   Panel.prototype.choice = function () {
     return this.opts.choices ? this.opts.choices[this.select ? +this.select.value : 0] : null;
   };
@@ -172,8 +180,15 @@
     var series = [{ label: b.xLabel || "elapsed", value: function (u, v) { return v === null ? "-" : (b.xFmt || LL.fmtElapsed)(v); } }];
     b.series.forEach(function (s) {
       series.push({ label: s.label, stroke: s.color, width: s.width || 1.5, fill: s.fill, dash: s.dash, spanGaps: false,
-        points: { show: false }, value: function (u, v) { return v === null || v === undefined ? "-" : (b.fmt || LL.fmtNum)(v); } });
+        points: { show: s.points || false, size: 5 }, value: function (u, v) { return v === null || v === undefined ? "-" : (b.fmt || LL.fmtNum)(v); } });
     });
+    this.timeAxis = !b.xSplits;
+    var cursor = { points: { size: 6 }, drag: { x: true, y: false } };
+    var hooks = { setCursor: [function (u) { if (u.cursor.idx === null || u.cursor.idx === undefined) self.showLast(); }] };
+    if (this.timeAxis) {
+      cursor.sync = { key: LL.syncKey, setSeries: false };
+      hooks.drawClear = [function (u) { LL.drawFindings(u); }]; // findings.js
+    }
     var opts = {
       width: this.width(), height: this.opts.height || 210, padding: [12, b.xSplits ? 36 : 16, 0, 0],
       scales: {
@@ -185,8 +200,8 @@
       },
       axes: axes, series: series,
       legend: { live: true },
-      cursor: { points: { size: 6 }, drag: { x: true, y: false } },
-      hooks: { setCursor: [function (u) { if (u.cursor.idx === null || u.cursor.idx === undefined) self.showLast(); }] },
+      cursor: cursor,
+      hooks: hooks,
     };
     this.u = new uPlot(opts, b.data(), this.plot);
     this.data = b.data;
@@ -233,7 +248,9 @@
 
   // timePanels draws the time-series panels of a run into parent. xMax
   // returns the right end of the time axis (the planned length while live).
-  LL.timePanels = function (parent, store, xMax) {
+  // clientOnly leaves out the generator's own panels (scheduler lag, bytes,
+  // CPU) for pages that chart the generator's series in a group of their own.
+  LL.timePanels = function (parent, store, xMax, clientOnly) {
     var meta = store.meta, panels = [];
     panels.push(new Panel(parent, "Requests and errors per second", function (c) {
       return { key: "throughput", xMax: xMax, series: [
@@ -263,6 +280,10 @@
         { label: "dropped/s", color: colors.dr }],
         data: function () { return [store.t, store.vu, store.vx, store.dr]; } };
     }, { note: "Dropped: iterations that were due but found no free VU; the target was offered less than planned." }));
+    if (clientOnly) {
+      LL.watchResize(panels);
+      return panels;
+    }
     panels.push(new Panel(parent, "Scheduler lag (p99)", function () {
       return { key: "lag", xMax: xMax, fmt: LL.fmtMs, fmtAxis: LL.fmtMsAxis, series: [{ label: "lag p99", color: colors.lag }],
         data: function () { return [store.t, store.lag]; } };

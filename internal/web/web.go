@@ -24,6 +24,12 @@ var uplotLicense string
 //go:embed charts.js
 var chartsJS string
 
+//go:embed findings.js
+var findingsJS string
+
+//go:embed observed.js
+var observedJS string
+
 //go:embed style.css
 var styleCSS string
 
@@ -31,9 +37,10 @@ var styleCSS string
 const UPlotVersion = "1.6.32"
 
 // Scripts returns the scripts every page runs before its own: uPlot, then
-// the shared panels (which define the global LL).
+// the shared panels (which define the global LL), the findings they mark,
+// and the server charts.
 func Scripts() []string {
-	return []string{uplotJS, chartsJS}
+	return []string{uplotJS, chartsJS, findingsJS, observedJS}
 }
 
 // CSS returns the stylesheet of every page: uPlot's, then loadlens's.

@@ -42,6 +42,8 @@ func TestAssetsAreEmbedded(t *testing.T) {
 	cases := []struct{ name, text, want string }{
 		{"uPlot", Scripts()[0], "uPlot (v" + UPlotVersion + ")"},
 		{"panels", Scripts()[1], "LL.timePanels"},
+		{"findings", Scripts()[2], "LL.drawFindings"},
+		{"server charts", Scripts()[3], "LL.ObservedView"},
 		{"styles", CSS(), ".u-legend"},
 		{"licence", UPlotLicense(), "Leon Sorokin"},
 	}

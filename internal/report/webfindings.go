@@ -1,0 +1,70 @@
+package report
+
+import (
+	"strconv"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/loadlens/loadlens/internal/diagnose"
+)
+
+// Diagnosis is what the pages show of a run's diagnosis: the findings,
+// numbered in order, or the statement that no bottleneck was found.
+type Diagnosis struct {
+	Findings []FindingView `json:"findings"`
+	Healthy  string        `json:"healthy,omitempty"`
+	UpTo     int           `json:"upto,omitempty"` // live: the seconds diagnosed so far
+}
+
+// FindingView is one finding as the pages show it; the charts shade its
+// seconds and label the band with its number.
+type FindingView struct {
+	N        int            `json:"n"` // 1-based, as listed
+	Kind     string         `json:"kind"`
+	Severity string         `json:"severity"` // critical, warning or info
+	Title    string         `json:"title"`
+	From     int            `json:"from"` // seconds of the run, inclusive
+	To       int            `json:"to"`
+	When     string         `json:"when"` // From–To as m:ss, as the charts' axis reads
+	Evidence []EvidenceView `json:"evidence"`
+	Remedies []string       `json:"remedies"`
+}
+
+// EvidenceView is one piece of a finding's evidence.
+type EvidenceView struct {
+	At     string `json:"at"`     // its second as m:ss
+	Text   string `json:"text"`   // what it shows, in words with units
+	Source string `json:"source"` // the series or client metric, with the raw value
+}
+
+// NewDiagnosis returns the pages' view of findings fs and statement healthy.
+func NewDiagnosis(fs []diagnose.Finding, healthy string) Diagnosis {
+	d := Diagnosis{Findings: []FindingView{}, Healthy: sentence(healthy)}
+	for i, f := range fs {
+		v := FindingView{N: i + 1, Kind: f.Kind, Severity: f.Severity.String(), Title: f.Title, From: f.From, To: f.To,
+			When: spanText(f.From, f.To), Evidence: []EvidenceView{}, Remedies: append([]string{}, f.Remedies...)}
+		for _, e := range f.Evidence {
+			v.Evidence = append(v.Evidence, EvidenceView{At: elapsedText(e.Sec), Text: e.Text,
+				Source: e.Source + " = " + strconv.FormatFloat(round6(e.Value), 'g', -1, 64)})
+		}
+		d.Findings = append(d.Findings, v)
+	}
+	return d
+}
+
+// spanText formats the seconds from..to of a run, e.g. "0:12–0:31 (20 s)".
+func spanText(from, to int) string {
+	if to <= from {
+		return elapsedText(from)
+	}
+	return elapsedText(from) + "–" + elapsedText(to) + " (" + strconv.Itoa(to-from+1) + " s)"
+}
+
+// sentence starts s with a capital letter, as a line of its own reads.
+func sentence(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
+}
