@@ -34,6 +34,7 @@ type RunConfig struct {
 	JUnit       string       // also write JUnit XML here
 	SummaryMD   string       // also write a Markdown summary here
 	Dashboard   string       // serve the live dashboard on this address (port 0: a free one); "": none
+	NoMetrics   bool         // count requests only: no per-second metrics, run.db or dashboard (to measure their cost)
 	Args        []string     // the command line, kept in run.db
 	Version     string
 }
@@ -51,6 +52,9 @@ type RunResult struct {
 // everything measured. The error is for failures around the run (the
 // results directory, run.db); a failed threshold is not an error.
 func Run(ctx context.Context, cfg RunConfig) (RunResult, error) {
+	if cfg.NoMetrics {
+		return runCountOnly(ctx, cfg)
+	}
 	in, res, err := execute(ctx, cfg)
 	if in == nil {
 		return res, err

@@ -194,3 +194,28 @@ scenarios:
 		t.Errorf("summary does not warn about drops:\n%s", text)
 	}
 }
+
+func TestNoMetricsCountsOnly(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) }))
+	defer srv.Close()
+	dir := t.TempDir()
+	p, err := plan.Parse("t.yaml", []byte(fmt.Sprintf("base_url: %s\nscenarios:\n  s:\n    model: iterations\n    vus: 2\n    iterations: 50\n    flow:\n      - get: /\n", srv.URL)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	sj := filepath.Join(dir, "s.json")
+	res, err := Run(context.Background(), RunConfig{Plan: p, ResultsDir: filepath.Join(dir, "results"), Out: &out, NoMetrics: true, SummaryJSON: sj})
+	if err != nil || res.ExitCode != ExitOK {
+		t.Fatalf("exit %d err %v", res.ExitCode, err)
+	}
+	b, _ := os.ReadFile(sj)
+	var s map[string]any
+	json.Unmarshal(b, &s)
+	if got := metric(s, "http_reqs", "count"); got != 50 {
+		t.Fatalf("http_reqs %v, want 50 (%s)", got, b)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "results")); !os.IsNotExist(err) {
+		t.Errorf("a run directory was written with the bookkeeping off")
+	}
+}

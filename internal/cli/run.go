@@ -37,6 +37,7 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 	var out outputFlags
 	out.register(fs)
 	quiet := fs.Bool("quiet", false, "no live progress line")
+	noMetrics := fs.Bool("no-metrics", false, "count requests only, without per-second metrics, run.db or dashboard: for measuring what they cost")
 	segment := fs.String("segment", "", "run only a segment of the test, e.g. 0:1/2 (for distributed runs)")
 	fs.Var(&envs, "e", "KEY=VALUE environment variable for {{ env.KEY }} templates (repeatable)")
 	pos, err := parseArgs(fs, args)
@@ -78,7 +79,7 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 		return fail(e, err)
 	}
 	res, err := app.Run(ctx, app.RunConfig{Plan: p, ResultsDir: *results, Segment: seg, Out: e.stdout, TTY: e.tty,
-		Quiet: *quiet, SummaryJSON: *summaryJSON, JUnit: out.junit, SummaryMD: out.summaryMD, Dashboard: dash,
+		Quiet: *quiet, NoMetrics: *noMetrics, SummaryJSON: *summaryJSON, JUnit: out.junit, SummaryMD: out.summaryMD, Dashboard: dash,
 		Args: append([]string{"loadlens"}, e.args...), Version: app.Version})
 	if err != nil {
 		fail(e, err)
