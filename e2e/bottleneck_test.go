@@ -238,3 +238,28 @@ scenarios:
 		})
 	}
 }
+
+func TestDemoSeedFillsADatabaseTheShopServes(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "shop.db")
+	if r := loadlens(t, dir, "demo", "seed", "--rows", "5000", "--sqlite", db); r.code != 0 || !strings.Contains(r.stdout, "seeded 5000") {
+		t.Fatalf("seed: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	shop := startShop(t, "--sqlite", db)
+	test := writeTest(t, dir, "t.yaml", strings.ReplaceAll(`
+base_url: SHOP
+scenarios:
+  read:
+    model: iterations
+    iterations: 1
+    flow:
+      - get: /feed
+        headers: {X-Variant: improved}
+        check:
+          - json: $.posts[0].id
+            eq: 5000
+`, "SHOP", shop))
+	if r := loadlens(t, dir, "run", test, "--quiet", "--no-dashboard", "--results", "results"); r.code != 0 || !strings.Contains(r.stdout, "100.00%") {
+		t.Fatalf("the shop does not serve the seeded feed: exit %d\n%s", r.code, r.stdout)
+	}
+}

@@ -11,6 +11,9 @@ import (
 )
 
 func demoCmd(ctx context.Context, e *env, args []string) int {
+	if len(args) > 0 && args[0] == "seed" {
+		return demoSeedCmd(ctx, e, args[1:])
+	}
 	fs := newFlagSet(e, "demo", "demo [--serve] [--addr ADDR]")
 	serve := fs.Bool("serve", false, "only start the demo shop, for your own tests")
 	quick := fs.Bool("quick", false, "one 10-second run against the improved shop instead of the naive-then-improved session")
@@ -21,6 +24,7 @@ func demoCmd(ctx context.Context, e *env, args []string) int {
 	fs.StringVar(&shop.Postgres, "postgres", "", "use this PostgreSQL DSN instead of embedded SQLite")
 	fs.StringVar(&shop.Redis, "redis", "", "use the Redis server at this address as the cache")
 	fs.IntVar(&shop.Rows, "rows", 0, "feed posts to seed (default: the shop's own)")
+	fs.StringVar(&shop.SQLitePath, "sqlite", "", "keep the shop's SQLite database in this file (default: a temporary one)")
 	addr := fs.String("addr", "", "address for the shop (default: a free port on 127.0.0.1; with --serve, 127.0.0.1:8080)")
 	results := fs.String("results", app.DefaultResults, "parent directory of run directories")
 	quiet := fs.Bool("quiet", false, "no live progress line")
@@ -71,7 +75,10 @@ func shopCommand(args []string, addr string) ([]string, error) {
 		addr = "127.0.0.1:0"
 	}
 	cmd := []string{exe, "demo", "--serve", "--addr", addr}
-	keep := map[string]bool{"--pool": true, "-pool": true, "--postgres": true, "-postgres": true, "--redis": true, "-redis": true, "--rows": true, "-rows": true}
+	keep := map[string]bool{}
+	for _, f := range []string{"pool", "postgres", "redis", "rows", "sqlite"} {
+		keep["-"+f], keep["--"+f] = true, true
+	}
 	for i := 0; i < len(args); i++ {
 		name, _, hasValue := strings.Cut(args[i], "=")
 		if !keep[name] {
@@ -84,4 +91,26 @@ func shopCommand(args []string, addr string) ([]string, error) {
 		}
 	}
 	return cmd, nil
+}
+
+// demoSeedCmd seeds the shop's feed into a database that outlives the
+// shop, like the field report that reseeded from a dump instead of loops.
+func demoSeedCmd(ctx context.Context, e *env, args []string) int {
+	fs := newFlagSet(e, "demo seed", "demo seed --rows N (--postgres DSN | --sqlite FILE)")
+	var o demo.Options
+	rows := fs.Int("rows", 200000, "feed posts to insert (each with its comments)")
+	fs.StringVar(&o.Postgres, "postgres", "", "seed this PostgreSQL database")
+	fs.StringVar(&o.SQLitePath, "sqlite", "", "or: seed this SQLite file (serve it with demo --serve --sqlite FILE)")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return app.ExitBadInput
+	}
+	if len(pos) > 0 {
+		return fail(e, usageErr("demo seed takes flags only"))
+	}
+	if err := demo.SeedTo(ctx, o, *rows); err != nil {
+		return fail(e, usageErr("%v", err))
+	}
+	fmt.Fprintf(e.stdout, "seeded %d feed posts\n", *rows)
+	return app.ExitOK
 }
