@@ -10,9 +10,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/loadlens/loadlens/internal/capacity"
+	"github.com/loadlens/loadlens/internal/diagnose"
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/report"
 	"github.com/loadlens/loadlens/internal/threshold"
@@ -54,12 +56,19 @@ func Capacity(ctx context.Context, cfg CapacityConfig) (CapacityResult, error) {
 	runner := &stepRunner{cfg: cfg, dir: dir}
 	res, serr := capacity.Search(ctx, cfg.Search, runner)
 	out := CapacityResult{Dir: dir, Result: res}
-	if err := writeCapacityFiles(dir, cfg.Plan, res); err != nil && serr == nil {
+	why := runner.firstFailureFindings(res)
+	if err := writeCapacityFiles(dir, cfg.Plan, res, why); err != nil && serr == nil {
 		serr = err
 	}
 	fmt.Fprintln(cfg.Out)
 	if err := capacity.Render(cfg.Out, res); err != nil && serr == nil {
 		serr = err
+	}
+	if len(why) > 0 {
+		fmt.Fprintln(cfg.Out, "\n  why the first failing step failed:")
+		for _, f := range why {
+			fmt.Fprintf(cfg.Out, "    %s: %s\n", strings.ToUpper(f.Severity.String()), f.Title)
+		}
 	}
 	fmt.Fprintf(cfg.Out, "\n  steps and report: %s\n", filepath.Join(dir, "capacity.html"))
 	switch {
@@ -107,9 +116,10 @@ func sloText(defs []threshold.Threshold) string {
 
 // stepRunner runs each step of a search as a run of the scaled plan.
 type stepRunner struct {
-	cfg CapacityConfig
-	dir string
-	n   int
+	cfg      CapacityConfig
+	dir      string
+	n        int
+	findings [][]diagnose.Finding // per step, in the order run
 }
 
 // RunStep holds one rate and judges it on the test's thresholds.
@@ -128,6 +138,7 @@ func (s *stepRunner) RunStep(ctx context.Context, step capacity.Step) (capacity.
 		return capacity.StepResult{}, ctx.Err()
 	}
 	r := stepResult(in, step)
+	s.findings = append(s.findings, in.Findings)
 	verdict := "pass"
 	if !r.Passed {
 		verdict = "FAIL"
@@ -207,9 +218,23 @@ func scalePlan(p *plan.Plan, rate float64, hold time.Duration) *plan.Plan {
 	return &cp
 }
 
+// firstFailureFindings returns the diagnosis of the first step that
+// failed the SLO: what the system ran out of at the boundary.
+func (s *stepRunner) firstFailureFindings(res capacity.Result) []diagnose.Finding {
+	for i, st := range res.Steps {
+		if !st.Passed && i < len(s.findings) {
+			return s.findings[i]
+		}
+	}
+	return nil
+}
+
 // writeCapacityFiles keeps the search's outcome beside its steps.
-func writeCapacityFiles(dir string, p *plan.Plan, res capacity.Result) error {
-	b, err := json.MarshalIndent(res, "", "  ")
+func writeCapacityFiles(dir string, p *plan.Plan, res capacity.Result, why []diagnose.Finding) error {
+	b, err := json.MarshalIndent(struct {
+		capacity.Result
+		FirstFailureFindings []diagnose.Finding
+	}{res, why}, "", "  ")
 	if err != nil {
 		return fmt.Errorf("capacity.json: %w", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/loadlens/loadlens/internal/capacity"
+	"github.com/loadlens/loadlens/internal/diagnose"
 	"github.com/loadlens/loadlens/internal/plan"
 )
 
@@ -132,5 +133,18 @@ scenarios:
 		Search: capacity.Config{StartRate: 10, Hold: time.Second}})
 	if err == nil || res.ExitCode != ExitBadInput || !strings.Contains(err.Error(), "arrival-rate") {
 		t.Fatalf("err %v exit %d, want a refusal naming arrival-rate", err, res.ExitCode)
+	}
+}
+
+func TestFirstFailureFindingsAreThoseOfTheFirstFailingStep(t *testing.T) {
+	pool := diagnose.Finding{Kind: diagnose.KindPoolExhaustion, Title: "pool"}
+	s := &stepRunner{findings: [][]diagnose.Finding{nil, {{Kind: diagnose.KindBimodalLatency}}, {pool}, {}}}
+	res := capacity.Result{Steps: []capacity.Record{
+		{StepResult: capacity.StepResult{Passed: true}}, {StepResult: capacity.StepResult{Passed: true}},
+		{StepResult: capacity.StepResult{Passed: false}}, {StepResult: capacity.StepResult{Passed: false}},
+	}}
+	got := s.firstFailureFindings(res)
+	if len(got) != 1 || got[0].Kind != diagnose.KindPoolExhaustion {
+		t.Fatalf("got %v, want the third step's pool finding", got)
 	}
 }
