@@ -1,9 +1,11 @@
 package app
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/loadlens/loadlens/internal/compare"
 	"github.com/loadlens/loadlens/internal/estimate"
@@ -23,13 +25,18 @@ type EstimateConfig struct {
 // optionally writes a starter test for it.
 func Estimate(cfg EstimateConfig) error {
 	in := cfg.Input
-	if cfg.FromRun != "" {
+	n := max(cfg.RunInst, 1)
+	if highest, ok, err := capacityHighest(cfg.FromRun); err != nil {
+		return err
+	} else if ok {
+		in.PerInstance = highest / float64(n)
+		in.PerInstanceFrom = fmt.Sprintf("the capacity search in %s (%.1f/s over %d instance(s))", cfg.FromRun, highest, n)
+	} else if cfg.FromRun != "" {
 		run, err := readRun(runDB(cfg.FromRun))
 		if err != nil {
 			return err
 		}
 		_, x := compare.Steady(run)
-		n := max(cfg.RunInst, 1)
 		in.PerInstance = x / float64(n)
 		in.PerInstanceFrom = fmt.Sprintf("the steady throughput of %s (%.1f/s over %d instance(s))", cfg.FromRun, x, n)
 	}
@@ -57,4 +64,27 @@ func Estimate(cfg EstimateConfig) error {
 	}
 	fmt.Fprintf(cfg.Out, "\nwrote %s: run it with `loadlens run %s`\n", cfg.Write, cfg.Write)
 	return nil
+}
+
+// capacityHighest reads the highest sustainable rate of a capacity
+// search's directory; ok is false when dir is not one.
+func capacityHighest(dir string) (highest float64, ok bool, err error) {
+	if dir == "" {
+		return 0, false, nil
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "capacity.json"))
+	if os.IsNotExist(err) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, err
+	}
+	var res struct{ Highest float64 }
+	if err := json.Unmarshal(b, &res); err != nil {
+		return 0, false, fmt.Errorf("%s: %w", filepath.Join(dir, "capacity.json"), err)
+	}
+	if res.Highest <= 0 {
+		return 0, false, fmt.Errorf("the capacity search in %s found no sustainable rate to plan with", dir)
+	}
+	return res.Highest, true, nil
 }

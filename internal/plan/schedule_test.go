@@ -198,3 +198,23 @@ func TestPeakRateAndRateAt(t *testing.T) {
 		t.Errorf("RateAt(15s) = %v, want 80", r)
 	}
 }
+
+// BenchmarkArrivalsNext is the open-model scheduler's arithmetic per arrival.
+func BenchmarkArrivalsNext(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		seg  string
+	}{{"whole", "0:1"}, {"a quarter", "1/4:1/2"}} {
+		b.Run(c.name, func(b *testing.B) {
+			seg, _ := ParseSegment(c.seg)
+			l := Load{StartRate: 0, Stages: []Stage{{Duration: time.Hour, Target: 1e6}}}
+			a := NewArrivals(&l, seg)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, ok := a.Next(); !ok {
+					b.Fatal("schedule ended")
+				}
+			}
+		})
+	}
+}
