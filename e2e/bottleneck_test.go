@@ -140,12 +140,12 @@ timeout: 10s
 headers: {X-Variant: "{{ env.VARIANT }}"}
 scenarios:
   readers:
-    rate: 10
+    rate: 20
     duration: 25s
     flow:
       - get: /feed
   writers:
-    rate: 100
+    rate: 200
     duration: 25s
     flow:
       - post: /feed

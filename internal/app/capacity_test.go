@@ -45,6 +45,9 @@ func parseTest(t *testing.T, yaml string) *plan.Plan {
 }
 
 func TestCapacityFindsAKnownCapacity(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a capacity search of about ten 3-second steps")
+	}
 	srv := workerServer(t, 4, 20*time.Millisecond) // C = 200/s
 	p := parseTest(t, fmt.Sprintf(`
 base_url: %s
