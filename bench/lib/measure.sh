@@ -1,0 +1,239 @@
+# shellcheck shell=bash
+# One measured run of one generator: its command line per measurement, the run itself
+# (pinned, timed, bounded), and the parsing of the tool's own output into key/value
+# metrics appended to $RAW. Sourced by bench/run.sh.
+
+# Measurements (see bench/README.md): closed, open, idle (memory). The durations can be
+# shortened from the environment for a smoke test of the script; the numbers in
+# RESULTS.md come from the defaults. The idle test's VUs and duration are in
+# bench/loadlens/idle.yaml too.
+CLOSED_VUS=50; : "${CLOSED_DUR:=10}"
+OPEN_RATE=5000; : "${OPEN_DUR:=10}"
+IDLE_VUS=10000; IDLE_DUR=15
+
+# tool_cmd MEAS TOOL DIR fills CMD (an array) with the command for one run, or sets
+# UNSUPPORTED to the reason the tool cannot take part in MEAS.
+tool_cmd() {
+  local meas=$1 tool=$2 dir=$3
+  CMD=(); UNSUPPORTED=""
+  local B=$TOOLS/bin LL=$LOADLENS
+  [ "$tool" = loadlens-base ] && LL=${LOADLENS_BASE:-}
+  case "$meas/$tool" in
+  closed/wrk)    CMD=("$B_WRK" -t1 -c"$CLOSED_VUS" -d"${CLOSED_DUR}s" --latency "$URL") ;;
+  closed/oha)    CMD=("$B/oha" -c "$CLOSED_VUS" -z "${CLOSED_DUR}s" --no-tui "${OHA_JSON[@]}" "$URL") ;;
+  closed/hey)    CMD=("$B/hey" -c "$CLOSED_VUS" -z "${CLOSED_DUR}s" "$URL") ;;
+  closed/vegeta) CMD=(sh -c "echo 'GET $URL' | '$B/vegeta' attack -rate=0 -max-workers=$CLOSED_VUS -workers=$CLOSED_VUS -duration=${CLOSED_DUR}s | '$B/vegeta' report -type=json") ;;
+  closed/k6)     CMD=("$B/k6" run -q --no-color --vus "$CLOSED_VUS" --duration "${CLOSED_DUR}s"
+                      --summary-export "$dir/summary.json" --summary-trend-stats 'med,p(99)'
+                      -e "TARGET=$URL" "$BENCH/k6/closed.js") ;;
+  closed/loadlens|closed/loadlens-base) CMD=("$LL" run "$URL" --vus "$CLOSED_VUS" --duration "${CLOSED_DUR}s" --quiet
+                      --summary-json "$dir/summary.json" --results "$dir/results") ;;
+  closed/loadlens-off) CMD=("$LOADLENS" run "$URL" --vus "$CLOSED_VUS" --duration "${CLOSED_DUR}s" --quiet
+                      --summary-json "$dir/summary.json" --results "$dir/results" "${LOADLENS_OFF_FLAGS[@]}") ;;
+
+  open/wrk)      UNSUPPORTED="wrk has no open model (a fixed request rate needs wrk2, which Debian does not package)" ;;
+  open/oha)      CMD=("$B/oha" -c "$CLOSED_VUS" -z "${OPEN_DUR}s" -q "$OPEN_RATE" --no-tui "${OHA_JSON[@]}" "$URL") ;;
+  open/hey)      CMD=("$B/hey" -c "$CLOSED_VUS" -q "$((OPEN_RATE / CLOSED_VUS))" -z "${OPEN_DUR}s" "$URL") ;;
+  open/vegeta)   CMD=(sh -c "echo 'GET $URL' | '$B/vegeta' attack -rate=$OPEN_RATE -duration=${OPEN_DUR}s | '$B/vegeta' report -type=json") ;;
+  open/k6)       CMD=("$B/k6" run -q --no-color --summary-export "$dir/summary.json"
+                      --summary-trend-stats 'med,p(99)' -e "TARGET=$URL" -e "RATE=$OPEN_RATE"
+                      -e "DURATION=${OPEN_DUR}s" "$BENCH/k6/open.js") ;;
+  open/loadlens|open/loadlens-base) CMD=("$LL" run "$URL" --rate "$OPEN_RATE" --duration "${OPEN_DUR}s" --quiet
+                      --summary-json "$dir/summary.json" --results "$dir/results") ;;
+
+  idle/wrk)      CMD=("$B_WRK" -t1 -c"$IDLE_VUS" -d"${IDLE_DUR}s" -s "$BENCH/wrk/think.lua" "$URL") ;;
+  idle/oha)      CMD=("$B/oha" -c "$IDLE_VUS" -q "$IDLE_VUS" -z "${IDLE_DUR}s" --no-tui "${OHA_JSON[@]}" "$URL") ;;
+  idle/hey)      CMD=("$B/hey" -c "$IDLE_VUS" -q 1 -z "${IDLE_DUR}s" "$URL") ;;
+  idle/vegeta)   UNSUPPORTED="vegeta has no VUs or think time: its open model keeps no idle connections to measure" ;;
+  idle/k6)       CMD=("$B/k6" run -q --no-color --summary-export "$dir/summary.json"
+                      --summary-trend-stats 'med,p(99)' -e "TARGET=$URL" -e "VUS=$IDLE_VUS"
+                      -e "DURATION=${IDLE_DUR}s" "$BENCH/k6/idle.js") ;;
+  idle/loadlens|idle/loadlens-base) CMD=("$LL" run "$BENCH/loadlens/idle.yaml" -e "TARGET=http://127.0.0.1:$PORT"
+                      --quiet --summary-json "$dir/summary.json" --results "$dir/results") ;;
+  *) UNSUPPORTED="not part of this measurement" ;;
+  esac
+}
+
+# duration_of MEAS prints the load duration of MEAS in seconds.
+duration_of() {
+  case $1 in closed) echo "$CLOSED_DUR" ;; open) echo "$OPEN_DUR" ;; idle) echo "$IDLE_DUR" ;; esac
+}
+
+# emit MEAS TOOL ROUND KEY VALUE appends one raw number (NA when empty) to the run's file.
+emit() { printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "${5:-NA}" >>"$RUN_RAW"; }
+
+# other_of DIR prints how much of a core other processes used during the run in DIR.
+other_of() { awk -F'\t' '$4=="other_cpu_pct"{printf "%d\n", $5}' "$1/raw.tsv"; }
+
+# measure MEAS TOOL ROUND runs one generator once, or twice when others disturbed the
+# first run (other processes above $DISTURBED % of a core; REDO_DISTURBED=0 turns it off),
+# keeping the less disturbed run, and appends its numbers to $RAW.
+measure() {
+  local meas=$1 tool=$2 round=$3
+  local dir="$OUT/runs/$meas/$tool/r$round"
+  run_one "$meas" "$tool" "$round" "$dir"
+  [ -f "$dir/raw.tsv" ] || return 0
+  local first; first=$(other_of "$dir")
+  if [ "${REDO_DISTURBED:-1}" != 0 ] && [ "${first:-0}" -gt "$DISTURBED" ]; then
+    log "  disturbed (other processes used $first % of a core): running it again"
+    rm -rf "$dir.disturbed" && mv "$dir" "$dir.disturbed"
+    run_one "$meas" "$tool" "$round" "$dir"
+    if [ "$(other_of "$dir")" -gt "$first" ]; then
+      rm -rf "$dir" && mv "$dir.disturbed" "$dir"
+    fi
+    rm -rf "$dir.disturbed"
+    printf '%s\t%s\t%s\t%s\t%s\n' "$meas" "$tool" "$round" redone "$first" >>"$dir/raw.tsv"
+  fi
+  cat "$dir/raw.tsv" >>"$RAW"
+  [ -f "$dir/parse-failures.tsv" ] && cat "$dir/parse-failures.tsv" >>"$OUT/parse-failures.tsv"
+  return 0
+}
+
+# run_one MEAS TOOL ROUND DIR runs one generator once and records its numbers in DIR.
+run_one() {
+  local meas=$1 tool=$2 round=$3 dir=$4
+  RUN_DIR=$dir; RUN_RAW=$dir/raw.tsv
+  rm -rf "$dir" && mkdir -p "$dir"
+  tool_cmd "$meas" "$tool" "$dir"
+  [ -n "$UNSUPPORTED" ] && return 0
+  local dur limit
+  dur=$(duration_of "$meas"); limit=$((dur + 90))
+  target_alive
+  emit "$meas" "$tool" "$round" quiet_wait_s "$(wait_quiet)"
+  printf '%q ' "${CMD[@]}" >"$dir/cmd"
+  local c0 c1 call n0 t0 t1
+  c0=$(cpu_ticks "$TARGET_CPU"); c1=$(cpu_ticks "$GEN_CPU"); call=$(cpu_ticks all)
+  n0=$(proc_cpu_ticks "$NGINX_PID"); t0=$(date +%s.%N)
+  (cd "$dir" && K6_NO_USAGE_REPORT=true taskset -c "$GEN_CPU" /usr/bin/time -o "$dir/time" -f '%e %U %S %M' \
+    timeout -k 5 "$limit" "${CMD[@]}" >"$dir/stdout" 2>"$dir/stderr" </dev/null)
+  local rc=$?
+  t1=$(date +%s.%N)
+  local c0b c1b callb n1
+  c0b=$(cpu_ticks "$TARGET_CPU"); c1b=$(cpu_ticks "$GEN_CPU"); callb=$(cpu_ticks all)
+  n1=$(proc_cpu_ticks "$NGINX_PID")
+  local wall user sys rss
+  read -r wall user sys rss < <(tail -1 "$dir/time")
+  emit "$meas" "$tool" "$round" exit "$rc"
+  emit "$meas" "$tool" "$round" wall_s "$wall"
+  emit "$meas" "$tool" "$round" user_s "$user"
+  emit "$meas" "$tool" "$round" sys_s "$sys"
+  emit "$meas" "$tool" "$round" rss_kib "$rss"
+  awk -v t0c="$c0" -v t1c="$c0b" -v g0="$c1" -v g1="$c1b" -v a0="$call" -v a1="$callb" \
+      -v n="$((n1 - n0))" -v u="$user" -v s="$sys" -v hz="$(getconf CLK_TCK)" -v w0="$t0" -v w1="$t1" \
+      -v m="$meas" -v t="$tool" -v r="$round" 'BEGIN {
+    w = w1 - w0; OFS = "\t"; gen = u + s; ng = n / hz
+    split(t0c, T0, " "); split(t1c, T1, " "); split(g0, G0, " "); split(g1, G1, " ")
+    split(a0, A0, " "); split(a1, A1, " ")
+    pct = 100 / w
+    print m, t, r, "nginx_cpu_pct", ng * pct
+    # How busy the target core was: near 100 % means nginx, not the generator, set the pace.
+    print m, t, r, "target_core_busy_pct", ((T1[1]-T0[1]) + (T1[2]-T0[2])) / hz * pct
+    print m, t, r, "gen_core_busy_pct", ((G1[1]-G0[1]) + (G1[2]-G0[2])) / hz * pct
+    print m, t, r, "softirq_pct", (A1[2]-A0[2]) / hz * pct
+    print m, t, r, "steal_pct", (A1[3]-A0[3]) / hz * pct
+    # Task time of anything but the generator and nginx: other work on this machine.
+    other = (A1[1]-A0[1]) / hz - ng - gen; if (other < 0) other = 0
+    print m, t, r, "other_cpu_pct", other * pct
+  }' >>"$RUN_RAW"
+  parse_"${tool%%-*}" "$meas" "$tool" "$round" "$dir"
+  log "$(printf '%-7s %-13s r%s exit=%s wall=%ss cpu=%ss rss=%sKiB reqs=%s' "$meas" "$tool" "$round" \
+    "$rc" "$wall" "$(awk -v u="$user" -v s="$sys" 'BEGIN{print u+s}')" "$rss" \
+    "$(awk -F'\t' -v m="$meas" -v t="$tool" -v r="$round" '$1==m&&$2==t&&$3==r&&$4=="reqs"{v=$5} END{print v}' "$RUN_RAW")")"
+}
+
+# note_parse_failure records that a tool's output could not be read.
+note_parse_failure() {
+  printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$RUN_DIR/parse-failures.tsv"
+}
+
+# parse_wrk reads wrk's text output.
+parse_wrk() {
+  local m=$1 t=$2 r=$3 f=$4/stdout reqs rps errs
+  reqs=$(awk '/ requests in /{print $1}' "$f")
+  rps=$(awk '/^Requests\/sec:/{print $2}' "$f")
+  errs=$(awk '/Non-2xx/{n+=$NF} /Socket errors:/{gsub(/,/,""); n+=$4+$6+$8+$10} END{print n+0}' "$f")
+  [ -z "$reqs" ] && note_parse_failure "$m" "$t" "$r" "no 'N requests in' line in wrk output"
+  emit "$m" "$t" "$r" reqs "$reqs"; emit "$m" "$t" "$r" rps "$rps"; emit "$m" "$t" "$r" errors "$errs"
+  emit "$m" "$t" "$r" p50_ms "$(awk '$1=="50%"{print $2}' "$f" | to_ms)"
+  emit "$m" "$t" "$r" p99_ms "$(awk '$1=="99%"{print $2}' "$f" | to_ms)"
+}
+
+# to_ms turns wrk's latencies (1.23ms, 456.00us, 1.20s) into milliseconds.
+to_ms() {
+  awk '{ v=$1; if (v ~ /us$/) { sub(/us$/,"",v); print v/1000 } else if (v ~ /ms$/) { sub(/ms$/,"",v); print v+0 }
+         else if (v ~ /m$/) { sub(/m$/,"",v); print v*60000 } else if (v ~ /s$/) { sub(/s$/,"",v); print v*1000 } }'
+}
+
+# parse_oha reads oha's JSON output.
+parse_oha() {
+  local m=$1 t=$2 r=$3 f=$4/stdout
+  if ! jq -e .summary "$f" >/dev/null 2>&1; then
+    note_parse_failure "$m" "$t" "$r" "oha printed no JSON summary ($(head -c 200 "$4/stderr" | tr '\n' ' '))"
+    emit "$m" "$t" "$r" reqs ""; return
+  fi
+  emit "$m" "$t" "$r" reqs "$(jq '[.statusCodeDistribution[]] | add // 0' "$f")"
+  emit "$m" "$t" "$r" rps "$(jq '.summary.requestsPerSec' "$f")"
+  # "aborted due to deadline" are the requests in flight when -z ends, not failures.
+  emit "$m" "$t" "$r" errors "$(jq '([.errorDistribution | to_entries[]? | select(.key != "aborted due to deadline") | .value] | add // 0) + ([.statusCodeDistribution | to_entries[] | select(.key != "200") | .value] | add // 0)' "$f")"
+  emit "$m" "$t" "$r" p50_ms "$(jq '.latencyPercentiles.p50 * 1000' "$f")"
+  emit "$m" "$t" "$r" p99_ms "$(jq '.latencyPercentiles.p99 * 1000' "$f")"
+}
+
+# parse_hey reads hey's text summary.
+parse_hey() {
+  local m=$1 t=$2 r=$3 f=$4/stdout reqs
+  reqs=$(awk '/^ *\[[0-9]+\][ \t]+[0-9]+ responses/{gsub(/[^0-9 \t]/," "); n+=$2} END{if (NR) print n+0}' "$f")
+  [ -z "$reqs" ] && note_parse_failure "$m" "$t" "$r" "no status code distribution in hey output"
+  emit "$m" "$t" "$r" reqs "$reqs"
+  emit "$m" "$t" "$r" rps "$(awk '/Requests\/sec:/{print $2}' "$f")"
+  emit "$m" "$t" "$r" errors "$(awk '/^Error distribution:/{e=1; next} e && /^ *\[[0-9]+\]/{gsub(/[][]/,""); n+=$1} /^Status code distribution:/{s=1; next} s && /^ *\[[0-9]+\]/{c=$1; gsub(/[][]/,"",c); if (c != "200") n+=$2} END{print n+0}' "$f")"
+  emit "$m" "$t" "$r" p50_ms "$(awk '/ 50%+ in /{print $3*1000}' "$f")"
+  emit "$m" "$t" "$r" p99_ms "$(awk '/ 99%+ in /{print $3*1000}' "$f")"
+}
+
+# parse_vegeta reads `vegeta report -type=json`.
+parse_vegeta() {
+  local m=$1 t=$2 r=$3 f=$4/stdout
+  if ! jq -e .requests "$f" >/dev/null 2>&1; then
+    note_parse_failure "$m" "$t" "$r" "vegeta report printed no JSON"; emit "$m" "$t" "$r" reqs ""; return
+  fi
+  emit "$m" "$t" "$r" reqs "$(jq .requests "$f")"
+  emit "$m" "$t" "$r" rps "$(jq .rate "$f")"
+  emit "$m" "$t" "$r" errors "$(jq '[.status_codes | to_entries[] | select(.key != "200") | .value] | add // 0' "$f")"
+  emit "$m" "$t" "$r" p50_ms "$(jq '.latencies["50th"] / 1e6' "$f")"
+  emit "$m" "$t" "$r" p99_ms "$(jq '.latencies["99th"] / 1e6' "$f")"
+}
+
+# parse_k6 reads k6's --summary-export.
+parse_k6() {
+  local m=$1 t=$2 r=$3 f=$4/summary.json
+  if ! jq -e .metrics.http_reqs "$f" >/dev/null 2>&1; then
+    note_parse_failure "$m" "$t" "$r" "k6 wrote no summary export ($(tail -c 200 "$4/stderr" | tr '\n' ' '))"
+    emit "$m" "$t" "$r" reqs ""; return
+  fi
+  emit "$m" "$t" "$r" reqs "$(jq .metrics.http_reqs.count "$f")"
+  emit "$m" "$t" "$r" rps "$(jq .metrics.http_reqs.rate "$f")"
+  emit "$m" "$t" "$r" errors "$(jq '.metrics.http_req_failed.passes // 0' "$f")"
+  emit "$m" "$t" "$r" dropped "$(jq '.metrics.dropped_iterations.count // 0' "$f")"
+  emit "$m" "$t" "$r" p50_ms "$(jq '.metrics.http_req_duration.med' "$f")"
+  emit "$m" "$t" "$r" p99_ms "$(jq '.metrics.http_req_duration["p(99)"]' "$f")"
+}
+
+# parse_loadlens reads loadlens's summary JSON (k6's layout), or its printed summary when
+# the JSON has no request count.
+parse_loadlens() {
+  local m=$1 t=$2 r=$3 f=$4/summary.json reqs
+  reqs=$(jq -e '.metrics.http_reqs.count // ([.loadlens.endpoints[]?.requests] | add)' "$f" 2>/dev/null)
+  if [ -z "$reqs" ] || [ "$reqs" = null ]; then
+    reqs=$(grep -oE '[0-9]+ requests \(' "$4/stdout" | grep -oE '^[0-9]+')
+  fi
+  [ -z "$reqs" ] && note_parse_failure "$m" "$t" "$r" "loadlens wrote no request count ($(tail -c 200 "$4/stderr" | tr '\n' ' '))"
+  emit "$m" "$t" "$r" reqs "$reqs"
+  emit "$m" "$t" "$r" rps "$(jq '.metrics.http_reqs.rate // empty' "$f" 2>/dev/null)"
+  emit "$m" "$t" "$r" errors "$(jq '[.loadlens.endpoints[]?.failed] | add // 0' "$f" 2>/dev/null)"
+  emit "$m" "$t" "$r" dropped "$(jq '.metrics.dropped_iterations.count // 0' "$f" 2>/dev/null)"
+  emit "$m" "$t" "$r" p50_ms "$(jq '.metrics.http_req_duration.med // empty' "$f" 2>/dev/null)"
+  emit "$m" "$t" "$r" p99_ms "$(jq '.metrics.http_req_duration["p(99)"] // empty' "$f" 2>/dev/null)"
+  # Each run keeps a run directory; only the summary matters here.
+  rm -rf "$4/results"
+}
