@@ -89,11 +89,7 @@ func WriteHTML(w io.Writer, r Result, name string, slo time.Duration) error {
 	}
 	v := pageView{CSS: template.CSS(web.CSS()), Name: name, Data: template.JS(js.String()),
 		UPlotVersion: web.UPlotVersion, UPlotLicense: web.UPlotLicense(), Headline: headline(r)}
-	scripts := append(web.Scripts(), pageJS)
-	for _, s := range scripts {
-		v.Scripts = append(v.Scripts, template.JS(s)) // our own embedded code
-	}
-	v.CSP = web.CSP(false, scripts...)
+	v.Scripts, v.CSP = web.PageScripts(false, pageJS)
 	for i, s := range r.Steps {
 		verdict := "pass"
 		if !s.Passed {

@@ -31,11 +31,7 @@ func capacityCmd(ctx context.Context, e *env, args []string) int {
 	if len(pos) != 1 {
 		return fail(e, usageErr("capacity takes one test file whose thresholds are the SLO"))
 	}
-	lookup, err := envLookup(envs)
-	if err != nil {
-		return fail(e, err)
-	}
-	p, err := plan.ParseFile(pos[0], lookup)
+	p, err := loadTestFile(pos[0], envs)
 	if err != nil {
 		return fail(e, err)
 	}

@@ -47,10 +47,6 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 	if len(pos) != 1 {
 		return fail(e, usageErr("run takes one test file or URL; see `loadlens run -h`"))
 	}
-	lookup, err := envLookup(envs)
-	if err != nil {
-		return fail(e, err)
-	}
 	var seg plan.Segment
 	if *segment != "" {
 		if seg, err = plan.ParseSegment(*segment); err != nil {
@@ -69,7 +65,7 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 				return fail(e, usageErr("--%s applies to URL mode; a test file sets this itself (see docs/test-format.md)", f))
 			}
 		}
-		p, err = plan.ParseFile(target, lookup)
+		p, err = loadTestFile(target, envs)
 	}
 	if err != nil {
 		return fail(e, err)
@@ -90,6 +86,15 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 
 func isURL(s string) bool {
 	return strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://")
+}
+
+// loadTestFile parses a test file, with -e KEY=VALUE over the environment.
+func loadTestFile(path string, envs []string) (*plan.Plan, error) {
+	lookup, err := envLookup(envs)
+	if err != nil {
+		return nil, err
+	}
+	return plan.ParseFile(path, lookup)
 }
 
 // envLookup layers -e KEY=VALUE over the process environment.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/loadlens/loadlens/internal/app"
-	"github.com/loadlens/loadlens/internal/plan"
 )
 
 func validateCmd(_ context.Context, e *env, args []string) int {
@@ -19,11 +18,7 @@ func validateCmd(_ context.Context, e *env, args []string) int {
 	if len(pos) != 1 {
 		return fail(e, usageErr("validate takes one test file"))
 	}
-	lookup, err := envLookup(envs)
-	if err != nil {
-		return fail(e, err)
-	}
-	p, err := plan.ParseFile(pos[0], lookup)
+	p, err := loadTestFile(pos[0], envs)
 	if err != nil {
 		return fail(e, err)
 	}

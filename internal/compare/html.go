@@ -80,11 +80,7 @@ func WriteHTML(w io.Writer, r *Report) error {
 	}
 	v := pageView{CSS: template.CSS(web.CSS()), Legend: legend(r), Notes: r.Notes, Data: template.JS(data),
 		UPlotVersion: web.UPlotVersion, UPlotLicense: web.UPlotLicense()}
-	scripts := append(web.Scripts(), pageJS)
-	for _, s := range scripts {
-		v.Scripts = append(v.Scripts, template.JS(s)) // our own embedded code
-	}
-	v.CSP = web.CSP(false, scripts...)
+	v.Scripts, v.CSP = web.PageScripts(false, pageJS)
 	for i, ri := range r.Runs {
 		v.Runs = append(v.Runs, pageRun{Letter: letter(i), Name: ri.Name, Model: ri.Model, Part: partText(ri), Note: ri.Note,
 			Baseline: i == 0, Comparable: ri.Comparable})

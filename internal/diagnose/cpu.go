@@ -136,12 +136,7 @@ func (c *context) hostCPU() []cpuSubject {
 }
 
 func (c *context) cpuFinding(s cpuSubject, first, last int) Finding {
-	peak := first
-	for i := first; i <= last; i++ {
-		if s.points[i].Value > s.points[peak].Value {
-			peak = i
-		}
-	}
+	peak := peakIndex(s.points, first, last)
 	from, to := s.points[first].Sec, s.points[last].Sec
 	f := Finding{
 		Kind: KindCPUSaturation, Severity: Critical, From: from, To: to,

@@ -80,12 +80,7 @@ func (c *context) gcShares() []gcSeries {
 }
 
 func (c *context) gcHigh(g gcSeries, first, last int) Finding {
-	peak := first
-	for i := first; i <= last; i++ {
-		if g.points[i].Value > g.points[peak].Value {
-			peak = i
-		}
-	}
+	peak := peakIndex(g.points, first, last)
 	from, to := g.points[first].Sec, g.points[last].Sec
 	f := Finding{
 		Kind: KindGCPressure, Severity: Warning, From: from, To: to,

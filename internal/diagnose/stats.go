@@ -3,6 +3,8 @@ package diagnose
 import (
 	"math"
 	"sort"
+
+	"github.com/loadlens/loadlens/internal/series"
 )
 
 // maxTrendPoints bounds the O(n²) trend statistics: longer series are first
@@ -136,4 +138,15 @@ func firstRun(n, minLen int, ok func(i int) bool) (span, bool) {
 		start = -1
 	}
 	return span{}, false
+}
+
+// peakIndex returns the index of the highest point in points[first..last].
+func peakIndex(points []series.Point, first, last int) int {
+	peak := first
+	for i := first; i <= last; i++ {
+		if points[i].Value > points[peak].Value {
+			peak = i
+		}
+	}
+	return peak
 }

@@ -23,18 +23,15 @@ func dashboardPage() ([]byte, string, error) {
 	if err != nil {
 		return nil, "", fmt.Errorf("dashboard page: %w", err)
 	}
-	scripts := append(web.Scripts(), dashboardJS)
+	scripts, csp := web.PageScripts(true, dashboardJS)
 	view := struct {
 		CSS     template.CSS
 		Scripts []template.JS
 		License string
-	}{CSS: template.CSS(web.CSS()), License: web.UPlotLicense()}
-	for _, s := range scripts {
-		view.Scripts = append(view.Scripts, template.JS(s)) // our own embedded code
-	}
+	}{CSS: template.CSS(web.CSS()), Scripts: scripts, License: web.UPlotLicense()}
 	var b bytes.Buffer
 	if err := tmpl.Execute(&b, view); err != nil {
 		return nil, "", fmt.Errorf("dashboard page: %w", err)
 	}
-	return b.Bytes(), web.CSP(true, scripts...), nil
+	return b.Bytes(), csp, nil
 }

@@ -50,11 +50,7 @@ func WriteHTML(w io.Writer, in *Input) error {
 		return fmt.Errorf("report.html: %w", err)
 	}
 	v.Data = template.JS(data) // safe: htmlJSON escapes <, > and &, so no </script> can appear
-	scripts := append(web.Scripts(), reportJS)
-	for _, s := range scripts {
-		v.Scripts = append(v.Scripts, template.JS(s)) // our own embedded code
-	}
-	v.CSP = web.CSP(false, scripts...)
+	v.Scripts, v.CSP = web.PageScripts(false, reportJS)
 	v.CSS = template.CSS(web.CSS())
 	v.UPlotLicense, v.UPlotVersion = web.UPlotLicense(), web.UPlotVersion
 	var b bytes.Buffer

@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	_ "embed" // the assets below are embedded with go:embed
 	"encoding/base64"
+	"html/template"
 	"strings"
 )
 
@@ -67,4 +68,16 @@ func CSP(connectSelf bool, scripts ...string) string {
 		sb.WriteString("; connect-src 'self'")
 	}
 	return sb.String()
+}
+
+// PageScripts returns the scripts a page runs — the shared ones, then the
+// page's own — ready for html/template, and the Content-Security-Policy
+// that runs exactly them. connectSelf is as for CSP.
+func PageScripts(connectSelf bool, own ...string) ([]template.JS, string) {
+	scripts := append(Scripts(), own...)
+	out := make([]template.JS, len(scripts))
+	for i, s := range scripts {
+		out[i] = template.JS(s) // our own embedded code, not data
+	}
+	return out, CSP(connectSelf, scripts...)
 }

@@ -34,17 +34,11 @@ type bodyFraming struct {
 // framing reads Content-Length, Transfer-Encoding and Connection.
 func framing(lines []byte, proto10 bool) bodyFraming {
 	f := bodyFraming{length: -1, close: proto10}
-	for len(lines) > 0 {
-		i := bytes.Index(lines, crlf)
-		if i < 0 {
-			i = len(lines)
-		}
-		name, value, ok := bytes.Cut(lines[:i], []byte{':'})
-		lines = lines[min(i+2, len(lines)):]
+	for it := (headerLines{rest: lines}); ; {
+		name, value, ok := it.next()
 		if !ok {
-			continue
+			break
 		}
-		value = bytes.TrimSpace(value)
 		switch {
 		case equalFold(name, "content-length"):
 			if n, ok := parseDecimal(value); ok {
@@ -66,18 +60,35 @@ func framing(lines []byte, proto10 bool) bodyFraming {
 // HeaderValues appends to dst the values of the header lines named name
 // (case-insensitive), as strings.
 func HeaderValues(lines []byte, name string, dst []string) []string {
-	for len(lines) > 0 {
-		i := bytes.Index(lines, crlf)
-		if i < 0 {
-			i = len(lines)
+	for it := (headerLines{rest: lines}); ; {
+		n, v, ok := it.next()
+		if !ok {
+			return dst
 		}
-		n, v, ok := bytes.Cut(lines[:i], []byte{':'})
-		lines = lines[min(i+2, len(lines)):]
-		if ok && equalFold(bytes.TrimSpace(n), name) {
-			dst = append(dst, string(bytes.TrimSpace(v)))
+		if equalFold(n, name) {
+			dst = append(dst, string(v))
 		}
 	}
-	return dst
+}
+
+// headerLines walks raw header lines without allocating.
+type headerLines struct{ rest []byte }
+
+// next returns the next header's name and value, trimmed, skipping lines
+// without a colon; ok is false at the end.
+func (h *headerLines) next() (name, value []byte, ok bool) {
+	for len(h.rest) > 0 {
+		i := bytes.Index(h.rest, crlf)
+		if i < 0 {
+			i = len(h.rest)
+		}
+		line := h.rest[:i]
+		h.rest = h.rest[min(i+2, len(h.rest)):]
+		if n, v, found := bytes.Cut(line, []byte{':'}); found {
+			return bytes.TrimSpace(n), bytes.TrimSpace(v), true
+		}
+	}
+	return nil, nil, false
 }
 
 func equalFold(b []byte, s string) bool {
