@@ -441,3 +441,27 @@ func TestTLSAndHTTP2(t *testing.T) {
 		})
 	}
 }
+
+func TestExpectedStatusesAreNotFailures(t *testing.T) {
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch n.Add(1) % 3 {
+		case 0:
+			w.WriteHeader(http.StatusConflict) // sold out: expected
+		case 1:
+			w.WriteHeader(http.StatusOK)
+		default:
+			w.WriteHeader(http.StatusAccepted) // not in the list
+		}
+	}))
+	defer srv.Close()
+	step := get(srv.URL)
+	step.Request.ExpectStatus = []int{200, 409}
+	rec, err := run(t, plan.Whole, scenario(plan.Load{Model: plan.Iterations, VUCount: 1, Count: 30, MaxDuration: time.Minute}, step))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := rec.kinds(); k[sample.OK] != 20 || k[sample.Other] != 10 {
+		t.Fatalf("kinds %v, want 20 ok (200 and 409) and 10 other (202 unexpected)", k)
+	}
+}

@@ -58,11 +58,14 @@ func (v *vu) request(ctx context.Context, r *plan.Request, intended time.Time) e
 		return nil
 	}
 	s.Status = h.resp.status
-	s.Kind = sample.KindOfStatus(s.Status)
+	s.Kind = statusKind(r, s.Status)
 	if s.Kind != sample.OK {
 		s.Err = ex.statusLine
 		if s.Err == "" {
 			s.Err = strconv.Itoa(s.Status) + " " + string(ex.reason)
+		}
+		if s.Kind == sample.Other {
+			s.Err = "unexpected status " + s.Err
 		}
 	}
 	v.sink.Request(s)
@@ -85,4 +88,21 @@ func (v *vu) close() {
 	if v.http.h1 != nil {
 		v.http.h1.close()
 	}
+}
+
+// statusKind judges a response's status: below 400 is fine unless the step
+// lists the statuses it expects, as k6's expectedStatuses does.
+func statusKind(r *plan.Request, status int) sample.Kind {
+	if r.ExpectStatus == nil {
+		return sample.KindOfStatus(status)
+	}
+	for _, want := range r.ExpectStatus {
+		if status == want {
+			return sample.OK
+		}
+	}
+	if k := sample.KindOfStatus(status); k != sample.OK {
+		return k
+	}
+	return sample.Other // a 2xx or 3xx the step did not expect
 }

@@ -25,7 +25,7 @@ const (
 
 // topKeys are the keys a test file may have at the top level, besides the
 // x- extension keys that are ignored so they can hold YAML anchors.
-var topKeys = []string{"name", "base_url", "headers", "timeout", "insecure_skip_tls_verify", "thresholds", "scenarios", "observe"}
+var topKeys = []string{"name", "base_url", "headers", "timeout", "expect_status", "insecure_skip_tls_verify", "thresholds", "scenarios", "observe"}
 
 // namePattern is what run and scenario names may contain: they name
 // directories and appear in threshold filters.
@@ -133,6 +133,7 @@ type defaults struct {
 	baseURL string
 	headers []field // canonical names, values compiled per scenario
 	timeout time.Duration
+	expect  []int // statuses that are not failures; nil: below 400
 }
 
 // plan parses the top-level mapping.
@@ -173,6 +174,9 @@ func (p *parser) plan(root node) *Plan {
 		plan.Insecure, _ = p.boolean(n)
 	}
 	def := &defaults{baseURL: plan.BaseURL, timeout: plan.Timeout}
+	if n, ok := o.get("expect_status"); ok {
+		def.expect, _, _ = p.statusCodes(n)
+	}
 	if n, ok := o.get("headers"); ok {
 		def.headers = p.headerFields(n)
 	}

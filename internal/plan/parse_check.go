@@ -191,17 +191,34 @@ func (p *parser) checkOp(c *Check, op field, subject string) bool {
 // statusCheck parses `status: 200` or `status: [200, 201]`.
 func (p *parser) statusCheck(n node) (Check, bool) {
 	c := Check{From: FromStatus, Op: OpIn}
+	codes, list, ok := p.statusCodes(n)
+	for _, code := range codes {
+		c.Values = append(c.Values, strconv.Itoa(code))
+	}
+	switch {
+	case len(c.Values) == 0:
+		return c, false
+	case list:
+		c.Name = "status in [" + strings.Join(c.Values, " ") + "]"
+	default:
+		c.Name = "status is " + c.Values[0]
+	}
+	return c, ok
+}
+
+// statusCodes parses one HTTP status code or a list of them; list says
+// which was written.
+func (p *parser) statusCodes(n node) (codes []int, list, ok bool) {
 	items := []node{n}
-	list := false
-	if _, ok := n.v.(*ast.SequenceNode); ok {
+	if _, isList := n.v.(*ast.SequenceNode); isList {
 		list = true
 		items, _ = p.list(n, "")
 		if len(items) == 0 {
 			p.errs.add(n.pos, n.path, "needs at least one status code")
-			return c, false
+			return nil, list, false
 		}
 	}
-	ok := true
+	ok = true
 	for _, item := range items {
 		code, valid := p.integer(item, 0)
 		if valid && (code < 100 || code > 599) {
@@ -209,14 +226,9 @@ func (p *parser) statusCheck(n node) (Check, bool) {
 			valid = false
 		}
 		ok = ok && valid
-		c.Values = append(c.Values, strconv.FormatInt(code, 10))
+		codes = append(codes, int(code))
 	}
-	if list {
-		c.Name = "status in [" + strings.Join(c.Values, " ") + "]"
-	} else {
-		c.Name = "status is " + c.Values[0]
-	}
-	return c, ok
+	return codes, list, ok
 }
 
 // headerName returns a valid header name in canonical form.

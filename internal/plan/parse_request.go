@@ -20,7 +20,7 @@ const (
 // request parses a request step.
 func (p *parser) request(o *object, sc *scenarioCtx) (*Request, bool) {
 	errsBefore := len(p.errs.errs)
-	r := &Request{Endpoint: -1, Timeout: sc.def.timeout}
+	r := &Request{Endpoint: -1, Timeout: sc.def.timeout, ExpectStatus: sc.def.expect}
 	method, pathNode, hasPath := p.methodAndPath(o)
 	r.Method = method
 	var pathSrc string
@@ -41,6 +41,9 @@ func (p *parser) request(o *object, sc *scenarioCtx) (*Request, bool) {
 		if d, ok := p.positiveDuration(n); ok {
 			r.Timeout = d
 		}
+	}
+	if n, ok := o.get("expect_status"); ok {
+		r.ExpectStatus, _, _ = p.statusCodes(n)
 	}
 	var stepHeaders []field
 	if n, ok := o.get("headers"); ok {

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -309,4 +310,35 @@ scenarios:
 			}
 		}},
 	})
+}
+
+func TestExpectStatus(t *testing.T) {
+	src := `
+base_url: http://127.0.0.1:1
+expect_status: [200, 201]
+scenarios:
+  s:
+    model: iterations
+    iterations: 1
+    flow:
+      - get: /default
+      - post: /coupons/issue
+        expect_status: [200, 409]
+      - get: /one
+        expect_status: 404
+`
+	p, err := Parse("t.yaml", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]int{{200, 201}, {200, 409}, {404}}
+	for i, st := range p.Scenarios[0].Flow {
+		if !reflect.DeepEqual(st.Request.ExpectStatus, want[i]) {
+			t.Errorf("step %d: expect %v, want %v", i, st.Request.ExpectStatus, want[i])
+		}
+	}
+	_, err = Parse("t.yaml", []byte(strings.Replace(src, "expect_status: 404", "expect_status: 700", 1)), nil)
+	if err == nil || !strings.Contains(err.Error(), "t.yaml:13:24: scenarios.s.flow[2].expect_status: 700 is not an HTTP status code") {
+		t.Errorf("error %v", err)
+	}
 }

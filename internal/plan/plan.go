@@ -139,8 +139,12 @@ type Request struct {
 	Body     *tmpl.Template // nil when BodyKind is NoBody
 	BodyKind BodyKind
 	Timeout  time.Duration
-	Extract  []Extract
-	Checks   []Check
+	// ExpectStatus lists the statuses that are not failures of
+	// http_req_failed (e.g. 409 for a sold-out coupon); nil means every
+	// status below 400, as in k6.
+	ExpectStatus []int
+	Extract      []Extract
+	Checks       []Check
 	// NeedBody is true when an extraction or check reads the response body,
 	// so the engine keeps the body instead of discarding it as it streams in.
 	NeedBody bool
