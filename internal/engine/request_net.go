@@ -78,6 +78,9 @@ func (v *vu) doNet(ctx context.Context, r *plan.Request) exchange {
 	if r.Body != nil {
 		req.ContentLength = int64(len(h.body))
 	}
+	if c := v.jar.value(h.url); c != "" {
+		req.Header["Cookie"] = []string{c}
+	}
 	n.resetPhases()
 	resp, err := v.sc.e.client.Do(req)
 	var received int64
@@ -87,6 +90,9 @@ func (v *vu) doNet(ctx context.Context, r *plan.Request) exchange {
 		resp.Body.Close()
 		rs.status, rs.header = resp.StatusCode, resp.Header
 		received += headerSize(resp)
+		for _, c := range resp.Header["Set-Cookie"] {
+			v.jar.store(h.url, c)
+		}
 	}
 	end := time.Now()
 	if err != nil && ctx.Err() != nil {

@@ -19,6 +19,7 @@ type vu struct {
 	tc    tmpl.Context
 	timer *time.Timer
 	http  httpState
+	jar   cookieJar
 }
 
 func (sc *scenarioRun) newVU() *vu {
@@ -50,6 +51,7 @@ func (v *vu) iterate(ctx context.Context, intended time.Time) bool {
 	for i := v.sc.dataColumns; i < len(v.tc.Vars); i++ {
 		v.tc.Vars[i] = "" // extracted variables live for one iteration
 	}
+	v.jar.reset() // and so do cookies, as in k6
 	stepStart := intended
 	for i := range s.Flow {
 		st := &s.Flow[i]
