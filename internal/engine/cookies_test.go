@@ -72,11 +72,22 @@ func TestRedirectsAreFollowed(t *testing.T) {
 	var hits sync.Map
 	mux := http.NewServeMux()
 	count := func(p string) { v, _ := hits.LoadOrStore(p, new(int)); *(v.(*int))++ }
-	mux.HandleFunc("/old", func(w http.ResponseWriter, r *http.Request) { count("/old"); http.Redirect(w, r, "/new?x=1", http.StatusFound) })
+	mux.HandleFunc("/old", func(w http.ResponseWriter, r *http.Request) {
+		count("/old")
+		http.Redirect(w, r, "/new?x=1", http.StatusFound)
+	})
 	mux.HandleFunc("/new", func(w http.ResponseWriter, r *http.Request) { count("/new " + r.Method); fmt.Fprint(w, "new") })
-	mux.HandleFunc("POST /form", func(w http.ResponseWriter, r *http.Request) { count("/form"); http.Redirect(w, r, "/new", http.StatusSeeOther) })
-	mux.HandleFunc("/loop", func(w http.ResponseWriter, r *http.Request) { count("/loop"); http.Redirect(w, r, "/loop", http.StatusFound) })
-	mux.HandleFunc("/away", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "https://example.invalid/", http.StatusMovedPermanently) })
+	mux.HandleFunc("POST /form", func(w http.ResponseWriter, r *http.Request) {
+		count("/form")
+		http.Redirect(w, r, "/new", http.StatusSeeOther)
+	})
+	mux.HandleFunc("/loop", func(w http.ResponseWriter, r *http.Request) {
+		count("/loop")
+		http.Redirect(w, r, "/loop", http.StatusFound)
+	})
+	mux.HandleFunc("/away", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "https://example.invalid/", http.StatusMovedPermanently)
+	})
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 	post := get(srv.URL + "/form")
