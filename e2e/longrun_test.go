@@ -8,8 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/loadlens/loadlens/internal/diagnose"
 	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/report"
 	"github.com/loadlens/loadlens/internal/sample"
+	"github.com/loadlens/loadlens/internal/series"
 	"github.com/loadlens/loadlens/internal/store"
 )
 
@@ -52,7 +55,14 @@ func writeLongRun(t *testing.T, dir string, secs, n int) {
 		if err := w.WriteSecond(snap); err != nil {
 			t.Fatal(err)
 		}
-		if err := w.WriteGenerator(store.GeneratorSecond{Sec: sec, CPU: 0.5 + float64(sec%60)/100}); err != nil {
+		// what a run records of the generator each second (internal/app/self.go)
+		self := func(name string, v float64) *series.Series {
+			return &series.Series{Name: name, Labels: []series.Label{{Name: "role", Value: report.RoleGenerator}},
+				Points: []series.Point{{Sec: sec, Value: v}}}
+		}
+		if err := w.WriteSeries(self(diagnose.GeneratorCPU, 0.5+float64(sec%60)/100), self(diagnose.GeneratorCapacity, 8),
+			self("loadlens_scheduler_lag_p99_s", 0.0002), self("loadlens_received_bytes", 2e6), self("loadlens_sent_bytes", 2e5),
+			self("loadlens_goroutines", 90), self("loadlens_open_fds", 70)); err != nil {
 			t.Fatal(err)
 		}
 	}

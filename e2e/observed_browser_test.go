@@ -231,21 +231,18 @@ func TestLongObservedReportInABrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gen, err := rd.Generator()
+	stored, err := rd.Series()
 	rd.Close()
 	if err != nil {
 		t.Fatal(err)
 	}
 	start := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	in := &report.Input{Name: "long-observed", Status: "completed", Version: "test", Start: start, End: start.Add(10 * time.Minute),
-		Run: run, Host: "box", CPUs: 8, Series: longObserved(600, 50), GeneratorCPU: map[int]float64{},
+		Run: run, Host: "box", CPUs: 8, Series: longObserved(600, 50), GeneratorCPU: report.GeneratorCPUBySecond(stored),
 		Findings: []diagnose.Finding{
 			{Kind: diagnose.KindPoolExhaustion, Severity: diagnose.Critical, From: 120, To: 300, Title: "DB pool exhausted: 10 of 10 connections in use (hikaricp, target=app-0) from 2m0s"},
 			{Kind: diagnose.KindLatencyDrift, Severity: diagnose.Warning, From: 400, To: 599, Title: "Latency drifts up at constant load"},
 		}}
-	for _, g := range gen {
-		in.GeneratorCPU[g.Sec] = g.CPU
-	}
 	page := filepath.Join(dir, "report.html")
 	f, err := os.Create(page)
 	if err != nil {

@@ -15,6 +15,7 @@ func diagnoseRun(in *report.Input, set series.Set) {
 	}
 	d := diagnose.Input{Run: in.Run, Series: set, Models: models}
 	in.Series = set
+	in.GeneratorCPU = report.GeneratorCPUBySecond(set)
 	in.Findings = diagnose.Diagnose(d)
 	in.Healthy = diagnose.Healthy(d, in.Findings)
 }

@@ -79,7 +79,7 @@ func execute(ctx context.Context, cfg RunConfig) (*report.Input, RunResult, erro
 	}
 	host, _ := os.Hostname()
 	in := &report.Input{Name: p.Name, Version: cfg.Version, Start: start, Run: metrics.NewRun(p.Layout), Thresholds: p.Thresholds,
-		Host: host, CPUs: runtime.NumCPU(), Args: cfg.Args, TestFile: p.File, TestSource: p.Source, GeneratorCPU: map[int]float64{}}
+		Host: host, CPUs: runtime.NumCPU(), Args: cfg.Args, TestFile: p.File, TestSource: p.Source}
 	var dash *dashboardFeed
 	if cfg.Dashboard != "" {
 		var err error
@@ -105,7 +105,7 @@ func execute(ctx context.Context, cfg RunConfig) (*report.Input, RunResult, erro
 	}
 	defer w.Close()
 
-	r := &runner{cfg: cfg, dir: dir, start: start, store: w, dash: dash, cpu: newCPUMeter(), cpuBySec: in.GeneratorCPU,
+	r := &runner{cfg: cfg, dir: dir, start: start, store: w, dash: dash, cpu: newCPUMeter(),
 		rec:  metrics.NewRecorder(p.Layout, 2*runtime.GOMAXPROCS(0)),
 		run:  in.Run,
 		line: live.NewLine(cfg.Out, cfg.TTY), total: plannedLength(p), aborted: map[int]bool{}}
@@ -184,7 +184,6 @@ type runner struct {
 	dash       *dashboardFeed // nil without a dashboard
 	obs        *observations  // scraped and self-observed series
 	cpu        *cpuMeter
-	cpuBySec   map[int]float64 // the generator's CPU, cores busy, by second
 	total      time.Duration
 	stopEngine context.CancelFunc
 	aborted    map[int]bool
@@ -236,12 +235,7 @@ func (r *runner) second(sec int) {
 		r.storeErr = err // keep measuring; the summary still comes from memory
 	}
 	cpu, ok := r.cpu.sample()
-	if ok {
-		r.cpuBySec[sec] = cpu
-		if err := r.store.WriteGenerator(store.GeneratorSecond{Sec: sec, CPU: cpu}); err != nil && r.storeErr == nil {
-			r.storeErr = err
-		}
-	} else {
+	if !ok {
 		cpu = -1
 	}
 	r.obs.add(selfSeries(sec, cpu, &r.run.Series[len(r.run.Series)-1]))

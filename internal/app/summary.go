@@ -28,16 +28,9 @@ func LoadRun(path string) (*report.Input, error) {
 	if err != nil {
 		return nil, err
 	}
-	gen, err := rd.Generator()
-	if err != nil {
-		return nil, err
-	}
 	in := &report.Input{Name: meta.Name, Dir: filepath.Dir(db), Version: meta.Version, Start: meta.Start,
 		Run: run, Thresholds: defs, Host: meta.Host, CPUs: meta.CPUs, Args: meta.Args, TestFile: meta.TestFile,
-		TestSource: meta.TestSource, GeneratorCPU: make(map[int]float64, len(gen))}
-	for _, g := range gen {
-		in.GeneratorCPU[g.Sec] = g.CPU
-	}
+		TestSource: meta.TestSource}
 	set, err := rd.Series()
 	if err != nil {
 		return nil, err

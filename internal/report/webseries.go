@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/loadlens/loadlens/internal/diagnose"
 	"github.com/loadlens/loadlens/internal/series"
 )
 
@@ -185,6 +186,18 @@ func Downsample(pts []series.Point, limit int) []series.Point {
 			out = append(out, pts[hi], pts[lo])
 		}
 		i = j
+	}
+	return out
+}
+
+// GeneratorCPUBySecond returns loadlens's own CPU use by second, in cores,
+// from the generator's series: the one place run.db keeps it.
+func GeneratorCPUBySecond(set series.Set) map[int]float64 {
+	out := map[int]float64{}
+	for _, s := range set.Find(diagnose.GeneratorCPU, "role", RoleGenerator) {
+		for _, p := range s.Points {
+			out[p.Sec] = p.Value
+		}
 	}
 	return out
 }

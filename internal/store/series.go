@@ -9,10 +9,11 @@ import (
 	"github.com/loadlens/loadlens/internal/series"
 )
 
-// seriesSchema holds what the target's Prometheus endpoints reported. Like
-// generatorSchema it was added to SchemaVersion 1 without a bump: older
-// builds ignore the tables, and files written before them read as having
-// no series and no scrape errors. series_values is for the sqlite3 CLI.
+// seriesSchema holds what the target's Prometheus endpoints reported and
+// the generator's own series. It was added to SchemaVersion 1 without a
+// bump: older builds ignore the tables, and files written before them read
+// as having no series and no scrape errors. series_values is for the
+// sqlite3 CLI.
 const seriesSchema = `
 CREATE TABLE IF NOT EXISTS series (
 	id     INTEGER PRIMARY KEY,
