@@ -1,46 +1,19 @@
 package e2e
 
 import (
-	"bufio"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // startShop serves the demo shop from the real binary on a free port and
 // returns its URL; the shop stops when the test ends.
 func startShop(t *testing.T, args ...string) string {
 	t.Helper()
-	cmd := exec.Command(binary, append([]string{"demo", "--serve", "--addr", "127.0.0.1:0"}, args...)...)
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	url := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			if rest, ok := strings.CutPrefix(sc.Text(), "demo shop listening on "); ok {
-				url <- strings.Fields(rest)[0]
-			}
-		}
-	}()
-	select {
-	case u := <-url:
-		return u
-	case <-time.After(30 * time.Second):
-		t.Fatal("the demo shop did not start")
-		return ""
-	}
+	_, url := startAwaiting(t, "", "demo shop listening on ", append([]string{"demo", "--serve", "--addr", "127.0.0.1:0"}, args...)...)
+	return url
 }
 
 // runFindings runs a test against the shop with X-Variant set and returns

@@ -25,6 +25,16 @@ type liveRun struct {
 // its dashboard's URL.
 func startLive(t *testing.T, dir string, args ...string) *liveRun {
 	t.Helper()
+	run, url := startAwaiting(t, dir, "dashboard: ", args...)
+	run.dashboard = url
+	return run
+}
+
+// startAwaiting starts the binary with args in dir and waits for it to
+// print a line starting with prefix; it returns the process and the first
+// word after the prefix (a URL). The process is killed when the test ends.
+func startAwaiting(t *testing.T, dir, prefix string, args ...string) (*liveRun, string) {
+	t.Helper()
 	cmd := exec.Command(binary, args...)
 	cmd.Dir = dir
 	cmd.Stderr = os.Stderr
@@ -36,12 +46,12 @@ func startLive(t *testing.T, dir string, args ...string) *liveRun {
 		t.Fatal(err)
 	}
 	run := &liveRun{cmd: cmd, done: make(chan error, 1)}
-	urls := make(chan string, 1)
+	found := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(out)
 		for sc.Scan() {
-			if rest, ok := strings.CutPrefix(sc.Text(), "dashboard: "); ok {
-				urls <- strings.Fields(rest)[0]
+			if rest, ok := strings.CutPrefix(sc.Text(), prefix); ok {
+				found <- strings.Fields(rest)[0]
 			}
 		}
 		io.Copy(io.Discard, out)
@@ -49,13 +59,14 @@ func startLive(t *testing.T, dir string, args ...string) *liveRun {
 	}()
 	t.Cleanup(func() { cmd.Process.Kill() })
 	select {
-	case run.dashboard = <-urls:
+	case word := <-found:
+		return run, word
 	case err := <-run.done:
-		t.Fatalf("loadlens ended before printing the dashboard URL: %v", err)
+		t.Fatalf("loadlens %v ended before printing %q: %v", args, prefix, err)
 	case <-time.After(30 * time.Second):
-		t.Fatal("loadlens printed no dashboard URL within 30s")
+		t.Fatalf("loadlens %v printed no %q line within 30s", args, prefix)
 	}
-	return run
+	return nil, ""
 }
 
 // wait waits for the run to end and returns its exit code.
@@ -175,12 +186,7 @@ scenarios:
 
 	runDir := onlyRunDir(t, filepath.Join(dir, "results"))
 	report := filepath.Join(runDir, "report.html")
-	b.open(fileURL(t, report))
-	waitFor(t, 10*time.Second, "report.html to render", func() bool {
-		var ready bool
-		b.eval(`return !!(window.LL && LL.ready)`, &ready)
-		return ready
-	})
+	b.openReport(report, 10*time.Second)
 	assertCharts(t, b, 6)
 	if got := text(b, "#verdict"); got != "PASS" {
 		t.Errorf("report verdict %q, want PASS", got)
@@ -266,12 +272,7 @@ scenarios:
 	}
 
 	runDir := onlyRunDir(t, filepath.Join(dir, "results"))
-	b.open(fileURL(t, filepath.Join(runDir, "report.html")))
-	waitFor(t, 10*time.Second, "report.html to render", func() bool {
-		var ready bool
-		b.eval(`return !!(window.LL && LL.ready)`, &ready)
-		return ready
-	})
+	b.openReport(filepath.Join(runDir, "report.html"), 10*time.Second)
 	assertNothingRan(t, b, "report", []string{"GET /evil/" + xssPayload, "500 " + xssPayload, "name: '" + xssPayload + "'"})
 	b.screenshot("xss-report.png")
 }

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,8 +9,8 @@ import (
 
 	"github.com/loadlens/loadlens/internal/diagnose"
 	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/metrics/metricstest"
 	"github.com/loadlens/loadlens/internal/report"
-	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/series"
 	"github.com/loadlens/loadlens/internal/store"
 )
@@ -20,11 +19,7 @@ import (
 // endpoints into dir, as a run killed before finishing would leave it.
 func writeLongRun(t *testing.T, dir string, secs, n int) {
 	t.Helper()
-	layout := sample.Layout{Scenarios: []sample.ScenarioInfo{{Name: "browse", Model: "arrival-rate"}}}
-	for i := range n {
-		layout.Endpoints = append(layout.Endpoints, sample.EndpointInfo{Scenario: 0, Name: fmt.Sprintf("GET /api/v1/resource-%02d/{id}", i), Method: "GET"})
-		layout.Checks = append(layout.Checks, sample.CheckInfo{Scenario: 0, Endpoint: int32(i), Name: "status is 200"})
-	}
+	layout := metricstest.Layout(n)
 	start := time.Now().Add(-time.Duration(secs) * time.Second)
 	w, err := store.Create(filepath.Join(dir, "run.db"), store.Meta{ID: "long", Name: "long", Version: "test", Host: "box", CPUs: 8,
 		Start: start, TestSource: []byte("name: long\n"), Layout: layout,
@@ -33,25 +28,8 @@ func writeLongRun(t *testing.T, dir string, secs, n int) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	rec := metrics.NewRecorder(layout, 1)
-	for sec := range secs {
-		sink := rec.Sink(sec)
-		for ep := range n {
-			for k := range 50 {
-				at := time.Duration(sec)*time.Second + time.Duration(k)*20*time.Millisecond
-				d := time.Duration(1+(k*k*(ep+1)+sec)%400) * time.Millisecond / 4
-				req := sample.Request{Endpoint: int32(ep), End: at, Duration: d, Waiting: d / 2, Sent: 200, Received: 2000, Status: 200}
-				if (sec+k+ep)%97 == 0 {
-					req.Status, req.Kind, req.Err = 503, sample.HTTP5xx, fmt.Sprintf("503 Service Unavailable (upstream %d)", k%7)
-				}
-				sink.Request(&req)
-				sink.Check(int32(ep), at, req.Status == 200)
-				sink.Iteration(0, at, d)
-				sink.Lag(0, at, time.Duration(k)*time.Microsecond)
-			}
-		}
-		snap := rec.Collect(sec)
-		snap.SetGauges([]sample.Gauge{{Active: 40, Allocated: 60}})
+	metricstest.Seconds(layout, secs, func(snap *metrics.Snapshot) {
+		sec := snap.Second
 		if err := w.WriteSecond(snap); err != nil {
 			t.Fatal(err)
 		}
@@ -65,7 +43,7 @@ func writeLongRun(t *testing.T, dir string, secs, n int) {
 			self("loadlens_goroutines", 90), self("loadlens_open_fds", 70)); err != nil {
 			t.Fatal(err)
 		}
-	}
+	})
 }
 
 // TestReportOfALongRun rebuilds report.html of a 10-minute run over 20
@@ -93,12 +71,7 @@ func TestReportOfALongRun(t *testing.T) {
 		t.Errorf("report.html is %d bytes, over 5 MB", st.Size())
 	}
 
-	b.open(fileURL(t, page))
-	waitFor(t, 20*time.Second, "report.html to render", func() bool {
-		var ready bool
-		b.eval(`return !!(window.LL && LL.ready)`, &ready)
-		return ready
-	})
+	b.openReport(page, 20*time.Second)
 	var timing struct {
 		Script float64 `json:"script"` // the report's script, parsing its data and drawing
 		Load   float64 `json:"load"`   // navigation start to the load event

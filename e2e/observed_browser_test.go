@@ -154,12 +154,7 @@ observe:
 				t.Errorf("dashboard console errors:\n%s", strings.Join(errs, "\n"))
 			}
 
-			b.open(fileURL(t, filepath.Join(onlyRunDir(t, filepath.Join(dir, "results")), "report.html")))
-			waitFor(t, 10*time.Second, "report.html to render", func() bool {
-				var ready bool
-				b.eval(`return !!(window.LL && LL.ready)`, &ready)
-				return ready
-			})
+			b.openReport(filepath.Join(onlyRunDir(t, filepath.Join(dir, "results")), "report.html"), 10*time.Second)
 			assertCharts(t, b, 10)
 			for _, title := range []string{"DB connection pool", "DB pool waits", "CPU, cores busy", "Scheduler lag (p99)"} {
 				if _, ok := chartByTitle(b, title); !ok {
@@ -263,12 +258,7 @@ func TestLongObservedReportInABrowser(t *testing.T) {
 		t.Errorf("report.html is %d bytes, over 5 MB", st.Size())
 	}
 
-	b.open(fileURL(t, page))
-	waitFor(t, 20*time.Second, "report.html to render", func() bool {
-		var ready bool
-		b.eval(`return !!(window.LL && LL.ready)`, &ready)
-		return ready
-	})
+	b.openReport(page, 20*time.Second)
 	var ms float64
 	b.eval(`return LL.renderMs`, &ms)
 	t.Logf("Chromium: charts drawn in %.0f ms", ms)

@@ -153,6 +153,18 @@ func (b *browser) open(url string) {
 	b.call("POST", b.path("/url"), map[string]string{"url": url}, nil)
 }
 
+// openReport opens a report.html from disk and waits, at most limit, until
+// its script has drawn the charts.
+func (b *browser) openReport(path string, limit time.Duration) {
+	b.t.Helper()
+	b.open(fileURL(b.t, path))
+	waitFor(b.t, limit, "report.html to render", func() bool {
+		var ready bool
+		b.eval(`return !!(window.LL && LL.ready)`, &ready)
+		return ready
+	})
+}
+
 // eval runs a script's body in the page and decodes what it returns into out.
 func (b *browser) eval(script string, out any) {
 	b.t.Helper()

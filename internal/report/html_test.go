@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/loadlens/loadlens/internal/metrics"
-	"github.com/loadlens/loadlens/internal/sample"
+	"github.com/loadlens/loadlens/internal/metrics/metricstest"
 	"github.com/loadlens/loadlens/internal/series"
 )
 
@@ -142,35 +142,13 @@ func TestHTMLEscapesWhatCameFromTheTarget(t *testing.T) {
 // answering about 50 requests a second with a spread of durations and a
 // few failures with distinct messages.
 func longRun(t testing.TB, secs, n int) *Input {
-	layout := sample.Layout{Scenarios: []sample.ScenarioInfo{{Name: "browse", Model: "arrival-rate"}}}
-	for i := range n {
-		layout.Endpoints = append(layout.Endpoints, sample.EndpointInfo{Scenario: 0, Name: fmt.Sprintf("GET /api/v1/resource-%02d/{id}", i), Method: "GET"})
-		layout.Checks = append(layout.Checks, sample.CheckInfo{Scenario: 0, Endpoint: int32(i), Name: "status is 200"})
-	}
-	rec := metrics.NewRecorder(layout, 1)
+	layout := metricstest.Layout(n)
 	run := metrics.NewRun(layout)
 	cpu := map[int]float64{}
-	for sec := range secs {
-		sink := rec.Sink(sec)
-		for ep := range n {
-			for k := range 50 {
-				at := time.Duration(sec)*time.Second + time.Duration(k)*20*time.Millisecond
-				d := time.Duration(1+(k*k*(ep+1)+sec)%400) * time.Millisecond / 4
-				req := sample.Request{Endpoint: int32(ep), End: at, Duration: d, Waiting: d / 2, Sent: 200, Received: 2000, Status: 200}
-				if (sec+k+ep)%97 == 0 {
-					req.Status, req.Kind, req.Err = 503, sample.HTTP5xx, fmt.Sprintf("503 Service Unavailable (upstream %d)", k%7)
-				}
-				sink.Request(&req)
-				sink.Check(int32(ep), at, req.Status == 200)
-				sink.Iteration(0, at, d)
-				sink.Lag(0, at, time.Duration(k)*time.Microsecond)
-			}
-		}
-		snap := rec.Collect(sec)
-		snap.SetGauges([]sample.Gauge{{Active: 40, Allocated: 60}})
+	metricstest.Seconds(layout, secs, func(snap *metrics.Snapshot) {
 		run.Add(snap)
-		cpu[sec] = 0.4
-	}
+		cpu[snap.Second] = 0.4
+	})
 	run.SetElapsed(time.Duration(secs) * time.Second)
 	start := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	return &Input{Name: "long", Dir: "results/long", Status: "completed", Version: "test", Start: start,
