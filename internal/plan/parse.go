@@ -20,7 +20,9 @@ import (
 
 // Defaults of the top-level keys.
 const (
-	DefaultTimeout = 60 * time.Second // request timeout when the test sets none
+	DefaultTimeout      = 60 * time.Second // request timeout when the test sets none
+	DefaultMaxRedirects = 10               // redirects followed inside one sample, as in k6
+	DefaultMaxBody      = 1 << 20          // bytes of a body kept for checks and extractions
 )
 
 // topKeys are the keys a test file may have at the top level, besides the

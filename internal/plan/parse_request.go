@@ -20,7 +20,8 @@ const (
 // request parses a request step.
 func (p *parser) request(o *object, sc *scenarioCtx) (*Request, bool) {
 	errsBefore := len(p.errs.errs)
-	r := &Request{Endpoint: -1, Timeout: sc.def.timeout, ExpectStatus: sc.def.expect}
+	r := &Request{Endpoint: -1, Timeout: sc.def.timeout, ExpectStatus: sc.def.expect,
+		MaxRedirects: DefaultMaxRedirects, MaxBody: DefaultMaxBody}
 	method, pathNode, hasPath := p.methodAndPath(o)
 	r.Method = method
 	var pathSrc string

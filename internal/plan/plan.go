@@ -15,13 +15,16 @@ import (
 // Plan is a validated test, ready for the engine. It is never modified
 // after Parse or FromURL returns it.
 type Plan struct {
-	Name       string                // the test's name; names the run directory
-	File       string                // the test file's path; empty in URL mode
-	Source     []byte                // the test file's text (or a YAML rendering of the URL flags)
-	BaseURL    string                // prefix for relative step paths
-	Headers    []Header              // default headers of every request
-	Timeout    time.Duration         // default request timeout
-	Insecure   bool                  // skip TLS certificate verification
+	Name     string        // the test's name; names the run directory
+	File     string        // the test file's path; empty in URL mode
+	Source   []byte        // the test file's text (or a YAML rendering of the URL flags)
+	BaseURL  string        // prefix for relative step paths
+	Headers  []Header      // default headers of every request
+	Timeout  time.Duration // default request timeout
+	Insecure bool          // skip TLS certificate verification
+	// AllowHosts are the hosts (host or host:port) a redirect may lead to
+	// besides the request's own: every host the test names, and allow_hosts.
+	AllowHosts []string
 	Scenarios  []*Scenario           // run at the same time, each with its own load model
 	Thresholds []threshold.Threshold // pass/fail criteria on the run's metrics
 	Observe    Observe               // the target's Prometheus endpoints to scrape during the run
@@ -145,6 +148,11 @@ type Request struct {
 	ExpectStatus []int
 	Extract      []Extract
 	Checks       []Check
+	// MaxRedirects is how many redirects are followed inside one sample; 0 follows none.
+	MaxRedirects int
+	// MaxBody caps the bytes of a body kept for checks and extractions; the
+	// rest is read and discarded, and the sample marked truncated.
+	MaxBody int64
 	// NeedBody is true when an extraction or check reads the response body,
 	// so the engine keeps the body instead of discarding it as it streams in.
 	NeedBody bool

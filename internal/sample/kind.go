@@ -17,10 +17,16 @@ const (
 	DNS                     // the host name did not resolve
 	TLS                     // the TLS handshake or certificate check failed
 	Other                   // any other transport error
-	NumKinds                // the number of kinds; not a kind
+	// Interrupted is a request cut off by the end of the run (graceful stop,
+	// Ctrl-C, abort_on_fail) before its response was complete; its duration
+	// is the time it had waited so far, a lower bound.
+	Interrupted
+	Redirect // too many redirects, a loop, or a redirect to a host the test does not allow
+	NumKinds // the number of kinds; not a kind
 )
 
-var kindNames = [NumKinds]string{"ok", "http_4xx", "http_5xx", "timeout", "conn_refused", "conn_reset", "dns", "tls", "other"}
+// New kinds are appended, never inserted: run.db stores kinds by number.
+var kindNames = [NumKinds]string{"ok", "http_4xx", "http_5xx", "timeout", "conn_refused", "conn_reset", "dns", "tls", "other", "interrupted", "redirect"}
 
 // String returns the kind's stable name, as used in summary.json and run.db.
 func (k Kind) String() string {

@@ -14,6 +14,8 @@ type Request struct {
 	Sent       int64         // bytes written (request line, headers, body)
 	Received   int64         // bytes read (status line, headers, body)
 	Status     int           // HTTP status; 0 when no response arrived
+	Redirects  int32         // redirects followed inside this sample
+	Truncated  bool          // the body a check needed was longer than the cap: only its start was kept
 	Kind       Kind          // outcome classification
 	Err        string        // a short message when Kind != OK; empty otherwise
 }

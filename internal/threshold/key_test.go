@@ -70,7 +70,7 @@ func TestParseKeyErrors(t *testing.T) {
 		{"unterminated quoted value", `http_reqs{method:"GET}`, 17, `unterminated quoted value: expected a closing "`},
 		{"junk after quoted value", `http_reqs{method:"GET" x}`, 23, "unexpected 'x' after the value of method: expected , or }"},
 		{"text after filter", `http_reqs{method:GET} x`, 22, "unexpected 'x' after the filter's closing }"},
-		{"unknown kind", `http_req_failed{kind:5xx}`, 21, `unknown kind "5xx" (known: ok, http_4xx, http_5xx, timeout, conn_refused, conn_reset, dns, tls, other)`},
+		{"unknown kind", `http_req_failed{kind:5xx}`, 21, `unknown kind "5xx" (known: ok, http_4xx, http_5xx, timeout, conn_refused, conn_reset, dns, tls, other, interrupted, redirect)`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

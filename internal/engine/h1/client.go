@@ -14,14 +14,16 @@ import (
 // Client sends requests over kept-alive connections, one per host. It is
 // owned by one VU; see the package comment.
 type Client struct {
-	dialer  *net.Dialer
-	conns   []*conn // usually one: a VU talks to one host
-	wbuf    []byte
-	hdr     []byte               // a copy of the last response's header lines
-	body    []byte               // the last response's body, when kept
-	mu      sync.Mutex           // guards conns against Close
-	active  atomic.Pointer[conn] // the connection in use, for Abort
-	aborted atomic.Bool
+	dialer     *net.Dialer
+	conns      []*conn // usually one: a VU talks to one host
+	wbuf       []byte
+	hdr        []byte               // a copy of the last response's header lines
+	body       []byte               // the last response's body, when kept
+	maxBody    int64                // the current request's MaxBody
+	mu         sync.Mutex           // guards conns and dialCancel against Close and Abort
+	dialCancel context.CancelFunc   // cancels a dial in progress, for Abort
+	active     atomic.Pointer[conn] // the connection in use, for Abort
+	aborted    atomic.Bool
 }
 
 // NewClient returns a client that dials with d.
@@ -33,6 +35,11 @@ func NewClient(d *net.Dialer) *Client {
 // It may be called from any goroutine.
 func (c *Client) Abort() {
 	c.aborted.Store(true)
+	c.mu.Lock()
+	if c.dialCancel != nil {
+		c.dialCancel() // a dial to a silent host would otherwise last its whole timeout
+	}
+	c.mu.Unlock()
 	if cn := c.active.Load(); cn != nil {
 		cn.nc.SetDeadline(time.Unix(1, 0)) // unblocks a pending read or write
 	}
@@ -95,18 +102,26 @@ func (c *Client) conn(addr []byte, deadline time.Time, resp *Response) (*conn, e
 			return cn, nil
 		}
 	}
-	if c.aborted.Load() {
-		return nil, ErrAborted
-	}
 	target := string(addr)
 	if !hasPort(addr) {
 		target += ":80"
 	}
-	ctx := context.Background()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	if !deadline.IsZero() {
-		var cancel context.CancelFunc
 		ctx, cancel = context.WithDeadline(ctx, deadline)
 		defer cancel()
+	}
+	c.mu.Lock()
+	c.dialCancel = cancel
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		c.dialCancel = nil
+		c.mu.Unlock()
+	}()
+	if c.aborted.Load() { // after publishing cancel, so Abort sees the dial or Do sees the flag
+		return nil, ErrAborted
 	}
 	start := time.Now()
 	nc, err := c.dialer.DialContext(ctx, "tcp", target)
@@ -176,8 +191,17 @@ func appendRequest(b []byte, req *Request, host, target []byte) []byte {
 	}
 	b = append(b, target...)
 	b = append(b, " HTTP/1.1\r\nHost: "...)
+	if req.Host != nil {
+		host = req.Host
+	}
 	b = append(b, host...)
-	b = append(b, "\r\nUser-Agent: loadlens\r\n"...)
+	b = append(b, "\r\nUser-Agent: "...)
+	if req.UserAgent != nil {
+		b = append(b, req.UserAgent...)
+	} else {
+		b = append(b, "loadlens"...)
+	}
+	b = append(b, "\r\n"...)
 	b = append(b, req.Header...)
 	if req.Body != nil || methodNeedsLength(req.Method) {
 		b = append(b, "Content-Length: "...)

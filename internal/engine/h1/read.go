@@ -83,6 +83,7 @@ func (c *Client) readResponse(cn *conn, req *Request, resp *Response) error {
 	f := framing(lines, proto10)
 	cn.closeAfter = f.close
 	c.body = c.body[:0]
+	c.maxBody = req.MaxBody
 	switch {
 	case req.Method == "HEAD" || status == 204 || status == 304 || (status >= 100 && status < 200):
 		return nil
@@ -106,7 +107,12 @@ var crlfcrlf = []byte("\r\n\r\n")
 func (c *Client) take(cn *conn, n int, keep bool, resp *Response) int {
 	n = min(n, cn.w-cn.r)
 	if keep {
-		c.body = append(c.body, cn.buf[cn.r:cn.r+n]...)
+		k := n
+		if c.maxBody > 0 && int64(len(c.body)+k) > c.maxBody {
+			k = int(max(c.maxBody-int64(len(c.body)), 0))
+			resp.Truncated = true
+		}
+		c.body = append(c.body, cn.buf[cn.r:cn.r+k]...)
 	}
 	cn.r += n
 	resp.Received += int64(n)

@@ -8,11 +8,16 @@ import (
 // Request is one HTTP/1.1 request to send.
 type Request struct {
 	Method   string
-	URL      []byte        // absolute http:// URL
-	Header   []byte        // extra header lines, each "Name: value\r\n"
-	Body     []byte        // sent with a Content-Length; nil for none
-	KeepBody bool          // keep the response body in Response.Body instead of discarding it
-	Timeout  time.Duration // for the whole exchange, connect included
+	URL      []byte // absolute http:// URL
+	Header   []byte // extra header lines, each "Name: value\r\n"
+	Body     []byte // sent with a Content-Length; nil for none
+	KeepBody bool   // keep the response body in Response.Body instead of discarding it
+	// MaxBody caps the body kept with KeepBody; bytes past it are read and
+	// discarded, and Response.Truncated says so. 0 keeps the whole body.
+	MaxBody   int64
+	Host      []byte        // the Host header's value; nil: the URL's host
+	UserAgent []byte        // the User-Agent header's value; nil: "loadlens"
+	Timeout   time.Duration // for the whole exchange, connect included
 }
 
 // Response is what came back. Its slices are valid until the next Do.
@@ -21,6 +26,7 @@ type Response struct {
 	StatusText []byte // the reason phrase, e.g. "Not Found"
 	Header     []byte // the raw header lines after the status line
 	Body       []byte // the body when Request.KeepBody was set
+	Truncated  bool   // the body was longer than Request.MaxBody: Body holds its start
 	Sent       int64  // bytes written
 	Received   int64  // bytes read: status line, headers and body as framed on the wire
 	Connect    time.Duration
