@@ -270,9 +270,9 @@ func (r *runner) checkAborts(sec int) {
 			continue
 		}
 		r.run.SetElapsed(elapsed)
-		if v, ok := r.run.Observe(t); ok && !t.Pass(v) {
+		if res := r.run.Evaluate(t); !res.Pass {
 			r.aborted[i] = true
-			r.notice(fmt.Sprintf("threshold %s %q failed at %ds with abort_on_fail: stopping the run", t.Key, t.Expr, sec+1))
+			r.notice(fmt.Sprintf("threshold %s %q failed at %ds with abort_on_fail (%s): stopping the run", t.Key, t.Expr, sec+1, report.Observed(t, res)))
 			r.stopEngine()
 		}
 	}

@@ -71,8 +71,12 @@ func (in *Input) Dropped() int64 {
 }
 
 // Observed formats a threshold's observed value in the metric's unit, the
-// way the expression was written: p(95)=12.3ms, rate=1.20%.
+// way the expression was written: p(95)=12.3ms, rate=1.20%; or why it
+// failed without one, e.g. "no completed request (60 sent)".
 func Observed(t *threshold.Threshold, r threshold.Result) string {
+	if r.Reason != "" {
+		return r.Reason
+	}
 	if !r.HasData {
 		return "no data"
 	}

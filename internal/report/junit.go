@@ -66,6 +66,14 @@ func JUnit(in *Input) ([]byte, error) {
 		c := junitCase{Class: in.Name + ".thresholds", Name: res.Key + ": " + res.Expr, Time: "0"}
 		obs := Observed(t, res)
 		switch {
+		case !res.Pass && res.Reason != "":
+			text := fmt.Sprintf("%s %s failed: %s: every request it selects failed before a response "+
+				"(timed out, refused, reset or cut off by the end of the run), so nothing shows the target met it", res.Key, res.Expr, res.Reason)
+			if res.Aborted {
+				text += "; it stopped the run (abort_on_fail)"
+			}
+			c.Failure = &junitOutcome{Message: res.Reason, Type: "threshold", Text: text}
+			th.Failures++
 		case !res.Pass:
 			text := fmt.Sprintf("%s %s failed: observed %s", res.Key, res.Expr, obs)
 			if res.Aborted {
