@@ -79,7 +79,7 @@ func execute(ctx context.Context, cfg RunConfig) (*report.Input, RunResult, erro
 	}
 	host, _ := os.Hostname()
 	in := &report.Input{Name: p.Name, Version: cfg.Version, Start: start, Run: metrics.NewRun(p.Layout), Thresholds: p.Thresholds,
-		Host: host, CPUs: runtime.NumCPU(), Args: cfg.Args, TestFile: p.File, TestSource: p.Source}
+		Host: host, CPUs: runtime.NumCPU(), Args: cfg.Args, TestFile: p.File, TestSource: p.Source, BodyCaps: bodyCaps(p)}
 	var dash *dashboardFeed
 	if cfg.Dashboard != "" {
 		var err error
@@ -97,7 +97,8 @@ func execute(ctx context.Context, cfg RunConfig) (*report.Input, RunResult, erro
 	w, err := store.Create(filepath.Join(dir, "run.db"), store.Meta{
 		ID: filepath.Base(dir), Name: p.Name, Version: cfg.Version, Host: host, CPUs: in.CPUs,
 		Start: start, Args: cfg.Args, TestFile: p.File, TestSource: p.Source, Layout: p.Layout,
-		Extra: map[string]string{"thresholds": encodeThresholds(p.Thresholds), "segment": cfg.Segment.String(), "go": runtime.Version()},
+		Extra: map[string]string{"thresholds": encodeThresholds(p.Thresholds), "segment": cfg.Segment.String(), "go": runtime.Version(),
+			"body_caps": encodeBodyCaps(in.BodyCaps)},
 	})
 	if err != nil {
 		dash.close()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -28,6 +29,7 @@ type junitSuite struct {
 	Timestamp  string          `xml:"timestamp,attr"`
 	Properties []junitProperty `xml:"properties>property"`
 	Cases      []junitCase     `xml:"testcase"`
+	SystemOut  string          `xml:"system-out,omitempty"` // what a reader must know about the figures
 }
 
 type junitProperty struct {
@@ -55,12 +57,13 @@ type junitOutcome struct {
 // is marked skipped so that it does not read as proof.
 func JUnit(in *Input) ([]byte, error) {
 	secs := fmt.Sprintf("%.3f", in.Run.Elapsed().Seconds())
-	props := []junitProperty{{"run", in.Name}, {"status", in.Status}, {"verdict", Verdict(in)}, {"loadlens", in.Version}}
+	props := []junitProperty{{"run", in.Name}, {"status", in.Status}, {"verdict", Verdict(in)}, {"loadlens", in.Version},
+		{"interrupted", strconv.FormatInt(in.Interrupted(), 10)}, {"truncated_bodies", strconv.FormatInt(in.Truncated(), 10)}}
 	if in.Dir != "" {
 		props = append(props, junitProperty{"dir", in.Dir})
 	}
 	stamp := in.Start.Format("2006-01-02T15:04:05Z07:00")
-	th := junitSuite{Name: "thresholds", Time: secs, Timestamp: stamp, Properties: props}
+	th := junitSuite{Name: "thresholds", Time: secs, Timestamp: stamp, Properties: props, SystemOut: strings.Join(Accounting(in), "\n")}
 	for i, res := range in.Results {
 		t := &in.Thresholds[i]
 		c := junitCase{Class: in.Name + ".thresholds", Name: res.Key + ": " + res.Expr, Time: "0"}
