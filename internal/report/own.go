@@ -65,7 +65,7 @@ func own(in *Input) map[string]any {
 		"failures_by_kind": byKind(tot.Failures[:]), "notices": in.Notices, "warnings": warnings,
 		"interrupted": in.Interrupted(), "durations_lower_bounds": in.Interrupted() > 0,
 		"truncated_bodies": in.Truncated(),
-		"findings": findingsJSON(in.Findings), "healthy": in.Healthy,
+		"findings":         findingsJSON(in.Findings), "healthy": in.Healthy,
 	}
 	if c := in.BodyCap(); c > 0 {
 		out["max_body"] = c // the cap every truncated body met; absent when unknown or they differ
