@@ -63,9 +63,8 @@ func own(in *Input) map[string]any {
 		"start": in.Start.Format(time.RFC3339Nano), "end": in.End.Format(time.RFC3339Nano), "duration_ms": ms(r.Elapsed()),
 		"passed": in.Passed(), "thresholds": thresholds, "endpoints": endpoints, "scenarios": scenarios, "checks": checks,
 		"failures_by_kind": byKind(tot.Failures[:]), "notices": in.Notices, "warnings": warnings,
-		"interrupted": in.Interrupted(), "durations_lower_bounds": in.Interrupted() > 0,
-		"truncated_bodies": in.Truncated(),
-		"findings":         findingsJSON(in.Findings), "healthy": in.Healthy,
+		"interrupted": in.Interrupted(), "durations_lower_bounds": in.Interrupted() > 0, "truncated_bodies": in.Truncated(),
+		"findings": findingsJSON(in.Findings), "healthy": in.Healthy,
 	}
 	if c := in.BodyCap(); c > 0 {
 		out["max_body"] = c // the cap every truncated body met; absent when unknown or they differ
