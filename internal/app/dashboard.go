@@ -153,15 +153,18 @@ func (f *dashboardFeed) diagnoseLoop() {
 	}
 }
 
-// end shows how the run ended, with the final diagnosis and the points
-// that came after the last second, and stops serving; a nil feed does
-// nothing.
-func (f *dashboardFeed) end(in *report.Input, reportPath string) {
+// end shows how the run ended, with the final diagnosis, the points that
+// came after the last second and whether report.html could be written, and
+// stops serving; a nil feed does nothing.
+func (f *dashboardFeed) end(in *report.Input, reportPath string, reportErr error) {
 	if f == nil {
 		return
 	}
 	f.stopDiagnosis() // so that no live diagnosis follows the final one
 	final := report.NewFinal(in, reportPath)
+	if reportErr != nil {
+		final.Report, final.ReportError = "", reportErr.Error()
+	}
 	final.Observed = f.observedDelta()
 	if b, err := json.Marshal(final); err == nil {
 		f.d.End(b)

@@ -164,7 +164,7 @@ func TestFeedDiagnosesLive(t *testing.T) {
 
 	in.Status, in.Findings, in.Healthy = "completed", nil, "no bottleneck found"
 	o.grow(0, "", secs) // a scrape that came after the last second
-	f.end(in, "results/x/report.html")
+	f.end(in, "results/x/report.html", nil)
 	var final report.Final
 	for ev := range events {
 		if ev.name == "end" {
