@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"net"
+	"net/http"
+	neturl "net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -336,5 +338,41 @@ func TestTwoInterruptsStillWriteEverything(t *testing.T) {
 		if second == nil && !strings.Contains(errb.String(), "still writing the results") {
 			t.Errorf("try %d: the second SIGINT was not acknowledged:\n%s", try, errb.String())
 		}
+	}
+}
+
+func TestDashboardOffLoopbackAsksForItsToken(t *testing.T) {
+	srv := target(t)
+	dir := t.TempDir()
+	run := startLive(t, dir, "run", srv.URL+"/ok", "--vus", "1", "--duration", "3s", "--results", "results", "--quiet",
+		"--dashboard-addr", "0.0.0.0:0")
+	u, err := neturl.Parse(run.dashboard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	token := u.Query().Get("token")
+	if ip := net.ParseIP(u.Hostname()); ip != nil && ip.IsUnspecified() || len(token) < 16 {
+		t.Fatalf("printed URL %q: want a host a browser can reach and a token", run.dashboard)
+	}
+	// The URL as printed opens the page; without its token nothing is served.
+	status := func(raw string) int {
+		resp, err := http.Get(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	bare := "http://127.0.0.1:" + u.Port() + "/"
+	for _, c := range []struct {
+		url  string
+		want int
+	}{{run.dashboard, 200}, {bare, 401}, {bare + "events", 401}, {bare + "events?token=" + strings.Repeat("x", len(token)), 403}} {
+		if got := status(c.url); got != c.want {
+			t.Errorf("GET %s: %d, want %d", c.url, got, c.want)
+		}
+	}
+	if code := run.wait(t); code != 0 {
+		t.Errorf("exit %d", code)
 	}
 }

@@ -36,13 +36,19 @@ type dashboardFeed struct {
 	diagDone chan struct{}
 }
 
-// startDashboard serves the dashboard of the run described by in on addr.
-func startDashboard(addr string, in *report.Input, planned time.Duration) (*dashboardFeed, error) {
+// DashboardConfig says where to serve a run's live dashboard.
+type DashboardConfig struct {
+	Addr  string // host:port (port 0: a free one); "": no dashboard
+	Token string // required of every browser; "": none on loopback, one made up elsewhere
+}
+
+// startDashboard serves the dashboard of the run described by in.
+func startDashboard(cfg DashboardConfig, in *report.Input, planned time.Duration) (*dashboardFeed, error) {
 	meta, err := json.Marshal(report.NewPageMeta(in, planned))
 	if err != nil {
 		return nil, err
 	}
-	d, err := live.StartDashboard(addr, meta)
+	d, err := live.StartDashboard(cfg.Addr, meta, cfg.Token)
 	if err != nil {
 		return nil, err
 	}

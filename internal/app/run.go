@@ -26,17 +26,17 @@ const collectGrace = 100 * time.Millisecond
 // RunConfig is what one run needs.
 type RunConfig struct {
 	Plan        *plan.Plan
-	ResultsDir  string       // parent of the run directory; "" means DefaultResults
-	Segment     plan.Segment // the part of the test to run; zero: all of it
-	Out         io.Writer    // live line and summary
-	TTY         bool         // Out is a terminal
-	Quiet       bool         // no live line
-	SummaryJSON string       // also write summary.json here
-	JUnit       string       // also write JUnit XML here
-	SummaryMD   string       // also write a Markdown summary here
-	Dashboard   string       // serve the live dashboard on this address (port 0: a free one); "": none
-	NoMetrics   bool         // count requests only: no per-second metrics, run.db or dashboard (to measure their cost)
-	Args        []string     // the command line, kept in run.db
+	ResultsDir  string          // parent of the run directory; "" means DefaultResults
+	Segment     plan.Segment    // the part of the test to run; zero: all of it
+	Out         io.Writer       // live line and summary
+	TTY         bool            // Out is a terminal
+	Quiet       bool            // no live line
+	SummaryJSON string          // also write summary.json here
+	JUnit       string          // also write JUnit XML here
+	SummaryMD   string          // also write a Markdown summary here
+	Dashboard   DashboardConfig // where to serve the live dashboard; the zero value serves none
+	NoMetrics   bool            // count requests only: no per-second metrics, run.db or dashboard (to measure their cost)
+	Args        []string        // the command line, kept in run.db
 	Version     string
 }
 
@@ -88,12 +88,15 @@ func execute(ctx context.Context, cfg RunConfig) (*report.Input, RunResult, erro
 	in := &report.Input{Name: p.Name, Version: cfg.Version, Start: start, Run: metrics.NewRun(p.Layout), Thresholds: p.Thresholds,
 		Host: host, CPUs: runtime.NumCPU(), Args: cfg.Args, TestFile: p.File, TestSource: p.Source, BodyCaps: bodyCaps(p)}
 	var dash *dashboardFeed
-	if cfg.Dashboard != "" {
+	if cfg.Dashboard.Addr != "" {
 		var err error
 		if dash, err = startDashboard(cfg.Dashboard, in, plannedLength(p)); err != nil {
 			return nil, RunResult{ExitCode: ExitRunFailed}, err
 		}
 		fmt.Fprintf(cfg.Out, "dashboard: %s (live while the run lasts)\n", dash.d.URL())
+		if cfg.Dashboard.Token == "" && dash.d.Token() != "" {
+			fmt.Fprintln(cfg.Out, "dashboard: it can be reached from other machines, so it asks for the token in this URL (choose one with LOADLENS_DASHBOARD_TOKEN)")
+		}
 	}
 	dir, err := makeRunDir(parent, p.Name, start)
 	if err != nil {
