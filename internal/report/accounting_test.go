@@ -134,3 +134,23 @@ func TestCapText(t *testing.T) {
 		}
 	}
 }
+
+// TestNewFailureKindsAreListed checks that requests cut off by the end of
+// the run and redirect failures appear wherever failures are broken down
+// by kind, as the older kinds do.
+func TestNewFailureKindsAreListed(t *testing.T) {
+	out := renderings(t, fixture(t))
+	wants := map[string][]string{
+		"text":         {"interrupted 1 browse · GET /products/{id}", "redirect 1 buy · POST /coupons/issue 1–1 redirect loop"},
+		"markdown":     {"| interrupted | browse · GET /products/{id} | 1 |", "| redirect | buy · POST /coupons/issue | 1 |"},
+		"summary.json": {`"interrupted": 1, "timeout": 1`, `"kind": "redirect"`, `"http_4xx": 12, "redirect": 1`},
+		"report.html":  {`<td class="mono">interrupted</td><td class="name">browse · GET /products/{id}</td>`, `<td class="mono">redirect</td><td class="name">buy · POST /coupons/issue</td>`},
+	}
+	for name, ws := range wants {
+		for _, w := range ws {
+			if !strings.Contains(out[name], w) {
+				t.Errorf("%s lacks %q", name, w)
+			}
+		}
+	}
+}

@@ -17,7 +17,8 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files")
 
 // fixture is a deterministic 3-second run: two scenarios, three endpoints,
-// failures of two kinds, checks, drops, and thresholds that pass and fail.
+// failures of four kinds (one cut off by the end of the run, one redirect
+// loop), truncated bodies, checks, drops, and thresholds that pass and fail.
 func fixture(t *testing.T) *Input {
 	t.Helper()
 	layout := sample.Layout{
@@ -46,6 +47,9 @@ func fixture(t *testing.T) *Input {
 			}
 			if ep == 1 && i >= 97 && sec == 2 {
 				req.Status, req.Kind, req.Err = 0, sample.Interrupted, "cut off by the end of the run"
+			}
+			if ep == 2 && i == 5 && sec == 1 {
+				req.Status, req.Kind, req.Err, req.Redirects = 302, sample.Redirect, "redirect loop: /coupons/issue → /coupons/issue", 3
 			}
 			req.Truncated = ep == 0 && i%30 == 0
 			sink.Request(&req)
