@@ -33,7 +33,11 @@ func renderings(t *testing.T, in *Input) map[string]string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string]string{"text": text.String(), "summary.json": string(js), "junit": html.UnescapeString(string(ju)),
+	var brief bytes.Buffer
+	if err := WriteBrief(&brief, in); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{"text": text.String(), "brief": brief.String(), "summary.json": string(js), "junit": html.UnescapeString(string(ju)),
 		"markdown": strings.ReplaceAll(string(Markdown(in)), `\_`, "_"), "report.html": html.UnescapeString(renderHTML(t, in)),
 		"dashboard end": string(final)}
 	for k, v := range out {
@@ -83,6 +87,9 @@ func TestADeadTargetReadsTheSameEverywhere(t *testing.T) {
 	in := deadRun(t)
 	if in.Passed() || Verdict(in) != VerdictFail {
 		t.Fatalf("a run in which nothing was answered passed: %+v", in.Results)
+	}
+	if js := renderings(t, in)["summary.json"]; !strings.Contains(js, `"reason": "no completed request (60 sent)"`) {
+		t.Errorf("summary.json gives no reason:\n%s", js)
 	}
 	for name, out := range renderings(t, in) {
 		for _, want := range []string{"no completed request (60 sent)",

@@ -49,8 +49,12 @@ func own(in *Input) map[string]any {
 	}
 	var thresholds []map[string]any
 	for i, res := range in.Results {
-		thresholds = append(thresholds, map[string]any{"metric": res.Key, "expr": res.Expr, "observed": res.Observed,
-			"observed_text": Observed(&in.Thresholds[i], res), "has_data": res.HasData, "pass": res.Pass, "aborted": res.Aborted})
+		th := map[string]any{"metric": res.Key, "expr": res.Expr, "observed": res.Observed,
+			"observed_text": Observed(&in.Thresholds[i], res), "has_data": res.HasData, "pass": res.Pass, "aborted": res.Aborted}
+		if res.Reason != "" {
+			th["reason"] = res.Reason
+		}
+		thresholds = append(thresholds, th)
 	}
 	tot := r.Total()
 	var warnings []string
