@@ -36,13 +36,19 @@ type dashboardFeed struct {
 	diagDone chan struct{}
 }
 
-// startDashboard serves the dashboard of the run described by in on addr.
-func startDashboard(addr string, in *report.Input, planned time.Duration) (*dashboardFeed, error) {
+// DashboardConfig says where to serve a run's live dashboard.
+type DashboardConfig struct {
+	Addr  string // host:port (port 0: a free one); "": no dashboard
+	Token string // required of every browser; "": none on loopback, one made up elsewhere
+}
+
+// startDashboard serves the dashboard of the run described by in.
+func startDashboard(cfg DashboardConfig, in *report.Input, planned time.Duration) (*dashboardFeed, error) {
 	meta, err := json.Marshal(report.NewPageMeta(in, planned))
 	if err != nil {
 		return nil, err
 	}
-	d, err := live.StartDashboard(addr, meta)
+	d, err := live.StartDashboard(cfg.Addr, meta, cfg.Token)
 	if err != nil {
 		return nil, err
 	}
@@ -129,8 +135,8 @@ func runSoFar(run *metrics.Run) *metrics.Run {
 		Checks: append([]metrics.CheckTotal(nil), run.Checks...)}
 	for i := range run.Endpoints {
 		e := &run.Endpoints[i]
-		c.Endpoints[i] = metrics.EndpointTotal{Requests: e.Requests, Failures: e.Failures, Sent: e.Sent, Received: e.Received,
-			Duration: e.Duration.Clone()}
+		c.Endpoints[i] = metrics.EndpointTotal{Requests: e.Requests, Failures: e.Failures, Truncated: e.Truncated, Sent: e.Sent,
+			Received: e.Received, Duration: e.Duration.Clone()}
 	}
 	for i, s := range run.Scenarios {
 		c.Scenarios[i] = metrics.ScenarioTotal{Iterations: s.Iterations, Dropped: s.Dropped, VUsMin: s.VUsMin, VUsMax: s.VUsMax,
@@ -153,15 +159,18 @@ func (f *dashboardFeed) diagnoseLoop() {
 	}
 }
 
-// end shows how the run ended, with the final diagnosis and the points
-// that came after the last second, and stops serving; a nil feed does
-// nothing.
-func (f *dashboardFeed) end(in *report.Input, reportPath string) {
+// end shows how the run ended, with the final diagnosis, the points that
+// came after the last second and whether report.html could be written, and
+// stops serving; a nil feed does nothing.
+func (f *dashboardFeed) end(in *report.Input, reportPath string, reportErr error) {
 	if f == nil {
 		return
 	}
 	f.stopDiagnosis() // so that no live diagnosis follows the final one
 	final := report.NewFinal(in, reportPath)
+	if reportErr != nil {
+		final.Report, final.ReportError = "", reportErr.Error()
+	}
 	final.Observed = f.observedDelta()
 	if b, err := json.Marshal(final); err == nil {
 		f.d.End(b)

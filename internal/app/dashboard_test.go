@@ -120,7 +120,7 @@ func TestFeedDiagnosesLive(t *testing.T) {
 	layout := sample.Layout{Scenarios: []sample.ScenarioInfo{{Name: "browse", Model: "arrival-rate"}},
 		Endpoints: []sample.EndpointInfo{{Scenario: 0, Name: "GET /", Method: "GET"}}}
 	in := &report.Input{Name: "live", Run: metrics.NewRun(layout), CPUs: 2}
-	f, err := startDashboard("127.0.0.1:0", in, 10*time.Second)
+	f, err := startDashboard(DashboardConfig{Addr: "127.0.0.1:0"}, in, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestFeedDiagnosesLive(t *testing.T) {
 
 	in.Status, in.Findings, in.Healthy = "completed", nil, "no bottleneck found"
 	o.grow(0, "", secs) // a scrape that came after the last second
-	f.end(in, "results/x/report.html")
+	f.end(in, "results/x/report.html", nil)
 	var final report.Final
 	for ev := range events {
 		if ev.name == "end" {

@@ -5,15 +5,19 @@ package app
 // Exit codes, the same table for every command.
 const (
 	ExitOK              = 0  // the run completed and every threshold passed
-	ExitRunFailed       = 1  // the run could not complete (an error, a failed data file, Ctrl-C)
+	ExitRunFailed       = 1  // the run could not complete (an error, a failed data file, Ctrl-C, a full disk)
 	ExitBadInput        = 2  // bad usage or a bad test file
 	ExitThresholdFailed = 99 // a threshold failed (k6 uses the same code)
 )
 
 // exitCode maps how a run ended to its exit code; failed thresholds win,
-// because they are the most specific news for CI.
+// because they are the most specific news for CI, except over results that
+// could not be kept: thresholds judged on a run cut short by its own
+// storage say nothing about the target.
 func exitCode(status string, passed bool) int {
 	switch {
+	case status == StatusIncomplete:
+		return ExitRunFailed
 	case !passed:
 		return ExitThresholdFailed
 	case status == StatusCompleted:
@@ -29,5 +33,5 @@ const (
 	StatusAborted     = "aborted"     // a threshold with abort_on_fail stopped it
 	StatusInterrupted = "interrupted" // the user stopped it (Ctrl-C)
 	StatusFailed      = "failed"      // an error stopped it
-	StatusIncomplete  = "incomplete"  // the process died before finishing (read back from run.db)
+	StatusIncomplete  = "incomplete"  // the results are not all kept: run.db could not be written, or the process died before finishing
 )

@@ -48,8 +48,8 @@ func (o *observations) ScrapeFailed(f scrape.Failure) {
 	if !replaced {
 		o.errs = append(o.errs, e)
 	}
-	if err := o.w.WriteScrapeError(e); err != nil && o.storeErr == nil {
-		o.storeErr = err
+	if o.storeErr == nil {
+		o.storeErr = o.w.WriteScrapeError(e)
 	}
 	o.mu.Unlock()
 	if first {
@@ -71,9 +71,19 @@ func (o *observations) add(set series.Set) {
 		}
 		kept.Points = append(kept.Points, s.Points...)
 	}
-	if err := o.w.WriteSeries(set...); err != nil && o.storeErr == nil {
-		o.storeErr = err // a full disk must not stop the load; Run reports it at the end
+	if o.storeErr != nil {
+		return // run.db has failed: the series stay in memory for the summary
 	}
+	if err := o.w.WriteSeries(set...); err != nil {
+		o.storeErr = err // the collector stops the load when it sees it (see writeErr)
+	}
+}
+
+// writeErr returns the first failure to write to run.db, nil when none.
+func (o *observations) writeErr() error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.storeErr
 }
 
 // Set returns every series kept so far.

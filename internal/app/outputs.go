@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -19,45 +20,79 @@ type Outputs struct {
 	SummaryMD string // Markdown summary; "" writes none
 }
 
-// write renders in into every file asked for, naming the one that failed.
+// write renders in into every file asked for; a file that cannot be
+// written does not keep the others from being written, and each failure
+// names its file.
 func (o Outputs) write(in *report.Input) error {
+	var errs []error
 	if o.HTML != "" {
 		var b bytes.Buffer
 		if err := report.WriteHTML(&b, in); err != nil {
-			return err
-		}
-		if err := writeFile(o.HTML, b.Bytes()); err != nil {
-			return err
+			errs = append(errs, err)
+		} else {
+			errs = append(errs, writeFile(o.HTML, b.Bytes()))
 		}
 	}
 	if o.JUnit != "" {
 		b, err := report.JUnit(in)
-		if err != nil {
-			return err
+		if err == nil {
+			err = writeFile(o.JUnit, b)
 		}
-		if err := writeFile(o.JUnit, b); err != nil {
-			return err
-		}
+		errs = append(errs, err)
 	}
 	if o.SummaryMD != "" {
-		if err := writeFile(o.SummaryMD, report.Markdown(in)); err != nil {
-			return err
+		errs = append(errs, writeFile(o.SummaryMD, report.Markdown(in)))
+	}
+	return errors.Join(errs...)
+}
+
+// writeFile writes b to path, creating the file's directory. A regular
+// file is written whole or not at all: into a temporary file beside it,
+// renamed over it once complete, so that a full disk never leaves a
+// truncated or empty report behind. Anything else (a pipe, /dev/stdout) is
+// written in place.
+func writeFile(path string, b []byte) error {
+	if dir := filepath.Dir(path); dir != "." {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("%s could not be written: %w", path, err)
 		}
+	}
+	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			return fmt.Errorf("%s could not be written: %w", path, err)
+		}
+		return nil
+	}
+	if err := writeWhole(path, b); err != nil {
+		return fmt.Errorf("%s could not be written: %w", path, err)
 	}
 	return nil
 }
 
-// writeFile writes b to path, creating the file's directory.
-func writeFile(path string, b []byte) error {
-	if dir := filepath.Dir(path); dir != "." {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return fmt.Errorf("write %s: %w", path, err)
+// writeWhole writes b into a temporary file in path's directory and renames
+// it to path; on any failure the temporary file is removed and path is
+// left as it was.
+func writeWhole(path string, b []byte) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			_ = f.Close()
+			_ = os.Remove(f.Name())
 		}
+	}()
+	if _, err = f.Write(b); err != nil {
+		return err
 	}
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	if err = f.Chmod(0o644); err != nil {
+		return err
 	}
-	return nil
+	if err = f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
 }
 
 // ReportConfig is what `loadlens report` needs.

@@ -50,7 +50,7 @@ scenarios:
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	res, err := Run(ctx, RunConfig{Plan: p, ResultsDir: filepath.Join(dir, "results"), Out: &out, Quiet: true, Version: "test",
-		Dashboard: "127.0.0.1:0", JUnit: filepath.Join(dir, "ci", "junit.xml"), SummaryMD: filepath.Join(dir, "ci", "summary.md")})
+		Dashboard: DashboardConfig{Addr: "127.0.0.1:0"}, JUnit: filepath.Join(dir, "ci", "junit.xml"), SummaryMD: filepath.Join(dir, "ci", "summary.md")})
 	if err != nil {
 		t.Fatalf("Run: %v\n%s", err, out.String())
 	}
@@ -139,7 +139,7 @@ func TestDashboardAddressTaken(t *testing.T) {
 	}
 	dir := t.TempDir()
 	res, err := Run(context.Background(), RunConfig{Plan: p, ResultsDir: dir, Out: &bytes.Buffer{}, Quiet: true,
-		Dashboard: strings.TrimPrefix(taken.URL, "http://")})
+		Dashboard: DashboardConfig{Addr: strings.TrimPrefix(taken.URL, "http://")}})
 	if err == nil || !strings.Contains(err.Error(), "--no-dashboard") || res.ExitCode != ExitRunFailed {
 		t.Fatalf("Run with a taken dashboard address: %v (exit %d), want an error suggesting --no-dashboard", err, res.ExitCode)
 	}

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -25,26 +26,28 @@ const collectGrace = 100 * time.Millisecond
 // RunConfig is what one run needs.
 type RunConfig struct {
 	Plan        *plan.Plan
-	ResultsDir  string       // parent of the run directory; "" means DefaultResults
-	Segment     plan.Segment // the part of the test to run; zero: all of it
-	Out         io.Writer    // live line and summary
-	TTY         bool         // Out is a terminal
-	Quiet       bool         // no live line
-	SummaryJSON string       // also write summary.json here
-	JUnit       string       // also write JUnit XML here
-	SummaryMD   string       // also write a Markdown summary here
-	Dashboard   string       // serve the live dashboard on this address (port 0: a free one); "": none
-	NoMetrics   bool         // count requests only: no per-second metrics, run.db or dashboard (to measure their cost)
-	Args        []string     // the command line, kept in run.db
+	ResultsDir  string          // parent of the run directory; "" means DefaultResults
+	Segment     plan.Segment    // the part of the test to run; zero: all of it
+	Out         io.Writer       // live line and summary
+	TTY         bool            // Out is a terminal
+	Quiet       bool            // no live line
+	SummaryJSON string          // also write summary.json here
+	JUnit       string          // also write JUnit XML here
+	SummaryMD   string          // also write a Markdown summary here
+	Dashboard   DashboardConfig // where to serve the live dashboard; the zero value serves none
+	NoMetrics   bool            // count requests only: no per-second metrics, run.db or dashboard (to measure their cost)
+	Args        []string        // the command line, kept in run.db
 	Version     string
 }
 
 // RunResult says how a run ended.
 type RunResult struct {
-	Dir      string
-	Status   string
-	Passed   bool
-	ExitCode int
+	Dir       string
+	Status    string
+	Passed    bool
+	ExitCode  int
+	Report    string // report.html's path; "" when it was not written
+	ReportErr error  // why report.html could not be written
 }
 
 // Run executes a plan, records it into a new run directory and prints its
@@ -62,7 +65,11 @@ func Run(ctx context.Context, cfg RunConfig) (RunResult, error) {
 	if werr := report.WriteText(cfg.Out, in); werr != nil && err == nil {
 		err = werr
 	}
-	fmt.Fprintf(cfg.Out, "  report: %s\n", filepath.Join(in.Dir, ReportFile))
+	if res.ReportErr != nil {
+		fmt.Fprintf(cfg.Out, "  report: not written: %v\n", res.ReportErr)
+	} else {
+		fmt.Fprintf(cfg.Out, "  report: %s\n", res.Report)
+	}
 	return res, err
 }
 
@@ -79,14 +86,17 @@ func execute(ctx context.Context, cfg RunConfig) (*report.Input, RunResult, erro
 	}
 	host, _ := os.Hostname()
 	in := &report.Input{Name: p.Name, Version: cfg.Version, Start: start, Run: metrics.NewRun(p.Layout), Thresholds: p.Thresholds,
-		Host: host, CPUs: runtime.NumCPU(), Args: cfg.Args, TestFile: p.File, TestSource: p.Source}
+		Host: host, CPUs: runtime.NumCPU(), Args: cfg.Args, TestFile: p.File, TestSource: p.Source, BodyCaps: bodyCaps(p)}
 	var dash *dashboardFeed
-	if cfg.Dashboard != "" {
+	if cfg.Dashboard.Addr != "" {
 		var err error
 		if dash, err = startDashboard(cfg.Dashboard, in, plannedLength(p)); err != nil {
 			return nil, RunResult{ExitCode: ExitRunFailed}, err
 		}
 		fmt.Fprintf(cfg.Out, "dashboard: %s (live while the run lasts)\n", dash.d.URL())
+		if cfg.Dashboard.Token == "" && dash.d.Token() != "" {
+			fmt.Fprintln(cfg.Out, "dashboard: it can be reached from other machines, so it asks for the token in this URL (choose one with LOADLENS_DASHBOARD_TOKEN)")
+		}
 	}
 	dir, err := makeRunDir(parent, p.Name, start)
 	if err != nil {
@@ -97,7 +107,8 @@ func execute(ctx context.Context, cfg RunConfig) (*report.Input, RunResult, erro
 	w, err := store.Create(filepath.Join(dir, "run.db"), store.Meta{
 		ID: filepath.Base(dir), Name: p.Name, Version: cfg.Version, Host: host, CPUs: in.CPUs,
 		Start: start, Args: cfg.Args, TestFile: p.File, TestSource: p.Source, Layout: p.Layout,
-		Extra: map[string]string{"thresholds": encodeThresholds(p.Thresholds), "segment": cfg.Segment.String(), "go": runtime.Version()},
+		Extra: map[string]string{"thresholds": encodeThresholds(p.Thresholds), "segment": cfg.Segment.String(), "go": runtime.Version(),
+			"body_caps": encodeBodyCaps(in.BodyCaps)},
 	})
 	if err != nil {
 		dash.close()
@@ -133,42 +144,51 @@ func execute(ctx context.Context, cfg RunConfig) (*report.Input, RunResult, erro
 	waitScraping()
 	r.line.Done()
 
+	if err := r.obs.writeErr(); err != nil {
+		r.writeFailed(len(r.run.Series), err) // a scrape stored after the last second
+	}
+
 	status := StatusCompleted
 	switch {
 	case engErr != nil:
 		status = StatusFailed
 		r.notice(engErr.Error())
+	case r.lost != nil:
+		status = StatusIncomplete
 	case len(r.aborted) > 0:
 		status = StatusAborted
 	case ctx.Err() != nil:
 		status = StatusInterrupted
 	}
+	if why := r.incomplete(); why != "" {
+		r.notice(why + "; this summary covers the run up to the stop")
+	}
 	r.run.SetElapsed(end.Sub(start))
 	results := evaluate(r.run, p.Thresholds, r.aborted)
-	in.Status, in.End, in.Results, in.Notices = status, end, results, r.notices
+	in.Status, in.End, in.Results, in.Notices = status, end, results, r.noticeTexts()
 	diagnoseRun(in, r.obs.Set())
-	if r.obs.storeErr != nil && r.storeErr == nil {
-		r.storeErr = r.obs.storeErr
-	}
 	res := RunResult{Dir: dir, Status: status, Passed: in.Passed()}
 	res.ExitCode = exitCode(status, res.Passed)
 
-	if err := w.Finish(store.Finish{End: end, Status: status, Elapsed: end.Sub(start), ExitCode: res.ExitCode, Thresholds: results}); err != nil {
-		r.storeErr = err
+	if err := w.Finish(store.Finish{End: end, Status: status, Elapsed: end.Sub(start), ExitCode: res.ExitCode, Thresholds: results}); err != nil && r.lost == nil {
+		// run.db holds every second but not how the run ended: it reads back as incomplete, and so it says here.
+		r.lost = &lostWrite{sec: -1, cause: storageCause(dir, err), err: err}
+		in.Status, res.Status, res.ExitCode = StatusIncomplete, StatusIncomplete, exitCode(StatusIncomplete, res.Passed)
+		in.Notices = append(in.Notices, r.incomplete())
 	}
 	reportPath := filepath.Join(dir, ReportFile)
-	outErr := Outputs{HTML: reportPath, JUnit: cfg.JUnit, SummaryMD: cfg.SummaryMD}.write(in)
-	dash.end(in, reportPath)
-	if err := writeSummaryJSON(in, filepath.Join(dir, "summary.json"), cfg.SummaryJSON); err != nil {
-		return in, res, err
+	htmlErr := Outputs{HTML: reportPath}.write(in)
+	if htmlErr == nil {
+		res.Report = reportPath
 	}
-	if outErr != nil {
-		return in, res, outErr
+	res.ReportErr = htmlErr
+	errs := []error{htmlErr, Outputs{JUnit: cfg.JUnit, SummaryMD: cfg.SummaryMD}.write(in)}
+	dash.end(in, reportPath, htmlErr)
+	errs = append(errs, writeSummaryJSON(in, filepath.Join(dir, "summary.json"), cfg.SummaryJSON))
+	if r.lost != nil {
+		errs = append([]error{r.lostError()}, errs...)
 	}
-	if r.storeErr != nil {
-		return in, res, fmt.Errorf("run.db: %w", r.storeErr)
-	}
-	return in, res, nil
+	return in, res, errors.Join(errs...)
 }
 
 // runner is the state of one run's collector loop.
@@ -187,18 +207,115 @@ type runner struct {
 	total      time.Duration
 	stopEngine context.CancelFunc
 	aborted    map[int]bool
-	storeErr   error
+	lost       *lostWrite // set when that failure made the results incomplete
+	kept       int        // seconds written to run.db so far
 
 	mu      sync.Mutex
-	notices []string
+	notices []notice
 	shown   int
+}
+
+// notice is a message for the user, printed as it comes and, unless it is
+// only news of the moment, kept for the summary.
+type notice struct {
+	text    string
+	warning bool // the results are at stake
+	passing bool // printed while the run lasts, not kept: the summary says it its own way
+}
+
+// lostWrite is the failure to write run.db that made the results incomplete.
+type lostWrite struct {
+	sec   int    // the second being written when it failed; -1: how the run ended
+	kept  int    // the seconds run.db holds: 0 to kept-1
+	cause string // why, when it can be told (see storageCause)
+	err   error
 }
 
 // notice keeps a message from the engine; the collector prints it.
 func (r *runner) notice(msg string) {
 	r.mu.Lock()
-	r.notices = append(r.notices, msg)
+	r.notices = append(r.notices, notice{text: msg})
 	r.mu.Unlock()
+}
+
+// noticeTexts returns the notices the summary keeps.
+func (r *runner) noticeTexts() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []string
+	for _, n := range r.notices {
+		if !n.passing {
+			out = append(out, n.text)
+		}
+	}
+	return out
+}
+
+// writeFailed stops the load when run.db cannot take a second (the disk
+// is full, say): what follows could not be kept, and a run whose results
+// are lost should not go on loading the target. What was written stays.
+// The collector calls it, and prints the warning the same second.
+func (r *runner) writeFailed(sec int, err error) {
+	if r.lost != nil {
+		return
+	}
+	r.lost = &lostWrite{sec: sec, kept: r.kept, cause: storageCause(r.dir, err), err: err}
+	msg := fmt.Sprintf("run.db could not be written at second %d", sec)
+	if r.lost.cause != "" {
+		msg += " because " + r.lost.cause
+	}
+	msg += fmt.Sprintf(": stopping the load; %s (%v)", keptSeconds(r.kept), err)
+	r.mu.Lock()
+	r.notices = append(r.notices, notice{text: msg, warning: true, passing: true})
+	r.mu.Unlock()
+	r.stopEngine()
+}
+
+// keptSeconds says which seconds run.db holds: the first n.
+func keptSeconds(n int) string {
+	switch n {
+	case 0:
+		return "run.db holds no second"
+	case 1:
+		return "run.db keeps second 0"
+	}
+	return fmt.Sprintf("run.db keeps seconds 0–%d", n-1)
+}
+
+// incomplete says why the results are incomplete; "" when nothing was lost.
+func (r *runner) incomplete() string {
+	if r.lost == nil {
+		return ""
+	}
+	why := ""
+	if r.lost.cause != "" {
+		why = " because " + r.lost.cause
+	}
+	if r.lost.sec < 0 {
+		return "the results are incomplete: run.db could not record how the run ended" + why
+	}
+	return fmt.Sprintf("the results are incomplete: run.db could not be written at second %d%s, so the load was stopped there; %s",
+		r.lost.sec, why, keptSeconds(r.lost.kept))
+}
+
+// lostError is the error a run whose results are incomplete ends with.
+func (r *runner) lostError() error {
+	return fmt.Errorf("%s: %w", r.incomplete(), r.lost.err)
+}
+
+func (r *runner) showNotices() {
+	r.mu.Lock()
+	fresh := r.notices[r.shown:]
+	r.shown = len(r.notices)
+	r.mu.Unlock()
+	for _, n := range fresh {
+		r.line.Done()
+		if n.warning {
+			fmt.Fprintf(r.cfg.Out, "warning: %s\n", n.text)
+		} else {
+			fmt.Fprintf(r.cfg.Out, "note: %s\n", n.text)
+		}
+	}
 }
 
 // collect takes each second's measurements a little after it ends, until
@@ -231,14 +348,21 @@ func (r *runner) second(sec int) {
 		vusMax += g.Allocated
 	}
 	r.run.Add(snap)
-	if err := r.store.WriteSecond(snap); err != nil && r.storeErr == nil {
-		r.storeErr = err // keep measuring; the summary still comes from memory
+	if r.lost == nil {
+		if err := r.store.WriteSecond(snap); err != nil {
+			r.writeFailed(sec, err)
+		} else {
+			r.kept = sec + 1
+		}
 	}
 	cpu, ok := r.cpu.sample()
 	if !ok {
 		cpu = -1
 	}
 	r.obs.add(selfSeries(sec, cpu, &r.run.Series[len(r.run.Series)-1]))
+	if err := r.obs.writeErr(); err != nil {
+		r.writeFailed(sec, err) // the series share run.db, and the disk
+	}
 	r.checkAborts(sec)
 	if r.dash != nil {
 		r.dash.second(r.run, time.Duration(sec+1)*time.Second, cpu, r.aborted)
@@ -270,22 +394,11 @@ func (r *runner) checkAborts(sec int) {
 			continue
 		}
 		r.run.SetElapsed(elapsed)
-		if v, ok := r.run.Observe(t); ok && !t.Pass(v) {
+		if res := r.run.Evaluate(t); !res.Pass {
 			r.aborted[i] = true
-			r.notice(fmt.Sprintf("threshold %s %q failed at %ds with abort_on_fail: stopping the run", t.Key, t.Expr, sec+1))
+			r.notice(fmt.Sprintf("threshold %s %q failed at %ds with abort_on_fail (%s): stopping the run", t.Key, t.Expr, sec+1, report.Observed(t, res)))
 			r.stopEngine()
 		}
-	}
-}
-
-func (r *runner) showNotices() {
-	r.mu.Lock()
-	fresh := r.notices[r.shown:]
-	r.shown = len(r.notices)
-	r.mu.Unlock()
-	for _, n := range fresh {
-		r.line.Done()
-		fmt.Fprintf(r.cfg.Out, "note: %s\n", n)
 	}
 }
 
@@ -313,13 +426,11 @@ func writeSummaryJSON(in *report.Input, paths ...string) error {
 	if err != nil {
 		return fmt.Errorf("summary.json: %w", err)
 	}
+	var errs []error
 	for _, p := range paths {
-		if p == "" {
-			continue
-		}
-		if err := os.WriteFile(p, append(b, '\n'), 0o644); err != nil {
-			return fmt.Errorf("summary: %w", err)
+		if p != "" {
+			errs = append(errs, writeFile(p, append(b, '\n')))
 		}
 	}
-	return nil
+	return errors.Join(errs...)
 }

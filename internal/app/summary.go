@@ -30,7 +30,7 @@ func LoadRun(path string) (*report.Input, error) {
 	}
 	in := &report.Input{Name: meta.Name, Dir: filepath.Dir(db), Version: meta.Version, Start: meta.Start,
 		Run: run, Thresholds: defs, Host: meta.Host, CPUs: meta.CPUs, Args: meta.Args, TestFile: meta.TestFile,
-		TestSource: meta.TestSource}
+		TestSource: meta.TestSource, BodyCaps: decodeBodyCaps(meta.Extra["body_caps"])}
 	set, err := rd.Series()
 	if err != nil {
 		return nil, err

@@ -9,14 +9,14 @@ import (
 	"github.com/loadlens/loadlens/internal/threshold"
 )
 
-// evaluate judges every threshold against the whole run; aborted marks the
-// ones that stopped the run early.
+// evaluate judges every threshold against the run so far with the one
+// judgement the verdict, abort_on_fail and the dashboard share
+// (metrics.Run.Evaluate); aborted marks the ones that stopped the run early.
 func evaluate(run *metrics.Run, defs []threshold.Threshold, aborted map[int]bool) []threshold.Result {
 	out := make([]threshold.Result, len(defs))
 	for i := range defs {
-		t := &defs[i]
-		v, ok := run.Observe(t)
-		out[i] = threshold.Result{Key: t.Key, Expr: t.Expr, Observed: v, HasData: ok, Pass: !ok || t.Pass(v), Aborted: aborted[i]}
+		out[i] = run.Evaluate(&defs[i])
+		out[i].Aborted = aborted[i]
 	}
 	return out
 }

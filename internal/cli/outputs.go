@@ -3,7 +3,11 @@ package cli
 import (
 	"flag"
 	"net"
+	"os"
 	"strconv"
+
+	"github.com/loadlens/loadlens/internal/app"
+	"github.com/loadlens/loadlens/internal/live"
 )
 
 // defaultDashboardAddr serves the dashboard on this machine only, on a free port.
@@ -11,33 +15,50 @@ const defaultDashboardAddr = "127.0.0.1:0"
 
 // outputFlags are the flags for what a run shows and writes besides run.db.
 type outputFlags struct {
-	dashboardAddr string
-	noDashboard   bool
-	junit         string
-	summaryMD     string
+	dashboardAddr  string
+	dashboardToken string
+	noDashboard    bool
+	junit          string
+	summaryMD      string
 }
 
+// dashboardTokenEnv names the variable that gives the dashboard's token,
+// which, unlike a flag, other users of the machine cannot read in ps.
+const dashboardTokenEnv = "LOADLENS_DASHBOARD_TOKEN"
+
 func (o *outputFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&o.dashboardAddr, "dashboard-addr", defaultDashboardAddr, "serve the live dashboard on this host:port (port 0: a free one)")
+	fs.StringVar(&o.dashboardAddr, "dashboard-addr", defaultDashboardAddr, "serve the live dashboard on this host:port (port 0: a free one); "+
+		"off this machine's loopback it asks for a token")
+	fs.StringVar(&o.dashboardToken, "dashboard-token", "", "token the dashboard asks every browser for (default: $"+dashboardTokenEnv+
+		", else none on loopback and a random one elsewhere)")
 	fs.BoolVar(&o.noDashboard, "no-dashboard", false, "serve no live dashboard")
 	fs.StringVar(&o.junit, "junit", "", "also write JUnit XML here: a test case per threshold and per check")
 	fs.StringVar(&o.summaryMD, "summary-md", "", "also write a Markdown summary here (e.g. $GITHUB_STEP_SUMMARY)")
 }
 
-// dashboard returns the dashboard address to serve on, "" for none.
-func (o *outputFlags) dashboard() (string, error) {
+// dashboard returns where to serve the dashboard; the zero value serves none.
+func (o *outputFlags) dashboard() (app.DashboardConfig, error) {
 	if o.noDashboard {
-		return "", nil
+		return app.DashboardConfig{}, nil
 	}
 	host, port, err := net.SplitHostPort(o.dashboardAddr)
 	if err != nil {
-		return "", usageErr("--dashboard-addr %q: want host:port, e.g. 127.0.0.1:8089 (%v)", o.dashboardAddr, err)
+		return app.DashboardConfig{}, usageErr("--dashboard-addr %q: want host:port, e.g. 127.0.0.1:8089 (%v)", o.dashboardAddr, err)
 	}
 	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
-		return "", usageErr("--dashboard-addr %q: the port must be a number from 0 to 65535", o.dashboardAddr)
+		return app.DashboardConfig{}, usageErr("--dashboard-addr %q: the port must be a number from 0 to 65535", o.dashboardAddr)
 	}
 	if host == "" {
-		return "", usageErr("--dashboard-addr %q: name the host, e.g. 127.0.0.1:%s (an empty host would listen on every interface)", o.dashboardAddr, port)
+		return app.DashboardConfig{}, usageErr("--dashboard-addr %q: name the host, e.g. 127.0.0.1:%s (an empty host would listen on every interface)", o.dashboardAddr, port)
 	}
-	return o.dashboardAddr, nil
+	token, from := o.dashboardToken, "--dashboard-token"
+	if token == "" {
+		token, from = os.Getenv(dashboardTokenEnv), dashboardTokenEnv
+	}
+	if token != "" {
+		if err := live.CheckToken(token); err != nil {
+			return app.DashboardConfig{}, usageErr("%s: %v", from, err)
+		}
+	}
+	return app.DashboardConfig{Addr: o.dashboardAddr, Token: token}, nil
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -27,11 +29,13 @@ const (
 // in JSON it is handed and never looks inside. Publishing never blocks: a
 // browser that falls behind is dropped.
 type Dashboard struct {
-	srv  *http.Server
-	ln   net.Listener
-	page []byte
-	csp  string
-	done chan struct{} // closed when Serve returns
+	srv   *http.Server
+	ln    net.Listener
+	host  string // the host of URL
+	token string // required of every request; "" on loopback without one
+	page  []byte
+	csp   string
+	done  chan struct{} // closed when Serve returns
 
 	mu     sync.Mutex
 	meta   []byte
@@ -43,8 +47,15 @@ type Dashboard struct {
 }
 
 // StartDashboard listens on addr (host:port; port 0 picks a free one) and
-// serves the dashboard of the run that meta (JSON) describes.
-func StartDashboard(addr string, meta []byte) (*Dashboard, error) {
+// serves the dashboard of the run that meta (JSON) describes. A dashboard
+// others can reach needs a token: the one given, or one made up here when
+// addr is not a loopback address. A token given on loopback is required too.
+func StartDashboard(addr string, meta []byte, token string) (*Dashboard, error) {
+	if token != "" {
+		if err := CheckToken(token); err != nil {
+			return nil, fmt.Errorf("dashboard: %w", err)
+		}
+	}
 	page, csp, err := dashboardPage()
 	if err != nil {
 		return nil, err
@@ -53,11 +64,15 @@ func StartDashboard(addr string, meta []byte) (*Dashboard, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dashboard: %w (choose another address with --dashboard-addr, or --no-dashboard)", err)
 	}
-	d := &Dashboard{ln: ln, page: page, csp: csp, meta: meta, subs: map[chan []byte]struct{}{}, done: make(chan struct{})}
+	if token == "" && !isLoopback(ln.Addr()) {
+		token = newToken()
+	}
+	d := &Dashboard{ln: ln, host: urlHost(addr, ln.Addr()), token: token, page: page, csp: csp, meta: meta,
+		subs: map[chan []byte]struct{}{}, done: make(chan struct{})}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", d.servePage)
 	mux.HandleFunc("GET /events", d.serveEvents)
-	d.srv = &http.Server{Handler: localOnly(mux), ReadHeaderTimeout: 5 * time.Second}
+	d.srv = &http.Server{Handler: d.guard(mux), ReadHeaderTimeout: 5 * time.Second}
 	go func() {
 		defer close(d.done)
 		_ = d.srv.Serve(ln) // returns http.ErrServerClosed after Close
@@ -65,15 +80,34 @@ func StartDashboard(addr string, meta []byte) (*Dashboard, error) {
 	return d, nil
 }
 
-// URL returns the dashboard's address for a browser.
-func (d *Dashboard) URL() string {
-	a := d.ln.Addr().(*net.TCPAddr)
-	host := a.IP.String()
-	if a.IP.IsUnspecified() {
-		host = "127.0.0.1"
+// urlHost returns the host a browser should use for a dashboard asked to
+// listen on addr and listening on bound: a name as given, the address
+// bound, or for every interface (0.0.0.0, ::) one a browser elsewhere can
+// reach.
+func urlHost(addr string, bound net.Addr) string {
+	host, _, _ := net.SplitHostPort(addr)
+	ip := bound.(*net.TCPAddr).IP
+	switch {
+	case host != "" && net.ParseIP(host) == nil:
+		return host
+	case ip.IsUnspecified():
+		return reachableHost()
 	}
-	return "http://" + net.JoinHostPort(host, fmt.Sprint(a.Port)) + "/"
+	return ip.String()
 }
+
+// URL returns the address to open the dashboard at, with its token when
+// it has one; the page's event stream then goes by a cookie.
+func (d *Dashboard) URL() string {
+	u := "http://" + net.JoinHostPort(d.host, strconv.Itoa(d.ln.Addr().(*net.TCPAddr).Port)) + "/"
+	if d.token != "" {
+		u += "?token=" + url.QueryEscape(d.token)
+	}
+	return u
+}
+
+// Token returns the token every request must carry; "" when none is needed.
+func (d *Dashboard) Token() string { return d.token }
 
 // Publish sends one second (a JSON frame) to every browser and keeps it
 // for browsers that connect later.
@@ -257,21 +291,4 @@ func sseEvent(name string, data []byte) []byte {
 	}
 	b.WriteByte('\n')
 	return b.Bytes()
-}
-
-// localOnly refuses requests whose Host is a name other than localhost,
-// so that a web page elsewhere cannot read the dashboard through DNS
-// rebinding; browsers on this machine use an IP address or localhost.
-func localOnly(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		host, _, err := net.SplitHostPort(r.Host)
-		if err != nil {
-			host = r.Host
-		}
-		if host != "localhost" && net.ParseIP(host) == nil {
-			http.Error(w, "loadlens dashboard: open it by IP address or as localhost", http.StatusForbidden)
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
 }

@@ -205,9 +205,13 @@
       $("conn").hidden = false;
     }
     var note = $("ended");
-    note.textContent = "The run has ended (" + fin.status + "). Everything shown here is in " + fin.report +
-      ", which opens without loadlens running.";
+    note.textContent = "The run has ended (" + fin.status + "). " + (fin.report_error ?
+      "Its report could not be written: " + fin.report_error + "." :
+      "Everything shown here is in " + fin.report + ", which opens without loadlens running.");
     note.hidden = false;
+    var warnings = $("warnings");
+    warnings.textContent = "";
+    (fin.warnings || []).forEach(function (w) { warnings.appendChild(LL.el("p", "notice", w)); });
     showThresholds(fin.thresholds);
     obs.add(fin.o);
     showScrapeErrors(fin.notices);

@@ -14,7 +14,7 @@ import (
 
 func startTestDashboard(t *testing.T) *Dashboard {
 	t.Helper()
-	d, err := StartDashboard("127.0.0.1:0", []byte(`{"name":"shop"}`))
+	d, err := StartDashboard("127.0.0.1:0", []byte(`{"name":"shop"}`), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +215,7 @@ func TestDashboardPage(t *testing.T) {
 func TestDashboardAddressInUse(t *testing.T) {
 	d := startTestDashboard(t)
 	addr := strings.TrimSuffix(strings.TrimPrefix(d.URL(), "http://"), "/")
-	_, err := StartDashboard(addr, []byte(`{}`))
+	_, err := StartDashboard(addr, []byte(`{}`), "")
 	if err == nil || !strings.Contains(err.Error(), "--dashboard-addr") {
 		t.Fatalf("second dashboard on %s: %v, want an error naming --dashboard-addr", addr, err)
 	}

@@ -12,10 +12,12 @@ import (
 // The binary snapshot format: a magic, a version byte, then varints.
 // Lengths are uvarints; every other number is a zig-zag varint. Histograms
 // are a presence byte, then a uvarint length and HdrHistogram's V2
-// compressed encoding.
+// compressed encoding. Version 2 added each endpoint's truncated bodies;
+// version 1, which run.db files of earlier builds hold, is still read.
 const (
-	snapshotMagic   = "LLS"
-	snapshotVersion = 1
+	snapshotMagic      = "LLS"
+	snapshotVersion    = 2
+	minSnapshotVersion = 1
 )
 
 // errTruncated is wrapped into the errors of input that ends too early.
@@ -56,7 +58,7 @@ func (e *EndpointSecond) appendBinary(b []byte, hc *histCodec) ([]byte, error) {
 	for _, f := range e.Failures {
 		b = binary.AppendVarint(b, f)
 	}
-	for _, v := range [...]int64{e.Sent, e.Received, int64(e.ConnectSum), int64(e.TLSSum),
+	for _, v := range [...]int64{e.Truncated, e.Sent, e.Received, int64(e.ConnectSum), int64(e.TLSSum),
 		e.Connects, e.TLSHandshakes, int64(e.ConnectMax), int64(e.TLSMax)} {
 		b = binary.AppendVarint(b, v)
 	}
@@ -109,15 +111,17 @@ func appendHist(b []byte, hc *histCodec, h *Hist) ([]byte, error) {
 	return b, nil
 }
 
-// UnmarshalBinary decodes a snapshot written by MarshalBinary, replacing
-// s. Truncated, corrupt or newer-version input is an error.
+// UnmarshalBinary decodes a snapshot written by MarshalBinary, by this
+// build or an earlier one, replacing s. Truncated, corrupt or newer-version
+// input is an error.
 func (s *Snapshot) UnmarshalBinary(data []byte) error {
 	d := decoder{b: data}
 	if len(data) < len(snapshotMagic)+1 || string(data[:len(snapshotMagic)]) != snapshotMagic {
 		return errors.New("snapshot: not a loadlens snapshot (bad magic)")
 	}
-	if v := data[len(snapshotMagic)]; v != snapshotVersion {
-		return fmt.Errorf("snapshot: version %d is not supported (this build reads version %d)", v, snapshotVersion)
+	d.version = data[len(snapshotMagic)]
+	if d.version < minSnapshotVersion || d.version > snapshotVersion {
+		return fmt.Errorf("snapshot: version %d is not supported (this build reads versions %d to %d)", d.version, minSnapshotVersion, snapshotVersion)
 	}
 	d.off = len(snapshotMagic) + 1
 	var out Snapshot
@@ -131,7 +135,7 @@ func (s *Snapshot) UnmarshalBinary(data []byte) error {
 		kinds = 0
 	}
 	// An endpoint takes at least a byte per count and per absent histogram.
-	out.Endpoints = make([]EndpointSecond, d.length("number of endpoints", 1+int(kinds)+8+2+1))
+	out.Endpoints = make([]EndpointSecond, d.length("number of endpoints", 1+int(kinds)+d.endpointCounters()+2+1))
 	for i := range out.Endpoints {
 		if d.endpoint(&out.Endpoints[i], int(kinds)); d.err != nil {
 			d.err = fmt.Errorf("endpoint %d: %w", i, d.err)
@@ -167,6 +171,9 @@ func (d *decoder) endpoint(e *EndpointSecond, kinds int) {
 	}
 	if e.Failures[sample.OK] != 0 {
 		d.fail("failures", errors.New("failures of kind ok"))
+	}
+	if d.version >= 2 {
+		e.Truncated = d.count("truncated bodies")
 	}
 	e.Sent = d.count("bytes sent")
 	e.Received = d.count("bytes received")
@@ -212,10 +219,19 @@ func (d *decoder) scenario(sc *ScenarioSecond) {
 // decoder reads the snapshot format; the first error sticks and makes every
 // later read a no-op returning zero.
 type decoder struct {
-	b   []byte
-	off int
-	err error
-	hc  histCodec
+	b       []byte
+	off     int
+	err     error
+	hc      histCodec
+	version byte
+}
+
+// endpointCounters is how many counters follow an endpoint's failures.
+func (d *decoder) endpointCounters() int {
+	if d.version >= 2 {
+		return 9
+	}
+	return 8
 }
 
 func (d *decoder) fail(field string, err error) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/binary"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -59,7 +60,7 @@ func TestSnapshotRoundTrip(t *testing.T) {
 			}
 			for i, e := range tt.snap.Endpoints {
 				g := got.Endpoints[i]
-				if g.Requests != e.Requests || g.Failures != e.Failures || g.ConnectSum != e.ConnectSum || g.TLSMax != e.TLSMax ||
+				if g.Requests != e.Requests || g.Failures != e.Failures || g.Truncated != e.Truncated || g.ConnectSum != e.ConnectSum || g.TLSMax != e.TLSMax ||
 					len(g.Errors) != len(e.Errors) || g.Duration.Count() != e.Duration.Count() || g.Waiting.Quantile(99) != e.Waiting.Quantile(99) {
 					t.Errorf("endpoint %d decoded as %+v, want %+v", i, g, e)
 				}
@@ -79,6 +80,34 @@ func TestSnapshotRoundTrip(t *testing.T) {
 	}
 }
 
+// TestSnapshotReadsVersion1 decodes a snapshot written by the build before
+// truncated bodies were counted, as old run.db files hold them: second 2 of
+// store's fixture, where endpoint 0 served 3 requests of 3ms and endpoint 1
+// had one timeout.
+func TestSnapshotReadsVersion1(t *testing.T) {
+	b, err := os.ReadFile("testdata/v1.snapshot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b[3] != 1 {
+		t.Fatalf("the fixture is version %d, want 1", b[3])
+	}
+	var s Snapshot
+	if err := s.UnmarshalBinary(b); err != nil {
+		t.Fatal(err)
+	}
+	e0, e1 := s.Endpoints[0], s.Endpoints[1]
+	if s.Second != 2 || e0.Requests != 3 || e0.Sent != 30 || e0.Received != 300 || e0.Duration.Count() != 3 || e0.Truncated != 0 ||
+		e1.Requests != 1 || e1.Failures[sample.Timeout] != 1 || s.Checks[0].Passes != 1 || s.Scenarios[0].VUs != 5 {
+		t.Errorf("decoded %+v", s)
+	}
+	// Re-encoded, it is the current version and keeps every figure.
+	again := roundTrip(t, &s)
+	if again.Endpoints[0].Received != 300 || again.Endpoints[1].Failures != e1.Failures {
+		t.Errorf("re-encoded as %+v", again)
+	}
+}
+
 func TestSnapshotUnmarshalRejectsBadInput(t *testing.T) {
 	good, err := fullSnapshot(t).MarshalBinary()
 	if err != nil {
@@ -91,9 +120,10 @@ func TestSnapshotUnmarshalRejectsBadInput(t *testing.T) {
 	}{
 		{"empty", nil, "bad magic"},
 		{"other file", []byte("SQLite format 3\x00"), "bad magic"},
-		{"newer version", append([]byte("LLS\x02"), good[4:]...), "version 2"},
+		{"older than any format", append([]byte("LLS\x00"), good[4:]...), "version 0"},
+		{"newer version", append([]byte("LLS\x03"), good[4:]...), "version 3"},
 		{"trailing bytes", append(append([]byte{}, good...), 0), "trailing"},
-		{"more kinds than known", append([]byte("LLS\x01\x00\x7f"), good[6:]...), "kinds"},
+		{"more kinds than known", append([]byte("LLS\x02\x00\x7f"), good[6:]...), "kinds"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -127,7 +157,7 @@ func TestSnapshotUnmarshalRejectsForeignHistogramGeometry(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A snapshot of one scenario whose iteration histogram is the foreign one.
-	b := []byte("LLS\x01")
+	b := []byte("LLS\x02")
 	b = binary.AppendVarint(b, 0)                        // second
 	b = binary.AppendUvarint(b, uint64(sample.NumKinds)) // kinds
 	b = binary.AppendUvarint(b, 0)                       // endpoints
@@ -157,6 +187,9 @@ func FuzzSnapshotUnmarshal(f *testing.F) {
 	f.Add(good)
 	f.Add(empty)
 	f.Add([]byte("LLS\x01"))
+	if v1, err := os.ReadFile("testdata/v1.snapshot"); err == nil {
+		f.Add(v1)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var s Snapshot
 		if err := s.UnmarshalBinary(data); err != nil {

@@ -47,6 +47,7 @@ func (e *EndpointSecond) add(w *endpointWindow) {
 	for k := range e.Failures {
 		e.Failures[k] += w.failures[k]
 	}
+	e.Truncated += w.truncated
 	e.Sent += w.sent
 	e.Received += w.received
 	e.ConnectSum += w.connectSum

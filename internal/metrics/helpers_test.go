@@ -42,6 +42,12 @@ func request(i int, end time.Duration) sample.Request {
 		r.Kind, r.Status, r.Err = sample.HTTP5xx, 503, "503 Service Unavailable"
 	case 2:
 		r.Kind, r.Err = sample.Timeout, "request timeout"
+	case 3:
+		r.Kind, r.Err = sample.Interrupted, "cut off by the end of the run"
+	case 4:
+		r.Kind, r.Status, r.Err, r.Redirects = sample.Redirect, 302, "stopped after 10 redirects", 10
+	case 5:
+		r.Status, r.Truncated = 200, true
 	default:
 		r.Status = 200
 	}
@@ -50,9 +56,9 @@ func request(i int, end time.Duration) sample.Request {
 
 // expectation accumulates what a set of recorded requests must add up to.
 type expectation struct {
-	requests, sent, received, connects, failures int64
-	failuresByKind                               [sample.NumKinds]int64
-	duration                                     *Hist
+	requests, sent, received, connects, failures, truncated int64
+	failuresByKind                                          [sample.NumKinds]int64
+	duration                                                *Hist
 }
 
 func newExpectation() *expectation { return &expectation{duration: NewHist()} }
@@ -63,6 +69,9 @@ func (e *expectation) add(r sample.Request) {
 	e.received += r.Received
 	if r.Connecting > 0 {
 		e.connects++
+	}
+	if r.Truncated {
+		e.truncated++
 	}
 	if r.Kind != sample.OK {
 		e.failures++

@@ -121,6 +121,10 @@ func TestPipelineConservesCounts(t *testing.T) {
 		{"connects", total.Connects, want.connects},
 		{"5xx failures", total.Failures[sample.HTTP5xx], want.failuresByKind[sample.HTTP5xx]},
 		{"timeouts", total.Failures[sample.Timeout], want.failuresByKind[sample.Timeout]},
+		{"interrupted", total.Failures[sample.Interrupted], want.failuresByKind[sample.Interrupted]},
+		{"redirect failures", total.Failures[sample.Redirect], want.failuresByKind[sample.Redirect]},
+		{"truncated bodies", total.Truncated, want.truncated},
+		{"series truncated", sumSeries(run, func(s Second) int64 { return s.Truncated }), want.truncated},
 		{"duration samples", total.Duration.Count(), want.requests},
 		{"waiting samples", total.Waiting.Count(), want.requests},
 		{"check passes", run.Checks[0].Passes + run.Checks[1].Passes, wantPasses},
@@ -131,8 +135,13 @@ func TestPipelineConservesCounts(t *testing.T) {
 		{"series requests", sumSeries(run, func(s Second) int64 { return s.Requests }), want.requests},
 		{"series failures", sumSeries(run, func(s Second) int64 { return s.Failed }), want.failures},
 		{"timeout group", errorGroupCount(total, sample.Timeout), want.failuresByKind[sample.Timeout]},
+		{"interrupted group", errorGroupCount(total, sample.Interrupted), want.failuresByKind[sample.Interrupted]},
+		{"redirect group", errorGroupCount(total, sample.Redirect), want.failuresByKind[sample.Redirect]},
 	}
 	for _, c := range counts {
+		if c.want == 0 {
+			t.Errorf("%s: the test records none, so it proves nothing", c.name)
+		}
 		if c.got != c.want {
 			t.Errorf("%s: got %d, want %d", c.name, c.got, c.want)
 		}

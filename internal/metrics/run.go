@@ -27,6 +27,7 @@ type Run struct {
 type EndpointTotal struct {
 	Requests       int64
 	Failures       [sample.NumKinds]int64
+	Truncated      int64 // responses whose body was longer than the step's max_body
 	Sent, Received int64
 	Duration       *Hist // nil when no requests
 	Waiting        *Hist // nil when no requests
@@ -71,6 +72,7 @@ type Second struct {
 	Requests   int64
 	Failed     int64
 	Failures   [sample.NumKinds]int64 // Failed by outcome kind; Failures[sample.OK] stays 0
+	Truncated  int64                  // bodies longer than their step's max_body
 	Dropped    int64
 	Iterations int64
 	VUs        int64 // active VUs of all scenarios
@@ -127,6 +129,7 @@ func (r *Run) Add(s *Snapshot) {
 		for k := sample.OK + 1; k < sample.NumKinds; k++ {
 			sec.Failures[k] += e.Failures[k]
 		}
+		sec.Truncated += e.Truncated
 		sec.Sent += e.Sent
 		sec.Received += e.Received
 		sec.PerEndpoint[i] = EndpointFigures{Requests: e.Requests, Failed: failed,
@@ -166,6 +169,7 @@ func (t *EndpointTotal) add(e *EndpointSecond, sec int) {
 	for k := range t.Failures {
 		t.Failures[k] += e.Failures[k]
 	}
+	t.Truncated += e.Truncated
 	t.Sent += e.Sent
 	t.Received += e.Received
 	t.Duration = mergeHist(t.Duration, e.Duration)
@@ -232,6 +236,7 @@ func (r *Run) Total() EndpointTotal {
 		for k := range t.Failures {
 			t.Failures[k] += e.Failures[k]
 		}
+		t.Truncated += e.Truncated
 		t.Sent += e.Sent
 		t.Received += e.Received
 		t.Duration = mergeHist(t.Duration, e.Duration)

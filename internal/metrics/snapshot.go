@@ -23,6 +23,7 @@ type Snapshot struct {
 type EndpointSecond struct {
 	Requests       int64
 	Failures       [sample.NumKinds]int64 // per outcome kind; Failures[sample.OK] stays 0
+	Truncated      int64                  // responses whose body was longer than the step's max_body
 	Sent, Received int64                  // bytes
 	Duration       *Hist                  // nil when no requests
 	Waiting        *Hist                  // nil when no requests
@@ -115,6 +116,7 @@ func (e *EndpointSecond) merge(o *EndpointSecond) {
 	for k := range e.Failures {
 		e.Failures[k] += o.Failures[k]
 	}
+	e.Truncated += o.Truncated
 	e.Sent += o.Sent
 	e.Received += o.Received
 	e.Duration = mergeHist(e.Duration, o.Duration)

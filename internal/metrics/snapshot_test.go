@@ -10,10 +10,10 @@ import (
 func TestSnapshotMerge(t *testing.T) {
 	layout := testLayout()
 	a, b := NewSnapshot(4, layout), NewSnapshot(4, layout)
-	a.Endpoints[0] = EndpointSecond{Requests: 3, Sent: 10, ConnectMax: time.Millisecond, Duration: histOf(1, 2, 3),
+	a.Endpoints[0] = EndpointSecond{Requests: 3, Truncated: 1, Sent: 10, ConnectMax: time.Millisecond, Duration: histOf(1, 2, 3),
 		Errors: []ErrorSample{{Kind: sample.Timeout, Message: "x", Count: 1}, {Kind: sample.Timeout, Message: "y", Count: 1}}}
 	a.Endpoints[0].Failures[sample.Timeout] = 2
-	b.Endpoints[0] = EndpointSecond{Requests: 2, Sent: 5, ConnectMax: 3 * time.Millisecond, Duration: histOf(10, 20),
+	b.Endpoints[0] = EndpointSecond{Requests: 2, Truncated: 2, Sent: 5, ConnectMax: 3 * time.Millisecond, Duration: histOf(10, 20),
 		Errors: []ErrorSample{{Kind: sample.Timeout, Message: "y", Count: 4}, {Kind: sample.Timeout, Message: "z", Count: 1},
 			{Kind: sample.Timeout, Message: "w", Count: 1}, {Kind: sample.DNS, Message: "no host", Count: 2}}}
 	b.Endpoints[0].Failures[sample.Timeout] = 6
@@ -33,6 +33,7 @@ func TestSnapshotMerge(t *testing.T) {
 	}{
 		{"requests", e.Requests, 5},
 		{"sent", e.Sent, 15},
+		{"truncated", e.Truncated, 3},
 		{"timeouts", e.Failures[sample.Timeout], 8},
 		{"dns", e.Failures[sample.DNS], 2},
 		{"duration samples", e.Duration.Count(), 5},

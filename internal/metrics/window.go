@@ -22,6 +22,7 @@ type window struct {
 type endpointWindow struct {
 	requests       int64
 	failures       [sample.NumKinds]int64
+	truncated      int64 // bodies longer than the step's max_body
 	sent, received int64
 	duration       *hdr.Histogram // allocated on first use, kept across reuse
 	waiting        *hdr.Histogram
@@ -59,6 +60,9 @@ func newWindow(layout sample.Layout) *window {
 // request adds one finished request; the caller holds the shard's lock.
 func (e *endpointWindow) request(r *sample.Request) {
 	e.requests++
+	if r.Truncated {
+		e.truncated++
+	}
 	e.sent += r.Sent
 	e.received += r.Received
 	if e.duration == nil {

@@ -62,6 +62,9 @@ func WriteBrief(w io.Writer, in *Input) error {
 			fmt.Fprintf(&sb, "    ✗ %s %s: %s\n", res.Key, res.Expr, Observed(&in.Thresholds[i], res))
 		}
 	}
+	for _, a := range Accounting(in) {
+		fmt.Fprintf(&sb, "    ! %s\n", a)
+	}
 	for _, f := range in.Findings {
 		fmt.Fprintf(&sb, "    %s: %s\n", strings.ToUpper(f.Severity.String()), f.Title)
 	}

@@ -97,6 +97,7 @@ func newHTMLView(in *Input) *htmlView {
 		v.Warnings = append(v.Warnings, fmt.Sprintf("%d iterations were dropped for lack of a free VU: the target was not offered "+
 			"the planned load, so these percentiles are optimistic. Raise max_vus, or treat the rate as beyond what this setup can test.", d))
 	}
+	v.Warnings = append(v.Warnings, Accounting(in)...)
 	v.Cards = headlineCards(in)
 	for i, res := range in.Results {
 		row := markRow{Mark: "✓", Class: "ok", Key: res.Key, Expr: res.Expr, Observed: Observed(&in.Thresholds[i], res)}

@@ -27,6 +27,7 @@ type Input struct {
 	TestFile     string          // the test file's path; "" in URL mode
 	TestSource   []byte          // the test as run: the file's text, or the plan made from a URL
 	GeneratorCPU map[int]float64 // loadlens's own CPU by second, in cores busy; seconds missing are unknown
+	BodyCaps     []int64         // per endpoint: the max_body of its steps; 0 when they differ or it is unknown
 
 	Series   series.Set         // the target's Prometheus series and the generator's own, on the run's clock
 	Findings []diagnose.Finding // the bottlenecks the diagnosis found, with evidence
@@ -71,8 +72,12 @@ func (in *Input) Dropped() int64 {
 }
 
 // Observed formats a threshold's observed value in the metric's unit, the
-// way the expression was written: p(95)=12.3ms, rate=1.20%.
+// way the expression was written: p(95)=12.3ms, rate=1.20%; or why it
+// failed without one, e.g. "no completed request (60 sent)".
 func Observed(t *threshold.Threshold, r threshold.Result) string {
+	if r.Reason != "" {
+		return r.Reason
+	}
 	if !r.HasData {
 		return "no data"
 	}

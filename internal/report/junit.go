@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -28,6 +29,7 @@ type junitSuite struct {
 	Timestamp  string          `xml:"timestamp,attr"`
 	Properties []junitProperty `xml:"properties>property"`
 	Cases      []junitCase     `xml:"testcase"`
+	SystemOut  string          `xml:"system-out,omitempty"` // what a reader must know about the figures
 }
 
 type junitProperty struct {
@@ -55,17 +57,26 @@ type junitOutcome struct {
 // is marked skipped so that it does not read as proof.
 func JUnit(in *Input) ([]byte, error) {
 	secs := fmt.Sprintf("%.3f", in.Run.Elapsed().Seconds())
-	props := []junitProperty{{"run", in.Name}, {"status", in.Status}, {"verdict", Verdict(in)}, {"loadlens", in.Version}}
+	props := []junitProperty{{"run", in.Name}, {"status", in.Status}, {"verdict", Verdict(in)}, {"loadlens", in.Version},
+		{"interrupted", strconv.FormatInt(in.Interrupted(), 10)}, {"truncated_bodies", strconv.FormatInt(in.Truncated(), 10)}}
 	if in.Dir != "" {
 		props = append(props, junitProperty{"dir", in.Dir})
 	}
 	stamp := in.Start.Format("2006-01-02T15:04:05Z07:00")
-	th := junitSuite{Name: "thresholds", Time: secs, Timestamp: stamp, Properties: props}
+	th := junitSuite{Name: "thresholds", Time: secs, Timestamp: stamp, Properties: props, SystemOut: strings.Join(Accounting(in), "\n")}
 	for i, res := range in.Results {
 		t := &in.Thresholds[i]
 		c := junitCase{Class: in.Name + ".thresholds", Name: res.Key + ": " + res.Expr, Time: "0"}
 		obs := Observed(t, res)
 		switch {
+		case !res.Pass && res.Reason != "":
+			text := fmt.Sprintf("%s %s failed: %s: every request it selects failed before a response "+
+				"(timed out, refused, reset or cut off by the end of the run), so nothing shows the target met it", res.Key, res.Expr, res.Reason)
+			if res.Aborted {
+				text += "; it stopped the run (abort_on_fail)"
+			}
+			c.Failure = &junitOutcome{Message: res.Reason, Type: "threshold", Text: text}
+			th.Failures++
 		case !res.Pass:
 			text := fmt.Sprintf("%s %s failed: observed %s", res.Key, res.Expr, obs)
 			if res.Aborted {

@@ -99,6 +99,9 @@ func Markdown(in *Input) []byte {
 	if d := in.Dropped(); d > 0 {
 		notes = append(notes, fmt.Sprintf("⚠️ %d iterations were dropped for lack of a free VU: percentiles are optimistic.", d))
 	}
+	for _, a := range Accounting(in) {
+		notes = append(notes, "⚠️ "+mdEscape(a))
+	}
 	for _, n := range in.Notices {
 		notes = append(notes, mdEscape(n))
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/diagnose"
 	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/sample"
 )
 
 // own is the "loadlens" section of summary.json: what k6's layout has no
@@ -17,12 +18,16 @@ func own(in *Input) map[string]any {
 		e := &r.Endpoints[i]
 		info := r.Layout.Endpoints[i]
 		nf := failed(e)
-		endpoints = append(endpoints, map[string]any{
+		ep := map[string]any{
 			"scenario": r.Layout.Scenarios[info.Scenario].Name, "endpoint": info.Name, "method": info.Method,
 			"requests": e.Requests, "rps": float64(e.Requests) / secs, "failed": nf, "error_rate": nanZero(ratio(nf, e.Requests)),
 			"failures_by_kind": byKind(e.Failures[:]), "duration": trend(e.Duration), "waiting": trend(e.Waiting),
-			"errors": errorGroups(e.Errors),
-		})
+			"errors": errorGroups(e.Errors), "interrupted": e.Failures[sample.Interrupted], "truncated_bodies": e.Truncated,
+		}
+		if c := in.bodyCap(i); c > 0 {
+			ep["max_body"] = c
+		}
+		endpoints = append(endpoints, ep)
 	}
 	var scenarios []map[string]any
 	for i, s := range r.Scenarios {
@@ -44,21 +49,31 @@ func own(in *Input) map[string]any {
 	}
 	var thresholds []map[string]any
 	for i, res := range in.Results {
-		thresholds = append(thresholds, map[string]any{"metric": res.Key, "expr": res.Expr, "observed": res.Observed,
-			"observed_text": Observed(&in.Thresholds[i], res), "has_data": res.HasData, "pass": res.Pass, "aborted": res.Aborted})
+		th := map[string]any{"metric": res.Key, "expr": res.Expr, "observed": res.Observed,
+			"observed_text": Observed(&in.Thresholds[i], res), "has_data": res.HasData, "pass": res.Pass, "aborted": res.Aborted}
+		if res.Reason != "" {
+			th["reason"] = res.Reason
+		}
+		thresholds = append(thresholds, th)
 	}
 	tot := r.Total()
 	var warnings []string
 	if d := in.Dropped(); d > 0 {
 		warnings = append(warnings, "iterations were dropped for lack of a free VU: percentiles are optimistic")
 	}
-	return map[string]any{
+	warnings = append(warnings, Accounting(in)...)
+	out := map[string]any{
 		"name": in.Name, "dir": in.Dir, "status": in.Status, "version": in.Version,
 		"start": in.Start.Format(time.RFC3339Nano), "end": in.End.Format(time.RFC3339Nano), "duration_ms": ms(r.Elapsed()),
 		"passed": in.Passed(), "thresholds": thresholds, "endpoints": endpoints, "scenarios": scenarios, "checks": checks,
 		"failures_by_kind": byKind(tot.Failures[:]), "notices": in.Notices, "warnings": warnings,
+		"interrupted": in.Interrupted(), "durations_lower_bounds": in.Interrupted() > 0, "truncated_bodies": in.Truncated(),
 		"findings": findingsJSON(in.Findings), "healthy": in.Healthy,
 	}
+	if c := in.BodyCap(); c > 0 {
+		out["max_body"] = c // the cap every truncated body met; absent when unknown or they differ
+	}
+	return out
 }
 
 func byKind(f []int64) map[string]int64 {

@@ -17,7 +17,8 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files")
 
 // fixture is a deterministic 3-second run: two scenarios, three endpoints,
-// failures of two kinds, checks, drops, and thresholds that pass and fail.
+// failures of four kinds (one cut off by the end of the run, one redirect
+// loop), truncated bodies, checks, drops, and thresholds that pass and fail.
 func fixture(t *testing.T) *Input {
 	t.Helper()
 	layout := sample.Layout{
@@ -44,6 +45,13 @@ func fixture(t *testing.T) *Input {
 			if ep == 1 && i == 1 && sec == 2 {
 				req.Status, req.Kind, req.Err, req.Duration = 0, sample.Timeout, "context deadline exceeded", 5*time.Second
 			}
+			if ep == 1 && i >= 97 && sec == 2 {
+				req.Status, req.Kind, req.Err = 0, sample.Interrupted, "cut off by the end of the run"
+			}
+			if ep == 2 && i == 5 && sec == 1 {
+				req.Status, req.Kind, req.Err, req.Redirects = 302, sample.Redirect, "redirect loop: /coupons/issue → /coupons/issue", 3
+			}
+			req.Truncated = ep == 0 && i%30 == 0
 			sink.Request(&req)
 			sink.Check(int32(ep%2), at, !(ep == 2 && i%10 == 2))
 			sink.Iteration(int32(ep/2), at, req.Duration)
@@ -70,12 +78,11 @@ func fixture(t *testing.T) *Input {
 	}
 	results := make([]threshold.Result, len(defs))
 	for i := range defs {
-		v, ok := run.Observe(&defs[i])
-		results[i] = defs[i].Evaluate(v, ok)
+		results[i] = run.Evaluate(&defs[i])
 	}
 	start := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	return &Input{Name: "shop", Dir: "results/20261122-100000-shop", Status: "completed", Version: "test",
-		Start: start, End: start.Add(3 * time.Second), Run: run, Thresholds: defs, Results: results,
+		Start: start, End: start.Add(3 * time.Second), Run: run, Thresholds: defs, Results: results, BodyCaps: []int64{1 << 20, 1 << 20, 0},
 		Notices: []string{"scenario buy: the 5 unique rows of users.csv ran out; the scenario stops"},
 		Findings: []diagnose.Finding{{Kind: diagnose.KindPoolExhaustion, Severity: diagnose.Critical, From: 1, To: 2,
 			Title:    "DB pool exhausted: 10 of 10 connections in use, 71 waiting (go_sql, role=app) from 1s",

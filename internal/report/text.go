@@ -41,7 +41,11 @@ func WriteText(w io.Writer, in *Input) error {
 		fmt.Fprintf(&sb, "  ! %d iterations were dropped for lack of a free VU: the target was not offered the planned load, so\n"+
 			"    these percentiles are optimistic. Raise max_vus, or treat the rate as beyond what this setup can test.\n", d)
 	}
-	if len(in.Notices) > 0 || in.Dropped() > 0 {
+	accounting := Accounting(in)
+	for _, a := range accounting {
+		sb.WriteString(wrap(a, 100, "  ! ", "    "))
+	}
+	if len(in.Notices) > 0 || in.Dropped() > 0 || len(accounting) > 0 {
 		sb.WriteString("\n")
 	}
 	if len(in.Results) > 0 {
@@ -196,4 +200,26 @@ func kindOrder() []sample.Kind {
 
 func trimFloat(f float64) string {
 	return strconv.FormatFloat(f, 'f', -1, 64)
+}
+
+// wrap breaks text into lines of at most width columns at spaces, the
+// first starting with first and the others with rest; a word longer than
+// a line stays whole.
+func wrap(text string, width int, first, rest string) string {
+	var sb strings.Builder
+	line := first
+	fresh := true
+	for _, w := range strings.Fields(text) {
+		if !fresh && len([]rune(line))+1+len([]rune(w)) > width {
+			sb.WriteString(line + "\n")
+			line, fresh = rest, true
+		}
+		if !fresh {
+			line += " "
+		}
+		line += w
+		fresh = false
+	}
+	sb.WriteString(line + "\n")
+	return sb.String()
 }

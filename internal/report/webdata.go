@@ -67,13 +67,15 @@ type ThresholdMeta struct {
 
 // Final is how a run ended, as the live dashboard shows it last.
 type Final struct {
-	Status     string           `json:"status"`
-	Verdict    string           `json:"verdict"`
-	Thresholds []ThresholdState `json:"thresholds"`
-	Report     string           `json:"report"` // where report.html was written
-	Diagnosis  Diagnosis        `json:"diagnosis"`
-	Notices    []string         `json:"notices"`     // what the run said, scrape failures included
-	Observed   *ObservedDelta   `json:"o,omitempty"` // points that came after the last frame
+	Status      string           `json:"status"`
+	Verdict     string           `json:"verdict"`
+	Thresholds  []ThresholdState `json:"thresholds"`
+	Report      string           `json:"report"`                 // where report.html was written
+	ReportError string           `json:"report_error,omitempty"` // why report.html could not be written
+	Diagnosis   Diagnosis        `json:"diagnosis"`
+	Notices     []string         `json:"notices"`     // what the run said, scrape failures included
+	Warnings    []string         `json:"warnings"`    // what a reader must know about the figures (see Accounting)
+	Observed    *ObservedDelta   `json:"o,omitempty"` // points that came after the last frame
 }
 
 // Spectrum is the percentile spectrum of one latency histogram.
@@ -145,7 +147,7 @@ func ThresholdStates(defs []threshold.Threshold, results []threshold.Result) []T
 func NewFinal(in *Input, reportPath string) Final {
 	notices := append([]string{}, in.Notices...)
 	return Final{Status: in.Status, Verdict: Verdict(in), Thresholds: ThresholdStates(in.Thresholds, in.Results), Report: reportPath,
-		Diagnosis: NewDiagnosis(in.Findings, in.Healthy), Notices: notices}
+		Diagnosis: NewDiagnosis(in.Findings, in.Healthy), Notices: notices, Warnings: append([]string{}, Accounting(in)...)}
 }
 
 // Spectra returns the latency spectrum of all endpoints merged, then of

@@ -19,6 +19,7 @@ import (
 type Reader struct {
 	db       *sql.DB
 	path     string
+	version  int // the file's schema version
 	meta     Meta
 	finish   Finish
 	finished bool
@@ -57,6 +58,7 @@ func (r *Reader) load() error {
 	case version > SchemaVersion:
 		return fmt.Errorf("schema version %d is newer than this loadlens reads (%d); use a newer loadlens", version, SchemaVersion)
 	}
+	r.version = version
 	if err := r.loadMeta(); err != nil {
 		return err
 	}
@@ -140,14 +142,18 @@ func (r *Reader) loadFinish() error {
 		return fmt.Errorf("finish end time: %w", err)
 	}
 	r.finish.Elapsed = time.Duration(elapsed)
-	rows, err := r.db.Query(`SELECT key, expr, observed, has_data, pass, aborted FROM thresholds ORDER BY rowid`)
+	reason := `reason`
+	if r.version < 2 {
+		reason = `''` // version 1 had no reasons
+	}
+	rows, err := r.db.Query(`SELECT key, expr, observed, has_data, pass, aborted, ` + reason + ` FROM thresholds ORDER BY rowid`)
 	if err != nil {
 		return fmt.Errorf("read thresholds: %w", err)
 	}
 	defer func() { _ = rows.Close() }()
 	for rows.Next() {
 		var t threshold.Result
-		if err := rows.Scan(&t.Key, &t.Expr, &t.Observed, &t.HasData, &t.Pass, &t.Aborted); err != nil {
+		if err := rows.Scan(&t.Key, &t.Expr, &t.Observed, &t.HasData, &t.Pass, &t.Aborted, &t.Reason); err != nil {
 			return fmt.Errorf("read thresholds: %w", err)
 		}
 		r.finish.Thresholds = append(r.finish.Thresholds, t)

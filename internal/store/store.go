@@ -19,8 +19,10 @@ import (
 )
 
 // SchemaVersion is the version of the run.db layout this build writes; it
-// reads this version and older ones.
-const SchemaVersion = 1
+// reads this version and older ones. Version 2 added the truncated column
+// of endpoint_seconds, the reason column of thresholds, and snapshots of
+// format 2 (with truncated bodies).
+const SchemaVersion = 2
 
 // Meta describes a run: who ran what, where and when.
 type Meta struct {
@@ -37,7 +39,7 @@ type Meta struct {
 // Finish is how a run ended.
 type Finish struct {
 	End        time.Time
-	Status     string // "completed", "aborted", "interrupted" or "failed"
+	Status     string // "completed", "aborted", "interrupted", "failed" or "incomplete"
 	Elapsed    time.Duration
 	ExitCode   int
 	Thresholds []threshold.Result
@@ -89,6 +91,7 @@ CREATE TABLE endpoint_seconds (
 	endpoint_name  TEXT NOT NULL,
 	requests       INTEGER NOT NULL,
 	failed         INTEGER NOT NULL,
+	truncated      INTEGER NOT NULL,
 	bytes_sent     INTEGER NOT NULL,
 	bytes_received INTEGER NOT NULL,
 	p50_ms         REAL NOT NULL,
@@ -103,7 +106,8 @@ CREATE TABLE thresholds (
 	observed REAL NOT NULL,
 	has_data INTEGER NOT NULL,
 	pass     INTEGER NOT NULL,
-	aborted  INTEGER NOT NULL
+	aborted  INTEGER NOT NULL,
+	reason   TEXT NOT NULL
 );
 CREATE TABLE finish (
 	end_time   TEXT NOT NULL,

@@ -33,15 +33,15 @@ func testMeta() Meta {
 }
 
 // snapshots records n seconds in which endpoint 0 serves sec+1 requests of
-// (sec+1) ms and endpoint 1 none.
+// (sec+1) ms, the first with a truncated body, and endpoint 1 none.
 func snapshots(layout sample.Layout, n int) []*metrics.Snapshot {
 	rec := metrics.NewRecorder(layout, 2)
 	var out []*metrics.Snapshot
 	for sec := range n {
 		sink := rec.Sink(sec)
-		for range sec + 1 {
+		for i := range sec + 1 {
 			sink.Request(&sample.Request{Endpoint: 0, End: time.Duration(sec) * time.Second,
-				Duration: time.Duration(sec+1) * time.Millisecond, Sent: 10, Received: 100, Status: 200})
+				Duration: time.Duration(sec+1) * time.Millisecond, Sent: 10, Received: 100, Status: 200, Truncated: i == 0})
 		}
 		sink.Check(0, time.Duration(sec)*time.Second, true)
 		s := rec.Collect(sec)
@@ -84,6 +84,7 @@ func TestRoundTrip(t *testing.T) {
 		ExitCode: 0, Thresholds: []threshold.Result{
 			{Key: "http_req_duration", Expr: "p(95) < 800ms", Observed: 4.9, HasData: true, Pass: true},
 			{Key: "http_req_failed", Expr: "rate < 0.01", HasData: false, Pass: true, Aborted: false},
+			{Key: "http_req_waiting", Expr: "p(99) < 1s", Observed: 30000, HasData: true, Pass: false, Reason: "no completed request (12 sent)"},
 		},
 	}
 	if err := w.Finish(fin); err != nil {
@@ -114,6 +115,7 @@ func TestRoundTrip(t *testing.T) {
 	}{
 		{"seconds", len(run.Series), 5},
 		{"requests", run.Endpoints[0].Requests, int64(15)},
+		{"truncated bodies", run.Endpoints[0].Truncated, int64(5)},
 		{"duration samples", run.Endpoints[0].Duration.Count(), int64(15)},
 		{"check passes", run.Checks[0].Passes, int64(5)},
 		{"vus of the last second", run.Scenarios[0].VUsLast, int64(5)},
@@ -136,21 +138,21 @@ func TestPlainTablesForTheCLI(t *testing.T) {
 	if err := db.QueryRow(`PRAGMA journal_mode`).Scan(&mode); err != nil || mode != "wal" {
 		t.Errorf("journal_mode = %q (%v), want wal", mode, err)
 	}
-	rows, err := db.Query(`SELECT sec, endpoint, scenario, endpoint_name, requests, failed, bytes_sent, p99_ms FROM endpoint_seconds ORDER BY sec`)
+	rows, err := db.Query(`SELECT sec, endpoint, scenario, endpoint_name, requests, failed, truncated, bytes_sent, p99_ms FROM endpoint_seconds ORDER BY sec`)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer func() { _ = rows.Close() }()
 	n := 0
 	for ; rows.Next(); n++ {
-		var sec, ep, requests, failed, sent int64
+		var sec, ep, requests, failed, truncated, sent int64
 		var scenario, name string
 		var p99 float64
-		if err := rows.Scan(&sec, &ep, &scenario, &name, &requests, &failed, &sent, &p99); err != nil {
+		if err := rows.Scan(&sec, &ep, &scenario, &name, &requests, &failed, &truncated, &sent, &p99); err != nil {
 			t.Fatal(err)
 		}
-		if ep != 0 || scenario != "browse" || name != "GET /" || requests != sec+1 || failed != 0 || sent != 10*(sec+1) {
-			t.Errorf("row %d: sec %d endpoint %d %q %q requests %d failed %d sent %d", n, sec, ep, scenario, name, requests, failed, sent)
+		if ep != 0 || scenario != "browse" || name != "GET /" || requests != sec+1 || failed != 0 || truncated != 1 || sent != 10*(sec+1) {
+			t.Errorf("row %d: sec %d endpoint %d %q %q requests %d failed %d truncated %d sent %d", n, sec, ep, scenario, name, requests, failed, truncated, sent)
 		}
 		if want := float64(sec + 1); p99 < want || p99 > want*1.001 {
 			t.Errorf("second %d: p99_ms = %v, want %v", sec, p99, want)
@@ -204,8 +206,8 @@ func TestOpenRejects(t *testing.T) {
 		{"missing file", func(*testing.T, string) {}, "no such file"},
 		{"newer schema", func(t *testing.T, path string) {
 			closed(t, path)
-			exec1(t, path, `UPDATE meta SET value = '2' WHERE key = 'schema_version'`)
-		}, "schema version 2 is newer"},
+			exec1(t, path, `UPDATE meta SET value = '3' WHERE key = 'schema_version'`)
+		}, "schema version 3 is newer"},
 		{"garbage schema version", func(t *testing.T, path string) {
 			closed(t, path)
 			exec1(t, path, `UPDATE meta SET value = 'x' WHERE key = 'schema_version'`)

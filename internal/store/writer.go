@@ -140,8 +140,8 @@ func (w *Writer) writeSecond(s *metrics.Snapshot, blob []byte) error {
 	if _, err := tx.Exec(`INSERT INTO seconds (sec, snapshot) VALUES (?, ?)`, s.Second, blob); err != nil {
 		return err
 	}
-	stmt, err := tx.Prepare(`INSERT INTO endpoint_seconds (sec, endpoint, scenario, endpoint_name, requests, failed,
-		bytes_sent, bytes_received, p50_ms, p95_ms, p99_ms, max_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	stmt, err := tx.Prepare(`INSERT INTO endpoint_seconds (sec, endpoint, scenario, endpoint_name, requests, failed, truncated,
+		bytes_sent, bytes_received, p50_ms, p95_ms, p99_ms, max_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
@@ -155,7 +155,7 @@ func (w *Writer) writeSecond(s *metrics.Snapshot, blob []byte) error {
 		for _, f := range e.Failures {
 			failed += f
 		}
-		if _, err := stmt.Exec(s.Second, i, scenarioName(w.layout, info.Scenario), info.Name, e.Requests, failed,
+		if _, err := stmt.Exec(s.Second, i, scenarioName(w.layout, info.Scenario), info.Name, e.Requests, failed, e.Truncated,
 			e.Sent, e.Received, ms(e.Duration.Quantile(50)), ms(e.Duration.Quantile(95)), ms(e.Duration.Quantile(99)),
 			ms(e.Duration.Max())); err != nil {
 			return fmt.Errorf("endpoint %d: %w", i, err)
@@ -186,8 +186,8 @@ func (w *Writer) finish(f Finish) error {
 		return errors.New("the run is already finished")
 	}
 	for _, r := range f.Thresholds {
-		if _, err := tx.Exec(`INSERT INTO thresholds (key, expr, observed, has_data, pass, aborted) VALUES (?, ?, ?, ?, ?, ?)`,
-			r.Key, r.Expr, r.Observed, r.HasData, r.Pass, r.Aborted); err != nil {
+		if _, err := tx.Exec(`INSERT INTO thresholds (key, expr, observed, has_data, pass, aborted, reason) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			r.Key, r.Expr, r.Observed, r.HasData, r.Pass, r.Aborted, r.Reason); err != nil {
 			return fmt.Errorf("threshold %s: %w", r.Key, err)
 		}
 	}

@@ -21,5 +21,8 @@
 //
 // A threshold whose metric recorded no data passes, as in k6: a filter that
 // matches nothing, or a metric the test never produces, cannot fail a run.
-// Result.HasData tells such thresholds apart in reports.
+// Result.HasData tells such thresholds apart in reports. The run model
+// (metrics.Run.Evaluate) adds one exception: a latency threshold whose
+// requests were sent and none received a response fails, with
+// Result.Reason saying so.
 package threshold

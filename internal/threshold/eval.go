@@ -119,4 +119,8 @@ type Result struct {
 	HasData  bool    // false when the metric recorded nothing; such a threshold passes, as in k6
 	Pass     bool    // the comparison held, or there was no data
 	Aborted  bool    // this threshold stopped the run (AbortOnFail)
+	// Reason says why the threshold failed when no observation could be
+	// compared, e.g. "no completed request (60 sent)"; reports show it in
+	// place of the observed value. Empty otherwise.
+	Reason string
 }

@@ -1,0 +1,95 @@
+package report
+
+import (
+	"fmt"
+
+	"github.com/loadlens/loadlens/internal/sample"
+)
+
+// Interrupted returns how many requests the end of the run cut off
+// (graceful stop, Ctrl-C, abort_on_fail): they count as failed requests of
+// kind interrupted, with the time they had waited as their duration.
+func (in *Input) Interrupted() int64 {
+	var n int64
+	for i := range in.Run.Endpoints {
+		n += in.Run.Endpoints[i].Failures[sample.Interrupted]
+	}
+	return n
+}
+
+// Truncated returns how many response bodies were longer than their step's
+// max_body, so that checks and extractions saw only their start.
+func (in *Input) Truncated() int64 {
+	var n int64
+	for i := range in.Run.Endpoints {
+		n += in.Run.Endpoints[i].Truncated
+	}
+	return n
+}
+
+// BodyCap returns the max_body that every endpoint with a truncated body
+// shares, or 0 when they differ or it is unknown.
+func (in *Input) BodyCap() int64 {
+	var shared int64
+	for i := range in.Run.Endpoints {
+		if in.Run.Endpoints[i].Truncated == 0 {
+			continue
+		}
+		c := in.bodyCap(i)
+		if c == 0 || shared != 0 && c != shared {
+			return 0
+		}
+		shared = c
+	}
+	return shared
+}
+
+// bodyCap returns endpoint i's max_body, 0 when unknown.
+func (in *Input) bodyCap(i int) int64 {
+	if i < len(in.BodyCaps) {
+		return in.BodyCaps[i]
+	}
+	return 0
+}
+
+// Accounting returns what a reader must know about the requests behind the
+// figures: how many the end of the run cut off, and how many bodies were
+// truncated. Every rendering shows these same sentences.
+func Accounting(in *Input) []string {
+	var out []string
+	if n := in.Interrupted(); n > 0 {
+		if n == 1 {
+			out = append(out, "1 request was cut off by the end of the run (interrupted): it counts as failed, "+
+				"and its duration is a lower bound (the time it had waited).")
+		} else {
+			out = append(out, fmt.Sprintf("%d requests were cut off by the end of the run (interrupted): they count as failed, "+
+				"and their durations are lower bounds (the time they had waited).", n))
+		}
+	}
+	if n := in.Truncated(); n > 0 {
+		bodies, their := fmt.Sprintf("%d response bodies were", n), "their"
+		if n == 1 {
+			bodies, their = "1 response body was", "its"
+		}
+		if c := in.BodyCap(); c > 0 {
+			out = append(out, fmt.Sprintf("%s longer than max_body (%s): checks and extractions saw only %s first %s.",
+				bodies, CapText(c), their, CapText(c)))
+		} else {
+			out = append(out, fmt.Sprintf("%s truncated past max_body: checks and extractions saw only %s start.", bodies, their))
+		}
+	}
+	return out
+}
+
+// CapText formats a byte cap the way it is usually written: 1 MiB, 64 KiB, 1000 B.
+func CapText(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d B", n)
+}
