@@ -39,7 +39,7 @@ func Compare(cfg CompareConfig) (int, error) {
 			return ExitRunFailed, err
 		}
 		inputs[i] = compare.Input{Name: filepath.Base(filepath.Dir(db)), Run: run,
-			Window: func(first, last int) (*metrics.Run, error) { return readWindow(db, first, last) }}
+			Snapshots: func(fn func(*metrics.Snapshot) error) error { return readSnapshots(db, fn) }}
 	}
 	rep, err := compare.Compare(inputs, cfg.Options)
 	if err != nil {
@@ -99,20 +99,12 @@ func readRun(db string) (*metrics.Run, error) {
 	return rd.Run()
 }
 
-// readWindow rebuilds a run from its stored seconds first to last, so
-// percentiles over the steady part are exact merges, not averages.
-func readWindow(db string, first, last int) (*metrics.Run, error) {
+// readSnapshots hands every stored second of a run.db to fn, in order.
+func readSnapshots(db string, fn func(*metrics.Snapshot) error) error {
 	rd, err := store.Open(db)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer rd.Close()
-	run := metrics.NewRun(rd.Meta().Layout)
-	err = rd.Snapshots(func(s *metrics.Snapshot) error {
-		if s.Second >= first && s.Second <= last {
-			run.Add(s)
-		}
-		return nil
-	})
-	return run, err
+	return rd.Snapshots(fn)
 }
