@@ -40,6 +40,9 @@ type Input struct {
 	// constant, found by the caller in the run's test; none means the
 	// steady part is found in the data.
 	Holds []Hold
+	// Note, when set, says how the caller read the run, for the report:
+	// e.g. why it found no holds.
+	Note string
 }
 
 // Hold is a stretch of seconds over which a test's stages hold the load

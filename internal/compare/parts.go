@@ -22,7 +22,7 @@ func chooseParts(ins []Input, tol float64) ([]RunInfo, [][]float64) {
 	for i, in := range ins {
 		model, unit, level := loadOf(in.Run)
 		levels[i] = level
-		info := RunInfo{Name: in.Name, Model: model, LoadUnit: unit, RunSeconds: len(level), Exact: in.Snapshots != nil}
+		info := RunInfo{Name: in.Name, Model: model, LoadUnit: unit, RunSeconds: len(level), Exact: in.Snapshots != nil, Note: in.Note}
 		cands := holdParts(in, level)
 		if len(cands) == 0 {
 			cands = dataParts(level, tol)
@@ -38,7 +38,7 @@ func chooseParts(ins []Input, tol float64) ([]RunInfo, [][]float64) {
 		if !found {
 			last := max(0, len(level)-2) // the last second is partial
 			p = part{seg: Segment{First: 0, Last: last, Level: mean(level[:last+1])}, source: "whole run"}
-			info.Note = fmt.Sprintf("no steady part of %d s or more in the data and no hold in the test's stages: the whole run is compared", minSteady)
+			info.Note = join(info.Note, fmt.Sprintf("no steady part of %d s or more in the data and no hold in the test's stages: the whole run is compared", minSteady))
 		}
 		seg := p.seg
 		info.First, info.Last = in.Run.Series[seg.First].Sec, in.Run.Series[seg.Last].Sec
