@@ -29,15 +29,7 @@ func resample(rs *rowSeconds, b int, seed uint64) *resampled {
 	L, inflate := rs.blockLength()
 	out := &resampled{seconds: n, block: L, inflate: inflate}
 	acc := make([]int64, rs.hi-rs.lo+1)
-	single := make([][]int, n)
-	blocks := make([][]int, n)
-	for i := range n {
-		single[i] = []int{i}
-		for k := range L {
-			blocks[i] = append(blocks[i], (i+k)%n)
-		}
-	}
-	secs := rs.pack(single)
+	secs := rs.packSeconds()
 	all := make([]int, n)
 	for i := range all {
 		all[i] = i
@@ -49,7 +41,7 @@ func resample(rs *rowSeconds, b int, seed uint64) *resampled {
 	// n mod L seconds of one more.
 	blk := secs
 	if L > 1 {
-		blk = rs.pack(blocks)
+		blk = rs.packBlocks(L)
 	}
 	whole, rest := n/L, n%L
 	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))

@@ -98,7 +98,7 @@ func closedReading(s Scaling, a, b string) (verdict, text string) {
 	switch {
 	case eff <= 0.25:
 		return "saturated", fmt.Sprintf("Throughput did not scale with the VUs: %s. %s. The added VUs only waited in a queue: the system was saturated at about %s %s, and more VUs will not raise throughput until its bottleneck is removed.",
-			ran, little, thousands(s.Throughput[lo]*max(1, x)), unit)
+			ran, little, thousands(max(s.Throughput[0], s.Throughput[1])), unit)
 	case eff >= 0.8:
 		return "scaled", fmt.Sprintf("Throughput scaled with the VUs: %s. %s: the time per %s held, so the system was not saturated at %s VUs.",
 			ran, little, per, thousands(s.Load[hi]))

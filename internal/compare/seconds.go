@@ -106,36 +106,45 @@ type packed struct {
 	n                           []uint32
 }
 
-// pack lays out the seconds of a row, each item the sum of the seconds
-// items[i] lists.
-func (rs *rowSeconds) pack(items [][]int) *packed {
+// packSeconds lays out the seconds of a row, one item each.
+func (rs *rowSeconds) packSeconds() *packed {
+	return rs.packBlocks(1)
+}
+
+// packBlocks lays out every circular block of L consecutive seconds, the
+// i-th starting at second i: a window that slides one second at a time,
+// adding the second that enters and taking away the one that leaves.
+func (rs *rowSeconds) packBlocks(L int) *packed {
+	n := len(rs.secs)
 	p := &packed{off: []int32{0}}
 	acc := make([]int64, rs.hi-rs.lo+1)
-	for _, secs := range items {
-		var reqs, failed, passes, fails int64
-		touched := 0
-		for _, i := range secs {
-			s := &rs.secs[i]
-			reqs += s.reqs
-			failed += s.failed
-			passes += s.passes
-			fails += s.fails
-			for _, b := range s.lat {
-				acc[b.idx-rs.lo] += int64(b.n)
-				touched++
+	var t sums
+	move := func(i int, sign int64) {
+		s := &rs.secs[i%n]
+		t.reqs += sign * s.reqs
+		t.failed += sign * s.failed
+		t.passes += sign * s.passes
+		t.fails += sign * s.fails
+		for _, b := range s.lat {
+			acc[b.idx-rs.lo] += sign * int64(b.n)
+		}
+	}
+	for k := range L {
+		move(k, 1)
+	}
+	for i := range n {
+		if i > 0 {
+			move(i-1, -1)
+			move(i-1+L, 1)
+		}
+		for j, c := range acc {
+			if c > 0 {
+				p.idx = append(p.idx, int32(j))
+				p.n = append(p.n, uint32(c))
 			}
 		}
-		if touched > 0 {
-			for j, c := range acc {
-				if c > 0 {
-					p.idx = append(p.idx, int32(j))
-					p.n = append(p.n, uint32(c))
-					acc[j] = 0
-				}
-			}
-		}
-		p.reqs, p.failed = append(p.reqs, reqs), append(p.failed, failed)
-		p.passes, p.fails = append(p.passes, passes), append(p.fails, fails)
+		p.reqs, p.failed = append(p.reqs, t.reqs), append(p.failed, t.failed)
+		p.passes, p.fails = append(p.passes, t.passes), append(p.fails, t.fails)
 		p.off = append(p.off, int32(len(p.idx)))
 	}
 	return p
