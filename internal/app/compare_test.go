@@ -372,12 +372,13 @@ func TestCompareRuns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("four 7-second runs")
 	}
-	// service times well above the timer noise of a busy 2-core machine
+	// Service times far above the scheduling delays of a busy 2-core
+	// machine (a few ms, which would be a quarter of a 20 ms service).
 	dir := t.TempDir()
-	base := runAgainst(t, dir, 20*time.Millisecond)
-	same := runAgainst(t, dir, 20*time.Millisecond)
-	slower := runAgainst(t, dir, 26*time.Millisecond)
-	slower2 := runAgainst(t, dir, 26*time.Millisecond)
+	base := runAgainst(t, dir, 100*time.Millisecond)
+	same := runAgainst(t, dir, 100*time.Millisecond)
+	slower := runAgainst(t, dir, 130*time.Millisecond)
+	slower2 := runAgainst(t, dir, 130*time.Millisecond)
 	cases := []struct {
 		name     string
 		runs     []string

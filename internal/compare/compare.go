@@ -166,6 +166,9 @@ func CompareGroups(groups [][]Input, opts Options) (*Report, error) {
 	rep.Runs, rep.load = chooseParts(ins, opts.LoadTolerance)
 	for i := range rep.Runs {
 		rep.Runs[i].Group = groupOf[i]
+		if i > 0 {
+			rep.Runs[i].Note = join(rep.Runs[i].Note, lagNote(ins[i].Run.Series, ins[0].Run.Series, rep.Runs[i], rep.Runs[0]))
+		}
 	}
 	rep.Groups = groupInfos(rep.Runs, len(groups))
 	keys, index := endpointKeys(ins)

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"flag"
 	"fmt"
 	"math"
 	"regexp"
@@ -192,13 +193,17 @@ func TestSlowerServerIsCaught(t *testing.T) {
 	}
 }
 
-// TestFalseRegressionRateLong measures the rate over more pairs; its log
-// is the figure docs/compare.md quotes.
+// longPairs sets how many pairs TestFalseRegressionRateLong compares per
+// model; docs/compare.md quotes -pairs 200.
+var longPairs = flag.Int("pairs", 50, "pairs of runs per model in TestFalseRegressionRateLong")
+
+// TestFalseRegressionRateLong measures the rate over more pairs (-pairs);
+// its log is the figure docs/compare.md quotes.
 func TestFalseRegressionRateLong(t *testing.T) {
 	if testing.Short() {
-		t.Skip("100 pairs per model")
+		t.Skip("many pairs per model")
 	}
-	const pairs = 100
+	pairs := *longPairs
 	maxChanges, maxRegressions := binomialLimit(pairs, 0.05, 0.005), binomialLimit(pairs, 0.025, 0.005)
 	for _, model := range []string{"arrival-rate", "vus"} {
 		t.Run(model, func(t *testing.T) {
@@ -244,6 +249,36 @@ func TestDriftIsNotCalledAChange(t *testing.T) {
 			}
 			if tc.drift > 0 && v.MinEffect < 10 {
 				t.Errorf("minimum effect %.1f%%, want the halves' difference of about 15%%", v.MinEffect)
+			}
+		})
+	}
+}
+
+// TestABusierHostIsNamed: a run whose load generator lagged far more than
+// the baseline's says its host was busier, since its latencies include
+// the wait; runs that lagged alike say nothing.
+func TestABusierHostIsNamed(t *testing.T) {
+	tests := []struct {
+		name          string
+		baseLag, lag  float64
+		want, notWant string
+	}{
+		{"this run's host was busier", 1, 40, "its load generator lagged more than the baseline's", ""},
+		{"the baseline's host was busier", 40, 1, "the baseline's load generator lagged more", ""},
+		{"alike", 2, 3, "", "lagged"},
+		{"no lag recorded", 0, 0, "", "lagged"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a := synth{seed: 1, model: "arrival-rate", load: hold100, lag: tc.baseLag}.input("a")
+			b := synth{seed: 2, model: "arrival-rate", load: hold100, lag: tc.lag}.input("b")
+			r, err := Compare([]Input{a, b}, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			note := r.Runs[1].Note
+			if !strings.Contains(note, tc.want) || (tc.notWant != "" && strings.Contains(note, tc.notWant)) {
+				t.Errorf("note %q, want %q and not %q", note, tc.want, tc.notWant)
 			}
 		})
 	}

@@ -28,6 +28,9 @@ type synth struct {
 	runSlow float64   // sd of a slowness drawn once per run (a run-to-run difference); 0 for none
 	iters   float64   // requests per iteration; 0 means 1
 	drift   float64   // slowness added linearly over the run: 0.3 ends 30 % slower than it started
+	phi     float64   // the slowness's persistence from second to second; 0 means 0.7
+	innov   float64   // the slowness's innovation sd; 0 means 0.05
+	lag     float64   // the load generator's scheduler lag in ms, recorded once a request; 0 for none
 }
 
 func synthLayout(model string) sample.Layout {
@@ -84,7 +87,7 @@ func (s synth) build() (*metrics.Run, []*metrics.Snapshot) {
 	var snaps []*metrics.Snapshot
 	state, burst := 0.0, 0
 	for sec, level := range s.load {
-		state = 0.7*state + 0.05*rng.NormFloat64()
+		state = s.persistence()*state + s.innovation()*rng.NormFloat64()
 		factor := slow * math.Exp(state) * (1 + s.drift*float64(sec)/float64(len(s.load)))
 		pauseShare, pause := 0.0, 0.0
 		if rng.Float64() < 0.02 {
@@ -140,6 +143,12 @@ func (s synth) build() (*metrics.Run, []*metrics.Snapshot) {
 			}
 		}
 		snap.Scenarios[0].Iterations = int64(math.Round(float64(n) / perIter))
+		if s.lag > 0 {
+			snap.Scenarios[0].Lag = metrics.NewHist()
+			for range n {
+				snap.Scenarios[0].Lag.Record(time.Duration(s.lag * math.Exp(0.2*rng.NormFloat64()) * float64(time.Millisecond)))
+			}
+		}
 		run.Add(snap)
 		snaps = append(snaps, snap)
 	}
@@ -170,3 +179,17 @@ func splitmix(x uint64) uint64 {
 
 // newRand returns a generator for test data.
 func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(splitmix(seed), splitmix(^seed))) }
+
+func (s synth) persistence() float64 {
+	if s.phi == 0 {
+		return 0.7
+	}
+	return s.phi
+}
+
+func (s synth) innovation() float64 {
+	if s.innov == 0 {
+		return 0.05
+	}
+	return s.innov
+}

@@ -171,6 +171,16 @@ func shift(m Metric, a, b float64) float64 {
 	return 100 * (b/a - 1)
 }
 
+// logShift is the change of metric m from a to b on the scale the
+// bootstrap works on: the log ratio for req/s and latencies, which keeps
+// their intervals above −100 %; the difference for rates.
+func logShift(m Metric, a, b float64) float64 {
+	if m.isRatio() {
+		return b - a
+	}
+	return math.Log(b / a)
+}
+
 // minSeconds is the fewest compared seconds a run needs for the bootstrap.
 const minSeconds = 5
 
@@ -187,27 +197,31 @@ func (c *comparer) bootstrapChange(v *Value, base Value, ia, ib, r int, m Metric
 		v.NotTested = "no per-second data"
 		return
 	}
+	if !m.isRatio() && v.Value <= 0 {
+		v.NotTested = "the figure is 0"
+		return
+	}
 	ra, rb := va.resampled(r, ia, c.opts.Resamples), vb.resampled(r, ib, c.opts.Resamples)
-	center := shift(m, ra.full[m], rb.full[m])
+	center := logShift(m, ra.full[m], rb.full[m])
 	diffs := make([]float64, 0, len(ra.reps))
 	xs, ys := make([]float64, 0, len(ra.reps)), make([]float64, 0, len(ra.reps))
 	for k := range ra.reps {
 		x, y := ra.reps[k][m], rb.reps[k][m]
-		if math.IsNaN(x) || math.IsNaN(y) || (!m.isRatio() && x <= 0) {
+		if math.IsNaN(x) || math.IsNaN(y) || (!m.isRatio() && (x <= 0 || y <= 0)) {
 			v.NotTested = "too few requests to resample"
 			return
 		}
-		diffs = append(diffs, shift(m, x, y)-center)
-		xs, ys = append(xs, shift(m, ra.full[m], x)), append(ys, shift(m, rb.full[m], y))
+		diffs = append(diffs, logShift(m, x, y)-center)
+		xs, ys = append(xs, logShift(m, ra.full[m], x)), append(ys, logShift(m, rb.full[m], y))
 	}
 	sort.Float64s(diffs)
-	point := *v.Delta
-	if !m.isRatio() {
-		point = *v.DeltaPct
-	}
+	point := logShift(m, base.Value, v.Value)
 	scale := widening(variance(xs), variance(ys), ra, rb, c.opts.Alpha)
 	lo := point + scale*quantileSorted(diffs, c.opts.Alpha/2)
 	hi := point + scale*quantileSorted(diffs, 1-c.opts.Alpha/2)
+	if !m.isRatio() {
+		lo, hi = 100*math.Expm1(lo), 100*math.Expm1(hi)
+	}
 	v.setInterval(m, base, lo, hi)
 	v.MinEffect = max(floor(m), halvesNoise(ra, m), halvesNoise(rb, m))
 	v.Block = max(ra.block, rb.block)
