@@ -4,44 +4,60 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"time"
 
 	"github.com/loadlens/loadlens/internal/compare"
 	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/store"
 )
 
 // CompareConfig is what `loadlens compare` needs.
 type CompareConfig struct {
-	Runs    []string // run directories (or run.db files); the first is the baseline
-	Format  string   // text, md, json or html
+	// Runs are run directories (or run.db files): the baseline first, then
+	// the runs to compare with it; or groups of runs of the same test
+	// separated by "vs" (A1 A2 A3 vs B1 B2 B3), taken as replicates.
+	Runs    []string
+	Format  string // text, md, json or html
 	Out     io.Writer
 	Options compare.Options
 	Gates   []string // --fail-on-regression expressions
 }
 
-// Compare compares runs against the first and prints the comparison; it
-// returns ExitThresholdFailed when a regression gate fails.
+// groupSeparator separates groups of runs in CompareConfig.Runs.
+const groupSeparator = "vs"
+
+// Compare compares runs (or groups of runs) against the first and prints
+// the comparison; it returns ExitThresholdFailed when a regression gate fails.
 func Compare(cfg CompareConfig) (int, error) {
-	if len(cfg.Runs) < 2 {
-		return ExitBadInput, errors.New("compare needs at least two runs: a baseline and one to compare with it")
+	groups, err := compareGroups(cfg.Runs)
+	if err != nil {
+		return ExitBadInput, err
 	}
 	gates, err := compare.ParseGates(cfg.Gates)
 	if err != nil {
 		return ExitBadInput, fmt.Errorf("--fail-on-regression: %w", err)
 	}
-	inputs := make([]compare.Input, len(cfg.Runs))
-	for i, path := range cfg.Runs {
-		db := runDB(path)
-		run, err := readRun(db)
-		if err != nil {
-			return ExitRunFailed, err
-		}
-		inputs[i] = compare.Input{Name: filepath.Base(filepath.Dir(db)), Run: run,
-			Window: func(first, last int) (*metrics.Run, error) { return readWindow(db, first, last) }}
+	switch cfg.Format {
+	case "", "text", "md", "markdown", "json", "html":
+	default:
+		return ExitBadInput, fmt.Errorf("--format %q: want text, md, json or html", cfg.Format)
 	}
-	rep, err := compare.Compare(inputs, cfg.Options)
+	inputs := make([][]compare.Input, len(groups))
+	for g, paths := range groups {
+		for _, path := range paths {
+			in, err := compareInput(path)
+			if err != nil {
+				return ExitRunFailed, err
+			}
+			inputs[g] = append(inputs[g], in)
+		}
+	}
+	rep, err := compare.CompareGroups(inputs, cfg.Options)
 	if err != nil {
 		return ExitRunFailed, err
 	}
@@ -54,8 +70,6 @@ func Compare(cfg CompareConfig) (int, error) {
 		err = compare.WriteJSON(cfg.Out, rep)
 	case "html":
 		err = compare.WriteHTML(cfg.Out, rep)
-	default:
-		return ExitBadInput, fmt.Errorf("--format %q: want text, md, json or html", cfg.Format)
 	}
 	if err != nil {
 		return ExitRunFailed, err
@@ -82,6 +96,185 @@ func Compare(cfg CompareConfig) (int, error) {
 	return ExitOK, nil
 }
 
+// compareGroups splits the run arguments into groups at each "vs"; without
+// one, every run is a group of its own (the baseline, then each run
+// compared with it).
+func compareGroups(args []string) ([][]string, error) {
+	if !slices.Contains(args, groupSeparator) {
+		if len(args) < 2 {
+			return nil, errors.New("compare needs at least two runs: a baseline and one to compare with it (or A1 A2 vs B1 B2)")
+		}
+		groups := make([][]string, len(args))
+		for i, a := range args {
+			groups[i] = []string{a}
+		}
+		return groups, nil
+	}
+	var groups [][]string
+	var cur []string
+	for i, a := range append(slices.Clone(args), groupSeparator) {
+		if a != groupSeparator {
+			cur = append(cur, a)
+			continue
+		}
+		if len(cur) == 0 {
+			return nil, fmt.Errorf("compare: %q at argument %d has no runs on one side (write A1 A2 vs B1 B2)", groupSeparator, min(i+1, len(args)))
+		}
+		groups, cur = append(groups, cur), nil
+	}
+	return groups, nil
+}
+
+// compareInput reads one run for compare: its run model, its stored
+// seconds, and the holds of its test's stages.
+func compareInput(path string) (compare.Input, error) {
+	db := runDB(path)
+	rd, err := store.Open(db)
+	if err != nil {
+		return compare.Input{}, err
+	}
+	defer rd.Close()
+	run, err := rd.Run()
+	if err != nil {
+		return compare.Input{}, err
+	}
+	in := compare.Input{Name: filepath.Base(filepath.Dir(db)), Run: run,
+		Snapshots: func(fn func(*metrics.Snapshot) error) error { return readSnapshots(db, fn) }}
+	meta := rd.Meta()
+	if len(meta.TestSource) == 0 {
+		return in, nil
+	}
+	p, err := plan.Parse(meta.TestFile, meta.TestSource, lenientEnv)
+	if err != nil {
+		in.Note = fmt.Sprintf("its test did not parse again (%v): the steady part was found in the data", firstLine(err.Error()))
+		return in, nil
+	}
+	in.Holds = holdsOf(p)
+	return in, nil
+}
+
+// lenientEnv reads the environment and lets an unset variable be empty: a
+// comparison needs the test's stages, not the values it was run with.
+func lenientEnv(name string) (string, bool) {
+	if v, ok := os.LookupEnv(name); ok {
+		return v, true
+	}
+	return "", true
+}
+
+// firstLine returns s up to its first line break.
+func firstLine(s string) string {
+	for i, r := range s {
+		if r == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}
+
+// holdsOf returns the stretches of a test's schedule over which every
+// scenario holds its load constant, as whole seconds of the run: the first
+// second after a change of load plus the warm-up (compare.WarmUp), to the
+// last second that ends before the next change. Their load is the
+// scheduled one — VUs when every scenario is closed, offered requests per
+// second (rate × requests per iteration) when every one is open — and 0
+// for a mix, which compare measures instead. A test with an iterations
+// scenario has no schedule to hold.
+func holdsOf(p *plan.Plan) []compare.Hold {
+	type edge = time.Duration
+	var cuts []edge
+	closed, open := 0, 0
+	for _, s := range p.Scenarios {
+		switch s.Load.Model {
+		case plan.Iterations:
+			return nil
+		case plan.VUs:
+			closed++
+		default:
+			open++
+		}
+		at := s.StartTime
+		cuts = append(cuts, at)
+		for _, st := range s.Load.Stages {
+			at += st.Duration
+			cuts = append(cuts, at)
+		}
+	}
+	slices.Sort(cuts)
+	cuts = slices.Compact(cuts)
+	// level is each scenario's load just after (or just before) t.
+	level := func(t edge, before bool) []float64 {
+		out := make([]float64, len(p.Scenarios))
+		for i, s := range p.Scenarios {
+			off := t - s.StartTime
+			if before {
+				off -= time.Nanosecond
+			}
+			if off < 0 || off >= s.Load.Duration() {
+				continue
+			}
+			if s.Load.Model == plan.VUs {
+				out[i] = float64(plan.VUsAt(&s.Load, off))
+			} else {
+				out[i] = plan.RateAt(&s.Load, off) * float64(requestsPerIteration(s))
+			}
+		}
+		return out
+	}
+	type span struct {
+		from, to edge
+		at       []float64
+	}
+	var spans []span
+	for i := 0; i+1 < len(cuts); i++ {
+		a, b := level(cuts[i], false), level(cuts[i+1], true)
+		if !slices.EqualFunc(a, b, func(x, y float64) bool { return math.Abs(x-y) < 1e-9 }) {
+			continue // a ramp
+		}
+		if n := len(spans); n > 0 && spans[n-1].to == cuts[i] && slices.Equal(spans[n-1].at, a) {
+			spans[n-1].to = cuts[i+1]
+			continue
+		}
+		spans = append(spans, span{cuts[i], cuts[i+1], a})
+	}
+	var out []compare.Hold
+	for _, s := range spans {
+		var total float64
+		for _, v := range s.at {
+			total += v
+		}
+		if total <= 0 {
+			continue
+		}
+		first := int(math.Ceil(s.from.Seconds()))
+		last := int(math.Floor(s.to.Seconds())) - 1
+		if last < first {
+			continue
+		}
+		first += compare.WarmUp(last - first + 1)
+		if last < first {
+			continue
+		}
+		h := compare.Hold{First: first, Last: last}
+		if closed == 0 || open == 0 {
+			h.Load = total
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
+// requestsPerIteration counts the requests one iteration of a scenario sends.
+func requestsPerIteration(s *plan.Scenario) int {
+	n := 0
+	for _, st := range s.Flow {
+		if st.Kind == plan.RequestStep {
+			n++
+		}
+	}
+	return max(n, 1)
+}
+
 // runDB returns the run.db of a run directory, or path itself.
 func runDB(path string) string {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
@@ -99,20 +292,12 @@ func readRun(db string) (*metrics.Run, error) {
 	return rd.Run()
 }
 
-// readWindow rebuilds a run from its stored seconds first to last, so
-// percentiles over the steady part are exact merges, not averages.
-func readWindow(db string, first, last int) (*metrics.Run, error) {
+// readSnapshots hands every stored second of a run.db to fn, in order.
+func readSnapshots(db string, fn func(*metrics.Snapshot) error) error {
 	rd, err := store.Open(db)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer rd.Close()
-	run := metrics.NewRun(rd.Meta().Layout)
-	err = rd.Snapshots(func(s *metrics.Snapshot) error {
-		if s.Second >= first && s.Second <= last {
-			run.Add(s)
-		}
-		return nil
-	})
-	return run, err
+	return rd.Snapshots(fn)
 }

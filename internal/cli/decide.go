@@ -52,13 +52,13 @@ func capacityCmd(ctx context.Context, e *env, args []string) int {
 }
 
 func compareCmd(_ context.Context, e *env, args []string) int {
-	fs := newFlagSet(e, "compare", "compare <baseline-run> <run> [<run>...] [flags]")
+	fs := newFlagSet(e, "compare", "compare <baseline-run> <run> [<run>...] [flags]\n       loadlens compare <A1> <A2> [...] vs <B1> <B2> [...] [flags]   (each side's runs as replicates)")
 	cfg := app.CompareConfig{Out: e.stdout}
 	var gates listFlag
 	fs.StringVar(&cfg.Format, "format", "text", "text, md, json or html")
-	fs.Float64Var(&cfg.Options.Alpha, "alpha", 0, "significance level of the tests (default 0.05)")
+	fs.Float64Var(&cfg.Options.Alpha, "alpha", 0, "1 − the confidence of the intervals (default 0.05: 95 % intervals)")
 	fs.Float64Var(&cfg.Options.LoadTolerance, "load-tolerance", 0, "how far the offered loads may differ and still compare fairly (default 0.10)")
-	fs.Var(&gates, "fail-on-regression", "exit 99 when a run regresses past this, e.g. 'p(95) +10%' or 'errors +1pp' (repeatable)")
+	fs.Var(&gates, "fail-on-regression", "exit 99 when a run regresses significantly past this (the whole interval beyond it), e.g. 'p(95) +10%' or 'errors +1pp' (repeatable)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return app.ExitBadInput

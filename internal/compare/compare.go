@@ -1,23 +1,28 @@
 // Package compare compares finished runs: per endpoint and overall, the
-// throughput, p50/p95/p99, error rate and checks of each run against the
-// first (the baseline), with the absolute and relative change and whether
-// the change is statistically significant — benchstat's "~" for none.
+// throughput, p50/p95/p99, error rate and checks of each run (or group of
+// runs) against the first, with a 95 % confidence interval for every change
+// and a verdict — benchstat's "~" where there is no significant change.
 //
-// Only the steady part of each run is compared: ramp-up and ramp-down
-// seconds describe a different load. When runs were made at different
-// loads, each run's stretch at the baseline's load is used where it has one
-// (a staircase run has a step at it), and the report says when no fair
-// comparison is possible. Significance comes from the Mann-Whitney U test
-// over the per-second figures of the steady parts. Seconds of a load test
-// are not fully independent (caches warm, pauses last longer than a
-// second), so p-values are somewhat optimistic; a gate should ask for a
-// change large enough to matter, not just a significant one.
+// Only the steady part of each run is compared: the hold of the test's own
+// stages when the caller found one in the run's test, else the longest
+// stretch of the data at a steady load; ramps, the first seconds of warm-up
+// and the last partial second are left out. The seconds of a load test are
+// not independent (a slow patch lasts several seconds), so the intervals do
+// not treat them as such:
+//
+//   - one run per side: a circular block bootstrap over the compared seconds,
+//     with blocks as long as the data's autocorrelation asks (Politis and
+//     White), and a minimum effect — the larger difference between the two
+//     halves of either run — below which no change is called;
+//   - several runs per side (A1 A2 A3 vs B1 B2 B3): the runs are the
+//     replicates, and Welch's t interval compares their figures.
+//
+// docs/compare.md gives the formulas and the false-positive rate.
 package compare
 
 import (
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/loadlens/loadlens/internal/metrics"
 )
@@ -26,35 +31,67 @@ import (
 type Input struct {
 	Name string       // how tables name the run, e.g. its directory's base name
 	Run  *metrics.Run // the whole run; its Series finds the steady part
-	// Window, when set, returns the run restricted to the seconds first to
-	// last (Second.Sec values, inclusive) with exact histograms, built from
-	// the stored per-second snapshots. Without it, percentiles and checks
-	// are whole-run figures, ramps included, and the report says so.
-	Window func(first, last int) (*metrics.Run, error)
+	// Snapshots, when set, calls fn with each stored second of the run in
+	// order. Compare reads the compared seconds from it: exact percentiles
+	// and checks over them, and per-second histograms to resample. Without
+	// it, percentiles and checks are whole-run figures and are not tested.
+	Snapshots func(fn func(*metrics.Snapshot) error) error
+	// Holds are the stretches where the test's schedule holds its load
+	// constant, found by the caller in the run's test; none means the
+	// steady part is found in the data.
+	Holds []Hold
+	// Note, when set, says how the caller read the run, for the report:
+	// e.g. why it found no holds.
+	Note string
+}
+
+// Hold is a stretch of seconds over which a test's stages hold the load
+// constant, its warm-up and partial seconds already left out.
+type Hold struct {
+	First, Last int     // Second.Sec values, inclusive
+	Load        float64 // the scheduled load in the run's load unit; 0 to measure it from the data
 }
 
 // Options tune a comparison; zero values take the defaults.
 type Options struct {
-	Alpha         float64 // significance level; default 0.05
+	Alpha         float64 // 1 − the intervals' confidence; default 0.05
 	LoadTolerance float64 // how far loads may differ and still compare fairly; default 0.10
+	Resamples     int     // bootstrap resamples; default 1000
 }
 
-// Report is the comparison of runs against the first.
+// Report is the comparison of groups of runs against the first group.
 type Report struct {
-	Alpha float64   `json:"alpha"`           // the significance level used
-	Runs  []RunInfo `json:"runs"`            // in input order; the first is the baseline
-	Rows  []Row     `json:"rows"`            // all endpoints first, then each endpoint
-	Notes []string  `json:"notes,omitempty"` // caveats that apply to every row
+	Alpha  float64     `json:"alpha"`  // 1 − the intervals' confidence
+	Method string      `json:"method"` // how intervals were computed
+	Groups []GroupInfo `json:"groups"` // the compared sides; the first is the baseline
+	Runs   []RunInfo   `json:"runs"`   // every run, in input order
+	Rows   []Row       `json:"rows"`   // all endpoints first, then each endpoint
+	// Scaling explains, with Little's law, how throughput followed the
+	// load where a group ran at another load than the baseline.
+	Scaling []Scaling `json:"scaling,omitempty"`
+	Notes   []string  `json:"notes,omitempty"` // caveats that apply to every row
 
 	series    [][]metrics.Second // each run's seconds, for the HTML page
 	load      [][]float64        // each run's load per second, for the HTML page
 	endpoints []string           // every endpoint's name, for gates
 }
 
+// GroupInfo is one side of the comparison: one run, or several runs of the
+// same test taken as replicates.
+type GroupInfo struct {
+	Name       string  `json:"name"`       // A, B, C, ...
+	Runs       []int   `json:"runs"`       // indexes into Report.Runs
+	LoadUnit   string  `json:"load_unit"`  // "req/s" or "VUs"
+	Load       float64 `json:"load"`       // mean load of its runs over the compared seconds
+	Comparable bool    `json:"comparable"` // every run's load matches the baseline's
+}
+
 // RunInfo says which part of a run was compared and whether its load
 // matches the baseline's.
 type RunInfo struct {
 	Name       string  `json:"name"`           // as given in Input
+	Label      string  `json:"label"`          // A, B, ... or A1, A2, ... within groups
+	Group      int     `json:"group"`          // index into Report.Groups
 	Model      string  `json:"model"`          // "arrival-rate", "vus" or "mixed"
 	LoadUnit   string  `json:"load_unit"`      // "req/s" or "VUs"
 	Load       float64 `json:"load"`           // mean load over the compared seconds
@@ -62,39 +99,49 @@ type RunInfo struct {
 	Last       int     `json:"last_second"`    // the last compared second, inclusive
 	Seconds    int     `json:"seconds"`        // compared
 	RunSeconds int     `json:"run_seconds"`    // in the whole run
+	Source     string  `json:"source"`         // "stages" (the test's hold), "data" or "whole run"
 	Exact      bool    `json:"exact"`          // percentiles and checks over the compared seconds only
 	Comparable bool    `json:"comparable"`     // the load matches the baseline's
 	Note       string  `json:"note,omitempty"` // why not, or how the part was chosen
 }
 
-// Row is the figures of one endpoint (or of all of them) in every run.
+// Row is the figures of one endpoint (or of all of them) in every group.
 type Row struct {
 	Name  string `json:"name"`    // "all endpoints" or the endpoint
 	Lines []Line `json:"metrics"` // one per Metric, in Metric order
 }
 
-// Line is one metric of a row: a value per run.
+// Line is one metric of a row: a value per group.
 type Line struct {
 	Metric Metric  `json:"metric"` // what the line compares
-	Values []Value `json:"runs"`   // indexed like Report.Runs
+	Values []Value `json:"groups"` // indexed like Report.Groups
 }
 
-// Value is one run's figure and, for every run but the baseline, its
-// change against the baseline.
-type Value struct {
-	Has         bool     // false when the run has no such data (endpoint absent, no checks)
-	Value       float64  // req/s, milliseconds, or a ratio for errors and checks
-	Samples     int      // per-second samples (check outcomes for checks)
-	Delta       *float64 // Value minus the baseline's
-	DeltaPct    *float64 // Delta as a percentage of the baseline's; nil when that is 0
-	P           *float64 // p-value of the change; nil when it could not be tested
-	Significant bool     // P < alpha
-}
-
-// Compare compares the runs of ins against the first.
+// Compare compares the runs of ins against the first, each run on its own.
 func Compare(ins []Input, opts Options) (*Report, error) {
-	if len(ins) < 2 {
-		return nil, errors.New("compare: give at least two runs: the baseline first, then the runs to compare with it")
+	groups := make([][]Input, len(ins))
+	for i, in := range ins {
+		groups[i] = []Input{in}
+	}
+	return CompareGroups(groups, opts)
+}
+
+// CompareGroups compares groups of runs against the first group. A group
+// of several runs is taken as replicates of one test.
+func CompareGroups(groups [][]Input, opts Options) (*Report, error) {
+	var ins []Input
+	var groupOf []int
+	for g, grp := range groups {
+		if len(grp) == 0 {
+			return nil, fmt.Errorf("compare: group %s has no runs", letter(g))
+		}
+		for _, in := range grp {
+			ins = append(ins, in)
+			groupOf = append(groupOf, g)
+		}
+	}
+	if len(groups) < 2 {
+		return nil, errors.New("compare: give at least two runs: the baseline first, then the runs to compare with it (or A1 A2 vs B1 B2)")
 	}
 	if opts.Alpha == 0 {
 		opts.Alpha = 0.05
@@ -102,8 +149,12 @@ func Compare(ins []Input, opts Options) (*Report, error) {
 	if opts.LoadTolerance == 0 {
 		opts.LoadTolerance = 0.10
 	}
-	if opts.Alpha <= 0 || opts.Alpha >= 1 || opts.LoadTolerance < 0 {
-		return nil, fmt.Errorf("compare: alpha %v must be between 0 and 1 and the load tolerance %v not negative", opts.Alpha, opts.LoadTolerance)
+	if opts.Resamples == 0 {
+		opts.Resamples = defaultResamples
+	}
+	if opts.Alpha <= 0 || opts.Alpha >= 1 || opts.LoadTolerance < 0 || opts.Resamples < 100 {
+		return nil, fmt.Errorf("compare: alpha %v must be between 0 and 1, the load tolerance %v not negative and resamples %d at least 100",
+			opts.Alpha, opts.LoadTolerance, opts.Resamples)
 	}
 	rep := &Report{Alpha: opts.Alpha}
 	for i, in := range ins {
@@ -113,24 +164,61 @@ func Compare(ins []Input, opts Options) (*Report, error) {
 		rep.series = append(rep.series, in.Run.Series)
 	}
 	rep.Runs, rep.load = chooseParts(ins, opts.LoadTolerance)
+	for i := range rep.Runs {
+		rep.Runs[i].Group = groupOf[i]
+		if i > 0 {
+			rep.Runs[i].Note = join(rep.Runs[i].Note, lagNote(ins[i].Run.Series, ins[0].Run.Series, rep.Runs[i], rep.Runs[0]))
+		}
+	}
+	rep.Groups = groupInfos(rep.Runs, len(groups))
+	keys, index := endpointKeys(ins)
+	rep.endpoints = keys
 	views := make([]*runView, len(ins))
 	for i, in := range ins {
-		v, err := newRunView(in, rep.Runs[i])
+		v, err := readView(in, rep.Runs[i], index[i], keys)
 		if err != nil {
 			return nil, err
 		}
 		views[i] = v
 	}
-	rep.Rows, rep.endpoints = buildRows(views, opts.Alpha)
+	c := comparer{opts: opts, groups: rep.Groups, views: views}
+	rep.Rows = c.rows(keys)
+	rep.Method = c.method()
+	rep.Scaling = scalings(rep, views)
 	if !rep.Runs[0].Exact {
-		rep.Notes = append(rep.Notes, "percentiles and checks are whole-run figures, ramps included: per-second histograms were not available")
+		rep.Notes = append(rep.Notes, "percentiles and checks are whole-run figures, ramps included, and are not tested: per-second histograms were not available")
 	}
 	return rep, nil
 }
 
-// Steady finds the steady part of one run as Compare would for a baseline,
-// and the completed requests per second over it: the figure to take from
-// a finished run of one instance when planning capacity.
+// groupInfos sums up each group's runs and labels them.
+func groupInfos(runs []RunInfo, n int) []GroupInfo {
+	out := make([]GroupInfo, n)
+	for g := range out {
+		out[g] = GroupInfo{Name: letter(g), Comparable: true}
+	}
+	for i, r := range runs {
+		g := &out[r.Group]
+		g.Runs = append(g.Runs, i)
+		g.LoadUnit = r.LoadUnit
+		g.Load += r.Load
+		g.Comparable = g.Comparable && r.Comparable
+	}
+	for g := range out {
+		out[g].Load /= float64(len(out[g].Runs))
+		for k, i := range out[g].Runs {
+			runs[i].Label = out[g].Name
+			if len(out[g].Runs) > 1 {
+				runs[i].Label = fmt.Sprintf("%s%d", out[g].Name, k+1)
+			}
+		}
+	}
+	return out
+}
+
+// Steady finds the steady part of one run as Compare would for a baseline
+// without holds, and the completed requests per second over it: the figure
+// to take from a finished run of one instance when planning capacity.
 func Steady(r *metrics.Run) (part RunInfo, throughput float64) {
 	if r == nil || len(r.Series) == 0 {
 		return RunInfo{}, 0
@@ -144,105 +232,4 @@ func Steady(r *metrics.Run) (part RunInfo, throughput float64) {
 		}
 	}
 	return part, float64(reqs) / float64(part.Seconds)
-}
-
-// chooseParts picks the compared seconds of every run: the baseline's
-// longest steady part, then in each other run its longest steady part at
-// the baseline's load, or its longest one when it has none. It returns the
-// load series too.
-func chooseParts(ins []Input, tol float64) ([]RunInfo, [][]float64) {
-	out := make([]RunInfo, len(ins))
-	levels := make([][]float64, len(ins))
-	var base RunInfo
-	for i, in := range ins {
-		model, unit, level := loadOf(in.Run)
-		levels[i] = level
-		segs := Segments(level, tol)
-		long := func(s Segment) bool { return steady(s, level, tol) }
-		info := RunInfo{Name: in.Name, Model: model, LoadUnit: unit, RunSeconds: len(level), Exact: in.Window != nil}
-		var seg Segment
-		found := false
-		if i > 0 && unit == base.LoadUnit {
-			seg, found = longest(segs, func(s Segment) bool { return long(s) && sameLoad(s.Level, base.Load, tol) })
-		}
-		if !found {
-			seg, found = longest(segs, long)
-		}
-		if found {
-			seg = trim(seg, level, tol)
-		} else {
-			seg = Segment{First: 0, Last: len(level) - 1, Level: mean(level)}
-			info.Note = fmt.Sprintf("no steady part of %d s or more: the whole run is compared", minSteady)
-		}
-		info.First, info.Last = in.Run.Series[seg.First].Sec, in.Run.Series[seg.Last].Sec
-		info.Seconds, info.Load = seg.Len(), seg.Level
-		info.Comparable = i == 0 || (unit == base.LoadUnit && sameLoad(seg.Level, base.Load, tol))
-		if i == 0 {
-			base = info
-		} else if !info.Comparable {
-			info.Note = join(info.Note, unfairNote(info, base))
-		}
-		out[i] = info
-	}
-	return out, levels
-}
-
-// steady reports whether a segment is long enough and flat: its trend
-// line moves less than half the tolerance from end to end, which a hold
-// meets and the top of a ramp, though within the tolerance, does not.
-func steady(s Segment, level []float64, tol float64) bool {
-	if s.Len() < minSteady {
-		return false
-	}
-	return math.Abs(slope(level[s.First:s.Last+1]))*float64(s.Len()-1) <= max(tol/2*s.Level, loadSlack)
-}
-
-// slope is the least-squares slope of x over its index.
-func slope(x []float64) float64 {
-	n := float64(len(x))
-	if n < 2 {
-		return 0
-	}
-	mx, my := (n-1)/2, mean(x)
-	var sxy, sxx float64
-	for i, v := range x {
-		dx := float64(i) - mx
-		sxy += dx * (v - my)
-		sxx += dx * dx
-	}
-	return sxy / sxx
-}
-
-// unfairNote says why a run cannot be compared fairly with the baseline.
-func unfairNote(r, base RunInfo) string {
-	if r.LoadUnit != base.LoadUnit {
-		return fmt.Sprintf("load models differ (%s vs the baseline's %s): compared over its steady part anyway", r.Model, base.Model)
-	}
-	return fmt.Sprintf("load %s %s vs the baseline's %s %s (%s): not the same load, compared over its steady part anyway",
-		fmtNum(r.Load), r.LoadUnit, fmtNum(base.Load), base.LoadUnit, signedPct(100*(r.Load-base.Load)/base.Load))
-}
-
-// sameLoad reports whether load a is within tol (plus the slack) of b.
-func sameLoad(a, b, tol float64) bool { return math.Abs(a-b) <= max(tol*b, loadSlack) }
-
-func mean(x []float64) float64 {
-	if len(x) == 0 {
-		return 0
-	}
-	var s float64
-	for _, v := range x {
-		s += v
-	}
-	return s / float64(len(x))
-}
-
-// join joins two notes with "; ", skipping empty ones.
-func join(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	}
-	return a + "; " + b
 }

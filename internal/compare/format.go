@@ -22,22 +22,35 @@ func FormatValue(m Metric, v Value) string {
 	return fmtMs(v.Value)
 }
 
-// FormatChange writes a run's change against the baseline the way
-// benchstat does: "~" when it is not significant, else the change —
-// relative for rates and times, in percentage points for ratios — and
-// always the p-value and sample sizes, so a reader can judge.
+// FormatChange writes a group's change against the baseline: the change
+// and its confidence interval when it is significant, else "~" and the
+// interval — benchstat's mark for no significant change — with the noise
+// of the runs when that is what held the change back.
 func FormatChange(m Metric, base, v Value) string {
 	if v.Delta == nil {
 		return ""
 	}
-	change := "~"
-	if v.P == nil || v.Significant {
-		change = changeText(m, v)
+	if v.CI == nil {
+		return changeText(m, v) + " (not tested: " + v.NotTested + ")"
 	}
-	if v.P == nil {
-		return change + " (too few samples to test)"
+	lo, hi := v.primary(m)
+	ci := "[" + scaleText(m, lo) + ", " + scaleText(m, hi) + "]"
+	if v.Significant {
+		return changeText(m, v) + " " + ci
 	}
-	return fmt.Sprintf("%s (p=%.3f n=%d+%d)", change, *v.P, base.Samples, v.Samples)
+	if (lo > 0 || hi < 0) && v.MinEffect > floor(m) {
+		return "~ " + ci + " < noise " + strings.TrimPrefix(scaleText(m, v.MinEffect), "+")
+	}
+	return "~ " + ci
+}
+
+// scaleText writes a change on the metric's primary scale: percent for
+// req/s and latencies, percentage points for errors and checks.
+func scaleText(m Metric, x float64) string {
+	if m.isRatio() {
+		return signed(100*x, 2) + "pp"
+	}
+	return signedPct(x)
 }
 
 // changeText is the size of a change: relative, or in percentage points
@@ -90,17 +103,23 @@ func fmtNum(v float64) string {
 func fmtSec(s int) string { return fmt.Sprintf("%d:%02d", s/60, s%60) }
 
 // MarshalJSON writes a value with its figures rounded — milliseconds to the
-// microsecond, ratios to 6 decimals, p-values to 4 — so that the output is
-// stable across platforms and readable.
+// microsecond, ratios to 6 decimals, percentages to 3 — so that the output
+// is stable across platforms and readable.
 func (v Value) MarshalJSON() ([]byte, error) {
 	type out struct {
-		Has         bool     `json:"has"`
-		Value       float64  `json:"value"`
-		Samples     int      `json:"samples"`
-		Delta       *float64 `json:"delta,omitempty"`
-		DeltaPct    *float64 `json:"delta_pct,omitempty"`
-		P           *float64 `json:"p,omitempty"`
-		Significant bool     `json:"significant"`
+		Has         bool      `json:"has"`
+		Value       float64   `json:"value"`
+		Samples     int       `json:"samples"`
+		Runs        int       `json:"runs"`
+		Delta       *float64  `json:"delta,omitempty"`
+		DeltaPct    *float64  `json:"delta_pct,omitempty"`
+		CI          *Interval `json:"ci,omitempty"`
+		CIPct       *Interval `json:"ci_pct,omitempty"`
+		MinEffect   float64   `json:"min_effect,omitempty"`
+		Significant bool      `json:"significant"`
+		Verdict     string    `json:"verdict,omitempty"`
+		Block       int       `json:"block_s,omitempty"`
+		NotTested   string    `json:"not_tested,omitempty"`
 	}
 	round := func(x *float64, places int) *float64 {
 		if x == nil {
@@ -109,8 +128,15 @@ func (v Value) MarshalJSON() ([]byte, error) {
 		r := roundTo(*x, places)
 		return &r
 	}
-	return json.Marshal(out{Has: v.Has, Value: roundTo(v.Value, 6), Samples: v.Samples, Delta: round(v.Delta, 6),
-		DeltaPct: round(v.DeltaPct, 3), P: round(v.P, 4), Significant: v.Significant})
+	interval := func(i *Interval, places int) *Interval {
+		if i == nil {
+			return nil
+		}
+		return &Interval{roundTo(i.Lo, places), roundTo(i.Hi, places)}
+	}
+	return json.Marshal(out{Has: v.Has, Value: roundTo(v.Value, 6), Samples: v.Samples, Runs: v.Runs,
+		Delta: round(v.Delta, 6), DeltaPct: round(v.DeltaPct, 3), CI: interval(v.CI, 6), CIPct: interval(v.CIPct, 3),
+		MinEffect: roundTo(v.MinEffect, 6), Significant: v.Significant, Verdict: v.Verdict, Block: v.Block, NotTested: v.NotTested})
 }
 
 // roundTo rounds x to the given decimal places.

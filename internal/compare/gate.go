@@ -31,7 +31,7 @@ type Gate struct {
 // GateResult is one gate judged for one run against the baseline.
 type GateResult struct {
 	Gate   Gate   `json:"gate"`   // the gate judged
-	Run    string `json:"run"`    // the run judged
+	Run    string `json:"run"`    // the run (or group of runs) judged
 	Failed bool   `json:"failed"` // the run fails the gate
 	Reason string `json:"reason"` // what was observed and why it fails or passes
 }
@@ -182,28 +182,41 @@ func gateAmount(m Metric, amount float64, unit string) (float64, bool, error) {
 // String writes the gate as it was given.
 func (g Gate) String() string { return g.Expr }
 
-// Check judges every gate for every run against the baseline. A gate fails
-// when the change goes past the allowed amount in the gate's direction and
-// is significant (or could not be tested for lack of samples), and when it
-// cannot be judged at all: a gate that silently passes on a typo is no gate.
+// Check judges every gate for every group against the baseline (see judge
+// for when one fails); a gate that cannot be judged at all fails too: a
+// gate that silently passes on a typo is no gate.
 func (r *Report) Check(gates []Gate) []GateResult {
 	var out []GateResult
 	for _, g := range gates {
 		line, err := r.line(g)
-		for i := 1; i < len(r.Runs); i++ {
-			res := GateResult{Gate: g, Run: r.Runs[i].Name}
+		for i := 1; i < len(r.Groups); i++ {
+			res := GateResult{Gate: g, Run: r.groupName(i)}
 			if err != nil {
 				res.Failed, res.Reason = true, err.Error()
 			} else {
 				res.Failed, res.Reason = judge(g, line.Values[0], line.Values[i])
 			}
-			if !r.Runs[i].Comparable {
+			if !r.Groups[i].Comparable {
 				res.Reason += " (not at the baseline's load)"
 			}
 			out = append(out, res)
 		}
 	}
 	return out
+}
+
+// groupName names a group in gate results: its run's name, or its letter
+// and its runs' names.
+func (r *Report) groupName(g int) string {
+	runs := r.Groups[g].Runs
+	if len(runs) == 1 {
+		return r.Runs[runs[0]].Name
+	}
+	names := make([]string, len(runs))
+	for k, i := range runs {
+		names[k] = r.Runs[i].Name
+	}
+	return r.Groups[g].Name + " (" + strings.Join(names, ", ") + ")"
 }
 
 // AnyFailed reports whether any gate failed.
@@ -240,38 +253,59 @@ func (r *Report) endpointNamed(name string) bool {
 	return false
 }
 
-// judge decides one gate on one value and says why.
+// judge decides one gate on one value and says why. A gate fails only on
+// a change that goes past its limit and is significant beyond it: the
+// whole confidence interval lies past the limit, and the change is a
+// significant one (see Value.Significant). A change that could not be
+// tested fails when it goes past the limit: a gate must not pass for lack
+// of data.
 func judge(g Gate, base, v Value) (bool, string) {
 	if !base.Has || !v.Has {
 		return true, fmt.Sprintf("%s: no data to compare in the baseline or this run", g.Metric)
 	}
+	sign := float64(g.Sign)
 	change, allowed := changeText(g.Metric, v), gateLimitText(g)
-	if !g.Relative {
-		change = absChangeText(g.Metric, *v.Delta)
-	}
-	var exceeded bool
+	point, limit := *v.Delta, g.Amount
+	ci, pct := v.CI, false
 	switch {
 	case g.Relative && v.DeltaPct != nil:
-		exceeded = float64(g.Sign)*(*v.DeltaPct) > g.Amount
+		point, ci, pct = *v.DeltaPct, v.CIPct, true
 	case g.Relative:
-		exceeded = float64(g.Sign)*(*v.Delta) > 0 // from 0: any change is infinitely many percent
+		limit = 0 // from 0: any change is infinitely many percent
 	default:
-		exceeded = float64(g.Sign)*(*v.Delta) > g.Amount+1e-12
+		change = absChangeText(g.Metric, *v.Delta)
 	}
 	if *v.Delta == 0 {
 		change = "no change"
 	}
-	p := "not tested: too few samples"
-	if v.P != nil {
-		p = fmt.Sprintf("p=%.3f", *v.P)
+	if sign*point <= limit+1e-12 {
+		return false, fmt.Sprintf("%s %s is within %s", g.Metric, change, allowed)
 	}
+	if v.CI == nil {
+		return true, fmt.Sprintf("%s %s goes past %s (not tested: %s)", g.Metric, change, allowed, v.NotTested)
+	}
+	near := ci.Lo
+	if sign < 0 {
+		near = ci.Hi
+	}
+	interval := "[" + gateScaleText(g.Metric, pct, ci.Lo) + ", " + gateScaleText(g.Metric, pct, ci.Hi) + "]"
 	switch {
-	case !exceeded:
-		return false, fmt.Sprintf("%s %s (%s) is within %s", g.Metric, change, p, allowed)
-	case v.P != nil && !v.Significant:
-		return false, fmt.Sprintf("%s %s (%s) goes past %s but is not significant", g.Metric, change, p, allowed)
+	case sign*near <= limit:
+		return false, fmt.Sprintf("%s %s %s goes past %s, but its interval reaches back within it: not significantly past it", g.Metric, change, interval, allowed)
+	case !v.Significant:
+		return false, fmt.Sprintf("%s %s %s goes past %s, but is within the runs' own noise (%s)", g.Metric, change, interval, allowed,
+			strings.TrimPrefix(scaleText(g.Metric, v.MinEffect), "+"))
 	}
-	return true, fmt.Sprintf("%s %s (%s) goes past %s", g.Metric, change, p, allowed)
+	return true, fmt.Sprintf("%s %s %s goes past %s", g.Metric, change, interval, allowed)
+}
+
+// gateScaleText writes a limit of an interval in percent or in the
+// metric's unit.
+func gateScaleText(m Metric, pct bool, x float64) string {
+	if pct {
+		return signedPct(x)
+	}
+	return absChangeText(m, x)
 }
 
 // absChangeText writes a change in the metric's unit.

@@ -3,6 +3,7 @@ package compare
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -24,19 +25,38 @@ func goldenReport(t *testing.T) *Report {
 	return r
 }
 
+// goldenGroupsReport compares three runs of a server with three of one
+// 30 % slower, the runs as replicates.
+func goldenGroupsReport(t *testing.T) *Report {
+	t.Helper()
+	var a, b []Input
+	for i := range uint64(3) {
+		a = append(a, synth{seed: 10 + i, model: "arrival-rate", load: ramp(40, 3, 20, 2), runSlow: 0.03}.input(fmt.Sprintf("before-%d", i+1)))
+		b = append(b, synth{seed: 20 + i, model: "arrival-rate", load: ramp(40, 3, 20, 2), runSlow: 0.03, slow: 1.3}.input(fmt.Sprintf("after-%d", i+1)))
+	}
+	r, err := CompareGroups([][]Input{a, b}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 func TestGoldenOutputs(t *testing.T) {
+	text := func(b *bytes.Buffer, r *Report) error { return WriteText(b, r) }
 	tests := []struct {
-		file  string
-		write func(*bytes.Buffer, *Report) error
+		file   string
+		report func(*testing.T) *Report
+		write  func(*bytes.Buffer, *Report) error
 	}{
-		{"compare.txt", func(b *bytes.Buffer, r *Report) error { return WriteText(b, r) }},
-		{"compare.md", func(b *bytes.Buffer, r *Report) error { return WriteMarkdown(b, r) }},
-		{"compare.json", func(b *bytes.Buffer, r *Report) error { return WriteJSON(b, r) }},
+		{"compare.txt", goldenReport, text},
+		{"compare.md", goldenReport, func(b *bytes.Buffer, r *Report) error { return WriteMarkdown(b, r) }},
+		{"compare.json", goldenReport, func(b *bytes.Buffer, r *Report) error { return WriteJSON(b, r) }},
+		{"compare-groups.txt", goldenGroupsReport, text},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
 			var got bytes.Buffer
-			if err := tc.write(&got, goldenReport(t)); err != nil {
+			if err := tc.write(&got, tc.report(t)); err != nil {
 				t.Fatal(err)
 			}
 			path := filepath.Join("testdata", tc.file)

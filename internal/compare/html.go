@@ -40,7 +40,8 @@ type pageView struct {
 	CSS          template.CSS
 	Runs         []pageRun
 	Tables       []pageTable
-	Legend       string
+	Legend       []string
+	Scaling      []Scaling
 	Notes        []string
 	Data         template.JS
 	Scripts      []template.JS
@@ -78,12 +79,12 @@ func WriteHTML(w io.Writer, r *Report) error {
 	if err != nil {
 		return fmt.Errorf("compare.html: %w", err)
 	}
-	v := pageView{CSS: template.CSS(web.CSS()), Legend: legend(r), Notes: r.Notes, Data: template.JS(data),
+	v := pageView{CSS: template.CSS(web.CSS()), Legend: legend(r), Scaling: r.Scaling, Notes: r.Notes, Data: template.JS(data),
 		UPlotVersion: web.UPlotVersion, UPlotLicense: web.UPlotLicense()}
 	v.Scripts, v.CSP = web.PageScripts(false, pageJS)
-	for i, ri := range r.Runs {
-		v.Runs = append(v.Runs, pageRun{Letter: letter(i), Name: ri.Name, Model: ri.Model, Part: partText(ri), Note: ri.Note,
-			Baseline: i == 0, Comparable: ri.Comparable})
+	for _, ri := range r.Runs {
+		v.Runs = append(v.Runs, pageRun{Letter: ri.Label, Name: ri.Name, Model: ri.Model, Part: partText(ri), Note: ri.Note,
+			Baseline: ri.Group == 0, Comparable: r.Groups[ri.Group].Comparable})
 	}
 	for _, row := range r.Rows {
 		v.Tables = append(v.Tables, htmlTable(r, row))
@@ -97,7 +98,7 @@ func WriteHTML(w io.Writer, r *Report) error {
 }
 
 // htmlTable lays out a row like the terminal table, marking significant
-// changes of runs at the baseline's load as better or worse.
+// changes of groups at the baseline's load as better or worse.
 func htmlTable(r *Report, row Row) pageTable {
 	cells := tableCells(r, row)
 	t := pageTable{Name: row.Name, Head: cells[0]}
@@ -110,8 +111,8 @@ func htmlTable(r *Report, row Row) pageTable {
 			col++
 			if i > 0 {
 				class := ""
-				if r.Runs[i].Comparable { // at another load, better or worse says little
-					class = changeClass(l.Metric, v)
+				if r.Groups[i].Comparable { // at another load, better or worse says little
+					class = changeClass(v)
 				}
 				line = append(line, pageCell{Text: text[col], Class: class})
 				col++
@@ -123,14 +124,11 @@ func htmlTable(r *Report, row Row) pageTable {
 }
 
 // changeClass is "better" or "worse" for a significant change, else "".
-func changeClass(m Metric, v Value) string {
-	if !v.Significant || v.Delta == nil || *v.Delta == 0 {
-		return ""
+func changeClass(v Value) string {
+	if v.Verdict == "better" || v.Verdict == "worse" {
+		return v.Verdict
 	}
-	if (*v.Delta > 0) == m.HigherIsBetter() {
-		return "better"
-	}
-	return "worse"
+	return ""
 }
 
 // pageJSON encodes every run's series for the page's script, with <, >
@@ -139,7 +137,7 @@ func pageJSON(r *Report) ([]byte, error) {
 	runs := make([]pageSeries, len(r.series))
 	for i, secs := range r.series {
 		ri := r.Runs[i]
-		ps := pageSeries{Name: ri.Name, Letter: letter(i), First: ri.First, Last: ri.Last, Comparable: ri.Comparable}
+		ps := pageSeries{Name: ri.Name, Letter: ri.Label, First: ri.First, Last: ri.Last, Comparable: r.Groups[ri.Group].Comparable}
 		load := r.load[i]
 		for k, s := range secs {
 			ps.T = append(ps.T, s.Sec)

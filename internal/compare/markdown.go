@@ -13,11 +13,17 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	var b strings.Builder
 	b.WriteString("## Run comparison\n\n| | run | model | compared seconds | note |\n| --- | --- | --- | --- | --- |\n")
 	for i, ri := range r.Runs {
-		role := letter(i)
+		role := ri.Label + mdCell(mark(r.Groups[ri.Group]))
 		if i == 0 {
 			role += " (baseline)"
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", role, mdCell(ri.Name), ri.Model, partText(ri), mdCell(ri.Note))
+	}
+	if len(r.Scaling) > 0 {
+		b.WriteString("\n### Load and throughput\n\n")
+		for _, s := range r.Scaling {
+			fmt.Fprintf(&b, "- **%s**: %s\n", s.Group, mdCell(s.Text))
+		}
 	}
 	for _, row := range r.Rows {
 		cells := tableCells(r, row)
@@ -37,7 +43,10 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 			b.WriteString("| " + strings.Join(mdRow(line), " | ") + " |\n")
 		}
 	}
-	b.WriteString("\n" + strings.ReplaceAll(strings.ReplaceAll(legend(r), "\n* ", "\n\\* "), "\n", "  \n") + "\n")
+	b.WriteString("\n")
+	for _, l := range legend(r) {
+		b.WriteString(mdCell(l) + "  \n")
+	}
 	for _, n := range r.Notes {
 		b.WriteString("\n> " + mdCell(n) + "\n")
 	}

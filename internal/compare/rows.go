@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/sample"
 )
 
 // Metric is one compared figure.
@@ -58,23 +59,65 @@ func (m Metric) percentile() float64 {
 	return 99
 }
 
-// isRatio reports whether the metric is a ratio, whose changes read best
-// in percentage points.
+// isRatio reports whether the metric is a ratio, whose changes are judged
+// and shown in percentage points; the others change by a relative amount.
 func (m Metric) isRatio() bool { return m == ErrorRate || m == CheckRate }
 
 // allEndpoints names the row of every endpoint merged.
 const allEndpoints = "all endpoints"
 
-// runView is one run's compared seconds and exact figures.
+// runView is one run's compared seconds: exact figures and, per row, the
+// seconds to resample.
 type runView struct {
-	run         *metrics.Run
-	exact       *metrics.Run // the compared seconds, or the whole run without a Window
-	first, last int          // indexes into run.Series
+	info     RunInfo
+	run      *metrics.Run
+	exact    *metrics.Run  // the compared seconds, or the whole run without snapshots
+	rows     []*rowSeconds // per row (0: all endpoints, k: key k-1); nil when the run lacks the endpoint
+	endpoint []int         // per row, the endpoint id (-1: all)
+	first    int           // index into run.Series of the first compared second
+	last     int
+	iters    int64 // iterations completed over the compared seconds
+	res      []*resampled
+	total    *metrics.Hist // every endpoint's durations merged, once
 }
 
-// newRunView locates a run's compared seconds and loads their exact figures.
-func newRunView(in Input, info RunInfo) (*runView, error) {
-	v := &runView{run: in.Run, exact: in.Run, first: -1}
+// endpointKeys names every endpoint of every run for matching across runs:
+// its name, with the scenario when any run has several scenarios. It
+// returns the keys in the order runs define them, and per run key → id.
+func endpointKeys(ins []Input) ([]string, []map[string]int) {
+	withScenario := false
+	for _, in := range ins {
+		withScenario = withScenario || len(in.Run.Layout.Scenarios) > 1
+	}
+	var keys []string
+	index := make([]map[string]int, len(ins))
+	seen := map[string]bool{}
+	for i, in := range ins {
+		index[i] = map[string]int{}
+		for e, ep := range in.Run.Layout.Endpoints {
+			k := ep.Name
+			if withScenario {
+				sc := ""
+				if int(ep.Scenario) < len(in.Run.Layout.Scenarios) {
+					sc = in.Run.Layout.Scenarios[ep.Scenario].Name
+				}
+				k = sc + " · " + ep.Name
+			}
+			index[i][k] = e
+			if !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
+		}
+	}
+	return keys, index
+}
+
+// readView reads a run's compared seconds: from its snapshots when it has
+// them (exact percentiles and checks, histograms to resample), else from
+// its per-second series (counts only).
+func readView(in Input, info RunInfo, index map[string]int, keys []string) (*runView, error) {
+	v := &runView{info: info, run: in.Run, exact: in.Run, first: -1}
 	for i, s := range in.Run.Series {
 		if s.Sec == info.First && v.first < 0 {
 			v.first = i
@@ -83,184 +126,163 @@ func newRunView(in Input, info RunInfo) (*runView, error) {
 			v.last = i
 		}
 	}
-	if in.Window != nil {
-		w, err := in.Window(info.First, info.Last)
-		if err != nil {
-			return nil, fmt.Errorf("compare: %s: reading seconds %d–%d: %w", in.Name, info.First, info.Last, err)
+	v.endpoint = []int{-1}
+	for _, k := range keys {
+		e, ok := index[k]
+		if !ok {
+			e = -2
 		}
-		if len(w.Endpoints) != len(in.Run.Endpoints) || len(w.Checks) != len(in.Run.Checks) {
-			return nil, fmt.Errorf("compare: %s: the window of seconds %d–%d has another layout than the run", in.Name, info.First, info.Last)
+		v.endpoint = append(v.endpoint, e)
+	}
+	v.rows = make([]*rowSeconds, len(v.endpoint))
+	for r, e := range v.endpoint {
+		if e != -2 {
+			v.rows[r] = &rowSeconds{hasLat: in.Snapshots != nil, hasChk: in.Snapshots != nil}
 		}
-		v.exact = w
+	}
+	v.res = make([]*resampled, len(v.rows))
+	for _, s := range in.Run.Series[v.first : v.last+1] {
+		v.iters += s.Iterations
+	}
+	if in.Snapshots == nil {
+		v.fromSeries()
+		return v, nil
+	}
+	v.exact = metrics.NewRun(in.Run.Layout)
+	err := in.Snapshots(func(s *metrics.Snapshot) error {
+		if s.Second < info.First || s.Second > info.Last {
+			return nil
+		}
+		if err := s.CheckLayout(in.Run.Layout); err != nil {
+			return err
+		}
+		v.exact.Add(s)
+		v.addSnapshot(s)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("compare: %s: reading seconds %d–%d: %w", in.Name, info.First, info.Last, err)
+	}
+	if got, want := len(v.exact.Series), v.last-v.first+1; got != want {
+		return nil, fmt.Errorf("compare: %s: %d stored seconds between %d and %d, but the run has %d", in.Name, got, info.First, info.Last, want)
+	}
+	for _, rs := range v.rows {
+		if rs != nil {
+			rs.finish()
+		}
 	}
 	return v, nil
 }
 
-// endpointKey names endpoint e of r for matching across runs: its name,
-// with the scenario when any run has several scenarios.
-func endpointKey(r *metrics.Run, e int, withScenario bool) string {
-	ep := r.Layout.Endpoints[e]
-	if !withScenario {
-		return ep.Name
-	}
-	sc := ""
-	if int(ep.Scenario) < len(r.Layout.Scenarios) {
-		sc = r.Layout.Scenarios[ep.Scenario].Name
-	}
-	return sc + " · " + ep.Name
-}
-
-// buildRows makes the overall row, then one row per endpoint (in the order
-// runs define them) when there is more than one endpoint; and every endpoint name.
-func buildRows(views []*runView, alpha float64) ([]Row, []string) {
-	withScenario := false
-	for _, v := range views {
-		withScenario = withScenario || len(v.run.Layout.Scenarios) > 1
-	}
-	var keys []string
-	index := make([]map[string]int, len(views)) // key → endpoint id, per run
-	seen := map[string]bool{}
-	for i, v := range views {
-		index[i] = map[string]int{}
-		for e := range v.run.Layout.Endpoints {
-			k := endpointKey(v.run, e, withScenario)
-			index[i][k] = e
-			if !seen[k] {
-				seen[k] = true
-				keys = append(keys, k)
-			}
-		}
-	}
-	rows := []Row{buildRow(allEndpoints, views, func(int) (int, bool) { return -1, true }, alpha)}
-	if len(keys) > 1 {
-		for _, k := range keys {
-			rows = append(rows, buildRow(k, views, func(i int) (int, bool) { e, ok := index[i][k]; return e, ok }, alpha))
-		}
-	}
-	return rows, keys
-}
-
-// buildRow computes every metric of one row; endpoint returns the row's
-// endpoint id in run i (-1 for all endpoints) and whether the run has it.
-func buildRow(name string, views []*runView, endpoint func(i int) (int, bool), alpha float64) Row {
-	figs := make([]figures, len(views))
-	for i, v := range views {
-		if e, ok := endpoint(i); ok {
-			figs[i] = v.figures(e)
-		}
-	}
-	row := Row{Name: name}
-	for m := TPS; m < numMetrics; m++ {
-		line := Line{Metric: m, Values: make([]Value, len(views))}
-		for i := range views {
-			line.Values[i] = figs[i].value(m)
-		}
-		for i := 1; i < len(views); i++ {
-			line.Values[i].against(line.Values[0], figs[0], figs[i], m, alpha)
-		}
-		row.Lines = append(row.Lines, line)
-	}
-	return row
-}
-
-// figures is one run's data for one row.
-type figures struct {
-	present          bool
-	requests, failed int64
-	seconds          int
-	perSecond        [numMetrics][]float64 // samples of TPS .. ErrorRate
-	hist             *metrics.Hist
-	passes, fails    int64
-}
-
-// figures gathers endpoint e's data (all endpoints for -1) over the
-// compared seconds.
-func (v *runView) figures(e int) figures {
-	f := figures{present: true, seconds: v.last - v.first + 1}
+// fromSeries fills the rows from the per-second series: requests and
+// failures only.
+func (v *runView) fromSeries() {
 	for _, s := range v.run.Series[v.first : v.last+1] {
-		reqs, failed, p50, p95, p99 := s.Requests, s.Failed, s.P50, s.P95, s.P99
-		if e >= 0 {
-			if e >= len(s.PerEndpoint) {
+		for r, e := range v.endpoint {
+			rs := v.rows[r]
+			if rs == nil {
 				continue
 			}
-			pe := s.PerEndpoint[e]
-			reqs, failed, p50, p95, p99 = pe.Requests, pe.Failed, pe.P50, pe.P95, pe.P99
-		}
-		f.requests += reqs
-		f.failed += failed
-		f.perSecond[TPS] = append(f.perSecond[TPS], float64(reqs))
-		if reqs > 0 {
-			f.perSecond[P50] = append(f.perSecond[P50], ms(p50))
-			f.perSecond[P95] = append(f.perSecond[P95], ms(p95))
-			f.perSecond[P99] = append(f.perSecond[P99], ms(p99))
-			f.perSecond[ErrorRate] = append(f.perSecond[ErrorRate], float64(failed)/float64(reqs))
+			sec := second{reqs: s.Requests, failed: s.Failed}
+			if e >= 0 && e < len(s.PerEndpoint) {
+				sec = second{reqs: s.PerEndpoint[e].Requests, failed: s.PerEndpoint[e].Failed}
+			}
+			rs.secs = append(rs.secs, sec)
 		}
 	}
-	if e < 0 {
-		t := v.exact.Total()
-		f.hist = t.Duration
-	} else {
-		f.hist = v.exact.Endpoints[e].Duration
-	}
-	for c, info := range v.exact.Layout.Checks {
-		if e < 0 || int(info.Endpoint) == e {
-			f.passes += v.exact.Checks[c].Passes
-			f.fails += v.exact.Checks[c].Fails
-		}
-	}
-	return f
 }
 
-// value is the run's figure of metric m.
-func (f *figures) value(m Metric) Value {
-	if !f.present {
-		return Value{}
+// addSnapshot adds one compared second to every row.
+func (v *runView) addSnapshot(s *metrics.Snapshot) {
+	layout := v.run.Layout
+	for r, e := range v.endpoint {
+		rs := v.rows[r]
+		if rs == nil {
+			continue
+		}
+		var sec second
+		for id := range s.Endpoints {
+			if e >= 0 && id != e {
+				continue
+			}
+			es := &s.Endpoints[id]
+			sec.reqs += es.Requests
+			for k := sample.OK + 1; k < sample.NumKinds; k++ {
+				sec.failed += es.Failures[k]
+			}
+			sec.lat = addHist(sec.lat, es.Duration)
+		}
+		sec.lat = compact(sec.lat)
+		for c, info := range layout.Checks {
+			if c < len(s.Checks) && (e < 0 || int(info.Endpoint) == e) {
+				sec.passes += s.Checks[c].Passes
+				sec.fails += s.Checks[c].Fails
+			}
+		}
+		rs.secs = append(rs.secs, sec)
 	}
+}
+
+// value is the run's exact figure of metric m in row r, and whether it has one.
+func (v *runView) value(r int, m Metric) (float64, bool) {
+	rs := v.rows[r]
+	if rs == nil || len(rs.secs) == 0 {
+		return 0, false
+	}
+	var reqs, failed int64
+	for _, s := range rs.secs {
+		reqs += s.reqs
+		failed += s.failed
+	}
+	e := v.endpoint[r]
 	switch m {
 	case TPS:
-		return Value{Has: f.seconds > 0, Value: float64(f.requests) / float64(max(f.seconds, 1)), Samples: f.seconds}
+		return float64(reqs) / float64(len(rs.secs)), true
 	case P50, P95, P99:
-		if f.hist == nil || f.hist.Count() == 0 {
-			return Value{}
+		h := v.hist(e)
+		if h.Count() == 0 {
+			return 0, false
 		}
-		return Value{Has: true, Value: ms(f.hist.Quantile(m.percentile())), Samples: len(f.perSecond[m])}
+		return ms(h.Quantile(m.percentile())), true
 	case ErrorRate:
-		if f.requests == 0 {
-			return Value{}
+		if reqs == 0 {
+			return 0, false
 		}
-		return Value{Has: true, Value: float64(f.failed) / float64(f.requests), Samples: len(f.perSecond[m])}
+		return float64(failed) / float64(reqs), true
 	case CheckRate:
-		n := f.passes + f.fails
-		if n == 0 {
-			return Value{}
+		var passes, fails int64
+		for c, info := range v.exact.Layout.Checks {
+			if e < 0 || int(info.Endpoint) == e {
+				passes += v.exact.Checks[c].Passes
+				fails += v.exact.Checks[c].Fails
+			}
 		}
-		return Value{Has: true, Value: float64(f.passes) / float64(n), Samples: int(n)}
+		if passes+fails == 0 {
+			return 0, false
+		}
+		return float64(passes) / float64(passes+fails), true
 	}
-	return Value{}
+	return 0, false
 }
 
-// against fills in v's change from the baseline's value and its p-value.
-func (v *Value) against(base Value, fb, fv figures, m Metric, alpha float64) {
-	if !v.Has || !base.Has {
-		return
+// hist is the exact duration histogram of endpoint e (-1: all) over the
+// compared seconds.
+func (v *runView) hist(e int) *metrics.Hist {
+	if e < 0 {
+		if v.total == nil {
+			v.total = v.exact.Total().Duration
+		}
+		return v.total
 	}
-	d := v.Value - base.Value
-	v.Delta = &d
-	if base.Value != 0 {
-		pct := 100 * d / base.Value
-		v.DeltaPct = &pct
+	return v.exact.Endpoints[e].Duration
+}
+
+// resampled returns row r's bootstrap distribution, drawing it once.
+func (v *runView) resampled(r, runIndex, b int) *resampled {
+	if v.res[r] == nil && v.rows[r] != nil {
+		v.res[r] = resample(v.rows[r], b, uint64(runIndex)<<32|uint64(r)+1)
 	}
-	var p float64
-	var ok bool
-	if m == CheckRate {
-		p, ok = TwoProportions(fb.passes, fb.passes+fb.fails, fv.passes, fv.passes+fv.fails)
-	} else {
-		p, ok = MannWhitney(fb.perSecond[m], fv.perSecond[m])
-	}
-	if ok {
-		v.P = &p
-		v.Significant = p < alpha && d != 0
-	}
+	return v.res[r]
 }
 
 // ms converts a duration to milliseconds.

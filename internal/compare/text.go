@@ -8,62 +8,72 @@ import (
 )
 
 // WriteText writes the comparison as terminal tables: the runs and the part
-// of each that was compared, then one table per row.
+// of each that was compared, how the loads compare, then one table per row.
 func WriteText(w io.Writer, r *Report) error {
 	var b strings.Builder
-	b.WriteString("Runs (the first is the baseline)\n")
-	runRows := [][]string{}
-	for i, ri := range r.Runs {
-		mark := ""
-		if !ri.Comparable {
-			mark = " *"
-		}
-		runRows = append(runRows, []string{letter(i) + mark, ri.Name, ri.Model, partText(ri)})
+	b.WriteString("Runs (" + r.Groups[0].Name + " is the baseline)\n")
+	var runRows [][]string
+	for _, ri := range r.Runs {
+		runRows = append(runRows, []string{ri.Label + mark(r.Groups[ri.Group]), ri.Name, ri.Model, partText(ri)})
 	}
 	writeTable(&b, "  ", runRows, 0)
-	for i, ri := range r.Runs {
+	for _, ri := range r.Runs {
 		if ri.Note != "" {
-			fmt.Fprintf(&b, "  %s: %s\n", letter(i), ri.Note)
+			fmt.Fprintf(&b, "  %s: %s\n", ri.Label, ri.Note)
+		}
+	}
+	if len(r.Scaling) > 0 {
+		b.WriteString("\nLoad and throughput\n")
+		for _, s := range r.Scaling {
+			b.WriteString(wrap("  "+s.Group+": ", s.Text, 100))
 		}
 	}
 	for _, row := range r.Rows {
 		b.WriteString("\n" + row.Name + "\n")
 		writeTable(&b, "  ", tableCells(r, row), 1)
 	}
-	b.WriteString("\n" + legend(r) + "\n")
+	b.WriteString("\n")
+	for _, l := range legend(r) {
+		b.WriteString(wrap("", l, 100))
+	}
 	for _, n := range r.Notes {
-		b.WriteString("note: " + n + "\n")
+		b.WriteString(wrap("note: ", n, 100))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// letter names the i-th run in tables: A, B, C, ...
+// mark is " *" for a group not at the baseline's load.
+func mark(g GroupInfo) string {
+	if g.Comparable {
+		return ""
+	}
+	return " *"
+}
+
+// letter names the i-th group in tables: A, B, C, ...
 func letter(i int) string {
 	if i < 26 {
 		return string(rune('A' + i))
 	}
-	return fmt.Sprintf("R%d", i+1)
+	return fmt.Sprintf("G%d", i+1)
 }
 
 // partText describes the compared part of a run.
 func partText(ri RunInfo) string {
-	return fmt.Sprintf("%s–%s (%d of %d s) at %s %s", fmtSec(ri.First), fmtSec(ri.Last), ri.Seconds, ri.RunSeconds,
+	src := map[string]string{"stages": "the test's hold", "data": "steady in the data", "whole run": "whole run"}[ri.Source]
+	return fmt.Sprintf("%s–%s (%d of %d s, %s) at %s %s", fmtSec(ri.First), fmtSec(ri.Last), ri.Seconds, ri.RunSeconds, src,
 		fmtNum(ri.Load), ri.LoadUnit)
 }
 
 // tableCells lays out one row of the report: a header, then a line per
-// metric with each run's value and each later run's change.
+// metric with each group's value and each later group's change.
 func tableCells(r *Report, row Row) [][]string {
 	head := []string{""}
-	for i, ri := range r.Runs {
-		mark := ""
-		if !ri.Comparable {
-			mark = " *"
-		}
-		head = append(head, letter(i)+mark)
+	for i, g := range r.Groups {
+		head = append(head, g.Name+mark(g))
 		if i > 0 {
-			head = append(head, letter(i)+" vs A")
+			head = append(head, g.Name+" vs "+r.Groups[0].Name)
 		}
 	}
 	cells := [][]string{head}
@@ -80,15 +90,49 @@ func tableCells(r *Report, row Row) [][]string {
 	return cells
 }
 
-// legend explains "~", "*" and how significance was judged.
-func legend(r *Report) string {
-	s := fmt.Sprintf("~ no significant change (Mann-Whitney U over the per-second figures of the compared seconds, p ≥ %g; checks: two-proportion z-test)", r.Alpha)
-	for _, ri := range r.Runs {
-		if !ri.Comparable {
-			return s + "\n* not at the baseline's load: differences may come from the load, not the system"
+// legend explains "~", the intervals, group means and "*".
+func legend(r *Report) []string {
+	conf := fmt.Sprintf("%g %%", 100*(1-r.Alpha))
+	smallest := "smaller than 1 % for req/s and latencies or 0.1pp for errors and checks"
+	if strings.Contains(r.Method, "bootstrap") {
+		smallest = "smaller than the runs' own noise (the larger difference between the halves of either run; never less than 1 % for req/s and latencies, 0.1pp for errors and checks)"
+	}
+	out := []string{
+		fmt.Sprintf("~ no significant change: the %s confidence interval of the change [low, high] includes 0, or the change is %s.", conf, smallest),
+		"Intervals: " + r.Method + ". How they are computed, and how often they err: docs/compare.md.",
+	}
+	for _, g := range r.Groups {
+		if len(g.Runs) > 1 {
+			out = append(out, fmt.Sprintf("%s is the geometric mean of its %d runs (the arithmetic mean for errors and checks).", g.Name, len(g.Runs)))
 		}
 	}
-	return s
+	for _, g := range r.Groups {
+		if !g.Comparable {
+			out = append(out, "* not at the baseline's load: the loads differ too much to compare fairly, and a change may come from the load, not the system.")
+			break
+		}
+	}
+	return out
+}
+
+// wrap writes text after prefix, wrapped at width columns, later lines
+// indented like the text's start.
+func wrap(prefix, text string, width int) string {
+	indent := strings.Repeat(" ", utf8.RuneCountInString(prefix))
+	var b strings.Builder
+	line := prefix
+	for _, word := range strings.Fields(text) {
+		if utf8.RuneCountInString(line)+1+utf8.RuneCountInString(word) > width && strings.TrimSpace(line) != strings.TrimSpace(prefix) {
+			b.WriteString(strings.TrimRight(line, " ") + "\n")
+			line = indent
+		}
+		if line != indent && line != prefix {
+			line += " "
+		}
+		line += word
+	}
+	b.WriteString(line + "\n")
+	return b.String()
 }
 
 // writeTable writes cells as aligned columns: the first left-aligned, the

@@ -1,0 +1,49 @@
+package compare
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/metrics"
+)
+
+// lagNote compares the load generator's scheduler lag over the compared
+// seconds of a run and of the baseline, and says when one lagged much more
+// (its median per-second p99 over twice the other's and 5 ms above it):
+// its host was busier, and latencies measured from each request's
+// intended start include that wait, so a change may come from the host.
+// It says nothing when the runs recorded no lag (closed models).
+func lagNote(run, base []metrics.Second, ri, bi RunInfo) string {
+	r, b := medianLag(run, ri), medianLag(base, bi)
+	if r < 0 || b < 0 {
+		return ""
+	}
+	const slack = 5 * float64(time.Millisecond)
+	switch {
+	case r > 2*b && r-b > slack:
+		return fmt.Sprintf("its load generator lagged more than the baseline's (scheduler lag p99 %s vs %s, the median second): its host was busier, and latencies measured from the intended start include the wait",
+			fmtMs(r/float64(time.Millisecond)), fmtMs(b/float64(time.Millisecond)))
+	case b > 2*r && b-r > slack:
+		return fmt.Sprintf("the baseline's load generator lagged more than this run's (scheduler lag p99 %s vs %s, the median second): its host was busier, and its latencies include the wait",
+			fmtMs(b/float64(time.Millisecond)), fmtMs(r/float64(time.Millisecond)))
+	}
+	return ""
+}
+
+// medianLag is the median of the per-second scheduler lag p99 over the
+// compared seconds in nanoseconds, or -1 when no second recorded any.
+func medianLag(series []metrics.Second, ri RunInfo) float64 {
+	var lags []float64
+	recorded := false
+	for _, s := range series {
+		if s.Sec < ri.First || s.Sec > ri.Last {
+			continue
+		}
+		recorded = recorded || s.LagP99 > 0
+		lags = append(lags, float64(s.LagP99))
+	}
+	if !recorded {
+		return -1
+	}
+	return median(lags)
+}

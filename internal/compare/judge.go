@@ -1,0 +1,380 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+)
+
+// The smallest changes ever called one, whatever the intervals say: below
+// them a change is too small for a load test to stand behind.
+const (
+	floorRelative = 1     // percent, for req/s and latencies
+	floorRatio    = 0.001 // 0.1 percentage points, for errors and checks
+)
+
+// Value is one group's figure and, for every group but the baseline, its
+// change against the baseline with the change's confidence interval.
+type Value struct {
+	Has     bool    // false when the group has no such data (endpoint absent, no checks)
+	Value   float64 // req/s, milliseconds, or a ratio for errors and checks; a group's geometric (ratios: arithmetic) mean
+	Samples int     // compared seconds of a single run; the runs of a group
+	Runs    int     // runs behind the value
+	// Delta is Value minus the baseline's; DeltaPct is it in percent of the
+	// baseline's (nil when that is 0).
+	Delta    *float64
+	DeltaPct *float64
+	// CI and CIPct bound the change at confidence 1 − alpha: CI in the
+	// metric's unit, CIPct in percent of the baseline. Nil when not tested.
+	CI    *Interval
+	CIPct *Interval
+	// MinEffect is the smallest change called one: percent for req/s and
+	// latencies, a ratio for errors and checks.
+	MinEffect   float64
+	Significant bool // the interval excludes 0 and the change is at least MinEffect
+	// Verdict is "~" for no significant change, "better" or "worse" for a
+	// significant one, and "" for the baseline or a change not tested.
+	Verdict   string
+	Block     int    // the bootstrap's block length in seconds; 0 when runs were the replicates
+	NotTested string // why there is no interval, when there is none
+}
+
+// Interval is a confidence interval.
+type Interval struct {
+	Lo float64 `json:"lo"`
+	Hi float64 `json:"hi"`
+}
+
+// comparer fills in the values and changes of every row.
+type comparer struct {
+	opts       Options
+	groups     []GroupInfo
+	views      []*runView
+	boot, repl bool // which methods were used
+	minB, maxB int  // block lengths used
+}
+
+// rows makes the overall row, then one per endpoint when there are several.
+func (c *comparer) rows(keys []string) []Row {
+	rows := []Row{c.row(allEndpoints, 0)}
+	if len(keys) > 1 {
+		for k, name := range keys {
+			rows = append(rows, c.row(name, k+1))
+		}
+	}
+	return rows
+}
+
+// row computes every metric of row r.
+func (c *comparer) row(name string, r int) Row {
+	row := Row{Name: name}
+	for m := TPS; m < numMetrics; m++ {
+		line := Line{Metric: m, Values: make([]Value, len(c.groups))}
+		for g := range c.groups {
+			line.Values[g] = c.groupValue(g, r, m)
+		}
+		for g := 1; g < len(c.groups); g++ {
+			c.change(&line.Values[g], line.Values[0], g, r, m)
+		}
+		row.Lines = append(row.Lines, line)
+	}
+	return row
+}
+
+// runValues returns the figures of group g's runs that have one.
+func (c *comparer) runValues(g, r int, m Metric) []float64 {
+	var out []float64
+	for _, i := range c.groups[g].Runs {
+		if x, ok := c.views[i].value(r, m); ok {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// groupValue is a group's figure: its run's, or the mean of its runs'.
+func (c *comparer) groupValue(g, r int, m Metric) Value {
+	xs := c.runValues(g, r, m)
+	if len(xs) == 0 {
+		return Value{}
+	}
+	v := Value{Has: true, Runs: len(xs), Samples: len(xs)}
+	if len(c.groups[g].Runs) == 1 {
+		v.Value = xs[0]
+		v.Samples = c.views[c.groups[g].Runs[0]].info.Seconds
+		return v
+	}
+	v.Value = mean(xs)
+	if !m.isRatio() && positive(xs) {
+		v.Value = math.Exp(mean(logs(xs)))
+	}
+	return v
+}
+
+// change fills in v's change against the baseline's value and its interval.
+func (c *comparer) change(v *Value, base Value, g, r int, m Metric) {
+	if !v.Has || !base.Has {
+		return
+	}
+	d := v.Value - base.Value
+	v.Delta = &d
+	if base.Value != 0 {
+		pct := 100 * d / base.Value
+		v.DeltaPct = &pct
+	}
+	if !m.isRatio() && base.Value <= 0 {
+		v.NotTested = "the baseline's figure is 0"
+		return
+	}
+	a, b := c.groups[0].Runs, c.groups[g].Runs
+	if len(a) == 1 && len(b) == 1 {
+		c.boot = true
+		c.bootstrapChange(v, base, a[0], b[0], r, m)
+	} else {
+		c.repl = true
+		c.replicateChange(v, base, c.runValues(0, r, m), c.runValues(g, r, m), m)
+	}
+	if v.CI == nil {
+		return
+	}
+	point := d
+	if !m.isRatio() {
+		point = *v.DeltaPct
+	}
+	lo, hi := v.primary(m)
+	v.Significant = (lo > 0 || hi < 0) && math.Abs(point) >= v.MinEffect
+	switch {
+	case !v.Significant:
+		v.Verdict = "~"
+	case (d > 0) == m.HigherIsBetter():
+		v.Verdict = "better"
+	default:
+		v.Verdict = "worse"
+	}
+}
+
+// primary returns the interval on the scale changes are judged on:
+// percent for req/s and latencies, the ratio's difference for errors and checks.
+func (v *Value) primary(m Metric) (lo, hi float64) {
+	if m.isRatio() {
+		return v.CI.Lo, v.CI.Hi
+	}
+	return v.CIPct.Lo, v.CIPct.Hi
+}
+
+// shift is the change of metric m from a to b on the primary scale.
+func shift(m Metric, a, b float64) float64 {
+	if m.isRatio() {
+		return b - a
+	}
+	return 100 * (b/a - 1)
+}
+
+// logShift is the change of metric m from a to b on the scale the
+// bootstrap works on: the log ratio for req/s and latencies, which keeps
+// their intervals above −100 %; the difference for rates.
+func logShift(m Metric, a, b float64) float64 {
+	if m.isRatio() {
+		return b - a
+	}
+	return math.Log(b / a)
+}
+
+// minSeconds is the fewest compared seconds a run needs for the bootstrap.
+const minSeconds = 5
+
+// bootstrapChange sets the interval of a change between two single runs
+// from their block bootstrap distributions: the percentile interval of the
+// resampled changes, moved to centre on the exact change shown.
+func (c *comparer) bootstrapChange(v *Value, base Value, ia, ib, r int, m Metric) {
+	va, vb := c.views[ia], c.views[ib]
+	if len(va.rows[r].secs) < minSeconds || len(vb.rows[r].secs) < minSeconds {
+		v.NotTested = fmt.Sprintf("fewer than %d compared seconds", minSeconds)
+		return
+	}
+	if !va.rows[r].hasLat && m >= P50 && m <= P99 || !va.rows[r].hasChk && m == CheckRate {
+		v.NotTested = "no per-second data"
+		return
+	}
+	if !m.isRatio() && v.Value <= 0 {
+		v.NotTested = "the figure is 0"
+		return
+	}
+	ra, rb := va.resampled(r, ia, c.opts.Resamples), vb.resampled(r, ib, c.opts.Resamples)
+	center := logShift(m, ra.full[m], rb.full[m])
+	diffs := make([]float64, 0, len(ra.reps))
+	xs, ys := make([]float64, 0, len(ra.reps)), make([]float64, 0, len(ra.reps))
+	for k := range ra.reps {
+		x, y := ra.reps[k][m], rb.reps[k][m]
+		if math.IsNaN(x) || math.IsNaN(y) || (!m.isRatio() && (x <= 0 || y <= 0)) {
+			v.NotTested = "too few requests to resample"
+			return
+		}
+		diffs = append(diffs, logShift(m, x, y)-center)
+		xs, ys = append(xs, logShift(m, ra.full[m], x)), append(ys, logShift(m, rb.full[m], y))
+	}
+	sort.Float64s(diffs)
+	point := logShift(m, base.Value, v.Value)
+	scale := widening(variance(xs), variance(ys), ra, rb, c.opts.Alpha)
+	lo := point + scale*quantileSorted(diffs, c.opts.Alpha/2)
+	hi := point + scale*quantileSorted(diffs, 1-c.opts.Alpha/2)
+	if !m.isRatio() {
+		lo, hi = 100*math.Expm1(lo), 100*math.Expm1(hi)
+	}
+	v.setInterval(m, base, lo, hi)
+	v.MinEffect = max(floor(m), halvesNoise(ra, m), halvesNoise(rb, m))
+	v.Block = max(ra.block, rb.block)
+	c.noteBlock(ra.block)
+	c.noteBlock(rb.block)
+}
+
+// widening is the factor that turns the bootstrap's percentile offsets into
+// an honest interval: each run's resampled variance va, vb times its
+// bias inflation, and Student's t for the few blocks the variance rests
+// on (overlapping blocks: 1.5·(n/L − 1) degrees of freedom per run,
+// combined as Welch–Satterthwaite), over the normal quantile.
+func widening(va, vb float64, ra, rb *resampled, alpha float64) float64 {
+	wa, wb := ra.inflate*va, rb.inflate*vb
+	if va+vb <= 0 || wa+wb <= 0 {
+		return 1
+	}
+	dfa := 1.5 * (float64(ra.seconds)/float64(ra.block) - 1)
+	dfb := 1.5 * (float64(rb.seconds)/float64(rb.block) - 1)
+	df := (wa + wb) * (wa + wb) / (wa*wa/max(dfa, 1) + wb*wb/max(dfb, 1))
+	z := StudentTQuantile(1-alpha/2, 1e9)
+	return math.Sqrt((wa+wb)/(va+vb)) * StudentTQuantile(1-alpha/2, df) / z
+}
+
+// halvesNoise is how far a run's own halves differ in metric m: a change
+// smaller than that could come from the run drifting, not the system.
+func halvesNoise(r *resampled, m Metric) float64 {
+	a, b := r.halves[0][m], r.halves[1][m]
+	if math.IsNaN(a) || math.IsNaN(b) || (!m.isRatio() && a <= 0) {
+		return 0
+	}
+	return math.Abs(shift(m, a, b))
+}
+
+// floor is the fixed minimum effect of metric m.
+func floor(m Metric) float64 {
+	if m.isRatio() {
+		return floorRatio
+	}
+	return floorRelative
+}
+
+func (c *comparer) noteBlock(b int) {
+	if c.minB == 0 || b < c.minB {
+		c.minB = b
+	}
+	c.maxB = max(c.maxB, b)
+}
+
+// replicateChange sets the interval of a change between two groups of runs
+// by Welch's t interval over the runs' figures (their logarithms for req/s
+// and latencies). With one run on a side, the other side's spread stands
+// for both (Student's pooled interval).
+func (c *comparer) replicateChange(v *Value, base Value, xa, xb []float64, m Metric) {
+	if len(xa) == 0 || len(xb) == 0 || len(xa)+len(xb) < 3 {
+		v.NotTested = "too few runs"
+		return
+	}
+	rel := !m.isRatio()
+	if rel {
+		if !positive(xa) || !positive(xb) {
+			v.NotTested = "a run's figure is 0"
+			return
+		}
+		xa, xb = logs(xa), logs(xb)
+	}
+	na, nb := float64(len(xa)), float64(len(xb))
+	d := mean(xb) - mean(xa)
+	sa, sb := variance(xa), variance(xb)
+	var se2, df float64
+	switch {
+	case len(xa) == 1:
+		se2, df = sb*(1/na+1/nb), nb-1
+	case len(xb) == 1:
+		se2, df = sa*(1/na+1/nb), na-1
+	default:
+		se2 = sa/na + sb/nb
+		if se2 > 0 {
+			df = se2 * se2 / ((sa/na)*(sa/na)/(na-1) + (sb/nb)*(sb/nb)/(nb-1))
+		}
+	}
+	half := 0.0
+	if se2 > 0 {
+		half = StudentTQuantile(1-c.opts.Alpha/2, df) * math.Sqrt(se2)
+	}
+	lo, hi := d-half, d+half
+	if rel {
+		lo, hi = 100*math.Expm1(lo), 100*math.Expm1(hi)
+	}
+	v.setInterval(m, base, lo, hi)
+	v.MinEffect = floor(m)
+}
+
+// setInterval stores an interval given on the primary scale, and its
+// other form: absolute limits of a relative interval are it times the
+// baseline's figure, relative limits of an absolute one it divided by it.
+func (v *Value) setInterval(m Metric, base Value, lo, hi float64) {
+	if m.isRatio() {
+		v.CI = &Interval{lo, hi}
+		if base.Value != 0 {
+			v.CIPct = &Interval{100 * lo / base.Value, 100 * hi / base.Value}
+		}
+		return
+	}
+	v.CIPct = &Interval{lo, hi}
+	v.CI = &Interval{base.Value * lo / 100, base.Value * hi / 100}
+}
+
+func positive(x []float64) bool {
+	for _, v := range x {
+		if v <= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func logs(x []float64) []float64 {
+	out := make([]float64, len(x))
+	for i, v := range x {
+		out[i] = math.Log(v)
+	}
+	return out
+}
+
+// variance is the sample variance (n − 1 in the denominator).
+func variance(x []float64) float64 {
+	if len(x) < 2 {
+		return 0
+	}
+	m := mean(x)
+	var s float64
+	for _, v := range x {
+		s += (v - m) * (v - m)
+	}
+	return s / float64(len(x)-1)
+}
+
+// method describes how the intervals were computed.
+func (c *comparer) method() string {
+	var parts []string
+	if c.boot {
+		blocks := fmt.Sprintf("%d s", c.minB)
+		if c.maxB != c.minB {
+			blocks = fmt.Sprintf("%d–%d s", c.minB, c.maxB)
+		}
+		parts = append(parts, fmt.Sprintf("circular block bootstrap over the compared seconds (%d resamples, blocks of %s)", c.opts.Resamples, blocks))
+	}
+	if c.repl {
+		parts = append(parts, "Welch's t over the runs of each group as replicates")
+	}
+	if len(parts) == 0 {
+		return "none: nothing could be tested"
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,155 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Scaling is how throughput followed the load between the baseline and a
+// group that ran at another load, read with Little's law: N = X·R, the
+// users (or requests in flight) N equal the throughput X times the time R
+// each spends per request.
+type Scaling struct {
+	Group           string     `json:"group"`            // the group compared with the baseline
+	LoadUnit        string     `json:"load_unit"`        // "VUs" or "req/s"
+	Load            [2]float64 `json:"load"`             // the baseline's and the group's
+	Throughput      [2]float64 `json:"throughput"`       // completed per second: requests, or iterations when an iteration sends several
+	ThroughputUnit  string     `json:"throughput_unit"`  // "req/s" or "iterations/s"
+	Time            [2]float64 `json:"time_s"`           // R = N/X in seconds for VUs; the mean request duration for rates
+	MeanDuration    [2]float64 `json:"mean_duration_ms"` // the mean request duration
+	LoadRatio       float64    `json:"load_ratio"`       // the group's load / the baseline's
+	ThroughputRatio float64    `json:"throughput_ratio"` // the group's throughput / the baseline's
+	Verdict         string     `json:"verdict"`          // "saturated", "partly", "scaled", "kept up" or "fell behind"
+	Text            string     `json:"text"`             // the reading in words
+}
+
+// scalings reads every group whose load differs from the baseline's with
+// Little's law.
+func scalings(rep *Report, views []*runView) []Scaling {
+	var out []Scaling
+	base := rep.Groups[0]
+	for g := 1; g < len(rep.Groups); g++ {
+		grp := rep.Groups[g]
+		if grp.LoadUnit != base.LoadUnit || base.Load <= 0 || sameLoad(grp.Load, base.Load, 0.10) {
+			continue
+		}
+		s := Scaling{Group: grp.Name, LoadUnit: base.LoadUnit, Load: [2]float64{base.Load, grp.Load}}
+		perIter := false
+		for k, gi := range []GroupInfo{base, grp} {
+			var x, it, meanMs float64
+			for _, i := range gi.Runs {
+				v := views[i]
+				secs := float64(v.info.Seconds)
+				tps, _ := v.value(0, TPS)
+				x += tps
+				it += float64(v.iters) / secs
+				meanMs += ms(v.hist(-1).Mean())
+			}
+			n := float64(len(gi.Runs))
+			s.Throughput[k], s.MeanDuration[k] = x/n, meanMs/n
+			if it > 0 && math.Abs(x/it-1) > 0.01 && s.LoadUnit == "VUs" {
+				perIter = true
+				s.Throughput[k] = it / n
+			}
+		}
+		if s.Throughput[0] <= 0 || s.Throughput[1] <= 0 {
+			continue
+		}
+		s.ThroughputUnit = "req/s"
+		if perIter {
+			s.ThroughputUnit = "iterations/s"
+		}
+		s.LoadRatio, s.ThroughputRatio = s.Load[1]/s.Load[0], s.Throughput[1]/s.Throughput[0]
+		if s.LoadUnit == "VUs" {
+			s.Time = [2]float64{s.Load[0] / s.Throughput[0], s.Load[1] / s.Throughput[1]}
+			s.Verdict, s.Text = closedReading(s, base.Name, grp.Name)
+		} else {
+			s.Time = [2]float64{s.MeanDuration[0] / 1000, s.MeanDuration[1] / 1000}
+			s.Verdict, s.Text = openReading(s, base.Name, grp.Name)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// closedReading reads two VU levels: throughput that stays while VUs grow
+// means each VU waits longer (R = N/X grows): the system is saturated.
+func closedReading(s Scaling, a, b string) (verdict, text string) {
+	lo, hi, nameLo, nameHi := 0, 1, a, b
+	if s.Load[1] < s.Load[0] {
+		lo, hi, nameLo, nameHi = 1, 0, b, a
+	}
+	k := s.Load[hi] / s.Load[lo]
+	x := s.Throughput[hi] / s.Throughput[lo]
+	eff := (x - 1) / (k - 1) // 1: throughput grew as the VUs did; 0: not at all
+	unit, per := s.ThroughputUnit, "request"
+	if unit == "iterations/s" {
+		per = "iteration"
+	}
+	ran := fmt.Sprintf("%s ran %s VUs, %s %s's %s, and completed %s %s, %s %s's %s",
+		nameHi, thousands(s.Load[hi]), times(k), nameLo, thousands(s.Load[lo]),
+		thousands(s.Throughput[hi]), unit, times(x), nameLo, thousands(s.Throughput[lo]))
+	little := fmt.Sprintf("Little's law N = X·R gives each VU's time per %s R = N/X: %s %s = %s/s × %s s; %s %s = %s/s × %s s (mean request duration %s → %s)",
+		per, a, thousands(s.Load[0]), thousands(s.Throughput[0]), secs(s.Time[0]),
+		b, thousands(s.Load[1]), thousands(s.Throughput[1]), secs(s.Time[1]),
+		fmtMs(s.MeanDuration[0]), fmtMs(s.MeanDuration[1]))
+	switch {
+	case eff <= 0.25:
+		return "saturated", fmt.Sprintf("Throughput did not scale with the VUs: %s. %s. The added VUs only waited in a queue: the system was saturated at about %s %s, and more VUs will not raise throughput until its bottleneck is removed.",
+			ran, little, thousands(max(s.Throughput[0], s.Throughput[1])), unit)
+	case eff >= 0.8:
+		return "scaled", fmt.Sprintf("Throughput scaled with the VUs: %s. %s: the time per %s held, so the system was not saturated at %s VUs.",
+			ran, little, per, thousands(s.Load[hi]))
+	}
+	return "partly", fmt.Sprintf("Throughput rose less than the VUs (scaling efficiency %.0f %%): %s. %s: the time per %s grew, so the system is nearing saturation.",
+		100*eff, ran, little, per)
+}
+
+// openReading reads two offered rates: a group that completes less than it
+// was offered fell behind; one that keeps up may still slow down.
+func openReading(s Scaling, a, b string) (verdict, text string) {
+	little := fmt.Sprintf("Little's law L = X·R gives the requests in flight: %s %s/s × %s s = %s; %s %s/s × %s s = %s",
+		a, thousands(s.Throughput[0]), secs3(s.Time[0]), oneDecimal(s.Throughput[0]*s.Time[0]),
+		b, thousands(s.Throughput[1]), secs3(s.Time[1]), oneDecimal(s.Throughput[1]*s.Time[1]))
+	for k, name := range []string{a, b} {
+		if s.Throughput[k] < 0.9*s.Load[k] {
+			return "fell behind", fmt.Sprintf("%s was offered %s req/s but completed only %s (%.0f %%): it fell behind its load, so the system saturated below %s req/s. %s.",
+				name, thousands(s.Load[k]), thousands(s.Throughput[k]), 100*s.Throughput[k]/s.Load[k], thousands(s.Load[k]), little)
+		}
+	}
+	text = fmt.Sprintf("Throughput kept up with the load: %s was offered %s %s's rate (%s vs %s req/s) and completed %s the requests. %s.",
+		b, times(s.LoadRatio), a, thousands(s.Load[1]), thousands(s.Load[0]), times(s.ThroughputRatio), little)
+	if hiT, loT := max(s.Time[0], s.Time[1]), min(s.Time[0], s.Time[1]); loT > 0 && hiT/loT > 1.5 {
+		text += fmt.Sprintf(" The mean request duration grew %s with the load: the system is nearing saturation.", times(hiT/loT))
+	}
+	return "kept up", text
+}
+
+// thousands writes a count or rate with thousands separators, no decimals
+// from 100 up and one below.
+func thousands(v float64) string {
+	if math.Abs(v) < 100 {
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	}
+	s := strconv.FormatFloat(math.Round(v), 'f', 0, 64)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+func times(x float64) string      { return strconv.FormatFloat(x, 'f', 2, 64) + "×" }
+func secs(x float64) string       { return strconv.FormatFloat(x, 'f', 2, 64) }
+func secs3(x float64) string      { return strconv.FormatFloat(x, 'f', 3, 64) }
+func oneDecimal(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
