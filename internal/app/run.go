@@ -238,7 +238,7 @@ func (r *runner) second(sec int) {
 	if !ok {
 		cpu = -1
 	}
-	r.obs.add(selfSeries(sec, cpu, &r.run.Series[len(r.run.Series)-1]))
+	r.obs.add(selfSeries(sec, cpu, r.cpu.hostReading(), &r.run.Series[len(r.run.Series)-1]))
 	r.checkAborts(sec)
 	if r.dash != nil {
 		r.dash.second(r.run, time.Duration(sec+1)*time.Second, cpu, r.aborted)
