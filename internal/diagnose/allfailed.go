@@ -9,8 +9,8 @@ import (
 // failureWords says, per failure kind, what a request failed with and what
 // it means when every request did.
 var failureWords = [sample.NumKinds]struct{ what, means string }{
-	sample.HTTP4xx:     {"answered with 4xx", "the target rejected every request: check the URL, method, headers and credentials"},
-	sample.HTTP5xx:     {"answered with 5xx", "the target failed every request"},
+	sample.HTTP4xx:     {"answered with a 4xx status", "the target rejected every request: check the URL, method, headers and credentials"},
+	sample.HTTP5xx:     {"answered with a 5xx status", "the target failed every request"},
 	sample.Timeout:     {"timed out", "the target did not answer within the timeout"},
 	sample.ConnRefused: {"connection refused", "the target is not reachable: nothing accepts connections at its address"},
 	sample.ConnReset:   {"connection reset", "the target closed every connection before answering"},
@@ -67,12 +67,12 @@ func allFailedRule(c *context) []Finding {
 	onset := b.second(onsetSec, StatOnset, "the first second with a request")
 	main := kinds[0]
 	n := b.add(c.fig(c.client(SrcFailed, "kind", main.String()), StatSum, first, last, UnitCount, main.String()+" failures"))
-	title := []any{"Every request failed: ", n, " of ", total, " ", failureWords[main].what, " from ", onset, " — ", failureWords[main].means}
+	title := []any{"Every request failed: ", n, " of ", total, " ", name(failureWords[main].what), " from ", onset, " — ", failureWords[main].means}
 	b.evidence(n, n, " of ", total, " requests failed with ", name(main.String()), " from ", onset)
 	for i, k := range kinds[1:] {
 		m := b.add(c.fig(c.client(SrcFailed, "kind", k.String()), StatSum, first, last, UnitCount, k.String()+" failures"))
 		if i < 2 {
-			title = append(title, "; ", m, " ", failureWords[k].what)
+			title = append(title, "; ", m, " ", name(failureWords[k].what))
 		}
 		b.evidence(m, m, " failed with ", name(k.String()))
 	}

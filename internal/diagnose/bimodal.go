@@ -128,9 +128,7 @@ func (c *context) modesFinding(where string, s split, kv ...string) Finding {
 	slow := b.add(c.quantile(float64(s.below+1+100)/2, UnitDuration, "the slow mode's median", kv...))
 	share := b.add(Figure{Value: float64(s.below) / 100, Unit: UnitFraction, What: "share of requests in the fast mode", Source: b.fig(lo).Source,
 		Stat: StatRank, Q: float64(s.below), From: b.fig(lo).From, To: b.fig(lo).To, Of: []int{int(lo)}})
-	rest := b.add(Figure{Value: 1 - float64(s.below)/100, Unit: UnitFraction, What: "share of requests in the slow mode", Source: b.fig(hi).Source,
-		Stat: StatRank, Q: float64(s.below + 1), From: b.fig(hi).From, To: b.fig(hi).To, Of: []int{int(hi)}})
-	b.title("Bimodal latency ", name(where), ": ", share, " of requests at ~", fast, ", ", rest, " at ~", slow,
+	b.title("Bimodal latency ", name(where), ": ", share, " of requests at ~", fast, ", the rest at ~", slow,
 		" (cache hits and misses, or a fast and a slow path?)")
 	b.evidence(lo, name("p"+strconv.Itoa(s.below)), " ", lo, ", ", name("p"+strconv.Itoa(s.below+1)), " ", hi, ": almost no requests in between")
 	b.evidence(fast, "the fast mode's median (", name("p"+num(float64(s.below)/2)), "): ", fast)

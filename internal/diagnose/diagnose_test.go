@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")

@@ -73,7 +73,7 @@ func (c *context) drift(qname, src string, t, ys []float64, hold span) (Finding,
 	e := b.add(c.fig(src, StatMedian, from, qEnd, UnitDuration, qname+" of the hold's first quarter (median of the seconds)"))
 	l := b.add(c.fig(src, StatMedian, lStart, to, UnitDuration, qname+" of the hold's last quarter (median of the seconds)"))
 	sl := b.add(c.fig(src, StatSlope, from, to, UnitPerMinute, "Theil–Sen slope of "+qname+" over the hold"))
-	ta := b.add(c.fig(src, StatTau, from, to, UnitNumber, "Kendall's tau of "+qname+" against time over the hold (1 = rose every second)"))
+	ta := b.add(c.fig(src, StatTau, from, to, UnitNumber, "Kendall's tau of "+qname+" against time over the hold"))
 	length := b.add(Figure{Value: float64(to - from + 1), Unit: UnitDuration, What: "the hold's length", Source: "time", Stat: StatSpan, From: from, To: to})
 	onset := b.second(from, StatOnset, "the first second of the hold")
 	x := b.add(c.fig(c.client(SrcRequests), StatMedian, from, to, UnitReqPerSec, "throughput over the hold (median)"))
@@ -85,7 +85,7 @@ func (c *context) drift(qname, src string, t, ys []float64, hold span) (Finding,
 	b.title(append(title, ": ", name(qname), " ", e, " → ", l, " over ", length, " (", sl, ") from ", onset)...)
 	b.evidence(e, name(qname), " median of the first quarter: ", e)
 	b.evidence(l, name(qname), " median of the last quarter: ", l)
-	b.evidence(sl, "Theil–Sen slope of ", name(qname), ": ", sl, "; Kendall's tau ", ta, " (1 = rose every second)")
+	b.evidence(sl, "Theil–Sen slope of ", name(qname), ": ", sl, "; Kendall's tau ", ta, " (a tau of one: it rose every second)")
 	b.evidence(x, "throughput meanwhile: median ", x)
 	return b.done(from, to), true
 }

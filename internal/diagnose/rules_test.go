@@ -78,7 +78,7 @@ func TestRules(t *testing.T) {
 		{"errors: sporadic failures and a burst at the stop", sporadic, KindErrorsAtLoad, nil},
 		{"errors: 404 from the first second is every request failing, not errors at a load", notFound, KindErrorsAtLoad, nil},
 		{"all failed: 404 from the first second", notFound, KindAllFailed, &expect{Critical, [2]int{0, 0}, [2]int{9, 9},
-			[]string{"Every request failed: 500 of 500 answered with 4xx from 0s — the target rejected every request"}, []string{"500 of 500 requests failed with http_4xx from 0s"}}},
+			[]string{"Every request failed: 500 of 500 answered with a 4xx status from 0s — the target rejected every request"}, []string{"500 of 500 requests failed with http_4xx from 0s"}}},
 
 		{"more VUs: 1,500 → 3,000 VUs at ~3,700 req/s (case study 2)", vusDoubling(modelVUs), KindMoreVUsSameTPS, &expect{Warning, [2]int{1, 1}, [2]int{29, 29},
 			[]string{"VUs 1,500 → 3,000 (2.0×) from 1s", "throughput 3,70", "405 ms → 811 ms"}, []string{"Little's law", "lower level, 1s–5s: 1,500 VUs", "hold at the most VUs, 21s–29s: 3,000 VUs"}}},
@@ -98,7 +98,7 @@ func TestRules(t *testing.T) {
 
 		{"bimodal: cache hits and misses", endpoints([]string{"GET /products/{id}"}, []reqs{{n: 200, dur: twoPeaks(2*time.Millisecond, 48*time.Millisecond, 0.6)}}),
 			KindBimodalLatency, &expect{Info, [2]int{0, 0}, [2]int{9, 9},
-				[]string{"Bimodal latency on GET /products/{id}: 60 % of requests at ~2 ms, 40 % at ~4"}, []string{"almost no requests in between"}}},
+				[]string{"Bimodal latency on GET /products/{id}: 60 % of requests at ~2 ms, the rest at ~48.1 ms"}, []string{"almost no requests in between"}}},
 		{"bimodal: one slow endpoint hidden in the average", endpoints([]string{"GET /a", "GET /b", "POST /coupons/issue"}, []reqs{
 			{ep: 0, n: 450, dur: even(2*time.Millisecond, 0.5)}, {ep: 1, n: 450, dur: even(3*time.Millisecond, 0.5)},
 			{ep: 2, n: 100, dur: even(300*time.Millisecond, 0.5)}}), KindBimodalLatency, &expect{Info, [2]int{0, 0}, [2]int{9, 9},
