@@ -26,7 +26,7 @@ func Render(w io.Writer, fs []Finding) error {
 		if len(f.Evidence) > 0 {
 			b.WriteString(indent + "evidence:\n")
 			for _, e := range f.Evidence {
-				b.WriteString(indent + "  " + e.Text + "  [" + Basis(f.Figures, e.Figure) + "]\n")
+				b.WriteString(indent + "  " + e.Text + "  [" + e.Basis(f.Figures) + "]\n")
 			}
 		}
 		if len(f.Remedies) > 0 {
@@ -37,6 +37,15 @@ func Render(w io.Writer, fs []Finding) error {
 		}
 	}
 	return b.Flush()
+}
+
+// Basis says what the evidence's main figure is computed from, with its
+// value; for evidence built by hand without figures, its source and value.
+func (e Evidence) Basis(figs []Figure) string {
+	if e.Figure >= 0 && e.Figure < len(figs) {
+		return Basis(figs, e.Figure)
+	}
+	return e.Source + " = " + num(e.Value)
 }
 
 // Basis says where a figure comes from, for the brackets after evidence:
