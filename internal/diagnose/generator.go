@@ -189,7 +189,7 @@ func (c *context) hostBusyFinding(from, to int) (Finding, bool) {
 		return Finding{}, false
 	}
 	b := newBuilder(KindHostBusy, Critical)
-	h := b.add(c.fig(host, StatMedian, from, to, UnitCores, "cores busy on the host, every process counted (median)"))
+	h := b.add(c.fig(host, StatMedian, from, to, UnitNumber, "cores busy on the host, every process counted (median)"))
 	n := b.add(c.fig(cpus, StatMedian, from, to, UnitCores, "the host's CPUs"))
 	hs := b.derive(StatRatio, UnitFraction, "share of the host's CPUs in use", h, n)
 	var steal, ss ref = -1, -1
