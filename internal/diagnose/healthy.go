@@ -39,7 +39,8 @@ func HealthyVerdict(in Input, fs []Finding) (Verdict, bool) {
 	}
 	b := newBuilder("healthy", Info)
 	if len(c.secs) == 0 {
-		b.title("no bottleneck found, but there was nothing to check: the run recorded no whole second with requests")
+		// Not "no bottleneck found": a run that recorded no request may have sent many that never came back.
+		b.title("nothing to check: the run recorded no whole second with requests, so no bottleneck was looked for")
 		return verdict(b), true
 	}
 	first, last := c.all[0].sec, c.all[len(c.all)-1].sec
