@@ -1,6 +1,8 @@
 package diagnose
 
 import (
+	"math"
+
 	"github.com/loadlens/loadlens/internal/series"
 )
 
@@ -150,10 +152,12 @@ func (c *context) lagEpisode() (int, int, bool) {
 func (c *context) generatorLag(b *builder, from, to int, cpuBusy bool) []any {
 	lag := c.client(SrcLag)
 	first := b.add(c.fig(lag, StatValue, from, from, UnitDuration, "scheduler lag p99 in the first late second"))
-	firstP95 := b.add(c.fig(c.client(SrcP95), StatValue, from, from, UnitDuration, "the target's p95 in the first late second"))
 	peak := b.add(c.fig(lag, StatMax, from, to, UnitDuration, "the highest scheduler lag p99"))
-	b.evidence(first, "iterations started late: lag ", name("p99"), " ", first, " beside a ", name("p95"), " of ", firstP95, " at ",
-		b.second(from, StatSecond, "the first late second"))
+	late := []any{"iterations started late: lag ", name("p99"), " ", first}
+	if p95 := c.client(SrcP95); c.has(p95, from) {
+		late = append(late, " beside a ", name("p95"), " of ", b.add(c.fig(p95, StatValue, from, from, UnitDuration, "the target's p95 in the first late second")))
+	}
+	b.evidence(first, append(late, " at ", b.second(from, StatSecond, "the first late second"))...)
 	b.evidence(peak, "highest lag ", name("p99"), ": ", peak)
 	if !cpuBusy {
 		if used, _, _, ok := c.generatorSources(); ok {
@@ -257,7 +261,8 @@ func (c *context) generatorDrops(b *builder) ([]any, int, int, bool) {
 	mean := c.client(SrcMean)
 	baseline := c.fig(mean, StatMedian, c.secs[lo].sec, c.secs[hi].sec, UnitDuration, "mean response time before the drops (median of the seconds)")
 	during := c.fig(mean, StatMedian, from, to, UnitDuration, "mean response time while dropping (median of the seconds)")
-	if during.Value >= genLatencySame*baseline.Value && during.Value-baseline.Value >= satLatencyAbs {
+	if math.IsNaN(baseline.Value) || math.IsNaN(during.Value) ||
+		(during.Value >= genLatencySame*baseline.Value && during.Value-baseline.Value >= satLatencyAbs) {
 		return nil, 0, 0, false // the target slowed down: saturation, not the generator
 	}
 	d := b.add(c.fig(c.client(SrcDropped), StatSum, from, to, UnitCount, "iterations dropped for lack of a VU"))

@@ -205,7 +205,7 @@ func (c *context) clientFailures(b *builder, from, to int, kinds ...sample.Kind)
 	var main ref = -1
 	for _, k := range kinds {
 		f := c.fig(c.client(SrcFailed, "kind", k.String()), StatSum, from, to, UnitCount, k.String()+" failures the client saw")
-		if f.Value == 0 {
+		if !(f.Value > 0) { // none, or no client view
 			continue
 		}
 		r := b.add(f)

@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -144,6 +145,11 @@ func checkFinding(t *testing.T, f Finding, w *expect) {
 	}
 	if len(f.Evidence) == 0 || len(f.Remedies) == 0 {
 		t.Errorf("finding without evidence or remedies: %+v", f)
+	}
+	for _, g := range f.Figures {
+		if math.IsNaN(g.Value) || math.IsInf(g.Value, 0) {
+			t.Errorf("figure %q of %s over %d–%d is %v", g.What, g.Source, g.From, g.To, g.Value)
+		}
 	}
 }
 

@@ -118,9 +118,12 @@ func (c *context) kneeFinding(knee, peak int) Finding {
 	c.littlesLaw(b, xKnee, rKnee, vKnee)
 	b.evidence(xPeak, "throughput at the highest load: ", xPeak, " (", b.derive(StatChange, UnitChange, "change of throughput from the knee", xPeak, xKnee), ")")
 	b.evidence(lPeak, "load at its highest: ", lPeak, " ", c.loadUnitWord(), " (", b.derive(StatRatio, UnitRatio, "load at its highest over the knee's", lPeak, lKnee), " the knee)")
-	p95 := b.add(c.fig(c.client(SrcP95), StatValue, ps, ps, UnitDuration, "p95 at the highest load"))
-	b.evidence(rPeak, "mean response time at the highest load: ", rPeak, " (", b.derive(StatRatio, UnitRatio, "mean response time at the highest load over the knee's", rPeak, rKnee),
-		"), ", name("p95"), " ", p95, " at ", b.second(ps, StatSecond, "the second of the highest load"))
+	peakLine := []any{"mean response time at the highest load: ", rPeak, " (", b.derive(StatRatio, UnitRatio, "mean response time at the highest load over the knee's", rPeak, rKnee), ")"}
+	if src := c.client(SrcP95); c.has(src, ps) {
+		peakLine = append(peakLine, ", ", name("p95"), " ", b.add(c.fig(src, StatValue, ps, ps, UnitDuration, "p95 at the highest load")),
+			" at ", b.second(ps, StatSecond, "the second of the highest load"))
+	}
+	b.evidence(rPeak, peakLine...)
 	if d := b.add(c.fig(c.client(SrcDropped), StatSum, ks, ps, UnitCount, "iterations dropped past the knee")); b.fig(d).Value > 0 {
 		b.evidence(d, d, " iterations dropped past the knee: no free VU, the target held them all")
 	}
@@ -161,8 +164,11 @@ func (c *context) behind(xs, ls, rs []float64) []Finding {
 	b.evidence(x0, "completed: ", x0, " at ", onset)
 	v0 := c.vusFigure(b, ff, ft, "VUs in flight when it fell behind (median of 3 seconds)")
 	c.littlesLaw(b, x0, r0, v0)
-	p95 := b.add(c.fig(c.client(SrcP95), StatValue, to, to, UnitDuration, "p95 at the end"))
-	b.evidence(r1, "mean response time: ", r1, " (", b.derive(StatRatio, UnitRatio, "mean response time at the end over the start's", r1, r0), "), ", name("p95"), " ", p95)
+	endLine := []any{"mean response time: ", r1, " (", b.derive(StatRatio, UnitRatio, "mean response time at the end over the start's", r1, r0), ")"}
+	if src := c.client(SrcP95); c.has(src, to) {
+		endLine = append(endLine, ", ", name("p95"), " ", b.add(c.fig(src, StatValue, to, to, UnitDuration, "p95 at the end")))
+	}
+	b.evidence(r1, endLine...)
 	v1 := c.vusFigure(b, lf, lt, "VUs in flight at the end (median of 3 seconds)")
 	b.evidence(v1, "busy VUs: ", v0, " → ", v1, ", the queue grows")
 	return []Finding{b.done(from, to)}

@@ -198,6 +198,16 @@ func (c *context) endpointName(i int) string {
 	return e.Name
 }
 
+// has reports whether src has a value at sec.
+func (c *context) has(src string, sec int) bool {
+	for _, p := range c.values(src) {
+		if p.Sec == sec {
+			return true
+		}
+	}
+	return false
+}
+
 // fig returns a figure of src over the seconds from..to.
 func (c *context) fig(src string, st Stat, from, to int, u Unit, what string) Figure {
 	return Figure{Value: aggregate(c.values(src), st, from, to), Unit: u, What: what, Source: src, Stat: st, From: from, To: to}
