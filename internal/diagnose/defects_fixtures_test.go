@@ -165,3 +165,27 @@ func deadTarget(kind sample.Kind) func(t *testing.T) Input {
 		return Input{Run: run}
 	}
 }
+
+// pgbouncer is PgBouncer's exporter for a pool of 10 server connections,
+// scraped every 5 s: clients wait from 10 s to 25 s.
+func pgbouncer(t *testing.T) Input {
+	waiting := []float64{0, 0, 5, 12, 30, 8, 0, 0}
+	active := []float64{6, 10, 10, 10, 10, 10, 10, 4}
+	pool := []string{"database", "shop", "user", "app", "role", "db", "target", "pgb"}
+	return Input{Run: build(t, layout(modelArrivalRate, "GET /feed"), steady(40, 100, 3, 30*time.Millisecond)), Series: series.Set{
+		mk("pgbouncer_pools_client_waiting_connections", series.Gauge, pts(0, 5, waiting...), pool...),
+		mk("pgbouncer_pools_server_active_connections", series.Gauge, pts(0, 5, active...), pool...),
+		mk("pgbouncer_databases_pool_size", series.Gauge, pts(0, 5, repeat(10, 8)...), "name", "shop", "role", "db", "target", "pgb"),
+	}}
+}
+
+// postgresSessions is the postgres preset's sessions by state: many
+// active sessions are not requests waiting for a pool.
+func postgresSessions(t *testing.T) Input {
+	var set series.Set
+	for state, v := range map[string]float64{"active": 95, "idle": 5, "idle in transaction": 40} {
+		set = append(set, mk("pg_stat_activity_count", series.Gauge, pts(0, 5, repeat(v, 8)...), "role", "db", "state", state))
+	}
+	set = append(set, mk("pg_settings_max_connections", series.Gauge, pts(0, 5, repeat(100, 8)...), "role", "db"))
+	return Input{Run: build(t, layout(modelArrivalRate, "GET /feed"), steady(40, 100, 3, 30*time.Millisecond)), Series: set}
+}

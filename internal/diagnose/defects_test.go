@@ -47,6 +47,8 @@ func TestDefectsStayFixed(t *testing.T) {
 				[]string{"first failing second: 1 of 1 failed"}}, nil},
 		{"endpoints of the same name are told apart by scenario", sameName, KindBimodalLatency,
 			&expect{Info, [2]int{0, 0}, [2]int{9, 9}, []string{"Bimodal latency on GET /items/{id} (scenario admin)"}, nil}, nil},
+		{"PgBouncer: clients waiting for a server connection, counted as waiters", pgbouncer, KindPoolExhaustion,
+			&expect{Critical, [2]int{10, 10}, [2]int{25, 25}, []string{"DB pool exhausted: 10 of 10 connections in use from 10s, up to 30 clients waiting for a server connection (pgbouncer, database=shop, role=db, target=pgb, user=app)"}, nil}, nil},
 		{"holds compared hold to hold, not through a ramp's second", twoHolds, KindMoreVUsSameTPS,
 			&expect{Warning, [2]int{1, 1}, [2]int{34, 34}, []string{"VUs 1,000 → 2,000 (2.0×) from 1s, throughput 8,000 req/s → 8,000 req/s"}, nil},
 			[]string{"8,750"}},
@@ -71,6 +73,12 @@ func TestDefectsStayFixed(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestNoPoolFindingFromSessionCounts(t *testing.T) {
+	if f, ok := findKind(Diagnose(postgresSessions(t)), KindPoolExhaustion); ok {
+		t.Errorf("pg_stat_activity_count read as a pool: %s", f.Title)
 	}
 }
 

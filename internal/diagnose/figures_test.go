@@ -40,7 +40,7 @@ func synthetic() map[string]func(t *testing.T) Input {
 		"lock-step": lockStep, "go-sql-full-early": goSQLFullEarly, "host-busy": busyHost(1.94, 0), "host-steal": busyHost(0.6, 0.5),
 		"lag-no-cpu": busyHost(0.3, 0), "partial-end": partialEnd, "closed-end": closedEnd, "two-holds": twoHolds,
 		"same-name": sameName, "sold-out": soldOut, "refused": deadTarget(sample.ConnRefused),
-		"interrupted": deadTarget(sample.Interrupted), "dns": deadTarget(sample.DNS), "tls": deadTarget(sample.TLS),
+		"pgbouncer": pgbouncer, "postgres-sessions": postgresSessions, "interrupted": deadTarget(sample.Interrupted), "dns": deadTarget(sample.DNS), "tls": deadTarget(sample.TLS),
 	}
 }
 
@@ -289,10 +289,16 @@ func checkEpisodeStart(t *testing.T, raw *rawRun, f Finding) {
 				limit = g.Value
 			}
 		}
-		if limit < 0 {
-			return // PgBouncer: waiting clients, checked by its rule test
-		}
 		held = func(v float64) bool { return v >= limit }
+		if strings.Contains(cond.Source, "pgbouncer") {
+			// PgBouncer queues clients only when its pool is full: the condition is a client waiting.
+			cond.Source = strings.Replace(cond.Source, "pgbouncer_pools_server_active_connections", "pgbouncer_pools_client_waiting_connections", 1)
+			vals = raw.source(t, cond.Source)
+			held = func(v float64) bool { return v > 0 }
+		} else if limit < 0 {
+			t.Errorf("%s: no figure states the pool's maximum", f.Kind)
+			return
+		}
 	} else {
 		threshold := map[string]float64{KindCPUSaturation: cpuBusy, KindGCPressure: gcShare}[f.Kind]
 		if strings.Contains(cond.Source, "throttled") {
