@@ -143,6 +143,14 @@ func TestEveryFigureIsRecomputedFromRunDB(t *testing.T) {
 					}
 				}
 				checkOnset(t, raw, f)
+				if f.To < f.From {
+					t.Errorf("%s: seconds %d–%d run backwards", f.Kind, f.From, f.To)
+				}
+				for _, g := range f.Figures {
+					if g.Stat == StatOnset && int(g.Value) != f.From {
+						t.Errorf("%s: its seconds start at %d, its title says from %ds", f.Kind, f.From, int(g.Value))
+					}
+				}
 				checkWholeSeconds(t, raw, f.Kind, f.Figures)
 			}
 			if v, ok := HealthyVerdict(in, fs); ok {
