@@ -189,3 +189,24 @@ func postgresSessions(t *testing.T) Input {
 	set = append(set, mk("pg_settings_max_connections", series.Gauge, pts(0, 5, repeat(100, 8)...), "role", "db"))
 	return Input{Run: build(t, layout(modelArrivalRate, "GET /feed"), steady(40, 100, 3, 30*time.Millisecond)), Series: set}
 }
+
+// lockCollapse is the demo shop's global lock under a 10 s ramp of VUs from
+// 5 to 40 and a 3 s hold on a busy machine (recorded per second): the
+// throughput of the hold fell below the ramp's.
+func lockCollapse(t *testing.T) Input {
+	type second struct {
+		n, vus int
+		mean   time.Duration
+	}
+	rec := []second{{41, 8, 129 * time.Millisecond}, {42, 12, 193 * time.Millisecond}, {48, 15, 282 * time.Millisecond}, {47, 19, 332 * time.Millisecond},
+		{46, 22, 400 * time.Millisecond}, {46, 26, 480 * time.Millisecond}, {42, 29, 608 * time.Millisecond}, {42, 33, 639 * time.Millisecond},
+		{37, 36, 862 * time.Millisecond}, {41, 40, 867 * time.Millisecond}, {38, 40, 968 * time.Millisecond}, {22, 40, 1095 * time.Millisecond},
+		{8, 37, 1786 * time.Millisecond}, {37, 0, 2157 * time.Millisecond}, {3, 0, 1228 * time.Millisecond}}
+	var secs []sec
+	for _, r := range rec {
+		secs = append(secs, sec{vus: int64(r.vus), reqs: []reqs{{n: r.n, dur: even(r.mean, 0.2)}}})
+	}
+	run := build(t, layout(modelVUs, "POST /coupons/issue"), secs)
+	run.SetElapsed(14097 * time.Millisecond)
+	return Input{Run: run}
+}

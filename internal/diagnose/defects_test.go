@@ -47,6 +47,8 @@ func TestDefectsStayFixed(t *testing.T) {
 				[]string{"first failing second: 1 of 1 failed"}}, nil},
 		{"endpoints of the same name are told apart by scenario", sameName, KindBimodalLatency,
 			&expect{Info, [2]int{0, 0}, [2]int{9, 9}, []string{"Bimodal latency on GET /items/{id} (scenario admin)"}, nil}, nil},
+		{"throughput that fell in the hold at the most VUs is no more throughput", lockCollapse, KindMoreVUsSameTPS,
+			&expect{Warning, [2]int{1, 1}, [2]int{11, 11}, []string{"More VUs, less throughput: VUs 14 → 40 (3.0×) from 1s, throughput 47 req/s → 30 req/s"}, nil}, nil},
 		{"PgBouncer: clients waiting for a server connection, counted as waiters", pgbouncer, KindPoolExhaustion,
 			&expect{Critical, [2]int{10, 10}, [2]int{25, 25}, []string{"DB pool exhausted: 10 of 10 connections in use from 10s, up to 30 clients waiting for a server connection (pgbouncer, database=shop, role=db, target=pgb, user=app)"}, nil}, nil},
 		{"holds compared hold to hold, not through a ramp's second", twoHolds, KindMoreVUsSameTPS,

@@ -38,7 +38,7 @@ func synthetic() map[string]func(t *testing.T) Input {
 			{ep: 0, n: 450, dur: even(2*time.Millisecond, 0.5)}, {ep: 1, n: 450, dur: even(3*time.Millisecond, 0.5)},
 			{ep: 2, n: 100, dur: even(300*time.Millisecond, 0.5)}}),
 		"lock-step": lockStep, "go-sql-full-early": goSQLFullEarly, "host-busy": busyHost(1.94, 0), "host-steal": busyHost(0.6, 0.5),
-		"lag-no-cpu": busyHost(0.3, 0), "partial-end": partialEnd, "closed-end": closedEnd, "two-holds": twoHolds,
+		"lag-no-cpu": busyHost(0.3, 0), "partial-end": partialEnd, "closed-end": closedEnd, "two-holds": twoHolds, "lock-collapse": lockCollapse,
 		"same-name": sameName, "sold-out": soldOut, "refused": deadTarget(sample.ConnRefused),
 		"pgbouncer": pgbouncer, "postgres-sessions": postgresSessions, "interrupted": deadTarget(sample.Interrupted), "dns": deadTarget(sample.DNS), "tls": deadTarget(sample.TLS),
 	}

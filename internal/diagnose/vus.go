@@ -7,7 +7,7 @@ package diagnose
 // only queued.
 const (
 	vusGain       = 1.5  // the VUs grew at least 1.5×
-	vusFlat       = 0.15 // throughput stayed within ±15 %
+	vusFlat       = 0.15 // throughput rose less than 15 % (or fell)
 	vusLatency    = 0.6  // response time grew at least 60 % as much as the VUs
 	vusMinSeconds = 6
 	vusHold       = 2 // whole seconds at one VU count make a hold
@@ -40,10 +40,11 @@ func moreVUsSameTPS(c *context) []Finding {
 	if xTop <= 0 {
 		return nil
 	}
-	// a is the earliest second from which throughput stayed flat up to the hold.
+	// a is the earliest second from which throughput was already as high as
+	// in the hold (within 15 %): the VUs added after it brought none.
 	xs := smooth(c.column(func(s *clientSecond) float64 { return s.x }), 1)
 	a := top.first
-	for a > 0 && within(xs[a-1], xTop, vusFlat) {
+	for a > 0 && xs[a-1]*(1+vusFlat) >= xTop {
 		a--
 	}
 	if a == top.first {
@@ -62,13 +63,17 @@ func moreVUsSameTPS(c *context) []Finding {
 	rB := b.add(c.fig(mean, StatMedian, bFrom, bTo, UnitDuration, "mean response time in the hold at the most VUs (median)"))
 	na, nb, xa, ra, rb := b.fig(nA).Value, b.fig(nB).Value, b.fig(xA).Value, b.fig(rA).Value, b.fig(rB).Value
 	gain := nb / max(na, 1e-9)
-	if na <= 0 || ra <= 0 || gain < vusGain || !within(xa, xTop, vusFlat) || rb < ra*(1+vusLatency*(gain-1)) || rb-ra < satLatencyAbs {
+	if na <= 0 || ra <= 0 || gain < vusGain || xTop > xa*(1+vusFlat) || rb < ra*(1+vusLatency*(gain-1)) || rb-ra < satLatencyAbs {
 		return nil
+	}
+	same := "same"
+	if xTop*(1+vusFlat) < xa {
+		same = "less"
 	}
 	g := b.derive(StatRatio, UnitRatio, "VUs at the most over VUs at the lower level", nB, nA)
 	rg := b.derive(StatRatio, UnitRatio, "mean response time at the most VUs over the lower level's", rB, rA)
 	onset := b.second(aFrom, StatOnset, "the first second of the lower level")
-	b.title("More VUs, same throughput: VUs ", nA, " → ", nB, " (", g, ") from ", onset, ", throughput ", xA, " → ", xB,
+	b.title("More VUs, ", same, " throughput: VUs ", nA, " → ", nB, " (", g, ") from ", onset, ", throughput ", xA, " → ", xB,
 		", mean response time ", rA, " → ", rB, " (", rg, ")")
 	b.evidence(nA, "lower level, ", onset, "–", b.second(aTo, StatSecond, "the last second of the lower level"), ": ", nA, " VUs, ", xA, ", mean ", rA)
 	b.evidence(nB, "hold at the most VUs, ", b.second(bFrom, StatSecond, "the first second of the hold"), "–",
@@ -120,9 +125,4 @@ func (c *context) lowLevel(holds []span, a, top int) (int, int, bool) {
 	}
 	from, to := c.window(i, 1)
 	return from, to, true
-}
-
-// within reports whether x is within ±tol (a fraction) of ref.
-func within(x, ref, tol float64) bool {
-	return x >= ref*(1-tol) && x <= ref*(1+tol)
 }
