@@ -8,19 +8,28 @@ type cpuMeter struct {
 	lastWall time.Time
 	lastCPU  time.Duration
 	ok       bool
+	host     *hostMeter
+	lastHost hostReading // the host's CPU over the interval of the latest sample
 }
 
 // newCPUMeter starts measuring now.
 func newCPUMeter() *cpuMeter {
 	cpu, ok := processCPU()
-	return &cpuMeter{lastWall: time.Now(), lastCPU: cpu, ok: ok}
+	return &cpuMeter{lastWall: time.Now(), lastCPU: cpu, ok: ok, host: newHostMeter(procStat)}
 }
+
+// hostReading returns the host's CPU use over the interval of the latest
+// sample, beside loadlens's own.
+func (m *cpuMeter) hostReading() hostReading { return m.lastHost }
 
 // sample returns the cores kept busy since the previous call (user +
 // system CPU time over wall time), and false where that cannot be measured.
 func (m *cpuMeter) sample() (float64, bool) {
 	cpu, ok := processCPU()
 	now := time.Now()
+	if m.host != nil {
+		m.lastHost = m.host.sample()
+	}
 	wall := now.Sub(m.lastWall)
 	used := cpu - m.lastCPU
 	m.lastWall, m.lastCPU = now, cpu

@@ -359,7 +359,7 @@ func (r *runner) second(sec int) {
 	if !ok {
 		cpu = -1
 	}
-	r.obs.add(selfSeries(sec, cpu, &r.run.Series[len(r.run.Series)-1]))
+	r.obs.add(selfSeries(sec, cpu, r.cpu.hostReading(), &r.run.Series[len(r.run.Series)-1]))
 	if err := r.obs.writeErr(); err != nil {
 		r.writeFailed(sec, err) // the series share run.db, and the disk
 	}

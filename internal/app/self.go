@@ -19,14 +19,18 @@ const (
 	selfBytesIn    = "loadlens_received_bytes"      // bytes received in the second
 	selfBytesOut   = "loadlens_sent_bytes"          // bytes sent in the second
 	selfLag        = "loadlens_scheduler_lag_p99_s" // open-model start lag, p99, in seconds
+	selfHostCPU    = diagnose.HostCPU               // cores busy on the host, every process counted
+	selfHostSteal  = diagnose.HostSteal             // cores' worth of time the hypervisor took
+	selfHostCPUs   = diagnose.HostCPUs              // the host's CPUs
 )
 
 // selfLabels marks the generator's own series.
 var selfLabels = []series.Label{{Name: "role", Value: "generator"}, {Name: "target", Value: "loadlens"}}
 
 // selfSeries returns the generator's figures for one second; cpu < 0 means
-// it could not be measured.
-func selfSeries(sec int, cpu float64, last *metrics.Second) series.Set {
+// it could not be measured. The host's CPU goes beside loadlens's own, so
+// late iterations on a host busy with other work are not blamed on loadlens.
+func selfSeries(sec int, cpu float64, host hostReading, last *metrics.Second) series.Set {
 	point := func(name string, v float64) *series.Series {
 		return &series.Series{Name: name, Labels: selfLabels, Kind: series.Gauge, Points: []series.Point{{Sec: sec, Value: v}}}
 	}
@@ -39,6 +43,9 @@ func selfSeries(sec int, cpu float64, last *metrics.Second) series.Set {
 	}
 	if cpu >= 0 {
 		set = append(set, point(selfCPU, cpu))
+	}
+	if host.ok {
+		set = append(set, point(selfHostCPU, host.busy), point(selfHostSteal, host.steal), point(selfHostCPUs, float64(host.cpus)))
 	}
 	if n, ok := openFDs(); ok {
 		set = append(set, point(selfFDs, float64(n)))

@@ -69,21 +69,20 @@ func bimodalLatency(c *context) []Finding {
 	if c.run == nil || len(c.secs) == 0 {
 		return nil
 	}
-	from, to := c.secs[0].sec, c.secs[len(c.secs)-1].sec
 	var fs []Finding
-	for i, ep := range c.run.Layout.Endpoints {
+	for i := range c.run.Layout.Endpoints {
 		p50 := func(s *clientSecond) (time.Duration, int64) {
 			return s.m.PerEndpoint[i].P50, s.m.PerEndpoint[i].Requests
 		}
 		if s, ok := twoModes(c.run.Endpoints[i].Duration); ok && !c.shifted(s, p50) {
-			fs = append(fs, modesFinding("on "+ep.Name, `http_req_duration{endpoint:"`+ep.Name+`"}`, s, from, to))
+			fs = append(fs, c.modesFinding("on "+c.endpointName(i), s, c.endpointSource(i)...))
 		}
 	}
-	fs = append(fs, c.slowEndpoints(from, to)...)
+	fs = append(fs, c.slowEndpoints()...)
 	if len(fs) == 0 {
 		p50 := func(s *clientSecond) (time.Duration, int64) { return s.m.P50, s.m.Requests }
 		if s, ok := twoModes(c.run.Total().Duration); ok && !c.shifted(s, p50) {
-			fs = append(fs, modesFinding("over all requests", "http_req_duration", s, from, to))
+			fs = append(fs, c.modesFinding("over all requests", s))
 		}
 	}
 	return fs
@@ -120,59 +119,55 @@ func (c *context) shifted(s split, p50 func(*clientSecond) (time.Duration, int64
 	return n > 0 && float64(fast) >= shiftShare*float64(n) && float64(slow) >= shiftShare*float64(n) && changes <= shiftChanges
 }
 
-func modesFinding(where, source string, s split, from, to int) Finding {
-	fast := float64(s.below) / 100
-	return Finding{
-		Kind: KindBimodalLatency, Severity: Info, From: from, To: to,
-		Title: "Bimodal latency " + where + ": " + pct(fast) + " of requests at ~" + dur(s.fast) + ", " + pct(1-fast) +
-			" at ~" + dur(s.slow) + " (cache hits and misses, or a fast and a slow path?)",
-		Evidence: []Evidence{
-			{Source: source, Sec: to, Value: s.lo, Text: "p" + strconv.Itoa(s.below) + " " + dur(s.lo) + ", p" + strconv.Itoa(s.below+1) +
-				" " + dur(s.hi) + ": almost no requests in between"},
-			{Source: source, Sec: to, Value: s.fast, Text: "the fast mode's median (p" + num(float64(s.below)/2) + "): " + dur(s.fast)},
-			{Source: source, Sec: to, Value: s.slow, Text: "the slow mode's median (p" + num(float64(s.below+101)/2) + "): " + dur(s.slow)},
-		},
-		Remedies: remediesFor(KindBimodalLatency),
-	}
+// modesFinding states two latency modes of the requests a filter selects.
+func (c *context) modesFinding(where string, s split, kv ...string) Finding {
+	b := newBuilder(KindBimodalLatency, Info)
+	lo := b.add(c.quantile(float64(s.below), UnitDuration, "the top of the fast mode", kv...))
+	hi := b.add(c.quantile(float64(s.below+1), UnitDuration, "the bottom of the slow mode", kv...))
+	fast := b.add(c.quantile(float64(s.below)/2, UnitDuration, "the fast mode's median", kv...))
+	slow := b.add(c.quantile(float64(s.below+1+100)/2, UnitDuration, "the slow mode's median", kv...))
+	share := b.add(Figure{Value: float64(s.below) / 100, Unit: UnitFraction, What: "share of requests in the fast mode", Source: b.fig(lo).Source,
+		Stat: StatRank, Q: float64(s.below), From: b.fig(lo).From, To: b.fig(lo).To, Of: []int{int(lo)}})
+	b.title("Bimodal latency ", name(where), ": ", share, " of requests at ~", fast, ", the rest at ~", slow,
+		" (cache hits and misses, or a fast and a slow path?)")
+	b.evidence(lo, name("p"+strconv.Itoa(s.below)), " ", lo, ", ", name("p"+strconv.Itoa(s.below+1)), " ", hi, ": almost no requests in between")
+	b.evidence(fast, "the fast mode's median (", name("p"+num(float64(s.below)/2)), "): ", fast)
+	b.evidence(slow, "the slow mode's median (", name("p"+num(float64(s.below+101)/2)), "): ", slow)
+	return b.done(c.secs[0].sec, c.secs[len(c.secs)-1].sec)
 }
 
-// slowEndpoints finds an endpoint whose median is many times the others'
-// while it serves a minority of the requests, so averages hide it.
-func (c *context) slowEndpoints(from, to int) []Finding {
+// slowEndpoints finds an endpoint whose median is many times that of the
+// other requests while it serves a minority of them, so averages hide it.
+func (c *context) slowEndpoints() []Finding {
 	var total int64
 	for i := range c.run.Endpoints {
 		total += c.run.Endpoints[i].Requests
 	}
+	first, last := c.run.Series[0].Sec, c.run.Series[len(c.run.Series)-1].Sec
 	var fs []Finding
-	for i, ep := range c.run.Layout.Endpoints {
+	for i := range c.run.Layout.Endpoints {
 		e := &c.run.Endpoints[i]
-		if e.Requests < slowMin || float64(e.Requests) > slowShare*float64(total) {
+		if e.Requests < slowMin || float64(e.Requests) > slowShare*float64(total) || total-e.Requests < slowMin {
 			continue
 		}
-		var others []float64
-		for j := range c.run.Endpoints {
-			if j != i && c.run.Endpoints[j].Requests >= slowMin {
-				others = append(others, secs(c.run.Endpoints[j].Duration.Quantile(50)))
-			}
-		}
-		p50, rest := secs(e.Duration.Quantile(50)), median(others)
-		if len(others) == 0 || p50 < slowFactor*rest || p50-rest < biAbs {
+		sel := c.endpointSource(i)
+		others := []string{"not_endpoint", sel[1], "not_scenario", sel[3]}
+		b := newBuilder(KindBimodalLatency, Info)
+		p50 := b.add(c.quantile(50, UnitDuration, "the endpoint's median latency", sel...))
+		rest := b.add(c.quantile(50, UnitDuration, "the median latency of the other requests", others...))
+		if b.fig(p50).Value < slowFactor*b.fig(rest).Value || b.fig(p50).Value-b.fig(rest).Value < biAbs {
 			continue
 		}
-		share := float64(e.Requests) / float64(total)
-		source := `http_req_duration{endpoint:"` + ep.Name + `"}`
-		fs = append(fs, Finding{
-			Kind: KindBimodalLatency, Severity: Info, From: from, To: to,
-			Title: "One slow endpoint: " + ep.Name + " p50 " + dur(p50) + " vs " + dur(rest) + " for the others (" +
-				pct(share) + " of requests), hidden in the overall average",
-			Evidence: []Evidence{
-				{Source: source, Sec: to, Value: p50, Text: ep.Name + ": p50 " + dur(p50) + ", p95 " + dur(secs(e.Duration.Quantile(95))) +
-					" over " + count(float64(e.Requests)) + " requests"},
-				{Source: "http_req_duration", Sec: to, Value: rest, Text: "median p50 of the other endpoints: " + dur(rest) +
-					" (" + times(p50/rest) + " faster)"},
-			},
-			Remedies: remediesFor(KindBimodalLatency),
-		})
+		p95 := b.add(c.quantile(95, UnitDuration, "the endpoint's p95", sel...))
+		n := b.add(c.fig(c.client(SrcRequests, sel...), StatSum, first, last, UnitCount, "the endpoint's requests"))
+		all := b.add(c.fig(c.client(SrcRequests), StatSum, first, last, UnitCount, "all requests"))
+		share := b.derive(StatRatio, UnitFraction, "the endpoint's share of the requests", n, all)
+		ep := name(c.endpointName(i))
+		b.title("One slow endpoint: ", ep, " ", name("p50"), " ", p50, " vs ", rest, " for the other requests (", share,
+			" of requests), hidden in the overall average")
+		b.evidence(p50, ep, ": ", name("p50"), " ", p50, ", ", name("p95"), " ", p95, " over ", n, " requests")
+		b.evidence(rest, "median of the other requests: ", rest, " (", b.derive(StatRatio, UnitRatio, "how many times faster the other requests are", p50, rest), " faster)")
+		fs = append(fs, b.done(c.secs[0].sec, c.secs[len(c.secs)-1].sec))
 	}
 	return fs
 }

@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"math"
+	"sync"
 	"testing"
 	"time"
 
@@ -16,6 +17,7 @@ type sec struct {
 	dropped     int           // iterations dropped in scenario 0
 	lag         time.Duration // the scheduler lag of every iteration
 	reqs        []reqs
+	checks      [][2]int64 // passes and fails of each check of the layout
 }
 
 // reqs is n requests of one endpoint within a second, each one iteration.
@@ -79,12 +81,18 @@ func layout(model string, endpoints ...string) sample.Layout {
 	return l
 }
 
+// snapshotsOf keeps the snapshots each built run was made of, so that the
+// figure tests can store the very same seconds in a run.db.
+var snapshotsOf sync.Map // *metrics.Run → []*metrics.Snapshot
+
 // build records the seconds through the real Recorder, Collect and Run.Add.
 func build(t testing.TB, l sample.Layout, seconds []sec) *metrics.Run {
 	t.Helper()
 	rec := metrics.NewRecorder(l, 1)
 	sink := rec.Sink(0)
 	run := metrics.NewRun(l)
+	var snaps []*metrics.Snapshot
+	defer func() { snapshotsOf.Store(run, snaps) }()
 	for s, spec := range seconds {
 		base := time.Duration(s) * time.Second
 		for _, r := range spec.reqs {
@@ -93,8 +101,11 @@ func build(t testing.TB, l sample.Layout, seconds []sec) *metrics.Run {
 				req := sample.Request{Endpoint: r.ep, End: end, Duration: r.dur(i, r.n), Status: 200, Sent: 100, Received: 1000}
 				if i < r.fail {
 					req.Status, req.Kind, req.Err = 0, r.kind, r.kind.String()
-					if r.kind == sample.HTTP5xx {
+					switch r.kind {
+					case sample.HTTP5xx:
 						req.Status = 503
+					case sample.HTTP4xx:
+						req.Status = 409
 					}
 				}
 				sink.Request(&req)
@@ -107,7 +118,11 @@ func build(t testing.TB, l sample.Layout, seconds []sec) *metrics.Run {
 		}
 		snap := rec.Collect(s)
 		snap.SetGauges([]sample.Gauge{{Active: spec.vus, Allocated: max(spec.vusMax, spec.vus)}})
+		for i, c := range spec.checks {
+			snap.Checks[i].Passes, snap.Checks[i].Fails = c[0], c[1]
+		}
 		run.Add(snap)
+		snaps = append(snaps, snap)
 	}
 	return run
 }

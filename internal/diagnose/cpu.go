@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"sort"
+	"strconv"
 
 	"github.com/loadlens/loadlens/internal/series"
 )
@@ -20,10 +21,11 @@ const (
 // fraction of what it may use, one value per scrape.
 type cpuSubject struct {
 	name   string // "DB", "App", ...
-	source string // the series key the fractions come from
-	label  string // the source for a title: "node_cpu_seconds_total, role=db"
-	what   string // how the fraction reads: "busy", "of 1 core", "of CFS periods throttled"
-	limit  float64
+	source string // the source the fractions come from
+	label  string // the series for a title: "node_cpu_seconds_total, role=db"
+	what   string // how the fraction reads: "busy", "of its limit", "of CFS periods throttled"
+	cores  string // the source of the cores used, when the fraction is cores over a limit
+	limit  string // the source of the limit, when there is one
 	points []series.Point
 	thresh float64
 }
@@ -39,31 +41,64 @@ func cpuSaturation(c *context) []Finding {
 			continue
 		}
 		last := lastHolding(s.points, run.first, busy)
-		fs = append(fs, c.cpuFinding(s, run.first, last))
+		fs = append(fs, c.cpuFinding(s, s.points[run.first].Sec, s.points[last].Sec))
 	}
 	return fs
+}
+
+// ratio defines the source a / b: a's value over b's at the seconds both
+// have one.
+func (c *context) ratio(a, b string) (string, []series.Point) {
+	src := a + " / " + b
+	if pts, ok := c.vals[src]; ok {
+		return src, pts
+	}
+	bv := map[int]float64{}
+	for _, p := range c.values(b) {
+		bv[p.Sec] = p.Value
+	}
+	var pts []series.Point
+	for _, p := range c.values(a) {
+		if d, ok := bv[p.Sec]; ok && d > 0 {
+			pts = append(pts, series.Point{Sec: p.Sec, Value: p.Value / d})
+		}
+	}
+	c.define(src, pts)
+	return src, pts
+}
+
+// constant defines the source of a label's number, constant over the run:
+// label(NAME, KEY), with a value at every second the series has one.
+func (c *context) constant(label string, s *series.Series, v float64) string {
+	src := "label(" + label + ", " + s.Key() + ")"
+	if _, ok := c.vals[src]; !ok {
+		var pts []series.Point
+		for _, p := range s.Points {
+			pts = append(pts, series.Point{Sec: p.Sec, Value: v})
+		}
+		c.define(src, pts)
+	}
+	return src
 }
 
 // cpuSubjects reads every CPU figure the series offer.
 func (c *context) cpuSubjects() []cpuSubject {
 	var out []cpuSubject
 	for _, s := range c.set.Find("process_cpu_usage") {
-		out = append(out, cpuSubject{name: roleName(s), source: s.Key(), label: titled(s), what: "of its CPUs busy", points: s.Points, thresh: cpuBusy})
+		src := c.ofSeries(s)
+		out = append(out, cpuSubject{name: roleName(s), source: src, label: titled(s), what: "of its CPUs busy", points: c.values(src), thresh: cpuBusy})
 	}
-	for _, name := range []string{"process_cpu_seconds_total", "container_cpu_usage_seconds_total"} {
-		for _, s := range c.set.Find(name) {
-			used := perSecond(s)
-			var fractions []series.Point
-			var limit float64
-			for _, p := range used {
-				if l, _, ok := cpuLimit(c.set, s, p.Sec); ok {
-					limit = l
-					fractions = append(fractions, series.Point{Sec: p.Sec, Value: p.Value / l})
-				}
+	for _, n := range []string{"process_cpu_seconds_total", "container_cpu_usage_seconds_total"} {
+		for _, s := range c.set.Find(n) {
+			used := c.ofSeries(s)
+			limit := c.cpuLimitSource(s)
+			if limit == "" {
+				continue
 			}
-			if len(fractions) > 0 {
-				out = append(out, cpuSubject{name: roleName(s), source: s.Key(), label: titled(s), what: "of " + cores(limit),
-					limit: limit, points: fractions, thresh: cpuBusy})
+			src, pts := c.ratio(used, limit)
+			if len(pts) > 0 {
+				out = append(out, cpuSubject{name: roleName(s), source: src, label: titled(s), what: "of its CPU limit",
+					cores: used, limit: limit, points: pts, thresh: cpuBusy})
 			}
 		}
 	}
@@ -73,17 +108,32 @@ func (c *context) cpuSubjects() []cpuSubject {
 		if throttled == nil {
 			continue
 		}
-		all, held := perSecond(periods), perSecond(throttled)
-		var fractions []series.Point
-		for _, p := range all {
-			if t, ok := valueAt(held, p.Sec); ok && p.Value > 0 {
-				fractions = append(fractions, series.Point{Sec: p.Sec, Value: t / p.Value})
-			}
-		}
-		out = append(out, cpuSubject{name: roleName(periods) + " container", source: throttled.Key(), label: titled(throttled),
-			what: "of CFS periods throttled by its CPU limit", points: fractions, thresh: cpuThrottled})
+		src, pts := c.ratio(c.ofSeries(throttled), c.ofSeries(periods))
+		out = append(out, cpuSubject{name: roleName(periods) + " container", source: src, label: titled(throttled),
+			what: "of CFS periods throttled by its CPU limit", points: pts, thresh: cpuThrottled})
 	}
 	return out
+}
+
+// cpuLimitSource returns the source of the cores a process may use: its
+// cpu_limit label, else a cpu_limit gauge of the same scrape, else Go's
+// GOMAXPROCS as exposed by the same scrape; "" when none is known.
+func (c *context) cpuLimitSource(s *series.Series) string {
+	if v := s.Label(CPULimit); v != "" {
+		if f, err := strconv.ParseFloat(v, 64); err == nil && f > 0 {
+			return c.constant(CPULimit, s, f)
+		}
+	}
+	n, v := scrapeOf(s)
+	for _, gauge := range []string{CPULimit, "go_sched_gomaxprocs_threads"} {
+		for _, o := range c.set.Find(gauge) {
+			if n != "" && o.Label(n) != v {
+				continue
+			}
+			return c.ofSeries(o)
+		}
+	}
+	return ""
 }
 
 // hostCPU reads node_exporter's CPU time by mode into one busy fraction
@@ -130,40 +180,51 @@ func (c *context) hostCPU() []cpuSubject {
 		}
 		sort.Slice(pts, func(i, j int) bool { return pts[i].Sec < pts[j].Sec })
 		key := series.Series{Name: "node_cpu_seconds_total", Labels: without(h.first.Labels, []string{"cpu", "mode"})}
-		out = append(out, cpuSubject{name: roleName(h.first), source: key.Key(), label: titled(&key), what: "busy", points: pts, thresh: cpuBusy})
+		src := c.define("busy("+key.Key()+")", pts)
+		out = append(out, cpuSubject{name: roleName(h.first), source: src, label: titled(&key), what: "busy", points: pts, thresh: cpuBusy})
 	}
 	return out
 }
 
-func (c *context) cpuFinding(s cpuSubject, first, last int) Finding {
-	peak := peakIndex(s.points, first, last)
-	from, to := s.points[first].Sec, s.points[last].Sec
-	f := Finding{
-		Kind: KindCPUSaturation, Severity: Critical, From: from, To: to,
-		Title: s.name + " CPU saturated: " + pct(s.points[peak].Value) + " " + s.what + " (" + s.label + ") from " + at(from),
-		Evidence: []Evidence{
-			{Source: s.source, Sec: from, Value: s.points[first].Value, Text: "first of the saturated scrapes: " + pct(s.points[first].Value) + " " + s.what},
-			{Source: s.source, Sec: s.points[peak].Sec, Value: s.points[peak].Value, Text: "highest: " + pct(s.points[peak].Value) + " " + s.what},
-		},
-		Remedies: remediesFor(KindCPUSaturation),
-	}
-	if s.limit > 0 {
-		f.Evidence = append(f.Evidence, Evidence{Source: CPULimit, Sec: from, Value: s.limit, Text: "the process may use " + cores(s.limit)})
-	}
-	if e, ok := c.clientAt(s.points[peak].Sec); ok {
-		f.Evidence = append(f.Evidence, e)
-	}
-	return f
-}
-
-// clientAt is the evidence of what the client measured at a second: the
-// response time and throughput the server-side figure goes with.
-func (c *context) clientAt(sec int) (Evidence, bool) {
-	for _, s := range c.secs {
-		if s.sec == sec {
-			return Evidence{Source: "http_req_duration", Sec: sec, Value: s.p95,
-				Text: "the client at that second: " + rate(s.x) + ", p95 " + dur(s.p95)}, true
+func (c *context) cpuFinding(s cpuSubject, from, to int) Finding {
+	b := newBuilder(KindCPUSaturation, Critical)
+	onset := b.second(from, StatOnset, "the first of the saturated scrapes")
+	first := b.add(c.fig(s.source, StatValue, from, from, UnitFraction, "CPU use at the first saturated scrape, "+s.what))
+	peak := b.add(c.fig(s.source, StatMax, from, to, UnitFraction, "the highest CPU use, "+s.what))
+	peakSec := from
+	for _, p := range s.points {
+		if p.Sec >= from && p.Sec <= to && p.Value == b.fig(peak).Value {
+			peakSec = p.Sec
+			break
 		}
 	}
-	return Evidence{}, false
+	what := []any{" ", s.what}
+	var used, limit ref = -1, -1
+	if s.limit != "" {
+		used = b.add(c.fig(s.cores, StatValue, peakSec, peakSec, UnitCores, "cores used at the highest scrape"))
+		limit = b.add(c.fig(s.limit, StatValue, peakSec, peakSec, UnitCores, "the cores the process may use"))
+		what = []any{" of ", limit}
+	}
+	title := append([]any{name(s.name), " CPU saturated: ", peak}, what...)
+	b.title(append(title, " (", name(s.label), ") from ", onset)...)
+	b.evidence(first, append(append([]any{"first of the saturated scrapes: ", first}, what...), " at ", onset)...)
+	b.evidence(peak, append(append([]any{"highest: ", peak}, what...), " at ", b.second(peakSec, StatSecond, "the scrape of the highest CPU use"))...)
+	if limit >= 0 {
+		b.evidence(used, "it used ", used, " of the ", limit, " it may use")
+	}
+	c.clientAt(b, peakSec)
+	return b.done(from, to)
+}
+
+// clientAt adds the evidence of what the client measured at a second: the
+// throughput and response time a server-side figure goes with.
+func (c *context) clientAt(b *builder, sec int) {
+	for _, s := range c.all {
+		if s.sec == sec && s.x > 0 {
+			x := b.add(c.fig(c.client(SrcRequests), StatValue, sec, sec, UnitReqPerSec, "throughput at that second"))
+			p95 := b.add(c.fig(c.client(SrcP95), StatValue, sec, sec, UnitDuration, "p95 at that second"))
+			b.evidence(p95, "the client at that second: ", x, ", ", name("p95"), " ", p95)
+			return
+		}
+	}
 }

@@ -19,8 +19,11 @@ import (
 // The names of the series the load generator records about itself, on the
 // run's clock, beside the scraped ones.
 const (
-	GeneratorCPU      = "loadlens_cpu_cores"    // CPU cores the generator used during each second
-	GeneratorCapacity = "loadlens_cpu_capacity" // cores the generator can use (GOMAXPROCS or the container limit)
+	GeneratorCPU      = "loadlens_cpu_cores"        // CPU cores the generator used during each second
+	GeneratorCapacity = "loadlens_cpu_capacity"     // cores the generator can use (GOMAXPROCS or the container limit)
+	HostCPU           = "loadlens_host_cpu_cores"   // cores busy on the generator's host, every process counted (/proc/stat)
+	HostSteal         = "loadlens_host_steal_cores" // cores' worth of time the hypervisor gave to other machines (/proc/stat steal)
+	HostCPUs          = "loadlens_host_cpus"        // the host's CPUs
 )
 
 // CPULimit is the name of a label or of a gauge series (same role or target
@@ -39,6 +42,9 @@ const (
 	KindLatencyDrift   = "latency-drift"
 	KindGCPressure     = "gc-pressure"
 	KindBimodalLatency = "bimodal-latency"
+	KindAllFailed      = "all-failed"          // every request failed: the verdict names how
+	KindCheckFailed    = "check-failed"        // a check (an invariant of the test) failed
+	KindHostBusy       = "generator-host-busy" // the generator's host was busy with other processes
 )
 
 // The load models of sample.ScenarioInfo.Model.
@@ -78,31 +84,38 @@ func (s Severity) String() string {
 	return "info"
 }
 
-// Finding is one diagnosed cause, with what proves it.
+// Finding is one diagnosed cause, with what proves it. Every number in
+// its title and evidence is one of its Figures, rendered.
 type Finding struct {
 	Kind     string     // stable id, one of the Kind constants
-	Title    string     // one line with the numbers, e.g. "DB pool exhausted: 10 of 10 connections in use, 71 waiting (hikaricp, role=app) from 12s"
+	Title    string     // one line with the numbers, e.g. "DB pool exhausted: 10 of 10 connections in use, 71 requests waiting (hikaricp, role=app) from 12s"
 	Severity Severity   // how much it matters
 	From, To int        // the seconds of the run that prove it (inclusive)
 	Evidence []Evidence // the series or client metrics and values that prove it
 	Remedies []string   // the usual remedies: logic/query, then cache, then resources, then architecture
+	Figures  []Figure   // every number the title and evidence state
+	Parts    []Segment  // the title as words, names and figures
 }
 
 // Evidence is one observed value that supports a finding.
 type Evidence struct {
-	Source string  // a series key, e.g. `hikaricp_connections_pending{role="app"}`, or a client metric, e.g. "http_reqs"
-	Sec    int     // the second of the run the value belongs to
-	Value  float64 // the value in the source's unit (seconds for durations, a fraction for shares)
-	Text   string  // what the value means, in words with units
+	Source string    // its main figure's source: a series key, e.g. `hikaricp_connections_pending{role="app"}`, or a client metric, e.g. "http_reqs"
+	Sec    int       // the last second its main figure covers
+	Value  float64   // its main figure's value (seconds for durations, a fraction for shares)
+	Text   string    // what it shows, in words with units
+	Figure int       // its main figure, by index into the finding's Figures
+	Parts  []Segment // Text as words, names and figures
 }
 
 // Diagnose runs every rule over in and returns the findings, most severe
-// first and then in time order. A healthy run returns none.
+// first; among equals, the faults that explain others (every request
+// failed, a failed check) come before their symptoms, then time order.
+// A healthy run returns none.
 func Diagnose(in Input) []Finding {
 	c := newContext(in)
 	var fs []Finding
 	for _, rule := range []func(*context) []Finding{
-		saturation, poolExhaustion, cpuSaturation, generatorBound, errorsAtLoad,
+		allFailedRule, checkFailed, saturation, poolExhaustion, cpuSaturation, generatorBound, errorsAtLoad,
 		moreVUsSameTPS, latencyDrift, gcPressure, bimodalLatency,
 	} {
 		fs = append(fs, rule(c)...)
@@ -111,6 +124,9 @@ func Diagnose(in Input) []Finding {
 		a, b := fs[i], fs[j]
 		if a.Severity != b.Severity {
 			return a.Severity > b.Severity
+		}
+		if ra, rb := causeRank(a.Kind), causeRank(b.Kind); ra != rb {
+			return ra < rb
 		}
 		if a.From != b.From {
 			return a.From < b.From
@@ -121,4 +137,16 @@ func Diagnose(in Input) []Finding {
 		return a.Title < b.Title
 	})
 	return fs
+}
+
+// causeRank orders findings of one severity: a run without answers, then a
+// broken invariant, then the rest, which they explain.
+func causeRank(kind string) int {
+	switch kind {
+	case KindAllFailed:
+		return 0
+	case KindCheckFailed:
+		return 1
+	}
+	return 2
 }

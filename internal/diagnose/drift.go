@@ -25,7 +25,12 @@ func latencyDrift(c *context) []Finding {
 	if !ok || hold.last-hold.first+1 < driftMinSeconds {
 		return nil
 	}
-	secsOf := c.secs[hold.first : hold.last+1]
+	var secsOf []clientSecond
+	for _, s := range c.secs[hold.first : hold.last+1] {
+		if s.x > 0 { // a second without requests has no latency
+			secsOf = append(secsOf, s)
+		}
+	}
 	t := make([]float64, len(secsOf))
 	xs := make([]float64, len(secsOf))
 	for i := range secsOf {
@@ -36,13 +41,14 @@ func latencyDrift(c *context) []Finding {
 	}
 	for _, q := range []struct {
 		name string
+		src  string
 		get  func(*clientSecond) float64
-	}{{"p95", func(s *clientSecond) float64 { return s.p95 }}, {"p50", func(s *clientSecond) float64 { return s.p50 }}} {
+	}{{"p95", SrcP95, func(s *clientSecond) float64 { return s.p95 }}, {"p50", SrcP50, func(s *clientSecond) float64 { return s.p50 }}} {
 		ys := make([]float64, len(secsOf))
 		for i := range secsOf {
 			ys[i] = q.get(&secsOf[i])
 		}
-		if f, ok := c.drift(q.name, t, ys, xs); ok {
+		if f, ok := c.drift(q.name, c.client(q.src), t, ys, hold); ok {
 			return []Finding{f}
 		}
 	}
@@ -50,9 +56,9 @@ func latencyDrift(c *context) []Finding {
 }
 
 // drift checks one latency figure over the hold phase.
-func (c *context) drift(name string, t, ys, xs []float64) (Finding, bool) {
-	a, b := theilSen(t, ys)
-	start, end := a+b*t[0], a+b*t[len(t)-1]
+func (c *context) drift(qname, src string, t, ys []float64, hold span) (Finding, bool) {
+	a, slope := theilSen(t, ys)
+	start, end := a+slope*t[0], a+slope*t[len(t)-1]
 	tau := kendallTau(t, ys)
 	quarter := max(len(ys)/4, 1)
 	early, late := median(ys[:quarter]), median(ys[len(ys)-quarter:])
@@ -61,30 +67,25 @@ func (c *context) drift(name string, t, ys, xs []float64) (Finding, bool) {
 		return Finding{}, false
 	}
 	from, to := int(t[0]), int(t[len(t)-1])
-	perMinute := b * 60
-	steady := median(xs)
-	_, xSlope := theilSen(t, xs)
-	load := rate(steady)
+	qEnd := int(t[quarter-1])
+	lStart := int(t[len(t)-quarter])
+	b := newBuilder(KindLatencyDrift, Warning)
+	e := b.add(c.fig(src, StatMedian, from, qEnd, UnitDuration, qname+" of the hold's first quarter (median of the seconds)"))
+	l := b.add(c.fig(src, StatMedian, lStart, to, UnitDuration, qname+" of the hold's last quarter (median of the seconds)"))
+	sl := b.add(c.fig(src, StatSlope, from, to, UnitPerMinute, "Theil–Sen slope of "+qname+" over the hold"))
+	ta := b.add(c.fig(src, StatTau, from, to, UnitNumber, "Kendall's tau of "+qname+" against time over the hold"))
+	length := b.add(Figure{Value: float64(to - from + 1), Unit: UnitDuration, What: "the hold's length", Source: "time", Stat: StatSpan, From: from, To: to})
+	onset := b.second(from, StatOnset, "the first second of the hold")
+	x := b.add(c.fig(c.client(SrcRequests), StatMedian, from, to, UnitReqPerSec, "throughput over the hold (median)"))
+	load := []any{x}
 	if c.closed {
-		load = count(c.secs[0].n) + " VUs"
-		for _, s := range c.secs {
-			if s.sec == from {
-				load = count(s.n) + " VUs"
-			}
-		}
+		load = []any{c.vusFigure(b, from, to, "active VUs over the hold (median)"), " VUs"}
 	}
-	return Finding{
-		Kind: KindLatencyDrift, Severity: Warning, From: from, To: to,
-		Title: "Latency drifts up at a steady " + load + ": " + name + " " + dur(start) + " → " + dur(end) + " over " +
-			at(to-from) + " (+" + dur(perMinute) + "/min) from " + at(from),
-		Evidence: []Evidence{
-			{Source: "http_req_duration", Sec: from, Value: early, Text: name + " median of the first quarter: " + dur(early)},
-			{Source: "http_req_duration", Sec: to, Value: late, Text: name + " median of the last quarter: " + dur(late)},
-			{Source: "http_req_duration", Sec: to, Value: b, Text: "Theil–Sen slope of " + name + ": +" + dur(perMinute) +
-				" per minute; Kendall's tau " + num(tau) + " (1 = rose every second)"},
-			{Source: "http_reqs", Sec: from, Value: steady, Text: "throughput meanwhile: median " + rate(steady) +
-				", trend " + signedPct(xSlope*float64(to-from)/steady) + " over the hold"},
-		},
-		Remedies: remediesFor(KindLatencyDrift),
-	}, true
+	title := append([]any{"Latency drifts up at a steady "}, load...)
+	b.title(append(title, ": ", name(qname), " ", e, " → ", l, " over ", length, " (", sl, ") from ", onset)...)
+	b.evidence(e, name(qname), " median of the first quarter: ", e)
+	b.evidence(l, name(qname), " median of the last quarter: ", l)
+	b.evidence(sl, "Theil–Sen slope of ", name(qname), ": ", sl, "; Kendall's tau ", ta, " (a tau of one: it rose every second)")
+	b.evidence(x, "throughput meanwhile: median ", x)
+	return b.done(from, to), true
 }

@@ -7,52 +7,64 @@ import (
 )
 
 // Error thresholds: at least 1 % of a second's requests and at least 3 of
-// them failed, two seconds in a row. The minimum count keeps a single
-// failure at a low rate from counting as 1 %; two seconds keep the burst of
-// cancelled requests when a run stops from counting at all.
+// them failed, in two seconds with requests in a row. The minimum count
+// keeps a single failure at a low rate from counting as 1 %; two seconds
+// keep the burst of cancelled requests when a run stops from counting at
+// all. Seconds without requests are skipped, not counted as healthy:
+// closed-model VUs that all wait for the same timeout complete nothing for
+// seconds and then fail together.
 const (
 	errShare    = 0.01
 	errMin      = 3
 	errSeconds  = 2
 	errStart    = 2    // crossing within this many seconds of the start: not load-related
-	errSameLoad = 0.95 // served this share of the crossing's throughput without errors before: not load-related
+	errSameLoad = 0.95 // served this share of the crossing's throughput before: not load-related
 )
+
+// failingSecond reports whether a second's failures cross the thresholds.
+func failingSecond(s *clientSecond) bool {
+	return s.x > 0 && s.failed >= errMin && s.failed >= errShare*s.x
+}
 
 // errorsAtLoad finds the second, and the load, from which requests failed,
 // with the kinds of failure.
 func errorsAtLoad(c *context) []Finding {
-	failing := func(i int) bool {
-		s := &c.secs[i]
-		return s.failed >= errMin && s.failed >= errShare*s.x
+	if c.run == nil || c.allFailed() {
+		return nil // allFailed speaks for the run
 	}
-	run, ok := firstRun(len(c.secs), errSeconds, failing)
+	busy := make([]int, 0, len(c.secs)) // indexes of the seconds with requests
+	for i := range c.secs {
+		if c.secs[i].x > 0 {
+			busy = append(busy, i)
+		}
+	}
+	run, ok := firstRun(len(busy), errSeconds, func(j int) bool { return failingSecond(&c.secs[busy[j]]) })
 	if !ok {
 		return nil
 	}
-	last := run.last
-	for i := run.last; i < len(c.secs); i++ {
-		if failing(i) {
-			last = i
+	firstI, lastI := busy[run.first], busy[run.last]
+	for j := run.last; j < len(busy); j++ {
+		if failingSecond(&c.secs[busy[j]]) {
+			lastI = busy[j]
 		}
 	}
-	first := &c.secs[run.first]
-	var requests, failed float64
+	first, last := &c.secs[firstI], &c.secs[lastI]
+	from, to := first.sec, last.sec
+
+	b := newBuilder(KindErrorsAtLoad, Critical)
+	onset := b.second(from, StatOnset, "the first second with requests in which errors crossed the threshold")
+	reqs, failed := c.client(SrcRequests), c.client(SrcFailed)
+	failedSum := b.add(c.fig(failed, StatSum, from, to, UnitCount, "requests failed"))
+	reqSum := b.add(c.fig(reqs, StatSum, from, to, UnitCount, "requests"))
+	share := b.derive(StatRatio, UnitFraction, "share of the requests that failed", failedSum, reqSum)
+
 	var byKind [sample.NumKinds]float64
-	firstOf := [sample.NumKinds]int{}
-	for i := run.first; i <= last; i++ {
-		s := &c.secs[i]
-		requests += s.x
-		failed += s.failed
+	for i := firstI; i <= lastI; i++ {
 		for k := sample.OK + 1; k < sample.NumKinds; k++ {
-			if n := float64(s.m.Failures[k]); n > 0 {
-				if byKind[k] == 0 {
-					firstOf[k] = s.sec
-				}
-				byKind[k] += n
-			}
+			byKind[k] += float64(c.secs[i].m.Failures[k])
 		}
 	}
-	kinds := make([]sample.Kind, 0, sample.NumKinds)
+	var kinds []sample.Kind
 	for k := sample.OK + 1; k < sample.NumKinds; k++ {
 		if byKind[k] > 0 {
 			kinds = append(kinds, k)
@@ -60,45 +72,73 @@ func errorsAtLoad(c *context) []Finding {
 	}
 	sort.SliceStable(kinds, func(i, j int) bool { return byKind[kinds[i]] > byKind[kinds[j]] })
 
-	load := rate(first.x) + " with " + count(first.n) + " VUs"
+	atX := b.add(c.fig(reqs, StatValue, from, from, UnitReqPerSec, "throughput in the first failing second"))
+	load := []any{atX}
 	if c.open {
-		load = rate(first.load) + " offered, " + count(first.n) + " in flight"
+		load = []any{b.add(c.fig(c.client(SrcOffered), StatValue, from, from, UnitReqPerSec, "offered in the first failing second")), " offered"}
+	} else if from > c.first {
+		load = append(load, " with ", b.add(c.fig(c.client(SrcVUsAvg), StatValue, from, from, UnitCount, "active VUs over the first failing second")), " VUs")
 	}
-	best := 0.0 // the highest throughput served without errors before
-	for i := range run.first {
-		if !failing(i) {
-			best = max(best, c.secs[i].x)
+
+	// The highest throughput before the errors, over whole seconds.
+	var before ref = -1
+	busyBefore := 0
+	for _, i := range busy[:run.first] {
+		busyBefore += int(c.secs[i].x)
+	}
+	if busyBefore > 0 {
+		before = b.add(c.fig(reqs, StatMax, c.secs[0].sec, from-1, UnitReqPerSec, "the highest throughput before the errors"))
+	}
+	var title []any
+	switch {
+	case from-c.secs[0].sec < errStart:
+		title = append([]any{"Errors from the start (", onset, ", "}, load...)
+		title = append(title, "): ", share, " of requests failed")
+	case before >= 0 && b.fig(before).Value >= errSameLoad*b.fig(atX).Value:
+		// The same load was served before: time, not load, brought the errors.
+		title = append([]any{"Errors from ", onset, " at a load served before ("}, load...)
+		title = append(title, "): ", share, " of requests failed")
+	default:
+		title = append([]any{"Errors start at "}, load...)
+		title = append(title, " (", onset, "): ", share, " of requests failed")
+	}
+	kindFigs := make([]ref, len(kinds))
+	for i, k := range kinds {
+		n := b.add(c.fig(c.client(SrcFailed, "kind", k.String()), StatSum, from, to, UnitCount, k.String()+" failures"))
+		kindFigs[i] = b.derive(StatRatio, UnitFraction, "share of the failures that were "+k.String(), n, failedSum)
+		if i < 2 {
+			title = append(title, ", ", name(k.String()), " ", kindFigs[i])
 		}
 	}
-	share := failed / requests
-	var title string
-	switch {
-	case run.first < errStart:
-		title = "Errors from the start (" + at(first.sec) + ", " + load + "): " + pct(share) + " of requests failed"
-	case best >= errSameLoad*first.x:
-		// The same load was served without errors before: time, not load, brought them.
-		title = "Errors from " + at(first.sec) + " at a load served without them before (" + load + "): " + pct(share) + " of requests failed"
-	default:
-		title = "Errors start at " + load + " (" + at(first.sec) + "): " + pct(share) + " of requests failed"
+	b.title(title...)
+
+	firstFailed := b.add(c.fig(failed, StatValue, from, from, UnitCount, "requests failed in the first failing second"))
+	firstReqs := b.add(c.fig(reqs, StatValue, from, from, UnitCount, "requests in the first failing second"))
+	b.evidence(firstFailed, append([]any{"first failing second: ", firstFailed, " of ", firstReqs, " requests failed at "}, load...)...)
+	if before >= 0 {
+		bf := b.add(c.fig(failed, StatSum, c.secs[0].sec, from-1, UnitCount, "requests failed before the errors"))
+		br := b.add(c.fig(reqs, StatSum, c.secs[0].sec, from-1, UnitCount, "requests before the errors"))
+		bs := b.derive(StatRatio, UnitFraction, "share of the requests before the errors that failed", bf, br)
+		b.evidence(bs, "before ", onset, ": ", bs, " of ", br, " requests failed, at up to ", before)
 	}
 	for i, k := range kinds {
-		if i == 2 {
-			break
+		n := ref(b.fig(kindFigs[i]).Of[0])
+		ko := firstSecondOf(c, k, firstI, lastI)
+		b.evidence(n, n, " ", name(k.String()), " failures (", kindFigs[i], " of the failures) from ", b.second(ko, StatSecond, "the first second of "+k.String()+" failures"))
+	}
+	if len(kinds) > 0 && kinds[0] == sample.HTTP4xx {
+		b.f.Remedies = append([]string{"most failures are 4xx answers: if some are expected (a 409 for sold out, a 404 for a missing item), list them in expect_status so they are not counted as failures"}, b.f.Remedies...)
+	}
+	return []Finding{b.done(from, to)}
+}
+
+// firstSecondOf returns the first second between two indexes of the view
+// with a failure of kind k.
+func firstSecondOf(c *context, k sample.Kind, i, j int) int {
+	for ; i <= j; i++ {
+		if c.secs[i].m.Failures[k] > 0 {
+			return c.secs[i].sec
 		}
-		title += ", " + k.String() + " " + pct(byKind[k]/failed)
 	}
-	f := Finding{Kind: KindErrorsAtLoad, Severity: Critical, From: first.sec, To: c.secs[last].sec, Title: title,
-		Evidence: []Evidence{{Source: "http_req_failed", Sec: first.sec, Value: first.failed / first.x,
-			Text: "first second over " + pct(errShare) + ": " + count(first.failed) + " of " + count(first.x) + " requests failed at " + load}},
-		Remedies: remediesFor(KindErrorsAtLoad),
-	}
-	if run.first >= errStart {
-		f.Evidence = append(f.Evidence, Evidence{Source: "http_reqs", Sec: c.secs[run.first-1].sec, Value: best,
-			Text: "before " + at(first.sec) + " errors stayed under " + pct(errShare) + " up to " + rate(best)})
-	}
-	for _, k := range kinds {
-		f.Evidence = append(f.Evidence, Evidence{Source: `http_req_failed{kind:"` + k.String() + `"}`, Sec: firstOf[k], Value: byKind[k],
-			Text: count(byKind[k]) + " " + k.String() + " failures (" + pct(byKind[k]/failed) + " of the failures) from " + at(firstOf[k])})
-	}
-	return []Finding{f}
+	return c.secs[j].sec
 }

@@ -183,8 +183,16 @@ func generatorCPU(busy bool) func(t *testing.T) Input {
 			used = append(used, v)
 		}
 		return Input{Run: build(t, layout(modelArrivalRate, "GET /"), steady(20, 100, 3, 10*time.Millisecond)),
-			Series: series.Set{mk(GeneratorCPU, series.Gauge, pts(0, 1, used...)), mk(GeneratorCapacity, series.Gauge, pts(0, 1, 2))}}
+			Series: generatorSeries(used...)}
 	}
+}
+
+// generatorSeries is loadlens's own CPU on a 2-core machine, one value a
+// second from second 0, as a run records it with its capacity.
+func generatorSeries(used ...float64) series.Set {
+	labels := []string{"role", "generator", "target", "loadlens"}
+	return series.Set{mk(GeneratorCPU, series.Gauge, pts(0, 1, used...), labels...),
+		mk(GeneratorCapacity, series.Gauge, pts(0, 1, repeat(2, len(used))...), labels...)}
 }
 
 // lagged is a 20-second run whose scheduler lag is lag in the given seconds.

@@ -40,21 +40,27 @@ type gcSeries struct {
 	points              []series.Point
 }
 
+// gcLabels are the labels that tell a process's collectors and causes
+// apart; a process's pause share sums over them.
+var gcLabels = []string{"action", "cause", "gc"}
+
 // gcShares sums the pause time of every collector and cause of a process
 // per second: jvm_gc_pause_seconds_sum (Micrometer) and
 // go_gc_duration_seconds_sum (Go), as rates, read as seconds per second.
+// The source is sum(NAME{labels}): every series of the name whose labels,
+// but for action, cause and gc, are these.
 func (c *context) gcShares() []gcSeries {
 	var out []gcSeries
-	for _, name := range []string{"jvm_gc_pause_seconds_sum", "go_gc_duration_seconds_sum"} {
+	for _, n := range []string{"jvm_gc_pause_seconds_sum", "go_gc_duration_seconds_sum"} {
 		type proc struct {
 			first *series.Series
 			bySec map[int]float64
 		}
 		var procs []*proc
-		for _, s := range c.set.Find(name) {
+		for _, s := range c.set.Find(n) {
 			var p *proc
 			for _, o := range procs {
-				if sameLabels(o.first.Labels, s.Labels, []string{"action", "cause", "gc"}) {
+				if sameLabels(o.first.Labels, s.Labels, gcLabels) {
 					p = o
 				}
 			}
@@ -72,29 +78,26 @@ func (c *context) gcShares() []gcSeries {
 				pts = append(pts, series.Point{Sec: sec, Value: v})
 			}
 			sort.Slice(pts, func(i, j int) bool { return pts[i].Sec < pts[j].Sec })
-			key := series.Series{Name: name, Labels: without(p.first.Labels, []string{"action", "cause", "gc"})}
-			out = append(out, gcSeries{name: roleName(p.first), source: key.Key(), label: titled(&key), points: pts})
+			key := series.Series{Name: n, Labels: without(p.first.Labels, gcLabels)}
+			src := c.define("sum("+key.Key()+")", pts)
+			out = append(out, gcSeries{name: roleName(p.first), source: src, label: titled(&key), points: pts})
 		}
 	}
 	return out
 }
 
 func (c *context) gcHigh(g gcSeries, first, last int) Finding {
-	peak := peakIndex(g.points, first, last)
 	from, to := g.points[first].Sec, g.points[last].Sec
-	f := Finding{
-		Kind: KindGCPressure, Severity: Warning, From: from, To: to,
-		Title: "GC pressure: " + g.name + " paused for GC " + pct(g.points[peak].Value) + " of the time (" + g.label + ") from " + at(from),
-		Evidence: []Evidence{
-			{Source: g.source, Sec: from, Value: g.points[first].Value, Text: "GC pauses: " + pct(g.points[first].Value) + " of wall time"},
-			{Source: g.source, Sec: g.points[peak].Sec, Value: g.points[peak].Value, Text: "highest: " + pct(g.points[peak].Value) + " of wall time"},
-		},
-		Remedies: remediesFor(KindGCPressure),
-	}
-	if e, ok := c.clientAt(g.points[peak].Sec); ok {
-		f.Evidence = append(f.Evidence, e)
-	}
-	return f
+	peakSec := g.points[peakIndex(g.points, first, last)].Sec
+	b := newBuilder(KindGCPressure, Warning)
+	onset := b.second(from, StatOnset, "the first scrape with pauses over the threshold")
+	f0 := b.add(c.fig(g.source, StatValue, from, from, UnitFraction, "share of wall time paused for GC at the first scrape"))
+	peak := b.add(c.fig(g.source, StatMax, from, to, UnitFraction, "the highest share of wall time paused for GC"))
+	b.title("GC pressure: ", name(g.name), " paused for GC ", peak, " of the time (", name(g.label), ") from ", onset)
+	b.evidence(f0, "GC pauses: ", f0, " of wall time at ", onset)
+	b.evidence(peak, "highest: ", peak, " of wall time at ", b.second(peakSec, StatSecond, "the scrape with the most GC"))
+	c.clientAt(b, peakSec)
+	return b.done(from, to)
 }
 
 // gcRising checks whether the pause share grew with the throughput.
@@ -116,18 +119,21 @@ func (c *context) gcRising(g gcSeries) (Finding, bool) {
 	if tau < gcTau || shares[hi] < gcRisingMin || loads[hi] <= loads[lo] {
 		return Finding{}, false
 	}
-	return Finding{
-		Kind: KindGCPressure, Severity: Warning, From: pts[lo].Sec, To: pts[hi].Sec,
-		Title: "GC pause share rises with load: " + g.name + " " + pct(shares[lo]) + " at " + rate(loads[lo]) + " → " +
-			pct(shares[hi]) + " at " + rate(loads[hi]) + " (" + g.label + ")",
-		Evidence: []Evidence{
-			{Source: g.source, Sec: pts[lo].Sec, Value: shares[lo], Text: "GC pauses " + pct(shares[lo]) + " of wall time at " + rate(loads[lo])},
-			{Source: g.source, Sec: pts[hi].Sec, Value: shares[hi], Text: "GC pauses " + pct(shares[hi]) + " of wall time at " + rate(loads[hi])},
-			{Source: g.source, Sec: pts[hi].Sec, Value: tau, Text: "Kendall's tau of pause share against throughput: " + num(tau) +
-				" over " + count(float64(len(pts))) + " scrapes"},
-		},
-		Remedies: remediesFor(KindGCPressure),
-	}, true
+	b := newBuilder(KindGCPressure, Warning)
+	reqs := c.client(SrcRequests)
+	sLo := b.add(c.fig(g.source, StatValue, pts[lo].Sec, pts[lo].Sec, UnitFraction, "share of wall time paused for GC at the least"))
+	sHi := b.add(c.fig(g.source, StatValue, pts[hi].Sec, pts[hi].Sec, UnitFraction, "share of wall time paused for GC at the most"))
+	xLo := b.add(c.fig(reqs, StatValue, pts[lo].Sec, pts[lo].Sec, UnitReqPerSec, "throughput at that scrape"))
+	xHi := b.add(c.fig(reqs, StatValue, pts[hi].Sec, pts[hi].Sec, UnitReqPerSec, "throughput at that scrape"))
+	from, to := pts[0].Sec, pts[len(pts)-1].Sec
+	ta := b.add(Figure{Value: tau, Unit: UnitNumber, What: "Kendall's tau of the pause share against throughput", Source: g.source + " vs " + reqs,
+		Stat: StatTau, From: from, To: to})
+	n := b.add(c.fig(g.source, StatCount, from, to, UnitCount, "scrapes compared"))
+	b.title("GC pause share rises with load: ", name(g.name), " ", sLo, " at ", xLo, " → ", sHi, " at ", xHi, " (", name(g.label), ")")
+	b.evidence(sLo, "GC pauses ", sLo, " of wall time at ", xLo)
+	b.evidence(sHi, "GC pauses ", sHi, " of wall time at ", xHi)
+	b.evidence(ta, "Kendall's tau of pause share against throughput: ", ta, " over ", n, " scrapes")
+	return b.done(pts[lo].Sec, pts[hi].Sec), true
 }
 
 func argmin(xs []float64) int {

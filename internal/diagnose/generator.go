@@ -1,7 +1,7 @@
 package diagnose
 
 import (
-	"strings"
+	"math"
 
 	"github.com/loadlens/loadlens/internal/series"
 )
@@ -10,7 +10,10 @@ import (
 // scheduling and timing start to show in the latencies it reports. Lag is
 // judged against the target's response time: 20 ms of late starts matter
 // little beside a 2 s response and a lot beside a 5 ms one. Each signal
-// must last 3 seconds in a row, so one GC pause or CI hiccup cannot raise it.
+// must last 3 whole seconds in a row, so one GC pause or CI hiccup cannot
+// raise it. Late starts while loadlens itself used little CPU are blamed on
+// the host when the host's CPUs were 85 % busy, or on the hypervisor when
+// it took a tenth of them (steal).
 const (
 	genCPU         = 0.85
 	genLagAbs      = 0.020 // s
@@ -18,101 +21,122 @@ const (
 	genSeconds     = 3
 	genDropShare   = 0.01 // of the iterations offered
 	genLatencySame = 1.5  // the target's latency rose less than this while dropping
+	hostBusy       = 0.85 // of the host's CPUs, every process counted
+	hostSteal      = 0.10 // of the host's CPUs taken by the hypervisor
 )
 
 // generatorBound finds the seconds in which loadlens itself, not the
 // target, limited the test: its CPU was used up, its scheduler started
 // iterations late, or it ran out of VUs while the target was not slower.
+// Late starts on a host busy with other work are a finding of their own.
 func generatorBound(c *context) []Finding {
-	var parts []string
-	var ev []Evidence
+	if c.run == nil {
+		return nil
+	}
+	b := newBuilder(KindGeneratorBound, Critical)
+	var parts []any
 	from, to := -1, -1
-	cover := func(a, b int) {
+	cover := func(a, z int) {
 		if from < 0 || a < from {
 			from = a
 		}
-		to = max(to, b)
+		to = max(to, z)
 	}
-	if part, e, a, b, ok := c.generatorCPU(); ok {
-		parts, ev = append(parts, part), append(ev, e...)
-		cover(a, b)
+	join := func(p []any) {
+		if len(parts) > 0 {
+			parts = append(parts, ", ")
+		}
+		parts = append(parts, p...)
 	}
-	if part, e, a, b, ok := c.generatorLag(); ok {
-		parts, ev = append(parts, part), append(ev, e...)
-		cover(a, b)
+	cpuBusy := false
+	if p, a, z, ok := c.generatorCPU(b); ok {
+		join(p)
+		cover(a, z)
+		cpuBusy = true
 	}
-	if part, e, a, b, ok := c.generatorDrops(); ok {
-		parts, ev = append(parts, part), append(ev, e...)
-		cover(a, b)
+	var hostBusy []Finding
+	if lf, ll, ok := c.lagEpisode(); ok {
+		if f, busy := c.hostBusyFinding(lf, ll); busy && !cpuBusy {
+			hostBusy = append(hostBusy, f)
+		} else {
+			join(c.generatorLag(b, lf, ll, cpuBusy))
+			cover(lf, ll)
+		}
+	}
+	if p, a, z, ok := c.generatorDrops(b); ok {
+		join(p)
+		cover(a, z)
 	}
 	if len(parts) == 0 {
-		return nil
+		return hostBusy
 	}
-	return []Finding{{
-		Kind: KindGeneratorBound, Severity: Critical, From: from, To: to,
-		Title:    "The load generator is the bottleneck from " + at(from) + ": " + strings.Join(parts, ", ") + "; the numbers are not the target's",
-		Evidence: ev, Remedies: remediesFor(KindGeneratorBound),
-	}}
+	onset := b.second(from, StatOnset, "the first second the generator limited the test")
+	b.title(append(append([]any{"The load generator is the bottleneck from ", onset, ": "}, parts...), "; the numbers are not the target's")...)
+	return append(hostBusy, b.done(from, to))
+}
+
+// generatorSources returns the sources of loadlens's CPU use, in cores
+// and as a share of its capacity, at whole seconds.
+func (c *context) generatorSources() (used, capacity string, share []series.Point, ok bool) {
+	for _, u := range c.set.Find(GeneratorCPU) {
+		cp := sibling(c.set, GeneratorCapacity, u)
+		if cp == nil {
+			continue
+		}
+		used, capacity = c.ofSeries(u), c.ofSeries(cp)
+		_, all := c.ratio(used, capacity)
+		for _, p := range all {
+			if p.Sec < c.whole {
+				share = append(share, p)
+			}
+		}
+		return used, capacity, share, true
+	}
+	return "", "", nil, false
 }
 
 // generatorCPU checks the generator's CPU use against its capacity.
-func (c *context) generatorCPU() (string, []Evidence, int, int, bool) {
-	for _, used := range c.set.Find(GeneratorCPU) {
-		capacity := sibling(c.set, GeneratorCapacity, used)
-		if capacity == nil || len(capacity.Points) == 0 {
-			continue
-		}
-		var share []series.Point
-		for _, p := range used.Points {
-			if cp := capacityAt(capacity.Points, p.Sec); cp > 0 {
-				share = append(share, series.Point{Sec: p.Sec, Value: p.Value / cp})
-			}
-		}
-		busy := func(i int) bool { return share[i].Value >= genCPU }
-		run, ok := firstRun(len(share), genSeconds, busy)
-		if !ok {
-			continue
-		}
-		last := lastHolding(share, run.first, busy)
-		peak := run.first
-		for i := run.first; i <= last; i++ {
-			if share[i].Value > share[peak].Value {
-				peak = i
-			}
-		}
-		cp := capacityAt(capacity.Points, share[peak].Sec)
-		ev := []Evidence{
-			{Source: used.Key(), Sec: share[run.first].Sec, Value: share[run.first].Value * cp,
-				Text: "loadlens used " + num(share[run.first].Value*cp) + " of " + cores(cp) + " (" + pct(share[run.first].Value) + ")"},
-			{Source: used.Key(), Sec: share[peak].Sec, Value: share[peak].Value * cp,
-				Text: "highest: " + num(share[peak].Value*cp) + " of " + cores(cp) + " (" + pct(share[peak].Value) + ")"},
-		}
-		return "its CPU at " + pct(share[peak].Value) + " of " + cores(cp), ev, share[run.first].Sec, share[last].Sec, true
+func (c *context) generatorCPU(b *builder) ([]any, int, int, bool) {
+	used, capSrc, share, ok := c.generatorSources()
+	if !ok {
+		return nil, 0, 0, false
 	}
-	return "", nil, 0, 0, false
+	busy := func(i int) bool { return share[i].Value >= genCPU }
+	run, found := firstRun(len(share), genSeconds, busy)
+	if !found {
+		return nil, 0, 0, false
+	}
+	last := lastHolding(share, run.first, busy)
+	from, to := share[run.first].Sec, share[last].Sec
+	shareSrc := used + " / " + capSrc
+	first := b.add(c.fig(used, StatValue, from, from, UnitNumber, "cores loadlens used in the first busy second"))
+	firstCap := b.add(c.fig(capSrc, StatValue, from, from, UnitCores, "cores loadlens may use"))
+	firstShare := b.add(c.fig(shareSrc, StatValue, from, from, UnitFraction, "share of its cores loadlens used in the first busy second"))
+	peak := b.add(c.fig(shareSrc, StatMax, from, to, UnitFraction, "the highest share of its cores loadlens used"))
+	peakSec := from
+	for _, p := range share {
+		if p.Sec >= from && p.Sec <= to && p.Value == b.fig(peak).Value {
+			peakSec = p.Sec
+			break
+		}
+	}
+	peakUsed := b.add(c.fig(used, StatValue, peakSec, peakSec, UnitNumber, "cores loadlens used at its busiest second"))
+	peakCap := b.add(c.fig(capSrc, StatValue, peakSec, peakSec, UnitCores, "cores loadlens may use"))
+	b.evidence(first, "loadlens used ", first, " of ", firstCap, " (", firstShare, ") at ", b.second(from, StatSecond, "the first busy second"))
+	b.evidence(peakUsed, "highest: ", peakUsed, " of ", peakCap, " (", peak, ") at ", b.second(peakSec, StatSecond, "the busiest second"))
+	return []any{"its CPU at ", peak, " of ", peakCap}, from, to, true
 }
 
-// capacityAt is the generator's capacity at sec; one point stands for the
-// whole run, since the capacity rarely changes.
-func capacityAt(points []series.Point, sec int) float64 {
-	if v, ok := valueAt(points, sec); ok {
-		return v
-	}
-	if len(points) > 0 {
-		return points[len(points)-1].Value
-	}
-	return 0
-}
-
-// generatorLag checks the scheduler's lag against the target's latency.
-func (c *context) generatorLag() (string, []Evidence, int, int, bool) {
+// lagEpisode returns the first whole seconds in which the scheduler started
+// iterations late, sustained, by second.
+func (c *context) lagEpisode() (int, int, bool) {
 	late := func(i int) bool {
 		s := &c.secs[i]
 		return s.lag >= max(genLagAbs, genLagShare*s.p95)
 	}
 	run, ok := firstRun(len(c.secs), genSeconds, late)
 	if !ok {
-		return "", nil, 0, 0, false
+		return 0, 0, false
 	}
 	last := run.last
 	for i := run.last; i < len(c.secs); i++ {
@@ -120,54 +144,133 @@ func (c *context) generatorLag() (string, []Evidence, int, int, bool) {
 			last = i
 		}
 	}
-	peak := run.first
-	for i := run.first; i <= last; i++ {
-		if c.secs[i].lag > c.secs[peak].lag {
-			peak = i
+	return c.secs[run.first].sec, c.secs[last].sec, true
+}
+
+// generatorLag states the scheduler's lag between two seconds, with the
+// CPU of loadlens and of its host where recorded.
+func (c *context) generatorLag(b *builder, from, to int, cpuBusy bool) []any {
+	lag := c.client(SrcLag)
+	first := b.add(c.fig(lag, StatValue, from, from, UnitDuration, "scheduler lag p99 in the first late second"))
+	peak := b.add(c.fig(lag, StatMax, from, to, UnitDuration, "the highest scheduler lag p99"))
+	late := []any{"iterations started late: lag ", name("p99"), " ", first}
+	if p95 := c.client(SrcP95); c.has(p95, from) {
+		late = append(late, " beside a ", name("p95"), " of ", b.add(c.fig(p95, StatValue, from, from, UnitDuration, "the target's p95 in the first late second")))
+	}
+	b.evidence(first, append(late, " at ", b.second(from, StatSecond, "the first late second"))...)
+	b.evidence(peak, "highest lag ", name("p99"), ": ", peak)
+	if !cpuBusy {
+		if used, _, _, ok := c.generatorSources(); ok {
+			u := b.add(c.fig(used, StatMedian, from, to, UnitCores, "cores loadlens used meanwhile (median)"))
+			parts := []any{"meanwhile loadlens used ", u}
+			if host, cpus, ok := c.hostSources(); ok {
+				h := b.add(c.fig(host, StatMedian, from, to, UnitCores, "cores busy on the host meanwhile (median)"))
+				n := b.add(c.fig(cpus, StatMedian, from, to, UnitCount, "the host's CPUs"))
+				parts = append(parts, " and the host ", h, " of ", n, " CPUs: not a lack of CPU (a GC pause or a blocked process?)")
+			}
+			b.evidence(u, parts...)
 		}
 	}
-	p := &c.secs[peak]
-	ev := []Evidence{
-		{Source: "scheduler_lag", Sec: c.secs[run.first].sec, Value: c.secs[run.first].lag,
-			Text: "iterations started late: lag p99 " + dur(c.secs[run.first].lag) + " beside a p95 of " + dur(c.secs[run.first].p95)},
-		{Source: "scheduler_lag", Sec: p.sec, Value: p.lag, Text: "highest lag p99: " + dur(p.lag) + " beside a p95 of " + dur(p.p95)},
+	return []any{"scheduler lag ", name("p99"), " up to ", peak}
+}
+
+// hostSources returns the sources of the host's busy cores and its CPUs.
+func (c *context) hostSources() (host, cpus string, ok bool) {
+	for _, h := range c.set.Find(HostCPU) {
+		if n := sibling(c.set, HostCPUs, h); n != nil {
+			return c.ofSeries(h), c.ofSeries(n), true
+		}
 	}
-	return "scheduler lag p99 up to " + dur(p.lag), ev, c.secs[run.first].sec, c.secs[last].sec, true
+	return "", "", false
+}
+
+// hostBusyFinding says whether the host, not loadlens, was short of CPU
+// while the scheduler lagged: busy with other processes, or robbed by the
+// hypervisor.
+func (c *context) hostBusyFinding(from, to int) (Finding, bool) {
+	host, cpus, ok := c.hostSources()
+	if !ok {
+		return Finding{}, false
+	}
+	b := newBuilder(KindHostBusy, Critical)
+	h := b.add(c.fig(host, StatMedian, from, to, UnitNumber, "cores busy on the host, every process counted (median)"))
+	n := b.add(c.fig(cpus, StatMedian, from, to, UnitCores, "the host's CPUs"))
+	hs := b.derive(StatRatio, UnitFraction, "share of the host's CPUs in use", h, n)
+	var steal, ss ref = -1, -1
+	for _, st := range c.set.Find(HostSteal) {
+		steal = b.add(c.fig(c.ofSeries(st), StatMedian, from, to, UnitCores, "cores' worth of time the hypervisor took (steal, median)"))
+		ss = b.derive(StatRatio, UnitFraction, "share of the host's CPUs taken by the hypervisor", steal, n)
+		break
+	}
+	busy := b.fig(hs).Value >= hostBusy
+	stolen := ss >= 0 && b.fig(ss).Value >= hostSteal
+	if !busy && !stolen {
+		return Finding{}, false
+	}
+	var own, os ref = -1, -1
+	if used, _, _, ok := c.generatorSources(); ok {
+		own = b.add(c.fig(used, StatMedian, from, to, UnitCores, "cores loadlens used (median)"))
+		os = b.derive(StatRatio, UnitFraction, "share of the host's CPUs loadlens used", own, n)
+	}
+	lag := b.add(c.fig(c.client(SrcLag), StatMax, from, to, UnitDuration, "the highest scheduler lag p99"))
+	onset := b.second(from, StatOnset, "the first late second")
+	title := []any{"The generator's host was short of CPU from ", onset, ": "}
+	if busy {
+		title = append(title, "it was busy with other processes, ", hs, " of ", n, " in use")
+		if os >= 0 {
+			title = append(title, ", loadlens used ", os)
+		}
+	} else {
+		title = append(title, "the hypervisor took ", ss, " of its ", n, " (steal)")
+	}
+	b.title(append(title, "; iterations started late, lag ", name("p99"), " up to ", lag, "; the numbers are not the target's")...)
+	b.evidence(hs, "the host's CPUs in use, every process counted: ", h, " of ", n, " (", hs, ")")
+	if own >= 0 {
+		b.evidence(os, "loadlens itself: ", own, " (", os, " of the host)")
+	}
+	if steal >= 0 {
+		b.evidence(ss, "taken by the hypervisor (steal): ", steal, " (", ss, ")")
+	}
+	b.evidence(lag, "highest lag ", name("p99"), ": ", lag)
+	b.f.Remedies = []string{
+		"do not use these figures: the generator could not keep its schedule on a busy host",
+		"run loadlens where nothing else competes for the CPU (stop other jobs, or a machine of its own)",
+		"on a cloud VM with steal, use a larger or dedicated instance",
+	}
+	return b.done(from, to), true
 }
 
 // generatorDrops checks for open-model iterations dropped for lack of a VU
 // while the target answered as fast as before: the VUs were too few for
 // the rate, so the target never saw the load the test asked for.
-func (c *context) generatorDrops() (string, []Evidence, int, int, bool) {
+func (c *context) generatorDrops(b *builder) ([]any, int, int, bool) {
 	dropping := func(i int) bool {
 		s := &c.secs[i]
 		return s.dropped >= 1 && s.dropped >= genDropShare*s.started
 	}
 	run, ok := firstRun(len(c.secs), genSeconds, dropping)
 	if !ok {
-		return "", nil, 0, 0, false
+		return nil, 0, 0, false
 	}
-	rs := c.column(func(s *clientSecond) float64 { return s.r })
-	before := rs[max(run.first-5, 0):run.first]
-	if len(before) < 2 {
-		before = rs[run.first : run.first+1]
+	lo := max(run.first-5, 0)
+	if run.first-lo < 2 {
+		lo = run.first
 	}
-	baseline, during := median(before), median(rs[run.first:run.last+1])
-	if during >= genLatencySame*baseline && during-baseline >= satLatencyAbs {
-		return "", nil, 0, 0, false // the target slowed down: saturation, not the generator
+	hi := max(run.first-1, lo)
+	from, to := c.secs[run.first].sec, c.secs[run.last].sec
+	mean := c.client(SrcMean)
+	baseline := c.fig(mean, StatMedian, c.secs[lo].sec, c.secs[hi].sec, UnitDuration, "mean response time before the drops (median of the seconds)")
+	during := c.fig(mean, StatMedian, from, to, UnitDuration, "mean response time while dropping (median of the seconds)")
+	if math.IsNaN(baseline.Value) || math.IsNaN(during.Value) ||
+		(during.Value >= genLatencySame*baseline.Value && during.Value-baseline.Value >= satLatencyAbs) {
+		return nil, 0, 0, false // the target slowed down: saturation, not the generator
 	}
-	d := c.dropped(run.first, run.last)
-	var started float64
-	for _, s := range c.secs[run.first : run.last+1] {
-		started += s.started
-	}
-	first, last := &c.secs[run.first], &c.secs[run.last]
-	ev := []Evidence{
-		{Source: "dropped_iterations", Sec: first.sec, Value: d,
-			Text: count(d) + " of " + count(started) + " iterations dropped (" + pct(d/started) + ") from " + at(first.sec) + " to " + at(last.sec) + ": no free VU"},
-		{Source: "http_req_duration", Sec: first.sec, Value: during,
-			Text: "mean response time meanwhile " + dur(during) + ", before " + dur(baseline) + ": the target was not slower"},
-		{Source: "vus_max", Sec: first.sec, Value: float64(first.m.VUsMax), Text: "VUs allocated: " + count(float64(first.m.VUsMax))},
-	}
-	return count(d) + " iterations dropped for lack of VUs", ev, first.sec, last.sec, true
+	d := b.add(c.fig(c.client(SrcDropped), StatSum, from, to, UnitCount, "iterations dropped for lack of a VU"))
+	bl, du := b.add(baseline), b.add(during)
+	vm := b.add(c.fig(c.client(SrcVUsMax), StatMax, from, to, UnitCount, "VUs allocated"))
+	b.evidence(d, d, " iterations dropped from ", b.second(from, StatSecond, "the first dropping second"), " to ",
+		b.second(to, StatSecond, "the last dropping second"), ": no free VU")
+	b.evidence(du, "mean response time meanwhile ", du, ", before ", bl, ": the target was not slower")
+	b.evidence(vm, "VUs allocated: ", vm)
+	return []any{d, " iterations dropped for lack of VUs"}, from, to, true
 }

@@ -6,73 +6,126 @@ import (
 	"github.com/loadlens/loadlens/internal/series"
 )
 
+// Verdict is the statement that no bottleneck was found, with the figures
+// that show what was checked.
+type Verdict struct {
+	Text    string
+	Figures []Figure
+	Parts   []Segment
+}
+
 // Healthy returns the one-line statement that no bottleneck was found, with
 // the figures that show what was checked, or "" when fs holds a Warning or
 // Critical finding. Info findings do not make a run unhealthy.
 func Healthy(in Input, fs []Finding) string {
+	v, ok := HealthyVerdict(in, fs)
+	if !ok {
+		return ""
+	}
+	return v.Text
+}
+
+// HealthyVerdict is Healthy with its figures; false when fs holds a
+// Warning or Critical finding, or when every request failed.
+func HealthyVerdict(in Input, fs []Finding) (Verdict, bool) {
 	for _, f := range fs {
 		if f.Severity >= Warning {
-			return ""
+			return Verdict{}, false
 		}
 	}
 	c := newContext(in)
+	if c.allFailed() {
+		return Verdict{}, false // never "no bottleneck" for a run that got no answer
+	}
+	b := newBuilder("healthy", Info)
 	if len(c.secs) == 0 {
-		return "no bottleneck found, but there was nothing to check: the run recorded no requests"
+		// Not "no bottleneck found": a run that recorded no request may have sent many that never came back.
+		b.title("nothing to check: the run recorded no whole second with requests, so no bottleneck was looked for")
+		return verdict(b), true
 	}
-	peak := 0
-	var requests, failed float64
-	for i, s := range c.secs {
-		if s.x > c.secs[peak].x {
-			peak = i
+	first, last := c.all[0].sec, c.all[len(c.all)-1].sec
+	parts := []any{"no bottleneck found: "}
+	reqs := c.client(SrcRequests)
+	if p, ok := c.peakSecond(); ok {
+		sec := c.secs[p].sec
+		x := b.add(c.fig(reqs, StatValue, sec, sec, UnitReqPerSec, "the highest throughput of a whole second"))
+		at := b.second(sec, StatSecond, "the second of the highest throughput")
+		if c.open {
+			parts = append(parts, "throughput followed the offered load up to ", x, " (at ", at, ")")
+		} else {
+			n := b.add(c.fig(c.client(SrcVUsAvg), StatValue, sec, sec, UnitCount, "active VUs over that second"))
+			parts = append(parts, "throughput reached ", x, " with ", n, " VUs (at ", at, ")")
 		}
-		requests += s.x
-		failed += s.failed
 	}
-	p := &c.secs[peak]
-	var b strings.Builder
-	b.WriteString("no bottleneck found: ")
-	if c.open {
-		b.WriteString("throughput followed the offered load up to " + rate(p.x))
-	} else {
-		b.WriteString("throughput reached " + rate(p.x) + " with " + count(p.n) + " VUs")
+	p95 := b.add(c.quantile(95, UnitDuration, "p95 of every request of the run"))
+	failed := b.add(c.fig(c.client(SrcFailed), StatSum, first, last, UnitCount, "requests failed"))
+	total := b.add(c.fig(reqs, StatSum, first, last, UnitCount, "requests"))
+	share := b.derive(StatRatio, UnitFraction, "share of the requests that failed", failed, total)
+	if len(parts) > 1 {
+		parts = append(parts, ", ")
 	}
-	b.WriteString(" (at " + at(p.sec) + ") with p95 " + dur(secs(in.Run.Total().Duration.Quantile(95))) + " and " +
-		pct(failed/requests) + " errors over " + count(float64(len(c.secs))) + " s")
-	if g := c.generatorPeak(); g != "" {
-		b.WriteString("; " + g)
+	parts = append(parts, name("p95"), " ", p95, ", ", share, " of ", total, " requests failed")
+	if g := c.generatorPeak(b); g != nil {
+		parts = append(parts, "; ")
+		parts = append(parts, g...)
 	}
-	b.WriteString("; " + c.serverChecked())
-	return b.String()
+	parts = append(parts, "; ")
+	b.title(append(parts, c.serverChecked(b)...)...)
+	return verdict(b), true
 }
 
-// generatorPeak describes the generator's highest CPU use, if recorded.
-func (c *context) generatorPeak() string {
-	for _, used := range c.set.Find(GeneratorCPU) {
-		capacity := sibling(c.set, GeneratorCapacity, used)
-		if capacity == nil || len(used.Points) == 0 {
-			continue
-		}
-		best, share := 0.0, 0.0
-		var cp float64
-		for _, p := range used.Points {
-			if v := capacityAt(capacity.Points, p.Sec); v > 0 && p.Value/v >= share {
-				best, share, cp = p.Value, p.Value/v, v
+func verdict(b *builder) Verdict {
+	f := b.done(0, 0)
+	return Verdict{Text: f.Title, Figures: f.Figures, Parts: f.Parts}
+}
+
+// peakSecond returns the index of the whole second with the most requests
+// whose load is known for the whole second: in the closed model one with
+// the same VUs at its start and end, else one after the run's first.
+func (c *context) peakSecond() (int, bool) {
+	best := -1
+	for _, steadyOnly := range []bool{true, false} {
+		for i := range c.secs {
+			s := &c.secs[i]
+			ok := s.x > 0 && (c.open || (steadyOnly && s.steady) || (!steadyOnly && s.sec > c.first))
+			if ok && (best < 0 || s.x > c.secs[best].x) {
+				best = i
 			}
 		}
-		if cp > 0 {
-			return "the generator used at most " + num(best) + " of " + cores(cp) + " (" + pct(share) + ")"
+		if best >= 0 || c.open {
+			break
 		}
 	}
-	return ""
+	return best, best >= 0
+}
+
+// generatorPeak states the generator's highest CPU use over whole seconds,
+// if recorded.
+func (c *context) generatorPeak(b *builder) []any {
+	used, capacity, share, ok := c.generatorSources()
+	if !ok || len(share) == 0 {
+		return nil
+	}
+	peak := 0
+	for i, p := range share {
+		if p.Value > share[peak].Value {
+			peak = i
+		}
+	}
+	sec := share[peak].Sec
+	u := b.add(c.fig(used, StatValue, sec, sec, UnitNumber, "the most cores loadlens used in a whole second"))
+	cp := b.add(c.fig(capacity, StatValue, sec, sec, UnitCores, "cores loadlens may use"))
+	s := b.add(c.fig(used+" / "+capacity, StatMax, c.first, c.whole-1, UnitFraction, "the highest share of its cores loadlens used"))
+	return []any{"the generator used at most ", u, " of ", cp, " (", s, ")"}
 }
 
 // serverChecked names the server-side families the rules could read.
-func (c *context) serverChecked() string {
+func (c *context) serverChecked(b *builder) []any {
 	groups := []struct {
 		what  string
 		names []string
 	}{
-		{"DB pool", []string{"hikaricp_connections_pending", "go_sql_in_use_connections"}},
+		{"DB pool", []string{"hikaricp_connections_active", "go_sql_in_use_connections", "pgbouncer_pools_client_waiting_connections"}},
 		{"CPU", []string{"process_cpu_usage", "process_cpu_seconds_total", "container_cpu_usage_seconds_total",
 			"node_cpu_seconds_total", "container_cpu_cfs_periods_total"}},
 		{"GC", []string{"jvm_gc_pause_seconds_sum", "go_gc_duration_seconds_sum"}},
@@ -92,11 +145,13 @@ func (c *context) serverChecked() string {
 		}
 	}
 	if len(found) == 0 {
-		return "no server series were scraped, so DB pool, CPU and GC were not checked"
+		return []any{"no server series were scraped, so DB pool, CPU and GC were not checked"}
 	}
-	out := "server checked (" + count(float64(serverSeries(c.set))) + " series): " + strings.Join(found, ", ")
+	c.define(SrcServer, []series.Point{{Sec: c.first, Value: float64(serverSeries(c.set))}})
+	n := b.add(c.fig(SrcServer, StatValue, c.first, c.first, UnitCount, "series scraped from the target"))
+	out := []any{"server checked (", n, " series): ", name(strings.Join(found, ", "))}
 	if len(missing) > 0 {
-		out += "; no series for " + strings.Join(missing, ", ")
+		out = append(out, "; no series for ", strings.Join(missing, ", "))
 	}
 	return out
 }

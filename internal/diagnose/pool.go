@@ -5,172 +5,220 @@ import (
 	"github.com/loadlens/loadlens/internal/series"
 )
 
-// poolReading is a connection pool at one scrape.
-type poolReading struct {
-	sec                  int
-	inUse, limit, queued float64
-	queuedText           string
-	queuedSource         string // the series key queued comes from
-}
-
-// pool is one connection pool's series, read the same way for HikariCP and
-// Go's database/sql.
+// pool is one connection pool's series. Each figure is named for what it
+// is: a gauge of requests waiting (HikariCP's pending, PgBouncer's waiting
+// clients) counts waiters; database/sql counts waits begun and the time
+// they took, which are not a number of waiters.
 type pool struct {
-	lib      string         // "hikaricp" or "go_sql"
-	anchor   *series.Series // the series whose scrapes are read
+	lib      string         // "hikaricp", "go_sql" or "pgbouncer"
+	anchor   *series.Series // the series whose scrapes the condition is judged at
 	inUse    *series.Series // connections in use
-	readings []poolReading
-	ok       []bool // exhausted at reading i
-	timeouts *series.Series
+	limit    *series.Series // the pool's maximum; nil when unknown
+	idle     *series.Series // HikariCP's idle connections, when it exposes no maximum
+	pending  *series.Series // a gauge of requests waiting for a connection
+	waits    *series.Series // database/sql: waits for a connection begun (a counter)
+	waited   *series.Series // database/sql: seconds spent waiting, added as each wait ends (a counter)
+	timeouts *series.Series // HikariCP: requests that gave up waiting (a counter)
+	full     func(c *context, sec int, v float64) bool
 }
 
-// poolExhaustion finds pools whose every connection was in use while
-// requests waited for one, at several scrapes in a row.
+// poolExhaustion finds pools whose every connection was in use, at several
+// scrapes in a row, while requests waited for one. It dates the episode
+// from the first scrape at which the pool was full.
 func poolExhaustion(c *context) []Finding {
 	var fs []Finding
 	for _, p := range c.pools() {
-		exhausted := func(i int) bool { return p.ok[i] }
-		run, found := sustained(p.anchor.Points, exhausted)
-		if !found {
-			continue
+		pts := p.anchor.Points
+		full := func(i int) bool { return p.full(c, pts[i].Sec, pts[i].Value) }
+		for _, run := range sustainedRuns(pts, full) {
+			from, to := pts[run.first].Sec, pts[lastHolding(pts, run.first, full)].Sec
+			if c.waited(p, from, to) {
+				fs = append(fs, c.poolFinding(p, from, to))
+				break
+			}
 		}
-		last := lastHolding(p.anchor.Points, run.first, exhausted)
-		fs = append(fs, c.poolFinding(p, run.first, last))
 	}
 	return fs
 }
 
-// pools reads every HikariCP and database/sql pool in the series.
-func (c *context) pools() []pool {
-	var out []pool
-	for _, pending := range c.set.Find("hikaricp_connections_pending") {
-		active, limit, idle := sibling(c.set, "hikaricp_connections_active", pending),
-			sibling(c.set, "hikaricp_connections_max", pending), sibling(c.set, "hikaricp_connections_idle", pending)
-		if active == nil {
+// waited reports whether requests waited for a connection between two seconds.
+func (c *context) waited(p pool, from, to int) bool {
+	for _, s := range []*series.Series{p.pending, p.waits, p.waited} {
+		if s == nil {
 			continue
 		}
-		p := pool{lib: "hikaricp", anchor: pending, inUse: active, timeouts: sibling(c.set, "hikaricp_connections_timeout_total", pending)}
-		for _, pt := range pending.Points {
-			r := poolReading{sec: pt.Sec, queued: pt.Value, queuedText: count(pt.Value) + " waiting", queuedSource: pending.Key()}
-			r.inUse, _ = valueAt(active.Points, pt.Sec)
-			full := false
-			if limit != nil {
-				lim, ok := valueAt(limit.Points, pt.Sec)
-				r.limit, full = lim, ok && lim > 0 && r.inUse >= lim
-			} else if idle != nil {
-				free, ok := valueAt(idle.Points, pt.Sec)
-				r.limit, full = r.inUse+free, ok && free == 0 && r.inUse > 0
+		if v := aggregate(c.values(c.ofSeries(s)), StatMax, from, to); v > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// pools reads every HikariCP, database/sql and PgBouncer pool in the series.
+func (c *context) pools() []pool {
+	var out []pool
+	for _, active := range c.set.Find("hikaricp_connections_active") {
+		p := pool{lib: "hikaricp", anchor: active, inUse: active, limit: sibling(c.set, "hikaricp_connections_max", active),
+			idle: sibling(c.set, "hikaricp_connections_idle", active), pending: sibling(c.set, "hikaricp_connections_pending", active),
+			timeouts: sibling(c.set, "hikaricp_connections_timeout_total", active)}
+		if p.pending == nil || (p.limit == nil && p.idle == nil) {
+			continue
+		}
+		p.full = func(c *context, sec int, v float64) bool {
+			if p.limit != nil {
+				lim, ok := valueAt(p.limit.Points, sec)
+				return ok && lim > 0 && v >= lim
 			}
-			p.readings, p.ok = append(p.readings, r), append(p.ok, full && pt.Value > 0)
+			free, ok := valueAt(p.idle.Points, sec)
+			return ok && free == 0 && v > 0
 		}
 		out = append(out, p)
 	}
 	for _, inUse := range c.set.Find("go_sql_in_use_connections") {
-		limit, waits := sibling(c.set, "go_sql_max_open_connections", inUse), sibling(c.set, "go_sql_wait_count_total", inUse)
-		if limit == nil || waits == nil {
+		p := pool{lib: "go_sql", anchor: inUse, inUse: inUse, limit: sibling(c.set, "go_sql_max_open_connections", inUse),
+			waits: sibling(c.set, "go_sql_wait_count_total", inUse), waited: sibling(c.set, "go_sql_wait_duration_seconds_total", inUse)}
+		if p.limit == nil || (p.waits == nil && p.waited == nil) {
 			continue
 		}
-		waitRate := perSecond(waits)
-		var waiting []series.Point
-		wd := sibling(c.set, "go_sql_wait_duration_seconds_total", inUse)
-		if wd != nil {
-			waiting = perSecond(wd) // seconds waited per second: the mean number waiting
+		p.full = func(c *context, sec int, v float64) bool {
+			lim, ok := valueAt(p.limit.Points, sec)
+			return ok && lim > 0 && v >= lim // 0 is database/sql's "unlimited"
 		}
-		p := pool{lib: "go_sql", anchor: inUse, inUse: inUse}
-		for _, pt := range inUse.Points {
-			r := poolReading{sec: pt.Sec, inUse: pt.Value}
-			lim, limOK := valueAt(limit.Points, pt.Sec)
-			w, wOK := valueAt(waitRate, pt.Sec)
-			r.limit, r.queued, r.queuedText, r.queuedSource = lim, w, num(w)+" waits/s", waits.Key()
-			if q, ok := valueAt(waiting, pt.Sec); ok && q > 0 {
-				r.queued, r.queuedText, r.queuedSource = q, num(q)+" waiting", wd.Key()
-			}
-			p.readings, p.ok = append(p.readings, r), append(p.ok, limOK && wOK && lim > 0 && pt.Value >= lim && w > 0)
+		out = append(out, p)
+	}
+	for _, waiting := range c.set.Find("pgbouncer_pools_client_waiting_connections") {
+		active := sibling(c.set, "pgbouncer_pools_server_active_connections", waiting)
+		if active == nil {
+			continue
 		}
+		// PgBouncer queues a client only when every server connection of its pool is busy.
+		p := pool{lib: "pgbouncer", anchor: waiting, inUse: active, pending: waiting, limit: c.pgbouncerPoolSize(waiting)}
+		p.full = func(_ *context, _ int, v float64) bool { return v > 0 }
 		out = append(out, p)
 	}
 	return out
 }
 
-func (c *context) poolFinding(p pool, first, last int) Finding {
-	worst := first
-	for i := first; i <= last; i++ {
-		if p.ok[i] && p.readings[i].queued > p.readings[worst].queued {
-			worst = i
+// pgbouncerPoolSize finds the pool_size of a PgBouncer pool's database:
+// the exporter labels it name= where the pools have database=.
+func (c *context) pgbouncerPoolSize(pool *series.Series) *series.Series {
+	db := pool.Label("database")
+	for _, s := range c.set.Find("pgbouncer_databases_pool_size", "name", db) {
+		if sameLabels(s.Labels, pool.Labels, []string{"name", "database", "user", "force_user", "pool_mode", "host", "port"}) {
+			return s
 		}
 	}
-	w := p.readings[worst]
-	from, to := p.readings[first].sec, p.readings[last].sec
+	return nil
+}
+
+// pointAtOrBefore returns the second of the latest point at or before sec
+// that valueAt would read, and false for none.
+func pointAtOrBefore(points []series.Point, sec int) (int, bool) {
+	for i := len(points) - 1; i >= 0; i-- {
+		if points[i].Sec <= sec {
+			return points[i].Sec, sec-points[i].Sec <= maxPointAge
+		}
+	}
+	return 0, false
+}
+
+func (c *context) poolFinding(p pool, from, to int) Finding {
+	b := newBuilder(KindPoolExhaustion, Critical)
 	where := p.lib
 	if d := describe(p.anchor); d != "" {
 		where += ", " + d
 	}
-	f := Finding{
-		Kind: KindPoolExhaustion, Severity: Critical, From: from, To: to,
-		Title: "DB pool exhausted: " + count(w.inUse) + " of " + count(w.limit) + " connections in use, " + w.queuedText +
-			" (" + where + ") from " + at(from),
-		Evidence: []Evidence{
-			{Source: p.readings[first].queuedSource, Sec: p.readings[first].sec, Value: p.readings[first].queued,
-				Text: "first scrape with every connection in use and " + p.readings[first].queuedText},
-			{Source: p.inUse.Key(), Sec: w.sec, Value: w.inUse, Text: count(w.inUse) + " of " + count(w.limit) + " connections in use"},
-			{Source: w.queuedSource, Sec: w.sec, Value: w.queued, Text: "most waiting: " + w.queuedText},
-		},
-		Remedies: remediesFor(KindPoolExhaustion),
-	}
-	held := 0
-	for i := first; i <= last; i++ {
-		if p.ok[i] {
-			held++
+	inUseSrc := c.ofSeries(p.inUse)
+	onset := b.second(from, StatOnset, "the first scrape at which the pool was full")
+	atOnset := b.add(c.fig(inUseSrc, StatValue, from, from, UnitCount, "connections in use at the first full scrape"))
+	maxIn := b.add(c.fig(inUseSrc, StatMax, from, to, UnitCount, "the most connections in use"))
+	minIn := b.add(c.fig(inUseSrc, StatMin, from, to, UnitCount, "the fewest connections in use"))
+	scrapes := b.add(c.fig(inUseSrc, StatCount, from, to, UnitCount, "scrapes of the pool"))
+	var limit ref = -1
+	if p.limit != nil {
+		if sec, ok := pointAtOrBefore(p.limit.Points, from); ok {
+			limit = b.add(c.fig(c.ofSeries(p.limit), StatValue, sec, sec, UnitCount, "the pool's maximum connections"))
 		}
 	}
-	f.Evidence = append(f.Evidence, Evidence{Source: p.anchor.Key(), Sec: to, Value: float64(held),
-		Text: "exhausted at " + count(float64(held)) + " of " + count(float64(last-first+1)) + " scrapes from " + at(from) + " to " + at(to)})
+	inUse := []any{atOnset}
+	if limit >= 0 {
+		inUse = append(inUse, " of ", limit)
+	}
+	title := append([]any{"DB pool exhausted: "}, inUse...)
+	title = append(title, " connections in use from ", onset)
+
+	b.evidence(atOnset, append(append([]any{"first full scrape: "}, inUse...), " connections in use at ", onset)...)
+	var waiting []any
+	switch {
+	case p.pending != nil:
+		src := c.ofSeries(p.pending)
+		most := b.add(c.fig(src, StatMax, from, to, UnitCount, "the most requests waiting for a connection (a gauge of waiters)"))
+		noun := " requests waiting for a connection"
+		if p.lib == "pgbouncer" {
+			noun = " clients waiting for a server connection"
+		}
+		waiting = []any{"up to ", most, noun}
+		b.evidence(most, "at most ", most, noun, " at one scrape")
+	default:
+		if p.waits != nil {
+			most := b.add(c.fig(c.ofSeries(p.waits), StatMax, from, to, UnitNumber, "the most waits for a connection begun in a second"))
+			waiting = []any{"up to ", most, " waits for a connection a second"}
+			b.evidence(most, "at most ", most, " waits for a connection began in a second (a count of waits, not of waiters)")
+		}
+		if p.waited != nil {
+			most := b.add(c.fig(c.ofSeries(p.waited), StatMax, from, to, UnitNumber, "the most seconds spent waiting for a connection per second"))
+			if waiting == nil {
+				waiting = []any{"up to ", most, " s spent waiting for a connection a second"}
+			}
+			b.evidence(most, "at most ", most, " s spent waiting for a connection per second of the run (wait time, added as each wait ends; not a number of waiters)")
+		}
+	}
+	title = append(title, ", ")
+	title = append(title, waiting...)
+	title = append(title, " (", name(where), ")")
+	b.title(title...)
+
+	span := []any{scrapes, " scrapes from ", onset, " to ", b.second(to, StatSecond, "the last scrape at which the pool was full")}
+	if b.fig(minIn).Value == b.fig(maxIn).Value {
+		b.evidence(scrapes, append(span, ": ", maxIn, " connections in use at each")...)
+	} else {
+		b.evidence(scrapes, append(span, ": between ", minIn, " and ", maxIn, " connections in use")...)
+	}
 	if p.timeouts != nil {
-		for _, pt := range perSecond(p.timeouts) {
+		src := c.ofSeries(p.timeouts)
+		for _, pt := range c.values(src) {
 			if pt.Sec >= from && pt.Sec <= to+maxPointAge && pt.Value > 0 {
-				f.Evidence = append(f.Evidence, Evidence{Source: p.timeouts.Key(), Sec: pt.Sec, Value: pt.Value,
-					Text: "requests gave up waiting for a connection: " + num(pt.Value) + " pool timeouts/s"})
+				t := b.add(c.fig(src, StatValue, pt.Sec, pt.Sec, UnitNumber, "requests that gave up waiting for a connection, per second"))
+				b.evidence(t, "requests gave up waiting for a connection: ", t, " pool timeouts a second at ", b.second(pt.Sec, StatSecond, "the first second with pool timeouts"))
 				break
 			}
 		}
 	}
-	if e, ok := c.clientFailures(from, to, sample.Timeout, sample.HTTP5xx); ok {
-		f.Evidence = append(f.Evidence, e)
-	}
-	return f
+	c.clientFailures(b, from, to, sample.Timeout, sample.HTTP5xx)
+	return b.done(from, to)
 }
 
-// clientFailures is the evidence of failures of the given kinds the client
-// saw between two seconds, if any.
-func (c *context) clientFailures(from, to int, kinds ...sample.Kind) (Evidence, bool) {
-	var n [sample.NumKinds]float64
-	var total float64
-	firstSec := -1
-	for _, s := range c.secs {
-		if s.sec < from || s.sec > to {
+// clientFailures adds the evidence of the failures of the given kinds the
+// client saw between two seconds, if any.
+func (c *context) clientFailures(b *builder, from, to int, kinds ...sample.Kind) {
+	parts := []any{"the client saw "}
+	var main ref = -1
+	for _, k := range kinds {
+		f := c.fig(c.client(SrcFailed, "kind", k.String()), StatSum, from, to, UnitCount, k.String()+" failures the client saw")
+		if !(f.Value > 0) { // none, or no client view
 			continue
 		}
-		for _, k := range kinds {
-			if f := float64(s.m.Failures[k]); f > 0 {
-				n[k] += f
-				total += f
-				if firstSec < 0 {
-					firstSec = s.sec
-				}
-			}
+		r := b.add(f)
+		if main >= 0 {
+			parts = append(parts, " and ")
+		} else {
+			main = r
 		}
+		parts = append(parts, r, " ", name(k.String()))
 	}
-	if total == 0 {
-		return Evidence{}, false
+	if main < 0 {
+		return
 	}
-	text := "the client saw "
-	sep := ""
-	for _, k := range kinds {
-		if n[k] > 0 {
-			text += sep + count(n[k]) + " " + k.String()
-			sep = " and "
-		}
-	}
-	return Evidence{Source: "http_req_failed", Sec: firstSec, Value: total,
-		Text: text + " failures from " + at(firstSec) + " to " + at(to)}, true
+	parts = append(parts, " failures from ", b.second(from, StatSecond, "the start of the episode"), " to ", b.second(to, StatSecond, "the end of the episode"))
+	b.evidence(main, parts...)
 }

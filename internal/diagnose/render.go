@@ -26,7 +26,7 @@ func Render(w io.Writer, fs []Finding) error {
 		if len(f.Evidence) > 0 {
 			b.WriteString(indent + "evidence:\n")
 			for _, e := range f.Evidence {
-				b.WriteString(indent + "  " + pad(at(e.Sec), 6) + e.Text + "  [" + e.Source + " = " + num(e.Value) + "]\n")
+				b.WriteString(indent + "  " + e.Text + "  [" + e.Basis(f.Figures) + "]\n")
 			}
 		}
 		if len(f.Remedies) > 0 {
@@ -37,6 +37,55 @@ func Render(w io.Writer, fs []Finding) error {
 		}
 	}
 	return b.Flush()
+}
+
+// Basis says what the evidence's main figure is computed from, with its
+// value; for evidence built by hand without figures, its source and value.
+func (e Evidence) Basis(figs []Figure) string {
+	if e.Figure >= 0 && e.Figure < len(figs) {
+		return Basis(figs, e.Figure)
+	}
+	return e.Source + " = " + num(e.Value)
+}
+
+// Basis says where a figure comes from, for the brackets after evidence:
+// "max of hikaricp_connections_pending{…} over 12s–27s = 71".
+func Basis(figs []Figure, i int) string {
+	return basis(figs, i) + " = " + num(figs[i].Value)
+}
+
+// basis says how figure i was computed, without its value.
+func basis(figs []Figure, i int) string {
+	f := figs[i]
+	if f.Stat.Derived() && len(f.Of) == 2 {
+		op := map[Stat]string{StatRatio: " / ", StatProduct: " × ", StatChange: " / ", StatDiff: " − "}[f.Stat]
+		s := "(" + basis(figs, f.Of[0]) + ")" + op + "(" + basis(figs, f.Of[1]) + ")"
+		if f.Stat == StatChange {
+			s += " − 1"
+		}
+		return s
+	}
+	switch {
+	case f.Stat == StatLimit:
+		return "rule threshold"
+	case f.Stat == StatRank:
+		return "rank of p" + num(f.Q)
+	case f.Stat == StatQuantile:
+		return "p" + num(f.Q) + " of " + f.Source + " over " + secondsText(f.From, f.To)
+	case f.Stat == StatValue:
+		return f.Source + " at " + at(f.From)
+	case f.Stat == StatOnset || f.Stat == StatSecond:
+		return "second"
+	}
+	return f.Stat.String() + " of " + f.Source + " over " + secondsText(f.From, f.To)
+}
+
+// secondsText names a span of seconds: "12s" or "12s–27s".
+func secondsText(from, to int) string {
+	if from == to {
+		return at(from)
+	}
+	return at(from) + "–" + at(to)
 }
 
 // indent aligns the lines under a finding's title.

@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -25,9 +26,9 @@ func TestRules(t *testing.T) {
 	}{
 		{"saturation: open ramp past 400 req/s", kneeRamp, KindSaturation, &expect{Warning, [2]int{14, 16}, [2]int{29, 29},
 			[]string{"Saturation at 400 req/s from 14s (7 in flight)", "offered load rose to 670 req/s", "mean latency 20 ms → 4.92 s"},
-			[]string{"Little's law: 380 req/s × 0.02 s = 7.6 requests in flight", "median from there to the highest load: 400 req/s"}}},
+			[]string{"Little's law: 380 req/s × 20 ms = 7.6 requests in flight (active VUs: 7)", "median from there to the highest load: 400 req/s"}}},
 		{"saturation: closed ramp, knee at ~3,700 req/s", vusKnee, KindSaturation, &expect{Warning, [2]int{14, 17}, [2]int{29, 29},
-			[]string{"Saturation at 3,700 req/s from 15s (1,600 VUs)", "VUs rose 1.8× more"}, []string{"Little's law"}}},
+			[]string{"Saturation at 3,700 req/s from 15s (1,550 VUs)", "VUs rose 1.9×, throughput did not"}, []string{"Little's law"}}},
 		{"saturation: offered 200 req/s from the start, served 100", overloaded, KindSaturation, &expect{Warning, [2]int{0, 1}, [2]int{19, 19},
 			[]string{"throughput stayed at 100 req/s below the offered 200 req/s"}, []string{"the queue grows"}}},
 		{"saturation: healthy ramp", healthyRamp, KindSaturation, nil},
@@ -35,18 +36,19 @@ func TestRules(t *testing.T) {
 		{"saturation: a slower target with drops is not a knee of the ramp", dropping, KindSaturation, nil},
 
 		{"pool: hikaricp 10 of 10 active, 71 waiting (case study 5)", hikari(true), KindPoolExhaustion, &expect{Critical, [2]int{12, 12}, [2]int{27, 27},
-			[]string{"DB pool exhausted: 10 of 10 connections in use, 71 waiting (hikaricp, pool=HikariPool-1, role=app) from 12s"},
-			[]string{"pool timeouts/s", "the client saw 55 timeout failures", "exhausted at 4 of 4 scrapes"}}},
+			[]string{"DB pool exhausted: 10 of 10 connections in use from 12s, up to 71 requests waiting for a connection (hikaricp, pool=HikariPool-1, role=app)"},
+			[]string{"1.2 pool timeouts a second at 17s", "the client saw 55 timeout failures", "4 scrapes from 12s to 27s: 10 connections in use at each"}}},
 		{"pool: hikaricp busy, exhausted at one scrape only", hikari(false), KindPoolExhaustion, nil},
 		{"pool: go_sql in use = max open with waits", goSQL, KindPoolExhaustion, &expect{Critical, [2]int{8, 8}, [2]int{15, 15},
-			[]string{"10 of 10 connections in use, 12 waiting (go_sql, db_name=shop, role=app) from 8s"}, nil}},
+			[]string{"10 of 10 connections in use from 8s, up to 30 waits for a connection a second (go_sql, db_name=shop, role=app)"},
+			[]string{"at most 12 s spent waiting for a connection per second of the run (wait time, added as each wait ends; not a number of waiters)"}}},
 
 		{"cpu: DB host at 90 % (case study 1, fix 2)", withSeries(nodeCPU(0.46, 0.9, 15)), KindCPUSaturation, &expect{Critical, [2]int{15, 15}, [2]int{40, 40},
 			[]string{"DB CPU saturated: 90 % busy (node_cpu_seconds_total, role=db) from 15s"}, []string{"the client at that second"}}},
 		{"cpu: DB host at 78 % (case study 1, first run)", withSeries(nodeCPU(0.78, 0.78, 0)), KindCPUSaturation, nil},
 		{"cpu: DB host at 46 % (case study 1, fix 1)", withSeries(nodeCPU(0.46, 0.46, 0)), KindCPUSaturation, nil},
 		{"cpu: app process at its 1-core limit", withSeries(series.Set{mk("process_cpu_seconds_total", series.Rate, stepUp(0.97, 10), "cpu_limit", "1", "role", "app")}),
-			KindCPUSaturation, &expect{Critical, [2]int{10, 10}, [2]int{40, 40}, []string{"App CPU saturated: 97 % of 1 core"}, []string{"may use 1 core"}}},
+			KindCPUSaturation, &expect{Critical, [2]int{10, 10}, [2]int{40, 40}, []string{"App CPU saturated: 97 % of 1 core"}, []string{"it used 0.97 cores of the 1 core it may use"}}},
 		{"cpu: app limit from a cpu_limit gauge of the same target", withSeries(series.Set{
 			mk("process_cpu_seconds_total", series.Rate, stepUp(1.9, 20), "role", "app", "target", "shop"),
 			mk(CPULimit, series.Gauge, pts(0, 5, repeat(2, 9)...), "role", "app", "target", "shop")}),
@@ -72,14 +74,15 @@ func TestRules(t *testing.T) {
 		{"generator: drops because the target slowed down", droppingSlow, KindGeneratorBound, nil},
 
 		{"errors: timeouts and 5xx from 305 req/s", erroring, KindErrorsAtLoad, &expect{Critical, [2]int{17, 17}, [2]int{29, 29},
-			[]string{"Errors start at 312 req/s offered, 3 in flight (17s)", "timeout 84 %", "http_5xx 16 %"},
-			[]string{"errors stayed under 1 % up to 290 req/s", `http_req_failed{kind:"timeout"}`}}},
+			[]string{"Errors start at 312 req/s offered (17s)", "timeout 84 %", "http_5xx 16 %"},
+			[]string{"before 17s: 0 % of 2,890 requests failed, at up to 290 req/s", `http_req_failed{kind="timeout"}`}}},
 		{"errors: sporadic failures and a burst at the stop", sporadic, KindErrorsAtLoad, nil},
-		{"errors: 404 from the first second", notFound, KindErrorsAtLoad, &expect{Critical, [2]int{0, 0}, [2]int{9, 9},
-			[]string{"Errors from the start", "100 % of requests failed", "http_4xx 100 %"}, nil}},
+		{"errors: 404 from the first second is every request failing, not errors at a load", notFound, KindErrorsAtLoad, nil},
+		{"all failed: 404 from the first second", notFound, KindAllFailed, &expect{Critical, [2]int{0, 0}, [2]int{9, 9},
+			[]string{"Every request failed: 500 of 500 answered with a 4xx status from 0s — the target rejected every request"}, []string{"500 of 500 requests failed with http_4xx from 0s"}}},
 
-		{"more VUs: 1,500 → 3,000 VUs at ~3,700 req/s (case study 2)", vusDoubling(modelVUs), KindMoreVUsSameTPS, &expect{Warning, [2]int{0, 0}, [2]int{20, 20},
-			[]string{"VUs 1,500 → 3,000 (2.0×)", "throughput stayed ~3,7", "405 ms → 807 ms"}, []string{"Little's law"}}},
+		{"more VUs: 1,500 → 3,000 VUs at ~3,700 req/s (case study 2)", vusDoubling(modelVUs), KindMoreVUsSameTPS, &expect{Warning, [2]int{1, 1}, [2]int{29, 29},
+			[]string{"VUs 1,500 → 3,000 (2.0×) from 1s", "throughput 3,70", "405 ms → 811 ms"}, []string{"Little's law", "lower level, 1s–5s: 1,500 VUs", "hold at the most VUs, 21s–29s: 3,000 VUs"}}},
 		{"more VUs: ramp that still scales", vusHealthy, KindMoreVUsSameTPS, nil},
 		{"more VUs: open model is not judged by VUs", vusDoubling(modelArrivalRate), KindMoreVUsSameTPS, nil},
 
@@ -96,11 +99,11 @@ func TestRules(t *testing.T) {
 
 		{"bimodal: cache hits and misses", endpoints([]string{"GET /products/{id}"}, []reqs{{n: 200, dur: twoPeaks(2*time.Millisecond, 48*time.Millisecond, 0.6)}}),
 			KindBimodalLatency, &expect{Info, [2]int{0, 0}, [2]int{9, 9},
-				[]string{"Bimodal latency on GET /products/{id}: 60 % of requests at ~2 ms, 40 % at ~4"}, []string{"almost no requests in between"}}},
+				[]string{"Bimodal latency on GET /products/{id}: 60 % of requests at ~2 ms, the rest at ~48.1 ms"}, []string{"almost no requests in between"}}},
 		{"bimodal: one slow endpoint hidden in the average", endpoints([]string{"GET /a", "GET /b", "POST /coupons/issue"}, []reqs{
 			{ep: 0, n: 450, dur: even(2*time.Millisecond, 0.5)}, {ep: 1, n: 450, dur: even(3*time.Millisecond, 0.5)},
 			{ep: 2, n: 100, dur: even(300*time.Millisecond, 0.5)}}), KindBimodalLatency, &expect{Info, [2]int{0, 0}, [2]int{9, 9},
-			[]string{"One slow endpoint: POST /coupons/issue p50 299 ms vs 2.5 ms", "(10 % of requests)"}, nil}},
+			[]string{"One slow endpoint: POST /coupons/issue p50 299 ms vs 2.4 ms for the other requests", "(10 % of requests)"}, nil}},
 		{"bimodal: wide but unimodal latencies", endpoints([]string{"GET /a", "GET /b"}, []reqs{
 			{ep: 0, n: 300, dur: logNormal(10*time.Millisecond, 1)}, {ep: 1, n: 300, dur: logNormal(12*time.Millisecond, 0.8)}}), KindBimodalLatency, nil},
 	}
@@ -142,6 +145,11 @@ func checkFinding(t *testing.T, f Finding, w *expect) {
 	}
 	if len(f.Evidence) == 0 || len(f.Remedies) == 0 {
 		t.Errorf("finding without evidence or remedies: %+v", f)
+	}
+	for _, g := range f.Figures {
+		if math.IsNaN(g.Value) || math.IsInf(g.Value, 0) {
+			t.Errorf("figure %q of %s over %d–%d is %v", g.What, g.Source, g.From, g.To, g.Value)
+		}
 	}
 }
 

@@ -26,7 +26,7 @@ func saturation(c *context) []Finding {
 	rs := smooth(c.column(func(s *clientSecond) float64 { return s.r }), 1)
 	if knee, peak, ok := findKnee(xs, ls, rs); ok && (c.open || xs[knee] >= satLoadGain*xs[0]) {
 		// A closed model flat from its first second shows no knee; moreVUsSameTPS speaks for it.
-		return []Finding{c.kneeFinding(xs, ls, rs, knee, peak)}
+		return []Finding{c.kneeFinding(knee, peak)}
 	}
 	if c.open {
 		return c.behind(xs, ls, rs)
@@ -81,40 +81,61 @@ func argmax(xs []float64) int {
 	return best
 }
 
-func (c *context) kneeFinding(xs, ls, rs []float64, knee, peak int) Finding {
-	k, p := &c.secs[knee], &c.secs[peak]
-	plateau := median(xs[knee : peak+1])
-	loadName, what := "vus", "VUs"
-	conc := count(k.n) + " VUs"
-	headline := "VUs rose " + times(ls[peak]/ls[knee]) + " more"
+func (c *context) kneeFinding(knee, peak int) Finding {
+	b := newBuilder(KindSaturation, Warning)
+	kf, kt := c.window(knee, 1)
+	pf, pt := c.window(peak, 1)
+	ks, ps := c.secs[knee].sec, c.secs[peak].sec
+	reqs, mean := c.client(SrcRequests), c.client(SrcMean)
+	xKnee := b.add(c.fig(reqs, StatMedian, kf, kt, UnitReqPerSec, "throughput at the knee (median of 3 seconds)"))
+	plateau := b.add(c.fig(reqs, StatMedian, ks, ps, UnitReqPerSec, "throughput from the knee to the highest load (median)"))
+	xPeak := b.add(c.fig(reqs, StatMedian, pf, pt, UnitReqPerSec, "throughput at the highest load (median of 3 seconds)"))
+	rKnee := b.add(c.fig(mean, StatMedian, kf, kt, UnitDuration, "mean response time at the knee (median of 3 seconds)"))
+	rPeak := b.add(c.fig(mean, StatMedian, pf, pt, UnitDuration, "mean response time at the highest load (median of 3 seconds)"))
+	onset := b.second(ks, StatOnset, "the knee: the first second throughput was within 5 % of its plateau")
+	vKnee := c.vusFigure(b, kf, kt, "active VUs at the knee (median of 3 seconds)")
+	var lKnee, lPeak ref
+	var headline []any
+	conc := []any{vKnee, " VUs"}
 	if c.open {
-		loadName, what = "offered_rate", "offered"
-		conc = count(k.n) + " in flight"
-		headline = "offered load rose to " + rate(ls[peak])
+		offered := c.client(SrcOffered)
+		lKnee = b.add(c.fig(offered, StatMedian, kf, kt, UnitReqPerSec, "offered at the knee (median of 3 seconds)"))
+		lPeak = b.add(c.fig(offered, StatMedian, pf, pt, UnitReqPerSec, "offered at the highest load (median of 3 seconds)"))
+		headline = []any{"offered load rose to ", lPeak}
+		conc = []any{vKnee, " in flight"}
+	} else {
+		lKnee = vKnee
+		lPeak = c.vusFigure(b, pf, pt, "active VUs at the highest load (median of 3 seconds)")
+		headline = []any{"VUs rose ", b.derive(StatRatio, UnitRatio, "VUs at the highest load over VUs at the knee", lPeak, lKnee)}
 	}
-	f := Finding{
-		Kind: KindSaturation, Severity: Warning, From: k.sec, To: p.sec,
-		Title: "Saturation at " + rate(plateau) + " from " + at(k.sec) + " (" + conc + "): " + headline +
-			", throughput did not, mean latency " + dur(rs[knee]) + " → " + dur(rs[peak]),
-		Evidence: []Evidence{
-			{Source: "http_reqs", Sec: k.sec, Value: xs[knee], Text: "throughput at the knee: " + rate(xs[knee]) +
-				"; median from there to the highest load: " + rate(plateau)},
-			{Source: loadName, Sec: k.sec, Value: ls[knee], Text: "load at the knee: " + num(ls[knee]) + " " + c.loadUnit()},
-			littlesLaw(k.sec, xs[knee], rs[knee], k.n),
-			{Source: "http_reqs", Sec: p.sec, Value: xs[peak], Text: "throughput at the highest load: " + rate(xs[peak]) +
-				" (" + signedPct(xs[peak]/xs[knee]-1) + ")"},
-			{Source: loadName, Sec: p.sec, Value: ls[peak], Text: what + " at its highest: " + num(ls[peak]) + " " + c.loadUnit() +
-				" (" + times(ls[peak]/ls[knee]) + " the knee)"},
-			{Source: "http_req_duration", Sec: p.sec, Value: rs[peak], Text: "mean response time at the highest load: " + dur(rs[peak]) +
-				" (" + times(rs[peak]/rs[knee]) + "), p95 " + dur(p.p95)},
-		},
-		Remedies: remediesFor(KindSaturation),
+	title := append([]any{"Saturation at ", plateau, " from ", onset, " ("}, conc...)
+	title = append(title, "): ")
+	title = append(title, headline...)
+	b.title(append(title, ", throughput did not, mean latency ", rKnee, " → ", rPeak)...)
+
+	b.evidence(xKnee, "throughput at the knee: ", xKnee, "; median from there to the highest load: ", plateau)
+	b.evidence(lKnee, "load at the knee: ", lKnee, " ", c.loadUnitWord())
+	c.littlesLaw(b, xKnee, rKnee, vKnee)
+	b.evidence(xPeak, "throughput at the highest load: ", xPeak, " (", b.derive(StatChange, UnitChange, "change of throughput from the knee", xPeak, xKnee), ")")
+	b.evidence(lPeak, "load at its highest: ", lPeak, " ", c.loadUnitWord(), " (", b.derive(StatRatio, UnitRatio, "load at its highest over the knee's", lPeak, lKnee), " the knee)")
+	peakLine := []any{"mean response time at the highest load: ", rPeak, " (", b.derive(StatRatio, UnitRatio, "mean response time at the highest load over the knee's", rPeak, rKnee), ")"}
+	if src := c.client(SrcP95); c.has(src, ps) {
+		peakLine = append(peakLine, ", ", name("p95"), " ", b.add(c.fig(src, StatValue, ps, ps, UnitDuration, "p95 at the highest load")),
+			" at ", b.second(ps, StatSecond, "the second of the highest load"))
 	}
-	if d := c.dropped(knee, peak); d > 0 {
-		f.Evidence = append(f.Evidence, Evidence{Source: "dropped_iterations", Sec: p.sec, Value: d,
-			Text: count(d) + " iterations dropped past the knee: no free VU, the target held them all"})
+	b.evidence(rPeak, peakLine...)
+	if d := b.add(c.fig(c.client(SrcDropped), StatSum, ks, ps, UnitCount, "iterations dropped past the knee")); b.fig(d).Value > 0 {
+		b.evidence(d, d, " iterations dropped past the knee: no free VU, the target held them all")
 	}
-	return f
+	return b.done(ks, ps)
+}
+
+// loadUnitWord is what a load figure counts, after its number.
+func (c *context) loadUnitWord() string {
+	if c.open {
+		return "offered"
+	}
+	return "VUs"
 }
 
 // behind finds an open-model run that never kept up with its offered rate:
@@ -126,37 +147,38 @@ func (c *context) behind(xs, ls, rs []float64) []Finding {
 	if !ok || !latencyRose(rs[run.first], rs[run.last], satBehind) {
 		return nil
 	}
-	first, last := &c.secs[run.first], &c.secs[run.last]
-	return []Finding{{
-		Kind: KindSaturation, Severity: Warning, From: first.sec, To: last.sec,
-		Title: "Saturation: throughput stayed at " + rate(median(xs[run.first:run.last+1])) + " below the offered " +
-			rate(median(ls[run.first:run.last+1])) + " from " + at(first.sec) + ", mean latency " + dur(rs[run.first]) + " → " + dur(rs[run.last]),
-		Evidence: []Evidence{
-			{Source: "offered_rate", Sec: first.sec, Value: ls[run.first], Text: "offered: " + rate(ls[run.first])},
-			{Source: "http_reqs", Sec: first.sec, Value: xs[run.first], Text: "completed: " + rate(xs[run.first])},
-			littlesLaw(first.sec, xs[run.first], rs[run.first], first.n),
-			{Source: "http_req_duration", Sec: last.sec, Value: rs[run.last], Text: "mean response time: " + dur(rs[run.last]) +
-				" (" + times(rs[run.last]/rs[run.first]) + "), p95 " + dur(last.p95)},
-			{Source: "vus", Sec: last.sec, Value: last.n, Text: "busy VUs: " + count(first.n) + " → " + count(last.n) + ", the queue grows"},
-		},
-		Remedies: remediesFor(KindSaturation),
-	}}
-}
-
-// littlesLaw is the evidence N = X·R: the requests in flight that a
-// throughput and mean response time imply, beside the VUs seen.
-func littlesLaw(sec int, x, r, vus float64) Evidence {
-	return Evidence{Source: "N = X·R", Sec: sec, Value: x * r,
-		Text: "Little's law: " + rate(x) + " × " + num(r) + " s = " + num(x*r) + " requests in flight (active VUs: " + count(vus) + ")"}
-}
-
-// dropped sums the dropped iterations of the seconds i..j (indexes).
-func (c *context) dropped(i, j int) float64 {
-	var d float64
-	for _, s := range c.secs[i : j+1] {
-		d += s.dropped
+	from, to := c.secs[run.first].sec, c.secs[run.last].sec
+	ff, ft := c.window(run.first, 1)
+	lf, lt := c.window(run.last, 1)
+	b := newBuilder(KindSaturation, Warning)
+	reqs, offered, mean := c.client(SrcRequests), c.client(SrcOffered), c.client(SrcMean)
+	x := b.add(c.fig(reqs, StatMedian, from, to, UnitReqPerSec, "throughput while behind (median)"))
+	l := b.add(c.fig(offered, StatMedian, from, to, UnitReqPerSec, "offered while behind (median)"))
+	r0 := b.add(c.fig(mean, StatMedian, ff, ft, UnitDuration, "mean response time when it fell behind (median of 3 seconds)"))
+	r1 := b.add(c.fig(mean, StatMedian, lf, lt, UnitDuration, "mean response time at the end (median of 3 seconds)"))
+	onset := b.second(from, StatOnset, "the first second throughput stayed below the offered rate")
+	b.title("Saturation: throughput stayed at ", x, " below the offered ", l, " from ", onset, ", mean latency ", r0, " → ", r1)
+	x0 := b.add(c.fig(reqs, StatMedian, ff, ft, UnitReqPerSec, "throughput when it fell behind (median of 3 seconds)"))
+	l0 := b.add(c.fig(offered, StatMedian, ff, ft, UnitReqPerSec, "offered when it fell behind (median of 3 seconds)"))
+	b.evidence(l0, "offered: ", l0, " at ", onset)
+	b.evidence(x0, "completed: ", x0, " at ", onset)
+	v0 := c.vusFigure(b, ff, ft, "VUs in flight when it fell behind (median of 3 seconds)")
+	c.littlesLaw(b, x0, r0, v0)
+	endLine := []any{"mean response time: ", r1, " (", b.derive(StatRatio, UnitRatio, "mean response time at the end over the start's", r1, r0), ")"}
+	if src := c.client(SrcP95); c.has(src, to) {
+		endLine = append(endLine, ", ", name("p95"), " ", b.add(c.fig(src, StatValue, to, to, UnitDuration, "p95 at the end")))
 	}
-	return d
+	b.evidence(r1, endLine...)
+	v1 := c.vusFigure(b, lf, lt, "VUs in flight at the end (median of 3 seconds)")
+	b.evidence(v1, "busy VUs: ", v0, " → ", v1, ", the queue grows")
+	return []Finding{b.done(from, to)}
+}
+
+// littlesLaw adds the evidence N = X·R: the requests in flight that a
+// throughput and mean response time imply, beside the VUs seen.
+func (c *context) littlesLaw(b *builder, x, r, vus ref) {
+	n := b.derive(StatProduct, UnitNumber, "requests in flight by Little's law, N = X·R", x, r)
+	b.evidence(n, "Little's law: ", x, " × ", r, " = ", n, " requests in flight (active VUs: ", vus, ")")
 }
 
 // signedPct formats a change as "+3 %" or "-12 %".

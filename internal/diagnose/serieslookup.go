@@ -1,7 +1,6 @@
 package diagnose
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/loadlens/loadlens/internal/series"
@@ -135,29 +134,6 @@ func roleName(s *series.Series) string {
 	}
 }
 
-// cpuLimit returns the cores a process may use: its cpu_limit label, else a
-// cpu_limit gauge of the same scrape, else Go's GOMAXPROCS as exposed by
-// the same scrape; false when none is known.
-func cpuLimit(set series.Set, s *series.Series, sec int) (float64, string, bool) {
-	if v := s.Label(CPULimit); v != "" {
-		if f, err := strconv.ParseFloat(v, 64); err == nil && f > 0 {
-			return f, "label " + CPULimit + "=" + v, true
-		}
-	}
-	name, value := scrapeOf(s)
-	for _, gauge := range []string{CPULimit, "go_sched_gomaxprocs_threads"} {
-		for _, o := range set.Find(gauge) {
-			if name != "" && o.Label(name) != value {
-				continue
-			}
-			if f, ok := valueAt(o.Points, sec); ok && f > 0 {
-				return f, o.Key(), true
-			}
-		}
-	}
-	return 0, "", false
-}
-
 // sustained returns the first run of points (by index) for which ok holds
 // at least minPoints times in a row over at least minSpan seconds.
 func sustained(points []series.Point, ok func(i int) bool) (span, bool) {
@@ -175,6 +151,26 @@ func sustained(points []series.Point, ok func(i int) bool) (span, bool) {
 		start = -1
 	}
 	return span{}, false
+}
+
+// sustainedRuns returns every maximal run of points (by index) for which ok
+// holds at least minPoints times in a row over at least minSpan seconds.
+func sustainedRuns(points []series.Point, ok func(i int) bool) []span {
+	var out []span
+	start := -1
+	for i := 0; i <= len(points); i++ {
+		if i < len(points) && ok(i) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 && i-start >= minPoints && points[i-1].Sec-points[start].Sec+1 >= minSpan {
+			out = append(out, span{start, i - 1})
+		}
+		start = -1
+	}
+	return out
 }
 
 // lastHolding extends a sustained run to the last point for which ok still

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/series"
 )
 
@@ -11,9 +12,15 @@ import (
 type context struct {
 	run    *metrics.Run
 	set    series.Set
-	secs   []clientSecond // the client view, from the first to the last second with requests
+	secs   []clientSecond // the client view: whole seconds, from the first to the last with requests
+	all    []clientSecond // every second of the run, partial ones included
 	open   bool           // some scenario is arrival-rate: load is the offered rate
 	closed bool           // every scenario is vus or iterations, at least one vus
+	whole  int            // seconds before this one are whole; the run ended inside it or later
+	first  int            // the run's first second
+
+	offered []float64                 // open model: requests offered per second of run.Series
+	vals    map[string][]series.Point // every source's values, computed once
 }
 
 // clientSecond is one second of the client view in the units rules reason
@@ -22,7 +29,9 @@ type clientSecond struct {
 	sec      int
 	x        float64 // requests completed: throughput in req/s
 	failed   float64
-	n        float64 // active VUs: concurrency (busy VUs in the open model)
+	n        float64 // active VUs over the second (the gauge's mean at its start and end; the end's at the first second)
+	gauge    float64 // active VUs at the end of the second
+	steady   bool    // the VU gauge did not change during the second (and it is not the first)
 	r        float64 // mean request duration
 	p50, p95 float64
 	load     float64 // offered req/s when open, else active VUs
@@ -34,8 +43,9 @@ type clientSecond struct {
 
 // newContext prepares the client view of in.
 func newContext(in Input) *context {
-	c := &context{run: in.Run, set: in.Series}
-	if in.Run == nil {
+	c := &context{run: in.Run, set: in.Series, vals: map[string][]series.Point{}}
+	if in.Run == nil || len(in.Run.Series) == 0 {
+		c.run = nil
 		return c
 	}
 	models := in.Models
@@ -53,6 +63,10 @@ func newContext(in Input) *context {
 		vus = vus || m == modelVUs
 	}
 	c.closed = c.closed && vus
+	c.first = in.Run.Series[0].Sec
+	// A second is whole when the run lasted to its end; the last one is
+	// usually cut short by the stop, and its rates would be too low.
+	c.whole = c.first + int((in.Run.Elapsed()+time.Millisecond)/time.Second)
 
 	var requests, iterations int64
 	for _, s := range in.Run.Series {
@@ -63,29 +77,35 @@ func newContext(in Input) *context {
 	if iterations > 0 && requests > 0 {
 		perIteration = float64(requests) / float64(iterations)
 	}
-	all := make([]clientSecond, len(in.Run.Series))
+	c.all = make([]clientSecond, len(in.Run.Series))
+	c.offered = make([]float64, len(in.Run.Series))
 	var prevVUs int64
 	for i := range in.Run.Series {
 		s := &in.Run.Series[i]
 		started := max(float64(s.Iterations+s.Dropped+s.VUs-prevVUs), 0)
-		prevVUs = s.VUs
-		cs := clientSecond{sec: s.Sec, x: float64(s.Requests), failed: float64(s.Failed), n: float64(s.VUs),
+		cs := clientSecond{sec: s.Sec, x: float64(s.Requests), failed: float64(s.Failed), gauge: float64(s.VUs), n: float64(s.VUs),
 			r: secs(s.Mean), p50: secs(s.P50), p95: secs(s.P95), dropped: float64(s.Dropped),
 			started: started, lag: secs(s.LagP99), m: s}
+		if i > 0 {
+			cs.n = float64(prevVUs+s.VUs) / 2
+			cs.steady = prevVUs == s.VUs && s.VUs > 0
+		}
+		prevVUs = s.VUs
+		c.offered[i] = started * perIteration
 		cs.load = cs.n
 		if c.open {
-			cs.load = started * perIteration
+			cs.load = c.offered[i]
 		}
-		all[i] = cs
+		c.all[i] = cs
 	}
-	first, last := 0, len(all)-1
-	for first <= last && all[first].x == 0 {
+	first, last := 0, len(c.all)-1
+	for first <= last && c.all[first].x == 0 {
 		first++
 	}
-	for last >= first && all[last].x == 0 {
+	for last >= first && (c.all[last].x == 0 || c.all[last].sec >= c.whole) {
 		last--
 	}
-	c.secs = all[first : last+1]
+	c.secs = c.all[first : last+1]
 	return c
 }
 
@@ -101,10 +121,24 @@ func (c *context) column(f func(*clientSecond) float64) []float64 {
 	return out
 }
 
-// loadUnit names what the load axis counts.
-func (c *context) loadUnit() string {
-	if c.open {
-		return "req/s offered"
+// window returns the seconds of the client view around index i, i−half to
+// i+half within the view: the seconds a smoothed value comes from.
+func (c *context) window(i, half int) (from, to int) {
+	return c.secs[max(i-half, 0)].sec, c.secs[min(i+half, len(c.secs)-1)].sec
+}
+
+// vusFigure is the active VUs over the seconds from..to: the median of
+// each second's mean, or the gauge at the end when the window starts at
+// the run's first second, whose start the gauge did not see.
+func (c *context) vusFigure(b *builder, from, to int, what string) ref {
+	if from > c.first {
+		return b.add(c.fig(c.client(SrcVUsAvg), StatMedian, from, to, UnitCount, what))
 	}
-	return "VUs"
+	return b.add(c.fig(c.client(SrcVUs), StatMedian, from, to, UnitCount, what+" (at the end of each second)"))
+}
+
+// kindByName returns the failure kind with a stable name.
+func kindByName(s string) sample.Kind {
+	k, _ := sample.ParseKind(s)
+	return k
 }

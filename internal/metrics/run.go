@@ -83,6 +83,7 @@ type Second struct {
 	P50, P90, P95, P99, Max, Mean time.Duration
 	LagP99                        time.Duration // scheduler lag of all scenarios merged
 	PerEndpoint                   []EndpointFigures
+	Checks                        []CheckTotal // each check's outcomes in this second, by check id
 }
 
 // EndpointFigures is one endpoint's figures of one second.
@@ -149,9 +150,11 @@ func (r *Run) Add(s *Snapshot) {
 		r.scratch.Merge(sc.Lag)
 	}
 	sec.LagP99 = r.scratch.Quantile(99)
+	sec.Checks = make([]CheckTotal, len(s.Checks))
 	for i, c := range s.Checks {
 		r.Checks[i].Passes += c.Passes
 		r.Checks[i].Fails += c.Fails
+		sec.Checks[i] = CheckTotal(c)
 	}
 	r.Series = append(r.Series, sec)
 }

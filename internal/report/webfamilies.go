@@ -96,6 +96,9 @@ func chartFamilies() []family {
 		{chart: "gen-cpu", title: "CPU, cores busy", unit: unitCores, rank: 1, members: []member{
 			{"loadlens_cpu_cores", "used"}, {"loadlens_cpu_capacity", "capacity"},
 		}, limits: []string{"loadlens_cpu_capacity"}},
+		{chart: "gen-host", title: "Host CPU, cores busy (every process)", unit: unitCores, rank: 1, members: []member{
+			{"loadlens_host_cpu_cores", "busy"}, {"loadlens_host_steal_cores", "steal"}, {"loadlens_host_cpus", "CPUs"},
+		}, limits: []string{"loadlens_host_cpus"}},
 		{chart: "gen-lag", title: "Scheduler lag (p99)", unit: unitSeconds, rank: 2, members: []member{
 			{"loadlens_scheduler_lag_p99_s", "lag p99"},
 		}},

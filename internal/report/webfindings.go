@@ -28,13 +28,24 @@ type FindingView struct {
 	When     string         `json:"when"` // From–To as m:ss, as the charts' axis reads
 	Evidence []EvidenceView `json:"evidence"`
 	Remedies []string       `json:"remedies"`
+	Figures  []FigureView   `json:"figures,omitempty"` // every number the title and evidence state
+}
+
+// FigureView is one number a finding states, as it reads and as it was
+// computed from run.db.
+type FigureView struct {
+	Text  string  `json:"text"`  // the value as the title and evidence print it
+	Value float64 `json:"value"` // in the unit's base: seconds, a fraction, cores
+	Unit  string  `json:"unit"`
+	What  string  `json:"what"`
+	Basis string  `json:"basis"` // how it was computed: statistic, source and seconds
 }
 
 // EvidenceView is one piece of a finding's evidence.
 type EvidenceView struct {
 	At     string `json:"at"`     // its second as m:ss
 	Text   string `json:"text"`   // what it shows, in words with units
-	Source string `json:"source"` // the series or client metric, with the raw value
+	Source string `json:"source"` // how its main figure was computed from run.db, with its raw value
 }
 
 // NewDiagnosis returns the pages' view of findings fs and statement healthy.
@@ -44,8 +55,15 @@ func NewDiagnosis(fs []diagnose.Finding, healthy string) Diagnosis {
 		v := FindingView{N: i + 1, Kind: f.Kind, Severity: f.Severity.String(), Title: f.Title, From: f.From, To: f.To,
 			When: spanText(f.From, f.To), Evidence: []EvidenceView{}, Remedies: append([]string{}, f.Remedies...)}
 		for _, e := range f.Evidence {
-			v.Evidence = append(v.Evidence, EvidenceView{At: elapsedText(e.Sec), Text: e.Text,
-				Source: e.Source + " = " + strconv.FormatFloat(round6(e.Value), 'g', -1, 64)})
+			src := e.Source + " = " + strconv.FormatFloat(round6(e.Value), 'g', -1, 64)
+			if e.Figure >= 0 && e.Figure < len(f.Figures) {
+				src = e.Basis(f.Figures)
+			}
+			v.Evidence = append(v.Evidence, EvidenceView{At: elapsedText(e.Sec), Text: e.Text, Source: src})
+		}
+		for i, g := range f.Figures {
+			v.Figures = append(v.Figures, FigureView{Text: g.Format(), Value: round6(g.Value), Unit: g.Unit.String(), What: g.What,
+				Basis: diagnose.Basis(f.Figures, i)})
 		}
 		d.Findings = append(d.Findings, v)
 	}

@@ -1,0 +1,103 @@
+package diagnose
+
+import (
+	"sort"
+
+	"github.com/loadlens/loadlens/internal/sample"
+)
+
+// failureWords says, per failure kind, what a request failed with and what
+// it means when every request did.
+var failureWords = [sample.NumKinds]struct{ what, means string }{
+	sample.HTTP4xx:     {"answered with a 4xx status", "the target rejected every request: check the URL, method, headers and credentials"},
+	sample.HTTP5xx:     {"answered with a 5xx status", "the target failed every request"},
+	sample.Timeout:     {"timed out", "the target did not answer within the timeout"},
+	sample.ConnRefused: {"connection refused", "the target is not reachable: nothing accepts connections at its address"},
+	sample.ConnReset:   {"connection reset", "the target closed every connection before answering"},
+	sample.DNS:         {"DNS failure", "the host name does not resolve"},
+	sample.TLS:         {"TLS failure", "the TLS handshake failed (certificate, name or protocol)"},
+	sample.Other:       {"transport error", "no request got through; see the error samples"},
+	sample.Interrupted: {"cut off by the end of the run", "no response came before the run ended: the target accepted the requests but did not answer"},
+	sample.Redirect:    {"redirect failure", "the redirects did not end at a host the test allows (a loop, too many hops, or another host)"},
+}
+
+// allFailed reports whether the run sent requests and every one failed.
+func (c *context) allFailed() bool {
+	if c.run == nil {
+		return false
+	}
+	var requests, failed int64
+	for _, s := range c.run.Series {
+		requests += s.Requests
+		failed += s.Failed
+	}
+	return requests > 0 && failed == requests
+}
+
+// allFailedRule names how every request failed, from the first second: a
+// run that got no answer has no bottleneck to find, only a fault.
+func allFailedRule(c *context) []Finding {
+	if !c.allFailed() {
+		return nil
+	}
+	first, last := c.all[0].sec, c.all[len(c.all)-1].sec
+	onsetSec := first
+	for _, s := range c.all {
+		if s.x > 0 {
+			onsetSec = s.sec
+			break
+		}
+	}
+	var byKind [sample.NumKinds]int64
+	for _, s := range c.run.Series {
+		for k := sample.OK + 1; k < sample.NumKinds; k++ {
+			byKind[k] += s.Failures[k]
+		}
+	}
+	var kinds []sample.Kind
+	for k := sample.OK + 1; k < sample.NumKinds; k++ {
+		if byKind[k] > 0 {
+			kinds = append(kinds, k)
+		}
+	}
+	sort.SliceStable(kinds, func(i, j int) bool { return byKind[kinds[i]] > byKind[kinds[j]] })
+
+	b := newBuilder(KindAllFailed, Critical)
+	total := b.add(c.fig(c.client(SrcRequests), StatSum, first, last, UnitCount, "requests sent"))
+	onset := b.second(onsetSec, StatOnset, "the first second with a request")
+	main := kinds[0]
+	n := b.add(c.fig(c.client(SrcFailed, "kind", main.String()), StatSum, first, last, UnitCount, main.String()+" failures"))
+	title := []any{"Every request failed: ", n, " of ", total, " ", name(failureWords[main].what), " from ", onset, " — ", failureWords[main].means}
+	b.evidence(n, n, " of ", total, " requests failed with ", name(main.String()), " from ", onset)
+	for i, k := range kinds[1:] {
+		m := b.add(c.fig(c.client(SrcFailed, "kind", k.String()), StatSum, first, last, UnitCount, k.String()+" failures"))
+		if i < 2 {
+			title = append(title, "; ", m, " ", name(failureWords[k].what))
+		}
+		b.evidence(m, m, " failed with ", name(k.String()))
+	}
+	b.title(title...)
+	b.f.Remedies = allFailedRemedies(main)
+	return []Finding{b.done(onsetSec, last)}
+}
+
+// allFailedRemedies are the first things to look at per failure kind.
+func allFailedRemedies(k sample.Kind) []string {
+	switch k {
+	case sample.ConnRefused, sample.DNS:
+		return []string{"check that the target runs and listens at the address the test names (base_url, port)",
+			"run the test from a machine that can reach the target (firewall, VPN, container network)"}
+	case sample.TLS:
+		return []string{"check the target's certificate (expiry, name, chain) and the URL's host name",
+			"for a test certificate, trust its CA on the generator's machine"}
+	case sample.Timeout, sample.Interrupted:
+		return []string{"check that the target answers one request at all (curl it), then look at what it waits on",
+			"raise the request timeout only if answers this slow are acceptable"}
+	case sample.HTTP4xx:
+		return []string{"check the URL, method, headers and credentials against one request by hand",
+			"if these statuses are the expected answers, list them in expect_status"}
+	case sample.Redirect:
+		return []string{"follow the redirect by hand; allow its host with allow_hosts if it is meant, or fix the loop"}
+	}
+	return []string{"read the error samples in the summary: they name what failed"}
+}

@@ -1,0 +1,340 @@
+package diagnose
+
+import (
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+	"unicode"
+
+	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/sample"
+	"github.com/loadlens/loadlens/internal/series"
+	"github.com/loadlens/loadlens/internal/store"
+)
+
+// synthetic are the corpus's built runs: every rule's positive and
+// negative cases and the defects of issues 9 and 10.
+func synthetic() map[string]func(t *testing.T) Input {
+	return map[string]func(t *testing.T) Input{
+		"knee-ramp": kneeRamp, "vus-knee": vusKnee, "overloaded": overloaded, "healthy-ramp": healthyRamp,
+		"hikari": hikari(true), "hikari-busy": hikari(false), "go-sql": withRun(goSQL), "incident": incident, "healthy": healthyEverywhere,
+		"generator-cpu": generatorCPU(true), "generator-spike": generatorCPU(false),
+		"lagged": lagged(50*time.Millisecond, 10*time.Millisecond, 10, 11, 12, 13), "dropping": dropping, "dropping-slow": droppingSlow,
+		"erroring": erroring, "sporadic": sporadic, "not-found": notFound,
+		"vus-doubling": vusDoubling(modelVUs), "vus-healthy": vusHealthy, "drifting": drifting(40, 20*time.Millisecond),
+		"steady-noise": drifting(40, 0), "jvm-gc": jvmGC, "go-gc-rising": goGC(true),
+		"db-cpu":  withSeries(nodeCPU(0.46, 0.9, 15)),
+		"app-cpu": withSeries(series.Set{mk("process_cpu_seconds_total", series.Rate, stepUp(0.97, 10), "cpu_limit", "1", "role", "app")}),
+		"app-cpu-gauge": withSeries(series.Set{mk("process_cpu_seconds_total", series.Rate, stepUp(1.9, 20), "role", "app", "target", "shop"),
+			mk(CPULimit, series.Gauge, pts(0, 5, repeat(2, 9)...), "role", "app", "target", "shop")}),
+		"micrometer-cpu": withSeries(series.Set{mk("process_cpu_usage", series.Gauge, stepUp(0.95, 25), "role", "app")}),
+		"cfs": withSeries(series.Set{
+			mk("container_cpu_cfs_periods_total", series.Rate, pts(0, 5, repeat(10, 9)...), "container", "shop", "role", "app"),
+			mk("container_cpu_cfs_throttled_periods_total", series.Rate, pts(0, 5, 0, 0, 5, 5, 5, 5, 5, 0, 0), "container", "shop", "role", "app")}),
+		"two-modes": endpoints([]string{"GET /products/{id}"}, []reqs{{n: 200, dur: twoPeaks(2*time.Millisecond, 48*time.Millisecond, 0.6)}}),
+		"slow-endpoint": endpoints([]string{"GET /a", "GET /b", "POST /coupons/issue"}, []reqs{
+			{ep: 0, n: 450, dur: even(2*time.Millisecond, 0.5)}, {ep: 1, n: 450, dur: even(3*time.Millisecond, 0.5)},
+			{ep: 2, n: 100, dur: even(300*time.Millisecond, 0.5)}}),
+		"lock-step": lockStep, "go-sql-full-early": goSQLFullEarly, "host-busy": busyHost(1.94, 0), "host-steal": busyHost(0.6, 0.5),
+		"lag-no-cpu": busyHost(0.3, 0), "partial-end": partialEnd, "closed-end": closedEnd, "two-holds": twoHolds, "lock-collapse": lockCollapse,
+		"same-name": sameName, "sold-out": soldOut, "refused": deadTarget(sample.ConnRefused),
+		"pgbouncer": pgbouncer, "postgres-sessions": postgresSessions, "interrupted": deadTarget(sample.Interrupted), "dns": deadTarget(sample.DNS), "tls": deadTarget(sample.TLS),
+	}
+}
+
+// withRun gives a series-only fixture a steady closed-model run to go with.
+func withRun(f func(t *testing.T) Input) func(t *testing.T) Input {
+	return func(t *testing.T) Input {
+		in := f(t)
+		in.Run = build(t, layout(modelVUs, "POST /coupons/issue"), steady(20, 100, 20, 30*time.Millisecond))
+		return in
+	}
+}
+
+// writeRunDB stores a built run and its series in a new run.db, as a run
+// would: every second's snapshot, the series, and how long it lasted.
+func writeRunDB(t *testing.T, path string, in Input) {
+	t.Helper()
+	v, ok := snapshotsOf.Load(in.Run)
+	if !ok {
+		t.Fatal("the run was not built by build")
+	}
+	w, err := store.Create(path, store.Meta{ID: filepath.Base(path), Name: "corpus", Start: time.Unix(0, 0).UTC(), Layout: in.Run.Layout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	for _, s := range v.([]*metrics.Snapshot) {
+		if err := w.WriteSecond(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(in.Series) > 0 {
+		if err := w.WriteSeries(in.Series...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Finish(store.Finish{End: time.Unix(0, 0).Add(in.Run.Elapsed()).UTC(), Status: "completed", Elapsed: in.Run.Elapsed()}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// diagnoseRunDB reads a run.db the way `loadlens summary` does and
+// diagnoses it.
+func diagnoseRunDB(t *testing.T, path string) (Input, []Finding) {
+	t.Helper()
+	rd, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	run, err := rd.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := rd.Series()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := Input{Run: run, Series: set}
+	return in, Diagnose(in)
+}
+
+// TestEveryFigureIsRecomputedFromRunDB is the property the findings
+// promise: over a corpus of runs stored in run.db (the synthetic runs
+// above and the demo shop's recorded runs in testdata/corpus), every
+// number a finding or the healthy verdict states equals the value an
+// independent reader recomputes from the file; every number in the text is
+// a figure; and every onset is the first second its condition held.
+func TestEveryFigureIsRecomputedFromRunDB(t *testing.T) {
+	paths := map[string]string{}
+	dir := t.TempDir()
+	for name, fx := range synthetic() {
+		path := filepath.Join(dir, name+".db")
+		writeRunDB(t, path, fx(t))
+		paths[name] = path
+	}
+	recorded, _ := filepath.Glob(filepath.Join("testdata", "corpus", "*.db"))
+	for _, p := range recorded {
+		paths["recorded/"+strings.TrimSuffix(filepath.Base(p), ".db")] = p
+	}
+	if len(recorded) == 0 {
+		t.Error("no recorded runs in testdata/corpus")
+	}
+	kinds := map[string]bool{}
+	var names []string
+	for n := range paths {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		t.Run(n, func(t *testing.T) {
+			in, fs := diagnoseRunDB(t, paths[n])
+			raw := readRaw(t, paths[n])
+			for _, f := range fs {
+				kinds[f.Kind] = true
+				checkFigures(t, raw, f.Kind+": "+f.Title, f.Figures, f.Parts, f.Title)
+				for _, e := range f.Evidence {
+					checkFigures(t, raw, f.Kind+" evidence: "+e.Text, f.Figures, e.Parts, e.Text)
+					if m := f.Figures[e.Figure]; e.Source != m.Source || e.Value != m.Value || e.Sec != m.To {
+						t.Errorf("%s: evidence %q shows %s = %v at %d, its figure is %s = %v at %d", f.Kind, e.Text, e.Source, e.Value, e.Sec, m.Source, m.Value, m.To)
+					}
+				}
+				checkOnset(t, raw, f)
+				if f.To < f.From {
+					t.Errorf("%s: seconds %d–%d run backwards", f.Kind, f.From, f.To)
+				}
+				for _, g := range f.Figures {
+					if g.Stat == StatOnset && int(g.Value) != f.From {
+						t.Errorf("%s: its seconds start at %d, its title says from %ds", f.Kind, f.From, int(g.Value))
+					}
+				}
+				checkWholeSeconds(t, raw, f.Kind, f.Figures)
+			}
+			if v, ok := HealthyVerdict(in, fs); ok {
+				kinds["healthy"] = true
+				checkFigures(t, raw, "healthy: "+v.Text, v.Figures, v.Parts, v.Text)
+				checkWholeSeconds(t, raw, "healthy", v.Figures)
+			}
+		})
+	}
+	for _, k := range []string{KindSaturation, KindPoolExhaustion, KindCPUSaturation, KindGeneratorBound, KindErrorsAtLoad,
+		KindMoreVUsSameTPS, KindLatencyDrift, KindGCPressure, KindBimodalLatency, KindAllFailed, KindCheckFailed, KindHostBusy, "healthy"} {
+		if !kinds[k] {
+			t.Errorf("the corpus raises no %s finding: the property is not tested for it", k)
+		}
+	}
+}
+
+// checkFigures recomputes each figure a line refers to, and checks that
+// the line is its words and names with those figures rendered, and that
+// its words hold no number of their own.
+func checkFigures(t *testing.T, raw *rawRun, where string, figs []Figure, parts []Segment, text string) {
+	t.Helper()
+	var rendered strings.Builder
+	for _, p := range parts {
+		switch {
+		case p.Figure >= 0:
+			f := figs[p.Figure]
+			got, measured := raw.recompute(t, figs, p.Figure)
+			if measured && !sameNumber(got, f.Value) {
+				t.Errorf("%s\n  figure %q (%s of %s over %d–%d) is %v; run.db gives %v", where, f.What, f.Stat, f.Source, f.From, f.To, f.Value, got)
+			}
+			if measured {
+				f.Value = got
+			}
+			rendered.WriteString(f.Format())
+		case p.Name != "":
+			rendered.WriteString(p.Name)
+		default:
+			if strings.IndexFunc(p.Text, unicode.IsDigit) >= 0 {
+				t.Errorf("%s\n  the words %q state a number that is not a figure", where, p.Text)
+			}
+			rendered.WriteString(p.Text)
+		}
+	}
+	if rendered.String() != text {
+		t.Errorf("rendered from run.db:\n  %s\nthe finding says:\n  %s", rendered.String(), text)
+	}
+}
+
+// checkWholeSeconds checks that no per-second rate or level is read from
+// the run's last, partial second, where it would be too low.
+func checkWholeSeconds(t *testing.T, raw *rawRun, kind string, figs []Figure) {
+	t.Helper()
+	for _, f := range figs {
+		if f.Stat == StatSum || f.Stat == StatCount || f.Stat == StatQuantile || f.Stat.Derived() || f.Stat == StatLimit {
+			continue
+		}
+		perSecond := strings.HasPrefix(f.Source, SrcRequests) || strings.HasPrefix(f.Source, "vus") ||
+			strings.HasPrefix(f.Source, SrcOffered) || strings.HasPrefix(f.Source, GeneratorCPU) || strings.HasPrefix(f.Source, HostCPU)
+		if perSecond && f.To >= raw.whole() && kind != KindAllFailed && kind != KindCheckFailed {
+			t.Errorf("%s: figure %q reads %s up to %ds, but the run ended inside %ds", kind, f.What, f.Source, f.To, raw.whole())
+		}
+	}
+}
+
+// checkOnset recomputes, with the rule's condition, the second a finding
+// says it began, where the condition is a plain one.
+func checkOnset(t *testing.T, raw *rawRun, f Finding) {
+	t.Helper()
+	want, ok := -1, true
+	switch f.Kind {
+	case KindAllFailed:
+		for i := range raw.snaps {
+			if n := raw.client(t, SrcRequests)[raw.sec(i)]; n > 0 {
+				want = raw.sec(i)
+				break
+			}
+		}
+	case KindErrorsAtLoad:
+		want = errorsOnset(t, raw)
+	case KindCheckFailed:
+		fails := raw.source(t, f.Figures[0].Source)
+		want = firstSecond(fails, func(v float64) bool { return v > 0 })
+	case KindPoolExhaustion, KindCPUSaturation, KindGCPressure:
+		// The finding's first figure after the onset reads the condition's
+		// series at the onset; the scrape before it must not meet it.
+		ok = false
+		if f.Kind == KindGCPressure && !strings.HasPrefix(f.Title, "GC pressure") {
+			return
+		}
+		checkEpisodeStart(t, raw, f)
+	default:
+		ok = false
+	}
+	if ok && want != f.From {
+		t.Errorf("%s: %q says it began at %ds; run.db shows the condition first held at %ds", f.Kind, f.Title, f.From, want)
+	}
+}
+
+// errorsOnset is the first of two seconds with requests in a row (seconds
+// without requests skipped) in which at least 3 requests and 1 % failed,
+// among the whole seconds.
+func errorsOnset(t *testing.T, raw *rawRun) int {
+	reqs, failed := raw.client(t, SrcRequests), raw.client(t, SrcFailed)
+	var busy []int
+	for i := range raw.snaps {
+		if s := raw.sec(i); reqs[s] > 0 && s < raw.whole() {
+			busy = append(busy, s)
+		}
+	}
+	bad := func(s int) bool { return failed[s] >= 3 && failed[s] >= 0.01*reqs[s] }
+	for j := 0; j+1 < len(busy); j++ {
+		if bad(busy[j]) && bad(busy[j+1]) {
+			for j > 0 && bad(busy[j-1]) {
+				j--
+			}
+			return busy[j]
+		}
+	}
+	return -1
+}
+
+// checkEpisodeStart checks that the finding's condition held at its first
+// scrape and not at the scrape before: the onset is where it began.
+func checkEpisodeStart(t *testing.T, raw *rawRun, f Finding) {
+	t.Helper()
+	var cond Figure
+	for _, g := range f.Figures {
+		if g.Stat == StatValue && g.From == f.From {
+			cond = g
+			break
+		}
+	}
+	if cond.Source == "" {
+		t.Errorf("%s: no figure reads the condition at the onset %ds", f.Kind, f.From)
+		return
+	}
+	vals := raw.source(t, cond.Source)
+	held := func(v float64) bool { return v >= cond.Value*0.999 && v > 0 }
+	if f.Kind == KindPoolExhaustion {
+		limit := -1.0
+		for _, g := range f.Figures {
+			if strings.Contains(g.What, "maximum") {
+				limit = g.Value
+			}
+		}
+		held = func(v float64) bool { return v >= limit }
+		if strings.Contains(cond.Source, "pgbouncer") {
+			// PgBouncer queues clients only when its pool is full: the condition is a client waiting.
+			cond.Source = strings.Replace(cond.Source, "pgbouncer_pools_server_active_connections", "pgbouncer_pools_client_waiting_connections", 1)
+			vals = raw.source(t, cond.Source)
+			held = func(v float64) bool { return v > 0 }
+		} else if limit < 0 {
+			t.Errorf("%s: no figure states the pool's maximum", f.Kind)
+			return
+		}
+	} else {
+		threshold := map[string]float64{KindCPUSaturation: cpuBusy, KindGCPressure: gcShare}[f.Kind]
+		if strings.Contains(cond.Source, "throttled") {
+			threshold = cpuThrottled
+		}
+		held = func(v float64) bool { return v >= threshold }
+	}
+	if !held(vals[f.From]) {
+		t.Errorf("%s: at its onset %ds the condition did not hold: %s = %v", f.Kind, f.From, cond.Source, vals[f.From])
+	}
+	prev := -1
+	for sec := range vals {
+		if sec < f.From && sec > prev {
+			prev = sec
+		}
+	}
+	if prev >= 0 && held(vals[prev]) {
+		t.Errorf("%s: says it began at %ds, but it already held at %ds (%s = %v)", f.Kind, f.From, prev, cond.Source, vals[prev])
+	}
+}
+
+// firstSecond returns the first second at which ok holds, -1 for none.
+func firstSecond(vals perSec, ok func(float64) bool) int {
+	first := -1
+	for sec, v := range vals {
+		if ok(v) && (first < 0 || sec < first) {
+			first = sec
+		}
+	}
+	return first
+}

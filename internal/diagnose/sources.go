@@ -1,0 +1,294 @@
+package diagnose
+
+import (
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/series"
+)
+
+// The client's per-second quantities a figure can come from. Each has a
+// value at every second of the run unless said otherwise; filters in
+// braces narrow it (docs/findings.md).
+const (
+	SrcRequests   = "http_reqs"              // requests completed, failed or not; {endpoint, scenario}
+	SrcFailed     = "http_req_failed"        // requests failed; {kind} or {endpoint, scenario}
+	SrcDuration   = "http_req_duration"      // the latency histogram: quantiles over every second of the run; {endpoint, scenario} or {not_endpoint, not_scenario}
+	SrcMean       = "http_req_duration.mean" // mean latency of the second, in seconds; only at seconds with requests
+	SrcP50        = "http_req_duration.p50"  // median latency of the second; only at seconds with requests; {endpoint, scenario}
+	SrcP95        = "http_req_duration.p95"  // 95th percentile of the second; only at seconds with requests
+	SrcVUs        = "vus"                    // active VUs at the end of the second
+	SrcVUsAvg     = "vus.avg"                // active VUs over the second: the mean of the gauge at its start and end; not at the run's first second
+	SrcVUsMax     = "vus_max"                // VUs allocated at the end of the second
+	SrcDropped    = "dropped_iterations"     // iterations the open model could not start
+	SrcOffered    = "offered"                // open model: requests offered, (iterations + dropped + growth of the busy VUs) × requests per iteration of the run
+	SrcLag        = "scheduler_lag.p99"      // 99th percentile of how late iterations started, in seconds
+	SrcCheckFails = "checks.fails"           // a check's failures; {check, scenario}
+	SrcCheckTotal = "checks.total"           // a check's outcomes; {check, scenario}
+	SrcServer     = "server_series"          // the number of scraped series (not the generator's own): one value, at the run's first second
+)
+
+// labelled returns a source with filters: name{k="v",…} in the order given,
+// values quoted as Go strings.
+func labelled(name string, kv ...string) string {
+	if len(kv) == 0 {
+		return name
+	}
+	var b strings.Builder
+	b.WriteString(name + "{")
+	for i := 0; i+1 < len(kv); i += 2 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(kv[i] + "=" + strconv.Quote(kv[i+1]))
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+// values returns a source's per-second values, in second order.
+func (c *context) values(src string) []series.Point {
+	if pts, ok := c.vals[src]; ok {
+		return pts
+	}
+	return nil
+}
+
+// define keeps the values of a source computed by a rule.
+func (c *context) define(src string, pts []series.Point) string {
+	c.vals[src] = pts
+	return src
+}
+
+// ofSeries returns the source of a stored series: its key, whose values
+// are its points, or a raw counter's increase per second.
+func (c *context) ofSeries(s *series.Series) string {
+	key := s.Key()
+	if _, ok := c.vals[key]; !ok {
+		c.vals[key] = perSecond(s)
+	}
+	return key
+}
+
+// client returns a client source, computing its values once.
+func (c *context) client(name string, kv ...string) string {
+	src := labelled(name, kv...)
+	if _, ok := c.vals[src]; ok || c.run == nil {
+		return src
+	}
+	filter := map[string]string{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		filter[kv[i]] = kv[i+1]
+	}
+	ep := c.endpointIndex(filter["endpoint"], filter["scenario"])
+	var pts []series.Point
+	add := func(sec int, v float64) { pts = append(pts, series.Point{Sec: sec, Value: v}) }
+	rs := c.run.Series
+	for i := range rs {
+		s := &rs[i]
+		switch name {
+		case SrcRequests:
+			if ep >= 0 {
+				add(s.Sec, float64(s.PerEndpoint[ep].Requests))
+			} else {
+				add(s.Sec, float64(s.Requests))
+			}
+		case SrcFailed:
+			switch {
+			case ep >= 0:
+				add(s.Sec, float64(s.PerEndpoint[ep].Failed))
+			case filter["kind"] != "":
+				add(s.Sec, float64(s.Failures[kindByName(filter["kind"])]))
+			default:
+				add(s.Sec, float64(s.Failed))
+			}
+		case SrcMean:
+			if s.Requests > 0 {
+				add(s.Sec, secs(s.Mean))
+			}
+		case SrcP50:
+			if ep >= 0 {
+				if s.PerEndpoint[ep].Requests > 0 {
+					add(s.Sec, secs(s.PerEndpoint[ep].P50))
+				}
+			} else if s.Requests > 0 {
+				add(s.Sec, secs(s.P50))
+			}
+		case SrcP95:
+			if s.Requests > 0 {
+				add(s.Sec, secs(s.P95))
+			}
+		case SrcVUs:
+			add(s.Sec, float64(s.VUs))
+		case SrcVUsAvg:
+			if i > 0 {
+				add(s.Sec, float64(rs[i-1].VUs+s.VUs)/2)
+			}
+		case SrcVUsMax:
+			add(s.Sec, float64(s.VUsMax))
+		case SrcDropped:
+			add(s.Sec, float64(s.Dropped))
+		case SrcOffered:
+			add(s.Sec, c.offered[i])
+		case SrcLag:
+			add(s.Sec, secs(s.LagP99))
+		case SrcCheckFails, SrcCheckTotal:
+			ck := c.checkIndex(filter["check"], filter["scenario"])
+			if ck >= 0 && ck < len(s.Checks) {
+				v := s.Checks[ck].Fails
+				if name == SrcCheckTotal {
+					v += s.Checks[ck].Passes
+				}
+				add(s.Sec, float64(v))
+			}
+		}
+	}
+	c.vals[src] = pts
+	return src
+}
+
+// endpointIndex finds an endpoint by name and scenario name; -1 for none.
+func (c *context) endpointIndex(endpoint, scenario string) int {
+	if endpoint == "" || c.run == nil {
+		return -1
+	}
+	for i, e := range c.run.Layout.Endpoints {
+		if e.Name == endpoint && c.scenarioName(e.Scenario) == scenario {
+			return i
+		}
+	}
+	return -1
+}
+
+// checkIndex finds a check by name and scenario name; -1 for none.
+func (c *context) checkIndex(check, scenario string) int {
+	for i, k := range c.run.Layout.Checks {
+		if k.Name == check && c.scenarioName(k.Scenario) == scenario {
+			return i
+		}
+	}
+	return -1
+}
+
+func (c *context) scenarioName(i int32) string {
+	if i < 0 || int(i) >= len(c.run.Layout.Scenarios) {
+		return ""
+	}
+	return c.run.Layout.Scenarios[i].Name
+}
+
+// endpointSource returns the filters naming endpoint i.
+func (c *context) endpointSource(i int) []string {
+	e := c.run.Layout.Endpoints[i]
+	return []string{"endpoint", e.Name, "scenario", c.scenarioName(e.Scenario)}
+}
+
+// endpointName names endpoint i for people: its name, and its scenario
+// when another scenario has an endpoint of the same name.
+func (c *context) endpointName(i int) string {
+	e := c.run.Layout.Endpoints[i]
+	for j, o := range c.run.Layout.Endpoints {
+		if j != i && o.Name == e.Name {
+			return e.Name + " (scenario " + c.scenarioName(e.Scenario) + ")"
+		}
+	}
+	return e.Name
+}
+
+// has reports whether src has a value at sec.
+func (c *context) has(src string, sec int) bool {
+	for _, p := range c.values(src) {
+		if p.Sec == sec {
+			return true
+		}
+	}
+	return false
+}
+
+// fig returns a figure of src over the seconds from..to.
+func (c *context) fig(src string, st Stat, from, to int, u Unit, what string) Figure {
+	return Figure{Value: aggregate(c.values(src), st, from, to), Unit: u, What: what, Source: src, Stat: st, From: from, To: to}
+}
+
+// quantile returns the q-th percentile of the latencies of the whole run,
+// of every request or of the endpoints a filter names.
+func (c *context) quantile(q float64, u Unit, what string, kv ...string) Figure {
+	filter := map[string]string{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		filter[kv[i]] = kv[i+1]
+	}
+	h := metrics.NewHist()
+	only, except := c.endpointIndex(filter["endpoint"], filter["scenario"]), c.endpointIndex(filter["not_endpoint"], filter["not_scenario"])
+	for i := range c.run.Endpoints {
+		if (only >= 0 && i != only) || i == except || c.run.Endpoints[i].Duration == nil {
+			continue
+		}
+		h.Merge(c.run.Endpoints[i].Duration)
+	}
+	first, last := c.run.Series[0].Sec, c.run.Series[len(c.run.Series)-1].Sec
+	return Figure{Value: secs(h.Quantile(q)), Unit: u, What: what, Source: labelled(SrcDuration, kv...), Stat: StatQuantile, Q: q, From: first, To: last}
+}
+
+// aggregate computes a statistic of the points within from..to.
+func aggregate(pts []series.Point, st Stat, from, to int) float64 {
+	var xs, ts []float64
+	for _, p := range pts {
+		if p.Sec >= from && p.Sec <= to {
+			xs, ts = append(xs, p.Value), append(ts, float64(p.Sec))
+		}
+	}
+	switch st {
+	case StatValue:
+		for _, p := range pts {
+			if p.Sec == from {
+				return p.Value
+			}
+		}
+		return math.NaN()
+	case StatCount:
+		return float64(len(xs))
+	case StatSpan:
+		return float64(to - from + 1)
+	case StatOnset, StatSecond:
+		return float64(from)
+	}
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	switch st {
+	case StatSum, StatMean:
+		var sum float64
+		for _, x := range xs {
+			sum += x
+		}
+		if st == StatMean {
+			return sum / float64(len(xs))
+		}
+		return sum
+	case StatMedian:
+		return median(xs)
+	case StatMax:
+		return slicesMax(xs)
+	case StatMin:
+		s := append([]float64(nil), xs...)
+		sort.Float64s(s)
+		return s[0]
+	case StatSlope:
+		_, b := theilSen(ts, xs)
+		return b
+	case StatTau:
+		return kendallTau(ts, xs)
+	}
+	return math.NaN()
+}
+
+func slicesMax(xs []float64) float64 {
+	m := xs[0]
+	for _, x := range xs {
+		m = max(m, x)
+	}
+	return m
+}
