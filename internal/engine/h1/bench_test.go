@@ -31,6 +31,7 @@ func BenchmarkParse(b *testing.B) {
 	req := &Request{Method: "GET", URL: []byte("http://bench.test/x?y=1"), Header: []byte("X-A: b\r\n"), KeepBody: true, Timeout: time.Second}
 	var resp Response
 	b.ReportAllocs()
+	defer cpuMeter(b)()
 	for b.Loop() {
 		if err := cl.Do(req, &resp); err != nil {
 			b.Fatal(err)
@@ -49,6 +50,7 @@ func BenchmarkIdleCheck(b *testing.B) {
 	}
 	cn := cl.conns[0]
 	b.ReportAllocs()
+	defer cpuMeter(b)()
 	for b.Loop() {
 		if !cn.idle.quiet() {
 			b.Fatalf("an idle connection with nothing sent looked busy: n=%d err=%v", cn.idle.n, cn.idle.err)

@@ -291,6 +291,7 @@ func BenchmarkDo(b *testing.B) {
 	req := &Request{Method: "GET", URL: []byte(h1test.FixedServer(b) + "/x"), Timeout: time.Second}
 	var resp Response
 	b.ReportAllocs()
+	defer cpuMeter(b)()
 	for b.Loop() {
 		if err := cl.Do(req, &resp); err != nil {
 			b.Fatal(err)

@@ -1,6 +1,9 @@
 package h1
 
-import "bytes"
+import (
+	"bytes"
+	"encoding/binary"
+)
 
 // validNameByte reports a byte net/textproto accepts in a field name: an
 // RFC 9110 token character, or a space, which textproto tolerates (and then
@@ -44,7 +47,21 @@ func validName(b []byte) bool {
 	return true
 }
 
+// validValue reports a field value of allowed bytes. It tests eight bytes
+// at a time for the rare ones that need a closer look (below 0x20, tab
+// included, or 0x7f): values are most of a head's bytes.
 func validValue(b []byte) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for len(b) >= 8 {
+		x := binary.LittleEndian.Uint64(b)
+		below := (x - 0x20*ones) &^ x & highs // nonzero iff a byte < 0x20 (bytes ≥ 0x80 are excluded by &^ x)
+		d := x ^ 0x7f*ones
+		del := (d - ones) &^ d & highs // nonzero iff a byte is 0x7f
+		if below|del != 0 {
+			break
+		}
+		b = b[8:]
+	}
 	for _, c := range b {
 		if !validValueByte(c) {
 			return false
