@@ -56,7 +56,11 @@ func (c *Client) Close() {
 	c.conns = nil
 }
 
-// Do sends req and reads the response into resp.
+// Do sends req and reads the response into resp. A kept-alive connection
+// that received anything while idle is dropped first, and a request whose
+// reused connection turns out closed before any response byte is sent once
+// more on a new connection if its method is idempotent, as net/http does.
+// resp is filled as far as the exchange got, also when Do fails.
 func (c *Client) Do(req *Request, resp *Response) error {
 	*resp = Response{}
 	dial, host, target, ok := splitURL(req.URL)
