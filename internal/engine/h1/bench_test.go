@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/loadlens/loadlens/internal/engine/h1/h1test"
 )
 
 // loopConn answers every write with the same reply, without a socket, so
@@ -35,25 +34,6 @@ func BenchmarkParse(b *testing.B) {
 	for b.Loop() {
 		if err := cl.Do(req, &resp); err != nil {
 			b.Fatal(err)
-		}
-	}
-}
-
-// BenchmarkIdleCheck is the cost of looking for bytes that arrived on an
-// idle kept-alive connection (a non-blocking MSG_PEEK), paid once per reuse.
-func BenchmarkIdleCheck(b *testing.B) {
-	cl := NewClient(&net.Dialer{})
-	defer cl.Close()
-	req := &Request{Method: "GET", URL: []byte(h1test.FixedServer(b) + "/x")} // no deadline: a passed one fails the peek
-	if err := cl.Do(req, &Response{}); err != nil {
-		b.Fatal(err)
-	}
-	cn := cl.conns[0]
-	b.ReportAllocs()
-	defer cpuMeter(b)()
-	for b.Loop() {
-		if !cn.idle.quiet() {
-			b.Fatalf("an idle connection with nothing sent looked busy: n=%d err=%v", cn.idle.n, cn.idle.err)
 		}
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/loadlens/loadlens/internal/engine/h1/h1test"
 )
 
 // idleServer answers the first request on its first connection with ok,
@@ -99,5 +101,24 @@ func waitNotQuiet(t *testing.T, cn *conn) {
 			t.Fatal("the server's late bytes never reached the client")
 		}
 		time.Sleep(time.Millisecond) // polling a condition, with a deadline
+	}
+}
+
+// BenchmarkIdleCheck is the cost of looking for bytes that arrived on an
+// idle kept-alive connection (a non-blocking MSG_PEEK), paid once per reuse.
+func BenchmarkIdleCheck(b *testing.B) {
+	cl := NewClient(&net.Dialer{})
+	defer cl.Close()
+	req := &Request{Method: "GET", URL: []byte(h1test.FixedServer(b) + "/x")} // no deadline: a passed one fails the peek
+	if err := cl.Do(req, &Response{}); err != nil {
+		b.Fatal(err)
+	}
+	cn := cl.conns[0]
+	b.ReportAllocs()
+	defer cpuMeter(b)()
+	for b.Loop() {
+		if !cn.idle.quiet() {
+			b.Fatalf("an idle connection with nothing sent looked busy: n=%d err=%v", cn.idle.n, cn.idle.err)
+		}
 	}
 }
