@@ -5,7 +5,6 @@ import (
 	"net"
 	"testing"
 	"time"
-
 )
 
 // loopConn answers every write with the same reply, without a socket, so
