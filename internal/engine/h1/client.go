@@ -14,10 +14,11 @@ import (
 // Client sends requests over kept-alive connections, one per host. It is
 // owned by one VU; see the package comment.
 type Client struct {
-	dialer     *net.Dialer
+	dial       func(ctx context.Context, network, addr string) (net.Conn, error)
 	conns      []*conn // usually one: a VU talks to one host
 	wbuf       []byte
-	hdr        []byte               // a copy of the last response's header lines
+	hdr        []byte               // the last response's header fields, normalized (see Response.Header)
+	reason     []byte               // the last response's reason phrase
 	body       []byte               // the last response's body, when kept
 	maxBody    int64                // the current request's MaxBody
 	mu         sync.Mutex           // guards conns and dialCancel against Close and Abort
@@ -28,7 +29,7 @@ type Client struct {
 
 // NewClient returns a client that dials with d.
 func NewClient(d *net.Dialer) *Client {
-	return &Client{dialer: d}
+	return &Client{dial: d.DialContext}
 }
 
 // Abort makes an in-flight Do return ErrAborted, and every later one too.
@@ -55,12 +56,19 @@ func (c *Client) Close() {
 	c.conns = nil
 }
 
-// Do sends req and reads the response into resp.
+// Do sends req and reads the response into resp. A kept-alive connection
+// that received anything while idle is dropped first, and a request whose
+// reused connection turns out closed before any response byte is sent once
+// more on a new connection if its method is idempotent, as net/http does.
+// resp is filled as far as the exchange got, also when Do fails.
 func (c *Client) Do(req *Request, resp *Response) error {
 	*resp = Response{}
 	dial, host, target, ok := splitURL(req.URL)
 	if !ok {
 		return ErrBadURL
+	}
+	if !validOverride(req.Host) || !validOverride(req.UserAgent) {
+		return errBadOverride
 	}
 	var deadline time.Time // zero: no deadline
 	if req.Timeout > 0 {
@@ -77,8 +85,8 @@ func (c *Client) Do(req *Request, resp *Response) error {
 			return nil
 		}
 		c.drop(cn)
-		if errors.Is(err, errReusedConnEOF) && attempt == 0 {
-			*resp = Response{} // the server closed an idle connection as we reused it: retry once, fresh
+		if err == errStale || errors.Is(err, errReusedConnEOF) && attempt == 0 {
+			*resp = Response{} // the kept-alive connection was unusable: start again on a fresh one
 			continue
 		}
 		return c.abortErr(err)
@@ -89,7 +97,7 @@ func (c *Client) abortErr(err error) error {
 	if c.aborted.Load() {
 		return ErrAborted
 	}
-	if errors.Is(err, errReusedConnEOF) {
+	if errors.Is(err, errReusedConnEOF) || err == io.EOF {
 		return io.ErrUnexpectedEOF
 	}
 	return err
@@ -124,12 +132,12 @@ func (c *Client) conn(addr []byte, deadline time.Time, resp *Response) (*conn, e
 		return nil, ErrAborted
 	}
 	start := time.Now()
-	nc, err := c.dialer.DialContext(ctx, "tcp", target)
+	nc, err := c.dial(ctx, "tcp", target)
 	if err != nil {
 		return nil, err
 	}
 	resp.Connect = time.Since(start)
-	cn := &conn{nc: nc, addr: string(addr)}
+	cn := newConn(nc, string(addr))
 	c.mu.Lock()
 	c.conns = append(c.conns, cn)
 	c.mu.Unlock()
@@ -149,17 +157,26 @@ func (c *Client) drop(cn *conn) {
 	}
 }
 
+// errStale says a kept-alive connection received bytes or a close while
+// idle; Do drops it and sends the request on a fresh one.
+var errStale = errors.New("kept-alive connection received data while idle")
+
 // exchange writes the request and reads the response on cn.
 func (c *Client) exchange(cn *conn, req *Request, resp *Response, deadline time.Time) error {
+	// The deadline is set before cn is published to Abort, so Abort's past
+	// deadline is never overwritten by this one.
+	if err := cn.nc.SetDeadline(deadline); err != nil {
+		return err
+	}
 	c.active.Store(cn) // before checking aborted, so Abort sees cn or Do sees the flag
 	defer c.active.Store(nil)
 	if c.aborted.Load() {
 		return ErrAborted
 	}
-	if err := cn.nc.SetDeadline(deadline); err != nil {
-		return err
-	}
 	reused := cn.used > 0
+	if reused && !cn.idle.quiet() {
+		return errStale
+	}
 	n, err := cn.nc.Write(c.wbuf)
 	resp.Sent = int64(n)
 	if err != nil {
@@ -170,13 +187,14 @@ func (c *Client) exchange(cn *conn, req *Request, resp *Response, deadline time.
 	}
 	resp.Wrote = time.Now()
 	if err := c.readResponse(cn, req, resp); err != nil {
+		resp.Received += int64(cn.w - cn.r) // read for this exchange, though not understood
 		if reused && resp.Received == 0 && isClosed(err) && idempotent(req.Method) {
 			return errReusedConnEOF
 		}
 		return err
 	}
 	cn.used++
-	if cn.closeAfter {
+	if !cn.reusable() {
 		c.drop(cn)
 	}
 	return nil
@@ -225,6 +243,17 @@ func idempotent(m string) bool {
 // methodNeedsLength reports methods whose empty body must still be announced.
 func methodNeedsLength(m string) bool {
 	return m == "POST" || m == "PUT" || m == "PATCH"
+}
+
+// validOverride reports a Host or User-Agent value without control
+// characters (a CR or LF would split the request).
+func validOverride(v []byte) bool {
+	for _, c := range v {
+		if c < ' ' && c != '\t' || c == 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 func isClosed(err error) bool {

@@ -1,15 +1,15 @@
 package h1
 
-import (
-	"errors"
-	"time"
-)
+import "time"
 
 // Request is one HTTP/1.1 request to send.
 type Request struct {
-	Method   string
-	URL      []byte // absolute http:// URL
-	Header   []byte // extra header lines, each "Name: value\r\n"
+	Method string
+	URL    []byte // absolute http:// URL
+	// Header holds extra header lines, each "Name: value\r\n". It must not
+	// hold Host, User-Agent, Content-Length or Transfer-Encoding: the client
+	// writes those from the fields below.
+	Header   []byte
 	Body     []byte // sent with a Content-Length; nil for none
 	KeepBody bool   // keep the response body in Response.Body instead of discarding it
 	// MaxBody caps the body kept with KeepBody; bytes past it are read and
@@ -24,27 +24,24 @@ type Request struct {
 type Response struct {
 	Status     int
 	StatusText []byte // the reason phrase, e.g. "Not Found"
-	Header     []byte // the raw header lines after the status line
-	Body       []byte // the body when Request.KeepBody was set
-	Truncated  bool   // the body was longer than Request.MaxBody: Body holds its start
-	Sent       int64  // bytes written
-	Received   int64  // bytes read: status line, headers and body as framed on the wire
-	Connect    time.Duration
-	Wrote      time.Time // when the request was written
-	FirstByte  time.Time // when the first response byte arrived
+	// Header holds the final response's header fields as net/textproto
+	// reads them, one "Name: value\r\n" line each: folded lines joined with
+	// a space, the value's surrounding blanks trimmed. Read it with
+	// HeaderValues.
+	Header    []byte
+	Body      []byte // the body when Request.KeepBody was set
+	Truncated bool   // the body was longer than Request.MaxBody: Body holds its start
+	Sent      int64  // bytes written
+	// Received counts the bytes of this exchange as framed on the wire:
+	// interim (1xx) responses, the status line, headers and body. After an
+	// error it counts every byte read for the exchange.
+	Received  int64
+	Connect   time.Duration
+	Wrote     time.Time // when the request was written
+	FirstByte time.Time // when the first response byte arrived (of an interim response, if any)
 }
 
-// Errors Do returns besides network errors (which keep their net types, so
-// callers can classify timeouts, refusals and resets).
-var (
-	ErrAborted       = errors.New("request aborted")
-	ErrBadURL        = errors.New("invalid URL for HTTP/1.1 (want http://host[:port]/path)")
-	ErrMalformed     = errors.New("malformed HTTP response")
-	ErrHeaderTooBig  = errors.New("response header larger than 64 KiB")
-	errReusedConnEOF = errors.New("kept-alive connection closed before a response") // retried on a new connection
-)
-
-// maxHeader bounds a response's status line and headers.
+// maxHeader bounds one response head: status line and header fields.
 const maxHeader = 64 << 10
 
 // splitURL returns the host[:port] to dial, the Host header value and the

@@ -1,0 +1,38 @@
+package h1
+
+import (
+	"context"
+	"net"
+	"testing"
+	"time"
+)
+
+// loopConn answers every write with the same reply, without a socket, so
+// a benchmark measures the client's own work: writing and parsing.
+type loopConn struct {
+	fakeConn
+	reply []byte
+}
+
+func (l *loopConn) Write(p []byte) (int, error) {
+	l.data = l.reply
+	return len(p), nil
+}
+
+// BenchmarkParse is one request's user-space cost: building it and reading
+// a typical small response, with no system call.
+func BenchmarkParse(b *testing.B) {
+	lc := &loopConn{reply: []byte("HTTP/1.1 200 OK\r\nServer: nginx\r\nDate: Mon, 23 Nov 2026 22:00:00 GMT\r\n" +
+		"Content-Type: application/json\r\nContent-Length: 17\r\nConnection: keep-alive\r\n\r\n{\"status\":\"good\"}")}
+	cl := NewClient(&net.Dialer{})
+	cl.dial = func(context.Context, string, string) (net.Conn, error) { return lc, nil }
+	req := &Request{Method: "GET", URL: []byte("http://bench.test/x?y=1"), Header: []byte("X-A: b\r\n"), KeepBody: true, Timeout: time.Second}
+	var resp Response
+	b.ReportAllocs()
+	defer cpuMeter(b)()
+	for b.Loop() {
+		if err := cl.Do(req, &resp); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

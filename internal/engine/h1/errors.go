@@ -1,0 +1,41 @@
+package h1
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Errors Do returns besides network errors. Network errors keep their net
+// types, so callers can classify them: a timeout satisfies net.Error's
+// Timeout, a reset wraps syscall.ECONNRESET, and a connection closed before
+// the response was complete is io.ErrUnexpectedEOF.
+var (
+	// ErrAborted is returned once Abort was called.
+	ErrAborted = errors.New("request aborted")
+	// ErrBadURL is returned for a URL the client cannot send.
+	ErrBadURL = errors.New("invalid URL for HTTP/1.1 (want http://host[:port]/path)")
+	// ErrMalformed is wrapped by every protocol violation in a response
+	// (a bad status line, header field, framing or chunk), with the detail.
+	ErrMalformed = errors.New("malformed HTTP response")
+	// ErrHeaderTooBig is returned when a response head exceeds 64 KiB.
+	ErrHeaderTooBig = errors.New("response header larger than 64 KiB")
+
+	errReusedConnEOF = errors.New("kept-alive connection closed before a response") // retried on a new connection
+	errBadOverride   = errors.New("h1: the Host or User-Agent override contains a control character")
+)
+
+// malformed wraps ErrMalformed with what was wrong; it allocates, which is
+// fine on a path that ends the request.
+func malformed(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrMalformed}, args...)...)
+}
+
+// quote shows at most 40 bytes of b in an error, so a huge bad line does
+// not make a huge message.
+func quote(b []byte) string {
+	const max = 40
+	if len(b) > max {
+		return fmt.Sprintf("%q...", b[:max])
+	}
+	return fmt.Sprintf("%q", b)
+}

@@ -1,0 +1,157 @@
+package h1
+
+import (
+	"bytes"
+	"time"
+)
+
+// head is one response head: its status line and what its header fields
+// say about the body. The fields themselves are copied into Client.hdr.
+type head struct {
+	statusLine
+	open      int // start in hdr of the field still being read (folded lines join it); -1: none
+	value     int // start in hdr of that field's value
+	clCount   int // Content-Length fields
+	cl        [2]int
+	teCount   int // Transfer-Encoding fields
+	teChunked bool
+	te        [2]int
+	connClose bool // Connection lists close
+	connKeep  bool // Connection lists keep-alive
+}
+
+// readHead reads one response head from cn into h and c.hdr. It works line
+// by line as bytes arrive, so a reply that is not HTTP fails at its first
+// bad line, as net/http fails, rather than waiting for a blank line that may
+// never come. Lines may end in LF alone, as net/textproto allows.
+func (c *Client) readHead(cn *conn, h *head, resp *Response) error {
+	*h = head{open: -1}
+	c.hdr = c.hdr[:0]
+	size := 0 // bytes of this head so far, bounded by maxHeader
+	for n := 0; ; n++ {
+		l, err := c.headLine(cn, size, resp)
+		if err != nil {
+			return err
+		}
+		size += len(l)
+		l = l[:len(l)-1] // the LF, then a CR before it
+		if len(l) > 0 && l[len(l)-1] == '\r' {
+			l = l[:len(l)-1]
+		}
+		switch {
+		case n == 0:
+			if h.statusLine, err = parseStatusLine(l); err != nil {
+				return err
+			}
+			c.reason = append(c.reason[:0], h.reason...) // copied: the buffer moves on
+			h.reason = c.reason
+		case len(l) == 0:
+			return c.closeField(h)
+		case l[0] == ' ' || l[0] == '\t':
+			if err := c.foldLine(h, l); err != nil {
+				return err
+			}
+		default:
+			if err := c.closeField(h); err != nil {
+				return err
+			}
+			if err := c.openField(h, l); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// headLine returns the next line of a head, its LF included, consuming it.
+// The slice is valid until the buffer is next filled.
+func (c *Client) headLine(cn *conn, size int, resp *Response) ([]byte, error) {
+	for scanned := 0; ; {
+		b := cn.buffered()
+		if i := bytes.IndexByte(b[scanned:], '\n'); i >= 0 {
+			l := b[:scanned+i+1]
+			if size+len(l) > maxHeader {
+				return nil, ErrHeaderTooBig
+			}
+			cn.consume(len(l), resp)
+			return l, nil
+		}
+		scanned = len(b)
+		if size+scanned >= maxHeader {
+			return nil, ErrHeaderTooBig
+		}
+		if err := cn.fill(maxHeader); err != nil {
+			return nil, unexpected(err)
+		}
+		if resp.FirstByte.IsZero() {
+			resp.FirstByte = time.Now()
+		}
+	}
+}
+
+// openField starts a field from a line "Name: value", as net/textproto
+// reads it: the name is everything before the first colon, and must be
+// token characters (or spaces, which textproto tolerates); the value is
+// trimmed of blanks.
+func (c *Client) openField(h *head, l []byte) error {
+	colon := bytes.IndexByte(l, ':')
+	if colon < 0 {
+		return malformed("header line without a colon: %s", quote(l))
+	}
+	name, value := l[:colon], l[colon+1:]
+	if !validName(name) {
+		return malformed("invalid header field name %s", quote(name))
+	}
+	if !validValue(value) {
+		return malformed("invalid byte in the value of header %s", quote(name))
+	}
+	h.open = len(c.hdr)
+	c.hdr = append(c.hdr, name...)
+	c.hdr = append(c.hdr, ": "...)
+	h.value = len(c.hdr)
+	c.hdr = append(c.hdr, trimBlank(value)...)
+	return nil
+}
+
+// foldLine joins an obsolete folded line to the field before it with one
+// space, as net/textproto does; the head's first field cannot be folded.
+func (c *Client) foldLine(h *head, l []byte) error {
+	if h.open < 0 {
+		return malformed("header starts with a folded line %s", quote(l))
+	}
+	if !validValue(l) {
+		return malformed("invalid byte in a folded header line %s", quote(l))
+	}
+	if len(c.hdr) > h.value {
+		c.hdr = append(c.hdr, ' ')
+	}
+	c.hdr = append(c.hdr, trimBlank(l)...)
+	return nil
+}
+
+// closeField ends the field being read and notes what it says about
+// framing; its value is final only now, as folded lines may extend it.
+func (c *Client) closeField(h *head) error {
+	if h.open < 0 {
+		return nil
+	}
+	name, value := c.hdr[h.open:h.value-2], c.hdr[h.value:]
+	switch {
+	case equalFold(name, "content-length"):
+		h.clCount++
+		if h.clCount == 1 {
+			h.cl = [2]int{h.value, len(c.hdr)}
+		} else if first := c.hdr[h.cl[0]:h.cl[1]]; !bytes.Equal(trimBlank(first), trimBlank(value)) {
+			return malformed("two different Content-Length values, %s and %s", quote(first), quote(value))
+		}
+	case equalFold(name, "transfer-encoding"):
+		h.teCount++
+		h.te = [2]int{h.value, len(c.hdr)}
+		h.teChunked = equalFold(value, "chunked")
+	case equalFold(name, "connection"):
+		h.connClose = h.connClose || hasToken(value, "close")
+		h.connKeep = h.connKeep || hasToken(value, "keep-alive")
+	}
+	c.hdr = append(c.hdr, crlf...)
+	h.open = -1
+	return nil
+}

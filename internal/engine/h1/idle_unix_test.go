@@ -1,0 +1,124 @@
+//go:build unix
+
+package h1
+
+import (
+	"bufio"
+	"net"
+	"net/http"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/engine/h1/h1test"
+)
+
+// idleServer answers the first request on its first connection with ok,
+// then, once told, does late (writes bytes or closes) on that idle
+// connection; later connections get ok for every request. It reports each
+// request it reads and the connections it accepted.
+func idleServer(t *testing.T, late func(net.Conn)) (url string, now, done chan struct{}, conns, reqs *atomic.Int64) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	now, done = make(chan struct{}), make(chan struct{})
+	conns, reqs = new(atomic.Int64), new(atomic.Int64)
+	const ok = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			first := conns.Add(1) == 1
+			go func() {
+				defer c.Close()
+				br := bufio.NewReader(c)
+				for {
+					if _, err := http.ReadRequest(br); err != nil {
+						return
+					}
+					reqs.Add(1)
+					c.Write([]byte(ok))
+					if first {
+						<-now
+						late(c)
+						close(done)
+						first = false
+					}
+				}
+			}()
+		}
+	}()
+	return "http://" + ln.Addr().String(), now, done, conns, reqs
+}
+
+// TestBytesArrivingWhileIdle: bytes (or a close) that arrive on a kept-alive
+// connection after its response was read, before the next request, make
+// the client drop it, as net/http's Transport does; the next request,
+// even a POST, goes out on a new connection.
+func TestBytesArrivingWhileIdle(t *testing.T) {
+	cases := []struct {
+		name   string
+		method string
+		late   func(net.Conn)
+	}{
+		{"an unsolicited response", "GET", func(c net.Conn) { c.Write([]byte("HTTP/1.1 500 Stray\r\nContent-Length: 5\r\n\r\nstray")) }},
+		{"a 408 before closing", "GET", func(c net.Conn) { c.Write([]byte("HTTP/1.1 408 Request Timeout\r\n\r\n")) }},
+		{"the server closed the idle connection", "POST", func(c net.Conn) { c.(*net.TCPConn).CloseWrite() }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			url, now, done, conns, reqs := idleServer(t, c.late)
+			cl := NewClient(&net.Dialer{})
+			defer cl.Close()
+			if resp, err := do(t, cl, c.method, url, true); err != nil || string(resp.Body) != "ok" {
+				t.Fatalf("first request: %v %q", err, resp.Body)
+			}
+			close(now)
+			<-done
+			waitNotQuiet(t, cl.conns[0])
+			resp, err := do(t, cl, c.method, url, true)
+			if err != nil || resp.Status != 200 || string(resp.Body) != "ok" {
+				t.Fatalf("second request: err %v, %d %q; want 200 \"ok\" from a new connection", err, resp.Status, resp.Body)
+			}
+			if conns.Load() != 2 || reqs.Load() != 2 {
+				t.Errorf("server saw %d connections and %d requests, want 2 and 2", conns.Load(), reqs.Load())
+			}
+		})
+	}
+}
+
+// waitNotQuiet waits, boundedly, until what the server did while the
+// connection was idle is visible on the client's socket.
+func waitNotQuiet(t *testing.T, cn *conn) {
+	t.Helper()
+	for end := time.Now().Add(5 * time.Second); cn.idle.quiet(); {
+		if time.Now().After(end) {
+			t.Fatal("the server's late bytes never reached the client")
+		}
+		time.Sleep(time.Millisecond) // polling a condition, with a deadline
+	}
+}
+
+// BenchmarkIdleCheck is the cost of looking for bytes that arrived on an
+// idle kept-alive connection (a non-blocking MSG_PEEK), paid once per reuse.
+func BenchmarkIdleCheck(b *testing.B) {
+	cl := NewClient(&net.Dialer{})
+	defer cl.Close()
+	req := &Request{Method: "GET", URL: []byte(h1test.FixedServer(b) + "/x")} // no deadline: a passed one fails the peek
+	if err := cl.Do(req, &Response{}); err != nil {
+		b.Fatal(err)
+	}
+	cn := cl.conns[0]
+	b.ReportAllocs()
+	defer cpuMeter(b)()
+	for b.Loop() {
+		if !cn.idle.quiet() {
+			b.Fatalf("an idle connection with nothing sent looked busy: n=%d err=%v", cn.idle.n, cn.idle.err)
+		}
+	}
+}
