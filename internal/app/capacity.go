@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -54,7 +55,12 @@ func Capacity(ctx context.Context, cfg CapacityConfig) (CapacityResult, error) {
 	}
 	fmt.Fprintf(cfg.Out, "capacity search for %s: steps of %s each; SLO: %s\n", cfg.Plan.Name, cfg.Search.Hold, sloText(cfg.Plan.Thresholds))
 	runner := &stepRunner{cfg: cfg, dir: dir}
-	res, serr := capacity.Search(ctx, cfg.Search, runner)
+	search := cfg.Search
+	if search.LatencyLimit == 0 {
+		search.LatencyLimit = latencyLimit(cfg.Plan.Thresholds)
+	}
+	search.Progress = progressLine(cfg.Out)
+	res, serr := capacity.Search(ctx, search, runner)
 	out := CapacityResult{Dir: dir, Result: res}
 	why := runner.firstFailureFindings(res)
 	if err := writeCapacityFiles(dir, cfg.Plan, res, why); err != nil && serr == nil {
@@ -127,6 +133,7 @@ func (s *stepRunner) RunStep(ctx context.Context, step capacity.Step) (capacity.
 	s.n++
 	p := scalePlan(s.cfg.Plan, step.Rate, step.Hold)
 	p.Name = fmt.Sprintf("step-%02d-%s-per-s", s.n, num(math.Round(step.Rate*100)/100))
+	before, hostOK := readHostCPU()
 	in, _, err := execute(ctx, RunConfig{Plan: p, ResultsDir: s.dir, Out: io.Discard, Quiet: true, Args: s.cfg.Args, Version: s.cfg.Version})
 	if in == nil {
 		return capacity.StepResult{}, err
@@ -138,14 +145,34 @@ func (s *stepRunner) RunStep(ctx context.Context, step capacity.Step) (capacity.
 		return capacity.StepResult{}, ctx.Err()
 	}
 	r := stepResult(in, step)
-	s.findings = append(s.findings, in.Findings)
-	verdict := "pass"
-	if !r.Passed {
-		verdict = "FAIL"
+	if after, ok := readHostCPU(); ok && hostOK {
+		r.HostCPU, r.HostSteal, r.HostKnown = after.since(before)
 	}
-	fmt.Fprintf(s.cfg.Out, "  step %2d  %8s/s offered  %8s/s done  p95 %-8s errors %6s  dropped %-5d gen CPU %3.0f%%  %s\n",
-		s.n, num(math.Round(step.Rate*10)/10), num(math.Round(r.Throughput*10)/10), report.Dur(r.P95), report.Pct(r.ErrorRate), r.Dropped, 100*r.GeneratorCPU, verdict)
+	s.findings = append(s.findings, in.Findings)
 	return r, nil
+}
+
+// progressLine returns what prints each run of a step as the search
+// judges it, saying when the host was too busy and the step is run again.
+func progressLine(out io.Writer) func(capacity.Record) {
+	n := 0
+	return func(r capacity.Record) {
+		n++
+		verdict := "pass"
+		switch {
+		case r.Retried:
+			verdict = fmt.Sprintf("not judged: the host was busy (%s); running it again (try %d)", r.Busy, r.Attempt+1)
+		case r.Busy != "" && r.Passed:
+			verdict = "pass, on a busy host (" + r.Busy + ")"
+		case r.Busy != "":
+			verdict = "FAIL on a busy host, no retries left (" + r.Busy + ")"
+		case !r.Passed:
+			verdict = "FAIL"
+		}
+		fmt.Fprintf(out, "  step %2d  %8s/s offered  %8s/s done  p95 %-8s errors %6s  dropped %-5d gen CPU %3.0f%%  lag p99 %-7s %s\n",
+			n, num(math.Round(r.Rate*10)/10), num(math.Round(r.Throughput*10)/10), report.Dur(r.P95), report.Pct(r.ErrorRate), r.Dropped,
+			100*r.GeneratorCPU, report.Dur(r.LagP99), verdict)
+	}
 }
 
 // stepResult sums up one step's run for the search.
@@ -258,4 +285,63 @@ func sloLatency(defs []threshold.Threshold) time.Duration {
 		}
 	}
 	return 0
+}
+
+// latencyLimit returns the tightest upper limit the test's thresholds put
+// on request duration, or 0: scheduling lag adds to every duration, so the
+// search judges lag against it.
+func latencyLimit(defs []threshold.Threshold) time.Duration {
+	var limit time.Duration
+	for _, t := range defs {
+		if t.Metric != "http_req_duration" || (t.Op != threshold.Lt && t.Op != threshold.Lte) || t.Value <= 0 {
+			continue
+		}
+		if d := time.Duration(t.Value * float64(time.Millisecond)); limit == 0 || d < limit {
+			limit = d
+		}
+	}
+	return limit
+}
+
+// hostCPU is the host's cumulative CPU time by state, from /proc/stat's
+// first line, in clock ticks.
+type hostCPU struct{ busy, idle, steal float64 }
+
+// readHostCPU reads /proc/stat; false where the host has none.
+func readHostCPU() (hostCPU, bool) {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return hostCPU{}, false
+	}
+	return parseProcStat(string(b))
+}
+
+// parseProcStat reads the aggregate "cpu" line: user nice system idle
+// iowait irq softirq steal …. Guest time is already inside user and nice.
+func parseProcStat(s string) (hostCPU, bool) {
+	line, _, _ := strings.Cut(s, "\n")
+	f := strings.Fields(line)
+	if len(f) < 5 || f[0] != "cpu" {
+		return hostCPU{}, false
+	}
+	var v [8]float64
+	for i := 1; i < len(f) && i <= len(v); i++ {
+		x, err := strconv.ParseFloat(f[i], 64)
+		if err != nil {
+			return hostCPU{}, false
+		}
+		v[i-1] = x
+	}
+	return hostCPU{busy: v[0] + v[1] + v[2] + v[5] + v[6], idle: v[3] + v[4], steal: v[7]}, true
+}
+
+// since returns the busy and stolen fractions of all CPU time between
+// two readings; ok is false when no time passed.
+func (h hostCPU) since(before hostCPU) (busy, steal float64, ok bool) {
+	db, di, ds := h.busy-before.busy, h.idle-before.idle, h.steal-before.steal
+	total := db + di + ds
+	if total <= 0 {
+		return 0, 0, false
+	}
+	return db / total, ds / total, true
 }

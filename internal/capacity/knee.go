@@ -17,12 +17,12 @@ type Knee struct {
 }
 
 // findKnee locates the knee on the latency-vs-load curve of the trusted
-// steps; nil when there are fewer than three, when latency never passed
+// steps (Record.Clean); nil when there are fewer than three, when latency never passed
 // the factor, or when it had already passed it at the lowest rate.
 func findKnee(steps []Record, factor float64) *Knee {
 	var pts []StepResult
 	for _, s := range steps {
-		if s.Saturation == "" && s.P95 > 0 {
+		if s.Clean() && s.P95 > 0 {
 			pts = append(pts, s.StepResult)
 		}
 	}

@@ -1,6 +1,7 @@
 package capacity
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"math/rand/v2"
@@ -83,5 +84,85 @@ func TestUSLFitJSONWritesNullForAnInfinitePeak(t *testing.T) {
 	}
 	if got := string(b); !strings.Contains(got, `"PeakConcurrency":null`) || !strings.Contains(got, `"PeakThroughput":100`) {
 		t.Fatalf("JSON %s", got)
+	}
+}
+
+// TestUSLShownOnlyWhenItExplainsTheData: a fit is shown only on at least
+// four clean passing steps, with λ > 0, 0 ≤ σ ≤ 1, κ ≥ 0 and R² ≥ 0.9;
+// otherwise the output says why, and never prints a peak.
+func TestUSLShownOnlyWhenItExplainsTheData(t *testing.T) {
+	truth := USLFit{Lambda: 100, Sigma: 0.05, Kappa: 0.002}
+	steps := func(ns []float64, xs []float64, passed int) []Record {
+		var out []Record
+		for i, n := range ns {
+			x := truth.Throughput(n)
+			if xs != nil {
+				x = xs[i]
+			}
+			out = append(out, Record{StepResult: StepResult{Rate: x, Throughput: x, Concurrency: n, Passed: i < passed}, Attempt: 1})
+		}
+		return out
+	}
+	onUSL := []float64{1, 2, 4, 8, 12, 16}
+	busy := steps(onUSL[:4], nil, 4)
+	busy[1].Busy = "the generator's scheduling lag p99 reached 300ms (limit 100ms)"
+	tests := []struct {
+		name  string
+		steps []Record
+		shown bool
+		note  string
+	}{
+		{"six passed steps on the curve", steps(onUSL, nil, 6), true, ""},
+		{"three passed, three failed", steps(onUSL, nil, 3), false, "too few points for a scalability fit: 3 passed steps at distinct rates with clean measurements, 4 needed"},
+		{"a busy step is left out", busy, false, "too few points for a scalability fit: 3 passed steps"},
+		// Throughput that jumps about with concurrency is no USL curve.
+		{"scattered", steps([]float64{1, 2, 3, 4, 5, 6}, []float64{100, 20, 180, 40, 150, 10}, 6), false, "the USL does not fit these points (R² "},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f, note := fitSteps(tc.steps)
+			if (f != nil) != tc.shown || !strings.Contains(note, tc.note) || (tc.shown && note != "") {
+				t.Fatalf("fit %+v, note %q; want shown=%v, note %q", f, note, tc.shown, tc.note)
+			}
+			if f != nil && (f.R2 < uslMinR2 || math.Abs(f.Sigma-truth.Sigma) > 0.01 || math.Abs(f.Kappa-truth.Kappa) > 0.0005) {
+				t.Errorf("fit %+v, want about %+v", *f, truth)
+			}
+			r := Result{Steps: tc.steps, USL: f, USLNote: note, Stop: Converged}
+			var b bytes.Buffer
+			if err := Render(&b, r); err != nil {
+				t.Fatal(err)
+			}
+			hasFit := strings.Contains(b.String(), "λ=")
+			if hasFit != tc.shown || (!tc.shown && !strings.Contains(b.String(), "scalability (USL fit)     "+note)) {
+				t.Errorf("rendered:\n%s", b.String())
+			}
+			b.Reset()
+			if err := WriteHTML(&b, r, "shop", 0); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(b.String(), "USL peak") != tc.shown || (!tc.shown && !strings.Contains(b.String(), tc.note)) {
+				t.Errorf("capacity.html shows a USL peak: %v, want %v (or lacks the note)", strings.Contains(b.String(), "USL peak"), tc.shown)
+			}
+		})
+	}
+}
+
+// TestUSLImplausibleParameters: parameters without a physical meaning are
+// named, even when R² is high.
+func TestUSLImplausibleParameters(t *testing.T) {
+	tests := []struct {
+		f    USLFit
+		want string
+	}{
+		{USLFit{Lambda: 0, R2: 1}, "λ = 0 is not a positive throughput"},
+		{USLFit{Lambda: 1, Sigma: 1.5, R2: 1}, "σ = 1.5 is outside 0…1"},
+		{USLFit{Lambda: 1, Kappa: -0.1, R2: 1}, "κ = -0.1 is negative"},
+		{USLFit{Lambda: 1, R2: -36.7}, "R² -36.7, below 0.9"},
+		{USLFit{Lambda: 1, Sigma: 0.1, Kappa: 0.01, R2: 0.95}, ""},
+	}
+	for _, tc := range tests {
+		if got := tc.f.implausible(); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.f, got, tc.want)
+		}
 	}
 }
