@@ -162,10 +162,12 @@ func progressLine(out io.Writer) func(capacity.Record) {
 		switch {
 		case r.Retried:
 			verdict = fmt.Sprintf("not judged: the host was busy (%s); running it again (try %d)", r.Busy, r.Attempt+1)
+		case r.Busy != "" && !r.Judged:
+			verdict = "not judged: the host was busy (" + r.Busy + "); no retries left"
 		case r.Busy != "" && r.Passed:
 			verdict = "pass, on a busy host (" + r.Busy + ")"
 		case r.Busy != "":
-			verdict = "FAIL on a busy host, no retries left (" + r.Busy + ")"
+			verdict = "FAIL, on a busy host but past the latency limit even less the lag (" + r.Busy + ")"
 		case !r.Passed:
 			verdict = "FAIL"
 		}

@@ -21,9 +21,9 @@ func TestRetriesAStepOnABusyHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	tests := []struct{ kind, why string }{
-		{"lag", "scheduling lag p99 reached 300ms (limit 100ms)"},
-		{"cpu", "the generator's CPU reached 98% of its cores (limit 85%)"},
-		{"steal", "the hypervisor took 30% of the host's CPU (limit 10%)"},
+		{"lag", "scheduling lag p99 300ms > 100ms"},
+		{"cpu", "generator CPU 98% > 85% of its cores"},
+		{"steal", "CPU steal 30% > 10%, host CPU 99% busy"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.kind, func(t *testing.T) {
@@ -85,7 +85,7 @@ func TestStopsWhenTheHostStaysBusy(t *testing.T) {
 		if r.Stop != HostBusy || r.Highest != 225 || r.Retries != 2 || len(r.Steps) != 6 {
 			t.Fatalf("stop %q (%s), highest %v, %d retries, %d runs; want host too busy, 225, 2, 6", r.Stop, r.StopDetail, r.Highest, r.Retries, len(r.Steps))
 		}
-		if !strings.Contains(r.StopDetail, "could not generate 338/s: on each of 3 attempts") {
+		if !strings.Contains(r.StopDetail, "could not generate 338/s: busy on each of 3 attempts (last: scheduling lag p99 300ms > 100ms)") {
 			t.Errorf("stop detail %q", r.StopDetail)
 		}
 		var b bytes.Buffer
@@ -115,6 +115,7 @@ func TestStopsWhenTheHostStaysBusy(t *testing.T) {
 func TestJudgingRunsOnABusyHost(t *testing.T) {
 	pass := StepResult{Throughput: 100, P95: 10 * time.Millisecond, Passed: true, LagP99: time.Millisecond}
 	fail := StepResult{Throughput: 100, P95: 90 * time.Millisecond, FailedThresholds: []string{"p(95)"}, LagP99: time.Millisecond}
+	slow := StepResult{Throughput: 100, P95: 2 * time.Second, Mean: time.Second, FailedThresholds: []string{"p(95)"}}
 	lagged := func(r StepResult, lag time.Duration) StepResult { r.LagP99 = lag; return r }
 	tests := []struct {
 		name     string
@@ -125,17 +126,25 @@ func TestJudgingRunsOnABusyHost(t *testing.T) {
 		highest  float64
 		firstWhy string // in the first run's Busy
 		detail   string
+		verdict  string // in the verdict of the last run
 	}{
 		// Lag only adds to latency timed from the intended start: a pass stands.
 		{"a pass on a busy host stands", Config{StartRate: 100, Factor: 2, Precision: 0.5},
-			[]StepResult{lagged(pass, 300*time.Millisecond), fail}, Converged, 0, 100, "lag p99 reached 300ms", ""},
+			[]StepResult{lagged(pass, 300*time.Millisecond), fail}, Converged, 0, 100, "lag p99 300ms > 100ms", "", "FAIL p(95)"},
+		// Even less 200ms of lag, a mean of 1s is past the 100ms limit: the system failed.
+		{"a failure the lag cannot explain stands", Config{StartRate: 100, Factor: 2, LatencyLimit: 100 * time.Millisecond, Precision: 0.5},
+			[]StepResult{pass, lagged(slow, 200*time.Millisecond)}, Converged, 0, 100, "", "",
+			"FAIL p(95) (on a busy host, but the mean latency less the lag p99 is past the latency limit: scheduling lag p99 200ms > 25.0ms)"},
+		{"a failure the lag could explain is run again", Config{StartRate: 100, Factor: 2, LatencyLimit: 100 * time.Millisecond, Precision: 0.5},
+			[]StepResult{pass, lagged(fail, 200*time.Millisecond), fail}, Converged, 1, 100, "", "", "FAIL p(95)"},
 		{"retries off", Config{StartRate: 100, Factor: 2, MaxRetries: -1},
-			[]StepResult{pass, lagged(fail, 300*time.Millisecond)}, HostBusy, 0, 100, "", "on its one attempt (retries are off)"},
+			[]StepResult{pass, lagged(fail, 300*time.Millisecond)}, HostBusy, 0, 100, "", "on its one attempt (retries are off)",
+			"not judged, no retries left: host busy (scheduling lag p99 300ms > 100ms)"},
 		// The SLO allows 80ms, so 30ms of lag could decide it: the limit is a quarter.
 		{"the lag limit follows the latency limit", Config{StartRate: 100, Factor: 2, LatencyLimit: 80 * time.Millisecond, Precision: 0.5},
-			[]StepResult{pass, lagged(fail, 30*time.Millisecond), fail}, Converged, 1, 100, "", ""},
+			[]StepResult{pass, lagged(fail, 30*time.Millisecond), fail}, Converged, 1, 100, "", "", "FAIL p(95)"},
 		{"without a latency limit 30ms of lag is no reason", Config{StartRate: 100, Factor: 2, Precision: 0.5},
-			[]StepResult{pass, lagged(fail, 30*time.Millisecond)}, Converged, 0, 100, "", ""},
+			[]StepResult{pass, lagged(fail, 30*time.Millisecond)}, Converged, 0, 100, "", "", "FAIL p(95)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -153,6 +162,9 @@ func TestJudgingRunsOnABusyHost(t *testing.T) {
 				}
 				if !strings.Contains(r.StopDetail, tc.detail) {
 					t.Errorf("stop detail %q, want %q", r.StopDetail, tc.detail)
+				}
+				if v := verdictText(r.Steps[len(r.Steps)-1], " "); !strings.Contains(v, tc.verdict) {
+					t.Errorf("last verdict %q, want %q", v, tc.verdict)
 				}
 			})
 		})

@@ -91,6 +91,7 @@ type Record struct {
 	Busy       string // how the host was too busy for the figures to describe the system; "" when it was not
 	Saturation string // why the generator's figures are not trusted (iterations dropped); "" when they are
 	Retried    bool   // this run was not judged: the host was busy, and the rate was run again
+	Judged     bool   // the run's pass or failure counted in the search
 }
 
 // Clean reports whether the step's figures describe the system alone: the

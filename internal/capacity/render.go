@@ -117,10 +117,12 @@ func verdictText(s Record, sep string) string {
 		verdict = "FAIL" + sep + strings.Join(s.FailedThresholds, "; ")
 	}
 	switch {
+	case s.Busy != "" && !s.Judged:
+		return "not judged, no retries left: host busy (" + s.Busy + ")"
 	case s.Busy != "" && s.Passed:
 		verdict += " (on a busy host, which only adds to latency: " + s.Busy + ")"
 	case s.Busy != "":
-		return "not judged, no retries left: host busy (" + s.Busy + ")"
+		verdict += " (on a busy host, but the mean latency less the lag p99 is past the latency limit: " + s.Busy + ")"
 	case s.Saturation != "":
 		verdict += " (generator: " + s.Saturation + ")"
 	}

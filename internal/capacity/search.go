@@ -67,11 +67,11 @@ func (s *search) next(rate float64) float64 {
 }
 
 // step runs one rate until it can be judged, and records every run. A run
-// on a busy host that failed is run again, at most MaxRetries times. It returns a
+// whose verdict could be the busy host's is run again, at most MaxRetries
+// times. It returns a
 // non-nil errStop when the search must end: budget, step limit, context,
 // runner error, a host busy on every attempt, or a VU ceiling.
 func (s *search) step(ctx context.Context, rate float64, phase Phase) (Record, *errStop) {
-	var busy []string
 	for attempt := 1; ; attempt++ {
 		if stop := s.canRun(ctx, rate); stop != nil {
 			return Record{}, stop
@@ -88,11 +88,7 @@ func (s *search) step(ctx context.Context, rate float64, phase Phase) (Record, *
 		s.spent += s.cfg.Hold
 		res.Rate = rate
 		rec := Record{StepResult: res, Phase: phase, Attempt: attempt, Busy: s.busy(res), Saturation: s.dropped(res)}
-		// Lag and a slow generator only add to latency timed from the
-		// intended start, so a pass on a busy host stands; a failure, or a
-		// pass flattered by drops, could be the host's doing.
-		if rec.Busy != "" && (!rec.Passed || rec.Saturation != "") {
-			busy = append(busy, rec.Busy)
+		if s.hostsDoing(rec) {
 			if attempt <= s.cfg.MaxRetries {
 				rec.Retried = true
 				s.record(rec)
@@ -103,10 +99,11 @@ func (s *search) step(ctx context.Context, rate float64, phase Phase) (Record, *
 				continue
 			}
 			s.record(rec)
-			s.finish(HostBusy, fmt.Sprintf("the load generator's host could not generate %s/s: %s; %s",
-				num(rate), attempts(attempt), strings.Join(dedupe(busy), "; then ")))
+			s.finish(HostBusy, fmt.Sprintf("the load generator's host could not generate %s/s: busy %s (last: %s)",
+				num(rate), attempts(attempt), rec.Busy))
 			return rec, &errStop{}
 		}
+		rec.Judged = !(rec.Passed && rec.Saturation != "") // a pass flattered by drops says nothing
 		s.record(rec)
 		return rec, s.judge(rec)
 	}
@@ -173,31 +170,45 @@ func (s *search) judge(rec Record) *errStop {
 	return nil
 }
 
+// hostsDoing reports whether a run's verdict could be the busy host's
+// rather than the system's. Lag and a slow generator only add to latency
+// timed from the intended start, so a pass on a busy host stands, unless
+// drops flattered it; a failure stands when even the mean latency less
+// the lag p99 is past the SLO's latency limit.
+func (s *search) hostsDoing(rec Record) bool {
+	switch {
+	case rec.Busy == "":
+		return false
+	case rec.Passed:
+		return rec.Saturation != ""
+	}
+	return !(s.cfg.LatencyLimit > 0 && rec.Mean-rec.LagP99 > s.cfg.LatencyLimit)
+}
+
 // busy says how a run's own measurements show that the generator's host
-// was too busy for its figures to describe the system, or "". Latency is
-// timed from the intended start, so scheduling lag adds to it; a generator
-// near its cores starts iterations late; stolen CPU slows both. The host's
-// total CPU is shown but not judged: the target may share the host, and
-// its own saturation is what the search measures.
+// was busy, or "": scheduling lag past its limit, the generator's CPU near
+// its cores, CPU stolen by the hypervisor. The host's total CPU is shown
+// but not judged: the target may share the host, and its saturation is
+// what the search measures.
 func (s *search) busy(r StepResult) string {
 	var why []string
 	if r.LagP99 > s.cfg.MaxLag {
-		why = append(why, fmt.Sprintf("the generator's scheduling lag p99 reached %s (limit %s)", dur(r.LagP99), dur(s.cfg.MaxLag)))
+		why = append(why, fmt.Sprintf("scheduling lag p99 %s > %s", dur(r.LagP99), dur(s.cfg.MaxLag)))
 	}
 	if r.GeneratorCPU > s.cfg.MaxCPU {
-		why = append(why, fmt.Sprintf("the generator's CPU reached %s%% of its cores (limit %s%%)", num(100*r.GeneratorCPU), num(100*s.cfg.MaxCPU)))
+		why = append(why, fmt.Sprintf("generator CPU %.0f%% > %.0f%% of its cores", 100*r.GeneratorCPU, 100*s.cfg.MaxCPU))
 	}
 	if r.HostKnown && r.HostSteal > s.cfg.MaxSteal {
-		why = append(why, fmt.Sprintf("the hypervisor took %s%% of the host's CPU (limit %s%%)", num(100*r.HostSteal), num(100*s.cfg.MaxSteal)))
+		why = append(why, fmt.Sprintf("CPU steal %.0f%% > %.0f%%", 100*r.HostSteal, 100*s.cfg.MaxSteal))
 	}
 	if len(why) == 0 {
 		return ""
 	}
 	if r.HostKnown {
-		why = append(why, fmt.Sprintf("host CPU %s%% busy, the generator's share %s%% of its cores", num(100*r.HostCPU), num(100*r.GeneratorCPU)))
+		why = append(why, fmt.Sprintf("host CPU %.0f%% busy", 100*r.HostCPU))
 	}
-	if s.dropped(r) != "" {
-		why = append(why, s.dropped(r))
+	if d := s.dropped(r); d != "" {
+		why = append(why, d)
 	}
 	return strings.Join(why, ", ")
 }
@@ -223,17 +234,6 @@ func attempts(n int) string {
 		return "on its one attempt (retries are off)"
 	}
 	return fmt.Sprintf("on each of %d attempts", n)
-}
-
-// dedupe drops repeated reasons, keeping the first of each.
-func dedupe(xs []string) []string {
-	var out []string
-	for _, x := range xs {
-		if len(out) == 0 || out[len(out)-1] != x {
-			out = append(out, x)
-		}
-	}
-	return out
 }
 
 // num formats a rate: whole numbers from 100, else up to two decimals.
