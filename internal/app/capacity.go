@@ -16,6 +16,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/capacity"
 	"github.com/loadlens/loadlens/internal/diagnose"
+	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/report"
 	"github.com/loadlens/loadlens/internal/threshold"
@@ -187,7 +188,7 @@ func stepResult(in *report.Input, step capacity.Step) capacity.StepResult {
 	for _, sc := range in.Run.Scenarios {
 		dropped += sc.Dropped
 	}
-	r := capacity.StepResult{Rate: step.Rate, Throughput: float64(tot.Requests) / step.Hold.Seconds(), Dropped: dropped, Passed: in.Passed()}
+	r := capacity.StepResult{Rate: step.Rate, Throughput: holdThroughput(in.Run.Series, tot.Requests, step.Hold), Dropped: dropped, Passed: in.Passed()}
 	if tot.Requests > 0 {
 		r.ErrorRate = float64(failed) / float64(tot.Requests)
 	}
@@ -212,6 +213,24 @@ func stepResult(in *report.Input, step capacity.Step) capacity.StepResult {
 		}
 	}
 	return r
+}
+
+// holdThroughput is the requests completed per second during the hold.
+// The run waits for the requests in flight when the hold ends, so the
+// run's whole count would make an overloaded step seem to complete all it
+// was offered; the seconds of the hold count only what completed in them.
+func holdThroughput(secs []metrics.Second, total int64, hold time.Duration) float64 {
+	n := int(hold / time.Second)
+	if n == 0 || len(secs) < n {
+		return float64(total) / hold.Seconds()
+	}
+	var done int64
+	for _, s := range secs {
+		if s.Sec >= 0 && s.Sec < n {
+			done += s.Requests
+		}
+	}
+	return float64(done) / float64(n)
 }
 
 // scalePlan returns a copy of p whose arrival-rate scenarios together

@@ -16,6 +16,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/capacity"
 	"github.com/loadlens/loadlens/internal/diagnose"
+	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/plan"
 )
 
@@ -260,5 +261,27 @@ func TestFirstFailureFindingsAreThoseOfTheFirstFailingStep(t *testing.T) {
 	got := s.firstFailureFindings(res)
 	if len(got) != 1 || got[0].Kind != diagnose.KindPoolExhaustion {
 		t.Fatalf("got %v, want the third step's pool finding", got)
+	}
+}
+
+// TestHoldThroughputCountsOnlyTheHold: an overloaded step's requests still
+// in flight when the hold ends complete afterwards; they are not throughput.
+func TestHoldThroughputCountsOnlyTheHold(t *testing.T) {
+	secs := []metrics.Second{{Sec: 0, Requests: 160}, {Sec: 1, Requests: 160}, {Sec: 2, Requests: 160}, {Sec: 3, Requests: 128}}
+	tests := []struct {
+		name  string
+		secs  []metrics.Second
+		total int64
+		hold  time.Duration
+		want  float64
+	}{
+		{"the drain is left out", secs, 608, 3 * time.Second, 160},
+		{"no seconds recorded", nil, 300, 3 * time.Second, 100},
+		{"a hold under a second", secs[:1], 80, 500 * time.Millisecond, 160},
+	}
+	for _, tc := range tests {
+		if got := holdThroughput(tc.secs, tc.total, tc.hold); math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("%s: %v/s, want %v/s", tc.name, got, tc.want)
+		}
 	}
 }

@@ -138,7 +138,7 @@ func headline(r Result) []pageFact {
 	if r.Knee != nil {
 		facts = append(facts, pageFact{Label: "Knee", Value: num(r.Knee.Rate) + "/s"})
 	}
-	if f := r.USL; f != nil && !math.IsInf(f.PeakThroughput, 0) {
+	if f := r.USL; f != nil && f.PeakInReach && !math.IsInf(f.PeakThroughput, 0) {
 		label := "USL peak"
 		if math.IsInf(f.PeakConcurrency, 1) {
 			label = "USL ceiling" // κ = 0: throughput approaches λ/σ and never falls

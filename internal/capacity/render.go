@@ -45,6 +45,9 @@ func Render(w io.Writer, r Result) error {
 // highestText is the headline: the highest sustainable rate and how sure it is.
 func highestText(r Result) string {
 	held := "no rate passed the SLO"
+	if r.LowestFailing == 0 {
+		held = "no rate could be judged"
+	}
 	if r.Highest > 0 {
 		held = "the SLO held up to " + num(r.Highest) + "/s"
 	}
@@ -71,8 +74,13 @@ func uslText(r Result) string {
 		}
 		return "not fitted"
 	}
-	peak := "no peak within reach (κ = 0)"
-	if !math.IsInf(f.PeakConcurrency, 1) {
+	var peak string
+	switch {
+	case !f.PeakInReach:
+		peak = fmt.Sprintf("its peak lies past %d× the measured range: an extrapolation, not shown", uslReach)
+	case math.IsInf(f.PeakConcurrency, 1):
+		peak = fmt.Sprintf("no peak (κ = 0): throughput approaches %s/s", num(f.PeakThroughput))
+	default:
 		peak = fmt.Sprintf("peak %s/s at %s in flight", num(f.PeakThroughput), num(f.PeakConcurrency))
 	}
 	return fmt.Sprintf("λ=%s/s per request in flight, σ=%.4f contention, κ=%.6f coherency; %s; R²=%.3f over %d steps",

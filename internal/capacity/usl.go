@@ -20,7 +20,14 @@ type USLFit struct {
 	PeakThroughput  float64 // the peak, or the asymptote λ/σ when κ = 0 (+Inf when σ = 0 too)
 	R2              float64 // of throughput, 1 for a perfect fit
 	Points          int     // steps the fit used
+	// PeakInReach says the peak lies within uslReach × the measured range
+	// (concurrency for a peak, throughput for an asymptote); farther out
+	// it is an extrapolation the steps do not support, and is not shown.
+	PeakInReach bool
 }
+
+// uslReach is how far past the measured range a peak is still shown.
+const uslReach = 2
 
 // Throughput is the fitted throughput at concurrency n.
 func (f USLFit) Throughput(n float64) float64 {
@@ -57,6 +64,15 @@ func fitSteps(steps []Record) (*USLFit, string) {
 	}
 	if why := f.implausible(); why != "" {
 		return nil, fmt.Sprintf("the USL does not fit these points (%s)", why)
+	}
+	maxN, maxX := 0.0, 0.0
+	for i := range n {
+		maxN, maxX = max(maxN, n[i]), max(maxX, x[i])
+	}
+	if math.IsInf(f.PeakConcurrency, 1) {
+		f.PeakInReach = f.PeakThroughput <= uslReach*maxX
+	} else {
+		f.PeakInReach = f.PeakConcurrency <= uslReach*maxN
 	}
 	return &f, ""
 }
@@ -269,10 +285,31 @@ func (f USLFit) MarshalJSON() ([]byte, error) {
 		}
 		return &v
 	}
-	return json.Marshal(struct {
-		Lambda, Sigma, Kappa            float64
-		PeakConcurrency, PeakThroughput *float64
-		R2                              float64
-		Points                          int
-	}{f.Lambda, f.Sigma, f.Kappa, finite(f.PeakConcurrency), finite(f.PeakThroughput), f.R2, f.Points})
+	return json.Marshal(uslJSON{f.Lambda, f.Sigma, f.Kappa, finite(f.PeakConcurrency), finite(f.PeakThroughput), f.R2, f.Points, f.PeakInReach})
+}
+
+// uslJSON is USLFit as capacity.json holds it.
+type uslJSON struct {
+	Lambda, Sigma, Kappa            float64
+	PeakConcurrency, PeakThroughput *float64
+	R2                              float64
+	Points                          int
+	PeakInReach                     bool
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote, null peaks as +Inf.
+func (f *USLFit) UnmarshalJSON(b []byte) error {
+	var j uslJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	inf := func(v *float64) float64 {
+		if v == nil {
+			return math.Inf(1)
+		}
+		return *v
+	}
+	*f = USLFit{Lambda: j.Lambda, Sigma: j.Sigma, Kappa: j.Kappa, PeakConcurrency: inf(j.PeakConcurrency),
+		PeakThroughput: inf(j.PeakThroughput), R2: j.R2, Points: j.Points, PeakInReach: j.PeakInReach}
+	return nil
 }

@@ -78,12 +78,21 @@ func TestFitUSLRejectsTooLittleData(t *testing.T) {
 }
 
 func TestUSLFitJSONWritesNullForAnInfinitePeak(t *testing.T) {
-	b, err := json.Marshal(USLFit{Lambda: 2, PeakConcurrency: math.Inf(1), PeakThroughput: 100, Points: 4})
+	in := USLFit{Lambda: 2, Sigma: 0.02, PeakConcurrency: math.Inf(1), PeakThroughput: 100, R2: 0.99, Points: 4, PeakInReach: true}
+	b, err := json.Marshal(in)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := string(b); !strings.Contains(got, `"PeakConcurrency":null`) || !strings.Contains(got, `"PeakThroughput":100`) {
 		t.Fatalf("JSON %s", got)
+	}
+	// capacity.json read back (estimate --from-run, a report rebuilt) keeps the infinite peak.
+	var out USLFit
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	if out != in {
+		t.Fatalf("read back %+v, want %+v", out, in)
 	}
 }
 
@@ -164,5 +173,49 @@ func TestUSLImplausibleParameters(t *testing.T) {
 		if got := tc.f.implausible(); got != tc.want {
 			t.Errorf("%+v: %q, want %q", tc.f, got, tc.want)
 		}
+	}
+}
+
+// TestUSLPeakOnlyWithinReach: a fit on steps far below the peak explains
+// them, but its peak is an extrapolation and is not shown.
+func TestUSLPeakOnlyWithinReach(t *testing.T) {
+	truth := USLFit{Lambda: 100, Sigma: 0.01, Kappa: 0.0001} // peak at N ≈ 99
+	tests := []struct {
+		name  string
+		ns    []float64
+		reach bool
+	}{
+		{"steps up to the peak", []float64{5, 20, 40, 60, 80, 100}, true},
+		{"steps far below the peak", []float64{1, 2, 3, 4, 5}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var steps []Record
+			for _, n := range tc.ns {
+				x := truth.Throughput(n)
+				steps = append(steps, Record{StepResult: StepResult{Rate: x, Throughput: x, Concurrency: n, Passed: true}, Attempt: 1})
+			}
+			f, note := fitSteps(steps)
+			if f == nil {
+				t.Fatalf("no fit: %s", note)
+			}
+			if f.PeakInReach != tc.reach {
+				t.Fatalf("peak %v at N=%v in reach: %v, want %v", f.PeakThroughput, f.PeakConcurrency, f.PeakInReach, tc.reach)
+			}
+			var b bytes.Buffer
+			if err := WriteHTML(&b, Result{Steps: steps, USL: f, Stop: Converged}, "shop", 0); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(b.String(), "USL peak") != tc.reach {
+				t.Errorf("capacity.html shows the USL peak: %v, want %v", !tc.reach, tc.reach)
+			}
+			b.Reset()
+			if err := Render(&b, Result{Steps: steps, USL: f, Stop: Converged}); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(b.String(), "an extrapolation, not shown") == tc.reach {
+				t.Errorf("rendered:\n%s", b.String())
+			}
+		})
 	}
 }
