@@ -168,7 +168,7 @@ func progressLine(out io.Writer) func(capacity.Record) {
 		case r.Busy != "" && r.Passed:
 			verdict = "pass, on a busy host (" + r.Busy + ")"
 		case r.Busy != "":
-			verdict = "FAIL, on a busy host but past the latency limit even less the lag (" + r.Busy + ")"
+			verdict = "FAIL, on a busy host but past the latency limit even less twice the lag (" + r.Busy + ")"
 		case !r.Passed:
 			verdict = "FAIL"
 		}

@@ -130,7 +130,7 @@ func verdictText(s Record, sep string) string {
 	case s.Busy != "" && s.Passed:
 		verdict += " (on a busy host, which only adds to latency: " + s.Busy + ")"
 	case s.Busy != "":
-		verdict += " (on a busy host, but the mean latency less the lag p99 is past the latency limit: " + s.Busy + ")"
+		verdict += " (on a busy host, but the mean latency less twice the lag p99 is past the latency limit: " + s.Busy + ")"
 	case s.Saturation != "":
 		verdict += " (generator: " + s.Saturation + ")"
 	}
