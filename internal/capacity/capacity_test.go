@@ -164,3 +164,48 @@ func TestConfigErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestKneeIgnoresASlowStepBelowIt: one slow step below the climb (a noisy
+// host) does not pull the knee down; latency must stay past the factor at
+// every higher rate.
+func TestKneeIgnoresASlowStepBelowIt(t *testing.T) {
+	ms := func(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
+	step := func(rate, p95 float64) Record {
+		return Record{StepResult: StepResult{Rate: rate, Throughput: rate, P95: ms(p95), Passed: p95 < 50}, Attempt: 1, Judged: true}
+	}
+	tests := []struct {
+		name  string
+		steps []Record
+		knee  float64 // 0: none
+	}{
+		{"a noisy step below the climb", []Record{step(60, 31), step(135, 44), step(152, 27), step(160, 117), step(169, 275)}, 152},
+		{"a plain climb", []Record{step(50, 20), step(100, 21), step(150, 25), step(200, 90)}, 150},
+		{"no climb", []Record{step(50, 20), step(100, 21), step(150, 25)}, 0},
+		{"a slow step is last", []Record{step(50, 20), step(100, 40), step(150, 25)}, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			k := findKnee(tc.steps, 1.5)
+			if (k == nil) != (tc.knee == 0) || (k != nil && k.Rate != tc.knee) {
+				t.Fatalf("knee %+v, want at %v", k, tc.knee)
+			}
+		})
+	}
+}
+
+// TestFirstFailureIsAJudgedRun: a run retried because the host was busy
+// is not the first failure, though it did not pass.
+func TestFirstFailureIsAJudgedRun(t *testing.T) {
+	r := Result{Steps: []Record{
+		{StepResult: StepResult{Rate: 60}, Attempt: 1, Busy: "scheduling lag p99 61ms > 12.5ms", Retried: true},
+		{StepResult: StepResult{Rate: 60, Passed: true}, Attempt: 2, Judged: true},
+		{StepResult: StepResult{Rate: 90, FailedThresholds: []string{"p(95) < 50ms"}}, Attempt: 1, Judged: true},
+	}, FirstFailure: []string{"p(95) < 50ms"}, LowestFailing: 90, Highest: 60, Stop: Converged}
+	var b strings.Builder
+	if err := Render(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "failed first              at 90/s") {
+		t.Fatalf("rendered:\n%s", b.String())
+	}
+}

@@ -18,7 +18,7 @@ func Render(w io.Writer, r Result) error {
 	b.WriteString("Capacity search\n")
 	fmt.Fprintf(&b, "  highest sustainable rate  %s\n", highestText(r))
 	if k := r.Knee; k != nil {
-		fmt.Fprintf(&b, "  knee                      %s/s: p95 stays within %s× its low-load %s up to here (%s); %s at %s/s\n",
+		fmt.Fprintf(&b, "  knee                      %s/s: p95 within %s× its low-load %s here (%s), past it at every higher rate (%s at %s/s)\n",
 			num(k.Rate), num(r.Config.KneeFactor), dur(k.Base), dur(k.P95), dur(k.NextP95), num(k.NextRate))
 	} else {
 		b.WriteString("  knee                      not found: too few steps, or p95 did not climb within the rates tried\n")
@@ -177,10 +177,10 @@ func attemptsShort(r Result) string {
 	return fmt.Sprintf("%d attempts", n)
 }
 
-// firstFailingRate is the rate of the first step that failed.
+// firstFailingRate is the rate of the first judged step that failed.
 func firstFailingRate(r Result) float64 {
 	for _, s := range r.Steps {
-		if !s.Passed {
+		if !s.Passed && s.Judged {
 			return s.Rate
 		}
 	}
