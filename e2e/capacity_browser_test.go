@@ -55,11 +55,19 @@ func (a rect) String() string {
 // readLayout reads the page's layout once its charts are as wide as their boxes.
 func readLayout(t *testing.T, b *browser) pageLayout {
 	t.Helper()
-	waitFor(t, 10*time.Second, "the charts to follow their boxes", func() bool {
+	// Poll, at most 5s, until every chart is as wide as its box; a chart
+	// that never follows is reported with the layout it left.
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		var settled bool
 		b.eval(`return LL.charts.length > 0 && LL.charts.every(c => Math.abs(c.u.width - c.size().width) < 1)`, &settled)
-		return settled
-	})
+		if settled {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("the charts did not take the width of their boxes within 5s")
+			break
+		}
+	}
 	var l pageLayout
 	b.eval(`var r = e => { var x = e.getBoundingClientRect(); return {left: x.left, top: x.top, right: x.right, bottom: x.bottom}; };
 		var labels = LL.labels();
