@@ -266,11 +266,12 @@ func scalePlan(p *plan.Plan, rate float64, hold time.Duration) *plan.Plan {
 	return &cp
 }
 
-// firstFailureFindings returns the diagnosis of the first step that
-// failed the SLO: what the system ran out of at the boundary.
+// firstFailureFindings returns the diagnosis of the first judged step
+// that failed the SLO: what the system ran out of at the boundary. A run
+// retried because the host was busy says nothing about the system.
 func (s *stepRunner) firstFailureFindings(res capacity.Result) []diagnose.Finding {
 	for i, st := range res.Steps {
-		if !st.Passed && i < len(s.findings) {
+		if !st.Passed && st.Judged && i < len(s.findings) {
 			return s.findings[i]
 		}
 	}

@@ -253,14 +253,15 @@ scenarios:
 
 func TestFirstFailureFindingsAreThoseOfTheFirstFailingStep(t *testing.T) {
 	pool := diagnose.Finding{Kind: diagnose.KindPoolExhaustion, Title: "pool"}
-	s := &stepRunner{findings: [][]diagnose.Finding{nil, {{Kind: diagnose.KindBimodalLatency}}, {pool}, {}}}
+	s := &stepRunner{findings: [][]diagnose.Finding{nil, {{Kind: diagnose.KindBimodalLatency}}, {{Kind: diagnose.KindLatencyDrift}}, {pool}, {}}}
 	res := capacity.Result{Steps: []capacity.Record{
-		{StepResult: capacity.StepResult{Passed: true}}, {StepResult: capacity.StepResult{Passed: true}},
-		{StepResult: capacity.StepResult{Passed: false}}, {StepResult: capacity.StepResult{Passed: false}},
+		{StepResult: capacity.StepResult{Passed: true}, Judged: true}, {StepResult: capacity.StepResult{Passed: true}, Judged: true},
+		{StepResult: capacity.StepResult{Passed: false}, Retried: true, Busy: "scheduling lag p99 300ms > 100ms"}, // the host's doing
+		{StepResult: capacity.StepResult{Passed: false}, Judged: true}, {StepResult: capacity.StepResult{Passed: false}, Judged: true},
 	}}
 	got := s.firstFailureFindings(res)
 	if len(got) != 1 || got[0].Kind != diagnose.KindPoolExhaustion {
-		t.Fatalf("got %v, want the third step's pool finding", got)
+		t.Fatalf("got %v, want the fourth run's pool finding (the third was retried)", got)
 	}
 }
 
