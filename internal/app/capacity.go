@@ -15,6 +15,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/capacity"
 	"github.com/loadlens/loadlens/internal/diagnose"
+	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/report"
 	"github.com/loadlens/loadlens/internal/threshold"
@@ -54,7 +55,12 @@ func Capacity(ctx context.Context, cfg CapacityConfig) (CapacityResult, error) {
 	}
 	fmt.Fprintf(cfg.Out, "capacity search for %s: steps of %s each; SLO: %s\n", cfg.Plan.Name, cfg.Search.Hold, sloText(cfg.Plan.Thresholds))
 	runner := &stepRunner{cfg: cfg, dir: dir}
-	res, serr := capacity.Search(ctx, cfg.Search, runner)
+	search := cfg.Search
+	if search.LatencyLimit == 0 {
+		search.LatencyLimit = latencyLimit(cfg.Plan.Thresholds)
+	}
+	search.Progress = progressLine(cfg.Out)
+	res, serr := capacity.Search(ctx, search, runner)
 	out := CapacityResult{Dir: dir, Result: res}
 	why := runner.firstFailureFindings(res)
 	if err := writeCapacityFiles(dir, cfg.Plan, res, why); err != nil && serr == nil {
@@ -127,6 +133,7 @@ func (s *stepRunner) RunStep(ctx context.Context, step capacity.Step) (capacity.
 	s.n++
 	p := scalePlan(s.cfg.Plan, step.Rate, step.Hold)
 	p.Name = fmt.Sprintf("step-%02d-%s-per-s", s.n, num(math.Round(step.Rate*100)/100))
+	host := newHostMeter(procStat)
 	in, _, err := execute(ctx, RunConfig{Plan: p, ResultsDir: s.dir, Out: io.Discard, Quiet: true, Args: s.cfg.Args, Version: s.cfg.Version})
 	if in == nil {
 		return capacity.StepResult{}, err
@@ -138,14 +145,36 @@ func (s *stepRunner) RunStep(ctx context.Context, step capacity.Step) (capacity.
 		return capacity.StepResult{}, ctx.Err()
 	}
 	r := stepResult(in, step)
-	s.findings = append(s.findings, in.Findings)
-	verdict := "pass"
-	if !r.Passed {
-		verdict = "FAIL"
+	if h := host.sample(); h.ok && h.cpus > 0 {
+		r.HostCPU, r.HostSteal, r.HostKnown = h.busy/float64(h.cpus), h.steal/float64(h.cpus), true
 	}
-	fmt.Fprintf(s.cfg.Out, "  step %2d  %8s/s offered  %8s/s done  p95 %-8s errors %6s  dropped %-5d gen CPU %3.0f%%  %s\n",
-		s.n, num(math.Round(step.Rate*10)/10), num(math.Round(r.Throughput*10)/10), report.Dur(r.P95), report.Pct(r.ErrorRate), r.Dropped, 100*r.GeneratorCPU, verdict)
+	s.findings = append(s.findings, in.Findings)
 	return r, nil
+}
+
+// progressLine returns what prints each run of a step as the search
+// judges it, saying when the host was too busy and the step is run again.
+func progressLine(out io.Writer) func(capacity.Record) {
+	n := 0
+	return func(r capacity.Record) {
+		n++
+		verdict := "pass"
+		switch {
+		case r.Retried:
+			verdict = fmt.Sprintf("not judged: the host was busy (%s); running it again (try %d)", r.Busy, r.Attempt+1)
+		case r.Busy != "" && !r.Judged:
+			verdict = "not judged: the host was busy (" + r.Busy + "); no retries left"
+		case r.Busy != "" && r.Passed:
+			verdict = "pass, on a busy host (" + r.Busy + ")"
+		case r.Busy != "":
+			verdict = "FAIL, on a busy host but past the latency limit even less twice the lag (" + r.Busy + ")"
+		case !r.Passed:
+			verdict = "FAIL"
+		}
+		fmt.Fprintf(out, "  step %2d  %8s/s offered  %8s/s done  p95 %-8s errors %6s  dropped %-5d gen CPU %3.0f%%  lag p99 %-7s %s\n",
+			n, num(math.Round(r.Rate*10)/10), num(math.Round(r.Throughput*10)/10), report.Dur(r.P95), report.Pct(r.ErrorRate), r.Dropped,
+			100*r.GeneratorCPU, report.Dur(r.LagP99), verdict)
+	}
 }
 
 // stepResult sums up one step's run for the search.
@@ -158,7 +187,7 @@ func stepResult(in *report.Input, step capacity.Step) capacity.StepResult {
 	for _, sc := range in.Run.Scenarios {
 		dropped += sc.Dropped
 	}
-	r := capacity.StepResult{Rate: step.Rate, Throughput: float64(tot.Requests) / step.Hold.Seconds(), Dropped: dropped, Passed: in.Passed()}
+	r := capacity.StepResult{Rate: step.Rate, Throughput: holdThroughput(in.Run.Series, tot.Requests, step.Hold), Dropped: dropped, Passed: in.Passed()}
 	if tot.Requests > 0 {
 		r.ErrorRate = float64(failed) / float64(tot.Requests)
 	}
@@ -183,6 +212,24 @@ func stepResult(in *report.Input, step capacity.Step) capacity.StepResult {
 		}
 	}
 	return r
+}
+
+// holdThroughput is the requests completed per second during the hold.
+// The run waits for the requests in flight when the hold ends, so the
+// run's whole count would make an overloaded step seem to complete all it
+// was offered; the seconds of the hold count only what completed in them.
+func holdThroughput(secs []metrics.Second, total int64, hold time.Duration) float64 {
+	n := int(hold / time.Second)
+	if n == 0 || len(secs) < n {
+		return float64(total) / hold.Seconds()
+	}
+	var done int64
+	for _, s := range secs {
+		if s.Sec >= 0 && s.Sec < n {
+			done += s.Requests
+		}
+	}
+	return float64(done) / float64(n)
 }
 
 // scalePlan returns a copy of p whose arrival-rate scenarios together
@@ -218,11 +265,12 @@ func scalePlan(p *plan.Plan, rate float64, hold time.Duration) *plan.Plan {
 	return &cp
 }
 
-// firstFailureFindings returns the diagnosis of the first step that
-// failed the SLO: what the system ran out of at the boundary.
+// firstFailureFindings returns the diagnosis of the first judged step
+// that failed the SLO: what the system ran out of at the boundary. A run
+// retried because the host was busy says nothing about the system.
 func (s *stepRunner) firstFailureFindings(res capacity.Result) []diagnose.Finding {
 	for i, st := range res.Steps {
-		if !st.Passed && i < len(s.findings) {
+		if !st.Passed && st.Judged && i < len(s.findings) {
 			return s.findings[i]
 		}
 	}
@@ -258,4 +306,20 @@ func sloLatency(defs []threshold.Threshold) time.Duration {
 		}
 	}
 	return 0
+}
+
+// latencyLimit returns the tightest upper limit the test's thresholds put
+// on request duration, or 0: scheduling lag adds to every duration, so the
+// search judges lag against it.
+func latencyLimit(defs []threshold.Threshold) time.Duration {
+	var limit time.Duration
+	for _, t := range defs {
+		if t.Metric != "http_req_duration" || (t.Op != threshold.Lt && t.Op != threshold.Lte) || t.Value <= 0 {
+			continue
+		}
+		if d := time.Duration(t.Value * float64(time.Millisecond)); limit == 0 || d < limit {
+			limit = d
+		}
+	}
+	return limit
 }

@@ -30,7 +30,7 @@ func Estimate(cfg EstimateConfig) error {
 		return err
 	} else if ok {
 		in.PerInstance = highest / float64(n)
-		in.PerInstanceFrom = fmt.Sprintf("the capacity search in %s (%.1f/s over %d instance(s))", cfg.FromRun, highest, n)
+		in.PerInstanceFrom = fmt.Sprintf("the capacity search in %s (%.1f/s over %s)", cfg.FromRun, highest, instances(n))
 	} else if cfg.FromRun != "" {
 		run, err := readRun(runDB(cfg.FromRun))
 		if err != nil {
@@ -38,7 +38,7 @@ func Estimate(cfg EstimateConfig) error {
 		}
 		_, x := compare.Steady(run)
 		in.PerInstance = x / float64(n)
-		in.PerInstanceFrom = fmt.Sprintf("the steady throughput of %s (%.1f/s over %d instance(s))", cfg.FromRun, x, n)
+		in.PerInstanceFrom = fmt.Sprintf("the steady throughput of %s (%.1f/s over %s)", cfg.FromRun, x, instances(n))
 	}
 	res, err := estimate.Estimate(in)
 	if err != nil {
@@ -87,4 +87,12 @@ func capacityHighest(dir string) (highest float64, ok bool, err error) {
 		return 0, false, fmt.Errorf("the capacity search in %s found no sustainable rate to plan with", dir)
 	}
 	return res.Highest, true, nil
+}
+
+// instances writes a count of instances: "1 instance", "3 instances".
+func instances(n int) string {
+	if n == 1 {
+		return "1 instance"
+	}
+	return fmt.Sprintf("%d instances", n)
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/loadlens/loadlens/internal/estimate"
 )
@@ -20,7 +21,12 @@ func TestEstimateInstancesFromACapacitySearch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "capacity search") || !strings.Contains(out.String(), "= 8 ") {
-		t.Fatalf("want 1000/s ÷ 125/s per instance = 8 instances:\n%s", out.String())
+	if !strings.Contains(out.String(), "capacity search") || !strings.Contains(out.String(), "= 8 ") || !strings.Contains(out.String(), "over 1 instance)") {
+		t.Fatalf("want 1000/s ÷ 125/s per instance = 8 instances, from 125/s over 1 instance:\n%s", out.String())
+	}
+	for i, line := range strings.Split(out.String(), "\n") {
+		if n := utf8.RuneCountInString(line); n > 100 {
+			t.Errorf("line %d is %d columns wide:\n%s", i+1, n, line)
+		}
 	}
 }

@@ -6,9 +6,12 @@
 // servers of known capacity.
 //
 // A step is only evidence about the system while the load generator keeps
-// up. When the generator's CPU, its scheduling lag or its dropped
-// iterations pass their limits, the search stops and says so: past that
-// point the numbers describe the generator.
+// up. A step whose own measurements show a busy host (scheduling lag, the
+// generator's CPU, CPU stolen by the hypervisor) is not judged but run
+// again, a bounded number of times; only when every attempt finds the host
+// busy does the search stop, saying the host could not generate the load.
+// Iterations dropped by a generator that is otherwise idle mean its VU
+// ceiling is too low, which no retry changes: the search stops at once.
 package capacity
 
 import (
@@ -32,6 +35,9 @@ type StepResult struct {
 	Dropped          int64         // iterations due that found no free VU
 	GeneratorCPU     float64       // fraction of usable cores
 	LagP99           time.Duration // the generator's scheduling lag
+	HostCPU          float64       // busy fraction of all the host's cores over the step, from /proc/stat
+	HostSteal        float64       // fraction of the host's CPU time stolen by the hypervisor
+	HostKnown        bool          // HostCPU and HostSteal were measured
 	Passed           bool          // every threshold of the SLO held
 	FailedThresholds []string      // which did not, e.g. `http_req_duration: p(95) < 50ms`
 	Concurrency      float64       // mean requests in flight (Little's law: throughput × mean)
@@ -52,10 +58,20 @@ type Config struct {
 	Budget     time.Duration // total hold time of all steps; 0: no limit
 	Precision  float64       // bisection stops when failing − passing ≤ this × failing; default 0.05
 	MaxCPU     float64       // generator CPU limit as a fraction of usable cores; default 0.85
-	MaxLag     time.Duration // generator scheduling lag p99 limit; default 100ms
+	MaxLag     time.Duration // generator scheduling lag p99 limit; default 100ms, or LatencyLimit/4 when lower
+	MaxSteal   float64       // CPU stolen from the host as a fraction of its time; default 0.1
 	MaxDropped float64       // dropped iterations as a fraction of the step's arrivals; default 0.001
 	KneeFactor float64       // the knee is where p95 passes this × its low-load value; default 1.5
-	MaxSteps   int           // a bound on the number of steps; default 100
+	MaxSteps   int           // a bound on the number of steps run, retries included; default 100
+	MaxRetries int           // runs of a step again after a busy host; default 2; -1: none
+	RetryPause time.Duration // wait before a retry, for a burst on the host to pass; default 2s
+	// LatencyLimit is the SLO's latency threshold, if it has one. Latency
+	// is timed from the intended start, so scheduling lag adds to it: lag
+	// above a quarter of the limit could decide the verdict on its own.
+	LatencyLimit time.Duration
+	// Progress, if set, is told of every run of a step as soon as it is
+	// judged, retries included, so a caller can show the search as it goes.
+	Progress func(Record) `json:"-"`
 }
 
 // Phase says why a step was run.
@@ -67,12 +83,20 @@ const (
 	Bisect Phase = "bisect" // narrowing between the last pass and the first failure
 )
 
-// Record is one step of a search.
+// Record is one run of a step in a search.
 type Record struct {
 	StepResult
 	Phase      Phase  // why the step was run
-	Saturation string // why the generator's figures are not trusted; "" when they are
+	Attempt    int    // 1 for the first run of a rate, 2… for its retries
+	Busy       string // how the host was too busy for the figures to describe the system; "" when it was not
+	Saturation string // why the generator's figures are not trusted (iterations dropped); "" when they are
+	Retried    bool   // this run was not judged: the host was busy, and the rate was run again
+	Judged     bool   // the run's pass or failure counted in the search
 }
+
+// Clean reports whether the step's figures describe the system alone: the
+// host was not busy and the generator dropped nothing past its limit.
+func (r Record) Clean() bool { return r.Busy == "" && r.Saturation == "" && !r.Retried }
 
 // StopReason says why a search ended.
 type StopReason string
@@ -82,7 +106,8 @@ const (
 	Converged          StopReason = "converged"           // bisected to the precision
 	MaxRateReached     StopReason = "max rate reached"    // the SLO held up to MaxRate
 	BudgetSpent        StopReason = "time budget spent"   // no time for another step
-	GeneratorSaturated StopReason = "generator saturated" // the generator, not the system, was the limit
+	GeneratorSaturated StopReason = "generator saturated" // the generator's VU ceiling, not the system, was the limit
+	HostBusy           StopReason = "host too busy"       // every attempt at a rate found the generator's host busy
 	StepLimit          StopReason = "step limit reached"  // MaxSteps steps were run
 	Interrupted        StopReason = "interrupted"         // the context ended
 	StepError          StopReason = "step failed to run"  // the Runner returned an error
@@ -98,7 +123,9 @@ type Result struct {
 	LowestFailing float64    // the lowest rate that failed; 0 if none
 	FirstFailure  []string   // the thresholds that failed at the first failing step
 	Knee          *Knee      // nil when latency did not climb or too few steps
-	USL           *USLFit    // nil when there are too few points to fit
+	USL           *USLFit    // nil unless the fit explains the data (see USLNote)
+	USLNote       string     // why no fit is shown, e.g. "too few points for a scalability fit (…)"
+	Retries       int        // runs of a step that were not judged because the host was busy
 	Stop          StopReason // why the search ended
 	StopDetail    string     // the stop in words, with figures
 }
@@ -112,7 +139,7 @@ func Search(ctx context.Context, cfg Config, r Runner) (Result, error) {
 	s := &search{cfg: cfg, runner: r, res: Result{Config: cfg}}
 	err = s.run(ctx)
 	s.res.Knee = findKnee(s.res.Steps, cfg.KneeFactor)
-	s.res.USL = fitSteps(s.res.Steps)
+	s.res.USL, s.res.USLNote = fitSteps(s.res.Steps)
 	return s.res, err
 }
 
@@ -131,7 +158,8 @@ func withDefaults(c Config) (Config, error) {
 	if c.Factor != 0 && c.Factor <= 1 {
 		errs = append(errs, fmt.Errorf("the step factor %v must be above 1", c.Factor))
 	}
-	if c.Increment < 0 || c.MaxRate < 0 || c.Budget < 0 || c.Precision < 0 || c.MaxCPU < 0 || c.MaxLag < 0 || c.MaxDropped < 0 || c.MaxSteps < 0 {
+	if c.Increment < 0 || c.MaxRate < 0 || c.Budget < 0 || c.Precision < 0 || c.MaxCPU < 0 || c.MaxLag < 0 || c.MaxSteal < 0 ||
+		c.MaxDropped < 0 || c.MaxSteps < 0 || c.MaxRetries < -1 || c.RetryPause < 0 || c.LatencyLimit < 0 {
 		errs = append(errs, errors.New("limits cannot be negative"))
 	}
 	if c.MaxRate > 0 && c.MaxRate < c.StartRate {
@@ -150,11 +178,24 @@ func withDefaults(c Config) (Config, error) {
 	c.MaxCPU = orFloat(c.MaxCPU, 0.85)
 	c.MaxDropped = orFloat(c.MaxDropped, 0.001)
 	c.KneeFactor = orFloat(c.KneeFactor, 1.5)
+	c.MaxSteal = orFloat(c.MaxSteal, 0.1)
 	if c.MaxLag == 0 {
 		c.MaxLag = 100 * time.Millisecond
+		if c.LatencyLimit > 0 {
+			c.MaxLag = min(c.MaxLag, c.LatencyLimit/4)
+		}
 	}
 	if c.MaxSteps == 0 {
 		c.MaxSteps = 100
+	}
+	switch c.MaxRetries {
+	case 0:
+		c.MaxRetries = 2
+	case -1:
+		c.MaxRetries = 0
+	}
+	if c.RetryPause == 0 {
+		c.RetryPause = 2 * time.Second
 	}
 	return c, nil
 }

@@ -68,20 +68,16 @@ func (q queueServer) RunStep(_ context.Context, s Step) (StepResult, error) {
 }
 
 // cappedGenerator wraps a runner with a load generator that runs out of
-// CPU or of VUs at some rate.
+// VUs at some rate.
 type cappedGenerator struct {
 	Runner
-	cpuPerRate float64 // CPU fraction per arrival per second
-	maxVUs     float64 // in-flight iterations the generator can hold
+	maxVUs float64 // in-flight iterations the generator can hold
 }
 
 func (g cappedGenerator) RunStep(ctx context.Context, s Step) (StepResult, error) {
 	r, err := g.Runner.RunStep(ctx, s)
 	if err != nil {
 		return r, err
-	}
-	if g.cpuPerRate > 0 {
-		r.GeneratorCPU = g.cpuPerRate * s.Rate
 	}
 	if g.maxVUs > 0 && r.Concurrency > g.maxVUs {
 		// Iterations beyond what the VUs can carry are dropped; the rest
@@ -90,6 +86,60 @@ func (g cappedGenerator) RunStep(ctx context.Context, s Step) (StepResult, error
 		r.Dropped = int64((s.Rate - delivered) * s.Hold.Seconds())
 		r.Throughput, r.Concurrency, r.Passed, r.FailedThresholds = delivered, g.maxVUs, true, nil
 	}
+	return r, nil
+}
+
+// busyHost wraps a runner on a host that something else keeps busy at
+// times. A disturbed run shows it in the generator's own measurements and,
+// unless keepVerdict, fails, as latency timed from the intended start does
+// when the generator starts iterations late.
+type busyHost struct {
+	Runner
+	kind        string  // "lag", "cpu" or "steal": what the measurements show
+	first       bool    // the first run at each rate is disturbed
+	from        float64 // every run at or above this rate is disturbed; 0: none
+	keepVerdict bool    // a disturbed run keeps the server's verdict
+	runs        map[float64]int
+}
+
+func (b *busyHost) RunStep(ctx context.Context, s Step) (StepResult, error) {
+	r, err := b.Runner.RunStep(ctx, s)
+	if err != nil {
+		return r, err
+	}
+	if b.runs == nil {
+		b.runs = map[float64]int{}
+	}
+	b.runs[s.Rate]++
+	if !(b.first && b.runs[s.Rate] == 1) && !(b.from > 0 && s.Rate >= b.from) {
+		return r, nil
+	}
+	switch b.kind {
+	case "lag":
+		r.LagP99 = 300 * time.Millisecond
+	case "cpu":
+		r.GeneratorCPU = 0.98
+	case "steal":
+		r.HostKnown, r.HostCPU, r.HostSteal = true, 0.99, 0.3
+	}
+	if !b.keepVerdict {
+		r.P95 += 300 * time.Millisecond
+		r.P99 += 300 * time.Millisecond
+		r.Passed, r.FailedThresholds = false, []string{"http_req_duration: p(95) < 50ms (the host's doing)"}
+	}
+	return r, nil
+}
+
+// scripted returns its results in turn, whatever rate is asked for.
+type scripted struct {
+	results []StepResult
+	n       int
+}
+
+func (s *scripted) RunStep(_ context.Context, st Step) (StepResult, error) {
+	r := s.results[min(s.n, len(s.results)-1)]
+	s.n++
+	r.Rate = st.Rate
 	return r, nil
 }
 

@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"math"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/loadlens/loadlens/internal/web"
@@ -20,18 +20,19 @@ var pageTemplate string
 //go:embed capacity.js
 var pageJS string
 
-// pagePoint is one step as the page's charts take it, sorted by rate.
+// pagePoint is one judged step as the page's charts take it, sorted by rate.
 type pagePoint struct {
 	Rate       float64  `json:"rate"`
 	Throughput float64  `json:"done"`
 	P95        *float64 `json:"p95"` // milliseconds; null without requests
 	P99        *float64 `json:"p99"`
 	Passed     bool     `json:"pass"`
-	Trusted    bool     `json:"trusted"`
+	Trusted    bool     `json:"trusted"` // Record.Clean: drawn filled
 }
 
 type pageData struct {
 	Points  []pagePoint `json:"points"`
+	Retried []pagePoint `json:"retried"` // runs not judged because the host was busy, drawn as grey rings
 	SLO     float64     `json:"slo"`     // the p95 limit in ms; 0: none
 	Knee    float64     `json:"knee"`    // the knee's rate; 0: none
 	Highest float64     `json:"highest"` // the highest sustainable rate; 0: none
@@ -42,6 +43,8 @@ type pageView struct {
 	CSS          template.CSS
 	Name         string
 	Headline     []pageFact
+	Warning      string     // the outcome could not be determined, and why
+	Notes        []pageFact // the USL fit, retries, why the search stopped
 	Steps        []pageStep
 	Data         template.JS
 	Scripts      []template.JS
@@ -49,33 +52,37 @@ type pageView struct {
 	UPlotLicense string
 }
 
-type pageFact struct{ Label, Value string }
+type pageFact struct{ Label, Value, Sub string }
 
 type pageStep struct {
-	N, Phase, Rate, Done, P95, P99, Errors, Dropped, CPU, Lag, Verdict string
-	Passed                                                             bool
+	N, Phase, Rate, Done, P95, P99, Errors, Dropped, CPU, Lag, Host, Verdict string
+	Passed, Retried                                                          bool
 }
 
 // WriteHTML writes the search as one self-contained page: throughput and
 // p95/p99 against the offered rate, with the SLO line, the knee and the
-// highest sustainable rate marked, and every step. slo is the test's p95
-// limit (0 when it has none).
+// highest sustainable rate marked, and every run of a step. slo is the
+// test's p95 limit (0 when it has none).
 func WriteHTML(w io.Writer, r Result, name string, slo time.Duration) error {
 	tmpl, err := template.New("capacity").Parse(pageTemplate)
 	if err != nil {
 		return fmt.Errorf("capacity.html: template: %w", err)
 	}
-	data := pageData{SLO: ms(slo), Highest: r.Highest}
+	data := pageData{SLO: ms(slo), Highest: r.Highest, Points: []pagePoint{}, Retried: []pagePoint{}}
 	if r.Knee != nil {
 		data.Knee = r.Knee.Rate
 	}
 	for _, s := range r.Steps {
-		p := pagePoint{Rate: s.Rate, Throughput: s.Throughput, Passed: s.Passed, Trusted: s.Saturation == ""}
+		p := pagePoint{Rate: s.Rate, Throughput: s.Throughput, Passed: s.Passed, Trusted: s.Clean()}
 		if s.Throughput > 0 {
 			p95, p99 := ms(s.P95), ms(s.P99)
 			p.P95, p.P99 = &p95, &p99
 		}
-		data.Points = append(data.Points, p)
+		if s.Retried {
+			data.Retried = append(data.Retried, p)
+		} else {
+			data.Points = append(data.Points, p)
+		}
 	}
 	sort.SliceStable(data.Points, func(i, j int) bool { return data.Points[i].Rate < data.Points[j].Rate })
 	var js bytes.Buffer
@@ -83,24 +90,22 @@ func WriteHTML(w io.Writer, r Result, name string, slo time.Duration) error {
 	if err := enc.Encode(data); err != nil {
 		return fmt.Errorf("capacity.html: %w", err)
 	}
-	var summary strings.Builder
-	if err := Render(&summary, r); err != nil {
-		return err
-	}
 	v := pageView{CSS: template.CSS(web.CSS()), Name: name, Data: template.JS(js.String()),
 		UPlotVersion: web.UPlotVersion, UPlotLicense: web.UPlotLicense(), Headline: headline(r)}
+	if r.Stop == HostBusy {
+		v.Warning = "Highest sustainable rate " + highestText(r) + "."
+	}
+	v.Notes = append(v.Notes, pageFact{Label: "Scalability (USL fit)", Value: uslText(r)})
+	if r.Retries > 0 {
+		v.Notes = append(v.Notes, pageFact{Label: "Retried", Value: retriesText(r)})
+	}
+	v.Notes = append(v.Notes, pageFact{Label: "Stopped", Value: string(r.Stop) + ": " + r.StopDetail})
 	v.Scripts, v.CSP = web.PageScripts(false, pageJS)
 	for i, s := range r.Steps {
-		verdict := "pass"
-		if !s.Passed {
-			verdict = "FAIL: " + strings.Join(s.FailedThresholds, "; ")
-		}
-		if s.Saturation != "" {
-			verdict += " (generator: " + s.Saturation + ")"
-		}
-		v.Steps = append(v.Steps, pageStep{N: fmt.Sprint(i + 1), Phase: string(s.Phase), Rate: num(s.Rate), Done: num(s.Throughput),
+		v.Steps = append(v.Steps, pageStep{N: fmt.Sprint(i + 1), Phase: phaseText(s), Rate: num(s.Rate), Done: num(s.Throughput),
 			P95: dur(s.P95), P99: dur(s.P99), Errors: fmt.Sprintf("%.2f%%", 100*s.ErrorRate), Dropped: fmt.Sprint(s.Dropped),
-			CPU: fmt.Sprintf("%.0f%%", 100*s.GeneratorCPU), Lag: dur(s.LagP99), Verdict: verdict, Passed: s.Passed})
+			CPU: fmt.Sprintf("%.0f%%", 100*s.GeneratorCPU), Lag: dur(s.LagP99), Host: hostText(s.StepResult),
+			Verdict: verdictText(s, ": "), Passed: s.Passed, Retried: s.Retried})
 	}
 	var b bytes.Buffer
 	if err := tmpl.Execute(&b, v); err != nil {
@@ -112,26 +117,38 @@ func WriteHTML(w io.Writer, r Result, name string, slo time.Duration) error {
 
 // headline is the page's top figures.
 func headline(r Result) []pageFact {
-	highest := "none found"
+	highest := pageFact{Label: "Highest sustainable rate", Value: "none found"}
 	switch {
+	case r.Stop == HostBusy:
+		highest.Value, highest.Sub = "not determined", fmt.Sprintf("the host was too busy at %s/s", num(lastRate(r)))
+		if r.Highest > 0 {
+			highest.Sub += fmt.Sprintf("; the SLO held up to %s/s", num(r.Highest))
+		}
 	case r.Highest > 0 && r.Stop == GeneratorSaturated:
-		highest = "≥ " + num(r.Highest) + "/s"
+		highest.Value, highest.Sub = "≥ "+num(r.Highest)+"/s", "the generator dropped iterations past it"
 	case r.Highest > 0 && r.LowestFailing == 0:
-		highest = "≥ " + num(r.Highest) + "/s"
+		highest.Value, highest.Sub = "≥ "+num(r.Highest)+"/s", "no step failed the SLO"
 	case r.Highest > 0:
-		highest = num(r.Highest) + "/s"
+		highest.Value = num(r.Highest) + "/s"
 	}
-	facts := []pageFact{{"Highest sustainable rate", highest}}
+	facts := []pageFact{highest}
 	if r.LowestFailing > 0 {
-		facts = append(facts, pageFact{"First failing rate", num(r.LowestFailing) + "/s"})
+		facts = append(facts, pageFact{Label: "First failing rate", Value: num(r.LowestFailing) + "/s"})
 	}
 	if r.Knee != nil {
-		facts = append(facts, pageFact{"Knee", num(r.Knee.Rate) + "/s"})
+		facts = append(facts, pageFact{Label: "Knee", Value: num(r.Knee.Rate) + "/s"})
 	}
-	if f := r.USL; f != nil && f.PeakThroughput > 0 && f.PeakThroughput < 1e12 {
-		facts = append(facts, pageFact{"USL peak", num(f.PeakThroughput) + "/s"})
+	if f := r.USL; f != nil && f.PeakInReach && !math.IsInf(f.PeakThroughput, 0) {
+		label := "USL peak"
+		if math.IsInf(f.PeakConcurrency, 1) {
+			label = "USL ceiling" // κ = 0: throughput approaches λ/σ and never falls
+		}
+		facts = append(facts, pageFact{Label: label, Value: num(f.PeakThroughput) + "/s", Sub: fmt.Sprintf("R² %.3f over %d steps", f.R2, f.Points)})
 	}
-	facts = append(facts, pageFact{"Stopped", string(r.Stop)})
+	if r.Retries > 0 {
+		facts = append(facts, pageFact{Label: "Retried runs", Value: fmt.Sprint(r.Retries), Sub: "the host was busy"})
+	}
+	facts = append(facts, pageFact{Label: "Stopped", Value: string(r.Stop)})
 	return facts
 }
 

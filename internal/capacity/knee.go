@@ -5,9 +5,11 @@ import (
 	"time"
 )
 
-// Knee is where latency starts to climb with load: the highest rate whose
-// p95, and that of every lower rate, stayed within KneeFactor × the lowest
-// p95 of the search. Past it, queueing sets in.
+// Knee is where latency starts to climb with load for good: the highest
+// rate whose p95 stayed within KneeFactor × the lowest p95 of the search
+// while the p95 of every higher rate went past it. A single slow step
+// below it (a noisy host) does not move the knee down. Past it, queueing
+// sets in.
 type Knee struct {
 	Rate, Throughput float64       // offered and completed at the knee
 	P95              time.Duration // at the knee
@@ -16,13 +18,13 @@ type Knee struct {
 	NextP95          time.Duration // and its p95
 }
 
-// findKnee locates the knee on the latency-vs-load curve of the trusted
-// steps; nil when there are fewer than three, when latency never passed
-// the factor, or when it had already passed it at the lowest rate.
+// findKnee locates the knee on the latency-vs-load curve of the clean
+// steps (Record.Clean); nil when there are fewer than three, or when
+// latency at the highest rate tried stayed within the factor.
 func findKnee(steps []Record, factor float64) *Knee {
 	var pts []StepResult
 	for _, s := range steps {
-		if s.Saturation == "" && s.P95 > 0 {
+		if s.Clean() && s.P95 > 0 {
 			pts = append(pts, s.StepResult)
 		}
 	}
@@ -35,15 +37,14 @@ func findKnee(steps []Record, factor float64) *Knee {
 		base = min(base, p.P95)
 	}
 	limit := time.Duration(factor * float64(base))
-	for i, p := range pts {
-		if p.P95 <= limit {
-			continue
+	if pts[len(pts)-1].P95 <= limit {
+		return nil // the highest rate tried is within the factor: no climb yet
+	}
+	for i := len(pts) - 2; i >= 0; i-- {
+		if pts[i].P95 <= limit {
+			k, p := pts[i], pts[i+1]
+			return &Knee{Rate: k.Rate, Throughput: k.Throughput, P95: k.P95, Base: base, NextRate: p.Rate, NextP95: p.P95}
 		}
-		if i == 0 {
-			return nil
-		}
-		k := pts[i-1]
-		return &Knee{Rate: k.Rate, Throughput: k.Throughput, P95: k.P95, Base: base, NextRate: p.Rate, NextP95: p.P95}
 	}
 	return nil
 }

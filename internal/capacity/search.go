@@ -66,75 +66,178 @@ func (s *search) next(rate float64) float64 {
 	return rate * s.cfg.Factor
 }
 
-// step runs one step and records it. It returns a non-nil errStop when the
-// search must end: budget, step limit, context, runner error, or a
-// generator past its limits.
+// step runs one rate until it can be judged, and records every run. A run
+// whose verdict could be the busy host's is run again, at most MaxRetries
+// times. It returns a
+// non-nil errStop when the search must end: budget, step limit, context,
+// runner error, a host busy on every attempt, or a VU ceiling.
 func (s *search) step(ctx context.Context, rate float64, phase Phase) (Record, *errStop) {
+	for attempt := 1; ; attempt++ {
+		if stop := s.canRun(ctx, rate); stop != nil {
+			return Record{}, stop
+		}
+		res, err := s.runner.RunStep(ctx, Step{Rate: rate, Hold: s.cfg.Hold})
+		if err != nil {
+			if ctx.Err() != nil {
+				s.finish(Interrupted, "interrupted during the step at "+num(rate)+"/s")
+			} else {
+				s.finish(StepError, fmt.Sprintf("the step at %s/s failed to run: %v", num(rate), err))
+			}
+			return Record{}, &errStop{fmt.Errorf("capacity: step at %s/s: %w", num(rate), err)}
+		}
+		s.spent += s.cfg.Hold
+		res.Rate = rate
+		rec := Record{StepResult: res, Phase: phase, Attempt: attempt, Busy: s.busy(res), Saturation: s.dropped(res)}
+		if s.hostsDoing(rec) {
+			if attempt <= s.cfg.MaxRetries {
+				rec.Retried = true
+				s.record(rec)
+				s.res.Retries++
+				if stop := s.pause(ctx, rate); stop != nil {
+					return rec, stop
+				}
+				continue
+			}
+			s.record(rec)
+			s.finish(HostBusy, fmt.Sprintf("the load generator's host could not generate %s/s: busy %s (last: %s)",
+				num(rate), attempts(attempt), rec.Busy))
+			return rec, &errStop{}
+		}
+		rec.Judged = !(rec.Passed && rec.Saturation != "") // a pass flattered by drops says nothing
+		s.record(rec)
+		return rec, s.judge(rec)
+	}
+}
+
+// canRun returns why no further step may run, or nil.
+func (s *search) canRun(ctx context.Context, rate float64) *errStop {
 	switch {
 	case ctx.Err() != nil:
 		s.finish(Interrupted, "interrupted before the step at "+num(rate)+"/s")
-		return Record{}, &errStop{ctx.Err()}
+		return &errStop{ctx.Err()}
 	case len(s.res.Steps) >= s.cfg.MaxSteps:
 		s.finish(StepLimit, fmt.Sprintf("%d steps run, the most allowed", len(s.res.Steps)))
-		return Record{}, &errStop{}
+		return &errStop{}
 	case s.cfg.Budget > 0 && s.spent+s.cfg.Hold > s.cfg.Budget:
 		s.finish(BudgetSpent, fmt.Sprintf("%s of the %s budget spent; another step needs %s", s.spent, s.cfg.Budget, s.cfg.Hold))
-		return Record{}, &errStop{}
+		return &errStop{}
 	}
-	res, err := s.runner.RunStep(ctx, Step{Rate: rate, Hold: s.cfg.Hold})
-	if err != nil {
-		if ctx.Err() != nil {
-			s.finish(Interrupted, "interrupted during the step at "+num(rate)+"/s")
-		} else {
-			s.finish(StepError, fmt.Sprintf("the step at %s/s failed to run: %v", num(rate), err))
-		}
-		return Record{}, &errStop{fmt.Errorf("capacity: step at %s/s: %w", num(rate), err)}
-	}
-	s.spent += s.cfg.Hold
-	res.Rate = rate
-	rec := Record{StepResult: res, Phase: phase, Saturation: s.saturation(res)}
-	s.res.Steps = append(s.res.Steps, rec)
-	// Dropped iterations only make latency look better than it was, so a
-	// failure with drops is still a failure; anything else past the
-	// generator's limits says nothing about the system.
-	trusted := rec.Saturation == "" || (!res.Passed && res.GeneratorCPU <= s.cfg.MaxCPU && res.LagP99 <= s.cfg.MaxLag)
-	if !trusted {
-		s.finish(GeneratorSaturated, fmt.Sprintf("at %s/s %s: past this point the figures describe the load generator, not the system",
-			num(rate), rec.Saturation))
-		return rec, &errStop{}
-	}
-	if res.Passed {
-		s.res.Highest = max(s.res.Highest, rate)
-	} else {
-		if s.res.LowestFailing == 0 {
-			s.res.FirstFailure = res.FailedThresholds
-		}
-		if s.res.LowestFailing == 0 || rate < s.res.LowestFailing {
-			s.res.LowestFailing = rate
-		}
-	}
-	return rec, nil
+	return nil
 }
 
-// saturation says which generator limits a step went past, or "".
-func (s *search) saturation(r StepResult) string {
+// pause waits RetryPause before a retry, so that a burst of work on the
+// host can pass; the context ends the wait.
+func (s *search) pause(ctx context.Context, rate float64) *errStop {
+	t := time.NewTimer(s.cfg.RetryPause)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		s.finish(Interrupted, "interrupted before the retry of the step at "+num(rate)+"/s")
+		return &errStop{ctx.Err()}
+	}
+}
+
+// record keeps a run of a step and reports it.
+func (s *search) record(rec Record) {
+	s.res.Steps = append(s.res.Steps, rec)
+	if s.cfg.Progress != nil {
+		s.cfg.Progress(rec)
+	}
+}
+
+// judge counts a run the host did not disturb as a pass or a failure.
+// Dropped iterations only make latency look better than it was, so a
+// failure with drops is still a failure; a pass with drops says only that
+// the VU ceiling was too low, which no retry changes.
+func (s *search) judge(rec Record) *errStop {
+	if rec.Saturation != "" && rec.Passed {
+		s.finish(GeneratorSaturated, fmt.Sprintf("at %s/s %s: past this point the figures describe the load generator, not the system",
+			num(rec.Rate), rec.Saturation))
+		return &errStop{}
+	}
+	if rec.Passed {
+		s.res.Highest = max(s.res.Highest, rec.Rate)
+		return nil
+	}
+	if s.res.LowestFailing == 0 {
+		s.res.FirstFailure = rec.FailedThresholds
+	}
+	if s.res.LowestFailing == 0 || rec.Rate < s.res.LowestFailing {
+		s.res.LowestFailing = rec.Rate
+	}
+	return nil
+}
+
+// hostsDoing reports whether a run's verdict could be the busy host's
+// rather than the system's. Lag and a slow generator only add to latency
+// timed from the intended start, so a pass on a busy host stands, unless
+// drops flattered it. A stall of the generator adds its length to the
+// iterations it delays and, with the burst it releases, at most about as
+// much again in the target's queue while the target has capacity to spare;
+// so a failure stands when the mean latency less twice the lag p99 is
+// still past the SLO's latency limit.
+func (s *search) hostsDoing(rec Record) bool {
+	switch {
+	case rec.Busy == "":
+		return false
+	case rec.Passed:
+		return rec.Saturation != ""
+	}
+	limit := s.cfg.LatencyLimit
+	return !(limit > 0 && rec.Mean-2*rec.LagP99 > limit)
+}
+
+// busy says how a run's own measurements show that the generator's host
+// was busy, or "": scheduling lag past its limit, the generator's CPU near
+// its cores, CPU stolen by the hypervisor. The host's total CPU is shown
+// but not judged: the target may share the host, and its saturation is
+// what the search measures.
+func (s *search) busy(r StepResult) string {
 	var why []string
-	if r.GeneratorCPU > s.cfg.MaxCPU {
-		why = append(why, fmt.Sprintf("the generator's CPU reached %s%% of its cores (limit %s%%)", num(100*r.GeneratorCPU), num(100*s.cfg.MaxCPU)))
-	}
 	if r.LagP99 > s.cfg.MaxLag {
-		why = append(why, fmt.Sprintf("its scheduling lag p99 reached %s (limit %s)", r.LagP99, s.cfg.MaxLag))
+		why = append(why, fmt.Sprintf("scheduling lag p99 %s > %s", dur(r.LagP99), dur(s.cfg.MaxLag)))
 	}
-	if arrivals := r.Rate * s.cfg.Hold.Seconds(); r.Dropped > 0 && float64(r.Dropped) > s.cfg.MaxDropped*arrivals {
-		why = append(why, fmt.Sprintf("%d iterations were dropped (%s%% of %s due; raise max_vus)", r.Dropped,
-			num(100*float64(r.Dropped)/arrivals), num(arrivals)))
+	if r.GeneratorCPU > s.cfg.MaxCPU {
+		why = append(why, fmt.Sprintf("generator CPU %.0f%% > %.0f%% of its cores", 100*r.GeneratorCPU, 100*s.cfg.MaxCPU))
 	}
-	return strings.Join(why, "; ")
+	if r.HostKnown && r.HostSteal > s.cfg.MaxSteal {
+		why = append(why, fmt.Sprintf("CPU steal %.0f%% > %.0f%%", 100*r.HostSteal, 100*s.cfg.MaxSteal))
+	}
+	if len(why) == 0 {
+		return ""
+	}
+	if r.HostKnown {
+		why = append(why, fmt.Sprintf("host CPU %.0f%% busy", 100*r.HostCPU))
+	}
+	if d := s.dropped(r); d != "" {
+		why = append(why, d)
+	}
+	return strings.Join(why, ", ")
+}
+
+// dropped says how many iterations a run dropped past the limit, or "".
+func (s *search) dropped(r StepResult) string {
+	arrivals := r.Rate * s.cfg.Hold.Seconds()
+	if r.Dropped == 0 || float64(r.Dropped) <= s.cfg.MaxDropped*arrivals {
+		return ""
+	}
+	return fmt.Sprintf("%d iterations were dropped (%s%% of %s due; raise max_vus)", r.Dropped,
+		num(100*float64(r.Dropped)/arrivals), num(arrivals))
 }
 
 // finish records why the search ended.
 func (s *search) finish(reason StopReason, detail string) {
 	s.res.Stop, s.res.StopDetail = reason, detail
+}
+
+// attempts writes "on each of 3 attempts", or "on its one attempt".
+func attempts(n int) string {
+	if n == 1 {
+		return "on its one attempt (retries are off)"
+	}
+	return fmt.Sprintf("on each of %d attempts", n)
 }
 
 // num formats a rate: whole numbers from 100, else up to two decimals.

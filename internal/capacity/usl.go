@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 )
 
 // USLFit is Gunther's Universal Scalability Law fitted to (concurrency,
@@ -19,26 +20,85 @@ type USLFit struct {
 	PeakThroughput  float64 // the peak, or the asymptote λ/σ when κ = 0 (+Inf when σ = 0 too)
 	R2              float64 // of throughput, 1 for a perfect fit
 	Points          int     // steps the fit used
+	// PeakInReach says the peak lies within uslReach × the measured range
+	// (concurrency for a peak, throughput for an asymptote); farther out
+	// it is an extrapolation the steps do not support, and is not shown.
+	PeakInReach bool
 }
+
+// uslReach is how far past the measured range a peak is still shown.
+const uslReach = 2
 
 // Throughput is the fitted throughput at concurrency n.
 func (f USLFit) Throughput(n float64) float64 {
 	return f.Lambda * n / (1 + f.Sigma*(n-1) + f.Kappa*n*(n-1))
 }
 
-// fitSteps fits the USL to the trusted steps; nil when it cannot.
-func fitSteps(steps []Record) *USLFit {
+// The criterion for showing a USL fit: it must rest on enough clean
+// passing steps and explain them. Steps that failed the SLO are left out:
+// past the capacity of an open-model test the queue grows through the
+// hold, which is no steady state of the kind the USL describes.
+const (
+	uslMinPoints = 4   // distinct passed rates with clean measurements
+	uslMinR2     = 0.9 // of throughput against concurrency
+)
+
+// fitSteps fits the USL to the clean passing steps and returns it only when
+// it explains them; otherwise nil and why, in words.
+func fitSteps(steps []Record) (*USLFit, string) {
 	var n, x []float64
+	rates := map[float64]bool{}
 	for _, s := range steps {
-		if s.Saturation == "" && s.Concurrency > 0 && s.Throughput > 0 {
+		if s.Clean() && s.Passed && s.Concurrency > 0 && s.Throughput > 0 {
 			n, x = append(n, s.Concurrency), append(x, s.Throughput)
+			rates[s.Rate] = true
 		}
+	}
+	if len(rates) < uslMinPoints {
+		return nil, fmt.Sprintf("too few points for a scalability fit: %d passed step%s at distinct rates with clean measurements, %d needed",
+			len(rates), plural(len(rates)), uslMinPoints)
 	}
 	f, err := FitUSL(n, x)
 	if err != nil {
-		return nil
+		return nil, "the USL does not fit these points: " + strings.TrimPrefix(err.Error(), "capacity: ")
 	}
-	return &f
+	if why := f.implausible(); why != "" {
+		return nil, fmt.Sprintf("the USL does not fit these points (%s)", why)
+	}
+	maxN, maxX := 0.0, 0.0
+	for i := range n {
+		maxN, maxX = max(maxN, n[i]), max(maxX, x[i])
+	}
+	if math.IsInf(f.PeakConcurrency, 1) {
+		f.PeakInReach = f.PeakThroughput <= uslReach*maxX
+	} else {
+		f.PeakInReach = f.PeakConcurrency <= uslReach*maxN
+	}
+	return &f, ""
+}
+
+// implausible says why a fit does not explain its data, or "": its
+// parameters must mean something physically (λ > 0, 0 ≤ σ ≤ 1, κ ≥ 0) and
+// it must explain at least uslMinR2 of the throughput's variance.
+func (f USLFit) implausible() string {
+	switch {
+	case !(f.Lambda > 0) || math.IsInf(f.Lambda, 0):
+		return fmt.Sprintf("λ = %.3g is not a positive throughput", f.Lambda)
+	case !(f.Sigma >= 0 && f.Sigma <= 1):
+		return fmt.Sprintf("σ = %.3g is outside 0…1", f.Sigma)
+	case !(f.Kappa >= 0):
+		return fmt.Sprintf("κ = %.3g is negative", f.Kappa)
+	case !(f.R2 >= uslMinR2):
+		return fmt.Sprintf("R² %.3g, below %v", f.R2, uslMinR2)
+	}
+	return ""
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 // FitUSL fits the Universal Scalability Law to throughput x at concurrency
@@ -225,10 +285,31 @@ func (f USLFit) MarshalJSON() ([]byte, error) {
 		}
 		return &v
 	}
-	return json.Marshal(struct {
-		Lambda, Sigma, Kappa            float64
-		PeakConcurrency, PeakThroughput *float64
-		R2                              float64
-		Points                          int
-	}{f.Lambda, f.Sigma, f.Kappa, finite(f.PeakConcurrency), finite(f.PeakThroughput), f.R2, f.Points})
+	return json.Marshal(uslJSON{f.Lambda, f.Sigma, f.Kappa, finite(f.PeakConcurrency), finite(f.PeakThroughput), f.R2, f.Points, f.PeakInReach})
+}
+
+// uslJSON is USLFit as capacity.json holds it.
+type uslJSON struct {
+	Lambda, Sigma, Kappa            float64
+	PeakConcurrency, PeakThroughput *float64
+	R2                              float64
+	Points                          int
+	PeakInReach                     bool
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote, null peaks as +Inf.
+func (f *USLFit) UnmarshalJSON(b []byte) error {
+	var j uslJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	inf := func(v *float64) float64 {
+		if v == nil {
+			return math.Inf(1)
+		}
+		return *v
+	}
+	*f = USLFit{Lambda: j.Lambda, Sigma: j.Sigma, Kappa: j.Kappa, PeakConcurrency: inf(j.PeakConcurrency),
+		PeakThroughput: inf(j.PeakThroughput), R2: j.R2, Points: j.Points, PeakInReach: j.PeakInReach}
+	return nil
 }

@@ -1,6 +1,7 @@
 package capacity
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"math/rand/v2"
@@ -77,11 +78,144 @@ func TestFitUSLRejectsTooLittleData(t *testing.T) {
 }
 
 func TestUSLFitJSONWritesNullForAnInfinitePeak(t *testing.T) {
-	b, err := json.Marshal(USLFit{Lambda: 2, PeakConcurrency: math.Inf(1), PeakThroughput: 100, Points: 4})
+	in := USLFit{Lambda: 2, Sigma: 0.02, PeakConcurrency: math.Inf(1), PeakThroughput: 100, R2: 0.99, Points: 4, PeakInReach: true}
+	b, err := json.Marshal(in)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := string(b); !strings.Contains(got, `"PeakConcurrency":null`) || !strings.Contains(got, `"PeakThroughput":100`) {
 		t.Fatalf("JSON %s", got)
+	}
+	// capacity.json read back (estimate --from-run, a report rebuilt) keeps the infinite peak.
+	var out USLFit
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	if out != in {
+		t.Fatalf("read back %+v, want %+v", out, in)
+	}
+}
+
+// TestUSLShownOnlyWhenItExplainsTheData: a fit is shown only on at least
+// four clean passing steps, with λ > 0, 0 ≤ σ ≤ 1, κ ≥ 0 and R² ≥ 0.9;
+// otherwise the output says why, and never prints a peak.
+func TestUSLShownOnlyWhenItExplainsTheData(t *testing.T) {
+	truth := USLFit{Lambda: 100, Sigma: 0.05, Kappa: 0.002}
+	steps := func(ns []float64, xs []float64, passed int) []Record {
+		var out []Record
+		for i, n := range ns {
+			x := truth.Throughput(n)
+			if xs != nil {
+				x = xs[i]
+			}
+			out = append(out, Record{StepResult: StepResult{Rate: x, Throughput: x, Concurrency: n, Passed: i < passed}, Attempt: 1})
+		}
+		return out
+	}
+	onUSL := []float64{1, 2, 4, 8, 12, 16}
+	busy := steps(onUSL[:4], nil, 4)
+	busy[1].Busy = "the generator's scheduling lag p99 reached 300ms (limit 100ms)"
+	tests := []struct {
+		name  string
+		steps []Record
+		shown bool
+		note  string
+	}{
+		{"six passed steps on the curve", steps(onUSL, nil, 6), true, ""},
+		{"three passed, three failed", steps(onUSL, nil, 3), false, "too few points for a scalability fit: 3 passed steps at distinct rates with clean measurements, 4 needed"},
+		{"a busy step is left out", busy, false, "too few points for a scalability fit: 3 passed steps"},
+		// Throughput that jumps about with concurrency is no USL curve.
+		{"scattered", steps([]float64{1, 2, 3, 4, 5, 6}, []float64{100, 20, 180, 40, 150, 10}, 6), false, "the USL does not fit these points (R² "},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f, note := fitSteps(tc.steps)
+			if (f != nil) != tc.shown || !strings.Contains(note, tc.note) || (tc.shown && note != "") {
+				t.Fatalf("fit %+v, note %q; want shown=%v, note %q", f, note, tc.shown, tc.note)
+			}
+			if f != nil && (f.R2 < uslMinR2 || math.Abs(f.Sigma-truth.Sigma) > 0.01 || math.Abs(f.Kappa-truth.Kappa) > 0.0005) {
+				t.Errorf("fit %+v, want about %+v", *f, truth)
+			}
+			r := Result{Steps: tc.steps, USL: f, USLNote: note, Stop: Converged}
+			var b bytes.Buffer
+			if err := Render(&b, r); err != nil {
+				t.Fatal(err)
+			}
+			hasFit := strings.Contains(b.String(), "λ=")
+			if hasFit != tc.shown || (!tc.shown && !strings.Contains(b.String(), "scalability (USL fit)     "+note)) {
+				t.Errorf("rendered:\n%s", b.String())
+			}
+			b.Reset()
+			if err := WriteHTML(&b, r, "shop", 0); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(b.String(), "USL peak") != tc.shown || (!tc.shown && !strings.Contains(b.String(), tc.note)) {
+				t.Errorf("capacity.html shows a USL peak: %v, want %v (or lacks the note)", strings.Contains(b.String(), "USL peak"), tc.shown)
+			}
+		})
+	}
+}
+
+// TestUSLImplausibleParameters: parameters without a physical meaning are
+// named, even when R² is high.
+func TestUSLImplausibleParameters(t *testing.T) {
+	tests := []struct {
+		f    USLFit
+		want string
+	}{
+		{USLFit{Lambda: 0, R2: 1}, "λ = 0 is not a positive throughput"},
+		{USLFit{Lambda: 1, Sigma: 1.5, R2: 1}, "σ = 1.5 is outside 0…1"},
+		{USLFit{Lambda: 1, Kappa: -0.1, R2: 1}, "κ = -0.1 is negative"},
+		{USLFit{Lambda: 1, R2: -36.7}, "R² -36.7, below 0.9"},
+		{USLFit{Lambda: 1, Sigma: 0.1, Kappa: 0.01, R2: 0.95}, ""},
+	}
+	for _, tc := range tests {
+		if got := tc.f.implausible(); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.f, got, tc.want)
+		}
+	}
+}
+
+// TestUSLPeakOnlyWithinReach: a fit on steps far below the peak explains
+// them, but its peak is an extrapolation and is not shown.
+func TestUSLPeakOnlyWithinReach(t *testing.T) {
+	truth := USLFit{Lambda: 100, Sigma: 0.01, Kappa: 0.0001} // peak at N ≈ 99
+	tests := []struct {
+		name  string
+		ns    []float64
+		reach bool
+	}{
+		{"steps up to the peak", []float64{5, 20, 40, 60, 80, 100}, true},
+		{"steps far below the peak", []float64{1, 2, 3, 4, 5}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var steps []Record
+			for _, n := range tc.ns {
+				x := truth.Throughput(n)
+				steps = append(steps, Record{StepResult: StepResult{Rate: x, Throughput: x, Concurrency: n, Passed: true}, Attempt: 1})
+			}
+			f, note := fitSteps(steps)
+			if f == nil {
+				t.Fatalf("no fit: %s", note)
+			}
+			if f.PeakInReach != tc.reach {
+				t.Fatalf("peak %v at N=%v in reach: %v, want %v", f.PeakThroughput, f.PeakConcurrency, f.PeakInReach, tc.reach)
+			}
+			var b bytes.Buffer
+			if err := WriteHTML(&b, Result{Steps: steps, USL: f, Stop: Converged}, "shop", 0); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(b.String(), "USL peak") != tc.reach {
+				t.Errorf("capacity.html shows the USL peak: %v, want %v", !tc.reach, tc.reach)
+			}
+			b.Reset()
+			if err := Render(&b, Result{Steps: steps, USL: f, Stop: Converged}); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(b.String(), "an extrapolation, not shown") == tc.reach {
+				t.Errorf("rendered:\n%s", b.String())
+			}
+		})
 	}
 }

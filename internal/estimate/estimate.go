@@ -116,7 +116,7 @@ func (r *Result) baseRate() (float64, error) {
 		return r.daily(), nil
 	case in.EventUsers > 0:
 		total := in.EventUsers * in.RequestsPerUser
-		r.add("requests in the event", fmt.Sprintf("%s users × %s requests each", num(in.EventUsers), num(in.RequestsPerUser)), total, "req")
+		r.add("requests in the event", qty(in.EventUsers, "user", "users")+" × "+qty(in.RequestsPerUser, "request", "requests")+" each", total, "req")
 		rate := total / in.EventWindow.Seconds()
 		r.add("event rate", fmt.Sprintf("%s req ÷ %s s (%s)", num(total), num(in.EventWindow.Seconds()), dur(in.EventWindow)), rate, "req/s")
 		return rate, nil
@@ -125,8 +125,8 @@ func (r *Result) baseRate() (float64, error) {
 		return in.RPS, nil
 	case in.Users > 0:
 		rate := in.Users / (in.ResponseTime + in.ThinkTime).Seconds()
-		r.add("rate of the users", fmt.Sprintf("%s users ÷ %s — Little's law X = N/(R+Z)",
-			num(in.Users), cycle(in)), rate, "req/s")
+		r.add("rate of the users", fmt.Sprintf("%s ÷ %s — Little's law X = N/(R+Z)",
+			qty(in.Users, "user", "users"), cycle(in)), rate, "req/s")
 		return rate, nil
 	}
 	return 0, fmt.Errorf("estimate: no load given: give daily users and visits, requests per day, an event, a rate or concurrent users")
@@ -142,9 +142,9 @@ func (r *Result) daily() float64 {
 			perVisit = 1
 		}
 		requests = in.DAU * in.VisitsPerUser * perVisit
-		formula := fmt.Sprintf("%s users × %s visits", num(in.DAU), num(in.VisitsPerUser))
+		formula := qty(in.DAU, "user", "users") + " × " + qty(in.VisitsPerUser, "visit", "visits")
 		if perVisit != 1 {
-			formula += fmt.Sprintf(" × %s requests per visit", num(perVisit))
+			formula += " × " + qty(perVisit, "request", "requests") + " per visit"
 		}
 		r.add("requests per day", formula, requests, "req/day")
 	} else {
@@ -195,7 +195,7 @@ func (r *Result) littlesLaw() {
 	}
 	r.VUs = ceilCount(r.TargetRPS * rz.Seconds())
 	r.add("virtual users", fmt.Sprintf("%s req/s × %s — Little's law N = X·(R+Z), rounded up",
-		num(r.TargetRPS), cycle(in)), float64(r.VUs), "VUs")
+		num(r.TargetRPS), cycle(in)), float64(r.VUs), plural(r.VUs, "VU", "VUs"))
 }
 
 // capacity computes the instances and nodes the target needs.
@@ -209,10 +209,11 @@ func (r *Result) capacity() {
 		per += " (" + in.PerInstanceFrom + ")"
 	}
 	r.Instances = ceilCount(r.TargetRPS / in.PerInstance)
-	r.add("instances", fmt.Sprintf("%s req/s ÷ %s, rounded up", num(r.TargetRPS), per), float64(r.Instances), "instances")
+	r.add("instances", fmt.Sprintf("%s req/s ÷ %s, rounded up", num(r.TargetRPS), per), float64(r.Instances), plural(r.Instances, "instance", "instances"))
 	if in.InstancesPerNode > 0 {
 		r.Nodes = ceilCount(float64(r.Instances) / in.InstancesPerNode)
-		r.add("nodes", fmt.Sprintf("%d instances ÷ %s per node, rounded up", r.Instances, num(in.InstancesPerNode)), float64(r.Nodes), "nodes")
+		r.add("nodes", fmt.Sprintf("%s ÷ %s per node, rounded up", count(r.Instances, "instance", "instances"), num(in.InstancesPerNode)),
+			float64(r.Nodes), plural(r.Nodes, "node", "nodes"))
 	}
 }
 
@@ -229,12 +230,12 @@ func (r *Result) cost() error {
 	r.Currency = cur
 	if in.InstancePrice.Amount > 0 {
 		c := float64(r.Instances) * in.InstancePrice.PerDay()
-		r.add("instance cost", fmt.Sprintf("%d instances × %s", r.Instances, in.InstancePrice), c, perDay(cur))
+		r.add("instance cost", count(r.Instances, "instance", "instances")+" × "+in.InstancePrice.String(), c, perDay(cur))
 		r.CostPerDay += c
 	}
 	if in.NodePrice.Amount > 0 {
 		c := float64(r.Nodes) * in.NodePrice.PerDay()
-		r.add("node cost", fmt.Sprintf("%d nodes × %s", r.Nodes, in.NodePrice), c, perDay(cur))
+		r.add("node cost", count(r.Nodes, "node", "nodes")+" × "+in.NodePrice.String(), c, perDay(cur))
 		r.CostPerDay += c
 	}
 	if in.InstancePrice.Amount > 0 && in.NodePrice.Amount > 0 {

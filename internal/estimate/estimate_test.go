@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 func near(got, want float64) bool { return math.Abs(got-want) <= 1e-9*math.Max(1, math.Abs(want)) }
@@ -76,6 +77,23 @@ func TestCaseStudies(t *testing.T) {
 			wantInRender: []string{"300 instances × 0.5839 USD/h", "4,204 USD/day"},
 		},
 		{
+			// One of everything: every noun in the singular.
+			name: "singular counts",
+			in: Input{DAU: 1, VisitsPerUser: 1, RequestsPerVisit: 1, ResponseTime: time.Second, PerInstance: 1, InstancesPerNode: 1,
+				NodePrice: hourly(1), InstancePrice: hourly(1)},
+			avgRounded: 0, peak: 1.0 / 86400, target: 1.2e-5, vus: 1, instances: 1, nodes: 1, cost: 48,
+			wantInRender: []string{"1 user × 1 visit", "= 1 VU\n", "= 1 instance\n", "1 instance ÷ 1 per node", "= 1 node\n",
+				"1 instance × 1 USD/h", "1 node × 1 USD/h", "1 VU with", "1 instance on 1 node"},
+		},
+		{
+			// A long source for the per-instance figure (a path) wraps within the column.
+			name: "a long per-instance source wraps",
+			in: Input{RPS: 1000, PerInstance: 125, PerInstanceFrom: "the capacity search in results/20261123-230518-capacity-first-page-with-a-long-name (125.0/s over 1 instance)",
+				InstancesPerNode: 3},
+			target: 1000, instances: 8, nodes: 3,
+			wantInRender: []string{"= 8 instances", "8 instances ÷ 3 per node", "= 3 nodes", "8 instances on 3 nodes"},
+		},
+		{
 			name:   "requests per visit multiply the visits",
 			in:     Input{DAU: 1000, VisitsPerUser: 2, RequestsPerVisit: 3, PeakFactor: 2},
 			peak:   6000.0 / 86400 * 2,
@@ -112,6 +130,7 @@ func TestCaseStudies(t *testing.T) {
 					t.Errorf("rendered estimate lacks %q:\n%s", want, b.String())
 				}
 			}
+			assertFits(t, b.String())
 		})
 	}
 }
@@ -227,6 +246,51 @@ func TestNum(t *testing.T) {
 	for _, tc := range tests {
 		if got := num(tc.x); got != tc.want {
 			t.Errorf("num(%v) = %q, want %q", tc.x, got, tc.want)
+		}
+	}
+}
+
+// assertFits checks that every line of out fits a 100-column terminal.
+func assertFits(t *testing.T, out string) {
+	t.Helper()
+	for i, line := range strings.Split(out, "\n") {
+		if n := utf8.RuneCountInString(line); n > 100 {
+			t.Errorf("line %d is %d columns wide, more than 100:\n%s", i+1, n, line)
+		}
+	}
+}
+
+func TestPlurals(t *testing.T) {
+	tests := []struct {
+		n    int
+		want string
+	}{{0, "0 nodes"}, {1, "1 node"}, {2, "2 nodes"}, {1500, "1,500 nodes"}}
+	for _, tc := range tests {
+		if got := count(tc.n, "node", "nodes"); got != tc.want {
+			t.Errorf("count(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+	if got := qty(1, "visit", "visits") + ", " + qty(1.5, "visit", "visits"); got != "1 visit, 1.5 visits" {
+		t.Errorf("qty: %q", got)
+	}
+}
+
+func TestWrap(t *testing.T) {
+	tests := []struct {
+		s     string
+		width int
+		want  []string
+	}{
+		{"a b c", 10, []string{"a b c"}},
+		{"aaa bbb ccc", 7, []string{"aaa bbb", "ccc"}},
+		{"x results/a-very-long-path y", 8, []string{"x", "results/", "a-very-l", "ong-path", "y"}},
+		{"", 5, []string{""}},
+		{"Little's law N = X·(R+Z), rounded up", 20, []string{"Little's law", "N = X·(R+Z), rounded", "up"}},
+	}
+	for _, tc := range tests {
+		got := wrap(tc.s, tc.width)
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("wrap(%q, %d) = %q, want %q", tc.s, tc.width, got, tc.want)
 		}
 	}
 }

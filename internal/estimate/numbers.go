@@ -140,3 +140,22 @@ func group(s string) string {
 
 // pct formats a ratio as a percentage: 0.12 → "12%".
 func pct(r float64) string { return num(r*100) + "%" }
+
+// plural is one when n is 1, else many: "1 node", "2 nodes".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// count writes n with its noun in the right number.
+func count(n int, one, many string) string { return num(float64(n)) + " " + plural(n, one, many) }
+
+// qty writes a figure with its noun in the right number: "1 visit", "1.5 visits".
+func qty(x float64, one, many string) string {
+	if x == 1 {
+		return num(x) + " " + one
+	}
+	return num(x) + " " + many
+}
