@@ -3,6 +3,7 @@ package plan
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/url"
 	"os"
@@ -50,15 +51,40 @@ type parser struct {
 
 // ParseFile reads the test file at path and parses it; see Parse.
 func ParseFile(path string, env func(string) (string, bool)) (*Plan, error) {
-	src, err := os.ReadFile(path)
+	src, err := readLimited(path)
 	if err != nil {
+		return nil, err
+	}
+	return Parse(path, src, env)
+}
+
+// readLimited reads the file at path, refusing one larger than MaxFileSize
+// before reading it.
+func readLimited(path string) ([]byte, error) {
+	cannot := func(err error) error {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return nil, &Error{File: path, Msg: fmt.Sprintf("cannot read the test file: %v", err)}
+		return &Error{File: path, Msg: fmt.Sprintf("cannot read the test file: %v", err)}
 	}
-	return Parse(path, src, env)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, cannot(err)
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Size() > MaxFileSize {
+		return nil, &Error{File: path, Msg: sizeMessage(st.Size())}
+	}
+	// The limit holds for files that grow, and those whose size stat does not know (pipes).
+	src, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, cannot(err)
+	}
+	if len(src) > MaxFileSize {
+		return nil, &Error{File: path, Msg: fmt.Sprintf("the test file is more than %d MiB; a test file may be at most %d MiB (put large data in a CSV file, under data:)", MaxFileSize>>20, MaxFileSize>>20)}
+	}
+	return src, nil
 }
 
 // Parse parses the text src of a test file into a validated Plan. file names
@@ -66,9 +92,14 @@ func ParseFile(path string, env func(string) (string, bool)) (*Plan, error) {
 // environment variables for templates (nil means the process environment).
 // Every error found is returned, as Errors sorted by position.
 func Parse(file string, src []byte, env func(string) (string, bool)) (*Plan, error) {
-	p := &parser{file: file, src: newSource(string(src)), dir: filepath.Dir(file), env: env, errs: errorList{file: file}}
+	p := &parser{file: file, dir: filepath.Dir(file), env: env, errs: errorList{file: file}}
+	text, ok := p.prescan(src)
+	if !ok {
+		return nil, p.errs.result()
+	}
+	p.src = newSource(string(text))
 	p.doc.budget = maxNodes
-	root, ok := p.parseYAML(src)
+	root, ok := p.parseYAML(text)
 	if !ok {
 		return nil, p.errs.result()
 	}
