@@ -151,7 +151,7 @@ func TestScanStructureIgnoresScalarsAndComments(t *testing.T) {
 		"brackets in a comment":              "x-a: 1 # " + deep + "\n",
 		"brackets in a quoted flow item":     "x-a: [\"" + deep + "\", '" + deep + "']\n",
 		"a quoted string over lines":         "x-a: \"a\n  " + deep + "\n  b\"\nx-b: 1\n",
-		"a block scalar":                     "x-a: |\n" + func() string {
+		"a block scalar": "x-a: |\n" + func() string {
 			var b strings.Builder
 			for i := range 200 {
 				b.WriteString(strings.Repeat(" ", 2+i) + deep + "\n")
