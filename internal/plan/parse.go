@@ -28,7 +28,7 @@ const (
 
 // topKeys are the keys a test file may have at the top level, besides the
 // x- extension keys that are ignored so they can hold YAML anchors.
-var topKeys = []string{"name", "base_url", "headers", "timeout", "expect_status", "insecure_skip_tls_verify", "thresholds", "scenarios", "observe"}
+var topKeys = []string{"name", "base_url", "headers", "timeout", "expect_status", "redirects", "max_body", "allow_hosts", "insecure_skip_tls_verify", "thresholds", "scenarios", "observe"}
 
 // namePattern is what run and scenario names may contain: they name
 // directories and appear in threshold filters.
@@ -47,6 +47,7 @@ type parser struct {
 	// load: its columns are unknown, so unknown-variable errors would only
 	// repeat that failure.
 	missingVars bool
+	hosts       []string // hosts of the URLs the test names, for Plan.AllowHosts
 }
 
 // ParseFile reads the test file at path and parses it; see Parse.
@@ -165,8 +166,10 @@ func (p *parser) syntaxError(err error) {
 type defaults struct {
 	baseURL string
 	headers []field // canonical names, values compiled per scenario
-	timeout time.Duration
-	expect  []int // statuses that are not failures; nil: below 400
+	timeout   time.Duration
+	expect    []int // statuses that are not failures; nil: below 400
+	redirects int   // redirects followed inside one sample
+	maxBody   int64 // bytes of a body kept for checks and extractions
 }
 
 // plan parses the top-level mapping.
@@ -206,9 +209,19 @@ func (p *parser) plan(root node) *Plan {
 	if n, ok := o.get("insecure_skip_tls_verify"); ok {
 		plan.Insecure, _ = p.boolean(n)
 	}
-	def := &defaults{baseURL: plan.BaseURL, timeout: plan.Timeout}
+	def := &defaults{baseURL: plan.BaseURL, timeout: plan.Timeout, redirects: DefaultMaxRedirects, maxBody: DefaultMaxBody}
 	if n, ok := o.get("expect_status"); ok {
 		def.expect, _, _ = p.statusCodes(n)
+	}
+	if n, ok := o.get("redirects"); ok {
+		if r, ok := p.redirects(n); ok {
+			def.redirects = r
+		}
+	}
+	if n, ok := o.get("max_body"); ok {
+		if b, ok := p.size(n); ok {
+			def.maxBody = b
+		}
 	}
 	if n, ok := o.get("headers"); ok {
 		def.headers = p.headerFields(n)
@@ -226,6 +239,14 @@ func (p *parser) plan(root node) *Plan {
 	}
 	if n, ok := o.get("observe"); ok {
 		plan.Observe = p.observe(n)
+	}
+	plan.AllowHosts = p.hosts
+	if n, ok := o.get("allow_hosts"); ok {
+		for _, h := range p.allowHosts(n) {
+			if !slices.Contains(plan.AllowHosts, h) {
+				plan.AllowHosts = append(plan.AllowHosts, h)
+			}
+		}
 	}
 	plan.Layout = p.layout.layout
 	return plan
@@ -255,6 +276,7 @@ func (p *parser) baseURL(n node) string {
 		p.errs.add(n.pos, n.path, "base URL %q must not have a query or fragment; put them in the steps", c)
 		return ""
 	}
+	p.nameHost(c)
 	return c
 }
 

@@ -21,7 +21,7 @@ const (
 func (p *parser) request(o *object, sc *scenarioCtx) (*Request, bool) {
 	errsBefore := len(p.errs.errs)
 	r := &Request{Endpoint: -1, Timeout: sc.def.timeout, ExpectStatus: sc.def.expect,
-		MaxRedirects: DefaultMaxRedirects, MaxBody: DefaultMaxBody}
+		MaxRedirects: sc.def.redirects, MaxBody: sc.def.maxBody}
 	method, pathNode, hasPath := p.methodAndPath(o)
 	r.Method = method
 	var pathSrc string
@@ -45,6 +45,16 @@ func (p *parser) request(o *object, sc *scenarioCtx) (*Request, bool) {
 	}
 	if n, ok := o.get("expect_status"); ok {
 		r.ExpectStatus, _, _ = p.statusCodes(n)
+	}
+	if n, ok := o.get("redirects"); ok {
+		if v, ok := p.redirects(n); ok {
+			r.MaxRedirects = v
+		}
+	}
+	if n, ok := o.get("max_body"); ok {
+		if v, ok := p.size(n); ok {
+			r.MaxBody = v
+		}
 	}
 	var stepHeaders []field
 	if n, ok := o.get("headers"); ok {
@@ -168,6 +178,9 @@ func (p *parser) requestURL(pathNode node, pathSrc string, o *object, sc *scenar
 			p.errs.add(pathNode.pos, pathNode.path, "bad URL %q: %s", c, urlProblem(err))
 			return nil
 		}
+		p.nameHost(c)
+	} else {
+		p.nameTemplatedHost(pathSrc, sc.scope)
 	}
 	return u
 }
