@@ -164,8 +164,8 @@ func (p *parser) syntaxError(err error) {
 
 // defaults are the top-level settings every request inherits.
 type defaults struct {
-	baseURL string
-	headers []field // canonical names, values compiled per scenario
+	baseURL   string
+	headers   []field // canonical names, values compiled per scenario
 	timeout   time.Duration
 	expect    []int // statuses that are not failures; nil: below 400
 	redirects int   // redirects followed inside one sample
