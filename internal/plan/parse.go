@@ -48,15 +48,22 @@ type parser struct {
 	// repeat that failure.
 	missingVars bool
 	hosts       []string // hosts of the URLs the test names, for Plan.AllowHosts
+	machine     Machine  // what the machine holds; loads beyond it are errors
+	needs       map[*Scenario]vuNeed
 }
 
 // ParseFile reads the test file at path and parses it; see Parse.
 func ParseFile(path string, env func(string) (string, bool)) (*Plan, error) {
+	return ParseFileFor(Machine{}, path, env)
+}
+
+// ParseFileFor is ParseFile that also checks the load against machine m.
+func ParseFileFor(m Machine, path string, env func(string) (string, bool)) (*Plan, error) {
 	src, err := readLimited(path)
 	if err != nil {
 		return nil, err
 	}
-	return Parse(path, src, env)
+	return ParseFor(m, path, src, env)
 }
 
 // readLimited reads the file at path, refusing one larger than MaxFileSize
@@ -93,7 +100,14 @@ func readLimited(path string) ([]byte, error) {
 // environment variables for templates (nil means the process environment).
 // Every error found is returned, as Errors sorted by position.
 func Parse(file string, src []byte, env func(string) (string, bool)) (*Plan, error) {
-	p := &parser{file: file, dir: filepath.Dir(file), env: env, errs: errorList{file: file}}
+	return ParseFor(Machine{}, file, src, env)
+}
+
+// ParseFor is Parse that also checks the load against machine m: VUs
+// beyond its memory or open files, and rates beyond its cores, are errors
+// at the value that asks for them, and a default max_vus stays within it.
+func ParseFor(m Machine, file string, src []byte, env func(string) (string, bool)) (*Plan, error) {
+	p := &parser{file: file, dir: filepath.Dir(file), env: env, errs: errorList{file: file}, machine: m}
 	text, ok := p.prescan(src)
 	if !ok {
 		return nil, p.errs.result()

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"errors"
+	"fmt"
 	"net/textproto"
 	"net/url"
 	"slices"
@@ -148,6 +149,14 @@ func (p *parser) requestURL(pathNode node, pathSrc string, o *object, sc *scenar
 	if !ok {
 		return nil
 	}
+	if at, r, found := unsendable(pathSrc); found {
+		what := fmt.Sprintf("the control character %U", r)
+		if r == ' ' {
+			what = "a space"
+		}
+		p.errs.add(p.src.posAt(pathNode.v, at), pathNode.path, "a URL cannot hold %s: write it percent-encoded (%%%02X), or put the value under query:, which is escaped", what, r)
+		return nil
+	}
 	var b partsBuilder
 	if scheme, abs := urlScheme(pathSrc); abs {
 		if scheme != "http" && scheme != "https" {
@@ -217,6 +226,25 @@ func (p *parser) encodedPairs(b *partsBuilder, n node, first, what string, sc *s
 			add(f.name, item)
 		}
 	}
+}
+
+// unsendable finds a space or control character in the literal text of a
+// path (outside {{ }}), which no server can read in a request line.
+func unsendable(path string) (int, rune, bool) {
+	depth := 0
+	for i := 0; i < len(path); i++ {
+		switch c := path[i]; {
+		case strings.HasPrefix(path[i:], "{{"):
+			depth++
+			i++
+		case strings.HasPrefix(path[i:], "}}") && depth > 0:
+			depth--
+			i++
+		case depth == 0 && (c <= ' ' || c == 0x7f):
+			return i, rune(c), true
+		}
+	}
+	return 0, 0, false
 }
 
 // urlScheme returns the scheme of an absolute URL ("http" in http://x).

@@ -119,8 +119,8 @@ func TestFromURLRoundTripsAwkwardText(t *testing.T) {
 	if got := headerMap(r)["X-Q"]; got != `"quoted" \ back` {
 		t.Errorf("header %q", got)
 	}
-	if got := constOf(r.URL); got != o.URL {
-		t.Errorf("URL %q, want %q", got, o.URL)
+	if got, want := constOf(r.URL), `http://h/a%20"b"\c`; got != want { // the space is sent percent-encoded
+		t.Errorf("URL %q, want %q", got, want)
 	}
 }
 
@@ -192,6 +192,7 @@ scenarios:
     stages:
       - {duration: 30s, target: 50}
       - {duration: 2m0s, target: 50}
+    graceful_stop: 5s
     flow:
       - method: "GET"
         path: "/apps/first-page"
