@@ -50,6 +50,9 @@ type parser struct {
 	hosts       []string // hosts of the URLs the test names, for Plan.AllowHosts
 	machine     Machine  // what the machine holds; loads beyond it are errors
 	needs       map[*Scenario]vuNeed
+	secrets     []span // literal credentials in header values, kept out of Plan.Source
+	secretLost  bool   // a credential's place in the text was not found: Plan.Source is withheld
+	verifying   bool   // parsing a redacted source to check it: no redaction of its own
 }
 
 // ParseFile reads the test file at path and parses it; see Parse.
@@ -108,6 +111,12 @@ func Parse(file string, src []byte, env func(string) (string, bool)) (*Plan, err
 // at the value that asks for them, and a default max_vus stays within it.
 func ParseFor(m Machine, file string, src []byte, env func(string) (string, bool)) (*Plan, error) {
 	p := &parser{file: file, dir: filepath.Dir(file), env: env, errs: errorList{file: file}, machine: m}
+	return p.parse(src)
+}
+
+// parse parses src with p's settings.
+func (p *parser) parse(src []byte) (*Plan, error) {
+	file := p.file
 	text, ok := p.prescan(src)
 	if !ok {
 		return nil, p.errs.result()
@@ -124,6 +133,12 @@ func ParseFor(m Machine, file string, src []byte, env func(string) (string, bool
 	}
 	plan.File = file
 	plan.Source = src
+	if (len(p.secrets) > 0 || p.secretLost) && !p.verifying {
+		// The source is stored with the run (run.db, report.html), so a
+		// literal credential in a header is replaced there, as the command
+		// line's are; {{ env.X }} templates stay as written.
+		plan.Source = p.storedSource(src, len(src)-len(text))
+	}
 	return plan, nil
 }
 

@@ -285,6 +285,7 @@ func (p *parser) headerFields(n node) []field {
 			continue
 		}
 		f.name = canon
+		p.noteSecret(canon, f.val)
 		out = append(out, f)
 	}
 	return out

@@ -31,6 +31,11 @@ func (p *parser) prescan(src []byte) ([]byte, bool) {
 		return nil, false
 	}
 	src = bytes.TrimPrefix(src, utf8BOM)
+	if !utf8.Valid(src) {
+		at := invalidUTF8(src)
+		p.errs.add(at, "", "the file is not UTF-8 text (a byte here is not); save it as UTF-8")
+		return nil, false
+	}
 	switch sc := scanStructure(src); {
 	case sc.tooDeep:
 		p.errs.add(sc.at, "", "the YAML nests more than %d levels deep; a test file needs far fewer", MaxDepth)
@@ -40,6 +45,24 @@ func (p *parser) prescan(src []byte) ([]byte, bool) {
 		return nil, false
 	}
 	return src, true
+}
+
+// invalidUTF8 returns where the first byte that is not UTF-8 is.
+func invalidUTF8(src []byte) pos {
+	at := pos{1, 1}
+	for len(src) > 0 {
+		r, size := utf8.DecodeRune(src)
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			return at
+		case r == '\n':
+			at = pos{at.line + 1, 1}
+		default:
+			at.col++
+		}
+		src = src[size:]
+	}
+	return at
 }
 
 // sizeMessage says that a file of size bytes is too large.
