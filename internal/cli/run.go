@@ -105,7 +105,7 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 	}
 	res, err := app.Run(ctx, app.RunConfig{Plan: p, ResultsDir: *results, Segment: seg, Out: e.stdout, TTY: e.tty,
 		Quiet: *quiet, NoMetrics: *noMetrics, SummaryJSON: *summaryJSON, JUnit: out.junit, SummaryMD: out.summaryMD, Dashboard: dash,
-		Args: append([]string{"loadlens"}, e.args...), Version: app.Version})
+		Args: storedArgs(fs, e.args), Version: app.Version})
 	if err != nil {
 		fail(e, err)
 		return max(res.ExitCode, app.ExitRunFailed)

@@ -29,6 +29,15 @@ func SecretHeader(name string) bool {
 	return false
 }
 
+// RedactHeaderValue returns a header's value as it may be stored: Redacted
+// when the header is a credential written literally, else the value.
+func RedactHeaderValue(name, value string) string {
+	if SecretHeader(name) && literalSecret(value) {
+		return Redacted
+	}
+	return value
+}
+
 // schemeOnly matches what may be left of a header value once its {{ }}
 // parts are removed without it being a secret: nothing, or a word like
 // "Bearer " or "session=" before the template that holds the secret.
