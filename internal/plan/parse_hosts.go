@@ -115,6 +115,9 @@ func normalHost(s string) (string, string) {
 	host, port := s, ""
 	if h, p, err := net.SplitHostPort(s); err == nil {
 		host, port = h, p
+		if port == "" {
+			return "", "the port must be a number from 1 to 65535"
+		}
 	} else if strings.Count(s, ":") == 1 {
 		return "", fmt.Sprintf("bad port (%v); %s", strings.TrimPrefix(err.Error(), "address "+s+": "), want)
 	}
