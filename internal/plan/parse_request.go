@@ -2,7 +2,6 @@ package plan
 
 import (
 	"errors"
-	"fmt"
 	"net/textproto"
 	"net/url"
 	"slices"
@@ -150,12 +149,13 @@ func (p *parser) requestURL(pathNode node, pathSrc string, o *object, sc *scenar
 		return nil
 	}
 	if at, r, found := unsendable(pathSrc); found {
-		what := fmt.Sprintf("the control character %U", r)
-		if r == ' ' {
-			what = "a space"
-		}
-		p.errs.add(p.src.posAt(pathNode.v, at), pathNode.path, "a URL cannot hold %s: write it percent-encoded (%%%02X), or put the value under query:, which is escaped", what, r)
+		p.errs.add(p.src.posAt(pathNode.v, at), pathNode.path, "a URL cannot hold the control character %U: write it percent-encoded (%%%02X), or put the value under query:, which is escaped", r, r)
 		return nil
+	}
+	if escaped := escapeSpaces(pathSrc); escaped != pathSrc {
+		// Sent as %20, as net/http and k6 do; compiled after the text as
+		// written, so that template errors point at the right column.
+		pathT, _ = p.compile(pathNode, escaped, sc.scope)
 	}
 	var b partsBuilder
 	if scheme, abs := urlScheme(pathSrc); abs {
@@ -228,8 +228,8 @@ func (p *parser) encodedPairs(b *partsBuilder, n node, first, what string, sc *s
 	}
 }
 
-// unsendable finds a space or control character in the literal text of a
-// path (outside {{ }}), which no server can read in a request line.
+// unsendable finds a control character in the literal text of a path
+// (outside {{ }}), which no server can read in a request line.
 func unsendable(path string) (int, rune, bool) {
 	depth := 0
 	for i := 0; i < len(path); i++ {
@@ -240,7 +240,7 @@ func unsendable(path string) (int, rune, bool) {
 		case strings.HasPrefix(path[i:], "}}") && depth > 0:
 			depth--
 			i++
-		case depth == 0 && (c <= ' ' || c == 0x7f):
+		case depth == 0 && (c < ' ' || c == 0x7f):
 			return i, rune(c), true
 		}
 	}
