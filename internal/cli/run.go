@@ -2,9 +2,11 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -35,11 +37,8 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 	fs.Var(&thresholds, "threshold", "URL mode: threshold such as 'p(95)<800ms' or 'http_req_failed: rate<0.01' (repeatable)")
 	fs.StringVar(&o.Name, "name", "", "URL mode: test name (default from the URL)")
 	fs.BoolVar(&o.Insecure, "insecure", false, "URL mode: skip TLS certificate verification")
-	gracefulStop := fs.Duration("graceful-stop", plan.DefaultURLGracefulStop, "URL mode: how long requests still running at the end may finish (default: the timeout, at most 5s)")
-	maxRedirects := fs.Int("max-redirects", plan.DefaultMaxRedirects, "URL mode: redirects one request follows (0: none)")
-	fs.StringVar(&o.MaxBody, "max-body", "", "URL mode: body bytes kept for checks, e.g. 512KiB (default 1MiB)")
-	var allowHosts listFlag
-	fs.Var(&allowHosts, "allow-host", "URL mode: a host (or host:port) redirects may lead to besides the URL's (repeatable)")
+	var lim urlLimits
+	lim.register(fs, &o)
 	results := fs.String("results", app.DefaultResults, "parent directory of run directories")
 	summaryJSON := fs.String("summary-json", "", "also write summary.json to this file")
 	var out outputFlags
@@ -76,15 +75,9 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 		if err := explicitZeros(set, &o); err != nil {
 			return fail(e, err)
 		}
-		o.URL, o.Headers, o.Thresholds, o.AllowHosts, o.Env = target, headers, thresholds, allowHosts, lookup
-		o.Machine = machineFor(seg)
-		if set["graceful-stop"] {
-			o.GracefulStop = gracefulStop
-		}
-		if set["max-redirects"] {
-			o.MaxRedirects = maxRedirects
-		}
-		if strings.Contains(target, " ") {
+		o.URL, o.Headers, o.Thresholds, o.Env, o.Machine = target, headers, thresholds, lookup, machineFor(seg)
+		lim.apply(set, &o)
+		if hasLiteralSpace(target) {
 			fmt.Fprintln(e.stderr, "loadlens: note: the URL's spaces are sent percent-encoded, as %20")
 		}
 		p, err = plan.FromURL(o)
@@ -111,6 +104,40 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 		return max(res.ExitCode, app.ExitRunFailed)
 	}
 	return res.ExitCode
+}
+
+// urlLimits are the URL-mode flags whose zero value is meaningful, so
+// they apply only when given.
+type urlLimits struct {
+	gracefulStop time.Duration
+	maxRedirects int
+	allowHosts   listFlag
+}
+
+func (l *urlLimits) register(fs *flag.FlagSet, o *plan.URLOptions) {
+	fs.DurationVar(&l.gracefulStop, "graceful-stop", plan.DefaultURLGracefulStop, "URL mode: how long requests still running at the end may finish (default: the timeout, at most 5s)")
+	fs.IntVar(&l.maxRedirects, "max-redirects", plan.DefaultMaxRedirects, "URL mode: redirects one request follows (0: none)")
+	fs.StringVar(&o.MaxBody, "max-body", "", "URL mode: body bytes kept for checks, e.g. 512KiB (default 1MiB)")
+	fs.Var(&l.allowHosts, "allow-host", "URL mode: a host (or host:port) redirects may lead to besides the URL's (repeatable)")
+}
+
+// apply sets the options of the flags given on the command line.
+func (l *urlLimits) apply(set map[string]bool, o *plan.URLOptions) {
+	if set["graceful-stop"] {
+		o.GracefulStop = &l.gracefulStop
+	}
+	if set["max-redirects"] {
+		o.MaxRedirects = &l.maxRedirects
+	}
+	o.AllowHosts = l.allowHosts
+}
+
+// templatePart matches a {{ }} part of a template.
+var templatePart = regexp.MustCompile(`\{\{.*?\}\}`)
+
+// hasLiteralSpace reports whether a URL has a space outside its templates.
+func hasLiteralSpace(u string) bool {
+	return strings.Contains(templatePart.ReplaceAllString(u, ""), " ")
 }
 
 // classifyTarget tells a URL from a test file. A target with a scheme

@@ -66,3 +66,11 @@ func TestBadInputIsOneLineAndExit2(t *testing.T) {
 		})
 	}
 }
+
+func TestHasLiteralSpace(t *testing.T) {
+	for u, want := range map[string]bool{"http://h/a b": true, "http://h/{{ env.P }}": false, "http://h/{{ pick(\"a b\") }}/c d": true, "http://h/x": false} {
+		if got := hasLiteralSpace(u); got != want {
+			t.Errorf("hasLiteralSpace(%q) = %v, want %v", u, got, want)
+		}
+	}
+}
