@@ -21,6 +21,7 @@ type env struct {
 	stdout, stderr io.Writer
 	tty            bool
 	args           []string
+	help           bool // a command's usage was asked for with -h: the command exits 0
 }
 
 type command struct {
@@ -39,11 +40,17 @@ func commands() []command {
 		{"capacity", "capacity <test.yaml> [flags]", "search for the highest rate the target sustains within the test's thresholds", capacityCmd},
 		{"compare", "compare <baseline-run> <run>... [flags]", "compare runs with statistics; --fail-on-regression gates CI", compareCmd},
 		{"demo", "demo [--serve] [--addr ADDR]", "run a short test against the built-in demo shop (or only serve it)", demoCmd},
-		{"version", "version", "print the version", func(_ context.Context, e *env, _ []string) int {
-			fmt.Fprintln(e.stdout, "loadlens", app.Version)
-			return app.ExitOK
-		}},
+		{"version", "version", "print the version", versionCmd},
 	}
+}
+
+// subcommands are the commands that a command's own run function
+// dispatches to, listed in the help under it.
+func subcommands(name string) []command {
+	if name == "demo" {
+		return []command{{"demo seed", "demo seed --sqlite FILE | --postgres DSN", "fill a database the demo shop then serves (--rows N)", demoSeedCmd}}
+	}
+	return nil
 }
 
 // Main runs the command line args (without the program name) and returns
@@ -62,7 +69,11 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
-			return c.run(ctx, e, args[1:])
+			code := c.run(ctx, e, args[1:])
+			if e.help {
+				return app.ExitOK // help was asked for: not an error
+			}
+			return code
 		}
 	}
 	fmt.Fprintf(stderr, "loadlens: unknown command %q\n\n", args[0])
@@ -74,20 +85,41 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "loadlens: load testing that explains its numbers\n\nusage:")
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  loadlens %-40s %s\n", c.usage, c.help)
+		for _, s := range subcommands(c.name) {
+			fmt.Fprintf(w, "  loadlens %-40s %s\n", s.usage, s.help)
+		}
 	}
 	fmt.Fprintln(w, "\nexit codes: 0 passed · 99 a threshold failed · 2 bad usage or test file · 1 the run failed")
 	fmt.Fprintln(w, "`loadlens <command> -h` lists a command's flags")
 }
 
 // newFlagSet returns a flag set that reports errors instead of exiting.
+// Its usage, printed for -h, goes to stdout and makes the command exit 0.
 func newFlagSet(e *env, name, usageLine string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(e.stderr, "usage: loadlens %s\n\nflags:\n", usageLine)
+		e.help = true
+		fmt.Fprintf(e.stdout, "usage: loadlens %s\n\nflags:\n", usageLine)
+		fs.SetOutput(e.stdout)
 		fs.PrintDefaults()
+		fs.SetOutput(e.stderr)
 	}
 	return fs
+}
+
+// versionCmd prints the version.
+func versionCmd(_ context.Context, e *env, args []string) int {
+	fs := newFlagSet(e, "version", "version")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return app.ExitBadInput
+	}
+	if len(pos) > 0 {
+		return fail(e, usageErr("version takes no arguments"))
+	}
+	fmt.Fprintln(e.stdout, "loadlens", app.Version)
+	return app.ExitOK
 }
 
 // fail prints err the way the user should read it and returns the exit code.

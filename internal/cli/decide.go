@@ -43,7 +43,7 @@ func capacityCmd(ctx context.Context, e *env, args []string) int {
 		c.StartRate = max(1, peak/4)
 	}
 	res, err := app.Capacity(ctx, app.CapacityConfig{Plan: p, Search: c, ResultsDir: *results, Out: e.stdout,
-		Args: append([]string{"loadlens"}, e.args...), Version: app.Version})
+		Args: storedArgs(fs, e.args), Version: app.Version})
 	if err != nil {
 		fail(e, err)
 		return max(res.ExitCode, app.ExitRunFailed)

@@ -56,7 +56,7 @@ func demoCmd(ctx context.Context, e *env, args []string) int {
 	}
 	res, err := app.Demo(ctx, app.DemoConfig{Serve: *serve, Quick: *quick, Shop: shop, ShopCommand: shopCmd, Run: app.RunConfig{
 		ResultsDir: *results, Out: e.stdout, TTY: e.tty, Quiet: *quiet, JUnit: out.junit, SummaryMD: out.summaryMD,
-		Dashboard: dash, Args: append([]string{"loadlens"}, e.args...), Version: app.Version}})
+		Dashboard: dash, Args: storedArgs(fs, e.args), Version: app.Version}})
 	if err != nil {
 		fail(e, err)
 		return max(res.ExitCode, app.ExitRunFailed)

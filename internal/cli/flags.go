@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"errors"
 	"flag"
+	"fmt"
+	"io"
 	"strings"
 )
 
@@ -12,22 +15,76 @@ func (l *listFlag) String() string     { return strings.Join(*l, ", ") }
 func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 
 // parseArgs parses flags placed before, between or after the positional
-// arguments (`run URL --rate 10` and `run --rate 10 URL` alike), which
-// the flag package alone stops doing at the first positional argument.
+// arguments (`run URL --rate 10` and `run --rate 10 URL` alike), which the
+// flag package alone stops doing at the first positional argument. Every
+// positional argument is kept in order; `--` ends the flags; an unknown
+// flag is an error. Errors are printed on one line to the flag set's
+// output; -h prints the usage and returns flag.ErrHelp.
 func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
-	var positional []string
-	for i := 0; i <= len(args); i++ { // bounded: each pass consumes at least one argument
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return positional, nil
-		}
-		positional = append(positional, args[0])
-		args = args[1:]
+	flags, positional, err := splitArgs(fs, args)
+	if err == nil {
+		// The flag package prints its error and the whole usage on failure;
+		// the error alone, on one line, is what the user needs.
+		out, usage := fs.Output(), fs.Usage
+		fs.SetOutput(io.Discard)
+		fs.Usage = func() {}
+		err = fs.Parse(flags)
+		fs.SetOutput(out)
+		fs.Usage = usage
+	}
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fs.Usage()
+		return nil, err
+	case err != nil:
+		fmt.Fprintf(fs.Output(), "loadlens %s: %v (see `loadlens %s -h`)\n", fs.Name(), err, fs.Name())
+		return nil, err
 	}
 	return positional, nil
+}
+
+// splitArgs separates flags (with their values) from positional arguments,
+// using fs to know which flags take a value. It reports an unknown flag
+// with the flag package's wording, and -h as flag.ErrHelp.
+func splitArgs(fs *flag.FlagSet, args []string) (flags, positional []string, err error) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return flags, append(positional, args[i+1:]...), nil
+		}
+		if len(a) < 2 || a[0] != '-' {
+			positional = append(positional, a) // "-" alone is a positional, by convention stdin
+			continue
+		}
+		name, _, hasValue := strings.Cut(strings.TrimPrefix(a[1:], "-"), "=")
+		if name == "" || name[0] == '-' || name[0] == '=' {
+			return nil, nil, fmt.Errorf("bad flag syntax: %s", a)
+		}
+		f := fs.Lookup(name)
+		if f == nil {
+			if name == "h" || name == "help" {
+				return nil, nil, flag.ErrHelp
+			}
+			return nil, nil, fmt.Errorf("flag provided but not defined: -%s", name)
+		}
+		flags = append(flags, a)
+		if hasValue || isBoolFlag(f) {
+			continue
+		}
+		if i+1 == len(args) {
+			return nil, nil, fmt.Errorf("flag needs an argument: -%s", name)
+		}
+		i++
+		flags = append(flags, args[i])
+	}
+	return flags, positional, nil
+}
+
+// isBoolFlag reports whether f is a boolean flag, which takes no value
+// unless written -f=false.
+func isBoolFlag(f *flag.Flag) bool {
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
 }
 
 // setFlags returns the names of the flags given on the command line.

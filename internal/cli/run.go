@@ -2,7 +2,11 @@ package cli
 
 import (
 	"context"
+	"flag"
+	"fmt"
 	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -12,7 +16,8 @@ import (
 
 // urlOnlyFlags are the flags that describe a test and so make sense only
 // in URL mode; a test file says these things itself.
-var urlOnlyFlags = []string{"rate", "vus", "duration", "ramp", "max-vus", "method", "H", "body", "body-file", "timeout", "threshold", "name", "insecure"}
+var urlOnlyFlags = []string{"rate", "vus", "duration", "ramp", "max-vus", "method", "H", "body", "body-file", "timeout", "threshold", "name", "insecure",
+	"graceful-stop", "max-redirects", "max-body", "allow-host"}
 
 func runCmd(ctx context.Context, e *env, args []string) int {
 	const usageLine = "run <test.yaml | URL> [flags]"
@@ -32,6 +37,8 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 	fs.Var(&thresholds, "threshold", "URL mode: threshold such as 'p(95)<800ms' or 'http_req_failed: rate<0.01' (repeatable)")
 	fs.StringVar(&o.Name, "name", "", "URL mode: test name (default from the URL)")
 	fs.BoolVar(&o.Insecure, "insecure", false, "URL mode: skip TLS certificate verification")
+	var lim urlLimits
+	lim.register(fs, &o)
 	results := fs.String("results", app.DefaultResults, "parent directory of run directories")
 	summaryJSON := fs.String("summary-json", "", "also write summary.json to this file")
 	var out outputFlags
@@ -53,19 +60,34 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 			return fail(e, usageErr("--segment: %v", err))
 		}
 	}
+	lookup, err := envLookup(envs)
+	if err != nil {
+		return fail(e, err)
+	}
 	target := pos[0]
+	isURL, err := classifyTarget(target)
+	if err != nil {
+		return fail(e, err)
+	}
+	set := setFlags(fs)
 	var p *plan.Plan
-	if isURL(target) {
-		o.URL, o.Headers, o.Thresholds = target, headers, thresholds
+	if isURL {
+		if err := explicitZeros(set, &o); err != nil {
+			return fail(e, err)
+		}
+		o.URL, o.Headers, o.Thresholds, o.Env, o.Machine = target, headers, thresholds, lookup, machineFor(seg)
+		lim.apply(set, &o)
+		if hasLiteralSpace(target) {
+			fmt.Fprintln(e.stderr, "loadlens: note: the URL's spaces are sent percent-encoded, as %20")
+		}
 		p, err = plan.FromURL(o)
 	} else {
-		set := setFlags(fs)
 		for _, f := range urlOnlyFlags {
 			if set[f] {
 				return fail(e, usageErr("--%s applies to URL mode; a test file sets this itself (see docs/test-format.md)", f))
 			}
 		}
-		p, err = loadTestFile(target, envs)
+		p, err = plan.ParseFileFor(machineFor(seg), target, lookup)
 	}
 	if err != nil {
 		return fail(e, err)
@@ -76,7 +98,7 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 	}
 	res, err := app.Run(ctx, app.RunConfig{Plan: p, ResultsDir: *results, Segment: seg, Out: e.stdout, TTY: e.tty,
 		Quiet: *quiet, NoMetrics: *noMetrics, SummaryJSON: *summaryJSON, JUnit: out.junit, SummaryMD: out.summaryMD, Dashboard: dash,
-		Args: append([]string{"loadlens"}, e.args...), Version: app.Version})
+		Args: storedArgs(fs, e.args), Version: app.Version})
 	if err != nil {
 		fail(e, err)
 		return max(res.ExitCode, app.ExitRunFailed)
@@ -84,17 +106,112 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 	return res.ExitCode
 }
 
-func isURL(s string) bool {
-	return strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://")
+// urlLimits are the URL-mode flags whose zero value is meaningful, so
+// they apply only when given.
+type urlLimits struct {
+	gracefulStop time.Duration
+	maxRedirects int
+	allowHosts   listFlag
 }
 
-// loadTestFile parses a test file, with -e KEY=VALUE over the environment.
+func (l *urlLimits) register(fs *flag.FlagSet, o *plan.URLOptions) {
+	fs.DurationVar(&l.gracefulStop, "graceful-stop", plan.DefaultURLGracefulStop, "URL mode: how long requests still running at the end may finish (default: the timeout, at most 5s)")
+	fs.IntVar(&l.maxRedirects, "max-redirects", plan.DefaultMaxRedirects, "URL mode: redirects one request follows (0: none)")
+	fs.StringVar(&o.MaxBody, "max-body", "", "URL mode: body bytes kept for checks, e.g. 512KiB (default 1MiB)")
+	fs.Var(&l.allowHosts, "allow-host", "URL mode: a host (or host:port) redirects may lead to besides the URL's (repeatable)")
+}
+
+// apply sets the options of the flags given on the command line.
+func (l *urlLimits) apply(set map[string]bool, o *plan.URLOptions) {
+	if set["graceful-stop"] {
+		o.GracefulStop = &l.gracefulStop
+	}
+	if set["max-redirects"] {
+		o.MaxRedirects = &l.maxRedirects
+	}
+	o.AllowHosts = l.allowHosts
+}
+
+// templatePart matches a {{ }} part of a template.
+var templatePart = regexp.MustCompile(`\{\{.*?\}\}`)
+
+// hasLiteralSpace reports whether a URL has a space outside its templates.
+func hasLiteralSpace(u string) bool {
+	return strings.Contains(templatePart.ReplaceAllString(u, ""), " ")
+}
+
+// classifyTarget tells a URL from a test file. A target with a scheme
+// other than http(s), or neither a file nor a file name, is an error that
+// says so rather than "cannot read the test file".
+func classifyTarget(target string) (isURL bool, err error) {
+	if i := strings.Index(target, "://"); i > 0 {
+		scheme := strings.ToLower(target[:i])
+		if scheme == "http" || scheme == "https" {
+			return true, nil
+		}
+		return false, usageErr("%q is not a test file and not an http(s) URL: loadlens sends HTTP, so use http:// or https://", target)
+	}
+	if _, err := os.Stat(target); err == nil {
+		return false, nil
+	}
+	switch strings.ToLower(filepath.Ext(target)) {
+	case ".yaml", ".yml", ".json":
+		return false, nil // a test file that is missing: reading it says so
+	}
+	hint := ""
+	if !strings.ContainsAny(target, " \t") {
+		hint = fmt.Sprintf("; did you mean http://%s?", strings.TrimPrefix(target, "//"))
+	}
+	return false, usageErr("%q is not a test file and not an http(s) URL%s", target, hint)
+}
+
+// explicitZeros refuses --rate 0, --vus 0, --duration 0, --max-vus 0 and
+// --timeout 0 given on the command line: each would otherwise quietly mean
+// something else (the default, or no limit at all).
+func explicitZeros(set map[string]bool, o *plan.URLOptions) error {
+	var errs plan.Errors
+	zero := func(flag, msg string) {
+		errs = append(errs, &plan.Error{Field: "--" + flag, Msg: msg})
+	}
+	if set["rate"] && o.Rate == 0 {
+		zero("rate", "must be above 0 iterations per second, got 0 (leave --rate out to run --vus)")
+	}
+	if set["vus"] && o.VUs == 0 {
+		zero("vus", "must be at least 1 VU, got 0")
+	}
+	if set["duration"] && o.Duration == 0 {
+		zero("duration", "must be above 0, got 0 (use 30s, 5m, ...)")
+	}
+	if set["max-vus"] && o.MaxVUs == 0 {
+		zero("max-vus", "must be at least 1, got 0 (leave it out for the default)")
+	}
+	if set["timeout"] && o.Timeout == 0 {
+		zero("timeout", "must be above 0, got 0 (leave it out for the default 60s)")
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	return nil
+}
+
+// machineFor is this machine's figures, for the part seg of the test that
+// this process runs.
+func machineFor(seg plan.Segment) plan.Machine {
+	m := readMachine()
+	if !seg.IsWhole() {
+		m.Share = float64(seg.End.Num)/float64(seg.End.Den) - float64(seg.Start.Num)/float64(seg.Start.Den)
+	}
+	return m
+}
+
+// loadTestFile parses a test file, with -e KEY=VALUE over the environment,
+// checking its load against this machine.
 func loadTestFile(path string, envs []string) (*plan.Plan, error) {
 	lookup, err := envLookup(envs)
 	if err != nil {
 		return nil, err
 	}
-	return plan.ParseFile(path, lookup)
+	return plan.ParseFileFor(machineFor(plan.Segment{}), path, lookup)
 }
 
 // envLookup layers -e KEY=VALUE over the process environment.
@@ -103,7 +220,7 @@ func envLookup(pairs []string) (func(string) (string, bool), error) {
 	for _, kv := range pairs {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || k == "" {
-			return nil, usageErr("-e %q: want KEY=VALUE", kv)
+			return nil, usageErr("-e wants KEY=VALUE, got text without \"=\" or with an empty KEY (not shown: it may be a secret)")
 		}
 		over[k] = v
 	}

@@ -3,6 +3,7 @@ package plan
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/url"
 	"os"
@@ -27,7 +28,7 @@ const (
 
 // topKeys are the keys a test file may have at the top level, besides the
 // x- extension keys that are ignored so they can hold YAML anchors.
-var topKeys = []string{"name", "base_url", "headers", "timeout", "expect_status", "insecure_skip_tls_verify", "thresholds", "scenarios", "observe"}
+var topKeys = []string{"name", "base_url", "headers", "timeout", "expect_status", "redirects", "max_body", "allow_hosts", "insecure_skip_tls_verify", "thresholds", "scenarios", "observe"}
 
 // namePattern is what run and scenario names may contain: they name
 // directories and appear in threshold filters.
@@ -46,19 +47,55 @@ type parser struct {
 	// load: its columns are unknown, so unknown-variable errors would only
 	// repeat that failure.
 	missingVars bool
+	hosts       []string // hosts of the URLs the test names, for Plan.AllowHosts
+	machine     Machine  // what the machine holds; loads beyond it are errors
+	needs       map[*Scenario]vuNeed
+	secrets     []span // literal credentials in header values, kept out of Plan.Source
+	secretLost  bool   // a credential's place in the text was not found: Plan.Source is withheld
+	verifying   bool   // parsing a redacted source to check it: no redaction of its own
 }
 
 // ParseFile reads the test file at path and parses it; see Parse.
 func ParseFile(path string, env func(string) (string, bool)) (*Plan, error) {
-	src, err := os.ReadFile(path)
+	return ParseFileFor(Machine{}, path, env)
+}
+
+// ParseFileFor is ParseFile that also checks the load against machine m.
+func ParseFileFor(m Machine, path string, env func(string) (string, bool)) (*Plan, error) {
+	src, err := readLimited(path)
 	if err != nil {
+		return nil, err
+	}
+	return ParseFor(m, path, src, env)
+}
+
+// readLimited reads the file at path, refusing one larger than MaxFileSize
+// before reading it.
+func readLimited(path string) ([]byte, error) {
+	cannot := func(err error) error {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return nil, &Error{File: path, Msg: fmt.Sprintf("cannot read the test file: %v", err)}
+		return &Error{File: path, Msg: fmt.Sprintf("cannot read the test file: %v", err)}
 	}
-	return Parse(path, src, env)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, cannot(err)
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Size() > MaxFileSize {
+		return nil, &Error{File: path, Msg: sizeMessage(st.Size())}
+	}
+	// The limit holds for files that grow, and those whose size stat does not know (pipes).
+	src, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, cannot(err)
+	}
+	if len(src) > MaxFileSize {
+		return nil, &Error{File: path, Msg: fmt.Sprintf("the test file is more than %d MiB; a test file may be at most %d MiB (put large data in a CSV file, under data:)", MaxFileSize>>20, MaxFileSize>>20)}
+	}
+	return src, nil
 }
 
 // Parse parses the text src of a test file into a validated Plan. file names
@@ -66,9 +103,27 @@ func ParseFile(path string, env func(string) (string, bool)) (*Plan, error) {
 // environment variables for templates (nil means the process environment).
 // Every error found is returned, as Errors sorted by position.
 func Parse(file string, src []byte, env func(string) (string, bool)) (*Plan, error) {
-	p := &parser{file: file, src: newSource(string(src)), dir: filepath.Dir(file), env: env, errs: errorList{file: file}}
+	return ParseFor(Machine{}, file, src, env)
+}
+
+// ParseFor is Parse that also checks the load against machine m: VUs
+// beyond its memory or open files, and rates beyond its cores, are errors
+// at the value that asks for them, and a default max_vus stays within it.
+func ParseFor(m Machine, file string, src []byte, env func(string) (string, bool)) (*Plan, error) {
+	p := &parser{file: file, dir: filepath.Dir(file), env: env, errs: errorList{file: file}, machine: m}
+	return p.parse(src)
+}
+
+// parse parses src with p's settings.
+func (p *parser) parse(src []byte) (*Plan, error) {
+	file := p.file
+	text, ok := p.prescan(src)
+	if !ok {
+		return nil, p.errs.result()
+	}
+	p.src = newSource(string(text))
 	p.doc.budget = maxNodes
-	root, ok := p.parseYAML(src)
+	root, ok := p.parseYAML(text)
 	if !ok {
 		return nil, p.errs.result()
 	}
@@ -78,6 +133,12 @@ func Parse(file string, src []byte, env func(string) (string, bool)) (*Plan, err
 	}
 	plan.File = file
 	plan.Source = src
+	if (len(p.secrets) > 0 || p.secretLost) && !p.verifying {
+		// The source is stored with the run (run.db, report.html), so a
+		// literal credential in a header is replaced there, as the command
+		// line's are; {{ env.X }} templates stay as written.
+		plan.Source = p.storedSource(src, len(src)-len(text))
+	}
 	return plan, nil
 }
 
@@ -132,10 +193,12 @@ func (p *parser) syntaxError(err error) {
 
 // defaults are the top-level settings every request inherits.
 type defaults struct {
-	baseURL string
-	headers []field // canonical names, values compiled per scenario
-	timeout time.Duration
-	expect  []int // statuses that are not failures; nil: below 400
+	baseURL   string
+	headers   []field // canonical names, values compiled per scenario
+	timeout   time.Duration
+	expect    []int // statuses that are not failures; nil: below 400
+	redirects int   // redirects followed inside one sample
+	maxBody   int64 // bytes of a body kept for checks and extractions
 }
 
 // plan parses the top-level mapping.
@@ -175,9 +238,19 @@ func (p *parser) plan(root node) *Plan {
 	if n, ok := o.get("insecure_skip_tls_verify"); ok {
 		plan.Insecure, _ = p.boolean(n)
 	}
-	def := &defaults{baseURL: plan.BaseURL, timeout: plan.Timeout}
+	def := &defaults{baseURL: plan.BaseURL, timeout: plan.Timeout, redirects: DefaultMaxRedirects, maxBody: DefaultMaxBody}
 	if n, ok := o.get("expect_status"); ok {
 		def.expect, _, _ = p.statusCodes(n)
+	}
+	if n, ok := o.get("redirects"); ok {
+		if r, ok := p.redirects(n); ok {
+			def.redirects = r
+		}
+	}
+	if n, ok := o.get("max_body"); ok {
+		if b, ok := p.size(n); ok {
+			def.maxBody = b
+		}
 	}
 	if n, ok := o.get("headers"); ok {
 		def.headers = p.headerFields(n)
@@ -195,6 +268,14 @@ func (p *parser) plan(root node) *Plan {
 	}
 	if n, ok := o.get("observe"); ok {
 		plan.Observe = p.observe(n)
+	}
+	plan.AllowHosts = p.hosts
+	if n, ok := o.get("allow_hosts"); ok {
+		for _, h := range p.allowHosts(n) {
+			if !slices.Contains(plan.AllowHosts, h) {
+				plan.AllowHosts = append(plan.AllowHosts, h)
+			}
+		}
 	}
 	plan.Layout = p.layout.layout
 	return plan
@@ -224,6 +305,7 @@ func (p *parser) baseURL(n node) string {
 		p.errs.add(n.pos, n.path, "base URL %q must not have a query or fragment; put them in the steps", c)
 		return ""
 	}
+	p.nameHost(c)
 	return c
 }
 

@@ -31,6 +31,11 @@ func FuzzParse(f *testing.F) {
 		"? [a]\n: 1\n",
 		"- - - -\n",
 		"a: !!binary aGk=\n",
+		"\xef\xbb\xbf" + head + getX,
+		"x-a: " + strings.Repeat("[", 70) + strings.Repeat("]", 70) + "\n",
+		"headers: {Authorization: Bearer abc, X-Api-Key: 'k''1'}\n" + head + getX,
+		"x-t: &t |\n  abc\nheaders:\n  X-Token: *t\n  Cookie: a=1;\n    b=2\n" + head + getX,
+		head + "      - get: /x\n        headers: {<<: {X-Secret: \"s\\\"q\"}, Accept: x}\n",
 	} {
 		f.Add(s)
 	}
@@ -40,6 +45,12 @@ func FuzzParse(f *testing.F) {
 		if err == nil {
 			if p == nil || len(p.Scenarios) == 0 || len(p.Layout.Scenarios) != len(p.Scenarios) {
 				t.Fatalf("accepted a plan with no scenarios or a bad layout: %+v", p)
+			}
+			if string(p.Source) != src { // credentials were redacted: what is stored must still be a test
+				again, err := Parse(filepath.Join(dir, "fuzz.yaml"), p.Source, noEnv)
+				if err != nil || len(again.Scenarios) != len(p.Scenarios) {
+					t.Fatalf("the redacted source does not parse to the same test: %v\n%s", err, p.Source)
+				}
 			}
 			return
 		}

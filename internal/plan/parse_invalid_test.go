@@ -42,7 +42,7 @@ func TestParseInvalid(t *testing.T) {
 		{"merge of a scalar", head + "      - <<: 5\n        get: /x\n", "7:13: scenarios.s.flow[0]: expected a mapping to merge with <<, got a number 5"},
 
 		// Top-level keys.
-		{"unknown top key with suggestion", "scenarois: {}\n", `1:1: scenarois: unknown key "scenarois"; did you mean "scenarios"? (allowed: name, base_url, headers, timeout, expect_status, insecure_skip_tls_verify, thresholds, scenarios, observe)` + "\n" +
+		{"unknown top key with suggestion", "scenarois: {}\n", `1:1: scenarois: unknown key "scenarois"; did you mean "scenarios"? (allowed: name, base_url, headers, timeout, expect_status, redirects, max_body, allow_hosts, insecure_skip_tls_verify, thresholds, scenarios, observe)` + "\n" +
 			"1:1: missing key \"scenarios\": a test needs at least one scenario"},
 		{"no scenarios", "name: x\n", "1:1: missing key \"scenarios\": a test needs at least one scenario"},
 		{"empty scenarios", "scenarios: {}\n", "1:12: scenarios: needs at least one scenario"},
@@ -90,7 +90,7 @@ func TestParseInvalid(t *testing.T) {
 		{"flow only thinks", head + "      - think: 1s\n", "6:5: scenarios.s.flow: needs at least one request step (get: /path, post: /path, ...)"},
 		{"step without request", head + "      - name: x\n", "7:9: scenarios.s.flow[0]: a step needs a request (get: /path, post: /path, ... or method: with path:) or think:"},
 		{"step with two methods", head + "      - get: /x\n        post: /y\n", "8:9: scenarios.s.flow[0].post: a step sends one request: get and post both given"},
-		{"step key typo", head + "      - get: /x\n        heders: {A: b}\n", `8:9: scenarios.s.flow[0].heders: unknown key "heders"; did you mean "headers"? (allowed: get, post, put, patch, delete, head, options, method, path, name, query, headers, timeout, expect_status, json, form, body, check, extract, think)`},
+		{"step key typo", head + "      - get: /x\n        heders: {A: b}\n", `8:9: scenarios.s.flow[0].heders: unknown key "heders"; did you mean "headers"? (allowed: get, post, put, patch, delete, head, options, method, path, name, query, headers, timeout, expect_status, redirects, max_body, json, form, body, check, extract, think)`},
 		{"think with other keys", head + getX + "      - think: 1s\n        name: pause\n", `9:9: scenarios.s.flow[1].name: a think step has no other keys; "name" belongs on a request step`},
 		{"bad think duration", head + getX + "      - think: 1x\n", `8:16: scenarios.s.flow[1].think: bad duration "1x" (use 500ms, 2s, 1m)`},
 		{"bad think range end", head + getX + "      - think: 1s..3x\n", `8:20: scenarios.s.flow[1].think: bad duration "3x" (use 500ms, 2s, 1m)`},

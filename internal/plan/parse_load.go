@@ -12,8 +12,9 @@ const (
 	maxDefaultVUs      = 100000           // ceiling of the computed max_vus default
 )
 
-// load parses the keys of model m; flow sizes the default max_vus.
-func (p *parser) load(o *object, m Model, flow []Step) Load {
+// load parses the keys of model m; flow sizes the default max_vus. It
+// returns the VUs the load needs, checked against the machine.
+func (p *parser) load(o *object, m Model, flow []Step) (Load, vuNeed) {
 	switch m {
 	case VUs:
 		return p.vusLoad(o)
@@ -23,8 +24,19 @@ func (p *parser) load(o *object, m Model, flow []Step) Load {
 	return p.arrivalLoad(o, flow)
 }
 
+// requestSteps counts the requests one iteration of flow sends.
+func requestSteps(flow []Step) int {
+	n := 0
+	for _, s := range flow {
+		if s.Kind == RequestStep {
+			n++
+		}
+	}
+	return n
+}
+
 // arrivalLoad parses an arrival-rate scenario.
-func (p *parser) arrivalLoad(o *object, flow []Step) Load {
+func (p *parser) arrivalLoad(o *object, flow []Step) (Load, vuNeed) {
 	l := Load{Model: ArrivalRate}
 	unit := DefaultTimeUnit
 	if n, ok := o.get("time_unit"); ok {
@@ -33,9 +45,9 @@ func (p *parser) arrivalLoad(o *object, flow []Step) Load {
 		}
 	}
 	perSecond := func(r float64) float64 { return r / unit.Seconds() }
-	start, stages, ok := p.stages(o, "rate", "start_rate", false)
+	start, stages, peakAt, ok := p.stages(o, "rate", "start_rate", false)
 	if !ok {
-		return l
+		return l, vuNeed{}
 	}
 	l.StartRate = perSecond(start)
 	peak := l.StartRate
@@ -46,14 +58,21 @@ func (p *parser) arrivalLoad(o *object, flow []Step) Load {
 	}
 	if peak == 0 {
 		p.errs.add(o.key, o.path, "the rate is 0 in every stage: no iteration would start")
+	} else {
+		p.checkRate(peakAt, peak, requestSteps(flow))
 	}
 	maxVUs, maxSet := 0, false
-	if n, ok := o.get("max_vus"); ok {
-		maxVUs, maxSet = p.count(n, 1)
+	maxNode, hasMax := o.get("max_vus")
+	if hasMax {
+		if maxVUs, maxSet = p.count(maxNode, 1); maxSet {
+			maxSet = p.checkVUs(maxNode, maxVUs, "VUs (max_vus)")
+		}
 	}
 	pre, preSet := 0, false
 	if n, ok := o.get("pre_allocated_vus"); ok {
-		pre, preSet = p.count(n, 0)
+		if pre, preSet = p.count(n, 0); preSet {
+			preSet = p.checkVUs(n, pre, "pre-allocated VUs")
+		}
 	}
 	if !maxSet {
 		maxVUs = defaultMaxVUs(peak, flow)
@@ -69,7 +88,11 @@ func (p *parser) arrivalLoad(o *object, flow []Step) Load {
 			"pre_allocated_vus (%d) is more than max_vus (%d)", pre, maxVUs)
 	}
 	l.MaxVUs, l.PreAllocatedVUs = maxVUs, pre
-	return l
+	need := vuNeed{vus: maxVUs, defaults: !hasMax, pre: -1}
+	if preSet {
+		need.pre = pre
+	}
+	return l, need
 }
 
 // defaultMaxVUs sizes max_vus so that iterations at the peak rate that all
@@ -93,14 +116,14 @@ func defaultMaxVUs(peakPerSecond float64, flow []Step) int {
 }
 
 // vusLoad parses a vus scenario.
-func (p *parser) vusLoad(o *object) Load {
+func (p *parser) vusLoad(o *object) (Load, vuNeed) {
 	l := Load{Model: VUs, GracefulRampDown: DefaultGracefulRampDown}
 	if n, ok := o.get("graceful_ramp_down"); ok {
 		l.GracefulRampDown, _ = p.duration(n)
 	}
-	start, stages, ok := p.stages(o, "vus", "start_vus", true)
+	start, stages, peakAt, ok := p.stages(o, "vus", "start_vus", true)
 	if !ok {
-		return l
+		return l, vuNeed{}
 	}
 	l.StartVUs = int(start)
 	l.Stages = stages
@@ -110,15 +133,21 @@ func (p *parser) vusLoad(o *object) Load {
 	}
 	if peak == 0 {
 		p.errs.add(o.key, o.path, "the VU count is 0 in every stage: no VU would run")
+		return l, vuNeed{}
 	}
-	return l
+	p.checkVUs(peakAt, int(peak), "VUs")
+	return l, vuNeed{vus: int(peak)}
 }
 
 // iterationsLoad parses an iterations scenario.
-func (p *parser) iterationsLoad(o *object) Load {
+func (p *parser) iterationsLoad(o *object) (Load, vuNeed) {
 	l := Load{Model: Iterations, VUCount: 1, MaxDuration: DefaultMaxDuration}
-	if n, ok := o.get("vus"); ok {
-		l.VUCount, _ = p.count(n, 1)
+	vusNode, hasVUs := o.get("vus")
+	if hasVUs {
+		if n, ok := p.count(vusNode, 1); ok {
+			l.VUCount = n
+			p.checkVUs(vusNode, n, "VUs")
+		}
 	}
 	if n, ok := o.get("iterations"); ok {
 		l.Count, _ = p.integer(n, 1)
@@ -132,12 +161,13 @@ func (p *parser) iterationsLoad(o *object) Load {
 		p.errs.add(o.keyPos("vus"), joinPath(o.path, "vus"),
 			"vus (%d) is more than iterations (%d): some VUs would never run an iteration", l.VUCount, l.Count)
 	}
-	return l
+	return l, vuNeed{vus: l.VUCount}
 }
 
 // stages parses the shorthand (level + duration: a constant level) or the
 // long form (startKey + stages). Levels are rates or, with whole, VU counts.
-func (p *parser) stages(o *object, level, startKey string, whole bool) (float64, []Stage, bool) {
+// It also returns the node of the highest level, for errors about it.
+func (p *parser) stages(o *object, level, startKey string, whole bool) (float64, []Stage, node, bool) {
 	value := func(n node) (float64, bool) {
 		if whole {
 			i, ok := p.count(n, 0)
@@ -151,41 +181,43 @@ func (p *parser) stages(o *object, level, startKey string, whole bool) (float64,
 	switch {
 	case hasLevel && hasStages:
 		p.errs.add(o.keyPos("stages"), joinPath(o.path, "stages"), "use either %s with duration, or %s with stages, not both", level, startKey)
-		return 0, nil, false
+		return 0, nil, node{}, false
 	case hasLevel && !hasDur:
 		value(levelNode) // a wrong type is worth reporting too
 		p.errs.add(o.keyPos(level), joinPath(o.path, level), "%s needs duration (how long to hold it), or use %s with stages", level, startKey)
-		return 0, nil, false
+		return 0, nil, node{}, false
 	case hasLevel:
 		if o.has(startKey) {
 			p.errs.add(o.keyPos(startKey), joinPath(o.path, startKey), "%s goes with stages; with %s and duration the level is constant", startKey, level)
-			return 0, nil, false
+			return 0, nil, node{}, false
 		}
 		v, ok := value(levelNode)
 		if !ok {
-			return 0, nil, false
+			return 0, nil, node{}, false
 		}
 		if v == 0 {
 			p.errs.add(levelNode.pos, levelNode.path, "must be greater than 0")
-			return 0, nil, false
+			return 0, nil, node{}, false
 		}
 		d, ok := p.positiveDuration(durNode)
-		return v, []Stage{{Duration: d, Target: v}}, ok
+		return v, []Stage{{Duration: d, Target: v}}, levelNode, ok
 	case hasDur:
 		p.errs.add(o.keyPos("duration"), joinPath(o.path, "duration"), "duration needs %s (a constant level), or use %s with stages", level, startKey)
-		return 0, nil, false
+		return 0, nil, node{}, false
 	case !hasStages:
 		p.errs.add(o.key, o.path, "missing the load: give %s and duration, or %s and stages", level, startKey)
-		return 0, nil, false
+		return 0, nil, node{}, false
 	}
-	var start float64
+	var start, peak float64
+	var peakAt node
 	ok := true
 	if n, has := o.get(startKey); has {
 		start, ok = value(n)
+		peak, peakAt = start, n
 	}
 	items, listOK := p.list(stagesNode, "a list of stages like {duration: 1m, target: 10}")
 	if !listOK {
-		return 0, nil, false
+		return 0, nil, node{}, false
 	}
 	var stages []Stage
 	var total time.Duration
@@ -206,6 +238,9 @@ func (p *parser) stages(o *object, level, startKey string, whole bool) (float64,
 		if n, has := so.get("target"); has {
 			st.Target, objOK = value(n)
 			ok = ok && objOK
+			if objOK && (peakAt.v == nil || st.Target > peak) {
+				peak, peakAt = st.Target, n
+			}
 		} else {
 			p.errs.add(item.key, item.path, "missing key \"target\"")
 			ok = false
@@ -217,5 +252,5 @@ func (p *parser) stages(o *object, level, startKey string, whole bool) (float64,
 		p.errs.add(stagesNode.pos, stagesNode.path, "needs at least one stage with a duration above 0")
 		ok = false
 	}
-	return start, stages, ok
+	return start, stages, peakAt, ok
 }

@@ -21,7 +21,7 @@ const (
 func (p *parser) request(o *object, sc *scenarioCtx) (*Request, bool) {
 	errsBefore := len(p.errs.errs)
 	r := &Request{Endpoint: -1, Timeout: sc.def.timeout, ExpectStatus: sc.def.expect,
-		MaxRedirects: DefaultMaxRedirects, MaxBody: DefaultMaxBody}
+		MaxRedirects: sc.def.redirects, MaxBody: sc.def.maxBody}
 	method, pathNode, hasPath := p.methodAndPath(o)
 	r.Method = method
 	var pathSrc string
@@ -45,6 +45,16 @@ func (p *parser) request(o *object, sc *scenarioCtx) (*Request, bool) {
 	}
 	if n, ok := o.get("expect_status"); ok {
 		r.ExpectStatus, _, _ = p.statusCodes(n)
+	}
+	if n, ok := o.get("redirects"); ok {
+		if v, ok := p.redirects(n); ok {
+			r.MaxRedirects = v
+		}
+	}
+	if n, ok := o.get("max_body"); ok {
+		if v, ok := p.size(n); ok {
+			r.MaxBody = v
+		}
 	}
 	var stepHeaders []field
 	if n, ok := o.get("headers"); ok {
@@ -138,6 +148,15 @@ func (p *parser) requestURL(pathNode node, pathSrc string, o *object, sc *scenar
 	if !ok {
 		return nil
 	}
+	if at, r, found := unsendable(pathSrc); found {
+		p.errs.add(p.src.posAt(pathNode.v, at), pathNode.path, "a URL cannot hold the control character %U: write it percent-encoded (%%%02X), or put the value under query:, which is escaped", r, r)
+		return nil
+	}
+	if escaped := escapeSpaces(pathSrc); escaped != pathSrc {
+		// Sent as %20, as net/http and k6 do; compiled after the text as
+		// written, so that template errors point at the right column.
+		pathT, _ = p.compile(pathNode, escaped, sc.scope)
+	}
 	var b partsBuilder
 	if scheme, abs := urlScheme(pathSrc); abs {
 		if scheme != "http" && scheme != "https" {
@@ -168,6 +187,9 @@ func (p *parser) requestURL(pathNode node, pathSrc string, o *object, sc *scenar
 			p.errs.add(pathNode.pos, pathNode.path, "bad URL %q: %s", c, urlProblem(err))
 			return nil
 		}
+		p.nameHost(c)
+	} else {
+		p.nameTemplatedHost(pathSrc, sc.scope)
 	}
 	return u
 }
@@ -204,6 +226,25 @@ func (p *parser) encodedPairs(b *partsBuilder, n node, first, what string, sc *s
 			add(f.name, item)
 		}
 	}
+}
+
+// unsendable finds a control character in the literal text of a path
+// (outside {{ }}), which no server can read in a request line.
+func unsendable(path string) (int, rune, bool) {
+	depth := 0
+	for i := 0; i < len(path); i++ {
+		switch c := path[i]; {
+		case strings.HasPrefix(path[i:], "{{"):
+			depth++
+			i++
+		case strings.HasPrefix(path[i:], "}}") && depth > 0:
+			depth--
+			i++
+		case depth == 0 && (c < ' ' || c == 0x7f):
+			return i, rune(c), true
+		}
+	}
+	return 0, 0, false
 }
 
 // urlScheme returns the scheme of an absolute URL ("http" in http://x).
@@ -244,6 +285,7 @@ func (p *parser) headerFields(n node) []field {
 			continue
 		}
 		f.name = canon
+		p.noteSecret(canon, f.val)
 		out = append(out, f)
 	}
 	return out

@@ -59,6 +59,7 @@ func (p *parser) scenarios(n node, def *defaults) []*Scenario {
 		return nil
 	}
 	var out []*Scenario
+	p.needs = map[*Scenario]vuNeed{}
 	for _, f := range o.fields {
 		if !namePattern.MatchString(f.name) {
 			p.errs.add(f.val.key, f.val.path, "scenario name %q may only use letters, digits, '.', '_' and '-'", f.name)
@@ -67,6 +68,9 @@ func (p *parser) scenarios(n node, def *defaults) []*Scenario {
 		if s := p.scenario(f.name, f.val, def); s != nil {
 			out = append(out, s)
 		}
+	}
+	if !p.errs.failed() {
+		p.checkTotalVUs(out, p.needs, n)
 	}
 	return out
 }
@@ -103,7 +107,11 @@ func (p *parser) scenario(name string, n node, def *defaults) *Scenario {
 		p.errs.add(n.key, n.path, "missing key \"flow\": the list of steps each iteration runs")
 	}
 	if modelOK {
-		s.Load = p.load(o, model, s.Flow)
+		var need vuNeed
+		s.Load, need = p.load(o, model, s.Flow)
+		if need.vus > 0 || need.defaults {
+			p.needs[s] = need
+		}
 	}
 	if v, ok := o.get("start_time"); ok {
 		s.StartTime, _ = p.duration(v)

@@ -3,6 +3,7 @@ package plan
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"net/textproto"
 	"net/url"
@@ -13,8 +14,14 @@ import (
 	"unicode/utf8"
 )
 
-// DefaultURLDuration is how long URL mode holds the load when --duration is not given.
-const DefaultURLDuration = 10 * time.Second
+// URL mode's defaults.
+const (
+	DefaultURLDuration = 10 * time.Second // how long the load is held when --duration is not given
+	// DefaultURLGracefulStop caps how long requests still running at the
+	// end may finish (and no more than the timeout): a file's 30 s would
+	// make `--duration 5s` against a stalled target last 35 s.
+	DefaultURLGracefulStop = 5 * time.Second
+)
 
 // urlScenario names the one scenario of a URL-mode plan.
 const urlScenario = "default"
@@ -35,6 +42,17 @@ type URLOptions struct {
 	Thresholds []string      // "p(95)<500ms", "rate<0.01" or "metric{filter}: expr"
 	Name       string        // the run's name; default from the URL's host and path
 	Insecure   bool          // skip TLS certificate verification
+	// GracefulStop is how long requests running at the end may finish;
+	// nil means min(the timeout, DefaultURLGracefulStop).
+	GracefulStop *time.Duration
+	MaxRedirects *int     // redirects followed per request; nil means DefaultMaxRedirects
+	MaxBody      string   // a size like 512KiB: body bytes kept for checks; "" means DefaultMaxBody
+	AllowHosts   []string // hosts redirects may lead to besides the URL's
+	// Env looks up {{ env.X }} in the URL, headers and body (nil: the
+	// process environment). Values are read once and never stored.
+	Env func(string) (string, bool)
+	// Machine is what the machine running the test offers; the zero value checks nothing.
+	Machine Machine
 }
 
 // FromURL builds the plan of URL mode. It renders the flags as a test file
@@ -45,11 +63,11 @@ func FromURL(o URLOptions) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := Parse("", src, nil)
+	p, err := ParseFor(o.Machine, "", src, o.Env)
 	if err != nil {
 		var es Errors
 		if errors.As(err, &es) {
-			return nil, flagErrors(es)
+			return nil, o.flagErrors(es)
 		}
 		return nil, err
 	}
@@ -65,7 +83,10 @@ func (o *URLOptions) testFile() ([]byte, error) {
 	base, path, ok := splitURL(o.URL)
 	if !ok {
 		bad("URL", "bad URL %q: expected http:// or https:// and a host, like http://127.0.0.1:8080/path", o.URL)
+	} else if at, r, bad := controlChar(o.URL); bad {
+		errs = append(errs, &Error{Field: "URL", Msg: fmt.Sprintf("the URL has a control character %U at byte %d; percent-encode it (%%%02X)", r, at, r)})
 	}
+	path = escapeSpaces(path)
 	switch {
 	case o.Rate < 0 || math.IsNaN(o.Rate) || math.IsInf(o.Rate, 0):
 		bad("--rate", "must be a positive number of iterations per second, got %v", o.Rate)
@@ -78,21 +99,31 @@ func (o *URLOptions) testFile() ([]byte, error) {
 	case o.MaxVUs > 0 && o.Rate == 0:
 		bad("--max-vus", "applies only with --rate; with --vus the VU count is fixed")
 	}
-	for flag, d := range map[string]time.Duration{"--duration": o.Duration, "--ramp": o.Ramp, "--timeout": o.Timeout} {
+	durations := map[string]time.Duration{"--duration": o.Duration, "--ramp": o.Ramp, "--timeout": o.Timeout}
+	if o.GracefulStop != nil {
+		durations["--graceful-stop"] = *o.GracefulStop
+	}
+	for flag, d := range durations {
 		if d < 0 {
 			bad(flag, "must not be negative, got %s", d)
 		}
+	}
+	if o.MaxRedirects != nil && *o.MaxRedirects < 0 {
+		bad("--max-redirects", "must not be negative, got %d (0 follows no redirect)", *o.MaxRedirects)
 	}
 	body := o.Body
 	if o.BodyFile != "" {
 		if o.Body != "" {
 			bad("--body-file", "give --body or --body-file, not both")
 		}
-		b, err := os.ReadFile(o.BodyFile)
+		b, err := readBodyFile(o.BodyFile)
 		if err != nil {
 			bad("--body-file", "%v", err)
 		}
 		body = string(b)
+	}
+	if len(body) > maxURLBody {
+		bad("--body", "the body is %s; URL mode keeps it in the run's test file, so it may be at most %s", bytesText(int64(len(body))), bytesText(maxURLBody))
 	}
 	if !utf8.ValidString(body) {
 		bad("--body", "the body must be UTF-8 text")
@@ -126,6 +157,18 @@ func (o *URLOptions) testFile() ([]byte, error) {
 	if o.Insecure {
 		b.WriteString("insecure_skip_tls_verify: true\n")
 	}
+	if o.MaxRedirects != nil {
+		fmt.Fprintf(&b, "redirects: %d\n", *o.MaxRedirects)
+	}
+	if o.MaxBody != "" {
+		fmt.Fprintf(&b, "max_body: %s\n", quoteYAML(o.MaxBody))
+	}
+	if len(o.AllowHosts) > 0 {
+		b.WriteString("allow_hosts:\n")
+		for _, h := range o.AllowHosts {
+			fmt.Fprintf(&b, "  - %s\n", quoteYAML(h))
+		}
+	}
 	if len(headers) > 0 {
 		b.WriteString("headers:\n")
 		for _, h := range headers {
@@ -143,11 +186,80 @@ func (o *URLOptions) testFile() ([]byte, error) {
 	}
 	fmt.Fprintf(&b, "scenarios:\n  %s:\n", urlScenario)
 	o.writeLoad(&b)
+	fmt.Fprintf(&b, "    graceful_stop: %s\n", o.gracefulStop())
 	fmt.Fprintf(&b, "    flow:\n      - method: %s\n        path: %s\n", quoteYAML(method), quoteYAML(path))
 	if body != "" {
 		fmt.Fprintf(&b, "        body: %s\n", quoteYAML(body))
 	}
 	return []byte(b.String()), nil
+}
+
+// gracefulStop returns how long requests running at the end may finish.
+func (o *URLOptions) gracefulStop() time.Duration {
+	if o.GracefulStop != nil {
+		return *o.GracefulStop
+	}
+	timeout := o.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	return min(timeout, DefaultURLGracefulStop)
+}
+
+// maxURLBody bounds a URL-mode body, which goes into the rendered test
+// file and so must leave it room under MaxFileSize.
+const maxURLBody = MaxFileSize - 64<<10
+
+// readBodyFile reads --body-file, refusing one too large before reading it.
+func readBodyFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxURLBody+1))
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// controlChar finds a control character in s, which a URL may not hold.
+func controlChar(s string) (int, rune, bool) {
+	for i, r := range s {
+		if r < 0x20 || r == 0x7f {
+			return i, r, true
+		}
+	}
+	return 0, 0, false
+}
+
+// escapeSpaces percent-encodes the spaces of a URL path outside {{ }},
+// as browsers and curl do, instead of sending a request line no server
+// can read.
+func escapeSpaces(path string) string {
+	if !strings.Contains(path, " ") {
+		return path
+	}
+	var b strings.Builder
+	depth := 0
+	for i := 0; i < len(path); i++ {
+		switch {
+		case strings.HasPrefix(path[i:], "{{"):
+			depth++
+			b.WriteString("{{")
+			i++
+		case strings.HasPrefix(path[i:], "}}") && depth > 0:
+			depth--
+			b.WriteString("}}")
+			i++
+		case path[i] == ' ' && depth == 0:
+			b.WriteString("%20")
+		default:
+			b.WriteByte(path[i])
+		}
+	}
+	return b.String()
 }
 
 // writeLoad writes the scenario's load model keys.
@@ -339,16 +451,21 @@ func quoteYAML(s string) string {
 
 // flagErrors turns errors in the rendered test file into errors about the
 // flags they came from.
-func flagErrors(es Errors) Errors {
+func (o *URLOptions) flagErrors(es Errors) Errors {
+	level := "--vus"
+	if o.Rate > 0 {
+		level = "--rate"
+	}
 	out := make(Errors, 0, len(es))
 	for _, e := range es {
-		out = append(out, &Error{Field: flagOf(e.Field), Msg: e.Msg})
+		out = append(out, &Error{Field: flagOf(e.Field, level), Msg: e.Msg})
 	}
 	return out
 }
 
-// flagOf names the flag behind a field of the rendered test file.
-func flagOf(field string) string {
+// flagOf names the flag behind a field of the rendered test file; level
+// is the flag that sets the load's level (--rate or --vus).
+func flagOf(field, level string) string {
 	step := "scenarios." + urlScenario + ".flow[0]."
 	scenario := "scenarios." + urlScenario + "."
 	switch {
@@ -368,6 +485,16 @@ func flagOf(field string) string {
 		return "--" + strings.TrimPrefix(field, scenario)
 	case strings.HasPrefix(field, scenario+"max_vus"):
 		return "--max-vus"
+	case strings.HasPrefix(field, scenario+"stages"), strings.HasPrefix(field, scenario+"start_"):
+		return level
+	case field == "redirects":
+		return "--max-redirects"
+	case field == "max_body":
+		return "--max-body"
+	case strings.HasPrefix(field, "allow_hosts"):
+		return "--allow-host"
+	case strings.HasPrefix(field, scenario+"graceful_stop"):
+		return "--graceful-stop"
 	}
 	return field
 }

@@ -1,0 +1,212 @@
+package plan
+
+import (
+	"fmt"
+	"math"
+	"net"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/goccy/go-yaml/ast"
+	"github.com/loadlens/loadlens/internal/tmpl"
+)
+
+// MaxBodyLimit bounds max_body: every VU may hold a body this large.
+const MaxBodyLimit = 1 << 30
+
+// sizeUnits are the units a size may be written in, upper case.
+var sizeUnits = map[string]float64{
+	"": 1, "B": 1,
+	"KB": 1e3, "MB": 1e6, "GB": 1e9,
+	"KIB": 1 << 10, "MIB": 1 << 20, "GIB": 1 << 30,
+}
+
+// redirects parses a count of redirects to follow.
+func (p *parser) redirects(n node) (int, bool) {
+	return p.count(n, 0)
+}
+
+// size parses a byte size: 1048576, 512KiB, 1MiB, 1.5MB.
+func (p *parser) size(n node) (int64, bool) {
+	const what = "a size like 1048576, 512KiB or 1MiB"
+	var v float64
+	switch n.v.(type) {
+	case *ast.IntegerNode, *ast.FloatNode:
+		f, ok := p.float(n, what)
+		if !ok {
+			return 0, false
+		}
+		v = f
+	default:
+		s, ok := p.str(n, what)
+		if !ok {
+			return 0, false
+		}
+		v, ok = parseSize(s)
+		if !ok {
+			p.errs.add(n.pos, n.path, "bad size %q: write bytes, or a number with B, KB, MB, GB, KiB, MiB or GiB (1MiB = 1048576 bytes)", s)
+			return 0, false
+		}
+	}
+	switch {
+	case v < 0:
+		p.errs.add(n.pos, n.path, "must not be negative, got %s", scalarText(n.v))
+		return 0, false
+	case v > MaxBodyLimit:
+		p.errs.add(n.pos, n.path, "%s is more than 1GiB: every VU may hold a body this large", scalarText(n.v))
+		return 0, false
+	}
+	return int64(math.Floor(v)), true
+}
+
+// parseSize reads a number with an optional unit, in bytes.
+func parseSize(s string) (float64, bool) {
+	s = strings.TrimSpace(s)
+	i := strings.IndexFunc(s, func(r rune) bool { return (r < '0' || r > '9') && r != '.' && r != '-' && r != '+' })
+	if i < 0 {
+		i = len(s)
+	}
+	num, unit := s[:i], strings.ToUpper(strings.TrimSpace(s[i:]))
+	mult, ok := sizeUnits[unit]
+	if !ok || num == "" {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(num, 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, false
+	}
+	return f * mult, true
+}
+
+// allowHosts parses allow_hosts: a list of host or host:port.
+func (p *parser) allowHosts(n node) []string {
+	items, ok := p.list(n, "a list of hosts like api.example.com or 127.0.0.1:8081")
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, item := range items {
+		s, ok := p.nonEmpty(item, "a host like api.example.com or 127.0.0.1:8081")
+		if !ok {
+			continue
+		}
+		h, problem := normalHost(s)
+		if problem != "" {
+			p.errs.add(item.pos, item.path, "bad host %q: %s", s, problem)
+			continue
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
+// normalHost checks a host or host:port as written in allow_hosts and
+// returns it in lower case, or says what is wrong with it.
+func normalHost(s string) (string, string) {
+	const want = "write a host like api.example.com, or host:port like 127.0.0.1:8081"
+	if strings.Contains(s, "://") {
+		return "", "it is a URL; " + want
+	}
+	if strings.ContainsAny(s, "/?#@ \t") || strings.Contains(s, "{{") {
+		return "", want
+	}
+	host, port := s, ""
+	if h, p, err := net.SplitHostPort(s); err == nil {
+		host, port = h, p
+		if port == "" {
+			return "", "the port must be a number from 1 to 65535"
+		}
+	} else if strings.Count(s, ":") == 1 {
+		return "", fmt.Sprintf("bad port (%v); %s", strings.TrimPrefix(err.Error(), "address "+s+": "), want)
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if host == "" {
+		return "", "no host; " + want
+	}
+	if port != "" {
+		n, err := strconv.Atoi(port)
+		if err != nil || n < 1 || n > 65535 {
+			return "", "the port must be a number from 1 to 65535"
+		}
+	}
+	if strings.Contains(host, ":") { // IPv6
+		if net.ParseIP(host) == nil {
+			return "", want
+		}
+		host = "[" + host + "]"
+	}
+	host = strings.ToLower(host)
+	if port != "" {
+		return host + ":" + port, ""
+	}
+	return host, ""
+}
+
+// nameHost records the host of a URL the test names, so that redirects may
+// lead to it. Only a host that is the same for every request counts.
+func (p *parser) nameHost(rawURL string) {
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Host == "" {
+		return
+	}
+	if h, problem := normalHost(u.Host); problem == "" && !slices.Contains(p.hosts, h) {
+		p.hosts = append(p.hosts, h)
+	}
+}
+
+// nameTemplatedHost records the host of an absolute step URL written with
+// templates, when its host part is constant (plain text or env lookups).
+func (p *parser) nameTemplatedHost(src string, sc *tmpl.Scope) {
+	scheme, abs := urlScheme(src)
+	if !abs {
+		return
+	}
+	rest := src[len(scheme)+3:]
+	end := len(rest)
+	for _, sep := range []string{"/", "?", "#"} {
+		if i := strings.Index(rest, sep); i >= 0 && i < end {
+			end = i
+		}
+	}
+	authority := rest[:end]
+	if strings.Contains(authority, "{{") && !strings.Contains(authority, "}}") {
+		return // the template goes on into the path
+	}
+	t, err := tmpl.Compile(authority, &tmpl.Scope{Env: sc.Env})
+	if err != nil {
+		return // a variable in the host: not the same for every request
+	}
+	if c, ok := t.Const(); ok {
+		p.nameHost(scheme + "://" + c)
+	}
+}
+
+// HostAllowed reports whether a redirect may lead to u's host: one the
+// test names (its base_url and absolute step URLs) or lists in
+// allow_hosts. An entry without a port allows every port of its host; one
+// with a port allows that port only (a URL without a port has its scheme's).
+func (p *Plan) HostAllowed(u *url.URL) bool {
+	host := strings.ToLower(u.Hostname())
+	port := u.Port()
+	if port == "" {
+		switch strings.ToLower(u.Scheme) {
+		case "http":
+			port = "80"
+		case "https":
+			port = "443"
+		}
+	}
+	for _, a := range p.AllowHosts {
+		h, ap := a, ""
+		if hh, pp, err := net.SplitHostPort(a); err == nil {
+			h, ap = hh, pp
+		}
+		h = strings.TrimSuffix(strings.TrimPrefix(h, "["), "]")
+		if h == host && (ap == "" || ap == port) {
+			return true
+		}
+	}
+	return false
+}

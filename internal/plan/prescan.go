@@ -1,0 +1,349 @@
+package plan
+
+import (
+	"bytes"
+	"fmt"
+	"unicode/utf8"
+)
+
+// Limits checked before the YAML parser sees a file: its memory grows with
+// the square of the nesting (32k levels took 1.6 GB) and by about 2 KiB per
+// entry (1 MiB of steps, 91k entries, peaked at 185 MB), while real test
+// files are a few KiB, nest about ten levels and have a few thousand entries.
+const (
+	MaxFileSize = 10 << 20 // bytes of a test file
+	MaxDepth    = 64       // nesting of YAML collections
+	MaxEntries  = 50000    // keys and list items, block and flow
+)
+
+// utf8BOM is the byte order mark some editors put at the start of UTF-8 files.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// prescan checks src before it is parsed: its size, its encoding and its
+// nesting depth. It returns the text to parse, without a UTF-8 BOM.
+func (p *parser) prescan(src []byte) ([]byte, bool) {
+	if len(src) > MaxFileSize {
+		p.errs.errs = append(p.errs.errs, &Error{File: p.file, Msg: sizeMessage(int64(len(src)))})
+		return nil, false
+	}
+	if bytes.HasPrefix(src, []byte{0xFF, 0xFE}) || bytes.HasPrefix(src, []byte{0xFE, 0xFF}) {
+		p.errs.add(pos{1, 1}, "", "the file is UTF-16 text (it starts with a UTF-16 byte order mark); save it as UTF-8")
+		return nil, false
+	}
+	src = bytes.TrimPrefix(src, utf8BOM)
+	if !utf8.Valid(src) {
+		at := invalidUTF8(src)
+		p.errs.add(at, "", "the file is not UTF-8 text (a byte here is not); save it as UTF-8")
+		return nil, false
+	}
+	switch sc := scanStructure(src); {
+	case sc.tooDeep:
+		p.errs.add(sc.at, "", "the YAML nests more than %d levels deep; a test file needs far fewer", MaxDepth)
+		return nil, false
+	case sc.tooMany:
+		p.errs.add(sc.at, "", "the file has more than %d YAML entries (keys and list items); a test file needs far fewer (put large data in a CSV file, under data:)", MaxEntries)
+		return nil, false
+	}
+	return src, true
+}
+
+// invalidUTF8 returns where the first byte that is not UTF-8 is.
+func invalidUTF8(src []byte) pos {
+	at := pos{1, 1}
+	for len(src) > 0 {
+		r, size := utf8.DecodeRune(src)
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			return at
+		case r == '\n':
+			at = pos{at.line + 1, 1}
+		default:
+			at.col++
+		}
+		src = src[size:]
+	}
+	return at
+}
+
+// sizeMessage says that a file of size bytes is too large.
+func sizeMessage(size int64) string {
+	return fmt.Sprintf("the test file is %.1f MiB; a test file may be at most %d MiB (put large data in a CSV file, under data:)",
+		float64(size)/(1<<20), MaxFileSize>>20)
+}
+
+// depthScan estimates how deeply YAML text nests and how many entries it
+// has, line by line in linear time and constant memory, without building a tree: block collections by
+// their indentation and "- " indicators, flow collections by their
+// brackets, skipping quoted and block scalars and comments. It is meant to
+// stop pathological files, so it may count a level more or less than the
+// YAML parser on odd layouts; real test files stay far below MaxDepth.
+type depthScan struct {
+	stack      [MaxDepth + 1]level // open block nodes, innermost last
+	n          int                 // entries in stack
+	flow       int                 // open flow collections
+	quote      byte                // the quote of a scalar running on from an earlier line, or 0
+	scalarOver int                 // a block scalar's content lines are indented more than this; -1 when none
+	deepest    int                 // the deepest nesting seen
+	entries    int                 // keys and list items seen
+}
+
+// level is an open block node: the column it starts at, and whether it is
+// a sequence entry (an indentless sequence sits at its key's column).
+type level struct {
+	col int
+	seq bool
+}
+
+// structure is what scanStructure found.
+type structure struct {
+	depth, entries   int  // the deepest nesting, and the entries counted
+	tooDeep, tooMany bool // a limit was passed, at at
+	at               pos
+}
+
+// scanStructure measures src's nesting and entries, stopping where it first
+// nests more than MaxDepth levels or has more than MaxEntries entries.
+func scanStructure(src []byte) structure {
+	s := depthScan{scalarOver: -1}
+	for line := 1; len(src) > 0; line++ {
+		text := src
+		if i := bytes.IndexByte(src, '\n'); i >= 0 {
+			text, src = src[:i], src[i+1:]
+		} else {
+			src = nil
+		}
+		col, deep := s.line(bytes.TrimSuffix(text, []byte{'\r'}))
+		if deep || s.entries > MaxEntries {
+			return structure{depth: s.deepest, entries: s.entries, tooDeep: deep, tooMany: !deep,
+				at: pos{line, utf8.RuneCount(text[:col]) + 1}}
+		}
+	}
+	return structure{depth: s.deepest, entries: s.entries}
+}
+
+// line scans one line; it returns the byte offset where the nesting went
+// too deep.
+func (s *depthScan) line(text []byte) (int, bool) {
+	indent := 0
+	for indent < len(text) && text[indent] == ' ' {
+		indent++
+	}
+	blank := indent == len(text)
+	if s.scalarOver >= 0 {
+		if blank || indent > s.scalarOver {
+			return 0, false
+		}
+		s.scalarOver = -1
+	}
+	i := 0
+	if s.quote != 0 {
+		if i = s.skipQuoted(text, 0); s.quote != 0 {
+			return 0, false
+		}
+		return s.rest(text, i)
+	}
+	if s.flow > 0 {
+		return s.rest(text, 0)
+	}
+	if blank || text[indent] == '#' {
+		return 0, false
+	}
+	if indent == 0 && (bytes.HasPrefix(text, []byte("---")) || bytes.HasPrefix(text, []byte("..."))) &&
+		(len(text) == 3 || text[3] == ' ' || text[3] == '\t') {
+		s.n = 0 // a new document
+		return 0, false
+	}
+	if indent == 0 && text[0] == '%' && s.n == 0 {
+		return 0, false // a directive
+	}
+	i = indent
+	first := true
+	for i < len(text) {
+		// "- " and "? " open a node; several may share a line ("- - x").
+		if (text[i] == '-' || text[i] == '?') && (i+1 == len(text) || text[i+1] == ' ') {
+			if deep := s.open(i, true, first); deep {
+				return i, true
+			}
+			first = false
+			i = skipSpaces(text, i+1)
+			continue
+		}
+		break
+	}
+	i = skipProperties(text, i)
+	if i == len(text) || text[i] == '#' {
+		return 0, false
+	}
+	if colon, ok := keyColon(text, i); ok {
+		if deep := s.open(i, false, first); deep {
+			return i, true
+		}
+		i = skipProperties(text, skipSpaces(text, colon+1))
+	}
+	return s.value(text, i)
+}
+
+// open records a block node starting at column col. The first node on a
+// line closes the nodes it is not inside of: those at deeper columns, and
+// at its own column unless it is a sequence entry under a key there.
+func (s *depthScan) open(col int, seq, first bool) bool {
+	if first {
+		for s.n > 0 {
+			top := s.stack[s.n-1]
+			if top.col < col || (top.col == col && seq && !top.seq) {
+				break
+			}
+			s.n--
+		}
+	}
+	if s.n+s.flow >= MaxDepth {
+		return true
+	}
+	s.stack[s.n] = level{col: col, seq: seq}
+	s.n++
+	s.entries++
+	s.deepest = max(s.deepest, s.n)
+	return false
+}
+
+// value scans a block value starting at i: a block scalar indicator, a
+// quoted scalar, a flow collection, or a plain scalar.
+func (s *depthScan) value(text []byte, i int) (int, bool) {
+	if i >= len(text) {
+		return 0, false
+	}
+	switch text[i] {
+	case '|', '>':
+		j := i + 1
+		for j < len(text) && (text[j] == '+' || text[j] == '-' || ('0' <= text[j] && text[j] <= '9')) {
+			j++
+		}
+		if j == len(text) || text[j] == ' ' || text[j] == '\t' {
+			over := 0
+			if s.n > 0 {
+				over = s.stack[s.n-1].col
+			}
+			s.scalarOver = over
+		}
+		return 0, false
+	case '"', '\'':
+		s.quote = text[i]
+		if i = s.skipQuoted(text, i+1); s.quote != 0 {
+			return 0, false
+		}
+		return s.rest(text, i)
+	case '[', '{':
+		return s.rest(text, i)
+	}
+	return 0, false // a plain scalar
+}
+
+// rest scans text from i inside or after flow collections: brackets,
+// quoted scalars and comments.
+func (s *depthScan) rest(text []byte, i int) (int, bool) {
+	prev := byte('[') // a quote opens a scalar only where a scalar may start
+	for ; i < len(text); i++ {
+		c := text[i]
+		if s.flow == 0 && c != '[' && c != '{' {
+			return 0, false // what follows a flow collection on its line is a comment (or an error the parser reports)
+		}
+		switch c {
+		case '[', '{':
+			if s.n+s.flow >= MaxDepth {
+				return i, true
+			}
+			s.flow++
+			s.entries++
+			s.deepest = max(s.deepest, s.n+s.flow)
+		case ']', '}':
+			s.flow--
+		case ',':
+			s.entries++
+		case '"', '\'':
+			if !bytes.ContainsRune([]byte("[{,:?-"), rune(prev)) {
+				break // an apostrophe inside a plain scalar
+			}
+			s.quote = c
+			if i = s.skipQuoted(text, i+1); s.quote != 0 {
+				return 0, false
+			}
+			i--
+		case '#':
+			if i > 0 && (text[i-1] == ' ' || text[i-1] == '\t') {
+				return 0, false
+			}
+		}
+		if c != ' ' && c != '\t' {
+			prev = c
+		}
+	}
+	return 0, false
+}
+
+// skipQuoted skips to the end of the scalar quoted by s.quote, from i; it
+// returns the offset after the closing quote, with s.quote cleared, or
+// len(text) with s.quote kept when the scalar goes on to the next line.
+func (s *depthScan) skipQuoted(text []byte, i int) int {
+	for ; i < len(text); i++ {
+		switch {
+		case s.quote == '"' && text[i] == '\\':
+			i++
+		case s.quote == '\'' && text[i] == '\'' && i+1 < len(text) && text[i+1] == '\'':
+			i++
+		case text[i] == s.quote:
+			s.quote = 0
+			return i + 1
+		}
+	}
+	return len(text)
+}
+
+// keyColon finds the ':' that ends a mapping key starting at i, if the line
+// has one: a ':' followed by a space or the line's end, outside quotes,
+// before a comment and before a flow collection's start.
+func keyColon(text []byte, i int) (int, bool) {
+	if i < len(text) && (text[i] == '"' || text[i] == '\'') {
+		s := depthScan{quote: text[i]}
+		j := s.skipQuoted(text, i+1)
+		if s.quote != 0 {
+			return 0, false
+		}
+		j = skipSpaces(text, j)
+		return j, j < len(text) && text[j] == ':' && (j+1 == len(text) || text[j+1] == ' ' || text[j+1] == '\t')
+	}
+	if i < len(text) && (text[i] == '[' || text[i] == '{') {
+		return 0, false
+	}
+	for j := i; j < len(text); j++ {
+		switch text[j] {
+		case ':':
+			if j+1 == len(text) || text[j+1] == ' ' || text[j+1] == '\t' {
+				return j, true
+			}
+		case '#':
+			if j > i && (text[j-1] == ' ' || text[j-1] == '\t') {
+				return 0, false
+			}
+		}
+	}
+	return 0, false
+}
+
+// skipSpaces returns the offset of the first non-blank byte from i.
+func skipSpaces(text []byte, i int) int {
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// skipProperties skips anchors (&a) and tags (!!str) before a node.
+func skipProperties(text []byte, i int) int {
+	for i < len(text) && (text[i] == '&' || text[i] == '!') {
+		for i < len(text) && text[i] != ' ' && text[i] != '\t' {
+			i++
+		}
+		i = skipSpaces(text, i)
+	}
+	return i
+}
