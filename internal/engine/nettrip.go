@@ -34,8 +34,8 @@ func newNetTrip(e *Engine) *netTrip {
 		MaxIdleConnsPerHost: 4,
 		IdleConnTimeout:     90 * time.Second,
 		TLSHandshakeTimeout: e.tlsTimeout,
-		DisableCompression:  true, // measure the bytes the target sends
-		ForceAttemptHTTP2:   true, // a custom dialer would otherwise turn HTTP/2 off
+		DisableCompression:  true,                                             // measure the bytes the target sends
+		ForceAttemptHTTP2:   true,                                             // a custom dialer would otherwise turn HTTP/2 off
 		TLSClientConfig:     &tls.Config{InsecureSkipVerify: e.plan.Insecure}, //nolint:gosec // the user asked for it
 	}
 	n.client = &http.Client{
