@@ -21,7 +21,9 @@ type client struct {
 }
 
 // clients returns the lean HTTP/1.1 client and net/http.
-func clients() []client { return []client{{"lean", Options{}}, {"net-http", Options{NetHTTPOnly: true}}} }
+func clients() []client {
+	return []client{{"lean", Options{}}, {"net-http", Options{NetHTTPOnly: true}}}
+}
 
 // skipUntilStrictH1 skips a lean-client case that fails only because the
 // lean client's parser is not yet strict (1xx responses, framing, stray
