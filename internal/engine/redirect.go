@@ -82,7 +82,7 @@ func (v *vu) follow(r *plan.Request, q *hop, ch *chain, sentCookie string) strin
 	}
 	q.method = method
 	if !withBody {
-		q.body = requestBody(method, false, nil)
+		q.body = nil
 	}
 	ch.own = ownHost(ch.initial, next)
 	if ref.IsAbs() || !ch.own {

@@ -97,7 +97,7 @@ func (v *vu) send(ctx context.Context, r *plan.Request, deadline time.Time) outc
 	}
 	q := &h.hop
 	*q = hop{method: r.Method, url: h.url, host: h.hdr.host, agent: h.hdr.agent,
-		body: requestBody(r.Method, r.Body != nil, h.body), keepBody: r.NeedBody, maxBody: r.MaxBody, deadline: deadline}
+		body: requestBody(r.Body != nil, h.body), keepBody: r.NeedBody, maxBody: r.MaxBody, deadline: deadline}
 	ch := chain{own: true}
 	for {
 		jar := ""
@@ -139,19 +139,14 @@ func (v *vu) send(ctx context.Context, r *plan.Request, deadline time.Time) outc
 	}
 }
 
-// requestBody returns what a hop sends as its body, nil for none. Methods
-// other than GET and HEAD always announce a length, 0 when empty, as
-// net/http does: both clients then put the same bytes on the wire.
-func requestBody(method string, has bool, body []byte) []byte {
-	switch {
-	case has && len(body) > 0:
+// requestBody returns what a hop sends as its body: nil for none, in which
+// case both clients announce a length of 0 for POST, PUT and PATCH only,
+// as net/http does.
+func requestBody(has bool, body []byte) []byte {
+	if has && len(body) > 0 {
 		return body
-	case method == "GET" || method == "HEAD":
-		return nil
-	case body != nil:
-		return body[:0]
 	}
-	return make([]byte, 0)
+	return nil
 }
 
 // close releases the VU's connections.

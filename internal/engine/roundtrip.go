@@ -14,8 +14,8 @@ type hop struct {
 	header []byte // "Name: value\r\n" lines, without Host and User-Agent
 	host   []byte // the Host header's value; nil: the URL's host
 	agent  []byte // the User-Agent header's value; nil: defaultUserAgent
-	// body is sent with a Content-Length; nil sends none. Methods other than
-	// GET and HEAD always get one (0 when empty), as net/http sends them.
+	// body is sent with a Content-Length; nil sends none, and a length of
+	// 0 for POST, PUT and PATCH only, as net/http does.
 	body     []byte
 	keepBody bool  // keep the response body for checks and extractions
 	maxBody  int64 // keep at most this much of it; 0: all

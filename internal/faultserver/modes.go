@@ -109,13 +109,13 @@ func (s *Server) answer(c net.Conn, req *http.Request) bool {
 // takes two of them back at /expire; every request's Cookie header is
 // recorded under its path. What a jar that follows RFC 6265 sends:
 //
-//	/set                       sets keep (Path=/), scoped (Path=/private), brief (Max-Age=600),
-//	                           and four it must not send back over plain http to 127.0.0.1:
-//	                           old (Expires in the past), gone (Max-Age=0), elsewhere (Domain
-//	                           of another site) and secure (Secure)
-//	/public/…                  keep=1; brief=1
-//	/private/…                 scoped=1; keep=1; brief=1 (longer paths first)
-//	/expire                    removes brief (Max-Age=-1) and keep (Expires in the past)
+//	/set         sets keep (Path=/), scoped (Path=/private), brief (Max-Age=600) and
+//	             secure (Secure: loopback is a secure origin, as in browsers), and three
+//	             it must never send back: old (Expires in the past), gone (Max-Age=0)
+//	             and elsewhere (the Domain of another site)
+//	/public/…    keep=1; brief=1; secure=1
+//	/private/…   scoped=1; keep=1; brief=1; secure=1 (longer paths first)
+//	/expire      removes brief (Max-Age=-1) and keep (Expires in the past)
 func (s *Server) answerCookies(c net.Conn, req *http.Request) bool {
 	s.mu.Lock()
 	s.cookies[req.URL.Path] = append(s.cookies[req.URL.Path], req.Header.Get("Cookie"))
