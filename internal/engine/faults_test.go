@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -64,7 +63,7 @@ func TestFaults(t *testing.T) {
 				if c.strictH1 && cl.name == "lean" {
 					skipUntilStrictH1(t)
 				}
-				before := runtime.NumGoroutine()
+				checkLeaks(t)
 				srv := faultserver.Start(t, c.mode, faultserver.Options{})
 				step := get(srv.URL + "/fault")
 				step.Request.Timeout = c.timeout
@@ -108,8 +107,6 @@ func TestFaults(t *testing.T) {
 						t.Fatalf("interrupted sample %+v", q)
 					}
 				}
-				srv.Close()
-				noLeaks(t, before)
 			})
 		}
 	}

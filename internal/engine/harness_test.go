@@ -85,8 +85,14 @@ func memoryPeak() (stop func() uint64) {
 	}
 }
 
-// noLeaks fails the test if the goroutines do not come back down to
-// before within a few seconds.
+// checkLeaks fails the test if, once it and its cleanups (servers closing)
+// are done, the goroutines do not come back down to their count now within
+// a few seconds.
+func checkLeaks(t *testing.T) {
+	before := runtime.NumGoroutine()
+	t.Cleanup(func() { noLeaks(t, before) }) // registered first, so it runs last
+}
+
 func noLeaks(t *testing.T, before int) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)

@@ -19,7 +19,9 @@ func (e *Engine) failure(err error, ph phase, deadline time.Time, timeout time.D
 	var netErr net.Error
 	timedOut := errors.As(err, &netErr) && netErr.Timeout()
 	switch {
-	case errors.Is(err, context.DeadlineExceeded), timedOut && !time.Now().Before(deadline):
+	// the clients return context.DeadlineExceeded itself for the request
+	// timeout; errors.Is would also match a dial's own timeout
+	case err == context.DeadlineExceeded, timedOut && !time.Now().Before(deadline): //nolint:errorlint // see above
 		if ph == phaseTLS {
 			return sample.TLS, "TLS handshake unfinished at the request timeout (" + timeout.String() + ")"
 		}
