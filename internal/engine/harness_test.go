@@ -53,13 +53,16 @@ func (r *testRecorder) sent() int64 {
 	return n
 }
 
-// memoryPeak samples the heap in use every 20ms until stop is called, and
-// returns the peak above what was in use at the start.
+// inUse is the memory the program holds: heap spans and goroutine stacks.
+func inUse(ms *runtime.MemStats) uint64 { return ms.HeapInuse + ms.StackInuse }
+
+// memoryPeak samples the memory in use (heap and stacks) every 20ms until
+// stop is called, and returns the peak above what was in use at the start.
 func memoryPeak() (stop func() uint64) {
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	base, peak := ms.HeapInuse, ms.HeapInuse
+	base, peak := inUse(&ms), inUse(&ms)
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -70,7 +73,7 @@ func memoryPeak() (stop func() uint64) {
 		for {
 			var ms runtime.MemStats
 			runtime.ReadMemStats(&ms)
-			peak = max(peak, ms.HeapInuse)
+			peak = max(peak, inUse(&ms))
 			select {
 			case <-done:
 				return

@@ -68,7 +68,7 @@ func (v *vu) follow(r *plan.Request, q *hop, ch *chain, sentCookie string) strin
 	next := cur.ResolveReference(ref)
 	next.Fragment, next.RawFragment = "", ""
 	method, withBody := redirectMethod(h.resp.status, q.method)
-	h.seen = append(h.seen, hopKey(q.method, string(q.url), sentCookie))
+	h.seen = append(h.seen, hopKey(q.method, cur.String(), sentCookie))
 	nextURL := next.String()
 	switch {
 	case next.Scheme != "http" && next.Scheme != "https":
