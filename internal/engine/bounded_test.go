@@ -136,7 +136,9 @@ func TestMemoryPerVU(t *testing.T) {
 			if len(c.flow) > 1 {
 				want = vus
 			}
-			ok := waitFor(func() bool { return e.Gauges(nil)[0].Allocated == vus && int(e.scens[0].inflight.Load()) == 0 && requests() >= want })
+			ok := waitFor(func() bool {
+				return e.Gauges(nil)[0].Allocated == vus && int(e.scens[0].inflight.Load()) == 0 && requests() >= want
+			})
 			runtime.GC()
 			runtime.ReadMemStats(&after)
 			cancel()
