@@ -24,10 +24,11 @@ type netTrip struct {
 	// phase timestamps (UnixNano) written by net/http's goroutines, hence atomic
 	connStart, connDone, tlsStart, tlsDone, gotConn, wrote, firstByte atomic.Int64
 	tlsFailed                                                         atomic.Bool
+	agent                                                             []string // the default User-Agent header
 }
 
 func newNetTrip(e *Engine) *netTrip {
-	n := &netTrip{}
+	n := &netTrip{agent: []string{defaultUserAgent}}
 	n.tr = &http.Transport{
 		Proxy:               nil, // load goes where the test says, never through an environment proxy
 		DialContext:         countingDial(e.dialer, &n.wire),
@@ -103,12 +104,12 @@ func (n *netTrip) roundTrip(ctx context.Context, q *hop, res *hopResult, rs *res
 		res.phase = phaseConnect
 		return err
 	}
-	req.Header = parseHeaderLines(q.header)
-	agent := defaultUserAgent
+	addHeaderLines(req.Header, q.header)
 	if q.agent != nil {
-		agent = string(q.agent)
+		req.Header["User-Agent"] = []string{string(q.agent)}
+	} else {
+		req.Header["User-Agent"] = n.agent // shared: net/http only reads it
 	}
-	req.Header["User-Agent"] = []string{agent}
 	if q.host != nil {
 		req.Host = string(q.host)
 	}
@@ -137,9 +138,8 @@ func (n *netTrip) roundTrip(ctx context.Context, q *hop, res *hopResult, rs *res
 	return err
 }
 
-// parseHeaderLines turns "Name: value\r\n" lines into a header map, names as written.
-func parseHeaderLines(b []byte) http.Header {
-	h := make(http.Header, 4)
+// addHeaderLines adds "Name: value\r\n" lines to a header map, names as written.
+func addHeaderLines(h http.Header, b []byte) {
 	for len(b) > 0 {
 		line, rest, _ := bytes.Cut(b, []byte("\r\n"))
 		b = rest
@@ -148,5 +148,4 @@ func parseHeaderLines(b []byte) http.Header {
 			h[string(name)] = append(h[string(name)], string(value))
 		}
 	}
-	return h
 }
