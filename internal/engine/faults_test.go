@@ -111,3 +111,27 @@ func TestFaults(t *testing.T) {
 		}
 	}
 }
+
+// TestDeadTargetIsCounted is issue 9's first run: an open model against a
+// server that accepts and never answers. Every arrival's request reached
+// the server, and every one is recorded, cut off by the graceful stop.
+func TestDeadTargetIsCounted(t *testing.T) {
+	for _, cl := range clients() {
+		t.Run(cl.name, func(t *testing.T) {
+			checkLeaks(t)
+			srv := faultserver.Start(t, faultserver.Hang, faultserver.Options{})
+			load := plan.Load{Model: plan.ArrivalRate, StartRate: 20, Stages: []plan.Stage{{Duration: time.Second, Target: 20}}, PreAllocatedVUs: 5, MaxVUs: 100}
+			s := scenario(load, get(srv.URL))
+			s.GracefulStop = 300 * time.Millisecond
+			rec, took := runPlan(t, &plan.Plan{Scenarios: []*plan.Scenario{s}}, cl.opts)
+			if took > 3*time.Second {
+				t.Errorf("the run took %v", took)
+			}
+			kindsIn(t, rec, sample.Interrupted)
+			waitFor(func() bool { return srv.Requests() == 20 })
+			if len(rec.reqs) != 20 || srv.Requests() != 20 || rec.dropped != 0 {
+				t.Fatalf("recorded %d, the server received %d, dropped %d; want 20, 20, 0", len(rec.reqs), srv.Requests(), rec.dropped)
+			}
+		})
+	}
+}
