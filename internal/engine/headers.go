@@ -37,6 +37,8 @@ func (h *stepHeaders) render(r *plan.Request, tc *tmpl.Context) error {
 			at = &agent
 		case strings.EqualFold(hd.Name, "Cookie"):
 			at = &cookie
+		case strings.EqualFold(hd.Name, "Content-Length"), strings.EqualFold(hd.Name, "Transfer-Encoding"):
+			continue // the engine frames the body; net/http drops these too
 		}
 		if at != nil {
 			start := len(h.buf)
