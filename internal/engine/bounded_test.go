@@ -107,6 +107,9 @@ func TestCancelStopsVUCreationAtOnce(t *testing.T) {
 // TestMemoryPerVU measures what a VU costs, idle and after a request on
 // each client, so that validation can say how many VUs memory allows.
 func TestMemoryPerVU(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's shadow memory is not a VU's")
+	}
 	url := h1test.FixedServer(t)
 	const vus = 2000
 	cases := []struct {
