@@ -76,6 +76,7 @@ func TestFaults(t *testing.T) {
 				mem := memoryPeak()
 				rec, took := runPlan(t, &plan.Plan{Scenarios: []*plan.Scenario{s}}, cl.opts)
 				peak := mem()
+				t.Logf("%d samples, heap and stacks +%d MiB, %v", len(rec.reqs), peak>>20, took)
 
 				if limit := faultDuration + faultGrace + 3*time.Second; took > limit {
 					t.Errorf("the run took %v, want at most %v", took, limit)
