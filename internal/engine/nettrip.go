@@ -16,7 +16,6 @@ import (
 // k6: its connections are its own, as with the lean client, and the bytes
 // its connections carry are this VU's requests' bytes.
 type netTrip struct {
-	client *http.Client
 	tr     *http.Transport
 	wire   wireCount
 	trace  *httptrace.ClientTrace
@@ -38,11 +37,6 @@ func newNetTrip(e *Engine) *netTrip {
 		DisableCompression:  true,                                             // measure the bytes the target sends
 		ForceAttemptHTTP2:   true,                                             // a custom dialer would otherwise turn HTTP/2 off
 		TLSClientConfig:     &tls.Config{InsecureSkipVerify: e.plan.Insecure}, //nolint:gosec // the user asked for it
-	}
-	n.client = &http.Client{
-		Transport: n.tr,
-		// one hop per call: the engine follows redirects and keeps cookies itself
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
 	stamp := func(a *atomic.Int64) { a.Store(time.Now().UnixNano()) }
 	n.trace = &httptrace.ClientTrace{
@@ -115,7 +109,11 @@ func (n *netTrip) roundTrip(ctx context.Context, q *hop, res *hopResult, rs *res
 	}
 	n.resetPhases()
 	read0, written0 := n.wire.read.Load(), n.wire.written.Load()
-	resp, err := n.client.Do(req)
+	// One hop: the transport's RoundTrip never follows a redirect nor keeps a
+	// cookie. It is what an http.Client with no Jar and a CheckRedirect that
+	// returns ErrUseLastResponse would do, without the client's copy of the
+	// headers for redirects that never come.
+	resp, err := n.tr.RoundTrip(req)
 	if err == nil {
 		err = rs.readNet(resp.Body, q.keepBody, q.maxBody, res)
 		resp.Body.Close()
