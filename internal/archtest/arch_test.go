@@ -35,6 +35,8 @@ var allowed = map[string][]string{
 	"app":       {"capacity", "compare", "demo", "diagnose", "engine", "estimate", "live", "metrics", "plan", "report", "sample", "scrape", "series", "store", "threshold"},
 	"cli":       {"app", "capacity", "demo", "estimate", "live", "plan"},
 	"archtest":  {},
+	// faultserver serves faults to tests; no package may import it (test imports are not listed)
+	"faultserver": {},
 }
 
 func TestImportsFlowOneWay(t *testing.T) {

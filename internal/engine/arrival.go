@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/loadlens/loadlens/internal/plan"
+	"github.com/loadlens/loadlens/internal/sample"
 )
 
 // runArrivals is the open-model executor. Iterations start at the times the
@@ -16,9 +17,9 @@ func (sc *scenarioRun) runArrivals(ctx context.Context, start time.Time) {
 	l := &sc.s.Load
 	seg := sc.e.opts.Segment
 	maxVUs := max(seg.Share(l.MaxVUs), 1)
-	pre := min(seg.Share(l.PreAllocatedVUs), maxVUs)
-	hard, interrupt := context.WithCancel(ctx)
-	defer interrupt()
+	pre := min(seg.Share(l.PreAllocatedVUs), maxVUs, eagerVUs)
+	hard, interrupt := context.WithCancelCause(ctx)
+	defer interrupt(nil)
 
 	idle := &idleVUs{}
 	var wg sync.WaitGroup
@@ -42,7 +43,7 @@ func (sc *scenarioRun) runArrivals(ctx context.Context, start time.Time) {
 			}
 		}()
 	}
-	for range pre {
+	for range pre { // the rest of preAllocatedVUs when arrivals need them
 		spawn(time.Time{})
 	}
 
@@ -77,10 +78,25 @@ schedule:
 			spawn(at)
 			continue
 		}
-		drops.Dropped(sc.s.ID, sc.e.since(at))
+		// No VU for this arrival, nor for any other due by now: they are
+		// all dropped, counted by arithmetic, so a schedule far ahead of
+		// what the VUs can serve (a rate of 1e18/s) costs one step.
+		now := time.Now()
+		sc.dropped(drops, sc.e.since(now), 1+arrivals.SkipUntil(now.Sub(start)))
 	}
 	idle.close()
-	sc.drain(&wg, interrupt)
+	sc.drain(ctx, &wg, interrupt)
+}
+
+// dropped records n iterations that could not start.
+func (sc *scenarioRun) dropped(s sample.Sink, at time.Duration, n int64) {
+	if dc, ok := s.(sample.DropCounter); ok && n > 1 {
+		dc.DroppedN(sc.s.ID, at, n)
+		return
+	}
+	for range min(n, sample.MaxDropCalls) {
+		s.Dropped(sc.s.ID, at)
+	}
 }
 
 // waiter is an open-model VU waiting for its next intended start.

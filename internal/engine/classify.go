@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
@@ -14,11 +13,11 @@ import (
 	"github.com/loadlens/loadlens/internal/sample"
 )
 
-// classify turns a transport error into an outcome kind and a short message.
-// timedOut says the request's own deadline expired.
-func classify(err error, timedOut bool) (sample.Kind, string) {
+// classify turns a transport error that is not a timeout into an outcome
+// kind and a short message. TLS errors come first: a server that closes or
+// resets the connection in the handshake fails the handshake.
+func classify(err error) (sample.Kind, string) {
 	msg := shortMessage(err)
-	var dnsErr *net.DNSError
 	var netErr net.Error
 	var certErr *tls.CertificateVerificationError
 	var recErr tls.RecordHeaderError
@@ -27,19 +26,17 @@ func classify(err error, timedOut bool) (sample.Kind, string) {
 	var hostErr x509.HostnameError
 	var invalidErr x509.CertificateInvalidError
 	switch {
-	case timedOut, errors.Is(err, context.DeadlineExceeded), errors.As(err, &netErr) && netErr.Timeout():
+	case errors.As(err, &certErr), errors.As(err, &recErr), errors.As(err, &alertErr),
+		errors.As(err, &unknownAuth), errors.As(err, &hostErr), errors.As(err, &invalidErr),
+		strings.Contains(msg, "tls:"):
+		return sample.TLS, msg
+	case errors.As(err, &netErr) && netErr.Timeout():
 		return sample.Timeout, msg
-	case errors.As(err, &dnsErr):
-		return sample.DNS, msg
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return sample.ConnRefused, msg
 	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE),
 		errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
 		return sample.ConnReset, msg
-	case errors.As(err, &certErr), errors.As(err, &recErr), errors.As(err, &alertErr),
-		errors.As(err, &unknownAuth), errors.As(err, &hostErr), errors.As(err, &invalidErr),
-		strings.Contains(msg, "tls:"):
-		return sample.TLS, msg
 	}
 	return sample.Other, msg
 }

@@ -15,8 +15,9 @@ type vuSlots struct {
 	mu      sync.Mutex
 	target  int
 	targetA atomic.Int64 // target, readable without the lock on every iteration
+	scan    int          // slots below scan are known to be alive
 	alive   []bool
-	cancels []context.CancelFunc
+	cancels []context.CancelCauseFunc
 }
 
 // runVUs is the closed-model executor: VU i loops over the flow while i is
@@ -24,14 +25,15 @@ type vuSlots struct {
 func (sc *scenarioRun) runVUs(ctx context.Context, start time.Time) {
 	l := &sc.s.Load
 	seg := sc.e.opts.Segment
-	hard, interrupt := context.WithCancel(ctx)
-	defer interrupt()
+	end := start.Add(l.Duration())
+	hard, interrupt := context.WithCancelCause(ctx)
+	defer interrupt(nil)
 	var wg sync.WaitGroup
 	slots := &vuSlots{}
 
-	loop := func(idx int, vctx context.Context, cancel context.CancelFunc) {
+	loop := func(idx int, vctx context.Context, cancel context.CancelCauseFunc) {
 		defer wg.Done()
-		defer cancel()
+		defer cancel(nil)
 		defer sc.active.Add(-1)
 		v := sc.newVU()
 		defer v.close()
@@ -48,44 +50,60 @@ func (sc *scenarioRun) runVUs(ctx context.Context, start time.Time) {
 			v.iterate(vctx, time.Now()) // a false return is seen by the check above
 		}
 	}
-	// setTarget starts missing VUs below n; VUs at n and above stop after
-	// their iteration, or are interrupted after the graceful ramp-down.
-	setTarget := func(n int, rampDown time.Duration) {
+	// retarget sets the VU count; VUs at n and above stop after their
+	// iteration, or are interrupted after the graceful ramp-down.
+	retarget := func(n int, rampDown time.Duration) {
 		slots.mu.Lock()
 		defer slots.mu.Unlock()
 		old := slots.target
 		slots.target = n
 		slots.targetA.Store(int64(n))
-		for idx := 0; idx < n; idx++ {
-			if idx == len(slots.alive) {
-				slots.alive = append(slots.alive, false)
-				slots.cancels = append(slots.cancels, nil)
-			}
-			if !slots.alive[idx] {
-				vctx, cancel := context.WithCancel(hard)
-				slots.alive[idx], slots.cancels[idx] = true, cancel
-				sc.active.Add(1)
-				sc.allocated.Store(max(sc.allocated.Load(), sc.active.Load()))
-				wg.Add(1)
-				go loop(idx, vctx, cancel)
-			}
-		}
+		slots.scan = min(slots.scan, n)
 		if rampDown > 0 {
 			for idx := n; idx < old && idx < len(slots.alive); idx++ {
 				if cancel := slots.cancels[idx]; slots.alive[idx] {
 					time.AfterFunc(rampDown, func() {
 						if int64(idx) >= slots.targetA.Load() {
-							cancel() // a newer VU in this slot has its own cancel func
+							cancel(errRampedDown) // a newer VU in this slot has its own cancel func
 						}
 					})
 				}
 			}
 		}
 	}
+	// grow starts at most vuBatch of the missing VUs below the target; it
+	// reports whether some may still be missing.
+	grow := func() bool {
+		slots.mu.Lock()
+		defer slots.mu.Unlock()
+		for started := 0; slots.scan < slots.target; slots.scan++ {
+			idx := slots.scan
+			if idx == len(slots.alive) {
+				slots.alive = append(slots.alive, false)
+				slots.cancels = append(slots.cancels, nil)
+			}
+			if slots.alive[idx] {
+				continue
+			}
+			if started == vuBatch {
+				return true
+			}
+			started++
+			vctx, cancel := context.WithCancelCause(hard)
+			slots.alive[idx], slots.cancels[idx] = true, cancel
+			sc.active.Add(1)
+			sc.allocated.Store(max(sc.allocated.Load(), sc.active.Load()))
+			wg.Add(1)
+			go loop(idx, vctx, cancel)
+		}
+		return false
+	}
 
 	at := time.Duration(0)
 	for {
-		setTarget(seg.Share(plan.VUsAt(l, at)), l.GracefulRampDown)
+		retarget(seg.Share(plan.VUsAt(l, at)), l.GracefulRampDown)
+		for sc.creating(ctx, end) && grow() {
+		}
 		next, ok := plan.NextVUChange(l, at)
 		if !ok {
 			break
@@ -95,6 +113,6 @@ func (sc *scenarioRun) runVUs(ctx context.Context, start time.Time) {
 		}
 		at = max(next, time.Since(start))
 	}
-	setTarget(0, 0)
-	sc.drain(&wg, interrupt)
+	retarget(0, 0)
+	sc.drain(ctx, &wg, interrupt)
 }

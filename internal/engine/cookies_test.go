@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/loadlens/loadlens/internal/plan"
+	"github.com/loadlens/loadlens/internal/sample"
 )
 
 // statusesBy records the statuses the server answered per path.
@@ -96,12 +97,13 @@ func TestRedirectsAreFollowed(t *testing.T) {
 		name       string
 		step       plan.Step
 		wantStatus int
+		wantKind   sample.Kind
 		wantHits   map[string]int
 	}{
-		{"302 to a relative location", get(srv.URL + "/old"), 200, map[string]int{"/old": 1, "/new GET": 1}},
-		{"303 after a POST becomes a GET", post, 200, map[string]int{"/form": 1, "/new GET": 1}},
-		{"a loop stops after 10 redirects", get(srv.URL + "/loop"), 302, map[string]int{"/loop": 11}},
-		{"a redirect off plain HTTP is the answer", get(srv.URL + "/away"), 301, nil},
+		{"302 to a relative location", get(srv.URL + "/old"), 200, sample.OK, map[string]int{"/old": 1, "/new GET": 1}},
+		{"303 after a POST becomes a GET", post, 200, sample.OK, map[string]int{"/form": 1, "/new GET": 1}},
+		{"a loop is a redirect failure, found before it is sent again", get(srv.URL + "/loop"), 302, sample.Redirect, map[string]int{"/loop": 1}},
+		{"a redirect to a host the test does not name is refused", get(srv.URL + "/away"), 301, sample.Redirect, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -110,8 +112,8 @@ func TestRedirectsAreFollowed(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(rec.reqs) != 1 || rec.reqs[0].Status != c.wantStatus {
-				t.Fatalf("recorded %+v, want one sample with status %d", rec.reqs, c.wantStatus)
+			if len(rec.reqs) != 1 || rec.reqs[0].Status != c.wantStatus || rec.reqs[0].Kind != c.wantKind {
+				t.Fatalf("recorded %+v, want one sample with status %d, kind %v", rec.reqs, c.wantStatus, c.wantKind)
 			}
 			for p, n := range c.wantHits {
 				v, _ := hits.Load(p)

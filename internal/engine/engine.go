@@ -5,9 +5,7 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"net"
-	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -22,54 +20,61 @@ type Options struct {
 	Segment plan.Segment
 	// Start is the run's time zero, shared with the recorder's clock. Zero means when Run is called.
 	Start time.Time
-	// Client sends the requests; nil means a client tuned for load generation.
-	Client *http.Client
 	// Notify receives one-line notices about the run (e.g. data running out); nil drops them.
 	Notify func(msg string)
 	// NetHTTPOnly sends plain http:// requests through net/http too, instead
 	// of the lean HTTP/1.1 client; for comparisons.
 	NetHTTPOnly bool
+	// ConnectTimeout bounds one TCP connect; zero means 30s.
+	ConnectTimeout time.Duration
+	// TLSHandshakeTimeout bounds one TLS handshake; zero means 30s.
+	TLSHandshakeTimeout time.Duration
 }
 
 // Engine runs one plan once. Create it with New and call Run.
 type Engine struct {
-	plan   *plan.Plan
-	rec    sample.Recorder
-	opts   Options
-	client *http.Client // https:// (TLS, HTTP/2), or everything with NetHTTPOnly
-	dialer *net.Dialer  // the lean client's connections
-	start  time.Time
-	scens  []*scenarioRun
-	vuSeq  atomic.Int64
+	plan       *plan.Plan
+	rec        sample.Recorder
+	opts       Options
+	dialer     *net.Dialer // every VU's connections, both clients
+	tlsTimeout time.Duration
+	start      time.Time
+	scens      []*scenarioRun
+	vuSeq      atomic.Int64
 
 	failOnce sync.Once
 	failErr  error
-	cancel   context.CancelFunc
+	cancel   context.CancelCauseFunc
 }
 
 // New prepares an engine for the plan; measurements go to rec.
 func New(p *plan.Plan, rec sample.Recorder, opts Options) *Engine {
-	e := &Engine{plan: p, rec: rec, opts: opts, client: opts.Client,
-		dialer: &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}}
-	if e.client == nil {
-		e.client = newClient(p)
-	}
+	e := &Engine{plan: p, rec: rec, opts: opts,
+		dialer:     &net.Dialer{Timeout: orDefault(opts.ConnectTimeout, 30*time.Second), KeepAlive: 30 * time.Second},
+		tlsTimeout: orDefault(opts.TLSHandshakeTimeout, 30*time.Second)}
 	for _, s := range p.Scenarios {
 		e.scens = append(e.scens, newScenarioRun(e, s))
 	}
 	return e
 }
 
+func orDefault(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
+}
+
 // Run executes every scenario at once and returns when all have ended.
-// Cancelling ctx stops the run at once: no new iterations start and
-// requests in flight are abandoned without being recorded.
+// Cancelling ctx stops the run at once: no new iterations start, and
+// requests in flight are cut off and recorded as interrupted.
 func (e *Engine) Run(ctx context.Context) error {
 	e.start = e.opts.Start
 	if e.start.IsZero() {
 		e.start = time.Now()
 	}
-	ctx, e.cancel = context.WithCancel(ctx)
-	defer e.cancel()
+	ctx, e.cancel = context.WithCancelCause(ctx)
+	defer e.cancel(nil)
 	var wg sync.WaitGroup
 	for _, sc := range e.scens {
 		wg.Add(1)
@@ -79,7 +84,6 @@ func (e *Engine) Run(ctx context.Context) error {
 		}()
 	}
 	wg.Wait()
-	e.client.CloseIdleConnections()
 	return e.failErr
 }
 
@@ -95,7 +99,7 @@ func (e *Engine) Gauges(dst []sample.Gauge) []sample.Gauge {
 func (e *Engine) fail(err error) {
 	e.failOnce.Do(func() {
 		e.failErr = err
-		e.cancel()
+		e.cancel(err)
 	})
 }
 
@@ -107,6 +111,3 @@ func (e *Engine) notify(msg string) {
 
 // since returns the offset of t from the run's start.
 func (e *Engine) since(t time.Time) time.Duration { return t.Sub(e.start) }
-
-// errInterrupted marks work abandoned because the run or the VU was stopped.
-var errInterrupted = errors.New("interrupted")

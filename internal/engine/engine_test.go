@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -76,9 +75,11 @@ func (r *testRecorder) kinds() map[sample.Kind]int {
 	return m
 }
 
-// get returns a request step for url with a literal template.
+// get returns a request step for url with a literal template and the
+// plan's defaults for redirects and body size.
 func get(url string) plan.Step {
-	return plan.Step{Kind: plan.RequestStep, Request: &plan.Request{Method: "GET", URL: tmpl.Literal(url), Timeout: 10 * time.Second}}
+	return plan.Step{Kind: plan.RequestStep, Request: &plan.Request{Method: "GET", URL: tmpl.Literal(url), Timeout: 10 * time.Second,
+		MaxRedirects: 10, MaxBody: 1 << 20}}
 }
 
 func scenario(load plan.Load, steps ...plan.Step) *plan.Scenario {
@@ -365,9 +366,11 @@ func TestSegmentsSplitTheWork(t *testing.T) {
 	}
 }
 
-func TestCancelStopsPromptlyWithoutRecordingInterruptedRequests(t *testing.T) {
+func TestCancelStopsPromptlyAndRecordsInterruptedRequests(t *testing.T) {
 	block := make(chan struct{})
+	arrived := make(chan struct{}, 5)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		arrived <- struct{}{}
 		select {
 		case <-block:
 		case <-r.Context().Done():
@@ -382,12 +385,11 @@ func TestCancelStopsPromptlyWithoutRecordingInterruptedRequests(t *testing.T) {
 	done := make(chan error)
 	go func() { done <- e.Run(ctx) }()
 	deadline := time.After(10 * time.Second)
-	for e.Gauges(nil)[0].Active < 5 { // wait until the VUs are in flight
+	for range 5 { // wait until the server has the five requests
 		select {
 		case <-deadline:
-			t.Fatal("VUs never started")
-		default:
-			runtime.Gosched()
+			t.Fatal("the requests never arrived")
+		case <-arrived:
 		}
 	}
 	cancel()
@@ -396,8 +398,14 @@ func TestCancelStopsPromptlyWithoutRecordingInterruptedRequests(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("Run did not return after cancel")
 	}
-	if len(rec.reqs) != 0 {
-		t.Fatalf("%d interrupted requests recorded", len(rec.reqs))
+	// the five requests were sent: each is recorded, cut off, with the time it had waited
+	if k := rec.kinds(); len(rec.reqs) != 5 || k[sample.Interrupted] != 5 {
+		t.Fatalf("recorded %d requests of kinds %v, want 5 interrupted", len(rec.reqs), k)
+	}
+	for _, q := range rec.reqs {
+		if q.Status != 0 || q.Duration <= 0 || q.Sent == 0 || q.Err != "interrupted: the run was stopped" {
+			t.Fatalf("interrupted sample %+v", q)
+		}
 	}
 }
 

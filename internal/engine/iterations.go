@@ -17,12 +17,13 @@ func (sc *scenarioRun) runIterations(ctx context.Context) {
 	if count > 0 {
 		vus = max(vus, 1)
 	}
-	hard, interrupt := context.WithCancel(ctx)
-	defer interrupt()
+	vus = int(min(int64(vus), max(count, 1))) // a VU beyond the iterations would have nothing to do
+	hard, interrupt := context.WithCancelCause(ctx)
+	defer interrupt(nil)
 	deadline := time.Now().Add(l.MaxDuration)
 	var started atomic.Int64
 	var wg sync.WaitGroup
-	for range vus {
+	for i := 0; i < vus && (i%vuBatch != 0 || sc.creating(ctx, deadline)); i++ {
 		sc.allocated.Add(1)
 		sc.active.Add(1)
 		wg.Add(1)
@@ -44,11 +45,13 @@ func (sc *scenarioRun) runIterations(ctx context.Context) {
 		wg.Wait()
 		close(done)
 	}()
+	t := time.NewTimer(time.Until(deadline))
+	defer t.Stop()
 	select {
 	case <-done:
 		return
 	case <-ctx.Done():
-	case <-time.After(time.Until(deadline)):
+	case <-t.C:
 	}
-	sc.drain(&wg, interrupt)
+	sc.drain(ctx, &wg, interrupt)
 }

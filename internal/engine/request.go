@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"strconv"
 	"time"
@@ -13,17 +12,34 @@ import (
 // httpState is a VU's reusable request machinery: buffers, clients and the
 // sample it reports, so that a request allocates nothing on the h1 path.
 type httpState struct {
-	url, body, hdr []byte
-	resp           response
-	sample         sample.Request
-	h1             *h1State  // plain http:// requests
-	net            *netState // https:// requests (TLS, HTTP/2), through net/http
+	url, body []byte
+	hdr       stepHeaders
+	resp      response
+	sample    sample.Request
+	hop       hop
+	res       hopResult
+	seen      []string // the hops of a redirect chain, for loop detection
+	h1        *h1Trip  // plain http:// hops
+	net       *netTrip // https:// hops (TLS, HTTP/2), through net/http
+}
+
+// outcome is how a request ended, after every hop.
+type outcome struct {
+	end         time.Time
+	err         error // a transport error: no response
+	phase       phase // how far the failing hop got
+	redirect    string
+	interrupted bool
 }
 
 // request sends one request step and records it. intended is when it should
-// have been sent (zero: now). It returns errInterrupted when ctx ended, in
-// which case nothing is recorded: a stopped run is not the target's fault.
+// have been sent (zero: now). A request the end of the run cuts off is
+// recorded as interrupted, and errInterrupted returned; one the run ended
+// before is not sent, and not recorded.
 func (v *vu) request(ctx context.Context, r *plan.Request, intended time.Time) error {
+	if ctx.Err() != nil {
+		return errInterrupted
+	}
 	h := &v.http
 	h.url = r.URL.Render(h.url[:0], &v.tc)
 	h.body = h.body[:0]
@@ -32,37 +48,35 @@ func (v *vu) request(ctx context.Context, r *plan.Request, intended time.Time) e
 	}
 	s := &h.sample
 	*s = sample.Request{Endpoint: r.Endpoint}
-	h.resp.reset()
-	var ex exchange
-	if bytes.HasPrefix(h.url, []byte("http://")) && !v.sc.e.opts.NetHTTPOnly {
-		ex = v.doH1(ctx, r)
-	} else {
-		ex = v.doNet(ctx, r)
-	}
-	if ex.interrupted {
-		return errInterrupted
-	}
+	begin := time.Now()
 	if intended.IsZero() {
-		intended = ex.begin
+		intended = begin
 	}
-	s.End = v.sc.e.since(ex.end)
-	s.Duration = ex.end.Sub(intended)
-	if ex.err != nil {
-		s.Kind, s.Err = classify(ex.err, ex.timedOut)
-		if s.Kind == sample.Timeout {
-			s.Duration = ex.begin.Add(r.Timeout).Sub(intended) // recorded at the timeout, not whenever the error surfaced
-		}
+	deadline := begin.Add(r.Timeout)
+	v.sc.inflight.Add(1)
+	out := v.send(ctx, r, deadline)
+	v.sc.inflight.Add(-1)
+	s.End = v.sc.e.since(out.end)
+	s.Duration = out.end.Sub(intended) // when the outcome surfaced, whichever timeout it was
+	switch {
+	case out.interrupted:
+		s.Status, s.Kind, s.Err = 0, sample.Interrupted, interruptMessage(ctx)
+		v.sink.Request(s)
+		return errInterrupted // no checks: the response was never complete
+	case out.err != nil:
 		s.Status = 0
+		s.Kind, s.Err = v.sc.e.failure(out.err, out.phase, deadline, r.Timeout)
 		v.sink.Request(s)
 		v.evaluate(r, nil)
 		return nil
 	}
 	s.Status = h.resp.status
-	s.Kind = statusKind(r, s.Status)
-	if s.Kind != sample.OK {
-		s.Err = ex.statusLine
+	if out.redirect != "" {
+		s.Kind, s.Err = sample.Redirect, out.redirect
+	} else if s.Kind = statusKind(r, s.Status); s.Kind != sample.OK {
+		s.Err = h.res.statusText
 		if s.Err == "" {
-			s.Err = strconv.Itoa(s.Status) + " " + string(ex.reason)
+			s.Err = strconv.Itoa(s.Status) + " " + string(h.res.reason)
 		}
 		if s.Kind == sample.Other {
 			s.Err = "unexpected status " + s.Err
@@ -73,22 +87,70 @@ func (v *vu) request(ctx context.Context, r *plan.Request, intended time.Time) e
 	return nil
 }
 
-// exchange is how one request went, whichever client sent it.
-type exchange struct {
-	begin, end  time.Time // from handing the request to the client (dial included) to the end of the response
-	err         error
-	timedOut    bool
-	interrupted bool
-	statusLine  string // net/http's "404 Not Found"
-	reason      []byte // h1's reason phrase; turned into a message only for failures
+// send makes the request's hops: the step's URL, then each redirect it
+// follows, keeping cookies along the way.
+func (v *vu) send(ctx context.Context, r *plan.Request, deadline time.Time) outcome {
+	h := &v.http
+	s := &h.sample
+	if err := h.hdr.render(r, &v.tc); err != nil {
+		return outcome{end: time.Now(), err: err, phase: phaseConnect}
+	}
+	q := &h.hop
+	*q = hop{method: r.Method, url: h.url, host: h.hdr.host, agent: h.hdr.agent,
+		body: requestBody(r.Body != nil, h.body), keepBody: r.NeedBody, maxBody: r.MaxBody, deadline: deadline}
+	ch := chain{own: true}
+	for {
+		jar := ""
+		if !v.jar.empty() {
+			if u := ch.current(q.url); u != nil {
+				jar = v.jar.header(u)
+			}
+		}
+		q.header = h.hdr.hopLines(ch.own, q.body != nil, jar)
+		rt, err := v.tripper(q.url)
+		if err != nil {
+			return outcome{end: time.Now(), err: err, phase: phaseConnect}
+		}
+		res := &h.res
+		*res = hopResult{}
+		h.resp.reset()
+		err = rt.roundTrip(ctx, q, res, &h.resp)
+		s.Sent += res.sent
+		s.Received += res.received
+		s.Connecting += res.connect
+		s.TLS += res.tls
+		s.Waiting = res.waited
+		s.Truncated = res.truncated
+		if err != nil {
+			return outcome{end: time.Now(), err: err, phase: res.phase, interrupted: ctx.Err() != nil}
+		}
+		if h.resp.has("Set-Cookie") {
+			if u := ch.current(q.url); u != nil {
+				v.jar.store(u, h.resp.headerValues("Set-Cookie"))
+			}
+		}
+		if r.MaxRedirects == 0 || !isRedirect(h.resp.status) || !h.resp.has("Location") {
+			return outcome{end: time.Now()} // with redirects: 0 a 3xx is the answer, as in k6
+		}
+		if why := v.follow(r, q, &ch, jar); why != "" {
+			return outcome{end: time.Now(), redirect: why}
+		}
+		s.Redirects++
+	}
+}
+
+// requestBody returns what a hop sends as its body: nil for none, in which
+// case both clients announce a length of 0 for POST, PUT and PATCH only,
+// as net/http does.
+func requestBody(has bool, body []byte) []byte {
+	if has && len(body) > 0 {
+		return body
+	}
+	return nil
 }
 
 // close releases the VU's connections.
-func (v *vu) close() {
-	if v.http.h1 != nil {
-		v.http.h1.close()
-	}
-}
+func (v *vu) close() { v.http.closeClients() }
 
 // statusKind judges a response's status: below 400 is fine unless the step
 // lists the statuses it expects, as k6's expectedStatuses does.

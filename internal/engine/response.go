@@ -15,7 +15,7 @@ type response struct {
 	status    int
 	header    http.Header // from net/http
 	rawHeader []byte      // from h1: raw header lines
-	body      []byte      // the body, when a check or extraction needs it
+	body      []byte      // the body (up to the step's max_body), when a check or extraction needs it
 	netBody   bytes.Buffer
 	doc       any // the body decoded as JSON, on first use
 	docErr    error
@@ -28,14 +28,26 @@ func (r *response) reset() {
 	r.netBody.Reset()
 }
 
-// readNet consumes a net/http body, keeping it when keep is set, and returns its size.
-func (r *response) readNet(resp *http.Response, keep bool) (int64, error) {
-	if keep {
-		n, err := r.netBody.ReadFrom(resp.Body)
-		r.body = r.netBody.Bytes()
-		return n, err
+// readNet consumes a net/http body. With keep it keeps up to limit bytes
+// (0: all) and reads and discards the rest, marking the hop truncated, so
+// a huge body costs time but not memory.
+func (r *response) readNet(body io.Reader, keep bool, limit int64, res *hopResult) error {
+	if !keep {
+		_, err := io.Copy(io.Discard, body)
+		return err
 	}
-	return io.Copy(io.Discard, resp.Body)
+	var err error
+	if limit > 0 {
+		if _, err = r.netBody.ReadFrom(io.LimitReader(body, limit)); err == nil {
+			var rest int64
+			rest, err = io.Copy(io.Discard, body)
+			res.truncated = rest > 0
+		}
+	} else {
+		_, err = r.netBody.ReadFrom(body)
+	}
+	r.body = r.netBody.Bytes()
+	return err
 }
 
 // headerValues returns the values of a response header.
@@ -45,6 +57,14 @@ func (r *response) headerValues(name string) []string {
 	}
 	r.scratch = h1.HeaderValues(r.rawHeader, name, r.scratch[:0])
 	return r.scratch
+}
+
+// has reports whether the response has a header, without allocating.
+func (r *response) has(name string) bool {
+	if r.header != nil {
+		return len(r.header[name]) > 0 // net/http keys are canonical, and so are the names asked for
+	}
+	return len(h1.HeaderValues(r.rawHeader, name, nil)) > 0
 }
 
 // json returns the body decoded as JSON; numbers stay json.Number so that

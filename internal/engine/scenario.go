@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -18,6 +19,7 @@ type scenarioRun struct {
 	dataColumns int
 	active      atomic.Int64 // VUs in an iteration (open) or alive (closed)
 	allocated   atomic.Int64 // VUs created
+	inflight    atomic.Int64 // requests sent and not yet answered
 	stopOnce    sync.Once
 	stopped     chan struct{} // closed when the scenario must start no more iterations
 }
@@ -72,21 +74,40 @@ func (sc *scenarioRun) isStopped() bool {
 }
 
 // drain waits for the scenario's VUs to finish their iterations, for at most
-// the graceful stop; then it interrupts them and waits for them to go.
-func (sc *scenarioRun) drain(wg *sync.WaitGroup, interrupt context.CancelFunc) {
+// the graceful stop; then it interrupts them (their requests in flight are
+// recorded as interrupted) and waits for them to go.
+func (sc *scenarioRun) drain(ctx context.Context, wg *sync.WaitGroup, interrupt context.CancelCauseFunc) {
 	done := make(chan struct{})
 	go func() {
 		wg.Wait()
 		close(done)
 	}()
+	if n := sc.inflight.Load(); n > 0 && ctx.Err() == nil && sc.s.GracefulStop > 0 {
+		sc.e.notify(sc.label() + plural(n, "request") + " in flight; waiting up to " + sc.s.GracefulStop.String() + " (graceful stop)")
+	}
 	t := time.NewTimer(sc.s.GracefulStop)
 	defer t.Stop()
 	select {
 	case <-done:
 	case <-t.C:
-		interrupt()
+		interrupt(errGracefulStop)
 		<-done
 	}
+}
+
+// label prefixes a notice with the scenario's name when the test has several.
+func (sc *scenarioRun) label() string {
+	if len(sc.e.scens) < 2 {
+		return ""
+	}
+	return "scenario " + sc.s.Name + ": "
+}
+
+func plural(n int64, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.FormatInt(n, 10) + " " + word + "s"
 }
 
 // sleepUntil waits until t; it reports false if ctx ended or the scenario

@@ -186,7 +186,8 @@ func (p *parser) nameTemplatedHost(src string, sc *tmpl.Scope) {
 // HostAllowed reports whether a redirect may lead to u's host: one the
 // test names (its base_url and absolute step URLs) or lists in
 // allow_hosts. An entry without a port allows every port of its host; one
-// with a port allows that port only (a URL without a port has its scheme's).
+// with a port allows that port only (a URL without a port has its scheme's);
+// "*.example.com" allows the subdomains of example.com.
 func (p *Plan) HostAllowed(u *url.URL) bool {
 	host := strings.ToLower(u.Hostname())
 	port := u.Port()
@@ -203,8 +204,12 @@ func (p *Plan) HostAllowed(u *url.URL) bool {
 		if hh, pp, err := net.SplitHostPort(a); err == nil {
 			h, ap = hh, pp
 		}
-		h = strings.TrimSuffix(strings.TrimPrefix(h, "["), "]")
-		if h == host && (ap == "" || ap == port) {
+		h = strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(h, "["), "]"))
+		match := h == host
+		if parent, ok := strings.CutPrefix(h, "*."); ok {
+			match = strings.HasSuffix(host, "."+parent) // subdomains, not the parent itself
+		}
+		if match && (ap == "" || ap == port) {
 			return true
 		}
 	}

@@ -46,6 +46,9 @@ func (a *Arrivals) Next() (time.Duration, bool) {
 func (a *Arrivals) Index() int64 { return a.current }
 
 func (a *Arrivals) nextOfWhole() (time.Duration, bool) {
+	if a.next == math.MaxInt64 { // SkipUntil ran past what an index can count
+		return 0, false
+	}
 	n := float64(a.next)
 	for a.stage < len(a.stages) {
 		st := a.stages[a.stage]
@@ -66,6 +69,37 @@ func (a *Arrivals) nextOfWhole() (time.Duration, bool) {
 		a.stage++
 	}
 	return 0, false
+}
+
+// SkipUntil moves the schedule past every arrival due before offset t and
+// returns how many of the segment's arrivals it passed over, by arithmetic
+// on the rate: a scheduler that fell far behind (a rate of 1e18/s, or no
+// VU free) counts what it missed in one step instead of one by one. Next
+// then returns the first arrival due at or after t.
+func (a *Arrivals) SkipUntil(t time.Duration) int64 {
+	for a.stage < len(a.stages) && a.begin+a.stages[a.stage].Duration <= t {
+		st := a.stages[a.stage]
+		a.before += (a.rate0 + st.Target) / 2 * st.Duration.Seconds()
+		a.begin += st.Duration
+		a.rate0 = st.Target
+		a.stage++
+	}
+	due := a.before // arrivals of the whole test due before t
+	if a.stage < len(a.stages) && t > a.begin {
+		st := a.stages[a.stage]
+		u, d := (t - a.begin).Seconds(), st.Duration.Seconds()
+		due += a.rate0*u + (st.Target-a.rate0)*u*u/(2*d)
+	}
+	first := int64(math.MaxInt64)
+	if c := math.Ceil(due); c < math.MaxInt64 {
+		first = int64(c)
+	}
+	if first <= a.next {
+		return 0
+	}
+	n := a.seg.ArrivalsIn(a.next, first)
+	a.next = first
+	return n
 }
 
 // solveArrival returns u in [0, d] with r0·u + (r1−r0)·u²/(2d) = k, the time

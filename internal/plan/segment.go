@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"strconv"
 	"strings"
@@ -137,4 +138,83 @@ func (f Frac) String() string {
 		return "1"
 	}
 	return strconv.FormatUint(f.Num, 10) + "/" + strconv.FormatUint(f.Den, 10)
+}
+
+// ArrivalsIn returns how many arrivals of the whole test with an index in
+// [lo, hi) are this segment's: the count of HasArrival over the range,
+// computed without visiting it, so a scheduler far behind can count what it
+// missed in one step.
+func (s Segment) ArrivalsIn(lo, hi int64) int64 {
+	if hi <= lo {
+		return 0
+	}
+	s = s.norm()
+	from, to := lowestPoint(s.Start), lowestPoint(s.End)
+	below := func(n int64) int64 { return int64(reversedBelow(uint64(n), to) - reversedBelow(uint64(n), from)) }
+	return below(hi) - below(lo)
+}
+
+// point64 is a point x/2^64 of [0, 1]; all marks 1 itself, which fits no uint64.
+type point64 struct {
+	x   uint64
+	all bool
+}
+
+// lowestPoint returns the least x with x/2^64 ≥ f: HasArrival's bound as an integer.
+func lowestPoint(f Frac) point64 {
+	if f.Num >= f.Den {
+		return point64{all: true}
+	}
+	q, r := bits.Div64(f.Num, 0, f.Den) // ⌊Num·2^64/Den⌋; Num < Den, so it fits
+	if r == 0 {
+		return point64{x: q}
+	}
+	if q == math.MaxUint64 {
+		return point64{all: true}
+	}
+	return point64{x: q + 1}
+}
+
+// reversedBelow counts the i in [0, n) whose bit reversal is below t. It
+// walks i's bits from the lowest, which are the reversal's highest, keeping
+// for each (i vs n, reversal vs t) comparison state how many prefixes reach it.
+func reversedBelow(n uint64, t point64) uint64 {
+	if t.all {
+		return n
+	}
+	const lt, eq, gt = 0, 1, 2
+	var cnt [3][3]uint64 // [i's low bits vs n's][reversal's high bits vs t's]
+	cnt[eq][eq] = 1
+	for j := 0; j < 64; j++ {
+		nb := n >> j & 1
+		tb := t.x >> (63 - j) & 1
+		var next [3][3]uint64
+		for cn := range 3 {
+			for ct := range 3 {
+				c := cnt[cn][ct]
+				if c == 0 {
+					continue
+				}
+				for b := uint64(0); b < 2; b++ {
+					ncn := cn // a higher bit that differs decides i vs n
+					if b < nb {
+						ncn = lt
+					} else if b > nb {
+						ncn = gt
+					}
+					nct := ct // the first differing bit decides the reversal vs t
+					if ct == eq {
+						if b < tb {
+							nct = lt
+						} else if b > tb {
+							nct = gt
+						}
+					}
+					next[ncn][nct] += c
+				}
+			}
+		}
+		cnt = next
+	}
+	return cnt[lt][lt]
 }

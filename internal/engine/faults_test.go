@@ -1,0 +1,138 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/faultserver"
+	"github.com/loadlens/loadlens/internal/plan"
+	"github.com/loadlens/loadlens/internal/sample"
+)
+
+// faultRun is the load every fault case runs: a few VUs for 800ms, then a
+// graceful stop of 400ms that cuts off whatever is still in flight.
+const (
+	faultVUs      = 3
+	faultDuration = 800 * time.Millisecond
+	faultGrace    = 400 * time.Millisecond
+	// faultMemory bounds the heap a fault run may add: 100 MB bodies
+	// through 3 VUs would take 300 MB if a client kept them.
+	faultMemory = 48 << 20
+)
+
+// TestFaults runs each fault of issue 9 through both clients. Each run must
+// end on time, stay within the memory bound, leak no goroutine, and count
+// every request the server received, under the kinds the fault explains.
+func TestFaults(t *testing.T) {
+	cases := []struct {
+		name      string
+		mode      faultserver.Mode
+		timeout   time.Duration
+		needBody  bool
+		kinds     []sample.Kind // every sample is one of these
+		netKinds  []sample.Kind // net/http's, where they differ
+		byConns   bool          // the server counts connections: the request never got through TLS
+		strictH1  bool          // the lean client passes once its parser is strict
+		truncated bool          // a complete response's kept body was cut at max_body
+	}{
+		{name: "hang after accept", mode: faultserver.Hang, timeout: time.Minute, kinds: []sample.Kind{sample.Interrupted}},
+		{name: "slowloris", mode: faultserver.Slowloris, timeout: time.Minute, kinds: []sample.Kind{sample.Interrupted}},
+		{name: "slowloris past the request timeout", mode: faultserver.Slowloris, timeout: 200 * time.Millisecond,
+			kinds: []sample.Kind{sample.Timeout, sample.Interrupted}},
+		{name: "100 MB body checked", mode: faultserver.HugeBody, timeout: time.Minute, needBody: true,
+			kinds: []sample.Kind{sample.OK, sample.Interrupted}, truncated: true},
+		{name: "100 MB body", mode: faultserver.HugeBody, timeout: time.Minute, kinds: []sample.Kind{sample.OK, sample.Interrupted}},
+		{name: "reset mid-response", mode: faultserver.ResetMidResponse, timeout: time.Minute, kinds: []sample.Kind{sample.ConnReset}},
+		{name: "close without response", mode: faultserver.CloseWithoutResponse, timeout: time.Minute, kinds: []sample.Kind{sample.ConnReset}},
+		{name: "100 Continue and 103 Early Hints", mode: faultserver.Informational, timeout: time.Minute, kinds: []sample.Kind{sample.OK}, strictH1: true},
+		// net/http may take a connection back before it notices the stray bytes; the next request then fails, and is counted
+		{name: "stray bytes after a response", mode: faultserver.StrayBytes, timeout: time.Minute, kinds: []sample.Kind{sample.OK},
+			netKinds: []sample.Kind{sample.OK, sample.Other}, strictH1: true},
+		{name: "Content-Length: 12x", mode: faultserver.BadContentLength, timeout: time.Minute, kinds: []sample.Kind{sample.Other}, strictH1: true},
+		{name: "two Content-Lengths", mode: faultserver.ConflictingContentLength, timeout: time.Minute, kinds: []sample.Kind{sample.Other}, strictH1: true},
+		{name: "redirect loop", mode: faultserver.RedirectLoop, timeout: time.Minute, kinds: []sample.Kind{sample.Redirect}},
+		{name: "TLS with a bad certificate", mode: faultserver.TLSBadCert, timeout: time.Minute, kinds: []sample.Kind{sample.TLS}, byConns: true},
+		{name: "TLS handshake that hangs", mode: faultserver.TLSHang, timeout: 200 * time.Millisecond,
+			kinds: []sample.Kind{sample.TLS, sample.Interrupted}, byConns: true},
+		{name: "plain HTTP on a TLS port", mode: faultserver.PlainOnTLSPort, timeout: time.Minute, kinds: []sample.Kind{sample.TLS}, byConns: true},
+	}
+	for _, c := range cases {
+		for _, cl := range clients() {
+			t.Run(c.name+"/"+cl.name, func(t *testing.T) {
+				if c.strictH1 && cl.name == "lean" {
+					skipUntilStrictH1(t)
+				}
+				checkLeaks(t)
+				srv := faultserver.Start(t, c.mode, faultserver.Options{})
+				step := get(srv.URL + "/fault")
+				step.Request.Timeout = c.timeout
+				if c.needBody {
+					step.Request.NeedBody = true
+					step.Request.Checks = []plan.Check{{ID: 0, Name: "body", From: plan.FromBody, Op: plan.OpContains, Values: []string{"\x00\x00"}}}
+				}
+				s := scenario(plan.Load{Model: plan.VUs, StartVUs: faultVUs, Stages: []plan.Stage{{Duration: faultDuration, Target: faultVUs}}}, step)
+				s.GracefulStop = faultGrace
+				mem := memoryPeak()
+				rec, took := runPlan(t, &plan.Plan{Scenarios: []*plan.Scenario{s}}, cl.opts)
+				peak := mem()
+				t.Logf("%d samples, heap and stacks +%d MiB, %v", len(rec.reqs), peak>>20, took)
+
+				if limit := faultDuration + faultGrace + 3*time.Second; took > limit {
+					t.Errorf("the run took %v, want at most %v", took, limit)
+				}
+				if peak > faultMemory {
+					t.Errorf("the heap grew by %d MiB, want at most %d MiB", peak>>20, faultMemory>>20)
+				}
+				if len(rec.reqs) == 0 {
+					t.Fatal("no request recorded")
+				}
+				kinds := c.kinds
+				if c.netKinds != nil && cl.name == "net-http" {
+					kinds = c.netKinds
+				}
+				kindsIn(t, rec, kinds...)
+				served := srv.Requests
+				if c.byConns {
+					served = srv.Conns
+				}
+				waitFor(func() bool { return served() == rec.sent() })
+				if served() != rec.sent() {
+					t.Errorf("the server received %d requests, loadlens counted %d (%s)", served(), rec.sent(), rec.kindNames())
+				}
+				for _, q := range rec.reqs {
+					if q.Kind == sample.OK && q.Truncated != c.truncated {
+						t.Fatalf("truncated = %v, want %v: %+v", q.Truncated, c.truncated, q)
+					}
+					if q.Kind == sample.Interrupted && (q.Status != 0 || q.Duration <= 0 || !strings.HasPrefix(q.Err, "interrupted: ")) {
+						t.Fatalf("interrupted sample %+v", q)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestDeadTargetIsCounted is issue 9's first run: an open model against a
+// server that accepts and never answers. Every arrival's request reached
+// the server, and every one is recorded, cut off by the graceful stop.
+func TestDeadTargetIsCounted(t *testing.T) {
+	for _, cl := range clients() {
+		t.Run(cl.name, func(t *testing.T) {
+			checkLeaks(t)
+			srv := faultserver.Start(t, faultserver.Hang, faultserver.Options{})
+			load := plan.Load{Model: plan.ArrivalRate, StartRate: 20, Stages: []plan.Stage{{Duration: time.Second, Target: 20}}, PreAllocatedVUs: 5, MaxVUs: 100}
+			s := scenario(load, get(srv.URL))
+			s.GracefulStop = 300 * time.Millisecond
+			rec, took := runPlan(t, &plan.Plan{Scenarios: []*plan.Scenario{s}}, cl.opts)
+			if took > 3*time.Second {
+				t.Errorf("the run took %v", took)
+			}
+			kindsIn(t, rec, sample.Interrupted)
+			waitFor(func() bool { return srv.Requests() == 20 })
+			if len(rec.reqs) != 20 || srv.Requests() != 20 || rec.dropped != 0 {
+				t.Fatalf("recorded %d, the server received %d, dropped %d; want 20, 20, 0", len(rec.reqs), srv.Requests(), rec.dropped)
+			}
+		})
+	}
+}

@@ -1,0 +1,83 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"net"
+	"sync/atomic"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/engine/h1"
+)
+
+// h1Trip is a VU's lean HTTP/1.1 client, for plain http:// hops.
+type h1Trip struct {
+	client *h1.Client
+	req    h1.Request
+	resp   h1.Response
+	ctx    context.Context
+	stop   func() bool // unregisters the abort hook
+	busy   atomic.Bool // inside Do, for the abort hook
+}
+
+func newH1Trip(e *Engine) *h1Trip { return &h1Trip{client: h1.NewClient(e.dialer)} }
+
+func (t *h1Trip) close() {
+	if t.stop != nil {
+		t.stop()
+	}
+	t.client.Close()
+}
+
+// abort makes the request in flight return at once. Abort is repeated
+// while Do is still running: an Abort that lands between the client's
+// abort check and its setting of the request deadline would otherwise be
+// overwritten by that deadline, and the request would wait out its timeout.
+func (t *h1Trip) abort() {
+	for wait := time.Millisecond; ; wait *= 2 {
+		t.client.Abort()
+		if !t.busy.Load() || wait > time.Second {
+			return
+		}
+		time.Sleep(wait)
+	}
+}
+
+func (t *h1Trip) roundTrip(ctx context.Context, q *hop, res *hopResult, rs *response) error {
+	if t.ctx != ctx { // once per VU: the context that stops it aborts its requests
+		if t.stop != nil {
+			t.stop()
+		}
+		t.ctx, t.stop = ctx, context.AfterFunc(ctx, t.abort)
+	}
+	remaining := time.Until(q.deadline)
+	if remaining <= 0 { // h1 reads a zero timeout as none
+		return context.DeadlineExceeded
+	}
+	t.req = h1.Request{Method: q.method, URL: q.url, Header: q.header, Body: q.body, KeepBody: q.keepBody,
+		MaxBody: q.maxBody, Host: q.host, UserAgent: q.agent, Timeout: remaining}
+	t.busy.Store(true)
+	err := t.client.Do(&t.req, &t.resp)
+	t.busy.Store(false)
+	r := &t.resp
+	res.sent, res.received, res.connect, res.truncated = r.Sent, r.Received, r.Connect, r.Truncated
+	if !r.FirstByte.IsZero() && !r.Wrote.IsZero() {
+		res.waited = r.FirstByte.Sub(r.Wrote)
+	}
+	res.phase = phaseExchange
+	if err != nil {
+		if isDial(err) {
+			res.phase = phaseConnect
+		}
+		return err
+	}
+	rs.status, rs.rawHeader, rs.body = r.Status, r.Header, r.Body
+	res.reason = r.StatusText
+	return nil
+}
+
+// isDial reports an error of the lean client's dial.
+func isDial(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
+}

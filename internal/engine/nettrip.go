@@ -1,0 +1,149 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"io"
+	"net/http"
+	"net/http/httptrace"
+	"sync/atomic"
+	"time"
+)
+
+// netTrip is a VU's net/http client: https:// (TLS, HTTP/2), and plain
+// http:// with Options.NetHTTPOnly. Each VU has its own transport, as in
+// k6: its connections are its own, as with the lean client, and the bytes
+// its connections carry are this VU's requests' bytes.
+type netTrip struct {
+	tr     *http.Transport
+	wire   wireCount
+	trace  *httptrace.ClientTrace
+	bodyRd bytes.Reader
+	// phase timestamps (UnixNano) written by net/http's goroutines, hence atomic
+	connStart, connDone, tlsStart, tlsDone, gotConn, wrote, firstByte atomic.Int64
+	tlsFailed                                                         atomic.Bool
+	agent                                                             []string // the default User-Agent header
+}
+
+func newNetTrip(e *Engine) *netTrip {
+	n := &netTrip{agent: []string{defaultUserAgent}}
+	n.tr = &http.Transport{
+		Proxy:               nil, // load goes where the test says, never through an environment proxy
+		DialContext:         countingDial(e.dialer, &n.wire),
+		MaxIdleConnsPerHost: 4,
+		IdleConnTimeout:     90 * time.Second,
+		TLSHandshakeTimeout: e.tlsTimeout,
+		DisableCompression:  true,                                             // measure the bytes the target sends
+		ForceAttemptHTTP2:   true,                                             // a custom dialer would otherwise turn HTTP/2 off
+		TLSClientConfig:     &tls.Config{InsecureSkipVerify: e.plan.Insecure}, //nolint:gosec // the user asked for it
+	}
+	stamp := func(a *atomic.Int64) { a.Store(time.Now().UnixNano()) }
+	n.trace = &httptrace.ClientTrace{
+		ConnectStart:      func(string, string) { stamp(&n.connStart) },
+		ConnectDone:       func(string, string, error) { stamp(&n.connDone) },
+		TLSHandshakeStart: func() { stamp(&n.tlsStart) },
+		TLSHandshakeDone: func(_ tls.ConnectionState, err error) {
+			stamp(&n.tlsDone)
+			if err != nil {
+				n.tlsFailed.Store(true)
+			}
+		},
+		GotConn:              func(httptrace.GotConnInfo) { stamp(&n.gotConn) },
+		WroteRequest:         func(httptrace.WroteRequestInfo) { stamp(&n.wrote) },
+		GotFirstResponseByte: func() { stamp(&n.firstByte) },
+	}
+	return n
+}
+
+func (n *netTrip) close() { n.tr.CloseIdleConnections() } // also cancels dials still in progress
+
+func (n *netTrip) resetPhases() {
+	for _, a := range []*atomic.Int64{&n.connStart, &n.connDone, &n.tlsStart, &n.tlsDone, &n.gotConn, &n.wrote, &n.firstByte} {
+		a.Store(0)
+	}
+	n.tlsFailed.Store(false)
+}
+
+// span returns end−start when both were stamped.
+func span(start, end *atomic.Int64) time.Duration {
+	s, e := start.Load(), end.Load()
+	if s == 0 || e < s {
+		return 0
+	}
+	return time.Duration(e - s)
+}
+
+// phase says how far the hop got, from the trace's stamps.
+func (n *netTrip) phase() phase {
+	switch {
+	case n.tlsFailed.Load(), n.tlsStart.Load() != 0 && n.tlsDone.Load() == 0:
+		return phaseTLS
+	case n.gotConn.Load() != 0:
+		return phaseExchange
+	}
+	return phaseConnect
+}
+
+func (n *netTrip) roundTrip(ctx context.Context, q *hop, res *hopResult, rs *response) error {
+	var body io.Reader
+	if q.body != nil {
+		n.bodyRd.Reset(q.body)
+		body = &n.bodyRd
+	}
+	rctx, cancel := context.WithDeadline(httptrace.WithClientTrace(ctx, n.trace), q.deadline)
+	defer cancel()
+	req, err := http.NewRequestWithContext(rctx, q.method, string(q.url), body)
+	if err != nil {
+		res.phase = phaseConnect
+		return err
+	}
+	addHeaderLines(req.Header, q.header)
+	if q.agent != nil {
+		req.Header["User-Agent"] = []string{string(q.agent)}
+	} else {
+		req.Header["User-Agent"] = n.agent // shared: net/http only reads it
+	}
+	if q.host != nil {
+		req.Host = string(q.host)
+	}
+	n.resetPhases()
+	read0, written0 := n.wire.read.Load(), n.wire.written.Load()
+	// One hop: the transport's RoundTrip never follows a redirect nor keeps a
+	// cookie. It is what an http.Client with no Jar and a CheckRedirect that
+	// returns ErrUseLastResponse would do, without the client's copy of the
+	// headers for redirects that never come.
+	resp, err := n.tr.RoundTrip(req)
+	if err == nil {
+		err = rs.readNet(resp.Body, q.keepBody, q.maxBody, res)
+		resp.Body.Close()
+		rs.status, rs.header = resp.StatusCode, resp.Header
+		res.statusText = resp.Status
+	}
+	// Exact for HTTP/1.1: the VU's connections carry only this hop while it
+	// lasts. For HTTP/2 it is an estimate: frames the connection exchanges
+	// on its own (settings, pings, window updates) land in whichever hop is
+	// under way.
+	res.sent = n.wire.written.Load() - written0
+	res.received = n.wire.read.Load() - read0
+	res.connect = span(&n.connStart, &n.connDone)
+	res.tls = span(&n.tlsStart, &n.tlsDone)
+	res.waited = span(&n.wrote, &n.firstByte)
+	res.phase = n.phase()
+	if err != nil && ctx.Err() == nil && rctx.Err() == context.DeadlineExceeded {
+		return context.DeadlineExceeded // the request timeout, whatever error it surfaced as
+	}
+	return err
+}
+
+// addHeaderLines adds "Name: value\r\n" lines to a header map, names as written.
+func addHeaderLines(h http.Header, b []byte) {
+	for len(b) > 0 {
+		line, rest, _ := bytes.Cut(b, []byte("\r\n"))
+		b = rest
+		name, value, ok := bytes.Cut(line, []byte(": "))
+		if ok {
+			h[string(name)] = append(h[string(name)], string(value))
+		}
+	}
+}

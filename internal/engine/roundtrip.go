@@ -1,0 +1,86 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"time"
+)
+
+// hop is one request on the wire, described the same way for both clients.
+type hop struct {
+	method string
+	url    []byte // absolute http:// or https:// URL
+	header []byte // "Name: value\r\n" lines, without Host and User-Agent
+	host   []byte // the Host header's value; nil: the URL's host
+	agent  []byte // the User-Agent header's value; nil: defaultUserAgent
+	// body is sent with a Content-Length; nil sends none, and a length of
+	// 0 for POST, PUT and PATCH only, as net/http does.
+	body     []byte
+	keepBody bool  // keep the response body for checks and extractions
+	maxBody  int64 // keep at most this much of it; 0: all
+	deadline time.Time
+}
+
+// hopResult is what one hop measured, whichever client sent it.
+type hopResult struct {
+	sent, received       int64 // bytes as on the wire
+	connect, tls, waited time.Duration
+	truncated            bool  // the kept body stopped at maxBody
+	phase                phase // how far the hop got; says which timeout a failure was
+	statusText           string
+	reason               []byte // the lean client's reason phrase
+}
+
+// phase is how far a hop got.
+type phase uint8
+
+const (
+	phaseConnect  phase = iota // resolving and dialling
+	phaseTLS                   // in the TLS handshake
+	phaseExchange              // connected: writing the request or reading the response
+)
+
+// roundTripper sends one hop and reads one response into rs: no redirects,
+// no cookies. Both clients implement it; everything above it (redirects,
+// cookies, header overrides, timeouts and error kinds) is the engine's, once.
+type roundTripper interface {
+	roundTrip(ctx context.Context, q *hop, res *hopResult, rs *response) error
+	close()
+}
+
+// defaultUserAgent is sent unless the test sets its own User-Agent.
+const defaultUserAgent = "loadlens"
+
+// errScheme reports a URL that is neither http:// nor https://.
+var errScheme = errors.New("unsupported URL scheme (want http:// or https://)")
+
+// tripper returns the client for url: the lean HTTP/1.1 client for plain
+// http://, net/http for https:// (TLS, HTTP/2) or for everything with
+// Options.NetHTTPOnly. Each VU creates its clients on first use.
+func (v *vu) tripper(url []byte) (roundTripper, error) {
+	h := &v.http
+	switch {
+	case bytes.HasPrefix(url, []byte("http://")) && !v.sc.e.opts.NetHTTPOnly:
+		if h.h1 == nil {
+			h.h1 = newH1Trip(v.sc.e)
+		}
+		return h.h1, nil
+	case bytes.HasPrefix(url, []byte("http://")), bytes.HasPrefix(url, []byte("https://")):
+		if h.net == nil {
+			h.net = newNetTrip(v.sc.e)
+		}
+		return h.net, nil
+	}
+	return nil, errScheme
+}
+
+// closeClients releases the VU's connections.
+func (h *httpState) closeClients() {
+	if h.h1 != nil {
+		h.h1.close()
+	}
+	if h.net != nil {
+		h.net.close()
+	}
+}

@@ -1,0 +1,186 @@
+// Package faultserver serves misbehaving HTTP targets on 127.0.0.1 for
+// tests: one mode per way a target fails, each counting what it received,
+// so a test can hold loadlens's numbers against the server's own.
+package faultserver
+
+import (
+	"bufio"
+	"crypto/tls"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// Options tunes a mode.
+type Options struct {
+	// Location is where RedirectAway sends its clients.
+	Location string
+}
+
+// Server is a fault server. Its counters may be read while it runs.
+type Server struct {
+	// URL is the base URL, http:// or https:// as the mode speaks.
+	URL string
+
+	mode     Mode
+	opts     Options
+	ln       net.Listener
+	tls      *tls.Config
+	conns    atomic.Int64
+	requests atomic.Int64
+	done     chan struct{}
+	wg       sync.WaitGroup
+	mu       sync.Mutex
+	open     map[net.Conn]struct{}
+	closed   bool
+	saw      map[string]int64 // Record: requests that carried each watched header
+	cookies  map[string][]string
+}
+
+// Start serves mode on a new 127.0.0.1 port until the test ends.
+func Start(tb testing.TB, mode Mode, opts Options) *Server {
+	tb.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s := &Server{mode: mode, opts: opts, ln: ln, done: make(chan struct{}), open: map[net.Conn]struct{}{},
+		saw: map[string]int64{}, cookies: map[string][]string{}}
+	scheme := "http://"
+	if mode.tls() {
+		scheme = "https://"
+		if mode == TLSBadCert {
+			if s.tls, err = untrustedConfig(); err != nil {
+				ln.Close()
+				tb.Fatal(err)
+			}
+		}
+	}
+	s.URL = scheme + ln.Addr().String()
+	s.wg.Add(1)
+	go s.accept()
+	tb.Cleanup(s.Close)
+	return s
+}
+
+// Conns returns the connections the server accepted.
+func (s *Server) Conns() int64 { return s.conns.Load() }
+
+// Requests returns the request heads the server read.
+func (s *Server) Requests() int64 { return s.requests.Load() }
+
+// Saw returns how many requests carried the header (Record mode).
+func (s *Server) Saw(header string) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.saw[http.CanonicalHeaderKey(header)]
+}
+
+// CookiesAt returns the Cookie headers requests to path carried, in order
+// ("" for none) (Cookies mode).
+func (s *Server) CookiesAt(path string) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.cookies[path]...)
+}
+
+// Close stops the server: the listener and every connection close, and
+// Close returns when all of its goroutines have.
+func (s *Server) Close() {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.closed = true
+	close(s.done)
+	s.ln.Close()
+	for c := range s.open {
+		c.Close()
+	}
+	s.mu.Unlock()
+	s.wg.Wait()
+}
+
+func (s *Server) accept() {
+	defer s.wg.Done()
+	for {
+		c, err := s.ln.Accept()
+		if err != nil {
+			return
+		}
+		s.mu.Lock()
+		if s.closed {
+			s.mu.Unlock()
+			c.Close()
+			return
+		}
+		s.open[c] = struct{}{}
+		s.wg.Add(1)
+		s.mu.Unlock()
+		s.conns.Add(1)
+		go func() {
+			defer s.wg.Done()
+			defer s.forget(c)
+			s.serve(c)
+		}()
+	}
+}
+
+func (s *Server) forget(c net.Conn) {
+	c.Close()
+	s.mu.Lock()
+	delete(s.open, c)
+	s.mu.Unlock()
+}
+
+// serve runs the mode on one connection.
+func (s *Server) serve(c net.Conn) {
+	switch s.mode {
+	case TLSHang:
+		drain(c)
+		return
+	case TLSBadCert:
+		tc := tls.Server(c, s.tls)
+		tc.SetDeadline(time.Now().Add(10 * time.Second))
+		tc.Handshake() // fails: the client does not trust the certificate
+		return
+	case PlainOnTLSPort:
+		c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		c.Read(make([]byte, 1024)) // a TLS ClientHello, read as if it were HTTP
+		c.Write([]byte("HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"))
+		return
+	}
+	br := bufio.NewReader(c)
+	for {
+		req, err := http.ReadRequest(br)
+		if err != nil {
+			return
+		}
+		s.requests.Add(1)
+		drain(req.Body)
+		if !s.answer(c, req) {
+			return
+		}
+	}
+}
+
+// drain reads r until it ends.
+func drain(r interface{ Read([]byte) (int, error) }) {
+	buf := make([]byte, 4096)
+	for {
+		if _, err := r.Read(buf); err != nil {
+			return
+		}
+	}
+}
+
+// write writes the lines of a response head, joined by CRLF, and a body.
+func write(c net.Conn, body string, lines ...string) bool {
+	_, err := c.Write([]byte(strings.Join(lines, "\r\n") + "\r\n\r\n" + body))
+	return err == nil
+}
