@@ -33,7 +33,6 @@ func TestFaults(t *testing.T) {
 		kinds     []sample.Kind // every sample is one of these
 		netKinds  []sample.Kind // net/http's, where they differ
 		byConns   bool          // the server counts connections: the request never got through TLS
-		strictH1  bool          // the lean client passes once its parser is strict
 		truncated bool          // a complete response's kept body was cut at max_body
 	}{
 		{name: "hang after accept", mode: faultserver.Hang, timeout: time.Minute, kinds: []sample.Kind{sample.Interrupted}},
@@ -45,12 +44,12 @@ func TestFaults(t *testing.T) {
 		{name: "100 MB body", mode: faultserver.HugeBody, timeout: time.Minute, kinds: []sample.Kind{sample.OK, sample.Interrupted}},
 		{name: "reset mid-response", mode: faultserver.ResetMidResponse, timeout: time.Minute, kinds: []sample.Kind{sample.ConnReset}},
 		{name: "close without response", mode: faultserver.CloseWithoutResponse, timeout: time.Minute, kinds: []sample.Kind{sample.ConnReset}},
-		{name: "100 Continue and 103 Early Hints", mode: faultserver.Informational, timeout: time.Minute, kinds: []sample.Kind{sample.OK}, strictH1: true},
+		{name: "100 Continue and 103 Early Hints", mode: faultserver.Informational, timeout: time.Minute, kinds: []sample.Kind{sample.OK}},
 		// net/http may take a connection back before it notices the stray bytes; the next request then fails, and is counted
 		{name: "stray bytes after a response", mode: faultserver.StrayBytes, timeout: time.Minute, kinds: []sample.Kind{sample.OK},
-			netKinds: []sample.Kind{sample.OK, sample.Other}, strictH1: true},
-		{name: "Content-Length: 12x", mode: faultserver.BadContentLength, timeout: time.Minute, kinds: []sample.Kind{sample.Other}, strictH1: true},
-		{name: "two Content-Lengths", mode: faultserver.ConflictingContentLength, timeout: time.Minute, kinds: []sample.Kind{sample.Other}, strictH1: true},
+			netKinds: []sample.Kind{sample.OK, sample.Other}},
+		{name: "Content-Length: 12x", mode: faultserver.BadContentLength, timeout: time.Minute, kinds: []sample.Kind{sample.Other}},
+		{name: "two Content-Lengths", mode: faultserver.ConflictingContentLength, timeout: time.Minute, kinds: []sample.Kind{sample.Other}},
 		{name: "redirect loop", mode: faultserver.RedirectLoop, timeout: time.Minute, kinds: []sample.Kind{sample.Redirect}},
 		{name: "TLS with a bad certificate", mode: faultserver.TLSBadCert, timeout: time.Minute, kinds: []sample.Kind{sample.TLS}, byConns: true},
 		{name: "TLS handshake that hangs", mode: faultserver.TLSHang, timeout: 200 * time.Millisecond,
@@ -60,9 +59,6 @@ func TestFaults(t *testing.T) {
 	for _, c := range cases {
 		for _, cl := range clients() {
 			t.Run(c.name+"/"+cl.name, func(t *testing.T) {
-				if c.strictH1 && cl.name == "lean" {
-					skipUntilStrictH1(t)
-				}
 				checkLeaks(t)
 				srv := faultserver.Start(t, c.mode, faultserver.Options{})
 				step := get(srv.URL + "/fault")

@@ -25,15 +25,6 @@ func clients() []client {
 	return []client{{"lean", Options{}}, {"net-http", Options{NetHTTPOnly: true}}}
 }
 
-// skipUntilStrictH1 skips a lean-client case that fails only because the
-// lean client's parser is not yet strict (1xx responses, framing, stray
-// bytes): issue 9 gives that fix to internal/engine/h1. Remove it once both
-// branches are merged.
-func skipUntilStrictH1(t *testing.T) {
-	t.Helper()
-	t.Skip("needs the strict HTTP/1.1 parser of internal/engine/h1 (issue 9 §2)")
-}
-
 // DroppedN lets the test recorder count drops by arithmetic, as the metrics sinks do.
 func (r *testRecorder) DroppedN(_ int32, _ time.Duration, n int64) {
 	r.mu.Lock()
