@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -69,10 +70,20 @@ func TestFaults(t *testing.T) {
 				}
 				s := scenario(plan.Load{Model: plan.VUs, StartVUs: faultVUs, Stages: []plan.Stage{{Duration: faultDuration, Target: faultVUs}}}, step)
 				s.GracefulStop = faultGrace
+				rec := newTestRecorder()
+				rec.tally = &tally{check: func(q *sample.Request) string {
+					if q.Kind == sample.OK && q.Truncated != c.truncated {
+						return fmt.Sprintf("truncated = %v, want %v", q.Truncated, c.truncated)
+					}
+					if q.Kind == sample.Interrupted && (q.Status != 0 || q.Duration <= 0 || !strings.HasPrefix(q.Err, "interrupted: ")) {
+						return "an interrupted sample without its lower-bound duration or message"
+					}
+					return ""
+				}}
 				mem := memoryPeak()
-				rec, took := runPlan(t, &plan.Plan{Scenarios: []*plan.Scenario{s}}, cl.opts)
+				_, took := runPlanInto(t, &plan.Plan{Scenarios: []*plan.Scenario{s}}, cl.opts, rec)
 				peak := mem()
-				t.Logf("%d samples, heap and stacks +%d MiB, %v", len(rec.reqs), peak>>20, took)
+				t.Logf("%d samples, heap and stacks +%d MiB, %v", rec.count(), peak>>20, took)
 
 				if limit := faultDuration + faultGrace + 3*time.Second; took > limit {
 					t.Errorf("the run took %v, want at most %v", took, limit)
@@ -80,7 +91,7 @@ func TestFaults(t *testing.T) {
 				if peak > faultMemory {
 					t.Errorf("the heap grew by %d MiB, want at most %d MiB", peak>>20, faultMemory>>20)
 				}
-				if len(rec.reqs) == 0 {
+				if rec.count() == 0 {
 					t.Fatal("no request recorded")
 				}
 				kinds := c.kinds
@@ -96,13 +107,8 @@ func TestFaults(t *testing.T) {
 				if served() != rec.sent() {
 					t.Errorf("the server received %d requests, loadlens counted %d (%s)", served(), rec.sent(), rec.kindNames())
 				}
-				for _, q := range rec.reqs {
-					if q.Kind == sample.OK && q.Truncated != c.truncated {
-						t.Fatalf("truncated = %v, want %v: %+v", q.Truncated, c.truncated, q)
-					}
-					if q.Kind == sample.Interrupted && (q.Status != 0 || q.Duration <= 0 || !strings.HasPrefix(q.Err, "interrupted: ")) {
-						t.Fatalf("interrupted sample %+v", q)
-					}
+				if rec.tally.broken != "" {
+					t.Fatal(rec.tally.broken)
 				}
 			})
 		}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"strconv"
 	"strings"
@@ -37,11 +38,51 @@ func (r *testRecorder) DroppedN(_ int32, _ time.Duration, n int64) {
 func (r *testRecorder) sent() int64 {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.tally != nil {
+		return r.tally.sent
+	}
 	var n int64
 	for _, q := range r.reqs {
 		n += 1 + int64(q.Redirects)
 	}
 	return n
+}
+
+// tally is what a fault run keeps of its samples: counts, one example of
+// each kind, and the first sample that broke the run's invariant.
+type tally struct {
+	n       int
+	sent    int64
+	byKind  [sample.NumKinds]int
+	example [sample.NumKinds]sample.Request
+	check   func(*sample.Request) string // "" when the sample is as it should be
+	broken  string
+}
+
+func (t *tally) add(s *sample.Request) {
+	t.n++
+	t.sent += 1 + int64(s.Redirects)
+	if s.Kind < sample.NumKinds {
+		if t.byKind[s.Kind] == 0 {
+			t.example[s.Kind] = *s
+		}
+		t.byKind[s.Kind]++
+	}
+	if t.broken == "" && t.check != nil {
+		if msg := t.check(s); msg != "" {
+			t.broken = fmt.Sprintf("%s: %+v", msg, *s)
+		}
+	}
+}
+
+// count returns how many samples the recorder received.
+func (r *testRecorder) count() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.tally != nil {
+		return r.tally.n
+	}
+	return len(r.reqs)
 }
 
 // inUse is the memory the program holds: heap spans and goroutine stacks.
@@ -105,7 +146,15 @@ func runPlan(t *testing.T, p *plan.Plan, opts Options) (*testRecorder, time.Dura
 	for i, s := range p.Scenarios {
 		s.ID = int32(i)
 	}
-	rec := newTestRecorder()
+	return runPlanInto(t, p, opts, newTestRecorder())
+}
+
+// runPlanInto is runPlan with a recorder of the caller's.
+func runPlanInto(t *testing.T, p *plan.Plan, opts Options, rec *testRecorder) (*testRecorder, time.Duration) {
+	t.Helper()
+	for i, s := range p.Scenarios {
+		s.ID = int32(i)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	start := time.Now()
@@ -118,7 +167,15 @@ func runPlan(t *testing.T, p *plan.Plan, opts Options) (*testRecorder, time.Dura
 // kindsIn fails unless every sample is of one of the kinds.
 func kindsIn(t *testing.T, rec *testRecorder, kinds ...sample.Kind) {
 	t.Helper()
-	for _, q := range rec.reqs {
+	samples := rec.reqs
+	if rec.tally != nil {
+		for k, n := range rec.tally.byKind {
+			if n > 0 {
+				samples = append(samples, rec.tally.example[k])
+			}
+		}
+	}
+	for _, q := range samples {
 		ok := false
 		for _, k := range kinds {
 			ok = ok || q.Kind == k
