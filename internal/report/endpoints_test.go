@@ -257,3 +257,39 @@ func parseFloat(t *testing.T, s string) float64 {
 	}
 	return f
 }
+
+// TestRunFigures checks the whole-run figures the dashboard's cards show
+// once a run has ended, against counts taken from the fixture's seconds.
+func TestRunFigures(t *testing.T) {
+	tests := []struct {
+		name            string
+		elapsed         time.Duration
+		cpuAvg, cpuPeak float64
+		wantRate        float64
+	}{
+		{"whole seconds", 3 * time.Second, 29.2, 50, 100},
+		{"a partial last second leaves its CPU out", 2500 * time.Millisecond, 18.8, 25, 120},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := fixture(t)
+			in.CPUs, in.GeneratorCPU = 4, map[int]float64{0: 0.5, 1: 1, 2: 2}
+			in.Run.SetElapsed(tt.elapsed)
+			var rq, er, vu int64
+			for _, s := range in.Run.Series {
+				rq, er, vu = rq+s.Requests, er+s.Failed, max(vu, s.VUs)
+			}
+			f := NewFinal(in, "report.html").Run
+			if f.Requests != rq || f.Failed != er || !near(f.Rate, tt.wantRate) || f.VUsPeak != vu || f.VUsMax != 12 || f.Dropped != 3 {
+				t.Errorf("run figures %+v, want %d requests, %d failed, %.0f/s, %d VUs at most, 12 allocated, 3 dropped", f, rq, er, tt.wantRate, vu)
+			}
+			tot := in.Run.Total()
+			if f.P95 != ms(tot.Duration.Quantile(95)) || f.ElapsedS != tt.elapsed.Seconds() {
+				t.Errorf("p95 %v ms over %vs, want %v ms over %v", f.P95, f.ElapsedS, ms(tot.Duration.Quantile(95)), tt.elapsed)
+			}
+			if f.CPUAvg == nil || *f.CPUAvg != tt.cpuAvg || *f.CPUPeak != tt.cpuPeak {
+				t.Errorf("generator CPU avg %v peak %v, want %v%% and %v%%", f.CPUAvg, f.CPUPeak, tt.cpuAvg, tt.cpuPeak)
+			}
+		})
+	}
+}
