@@ -40,7 +40,8 @@ func screenshotAt(b *browser, name string, width int) {
 	b.t.Helper()
 	var height int
 	b.eval(`return Math.ceil(document.documentElement.scrollHeight)`, &height)
-	b.call("POST", b.path("/window/rect"), map[string]int{"width": width, "height": min(max(height, 800), 6000)}, nil)
+	// the window is taller than the page it shows by the browser's own frame
+	b.call("POST", b.path("/window/rect"), map[string]int{"width": width, "height": min(max(height+160, 800), 6000)}, nil)
 	var shot string
 	b.call("GET", b.path("/screenshot"), nil, &shot)
 	png, err := base64.StdEncoding.DecodeString(shot)

@@ -235,7 +235,7 @@
     setCard("rps", whole, LL.fmtNum(r.rps), LL.fmtNum(r.rq) + " requests in " + LL.fmtMs(1000 * r.elapsed_s));
     setCard("p95", whole, LL.fmtMs(has ? r.p95 : null), "p50 " + LL.fmtMs(has ? r.p50 : null) + " · p99 " + LL.fmtMs(has ? r.p99 : null));
     setCard("err", whole, LL.fmtPct(has ? r.er / r.rq : 0), LL.fmtNum(r.er) + " of " + LL.fmtNum(r.rq) + " failed", r.er > 0);
-    setCard("vus", whole, String(r.vx), "allocated at most · up to " + r.vu + " active in a second");
+    setCard("vus", whole, String(r.vx), "allocated at most" + (r.vu > 0 ? " · " + r.vu + " active at most" : ""));
     setCard("dropped", whole, LL.fmtNum(r.dr), r.dr > 0 ? "iterations without a free VU" : "iterations", r.dr > 0);
     var cpu = r.cpu_avg === undefined || r.cpu_avg === null;
     setCard("cpu", whole, cpu ? "-" : r.cpu_avg.toFixed(1) + "%", cpu ? "of " + meta.cpus + " cores" :
