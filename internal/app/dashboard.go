@@ -77,6 +77,9 @@ func (f *dashboardFeed) second(run *metrics.Run, elapsed time.Duration, cpu floa
 		return // a frame of numbers and strings always encodes
 	}
 	f.d.Publish(b)
+	if t, err := json.Marshal(report.NewEndpointTable(run)); err == nil {
+		f.d.SetEndpoints(t)
+	}
 	if sec := frame.Sec; sec+1-f.lastDiag >= liveDiagnosisEvery {
 		f.lastDiag = sec + 1
 		select {

@@ -41,6 +41,7 @@ type Dashboard struct {
 	meta   []byte
 	frames [][]byte // the JSON of every second so far
 	diag   []byte   // the latest diagnosis (JSON); nil until there is one
+	table  []byte   // the latest per-endpoint table (JSON); nil until there is one
 	final  []byte   // the "end" event; nil while running
 	subs   map[chan []byte]struct{}
 	closed bool
@@ -138,6 +139,22 @@ func (d *Dashboard) SetDiagnosis(diag []byte) {
 	d.broadcast(ev)
 }
 
+// SetEndpoints sends the per-endpoint figures of the run so far (JSON) to
+// every browser, and to browsers that connect later with the history. Only
+// the latest matters, so unlike frames it replaces the one before and the
+// history never grows by it; after End it is ignored.
+func (d *Dashboard) SetEndpoints(table []byte) {
+	table = bytes.Clone(table)
+	ev := sseEvent("endpoints", table)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed || d.final != nil {
+		return
+	}
+	d.table = table
+	d.broadcast(ev)
+}
+
 // End sends how the run ended (JSON) and ends every stream.
 func (d *Dashboard) End(final []byte) {
 	ev := sseEvent("end", final)
@@ -197,8 +214,8 @@ func (d *Dashboard) servePage(w http.ResponseWriter, r *http.Request) {
 }
 
 // serveEvents streams the run: a "history" event with the metadata, every
-// second so far and the latest diagnosis, then "frame" and "diagnosis"
-// events, then one "end" event.
+// second so far, the latest diagnosis and endpoint table, then "frame",
+// "diagnosis" and "endpoints" events, then one "end" event.
 func (d *Dashboard) serveEvents(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
@@ -207,7 +224,7 @@ func (d *Dashboard) serveEvents(w http.ResponseWriter, r *http.Request) {
 	rc := http.NewResponseController(w)
 
 	d.mu.Lock()
-	meta, frames, diag := d.meta, d.frames, d.diag // frames only grow, and none is ever changed: safe to read unlocked
+	meta, frames, diag, table := d.meta, d.frames, d.diag, d.table // frames only grow, and none is ever changed: safe to read unlocked
 	final := d.final
 	var ch chan []byte
 	if final == nil && !d.closed {
@@ -218,7 +235,7 @@ func (d *Dashboard) serveEvents(w http.ResponseWriter, r *http.Request) {
 	if ch != nil {
 		defer d.unsubscribe(ch)
 	}
-	history := historyEvent(meta, frames, diag)
+	history := historyEvent(meta, frames, diag, table)
 
 	send := func(ev []byte) bool {
 		_ = rc.SetWriteDeadline(time.Now().Add(writeTimeout))
@@ -258,8 +275,9 @@ func (d *Dashboard) unsubscribe(ch chan []byte) {
 }
 
 // historyEvent is {"meta": ..., "frames": [...]}, with "diagnosis": ...
-// when there is one, built from the stored JSON without decoding it.
-func historyEvent(meta []byte, frames [][]byte, diag []byte) []byte {
+// and "endpoints": ... when there are, built from the stored JSON without
+// decoding it.
+func historyEvent(meta []byte, frames [][]byte, diag, table []byte) []byte {
 	var b bytes.Buffer
 	b.WriteString(`{"meta":`)
 	b.Write(meta)
@@ -274,6 +292,10 @@ func historyEvent(meta []byte, frames [][]byte, diag []byte) []byte {
 	if diag != nil {
 		b.WriteString(`,"diagnosis":`)
 		b.Write(diag)
+	}
+	if table != nil {
+		b.WriteString(`,"endpoints":`)
+		b.Write(table)
 	}
 	b.WriteByte('}')
 	return sseEvent("history", b.Bytes())

@@ -6,19 +6,28 @@
   var $ = function (id) { return document.getElementById(id); };
   var store = null, meta = null, panels = [], cards = {}, ended = false, pending = false, es = null;
   var obs = null, view = null;
+  var table = null; // the per-endpoint figures: of the run so far, then of the whole run
+  var final = null; // the "end" event
 
+  // card adds a headline card; its label names what the figure covers
+  // ("last second" while the run lasts, "whole run" once it has ended).
   function card(key, label) {
     var box = LL.el("div", "card");
-    box.appendChild(LL.el("div", "label", label));
+    box.id = "card-" + key;
+    var head = LL.el("div", "label", label + " · ");
+    var scope = LL.el("span", "scope", "");
+    head.appendChild(scope);
+    box.appendChild(head);
     var value = LL.el("div", "value", "-"), sub = LL.el("div", "sub", "");
     box.appendChild(value);
     box.appendChild(sub);
     $("headline").appendChild(box);
-    cards[key] = { value: value, sub: sub };
+    cards[key] = { value: value, sub: sub, scope: scope };
   }
 
-  function setCard(key, value, sub, bad) {
+  function setCard(key, scope, value, sub, bad) {
     var c = cards[key];
+    c.scope.textContent = scope;
     c.value.textContent = value;
     c.value.classList.toggle("bad", !!bad);
     c.sub.textContent = sub || "";
@@ -44,6 +53,7 @@
     card("vus", "VUs");
     card("dropped", "Dropped");
     card("cpu", "Generator CPU");
+    table = h.endpoints || null;
     var tb = $("thresholds").tBodies[0];
     tb.textContent = "";
     meta.thresholds.forEach(function (t) {
@@ -57,12 +67,14 @@
     $("thresholds-box").hidden = meta.thresholds.length === 0;
     var eb = $("endpoints").tBodies[0];
     eb.textContent = "";
-    meta.endpoints.forEach(function (_, i) {
-      var tr = LL.el("tr");
-      tr.appendChild(LL.el("td", "name", LL.endpointLabel(meta, i)));
-      for (var k = 0; k < 7; k++) tr.appendChild(LL.el("td", "num", "-"));
-      eb.appendChild(tr);
-    });
+    meta.endpoints.forEach(function (_, i) { eb.appendChild(endpointRow(LL.endpointLabel(meta, i))); });
+    var foot = $("endpoints").tFoot;
+    foot.textContent = "";
+    if (meta.endpoints.length > 1) {
+      var total = endpointRow("all endpoints");
+      total.className = "total";
+      foot.appendChild(total);
+    }
     var box = $("panels");
     box.textContent = "";
     var xMax = function () { return Math.max(meta.planned_s || 0, elapsed(), 1); };
@@ -151,17 +163,37 @@
     });
   }
 
+  // endpointColumns is how many figures a row of the endpoint table has.
+  var endpointColumns = 11;
+
+  function endpointRow(name) {
+    var tr = LL.el("tr");
+    tr.appendChild(LL.el("td", "name", name));
+    for (var k = 0; k < endpointColumns; k++) tr.appendChild(LL.el("td", "num", "-"));
+    return tr;
+  }
+
+  // fillEndpoint writes one endpoint's figures (report.EndpointRow) into a row.
+  function fillEndpoint(tr, r) {
+    if (!tr || !r) return;
+    var has = r.rq > 0, lat = function (x) { return has ? LL.fmtMs(x) : "-"; };
+    var texts = [String(r.rq), has ? LL.fmtMs(1000 * r.act) : "-", r.rps.toFixed(1),
+      r.er + " (" + LL.fmtPct(has ? r.er / r.rq : 0) + ")",
+      lat(r.min), lat(r.avg), lat(r.p50), lat(r.p90), lat(r.p95), lat(r.p99), lat(r.max)];
+    texts.forEach(function (t, k) { tr.cells[k + 1].textContent = t; });
+    tr.cells[4].classList.toggle("bad", r.er > 0);
+  }
+
+  // showEndpoints fills the endpoint table: the run so far while it lasts,
+  // the whole run once it has ended.
   function showEndpoints() {
-    var rows = $("endpoints").tBodies[0].rows, f = store.last;
-    if (!f || !f.e) return;
-    store.e.forEach(function (s, i) {
-      var v = f.e[i], cells = rows[i].cells, total = s.totalRq, errs = s.totalEr;
-      var lat = function (x) { return v[0] > 0 ? LL.fmtMs(x) : "-"; };
-      var texts = [LL.fmtNum(v[0]), LL.fmtNum(v[1]), lat(v[2]), lat(v[3]), lat(v[4]), String(total),
-        errs + " (" + LL.fmtPct(total > 0 ? errs / total : 0) + ")"];
-      texts.forEach(function (t, k) { cells[k + 1].textContent = t; });
-      cells[2].classList.toggle("bad", v[1] > 0);
-    });
+    if (!table) return;
+    var rows = $("endpoints").tBodies[0].rows;
+    (table.rows || []).forEach(function (r, i) { fillEndpoint(rows[i], r); });
+    var foot = $("endpoints").tFoot.rows[0];
+    if (foot && table.all) fillEndpoint(foot, table.all);
+    $("endpoints-note").textContent = (ended ? "Whole run. " : "Run so far, up to the latest second. ") + table.note +
+      " Latencies are over every request of the endpoint" + (ended ? "." : " so far.");
   }
 
   function refresh() {
@@ -169,23 +201,45 @@
     var el = elapsed(), planned = meta.planned_s || 0;
     $("clock").textContent = LL.fmtElapsed(el) + (planned > 0 ? " / " + LL.fmtElapsed(planned) : "");
     $("bar").style.width = (ended ? 100 : planned > 0 ? Math.min(100, (100 * el) / planned) : 0) + "%";
-    var sofar = ended ? " in total" : " so far";
-    if (f) {
-      setCard("rps", LL.fmtNum(f.rq), LL.fmtNum(store.totalRq) + " requests" + sofar);
-      setCard("p95", LL.fmtMs(f.rq > 0 ? f.p95 : null), "p50 " + LL.fmtMs(f.rq > 0 ? f.p50 : null) + " · p99 " + LL.fmtMs(f.rq > 0 ? f.p99 : null));
-      setCard("err", LL.fmtPct(f.rq > 0 ? f.er / f.rq : 0), LL.fmtNum(store.totalEr) + " failed" + sofar + " (" +
-        LL.fmtPct(store.totalRq > 0 ? store.totalEr / store.totalRq : 0) + ")", f.er > 0);
-      setCard("vus", String(f.vu), "of " + f.vx + " allocated");
-      setCard("dropped", LL.fmtNum(store.totalDr), store.totalDr > 0 ? "iterations without a free VU" : "iterations", store.totalDr > 0);
-      setCard("cpu", f.cpu === undefined || f.cpu === null ? "-" : f.cpu.toFixed(1) + "%", "of " + meta.cpus + " cores", f.cpu > 85);
-      showThresholds(f.th);
-      showEndpoints();
+    if (ended && final && final.run) {
+      showWholeRun(final.run);
+    } else if (f) {
+      showLastSecond(f);
     }
+    if (f && !ended) showThresholds(f.th);
+    showEndpoints();
     panels.forEach(function (p) { p.update(); });
     view.sync();
     var observed = !!$("server").firstChild;
     $("server-none").hidden = observed;
     $("server-note").hidden = !observed;
+  }
+
+  // showLastSecond fills the cards while the run lasts: each is the latest
+  // second, with the run so far underneath.
+  function showLastSecond(f) {
+    var last = "last second", has = f.rq > 0;
+    setCard("rps", last, LL.fmtNum(f.rq), LL.fmtNum(store.totalRq) + " requests so far");
+    setCard("p95", last, LL.fmtMs(has ? f.p95 : null), "p50 " + LL.fmtMs(has ? f.p50 : null) + " · p99 " + LL.fmtMs(has ? f.p99 : null));
+    setCard("err", last, LL.fmtPct(has ? f.er / f.rq : 0), LL.fmtNum(store.totalEr) + " failed so far (" +
+      LL.fmtPct(store.totalRq > 0 ? store.totalEr / store.totalRq : 0) + ")", f.er > 0);
+    setCard("vus", last, String(f.vu), "of " + f.vx + " allocated");
+    setCard("dropped", "so far", LL.fmtNum(store.totalDr), store.totalDr > 0 ? "iterations without a free VU" : "iterations", store.totalDr > 0);
+    setCard("cpu", last, f.cpu === undefined || f.cpu === null ? "-" : f.cpu.toFixed(1) + "%", "of " + meta.cpus + " cores", f.cpu > 85);
+  }
+
+  // showWholeRun fills the cards once the run has ended, from the end
+  // event's figures of the whole run (report.RunFigures).
+  function showWholeRun(r) {
+    var whole = "whole run", has = r.rq > 0;
+    setCard("rps", whole, LL.fmtNum(r.rps), LL.fmtNum(r.rq) + " requests in " + LL.fmtMs(1000 * r.elapsed_s));
+    setCard("p95", whole, LL.fmtMs(has ? r.p95 : null), "p50 " + LL.fmtMs(has ? r.p50 : null) + " · p99 " + LL.fmtMs(has ? r.p99 : null));
+    setCard("err", whole, LL.fmtPct(has ? r.er / r.rq : 0), LL.fmtNum(r.er) + " of " + LL.fmtNum(r.rq) + " failed", r.er > 0);
+    setCard("vus", whole, String(r.vx), "allocated at most" + (r.vu > 0 ? " · " + r.vu + " active at most" : ""));
+    setCard("dropped", whole, LL.fmtNum(r.dr), r.dr > 0 ? "iterations without a free VU" : "iterations", r.dr > 0);
+    var cpu = r.cpu_avg === undefined || r.cpu_avg === null;
+    setCard("cpu", whole, cpu ? "-" : r.cpu_avg.toFixed(1) + "%", cpu ? "of " + meta.cpus + " cores" :
+      "average · peak " + r.cpu_peak.toFixed(1) + "% of " + meta.cpus + " cores", !cpu && r.cpu_peak > 85);
   }
 
   function schedule() {
@@ -196,6 +250,8 @@
 
   function finish(fin) {
     ended = true;
+    final = fin;
+    if (fin.endpoints) table = fin.endpoints;
     var v = $("verdict");
     v.textContent = fin.verdict;
     v.className = "verdict " + (fin.verdict === "PASS" ? "pass" : fin.verdict === "FAIL" ? "fail" : "none");
@@ -212,6 +268,7 @@
     var warnings = $("warnings");
     warnings.textContent = "";
     (fin.warnings || []).forEach(function (w) { warnings.appendChild(LL.el("p", "notice", w)); });
+    $("thresholds").tHead.rows[0].cells[3].textContent = "Whole run";
     showThresholds(fin.thresholds);
     obs.add(fin.o);
     showScrapeErrors(fin.notices);
@@ -232,6 +289,11 @@
       schedule();
     });
     es.addEventListener("diagnosis", function (e) { if (store && !ended) showDiagnosis(JSON.parse(e.data), false); });
+    es.addEventListener("endpoints", function (e) {
+      if (!store || ended) return;
+      table = JSON.parse(e.data);
+      schedule();
+    });
     es.addEventListener("end", function (e) { es.close(); finish(JSON.parse(e.data)); });
     es.onerror = function () {
       if (ended) return;

@@ -254,3 +254,39 @@ func TestDashboardStreamsTheDiagnosis(t *testing.T) {
 		})
 	}
 }
+
+func TestDashboardStreamsTheEndpointTable(t *testing.T) {
+	cases := []struct {
+		name        string
+		before      []string // tables set before the browser connects
+		after       string   // table set while it is connected; "": none
+		wantHistory string
+	}{
+		{"none yet", nil, `{"rows":[{"rq":1}]}`, `{"meta":{"name":"shop"},"frames":[{"t":0}]}`},
+		{"only the latest is kept", []string{`{"rows":[{"rq":1}]}`, `{"rows":[{"rq":2}]}`}, "",
+			`{"meta":{"name":"shop"},"frames":[{"t":0}],"endpoints":{"rows":[{"rq":2}]}}`},
+		{"replaced while watching", []string{`{"rows":[]}`}, `{"rows":[{"rq":3}]}`,
+			`{"meta":{"name":"shop"},"frames":[{"t":0}],"endpoints":{"rows":[]}}`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d := startTestDashboard(t)
+			d.Publish([]byte(`{"t":0}`))
+			for _, tb := range c.before {
+				d.SetEndpoints([]byte(tb))
+			}
+			s := connect(t, d)
+			s.expect(t, "history", c.wantHistory)
+			if c.after != "" {
+				d.SetEndpoints([]byte(c.after))
+				s.expect(t, "endpoints", c.after)
+			}
+			d.End([]byte(`{"verdict":"PASS"}`))
+			d.SetEndpoints([]byte(`{"late":true}`)) // ignored: the end event carries the whole run's table
+			s.expect(t, "end", `{"verdict":"PASS"}`)
+			if _, err := s.next(t); err != io.EOF {
+				t.Fatalf("after the end event: %v, want the stream to end", err)
+			}
+		})
+	}
+}

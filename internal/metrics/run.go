@@ -38,6 +38,9 @@ type EndpointTotal struct {
 	ConnectMax     time.Duration
 	TLSMax         time.Duration
 	Errors         []ErrorGroup // one per failure kind that occurred, in kind order
+	// FirstSec and LastSec are the first and last seconds with requests;
+	// they mean something only when Requests > 0 (see Run.Active).
+	FirstSec, LastSec int
 }
 
 // ErrorGroup summarizes the failures of one kind over a run.
@@ -168,6 +171,7 @@ func totalFailures(f *[sample.NumKinds]int64) int64 {
 }
 
 func (t *EndpointTotal) add(e *EndpointSecond, sec int) {
+	t.active(e.Requests, sec, sec)
 	t.Requests += e.Requests
 	for k := range t.Failures {
 		t.Failures[k] += e.Failures[k]
@@ -199,6 +203,35 @@ func (t *EndpointTotal) add(e *EndpointSecond, sec int) {
 			}
 		}
 	}
+}
+
+// active widens the seconds with requests by first..last when n > 0
+// requests were made in them; call it before adding n to t.Requests.
+func (t *EndpointTotal) active(n int64, first, last int) {
+	switch {
+	case n == 0:
+	case t.Requests == 0:
+		t.FirstSec, t.LastSec = first, last
+	default:
+		t.FirstSec, t.LastSec = min(t.FirstSec, first), max(t.LastSec, last)
+	}
+}
+
+// Active returns how long e (an endpoint's totals, or Total's) was active:
+// from the start of its first second with requests to the end of its last,
+// where the run's last second counts only as far as the run lasted. Rates
+// of an endpoint divide by this, not by the whole run, so an endpoint busy
+// for one second of eight does not show an eighth of its real rate. It is
+// 0 when e has no requests.
+func (r *Run) Active(e *EndpointTotal) time.Duration {
+	if e.Requests == 0 {
+		return 0
+	}
+	start, end := time.Duration(e.FirstSec)*time.Second, time.Duration(e.LastSec+1)*time.Second
+	if el := r.Elapsed(); el < end && el > time.Duration(e.LastSec)*time.Second {
+		end = el // the run's last, partial second
+	}
+	return end - start
 }
 
 // group returns the error group of kind k, inserting it in kind order.
@@ -235,6 +268,7 @@ func (r *Run) Total() EndpointTotal {
 	var t EndpointTotal
 	for i := range r.Endpoints {
 		e := &r.Endpoints[i]
+		t.active(e.Requests, e.FirstSec, e.LastSec)
 		t.Requests += e.Requests
 		for k := range t.Failures {
 			t.Failures[k] += e.Failures[k]

@@ -9,6 +9,8 @@ import (
 
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/token"
+
+	"github.com/loadlens/loadlens/internal/tmpl"
 )
 
 // durationHint ends every bad-duration message.
@@ -164,6 +166,9 @@ func (p *parser) boolean(n node) (bool, bool) {
 func (p *parser) duration(n node) (time.Duration, bool) {
 	switch v := n.v.(type) {
 	case *ast.StringNode:
+		if strings.Contains(v.Value, "{{") {
+			return p.envDuration(n, v.Value)
+		}
 		return p.durationText(n, v.Value, 0)
 	case *ast.IntegerNode:
 		if x, ok := intValue(v); ok && x == 0 {
@@ -188,6 +193,31 @@ func (p *parser) durationText(n node, s string, off int) (time.Duration, bool) {
 	}
 	if d < 0 {
 		p.errs.add(p.src.posAt(n.v, off), n.path, "must not be negative, got %s", s)
+		return 0, false
+	}
+	return d, true
+}
+
+// envDuration reads a duration taken from the environment, such as
+// {{ env("HOLD", "9m") }}, so that one file can run short in CI and at full
+// length by hand; nothing that changes per request may be templated.
+func (p *parser) envDuration(n node, src string) (time.Duration, bool) {
+	t, ok := p.compile(n, src, &tmpl.Scope{Env: p.env})
+	if !ok {
+		return 0, false
+	}
+	s, isConst := t.Const()
+	if !isConst {
+		p.errs.add(n.pos, n.path, "a duration is fixed for the whole run: only env lookups may be templated")
+		return 0, false
+	}
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	switch {
+	case err != nil:
+		p.errs.add(n.pos, n.path, "bad duration %q from %s %s", s, src, durationHint)
+		return 0, false
+	case d < 0:
+		p.errs.add(n.pos, n.path, "must not be negative, got %s from %s", s, src)
 		return 0, false
 	}
 	return d, true

@@ -10,7 +10,7 @@ import (
 // Figures are one endpoint's headline figures in a run.
 type Figures struct {
 	Requests   int64
-	Throughput float64 // requests per second of the run
+	Throughput float64 // requests per second of the seconds it was active (see metrics.Run.Active)
 	P95        time.Duration
 	ErrorRate  float64
 	Checks     int64   // check evaluations on the endpoint's responses
@@ -26,8 +26,8 @@ func EndpointFigures(in *Input, scenario, endpoint string) *Figures {
 			continue
 		}
 		e := &in.Run.Endpoints[i]
-		f := &Figures{Requests: e.Requests, Throughput: float64(e.Requests) / max(in.Run.Elapsed().Seconds(), 1e-9),
-			ErrorRate: nanZero(ratio(failed(e), e.Requests))}
+		st := newEndpointStats(in.Run, ep.Name, e)
+		f := &Figures{Requests: e.Requests, Throughput: st.Rate, ErrorRate: nanZero(ratio(failed(e), e.Requests))}
 		if e.Duration != nil && e.Duration.Count() > 0 {
 			f.P95 = e.Duration.Quantile(95)
 		}

@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/loadlens/loadlens/internal/metrics"
 )
@@ -23,6 +22,7 @@ type htmlView struct {
 	Thresholds                                                 []markRow
 	Endpoints                                                  []endpointRow
 	Total                                                      *endpointRow
+	RateNote                                                   string // what the RPS column is over
 	Errors                                                     []errorRow
 	Checks                                                     []checkRow
 	Meta                                                       []keyValue
@@ -109,15 +109,15 @@ func newHTMLView(in *Input) *htmlView {
 		}
 		v.Thresholds = append(v.Thresholds, row)
 	}
-	secs := max(r.Elapsed().Seconds(), 1e-9)
-	for i := range r.Endpoints {
-		v.Endpoints = append(v.Endpoints, newEndpointRow(endpointLabel(r, i), &r.Endpoints[i], secs))
+	eps, all := endpointTable(r)
+	for _, s := range eps {
+		v.Endpoints = append(v.Endpoints, newEndpointRow(s))
 	}
-	if len(r.Endpoints) > 1 {
-		tot := r.Total()
-		row := newEndpointRow("all endpoints", &tot, secs)
+	if all != nil {
+		row := newEndpointRow(*all)
 		v.Total = &row
 	}
+	v.RateNote = rateNote("Requests", "Active")
 	v.Errors = errorRows(r)
 	v.Checks = checkRows(r)
 	v.Meta = metaRows(in)
@@ -153,17 +153,17 @@ func headlineCards(in *Input) []card {
 	return append(cards, card{Label: "Peak VUs", Value: strconv.FormatInt(vus, 10), Sub: fmt.Sprintf("%d iterations · %d dropped", iters, in.Dropped()), Bad: in.Dropped() > 0})
 }
 
-func newEndpointRow(name string, e *metrics.EndpointTotal, secs float64) endpointRow {
-	nf := failed(e)
-	rps := float64(e.Requests) / secs
-	row := endpointRow{Name: name, Cells: []cell{
-		{strconv.FormatInt(e.Requests, 10), float64(e.Requests)},
-		{fmt.Sprintf("%.1f", rps), rps},
-		{Pct(ratio(nf, e.Requests)), nanZero(ratio(nf, e.Requests))},
+// newEndpointRow lays out s in the columns of report.html's and the
+// Markdown summary's endpoint tables.
+func newEndpointRow(s endpointStats) endpointRow {
+	row := endpointRow{Name: s.Name, Cells: []cell{
+		{strconv.FormatInt(s.Requests, 10), float64(s.Requests)},
+		{activeText(s), s.Active.Seconds()},
+		{fmt.Sprintf("%.1f", s.Rate), s.Rate},
+		{Pct(s.errorRate()), nanZero(s.errorRate())},
 	}}
-	h := e.Duration
-	for _, d := range []time.Duration{h.Mean(), h.Quantile(50), h.Quantile(90), h.Quantile(95), h.Quantile(99), h.Max()} {
-		if h.Count() == 0 {
+	for _, d := range s.latencies() {
+		if !s.Latency {
 			row.Cells = append(row.Cells, cell{"-", -1})
 			continue
 		}

@@ -52,18 +52,19 @@ func Markdown(in *Input) []byte {
 		mdTable(&sb, "llll", rows)
 	}
 
-	rows := [][]string{{"Endpoint", "Requests", "RPS", "Errors", "Avg", "p50", "p90", "p95", "p99", "Max"}}
-	for i := range r.Endpoints {
-		row := newEndpointRow(endpointLabel(r, i), &r.Endpoints[i], secs)
-		rows = append(rows, mdEndpointRow(row))
+	rows := [][]string{{"Endpoint", "Requests", "Active", "RPS", "Errors", "Min", "Avg", "p50", "p90", "p95", "p99", "Max"}}
+	eps, all := endpointTable(r)
+	for _, s := range eps {
+		rows = append(rows, mdEndpointRow(newEndpointRow(s)))
 	}
-	if len(r.Endpoints) > 1 {
-		row := newEndpointRow("all endpoints", &tot, secs)
+	if all != nil {
+		row := newEndpointRow(*all)
 		row.Name = "**all endpoints**"
 		rows = append(rows, mdEndpointRow(row))
 	}
 	sb.WriteString("### Endpoints\n\n")
-	mdTable(&sb, "lrrrrrrrrr", rows)
+	mdTable(&sb, "lrrrrrrrrrrr", rows)
+	sb.WriteString(rateNote("Requests", "Active") + "\n\n")
 
 	if errs := errorRows(r); len(errs) > 0 {
 		rows := [][]string{{"Kind", "Endpoint", "Count", "Seconds", "Sample"}}

@@ -12,7 +12,6 @@ import (
 // place for — per-endpoint figures, failures by kind, scheduler lag.
 func own(in *Input) map[string]any {
 	r := in.Run
-	secs := max(r.Elapsed().Seconds(), 1e-9)
 	var endpoints []map[string]any
 	for i := range r.Endpoints {
 		e := &r.Endpoints[i]
@@ -20,13 +19,14 @@ func own(in *Input) map[string]any {
 		nf := failed(e)
 		ep := map[string]any{
 			"scenario": r.Layout.Scenarios[info.Scenario].Name, "endpoint": info.Name, "method": info.Method,
-			"requests": e.Requests, "rps": float64(e.Requests) / secs, "failed": nf, "error_rate": nanZero(ratio(nf, e.Requests)),
+			"requests": e.Requests, "failed": nf, "error_rate": nanZero(ratio(nf, e.Requests)),
 			"failures_by_kind": byKind(e.Failures[:]), "duration": trend(e.Duration), "waiting": trend(e.Waiting),
 			"errors": errorGroups(e.Errors), "interrupted": e.Failures[sample.Interrupted], "truncated_bodies": e.Truncated,
 		}
 		if c := in.bodyCap(i); c > 0 {
 			ep["max_body"] = c
 		}
+		addActive(ep, r, e)
 		endpoints = append(endpoints, ep)
 	}
 	var scenarios []map[string]any
@@ -74,6 +74,17 @@ func own(in *Input) map[string]any {
 		out["max_body"] = c // the cap every truncated body met; absent when unknown or they differ
 	}
 	return out
+}
+
+// addActive adds an endpoint's rate over the seconds it was active, and
+// those seconds: rps = requests / active_s (see rateNote).
+func addActive(ep map[string]any, r *metrics.Run, e *metrics.EndpointTotal) {
+	act := r.Active(e)
+	ep["active_s"], ep["rps"] = act.Seconds(), 0.0
+	if act > 0 {
+		ep["rps"] = float64(e.Requests) / act.Seconds()
+		ep["first_second"], ep["last_second"] = e.FirstSec, e.LastSec
+	}
 }
 
 func byKind(f []int64) map[string]int64 {

@@ -29,7 +29,7 @@ func WriteText(w io.Writer, in *Input) error {
 		tot.Requests, Rate(float64(tot.Requests)/max(secs, 1e-9)), Pct(ratio(failed(&tot), tot.Requests)),
 		iters, in.Dropped(), vusMax, Bytes(tot.Received), Bytes(tot.Sent))
 
-	writeEndpoints(&sb, in, &tot, secs)
+	writeEndpoints(&sb, in)
 	writeFailures(&sb, in)
 	writeChecks(&sb, in)
 	writeThresholds(&sb, in)
@@ -85,23 +85,28 @@ func endpointLabel(r *metrics.Run, id int) string {
 	return ep.Name
 }
 
-func writeEndpoints(sb *strings.Builder, in *Input, tot *metrics.EndpointTotal, secs float64) {
-	rows := [][]string{{"ENDPOINT", "REQS", "RPS", "ERR%", "AVG", "P50", "P90", "P95", "P99", "MAX"}}
-	row := func(name string, e *metrics.EndpointTotal) []string {
-		out := []string{name, strconv.FormatInt(e.Requests, 10), fmt.Sprintf("%.1f", float64(e.Requests)/max(secs, 1e-9)), Pct(ratio(failed(e), e.Requests))}
-		if e.Duration == nil || e.Duration.Count() == 0 {
-			return append(out, "-", "-", "-", "-", "-", "-")
+func writeEndpoints(sb *strings.Builder, in *Input) {
+	rows := [][]string{{"ENDPOINT", "REQS", "ACTIVE", "RPS", "ERR%", "MIN", "AVG", "P50", "P90", "P95", "P99", "MAX"}}
+	row := func(s endpointStats) []string {
+		out := []string{s.Name, strconv.FormatInt(s.Requests, 10), activeText(s), fmt.Sprintf("%.1f", s.Rate), Pct(s.errorRate())}
+		for _, d := range s.latencies() {
+			if !s.Latency {
+				out = append(out, "-")
+				continue
+			}
+			out = append(out, Dur(d))
 		}
-		h := e.Duration
-		return append(out, Dur(h.Mean()), Dur(h.Quantile(50)), Dur(h.Quantile(90)), Dur(h.Quantile(95)), Dur(h.Quantile(99)), Dur(h.Max()))
+		return out
 	}
-	for i := range in.Run.Endpoints {
-		rows = append(rows, row(endpointLabel(in.Run, i), &in.Run.Endpoints[i]))
+	eps, all := endpointTable(in.Run)
+	for _, s := range eps {
+		rows = append(rows, row(s))
 	}
-	if len(in.Run.Endpoints) > 1 {
-		rows = append(rows, row("all endpoints", tot))
+	if all != nil {
+		rows = append(rows, row(*all))
 	}
-	table(sb, "  ", "lrrrrrrrrr", rows)
+	table(sb, "  ", "lrrrrrrrrrrr", rows)
+	sb.WriteString(wrap(rateNote("REQS", "ACTIVE"), 100, "  ", "  "))
 	sb.WriteString("\n")
 }
 

@@ -32,6 +32,48 @@ type Frame struct {
 	Observed   *ObservedDelta   `json:"o,omitempty"`   // series first seen and points added since the last frame
 }
 
+// EndpointTable is the live dashboard's per-endpoint table: a row per
+// endpoint, in PageMeta.Endpoints' order, and all of them together when
+// there are several.
+type EndpointTable struct {
+	Rows []EndpointRow `json:"rows"`
+	All  *EndpointRow  `json:"all,omitempty"`
+	Note string        `json:"note"` // what RPS is over
+}
+
+// EndpointRow is one endpoint's figures over the run so far, or all of
+// it; durations are milliseconds, and mean nothing without requests.
+type EndpointRow struct {
+	Requests int64   `json:"rq"`
+	Failed   int64   `json:"er"`
+	ActiveS  float64 `json:"act"` // seconds from its first to its last second with requests
+	Rate     float64 `json:"rps"` // Requests / ActiveS
+	Min      float64 `json:"min"`
+	Avg      float64 `json:"avg"`
+	P50      float64 `json:"p50"`
+	P90      float64 `json:"p90"`
+	P95      float64 `json:"p95"`
+	P99      float64 `json:"p99"`
+	Max      float64 `json:"max"`
+}
+
+// RunFigures are the whole run's headline figures, which the dashboard's
+// cards show once the run has ended; durations are milliseconds.
+type RunFigures struct {
+	ElapsedS float64  `json:"elapsed_s"`
+	Requests int64    `json:"rq"`
+	Rate     float64  `json:"rps"` // requests per second of the whole run
+	Failed   int64    `json:"er"`
+	P50      float64  `json:"p50"`
+	P95      float64  `json:"p95"`
+	P99      float64  `json:"p99"`
+	VUsPeak  int64    `json:"vu"` // the most VUs active in one second
+	VUsMax   int64    `json:"vx"` // the most allocated
+	Dropped  int64    `json:"dr"`
+	CPUAvg   *float64 `json:"cpu_avg,omitempty"`  // the generator's CPU, % of all the machine's CPUs; nil: unknown
+	CPUPeak  *float64 `json:"cpu_peak,omitempty"` // its busiest second
+}
+
 // ThresholdState is a threshold's value and status at some point of a run.
 type ThresholdState struct {
 	Text    string `json:"s"` // the value as written in the summary, e.g. p(95)=12.3ms
@@ -76,6 +118,8 @@ type Final struct {
 	Notices     []string         `json:"notices"`     // what the run said, scrape failures included
 	Warnings    []string         `json:"warnings"`    // what a reader must know about the figures (see Accounting)
 	Observed    *ObservedDelta   `json:"o,omitempty"` // points that came after the last frame
+	Run         RunFigures       `json:"run"`         // the whole run, for the headline cards
+	Endpoints   EndpointTable    `json:"endpoints"`   // the whole run, for the endpoint table
 }
 
 // Spectrum is the percentile spectrum of one latency histogram.
@@ -121,6 +165,65 @@ func NewFrame(r *metrics.Run, i int, cpu float64, cpus int) Frame {
 	return f
 }
 
+// NewEndpointTable returns the figures of r's endpoints over r so far: the
+// live dashboard's table, sent apart from the frames because only the
+// latest one matters.
+func NewEndpointTable(r *metrics.Run) EndpointTable {
+	eps, all := endpointTable(r)
+	t := EndpointTable{Rows: make([]EndpointRow, len(eps)), Note: rateNote("Requests", "Active")}
+	for i, s := range eps {
+		t.Rows[i] = newEndpointRowJSON(s)
+	}
+	if all != nil {
+		row := newEndpointRowJSON(*all)
+		t.All = &row
+	}
+	return t
+}
+
+func newEndpointRowJSON(s endpointStats) EndpointRow {
+	return EndpointRow{Requests: s.Requests, Failed: s.Failed, ActiveS: s.Active.Seconds(), Rate: s.Rate,
+		Min: ms(s.Min), Avg: ms(s.Avg), P50: ms(s.P50), P90: ms(s.P90), P95: ms(s.P95), P99: ms(s.P99), Max: ms(s.Max)}
+}
+
+// NewRunFigures returns the whole run's headline figures.
+func NewRunFigures(in *Input) RunFigures {
+	r := in.Run
+	tot := r.Total()
+	el := r.Elapsed()
+	f := RunFigures{ElapsedS: el.Seconds(), Requests: tot.Requests, Failed: failed(&tot), Dropped: in.Dropped()}
+	if el > 0 {
+		f.Rate = float64(tot.Requests) / el.Seconds()
+	}
+	if h := tot.Duration; h != nil && h.Count() > 0 {
+		f.P50, f.P95, f.P99 = ms(h.Quantile(50)), ms(h.Quantile(95)), ms(h.Quantile(99))
+	}
+	for _, s := range r.Series {
+		f.VUsPeak = max(f.VUsPeak, s.VUs)
+	}
+	for _, s := range r.Scenarios {
+		f.VUsMax += s.VUsMaxAllocated
+	}
+	// A partial last second's CPU is a small sample that can read far off.
+	whole := int(el / time.Second)
+	if el%time.Second == 0 {
+		whole = math.MaxInt
+	}
+	var sum, peak float64
+	n := 0
+	for sec, c := range in.GeneratorCPU {
+		if sec < whole {
+			sum, peak, n = sum+c, max(peak, c), n+1
+		}
+	}
+	if in.CPUs > 0 && n > 0 {
+		avg := math.Round(1000*sum/float64(n)/float64(in.CPUs)) / 10
+		peak = math.Round(1000*peak/float64(in.CPUs)) / 10
+		f.CPUAvg, f.CPUPeak = &avg, &peak
+	}
+	return f
+}
+
 // Frames returns every second of in's run as frames.
 func Frames(in *Input) []Frame {
 	out := make([]Frame, len(in.Run.Series))
@@ -147,7 +250,8 @@ func ThresholdStates(defs []threshold.Threshold, results []threshold.Result) []T
 func NewFinal(in *Input, reportPath string) Final {
 	notices := append([]string{}, in.Notices...)
 	return Final{Status: in.Status, Verdict: Verdict(in), Thresholds: ThresholdStates(in.Thresholds, in.Results), Report: reportPath,
-		Diagnosis: NewDiagnosis(in.Findings, in.Healthy), Notices: notices, Warnings: append([]string{}, Accounting(in)...)}
+		Diagnosis: NewDiagnosis(in.Findings, in.Healthy), Notices: notices, Warnings: append([]string{}, Accounting(in)...),
+		Run: NewRunFigures(in), Endpoints: NewEndpointTable(in.Run)}
 }
 
 // Spectra returns the latency spectrum of all endpoints merged, then of

@@ -1,0 +1,295 @@
+package report
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"html"
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/sample"
+)
+
+// twoSpans is a run of 8.4 s in which GET /burst makes 100 requests inside
+// second 2 while GET /steady makes 100 spread over the whole run: divided
+// by the run's length both would show 11.9/s (case study 5's "same TPS
+// everywhere" trap). The fastest request of each is 1.5 ms and 10 ms.
+func twoSpans(t *testing.T) *Input {
+	t.Helper()
+	layout := sample.Layout{
+		Scenarios: []sample.ScenarioInfo{{Name: "mixed", Model: "vus"}},
+		Endpoints: []sample.EndpointInfo{{Name: "GET /burst", Method: "GET"}, {Name: "GET /steady", Method: "GET"}},
+	}
+	rec := metrics.NewRecorder(layout, 2)
+	var reqs []sample.Request
+	for i := range 100 {
+		reqs = append(reqs, sample.Request{Endpoint: 0, End: 2050*time.Millisecond + time.Duration(i)*9*time.Millisecond,
+			Duration: 1500*time.Microsecond + time.Duration(i)*time.Millisecond, Status: 200})
+		reqs = append(reqs, sample.Request{Endpoint: 1, End: 50*time.Millisecond + time.Duration(i)*82*time.Millisecond,
+			Duration: 10*time.Millisecond + time.Duration(i%7)*time.Millisecond, Status: 200})
+	}
+	slices.SortFunc(reqs, func(a, b sample.Request) int { return cmp.Compare(a.End, b.End) })
+	run := metrics.NewRun(layout)
+	next := 0
+	for sec := range 9 {
+		for ; next < len(reqs) && reqs[next].End < time.Duration(sec+1)*time.Second; next++ {
+			rec.Sink(next).Request(&reqs[next])
+		}
+		run.Add(rec.Collect(sec))
+	}
+	if next != len(reqs) {
+		t.Fatalf("recorded %d of %d requests", next, len(reqs))
+	}
+	run.SetElapsed(8400 * time.Millisecond)
+	start := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	return &Input{Name: "spans", Status: "completed", Version: "test", Start: start, End: start.Add(8400 * time.Millisecond), Run: run}
+}
+
+// recount is an endpoint's rate recomputed from the per-second rows alone.
+type recount struct {
+	requests int64
+	active   float64 // seconds
+	rps      float64
+}
+
+// recountFromSeconds recomputes every endpoint's requests and rate from
+// run.Series, independently of the totals the renderings use: from the
+// first to the last second with requests, the last second of the run
+// counting as far as the run lasted.
+func recountFromSeconds(run *metrics.Run) []recount {
+	out := make([]recount, len(run.Layout.Endpoints))
+	elapsed := run.Elapsed().Seconds()
+	for k := range out {
+		first, last := -1, -1
+		for _, s := range run.Series {
+			if n := s.PerEndpoint[k].Requests; n > 0 {
+				out[k].requests += n
+				if first < 0 {
+					first = s.Sec
+				}
+				last = s.Sec
+			}
+		}
+		if first < 0 {
+			continue
+		}
+		end := float64(last + 1)
+		if elapsed > float64(last) && elapsed < end {
+			end = elapsed
+		}
+		out[k].active = end - float64(first)
+		out[k].rps = float64(out[k].requests) / out[k].active
+	}
+	return out
+}
+
+func TestEndpointRatesAreOverTheirActiveSeconds(t *testing.T) {
+	in := twoSpans(t)
+	want := recountFromSeconds(in.Run)
+	if want[0].requests != 100 || want[1].requests != 100 {
+		t.Fatalf("the per-second rows hold %d and %d requests, want 100 each", want[0].requests, want[1].requests)
+	}
+	if want[0].active != 1 || math.Abs(want[1].active-8.4) > 1e-9 {
+		t.Fatalf("recounted spans %.3fs and %.3fs, want 1s and 8.4s", want[0].active, want[1].active)
+	}
+	if want[0].rps < 8*want[1].rps {
+		t.Fatalf("recount: the burst's %.1f/s is not far above the steady %.1f/s", want[0].rps, want[1].rps)
+	}
+	names := []string{"GET /burst", "GET /steady"}
+	mins := []string{"1.50ms", "10.0ms"}
+
+	t.Run("terminal", func(t *testing.T) {
+		var b bytes.Buffer
+		if err := WriteText(&b, in); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		header := regexp.MustCompile(`(?m)^ +ENDPOINT +REQS +ACTIVE +RPS +ERR% +MIN +AVG +P50 +P90 +P95 +P99 +MAX$`)
+		if !header.MatchString(out) {
+			t.Errorf("no endpoint header with ACTIVE, RPS and MIN:\n%s", out)
+		}
+		for k, name := range names {
+			f := fieldsAfter(t, out, "  "+name+" ")
+			if got := []string{f[0], f[1], f[2], f[4]}; fmt.Sprint(got) != fmt.Sprint([]string{"100", Dur(secs(want[k].active)), fmt.Sprintf("%.1f", want[k].rps), mins[k]}) {
+				t.Errorf("%s: REQS ACTIVE RPS MIN = %v, want 100 %s %.1f %s", name, got, Dur(secs(want[k].active)), want[k].rps, mins[k])
+			}
+		}
+		if !strings.Contains(out, "RPS = REQS / ACTIVE") {
+			t.Errorf("the terminal table does not say what RPS is over:\n%s", out)
+		}
+	})
+
+	t.Run("summary.json", func(t *testing.T) {
+		js, err := SummaryJSON(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s struct {
+			Loadlens struct {
+				Endpoints []struct {
+					Endpoint    string  `json:"endpoint"`
+					Requests    int64   `json:"requests"`
+					RPS         float64 `json:"rps"`
+					ActiveS     float64 `json:"active_s"`
+					FirstSecond int     `json:"first_second"`
+					LastSecond  int     `json:"last_second"`
+					Duration    struct {
+						Min float64 `json:"min"`
+					} `json:"duration"`
+				} `json:"endpoints"`
+			} `json:"loadlens"`
+		}
+		if err := json.Unmarshal(js, &s); err != nil {
+			t.Fatal(err)
+		}
+		for k, e := range s.Loadlens.Endpoints {
+			if e.Endpoint != names[k] || e.Requests != want[k].requests || !near(e.RPS, want[k].rps) || !near(e.ActiveS, want[k].active) {
+				t.Errorf("endpoint %d: %+v, want %s with %d requests at %.4f/s over %.2fs", k, e, names[k], want[k].requests, want[k].rps, want[k].active)
+			}
+		}
+		if e := s.Loadlens.Endpoints[0]; e.FirstSecond != 2 || e.LastSecond != 2 || e.Duration.Min != 1.5 {
+			t.Errorf("the burst: seconds %d–%d, min %vms; want 2–2, 1.5ms", e.FirstSecond, e.LastSecond, e.Duration.Min)
+		}
+	})
+
+	t.Run("markdown", func(t *testing.T) {
+		md := string(Markdown(in))
+		if !strings.Contains(md, "| Endpoint | Requests | Active | RPS | Errors | Min | Avg |") || !strings.Contains(md, "RPS = Requests / Active") {
+			t.Errorf("the Markdown endpoint table lacks Active, Min or its note:\n%s", md)
+		}
+		for k, name := range names {
+			row := fmt.Sprintf("| %s | 100 | %s | %.1f | 0.00%% | %s |", name, Dur(secs(want[k].active)), want[k].rps, mins[k])
+			if !strings.Contains(md, row) {
+				t.Errorf("Markdown lacks the row starting %q:\n%s", row, md)
+			}
+		}
+	})
+
+	t.Run("report.html", func(t *testing.T) {
+		page := renderHTML(t, in)
+		for _, want := range []string{`<th class="num">Min</th>`, `>RPS</th>`, `>Active</th>`, "RPS = Requests / Active"} {
+			if !strings.Contains(page, want) {
+				t.Errorf("report.html's endpoint table lacks %q", want)
+			}
+		}
+		for k, name := range names {
+			cells := htmlRow(t, page, name)
+			if cells[0] != "100" || !near(parseFloat(t, cells[2]), want[k].rps) || !near(parseFloat(t, cells[1]), want[k].active) || cells[4] != "1.5" && k == 0 {
+				t.Errorf("%s: sort values %v, want 100 requests, %.2fs active, %.4f/s", name, cells, want[k].active, want[k].rps)
+			}
+		}
+	})
+
+	t.Run("dashboard", func(t *testing.T) {
+		for _, tb := range []EndpointTable{NewFinal(in, "report.html").Endpoints, NewEndpointTable(in.Run)} {
+			if len(tb.Rows) != 2 || tb.All == nil || !strings.Contains(tb.Note, "RPS = Requests / Active") {
+				t.Fatalf("dashboard table %+v: want 2 rows, a total and the note", tb)
+			}
+			for k, r := range tb.Rows {
+				if r.Requests != want[k].requests || !near(r.Rate, want[k].rps) || !near(r.ActiveS, want[k].active) {
+					t.Errorf("dashboard row %d: %+v, want %d requests at %.4f/s over %.2fs", k, r, want[k].requests, want[k].rps, want[k].active)
+				}
+			}
+			if tb.Rows[0].Min != 1.5 || tb.Rows[1].Min != 10 {
+				t.Errorf("dashboard min latencies %v and %v ms, want 1.5 and 10", tb.Rows[0].Min, tb.Rows[1].Min)
+			}
+			if tb.All.Requests != 200 || !near(tb.All.ActiveS, 8.4) {
+				t.Errorf("dashboard total %+v, want 200 requests over 8.4s", *tb.All)
+			}
+		}
+	})
+
+	t.Run("demo before/after", func(t *testing.T) {
+		for k, name := range names {
+			if f := EndpointFigures(in, "mixed", name); f == nil || !near(f.Throughput, want[k].rps) {
+				t.Errorf("EndpointFigures(%s) = %+v, want a throughput of %.4f/s", name, f, want[k].rps)
+			}
+		}
+	})
+}
+
+func secs(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
+
+// fieldsAfter returns the whitespace-separated fields of the line that
+// starts with prefix, after the prefix.
+func fieldsAfter(t *testing.T, out, prefix string) []string {
+	t.Helper()
+	for _, line := range strings.Split(out, "\n") {
+		if rest, ok := strings.CutPrefix(line, prefix); ok {
+			return strings.Fields(rest)
+		}
+	}
+	t.Fatalf("no line starts with %q:\n%s", prefix, out)
+	return nil
+}
+
+// htmlRow returns the sort values (data-v) of the endpoint table's row of name.
+func htmlRow(t *testing.T, page, name string) []string {
+	t.Helper()
+	m := regexp.MustCompile(`<tr><td class="name">` + regexp.QuoteMeta(html.EscapeString(name)) + `</td>(.*?)</tr>`).FindStringSubmatch(page)
+	if m == nil {
+		t.Fatalf("report.html has no endpoint row %q", name)
+	}
+	var out []string
+	for _, v := range regexp.MustCompile(`data-v="([^"]*)"`).FindAllStringSubmatch(m[1], -1) {
+		out = append(out, v[1])
+	}
+	if len(out) != 11 {
+		t.Fatalf("row %q has %d cells, want 11: %v", name, len(out), out)
+	}
+	return out
+}
+
+func parseFloat(t *testing.T, s string) float64 {
+	t.Helper()
+	var f float64
+	if _, err := fmt.Sscan(s, &f); err != nil {
+		t.Fatalf("%q is not a number", s)
+	}
+	return f
+}
+
+// TestRunFigures checks the whole-run figures the dashboard's cards show
+// once a run has ended, against counts taken from the fixture's seconds.
+func TestRunFigures(t *testing.T) {
+	tests := []struct {
+		name            string
+		elapsed         time.Duration
+		cpuAvg, cpuPeak float64
+		wantRate        float64
+	}{
+		{"whole seconds", 3 * time.Second, 29.2, 50, 100},
+		{"a partial last second leaves its CPU out", 2500 * time.Millisecond, 18.8, 25, 120},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := fixture(t)
+			in.CPUs, in.GeneratorCPU = 4, map[int]float64{0: 0.5, 1: 1, 2: 2}
+			in.Run.SetElapsed(tt.elapsed)
+			var rq, er, vu int64
+			for _, s := range in.Run.Series {
+				rq, er, vu = rq+s.Requests, er+s.Failed, max(vu, s.VUs)
+			}
+			f := NewFinal(in, "report.html").Run
+			if f.Requests != rq || f.Failed != er || !near(f.Rate, tt.wantRate) || f.VUsPeak != vu || f.VUsMax != 12 || f.Dropped != 3 {
+				t.Errorf("run figures %+v, want %d requests, %d failed, %.0f/s, %d VUs at most, 12 allocated, 3 dropped", f, rq, er, tt.wantRate, vu)
+			}
+			tot := in.Run.Total()
+			if f.P95 != ms(tot.Duration.Quantile(95)) || f.ElapsedS != tt.elapsed.Seconds() {
+				t.Errorf("p95 %v ms over %vs, want %v ms over %v", f.P95, f.ElapsedS, ms(tot.Duration.Quantile(95)), tt.elapsed)
+			}
+			if f.CPUAvg == nil || *f.CPUAvg != tt.cpuAvg || *f.CPUPeak != tt.cpuPeak {
+				t.Errorf("generator CPU avg %v peak %v, want %v%% and %v%%", f.CPUAvg, f.CPUPeak, tt.cpuAvg, tt.cpuPeak)
+			}
+		})
+	}
+}
