@@ -117,8 +117,12 @@ func findingsJSON(fs []diagnose.Finding) []map[string]any {
 		for _, e := range f.Evidence {
 			ev = append(ev, map[string]any{"source": e.Source, "second": e.Sec, "value": e.Value, "text": e.Text})
 		}
-		out = append(out, map[string]any{"kind": f.Kind, "title": f.Title, "severity": f.Severity.String(),
-			"from_second": f.From, "to_second": f.To, "evidence": ev, "remedies": f.Remedies})
+		m := map[string]any{"kind": f.Kind, "title": f.Title, "severity": f.Severity.String(),
+			"from_second": f.From, "to_second": f.To, "evidence": ev, "remedies": f.Remedies}
+		if len(f.Figures) > 0 {
+			m["figures"] = f.Figures // every number the title and evidence state, with what it is and where it came from
+		}
+		out = append(out, m)
 	}
 	return out
 }

@@ -87,6 +87,8 @@ func fixture(t *testing.T) *Input {
 		Findings: []diagnose.Finding{{Kind: diagnose.KindPoolExhaustion, Severity: diagnose.Critical, From: 1, To: 2,
 			Title:    "DB pool exhausted: 10 of 10 connections in use, 71 waiting (go_sql, role=app) from 1s",
 			Evidence: []diagnose.Evidence{{Source: `go_sql_in_use_connections{role="app"}`, Sec: 1, Value: 10, Text: "10 of 10 connections in use"}},
+			Figures: []diagnose.Figure{{Value: 10, Unit: diagnose.UnitCount, What: "connections in use", Source: `go_sql_in_use_connections{role="app"}`,
+				Stat: diagnose.StatMax, From: 1, To: 2}},
 			Remedies: []string{"hold a connection only while you use it", "make the slow query fast"}}}}
 }
 
