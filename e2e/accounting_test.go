@@ -128,9 +128,6 @@ func TestADeadTargetFails(t *testing.T) {
 // default timeout: the run ends at --graceful-stop, and the requests it
 // cuts off are counted (as interrupted) and fail the latency threshold.
 func TestADeadTargetFailsAtTheGracefulStop(t *testing.T) {
-	if h := loadlens(t, t.TempDir(), "run", "-h"); !strings.Contains(h.stderr+h.stdout, "graceful-stop") {
-		t.Skip("this build has no --graceful-stop in URL mode yet")
-	}
 	url, received := silentTarget(t)
 	dir := t.TempDir()
 	r, took := runIn(t, dir, 90*time.Second, binary, "run", url, "--rate", "20", "--duration", "3s", "--graceful-stop", "1s",
