@@ -9,6 +9,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/compare"
 	"github.com/loadlens/loadlens/internal/estimate"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // EstimateConfig is what `loadlens estimate` needs.
@@ -30,7 +31,7 @@ func Estimate(cfg EstimateConfig) error {
 		return err
 	} else if ok {
 		in.PerInstance = highest / float64(n)
-		in.PerInstanceFrom = fmt.Sprintf("the capacity search in %s (%.1f/s over %s)", cfg.FromRun, highest, instances(n))
+		in.PerInstanceFrom = fmt.Sprintf("the capacity search in %s (%s over %s)", cfg.FromRun, units.Rate(highest, ""), units.CountOf(int64(n), "instance", "instances"))
 	} else if cfg.FromRun != "" {
 		run, err := readRun(runDB(cfg.FromRun))
 		if err != nil {
@@ -38,7 +39,7 @@ func Estimate(cfg EstimateConfig) error {
 		}
 		_, x := compare.Steady(run)
 		in.PerInstance = x / float64(n)
-		in.PerInstanceFrom = fmt.Sprintf("the steady throughput of %s (%.1f/s over %s)", cfg.FromRun, x, instances(n))
+		in.PerInstanceFrom = fmt.Sprintf("the steady throughput of %s (%s over %s)", cfg.FromRun, units.Rate(x, ""), units.CountOf(int64(n), "instance", "instances"))
 	}
 	res, err := estimate.Estimate(in)
 	if err != nil {
@@ -87,12 +88,4 @@ func capacityHighest(dir string) (highest float64, ok bool, err error) {
 		return 0, false, fmt.Errorf("the capacity search in %s found no sustainable rate to plan with", dir)
 	}
 	return res.Highest, true, nil
-}
-
-// instances writes a count of instances: "1 instance", "3 instances".
-func instances(n int) string {
-	if n == 1 {
-		return "1 instance"
-	}
-	return fmt.Sprintf("%d instances", n)
 }

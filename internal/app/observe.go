@@ -9,6 +9,7 @@ import (
 	"github.com/loadlens/loadlens/internal/scrape"
 	"github.com/loadlens/loadlens/internal/series"
 	"github.com/loadlens/loadlens/internal/store"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // observations gathers the run's time series: what the target's Prometheus
@@ -53,7 +54,7 @@ func (o *observations) ScrapeFailed(f scrape.Failure) {
 	}
 	o.mu.Unlock()
 	if first {
-		o.notice(fmt.Sprintf("scraping %s (%s) fails from %ds: %s: %s; the run goes on without it", f.Target, f.URL, f.FirstSec, f.Kind, f.First))
+		o.notice(fmt.Sprintf("scraping %s (%s) fails from %s: %s: %s; the run goes on without it", f.Target, f.URL, units.Clock(f.FirstSec), f.Kind, f.First))
 	}
 }
 

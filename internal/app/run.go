@@ -17,6 +17,7 @@ import (
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/report"
 	"github.com/loadlens/loadlens/internal/store"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // collectGrace is how long after a second ends its measurements are taken:
@@ -396,7 +397,7 @@ func (r *runner) checkAborts(sec int) {
 		r.run.SetElapsed(elapsed)
 		if res := r.run.Evaluate(t); !res.Pass {
 			r.aborted[i] = true
-			r.notice(fmt.Sprintf("threshold %s %q failed at %ds with abort_on_fail (%s): stopping the run", t.Key, t.Expr, sec+1, report.Observed(t, res)))
+			r.notice(fmt.Sprintf("threshold %s %q failed at %s with abort_on_fail (%s): stopping the run", t.Key, t.Expr, units.Clock(sec+1), report.Observed(t, res)))
 			r.stopEngine()
 		}
 	}

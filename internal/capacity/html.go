@@ -11,6 +11,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/loadlens/loadlens/internal/units"
 	"github.com/loadlens/loadlens/internal/web"
 )
 
@@ -102,9 +103,9 @@ func WriteHTML(w io.Writer, r Result, name string, slo time.Duration) error {
 	v.Notes = append(v.Notes, pageFact{Label: "Stopped", Value: string(r.Stop) + ": " + r.StopDetail})
 	v.Scripts, v.CSP = web.PageScripts(false, pageJS)
 	for i, s := range r.Steps {
-		v.Steps = append(v.Steps, pageStep{N: fmt.Sprint(i + 1), Phase: phaseText(s), Rate: num(s.Rate), Done: num(s.Throughput),
-			P95: dur(s.P95), P99: dur(s.P99), Errors: fmt.Sprintf("%.2f%%", 100*s.ErrorRate), Dropped: fmt.Sprint(s.Dropped),
-			CPU: fmt.Sprintf("%.0f%%", 100*s.GeneratorCPU), Lag: dur(s.LagP99), Host: hostText(s.StepResult),
+		v.Steps = append(v.Steps, pageStep{N: fmt.Sprint(i + 1), Phase: phaseText(s), Rate: units.Number(s.Rate), Done: units.Number(s.Throughput),
+			P95: units.Duration(s.P95), P99: units.Duration(s.P99), Errors: units.Percent(s.ErrorRate), Dropped: units.Count(s.Dropped),
+			CPU: units.Share(s.GeneratorCPU), Lag: units.Duration(s.LagP99), Host: hostText(s.StepResult),
 			Verdict: verdictText(s, ": "), Passed: s.Passed, Retried: s.Retried})
 	}
 	var b bytes.Buffer
@@ -120,33 +121,33 @@ func headline(r Result) []pageFact {
 	highest := pageFact{Label: "Highest sustainable rate", Value: "none found"}
 	switch {
 	case r.Stop == HostBusy:
-		highest.Value, highest.Sub = "not determined", fmt.Sprintf("the host was too busy at %s/s", num(lastRate(r)))
+		highest.Value, highest.Sub = "not determined", fmt.Sprintf("the host was too busy at %s/s", units.Number(lastRate(r)))
 		if r.Highest > 0 {
-			highest.Sub += fmt.Sprintf("; the SLO held up to %s/s", num(r.Highest))
+			highest.Sub += fmt.Sprintf("; the SLO held up to %s/s", units.Number(r.Highest))
 		}
 	case r.Highest > 0 && r.Stop == GeneratorSaturated:
-		highest.Value, highest.Sub = "≥ "+num(r.Highest)+"/s", "the generator dropped iterations past it"
+		highest.Value, highest.Sub = "≥ "+units.Number(r.Highest)+"/s", "the generator dropped iterations past it"
 	case r.Highest > 0 && r.LowestFailing == 0:
-		highest.Value, highest.Sub = "≥ "+num(r.Highest)+"/s", "no step failed the SLO"
+		highest.Value, highest.Sub = "≥ "+units.Number(r.Highest)+"/s", "no step failed the SLO"
 	case r.Highest > 0:
-		highest.Value = num(r.Highest) + "/s"
+		highest.Value = units.Number(r.Highest) + "/s"
 	}
 	facts := []pageFact{highest}
 	if r.LowestFailing > 0 {
-		facts = append(facts, pageFact{Label: "First failing rate", Value: num(r.LowestFailing) + "/s"})
+		facts = append(facts, pageFact{Label: "First failing rate", Value: units.Number(r.LowestFailing) + "/s"})
 	}
 	if r.Knee != nil {
-		facts = append(facts, pageFact{Label: "Knee", Value: num(r.Knee.Rate) + "/s"})
+		facts = append(facts, pageFact{Label: "Knee", Value: units.Number(r.Knee.Rate) + "/s"})
 	}
 	if f := r.USL; f != nil && f.PeakInReach && !math.IsInf(f.PeakThroughput, 0) {
 		label := "USL peak"
 		if math.IsInf(f.PeakConcurrency, 1) {
 			label = "USL ceiling" // κ = 0: throughput approaches λ/σ and never falls
 		}
-		facts = append(facts, pageFact{Label: label, Value: num(f.PeakThroughput) + "/s", Sub: fmt.Sprintf("R² %.3f over %d steps", f.R2, f.Points)})
+		facts = append(facts, pageFact{Label: label, Value: units.Number(f.PeakThroughput) + "/s", Sub: "R² " + units.Number(f.R2) + " over " + units.CountOf(int64(f.Points), "step", "steps")})
 	}
 	if r.Retries > 0 {
-		facts = append(facts, pageFact{Label: "Retried runs", Value: fmt.Sprint(r.Retries), Sub: "the host was busy"})
+		facts = append(facts, pageFact{Label: "Retried runs", Value: units.Count(int64(r.Retries)), Sub: "the host was busy"})
 	}
 	facts = append(facts, pageFact{Label: "Stopped", Value: string(r.Stop)})
 	return facts

@@ -6,8 +6,9 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
+
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // Render writes a search's outcome: the highest sustainable rate, the
@@ -19,12 +20,12 @@ func Render(w io.Writer, r Result) error {
 	fmt.Fprintf(&b, "  highest sustainable rate  %s\n", highestText(r))
 	if k := r.Knee; k != nil {
 		fmt.Fprintf(&b, "  knee                      %s/s: p95 within %s× its low-load %s here (%s), past it at every higher rate (%s at %s/s)\n",
-			num(k.Rate), num(r.Config.KneeFactor), dur(k.Base), dur(k.P95), dur(k.NextP95), num(k.NextRate))
+			units.Number(k.Rate), units.Number(r.Config.KneeFactor), units.Duration(k.Base), units.Duration(k.P95), units.Duration(k.NextP95), units.Number(k.NextRate))
 	} else {
 		b.WriteString("  knee                      not found: too few steps, or p95 did not climb within the rates tried\n")
 	}
 	if len(r.FirstFailure) > 0 {
-		fmt.Fprintf(&b, "  failed first              at %s/s: %s\n", num(firstFailingRate(r)), strings.Join(r.FirstFailure, "; "))
+		fmt.Fprintf(&b, "  failed first              at %s/s: %s\n", units.Number(firstFailingRate(r)), strings.Join(r.FirstFailure, "; "))
 	}
 	fmt.Fprintf(&b, "  scalability (USL fit)     %s\n", uslText(r))
 	if r.Retries > 0 {
@@ -33,9 +34,9 @@ func Render(w io.Writer, r Result) error {
 	fmt.Fprintf(&b, "  stopped                   %s: %s\n\n", r.Stop, r.StopDetail)
 	cells := [][]string{{"#", "phase", "rate/s", "done/s", "p95", "p99", "errors", "dropped", "gen CPU", "lag p99", "host CPU", "SLO"}}
 	for i, s := range r.Steps {
-		cells = append(cells, []string{strconv.Itoa(i + 1), phaseText(s), num(s.Rate), num(s.Throughput), dur(s.P95), dur(s.P99),
-			fmt.Sprintf("%.2f%%", 100*s.ErrorRate), strconv.FormatInt(s.Dropped, 10), fmt.Sprintf("%.0f%%", 100*s.GeneratorCPU),
-			dur(s.LagP99), hostText(s.StepResult), verdictText(s, " ")})
+		cells = append(cells, []string{strconv.Itoa(i + 1), phaseText(s), units.Number(s.Rate), units.Number(s.Throughput), units.Duration(s.P95), units.Duration(s.P99),
+			units.Percent(s.ErrorRate), units.Count(s.Dropped), units.Share(s.GeneratorCPU),
+			units.Duration(s.LagP99), hostText(s.StepResult), verdictText(s, " ")})
 	}
 	writeTable(&b, cells)
 	_, err := io.WriteString(w, b.String())
@@ -49,18 +50,18 @@ func highestText(r Result) string {
 		held = "no rate could be judged"
 	}
 	if r.Highest > 0 {
-		held = "the SLO held up to " + num(r.Highest) + "/s"
+		held = "the SLO held up to " + units.Number(r.Highest) + "/s"
 	}
 	switch {
 	case r.Stop == HostBusy:
 		return fmt.Sprintf("not determined: the load generator's host was too busy to generate %s/s (%s); %s",
-			num(lastRate(r)), attemptsShort(r), held)
+			units.Number(lastRate(r)), attemptsShort(r), held)
 	case r.Highest > 0 && r.Stop == GeneratorSaturated:
-		return fmt.Sprintf("at least %s/s (the generator dropped iterations past it: raise max_vus to go further)", num(r.Highest))
+		return fmt.Sprintf("at least %s/s (the generator dropped iterations past it: raise max_vus to go further)", units.Number(r.Highest))
 	case r.Highest > 0 && r.LowestFailing > 0:
-		return fmt.Sprintf("%s/s (the SLO held at %s/s and failed at %s/s)", num(r.Highest), num(r.Highest), num(r.LowestFailing))
+		return fmt.Sprintf("%s/s (the SLO held at %s/s and failed at %s/s)", units.Number(r.Highest), units.Number(r.Highest), units.Number(r.LowestFailing))
 	case r.Highest > 0:
-		return fmt.Sprintf("at least %s/s (no step failed the SLO)", num(r.Highest))
+		return fmt.Sprintf("at least %s/s (no step failed the SLO)", units.Number(r.Highest))
 	}
 	return "none found: no step passed the SLO"
 }
@@ -77,14 +78,14 @@ func uslText(r Result) string {
 	var peak string
 	switch {
 	case !f.PeakInReach:
-		peak = fmt.Sprintf("its peak lies past %d× the measured range: an extrapolation, not shown", uslReach)
+		peak = "its peak lies past " + units.Multiple(uslReach) + " the measured range: an extrapolation, not shown"
 	case math.IsInf(f.PeakConcurrency, 1):
-		peak = fmt.Sprintf("no peak (κ = 0): throughput approaches %s/s", num(f.PeakThroughput))
+		peak = fmt.Sprintf("no peak (κ = 0): throughput approaches %s/s", units.Number(f.PeakThroughput))
 	default:
-		peak = fmt.Sprintf("peak %s/s at %s in flight", num(f.PeakThroughput), num(f.PeakConcurrency))
+		peak = fmt.Sprintf("peak %s/s at %s in flight", units.Number(f.PeakThroughput), units.Number(f.PeakConcurrency))
 	}
-	return fmt.Sprintf("λ=%s/s per request in flight, σ=%.4f contention, κ=%.6f coherency; %s; R²=%.3f over %d steps",
-		num(f.Lambda), f.Sigma, f.Kappa, peak, f.R2, f.Points)
+	return fmt.Sprintf("λ=%s/s per request in flight, σ=%s contention, κ=%s coherency; %s; R²=%s over %s",
+		units.Number(f.Lambda), units.Number(f.Sigma), units.Number(f.Kappa), peak, units.Number(f.R2), units.CountOf(int64(f.Points), "step", "steps"))
 }
 
 // retriesText says which rates were run again, and why.
@@ -101,17 +102,13 @@ func retriesText(r Result) string {
 	}
 	rates := make([]string, len(order))
 	for i, rate := range order {
-		rates[i] = num(rate) + "/s"
+		rates[i] = units.Number(rate) + "/s"
 		if n := times[rate]; n > 1 {
-			rates[i] += fmt.Sprintf(" %d times", n)
+			rates[i] += " " + units.CountOf(int64(n), "time", "times")
 		}
 	}
-	runs := "runs"
-	if r.Retries == 1 {
-		runs = "run"
-	}
-	return fmt.Sprintf("%d %s not judged because the load generator's host was busy, and run again (%s); see the table",
-		r.Retries, runs, strings.Join(rates, ", "))
+	return fmt.Sprintf("%s not judged because the load generator's host was busy, and run again (%s); see the table",
+		units.CountOf(int64(r.Retries), "run", "runs"), strings.Join(rates, ", "))
 }
 
 // verdictText is a run's outcome: pass, FAIL with what failed, or why it
@@ -150,9 +147,9 @@ func hostText(s StepResult) string {
 	if !s.HostKnown {
 		return "-"
 	}
-	t := fmt.Sprintf("%.0f%%", 100*s.HostCPU)
+	t := units.Share(s.HostCPU)
 	if s.HostSteal >= 0.005 {
-		t += fmt.Sprintf(" (steal %.0f%%)", 100*s.HostSteal)
+		t += " (steal " + units.Share(s.HostSteal) + ")"
 	}
 	return t
 }
@@ -171,10 +168,7 @@ func attemptsShort(r Result) string {
 	if len(r.Steps) > 0 {
 		n = r.Steps[len(r.Steps)-1].Attempt
 	}
-	if n == 1 {
-		return "1 attempt"
-	}
-	return fmt.Sprintf("%d attempts", n)
+	return units.CountOf(int64(n), "attempt", "attempts")
 }
 
 // firstFailingRate is the rate of the first judged step that failed.
@@ -185,24 +179,6 @@ func firstFailingRate(r Result) float64 {
 		}
 	}
 	return 0
-}
-
-// dur writes a latency compactly: 850µs, 2.35ms, 23.5ms, 235ms, 1.23s.
-func dur(d time.Duration) string {
-	ms := float64(d) / float64(time.Millisecond)
-	switch {
-	case d <= 0:
-		return "0"
-	case ms < 1:
-		return fmt.Sprintf("%.0fµs", ms*1000)
-	case ms < 10:
-		return fmt.Sprintf("%.2fms", ms)
-	case ms < 100:
-		return fmt.Sprintf("%.1fms", ms)
-	case ms < 1000:
-		return fmt.Sprintf("%.0fms", ms)
-	}
-	return fmt.Sprintf("%.2fs", ms/1000)
 }
 
 // writeTable writes aligned columns, the last one left as it is.

@@ -299,7 +299,7 @@ func TestComparedSecondsAreTheSteadyPartAtTheBaselinesLoad(t *testing.T) {
 	}{
 		{"ramp and ramp-down left out", hold100, 10, 109, 90, true, ""},
 		{"the staircase step at the baseline's load", stairs, 40, 79, 30, true, ""},
-		{"a higher load cannot be compared fairly", ramp(150, 10, 100, 5), 10, 109, 90, false, "load 150.0 req/s vs the baseline's 100.0 req/s (+50.0%)"},
+		{"a higher load cannot be compared fairly", ramp(150, 10, 100, 5), 10, 109, 90, false, "load 150 req/s vs the baseline's 100 req/s (+50.0%)"},
 		{"a pure ramp has no steady part", ramp(100, 60, 0, 0), 0, 59, 58, false, "no steady part"},
 	}
 	for _, tc := range tests {
@@ -430,15 +430,15 @@ func TestLittlesLawWhenVUsDoNotScale(t *testing.T) {
 		t.Fatalf("scaling %+v, want one reading", r.Scaling)
 	}
 	s := r.Scaling[0]
-	for _, want := range []string{"Throughput did not scale with the VUs", "B ran 3,000 VUs, 2.00× A's 1,500",
+	for _, want := range []string{"Throughput did not scale with the VUs", "B ran 3,000 VUs, 2.0× A's 1,500",
 		"N = X·R", "The added VUs only waited", "saturated at about 3,"} {
 		if !strings.Contains(s.Text, want) {
 			t.Errorf("the reading lacks %q:\n%s", want, s.Text)
 		}
 	}
-	// "A 1,500 = 3,700/s × 0.41 s; B 3,000 = 3,700/s × 0.81 s", to the
+	// "A 1,500 = 3,700/s × 405ms; B 3,000 = 3,700/s × 810ms", to the
 	// synthetic runs' own figures.
-	m := regexp.MustCompile(`A 1,500 = (3,\d{3})/s × (0\.\d\d) s; B 3,000 = (3,\d{3})/s × (0\.\d\d) s`).FindStringSubmatch(s.Text)
+	m := regexp.MustCompile(`A 1,500 = (3,\d{3})/s × (\d{3})ms; B 3,000 = (3,\d{3})/s × (\d{3})ms`).FindStringSubmatch(s.Text)
 	if m == nil {
 		t.Fatalf("no Little's law for both runs in:\n%s", s.Text)
 	}
@@ -448,6 +448,7 @@ func TestLittlesLawWhenVUsDoNotScale(t *testing.T) {
 	}{{3700, 0.405, 8}, {3700, 0.81, 8}} {
 		x, _ := strconv.ParseFloat(strings.ReplaceAll(m[1+2*i], ",", ""), 64)
 		r, _ := strconv.ParseFloat(m[2+2*i], 64)
+		r /= 1000 // milliseconds
 		if math.Abs(x/want.x-1) > want.tolPct/100 || math.Abs(r/want.r-1) > want.tolPct/100 || math.Abs(x*r-[]float64{1500, 3000}[i]) > 0.01*x {
 			t.Errorf("run %d: X = %v/s, R = %v s; want about %v/s and %v s with X·R = N", i, x, r, want.x, want.r)
 		}
@@ -474,11 +475,11 @@ func TestLittlesLawReadings(t *testing.T) {
 		{"VUs that scale", Scaling{LoadUnit: "VUs", Load: [2]float64{100, 200}, Throughput: [2]float64{1000, 1960}, ThroughputUnit: "req/s",
 			Time: [2]float64{0.1, 0.102}, MeanDuration: [2]float64{100, 102}}, "scaled", "the time per request held"},
 		{"VUs that partly scale", Scaling{LoadUnit: "VUs", Load: [2]float64{100, 200}, Throughput: [2]float64{1000, 1500}, ThroughputUnit: "req/s",
-			Time: [2]float64{0.1, 0.133}, MeanDuration: [2]float64{100, 133}}, "partly", "scaling efficiency 50 %"},
+			Time: [2]float64{0.1, 0.133}, MeanDuration: [2]float64{100, 133}}, "partly", "scaling efficiency 50%"},
 		{"a rate kept up", Scaling{LoadUnit: "req/s", Load: [2]float64{100, 200}, Throughput: [2]float64{100, 199}, ThroughputUnit: "req/s",
-			Time: [2]float64{0.05, 0.2}, MeanDuration: [2]float64{50, 200}, LoadRatio: 2, ThroughputRatio: 1.99}, "kept up", "grew 4.00× with the load"},
+			Time: [2]float64{0.05, 0.2}, MeanDuration: [2]float64{50, 200}, LoadRatio: 2, ThroughputRatio: 1.99}, "kept up", "grew 4.0× with the load"},
 		{"a rate it fell behind", Scaling{LoadUnit: "req/s", Load: [2]float64{100, 200}, Throughput: [2]float64{100, 150}, ThroughputUnit: "req/s",
-			Time: [2]float64{0.05, 0.9}, MeanDuration: [2]float64{50, 900}}, "fell behind", "B was offered 200 req/s but completed only 150 (75 %)"},
+			Time: [2]float64{0.05, 0.9}, MeanDuration: [2]float64{50, 900}}, "fell behind", "B was offered 200 req/s but completed only 150 (75%)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

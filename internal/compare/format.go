@@ -2,10 +2,10 @@ package compare
 
 import (
 	"encoding/json"
-	"fmt"
 	"math"
-	"strconv"
 	"strings"
+
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // FormatValue writes a run's figure of metric m for a table.
@@ -15,11 +15,11 @@ func FormatValue(m Metric, v Value) string {
 	}
 	switch m {
 	case TPS:
-		return fmtNum(v.Value)
+		return units.Number(v.Value)
 	case ErrorRate, CheckRate:
-		return strconv.FormatFloat(100*v.Value, 'f', 2, 64) + "%"
+		return units.Percent(v.Value)
 	}
-	return fmtMs(v.Value)
+	return units.DurationMillis(v.Value)
 }
 
 // FormatChange writes a group's change against the baseline: the change
@@ -34,7 +34,7 @@ func FormatChange(m Metric, base, v Value) string {
 		return changeText(m, v) + " (not tested: " + v.NotTested + ")"
 	}
 	lo, hi := v.primary(m)
-	ci := "[" + scaleText(m, lo) + ", " + scaleText(m, hi) + "]"
+	ci := units.Interval(scaleText(m, lo), scaleText(m, hi))
 	if v.Significant {
 		return changeText(m, v) + " " + ci
 	}
@@ -48,9 +48,9 @@ func FormatChange(m Metric, base, v Value) string {
 // req/s and latencies, percentage points for errors and checks.
 func scaleText(m Metric, x float64) string {
 	if m.isRatio() {
-		return signed(100*x, 2) + "pp"
+		return units.Points(x)
 	}
-	return signedPct(x)
+	return units.Change(x / 100)
 }
 
 // changeText is the size of a change: relative, or in percentage points
@@ -60,47 +60,19 @@ func changeText(m Metric, v Value) string {
 	case m.isRatio() || v.DeltaPct == nil:
 		return absChangeText(m, *v.Delta)
 	}
-	return signedPct(*v.DeltaPct)
+	return units.Change(*v.DeltaPct / 100)
 }
 
-// signedPct writes a percentage with its sign: +12.3%, -4.0%.
-func signedPct(p float64) string { return signed(p, 1) + "%" }
-
-// signed writes x with a sign and the given decimals.
-func signed(x float64, decimals int) string {
-	s := strconv.FormatFloat(x, 'f', decimals, 64)
-	if !strings.HasPrefix(s, "-") {
-		s = "+" + s
-	}
-	return s
-}
-
-// fmtMs formats milliseconds like the run summary: 850µs, 2.35ms, 23.5ms,
-// 235ms, 1.23s.
-func fmtMs(v float64) string {
+// absChangeText writes a change in the metric's unit.
+func absChangeText(m Metric, d float64) string {
 	switch {
-	case v < 1:
-		return strconv.FormatFloat(v*1000, 'f', 0, 64) + "µs"
-	case v < 10:
-		return strconv.FormatFloat(v, 'f', 2, 64) + "ms"
-	case v < 100:
-		return strconv.FormatFloat(v, 'f', 1, 64) + "ms"
-	case v < 1000:
-		return strconv.FormatFloat(v, 'f', 0, 64) + "ms"
+	case m.isRatio():
+		return units.Points(d)
+	case m == TPS:
+		return units.Signed(units.Rate(d, "req"))
 	}
-	return strconv.FormatFloat(v/1000, 'f', 2, 64) + "s"
+	return units.Signed(units.DurationMillis(d))
 }
-
-// fmtNum formats a rate or load: one decimal below 1,000, none above.
-func fmtNum(v float64) string {
-	if math.Abs(v) >= 1000 {
-		return strconv.FormatFloat(v, 'f', 0, 64)
-	}
-	return strconv.FormatFloat(v, 'f', 1, 64)
-}
-
-// fmtSec writes a second of a run as m:ss.
-func fmtSec(s int) string { return fmt.Sprintf("%d:%02d", s/60, s%60) }
 
 // MarshalJSON writes a value with its figures rounded — milliseconds to the
 // microsecond, ratios to 6 decimals, percentages to 3 — so that the output

@@ -5,6 +5,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // The smallest changes ever called one, whatever the intervals say: below
@@ -364,11 +366,11 @@ func variance(x []float64) float64 {
 func (c *comparer) method() string {
 	var parts []string
 	if c.boot {
-		blocks := fmt.Sprintf("%d s", c.minB)
+		blocks := units.CountOf(int64(c.minB), "second", "seconds")
 		if c.maxB != c.minB {
-			blocks = fmt.Sprintf("%d–%d s", c.minB, c.maxB)
+			blocks = fmt.Sprintf("%d–%s", c.minB, units.CountOf(int64(c.maxB), "second", "seconds"))
 		}
-		parts = append(parts, fmt.Sprintf("circular block bootstrap over the compared seconds (%d resamples, blocks of %s)", c.opts.Resamples, blocks))
+		parts = append(parts, fmt.Sprintf("circular block bootstrap over the compared seconds (%s resamples, blocks of %s)", units.Count(int64(c.opts.Resamples)), blocks))
 	}
 	if c.repl {
 		parts = append(parts, "Welch's t over the runs of each group as replicates")

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // WriteText writes the comparison as terminal tables: the runs and the part
@@ -62,8 +64,8 @@ func letter(i int) string {
 // partText describes the compared part of a run.
 func partText(ri RunInfo) string {
 	src := map[string]string{"stages": "the test's hold", "data": "steady in the data", "whole run": "whole run"}[ri.Source]
-	return fmt.Sprintf("%s–%s (%d of %d s, %s) at %s %s", fmtSec(ri.First), fmtSec(ri.Last), ri.Seconds, ri.RunSeconds, src,
-		fmtNum(ri.Load), ri.LoadUnit)
+	return fmt.Sprintf("%s (%s of %s, %s) at %s %s", units.Span(ri.First, ri.Last), units.Count(int64(ri.Seconds)),
+		units.CountOf(int64(ri.RunSeconds), "second", "seconds"), src, units.Number(ri.Load), ri.LoadUnit)
 }
 
 // tableCells lays out one row of the report: a header, then a line per
@@ -92,10 +94,10 @@ func tableCells(r *Report, row Row) [][]string {
 
 // legend explains "~", the intervals, group means and "*".
 func legend(r *Report) []string {
-	conf := fmt.Sprintf("%g %%", 100*(1-r.Alpha))
-	smallest := "smaller than 1 % for req/s and latencies or 0.1pp for errors and checks"
+	conf := units.Share(1 - r.Alpha)
+	smallest := "smaller than 1% for req/s and latencies or 0.1pp for errors and checks"
 	if strings.Contains(r.Method, "bootstrap") {
-		smallest = "smaller than the runs' own noise (the larger difference between the halves of either run; never less than 1 % for req/s and latencies, 0.1pp for errors and checks)"
+		smallest = "smaller than the runs' own noise (the larger difference between the halves of either run; never less than 1% for req/s and latencies, 0.1pp for errors and checks)"
 	}
 	out := []string{
 		fmt.Sprintf("~ no significant change: the %s confidence interval of the change [low, high] includes 0, or the change is %s.", conf, smallest),

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -82,7 +83,7 @@ func TestDiagnoseOrdersBySeverityThenTime(t *testing.T) {
 	want := []string{KindPoolExhaustion + "@12", KindCPUSaturation + "@15", KindErrorsAtLoad + "@17", KindGCPressure + "@10"}
 	var got []string
 	for _, f := range fs {
-		got = append(got, f.Kind+"@"+at(f.From)[:len(at(f.From))-1])
+		got = append(got, f.Kind+"@"+strconv.Itoa(f.From))
 	}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("findings %v, want %v", got, want)
@@ -96,10 +97,10 @@ func TestHealthy(t *testing.T) {
 		want []string // substrings; none means Healthy must return ""
 	}{
 		{"open ramp with healthy server series", healthyEverywhere, []string{
-			"no bottleneck found: throughput followed the offered load up to 680 req/s (at 29s)", "p95 22.7 ms", "0 % of 11,700 requests failed",
-			"the generator used at most 0.8 of 2 cores (40 %)", "server checked (13 series): DB pool (hikaricp_connections_active), CPU (node_cpu_seconds_total), GC (go_gc_duration_seconds_sum)"}},
+			"no bottleneck found: throughput followed the offered load up to 680 req/s (at 0:29)", "p95 22.7ms", "0% of 11,700 requests failed",
+			"the generator used at most 0.8 of 2 cores (40%)", "server checked (13 series): DB pool (hikaricp_connections_active), CPU (node_cpu_seconds_total), GC (go_gc_duration_seconds_sum)"}},
 		// VUs rise by 10 each second, so the last second had 290 at its start and 300 at its end.
-		{"closed ramp without server series", vusHealthy, []string{"throughput reached 6,000 req/s with 295 VUs (at 20s)",
+		{"closed ramp without server series", vusHealthy, []string{"throughput reached 6,000 req/s with 295 VUs (at 0:20)",
 			"no server series were scraped, so DB pool, CPU and GC were not checked"}},
 		{"only an info finding", endpoints([]string{"GET /products/{id}"}, []reqs{{n: 200, dur: twoPeaks(2*time.Millisecond, 48*time.Millisecond, 0.6)}}),
 			[]string{"no bottleneck found"}},
@@ -149,7 +150,7 @@ func TestErrorsAtASteadyLoadAreNotBlamedOnLoad(t *testing.T) {
 	if !ok {
 		t.Fatal("no errors-at-load finding")
 	}
-	if want := "Errors from 17s at a load served before (100 req/s with 20 VUs)"; !strings.HasPrefix(f.Title, want) {
+	if want := "Errors from 0:17 at a load served before (100 req/s with 20 VUs)"; !strings.HasPrefix(f.Title, want) {
 		t.Errorf("title %q, want it to start %q", f.Title, want)
 	}
 }

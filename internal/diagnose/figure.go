@@ -1,6 +1,10 @@
 package diagnose
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/loadlens/loadlens/internal/units"
+)
 
 // Figure is one number a finding states, with what it is and how it was
 // computed from the run, so that anyone with run.db can compute it again
@@ -127,28 +131,28 @@ func (f Figure) Format() string {
 	v := f.Value
 	switch f.Unit {
 	case UnitCount:
-		return count(v)
+		return units.Round(v)
 	case UnitReqPerSec:
-		return rate(v)
+		return units.Rate(v, "req")
 	case UnitDuration:
-		return dur(v)
+		return units.DurationSeconds(v)
 	case UnitFraction:
-		return pct(v)
+		return units.Share(v)
 	case UnitCores:
-		return cores(v)
+		return units.Cores(v)
 	case UnitSecond:
-		return at(int(v))
+		return units.Clock(int(v))
 	case UnitRatio:
-		return times(v)
+		return units.Multiple(v)
 	case UnitChange:
-		return signedPct(v)
+		return units.Change(v)
 	case UnitPerMinute:
 		if v >= 0 {
-			return "+" + dur(v*60) + "/min"
+			return "+" + units.DurationSeconds(v*60) + "/min"
 		}
-		return "-" + dur(-v*60) + "/min"
+		return units.DurationSeconds(v*60) + "/min"
 	}
-	return num(v)
+	return units.Number(v)
 }
 
 // Segment is one piece of a line a finding states: words, a name taken

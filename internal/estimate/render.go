@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // Columns is the width Render keeps every line within: a terminal of 100
@@ -19,7 +21,7 @@ func Render(w io.Writer, r Result) error {
 	labelW, formulaW, valueW := 0, 0, 0
 	values := make([]string, len(r.Steps))
 	for i, s := range r.Steps {
-		values[i] = "= " + num(s.Value) + " " + s.Unit
+		values[i] = "= " + units.Number(s.Value) + " " + s.Unit
 		labelW = max(labelW, runes(s.Label))
 		formulaW = max(formulaW, runes(s.Formula))
 		valueW = max(valueW, runes(values[i]))
@@ -35,19 +37,19 @@ func Render(w io.Writer, r Result) error {
 		}
 	}
 	b.WriteString("\nTest with\n")
-	fmt.Fprintf(&b, "  open model (arrival-rate)  %s req/s\n", num(r.TargetRPS))
+	fmt.Fprintf(&b, "  open model (arrival-rate)  %s req/s\n", units.Number(r.TargetRPS))
 	if r.VUs > 0 {
-		fmt.Fprintf(&b, "  closed model (vus)         %s with %s think time\n", count(r.VUs, "VU", "VUs"), dur(r.Input.ThinkTime))
+		fmt.Fprintf(&b, "  closed model (vus)         %s with %s think time\n", units.CountOf(int64(r.VUs), "VU", "VUs"), units.DurationLiteral(r.Input.ThinkTime))
 	}
 	if r.Instances > 0 {
-		line := "  instances                  " + count(r.Instances, "instance", "instances")
+		line := "  instances                  " + units.CountOf(int64(r.Instances), "instance", "instances")
 		if r.Nodes > 0 {
-			line += " on " + count(r.Nodes, "node", "nodes")
+			line += " on " + units.CountOf(int64(r.Nodes), "node", "nodes")
 		}
 		b.WriteString(line + "\n")
 	}
 	if r.CostPerDay > 0 {
-		fmt.Fprintf(&b, "  cost                       %s %s\n", num(r.CostPerDay), perDay(r.Currency))
+		fmt.Fprintf(&b, "  cost                       %s %s\n", units.Number(r.CostPerDay), perDay(r.Currency))
 	}
 	for _, n := range r.Notes {
 		b.WriteString("\n" + strings.Join(wrap("note: "+n, Columns), "\n      ") + "\n")

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // The starter test's defaults: a ramp long enough for caches and pools to
@@ -42,20 +44,20 @@ func WriteTest(w io.Writer, r Result, baseURL, path string) error {
 	var b strings.Builder
 	b.WriteString("# Written by loadlens estimate:\n")
 	for _, s := range r.Steps {
-		line := fmt.Sprintf("%s: %s = %s %s", s.Label, s.Formula, num(s.Value), s.Unit)
+		line := fmt.Sprintf("%s: %s = %s %s", s.Label, s.Formula, units.Number(s.Value), s.Unit)
 		b.WriteString("#   " + strings.Join(strings.Fields(line), " ") + "\n") // one line, whatever the input held
 	}
 	b.WriteString("# Ramp up to the target rate, then hold it. Edit the flow to match real users.\n")
 	b.WriteString("name: estimate\n")
 	fmt.Fprintf(&b, "base_url: %s\n", quote(baseURL))
 	b.WriteString("thresholds:\n")
-	fmt.Fprintf(&b, "  http_req_duration: [%s]\n", quote("p(95) < "+dur(goal)))
+	fmt.Fprintf(&b, "  http_req_duration: [%s]\n", quote("p(95) < "+units.DurationLiteral(goal)))
 	fmt.Fprintf(&b, "  http_req_failed: [%s]\n", quote("rate < "+strconv.FormatFloat(maxErr, 'f', -1, 64)))
 	b.WriteString("scenarios:\n  load:\n    model: arrival-rate\n    start_rate: 0\n    stages:\n")
 	if ramp > 0 {
-		fmt.Fprintf(&b, "      - {duration: %s, target: %s}   # ramp up\n", dur(ramp), target)
+		fmt.Fprintf(&b, "      - {duration: %s, target: %s}   # ramp up\n", units.DurationLiteral(ramp), target)
 	}
-	fmt.Fprintf(&b, "      - {duration: %s, target: %s}   # hold\n", dur(hold), target)
+	fmt.Fprintf(&b, "      - {duration: %s, target: %s}   # hold\n", units.DurationLiteral(hold), target)
 	if r.VUs > 0 {
 		fmt.Fprintf(&b, "    pre_allocated_vus: %d   # Little's law for the target; max_vus keeps its default\n", r.VUs)
 	}
@@ -83,18 +85,6 @@ func quote(s string) string {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s) // a string always encodes
 	return strings.TrimSpace(b.String())
-}
-
-// dur writes a duration the way people write it: 10m, not 10m0s.
-func dur(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
 }
 
 // or returns d, or def when d is 0.

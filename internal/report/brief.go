@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // Figures are one endpoint's headline figures in a run.
@@ -55,8 +57,8 @@ func WriteBrief(w io.Writer, in *Input) error {
 	if tot.Duration != nil && tot.Duration.Count() > 0 {
 		p95 = tot.Duration.Quantile(95)
 	}
-	fmt.Fprintf(&sb, "  %s · %d requests (%s) · p95 %s · %s failed · %s\n", Verdict(in), tot.Requests,
-		Rate(float64(tot.Requests)/secs), Dur(p95), Pct(nanZero(ratio(failed(&tot), tot.Requests))), in.Status)
+	fmt.Fprintf(&sb, "  %s · %s requests (%s) · p95 %s · %s failed · %s\n", Verdict(in), units.Count(tot.Requests),
+		units.Rate(float64(tot.Requests)/secs, ""), units.Duration(p95), units.Percent(nanZero(ratio(failed(&tot), tot.Requests))), in.Status)
 	for i, res := range in.Results {
 		if !res.Pass {
 			fmt.Fprintf(&sb, "    ✗ %s %s: %s\n", res.Key, res.Expr, Observed(&in.Thresholds[i], res))

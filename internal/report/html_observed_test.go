@@ -192,7 +192,7 @@ func TestNewDiagnosis(t *testing.T) {
 		want    string
 	}{
 		{"findings", fs, "", `{"findings":[{"n":1,"kind":"pool-exhaustion","severity":"critical","title":"DB pool exhausted","from":12,"to":71,` +
-			`"when":"0:12–1:11 (60 s)","evidence":[{"at":"1:05","text":"10 of 10 in use","source":"go_sql_in_use_connections{role=\"app\"} = 10"}],` +
+			`"when":"0:12–1:11 (60 seconds)","evidence":[{"at":"1:05","text":"10 of 10 in use","source":"go_sql_in_use_connections{role=\"app\"} = 10"}],` +
 			`"remedies":["hold connections for less time"]},{"n":2,"kind":"latency-drift","severity":"info","title":"latency drifts","from":3,"to":3,` +
 			`"when":"0:03","evidence":[],"remedies":[]}]}`},
 		{"healthy", nil, "no bottleneck found: throughput followed the offered load", `{"findings":[],"healthy":"No bottleneck found: throughput followed the offered load"}`},

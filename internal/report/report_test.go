@@ -134,18 +134,3 @@ func TestRenderings(t *testing.T) {
 		})
 	}
 }
-
-func TestDur(t *testing.T) {
-	cases := []struct {
-		in   time.Duration
-		want string
-	}{
-		{0, "0s"}, {950 * time.Microsecond, "950µs"}, {1234 * time.Microsecond, "1.23ms"}, {12345 * time.Microsecond, "12.3ms"},
-		{123456 * time.Microsecond, "123ms"}, {1234567 * time.Microsecond, "1.23s"}, {61 * time.Second, "1m1s"},
-	}
-	for _, c := range cases {
-		if got := Dur(c.in); got != c.want {
-			t.Errorf("Dur(%v) = %q, want %q", c.in, got, c.want)
-		}
-	}
-}

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/loadlens/loadlens/internal/diagnose"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // Diagnosis is what the pages show of a run's diagnosis: the findings,
@@ -59,7 +60,7 @@ func NewDiagnosis(fs []diagnose.Finding, healthy string) Diagnosis {
 			if e.Figure >= 0 && e.Figure < len(f.Figures) {
 				src = e.Basis(f.Figures)
 			}
-			v.Evidence = append(v.Evidence, EvidenceView{At: elapsedText(e.Sec), Text: e.Text, Source: src})
+			v.Evidence = append(v.Evidence, EvidenceView{At: units.Clock(e.Sec), Text: e.Text, Source: src})
 		}
 		for i, g := range f.Figures {
 			v.Figures = append(v.Figures, FigureView{Text: g.Format(), Value: round6(g.Value), Unit: g.Unit.String(), What: g.What,
@@ -70,12 +71,12 @@ func NewDiagnosis(fs []diagnose.Finding, healthy string) Diagnosis {
 	return d
 }
 
-// spanText formats the seconds from..to of a run, e.g. "0:12–0:31 (20 s)".
+// spanText formats the seconds from..to of a run, e.g. "0:12–0:31 (20 seconds)".
 func spanText(from, to int) string {
 	if to <= from {
-		return elapsedText(from)
+		return units.Clock(from)
 	}
-	return elapsedText(from) + "–" + elapsedText(to) + " (" + strconv.Itoa(to-from+1) + " s)"
+	return units.Span(from, to) + " (" + units.CountOf(int64(to-from+1), "second", "seconds") + ")"
 }
 
 // sentence starts s with a capital letter, as a line of its own reads.

@@ -5,64 +5,14 @@
 package report
 
 import (
-	"fmt"
 	"math"
 	"strings"
 	"time"
 )
 
-// Dur formats a duration the way k6 users read them: 950µs, 12.3ms, 1.25s.
-func Dur(d time.Duration) string {
-	switch {
-	case d <= 0:
-		return "0s"
-	case d < time.Millisecond:
-		return fmt.Sprintf("%dµs", d.Microseconds())
-	case d < 10*time.Millisecond:
-		return fmt.Sprintf("%.2fms", ms(d))
-	case d < 100*time.Millisecond:
-		return fmt.Sprintf("%.1fms", ms(d))
-	case d < time.Second:
-		return fmt.Sprintf("%.0fms", ms(d))
-	case d < time.Minute:
-		return fmt.Sprintf("%.2fs", d.Seconds())
-	}
-	return d.Round(time.Second).String()
-}
-
-// ms converts a duration to float milliseconds.
+// ms converts a duration to float milliseconds, the unit of summary.json
+// and the pages' data.
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-
-// Pct formats a ratio as a percentage with two decimals.
-func Pct(r float64) string {
-	if math.IsNaN(r) {
-		return "-"
-	}
-	return fmt.Sprintf("%.2f%%", 100*r)
-}
-
-// Bytes formats a byte count with a binary-free SI unit, as k6 does.
-func Bytes(n int64) string {
-	f := float64(n)
-	for _, u := range []string{"B", "kB", "MB", "GB"} {
-		if f < 1000 {
-			if u == "B" {
-				return fmt.Sprintf("%.0f %s", f, u)
-			}
-			return fmt.Sprintf("%.1f %s", f, u)
-		}
-		f /= 1000
-	}
-	return fmt.Sprintf("%.1f TB", f)
-}
-
-// Rate formats a per-second rate.
-func Rate(r float64) string {
-	if r >= 100 {
-		return fmt.Sprintf("%.0f/s", r)
-	}
-	return fmt.Sprintf("%.1f/s", r)
-}
 
 // ratio returns a/b, or NaN when b is 0.
 func ratio(a, b int64) float64 {
