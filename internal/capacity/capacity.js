@@ -20,7 +20,7 @@
   }
 
   // rateFmt writes a rate tick: 0, 50/s, 1.2k/s.
-  function rateFmt(v) { return v === 0 ? "0" : LL.fmtNum(v) + "/s"; }
+  function rateFmt(v) { return v === 0 ? "0" : LL.fmtNumAxis(v) + "/s"; }
 
   // niceSplits returns ticks at multiples of 1, 2 or 5 × 10^k, the finest
   // whose labels keep at least `gap` pixels between them. pxPerUnit is the
