@@ -1,11 +1,8 @@
 package capacity
 
 import (
-	"bytes"
 	_ "embed" // the page template and script are embedded with go:embed
-	"encoding/json"
 	"fmt"
-	"html/template"
 	"io"
 	"math"
 	"sort"
@@ -40,17 +37,11 @@ type pageData struct {
 }
 
 type pageView struct {
-	CSP          string
-	CSS          template.CSS
-	Name         string
-	Headline     []pageFact
-	Warning      string     // the outcome could not be determined, and why
-	Notes        []pageFact // the USL fit, retries, why the search stopped
-	Steps        []pageStep
-	Data         template.JS
-	Scripts      []template.JS
-	UPlotVersion string
-	UPlotLicense string
+	Name     string
+	Headline []pageFact
+	Warning  string     // the outcome could not be determined, and why
+	Notes    []pageFact // the USL fit, retries, why the search stopped
+	Steps    []pageStep
 }
 
 type pageFact struct{ Label, Value, Sub string }
@@ -65,10 +56,6 @@ type pageStep struct {
 // highest sustainable rate marked, and every run of a step. slo is the
 // test's p95 limit (0 when it has none).
 func WriteHTML(w io.Writer, r Result, name string, slo time.Duration) error {
-	tmpl, err := template.New("capacity").Parse(pageTemplate)
-	if err != nil {
-		return fmt.Errorf("capacity.html: template: %w", err)
-	}
 	data := pageData{SLO: ms(slo), Highest: r.Highest, Points: []pagePoint{}, Retried: []pagePoint{}}
 	if r.Knee != nil {
 		data.Knee = r.Knee.Rate
@@ -86,13 +73,7 @@ func WriteHTML(w io.Writer, r Result, name string, slo time.Duration) error {
 		}
 	}
 	sort.SliceStable(data.Points, func(i, j int) bool { return data.Points[i].Rate < data.Points[j].Rate })
-	var js bytes.Buffer
-	enc := json.NewEncoder(&js) // escapes <, > and & so the data cannot end its script element
-	if err := enc.Encode(data); err != nil {
-		return fmt.Errorf("capacity.html: %w", err)
-	}
-	v := pageView{CSS: template.CSS(web.CSS()), Name: name, Data: template.JS(js.String()),
-		UPlotVersion: web.UPlotVersion, UPlotLicense: web.UPlotLicense(), Headline: headline(r)}
+	v := pageView{Name: name, Headline: headline(r)}
 	if r.Stop == HostBusy {
 		v.Warning = "Highest sustainable rate " + highestText(r) + "."
 	}
@@ -101,19 +82,18 @@ func WriteHTML(w io.Writer, r Result, name string, slo time.Duration) error {
 		v.Notes = append(v.Notes, pageFact{Label: "Retried", Value: retriesText(r)})
 	}
 	v.Notes = append(v.Notes, pageFact{Label: "Stopped", Value: string(r.Stop) + ": " + r.StopDetail})
-	v.Scripts, v.CSP = web.PageScripts(false, pageJS)
 	for i, s := range r.Steps {
 		v.Steps = append(v.Steps, pageStep{N: fmt.Sprint(i + 1), Phase: phaseText(s), Rate: units.Number(s.Rate), Done: units.Number(s.Throughput),
 			P95: units.Duration(s.P95), P99: units.Duration(s.P99), Errors: units.Percent(s.ErrorRate), Dropped: units.Count(s.Dropped),
 			CPU: units.Share(s.GeneratorCPU), Lag: units.Duration(s.LagP99), Host: hostText(s.StepResult),
 			Verdict: verdictText(s, ": "), Passed: s.Passed, Retried: s.Retried})
 	}
-	var b bytes.Buffer
-	if err := tmpl.Execute(&b, v); err != nil {
+	_, err := web.Render(w, web.Page{Title: name + " · capacity · loadlens", Footer: "Made by loadlens. Charts by uPlot " + web.UPlotVersion + ".",
+		Template: pageTemplate, View: v, Data: data, Script: pageJS})
+	if err != nil {
 		return fmt.Errorf("capacity.html: %w", err)
 	}
-	_, err = w.Write(b.Bytes())
-	return err
+	return nil
 }
 
 // headline is the page's top figures.

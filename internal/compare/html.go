@@ -1,11 +1,8 @@
 package compare
 
 import (
-	"bytes"
 	_ "embed" // the page template and script are embedded with go:embed
-	"encoding/json"
 	"fmt"
-	"html/template"
 	"io"
 
 	"github.com/loadlens/loadlens/internal/web"
@@ -36,17 +33,11 @@ type pageSeries struct {
 
 // pageView is what the template fills in.
 type pageView struct {
-	CSP          string
-	CSS          template.CSS
-	Runs         []pageRun
-	Tables       []pageTable
-	Legend       []string
-	Scaling      []Scaling
-	Notes        []string
-	Data         template.JS
-	Scripts      []template.JS
-	UPlotVersion string
-	UPlotLicense string
+	Runs    []pageRun
+	Tables  []pageTable
+	Legend  []string
+	Scaling []Scaling
+	Notes   []string
 }
 
 type pageRun struct {
@@ -71,17 +62,7 @@ type pageCell struct {
 // them run; names from the runs are escaped by html/template, and the
 // embedded data is JSON with <, > and & escaped.
 func WriteHTML(w io.Writer, r *Report) error {
-	tmpl, err := template.New("compare").Parse(pageTemplate)
-	if err != nil {
-		return fmt.Errorf("compare.html: template: %w", err)
-	}
-	data, err := pageJSON(r)
-	if err != nil {
-		return fmt.Errorf("compare.html: %w", err)
-	}
-	v := pageView{CSS: template.CSS(web.CSS()), Legend: legend(r), Scaling: r.Scaling, Notes: r.Notes, Data: template.JS(data),
-		UPlotVersion: web.UPlotVersion, UPlotLicense: web.UPlotLicense()}
-	v.Scripts, v.CSP = web.PageScripts(false, pageJS)
+	v := pageView{Legend: legend(r), Scaling: r.Scaling, Notes: r.Notes}
 	for _, ri := range r.Runs {
 		v.Runs = append(v.Runs, pageRun{Letter: ri.Label, Name: ri.Name, Model: ri.Model, Part: partText(ri), Note: ri.Note,
 			Baseline: ri.Group == 0, Comparable: r.Groups[ri.Group].Comparable})
@@ -89,12 +70,12 @@ func WriteHTML(w io.Writer, r *Report) error {
 	for _, row := range r.Rows {
 		v.Tables = append(v.Tables, htmlTable(r, row))
 	}
-	var b bytes.Buffer
-	if err := tmpl.Execute(&b, v); err != nil {
+	_, err := web.Render(w, web.Page{Title: "Run comparison · loadlens", Footer: "Made by loadlens. Charts by uPlot " + web.UPlotVersion + ".",
+		Template: pageTemplate, View: v, Data: pageData(r), Script: pageJS})
+	if err != nil {
 		return fmt.Errorf("compare.html: %w", err)
 	}
-	_, err = w.Write(b.Bytes())
-	return err
+	return nil
 }
 
 // htmlTable lays out a row like the terminal table, marking significant
@@ -131,9 +112,8 @@ func changeClass(v Value) string {
 	return ""
 }
 
-// pageJSON encodes every run's series for the page's script, with <, >
-// and & escaped so that nothing in it can end the script block.
-func pageJSON(r *Report) ([]byte, error) {
+// pageData is every run's series for the page's script.
+func pageData(r *Report) map[string]any {
 	runs := make([]pageSeries, len(r.series))
 	for i, secs := range r.series {
 		ri := r.Runs[i]
@@ -150,13 +130,7 @@ func pageJSON(r *Report) ([]byte, error) {
 		}
 		runs[i] = ps
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(true)
-	if err := enc.Encode(map[string]any{"runs": runs, "loadUnit": r.Runs[0].LoadUnit}); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSpace(b.Bytes()), nil
+	return map[string]any{"runs": runs, "loadUnit": r.Runs[0].LoadUnit}
 }
 
 // latency is a second's latency in milliseconds, or nil without requests.

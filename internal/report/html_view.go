@@ -2,7 +2,6 @@ package report
 
 import (
 	"fmt"
-	"html/template"
 	"sort"
 	"strconv"
 	"strings"
@@ -28,12 +27,6 @@ type htmlView struct {
 	Checks                                                     []checkRow
 	Meta                                                       []keyValue
 	TestFile, TestSource                                       string
-
-	Data                       template.JS
-	Scripts                    []template.JS
-	CSS                        template.CSS
-	CSP                        string
-	UPlotLicense, UPlotVersion string
 }
 
 type card struct {
@@ -56,6 +49,7 @@ type endpointRow struct {
 type errorRow struct {
 	Kind, Endpoint, First, Last string
 	Count                       int64
+	CountText                   string
 	Samples                     []sampleRow // the first few distinct messages
 	More                        []sampleRow // the others, folded away
 }
@@ -66,13 +60,13 @@ const shownSamples = 3
 // sampleRow is one distinct error message; Status is set when the message
 // does not already start with it.
 type sampleRow struct {
-	Status, Message string
-	Count           int64
+	Status, Message, Count string
 }
 
 type checkRow struct {
 	Mark, Class, Name, Endpoint, Rate string
 	Passes, Fails                     int64
+	PassesText, FailsText             string
 }
 
 type keyValue struct{ Key, Value string }
@@ -178,10 +172,10 @@ func errorRows(r *metrics.Run) []errorRow {
 	var rows []errorRow
 	for i := range r.Endpoints {
 		for _, g := range r.Endpoints[i].Errors {
-			row := errorRow{Kind: g.Kind.String(), Endpoint: endpointLabel(r, i), Count: g.Count,
+			row := errorRow{Kind: g.Kind.String(), Endpoint: endpointLabel(r, i), Count: g.Count, CountText: units.Count(g.Count),
 				First: units.Clock(g.First), Last: units.Clock(g.Last)}
 			for _, s := range g.Samples {
-				sr := sampleRow{Message: s.Message, Count: s.Count}
+				sr := sampleRow{Message: s.Message, Count: units.Count(s.Count)}
 				if st := strconv.Itoa(s.Status); s.Status != 0 && !strings.HasPrefix(s.Message, st) {
 					sr.Status = st
 				}
@@ -202,7 +196,8 @@ func checkRows(r *metrics.Run) []checkRow {
 	var rows []checkRow
 	for i, c := range r.Checks {
 		info := r.Layout.Checks[i]
-		row := checkRow{Mark: "✓", Class: "ok", Name: info.Name, Rate: units.Percent(ratio(c.Passes, c.Passes+c.Fails)), Passes: c.Passes, Fails: c.Fails}
+		row := checkRow{Mark: "✓", Class: "ok", Name: info.Name, Rate: units.Percent(ratio(c.Passes, c.Passes+c.Fails)), Passes: c.Passes, Fails: c.Fails,
+			PassesText: units.Count(c.Passes), FailsText: units.Count(c.Fails)}
 		if c.Fails > 0 {
 			row.Mark, row.Class = "✗", "bad"
 		}
