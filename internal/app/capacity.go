@@ -69,13 +69,13 @@ func Capacity(ctx context.Context, cfg CapacityConfig) (CapacityResult, error) {
 		serr = err
 	}
 	fmt.Fprintln(cfg.Out)
-	if err := capacity.Render(cfg.Out, res); err != nil && serr == nil {
+	if err := report.WriteCapacityText(cfg.Out, res); err != nil && serr == nil {
 		serr = err
 	}
 	if len(why) > 0 {
 		fmt.Fprintln(cfg.Out, "\n  why the first failing step failed:")
-		for _, f := range why {
-			fmt.Fprintf(cfg.Out, "    %s: %s\n", strings.ToUpper(f.Severity.String()), f.Title)
+		for i := range why {
+			fmt.Fprintf(cfg.Out, "    %s: %s\n", strings.ToUpper(why[i].Severity.String()), report.FindingTitle(&why[i]))
 		}
 	}
 	fmt.Fprintf(cfg.Out, "\n  steps and report: %s\n", filepath.Join(dir, "capacity.html"))
@@ -296,7 +296,7 @@ func writeCapacityFiles(dir string, p *plan.Plan, res capacity.Result, why []dia
 		return fmt.Errorf("capacity.html: %w", err)
 	}
 	defer f.Close()
-	return capacity.WriteHTML(f, res, p.Name, sloLatency(p.Thresholds))
+	return report.WriteCapacityHTML(f, res, p.Name, sloLatency(p.Thresholds))
 }
 
 // sloLatency returns the test's whole-run p95 latency limit, if it has

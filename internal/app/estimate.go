@@ -9,6 +9,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/compare"
 	"github.com/loadlens/loadlens/internal/estimate"
+	"github.com/loadlens/loadlens/internal/report"
 	"github.com/loadlens/loadlens/internal/units"
 )
 
@@ -45,7 +46,7 @@ func Estimate(cfg EstimateConfig) error {
 	if err != nil {
 		return err
 	}
-	if err := estimate.Render(cfg.Out, res); err != nil {
+	if err := report.WriteEstimateText(cfg.Out, res); err != nil {
 		return err
 	}
 	if cfg.Write == "" {
@@ -60,7 +61,7 @@ func Estimate(cfg EstimateConfig) error {
 		return fmt.Errorf("--write: %w", err)
 	}
 	defer f.Close()
-	if err := estimate.WriteTest(f, res, base, path); err != nil {
+	if err := report.WriteEstimateTest(f, res, base, path); err != nil {
 		return fmt.Errorf("--write: %w", err)
 	}
 	fmt.Fprintf(cfg.Out, "\nwrote %s: run it with `loadlens run %s`\n", cfg.Write, cfg.Write)

@@ -12,7 +12,12 @@ import (
 
 const module = "github.com/loadlens/loadlens/internal/"
 
-// allowed lists, for each internal package, the internal packages it may import.
+// allowed lists, for each internal package, the internal packages it may
+// import. The pure packages (diagnose, compare, capacity, estimate) return
+// data and never import report, web or live: report is the one layer that
+// renders, every page in web's shell. diagnose's findings carry figures
+// that report writes in their units; compare, capacity and estimate word
+// their notes and formulas with units.
 var allowed = map[string][]string{
 	"sample":    {},
 	"series":    {},
@@ -28,11 +33,11 @@ var allowed = map[string][]string{
 	"metrics":   {"sample", "threshold"},
 	"store":     {"metrics", "sample", "series", "threshold"},
 	"scrape":    {"plan", "series"},
-	"diagnose":  {"metrics", "series", "sample", "units"},
-	"report":    {"diagnose", "metrics", "sample", "series", "threshold", "units", "web"},
+	"diagnose":  {"metrics", "series", "sample"},
 	"estimate":  {"metrics", "sample", "threshold", "units"},
-	"compare":   {"metrics", "sample", "threshold", "units", "web"},
-	"capacity":  {"metrics", "sample", "threshold", "units", "web"},
+	"compare":   {"metrics", "sample", "threshold", "units"},
+	"capacity":  {"metrics", "sample", "threshold", "units"},
+	"report":    {"capacity", "compare", "diagnose", "estimate", "metrics", "sample", "series", "threshold", "units", "web"},
 	"app":       {"capacity", "compare", "demo", "diagnose", "engine", "estimate", "live", "metrics", "plan", "report", "sample", "scrape", "series", "store", "threshold", "units"},
 	"cli":       {"app", "capacity", "demo", "estimate", "live", "plan"},
 	"archtest":  {},

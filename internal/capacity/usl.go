@@ -22,14 +22,16 @@ type USLFit struct {
 	PeakThroughput  float64 // the peak, or the asymptote λ/σ when κ = 0 (+Inf when σ = 0 too)
 	R2              float64 // of throughput, 1 for a perfect fit
 	Points          int     // steps the fit used
-	// PeakInReach says the peak lies within uslReach × the measured range
+	// PeakInReach says the peak lies within USLReach × the measured range
 	// (concurrency for a peak, throughput for an asymptote); farther out
 	// it is an extrapolation the steps do not support, and is not shown.
 	PeakInReach bool
 }
 
-// uslReach is how far past the measured range a peak is still shown.
-const uslReach = 2
+// USLReach is how far past the measured range a peak is still shown:
+// its concurrency (or, without one, its throughput) at most this many
+// times the highest measured.
+const USLReach = 2
 
 // Throughput is the fitted throughput at concurrency n.
 func (f USLFit) Throughput(n float64) float64 {
@@ -72,9 +74,9 @@ func fitSteps(steps []Record) (*USLFit, string) {
 		maxN, maxX = max(maxN, n[i]), max(maxX, x[i])
 	}
 	if math.IsInf(f.PeakConcurrency, 1) {
-		f.PeakInReach = f.PeakThroughput <= uslReach*maxX
+		f.PeakInReach = f.PeakThroughput <= USLReach*maxX
 	} else {
-		f.PeakInReach = f.PeakConcurrency <= uslReach*maxN
+		f.PeakInReach = f.PeakConcurrency <= USLReach*maxN
 	}
 	return &f, ""
 }

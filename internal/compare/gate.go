@@ -266,7 +266,7 @@ func judge(g Gate, base, v Value) (bool, string) {
 		return true, fmt.Sprintf("%s: no data to compare in the baseline or this run", g.Metric)
 	}
 	sign := float64(g.Sign)
-	change, allowed := changeText(g.Metric, v), gateLimitText(g)
+	change, allowed := ChangeText(g.Metric, v), gateLimitText(g)
 	point, limit := *v.Delta, g.Amount
 	ci, pct := v.CI, false
 	switch {
@@ -296,7 +296,7 @@ func judge(g Gate, base, v Value) (bool, string) {
 		return false, fmt.Sprintf("%s %s %s goes past %s, but its interval reaches back within it: not significantly past it", g.Metric, change, interval, allowed)
 	case !v.Significant:
 		return false, fmt.Sprintf("%s %s %s goes past %s, but is within the runs' own noise (%s)", g.Metric, change, interval, allowed,
-			strings.TrimPrefix(scaleText(g.Metric, v.MinEffect), "+"))
+			strings.TrimPrefix(ScaleText(g.Metric, v.MinEffect), "+"))
 	}
 	return true, fmt.Sprintf("%s %s %s goes past %s", g.Metric, change, interval, allowed)
 }

@@ -144,7 +144,7 @@ func (c *comparer) change(v *Value, base Value, g, r int, m Metric) {
 	if !m.isRatio() {
 		point = *v.DeltaPct
 	}
-	lo, hi := v.primary(m)
+	lo, hi := v.Bounds(m)
 	v.Significant = (lo > 0 || hi < 0) && math.Abs(point) >= v.MinEffect
 	switch {
 	case !v.Significant:
@@ -156,9 +156,10 @@ func (c *comparer) change(v *Value, base Value, g, r int, m Metric) {
 	}
 }
 
-// primary returns the interval on the scale changes are judged on:
-// percent for req/s and latencies, the ratio's difference for errors and checks.
-func (v *Value) primary(m Metric) (lo, hi float64) {
+// Bounds returns the interval on the scale changes are judged on: percent
+// for req/s and latencies, the ratio's difference for errors and checks.
+// It needs CI.
+func (v *Value) Bounds(m Metric) (lo, hi float64) {
 	if m.isRatio() {
 		return v.CI.Lo, v.CI.Hi
 	}
@@ -256,6 +257,17 @@ func halvesNoise(r *resampled, m Metric) float64 {
 		return 0
 	}
 	return math.Abs(shift(m, a, b))
+}
+
+// HeldBackByNoise reports whether a change whose interval excludes 0 was
+// not called one only because it is within the runs' own noise, above the
+// fixed minimum effect.
+func (v *Value) HeldBackByNoise(m Metric) bool {
+	if v.CI == nil || v.Significant {
+		return false
+	}
+	lo, hi := v.Bounds(m)
+	return (lo > 0 || hi < 0) && v.MinEffect > floor(m)
 }
 
 // floor is the fixed minimum effect of metric m.

@@ -65,9 +65,9 @@ func TestDefectsStayFixed(t *testing.T) {
 			checkFinding(t, f, tc.want)
 			for _, g := range fs {
 				for _, bad := range tc.never {
-					text := g.Title
+					text := title(g)
 					for _, e := range g.Evidence {
-						text += "\n" + e.Text
+						text += "\n" + evidenceText(g, e)
 					}
 					if strings.Contains(text, bad) {
 						t.Errorf("%s finding says %q:\n%s", g.Kind, bad, text)
@@ -80,7 +80,7 @@ func TestDefectsStayFixed(t *testing.T) {
 
 func TestNoPoolFindingFromSessionCounts(t *testing.T) {
 	if f, ok := findKind(Diagnose(postgresSessions(t)), KindPoolExhaustion); ok {
-		t.Errorf("pg_stat_activity_count read as a pool: %s", f.Title)
+		t.Errorf("pg_stat_activity_count read as a pool: %s", title(f))
 	}
 }
 
@@ -93,8 +93,8 @@ func TestAFailedCheckRanksAboveTheErrorsItExplains(t *testing.T) {
 		t.Errorf("4xx errors without a word on expect_status: %v", fs[1].Remedies)
 	}
 	for _, f := range fs {
-		if f.Kind == KindCheckFailed && strings.Contains(f.Title, "status in") {
-			t.Errorf("a status check that never failed has a finding: %s", f.Title)
+		if f.Kind == KindCheckFailed && strings.Contains(title(f), "status in") {
+			t.Errorf("a status check that never failed has a finding: %s", title(f))
 		}
 	}
 }
@@ -112,7 +112,7 @@ func TestHealthyReadsWholeSecondsOnly(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			in := tc.in(t)
-			got := Healthy(in, Diagnose(in))
+			got := healthyText(in, Diagnose(in))
 			for _, w := range tc.want {
 				if !strings.Contains(got, w) {
 					t.Errorf("Healthy = %q, lacks %q", got, w)

@@ -113,7 +113,7 @@ func TestRules(t *testing.T) {
 			f, found := findKind(fs, tc.kind)
 			if tc.want == nil {
 				if found {
-					t.Fatalf("unexpected %s finding: %s", tc.kind, f.Title)
+					t.Fatalf("unexpected %s finding: %s", tc.kind, title(f))
 				}
 				return
 			}
@@ -134,8 +134,8 @@ func checkFinding(t *testing.T, f Finding, w *expect) {
 		t.Errorf("seconds %d–%d, want From in %v and To in %v", f.From, f.To, w.from, w.to)
 	}
 	for _, s := range w.title {
-		if !strings.Contains(f.Title, s) {
-			t.Errorf("title %q lacks %q", f.Title, s)
+		if !strings.Contains(title(f), s) {
+			t.Errorf("title %q lacks %q", title(f), s)
 		}
 	}
 	for _, s := range w.evidence {
@@ -164,7 +164,7 @@ func findKind(fs []Finding, kind string) (Finding, bool) {
 
 func hasEvidence(f Finding, s string) bool {
 	for _, e := range f.Evidence {
-		if strings.Contains(e.Text, s) || strings.Contains(e.Source, s) {
+		if strings.Contains(evidenceText(f, e), s) || strings.Contains(e.Source, s) {
 			return true
 		}
 	}
@@ -177,7 +177,7 @@ func titles(fs []Finding) string {
 	}
 	var out []string
 	for _, f := range fs {
-		out = append(out, f.Kind+": "+f.Title)
+		out = append(out, f.Kind+": "+title(f))
 	}
 	return strings.Join(out, "; ")
 }

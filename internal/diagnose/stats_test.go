@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/loadlens/loadlens/internal/series"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 func TestTheilSenIgnoresOutliers(t *testing.T) {
@@ -136,29 +137,15 @@ func TestPerSecondReadsRawCounters(t *testing.T) {
 	}
 }
 
-func TestFigureFormat(t *testing.T) {
-	for _, tc := range []struct {
-		unit Unit
-		v    float64
-		want string
-	}{
-		{UnitCount, 3700.4, "3,700"},
-		{UnitNumber, 0.0123, "0.0123"},
-		{UnitNumber, 12.34, "12.3"},
-		{UnitReqPerSec, 3700, "3,700 req/s"},
-		{UnitDuration, 0.00095, "950µs"},
-		{UnitDuration, 1.234, "1.23s"},
-		{UnitFraction, 0.923, "92.3%"},
-		{UnitCores, 1, "1 core"},
-		{UnitCores, 2, "2 cores"},
-		{UnitSecond, 75, "1:15"},
-		{UnitRatio, 2, "2.0×"},
-		{UnitChange, -0.12, "-12.0%"},
-		{UnitPerMinute, 0.0005, "+30.0ms/min"},
-		{UnitPerMinute, -0.0005, "-30.0ms/min"},
-	} {
-		if got := (Figure{Value: tc.v, Unit: tc.unit}).Format(); got != tc.want {
-			t.Errorf("%s %v: %q, want %q", tc.unit, tc.v, got, tc.want)
+// TestEveryUnitIsKnownToTheRenderer checks that each unit's name is one
+// units.Of formats in that unit, not as a plain number.
+func TestEveryUnitIsKnownToTheRenderer(t *testing.T) {
+	for u := Unit(0); u < numUnits; u++ {
+		if u == UnitNumber {
+			continue
+		}
+		if got := units.Of(1.5, u.String()); got == units.Number(1.5) {
+			t.Errorf("unit %s reads %q, a plain number: units.Of does not know its name", u, got)
 		}
 	}
 }

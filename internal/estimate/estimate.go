@@ -232,16 +232,16 @@ func (r *Result) cost() error {
 	r.Currency = cur
 	if in.InstancePrice.Amount > 0 {
 		c := float64(r.Instances) * in.InstancePrice.PerDay()
-		r.add("instance cost", units.CountOf(int64(r.Instances), "instance", "instances")+" × "+in.InstancePrice.String(), c, perDay(cur))
+		r.add("instance cost", units.CountOf(int64(r.Instances), "instance", "instances")+" × "+in.InstancePrice.String(), c, PerDay(cur))
 		r.CostPerDay += c
 	}
 	if in.NodePrice.Amount > 0 {
 		c := float64(r.Nodes) * in.NodePrice.PerDay()
-		r.add("node cost", units.CountOf(int64(r.Nodes), "node", "nodes")+" × "+in.NodePrice.String(), c, perDay(cur))
+		r.add("node cost", units.CountOf(int64(r.Nodes), "node", "nodes")+" × "+in.NodePrice.String(), c, PerDay(cur))
 		r.CostPerDay += c
 	}
 	if in.InstancePrice.Amount > 0 && in.NodePrice.Amount > 0 {
-		r.add("cost per day", "instances + nodes", r.CostPerDay, perDay(cur))
+		r.add("cost per day", "instances + nodes", r.CostPerDay, PerDay(cur))
 	}
 	return nil
 }
@@ -272,8 +272,8 @@ func cycle(in Input) string {
 	return "(" + units.DurationLiteral(in.ResponseTime) + " response + " + units.DurationLiteral(in.ThinkTime) + " think)"
 }
 
-// perDay is the unit of a daily cost in currency cur.
-func perDay(cur string) string {
+// PerDay is the unit of a daily cost in currency cur: "USD/day", or "per day".
+func PerDay(cur string) string {
 	if cur == "" {
 		return "per day"
 	}

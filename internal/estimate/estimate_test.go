@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 )
 
 func near(got, want float64) bool { return math.Abs(got-want) <= 1e-9*math.Max(1, math.Abs(want)) }
@@ -121,16 +120,8 @@ func TestCaseStudies(t *testing.T) {
 			if !near(r.CostPerDay, tc.cost) {
 				t.Errorf("cost %v, want %v", r.CostPerDay, tc.cost)
 			}
-			var b strings.Builder
-			if err := Render(&b, r); err != nil {
-				t.Fatal(err)
-			}
-			for _, want := range tc.wantInRender {
-				if !strings.Contains(b.String(), want) {
-					t.Errorf("rendered estimate lacks %q:\n%s", want, b.String())
-				}
-			}
-			assertFits(t, b.String())
+			// report's tests render it, and look for these in the text
+			golden(t, "case-"+slug(tc.name), Golden{Result: r, WantInRender: tc.wantInRender})
 		})
 	}
 }
@@ -233,35 +224,5 @@ func TestParsePriceAndFraction(t *testing.T) {
 				t.Fatalf("ParseFraction(%q) = %v, %v; want %v ok=%v", tc.in, got, err, tc.want, tc.ok)
 			}
 		})
-	}
-}
-
-// assertFits checks that every line of out fits a 100-column terminal.
-func assertFits(t *testing.T, out string) {
-	t.Helper()
-	for i, line := range strings.Split(out, "\n") {
-		if n := utf8.RuneCountInString(line); n > 100 {
-			t.Errorf("line %d is %d columns wide, more than 100:\n%s", i+1, n, line)
-		}
-	}
-}
-
-func TestWrap(t *testing.T) {
-	tests := []struct {
-		s     string
-		width int
-		want  []string
-	}{
-		{"a b c", 10, []string{"a b c"}},
-		{"aaa bbb ccc", 7, []string{"aaa bbb", "ccc"}},
-		{"x results/a-very-long-path y", 8, []string{"x", "results/", "a-very-l", "ong-path", "y"}},
-		{"", 5, []string{""}},
-		{"Little's law N = X·(R+Z), rounded up", 20, []string{"Little's law", "N = X·(R+Z), rounded", "up"}},
-	}
-	for _, tc := range tests {
-		got := wrap(tc.s, tc.width)
-		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
-			t.Errorf("wrap(%q, %d) = %q, want %q", tc.s, tc.width, got, tc.want)
-		}
 	}
 }

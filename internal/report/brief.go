@@ -67,11 +67,12 @@ func WriteBrief(w io.Writer, in *Input) error {
 	for _, a := range Accounting(in) {
 		fmt.Fprintf(&sb, "    ! %s\n", a)
 	}
-	for _, f := range in.Findings {
-		fmt.Fprintf(&sb, "    %s: %s\n", strings.ToUpper(f.Severity.String()), f.Title)
+	for i := range in.Findings {
+		f := &in.Findings[i]
+		fmt.Fprintf(&sb, "    %s: %s\n", strings.ToUpper(f.Severity.String()), FindingTitle(f))
 	}
-	if len(in.Findings) == 0 && in.Healthy != "" {
-		fmt.Fprintf(&sb, "    %s\n", in.Healthy)
+	if len(in.Findings) == 0 && in.Healthy != nil {
+		fmt.Fprintf(&sb, "    %s\n", HealthyText(in.Healthy))
 	}
 	if in.Dir != "" {
 		fmt.Fprintf(&sb, "    report: %s/report.html\n", strings.TrimSuffix(in.Dir, "/"))

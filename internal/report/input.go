@@ -32,7 +32,7 @@ type Input struct {
 
 	Series   series.Set         // the target's Prometheus series and the generator's own, on the run's clock
 	Findings []diagnose.Finding // the bottlenecks the diagnosis found, with evidence
-	Healthy  string             // the diagnosis's statement when it found no bottleneck
+	Healthy  *diagnose.Verdict  // the diagnosis's statement when it found no bottleneck; nil otherwise
 }
 
 // The verdicts of a run.

@@ -85,8 +85,9 @@ func fixture(t *testing.T) *Input {
 		Start: start, End: start.Add(3 * time.Second), Run: run, Thresholds: defs, Results: results, BodyCaps: []int64{1 << 20, 1 << 20, 0},
 		Notices: []string{"scenario buy: the 5 unique rows of users.csv ran out; the scenario stops"},
 		Findings: []diagnose.Finding{{Kind: diagnose.KindPoolExhaustion, Severity: diagnose.Critical, From: 1, To: 2,
-			Title:    "DB pool exhausted: 10 of 10 connections in use, 71 waiting (go_sql, role=app) from 1s",
-			Evidence: []diagnose.Evidence{{Source: `go_sql_in_use_connections{role="app"}`, Sec: 1, Value: 10, Text: "10 of 10 connections in use"}},
+			Parts: diagnose.Words("DB pool exhausted: 10 of 10 connections in use, 71 waiting (go_sql, role=app) from 1s"),
+			Evidence: []diagnose.Evidence{{Source: `go_sql_in_use_connections{role="app"}`, Sec: 1, Value: 10,
+				Parts: []diagnose.Segment{{Figure: 0}, {Text: " of 10 connections in use", Figure: -1}}}},
 			Figures: []diagnose.Figure{{Value: 10, Unit: diagnose.UnitCount, What: "connections in use", Source: `go_sql_in_use_connections{role="app"}`,
 				Stat: diagnose.StatMax, From: 1, To: 2}},
 			Remedies: []string{"hold a connection only while you use it", "make the slow query fast"}}}}

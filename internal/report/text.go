@@ -5,7 +5,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/loadlens/loadlens/internal/diagnose"
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/units"
@@ -158,7 +157,7 @@ func writeFindings(sb *strings.Builder, in *Input) {
 	switch {
 	case len(in.Findings) > 0:
 		var b strings.Builder
-		_ = diagnose.Render(&b, in.Findings) // a strings.Builder does not fail
+		_ = WriteFindings(&b, in.Findings) // a strings.Builder does not fail
 		for _, line := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
 			if line != "" {
 				sb.WriteString("  " + line)
@@ -166,11 +165,11 @@ func writeFindings(sb *strings.Builder, in *Input) {
 			sb.WriteString("\n")
 		}
 		sb.WriteString("\n")
-		if in.Healthy != "" {
-			sb.WriteString("  " + in.Healthy + "\n\n")
+		if in.Healthy != nil {
+			sb.WriteString("  " + HealthyText(in.Healthy) + "\n\n")
 		}
-	case in.Healthy != "":
-		sb.WriteString("  " + in.Healthy + "\n\n")
+	case in.Healthy != nil:
+		sb.WriteString("  " + HealthyText(in.Healthy) + "\n\n")
 	}
 }
 

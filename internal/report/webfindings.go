@@ -50,21 +50,23 @@ type EvidenceView struct {
 }
 
 // NewDiagnosis returns the pages' view of findings fs and statement healthy.
-func NewDiagnosis(fs []diagnose.Finding, healthy string) Diagnosis {
-	d := Diagnosis{Findings: []FindingView{}, Healthy: sentence(healthy)}
-	for i, f := range fs {
-		v := FindingView{N: i + 1, Kind: f.Kind, Severity: f.Severity.String(), Title: f.Title, From: f.From, To: f.To,
+func NewDiagnosis(fs []diagnose.Finding, healthy *diagnose.Verdict) Diagnosis {
+	d := Diagnosis{Findings: []FindingView{}, Healthy: sentence(HealthyText(healthy))}
+	for i := range fs {
+		f := &fs[i]
+		v := FindingView{N: i + 1, Kind: f.Kind, Severity: f.Severity.String(), Title: FindingTitle(f), From: f.From, To: f.To,
 			When: spanText(f.From, f.To), Evidence: []EvidenceView{}, Remedies: append([]string{}, f.Remedies...)}
-		for _, e := range f.Evidence {
+		for k := range f.Evidence {
+			e := &f.Evidence[k]
 			src := e.Source + " = " + strconv.FormatFloat(round6(e.Value), 'g', -1, 64)
 			if e.Figure >= 0 && e.Figure < len(f.Figures) {
-				src = e.Basis(f.Figures)
+				src = Basis(f.Figures, e.Figure)
 			}
-			v.Evidence = append(v.Evidence, EvidenceView{At: units.Clock(e.Sec), Text: e.Text, Source: src})
+			v.Evidence = append(v.Evidence, EvidenceView{At: units.Clock(e.Sec), Text: EvidenceText(f, e), Source: src})
 		}
 		for i, g := range f.Figures {
-			v.Figures = append(v.Figures, FigureView{Text: g.Format(), Value: round6(g.Value), Unit: g.Unit.String(), What: g.What,
-				Basis: diagnose.Basis(f.Figures, i)})
+			v.Figures = append(v.Figures, FigureView{Text: FigureText(g), Value: round6(g.Value), Unit: g.Unit.String(), What: g.What,
+				Basis: Basis(f.Figures, i)})
 		}
 		d.Findings = append(d.Findings, v)
 	}

@@ -208,3 +208,28 @@ func TestSigned(t *testing.T) {
 		}
 	}
 }
+
+func TestOf(t *testing.T) {
+	for _, tc := range []struct {
+		unit string
+		v    float64
+		want string
+	}{
+		{"count", 3700.4, "3,700"},
+		{"number", 12.34, "12.3"},
+		{"req/s", 3700, "3,700 req/s"},
+		{"s", 0.00095, "950µs"},
+		{"fraction", 0.923, "92.3%"},
+		{"cores", 1, "1 core"},
+		{"second", 75, "1:15"},
+		{"ratio", 2, "2.0×"},
+		{"change", -0.12, "-12.0%"},
+		{"s/s", 0.0005, "+30.0ms/min"},
+		{"s/s", -0.0005, "-30.0ms/min"},
+		{"furlongs", 1.5, "1.5"},
+	} {
+		if got := Of(tc.v, tc.unit); got != tc.want {
+			t.Errorf("Of(%v, %q) = %q, want %q", tc.v, tc.unit, got, tc.want)
+		}
+	}
+}

@@ -1,10 +1,11 @@
-package estimate
+package report
 
 import (
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/loadlens/loadlens/internal/estimate"
 	"github.com/loadlens/loadlens/internal/plan"
 )
 
@@ -13,7 +14,7 @@ import (
 func TestWriteTestParses(t *testing.T) {
 	tests := []struct {
 		name      string
-		in        Input
+		in        estimate.Input
 		baseURL   string
 		path      string
 		rate      float64
@@ -21,22 +22,22 @@ func TestWriteTestParses(t *testing.T) {
 		stages    int
 		threshold string
 	}{
-		{"case 3 with Little's law", Input{DAU: 100000, VisitsPerUser: 15, PeakHourShare: 0.12, Headroom: 1.4,
+		{"case 3 with Little's law", estimate.Input{DAU: 100000, VisitsPerUser: 15, PeakHourShare: 0.12, Headroom: 1.4,
 			ResponseTime: 100 * time.Millisecond, ThinkTime: 1400 * time.Millisecond, LatencyGoal: 100 * time.Millisecond},
 			"http://127.0.0.1:8080", "/feed", 70, 105, 2, "p(95) < 100ms"},
-		{"case 5 event, defaults", Input{EventUsers: 100000, RequestsPerUser: 50, EventWindow: 10 * time.Minute},
+		{"case 5 event, defaults", estimate.Input{EventUsers: 100000, RequestsPerUser: 50, EventWindow: 10 * time.Minute},
 			"https://shop.example/api", "/coupons/issue?event=1", 8400, 0, 2, "p(95) < 1s"},
-		{"fractional rate, odd path, newline in a note", Input{RPS: 0.123, PerInstance: 1, PerInstanceFrom: "line\n- evil: yes", Ramp: 30 * time.Second, Hold: time.Hour},
+		{"fractional rate, odd path, newline in a note", estimate.Input{RPS: 0.123, PerInstance: 1, PerInstanceFrom: "line\n- evil: yes", Ramp: 30 * time.Second, Hold: time.Hour},
 			"http://h:1", `/a "quoted" {{ randInt(1, 3) }}`, 0.13, 0, 2, "p(95) < 1s"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := Estimate(tc.in)
+			r, err := estimate.Estimate(tc.in)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var b strings.Builder
-			if err := WriteTest(&b, r, tc.baseURL, tc.path); err != nil {
+			if err := WriteEstimateTest(&b, r, tc.baseURL, tc.path); err != nil {
 				t.Fatal(err)
 			}
 			p, err := plan.Parse("test.yaml", []byte(b.String()), func(string) (string, bool) { return "", false })
@@ -70,22 +71,22 @@ func TestWriteTestParses(t *testing.T) {
 }
 
 func TestWriteTestRejectsBadTargets(t *testing.T) {
-	r, err := Estimate(Input{RPS: 10})
+	r, err := estimate.Estimate(estimate.Input{RPS: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
 		name, baseURL, path, want string
-		r                         Result
+		r                         estimate.Result
 	}{
 		{"no scheme", "127.0.0.1:8080", "/", "not an http:// or https:// URL", r},
 		{"query in base", "http://h/?a=1", "/", "no query", r},
 		{"relative path", "http://h", "feed", "must start with /", r},
-		{"no target", "http://h", "/", "no target rate", Result{}},
+		{"no target", "http://h", "/", "no target rate", estimate.Result{}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			err := WriteTest(&strings.Builder{}, tc.r, tc.baseURL, tc.path)
+			err := WriteEstimateTest(&strings.Builder{}, tc.r, tc.baseURL, tc.path)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want %q", err, tc.want)
 			}

@@ -1,4 +1,4 @@
-package estimate
+package report
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/loadlens/loadlens/internal/estimate"
 	"github.com/loadlens/loadlens/internal/units"
 )
 
@@ -21,11 +22,11 @@ const (
 	defaultMaxErrors   = 0.01
 )
 
-// WriteTest writes a starter test file for r's target: an open-model ramp
+// WriteEstimateTest writes a starter test file for r's target: an open-model ramp
 // from 0 to the target rate, a hold at it, one GET of path on baseURL with
 // a status check, and thresholds on p95 and the error rate. It is a
 // starting point to edit, and it parses as it is.
-func WriteTest(w io.Writer, r Result, baseURL, path string) error {
+func WriteEstimateTest(w io.Writer, r estimate.Result, baseURL, path string) error {
 	if err := checkBaseURL(baseURL); err != nil {
 		return err
 	}
@@ -36,7 +37,7 @@ func WriteTest(w io.Writer, r Result, baseURL, path string) error {
 		return fmt.Errorf("estimate: no target rate to write a test for")
 	}
 	in := r.Input
-	ramp, hold, goal, maxErr := or(in.Ramp, defaultRamp), or(in.Hold, defaultHold), or(in.LatencyGoal, defaultLatencyGoal), in.MaxErrors
+	ramp, hold, goal, maxErr := orDefault(in.Ramp, defaultRamp), orDefault(in.Hold, defaultHold), orDefault(in.LatencyGoal, defaultLatencyGoal), in.MaxErrors
 	if maxErr == 0 {
 		maxErr = defaultMaxErrors
 	}
@@ -49,10 +50,10 @@ func WriteTest(w io.Writer, r Result, baseURL, path string) error {
 	}
 	b.WriteString("# Ramp up to the target rate, then hold it. Edit the flow to match real users.\n")
 	b.WriteString("name: estimate\n")
-	fmt.Fprintf(&b, "base_url: %s\n", quote(baseURL))
+	fmt.Fprintf(&b, "base_url: %s\n", yamlQuote(baseURL))
 	b.WriteString("thresholds:\n")
-	fmt.Fprintf(&b, "  http_req_duration: [%s]\n", quote("p(95) < "+units.DurationLiteral(goal)))
-	fmt.Fprintf(&b, "  http_req_failed: [%s]\n", quote("rate < "+strconv.FormatFloat(maxErr, 'f', -1, 64)))
+	fmt.Fprintf(&b, "  http_req_duration: [%s]\n", yamlQuote("p(95) < "+units.DurationLiteral(goal)))
+	fmt.Fprintf(&b, "  http_req_failed: [%s]\n", yamlQuote("rate < "+strconv.FormatFloat(maxErr, 'f', -1, 64)))
 	b.WriteString("scenarios:\n  load:\n    model: arrival-rate\n    start_rate: 0\n    stages:\n")
 	if ramp > 0 {
 		fmt.Fprintf(&b, "      - {duration: %s, target: %s}   # ramp up\n", units.DurationLiteral(ramp), target)
@@ -62,7 +63,7 @@ func WriteTest(w io.Writer, r Result, baseURL, path string) error {
 		fmt.Fprintf(&b, "    pre_allocated_vus: %d   # Little's law for the target; max_vus keeps its default\n", r.VUs)
 	}
 	b.WriteString("    flow:\n")
-	fmt.Fprintf(&b, "      - get: %s\n", quote(path))
+	fmt.Fprintf(&b, "      - get: %s\n", yamlQuote(path))
 	b.WriteString("        check:\n          - status: 200\n")
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -78,8 +79,8 @@ func checkBaseURL(s string) error {
 	return nil
 }
 
-// quote writes s as a YAML double-quoted scalar (JSON escapes are YAML's).
-func quote(s string) string {
+// yamlQuote writes s as a YAML double-quoted scalar (JSON escapes are YAML's).
+func yamlQuote(s string) string {
 	var b strings.Builder
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -87,8 +88,8 @@ func quote(s string) string {
 	return strings.TrimSpace(b.String())
 }
 
-// or returns d, or def when d is 0.
-func or(d, def time.Duration) time.Duration {
+// orDefault returns d, or def when d is 0.
+func orDefault(d, def time.Duration) time.Duration {
 	if d == 0 {
 		return def
 	}

@@ -1,4 +1,4 @@
-package compare
+package report
 
 import (
 	"fmt"
@@ -6,19 +6,20 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/loadlens/loadlens/internal/compare"
 	"github.com/loadlens/loadlens/internal/units"
 )
 
-// WriteText writes the comparison as terminal tables: the runs and the part
+// WriteCompareText writes a comparison as terminal tables: the runs and the part
 // of each that was compared, how the loads compare, then one table per row.
-func WriteText(w io.Writer, r *Report) error {
+func WriteCompareText(w io.Writer, r *compare.Report) error {
 	var b strings.Builder
 	b.WriteString("Runs (" + r.Groups[0].Name + " is the baseline)\n")
 	var runRows [][]string
 	for _, ri := range r.Runs {
 		runRows = append(runRows, []string{ri.Label + mark(r.Groups[ri.Group]), ri.Name, ri.Model, partText(ri)})
 	}
-	writeTable(&b, "  ", runRows, 0)
+	table(&b, "  ", "", runRows)
 	for _, ri := range r.Runs {
 		if ri.Note != "" {
 			fmt.Fprintf(&b, "  %s: %s\n", ri.Label, ri.Note)
@@ -27,42 +28,34 @@ func WriteText(w io.Writer, r *Report) error {
 	if len(r.Scaling) > 0 {
 		b.WriteString("\nLoad and throughput\n")
 		for _, s := range r.Scaling {
-			b.WriteString(wrap("  "+s.Group+": ", s.Text, 100))
+			b.WriteString(wrapAfter("  "+s.Group+": ", s.Text, 100))
 		}
 	}
 	for _, row := range r.Rows {
 		b.WriteString("\n" + row.Name + "\n")
-		writeTable(&b, "  ", tableCells(r, row), 1)
+		table(&b, "  ", "l"+strings.Repeat("r", 2*len(r.Groups)), tableCells(r, row))
 	}
 	b.WriteString("\n")
 	for _, l := range legend(r) {
-		b.WriteString(wrap("", l, 100))
+		b.WriteString(wrapAfter("", l, 100))
 	}
 	for _, n := range r.Notes {
-		b.WriteString(wrap("note: ", n, 100))
+		b.WriteString(wrapAfter("note: ", n, 100))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
 // mark is " *" for a group not at the baseline's load.
-func mark(g GroupInfo) string {
+func mark(g compare.GroupInfo) string {
 	if g.Comparable {
 		return ""
 	}
 	return " *"
 }
 
-// letter names the i-th group in tables: A, B, C, ...
-func letter(i int) string {
-	if i < 26 {
-		return string(rune('A' + i))
-	}
-	return fmt.Sprintf("G%d", i+1)
-}
-
 // partText describes the compared part of a run.
-func partText(ri RunInfo) string {
+func partText(ri compare.RunInfo) string {
 	src := map[string]string{"stages": "the test's hold", "data": "steady in the data", "whole run": "whole run"}[ri.Source]
 	return fmt.Sprintf("%s (%s of %s, %s) at %s %s", units.Span(ri.First, ri.Last), units.Count(int64(ri.Seconds)),
 		units.CountOf(int64(ri.RunSeconds), "second", "seconds"), src, units.Number(ri.Load), ri.LoadUnit)
@@ -70,7 +63,7 @@ func partText(ri RunInfo) string {
 
 // tableCells lays out one row of the report: a header, then a line per
 // metric with each group's value and each later group's change.
-func tableCells(r *Report, row Row) [][]string {
+func tableCells(r *compare.Report, row compare.Row) [][]string {
 	head := []string{""}
 	for i, g := range r.Groups {
 		head = append(head, g.Name+mark(g))
@@ -82,9 +75,9 @@ func tableCells(r *Report, row Row) [][]string {
 	for _, l := range row.Lines {
 		line := []string{l.Metric.String()}
 		for i, v := range l.Values {
-			line = append(line, FormatValue(l.Metric, v))
+			line = append(line, compareValueText(l.Metric, v))
 			if i > 0 {
-				line = append(line, FormatChange(l.Metric, l.Values[0], v))
+				line = append(line, compareChangeText(l.Metric, v))
 			}
 		}
 		cells = append(cells, line)
@@ -93,7 +86,7 @@ func tableCells(r *Report, row Row) [][]string {
 }
 
 // legend explains "~", the intervals, group means and "*".
-func legend(r *Report) []string {
+func legend(r *compare.Report) []string {
 	conf := units.Share(1 - r.Alpha)
 	smallest := "smaller than 1% for req/s and latencies or 0.1pp for errors and checks"
 	if strings.Contains(r.Method, "bootstrap") {
@@ -117,52 +110,44 @@ func legend(r *Report) []string {
 	return out
 }
 
-// wrap writes text after prefix, wrapped at width columns, later lines
+// wrapAfter writes text after prefix, wrapped at width columns, later lines
 // indented like the text's start.
-func wrap(prefix, text string, width int) string {
-	indent := strings.Repeat(" ", utf8.RuneCountInString(prefix))
-	var b strings.Builder
-	line := prefix
-	for _, word := range strings.Fields(text) {
-		if utf8.RuneCountInString(line)+1+utf8.RuneCountInString(word) > width && strings.TrimSpace(line) != strings.TrimSpace(prefix) {
-			b.WriteString(strings.TrimRight(line, " ") + "\n")
-			line = indent
-		}
-		if line != indent && line != prefix {
-			line += " "
-		}
-		line += word
-	}
-	b.WriteString(line + "\n")
-	return b.String()
+func wrapAfter(prefix, text string, width int) string {
+	return wrap(text, width, prefix, strings.Repeat(" ", utf8.RuneCountInString(prefix)))
 }
 
-// writeTable writes cells as aligned columns: the first left-aligned, the
-// others right-aligned from column numFrom on.
-func writeTable(b *strings.Builder, indent string, cells [][]string, numFrom int) {
-	var widths []int
-	for _, row := range cells {
-		for i, c := range row {
-			if i >= len(widths) {
-				widths = append(widths, 0)
-			}
-			widths[i] = max(widths[i], utf8.RuneCountInString(c))
-		}
+// compareValueText writes a run's figure of metric m for a table.
+func compareValueText(m compare.Metric, v compare.Value) string {
+	if !v.Has {
+		return "—"
 	}
-	for _, row := range cells {
-		var line strings.Builder
-		line.WriteString(indent)
-		for i, c := range row {
-			gap := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
-			if i > 0 {
-				line.WriteString("  ")
-			}
-			if i >= numFrom && numFrom > 0 {
-				line.WriteString(gap + c)
-			} else {
-				line.WriteString(c + gap)
-			}
-		}
-		b.WriteString(strings.TrimRight(line.String(), " ") + "\n")
+	switch m {
+	case compare.TPS:
+		return units.Number(v.Value)
+	case compare.ErrorRate, compare.CheckRate:
+		return units.Percent(v.Value)
 	}
+	return units.DurationMillis(v.Value)
+}
+
+// compareChangeText writes a group's change against the baseline: the change
+// and its confidence interval when it is significant, else "~" and the
+// interval — benchstat's mark for no significant change — with the noise
+// of the runs when that is what held the change back.
+func compareChangeText(m compare.Metric, v compare.Value) string {
+	if v.Delta == nil {
+		return ""
+	}
+	if v.CI == nil {
+		return compare.ChangeText(m, v) + " (not tested: " + v.NotTested + ")"
+	}
+	lo, hi := v.Bounds(m)
+	ci := units.Interval(compare.ScaleText(m, lo), compare.ScaleText(m, hi))
+	if v.Significant {
+		return compare.ChangeText(m, v) + " " + ci
+	}
+	if v.HeldBackByNoise(m) {
+		return "~ " + ci + " < noise " + strings.TrimPrefix(compare.ScaleText(m, v.MinEffect), "+")
+	}
+	return "~ " + ci
 }

@@ -1,4 +1,4 @@
-package compare
+package report
 
 import (
 	"bytes"
@@ -10,34 +10,35 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/loadlens/loadlens/internal/compare"
 	"github.com/loadlens/loadlens/internal/web"
 )
 
-func renderPage(t *testing.T, r *Report) string {
+func renderComparePage(t *testing.T, r *compare.Report) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := WriteHTML(&b, r); err != nil {
+	if err := WriteCompareHTML(&b, r); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
 }
 
 // pageRuns decodes the series embedded in the page.
-func pageRuns(t *testing.T, page string) []pageSeries {
+func pageRuns(t *testing.T, page string) []compareSeries {
 	t.Helper()
 	m := regexp.MustCompile(`(?s)<script type="application/json" id="loadlens-data">(.*?)</script>`).FindStringSubmatch(page)
 	if m == nil {
 		t.Fatal("the page embeds no data block")
 	}
-	var d struct{ Runs []pageSeries }
+	var d struct{ Runs []compareSeries }
 	if err := json.Unmarshal([]byte(m[1]), &d); err != nil {
 		t.Fatalf("embedded data: %v", err)
 	}
 	return d.Runs
 }
 
-func TestHTMLPage(t *testing.T) {
-	page := renderPage(t, goldenReport(t))
+func TestCompareHTMLPage(t *testing.T) {
+	page := renderComparePage(t, comparison(t, "compare"))
 	for _, want := range []string{"Run comparison", "GET /products/{id}", "POST /cart", "slower &lt;at&gt; 80 req/s",
 		"~ [", "not the same load", "Load and throughput", "Throughput kept up with the load", "Permission is hereby granted"} {
 		if !strings.Contains(page, want) {
@@ -74,17 +75,14 @@ func TestHTMLPage(t *testing.T) {
 	}
 }
 
-func TestHTMLEscapesRunAndEndpointNames(t *testing.T) {
+func TestCompareHTMLEscapesRunAndEndpointNames(t *testing.T) {
 	const evil = `<script>alert(1)</script>"><img src=x onerror=alert(2)>`
-	a := synth{seed: 1, model: "arrival-rate", load: ramp(20, 2, 10, 1)}.input(evil)
-	a.Run.Layout.Endpoints[0].Name = "GET /" + evil
-	b := synth{seed: 2, model: "arrival-rate", load: ramp(20, 2, 10, 1)}.input("b")
-	b.Run.Layout.Endpoints[0].Name = "GET /" + evil
-	r, err := Compare([]Input{a, b}, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	page := renderPage(t, r)
+	r := comparison(t, "compare")
+	r.Runs[0].Name = evil
+	r.Runs[1].Note = evil
+	r.Rows[1].Name = "GET /" + evil
+	r.Scaling[0].Text = evil
+	page := renderComparePage(t, r)
 	for _, raw := range []string{"<script>alert", "<img src=x"} {
 		if strings.Contains(page, raw) {
 			t.Errorf("the page contains %q unescaped", raw)
@@ -95,15 +93,8 @@ func TestHTMLEscapesRunAndEndpointNames(t *testing.T) {
 	}
 }
 
-func TestHTMLMarksWorseAndBetterAtTheSameLoad(t *testing.T) {
-	base := synth{seed: 1, model: "arrival-rate", load: hold100, slow: 1.3}.input("slow")
-	fast := synth{seed: 2, model: "arrival-rate", load: hold100}.input("fast")
-	slower := synth{seed: 3, model: "arrival-rate", load: hold100, slow: 1.7}.input("slower")
-	r, err := Compare([]Input{base, fast, slower}, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	page := renderPage(t, r)
+func TestCompareHTMLMarksWorseAndBetterAtTheSameLoad(t *testing.T) {
+	page := renderComparePage(t, comparison(t, "compare-marks"))
 	for _, want := range []string{`<td class="num better">-2`, `<td class="num worse">&#43;3`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %q", want)

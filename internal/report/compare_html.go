@@ -1,22 +1,24 @@
-package compare
+package report
 
 import (
 	_ "embed" // the page template and script are embedded with go:embed
 	"fmt"
 	"io"
+	"math"
 
+	"github.com/loadlens/loadlens/internal/compare"
 	"github.com/loadlens/loadlens/internal/web"
 )
 
 //go:embed compare.html.tmpl
-var pageTemplate string
+var compareTemplate string
 
 //go:embed compare.js
-var pageJS string
+var compareJS string
 
 // pageSeries is one run's per-second figures as columns, the way uPlot
 // takes them; latencies are null in seconds without requests.
-type pageSeries struct {
+type compareSeries struct {
 	Name       string     `json:"name"`
 	Letter     string     `json:"letter"`
 	First      int        `json:"first"`
@@ -32,70 +34,70 @@ type pageSeries struct {
 }
 
 // pageView is what the template fills in.
-type pageView struct {
-	Runs    []pageRun
-	Tables  []pageTable
+type compareView struct {
+	Runs    []compareRun
+	Tables  []compareTable
 	Legend  []string
-	Scaling []Scaling
+	Scaling []compare.Scaling
 	Notes   []string
 }
 
-type pageRun struct {
+type compareRun struct {
 	Letter, Name, Model, Part, Note string
 	Baseline, Comparable            bool
 }
 
-type pageTable struct {
+type compareTable struct {
 	Name  string
 	Head  []string
-	Lines [][]pageCell
+	Lines [][]compareCell
 }
 
-type pageCell struct {
+type compareCell struct {
 	Text  string
 	Class string // "worse", "better" or ""
 }
 
-// WriteHTML writes the comparison as one self-contained page: the tables,
+// WriteCompareHTML writes a comparison as one self-contained page: the tables,
 // and the runs' time series overlaid, with the compared seconds shaded.
 // Scripts and styles are inline and a Content-Security-Policy lets only
 // them run; names from the runs are escaped by html/template, and the
 // embedded data is JSON with <, > and & escaped.
-func WriteHTML(w io.Writer, r *Report) error {
-	v := pageView{Legend: legend(r), Scaling: r.Scaling, Notes: r.Notes}
+func WriteCompareHTML(w io.Writer, r *compare.Report) error {
+	v := compareView{Legend: legend(r), Scaling: r.Scaling, Notes: r.Notes}
 	for _, ri := range r.Runs {
-		v.Runs = append(v.Runs, pageRun{Letter: ri.Label, Name: ri.Name, Model: ri.Model, Part: partText(ri), Note: ri.Note,
+		v.Runs = append(v.Runs, compareRun{Letter: ri.Label, Name: ri.Name, Model: ri.Model, Part: partText(ri), Note: ri.Note,
 			Baseline: ri.Group == 0, Comparable: r.Groups[ri.Group].Comparable})
 	}
 	for _, row := range r.Rows {
-		v.Tables = append(v.Tables, htmlTable(r, row))
+		v.Tables = append(v.Tables, compareHTMLTable(r, row))
 	}
 	_, err := web.Render(w, web.Page{Title: "Run comparison · loadlens", Footer: "Made by loadlens. Charts by uPlot " + web.UPlotVersion + ".",
-		Template: pageTemplate, View: v, Data: pageData(r), Script: pageJS})
+		Template: compareTemplate, View: v, Data: comparePageData(r), Script: compareJS})
 	if err != nil {
 		return fmt.Errorf("compare.html: %w", err)
 	}
 	return nil
 }
 
-// htmlTable lays out a row like the terminal table, marking significant
+// compareHTMLTable lays out a row like the terminal table, marking significant
 // changes of groups at the baseline's load as better or worse.
-func htmlTable(r *Report, row Row) pageTable {
+func compareHTMLTable(r *compare.Report, row compare.Row) compareTable {
 	cells := tableCells(r, row)
-	t := pageTable{Name: row.Name, Head: cells[0]}
+	t := compareTable{Name: row.Name, Head: cells[0]}
 	for li, l := range row.Lines {
 		text := cells[li+1]
-		line := []pageCell{{Text: text[0]}}
+		line := []compareCell{{Text: text[0]}}
 		col := 1
 		for i, v := range l.Values {
-			line = append(line, pageCell{Text: text[col]})
+			line = append(line, compareCell{Text: text[col]})
 			col++
 			if i > 0 {
 				class := ""
 				if r.Groups[i].Comparable { // at another load, better or worse says little
 					class = changeClass(v)
 				}
-				line = append(line, pageCell{Text: text[col], Class: class})
+				line = append(line, compareCell{Text: text[col], Class: class})
 				col++
 			}
 		}
@@ -105,20 +107,20 @@ func htmlTable(r *Report, row Row) pageTable {
 }
 
 // changeClass is "better" or "worse" for a significant change, else "".
-func changeClass(v Value) string {
+func changeClass(v compare.Value) string {
 	if v.Verdict == "better" || v.Verdict == "worse" {
 		return v.Verdict
 	}
 	return ""
 }
 
-// pageData is every run's series for the page's script.
-func pageData(r *Report) map[string]any {
-	runs := make([]pageSeries, len(r.series))
-	for i, secs := range r.series {
+// comparePageData is every run's series for the page's script.
+func comparePageData(r *compare.Report) map[string]any {
+	runs := make([]compareSeries, len(r.Seconds))
+	for i, secs := range r.Seconds {
 		ri := r.Runs[i]
-		ps := pageSeries{Name: ri.Name, Letter: ri.Label, First: ri.First, Last: ri.Last, Comparable: r.Groups[ri.Group].Comparable}
-		load := r.load[i]
+		ps := compareSeries{Name: ri.Name, Letter: ri.Label, First: ri.First, Last: ri.Last, Comparable: r.Groups[ri.Group].Comparable}
+		load := r.Loads[i]
 		for k, s := range secs {
 			ps.T = append(ps.T, s.Sec)
 			ps.Requests = append(ps.Requests, s.Requests)
@@ -138,6 +140,6 @@ func latency(requests int64, seconds float64) *float64 {
 	if requests == 0 {
 		return nil
 	}
-	v := roundTo(seconds*1000, 3)
+	v := math.Round(seconds*1e6) / 1000 // to the microsecond
 	return &v
 }

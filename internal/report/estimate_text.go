@@ -1,4 +1,4 @@
-package estimate
+package report
 
 import (
 	"fmt"
@@ -6,17 +6,18 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/loadlens/loadlens/internal/estimate"
 	"github.com/loadlens/loadlens/internal/units"
 )
 
-// Columns is the width Render keeps every line within: a terminal of 100
+// EstimateColumns is the width WriteEstimateText keeps every line within: a terminal of 100
 // columns shows the arithmetic without wrapping it mid-word.
-const Columns = 100
+const EstimateColumns = 100
 
-// Render writes every step of the arithmetic, one per line (a formula too
+// WriteEstimateText writes every step of an estimate's arithmetic, one per line (a formula too
 // long for its column continues on the next lines), then the figures to
-// use and any notes, all within Columns.
-func Render(w io.Writer, r Result) error {
+// use and any notes, all within EstimateColumns.
+func WriteEstimateText(w io.Writer, r estimate.Result) error {
 	var b strings.Builder
 	labelW, formulaW, valueW := 0, 0, 0
 	values := make([]string, len(r.Steps))
@@ -27,11 +28,11 @@ func Render(w io.Writer, r Result) error {
 		valueW = max(valueW, runes(values[i]))
 	}
 	// Two spaces of indent and two between columns; the formula gets what is left.
-	formulaW = max(20, min(formulaW, Columns-2-labelW-2-2-valueW))
+	formulaW = max(20, min(formulaW, EstimateColumns-2-labelW-2-2-valueW))
 	b.WriteString("Load estimate\n")
 	for i, s := range r.Steps {
-		lines := wrap(s.Formula, formulaW)
-		fmt.Fprintf(&b, "  %s  %s  %s\n", pad(s.Label, labelW), pad(lines[0], formulaW), values[i])
+		lines := wrapFormula(s.Formula, formulaW)
+		fmt.Fprintf(&b, "  %s  %s  %s\n", padRight(s.Label, labelW), padRight(lines[0], formulaW), values[i])
 		for _, l := range lines[1:] {
 			fmt.Fprintf(&b, "  %s  %s\n", strings.Repeat(" ", labelW), l)
 		}
@@ -49,19 +50,19 @@ func Render(w io.Writer, r Result) error {
 		b.WriteString(line + "\n")
 	}
 	if r.CostPerDay > 0 {
-		fmt.Fprintf(&b, "  cost                       %s %s\n", units.Number(r.CostPerDay), perDay(r.Currency))
+		fmt.Fprintf(&b, "  cost                       %s %s\n", units.Number(r.CostPerDay), estimate.PerDay(r.Currency))
 	}
 	for _, n := range r.Notes {
-		b.WriteString("\n" + strings.Join(wrap("note: "+n, Columns), "\n      ") + "\n")
+		b.WriteString("\n" + strings.Join(wrapFormula("note: "+n, EstimateColumns), "\n      ") + "\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// wrap breaks s into lines of at most width runes at spaces, keeping an
+// wrapFormula breaks s into lines of at most width runes at spaces, keeping an
 // equation such as "N = X·(R+Z)" whole; a word longer than width (a path)
 // is cut.
-func wrap(s string, width int) []string {
+func wrapFormula(s string, width int) []string {
 	var words []string
 	for _, w := range strings.Fields(s) {
 		if n := len(words); n > 0 && (w == "=" || words[n-1] == "=" || strings.HasSuffix(words[n-1], " =")) {
@@ -92,10 +93,11 @@ func wrap(s string, width int) []string {
 	return append(lines, line)
 }
 
+// runes counts the characters of s as a terminal shows them.
 func runes(s string) int { return utf8.RuneCountInString(s) }
 
-// pad right-pads s with spaces to n runes.
-func pad(s string, n int) string {
+// padRight right-pads s with spaces to n runes.
+func padRight(s string, n int) string {
 	if k := runes(s); k < n {
 		return s + strings.Repeat(" ", n-k)
 	}

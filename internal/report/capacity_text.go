@@ -1,4 +1,4 @@
-package capacity
+package report
 
 import (
 	"fmt"
@@ -6,15 +6,15 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/loadlens/loadlens/internal/capacity"
 	"github.com/loadlens/loadlens/internal/units"
 )
 
-// Render writes a search's outcome: the highest sustainable rate, the
+// WriteCapacityText writes a capacity search's outcome: the highest sustainable rate, the
 // knee, what failed first, the USL fit, retries, why it stopped, and every
 // run of a step.
-func Render(w io.Writer, r Result) error {
+func WriteCapacityText(w io.Writer, r capacity.Result) error {
 	var b strings.Builder
 	b.WriteString("Capacity search\n")
 	fmt.Fprintf(&b, "  highest sustainable rate  %s\n", highestText(r))
@@ -38,13 +38,13 @@ func Render(w io.Writer, r Result) error {
 			units.Percent(s.ErrorRate), units.Count(s.Dropped), units.Share(s.GeneratorCPU),
 			units.Duration(s.LagP99), hostText(s.StepResult), verdictText(s, " ")})
 	}
-	writeTable(&b, cells)
+	table(&b, "  ", "rrrrrrrrrrrl", cells)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
 // highestText is the headline: the highest sustainable rate and how sure it is.
-func highestText(r Result) string {
+func highestText(r capacity.Result) string {
 	held := "no rate passed the SLO"
 	if r.LowestFailing == 0 {
 		held = "no rate could be judged"
@@ -53,10 +53,10 @@ func highestText(r Result) string {
 		held = "the SLO held up to " + units.Number(r.Highest) + "/s"
 	}
 	switch {
-	case r.Stop == HostBusy:
+	case r.Stop == capacity.HostBusy:
 		return fmt.Sprintf("not determined: the load generator's host was too busy to generate %s/s (%s); %s",
 			units.Number(lastRate(r)), attemptsShort(r), held)
-	case r.Highest > 0 && r.Stop == GeneratorSaturated:
+	case r.Highest > 0 && r.Stop == capacity.GeneratorSaturated:
 		return fmt.Sprintf("at least %s/s (the generator dropped iterations past it: raise max_vus to go further)", units.Number(r.Highest))
 	case r.Highest > 0 && r.LowestFailing > 0:
 		return fmt.Sprintf("%s/s (the SLO held at %s/s and failed at %s/s)", units.Number(r.Highest), units.Number(r.Highest), units.Number(r.LowestFailing))
@@ -67,7 +67,7 @@ func highestText(r Result) string {
 }
 
 // uslText is the USL fit in words, or why none is shown.
-func uslText(r Result) string {
+func uslText(r capacity.Result) string {
 	f := r.USL
 	if f == nil {
 		if r.USLNote != "" {
@@ -78,7 +78,7 @@ func uslText(r Result) string {
 	var peak string
 	switch {
 	case !f.PeakInReach:
-		peak = "its peak lies past " + units.Multiple(uslReach) + " the measured range: an extrapolation, not shown"
+		peak = "its peak lies past " + units.Multiple(capacity.USLReach) + " the measured range: an extrapolation, not shown"
 	case math.IsInf(f.PeakConcurrency, 1):
 		peak = fmt.Sprintf("no peak (κ = 0): throughput approaches %s/s", units.Number(f.PeakThroughput))
 	default:
@@ -89,7 +89,7 @@ func uslText(r Result) string {
 }
 
 // retriesText says which rates were run again, and why.
-func retriesText(r Result) string {
+func retriesText(r capacity.Result) string {
 	var order []float64
 	times := map[float64]int{}
 	for _, s := range r.Steps {
@@ -113,7 +113,7 @@ func retriesText(r Result) string {
 
 // verdictText is a run's outcome: pass, FAIL with what failed, or why it
 // was not judged; sep joins the failed thresholds to the word FAIL.
-func verdictText(s Record, sep string) string {
+func verdictText(s capacity.Record, sep string) string {
 	if s.Retried {
 		return "not judged, run again: host busy (" + s.Busy + ")"
 	}
@@ -135,7 +135,7 @@ func verdictText(s Record, sep string) string {
 }
 
 // phaseText is a run's phase, with its attempt when it is a retry.
-func phaseText(s Record) string {
+func phaseText(s capacity.Record) string {
 	if s.Attempt > 1 {
 		return fmt.Sprintf("%s, try %d", s.Phase, s.Attempt)
 	}
@@ -143,7 +143,7 @@ func phaseText(s Record) string {
 }
 
 // hostText is the host's CPU over a run, with steal when there was any.
-func hostText(s StepResult) string {
+func hostText(s capacity.StepResult) string {
 	if !s.HostKnown {
 		return "-"
 	}
@@ -155,7 +155,7 @@ func hostText(s StepResult) string {
 }
 
 // lastRate is the rate of the last run.
-func lastRate(r Result) float64 {
+func lastRate(r capacity.Result) float64 {
 	if len(r.Steps) == 0 {
 		return 0
 	}
@@ -163,7 +163,7 @@ func lastRate(r Result) float64 {
 }
 
 // attemptsShort counts the runs of the last rate: "3 attempts".
-func attemptsShort(r Result) string {
+func attemptsShort(r capacity.Result) string {
 	n := 0
 	if len(r.Steps) > 0 {
 		n = r.Steps[len(r.Steps)-1].Attempt
@@ -172,32 +172,11 @@ func attemptsShort(r Result) string {
 }
 
 // firstFailingRate is the rate of the first judged step that failed.
-func firstFailingRate(r Result) float64 {
+func firstFailingRate(r capacity.Result) float64 {
 	for _, s := range r.Steps {
 		if !s.Passed && s.Judged {
 			return s.Rate
 		}
 	}
 	return 0
-}
-
-// writeTable writes aligned columns, the last one left as it is.
-func writeTable(b *strings.Builder, cells [][]string) {
-	widths := make([]int, len(cells[0]))
-	for _, row := range cells {
-		for i, c := range row[:len(row)-1] {
-			widths[i] = max(widths[i], utf8.RuneCountInString(c))
-		}
-	}
-	for _, row := range cells {
-		b.WriteString("  ")
-		for i, c := range row {
-			if i == len(row)-1 {
-				b.WriteString(c)
-				break
-			}
-			b.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c)) + c + "  ")
-		}
-		b.WriteString("\n")
-	}
 }

@@ -1,7 +1,11 @@
-// Package report renders a finished (or interrupted) run: the terminal
-// summary, summary.json, report.html, JUnit XML and a Markdown summary, and
-// the per-second frames the live dashboard draws. It reads the run model
-// and never the engine.
+// Package report is loadlens's one rendering layer. It renders a finished
+// (or interrupted) run — the terminal summary, summary.json, report.html,
+// JUnit XML, a Markdown summary and the per-second frames the live
+// dashboard draws — and what the decision tools return: findings
+// (findings_text.go), comparisons (compare_*.go), capacity searches
+// (capacity_*.go) and estimates (estimate_*.go). Every figure is written
+// by internal/units and every page sits in internal/web's shell. It reads
+// the run model and never the engine.
 package report
 
 import (
@@ -36,21 +40,19 @@ func table(sb *strings.Builder, indent, align string, rows [][]string) {
 		}
 	}
 	for _, r := range rows {
-		sb.WriteString(indent)
+		var line strings.Builder
+		line.WriteString(indent)
 		for i, c := range r {
 			pad := strings.Repeat(" ", widths[i]-len([]rune(c)))
 			if i > 0 {
-				sb.WriteString("  ")
+				line.WriteString("  ")
 			}
-			switch {
-			case i < len(align) && align[i] == 'r':
-				sb.WriteString(pad + c)
-			case i == len(r)-1:
-				sb.WriteString(c) // no trailing spaces
-			default:
-				sb.WriteString(c + pad)
+			if i < len(align) && align[i] == 'r' {
+				line.WriteString(pad + c)
+			} else {
+				line.WriteString(c + pad)
 			}
 		}
-		sb.WriteString("\n")
+		sb.WriteString(strings.TrimRight(line.String(), " ") + "\n") // no trailing spaces
 	}
 }
