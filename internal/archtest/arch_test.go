@@ -25,6 +25,7 @@ var allowed = map[string][]string{
 	"jsonpath":  {},
 	"web":       {},
 	"units":     {},
+	"golden":    {}, // compares tests' output with golden files; only tests import it
 	"live":      {"units", "web"},
 	"demo":      {},
 	"threshold": {"sample"},

@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
+
+	goldenfile "github.com/loadlens/loadlens/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -115,17 +116,5 @@ func TestJSONReadsBack(t *testing.T) {
 
 func golden(t *testing.T, file string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", file)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./internal/compare -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (go test ./internal/compare -update to accept):\n%s", file, got)
-	}
+	goldenfile.Check(t, filepath.Join("testdata", file), got, *update)
 }

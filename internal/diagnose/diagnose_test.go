@@ -1,15 +1,15 @@
 package diagnose
 
 import (
-	"bytes"
 	"encoding/json"
 	"flag"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	goldenfile "github.com/loadlens/loadlens/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -37,22 +37,7 @@ func healthyEverywhere(t *testing.T) Input {
 
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./internal/diagnose -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (go test ./internal/diagnose -update to accept):\n%s", name, got)
-	}
+	goldenfile.Check(t, filepath.Join("testdata", name), got, *update)
 }
 
 // Golden is what the golden files hold of a diagnosis: its data, which

@@ -3,10 +3,11 @@ package report
 import (
 	"bytes"
 	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	goldenfile "github.com/loadlens/loadlens/internal/golden"
 
 	"github.com/loadlens/loadlens/internal/diagnose"
 	"github.com/loadlens/loadlens/internal/metrics"
@@ -95,19 +96,7 @@ func fixture(t *testing.T) *Input {
 
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (go test ./internal/report -update to accept):\n%s", name, got)
-	}
+	goldenfile.Check(t, filepath.Join("testdata", name), got, *update)
 }
 
 func TestRenderings(t *testing.T) {
