@@ -101,20 +101,19 @@ func (o *observations) ScrapeErrors() []store.ScrapeError {
 	return append([]store.ScrapeError(nil), o.errs...)
 }
 
-// startScraping scrapes the plan's observe targets until ctx ends; the
-// returned function waits for the scraper's last reports.
-func startScraping(ctx context.Context, targets []scrape.Target, start time.Time, o *observations) (wait func(), err error) {
+// scraping is the part that scrapes the plan's observe targets until its
+// context ends; with no targets it does nothing. Only making the scraper
+// can fail: its failures while it runs reach o.
+func scraping(targets []scrape.Target, start time.Time, o *observations) (part, error) {
 	if len(targets) == 0 {
-		return func() {}, nil
+		return func(context.Context) error { return nil }, nil
 	}
 	s, err := scrape.New(targets, start, o)
 	if err != nil {
 		return nil, err
 	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
+	return func(ctx context.Context) error {
 		_ = s.Run(ctx) // failures reach the sink; Run itself only ends with ctx
-	}()
-	return func() { <-done }, nil
+		return nil
+	}, nil
 }
