@@ -1,7 +1,6 @@
 package report
 
 import (
-	"strconv"
 	"unicode"
 	"unicode/utf8"
 
@@ -58,11 +57,7 @@ func NewDiagnosis(fs []diagnose.Finding, healthy *diagnose.Verdict) Diagnosis {
 			When: spanText(f.From, f.To), Evidence: []EvidenceView{}, Remedies: append([]string{}, f.Remedies...)}
 		for k := range f.Evidence {
 			e := &f.Evidence[k]
-			src := e.Source + " = " + strconv.FormatFloat(round6(e.Value), 'g', -1, 64)
-			if e.Figure >= 0 && e.Figure < len(f.Figures) {
-				src = Basis(f.Figures, e.Figure)
-			}
-			v.Evidence = append(v.Evidence, EvidenceView{At: units.Clock(e.Sec), Text: EvidenceText(f, e), Source: src})
+			v.Evidence = append(v.Evidence, EvidenceView{At: units.Clock(e.Sec), Text: EvidenceText(f, e), Source: evidenceBasis(f.Figures, e)})
 		}
 		for i, g := range f.Figures {
 			v.Figures = append(v.Figures, FigureView{Text: FigureText(g), Value: round6(g.Value), Unit: g.Unit.String(), What: g.What,
