@@ -44,7 +44,7 @@ func TestLineOutput(t *testing.T) {
 
 func TestFormatProgress(t *testing.T) {
 	got := Format(Status{Elapsed: 12500 * time.Millisecond, Total: time.Minute})
-	if !strings.HasPrefix(got, "[12s/1m0s] 0 req/s · p95 -") {
+	if !strings.HasPrefix(got, "[0:12/1:00] 0 req/s · p95 -") {
 		t.Errorf("Format = %q", got)
 	}
 }
