@@ -261,7 +261,7 @@ func TestRequestWireFormat(t *testing.T) {
 
 func TestBadURLs(t *testing.T) {
 	cl := NewClient(&net.Dialer{})
-	for _, u := range []string{"https://x/", "http://", "ftp://x", "http://x/a b", "http://x/\r\nX: y"} {
+	for _, u := range []string{"httpx://x/", "https:/x/", "http://", "ftp://x", "http://x/a b", "http://x/\r\nX: y"} {
 		if err := cl.Do(&Request{Method: "GET", URL: []byte(u), Timeout: time.Second}, &Response{}); !errors.Is(err, ErrBadURL) {
 			t.Errorf("Do(%q) = %v, want ErrBadURL", u, err)
 		}
