@@ -36,6 +36,7 @@ func (w *wire) Read(p []byte) (int, error) {
 		if w.off == len(w.extra) {
 			w.extra, w.off = w.extra[:0], 0
 		}
+		w.read += int64(n)
 		return n, nil
 	}
 	var n int
@@ -45,7 +46,6 @@ func (w *wire) Read(p []byte) (int, error) {
 	} else {
 		n, err = w.Conn.Read(p)
 	}
-	w.read += int64(n)
 	if n > 0 {
 		if c := w.rec.cut(p[:n]); c < n {
 			w.extra = append(w.extra[:0], p[c:n]...) // the next record's bytes, for the next Read
@@ -53,6 +53,7 @@ func (w *wire) Read(p []byte) (int, error) {
 			n = c
 		}
 	}
+	w.read += int64(n)
 	return n, err
 }
 

@@ -14,9 +14,9 @@ import (
 )
 
 // Certs returns a server configuration with a fresh self-signed ECDSA
-// P-256 certificate for 127.0.0.1 and localhost, and a client
-// configuration that trusts it and nothing else.
-func Certs(tb testing.TB) (server, client *tls.Config) {
+// P-256 certificate for hosts (names or IP addresses; none: 127.0.0.1 and
+// localhost), and a client configuration that trusts it and nothing else.
+func Certs(tb testing.TB, hosts ...string) (server, client *tls.Config) {
 	tb.Helper()
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -27,12 +27,20 @@ func Certs(tb testing.TB) (server, client *tls.Config) {
 		Subject:               pkix.Name{CommonName: "h1test"},
 		NotBefore:             time.Now().Add(-time.Hour),
 		NotAfter:              time.Now().Add(24 * time.Hour),
-		IPAddresses:           []net.IP{net.IPv4(127, 0, 0, 1)},
-		DNSNames:              []string{"localhost"},
 		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
 		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
 		BasicConstraintsValid: true,
 		IsCA:                  true,
+	}
+	if len(hosts) == 0 {
+		hosts = []string{"127.0.0.1", "localhost"}
+	}
+	for _, h := range hosts {
+		if ip := net.ParseIP(h); ip != nil {
+			tmpl.IPAddresses = append(tmpl.IPAddresses, ip)
+		} else {
+			tmpl.DNSNames = append(tmpl.DNSNames, h)
+		}
 	}
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
 	if err != nil {
@@ -56,7 +64,7 @@ func FixedTLSServer(tb testing.TB, cfg *tls.Config) string {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { ln.Close() })
-	reply := []byte(fixedReply)
+	reply := []byte(FixedReply)
 	go func() {
 		for {
 			c, err := ln.Accept()
