@@ -359,7 +359,9 @@ func TestTLSHandshakeFailures(t *testing.T) {
 			func(err error) bool { return errors.Is(err, io.EOF) }, "io.EOF"},
 		{"no answer: the handshake timeout", func(c net.Conn) { time.Sleep(2 * time.Second) }, cliCfg, isTimeout, "a net.Error with Timeout()"},
 		{"a server that speaks none of the offered protocols", tlsServe(noALPN), cliCfg,
-			func(err error) bool { return strings.HasSuffix(err.Error(), "remote error: tls: no application protocol") }, "the alert no_application_protocol"},
+			func(err error) bool {
+				return strings.HasSuffix(err.Error(), "remote error: tls: no application protocol")
+			}, "the alert no_application_protocol"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
