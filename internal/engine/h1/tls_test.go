@@ -447,3 +447,35 @@ func TestAbortDuringHandshake(t *testing.T) {
 	}
 	abortAndWait(t, cl, done)
 }
+
+// BenchmarkHandshake is the cost of opening an https connection and
+// sending one request on it, with a full handshake and with a resumed one
+// (the client's session cache), client and server in this process.
+func BenchmarkHandshake(b *testing.B) {
+	srvCfg, cliCfg := h1test.Certs(b)
+	url := h1test.FixedTLSServer(b, srvCfg)
+	for _, c := range []struct {
+		name   string
+		resume bool
+	}{{"full", false}, {"resumed", true}} {
+		b.Run(c.name, func(b *testing.B) {
+			cfg := cliCfg.Clone()
+			if c.resume {
+				cfg.ClientSessionCache = tls.NewLRUClientSessionCache(1)
+			} else {
+				cfg.SessionTicketsDisabled = true
+			}
+			req := &Request{Method: "GET", URL: []byte(url + "/x"), Timeout: 5 * time.Second}
+			var resp Response
+			b.ReportAllocs()
+			defer cpuMeter(b)()
+			for b.Loop() {
+				cl := tlsClient(cfg)
+				if err := cl.Do(req, &resp); err != nil {
+					b.Fatal(err)
+				}
+				cl.Close()
+			}
+		})
+	}
+}
