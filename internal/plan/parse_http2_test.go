@@ -20,8 +20,8 @@ func TestHTTP2Key(t *testing.T) {
     flow: [get: /x]
 `
 	cases := []struct {
-		name       string
-		top, own   string // "" leaves the key out
+		name         string
+		top, own     string // "" leaves the key out
 		wantA, wantB bool
 	}{
 		{"off by default", "", "", false, false},
