@@ -130,20 +130,14 @@ func resetNetConn(conn net.Conn) {
 }
 
 // pace calls write with chunks of body so that it goes out at bps bytes per
-// second, until done closes.
+// second, as over a link that slow: each chunk of about 20 ms is written
+// when its last byte would have crossed the link, until done closes.
 func pace(body []byte, bps float64, done <-chan struct{}, write func([]byte) error) {
 	chunk := max(1, int(bps/50))
 	start := time.Now()
 	for off := 0; off < len(body); {
 		n := min(chunk, len(body)-off)
-		if write(body[off:off+n]) != nil {
-			return
-		}
-		off += n
-		if off == len(body) {
-			return
-		}
-		due := start.Add(time.Duration(float64(off) / bps * float64(time.Second)))
+		due := start.Add(time.Duration(float64(off+n) / bps * float64(time.Second)))
 		t := time.NewTimer(time.Until(due))
 		select {
 		case <-t.C:
@@ -151,6 +145,10 @@ func pace(body []byte, bps float64, done <-chan struct{}, write func([]byte) err
 			t.Stop()
 			return
 		}
+		if write(body[off:off+n]) != nil {
+			return
+		}
+		off += n
 	}
 }
 
