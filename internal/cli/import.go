@@ -16,6 +16,7 @@ import (
 	"github.com/loadlens/loadlens/internal/importer"
 	"github.com/loadlens/loadlens/internal/importer/curl"
 	"github.com/loadlens/loadlens/internal/importer/har"
+	"github.com/loadlens/loadlens/internal/importer/openapi"
 )
 
 const importUsage = "import <openapi|har|curl|k6> <source> [flags]"
@@ -194,6 +195,12 @@ func importFile(kind, path, baseURL string, hf harFlags) (*importer.Test, error)
 	}
 	defer f.Close()
 	switch kind {
+	case "openapi":
+		data, err := io.ReadAll(io.LimitReader(f, 64<<20))
+		if err != nil {
+			return nil, err
+		}
+		return openapi.Import(data, filepath.Base(path), baseURL)
 	case "har":
 		opt, err := hf.options()
 		if err != nil {
