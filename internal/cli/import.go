@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -16,6 +15,7 @@ import (
 	"github.com/loadlens/loadlens/internal/importer"
 	"github.com/loadlens/loadlens/internal/importer/curl"
 	"github.com/loadlens/loadlens/internal/importer/har"
+	"github.com/loadlens/loadlens/internal/importer/k6"
 	"github.com/loadlens/loadlens/internal/importer/openapi"
 )
 
@@ -201,6 +201,12 @@ func importFile(kind, path, baseURL string, hf harFlags) (*importer.Test, error)
 			return nil, err
 		}
 		return openapi.Import(data, filepath.Base(path), baseURL)
+	case "k6":
+		data, err := io.ReadAll(io.LimitReader(f, 16<<20))
+		if err != nil {
+			return nil, err
+		}
+		return k6.Import(data, filepath.Base(path))
 	case "har":
 		opt, err := hf.options()
 		if err != nil {
@@ -208,5 +214,5 @@ func importFile(kind, path, baseURL string, hf harFlags) (*importer.Test, error)
 		}
 		return har.Import(f, filepath.Base(path), opt)
 	}
-	return nil, errors.New("not yet")
+	return nil, fmt.Errorf("unknown import kind %q", kind)
 }
