@@ -285,7 +285,7 @@ const boundary = "loadlens-import-boundary-7MA4YWxkTrZu0gW"
 // build turns the requests into the test's one scenario.
 func build(t *importer.Test, reqs []*request) {
 	base := commonOrigin(reqs)
-	t.BaseURL = importer.Lit(base)
+	t.BaseURL = `{{ env("BASE_URL", "` + importer.Lit(base) + `") }}`
 	t.Name = "curl-" + sanitize(reqs[0].url.Host)
 	var flow []importer.Step
 	usesVars := false
@@ -387,13 +387,17 @@ func build(t *importer.Test, reqs []*request) {
 	}
 }
 
-// dropped reports whether a header is one loadlens sets itself.
+// dropped reports whether a header is one loadlens sets itself, or the
+// browser's own bookkeeping that "Copy as cURL" carries along (as a HAR
+// import drops it): fetch metadata, client hints, priority, and
+// compression, since bodies are read for checks and extractions.
 func dropped(name string) bool {
-	switch strings.ToLower(name) {
-	case "content-length", "host", "connection", "transfer-encoding":
+	n := strings.ToLower(name)
+	switch n {
+	case "content-length", "host", "connection", "transfer-encoding", "priority", "accept-encoding", "te", "upgrade-insecure-requests":
 		return true
 	}
-	return false
+	return strings.HasPrefix(n, "sec-")
 }
 
 // multipart writes -F parts as a multipart/form-data body.

@@ -28,12 +28,13 @@ func correlate(steps []*step) []*sub {
 	known := map[string]bool{}
 	names := map[string]bool{"vu": true, "iteration": true, "scenario": true, "env": true}
 	for i, s := range steps {
-		for _, v := range candidates(s) {
+		for _, c := range candidates(s) {
+			v := c.value
 			if known[v] {
 				continue
 			}
 			for j := i - 1; j >= 0; j-- {
-				ex, ok := find(steps[j], v)
+				ex, ok := find(steps[j], v, c.hint)
 				if !ok {
 					continue
 				}
@@ -78,19 +79,24 @@ func worth(v string) bool {
 	return len(v) >= 16 || (len(v) >= 8 && strings.ContainsAny(v, "0123456789"))
 }
 
+// candidate is a value a request sends, with the name of where it sends it.
+type candidate struct{ value, hint string }
+
 // candidates are the values a request sends that may have come from a response.
-func candidates(s *step) []string {
-	var out []string
+func candidates(s *step) []candidate {
+	var out []candidate
+	hint := ""
 	add := func(v string) {
 		if worth(v) {
-			out = append(out, v)
+			out = append(out, candidate{v, hint})
 		}
 	}
 	for _, seg := range strings.Split(s.e.url.EscapedPath(), "/") {
 		add(seg)
 	}
 	for _, kv := range strings.Split(s.e.url.RawQuery, "&") {
-		if _, v, ok := strings.Cut(kv, "="); ok {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			hint = k
 			add(v)
 		}
 	}
@@ -99,6 +105,7 @@ func candidates(s *step) []string {
 		case "accept", "accept-language", "user-agent", "referer", "origin", "content-type":
 			continue
 		}
+		hint = h.Name
 		if tok, ok := strings.CutPrefix(h.Value, "Bearer "); ok {
 			add(tok)
 		} else {
@@ -106,16 +113,18 @@ func candidates(s *step) []string {
 		}
 	}
 	for _, c := range strings.Split(s.cookies, "; ") {
-		if _, v, ok := strings.Cut(c, "="); ok {
+		if k, v, ok := strings.Cut(c, "="); ok {
+			hint = k
 			add(v)
 		}
 	}
 	if s.hasBody {
 		var doc any
 		if json.Unmarshal([]byte(s.body), &doc) == nil {
-			leaves(doc, "$", func(_ string, v string) { add(v) })
+			leaves(doc, "$", func(path string, v string) { hint = path; add(v) })
 		} else if vals, err := url.ParseQuery(s.body); err == nil {
-			for _, vs := range vals {
+			for k, vs := range vals {
+				hint = k
 				for _, v := range vs {
 					if !strings.ContainsAny(v, "&=") {
 						add(url.QueryEscape(v))
@@ -174,7 +183,7 @@ func responseText(e *entry) string {
 
 // find looks for v in s's response: a JSON value, a header, or the text
 // around it in the body; it returns the extraction that yields v.
-func find(s *step, v string) (importer.Extract, bool) {
+func find(s *step, v, hint string) (importer.Extract, bool) {
 	body := responseText(s.resp)
 	var doc any
 	if body != "" && json.Unmarshal([]byte(body), &doc) == nil {
@@ -203,7 +212,7 @@ func find(s *step, v string) (importer.Extract, bool) {
 	}
 	if doc == nil {
 		if re, ok := around(body, v); ok {
-			return importer.Extract{Var: "value", Regex: re}, true
+			return importer.Extract{Var: varName(hint), Regex: re}, true
 		}
 	}
 	return importer.Extract{}, false
