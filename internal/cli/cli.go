@@ -49,6 +49,9 @@ func commands() []command {
 // subcommands are the commands that a command's own run function
 // dispatches to, listed in the help under it.
 func subcommands(name string) []command {
+	if name == "import" {
+		return importKinds
+	}
 	if name == "demo" {
 		return []command{{"demo seed", "demo seed --sqlite FILE | --postgres DSN", "fill a database the demo shop then serves (--rows N)", demoSeedCmd}}
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,19 +20,29 @@ import (
 	"github.com/loadlens/loadlens/internal/importer/openapi"
 )
 
-const importUsage = "import <openapi|har|curl|k6> <source> [flags]"
+const importUsage = "import <kind> <source> [flags]"
+
+// importKinds are what import reads, as its subcommands.
+var importKinds = []command{
+	{"import openapi", "import openapi <spec.yaml|json> [flags]", "a test from an OpenAPI 3.0/3.1 or Swagger 2.0 spec", nil},
+	{"import har", "import har <recording.har> [flags]", "a test from a browser recording", nil},
+	{"import curl", "import curl '<curl ...>' | - [flags]", "a test from curl command lines", nil},
+	{"import k6", "import k6 <script.js> [flags]", "a test from a k6 script (the common subset)", nil},
+}
 
 // importCmd turns an OpenAPI spec, a HAR recording, curl command lines or a
 // k6 script into a test file that validates.
 func importCmd(_ context.Context, e *env, args []string) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
+	if len(args) == 0 || !slices.ContainsFunc(importKinds, func(c command) bool { return c.name == "import "+args[0] }) {
 		fs := newFlagSet(e, "import", importUsage)
-		fs.Usage()
-		fmt.Fprintln(e.stdout, "\nkinds: openapi SPEC.yaml|json · har RECORDING.har · curl 'curl ...' (or - for stdin) · k6 SCRIPT.js\n`loadlens import KIND -h` lists a kind's flags")
-		if len(args) == 0 {
+		pos, err := parseArgs(fs, args)
+		if err != nil {
 			return app.ExitBadInput
 		}
-		return app.ExitOK
+		if len(pos) == 0 {
+			return fail(e, usageErr("import needs a kind: loadlens %s (openapi, har, curl or k6)", importUsage))
+		}
+		return fail(e, usageErr("unknown import kind %q: openapi, har, curl or k6", pos[0]))
 	}
 	kind := args[0]
 	fs := newFlagSet(e, "import "+kind, "import "+kind+" <source> [flags]")
@@ -77,8 +88,6 @@ func importCmd(_ context.Context, e *env, args []string) int {
 			return fail(e, usageErr("import %s takes one file", kind))
 		}
 		t, err = importFile(kind, source, baseURL, harOpts)
-	default:
-		return fail(e, usageErr("unknown import kind %q: openapi, har, curl or k6", kind))
 	}
 	if err != nil {
 		return fail(e, usageErr("import %s: %v", kind, err))
