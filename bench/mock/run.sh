@@ -125,7 +125,10 @@ main() {
     latency "$r"
   done
   mock_stop
-  report >"$BENCH/mock/RESULTS.md"
+  # The Analysis section is written by hand and kept across runs.
+  local analysis=""
+  [ -f "$BENCH/mock/RESULTS.md" ] && analysis=$(awk '/^## Analysis/ { keep = 1 } keep' "$BENCH/mock/RESULTS.md")
+  { report; [ -n "$analysis" ] && printf '\n%s\n' "$analysis"; } >"$BENCH/mock/RESULTS.md"
   log "wrote bench/mock/RESULTS.md"
 }
 
