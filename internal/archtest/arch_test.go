@@ -27,7 +27,8 @@ var allowed = map[string][]string{
 	"units":     {},
 	"golden":    {}, // compares tests' output with golden files; only tests import it
 	"live":      {"units", "web"},
-	"demo":      {},
+	"promtext":  {},
+	"demo":      {"promtext"},
 	"threshold": {"sample"},
 	"plan":      {"sample", "series", "tmpl", "jsonpath", "threshold"},
 	"engine":    {"plan", "sample", "tmpl", "jsonpath"},
@@ -40,7 +41,9 @@ var allowed = map[string][]string{
 	"capacity":  {"metrics", "sample", "threshold", "units"},
 	"report":    {"capacity", "compare", "diagnose", "estimate", "metrics", "sample", "series", "threshold", "units", "web"},
 	"app":       {"capacity", "compare", "demo", "diagnose", "engine", "estimate", "live", "metrics", "plan", "report", "sample", "scrape", "series", "store", "threshold", "units"},
-	"cli":       {"app", "capacity", "demo", "estimate", "live", "plan"},
+	"mock":      {"plan", "promtext", "tmpl", "jsonpath"},
+	"importer":  {"plan", "tmpl"},
+	"cli":       {"app", "capacity", "demo", "estimate", "importer", "live", "mock", "plan"},
 	"archtest":  {},
 	// faultserver serves faults to tests; no package may import it (test imports are not listed)
 	"faultserver": {},

@@ -39,6 +39,8 @@ func commands() []command {
 		{"estimate", "estimate --dau N --visits N ... [flags]", "from business numbers to requests/s, VUs and instances, every step shown", estimateCmd},
 		{"capacity", "capacity <test.yaml> [flags]", "search for the highest rate the target sustains within the test's thresholds", capacityCmd},
 		{"compare", "compare <baseline-run> <run>... [flags]", "compare runs with statistics; --fail-on-regression gates CI", compareCmd},
+		{"import", importUsage, "turn an OpenAPI spec, a HAR recording, curl lines or a k6 script into a test file", importCmd},
+		{"mock", mockUsage, "serve a mock of the external systems a service calls (latency, errors, metrics)", mockCmd},
 		{"demo", "demo [--serve] [--addr ADDR]", "run a short test against the built-in demo shop (or only serve it)", demoCmd},
 		{"version", "version", "print the version", versionCmd},
 	}
@@ -47,6 +49,9 @@ func commands() []command {
 // subcommands are the commands that a command's own run function
 // dispatches to, listed in the help under it.
 func subcommands(name string) []command {
+	if name == "import" {
+		return importKinds
+	}
 	if name == "demo" {
 		return []command{{"demo seed", "demo seed --sqlite FILE | --postgres DSN", "fill a database the demo shop then serves (--rows N)", demoSeedCmd}}
 	}
