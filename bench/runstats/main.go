@@ -8,6 +8,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"sort"
 	"time"
@@ -21,13 +22,14 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: runstats <run.db>")
 		os.Exit(2)
 	}
-	if err := run(os.Args[1]); err != nil {
+	if err := run(os.Args[1], os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "runstats:", err)
 		os.Exit(1)
 	}
 }
 
-func run(path string) error {
+// run writes the figures of the run.db at path to w.
+func run(path string, w io.Writer) error {
 	r, err := store.Open(path)
 	if err != nil {
 		return err
@@ -69,19 +71,19 @@ func run(path string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("rdb_reqs\t%d\n", reqs)
-	fmt.Printf("rdb_failed\t%d\n", failed)
-	fmt.Printf("rdb_dropped\t%d\n", dropped)
-	fmt.Printf("vus_max\t%d\n", vusMax)
-	fmt.Printf("p99_ms_rdb\t%.3f\n", ms(whole.Quantile(99)))
-	fmt.Printf("p999_ms\t%.3f\n", ms(whole.Quantile(99.9)))
+	fmt.Fprintf(w, "rdb_reqs\t%d\n", reqs)
+	fmt.Fprintf(w, "rdb_failed\t%d\n", failed)
+	fmt.Fprintf(w, "rdb_dropped\t%d\n", dropped)
+	fmt.Fprintf(w, "vus_max\t%d\n", vusMax)
+	fmt.Fprintf(w, "p99_ms_rdb\t%.3f\n", ms(whole.Quantile(99)))
+	fmt.Fprintf(w, "p999_ms\t%.3f\n", ms(whole.Quantile(99.9)))
 	if s0 >= 0 {
-		fmt.Printf("s0_p99_ms\t%.3f\n", s0)
+		fmt.Fprintf(w, "s0_p99_ms\t%.3f\n", s0)
 	}
 	if len(perSecond) > 0 {
 		sort.Float64s(perSecond)
-		fmt.Printf("s1_9_p99_med_ms\t%.3f\n", perSecond[len(perSecond)/2])
-		fmt.Printf("s1_9_p99_max_ms\t%.3f\n", perSecond[len(perSecond)-1])
+		fmt.Fprintf(w, "s1_9_p99_med_ms\t%.3f\n", perSecond[len(perSecond)/2])
+		fmt.Fprintf(w, "s1_9_p99_max_ms\t%.3f\n", perSecond[len(perSecond)-1])
 	}
 	return nil
 }
