@@ -189,7 +189,8 @@ main() {
   rm -rf "$OUT/runs" "$OUT/parse-failures.tsv"
   : >"$RAW"
   target_start
-  trap 'target_stop' EXIT
+  observed_start
+  trap 'target_stop; observed_stop' EXIT
   trap 'log interrupted; exit 130' INT TERM
   local round meas tool
   for round in $(seq "$ROUNDS"); do
@@ -213,6 +214,7 @@ main() {
     done
   done
   target_stop
+  observed_stop
 
   local secs=$(( $(date +%s) - start ))
   RUNTIME="$((secs / 60)) min $((secs % 60)) s"
@@ -226,7 +228,8 @@ main() {
 # RUN_VARS are what the report needs from the run, saved so REPORT_ONLY=1 can redo it.
 RUN_VARS=(ROUNDS ONLY ORDER RUNTIME RUN_DATE LOADAVG_START NOFILE TARGET_CPU GEN_CPU CLOSED_DUR
   OPEN_DUR QUIET_WAIT DISTURBED LOADLENS_OFF_FLAGS LOADLENS_ON_DESC LOADLENS_REF LOADLENS_BASELINE
-  LOADLENS_BASE PEERS ONCE_ROUNDS COLLAPSE_DUR SCALE_VUS SCALE_DUR SCALE_PER_PROC DASH_CLIENT DASH_FLAGS)
+  LOADLENS_BASE PEERS ONCE_ROUNDS COLLAPSE_DUR SCALE_VUS SCALE_DUR SCALE_PER_PROC DASH_CLIENT DASH_FLAGS
+  METRICS_URL)
 
 # save_run_env writes the run's settings to $OUT/run.env.
 save_run_env() {

@@ -20,6 +20,8 @@ IDLE_VUS=10000; IDLE_DUR=15
 # The dashboard's feed as a real run has it: loadlens's default rows serve the dashboard on
 # this port and a curl reads its event stream (DASH_CLIENT=0: no reader).
 : "${DASH_PORT:=18099}" "${DASH_CLIENT:=1}"
+# loadlens's open-model row scrapes node_exporter on this port every second (observe:).
+: "${NODE_PORT:=18100}"
 
 # tool_cmd MEAS TOOL DIR fills CMD (an array) with the command for one run, or sets
 # UNSUPPORTED to the reason the tool cannot take part in MEAS.
@@ -48,8 +50,14 @@ tool_cmd() {
   open/k6)       CMD=("$B/k6" run -q --no-color --summary-export "$dir/summary.json"
                       --summary-trend-stats 'med,p(99),p(99.9)' -e "TARGET=$URL" -e "RATE=$OPEN_RATE"
                       -e "DURATION=${OPEN_DUR}s" "$BENCH/k6/open.js") ;;
-  open/loadlens|open/loadlens-base) CMD=("$LL" run "$URL" --rate "$OPEN_RATE" --duration "${OPEN_DUR}s" --quiet
-                      --summary-json "$dir/summary.json" --results "$dir/results" "${DASH_FLAGS[@]}") ;;
+  open/loadlens|open/loadlens-base)
+                 if [ -n "$METRICS_URL" ]; then
+                   CMD=("$LL" run "$BENCH/loadlens/open.yaml" -e "TARGET=http://127.0.0.1:$PORT" -e "METRICS=$METRICS_URL"
+                      -e "DUR=${OPEN_DUR}s" --quiet --summary-json "$dir/summary.json" --results "$dir/results" "${DASH_FLAGS[@]}")
+                 else
+                   CMD=("$LL" run "$URL" --rate "$OPEN_RATE" --duration "${OPEN_DUR}s" --quiet
+                      --summary-json "$dir/summary.json" --results "$dir/results" "${DASH_FLAGS[@]}")
+                 fi ;;
 
   https/wrk)     CMD=("$B_WRK" -t1 -c"$CLOSED_VUS" -d"${CLOSED_DUR}s" --latency "$HTTPS_URL") ;;
   https/oha)     CMD=("$B/oha" -c "$CLOSED_VUS" -z "${CLOSED_DUR}s" --no-tui --insecure "${OHA_JSON[@]}" "$HTTPS_URL") ;;

@@ -192,7 +192,9 @@ Achieved rate = requests completed ÷ ${OPEN_DUR} s; generator CPU in µs per re
 times from the actual send, k6 and loadlens's open model from the scheduled start; loadlens's
 p99.9 is read from its run.db). Ratios paired by round, the tool's ÷ loadlens's (below 1:
 the tool is leaner or faster). oha runs with \`-c $CLOSED_VUS -q $OPEN_RATE\`.
-loadlens serves its dashboard${DASH_NOTE}.
+loadlens runs as issue 11 sets its target: it serves its dashboard${DASH_NOTE}$(
+  [ -n "${METRICS_URL:-}" ] && echo ", and \`observe:\` scrapes node_exporter (on the target's core) every second (\`bench/loadlens/open.yaml\`)")
+— work the peers do not do.
 
 | tool | achieved req/s | CPU µs per request | ÷ loadlens (paired) | p50 ms | p99 ms | p99.9 ms | p99 ÷ loadlens (paired) | dropped | errors | peak RSS MiB | other CPU % |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |

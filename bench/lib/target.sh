@@ -32,6 +32,35 @@ target_start() {
   die "nginx did not start on $URL (is port $PORT taken? set PORT=...)"
 }
 
+# observed_start starts node_exporter on 127.0.0.1:$NODE_PORT, pinned to $TARGET_CPU: the one
+# endpoint loadlens's open-model row scrapes every second (observe:), as a real run does.
+# METRICS_URL stays empty when there is no node_exporter.
+OBSERVED_PID=""; METRICS_URL=""
+observed_start() {
+  local bin _
+  bin=$(command -v prometheus-node-exporter || command -v node_exporter) || {
+    log "no node_exporter: loadlens's open-model row runs without observe:"; return 0; }
+  taskset -c "$TARGET_CPU" "$bin" --web.listen-address="127.0.0.1:$NODE_PORT" >/dev/null 2>&1 &
+  OBSERVED_PID=$!
+  for _ in $(seq 50); do
+    if curl -fsS -o /dev/null "http://127.0.0.1:$NODE_PORT/metrics" 2>/dev/null; then
+      METRICS_URL="http://127.0.0.1:$NODE_PORT/metrics"; return 0
+    fi
+    kill -0 "$OBSERVED_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  log "node_exporter did not start on 127.0.0.1:$NODE_PORT: loadlens's open-model row runs without observe:"
+}
+
+# observed_stop stops the node_exporter observed_start started.
+observed_stop() {
+  if [ -n "$OBSERVED_PID" ] && kill -0 "$OBSERVED_PID" 2>/dev/null; then
+    kill "$OBSERVED_PID" 2>/dev/null
+    wait "$OBSERVED_PID" 2>/dev/null || true
+  fi
+  OBSERVED_PID=""
+}
+
 # target_alive restarts nginx when it died between two runs.
 target_alive() {
   if ! kill -0 "$NGINX_PID" 2>/dev/null || ! curl -fsS -o /dev/null "$URL" 2>/dev/null; then
