@@ -118,6 +118,10 @@ measure() {
   best=$(other_of "$dir")
   for try in 2 3; do
     [ "${REDO_DISTURBED:-1}" != 0 ] && [ "${best:-0}" -gt "$DISTURBED" ] || break
+    # REDO_UNTIL (a Unix time) bounds the whole run: past it, disturbed runs are kept as they are.
+    if [ "${REDO_UNTIL:-0}" != 0 ] && [ "$(date +%s)" -ge "$REDO_UNTIL" ]; then
+      log "  disturbed (other processes used $best % of a core), but past REDO_UNTIL: kept"; break
+    fi
     log "  disturbed (other processes used $best % of a core): try $try"
     rm -rf "$dir.try" && mv "$dir" "$dir.try"
     run_one "$meas" "$tool" "$round" "$dir"
