@@ -407,9 +407,11 @@ EOF
     'a <= 2 * b' "a=$(med open loadlens s0_p99_ms)" "b=$(med open loadlens s1_9_p99_max_ms)"
   verdict "https: requests per CPU-s" "≥ oha's" "oha ÷ loadlens $(rcell https oha pr_req_per_cpu_s)" 'r <= 1' \
     "r=$(med https oha pr_req_per_cpu_s)"
-  verdict "bookkeeping" "≤ 3 % of throughput" \
-    "$(awk -v m="$(med closed loadlens-off bk_reqs)" 'BEGIN { if (m != "") printf "%.1f %%", 100 * (1 - m) }')" \
-    'm >= 0.97' "m=$(med closed loadlens-off bk_reqs)"
+  # Both runs may drive nginx's core to its limit, which hides a cost in throughput: the
+  # verdict is on requests per CPU-second, throughput shown beside it.
+  verdict "bookkeeping" "≤ 3 % (of requests per CPU-s)" \
+    "$(awk -v m="$(med closed loadlens-off bk_cpu)" -v t="$(med closed loadlens-off bk_reqs)" 'BEGIN { if (m != "") printf "%.1f %% of requests per CPU-s, %.1f %% of throughput", 100 * (1 - m), 100 * (1 - t) }')" \
+    'm >= 0.97' "m=$(med closed loadlens-off bk_cpu)"
   verdict "100,000 idle VUs" "< 3 GiB" "$(cell scale loadlens-100000 rss_total_mib 0) MiB" 'm < 3072' \
     "m=$(med scale loadlens-100000 rss_total_mib)"
   local r t
