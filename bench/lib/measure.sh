@@ -316,6 +316,7 @@ parse_loadlens() {
   emit "$m" "$t" "$r" p50_ms "$(jq '.metrics.http_req_duration.med // empty' "$f" 2>/dev/null)"
   emit "$m" "$t" "$r" p99_ms "$(jq '.metrics.http_req_duration["p(99)"] // empty' "$f" 2>/dev/null)"
   emit "$m" "$t" "$r" vus_max "$(jq '.metrics.vus_max.max // empty' "$f" 2>/dev/null)"
+  emit "$m" "$t" "$r" run_s "$(jq '.loadlens.duration_ms / 1000 // empty' "$f" 2>/dev/null)"
   # What the summary does not hold (p99.9, the start-up test) comes from run.db.
   local db; db=$(ls "$4"/results/*/run.db 2>/dev/null | head -1)
   if [ -n "$db" ]; then

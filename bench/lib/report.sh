@@ -315,17 +315,18 @@ loadlens alone on the generator core, \`--rate\` $(printf '%s/s, ' "${COLLAPSE_R
 with the default VU pool and with \`--max-vus $COLLAPSE_CAP\` (issue 11 §2: the default must
 degrade as the capped pool does, report what could not start as dropped, and overshoot its
 plan by at most the graceful stop, 5 s here). Achieved = requests completed ÷ ${COLLAPSE_DUR} s;
-failed % of the requests sent; overshoot = wall time − ${COLLAPSE_DUR} s (start-up, the end of
-the run and the graceful stop included); VUs = the largest pool. What loadlens said (its
-notices and findings) is in \`bench/data/said.tsv\`. $(rounds_note collapse)
+failed % of the requests sent; overshoot = the run's length as loadlens reports it −
+${COLLAPSE_DUR} s (the graceful stop included), and the process's wall time − ${COLLAPSE_DUR} s (its
+start-up and the writing of its report as well); VUs = the largest pool. What loadlens said
+(its notices and findings) is in \`bench/data/said.tsv\`. $(rounds_note collapse)
 
-| run | achieved req/s | dropped | failed % | overshoot s | peak RSS MiB | VUs | p99 ms | CPU s |
-| --- | --- | --- | --- | --- | --- | --- | --- | --- |
+| run | achieved req/s | dropped | failed % | overshoot s | wall − plan s | peak RSS MiB | VUs | p99 ms | CPU s |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 EOF
   local r t
   for r in "${COLLAPSE_RATES[@]}"; do
     for t in "loadlens-$((r / 1000))k" "loadlens-$((r / 1000))k-cap"; do
-      echo "| $(tool_label "$t") | $(cell collapse "$t" rate 0) | $(cell collapse "$t" dropped 0) | $(cell collapse "$t" failed_pct 1) | $(cell collapse "$t" overshoot_s 1) | $(cell collapse "$t" rss_mib 1) | $(cell collapse "$t" vus_max 0) | $(cell collapse "$t" p99_ms 2) | $(cell collapse "$t" cpu_s 2) |"
+      echo "| $(tool_label "$t") | $(cell collapse "$t" rate 0) | $(cell collapse "$t" dropped 0) | $(cell collapse "$t" failed_pct 1) | $(cell collapse "$t" overshoot_s 1) | $(cell collapse "$t" wall_over_s 1) | $(cell collapse "$t" rss_mib 1) | $(cell collapse "$t" vus_max 0) | $(cell collapse "$t" p99_ms 2) | $(cell collapse "$t" cpu_s 2) |"
     done
   done
 }

@@ -54,7 +54,8 @@ END {
       if (m == "idle") set(run, "rate", v[run, "reqs"] / idle_dur)
       if (m == "collapse") set(run, "rate", v[run, "reqs"] / collapse_dur)
     }
-    if (m == "collapse" && ok(run, "wall_s")) set(run, "overshoot_s", v[run, "wall_s"] - collapse_dur)
+    if (m == "collapse" && ok(run, "wall_s")) set(run, "wall_over_s", v[run, "wall_s"] - collapse_dur)
+    if (m == "collapse" && ok(run, "run_s")) set(run, "overshoot_s", v[run, "run_s"] - collapse_dur)
   }
   # Ratios paired by round.
   split("req_per_cpu_s cpu_us_per_req user_us_per_req p99_ms p999_ms rss_per_vu_kib reqs", K, " ")
