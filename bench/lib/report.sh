@@ -314,7 +314,8 @@ collapse_section() {
 loadlens alone on the generator core, \`--rate\` $(printf '%s/s, ' "${COLLAPSE_RATES[@]}" | sed 's/, $//'),
 with the default VU pool and with \`--max-vus $COLLAPSE_CAP\` (issue 11 §2: the default must
 degrade as the capped pool does, report what could not start as dropped, and overshoot its
-plan by at most the graceful stop, 5 s here). Achieved = requests completed ÷ ${COLLAPSE_DUR} s;
+plan by at most the graceful stop, 5 s here). Achieved = requests completed ÷ the run's length
+(${COLLAPSE_DUR} s, or longer when it overshot);
 failed % of the requests sent; overshoot = the run's length as loadlens reports it −
 ${COLLAPSE_DUR} s (the graceful stop included), and the process's wall time − ${COLLAPSE_DUR} s (its
 start-up and the writing of its report as well); VUs = the largest pool. What loadlens said

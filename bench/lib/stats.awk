@@ -52,7 +52,8 @@ END {
     if (ok(run, "reqs")) {
       if (m == "open") set(run, "rate", v[run, "reqs"] / open_dur)
       if (m == "idle") set(run, "rate", v[run, "reqs"] / idle_dur)
-      if (m == "collapse") set(run, "rate", v[run, "reqs"] / collapse_dur)
+      # Over the run's own length: requests completed during an overshoot count, and so does its time.
+      if (m == "collapse") set(run, "rate", v[run, "reqs"] / (ok(run, "run_s") && v[run, "run_s"] > collapse_dur ? v[run, "run_s"] : collapse_dur))
     }
     if (m == "collapse" && ok(run, "wall_s")) set(run, "wall_over_s", v[run, "wall_s"] - collapse_dur)
     if (m == "collapse" && ok(run, "run_s")) set(run, "overshoot_s", v[run, "run_s"] - collapse_dur)
