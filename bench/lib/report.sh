@@ -212,11 +212,14 @@ EOF
 **Start-up test.** loadlens's per-second p99 (from run.db) of second 0 against seconds 1–9 of
 the same runs: second 0 should look like the others (issue 11 §1).
 
-| | second 0 p99 ms | seconds 1–9: median of the per-second p99 ms | seconds 1–9: worst per-second p99 ms |
-| --- | --- | --- | --- |
+The last two columns are loadlens's own stall (\`loadlens_sched_latency_p99_s\`: how long its
+goroutines waited runnable for a CPU, p99 of each second), in builds that record it.
+
+| | second 0 p99 ms | seconds 1–9: median of the per-second p99 ms | seconds 1–9: worst per-second p99 ms | own stall p99, second 0 ms | own stall p99, worst second ms |
+| --- | --- | --- | --- | --- | --- |
 EOF
   for t in loadlens "${BASE_ROW[@]}"; do
-    echo "| $(tool_label "$t") | $(cell open "$t" s0_p99_ms 2) | $(cell open "$t" s1_9_p99_med_ms 2) | $(cell open "$t" s1_9_p99_max_ms 2) |"
+    echo "| $(tool_label "$t") | $(cell open "$t" s0_p99_ms 2) | $(cell open "$t" s1_9_p99_med_ms 2) | $(cell open "$t" s1_9_p99_max_ms 2) | $(cell open "$t" stall_s0_p99_ms 2) | $(cell open "$t" stall_p99_max_ms 2) |"
   done
 }
 

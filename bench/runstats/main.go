@@ -80,6 +80,25 @@ func run(path string, w io.Writer) error {
 	if s0 >= 0 {
 		fmt.Fprintf(w, "s0_p99_ms\t%.3f\n", s0)
 	}
+	// The generator's own stall per second (loadlens_sched_latency_p99_s), in builds that
+	// record it: second 0's and the worst of the run.
+	set, err := r.Series()
+	if err != nil {
+		return err
+	}
+	for _, ser := range set {
+		if ser.Name != stallSeries || len(ser.Points) == 0 {
+			continue
+		}
+		worst := 0.0
+		for _, p := range ser.Points {
+			worst = max(worst, p.Value)
+			if p.Sec == 0 {
+				fmt.Fprintf(w, "stall_s0_p99_ms\t%.3f\n", p.Value*1000)
+			}
+		}
+		fmt.Fprintf(w, "stall_p99_max_ms\t%.3f\n", worst*1000)
+	}
 	if len(perSecond) > 0 {
 		sort.Float64s(perSecond)
 		fmt.Fprintf(w, "s1_9_p99_med_ms\t%.3f\n", perSecond[len(perSecond)/2])
@@ -87,5 +106,8 @@ func run(path string, w io.Writer) error {
 	}
 	return nil
 }
+
+// stallSeries is the per-second series of how long loadlens's goroutines waited runnable.
+const stallSeries = "loadlens_sched_latency_p99_s"
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
