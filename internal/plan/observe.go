@@ -22,6 +22,7 @@ func ObservePresets() []string { return []string{"spring", "node", "postgres", "
 type Observe struct {
 	Interval time.Duration   // the section's default scrape interval
 	Targets  []ObserveTarget // in the order written; empty when the test observes nothing
+	Traces   *ObserveTraces  // the OTLP receiver; nil for none
 }
 
 // ObserveTarget is one endpoint to scrape.
