@@ -30,6 +30,7 @@ var allowed = map[string][]string{
 	"promtext":  {},
 	"demo":      {"promtext"},
 	"threshold": {"sample"},
+	"spans":     {"sample"},
 	"plan":      {"sample", "series", "tmpl", "jsonpath", "threshold"},
 	"engine":    {"plan", "sample", "tmpl", "jsonpath"},
 	"metrics":   {"sample", "threshold"},

@@ -1,0 +1,44 @@
+package spans
+
+import (
+	"time"
+
+	"github.com/loadlens/loadlens/internal/sample"
+)
+
+// SpanID is a span's 8-byte id.
+type SpanID [8]byte
+
+// Kind is a span's OTLP kind, as far as attribution needs it.
+type Kind uint8
+
+// The span kinds.
+const (
+	KindOther  Kind = iota // internal, producer, consumer or unspecified
+	KindServer             // the service handling a request
+	KindClient             // an outgoing call
+)
+
+// Span is one span a target exported, reduced to what attribution reads.
+type Span struct {
+	Trace     sample.TraceID
+	ID        SpanID
+	Parent    SpanID // zero for a root span
+	Service   string // the resource's service.name
+	Name      string
+	Kind      Kind
+	Start     time.Time
+	End       time.Time
+	DBSystem  string // db.system (or db.system.name); "" when not a database call
+	Statement string // db.statement / db.query.text; "" when not recorded
+	Host      string // the peer of an outgoing HTTP call: server.address, net.peer.name or the host of http.url / url.full
+}
+
+// Duration is the span's length; a span that ends before it starts has none.
+func (s *Span) Duration() time.Duration { return max(s.End.Sub(s.Start), 0) }
+
+// cacheSystems are the db.system values that are caches rather than databases.
+var cacheSystems = map[string]bool{"redis": true, "memcached": true, "valkey": true, "hazelcast": true, "ignite": true}
+
+// IsCache reports whether a db.system value names a cache.
+func IsCache(system string) bool { return cacheSystems[system] }
