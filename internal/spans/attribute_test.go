@@ -16,7 +16,7 @@ func span(trace int, sid, parent byte, name string, kind Kind, a, b int) Span {
 }
 
 func db(s Span, system, stmt string) Span { s.DBSystem, s.Statement = system, stmt; return s }
-func host(s Span, h string) Span         { s.Host = h; return s }
+func host(s Span, h string) Span          { s.Host = h; return s }
 
 func TestAttribution(t *testing.T) {
 	for _, tc := range []struct {
@@ -33,10 +33,10 @@ func TestAttribution(t *testing.T) {
 			span(1, 5, 1, "render", KindOther, 70, 90), // internal: the service's own time
 		}, map[Part]bool{
 			{Kind: PartDB, Name: "SELECT * FROM apps WHERE id = $1", Span: "SELECT apps", Time: ms(30)}: true,
-			{Kind: PartCache, Name: "GET", Span: "GET", Time: ms(5)}:                                     true,
-			{Kind: PartHTTP, Name: "payments.local", Span: "GET", Time: ms(20)}:                          true,
-			{Kind: PartService, Time: ms(45)}:                                                            true,
-			{Kind: PartOutside, Time: ms(10)}:                                                            true,
+			{Kind: PartCache, Name: "GET", Span: "GET", Time: ms(5)}:                                    true,
+			{Kind: PartHTTP, Name: "payments.local", Span: "GET", Time: ms(20)}:                         true,
+			{Kind: PartService, Time: ms(45)}:                                                           true,
+			{Kind: PartOutside, Time: ms(10)}:                                                           true,
 		}},
 		{"overlapping calls share the overlap", ms(100), []Span{
 			span(2, 1, 99, "GET /feed", KindServer, 0, 100),
@@ -50,7 +50,11 @@ func TestAttribution(t *testing.T) {
 		{"a downstream service's spans and calls past the entry span", ms(100), []Span{
 			span(3, 1, 99, "GET /feed", KindServer, 0, 100),
 			host(span(3, 2, 1, "GET", KindClient, 20, 120), "api.local"), // clipped at the entry span's end
-			func() Span { s := db(span(3, 3, 2, "SELECT", KindClient, 30, 60), "postgresql", ""); s.Service = "api"; return s }(),
+			func() Span {
+				s := db(span(3, 3, 2, "SELECT", KindClient, 30, 60), "postgresql", "")
+				s.Service = "api"
+				return s
+			}(),
 		}, map[Part]bool{
 			{Kind: PartHTTP, Name: "api.local", Span: "GET", Time: ms(80)}: true,
 			{Kind: PartService, Time: ms(20)}:                              true,
