@@ -31,6 +31,7 @@ var allowed = map[string][]string{
 	"demo":      {"promtext"},
 	"threshold": {"sample"},
 	"spans":     {"sample"},
+	"otlp":      {"sample", "spans"},
 	"plan":      {"sample", "series", "tmpl", "jsonpath", "threshold"},
 	"engine":    {"plan", "sample", "tmpl", "jsonpath"},
 	"metrics":   {"sample", "threshold"},
