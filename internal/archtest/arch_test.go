@@ -35,7 +35,7 @@ var allowed = map[string][]string{
 	"plan":      {"sample", "series", "tmpl", "jsonpath", "threshold"},
 	"engine":    {"plan", "sample", "tmpl", "jsonpath"},
 	"metrics":   {"sample", "threshold"},
-	"store":     {"metrics", "sample", "series", "threshold"},
+	"store":     {"metrics", "sample", "series", "spans", "threshold"},
 	"scrape":    {"plan", "series"},
 	"diagnose":  {"metrics", "series", "sample"},
 	"estimate":  {"metrics", "sample", "threshold", "units"},

@@ -110,6 +110,9 @@ func TestSummarizeSplitsTailFromMedian(t *testing.T) {
 		t.Fatalf("%d breakdowns", len(bs))
 	}
 	b := bs[0]
+	if s := b.Seconds[9]; s.Traces != 10 || s.Parts[0].Kind != PartDB || s.Parts[0].Time != (4*ms(2)+6*ms(180))/10 {
+		t.Errorf("second 9: %+v, want the DB first at the mean of its 10 traces", s)
+	}
 	if b.Traces != 100 || b.Tail.Traces != 6 || b.P95 != ms(200) || len(b.Seconds) != 10 {
 		t.Fatalf("traces %d, tail %d, p95 %v, seconds %d", b.Traces, b.Tail.Traces, b.P95, len(b.Seconds))
 	}

@@ -49,9 +49,9 @@ func (g *Group) Share(p Part) float64 {
 // the cache as a whole, outgoing HTTP per host, the service, outside.
 func Bucket(p Part) Part {
 	if p.Kind == PartHTTP {
-		return Part{Kind: p.Kind, Name: p.Name}
+		return Part{Kind: p.Kind, Name: p.Name, Time: p.Time}
 	}
-	return Part{Kind: p.Kind}
+	return Part{Kind: p.Kind, Time: p.Time}
 }
 
 // Summarize computes each endpoint's breakdown from its joined traces and
