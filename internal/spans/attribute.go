@@ -84,11 +84,13 @@ func Join(reqs []Request, all []Span) (traces []Trace, stmts []Statement, unmatc
 			k := stmtKey{r.Endpoint, d.kind, d.s.DBSystem, d.name}
 			st := agg[k]
 			if st == nil {
-				st = &Statement{Endpoint: r.Endpoint, Kind: d.kind, System: d.s.DBSystem, Name: d.name, Span: d.s.Name}
+				st = &Statement{Endpoint: r.Endpoint, Kind: d.kind, System: d.s.DBSystem, Name: d.name, Span: d.span}
 				agg[k] = st
 				order = append(order, k)
 			}
-			st.Calls++
+			if d.span == d.s.Name { // a span under the statement's (reading its rows) is the same call
+				st.Calls++
+			}
 			st.Total += d.s.Duration()
 			st.Max = max(st.Max, d.s.Duration())
 		}
@@ -109,6 +111,7 @@ func Join(reqs []Request, all []Span) (traces []Trace, stmts []Statement, unmatc
 type dep struct {
 	s          *Span
 	kind, name string
+	span       string // the name of the span that names it
 	from, to   time.Time
 }
 
@@ -119,6 +122,10 @@ type dep struct {
 func attribute(r Request, ss []*Span) (Trace, []dep) {
 	root := entry(ss)
 	t := Trace{Request: r, Server: root.Duration()}
+	byID := make(map[SpanID]*Span, len(ss))
+	for _, s := range ss {
+		byID[s.ID] = s
+	}
 	var deps []dep
 	for _, s := range ss {
 		if s == root || s.Service != root.Service || len(deps) == maxDeps {
@@ -129,11 +136,15 @@ func attribute(r Request, ss []*Span) (Trace, []dep) {
 		case s.DBSystem != "" && IsCache(s.DBSystem):
 			d.kind, d.name = PartCache, s.Name
 		case s.DBSystem != "":
-			d.kind, d.name = PartDB, statementName(s)
+			named := statementOf(s, byID)
+			d.kind, d.name, d.span = PartDB, statementName(named), named.Name
 		case s.Kind == KindClient && s.Host != "":
 			d.kind, d.name = PartHTTP, s.Host
 		default:
 			continue // internal work: the service's own time
+		}
+		if d.span == "" {
+			d.span = s.Name
 		}
 		if d.to.After(d.from) {
 			deps = append(deps, d)
@@ -164,7 +175,7 @@ func attribute(r Request, ss []*Span) (Trace, []dep) {
 		for _, j := range active {
 			k := [2]string{deps[j].kind, deps[j].name}
 			times[k] += share
-			spanOf[k] = deps[j].s.Name
+			spanOf[k] = deps[j].span
 		}
 	}
 	for k, d := range times {
@@ -222,6 +233,21 @@ func entry(ss []*Span) *Span {
 		best = ss[0]
 	}
 	return best
+}
+
+// statementOf returns the span that names a database call: itself when it
+// records its statement, else its nearest database ancestor that does (a
+// driver's span for reading the rows under the query's span).
+func statementOf(s *Span, byID map[SpanID]*Span) *Span {
+	for p, hops := byID[s.Parent], 0; p != nil && hops < 8; p, hops = byID[p.Parent], hops+1 {
+		if s.Statement != "" || p.DBSystem == "" {
+			break
+		}
+		if p.Statement != "" {
+			return p
+		}
+	}
+	return s
 }
 
 // statementName names a database call by its statement, one line and

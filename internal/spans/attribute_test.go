@@ -47,6 +47,14 @@ func TestAttribution(t *testing.T) {
 			{Kind: PartDB, Name: "q2", Span: "q2", Time: ms(30)}: true, // 20/2 + 20 alone
 			{Kind: PartService, Time: ms(20)}:                    true,
 		}},
+		{"a driver's rows span under its query's span is the same statement", ms(50), []Span{
+			span(4, 1, 99, "GET /apps/first-page", KindServer, 0, 50),
+			db(span(4, 2, 1, "SELECT demo_apps", KindClient, 5, 20), "sqlite", "SELECT id FROM demo_apps"),
+			db(span(4, 3, 2, "sql.rows", KindClient, 20, 40), "sqlite", ""),
+		}, map[Part]bool{
+			{Kind: PartDB, Name: "SELECT id FROM demo_apps", Span: "SELECT demo_apps", Time: ms(35)}: true,
+			{Kind: PartService, Time: ms(15)}: true,
+		}},
 		{"a downstream service's spans and calls past the entry span", ms(100), []Span{
 			span(3, 1, 99, "GET /feed", KindServer, 0, 100),
 			host(span(3, 2, 1, "GET", KindClient, 20, 120), "api.local"), // clipped at the entry span's end

@@ -38,7 +38,8 @@ type Span struct {
 func (s *Span) Duration() time.Duration { return max(s.End.Sub(s.Start), 0) }
 
 // cacheSystems are the db.system values that are caches rather than databases.
-var cacheSystems = map[string]bool{"redis": true, "memcached": true, "valkey": true, "hazelcast": true, "ignite": true}
+// "in-process" is what the demo shop's in-memory cache reports.
+var cacheSystems = map[string]bool{"redis": true, "memcached": true, "valkey": true, "hazelcast": true, "ignite": true, "in-process": true}
 
 // IsCache reports whether a db.system value names a cache.
 func IsCache(system string) bool { return cacheSystems[system] }
