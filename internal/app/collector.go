@@ -28,6 +28,7 @@ type runner struct {
 	line       *live.Line
 	dash       *dashboardFeed // nil without a dashboard
 	obs        *observations  // scraped and self-observed series
+	traces     *traceRun      // trace ids kept, spans received
 	cpu        *cpuMeter
 	total      time.Duration
 	stopEngine context.CancelFunc

@@ -16,6 +16,7 @@ import (
 
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 
+	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/spans"
 )
 
@@ -40,10 +41,11 @@ type Receiver struct {
 	limit int
 	done  chan struct{}
 
-	mu    sync.Mutex
-	spans []spans.Span
-	stats Stats
-	last  time.Time // when the latest export arrived
+	mu     sync.Mutex
+	spans  []spans.Span
+	traces map[sample.TraceID]bool // the traces of the kept spans
+	stats  Stats
+	last   time.Time // when the latest export arrived
 }
 
 // Listen starts a receiver on addr (host:port; port 0 picks a free one)
@@ -53,7 +55,7 @@ func Listen(addr string, limit int) (*Receiver, error) {
 	if err != nil {
 		return nil, fmt.Errorf("OTLP receiver: %w", err)
 	}
-	r := &Receiver{ln: ln, limit: limit, done: make(chan struct{})}
+	r := &Receiver{ln: ln, limit: limit, done: make(chan struct{}), traces: map[sample.TraceID]bool{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc(Path, r.export)
 	r.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
@@ -187,5 +189,24 @@ func (r *Receiver) keep(ss []spans.Span) {
 		ss = ss[:room]
 	}
 	r.spans = append(r.spans, ss...)
+	for i := range ss {
+		r.traces[ss[i].Trace] = true
+	}
 	r.stats.Spans = len(r.spans)
+}
+
+// Has reports whether a span of the trace has arrived.
+func (r *Receiver) Has(id sample.TraceID) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.traces[id]
+}
+
+// Reset forgets the spans and counts so far, for a receiver that serves
+// several runs in turn.
+func (r *Receiver) Reset() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.spans, r.stats, r.last = nil, Stats{}, time.Time{}
+	clear(r.traces)
 }

@@ -221,3 +221,15 @@ func (h slowHeap) down(i int) {
 		i = m
 	}
 }
+
+// Stats counts what a run's trace join saw.
+type Stats struct {
+	Receiver bool // a receiver ran
+	Sampled  int  // sampled requests kept for joining
+	Unjoined int  // of those, requests no span came for
+	Beyond   int  // sampled requests beyond the join's bound
+	Spans    int  // spans received and kept
+	Dropped  int  // spans beyond the receiver's bound
+	Rejected int  // export requests the receiver refused
+	Exports  int  // export requests accepted
+}

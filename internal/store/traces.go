@@ -69,19 +69,7 @@ type Traces struct {
 	Slowest, Failed [][]spans.Kept    // per endpoint
 	Joined          []spans.Trace     // sampled requests joined with their spans
 	Statements      []spans.Statement // per endpoint, most total time first
-	Stats           TraceStats
-}
-
-// TraceStats counts what the trace join saw.
-type TraceStats struct {
-	Receiver bool // a receiver ran
-	Sampled  int  // sampled requests kept for joining
-	Unjoined int  // of those, requests no span came for
-	Beyond   int  // sampled requests beyond the join's bound
-	Spans    int  // spans received and kept
-	Dropped  int  // spans beyond the receiver's bound
-	Rejected int  // export requests the receiver refused
-	Exports  int  // export requests accepted
+	Stats           spans.Stats
 }
 
 // WriteTraces stores the run's traces in one transaction; it is written
@@ -265,7 +253,7 @@ func (r *Reader) readParts(t *Traces) error {
 	return rows.Err()
 }
 
-func (r *Reader) readTraceStats(st *TraceStats) error {
+func (r *Reader) readTraceStats(st *spans.Stats) error {
 	rows, err := r.db.Query(`SELECT key, value FROM trace_stats`)
 	if err != nil {
 		return err
