@@ -27,6 +27,7 @@ type htmlView struct {
 	Checks                                                     []checkRow
 	Meta                                                       []keyValue
 	TestFile, TestSource                                       string
+	Traces                                                     *tracesView // nil when the run kept no traces
 }
 
 type card struct {
@@ -116,6 +117,7 @@ func newHTMLView(in *Input) *htmlView {
 	v.Errors = errorRows(r)
 	v.Checks = checkRows(r)
 	v.Meta = metaRows(in)
+	v.Traces = newTracesView(in)
 	return v
 }
 
