@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/spans"
 )
 
@@ -50,8 +51,8 @@ func traceDBTail(c *context) []Finding {
 
 func (c *context) traceTailFinding(b *spans.Breakdown, top []spans.Part, sum time.Duration) Finding {
 	ep := "endpoint " + strconv.Itoa(int(b.Endpoint))
-	if c.run != nil && int(b.Endpoint) < len(c.run.Layout.Endpoints) {
-		ep = c.endpointName(int(b.Endpoint))
+	if int(b.Endpoint) < len(c.names) {
+		ep = c.names[b.Endpoint]
 	}
 	from, to := traceSeconds(b)
 	src := func(part, nm string) string {
@@ -114,4 +115,15 @@ func traceSeconds(b *spans.Breakdown) (int, int) {
 		return 0, 0
 	}
 	return b.Seconds[0].Sec, b.Seconds[len(b.Seconds)-1].Sec
+}
+
+// endpointNameIn names endpoint i of a layout as endpointName does.
+func endpointNameIn(l sample.Layout, i int) string {
+	e := l.Endpoints[i]
+	for j, o := range l.Endpoints {
+		if j != i && o.Name == e.Name && int(e.Scenario) < len(l.Scenarios) {
+			return e.Name + " (scenario " + l.Scenarios[e.Scenario].Name + ")"
+		}
+	}
+	return e.Name
 }

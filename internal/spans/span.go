@@ -1,6 +1,8 @@
 package spans
 
 import (
+	"encoding/hex"
+	"errors"
 	"time"
 
 	"github.com/loadlens/loadlens/internal/sample"
@@ -43,3 +45,15 @@ var cacheSystems = map[string]bool{"redis": true, "memcached": true, "valkey": t
 
 // IsCache reports whether a db.system value names a cache.
 func IsCache(system string) bool { return cacheSystems[system] }
+
+// MarshalText writes the id as hex.
+func (s SpanID) MarshalText() ([]byte, error) { return []byte(hex.EncodeToString(s[:])), nil }
+
+// UnmarshalText reads an id written by MarshalText.
+func (s *SpanID) UnmarshalText(b []byte) error {
+	if len(b) != 2*len(s) {
+		return errors.New("a span id is 16 hex digits")
+	}
+	_, err := hex.Decode(s[:], b)
+	return err
+}
