@@ -172,9 +172,13 @@ func attribute(r Request, ss []*Span) (Trace, []dep) {
 			continue
 		}
 		share := b.Sub(a) / time.Duration(len(active))
-		for _, j := range active {
+		rest := b.Sub(a) - share*time.Duration(len(active)) // the nanoseconds a division leaves go to the first, so parts add up exactly
+		for n, j := range active {
 			k := [2]string{deps[j].kind, deps[j].name}
 			times[k] += share
+			if n == 0 {
+				times[k] += rest
+			}
 			spanOf[k] = deps[j].span
 		}
 	}

@@ -135,3 +135,24 @@ func TestSummarizeSplitsTailFromMedian(t *testing.T) {
 		t.Errorf("statements %+v", b.Statements)
 	}
 }
+
+// TestPartsAddUpExactly: three calls overlapping over 10 ns cannot share
+// them equally; the parts still add up to the nanosecond.
+func TestPartsAddUpExactly(t *testing.T) {
+	root := span(5, 1, 99, "GET /x", KindServer, 0, 1)
+	ss := []Span{root}
+	for i := range 3 {
+		s := db(span(5, byte(2+i), 1, "q", KindClient, 0, 0), "mysql", "")
+		s.Name = string(rune('a' + i))
+		s.End = s.Start.Add(10)
+		ss = append(ss, s)
+	}
+	traces, _, _ := Join([]Request{{Trace: id(5), Duration: ms(1)}}, ss)
+	var sum time.Duration
+	for _, p := range traces[0].Parts {
+		sum += p.Time
+	}
+	if sum != ms(1) {
+		t.Errorf("parts add up to %v, want 1ms: %+v", sum, traces[0].Parts)
+	}
+}
