@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/loadlens/loadlens/internal/plan"
+	"github.com/loadlens/loadlens/internal/sample"
 )
 
 // traceparentRE is a valid version-00 traceparent.
@@ -122,5 +124,19 @@ func TestParseTraceparent(t *testing.T) {
 		if id.String() != tc.id || s != tc.sampled {
 			t.Errorf("%s: %s %v, want %s %v", tc.in, id, s, tc.id, tc.sampled)
 		}
+	}
+}
+
+// BenchmarkAddTrace is the per-request cost of the trace context: ids,
+// the sampling draw and the header lines.
+func BenchmarkAddTrace(b *testing.B) {
+	var h stepHeaders
+	rnd := rand.New(rand.NewPCG(1, 2))
+	o := &TraceOptions{Sample: 0.1, TraceState: []byte("loadlens=run-1")}
+	var s sample.Request
+	b.ReportAllocs()
+	for b.Loop() {
+		h.lines = h.lines[:0]
+		h.addTrace(rnd, o, &s)
 	}
 }
