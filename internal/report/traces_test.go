@@ -60,6 +60,13 @@ func TestTracesInTheReport(t *testing.T) {
 			if tc.link == "" && strings.Contains(page, `href="http://tempo`) {
 				t.Errorf("a link without a usable template")
 			}
+			var brief strings.Builder
+			if err := WriteBrief(&brief, in); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(brief.String(), "≥ p95 of browse · GET /apps/first-page: ") || !strings.Contains(brief.String(), "db SELECT demo_apps 50%") {
+				t.Errorf("the brief lacks the slow tail's parts:\n%s", brief.String())
+			}
 			var text strings.Builder
 			if err := WriteText(&text, in); err != nil {
 				t.Fatal(err)
