@@ -49,6 +49,13 @@ func startTraces(p *plan.Plan, cfg RunConfig, runID string, shards int, undo *cl
 		undo.add(func() { _ = recv.Close() })
 		t.recv = recv
 		fmt.Fprintf(cfg.Out, "traces: OTLP/HTTP receiver at %s (OTEL_EXPORTER_OTLP_ENDPOINT=%s)\n", recv.Endpoint()+otlp.Path, recv.Endpoint())
+		if g := p.Observe.Traces.GRPC; g != "" {
+			addr, err := recv.ServeGRPC(g)
+			if err != nil {
+				return nil, fmt.Errorf("observe.traces.grpc: %w", err)
+			}
+			fmt.Fprintf(cfg.Out, "traces: OTLP/gRPC receiver at %s\n", addr)
+		}
 	}
 	join := 0
 	if t.recv != nil {

@@ -46,6 +46,8 @@ type Receiver struct {
 	traces map[sample.TraceID]bool // the traces of the kept spans
 	stats  Stats
 	last   time.Time // when the latest export arrived
+
+	stopGRPC func() // stops the gRPC server; nil when none runs
 }
 
 // Listen starts a receiver on addr (host:port; port 0 picks a free one)
@@ -81,6 +83,12 @@ func (r *Receiver) Close() error {
 		err = r.srv.Close()
 	}
 	<-r.done
+	r.mu.Lock()
+	stop := r.stopGRPC
+	r.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
 	return err
 }
 

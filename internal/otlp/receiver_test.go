@@ -2,6 +2,7 @@ package otlp
 
 import (
 	"bytes"
+	"context"
 	"compress/gzip"
 	"net/http"
 	"strings"
@@ -11,6 +12,8 @@ import (
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/loadlens/loadlens/internal/spans"
 )
@@ -138,5 +141,31 @@ func TestReceiverKeepsABound(t *testing.T) {
 	got, st := r.Spans()
 	if len(got) != 6 || st.Dropped != 6 || st.Spans != 6 {
 		t.Errorf("%d spans kept, stats %+v; want 6 kept, 6 dropped", len(got), st)
+	}
+}
+
+func TestReceiverTakesGRPC(t *testing.T) {
+	r, err := Listen("127.0.0.1:0", 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	addr, err := r.ServeGRPC("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cc.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := ptraceotlp.NewGRPCClient(cc).Export(ctx, export()); err != nil {
+		t.Fatal(err)
+	}
+	got, st := r.Spans()
+	if len(got) != 4 || st.Exports != 1 || got[1].Statement != "SELECT * FROM apps" {
+		t.Errorf("%d spans, stats %+v", len(got), st)
 	}
 }

@@ -67,7 +67,7 @@ func (p *parser) traceUI(n node) (string, bool) {
 
 // observeTraces parses observe.traces: {listen: host:port}.
 func (p *parser) observeTraces(n node) *ObserveTraces {
-	o, ok := p.object(n, "a mapping with listen, like {listen: 127.0.0.1:4318}", []string{"listen"})
+	o, ok := p.object(n, "a mapping with listen, like {listen: 127.0.0.1:4318}", []string{"listen", "grpc"})
 	if !ok {
 		return nil
 	}
@@ -76,13 +76,26 @@ func (p *parser) observeTraces(n node) *ObserveTraces {
 		p.errs.add(n.key, n.path, "missing key \"listen\": the host:port of the OTLP/HTTP receiver, like 127.0.0.1:4318")
 		return nil
 	}
-	s, ok := p.nonEmpty(v, "a host:port like 127.0.0.1:4318")
+	s, ok := p.hostPort(v, "127.0.0.1:4318")
 	if !ok {
 		return nil
 	}
-	if _, port, err := net.SplitHostPort(s); err != nil || port == "" {
-		p.errs.add(v.pos, v.path, "bad listen address %q: expected host:port, like 127.0.0.1:4318 (port 0 picks a free one)", s)
-		return nil
+	t := &ObserveTraces{Listen: s}
+	if g, has := o.get("grpc"); has {
+		t.GRPC, _ = p.hostPort(g, "127.0.0.1:4317")
 	}
-	return &ObserveTraces{Listen: s}
+	return t
+}
+
+// hostPort returns a listen address: host:port.
+func (p *parser) hostPort(v node, example string) (string, bool) {
+	s, ok := p.nonEmpty(v, "a host:port like "+example)
+	if !ok {
+		return "", false
+	}
+	if _, port, err := net.SplitHostPort(s); err != nil || port == "" {
+		p.errs.add(v.pos, v.path, "bad listen address %q: expected host:port, like %s (port 0 picks a free one)", s, example)
+		return "", false
+	}
+	return s, true
 }

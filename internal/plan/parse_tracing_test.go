@@ -20,14 +20,14 @@ func TestParseTracing(t *testing.T) {
   keep: 20
   ui: "http://127.0.0.1:3000/explore?left={\"queries\":[{\"query\":\"{trace_id}\"}]}"
 observe:
-  traces: {listen: "127.0.0.1:4318"}
+  traces: {listen: "127.0.0.1:4318", grpc: "127.0.0.1:4317"}
 `, func(t *testing.T, p *Plan) {
 			want := Tracing{Sample: 0.1, TraceState: true, Baggage: true, Keep: 20,
 				UI: `http://127.0.0.1:3000/explore?left={"queries":[{"query":"{trace_id}"}]}`}
 			if p.Tracing != want {
 				t.Errorf("tracing %+v, want %+v", p.Tracing, want)
 			}
-			if p.Observe.Traces == nil || p.Observe.Traces.Listen != "127.0.0.1:4318" || len(p.Observe.Targets) != 0 {
+			if p.Observe.Traces == nil || *p.Observe.Traces != (ObserveTraces{Listen: "127.0.0.1:4318", GRPC: "127.0.0.1:4317"}) || len(p.Observe.Targets) != 0 {
 				t.Errorf("observe %+v", p.Observe)
 			}
 		}},
@@ -53,6 +53,7 @@ func TestParseTracingErrors(t *testing.T) {
 		{"ui not http", "tracing: {ui: 'tempo/{trace_id}'}\n", `4:15: tracing.ui: bad trace UI URL "tempo/{trace_id}": expected http:// or https:// and a host`},
 		{"keep too high", "tracing: {keep: 5000}\n", "4:17: tracing.keep: must be at most 1000, got 5000"},
 		{"traces without listen", "observe:\n  traces: {}\n", `5:3: observe.traces: missing key "listen": the host:port of the OTLP/HTTP receiver, like 127.0.0.1:4318`},
+		{"a bad gRPC address", "observe:\n  traces: {listen: '127.0.0.1:0', grpc: 'h'}\n", `5:41: observe.traces.grpc: bad listen address "h": expected host:port, like 127.0.0.1:4317 (port 0 picks a free one)`},
 		{"traces with a bad address", "observe:\n  traces: {listen: '4318'}\n", `5:20: observe.traces.listen: bad listen address "4318": expected host:port, like 127.0.0.1:4318 (port 0 picks a free one)`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -20,4 +20,5 @@ type Tracing struct {
 // collector) exports spans there during the run.
 type ObserveTraces struct {
 	Listen string // host:port of the OTLP/HTTP receiver
+	GRPC   string // host:port of an OTLP/gRPC receiver beside it; "" for none
 }
