@@ -2,8 +2,8 @@ package otlp
 
 import (
 	"bytes"
-	"context"
 	"compress/gzip"
+	"context"
 	"net/http"
 	"strings"
 	"testing"
