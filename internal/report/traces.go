@@ -47,3 +47,20 @@ func (t *Traces) Kept() bool {
 	}
 	return len(t.Breakdowns) > 0
 }
+
+// keptJSON lists kept trace ids for summary.json.
+func keptJSON(t *Traces, ks []spans.Kept) []map[string]any {
+	out := []map[string]any{}
+	for _, k := range ks {
+		m := map[string]any{"trace_id": k.Trace.String(), "sampled": k.Sampled, "sec": k.Sec,
+			"duration_ms": float64(k.Duration) / 1e6, "status": k.Status}
+		if k.Err != "" {
+			m["error"] = k.Err
+		}
+		if l := t.Link(k.Trace); l != "" {
+			m["link"] = l
+		}
+		out = append(out, m)
+	}
+	return out
+}

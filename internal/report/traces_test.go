@@ -60,6 +60,14 @@ func TestTracesInTheReport(t *testing.T) {
 			if tc.link == "" && strings.Contains(page, `href="http://tempo`) {
 				t.Errorf("a link without a usable template")
 			}
+			js, err := SummaryJSON(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(js), `"trace_id": "ab000000000000000000000000000001"`) ||
+				(tc.link != "" && !strings.Contains(string(js), `"link": "http://tempo.local:3200/trace/ab000000000000000000000000000001?x=1"`)) {
+				t.Errorf("summary.json lacks the kept trace ids or their links")
+			}
 			var brief strings.Builder
 			if err := WriteBrief(&brief, in); err != nil {
 				t.Fatal(err)
