@@ -3,6 +3,7 @@ package spans
 import (
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/loadlens/loadlens/internal/sample"
@@ -41,11 +42,12 @@ type Keeper struct {
 
 type keepShard struct {
 	mu      sync.Mutex
-	slow    []slowHeap // per endpoint, a min-heap of its slowest sampled requests
-	failed  [][]Kept   // per endpoint, its first failures
-	joins   []Request  // sampled requests, in the order they ended
-	dropped int        // sampled requests not kept for joining: the bound was reached
-	_       [64]byte   // keeps shards' locks off each other's cache lines
+	slow    []slowHeap    // per endpoint, a min-heap of its slowest sampled requests
+	failed  [][]Kept      // per endpoint, its first failures
+	full    []atomic.Bool // per endpoint: its failures are all kept, so an unsampled failure needs no lock
+	joins   []Request     // sampled requests, in the order they ended
+	dropped int           // sampled requests not kept for joining: the bound was reached
+	_       [64]byte      // keeps shards' locks off each other's cache lines
 }
 
 // NewKeeper returns a Keeper for a run of endpoints endpoints and shards
@@ -55,10 +57,11 @@ func NewKeeper(endpoints, shards, keep, join int) *Keeper {
 	shards = max(shards, 1)
 	k := &Keeper{keep: keep, shards: make([]*keepShard, shards)}
 	for i := range k.shards {
-		s := &keepShard{slow: make([]slowHeap, endpoints), failed: make([][]Kept, endpoints)}
+		s := &keepShard{slow: make([]slowHeap, endpoints), failed: make([][]Kept, endpoints), full: make([]atomic.Bool, endpoints)}
 		for e := range endpoints {
 			s.slow[e] = make(slowHeap, 0, keep)
 			s.failed[e] = make([]Kept, 0, keep)
+			s.full[e].Store(keep == 0)
 		}
 		if join > 0 {
 			s.joins = make([]Request, 0, (join+shards-1)/shards)
@@ -97,7 +100,7 @@ func (t *keepSink) Request(r *sample.Request) {
 // returns at once without a lock.
 func (s *keepShard) offer(r *sample.Request) {
 	failed := r.Kind != sample.OK
-	if (!r.Sampled && !failed) || r.Trace.IsZero() || int(r.Endpoint) >= len(s.slow) {
+	if (!r.Sampled && !failed) || r.Trace.IsZero() || int(r.Endpoint) >= len(s.slow) || (!r.Sampled && s.full[r.Endpoint].Load()) {
 		return
 	}
 	sec := 0
@@ -110,6 +113,9 @@ func (s *keepShard) offer(r *sample.Request) {
 	if failed && len(s.failed[e]) < cap(s.failed[e]) {
 		s.failed[e] = append(s.failed[e], Kept{Endpoint: e, Trace: r.Trace, Sampled: r.Sampled, Sec: sec,
 			Duration: r.Duration, Status: r.Status, Failed: true, Err: r.Err})
+		if len(s.failed[e]) == cap(s.failed[e]) {
+			s.full[e].Store(true)
+		}
 	}
 	if !r.Sampled {
 		return
