@@ -64,3 +64,15 @@ func keptJSON(t *Traces, ks []spans.Kept) []map[string]any {
 	}
 	return out
 }
+
+// sampledKept reports whether some kept request was sampled.
+func (t *Traces) sampledKept() bool {
+	for _, ks := range append(append([][]spans.Kept{}, t.Slowest...), t.Failed...) {
+		for _, k := range ks {
+			if k.Sampled {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -89,6 +89,25 @@ func TestTracesInTheReport(t *testing.T) {
 	}
 }
 
+// TestUnsampledFailuresStayOutOfTheSummary: a test that traces nothing
+// keeps its failures' trace ids in run.db and the report, not the summary.
+func TestUnsampledFailuresStayOutOfTheSummary(t *testing.T) {
+	in := fixture(t)
+	n := len(in.Run.Layout.Endpoints)
+	in.Traces = &Traces{Slowest: make([][]spans.Kept, n), Failed: make([][]spans.Kept, n)}
+	in.Traces.Failed[0] = []spans.Kept{{Trace: sample.TraceID{1}, Failed: true, Err: "timeout"}}
+	var text strings.Builder
+	WriteText(&text, in)
+	if strings.Contains(text.String(), "TRACES") {
+		t.Errorf("the summary lists unsampled failures' trace ids:\n%s", text.String())
+	}
+	var html bytes.Buffer
+	WriteHTML(&html, in)
+	if !strings.Contains(html.String(), "01000000000000000000000000000000") {
+		t.Error("the report lacks the failure's trace id")
+	}
+}
+
 func TestNoTracesNoSection(t *testing.T) {
 	in := fixture(t)
 	var html bytes.Buffer
