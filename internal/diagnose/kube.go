@@ -59,9 +59,13 @@ func (c *context) ratioLatest(a, b string) (string, []series.Point) {
 	}
 	bp := c.values(b)
 	var pts []series.Point
+	j := -1 // the latest point of b at or before the current second; both go forward only
 	for _, p := range c.values(a) {
-		if d, ok := valueAt(bp, p.Sec); ok && d > 0 {
-			pts = append(pts, series.Point{Sec: p.Sec, Value: p.Value / d})
+		for j+1 < len(bp) && bp[j+1].Sec <= p.Sec {
+			j++
+		}
+		if j >= 0 && p.Sec-bp[j].Sec <= maxPointAge && bp[j].Value > 0 {
+			pts = append(pts, series.Point{Sec: p.Sec, Value: p.Value / bp[j].Value})
 		}
 	}
 	c.define(src, pts)
@@ -91,17 +95,24 @@ func (c *context) total(name string, kv ...string) (string, []series.Point) {
 			secs[p.Sec] = true
 		}
 	}
-	var pts []series.Point
+	pts := make([]series.Point, 0, len(secs))
 	for sec := range secs {
-		var sum float64
-		for _, m := range members {
-			if v, ok := valueAt(m, sec); ok {
-				sum += v
-			}
-		}
-		pts = append(pts, series.Point{Sec: sec, Value: sum})
+		pts = append(pts, series.Point{Sec: sec})
 	}
 	sort.Slice(pts, func(i, j int) bool { return pts[i].Sec < pts[j].Sec })
+	// Each member is walked once, alongside the seconds: linear in the
+	// points, as the live diagnosis of a long run needs.
+	for _, m := range members {
+		j := -1
+		for i := range pts {
+			for j+1 < len(m) && m[j+1].Sec <= pts[i].Sec {
+				j++
+			}
+			if j >= 0 && pts[i].Sec-m[j].Sec <= maxPointAge {
+				pts[i].Value += m[j].Value
+			}
+		}
+	}
 	c.define(src, pts)
 	return src, pts
 }

@@ -37,7 +37,7 @@ func scrapes(first, last int, v func(sec int) float64) []series.Point {
 
 // closedRun is a closed-model run of n seconds at vus(t) VUs completing
 // x(t) requests a second, each taking vus/x seconds (Little's law).
-func closedRun(t *testing.T, n int, vus, x func(t int) int) []sec {
+func closedRun(n int, vus, x func(t int) int) []sec {
 	out := make([]sec, n)
 	for i := range out {
 		r := time.Duration(float64(vus(i)) / float64(x(i)) * float64(time.Second))
@@ -100,7 +100,7 @@ func lateScale(cpu float64, dip bool) func(t *testing.T) Input {
 			}
 			return 2400 + 10*(i%3)
 		}
-		run := build(t, layout(modelVUs, "GET /products/{id}"), closedRun(t, 60, func(int) int { return 1500 }, x))
+		run := build(t, layout(modelVUs, "GET /products/{id}"), closedRun(60, func(int) int { return 1500 }, x))
 		set := append(replicaSeries(10, 17, 32, 47), podCPU(10, 17, 32, 47, cpu)...)
 		return Input{Run: run, Series: set}
 	}
@@ -109,7 +109,7 @@ func lateScale(cpu float64, dip bool) func(t *testing.T) Input {
 // plannedScale raises the replicas from 10 to 17 at 0:12, before the load
 // saturates the pods (40 % of their limits), with no dip.
 func plannedScale(t *testing.T) Input {
-	run := build(t, layout(modelVUs, "GET /products/{id}"), closedRun(t, 60, func(int) int { return 1500 }, func(i int) int { return 2400 + 10*(i%3) }))
+	run := build(t, layout(modelVUs, "GET /products/{id}"), closedRun(60, func(int) int { return 1500 }, func(i int) int { return 2400 + 10*(i%3) }))
 	return Input{Run: run, Series: append(replicaSeries(10, 17, 12, 22), podCPU(10, 17, 12, 22, 0.4)...)}
 }
 
@@ -118,7 +118,7 @@ func plannedScale(t *testing.T) Input {
 // that kube-state-metrics gives at seconds of its own.
 func throttledPods(share float64) func(t *testing.T) Input {
 	return func(t *testing.T) Input {
-		run := build(t, layout(modelVUs, "GET /products/{id}"), closedRun(t, 60, func(int) int { return 1500 }, func(int) int { return 2400 }))
+		run := build(t, layout(modelVUs, "GET /products/{id}"), closedRun(60, func(int) int { return 1500 }, func(int) int { return 2400 }))
 		var set series.Set
 		for i := range 4 {
 			p := podName(i)
@@ -143,7 +143,7 @@ func throttledPods(share float64) func(t *testing.T) Input {
 // OOM-killed before it (its last terminated reason still says so).
 func restarts(during bool) func(t *testing.T) Input {
 	return func(t *testing.T) Input {
-		run := build(t, layout(modelVUs, "GET /products/{id}"), closedRun(t, 60, func(int) int { return 1500 }, func(int) int { return 2400 }))
+		run := build(t, layout(modelVUs, "GET /products/{id}"), closedRun(60, func(int) int { return 1500 }, func(int) int { return 2400 }))
 		count := func(at ...int) func(int) float64 {
 			return func(s int) float64 {
 				n := 0.0
@@ -182,7 +182,7 @@ func backendBound(scaledDB bool) func(t *testing.T) Input {
 			vus = func(int) int { return 1500 }
 			x = func(i int) int { return 2400 + 1300*min(max(i-20, 0), 12)/12 + 10*(i%3) }
 		}
-		run := build(t, layout(modelVUs, "GET /products/{id}"), closedRun(t, 60, vus, x))
+		run := build(t, layout(modelVUs, "GET /products/{id}"), closedRun(60, vus, x))
 		lat := func(before, after float64) func(int) float64 {
 			return func(s int) float64 {
 				if scaledDB || s < 22 {

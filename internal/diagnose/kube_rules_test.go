@@ -1,6 +1,10 @@
 package diagnose
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/loadlens/loadlens/internal/series"
+)
 
 // TestKubeRules runs the Kubernetes rules over case study 2's runs as the
 // kube-state-metrics and cadvisor presets record them, and over the runs
@@ -71,4 +75,33 @@ func countKind(fs []Finding, kind string) int {
 		}
 	}
 	return n
+}
+
+// BenchmarkKubeRules diagnoses an hour of a 17-pod deployment scraped
+// every second (cadvisor and kube-state-metrics), as the live dashboard
+// does every 5 s: the pods' sums must stay linear in the points.
+func BenchmarkKubeRules(b *testing.B) {
+	run := build(b, layout(modelVUs, "GET /products/{id}"), closedRun(3600, func(int) int { return 10 }, func(int) int { return 20 }))
+	var set series.Set
+	every := func(v float64) []series.Point {
+		out := make([]series.Point, 3600)
+		for i := range out {
+			out[i] = series.Point{Sec: i, Value: v}
+		}
+		return out
+	}
+	for i := range 17 {
+		set = append(set,
+			node(containerCPU, every(0.5), "pod", podName(i), "container", "app"),
+			node("container_cpu_cfs_periods_total", every(10), "pod", podName(i), "container", "app"),
+			node("container_cpu_cfs_throttled_periods_total", every(1), "pod", podName(i), "container", "app"),
+			ksm(kubeLimits, every(1), "pod", podName(i), "container", "app", "resource", "cpu"),
+			ksm(kubeRestarts, every(0), "pod", podName(i), "container", "app"))
+	}
+	set = append(set, replicaSeries(10, 17, 1200, 1300)...)
+	in := Input{Run: run, Series: set}
+	b.ResetTimer()
+	for range b.N {
+		Diagnose(in)
+	}
 }
