@@ -15,6 +15,7 @@ const (
 	kubeSpec       = "kube_deployment_spec_replicas"
 	kubeHPADesired = "kube_horizontalpodautoscaler_status_desired_replicas"
 	kubeHPACurrent = "kube_horizontalpodautoscaler_status_current_replicas"
+	kubeHPATarget  = "kube_horizontalpodautoscaler_spec_target_metric"
 	kubeLimits     = "kube_pod_container_resource_limits"
 	kubeRestarts   = "kube_pod_container_status_restarts_total"
 	kubeLastReason = "kube_pod_container_status_last_terminated_reason"
@@ -158,10 +159,10 @@ func (c *context) increase(s *series.Series) (string, []series.Point) {
 // deployment is one scaled workload: its replica series and, when
 // kube-state-metrics exposes them, the HPA's decisions.
 type deployment struct {
-	name      string         // the deployment's name
-	namespace string         //
-	replicas  *series.Series // available replicas, else the deployment's status replicas
-	desired   *series.Series // the HPA's desired replicas, else the deployment's spec; may be nil
+	name, namespace string
+	replicas        *series.Series // available replicas, else the deployment's status replicas
+	desired         *series.Series // the HPA's desired replicas, else the deployment's spec; may be nil
+	cpuTarget       *series.Series // the HPA's CPU utilization target (% of the pods' CPU requests); may be nil
 }
 
 // deployments returns the deployments whose replicas the series show.
@@ -177,6 +178,12 @@ func (c *context) deployments() []deployment {
 			for _, h := range c.set.Find(kubeHPADesired) {
 				if h.Label("horizontalpodautoscaler") == name && h.Label("namespace") == ns {
 					d.desired = h
+				}
+			}
+			for _, h := range c.set.Find(kubeHPATarget) {
+				if h.Label("horizontalpodautoscaler") == name && h.Label("namespace") == ns && h.Label("metric_name") == "cpu" &&
+					h.Label("metric_target_type") == "utilization" {
+					d.cpuTarget = h
 				}
 			}
 			if d.desired == nil {

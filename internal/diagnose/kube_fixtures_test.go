@@ -62,6 +62,8 @@ func replicaSeries(n0, n1, desiredAt, readyAt int) series.Set {
 		ksm(kubeSpec, scrapes(2, 62, step(desiredAt)), "deployment", "product-api"),
 		ksm(kubeHPADesired, scrapes(2, 62, step(desiredAt)), "horizontalpodautoscaler", "product-api"),
 		ksm(kubeHPACurrent, scrapes(2, 62, step(readyAt)), "horizontalpodautoscaler", "product-api"),
+		ksm(kubeHPATarget, scrapes(2, 62, func(int) float64 { return 90 }), "horizontalpodautoscaler", "product-api",
+			"metric_name", "cpu", "metric_target_type", "utilization"),
 	}
 }
 

@@ -117,6 +117,12 @@ func (c *context) lateFinding(d deployment, so scaleOut, bFrom, bTo, low int, cp
 		line = append(line, "; ", want, " asked for at ", onset)
 	}
 	b.evidence(n1, line...)
+	if d.cpuTarget != nil {
+		if ts := latestSec(d.cpuTarget.Points, so.onset); c.has(c.ofSeries(d.cpuTarget), ts) {
+			target := b.add(c.fig(c.ofSeries(d.cpuTarget), StatValue, ts, ts, UnitNumber, "the HPA's CPU target, % of the pods' CPU requests ("+kubeHPATarget+")"))
+			b.evidence(target, "the HPA's CPU target: ", target, " % utilization of the pods' CPU requests; it scales only once the average passes it")
+		}
+	}
 	c.clientAt(b, c.secs[low].sec)
 	return b.done(so.onset, min(so.done+dipAfter, c.secs[len(c.secs)-1].sec))
 }

@@ -33,7 +33,7 @@ func kubeWants() []kubeWant {
 	return []kubeWant{
 		{plan.PresetKubeStateMetrics, []string{"kube_deployment_spec_replicas", "kube_deployment_status_replicas",
 			"kube_deployment_status_replicas_available", "kube_horizontalpodautoscaler_spec_max_replicas",
-			"kube_horizontalpodautoscaler_spec_min_replicas", "kube_horizontalpodautoscaler_status_current_replicas",
+			"kube_horizontalpodautoscaler_spec_min_replicas", "kube_horizontalpodautoscaler_spec_target_metric", "kube_horizontalpodautoscaler_status_current_replicas",
 			"kube_horizontalpodautoscaler_status_desired_replicas", "kube_pod_container_resource_limits",
 			"kube_pod_container_status_last_terminated_reason", "kube_pod_container_status_restarts_total", "kube_pod_status_phase"},
 			map[string]float64{
@@ -51,7 +51,7 @@ func kubeWants() []kubeWant {
 				`kube_pod_container_resource_limits{container="app",namespace="shop",node="ip-10-0-1-17.ec2.internal",pod="` + p3 + `",resource="cpu",unit="core"}`: 1,
 			},
 			map[string]series.Kind{"kube_pod_container_status_restarts_total": series.Gauge, "kube_pod_status_phase": series.Gauge},
-			3 + 4 + 5 + 12 + 1 + 24},
+			3 + 5 + 5 + 12 + 1 + 24},
 		{plan.PresetCAdvisor, []string{"container_cpu_cfs_periods_total", "container_cpu_cfs_throttled_periods_total",
 			"container_cpu_usage_seconds_total", "container_memory_working_set_bytes", "container_oom_events_total"},
 			map[string]float64{

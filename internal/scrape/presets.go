@@ -101,6 +101,7 @@ func presetSpecs(name string) ([]presetSpec, bool) {
 			{sel: "kube_horizontalpodautoscaler_status_desired_replicas", scope: scopeHPA},
 			{sel: "kube_horizontalpodautoscaler_spec_min_replicas", scope: scopeHPA},
 			{sel: "kube_horizontalpodautoscaler_spec_max_replicas", scope: scopeHPA},
+			{sel: `kube_horizontalpodautoscaler_spec_target_metric{metric_name="cpu"}`, scope: scopeHPA},
 			{sel: "kube_pod_status_phase", sumBy: []string{"phase"}, scope: scopePod},
 			{sel: "kube_pod_container_status_restarts_total", scope: scopePod, count: true},
 			{sel: `kube_pod_container_status_last_terminated_reason{reason="OOMKilled"}`, scope: scopePod},
