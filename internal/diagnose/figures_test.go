@@ -41,7 +41,7 @@ func synthetic() map[string]func(t *testing.T) Input {
 		"lag-no-cpu": busyHost(0.3, 0), "partial-end": partialEnd, "closed-end": closedEnd, "two-holds": twoHolds, "lock-collapse": lockCollapse,
 		"same-name": sameName, "sold-out": soldOut, "refused": deadTarget(sample.ConnRefused),
 		"late-scale": lateScale(0.96, true), "planned-scale": plannedScale, "throttled-pods": throttledPods(0.4), "throttled-1pc": throttledPods(0.01),
-		"restarts": restarts(true), "restarts-before": restarts(false), "backend-bound": backendBound(false), "backend-scaled": backendBound(true),
+		"restarts": restarts(true), "restarts-before": restarts(false), "oom-cadvisor": oomFromCAdvisor(false), "backend-bound": backendBound(false), "backend-scaled": backendBound(true),
 		"pgbouncer": pgbouncer, "postgres-sessions": postgresSessions, "interrupted": deadTarget(sample.Interrupted), "dns": deadTarget(sample.DNS), "tls": deadTarget(sample.TLS),
 	}
 }

@@ -208,3 +208,22 @@ func backendBound(scaledDB bool) func(t *testing.T) Input {
 		return Input{Run: run, Series: set}
 	}
 }
+
+// oomFromCAdvisor adds cAdvisor's OOM count of p00 (killed at 0:20) to
+// restarts: with kube-state-metrics the kill is the restart it already
+// counts; alone (ksm false) cAdvisor's count raises the finding.
+func oomFromCAdvisor(ksm bool) func(t *testing.T) Input {
+	return func(t *testing.T) Input {
+		in := restarts(true)(t)
+		if !ksm {
+			in.Series = nil
+		}
+		in.Series = append(in.Series, mk(containerOOM, series.Gauge, scrapes(0, 60, func(s int) float64 {
+			if s >= 20 {
+				return 1
+			}
+			return 0
+		}), "namespace", "shop", "pod", podName(0), "container", "app", "role", "app", "target", "node"))
+		return in
+	}
+}

@@ -35,6 +35,12 @@ func TestKubeRules(t *testing.T) {
 			[]string{"Pods restarted during the run: product-api-7d9f8c6b5-p00 ×2 (OOMKilled), product-api-7d9f8c6b5-p02 ×1"},
 			[]string{"product-api-7d9f8c6b5-p00 (container app): 2 at 0:22, 0:42; last terminated: OOMKilled", "product-api-7d9f8c6b5-p02 (container app): 1 at 0:37"}}},
 		{"restarts: counts and an OOM kill from before the run", restarts(false), KindPodRestarts, nil},
+		{"restarts: cAdvisor's OOM count of a restart kube-state-metrics counts is not a second one", oomFromCAdvisor(true), KindPodRestarts,
+			&expect{Critical, [2]int{22, 22}, [2]int{42, 42},
+				[]string{"Pods restarted during the run: product-api-7d9f8c6b5-p00 ×2 (OOMKilled), product-api-7d9f8c6b5-p02 ×1"}, nil}},
+		{"restarts: cAdvisor alone", oomFromCAdvisor(false), KindPodRestarts, &expect{Critical, [2]int{20, 20}, [2]int{20, 20},
+			[]string{"Pods restarted during the run: product-api-7d9f8c6b5-p00 ×1 (OOM-killed)"},
+			[]string{"product-api-7d9f8c6b5-p00 (container app): 1 at 0:20 (container_oom_events_total: killed for using more memory than its limit)"}}},
 
 		{"backend: 10 → 17 pods, same throughput, Redis and DB slower (case study 2)", backendBound(false), KindBackendBound, &expect{Warning, [2]int{22, 22}, [2]int{59, 59},
 			[]string{"The app scaled out but the cache did not: product-api went from 10 to 17 replicas from 0:22, Redis time per command (role=cache, target=redis) 400µs → 1.10ms (2.75×), throughput 3,710 req/s → 3,710 req/s"},
@@ -104,5 +110,18 @@ func BenchmarkKubeRules(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		Diagnose(in)
+	}
+}
+
+// TestOOMKillIsCountedOnce: a container kube-state-metrics saw restart and
+// cAdvisor saw OOM-killed is one line of the finding, not two.
+func TestOOMKillIsCountedOnce(t *testing.T) {
+	f, ok := findKind(Diagnose(oomFromCAdvisor(true)(t)), KindPodRestarts)
+	if !ok {
+		t.Fatal("no pod-restarts finding")
+	}
+	want := "Pods restarted during the run: product-api-7d9f8c6b5-p00 ×2 (OOMKilled), product-api-7d9f8c6b5-p02 ×1"
+	if title(f) != want || len(f.Evidence) != 2 {
+		t.Errorf("title %q with %d lines of evidence, want %q with 2", title(f), len(f.Evidence), want)
 	}
 }

@@ -87,10 +87,11 @@ func (c *context) oomEvidence(s *series.Series, from int) *series.Series {
 }
 
 // coveredBy reports whether an OOM count belongs to a container already
-// found restarting.
+// found restarting, so the kill is not counted a second time.
 func (c *context) coveredBy(hits []restarted, s *series.Series) bool {
 	for _, h := range hits {
-		if h.oom == s {
+		if h.oom == s || (h.s.Label("namespace") == s.Label("namespace") && h.s.Label("pod") == s.Label("pod") &&
+			h.s.Label("container") == s.Label("container")) {
 			return true
 		}
 	}
