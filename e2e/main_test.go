@@ -71,6 +71,18 @@ func waitFor(t *testing.T, limit time.Duration, what string, cond func() bool) {
 	}
 }
 
+// pollUntil polls cond until it holds or limit passes, and says whether it held.
+func pollUntil(limit time.Duration, cond func() bool) bool {
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(50 * time.Millisecond) // polling a condition, bounded by the deadline
+	}
+	return true
+}
+
 // onlyRunDir returns the single run directory under results.
 func onlyRunDir(t *testing.T, results string) string {
 	t.Helper()
