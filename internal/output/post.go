@@ -1,0 +1,50 @@
+package output
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+)
+
+// poster sends a sink's bodies to its store over HTTP.
+type poster struct {
+	client *http.Client
+	url    string
+	header http.Header // set on every request
+}
+
+// newPoster returns a poster with its own connections, so that an output
+// never shares (or waits for) the load's.
+func newPoster(url string, header http.Header) poster {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConnsPerHost = 2
+	return poster{client: &http.Client{Transport: tr}, url: url, header: header}
+}
+
+// post sends body and returns an error unless the store answers 2xx; the
+// error quotes the start of the store's answer, which says what it refused.
+func (p poster) post(ctx context.Context, body []byte) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.url, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	for k, v := range p.header {
+		req.Header[k] = v
+	}
+	resp, err := p.client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 300))
+	if resp.StatusCode/100 != 2 {
+		return fmt.Errorf("%s: %s", resp.Status, strings.TrimSpace(string(msg)))
+	}
+	return nil
+}
+
+// close frees the poster's idle connections.
+func (p poster) close() { p.client.CloseIdleConnections() }
