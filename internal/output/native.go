@@ -3,6 +3,7 @@ package output
 import (
 	"math"
 	"slices"
+	"sort"
 	"time"
 )
 
@@ -26,9 +27,20 @@ type Bucket struct {
 	Count uint64
 }
 
+// nativeBounds are the bucket boundaries within one power of two, as
+// fractions in [0.5, 1): Prometheus's own way of finding a bucket, exact at
+// the boundaries where a logarithm would round either way.
+var nativeBounds = func() (b [1 << nativeSchema]float64) {
+	for k := range b {
+		b[k] = math.Exp2(float64(k)/(1<<nativeSchema)) / 2
+	}
+	return b
+}()
+
 // nativeIndex returns the bucket of a positive value in seconds.
 func nativeIndex(v float64) int32 {
-	return int32(math.Ceil(math.Log2(v) * (1 << nativeSchema)))
+	frac, exp := math.Frexp(v)
+	return int32(sort.SearchFloat64s(nativeBounds[:], frac) + (exp-1)*len(nativeBounds))
 }
 
 // nativeAcc accumulates a run's durations into native buckets.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	neturl "net/url"
 	"strings"
 )
 
@@ -13,15 +14,16 @@ import (
 type poster struct {
 	client *http.Client
 	url    string
+	shown  string      // the URL as messages show it, without credentials
 	header http.Header // set on every request
 }
 
 // newPoster returns a poster with its own connections, so that an output
 // never shares (or waits for) the load's.
-func newPoster(url string, header http.Header) poster {
+func newPoster(url, shown string, header http.Header) poster {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.MaxIdleConnsPerHost = 2
-	return poster{client: &http.Client{Transport: tr}, url: url, header: header}
+	return poster{client: &http.Client{Transport: tr}, url: url, shown: shown, header: header}
 }
 
 // post sends body and returns an error unless the store answers 2xx; the
@@ -36,6 +38,9 @@ func (p poster) post(ctx context.Context, body []byte) error {
 	}
 	resp, err := p.client.Do(req)
 	if err != nil {
+		if ue, ok := err.(*neturl.Error); ok {
+			ue.URL = p.shown // net/http quotes the URL, with its password
+		}
 		return err
 	}
 	defer resp.Body.Close()

@@ -2,7 +2,6 @@ package output
 
 import (
 	"context"
-	"errors"
 
 	"github.com/klauspost/compress/snappy"
 	"github.com/prometheus/prometheus/prompb"
@@ -22,7 +21,7 @@ func newPromRW(p poster, runID string) *promRW { return &promRW{p: p, runID: run
 // Write implements Sink.
 func (s *promRW) Write(ctx context.Context, frames []*Frame) error {
 	floats, hists := promSeries(s.runID, frames)
-	var errs []error
+	var first error
 	for _, ts := range [][]prompb.TimeSeries{floats, hists} {
 		if len(ts) == 0 {
 			continue
@@ -31,11 +30,11 @@ func (s *promRW) Write(ctx context.Context, frames []*Frame) error {
 		if err != nil {
 			return err
 		}
-		if err := s.p.post(ctx, snappy.Encode(nil, b)); err != nil {
-			errs = append(errs, err)
+		if err := s.p.post(ctx, snappy.Encode(nil, b)); err != nil && first == nil {
+			first = err // the histograms' request most often fails as the floats' did
 		}
 	}
-	return errors.Join(errs...)
+	return first
 }
 
 // Close implements Sink.

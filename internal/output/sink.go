@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/loadlens/loadlens/internal/plan"
 )
@@ -22,23 +23,24 @@ const InfluxTokenEnv = "LOADLENS_INFLUXDB_TOKEN"
 
 // newSink returns the sink of one output.
 func newSink(o plan.Output, runID string, getenv func(string) string) (Sink, error) {
+	shown := strings.TrimPrefix(Name(o), o.Kind+"=")
 	switch o.Kind {
 	case plan.OutPrometheusRW:
-		return newPromRW(newPoster(o.URL, http.Header{
+		return newPromRW(newPoster(o.URL, shown, http.Header{
 			"Content-Type":                      {"application/x-protobuf"},
 			"Content-Encoding":                  {"snappy"},
 			"X-Prometheus-Remote-Write-Version": {"0.1.0"},
 		}), runID), nil
 	case plan.OutInfluxDB:
-		return newInflux(newPoster(o.URL, http.Header{"Content-Type": {"text/plain; charset=utf-8"}}), runID), nil
+		return newInflux(newPoster(o.URL, shown, http.Header{"Content-Type": {"text/plain; charset=utf-8"}}), runID), nil
 	case plan.OutInfluxDB2:
 		token := getenv(InfluxTokenEnv)
 		if token == "" {
 			return nil, fmt.Errorf("%s needs a token: set $%s", o.Kind, InfluxTokenEnv)
 		}
-		return newInflux(newPoster(o.URL, http.Header{"Content-Type": {"text/plain; charset=utf-8"}, "Authorization": {"Token " + token}}), runID), nil
+		return newInflux(newPoster(o.URL, shown, http.Header{"Content-Type": {"text/plain; charset=utf-8"}, "Authorization": {"Token " + token}}), runID), nil
 	case plan.OutOTLP:
-		return newOTLP(newPoster(o.URL, http.Header{"Content-Type": {"application/x-protobuf"}}), runID), nil
+		return newOTLP(newPoster(o.URL, shown, http.Header{"Content-Type": {"application/x-protobuf"}}), runID), nil
 	}
 	return nil, fmt.Errorf("unknown output kind %q", o.Kind)
 }
