@@ -12,6 +12,7 @@ import (
 type builder struct {
 	layout    sample.Layout
 	start     time.Time
+	now       func() time.Time
 	endpoints []Totals
 	natives   []nativeAcc
 	iters     []int64
@@ -19,13 +20,20 @@ type builder struct {
 }
 
 func newBuilder(layout sample.Layout, start time.Time) *builder {
-	return &builder{layout: layout, start: start, endpoints: make([]Totals, len(layout.Endpoints)),
+	return &builder{layout: layout, start: start, now: time.Now, endpoints: make([]Totals, len(layout.Endpoints)),
 		natives: make([]nativeAcc, len(layout.Endpoints)), iters: make([]int64, len(layout.Scenarios)), dropped: make([]int64, len(layout.Scenarios))}
 }
 
 // frame returns the frame of one snapshot and adds it to the totals.
 func (b *builder) frame(s *metrics.Snapshot) *Frame {
-	f := &Frame{Second: s.Second, Start: b.start, Time: b.start.Add(time.Duration(s.Second+1) * time.Second),
+	// the last second of a run is collected when the run ends, before the
+	// second does: its points are stamped then, never in the future, where
+	// a query for "now" would not find them
+	end := b.start.Add(time.Duration(s.Second+1) * time.Second)
+	if now := b.now(); now.Before(end) {
+		end = now
+	}
+	f := &Frame{Second: s.Second, Start: b.start, Time: end,
 		Endpoints: make([]EndpointFrame, 0, len(s.Endpoints)), Scenarios: make([]ScenarioFrame, len(s.Scenarios))}
 	for i := range s.Endpoints {
 		e, info := &s.Endpoints[i], b.layout.Endpoints[i]

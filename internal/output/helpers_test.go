@@ -8,13 +8,14 @@ import (
 )
 
 // testStart is the synthetic runs' start, fixed so that timestamps are known.
-var testStart = time.Date(2026, 11, 24, 1, 0, 0, 0, time.UTC)
+var testStart = time.Date(2025, 1, 2, 3, 0, 0, 0, time.UTC)
 
 // frames returns secs seconds of metricstest's synthetic traffic over n
 // endpoints as frames, and the run model the same snapshots make.
 func frames(n, secs int) ([]*Frame, *metrics.Run) {
 	layout := metricstest.Layout(n)
 	b := newBuilder(layout, testStart)
+	b.now = func() time.Time { return testStart.Add(time.Hour) } // every second is over
 	run := metrics.NewRun(layout)
 	var out []*Frame
 	metricstest.Seconds(layout, secs, func(s *metrics.Snapshot) {

@@ -1,0 +1,297 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// needBinary returns the path of an installed program; missing, it fails
+// the test under LOADLENS_CI=1 (CI installs it, see .ci/apt-packages) and
+// skips it elsewhere.
+func needBinary(t *testing.T, name string) string {
+	t.Helper()
+	if p, err := exec.LookPath(name); err == nil {
+		return p
+	}
+	if os.Getenv("LOADLENS_CI") == "1" {
+		t.Fatalf("%s is not installed, and LOADLENS_CI=1 needs it (see .ci/apt-packages)", name)
+	}
+	t.Skipf("%s is not installed; skipped (set LOADLENS_CI=1 to make this a failure)", name)
+	return ""
+}
+
+// freeAddr returns a 127.0.0.1 address that was free a moment ago.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// startDaemon starts a store on loopback, stops it when the test ends, and
+// waits (at most a minute) until ready answers 2xx.
+func startDaemon(t *testing.T, ready string, cmd *exec.Cmd) {
+	t.Helper()
+	log, err := os.Create(filepath.Join(t.TempDir(), "log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-exited
+	})
+	deadline := time.Now().Add(time.Minute)
+	for {
+		if resp, err := http.Get(ready); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode/100 == 2 {
+				return
+			}
+		}
+		select {
+		case <-exited:
+			b, _ := os.ReadFile(log.Name())
+			t.Fatalf("%s exited before it was ready:\n%s", cmd.Path, b)
+		case <-time.After(100 * time.Millisecond): // polling readiness, bounded by the deadline
+		}
+		if time.Now().After(deadline) {
+			b, _ := os.ReadFile(log.Name())
+			t.Fatalf("%s was not ready within a minute:\n%s", cmd.Path, b)
+		}
+	}
+}
+
+// startPrometheus starts Debian's Prometheus with the remote-write receiver
+// and native histograms, and returns its address.
+func startPrometheus(t *testing.T) string {
+	bin := needBinary(t, "prometheus")
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "prometheus.yml")
+	if err := os.WriteFile(cfg, []byte("global:\n  scrape_interval: 1m\nscrape_configs: []\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	addr := freeAddr(t)
+	startDaemon(t, "http://"+addr+"/-/ready", exec.Command(bin, "--config.file="+cfg, "--storage.tsdb.path="+filepath.Join(dir, "data"),
+		"--web.listen-address="+addr, "--web.enable-remote-write-receiver", "--enable-feature=native-histograms"))
+	return addr
+}
+
+// startInfluxDB starts Debian's InfluxDB 1.x with a database k6, and returns its address.
+func startInfluxDB(t *testing.T) string {
+	bin := needBinary(t, "influxd")
+	dir := t.TempDir()
+	addr, rpc := freeAddr(t), freeAddr(t)
+	cfg := filepath.Join(dir, "influxdb.conf")
+	conf := fmt.Sprintf(`reporting-disabled = true
+bind-address = %q
+[meta]
+  dir = %q
+[data]
+  dir = %q
+  wal-dir = %q
+  query-log-enabled = false
+[monitor]
+  store-enabled = false
+[http]
+  bind-address = %q
+  log-enabled = false
+`, rpc, filepath.Join(dir, "meta"), filepath.Join(dir, "data"), filepath.Join(dir, "wal"), addr)
+	if err := os.WriteFile(cfg, []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	startDaemon(t, "http://"+addr+"/ping", exec.Command(bin, "-config", cfg))
+	resp, err := http.PostForm("http://"+addr+"/query", url.Values{"q": {"CREATE DATABASE k6"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("CREATE DATABASE: %s", resp.Status)
+	}
+	return addr
+}
+
+// getJSON decodes the JSON answer of a GET.
+func getJSON(t *testing.T, u string, v any) {
+	t.Helper()
+	resp, err := http.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %s", u, resp.Status)
+	}
+	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// promValue runs an instant PromQL query and returns its one value.
+func promValue(t *testing.T, addr, query string) float64 {
+	t.Helper()
+	var r struct {
+		Data struct {
+			Result []struct {
+				Value [2]any `json:"value"`
+			} `json:"result"`
+		} `json:"data"`
+	}
+	getJSON(t, "http://"+addr+"/api/v1/query?"+url.Values{"query": {query}}.Encode(), &r)
+	if len(r.Data.Result) != 1 {
+		t.Fatalf("%s: %d results, want 1", query, len(r.Data.Result))
+	}
+	v, err := strconv.ParseFloat(r.Data.Result[0].Value[1].(string), 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// influxValue runs an InfluxQL query and returns its one value.
+func influxValue(t *testing.T, addr, query string) float64 {
+	t.Helper()
+	var r struct {
+		Results []struct {
+			Series []struct {
+				Values [][]any `json:"values"`
+			} `json:"series"`
+			Error string `json:"error"`
+		} `json:"results"`
+	}
+	getJSON(t, "http://"+addr+"/query?"+url.Values{"db": {"k6"}, "q": {query}}.Encode(), &r)
+	if len(r.Results) != 1 || r.Results[0].Error != "" || len(r.Results[0].Series) != 1 || len(r.Results[0].Series[0].Values) != 1 {
+		t.Fatalf("%s: %+v, want one value", query, r)
+	}
+	return r.Results[0].Series[0].Values[0][1].(float64)
+}
+
+// TestOutputsReadBackFromRealStores runs a test whose target fails one
+// request in seven, sending its seconds to a real Prometheus (remote write)
+// and a real InfluxDB 1.x, and reads the counts back from both: equal to
+// summary.json's, exactly.
+func TestOutputsReadBackFromRealStores(t *testing.T) {
+	prom, influx := startPrometheus(t), startInfluxDB(t)
+	var n atomic.Int64
+	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1)%7 == 0 {
+			http.Error(w, "busy", http.StatusServiceUnavailable)
+		}
+	}))
+	defer target.Close()
+	dir := t.TempDir()
+	test := fmt.Sprintf(`name: outputs
+base_url: %s
+outputs:
+  - influxdb=http://%s/write?db=k6
+scenarios:
+  browse:
+    rate: 40
+    duration: 4s
+    flow:
+      - get: /items
+      - get: /cart
+`, target.URL, influx)
+	if err := os.WriteFile(filepath.Join(dir, "t.yaml"), []byte(test), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := loadlens(t, dir, "run", "t.yaml", "--quiet", "--no-dashboard", "--results", "results", "--out", "prometheus-rw=http://"+prom+"/api/v1/write")
+	if res.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", res.code, res.stdout, res.stderr)
+	}
+	run := onlyRunDir(t, filepath.Join(dir, "results"))
+	id := filepath.Base(run)
+	b, err := os.ReadFile(filepath.Join(run, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum struct {
+		Metrics  map[string]map[string]any `json:"metrics"`
+		Loadlens struct {
+			FailuresByKind map[string]float64 `json:"failures_by_kind"`
+			Outputs        []struct {
+				Output  string  `json:"output"`
+				Sent    float64 `json:"sent_seconds"`
+				Dropped float64 `json:"dropped_seconds"`
+			} `json:"outputs"`
+		} `json:"loadlens"`
+	}
+	if err := json.Unmarshal(b, &sum); err != nil {
+		t.Fatal(err)
+	}
+	reqs := sum.Metrics["http_reqs"]["count"].(float64)
+	iters := sum.Metrics["iterations"]["count"].(float64)
+	dropped := sum.Metrics["dropped_iterations"]["count"].(float64)
+	fail5xx := sum.Loadlens.FailuresByKind["http_5xx"]
+	if reqs != float64(n.Load()) || reqs < 300 || fail5xx == 0 {
+		t.Fatalf("summary.json: %v requests (the target saw %d, want 320), %v 5xx", reqs, n.Load(), fail5xx)
+	}
+	for _, o := range sum.Loadlens.Outputs {
+		if o.Dropped != 0 || o.Sent == 0 {
+			t.Errorf("%s: %v seconds sent, %v dropped; want every second delivered", o.Output, o.Sent, o.Dropped)
+		}
+	}
+	if len(sum.Loadlens.Outputs) != 2 {
+		t.Errorf("summary.json lists %d outputs, want 2", len(sum.Loadlens.Outputs))
+	}
+
+	sel := fmt.Sprintf(`{testid=%q}`, id)
+	promChecks := []struct {
+		query string
+		want  float64
+	}{
+		{"sum(k6_http_reqs_total" + sel + ")", reqs},
+		{fmt.Sprintf(`sum(k6_http_reqs_total{testid=%q,status="5xx"})`, id), fail5xx},
+		{fmt.Sprintf(`sum(loadlens_http_req_failures_total{testid=%q,kind="http_5xx"})`, id), fail5xx},
+		{"sum(k6_iterations_total" + sel + ")", iters},
+		{"sum(k6_dropped_iterations_total" + sel + ")", dropped},
+		{"sum(histogram_count(loadlens_http_req_duration_seconds" + sel + "))", reqs},
+		{"count(k6_http_req_duration_p95" + sel + ")", 2},
+	}
+	for _, c := range promChecks {
+		if got := promValue(t, prom, c.query); got != c.want {
+			t.Errorf("Prometheus: %s = %v, want %v (summary.json)", c.query, got, c.want)
+		}
+	}
+	where := fmt.Sprintf(` WHERE "testid" = '%s'`, id)
+	influxChecks := []struct {
+		query string
+		want  float64
+	}{
+		{`SELECT sum("value") FROM "http_reqs"` + where, reqs},
+		{`SELECT sum("value") FROM "http_reqs"` + where + ` AND "status" = '5xx'`, fail5xx},
+		{`SELECT sum("count") FROM "http_req_duration"` + where, reqs},
+		{`SELECT sum("failed") FROM "http_req_failed"` + where, fail5xx},
+		{`SELECT sum("value") FROM "iterations"` + where, iters},
+		{`SELECT sum("value") FROM "dropped_iterations"` + where, dropped},
+	}
+	for _, c := range influxChecks {
+		if got := influxValue(t, influx, c.query); got != c.want {
+			t.Errorf("InfluxDB: %s = %v, want %v (summary.json)", c.query, got, c.want)
+		}
+	}
+	if !strings.Contains(res.stdout, "output: prometheus-rw=http://"+prom) {
+		t.Errorf("the run does not say where it sends its seconds:\n%s", res.stdout)
+	}
+}
