@@ -291,7 +291,46 @@ scenarios:
 			t.Errorf("InfluxDB: %s = %v, want %v (summary.json)", c.query, got, c.want)
 		}
 	}
+	for _, e := range dashboardExprs(t) {
+		q := strings.NewReplacer("$testid", id, "$scenario", ".*", "$endpoint", ".*", "$__rate_interval", "1m").Replace(e)
+		if strings.HasPrefix(q, "label_values(") {
+			continue // Grafana's own function; its series is among the panels'
+		}
+		var r struct {
+			Status string
+			Data   struct{ Result []any }
+		}
+		getJSON(t, "http://"+prom+"/api/v1/query?"+url.Values{"query": {q}}.Encode(), &r)
+		if r.Status != "success" || len(r.Data.Result) == 0 {
+			t.Errorf("the dashboard's %s finds nothing in Prometheus (%s)", q, r.Status)
+		}
+	}
 	if !strings.Contains(res.stdout, "output: prometheus-rw=http://"+prom) {
 		t.Errorf("the run does not say where it sends its seconds:\n%s", res.stdout)
 	}
+}
+
+// dashboardExprs returns the PromQL of every panel of deploy/grafana/loadlens.json.
+func dashboardExprs(t *testing.T) []string {
+	t.Helper()
+	b, err := os.ReadFile("../deploy/grafana/loadlens.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d struct {
+		Panels []struct{ Targets []struct{ Expr string } }
+	}
+	if err := json.Unmarshal(b, &d); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, p := range d.Panels {
+		for _, tg := range p.Targets {
+			out = append(out, tg.Expr)
+		}
+	}
+	if len(out) < 10 {
+		t.Fatalf("only %d panel queries in the dashboard", len(out))
+	}
+	return out
 }
