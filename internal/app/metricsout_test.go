@@ -83,7 +83,9 @@ func TestDeadOutputsNeverSlowTheLoad(t *testing.T) {
 		{Kind: plan.OutPrometheusRW, URL: stalled.URL + "/api/v1/write"},
 		{Kind: plan.OutInfluxDB, URL: failing.URL + "/write?db=k6"},
 	})
-	reqs := func(s map[string]any) float64 { return s["metrics"].(map[string]any)["http_reqs"].(map[string]any)["count"].(float64) }
+	reqs := func(s map[string]any) float64 {
+		return s["metrics"].(map[string]any)["http_reqs"].(map[string]any)["count"].(float64)
+	}
 	elapsed := func(s map[string]any) float64 { return s["state"].(map[string]any)["testRunDurationMs"].(float64) }
 	if reqs(sum) != 60 || reqs(base) != 60 || served != 60 || baseServed != 60 {
 		t.Errorf("requests: %v with the dead outputs (target saw %d), %v without (target saw %d); want 60 each", reqs(sum), served, reqs(base), baseServed)
