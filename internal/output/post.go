@@ -44,11 +44,21 @@ func (p poster) post(ctx context.Context, body []byte) error {
 		return err
 	}
 	defer resp.Body.Close()
-	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 300))
+	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
 	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("%s: %s", resp.Status, strings.TrimSpace(string(msg)))
+		return fmt.Errorf("%s: %s", resp.Status, oneLine(string(msg), 120))
 	}
 	return nil
+}
+
+// oneLine is the start of a store's answer on one line, for a message:
+// some stores answer an error with a whole HTML page.
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
 }
 
 // close frees the poster's idle connections.

@@ -117,3 +117,16 @@ func TestSetDropsCountedNeverWaits(t *testing.T) {
 		t.Errorf("want 2 warnings for the stalled store (queue full, cut off), 1 or 2 for the failing one, none for the healthy one:\n%s", all)
 	}
 }
+
+func TestOneLine(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"overloaded\n", "overloaded"},
+		{"<html>\n  <body>\n\t<h1>Error</h1>", "<html> <body> <h1>Error</h1>"},
+		{strings.Repeat("é", 130), strings.Repeat("é", 120) + "…"},
+	}
+	for _, tt := range tests {
+		if got := oneLine(tt.in, 120); got != tt.want {
+			t.Errorf("oneLine(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
