@@ -3,6 +3,7 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -12,9 +13,14 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/influxdata/line-protocol/v2/lineprotocol"
+	collectorpb "go.opentelemetry.io/proto/otlp/collector/metrics/v1"
+	"google.golang.org/protobuf/proto"
 )
 
 // needBinary returns the path of an installed program; missing, it fails
@@ -193,6 +199,11 @@ func influxValue(t *testing.T, addr, query string) float64 {
 // summary.json's, exactly.
 func TestOutputsReadBackFromRealStores(t *testing.T) {
 	prom, influx := startPrometheus(t), startInfluxDB(t)
+	otlpRecv, influx2 := &otlpReceiver{last: map[string]otlpPoint{}}, &influx2Receiver{seen: map[string]bool{}}
+	otlpSrv, influx2Srv := httptest.NewServer(otlpRecv), httptest.NewServer(influx2)
+	defer otlpSrv.Close()
+	defer influx2Srv.Close()
+	t.Setenv("LOADLENS_INFLUXDB_TOKEN", "tok-e2e")
 	var n atomic.Int64
 	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if n.Add(1)%7 == 0 {
@@ -216,7 +227,8 @@ scenarios:
 	if err := os.WriteFile(filepath.Join(dir, "t.yaml"), []byte(test), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res := loadlens(t, dir, "run", "t.yaml", "--quiet", "--no-dashboard", "--results", "results", "--out", "prometheus-rw=http://"+prom+"/api/v1/write")
+	res := loadlens(t, dir, "run", "t.yaml", "--quiet", "--no-dashboard", "--results", "results", "--out", "prometheus-rw=http://"+prom+"/api/v1/write",
+		"--out", "otlp="+otlpSrv.URL+"/v1/metrics", "--out", "influxdb2="+influx2Srv.URL+"/api/v2/write?org=o&bucket=b")
 	if res.code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", res.code, res.stdout, res.stderr)
 	}
@@ -252,8 +264,20 @@ scenarios:
 			t.Errorf("%s: %v seconds sent, %v dropped; want every second delivered", o.Output, o.Sent, o.Dropped)
 		}
 	}
-	if len(sum.Loadlens.Outputs) != 2 {
-		t.Errorf("summary.json lists %d outputs, want 2", len(sum.Loadlens.Outputs))
+	if len(sum.Loadlens.Outputs) != 4 {
+		t.Errorf("summary.json lists %d outputs, want 4", len(sum.Loadlens.Outputs))
+	}
+	if got := otlpRecv.total("k6_http_reqs"); got != int64(reqs) {
+		t.Errorf("OTLP: the last k6_http_reqs points add to %d, want %v (summary.json)", got, reqs)
+	}
+	if got := otlpRecv.total("k6_iterations"); got != int64(iters) {
+		t.Errorf("OTLP: the last k6_iterations points add to %d, want %v (summary.json)", got, iters)
+	}
+	if err := influx2.result(); err != nil {
+		t.Errorf("InfluxDB 2 receiver: %v", err)
+	}
+	if influx2.reqs != reqs || influx2.iters != iters {
+		t.Errorf("InfluxDB 2 receiver: http_reqs add to %v, iterations to %v; want %v and %v (summary.json)", influx2.reqs, influx2.iters, reqs, iters)
 	}
 
 	sel := fmt.Sprintf(`{testid=%q}`, id)
@@ -333,4 +357,143 @@ func dashboardExprs(t *testing.T) []string {
 		t.Fatalf("only %d panel queries in the dashboard", len(out))
 	}
 	return out
+}
+
+// otlpPoint is the latest point of one cumulative series.
+type otlpPoint struct {
+	time  uint64
+	value int64
+}
+
+// otlpReceiver is an OTLP/HTTP metrics endpoint: it decodes each export
+// with the OTLP proto types and keeps the latest point of every sum series.
+type otlpReceiver struct {
+	mu   sync.Mutex
+	last map[string]otlpPoint // metric and attributes → latest point
+}
+
+func (o *otlpReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	b, err := io.ReadAll(r.Body)
+	var req collectorpb.ExportMetricsServiceRequest
+	if err == nil {
+		err = proto.Unmarshal(b, &req)
+	}
+	if err != nil || r.Header.Get("Content-Type") != "application/x-protobuf" {
+		http.Error(w, fmt.Sprint("bad export: ", err), http.StatusBadRequest)
+		return
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for _, rm := range req.ResourceMetrics {
+		for _, sm := range rm.ScopeMetrics {
+			for _, m := range sm.Metrics {
+				for _, p := range m.GetSum().GetDataPoints() {
+					key := m.Name + fmt.Sprint(p.Attributes)
+					if p.TimeUnixNano >= o.last[key].time {
+						o.last[key] = otlpPoint{p.TimeUnixNano, p.GetAsInt()}
+					}
+				}
+			}
+		}
+	}
+}
+
+// total adds the latest points of a metric's series.
+func (o *otlpReceiver) total(metric string) int64 {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	var n int64
+	for k, p := range o.last {
+		if strings.HasPrefix(k, metric+"[") {
+			n += p.value
+		}
+	}
+	return n
+}
+
+// influx2Receiver is an InfluxDB 2 write endpoint: it checks the token,
+// reads every body with the strict line-protocol decoder, refuses a second
+// point on one series and timestamp, and adds the counts.
+type influx2Receiver struct {
+	mu          sync.Mutex
+	seen        map[string]bool
+	reqs, iters float64
+	err         error
+}
+
+func (x *influx2Receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	fail := func(err error) {
+		if x.err == nil {
+			x.err = err
+		}
+		http.Error(w, err.Error(), http.StatusBadRequest)
+	}
+	if r.Header.Get("Authorization") != "Token tok-e2e" || r.URL.Query().Get("bucket") != "b" {
+		fail(fmt.Errorf("token %q, bucket %q", r.Header.Get("Authorization"), r.URL.Query().Get("bucket")))
+		return
+	}
+	dec := lineprotocol.NewDecoder(r.Body)
+	for dec.Next() {
+		m, err := dec.Measurement()
+		if err != nil {
+			fail(err)
+			return
+		}
+		series := string(m)
+		for {
+			k, v, err := dec.NextTag()
+			if err != nil {
+				fail(err)
+				return
+			}
+			if k == nil {
+				break
+			}
+			series += "," + string(k) + "=" + string(v)
+		}
+		var value float64
+		for {
+			k, v, err := dec.NextField()
+			if err != nil {
+				fail(err)
+				return
+			}
+			if k == nil {
+				break
+			}
+			if string(k) == "value" {
+				value = v.FloatV()
+			}
+		}
+		ts, err := dec.Time(lineprotocol.Nanosecond, time.Time{})
+		if err != nil {
+			fail(err)
+			return
+		}
+		key := series + " " + ts.String()
+		if x.seen[key] {
+			fail(fmt.Errorf("two points of %s", key))
+			return
+		}
+		x.seen[key] = true
+		switch string(m) {
+		case "http_reqs":
+			x.reqs += value
+		case "iterations":
+			x.iters += value
+		}
+	}
+	if err := dec.Err(); err != nil {
+		fail(err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (x *influx2Receiver) result() error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.err
 }
