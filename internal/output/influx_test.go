@@ -95,7 +95,7 @@ func TestInfluxPointsAreUniqueAndAddUp(t *testing.T) {
 				}
 				return ""
 			}
-			sink, err := newSink(plan.Output{Kind: tt.kind, URL: srv.URL + tt.path}, "run-1", env)
+			sink, err := newSink(plan.Output{Kind: tt.kind, URL: srv.URL + tt.path}, "run-1", env, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -15,7 +15,7 @@ import (
 func TestOTLPWritesWhatACollectorDecodes(t *testing.T) {
 	var rc receiver
 	srv := rc.serve(t, map[string]string{"Content-Type": "application/x-protobuf"})
-	sink, err := newSink(plan.Output{Kind: plan.OutOTLP, URL: srv.URL + "/v1/metrics"}, "run-1", nil)
+	sink, err := newSink(plan.Output{Kind: plan.OutOTLP, URL: srv.URL + "/v1/metrics"}, "run-1", nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

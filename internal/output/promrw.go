@@ -2,6 +2,8 @@ package output
 
 import (
 	"context"
+	"strings"
+	"sync/atomic"
 
 	"github.com/klauspost/compress/snappy"
 	"github.com/prometheus/prometheus/prompb"
@@ -12,29 +14,50 @@ import (
 // that a Prometheus without native histograms enabled, which refuses the
 // histograms, still stores every count and trend.
 type promRW struct {
-	p     poster
-	runID string
+	p      poster
+	runID  string
+	warn   func(format string, args ...any)
+	noHist atomic.Bool // the receiver said it takes no native histograms
 }
 
-func newPromRW(p poster, runID string) *promRW { return &promRW{p: p, runID: runID} }
+func newPromRW(p poster, runID string, warn func(string, ...any)) *promRW {
+	return &promRW{p: p, runID: runID, warn: warn}
+}
+
+// histogramsDisabled is what Prometheus answers to native histograms when
+// started without --enable-feature=native-histograms.
+const histogramsDisabled = "native histograms are disabled"
 
 // Write implements Sink.
 func (s *promRW) Write(ctx context.Context, frames []*Frame) error {
 	floats, hists := promSeries(s.runID, frames)
-	var first error
-	for _, ts := range [][]prompb.TimeSeries{floats, hists} {
-		if len(ts) == 0 {
-			continue
-		}
-		b, err := (&prompb.WriteRequest{Timeseries: ts}).Marshal()
-		if err != nil {
-			return err
-		}
-		if err := s.p.post(ctx, snappy.Encode(nil, b)); err != nil && first == nil {
-			first = err // the histograms' request most often fails as the floats' did
-		}
+	if err := s.send(ctx, floats); err != nil {
+		return err
 	}
-	return first
+	if s.noHist.Load() {
+		return nil
+	}
+	err := s.send(ctx, hists)
+	if err != nil && strings.Contains(err.Error(), histogramsDisabled) {
+		// the counts and gauges arrived; histograms would only fail again
+		s.noHist.Store(true)
+		s.warn("the store refuses native histograms (%v): %s is not sent; start Prometheus with --enable-feature=native-histograms to have it",
+			err, promDurationHist)
+		return nil
+	}
+	return err
+}
+
+// send posts one WriteRequest.
+func (s *promRW) send(ctx context.Context, ts []prompb.TimeSeries) error {
+	if len(ts) == 0 {
+		return nil
+	}
+	b, err := (&prompb.WriteRequest{Timeseries: ts}).Marshal()
+	if err != nil {
+		return err
+	}
+	return s.p.post(ctx, snappy.Encode(nil, b))
 }
 
 // Close implements Sink.

@@ -2,8 +2,13 @@ package output
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/prometheus/prometheus/prompb"
@@ -25,7 +30,7 @@ func labelsOf(ts prompb.TimeSeries) map[string]string {
 func TestPromRWWritesWhatPrometheusDecodes(t *testing.T) {
 	var rc receiver
 	srv := rc.serve(t, map[string]string{"Content-Encoding": "snappy", "Content-Type": "application/x-protobuf", "X-Prometheus-Remote-Write-Version": "0.1.0"})
-	sink, err := newSink(plan.Output{Kind: plan.OutPrometheusRW, URL: srv.URL + "/api/v1/write"}, "run-1", nil)
+	sink, err := newSink(plan.Output{Kind: plan.OutPrometheusRW, URL: srv.URL + "/api/v1/write"}, "run-1", nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,4 +117,42 @@ func decodeNative(h prompb.Histogram) []Bucket {
 		}
 	}
 	return out
+}
+
+// TestPromRWWithoutNativeHistograms: a Prometheus started without native
+// histograms refuses them; the counts and gauges still arrive, the second
+// is delivered, one warning says how to have the histograms, and they are
+// not sent again.
+func TestPromRWWithoutNativeHistograms(t *testing.T) {
+	var floats, hists atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		req := decodeRW(t, b)
+		if len(req.Timeseries) > 0 && len(req.Timeseries[0].Histograms) > 0 {
+			hists.Add(1)
+			http.Error(w, "native histograms are disabled", http.StatusInternalServerError) // Prometheus 2.42's answer
+			return
+		}
+		floats.Add(1)
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer srv.Close()
+	var warnings []string
+	sink, err := newSink(plan.Output{Kind: plan.OutPrometheusRW, URL: srv.URL}, "r", nil, func(f string, a ...any) { warnings = append(warnings, fmt.Sprintf(f, a...)) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sink.Close()
+	fs, _ := frames(1, 3)
+	for _, f := range fs {
+		if err := sink.Write(context.Background(), []*Frame{f}); err != nil {
+			t.Errorf("second %d: %v; the counts arrived, so it is delivered", f.Second, err)
+		}
+	}
+	if floats.Load() != 3 || hists.Load() != 1 {
+		t.Errorf("%d float requests (want 3), %d histogram requests (want 1: not sent again once refused)", floats.Load(), hists.Load())
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "--enable-feature=native-histograms") {
+		t.Errorf("warnings %q, want one naming the flag", warnings)
+	}
 }

@@ -76,15 +76,19 @@ func New(cfg Config) (*Set, error) {
 	}
 	s := &Set{b: newBuilder(cfg.Layout, cfg.Start), flush: cfg.Flush}
 	for _, o := range cfg.Outputs {
+		q := newQueued(Name(o), cfg)
 		sink, ok := cfg.Sinks[o]
 		if !ok {
 			var err error
-			if sink, err = newSink(o, cfg.RunID, cfg.Getenv); err != nil {
+			if sink, err = newSink(o, cfg.RunID, cfg.Getenv, q.warnf); err != nil {
+				q.cancel()
 				s.Close()
 				return nil, fmt.Errorf("output %s: %w", Name(o), err)
 			}
 		}
-		s.sinks = append(s.sinks, startQueued(Name(o), sink, cfg))
+		q.sink = sink
+		go q.run()
+		s.sinks = append(s.sinks, q)
 	}
 	return s, nil
 }
@@ -152,12 +156,11 @@ type queued struct {
 	lastErr error
 }
 
-func startQueued(name string, sink Sink, cfg Config) *queued {
+// newQueued returns an output's queue; its sink is set, and run started, by New.
+func newQueued(name string, cfg Config) *queued {
 	ctx, cancel := context.WithCancel(context.Background())
-	q := &queued{name: name, sink: sink, q: make(chan *Frame, cfg.Queue), ctx: ctx, cancel: cancel,
+	return &queued{name: name, q: make(chan *Frame, cfg.Queue), ctx: ctx, cancel: cancel,
 		done: make(chan struct{}), timeout: cfg.Timeout, warn: cfg.Warn}
-	go q.run()
-	return q
 }
 
 func (q *queued) offer(f *Frame) {

@@ -22,7 +22,7 @@ type Sink interface {
 const InfluxTokenEnv = "LOADLENS_INFLUXDB_TOKEN"
 
 // newSink returns the sink of one output.
-func newSink(o plan.Output, runID string, getenv func(string) string) (Sink, error) {
+func newSink(o plan.Output, runID string, getenv func(string) string, warn func(string, ...any)) (Sink, error) {
 	shown := strings.TrimPrefix(Name(o), o.Kind+"=")
 	switch o.Kind {
 	case plan.OutPrometheusRW:
@@ -30,7 +30,7 @@ func newSink(o plan.Output, runID string, getenv func(string) string) (Sink, err
 			"Content-Type":                      {"application/x-protobuf"},
 			"Content-Encoding":                  {"snappy"},
 			"X-Prometheus-Remote-Write-Version": {"0.1.0"},
-		}), runID), nil
+		}), runID, warn), nil
 	case plan.OutInfluxDB:
 		return newInflux(newPoster(o.URL, shown, http.Header{"Content-Type": {"text/plain; charset=utf-8"}}), runID), nil
 	case plan.OutInfluxDB2:
