@@ -329,6 +329,21 @@ scenarios:
 			t.Errorf("the dashboard's %s finds nothing in Prometheus (%s)", q, r.Status)
 		}
 	}
+	exp := loadlens(t, dir, "export", run, "--format", "csv")
+	var exported float64
+	for i, line := range strings.Split(strings.TrimSpace(exp.stdout), "\n") {
+		f := strings.Split(line, ",")
+		if i > 0 && f[0] == "endpoint" {
+			v, _ := strconv.ParseFloat(f[6], 64) // the requests column
+			exported += v
+		}
+	}
+	if exp.code != 0 || exported != reqs {
+		t.Errorf("loadlens export --format csv: exit %d, requests add to %v, want %v\n%s", exp.code, exported, reqs, exp.stderr)
+	}
+	if bad := loadlens(t, dir, "export", run, "--format", "xml"); bad.code != 2 || !strings.Contains(bad.stderr, "jsonl or csv") {
+		t.Errorf("loadlens export --format xml: exit %d, %q; want 2 and the formats named", bad.code, bad.stderr)
+	}
 	if !strings.Contains(res.stdout, "output: prometheus-rw=http://"+prom) {
 		t.Errorf("the run does not say where it sends its seconds:\n%s", res.stdout)
 	}
