@@ -38,7 +38,8 @@ func (b *builder) frame(s *metrics.Snapshot) *Frame {
 	for i := range s.Endpoints {
 		e, info := &s.Endpoints[i], b.layout.Endpoints[i]
 		ef := EndpointFrame{Scenario: b.layout.Scenarios[info.Scenario].Name, Endpoint: info.Name, Method: info.Method,
-			Requests: e.Requests, Failures: e.Failures, Sent: e.Sent, Received: e.Received, Duration: trendOf(e.Duration)}
+			Requests: e.Requests, Failures: e.Failures, Sent: e.Sent, Received: e.Received, Duration: trendOf(e.Duration), Waiting: trendOf(e.Waiting),
+			Connect: phaseOf(e.ConnectSum, e.Connects, e.ConnectMax), TLS: phaseOf(e.TLSSum, e.TLSHandshakes, e.TLSMax)}
 		var failed int64
 		for k, n := range e.Failures {
 			ef.ByStatus[statusOf(sample.Kind(k))] += n
@@ -69,9 +70,38 @@ func (b *builder) frame(s *metrics.Snapshot) *Frame {
 		b.iters[i] += sc.Iterations
 		b.dropped[i] += sc.Dropped
 		f.Scenarios[i] = ScenarioFrame{Scenario: b.layout.Scenarios[i].Name, Iterations: sc.Iterations, Dropped: sc.Dropped,
-			VUs: sc.VUs, VUsMax: sc.VUsMax, TotalIterations: b.iters[i], TotalDropped: b.dropped[i]}
+			VUs: sc.VUs, VUsMax: sc.VUsMax, TotalIterations: b.iters[i], TotalDropped: b.dropped[i], IterationDuration: trendOf(sc.IterationDuration)}
 	}
+	f.Checks = b.checks(s)
 	return f
+}
+
+// checks returns the second's checks, those of one name in one scenario
+// added together, so that no two share a series.
+func (b *builder) checks(s *metrics.Snapshot) []CheckFrame {
+	var out []CheckFrame
+	at := map[[2]string]int{}
+	for i, c := range s.Checks {
+		info := b.layout.Checks[i]
+		key := [2]string{b.layout.Scenarios[info.Scenario].Name, info.Name}
+		j, ok := at[key]
+		if !ok {
+			j = len(out)
+			at[key] = j
+			out = append(out, CheckFrame{Scenario: key[0], Check: key[1]})
+		}
+		out[j].Passes += c.Passes
+		out[j].Fails += c.Fails
+	}
+	return out
+}
+
+// phaseOf is a phase's mean and maximum from its sum and count.
+func phaseOf(sum time.Duration, n int64, mx time.Duration) Phase {
+	if n == 0 {
+		return Phase{}
+	}
+	return Phase{Count: n, Avg: sum / time.Duration(n), Max: mx}
 }
 
 // trendOf summarizes a second's histogram; nil or empty gives a zero Trend.

@@ -16,6 +16,14 @@ type Frame struct {
 	Time      time.Time // the end of the second: every point's timestamp
 	Endpoints []EndpointFrame
 	Scenarios []ScenarioFrame
+	Checks    []CheckFrame // one per scenario and check name, in the layout's order
+}
+
+// CheckFrame is one check's outcomes in one second; checks of one name in
+// one scenario are added together, as k6 counts them.
+type CheckFrame struct {
+	Scenario, Check string
+	Passes, Fails   int64
 }
 
 // Status classes, the one status label the sinks write: the HTTP status
@@ -54,6 +62,9 @@ type EndpointFrame struct {
 	Sent     int64                  // bytes, this second
 	Received int64                  // bytes, this second
 	Duration Trend                  // this second's request durations
+	Waiting  Trend                  // this second's times to the first response byte
+	Connect  Phase                  // this second's new connections
+	TLS      Phase                  // this second's TLS handshakes
 
 	Total Totals // the run so far, up to the end of this second
 }
@@ -74,6 +85,13 @@ type Trend struct {
 	Min, Max, Avg, Med, P90, P95, P99 time.Duration
 }
 
+// Phase is a connection phase of one second: only its mean and maximum are
+// kept per second (a histogram would cost the hot path).
+type Phase struct {
+	Count    int64
+	Avg, Max time.Duration
+}
+
 // ScenarioFrame is one scenario's second.
 type ScenarioFrame struct {
 	Scenario   string
@@ -81,6 +99,8 @@ type ScenarioFrame struct {
 	Dropped    int64 // this second: iterations the arrival rate asked for and no VU could start
 	VUs        int64 // active at the end of the second
 	VUsMax     int64 // allocated at the end of the second
+
+	IterationDuration Trend // this second's completed iterations
 
 	TotalIterations, TotalDropped int64 // the run so far
 }

@@ -69,16 +69,15 @@ func influxLines(runID string, frames []*Frame) ([]byte, error) {
 			enc.AddField("value", floatValue(float64(failed)/float64(e.Requests)))
 			enc.EndLine(f.Time)
 
-			if t := &e.Duration; t.Count > 0 {
-				endpointLine(&enc, "http_req_duration", e, "", runID)
-				enc.AddField("count", lineprotocol.IntValue(t.Count))
-				for _, st := range []struct {
-					name string
-					d    time.Duration
-				}{{"max", t.Max}, {"med", t.Med}, {"min", t.Min}, {"p90", t.P90}, {"p95", t.P95}, {"p99", t.P99}, {"value", t.Avg}} {
-					enc.AddField(st.name, floatValue(ms(st.d)))
+			for _, tr := range []struct {
+				name string
+				t    *Trend
+			}{{"http_req_duration", &e.Duration}, {"http_req_waiting", &e.Waiting}} {
+				if tr.t.Count > 0 {
+					endpointLine(&enc, tr.name, e, "", runID)
+					addTrendFields(&enc, tr.t)
+					enc.EndLine(f.Time)
 				}
-				enc.EndLine(f.Time)
 			}
 			for _, d := range []struct {
 				name string
@@ -100,9 +99,40 @@ func influxLines(runID string, frames []*Frame) ([]byte, error) {
 				enc.AddField("value", floatValue(float64(m.n)))
 				enc.EndLine(f.Time)
 			}
+			if s.IterationDuration.Count > 0 {
+				enc.StartLine("iteration_duration")
+				addTag(&enc, "scenario", s.Scenario)
+				addTag(&enc, "testid", runID)
+				addTrendFields(&enc, &s.IterationDuration)
+				enc.EndLine(f.Time)
+			}
+		}
+		for _, c := range f.Checks {
+			if n := c.Passes + c.Fails; n > 0 {
+				enc.StartLine("checks")
+				addTag(&enc, "check", c.Check)
+				addTag(&enc, "scenario", c.Scenario)
+				addTag(&enc, "testid", runID)
+				enc.AddField("fails", lineprotocol.IntValue(c.Fails))
+				enc.AddField("passes", lineprotocol.IntValue(c.Passes))
+				enc.AddField("value", floatValue(float64(c.Passes)/float64(n)))
+				enc.EndLine(f.Time)
+			}
 		}
 	}
 	return enc.Bytes(), enc.Err()
+}
+
+// addTrendFields adds a trend's stats in milliseconds, its mean as
+// "value" (k6's field), and its count.
+func addTrendFields(enc *lineprotocol.Encoder, t *Trend) {
+	enc.AddField("count", lineprotocol.IntValue(t.Count))
+	for _, st := range []struct {
+		name string
+		d    time.Duration
+	}{{"max", t.Max}, {"med", t.Med}, {"min", t.Min}, {"p90", t.P90}, {"p95", t.P95}, {"p99", t.P99}, {"value", t.Avg}} {
+		enc.AddField(st.name, floatValue(ms(st.d)))
+	}
 }
 
 // endpointLine starts a line of an endpoint's measurement with its tags,

@@ -122,6 +122,9 @@ func TestInfluxPointsAreUniqueAndAddUp(t *testing.T) {
 					if p.measurement == "http_req_duration" {
 						sums["duration_count"] += float64(p.fields["count"].IntV())
 					}
+					if p.measurement == "checks" {
+						sums["check_outcomes"] += float64(p.fields["passes"].IntV() + p.fields["fails"].IntV())
+					}
 				}
 			}
 			tot := run.Total()
@@ -130,6 +133,13 @@ func TestInfluxPointsAreUniqueAndAddUp(t *testing.T) {
 			}
 			if sums["data_sent"] != float64(tot.Sent) || sums["iterations"] != 60 || sums["dropped_iterations"] != 3 {
 				t.Errorf("data_sent %v (want %d), iterations %v (want 60), dropped %v (want 3)", sums["data_sent"], tot.Sent, sums["iterations"], sums["dropped_iterations"])
+			}
+			var outcomes int64
+			for _, c := range run.Checks {
+				outcomes += c.Passes + c.Fails
+			}
+			if sums["check_outcomes"] != float64(outcomes) || outcomes == 0 || sums["http_req_waiting"] == 0 {
+				t.Errorf("checks add to %v outcomes, want %d; waiting points %v", sums["check_outcomes"], outcomes, sums["http_req_waiting"])
 			}
 			if len(seen) < 6*3*4 {
 				t.Errorf("only %d points", len(seen))

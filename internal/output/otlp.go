@@ -2,6 +2,7 @@ package output
 
 import (
 	"context"
+	"strconv"
 
 	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
 	metricspb "go.opentelemetry.io/proto/otlp/metrics/v1"
@@ -48,7 +49,8 @@ func otlpMetrics(runID string, frames []*Frame) *metricspb.MetricsData {
 			base := []*commonpb.KeyValue{kv("scenario", e.Scenario), kv("endpoint", e.Endpoint), kv("name", e.Endpoint), kv("method", e.Method)}
 			for c, n := range e.Total.ByStatus {
 				if n > 0 {
-					m.sum("k6_http_reqs", "{request}", withKV(base, "status", statusNames[c]), start, now, n)
+					attrs := withKV(withKV(base, "status", statusNames[c]), "expected_response", strconv.FormatBool(c == StatusOK))
+					m.sum("k6_http_reqs", "{request}", attrs, start, now, n)
 				}
 			}
 			for k, n := range e.Total.Failures {
@@ -61,11 +63,10 @@ func otlpMetrics(runID string, frames []*Frame) *metricspb.MetricsData {
 			if e.Requests > 0 {
 				m.gauge("k6_http_req_failed_rate", "1", base, now, float64(e.Requests-e.ByStatus[StatusOK])/float64(e.Requests))
 			}
-			if e.Duration.Count > 0 {
-				for _, t := range trendStats {
-					m.gauge(promDurationPre+t.name, "s", base, now, t.of(&e.Duration))
-				}
-			}
+			m.trend(promDurationPre, &e.Duration, base, now)
+			m.trend(promWaitingPre, &e.Waiting, base, now)
+			m.phase(promConnectingPre, e.Connect, base, now)
+			m.phase(promTLSPre, e.TLS, base, now)
 			m.histogram("k6_http_req_duration", base, start, now, &e.Total.Duration)
 		}
 		for _, s := range f.Scenarios {
@@ -74,6 +75,12 @@ func otlpMetrics(runID string, frames []*Frame) *metricspb.MetricsData {
 			m.sum("k6_dropped_iterations", "{iteration}", base, start, now, s.TotalDropped)
 			m.gauge("k6_vus", "{vu}", base, now, float64(s.VUs))
 			m.gauge("k6_vus_max", "{vu}", base, now, float64(s.VUsMax))
+			m.trend(promIterationPre, &s.IterationDuration, base, now)
+		}
+		for _, c := range f.Checks {
+			if n := c.Passes + c.Fails; n > 0 {
+				m.gauge(promChecksRate, "1", []*commonpb.KeyValue{kv("scenario", c.Scenario), kv("check", c.Check)}, now, float64(c.Passes)/float64(n))
+			}
 		}
 	}
 	return &metricspb.MetricsData{ResourceMetrics: []*metricspb.ResourceMetrics{{
@@ -110,6 +117,25 @@ func (b *otlpBatch) sum(name, unit string, attrs []*commonpb.KeyValue, start, no
 	s := m.GetSum()
 	s.DataPoints = append(s.DataPoints, &metricspb.NumberDataPoint{Attributes: attrs, StartTimeUnixNano: start, TimeUnixNano: now,
 		Value: &metricspb.NumberDataPoint_AsInt{AsInt: v}})
+}
+
+// trend adds a Trend's stats as gauges in seconds, if it has samples.
+func (b *otlpBatch) trend(pre string, t *Trend, attrs []*commonpb.KeyValue, now uint64) {
+	if t.Count == 0 {
+		return
+	}
+	for _, st := range trendStats {
+		b.gauge(pre+st.name, "s", attrs, now, st.of(t))
+	}
+}
+
+// phase adds a connection phase's mean and maximum, if it happened.
+func (b *otlpBatch) phase(pre string, p Phase, attrs []*commonpb.KeyValue, now uint64) {
+	if p.Count == 0 {
+		return
+	}
+	b.gauge(pre+"avg", "s", attrs, now, p.Avg.Seconds())
+	b.gauge(pre+"max", "s", attrs, now, p.Max.Seconds())
 }
 
 func (b *otlpBatch) gauge(name, unit string, attrs []*commonpb.KeyValue, now uint64, v float64) {

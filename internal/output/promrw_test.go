@@ -55,12 +55,15 @@ func TestPromRWWritesWhatPrometheusDecodes(t *testing.T) {
 				t.Errorf("series %q is not in PromSeriesNames", l["__name__"])
 			}
 			for name := range l {
-				if !slices.Contains([]string{"__name__", "testid", "scenario", "endpoint", "name", "method", "status", "kind"}, name) {
+				if !slices.Contains([]string{"__name__", "testid", "scenario", "endpoint", "name", "method", "status", "expected_response", "kind", "check"}, name) {
 					t.Errorf("label %q on %s: the labels are few and bounded", name, l["__name__"])
 				}
 			}
 			if l["testid"] != "run-1" {
 				t.Errorf("%s: testid %q", l["__name__"], l["testid"])
+			}
+			if l["__name__"] == promReqs && l["expected_response"] != fmt.Sprint(l["status"] == "ok") {
+				t.Errorf("%v: expected_response disagrees with status", l)
 			}
 			for i := 1; i < len(ts.Samples); i++ {
 				if ts.Samples[i].Timestamp <= ts.Samples[i-1].Timestamp {
@@ -84,6 +87,14 @@ func TestPromRWWritesWhatPrometheusDecodes(t *testing.T) {
 		if got := last[promDataReceived+"|"+ep+"||"]; got != float64(e.Received) {
 			t.Errorf("%s: received %v, want %d", ep, got, e.Received)
 		}
+	}
+	for _, name := range []string{promChecksRate, promWaitingPre + "p95", promIterationPre + "p95"} {
+		if _, ok := last[name+"|||"]; !ok && name != promWaitingPre+"p95" {
+			t.Errorf("no %s series", name)
+		}
+	}
+	if _, ok := last[promWaitingPre+"p95|"+run.Layout.Endpoints[0].Name+"||"]; !ok {
+		t.Errorf("no %s series", promWaitingPre+"p95")
 	}
 	if got := last[promIterations+"|||"]; got != 50 {
 		t.Errorf("%s = %v, want 50", promIterations, got)

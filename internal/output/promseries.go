@@ -2,6 +2,7 @@ package output
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/prometheus/prometheus/prompb"
@@ -15,6 +16,11 @@ const (
 	promReqs          = "k6_http_reqs_total"
 	promReqFailedRate = "k6_http_req_failed_rate"
 	promDurationPre   = "k6_http_req_duration_" // + min, max, avg, med, p90, p95, p99; seconds
+	promWaitingPre    = "k6_http_req_waiting_"  // the same stats of the time to the first byte
+	promIterationPre  = "k6_iteration_duration_"
+	promConnectingPre = "k6_http_req_connecting_"      // + avg, max: only these are kept per second
+	promTLSPre        = "k6_http_req_tls_handshaking_" // + avg, max
+	promChecksRate    = "k6_checks_rate"
 	promDataSent      = "k6_data_sent_total"
 	promDataReceived  = "k6_data_received_total"
 	promIterations    = "k6_iterations_total"
@@ -42,12 +48,34 @@ var trendStats = []struct {
 // PromSeriesNames returns the name of every series the remote-write sink
 // writes, for the Grafana dashboard's test and the docs.
 func PromSeriesNames() []string {
-	names := []string{promReqs, promReqFailedRate, promDataSent, promDataReceived, promIterations, promDropped, promVUs, promVUsMax, promFailures, promDurationHist}
-	for _, t := range trendStats {
-		names = append(names, promDurationPre+t.name)
+	names := []string{promReqs, promReqFailedRate, promDataSent, promDataReceived, promIterations, promDropped, promVUs, promVUsMax, promFailures,
+		promDurationHist, promChecksRate, promConnectingPre + "avg", promConnectingPre + "max", promTLSPre + "avg", promTLSPre + "max"}
+	for _, pre := range []string{promDurationPre, promWaitingPre, promIterationPre} {
+		for _, t := range trendStats {
+			names = append(names, pre+t.name)
+		}
 	}
 	sort.Strings(names)
 	return names
+}
+
+// trend adds a Trend's stats as gauges named pre+stat, if it has samples.
+func (s *seriesSet) trend(pre string, t *Trend, labels []prompb.Label, ms int64) {
+	if t.Count == 0 {
+		return
+	}
+	for _, st := range trendStats {
+		s.float(pre+st.name, labels, ms, st.of(t))
+	}
+}
+
+// phase adds a connection phase's mean and maximum, if it happened.
+func (s *seriesSet) phase(pre string, p Phase, labels []prompb.Label, ms int64) {
+	if p.Count == 0 {
+		return
+	}
+	s.float(pre+"avg", labels, ms, p.Avg.Seconds())
+	s.float(pre+"max", labels, ms, p.Max.Seconds())
 }
 
 // seriesSet gathers samples by series, so that a batch of seconds makes
@@ -103,7 +131,9 @@ func promSeries(runID string, frames []*Frame) (floats, hists []prompb.TimeSerie
 				{Name: "endpoint", Value: e.Endpoint}, {Name: "name", Value: e.Endpoint}, {Name: "method", Value: e.Method}}
 			for c, n := range e.Total.ByStatus {
 				if n > 0 {
-					fs.float(promReqs, with(base, "status", statusNames[c]), ms, float64(n))
+					// expected_response is k6's label for it, which k6's dashboards filter on
+					l := with(with(base, "status", statusNames[c]), "expected_response", strconv.FormatBool(c == StatusOK))
+					fs.float(promReqs, l, ms, float64(n))
 				}
 			}
 			for k, n := range e.Total.Failures {
@@ -116,11 +146,10 @@ func promSeries(runID string, frames []*Frame) (floats, hists []prompb.TimeSerie
 			if e.Requests > 0 {
 				fs.float(promReqFailedRate, base, ms, float64(e.Requests-e.ByStatus[StatusOK])/float64(e.Requests))
 			}
-			if e.Duration.Count > 0 {
-				for _, t := range trendStats {
-					fs.float(promDurationPre+t.name, base, ms, t.of(&e.Duration))
-				}
-			}
+			fs.trend(promDurationPre, &e.Duration, base, ms)
+			fs.trend(promWaitingPre, &e.Waiting, base, ms)
+			fs.phase(promConnectingPre, e.Connect, base, ms)
+			fs.phase(promTLSPre, e.TLS, base, ms)
 			ts := hs.get(promDurationHist, base)
 			ts.Histograms = append(ts.Histograms, promHistogram(&e.Total.Duration, ms))
 		}
@@ -130,6 +159,13 @@ func promSeries(runID string, frames []*Frame) (floats, hists []prompb.TimeSerie
 			fs.float(promDropped, base, ms, float64(s.TotalDropped))
 			fs.float(promVUs, base, ms, float64(s.VUs))
 			fs.float(promVUsMax, base, ms, float64(s.VUsMax))
+			fs.trend(promIterationPre, &s.IterationDuration, base, ms)
+		}
+		for _, c := range f.Checks {
+			if n := c.Passes + c.Fails; n > 0 {
+				l := []prompb.Label{{Name: "testid", Value: runID}, {Name: "scenario", Value: c.Scenario}, {Name: "check", Value: c.Check}}
+				fs.float(promChecksRate, l, ms, float64(c.Passes)/float64(n))
+			}
 		}
 	}
 	return fs.list(), hs.list()
