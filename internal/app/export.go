@@ -21,7 +21,7 @@ type ExportConfig struct {
 
 // Export writes a past run's per-second data, also a run killed mid-way's.
 func Export(cfg ExportConfig) error {
-	if !slices.Contains(output.ExportFormats, cfg.Format) {
+	if !slices.Contains(output.ExportFormats(), cfg.Format) {
 		return badInput{fmt.Errorf("--format %q: want jsonl or csv", cfg.Format)}
 	}
 	rd, err := store.Open(runDB(cfg.Run))

@@ -12,8 +12,8 @@ import (
 	"github.com/loadlens/loadlens/internal/sample"
 )
 
-// ExportFormats are the formats Export writes.
-var ExportFormats = []string{"jsonl", "csv"}
+// ExportFormats returns the formats Export writes.
+func ExportFormats() []string { return []string{"jsonl", "csv"} }
 
 // endpointRow is one endpoint's second in an export.
 type endpointRow struct {
