@@ -2,23 +2,39 @@ package app
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/loadlens/loadlens/internal/output"
+	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/report"
 )
 
-// startOutputs starts the metrics outputs of the test file and of --out
-// (each once); nil when there are none.
-func (r *runner) startOutputs(undo *cleanups) error {
-	outs := slices.Clone(r.cfg.Plan.Outputs)
-	for _, o := range r.cfg.Outs {
+// metricsOutputs are the outputs of the test file and of --out, each once.
+func metricsOutputs(cfg RunConfig) []plan.Output {
+	outs := slices.Clone(cfg.Plan.Outputs)
+	for _, o := range cfg.Outs {
 		if !slices.Contains(outs, o) {
 			outs = append(outs, o)
 		}
 	}
+	return outs
+}
+
+// checkOutputs refuses outputs that could not start, before the run
+// makes its directory.
+func checkOutputs(cfg RunConfig) error {
+	if err := output.Check(metricsOutputs(cfg), os.Getenv); err != nil {
+		return badInput{err}
+	}
+	return nil
+}
+
+// startOutputs starts the metrics outputs; none when there are none.
+func (r *runner) startOutputs(undo *cleanups) error {
+	outs := metricsOutputs(r.cfg)
 	if len(outs) == 0 {
 		return nil
 	}

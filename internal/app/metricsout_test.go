@@ -130,3 +130,37 @@ func TestDeadOutputsNeverSlowTheLoad(t *testing.T) {
 		t.Errorf("the printed summary does not say why the failing store lost its seconds:\n%s", printed)
 	}
 }
+
+// TestOutputWithoutTokenRefusedBeforeTheRun: an InfluxDB 2 output without
+// its token is bad input, refused before the run makes a directory or
+// sends a request.
+func TestOutputWithoutTokenRefusedBeforeTheRun(t *testing.T) {
+	t.Setenv(output.InfluxTokenEnv, "")
+	var n atomic.Int64
+	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { n.Add(1) }))
+	defer target.Close()
+	p, err := plan.Parse("t.yaml", []byte(fmt.Sprintf(`
+base_url: %s
+outputs:
+  - influxdb2=http://127.0.0.1:1/api/v2/write?org=o&bucket=b
+scenarios:
+  s:
+    model: iterations
+    vus: 1
+    iterations: 3
+    flow:
+      - get: /x
+`, target.URL)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := filepath.Join(t.TempDir(), "results")
+	var out bytes.Buffer
+	res, err := Run(context.Background(), RunConfig{Plan: p, ResultsDir: results, Out: &out, Quiet: true, Version: "test"})
+	if err == nil || !strings.Contains(err.Error(), output.InfluxTokenEnv) || res.ExitCode != ExitBadInput {
+		t.Fatalf("Run: %v (exit %d), want a usage error naming $%s", err, res.ExitCode, output.InfluxTokenEnv)
+	}
+	if _, statErr := os.Stat(results); !os.IsNotExist(statErr) || n.Load() != 0 {
+		t.Errorf("a refused run made %s (%v) or sent %d requests", results, statErr, n.Load())
+	}
+}

@@ -109,6 +109,9 @@ func open(cfg RunConfig, undo *cleanups) (*runner, error) {
 	r := &runner{cfg: cfg, in: in, start: start, cpu: newCPUMeter(), run: in.Run,
 		rec:  metrics.NewRecorder(p.Layout, 2*runtime.GOMAXPROCS(0)),
 		line: live.NewLine(cfg.Out, cfg.TTY), total: plannedLength(p), aborted: map[int]bool{}}
+	if err := checkOutputs(cfg); err != nil {
+		return r, err
+	}
 	if cfg.Dashboard.Addr != "" {
 		dash, err := startDashboard(cfg.Dashboard, in, plannedLength(p))
 		if err != nil {

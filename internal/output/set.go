@@ -26,13 +26,12 @@ type Config struct {
 	Outputs []plan.Output
 	RunID   string // the testid label: tells runs apart in one store
 	Layout  sample.Layout
-	Start   time.Time            // the run's start: second n ends at Start+n+1 s
-	Getenv  func(string) string  // nil: os.Getenv
-	Warn    func(msg string)     // told once per output, at its first lost second; may be nil
-	Queue   int                  // 0: DefaultQueue
-	Timeout time.Duration        // 0: DefaultTimeout
-	Flush   time.Duration        // 0: DefaultFlush
-	Sinks   map[plan.Output]Sink // tests: a sink to use instead of the kind's
+	Start   time.Time           // the run's start: second n ends at Start+n+1 s
+	Getenv  func(string) string // nil: os.Getenv
+	Warn    func(msg string)    // told once per output, at its first lost second; may be nil
+	Queue   int                 // 0: DefaultQueue
+	Timeout time.Duration       // 0: DefaultTimeout
+	Flush   time.Duration       // 0: DefaultFlush
 }
 
 // Set sends every second of a run to its outputs, each through its own
@@ -77,20 +76,28 @@ func New(cfg Config) (*Set, error) {
 	s := &Set{b: newBuilder(cfg.Layout, cfg.Start), flush: cfg.Flush}
 	for _, o := range cfg.Outputs {
 		q := newQueued(Name(o), cfg)
-		sink, ok := cfg.Sinks[o]
-		if !ok {
-			var err error
-			if sink, err = newSink(o, cfg.RunID, cfg.Getenv, q.warnf); err != nil {
-				q.cancel()
-				s.Close()
-				return nil, fmt.Errorf("output %s: %w", Name(o), err)
-			}
+		sink, err := newSink(o, cfg.RunID, cfg.Getenv, q.warnf)
+		if err != nil {
+			q.cancel()
+			s.Close()
+			return nil, fmt.Errorf("output %s: %w", Name(o), err)
 		}
 		q.sink = sink
 		go q.run()
 		s.sinks = append(s.sinks, q)
 	}
 	return s, nil
+}
+
+// Check reports what would keep an output from starting (an InfluxDB 2
+// output without its token), so that a run can refuse before it begins.
+func Check(outs []plan.Output, getenv func(string) string) error {
+	for _, o := range outs {
+		if o.Kind == plan.OutInfluxDB2 && getenv(InfluxTokenEnv) == "" {
+			return fmt.Errorf("output %s needs a token: set $%s", Name(o), InfluxTokenEnv)
+		}
+	}
+	return nil
 }
 
 // Offer hands one second to every output without waiting: an output whose
