@@ -47,7 +47,7 @@ func (o *outputFlags) metricsOutputs() ([]plan.Output, error) {
 	for _, s := range o.outs {
 		out, err := plan.ParseOutput(s)
 		if err != nil {
-			return nil, usageErr("--out %v", err)
+			return nil, usageErr("--out: %v", err)
 		}
 		outs = append(outs, out)
 	}
