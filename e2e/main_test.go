@@ -38,6 +38,7 @@ func TestMain(m *testing.M) {
 type result struct {
 	stdout, stderr string
 	code           int
+	cpu            time.Duration // the run's user and system CPU time
 }
 
 // loadlens runs the binary in dir with args and waits for it (at most 2 minutes).
@@ -56,7 +57,11 @@ func loadlens(t *testing.T, dir string, args ...string) result {
 	} else if err != nil {
 		t.Fatalf("running loadlens %v: %v", args, err)
 	}
-	return result{out.String(), errb.String(), code}
+	var cpu time.Duration
+	if ps := cmd.ProcessState; ps != nil {
+		cpu = ps.UserTime() + ps.SystemTime()
+	}
+	return result{out.String(), errb.String(), code, cpu}
 }
 
 // waitFor polls cond until it holds, failing the test after limit.

@@ -9,6 +9,7 @@ import (
 	"github.com/loadlens/loadlens/internal/engine"
 	"github.com/loadlens/loadlens/internal/live"
 	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/output"
 	"github.com/loadlens/loadlens/internal/report"
 	"github.com/loadlens/loadlens/internal/store"
 	"github.com/loadlens/loadlens/internal/units"
@@ -29,6 +30,7 @@ type runner struct {
 	dash       *dashboardFeed // nil without a dashboard
 	obs        *observations  // scraped and self-observed series
 	traces     *traceRun      // trace ids kept, spans received
+	outs       *output.Set    // the metrics outputs; nil without any
 	cpu        *cpuMeter
 	total      time.Duration
 	stopEngine context.CancelFunc
@@ -185,6 +187,7 @@ func (r *runner) second(sec int) {
 			r.kept = sec + 1
 		}
 	}
+	r.outs.Offer(snap) // never waits: a slow output drops seconds, counted
 	cpu, ok := r.cpu.sample()
 	if !ok {
 		cpu = -1
