@@ -60,7 +60,7 @@ func (a *agentState) receive(sec int, cpu float64, s *metrics.Snapshot) {
 		a.iterations += sc.Iterations
 		a.dropped += sc.Dropped
 		if sc.Lag != nil {
-			a.lagMax = max(a.lagMax, sc.Lag.Quantile(0.99))
+			a.lagMax = max(a.lagMax, sc.Lag.Quantile(99))
 		}
 	}
 	if !math.IsNaN(cpu) {

@@ -31,6 +31,7 @@ type generator struct {
 	agents  []*agentState
 	start   time.Time
 	notify  func(string)
+	tap     func(agent string, snap []byte)
 
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced whenever an agent's state changes
@@ -134,6 +135,9 @@ func (g *generator) read(a *agentState) {
 				return
 			}
 			g.update(func() {
+				if g.tap != nil {
+					g.tap(a.name, body)
+				}
 				a.receive(sec, cpu, &snap)
 				g.seconds = max(g.seconds, sec+1)
 			})

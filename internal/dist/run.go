@@ -66,6 +66,8 @@ func coordinate(ctx context.Context, cfg Config) (app.RunResult, error) {
 		wait = DefaultSecondWait
 	}
 	rc := cfg.Run
-	rc.Plan, rc.Generator = p, newGenerator(p, remotes, wait)
+	gen := newGenerator(p, remotes, wait)
+	gen.tap = cfg.tap
+	rc.Plan, rc.Generator = p, gen
 	return app.Run(ctx, rc)
 }

@@ -77,3 +77,25 @@ func cores(c float64) string {
 	}
 	return units.Cores(c)
 }
+
+// agentsJSON is the agents for summary.json, durations in milliseconds and
+// unknown figures null.
+func agentsJSON(agents []Agent) []map[string]any {
+	num := func(v float64) any {
+		if math.IsNaN(v) {
+			return nil
+		}
+		return v
+	}
+	var out []map[string]any
+	for _, a := range agents {
+		m := map[string]any{"name": a.Name, "addr": a.Addr, "segment": a.Segment, "clock_offset_ms": ms(a.Offset), "rtt_ms": ms(a.RTT),
+			"offered_rate": num(a.Offered), "achieved_rate": a.Achieved, "requests": a.Requests, "errors": a.Errors, "dropped": a.Dropped,
+			"cpu_cores": num(a.CPU), "cpu_cores_max": a.CPUMax, "lag_p99_ms": ms(a.LagP99), "seconds": a.Seconds, "missing_seconds": a.Missing}
+		if a.LostAt >= 0 {
+			m["lost_at_second"], m["lost_why"], m["lost_planned_iterations"] = a.LostAt, a.LostWhy, a.LostPlan
+		}
+		out = append(out, m)
+	}
+	return out
+}
