@@ -214,4 +214,3 @@ func eventually(t *testing.T, bound time.Duration, what string, cond func() bool
 		time.Sleep(20 * time.Millisecond) // polling a condition with a bounded deadline
 	}
 }
-
