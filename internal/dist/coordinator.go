@@ -42,7 +42,8 @@ type Config struct {
 	// run; Plan and Segment are set by Coordinate and ignored here.
 	Run app.RunConfig
 
-	tap func(agent string, snap []byte) // sees every second's snapshot as it came, for tests
+	tap    func(agent string, snap []byte) // sees every second's snapshot as it came, for tests
+	missed func(agent string, sec int)     // hears of every second marked missing, for tests
 }
 
 // DefaultSecondWait is how long a late second of an agent is waited for.

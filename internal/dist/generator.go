@@ -32,6 +32,7 @@ type generator struct {
 	start   time.Time
 	notify  func(string)
 	tap     func(agent string, snap []byte)
+	missed  func(agent string, sec int)
 
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced whenever an agent's state changes
@@ -217,6 +218,9 @@ func (g *generator) Second(sec int) *metrics.Snapshot {
 			delete(a.pending, sec)
 		} else if a.owes(sec) {
 			a.missing = append(a.missing, sec)
+			if g.missed != nil {
+				g.missed(a.name, sec)
+			}
 		}
 		a.merged = sec + 1
 	}

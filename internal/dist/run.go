@@ -67,7 +67,7 @@ func coordinate(ctx context.Context, cfg Config) (app.RunResult, error) {
 	}
 	rc := cfg.Run
 	gen := newGenerator(p, remotes, wait)
-	gen.tap = cfg.tap
+	gen.tap, gen.missed = cfg.tap, cfg.missed
 	rc.Plan, rc.Generator = p, gen
 	return app.Run(ctx, rc)
 }

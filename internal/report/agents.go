@@ -56,7 +56,7 @@ func writeAgents(sb *strings.Builder, in *Input) {
 			sb.WriteString(wrap(line, 100, "  ! ", "    "))
 		}
 		if len(a.Missing) > 0 {
-			sb.WriteString(wrap(a.Name+" ("+a.Addr+"): "+units.CountOf(int64(len(a.Missing)), "second", "seconds")+" did not arrive in time and are left out, not counted as zero", 100, "  ! ", "    "))
+			sb.WriteString(wrap(a.Name+" ("+a.Addr+"): no data for "+clocks(a.Missing)+": it did not arrive within the wait, so it is left out, not counted as zero", 100, "  ! ", "    "))
 		}
 	}
 	sb.WriteString("\n")
@@ -98,4 +98,18 @@ func agentsJSON(agents []Agent) []map[string]any {
 		out = append(out, m)
 	}
 	return out
+}
+
+// clocks lists seconds as clock times, the first few of many.
+func clocks(secs []int) string {
+	const most = 8
+	var parts []string
+	for i, s := range secs {
+		if i == most {
+			parts = append(parts, "and "+units.Count(int64(len(secs)-most))+" more")
+			break
+		}
+		parts = append(parts, units.Clock(s))
+	}
+	return strings.Join(parts, ", ")
 }
