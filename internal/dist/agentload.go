@@ -66,11 +66,16 @@ loop:
 				d.Error = engErr.Error()
 			}
 			_ = s.c.send(kindDone, d)
-			fmt.Fprintf(s.cfg.Out, "agent: load over after %d seconds\n", sec)
+			if ctx.Err() != nil {
+				fmt.Fprintf(s.cfg.Out, "agent: load stopped after %d seconds: %v\n", sec, context.Cause(ctx))
+			} else {
+				fmt.Fprintf(s.cfg.Out, "agent: load over after %d seconds\n", sec)
+			}
 			return
 		}
 	}
 	<-engDone
+	fmt.Fprintf(s.cfg.Out, "agent: load stopped after %d seconds: the connection to the coordinator broke\n", sec)
 }
 
 // cpuMeter measures this process's CPU between calls.
