@@ -65,6 +65,7 @@ loop:
 			if engErr != nil {
 				d.Error = engErr.Error()
 			}
+			s.over.Store(true)
 			_ = s.c.send(kindDone, d)
 			if ctx.Err() != nil {
 				fmt.Fprintf(s.cfg.Out, "agent: load stopped after %d seconds: %v\n", sec, context.Cause(ctx))

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+	"sync/atomic"
 	"time"
 
 	"github.com/loadlens/loadlens/internal/plan"
@@ -17,7 +18,8 @@ type session struct {
 	c    *conn
 	plan *plan.Plan
 	seg  plan.Segment
-	dir  string // where the job's files were written
+	dir  string      // where the job's files were written
+	over atomic.Bool // the load ended and said so: a hang-up after it is no loss
 }
 
 // accept reads the coordinator's hello and checks its token; it returns
@@ -72,9 +74,7 @@ func (s *session) serve(ctx context.Context) (ran bool) {
 		f, err := s.c.read()
 		if err != nil {
 			if loadDone != nil {
-				select {
-				case <-loadDone: // the coordinator hung up after the load ended
-				default:
+				if !s.over.Load() {
 					fmt.Fprintf(s.cfg.Out, "agent: lost the coordinator (%v): stopping the load\n", err)
 				}
 			}

@@ -3,6 +3,8 @@ package dist
 import (
 	"context"
 	"fmt"
+	"github.com/loadlens/loadlens/internal/app"
+	"github.com/loadlens/loadlens/internal/metrics"
 	"strings"
 	"testing"
 	"time"
@@ -54,5 +56,76 @@ func TestAgentsStopWithoutTheirCoordinator(t *testing.T) {
 				t.Errorf("the agent did not say it lost its coordinator:\n%s", agents[0].out.String())
 			}
 		})
+	}
+}
+
+// TestAbortOnFailStopsEveryAgent fails a threshold with abort_on_fail on the
+// merged data: the coordinator stops every agent and the run is aborted.
+func TestAbortOnFailStopsEveryAgent(t *testing.T) {
+	srv, count := countingServer(t, nil)
+	path := writeTest(t, fmt.Sprintf(`
+name: abort
+base_url: %s
+scenarios:
+  s:
+    rate: 20
+    duration: 10m
+    flow:
+      - get: /a
+        check:
+          - status: 201
+thresholds:
+  checks:
+    - threshold: "rate > 0.99"
+      abort_on_fail: true
+`, srv.URL), nil)
+	agents := startAgents(t, 2, token, nil)
+	res, out, err := coordinateTest(t, Config{TestFile: path, Agents: addrsOf(agents), Token: token})
+	if err != nil {
+		t.Fatalf("Coordinate: %v\n%s", err, out)
+	}
+	if res.Status != app.StatusAborted || res.ExitCode == 0 {
+		t.Fatalf("status %s exit %d, want aborted and failing\n%s", res.Status, res.ExitCode, out)
+	}
+	for i, a := range agents {
+		if !strings.Contains(a.out.String(), "the coordinator stops the load") {
+			t.Errorf("agent %d was not stopped:\n%s", i+1, a.out.String())
+		}
+	}
+	after := count("/a")
+	if after > 20*60 {
+		t.Errorf("the target got %d requests: the 10-minute load was not stopped", after)
+	}
+}
+
+// TestInterruptStopsEveryAgentAndKeepsTheSeconds is Ctrl-C on the
+// coordinator: every agent stops, and the seconds measured are written.
+func TestInterruptStopsEveryAgentAndKeepsTheSeconds(t *testing.T) {
+	srv, count := countingServer(t, nil)
+	path := writeTest(t, fmt.Sprintf("name: int\nbase_url: %s\nscenarios:\n  s:\n    rate: 20\n    duration: 10m\n    flow:\n      - get: /i\n", srv.URL), nil)
+	agents := startAgents(t, 2, token, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg := Config{TestFile: path, Agents: addrsOf(agents), Token: token}
+	cfg.Run.Out, cfg.Run.Quiet, cfg.Run.ResultsDir = &syncBuffer{}, true, t.TempDir()
+	cfg.tap = func(agent string, snap []byte) {
+		var s metrics.Snapshot
+		if s.UnmarshalBinary(snap) == nil && s.Second == 1 {
+			cancel()
+		}
+	}
+	res, err := Coordinate(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != app.StatusInterrupted {
+		t.Fatalf("status %s, want interrupted", res.Status)
+	}
+	for i, a := range agents {
+		eventually(t, 10*time.Second, fmt.Sprintf("agent %d stopped", i+1), func() bool { return strings.Contains(a.out.String(), "load stopped") })
+	}
+	r := readRun(t, res.Dir)
+	if got := totalRequests(r); got < 40 || got > count("/i") {
+		t.Errorf("run.db has %d requests, the server counted %d: want at least the two seconds measured", got, count("/i"))
 	}
 }
