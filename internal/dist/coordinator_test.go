@@ -266,6 +266,13 @@ scenarios:
 	if v, ok := s.Loadlens.Agents[0]["offered_rate"]; !ok || v != nil {
 		t.Errorf("offered_rate of a closed-model agent = %v, want null", v)
 	}
+	html, err := os.ReadFile(res.Report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(html), `<table id="agents">`) || !strings.Contains(string(html), "agent 2 127.0.0.1:") {
+		t.Errorf("report.html lacks the per-agent table")
+	}
 	if s.Loadlens.Agents[1]["segment"] != "1/2:1" {
 		t.Errorf("agent 2's segment = %v, want 1/2:1", s.Loadlens.Agents[1]["segment"])
 	}
