@@ -32,6 +32,8 @@ type AgentConfig struct {
 	// Silence is how long the agent runs without a frame from its
 	// coordinator before it stops the load; 0 means DefaultSilence.
 	Silence time.Duration
+
+	helloWait time.Duration // helloWait's value, shortened by tests
 }
 
 // DefaultSilence is how long an agent goes on without hearing from its

@@ -51,7 +51,8 @@ scenarios:
 `, srv.URL), nil)
 	planned := scheduleCount(t, path)
 
-	agents := startAgents(t, 4, token, nil)
+	// The deadline for the hello must not outlive it: a run longer than it still gets every second.
+	agents := startAgents(t, 4, token, func(c *AgentConfig) { c.helloWait = time.Second })
 	res, out, err := coordinateTest(t, Config{TestFile: path, Agents: addrsOf(agents), Token: token})
 	if err != nil {
 		t.Fatalf("Coordinate: %v\n%s", err, out)

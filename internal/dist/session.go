@@ -25,7 +25,11 @@ type session struct {
 // accept reads the coordinator's hello and checks its token; it returns
 // nil, having told the coordinator why, when the token is missing or wrong.
 func accept(cfg *AgentConfig, nc net.Conn) *session {
-	_ = nc.SetDeadline(time.Now().Add(helloWait))
+	wait := cfg.helloWait
+	if wait <= 0 {
+		wait = helloWait
+	}
+	_ = nc.SetDeadline(time.Now().Add(wait))
 	c := newConn(nc)
 	var h hello
 	if err := c.expect(kindHello, &h); err != nil {
@@ -46,6 +50,8 @@ func accept(cfg *AgentConfig, nc net.Conn) *session {
 	if err := c.send(kindWelcome, welcomeOf(cfg)); err != nil {
 		return nil
 	}
+	_ = nc.SetDeadline(time.Time{}) // serve sets each read's; writes wait on TCP, and a dead peer fails them
+
 	fmt.Fprintf(cfg.Out, "agent: coordinator %s connected\n", nc.RemoteAddr())
 	return &session{cfg: cfg, nc: nc, c: c}
 }
