@@ -207,7 +207,7 @@ func (r *runner) second(sec int) {
 		errRate = float64(last.Failed) / float64(last.Requests)
 	}
 	r.line.Update(live.Status{Elapsed: min(time.Duration(sec+1)*time.Second, time.Since(r.start)), Total: r.total, RPS: float64(last.Requests),
-		P95: last.P95, ErrRate: errRate, VUs: vus, VUsMax: vusMax, Dropped: dropped})
+		P95: last.P95, ErrRate: errRate, VUs: vus, VUsMax: vusMax, Dropped: dropped, InFlight: r.eng.InFlight()})
 }
 
 // checkAborts stops the run when a threshold marked abort_on_fail fails,
