@@ -207,7 +207,7 @@ func (r *runner) second(sec int) {
 		errRate = float64(last.Failed) / float64(last.Requests)
 	}
 	r.line.Update(live.Status{Elapsed: min(time.Duration(sec+1)*time.Second, time.Since(r.start)), Total: r.total, RPS: float64(last.Requests),
-		P95: last.P95, ErrRate: errRate, VUs: vus, VUsMax: vusMax, Dropped: dropped, InFlight: r.eng.InFlight()})
+		P95: last.P95, ErrRate: errRate, VUs: vus, VUsMax: vusMax, Dropped: dropped, InFlight: r.inFlight()})
 }
 
 // checkAborts stops the run when a threshold marked abort_on_fail fails,
@@ -244,4 +244,12 @@ func (r *runner) take(sec int) (snap *metrics.Snapshot, vus, vusMax int64) {
 		vusMax += s.VUsMax
 	}
 	return snap, vus, vusMax
+}
+
+// inFlight is the requests sent and not yet answered, here or by the agents.
+func (r *runner) inFlight() int64 {
+	if r.cfg.Generator != nil {
+		return r.cfg.Generator.InFlight()
+	}
+	return r.eng.InFlight()
 }

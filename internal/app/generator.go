@@ -22,6 +22,8 @@ type Generator interface {
 	// Second returns second sec's measurements, waiting for them within
 	// the generator's own bound; the snapshot has the plan's layout.
 	Second(sec int) *metrics.Snapshot
+	// InFlight is the requests sent and not yet answered, as last reported.
+	InFlight() int64
 	// Seconds is how many seconds the load has reported so far.
 	Seconds() int
 	// Agents describes every part of the load for the report.

@@ -44,7 +44,7 @@ func (s *session) load(ctx context.Context, at time.Time) {
 		snap.SetGauges(eng.Gauges(nil))
 		b, err := snap.MarshalBinary()
 		if err == nil {
-			err = s.c.send(kindSecond, secondFrame(sec, cpu.sample(), b))
+			err = s.c.send(kindSecond, secondFrame(sec, cpu.sample(), eng.InFlight(), b))
 		}
 		sec++
 		return err == nil

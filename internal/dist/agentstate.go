@@ -12,16 +12,17 @@ import (
 // The generator's mutex guards it.
 type agentState struct {
 	*remote
-	pending map[int]*metrics.Snapshot // received, not merged yet
-	next    int                       // the next second expected: they come in order
-	merged  int                       // seconds below this were merged or marked missing
-	done    bool                      // it said the load was over
-	total   int                       // with done: how many seconds it sent
-	lost    bool                      // its connection broke or fell silent before done
-	lostAt  int                       // with lost: the first second not received
-	lostWhy string
-	missing []int // seconds waited for in vain, left out of the merge
-	late    int   // seconds that came after they were marked missing, discarded
+	pending  map[int]*metrics.Snapshot // received, not merged yet
+	next     int                       // the next second expected: they come in order
+	merged   int                       // seconds below this were merged or marked missing
+	done     bool                      // it said the load was over
+	total    int                       // with done: how many seconds it sent
+	lost     bool                      // its connection broke or fell silent before done
+	lostAt   int                       // with lost: the first second not received
+	lostWhy  string
+	missing  []int // seconds waited for in vain, left out of the merge
+	late     int   // seconds that came after they were marked missing, discarded
+	inFlight int64 // its requests in flight at its last second
 
 	requests, errors, iterations, dropped int64
 	cpuSum, cpuMax                        float64

@@ -146,7 +146,7 @@ func fakeServe(t *testing.T, ln net.Listener, layout sample.Layout, release chan
 			s.Endpoints[0].Duration.Record(time.Millisecond)
 		}
 		b, _ := s.MarshalBinary()
-		c.send(kindSecond, secondFrame(sec, 0.1, b))
+		c.send(kindSecond, secondFrame(sec, 0.1, 0, b))
 	}
 	second(0, 7)
 	select {

@@ -120,7 +120,8 @@ func (g *generator) read(a *agentState) {
 		}
 		switch f.kind {
 		case kindSecond:
-			sec, cpu, body, err := parseSecondFrame(f.body)
+			head, body, err := parseSecondFrame(f.body)
+			sec := head.sec
 			var snap metrics.Snapshot
 			if err == nil {
 				err = snap.UnmarshalBinary(body)
@@ -139,7 +140,8 @@ func (g *generator) read(a *agentState) {
 				if g.tap != nil {
 					g.tap(a.name, body)
 				}
-				a.receive(sec, cpu, &snap)
+				a.receive(sec, head.cpu, &snap)
+				a.inFlight = head.inFlight
 				g.seconds = max(g.seconds, sec+1)
 			})
 		case kindNotice:
@@ -235,6 +237,19 @@ func (g *generator) owed(sec int) bool {
 		}
 	}
 	return false
+}
+
+// InFlight is the agents' requests in flight, as each last said.
+func (g *generator) InFlight() int64 {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var n int64
+	for _, a := range g.agents {
+		if !a.lost && !a.done {
+			n += a.inFlight
+		}
+	}
+	return n
 }
 
 // Seconds is how many seconds the agents have sent.

@@ -107,7 +107,8 @@ func TestInterruptStopsEveryAgentAndKeepsTheSeconds(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	cfg := Config{TestFile: path, Agents: addrsOf(agents), Token: token}
-	cfg.Run.Out, cfg.Run.Quiet, cfg.Run.ResultsDir = &syncBuffer{}, true, t.TempDir()
+	out := &syncBuffer{}
+	cfg.Run.Out, cfg.Run.ResultsDir = out, t.TempDir() // not quiet: the live line reads the agents' figures
 	cfg.tap = func(agent string, snap []byte) {
 		var s metrics.Snapshot
 		if s.UnmarshalBinary(snap) == nil && s.Second == 1 {
@@ -120,6 +121,9 @@ func TestInterruptStopsEveryAgentAndKeepsTheSeconds(t *testing.T) {
 	}
 	if res.Status != app.StatusInterrupted {
 		t.Fatalf("status %s, want interrupted", res.Status)
+	}
+	if !strings.Contains(out.String(), "in flight") {
+		t.Errorf("no live line:\n%s", out.String())
 	}
 	for i, a := range agents {
 		eventually(t, 10*time.Second, fmt.Sprintf("agent %d stopped", i+1), func() bool { return strings.Contains(a.out.String(), "load stopped") })
