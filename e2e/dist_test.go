@@ -203,7 +203,7 @@ func TestKillingAnAgentMidRun(t *testing.T) {
 		t.Errorf("agent 1 is reported lost too: %v", kept)
 	}
 	text := strings.Join(strings.Fields(out.String()), " ")
-	if !strings.Contains(text, "index 1)") {
+	if !strings.Contains(text, "index 1, ") {
 		t.Errorf("the coordinator does not show agent 2's LOADLENS_AGENT_INDEX:\n%s", out.String())
 	}
 	if !strings.Contains(text, fmt.Sprintf("agent 2 (%s) was lost at", a2)) {
