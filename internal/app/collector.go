@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"sync"
 	"time"
 
@@ -182,10 +183,16 @@ func (r *runner) second(sec int) {
 		}
 	}
 	cpu, ok := r.cpu.sample()
+	capacity, host := float64(runtime.GOMAXPROCS(0)), r.cpu.hostReading()
+	if g := r.cfg.Generator; g != nil {
+		// The agents make the load: the generator's figures are the busiest agent's, and its host's CPU is not known here.
+		cpu, capacity, ok = g.Busiest(sec)
+		host = hostReading{}
+	}
 	if !ok {
 		cpu = -1
 	}
-	r.obs.add(selfSeries(sec, cpu, r.cpu.hostReading(), &r.run.Series[len(r.run.Series)-1]))
+	r.obs.add(selfSeries(sec, cpu, capacity, host, &r.run.Series[len(r.run.Series)-1]))
 	if err := r.obs.writeErr(); err != nil {
 		r.writeFailed(sec, err) // the series share run.db, and the disk
 	}

@@ -115,5 +115,5 @@ func refuse(nc net.Conn, why string) {
 // welcomeOf is who this agent is.
 func welcomeOf(cfg *AgentConfig) welcome {
 	host, _ := os.Hostname()
-	return welcome{Host: host, CPUs: runtime.NumCPU(), Index: cfg.Index, Version: cfg.Version}
+	return welcome{Host: host, CPUs: runtime.GOMAXPROCS(0), Index: cfg.Index, Version: cfg.Version}
 }

@@ -13,6 +13,7 @@ import (
 type agentState struct {
 	*remote
 	pending  map[int]*metrics.Snapshot // received, not merged yet
+	cpuAt    map[int]float64           // the CPU it reported with each pending second
 	next     int                       // the next second expected: they come in order
 	merged   int                       // seconds below this were merged or marked missing
 	done     bool                      // it said the load was over
@@ -65,6 +66,7 @@ func (a *agentState) receive(sec int, cpu float64, s *metrics.Snapshot) {
 		}
 	}
 	if !math.IsNaN(cpu) {
+		a.cpuAt[sec] = cpu
 		a.cpuSum += cpu
 		a.cpuMax = max(a.cpuMax, cpu)
 		a.cpuN++

@@ -43,7 +43,7 @@ type hello struct {
 // welcome is the agent's answer to a hello with the right token.
 type welcome struct {
 	Host    string `json:"host"`
-	CPUs    int    `json:"cpus"`
+	CPUs    int    `json:"cpus"`            // the cores its process may use (GOMAXPROCS)
 	Index   string `json:"index,omitempty"` // LOADLENS_AGENT_INDEX, e.g. a Job's completion index
 	Version string `json:"version"`
 }
