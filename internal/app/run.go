@@ -39,6 +39,7 @@ type RunConfig struct {
 	Args        []string        // the command line, kept in run.db
 	Version     string
 	Outs        []plan.Output // --out: metrics outputs besides the test file's
+	Generator   Generator     // makes the load elsewhere (agents); nil runs the engine here
 
 	tuneOutputs func(*output.Config) // tests: other sinks, queue and bounds
 }
@@ -112,6 +113,10 @@ func open(cfg RunConfig, undo *cleanups) (*runner, error) {
 	if err := checkOutputs(cfg); err != nil {
 		return r, err
 	}
+	if cfg.Generator != nil { // after what can refuse the run, since the agents start at the instant it fixes
+		r.start = cfg.Generator.Start(start, r.notice)
+		start, in.Start = r.start, r.start
+	}
 	if cfg.Dashboard.Addr != "" {
 		dash, err := startDashboard(cfg.Dashboard, in, plannedLength(p))
 		if err != nil {
@@ -140,7 +145,9 @@ func open(cfg RunConfig, undo *cleanups) (*runner, error) {
 	}
 	undo.add(func() { _ = w.Close() })
 	r.store = w
-	r.eng = engine.New(p, r.rec, engine.Options{Segment: cfg.Segment, Start: start, Notify: r.notice})
+	if cfg.Generator == nil {
+		r.eng = engine.New(p, r.rec, engine.Options{Segment: cfg.Segment, Start: start, Notify: r.notice})
+	}
 	r.obs = newObservations(w, r.notice)
 	if r.dash != nil {
 		r.dash.obs = r.obs // the dashboard shows the scraped series beside the client's view
@@ -159,7 +166,11 @@ func (r *runner) measure(ctx context.Context) error {
 	engCtx, stopEngine := context.WithCancel(ctx)
 	defer stopEngine()
 	r.stopEngine = stopEngine
-	engErr, _ := runBeside(engCtx, r.eng.Run, r.collect, r.scrape) // the collector and scraper report their failures as notices
+	lead := part(r.eng.Run)
+	if r.cfg.Generator != nil {
+		lead = r.cfg.Generator.Run
+	}
+	engErr, _ := runBeside(engCtx, lead, r.collect, r.scrape) // the collector and scraper report their failures as notices
 	if err := r.obs.writeErr(); err != nil {
 		r.writeFailed(len(r.run.Series), err) // a scrape stored after the last second
 	}
@@ -189,6 +200,9 @@ func (r *runner) conclude(ctx context.Context, engErr error) (*report.Input, Run
 	results := evaluate(r.run, p.Thresholds, r.aborted)
 	in.Outputs = r.closeOutputs() // before the notices are read: the last writes may warn
 	in.Status, in.End, in.Results, in.Notices = status, r.end, results, r.noticeTexts()
+	if r.cfg.Generator != nil {
+		in.Agents = r.cfg.Generator.Agents()
+	}
 	diagnoseRun(in, r.obs.Set())
 	res := RunResult{Dir: r.dir, Status: status, Passed: in.Passed()}
 	res.ExitCode = exitCode(status, res.Passed)
