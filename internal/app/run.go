@@ -41,8 +41,9 @@ type RunConfig struct {
 	Version     string
 	// Traces is an OTLP receiver the caller runs across several runs (the
 	// demo's, which its shop exports to); nil: the test's observe.traces, if any.
-	Traces *otlp.Receiver
-	Outs   []plan.Output // --out: metrics outputs besides the test file's
+	Traces    *otlp.Receiver
+	Outs      []plan.Output // --out: metrics outputs besides the test file's
+	Generator Generator     // makes the load elsewhere (agents); nil runs the engine here
 
 	tuneOutputs func(*output.Config) // tests: other sinks, queue and bounds
 }
@@ -116,6 +117,10 @@ func open(cfg RunConfig, undo *cleanups) (*runner, error) {
 	if err := checkOutputs(cfg); err != nil {
 		return r, err
 	}
+	if cfg.Generator != nil { // after what can refuse the run, since the agents start at the instant it fixes
+		r.start = cfg.Generator.Start(start, r.notice)
+		start, in.Start = r.start, r.start
+	}
 	if cfg.Dashboard.Addr != "" {
 		dash, err := startDashboard(cfg.Dashboard, in, plannedLength(p))
 		if err != nil {
@@ -147,7 +152,9 @@ func open(cfg RunConfig, undo *cleanups) (*runner, error) {
 	if r.traces, err = startTraces(p, cfg, filepath.Base(dir), 2*runtime.GOMAXPROCS(0), undo); err != nil {
 		return r, err
 	}
-	r.eng = engine.New(p, r.traces.wrap(r.rec), engine.Options{Segment: cfg.Segment, Start: start, Notify: r.notice, Trace: r.traces.opts})
+	if cfg.Generator == nil { // agents send no trace ids: a distributed run keeps none
+		r.eng = engine.New(p, r.traces.wrap(r.rec), engine.Options{Segment: cfg.Segment, Start: start, Notify: r.notice, Trace: r.traces.opts})
+	}
 	r.obs = newObservations(w, r.notice)
 	if r.dash != nil {
 		r.dash.obs = r.obs // the dashboard shows the scraped series beside the client's view
@@ -166,7 +173,11 @@ func (r *runner) measure(ctx context.Context) error {
 	engCtx, stopEngine := context.WithCancel(ctx)
 	defer stopEngine()
 	r.stopEngine = stopEngine
-	engErr, _ := runBeside(engCtx, r.eng.Run, r.collect, r.scrape) // the collector and scraper report their failures as notices
+	lead := part(r.eng.Run)
+	if r.cfg.Generator != nil {
+		lead = r.cfg.Generator.Run
+	}
+	engErr, _ := runBeside(engCtx, lead, r.collect, r.scrape) // the collector and scraper report their failures as notices
 	if err := r.obs.writeErr(); err != nil {
 		r.writeFailed(len(r.run.Series), err) // a scrape stored after the last second
 	}
@@ -201,6 +212,9 @@ func (r *runner) conclude(ctx context.Context, engErr error) (*report.Input, Run
 	results := evaluate(r.run, p.Thresholds, r.aborted)
 	in.Outputs = r.closeOutputs() // before the notices are read: the last writes may warn
 	in.Status, in.End, in.Results, in.Notices = status, r.end, results, r.noticeTexts()
+	if r.cfg.Generator != nil {
+		in.Agents = r.cfg.Generator.Agents()
+	}
 	diagnoseRun(in, r.obs.Set())
 	res := RunResult{Dir: r.dir, Status: status, Passed: in.Passed()}
 	res.ExitCode = exitCode(status, res.Passed)

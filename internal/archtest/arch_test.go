@@ -46,7 +46,8 @@ var allowed = map[string][]string{
 	"app":       {"capacity", "compare", "demo", "diagnose", "engine", "estimate", "live", "metrics", "otlp", "output", "plan", "report", "sample", "scrape", "series", "spans", "store", "threshold", "units"},
 	"mock":      {"plan", "promtext", "tmpl", "jsonpath"},
 	"importer":  {"plan", "tmpl"},
-	"cli":       {"app", "capacity", "demo", "estimate", "importer", "live", "mock", "plan"},
+	"dist":      {"app", "engine", "metrics", "plan", "report", "sample", "units"},
+	"cli":       {"app", "capacity", "demo", "dist", "estimate", "importer", "live", "mock", "plan"},
 	"archtest":  {},
 	// faultserver serves faults to tests; no package may import it (test imports are not listed)
 	"faultserver": {},

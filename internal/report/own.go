@@ -74,6 +74,9 @@ func own(in *Input) map[string]any {
 		"interrupted": in.Interrupted(), "durations_lower_bounds": in.Interrupted() > 0, "truncated_bodies": in.Truncated(),
 		"findings": findingsJSON(in.Findings), "healthy": HealthyText(in.Healthy),
 	}
+	if len(in.Agents) > 0 {
+		out["agents"] = agentsJSON(in.Agents)
+	}
 	if o := outputsJSON(in); o != nil {
 		out["outputs"] = o
 	}
