@@ -22,7 +22,13 @@ func (g *generator) Agents() []report.Agent {
 			row.Offered = float64(planned) / length.Seconds()
 		}
 		if a.next > 0 {
-			row.Achieved = float64(a.iterations) / float64(a.next)
+			// over the seconds it ran, where a last, partial second (a late
+			// completion past the plan) counts only up to the planned length
+			span := float64(a.next)
+			if length > 0 && a.next > 1 {
+				span = min(span, max(length.Seconds(), float64(a.next-1)))
+			}
+			row.Achieved = float64(a.iterations) / span
 		}
 		if a.cpuN > 0 {
 			row.CPU = a.cpuSum / float64(a.cpuN)
