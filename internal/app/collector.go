@@ -30,6 +30,7 @@ type runner struct {
 	line       *live.Line
 	dash       *dashboardFeed // nil without a dashboard
 	obs        *observations  // scraped and self-observed series
+	traces     *traceRun      // trace ids kept, spans received
 	outs       *output.Set    // the metrics outputs; nil without any
 	cpu        *cpuMeter
 	total      time.Duration

@@ -13,6 +13,7 @@ import (
 	"github.com/loadlens/loadlens/internal/engine"
 	"github.com/loadlens/loadlens/internal/live"
 	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/otlp"
 	"github.com/loadlens/loadlens/internal/output"
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/report"
@@ -38,8 +39,11 @@ type RunConfig struct {
 	NoMetrics   bool            // count requests only: no per-second metrics, run.db or dashboard (to measure their cost)
 	Args        []string        // the command line, kept in run.db
 	Version     string
-	Outs        []plan.Output // --out: metrics outputs besides the test file's
-	Generator   Generator     // makes the load elsewhere (agents); nil runs the engine here
+	// Traces is an OTLP receiver the caller runs across several runs (the
+	// demo's, which its shop exports to); nil: the test's observe.traces, if any.
+	Traces    *otlp.Receiver
+	Outs      []plan.Output // --out: metrics outputs besides the test file's
+	Generator Generator     // makes the load elsewhere (agents); nil runs the engine here
 
 	tuneOutputs func(*output.Config) // tests: other sinks, queue and bounds
 }
@@ -138,15 +142,18 @@ func open(cfg RunConfig, undo *cleanups) (*runner, error) {
 		ID: filepath.Base(dir), Name: p.Name, Version: cfg.Version, Host: host, CPUs: in.CPUs,
 		Start: start, Args: cfg.Args, TestFile: p.File, TestSource: p.Source, Layout: p.Layout,
 		Extra: map[string]string{"thresholds": encodeThresholds(p.Thresholds), "segment": cfg.Segment.String(), "go": runtime.Version(),
-			"body_caps": encodeBodyCaps(in.BodyCaps)},
+			"body_caps": encodeBodyCaps(in.BodyCaps), "trace_ui": p.Tracing.UI},
 	})
 	if err != nil {
 		return r, err
 	}
 	undo.add(func() { _ = w.Close() })
 	r.store = w
-	if cfg.Generator == nil {
-		r.eng = engine.New(p, r.rec, engine.Options{Segment: cfg.Segment, Start: start, Notify: r.notice})
+	if r.traces, err = startTraces(p, cfg, filepath.Base(dir), 2*runtime.GOMAXPROCS(0), undo); err != nil {
+		return r, err
+	}
+	if cfg.Generator == nil { // agents send no trace ids: a distributed run keeps none
+		r.eng = engine.New(p, r.traces.wrap(r.rec), engine.Options{Segment: cfg.Segment, Start: start, Notify: r.notice, Trace: r.traces.opts})
 	}
 	r.obs = newObservations(w, r.notice)
 	if r.dash != nil {
@@ -197,6 +204,11 @@ func (r *runner) conclude(ctx context.Context, engErr error) (*report.Input, Run
 		r.notice(why + "; this summary covers the run up to the stop")
 	}
 	r.run.SetElapsed(r.end.Sub(r.start))
+	stored, view := r.traces.finish(ctx, r.notice)
+	in.Traces = view
+	if err := r.store.WriteTraces(stored); err != nil {
+		r.notice(err.Error()) // the run's figures are stored; only its trace ids are lost
+	}
 	results := evaluate(r.run, p.Thresholds, r.aborted)
 	in.Outputs = r.closeOutputs() // before the notices are read: the last writes may warn
 	in.Status, in.End, in.Results, in.Notices = status, r.end, results, r.noticeTexts()

@@ -27,9 +27,10 @@ type htmlView struct {
 	Checks                                                     []checkRow
 	Meta                                                       []keyValue
 	TestFile, TestSource                                       string
-	AgentHead                                                  []string   // a distributed run's per-agent table; nil otherwise
-	Agents                                                     [][]string // its rows
-	AgentNotes                                                 []string   // lost agents and missing seconds
+	Traces                                                     *tracesView // nil when the run kept no traces
+	AgentHead                                                  []string    // a distributed run's per-agent table; nil otherwise
+	Agents                                                     [][]string  // its rows
+	AgentNotes                                                 []string    // lost agents and missing seconds
 }
 
 type card struct {
@@ -125,6 +126,7 @@ func newHTMLView(in *Input) *htmlView {
 	v.Errors = errorRows(r)
 	v.Checks = checkRows(r)
 	v.Meta = metaRows(in)
+	v.Traces = newTracesView(in)
 	return v
 }
 

@@ -27,6 +27,9 @@ func own(in *Input) map[string]any {
 			ep["max_body"] = c
 		}
 		addActive(ep, r, e)
+		if t := in.Traces; t.Kept() && i < len(t.Slowest) {
+			ep["traces"] = map[string]any{"slowest": keptJSON(t, t.Slowest[i]), "failed": keptJSON(t, t.Failed[i])}
+		}
 		endpoints = append(endpoints, ep)
 	}
 	var scenarios []map[string]any

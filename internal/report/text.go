@@ -33,6 +33,7 @@ func WriteText(w io.Writer, in *Input) error {
 	writeFailures(&sb, in)
 	writeChecks(&sb, in)
 	writeThresholds(&sb, in)
+	writeTraces(&sb, in)
 	writeFindings(&sb, in)
 	for _, n := range in.Notices {
 		fmt.Fprintf(&sb, "  note: %s\n", n)
