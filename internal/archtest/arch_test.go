@@ -44,6 +44,7 @@ var allowed = map[string][]string{
 	"mock":      {"plan", "promtext", "tmpl", "jsonpath"},
 	"importer":  {"plan", "tmpl"},
 	"cli":       {"app", "capacity", "demo", "estimate", "importer", "live", "mock", "plan"},
+	"k8s":       {"plan"},
 	"archtest":  {},
 	// faultserver serves faults to tests; no package may import it (test imports are not listed)
 	"faultserver": {},
