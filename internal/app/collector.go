@@ -157,6 +157,9 @@ func (r *runner) collect(ctx context.Context) error {
 			r.second(sec)
 		case <-ctx.Done():
 			last := int(time.Since(r.start) / time.Second)
+			if r.cfg.Generator != nil {
+				last = max(last, r.cfg.Generator.Seconds()-1)
+			}
 			for s := sec; s <= last; s++ {
 				r.second(s)
 			}
@@ -169,13 +172,7 @@ func (r *runner) collect(ctx context.Context) error {
 
 // second takes one second's snapshot and hands it to everything that wants it.
 func (r *runner) second(sec int) {
-	snap := r.rec.Collect(sec)
-	var vus, vusMax int64
-	for i, g := range r.eng.Gauges(nil) {
-		snap.Scenarios[i].VUs, snap.Scenarios[i].VUsMax = g.Active, g.Allocated
-		vus += g.Active
-		vusMax += g.Allocated
-	}
+	snap, vus, vusMax := r.take(sec)
 	r.run.Add(snap)
 	if r.lost == nil {
 		if err := r.store.WriteSecond(snap); err != nil {
@@ -229,4 +226,22 @@ func (r *runner) checkAborts(sec int) {
 			r.stopEngine()
 		}
 	}
+}
+
+// take returns second sec's snapshot, from the engine here or from the
+// generator elsewhere, with the VU gauges set and summed.
+func (r *runner) take(sec int) (snap *metrics.Snapshot, vus, vusMax int64) {
+	if r.cfg.Generator != nil {
+		snap = r.cfg.Generator.Second(sec) // the agents set their gauges, and merging added them
+	} else {
+		snap = r.rec.Collect(sec)
+		for i, g := range r.eng.Gauges(nil) {
+			snap.Scenarios[i].VUs, snap.Scenarios[i].VUsMax = g.Active, g.Allocated
+		}
+	}
+	for _, s := range snap.Scenarios {
+		vus += s.VUs
+		vusMax += s.VUsMax
+	}
+	return snap, vus, vusMax
 }

@@ -37,6 +37,7 @@ type RunConfig struct {
 	NoMetrics   bool            // count requests only: no per-second metrics, run.db or dashboard (to measure their cost)
 	Args        []string        // the command line, kept in run.db
 	Version     string
+	Generator   Generator // makes the load elsewhere (agents); nil runs the engine here
 }
 
 // RunResult says how a run ended.
@@ -105,6 +106,10 @@ func open(cfg RunConfig, undo *cleanups) (*runner, error) {
 	r := &runner{cfg: cfg, in: in, start: start, cpu: newCPUMeter(), run: in.Run,
 		rec:  metrics.NewRecorder(p.Layout, 2*runtime.GOMAXPROCS(0)),
 		line: live.NewLine(cfg.Out, cfg.TTY), total: plannedLength(p), aborted: map[int]bool{}}
+	if cfg.Generator != nil {
+		r.start = cfg.Generator.Start(start, r.notice)
+		start, in.Start = r.start, r.start
+	}
 	if cfg.Dashboard.Addr != "" {
 		dash, err := startDashboard(cfg.Dashboard, in, plannedLength(p))
 		if err != nil {
@@ -133,7 +138,9 @@ func open(cfg RunConfig, undo *cleanups) (*runner, error) {
 	}
 	undo.add(func() { _ = w.Close() })
 	r.store = w
-	r.eng = engine.New(p, r.rec, engine.Options{Segment: cfg.Segment, Start: start, Notify: r.notice})
+	if cfg.Generator == nil {
+		r.eng = engine.New(p, r.rec, engine.Options{Segment: cfg.Segment, Start: start, Notify: r.notice})
+	}
 	r.obs = newObservations(w, r.notice)
 	if r.dash != nil {
 		r.dash.obs = r.obs // the dashboard shows the scraped series beside the client's view
@@ -149,7 +156,11 @@ func (r *runner) measure(ctx context.Context) error {
 	engCtx, stopEngine := context.WithCancel(ctx)
 	defer stopEngine()
 	r.stopEngine = stopEngine
-	engErr, _ := runBeside(engCtx, r.eng.Run, r.collect, r.scrape) // the collector and scraper report their failures as notices
+	lead := part(r.eng.Run)
+	if r.cfg.Generator != nil {
+		lead = r.cfg.Generator.Run
+	}
+	engErr, _ := runBeside(engCtx, lead, r.collect, r.scrape) // the collector and scraper report their failures as notices
 	if err := r.obs.writeErr(); err != nil {
 		r.writeFailed(len(r.run.Series), err) // a scrape stored after the last second
 	}
@@ -178,6 +189,9 @@ func (r *runner) conclude(ctx context.Context, engErr error) (*report.Input, Run
 	r.run.SetElapsed(r.end.Sub(r.start))
 	results := evaluate(r.run, p.Thresholds, r.aborted)
 	in.Status, in.End, in.Results, in.Notices = status, r.end, results, r.noticeTexts()
+	if r.cfg.Generator != nil {
+		in.Agents = r.cfg.Generator.Agents()
+	}
 	diagnoseRun(in, r.obs.Set())
 	res := RunResult{Dir: r.dir, Status: status, Passed: in.Passed()}
 	res.ExitCode = exitCode(status, res.Passed)

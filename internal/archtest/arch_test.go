@@ -43,7 +43,8 @@ var allowed = map[string][]string{
 	"app":       {"capacity", "compare", "demo", "diagnose", "engine", "estimate", "live", "metrics", "plan", "report", "sample", "scrape", "series", "store", "threshold", "units"},
 	"mock":      {"plan", "promtext", "tmpl", "jsonpath"},
 	"importer":  {"plan", "tmpl"},
-	"cli":       {"app", "capacity", "demo", "estimate", "importer", "live", "mock", "plan"},
+	"dist":      {"app", "engine", "metrics", "plan", "report", "sample", "units"},
+	"cli":       {"app", "capacity", "demo", "dist", "estimate", "importer", "k8s", "live", "mock", "plan"},
 	"k8s":       {"plan"},
 	"archtest":  {},
 	// faultserver serves faults to tests; no package may import it (test imports are not listed)

@@ -33,6 +33,8 @@ type Input struct {
 	Series   series.Set         // the target's Prometheus series and the generator's own, on the run's clock
 	Findings []diagnose.Finding // the bottlenecks the diagnosis found, with evidence
 	Healthy  *diagnose.Verdict  // the diagnosis's statement when it found no bottleneck; nil otherwise
+
+	Agents []Agent // the agents of a distributed run; nil for a run in one process
 }
 
 // The verdicts of a run.

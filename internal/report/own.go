@@ -70,6 +70,9 @@ func own(in *Input) map[string]any {
 		"interrupted": in.Interrupted(), "durations_lower_bounds": in.Interrupted() > 0, "truncated_bodies": in.Truncated(),
 		"findings": findingsJSON(in.Findings), "healthy": HealthyText(in.Healthy),
 	}
+	if len(in.Agents) > 0 {
+		out["agents"] = in.Agents // a distributed run's agents, durations in nanoseconds
+	}
 	if c := in.BodyCap(); c > 0 {
 		out["max_body"] = c // the cap every truncated body met; absent when unknown or they differ
 	}
