@@ -62,12 +62,19 @@ func Build(s *Spec) (*Objects, error) {
 	return &Objects{Secret: sec, ConfigMap: cm, Job: job}, nil
 }
 
+// maxConfigMap is the most a ConfigMap may hold (1 MiB), less room for its metadata.
+const maxConfigMap = 1<<20 - 16<<10
+
 // configMapFiles puts the test and its data files into cm under keys a
 // ConfigMap accepts, and returns the volume items that mount each key back
 // at the path the test names, so the pod holds the test as written.
 func configMapFiles(cm *corev1.ConfigMap, s *Spec) ([]corev1.KeyToPath, error) {
 	var items []corev1.KeyToPath
+	size := 0
 	for i, f := range append([]File{s.Test}, s.Data...) {
+		if size += len(f.Data); size > maxConfigMap {
+			return nil, fmt.Errorf("the test and its data files exceed a ConfigMap's 1 MiB at %s; split the data or build it into an image", f.Name)
+		}
 		if strings.HasPrefix(f.Name, "/") || strings.Contains(f.Name, "..") {
 			return nil, fmt.Errorf("%s: a data file outside the test's folder cannot go into the agents' ConfigMap; move it beside the test", f.Name)
 		}

@@ -4,7 +4,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -45,11 +44,10 @@ type Spec struct {
 	TTL       time.Duration // how long a finished Job (and what it owns) stays, if loadlens could not delete it
 }
 
-// NewName returns a run name from the test's file name and a random
+// NewName returns a run name from the test's name and a random
 // suffix: unique per run, a valid object name, recognisable in kubectl.
-func NewName(testFile string) string {
-	base := strings.TrimSuffix(filepath.Base(testFile), filepath.Ext(testFile))
-	base = strings.Trim(dnsLabel(base), "-")
+func NewName(test string) string {
+	base := strings.Trim(dnsLabel(test), "-")
 	if len(base) > 30 {
 		base = strings.Trim(base[:30], "-")
 	}
