@@ -38,7 +38,7 @@ type APIServer struct {
 // the test is skipped, or fails under LOADLENS_CI=1, which installs them.
 func Start(t *testing.T) *APIServer {
 	t.Helper()
-	apiserver := os.Getenv(BinaryEnv)
+	apiserver := binary()
 	etcd, etcdErr := exec.LookPath("etcd")
 	if apiserver == "" || etcdErr != nil {
 		why := fmt.Sprintf("needs kube-apiserver in $%s (scripts/kube-apiserver builds it) and etcd on PATH (Debian etcd-server); have %q, etcd: %v", BinaryEnv, apiserver, etcdErr)
@@ -76,6 +76,23 @@ current-context: test
 `, s.URL, token))
 	s.waitReady(t, filepath.Join(dir, "apiserver.log"))
 	return s
+}
+
+// binary is $LOADLENS_KUBE_APISERVER, else the one scripts/kube-apiserver
+// caches, else "".
+func binary() string {
+	if p := os.Getenv(BinaryEnv); p != "" {
+		return p
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	p := filepath.Join(home, ".cache", "loadlens-ci", "kube-apiserver-v1.36.3")
+	if _, err := os.Stat(p); err != nil {
+		return ""
+	}
+	return p
 }
 
 // waitReady polls /readyz (a few seconds on a quiet machine; the bound is
