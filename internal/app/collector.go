@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"sync"
 	"time"
 
@@ -182,10 +183,16 @@ func (r *runner) second(sec int) {
 		}
 	}
 	cpu, ok := r.cpu.sample()
+	capacity, host := float64(runtime.GOMAXPROCS(0)), r.cpu.hostReading()
+	if g := r.cfg.Generator; g != nil {
+		// The agents make the load: the generator's figures are the busiest agent's, and its host's CPU is not known here.
+		cpu, capacity, ok = g.Busiest(sec)
+		host = hostReading{}
+	}
 	if !ok {
 		cpu = -1
 	}
-	r.obs.add(selfSeries(sec, cpu, r.cpu.hostReading(), &r.run.Series[len(r.run.Series)-1]))
+	r.obs.add(selfSeries(sec, cpu, capacity, host, &r.run.Series[len(r.run.Series)-1]))
 	if err := r.obs.writeErr(); err != nil {
 		r.writeFailed(sec, err) // the series share run.db, and the disk
 	}
@@ -207,7 +214,7 @@ func (r *runner) second(sec int) {
 		errRate = float64(last.Failed) / float64(last.Requests)
 	}
 	r.line.Update(live.Status{Elapsed: min(time.Duration(sec+1)*time.Second, time.Since(r.start)), Total: r.total, RPS: float64(last.Requests),
-		P95: last.P95, ErrRate: errRate, VUs: vus, VUsMax: vusMax, Dropped: dropped})
+		P95: last.P95, ErrRate: errRate, VUs: vus, VUsMax: vusMax, Dropped: dropped, InFlight: r.inFlight()})
 }
 
 // checkAborts stops the run when a threshold marked abort_on_fail fails,
@@ -244,4 +251,12 @@ func (r *runner) take(sec int) (snap *metrics.Snapshot, vus, vusMax int64) {
 		vusMax += s.VUsMax
 	}
 	return snap, vus, vusMax
+}
+
+// inFlight is the requests sent and not yet answered, here or by the agents.
+func (r *runner) inFlight() int64 {
+	if r.cfg.Generator != nil {
+		return r.cfg.Generator.InFlight()
+	}
+	return r.eng.InFlight()
 }

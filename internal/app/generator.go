@@ -22,8 +22,15 @@ type Generator interface {
 	// Second returns second sec's measurements, waiting for them within
 	// the generator's own bound; the snapshot has the plan's layout.
 	Second(sec int) *metrics.Snapshot
+	// InFlight is the requests sent and not yet answered, as last reported.
+	InFlight() int64
 	// Seconds is how many seconds the load has reported so far.
 	Seconds() int
+	// Busiest returns, for second sec (already taken with Second), the CPU
+	// of the part of the load busiest relative to its cores, and those
+	// cores; false when no part reported its CPU. The generator findings
+	// judge it, since the weakest agent limits the test first.
+	Busiest(sec int) (cpu, capacity float64, ok bool)
 	// Agents describes every part of the load for the report.
 	Agents() []report.Agent
 }

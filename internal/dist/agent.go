@@ -32,6 +32,8 @@ type AgentConfig struct {
 	// Silence is how long the agent runs without a frame from its
 	// coordinator before it stops the load; 0 means DefaultSilence.
 	Silence time.Duration
+
+	helloWait time.Duration // helloWait's value, shortened by tests
 }
 
 // DefaultSilence is how long an agent goes on without hearing from its
@@ -113,5 +115,5 @@ func refuse(nc net.Conn, why string) {
 // welcomeOf is who this agent is.
 func welcomeOf(cfg *AgentConfig) welcome {
 	host, _ := os.Hostname()
-	return welcome{Host: host, CPUs: runtime.NumCPU(), Index: cfg.Index, Version: cfg.Version}
+	return welcome{Host: host, CPUs: runtime.GOMAXPROCS(0), Index: cfg.Index, Version: cfg.Version}
 }

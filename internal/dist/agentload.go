@@ -44,7 +44,7 @@ func (s *session) load(ctx context.Context, at time.Time) {
 		snap.SetGauges(eng.Gauges(nil))
 		b, err := snap.MarshalBinary()
 		if err == nil {
-			err = s.c.send(kindSecond, secondFrame(sec, cpu.sample(), b))
+			err = s.c.send(kindSecond, secondFrame(sec, cpu.sample(), eng.InFlight(), b))
 		}
 		sec++
 		return err == nil
@@ -65,12 +65,18 @@ loop:
 			if engErr != nil {
 				d.Error = engErr.Error()
 			}
+			s.over.Store(true)
 			_ = s.c.send(kindDone, d)
-			fmt.Fprintf(s.cfg.Out, "agent: load over after %d seconds\n", sec)
+			if ctx.Err() != nil {
+				fmt.Fprintf(s.cfg.Out, "agent: load stopped after %d seconds: %v\n", sec, context.Cause(ctx))
+			} else {
+				fmt.Fprintf(s.cfg.Out, "agent: load over after %d seconds\n", sec)
+			}
 			return
 		}
 	}
 	<-engDone
+	fmt.Fprintf(s.cfg.Out, "agent: load stopped after %d seconds: the connection to the coordinator broke\n", sec)
 }
 
 // cpuMeter measures this process's CPU between calls.

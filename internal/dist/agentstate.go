@@ -12,16 +12,18 @@ import (
 // The generator's mutex guards it.
 type agentState struct {
 	*remote
-	pending map[int]*metrics.Snapshot // received, not merged yet
-	next    int                       // the next second expected: they come in order
-	merged  int                       // seconds below this were merged or marked missing
-	done    bool                      // it said the load was over
-	total   int                       // with done: how many seconds it sent
-	lost    bool                      // its connection broke or fell silent before done
-	lostAt  int                       // with lost: the first second not received
-	lostWhy string
-	missing []int // seconds waited for in vain, left out of the merge
-	late    int   // seconds that came after they were marked missing, discarded
+	pending  map[int]*metrics.Snapshot // received, not merged yet
+	cpuAt    map[int]float64           // the CPU it reported with each pending second
+	next     int                       // the next second expected: they come in order
+	merged   int                       // seconds below this were merged or marked missing
+	done     bool                      // it said the load was over
+	total    int                       // with done: how many seconds it sent
+	lost     bool                      // its connection broke or fell silent before done
+	lostAt   int                       // with lost: the first second not received
+	lostWhy  string
+	missing  []int // seconds waited for in vain, left out of the merge
+	late     int   // seconds that came after they were marked missing, discarded
+	inFlight int64 // its requests in flight at its last second
 
 	requests, errors, iterations, dropped int64
 	cpuSum, cpuMax                        float64
@@ -60,10 +62,11 @@ func (a *agentState) receive(sec int, cpu float64, s *metrics.Snapshot) {
 		a.iterations += sc.Iterations
 		a.dropped += sc.Dropped
 		if sc.Lag != nil {
-			a.lagMax = max(a.lagMax, sc.Lag.Quantile(0.99))
+			a.lagMax = max(a.lagMax, sc.Lag.Quantile(99))
 		}
 	}
 	if !math.IsNaN(cpu) {
+		a.cpuAt[sec] = cpu
 		a.cpuSum += cpu
 		a.cpuMax = max(a.cpuMax, cpu)
 		a.cpuN++

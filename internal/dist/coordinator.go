@@ -41,6 +41,9 @@ type Config struct {
 	// Run says where and how the run is recorded and shown, as for a local
 	// run; Plan and Segment are set by Coordinate and ignored here.
 	Run app.RunConfig
+
+	tap    func(agent string, snap []byte) // sees every second's snapshot as it came, for tests
+	missed func(agent string, sec int)     // hears of every second marked missing, for tests
 }
 
 // DefaultSecondWait is how long a late second of an agent is waited for.

@@ -31,16 +31,26 @@ type generator struct {
 	agents  []*agentState
 	start   time.Time
 	notify  func(string)
+	tap     func(agent string, snap []byte)
+	missed  func(agent string, sec int)
 
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced whenever an agent's state changes
 	seconds int           // the most seconds any agent sent
+	busy    busiest       // the busiest agent in the second merged last
+}
+
+// busiest is the agent whose CPU was the largest share of its cores in one second.
+type busiest struct {
+	sec        int
+	cpu, cores float64
+	ok         bool
 }
 
 func newGenerator(p *plan.Plan, remotes []*remote, wait time.Duration) *generator {
 	g := &generator{plan: p, wait: wait, silence: DefaultSilence, changed: make(chan struct{})}
 	for _, r := range remotes {
-		g.agents = append(g.agents, &agentState{remote: r, pending: map[int]*metrics.Snapshot{}, lostAt: -1})
+		g.agents = append(g.agents, &agentState{remote: r, pending: map[int]*metrics.Snapshot{}, cpuAt: map[int]float64{}, lostAt: -1})
 	}
 	return g
 }
@@ -118,7 +128,8 @@ func (g *generator) read(a *agentState) {
 		}
 		switch f.kind {
 		case kindSecond:
-			sec, cpu, body, err := parseSecondFrame(f.body)
+			head, body, err := parseSecondFrame(f.body)
+			sec := head.sec
 			var snap metrics.Snapshot
 			if err == nil {
 				err = snap.UnmarshalBinary(body)
@@ -134,7 +145,11 @@ func (g *generator) read(a *agentState) {
 				return
 			}
 			g.update(func() {
-				a.receive(sec, cpu, &snap)
+				if g.tap != nil {
+					g.tap(a.name, body)
+				}
+				a.receive(sec, head.cpu, &snap)
+				a.inFlight = head.inFlight
 				g.seconds = max(g.seconds, sec+1)
 			})
 		case kindNotice:
@@ -207,12 +222,22 @@ func (g *generator) Second(sec int) *metrics.Snapshot {
 		break
 	}
 	snap := metrics.NewSnapshot(sec, g.plan.Layout)
+	g.busy = busiest{sec: sec}
 	for _, a := range g.agents {
 		if s, ok := a.pending[sec]; ok {
 			snap.Merge(s)
 			delete(a.pending, sec)
+			if cpu, ok := a.cpuAt[sec]; ok && a.who.CPUs > 0 {
+				if share := cpu / float64(a.who.CPUs); !g.busy.ok || share > g.busy.cpu/g.busy.cores {
+					g.busy = busiest{sec: sec, cpu: cpu, cores: float64(a.who.CPUs), ok: true}
+				}
+			}
+			delete(a.cpuAt, sec)
 		} else if a.owes(sec) {
 			a.missing = append(a.missing, sec)
+			if g.missed != nil {
+				g.missed(a.name, sec)
+			}
 		}
 		a.merged = sec + 1
 	}
@@ -227,6 +252,29 @@ func (g *generator) owed(sec int) bool {
 		}
 	}
 	return false
+}
+
+// Busiest is the busiest agent's CPU in second sec, once Second took it.
+func (g *generator) Busiest(sec int) (cpu, capacity float64, ok bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.busy.sec != sec || !g.busy.ok {
+		return 0, 0, false
+	}
+	return g.busy.cpu, g.busy.cores, true
+}
+
+// InFlight is the agents' requests in flight, as each last said.
+func (g *generator) InFlight() int64 {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var n int64
+	for _, a := range g.agents {
+		if !a.lost && !a.done {
+			n += a.inFlight
+		}
+	}
+	return n
 }
 
 // Seconds is how many seconds the agents have sent.

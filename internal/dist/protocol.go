@@ -43,7 +43,7 @@ type hello struct {
 // welcome is the agent's answer to a hello with the right token.
 type welcome struct {
 	Host    string `json:"host"`
-	CPUs    int    `json:"cpus"`
+	CPUs    int    `json:"cpus"`            // the cores its process may use (GOMAXPROCS)
 	Index   string `json:"index,omitempty"` // LOADLENS_AGENT_INDEX, e.g. a Job's completion index
 	Version string `json:"version"`
 }
@@ -180,18 +180,33 @@ type refusedError struct{ msg string }
 func (e *refusedError) Error() string { return "the agent refused: " + e.msg }
 
 // secondFrame is a kindSecond body: the second, the agent's CPU in cores
-// busy (NaN: unknown), then the snapshot's binary form.
-func secondFrame(sec int, cpu float64, snap []byte) []byte {
-	b := binary.AppendUvarint(make([]byte, 0, len(snap)+16), uint64(sec))
+// busy (NaN: unknown), its requests in flight, then the snapshot's binary form.
+func secondFrame(sec int, cpu float64, inFlight int64, snap []byte) []byte {
+	b := binary.AppendUvarint(make([]byte, 0, len(snap)+24), uint64(sec))
 	b = binary.BigEndian.AppendUint64(b, math.Float64bits(cpu))
+	b = binary.AppendUvarint(b, uint64(max(inFlight, 0)))
 	return append(b, snap...)
 }
 
+// secondHead is what a kindSecond body says besides the snapshot.
+type secondHead struct {
+	sec      int
+	cpu      float64
+	inFlight int64
+}
+
 // parseSecondFrame splits a kindSecond body.
-func parseSecondFrame(b []byte) (sec int, cpu float64, snap []byte, err error) {
+func parseSecondFrame(b []byte) (h secondHead, snap []byte, err error) {
+	bad := errors.New("protocol: a bad second frame")
 	s, n := binary.Uvarint(b)
 	if n <= 0 || len(b) < n+8 || s > math.MaxInt32 {
-		return 0, 0, nil, errors.New("protocol: a bad second frame")
+		return h, nil, bad
 	}
-	return int(s), math.Float64frombits(binary.BigEndian.Uint64(b[n:])), b[n+8:], nil
+	h.sec, h.cpu = int(s), math.Float64frombits(binary.BigEndian.Uint64(b[n:]))
+	f, m := binary.Uvarint(b[n+8:])
+	if m <= 0 || f > math.MaxInt64 {
+		return h, nil, bad
+	}
+	h.inFlight = int64(f)
+	return h, b[n+8+m:], nil
 }

@@ -58,7 +58,11 @@ func coordinate(ctx context.Context, cfg Config) (app.RunResult, error) {
 	defer closeAll()
 	out := cfg.Run.Out
 	for _, r := range remotes {
-		fmt.Fprintf(out, "%s: %s (%s, %s), segment %s, clock offset %s (round trip %s)\n", r.name, r.addr, r.who.Host,
+		who := r.who.Host
+		if r.who.Index != "" {
+			who += ", index " + r.who.Index
+		}
+		fmt.Fprintf(out, "%s: %s (%s, %s), segment %s, clock offset %s (round trip %s)\n", r.name, r.addr, who,
 			units.CountOf(int64(r.who.CPUs), "CPU", "CPUs"), r.seg, units.Signed(units.Duration(r.offset.Round(time.Microsecond))), units.Duration(r.rtt))
 	}
 	wait := cfg.SecondWait
@@ -66,6 +70,8 @@ func coordinate(ctx context.Context, cfg Config) (app.RunResult, error) {
 		wait = DefaultSecondWait
 	}
 	rc := cfg.Run
-	rc.Plan, rc.Generator = p, newGenerator(p, remotes, wait)
+	gen := newGenerator(p, remotes, wait)
+	gen.tap, gen.missed = cfg.tap, cfg.missed
+	rc.Plan, rc.Generator = p, gen
 	return app.Run(ctx, rc)
 }

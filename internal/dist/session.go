@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+	"sync/atomic"
 	"time"
 
 	"github.com/loadlens/loadlens/internal/plan"
@@ -17,13 +18,18 @@ type session struct {
 	c    *conn
 	plan *plan.Plan
 	seg  plan.Segment
-	dir  string // where the job's files were written
+	dir  string      // where the job's files were written
+	over atomic.Bool // the load ended and said so: a hang-up after it is no loss
 }
 
 // accept reads the coordinator's hello and checks its token; it returns
 // nil, having told the coordinator why, when the token is missing or wrong.
 func accept(cfg *AgentConfig, nc net.Conn) *session {
-	_ = nc.SetDeadline(time.Now().Add(helloWait))
+	wait := cfg.helloWait
+	if wait <= 0 {
+		wait = helloWait
+	}
+	_ = nc.SetDeadline(time.Now().Add(wait))
 	c := newConn(nc)
 	var h hello
 	if err := c.expect(kindHello, &h); err != nil {
@@ -44,6 +50,8 @@ func accept(cfg *AgentConfig, nc net.Conn) *session {
 	if err := c.send(kindWelcome, welcomeOf(cfg)); err != nil {
 		return nil
 	}
+	_ = nc.SetDeadline(time.Time{}) // serve sets each read's; writes wait on TCP, and a dead peer fails them
+
 	fmt.Fprintf(cfg.Out, "agent: coordinator %s connected\n", nc.RemoteAddr())
 	return &session{cfg: cfg, nc: nc, c: c}
 }
@@ -72,9 +80,7 @@ func (s *session) serve(ctx context.Context) (ran bool) {
 		f, err := s.c.read()
 		if err != nil {
 			if loadDone != nil {
-				select {
-				case <-loadDone: // the coordinator hung up after the load ended
-				default:
+				if !s.over.Load() {
 					fmt.Fprintf(s.cfg.Out, "agent: lost the coordinator (%v): stopping the load\n", err)
 				}
 			}

@@ -22,6 +22,9 @@ type Status struct {
 	VUs     int64         // active VUs
 	VUsMax  int64         // allocated VUs
 	Dropped int64         // dropped iterations so far
+	// InFlight is requests sent and not yet answered: against a stalled
+	// target it is the only figure that moves.
+	InFlight int64
 }
 
 // Line is the one-line progress display. On a terminal it rewrites itself
@@ -74,11 +77,14 @@ func Format(s Status) string {
 	progress := units.Clock(int(s.Elapsed / time.Second))
 	if s.Total > 0 {
 		progress += "/" + units.Clock(int(s.Total/time.Second))
+		if s.Elapsed > s.Total {
+			progress += " stopping" // the graceful stop: waiting for requests in flight
+		}
 	}
 	p95 := "-" // no request completed in the second
 	if s.P95 > 0 {
 		p95 = units.Duration(s.P95)
 	}
-	return fmt.Sprintf("[%s] %s · p95 %s · errors %s · VUs %s/%s · dropped %s",
-		progress, units.Rate(s.RPS, "req"), p95, units.Percent(s.ErrRate), units.Count(s.VUs), units.Count(s.VUsMax), units.Count(s.Dropped))
+	return fmt.Sprintf("[%s] %s · p95 %s · errors %s · in flight %s · VUs %s/%s · dropped %s",
+		progress, units.Rate(s.RPS, "req"), p95, units.Percent(s.ErrRate), units.Count(s.InFlight), units.Count(s.VUs), units.Count(s.VUsMax), units.Count(s.Dropped))
 }

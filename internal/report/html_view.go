@@ -27,6 +27,9 @@ type htmlView struct {
 	Checks                                                     []checkRow
 	Meta                                                       []keyValue
 	TestFile, TestSource                                       string
+	AgentHead                                                  []string   // a distributed run's per-agent table; nil otherwise
+	Agents                                                     [][]string // its rows
+	AgentNotes                                                 []string   // lost agents and missing seconds
 }
 
 type card struct {
@@ -76,6 +79,12 @@ func newHTMLView(in *Input) *htmlView {
 	v := &htmlView{Name: in.Name, Version: in.Version, Verdict: Verdict(in), StatusNote: statusNote(in.Status),
 		TestFile: in.TestFile, TestSource: string(in.TestSource), Diagnosis: NewDiagnosis(in.Findings, in.Healthy)}
 	v.Notices, v.ScrapeNotices = splitNotices(in.Notices)
+	if len(in.Agents) > 0 {
+		v.AgentHead, v.AgentNotes = agentHead, agentNotes(in.Agents)
+		for i := range in.Agents {
+			v.Agents = append(v.Agents, agentCells(&in.Agents[i]))
+		}
+	}
 	for _, s := range in.Series {
 		if s.Label("role") == RoleGenerator {
 			v.Generator = true

@@ -71,7 +71,7 @@ func own(in *Input) map[string]any {
 		"findings": findingsJSON(in.Findings), "healthy": HealthyText(in.Healthy),
 	}
 	if len(in.Agents) > 0 {
-		out["agents"] = in.Agents // a distributed run's agents, durations in nanoseconds
+		out["agents"] = agentsJSON(in.Agents)
 	}
 	if c := in.BodyCap(); c > 0 {
 		out["max_body"] = c // the cap every truncated body met; absent when unknown or they differ
