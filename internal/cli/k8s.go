@@ -13,6 +13,7 @@ import (
 )
 
 const (
+	k8sUsage         = "k8s run|manifest <test.yaml> --agents N"
 	k8sRunUsage      = "k8s run <test.yaml> --agents N [--namespace NS] [--image IMG] [flags]"
 	k8sManifestUsage = "k8s manifest <test.yaml> --agents N [--namespace NS] [--image IMG] [flags]"
 )
@@ -34,14 +35,15 @@ func k8sCmd(ctx context.Context, e *env, args []string) int {
 			}
 		}
 	}
-	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-		e.help = true
-		for _, c := range k8sCommands() {
-			fmt.Fprintf(e.stdout, "  loadlens %-40s %s\n", c.usage, c.help)
-		}
-		return app.ExitOK
+	fs := newFlagSet(e, "k8s", k8sUsage)
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return app.ExitBadInput
 	}
-	return fail(e, usageErr("k8s takes a subcommand: run or manifest (see docs/kubernetes.md)"))
+	if len(pos) == 0 {
+		return fail(e, usageErr("k8s needs a subcommand: loadlens %s (see docs/kubernetes.md)", k8sUsage))
+	}
+	return fail(e, usageErr("unknown k8s subcommand %q: run or manifest", pos[0]))
 }
 
 // k8sFlags are the flags both k8s subcommands take.
@@ -122,8 +124,13 @@ func k8sManifestCmd(_ context.Context, e *env, args []string) int {
 	if err != nil {
 		return fail(e, usageErr("%v", err))
 	}
-	fmt.Fprintf(e.stdout, "# loadlens %s: %d agents for %s. Delete with: kubectl delete job,secret,configmap -l %s=%s\n",
-		app.Version, s.Agents, pos[0], k8s.RunLabel, s.Name)
+	ns := ""
+	if s.Namespace != "" {
+		ns = " -n " + s.Namespace
+	}
+	fmt.Fprintf(e.stdout, "# loadlens %s: %d agents for %s (docs/kubernetes.md).\n# The coordinator's token: kubectl get secret%s %s -o jsonpath='{.data.token}' | base64 -d\n"+
+		"# Delete everything: kubectl delete%s job,secret,configmap -l %s=%s\n",
+		app.Version, s.Agents, pos[0], ns, s.Name, ns, k8s.RunLabel, s.Name)
 	if err := k8s.WriteManifest(e.stdout, objs); err != nil {
 		return fail(e, err)
 	}
@@ -146,6 +153,8 @@ func k8sRun(ctx context.Context, e *env, args []string, reach func(*k8s.Cluster,
 	results := fs.String("results", app.DefaultResults, "parent directory of run directories")
 	summaryJSON := fs.String("summary-json", "", "also write summary.json to this file")
 	quiet := fs.Bool("quiet", false, "no live progress line")
+	var out outputFlags
+	out.register(fs)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return app.ExitBadInput
@@ -154,6 +163,10 @@ func k8sRun(ctx context.Context, e *env, args []string, reach func(*k8s.Cluster,
 		return fail(e, usageErr("k8s run takes one test file: loadlens %s", k8sRunUsage))
 	}
 	s, _, lookup, err := k.spec(pos[0])
+	if err != nil {
+		return fail(e, err)
+	}
+	dash, err := out.dashboard()
 	if err != nil {
 		return fail(e, err)
 	}
@@ -173,7 +186,7 @@ func k8sRun(ctx context.Context, e *env, args []string, reach func(*k8s.Cluster,
 		var err error
 		res, err = dist.Coordinate(ctx, dist.Config{TestFile: pos[0], Env: lookup, Agents: addrs, Token: s.Token,
 			Run: app.RunConfig{ResultsDir: *results, Out: e.stdout, TTY: e.tty, Quiet: *quiet, SummaryJSON: *summaryJSON,
-				Args: storedArgs(fs, e.args), Version: app.Version}})
+				JUnit: out.junit, SummaryMD: out.summaryMD, Dashboard: dash, Args: storedArgs(fs, e.args), Version: app.Version}})
 		return err
 	}
 	run := k8s.Run{Client: cl.Client, Objects: objs, Reach: reach(cl, s.Namespace), Coordinate: coordinate,

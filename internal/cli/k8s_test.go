@@ -89,7 +89,7 @@ func TestK8sRunOnAPIServer(t *testing.T) {
 	var out, errb syncBuf
 	e := &env{stdout: &out, stderr: &errb}
 	code := k8sRun(ctx, e, []string{test, "--agents", "2", "--namespace", "perf", "--kubeconfig", srv.Kubeconfig,
-		"--image", "example/loadlens:test", "--cpu", "500m", "--memory", "256Mi", "--results", results, "--quiet"},
+		"--image", "example/loadlens:test", "--cpu", "500m", "--memory", "256Mi", "--results", results, "--quiet", "--no-dashboard"},
 		func(*k8s.Cluster, string) k8s.Reach { return kl.reach })
 	if code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errb.String())
