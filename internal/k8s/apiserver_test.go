@@ -95,6 +95,22 @@ func TestAgainstAPIServer(t *testing.T) {
 		}
 	})
 
+	t.Run("a failed pod is reported with Kubernetes's reason", func(t *testing.T) {
+		o := build(t, 2)
+		if err := k8s.Create(ctx, c, o); err != nil {
+			t.Fatal(err)
+		}
+		defer k8s.Delete(ctx, c, o)
+		pod(t, c, o, 0, corev1.PodStatus{Phase: corev1.PodSucceeded})
+		p1 := pod(t, c, o, 1, corev1.PodStatus{Phase: corev1.PodFailed, ContainerStatuses: []corev1.ContainerStatus{{Name: "agent",
+			State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{Reason: "OOMKilled", ExitCode: 137}}}}})
+		var b bytes.Buffer
+		n, err := k8s.ReportFailed(ctx, c, o.Job, &b)
+		if err != nil || n != 1 || b.String() != "agent 1 (pod "+p1.Name+"): failed: OOMKilled, exit code 137\n" {
+			t.Errorf("ReportFailed = %d, %v, wrote %q", n, err, b.String())
+		}
+	})
+
 	t.Run("a pod that cannot pull its image stops the wait with the reason", func(t *testing.T) {
 		o := build(t, 1)
 		if err := k8s.Create(ctx, c, o); err != nil {

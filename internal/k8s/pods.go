@@ -118,3 +118,24 @@ func summary(last map[string]string, n int) string {
 	}
 	return s
 }
+
+// ReportFailed writes, for each of the run's pods that failed, why (an
+// OOM kill, an eviction, a non-zero exit): the coordinator knows only that
+// an agent was lost, Kubernetes knows why. It returns how many it wrote.
+func ReportFailed(ctx context.Context, c kubernetes.Interface, job *batchv1.Job, w io.Writer) (int, error) {
+	pods, err := c.CoreV1().Pods(job.Namespace).List(ctx, metav1.ListOptions{LabelSelector: RunLabel + "=" + job.Name})
+	if err != nil {
+		return 0, fmt.Errorf("listing the agents' pods: %w", err)
+	}
+	n := 0
+	for i := range pods.Items {
+		p := &pods.Items[i]
+		if p.Status.Phase != corev1.PodFailed {
+			continue
+		}
+		st, _ := podState(p)
+		fmt.Fprintf(w, "agent %s (pod %s): %s\n", p.Annotations[IndexAnnotate], p.Name, st)
+		n++
+	}
+	return n, nil
+}

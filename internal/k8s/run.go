@@ -60,5 +60,7 @@ func (r *Run) Do(ctx context.Context) (err error) {
 		}
 	}
 	fmt.Fprintf(r.Log, "all %d agents ready; coordinating from this machine\n", n)
-	return r.Coordinate(ctx, addrs)
+	err = r.Coordinate(ctx, addrs)
+	_, _ = ReportFailed(context.WithoutCancel(ctx), r.Client, o.Job, r.Log) // best effort: the run's outcome is the coordinator's
+	return err
 }
