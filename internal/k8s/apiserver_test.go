@@ -23,10 +23,15 @@ func TestAgainstAPIServer(t *testing.T) {
 	c := srv.Client(t)
 	k8stest.Namespace(t, c, "perf")
 	ctx := context.Background()
+	cl, err := k8s.Connect(srv.Kubeconfig, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lc := cl.Client
 
 	t.Run("the Job owns the rest and Delete leaves nothing", func(t *testing.T) {
 		o := build(t, 2)
-		if err := k8s.Create(ctx, c, o); err != nil {
+		if err := k8s.Create(ctx, lc, o); err != nil {
 			t.Fatal(err)
 		}
 		job, err := c.BatchV1().Jobs("perf").Get(ctx, o.Job.Name, metav1.GetOptions{})
@@ -52,21 +57,21 @@ func TestAgainstAPIServer(t *testing.T) {
 		if _, err := k8stest.CreatePod(ctx, c, job, 0); err != nil {
 			t.Fatal(err)
 		}
-		if err := k8s.Delete(ctx, c, o); err != nil {
+		if err := k8s.Delete(ctx, lc, o); err != nil {
 			t.Fatal(err)
 		}
 		assertGone(t, c, o.Job.Name)
-		if err := k8s.Delete(ctx, c, o); err != nil {
+		if err := k8s.Delete(ctx, lc, o); err != nil {
 			t.Errorf("deleting twice: %v (objects already gone count as deleted)", err)
 		}
 	})
 
 	t.Run("pods are followed until ready, with the reason they wait", func(t *testing.T) {
 		o := build(t, 2)
-		if err := k8s.Create(ctx, c, o); err != nil {
+		if err := k8s.Create(ctx, lc, o); err != nil {
 			t.Fatal(err)
 		}
-		defer k8s.Delete(ctx, c, o)
+		defer k8s.Delete(ctx, lc, o)
 		var log syncBuffer
 		type result struct {
 			agents []k8s.Agent
@@ -75,7 +80,7 @@ func TestAgainstAPIServer(t *testing.T) {
 		done := make(chan result, 1)
 		wctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 		defer cancel()
-		go func() { a, err := k8s.WaitReady(wctx, c, o.Job, 2, &log); done <- result{a, err} }()
+		go func() { a, err := k8s.WaitReady(wctx, lc, o.Job, 2, &log); done <- result{a, err} }()
 		p0 := pod(t, c, o, 0, k8stest.Ready())
 		p1 := pod(t, c, o, 1, corev1.PodStatus{Phase: corev1.PodPending, Conditions: []corev1.PodCondition{{Type: corev1.PodScheduled,
 			Status: corev1.ConditionFalse, Reason: "Unschedulable", Message: "0/3 nodes are available: 3 Insufficient cpu."}}})
@@ -97,15 +102,15 @@ func TestAgainstAPIServer(t *testing.T) {
 
 	t.Run("a failed pod is reported with Kubernetes's reason", func(t *testing.T) {
 		o := build(t, 2)
-		if err := k8s.Create(ctx, c, o); err != nil {
+		if err := k8s.Create(ctx, lc, o); err != nil {
 			t.Fatal(err)
 		}
-		defer k8s.Delete(ctx, c, o)
+		defer k8s.Delete(ctx, lc, o)
 		pod(t, c, o, 0, corev1.PodStatus{Phase: corev1.PodSucceeded})
 		p1 := pod(t, c, o, 1, corev1.PodStatus{Phase: corev1.PodFailed, ContainerStatuses: []corev1.ContainerStatus{{Name: "agent",
 			State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{Reason: "OOMKilled", ExitCode: 137}}}}})
 		var b bytes.Buffer
-		n, err := k8s.ReportFailed(ctx, c, o.Job, &b)
+		n, err := k8s.ReportFailed(ctx, lc, o.Job, &b)
 		if err != nil || n != 1 || b.String() != "agent 1 (pod "+p1.Name+"): failed: OOMKilled, exit code 137\n" {
 			t.Errorf("ReportFailed = %d, %v, wrote %q", n, err, b.String())
 		}
@@ -113,15 +118,15 @@ func TestAgainstAPIServer(t *testing.T) {
 
 	t.Run("a pod that cannot pull its image stops the wait with the reason", func(t *testing.T) {
 		o := build(t, 1)
-		if err := k8s.Create(ctx, c, o); err != nil {
+		if err := k8s.Create(ctx, lc, o); err != nil {
 			t.Fatal(err)
 		}
-		defer k8s.Delete(ctx, c, o)
+		defer k8s.Delete(ctx, lc, o)
 		pod(t, c, o, 0, corev1.PodStatus{Phase: corev1.PodPending, ContainerStatuses: []corev1.ContainerStatus{{Name: "agent",
 			State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "ImagePullBackOff", Message: `Back-off pulling image "example/loadlens:1"`}}}}})
 		wctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 		defer cancel()
-		_, err := k8s.WaitReady(wctx, c, o.Job, 1, &bytes.Buffer{})
+		_, err := k8s.WaitReady(wctx, lc, o.Job, 1, &bytes.Buffer{})
 		if err == nil || !strings.Contains(err.Error(), `cannot start: waiting: ImagePullBackOff: Back-off pulling image "example/loadlens:1"`) {
 			t.Fatalf("err %v", err)
 		}

@@ -4,20 +4,20 @@ import (
 	"context"
 	"fmt"
 
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/kubernetes"
 )
 
 // Create creates o in its namespace. The Job goes first, suspended, so
 // that it can own the Secret and ConfigMap (deleting the Job, or a
 // finished Job's TTL, collects them); it is resumed once they exist, so
 // no pod starts without its token. On error it deletes what it created.
-func Create(ctx context.Context, c kubernetes.Interface, o *Objects) (err error) {
+func Create(ctx context.Context, c *Client, o *Objects) (err error) {
 	ns := o.Job.Namespace
 	o.Job.Spec.Suspend = ptr(true)
-	job, err := c.BatchV1().Jobs(ns).Create(ctx, o.Job, metav1.CreateOptions{FieldManager: "loadlens"})
-	if err != nil {
+	job := &batchv1.Job{}
+	if err := c.create(ctx, jobs(), ns, o.Job, job); err != nil {
 		return fmt.Errorf("creating Job %s/%s: %w", ns, o.Job.Name, err)
 	}
 	o.Job = job
@@ -32,14 +32,16 @@ func Create(ctx context.Context, c kubernetes.Interface, o *Objects) (err error)
 	}}
 	o.Secret.OwnerReferences = owner
 	o.ConfigMap.OwnerReferences = owner
-	if o.Secret, err = c.CoreV1().Secrets(ns).Create(ctx, o.Secret, metav1.CreateOptions{FieldManager: "loadlens"}); err != nil {
+	sec, cm := &corev1.Secret{}, &corev1.ConfigMap{}
+	if err = c.create(ctx, secrets(), ns, o.Secret, sec); err != nil {
 		return fmt.Errorf("creating Secret %s/%s: %w", ns, job.Name, err)
 	}
-	if o.ConfigMap, err = c.CoreV1().ConfigMaps(ns).Create(ctx, o.ConfigMap, metav1.CreateOptions{FieldManager: "loadlens"}); err != nil {
+	o.Secret = sec
+	if err = c.create(ctx, configMaps(), ns, o.ConfigMap, cm); err != nil {
 		return fmt.Errorf("creating ConfigMap %s/%s: %w", ns, job.Name, err)
 	}
-	resume := []byte(`{"spec":{"suspend":false}}`)
-	if o.Job, err = c.BatchV1().Jobs(ns).Patch(ctx, job.Name, types.MergePatchType, resume, metav1.PatchOptions{FieldManager: "loadlens"}); err != nil {
+	o.ConfigMap = cm
+	if o.Job, err = c.patchJob(ctx, ns, job.Name, []byte(`{"spec":{"suspend":false}}`)); err != nil {
 		return fmt.Errorf("starting Job %s/%s: %w", ns, job.Name, err)
 	}
 	return nil

@@ -8,7 +8,6 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 )
 
 // deleteTimeout bounds the cleanup, which runs after Ctrl-C too.
@@ -18,17 +17,17 @@ const deleteTimeout = 30 * time.Second
 // each object rather than relying on the owner references alone, so the
 // cleanup holds where the garbage collector is slow or absent; objects
 // already gone count as deleted.
-func Delete(ctx context.Context, c kubernetes.Interface, o *Objects) error {
+func Delete(ctx context.Context, c *Client, o *Objects) error {
 	ctx, cancel := context.WithTimeout(ctx, deleteTimeout)
 	defer cancel()
 	ns, name := o.Job.Namespace, o.Job.Name
 	bg := metav1.DeletePropagationBackground
 	opts := metav1.DeleteOptions{PropagationPolicy: &bg}
 	errs := []error{
-		gone(c.BatchV1().Jobs(ns).Delete(ctx, name, opts), "Job", ns, name),
-		gone(c.CoreV1().Pods(ns).DeleteCollection(ctx, metav1.DeleteOptions{}, metav1.ListOptions{LabelSelector: RunLabel + "=" + name}), "pods of", ns, name),
-		gone(c.CoreV1().Secrets(ns).Delete(ctx, name, metav1.DeleteOptions{}), "Secret", ns, name),
-		gone(c.CoreV1().ConfigMaps(ns).Delete(ctx, name, metav1.DeleteOptions{}), "ConfigMap", ns, name),
+		gone(c.delete(ctx, jobs(), ns, name, opts), "Job", ns, name),
+		gone(c.deleteAll(ctx, pods(), ns, RunLabel+"="+name), "pods of", ns, name),
+		gone(c.delete(ctx, secrets(), ns, name, metav1.DeleteOptions{}), "Secret", ns, name),
+		gone(c.delete(ctx, configMaps(), ns, name, metav1.DeleteOptions{}), "ConfigMap", ns, name),
 	}
 	return errors.Join(errs...)
 }

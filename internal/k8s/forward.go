@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 
 	"k8s.io/apimachinery/pkg/util/httpstream"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/portforward"
 	"k8s.io/client-go/transport/spdy"
 )
@@ -22,8 +24,10 @@ type Reach func(ctx context.Context, a Agent) (addr string, err error)
 // per agent, tunnelled over WebSocket, or SPDY where the server is older.
 func PortForward(cl *Cluster, namespace string, log io.Writer) Reach {
 	return func(ctx context.Context, a Agent) (string, error) {
-		url := cl.Client.CoreV1().RESTClient().Post().Resource("pods").
-			Namespace(namespace).Name(a.Pod).SubResource("portforward").URL()
+		url, err := podURL(cl.Config, namespace, a.Pod, "portforward")
+		if err != nil {
+			return "", err
+		}
 		transport, upgrader, err := spdy.RoundTripperFor(cl.Config)
 		if err != nil {
 			return "", err
@@ -55,4 +59,13 @@ func PortForward(cl *Cluster, namespace string, log io.Writer) Reach {
 		}
 		return fmt.Sprintf("127.0.0.1:%d", ports[0].Local), nil
 	}
+}
+
+// podURL is the URL of a pod's subresource on the API server.
+func podURL(cfg *rest.Config, ns, pod, sub string) (*url.URL, error) {
+	base, _, err := rest.DefaultServerUrlFor(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return base.JoinPath("api", "v1", "namespaces", ns, "pods", pod, sub), nil
 }

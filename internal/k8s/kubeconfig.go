@@ -3,7 +3,7 @@ package k8s
 import (
 	"fmt"
 
-	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 )
@@ -11,7 +11,7 @@ import (
 // Cluster is a connection to the user's cluster.
 type Cluster struct {
 	Config    *rest.Config
-	Client    kubernetes.Interface
+	Client    *Client
 	Namespace string // the context's namespace, used when --namespace is not given
 }
 
@@ -32,9 +32,9 @@ func Connect(file, context string) (*Cluster, error) {
 		return nil, fmt.Errorf("kubeconfig: %w", err)
 	}
 	cfg.UserAgent = "loadlens"
-	client, err := kubernetes.NewForConfig(cfg)
+	dyn, err := dynamic.NewForConfig(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("kubeconfig: %w", err)
 	}
-	return &Cluster{Config: cfg, Client: client, Namespace: ns}, nil
+	return &Cluster{Config: cfg, Client: NewClient(dyn), Namespace: ns}, nil
 }

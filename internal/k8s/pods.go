@@ -10,8 +10,6 @@ import (
 
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 )
 
 // Agent is one agent's pod, ready to be reached.
@@ -29,7 +27,7 @@ const pollEvery = time.Second
 // why). It fails as soon as a pod cannot start (a bad image, a missing
 // Secret) or the Job fails, and when ctx ends: unschedulable pods are
 // waited for, since a cluster autoscaler may yet add a node.
-func WaitReady(ctx context.Context, c kubernetes.Interface, job *batchv1.Job, n int, w io.Writer) ([]Agent, error) {
+func WaitReady(ctx context.Context, c *Client, job *batchv1.Job, n int, w io.Writer) ([]Agent, error) {
 	last := map[string]string{}
 	tick := time.NewTicker(pollEvery)
 	defer tick.Stop()
@@ -48,17 +46,17 @@ func WaitReady(ctx context.Context, c kubernetes.Interface, job *batchv1.Job, n 
 
 // pollPods lists the pods once, reports changes, and returns the ready
 // agents by index.
-func pollPods(ctx context.Context, c kubernetes.Interface, job *batchv1.Job, n int, last map[string]string, w io.Writer) ([]Agent, error) {
+func pollPods(ctx context.Context, c *Client, job *batchv1.Job, n int, last map[string]string, w io.Writer) ([]Agent, error) {
 	if err := jobFailed(ctx, c, job); err != nil {
 		return nil, err
 	}
-	pods, err := c.CoreV1().Pods(job.Namespace).List(ctx, metav1.ListOptions{LabelSelector: RunLabel + "=" + job.Name})
+	list, err := c.listPods(ctx, job.Namespace, RunLabel+"="+job.Name)
 	if err != nil {
 		return nil, fmt.Errorf("listing the agents' pods: %w", err)
 	}
 	ready := map[int]Agent{}
-	for i := range pods.Items {
-		p := &pods.Items[i]
+	for i := range list {
+		p := &list[i]
 		idx, err := strconv.Atoi(p.Annotations[IndexAnnotate])
 		if err != nil || idx < 0 || idx >= n {
 			continue // not one of the Job's indexed pods
@@ -88,8 +86,8 @@ func pollPods(ctx context.Context, c kubernetes.Interface, job *batchv1.Job, n i
 }
 
 // jobFailed returns the Job's failure, with Kubernetes's reason, if it failed.
-func jobFailed(ctx context.Context, c kubernetes.Interface, job *batchv1.Job) error {
-	j, err := c.BatchV1().Jobs(job.Namespace).Get(ctx, job.Name, metav1.GetOptions{})
+func jobFailed(ctx context.Context, c *Client, job *batchv1.Job) error {
+	j, err := c.getJob(ctx, job.Namespace, job.Name)
 	if err != nil {
 		return fmt.Errorf("reading Job %s/%s: %w", job.Namespace, job.Name, err)
 	}
@@ -122,14 +120,14 @@ func summary(last map[string]string, n int) string {
 // ReportFailed writes, for each of the run's pods that failed, why (an
 // OOM kill, an eviction, a non-zero exit): the coordinator knows only that
 // an agent was lost, Kubernetes knows why. It returns how many it wrote.
-func ReportFailed(ctx context.Context, c kubernetes.Interface, job *batchv1.Job, w io.Writer) (int, error) {
-	pods, err := c.CoreV1().Pods(job.Namespace).List(ctx, metav1.ListOptions{LabelSelector: RunLabel + "=" + job.Name})
+func ReportFailed(ctx context.Context, c *Client, job *batchv1.Job, w io.Writer) (int, error) {
+	list, err := c.listPods(ctx, job.Namespace, RunLabel+"="+job.Name)
 	if err != nil {
 		return 0, fmt.Errorf("listing the agents' pods: %w", err)
 	}
 	n := 0
-	for i := range pods.Items {
-		p := &pods.Items[i]
+	for i := range list {
+		p := &list[i]
 		if p.Status.Phase != corev1.PodFailed {
 			continue
 		}

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"time"
-
-	"k8s.io/client-go/kubernetes"
 )
 
 // Coordinate runs the test on the agents at addrs (by completion index)
@@ -18,7 +16,7 @@ type Coordinate func(ctx context.Context, addrs []string) error
 // Run is one distributed run on a cluster, from creating its objects to
 // deleting them.
 type Run struct {
-	Client     kubernetes.Interface
+	Client     *Client
 	Objects    *Objects
 	Reach      Reach
 	Coordinate Coordinate
