@@ -46,6 +46,10 @@ const beatEvery = time.Second
 // helloWait bounds how long a connection may take to present its token.
 const helloWait = 10 * time.Second
 
+// idleWait bounds a coordinator's silence before the load starts, while it
+// connects to its other agents (connectWait each, in parallel) and opens the run.
+const idleWait = 60 * time.Second
+
 // Serve listens and serves coordinators, one run at a time, until ctx ends
 // (or, with Once, after one run). A second coordinator while one runs is
 // refused as busy.

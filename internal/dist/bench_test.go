@@ -8,7 +8,6 @@ import (
 
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/metrics/metricstest"
-	"github.com/loadlens/loadlens/internal/plan"
 )
 
 // BenchmarkMergePerAgentSecond measures what the coordinator spends on one
@@ -28,11 +27,7 @@ func BenchmarkMergePerAgentSecond(b *testing.B) {
 				}
 				frames = append(frames, raw)
 			})
-			g := newGenerator(&plan.Plan{Layout: layout}, make([]*remote, agents), time.Second)
-			for i, a := range g.agents {
-				a.remote = &remote{name: fmt.Sprint("agent ", i+1)}
-			}
-			g.start = time.Now().Add(-time.Hour) // every second is due: Second never waits
+			g := fakeGenerator(layout, make([]int, agents)...) // every second is due: Second never waits
 			run := metrics.NewRun(layout)
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -68,11 +63,8 @@ func BenchmarkCoordinatorMemory(b *testing.B) {
 	var before runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	g := newGenerator(&plan.Plan{Layout: layout}, make([]*remote, agents), time.Second)
-	for i, a := range g.agents {
-		a.remote = &remote{name: fmt.Sprint("agent ", i+1)}
-	}
-	g.start = time.Now().Add(-1000 * time.Hour) // every second is due: Second never waits
+	g := fakeGenerator(layout, make([]int, agents)...)
+	g.start = time.Now().Add(-1000 * time.Hour) // every second of the hour is due: Second never waits
 	run := metrics.NewRun(layout)
 	b.ReportAllocs()
 	b.ResetTimer()

@@ -69,7 +69,8 @@ type testAgent struct {
 	ln   *trackingListener
 	out  *syncBuffer
 	stop context.CancelFunc
-	done chan error
+	done chan struct{} // closed when Serve returned, with err
+	err  error
 }
 
 // startAgents serves n agents on 127.0.0.1 with the token, until the test ends.
@@ -83,12 +84,15 @@ func startAgents(t *testing.T, n int, token string, mod func(*AgentConfig)) []*t
 		}
 		ln := &trackingListener{Listener: raw}
 		ctx, cancel := context.WithCancel(context.Background())
-		a := &testAgent{addr: raw.Addr().String(), ln: ln, out: &syncBuffer{}, stop: cancel, done: make(chan error, 1)}
+		a := &testAgent{addr: raw.Addr().String(), ln: ln, out: &syncBuffer{}, stop: cancel, done: make(chan struct{})}
 		cfg := AgentConfig{Listener: ln, Token: token, Out: a.out, Version: "test"}
 		if mod != nil {
 			mod(&cfg)
 		}
-		go func() { a.done <- Serve(ctx, cfg) }()
+		go func() {
+			a.err = Serve(ctx, cfg)
+			close(a.done)
+		}()
 		t.Cleanup(func() {
 			cancel()
 			select {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"sync"
 
 	"github.com/loadlens/loadlens/internal/plan"
@@ -67,15 +66,5 @@ func segments(n int) []plan.Segment {
 	for i := range out {
 		out[i] = plan.Segment{Start: plan.Frac{Num: uint64(i), Den: uint64(n)}, End: plan.Frac{Num: uint64(i + 1), Den: uint64(n)}}
 	}
-	return out
-}
-
-// sortedKeys returns m's keys in order, for messages that list them.
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
 	return out
 }

@@ -76,7 +76,11 @@ func (s *session) serve(ctx context.Context) (ran bool) {
 		s.cleanup()
 	}()
 	for {
-		_ = s.nc.SetReadDeadline(time.Now().Add(silence))
+		wait := silence
+		if loadDone == nil {
+			wait = max(silence, idleWait) // no load runs yet: the coordinator may be reaching the other agents
+		}
+		_ = s.nc.SetReadDeadline(time.Now().Add(wait))
 		f, err := s.c.read()
 		if err != nil {
 			if loadDone != nil {

@@ -133,3 +133,22 @@ func TestInterruptStopsEveryAgentAndKeepsTheSeconds(t *testing.T) {
 		t.Errorf("run.db has %d requests, the server counted %d: want at least the two seconds measured", got, count("/i"))
 	}
 }
+
+// TestOnceAgentExitsAfterItsRun is a Kubernetes Job's pod: the agent ends
+// after one run, so the Job completes.
+func TestOnceAgentExitsAfterItsRun(t *testing.T) {
+	srv, _ := countingServer(t, nil)
+	path := writeTest(t, fmt.Sprintf("name: once\nbase_url: %s\nscenarios:\n  s:\n    iterations: 2\n    flow:\n      - get: /o\n", srv.URL), nil)
+	agents := startAgents(t, 1, token, func(c *AgentConfig) { c.Once = true })
+	if _, out, err := coordinateTest(t, Config{TestFile: path, Agents: addrsOf(agents), Token: token}); err != nil {
+		t.Fatalf("Coordinate: %v\n%s", err, out)
+	}
+	select {
+	case <-agents[0].done:
+		if agents[0].err != nil {
+			t.Fatalf("Serve: %v", agents[0].err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the --once agent still serves 20s after its run")
+	}
+}
