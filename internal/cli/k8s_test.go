@@ -489,3 +489,29 @@ func (s *syncBuf) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+func TestK8sBadInput(t *testing.T) {
+	test := k8sTest(t, "http://127.0.0.1:9", "1m")
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	if err := os.WriteFile(bad, []byte("name: x\nscenarios:\n  s:\n    rate: ten\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no agents", []string{"k8s", "manifest", test}, "--agents: give the number of agent pods"},
+		{"bad cpu", []string{"k8s", "manifest", test, "--agents", "2", "--cpu", "lots"}, `--cpu "lots": not a Kubernetes quantity`},
+		{"bad test", []string{"k8s", "manifest", bad, "--agents", "2"}, bad + ":4:"},
+		{"no test", []string{"k8s", "run", "--agents", "2"}, "k8s run takes one test file"},
+		{"bad kubeconfig", []string{"k8s", "run", test, "--agents", "2", "--kubeconfig", filepath.Join(t.TempDir(), "none")}, "kubeconfig:"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := main(tc.args...)
+			if code != 2 || !strings.Contains(stderr, tc.want) || stdout != "" {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and %q", code, stdout, stderr, tc.want)
+			}
+		})
+	}
+}
