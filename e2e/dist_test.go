@@ -258,3 +258,37 @@ func (w *writerBuffer) String() string {
 	defer w.mu.Unlock()
 	return w.b.String()
 }
+
+func TestInterruptingLocalAgentsKeepsTheRunAndLeavesNoAgent(t *testing.T) {
+	url, count := countingTarget(t, 0)
+	dir := t.TempDir()
+	test := fmt.Sprintf("name: int\nbase_url: %s\nscenarios:\n  open:\n    rate: 20\n    duration: 10m\n    flow:\n      - get: /i\n", url)
+	if err := os.WriteFile(filepath.Join(dir, "t.yaml"), []byte(test), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	coord := exec.CommandContext(ctx, binary, "run", "t.yaml", "--local-agents", "2", "--results", "results", "--quiet")
+	coord.Dir = dir
+	var out, errb writerBuffer
+	coord.Stdout, coord.Stderr = &out, &errb
+	if err := coord.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 30*time.Second, "two seconds of load", func() bool { return count.Load() >= 40 })
+	if err := coord.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	coord.Wait()
+	s := summaryOf(t, onlyRunDir(t, filepath.Join(dir, "results")))
+	own, _ := s["loadlens"].(map[string]any)
+	if own["status"] != "interrupted" {
+		t.Errorf("status %v, want interrupted\n%s\n%s", own["status"], out.String(), errb.String())
+	}
+	if got := summaryMetric(s, "http_reqs", "count"); got < 20 || got > float64(count.Load()) {
+		t.Errorf("summary.json counts %v requests, the target %d", got, count.Load())
+	}
+	if procs := agentProcesses(); len(procs) != 0 {
+		t.Errorf("local agents left running after Ctrl-C: %v", procs)
+	}
+}

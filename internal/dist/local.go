@@ -42,6 +42,7 @@ func StartLocal(exe string, n int, stderr io.Writer) (*LocalAgents, error) {
 		cmd := exec.Command(exe, "agent", "--listen", "127.0.0.1:0", "--token-file", tokenFile)
 		cmd.Env = append(os.Environ(), fmt.Sprintf("LOADLENS_AGENT_INDEX=%d", i))
 		cmd.Stderr = stderr
+		ownGroup(cmd)
 		out, err := cmd.StdoutPipe()
 		if err != nil {
 			l.Stop()
