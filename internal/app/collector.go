@@ -10,6 +10,7 @@ import (
 	"github.com/loadlens/loadlens/internal/engine"
 	"github.com/loadlens/loadlens/internal/live"
 	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/output"
 	"github.com/loadlens/loadlens/internal/report"
 	"github.com/loadlens/loadlens/internal/store"
 	"github.com/loadlens/loadlens/internal/units"
@@ -29,6 +30,7 @@ type runner struct {
 	line       *live.Line
 	dash       *dashboardFeed // nil without a dashboard
 	obs        *observations  // scraped and self-observed series
+	outs       *output.Set    // the metrics outputs; nil without any
 	cpu        *cpuMeter
 	total      time.Duration
 	stopEngine context.CancelFunc
@@ -182,6 +184,7 @@ func (r *runner) second(sec int) {
 			r.kept = sec + 1
 		}
 	}
+	r.outs.Offer(snap) // never waits: a slow output drops seconds, counted
 	cpu, ok := r.cpu.sample()
 	capacity, host := float64(runtime.GOMAXPROCS(0)), r.cpu.hostReading()
 	if g := r.cfg.Generator; g != nil {

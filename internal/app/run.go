@@ -13,6 +13,7 @@ import (
 	"github.com/loadlens/loadlens/internal/engine"
 	"github.com/loadlens/loadlens/internal/live"
 	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/output"
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/report"
 	"github.com/loadlens/loadlens/internal/store"
@@ -37,7 +38,10 @@ type RunConfig struct {
 	NoMetrics   bool            // count requests only: no per-second metrics, run.db or dashboard (to measure their cost)
 	Args        []string        // the command line, kept in run.db
 	Version     string
-	Generator   Generator // makes the load elsewhere (agents); nil runs the engine here
+	Outs        []plan.Output // --out: metrics outputs besides the test file's
+	Generator   Generator     // makes the load elsewhere (agents); nil runs the engine here
+
+	tuneOutputs func(*output.Config) // tests: other sinks, queue and bounds
 }
 
 // RunResult says how a run ended.
@@ -83,7 +87,7 @@ func execute(ctx context.Context, cfg RunConfig) (*report.Input, RunResult, erro
 	defer undo.run()
 	r, err := open(cfg, &undo)
 	if err != nil {
-		return nil, RunResult{Dir: r.dir, ExitCode: ExitRunFailed}, err
+		return nil, RunResult{Dir: r.dir, ExitCode: ExitCodeOf(err)}, err // an output without its token is bad input
 	}
 	engErr := r.measure(ctx)
 	return r.conclude(ctx, engErr)
@@ -106,7 +110,10 @@ func open(cfg RunConfig, undo *cleanups) (*runner, error) {
 	r := &runner{cfg: cfg, in: in, start: start, cpu: newCPUMeter(), run: in.Run,
 		rec:  metrics.NewRecorder(p.Layout, 2*runtime.GOMAXPROCS(0)),
 		line: live.NewLine(cfg.Out, cfg.TTY), total: plannedLength(p), aborted: map[int]bool{}}
-	if cfg.Generator != nil {
+	if err := checkOutputs(cfg); err != nil {
+		return r, err
+	}
+	if cfg.Generator != nil { // after what can refuse the run, since the agents start at the instant it fixes
 		r.start = cfg.Generator.Start(start, r.notice)
 		start, in.Start = r.start, r.start
 	}
@@ -146,7 +153,10 @@ func open(cfg RunConfig, undo *cleanups) (*runner, error) {
 		r.dash.obs = r.obs // the dashboard shows the scraped series beside the client's view
 	}
 	r.scrape, err = scraping(p.Observe.Targets, start, r.obs)
-	return r, err
+	if err != nil {
+		return r, err
+	}
+	return r, r.startOutputs(undo)
 }
 
 // measure runs the engine to its end (the test's, Ctrl-C's, or a stop the
@@ -188,6 +198,7 @@ func (r *runner) conclude(ctx context.Context, engErr error) (*report.Input, Run
 	}
 	r.run.SetElapsed(r.end.Sub(r.start))
 	results := evaluate(r.run, p.Thresholds, r.aborted)
+	in.Outputs = r.closeOutputs() // before the notices are read: the last writes may warn
 	in.Status, in.End, in.Results, in.Notices = status, r.end, results, r.noticeTexts()
 	if r.cfg.Generator != nil {
 		in.Agents = r.cfg.Generator.Agents()

@@ -1,6 +1,7 @@
 package dist
 
 import (
+	"context"
 	"crypto/tls"
 	"fmt"
 	"strings"
@@ -115,4 +116,24 @@ func TestTokenMatches(t *testing.T) {
 			t.Errorf("tokenMatches(%q, %q) = %v, want %v", tt.presented, tt.want, got, tt.ok)
 		}
 	}
+}
+
+func TestAgentServesOneCoordinatorAtATime(t *testing.T) {
+	agents := startAgents(t, 1, token, nil)
+	first, err := dialAgent(context.Background(), &Config{Token: token}, "agent 1", agents[0].addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.nc.Close()
+	if _, err := dialAgent(context.Background(), &Config{Token: token}, "agent 1", agents[0].addr); err == nil || !strings.Contains(err.Error(), "busy") {
+		t.Fatalf("a second coordinator: %v, want it refused as busy", err)
+	}
+	first.nc.Close()
+	eventually(t, 10*time.Second, "the agent free again", func() bool {
+		r, err := dialAgent(context.Background(), &Config{Token: token}, "agent 1", agents[0].addr)
+		if err == nil {
+			r.nc.Close()
+		}
+		return err == nil
+	})
 }
