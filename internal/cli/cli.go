@@ -43,6 +43,7 @@ func commands() []command {
 		{"import", importUsage, "turn an OpenAPI spec, a HAR recording, curl lines or a k6 script into a test file", importCmd},
 		{"agent", agentUsage, "serve distributed runs: run the segment of a test a coordinator gives (needs its token)", agentCmd},
 		{"mock", mockUsage, "serve a mock of the external systems a service calls (latency, errors, metrics)", mockCmd},
+		{"k8s", k8sUsage, "run a test over agent pods on Kubernetes, or print their objects", k8sCmd},
 		{"demo", "demo [--serve] [--addr ADDR]", "run a short test against the built-in demo shop (or only serve it)", demoCmd},
 		{"version", "version", "print the version", versionCmd},
 	}
@@ -53,6 +54,9 @@ func commands() []command {
 func subcommands(name string) []command {
 	if name == "import" {
 		return importKinds
+	}
+	if name == "k8s" {
+		return k8sCommands()
 	}
 	if name == "demo" {
 		return []command{{"demo seed", "demo seed --sqlite FILE | --postgres DSN", "fill a database the demo shop then serves (--rows N)", demoSeedCmd}}
