@@ -49,25 +49,17 @@ func (sc *scenarioRun) runArrivals(ctx context.Context, start time.Time) {
 
 	drops := sc.e.rec.Sink(0)
 	arrivals := plan.NewArrivals(l, seg)
-	timer := time.NewTimer(time.Hour)
-	defer timer.Stop()
-schedule:
+	wake := newAlarm()
+	defer wake.close()
+	sched, endSched := sc.stoppable(ctx)
+	defer endSched()
 	for {
 		off, ok := arrivals.Next()
 		if !ok {
 			break
 		}
 		at := start.Add(off)
-		if d := time.Until(at); d > 0 {
-			timer.Reset(d)
-			select {
-			case <-timer.C:
-			case <-ctx.Done():
-				break schedule
-			case <-sc.stopped:
-				break schedule
-			}
-		} else if ctx.Err() != nil || sc.isStopped() {
+		if !wake.wait(sched, at) {
 			break
 		}
 		if w := idle.pop(); w != nil {

@@ -128,3 +128,17 @@ func (sc *scenarioRun) sleepUntil(ctx context.Context, t time.Time) bool {
 		return false
 	}
 }
+
+// stoppable returns a context that ends with ctx or when the scenario is
+// stopped, for waits that can watch one context only.
+func (sc *scenarioRun) stoppable(ctx context.Context) (context.Context, context.CancelFunc) {
+	c, cancel := context.WithCancel(ctx)
+	go func() {
+		select {
+		case <-sc.stopped:
+			cancel()
+		case <-c.Done():
+		}
+	}()
+	return c, cancel
+}
