@@ -31,11 +31,10 @@ func (sc *scenarioRun) runVUs(ctx context.Context, start time.Time) {
 	var wg sync.WaitGroup
 	slots := &vuSlots{}
 
-	loop := func(idx int, vctx context.Context, cancel context.CancelCauseFunc) {
+	loop := func(v *vu, idx int, vctx context.Context, cancel context.CancelCauseFunc) {
 		defer wg.Done()
 		defer cancel(nil)
 		defer sc.active.Add(-1)
-		v := sc.newVU()
 		defer v.close()
 		for {
 			if int64(idx) >= slots.targetA.Load() || vctx.Err() != nil || sc.isStopped() {
@@ -94,7 +93,7 @@ func (sc *scenarioRun) runVUs(ctx context.Context, start time.Time) {
 			sc.active.Add(1)
 			sc.allocated.Store(max(sc.allocated.Load(), sc.active.Load()))
 			wg.Add(1)
-			go loop(idx, vctx, cancel)
+			go loop(sc.takeVU(), idx, vctx, cancel)
 		}
 		return false
 	}
@@ -114,5 +113,6 @@ func (sc *scenarioRun) runVUs(ctx context.Context, start time.Time) {
 		at = max(next, time.Since(start))
 	}
 	retarget(0, 0)
+	sc.closeSpare()
 	sc.drain(ctx, &wg, interrupt)
 }
