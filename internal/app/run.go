@@ -79,7 +79,7 @@ func Run(ctx context.Context, cfg RunConfig) (RunResult, error) {
 // not start.
 func execute(ctx context.Context, cfg RunConfig) (*report.Input, RunResult, error) {
 	p := cfg.Plan
-	start := time.Now()
+	start := time.Now().Add(engine.PrepareLead) // the engine makes the VUs and their connections before the clock starts
 	parent := cfg.ResultsDir
 	if parent == "" {
 		parent = DefaultResults

@@ -37,11 +37,16 @@ func (sc *scenarioRun) prepareArrivals(ctx context.Context, deadline time.Time) 
 	p := &openPool{sc: sc, gov: poolGovernor{maxVUs: maxVUs, files: vusForFiles(sc.e.files), floor: pre}, sched: newSchedLatency()}
 	p.hard, p.interrupt = context.WithCancelCause(ctx)
 	p.idle.stack = make([]*waiter, 0, pre)
+	vus := make([]*vu, 0, pre)
 	for i := int64(0); i < pre; i++ {
 		if i%vuBatch == 0 && (ctx.Err() != nil || past(deadline)) {
 			break // the rest are created when arrivals need them
 		}
-		p.spawn(sc.readyVU(), time.Time{})
+		vus = append(vus, sc.readyVU())
+	}
+	warmVUs(ctx, deadline, vus[max(len(vus)-warmOpen, 0):])
+	for _, v := range vus { // the last pushed is the first taken
+		p.spawn(v, time.Time{})
 	}
 	sc.pool = p
 }

@@ -119,3 +119,14 @@ func (sc *scenarioRun) readyVU() *vu {
 	}
 	return v
 }
+
+// warm opens the connection of a VU readyVU prepared, as its first request
+// would (the lean client only: a TLS or net/http client dials on its first
+// request); it gives up at deadline. It reports false when the dial
+// failed: the first request dials again, and records the failure.
+func (v *vu) warm(deadline time.Time) bool {
+	if v.http.h1 == nil || len(v.http.url) == 0 {
+		return true
+	}
+	return v.http.h1.client.Dial(v.http.url, deadline) == nil
+}
