@@ -116,7 +116,7 @@ func execute(ctx context.Context, cfg RunConfig) (*report.Input, RunResult, erro
 	}
 	defer w.Close()
 
-	r := &runner{cfg: cfg, dir: dir, start: start, store: w, dash: dash, cpu: newCPUMeter(),
+	r := &runner{cfg: cfg, dir: dir, start: start, store: w, dash: dash, cpu: newCPUMeter(), stall: newStallMeter(),
 		rec:  metrics.NewRecorder(p.Layout, 2*runtime.GOMAXPROCS(0)),
 		run:  in.Run,
 		line: live.NewLine(cfg.Out, cfg.TTY), total: plannedLength(p), aborted: map[int]bool{}}
@@ -204,6 +204,7 @@ type runner struct {
 	dash       *dashboardFeed // nil without a dashboard
 	obs        *observations  // scraped and self-observed series
 	cpu        *cpuMeter
+	stall      *stallMeter // the generator's own waits for a CPU, per second
 	total      time.Duration
 	stopEngine context.CancelFunc
 	aborted    map[int]bool
@@ -342,10 +343,14 @@ func (r *runner) collect(done <-chan error) error {
 func (r *runner) second(sec int) {
 	snap := r.rec.Collect(sec)
 	var vus, vusMax int64
+	var held []poolHeld
 	for i, g := range r.eng.Gauges(nil) {
 		snap.Scenarios[i].VUs, snap.Scenarios[i].VUsMax = g.Active, g.Allocated
 		vus += g.Active
 		vusMax += g.Allocated
+		if g.HeldBy != "" {
+			held = append(held, poolHeld{scenario: r.cfg.Plan.Scenarios[i].Name, reason: g.HeldBy, size: g.HeldAt})
+		}
 	}
 	r.run.Add(snap)
 	if r.lost == nil {
@@ -359,7 +364,7 @@ func (r *runner) second(sec int) {
 	if !ok {
 		cpu = -1
 	}
-	r.obs.add(selfSeries(sec, cpu, r.cpu.hostReading(), &r.run.Series[len(r.run.Series)-1]))
+	r.obs.add(selfSeries(sec, cpu, r.cpu.hostReading(), r.stall.sample(), held, &r.run.Series[len(r.run.Series)-1]))
 	if err := r.obs.writeErr(); err != nil {
 		r.writeFailed(sec, err) // the series share run.db, and the disk
 	}
