@@ -21,6 +21,7 @@ type openPool struct {
 	gov       poolGovernor
 	cpu       cpuShare
 	sched     *schedLatency
+	runnable  *runnable
 
 	busySum atomic.Int64 // the start offsets of the iterations in flight, in ns
 	done    atomic.Int64 // iterations completed
@@ -34,7 +35,7 @@ func (sc *scenarioRun) prepareArrivals(ctx context.Context, deadline time.Time) 
 	seg := sc.e.opts.Segment
 	maxVUs := int64(max(seg.Share(l.MaxVUs), 1))
 	pre := min(int64(seg.Share(l.PreAllocatedVUs)), maxVUs, eagerVUs)
-	p := &openPool{sc: sc, gov: poolGovernor{maxVUs: maxVUs, files: vusForFiles(sc.e.files), floor: pre}, sched: newSchedLatency()}
+	p := &openPool{sc: sc, gov: poolGovernor{maxVUs: maxVUs, files: vusForFiles(sc.e.files), floor: pre}, sched: newSchedLatency(), runnable: newRunnable()}
 	p.hard, p.interrupt = context.WithCancelCause(ctx)
 	p.idle.stack = make([]*waiter, 0, pre)
 	vus := make([]*vu, 0, pre)
@@ -156,7 +157,9 @@ const endSlackMax = 100 * time.Millisecond
 
 // state is what the pool policy reads now.
 func (p *openPool) state(now time.Time, late, behind time.Duration, rate float64) poolState {
-	return poolState{now: p.sc.e.since(now), late: late, behind: behind, rate: rate, cpu: p.cpu.get(now), sched: p.sched.quantile(now, schedEvery, 0.9),
+	used, asked := p.cpu.get(now)
+	return poolState{now: p.sc.e.since(now), late: late, behind: behind, rate: rate, cpu: used, asked: asked, sched: p.sched.quantile(now, schedEvery, 0.9),
+		runnable:  p.runnable.get(now),
 		allocated: p.sc.allocated.Load(), busy: p.sc.active.Load(), busySum: p.busySum.Load(),
 		done: p.done.Load(), doneSum: p.doneSum.Load()}
 }

@@ -8,30 +8,33 @@ import (
 // cpuEvery is the shortest window the pool policy judges the process's CPU over.
 const cpuEvery = 100 * time.Millisecond
 
-// cpuShare measures the share of its cores the process used (or, where
-// that can be read, used and waited for) over the last window of at least
+// cpuShare measures the share of its cores the process used, and the
+// share it asked for (used, plus the time its threads waited, runnable,
+// for a CPU, where that can be read), over the last window of at least
 // cpuEvery. Only the scheduler goroutine uses it.
 type cpuShare struct {
-	at    time.Time
-	used  time.Duration
-	share float64
+	at          time.Time
+	used, asked time.Duration
+	share, ask  float64
 }
 
-// get returns the share of the last whole window (negative until one has
-// passed, or where the process's CPU time cannot be read).
-func (c *cpuShare) get(now time.Time) float64 {
+// get returns the shares used and asked for of the last whole window
+// (negative until one has passed, or where they cannot be read).
+func (c *cpuShare) get(now time.Time) (used, asked float64) {
 	if c.at.IsZero() {
-		c.at, c.share = now, -1
-		c.used, _ = processCPU()
-		return c.share
+		c.at, c.share, c.ask = now, -1, -1
+		c.used, c.asked, _ = processCPU()
+		return c.share, c.ask
 	}
 	if d := now.Sub(c.at); d >= cpuEvery {
-		used, ok := processCPU()
+		used, asked, ok := processCPU()
 		if !ok {
-			return -1
+			return -1, -1
 		}
-		c.share = max(float64(used-c.used), 0) / float64(d) / float64(runtime.GOMAXPROCS(0)) // a thread that exited takes its counts along
-		c.at, c.used = now, used
+		cores := float64(d) * float64(runtime.GOMAXPROCS(0))
+		c.share = max(float64(used-c.used), 0) / cores // a thread that exited takes its counts along
+		c.ask = max(float64(asked-c.asked), 0) / cores
+		c.at, c.used, c.asked = now, used, asked
 	}
-	return c.share
+	return c.share, c.ask
 }

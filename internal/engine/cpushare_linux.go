@@ -7,29 +7,30 @@ import (
 	"time"
 )
 
-// processCPU returns the CPU time the process's threads have used plus the
-// time they waited, runnable, for a CPU (/proc/self/task/*/schedstat): what
-// the process asked of the CPU, so that one starved by other processes
-// counts as busy as one that uses its cores up.
-func processCPU() (time.Duration, bool) {
+// processCPU returns the CPU time the process's threads have used, and
+// that plus the time they waited, runnable, for a CPU
+// (/proc/self/task/*/schedstat): what the process asked of the CPU, so
+// that one starved by other processes can be told from one that is not.
+func processCPU() (used, asked time.Duration, ok bool) {
 	d, err := os.Open("/proc/self/task")
 	if err != nil {
-		return 0, false
+		return 0, 0, false
 	}
 	defer d.Close()
 	tids, err := d.Readdirnames(-1)
 	if err != nil {
-		return 0, false
+		return 0, 0, false
 	}
-	var sum int64
+	var runs, sum int64
 	buf := make([]byte, 128)
 	for _, tid := range tids {
 		run, wait, ok := readSchedstat("/proc/self/task/"+tid+"/schedstat", buf)
 		if ok {
+			runs += run
 			sum += run + wait
 		}
 	}
-	return time.Duration(sum), true
+	return time.Duration(runs), time.Duration(sum), true
 }
 
 // readSchedstat reads a schedstat file: nanoseconds on a CPU, nanoseconds

@@ -7,12 +7,13 @@ import (
 	"time"
 )
 
-// processCPU returns the CPU time (user and system) the process has used;
-// here the time its threads waited for a CPU cannot be read.
-func processCPU() (time.Duration, bool) {
+// processCPU returns the CPU time (user and system) the process has used,
+// twice: here the time its threads waited for a CPU cannot be read.
+func processCPU() (used, asked time.Duration, ok bool) {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0, false
+		return 0, 0, false
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), true
+	u := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return u, u, true
 }

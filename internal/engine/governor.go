@@ -10,19 +10,22 @@ import (
 // The open-model pool policy's constants. Headroom doubles what Little's
 // law asks for, so a target whose latency wobbles still finds VUs; the
 // slack keeps a low rate from being held to one or two VUs. A generator
-// that uses busyCPU of its cores (or whose goroutines wait busySched for
-// one) while it is late or has more than a small pool, or whose scheduler
-// has started every
-// arrival later than lateFloor for behindFor (the host gives it too little
-// CPU), is itself the limit: more VUs would only queue for the same CPU,
-// each with a new connection, and make it later still; and the service
-// times it measures then grow with the VUs waiting, which Little's law
-// would answer with still more. One pause (a GC, the host taking the CPU
-// away for a moment) is not that.
+// that uses busyCPU of its cores (while it is late, or has more than a
+// small pool), whose VUs queue for a CPU (a quarter of the busy ones
+// runnable, or manyRunnable while it is late and asks for more CPU than it
+// gets), or that has been late for behindFor while its threads ask for
+// more CPU than they get (or its goroutines wait busySched for one), is
+// itself the limit: more VUs would only queue for the same CPU, each
+// with a new connection, and make it later still; and the service times
+// it measures then grow with the VUs waiting, which Little's law would
+// answer with still more. One pause (a GC, the host taking the CPU away
+// for a moment) is not that, nor is a host busy with the target itself
+// while loadlens keeps its schedule: a slow target needs the VUs.
 const (
 	poolHeadroom = 2.0
 	poolSlack    = 8
 	smallPool    = 64 // VUs that cost nothing: a busy host does not hold a pool this small while it is on time
+	manyRunnable = 32 // goroutines waiting for a CPU: with a quarter of the busy VUs among them, the generator is the queue
 	busyCPU      = 0.9
 	busySched    = 2 * time.Millisecond // the 90th percentile wait of a runnable goroutine for a CPU over schedEvery (a generator with CPU to spare: under 0.1 ms)
 	schedEvery   = 100 * time.Millisecond
@@ -37,14 +40,15 @@ type holdReason uint8
 
 // The reasons a pool is held, in the order the policy checks them.
 const (
-	heldNot     holdReason = iota // the pool grew
-	heldMaxVUs                    // max_vus (or its share of it)
-	heldFiles                     // the process's open-file limit
-	heldCPU                       // the generator's CPU was used up
-	heldBehind                    // the generator was behind its schedule
-	heldLatency                   // Little's law on the target's service time
-	heldGrowth                    // the pool may at most double every growEvery
-	heldEnded                     // not the pool: the schedule ended before the arrivals could start
+	heldNot      holdReason = iota // the pool grew
+	heldMaxVUs                     // max_vus (or its share of it)
+	heldFiles                      // the process's open-file limit
+	heldCPU                        // the generator's CPU was used up
+	heldRunnable                   // half the busy VUs waited for a CPU, not for the target
+	heldBehind                     // the generator was behind its schedule
+	heldLatency                    // Little's law on the target's service time
+	heldGrowth                     // the pool may at most double every growEvery
+	heldEnded                      // not the pool: the schedule ended before the arrivals could start
 )
 
 // String returns the reason's stable name, as sample.Gauge.HeldBy carries it.
@@ -54,7 +58,7 @@ func (r holdReason) String() string {
 		return "max_vus"
 	case heldFiles:
 		return "open_files"
-	case heldCPU:
+	case heldCPU, heldRunnable:
 		return "generator_cpu"
 	case heldBehind:
 		return "generator_behind"
@@ -98,6 +102,8 @@ type poolState struct {
 	late      time.Duration // how late the arrival is
 	behind    time.Duration // how long the scheduler has been late without a break (see track)
 	cpu       float64       // the share of its cores the process used lately; negative: unknown
+	asked     float64       // that plus the time its threads waited for a CPU; negative: unknown
+	runnable  int64         // goroutines ready to run but not running now; negative: unknown
 	sched     time.Duration // the 90th percentile wait of a runnable goroutine for a CPU lately; negative: unknown
 	rate      float64       // the scenario's arrivals per second now
 	allocated int64         // VUs that exist
@@ -120,7 +126,13 @@ func (g *poolGovernor) allow(s poolState) (ok bool, held int64, why holdReason) 
 	if s.allocated < g.floor {
 		return true, 0, heldNot
 	}
-	if (s.late > lateFloor || s.allocated >= smallPool) && (s.cpu >= busyCPU || s.sched >= busySched) {
+	if s.cpu >= busyCPU && (s.late > lateFloor || s.allocated >= smallPool) {
+		return false, s.allocated, heldCPU
+	}
+	if s.runnable >= max(manyRunnable, s.busy/4) || s.runnable >= manyRunnable && s.late > lateFloor && s.asked >= busyCPU {
+		return false, s.allocated, heldRunnable
+	}
+	if s.behind >= behindFor && (s.asked >= busyCPU || s.sched >= busySched) {
 		return false, s.allocated, heldCPU
 	}
 	if s.behind >= behindFor && s.late > max(lateFloor, w) {
@@ -188,13 +200,21 @@ func (g *poolGovernor) explain(why holdReason, held int64, s poolState) string {
 	case heldFiles:
 		return "the VU pool was held at " + n + " by the process's open-file limit (each VU holds a connection)"
 	case heldCPU:
+		cores := plural(int64(runtime.GOMAXPROCS(0)), "core")
 		if s.cpu >= busyCPU {
-			return "the VU pool was held at " + n + " because loadlens had no CPU to spare (its threads ran or waited to run " +
-				strconv.Itoa(int(math.Round(100*s.cpu))) + " % of the time of its " + plural(int64(runtime.GOMAXPROCS(0)), "core") +
-				"): more VUs would only wait for the same CPU"
+			return "the VU pool was held at " + n + " because loadlens had no CPU to spare (it used " +
+				strconv.Itoa(int(math.Round(100*s.cpu))) + " % of its " + cores + "): more VUs would only wait for the same CPU"
+		}
+		if s.asked >= busyCPU {
+			return "the VU pool was held at " + n + " because loadlens got less CPU than it asked for (behind its schedule for " +
+				roundDuration(s.behind).String() + ", its threads ran or waited to run " + strconv.Itoa(int(math.Round(100*s.asked))) +
+				" % of the time of its " + cores + "): more VUs would only wait for the same CPU"
 		}
 		return "the VU pool was held at " + n + " because loadlens's VUs waited " + roundDuration(s.sched).String() +
 			" (90th percentile) for a CPU: more VUs would only wait longer"
+	case heldRunnable:
+		return "the VU pool was held at " + n + " because " + strconv.FormatInt(s.runnable, 10) + " of its " + strconv.FormatInt(s.busy, 10) +
+			" busy VUs waited for a CPU, not for the target: more VUs would only wait for the same CPU"
 	case heldBehind:
 		return "the VU pool was held at " + n + " because loadlens itself had been behind its schedule for " +
 			roundDuration(s.behind).String() + " (arrivals " + roundDuration(s.late).String() + " late): more VUs would only wait for the same CPU"

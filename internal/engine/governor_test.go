@@ -46,16 +46,46 @@ func TestPoolGovernor(t *testing.T) {
 				s.cpu, s.late = 0.97, 20*time.Millisecond
 				return s
 			}(), false, heldCPU, 100},
-		{"a generator whose goroutines wait for a CPU, on time but with a pool past small", poolGovernor{maxVUs: 600000, floor: 100},
+		{"a starved generator: behind for a second, its goroutines waiting for a CPU", poolGovernor{maxVUs: 600000, floor: 100},
 			func() poolState {
 				s := served(now, 80000, 100, 100, 20*time.Millisecond, 40*time.Millisecond)
-				s.sched = 5 * time.Millisecond
+				s.sched, s.late, s.behind = 5*time.Millisecond, 20*time.Millisecond, 1500*time.Millisecond
 				return s
 			}(), false, heldCPU, 100},
+		{"a starved generator: behind for a second, its threads asking for more CPU than they get", poolGovernor{maxVUs: 600000, floor: 100},
+			func() poolState {
+				s := served(now, 80000, 100, 100, 20*time.Millisecond, 40*time.Millisecond)
+				s.cpu, s.asked, s.late, s.behind = 0.4, 1.3, 20*time.Millisecond, 1500*time.Millisecond
+				return s
+			}(), false, heldCPU, 100},
+		{"a quarter of the busy VUs wait for a CPU, not for the target", poolGovernor{maxVUs: 600000, floor: 100},
+			func() poolState {
+				s := served(now, 80000, 400, 400, 20*time.Millisecond, 40*time.Millisecond)
+				s.runnable = 100
+				return s
+			}(), false, heldRunnable, 400},
+		{"late, starved, and VUs queueing for a CPU", poolGovernor{maxVUs: 600000, floor: 100},
+			func() poolState {
+				s := served(now, 80000, 2000, 2000, 20*time.Millisecond, 40*time.Millisecond)
+				s.runnable, s.late, s.cpu, s.asked = 200, 50*time.Millisecond, 0.15, 1.3
+				return s
+			}(), false, heldRunnable, 2000},
+		{"a few runnable goroutines are not a queue", poolGovernor{maxVUs: 600000, floor: 10},
+			func() poolState {
+				s := served(now, 1000, 200, 200, 50*time.Millisecond, 100*time.Millisecond)
+				s.runnable = 40
+				return s
+			}(), true, heldNot, 0},
 		{"a busy host, a small pool and the arrival on time: the pool grows", poolGovernor{maxVUs: 600000, floor: 1},
 			func() poolState {
 				s := served(now, 100, 3, 3, 50*time.Millisecond, 100*time.Millisecond)
-				s.cpu, s.sched, s.late = 0.97, 5*time.Millisecond, time.Millisecond
+				s.cpu, s.asked, s.sched, s.late = 0.97, 1.5, 5*time.Millisecond, time.Millisecond
+				return s
+			}(), true, heldNot, 0},
+		{"a host busy with a slow target, loadlens on time: the pool grows", poolGovernor{maxVUs: 600000, floor: 100},
+			func() poolState {
+				s := served(now, 200, 300, 300, time.Second, 2*time.Second)
+				s.cpu, s.asked, s.sched, s.late = 0.05, 1.26, 5*time.Millisecond, 3*time.Millisecond
 				return s
 			}(), true, heldNot, 0},
 		{"a generator behind for a second and more", poolGovernor{maxVUs: 600000, floor: 100},
@@ -116,7 +146,7 @@ func TestPoolGovernorDoesNotRunAway(t *testing.T) {
 		behind := g.track(at.Add(now-late), late)
 		share := -1.0 // unknown in the first window
 		if now >= cpuEvery {
-			share = 1 // used, or waited for
+			share = 1 // used
 		}
 		s := poolState{now: now, late: late, behind: behind, rate: rate, cpu: share, allocated: allocated, busy: busy,
 			busySum: busy * int64(now-w/2), done: done, doneSum: doneSum}

@@ -75,3 +75,37 @@ func bucketTop(b []float64, i int) float64 {
 	}
 	return b[i]
 }
+
+// runnableName is the runtime's count of goroutines ready to run but not
+// running: VUs waiting for a CPU rather than for the target.
+const runnableName = "/sched/goroutines/runnable:goroutines"
+
+// runnableEvery is how often the count is read.
+const runnableEvery = 10 * time.Millisecond
+
+// runnable reads the runtime's count of runnable goroutines, at most every
+// runnableEvery. Only the scheduler goroutine uses it.
+type runnable struct {
+	s  []metrics.Sample
+	at time.Time
+	n  int64 // negative: unknown
+}
+
+func newRunnable() *runnable {
+	return &runnable{s: []metrics.Sample{{Name: runnableName}}, n: -1}
+}
+
+// get returns the latest count, reading it when runnableEvery has passed.
+func (r *runnable) get(now time.Time) int64 {
+	if !r.at.IsZero() && now.Sub(r.at) < runnableEvery {
+		return r.n
+	}
+	r.at = now
+	metrics.Read(r.s)
+	if r.s[0].Value.Kind() != metrics.KindUint64 {
+		r.n = -1
+		return r.n
+	}
+	r.n = int64(r.s[0].Value.Uint64())
+	return r.n
+}
