@@ -1,7 +1,11 @@
 package app
 
 import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -58,5 +62,49 @@ func TestStallMeterSeesAStarvedGenerator(t *testing.T) {
 	t.Logf("scheduling latency p99 %v, threads' wait %.2f cores, %d wake-ups", time.Duration(st.p99*float64(time.Second)), st.waitCores, woke)
 	if st.p99 < 0.004 {
 		t.Fatalf("scheduling latency p99 %v with 4 spinning goroutines on one CPU, want at least 4 ms", time.Duration(st.p99*float64(time.Second)))
+	}
+}
+
+// TestAStarvedClosedModelIsNamed is issue 11's starved closed-model run in
+// one process: the runtime gets one CPU, and goroutines that never block
+// take most of it, so the VUs wait for a CPU to read responses that a
+// loopback server sent at once. The run must not say "no bottleneck
+// found": a finding names the generator's own wait for a CPU.
+func TestAStarvedClosedModelIsNamed(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer srv.Close()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	deadline := time.Now().Add(time.Minute) // bounds the spinners should the run hang
+	for range 6 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for time.Now().Before(deadline) {
+				select {
+				case <-stop:
+					return
+				default: // spins: no blocking, only preemption
+				}
+			}
+		}()
+	}
+	yaml := fmt.Sprintf(`
+base_url: %s
+scenarios:
+  browse:
+    model: vus
+    vus: 10
+    duration: 6s
+    flow:
+      - get: /
+      - think: 20ms
+`, srv.URL)
+	_, text, _ := runYAML(t, yaml, nil)
+	close(stop)
+	wg.Wait()
+	if !strings.Contains(text, "its goroutines waited") || strings.Contains(text, "no bottleneck found") {
+		t.Fatalf("no finding names the generator's wait for a CPU:\n%s", text)
 	}
 }
