@@ -12,8 +12,45 @@ import (
 // returns its URL; the shop stops when the test ends.
 func startShop(t *testing.T, args ...string) string {
 	t.Helper()
-	_, url := startAwaiting(t, "", "demo shop listening on ", append([]string{"demo", "--serve", "--addr", "127.0.0.1:0"}, args...)...)
+	_, url := startShopProcess(t, args...)
 	return url
+}
+
+// startShopProcess is startShop that also returns the shop's process ID.
+func startShopProcess(t *testing.T, args ...string) (pid int, url string) {
+	t.Helper()
+	run, url := startAwaiting(t, "", "demo shop listening on ", append([]string{"demo", "--serve", "--addr", "127.0.0.1:0"}, args...)...)
+	return run.cmd.Process.Pid, url
+}
+
+// judgeFindings runs test against a fresh shop and hands the findings'
+// kinds to check, which returns what is wrong with them. A wrong answer
+// while other processes took more than busyCores of the machine is not
+// the shop's fault: the run is tried again, up to three times in all, and
+// the test is skipped, saying why, if the host stayed busy. On a quiet host
+// a wrong answer fails at once.
+func judgeFindings(t *testing.T, shopArgs []string, variant, test string, check func(map[string]bool) []string) {
+	t.Helper()
+	const attempts = 3
+	for attempt := 1; ; attempt++ {
+		pid, shop := startShopProcess(t, shopArgs...)
+		var kinds map[string]bool
+		other := otherCores([]int{pid}, func() { kinds, _ = runFindings(t, shop, variant, test) })
+		problems := check(kinds)
+		if len(problems) == 0 {
+			return
+		}
+		if other < busyCores {
+			for _, p := range problems {
+				t.Errorf("%s: %s (other processes used %.2f cores)", variant, p, other)
+			}
+			return
+		}
+		if attempt == attempts {
+			t.Skipf("the host stayed busy: other processes used %.2f cores during attempt %d of %d, and %s: %v", other, attempt, attempts, variant, problems)
+		}
+		t.Logf("attempt %d: %s: %v while other processes used %.2f cores; trying again", attempt, variant, problems, other)
+	}
 }
 
 // runFindings runs a test against the shop with X-Variant set and returns
@@ -140,22 +177,25 @@ scenarios:
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			shop := startShop(t, c.shopArgs...)
-			naive, _ := runFindings(t, shop, c.naive, c.test)
-			for _, k := range c.want {
-				if !naive[k] {
-					t.Errorf("%s: no %s finding", c.naive, k)
+			judgeFindings(t, c.shopArgs, c.naive, c.test, func(kinds map[string]bool) (problems []string) {
+				for _, k := range c.want {
+					if !kinds[k] {
+						problems = append(problems, "no "+k+" finding")
+					}
 				}
-			}
+				return problems
+			})
 			if c.want[0] == "generator-bound" {
 				return // the generator's own limit has no healthy variant in the shop
 			}
-			improved, _ := runFindings(t, startShop(t, c.shopArgs...), "improved", c.test)
-			for _, k := range c.want {
-				if improved[k] {
-					t.Errorf("improved: a false %s finding", k)
+			judgeFindings(t, c.shopArgs, "improved", c.test, func(kinds map[string]bool) (problems []string) {
+				for _, k := range c.want {
+					if kinds[k] {
+						problems = append(problems, "a false "+k+" finding")
+					}
 				}
-			}
+				return problems
+			})
 		})
 	}
 }

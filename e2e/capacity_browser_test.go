@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/loadlens/loadlens/internal/capacity"
+	"github.com/loadlens/loadlens/internal/report"
 )
 
 // pageLayout is where capacity.html put its charts and their labels, in
@@ -178,7 +179,7 @@ func TestCapacityPageLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := capacity.WriteHTML(f, res, "orders", res.Config.LatencyLimit); err != nil {
+	if err := report.WriteCapacityHTML(f, res, "orders", res.Config.LatencyLimit); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()

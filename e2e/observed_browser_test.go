@@ -235,8 +235,8 @@ func TestLongObservedReportInABrowser(t *testing.T) {
 	in := &report.Input{Name: "long-observed", Status: "completed", Version: "test", Start: start, End: start.Add(10 * time.Minute),
 		Run: run, Host: "box", CPUs: 8, Series: longObserved(600, 50), GeneratorCPU: report.GeneratorCPUBySecond(stored),
 		Findings: []diagnose.Finding{
-			{Kind: diagnose.KindPoolExhaustion, Severity: diagnose.Critical, From: 120, To: 300, Title: "DB pool exhausted: 10 of 10 connections in use (hikaricp, target=app-0) from 2m0s"},
-			{Kind: diagnose.KindLatencyDrift, Severity: diagnose.Warning, From: 400, To: 599, Title: "Latency drifts up at constant load"},
+			{Kind: diagnose.KindPoolExhaustion, Severity: diagnose.Critical, From: 120, To: 300, Parts: diagnose.Words("DB pool exhausted: 10 of 10 connections in use (hikaricp, target=app-0) from 2:00")},
+			{Kind: diagnose.KindLatencyDrift, Severity: diagnose.Warning, From: 400, To: 599, Parts: diagnose.Words("Latency drifts up at constant load")},
 		}}
 	page := filepath.Join(dir, "report.html")
 	f, err := os.Create(page)

@@ -8,11 +8,12 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // failingTarget answers /fail with 500 and /ok with 200, counting each.
@@ -166,11 +167,11 @@ scenarios:
 			t.Errorf("after the end, card %s covers %q, want \"whole run\"", key, c.Scope)
 		}
 	}
-	if want := fmt.Sprintf("%.2f%%", 100*wholeErr); cs["err"].Value != want {
+	if want := units.Percent(wholeErr); cs["err"].Value != want {
 		t.Errorf("after the end the errors card shows %q, want the whole run's %s (%d of %d failed)",
 			cs["err"].Value, want, fails.Load(), fails.Load()+oks.Load())
 	}
-	if !strings.Contains(cs["err"].Sub, strconv.FormatInt(fails.Load(), 10)+" of ") {
+	if !strings.Contains(cs["err"].Sub, units.Count(fails.Load())+" of ") {
 		t.Errorf("errors card's line %q does not count the %d failures", cs["err"].Sub, fails.Load())
 	}
 
@@ -183,7 +184,7 @@ scenarios:
 			t.Errorf("the dashboard's endpoint table has no full row %q: %v", name, rows)
 			continue
 		}
-		if cells[0] != strconv.FormatInt(server[e.Endpoint], 10) || cells[2] != fmt.Sprintf("%.1f", e.RPS) {
+		if cells[0] != units.Count(server[e.Endpoint]) || cells[2] != units.Number(e.RPS) {
 			t.Errorf("%s: dashboard shows %s requests at %s/s; the target got %d, summary.json says %.1f/s", name, cells[0], cells[2], server[e.Endpoint], e.RPS)
 		}
 		if cells[4] == "-" || cells[4] == "" {
@@ -208,8 +209,8 @@ scenarios:
 	rep := tableRows(b, "#endpoints tbody tr")
 	for _, e := range s.Loadlens.Endpoints {
 		cells := rep[e.Scenario+" · "+e.Endpoint]
-		if len(cells) != 11 || cells[2] != fmt.Sprintf("%.1f", e.RPS) || cells[4] == "-" {
-			t.Errorf("report.html's row of %s: %v, want RPS %.1f and a min latency", e.Endpoint, cells, e.RPS)
+		if len(cells) != 11 || cells[2] != units.Number(e.RPS) || cells[4] == "-" {
+			t.Errorf("report.html's row of %s: %v, want RPS %s and a min latency", e.Endpoint, cells, units.Number(e.RPS))
 		}
 	}
 	if got := text(b, "#rate-note"); !strings.Contains(got, "RPS = Requests / Active") {

@@ -4,6 +4,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"log"
 	"os"
 	"os/signal"
 	"syscall"
@@ -12,6 +13,7 @@ import (
 )
 
 func main() {
+	log.SetOutput(cli.NewLimitedLog(os.Stderr))
 	ctx, cancel := context.WithCancel(context.Background())
 	sigs := make(chan os.Signal, 3)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)

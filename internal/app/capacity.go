@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -19,6 +20,7 @@ import (
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/report"
 	"github.com/loadlens/loadlens/internal/threshold"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // CapacityConfig is what `loadlens capacity` needs.
@@ -67,13 +69,13 @@ func Capacity(ctx context.Context, cfg CapacityConfig) (CapacityResult, error) {
 		serr = err
 	}
 	fmt.Fprintln(cfg.Out)
-	if err := capacity.Render(cfg.Out, res); err != nil && serr == nil {
+	if err := report.WriteCapacityText(cfg.Out, res); err != nil && serr == nil {
 		serr = err
 	}
 	if len(why) > 0 {
 		fmt.Fprintln(cfg.Out, "\n  why the first failing step failed:")
-		for _, f := range why {
-			fmt.Fprintf(cfg.Out, "    %s: %s\n", strings.ToUpper(f.Severity.String()), f.Title)
+		for i := range why {
+			fmt.Fprintf(cfg.Out, "    %s: %s\n", strings.ToUpper(why[i].Severity.String()), report.FindingTitle(&why[i]))
 		}
 	}
 	fmt.Fprintf(cfg.Out, "\n  steps and report: %s\n", filepath.Join(dir, "capacity.html"))
@@ -132,7 +134,7 @@ type stepRunner struct {
 func (s *stepRunner) RunStep(ctx context.Context, step capacity.Step) (capacity.StepResult, error) {
 	s.n++
 	p := scalePlan(s.cfg.Plan, step.Rate, step.Hold)
-	p.Name = fmt.Sprintf("step-%02d-%s-per-s", s.n, num(math.Round(step.Rate*100)/100))
+	p.Name = fmt.Sprintf("step-%02d-%s-per-s", s.n, strconv.FormatFloat(math.Round(step.Rate*100)/100, 'f', -1, 64)) // a directory name, not a figure
 	host := newHostMeter(procStat)
 	in, _, err := execute(ctx, RunConfig{Plan: p, ResultsDir: s.dir, Out: io.Discard, Quiet: true, Args: s.cfg.Args, Version: s.cfg.Version})
 	if in == nil {
@@ -171,9 +173,9 @@ func progressLine(out io.Writer) func(capacity.Record) {
 		case !r.Passed:
 			verdict = "FAIL"
 		}
-		fmt.Fprintf(out, "  step %2d  %8s/s offered  %8s/s done  p95 %-8s errors %6s  dropped %-5d gen CPU %3.0f%%  lag p99 %-7s %s\n",
-			n, num(math.Round(r.Rate*10)/10), num(math.Round(r.Throughput*10)/10), report.Dur(r.P95), report.Pct(r.ErrorRate), r.Dropped,
-			100*r.GeneratorCPU, report.Dur(r.LagP99), verdict)
+		fmt.Fprintf(out, "  step %2d  %8s/s offered  %8s/s done  p95 %-8s errors %6s  dropped %-5s gen CPU %4s  lag p99 %-7s %s\n",
+			n, units.Number(r.Rate), units.Number(r.Throughput), units.Duration(r.P95), units.Percent(r.ErrorRate), units.Count(r.Dropped),
+			units.Share(r.GeneratorCPU), units.Duration(r.LagP99), verdict)
 	}
 }
 
@@ -294,7 +296,7 @@ func writeCapacityFiles(dir string, p *plan.Plan, res capacity.Result, why []dia
 		return fmt.Errorf("capacity.html: %w", err)
 	}
 	defer f.Close()
-	return capacity.WriteHTML(f, res, p.Name, sloLatency(p.Thresholds))
+	return report.WriteCapacityHTML(f, res, p.Name, sloLatency(p.Thresholds))
 }
 
 // sloLatency returns the test's whole-run p95 latency limit, if it has

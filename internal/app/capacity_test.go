@@ -222,7 +222,7 @@ scenarios:
 }
 
 func TestFirstFailureFindingsAreThoseOfTheFirstFailingStep(t *testing.T) {
-	pool := diagnose.Finding{Kind: diagnose.KindPoolExhaustion, Title: "pool"}
+	pool := diagnose.Finding{Kind: diagnose.KindPoolExhaustion, Parts: diagnose.Words("pool")}
 	s := &stepRunner{findings: [][]diagnose.Finding{nil, {{Kind: diagnose.KindBimodalLatency}}, {{Kind: diagnose.KindLatencyDrift}}, {pool}, {}}}
 	res := capacity.Result{Steps: []capacity.Record{
 		{StepResult: capacity.StepResult{Passed: true}, Judged: true}, {StepResult: capacity.StepResult{Passed: true}, Judged: true},

@@ -13,6 +13,7 @@ import (
 	"github.com/loadlens/loadlens/internal/compare"
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/plan"
+	"github.com/loadlens/loadlens/internal/report"
 	"github.com/loadlens/loadlens/internal/store"
 )
 
@@ -63,13 +64,13 @@ func Compare(cfg CompareConfig) (int, error) {
 	}
 	switch cfg.Format {
 	case "", "text":
-		err = compare.WriteText(cfg.Out, rep)
+		err = report.WriteCompareText(cfg.Out, rep)
 	case "md", "markdown":
-		err = compare.WriteMarkdown(cfg.Out, rep)
+		err = report.WriteCompareMarkdown(cfg.Out, rep)
 	case "json":
 		err = compare.WriteJSON(cfg.Out, rep)
 	case "html":
-		err = compare.WriteHTML(cfg.Out, rep)
+		err = report.WriteCompareHTML(cfg.Out, rep)
 	}
 	if err != nil {
 		return ExitRunFailed, err

@@ -329,7 +329,7 @@ func TestCompareReadsLittlesLaw(t *testing.T) {
 		t.Fatal(err)
 	}
 	flat := strings.Join(strings.Fields(text.String()), " ")
-	for _, want := range []string{"Throughput did not scale with the VUs", "A 1,500 = 3,700/s × 0.41 s", "B 3,000 = 3,700/s × 0.81 s",
+	for _, want := range []string{"Throughput did not scale with the VUs", "A 1,500 = 3,700/s × 405ms", "B 3,000 = 3,700/s × 811ms",
 		"mean request duration 405ms → 811ms", "saturated at about 3,700 req/s"} {
 		if !strings.Contains(flat, want) {
 			t.Errorf("the comparison lacks %q:\n%s", want, text.String())

@@ -10,6 +10,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/engine"
 	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // runCountOnly runs a plan with the bookkeeping switched off: no
@@ -22,8 +23,8 @@ func runCountOnly(ctx context.Context, cfg RunConfig) (RunResult, error) {
 	elapsed := time.Since(start)
 	req, failed, dropped := counter.Totals()
 	rate := float64(req) / elapsed.Seconds()
-	fmt.Fprintf(cfg.Out, "%d requests in %s (%.0f/s), %d failed, %d dropped; per-second metrics, run.db and the dashboard were off\n",
-		req, elapsed.Round(time.Millisecond), rate, failed, dropped)
+	fmt.Fprintf(cfg.Out, "%s requests in %s (%s), %s failed, %s dropped; per-second metrics, run.db and the dashboard were off\n",
+		units.Count(req), units.Duration(elapsed), units.Rate(rate, ""), units.Count(failed), units.Count(dropped))
 	res := RunResult{Status: StatusCompleted, Passed: true}
 	if err != nil {
 		res.Status, res.ExitCode = StatusFailed, ExitRunFailed

@@ -163,8 +163,8 @@ func (f *dashboardFeed) diagnoseLoop() {
 }
 
 // end shows how the run ended, with the final diagnosis, the points that
-// came after the last second and whether report.html could be written, and
-// stops serving; a nil feed does nothing.
+// came after the last second and whether report.html could be written; the
+// run's cleanups then stop serving (close). A nil feed does nothing.
 func (f *dashboardFeed) end(in *report.Input, reportPath string, reportErr error) {
 	if f == nil {
 		return
@@ -178,7 +178,6 @@ func (f *dashboardFeed) end(in *report.Input, reportPath string, reportErr error
 	if b, err := json.Marshal(final); err == nil {
 		f.d.End(b)
 	}
-	f.close()
 }
 
 // stopDiagnosis ends the live diagnosis and waits for it.
@@ -190,12 +189,10 @@ func (f *dashboardFeed) stopDiagnosis() {
 	}
 }
 
-// close stops serving; a nil feed does nothing.
+// close stops the live diagnosis and serving; closing again does nothing.
 func (f *dashboardFeed) close() {
-	if f != nil {
-		f.stopDiagnosis()
-		_ = f.d.Close()
-	}
+	f.stopDiagnosis()
+	_ = f.d.Close()
 }
 
 // seriesNews is what one kept series gained since the dashboard last

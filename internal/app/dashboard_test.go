@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/loadlens/loadlens/internal/diagnose"
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/report"
 	"github.com/loadlens/loadlens/internal/sample"
@@ -162,7 +163,7 @@ func TestFeedDiagnosesLive(t *testing.T) {
 		t.Fatalf("live diagnosis %+v, want the pool exhaustion of the first %d seconds or more", live, liveDiagnosisEvery)
 	}
 
-	in.Status, in.Findings, in.Healthy = "completed", nil, "no bottleneck found"
+	in.Status, in.Findings, in.Healthy = "completed", nil, &diagnose.Verdict{Parts: diagnose.Words("no bottleneck found")}
 	o.grow(0, "", secs) // a scrape that came after the last second
 	f.end(in, "results/x/report.html", nil)
 	var final report.Final

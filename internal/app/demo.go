@@ -9,6 +9,7 @@ import (
 	"github.com/loadlens/loadlens/internal/demo"
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/report"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // DemoConfig is what `loadlens demo` needs.
@@ -102,10 +103,10 @@ func writeBeforeAfter(w io.Writer, sess demo.Session, before, after *report.Inpu
 			continue
 		}
 		fmt.Fprintf(w, "  %s (case study %d): p95 %s → %s · errors %s → %s · %s → %s done",
-			f.Title, f.CaseStudy, report.Dur(b.P95), report.Dur(a.P95), report.Pct(b.ErrorRate), report.Pct(a.ErrorRate),
-			report.Rate(b.Throughput), report.Rate(a.Throughput))
+			f.Title, f.CaseStudy, units.Duration(b.P95), units.Duration(a.P95), units.Percent(b.ErrorRate), units.Percent(a.ErrorRate),
+			units.Rate(b.Throughput, ""), units.Rate(a.Throughput, ""))
 		if b.Checks > 0 || a.Checks > 0 {
-			fmt.Fprintf(w, " · checks %s → %s", report.Pct(b.CheckRate), report.Pct(a.CheckRate))
+			fmt.Fprintf(w, " · checks %s → %s", units.Percent(b.CheckRate), units.Percent(a.CheckRate))
 		}
 		fmt.Fprintf(w, "\n      was: %s\n      now: %s\n", f.Naive, f.Improved)
 	}

@@ -9,6 +9,8 @@ import (
 
 	"github.com/loadlens/loadlens/internal/compare"
 	"github.com/loadlens/loadlens/internal/estimate"
+	"github.com/loadlens/loadlens/internal/report"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // EstimateConfig is what `loadlens estimate` needs.
@@ -30,7 +32,7 @@ func Estimate(cfg EstimateConfig) error {
 		return err
 	} else if ok {
 		in.PerInstance = highest / float64(n)
-		in.PerInstanceFrom = fmt.Sprintf("the capacity search in %s (%.1f/s over %s)", cfg.FromRun, highest, instances(n))
+		in.PerInstanceFrom = fmt.Sprintf("the capacity search in %s (%s over %s)", cfg.FromRun, units.Rate(highest, ""), units.CountOf(int64(n), "instance", "instances"))
 	} else if cfg.FromRun != "" {
 		run, err := readRun(runDB(cfg.FromRun))
 		if err != nil {
@@ -38,13 +40,13 @@ func Estimate(cfg EstimateConfig) error {
 		}
 		_, x := compare.Steady(run)
 		in.PerInstance = x / float64(n)
-		in.PerInstanceFrom = fmt.Sprintf("the steady throughput of %s (%.1f/s over %s)", cfg.FromRun, x, instances(n))
+		in.PerInstanceFrom = fmt.Sprintf("the steady throughput of %s (%s over %s)", cfg.FromRun, units.Rate(x, ""), units.CountOf(int64(n), "instance", "instances"))
 	}
 	res, err := estimate.Estimate(in)
 	if err != nil {
 		return err
 	}
-	if err := estimate.Render(cfg.Out, res); err != nil {
+	if err := report.WriteEstimateText(cfg.Out, res); err != nil {
 		return err
 	}
 	if cfg.Write == "" {
@@ -59,7 +61,7 @@ func Estimate(cfg EstimateConfig) error {
 		return fmt.Errorf("--write: %w", err)
 	}
 	defer f.Close()
-	if err := estimate.WriteTest(f, res, base, path); err != nil {
+	if err := report.WriteEstimateTest(f, res, base, path); err != nil {
 		return fmt.Errorf("--write: %w", err)
 	}
 	fmt.Fprintf(cfg.Out, "\nwrote %s: run it with `loadlens run %s`\n", cfg.Write, cfg.Write)
@@ -87,12 +89,4 @@ func capacityHighest(dir string) (highest float64, ok bool, err error) {
 		return 0, false, fmt.Errorf("the capacity search in %s found no sustainable rate to plan with", dir)
 	}
 	return res.Highest, true, nil
-}
-
-// instances writes a count of instances: "1 instance", "3 instances".
-func instances(n int) string {
-	if n == 1 {
-		return "1 instance"
-	}
-	return fmt.Sprintf("%d instances", n)
 }

@@ -2,6 +2,12 @@
 // demo): the one place that wires the engine, metrics, store and reports.
 package app
 
+import (
+	"errors"
+
+	"github.com/loadlens/loadlens/internal/plan"
+)
+
 // Exit codes, the same table for every command.
 const (
 	ExitOK              = 0  // the run completed and every threshold passed
@@ -9,6 +15,32 @@ const (
 	ExitBadInput        = 2  // bad usage or a bad test file
 	ExitThresholdFailed = 99 // a threshold failed (k6 uses the same code)
 )
+
+// ErrUsage marks errors in how a command was called: they exit ExitBadInput.
+var ErrUsage = errors.New("usage")
+
+// ExitCodeOf maps an error a command failed with to its exit code: bad
+// input — a test file's errors, a usage error — is ExitBadInput; any other
+// failure is ExitRunFailed.
+func ExitCodeOf(err error) int {
+	var perrs plan.Errors
+	var perr *plan.Error
+	if errors.As(err, &perrs) || errors.As(err, &perr) || errors.Is(err, ErrUsage) {
+		return ExitBadInput
+	}
+	return ExitRunFailed
+}
+
+// ExitAfter is the exit code of a command whose outcome said code and
+// which then failed with err (a report not written, run.db not finished):
+// never less than ExitRunFailed, and a failed threshold's ExitThresholdFailed
+// stays. Without err it is code.
+func ExitAfter(code int, err error) int {
+	if err == nil {
+		return code
+	}
+	return max(code, ExitRunFailed)
+}
 
 // exitCode maps how a run ended to its exit code; failed thresholds win,
 // because they are the most specific news for CI, except over results that

@@ -9,6 +9,7 @@ import (
 	"github.com/loadlens/loadlens/internal/scrape"
 	"github.com/loadlens/loadlens/internal/series"
 	"github.com/loadlens/loadlens/internal/store"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // observations gathers the run's time series: what the target's Prometheus
@@ -53,7 +54,7 @@ func (o *observations) ScrapeFailed(f scrape.Failure) {
 	}
 	o.mu.Unlock()
 	if first {
-		o.notice(fmt.Sprintf("scraping %s (%s) fails from %ds: %s: %s; the run goes on without it", f.Target, f.URL, f.FirstSec, f.Kind, f.First))
+		o.notice(fmt.Sprintf("scraping %s (%s) fails from %s: %s: %s; the run goes on without it", f.Target, f.URL, units.Clock(f.FirstSec), f.Kind, f.First))
 	}
 }
 
@@ -100,20 +101,19 @@ func (o *observations) ScrapeErrors() []store.ScrapeError {
 	return append([]store.ScrapeError(nil), o.errs...)
 }
 
-// startScraping scrapes the plan's observe targets until ctx ends; the
-// returned function waits for the scraper's last reports.
-func startScraping(ctx context.Context, targets []scrape.Target, start time.Time, o *observations) (wait func(), err error) {
+// scraping is the part that scrapes the plan's observe targets until its
+// context ends; with no targets it does nothing. Only making the scraper
+// can fail: its failures while it runs reach o.
+func scraping(targets []scrape.Target, start time.Time, o *observations) (part, error) {
 	if len(targets) == 0 {
-		return func() {}, nil
+		return func(context.Context) error { return nil }, nil
 	}
 	s, err := scrape.New(targets, start, o)
 	if err != nil {
 		return nil, err
 	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
+	return func(ctx context.Context) error {
 		_ = s.Run(ctx) // failures reach the sink; Run itself only ends with ctx
-	}()
-	return func() { <-done }, nil
+		return nil
+	}, nil
 }

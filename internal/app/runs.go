@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/loadlens/loadlens/internal/report"
 	"github.com/loadlens/loadlens/internal/store"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // RunInfo is one line of `loadlens runs`.
@@ -84,8 +84,8 @@ func WriteRuns(w io.Writer, runs []RunInfo) error {
 		case r.ExitCode == ExitThresholdFailed:
 			result = "thresholds failed (" + r.Status + ")"
 		}
-		fmt.Fprintf(&sb, "%-48s  %-20s  %-19s  %9s  %10d  %s\n", r.Dir, r.Name, r.Start.Local().Format("2006-01-02 15:04:05"),
-			report.Dur(r.Elapsed), r.Requests, result)
+		fmt.Fprintf(&sb, "%-48s  %-20s  %-19s  %9s  %10s  %s\n", r.Dir, r.Name, r.Start.Local().Format("2006-01-02 15:04:05"),
+			units.Duration(r.Elapsed), units.Count(r.Requests), result)
 	}
 	_, err := io.WriteString(w, sb.String())
 	return err

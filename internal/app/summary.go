@@ -7,6 +7,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/report"
 	"github.com/loadlens/loadlens/internal/store"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // LoadRun reads a run directory (or its run.db) back into a report input.
@@ -40,7 +41,7 @@ func LoadRun(path string) (*report.Input, error) {
 		return nil, err
 	}
 	for _, e := range scrapeErrs {
-		in.Notices = append(in.Notices, fmt.Sprintf("scraping %s (%s) failed %d times from %ds: %s: %s", e.Target, e.URL, e.Failures, e.FirstSec, e.Kind, e.First))
+		in.Notices = append(in.Notices, fmt.Sprintf("scraping %s (%s) failed %s from %s: %s: %s", e.Target, e.URL, units.CountOf(int64(e.Failures), "time", "times"), units.Clock(e.FirstSec), e.Kind, e.First))
 	}
 	if fin, ok := rd.Finish(); ok && len(fin.Thresholds) == len(defs) {
 		in.Status, in.End, in.Results = fin.Status, fin.End, fin.Thresholds

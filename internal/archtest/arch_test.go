@@ -12,15 +12,23 @@ import (
 
 const module = "github.com/loadlens/loadlens/internal/"
 
-// allowed lists, for each internal package, the internal packages it may import.
+// allowed lists, for each internal package, the internal packages it may
+// import. The pure packages (diagnose, compare, capacity, estimate) return
+// data and never import report, web or live: report is the one layer that
+// renders, every page in web's shell. diagnose's findings carry figures
+// that report writes in their units; compare, capacity and estimate word
+// their notes and formulas with units.
 var allowed = map[string][]string{
 	"sample":    {},
 	"series":    {},
 	"tmpl":      {},
 	"jsonpath":  {},
 	"web":       {},
-	"live":      {"web"},
-	"demo":      {},
+	"units":     {},
+	"golden":    {}, // compares tests' output with golden files; only tests import it
+	"live":      {"units", "web"},
+	"promtext":  {},
+	"demo":      {"promtext"},
 	"threshold": {"sample"},
 	"plan":      {"sample", "series", "tmpl", "jsonpath", "threshold"},
 	"engine":    {"plan", "sample", "tmpl", "jsonpath"},
@@ -28,12 +36,14 @@ var allowed = map[string][]string{
 	"store":     {"metrics", "sample", "series", "threshold"},
 	"scrape":    {"plan", "series"},
 	"diagnose":  {"metrics", "series", "sample"},
-	"report":    {"diagnose", "metrics", "sample", "series", "threshold", "web"},
-	"estimate":  {"metrics", "sample", "threshold"},
-	"compare":   {"metrics", "sample", "threshold", "web"},
-	"capacity":  {"metrics", "sample", "threshold", "web"},
-	"app":       {"capacity", "compare", "demo", "diagnose", "engine", "estimate", "live", "metrics", "plan", "report", "sample", "scrape", "series", "store", "threshold"},
-	"cli":       {"app", "capacity", "demo", "estimate", "live", "plan"},
+	"estimate":  {"metrics", "sample", "threshold", "units"},
+	"compare":   {"metrics", "sample", "threshold", "units"},
+	"capacity":  {"metrics", "sample", "threshold", "units"},
+	"report":    {"capacity", "compare", "diagnose", "estimate", "metrics", "sample", "series", "threshold", "units", "web"},
+	"app":       {"capacity", "compare", "demo", "diagnose", "engine", "estimate", "live", "metrics", "plan", "report", "sample", "scrape", "series", "store", "threshold", "units"},
+	"mock":      {"plan", "promtext", "tmpl", "jsonpath"},
+	"importer":  {"plan", "tmpl"},
+	"cli":       {"app", "capacity", "demo", "estimate", "importer", "live", "mock", "plan"},
 	"archtest":  {},
 	// faultserver serves faults to tests; no package may import it (test imports are not listed)
 	"faultserver": {},

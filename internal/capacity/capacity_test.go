@@ -32,9 +32,7 @@ func TestFindsTheCapacityOfAQueue(t *testing.T) {
 			}
 			c := tc.server.capacity()
 			if r.Stop != Converged || math.Abs(r.Highest-c) > 0.15*c {
-				var b strings.Builder
-				_ = Render(&b, r)
-				t.Fatalf("highest %v for a capacity of %v (stop: %s)\n%s", r.Highest, c, r.Stop, b.String())
+				t.Fatalf("highest %v for a capacity of %v (stop: %s: %s)\nsteps: %+v", r.Highest, c, r.Stop, r.StopDetail, r.Steps)
 			}
 			if r.LowestFailing <= r.Highest || len(r.FirstFailure) != 1 || !strings.Contains(r.FirstFailure[0], "p(95)") {
 				t.Errorf("lowest failing %v, first failure %q", r.LowestFailing, r.FirstFailure)
@@ -73,13 +71,7 @@ func TestStopsWhenTheGeneratorSaturates(t *testing.T) {
 	if r.Stop != GeneratorSaturated || !strings.Contains(r.StopDetail, "iterations were dropped") || r.Highest != 150 || r.Retries != 0 {
 		t.Fatalf("stop %q (%s), highest %v, %d retries; want generator saturated (dropped), 150, no retries", r.Stop, r.StopDetail, r.Highest, r.Retries)
 	}
-	var b strings.Builder
-	if err := Render(&b, r); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(b.String(), "at least 150/s") || !strings.Contains(b.String(), "raise max_vus") || !strings.Contains(b.String(), "describe the load generator") {
-		t.Errorf("rendered search does not say the result is a lower bound set by the VU ceiling:\n%s", b.String())
-	}
+	golden(t, "generator-saturated", r) // report's tests render it
 }
 
 func TestSearchStops(t *testing.T) {
@@ -190,22 +182,5 @@ func TestKneeIgnoresASlowStepBelowIt(t *testing.T) {
 				t.Fatalf("knee %+v, want at %v", k, tc.knee)
 			}
 		})
-	}
-}
-
-// TestFirstFailureIsAJudgedRun: a run retried because the host was busy
-// is not the first failure, though it did not pass.
-func TestFirstFailureIsAJudgedRun(t *testing.T) {
-	r := Result{Steps: []Record{
-		{StepResult: StepResult{Rate: 60}, Attempt: 1, Busy: "scheduling lag p99 61ms > 12.5ms", Retried: true},
-		{StepResult: StepResult{Rate: 60, Passed: true}, Attempt: 2, Judged: true},
-		{StepResult: StepResult{Rate: 90, FailedThresholds: []string{"p(95) < 50ms"}}, Attempt: 1, Judged: true},
-	}, FirstFailure: []string{"p(95) < 50ms"}, LowestFailing: 90, Highest: 60, Stop: Converged}
-	var b strings.Builder
-	if err := Render(&b, r); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(b.String(), "failed first              at 90/s") {
-		t.Fatalf("rendered:\n%s", b.String())
 	}
 }

@@ -3,9 +3,10 @@ package capacity
 import (
 	"context"
 	"fmt"
-	"math"
 	"strings"
 	"time"
+
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // search is one breakpoint search in progress.
@@ -34,7 +35,7 @@ func (s *search) run(ctx context.Context) error {
 		next := s.next(rate)
 		if s.cfg.MaxRate > 0 && next > s.cfg.MaxRate {
 			if rate >= s.cfg.MaxRate {
-				s.finish(MaxRateReached, fmt.Sprintf("the SLO held up to the max rate %s/s; the system may sustain more", num(rate)))
+				s.finish(MaxRateReached, fmt.Sprintf("the SLO held up to the max rate %s/s; the system may sustain more", units.Number(rate)))
 				return nil
 			}
 			next = s.cfg.MaxRate
@@ -44,12 +45,12 @@ func (s *search) run(ctx context.Context) error {
 	for {
 		lo, hi := s.res.Highest, s.res.LowestFailing
 		if lo == 0 && hi < s.cfg.StartRate/10 {
-			s.finish(NothingPassed, fmt.Sprintf("the SLO failed at every rate tried, down to %s/s", num(hi)))
+			s.finish(NothingPassed, fmt.Sprintf("the SLO failed at every rate tried, down to %s/s", units.Number(hi)))
 			return nil
 		}
 		if hi-lo <= s.cfg.Precision*hi {
-			s.finish(Converged, fmt.Sprintf("the boundary lies between %s/s (passed) and %s/s (failed), within %s%%",
-				num(lo), num(hi), num(100*s.cfg.Precision)))
+			s.finish(Converged, fmt.Sprintf("the boundary lies between %s/s (passed) and %s/s (failed), within %s",
+				units.Number(lo), units.Number(hi), units.Share(s.cfg.Precision)))
 			return nil
 		}
 		if _, stop := s.step(ctx, (lo+hi)/2, Bisect); stop != nil {
@@ -79,11 +80,11 @@ func (s *search) step(ctx context.Context, rate float64, phase Phase) (Record, *
 		res, err := s.runner.RunStep(ctx, Step{Rate: rate, Hold: s.cfg.Hold})
 		if err != nil {
 			if ctx.Err() != nil {
-				s.finish(Interrupted, "interrupted during the step at "+num(rate)+"/s")
+				s.finish(Interrupted, "interrupted during the step at "+units.Number(rate)+"/s")
 			} else {
-				s.finish(StepError, fmt.Sprintf("the step at %s/s failed to run: %v", num(rate), err))
+				s.finish(StepError, fmt.Sprintf("the step at %s/s failed to run: %v", units.Number(rate), err))
 			}
-			return Record{}, &errStop{fmt.Errorf("capacity: step at %s/s: %w", num(rate), err)}
+			return Record{}, &errStop{fmt.Errorf("capacity: step at %s/s: %w", units.Number(rate), err)}
 		}
 		s.spent += s.cfg.Hold
 		res.Rate = rate
@@ -100,7 +101,7 @@ func (s *search) step(ctx context.Context, rate float64, phase Phase) (Record, *
 			}
 			s.record(rec)
 			s.finish(HostBusy, fmt.Sprintf("the load generator's host could not generate %s/s: busy %s (last: %s)",
-				num(rate), attempts(attempt), rec.Busy))
+				units.Number(rate), attempts(attempt), rec.Busy))
 			return rec, &errStop{}
 		}
 		rec.Judged = !(rec.Passed && rec.Saturation != "") // a pass flattered by drops says nothing
@@ -113,13 +114,13 @@ func (s *search) step(ctx context.Context, rate float64, phase Phase) (Record, *
 func (s *search) canRun(ctx context.Context, rate float64) *errStop {
 	switch {
 	case ctx.Err() != nil:
-		s.finish(Interrupted, "interrupted before the step at "+num(rate)+"/s")
+		s.finish(Interrupted, "interrupted before the step at "+units.Number(rate)+"/s")
 		return &errStop{ctx.Err()}
 	case len(s.res.Steps) >= s.cfg.MaxSteps:
-		s.finish(StepLimit, fmt.Sprintf("%d steps run, the most allowed", len(s.res.Steps)))
+		s.finish(StepLimit, units.CountOf(int64(len(s.res.Steps)), "step", "steps")+" run, the most allowed")
 		return &errStop{}
 	case s.cfg.Budget > 0 && s.spent+s.cfg.Hold > s.cfg.Budget:
-		s.finish(BudgetSpent, fmt.Sprintf("%s of the %s budget spent; another step needs %s", s.spent, s.cfg.Budget, s.cfg.Hold))
+		s.finish(BudgetSpent, fmt.Sprintf("%s of the %s budget spent; another step needs %s", units.Duration(s.spent), units.Duration(s.cfg.Budget), units.Duration(s.cfg.Hold)))
 		return &errStop{}
 	}
 	return nil
@@ -134,7 +135,7 @@ func (s *search) pause(ctx context.Context, rate float64) *errStop {
 	case <-t.C:
 		return nil
 	case <-ctx.Done():
-		s.finish(Interrupted, "interrupted before the retry of the step at "+num(rate)+"/s")
+		s.finish(Interrupted, "interrupted before the retry of the step at "+units.Number(rate)+"/s")
 		return &errStop{ctx.Err()}
 	}
 }
@@ -154,7 +155,7 @@ func (s *search) record(rec Record) {
 func (s *search) judge(rec Record) *errStop {
 	if rec.Saturation != "" && rec.Passed {
 		s.finish(GeneratorSaturated, fmt.Sprintf("at %s/s %s: past this point the figures describe the load generator, not the system",
-			num(rec.Rate), rec.Saturation))
+			units.Number(rec.Rate), rec.Saturation))
 		return &errStop{}
 	}
 	if rec.Passed {
@@ -197,19 +198,19 @@ func (s *search) hostsDoing(rec Record) bool {
 func (s *search) busy(r StepResult) string {
 	var why []string
 	if r.LagP99 > s.cfg.MaxLag {
-		why = append(why, fmt.Sprintf("scheduling lag p99 %s > %s", dur(r.LagP99), dur(s.cfg.MaxLag)))
+		why = append(why, fmt.Sprintf("scheduling lag p99 %s > %s", units.Duration(r.LagP99), units.Duration(s.cfg.MaxLag)))
 	}
 	if r.GeneratorCPU > s.cfg.MaxCPU {
-		why = append(why, fmt.Sprintf("generator CPU %.0f%% > %.0f%% of its cores", 100*r.GeneratorCPU, 100*s.cfg.MaxCPU))
+		why = append(why, fmt.Sprintf("generator CPU %s > %s of its cores", units.Share(r.GeneratorCPU), units.Share(s.cfg.MaxCPU)))
 	}
 	if r.HostKnown && r.HostSteal > s.cfg.MaxSteal {
-		why = append(why, fmt.Sprintf("CPU steal %.0f%% > %.0f%%", 100*r.HostSteal, 100*s.cfg.MaxSteal))
+		why = append(why, fmt.Sprintf("CPU steal %s > %s", units.Share(r.HostSteal), units.Share(s.cfg.MaxSteal)))
 	}
 	if len(why) == 0 {
 		return ""
 	}
 	if r.HostKnown {
-		why = append(why, fmt.Sprintf("host CPU %.0f%% busy", 100*r.HostCPU))
+		why = append(why, "host CPU "+units.Share(r.HostCPU)+" busy")
 	}
 	if d := s.dropped(r); d != "" {
 		why = append(why, d)
@@ -223,8 +224,8 @@ func (s *search) dropped(r StepResult) string {
 	if r.Dropped == 0 || float64(r.Dropped) <= s.cfg.MaxDropped*arrivals {
 		return ""
 	}
-	return fmt.Sprintf("%d iterations were dropped (%s%% of %s due; raise max_vus)", r.Dropped,
-		num(100*float64(r.Dropped)/arrivals), num(arrivals))
+	return fmt.Sprintf("%s iterations were dropped (%s of %s due; raise max_vus)", units.Count(r.Dropped),
+		units.Share(float64(r.Dropped)/arrivals), units.Number(arrivals))
 }
 
 // finish records why the search ended.
@@ -237,16 +238,5 @@ func attempts(n int) string {
 	if n == 1 {
 		return "on its one attempt (retries are off)"
 	}
-	return fmt.Sprintf("on each of %d attempts", n)
-}
-
-// num formats a rate: whole numbers from 100, else up to two decimals.
-func num(v float64) string {
-	switch {
-	case math.Abs(v) >= 100:
-		return fmt.Sprintf("%.0f", v)
-	case v == math.Trunc(v):
-		return fmt.Sprintf("%.0f", v)
-	}
-	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.2f", v), "0"), ".")
+	return "on each of " + units.CountOf(int64(n), "attempt", "attempts")
 }

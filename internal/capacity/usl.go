@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // USLFit is Gunther's Universal Scalability Law fitted to (concurrency,
@@ -20,14 +22,16 @@ type USLFit struct {
 	PeakThroughput  float64 // the peak, or the asymptote λ/σ when κ = 0 (+Inf when σ = 0 too)
 	R2              float64 // of throughput, 1 for a perfect fit
 	Points          int     // steps the fit used
-	// PeakInReach says the peak lies within uslReach × the measured range
+	// PeakInReach says the peak lies within USLReach × the measured range
 	// (concurrency for a peak, throughput for an asymptote); farther out
 	// it is an extrapolation the steps do not support, and is not shown.
 	PeakInReach bool
 }
 
-// uslReach is how far past the measured range a peak is still shown.
-const uslReach = 2
+// USLReach is how far past the measured range a peak is still shown:
+// its concurrency (or, without one, its throughput) at most this many
+// times the highest measured.
+const USLReach = 2
 
 // Throughput is the fitted throughput at concurrency n.
 func (f USLFit) Throughput(n float64) float64 {
@@ -55,8 +59,8 @@ func fitSteps(steps []Record) (*USLFit, string) {
 		}
 	}
 	if len(rates) < uslMinPoints {
-		return nil, fmt.Sprintf("too few points for a scalability fit: %d passed step%s at distinct rates with clean measurements, %d needed",
-			len(rates), plural(len(rates)), uslMinPoints)
+		return nil, fmt.Sprintf("too few points for a scalability fit: %s at distinct rates with clean measurements, %d needed",
+			units.CountOf(int64(len(rates)), "passed step", "passed steps"), uslMinPoints)
 	}
 	f, err := FitUSL(n, x)
 	if err != nil {
@@ -70,9 +74,9 @@ func fitSteps(steps []Record) (*USLFit, string) {
 		maxN, maxX = max(maxN, n[i]), max(maxX, x[i])
 	}
 	if math.IsInf(f.PeakConcurrency, 1) {
-		f.PeakInReach = f.PeakThroughput <= uslReach*maxX
+		f.PeakInReach = f.PeakThroughput <= USLReach*maxX
 	} else {
-		f.PeakInReach = f.PeakConcurrency <= uslReach*maxN
+		f.PeakInReach = f.PeakConcurrency <= USLReach*maxN
 	}
 	return &f, ""
 }
@@ -83,22 +87,15 @@ func fitSteps(steps []Record) (*USLFit, string) {
 func (f USLFit) implausible() string {
 	switch {
 	case !(f.Lambda > 0) || math.IsInf(f.Lambda, 0):
-		return fmt.Sprintf("λ = %.3g is not a positive throughput", f.Lambda)
+		return "λ = " + units.Number(f.Lambda) + " is not a positive throughput"
 	case !(f.Sigma >= 0 && f.Sigma <= 1):
-		return fmt.Sprintf("σ = %.3g is outside 0…1", f.Sigma)
+		return "σ = " + units.Number(f.Sigma) + " is outside 0…1"
 	case !(f.Kappa >= 0):
-		return fmt.Sprintf("κ = %.3g is negative", f.Kappa)
+		return "κ = " + units.Number(f.Kappa) + " is negative"
 	case !(f.R2 >= uslMinR2):
-		return fmt.Sprintf("R² %.3g, below %v", f.R2, uslMinR2)
+		return "R² " + units.Number(f.R2) + ", below " + units.Number(uslMinR2)
 	}
 	return ""
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // FitUSL fits the Universal Scalability Law to throughput x at concurrency

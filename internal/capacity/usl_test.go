@@ -1,7 +1,6 @@
 package capacity
 
 import (
-	"bytes"
 	"encoding/json"
 	"math"
 	"math/rand/v2"
@@ -136,22 +135,7 @@ func TestUSLShownOnlyWhenItExplainsTheData(t *testing.T) {
 			if f != nil && (f.R2 < uslMinR2 || math.Abs(f.Sigma-truth.Sigma) > 0.01 || math.Abs(f.Kappa-truth.Kappa) > 0.0005) {
 				t.Errorf("fit %+v, want about %+v", *f, truth)
 			}
-			r := Result{Steps: tc.steps, USL: f, USLNote: note, Stop: Converged}
-			var b bytes.Buffer
-			if err := Render(&b, r); err != nil {
-				t.Fatal(err)
-			}
-			hasFit := strings.Contains(b.String(), "λ=")
-			if hasFit != tc.shown || (!tc.shown && !strings.Contains(b.String(), "scalability (USL fit)     "+note)) {
-				t.Errorf("rendered:\n%s", b.String())
-			}
-			b.Reset()
-			if err := WriteHTML(&b, r, "shop", 0); err != nil {
-				t.Fatal(err)
-			}
-			if strings.Contains(b.String(), "USL peak") != tc.shown || (!tc.shown && !strings.Contains(b.String(), tc.note)) {
-				t.Errorf("capacity.html shows a USL peak: %v, want %v (or lacks the note)", strings.Contains(b.String(), "USL peak"), tc.shown)
-			}
+			golden(t, "usl-"+strings.ReplaceAll(tc.name, " ", "-"), Result{Steps: tc.steps, USL: f, USLNote: note, Stop: Converged}) // report renders it
 		})
 	}
 }
@@ -202,20 +186,7 @@ func TestUSLPeakOnlyWithinReach(t *testing.T) {
 			if f.PeakInReach != tc.reach {
 				t.Fatalf("peak %v at N=%v in reach: %v, want %v", f.PeakThroughput, f.PeakConcurrency, f.PeakInReach, tc.reach)
 			}
-			var b bytes.Buffer
-			if err := WriteHTML(&b, Result{Steps: steps, USL: f, Stop: Converged}, "shop", 0); err != nil {
-				t.Fatal(err)
-			}
-			if strings.Contains(b.String(), "USL peak") != tc.reach {
-				t.Errorf("capacity.html shows the USL peak: %v, want %v", !tc.reach, tc.reach)
-			}
-			b.Reset()
-			if err := Render(&b, Result{Steps: steps, USL: f, Stop: Converged}); err != nil {
-				t.Fatal(err)
-			}
-			if strings.Contains(b.String(), "an extrapolation, not shown") == tc.reach {
-				t.Errorf("rendered:\n%s", b.String())
-			}
+			golden(t, "usl-"+strings.ReplaceAll(tc.name, " ", "-"), Result{Steps: steps, USL: f, Stop: Converged}) // report renders it
 		})
 	}
 }

@@ -39,6 +39,8 @@ func commands() []command {
 		{"estimate", "estimate --dau N --visits N ... [flags]", "from business numbers to requests/s, VUs and instances, every step shown", estimateCmd},
 		{"capacity", "capacity <test.yaml> [flags]", "search for the highest rate the target sustains within the test's thresholds", capacityCmd},
 		{"compare", "compare <baseline-run> <run>... [flags]", "compare runs with statistics; --fail-on-regression gates CI", compareCmd},
+		{"import", importUsage, "turn an OpenAPI spec, a HAR recording, curl lines or a k6 script into a test file", importCmd},
+		{"mock", mockUsage, "serve a mock of the external systems a service calls (latency, errors, metrics)", mockCmd},
 		{"demo", "demo [--serve] [--addr ADDR]", "run a short test against the built-in demo shop (or only serve it)", demoCmd},
 		{"version", "version", "print the version", versionCmd},
 	}
@@ -47,6 +49,9 @@ func commands() []command {
 // subcommands are the commands that a command's own run function
 // dispatches to, listed in the help under it.
 func subcommands(name string) []command {
+	if name == "import" {
+		return importKinds
+	}
 	if name == "demo" {
 		return []command{{"demo seed", "demo seed --sqlite FILE | --postgres DSN", "fill a database the demo shop then serves (--rows N)", demoSeedCmd}}
 	}
@@ -89,7 +94,8 @@ func usage(w io.Writer) {
 			fmt.Fprintf(w, "  loadlens %-40s %s\n", s.usage, s.help)
 		}
 	}
-	fmt.Fprintln(w, "\nexit codes: 0 passed · 99 a threshold failed · 2 bad usage or test file · 1 the run failed")
+	fmt.Fprintf(w, "\nexit codes: %d passed · %d a threshold failed · %d bad usage or test file · %d the run failed\n",
+		app.ExitOK, app.ExitThresholdFailed, app.ExitBadInput, app.ExitRunFailed)
 	fmt.Fprintln(w, "`loadlens <command> -h` lists a command's flags")
 }
 
@@ -122,7 +128,8 @@ func versionCmd(_ context.Context, e *env, args []string) int {
 	return app.ExitOK
 }
 
-// fail prints err the way the user should read it and returns the exit code.
+// fail prints err the way the user should read it and returns its exit
+// code, as app maps it.
 func fail(e *env, err error) int {
 	var perrs plan.Errors
 	var perr *plan.Error
@@ -131,21 +138,16 @@ func fail(e *env, err error) int {
 		for _, pe := range perrs {
 			fmt.Fprintln(e.stderr, pe.Error())
 		}
-		return app.ExitBadInput
 	case errors.As(err, &perr):
 		fmt.Fprintln(e.stderr, perr.Error())
-		return app.ExitBadInput
-	case errors.Is(err, errUsage):
-		fmt.Fprintln(e.stderr, "loadlens:", strings.TrimPrefix(err.Error(), errUsage.Error()+": "))
-		return app.ExitBadInput
+	case errors.Is(err, app.ErrUsage):
+		fmt.Fprintln(e.stderr, "loadlens:", strings.TrimPrefix(err.Error(), app.ErrUsage.Error()+": "))
+	default:
+		fmt.Fprintln(e.stderr, "loadlens:", err)
 	}
-	fmt.Fprintln(e.stderr, "loadlens:", err)
-	return app.ExitRunFailed
+	return app.ExitCodeOf(err)
 }
 
-// errUsage marks errors in how a command was called.
-var errUsage = errors.New("usage")
-
 func usageErr(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", errUsage, fmt.Sprintf(format, args...))
+	return fmt.Errorf("%w: %s", app.ErrUsage, fmt.Sprintf(format, args...))
 }

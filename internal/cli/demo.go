@@ -59,7 +59,7 @@ func demoCmd(ctx context.Context, e *env, args []string) int {
 		Dashboard: dash, Args: storedArgs(fs, e.args), Version: app.Version}})
 	if err != nil {
 		fail(e, err)
-		return max(res.ExitCode, app.ExitRunFailed)
+		return app.ExitAfter(res.ExitCode, err)
 	}
 	return res.ExitCode
 }

@@ -101,7 +101,7 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 		Args: storedArgs(fs, e.args), Version: app.Version})
 	if err != nil {
 		fail(e, err)
-		return max(res.ExitCode, app.ExitRunFailed)
+		return app.ExitAfter(res.ExitCode, err)
 	}
 	return res.ExitCode
 }

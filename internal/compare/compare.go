@@ -71,9 +71,12 @@ type Report struct {
 	Scaling []Scaling `json:"scaling,omitempty"`
 	Notes   []string  `json:"notes,omitempty"` // caveats that apply to every row
 
-	series    [][]metrics.Second // each run's seconds, for the HTML page
-	load      [][]float64        // each run's load per second, for the HTML page
-	endpoints []string           // every endpoint's name, for gates
+	// Seconds and Loads are each run's seconds and its load in each of
+	// them, in input order: what a page charts.
+	Seconds [][]metrics.Second `json:"-"`
+	Loads   [][]float64        `json:"-"`
+
+	endpoints []string // every endpoint's name, for gates
 }
 
 // GroupInfo is one side of the comparison: one run, or several runs of the
@@ -161,9 +164,9 @@ func CompareGroups(groups [][]Input, opts Options) (*Report, error) {
 		if in.Run == nil || len(in.Run.Series) == 0 {
 			return nil, fmt.Errorf("compare: run %d (%s) recorded no seconds", i+1, in.Name)
 		}
-		rep.series = append(rep.series, in.Run.Series)
+		rep.Seconds = append(rep.Seconds, in.Run.Series)
 	}
-	rep.Runs, rep.load = chooseParts(ins, opts.LoadTolerance)
+	rep.Runs, rep.Loads = chooseParts(ins, opts.LoadTolerance)
 	for i := range rep.Runs {
 		rep.Runs[i].Group = groupOf[i]
 		if i > 0 {
@@ -232,4 +235,12 @@ func Steady(r *metrics.Run) (part RunInfo, throughput float64) {
 		}
 	}
 	return part, float64(reqs) / float64(part.Seconds)
+}
+
+// letter names the i-th group in tables: A, B, C, ...
+func letter(i int) string {
+	if i < 26 {
+		return string(rune('A' + i))
+	}
+	return fmt.Sprintf("G%d", i+1)
 }

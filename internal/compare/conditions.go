@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // lagNote compares the load generator's scheduler lag over the compared
@@ -22,10 +23,10 @@ func lagNote(run, base []metrics.Second, ri, bi RunInfo) string {
 	switch {
 	case r > 2*b && r-b > slack:
 		return fmt.Sprintf("its load generator lagged more than the baseline's (scheduler lag p99 %s vs %s, the median second): its host was busier, and latencies measured from the intended start include the wait",
-			fmtMs(r/float64(time.Millisecond)), fmtMs(b/float64(time.Millisecond)))
+			units.DurationMillis(r/float64(time.Millisecond)), units.DurationMillis(b/float64(time.Millisecond)))
 	case b > 2*r && b-r > slack:
 		return fmt.Sprintf("the baseline's load generator lagged more than this run's (scheduler lag p99 %s vs %s, the median second): its host was busier, and its latencies include the wait",
-			fmtMs(b/float64(time.Millisecond)), fmtMs(r/float64(time.Millisecond)))
+			units.DurationMillis(b/float64(time.Millisecond)), units.DurationMillis(r/float64(time.Millisecond)))
 	}
 	return ""
 }

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // Gate is one --fail-on-regression rule, such as "p(95) +10%": the run
@@ -264,7 +266,7 @@ func judge(g Gate, base, v Value) (bool, string) {
 		return true, fmt.Sprintf("%s: no data to compare in the baseline or this run", g.Metric)
 	}
 	sign := float64(g.Sign)
-	change, allowed := changeText(g.Metric, v), gateLimitText(g)
+	change, allowed := ChangeText(g.Metric, v), gateLimitText(g)
 	point, limit := *v.Delta, g.Amount
 	ci, pct := v.CI, false
 	switch {
@@ -288,13 +290,13 @@ func judge(g Gate, base, v Value) (bool, string) {
 	if sign < 0 {
 		near = ci.Hi
 	}
-	interval := "[" + gateScaleText(g.Metric, pct, ci.Lo) + ", " + gateScaleText(g.Metric, pct, ci.Hi) + "]"
+	interval := units.Interval(gateScaleText(g.Metric, pct, ci.Lo), gateScaleText(g.Metric, pct, ci.Hi))
 	switch {
 	case sign*near <= limit:
 		return false, fmt.Sprintf("%s %s %s goes past %s, but its interval reaches back within it: not significantly past it", g.Metric, change, interval, allowed)
 	case !v.Significant:
 		return false, fmt.Sprintf("%s %s %s goes past %s, but is within the runs' own noise (%s)", g.Metric, change, interval, allowed,
-			strings.TrimPrefix(scaleText(g.Metric, v.MinEffect), "+"))
+			strings.TrimPrefix(ScaleText(g.Metric, v.MinEffect), "+"))
 	}
 	return true, fmt.Sprintf("%s %s %s goes past %s", g.Metric, change, interval, allowed)
 }
@@ -303,20 +305,9 @@ func judge(g Gate, base, v Value) (bool, string) {
 // metric's unit.
 func gateScaleText(m Metric, pct bool, x float64) string {
 	if pct {
-		return signedPct(x)
+		return units.Change(x / 100)
 	}
 	return absChangeText(m, x)
-}
-
-// absChangeText writes a change in the metric's unit.
-func absChangeText(m Metric, d float64) string {
-	switch {
-	case m.isRatio():
-		return signed(100*d, 2) + "pp"
-	case m == TPS:
-		return signed(d, 1) + " req/s"
-	}
-	return strings.TrimRight(strings.TrimRight(signed(d, 3), "0"), ".") + "ms"
 }
 
 // gateLimitText writes the allowed change of a gate.

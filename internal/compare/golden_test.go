@@ -2,11 +2,13 @@ package compare
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
+
+	goldenfile "github.com/loadlens/loadlens/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -41,37 +43,78 @@ func goldenGroupsReport(t *testing.T) *Report {
 	return r
 }
 
+// goldenMarksReport compares a slow baseline with a faster and a slower
+// run of the same server at the same load: changes a page marks better
+// and worse.
+func goldenMarksReport(t *testing.T) *Report {
+	t.Helper()
+	base := synth{seed: 1, model: "arrival-rate", load: hold100, slow: 1.3}.input("slow")
+	fast := synth{seed: 2, model: "arrival-rate", load: hold100}.input("fast")
+	slower := synth{seed: 3, model: "arrival-rate", load: hold100, slow: 1.7}.input("slower")
+	r, err := Compare([]Input{base, fast, slower}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestGoldenOutputs keeps compare's output, the JSON of each golden
+// comparison, and for one the seconds of its runs: report's tests read
+// them back and render the text, Markdown and HTML pages from them.
 func TestGoldenOutputs(t *testing.T) {
-	text := func(b *bytes.Buffer, r *Report) error { return WriteText(b, r) }
 	tests := []struct {
-		file   string
-		report func(*testing.T) *Report
-		write  func(*bytes.Buffer, *Report) error
+		name    string
+		report  func(*testing.T) *Report
+		seconds bool // keep the runs' seconds too, for the page's charts
 	}{
-		{"compare.txt", goldenReport, text},
-		{"compare.md", goldenReport, func(b *bytes.Buffer, r *Report) error { return WriteMarkdown(b, r) }},
-		{"compare.json", goldenReport, func(b *bytes.Buffer, r *Report) error { return WriteJSON(b, r) }},
-		{"compare-groups.txt", goldenGroupsReport, text},
+		{"compare", goldenReport, true},
+		{"compare-groups", goldenGroupsReport, false},
+		{"compare-marks", goldenMarksReport, false},
 	}
 	for _, tc := range tests {
-		t.Run(tc.file, func(t *testing.T) {
+		t.Run(tc.name, func(t *testing.T) {
+			r := tc.report(t)
 			var got bytes.Buffer
-			if err := tc.write(&got, tc.report(t)); err != nil {
+			if err := WriteJSON(&got, r); err != nil {
 				t.Fatal(err)
 			}
-			path := filepath.Join("testdata", tc.file)
-			if *update {
-				if err := os.WriteFile(path, got.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
+			golden(t, tc.name+".json", got.Bytes())
+			if !tc.seconds {
+				return
 			}
-			want, err := os.ReadFile(path)
+			secs, err := json.Marshal(map[string]any{"seconds": r.Seconds, "loads": r.Loads})
 			if err != nil {
-				t.Fatalf("%v (run go test ./internal/compare -update to create it)", err)
+				t.Fatal(err)
 			}
-			if !bytes.Equal(got.Bytes(), want) {
-				t.Errorf("%s differs from the golden file (go test ./internal/compare -update to accept):\n%s", tc.file, got.String())
-			}
+			golden(t, tc.name+".seconds.json", append(secs, '\n'))
 		})
 	}
+}
+
+// TestJSONReadsBack checks that a comparison's JSON reads back into the
+// same comparison, which is how a renderer can be fed one.
+func TestJSONReadsBack(t *testing.T) {
+	var first bytes.Buffer
+	if err := WriteJSON(&first, goldenGroupsReport(t)); err != nil {
+		t.Fatal(err)
+	}
+	var back Report
+	if err := json.Unmarshal(first.Bytes(), &back); err != nil {
+		t.Fatal(err)
+	}
+	var second bytes.Buffer
+	if err := WriteJSON(&second, &back); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(first.Bytes(), second.Bytes()) {
+		t.Errorf("the JSON read back writes differently:\n%s\nwas\n%s", second.String(), first.String())
+	}
+	if err := json.Unmarshal([]byte(`{"rows":[{"metrics":[{"metric":"p42"}]}]}`), &back); err == nil {
+		t.Error("an unknown metric read back without an error")
+	}
+}
+
+func golden(t *testing.T, file string, got []byte) {
+	t.Helper()
+	goldenfile.Check(t, filepath.Join("testdata", file), got, *update)
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // The smallest changes ever called one, whatever the intervals say: below
@@ -142,7 +144,7 @@ func (c *comparer) change(v *Value, base Value, g, r int, m Metric) {
 	if !m.isRatio() {
 		point = *v.DeltaPct
 	}
-	lo, hi := v.primary(m)
+	lo, hi := v.Bounds(m)
 	v.Significant = (lo > 0 || hi < 0) && math.Abs(point) >= v.MinEffect
 	switch {
 	case !v.Significant:
@@ -154,9 +156,10 @@ func (c *comparer) change(v *Value, base Value, g, r int, m Metric) {
 	}
 }
 
-// primary returns the interval on the scale changes are judged on:
-// percent for req/s and latencies, the ratio's difference for errors and checks.
-func (v *Value) primary(m Metric) (lo, hi float64) {
+// Bounds returns the interval on the scale changes are judged on: percent
+// for req/s and latencies, the ratio's difference for errors and checks.
+// It needs CI.
+func (v *Value) Bounds(m Metric) (lo, hi float64) {
 	if m.isRatio() {
 		return v.CI.Lo, v.CI.Hi
 	}
@@ -254,6 +257,17 @@ func halvesNoise(r *resampled, m Metric) float64 {
 		return 0
 	}
 	return math.Abs(shift(m, a, b))
+}
+
+// HeldBackByNoise reports whether a change whose interval excludes 0 was
+// not called one only because it is within the runs' own noise, above the
+// fixed minimum effect.
+func (v *Value) HeldBackByNoise(m Metric) bool {
+	if v.CI == nil || v.Significant {
+		return false
+	}
+	lo, hi := v.Bounds(m)
+	return (lo > 0 || hi < 0) && v.MinEffect > floor(m)
 }
 
 // floor is the fixed minimum effect of metric m.
@@ -364,11 +378,11 @@ func variance(x []float64) float64 {
 func (c *comparer) method() string {
 	var parts []string
 	if c.boot {
-		blocks := fmt.Sprintf("%d s", c.minB)
+		blocks := units.CountOf(int64(c.minB), "second", "seconds")
 		if c.maxB != c.minB {
-			blocks = fmt.Sprintf("%d–%d s", c.minB, c.maxB)
+			blocks = fmt.Sprintf("%d–%s", c.minB, units.CountOf(int64(c.maxB), "second", "seconds"))
 		}
-		parts = append(parts, fmt.Sprintf("circular block bootstrap over the compared seconds (%d resamples, blocks of %s)", c.opts.Resamples, blocks))
+		parts = append(parts, fmt.Sprintf("circular block bootstrap over the compared seconds (%s resamples, blocks of %s)", units.Count(int64(c.opts.Resamples)), blocks))
 	}
 	if c.repl {
 		parts = append(parts, "Welch's t over the runs of each group as replicates")

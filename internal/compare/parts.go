@@ -3,6 +3,8 @@ package compare
 import (
 	"fmt"
 	"math"
+
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // part is a candidate stretch of a run to compare.
@@ -38,7 +40,7 @@ func chooseParts(ins []Input, tol float64) ([]RunInfo, [][]float64) {
 		if !found {
 			last := max(0, len(level)-2) // the last second is partial
 			p = part{seg: Segment{First: 0, Last: last, Level: mean(level[:last+1])}, source: "whole run"}
-			info.Note = join(info.Note, fmt.Sprintf("no steady part of %d s or more in the data and no hold in the test's stages: the whole run is compared", minSteady))
+			info.Note = join(info.Note, "no steady part of "+units.CountOf(minSteady, "second", "seconds")+" or more in the data and no hold in the test's stages: the whole run is compared")
 		}
 		seg := p.seg
 		info.First, info.Last = in.Run.Series[seg.First].Sec, in.Run.Series[seg.Last].Sec
@@ -134,7 +136,7 @@ func unfairNote(r, base RunInfo) string {
 		return fmt.Sprintf("load models differ (%s vs the baseline's %s): the loads cannot be compared", r.Model, base.Model)
 	}
 	return fmt.Sprintf("load %s %s vs the baseline's %s %s (%s): not the same load, so a change may come from the load, not the system",
-		fmtNum(r.Load), r.LoadUnit, fmtNum(base.Load), base.LoadUnit, signedPct(100*(r.Load-base.Load)/base.Load))
+		units.Number(r.Load), r.LoadUnit, units.Number(base.Load), base.LoadUnit, units.Change((r.Load-base.Load)/base.Load))
 }
 
 // sameLoad reports whether load a is within tol (plus the slack) of b.

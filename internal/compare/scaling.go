@@ -3,8 +3,8 @@ package compare
 import (
 	"fmt"
 	"math"
-	"strconv"
-	"strings"
+
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // Scaling is how throughput followed the load between the baseline and a
@@ -89,67 +89,40 @@ func closedReading(s Scaling, a, b string) (verdict, text string) {
 		per = "iteration"
 	}
 	ran := fmt.Sprintf("%s ran %s VUs, %s %s's %s, and completed %s %s, %s %s's %s",
-		nameHi, thousands(s.Load[hi]), times(k), nameLo, thousands(s.Load[lo]),
-		thousands(s.Throughput[hi]), unit, times(x), nameLo, thousands(s.Throughput[lo]))
-	little := fmt.Sprintf("Little's law N = X·R gives each VU's time per %s R = N/X: %s %s = %s/s × %s s; %s %s = %s/s × %s s (mean request duration %s → %s)",
-		per, a, thousands(s.Load[0]), thousands(s.Throughput[0]), secs(s.Time[0]),
-		b, thousands(s.Load[1]), thousands(s.Throughput[1]), secs(s.Time[1]),
-		fmtMs(s.MeanDuration[0]), fmtMs(s.MeanDuration[1]))
+		nameHi, units.Number(s.Load[hi]), units.Multiple(k), nameLo, units.Number(s.Load[lo]),
+		units.Number(s.Throughput[hi]), unit, units.Multiple(x), nameLo, units.Number(s.Throughput[lo]))
+	little := fmt.Sprintf("Little's law N = X·R gives each VU's time per %s R = N/X: %s %s = %s/s × %s; %s %s = %s/s × %s (mean request duration %s → %s)",
+		per, a, units.Number(s.Load[0]), units.Number(s.Throughput[0]), units.DurationSeconds(s.Time[0]),
+		b, units.Number(s.Load[1]), units.Number(s.Throughput[1]), units.DurationSeconds(s.Time[1]),
+		units.DurationMillis(s.MeanDuration[0]), units.DurationMillis(s.MeanDuration[1]))
 	switch {
 	case eff <= 0.25:
 		return "saturated", fmt.Sprintf("Throughput did not scale with the VUs: %s. %s. The added VUs only waited in a queue: the system was saturated at about %s %s, and more VUs will not raise throughput until its bottleneck is removed.",
-			ran, little, thousands(max(s.Throughput[0], s.Throughput[1])), unit)
+			ran, little, units.Number(max(s.Throughput[0], s.Throughput[1])), unit)
 	case eff >= 0.8:
 		return "scaled", fmt.Sprintf("Throughput scaled with the VUs: %s. %s: the time per %s held, so the system was not saturated at %s VUs.",
-			ran, little, per, thousands(s.Load[hi]))
+			ran, little, per, units.Number(s.Load[hi]))
 	}
-	return "partly", fmt.Sprintf("Throughput rose less than the VUs (scaling efficiency %.0f %%): %s. %s: the time per %s grew, so the system is nearing saturation.",
-		100*eff, ran, little, per)
+	return "partly", fmt.Sprintf("Throughput rose less than the VUs (scaling efficiency %s): %s. %s: the time per %s grew, so the system is nearing saturation.",
+		units.Share(eff), ran, little, per)
 }
 
 // openReading reads two offered rates: a group that completes less than it
 // was offered fell behind; one that keeps up may still slow down.
 func openReading(s Scaling, a, b string) (verdict, text string) {
-	little := fmt.Sprintf("Little's law L = X·R gives the requests in flight: %s %s/s × %s s = %s; %s %s/s × %s s = %s",
-		a, thousands(s.Throughput[0]), secs3(s.Time[0]), oneDecimal(s.Throughput[0]*s.Time[0]),
-		b, thousands(s.Throughput[1]), secs3(s.Time[1]), oneDecimal(s.Throughput[1]*s.Time[1]))
+	little := fmt.Sprintf("Little's law L = X·R gives the requests in flight: %s %s/s × %s = %s; %s %s/s × %s = %s",
+		a, units.Number(s.Throughput[0]), units.DurationSeconds(s.Time[0]), units.Number(s.Throughput[0]*s.Time[0]),
+		b, units.Number(s.Throughput[1]), units.DurationSeconds(s.Time[1]), units.Number(s.Throughput[1]*s.Time[1]))
 	for k, name := range []string{a, b} {
 		if s.Throughput[k] < 0.9*s.Load[k] {
-			return "fell behind", fmt.Sprintf("%s was offered %s req/s but completed only %s (%.0f %%): it fell behind its load, so the system saturated below %s req/s. %s.",
-				name, thousands(s.Load[k]), thousands(s.Throughput[k]), 100*s.Throughput[k]/s.Load[k], thousands(s.Load[k]), little)
+			return "fell behind", fmt.Sprintf("%s was offered %s req/s but completed only %s (%s): it fell behind its load, so the system saturated below %s req/s. %s.",
+				name, units.Number(s.Load[k]), units.Number(s.Throughput[k]), units.Share(s.Throughput[k]/s.Load[k]), units.Number(s.Load[k]), little)
 		}
 	}
 	text = fmt.Sprintf("Throughput kept up with the load: %s was offered %s %s's rate (%s vs %s req/s) and completed %s the requests. %s.",
-		b, times(s.LoadRatio), a, thousands(s.Load[1]), thousands(s.Load[0]), times(s.ThroughputRatio), little)
+		b, units.Multiple(s.LoadRatio), a, units.Number(s.Load[1]), units.Number(s.Load[0]), units.Multiple(s.ThroughputRatio), little)
 	if hiT, loT := max(s.Time[0], s.Time[1]), min(s.Time[0], s.Time[1]); loT > 0 && hiT/loT > 1.5 {
-		text += fmt.Sprintf(" The mean request duration grew %s with the load: the system is nearing saturation.", times(hiT/loT))
+		text += fmt.Sprintf(" The mean request duration grew %s with the load: the system is nearing saturation.", units.Multiple(hiT/loT))
 	}
 	return "kept up", text
 }
-
-// thousands writes a count or rate with thousands separators, no decimals
-// from 100 up and one below.
-func thousands(v float64) string {
-	if math.Abs(v) < 100 {
-		return strconv.FormatFloat(v, 'f', 1, 64)
-	}
-	s := strconv.FormatFloat(math.Round(v), 'f', 0, 64)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
-
-func times(x float64) string      { return strconv.FormatFloat(x, 'f', 2, 64) + "×" }
-func secs(x float64) string       { return strconv.FormatFloat(x, 'f', 2, 64) }
-func secs3(x float64) string      { return strconv.FormatFloat(x, 'f', 3, 64) }
-func oneDecimal(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }

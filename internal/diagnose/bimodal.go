@@ -131,8 +131,8 @@ func (c *context) modesFinding(where string, s split, kv ...string) Finding {
 	b.title("Bimodal latency ", name(where), ": ", share, " of requests at ~", fast, ", the rest at ~", slow,
 		" (cache hits and misses, or a fast and a slow path?)")
 	b.evidence(lo, name("p"+strconv.Itoa(s.below)), " ", lo, ", ", name("p"+strconv.Itoa(s.below+1)), " ", hi, ": almost no requests in between")
-	b.evidence(fast, "the fast mode's median (", name("p"+num(float64(s.below)/2)), "): ", fast)
-	b.evidence(slow, "the slow mode's median (", name("p"+num(float64(s.below+101)/2)), "): ", slow)
+	b.evidence(fast, "the fast mode's median (", name(QuantileName(float64(s.below)/2)), "): ", fast)
+	b.evidence(slow, "the slow mode's median (", name(QuantileName(float64(s.below+101)/2)), "): ", slow)
 	return b.done(c.secs[0].sec, c.secs[len(c.secs)-1].sec)
 }
 
@@ -171,3 +171,6 @@ func (c *context) slowEndpoints() []Finding {
 	}
 	return fs
 }
+
+// QuantileName names a percentile the way the figures' sources do: p25, p62.5.
+func QuantileName(q float64) string { return "p" + strconv.FormatFloat(q, 'f', -1, 64) }

@@ -19,40 +19,40 @@ func TestDefectsStayFixed(t *testing.T) {
 		never []string // substrings no finding's title or evidence may hold
 	}{
 		{"lock-step failures: errors from the first failing second, empty seconds skipped", lockStep, KindErrorsAtLoad,
-			&expect{Critical, [2]int{2, 2}, [2]int{10, 10}, []string{"Errors from 2s at a load served before (95 req/s with 95 VUs)", "100 % of requests failed"},
-				[]string{"first failing second: 95 of 95 requests failed", "before 2s: 0 % of 190 requests failed, at up to 95 req/s"}},
-			[]string{"from 10s", "stayed under"}},
-		{"database/sql: full from 1s, waits and wait time named for what they are", goSQLFullEarly, KindPoolExhaustion,
-			&expect{Critical, [2]int{1, 1}, [2]int{14, 14}, []string{"DB pool exhausted: 10 of 10 connections in use from 1s, up to 40 waits for a connection a second"},
+			&expect{Critical, [2]int{2, 2}, [2]int{10, 10}, []string{"Errors from 0:02 at a load served before (95 req/s with 95 VUs)", "100% of requests failed"},
+				[]string{"first failing second: 95 of 95 requests failed", "before 0:02: 0% of 190 requests failed, at up to 95 req/s"}},
+			[]string{"from 0:10", "stayed under"}},
+		{"database/sql: full from 0:01, waits and wait time named for what they are", goSQLFullEarly, KindPoolExhaustion,
+			&expect{Critical, [2]int{1, 1}, [2]int{14, 14}, []string{"DB pool exhausted: 10 of 10 connections in use from 0:01, up to 40 waits for a connection a second"},
 				[]string{"at most 537 s spent waiting for a connection per second of the run (wait time, added as each wait ends; not a number of waiters)",
-					"14 scrapes from 1s to 14s: 10 connections in use at each"}},
-			[]string{"537 waiting", "537 requests", "from 7s", "of 14 scrapes"}},
+					"14 scrapes from 0:01 to 0:14: 10 connections in use at each"}},
+			[]string{"537 waiting", "537 requests", "from 0:07", "of 14 scrapes"}},
 		{"lag on a host busy with other processes is not blamed on loadlens", busyHost(1.94, 0), KindHostBusy,
-			&expect{Critical, [2]int{5, 5}, [2]int{15, 15}, []string{"The generator's host was short of CPU from 5s: it was busy with other processes, 97 % of 2 cores in use, loadlens used 2 %",
-				"lag p99 up to 80"}, []string{"loadlens itself: 0.04 cores (2 % of the host)"}},
+			&expect{Critical, [2]int{5, 5}, [2]int{15, 15}, []string{"The generator's host was short of CPU from 0:05: it was busy with other processes, 97% of 2 cores in use, loadlens used 2%",
+				"lag p99 up to 80"}, []string{"loadlens itself: 0.04 cores (2% of the host)"}},
 			[]string{"The load generator is the bottleneck"}},
 		{"lag while the hypervisor took the CPU", busyHost(0.6, 0.5), KindHostBusy,
-			&expect{Critical, [2]int{5, 5}, [2]int{15, 15}, []string{"the hypervisor took 25 % of its 2 cores (steal)"}, nil},
+			&expect{Critical, [2]int{5, 5}, [2]int{15, 15}, []string{"the hypervisor took 25% of its 2 cores (steal)"}, nil},
 			[]string{"The load generator is the bottleneck"}},
 		{"lag with CPU to spare stays the generator's, with both CPU figures", busyHost(0.3, 0), KindGeneratorBound,
 			&expect{Critical, [2]int{5, 5}, [2]int{15, 15}, []string{"scheduler lag p99 up to 80"},
 				[]string{"meanwhile loadlens used 0.04 cores and the host 0.3 cores of 2 CPUs"}}, nil},
 		{"every request refused: the verdict names it from the first second", deadTarget(sample.ConnRefused), KindAllFailed,
-			&expect{Critical, [2]int{0, 0}, [2]int{3, 3}, []string{"Every request failed: 61 of 61 connection refused from 0s — the target is not reachable"}, nil},
+			&expect{Critical, [2]int{0, 0}, [2]int{3, 3}, []string{"Every request failed: 61 of 61 connection refused from 0:00 — the target is not reachable"}, nil},
 			[]string{"Errors"}},
 		{"every request cut off at the end", deadTarget(sample.Interrupted), KindAllFailed,
-			&expect{Critical, [2]int{0, 0}, [2]int{3, 3}, []string{"61 of 61 cut off by the end of the run from 0s — no response came before the run ended"}, nil}, nil},
-		{"a failed check is the fault, ranked above the 409s it explains", soldOut, KindCheckFailed,
-			&expect{Critical, [2]int{4, 4}, [2]int{11, 11}, []string{`Check failed: "never more coupons than the event has" failed 8 of 12 times from 4s on GET /coupons/stats (scenario audit)`},
+			&expect{Critical, [2]int{0, 0}, [2]int{3, 3}, []string{"61 of 61 cut off by the end of the run from 0:00 — no response came before the run ended"}, nil}, nil},
+		{"a failed check is the fault, ranked above the 6:49 it explains", soldOut, KindCheckFailed,
+			&expect{Critical, [2]int{4, 4}, [2]int{11, 11}, []string{`Check failed: "never more coupons than the event has" failed 8 of 12 times from 0:04 on GET /coupons/stats (scenario audit)`},
 				[]string{"first failing second: 1 of 1 failed"}}, nil},
 		{"endpoints of the same name are told apart by scenario", sameName, KindBimodalLatency,
 			&expect{Info, [2]int{0, 0}, [2]int{9, 9}, []string{"Bimodal latency on GET /items/{id} (scenario admin)"}, nil}, nil},
 		{"throughput that fell in the hold at the most VUs is no more throughput", lockCollapse, KindMoreVUsSameTPS,
-			&expect{Warning, [2]int{1, 1}, [2]int{11, 11}, []string{"More VUs, less throughput: VUs 14 → 40 (3.0×) from 1s, throughput 47 req/s → 30 req/s"}, nil}, nil},
+			&expect{Warning, [2]int{1, 1}, [2]int{11, 11}, []string{"More VUs, less throughput: VUs 14 → 40 (2.96×) from 0:01, throughput 47 req/s → 30 req/s"}, nil}, nil},
 		{"PgBouncer: clients waiting for a server connection, counted as waiters", pgbouncer, KindPoolExhaustion,
-			&expect{Critical, [2]int{10, 10}, [2]int{25, 25}, []string{"DB pool exhausted: 10 of 10 connections in use from 10s, up to 30 clients waiting for a server connection (pgbouncer, database=shop, role=db, target=pgb, user=app)"}, nil}, nil},
+			&expect{Critical, [2]int{10, 10}, [2]int{25, 25}, []string{"DB pool exhausted: 10 of 10 connections in use from 0:10, up to 30 clients waiting for a server connection (pgbouncer, database=shop, role=db, target=pgb, user=app)"}, nil}, nil},
 		{"holds compared hold to hold, not through a ramp's second", twoHolds, KindMoreVUsSameTPS,
-			&expect{Warning, [2]int{1, 1}, [2]int{34, 34}, []string{"VUs 1,000 → 2,000 (2.0×) from 1s, throughput 8,000 req/s → 8,000 req/s"}, nil},
+			&expect{Warning, [2]int{1, 1}, [2]int{34, 34}, []string{"VUs 1,000 → 2,000 (2.0×) from 0:01, throughput 8,000 req/s → 8,000 req/s"}, nil},
 			[]string{"8,750"}},
 	}
 	for _, tc := range cases {
@@ -65,9 +65,9 @@ func TestDefectsStayFixed(t *testing.T) {
 			checkFinding(t, f, tc.want)
 			for _, g := range fs {
 				for _, bad := range tc.never {
-					text := g.Title
+					text := title(g)
 					for _, e := range g.Evidence {
-						text += "\n" + e.Text
+						text += "\n" + evidenceText(g, e)
 					}
 					if strings.Contains(text, bad) {
 						t.Errorf("%s finding says %q:\n%s", g.Kind, bad, text)
@@ -80,7 +80,7 @@ func TestDefectsStayFixed(t *testing.T) {
 
 func TestNoPoolFindingFromSessionCounts(t *testing.T) {
 	if f, ok := findKind(Diagnose(postgresSessions(t)), KindPoolExhaustion); ok {
-		t.Errorf("pg_stat_activity_count read as a pool: %s", f.Title)
+		t.Errorf("pg_stat_activity_count read as a pool: %s", title(f))
 	}
 }
 
@@ -93,8 +93,8 @@ func TestAFailedCheckRanksAboveTheErrorsItExplains(t *testing.T) {
 		t.Errorf("4xx errors without a word on expect_status: %v", fs[1].Remedies)
 	}
 	for _, f := range fs {
-		if f.Kind == KindCheckFailed && strings.Contains(f.Title, "status in") {
-			t.Errorf("a status check that never failed has a finding: %s", f.Title)
+		if f.Kind == KindCheckFailed && strings.Contains(title(f), "status in") {
+			t.Errorf("a status check that never failed has a finding: %s", title(f))
 		}
 	}
 }
@@ -105,14 +105,14 @@ func TestHealthyReadsWholeSecondsOnly(t *testing.T) {
 		in        func(t *testing.T) Input
 		want, not []string
 	}{
-		{"the generator's CPU of the partial last second", partialEnd, []string{"the generator used at most 0.4 of 2 cores (20 %)", "up to 100 req/s (at "}, []string{"1 of 2", "50 %"}},
+		{"the generator's CPU of the partial last second", partialEnd, []string{"the generator used at most 0.4 of 2 cores (20%)", "up to 100 req/s (at "}, []string{"1 of 2", "50%"}},
 		{"the closed model's last second, with the VUs gone", closedEnd, []string{"throughput reached 200 req/s with 20 VUs"}, []string{"with 0 VUs", "400 req/s"}},
 		{"a run where every request failed is never healthy", deadTarget(sample.DNS), nil, []string{"no bottleneck"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			in := tc.in(t)
-			got := Healthy(in, Diagnose(in))
+			got := healthyText(in, Diagnose(in))
 			for _, w := range tc.want {
 				if !strings.Contains(got, w) {
 					t.Errorf("Healthy = %q, lacks %q", got, w)

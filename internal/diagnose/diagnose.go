@@ -96,17 +96,17 @@ func (s Severity) String() string {
 	return "info"
 }
 
-// Finding is one diagnosed cause, with what proves it. Every number in
-// its title and evidence is one of its Figures, rendered.
+// Finding is one diagnosed cause, with what proves it. Its title and
+// evidence are words, names and figures (Segments): every number in them
+// is one of its Figures, which a renderer writes in its unit (see Join).
 type Finding struct {
 	Kind     string     // stable id, one of the Kind constants
-	Title    string     // one line with the numbers, e.g. "DB pool exhausted: 10 of 10 connections in use, 71 requests waiting (hikaricp, role=app) from 12s"
 	Severity Severity   // how much it matters
 	From, To int        // the seconds of the run that prove it (inclusive)
 	Evidence []Evidence // the series or client metrics and values that prove it
 	Remedies []string   // the usual remedies: logic/query, then cache, then resources, then architecture
 	Figures  []Figure   // every number the title and evidence state
-	Parts    []Segment  // the title as words, names and figures
+	Parts    []Segment  // the title, e.g. "DB pool exhausted: ", figure, " of ", figure, " connections in use …"
 }
 
 // Evidence is one observed value that supports a finding.
@@ -114,9 +114,8 @@ type Evidence struct {
 	Source string    // its main figure's source: a series key, e.g. `hikaricp_connections_pending{role="app"}`, or a client metric, e.g. "http_reqs"
 	Sec    int       // the last second its main figure covers
 	Value  float64   // its main figure's value (seconds for durations, a fraction for shares)
-	Text   string    // what it shows, in words with units
 	Figure int       // its main figure, by index into the finding's Figures
-	Parts  []Segment // Text as words, names and figures
+	Parts  []Segment // what it shows, as words, names and figures
 }
 
 // Diagnose runs every rule over in and returns the findings, most severe
@@ -146,7 +145,7 @@ func Diagnose(in Input) []Finding {
 		if a.Kind != b.Kind {
 			return a.Kind < b.Kind
 		}
-		return a.Title < b.Title
+		return Join(a.Parts, a.Figures, rawValue) < Join(b.Parts, b.Figures, rawValue)
 	})
 	return fs
 }

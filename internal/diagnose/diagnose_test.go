@@ -1,13 +1,15 @@
 package diagnose
 
 import (
-	"bytes"
+	"encoding/json"
 	"flag"
-	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	goldenfile "github.com/loadlens/loadlens/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -35,44 +37,33 @@ func healthyEverywhere(t *testing.T) Input {
 
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./internal/diagnose -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (go test ./internal/diagnose -update to accept):\n%s", name, got)
-	}
+	goldenfile.Check(t, filepath.Join("testdata", name), got, *update)
 }
 
-func TestRenderGolden(t *testing.T) {
+// Golden is what the golden files hold of a diagnosis: its data, which
+// report's tests render into the text every page shows.
+type Golden struct {
+	Findings []Finding `json:"findings"`
+	Healthy  *Verdict  `json:"healthy"`
+}
+
+func TestDiagnosisGolden(t *testing.T) {
 	cases := []struct {
 		name string
 		in   func(t *testing.T) Input
 	}{
-		{"incident.txt", incident},
-		{"healthy.txt", healthyEverywhere},
+		{"incident.json", incident},
+		{"healthy.json", healthyEverywhere},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			in := tc.in(t)
 			fs := Diagnose(in)
-			var b bytes.Buffer
-			if err := Render(&b, fs); err != nil {
+			got, err := json.MarshalIndent(Golden{Findings: fs, Healthy: Healthy(in, fs)}, "", " ")
+			if err != nil {
 				t.Fatal(err)
 			}
-			if h := Healthy(in, fs); h != "" {
-				b.WriteString(h + "\n")
-			}
-			golden(t, tc.name, b.Bytes())
+			golden(t, tc.name, append(got, '\n'))
 		})
 	}
 }
@@ -82,7 +73,7 @@ func TestDiagnoseOrdersBySeverityThenTime(t *testing.T) {
 	want := []string{KindPoolExhaustion + "@12", KindCPUSaturation + "@15", KindErrorsAtLoad + "@17", KindGCPressure + "@10"}
 	var got []string
 	for _, f := range fs {
-		got = append(got, f.Kind+"@"+at(f.From)[:len(at(f.From))-1])
+		got = append(got, f.Kind+"@"+strconv.Itoa(f.From))
 	}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("findings %v, want %v", got, want)
@@ -96,10 +87,10 @@ func TestHealthy(t *testing.T) {
 		want []string // substrings; none means Healthy must return ""
 	}{
 		{"open ramp with healthy server series", healthyEverywhere, []string{
-			"no bottleneck found: throughput followed the offered load up to 680 req/s (at 29s)", "p95 22.7 ms", "0 % of 11,700 requests failed",
-			"the generator used at most 0.8 of 2 cores (40 %)", "server checked (13 series): DB pool (hikaricp_connections_active), CPU (node_cpu_seconds_total), GC (go_gc_duration_seconds_sum)"}},
+			"no bottleneck found: throughput followed the offered load up to 680 req/s (at 0:29)", "p95 22.7ms", "0% of 11,700 requests failed",
+			"the generator used at most 0.8 of 2 cores (40%)", "server checked (13 series): DB pool (hikaricp_connections_active), CPU (node_cpu_seconds_total), GC (go_gc_duration_seconds_sum)"}},
 		// VUs rise by 10 each second, so the last second had 290 at its start and 300 at its end.
-		{"closed ramp without server series", vusHealthy, []string{"throughput reached 6,000 req/s with 295 VUs (at 20s)",
+		{"closed ramp without server series", vusHealthy, []string{"throughput reached 6,000 req/s with 295 VUs (at 0:20)",
 			"no server series were scraped, so DB pool, CPU and GC were not checked"}},
 		{"only an info finding", endpoints([]string{"GET /products/{id}"}, []reqs{{n: 200, dur: twoPeaks(2*time.Millisecond, 48*time.Millisecond, 0.6)}}),
 			[]string{"no bottleneck found"}},
@@ -109,7 +100,7 @@ func TestHealthy(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			in := tc.in(t)
-			got := Healthy(in, Diagnose(in))
+			got := healthyText(in, Diagnose(in))
 			if len(tc.want) == 0 && got != "" {
 				t.Fatalf("Healthy = %q, want none for a run with findings", got)
 			}
@@ -149,8 +140,8 @@ func TestErrorsAtASteadyLoadAreNotBlamedOnLoad(t *testing.T) {
 	if !ok {
 		t.Fatal("no errors-at-load finding")
 	}
-	if want := "Errors from 17s at a load served before (100 req/s with 20 VUs)"; !strings.HasPrefix(f.Title, want) {
-		t.Errorf("title %q, want it to start %q", f.Title, want)
+	if want := "Errors from 0:17 at a load served before (100 req/s with 20 VUs)"; !strings.HasPrefix(title(f), want) {
+		t.Errorf("title %q, want it to start %q", title(f), want)
 	}
 }
 
@@ -162,12 +153,5 @@ func TestModelsOverrideTheLayout(t *testing.T) {
 	in.Models = []string{modelVUs}
 	if _, ok := findKind(Diagnose(in), KindMoreVUsSameTPS); !ok {
 		t.Error("Models says vus, but no more-vus-same-tps finding")
-	}
-}
-
-func TestRenderNothing(t *testing.T) {
-	var b bytes.Buffer
-	if err := Render(&b, nil); err != nil || b.Len() != 0 {
-		t.Errorf("Render(nil) wrote %q, %v; want nothing", b.String(), err)
 	}
 }

@@ -1,6 +1,8 @@
 package diagnose
 
-import "strconv"
+import (
+	"strconv"
+)
 
 // Figure is one number a finding states, with what it is and how it was
 // computed from the run, so that anyone with run.db can compute it again
@@ -122,35 +124,6 @@ func (s Stat) Derived() bool {
 	return false
 }
 
-// Format renders the figure's value in its unit, as every page shows it.
-func (f Figure) Format() string {
-	v := f.Value
-	switch f.Unit {
-	case UnitCount:
-		return count(v)
-	case UnitReqPerSec:
-		return rate(v)
-	case UnitDuration:
-		return dur(v)
-	case UnitFraction:
-		return pct(v)
-	case UnitCores:
-		return cores(v)
-	case UnitSecond:
-		return at(int(v))
-	case UnitRatio:
-		return times(v)
-	case UnitChange:
-		return signedPct(v)
-	case UnitPerMinute:
-		if v >= 0 {
-			return "+" + dur(v*60) + "/min"
-		}
-		return "-" + dur(-v*60) + "/min"
-	}
-	return num(v)
-}
-
 // Segment is one piece of a line a finding states: words, a name taken
 // verbatim from the run (an endpoint, a series, a check), or a figure.
 // Numbers appear only as figures.
@@ -160,13 +133,15 @@ type Segment struct {
 	Figure int    `json:"figure"` // index into the finding's Figures; -1 for words and names
 }
 
-// render joins segments into the line people read.
-func render(parts []Segment, figs []Figure) string {
+// Join writes a line people read from its segments, each figure written
+// by text: a renderer's formatting of a value in its unit (report writes
+// them with internal/units).
+func Join(parts []Segment, figs []Figure, text func(Figure) string) string {
 	var b []byte
 	for _, p := range parts {
 		switch {
-		case p.Figure >= 0:
-			b = append(b, figs[p.Figure].Format()...)
+		case p.Figure >= 0 && p.Figure < len(figs):
+			b = append(b, text(figs[p.Figure])...)
 		case p.Name != "":
 			b = append(b, p.Name...)
 		default:
@@ -175,6 +150,13 @@ func render(parts []Segment, figs []Figure) string {
 	}
 	return string(b)
 }
+
+// Words makes a line of plain words, for a finding written by hand.
+func Words(text string) []Segment { return []Segment{{Text: text, Figure: -1}} }
+
+// rawValue writes a figure's value as it is, for ordering findings
+// without formatting them.
+func rawValue(f Figure) string { return strconv.FormatFloat(f.Value, 'g', -1, 64) + f.Unit.String() }
 
 // ref is a figure of the finding being built, by index.
 type ref int
@@ -254,15 +236,15 @@ func (b *builder) evidence(main ref, parts ...any) {
 	b.f.Evidence = append(b.f.Evidence, Evidence{Figure: int(main), Parts: line(parts...)})
 }
 
-// done renders the finding's lines and sets the seconds it covers.
+// done sets the seconds the finding covers and what each line of
+// evidence shows of its main figure.
 func (b *builder) done(from, to int) Finding {
 	f := b.f
 	f.From, f.To = from, to
-	f.Title = render(f.Parts, f.Figures)
 	for i := range f.Evidence {
 		e := &f.Evidence[i]
 		main := f.Figures[e.Figure]
-		e.Text, e.Source, e.Sec, e.Value = render(e.Parts, f.Figures), main.Source, main.To, main.Value
+		e.Source, e.Sec, e.Value = main.Source, main.To, main.Value
 	}
 	return f
 }

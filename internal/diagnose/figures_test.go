@@ -135,11 +135,11 @@ func TestEveryFigureIsRecomputedFromRunDB(t *testing.T) {
 			raw := readRaw(t, paths[n])
 			for _, f := range fs {
 				kinds[f.Kind] = true
-				checkFigures(t, raw, f.Kind+": "+f.Title, f.Figures, f.Parts, f.Title)
+				checkFigures(t, raw, f.Kind+": "+title(f), f.Figures, f.Parts, title(f))
 				for _, e := range f.Evidence {
-					checkFigures(t, raw, f.Kind+" evidence: "+e.Text, f.Figures, e.Parts, e.Text)
+					checkFigures(t, raw, f.Kind+" evidence: "+evidenceText(f, e), f.Figures, e.Parts, evidenceText(f, e))
 					if m := f.Figures[e.Figure]; e.Source != m.Source || e.Value != m.Value || e.Sec != m.To {
-						t.Errorf("%s: evidence %q shows %s = %v at %d, its figure is %s = %v at %d", f.Kind, e.Text, e.Source, e.Value, e.Sec, m.Source, m.Value, m.To)
+						t.Errorf("%s: evidence %q shows %s = %v at %d, its figure is %s = %v at %d", f.Kind, evidenceText(f, e), e.Source, e.Value, e.Sec, m.Source, m.Value, m.To)
 					}
 				}
 				checkOnset(t, raw, f)
@@ -153,9 +153,10 @@ func TestEveryFigureIsRecomputedFromRunDB(t *testing.T) {
 				}
 				checkWholeSeconds(t, raw, f.Kind, f.Figures)
 			}
-			if v, ok := HealthyVerdict(in, fs); ok {
+			if v := Healthy(in, fs); v != nil {
 				kinds["healthy"] = true
-				checkFigures(t, raw, "healthy: "+v.Text, v.Figures, v.Parts, v.Text)
+				text := Join(v.Parts, v.Figures, figureText)
+				checkFigures(t, raw, "healthy: "+text, v.Figures, v.Parts, text)
 				checkWholeSeconds(t, raw, "healthy", v.Figures)
 			}
 		})
@@ -185,7 +186,7 @@ func checkFigures(t *testing.T, raw *rawRun, where string, figs []Figure, parts 
 			if measured {
 				f.Value = got
 			}
-			rendered.WriteString(f.Format())
+			rendered.WriteString(figureText(f))
 		case p.Name != "":
 			rendered.WriteString(p.Name)
 		default:
@@ -238,7 +239,7 @@ func checkOnset(t *testing.T, raw *rawRun, f Finding) {
 		// The finding's first figure after the onset reads the condition's
 		// series at the onset; the scrape before it must not meet it.
 		ok = false
-		if f.Kind == KindGCPressure && !strings.HasPrefix(f.Title, "GC pressure") {
+		if f.Kind == KindGCPressure && !strings.HasPrefix(title(f), "GC pressure") {
 			return
 		}
 		checkEpisodeStart(t, raw, f)
@@ -246,7 +247,7 @@ func checkOnset(t *testing.T, raw *rawRun, f Finding) {
 		ok = false
 	}
 	if ok && want != f.From {
-		t.Errorf("%s: %q says it began at %ds; run.db shows the condition first held at %ds", f.Kind, f.Title, f.From, want)
+		t.Errorf("%s: %q says it began at %ds; run.db shows the condition first held at %ds", f.Kind, title(f), f.From, want)
 	}
 }
 

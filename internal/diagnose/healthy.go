@@ -9,39 +9,29 @@ import (
 // Verdict is the statement that no bottleneck was found, with the figures
 // that show what was checked.
 type Verdict struct {
-	Text    string
 	Figures []Figure
 	Parts   []Segment
 }
 
-// Healthy returns the one-line statement that no bottleneck was found, with
-// the figures that show what was checked, or "" when fs holds a Warning or
-// Critical finding. Info findings do not make a run unhealthy.
-func Healthy(in Input, fs []Finding) string {
-	v, ok := HealthyVerdict(in, fs)
-	if !ok {
-		return ""
-	}
-	return v.Text
-}
-
-// HealthyVerdict is Healthy with its figures; false when fs holds a
-// Warning or Critical finding, or when every request failed.
-func HealthyVerdict(in Input, fs []Finding) (Verdict, bool) {
+// Healthy returns the statement that no bottleneck was found, with the
+// figures that show what was checked, or nil when fs holds a Warning or
+// Critical finding or every request failed. Info findings do not make a
+// run unhealthy.
+func Healthy(in Input, fs []Finding) *Verdict {
 	for _, f := range fs {
 		if f.Severity >= Warning {
-			return Verdict{}, false
+			return nil
 		}
 	}
 	c := newContext(in)
 	if c.allFailed() {
-		return Verdict{}, false // never "no bottleneck" for a run that got no answer
+		return nil // never "no bottleneck" for a run that got no answer
 	}
 	b := newBuilder("healthy", Info)
 	if len(c.secs) == 0 {
 		// Not "no bottleneck found": a run that recorded no request may have sent many that never came back.
 		b.title("nothing to check: the run recorded no whole second with requests, so no bottleneck was looked for")
-		return verdict(b), true
+		return verdict(b)
 	}
 	first, last := c.all[0].sec, c.all[len(c.all)-1].sec
 	parts := []any{"no bottleneck found: "}
@@ -71,12 +61,12 @@ func HealthyVerdict(in Input, fs []Finding) (Verdict, bool) {
 	}
 	parts = append(parts, "; ")
 	b.title(append(parts, c.serverChecked(b)...)...)
-	return verdict(b), true
+	return verdict(b)
 }
 
-func verdict(b *builder) Verdict {
+func verdict(b *builder) *Verdict {
 	f := b.done(0, 0)
-	return Verdict{Text: f.Title, Figures: f.Figures, Parts: f.Parts}
+	return &Verdict{Figures: f.Figures, Parts: f.Parts}
 }
 
 // peakSecond returns the index of the whole second with the most requests

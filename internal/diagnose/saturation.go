@@ -180,11 +180,3 @@ func (c *context) littlesLaw(b *builder, x, r, vus ref) {
 	n := b.derive(StatProduct, UnitNumber, "requests in flight by Little's law, N = X·R", x, r)
 	b.evidence(n, "Little's law: ", x, " × ", r, " = ", n, " requests in flight (active VUs: ", vus, ")")
 }
-
-// signedPct formats a change as "+3 %" or "-12 %".
-func signedPct(f float64) string {
-	if f >= 0 {
-		return "+" + pct(f)
-	}
-	return pct(f)
-}

@@ -47,10 +47,10 @@ func TestStarvedGeneratorIsNamed(t *testing.T) {
 		never []string
 	}{
 		{"a closed model whose VUs waited 250 ms for a CPU beside a 300 ms p95", starvedClosed(250*time.Millisecond, 0, every(2, 19)...), KindGeneratorBound,
-			&expect{Critical, [2]int{2, 2}, [2]int{19, 19}, []string{"The load generator is the bottleneck from 2s: its goroutines waited up to 250 ms for a CPU (scheduling latency p99)"},
-				[]string{"loadlens's goroutines waited 250 ms (p99) for a CPU beside a p95 of", "runnable but not running for 0.4 cores", "meanwhile loadlens used 0.7 cores"}}, nil},
+			&expect{Critical, [2]int{2, 2}, [2]int{19, 19}, []string{"The load generator is the bottleneck from 0:02: its goroutines waited up to 250ms for a CPU (scheduling latency p99)"},
+				[]string{"loadlens's goroutines waited 250ms (p99) for a CPU beside a p95 of", "runnable but not running for 0.4 cores", "meanwhile loadlens used 0.7 cores"}}, nil},
 		{"the same on a host busy with other processes is the host's", starvedClosed(250*time.Millisecond, 1.94, every(2, 19)...), KindHostBusy,
-			&expect{Critical, [2]int{2, 2}, [2]int{19, 19}, []string{"The generator's host was short of CPU from 2s", "its goroutines waited for a CPU, scheduling latency p99 up to 250 ms"}, nil},
+			&expect{Critical, [2]int{2, 2}, [2]int{19, 19}, []string{"The generator's host was short of CPU from 0:02", "its goroutines waited for a CPU, scheduling latency p99 up to 250ms"}, nil},
 			[]string{"The load generator is the bottleneck"}},
 		{"5 ms of scheduling latency beside a 300 ms p95 is noise", starvedClosed(5*time.Millisecond, 0, every(2, 19)...), KindGeneratorBound, nil, nil},
 		{"two stalled seconds are a hiccup", starvedClosed(250*time.Millisecond, 0, 5, 6), KindGeneratorBound, nil, nil},
@@ -61,7 +61,7 @@ func TestStarvedGeneratorIsNamed(t *testing.T) {
 			f, found := findKind(fs, tc.kind)
 			if tc.want == nil {
 				if found {
-					t.Fatalf("unexpected %s finding: %s", tc.kind, f.Title)
+					t.Fatalf("unexpected %s finding: %s", tc.kind, title(f))
 				}
 				return
 			}
@@ -71,8 +71,8 @@ func TestStarvedGeneratorIsNamed(t *testing.T) {
 			checkFinding(t, f, tc.want)
 			for _, g := range fs {
 				for _, bad := range tc.never {
-					if strings.Contains(g.Title, bad) {
-						t.Errorf("finding %q says %q", g.Title, bad)
+					if strings.Contains(title(g), bad) {
+						t.Errorf("finding %q says %q", title(g), bad)
 					}
 				}
 			}
@@ -102,8 +102,8 @@ func TestDropsNameWhatHeldThePool(t *testing.T) {
 			if !found {
 				t.Fatal("no generator-bound finding")
 			}
-			if !strings.Contains(f.Title, c.says) || !hasEvidence(f, "the VU pool was held at 36 by") {
-				t.Fatalf("the finding does not name the cause %q: %s; %+v", c.says, f.Title, f.Evidence)
+			if !strings.Contains(title(f), c.says) || !hasEvidence(f, "the VU pool was held at 36 by") {
+				t.Fatalf("the finding does not name the cause %q: %s; %+v", c.says, title(f), f.Evidence)
 			}
 		})
 	}

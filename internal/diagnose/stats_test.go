@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/loadlens/loadlens/internal/series"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 func TestTheilSenIgnoresOutliers(t *testing.T) {
@@ -136,15 +137,15 @@ func TestPerSecondReadsRawCounters(t *testing.T) {
 	}
 }
 
-func TestFormat(t *testing.T) {
-	cases := []struct{ got, want string }{
-		{count(3700.4), "3,700"}, {count(1234567), "1,234,567"}, {num(0.0123), "0.0123"}, {num(12.34), "12.3"},
-		{num(3.5), "3.5"}, {dur(0.00095), "950 µs"}, {dur(0.0123), "12.3 ms"}, {dur(1.234), "1.23 s"},
-		{pct(0.923), "92 %"}, {pct(0.0123), "1.2 %"}, {times(2), "2.0×"}, {times(246.3), "246×"}, {cores(1), "1 core"}, {cores(2), "2 cores"},
-	}
-	for _, tc := range cases {
-		if tc.got != tc.want {
-			t.Errorf("got %q, want %q", tc.got, tc.want)
+// TestEveryUnitIsKnownToTheRenderer checks that each unit's name is one
+// units.Of formats in that unit, not as a plain number.
+func TestEveryUnitIsKnownToTheRenderer(t *testing.T) {
+	for u := Unit(0); u < numUnits; u++ {
+		if u == UnitNumber {
+			continue
+		}
+		if got := units.Of(1.5, u.String()); got == units.Number(1.5) {
+			t.Errorf("unit %s reads %q, a plain number: units.Of does not know its name", u, got)
 		}
 	}
 }

@@ -153,7 +153,7 @@ func endSlack(grace time.Duration) time.Duration {
 }
 
 // endSlackMax bounds endSlack.
-const endSlackMax = 100 * time.Millisecond
+const endSlackMax = time.Second
 
 // state is what the pool policy reads now.
 func (p *openPool) state(now time.Time, late, behind time.Duration, rate float64) poolState {

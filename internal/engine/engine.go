@@ -101,6 +101,15 @@ func (e *Engine) Gauges(dst []sample.Gauge) []sample.Gauge {
 	return dst
 }
 
+// InFlight returns the requests sent and not yet answered, over every scenario.
+func (e *Engine) InFlight() int64 {
+	var n int64
+	for _, sc := range e.scens {
+		n += sc.inflight.Load()
+	}
+	return n
+}
+
 // fail stops the whole run with err, which Run then returns.
 func (e *Engine) fail(err error) {
 	e.failOnce.Do(func() {

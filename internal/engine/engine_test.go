@@ -422,6 +422,10 @@ func TestCancelStopsPromptlyAndRecordsInterruptedRequests(t *testing.T) {
 	}
 }
 
+// TestTLSAndHTTP2: https goes through the lean client over HTTP/1.1 (ALPN
+// offers http/1.1 only) unless the scenario asks for HTTP/2, which goes
+// through net/http; both verify certificates unless told not to, and
+// reuse the connection.
 func TestTLSAndHTTP2(t *testing.T) {
 	var proto atomic.Value
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -434,18 +438,25 @@ func TestTLSAndHTTP2(t *testing.T) {
 	cases := []struct {
 		name      string
 		insecure  bool
+		http2     bool
+		opts      Options
 		want      sample.Kind
 		wantProto string
 	}{
-		{"an unknown certificate authority is a TLS failure", false, sample.TLS, ""},
-		{"insecure_skip_tls_verify speaks HTTP/2 over TLS", true, sample.OK, "HTTP/2.0"},
+		{"an unknown certificate authority is a TLS failure", false, false, Options{}, sample.TLS, ""},
+		{"an unknown certificate authority is a TLS failure over HTTP/2", false, true, Options{}, sample.TLS, ""},
+		{"insecure_skip_tls_verify speaks HTTP/1.1 over TLS by default", true, false, Options{}, sample.OK, "HTTP/1.1"},
+		{"net/http without http2 speaks HTTP/1.1 too", true, false, Options{NetHTTPOnly: true}, sample.OK, "HTTP/1.1"},
+		{"http2: true speaks HTTP/2 over TLS", true, true, Options{}, sample.OK, "HTTP/2.0"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			proto.Store("")
 			s := scenario(plan.Load{Model: plan.Iterations, VUCount: 1, Count: 2, MaxDuration: time.Minute}, get(srv.URL))
+			s.HTTP2 = c.http2
 			p := &plan.Plan{Scenarios: []*plan.Scenario{s}, Insecure: c.insecure}
 			rec := newTestRecorder()
-			if err := New(p, rec, Options{}).Run(context.Background()); err != nil {
+			if err := New(p, rec, c.opts).Run(context.Background()); err != nil {
 				t.Fatal(err)
 			}
 			if len(rec.reqs) != 2 || rec.reqs[0].Kind != c.want {

@@ -24,15 +24,19 @@ import (
 const (
 	poolHeadroom = 2.0
 	poolSlack    = 8
-	smallPool    = 64 // VUs that cost nothing: a busy host does not hold a pool this small while it is on time
-	manyRunnable = 32 // goroutines waiting for a CPU: with a quarter of the busy VUs among them, the generator is the queue
-	busyCPU      = 0.9
-	busySched    = 2 * time.Millisecond // the 90th percentile wait of a runnable goroutine for a CPU over schedEvery (a generator with CPU to spare: under 0.1 ms)
-	schedEvery   = 100 * time.Millisecond
-	lateFloor    = 10 * time.Millisecond
-	behindFor    = time.Second
-	serviceEvery = 100 * time.Millisecond // how often the completed iterations' service time is re-averaged
-	growEvery    = 100 * time.Millisecond // the pool at most doubles in this long, before the CPU is known
+	// poolSlackTime is added to the service time: the arrivals of a pause
+	// this long (a GC, the host taking the CPU away) come due together and
+	// need VUs together, even when the target answers in microseconds
+	poolSlackTime = 100 * time.Millisecond
+	smallPool     = 64 // VUs that cost nothing: a busy host does not hold a pool this small while it is on time
+	manyRunnable  = 32 // goroutines waiting for a CPU: with a quarter of the busy VUs among them, the generator is the queue
+	busyCPU       = 0.9
+	busySched     = 2 * time.Millisecond // the 90th percentile wait of a runnable goroutine for a CPU over schedEvery (a generator with CPU to spare: under 0.1 ms)
+	schedEvery    = 100 * time.Millisecond
+	lateFloor     = 10 * time.Millisecond
+	behindFor     = time.Second
+	serviceEvery  = 100 * time.Millisecond // how often the completed iterations' service time is re-averaged
+	growEvery     = 100 * time.Millisecond // the pool at most doubles in this long, before the CPU is known
 )
 
 // holdReason says why an open-model scenario's VU pool did not grow.
@@ -138,7 +142,9 @@ func (g *poolGovernor) allow(s poolState) (ok bool, held int64, why holdReason) 
 	if s.behind >= behindFor && s.late > max(lateFloor, w) {
 		return false, s.allocated, heldBehind
 	}
-	if need := g.littleCap(s.rate, w); s.allocated >= need {
+	// arrivals the scheduler found late all came due at once, and each
+	// keeps a VU for w: the pool they need covers the lateness too
+	if need := g.littleCap(s.rate, w+max(s.late, 0)+poolSlackTime); s.allocated >= need {
 		return false, s.allocated, heldLatency
 	}
 	if s.now-g.growAt >= growEvery || g.growBase == 0 {
@@ -225,7 +231,7 @@ func (g *poolGovernor) explain(why holdReason, held int64, s poolState) string {
 	if why == heldGrowth {
 		return "the VU pool was held at " + n + " for a moment: it at most doubles every " + growEvery.String()
 	}
-	w := g.serviceTime(s)
+	w := g.serviceTime(s) + max(s.late, 0) + poolSlackTime
 	return "the VU pool was held at " + n + ", what the target's latency explains (Little's law: " +
 		strconv.FormatFloat(s.rate, 'f', -1, 64) + "/s × " + roundDuration(w).String() + " × " +
 		strconv.FormatFloat(poolHeadroom, 'f', -1, 64) + " headroom)"

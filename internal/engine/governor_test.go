@@ -30,14 +30,26 @@ func TestPoolGovernor(t *testing.T) {
 			served(now, 5000, 100, 100, time.Second, time.Second), false, heldMaxVUs, 100},
 		{"the open-file limit", poolGovernor{maxVUs: 100000, files: 18750, floor: 1024},
 			served(now, 5000, 18750, 18750, 10*time.Second, 10*time.Second), false, heldFiles, 18750},
-		{"a fast target at a high rate needs no more than the prepared VUs", poolGovernor{maxVUs: 600000, floor: 1024},
-			served(now, 20000, 1024, 1024, 100*time.Microsecond, 200*time.Microsecond), false, heldLatency, 1024},
+		{"a fast target at a high rate: the arrivals of a 100 ms pause, 2 × 20,000/s × 100.2ms + 8 = 4,016", poolGovernor{maxVUs: 600000, floor: 1024},
+			served(now, 20000, 4016, 4016, 100*time.Microsecond, 200*time.Microsecond), false, heldLatency, 4016},
 		{"a slow target: rate × service time", poolGovernor{maxVUs: 600000, floor: 1024},
 			served(now, 5000, 1024, 1024, 500*time.Millisecond, time.Second), true, heldNot, 0},
-		{"Little's law with headroom: 2 × 1000/s × 100ms + 8 = 208 VUs", poolGovernor{maxVUs: 600000, floor: 10},
-			served(now, 1000, 208, 208, 50*time.Millisecond, 100*time.Millisecond), false, heldLatency, 208},
+		{"Little's law with headroom: 2 × 1000/s × (100ms + 100ms pause) + 8 = 408 VUs", poolGovernor{maxVUs: 600000, floor: 10},
+			served(now, 1000, 408, 408, 50*time.Millisecond, 100*time.Millisecond), false, heldLatency, 408},
 		{"one VU fewer than that grows", poolGovernor{maxVUs: 600000, floor: 10},
-			served(now, 1000, 207, 207, 50*time.Millisecond, 100*time.Millisecond), true, heldNot, 0},
+			served(now, 1000, 407, 407, 50*time.Millisecond, 100*time.Millisecond), true, heldNot, 0},
+		{"a late scheduler: the arrivals due at once need VUs for the lateness too (2 × 200/s × (0.2ms + 50ms + 100ms) + 8 = 69)", poolGovernor{maxVUs: 200, floor: 10},
+			func() poolState {
+				s := served(now, 200, 68, 68, 100*time.Microsecond, 200*time.Microsecond)
+				s.late = 50 * time.Millisecond
+				return s
+			}(), true, heldNot, 0},
+		{"and no more", poolGovernor{maxVUs: 200, floor: 10},
+			func() poolState {
+				s := served(now, 200, 69, 69, 100*time.Microsecond, 200*time.Microsecond)
+				s.late = 50 * time.Millisecond
+				return s
+			}(), false, heldLatency, 69},
 		{"a target that stalls: nothing completes lately, but the busy VUs age", poolGovernor{maxVUs: 600000, floor: 1024},
 			served(now, 5000, 1024, 1024, 2*time.Second, time.Millisecond), true, heldNot, 0},
 		{"a generator that uses its CPU up", poolGovernor{maxVUs: 600000, floor: 100},

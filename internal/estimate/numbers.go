@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // CeilSignificant rounds x up to digits significant figures: 8,333.3 → 8,400
@@ -45,7 +47,7 @@ func (p Price) String() string {
 	if p.Per == time.Hour {
 		per = "h"
 	}
-	return strings.TrimSpace(group(strconv.FormatFloat(p.Amount, 'f', -1, 64))+" "+p.Currency) + "/" + per
+	return strings.TrimSpace(units.Exact(p.Amount)+" "+p.Currency) + "/" + per
 }
 
 // ParsePrice reads a price such as "9.529/h", "228.70 USD/day" or "0.58/hour".
@@ -96,66 +98,4 @@ func ParseFraction(s string) (float64, error) {
 		return 0, fmt.Errorf("%q is not a share between 0 and 100%%", s)
 	}
 	return v, nil
-}
-
-// num formats a figure for people: thousands separated, at most two
-// decimals (one from 100, none from 1,000), trailing zeros dropped.
-func num(x float64) string {
-	decimals := 2
-	switch a := math.Abs(x); {
-	case a >= 1000:
-		decimals = 0
-	case a >= 100:
-		decimals = 1
-	}
-	s := strconv.FormatFloat(x, 'f', decimals, 64)
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	if s == "-0" {
-		s = "0"
-	}
-	return group(s)
-}
-
-// group puts thousands separators into the integer part of a number.
-func group(s string) string {
-	sign := ""
-	if strings.HasPrefix(s, "-") {
-		sign, s = "-", s[1:]
-	}
-	intPart, frac, hasFrac := strings.Cut(s, ".")
-	var b strings.Builder
-	for i, c := range intPart {
-		if i > 0 && (len(intPart)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if hasFrac {
-		b.WriteString("." + frac)
-	}
-	return sign + b.String()
-}
-
-// pct formats a ratio as a percentage: 0.12 → "12%".
-func pct(r float64) string { return num(r*100) + "%" }
-
-// plural is one when n is 1, else many: "1 node", "2 nodes".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-// count writes n with its noun in the right number.
-func count(n int, one, many string) string { return num(float64(n)) + " " + plural(n, one, many) }
-
-// qty writes a figure with its noun in the right number: "1 visit", "1.5 visits".
-func qty(x float64, one, many string) string {
-	if x == 1 {
-		return num(x) + " " + one
-	}
-	return num(x) + " " + many
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // validate rejects inputs that are negative, contradictory or incomplete,
@@ -96,7 +98,7 @@ func dailyErrors(in Input) []string {
 		errs = append(errs, fmt.Sprintf("peak-hour share %v is above 100%%", in.PeakHourShare))
 	}
 	if in.PeakHourShare > 0 && in.PeakHourShare < 1.0/24 {
-		errs = append(errs, fmt.Sprintf("peak-hour share %s is below the average hour's 4.17%%: the peak cannot be below the average", pct(in.PeakHourShare)))
+		errs = append(errs, fmt.Sprintf("peak-hour share %s is below the average hour's 4.17%%: the peak cannot be below the average", units.Share(in.PeakHourShare)))
 	}
 	return errs
 }

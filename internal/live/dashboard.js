@@ -177,8 +177,8 @@
   function fillEndpoint(tr, r) {
     if (!tr || !r) return;
     var has = r.rq > 0, lat = function (x) { return has ? LL.fmtMs(x) : "-"; };
-    var texts = [String(r.rq), has ? LL.fmtMs(1000 * r.act) : "-", r.rps.toFixed(1),
-      r.er + " (" + LL.fmtPct(has ? r.er / r.rq : 0) + ")",
+    var texts = [LL.fmtCount(r.rq), has ? LL.fmtMs(1000 * r.act) : "-", LL.fmtNum(r.rps),
+      LL.fmtCount(r.er) + " (" + LL.fmtPct(has ? r.er / r.rq : 0) + ")",
       lat(r.min), lat(r.avg), lat(r.p50), lat(r.p90), lat(r.p95), lat(r.p99), lat(r.max)];
     texts.forEach(function (t, k) { tr.cells[k + 1].textContent = t; });
     tr.cells[4].classList.toggle("bad", r.er > 0);
@@ -219,27 +219,27 @@
   // second, with the run so far underneath.
   function showLastSecond(f) {
     var last = "last second", has = f.rq > 0;
-    setCard("rps", last, LL.fmtNum(f.rq), LL.fmtNum(store.totalRq) + " requests so far");
+    setCard("rps", last, LL.fmtNum(f.rq), LL.fmtCount(store.totalRq) + " requests so far");
     setCard("p95", last, LL.fmtMs(has ? f.p95 : null), "p50 " + LL.fmtMs(has ? f.p50 : null) + " · p99 " + LL.fmtMs(has ? f.p99 : null));
-    setCard("err", last, LL.fmtPct(has ? f.er / f.rq : 0), LL.fmtNum(store.totalEr) + " failed so far (" +
+    setCard("err", last, LL.fmtPct(has ? f.er / f.rq : 0), LL.fmtCount(store.totalEr) + " failed so far (" +
       LL.fmtPct(store.totalRq > 0 ? store.totalEr / store.totalRq : 0) + ")", f.er > 0);
     setCard("vus", last, String(f.vu), "of " + f.vx + " allocated");
-    setCard("dropped", "so far", LL.fmtNum(store.totalDr), store.totalDr > 0 ? "iterations without a free VU" : "iterations", store.totalDr > 0);
-    setCard("cpu", last, f.cpu === undefined || f.cpu === null ? "-" : f.cpu.toFixed(1) + "%", "of " + meta.cpus + " cores", f.cpu > 85);
+    setCard("dropped", "so far", LL.fmtCount(store.totalDr), store.totalDr > 0 ? "iterations without a free VU" : "iterations", store.totalDr > 0);
+    setCard("cpu", last, f.cpu === undefined || f.cpu === null ? "-" : LL.fmtShare(f.cpu / 100), "of " + meta.cpus + " cores", f.cpu > 85);
   }
 
   // showWholeRun fills the cards once the run has ended, from the end
   // event's figures of the whole run (report.RunFigures).
   function showWholeRun(r) {
     var whole = "whole run", has = r.rq > 0;
-    setCard("rps", whole, LL.fmtNum(r.rps), LL.fmtNum(r.rq) + " requests in " + LL.fmtMs(1000 * r.elapsed_s));
+    setCard("rps", whole, LL.fmtNum(r.rps), LL.fmtCount(r.rq) + " requests in " + LL.fmtMs(1000 * r.elapsed_s));
     setCard("p95", whole, LL.fmtMs(has ? r.p95 : null), "p50 " + LL.fmtMs(has ? r.p50 : null) + " · p99 " + LL.fmtMs(has ? r.p99 : null));
-    setCard("err", whole, LL.fmtPct(has ? r.er / r.rq : 0), LL.fmtNum(r.er) + " of " + LL.fmtNum(r.rq) + " failed", r.er > 0);
+    setCard("err", whole, LL.fmtPct(has ? r.er / r.rq : 0), LL.fmtCount(r.er) + " of " + LL.fmtCount(r.rq) + " failed", r.er > 0);
     setCard("vus", whole, String(r.vx), "allocated at most" + (r.vu > 0 ? " · " + r.vu + " active at most" : ""));
-    setCard("dropped", whole, LL.fmtNum(r.dr), r.dr > 0 ? "iterations without a free VU" : "iterations", r.dr > 0);
+    setCard("dropped", whole, LL.fmtCount(r.dr), r.dr > 0 ? "iterations without a free VU" : "iterations", r.dr > 0);
     var cpu = r.cpu_avg === undefined || r.cpu_avg === null;
-    setCard("cpu", whole, cpu ? "-" : r.cpu_avg.toFixed(1) + "%", cpu ? "of " + meta.cpus + " cores" :
-      "average · peak " + r.cpu_peak.toFixed(1) + "% of " + meta.cpus + " cores", !cpu && r.cpu_peak > 85);
+    setCard("cpu", whole, cpu ? "-" : LL.fmtShare(r.cpu_avg / 100), cpu ? "of " + meta.cpus + " cores" :
+      "average · peak " + LL.fmtShare(r.cpu_peak / 100) + " of " + meta.cpus + " cores", !cpu && r.cpu_peak > 85);
   }
 
   function schedule() {

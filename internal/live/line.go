@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"time"
+
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // Status is the figures of the latest second, as the live line shows them.
@@ -20,6 +22,9 @@ type Status struct {
 	VUs     int64         // active VUs
 	VUsMax  int64         // allocated VUs
 	Dropped int64         // dropped iterations so far
+	// InFlight is requests sent and not yet answered: against a stalled
+	// target it is the only figure that moves.
+	InFlight int64
 }
 
 // Line is the one-line progress display. On a terminal it rewrites itself
@@ -66,25 +71,20 @@ func (l *Line) Done() {
 	}
 }
 
-// Format renders a status as one line of text.
+// Format renders a status as one line of text: the seconds of the run as
+// the charts count them, and the latest second's figures.
 func Format(s Status) string {
-	el := s.Elapsed.Truncate(time.Second)
-	progress := el.String()
+	progress := units.Clock(int(s.Elapsed / time.Second))
 	if s.Total > 0 {
-		progress = fmt.Sprintf("%s/%s", el, s.Total.Truncate(time.Second))
+		progress += "/" + units.Clock(int(s.Total/time.Second))
+		if s.Elapsed > s.Total {
+			progress += " stopping" // the graceful stop: waiting for requests in flight
+		}
 	}
-	return fmt.Sprintf("[%s] %.0f req/s · p95 %s · errors %.2f%% · VUs %d/%d · dropped %d",
-		progress, s.RPS, fmtDur(s.P95), 100*s.ErrRate, s.VUs, s.VUsMax, s.Dropped)
-}
-
-func fmtDur(d time.Duration) string {
-	switch {
-	case d <= 0:
-		return "-"
-	case d < time.Millisecond:
-		return fmt.Sprintf("%dµs", d.Microseconds())
-	case d < time.Second:
-		return fmt.Sprintf("%.1fms", float64(d)/float64(time.Millisecond))
+	p95 := "-" // no request completed in the second
+	if s.P95 > 0 {
+		p95 = units.Duration(s.P95)
 	}
-	return fmt.Sprintf("%.2fs", d.Seconds())
+	return fmt.Sprintf("[%s] %s · p95 %s · errors %s · in flight %s · VUs %s/%s · dropped %s",
+		progress, units.Rate(s.RPS, "req"), p95, units.Percent(s.ErrRate), units.Count(s.InFlight), units.Count(s.VUs), units.Count(s.VUsMax), units.Count(s.Dropped))
 }

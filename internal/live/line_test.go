@@ -8,7 +8,7 @@ import (
 
 func TestLineOutput(t *testing.T) {
 	st := func(sec int) Status {
-		return Status{Elapsed: time.Duration(sec) * time.Second, Total: 30 * time.Second, RPS: 199, P95: 12300 * time.Microsecond, ErrRate: 0.015, VUs: 5, VUsMax: 100, Dropped: 3}
+		return Status{Elapsed: time.Duration(sec) * time.Second, Total: 30 * time.Second, RPS: 199, P95: 12300 * time.Microsecond, ErrRate: 0.015, VUs: 5, VUsMax: 100, Dropped: 3, InFlight: 7}
 	}
 	cases := []struct {
 		name      string
@@ -35,7 +35,7 @@ func TestLineOutput(t *testing.T) {
 			if strings.Contains(out, "\033[") != c.wantANSI {
 				t.Errorf("ANSI codes present = %v, want %v", !c.wantANSI, c.wantANSI)
 			}
-			if !strings.Contains(out, "199 req/s · p95 12.3ms · errors 1.50% · VUs 5/100 · dropped 3") {
+			if !strings.Contains(out, "199 req/s · p95 12.3ms · errors 1.50% · in flight 7 · VUs 5/100 · dropped 3") {
 				t.Errorf("figures missing from %q", out)
 			}
 		})
@@ -43,8 +43,21 @@ func TestLineOutput(t *testing.T) {
 }
 
 func TestFormatProgress(t *testing.T) {
-	got := Format(Status{Elapsed: 12500 * time.Millisecond, Total: time.Minute})
-	if !strings.HasPrefix(got, "[12s/1m0s] 0 req/s · p95 -") {
-		t.Errorf("Format = %q", got)
+	cases := []struct {
+		name string
+		st   Status
+		want string
+	}{
+		{"during the run", Status{Elapsed: 12500 * time.Millisecond, Total: time.Minute}, "[0:12/1:00] 0 req/s · p95 -"},
+		{"a stalled target in the graceful stop", Status{Elapsed: 6 * time.Second, Total: 3 * time.Second, InFlight: 60},
+			"[0:06/0:03 stopping] 0 req/s · p95 - · errors 0.00% · in flight 60 "},
+		{"no planned length", Status{Elapsed: 6 * time.Second}, "[0:06] 0 req/s"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := Format(c.st); !strings.HasPrefix(got, c.want) {
+				t.Errorf("Format = %q, want it to start %q", got, c.want)
+			}
+		})
 	}
 }

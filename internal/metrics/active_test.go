@@ -3,6 +3,8 @@ package metrics
 import (
 	"testing"
 	"time"
+
+	"github.com/loadlens/loadlens/internal/sample"
 )
 
 // TestActive checks the span an endpoint's rate divides by: from its first
@@ -42,6 +44,46 @@ func TestActive(t *testing.T) {
 			}
 			if e.Requests > 0 && (e.FirstSec != tt.first || e.LastSec != tt.last) {
 				t.Errorf("seconds %d..%d, want %d..%d", e.FirstSec, e.LastSec, tt.first, tt.last)
+			}
+		})
+	}
+}
+
+// TestActiveWithInterrupted checks that requests cut off by the end of the
+// run, all recorded in its last second, make the endpoint active from when
+// they were sent: 60 requests to a dead target over 3s and a graceful stop
+// to 7.96s are not 60 in under a second.
+func TestActiveWithInterrupted(t *testing.T) {
+	tests := []struct {
+		name    string
+		longest time.Duration // of the interrupted requests, recorded in second 7
+		first   int
+	}{
+		{"sent from the start", 7950 * time.Millisecond, 0},
+		{"sent 2.5s before the end", 2500 * time.Millisecond, 4},
+		{"sent within the last second", 300 * time.Millisecond, 6},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			run := NewRun(testLayout())
+			for sec := range 8 {
+				s := NewSnapshot(sec, run.Layout)
+				if sec == 7 {
+					e := &s.Endpoints[0]
+					e.Requests, e.Failures[sample.Interrupted] = 60, 60
+					e.Duration = NewHist()
+					e.Duration.Record(tt.longest)
+					e.Duration.Record(tt.longest / 2)
+				}
+				run.Add(s)
+			}
+			run.SetElapsed(7960 * time.Millisecond)
+			e := &run.Endpoints[0]
+			if e.FirstSec != tt.first || e.LastSec != 7 {
+				t.Errorf("seconds %d..%d, want %d..7", e.FirstSec, e.LastSec, tt.first)
+			}
+			if want := 7960*time.Millisecond - time.Duration(tt.first)*time.Second; run.Active(e) != want {
+				t.Errorf("Active = %v, want %v", run.Active(e), want)
 			}
 		})
 	}

@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"math"
 	"time"
 
 	"github.com/loadlens/loadlens/internal/sample"
@@ -171,7 +172,7 @@ func totalFailures(f *[sample.NumKinds]int64) int64 {
 }
 
 func (t *EndpointTotal) add(e *EndpointSecond, sec int) {
-	t.active(e.Requests, sec, sec)
+	t.active(e.Requests, startOfInterrupted(e, sec), sec)
 	t.Requests += e.Requests
 	for k := range t.Failures {
 		t.Failures[k] += e.Failures[k]
@@ -203,6 +204,18 @@ func (t *EndpointTotal) add(e *EndpointSecond, sec int) {
 			}
 		}
 	}
+}
+
+// startOfInterrupted is the first second an endpoint's requests recorded in
+// sec were in flight: requests cut off by the end of the run are all
+// recorded in its last second, though they waited since they were sent
+// (their durations), so the endpoint was active from then, not for one
+// second at a rate of all of them.
+func startOfInterrupted(e *EndpointSecond, sec int) int {
+	if e.Failures[sample.Interrupted] == 0 || e.Duration == nil {
+		return sec
+	}
+	return max(0, int(math.Floor(float64(sec)-e.Duration.Max().Seconds())))
 }
 
 // active widens the seconds with requests by first..last when n > 0

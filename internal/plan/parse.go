@@ -28,7 +28,7 @@ const (
 
 // topKeys are the keys a test file may have at the top level, besides the
 // x- extension keys that are ignored so they can hold YAML anchors.
-var topKeys = []string{"name", "base_url", "headers", "timeout", "expect_status", "redirects", "max_body", "allow_hosts", "insecure_skip_tls_verify", "thresholds", "scenarios", "observe"}
+var topKeys = []string{"name", "base_url", "headers", "timeout", "expect_status", "redirects", "max_body", "allow_hosts", "insecure_skip_tls_verify", "http2", "thresholds", "scenarios", "observe"}
 
 // namePattern is what run and scenario names may contain: they name
 // directories and appear in threshold filters.
@@ -199,6 +199,7 @@ type defaults struct {
 	expect    []int // statuses that are not failures; nil: below 400
 	redirects int   // redirects followed inside one sample
 	maxBody   int64 // bytes of a body kept for checks and extractions
+	http2     bool  // https requests may use HTTP/2
 }
 
 // plan parses the top-level mapping.
@@ -251,6 +252,9 @@ func (p *parser) plan(root node) *Plan {
 		if b, ok := p.size(n); ok {
 			def.maxBody = b
 		}
+	}
+	if n, ok := o.get("http2"); ok {
+		def.http2, _ = p.boolean(n)
 	}
 	if n, ok := o.get("headers"); ok {
 		def.headers = p.headerFields(n)

@@ -42,7 +42,7 @@ func TestParseInvalid(t *testing.T) {
 		{"merge of a scalar", head + "      - <<: 5\n        get: /x\n", "7:13: scenarios.s.flow[0]: expected a mapping to merge with <<, got a number 5"},
 
 		// Top-level keys.
-		{"unknown top key with suggestion", "scenarois: {}\n", `1:1: scenarois: unknown key "scenarois"; did you mean "scenarios"? (allowed: name, base_url, headers, timeout, expect_status, redirects, max_body, allow_hosts, insecure_skip_tls_verify, thresholds, scenarios, observe)` + "\n" +
+		{"unknown top key with suggestion", "scenarois: {}\n", `1:1: scenarois: unknown key "scenarois"; did you mean "scenarios"? (allowed: name, base_url, headers, timeout, expect_status, redirects, max_body, allow_hosts, insecure_skip_tls_verify, http2, thresholds, scenarios, observe)` + "\n" +
 			"1:1: missing key \"scenarios\": a test needs at least one scenario"},
 		{"no scenarios", "name: x\n", "1:1: missing key \"scenarios\": a test needs at least one scenario"},
 		{"empty scenarios", "scenarios: {}\n", "1:12: scenarios: needs at least one scenario"},
@@ -59,15 +59,15 @@ func TestParseInvalid(t *testing.T) {
 		{"bad scenario name", "scenarios:\n  my scenario: {rate: 1, duration: 1s, flow: [get: http://x/]}\n", `2:3: scenarios.my scenario: scenario name "my scenario" may only use letters, digits, '.', '_' and '-'`},
 		{"scenario key typo", "base_url: http://h\nscenarios:\n  s:\n    rate: 1\n    duraton: 1m\n    flow: [get: /x]\n",
 			"4:5: scenarios.s.rate: rate needs duration (how long to hold it), or use start_rate with stages\n" +
-				`5:5: scenarios.s.duraton: unknown key "duraton"; did you mean "duration"? (allowed: model, start_time, graceful_stop, data, flow, rate, duration, start_rate, stages, time_unit, pre_allocated_vus, max_vus)`},
+				`5:5: scenarios.s.duraton: unknown key "duraton"; did you mean "duration"? (allowed: model, start_time, graceful_stop, http2, data, flow, rate, duration, start_rate, stages, time_unit, pre_allocated_vus, max_vus)`},
 		{"unknown key before the model is known", "base_url: http://h\nscenarios:\n  s:\n    stages: []\n    flw: [get: /x]\n",
 			`3:3: scenarios.s: missing key "model" (arrival-rate, vus or iterations): it cannot be inferred without rate, vus or iterations` + "\n" +
 				`3:3: scenarios.s: missing key "flow": the list of steps each iteration runs` + "\n" +
-				`5:5: scenarios.s.flw: unknown key "flw"; did you mean "flow"? (allowed: model, start_time, graceful_stop, data, flow, rate, duration, start_rate, stages, time_unit, pre_allocated_vus, max_vus, vus, start_vus, graceful_ramp_down, iterations, max_duration)`},
+				`5:5: scenarios.s.flw: unknown key "flw"; did you mean "flow"? (allowed: model, start_time, graceful_stop, http2, data, flow, rate, duration, start_rate, stages, time_unit, pre_allocated_vus, max_vus, vus, start_vus, graceful_ramp_down, iterations, max_duration)`},
 		{"model typo", "base_url: http://h\nscenarios:\n  s:\n    model: arival-rate\n    flow: [get: /x]\n", `4:12: scenarios.s.model: unknown value "arival-rate"; did you mean "arrival-rate"? (use arrival-rate, vus, iterations)`},
 		{"model not inferable", "base_url: http://h\nscenarios:\n  s:\n    stages: [{duration: 1m, target: 1}]\n    flow: [get: /x]\n", `3:3: scenarios.s: missing key "model" (arrival-rate, vus or iterations): it cannot be inferred without rate, vus or iterations`},
 		{"model conflict", "base_url: http://h\nscenarios:\n  s:\n    rate: 1\n    iterations: 5\n    flow: [get: /x]\n", `5:5: scenarios.s: cannot infer the model: "rate" means arrival-rate but "iterations" means iterations; set model:`},
-		{"key of another model", "base_url: http://h\nscenarios:\n  s:\n    model: vus\n    vus: 2\n    rate: 5\n    duration: 1m\n    flow: [get: /x]\n", `6:5: scenarios.s.rate: "rate" does not apply to a vus scenario (allowed: model, start_time, graceful_stop, data, flow, vus, duration, start_vus, stages, graceful_ramp_down)`},
+		{"key of another model", "base_url: http://h\nscenarios:\n  s:\n    model: vus\n    vus: 2\n    rate: 5\n    duration: 1m\n    flow: [get: /x]\n", `6:5: scenarios.s.rate: "rate" does not apply to a vus scenario (allowed: model, start_time, graceful_stop, http2, data, flow, vus, duration, start_vus, stages, graceful_ramp_down)`},
 		{"bare number duration", "base_url: http://h\nscenarios:\n  s:\n    rate: 1\n    duration: 5\n    flow: [get: /x]\n", "5:15: scenarios.s.duration: bad duration 5: add a unit, like 5ms, 5s or 5m"},
 		{"negative vus", "base_url: http://h\nscenarios:\n  s:\n    vus: -5\n    duration: 1m\n    flow: [get: /x]\n", "4:10: scenarios.s.vus: must not be negative, got -5"},
 		{"vus not a whole number", "base_url: http://h\nscenarios:\n  s:\n    vus: 1.5\n    duration: 1m\n    flow: [get: /x]\n", "4:10: scenarios.s.vus: expected a whole number, got 1.5"},

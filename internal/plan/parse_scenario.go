@@ -15,7 +15,7 @@ const (
 )
 
 // commonScenarioKeys are the keys of every scenario, whatever its model.
-var commonScenarioKeys = []string{"model", "start_time", "graceful_stop", "data", "flow"}
+var commonScenarioKeys = []string{"model", "start_time", "graceful_stop", "http2", "data", "flow"}
 
 // modelKeys are the keys each load model adds.
 var modelKeys = map[Model][]string{
@@ -83,7 +83,7 @@ func (p *parser) scenario(name string, n node, def *defaults) *Scenario {
 	}
 	model, modelOK := p.model(o)
 	p.scenarioKeys(o, model, modelOK)
-	s := &Scenario{ID: p.layout.scenario(name, model), Name: name, GracefulStop: DefaultGracefulStop}
+	s := &Scenario{ID: p.layout.scenario(name, model), Name: name, GracefulStop: DefaultGracefulStop, HTTP2: def.http2}
 	if d, ok := o.get("data"); ok {
 		s.Data = p.data(d)
 		p.missingVars = s.Data == nil
@@ -118,6 +118,9 @@ func (p *parser) scenario(name string, n node, def *defaults) *Scenario {
 	}
 	if v, ok := o.get("graceful_stop"); ok {
 		s.GracefulStop, _ = p.duration(v)
+	}
+	if v, ok := o.get("http2"); ok {
+		s.HTTP2, _ = p.boolean(v)
 	}
 	return s
 }

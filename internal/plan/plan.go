@@ -63,6 +63,9 @@ type Scenario struct {
 	Vars         []string      // names of the variable slots of a VU (data columns first, then extracted variables)
 	StartTime    time.Duration // delay from the run's start before the scenario begins
 	GracefulStop time.Duration // how long in-flight iterations may finish after the scenario's end
+	// HTTP2 lets https requests use HTTP/2 (through net/http) when the
+	// server offers it; otherwise they use HTTP/1.1 (the lean client).
+	HTTP2 bool
 }
 
 // Load is a scenario's load model. Only the fields of its Model are set.

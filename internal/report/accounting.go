@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/loadlens/loadlens/internal/sample"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // Interrupted returns how many requests the end of the run cut off
@@ -62,34 +63,21 @@ func Accounting(in *Input) []string {
 			out = append(out, "1 request was cut off by the end of the run (interrupted): it counts as failed, "+
 				"and its duration is a lower bound (the time it had waited).")
 		} else {
-			out = append(out, fmt.Sprintf("%d requests were cut off by the end of the run (interrupted): they count as failed, "+
-				"and their durations are lower bounds (the time they had waited).", n))
+			out = append(out, fmt.Sprintf("%s requests were cut off by the end of the run (interrupted): they count as failed, "+
+				"and their durations are lower bounds (the time they had waited).", units.Count(n)))
 		}
 	}
 	if n := in.Truncated(); n > 0 {
-		bodies, their := fmt.Sprintf("%d response bodies were", n), "their"
+		bodies, their := units.Count(n)+" response bodies were", "their"
 		if n == 1 {
 			bodies, their = "1 response body was", "its"
 		}
 		if c := in.BodyCap(); c > 0 {
 			out = append(out, fmt.Sprintf("%s longer than max_body (%s): checks and extractions saw only %s first %s.",
-				bodies, CapText(c), their, CapText(c)))
+				bodies, units.Size(c), their, units.Size(c)))
 		} else {
 			out = append(out, fmt.Sprintf("%s truncated past max_body: checks and extractions saw only %s start.", bodies, their))
 		}
 	}
 	return out
-}
-
-// CapText formats a byte cap the way it is usually written: 1 MiB, 64 KiB, 1000 B.
-func CapText(n int64) string {
-	switch {
-	case n >= 1<<30 && n%(1<<30) == 0:
-		return fmt.Sprintf("%d GiB", n>>30)
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d B", n)
 }

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // Figures are one endpoint's headline figures in a run.
@@ -55,8 +57,8 @@ func WriteBrief(w io.Writer, in *Input) error {
 	if tot.Duration != nil && tot.Duration.Count() > 0 {
 		p95 = tot.Duration.Quantile(95)
 	}
-	fmt.Fprintf(&sb, "  %s · %d requests (%s) · p95 %s · %s failed · %s\n", Verdict(in), tot.Requests,
-		Rate(float64(tot.Requests)/secs), Dur(p95), Pct(nanZero(ratio(failed(&tot), tot.Requests))), in.Status)
+	fmt.Fprintf(&sb, "  %s · %s requests (%s) · p95 %s · %s failed · %s\n", Verdict(in), units.Count(tot.Requests),
+		units.Rate(float64(tot.Requests)/secs, ""), units.Duration(p95), units.Percent(nanZero(ratio(failed(&tot), tot.Requests))), in.Status)
 	for i, res := range in.Results {
 		if !res.Pass {
 			fmt.Fprintf(&sb, "    ✗ %s %s: %s\n", res.Key, res.Expr, Observed(&in.Thresholds[i], res))
@@ -65,11 +67,12 @@ func WriteBrief(w io.Writer, in *Input) error {
 	for _, a := range Accounting(in) {
 		fmt.Fprintf(&sb, "    ! %s\n", a)
 	}
-	for _, f := range in.Findings {
-		fmt.Fprintf(&sb, "    %s: %s\n", strings.ToUpper(f.Severity.String()), f.Title)
+	for i := range in.Findings {
+		f := &in.Findings[i]
+		fmt.Fprintf(&sb, "    %s: %s\n", strings.ToUpper(f.Severity.String()), FindingTitle(f))
 	}
-	if len(in.Findings) == 0 && in.Healthy != "" {
-		fmt.Fprintf(&sb, "    %s\n", in.Healthy)
+	if len(in.Findings) == 0 && in.Healthy != nil {
+		fmt.Fprintf(&sb, "    %s\n", HealthyText(in.Healthy))
 	}
 	if in.Dir != "" {
 		fmt.Fprintf(&sb, "    report: %s/report.html\n", strings.TrimSuffix(in.Dir, "/"))

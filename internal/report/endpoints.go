@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // rateNote says what every per-endpoint rate is over, naming the table's
@@ -72,5 +73,5 @@ func activeText(s endpointStats) string {
 	if s.Requests == 0 {
 		return "-"
 	}
-	return Dur(s.Active)
+	return units.Duration(s.Active)
 }

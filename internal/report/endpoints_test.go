@@ -15,6 +15,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/sample"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // twoSpans is a run of 8.4 s in which GET /burst makes 100 requests inside
@@ -117,8 +118,8 @@ func TestEndpointRatesAreOverTheirActiveSeconds(t *testing.T) {
 		}
 		for k, name := range names {
 			f := fieldsAfter(t, out, "  "+name+" ")
-			if got := []string{f[0], f[1], f[2], f[4]}; fmt.Sprint(got) != fmt.Sprint([]string{"100", Dur(secs(want[k].active)), fmt.Sprintf("%.1f", want[k].rps), mins[k]}) {
-				t.Errorf("%s: REQS ACTIVE RPS MIN = %v, want 100 %s %.1f %s", name, got, Dur(secs(want[k].active)), want[k].rps, mins[k])
+			if got := []string{f[0], f[1], f[2], f[4]}; fmt.Sprint(got) != fmt.Sprint([]string{"100", units.Duration(secs(want[k].active)), units.Number(want[k].rps), mins[k]}) {
+				t.Errorf("%s: REQS ACTIVE RPS MIN = %v, want 100 %s %s %s", name, got, units.Duration(secs(want[k].active)), units.Number(want[k].rps), mins[k])
 			}
 		}
 		if !strings.Contains(out, "RPS = REQS / ACTIVE") {
@@ -165,7 +166,7 @@ func TestEndpointRatesAreOverTheirActiveSeconds(t *testing.T) {
 			t.Errorf("the Markdown endpoint table lacks Active, Min or its note:\n%s", md)
 		}
 		for k, name := range names {
-			row := fmt.Sprintf("| %s | 100 | %s | %.1f | 0.00%% | %s |", name, Dur(secs(want[k].active)), want[k].rps, mins[k])
+			row := fmt.Sprintf("| %s | 100 | %s | %s | 0.00%% | %s |", name, units.Duration(secs(want[k].active)), units.Number(want[k].rps), mins[k])
 			if !strings.Contains(md, row) {
 				t.Errorf("Markdown lacks the row starting %q:\n%s", row, md)
 			}

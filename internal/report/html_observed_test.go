@@ -180,22 +180,22 @@ func TestObservedForPage(t *testing.T) {
 
 func TestNewDiagnosis(t *testing.T) {
 	fs := []diagnose.Finding{
-		{Kind: diagnose.KindPoolExhaustion, Severity: diagnose.Critical, From: 12, To: 71, Title: "DB pool exhausted",
-			Evidence: []diagnose.Evidence{{Source: `go_sql_in_use_connections{role="app"}`, Sec: 65, Value: 10.000000001, Text: "10 of 10 in use"}},
+		{Kind: diagnose.KindPoolExhaustion, Severity: diagnose.Critical, From: 12, To: 71, Parts: diagnose.Words("DB pool exhausted"),
+			Evidence: []diagnose.Evidence{{Source: `go_sql_in_use_connections{role="app"}`, Sec: 65, Value: 10.000000001, Figure: -1, Parts: diagnose.Words("10 of 10 in use")}},
 			Remedies: []string{"hold connections for less time"}},
-		{Kind: diagnose.KindLatencyDrift, Severity: diagnose.Info, From: 3, To: 3, Title: "latency drifts"},
+		{Kind: diagnose.KindLatencyDrift, Severity: diagnose.Info, From: 3, To: 3, Parts: diagnose.Words("latency drifts")},
 	}
 	cases := []struct {
 		name    string
 		fs      []diagnose.Finding
-		healthy string
+		healthy *diagnose.Verdict
 		want    string
 	}{
-		{"findings", fs, "", `{"findings":[{"n":1,"kind":"pool-exhaustion","severity":"critical","title":"DB pool exhausted","from":12,"to":71,` +
-			`"when":"0:12–1:11 (60 s)","evidence":[{"at":"1:05","text":"10 of 10 in use","source":"go_sql_in_use_connections{role=\"app\"} = 10"}],` +
+		{"findings", fs, nil, `{"findings":[{"n":1,"kind":"pool-exhaustion","severity":"critical","title":"DB pool exhausted","from":12,"to":71,` +
+			`"when":"0:12–1:11 (60 seconds)","evidence":[{"at":"1:05","text":"10 of 10 in use","source":"go_sql_in_use_connections{role=\"app\"} = 10"}],` +
 			`"remedies":["hold connections for less time"]},{"n":2,"kind":"latency-drift","severity":"info","title":"latency drifts","from":3,"to":3,` +
 			`"when":"0:03","evidence":[],"remedies":[]}]}`},
-		{"healthy", nil, "no bottleneck found: throughput followed the offered load", `{"findings":[],"healthy":"No bottleneck found: throughput followed the offered load"}`},
+		{"healthy", nil, &diagnose.Verdict{Parts: diagnose.Words("no bottleneck found: throughput followed the offered load")}, `{"findings":[],"healthy":"No bottleneck found: throughput followed the offered load"}`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -248,17 +248,17 @@ func TestHTMLWithoutServerSeries(t *testing.T) {
 	cases := []struct {
 		name      string
 		set       series.Set
-		healthy   string
+		healthy   *diagnose.Verdict
 		findings  bool
 		want, not []string
 	}{
-		{"nothing observed, healthy", nil, "no bottleneck found: all good", false,
+		{"nothing observed, healthy", nil, &diagnose.Verdict{Parts: diagnose.Words("no bottleneck found: all good")}, false,
 			[]string{`id="server-none"`, "were not recorded", `<p class="healthy" id="healthy">`, "No bottleneck found: all good"},
 			[]string{`id="server"`, `id="generator"`, `class="finding `}},
-		{"generator only, with findings", series.Set{observed("loadlens_goroutines", series.Gauge, RoleGenerator, nil, 5)}, "", true,
+		{"generator only, with findings", series.Set{observed("loadlens_goroutines", series.Gauge, RoleGenerator, nil, 5)}, nil, true,
 			[]string{`id="server-none"`, `id="generator"`, `<article class="finding critical" id="finding-1">`},
 			[]string{`id="server"`, `id="healthy"`}},
-		{"not diagnosed", nil, "", false, []string{"This run was not diagnosed."}, []string{`id="healthy"`}},
+		{"not diagnosed", nil, nil, false, []string{"This run was not diagnosed."}, []string{`id="healthy"`}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/loadlens/loadlens/internal/diagnose"
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/metrics/metricstest"
 	"github.com/loadlens/loadlens/internal/series"
@@ -115,7 +116,7 @@ func TestHTMLEscapesWhatCameFromTheTarget(t *testing.T) {
 			in.Series = series.Set{observed("go_sql_in_use_connections", series.Gauge, "app", []series.Label{{Name: "db_name", Value: evil}}, 1, 2)}
 		}},
 		{"finding", func(in *Input) {
-			in.Findings[0].Title = "DB pool exhausted (" + evil + ")"
+			in.Findings[0].Parts = []diagnose.Segment{{Text: "DB pool exhausted (", Figure: -1}, {Name: evil, Figure: -1}, {Text: ")", Figure: -1}}
 			in.Findings[0].Evidence[0].Source = evil
 		}},
 		{"scrape failure", func(in *Input) { in.Notices = []string{"scraping " + evil} }},

@@ -2,12 +2,12 @@ package report
 
 import (
 	"fmt"
-	"html/template"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // htmlView is everything report.html's template shows. Its strings are
@@ -27,12 +27,6 @@ type htmlView struct {
 	Checks                                                     []checkRow
 	Meta                                                       []keyValue
 	TestFile, TestSource                                       string
-
-	Data                       template.JS
-	Scripts                    []template.JS
-	CSS                        template.CSS
-	CSP                        string
-	UPlotLicense, UPlotVersion string
 }
 
 type card struct {
@@ -55,6 +49,7 @@ type endpointRow struct {
 type errorRow struct {
 	Kind, Endpoint, First, Last string
 	Count                       int64
+	CountText                   string
 	Samples                     []sampleRow // the first few distinct messages
 	More                        []sampleRow // the others, folded away
 }
@@ -65,13 +60,13 @@ const shownSamples = 3
 // sampleRow is one distinct error message; Status is set when the message
 // does not already start with it.
 type sampleRow struct {
-	Status, Message string
-	Count           int64
+	Status, Message, Count string
 }
 
 type checkRow struct {
 	Mark, Class, Name, Endpoint, Rate string
 	Passes, Fails                     int64
+	PassesText, FailsText             string
 }
 
 type keyValue struct{ Key, Value string }
@@ -89,13 +84,13 @@ func newHTMLView(in *Input) *htmlView {
 		}
 	}
 	v.VerdictClass = verdictClass(v.Verdict)
-	v.Subtitle = fmt.Sprintf("%s · started %s · ran %s", in.Status, in.Start.Format("2006-01-02 15:04:05 MST"), Dur(r.Elapsed()))
+	v.Subtitle = fmt.Sprintf("%s · started %s · ran %s", in.Status, in.Start.Format("2006-01-02 15:04:05 MST"), units.Duration(r.Elapsed()))
 	if in.Dir != "" {
 		v.Subtitle += " · " + in.Dir
 	}
 	if d := in.Dropped(); d > 0 {
-		v.Warnings = append(v.Warnings, fmt.Sprintf("%d iterations were dropped for lack of a free VU: the target was not offered "+
-			"the planned load, so these percentiles are optimistic. Raise max_vus, or treat the rate as beyond what this setup can test.", d))
+		v.Warnings = append(v.Warnings, fmt.Sprintf("%s iterations were dropped for lack of a free VU: the target was not offered "+
+			"the planned load, so these percentiles are optimistic. Raise max_vus, or treat the rate as beyond what this setup can test.", units.Count(d)))
 	}
 	v.Warnings = append(v.Warnings, Accounting(in)...)
 	v.Cards = headlineCards(in)
@@ -131,10 +126,10 @@ func headlineCards(in *Input) []card {
 	nf := failed(&tot)
 	h := tot.Duration
 	cards := []card{
-		{Label: "Throughput", Value: Rate(float64(tot.Requests) / secs), Sub: fmt.Sprintf("%d requests in %s", tot.Requests, Dur(r.Elapsed()))},
-		{Label: "p95 latency", Value: Dur(h.Quantile(95)), Sub: fmt.Sprintf("p50 %s · avg %s", Dur(h.Quantile(50)), Dur(h.Mean()))},
-		{Label: "p99 latency", Value: Dur(h.Quantile(99)), Sub: "max " + Dur(h.Max())},
-		{Label: "Errors", Value: Pct(ratio(nf, tot.Requests)), Sub: fmt.Sprintf("%d failed", nf), Bad: nf > 0},
+		{Label: "Throughput", Value: units.Rate(float64(tot.Requests)/secs, ""), Sub: fmt.Sprintf("%s requests in %s", units.Count(tot.Requests), units.Duration(r.Elapsed()))},
+		{Label: "p95 latency", Value: units.Duration(h.Quantile(95)), Sub: fmt.Sprintf("p50 %s · avg %s", units.Duration(h.Quantile(50)), units.Duration(h.Mean()))},
+		{Label: "p99 latency", Value: units.Duration(h.Quantile(99)), Sub: "max " + units.Duration(h.Max())},
+		{Label: "Errors", Value: units.Percent(ratio(nf, tot.Requests)), Sub: units.Count(nf) + " failed", Bad: nf > 0},
 	}
 	var passes, fails int64
 	for _, c := range r.Checks {
@@ -143,31 +138,31 @@ func headlineCards(in *Input) []card {
 	if len(r.Checks) == 0 {
 		cards = append(cards, card{Label: "Checks", Value: "-", Sub: "no checks"})
 	} else {
-		cards = append(cards, card{Label: "Checks", Value: Pct(ratio(passes, passes+fails)), Sub: fmt.Sprintf("%d of %d passed", passes, passes+fails), Bad: fails > 0})
+		cards = append(cards, card{Label: "Checks", Value: units.Percent(ratio(passes, passes+fails)), Sub: units.Count(passes) + " of " + units.Count(passes+fails) + " passed", Bad: fails > 0})
 	}
 	var iters, vus int64
 	for _, s := range r.Scenarios {
 		iters += s.Iterations
 		vus += s.VUsMaxAllocated
 	}
-	return append(cards, card{Label: "Peak VUs", Value: strconv.FormatInt(vus, 10), Sub: fmt.Sprintf("%d iterations · %d dropped", iters, in.Dropped()), Bad: in.Dropped() > 0})
+	return append(cards, card{Label: "Peak VUs", Value: units.Count(vus), Sub: units.Count(iters) + " iterations · " + units.Count(in.Dropped()) + " dropped", Bad: in.Dropped() > 0})
 }
 
 // newEndpointRow lays out s in the columns of report.html's and the
 // Markdown summary's endpoint tables.
 func newEndpointRow(s endpointStats) endpointRow {
 	row := endpointRow{Name: s.Name, Cells: []cell{
-		{strconv.FormatInt(s.Requests, 10), float64(s.Requests)},
+		{units.Count(s.Requests), float64(s.Requests)},
 		{activeText(s), s.Active.Seconds()},
-		{fmt.Sprintf("%.1f", s.Rate), s.Rate},
-		{Pct(s.errorRate()), nanZero(s.errorRate())},
+		{units.Number(s.Rate), s.Rate},
+		{units.Percent(s.errorRate()), nanZero(s.errorRate())},
 	}}
 	for _, d := range s.latencies() {
 		if !s.Latency {
 			row.Cells = append(row.Cells, cell{"-", -1})
 			continue
 		}
-		row.Cells = append(row.Cells, cell{Dur(d), ms(d)})
+		row.Cells = append(row.Cells, cell{units.Duration(d), ms(d)})
 	}
 	return row
 }
@@ -177,10 +172,10 @@ func errorRows(r *metrics.Run) []errorRow {
 	var rows []errorRow
 	for i := range r.Endpoints {
 		for _, g := range r.Endpoints[i].Errors {
-			row := errorRow{Kind: g.Kind.String(), Endpoint: endpointLabel(r, i), Count: g.Count,
-				First: elapsedText(g.First), Last: elapsedText(g.Last)}
+			row := errorRow{Kind: g.Kind.String(), Endpoint: endpointLabel(r, i), Count: g.Count, CountText: units.Count(g.Count),
+				First: units.Clock(g.First), Last: units.Clock(g.Last)}
 			for _, s := range g.Samples {
-				sr := sampleRow{Message: s.Message, Count: s.Count}
+				sr := sampleRow{Message: s.Message, Count: units.Count(s.Count)}
 				if st := strconv.Itoa(s.Status); s.Status != 0 && !strings.HasPrefix(s.Message, st) {
 					sr.Status = st
 				}
@@ -197,19 +192,12 @@ func errorRows(r *metrics.Run) []errorRow {
 	return rows
 }
 
-// elapsedText formats seconds since the start as m:ss, as the charts do.
-func elapsedText(sec int) string {
-	if sec >= 3600 {
-		return fmt.Sprintf("%d:%02d:%02d", sec/3600, sec%3600/60, sec%60)
-	}
-	return fmt.Sprintf("%d:%02d", sec/60, sec%60)
-}
-
 func checkRows(r *metrics.Run) []checkRow {
 	var rows []checkRow
 	for i, c := range r.Checks {
 		info := r.Layout.Checks[i]
-		row := checkRow{Mark: "✓", Class: "ok", Name: info.Name, Rate: Pct(ratio(c.Passes, c.Passes+c.Fails)), Passes: c.Passes, Fails: c.Fails}
+		row := checkRow{Mark: "✓", Class: "ok", Name: info.Name, Rate: units.Percent(ratio(c.Passes, c.Passes+c.Fails)), Passes: c.Passes, Fails: c.Fails,
+			PassesText: units.Count(c.Passes), FailsText: units.Count(c.Fails)}
 		if c.Fails > 0 {
 			row.Mark, row.Class = "✗", "bad"
 		}
@@ -227,7 +215,7 @@ func metaRows(in *Input) []keyValue {
 		{"Verdict", Verdict(in)},
 		{"Started", in.Start.Format("2006-01-02 15:04:05.000 MST")},
 		{"Ended", in.End.Format("2006-01-02 15:04:05.000 MST")},
-		{"Duration", Dur(in.Run.Elapsed())},
+		{"Duration", units.Duration(in.Run.Elapsed())},
 		{"loadlens", in.Version},
 		{"Host", in.Host},
 		{"CPUs", strconv.Itoa(in.CPUs)},

@@ -7,6 +7,7 @@ import (
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/series"
 	"github.com/loadlens/loadlens/internal/threshold"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // Input is everything a report is made from.
@@ -31,7 +32,7 @@ type Input struct {
 
 	Series   series.Set         // the target's Prometheus series and the generator's own, on the run's clock
 	Findings []diagnose.Finding // the bottlenecks the diagnosis found, with evidence
-	Healthy  string             // the diagnosis's statement when it found no bottleneck
+	Healthy  *diagnose.Verdict  // the diagnosis's statement when it found no bottleneck; nil otherwise
 }
 
 // The verdicts of a run.
@@ -85,11 +86,11 @@ func Observed(t *threshold.Threshold, r threshold.Result) string {
 	kind, _ := threshold.KindOf(t.Metric)
 	switch {
 	case kind == threshold.Trend && t.Agg != threshold.Count:
-		return name + "=" + Dur(time.Duration(r.Observed*float64(time.Millisecond)))
+		return name + "=" + units.Duration(time.Duration(r.Observed*float64(time.Millisecond)))
 	case kind == threshold.RateKind:
-		return name + "=" + Pct(r.Observed)
+		return name + "=" + units.Percent(r.Observed)
 	case t.Agg == threshold.Rate:
-		return name + "=" + Rate(r.Observed)
+		return name + "=" + units.Rate(r.Observed, "")
 	}
-	return name + "=" + trimFloat(r.Observed)
+	return name + "=" + units.Number(r.Observed)
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // The JUnit XML elements CI systems read (GitLab, Jenkins, GitHub test
@@ -102,7 +104,7 @@ func JUnit(in *Input) ([]byte, error) {
 		}
 		tc := junitCase{Class: in.Name + ".checks." + r.Layout.Scenarios[info.Scenario].Name, Name: name, Time: "0"}
 		if c.Fails > 0 {
-			msg := fmt.Sprintf("%d of %d failed (%s passed)", c.Fails, c.Passes+c.Fails, Pct(ratio(c.Passes, c.Passes+c.Fails)))
+			msg := fmt.Sprintf("%s of %s failed (%s passed)", units.Count(c.Fails), units.Count(c.Passes+c.Fails), units.Percent(ratio(c.Passes, c.Passes+c.Fails)))
 			tc.Failure = &junitOutcome{Message: msg, Type: "check", Text: "check " + strings.TrimSpace(name) + ": " + msg}
 			ck.Failures++
 		}

@@ -2,8 +2,9 @@ package report
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
+
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // Markdown renders the run as GitHub-flavoured Markdown, for a GitHub
@@ -17,7 +18,7 @@ func Markdown(in *Input) []byte {
 	secs := max(r.Elapsed().Seconds(), 1e-9)
 	icon := map[string]string{VerdictPass: "✅", VerdictFail: "❌", VerdictNoThresholds: "ℹ️"}[Verdict(in)]
 	fmt.Fprintf(&sb, "## %s %s: %s\n\n", icon, Verdict(in), mdEscape(in.Name))
-	fmt.Fprintf(&sb, "%s in %s · started %s · loadlens %s\n\n", mdEscape(in.Status), Dur(r.Elapsed()),
+	fmt.Fprintf(&sb, "%s in %s · started %s · loadlens %s\n\n", mdEscape(in.Status), units.Duration(r.Elapsed()),
 		in.Start.Format("2006-01-02 15:04:05 MST"), mdEscape(in.Version))
 
 	var passes, fails int64
@@ -26,13 +27,13 @@ func Markdown(in *Input) []byte {
 	}
 	checks := "-"
 	if len(r.Checks) > 0 {
-		checks = Pct(ratio(passes, passes+fails))
+		checks = units.Percent(ratio(passes, passes+fails))
 	}
 	h := tot.Duration
 	mdTable(&sb, "rrrrrrr", [][]string{
 		{"Requests", "Throughput", "p95", "p99", "Errors", "Checks", "Dropped"},
-		{strconv.FormatInt(tot.Requests, 10), Rate(float64(tot.Requests) / secs), Dur(h.Quantile(95)), Dur(h.Quantile(99)),
-			Pct(ratio(failed(&tot), tot.Requests)), checks, strconv.FormatInt(in.Dropped(), 10)},
+		{units.Count(tot.Requests), units.Rate(float64(tot.Requests)/secs, ""), units.Duration(h.Quantile(95)), units.Duration(h.Quantile(99)),
+			units.Percent(ratio(failed(&tot), tot.Requests)), checks, units.Count(in.Dropped())},
 	})
 
 	if len(in.Results) > 0 {
@@ -76,7 +77,7 @@ func Markdown(in *Input) []byte {
 					sampleMsg = string([]rune(sampleMsg)[:77]) + "..."
 				}
 			}
-			rows = append(rows, []string{e.Kind, mdEscape(e.Endpoint), strconv.FormatInt(e.Count, 10), e.First + "–" + e.Last, mdEscape(sampleMsg)})
+			rows = append(rows, []string{e.Kind, mdEscape(e.Endpoint), units.Count(e.Count), e.First + "–" + e.Last, mdEscape(sampleMsg)})
 		}
 		sb.WriteString("### Errors\n\n")
 		mdTable(&sb, "llrll", rows)
@@ -90,7 +91,7 @@ func Markdown(in *Input) []byte {
 				mark = "❌"
 			}
 			rows = append(rows, []string{mark, mdEscape(c.Name), mdEscape(c.Endpoint), c.Rate,
-				strconv.FormatInt(c.Passes, 10), strconv.FormatInt(c.Fails, 10)})
+				units.Count(c.Passes), units.Count(c.Fails)})
 		}
 		sb.WriteString("### Checks\n\n")
 		mdTable(&sb, "lllrrr", rows)
@@ -98,7 +99,7 @@ func Markdown(in *Input) []byte {
 
 	var notes []string
 	if d := in.Dropped(); d > 0 {
-		notes = append(notes, fmt.Sprintf("⚠️ %d iterations were dropped for lack of a free VU: percentiles are optimistic.", d))
+		notes = append(notes, "⚠️ "+units.Count(d)+" iterations were dropped for lack of a free VU: percentiles are optimistic.")
 	}
 	for _, a := range Accounting(in) {
 		notes = append(notes, "⚠️ "+mdEscape(a))

@@ -68,7 +68,7 @@ func own(in *Input) map[string]any {
 		"passed": in.Passed(), "thresholds": thresholds, "endpoints": endpoints, "scenarios": scenarios, "checks": checks,
 		"failures_by_kind": byKind(tot.Failures[:]), "notices": in.Notices, "warnings": warnings,
 		"interrupted": in.Interrupted(), "durations_lower_bounds": in.Interrupted() > 0, "truncated_bodies": in.Truncated(),
-		"findings": findingsJSON(in.Findings), "healthy": in.Healthy,
+		"findings": findingsJSON(in.Findings), "healthy": HealthyText(in.Healthy),
 	}
 	if c := in.BodyCap(); c > 0 {
 		out["max_body"] = c // the cap every truncated body met; absent when unknown or they differ
@@ -112,12 +112,14 @@ func errorGroups(gs []metrics.ErrorGroup) []map[string]any {
 // findingsJSON lists the diagnosis's findings with their evidence.
 func findingsJSON(fs []diagnose.Finding) []map[string]any {
 	out := []map[string]any{}
-	for _, f := range fs {
+	for i := range fs {
+		f := &fs[i]
 		var ev []map[string]any
-		for _, e := range f.Evidence {
-			ev = append(ev, map[string]any{"source": e.Source, "second": e.Sec, "value": e.Value, "text": e.Text})
+		for k := range f.Evidence {
+			e := &f.Evidence[k]
+			ev = append(ev, map[string]any{"source": e.Source, "second": e.Sec, "value": e.Value, "text": EvidenceText(f, e)})
 		}
-		m := map[string]any{"kind": f.Kind, "title": f.Title, "severity": f.Severity.String(),
+		m := map[string]any{"kind": f.Kind, "title": FindingTitle(f), "severity": f.Severity.String(),
 			"from_second": f.From, "to_second": f.To, "evidence": ev, "remedies": f.Remedies}
 		if len(f.Figures) > 0 {
 			m["figures"] = f.Figures // every number the title and evidence state, with what it is and where it came from

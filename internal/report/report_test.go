@@ -3,10 +3,11 @@ package report
 import (
 	"bytes"
 	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	goldenfile "github.com/loadlens/loadlens/internal/golden"
 
 	"github.com/loadlens/loadlens/internal/diagnose"
 	"github.com/loadlens/loadlens/internal/metrics"
@@ -85,8 +86,9 @@ func fixture(t *testing.T) *Input {
 		Start: start, End: start.Add(3 * time.Second), Run: run, Thresholds: defs, Results: results, BodyCaps: []int64{1 << 20, 1 << 20, 0},
 		Notices: []string{"scenario buy: the 5 unique rows of users.csv ran out; the scenario stops"},
 		Findings: []diagnose.Finding{{Kind: diagnose.KindPoolExhaustion, Severity: diagnose.Critical, From: 1, To: 2,
-			Title:    "DB pool exhausted: 10 of 10 connections in use, 71 waiting (go_sql, role=app) from 1s",
-			Evidence: []diagnose.Evidence{{Source: `go_sql_in_use_connections{role="app"}`, Sec: 1, Value: 10, Text: "10 of 10 connections in use"}},
+			Parts: diagnose.Words("DB pool exhausted: 10 of 10 connections in use, 71 waiting (go_sql, role=app) from 1s"),
+			Evidence: []diagnose.Evidence{{Source: `go_sql_in_use_connections{role="app"}`, Sec: 1, Value: 10,
+				Parts: []diagnose.Segment{{Figure: 0}, {Text: " of 10 connections in use", Figure: -1}}}},
 			Figures: []diagnose.Figure{{Value: 10, Unit: diagnose.UnitCount, What: "connections in use", Source: `go_sql_in_use_connections{role="app"}`,
 				Stat: diagnose.StatMax, From: 1, To: 2}},
 			Remedies: []string{"hold a connection only while you use it", "make the slow query fast"}}}}
@@ -94,19 +96,7 @@ func fixture(t *testing.T) *Input {
 
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (go test ./internal/report -update to accept):\n%s", name, got)
-	}
+	goldenfile.Check(t, filepath.Join("testdata", name), got, *update)
 }
 
 func TestRenderings(t *testing.T) {
@@ -132,20 +122,5 @@ func TestRenderings(t *testing.T) {
 			}
 			golden(t, c.name, got)
 		})
-	}
-}
-
-func TestDur(t *testing.T) {
-	cases := []struct {
-		in   time.Duration
-		want string
-	}{
-		{0, "0s"}, {950 * time.Microsecond, "950µs"}, {1234 * time.Microsecond, "1.23ms"}, {12345 * time.Microsecond, "12.3ms"},
-		{123456 * time.Microsecond, "123ms"}, {1234567 * time.Microsecond, "1.23s"}, {61 * time.Second, "1m1s"},
-	}
-	for _, c := range cases {
-		if got := Dur(c.in); got != c.want {
-			t.Errorf("Dur(%v) = %q, want %q", c.in, got, c.want)
-		}
 	}
 }

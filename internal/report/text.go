@@ -3,12 +3,11 @@ package report
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
-	"github.com/loadlens/loadlens/internal/diagnose"
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/sample"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // WriteText writes the end-of-run summary for a terminal or a CI log.
@@ -18,16 +17,16 @@ func WriteText(w io.Writer, in *Input) error {
 	tot := r.Total()
 	el := r.Elapsed()
 	secs := el.Seconds()
-	fmt.Fprintf(&sb, "\n  %s · %s in %s\n", in.Name, in.Status, Dur(el))
+	fmt.Fprintf(&sb, "\n  %s · %s in %s\n", in.Name, in.Status, units.Duration(el))
 	var iters int64
 	var vusMax int64
 	for _, s := range r.Scenarios {
 		iters += s.Iterations
 		vusMax += s.VUsMaxAllocated
 	}
-	fmt.Fprintf(&sb, "  %d requests (%s) · %s failed · %d iterations · %d dropped · up to %d VUs · %s received · %s sent\n\n",
-		tot.Requests, Rate(float64(tot.Requests)/max(secs, 1e-9)), Pct(ratio(failed(&tot), tot.Requests)),
-		iters, in.Dropped(), vusMax, Bytes(tot.Received), Bytes(tot.Sent))
+	fmt.Fprintf(&sb, "  %s requests (%s) · %s failed · %s iterations · %s dropped · up to %s VUs · %s received · %s sent\n\n",
+		units.Count(tot.Requests), units.Rate(float64(tot.Requests)/max(secs, 1e-9), ""), units.Percent(ratio(failed(&tot), tot.Requests)),
+		units.Count(iters), units.Count(in.Dropped()), units.Count(vusMax), units.Bytes(tot.Received), units.Bytes(tot.Sent))
 
 	writeEndpoints(&sb, in)
 	writeFailures(&sb, in)
@@ -38,8 +37,8 @@ func WriteText(w io.Writer, in *Input) error {
 		fmt.Fprintf(&sb, "  note: %s\n", n)
 	}
 	if d := in.Dropped(); d > 0 {
-		fmt.Fprintf(&sb, "  ! %d iterations were dropped for lack of a free VU: the target was not offered the planned load, so\n"+
-			"    these percentiles are optimistic. Raise max_vus, or treat the rate as beyond what this setup can test.\n", d)
+		fmt.Fprintf(&sb, "  ! %s iterations were dropped for lack of a free VU: the target was not offered the planned load, so\n"+
+			"    these percentiles are optimistic. Raise max_vus, or treat the rate as beyond what this setup can test.\n", units.Count(d))
 	}
 	accounting := Accounting(in)
 	for _, a := range accounting {
@@ -88,13 +87,13 @@ func endpointLabel(r *metrics.Run, id int) string {
 func writeEndpoints(sb *strings.Builder, in *Input) {
 	rows := [][]string{{"ENDPOINT", "REQS", "ACTIVE", "RPS", "ERR%", "MIN", "AVG", "P50", "P90", "P95", "P99", "MAX"}}
 	row := func(s endpointStats) []string {
-		out := []string{s.Name, strconv.FormatInt(s.Requests, 10), activeText(s), fmt.Sprintf("%.1f", s.Rate), Pct(s.errorRate())}
+		out := []string{s.Name, units.Count(s.Requests), activeText(s), units.Number(s.Rate), units.Percent(s.errorRate())}
 		for _, d := range s.latencies() {
 			if !s.Latency {
 				out = append(out, "-")
 				continue
 			}
-			out = append(out, Dur(d))
+			out = append(out, units.Duration(d))
 		}
 		return out
 	}
@@ -121,8 +120,8 @@ func writeFailures(sb *strings.Builder, in *Input) {
 			if len(sampleMsg) > 60 {
 				sampleMsg = sampleMsg[:57] + "..."
 			}
-			rows = append(rows, []string{g.Kind.String(), strconv.FormatInt(g.Count, 10), endpointLabel(in.Run, i),
-				fmt.Sprintf("%d–%d", g.First, g.Last), sampleMsg})
+			rows = append(rows, []string{g.Kind.String(), units.Count(g.Count), endpointLabel(in.Run, i),
+				units.Span(g.First, g.Last), sampleMsg})
 		}
 	}
 	if len(rows) > 1 {
@@ -146,7 +145,7 @@ func writeChecks(sb *strings.Builder, in *Input) {
 		if ep := int(info.Endpoint); ep >= 0 && ep < len(in.Run.Layout.Endpoints) {
 			name += "  (" + endpointLabel(in.Run, ep) + ")"
 		}
-		rows = append(rows, []string{name, Pct(ratio(c.Passes, c.Passes+c.Fails)), strconv.FormatInt(c.Passes, 10), strconv.FormatInt(c.Fails, 10)})
+		rows = append(rows, []string{name, units.Percent(ratio(c.Passes, c.Passes+c.Fails)), units.Count(c.Passes), units.Count(c.Fails)})
 	}
 	table(sb, "  ", "lrrr", rows)
 	sb.WriteString("\n")
@@ -158,7 +157,7 @@ func writeFindings(sb *strings.Builder, in *Input) {
 	switch {
 	case len(in.Findings) > 0:
 		var b strings.Builder
-		_ = diagnose.Render(&b, in.Findings) // a strings.Builder does not fail
+		_ = WriteFindings(&b, in.Findings) // a strings.Builder does not fail
 		for _, line := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
 			if line != "" {
 				sb.WriteString("  " + line)
@@ -166,11 +165,11 @@ func writeFindings(sb *strings.Builder, in *Input) {
 			sb.WriteString("\n")
 		}
 		sb.WriteString("\n")
-		if in.Healthy != "" {
-			sb.WriteString("  " + in.Healthy + "\n\n")
+		if in.Healthy != nil {
+			sb.WriteString("  " + HealthyText(in.Healthy) + "\n\n")
 		}
-	case in.Healthy != "":
-		sb.WriteString("  " + in.Healthy + "\n\n")
+	case in.Healthy != nil:
+		sb.WriteString("  " + HealthyText(in.Healthy) + "\n\n")
 	}
 }
 
@@ -201,10 +200,6 @@ func kindOrder() []sample.Kind {
 		out = append(out, k)
 	}
 	return out
-}
-
-func trimFloat(f float64) string {
-	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 
 // wrap breaks text into lines of at most width columns at spaces, the

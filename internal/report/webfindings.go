@@ -1,11 +1,11 @@
 package report
 
 import (
-	"strconv"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/loadlens/loadlens/internal/diagnose"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // Diagnosis is what the pages show of a run's diagnosis: the findings,
@@ -49,33 +49,31 @@ type EvidenceView struct {
 }
 
 // NewDiagnosis returns the pages' view of findings fs and statement healthy.
-func NewDiagnosis(fs []diagnose.Finding, healthy string) Diagnosis {
-	d := Diagnosis{Findings: []FindingView{}, Healthy: sentence(healthy)}
-	for i, f := range fs {
-		v := FindingView{N: i + 1, Kind: f.Kind, Severity: f.Severity.String(), Title: f.Title, From: f.From, To: f.To,
+func NewDiagnosis(fs []diagnose.Finding, healthy *diagnose.Verdict) Diagnosis {
+	d := Diagnosis{Findings: []FindingView{}, Healthy: sentence(HealthyText(healthy))}
+	for i := range fs {
+		f := &fs[i]
+		v := FindingView{N: i + 1, Kind: f.Kind, Severity: f.Severity.String(), Title: FindingTitle(f), From: f.From, To: f.To,
 			When: spanText(f.From, f.To), Evidence: []EvidenceView{}, Remedies: append([]string{}, f.Remedies...)}
-		for _, e := range f.Evidence {
-			src := e.Source + " = " + strconv.FormatFloat(round6(e.Value), 'g', -1, 64)
-			if e.Figure >= 0 && e.Figure < len(f.Figures) {
-				src = e.Basis(f.Figures)
-			}
-			v.Evidence = append(v.Evidence, EvidenceView{At: elapsedText(e.Sec), Text: e.Text, Source: src})
+		for k := range f.Evidence {
+			e := &f.Evidence[k]
+			v.Evidence = append(v.Evidence, EvidenceView{At: units.Clock(e.Sec), Text: EvidenceText(f, e), Source: evidenceBasis(f.Figures, e)})
 		}
 		for i, g := range f.Figures {
-			v.Figures = append(v.Figures, FigureView{Text: g.Format(), Value: round6(g.Value), Unit: g.Unit.String(), What: g.What,
-				Basis: diagnose.Basis(f.Figures, i)})
+			v.Figures = append(v.Figures, FigureView{Text: FigureText(g), Value: round6(g.Value), Unit: g.Unit.String(), What: g.What,
+				Basis: Basis(f.Figures, i)})
 		}
 		d.Findings = append(d.Findings, v)
 	}
 	return d
 }
 
-// spanText formats the seconds from..to of a run, e.g. "0:12–0:31 (20 s)".
+// spanText formats the seconds from..to of a run, e.g. "0:12–0:31 (20 seconds)".
 func spanText(from, to int) string {
 	if to <= from {
-		return elapsedText(from)
+		return units.Clock(from)
 	}
-	return elapsedText(from) + "–" + elapsedText(to) + " (" + strconv.Itoa(to-from+1) + " s)"
+	return units.Span(from, to) + " (" + units.CountOf(int64(to-from+1), "second", "seconds") + ")"
 }
 
 // sentence starts s with a capital letter, as a line of its own reads.

@@ -13,17 +13,64 @@
     return e;
   };
 
-  // fmtMs formats milliseconds the way the terminal summary does.
+  // The formatters below follow internal/units, the rules every page's Go
+  // code formats figures by (docs/figures.md); web's tests run them in node
+  // against the Go functions, so a figure reads the same in a script.
+
+  // group puts thousands separators into a formatted number.
+  function group(s) {
+    var sign = s.charAt(0) === "-" ? "-" : "", rest = sign ? s.slice(1) : s;
+    var dot = rest.indexOf("."), whole = dot < 0 ? rest : rest.slice(0, dot), frac = dot < 0 ? "" : rest.slice(dot);
+    return sign + whole.replace(/\B(?=(\d{3})+$)/g, ",") + frac;
+  }
+
+  function missing(v) { return v === null || v === undefined || typeof v !== "number" || !isFinite(v); }
+
+  // fmtNum formats a quantity: three significant digits, never fewer than
+  // the whole number, thousands separated (units.Number).
+  LL.fmtNum = function (v) {
+    if (missing(v)) return "-";
+    var a = Math.abs(v), d = 0;
+    if (a === 0 || a >= 100) d = 0;
+    else if (a >= 10) d = 1;
+    else if (a >= 1) d = 2;
+    else d = Math.min(100, 2 - Math.floor(Math.log10(a)));
+    var s = v.toFixed(d);
+    if (d > 0) s = s.replace(/0+$/, "").replace(/\.$/, "");
+    if (s === "-0") s = "0";
+    return group(s);
+  };
+
+  // fmtCount formats a whole count with thousands separators (units.Count).
+  LL.fmtCount = function (v) { return missing(v) ? "-" : group(Math.round(v).toFixed(0)); };
+
+  // fmtNumAxis labels an axis tick compactly: 950, 1.2k, 3.4M.
+  LL.fmtNumAxis = function (v) {
+    if (missing(v)) return "-";
+    var a = Math.abs(v);
+    if (a >= 1e6) return (v / 1e6).toFixed(a >= 1e7 ? 0 : 1) + "M";
+    if (a >= 1e4) return (v / 1e3).toFixed(0) + "k";
+    if (a >= 1e3) return (v / 1e3).toFixed(1) + "k";
+    if (a >= 10 || v === Math.round(v)) return v.toFixed(0);
+    return v.toFixed(1);
+  };
+
+  // fmtMs formats milliseconds as a duration (units.Duration): 950µs,
+  // 2.35ms, 23.5ms, 235ms, 1.25s, then 1m5s, 10m, 1h30m.
   LL.fmtMs = function (ms) {
-    if (ms === null || ms === undefined || isNaN(ms)) return "-";
-    if (ms <= 0) return "0s";
-    if (ms < 1) return Math.round(ms * 1000) + "µs";
-    if (ms < 10) return ms.toFixed(2) + "ms";
-    if (ms < 100) return ms.toFixed(1) + "ms";
-    if (ms < 1000) return ms.toFixed(0) + "ms";
-    if (ms < 60000) return (ms / 1000).toFixed(2) + "s";
-    var s = Math.round(ms / 1000);
-    return Math.floor(s / 60) + "m" + (s % 60) + "s";
+    if (missing(ms)) return "-";
+    if (ms < 0) return "-" + LL.fmtMs(-ms);
+    if (ms === 0) return "0s";
+    if (Math.round(ms * 1000) < 1000) return (ms * 1000).toFixed(0) + "µs";
+    if (Math.round(ms * 100) < 1000) return ms.toFixed(2) + "ms";
+    if (Math.round(ms * 10) < 1000) return ms.toFixed(1) + "ms";
+    if (Math.round(ms) < 1000) return ms.toFixed(0) + "ms";
+    if (Math.round(ms / 10) < 6000) return (ms / 1000).toFixed(2) + "s";
+    var s = Math.round(ms / 1000), h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60);
+    var out = (h > 0 ? h + "h" + m + "m" : m + "m") + (s % 60) + "s";
+    if (/m0s$/.test(out)) out = out.slice(0, -2);
+    if (/h0m$/.test(out)) out = out.slice(0, -2);
+    return out;
   };
 
   // fmtMsAxis formats axis ticks of milliseconds without needless decimals.
@@ -35,39 +82,38 @@
     return +(ms / 1000).toFixed(2) + "s";
   };
 
-  // fmtElapsed formats seconds since the start as m:ss (or h:mm:ss).
+  // fmtElapsed formats seconds since the start as m:ss or h:mm:ss (units.Clock).
   LL.fmtElapsed = function (s) {
     if (s === null || s === undefined) return "-";
     s = Math.round(s);
+    var sign = s < 0 ? "-" : "";
+    s = Math.abs(s);
     var h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), ss = s % 60;
     var pad = function (n) { return (n < 10 ? "0" : "") + n; };
-    return h > 0 ? h + ":" + pad(m) + ":" + pad(ss) : m + ":" + pad(ss);
+    return sign + (h > 0 ? h + ":" + pad(m) + ":" + pad(ss) : m + ":" + pad(ss));
   };
 
-  // fmtNum formats a count or rate compactly: 950, 1.2k, 3.4M.
-  LL.fmtNum = function (v) {
-    if (v === null || v === undefined || isNaN(v)) return "-";
-    var a = Math.abs(v);
-    if (a >= 1e6) return (v / 1e6).toFixed(a >= 1e7 ? 0 : 1) + "M";
-    if (a >= 1e4) return (v / 1e3).toFixed(0) + "k";
-    if (a >= 1e3) return (v / 1e3).toFixed(1) + "k";
-    if (a >= 10 || v === Math.round(v)) return v.toFixed(0);
-    return v.toFixed(1);
-  };
-
-  // fmtBytes formats a byte count with SI units, as the terminal summary does.
+  // fmtBytes formats a byte count in SI units (units.Bytes).
   LL.fmtBytes = function (v) {
-    if (v === null || v === undefined || isNaN(v)) return "-";
-    var units = ["B", "kB", "MB", "GB", "TB"], i = 0;
-    while (Math.abs(v) >= 1000 && i < units.length - 1) { v /= 1000; i++; }
-    return (i === 0 || Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(1)) + " " + units[i];
+    if (missing(v)) return "-";
+    var sign = v < 0 ? "-" : "", f = Math.abs(v);
+    if (f < 1000) return sign + f.toFixed(0) + " B";
+    var units = ["kB", "MB", "GB"];
+    for (var i = 0; i < units.length; i++) {
+      f /= 1000;
+      if (f < 999.95) return sign + f.toFixed(1) + " " + units[i];
+    }
+    return sign + (f / 1000).toFixed(1) + " TB";
   };
 
-  // fmtPct formats a ratio as a percentage.
-  LL.fmtPct = function (r) {
-    if (r === null || r === undefined || isNaN(r)) return "-";
-    return (100 * r).toFixed(2) + "%";
-  };
+  // fmtPct formats a rate as a percentage with two decimals (units.Percent).
+  LL.fmtPct = function (r) { return missing(r) ? "-" : (100 * r).toFixed(2) + "%"; };
+
+  // fmtShare formats a part of a whole at the precision of its size (units.Share).
+  LL.fmtShare = function (r) { return missing(r) ? "-" : LL.fmtNum(100 * r) + "%"; };
+
+  // fmtCores formats CPU cores (units.Cores).
+  LL.fmtCores = function (n) { return missing(n) ? "-" : n === 1 ? "1 core" : LL.fmtNum(n) + " cores"; };
 
   // Store keeps the per-second frames of a run as columns, which is how
   // uPlot takes its data. Frame fields: see report.Frame.
@@ -174,7 +220,7 @@
       { stroke: "#475569", grid: { stroke: "#eef2f7" }, ticks: { stroke: "#e2e8f0" },
         values: b.xValues || function (u, vals) { return vals.map(LL.fmtElapsed); }, splits: b.xSplits },
       { stroke: "#475569", grid: { stroke: "#eef2f7" }, ticks: { stroke: "#e2e8f0" }, size: 62,
-        values: function (u, vals) { return vals.map(b.fmtAxis || LL.fmtNum); } },
+        values: function (u, vals) { return vals.map(b.fmtAxis || LL.fmtNumAxis); } },
     ];
     if (!b.xSplits) axes[0].incrs = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200];
     var series = [{ label: b.xLabel || "elapsed", value: function (u, v) { return v === null ? "-" : (b.xFmt || LL.fmtElapsed)(v); } }];
@@ -296,7 +342,7 @@
     }, { note: "Bytes of the responses received and the requests sent." }));
     var cpus = meta.cpus || 1;
     panels.push(new Panel(parent, "Generator CPU", function () {
-      return { key: "cpu", xMax: xMax, fmt: function (v) { return v.toFixed(1) + "%"; },
+      return { key: "cpu", xMax: xMax, fmt: function (v) { return LL.fmtShare(v / 100); },
         fmtAxis: function (v) { return v.toFixed(0) + "%"; },
         yRange: function () { return [0, 100]; },
         series: [{ label: "CPU of " + cpus + " cores", color: colors.cpu, fill: "rgba(124,58,237,0.08)" }],

@@ -48,11 +48,11 @@
     switch (unit) {
       case "bytes": return { fmt: LL.fmtBytes, axis: LL.fmtBytes };
       case "seconds": return { fmt: function (v) { return LL.fmtMs(v * 1000); }, axis: function (v) { return LL.fmtMsAxis(v * 1000); } };
-      case "ratio": return { fmt: function (v) { return (100 * v).toFixed(v < 0.1 ? 2 : 1) + "%"; },
+      case "ratio": return { fmt: LL.fmtShare,
         axis: function (v) { return +(100 * v).toFixed(2) + "%"; } };
-      case "cores": return { fmt: function (v) { return v.toFixed(2) + " cores"; }, axis: function (v) { return +v.toFixed(2) + ""; } };
+      case "cores": return { fmt: LL.fmtCores, axis: function (v) { return +v.toFixed(2) + ""; } };
     }
-    return { fmt: LL.fmtNum, axis: LL.fmtNum };
+    return { fmt: LL.fmtNum, axis: LL.fmtNumAxis };
   }
 
   // column returns one series' points keyed by second, with a null (a

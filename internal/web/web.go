@@ -1,8 +1,10 @@
-// Package web holds what the live dashboard and report.html share: the
-// vendored uPlot chart library (MIT, its LICENSE kept beside it), the chart
-// panels built on it, the stylesheet, and the Content-Security-Policy that
-// lets a page run only these scripts. Everything is embedded in the binary,
-// so pages need no network: nothing is fetched from a CDN.
+// Package web holds what every loadlens page shares — report.html,
+// compare.html, capacity.html and the live dashboard: the page shell (the
+// head with its Content-Security-Policy, the stylesheet, the header and
+// the footer; see Render), the vendored uPlot chart library (MIT, its
+// LICENSE kept beside it), the chart panels built on it and the formatters
+// of their figures. Everything is embedded in the binary, so pages need no
+// network: nothing is fetched from a CDN.
 package web
 
 import (
@@ -44,11 +46,11 @@ func Scripts() []string {
 	return []string{uplotJS, chartsJS, findingsJS, observedJS}
 }
 
-// CSS returns the stylesheet of every page: uPlot's, then loadlens's.
-func CSS() string { return uplotCSS + "\n" + styleCSS }
+// css returns the stylesheet of every page: uPlot's, then loadlens's.
+func css() string { return uplotCSS + "\n" + styleCSS }
 
-// UPlotLicense returns uPlot's licence text, which a page embeds beside the code.
-func UPlotLicense() string { return uplotLicense }
+// uplotLicenseText returns uPlot's licence text, which a page embeds beside the code.
+func uplotLicenseText() string { return uplotLicense }
 
 // CSP returns a Content-Security-Policy that runs exactly the given inline
 // scripts (by hash) and nothing else: no other script, no inline event
@@ -70,10 +72,10 @@ func CSP(connectSelf bool, scripts ...string) string {
 	return sb.String()
 }
 
-// PageScripts returns the scripts a page runs — the shared ones, then the
+// pageScripts returns the scripts a page runs — the shared ones, then the
 // page's own — ready for html/template, and the Content-Security-Policy
 // that runs exactly them. connectSelf is as for CSP.
-func PageScripts(connectSelf bool, own ...string) ([]template.JS, string) {
+func pageScripts(connectSelf bool, own ...string) ([]template.JS, string) {
 	scripts := append(Scripts(), own...)
 	out := make([]template.JS, len(scripts))
 	for i, s := range scripts {

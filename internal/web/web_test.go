@@ -44,8 +44,8 @@ func TestAssetsAreEmbedded(t *testing.T) {
 		{"panels", Scripts()[1], "LL.timePanels"},
 		{"findings", Scripts()[2], "LL.drawFindings"},
 		{"server charts", Scripts()[3], "LL.ObservedView"},
-		{"styles", CSS(), ".u-legend"},
-		{"licence", UPlotLicense(), "Leon Sorokin"},
+		{"styles", css(), ".u-legend"},
+		{"licence", uplotLicenseText(), "Leon Sorokin"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package h1
 
 import (
 	"bufio"
+	"crypto/tls"
 	"errors"
 	"io"
 	"net"
@@ -39,14 +40,11 @@ func abortAndWait(t *testing.T, cl *Client, done chan error) {
 
 // stallServer runs serve on each connection after reading one request,
 // and keeps the connection open until the test ends.
-func stallServer(t *testing.T, serve func(c net.Conn)) string {
+func stallServer(t *testing.T, sc scheme, serve func(c net.Conn)) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ln, url := sc.listen(t)
 	stop := make(chan struct{})
-	t.Cleanup(func() { close(stop); ln.Close() })
+	t.Cleanup(func() { close(stop) })
 	go func() {
 		for {
 			c, err := ln.Accept()
@@ -63,7 +61,15 @@ func stallServer(t *testing.T, serve func(c net.Conn)) string {
 			}()
 		}
 	}()
-	return "http://" + ln.Addr().String()
+	return url
+}
+
+// tcpOf returns the TCP connection under c, a TLS connection or not.
+func tcpOf(c net.Conn) *net.TCPConn {
+	if tc, ok := c.(*tls.Conn); ok {
+		return tc.NetConn().(*net.TCPConn)
+	}
+	return c.(*net.TCPConn)
 }
 
 // TestAbortUnblocks: Abort ends a request waiting for a response and one
@@ -82,25 +88,27 @@ func TestAbortUnblocks(t *testing.T) {
 			dribble(c, string(make([]byte, 1000)), ready)
 		}},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			ready := make(chan struct{}, 1)
-			url := stallServer(t, func(conn net.Conn) { c.serve(conn, ready) })
-			cl := NewClient(&net.Dialer{})
-			defer cl.Close()
-			done := startDo(cl, url, time.Minute)
-			select {
-			case <-ready:
-			case err := <-done:
-				t.Fatalf("Do returned %v before the server stalled", err)
-			case <-time.After(5 * time.Second):
-				t.Fatal("the server never got the request")
-			}
-			abortAndWait(t, cl, done)
-			if err := cl.Do(&Request{Method: "GET", URL: []byte(url)}, &Response{}); !errors.Is(err, ErrAborted) {
-				t.Errorf("Do after Abort = %v, want ErrAborted", err)
-			}
-		})
+	for _, sc := range schemes(t) {
+		for _, c := range cases {
+			t.Run(sc.name+"/"+c.name, func(t *testing.T) {
+				ready := make(chan struct{}, 1)
+				url := stallServer(t, sc, func(conn net.Conn) { c.serve(conn, ready) })
+				cl := sc.newClient()
+				defer cl.Close()
+				done := startDo(cl, url, time.Minute)
+				select {
+				case <-ready:
+				case err := <-done:
+					t.Fatalf("Do returned %v before the server stalled", err)
+				case <-time.After(5 * time.Second):
+					t.Fatal("the server never got the request")
+				}
+				abortAndWait(t, cl, done)
+				if err := cl.Do(&Request{Method: "GET", URL: []byte(url)}, &Response{}); !errors.Is(err, ErrAborted) {
+					t.Errorf("Do after Abort = %v, want ErrAborted", err)
+				}
+			})
+		}
 	}
 }
 
@@ -134,8 +142,8 @@ func TestErrorsKeepTheirKinds(t *testing.T) {
 	}{
 		{"no answer: a timeout", func(c net.Conn) {}, isTimeout, "net.Error with Timeout()"},
 		{"reset", func(c net.Conn) {
-			c.(*net.TCPConn).SetLinger(0) // Close sends RST
-			c.Close()
+			tcpOf(c).SetLinger(0) // Close sends RST
+			tcpOf(c).Close()
 		}, func(err error) bool { return errors.Is(err, syscall.ECONNRESET) }, "ECONNRESET"},
 		{"closed before any answer", func(c net.Conn) { c.Close() },
 			func(err error) bool { return errors.Is(err, io.ErrUnexpectedEOF) }, "io.ErrUnexpectedEOF"},
@@ -146,19 +154,21 @@ func TestErrorsKeepTheirKinds(t *testing.T) {
 		{"protocol violation", func(c net.Conn) { c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Length: 1x\r\n\r\n")) },
 			func(err error) bool { return errors.Is(err, ErrMalformed) && !isTimeout(err) }, "ErrMalformed"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			url := stallServer(t, c.serve)
-			cl := NewClient(&net.Dialer{})
-			defer cl.Close()
-			timeout := 10 * time.Second // generous: only the timeout case should reach it
-			if c.want == "net.Error with Timeout()" {
-				timeout = 300 * time.Millisecond
-			}
-			err := cl.Do(&Request{Method: "GET", URL: []byte(url), Timeout: timeout}, &Response{})
-			if !c.check(err) {
-				t.Fatalf("err = %v (%T), want %s", err, err, c.want)
-			}
-		})
+	for _, sc := range schemes(t) {
+		for _, c := range cases {
+			t.Run(sc.name+"/"+c.name, func(t *testing.T) {
+				url := stallServer(t, sc, c.serve)
+				cl := sc.newClient()
+				defer cl.Close()
+				timeout := 10 * time.Second // generous: only the timeout case should reach it
+				if c.want == "net.Error with Timeout()" {
+					timeout = 300 * time.Millisecond
+				}
+				err := cl.Do(&Request{Method: "GET", URL: []byte(url), Timeout: timeout}, &Response{})
+				if !c.check(err) {
+					t.Fatalf("err = %v (%T), want %s", err, err, c.want)
+				}
+			})
+		}
 	}
 }

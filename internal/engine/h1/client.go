@@ -2,6 +2,7 @@ package h1
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"io"
 	"net"
@@ -14,8 +15,11 @@ import (
 // Client sends requests over kept-alive connections, one per host. It is
 // owned by one VU; see the package comment.
 type Client struct {
+	cfg        Config
 	dial       func(ctx context.Context, network, addr string) (net.Conn, error)
-	conns      []*conn // usually one: a VU talks to one host
+	tlsConf    *tls.Config            // the last https host's, kept for the next dial
+	sessions   tls.ClientSessionCache // this client's TLS sessions, unless Config.TLS has a cache
+	conns      []*conn                // usually one: a VU talks to one host
 	wbuf       []byte
 	hdr        []byte               // the last response's header fields, normalized (see Response.Header)
 	reason     []byte               // the last response's reason phrase
@@ -27,9 +31,15 @@ type Client struct {
 	aborted    atomic.Bool
 }
 
-// NewClient returns a client that dials with d.
+// NewClient returns a client that dials with d, with crypto/tls's
+// defaults for https.
 func NewClient(d *net.Dialer) *Client {
-	return &Client{dial: d.DialContext}
+	return New(Config{Dialer: d})
+}
+
+// New returns a client configured by cfg.
+func New(cfg Config) *Client {
+	return &Client{cfg: cfg, dial: cfg.Dialer.DialContext}
 }
 
 // Abort makes an in-flight Do return ErrAborted, and every later one too.
@@ -51,7 +61,7 @@ func (c *Client) Close() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, cn := range c.conns {
-		cn.nc.Close()
+		cn.close(true)
 	}
 	c.conns = nil
 }
@@ -63,7 +73,7 @@ func (c *Client) Close() {
 // resp is filled as far as the exchange got, also when Do fails.
 func (c *Client) Do(req *Request, resp *Response) error {
 	*resp = Response{}
-	dial, host, target, ok := splitURL(req.URL)
+	dial, host, target, secure, ok := splitURL(req.URL)
 	if !ok {
 		return ErrBadURL
 	}
@@ -76,15 +86,21 @@ func (c *Client) Do(req *Request, resp *Response) error {
 	}
 	c.wbuf = appendRequest(c.wbuf[:0], req, host, target)
 	for attempt := 0; ; attempt++ {
-		cn, err := c.conn(dial, deadline, resp)
+		cn, err := c.conn(dial, secure, deadline, resp)
 		if err != nil {
 			return c.abortErr(err)
 		}
 		err = c.exchange(cn, req, resp, deadline)
+		if cn.wire != nil {
+			cn.account(resp)
+		}
 		if err == nil {
+			if !cn.reusable() {
+				c.drop(cn, true)
+			}
 			return nil
 		}
-		c.drop(cn)
+		c.drop(cn, false)
 		if err == errStale || errors.Is(err, errReusedConnEOF) && attempt == 0 {
 			*resp = Response{} // the kept-alive connection was unusable: start again on a fresh one
 			continue
@@ -93,16 +109,17 @@ func (c *Client) Do(req *Request, resp *Response) error {
 	}
 }
 
-// Dial opens the kept-alive connection to url's host before the first
-// request needs it (a VU prepared before a run's clock starts), unless the
-// client has one; it gives up at deadline (zero: none).
+// Dial opens the kept-alive connection to url's host, with its TLS
+// handshake for https, before the first request needs it (a VU prepared
+// before a run's clock starts), unless the client has one; it gives up at
+// deadline (zero: none).
 func (c *Client) Dial(url []byte, deadline time.Time) error {
-	dial, _, _, ok := splitURL(url)
+	dial, _, _, secure, ok := splitURL(url)
 	if !ok {
 		return ErrBadURL
 	}
 	var resp Response
-	_, err := c.conn(dial, deadline, &resp)
+	_, err := c.conn(dial, secure, deadline, &resp)
 	return c.abortErr(err)
 }
 
@@ -116,15 +133,20 @@ func (c *Client) abortErr(err error) error {
 	return err
 }
 
-// conn returns the kept-alive connection to addr, dialling a new one if needed.
-func (c *Client) conn(addr []byte, deadline time.Time, resp *Response) (*conn, error) {
+// conn returns the kept-alive connection to addr, dialling a new one (and
+// making its TLS handshake, when secure) if needed.
+func (c *Client) conn(addr []byte, secure bool, deadline time.Time, resp *Response) (*conn, error) {
 	for _, cn := range c.conns {
-		if cn.addr == string(addr) { // compiles to a comparison without allocating
+		if cn.addr == string(addr) && cn.secure == secure { // compiles to a comparison without allocating
 			return cn, nil
 		}
 	}
 	target := string(addr)
-	if !hasPort(addr) {
+	switch {
+	case hasPort(addr):
+	case secure:
+		target += ":443"
+	default:
 		target += ":80"
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -150,16 +172,27 @@ func (c *Client) conn(addr []byte, deadline time.Time, resp *Response) (*conn, e
 		return nil, err
 	}
 	resp.Connect = time.Since(start)
-	cn := newConn(nc, string(addr))
+	var cfg *tls.Config
+	if secure {
+		cfg = c.tlsConfig(hostOnly(string(addr)))
+	}
+	cn := newConn(nc, string(addr), cfg)
+	if secure {
+		if err := c.handshake(cn, deadline, resp); err != nil {
+			cn.close(false)
+			return nil, err
+		}
+	}
 	c.mu.Lock()
 	c.conns = append(c.conns, cn)
 	c.mu.Unlock()
 	return cn, nil
 }
 
-// drop closes and forgets a connection that cannot be reused.
-func (c *Client) drop(cn *conn) {
-	cn.nc.Close()
+// drop closes and forgets a connection that cannot be reused; graceful
+// after a complete exchange, not after a failure (see conn.close).
+func (c *Client) drop(cn *conn, graceful bool) {
+	cn.close(graceful)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for i, x := range c.conns {
@@ -187,7 +220,7 @@ func (c *Client) exchange(cn *conn, req *Request, resp *Response, deadline time.
 		return ErrAborted
 	}
 	reused := cn.used > 0
-	if reused && !cn.idle.quiet() {
+	if reused && !cn.quiet() {
 		return errStale
 	}
 	n, err := cn.nc.Write(c.wbuf)
@@ -207,9 +240,6 @@ func (c *Client) exchange(cn *conn, req *Request, resp *Response, deadline time.
 		return err
 	}
 	cn.used++
-	if !cn.reusable() {
-		c.drop(cn)
-	}
 	return nil
 }
 

@@ -2,6 +2,7 @@ package h1
 
 import (
 	"bufio"
+	"crypto/tls"
 	"errors"
 	"io"
 	"net"
@@ -15,6 +16,41 @@ import (
 	"github.com/loadlens/loadlens/internal/engine/h1/h1test"
 )
 
+// scheme is how a test server speaks: plain HTTP, or HTTP over TLS with a
+// certificate only its clients trust.
+type scheme struct {
+	name           string
+	server, client *tls.Config // nil over plain HTTP
+}
+
+// schemes returns plain HTTP and HTTPS, so a table test runs over both.
+func schemes(t testing.TB) []scheme {
+	srv, cli := h1test.Certs(t)
+	return []scheme{{name: "http"}, {name: "https", server: srv, client: cli}}
+}
+
+func (s scheme) secure() bool { return s.server != nil }
+
+// listen returns a loopback listener whose connections speak s, and the
+// base URL to reach it.
+func (s scheme) listen(t testing.TB) (net.Listener, string) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	if s.secure() {
+		return tls.NewListener(ln, s.server), "https://" + ln.Addr().String()
+	}
+	return ln, "http://" + ln.Addr().String()
+}
+
+// newClient returns a client for s's servers.
+func (s scheme) newClient() *Client {
+	return New(Config{Dialer: &net.Dialer{}, TLS: s.client, HandshakeTimeout: 10 * time.Second})
+}
+
 // rawServer answers each request on a connection with the next of replies,
 // written as is (in pieces separated by "|" to split it over writes), and
 // closes the connection after a reply ending in "<close>".
@@ -27,11 +63,13 @@ func rawServer(t *testing.T, replies ...string) (string, *atomic.Int64) {
 // rawServerCounted is rawServer that also counts the requests it read.
 func rawServerCounted(t *testing.T, replies ...string) (url string, conns, reqs *atomic.Int64) {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
+	return rawServerOn(t, scheme{name: "http"}, replies...)
+}
+
+// rawServerOn is rawServerCounted speaking sc.
+func rawServerOn(t *testing.T, sc scheme, replies ...string) (url string, conns, reqs *atomic.Int64) {
+	t.Helper()
+	ln, url := sc.listen(t)
 	conns, reqs = new(atomic.Int64), new(atomic.Int64)
 	go func() {
 		next := 0
@@ -62,7 +100,7 @@ func rawServerCounted(t *testing.T, replies ...string) (url string, conns, reqs 
 			c.Close()
 		}
 	}()
-	return "http://" + ln.Addr().String(), conns, reqs
+	return url, conns, reqs
 }
 
 func do(t *testing.T, c *Client, method, url string, keep bool) (*Response, error) {
@@ -97,25 +135,27 @@ func responseFramingCases() []framingReply {
 
 func TestResponseFraming(t *testing.T) {
 	cases := responseFramingCases()
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			url, _ := rawServer(t, c.reply)
-			cl := NewClient(&net.Dialer{})
-			defer cl.Close()
-			resp, err := do(t, cl, c.method, url+"/x", true)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if resp.Status != c.status || string(resp.Body) != c.body {
-				t.Fatalf("got %d %q, want %d %q", resp.Status, resp.Body, c.status, c.body)
-			}
-			if c.received > 0 && resp.Received != int64(c.received) {
-				t.Errorf("received %d bytes, want %d", resp.Received, c.received)
-			}
-			if resp.Sent == 0 || resp.Wrote.IsZero() || resp.FirstByte.Before(resp.Wrote) || resp.Connect <= 0 {
-				t.Errorf("timings/sizes not set: %+v", resp)
-			}
-		})
+	for _, sc := range schemes(t) {
+		for _, c := range cases {
+			t.Run(sc.name+"/"+c.name, func(t *testing.T) {
+				url, _, _ := rawServerOn(t, sc, c.reply)
+				cl := sc.newClient()
+				defer cl.Close()
+				resp, err := do(t, cl, c.method, url+"/x", true)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if resp.Status != c.status || string(resp.Body) != c.body {
+					t.Fatalf("got %d %q, want %d %q", resp.Status, resp.Body, c.status, c.body)
+				}
+				if c.received > 0 && !sc.secure() && resp.Received != int64(c.received) { // https counts TLS records: see TestTLSBytesAreWhatTheSocketCarried
+					t.Errorf("received %d bytes, want %d", resp.Received, c.received)
+				}
+				if resp.Sent == 0 || resp.Wrote.IsZero() || resp.FirstByte.Before(resp.Wrote) || resp.Connect <= 0 || sc.secure() != (resp.TLS > 0) {
+					t.Errorf("timings/sizes not set: %+v", resp)
+				}
+			})
+		}
 	}
 }
 
@@ -139,15 +179,17 @@ func malformedCases() []malformedReply {
 
 func TestMalformedResponses(t *testing.T) {
 	cases := malformedCases()
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			url, _ := rawServer(t, c.reply)
-			cl := NewClient(&net.Dialer{})
-			defer cl.Close()
-			if _, err := do(t, cl, "GET", url, false); !errors.Is(err, c.want) {
-				t.Fatalf("err = %v, want %v", err, c.want)
-			}
-		})
+	for _, sc := range schemes(t) {
+		for _, c := range cases {
+			t.Run(sc.name+"/"+c.name, func(t *testing.T) {
+				url, _, _ := rawServerOn(t, sc, c.reply)
+				cl := sc.newClient()
+				defer cl.Close()
+				if _, err := do(t, cl, "GET", url, false); !errors.Is(err, c.want) {
+					t.Fatalf("err = %v, want %v", err, c.want)
+				}
+			})
+		}
 	}
 }
 
@@ -169,29 +211,31 @@ func TestKeepAliveReuseAndRetry(t *testing.T) {
 		{"close without a reply on reuse is retried for GET", []string{ok, "<close>", ok, ok}, "GET", 2, false},
 		{"close without a reply on reuse is not retried for POST", []string{ok, "<close>", ok, ok}, "POST", 2, true},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			url, conns := rawServer(t, c.replies...)
-			cl := NewClient(&net.Dialer{})
-			defer cl.Close()
-			var gotErr bool
-			for range 3 {
-				resp, err := do(t, cl, c.method, url, true)
-				if err != nil {
-					gotErr = true
-					continue
+	for _, sc := range schemes(t) {
+		for _, c := range cases {
+			t.Run(sc.name+"/"+c.name, func(t *testing.T) {
+				url, conns, _ := rawServerOn(t, sc, c.replies...)
+				cl := sc.newClient()
+				defer cl.Close()
+				var gotErr bool
+				for range 3 {
+					resp, err := do(t, cl, c.method, url, true)
+					if err != nil {
+						gotErr = true
+						continue
+					}
+					if string(resp.Body) != "ok" {
+						t.Fatalf("body %q", resp.Body)
+					}
 				}
-				if string(resp.Body) != "ok" {
-					t.Fatalf("body %q", resp.Body)
+				if gotErr != c.wantErr {
+					t.Fatalf("error seen = %v, want %v", gotErr, c.wantErr)
 				}
-			}
-			if gotErr != c.wantErr {
-				t.Fatalf("error seen = %v, want %v", gotErr, c.wantErr)
-			}
-			if !c.wantErr && conns.Load() != c.wantConns {
-				t.Fatalf("%d connections, want %d", conns.Load(), c.wantConns)
-			}
-		})
+				if !c.wantErr && conns.Load() != c.wantConns {
+					t.Fatalf("%d connections, want %d", conns.Load(), c.wantConns)
+				}
+			})
+		}
 	}
 }
 
@@ -261,7 +305,7 @@ func TestRequestWireFormat(t *testing.T) {
 
 func TestBadURLs(t *testing.T) {
 	cl := NewClient(&net.Dialer{})
-	for _, u := range []string{"https://x/", "http://", "ftp://x", "http://x/a b", "http://x/\r\nX: y"} {
+	for _, u := range []string{"httpx://x/", "https:/x/", "http://", "ftp://x", "http://x/a b", "http://x/\r\nX: y"} {
 		if err := cl.Do(&Request{Method: "GET", URL: []byte(u), Timeout: time.Second}, &Response{}); !errors.Is(err, ErrBadURL) {
 			t.Errorf("Do(%q) = %v, want ErrBadURL", u, err)
 		}

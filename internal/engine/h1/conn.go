@@ -1,6 +1,7 @@
 package h1
 
 import (
+	"crypto/tls"
 	"io"
 	"net"
 	"syscall"
@@ -8,9 +9,15 @@ import (
 
 // conn is one kept-alive connection and its read buffer.
 type conn struct {
-	nc         net.Conn
+	nc         net.Conn // the TLS connection over https, else the TCP one
 	addr       string
-	buf        []byte // read buffer; unread bytes are buf[r:w]
+	secure     bool      // https
+	tc         *tls.Conn // over https: nc
+	wire       *wire     // over https: the TCP connection under tc
+	unread     bool      // over https: the last read filled the buffer, so tc may hold more
+	sentMark   int64     // over https: wire.written when the last exchange ended
+	recvMark   int64     // over https: wire.read when the last exchange ended
+	buf        []byte    // read buffer; unread bytes are buf[r:w]
 	r, w       int
 	used       int  // completed exchanges
 	closeAfter bool // the last response leaves the connection unusable
@@ -21,12 +28,73 @@ type conn struct {
 // chunked trailer may take (net/http's bufio size, which bounds the same).
 const readBufSize = 4 << 10
 
-func newConn(nc net.Conn, addr string) *conn {
+// newConn wraps a dialled TCP connection; with a TLS configuration it is
+// an https connection, whose handshake is still to be made.
+func newConn(nc net.Conn, addr string, cfg *tls.Config) *conn {
 	cn := &conn{nc: nc, addr: addr}
 	if sc, ok := nc.(syscall.Conn); ok {
 		cn.idle.init(sc)
 	}
+	if cfg != nil {
+		cn.secure = true
+		cn.wire = newWire(nc)
+		cn.tc = tls.Client(cn.wire, cfg)
+		cn.nc = cn.tc
+	}
 	return cn
+}
+
+// close closes the connection. Over https a graceful close first sends a
+// close_notify alert, as net/http does; after a failure the socket is
+// closed at once, since a peer that stopped reading could hold the alert's
+// write for its 5 s deadline.
+func (cn *conn) close(graceful bool) {
+	if cn.wire != nil && !graceful {
+		cn.wire.Conn.Close()
+		return
+	}
+	cn.nc.Close()
+}
+
+// quiet reports whether nothing arrived on the idle connection since its
+// last response. Over https, crypto/tls holds no record no read asked for
+// (see wire), so unread bytes are in the wire's extra or the socket; they
+// are read without waiting, and a connection on which only TLS 1.3
+// post-handshake messages (session tickets, key updates) arrived stays
+// usable: crypto/tls handles them, and a ticket never makes the client
+// redial.
+func (cn *conn) quiet() bool {
+	if cn.tc == nil {
+		return cn.idle.quiet()
+	}
+	if !cn.unread && !cn.wire.pending() && cn.idle.quiet() {
+		return true // nothing buffered and nothing in the socket: the usual case, one system call
+	}
+	return cn.drainIdle()
+}
+
+// drainIdle reads what arrived on an idle https connection without waiting,
+// and reports whether it was only post-handshake messages. Application
+// data, a close_notify (io.EOF), an alert or a closed socket make the
+// connection unusable.
+func (cn *conn) drainIdle() bool {
+	if cn.w >= len(cn.buf) {
+		return false // a reused connection's buffer is empty; this cannot happen
+	}
+	cn.wire.poll = true
+	n, err := cn.tc.Read(cn.buf[cn.w:])
+	cn.wire.poll = false
+	cn.unread = false
+	return n == 0 && err == errWouldBlock
+}
+
+// account sets resp's byte counts, over https, to what the socket carried
+// since the connection's last exchange ended (since it opened, for the
+// first: the handshake included).
+func (cn *conn) account(resp *Response) {
+	resp.Sent = cn.wire.written - cn.sentMark
+	resp.Received = cn.wire.read - cn.recvMark
+	cn.sentMark, cn.recvMark = cn.wire.written, cn.wire.read
 }
 
 // fill reads more bytes into the buffer, compacting or growing it first
@@ -49,6 +117,7 @@ func (cn *conn) fill(limit int) error {
 		}
 	}
 	n, err := cn.nc.Read(cn.buf[cn.w:])
+	cn.unread = cn.tc != nil && n == len(cn.buf)-cn.w
 	cn.w += n
 	if n > 0 {
 		return nil

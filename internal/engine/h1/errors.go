@@ -13,7 +13,7 @@ var (
 	// ErrAborted is returned once Abort was called.
 	ErrAborted = errors.New("request aborted")
 	// ErrBadURL is returned for a URL the client cannot send.
-	ErrBadURL = errors.New("invalid URL for HTTP/1.1 (want http://host[:port]/path)")
+	ErrBadURL = errors.New("invalid URL for HTTP/1.1 (want http://host[:port]/path or https://...)")
 	// ErrMalformed is wrapped by every protocol violation in a response
 	// (a bad status line, header field, framing or chunk), with the detail.
 	ErrMalformed = errors.New("malformed HTTP response")
@@ -39,3 +39,14 @@ func quote(b []byte) string {
 	}
 	return fmt.Sprintf("%q", b)
 }
+
+// errWouldBlock is what the idle check's non-blocking read returns when the
+// socket is empty. crypto/tls keeps a connection usable after an error
+// whose Temporary method says true, as after a read deadline.
+var errWouldBlock error = wouldBlock{}
+
+type wouldBlock struct{}
+
+func (wouldBlock) Error() string   { return "h1: nothing to read on the idle connection" }
+func (wouldBlock) Timeout() bool   { return false }
+func (wouldBlock) Temporary() bool { return true }

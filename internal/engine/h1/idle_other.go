@@ -2,7 +2,10 @@
 
 package h1
 
-import "syscall"
+import (
+	"net"
+	"syscall"
+)
 
 // idleCheck is a no-op where a non-blocking peek is not available: only
 // bytes already buffered keep a connection from being reused there.
@@ -11,3 +14,11 @@ type idleCheck struct{}
 func (ic *idleCheck) init(sc syscall.Conn) {}
 
 func (ic *idleCheck) quiet() bool { return true }
+
+// pollReader reads nothing where a non-blocking read is not available: the
+// idle check of an https connection then sees only what was buffered.
+type pollReader struct{}
+
+func (pr *pollReader) init(nc net.Conn) {}
+
+func (pr *pollReader) read(p []byte) (int, error) { return 0, errWouldBlock }

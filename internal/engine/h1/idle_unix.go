@@ -2,7 +2,12 @@
 
 package h1
 
-import "syscall"
+import (
+	"io"
+	"net"
+	"os"
+	"syscall"
+)
 
 // idleCheck looks, without blocking, for bytes or a close that arrived on
 // an idle connection since its last response: net/http's Transport closes a
@@ -38,4 +43,53 @@ func (ic *idleCheck) quiet() bool {
 		return false
 	}
 	return ic.err == syscall.EAGAIN
+}
+
+// pollReader reads from a socket without waiting, for the idle check of an
+// https connection: crypto/tls reads through it, and gets errWouldBlock
+// when the socket is empty.
+type pollReader struct {
+	rc  syscall.RawConn
+	fn  func(fd uintptr) bool // made once per connection, so a read allocates nothing
+	p   []byte
+	n   int
+	err error
+}
+
+func (pr *pollReader) init(nc net.Conn) {
+	sc, ok := nc.(syscall.Conn)
+	if !ok {
+		return
+	}
+	rc, err := sc.SyscallConn()
+	if err != nil {
+		return
+	}
+	pr.rc = rc
+	pr.fn = func(fd uintptr) bool {
+		pr.n, pr.err = syscall.Read(int(fd), pr.p)
+		return true // never wait: this is a poll
+	}
+}
+
+// read reads what the socket holds into p, or returns errWouldBlock.
+// Without a file descriptor it reads nothing.
+func (pr *pollReader) read(p []byte) (int, error) {
+	if pr.rc == nil {
+		return 0, errWouldBlock
+	}
+	pr.p = p
+	err := pr.rc.Read(pr.fn)
+	pr.p = nil
+	switch {
+	case err != nil:
+		return 0, err // a deadline that passed (Abort), a closed connection
+	case pr.err == syscall.EAGAIN:
+		return 0, errWouldBlock
+	case pr.err != nil:
+		return 0, os.NewSyscallError("read", pr.err)
+	case pr.n <= 0:
+		return 0, io.EOF
+	}
+	return pr.n, nil
 }

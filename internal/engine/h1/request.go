@@ -1,11 +1,14 @@
 package h1
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Request is one HTTP/1.1 request to send.
 type Request struct {
 	Method string
-	URL    []byte // absolute http:// URL
+	URL    []byte // absolute http:// or https:// URL
 	// Header holds extra header lines, each "Name: value\r\n". It must not
 	// hold Host, User-Agent, Content-Length or Transfer-Encoding: the client
 	// writes those from the fields below.
@@ -31,27 +34,39 @@ type Response struct {
 	Header    []byte
 	Body      []byte // the body when Request.KeepBody was set
 	Truncated bool   // the body was longer than Request.MaxBody: Body holds its start
-	Sent      int64  // bytes written
+	// Sent counts the bytes written for this exchange. Over https it is
+	// what the socket carried: TLS records, and the handshake when this
+	// exchange opened the connection.
+	Sent int64
 	// Received counts the bytes of this exchange as framed on the wire:
 	// interim (1xx) responses, the status line, headers and body. After an
-	// error it counts every byte read for the exchange.
+	// error it counts every byte read for the exchange. Over https it is
+	// what the socket carried: TLS records, the handshake when this
+	// exchange opened the connection, and what arrived on it while idle
+	// (a session ticket) since the last exchange.
 	Received  int64
-	Connect   time.Duration
-	Wrote     time.Time // when the request was written
-	FirstByte time.Time // when the first response byte arrived (of an interim response, if any)
+	Connect   time.Duration // the TCP connect, when this exchange opened the connection
+	TLS       time.Duration // the TLS handshake, when this exchange opened an https connection
+	Wrote     time.Time     // when the request was written
+	FirstByte time.Time     // when the first response byte arrived (of an interim response, if any)
 }
 
 // maxHeader bounds one response head: status line and header fields.
 const maxHeader = 64 << 10
 
 // splitURL returns the host[:port] to dial, the Host header value and the
-// request target of an absolute http:// URL, without allocating.
-func splitURL(u []byte) (dial, host, target []byte, ok bool) {
-	const scheme = "http://"
-	if len(u) < len(scheme) || string(u[:len(scheme)]) != scheme {
-		return nil, nil, nil, false
+// request target of an absolute http:// or https:// URL, and whether it is
+// https, without allocating.
+func splitURL(u []byte) (dial, host, target []byte, secure, ok bool) {
+	var rest []byte
+	switch {
+	case hasPrefix(u, "http://"):
+		rest = u[len("http://"):]
+	case hasPrefix(u, "https://"):
+		rest, secure = u[len("https://"):], true
+	default:
+		return nil, nil, nil, false, false
 	}
-	rest := u[len(scheme):]
 	end := len(rest)
 	for i, c := range rest {
 		if c == '/' || c == '?' {
@@ -61,14 +76,27 @@ func splitURL(u []byte) (dial, host, target []byte, ok bool) {
 	}
 	host, target = rest[:end], rest[end:]
 	if len(host) == 0 {
-		return nil, nil, nil, false
+		return nil, nil, nil, false, false
 	}
 	for _, c := range u {
 		if c <= ' ' || c == 0x7f {
-			return nil, nil, nil, false // spaces and controls would break the request line
+			return nil, nil, nil, false, false // spaces and controls would break the request line
 		}
 	}
-	return host, host, target, true
+	return host, host, target, secure, true
+}
+
+func hasPrefix(b []byte, prefix string) bool {
+	return len(b) >= len(prefix) && string(b[:len(prefix)]) == prefix
+}
+
+// hostOnly returns host without its port, as net/http names the TLS server:
+// the name sent as SNI and verified against the certificate.
+func hostOnly(host string) string {
+	if hasPort([]byte(host)) {
+		return host[:strings.LastIndexByte(host, ':')]
+	}
+	return host
 }
 
 // hasPort reports whether host ends in :port (and is not a bare IPv6 literal).

@@ -17,7 +17,7 @@ func FixedServer(tb testing.TB) string {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { ln.Close() })
-	reply := []byte("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Type: text/plain\r\n\r\nok")
+	reply := []byte(FixedReply)
 	go func() {
 		for {
 			c, err := ln.Accept()
@@ -29,6 +29,9 @@ func FixedServer(tb testing.TB) string {
 	}()
 	return "http://" + ln.Addr().String()
 }
+
+// FixedReply is every fixed server's answer.
+const FixedReply = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Type: text/plain\r\n\r\nok"
 
 // serve answers each request head on c (requests have no body) with reply.
 func serve(c net.Conn, reply []byte) {

@@ -1,0 +1,237 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/engine"
+	"github.com/loadlens/loadlens/internal/live"
+	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/report"
+	"github.com/loadlens/loadlens/internal/store"
+	"github.com/loadlens/loadlens/internal/units"
+)
+
+// runner is one run: the parts execute opens, and the collector's state.
+type runner struct {
+	cfg        RunConfig
+	in         *report.Input // what the reports are made from
+	dir        string
+	start, end time.Time // end: when the collector took the last second
+	store      *store.Writer
+	rec        *metrics.Recorder
+	run        *metrics.Run
+	eng        *engine.Engine
+	scrape     part // the scraper of the observe targets
+	line       *live.Line
+	dash       *dashboardFeed // nil without a dashboard
+	obs        *observations  // scraped and self-observed series
+	cpu        *cpuMeter
+	stall      *stallMeter // the generator's own waits for a CPU, per second
+	total      time.Duration
+	stopEngine context.CancelFunc
+	aborted    map[int]bool
+	lost       *lostWrite // set when that failure made the results incomplete
+	kept       int        // seconds written to run.db so far
+
+	mu      sync.Mutex
+	notices []notice
+	shown   int
+}
+
+// notice is a message for the user, printed as it comes and, unless it is
+// only news of the moment, kept for the summary.
+type notice struct {
+	text    string
+	warning bool // the results are at stake
+	passing bool // printed while the run lasts, not kept: the summary says it its own way
+}
+
+// lostWrite is the failure to write run.db that made the results incomplete.
+type lostWrite struct {
+	sec   int    // the second being written when it failed; -1: how the run ended
+	kept  int    // the seconds run.db holds: 0 to kept-1
+	cause string // why, when it can be told (see storageCause)
+	err   error
+}
+
+// notice keeps a message from the engine; the collector prints it.
+func (r *runner) notice(msg string) {
+	r.mu.Lock()
+	r.notices = append(r.notices, notice{text: msg})
+	r.mu.Unlock()
+}
+
+// noticeTexts returns the notices the summary keeps.
+func (r *runner) noticeTexts() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []string
+	for _, n := range r.notices {
+		if !n.passing {
+			out = append(out, n.text)
+		}
+	}
+	return out
+}
+
+// writeFailed stops the load when run.db cannot take a second (the disk
+// is full, say): what follows could not be kept, and a run whose results
+// are lost should not go on loading the target. What was written stays.
+// The collector calls it, and prints the warning the same second.
+func (r *runner) writeFailed(sec int, err error) {
+	if r.lost != nil {
+		return
+	}
+	r.lost = &lostWrite{sec: sec, kept: r.kept, cause: storageCause(r.dir, err), err: err}
+	msg := fmt.Sprintf("run.db could not be written at second %d", sec)
+	if r.lost.cause != "" {
+		msg += " because " + r.lost.cause
+	}
+	msg += fmt.Sprintf(": stopping the load; %s (%v)", keptSeconds(r.kept), err)
+	r.mu.Lock()
+	r.notices = append(r.notices, notice{text: msg, warning: true, passing: true})
+	r.mu.Unlock()
+	r.stopEngine()
+}
+
+// keptSeconds says which seconds run.db holds: the first n.
+func keptSeconds(n int) string {
+	switch n {
+	case 0:
+		return "run.db holds no second"
+	case 1:
+		return "run.db keeps second 0"
+	}
+	return fmt.Sprintf("run.db keeps seconds 0–%d", n-1)
+}
+
+// incomplete says why the results are incomplete; "" when nothing was lost.
+func (r *runner) incomplete() string {
+	if r.lost == nil {
+		return ""
+	}
+	why := ""
+	if r.lost.cause != "" {
+		why = " because " + r.lost.cause
+	}
+	if r.lost.sec < 0 {
+		return "the results are incomplete: run.db could not record how the run ended" + why
+	}
+	return fmt.Sprintf("the results are incomplete: run.db could not be written at second %d%s, so the load was stopped there; %s",
+		r.lost.sec, why, keptSeconds(r.lost.kept))
+}
+
+// lostError is the error a run whose results are incomplete ends with.
+func (r *runner) lostError() error {
+	return fmt.Errorf("%s: %w", r.incomplete(), r.lost.err)
+}
+
+func (r *runner) showNotices() {
+	r.mu.Lock()
+	fresh := r.notices[r.shown:]
+	r.shown = len(r.notices)
+	r.mu.Unlock()
+	for _, n := range fresh {
+		r.line.Done()
+		if n.warning {
+			fmt.Fprintf(r.cfg.Out, "warning: %s\n", n.text)
+		} else {
+			fmt.Fprintf(r.cfg.Out, "note: %s\n", n.text)
+		}
+	}
+}
+
+// collect is the collector, a part of the run: it takes each second's
+// measurements a little after the second ends, until its context ends
+// (when the engine has returned); then it takes what is left, and ends
+// the live line.
+func (r *runner) collect(ctx context.Context) error {
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	for sec := 0; ; sec++ {
+		timer.Reset(time.Until(r.start.Add(time.Duration(sec+1)*time.Second + collectGrace)))
+		select {
+		case <-timer.C:
+			r.second(sec)
+		case <-ctx.Done():
+			last := int(time.Since(r.start) / time.Second)
+			for s := sec; s <= last; s++ {
+				r.second(s)
+			}
+			r.end = time.Now() // the run ends with its last second collected
+			r.line.Done()
+			return nil
+		}
+	}
+}
+
+// second takes one second's snapshot and hands it to everything that wants it.
+func (r *runner) second(sec int) {
+	snap := r.rec.Collect(sec)
+	var vus, vusMax int64
+	var held []poolHeld
+	for i, g := range r.eng.Gauges(nil) {
+		snap.Scenarios[i].VUs, snap.Scenarios[i].VUsMax = g.Active, g.Allocated
+		vus += g.Active
+		vusMax += g.Allocated
+		if g.HeldBy != "" {
+			held = append(held, poolHeld{scenario: r.cfg.Plan.Scenarios[i].Name, reason: g.HeldBy, size: g.HeldAt})
+		}
+	}
+	r.run.Add(snap)
+	if r.lost == nil {
+		if err := r.store.WriteSecond(snap); err != nil {
+			r.writeFailed(sec, err)
+		} else {
+			r.kept = sec + 1
+		}
+	}
+	cpu, ok := r.cpu.sample()
+	if !ok {
+		cpu = -1
+	}
+	r.obs.add(selfSeries(sec, cpu, r.cpu.hostReading(), r.stall.sample(), held, &r.run.Series[len(r.run.Series)-1]))
+	if err := r.obs.writeErr(); err != nil {
+		r.writeFailed(sec, err) // the series share run.db, and the disk
+	}
+	r.checkAborts(sec)
+	if r.dash != nil {
+		r.dash.second(r.run, time.Duration(sec+1)*time.Second, cpu, r.aborted)
+	}
+	r.showNotices()
+	if r.cfg.Quiet {
+		return
+	}
+	last := r.run.Series[len(r.run.Series)-1]
+	var dropped int64
+	for _, s := range r.run.Scenarios {
+		dropped += s.Dropped
+	}
+	errRate := 0.0
+	if last.Requests > 0 {
+		errRate = float64(last.Failed) / float64(last.Requests)
+	}
+	r.line.Update(live.Status{Elapsed: min(time.Duration(sec+1)*time.Second, time.Since(r.start)), Total: r.total, RPS: float64(last.Requests),
+		P95: last.P95, ErrRate: errRate, VUs: vus, VUsMax: vusMax, Dropped: dropped, InFlight: r.eng.InFlight()})
+}
+
+// checkAborts stops the run when a threshold marked abort_on_fail fails,
+// judged on the whole run so far, once its delay has passed.
+func (r *runner) checkAborts(sec int) {
+	elapsed := time.Duration(sec+1) * time.Second
+	for i := range r.cfg.Plan.Thresholds {
+		t := &r.cfg.Plan.Thresholds[i]
+		if !t.AbortOnFail || elapsed < t.DelayAbortEval || r.aborted[i] {
+			continue
+		}
+		r.run.SetElapsed(elapsed)
+		if res := r.run.Evaluate(t); !res.Pass {
+			r.aborted[i] = true
+			r.notice(fmt.Sprintf("threshold %s %q failed at %s with abort_on_fail (%s): stopping the run", t.Key, t.Expr, units.Clock(sec+1), report.Observed(t, res)))
+			r.stopEngine()
+		}
+	}
+}

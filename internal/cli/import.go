@@ -1,0 +1,227 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/app"
+	"github.com/loadlens/loadlens/internal/importer"
+	"github.com/loadlens/loadlens/internal/importer/curl"
+	"github.com/loadlens/loadlens/internal/importer/har"
+	"github.com/loadlens/loadlens/internal/importer/k6"
+	"github.com/loadlens/loadlens/internal/importer/openapi"
+)
+
+const importUsage = "import <kind> <source> [flags]"
+
+// importKinds are what import reads, as its subcommands.
+var importKinds = []command{
+	{"import openapi", "import openapi <spec.yaml|json> [flags]", "a test from an OpenAPI 3.0/3.1 or Swagger 2.0 spec", nil},
+	{"import har", "import har <recording.har> [flags]", "a test from a browser recording", nil},
+	{"import curl", "import curl '<curl ...>' | - [flags]", "a test from curl command lines", nil},
+	{"import k6", "import k6 <script.js> [flags]", "a test from a k6 script (the common subset)", nil},
+}
+
+// importCmd turns an OpenAPI spec, a HAR recording, curl command lines or a
+// k6 script into a test file that validates.
+func importCmd(_ context.Context, e *env, args []string) int {
+	if len(args) == 0 || !slices.ContainsFunc(importKinds, func(c command) bool { return c.name == "import "+args[0] }) {
+		fs := newFlagSet(e, "import", importUsage)
+		pos, err := parseArgs(fs, args)
+		if err != nil {
+			return app.ExitBadInput
+		}
+		if len(pos) == 0 {
+			return fail(e, usageErr("import needs a kind: loadlens %s (openapi, har, curl or k6)", importUsage))
+		}
+		return fail(e, usageErr("unknown import kind %q: openapi, har, curl or k6", pos[0]))
+	}
+	kind := args[0]
+	fs := newFlagSet(e, "import "+kind, "import "+kind+" <source> [flags]")
+	out := fs.String("out", "", "write the test here (default: standard output)")
+	name := fs.String("name", "", "the test's name (default: from the source)")
+	vus := fs.Int("vus", 1, "VUs of the test's scenario (openapi, har, curl)")
+	rate := fs.Float64("rate", 0, "an arrival rate instead of VUs: iterations per second (openapi, har, curl)")
+	duration := fs.String("duration", "1m", "the scenario's duration; the test reads DURATION from the environment first (openapi, har, curl)")
+	var harOpts harFlags
+	if kind == "har" {
+		harOpts.register(fs)
+	}
+	var baseURL string
+	if kind == "openapi" {
+		fs.StringVar(&baseURL, "base-url", "", "the base URL (default: the spec's first server, overridable with BASE_URL in the environment)")
+	}
+	pos, err := parseArgs(fs, args[1:])
+	if err != nil {
+		return app.ExitBadInput
+	}
+	if len(pos) == 0 {
+		return fail(e, usageErr("import %s needs a source: loadlens %s", kind, importUsage))
+	}
+	var t *importer.Test
+	source := pos[0]
+	switch kind {
+	case "curl":
+		text := strings.Join(pos, " ")
+		if source == "-" {
+			b, err := io.ReadAll(io.LimitReader(os.Stdin, 16<<20))
+			if err != nil {
+				return fail(e, err)
+			}
+			text = string(b)
+		} else if len(pos) == 1 && !strings.HasPrefix(strings.TrimSpace(source), "curl") {
+			if b, err := os.ReadFile(source); err == nil {
+				text = string(b)
+			}
+		}
+		t, err = curl.Import(text)
+	case "openapi", "har", "k6":
+		if len(pos) != 1 {
+			return fail(e, usageErr("import %s takes one file", kind))
+		}
+		t, err = importFile(kind, source, baseURL, harOpts)
+	}
+	if err != nil {
+		return fail(e, usageErr("import %s: %v", kind, err))
+	}
+	if *name != "" {
+		t.Name = *name
+	}
+	if kind != "k6" {
+		for _, s := range t.Scenarios {
+			if isDefaultLoad(s.Load) {
+				s.Load = importer.Load(*vus, *rate, *duration)
+			}
+		}
+	}
+	file := *out
+	if file == "" {
+		file = "imported.yaml"
+	}
+	text, err := importer.Render(t, file)
+	if err != nil {
+		return fail(e, err)
+	}
+	for _, n := range t.NotConverted {
+		fmt.Fprintln(e.stderr, "not converted:", n)
+	}
+	if *out == "" {
+		e.stdout.Write(text)
+		return app.ExitOK
+	}
+	if err := os.WriteFile(*out, text, 0o644); err != nil {
+		return fail(e, err)
+	}
+	fmt.Fprintf(e.stdout, "%s: %d scenario(s), %d request step(s)%s; check it with: loadlens validate %s\n",
+		*out, len(t.Scenarios), requestSteps(t), notConvertedNote(t), filepath.Clean(*out))
+	return app.ExitOK
+}
+
+// isDefaultLoad reports whether a scenario has the load an import gives
+// when its source has none, which the load flags replace.
+func isDefaultLoad(load []importer.KV) bool {
+	d := importer.DefaultLoad()
+	if len(load) != len(d) {
+		return false
+	}
+	for i := range d {
+		if load[i] != d[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func requestSteps(t *importer.Test) int {
+	n := 0
+	for _, s := range t.Scenarios {
+		for _, st := range s.Flow {
+			if st.Think == "" {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func notConvertedNote(t *importer.Test) string {
+	if len(t.NotConverted) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %d thing(s) not converted (listed above and at the top of the file)", len(t.NotConverted))
+}
+
+// harFlags are the HAR import's options.
+type harFlags struct {
+	keepStatic bool
+	exclude    listFlag
+	hosts      listFlag
+	allHosts   bool
+	maxThink   time.Duration
+	minThink   time.Duration
+}
+
+func (h *harFlags) register(fs *flag.FlagSet) {
+	fs.BoolVar(&h.keepStatic, "keep-static", false, "keep requests for images, styles, scripts, fonts and media")
+	fs.Var(&h.exclude, "exclude", "leave out requests whose URL matches this regex (repeatable)")
+	fs.Var(&h.hosts, "host", "keep requests to this host too, besides the first request's (repeatable)")
+	fs.BoolVar(&h.allHosts, "all-hosts", false, "keep requests to every host (third parties too: careful, a test loads them)")
+	fs.DurationVar(&h.minThink, "min-think", 100*time.Millisecond, "pauses shorter than this are the browser's and are dropped")
+	fs.DurationVar(&h.maxThink, "max-think", 30*time.Second, "longer pauses are cut to this")
+}
+
+// options turns the flags into the HAR import's options.
+func (h *harFlags) options() (har.Options, error) {
+	o := har.DefaultOptions()
+	o.KeepStatic, o.MinThink, o.MaxThink = h.keepStatic, h.minThink, h.maxThink
+	for _, x := range h.exclude {
+		re, err := regexp.Compile(x)
+		if err != nil {
+			return o, usageErr("--exclude %q: %v", x, err)
+		}
+		o.Exclude = append(o.Exclude, re)
+	}
+	o.Hosts = h.hosts
+	if h.allHosts {
+		o.Hosts = append(o.Hosts, "*")
+	}
+	return o, nil
+}
+
+// importFile imports a file of kind.
+func importFile(kind, path, baseURL string, hf harFlags) (*importer.Test, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	switch kind {
+	case "openapi":
+		data, err := io.ReadAll(io.LimitReader(f, 64<<20))
+		if err != nil {
+			return nil, err
+		}
+		return openapi.Import(data, filepath.Base(path), baseURL)
+	case "k6":
+		data, err := io.ReadAll(io.LimitReader(f, 16<<20))
+		if err != nil {
+			return nil, err
+		}
+		return k6.Import(data, filepath.Base(path))
+	case "har":
+		opt, err := hf.options()
+		if err != nil {
+			return nil, err
+		}
+		return har.Import(f, filepath.Base(path), opt)
+	}
+	return nil, fmt.Errorf("unknown import kind %q", kind)
+}

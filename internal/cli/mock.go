@@ -1,0 +1,115 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"strings"
+
+	"github.com/loadlens/loadlens/internal/app"
+	"github.com/loadlens/loadlens/internal/mock"
+)
+
+const mockUsage = "mock <mock.yaml> [flags]"
+
+// mockCmd serves a mock config until interrupted.
+func mockCmd(ctx context.Context, e *env, args []string) int {
+	fs := newFlagSet(e, "mock", mockUsage)
+	listen := fs.String("listen", "", "address for HTTP/1.1 and h2c, overriding the file's listen: (default 127.0.0.1:8081)")
+	tlsListen := fs.String("tls-listen", "", "also serve HTTPS (HTTP/1.1 and HTTP/2) here, overriding the file's tls.listen:")
+	certOut := fs.String("write-cert", "", "write the TLS certificate (PEM) to this file, for clients to trust")
+	check := fs.Bool("check", false, "check the config and exit, serving nothing")
+	var envs listFlag
+	fs.Var(&envs, "e", "KEY=VALUE environment variable for {{ env.KEY }} in the config (repeatable)")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return app.ExitBadInput
+	}
+	if len(pos) != 1 {
+		return fail(e, usageErr("mock takes one config file: loadlens %s", mockUsage))
+	}
+	lookup, err := envLookup(envs)
+	if err != nil {
+		return fail(e, err)
+	}
+	cfg, err := mock.ParseFile(pos[0], lookup)
+	if err != nil {
+		return fail(e, err)
+	}
+	if *listen != "" {
+		cfg.Listen = *listen
+	}
+	if *tlsListen != "" {
+		if cfg.TLS == nil {
+			cfg.TLS = &mock.TLSConfig{}
+		}
+		cfg.TLS.Listen = *tlsListen
+	}
+	if *check {
+		fmt.Fprintf(e.stdout, "%s: ok — %d routes\n", pos[0], len(cfg.Routes))
+		return app.ExitOK
+	}
+	srv := mock.New(cfg)
+	if err := srv.Listen(); err != nil {
+		return fail(e, err)
+	}
+	fmt.Fprintf(e.stdout, "mock: %d routes from %s\n", len(cfg.Routes), pos[0])
+	fmt.Fprintf(e.stdout, "  http://%s  (HTTP/1.1, h2c)\n", srv.Addr())
+	if c := srv.Certificate(); c != nil {
+		how := "from " + cfg.TLS.CertFile
+		if c.Generated {
+			how = "generated, self-signed"
+		}
+		fmt.Fprintf(e.stdout, "  https://%s  (HTTP/1.1, HTTP/2; certificate %s)\n  certificate SHA-256 %s\n", srv.TLSAddr(), how, c.Fingerprint)
+		if *certOut != "" {
+			if err := os.WriteFile(*certOut, c.PEM, 0o644); err != nil {
+				return fail(e, fmt.Errorf("--write-cert: %w", err))
+			}
+			fmt.Fprintf(e.stdout, "  certificate written to %s\n", *certOut)
+		}
+	}
+	fmt.Fprintf(e.stdout, "  admin: http://%[1]s%[2]s/  metrics: http://%[1]s%[2]s/metrics\n", srv.Addr(), cfg.Admin)
+	if !loopback(srv.Addr()) {
+		fmt.Fprintf(e.stdout, "  note: %s is reachable from other hosts, and so is its admin API, which changes latency and errors\n", srv.Addr())
+	}
+	for _, r := range cfg.Routes {
+		fmt.Fprintf(e.stdout, "  %s\n", describeRoute(r))
+	}
+	fmt.Fprintln(e.stdout, "serving until interrupted (Ctrl-C)")
+	if err := srv.Serve(ctx); err != nil {
+		return fail(e, err)
+	}
+	return app.ExitOK
+}
+
+// describeRoute is one line per route: its name, answer and behaviour.
+func describeRoute(r *mock.Route) string {
+	var parts []string
+	b := r.Behavior()
+	if b.Latency.Kind != "" {
+		parts = append(parts, "latency "+b.Latency.String())
+	}
+	for _, f := range b.Faults {
+		what := "reset"
+		if !f.Reset {
+			what = strings.Trim(strings.Join(strings.Fields(fmt.Sprint(f.Statuses)), ","), "[]")
+		}
+		parts = append(parts, fmt.Sprintf("errors %g%% %s", f.Rate*100, what))
+	}
+	if b.Bandwidth > 0 {
+		parts = append(parts, fmt.Sprintf("bandwidth %gB/s", b.Bandwidth))
+	}
+	line := fmt.Sprintf("%-32s → %d", r.Name, r.Status)
+	if len(parts) > 0 {
+		line += "  " + strings.Join(parts, "; ")
+	}
+	return line
+}
+
+// loopback reports whether addr's host is a loopback address.
+func loopback(addr string) bool {
+	host, _, _ := net.SplitHostPort(addr)
+	ip := net.ParseIP(host)
+	return host == "localhost" || (ip != nil && ip.IsLoopback())
+}

@@ -1,0 +1,88 @@
+package compare
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+)
+
+// WriteJSON writes the comparison as indented JSON.
+func WriteJSON(w io.Writer, r *Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // for people and scripts, not for embedding in HTML
+	return enc.Encode(r)
+}
+
+// MarshalJSON writes a value with its figures rounded — milliseconds to the
+// microsecond, ratios to 6 decimals, percentages to 3 — so that the output
+// is stable across platforms and readable.
+func (v Value) MarshalJSON() ([]byte, error) {
+	round := func(x *float64, places int) *float64 {
+		if x == nil {
+			return nil
+		}
+		r := roundTo(*x, places)
+		return &r
+	}
+	interval := func(i *Interval, places int) *Interval {
+		if i == nil {
+			return nil
+		}
+		return &Interval{roundTo(i.Lo, places), roundTo(i.Hi, places)}
+	}
+	return json.Marshal(valueJSON{Has: v.Has, Value: roundTo(v.Value, 6), Samples: v.Samples, Runs: v.Runs,
+		Delta: round(v.Delta, 6), DeltaPct: round(v.DeltaPct, 3), CI: interval(v.CI, 6), CIPct: interval(v.CIPct, 3),
+		MinEffect: roundTo(v.MinEffect, 6), Significant: v.Significant, Verdict: v.Verdict, Block: v.Block, NotTested: v.NotTested})
+}
+
+// UnmarshalJSON reads a value as MarshalJSON writes it, so that a
+// comparison can be read back and rendered again.
+func (v *Value) UnmarshalJSON(b []byte) error {
+	var in valueJSON
+	if err := json.Unmarshal(b, &in); err != nil {
+		return err
+	}
+	*v = Value{Has: in.Has, Value: in.Value, Samples: in.Samples, Runs: in.Runs, Delta: in.Delta, DeltaPct: in.DeltaPct, CI: in.CI,
+		CIPct: in.CIPct, MinEffect: in.MinEffect, Significant: in.Significant, Verdict: in.Verdict, Block: in.Block, NotTested: in.NotTested}
+	return nil
+}
+
+// valueJSON is a Value as JSON names its fields.
+type valueJSON struct {
+	Has         bool      `json:"has"`
+	Value       float64   `json:"value"`
+	Samples     int       `json:"samples"`
+	Runs        int       `json:"runs"`
+	Delta       *float64  `json:"delta,omitempty"`
+	DeltaPct    *float64  `json:"delta_pct,omitempty"`
+	CI          *Interval `json:"ci,omitempty"`
+	CIPct       *Interval `json:"ci_pct,omitempty"`
+	MinEffect   float64   `json:"min_effect,omitempty"`
+	Significant bool      `json:"significant"`
+	Verdict     string    `json:"verdict,omitempty"`
+	Block       int       `json:"block_s,omitempty"`
+	NotTested   string    `json:"not_tested,omitempty"`
+}
+
+// UnmarshalJSON reads a metric by the name MarshalJSON writes.
+func (m *Metric) UnmarshalJSON(b []byte) error {
+	var name string
+	if err := json.Unmarshal(b, &name); err != nil {
+		return err
+	}
+	for k := Metric(0); k < numMetrics; k++ {
+		if k.String() == name {
+			*m = k
+			return nil
+		}
+	}
+	return fmt.Errorf("compare: unknown metric %q", name)
+}
+
+// roundTo rounds x to the given decimal places.
+func roundTo(x float64, places int) float64 {
+	s := math.Pow(10, float64(places))
+	return math.Round(x*s) / s
+}

@@ -1,0 +1,89 @@
+package h1
+
+import (
+	"crypto/tls"
+	"net"
+	"time"
+)
+
+// Config is how a Client connects.
+type Config struct {
+	Dialer *net.Dialer
+	// TLS is the base of every https connection's configuration (roots,
+	// InsecureSkipVerify, versions); nil means crypto/tls's defaults. The
+	// client sets ServerName to the URL's host and NextProtos to http/1.1
+	// only, so a server that speaks both never chooses HTTP/2. Unless TLS
+	// sets a ClientSessionCache, the client keeps its own, so a VU resumes
+	// the sessions it made itself, as one browser does.
+	TLS *tls.Config
+	// HandshakeTimeout bounds one TLS handshake; 0: only the request's
+	// timeout does.
+	HandshakeTimeout time.Duration
+}
+
+// sessionCacheSize is how many TLS sessions a Client keeps: one per host
+// it talks to, and a VU talks to one or a few.
+const sessionCacheSize = 8
+
+// HandshakeError is a failed TLS handshake: a certificate that does not
+// verify, an alert, a server that is not TLS, a timeout or a close during
+// the handshake. Its message is the underlying error's.
+type HandshakeError struct{ Err error }
+
+func (e *HandshakeError) Error() string { return e.Err.Error() }
+func (e *HandshakeError) Unwrap() error { return e.Err }
+
+// tlsConfig returns the configuration of a connection to serverName.
+// It is kept for the next connection to the same host, so a redial
+// allocates no new one.
+func (c *Client) tlsConfig(serverName string) *tls.Config {
+	if c.tlsConf != nil && c.tlsConf.ServerName == serverName {
+		return c.tlsConf
+	}
+	var cfg *tls.Config
+	if c.cfg.TLS != nil {
+		cfg = c.cfg.TLS.Clone()
+	} else {
+		cfg = &tls.Config{}
+	}
+	cfg.ServerName = serverName
+	cfg.NextProtos = []string{"http/1.1"}
+	if cfg.ClientSessionCache == nil {
+		if c.sessions == nil {
+			c.sessions = tls.NewLRUClientSessionCache(sessionCacheSize)
+		}
+		cfg.ClientSessionCache = c.sessions
+	}
+	c.tlsConf = cfg
+	return cfg
+}
+
+// handshake runs cn's TLS handshake within the handshake timeout and the
+// request's deadline. Abort ends it at once: cn is published as the active
+// connection while it runs.
+func (c *Client) handshake(cn *conn, deadline time.Time, resp *Response) error {
+	end := deadline
+	if c.cfg.HandshakeTimeout > 0 {
+		if hs := time.Now().Add(c.cfg.HandshakeTimeout); end.IsZero() || hs.Before(end) {
+			end = hs
+		}
+	}
+	// The deadline is set before cn is published to Abort, so Abort's past
+	// deadline is never overwritten by this one.
+	if err := cn.wire.SetDeadline(end); err != nil {
+		return err
+	}
+	c.active.Store(cn)
+	defer c.active.Store(nil)
+	if c.aborted.Load() {
+		return ErrAborted
+	}
+	start := time.Now()
+	err := cn.tc.Handshake()
+	resp.TLS = time.Since(start)
+	if err != nil {
+		resp.Sent, resp.Received = cn.wire.written, cn.wire.read
+		return &HandshakeError{Err: err}
+	}
+	return nil
+}

@@ -1,0 +1,468 @@
+// Package curl imports curl command lines — as browsers' "Copy as cURL"
+// writes them (bash or cmd quoting), or from a ticket — into a test: one
+// request step per curl command, in order.
+package curl
+
+import (
+	"encoding/base64"
+	"fmt"
+	"mime"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/loadlens/loadlens/internal/importer"
+)
+
+// request is what one curl command sends.
+type request struct {
+	method   string
+	url      *url.URL
+	headers  []importer.Header
+	data     []string // -d pieces, joined with &
+	hasData  bool
+	json     bool // --json
+	get      bool // -G: data goes to the query
+	head     bool // -I
+	form     []formPart
+	timeout  string
+	insecure bool
+}
+
+type formPart struct {
+	name, value, file, typ string
+}
+
+// option says how curl reads an option: whether it takes a value, and what
+// the import does with it.
+type option struct {
+	value  bool
+	ignore string // why it is left out without a note ("" when it is handled or reported)
+}
+
+var longOptions = map[string]option{
+	"request": {value: true}, "header": {value: true}, "data": {value: true}, "data-raw": {value: true},
+	"data-binary": {value: true}, "data-ascii": {value: true}, "data-urlencode": {value: true}, "json": {value: true},
+	"form": {value: true}, "form-string": {value: true}, "user": {value: true}, "cookie": {value: true},
+	"user-agent": {value: true}, "referer": {value: true}, "url": {value: true}, "max-time": {value: true},
+	"get": {}, "head": {}, "insecure": {},
+	// Accepted and of no consequence for a load test.
+	"compressed": {ignore: "-"}, "location": {ignore: "-"}, "silent": {ignore: "-"}, "show-error": {ignore: "-"},
+	"verbose": {ignore: "-"}, "include": {ignore: "-"}, "fail": {ignore: "-"}, "no-buffer": {ignore: "-"},
+	"globoff": {ignore: "-"}, "path-as-is": {ignore: "-"}, "http1.1": {ignore: "-"}, "http2": {ignore: "-"},
+	"http2-prior-knowledge": {ignore: "-"}, "tlsv1.2": {ignore: "-"}, "tlsv1.3": {ignore: "-"}, "progress-bar": {ignore: "-"},
+	"output": {value: true, ignore: "-"}, "write-out": {value: true, ignore: "-"}, "connect-timeout": {value: true, ignore: "-"},
+	"retry": {value: true, ignore: "-"}, "max-redirs": {value: true, ignore: "-"},
+	// Taking a value, and not converted.
+	"proxy": {value: true}, "cacert": {value: true}, "cert": {value: true}, "key": {value: true}, "resolve": {value: true},
+	"upload-file": {value: true}, "cookie-jar": {value: true}, "oauth2-bearer": {value: true}, "limit-rate": {value: true},
+}
+
+var shortOptions = map[byte]string{
+	'X': "request", 'H': "header", 'd': "data", 'F': "form", 'u': "user", 'b': "cookie", 'A': "user-agent",
+	'e': "referer", 'm': "max-time", 'G': "get", 'I': "head", 'k': "insecure", 's': "silent", 'S': "show-error",
+	'L': "location", 'v': "verbose", 'i': "include", 'f': "fail", 'N': "no-buffer", 'g': "globoff",
+	'o': "output", 'w': "write-out", 'x': "proxy", 'T': "upload-file", 'c': "cookie-jar", 'E': "cert",
+}
+
+// Import reads the curl commands in text (one or several, on as many lines
+// as they take) and returns a test with one step per command.
+func Import(text string) (*importer.Test, error) {
+	cmds, err := commands(text)
+	if err != nil {
+		return nil, err
+	}
+	if len(cmds) == 0 {
+		return nil, fmt.Errorf("no curl command found (the text should start with curl)")
+	}
+	t := &importer.Test{Source: fmt.Sprintf("%d curl command(s)", len(cmds))}
+	var reqs []*request
+	for i, args := range cmds {
+		r, err := parse(args, func(s string) { t.NotConverted = append(t.NotConverted, fmt.Sprintf("command %d: %s", i+1, s)) })
+		if err != nil {
+			return nil, fmt.Errorf("command %d: %v", i+1, err)
+		}
+		reqs = append(reqs, r)
+	}
+	build(t, reqs)
+	return t, nil
+}
+
+// parse reads one command's arguments.
+func parse(args []string, skipped func(string)) (*request, error) {
+	r := &request{}
+	var urls []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		var name, value string
+		var hasValue bool
+		switch {
+		case strings.HasPrefix(a, "--") && len(a) > 2:
+			name = a[2:]
+			if n, v, ok := strings.Cut(name, "="); ok {
+				if _, known := longOptions[n]; known {
+					name, value, hasValue = n, v, true
+				}
+			}
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			// Short options may cluster (-sSL) and take their value attached (-XPOST) or next.
+			j := 1
+			for ; j < len(a); j++ {
+				long, ok := shortOptions[a[j]]
+				if !ok {
+					skipped(fmt.Sprintf("option -%c is not known to the import", a[j]))
+					continue
+				}
+				if longOptions[long].value {
+					name = long
+					if j+1 < len(a) {
+						value, hasValue = a[j+1:], true
+					}
+					break
+				}
+				if err := apply(r, long, "", skipped); err != nil {
+					return nil, err
+				}
+			}
+			if name == "" {
+				continue
+			}
+		default:
+			urls = append(urls, a)
+			continue
+		}
+		opt, known := longOptions[name]
+		if !known {
+			skipped(fmt.Sprintf("option --%s is not known to the import", name))
+			continue
+		}
+		if opt.value && !hasValue {
+			if i+1 >= len(args) {
+				return nil, fmt.Errorf("--%s needs a value", name)
+			}
+			i++
+			value = args[i]
+		}
+		if name == "url" {
+			urls = append(urls, value)
+			continue
+		}
+		if err := apply(r, name, value, skipped); err != nil {
+			return nil, err
+		}
+	}
+	if len(urls) == 0 {
+		return nil, fmt.Errorf("no URL")
+	}
+	if len(urls) > 1 {
+		skipped(fmt.Sprintf("only the first URL is imported; also given: %s", strings.Join(urls[1:], ", ")))
+	}
+	raw := urls[0]
+	if !strings.Contains(raw, "://") {
+		raw = "http://" + raw // curl's default scheme
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("bad URL %q: loadlens sends http:// and https:// requests", urls[0])
+	}
+	r.url = u
+	return r, nil
+}
+
+// apply records one option.
+func apply(r *request, name, value string, skipped func(string)) error {
+	switch name {
+	case "request":
+		r.method = strings.ToUpper(value)
+	case "header":
+		k, v, ok := strings.Cut(value, ":")
+		switch {
+		case !ok && strings.HasSuffix(value, ";"): // "Name;" sends the header empty
+			r.headers = append(r.headers, importer.Header{Name: strings.TrimSuffix(value, ";")})
+		case !ok:
+			skipped(fmt.Sprintf("header %q has no colon", value))
+		case strings.TrimSpace(v) == "": // "Name:" removes a header curl would send
+		default:
+			r.headers = append(r.headers, importer.Header{Name: strings.TrimSpace(k), Value: strings.TrimSpace(v)})
+		}
+	case "data", "data-ascii", "data-binary", "data-raw", "json":
+		if name != "data-raw" && strings.HasPrefix(value, "@") {
+			b, ok := readText(value[1:], skipped)
+			if !ok {
+				return nil
+			}
+			value = b
+			if name != "data-binary" && name != "json" {
+				value = strings.NewReplacer("\r", "", "\n", "").Replace(value) // as curl does for -d @file
+			}
+		}
+		r.data, r.hasData = append(r.data, value), true
+		r.json = r.json || name == "json"
+	case "data-urlencode":
+		k, v, hasEq := strings.Cut(value, "=")
+		switch {
+		case !hasEq && strings.Contains(value, "@"):
+			skipped(fmt.Sprintf("--data-urlencode %q reads a file", value))
+			return nil
+		case !hasEq:
+			value = url.QueryEscape(value)
+		case k == "":
+			value = url.QueryEscape(v)
+		default:
+			value = k + "=" + url.QueryEscape(v)
+		}
+		r.data, r.hasData = append(r.data, strings.ReplaceAll(value, "+", "%20")), true
+	case "form", "form-string":
+		k, v, ok := strings.Cut(value, "=")
+		if !ok {
+			return fmt.Errorf("-F %q: expected name=value", value)
+		}
+		p := formPart{name: k, value: v}
+		if name == "form" {
+			if v2, typ, ok := strings.Cut(v, ";type="); ok {
+				v, p.typ = v2, typ
+				p.value = v
+			}
+			switch {
+			case strings.HasPrefix(v, "@"):
+				p.file = v[1:]
+			case strings.HasPrefix(v, "<"):
+				b, ok := readText(v[1:], skipped)
+				if !ok {
+					return nil
+				}
+				p.value = b
+			}
+		}
+		r.form = append(r.form, p)
+	case "user":
+		r.headers = append(r.headers, importer.Header{Name: "Authorization", Value: "Basic " + base64.StdEncoding.EncodeToString([]byte(value))})
+	case "cookie":
+		if !strings.Contains(value, "=") {
+			skipped(fmt.Sprintf("-b %s reads cookies from a file", value))
+			return nil
+		}
+		r.headers = append(r.headers, importer.Header{Name: "Cookie", Value: value})
+	case "user-agent":
+		r.headers = append(r.headers, importer.Header{Name: "User-Agent", Value: value})
+	case "referer":
+		r.headers = append(r.headers, importer.Header{Name: "Referer", Value: value})
+	case "max-time":
+		r.timeout = value + "s"
+	case "get":
+		r.get = true
+	case "head":
+		r.head = true
+	case "insecure":
+		r.insecure = true
+	default:
+		if o := longOptions[name]; o.ignore == "" {
+			skipped(fmt.Sprintf("--%s %s", name, value))
+		}
+	}
+	return nil
+}
+
+// readText reads a file a curl option names, when it is text.
+func readText(path string, skipped func(string)) (string, bool) {
+	b, err := os.ReadFile(path)
+	switch {
+	case err != nil:
+		skipped(fmt.Sprintf("the file %s cannot be read: %v", path, err))
+		return "", false
+	case !utf8.Valid(b) || strings.ContainsRune(string(b), 0):
+		skipped(fmt.Sprintf("the file %s is binary; a test file holds text", path))
+		return "", false
+	}
+	return string(b), true
+}
+
+// boundary separates the parts of a multipart body the import writes.
+const boundary = "loadlens-import-boundary-7MA4YWxkTrZu0gW"
+
+// build turns the requests into the test's one scenario.
+func build(t *importer.Test, reqs []*request) {
+	base := commonOrigin(reqs)
+	t.BaseURL = `{{ env("BASE_URL", "` + importer.Lit(base) + `") }}`
+	t.Name = "curl-" + sanitize(reqs[0].url.Host)
+	var flow []importer.Step
+	usesVars := false
+	withEnv := func(s string) string {
+		usesVars = usesVars || varPattern.MatchString(s)
+		return varPattern.ReplaceAllString(s, `{{ env("$1", "") }}`)
+	}
+	for _, r := range reqs {
+		st := importer.Step{Method: r.method}
+		q := r.url.RawQuery
+		body := strings.Join(r.data, "&")
+		switch {
+		case r.get && r.hasData:
+			if q != "" {
+				q += "&"
+			}
+			q += body
+			r.hasData = false
+		}
+		if st.Method == "" {
+			switch {
+			case r.head:
+				st.Method = "HEAD"
+			case r.hasData || len(r.form) > 0:
+				st.Method = "POST"
+			default:
+				st.Method = "GET"
+			}
+		}
+		path := r.url.EscapedPath()
+		if path == "" {
+			path = "/"
+		}
+		if q != "" {
+			path += "?" + q
+		}
+		if origin(r.url) != base {
+			path = origin(r.url) + path
+		}
+		st.Path = importer.Lit(path)
+		if r.url.RawQuery != "" || (r.get && body != "") {
+			st.Name = importer.Lit(r.url.EscapedPath())
+			if origin(r.url) != base {
+				st.Name = importer.Lit(origin(r.url) + r.url.EscapedPath())
+			}
+		}
+		hs := r.headers
+		has := func(name string) bool {
+			for _, h := range hs {
+				if strings.EqualFold(h.Name, name) {
+					return true
+				}
+			}
+			return false
+		}
+		switch {
+		case len(r.form) > 0:
+			text, skipped := multipart(r.form)
+			for _, s := range skipped {
+				t.NotConverted = append(t.NotConverted, s)
+			}
+			st.Body, st.HasBody = text, true
+			if !has("Content-Type") {
+				hs = append(hs, importer.Header{Name: "Content-Type", Value: "multipart/form-data; boundary=" + boundary})
+			}
+		case r.hasData:
+			st.Body, st.HasBody = body, true
+			if r.json {
+				if !has("Content-Type") {
+					hs = append(hs, importer.Header{Name: "Content-Type", Value: "application/json"})
+				}
+				if !has("Accept") {
+					hs = append(hs, importer.Header{Name: "Accept", Value: "application/json"})
+				}
+			} else if !has("Content-Type") {
+				hs = append(hs, importer.Header{Name: "Content-Type", Value: "application/x-www-form-urlencoded"})
+			}
+		}
+		if r.insecure {
+			t.Insecure = true
+		}
+		st.Timeout = r.timeout
+		st.Body = importer.Lit(st.Body)
+		for _, h := range hs {
+			if dropped(h.Name) {
+				continue
+			}
+			st.Headers = append(st.Headers, importer.Header{Name: h.Name, Value: withEnv(importer.Lit(h.Value))})
+		}
+		st.Path = withEnv(st.Path)
+		st.Body = withEnv(st.Body)
+		flow = append(flow, st)
+	}
+	t.Headers, flow = importer.HoistHeaders(flow)
+	t.Scenarios = []*importer.Scenario{{Name: "default", Load: importer.DefaultLoad(), Flow: flow}}
+	t.Notes = append(t.Notes, "Each VU sends the commands' requests in order, again and again; set the load below.")
+	if usesVars {
+		t.Notes = append(t.Notes, "Shell variables ($NAME) became {{ env(\"NAME\", \"\") }}: pass them with -e NAME=value.")
+	}
+}
+
+// dropped reports whether a header is one loadlens sets itself, or the
+// browser's own bookkeeping that "Copy as cURL" carries along (as a HAR
+// import drops it): fetch metadata, client hints, priority, and
+// compression, since bodies are read for checks and extractions.
+func dropped(name string) bool {
+	n := strings.ToLower(name)
+	switch n {
+	case "content-length", "host", "connection", "transfer-encoding", "priority", "accept-encoding", "te", "upgrade-insecure-requests":
+		return true
+	}
+	return strings.HasPrefix(n, "sec-")
+}
+
+// multipart writes -F parts as a multipart/form-data body.
+func multipart(parts []formPart) (string, []string) {
+	var b strings.Builder
+	var skipped []string
+	for _, p := range parts {
+		b.WriteString("--" + boundary + "\r\n")
+		if p.file == "" {
+			fmt.Fprintf(&b, "Content-Disposition: form-data; name=%q\r\n", p.name)
+			if p.typ != "" {
+				fmt.Fprintf(&b, "Content-Type: %s\r\n", p.typ)
+			}
+			b.WriteString("\r\n" + p.value + "\r\n")
+			continue
+		}
+		content, err := os.ReadFile(p.file)
+		typ := p.typ
+		if typ == "" {
+			typ = mime.TypeByExtension(filepath.Ext(p.file))
+		}
+		if typ == "" {
+			typ = "application/octet-stream"
+		}
+		fmt.Fprintf(&b, "Content-Disposition: form-data; name=%q; filename=%q\r\nContent-Type: %s\r\n\r\n", p.name, filepath.Base(p.file), typ)
+		switch {
+		case err != nil:
+			skipped = append(skipped, fmt.Sprintf("-F %s=@%s: the file cannot be read (%v); the part is sent empty", p.name, p.file, err))
+		case !utf8.Valid(content) || strings.ContainsRune(string(content), 0):
+			skipped = append(skipped, fmt.Sprintf("-F %s=@%s: the file is binary; the part is sent empty (a test file holds text)", p.name, p.file))
+		default:
+			b.Write(content)
+		}
+		b.WriteString("\r\n")
+	}
+	b.WriteString("--" + boundary + "--\r\n")
+	return b.String(), skipped
+}
+
+// origin is a URL's scheme and host.
+func origin(u *url.URL) string { return u.Scheme + "://" + u.Host }
+
+// commonOrigin is the origin most requests go to (the first on a tie).
+func commonOrigin(reqs []*request) string {
+	counts := map[string]int{}
+	best := ""
+	for _, r := range reqs {
+		o := origin(r.url)
+		counts[o]++
+		if best == "" || counts[o] > counts[best] {
+			best = o
+		}
+	}
+	return best
+}
+
+// sanitize keeps a name's letters, digits, '.', '_' and '-'.
+func sanitize(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r < 128 && (r == '.' || r == '_' || r == '-' || ('0' <= r && r <= '9') || ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z')) {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('-')
+		}
+	}
+	return strings.Trim(b.String(), "-")
+}

@@ -1,0 +1,99 @@
+package curl
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/loadlens/loadlens/internal/importer"
+)
+
+// render imports text and renders it, failing the test when it does not validate.
+func render(t *testing.T, text string) (*importer.Test, string) {
+	t.Helper()
+	tst, err := Import(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := importer.Render(tst, "t.yaml")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	return tst, string(out)
+}
+
+func TestImportCurl(t *testing.T) {
+	for _, c := range []struct {
+		name, text string
+		want       []string
+		not        []string
+	}{
+		{"get", `curl https://h.example/a?b=1`, []string{`get: '/a?b=1'`, "name: /a", `base_url: '{{ env("BASE_URL", "https://h.example") }}'`}, nil},
+		{"data makes a POST with a form type", `curl http://h/x -d a=1 -d b=2`, []string{"post: /x", `body: 'a=1&b=2'`, "Content-Type: application/x-www-form-urlencoded"}, nil},
+		{"explicit method and JSON", `curl -X PUT http://h/x -H 'Content-Type: application/json' --data-raw '{"a":1}'`, []string{"put: /x", `body: '{"a":1}'`}, []string{"x-www-form"}},
+		{"clustered short options with attached value", `curl -sSXDELETE http://h/x`, []string{"delete: /x"}, nil},
+		{"--json", `curl --json '{"a":1}' http://h/x`, []string{"post: /x", "Accept: application/json", "Content-Type: application/json"}, nil},
+		{"basic auth", `curl -u user:pw http://h/`, []string{"Authorization: 'Basic dXNlcjpwdw=='"}, nil},
+		{"data-urlencode with -G", `curl -G http://h/s --data-urlencode 'q=a b&c' --data-urlencode x`, []string{`get: '/s?q=a%20b%26c&x'`}, nil},
+		{"head", `curl -I http://h/x`, []string{"head: /x"}, nil},
+		{"shell variable", `curl http://h/x -H "Authorization: Bearer $TOKEN"`, []string{`Authorization: 'Bearer {{ env("TOKEN", "") }}'`, "-e NAME=value"}, nil},
+		{"single quotes keep $", `curl http://h/x -H 'X: $NOT'`, []string{`X: '$NOT'`}, []string{"env(\"NOT"}},
+		{"braces stay literal", `curl http://h/x -d '{{a}}'`, []string{`{{ "{{" }}a}}`}, nil},
+		{"cookies and agent", `curl http://h/ -b 'a=1; b=2' -A 'Bot/1' -e http://ref/`, []string{"Cookie: 'a=1; b=2'", "User-Agent: Bot/1", "Referer: 'http://ref/'"}, nil},
+		{"multipart", `curl http://h/up -F name=x -F 'doc=<` + writeTemp(t, "hello") + `'`, []string{"post: /up", "multipart/form-data; boundary=", `name=\"doc\"\r\n\r\nhello\r\n`}, nil},
+		{"browser noise dropped", `curl http://h/ -H 'sec-ch-ua: x' -H 'Sec-Fetch-Mode: cors' -H 'Priority: u=1' -H 'Accept-Encoding: br' -H 'Accept: */*'`, []string{"Accept: '*/*'"}, []string{"sec-", "Sec-", "Priority", "Accept-Encoding"}},
+		{"two commands, one origin", "curl http://h/a\ncurl http://h/b -H 'X: 1'\n", []string{"get: /a", "get: /b"}, nil},
+		{"another origin stays absolute", "curl http://h/a\ncurl http://h/b\ncurl https://other/c", []string{"get: 'https://other/c'"}, nil},
+		{"timeout", `curl -m 2.5 http://h/`, []string{"timeout: 2.5s"}, nil},
+		{"cmd quoting", "curl ^\"http://h/x^\" ^\n  --data-raw ^\"^{^\\^\"a^\\^\":^\\^\"b ^& c^\\^\"^}^\"", []string{`body: '{"a":"b & c"}'`}, nil},
+		{"ansi-c quoting", `curl http://h/x --data-raw $'it\'s\nfine'`, []string{`body: "it's\nfine"`}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, out := render(t, c.text)
+			for _, w := range c.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("lacks %q:\n%s", w, out)
+				}
+			}
+			for _, w := range c.not {
+				if strings.Contains(out, w) {
+					t.Errorf("has %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+}
+
+func writeTemp(t *testing.T, content string) string {
+	f, err := os.CreateTemp(t.TempDir(), "part")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(content)
+	f.Close()
+	return f.Name()
+}
+
+func TestImportCurlErrors(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"echo hi", "no curl command"},
+		{"curl -H 'X: y'", "no URL"},
+		{"curl ftp://h/x", "bad URL"},
+		{"curl http://h/ -X", "needs a value"},
+		{"curl http://h/$(date)", "command substitution"},
+	} {
+		if _, err := Import(c.text); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.text, err, c.want)
+		}
+	}
+}
+
+func TestImportCurlNotConverted(t *testing.T) {
+	tst, _ := render(t, `curl http://h/x --proxy http://p:1 -T file.bin --frobnicate`)
+	got := strings.Join(tst.NotConverted, "\n")
+	for _, w := range []string{"--proxy http://p:1", "--upload-file file.bin", "--frobnicate"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("not converted lacks %q: %s", w, got)
+		}
+	}
+}

@@ -1,0 +1,501 @@
+// Package k6 imports the common subset of k6 scripts into a test: the load
+// (options.vus/duration/iterations, stages, scenarios), thresholds, and the
+// default (or a scenario's exec) function's http.get/post/... calls with
+// their checks, sleeps and the values later requests take from earlier
+// responses. Everything else is listed as not converted, with its line.
+package k6
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/tdewolff/parse/v2"
+	"github.com/tdewolff/parse/v2/js"
+
+	"github.com/loadlens/loadlens/internal/importer"
+)
+
+// script is the state of one import.
+type script struct {
+	src     []byte
+	t       *importer.Test
+	http    string            // the local name of k6/http's default import
+	k6      map[string]string // local name → k6 function (check, sleep, group)
+	jslib   map[string]string // local name → jslib function (randomIntBetween, ...)
+	globals map[string]value
+	funcs   map[string]*js.FuncDecl
+	options value
+	def     *js.FuncDecl
+}
+
+// flow is a function being converted into steps.
+type flow struct {
+	s      *script
+	steps  []importer.Step
+	locals map[string]value
+	vars   map[string]bool // variables set by extractions
+}
+
+// Import converts the k6 script src, named name.
+func Import(src []byte, name string) (*importer.Test, error) {
+	ast, err := js.Parse(parse.NewInputBytes(src), js.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("cannot parse the script as JavaScript: %v", err)
+	}
+	s := &script{src: src, t: &importer.Test{Source: "the k6 script " + name}, k6: map[string]string{},
+		jslib: map[string]string{}, globals: map[string]value{}, funcs: map[string]*js.FuncDecl{}}
+	s.t.Name = strings.TrimSuffix(strings.TrimSuffix(name, ".js"), ".ts")
+	for _, st := range ast.List {
+		s.topLevel(st)
+	}
+	if s.http == "" {
+		return nil, fmt.Errorf("the script does not import k6/http: nothing to convert")
+	}
+	scenarios := s.scenarios()
+	if len(scenarios) == 0 {
+		return nil, fmt.Errorf("no default function and no scenario with an exec function: nothing runs")
+	}
+	s.t.Scenarios = scenarios
+	s.thresholds()
+	s.baseURL()
+	s.t.Notes = append(s.t.Notes, "The load, thresholds and the requests of each scenario's function, with their checks and sleeps, are converted.")
+	return s.t, nil
+}
+
+// note records something not converted.
+func (s *script) note(format string, args ...any) {
+	s.t.NotConverted = append(s.t.NotConverted, fmt.Sprintf(format, args...))
+}
+
+// snippet is a node's JavaScript, shortened, for notes.
+func snippet(n interface{ String() string }) string {
+	var b bytes.Buffer
+	if jsn, ok := n.(interface {
+		JS(io.Writer)
+	}); ok {
+		jsn.JS(&b)
+	} else {
+		b.WriteString(n.String())
+	}
+	s := strings.Join(strings.Fields(b.String()), " ")
+	if len(s) > 70 {
+		s = s[:67] + "..."
+	}
+	return s
+}
+
+// topLevel reads one statement of the module.
+func (s *script) topLevel(st js.IStmt) {
+	switch n := st.(type) {
+	case *js.ImportStmt:
+		mod := unquote(n.Module)
+		switch {
+		case mod == "k6/http":
+			if n.Default != nil {
+				s.http = string(n.Default)
+			}
+			for _, a := range n.List {
+				if string(a.Name) == "*" || string(a.Name) == "default" {
+					s.http = string(a.Binding)
+				}
+			}
+		case mod == "k6":
+			for _, a := range n.List {
+				s.k6[string(a.Binding)] = importedName(a)
+			}
+		case strings.Contains(mod, "jslib.k6.io") || strings.HasPrefix(mod, "k6/"):
+			for _, a := range n.List {
+				s.jslib[string(a.Binding)] = importedName(a)
+			}
+			if !strings.Contains(mod, "k6-utils") && mod != "k6" {
+				s.note("import from %s (its functions are not run)", mod)
+			}
+		default:
+			s.note("import from %s", mod)
+		}
+	case *js.ExportStmt:
+		switch d := n.Decl.(type) {
+		case *js.FuncDecl:
+			switch {
+			case n.Default:
+				s.def = d
+			case d.Name != nil:
+				s.funcs[string(d.Name.Data)] = d
+			}
+		case *js.VarDecl:
+			for _, b := range d.List {
+				if v, ok := b.Binding.(*js.Var); ok && string(v.Data) == "options" && b.Default != nil {
+					s.options = s.eval(b.Default, nil)
+				} else {
+					s.declare(b, nil)
+				}
+			}
+		case *js.ArrowFunc:
+			if n.Default {
+				s.def = &js.FuncDecl{Params: d.Params, Body: d.Body}
+			}
+		}
+	case *js.VarDecl:
+		for _, b := range n.List {
+			s.declare(b, nil)
+		}
+	case *js.FuncDecl:
+		if n.Name != nil {
+			s.funcs[string(n.Name.Data)] = n
+		}
+	default:
+		s.note("top-level code: %s", snippet(st))
+	}
+}
+
+// importedName is the exported name an import binds: {a} imports a, {a as b} too.
+func importedName(a js.Alias) string {
+	if len(a.Name) > 0 {
+		return string(a.Name)
+	}
+	return string(a.Binding)
+}
+
+// declare records a constant the script declares.
+func (s *script) declare(b js.BindingElement, f *flow) {
+	v, ok := b.Binding.(*js.Var)
+	if !ok || b.Default == nil {
+		return
+	}
+	val := s.eval(b.Default, f)
+	if f != nil {
+		f.locals[string(v.Data)] = val
+		return
+	}
+	s.globals[string(v.Data)] = val
+}
+
+// scenarios converts the options' load into scenarios, each with its flow.
+func (s *script) scenarios() []*importer.Scenario {
+	o := s.options
+	if sc, ok := o.get("scenarios"); ok && sc.kind == "obj" {
+		var out []*importer.Scenario
+		for _, p := range sc.obj {
+			if x := s.scenario(p.key, p.val); x != nil {
+				out = append(out, x)
+			}
+		}
+		return out
+	}
+	if s.def == nil {
+		return nil
+	}
+	load := s.shortcutLoad(o)
+	flow := s.convert(s.def)
+	if len(flow) == 0 {
+		return nil
+	}
+	return []*importer.Scenario{{Name: "default", Load: load, Flow: flow}}
+}
+
+// num returns a numeric option as written.
+func num(o value, key string) (string, bool) {
+	v, ok := o.get(key)
+	if !ok || v.kind != "num" {
+		return "", false
+	}
+	return v.text, true
+}
+
+// dur returns a duration option (k6 writes '30s', or a number of ms).
+func dur(o value, key string) (string, bool) {
+	v, ok := o.get(key)
+	if !ok {
+		return "", false
+	}
+	switch v.kind {
+	case "str":
+		return v.text, true
+	case "num":
+		return v.text + "ms", true
+	}
+	return "", false
+}
+
+// stages converts k6 stages.
+func stages(o value) ([]importer.Stage, bool) {
+	v, ok := o.get("stages")
+	if !ok || v.kind != "arr" {
+		return nil, false
+	}
+	var out []importer.Stage
+	for _, st := range v.arr {
+		d, ok1 := dur(st, "duration")
+		t, ok2 := num(st, "target")
+		if !ok1 || !ok2 {
+			return nil, false
+		}
+		out = append(out, importer.Stage{Duration: d, Target: t})
+	}
+	return out, len(out) > 0
+}
+
+// shortcutLoad converts options.vus, duration, iterations and stages, as
+// k6 turns them into one scenario.
+func (s *script) shortcutLoad(o value) []importer.KV {
+	vus, hasVUs := num(o, "vus")
+	if st, ok := stages(o); ok {
+		if !hasVUs {
+			vus = "1" // k6 starts a stages ramp at options.vus, 1 by default
+		}
+		return []importer.KV{{Key: "model", Value: "vus"}, {Key: "start_vus", Value: importer.Raw(vus)}, {Key: "stages", Value: st}}
+	}
+	if !hasVUs {
+		vus = "1"
+	}
+	if it, ok := num(o, "iterations"); ok {
+		return []importer.KV{{Key: "model", Value: "iterations"}, {Key: "vus", Value: importer.Raw(vus)}, {Key: "iterations", Value: importer.Raw(it)}}
+	}
+	if d, ok := dur(o, "duration"); ok {
+		return []importer.KV{{Key: "vus", Value: importer.Raw(vus)}, {Key: "duration", Value: d}}
+	}
+	// k6 without a duration runs one iteration of one VU.
+	return []importer.KV{{Key: "model", Value: "iterations"}, {Key: "vus", Value: importer.Raw(vus)}, {Key: "iterations", Value: importer.Raw(vus)}}
+}
+
+// scenario converts one entry of options.scenarios.
+func (s *script) scenario(name string, o value) *importer.Scenario {
+	exec := s.def
+	if e, ok := o.get("exec"); ok {
+		fn, found := s.funcs[e.text]
+		if !found {
+			s.note("scenario %s: exec %q is not a function of the script", name, e.text)
+			return nil
+		}
+		exec = fn
+	}
+	if exec == nil {
+		s.note("scenario %s: no function to run", name)
+		return nil
+	}
+	executor, _ := o.get("executor")
+	var load []importer.KV
+	add := func(k string, v any) { load = append(load, importer.KV{Key: k, Value: v}) }
+	addNum := func(k6key, key string) {
+		if v, ok := num(o, k6key); ok {
+			add(key, importer.Raw(v))
+		}
+	}
+	addDur := func(k6key, key string) {
+		if v, ok := dur(o, k6key); ok {
+			add(key, v)
+		}
+	}
+	switch executor.text {
+	case "constant-vus":
+		add("model", "vus")
+		addNum("vus", "vus")
+		addDur("duration", "duration")
+	case "ramping-vus":
+		add("model", "vus")
+		if v, ok := num(o, "startVUs"); ok {
+			add("start_vus", importer.Raw(v))
+		} else {
+			add("start_vus", importer.Raw("1"))
+		}
+		if st, ok := stages(o); ok {
+			add("stages", st)
+		}
+		addDur("gracefulRampDown", "graceful_ramp_down")
+	case "constant-arrival-rate":
+		add("model", "arrival-rate")
+		addNum("rate", "rate")
+		addDur("duration", "duration")
+		addDur("timeUnit", "time_unit")
+		addNum("preAllocatedVUs", "pre_allocated_vus")
+		addNum("maxVUs", "max_vus")
+	case "ramping-arrival-rate":
+		add("model", "arrival-rate")
+		addNum("startRate", "start_rate")
+		if st, ok := stages(o); ok {
+			add("stages", st)
+		}
+		addDur("timeUnit", "time_unit")
+		addNum("preAllocatedVUs", "pre_allocated_vus")
+		addNum("maxVUs", "max_vus")
+	case "shared-iterations":
+		add("model", "iterations")
+		addNum("vus", "vus")
+		addNum("iterations", "iterations")
+		addDur("maxDuration", "max_duration")
+	case "per-vu-iterations":
+		vus, _ := num(o, "vus")
+		it, _ := num(o, "iterations")
+		if vus == "" {
+			vus = "1"
+		}
+		if it == "" {
+			it = "1"
+		}
+		add("model", "iterations")
+		add("vus", importer.Raw(vus))
+		add("iterations", importer.Raw(fmt.Sprintf("%d", atoi(vus)*atoi(it))))
+		addDur("maxDuration", "max_duration")
+		s.note("scenario %s: per-vu-iterations became %s shared iterations (VUs share them in loadlens)", name, fmt.Sprintf("%d", atoi(vus)*atoi(it)))
+	default:
+		s.note("scenario %s: executor %q (loadlens has vus, arrival-rate and iterations)", name, executor.text)
+		return nil
+	}
+	addDur("startTime", "start_time")
+	addDur("gracefulStop", "graceful_stop")
+	for _, k := range []string{"env", "tags", "options"} {
+		if _, ok := o.get(k); ok {
+			s.note("scenario %s: %s", name, k)
+		}
+	}
+	flow := s.convert(exec)
+	if len(flow) == 0 {
+		s.note("scenario %s: no request the import understood", name)
+		return nil
+	}
+	return &importer.Scenario{Name: sanitizeName(name), Load: load, Flow: flow}
+}
+
+func atoi(s string) int {
+	n := 0
+	fmt.Sscan(s, &n)
+	return n
+}
+
+func sanitizeName(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r < 128 && (r == '.' || r == '_' || r == '-' || ('0' <= r && r <= '9') || ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z')) {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('-')
+		}
+	}
+	return b.String()
+}
+
+// thresholdMetrics are the k6 metrics loadlens has under the same name.
+var thresholdMetrics = map[string]bool{
+	"http_req_duration": true, "http_req_waiting": true, "http_req_connecting": true, "http_req_tls_handshaking": true,
+	"http_req_failed": true, "http_reqs": true, "checks": true, "iterations": true, "iteration_duration": true,
+	"dropped_iterations": true, "data_sent": true, "data_received": true, "vus": true, "vus_max": true,
+}
+
+// thresholds converts options.thresholds on metrics loadlens has, without
+// filters or filtered by scenario or method.
+func (s *script) thresholds() {
+	th, ok := s.options.get("thresholds")
+	if !ok || th.kind != "obj" {
+		return
+	}
+	scenarioNames := map[string]bool{}
+	for _, sc := range s.t.Scenarios {
+		scenarioNames[sc.Name] = true
+	}
+	for _, p := range th.obj {
+		metric, filter, _ := strings.Cut(p.key, "{")
+		filter = strings.TrimSuffix(filter, "}")
+		if !thresholdMetrics[metric] {
+			s.note("threshold on %s (a metric loadlens does not have)", p.key)
+			continue
+		}
+		if filter != "" {
+			tag, val, _ := strings.Cut(filter, ":")
+			val = strings.Trim(val, `"' `)
+			if !(tag == "scenario" && scenarioNames[val]) && tag != "method" {
+				s.note("threshold on %s (filter %s: loadlens filters by scenario, endpoint, method, check)", p.key, filter)
+				continue
+			}
+		}
+		t := importer.Threshold{Metric: p.key}
+		items := []value{p.val}
+		if p.val.kind == "arr" {
+			items = p.val.arr
+		}
+		for _, it := range items {
+			switch it.kind {
+			case "str":
+				t.Exprs = append(t.Exprs, it.text)
+			case "obj":
+				e, _ := it.get("threshold")
+				if e.kind == "str" {
+					t.Exprs = append(t.Exprs, e.text)
+				}
+				if a, ok := it.get("abortOnFail"); ok && a.b {
+					t.Abort = true
+				}
+				if d, ok := dur(it, "delayAbortEval"); ok {
+					t.DelayAbort = d
+				}
+			}
+		}
+		if len(t.Exprs) > 0 {
+			s.t.Thresholds = append(s.t.Thresholds, t)
+		}
+	}
+}
+
+// baseURL makes the most common origin of the steps the test's base URL.
+func (s *script) baseURL() {
+	counts := map[string]int{}
+	for _, sc := range s.t.Scenarios {
+		for _, st := range sc.Flow {
+			if o := originOf(st.Path); o != "" {
+				counts[o]++
+			}
+		}
+	}
+	if len(counts) == 0 {
+		return
+	}
+	origins := make([]string, 0, len(counts))
+	for o := range counts {
+		origins = append(origins, o)
+	}
+	sort.Slice(origins, func(i, j int) bool {
+		return counts[origins[i]] > counts[origins[j]] || (counts[origins[i]] == counts[origins[j]] && origins[i] < origins[j])
+	})
+	base := origins[0]
+	if strings.HasPrefix(base, "{{") {
+		s.t.BaseURL = base
+	} else {
+		s.t.BaseURL = `{{ env("BASE_URL", "` + base + `") }}`
+	}
+	for _, sc := range s.t.Scenarios {
+		for i := range sc.Flow {
+			st := &sc.Flow[i]
+			if originOf(st.Path) == base {
+				st.Path = strings.TrimPrefix(st.Path, base)
+				if st.Path == "" || st.Path[0] != '/' {
+					st.Path = "/" + st.Path
+				}
+				if st.Name != "" && strings.HasPrefix(st.Name, base) {
+					st.Name = strings.TrimPrefix(st.Name, base)
+				}
+			}
+		}
+	}
+}
+
+// originOf returns the scheme and host a step's URL starts with, or a
+// leading {{ env(...) }} template that stands for them.
+func originOf(path string) string {
+	if strings.HasPrefix(path, "{{") {
+		if i := strings.Index(path, "}}"); i > 0 {
+			return path[:i+2]
+		}
+	}
+	for _, scheme := range []string{"http://", "https://"} {
+		if strings.HasPrefix(path, scheme) {
+			rest := path[len(scheme):]
+			if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+				rest = rest[:i]
+			}
+			return scheme + rest
+		}
+	}
+	return ""
+}

@@ -1,0 +1,95 @@
+package k6
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/loadlens/loadlens/internal/importer"
+)
+
+func TestImportSamples(t *testing.T) {
+	for _, c := range []struct {
+		file         string
+		want         []string
+		notConverted []string
+	}{
+		{"stages.js", []string{"start_vus: 1", "- {duration: '1m30s', target: 10}", `'p(95)<200'`, `base_url: '{{ env("BASE_URL", "https://quickpizza.grafana.com") }}'`,
+			`- {name: "status was 200", status: 200}`, "- think: '1s'"}, nil},
+		{"scenarios.js", []string{"model: arrival-rate", "rate: 30", "max_vus: 100", "start_time: '10s'", "graceful_ramp_down: '5s'",
+			"'http_req_duration{scenario:browse}'", "abort_on_fail: true", "delay_abort_eval: '10s'",
+			`get: '/public/crocodiles/{{ randInt(1, 8) }}/'`, "name: PublicCrocs", `{name: "croc has a name", json: "$.name", exists: true}`,
+			`{name: "has the news", body_contains: "News"}`, "- think: '1s..3s'"},
+			[]string{"http_req_duration{name:PublicCrocs}"}},
+		{"api-crud.js", []string{"vus: 5", "duration: '30s'", `base_url: '{{ env("BASE_URL", "https://test-api.k6.io") }}'`,
+			`body: '{"username":"TestUser","password":"SuperCroc2020"}'`, "access: {json: '$.access'}", "Authorization: 'Bearer {{ access }}'",
+			"crocId: {json: '$.id'}", "get: '/my/crocodiles/{{ crocId }}/'", `"Croc {{ vu }}-{{ iteration }}"`,
+			`{name: "same name", json: "$.sex", eq: "M"}`, "# group: create and read a crocodile", "- think: '0s..2s'"},
+			[]string{"k6/metrics", "createTime.add", "if (read.status", "http.batch"}},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			src, err := os.ReadFile(filepath.Join("../testdata/k6", c.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tst, err := Import(src, c.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := importer.Render(tst, "t.yaml")
+			if err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(string(out), w) {
+					t.Errorf("lacks %q:\n%s", w, out)
+				}
+			}
+			notes := strings.Join(tst.NotConverted, "\n")
+			for _, w := range c.notConverted {
+				if !strings.Contains(notes, w) {
+					t.Errorf("not converted lacks %q:\n%s", w, notes)
+				}
+			}
+		})
+	}
+}
+
+func TestImportScripts(t *testing.T) {
+	for _, c := range []struct{ name, src, want, err string }{
+		{"no options: one iteration", "import http from 'k6/http';\nexport default function () { http.get('http://h/x'); }",
+			"model: iterations", ""},
+		{"iterations", "import http from 'k6/http';\nexport const options = {vus: 2, iterations: 10};\nexport default () => { http.del('http://h/x'); }",
+			"iterations: 10", ""},
+		{"object body is a form", "import http from 'k6/http';\nexport default function () { http.post('http://h/l', {user: 'a', n: 1}); }",
+			"form:\n", ""},
+		{"request and __ENV", "import http from 'k6/http';\nexport default function () { http.request('PATCH', `${__ENV.HOST || 'http://h'}/x`, 'b'); }",
+			`base_url: '{{ env("HOST", "http://h") }}'`, ""},
+		{"a per-vu-iterations scenario", "import http from 'k6/http';\nexport const options = {scenarios: {s: {executor: 'per-vu-iterations', vus: 3, iterations: 4}}};\nexport default function () { http.get('http://h/'); }",
+			"iterations: 12", ""},
+		{"no k6/http", "export default function () {}", "", "does not import k6/http"},
+		{"not javascript", "export default function ( {", "", "cannot parse"},
+		{"nothing runs", "import http from 'k6/http';\nexport const options = {scenarios: {s: {executor: 'externally-controlled'}}};", "", "nothing runs"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tst, err := Import([]byte(c.src), "s.js")
+			if c.err != "" {
+				if err == nil || !strings.Contains(err.Error(), c.err) {
+					t.Errorf("%v, want %q", err, c.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := importer.Render(tst, "t.yaml")
+			if err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			if !strings.Contains(string(out), c.want) {
+				t.Errorf("lacks %q:\n%s", c.want, out)
+			}
+		})
+	}
+}

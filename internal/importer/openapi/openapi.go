@@ -1,0 +1,441 @@
+// Package openapi imports an API description — OpenAPI 3.0 or 3.1, or
+// Swagger 2.0 — into a test with one request step per operation, its
+// parameters and body from the spec's examples or made up from its
+// schemas, named by its path template, checked on its documented success.
+package openapi
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi2"
+	"github.com/getkin/kin-openapi/openapi2conv"
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/goccy/go-yaml"
+
+	"github.com/loadlens/loadlens/internal/importer"
+)
+
+// swagger2 finds a Swagger 2.0 document's version key.
+var swagger2 = regexp.MustCompile(`(?m)^\s*["']?swagger["']?\s*:\s*["']?2`)
+
+// Import reads the spec in data, named name; baseURL, when not empty,
+// replaces the spec's server.
+func Import(data []byte, name, baseURL string) (*importer.Test, error) {
+	doc, version, err := load(data)
+	if err != nil {
+		return nil, err
+	}
+	t := &importer.Test{Source: fmt.Sprintf("the %s spec %s", version, name)}
+	if doc.Info != nil && doc.Info.Title != "" {
+		t.Source += fmt.Sprintf(" (%s %s)", doc.Info.Title, doc.Info.Version)
+		t.Name = sanitize(doc.Info.Title)
+	}
+	if t.Name == "" {
+		t.Name = "openapi"
+	}
+	t.BaseURL = base(doc, baseURL)
+	ops := operations(doc)
+	if len(ops) == 0 {
+		return nil, fmt.Errorf("the spec has no operations under paths")
+	}
+	var flow []importer.Step
+	for _, op := range ops {
+		flow = append(flow, step(doc, op, t))
+	}
+	t.Headers, flow = importer.HoistHeaders(flow)
+	t.Scenarios = []*importer.Scenario{{Name: "api", Load: importer.DefaultLoad(), Flow: flow}}
+	t.Notes = append(t.Notes,
+		"One step per operation, in the spec's order; parameters and bodies from its examples, else made up from its schemas.",
+		"Each step is named by its path template and checks the documented success status. Credentials come from the",
+		"environment: -e API_KEY=... for API keys, -e TOKEN=... for bearer and OAuth2 tokens, -e BASIC_AUTH=<base64> for basic.")
+	if doc.IsOpenAPI31OrLater() && len(doc.Webhooks) > 0 {
+		t.NotConverted = append(t.NotConverted, fmt.Sprintf("%d webhooks (the API calls them; a test does not)", len(doc.Webhooks)))
+	}
+	return t, nil
+}
+
+// load parses a spec of any supported version into OpenAPI 3.
+func load(data []byte) (*openapi3.T, string, error) {
+	if swagger2.Match(data) {
+		js, err := yaml.YAMLToJSON(data)
+		if err != nil {
+			return nil, "", fmt.Errorf("not YAML or JSON: %v", err)
+		}
+		var doc2 openapi2.T
+		if err := json.Unmarshal(js, &doc2); err != nil {
+			return nil, "", fmt.Errorf("not a Swagger 2.0 document: %v", err)
+		}
+		doc, err := openapi2conv.ToV3(&doc2)
+		if err != nil {
+			return nil, "", fmt.Errorf("cannot convert the Swagger 2.0 document: %v", err)
+		}
+		return doc, "Swagger 2.0", nil
+	}
+	loader := openapi3.NewLoader()
+	loader.IsExternalRefsAllowed = false // a spec must not make the import read files or fetch URLs
+	loader.IncludeOrigin = true
+	doc, err := loader.LoadFromData(data)
+	if err != nil && strings.Contains(err.Error(), "external reference") {
+		// OpenAPI 3.1 schemas may be referred to by their $id; made local, they load.
+		if local, ok := localizeIDs(data); ok {
+			doc, err = loader.LoadFromData(local)
+		}
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("not an OpenAPI 3 or Swagger 2.0 document: %v", err)
+	}
+	if doc.OpenAPI == "" {
+		return nil, "", fmt.Errorf("not an OpenAPI document: no openapi: or swagger: version")
+	}
+	return doc, "OpenAPI " + doc.OpenAPI, nil
+}
+
+// base is the test's base URL: the flag's, or the first server's (its
+// variables at their defaults), either way overridable by BASE_URL.
+func base(doc *openapi3.T, flag string) string {
+	if flag != "" {
+		return `{{ env("BASE_URL", "` + importer.Lit(strings.TrimRight(flag, "/")) + `") }}`
+	}
+	server := ""
+	if len(doc.Servers) > 0 && doc.Servers[0] != nil {
+		s := doc.Servers[0]
+		server = s.URL
+		for name, v := range s.Variables {
+			if v != nil {
+				server = strings.ReplaceAll(server, "{"+name+"}", v.Default)
+			}
+		}
+	}
+	server = strings.TrimRight(server, "/")
+	u, err := url.Parse(server)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		// A relative server (/api/v3) is under wherever the API is served.
+		path := ""
+		if err == nil && strings.HasPrefix(u.Path, "/") {
+			path = u.Path
+		}
+		return `{{ env("BASE_URL", "http://127.0.0.1:8080") }}` + importer.Lit(path)
+	}
+	return `{{ env("BASE_URL", "` + importer.Lit(server) + `") }}`
+}
+
+// op is one operation of the spec.
+type op struct {
+	path, method string
+	item         *openapi3.PathItem
+	o            *openapi3.Operation
+	line         int
+}
+
+var methodOrder = []string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE"}
+
+// operations lists the spec's operations in the order it writes them
+// (paths by name and methods in a fixed order when positions are unknown).
+func operations(doc *openapi3.T) []op {
+	var out []op
+	if doc.Paths == nil {
+		return nil
+	}
+	for path, item := range doc.Paths.Map() {
+		if item == nil {
+			continue
+		}
+		for method, o := range item.Operations() {
+			line := 0
+			if o.Origin != nil && o.Origin.Key != nil {
+				line = o.Origin.Key.Line
+			}
+			out = append(out, op{path: path, method: strings.ToUpper(method), item: item, o: o, line: line})
+		}
+	}
+	slices.SortFunc(out, func(a, b op) int {
+		if a.line > 0 && b.line > 0 {
+			return cmp.Compare(a.line, b.line)
+		}
+		return cmp.Or(cmp.Compare(a.path, b.path), cmp.Compare(slices.Index(methodOrder, a.method), slices.Index(methodOrder, b.method)))
+	})
+	return out
+}
+
+var pathParam = regexp.MustCompile(`\{([^}]+)\}`)
+
+// step builds the request of one operation.
+func step(doc *openapi3.T, p op, t *importer.Test) importer.Step {
+	where := p.method + " " + p.path
+	st := importer.Step{Method: p.method}
+	if p.o.Summary != "" {
+		st.Comment = p.o.Summary
+	}
+	params := map[string]*openapi3.Parameter{}
+	var order []string
+	for _, list := range []openapi3.Parameters{p.item.Parameters, p.o.Parameters} {
+		for _, ref := range list {
+			if ref == nil || ref.Value == nil {
+				continue
+			}
+			k := ref.Value.In + ":" + ref.Value.Name
+			if _, seen := params[k]; !seen {
+				order = append(order, k)
+			}
+			params[k] = ref.Value // an operation's parameter overrides its path's
+		}
+	}
+	path := pathParam.ReplaceAllStringFunc(p.path, func(m string) string {
+		name := m[1 : len(m)-1]
+		if prm, ok := params["path:"+name]; ok {
+			return url.PathEscape(paramValue(prm))
+		}
+		return "1"
+	})
+	var query []string
+	for _, k := range order {
+		prm := params[k]
+		switch prm.In {
+		case "query":
+			if !prm.Required && !hasExample(prm) {
+				continue
+			}
+			query = append(query, url.QueryEscape(prm.Name)+"="+url.QueryEscape(paramValue(prm)))
+		case "header":
+			switch strings.ToLower(prm.Name) {
+			case "accept", "content-type", "authorization":
+				continue
+			}
+			if prm.Required || hasExample(prm) {
+				st.Headers = append(st.Headers, importer.Header{Name: prm.Name, Value: importer.Lit(paramValue(prm))})
+			}
+		case "cookie":
+			if prm.Required {
+				st.Headers = append(st.Headers, importer.Header{Name: "Cookie", Value: importer.Lit(prm.Name + "=" + paramValue(prm))})
+			}
+		}
+	}
+	security(doc, p.o, &st, &query)
+	if len(query) > 0 {
+		path += "?" + strings.Join(query, "&")
+	}
+	st.Path = importer.Lit(path)
+	if strings.SplitN(path, "?", 2)[0] != p.path || len(query) > 0 {
+		st.Name = importer.Lit(p.path)
+	}
+	body(p, &st, t, where)
+	if codes := successes(p.o); len(codes) > 0 {
+		st.Check = []importer.Check{{Status: codes}}
+	}
+	return st
+}
+
+// hasExample reports whether an optional parameter has a value the spec chose.
+func hasExample(p *openapi3.Parameter) bool {
+	if p.Example != nil || len(p.Examples) > 0 {
+		return true
+	}
+	return p.Schema != nil && p.Schema.Value != nil && (p.Schema.Value.Example != nil || p.Schema.Value.Default != nil)
+}
+
+// paramValue is a parameter's example, or a value made up from its schema.
+func paramValue(p *openapi3.Parameter) string {
+	if p.Example != nil {
+		return scalar(p.Example)
+	}
+	for _, name := range sortedKeys(p.Examples) {
+		if ex := p.Examples[name]; ex != nil && ex.Value != nil && ex.Value.Value != nil {
+			return scalar(ex.Value.Value)
+		}
+	}
+	v := sample(p.Schema, 0)
+	if list, ok := v.([]any); ok { // an array parameter, exploded as the first item
+		if len(list) == 0 {
+			return ""
+		}
+		v = list[0]
+	}
+	return scalar(v)
+}
+
+// scalar writes a value as parameter text.
+func scalar(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case nil:
+		return ""
+	}
+	b, _ := json.Marshal(v)
+	return strings.Trim(string(b), `"`)
+}
+
+// successes are the statuses a check accepts: the lowest documented 2xx,
+// or every 2xx the spec writes as 2XX; none when it documents only default.
+func successes(o *openapi3.Operation) []int {
+	if o.Responses == nil {
+		return nil
+	}
+	best := 0
+	for code := range o.Responses.Map() {
+		if code == "2XX" || code == "2xx" {
+			return []int{200, 201, 202, 204}
+		}
+		if n, err := strconv.Atoi(code); err == nil && n >= 200 && n < 300 && (best == 0 || n < best) {
+			best = n
+		}
+	}
+	if best == 0 {
+		return nil
+	}
+	return []int{best}
+}
+
+// security adds the operation's credentials, from the environment.
+func security(doc *openapi3.T, o *openapi3.Operation, st *importer.Step, query *[]string) {
+	reqs := doc.Security
+	if o.Security != nil {
+		reqs = *o.Security
+	}
+	if len(reqs) == 0 || doc.Components == nil {
+		return
+	}
+	for _, name := range sortedKeys(reqs[0]) {
+		ref := doc.Components.SecuritySchemes[name]
+		if ref == nil || ref.Value == nil {
+			continue
+		}
+		s := ref.Value
+		switch {
+		case s.Type == "apiKey" && s.In == "header":
+			st.Headers = append(st.Headers, importer.Header{Name: s.Name, Value: `{{ env("API_KEY", "") }}`})
+		case s.Type == "apiKey" && s.In == "query":
+			*query = append(*query, url.QueryEscape(s.Name)+`={{ env("API_KEY", "") }}`)
+		case s.Type == "apiKey" && s.In == "cookie":
+			st.Headers = append(st.Headers, importer.Header{Name: "Cookie", Value: s.Name + `={{ env("API_KEY", "") }}`})
+		case s.Type == "http" && strings.EqualFold(s.Scheme, "basic"):
+			st.Headers = append(st.Headers, importer.Header{Name: "Authorization", Value: `Basic {{ env("BASIC_AUTH", "") }}`})
+		case s.Type == "http" || s.Type == "oauth2" || s.Type == "openIdConnect":
+			st.Headers = append(st.Headers, importer.Header{Name: "Authorization", Value: `Bearer {{ env("TOKEN", "") }}`})
+		}
+	}
+}
+
+// body adds the operation's request body: JSON, a form, or text.
+func body(p op, st *importer.Step, t *importer.Test, where string) {
+	if p.o.RequestBody == nil || p.o.RequestBody.Value == nil {
+		return
+	}
+	content := p.o.RequestBody.Value.Content
+	types := sortedKeys(content)
+	pick := func(match func(string) bool) (string, *openapi3.MediaType) {
+		for _, ct := range types {
+			if match(ct) {
+				return ct, content[ct]
+			}
+		}
+		return "", nil
+	}
+	if ct, m := pick(func(ct string) bool { return ct == "application/json" || strings.HasSuffix(ct, "+json") }); m != nil {
+		st.JSON = templated(mediaExample(m))
+		if ct != "application/json" {
+			st.Headers = append(st.Headers, importer.Header{Name: "Content-Type", Value: ct})
+		}
+		return
+	}
+	if _, m := pick(func(ct string) bool { return ct == "application/x-www-form-urlencoded" }); m != nil {
+		if obj, ok := mediaExample(m).(map[string]any); ok {
+			for _, k := range sortedKeys(obj) {
+				st.Form = append(st.Form, importer.KV{Key: k, Value: importer.Lit(scalar(obj[k]))})
+			}
+		}
+		if len(st.Form) == 0 {
+			st.Body, st.HasBody = "", true
+			st.Headers = append(st.Headers, importer.Header{Name: "Content-Type", Value: "application/x-www-form-urlencoded"})
+		}
+		return
+	}
+	if ct, m := pick(func(ct string) bool { return strings.HasPrefix(ct, "text/") || strings.Contains(ct, "xml") }); m != nil {
+		text := ""
+		if s, ok := mediaExample(m).(string); ok {
+			text = s
+		} else {
+			t.NotConverted = append(t.NotConverted, fmt.Sprintf("%s: its %s body (sent empty: write one)", where, ct))
+		}
+		st.Body, st.HasBody = importer.Lit(text), true
+		st.Headers = append(st.Headers, importer.Header{Name: "Content-Type", Value: ct})
+		return
+	}
+	if len(types) > 0 {
+		t.NotConverted = append(t.NotConverted, fmt.Sprintf("%s: its %s body (sent empty: a test file holds text)", where, types[0]))
+		st.Body, st.HasBody = "", true
+		st.Headers = append(st.Headers, importer.Header{Name: "Content-Type", Value: types[0]})
+	}
+}
+
+// mediaExample is a media type's example, or one made up from its schema.
+func mediaExample(m *openapi3.MediaType) any {
+	if m.Example != nil {
+		return m.Example
+	}
+	for _, name := range sortedKeys(m.Examples) {
+		if ex := m.Examples[name]; ex != nil && ex.Value != nil && ex.Value.Value != nil {
+			return ex.Value.Value
+		}
+	}
+	return sample(m.Schema, 0)
+}
+
+// templated makes every string of a JSON value literal template text.
+func templated(v any) any {
+	switch x := v.(type) {
+	case string:
+		return importer.Lit(x)
+	case map[string]any:
+		out := make(importer.Object, 0, len(x))
+		for _, k := range sortedKeys(x) {
+			out = append(out, importer.Member{Key: k, Value: templated(x[k])})
+		}
+		return out
+	case importer.Object:
+		for i := range x {
+			x[i].Value = templated(x[i].Value)
+		}
+		return x
+	case []any:
+		for i := range x {
+			x[i] = templated(x[i])
+		}
+		return x
+	}
+	return v
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// sanitize makes a test name from a title.
+func sanitize(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		if ('a' <= r && r <= 'z') || ('0' <= r && r <= '9') || r == '.' || r == '_' {
+			b.WriteRune(r)
+			dash = false
+		} else if !dash {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	return strings.Trim(b.String(), "-.")
+}

@@ -1,0 +1,144 @@
+// Package importer turns what a team already has — an OpenAPI spec, a
+// browser recording (HAR), curl command lines, a k6 script — into a loadlens
+// test file. Each source has a subpackage that builds a Test; Render writes
+// it as YAML and checks that loadlens parses it, so every import validates.
+package importer
+
+import (
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Test is a test file being built by an import.
+type Test struct {
+	Source       string   // what was imported, for the file's opening comment
+	Notes        []string // lines for the opening comment: what the import decided
+	NotConverted []string // what the import could not turn into the test, each a line
+	Name         string
+	BaseURL      string // a template: may read the environment
+	Headers      []Header
+	Insecure     bool
+	Thresholds   []Threshold
+	Scenarios    []*Scenario
+}
+
+// Header is a request header; Value is a template.
+type Header struct{ Name, Value string }
+
+// Threshold is one metric's pass/fail criteria.
+type Threshold struct {
+	Metric     string // with its filter, e.g. http_req_duration{scenario:"a"}
+	Exprs      []string
+	Abort      bool
+	DelayAbort string
+}
+
+// Scenario is one scenario: its load, as ordered keys, and its flow.
+type Scenario struct {
+	Name string
+	Load []KV // model, vus, duration, stages, ... in the order written
+	Flow []Step
+}
+
+// KV is an ordered key and value: a string (written quoted), a Raw (as is),
+// a []Stage or a nested []KV.
+type KV struct {
+	Key   string
+	Value any
+}
+
+// Raw is a YAML value written as it is (a number, a boolean).
+type Raw string
+
+// Stage is one {duration, target} of a ramp.
+type Stage struct {
+	Duration string
+	Target   string // a number, as written
+}
+
+// Step is a request or a think.
+type Step struct {
+	Comment string // a line above the step
+	Think   string // a think step: "1s" or "1s..3s"; nothing else is set
+
+	Method, Path string // the path is a template (a full URL when not under the base URL)
+	Name         string // the endpoint name, when not the path
+	Headers      []Header
+	JSON         any    // a JSON body: Object, []any, string (a template), float64, json.Number, bool or nil
+	Form         []KV   // form fields, values templates
+	Body         string // a raw body, a template
+	HasBody      bool   // Body is set (it may be empty)
+	Timeout      string
+	ExpectStatus []int
+	Check        []Check
+	Extract      []Extract
+}
+
+// Object is a JSON object with its members in order.
+type Object []Member
+
+// Member is one member of an Object.
+type Member struct {
+	Key   string
+	Value any
+}
+
+// Check is one check; exactly one kind is set.
+type Check struct {
+	Name         string
+	Status       []int
+	BodyContains string
+	JSON         string // a JSON path, with one comparison below
+	Op           string // eq, ne, contains, matches, exists, lt, lte, gt, gte
+	Value        any    // the comparison's value: string or Raw
+}
+
+// Extract sets a variable from a response.
+type Extract struct {
+	Var    string
+	JSON   string
+	Header string
+	Regex  string
+}
+
+// Lit returns s as template text that renders to s itself: "{{" becomes
+// {{ "{{" }}, as literal text from a recording or a spec must.
+func Lit(s string) string {
+	if !strings.Contains(s, "{{") {
+		return s
+	}
+	return strings.ReplaceAll(s, "{{", `{{ "{{" }}`)
+}
+
+// Duration writes d as a test file duration: 1.5s, 250ms, 2m0s.
+func Duration(d time.Duration) string {
+	if d <= 0 {
+		return "0s"
+	}
+	return d.Round(time.Millisecond).String()
+}
+
+// EnvDuration is a duration read from the environment variable name,
+// with def when it is not set, so one file runs briefly in CI.
+func EnvDuration(name, def string) string {
+	return `{{ env("` + name + `", "` + def + `") }}`
+}
+
+// DefaultLoad is an import's load when its source gives none: one VU for a
+// minute, the duration from the environment so a CI run can be short
+// (-e DURATION=5s).
+func DefaultLoad() []KV {
+	return []KV{{"vus", Raw("1")}, {"duration", EnvDuration("DURATION", "1m")}}
+}
+
+// Load returns a scenario's load from an import's flags: rate iterations
+// per second (an open model) when above 0, else vus VUs; for duration, read
+// from the environment (DURATION) with duration as its default.
+func Load(vus int, rate float64, duration string) []KV {
+	d := EnvDuration("DURATION", duration)
+	if rate > 0 {
+		return []KV{{"model", "arrival-rate"}, {"rate", Raw(strconv.FormatFloat(rate, 'g', -1, 64))}, {"duration", d}}
+	}
+	return []KV{{"vus", Raw(strconv.Itoa(max(vus, 1)))}, {"duration", d}}
+}

@@ -1,0 +1,21 @@
+package mock
+
+// exchange is one request and its answer, whichever server carries it: the
+// fast HTTP/1.1 server on the plain listener, or net/http for h2c and TLS.
+type exchange interface {
+	method() string
+	path() string // decoded
+	rawQuery() string
+	host() string
+	header(name string) (string, bool) // name in canonical form
+	cookie(name string) (string, bool)
+	contentType() string
+	readBody(limit int) []byte // at most limit bytes of the body; called once
+	done() <-chan struct{}     // closed when the answer is no longer wanted
+	proto() string
+
+	setHeader(name string, values []string) // values are shared read-only
+	answer(status int, body []byte, shared bool)
+	answerPaced(status int, body []byte, bps float64)
+	reset()
+}

@@ -1,0 +1,154 @@
+package mock
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"time"
+)
+
+// Server serves a mock config: HTTP/1.1 and h2c (HTTP/2 with prior
+// knowledge) on its listen address, and HTTP/1.1 and HTTP/2 over TLS on its
+// TLS address when it has one.
+type Server struct {
+	cfg    *Config
+	h      *handler
+	plain  net.Listener
+	secure net.Listener
+	cert   *Certificate
+}
+
+// New returns a server for cfg; Listen binds it.
+func New(cfg *Config) *Server {
+	return &Server{cfg: cfg, h: newHandler(cfg)}
+}
+
+// Handler returns the handler that answers the routes and the admin API
+// through net/http.
+func (s *Server) Handler() http.Handler { return s.h }
+
+// Listen binds the listen address and, when configured, the TLS address,
+// generating a certificate unless the config names one.
+func (s *Server) Listen() error {
+	ln, err := net.Listen("tcp", s.cfg.Listen)
+	if err != nil {
+		return fmt.Errorf("mock: listen on %s: %w", s.cfg.Listen, err)
+	}
+	s.plain = ln
+	if t := s.cfg.TLS; t != nil {
+		cert, err := loadOrGenerate(t)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		s.cert = cert
+		sl, err := net.Listen("tcp", t.Listen)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("mock: listen on %s: %w", t.Listen, err)
+		}
+		s.secure = sl
+	}
+	return nil
+}
+
+// Addr returns the bound listen address.
+func (s *Server) Addr() string { return s.plain.Addr().String() }
+
+// TLSAddr returns the bound TLS address, or "" without TLS.
+func (s *Server) TLSAddr() string {
+	if s.secure == nil {
+		return ""
+	}
+	return s.secure.Addr().String()
+}
+
+// Certificate returns the TLS certificate in use, or nil without TLS.
+func (s *Server) Certificate() *Certificate { return s.cert }
+
+// Serve answers requests until ctx ends, then lets requests in flight end
+// for up to Settle. Connections on the plain listener go to the fast
+// HTTP/1.1 server, or to net/http when they open with the HTTP/2 preface.
+func (s *Server) Serve(ctx context.Context) error {
+	quiet := log.New(discard{}, "", 0)
+	newStd := func() *http.Server {
+		return &http.Server{Handler: s.h, ReadHeaderTimeout: 30 * time.Second, IdleTimeout: 5 * time.Minute,
+			ErrorLog: quiet, Protocols: new(http.Protocols)}
+	}
+	h2c := newStd()
+	h2c.Protocols.SetUnencryptedHTTP2(true)
+	h2cLn := newChanListener(s.plain.Addr())
+	fast := s.h.newFastServer()
+	errc := make(chan error, 3)
+	go func() { errc <- h2c.Serve(h2cLn) }()
+	go func() { errc <- s.acceptPlain(fast, h2cLn) }()
+	servers := []*http.Server{h2c}
+	if s.secure != nil {
+		secure := newStd()
+		secure.Protocols.SetHTTP1(true)
+		secure.Protocols.SetHTTP2(true)
+		secure.TLSConfig = &tls.Config{Certificates: []tls.Certificate{s.cert.tls}, MinVersion: tls.VersionTLS12}
+		servers = append(servers, secure)
+		go func() { errc <- secure.ServeTLS(s.secure, "", "") }()
+	}
+	var err error
+	select {
+	case <-ctx.Done():
+	case err = <-errc:
+	}
+	s.plain.Close()
+	h2cLn.Close()
+	stop, cancel := context.WithTimeout(context.Background(), Settle)
+	defer cancel()
+	if e := fast.ShutdownWithContext(stop); e != nil && !errors.Is(e, context.DeadlineExceeded) {
+		err = errors.Join(err, e)
+	}
+	for _, srv := range servers {
+		if e := srv.Shutdown(stop); e != nil && !errors.Is(e, context.DeadlineExceeded) {
+			err = errors.Join(err, e)
+		}
+		srv.Close()
+	}
+	if errors.Is(err, http.ErrServerClosed) || errors.Is(err, net.ErrClosed) {
+		err = nil
+	}
+	return err
+}
+
+// fastServer is what acceptPlain needs of the fast server.
+type fastServer interface{ ServeConn(net.Conn) error }
+
+// acceptPlain accepts on the plain listener and hands each connection to
+// the fast HTTP/1.1 server or, when it opens with the HTTP/2 preface, to h2c.
+func (s *Server) acceptPlain(fast fastServer, h2c *chanListener) error {
+	for {
+		c, err := s.plain.Accept()
+		if err != nil {
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				time.Sleep(10 * time.Millisecond) // out of file descriptors: let some close
+				continue
+			}
+			return err
+		}
+		go func() {
+			sc, isH2, err := sniff(c)
+			switch {
+			case err != nil:
+				c.Close()
+			case isH2:
+				h2c.push(sc)
+			default:
+				fast.ServeConn(sc)
+			}
+		}()
+	}
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }

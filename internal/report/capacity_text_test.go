@@ -1,0 +1,156 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/capacity"
+)
+
+// search reads back one of capacity's golden searches.
+func search(t *testing.T, name string, into any) {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("..", "capacity", "testdata", name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, into); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// capacityPages renders a search as the terminal and capacity.html show it.
+func capacityPages(t *testing.T, r capacity.Result) (text, page string) {
+	t.Helper()
+	var b bytes.Buffer
+	if err := WriteCapacityText(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	text = b.String()
+	b.Reset()
+	if err := WriteCapacityHTML(&b, r, "shop", 50*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	return text, b.String()
+}
+
+// TestCapacityRetriedRuns: each run retried because the host was busy is
+// said so in the table and marked on the page.
+func TestCapacityRetriedRuns(t *testing.T) {
+	for _, kind := range []string{"lag", "cpu", "steal"} {
+		t.Run(kind, func(t *testing.T) {
+			var r capacity.Result
+			search(t, "retried-"+kind, &r)
+			text, page := capacityPages(t, r)
+			if r.Retries == 0 || !strings.Contains(text, "not judged, run again: host busy") || !strings.Contains(text, "and run again") {
+				t.Errorf("the output does not say which runs were retried:\n%s", text)
+			}
+			if strings.Count(page, `class="retried"`) != r.Retries || !strings.Contains(page, "Retried runs") {
+				t.Errorf("capacity.html does not mark the %d retried runs", r.Retries)
+			}
+		})
+	}
+}
+
+// TestCapacityHostStayedBusy: a search stopped by a busy host says the
+// rate was not determined, never "at least".
+func TestCapacityHostStayedBusy(t *testing.T) {
+	var r capacity.Result
+	search(t, "host-busy", &r)
+	text, page := capacityPages(t, r)
+	for _, want := range []string{"not determined: the load generator's host was too busy to generate 338/s (3 attempts)", "the SLO held up to 225/s"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the output lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "at least") {
+		t.Errorf("the output claims a lower bound as the outcome:\n%s", text)
+	}
+	if !strings.Contains(page, `<div class="notice" id="warning">`) || !strings.Contains(page, "not determined") {
+		t.Error("capacity.html does not warn that the rate was not determined")
+	}
+}
+
+// TestCapacityGeneratorSaturated: a search stopped by the VU ceiling says
+// its result is a lower bound.
+func TestCapacityGeneratorSaturated(t *testing.T) {
+	var r capacity.Result
+	search(t, "generator-saturated", &r)
+	text, _ := capacityPages(t, r)
+	if !strings.Contains(text, "at least 150/s") || !strings.Contains(text, "raise max_vus") || !strings.Contains(text, "describe the load generator") {
+		t.Errorf("rendered search does not say the result is a lower bound set by the VU ceiling:\n%s", text)
+	}
+}
+
+// TestCapacityVerdicts reads the verdict of each judging case's last run.
+func TestCapacityVerdicts(t *testing.T) {
+	var cases map[string]struct {
+		Last capacity.Record
+		Want string
+	}
+	search(t, "verdicts", &cases)
+	if len(cases) < 5 {
+		t.Fatalf("%d verdict cases", len(cases))
+	}
+	for name, c := range cases {
+		if v := verdictText(c.Last, " "); !strings.Contains(v, c.Want) {
+			t.Errorf("%s: last verdict %q, want %q", name, v, c.Want)
+		}
+	}
+}
+
+// TestCapacityUSL: a fit is shown only when it explains the data, its
+// peak only when it lies within reach; otherwise the output says why.
+func TestCapacityUSL(t *testing.T) {
+	tests := []struct {
+		name  string
+		shown bool   // the fit is shown
+		peak  bool   // its peak is shown
+		note  string // why no fit is shown
+	}{
+		{"six passed steps on the curve", true, true, ""},
+		{"three passed, three failed", false, false, "too few points for a scalability fit: 3 passed steps at distinct rates with clean measurements, 4 needed"},
+		{"a busy step is left out", false, false, "too few points for a scalability fit: 3 passed steps"},
+		{"scattered", false, false, "the USL does not fit these points (R² "},
+		{"steps up to the peak", true, true, ""},
+		{"steps far below the peak", true, false, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var r capacity.Result
+			search(t, "usl-"+strings.ReplaceAll(tc.name, " ", "-"), &r)
+			text, page := capacityPages(t, r)
+			if strings.Contains(text, "λ=") != tc.shown || (!tc.shown && !strings.Contains(text, "scalability (USL fit)     "+tc.note)) {
+				t.Errorf("rendered:\n%s", text)
+			}
+			if tc.shown && strings.Contains(text, "an extrapolation, not shown") == tc.peak {
+				t.Errorf("the peak shown: %v, want %v:\n%s", !tc.peak, tc.peak, text)
+			}
+			if strings.Contains(page, "USL peak") != tc.peak || (!tc.shown && !strings.Contains(page, tc.note)) {
+				t.Errorf("capacity.html shows a USL peak: %v, want %v (or lacks the note)", strings.Contains(page, "USL peak"), tc.peak)
+			}
+		})
+	}
+}
+
+// TestCapacityFirstFailureIsAJudgedRun: a run retried because the host was busy
+// is not the first failure, though it did not pass.
+func TestCapacityFirstFailureIsAJudgedRun(t *testing.T) {
+	r := capacity.Result{Steps: []capacity.Record{
+		{StepResult: capacity.StepResult{Rate: 60}, Attempt: 1, Busy: "scheduling lag p99 61ms > 12.5ms", Retried: true},
+		{StepResult: capacity.StepResult{Rate: 60, Passed: true}, Attempt: 2, Judged: true},
+		{StepResult: capacity.StepResult{Rate: 90, FailedThresholds: []string{"p(95) < 50ms"}}, Attempt: 1, Judged: true},
+	}, FirstFailure: []string{"p(95) < 50ms"}, LowestFailing: 90, Highest: 60, Stop: capacity.Converged}
+	var b strings.Builder
+	if err := WriteCapacityText(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "failed first              at 90/s") {
+		t.Fatalf("rendered:\n%s", b.String())
+	}
+}

@@ -1,0 +1,153 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/loadlens/loadlens/internal/compare"
+	"github.com/loadlens/loadlens/internal/units"
+)
+
+// WriteCompareText writes a comparison as terminal tables: the runs and the part
+// of each that was compared, how the loads compare, then one table per row.
+func WriteCompareText(w io.Writer, r *compare.Report) error {
+	var b strings.Builder
+	b.WriteString("Runs (" + r.Groups[0].Name + " is the baseline)\n")
+	var runRows [][]string
+	for _, ri := range r.Runs {
+		runRows = append(runRows, []string{ri.Label + mark(r.Groups[ri.Group]), ri.Name, ri.Model, partText(ri)})
+	}
+	table(&b, "  ", "", runRows)
+	for _, ri := range r.Runs {
+		if ri.Note != "" {
+			fmt.Fprintf(&b, "  %s: %s\n", ri.Label, ri.Note)
+		}
+	}
+	if len(r.Scaling) > 0 {
+		b.WriteString("\nLoad and throughput\n")
+		for _, s := range r.Scaling {
+			b.WriteString(wrapAfter("  "+s.Group+": ", s.Text, 100))
+		}
+	}
+	for _, row := range r.Rows {
+		b.WriteString("\n" + row.Name + "\n")
+		table(&b, "  ", "l"+strings.Repeat("r", 2*len(r.Groups)), tableCells(r, row))
+	}
+	b.WriteString("\n")
+	for _, l := range legend(r) {
+		b.WriteString(wrapAfter("", l, 100))
+	}
+	for _, n := range r.Notes {
+		b.WriteString(wrapAfter("note: ", n, 100))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// mark is " *" for a group not at the baseline's load.
+func mark(g compare.GroupInfo) string {
+	if g.Comparable {
+		return ""
+	}
+	return " *"
+}
+
+// partText describes the compared part of a run.
+func partText(ri compare.RunInfo) string {
+	src := map[string]string{"stages": "the test's hold", "data": "steady in the data", "whole run": "whole run"}[ri.Source]
+	return fmt.Sprintf("%s (%s of %s, %s) at %s %s", units.Span(ri.First, ri.Last), units.Count(int64(ri.Seconds)),
+		units.CountOf(int64(ri.RunSeconds), "second", "seconds"), src, units.Number(ri.Load), ri.LoadUnit)
+}
+
+// tableCells lays out one row of the report: a header, then a line per
+// metric with each group's value and each later group's change.
+func tableCells(r *compare.Report, row compare.Row) [][]string {
+	head := []string{""}
+	for i, g := range r.Groups {
+		head = append(head, g.Name+mark(g))
+		if i > 0 {
+			head = append(head, g.Name+" vs "+r.Groups[0].Name)
+		}
+	}
+	cells := [][]string{head}
+	for _, l := range row.Lines {
+		line := []string{l.Metric.String()}
+		for i, v := range l.Values {
+			line = append(line, compareValueText(l.Metric, v))
+			if i > 0 {
+				line = append(line, compareChangeText(l.Metric, v))
+			}
+		}
+		cells = append(cells, line)
+	}
+	return cells
+}
+
+// legend explains "~", the intervals, group means and "*".
+func legend(r *compare.Report) []string {
+	conf := units.Share(1 - r.Alpha)
+	smallest := "smaller than 1% for req/s and latencies or 0.1pp for errors and checks"
+	if strings.Contains(r.Method, "bootstrap") {
+		smallest = "smaller than the runs' own noise (the larger difference between the halves of either run; never less than 1% for req/s and latencies, 0.1pp for errors and checks)"
+	}
+	out := []string{
+		fmt.Sprintf("~ no significant change: the %s confidence interval of the change [low, high] includes 0, or the change is %s.", conf, smallest),
+		"Intervals: " + r.Method + ". How they are computed, and how often they err: docs/compare.md.",
+	}
+	for _, g := range r.Groups {
+		if len(g.Runs) > 1 {
+			out = append(out, fmt.Sprintf("%s is the geometric mean of its %d runs (the arithmetic mean for errors and checks).", g.Name, len(g.Runs)))
+		}
+	}
+	for _, g := range r.Groups {
+		if !g.Comparable {
+			out = append(out, "* not at the baseline's load: the loads differ too much to compare fairly, and a change may come from the load, not the system.")
+			break
+		}
+	}
+	return out
+}
+
+// wrapAfter writes text after prefix, wrapped at width columns, later lines
+// indented like the text's start.
+func wrapAfter(prefix, text string, width int) string {
+	return wrap(text, width, prefix, strings.Repeat(" ", utf8.RuneCountInString(prefix)))
+}
+
+// compareValueText writes a run's figure of metric m for a table.
+func compareValueText(m compare.Metric, v compare.Value) string {
+	if !v.Has {
+		return "—"
+	}
+	switch m {
+	case compare.TPS:
+		return units.Number(v.Value)
+	case compare.ErrorRate, compare.CheckRate:
+		return units.Percent(v.Value)
+	}
+	return units.DurationMillis(v.Value)
+}
+
+// compareChangeText writes a group's change against the baseline: the change
+// and its confidence interval when it is significant, else "~" and the
+// interval — benchstat's mark for no significant change — with the noise
+// of the runs when that is what held the change back.
+func compareChangeText(m compare.Metric, v compare.Value) string {
+	if v.Delta == nil {
+		return ""
+	}
+	if v.CI == nil {
+		return compare.ChangeText(m, v) + " (not tested: " + v.NotTested + ")"
+	}
+	lo, hi := v.Bounds(m)
+	ci := units.Interval(compare.ScaleText(m, lo), compare.ScaleText(m, hi))
+	if v.Significant {
+		return compare.ChangeText(m, v) + " " + ci
+	}
+	if v.HeldBackByNoise(m) {
+		return "~ " + ci + " < noise " + strings.TrimPrefix(compare.ScaleText(m, v.MinEffect), "+")
+	}
+	return "~ " + ci
+}
