@@ -141,7 +141,11 @@ func (sc *scenarioRun) runArrivals(ctx context.Context, start time.Time) {
 		sc.e.notify(sc.label() + msg)
 	}
 	p.idle.close()
-	sc.drainBy(ctx, &p.wg, p.interrupt, end.Add(sc.s.GracefulStop))
+	stopped := time.Now() // the graceful stop counts from the plan's end, or from a stop before it
+	if stopped.After(end) {
+		stopped = end
+	}
+	sc.drainBy(ctx, &p.wg, p.interrupt, stopped.Add(sc.s.GracefulStop))
 }
 
 // endSlack is how long after the schedule's end an arrival due before it

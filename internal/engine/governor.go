@@ -12,8 +12,8 @@ import (
 // slack keeps a low rate from being held to one or two VUs. A generator
 // that uses busyCPU of its cores (while it is late, or has more than a
 // small pool), whose VUs queue for a CPU (a quarter of the busy ones
-// runnable, or manyRunnable while it is late and asks for more CPU than it
-// gets), or that has been late for behindFor while its threads ask for
+// runnable, or manyRunnable while its threads ran or waited to run
+// busyAsked of its cores), or that has been late for behindFor while its threads ask for
 // more CPU than they get (or its goroutines wait busySched for one), is
 // itself the limit: more VUs would only queue for the same CPU, each
 // with a new connection, and make it later still; and the service times
@@ -28,9 +28,11 @@ const (
 	// this long (a GC, the host taking the CPU away) come due together and
 	// need VUs together, even when the target answers in microseconds
 	poolSlackTime = 100 * time.Millisecond
-	smallPool     = 64 // VUs that cost nothing: a busy host does not hold a pool this small while it is on time
-	manyRunnable  = 32 // goroutines waiting for a CPU: with a quarter of the busy VUs among them, the generator is the queue
-	busyCPU       = 0.9
+	burstVUs      = 1024 // at most this many VUs for such a burst
+	smallPool     = 64   // VUs that cost nothing: a busy host does not hold a pool this small while it is on time
+	manyRunnable  = 32   // goroutines waiting for a CPU: with a quarter of the busy VUs among them, the generator is the queue
+	busyCPU       = 0.8
+	busyAsked     = 0.9                  // of its cores, its threads ran or waited to run
 	busySched     = 2 * time.Millisecond // the 90th percentile wait of a runnable goroutine for a CPU over schedEvery (a generator with CPU to spare: under 0.1 ms)
 	schedEvery    = 100 * time.Millisecond
 	lateFloor     = 10 * time.Millisecond
@@ -133,7 +135,7 @@ func (g *poolGovernor) allow(s poolState) (ok bool, held int64, why holdReason) 
 	if s.cpu >= busyCPU && (s.late > lateFloor || s.allocated >= smallPool) {
 		return false, s.allocated, heldCPU
 	}
-	if s.runnable >= max(manyRunnable, s.busy/4) || s.runnable >= manyRunnable && s.late > lateFloor && s.asked >= busyCPU {
+	if s.runnable >= max(manyRunnable, s.busy/4) || s.runnable >= manyRunnable && s.asked >= busyAsked {
 		return false, s.allocated, heldRunnable
 	}
 	if s.behind >= behindFor && (s.asked >= busyCPU || s.sched >= busySched) {
@@ -144,7 +146,7 @@ func (g *poolGovernor) allow(s poolState) (ok bool, held int64, why holdReason) 
 	}
 	// arrivals the scheduler found late all came due at once, and each
 	// keeps a VU for w: the pool they need covers the lateness too
-	if need := g.littleCap(s.rate, w+max(s.late, 0)+poolSlackTime); s.allocated >= need {
+	if need := g.littleCap(s.rate, w, max(s.late, 0)+poolSlackTime); s.allocated >= need {
 		return false, s.allocated, heldLatency
 	}
 	if s.now-g.growAt >= growEvery || g.growBase == 0 {
@@ -188,9 +190,11 @@ func (g *poolGovernor) serviceTime(s poolState) time.Duration {
 }
 
 // littleCap is the pool Little's law explains at rate and service time w,
-// with headroom.
-func (g *poolGovernor) littleCap(rate float64, w time.Duration) int64 {
-	need := poolHeadroom * rate * w.Seconds()
+// with headroom, plus the VUs for a burst: the arrivals of a pause or of a
+// late scheduler (burst long), which came due at once, at most burstVUs of
+// them (at 1e6/s a 100 ms pause is 100,000 arrivals: those are dropped).
+func (g *poolGovernor) littleCap(rate float64, w, burst time.Duration) int64 {
+	need := poolHeadroom*rate*w.Seconds() + min(poolHeadroom*rate*burst.Seconds(), burstVUs)
 	if need > float64(math.MaxInt64/2) {
 		return math.MaxInt64 / 2
 	}
@@ -231,10 +235,11 @@ func (g *poolGovernor) explain(why holdReason, held int64, s poolState) string {
 	if why == heldGrowth {
 		return "the VU pool was held at " + n + " for a moment: it at most doubles every " + growEvery.String()
 	}
-	w := g.serviceTime(s) + max(s.late, 0) + poolSlackTime
+	w := g.serviceTime(s)
 	return "the VU pool was held at " + n + ", what the target's latency explains (Little's law: " +
 		strconv.FormatFloat(s.rate, 'f', -1, 64) + "/s × " + roundDuration(w).String() + " × " +
-		strconv.FormatFloat(poolHeadroom, 'f', -1, 64) + " headroom)"
+		strconv.FormatFloat(poolHeadroom, 'f', -1, 64) + " headroom, and VUs for the arrivals of a " +
+		roundDuration(max(s.late, 0)+poolSlackTime).String() + " pause)"
 }
 
 // roundDuration keeps three significant digits of d, for messages.
