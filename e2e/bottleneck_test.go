@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // startShop serves the demo shop from the real binary on a free port and
@@ -24,38 +25,26 @@ func startShopProcess(t *testing.T, args ...string) (pid int, url string) {
 }
 
 // judgeFindings runs test against a fresh shop and hands the findings'
-// kinds to check, which returns what is wrong with them. A wrong answer
-// while other processes took more than busyCores of the machine is not
-// the shop's fault: the run is tried again, up to three times in all, and
-// the test is skipped, saying why, if the host stayed busy. On a quiet host
-// a wrong answer fails at once.
+// kinds to check, which returns what is wrong with them; judgeOnQuietHost
+// tries again while the host is busy.
 func judgeFindings(t *testing.T, shopArgs []string, variant, test string, check func(map[string]bool) []string) {
 	t.Helper()
-	const attempts = 3
-	for attempt := 1; ; attempt++ {
-		pid, shop := startShopProcess(t, shopArgs...)
-		var kinds map[string]bool
-		other := otherCores([]int{pid}, func() { kinds, _ = runFindings(t, shop, variant, test) })
-		problems := check(kinds)
-		if len(problems) == 0 {
-			return
+	var shopPID int
+	judgeOnQuietHost(t, func() []int { return []int{shopPID} }, func() ([]string, time.Duration) {
+		var shop string
+		shopPID, shop = startShopProcess(t, shopArgs...)
+		kinds, cpu := runFindings(t, shop, variant, test)
+		var problems []string
+		for _, p := range check(kinds) {
+			problems = append(problems, variant+": "+p)
 		}
-		if other < busyCores {
-			for _, p := range problems {
-				t.Errorf("%s: %s (other processes used %.2f cores)", variant, p, other)
-			}
-			return
-		}
-		if attempt == attempts {
-			t.Skipf("the host stayed busy: other processes used %.2f cores during attempt %d of %d, and %s: %v", other, attempt, attempts, variant, problems)
-		}
-		t.Logf("attempt %d: %s: %v while other processes used %.2f cores; trying again", attempt, variant, problems, other)
-	}
+		return problems, cpu
+	})
 }
 
 // runFindings runs a test against the shop with X-Variant set and returns
-// the kinds of the findings in summary.json, and the summary itself.
-func runFindings(t *testing.T, shop, variant, test string) (map[string]bool, map[string]any) {
+// the kinds of the findings in summary.json, and the CPU time the run took.
+func runFindings(t *testing.T, shop, variant, test string) (map[string]bool, time.Duration) {
 	t.Helper()
 	dir := t.TempDir()
 	body := strings.ReplaceAll(test, "SHOP", shop)
@@ -78,11 +67,9 @@ func runFindings(t *testing.T, shop, variant, test string) (map[string]bool, map
 			} `json:"findings"`
 		} `json:"loadlens"`
 	}
-	var raw map[string]any
 	if err := json.Unmarshal(b, &s); err != nil {
 		t.Fatal(err)
 	}
-	json.Unmarshal(b, &raw)
 	kinds := map[string]bool{}
 	for _, f := range s.Loadlens.Findings {
 		if len(f.Evidence) == 0 {
@@ -91,7 +78,7 @@ func runFindings(t *testing.T, shop, variant, test string) (map[string]bool, map
 		kinds[f.Kind] = true
 	}
 	t.Logf("%s findings: %v\n%s", variant, kinds, r.stdout)
-	return kinds, raw
+	return kinds, r.cpu
 }
 
 const observeShop = `

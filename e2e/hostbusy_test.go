@@ -24,20 +24,22 @@ const busyCores = 0.5
 const ticksPerSecond = 100
 
 // otherCores runs f and returns the CPU, in cores, that processes other
-// than this test, its waited children and pids used meanwhile: what the
-// rest of the machine took. It returns 0 where /proc cannot be read.
-func otherCores(pids []int, f func()) float64 {
+// than this test, pids and the children f ran (the CPU time f returns)
+// used meanwhile: what the rest of the machine took. It returns 0 where
+// /proc cannot be read. (Not RUSAGE_CHILDREN: a child another test killed
+// and reaped meanwhile would add its whole life's CPU.)
+func otherCores(pids func() []int, f func() (childCPU time.Duration)) float64 {
 	busy0, ok0 := hostBusyTicks()
-	own0 := ownTicks(pids)
+	own0 := ownTicks(pids())
 	start := time.Now()
-	f()
+	child := f()
 	wall := time.Since(start).Seconds()
 	busy1, ok1 := hostBusyTicks()
-	own1 := ownTicks(pids)
+	own1 := ownTicks(pids()) // a process f started counts its whole life, all of it within f
 	if !ok0 || !ok1 || wall <= 0 {
 		return 0
 	}
-	other := float64((busy1-busy0)-(own1-own0)) / ticksPerSecond / wall
+	other := float64((busy1-busy0)-(own1-own0))/ticksPerSecond/wall - child.Seconds()/wall
 	return max(0, other)
 }
 
@@ -66,15 +68,13 @@ func hostBusyTicks() (int64, bool) {
 	return busy, true
 }
 
-// ownTicks is the CPU time of this test process, its waited children and
-// pids (still running), in ticks.
+// ownTicks is the CPU time of this test process and pids (still
+// running), in ticks.
 func ownTicks(pids []int) int64 {
 	var n int64
-	for _, who := range []int{syscall.RUSAGE_SELF, syscall.RUSAGE_CHILDREN} {
-		var ru syscall.Rusage
-		if syscall.Getrusage(who, &ru) == nil {
-			n += (tvTicks(ru.Utime) + tvTicks(ru.Stime))
-		}
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
+		n += tvTicks(ru.Utime) + tvTicks(ru.Stime)
 	}
 	for _, pid := range pids {
 		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
@@ -111,16 +111,49 @@ func TestOtherCoresSeesAHog(t *testing.T) {
 	}
 	t.Cleanup(func() { hog.Process.Kill(); hog.Wait() })
 	deadline := time.Now().Add(1500 * time.Millisecond)
-	other := otherCores(nil, func() {
+	other := otherCores(func() []int { return nil }, func() time.Duration {
 		for time.Now().Before(deadline) { // this test's own CPU is not the hog's
 			runtime.Gosched()
 		}
+		return 0
 	})
+	t.Logf("other processes used %.2f cores", other)
 	if other < busyCores {
 		t.Errorf("a spinning process beside the test: other processes used %.2f cores, want at least %.2f", other, busyCores)
 	}
 	hogTicks := ownTicks([]int{hog.Process.Pid}) - ownTicks(nil)
 	if hogTicks <= 0 {
 		t.Errorf("the hog's own CPU time reads %d ticks", hogTicks)
+	}
+}
+
+// judgeOnQuietHost runs attempt, which returns what is wrong with its
+// outcome and the CPU time of the children it ran, up to three times; pids
+// are processes of the test's own (the shop) whose CPU is not the rest of
+// the machine's. A wrong outcome while other processes took more than
+// busyCores is tried again, and the test skipped, saying why, if the host
+// stayed busy; on a quiet host it fails at once.
+func judgeOnQuietHost(t *testing.T, pids func() []int, attempt func() ([]string, time.Duration)) {
+	t.Helper()
+	const attempts = 3
+	for i := 1; ; i++ {
+		var problems []string
+		other := otherCores(pids, func() (cpu time.Duration) {
+			problems, cpu = attempt()
+			return cpu
+		})
+		if len(problems) == 0 {
+			return
+		}
+		if other < busyCores {
+			for _, p := range problems {
+				t.Errorf("%s (other processes used %.2f cores)", p, other)
+			}
+			return
+		}
+		if i == attempts {
+			t.Skipf("the host stayed busy: other processes used %.2f cores during attempt %d of %d, and %v", other, i, attempts, problems)
+		}
+		t.Logf("attempt %d: %v while other processes used %.2f cores; trying again", i, problems, other)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/loadlens/loadlens/internal/engine"
 	"github.com/loadlens/loadlens/internal/live"
 	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/output"
 	"github.com/loadlens/loadlens/internal/report"
 	"github.com/loadlens/loadlens/internal/store"
 	"github.com/loadlens/loadlens/internal/units"
@@ -28,6 +29,7 @@ type runner struct {
 	line       *live.Line
 	dash       *dashboardFeed // nil without a dashboard
 	obs        *observations  // scraped and self-observed series
+	outs       *output.Set    // the metrics outputs; nil without any
 	cpu        *cpuMeter
 	stall      *stallMeter // the generator's own waits for a CPU, per second
 	total      time.Duration
@@ -189,6 +191,7 @@ func (r *runner) second(sec int) {
 			r.kept = sec + 1
 		}
 	}
+	r.outs.Offer(snap) // never waits: a slow output drops seconds, counted
 	cpu, ok := r.cpu.sample()
 	if !ok {
 		cpu = -1

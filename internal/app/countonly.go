@@ -23,8 +23,12 @@ func runCountOnly(ctx context.Context, cfg RunConfig) (RunResult, error) {
 	elapsed := time.Since(start)
 	req, failed, dropped := counter.Totals()
 	rate := float64(req) / elapsed.Seconds()
-	fmt.Fprintf(cfg.Out, "%s requests in %s (%s), %s failed, %s dropped; per-second metrics, run.db and the dashboard were off\n",
-		units.Count(req), units.Duration(elapsed), units.Rate(rate, ""), units.Count(failed), units.Count(dropped))
+	off := "per-second metrics, run.db and the dashboard were off"
+	if len(cfg.Outs)+len(cfg.Plan.Outputs) > 0 {
+		off = "per-second metrics, run.db, the dashboard and the outputs were off" // nothing per second to send
+	}
+	fmt.Fprintf(cfg.Out, "%s requests in %s (%s), %s failed, %s dropped; %s\n",
+		units.Count(req), units.Duration(elapsed), units.Rate(rate, ""), units.Count(failed), units.Count(dropped), off)
 	res := RunResult{Status: StatusCompleted, Passed: true}
 	if err != nil {
 		res.Status, res.ExitCode = StatusFailed, ExitRunFailed

@@ -13,6 +13,7 @@ import (
 	"github.com/loadlens/loadlens/internal/engine"
 	"github.com/loadlens/loadlens/internal/live"
 	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/output"
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/report"
 	"github.com/loadlens/loadlens/internal/store"
@@ -37,6 +38,9 @@ type RunConfig struct {
 	NoMetrics   bool            // count requests only: no per-second metrics, run.db or dashboard (to measure their cost)
 	Args        []string        // the command line, kept in run.db
 	Version     string
+	Outs        []plan.Output // --out: metrics outputs besides the test file's
+
+	tuneOutputs func(*output.Config) // tests: other sinks, queue and bounds
 }
 
 // RunResult says how a run ended.
@@ -82,7 +86,7 @@ func execute(ctx context.Context, cfg RunConfig) (*report.Input, RunResult, erro
 	defer undo.run()
 	r, err := open(cfg, &undo)
 	if err != nil {
-		return nil, RunResult{Dir: r.dir, ExitCode: ExitRunFailed}, err
+		return nil, RunResult{Dir: r.dir, ExitCode: ExitCodeOf(err)}, err // an output without its token is bad input
 	}
 	engErr := r.measure(ctx)
 	return r.conclude(ctx, engErr)
@@ -105,6 +109,9 @@ func open(cfg RunConfig, undo *cleanups) (*runner, error) {
 	r := &runner{cfg: cfg, in: in, start: start, cpu: newCPUMeter(), stall: newStallMeter(), run: in.Run,
 		rec:  metrics.NewRecorder(p.Layout, 2*runtime.GOMAXPROCS(0)),
 		line: live.NewLine(cfg.Out, cfg.TTY), total: plannedLength(p), aborted: map[int]bool{}}
+	if err := checkOutputs(cfg); err != nil {
+		return r, err
+	}
 	if cfg.Dashboard.Addr != "" {
 		dash, err := startDashboard(cfg.Dashboard, in, plannedLength(p))
 		if err != nil {
@@ -139,7 +146,10 @@ func open(cfg RunConfig, undo *cleanups) (*runner, error) {
 		r.dash.obs = r.obs // the dashboard shows the scraped series beside the client's view
 	}
 	r.scrape, err = scraping(p.Observe.Targets, start, r.obs)
-	return r, err
+	if err != nil {
+		return r, err
+	}
+	return r, r.startOutputs(undo)
 }
 
 // measure runs the engine to its end (the test's, Ctrl-C's, or a stop the
@@ -177,6 +187,7 @@ func (r *runner) conclude(ctx context.Context, engErr error) (*report.Input, Run
 	}
 	r.run.SetElapsed(r.end.Sub(r.start))
 	results := evaluate(r.run, p.Thresholds, r.aborted)
+	in.Outputs = r.closeOutputs() // before the notices are read: the last writes may warn
 	in.Status, in.End, in.Results, in.Notices = status, r.end, results, r.noticeTexts()
 	diagnoseRun(in, r.obs.Set())
 	res := RunResult{Dir: r.dir, Status: status, Passed: in.Passed()}

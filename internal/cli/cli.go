@@ -36,6 +36,7 @@ func commands() []command {
 		{"runs", "runs [--results DIR]", "list past runs, newest first", runsCmd},
 		{"summary", "summary <run-dir>", "print a past run's summary from its run.db", summaryCmd},
 		{"report", "report <run-dir>", "rebuild a past run's report.html from its run.db", reportCmd},
+		{"export", "export <run-dir> --format jsonl|csv", "write a past run's per-second data per endpoint and scenario", exportCmd},
 		{"estimate", "estimate --dau N --visits N ... [flags]", "from business numbers to requests/s, VUs and instances, every step shown", estimateCmd},
 		{"capacity", "capacity <test.yaml> [flags]", "search for the highest rate the target sustains within the test's thresholds", capacityCmd},
 		{"compare", "compare <baseline-run> <run>... [flags]", "compare runs with statistics; --fail-on-regression gates CI", compareCmd},

@@ -54,9 +54,13 @@ func demoCmd(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return fail(e, err)
 	}
+	outs, err := out.metricsOutputs()
+	if err != nil {
+		return fail(e, err)
+	}
 	res, err := app.Demo(ctx, app.DemoConfig{Serve: *serve, Quick: *quick, Shop: shop, ShopCommand: shopCmd, Run: app.RunConfig{
 		ResultsDir: *results, Out: e.stdout, TTY: e.tty, Quiet: *quiet, JUnit: out.junit, SummaryMD: out.summaryMD,
-		Dashboard: dash, Args: storedArgs(fs, e.args), Version: app.Version}})
+		Dashboard: dash, Outs: outs, Args: storedArgs(fs, e.args), Version: app.Version}})
 	if err != nil {
 		fail(e, err)
 		return app.ExitAfter(res.ExitCode, err)

@@ -96,9 +96,13 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return fail(e, err)
 	}
+	outs, err := out.metricsOutputs()
+	if err != nil {
+		return fail(e, err)
+	}
 	res, err := app.Run(ctx, app.RunConfig{Plan: p, ResultsDir: *results, Segment: seg, Out: e.stdout, TTY: e.tty,
 		Quiet: *quiet, NoMetrics: *noMetrics, SummaryJSON: *summaryJSON, JUnit: out.junit, SummaryMD: out.summaryMD, Dashboard: dash,
-		Args: storedArgs(fs, e.args), Version: app.Version})
+		Outs: outs, Args: storedArgs(fs, e.args), Version: app.Version})
 	if err != nil {
 		fail(e, err)
 		return app.ExitAfter(res.ExitCode, err)

@@ -57,6 +57,10 @@ const (
 	KindAllFailed      = "all-failed"          // every request failed: the verdict names how
 	KindCheckFailed    = "check-failed"        // a check (an invariant of the test) failed
 	KindHostBusy       = "generator-host-busy" // the generator's host was busy with other processes
+	KindCPUThrottled   = "cpu-throttled"       // a container's CPU limit throttled it (CFS)
+	KindLateScaleOut   = "late-scale-out"      // throughput dipped while the autoscaler added replicas to a saturated service
+	KindPodRestarts    = "pod-restarts"        // pods restarted or were OOM-killed during the run
+	KindBackendBound   = "backend-not-scaled"  // the app scaled out, its DB or cache did not: their latency rose with the replicas
 )
 
 // The load models of sample.ScenarioInfo.Model.
@@ -127,7 +131,7 @@ func Diagnose(in Input) []Finding {
 	var fs []Finding
 	for _, rule := range []func(*context) []Finding{
 		allFailedRule, checkFailed, saturation, poolExhaustion, cpuSaturation, generatorBound, errorsAtLoad,
-		moreVUsSameTPS, latencyDrift, gcPressure, bimodalLatency,
+		moreVUsSameTPS, latencyDrift, gcPressure, bimodalLatency, cpuThrottling, lateScaleOut, podRestarts, backendNotScaled,
 	} {
 		fs = append(fs, rule(c)...)
 	}

@@ -21,6 +21,7 @@ type Input struct {
 	Thresholds []threshold.Threshold // the test's thresholds
 	Results    []threshold.Result    // their outcomes, aligned with Thresholds
 	Notices    []string              // things the run said while it ran, e.g. data running out
+	Outputs    []OutputResult        // the metrics outputs (--out) and the seconds each got
 
 	Host         string          // the machine that generated the load
 	CPUs         int             // its CPU count

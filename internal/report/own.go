@@ -62,6 +62,7 @@ func own(in *Input) map[string]any {
 		warnings = append(warnings, "iterations were dropped for lack of a free VU: percentiles are optimistic")
 	}
 	warnings = append(warnings, Accounting(in)...)
+	warnings = append(warnings, OutputWarnings(in)...)
 	out := map[string]any{
 		"name": in.Name, "dir": in.Dir, "status": in.Status, "version": in.Version,
 		"start": in.Start.Format(time.RFC3339Nano), "end": in.End.Format(time.RFC3339Nano), "duration_ms": ms(r.Elapsed()),
@@ -69,6 +70,9 @@ func own(in *Input) map[string]any {
 		"failures_by_kind": byKind(tot.Failures[:]), "notices": in.Notices, "warnings": warnings,
 		"interrupted": in.Interrupted(), "durations_lower_bounds": in.Interrupted() > 0, "truncated_bodies": in.Truncated(),
 		"findings": findingsJSON(in.Findings), "healthy": HealthyText(in.Healthy),
+	}
+	if o := outputsJSON(in); o != nil {
+		out["outputs"] = o
 	}
 	if c := in.BodyCap(); c > 0 {
 		out["max_body"] = c // the cap every truncated body met; absent when unknown or they differ
