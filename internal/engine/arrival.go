@@ -45,7 +45,6 @@ func (sc *scenarioRun) prepareArrivals(ctx context.Context, deadline time.Time) 
 		}
 		vus = append(vus, sc.readyVU())
 	}
-	warmVUs(ctx, deadline, vus[max(len(vus)-warmOpen, 0):])
 	for _, v := range vus { // the last pushed is the first taken
 		p.spawn(v, time.Time{})
 	}

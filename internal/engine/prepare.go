@@ -17,15 +17,12 @@ const (
 )
 
 // PrepareLead is how far ahead of now a caller sets Options.Start so that
-// Run has time to prepare: a thousand VUs, their first connections and a
-// GC take tens of milliseconds; what does not fit is made when needed.
+// Run has time to prepare: a thousand VUs and a GC take tens of
+// milliseconds; what does not fit is made when needed. Connections are not
+// opened ahead: each VU's first request connects, timed, as k6's do, so
+// the run reports its connect times (and a TLS handshake that fails is
+// recorded, never an attempt the server saw and the run did not).
 const PrepareLead = 300 * time.Millisecond
-
-// warmOpen is how many of an open-model scenario's prepared VUs get their
-// connection before the start: those on top of the idle stack, which the
-// first arrivals take (a fast target keeps reusing the few on top). A
-// closed-model scenario's VUs all start, so all of them are warmed.
-const warmOpen = 64
 
 // prepare makes, before the clock starts, what the first seconds would
 // otherwise make while they are measured: the VUs each scenario starts
@@ -63,21 +60,9 @@ func (sc *scenarioRun) prepareVUs(ctx context.Context, deadline time.Time) {
 	sc.spare = make([]*vu, 0, n)
 	for i := range n {
 		if i%vuBatch == 0 && (ctx.Err() != nil || past(deadline)) {
-			break
-		}
-		sc.spare = append(sc.spare, sc.readyVU())
-	}
-	warmVUs(ctx, deadline, sc.spare)
-}
-
-// warmVUs opens the connections of vus, the last first (the first to be
-// taken), until deadline or a dial fails (a target that is down: the
-// requests will say so).
-func warmVUs(ctx context.Context, deadline time.Time, vus []*vu) {
-	for i := len(vus) - 1; i >= 0; i-- {
-		if ctx.Err() != nil || past(deadline) || !vus[i].warm(deadline) {
 			return
 		}
+		sc.spare = append(sc.spare, sc.readyVU())
 	}
 }
 

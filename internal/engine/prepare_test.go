@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -14,62 +15,64 @@ import (
 	"github.com/loadlens/loadlens/internal/sample"
 )
 
-// TestPreparedVUsStartWarm: with a start ahead, Run makes the VUs and opens
-// their connections before the clock starts, so no request of the run pays
-// for a connect: the server accepts every connection before time zero and
-// none after, and every request records a connect time of 0.
-func TestPreparedVUsStartWarm(t *testing.T) {
-	cases := []struct {
-		name  string
-		load  plan.Load
-		flow  []plan.Step
-		conns int // connections accepted before the start
-	}{
-		{"open model: the VUs on top of the idle stack", plan.Load{Model: plan.ArrivalRate, StartRate: 100,
-			Stages: []plan.Stage{{Duration: time.Second, Target: 100}}, PreAllocatedVUs: 10, MaxVUs: 100}, nil, 10},
-		{"closed model: every VU", plan.Load{Model: plan.VUs, StartVUs: 5, Stages: []plan.Stage{{Duration: time.Second, Target: 5}}},
-			[]plan.Step{think(50 * time.Millisecond)}, 5},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			checkLeaks(t)
-			var mu sync.Mutex
-			var accepted []time.Time
-			srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "ok") }))
-			srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
-				if s == http.StateNew {
-					mu.Lock()
-					accepted = append(accepted, time.Now())
-					mu.Unlock()
-				}
-			}
-			srv.Start()
-			t.Cleanup(srv.Close)
-			s := scenario(c.load, append([]plan.Step{get(srv.URL)}, c.flow...)...)
-			rec := newTestRecorder()
-			start := time.Now().Add(PrepareLead)
-			runPlanInto(t, &plan.Plan{Scenarios: []*plan.Scenario{s}}, Options{Start: start}, rec)
-
+// TestVUsArePreparedBeforeTheStart: with a start ahead, Run makes the
+// open model's pre-allocated VUs before the clock starts (the gauge reads
+// all of them before time zero), and the first requests still connect on
+// the run's clock, so the run reports its connect times: the server
+// accepts no connection before time zero, and a request records it.
+func TestVUsArePreparedBeforeTheStart(t *testing.T) {
+	checkLeaks(t)
+	var mu sync.Mutex
+	var accepted []time.Time
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "ok") }))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
 			mu.Lock()
-			defer mu.Unlock()
-			before := 0
-			for _, at := range accepted {
-				if at.Before(start) {
-					before++
-				}
-			}
-			if before != c.conns || len(accepted) != c.conns {
-				t.Errorf("%d connections accepted before the start and %d after, want %d and 0", before, len(accepted)-before, c.conns)
-			}
-			if len(rec.reqs) == 0 {
-				t.Fatal("no request")
-			}
-			for _, q := range rec.reqs {
-				if q.Kind != sample.OK || q.Connecting != 0 {
-					t.Fatalf("a request of kind %v connected for %v; want OK on a warm connection", q.Kind, q.Connecting)
-				}
-			}
-		})
+			accepted = append(accepted, time.Now())
+			mu.Unlock()
+		}
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	const pre = 10
+	s := scenario(plan.Load{Model: plan.ArrivalRate, StartRate: 100, Stages: []plan.Stage{{Duration: time.Second, Target: 100}},
+		PreAllocatedVUs: pre, MaxVUs: 100}, get(srv.URL))
+	rec := newTestRecorder()
+	start := time.Now().Add(PrepareLead)
+	e := New(&plan.Plan{Scenarios: []*plan.Scenario{s}}, rec, Options{Start: start})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- e.Run(ctx) }()
+	ready := false
+	for !ready && time.Now().Before(start.Add(-prepareMargin)) { // bounded by the start
+		ready = e.Gauges(nil)[0].Allocated == pre
+		runtime.Gosched()
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !ready {
+		t.Errorf("the %d pre-allocated VUs were not all made before the start", pre)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, at := range accepted {
+		if at.Before(start) {
+			t.Errorf("a connection accepted %v before the start: connects belong to the run's clock", start.Sub(at))
+		}
+	}
+	connected := 0
+	for _, q := range rec.reqs {
+		if q.Kind != sample.OK {
+			t.Fatalf("a request of kind %v: %q", q.Kind, q.Err)
+		}
+		if q.Connecting > 0 {
+			connected++
+		}
+	}
+	if connected == 0 || connected != len(accepted) {
+		t.Errorf("%d requests recorded a connect, the server accepted %d connections; want them equal and more than 0", connected, len(accepted))
 	}
 }
 

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"math/rand/v2"
 	"time"
@@ -119,17 +118,4 @@ func (sc *scenarioRun) readyVU() *vu {
 		break
 	}
 	return v
-}
-
-// warm opens the TCP connection of a VU readyVU prepared, as its first
-// request would, for plain http:// only; it gives up at deadline. A TLS
-// handshake is not made ahead: one that failed would be an attempt the
-// server saw and the run never recorded, so https (and net/http) connect on
-// their first request, timed. It reports false when the dial failed: the
-// first request dials again, and records the failure.
-func (v *vu) warm(deadline time.Time) bool {
-	if v.http.h1 == nil || !bytes.HasPrefix(v.http.url, []byte("http://")) {
-		return true
-	}
-	return v.http.h1.client.Dial(v.http.url, deadline) == nil
 }

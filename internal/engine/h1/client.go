@@ -109,20 +109,6 @@ func (c *Client) Do(req *Request, resp *Response) error {
 	}
 }
 
-// Dial opens the kept-alive connection to url's host, with its TLS
-// handshake for https, before the first request needs it (a VU prepared
-// before a run's clock starts), unless the client has one; it gives up at
-// deadline (zero: none).
-func (c *Client) Dial(url []byte, deadline time.Time) error {
-	dial, _, _, secure, ok := splitURL(url)
-	if !ok {
-		return ErrBadURL
-	}
-	var resp Response
-	_, err := c.conn(dial, secure, deadline, &resp)
-	return c.abortErr(err)
-}
-
 func (c *Client) abortErr(err error) error {
 	if c.aborted.Load() {
 		return ErrAborted
