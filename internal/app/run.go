@@ -13,6 +13,7 @@ import (
 	"github.com/loadlens/loadlens/internal/engine"
 	"github.com/loadlens/loadlens/internal/live"
 	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/otlp"
 	"github.com/loadlens/loadlens/internal/output"
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/report"
@@ -38,7 +39,11 @@ type RunConfig struct {
 	NoMetrics   bool            // count requests only: no per-second metrics, run.db or dashboard (to measure their cost)
 	Args        []string        // the command line, kept in run.db
 	Version     string
-	Outs        []plan.Output // --out: metrics outputs besides the test file's
+	// Traces is an OTLP receiver the caller runs across several runs (the
+	// demo's, which its shop exports to); nil: the test's observe.traces, if any.
+	Traces    *otlp.Receiver
+	Outs      []plan.Output // --out: metrics outputs besides the test file's
+	Generator Generator     // makes the load elsewhere (agents); nil runs the engine here
 
 	tuneOutputs func(*output.Config) // tests: other sinks, queue and bounds
 }
@@ -112,6 +117,10 @@ func open(cfg RunConfig, undo *cleanups) (*runner, error) {
 	if err := checkOutputs(cfg); err != nil {
 		return r, err
 	}
+	if cfg.Generator != nil { // after what can refuse the run, since the agents start at the instant it fixes
+		r.start = cfg.Generator.Start(start, r.notice)
+		start, in.Start = r.start, r.start
+	}
 	if cfg.Dashboard.Addr != "" {
 		dash, err := startDashboard(cfg.Dashboard, in, plannedLength(p))
 		if err != nil {
@@ -133,14 +142,19 @@ func open(cfg RunConfig, undo *cleanups) (*runner, error) {
 		ID: filepath.Base(dir), Name: p.Name, Version: cfg.Version, Host: host, CPUs: in.CPUs,
 		Start: start, Args: cfg.Args, TestFile: p.File, TestSource: p.Source, Layout: p.Layout,
 		Extra: map[string]string{"thresholds": encodeThresholds(p.Thresholds), "segment": cfg.Segment.String(), "go": runtime.Version(),
-			"body_caps": encodeBodyCaps(in.BodyCaps)},
+			"body_caps": encodeBodyCaps(in.BodyCaps), "trace_ui": p.Tracing.UI},
 	})
 	if err != nil {
 		return r, err
 	}
 	undo.add(func() { _ = w.Close() })
 	r.store = w
-	r.eng = engine.New(p, r.rec, engine.Options{Segment: cfg.Segment, Start: start, Notify: r.notice})
+	if r.traces, err = startTraces(p, cfg, filepath.Base(dir), 2*runtime.GOMAXPROCS(0), undo); err != nil {
+		return r, err
+	}
+	if cfg.Generator == nil { // agents send no trace ids: a distributed run keeps none
+		r.eng = engine.New(p, r.traces.wrap(r.rec), engine.Options{Segment: cfg.Segment, Start: start, Notify: r.notice, Trace: r.traces.opts})
+	}
 	r.obs = newObservations(w, r.notice)
 	if r.dash != nil {
 		r.dash.obs = r.obs // the dashboard shows the scraped series beside the client's view
@@ -159,7 +173,11 @@ func (r *runner) measure(ctx context.Context) error {
 	engCtx, stopEngine := context.WithCancel(ctx)
 	defer stopEngine()
 	r.stopEngine = stopEngine
-	engErr, _ := runBeside(engCtx, r.eng.Run, r.collect, r.scrape) // the collector and scraper report their failures as notices
+	lead := part(r.eng.Run)
+	if r.cfg.Generator != nil {
+		lead = r.cfg.Generator.Run
+	}
+	engErr, _ := runBeside(engCtx, lead, r.collect, r.scrape) // the collector and scraper report their failures as notices
 	if err := r.obs.writeErr(); err != nil {
 		r.writeFailed(len(r.run.Series), err) // a scrape stored after the last second
 	}
@@ -186,9 +204,17 @@ func (r *runner) conclude(ctx context.Context, engErr error) (*report.Input, Run
 		r.notice(why + "; this summary covers the run up to the stop")
 	}
 	r.run.SetElapsed(r.end.Sub(r.start))
+	stored, view := r.traces.finish(ctx, r.notice)
+	in.Traces = view
+	if err := r.store.WriteTraces(stored); err != nil {
+		r.notice(err.Error()) // the run's figures are stored; only its trace ids are lost
+	}
 	results := evaluate(r.run, p.Thresholds, r.aborted)
 	in.Outputs = r.closeOutputs() // before the notices are read: the last writes may warn
 	in.Status, in.End, in.Results, in.Notices = status, r.end, results, r.noticeTexts()
+	if r.cfg.Generator != nil {
+		in.Agents = r.cfg.Generator.Agents()
+	}
 	diagnoseRun(in, r.obs.Set())
 	res := RunResult{Dir: r.dir, Status: status, Passed: in.Passed()}
 	res.ExitCode = exitCode(status, res.Passed)

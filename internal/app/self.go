@@ -33,12 +33,12 @@ var selfLabels = []series.Label{{Name: "role", Value: "generator"}, {Name: "targ
 // selfSeries returns the generator's figures for one second; cpu < 0 means
 // it could not be measured. The host's CPU goes beside loadlens's own, so
 // late iterations on a host busy with other work are not blamed on loadlens.
-func selfSeries(sec int, cpu float64, host hostReading, st stall, pools []poolHeld, last *metrics.Second) series.Set {
+func selfSeries(sec int, cpu, capacity float64, host hostReading, st stall, pools []poolHeld, last *metrics.Second) series.Set {
 	point := func(name string, v float64) *series.Series {
 		return &series.Series{Name: name, Labels: selfLabels, Kind: series.Gauge, Points: []series.Point{{Sec: sec, Value: v}}}
 	}
 	set := series.Set{
-		point(selfCapacity, float64(runtime.GOMAXPROCS(0))),
+		point(selfCapacity, capacity),
 		point(selfGoroutines, float64(runtime.NumGoroutine())),
 		point(selfBytesIn, float64(last.Received)),
 		point(selfBytesOut, float64(last.Sent)),

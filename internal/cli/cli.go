@@ -41,6 +41,7 @@ func commands() []command {
 		{"capacity", "capacity <test.yaml> [flags]", "search for the highest rate the target sustains within the test's thresholds", capacityCmd},
 		{"compare", "compare <baseline-run> <run>... [flags]", "compare runs with statistics; --fail-on-regression gates CI", compareCmd},
 		{"import", importUsage, "turn an OpenAPI spec, a HAR recording, curl lines or a k6 script into a test file", importCmd},
+		{"agent", agentUsage, "serve distributed runs: run the segment of a test a coordinator gives (needs its token)", agentCmd},
 		{"mock", mockUsage, "serve a mock of the external systems a service calls (latency, errors, metrics)", mockCmd},
 		{"demo", "demo [--serve] [--addr ADDR]", "run a short test against the built-in demo shop (or only serve it)", demoCmd},
 		{"version", "version", "print the version", versionCmd},

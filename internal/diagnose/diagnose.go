@@ -14,6 +14,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/series"
+	"github.com/loadlens/loadlens/internal/spans"
 )
 
 // The names of the series the load generator records about itself, on the
@@ -73,9 +74,10 @@ const (
 // Input is everything a diagnosis reads. Run and Series share one clock:
 // second n of Run.Series is second n of every series point.
 type Input struct {
-	Run    *metrics.Run // client view: per-second and whole-run figures; nil when there is none
-	Series series.Set   // server view and the generator's own series (GeneratorCPU, GeneratorCapacity)
-	Models []string     // load model per scenario; when its length differs from the layout's, Run.Layout's models are used
+	Run    *metrics.Run      // client view: per-second and whole-run figures; nil when there is none
+	Series series.Set        // server view and the generator's own series (GeneratorCPU, GeneratorCapacity)
+	Models []string          // load model per scenario; when its length differs from the layout's, Run.Layout's models are used
+	Traces []spans.Breakdown // where the sampled requests' time went, from the spans the target exported; nil without a receiver
 }
 
 // Severity ranks findings: a Critical one invalidates or limits the result,
@@ -131,7 +133,7 @@ func Diagnose(in Input) []Finding {
 	var fs []Finding
 	for _, rule := range []func(*context) []Finding{
 		allFailedRule, checkFailed, saturation, poolExhaustion, cpuSaturation, generatorBound, errorsAtLoad,
-		moreVUsSameTPS, latencyDrift, gcPressure, bimodalLatency, cpuThrottling, lateScaleOut, podRestarts, backendNotScaled,
+		moreVUsSameTPS, latencyDrift, gcPressure, bimodalLatency, cpuThrottling, lateScaleOut, podRestarts, backendNotScaled, traceDBTail,
 	} {
 		fs = append(fs, rule(c)...)
 	}

@@ -13,6 +13,13 @@ func remediesFor(kind string) []string {
 			"give the limiting resource more capacity (CPU, pool size, a larger DB instance)",
 			"scale out the component at its limit, then re-run to find the next knee",
 		}
+	case KindTraceDBTail:
+		return []string{
+			"read these statements' plans (EXPLAIN ANALYZE) with the slow requests' parameters: a missing index, a scan that grows with the data, or one query per row (N+1)",
+			"cache what they read, or precompute it, so the slow path stops querying",
+			"compare the slowest traces (linked in the report) with the median ones: a lock wait or a pool wait shows as a statement that is slow only sometimes",
+			"give the database more capacity only once the queries are as cheap as they can be",
+		}
 	case KindPoolExhaustion:
 		return []string{
 			"hold connections for less time: open the transaction after cache lookups and outside remote calls (case study 5: @Transactional took a connection before the cache was read)",

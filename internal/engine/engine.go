@@ -31,6 +31,8 @@ type Options struct {
 	ConnectTimeout time.Duration
 	// TLSHandshakeTimeout bounds one TLS handshake; zero means 30s.
 	TLSHandshakeTimeout time.Duration
+	// Trace is the W3C trace context every request carries.
+	Trace TraceOptions
 }
 
 // Engine runs one plan once. Create it with New and call Run.

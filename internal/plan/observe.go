@@ -44,6 +44,7 @@ type KubeSelect struct {
 type Observe struct {
 	Interval time.Duration   // the section's default scrape interval
 	Targets  []ObserveTarget // in the order written; empty when the test observes nothing
+	Traces   *ObserveTraces  // the OTLP receiver; nil for none
 }
 
 // ObserveTarget is one endpoint to scrape.

@@ -15,7 +15,7 @@ import (
 // observeKeys and observeTargetKeys are the keys of the observe section and
 // of one of its targets.
 var (
-	observeKeys       = []string{"interval", "targets"}
+	observeKeys       = []string{"interval", "targets", "traces"}
 	observeTargetKeys = []string{"name", "url", "preset", "labels", "interval", "series", "kube"}
 	kubeKeys          = []string{"namespace", "deployment", "hpa", "pods"}
 )
@@ -34,7 +34,7 @@ var kubeNamePattern = regexp.MustCompile(`^[a-z0-9]([a-z0-9.-]*)$`)
 // observe parses the observe section.
 func (p *parser) observe(n node) Observe {
 	obs := Observe{Interval: DefaultObserveInterval}
-	o, ok := p.object(n, "a mapping with interval and targets", observeKeys)
+	o, ok := p.object(n, "a mapping with interval, targets and traces", observeKeys)
 	if !ok {
 		return obs
 	}
@@ -43,9 +43,14 @@ func (p *parser) observe(n node) Observe {
 			obs.Interval = d
 		}
 	}
+	if v, ok := o.get("traces"); ok {
+		obs.Traces = p.observeTraces(v)
+	}
 	t, ok := o.get("targets")
 	if !ok {
-		p.errs.add(n.key, n.path, "missing key \"targets\": the Prometheus endpoints to scrape")
+		if !o.has("traces") {
+			p.errs.add(n.key, n.path, "missing key \"targets\": the Prometheus endpoints to scrape")
+		}
 		return obs
 	}
 	items, ok := p.list(t, "a list of targets, each a mapping with url and optionally name, preset, labels, interval, series")

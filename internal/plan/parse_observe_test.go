@@ -112,9 +112,9 @@ func TestParseObserveInvalid(t *testing.T) {
 		src  string // the observe section, starting on line 4
 		want string
 	}{
-		{"not a mapping", "observe: [a]\n", "4:10: observe: expected a mapping with interval and targets, got a list"},
+		{"not a mapping", "observe: [a]\n", "4:10: observe: expected a mapping with interval, targets and traces, got a list"},
 		{"unknown key", "observe:\n  intervall: 5s\n  targets: [{url: http://h/m}]\n",
-			`5:3: observe.intervall: unknown key "intervall"; did you mean "interval"? (allowed: interval, targets)`},
+			`5:3: observe.intervall: unknown key "intervall"; did you mean "interval"? (allowed: interval, targets, traces)`},
 		{"no targets key", "observe:\n  interval: 5s\n", `4:1: observe: missing key "targets": the Prometheus endpoints to scrape`},
 		{"empty targets", "observe:\n  targets: []\n", "5:12: observe.targets: needs at least one target; leave observe out to scrape nothing"},
 		{"interval below 1s", "observe:\n  interval: 500ms\n  targets: [{url: http://h/m}]\n",

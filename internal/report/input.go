@@ -34,6 +34,9 @@ type Input struct {
 	Series   series.Set         // the target's Prometheus series and the generator's own, on the run's clock
 	Findings []diagnose.Finding // the bottlenecks the diagnosis found, with evidence
 	Healthy  *diagnose.Verdict  // the diagnosis's statement when it found no bottleneck; nil otherwise
+	Traces   *Traces            // the run's trace ids and, with a receiver, where the time went; nil when none were kept
+
+	Agents []Agent // the agents of a distributed run; nil for a run in one process
 }
 
 // The verdicts of a run.

@@ -27,6 +27,9 @@ func own(in *Input) map[string]any {
 			ep["max_body"] = c
 		}
 		addActive(ep, r, e)
+		if t := in.Traces; t.Kept() && i < len(t.Slowest) {
+			ep["traces"] = map[string]any{"slowest": keptJSON(t, t.Slowest[i]), "failed": keptJSON(t, t.Failed[i])}
+		}
 		endpoints = append(endpoints, ep)
 	}
 	var scenarios []map[string]any
@@ -70,6 +73,9 @@ func own(in *Input) map[string]any {
 		"failures_by_kind": byKind(tot.Failures[:]), "notices": in.Notices, "warnings": warnings,
 		"interrupted": in.Interrupted(), "durations_lower_bounds": in.Interrupted() > 0, "truncated_bodies": in.Truncated(),
 		"findings": findingsJSON(in.Findings), "healthy": HealthyText(in.Healthy),
+	}
+	if len(in.Agents) > 0 {
+		out["agents"] = agentsJSON(in.Agents)
 	}
 	if o := outputsJSON(in); o != nil {
 		out["outputs"] = o

@@ -29,9 +29,11 @@ func WriteText(w io.Writer, in *Input) error {
 		units.Count(iters), units.Count(in.Dropped()), units.Count(vusMax), units.Bytes(tot.Received), units.Bytes(tot.Sent))
 
 	writeEndpoints(&sb, in)
+	writeAgents(&sb, in)
 	writeFailures(&sb, in)
 	writeChecks(&sb, in)
 	writeThresholds(&sb, in)
+	writeTraces(&sb, in)
 	writeFindings(&sb, in)
 	for _, n := range in.Notices {
 		fmt.Fprintf(&sb, "  note: %s\n", n)

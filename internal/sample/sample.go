@@ -18,6 +18,8 @@ type Request struct {
 	Truncated  bool          // the body a check needed was longer than the cap: only its start was kept
 	Kind       Kind          // outcome classification
 	Err        string        // a short message when Kind != OK; empty otherwise
+	Trace      TraceID       // the traceparent's trace id; zero when none was sent
+	Sampled    bool          // the traceparent's sampled flag was set
 }
 
 // Sink receives the measurements of one VU. Implementations are called on
