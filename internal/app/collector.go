@@ -33,6 +33,7 @@ type runner struct {
 	traces     *traceRun      // trace ids kept, spans received
 	outs       *output.Set    // the metrics outputs; nil without any
 	cpu        *cpuMeter
+	stall      *stallMeter // the generator's own waits for a CPU, per second
 	total      time.Duration
 	stopEngine context.CancelFunc
 	aborted    map[int]bool
@@ -177,6 +178,14 @@ func (r *runner) collect(ctx context.Context) error {
 // second takes one second's snapshot and hands it to everything that wants it.
 func (r *runner) second(sec int) {
 	snap, vus, vusMax := r.take(sec)
+	var held []poolHeld
+	if r.cfg.Generator == nil { // the agents' pools are theirs
+		for i, g := range r.eng.Gauges(nil) {
+			if g.HeldBy != "" {
+				held = append(held, poolHeld{scenario: r.cfg.Plan.Scenarios[i].Name, reason: g.HeldBy, size: g.HeldAt})
+			}
+		}
+	}
 	r.run.Add(snap)
 	if r.lost == nil {
 		if err := r.store.WriteSecond(snap); err != nil {
@@ -196,7 +205,7 @@ func (r *runner) second(sec int) {
 	if !ok {
 		cpu = -1
 	}
-	r.obs.add(selfSeries(sec, cpu, capacity, host, &r.run.Series[len(r.run.Series)-1]))
+	r.obs.add(selfSeries(sec, cpu, capacity, host, r.stall.sample(), held, &r.run.Series[len(r.run.Series)-1]))
 	if err := r.obs.writeErr(); err != nil {
 		r.writeFailed(sec, err) // the series share run.db, and the disk
 	}

@@ -18,7 +18,7 @@ import (
 // to measure what the bookkeeping costs (bench/), not for real tests.
 func runCountOnly(ctx context.Context, cfg RunConfig) (RunResult, error) {
 	counter := metrics.NewCounter(2 * runtime.GOMAXPROCS(0))
-	start := time.Now()
+	start := time.Now().Add(engine.PrepareLead) // the engine prepares the VUs before the clock starts
 	err := engine.New(cfg.Plan, counter, engine.Options{Segment: cfg.Segment, Start: start}).Run(ctx)
 	elapsed := time.Since(start)
 	req, failed, dropped := counter.Totals()

@@ -103,7 +103,7 @@ func execute(ctx context.Context, cfg RunConfig) (*report.Input, RunResult, erro
 // directory, for the result).
 func open(cfg RunConfig, undo *cleanups) (*runner, error) {
 	p := cfg.Plan
-	start := time.Now()
+	start := time.Now().Add(engine.PrepareLead) // the engine makes the VUs and their connections before the clock starts
 	parent := cfg.ResultsDir
 	if parent == "" {
 		parent = DefaultResults
@@ -111,7 +111,7 @@ func open(cfg RunConfig, undo *cleanups) (*runner, error) {
 	host, _ := os.Hostname()
 	in := &report.Input{Name: p.Name, Version: cfg.Version, Start: start, Run: metrics.NewRun(p.Layout), Thresholds: p.Thresholds,
 		Host: host, CPUs: runtime.NumCPU(), Args: cfg.Args, TestFile: p.File, TestSource: p.Source, BodyCaps: bodyCaps(p)}
-	r := &runner{cfg: cfg, in: in, start: start, cpu: newCPUMeter(), run: in.Run,
+	r := &runner{cfg: cfg, in: in, start: start, cpu: newCPUMeter(), stall: newStallMeter(), run: in.Run,
 		rec:  metrics.NewRecorder(p.Layout, 2*runtime.GOMAXPROCS(0)),
 		line: live.NewLine(cfg.Out, cfg.TTY), total: plannedLength(p), aborted: map[int]bool{}}
 	if err := checkOutputs(cfg); err != nil {

@@ -25,6 +25,18 @@ const (
 	HostCPU           = "loadlens_host_cpu_cores"   // cores busy on the generator's host, every process counted (/proc/stat)
 	HostSteal         = "loadlens_host_steal_cores" // cores' worth of time the hypervisor gave to other machines (/proc/stat steal)
 	HostCPUs          = "loadlens_host_cpus"        // the host's CPUs
+	// GeneratorStall is the 99th percentile, in seconds, of how long the
+	// generator's goroutines waited, runnable, for a CPU during each second
+	// (the Go runtime's scheduling latency): a VU whose response has
+	// arrived but that cannot run to read it adds this to the latency.
+	GeneratorStall = "loadlens_sched_latency_p99_s"
+	// GeneratorCPUWait is the time the generator's threads waited, runnable,
+	// for a CPU during each second, in cores' worth (Linux schedstat).
+	GeneratorCPUWait = "loadlens_cpu_wait_cores"
+	// GeneratorPoolHeld is the size an open-model scenario's VU pool was
+	// last held at while it dropped arrivals; labels scenario and reason
+	// (max_vus, open_files, generator_cpu, generator_behind, latency, growth).
+	GeneratorPoolHeld = "loadlens_vu_pool_held"
 )
 
 // CPULimit is the name of a label or of a gauge series (same role or target
