@@ -87,7 +87,7 @@ func runIn(t *testing.T, dir string, limit time.Duration, argv ...string) (resul
 	if ctx.Err() != nil {
 		t.Fatalf("%v did not end within %v:\n%s\n%s", argv, limit, out.String(), errb.String())
 	}
-	return result{out.String(), errb.String(), code}, took
+	return result{stdout: out.String(), stderr: errb.String(), code: code}, took
 }
 
 func TestADeadTargetFails(t *testing.T) {

@@ -134,7 +134,7 @@ thresholds:
 scenarios:
   browse:
     rate: 40
-    duration: 6s
+    duration: 10s
     flow:
       - get: /ok
         check:
@@ -166,13 +166,23 @@ scenarios:
 	}
 	var seen, reopened int
 	b.eval(`return LL.charts[0].u.data[0].length`, &seen)
-	b.open(run.dashboard) // a page opened mid-run shows the run so far
-	waitFor(t, 10*time.Second, "the reopened dashboard to draw", func() bool {
-		b.eval(`return window.LL && LL.charts.length ? LL.charts[0].u.data[0].length : 0`, &reopened)
-		return reopened > 0
-	})
-	if reopened < seen {
-		t.Errorf("the dashboard opened again mid-run shows %d seconds, want at least the %d shown before", reopened, seen)
+	// the dashboard lives as long as the run: on a busy host the steps above may outlast it
+	if dashboardUp(run.dashboard) {
+		b.open(run.dashboard) // a page opened mid-run shows the run so far
+		drawn := pollUntil(10*time.Second, func() bool {
+			b.eval(`return window.LL && LL.charts.length ? LL.charts[0].u.data[0].length : 0`, &reopened)
+			return reopened > 0
+		})
+		switch {
+		case !drawn && dashboardUp(run.dashboard):
+			t.Errorf("the dashboard opened again mid-run drew nothing in 10s")
+		case !drawn:
+			t.Log("the run ended while the dashboard was opened again: the mid-run reopen is not judged")
+		case reopened < seen:
+			t.Errorf("the dashboard opened again mid-run shows %d seconds, want at least the %d shown before", reopened, seen)
+		}
+	} else {
+		t.Log("the run ended before the dashboard could be opened again: the mid-run reopen is not judged")
 	}
 
 	if code := run.wait(t); code != 0 {

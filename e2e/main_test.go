@@ -38,6 +38,7 @@ func TestMain(m *testing.M) {
 type result struct {
 	stdout, stderr string
 	code           int
+	cpu            time.Duration // the run's user and system CPU time
 }
 
 // loadlens runs the binary in dir with args and waits for it (at most 2 minutes).
@@ -56,7 +57,11 @@ func loadlens(t *testing.T, dir string, args ...string) result {
 	} else if err != nil {
 		t.Fatalf("running loadlens %v: %v", args, err)
 	}
-	return result{out.String(), errb.String(), code}
+	var cpu time.Duration
+	if ps := cmd.ProcessState; ps != nil {
+		cpu = ps.UserTime() + ps.SystemTime()
+	}
+	return result{out.String(), errb.String(), code, cpu}
 }
 
 // waitFor polls cond until it holds, failing the test after limit.
@@ -69,6 +74,18 @@ func waitFor(t *testing.T, limit time.Duration, what string, cond func() bool) {
 		}
 		time.Sleep(50 * time.Millisecond) // polling a condition, bounded by the deadline
 	}
+}
+
+// pollUntil polls cond until it holds or limit passes, and says whether it held.
+func pollUntil(limit time.Duration, cond func() bool) bool {
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(50 * time.Millisecond) // polling a condition, bounded by the deadline
+	}
+	return true
 }
 
 // onlyRunDir returns the single run directory under results.

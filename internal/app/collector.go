@@ -3,12 +3,14 @@ package app
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"sync"
 	"time"
 
 	"github.com/loadlens/loadlens/internal/engine"
 	"github.com/loadlens/loadlens/internal/live"
 	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/output"
 	"github.com/loadlens/loadlens/internal/report"
 	"github.com/loadlens/loadlens/internal/store"
 	"github.com/loadlens/loadlens/internal/units"
@@ -28,7 +30,10 @@ type runner struct {
 	line       *live.Line
 	dash       *dashboardFeed // nil without a dashboard
 	obs        *observations  // scraped and self-observed series
+	traces     *traceRun      // trace ids kept, spans received
+	outs       *output.Set    // the metrics outputs; nil without any
 	cpu        *cpuMeter
+	stall      *stallMeter // the generator's own waits for a CPU, per second
 	total      time.Duration
 	stopEngine context.CancelFunc
 	aborted    map[int]bool
@@ -157,6 +162,9 @@ func (r *runner) collect(ctx context.Context) error {
 			r.second(sec)
 		case <-ctx.Done():
 			last := int(time.Since(r.start) / time.Second)
+			if r.cfg.Generator != nil {
+				last = max(last, r.cfg.Generator.Seconds()-1)
+			}
 			for s := sec; s <= last; s++ {
 				r.second(s)
 			}
@@ -169,12 +177,14 @@ func (r *runner) collect(ctx context.Context) error {
 
 // second takes one second's snapshot and hands it to everything that wants it.
 func (r *runner) second(sec int) {
-	snap := r.rec.Collect(sec)
-	var vus, vusMax int64
-	for i, g := range r.eng.Gauges(nil) {
-		snap.Scenarios[i].VUs, snap.Scenarios[i].VUsMax = g.Active, g.Allocated
-		vus += g.Active
-		vusMax += g.Allocated
+	snap, vus, vusMax := r.take(sec)
+	var held []poolHeld
+	if r.cfg.Generator == nil { // the agents' pools are theirs
+		for i, g := range r.eng.Gauges(nil) {
+			if g.HeldBy != "" {
+				held = append(held, poolHeld{scenario: r.cfg.Plan.Scenarios[i].Name, reason: g.HeldBy, size: g.HeldAt})
+			}
+		}
 	}
 	r.run.Add(snap)
 	if r.lost == nil {
@@ -184,11 +194,18 @@ func (r *runner) second(sec int) {
 			r.kept = sec + 1
 		}
 	}
+	r.outs.Offer(snap) // never waits: a slow output drops seconds, counted
 	cpu, ok := r.cpu.sample()
+	capacity, host := float64(runtime.GOMAXPROCS(0)), r.cpu.hostReading()
+	if g := r.cfg.Generator; g != nil {
+		// The agents make the load: the generator's figures are the busiest agent's, and its host's CPU is not known here.
+		cpu, capacity, ok = g.Busiest(sec)
+		host = hostReading{}
+	}
 	if !ok {
 		cpu = -1
 	}
-	r.obs.add(selfSeries(sec, cpu, r.cpu.hostReading(), &r.run.Series[len(r.run.Series)-1]))
+	r.obs.add(selfSeries(sec, cpu, capacity, host, r.stall.sample(), held, &r.run.Series[len(r.run.Series)-1]))
 	if err := r.obs.writeErr(); err != nil {
 		r.writeFailed(sec, err) // the series share run.db, and the disk
 	}
@@ -210,7 +227,7 @@ func (r *runner) second(sec int) {
 		errRate = float64(last.Failed) / float64(last.Requests)
 	}
 	r.line.Update(live.Status{Elapsed: min(time.Duration(sec+1)*time.Second, time.Since(r.start)), Total: r.total, RPS: float64(last.Requests),
-		P95: last.P95, ErrRate: errRate, VUs: vus, VUsMax: vusMax, Dropped: dropped, InFlight: r.eng.InFlight()})
+		P95: last.P95, ErrRate: errRate, VUs: vus, VUsMax: vusMax, Dropped: dropped, InFlight: r.inFlight()})
 }
 
 // checkAborts stops the run when a threshold marked abort_on_fail fails,
@@ -229,4 +246,30 @@ func (r *runner) checkAborts(sec int) {
 			r.stopEngine()
 		}
 	}
+}
+
+// take returns second sec's snapshot, from the engine here or from the
+// generator elsewhere, with the VU gauges set and summed.
+func (r *runner) take(sec int) (snap *metrics.Snapshot, vus, vusMax int64) {
+	if r.cfg.Generator != nil {
+		snap = r.cfg.Generator.Second(sec) // the agents set their gauges, and merging added them
+	} else {
+		snap = r.rec.Collect(sec)
+		for i, g := range r.eng.Gauges(nil) {
+			snap.Scenarios[i].VUs, snap.Scenarios[i].VUsMax = g.Active, g.Allocated
+		}
+	}
+	for _, s := range snap.Scenarios {
+		vus += s.VUs
+		vusMax += s.VUsMax
+	}
+	return snap, vus, vusMax
+}
+
+// inFlight is the requests sent and not yet answered, here or by the agents.
+func (r *runner) inFlight() int64 {
+	if r.cfg.Generator != nil {
+		return r.cfg.Generator.InFlight()
+	}
+	return r.eng.InFlight()
 }

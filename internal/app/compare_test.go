@@ -374,47 +374,48 @@ func TestCompareRuns(t *testing.T) {
 	}
 	// Service times far above the scheduling delays of a busy 2-core
 	// machine (a few ms, which would be a quarter of a 20 ms service).
-	dir := t.TempDir()
-	base := runAgainst(t, dir, 100*time.Millisecond)
-	same := runAgainst(t, dir, 100*time.Millisecond)
-	slower := runAgainst(t, dir, 130*time.Millisecond)
-	slower2 := runAgainst(t, dir, 130*time.Millisecond)
-	cases := []struct {
-		name     string
-		runs     []string
-		worse    bool
-		wantCode int
-	}{
-		{"same server", []string{base, same}, false, ExitOK},
-		{"30% slower", []string{base, slower}, true, ExitThresholdFailed},
-		{"two runs a side, as replicates", []string{base, same, "vs", slower, slower2}, true, ExitThresholdFailed},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
+	judgeOnQuietHost(t, func() (problems []string) {
+		dir := t.TempDir()
+		base := runAgainst(t, dir, 100*time.Millisecond)
+		same := runAgainst(t, dir, 100*time.Millisecond)
+		slower := runAgainst(t, dir, 130*time.Millisecond)
+		slower2 := runAgainst(t, dir, 130*time.Millisecond)
+		cases := []struct {
+			name     string
+			runs     []string
+			worse    bool
+			wantCode int
+		}{
+			{"same server", []string{base, same}, false, ExitOK},
+			{"30% slower", []string{base, slower}, true, ExitThresholdFailed},
+			{"two runs a side, as replicates", []string{base, same, "vs", slower, slower2}, true, ExitThresholdFailed},
+		}
+		for _, c := range cases {
 			code, rep := compareJSON(t, c.runs, "p(50) +10%")
 			if code != c.wantCode {
-				t.Errorf("exit %d, want %d", code, c.wantCode)
+				problems = append(problems, fmt.Sprintf("%s: exit %d, want %d", c.name, code, c.wantCode))
 			}
 			for _, r := range rep.Runs {
 				if r.Source != "stages" || !r.Comparable || r.First != 1 || r.Last != 6 {
-					t.Errorf("run %s compared %d–%d from %q, comparable %v; want 1–6 of the test's hold, comparable",
-						r.Name, r.First, r.Last, r.Source, r.Comparable)
+					t.Errorf("%s: run %s compared %d–%d from %q, comparable %v; want 1–6 of the test's hold, comparable",
+						c.name, r.Name, r.First, r.Last, r.Source, r.Comparable)
 				}
 			}
 			for _, m := range rep.Rows[0].Metrics {
 				v := m.Groups[1]
 				switch {
 				case m.Metric == "p50" && ((v.Verdict == "worse") != c.worse || (c.worse && *v.DeltaPct < 15)):
-					t.Errorf("p50 %+.1f%% verdict %q, want worse=%v", *v.DeltaPct, v.Verdict, c.worse)
+					problems = append(problems, fmt.Sprintf("%s: p50 %+.1f%% verdict %q, want worse=%v", c.name, *v.DeltaPct, v.Verdict, c.worse))
 				case v.DeltaPct != nil:
 					// One run a side cannot see the host's load change
 					// between runs (docs/compare.md); the tails may then
 					// differ for real, and only the gates above must hold.
-					t.Logf("%s %+.1f%% %s", m.Metric, *v.DeltaPct, v.Verdict)
+					t.Logf("%s: %s %+.1f%% %s", c.name, m.Metric, *v.DeltaPct, v.Verdict)
 				}
 			}
-		})
-	}
+		}
+		return problems
+	})
 }
 
 func TestCompareRefusesBadInput(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/loadlens/loadlens/internal/demo"
+	"github.com/loadlens/loadlens/internal/otlp"
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/report"
 	"github.com/loadlens/loadlens/internal/units"
@@ -22,6 +23,9 @@ type DemoConfig struct {
 	// are its own; nil serves it from this process.
 	ShopCommand []string
 	Run         RunConfig
+	// Traces has the shop export its spans to a receiver of the demo's,
+	// every request sampled, so each report shows where the time went.
+	Traces bool
 }
 
 // Demo starts the built-in shop and runs the scripted session against it
@@ -39,6 +43,18 @@ func Demo(ctx context.Context, cfg DemoConfig) (RunResult, error) {
 		fmt.Fprintf(out, "try: loadlens run %s/products/1 --rate 100 --duration 30s\n", target.URL)
 		return RunResult{ExitCode: ExitOK}, target.Wait(ctx)
 	}
+	if cfg.Traces {
+		recv, err := otlp.Listen("127.0.0.1:0", spanBound)
+		if err != nil {
+			return RunResult{ExitCode: ExitRunFailed}, err
+		}
+		defer recv.Close()
+		cfg.Shop.OTLPEndpoint, cfg.Run.Traces = recv.Endpoint(), recv
+		if len(cfg.ShopCommand) > 0 {
+			cfg.ShopCommand = append(cfg.ShopCommand, "--otlp-endpoint", recv.Endpoint())
+		}
+		fmt.Fprintf(out, "traces: the shop exports its spans to %s\n", recv.Endpoint()+otlp.Path)
+	}
 	shop, err := startShop(ctx, cfg)
 	if err != nil {
 		return RunResult{ExitCode: ExitRunFailed}, err
@@ -46,26 +62,35 @@ func Demo(ctx context.Context, cfg DemoConfig) (RunResult, error) {
 	defer shop.close()
 	if cfg.Quick {
 		fmt.Fprintf(out, "demo shop at %s; a quick run of about 10 seconds\n", shop.url)
-		p, err := plan.Parse("demo-shop.yaml", demo.QuickTest(shop.url), nil)
+		p, err := plan.Parse("demo-shop.yaml", withTracing(demo.QuickTest(shop.url), cfg.Traces), nil)
 		if err != nil {
 			return RunResult{ExitCode: ExitRunFailed}, fmt.Errorf("the built-in demo test: %w", err)
 		}
 		cfg.Run.Plan = p
 		return Run(ctx, cfg.Run)
 	}
-	return demoSession(ctx, cfg.Run, shop.url)
+	return demoSession(ctx, cfg.Run, shop.url, cfg.Traces)
+}
+
+// withTracing adds a tracing section sampling every request to an embedded
+// test, when the demo shows traces.
+func withTracing(src []byte, on bool) []byte {
+	if !on {
+		return src
+	}
+	return append(src, "\n# added by loadlens demo --traces\ntracing: {sample: 1}\n"...)
 }
 
 // demoSession runs the session's tests one after the other and prints what
 // changed between them.
-func demoSession(ctx context.Context, rc RunConfig, url string) (RunResult, error) {
+func demoSession(ctx context.Context, rc RunConfig, url string, traces bool) (RunResult, error) {
 	sess := demo.ScriptedSession()
 	out := rc.Out
 	fmt.Fprintf(out, "demo shop at %s\nthe same load twice: first against the naive shop, then against the improved one (about a minute)\n", url)
 	var runs []*report.Input
 	last := RunResult{ExitCode: ExitOK}
 	for i, r := range sess.Runs {
-		p, err := plan.Parse(r.File, r.Test(url), nil)
+		p, err := plan.Parse(r.File, withTracing(r.Test(url), traces), nil)
 		if err != nil {
 			return RunResult{ExitCode: ExitRunFailed}, fmt.Errorf("the built-in demo test %s: %w", r.File, err)
 		}

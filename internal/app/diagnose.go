@@ -14,6 +14,9 @@ func diagnoseRun(in *report.Input, set series.Set) {
 		models[i] = s.Model
 	}
 	d := diagnose.Input{Run: in.Run, Series: set, Models: models}
+	if in.Traces != nil {
+		d.Traces = in.Traces.Breakdowns
+	}
 	in.Series = set
 	in.GeneratorCPU = report.GeneratorCPUBySecond(set)
 	in.Findings = diagnose.Diagnose(d)

@@ -13,6 +13,8 @@ import (
 	"github.com/loadlens/loadlens/internal/engine"
 	"github.com/loadlens/loadlens/internal/live"
 	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/otlp"
+	"github.com/loadlens/loadlens/internal/output"
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/report"
 	"github.com/loadlens/loadlens/internal/store"
@@ -37,6 +39,13 @@ type RunConfig struct {
 	NoMetrics   bool            // count requests only: no per-second metrics, run.db or dashboard (to measure their cost)
 	Args        []string        // the command line, kept in run.db
 	Version     string
+	// Traces is an OTLP receiver the caller runs across several runs (the
+	// demo's, which its shop exports to); nil: the test's observe.traces, if any.
+	Traces    *otlp.Receiver
+	Outs      []plan.Output // --out: metrics outputs besides the test file's
+	Generator Generator     // makes the load elsewhere (agents); nil runs the engine here
+
+	tuneOutputs func(*output.Config) // tests: other sinks, queue and bounds
 }
 
 // RunResult says how a run ended.
@@ -82,7 +91,7 @@ func execute(ctx context.Context, cfg RunConfig) (*report.Input, RunResult, erro
 	defer undo.run()
 	r, err := open(cfg, &undo)
 	if err != nil {
-		return nil, RunResult{Dir: r.dir, ExitCode: ExitRunFailed}, err
+		return nil, RunResult{Dir: r.dir, ExitCode: ExitCodeOf(err)}, err // an output without its token is bad input
 	}
 	engErr := r.measure(ctx)
 	return r.conclude(ctx, engErr)
@@ -94,7 +103,7 @@ func execute(ctx context.Context, cfg RunConfig) (*report.Input, RunResult, erro
 // directory, for the result).
 func open(cfg RunConfig, undo *cleanups) (*runner, error) {
 	p := cfg.Plan
-	start := time.Now()
+	start := time.Now().Add(engine.PrepareLead) // the engine makes the VUs and their connections before the clock starts
 	parent := cfg.ResultsDir
 	if parent == "" {
 		parent = DefaultResults
@@ -102,9 +111,16 @@ func open(cfg RunConfig, undo *cleanups) (*runner, error) {
 	host, _ := os.Hostname()
 	in := &report.Input{Name: p.Name, Version: cfg.Version, Start: start, Run: metrics.NewRun(p.Layout), Thresholds: p.Thresholds,
 		Host: host, CPUs: runtime.NumCPU(), Args: cfg.Args, TestFile: p.File, TestSource: p.Source, BodyCaps: bodyCaps(p)}
-	r := &runner{cfg: cfg, in: in, start: start, cpu: newCPUMeter(), run: in.Run,
+	r := &runner{cfg: cfg, in: in, start: start, cpu: newCPUMeter(), stall: newStallMeter(), run: in.Run,
 		rec:  metrics.NewRecorder(p.Layout, 2*runtime.GOMAXPROCS(0)),
 		line: live.NewLine(cfg.Out, cfg.TTY), total: plannedLength(p), aborted: map[int]bool{}}
+	if err := checkOutputs(cfg); err != nil {
+		return r, err
+	}
+	if cfg.Generator != nil { // after what can refuse the run, since the agents start at the instant it fixes
+		r.start = cfg.Generator.Start(start, r.notice)
+		start, in.Start = r.start, r.start
+	}
 	if cfg.Dashboard.Addr != "" {
 		dash, err := startDashboard(cfg.Dashboard, in, plannedLength(p))
 		if err != nil {
@@ -126,20 +142,28 @@ func open(cfg RunConfig, undo *cleanups) (*runner, error) {
 		ID: filepath.Base(dir), Name: p.Name, Version: cfg.Version, Host: host, CPUs: in.CPUs,
 		Start: start, Args: cfg.Args, TestFile: p.File, TestSource: p.Source, Layout: p.Layout,
 		Extra: map[string]string{"thresholds": encodeThresholds(p.Thresholds), "segment": cfg.Segment.String(), "go": runtime.Version(),
-			"body_caps": encodeBodyCaps(in.BodyCaps)},
+			"body_caps": encodeBodyCaps(in.BodyCaps), "trace_ui": p.Tracing.UI},
 	})
 	if err != nil {
 		return r, err
 	}
 	undo.add(func() { _ = w.Close() })
 	r.store = w
-	r.eng = engine.New(p, r.rec, engine.Options{Segment: cfg.Segment, Start: start, Notify: r.notice})
+	if r.traces, err = startTraces(p, cfg, filepath.Base(dir), 2*runtime.GOMAXPROCS(0), undo); err != nil {
+		return r, err
+	}
+	if cfg.Generator == nil { // agents send no trace ids: a distributed run keeps none
+		r.eng = engine.New(p, r.traces.wrap(r.rec), engine.Options{Segment: cfg.Segment, Start: start, Notify: r.notice, Trace: r.traces.opts})
+	}
 	r.obs = newObservations(w, r.notice)
 	if r.dash != nil {
 		r.dash.obs = r.obs // the dashboard shows the scraped series beside the client's view
 	}
 	r.scrape, err = scraping(p.Observe.Targets, start, r.obs)
-	return r, err
+	if err != nil {
+		return r, err
+	}
+	return r, r.startOutputs(undo)
 }
 
 // measure runs the engine to its end (the test's, Ctrl-C's, or a stop the
@@ -149,7 +173,11 @@ func (r *runner) measure(ctx context.Context) error {
 	engCtx, stopEngine := context.WithCancel(ctx)
 	defer stopEngine()
 	r.stopEngine = stopEngine
-	engErr, _ := runBeside(engCtx, r.eng.Run, r.collect, r.scrape) // the collector and scraper report their failures as notices
+	lead := part(r.eng.Run)
+	if r.cfg.Generator != nil {
+		lead = r.cfg.Generator.Run
+	}
+	engErr, _ := runBeside(engCtx, lead, r.collect, r.scrape) // the collector and scraper report their failures as notices
 	if err := r.obs.writeErr(); err != nil {
 		r.writeFailed(len(r.run.Series), err) // a scrape stored after the last second
 	}
@@ -176,8 +204,17 @@ func (r *runner) conclude(ctx context.Context, engErr error) (*report.Input, Run
 		r.notice(why + "; this summary covers the run up to the stop")
 	}
 	r.run.SetElapsed(r.end.Sub(r.start))
+	stored, view := r.traces.finish(ctx, r.notice)
+	in.Traces = view
+	if err := r.store.WriteTraces(stored); err != nil {
+		r.notice(err.Error()) // the run's figures are stored; only its trace ids are lost
+	}
 	results := evaluate(r.run, p.Thresholds, r.aborted)
+	in.Outputs = r.closeOutputs() // before the notices are read: the last writes may warn
 	in.Status, in.End, in.Results, in.Notices = status, r.end, results, r.noticeTexts()
+	if r.cfg.Generator != nil {
+		in.Agents = r.cfg.Generator.Agents()
+	}
 	diagnoseRun(in, r.obs.Set())
 	res := RunResult{Dir: r.dir, Status: status, Passed: in.Passed()}
 	res.ExitCode = exitCode(status, res.Passed)

@@ -22,6 +22,9 @@ const (
 	selfHostCPU    = diagnose.HostCPU               // cores busy on the host, every process counted
 	selfHostSteal  = diagnose.HostSteal             // cores' worth of time the hypervisor took
 	selfHostCPUs   = diagnose.HostCPUs              // the host's CPUs
+	selfStall      = diagnose.GeneratorStall        // goroutines' wait to run, p99, in seconds
+	selfCPUWait    = diagnose.GeneratorCPUWait      // threads' run-queue wait, in cores
+	selfPoolHeld   = diagnose.GeneratorPoolHeld     // the size an open-model VU pool was held at; labels scenario, reason
 )
 
 // selfLabels marks the generator's own series.
@@ -30,12 +33,12 @@ var selfLabels = []series.Label{{Name: "role", Value: "generator"}, {Name: "targ
 // selfSeries returns the generator's figures for one second; cpu < 0 means
 // it could not be measured. The host's CPU goes beside loadlens's own, so
 // late iterations on a host busy with other work are not blamed on loadlens.
-func selfSeries(sec int, cpu float64, host hostReading, last *metrics.Second) series.Set {
+func selfSeries(sec int, cpu, capacity float64, host hostReading, st stall, pools []poolHeld, last *metrics.Second) series.Set {
 	point := func(name string, v float64) *series.Series {
 		return &series.Series{Name: name, Labels: selfLabels, Kind: series.Gauge, Points: []series.Point{{Sec: sec, Value: v}}}
 	}
 	set := series.Set{
-		point(selfCapacity, float64(runtime.GOMAXPROCS(0))),
+		point(selfCapacity, capacity),
 		point(selfGoroutines, float64(runtime.NumGoroutine())),
 		point(selfBytesIn, float64(last.Received)),
 		point(selfBytesOut, float64(last.Sent)),
@@ -44,6 +47,17 @@ func selfSeries(sec int, cpu float64, host hostReading, last *metrics.Second) se
 	if cpu >= 0 {
 		set = append(set, point(selfCPU, cpu))
 	}
+	if st.p99 >= 0 {
+		set = append(set, point(selfStall, st.p99))
+	}
+	if st.waitCores >= 0 {
+		set = append(set, point(selfCPUWait, st.waitCores))
+	}
+	for _, p := range pools {
+		labels := append(append([]series.Label{}, selfLabels...), series.Label{Name: "reason", Value: p.reason}, series.Label{Name: "scenario", Value: p.scenario})
+		series.SortLabels(labels)
+		set = append(set, &series.Series{Name: selfPoolHeld, Labels: labels, Kind: series.Gauge, Points: []series.Point{{Sec: sec, Value: float64(p.size)}}})
+	}
 	if host.ok {
 		set = append(set, point(selfHostCPU, host.busy), point(selfHostSteal, host.steal), point(selfHostCPUs, float64(host.cpus)))
 	}
@@ -51,6 +65,13 @@ func selfSeries(sec int, cpu float64, host hostReading, last *metrics.Second) se
 		set = append(set, point(selfFDs, float64(n)))
 	}
 	return set
+}
+
+// poolHeld is an open-model scenario's VU pool held while it dropped
+// arrivals: at what size, and why (sample.Gauge.HeldBy).
+type poolHeld struct {
+	scenario, reason string
+	size             int64
 }
 
 // openFDs counts the process's open file descriptors where /proc allows.

@@ -51,6 +51,11 @@ func LoadRun(path string) (*report.Input, error) {
 		in.Results = evaluate(run, defs, nil)
 		in.Notices = append(in.Notices, fmt.Sprintf("the run did not finish; this summary covers its first %s", run.Elapsed()))
 	}
+	st, err := rd.Traces()
+	if err != nil {
+		return nil, err
+	}
+	in.Traces = viewTraces(st, meta.Extra["trace_ui"])
 	diagnoseRun(in, set)
 	return in, nil
 }

@@ -36,11 +36,14 @@ func commands() []command {
 		{"runs", "runs [--results DIR]", "list past runs, newest first", runsCmd},
 		{"summary", "summary <run-dir>", "print a past run's summary from its run.db", summaryCmd},
 		{"report", "report <run-dir>", "rebuild a past run's report.html from its run.db", reportCmd},
+		{"export", "export <run-dir> --format jsonl|csv", "write a past run's per-second data per endpoint and scenario", exportCmd},
 		{"estimate", "estimate --dau N --visits N ... [flags]", "from business numbers to requests/s, VUs and instances, every step shown", estimateCmd},
 		{"capacity", "capacity <test.yaml> [flags]", "search for the highest rate the target sustains within the test's thresholds", capacityCmd},
 		{"compare", "compare <baseline-run> <run>... [flags]", "compare runs with statistics; --fail-on-regression gates CI", compareCmd},
 		{"import", importUsage, "turn an OpenAPI spec, a HAR recording, curl lines or a k6 script into a test file", importCmd},
+		{"agent", agentUsage, "serve distributed runs: run the segment of a test a coordinator gives (needs its token)", agentCmd},
 		{"mock", mockUsage, "serve a mock of the external systems a service calls (latency, errors, metrics)", mockCmd},
+		{"k8s", k8sUsage, "run a test over agent pods on Kubernetes, or print their objects", k8sCmd},
 		{"demo", "demo [--serve] [--addr ADDR]", "run a short test against the built-in demo shop (or only serve it)", demoCmd},
 		{"version", "version", "print the version", versionCmd},
 	}
@@ -51,6 +54,9 @@ func commands() []command {
 func subcommands(name string) []command {
 	if name == "import" {
 		return importKinds
+	}
+	if name == "k8s" {
+		return k8sCommands()
 	}
 	if name == "demo" {
 		return []command{{"demo seed", "demo seed --sqlite FILE | --postgres DSN", "fill a database the demo shop then serves (--rows N)", demoSeedCmd}}

@@ -25,6 +25,8 @@ func demoCmd(ctx context.Context, e *env, args []string) int {
 	fs.StringVar(&shop.Redis, "redis", "", "use the Redis server at this address as the cache")
 	fs.IntVar(&shop.Rows, "rows", 0, "feed posts to seed (default: the shop's own)")
 	fs.StringVar(&shop.SQLitePath, "sqlite", "", "keep the shop's SQLite database in this file (default: a temporary one)")
+	fs.StringVar(&shop.OTLPEndpoint, "otlp-endpoint", os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT"), "with --serve: export the shop's spans over OTLP/HTTP to this base URL (default: $OTEL_EXPORTER_OTLP_ENDPOINT; none when unset)")
+	traces := fs.Bool("traces", false, "sample every request, have the shop export its spans to loadlens, and show per endpoint where the time went (DB, cache, service)")
 	addr := fs.String("addr", "", "address for the shop (default: a free port on 127.0.0.1; with --serve, 127.0.0.1:8080)")
 	results := fs.String("results", app.DefaultResults, "parent directory of run directories")
 	quiet := fs.Bool("quiet", false, "no live progress line")
@@ -54,9 +56,13 @@ func demoCmd(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return fail(e, err)
 	}
-	res, err := app.Demo(ctx, app.DemoConfig{Serve: *serve, Quick: *quick, Shop: shop, ShopCommand: shopCmd, Run: app.RunConfig{
+	outs, err := out.metricsOutputs()
+	if err != nil {
+		return fail(e, err)
+	}
+	res, err := app.Demo(ctx, app.DemoConfig{Serve: *serve, Quick: *quick, Shop: shop, ShopCommand: shopCmd, Traces: *traces, Run: app.RunConfig{
 		ResultsDir: *results, Out: e.stdout, TTY: e.tty, Quiet: *quiet, JUnit: out.junit, SummaryMD: out.summaryMD,
-		Dashboard: dash, Args: storedArgs(fs, e.args), Version: app.Version}})
+		Dashboard: dash, Outs: outs, Args: storedArgs(fs, e.args), Version: app.Version}})
 	if err != nil {
 		fail(e, err)
 		return app.ExitAfter(res.ExitCode, err)
@@ -76,7 +82,7 @@ func shopCommand(args []string, addr string) ([]string, error) {
 	}
 	cmd := []string{exe, "demo", "--serve", "--addr", addr}
 	keep := map[string]bool{}
-	for _, f := range []string{"pool", "postgres", "redis", "rows", "sqlite"} {
+	for _, f := range []string{"pool", "postgres", "redis", "rows", "sqlite", "otlp-endpoint"} {
 		keep["-"+f], keep["--"+f] = true, true
 	}
 	for i := 0; i < len(args); i++ {

@@ -5,9 +5,11 @@ import (
 	"net"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/loadlens/loadlens/internal/app"
 	"github.com/loadlens/loadlens/internal/live"
+	"github.com/loadlens/loadlens/internal/plan"
 )
 
 // defaultDashboardAddr serves the dashboard on this machine only, on a free port.
@@ -20,6 +22,7 @@ type outputFlags struct {
 	noDashboard    bool
 	junit          string
 	summaryMD      string
+	outs           listFlag
 }
 
 // dashboardTokenEnv names the variable that gives the dashboard's token,
@@ -34,6 +37,21 @@ func (o *outputFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.noDashboard, "no-dashboard", false, "serve no live dashboard")
 	fs.StringVar(&o.junit, "junit", "", "also write JUnit XML here: a test case per threshold and per check")
 	fs.StringVar(&o.summaryMD, "summary-md", "", "also write a Markdown summary here (e.g. $GITHUB_STEP_SUMMARY)")
+	fs.Var(&o.outs, "out", "send every second to a metrics store, KIND=URL with KIND one of "+strings.Join(plan.OutputKinds(), ", ")+
+		" (repeatable; see docs/outputs.md)")
+}
+
+// metricsOutputs returns the --out outputs.
+func (o *outputFlags) metricsOutputs() ([]plan.Output, error) {
+	var outs []plan.Output
+	for _, s := range o.outs {
+		out, err := plan.ParseOutput(s)
+		if err != nil {
+			return nil, usageErr("--out: %v", err)
+		}
+		outs = append(outs, out)
+	}
+	return outs, nil
 }
 
 // dashboard returns where to serve the dashboard; the zero value serves none.

@@ -47,6 +47,8 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 	noMetrics := fs.Bool("no-metrics", false, "count requests only, without per-second metrics, run.db or dashboard: for measuring what they cost")
 	segment := fs.String("segment", "", "run only a segment of the test, e.g. 0:1/2 (for distributed runs)")
 	fs.Var(&envs, "e", "KEY=VALUE environment variable for {{ env.KEY }} templates (repeatable)")
+	var d distFlags
+	d.register(fs)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return app.ExitBadInput
@@ -70,6 +72,22 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 		return fail(e, err)
 	}
 	set := setFlags(fs)
+	if d.distributed() {
+		if err := d.check(isURL, *segment, *noMetrics); err != nil {
+			return fail(e, err)
+		}
+		dash, err := out.dashboard()
+		if err != nil {
+			return fail(e, err)
+		}
+		outs, err := out.metricsOutputs()
+		if err != nil {
+			return fail(e, err)
+		}
+		return runDistributed(ctx, e, &d, target, lookup, app.RunConfig{ResultsDir: *results, Out: e.stdout, TTY: e.tty,
+			Quiet: *quiet, SummaryJSON: *summaryJSON, JUnit: out.junit, SummaryMD: out.summaryMD, Dashboard: dash,
+			Outs: outs, Args: storedArgs(fs, e.args), Version: app.Version})
+	}
 	var p *plan.Plan
 	if isURL {
 		if err := explicitZeros(set, &o); err != nil {
@@ -96,9 +114,13 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return fail(e, err)
 	}
+	outs, err := out.metricsOutputs()
+	if err != nil {
+		return fail(e, err)
+	}
 	res, err := app.Run(ctx, app.RunConfig{Plan: p, ResultsDir: *results, Segment: seg, Out: e.stdout, TTY: e.tty,
 		Quiet: *quiet, NoMetrics: *noMetrics, SummaryJSON: *summaryJSON, JUnit: out.junit, SummaryMD: out.summaryMD, Dashboard: dash,
-		Args: storedArgs(fs, e.args), Version: app.Version})
+		Outs: outs, Args: storedArgs(fs, e.args), Version: app.Version})
 	if err != nil {
 		fail(e, err)
 		return app.ExitAfter(res.ExitCode, err)

@@ -159,10 +159,15 @@ func (s *shop) issued(ctx context.Context, id int64, err error) (couponResult, e
 }
 
 // slowCache is a round trip to a cache that is slow under load.
-func (s *shop) slowCache() {
-	if s.opt.CacheDelay > 0 {
-		time.Sleep(s.opt.CacheDelay)
+func (s *shop) slowCache(ctx context.Context) {
+	if s.opt.CacheDelay <= 0 {
+		return
 	}
+	if s.trace != nil {
+		_, span := s.trace.cacheSpan(ctx, "round trip", s.cache.(tracedCache).system)
+		defer span.End()
+	}
+	time.Sleep(s.opt.CacheDelay)
 }
 
 // lookupEvent reads the event look-aside: the cache, then on a miss the
@@ -171,7 +176,7 @@ func (s *shop) lookupEvent(ctx context.Context, q interface {
 	QueryRowContext(context.Context, string, ...any) *sql.Row
 }) (eventInfo, error) {
 	var ev eventInfo
-	s.slowCache()
+	s.slowCache(ctx)
 	if b, hit, err := s.cache.get(ctx, []byte(eventKey)); err == nil && hit && json.Unmarshal(b, &ev) == nil {
 		s.counts.cacheHits[eventCache].Add(1)
 		return ev, nil
@@ -193,7 +198,7 @@ func (s *shop) lookupEvent(ctx context.Context, q interface {
 		return ev, err
 	}
 	b, _ := json.Marshal(ev)
-	s.slowCache()
+	s.slowCache(ctx)
 	if err := s.cache.set(ctx, []byte(eventKey), b); err != nil {
 		s.opt.Logf("demo: caching the coupon event: %v", err)
 	}
@@ -203,7 +208,7 @@ func (s *shop) lookupEvent(ctx context.Context, q interface {
 // takeAtomic takes up to n coupons with one atomic decrement, giving back
 // what overshot zero: never more than the event has.
 func (s *shop) takeAtomic(ctx context.Context, n int64) (int64, error) {
-	s.slowCache()
+	s.slowCache(ctx)
 	left, err := s.cache.addCounter(ctx, remainingKey, -n)
 	if err != nil {
 		return 0, err
@@ -220,12 +225,12 @@ func (s *shop) takeAtomic(ctx context.Context, n int64) (int64, error) {
 // lower a round trip later: concurrent requests read the same count and
 // all succeed, the lost update that over-issues.
 func (s *shop) takeRacy(ctx context.Context, _ int64) (int64, error) {
-	s.slowCache()
+	s.slowCache(ctx)
 	left, err := s.cache.counter(ctx, remainingKey)
 	if err != nil || left <= 0 {
 		return 0, err
 	}
-	s.slowCache()
+	s.slowCache(ctx)
 	return 1, s.cache.setCounter(ctx, remainingKey, left-1)
 }
 

@@ -55,12 +55,15 @@ type shopDB struct {
 }
 
 // openDB opens the database the options name and sizes its pool.
-func openDB(ctx context.Context, o Options) (*shopDB, error) {
+func openDB(ctx context.Context, o Options) (*shopDB, error) { return openTracedDB(ctx, o, nil) }
+
+// openTracedDB is openDB with the statements traced when tr is not nil.
+func openTracedDB(ctx context.Context, o Options, tr *tracing) (*shopDB, error) {
 	d := &shopDB{poolTimeout: o.PoolTimeout}
 	var err error
 	if o.Postgres != "" {
 		d.dialect = postgresDialect
-		if d.DB, err = sql.Open("pgx", o.Postgres); err != nil {
+		if d.DB, err = tr.openSQL("pgx", o.Postgres, "postgresql"); err != nil {
 			return nil, fmt.Errorf("demo: PostgreSQL DSN: %w", err)
 		}
 	} else {
@@ -74,7 +77,7 @@ func openDB(ctx context.Context, o Options) (*shopDB, error) {
 			path = filepath.Join(d.tempDir, "shop.db")
 		}
 		dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=synchronous(OFF)&_pragma=busy_timeout(10000)&_pragma=cache_size(-32768)"
-		if d.DB, err = sql.Open("sqlite", dsn); err != nil {
+		if d.DB, err = tr.openSQL("sqlite", dsn, "sqlite"); err != nil {
 			d.removeTemp()
 			return nil, fmt.Errorf("demo: SQLite %s: %w", path, err)
 		}

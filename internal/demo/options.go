@@ -70,6 +70,8 @@ type Options struct {
 	RefreshEvery   time.Duration                    // how often the precomputed first-page table is rebuilt; default 30s
 	QueueWorkers   int                              // workers draining the coupon queue; default 2
 	Logf           func(format string, args ...any) // where background failures are reported; nil discards them
+	OTLPEndpoint   string                           // export spans over OTLP/HTTP to this base URL (as OTEL_EXPORTER_OTLP_ENDPOINT); "" exports none
+	ServiceName    string                           // the spans' service.name; default loadlens-demo-shop
 }
 
 // withDefaults fills unset options and rejects impossible ones.
@@ -101,6 +103,9 @@ func (o Options) withDefaults() (Options, error) {
 	setInt(&o.Products, 10000)
 	setInt(&o.CacheSize, 50000)
 	setDur(&o.CacheTTL, time.Minute)
+	if o.ServiceName == "" {
+		o.ServiceName = "loadlens-demo-shop"
+	}
 	setDur(&o.CacheDelay, 10*time.Millisecond)
 	if o.CacheDelay < 0 {
 		o.CacheDelay = 0

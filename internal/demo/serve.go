@@ -30,22 +30,29 @@ func Start(ctx context.Context, o Options) (*Target, error) {
 	if err != nil {
 		return nil, err
 	}
-	db, err := openDB(ctx, o)
+	tr, err := newTracing(ctx, o.OTLPEndpoint, o.ServiceName)
 	if err != nil {
 		return nil, err
 	}
-	s := &shop{opt: o, db: db, start: time.Now(), coupons: &couponEvent{queue: make(chan *couponRequest, queueCapacity)}}
+	db, err := openTracedDB(ctx, o, tr)
+	if err != nil {
+		tr.close()
+		return nil, err
+	}
+	s := &shop{opt: o, db: db, trace: tr, start: time.Now(), coupons: &couponEvent{queue: make(chan *couponRequest, queueCapacity)}}
 	for v, name := range variantNames {
 		s.echo[v] = []string{name}
 	}
 	if err := s.prepare(ctx); err != nil {
 		db.close()
+		tr.close()
 		return nil, err
 	}
 	ln, err := net.Listen("tcp", o.Addr)
 	if err != nil {
 		s.cache.close()
 		db.close()
+		tr.close()
 		return nil, fmt.Errorf("demo: listening on %s: %w", o.Addr, err)
 	}
 	bg, stop := context.WithCancel(context.Background())
@@ -83,6 +90,7 @@ func (s *shop) prepare(ctx context.Context) error {
 	if s.cache, err = openCache(ctx, s.opt); err != nil {
 		return err
 	}
+	s.cache = s.trace.traceCache(s.cache)
 	if err := s.resetEvent(ctx, s.opt.Coupons); err != nil {
 		s.cache.close()
 		return fmt.Errorf("demo: starting the coupon event: %w", err)
@@ -120,7 +128,7 @@ func (t *Target) Close() error {
 		}
 		t.stop()
 		t.workers.Wait()
-		t.err = errors.Join(err, t.shop.cache.close(), t.shop.db.close())
+		t.err = errors.Join(err, t.shop.cache.close(), t.shop.db.close(), t.shop.trace.close())
 	})
 	return t.err
 }

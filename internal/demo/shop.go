@@ -20,6 +20,7 @@ var Categories = []string{"GAME", "EDU", "SOCIAL", "MUSIC", "TOOLS"}
 type shop struct {
 	opt     Options
 	db      *shopDB
+	trace   *tracing // nil when the shop exports no spans
 	cache   cache
 	stats   httpStats
 	counts  shopCounters
@@ -51,7 +52,7 @@ var cacheKindNames = [cacheKinds]string{"product", "event"}
 func (s *shop) handler() http.Handler {
 	mux := http.NewServeMux()
 	route := func(method, uri string, h handlerFunc) {
-		mux.Handle(method+" "+uri, s.stats.instrument(method, uri, h))
+		mux.Handle(method+" "+uri, s.trace.server(method, uri, s.stats.instrument(method, uri, h)))
 	}
 	route("GET", "/healthz", func(w http.ResponseWriter, r *http.Request) int {
 		return writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "database": s.db.name, "cache": s.cache.name()})

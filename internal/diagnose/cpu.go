@@ -7,15 +7,11 @@ import (
 	"github.com/loadlens/loadlens/internal/series"
 )
 
-// CPU thresholds. 90 % busy, sustained, is where queueing for the CPU
-// starts to dominate response times (case study 1's DB at 78 % was slow
-// because of its queries, but was not yet out of CPU; at 90 % it was the
-// bottleneck again). A container throttled in a quarter of its scheduler
-// periods is held back by its limit, whatever its average use.
-const (
-	cpuBusy      = 0.9
-	cpuThrottled = 0.25
-)
+// cpuBusy is the CPU threshold. 90 % busy, sustained, is where queueing
+// for the CPU starts to dominate response times (case study 1's DB at 78 %
+// was slow because of its queries, but was not yet out of CPU; at 90 % it
+// was the bottleneck again).
+const cpuBusy = 0.9
 
 // cpuSubject is one process, host or container and its CPU use as the
 // fraction of what it may use, one value per scrape.
@@ -92,25 +88,45 @@ func (c *context) cpuSubjects() []cpuSubject {
 		for _, s := range c.set.Find(n) {
 			used := c.ofSeries(s)
 			limit := c.cpuLimitSource(s)
+			var src string
+			var pts []series.Point
+			switch {
+			case limit != "":
+				src, pts = c.ratio(used, limit)
+			case n == containerCPU && c.kubeLimit(s, "cpu") != nil:
+				continue // a pod of a workload: counted with the others below
+			}
 			if limit == "" {
 				continue
 			}
-			src, pts := c.ratio(used, limit)
 			if len(pts) > 0 {
 				out = append(out, cpuSubject{name: roleName(s), source: src, label: titled(s), what: "of its CPU limit",
 					cores: used, limit: limit, points: pts, thresh: cpuBusy})
 			}
 		}
 	}
-	out = append(out, c.hostCPU()...)
-	for _, periods := range c.set.Find("container_cpu_cfs_periods_total") {
-		throttled := sibling(c.set, "container_cpu_cfs_throttled_periods_total", periods)
-		if throttled == nil {
+	out = append(out, c.podsCPU()...)
+	return append(out, c.hostCPU()...)
+}
+
+// podsCPU reads the CPU of each workload's containers against their
+// limits: cAdvisor's use summed over the pods, over kube-state-metrics'
+// limits summed over the pods, which it scrapes at seconds of its own.
+func (c *context) podsCPU() []cpuSubject {
+	var out []cpuSubject
+	for _, g := range c.podGroups(containerCPU) {
+		if c.kubeLimit(g.first, "cpu") == nil {
 			continue
 		}
-		src, pts := c.ratio(c.ofSeries(throttled), c.ofSeries(periods))
-		out = append(out, cpuSubject{name: roleName(periods) + " container", source: src, label: titled(throttled),
-			what: "of CFS periods throttled by its CPU limit", points: pts, thresh: cpuThrottled})
+		cpu := c.groupCPU(g)
+		if cpu.used == "" {
+			continue
+		}
+		src, pts := c.ratioLatest(cpu.used, cpu.limit)
+		if len(pts) > 0 {
+			out = append(out, cpuSubject{name: g.workload, source: src, label: containerCPU + ", " + g.describe(), what: "of its CPU limits",
+				cores: cpu.used, limit: cpu.limit, points: pts, thresh: cpuBusy})
+		}
 	}
 	return out
 }
@@ -202,7 +218,8 @@ func (c *context) cpuFinding(s cpuSubject, from, to int) Finding {
 	var used, limit ref = -1, -1
 	if s.limit != "" {
 		used = b.add(c.fig(s.cores, StatValue, peakSec, peakSec, UnitCores, "cores used at the highest scrape"))
-		limit = b.add(c.fig(s.limit, StatValue, peakSec, peakSec, UnitCores, "the cores the process may use"))
+		ls := latestSec(c.values(s.limit), peakSec)
+		limit = b.add(c.fig(s.limit, StatValue, ls, ls, UnitCores, "the cores the process may use"))
 		what = []any{" of ", limit}
 	}
 	title := append([]any{name(s.name), " CPU saturated: ", peak}, what...)

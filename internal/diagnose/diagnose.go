@@ -14,6 +14,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/series"
+	"github.com/loadlens/loadlens/internal/spans"
 )
 
 // The names of the series the load generator records about itself, on the
@@ -24,6 +25,18 @@ const (
 	HostCPU           = "loadlens_host_cpu_cores"   // cores busy on the generator's host, every process counted (/proc/stat)
 	HostSteal         = "loadlens_host_steal_cores" // cores' worth of time the hypervisor gave to other machines (/proc/stat steal)
 	HostCPUs          = "loadlens_host_cpus"        // the host's CPUs
+	// GeneratorStall is the 99th percentile, in seconds, of how long the
+	// generator's goroutines waited, runnable, for a CPU during each second
+	// (the Go runtime's scheduling latency): a VU whose response has
+	// arrived but that cannot run to read it adds this to the latency.
+	GeneratorStall = "loadlens_sched_latency_p99_s"
+	// GeneratorCPUWait is the time the generator's threads waited, runnable,
+	// for a CPU during each second, in cores' worth (Linux schedstat).
+	GeneratorCPUWait = "loadlens_cpu_wait_cores"
+	// GeneratorPoolHeld is the size an open-model scenario's VU pool was
+	// last held at while it dropped arrivals; labels scenario and reason
+	// (max_vus, open_files, generator_cpu, generator_behind, latency, growth).
+	GeneratorPoolHeld = "loadlens_vu_pool_held"
 )
 
 // CPULimit is the name of a label or of a gauge series (same role or target
@@ -45,6 +58,10 @@ const (
 	KindAllFailed      = "all-failed"          // every request failed: the verdict names how
 	KindCheckFailed    = "check-failed"        // a check (an invariant of the test) failed
 	KindHostBusy       = "generator-host-busy" // the generator's host was busy with other processes
+	KindCPUThrottled   = "cpu-throttled"       // a container's CPU limit throttled it (CFS)
+	KindLateScaleOut   = "late-scale-out"      // throughput dipped while the autoscaler added replicas to a saturated service
+	KindPodRestarts    = "pod-restarts"        // pods restarted or were OOM-killed during the run
+	KindBackendBound   = "backend-not-scaled"  // the app scaled out, its DB or cache did not: their latency rose with the replicas
 )
 
 // The load models of sample.ScenarioInfo.Model.
@@ -57,9 +74,10 @@ const (
 // Input is everything a diagnosis reads. Run and Series share one clock:
 // second n of Run.Series is second n of every series point.
 type Input struct {
-	Run    *metrics.Run // client view: per-second and whole-run figures; nil when there is none
-	Series series.Set   // server view and the generator's own series (GeneratorCPU, GeneratorCapacity)
-	Models []string     // load model per scenario; when its length differs from the layout's, Run.Layout's models are used
+	Run    *metrics.Run      // client view: per-second and whole-run figures; nil when there is none
+	Series series.Set        // server view and the generator's own series (GeneratorCPU, GeneratorCapacity)
+	Models []string          // load model per scenario; when its length differs from the layout's, Run.Layout's models are used
+	Traces []spans.Breakdown // where the sampled requests' time went, from the spans the target exported; nil without a receiver
 }
 
 // Severity ranks findings: a Critical one invalidates or limits the result,
@@ -115,7 +133,7 @@ func Diagnose(in Input) []Finding {
 	var fs []Finding
 	for _, rule := range []func(*context) []Finding{
 		allFailedRule, checkFailed, saturation, poolExhaustion, cpuSaturation, generatorBound, errorsAtLoad,
-		moreVUsSameTPS, latencyDrift, gcPressure, bimodalLatency,
+		moreVUsSameTPS, latencyDrift, gcPressure, bimodalLatency, cpuThrottling, lateScaleOut, podRestarts, backendNotScaled, traceDBTail,
 	} {
 		fs = append(fs, rule(c)...)
 	}

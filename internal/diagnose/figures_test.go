@@ -40,6 +40,8 @@ func synthetic() map[string]func(t *testing.T) Input {
 		"lock-step": lockStep, "go-sql-full-early": goSQLFullEarly, "host-busy": busyHost(1.94, 0), "host-steal": busyHost(0.6, 0.5),
 		"lag-no-cpu": busyHost(0.3, 0), "partial-end": partialEnd, "closed-end": closedEnd, "two-holds": twoHolds, "lock-collapse": lockCollapse,
 		"same-name": sameName, "sold-out": soldOut, "refused": deadTarget(sample.ConnRefused),
+		"late-scale": lateScale(0.96, true), "planned-scale": plannedScale, "throttled-pods": throttledPods(0.4), "throttled-1pc": throttledPods(0.01),
+		"restarts": restarts(true), "restarts-before": restarts(false), "oom-cadvisor": oomFromCAdvisor(false), "backend-bound": backendBound(false), "backend-scaled": backendBound(true),
 		"pgbouncer": pgbouncer, "postgres-sessions": postgresSessions, "interrupted": deadTarget(sample.Interrupted), "dns": deadTarget(sample.DNS), "tls": deadTarget(sample.TLS),
 	}
 }
@@ -162,7 +164,7 @@ func TestEveryFigureIsRecomputedFromRunDB(t *testing.T) {
 		})
 	}
 	for _, k := range []string{KindSaturation, KindPoolExhaustion, KindCPUSaturation, KindGeneratorBound, KindErrorsAtLoad,
-		KindMoreVUsSameTPS, KindLatencyDrift, KindGCPressure, KindBimodalLatency, KindAllFailed, KindCheckFailed, KindHostBusy, "healthy"} {
+		KindMoreVUsSameTPS, KindLatencyDrift, KindGCPressure, KindBimodalLatency, KindAllFailed, KindCheckFailed, KindHostBusy, KindCPUThrottled, KindLateScaleOut, KindPodRestarts, KindBackendBound, "healthy"} {
 		if !kinds[k] {
 			t.Errorf("the corpus raises no %s finding: the property is not tested for it", k)
 		}
@@ -235,7 +237,7 @@ func checkOnset(t *testing.T, raw *rawRun, f Finding) {
 	case KindCheckFailed:
 		fails := raw.source(t, f.Figures[0].Source)
 		want = firstSecond(fails, func(v float64) bool { return v > 0 })
-	case KindPoolExhaustion, KindCPUSaturation, KindGCPressure:
+	case KindPoolExhaustion, KindCPUSaturation, KindGCPressure, KindCPUThrottled:
 		// The finding's first figure after the onset reads the condition's
 		// series at the onset; the scrape before it must not meet it.
 		ok = false
@@ -309,7 +311,7 @@ func checkEpisodeStart(t *testing.T, raw *rawRun, f Finding) {
 			return
 		}
 	} else {
-		threshold := map[string]float64{KindCPUSaturation: cpuBusy, KindGCPressure: gcShare}[f.Kind]
+		threshold := map[string]float64{KindCPUSaturation: cpuBusy, KindGCPressure: gcShare, KindCPUThrottled: cpuThrottled}[f.Kind]
 		if strings.Contains(cond.Source, "throttled") {
 			threshold = cpuThrottled
 		}

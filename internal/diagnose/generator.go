@@ -56,11 +56,21 @@ func generatorBound(c *context) []Finding {
 	}
 	var hostBusy []Finding
 	if lf, ll, ok := c.lagEpisode(); ok {
-		if f, busy := c.hostBusyFinding(lf, ll); busy && !cpuBusy {
+		if f, busy := c.hostBusyFinding(lf, ll, ""); busy && !cpuBusy {
 			hostBusy = append(hostBusy, f)
 		} else {
 			join(c.generatorLag(b, lf, ll, cpuBusy))
 			cover(lf, ll)
+		}
+	}
+	if src, sf, sl, ok := c.stallEpisode(); ok {
+		if f, busy := c.hostBusyFinding(sf, sl, src); busy && !cpuBusy {
+			if len(hostBusy) == 0 {
+				hostBusy = append(hostBusy, f)
+			}
+		} else {
+			join(c.generatorStall(b, src, sf, sl, cpuBusy))
+			cover(sf, sl)
 		}
 	}
 	if p, a, z, ok := c.generatorDrops(b); ok {
@@ -174,6 +184,61 @@ func (c *context) generatorLag(b *builder, from, to int, cpuBusy bool) []any {
 	return []any{"scheduler lag ", name("p99"), " up to ", peak}
 }
 
+// stallEpisode returns the source of the generator's scheduling latency
+// and the first whole seconds in which it was long beside the target's
+// latency, sustained: loadlens's goroutines, the VUs among them, waited
+// for a CPU while responses waited to be read. It is the closed model's
+// signal of a starved generator, which has no schedule to be late on.
+func (c *context) stallEpisode() (string, int, int, bool) {
+	for _, s := range c.set.Find(GeneratorStall) {
+		src := c.ofSeries(s)
+		var pts []series.Point
+		for _, p := range c.values(src) {
+			if p.Sec < c.whole {
+				pts = append(pts, p)
+			}
+		}
+		p95 := c.values(c.client(SrcP95))
+		stalled := func(i int) bool {
+			r, _ := valueAt(p95, pts[i].Sec)
+			return pts[i].Value >= max(genLagAbs, genLagShare*r)
+		}
+		run, ok := firstRun(len(pts), genSeconds, stalled)
+		if !ok {
+			continue
+		}
+		last := lastHolding(pts, run.first, stalled)
+		return src, pts[run.first].Sec, pts[last].Sec, true
+	}
+	return "", 0, 0, false
+}
+
+// generatorStall states the generator's scheduling latency between two
+// seconds, beside the target's p95, with the time its threads waited for a
+// CPU and the CPU of loadlens and its host where recorded.
+func (c *context) generatorStall(b *builder, src string, from, to int, cpuBusy bool) []any {
+	first := b.add(c.fig(src, StatValue, from, from, UnitDuration, "the generator's scheduling latency p99 in the first stalled second"))
+	peak := b.add(c.fig(src, StatMax, from, to, UnitDuration, "the highest scheduling latency p99 of the generator"))
+	ev := []any{"loadlens's goroutines waited ", first, " (", name("p99"), ") for a CPU"}
+	if p95 := c.client(SrcP95); c.has(p95, from) {
+		ev = append(ev, " beside a ", name("p95"), " of ", b.add(c.fig(p95, StatValue, from, from, UnitDuration, "the p95 in the first stalled second")))
+	}
+	b.evidence(first, append(ev, " at ", b.second(from, StatSecond, "the first stalled second"), ": responses waited to be read")...)
+	b.evidence(peak, "highest scheduling latency ", name("p99"), ": ", peak)
+	for _, w := range c.set.Find(GeneratorCPUWait) {
+		wait := b.add(c.fig(c.ofSeries(w), StatMedian, from, to, UnitCores, "cores' worth of time loadlens's threads waited for a CPU (median)"))
+		b.evidence(wait, "loadlens's threads were runnable but not running for ", wait, " (median)")
+		break
+	}
+	if !cpuBusy {
+		if used, _, _, ok := c.generatorSources(); ok {
+			u := b.add(c.fig(used, StatMedian, from, to, UnitCores, "cores loadlens used meanwhile (median)"))
+			b.evidence(u, "meanwhile loadlens used ", u, ": it got less CPU than it asked for")
+		}
+	}
+	return []any{"its goroutines waited up to ", peak, " for a CPU (scheduling latency ", name("p99"), ")"}
+}
+
 // hostSources returns the sources of the host's busy cores and its CPUs.
 func (c *context) hostSources() (host, cpus string, ok bool) {
 	for _, h := range c.set.Find(HostCPU) {
@@ -187,7 +252,9 @@ func (c *context) hostSources() (host, cpus string, ok bool) {
 // hostBusyFinding says whether the host, not loadlens, was short of CPU
 // while the scheduler lagged: busy with other processes, or robbed by the
 // hypervisor.
-func (c *context) hostBusyFinding(from, to int) (Finding, bool) {
+// stall is the source of the generator's scheduling latency when that, not
+// the open model's lag, is the late signal; "" for the lag.
+func (c *context) hostBusyFinding(from, to int, stall string) (Finding, bool) {
 	host, cpus, ok := c.hostSources()
 	if !ok {
 		return Finding{}, false
@@ -212,7 +279,13 @@ func (c *context) hostBusyFinding(from, to int) (Finding, bool) {
 		own = b.add(c.fig(used, StatMedian, from, to, UnitCores, "cores loadlens used (median)"))
 		os = b.derive(StatRatio, UnitFraction, "share of the host's CPUs loadlens used", own, n)
 	}
-	lag := b.add(c.fig(c.client(SrcLag), StatMax, from, to, UnitDuration, "the highest scheduler lag p99"))
+	late := []any{"; iterations started late, lag ", name("p99"), " up to "}
+	lagWhat, lagSrc, lagWords := "the highest scheduler lag p99", c.client(SrcLag), "highest lag "
+	if stall != "" {
+		late = []any{"; its goroutines waited for a CPU, scheduling latency ", name("p99"), " up to "}
+		lagWhat, lagSrc, lagWords = "the highest scheduling latency p99 of the generator", stall, "highest scheduling latency "
+	}
+	lag := b.add(c.fig(lagSrc, StatMax, from, to, UnitDuration, lagWhat))
 	onset := b.second(from, StatOnset, "the first late second")
 	title := []any{"The generator's host was short of CPU from ", onset, ": "}
 	if busy {
@@ -223,7 +296,7 @@ func (c *context) hostBusyFinding(from, to int) (Finding, bool) {
 	} else {
 		title = append(title, "the hypervisor took ", ss, " of its ", n, " (steal)")
 	}
-	b.title(append(title, "; iterations started late, lag ", name("p99"), " up to ", lag, "; the numbers are not the target's")...)
+	b.title(append(append(title, late...), lag, "; the numbers are not the target's")...)
 	b.evidence(hs, "the host's CPUs in use, every process counted: ", h, " of ", n, " (", hs, ")")
 	if own >= 0 {
 		b.evidence(os, "loadlens itself: ", own, " (", os, " of the host)")
@@ -231,7 +304,7 @@ func (c *context) hostBusyFinding(from, to int) (Finding, bool) {
 	if steal >= 0 {
 		b.evidence(ss, "taken by the hypervisor (steal): ", steal, " (", ss, ")")
 	}
-	b.evidence(lag, "highest lag ", name("p99"), ": ", lag)
+	b.evidence(lag, lagWords, name("p99"), ": ", lag)
 	b.f.Remedies = []string{
 		"do not use these figures: the generator could not keep its schedule on a busy host",
 		"run loadlens where nothing else competes for the CPU (stop other jobs, or a machine of its own)",
@@ -272,5 +345,35 @@ func (c *context) generatorDrops(b *builder) ([]any, int, int, bool) {
 		b.second(to, StatSecond, "the last dropping second"), ": no free VU")
 	b.evidence(du, "mean response time meanwhile ", du, ", before ", bl, ": the target was not slower")
 	b.evidence(vm, "VUs allocated: ", vm)
+	for _, h := range c.set.Find(GeneratorPoolHeld) {
+		src := c.ofSeries(h)
+		if !c.has(src, to) {
+			continue
+		}
+		why := heldWords(h.Label("reason"))
+		held := b.add(c.fig(src, StatMax, from, to, UnitCount, "the size the VU pool was held at"))
+		b.evidence(held, "the VU pool was held at ", held, " by ", why)
+		return []any{d, " iterations dropped for lack of VUs, the pool held at ", held, " by ", why}, from, to, true
+	}
 	return []any{d, " iterations dropped for lack of VUs"}, from, to, true
+}
+
+// heldWords says what an open-model VU pool was held by, from the reason
+// label of GeneratorPoolHeld.
+func heldWords(reason string) string {
+	switch reason {
+	case "max_vus":
+		return "max_vus"
+	case "open_files":
+		return "the process's open-file limit"
+	case "generator_cpu":
+		return "loadlens's own CPU, used up"
+	case "generator_behind":
+		return "loadlens running behind its schedule"
+	case "latency":
+		return "what the target's latency explains (Little's law)"
+	case "growth":
+		return "its growth rate"
+	}
+	return "the generator"
 }

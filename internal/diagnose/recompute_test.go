@@ -322,11 +322,55 @@ func (r *rawRun) source(t *testing.T, src string) perSec {
 	switch {
 	case strings.Contains(src, " / "):
 		parts := strings.SplitN(src, " / ", 2)
+		if inner, ok := strings.CutPrefix(parts[1], "latest("); ok {
+			a, b := r.source(t, parts[0]), r.source(t, strings.TrimSuffix(inner, ")"))
+			out := perSec{}
+			for sec, v := range a {
+				if d, ok := latestOf(b, sec); ok && d > 0 {
+					out[sec] = v / d
+				}
+			}
+			return out
+		}
 		a, b := r.source(t, parts[0]), r.source(t, parts[1])
 		out := perSec{}
 		for sec, v := range a {
 			if d, ok := b[sec]; ok && d > 0 {
 				out[sec] = v / d
+			}
+		}
+		return out
+	case strings.HasPrefix(src, "total("):
+		name, f := parseFilter(t, src[len("total("):len(src)-1])
+		var members []perSec
+		secs := map[int]bool{}
+		for key, s := range r.series {
+			if s.name != name || !passes(s.labels, f) {
+				continue
+			}
+			vals := r.stored(t, key)
+			members = append(members, vals)
+			for sec := range vals {
+				secs[sec] = true
+			}
+		}
+		out := perSec{}
+		for sec := range secs {
+			for _, m := range members {
+				if v, ok := latestOf(m, sec); ok {
+					out[sec] += v
+				}
+			}
+		}
+		return out
+	case strings.HasPrefix(src, "increase("):
+		s := r.series[src[len("increase("):len(src)-1]]
+		out := perSec{}
+		for i := 1; i < len(s.secs); i++ {
+			if d := s.values[i] - s.values[i-1]; d >= 0 {
+				out[s.secs[i]] = d
+			} else {
+				out[s.secs[i]] = s.values[i]
 			}
 		}
 		return out
@@ -548,4 +592,34 @@ func sameNumber(a, b float64) bool {
 		return false
 	}
 	return math.Abs(a-b) <= 1e-9*math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
+}
+
+// latestOf returns a source's value at its latest second at or before sec,
+// if that is at most 11 seconds old (two 5-s scrapes and a second).
+func latestOf(vals perSec, sec int) (float64, bool) {
+	best := -1
+	for s := range vals {
+		if s <= sec && s > best {
+			best = s
+		}
+	}
+	if best < 0 || sec-best > 11 {
+		return 0, false
+	}
+	return vals[best], true
+}
+
+// passes reports whether labels pass total()'s filters: equal values, and
+// pod_prefix a prefix of the pod label.
+func passes(labels, f map[string]string) bool {
+	for k, v := range f {
+		if k == "pod_prefix" {
+			if !strings.HasPrefix(labels["pod"], v) {
+				return false
+			}
+		} else if labels[k] != v {
+			return false
+		}
+	}
+	return true
 }

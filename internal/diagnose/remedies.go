@@ -13,6 +13,13 @@ func remediesFor(kind string) []string {
 			"give the limiting resource more capacity (CPU, pool size, a larger DB instance)",
 			"scale out the component at its limit, then re-run to find the next knee",
 		}
+	case KindTraceDBTail:
+		return []string{
+			"read these statements' plans (EXPLAIN ANALYZE) with the slow requests' parameters: a missing index, a scan that grows with the data, or one query per row (N+1)",
+			"cache what they read, or precompute it, so the slow path stops querying",
+			"compare the slowest traces (linked in the report) with the median ones: a lock wait or a pool wait shows as a statement that is slow only sometimes",
+			"give the database more capacity only once the queries are as cheap as they can be",
+		}
 	case KindPoolExhaustion:
 		return []string{
 			"hold connections for less time: open the transaction after cache lookups and outside remote calls (case study 5: @Transactional took a connection before the cache was read)",
@@ -62,6 +69,34 @@ func remediesFor(kind string) []string {
 			"cache results instead of rebuilding large objects per request",
 			"give the heap room: raise the memory limit, -Xmx or GOMEMLIMIT/GOGC, or add CPU for the collector",
 			"split the service so that memory-heavy work runs elsewhere",
+		}
+	case KindCPUThrottled:
+		return []string{
+			"make the hot path cheaper so bursts fit in the limit (profile the container under load)",
+			"raise the container's CPU limit, or drop it and keep the request (throttling comes from the limit, not the node)",
+			"for the JVM or Go, match the threads to the limit (-XX:ActiveProcessorCount, GOMAXPROCS) so a burst does not spend the quota early in each 100 ms period",
+			"scale out on CPU before the limit is reached (see the HPA's target)",
+		}
+	case KindLateScaleOut:
+		return []string{
+			"lower the HPA's CPU target (for example 50–60 %) so scaling starts before saturation, not at it",
+			"pre-scale for a known peak (minReplicas, a schedule) or scale on a leading signal (requests per second, queue depth) instead of CPU",
+			"make new pods useful sooner: shorter start-up and readiness, JVM warm-up before readiness, a faster scale-up policy",
+			"make each request cheaper so the same pods carry the peak (see the CPU findings)",
+		}
+	case KindPodRestarts:
+		return []string{
+			"read why the container stopped (kubectl describe pod: Last State, exit code 137 is a kill) and its logs before the restart",
+			"for OOMKilled: lower the memory the hot path holds (caches, buffers, the JVM's heap and direct memory within the container limit)",
+			"raise the memory limit to what the load needs, and set the JVM's -XX:MaxRAMPercentage or Go's GOMEMLIMIT below it",
+			"do not read this run's figures as capacity: requests to the restarting pods failed or waited",
+		}
+	case KindBackendBound:
+		return []string{
+			"take load off the shared dependency: cache reads, fewer queries per request, batch writes",
+			"give the DB or cache the capacity the app's replicas need (a larger or memory-optimised instance, not a burstable one that runs out of credits; read replicas; cluster mode)",
+			"add an autoscaling policy to the DB or cache, or cap the app's replicas at what they can serve",
+			"plan capacity for the whole path: more app pods only add waiting once the dependency is saturated",
 		}
 	case KindBimodalLatency:
 		return []string{

@@ -60,7 +60,8 @@ func TestRules(t *testing.T) {
 		{"cpu: container throttled by its limit", withSeries(series.Set{
 			mk("container_cpu_cfs_periods_total", series.Rate, pts(0, 5, repeat(10, 9)...), "container", "shop", "role", "app"),
 			mk("container_cpu_cfs_throttled_periods_total", series.Rate, pts(0, 5, 0, 0, 5, 5, 5, 5, 5, 0, 0), "container", "shop", "role", "app")}),
-			KindCPUSaturation, &expect{Critical, [2]int{10, 10}, [2]int{30, 30}, []string{"App container CPU saturated: 50% of CFS periods throttled"}, nil}},
+			KindCPUThrottled, &expect{Critical, [2]int{10, 10}, [2]int{30, 30}, []string{"App container CPU throttled 50% of periods at its limit (container=shop, role=app) from 0:10"},
+				[]string{"highest: 5 of 10 periods a second throttled (50%) at 0:10"}}},
 
 		{"generator: CPU 1.9 of 2 cores", generatorCPU(true), KindGeneratorBound, &expect{Critical, [2]int{8, 8}, [2]int{19, 19},
 			[]string{"The load generator is the bottleneck from 0:08: its CPU at 95% of 2 cores", "not the target's"}, []string{"loadlens used 1.9 of 2 cores"}}},

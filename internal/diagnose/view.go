@@ -6,6 +6,7 @@ import (
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/series"
+	"github.com/loadlens/loadlens/internal/spans"
 )
 
 // context is the input prepared once for every rule.
@@ -21,6 +22,8 @@ type context struct {
 
 	offered []float64                 // open model: requests offered per second of run.Series
 	vals    map[string][]series.Point // every source's values, computed once
+	traces  []spans.Breakdown         // the trace join's breakdowns per endpoint
+	names   []string                  // the endpoints' names, also for a run without seconds
 }
 
 // clientSecond is one second of the client view in the units rules reason
@@ -43,7 +46,12 @@ type clientSecond struct {
 
 // newContext prepares the client view of in.
 func newContext(in Input) *context {
-	c := &context{run: in.Run, set: in.Series, vals: map[string][]series.Point{}}
+	c := &context{run: in.Run, set: in.Series, vals: map[string][]series.Point{}, traces: in.Traces}
+	if in.Run != nil {
+		for i := range in.Run.Layout.Endpoints {
+			c.names = append(c.names, endpointNameIn(in.Run.Layout, i))
+		}
+	}
 	if in.Run == nil || len(in.Run.Series) == 0 {
 		c.run = nil
 		return c

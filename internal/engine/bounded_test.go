@@ -125,7 +125,8 @@ func TestMemoryPerVU(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			checkLeaks(t)
-			s := scenario(plan.Load{Model: plan.VUs, StartVUs: vus, Stages: []plan.Stage{{Duration: time.Hour, Target: vus}}}, c.flow...)
+			// a quick ramp starts every VU now: VUs that all join at once are spread over their think time
+			s := scenario(plan.Load{Model: plan.VUs, Stages: []plan.Stage{{Duration: 100 * time.Millisecond, Target: vus}, {Duration: time.Hour, Target: vus}}}, c.flow...)
 			rec := newTestRecorder()
 			e := New(&plan.Plan{Scenarios: []*plan.Scenario{s}}, rec, c.opts)
 			requests := func() int { rec.mu.Lock(); defer rec.mu.Unlock(); return len(rec.reqs) }

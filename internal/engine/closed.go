@@ -18,6 +18,9 @@ type vuSlots struct {
 	scan    int          // slots below scan are known to be alive
 	alive   []bool
 	cancels []context.CancelCauseFunc
+	// the last jump of the VU count: slots from..to-1 joined at since
+	from, to int
+	since    time.Time
 }
 
 // runVUs is the closed-model executor: VU i loops over the flow while i is
@@ -31,12 +34,14 @@ func (sc *scenarioRun) runVUs(ctx context.Context, start time.Time) {
 	var wg sync.WaitGroup
 	slots := &vuSlots{}
 
-	loop := func(idx int, vctx context.Context, cancel context.CancelCauseFunc) {
+	loop := func(v *vu, idx int, first time.Time, vctx context.Context, cancel context.CancelCauseFunc) {
 		defer wg.Done()
 		defer cancel(nil)
 		defer sc.active.Add(-1)
-		v := sc.newVU()
 		defer v.close()
+		if !first.IsZero() {
+			v.sleep(vctx, time.Until(first)) // a stop meanwhile is seen below
+		}
 		for {
 			if int64(idx) >= slots.targetA.Load() || vctx.Err() != nil || sc.isStopped() {
 				slots.mu.Lock()
@@ -52,10 +57,14 @@ func (sc *scenarioRun) runVUs(ctx context.Context, start time.Time) {
 	}
 	// retarget sets the VU count; VUs at n and above stop after their
 	// iteration, or are interrupted after the graceful ramp-down.
-	retarget := func(n int, rampDown time.Duration) {
+	spread := spreadInterval(sc.s.Flow)
+	retarget := func(n int, rampDown time.Duration, jump bool) {
 		slots.mu.Lock()
 		defer slots.mu.Unlock()
 		old := slots.target
+		if jump && n > old+1 && spread > 0 { // not a ramp, which spreads its VUs already
+			slots.from, slots.to, slots.since = old, n, time.Now()
+		}
 		slots.target = n
 		slots.targetA.Store(int64(n))
 		slots.scan = min(slots.scan, n)
@@ -94,14 +103,14 @@ func (sc *scenarioRun) runVUs(ctx context.Context, start time.Time) {
 			sc.active.Add(1)
 			sc.allocated.Store(max(sc.allocated.Load(), sc.active.Load()))
 			wg.Add(1)
-			go loop(idx, vctx, cancel)
+			go loop(sc.takeVU(), idx, slots.firstStart(idx, spread), vctx, cancel)
 		}
 		return false
 	}
 
-	at := time.Duration(0)
+	at, jump := time.Duration(0), true
 	for {
-		retarget(seg.Share(plan.VUsAt(l, at)), l.GracefulRampDown)
+		retarget(seg.Share(plan.VUsAt(l, at)), l.GracefulRampDown, jump)
 		for sc.creating(ctx, end) && grow() {
 		}
 		next, ok := plan.NextVUChange(l, at)
@@ -111,8 +120,36 @@ func (sc *scenarioRun) runVUs(ctx context.Context, start time.Time) {
 		if !sc.sleepUntil(ctx, start.Add(next)) {
 			break
 		}
+		jump = plan.VUsAt(l, next)-plan.VUsAt(l, next-1) > 1
 		at = max(next, time.Since(start))
 	}
-	retarget(0, 0)
+	retarget(0, 0, false)
+	sc.closeSpare()
 	sc.drain(ctx, &wg, interrupt)
+}
+
+// spreadInterval is the interval over which VUs that join at once start:
+// the flow's mean think time per iteration. VUs that all start together
+// stay in step, each interval beginning with a burst the generator itself
+// queues; started over one interval, they arrive as a user population
+// does. A flow without think time needs no spread: its VUs fall out of
+// step with the first responses.
+func spreadInterval(flow []plan.Step) time.Duration {
+	var z time.Duration
+	for _, st := range flow {
+		if st.Kind == plan.ThinkStep {
+			z += (st.ThinkMin + st.ThinkMax) / 2
+		}
+	}
+	return z
+}
+
+// firstStart returns when the VU in slot idx starts its first iteration:
+// its place in the last jump of the VU count, spread over the interval,
+// or zero (now) for a VU a ramp added. The caller holds the lock.
+func (s *vuSlots) firstStart(idx int, spread time.Duration) time.Time {
+	if idx < s.from || idx >= s.to || s.to-s.from < 2 {
+		return time.Time{}
+	}
+	return s.since.Add(time.Duration(float64(spread) * float64(idx-s.from) / float64(s.to-s.from)))
 }

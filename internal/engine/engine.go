@@ -18,7 +18,9 @@ import (
 type Options struct {
 	// Segment is the part of the test this engine runs; the zero value runs all of it.
 	Segment plan.Segment
-	// Start is the run's time zero, shared with the recorder's clock. Zero means when Run is called.
+	// Start is the run's time zero, shared with the recorder's clock: Run
+	// prepares the VUs before it and starts the schedule at it. Zero means
+	// as soon as Run has prepared.
 	Start time.Time
 	// Notify receives one-line notices about the run (e.g. data running out); nil drops them.
 	Notify func(msg string)
@@ -29,6 +31,8 @@ type Options struct {
 	ConnectTimeout time.Duration
 	// TLSHandshakeTimeout bounds one TLS handshake; zero means 30s.
 	TLSHandshakeTimeout time.Duration
+	// Trace is the W3C trace context every request carries.
+	Trace TraceOptions
 }
 
 // Engine runs one plan once. Create it with New and call Run.
@@ -39,6 +43,7 @@ type Engine struct {
 	dialer     *net.Dialer // every VU's connections, both clients
 	tlsTimeout time.Duration
 	start      time.Time
+	files      int64 // the process's open-file limit; 0: unknown
 	scens      []*scenarioRun
 	vuSeq      atomic.Int64
 
@@ -51,7 +56,7 @@ type Engine struct {
 func New(p *plan.Plan, rec sample.Recorder, opts Options) *Engine {
 	e := &Engine{plan: p, rec: rec, opts: opts,
 		dialer:     &net.Dialer{Timeout: orDefault(opts.ConnectTimeout, 30*time.Second), KeepAlive: 30 * time.Second},
-		tlsTimeout: orDefault(opts.TLSHandshakeTimeout, 30*time.Second)}
+		tlsTimeout: orDefault(opts.TLSHandshakeTimeout, 30*time.Second), files: openFileLimit()}
 	for _, s := range p.Scenarios {
 		e.scens = append(e.scens, newScenarioRun(e, s))
 	}
@@ -65,16 +70,18 @@ func orDefault(d, def time.Duration) time.Duration {
 	return d
 }
 
-// Run executes every scenario at once and returns when all have ended.
-// Cancelling ctx stops the run at once: no new iterations start, and
-// requests in flight are cut off and recorded as interrupted.
+// Run prepares the VUs, then executes every scenario at once from the
+// start and returns when all have ended. Cancelling ctx stops the run at
+// once: no new iterations start, and requests in flight are cut off and
+// recorded as interrupted.
 func (e *Engine) Run(ctx context.Context) error {
+	ctx, e.cancel = context.WithCancelCause(ctx)
+	defer e.cancel(nil)
+	e.prepare(ctx, e.opts.Start)
 	e.start = e.opts.Start
 	if e.start.IsZero() {
 		e.start = time.Now()
 	}
-	ctx, e.cancel = context.WithCancelCause(ctx)
-	defer e.cancel(nil)
 	var wg sync.WaitGroup
 	for _, sc := range e.scens {
 		wg.Add(1)
@@ -90,7 +97,8 @@ func (e *Engine) Run(ctx context.Context) error {
 // Gauges appends each scenario's current VU state to dst, in plan order.
 func (e *Engine) Gauges(dst []sample.Gauge) []sample.Gauge {
 	for _, sc := range e.scens {
-		dst = append(dst, sample.Gauge{Active: sc.active.Load(), Allocated: sc.allocated.Load()})
+		dst = append(dst, sample.Gauge{Active: sc.active.Load(), Allocated: sc.allocated.Load(),
+			HeldAt: sc.heldAt.Load(), HeldBy: holdReason(sc.heldBy.Load()).String()})
 	}
 	return dst
 }

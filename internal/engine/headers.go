@@ -19,6 +19,7 @@ type stepHeaders struct {
 	host, agent, cookie []byte // the step's values; nil when it sets none
 	buf                 []byte // storage of host, agent and cookie
 	hop                 []byte // the lines of a hop, when they differ from lines
+	tf                  traceFields
 }
 
 // errBadHeader reports a rendered header value that would split the request.
@@ -27,6 +28,7 @@ var errBadHeader = errors.New("header value contains a line break")
 // render renders r's headers with the VU's variables.
 func (h *stepHeaders) render(r *plan.Request, tc *tmpl.Context) error {
 	h.lines, h.ctype, h.buf = h.lines[:0], h.ctype[:0], h.buf[:0]
+	h.tf = traceFields{}
 	var host, agent, cookie bufSpan
 	for _, hd := range r.Headers {
 		var at *bufSpan
@@ -57,10 +59,17 @@ func (h *stepHeaders) render(r *plan.Request, tc *tmpl.Context) error {
 		if bytes.ContainsAny(h.lines[value:], "\r\n") {
 			return errBadHeader
 		}
-		h.lines = append(h.lines, "\r\n"...)
-		if strings.EqualFold(hd.Name, "Content-Type") {
+		switch {
+		case strings.EqualFold(hd.Name, "Content-Type"):
 			h.ctype = append(h.ctype, h.lines[start:]...)
+		case strings.EqualFold(hd.Name, "traceparent"):
+			h.tf.parent, h.tf.value = true, bufSpan{value, len(h.lines), true}
+		case strings.EqualFold(hd.Name, "tracestate"):
+			h.tf.state = true
+		case strings.EqualFold(hd.Name, "baggage"):
+			h.tf.baggage = true
 		}
+		h.lines = append(h.lines, "\r\n"...)
 	}
 	h.host, h.agent, h.cookie = h.span(host), h.span(agent), h.span(cookie)
 	return nil

@@ -95,6 +95,7 @@ func (v *vu) send(ctx context.Context, r *plan.Request, deadline time.Time) outc
 	if err := h.hdr.render(r, &v.tc); err != nil {
 		return outcome{end: time.Now(), err: err, phase: phaseConnect}
 	}
+	h.hdr.addTrace(v.tc.Rand, &v.sc.e.opts.Trace, s)
 	q := &h.hop
 	*q = hop{method: r.Method, url: h.url, host: h.hdr.host, agent: h.hdr.agent,
 		body: requestBody(r.Body != nil, h.body), keepBody: r.NeedBody, maxBody: r.MaxBody, deadline: deadline}

@@ -17,9 +17,13 @@ type scenarioRun struct {
 	s           *plan.Scenario
 	feed        *feeder
 	dataColumns int
-	active      atomic.Int64 // VUs in an iteration (open) or alive (closed)
-	allocated   atomic.Int64 // VUs created
-	inflight    atomic.Int64 // requests sent and not yet answered
+	active      atomic.Int64  // VUs in an iteration (open) or alive (closed)
+	allocated   atomic.Int64  // VUs created
+	inflight    atomic.Int64  // requests sent and not yet answered
+	heldAt      atomic.Int64  // open model: the size the VU pool was last held at, when it dropped arrivals
+	heldBy      atomic.Uint32 // and why (a holdReason)
+	pool        *openPool     // open model: the VUs, prepared before the start
+	spare       []*vu         // closed model: VUs prepared before the start, not started yet
 	stopOnce    sync.Once
 	stopped     chan struct{} // closed when the scenario must start no more iterations
 }
@@ -37,6 +41,7 @@ func newScenarioRun(e *Engine, s *plan.Scenario) *scenarioRun {
 func (sc *scenarioRun) run(ctx context.Context) {
 	start := sc.e.start.Add(sc.s.StartTime)
 	if !sc.sleepUntil(ctx, start) {
+		sc.release()
 		return
 	}
 	switch sc.s.Load.Model {
@@ -47,6 +52,16 @@ func (sc *scenarioRun) run(ctx context.Context) {
 	default:
 		sc.runIterations(ctx)
 	}
+}
+
+// release lets go of what was prepared for a scenario that never started.
+func (sc *scenarioRun) release() {
+	if p := sc.pool; p != nil {
+		p.idle.close()
+		p.wg.Wait()
+		p.interrupt(nil)
+	}
+	sc.closeSpare()
 }
 
 // dataExhausted handles a unique data file running out: the scenario stops,
@@ -77,6 +92,11 @@ func (sc *scenarioRun) isStopped() bool {
 // the graceful stop; then it interrupts them (their requests in flight are
 // recorded as interrupted) and waits for them to go.
 func (sc *scenarioRun) drain(ctx context.Context, wg *sync.WaitGroup, interrupt context.CancelCauseFunc) {
+	sc.drainBy(ctx, wg, interrupt, time.Now().Add(sc.s.GracefulStop))
+}
+
+// drainBy is drain with the graceful stop ending at deadline.
+func (sc *scenarioRun) drainBy(ctx context.Context, wg *sync.WaitGroup, interrupt context.CancelCauseFunc, deadline time.Time) {
 	done := make(chan struct{})
 	go func() {
 		wg.Wait()
@@ -85,7 +105,7 @@ func (sc *scenarioRun) drain(ctx context.Context, wg *sync.WaitGroup, interrupt 
 	if n := sc.inflight.Load(); n > 0 && ctx.Err() == nil && sc.s.GracefulStop > 0 {
 		sc.e.notify(sc.label() + plural(n, "request") + " in flight; waiting up to " + sc.s.GracefulStop.String() + " (graceful stop)")
 	}
-	t := time.NewTimer(sc.s.GracefulStop)
+	t := time.NewTimer(max(time.Until(deadline), 0))
 	defer t.Stop()
 	select {
 	case <-done:
@@ -127,4 +147,18 @@ func (sc *scenarioRun) sleepUntil(ctx context.Context, t time.Time) bool {
 	case <-sc.stopped:
 		return false
 	}
+}
+
+// stoppable returns a context that ends with ctx or when the scenario is
+// stopped, for waits that can watch one context only.
+func (sc *scenarioRun) stoppable(ctx context.Context) (context.Context, context.CancelFunc) {
+	c, cancel := context.WithCancel(ctx)
+	go func() {
+		select {
+		case <-sc.stopped:
+			cancel()
+		case <-c.Done():
+		}
+	}()
+	return c, cancel
 }

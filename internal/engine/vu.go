@@ -99,3 +99,23 @@ func (v *vu) sleep(ctx context.Context, d time.Duration) bool {
 		return false
 	}
 }
+
+// readyVU returns a new VU with what its first request needs made in
+// advance where the test says it (a constant URL: its client and URL
+// buffer), so that a VU prepared before the clock starts does not
+// allocate them on its first request.
+func (sc *scenarioRun) readyVU() *vu {
+	v := sc.newVU()
+	for i := range sc.s.Flow {
+		st := &sc.s.Flow[i]
+		if st.Kind != plan.RequestStep {
+			continue
+		}
+		if u, ok := st.Request.URL.Const(); ok {
+			v.http.url = append(make([]byte, 0, len(u)+64), u...)
+			_, _ = v.tripper(v.http.url) // an unsupported scheme fails again, and is recorded, on the request
+		}
+		break
+	}
+	return v
+}

@@ -15,13 +15,36 @@ const (
 
 // ObservePresets returns the preset names a target may use; internal/scrape
 // defines what each keeps.
-func ObservePresets() []string { return []string{"spring", "node", "postgres", "redis", "go"} }
+func ObservePresets() []string {
+	return []string{"spring", "node", "postgres", "redis", "go", PresetKubeStateMetrics, PresetCAdvisor}
+}
+
+// The Kubernetes presets, which read one cluster-wide endpoint and so need
+// the target's kube section to keep only the workload under test.
+const (
+	PresetKubeStateMetrics = "kube-state-metrics"
+	PresetCAdvisor         = "cadvisor"
+)
+
+// KubePreset reports whether a preset reads a Kubernetes endpoint and
+// selects by the target's kube section.
+func KubePreset(name string) bool { return name == PresetKubeStateMetrics || name == PresetCAdvisor }
+
+// KubeSelect is the workload a Kubernetes preset keeps: the objects of one
+// namespace, one deployment and its HPA, and the pods named after it.
+type KubeSelect struct {
+	Namespace  string // required
+	Deployment string // "" for every deployment of the namespace
+	HPA        string // the HorizontalPodAutoscaler's name; default the deployment's
+	Pods       string // the pods' name prefix; default "<deployment>-", "" for every pod of the namespace
+}
 
 // Observe is the test's observe section: Prometheus endpoints of the system
 // under test, scraped during the run so its view sits beside the client's.
 type Observe struct {
 	Interval time.Duration   // the section's default scrape interval
 	Targets  []ObserveTarget // in the order written; empty when the test observes nothing
+	Traces   *ObserveTraces  // the OTLP receiver; nil for none
 }
 
 // ObserveTarget is one endpoint to scrape.
@@ -32,6 +55,7 @@ type ObserveTarget struct {
 	Labels   []series.Label // added to every series of the target, sorted by name; never "target"
 	Interval time.Duration  // this target's interval: its own or the section's
 	Series   []Selector     // chosen beyond the preset; with no preset and no selectors every series is kept
+	Kube     *KubeSelect    // the workload a Kubernetes preset keeps; set exactly when the preset is one
 }
 
 // KeepsAll reports whether the target keeps every series it exposes: it

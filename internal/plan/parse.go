@@ -28,7 +28,7 @@ const (
 
 // topKeys are the keys a test file may have at the top level, besides the
 // x- extension keys that are ignored so they can hold YAML anchors.
-var topKeys = []string{"name", "base_url", "headers", "timeout", "expect_status", "redirects", "max_body", "allow_hosts", "insecure_skip_tls_verify", "http2", "thresholds", "scenarios", "observe"}
+var topKeys = []string{"name", "base_url", "headers", "timeout", "expect_status", "redirects", "max_body", "allow_hosts", "insecure_skip_tls_verify", "http2", "thresholds", "scenarios", "observe", "outputs", "tracing"}
 
 // namePattern is what run and scenario names may contain: they name
 // directories and appear in threshold filters.
@@ -272,6 +272,16 @@ func (p *parser) plan(root node) *Plan {
 	}
 	if n, ok := o.get("observe"); ok {
 		plan.Observe = p.observe(n)
+	}
+	if n, ok := o.get("outputs"); ok {
+		plan.Outputs = p.outputs(n)
+	}
+	if n, ok := o.get("tracing"); ok {
+		plan.Tracing = p.tracing(n)
+	} else if plan.Observe.Traces != nil {
+		plan.Tracing = Tracing{Sample: 1, Keep: DefaultTraceKeep} // spans to join need sampled requests
+	} else {
+		plan.Tracing = Tracing{Keep: DefaultTraceKeep}
 	}
 	plan.AllowHosts = p.hosts
 	if n, ok := o.get("allow_hosts"); ok {

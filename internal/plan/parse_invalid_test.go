@@ -42,7 +42,7 @@ func TestParseInvalid(t *testing.T) {
 		{"merge of a scalar", head + "      - <<: 5\n        get: /x\n", "7:13: scenarios.s.flow[0]: expected a mapping to merge with <<, got a number 5"},
 
 		// Top-level keys.
-		{"unknown top key with suggestion", "scenarois: {}\n", `1:1: scenarois: unknown key "scenarois"; did you mean "scenarios"? (allowed: name, base_url, headers, timeout, expect_status, redirects, max_body, allow_hosts, insecure_skip_tls_verify, http2, thresholds, scenarios, observe)` + "\n" +
+		{"unknown top key with suggestion", "scenarois: {}\n", `1:1: scenarois: unknown key "scenarois"; did you mean "scenarios"? (allowed: name, base_url, headers, timeout, expect_status, redirects, max_body, allow_hosts, insecure_skip_tls_verify, http2, thresholds, scenarios, observe, outputs, tracing)` + "\n" +
 			"1:1: missing key \"scenarios\": a test needs at least one scenario"},
 		{"no scenarios", "name: x\n", "1:1: missing key \"scenarios\": a test needs at least one scenario"},
 		{"empty scenarios", "scenarios: {}\n", "1:12: scenarios: needs at least one scenario"},

@@ -15,8 +15,9 @@ import (
 // observeKeys and observeTargetKeys are the keys of the observe section and
 // of one of its targets.
 var (
-	observeKeys       = []string{"interval", "targets"}
-	observeTargetKeys = []string{"name", "url", "preset", "labels", "interval", "series"}
+	observeKeys       = []string{"interval", "targets", "traces"}
+	observeTargetKeys = []string{"name", "url", "preset", "labels", "interval", "series", "kube"}
+	kubeKeys          = []string{"namespace", "deployment", "hpa", "pods"}
 )
 
 // targetNamePattern is what a target's name may contain: it becomes a label
@@ -26,10 +27,14 @@ var targetNamePattern = regexp.MustCompile(`^[A-Za-z0-9._:-]+$`)
 // labelNamePattern is a Prometheus label name.
 var labelNamePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
+// kubeNamePattern is a Kubernetes object name (RFC 1123 subdomain), or a
+// prefix of one: a pod prefix may end in '-'.
+var kubeNamePattern = regexp.MustCompile(`^[a-z0-9]([a-z0-9.-]*)$`)
+
 // observe parses the observe section.
 func (p *parser) observe(n node) Observe {
 	obs := Observe{Interval: DefaultObserveInterval}
-	o, ok := p.object(n, "a mapping with interval and targets", observeKeys)
+	o, ok := p.object(n, "a mapping with interval, targets and traces", observeKeys)
 	if !ok {
 		return obs
 	}
@@ -38,9 +43,14 @@ func (p *parser) observe(n node) Observe {
 			obs.Interval = d
 		}
 	}
+	if v, ok := o.get("traces"); ok {
+		obs.Traces = p.observeTraces(v)
+	}
 	t, ok := o.get("targets")
 	if !ok {
-		p.errs.add(n.key, n.path, "missing key \"targets\": the Prometheus endpoints to scrape")
+		if !o.has("traces") {
+			p.errs.add(n.key, n.path, "missing key \"targets\": the Prometheus endpoints to scrape")
+		}
 		return obs
 	}
 	items, ok := p.list(t, "a list of targets, each a mapping with url and optionally name, preset, labels, interval, series")
@@ -114,7 +124,55 @@ func (p *parser) observeTarget(n node, interval time.Duration) (tg ObserveTarget
 	if v, has := o.get("series"); has {
 		tg.Series = p.selectors(v)
 	}
+	kube, hasKube := o.get("kube")
+	switch {
+	case hasKube && !KubePreset(tg.Preset):
+		p.errs.add(kube.key, kube.path, "kube selects the workload of preset %s or %s; this target's preset is %q", PresetKubeStateMetrics, PresetCAdvisor, tg.Preset)
+		ok = false
+	case hasKube:
+		tg.Kube = p.kubeSelect(kube)
+		ok = ok && tg.Kube != nil
+	case KubePreset(tg.Preset):
+		p.errs.add(n.key, n.path, "missing key \"kube\": preset %s reads the whole cluster; name the workload, like kube: {namespace: shop, deployment: product-api}", tg.Preset)
+		ok = false
+	}
 	return tg, at, ok
+}
+
+// kubeSelect parses a target's kube section; nil when it is wrong.
+func (p *parser) kubeSelect(n node) *KubeSelect {
+	o, ok := p.object(n, "a mapping with namespace and optionally deployment, hpa, pods", kubeKeys)
+	if !ok {
+		return nil
+	}
+	ks := &KubeSelect{}
+	fields := map[string]*string{"namespace": &ks.Namespace, "deployment": &ks.Deployment, "hpa": &ks.HPA, "pods": &ks.Pods}
+	for _, k := range kubeKeys {
+		v, has := o.get(k)
+		if !has {
+			continue
+		}
+		s, valid := p.nonEmpty(v, "a Kubernetes name")
+		if !valid {
+			return nil
+		}
+		if !kubeNamePattern.MatchString(s) {
+			p.errs.add(v.pos, v.path, "%q is not a Kubernetes name: lowercase letters, digits, '-' and '.'", s)
+			return nil
+		}
+		*fields[k] = s
+	}
+	if ks.Namespace == "" {
+		p.errs.add(n.key, n.path, "missing key \"namespace\": the namespace of the workload under test")
+		return nil
+	}
+	if ks.HPA == "" {
+		ks.HPA = ks.Deployment
+	}
+	if _, has := o.get("pods"); !has && ks.Deployment != "" {
+		ks.Pods = ks.Deployment + "-"
+	}
+	return ks
 }
 
 // observeInterval returns a scrape interval of at least MinObserveInterval.

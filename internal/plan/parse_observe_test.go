@@ -77,6 +77,32 @@ func TestParseObserve(t *testing.T) {
 				t.Errorf("target %+v: without preset and series it keeps every series", tg)
 			}
 		}},
+		{"kube presets: defaults from the deployment, and explicit names", "t.yaml", minimal + `observe:
+  targets:
+    - name: ksm
+      url: http://127.0.0.1:8080/metrics
+      preset: kube-state-metrics
+      kube: {namespace: shop, deployment: product-api}
+    - name: kubelet
+      url: http://127.0.0.1:8001/api/v1/nodes/n1/proxy/metrics/cadvisor
+      preset: cadvisor
+      kube: {namespace: shop, deployment: product-api, hpa: product-hpa, pods: product-api-7d9f}
+    - name: all
+      url: http://127.0.0.1:8081/metrics
+      preset: cadvisor
+      kube: {namespace: shop}
+`, func(t *testing.T, p *Plan) {
+			want := []KubeSelect{
+				{Namespace: "shop", Deployment: "product-api", HPA: "product-api", Pods: "product-api-"},
+				{Namespace: "shop", Deployment: "product-api", HPA: "product-hpa", Pods: "product-api-7d9f"},
+				{Namespace: "shop"},
+			}
+			for i, tg := range p.Observe.Targets {
+				if tg.Kube == nil || *tg.Kube != want[i] {
+					t.Errorf("target %s: kube %+v, want %+v", tg.Name, tg.Kube, want[i])
+				}
+			}
+		}},
 	})
 }
 
@@ -86,9 +112,9 @@ func TestParseObserveInvalid(t *testing.T) {
 		src  string // the observe section, starting on line 4
 		want string
 	}{
-		{"not a mapping", "observe: [a]\n", "4:10: observe: expected a mapping with interval and targets, got a list"},
+		{"not a mapping", "observe: [a]\n", "4:10: observe: expected a mapping with interval, targets and traces, got a list"},
 		{"unknown key", "observe:\n  intervall: 5s\n  targets: [{url: http://h/m}]\n",
-			`5:3: observe.intervall: unknown key "intervall"; did you mean "interval"? (allowed: interval, targets)`},
+			`5:3: observe.intervall: unknown key "intervall"; did you mean "interval"? (allowed: interval, targets, traces)`},
 		{"no targets key", "observe:\n  interval: 5s\n", `4:1: observe: missing key "targets": the Prometheus endpoints to scrape`},
 		{"empty targets", "observe:\n  targets: []\n", "5:12: observe.targets: needs at least one target; leave observe out to scrape nothing"},
 		{"interval below 1s", "observe:\n  interval: 500ms\n  targets: [{url: http://h/m}]\n",
@@ -100,7 +126,7 @@ func TestParseObserveInvalid(t *testing.T) {
 			`5:13: observe.targets[0]: expected a target (a mapping with url, and optionally name, preset, labels, interval, series), got a string "http://h/m"`},
 		{"target without url", "observe:\n  targets:\n    - name: app\n", `6:7: observe.targets[0]: missing key "url": the endpoint to scrape, like http://127.0.0.1:9100/metrics`},
 		{"unknown target key", "observe:\n  targets:\n    - url: http://h/m\n      presets: node\n",
-			`7:7: observe.targets[0].presets: unknown key "presets"; did you mean "preset"? (allowed: name, url, preset, labels, interval, series)`},
+			`7:7: observe.targets[0].presets: unknown key "presets"; did you mean "preset"? (allowed: name, url, preset, labels, interval, series, kube)`},
 		{"bad url scheme", "observe:\n  targets: [{url: ftp://h/m}]\n",
 			`5:19: observe.targets[0].url: bad target URL "ftp://h/m": expected http:// or https:// and a host, like http://127.0.0.1:9100/metrics`},
 		{"url with fragment", "observe:\n  targets: [{url: 'http://h/m#x'}]\n", `5:19: observe.targets[0].url: target URL "http://h/m#x" must not have a fragment (#...)`},
@@ -108,7 +134,17 @@ func TestParseObserveInvalid(t *testing.T) {
 			"5:19: observe.targets[0].url: a target URL is fixed for the whole run: only env lookups may be templated"},
 		{"url with an unset env", "observe:\n  targets: [{url: 'http://{{ env(\"NOPE\") }}/m'}]\n", `5:34: observe.targets[0].url: environment variable NOPE is not set (use env("NOPE", "default") for a default)`},
 		{"preset typo", "observe:\n  targets: [{url: http://h/m, preset: sprnig}]\n",
-			`5:39: observe.targets[0].preset: unknown value "sprnig"; did you mean "spring"? (use spring, node, postgres, redis, go)`},
+			`5:39: observe.targets[0].preset: unknown value "sprnig"; did you mean "spring"? (use spring, node, postgres, redis, go, kube-state-metrics, cadvisor)`},
+		{"kube preset without kube", "observe:\n  targets:\n    - url: http://h/m\n      preset: cadvisor\n",
+			`6:7: observe.targets[0]: missing key "kube": preset cadvisor reads the whole cluster; name the workload, like kube: {namespace: shop, deployment: product-api}`},
+		{"kube without a kube preset", "observe:\n  targets:\n    - url: http://h/m\n      preset: node\n      kube: {namespace: shop}\n",
+			`8:7: observe.targets[0].kube: kube selects the workload of preset kube-state-metrics or cadvisor; this target's preset is "node"`},
+		{"kube without namespace", "observe:\n  targets:\n    - url: http://h/m\n      preset: kube-state-metrics\n      kube: {deployment: api}\n",
+			`8:7: observe.targets[0].kube: missing key "namespace": the namespace of the workload under test`},
+		{"kube bad name", "observe:\n  targets:\n    - url: http://h/m\n      preset: kube-state-metrics\n      kube: {namespace: Shop}\n",
+			`8:25: observe.targets[0].kube.namespace: "Shop" is not a Kubernetes name: lowercase letters, digits, '-' and '.'`},
+		{"kube unknown key", "observe:\n  targets:\n    - url: http://h/m\n      preset: cadvisor\n      kube: {namespace: shop, pod: x}\n",
+			`8:31: observe.targets[0].kube.pod: unknown key "pod"; did you mean "pods"? (allowed: namespace, deployment, hpa, pods)`},
 		{"bad name", "observe:\n  targets: [{url: http://h/m, name: my app}]\n",
 			`5:37: observe.targets[0].name: target name "my app" may only use letters, digits, '.', '_', ':' and '-'`},
 		{"duplicate names", "observe:\n  targets:\n    - {url: http://h/a, name: app}\n    - {url: http://h/b, name: app}\n",

@@ -28,6 +28,8 @@ type Plan struct {
 	Scenarios  []*Scenario           // run at the same time, each with its own load model
 	Thresholds []threshold.Threshold // pass/fail criteria on the run's metrics
 	Observe    Observe               // the target's Prometheus endpoints to scrape during the run
+	Tracing    Tracing               // the W3C trace context requests carry
+	Outputs    []Output              // where to send the per-second metrics while the run lasts
 	Layout     sample.Layout         // ids of scenarios, endpoints and checks
 }
 

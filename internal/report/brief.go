@@ -74,6 +74,12 @@ func WriteBrief(w io.Writer, in *Input) error {
 	if len(in.Findings) == 0 && in.Healthy != nil {
 		fmt.Fprintf(&sb, "    %s\n", HealthyText(in.Healthy))
 	}
+	if in.Traces != nil {
+		for i := range in.Traces.Breakdowns {
+			b := &in.Traces.Breakdowns[i]
+			fmt.Fprintf(&sb, "    ≥ p95 of %s: %s\n", endpointLabel(in.Run, int(b.Endpoint)), groupLine(&b.Tail, 3))
+		}
+	}
 	if in.Dir != "" {
 		fmt.Fprintf(&sb, "    report: %s/report.html\n", strings.TrimSuffix(in.Dir, "/"))
 	}

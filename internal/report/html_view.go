@@ -27,6 +27,10 @@ type htmlView struct {
 	Checks                                                     []checkRow
 	Meta                                                       []keyValue
 	TestFile, TestSource                                       string
+	Traces                                                     *tracesView // nil when the run kept no traces
+	AgentHead                                                  []string    // a distributed run's per-agent table; nil otherwise
+	Agents                                                     [][]string  // its rows
+	AgentNotes                                                 []string    // lost agents and missing seconds
 }
 
 type card struct {
@@ -76,6 +80,12 @@ func newHTMLView(in *Input) *htmlView {
 	v := &htmlView{Name: in.Name, Version: in.Version, Verdict: Verdict(in), StatusNote: statusNote(in.Status),
 		TestFile: in.TestFile, TestSource: string(in.TestSource), Diagnosis: NewDiagnosis(in.Findings, in.Healthy)}
 	v.Notices, v.ScrapeNotices = splitNotices(in.Notices)
+	if len(in.Agents) > 0 {
+		v.AgentHead, v.AgentNotes = agentHead, agentNotes(in.Agents)
+		for i := range in.Agents {
+			v.Agents = append(v.Agents, agentCells(&in.Agents[i]))
+		}
+	}
 	for _, s := range in.Series {
 		if s.Label("role") == RoleGenerator {
 			v.Generator = true
@@ -116,6 +126,7 @@ func newHTMLView(in *Input) *htmlView {
 	v.Errors = errorRows(r)
 	v.Checks = checkRows(r)
 	v.Meta = metaRows(in)
+	v.Traces = newTracesView(in)
 	return v
 }
 

@@ -21,6 +21,7 @@ type Input struct {
 	Thresholds []threshold.Threshold // the test's thresholds
 	Results    []threshold.Result    // their outcomes, aligned with Thresholds
 	Notices    []string              // things the run said while it ran, e.g. data running out
+	Outputs    []OutputResult        // the metrics outputs (--out) and the seconds each got
 
 	Host         string          // the machine that generated the load
 	CPUs         int             // its CPU count
@@ -33,6 +34,9 @@ type Input struct {
 	Series   series.Set         // the target's Prometheus series and the generator's own, on the run's clock
 	Findings []diagnose.Finding // the bottlenecks the diagnosis found, with evidence
 	Healthy  *diagnose.Verdict  // the diagnosis's statement when it found no bottleneck; nil otherwise
+	Traces   *Traces            // the run's trace ids and, with a receiver, where the time went; nil when none were kept
+
+	Agents []Agent // the agents of a distributed run; nil for a run in one process
 }
 
 // The verdicts of a run.

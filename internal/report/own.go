@@ -27,6 +27,9 @@ func own(in *Input) map[string]any {
 			ep["max_body"] = c
 		}
 		addActive(ep, r, e)
+		if t := in.Traces; t.Kept() && i < len(t.Slowest) {
+			ep["traces"] = map[string]any{"slowest": keptJSON(t, t.Slowest[i]), "failed": keptJSON(t, t.Failed[i])}
+		}
 		endpoints = append(endpoints, ep)
 	}
 	var scenarios []map[string]any
@@ -62,6 +65,7 @@ func own(in *Input) map[string]any {
 		warnings = append(warnings, "iterations were dropped for lack of a free VU: percentiles are optimistic")
 	}
 	warnings = append(warnings, Accounting(in)...)
+	warnings = append(warnings, OutputWarnings(in)...)
 	out := map[string]any{
 		"name": in.Name, "dir": in.Dir, "status": in.Status, "version": in.Version,
 		"start": in.Start.Format(time.RFC3339Nano), "end": in.End.Format(time.RFC3339Nano), "duration_ms": ms(r.Elapsed()),
@@ -69,6 +73,12 @@ func own(in *Input) map[string]any {
 		"failures_by_kind": byKind(tot.Failures[:]), "notices": in.Notices, "warnings": warnings,
 		"interrupted": in.Interrupted(), "durations_lower_bounds": in.Interrupted() > 0, "truncated_bodies": in.Truncated(),
 		"findings": findingsJSON(in.Findings), "healthy": HealthyText(in.Healthy),
+	}
+	if len(in.Agents) > 0 {
+		out["agents"] = agentsJSON(in.Agents)
+	}
+	if o := outputsJSON(in); o != nil {
+		out["outputs"] = o
 	}
 	if c := in.BodyCap(); c > 0 {
 		out["max_body"] = c // the cap every truncated body met; absent when unknown or they differ

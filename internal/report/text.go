@@ -29,9 +29,11 @@ func WriteText(w io.Writer, in *Input) error {
 		units.Count(iters), units.Count(in.Dropped()), units.Count(vusMax), units.Bytes(tot.Received), units.Bytes(tot.Sent))
 
 	writeEndpoints(&sb, in)
+	writeAgents(&sb, in)
 	writeFailures(&sb, in)
 	writeChecks(&sb, in)
 	writeThresholds(&sb, in)
+	writeTraces(&sb, in)
 	writeFindings(&sb, in)
 	for _, n := range in.Notices {
 		fmt.Fprintf(&sb, "  note: %s\n", n)
@@ -40,7 +42,7 @@ func WriteText(w io.Writer, in *Input) error {
 		fmt.Fprintf(&sb, "  ! %s iterations were dropped for lack of a free VU: the target was not offered the planned load, so\n"+
 			"    these percentiles are optimistic. Raise max_vus, or treat the rate as beyond what this setup can test.\n", units.Count(d))
 	}
-	accounting := Accounting(in)
+	accounting := append(Accounting(in), OutputWarnings(in)...)
 	for _, a := range accounting {
 		sb.WriteString(wrap(a, 100, "  ! ", "    "))
 	}

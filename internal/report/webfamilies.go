@@ -86,6 +86,25 @@ func chartFamilies() []family {
 		{chart: "redis-clients", title: "Redis clients", unit: unitCount, rank: 71, members: []member{
 			{"redis_connected_clients", "clients"},
 		}},
+		{chart: "kube-replicas", title: "Replicas", unit: unitCount, rank: 80, members: []member{
+			{"kube_deployment_status_replicas_available", "available"}, {"kube_deployment_status_replicas", "created"},
+			{"kube_deployment_spec_replicas", "wanted"}, {"kube_horizontalpodautoscaler_status_desired_replicas", "HPA desired"},
+			{"kube_horizontalpodautoscaler_status_current_replicas", "HPA current"},
+			{"kube_horizontalpodautoscaler_spec_min_replicas", "HPA min"}, {"kube_horizontalpodautoscaler_spec_max_replicas", "HPA max"},
+		}, limits: []string{"kube_horizontalpodautoscaler_spec_max_replicas"}},
+		{chart: "kube-phases", title: "Pods by phase", unit: unitCount, rank: 81, members: []member{{"kube_pod_status_phase", ""}}},
+		{chart: "kube-restarts", title: "Restarts and OOM kills (counts)", unit: unitCount, rank: 82, members: []member{
+			{"kube_pod_container_status_restarts_total", ""}, {"container_oom_events_total", ""},
+		}},
+		{chart: "container-cpu", title: "Container CPU, cores busy", unit: unitCores, rank: 83, members: []member{
+			{"container_cpu_usage_seconds_total", ""},
+		}},
+		{chart: "container-cfs", title: "Container CFS periods per second", unit: unitCount, rank: 84, members: []member{
+			{"container_cpu_cfs_throttled_periods_total", "throttled"}, {"container_cpu_cfs_periods_total", "periods"},
+		}},
+		{chart: "container-memory", title: "Container memory (working set)", unit: unitBytes, rank: 85, members: []member{
+			{"container_memory_working_set_bytes", ""},
+		}},
 		{chart: "backend-up", title: "Exporter's backend up (1) or down (0)", unit: unitCount, rank: 90, members: []member{
 			{"pg_up", "postgres"}, {"redis_up", "redis"},
 		}},

@@ -18,6 +18,8 @@ type Request struct {
 	Truncated  bool          // the body a check needed was longer than the cap: only its start was kept
 	Kind       Kind          // outcome classification
 	Err        string        // a short message when Kind != OK; empty otherwise
+	Trace      TraceID       // the traceparent's trace id; zero when none was sent
+	Sampled    bool          // the traceparent's sampled flag was set
 }
 
 // Sink receives the measurements of one VU. Implementations are called on
@@ -45,4 +47,11 @@ type Recorder interface {
 type Gauge struct {
 	Active    int64 // VUs currently running (closed model) or busy in an iteration (open model)
 	Allocated int64 // VUs that exist (k6's vus_max)
+	// HeldAt is the size an open-model scenario's VU pool was last held at
+	// while arrivals were dropped; 0 when it never was.
+	HeldAt int64
+	// HeldBy says why: "max_vus", "open_files", "generator_behind" (loadlens
+	// was late on its own schedule) or "latency" (Little's law on the
+	// target's service time); "" when the pool was never held.
+	HeldBy string
 }

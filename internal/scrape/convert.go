@@ -58,6 +58,9 @@ func (c *converter) convert(fams map[string]*dto.MetricFamily, sel *selection, a
 			if !raw && !agg.wants(s) {
 				return
 			}
+			if s.rate && sel.keepsValue(s) {
+				s.rate = false
+			}
 			st := c.state(s)
 			v, ok := c.value(st, s, at)
 			if raw && ok {

@@ -1,5 +1,13 @@
 package scrape
 
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/loadlens/loadlens/internal/plan"
+)
+
 // presetSpec is one line of a preset: a selector, kept as exposed unless
 // it sums (sumBy, possibly empty) or counts distinct label values.
 type presetSpec struct {
@@ -7,7 +15,21 @@ type presetSpec struct {
 	sumBy      []string // non-nil: sum over every label but these
 	countLabel string   // set: count the distinct values of this label...
 	as         string   // ...into a gauge of this name
+	scope      scope    // the Kubernetes objects the target's kube section narrows it to
+	count      bool     // a counter of rare events (restarts, OOM kills), kept as its value: whole events, not a rate
 }
+
+// scope says which labels of a Kubernetes preset's series name the
+// workload, so the target's kube section can select it.
+type scope uint8
+
+// The scopes of Kubernetes series.
+const (
+	scopeNone       scope = iota
+	scopeDeployment       // namespace and deployment
+	scopeHPA              // namespace and horizontalpodautoscaler
+	scopePod              // namespace and pod (by prefix)
+)
 
 // presetSpecs returns what a preset keeps; docs/test-format.md lists the
 // same. Counters (and the _sum and _count of summaries and histograms)
@@ -70,6 +92,52 @@ func presetSpecs(name string) ([]presetSpec, bool) {
 			{sel: "process_cpu_seconds_total"},
 			{sel: "go_gc_duration_seconds"},
 		}, true
+	case plan.PresetKubeStateMetrics: // kube-state-metrics v2
+		return []presetSpec{
+			{sel: "kube_deployment_spec_replicas", scope: scopeDeployment},
+			{sel: "kube_deployment_status_replicas", scope: scopeDeployment},
+			{sel: "kube_deployment_status_replicas_available", scope: scopeDeployment},
+			{sel: "kube_horizontalpodautoscaler_status_current_replicas", scope: scopeHPA},
+			{sel: "kube_horizontalpodautoscaler_status_desired_replicas", scope: scopeHPA},
+			{sel: "kube_horizontalpodautoscaler_spec_min_replicas", scope: scopeHPA},
+			{sel: "kube_horizontalpodautoscaler_spec_max_replicas", scope: scopeHPA},
+			{sel: `kube_horizontalpodautoscaler_spec_target_metric{metric_name="cpu"}`, scope: scopeHPA},
+			{sel: "kube_pod_status_phase", sumBy: []string{"phase"}, scope: scopePod},
+			{sel: "kube_pod_container_status_restarts_total", scope: scopePod, count: true},
+			{sel: `kube_pod_container_status_last_terminated_reason{reason="OOMKilled"}`, scope: scopePod},
+			{sel: `kube_pod_container_resource_limits{resource=~"cpu|memory"}`, scope: scopePod},
+		}, true
+	case plan.PresetCAdvisor: // the kubelet's /metrics/cadvisor; container="" is the pod's cgroup or its sandbox
+		by := []string{"namespace", "pod", "container"}
+		own := `{container!="",container!="POD"}`
+		return []presetSpec{
+			{sel: "container_cpu_usage_seconds_total" + own, sumBy: by, scope: scopePod},
+			{sel: "container_cpu_cfs_periods_total" + own, sumBy: by, scope: scopePod},
+			{sel: "container_cpu_cfs_throttled_periods_total" + own, sumBy: by, scope: scopePod},
+			{sel: "container_memory_working_set_bytes" + own, sumBy: by, scope: scopePod},
+			{sel: "container_oom_events_total" + own, sumBy: by, scope: scopePod, count: true},
+		}, true
 	}
 	return nil, false
+}
+
+// scoped adds to a selector the matchers of the workload kube names: the
+// namespace always, the deployment or HPA when named, pods by prefix.
+func scoped(sel string, sc scope, kube *plan.KubeSelect) string {
+	if sc == scopeNone || kube == nil {
+		return sel
+	}
+	ms := []string{"namespace=" + strconv.Quote(kube.Namespace)}
+	switch {
+	case sc == scopeDeployment && kube.Deployment != "":
+		ms = append(ms, "deployment="+strconv.Quote(kube.Deployment))
+	case sc == scopeHPA && kube.HPA != "":
+		ms = append(ms, "horizontalpodautoscaler="+strconv.Quote(kube.HPA))
+	case sc == scopePod && kube.Pods != "":
+		ms = append(ms, "pod=~`"+regexp.QuoteMeta(kube.Pods)+".*`")
+	}
+	if rest, ok := strings.CutSuffix(sel, "}"); ok {
+		return rest + "," + strings.Join(ms, ",") + "}"
+	}
+	return sel + "{" + strings.Join(ms, ",") + "}"
 }

@@ -13,6 +13,7 @@ type selection struct {
 	raw     []plan.Selector // samples kept as exposed
 	sums    []sumRule
 	counts  []countRule
+	values  []plan.Selector // counters kept as their value, not their rate
 }
 
 // sumRule sums the values of the samples it selects over every label but
@@ -40,9 +41,13 @@ func newSelection(cfg *Target) (*selection, error) {
 			return nil, fmt.Errorf("unknown preset %q", cfg.Preset)
 		}
 		for _, spec := range specs {
-			sel, err := plan.ParseSelector(spec.sel)
+			text := scoped(spec.sel, spec.scope, cfg.Kube)
+			sel, err := plan.ParseSelector(text)
 			if err != nil {
-				return nil, fmt.Errorf("preset %s: selector %s: %w", cfg.Preset, spec.sel, err)
+				return nil, fmt.Errorf("preset %s: selector %s: %w", cfg.Preset, text, err)
+			}
+			if spec.count {
+				s.values = append(s.values, sel)
 			}
 			switch {
 			case spec.countLabel != "":
@@ -98,6 +103,17 @@ func matches(sel *plan.Selector, s *sample) bool {
 		return own || fam
 	}
 	return own && !fam && s.name != s.family
+}
+
+// keepsValue reports whether a cumulative sample is kept as its value:
+// a preset's counter of rare, whole events.
+func (sel *selection) keepsValue(s *sample) bool {
+	for i := range sel.values {
+		if matches(&sel.values[i], s) {
+			return true
+		}
+	}
+	return false
 }
 
 // keepRaw reports whether the sample is kept as exposed.

@@ -103,7 +103,7 @@ func initialize(db *sql.DB, rows map[string]string, m Meta) error {
 		return err
 	}
 	defer func() { _ = tx.Rollback() }() // a no-op after Commit
-	if _, err := tx.Exec(schema + seriesSchema); err != nil {
+	if _, err := tx.Exec(schema + seriesSchema + traceSchema); err != nil {
 		return fmt.Errorf("create tables: %w", err)
 	}
 	for k, v := range rows {

@@ -1,0 +1,159 @@
+package e2e
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// busyCores is how much CPU other processes may use while a test judges
+// the shop's bottlenecks: past half a core, the shop and the generator no
+// longer get what the test's load assumes (the shop's CPU limit of one
+// core, the generator's timing), so a missing finding says nothing.
+const busyCores = 0.5
+
+// ticksPerSecond is the kernel's USER_HZ, the unit of /proc's CPU times
+// (100 on every Linux the project runs on).
+const ticksPerSecond = 100
+
+// otherCores runs f and returns the CPU, in cores, that processes other
+// than this test, pids and the children f ran (the CPU time f returns)
+// used meanwhile: what the rest of the machine took. It returns 0 where
+// /proc cannot be read. (Not RUSAGE_CHILDREN: a child another test killed
+// and reaped meanwhile would add its whole life's CPU.)
+func otherCores(pids func() []int, f func() (childCPU time.Duration)) float64 {
+	busy0, ok0 := hostBusyTicks()
+	own0 := ownTicks(pids())
+	start := time.Now()
+	child := f()
+	wall := time.Since(start).Seconds()
+	busy1, ok1 := hostBusyTicks()
+	own1 := ownTicks(pids()) // a process f started counts its whole life, all of it within f
+	if !ok0 || !ok1 || wall <= 0 {
+		return 0
+	}
+	other := float64((busy1-busy0)-(own1-own0))/ticksPerSecond/wall - child.Seconds()/wall
+	return max(0, other)
+}
+
+// hostBusyTicks is the machine's CPU time spent on anything but idle and
+// I/O wait, over all cores, from /proc/stat.
+func hostBusyTicks() (int64, bool) {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0, false
+	}
+	line, _, _ := bytes.Cut(b, []byte("\n"))
+	fields := strings.Fields(string(line))
+	if len(fields) < 8 || fields[0] != "cpu" {
+		return 0, false
+	}
+	var busy int64
+	for i, f := range fields[1:] {
+		if i >= 8 { // guest times are already counted in user and nice
+			break
+		}
+		n, _ := strconv.ParseInt(f, 10, 64)
+		if i != 3 && i != 4 { // idle, iowait
+			busy += n
+		}
+	}
+	return busy, true
+}
+
+// ownTicks is the CPU time of this test process and pids (still
+// running), in ticks.
+func ownTicks(pids []int) int64 {
+	var n int64
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
+		n += tvTicks(ru.Utime) + tvTicks(ru.Stime)
+	}
+	for _, pid := range pids {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			continue
+		}
+		// fields after the command name, which may hold spaces: state is 3rd, utime 14th, stime 15th
+		_, rest, ok := bytes.Cut(b, []byte(") "))
+		f := strings.Fields(string(rest))
+		if !ok || len(f) < 13 {
+			continue
+		}
+		u, _ := strconv.ParseInt(f[11], 10, 64)
+		s, _ := strconv.ParseInt(f[12], 10, 64)
+		n += u + s
+	}
+	return n
+}
+
+func tvTicks(tv syscall.Timeval) int64 {
+	return (tv.Sec*1_000_000 + int64(tv.Usec)) * ticksPerSecond / 1_000_000
+}
+
+// TestOtherCoresSeesAHog checks the busy-host measure: a process spinning
+// beside the test is counted as other processes' CPU (the machine's busy
+// time is over both cores, so the hog's share shows whatever else runs).
+func TestOtherCoresSeesAHog(t *testing.T) {
+	if _, ok := hostBusyTicks(); !ok {
+		t.Skip("no /proc/stat here")
+	}
+	hog := exec.Command("sh", "-c", "while :; do :; done")
+	if err := hog.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { hog.Process.Kill(); hog.Wait() })
+	deadline := time.Now().Add(1500 * time.Millisecond)
+	other := otherCores(func() []int { return nil }, func() time.Duration {
+		for time.Now().Before(deadline) { // this test's own CPU is not the hog's
+			runtime.Gosched()
+		}
+		return 0
+	})
+	t.Logf("other processes used %.2f cores", other)
+	if other < busyCores {
+		t.Errorf("a spinning process beside the test: other processes used %.2f cores, want at least %.2f", other, busyCores)
+	}
+	hogTicks := ownTicks([]int{hog.Process.Pid}) - ownTicks(nil)
+	if hogTicks <= 0 {
+		t.Errorf("the hog's own CPU time reads %d ticks", hogTicks)
+	}
+}
+
+// judgeOnQuietHost runs attempt, which returns what is wrong with its
+// outcome and the CPU time of the children it ran, up to three times; pids
+// are processes of the test's own (the shop) whose CPU is not the rest of
+// the machine's. A wrong outcome while other processes took more than
+// busyCores is tried again, and the test skipped, saying why, if the host
+// stayed busy; on a quiet host it fails at once.
+func judgeOnQuietHost(t *testing.T, pids func() []int, attempt func() ([]string, time.Duration)) {
+	t.Helper()
+	const attempts = 3
+	for i := 1; ; i++ {
+		var problems []string
+		other := otherCores(pids, func() (cpu time.Duration) {
+			problems, cpu = attempt()
+			return cpu
+		})
+		if len(problems) == 0 {
+			return
+		}
+		if other < busyCores {
+			for _, p := range problems {
+				t.Errorf("%s (other processes used %.2f cores)", p, other)
+			}
+			return
+		}
+		if i == attempts {
+			t.Skipf("the host stayed busy: other processes used %.2f cores during attempt %d of %d, and %v", other, i, attempts, problems)
+		}
+		t.Logf("attempt %d: %v while other processes used %.2f cores; trying again", i, problems, other)
+	}
+}

@@ -1,0 +1,36 @@
+package app
+
+import (
+	"context"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/report"
+)
+
+// Generator makes a run's load outside this process and hands back its
+// measurements second by second: internal/dist's agents. A run with one
+// records, judges and reports exactly as a local run does.
+type Generator interface {
+	// Start fixes the instant the load begins, at or after now, and tells
+	// whatever generates the load; the run's clock starts there. notify
+	// takes messages for the user, printed and kept as the engine's are.
+	Start(now time.Time, notify func(msg string)) time.Time
+	// Run generates the load until it is over or ctx ends (Ctrl-C, or
+	// abort_on_fail); it returns when every part of the load has stopped.
+	Run(ctx context.Context) error
+	// Second returns second sec's measurements, waiting for them within
+	// the generator's own bound; the snapshot has the plan's layout.
+	Second(sec int) *metrics.Snapshot
+	// InFlight is the requests sent and not yet answered, as last reported.
+	InFlight() int64
+	// Seconds is how many seconds the load has reported so far.
+	Seconds() int
+	// Busiest returns, for second sec (already taken with Second), the CPU
+	// of the part of the load busiest relative to its cores, and those
+	// cores; false when no part reported its CPU. The generator findings
+	// judge it, since the weakest agent limits the test first.
+	Busiest(sec int) (cpu, capacity float64, ok bool)
+	// Agents describes every part of the load for the report.
+	Agents() []report.Agent
+}

@@ -1,0 +1,110 @@
+package app
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/metrics"
+)
+
+// TestSelfSeriesRecordsTheStallAndThePool: the generator's waits for a CPU
+// and a held VU pool are stored beside its CPU, and nothing is stored for
+// a figure that was not measured.
+func TestSelfSeriesRecordsTheStallAndThePool(t *testing.T) {
+	set := selfSeries(4, 0.5, 2, hostReading{}, stall{p99: 0.25, waitCores: 0.4}, []poolHeld{{scenario: "shop", reason: "open_files", size: 36}}, &metrics.Second{})
+	for name, v := range map[string]float64{selfStall: 0.25, selfCPUWait: 0.4} {
+		found := set.Find(name, "role", "generator")
+		if len(found) != 1 || len(found[0].Points) != 1 || found[0].Points[0] != pointAt(4, v) {
+			t.Errorf("%s: %+v, want one point %v at 4s", name, found, v)
+		}
+	}
+	held := set.Find(selfPoolHeld, "scenario", "shop")
+	if len(held) != 1 || held[0].Label("reason") != "open_files" || held[0].Points[0] != pointAt(4, 36) {
+		t.Errorf("%s: %+v, want 36 at 4s with reason open_files", selfPoolHeld, held)
+	}
+	set = selfSeries(4, 0.5, 2, hostReading{}, stall{-1, -1}, nil, &metrics.Second{})
+	if len(set.Find(selfStall))+len(set.Find(selfCPUWait))+len(set.Find(selfPoolHeld)) != 0 {
+		t.Error("stall or pool series recorded without a reading")
+	}
+}
+
+// TestStallMeterSeesAStarvedGenerator gives the runtime one CPU and keeps
+// it busy with goroutines that never block: every goroutine that becomes
+// runnable meanwhile waits for a time slice (10 ms), so the interval's
+// scheduling latency p99 reads several milliseconds whatever else the
+// machine runs.
+func TestStallMeterSeesAStarvedGenerator(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	m := newStallMeter()
+	stop := time.Now().Add(300 * time.Millisecond)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for time.Now().Before(stop) { // spins: no blocking, only preemption
+			}
+		}()
+	}
+	woke := 0
+	for time.Now().Before(stop) && woke < 1000 {
+		time.Sleep(time.Millisecond) // each wake-up is a wait to run, measured
+		woke++
+	}
+	wg.Wait()
+	st := m.sample()
+	t.Logf("scheduling latency p99 %v, threads' wait %.2f cores, %d wake-ups", time.Duration(st.p99*float64(time.Second)), st.waitCores, woke)
+	if st.p99 < 0.004 {
+		t.Fatalf("scheduling latency p99 %v with 4 spinning goroutines on one CPU, want at least 4 ms", time.Duration(st.p99*float64(time.Second)))
+	}
+}
+
+// TestAStarvedClosedModelIsNamed is issue 11's starved closed-model run in
+// one process: the runtime gets one CPU, and goroutines that never block
+// take most of it, so the VUs wait for a CPU to read responses that a
+// loopback server sent at once. The run must not say "no bottleneck
+// found": a finding names the generator's own wait for a CPU.
+func TestAStarvedClosedModelIsNamed(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer srv.Close()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	deadline := time.Now().Add(time.Minute) // bounds the spinners should the run hang
+	for range 6 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for time.Now().Before(deadline) {
+				select {
+				case <-stop:
+					return
+				default: // spins: no blocking, only preemption
+				}
+			}
+		}()
+	}
+	yaml := fmt.Sprintf(`
+base_url: %s
+scenarios:
+  browse:
+    model: vus
+    vus: 10
+    duration: 6s
+    flow:
+      - get: /
+      - think: 20ms
+`, srv.URL)
+	_, text, _ := runYAML(t, yaml, nil)
+	close(stop)
+	wg.Wait()
+	if !strings.Contains(text, "its goroutines waited") || strings.Contains(text, "no bottleneck found") {
+		t.Fatalf("no finding names the generator's wait for a CPU:\n%s", text)
+	}
+}

@@ -1,0 +1,199 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/app"
+	"github.com/loadlens/loadlens/internal/dist"
+	"github.com/loadlens/loadlens/internal/k8s"
+	"github.com/loadlens/loadlens/internal/plan"
+)
+
+const (
+	k8sUsage         = "k8s run|manifest <test.yaml> --agents N"
+	k8sRunUsage      = "k8s run <test.yaml> --agents N [--namespace NS] [--image IMG] [flags]"
+	k8sManifestUsage = "k8s manifest <test.yaml> --agents N [--namespace NS] [--image IMG] [flags]"
+)
+
+// k8sCommands are k8s's subcommands, listed in the help under it.
+func k8sCommands() []command {
+	return []command{
+		{"k8s run", k8sRunUsage, "run a test over N agent pods (an Indexed Job), coordinated from here, then delete them", k8sRunCmd},
+		{"k8s manifest", k8sManifestUsage, "print the Secret, ConfigMap and Job of a run, for kubectl apply or GitOps", k8sManifestCmd},
+	}
+}
+
+// k8sCmd dispatches to k8s's subcommands.
+func k8sCmd(ctx context.Context, e *env, args []string) int {
+	if len(args) > 0 {
+		for _, c := range k8sCommands() {
+			if c.name == "k8s "+args[0] {
+				return c.run(ctx, e, args[1:])
+			}
+		}
+	}
+	fs := newFlagSet(e, "k8s", k8sUsage)
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return app.ExitBadInput
+	}
+	if len(pos) == 0 {
+		return fail(e, usageErr("k8s needs a subcommand: loadlens %s (see docs/kubernetes.md)", k8sUsage))
+	}
+	return fail(e, usageErr("unknown k8s subcommand %q: run or manifest", pos[0]))
+}
+
+// k8sFlags are the flags both k8s subcommands take.
+type k8sFlags struct {
+	agents           int
+	namespace, image string
+	cpu, memory      string
+	tokenFile        string
+	startup, ttl     time.Duration
+	envs             listFlag
+}
+
+func (k *k8sFlags) register(fs *flag.FlagSet) {
+	fs.IntVar(&k.agents, "agents", 0, "number of agent pods (the Job's completions and parallelism)")
+	fs.StringVar(&k.namespace, "namespace", "", "namespace of the objects (default: the kubeconfig context's; none in a manifest)")
+	fs.StringVar(&k.image, "image", defaultImage(), "the loadlens image the agents run (docs/kubernetes.md)")
+	fs.StringVar(&k.cpu, "cpu", "1", "CPU of each agent pod (request = limit)")
+	fs.StringVar(&k.memory, "memory", "1Gi", "memory of each agent pod (request = limit)")
+	fs.StringVar(&k.tokenFile, "token-file", "", "the agents' token from this file (default: a random token for this run)")
+	fs.DurationVar(&k.startup, "startup-timeout", 5*time.Minute, "how long the agents' pods may take to start (image pull, scheduling)")
+	fs.DurationVar(&k.ttl, "ttl", 10*time.Minute, "how long a finished Job stays when loadlens could not delete it (ttlSecondsAfterFinished)")
+	fs.Var(&k.envs, "e", "KEY=VALUE environment variable for {{ env.KEY }} templates (repeatable)")
+}
+
+// defaultImage is the image of this loadlens version.
+func defaultImage() string { return "ghcr.io/loadlens/loadlens:" + app.Version }
+
+// spec reads the test and returns the run's objects.
+func (k *k8sFlags) spec(file string) (*k8s.Spec, *plan.Plan, func(string) (string, bool), error) {
+	if k.agents < 1 {
+		return nil, nil, nil, usageErr("--agents: give the number of agent pods, e.g. --agents 4")
+	}
+	lookup, err := envLookup(k.envs)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	p, err := plan.ParseFile(file, lookup)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	test, data, err := k8s.TestFiles(p)
+	if err != nil {
+		return nil, nil, nil, usageErr("%v", err)
+	}
+	token := k8s.NewToken()
+	if k.tokenFile != "" {
+		if token, err = dist.ReadToken(k.tokenFile); err != nil {
+			return nil, nil, nil, usageErr("--token-file: %v", err)
+		}
+	}
+	s := &k8s.Spec{Name: k8s.NewName(p.Name), Namespace: k.namespace, Image: k.image, Agents: k.agents,
+		CPU: k.cpu, Memory: k.memory, Token: token, Test: test, Data: data,
+		// the pods' whole life: starting, the test, and a margin for connecting and the last seconds
+		Deadline: k.startup + k8s.Length(p) + 2*time.Minute, TTL: k.ttl}
+	if err := s.Check(); err != nil {
+		return nil, nil, nil, usageErr("%v", err)
+	}
+	return s, p, lookup, nil
+}
+
+// k8sManifestCmd prints the objects of a run.
+func k8sManifestCmd(_ context.Context, e *env, args []string) int {
+	fs := newFlagSet(e, "k8s manifest", k8sManifestUsage)
+	var k k8sFlags
+	k.register(fs)
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return app.ExitBadInput
+	}
+	if len(pos) != 1 {
+		return fail(e, usageErr("k8s manifest takes one test file: loadlens %s", k8sManifestUsage))
+	}
+	s, _, _, err := k.spec(pos[0])
+	if err != nil {
+		return fail(e, err)
+	}
+	objs, err := k8s.Build(s)
+	if err != nil {
+		return fail(e, usageErr("%v", err))
+	}
+	ns := ""
+	if s.Namespace != "" {
+		ns = " -n " + s.Namespace
+	}
+	fmt.Fprintf(e.stdout, "# loadlens %s: %d agents for %s (docs/kubernetes.md).\n# The coordinator's token: kubectl get secret%s %s -o jsonpath='{.data.token}' | base64 -d\n"+
+		"# Delete everything: kubectl delete%s job,secret,configmap -l %s=%s\n",
+		app.Version, s.Agents, pos[0], ns, s.Name, ns, k8s.RunLabel, s.Name)
+	if err := k8s.WriteManifest(e.stdout, objs); err != nil {
+		return fail(e, err)
+	}
+	return app.ExitOK
+}
+
+// k8sRunCmd runs a test over agent pods reached through port-forwards.
+func k8sRunCmd(ctx context.Context, e *env, args []string) int {
+	return k8sRun(ctx, e, args, func(cl *k8s.Cluster, ns string) k8s.Reach { return k8s.PortForward(cl, ns, e.stderr) })
+}
+
+// k8sRun is k8s run with the way agents are reached given: the port-forward
+// in use, loopback in the test that plays the kubelet.
+func k8sRun(ctx context.Context, e *env, args []string, reach func(*k8s.Cluster, string) k8s.Reach) int {
+	fs := newFlagSet(e, "k8s run", k8sRunUsage)
+	var k k8sFlags
+	k.register(fs)
+	kubeconfig := fs.String("kubeconfig", "", "kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)")
+	kubeContext := fs.String("context", "", "kubeconfig context (default: the current one)")
+	results := fs.String("results", app.DefaultResults, "parent directory of run directories")
+	summaryJSON := fs.String("summary-json", "", "also write summary.json to this file")
+	quiet := fs.Bool("quiet", false, "no live progress line")
+	var out outputFlags
+	out.register(fs)
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return app.ExitBadInput
+	}
+	if len(pos) != 1 {
+		return fail(e, usageErr("k8s run takes one test file: loadlens %s", k8sRunUsage))
+	}
+	s, _, lookup, err := k.spec(pos[0])
+	if err != nil {
+		return fail(e, err)
+	}
+	dash, err := out.dashboard()
+	if err != nil {
+		return fail(e, err)
+	}
+	cl, err := k8s.Connect(*kubeconfig, *kubeContext)
+	if err != nil {
+		return fail(e, usageErr("%v", err))
+	}
+	if s.Namespace == "" {
+		s.Namespace = cl.Namespace
+	}
+	objs, err := k8s.Build(s)
+	if err != nil {
+		return fail(e, usageErr("%v", err))
+	}
+	var res app.RunResult
+	coordinate := func(ctx context.Context, addrs []string) error {
+		var err error
+		res, err = dist.Coordinate(ctx, dist.Config{TestFile: pos[0], Env: lookup, Agents: addrs, Token: s.Token,
+			Run: app.RunConfig{ResultsDir: *results, Out: e.stdout, TTY: e.tty, Quiet: *quiet, SummaryJSON: *summaryJSON,
+				JUnit: out.junit, SummaryMD: out.summaryMD, Dashboard: dash, Args: storedArgs(fs, e.args), Version: app.Version}})
+		return err
+	}
+	run := k8s.Run{Client: cl.Client, Objects: objs, Reach: reach(cl, s.Namespace), Coordinate: coordinate,
+		Startup: k.startup, Log: e.stderr}
+	if err := run.Do(ctx); err != nil {
+		fail(e, err)
+		return app.ExitAfter(res.ExitCode, err)
+	}
+	return res.ExitCode
+}

@@ -1,0 +1,517 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/k8s"
+	"github.com/loadlens/loadlens/internal/k8s/k8stest"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/clientcmd"
+)
+
+// k8sTest is a test file over a target, with a data file the agents must receive.
+func k8sTest(t *testing.T, target string, duration string) string {
+	t.Helper()
+	dir := t.TempDir()
+	test := filepath.Join(dir, "shop.yaml")
+	src := fmt.Sprintf("name: shop\nbase_url: %s\nscenarios:\n  browse:\n    rate: 20\n    duration: %s\n    data: data/users.csv\n    flow:\n      - get: /?u={{ user }}\n", target, duration)
+	if err := os.WriteFile(test, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "data"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "data", "users.csv"), []byte("user\nann\nbob\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return test
+}
+
+// TestK8sRunOnAPIServer runs `loadlens k8s run` against a real API server.
+// With no kubelet, the test plays it: for each index it creates the pod
+// the Job controller would, starts `loadlens agent` with that pod's
+// arguments and environment (resolved from the created Job, the token
+// from the created Secret), and marks the pod ready. The one substitution
+// is how the coordinator reaches an agent: a port-forward needs a kubelet,
+// so the test's Reach returns the agent process's loopback address.
+func TestK8sRunOnAPIServer(t *testing.T) {
+	srv := k8stest.Start(t)
+	c := srv.Client(t)
+	k8stest.Namespace(t, c, "perf")
+	bin := buildLoadlens(t)
+	var served, withUser atomic.Int64
+	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		served.Add(1)
+		if u := r.URL.Query().Get("u"); u == "ann" || u == "bob" {
+			withUser.Add(1)
+		}
+	}))
+	defer target.Close()
+	test := k8sTest(t, target.URL, "3s")
+	results := t.TempDir()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	kl := &kubelet{t: t, c: c, bin: bin, addrs: map[int]chan string{}}
+	go func() {
+		if err := kl.play(ctx, 2); err != nil {
+			t.Errorf("playing the kubelet: %v", err)
+			stop() // the run cannot start: end it now
+		}
+	}()
+	var out, errb syncBuf
+	e := &env{stdout: &out, stderr: &errb}
+	code := k8sRun(ctx, e, []string{test, "--agents", "2", "--namespace", "perf", "--kubeconfig", srv.Kubeconfig,
+		"--image", "example/loadlens:test", "--cpu", "500m", "--memory", "256Mi", "--results", results, "--quiet", "--no-dashboard"},
+		func(*k8s.Cluster, string) k8s.Reach { return kl.reach })
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errb.String())
+	}
+	kl.checkJob(t)
+	kl.waitAgents(t)
+
+	runs, _ := filepath.Glob(filepath.Join(results, "*", "summary.json"))
+	if len(runs) != 1 {
+		t.Fatalf("want one run directory in %s, found %v", results, runs)
+	}
+	var s struct {
+		Metrics map[string]map[string]any `json:"metrics"`
+	}
+	b, err := os.ReadFile(runs[0])
+	if err != nil || json.Unmarshal(b, &s) != nil {
+		t.Fatalf("summary.json: %v", err)
+	}
+	count, _ := s.Metrics["http_reqs"]["count"].(float64)
+	if int64(count) != served.Load() || count < 50 {
+		t.Errorf("summary.json counts %v requests, the target served %d (want equal, about 60)", count, served.Load())
+	}
+	if withUser.Load() != served.Load() {
+		t.Errorf("%d of %d requests carried a user from the data file", withUser.Load(), served.Load())
+	}
+	for _, want := range []string{"created Job, Secret and ConfigMap perf/loadlens-shop-", "agent 0 (pod ", "): ready", "deleted Job, pods, Secret and ConfigMap"} {
+		if !strings.Contains(errb.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errb.String())
+		}
+	}
+	assertNothingLeft(t, c)
+	t.Logf("stderr:\n%s", errb.String())
+}
+
+// kubelet plays the Job controller and the kubelets of a cluster.
+type kubelet struct {
+	t     *testing.T
+	c     kubernetes.Interface
+	bin   string
+	mu    sync.Mutex
+	addrs map[int]chan string // each agent's loopback address, once it listens
+	job   *batchv1.Job
+	sec   *corev1.Secret
+	procs []*exec.Cmd
+	outs  []*syncBuf
+}
+
+func (k *kubelet) addr(i int) chan string {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.addrs[i] == nil {
+		k.addrs[i] = make(chan string, 1)
+	}
+	return k.addrs[i]
+}
+
+// reach is the test's Reach: the agent's own loopback address.
+func (k *kubelet) reach(ctx context.Context, a k8s.Agent) (string, error) {
+	select {
+	case addr := <-k.addr(a.Index):
+		return addr, nil
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}
+
+// play waits for the run's Job to be resumed, then starts its n pods.
+func (k *kubelet) play(ctx context.Context, n int) error {
+	job, err := k.waitJob(ctx)
+	if err != nil {
+		return err
+	}
+	sec, err := k.c.CoreV1().Secrets(job.Namespace).Get(ctx, job.Name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	cm, err := k.c.CoreV1().ConfigMaps(job.Namespace).Get(ctx, job.Name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	k.mu.Lock()
+	k.job, k.sec = job, sec
+	k.mu.Unlock()
+	for i := range n {
+		if err := k.startPod(ctx, job, sec, cm, i); err != nil {
+			return fmt.Errorf("pod %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// waitJob polls for the run's Job until it is resumed (its Secret and ConfigMap then exist).
+func (k *kubelet) waitJob(ctx context.Context) (*batchv1.Job, error) {
+	for {
+		jobs, err := k.c.BatchV1().Jobs("perf").List(ctx, metav1.ListOptions{LabelSelector: "app.kubernetes.io/managed-by=loadlens"})
+		if err == nil && len(jobs.Items) == 1 && !*jobs.Items[0].Spec.Suspend {
+			return &jobs.Items[0], nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("no resumed Job appeared: %v", err)
+		case <-time.After(100 * time.Millisecond): // polling the API server, bounded by ctx
+		}
+	}
+}
+
+// startPod creates pod i and runs its container as a process: the
+// arguments of the Job's template, its environment resolved as the kubelet
+// would, the mounted volumes stood in for by directories.
+func (k *kubelet) startPod(ctx context.Context, job *batchv1.Job, sec *corev1.Secret, cm *corev1.ConfigMap, i int) error {
+	pod, err := k8stest.CreatePod(ctx, k.c, job, i)
+	if err != nil {
+		return err
+	}
+	root := k.t.TempDir()
+	mounts := map[string]string{}
+	ctr := pod.Spec.Containers[0]
+	for _, m := range ctr.VolumeMounts {
+		mounts[m.MountPath] = filepath.Join(root, m.Name)
+		if err := os.MkdirAll(mounts[m.MountPath], 0o700); err != nil {
+			return err
+		}
+	}
+	for _, v := range pod.Spec.Volumes {
+		dir := filepath.Join(root, v.Name)
+		switch {
+		case v.Secret != nil:
+			for _, it := range v.Secret.Items {
+				if err := os.WriteFile(filepath.Join(dir, it.Path), sec.Data[it.Key], 0o400); err != nil {
+					return err
+				}
+			}
+		case v.ConfigMap != nil:
+			for _, it := range v.ConfigMap.Items {
+				_ = os.MkdirAll(filepath.Dir(filepath.Join(dir, it.Path)), 0o700)
+				if err := os.WriteFile(filepath.Join(dir, it.Path), []byte(cm.Data[it.Key]), 0o400); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	var env []string
+	for _, ev := range ctr.Env {
+		val := ev.Value
+		if ev.ValueFrom != nil {
+			key := strings.TrimSuffix(strings.TrimPrefix(ev.ValueFrom.FieldRef.FieldPath, "metadata.annotations['"), "']")
+			val = pod.Annotations[key]
+		}
+		for mount, dir := range mounts {
+			if rest, ok := strings.CutPrefix(val, mount+"/"); ok {
+				val = filepath.Join(dir, rest) // a path in a volume: the stand-in directory
+				break
+			}
+		}
+		if ev.Name == k8s.ListenEnv {
+			val = "127.0.0.1:0" // each pod has its own network; on one host each agent takes a free port
+		}
+		env = append(env, ev.Name+"="+val)
+	}
+	cmd := exec.CommandContext(ctx, k.bin, ctr.Args...)
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Dir = mounts[ctr.WorkingDir]
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	var rest syncBuf
+	cmd.Stderr = &rest
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	k.mu.Lock()
+	k.procs, k.outs = append(k.procs, cmd), append(k.outs, &rest)
+	k.mu.Unlock()
+	sc := bufio.NewScanner(stdout)
+	var addr string
+	for sc.Scan() {
+		if a, ok := strings.CutPrefix(sc.Text(), "agent: listening on "); ok {
+			addr, _, _ = strings.Cut(a, ";")
+			break
+		}
+	}
+	go func() { _, _ = io.Copy(&rest, stdout) }()
+	if addr == "" {
+		return fmt.Errorf("agent %d printed no address; stderr: %s", i, rest.String())
+	}
+	if _, err := k8stest.SetStatus(ctx, k.c, pod, k8stest.Ready()); err != nil {
+		return err
+	}
+	k.addr(i) <- addr
+	return nil
+}
+
+// checkJob checks the objects the run created, as the kubelet saw them.
+func (k *kubelet) checkJob(t *testing.T) {
+	t.Helper()
+	k.mu.Lock()
+	job, sec := k.job, k.sec
+	k.mu.Unlock()
+	if job == nil {
+		t.Fatal("the kubelet never saw the Job")
+	}
+	s := job.Spec
+	if *s.CompletionMode != batchv1.IndexedCompletion || *s.Completions != 2 || *s.Parallelism != 2 || *s.ActiveDeadlineSeconds <= 0 {
+		t.Errorf("Job spec: %+v", s)
+	}
+	ctr := s.Template.Spec.Containers[0]
+	if ctr.Image != "example/loadlens:test" || ctr.Resources.Limits.Cpu().String() != "500m" || ctr.Resources.Requests.Memory().String() != "256Mi" {
+		t.Errorf("container: image %q resources %+v", ctr.Image, ctr.Resources)
+	}
+	if len(sec.OwnerReferences) != 1 || sec.OwnerReferences[0].UID != job.UID || len(sec.Data["token"]) != 64 {
+		t.Errorf("Secret: owners %+v, token of %d bytes", sec.OwnerReferences, len(sec.Data["token"]))
+	}
+}
+
+// waitAgents checks that every agent exited by itself after its run (--once).
+func (k *kubelet) waitAgents(t *testing.T) {
+	t.Helper()
+	k.mu.Lock()
+	procs, outs := k.procs, k.outs
+	k.mu.Unlock()
+	for i, p := range procs {
+		done := make(chan error, 1)
+		go func() { done <- p.Wait() }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("agent %d: %v\n%s", i, err, outs[i].String())
+			}
+		case <-time.After(30 * time.Second):
+			t.Errorf("agent %d still runs 30s after its run (a Job's pod must exit)", i)
+		}
+	}
+}
+
+// TestK8sManifestDryRun sends `loadlens k8s manifest`'s output to a real
+// API server with dryRun=All, the request `kubectl apply --dry-run=server`
+// makes for new objects: the server validates and admits them, stores none.
+func TestK8sManifestDryRun(t *testing.T) {
+	srv := k8stest.Start(t)
+	c := srv.Client(t)
+	k8stest.Namespace(t, c, "perf")
+	cfg, err := clientcmd.BuildConfigFromFlags("", srv.Kubeconfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dyn := dynamic.NewForConfigOrDie(cfg)
+	test := k8sTest(t, "http://127.0.0.1:9", "1m")
+	var out, errb bytes.Buffer
+	if code := Main(context.Background(), []string{"k8s", "manifest", test, "--agents", "20", "--namespace", "perf", "--cpu", "2", "--memory", "2Gi"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	objs := decodeAll(t, out.Bytes())
+	if len(objs) != 3 {
+		t.Fatalf("want 3 objects, got %d", len(objs))
+	}
+	for _, o := range objs {
+		if err := dryRun(dyn, o); err != nil {
+			t.Errorf("%s %s refused: %v", o.GetKind(), o.GetName(), err)
+		}
+	}
+	assertNothingLeft(t, c)
+
+	// The server validates for real: the same Job with a wrong field is refused.
+	bad := objs[2].DeepCopy()
+	if err := unstructured.SetNestedField(bad.Object, int64(-1), "spec", "completions"); err != nil {
+		t.Fatal(err)
+	}
+	if err := dryRun(dyn, bad); !apierrors.IsInvalid(err) {
+		t.Errorf("a Job with completions -1: %v, want Invalid", err)
+	}
+}
+
+// TestK8sRunCtrlC interrupts the real binary while it waits for its pods,
+// as Ctrl-C does, and checks that it deletes everything it created.
+func TestK8sRunCtrlC(t *testing.T) {
+	srv := k8stest.Start(t)
+	c := srv.Client(t)
+	k8stest.Namespace(t, c, "perf")
+	bin := buildLoadlens(t)
+	test := k8sTest(t, "http://127.0.0.1:9", "1m")
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "k8s", "run", test, "--agents", "3", "--namespace", "perf", "--kubeconfig", srv.Kubeconfig)
+	cmd.Dir = t.TempDir()
+	var errb syncBuf
+	cmd.Stdout, cmd.Stderr = &errb, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	kl := &kubelet{t: t, c: c}
+	job, err := kl.waitJob(ctx)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	// one pod is pending, as on a full cluster: its deletion is checked too
+	p, err := k8stest.CreatePod(ctx, c, job, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := k8stest.SetStatus(ctx, c, p, corev1.PodStatus{Phase: corev1.PodPending}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(time.Minute)
+	for !strings.Contains(errb.String(), "agent 0 (pod "+p.Name+"): pending") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the pending pod was never reported:\n%s", errb.String())
+		}
+		time.Sleep(50 * time.Millisecond) // polling the output, bounded by the deadline
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() == 0 {
+		t.Errorf("exit %v after Ctrl-C, want a failure code", err)
+	}
+	if !strings.Contains(errb.String(), "deleted Job, pods, Secret and ConfigMap perf/"+job.Name) {
+		t.Errorf("output:\n%s", errb.String())
+	}
+	assertNothingLeft(t, c)
+}
+
+func decodeAll(t *testing.T, b []byte) []*unstructured.Unstructured {
+	t.Helper()
+	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(b), 4096)
+	var objs []*unstructured.Unstructured
+	for range 10 {
+		var m map[string]any
+		if err := dec.Decode(&m); errors.Is(err, io.EOF) {
+			return objs
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if m != nil {
+			objs = append(objs, &unstructured.Unstructured{Object: m})
+		}
+	}
+	t.Fatal("more documents than a run has")
+	return nil
+}
+
+func dryRun(dyn dynamic.Interface, o *unstructured.Unstructured) error {
+	gvr := map[string]schema.GroupVersionResource{
+		"Secret":    {Version: "v1", Resource: "secrets"},
+		"ConfigMap": {Version: "v1", Resource: "configmaps"},
+		"Job":       {Group: "batch", Version: "v1", Resource: "jobs"},
+	}[o.GetKind()]
+	_, err := dyn.Resource(gvr).Namespace(o.GetNamespace()).Create(context.Background(), o,
+		metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}, FieldValidation: "Strict"})
+	return err
+}
+
+// assertNothingLeft checks that no loadlens object remains in perf.
+func assertNothingLeft(t *testing.T, c kubernetes.Interface) {
+	t.Helper()
+	ctx := context.Background()
+	sel := metav1.ListOptions{LabelSelector: "app.kubernetes.io/managed-by=loadlens"}
+	jobs, err1 := c.BatchV1().Jobs("perf").List(ctx, sel)
+	secs, err2 := c.CoreV1().Secrets("perf").List(ctx, sel)
+	cms, err3 := c.CoreV1().ConfigMaps("perf").List(ctx, sel)
+	pods, err4 := c.CoreV1().Pods("perf").List(ctx, sel)
+	if err := errors.Join(err1, err2, err3, err4); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(jobs.Items) + len(secs.Items) + len(cms.Items) + len(pods.Items); n != 0 {
+		t.Errorf("left behind: %d Jobs, %d Secrets, %d ConfigMaps, %d pods", len(jobs.Items), len(secs.Items), len(cms.Items), len(pods.Items))
+	}
+}
+
+// buildLoadlens builds the binary the agents (and the Ctrl-C test) run.
+func buildLoadlens(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "loadlens")
+	out, err := exec.Command("go", "build", "-o", bin, "../../cmd/loadlens").CombinedOutput()
+	if err != nil {
+		t.Fatalf("building loadlens: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// syncBuf is a bytes.Buffer safe for concurrent writers and a reader.
+type syncBuf struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuf) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuf) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestK8sBadInput(t *testing.T) {
+	test := k8sTest(t, "http://127.0.0.1:9", "1m")
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	if err := os.WriteFile(bad, []byte("name: x\nscenarios:\n  s:\n    rate: ten\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no agents", []string{"k8s", "manifest", test}, "--agents: give the number of agent pods"},
+		{"bad cpu", []string{"k8s", "manifest", test, "--agents", "2", "--cpu", "lots"}, `--cpu "lots": not a Kubernetes quantity`},
+		{"bad test", []string{"k8s", "manifest", bad, "--agents", "2"}, bad + ":4:"},
+		{"no test", []string{"k8s", "run", "--agents", "2"}, "k8s run takes one test file"},
+		{"bad kubeconfig", []string{"k8s", "run", test, "--agents", "2", "--kubeconfig", filepath.Join(t.TempDir(), "none")}, "kubeconfig:"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := main(tc.args...)
+			if code != 2 || !strings.Contains(stderr, tc.want) || stdout != "" {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and %q", code, stdout, stderr, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,88 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"os"
+	"strings"
+
+	"github.com/loadlens/loadlens/internal/app"
+	"github.com/loadlens/loadlens/internal/dist"
+)
+
+// distFlags are run's flags for a run over agents.
+type distFlags struct {
+	agents                 string
+	local                  int
+	tokenFile              string
+	tlsCA, tlsCert, tlsKey string
+}
+
+func (d *distFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&d.agents, "agents", "", "run over these agents, host:port,host:port (see docs/distributed.md)")
+	fs.IntVar(&d.local, "local-agents", 0, "run over N agent processes started on 127.0.0.1 (and stopped after)")
+	fs.StringVar(&d.tokenFile, "token-file", os.Getenv("LOADLENS_TOKEN_FILE"), "with --agents: the file holding the agents' token (env LOADLENS_TOKEN_FILE)")
+	fs.StringVar(&d.tlsCA, "tls-ca", "", "with --agents: verify the agents' TLS certificates with this CA (PEM)")
+	fs.StringVar(&d.tlsCert, "tls-cert", "", "with --agents: the coordinator's certificate for agents requiring mutual TLS")
+	fs.StringVar(&d.tlsKey, "tls-key", "", "with --agents: the key of --tls-cert")
+}
+
+func (d *distFlags) distributed() bool { return d.agents != "" || d.local != 0 }
+
+// check refuses combinations a distributed run cannot honour.
+func (d *distFlags) check(isURL bool, segment string, noMetrics bool) error {
+	switch {
+	case d.agents != "" && d.local != 0:
+		return usageErr("--agents and --local-agents: choose one")
+	case d.local < 0:
+		return usageErr("--local-agents must be at least 1, got %d", d.local)
+	case isURL:
+		return usageErr("a distributed run takes a test file, not a URL (write one with `loadlens import curl`, or see docs/test-format.md)")
+	case segment != "":
+		return usageErr("--segment and agents: the coordinator gives each agent its segment")
+	case noMetrics:
+		return usageErr("--no-metrics applies to a run in one process")
+	case d.agents != "" && d.tokenFile == "":
+		return usageErr("--agents needs --token-file (or LOADLENS_TOKEN_FILE): the agents run tests only for a coordinator that presents their token")
+	}
+	return nil
+}
+
+// runDistributed runs the test file over agents: given ones, or local ones it starts and stops.
+func runDistributed(ctx context.Context, e *env, d *distFlags, file string, lookup func(string) (string, bool), rc app.RunConfig) int {
+	cfg := dist.Config{TestFile: file, Env: lookup, Run: rc}
+	if d.local > 0 {
+		exe, err := os.Executable()
+		if err != nil {
+			return fail(e, err)
+		}
+		local, err := dist.StartLocal(exe, d.local, e.stderr)
+		if err != nil {
+			return fail(e, err)
+		}
+		defer local.Stop()
+		cfg.Agents, cfg.Token = local.Addrs, local.Token
+	} else {
+		for _, a := range strings.Split(d.agents, ",") {
+			if a = strings.TrimSpace(a); a != "" {
+				cfg.Agents = append(cfg.Agents, a)
+			}
+		}
+		tok, err := dist.ReadToken(d.tokenFile)
+		if err != nil {
+			return fail(e, usageErr("--token-file: %v", err))
+		}
+		cfg.Token = tok
+		if d.tlsCA != "" || d.tlsCert != "" || d.tlsKey != "" {
+			if cfg.TLS, err = dist.ClientTLS(d.tlsCA, d.tlsCert, d.tlsKey); err != nil {
+				return fail(e, usageErr("%v", err))
+			}
+		}
+	}
+	res, err := dist.Coordinate(ctx, cfg)
+	if err != nil {
+		fail(e, err)
+		return app.ExitAfter(res.ExitCode, err)
+	}
+	return res.ExitCode
+}

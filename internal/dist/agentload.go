@@ -1,0 +1,104 @@
+package dist
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/engine"
+	"github.com/loadlens/loadlens/internal/metrics"
+)
+
+// collectGrace is how long after a second ends the agent takes it: as the
+// local collector does, so requests ending at the boundary are in it.
+const collectGrace = 100 * time.Millisecond
+
+// load waits for the agreed instant, runs the engine on the segment and
+// sends each second's snapshot as it is taken, then the end. ctx ends with
+// the coordinator (or its stop).
+func (s *session) load(ctx context.Context, at time.Time) {
+	p := s.plan
+	rec := metrics.NewRecorder(p.Layout, 2*runtime.GOMAXPROCS(0))
+	eng := engine.New(p, rec, engine.Options{Segment: s.seg, Start: at,
+		Notify: func(msg string) { _ = s.c.send(kindNotice, notice{Text: msg}) }})
+	wait := time.NewTimer(time.Until(at))
+	defer wait.Stop()
+	select {
+	case <-wait.C:
+	case <-ctx.Done():
+		_ = s.c.send(kindDone, done{Error: "stopped before the start: " + context.Cause(ctx).Error()})
+		return
+	}
+	fmt.Fprintf(s.cfg.Out, "agent: load started\n")
+	engDone := make(chan error, 1)
+	go func() { engDone <- eng.Run(ctx) }()
+	cpu := newCPUMeter()
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	var engErr error
+	sec := 0
+	send := func() bool {
+		snap := rec.Collect(sec)
+		snap.SetGauges(eng.Gauges(nil))
+		b, err := snap.MarshalBinary()
+		if err == nil {
+			err = s.c.send(kindSecond, secondFrame(sec, cpu.sample(), eng.InFlight(), b))
+		}
+		sec++
+		return err == nil
+	}
+loop:
+	for {
+		timer.Reset(time.Until(at.Add(time.Duration(sec+1)*time.Second + collectGrace)))
+		select {
+		case <-timer.C:
+			if !send() {
+				break loop // the connection is gone; the read loop stops the load
+			}
+		case engErr = <-engDone:
+			last := int(time.Since(at) / time.Second)
+			for sec <= last && send() {
+			}
+			d := done{Seconds: sec}
+			if engErr != nil {
+				d.Error = engErr.Error()
+			}
+			s.over.Store(true)
+			_ = s.c.send(kindDone, d)
+			if ctx.Err() != nil {
+				fmt.Fprintf(s.cfg.Out, "agent: load stopped after %d seconds: %v\n", sec, context.Cause(ctx))
+			} else {
+				fmt.Fprintf(s.cfg.Out, "agent: load over after %d seconds\n", sec)
+			}
+			return
+		}
+	}
+	<-engDone
+	fmt.Fprintf(s.cfg.Out, "agent: load stopped after %d seconds: the connection to the coordinator broke\n", sec)
+}
+
+// cpuMeter measures this process's CPU between calls.
+type cpuMeter struct {
+	wall time.Time
+	cpu  time.Duration
+	ok   bool
+}
+
+func newCPUMeter() *cpuMeter {
+	c, ok := processCPU()
+	return &cpuMeter{wall: time.Now(), cpu: c, ok: ok}
+}
+
+// sample returns the cores kept busy since the last call; NaN when unknown.
+func (m *cpuMeter) sample() float64 {
+	c, ok := processCPU()
+	now := time.Now()
+	wall, used, was := now.Sub(m.wall), c-m.cpu, m.ok
+	m.wall, m.cpu, m.ok = now, c, ok
+	if !ok || !was || wall <= 0 {
+		return math.NaN()
+	}
+	return max(used.Seconds(), 0) / wall.Seconds()
+}

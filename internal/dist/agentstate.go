@@ -1,0 +1,74 @@
+package dist
+
+import (
+	"math"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/sample"
+)
+
+// agentState is what the coordinator knows of one agent during the run.
+// The generator's mutex guards it.
+type agentState struct {
+	*remote
+	pending  map[int]*metrics.Snapshot // received, not merged yet
+	cpuAt    map[int]float64           // the CPU it reported with each pending second
+	next     int                       // the next second expected: they come in order
+	merged   int                       // seconds below this were merged or marked missing
+	done     bool                      // it said the load was over
+	total    int                       // with done: how many seconds it sent
+	lost     bool                      // its connection broke or fell silent before done
+	lostAt   int                       // with lost: the first second not received
+	lostWhy  string
+	missing  []int // seconds waited for in vain, left out of the merge
+	late     int   // seconds that came after they were marked missing, discarded
+	inFlight int64 // its requests in flight at its last second
+
+	requests, errors, iterations, dropped int64
+	cpuSum, cpuMax                        float64
+	cpuN                                  int
+	lagMax                                time.Duration
+}
+
+// owes reports whether second sec from this agent is still to come: it has
+// not arrived, and the agent neither ended before it nor was lost.
+func (a *agentState) owes(sec int) bool {
+	if _, ok := a.pending[sec]; ok {
+		return false
+	}
+	return !(a.done && sec >= a.total) && !(a.lost && sec >= a.lostAt) && sec >= a.next
+}
+
+// receive keeps one second's snapshot and adds it to the agent's figures.
+func (a *agentState) receive(sec int, cpu float64, s *metrics.Snapshot) {
+	a.next = sec + 1
+	if sec < a.merged { // marked missing already: merging it now would change a second already written
+		a.late++
+		return
+	}
+	a.pending[sec] = s
+	for i := range s.Endpoints {
+		e := &s.Endpoints[i]
+		a.requests += e.Requests
+		for k := range e.Failures {
+			if sample.Kind(k) != sample.OK {
+				a.errors += e.Failures[k]
+			}
+		}
+	}
+	for i := range s.Scenarios {
+		sc := &s.Scenarios[i]
+		a.iterations += sc.Iterations
+		a.dropped += sc.Dropped
+		if sc.Lag != nil {
+			a.lagMax = max(a.lagMax, sc.Lag.Quantile(99))
+		}
+	}
+	if !math.IsNaN(cpu) {
+		a.cpuAt[sec] = cpu
+		a.cpuSum += cpu
+		a.cpuMax = max(a.cpuMax, cpu)
+		a.cpuN++
+	}
+}

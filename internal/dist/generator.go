@@ -1,0 +1,285 @@
+package dist
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/plan"
+	"github.com/loadlens/loadlens/internal/units"
+)
+
+// startMargin is how far ahead the agreed start is set: time for the start
+// message to reach every agent, with room for a slow one.
+const startMargin = 1500 * time.Millisecond
+
+// stopWait bounds how long agents asked to stop may take to say they did:
+// their graceful stop, with room.
+const stopWait = 30 * time.Second
+
+// generator is the agents seen as one load generator (app.Generator): it
+// starts them, reads their seconds and merges each second once every agent
+// still running has sent it, or its wait is over.
+type generator struct {
+	plan    *plan.Plan
+	wait    time.Duration // how long a late second is waited for
+	silence time.Duration // an agent quiet this long is lost
+	agents  []*agentState
+	start   time.Time
+	notify  func(string)
+	tap     func(agent string, snap []byte)
+	missed  func(agent string, sec int)
+
+	mu      sync.Mutex
+	changed chan struct{} // closed and replaced whenever an agent's state changes
+	seconds int           // the most seconds any agent sent
+	busy    busiest       // the busiest agent in the second merged last
+}
+
+// busiest is the agent whose CPU was the largest share of its cores in one second.
+type busiest struct {
+	sec        int
+	cpu, cores float64
+	ok         bool
+}
+
+func newGenerator(p *plan.Plan, remotes []*remote, wait time.Duration) *generator {
+	g := &generator{plan: p, wait: wait, silence: DefaultSilence, changed: make(chan struct{})}
+	for _, r := range remotes {
+		g.agents = append(g.agents, &agentState{remote: r, pending: map[int]*metrics.Snapshot{}, cpuAt: map[int]float64{}, lostAt: -1})
+	}
+	return g
+}
+
+// Start sets the agreed instant and sends it to every agent on its own
+// clock: our instant plus its offset.
+func (g *generator) Start(now time.Time, notify func(string)) time.Time {
+	g.notify = notify
+	g.start = now.Add(startMargin)
+	for _, a := range g.agents {
+		at := g.start.Add(a.offset)
+		if err := a.c.send(kindStart, start{AtNanos: at.UnixNano()}); err != nil {
+			g.lose(a, fmt.Sprintf("could not be started: %v", err))
+		}
+	}
+	return g.start
+}
+
+// Run reads every agent until each has ended or is lost. When ctx ends
+// (Ctrl-C, abort_on_fail) it asks them all to stop and waits, within
+// stopWait, for them to end.
+func (g *generator) Run(ctx context.Context) error {
+	var wg sync.WaitGroup
+	for _, a := range g.agents {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			g.read(a)
+		}()
+	}
+	beats := time.NewTicker(beatEvery)
+	defer beats.Stop()
+	all := make(chan struct{})
+	go func() { wg.Wait(); close(all) }()
+	var giveUp <-chan time.Time
+	stopping := ctx.Done()
+	for {
+		select {
+		case <-all:
+			return nil
+		case <-beats.C:
+			for _, a := range g.agents {
+				_ = a.c.send(kindBeat, nil) // a broken connection shows in read
+			}
+		case <-stopping:
+			stopping = nil
+			why := "the run was interrupted"
+			if c := context.Cause(ctx); c != nil && !errors.Is(c, context.Canceled) {
+				why = c.Error()
+			}
+			for _, a := range g.agents {
+				_ = a.c.send(kindStop, stop{Reason: why})
+			}
+			t := time.NewTimer(stopWait)
+			defer t.Stop()
+			giveUp = t.C
+		case <-giveUp:
+			for _, a := range g.agents {
+				_ = a.nc.Close() // its read fails, and it is marked lost
+			}
+			giveUp = nil
+		}
+	}
+}
+
+// read takes one agent's frames until it ends or is lost.
+func (g *generator) read(a *agentState) {
+	defer a.nc.Close()
+	for {
+		_ = a.nc.SetReadDeadline(time.Now().Add(max(g.silence, time.Until(g.start)+g.silence)))
+		f, err := a.c.read()
+		if err != nil {
+			g.lose(a, lostReason(err))
+			return
+		}
+		switch f.kind {
+		case kindSecond:
+			head, body, err := parseSecondFrame(f.body)
+			sec := head.sec
+			var snap metrics.Snapshot
+			if err == nil {
+				err = snap.UnmarshalBinary(body)
+			}
+			if err == nil {
+				err = snap.CheckLayout(g.plan.Layout)
+			}
+			if err == nil && sec != snap.Second {
+				err = fmt.Errorf("second %d carries the snapshot of second %d", sec, snap.Second)
+			}
+			if err != nil {
+				g.lose(a, "sent a bad second: "+err.Error())
+				return
+			}
+			g.update(func() {
+				if g.tap != nil {
+					g.tap(a.name, body)
+				}
+				a.receive(sec, head.cpu, &snap)
+				a.inFlight = head.inFlight
+				g.seconds = max(g.seconds, sec+1)
+			})
+		case kindNotice:
+			var n notice
+			_ = json.Unmarshal(f.body, &n)
+			g.notify(a.name + ": " + n.Text)
+		case kindDone:
+			var d done
+			_ = json.Unmarshal(f.body, &d)
+			if d.Error != "" {
+				g.notify(fmt.Sprintf("%s (%s) ended with an error: %s", a.name, a.addr, d.Error))
+			}
+			g.update(func() { a.done, a.total = true, d.Seconds })
+			return
+		case kindBeat:
+		default:
+			g.lose(a, fmt.Sprintf("sent an unexpected %q frame", f.kind))
+			return
+		}
+	}
+}
+
+// lostReason words why an agent's connection ended.
+func lostReason(err error) string {
+	var ne interface{ Timeout() bool }
+	if errors.As(err, &ne) && ne.Timeout() {
+		return fmt.Sprintf("it fell silent for %s", units.Duration(DefaultSilence))
+	}
+	return fmt.Sprintf("its connection ended (%v)", err)
+}
+
+// lose marks an agent lost from the next second it owed.
+func (g *generator) lose(a *agentState, why string) {
+	g.update(func() {
+		if a.lost || a.done {
+			return
+		}
+		a.lost, a.lostAt, a.lostWhy = true, a.next, why
+	})
+	g.notify(fmt.Sprintf("%s (%s) was lost at %s: %s; the run goes on with the other agents", a.name, a.addr, units.Clock(a.next), why))
+}
+
+// update changes agent state under the lock and wakes whoever waits on it.
+func (g *generator) update(f func()) {
+	g.mu.Lock()
+	f()
+	close(g.changed)
+	g.changed = make(chan struct{})
+	g.mu.Unlock()
+}
+
+// Second merges second sec of every agent. It waits until no agent still
+// owes it, or until the second's wait is over; an agent that has not sent
+// it by then has it marked missing (the report says so), not merged as zero.
+func (g *generator) Second(sec int) *metrics.Snapshot {
+	deadline := time.NewTimer(time.Until(g.start.Add(time.Duration(sec+1)*time.Second + collectGrace + g.wait)))
+	defer deadline.Stop()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for g.owed(sec) {
+		ch := g.changed
+		g.mu.Unlock()
+		select {
+		case <-ch:
+			g.mu.Lock()
+			continue
+		case <-deadline.C:
+		}
+		g.mu.Lock()
+		break
+	}
+	snap := metrics.NewSnapshot(sec, g.plan.Layout)
+	g.busy = busiest{sec: sec}
+	for _, a := range g.agents {
+		if s, ok := a.pending[sec]; ok {
+			snap.Merge(s)
+			delete(a.pending, sec)
+			if cpu, ok := a.cpuAt[sec]; ok && a.who.CPUs > 0 {
+				if share := cpu / float64(a.who.CPUs); !g.busy.ok || share > g.busy.cpu/g.busy.cores {
+					g.busy = busiest{sec: sec, cpu: cpu, cores: float64(a.who.CPUs), ok: true}
+				}
+			}
+			delete(a.cpuAt, sec)
+		} else if a.owes(sec) {
+			a.missing = append(a.missing, sec)
+			if g.missed != nil {
+				g.missed(a.name, sec)
+			}
+		}
+		a.merged = sec + 1
+	}
+	return snap
+}
+
+// owed reports whether any agent still owes second sec; g.mu is held.
+func (g *generator) owed(sec int) bool {
+	for _, a := range g.agents {
+		if a.owes(sec) {
+			return true
+		}
+	}
+	return false
+}
+
+// Busiest is the busiest agent's CPU in second sec, once Second took it.
+func (g *generator) Busiest(sec int) (cpu, capacity float64, ok bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.busy.sec != sec || !g.busy.ok {
+		return 0, 0, false
+	}
+	return g.busy.cpu, g.busy.cores, true
+}
+
+// InFlight is the agents' requests in flight, as each last said.
+func (g *generator) InFlight() int64 {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var n int64
+	for _, a := range g.agents {
+		if !a.lost && !a.done {
+			n += a.inFlight
+		}
+	}
+	return n
+}
+
+// Seconds is how many seconds the agents have sent.
+func (g *generator) Seconds() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.seconds
+}

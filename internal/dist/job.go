@@ -1,0 +1,70 @@
+package dist
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/loadlens/loadlens/internal/plan"
+)
+
+// recordingEnv wraps an environment lookup and keeps what the test read, so
+// the agents get those values and no others.
+type recordingEnv struct {
+	mu   sync.Mutex
+	env  func(string) (string, bool)
+	read map[string]string
+}
+
+func (r *recordingEnv) lookup(k string) (string, bool) {
+	v, ok := r.env(k)
+	r.mu.Lock()
+	if ok {
+		r.read[k] = v
+	}
+	r.mu.Unlock()
+	return v, ok
+}
+
+// loadTest reads and parses the test file the way each agent will, and
+// makes the job every agent gets (less its segment).
+func loadTest(file string, env func(string) (string, bool)) (*plan.Plan, job, error) {
+	if env == nil {
+		env = os.LookupEnv
+	}
+	rec := &recordingEnv{env: env, read: map[string]string{}}
+	p, err := plan.ParseFile(file, rec.lookup)
+	if err != nil {
+		return nil, job{}, err
+	}
+	src, err := os.ReadFile(file) // the raw text: plan.Source may have credentials redacted
+	if err != nil {
+		return nil, job{}, err
+	}
+	j := job{File: filepath.Base(file), Source: src, Files: map[string][]byte{}, Env: rec.read}
+	for _, s := range p.Scenarios {
+		if s.Data == nil {
+			continue
+		}
+		rel := filepath.Clean(s.Data.File)
+		if !filepath.IsLocal(rel) {
+			return nil, job{}, fmt.Errorf("%s: data file %s: a distributed run sends data files to the agents beside the test, so the path must be relative and below the test file's directory", file, s.Data.File)
+		}
+		b, err := os.ReadFile(filepath.Join(filepath.Dir(file), rel))
+		if err != nil {
+			return nil, job{}, fmt.Errorf("%s: data file: %w", file, err)
+		}
+		j.Files[s.Data.File] = b
+	}
+	return p, j, nil
+}
+
+// segments splits the whole test into n exact, equal segments [i/n, (i+1)/n).
+func segments(n int) []plan.Segment {
+	out := make([]plan.Segment, n)
+	for i := range out {
+		out[i] = plan.Segment{Start: plan.Frac{Num: uint64(i), Den: uint64(n)}, End: plan.Frac{Num: uint64(i + 1), Den: uint64(n)}}
+	}
+	return out
+}

@@ -1,0 +1,212 @@
+package dist
+
+import (
+	"bufio"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"sync"
+)
+
+// The wire protocol: one TCP (or TLS) connection per agent, carrying frames
+// of a kind byte, a 4-byte big-endian length and the payload. Control
+// messages are JSON; a second's measurements are the snapshot codec of
+// internal/metrics behind its second number and the agent's CPU.
+const (
+	kindHello   byte = 'H' // coordinator → agent: the token; the first frame
+	kindWelcome byte = 'W' // agent → coordinator: accepted, and who it is
+	kindRefused byte = 'R' // agent → coordinator: why it refused, before it hangs up
+	kindPing    byte = 'p' // coordinator → agent: a clock probe
+	kindPong    byte = 'P' // agent → coordinator: the agent's clock at the probe
+	kindJob     byte = 'J' // coordinator → agent: the test, its files and the segment
+	kindReady   byte = 'r' // agent → coordinator: the test parsed (or why not)
+	kindStart   byte = 'S' // coordinator → agent: the instant to start, on the agent's clock
+	kindSecond  byte = 's' // agent → coordinator: one second's snapshot
+	kindNotice  byte = 'N' // agent → coordinator: a notice of the engine
+	kindDone    byte = 'D' // agent → coordinator: the load is over
+	kindBeat    byte = 'B' // either way: alive; sent every beatEvery
+	kindStop    byte = 'X' // coordinator → agent: stop the load now
+)
+
+// maxFrame bounds a frame: a test file (10 MiB at most) with its CSV files.
+const maxFrame = 256 << 20
+
+// hello is the coordinator's first frame.
+type hello struct {
+	Token   string `json:"token"`
+	Version string `json:"version"`
+}
+
+// welcome is the agent's answer to a hello with the right token.
+type welcome struct {
+	Host    string `json:"host"`
+	CPUs    int    `json:"cpus"`            // the cores its process may use (GOMAXPROCS)
+	Index   string `json:"index,omitempty"` // LOADLENS_AGENT_INDEX, e.g. a Job's completion index
+	Version string `json:"version"`
+}
+
+// refused says why the agent hangs up.
+type refused struct {
+	Error string `json:"error"`
+}
+
+// pong is the agent's clock when it answered a ping.
+type pong struct {
+	AgentNanos int64 `json:"agent_unix_nanos"`
+}
+
+// job is one agent's part of a run.
+type job struct {
+	File    string            `json:"file"`    // the test file's base name
+	Source  []byte            `json:"source"`  // its raw text
+	Files   map[string][]byte `json:"files"`   // CSV files by the path the test names them with
+	Env     map[string]string `json:"env"`     // the environment values the test reads
+	Segment string            `json:"segment"` // plan.ParseSegment's form
+}
+
+// ready says the agent parsed the test into a plan of this layout.
+type ready struct {
+	Error     string `json:"error,omitempty"`
+	Endpoints int    `json:"endpoints"`
+	Scenarios int    `json:"scenarios"`
+	Checks    int    `json:"checks"`
+}
+
+// start is the instant every agent starts at, on this agent's clock.
+type start struct {
+	AtNanos int64 `json:"at_unix_nanos"`
+}
+
+// notice is a notice of the agent's engine.
+type notice struct {
+	Text string `json:"text"`
+}
+
+// done ends an agent's load.
+type done struct {
+	Error   string `json:"error,omitempty"`
+	Seconds int    `json:"seconds"` // how many seconds it sent
+}
+
+// stop asks an agent to stop the load.
+type stop struct {
+	Reason string `json:"reason"`
+}
+
+// frame is one message read off the wire.
+type frame struct {
+	kind byte
+	body []byte
+}
+
+// conn reads and writes frames; writes may come from several goroutines.
+type conn struct {
+	rw  io.ReadWriter
+	r   *bufio.Reader
+	wmu sync.Mutex
+}
+
+func newConn(rw io.ReadWriter) *conn { return &conn{rw: rw, r: bufio.NewReaderSize(rw, 64<<10)} }
+
+// send writes one frame; v is JSON-encoded unless it is already bytes.
+func (c *conn) send(kind byte, v any) error {
+	var body []byte
+	switch b := v.(type) {
+	case nil:
+	case []byte:
+		body = b
+	default:
+		var err error
+		if body, err = json.Marshal(v); err != nil {
+			return err
+		}
+	}
+	if len(body) > maxFrame {
+		return fmt.Errorf("a %q frame of %d bytes is above the %d MiB limit", kind, len(body), maxFrame>>20)
+	}
+	hdr := [5]byte{kind}
+	binary.BigEndian.PutUint32(hdr[1:], uint32(len(body)))
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if _, err := c.rw.Write(append(hdr[:], body...)); err != nil {
+		return err
+	}
+	return nil
+}
+
+// read reads the next frame.
+func (c *conn) read() (frame, error) {
+	var hdr [5]byte
+	if _, err := io.ReadFull(c.r, hdr[:]); err != nil {
+		return frame{}, err
+	}
+	n := binary.BigEndian.Uint32(hdr[1:])
+	if n > maxFrame {
+		return frame{}, fmt.Errorf("a frame of %d bytes is above the %d MiB limit", n, maxFrame>>20)
+	}
+	body := make([]byte, n)
+	if _, err := io.ReadFull(c.r, body); err != nil {
+		return frame{}, err
+	}
+	return frame{kind: hdr[0], body: body}, nil
+}
+
+// expect reads the next frame, which must be of kind want, into v.
+func (c *conn) expect(want byte, v any) error {
+	f, err := c.read()
+	if err != nil {
+		return err
+	}
+	if f.kind == kindRefused && want != kindRefused {
+		var r refused
+		_ = json.Unmarshal(f.body, &r)
+		return &refusedError{msg: r.Error}
+	}
+	if f.kind != want {
+		return fmt.Errorf("protocol: got a %q frame, want %q", f.kind, want)
+	}
+	if v == nil {
+		return nil
+	}
+	return json.Unmarshal(f.body, v)
+}
+
+// refusedError is an agent's refusal.
+type refusedError struct{ msg string }
+
+func (e *refusedError) Error() string { return "the agent refused: " + e.msg }
+
+// secondFrame is a kindSecond body: the second, the agent's CPU in cores
+// busy (NaN: unknown), its requests in flight, then the snapshot's binary form.
+func secondFrame(sec int, cpu float64, inFlight int64, snap []byte) []byte {
+	b := binary.AppendUvarint(make([]byte, 0, len(snap)+24), uint64(sec))
+	b = binary.BigEndian.AppendUint64(b, math.Float64bits(cpu))
+	b = binary.AppendUvarint(b, uint64(max(inFlight, 0)))
+	return append(b, snap...)
+}
+
+// secondHead is what a kindSecond body says besides the snapshot.
+type secondHead struct {
+	sec      int
+	cpu      float64
+	inFlight int64
+}
+
+// parseSecondFrame splits a kindSecond body.
+func parseSecondFrame(b []byte) (h secondHead, snap []byte, err error) {
+	bad := errors.New("protocol: a bad second frame")
+	s, n := binary.Uvarint(b)
+	if n <= 0 || len(b) < n+8 || s > math.MaxInt32 {
+		return h, nil, bad
+	}
+	h.sec, h.cpu = int(s), math.Float64frombits(binary.BigEndian.Uint64(b[n:]))
+	f, m := binary.Uvarint(b[n+8:])
+	if m <= 0 || f > math.MaxInt64 {
+		return h, nil, bad
+	}
+	h.inFlight = int64(f)
+	return h, b[n+8+m:], nil
+}

@@ -1,0 +1,91 @@
+package k8s
+
+import (
+	"context"
+
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/dynamic"
+)
+
+// Client makes the few API calls a run needs, through client-go's dynamic
+// client and the core and batch types only: the typed clientset links
+// every API group in (a 75 MB binary, against 49 MB so, 39 MB without k8s).
+type Client struct {
+	dyn dynamic.Interface
+}
+
+// NewClient returns a Client over a dynamic client.
+func NewClient(dyn dynamic.Interface) *Client { return &Client{dyn: dyn} }
+
+// The resources a run touches.
+func jobs() schema.GroupVersionResource {
+	return schema.GroupVersionResource{Group: "batch", Version: "v1", Resource: "jobs"}
+}
+func secrets() schema.GroupVersionResource {
+	return schema.GroupVersionResource{Version: "v1", Resource: "secrets"}
+}
+func configMaps() schema.GroupVersionResource {
+	return schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}
+}
+func pods() schema.GroupVersionResource {
+	return schema.GroupVersionResource{Version: "v1", Resource: "pods"}
+}
+
+// create creates obj and decodes the server's copy into out.
+func (c *Client) create(ctx context.Context, r schema.GroupVersionResource, ns string, obj runtime.Object, out any) error {
+	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	if err != nil {
+		return err
+	}
+	u, err := c.dyn.Resource(r).Namespace(ns).Create(ctx, &unstructured.Unstructured{Object: m}, metav1.CreateOptions{FieldManager: "loadlens"})
+	if err != nil {
+		return err
+	}
+	return runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, out)
+}
+
+func (c *Client) getJob(ctx context.Context, ns, name string) (*batchv1.Job, error) {
+	u, err := c.dyn.Resource(jobs()).Namespace(ns).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return nil, err
+	}
+	var j batchv1.Job
+	return &j, runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &j)
+}
+
+func (c *Client) patchJob(ctx context.Context, ns, name string, patch []byte) (*batchv1.Job, error) {
+	u, err := c.dyn.Resource(jobs()).Namespace(ns).Patch(ctx, name, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: "loadlens"})
+	if err != nil {
+		return nil, err
+	}
+	var j batchv1.Job
+	return &j, runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &j)
+}
+
+func (c *Client) listPods(ctx context.Context, ns, selector string) ([]corev1.Pod, error) {
+	l, err := c.dyn.Resource(pods()).Namespace(ns).List(ctx, metav1.ListOptions{LabelSelector: selector})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]corev1.Pod, len(l.Items))
+	for i := range l.Items {
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(l.Items[i].Object, &out[i]); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (c *Client) delete(ctx context.Context, r schema.GroupVersionResource, ns, name string, opts metav1.DeleteOptions) error {
+	return c.dyn.Resource(r).Namespace(ns).Delete(ctx, name, opts)
+}
+
+func (c *Client) deleteAll(ctx context.Context, r schema.GroupVersionResource, ns, selector string) error {
+	return c.dyn.Resource(r).Namespace(ns).DeleteCollection(ctx, metav1.DeleteOptions{}, metav1.ListOptions{LabelSelector: selector})
+}

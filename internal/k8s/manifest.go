@@ -1,0 +1,49 @@
+package k8s
+
+import (
+	"fmt"
+	"io"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/yaml"
+)
+
+// WriteManifest writes the objects as one YAML stream that `kubectl apply
+// -f` accepts: the Secret and ConfigMap first, so the Job's pods find them.
+// Without a cluster there is no Job UID to own them, so a manifest's
+// objects are tied together by the loadlens.dev/run label instead.
+func WriteManifest(w io.Writer, o *Objects) error {
+	for _, obj := range []runtime.Object{o.Secret, o.ConfigMap, o.Job} {
+		m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+		if err != nil {
+			return err
+		}
+		delete(m, "status") // the server's to write
+		if md, ok := m["metadata"].(map[string]any); ok {
+			delete(md, "creationTimestamp")
+		}
+		if tmpl, ok := nested(m, "spec", "template", "metadata"); ok {
+			delete(tmpl, "creationTimestamp")
+		}
+		b, err := yaml.Marshal(m)
+		if err != nil {
+			return err
+		}
+		if _, err := fmt.Fprintf(w, "---\n%s", b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// nested returns the map at path inside m.
+func nested(m map[string]any, path ...string) (map[string]any, bool) {
+	for _, k := range path {
+		next, ok := m[k].(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		m = next
+	}
+	return m, true
+}

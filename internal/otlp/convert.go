@@ -1,0 +1,72 @@
+package otlp
+
+import (
+	"net/url"
+
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/loadlens/loadlens/internal/sample"
+	"github.com/loadlens/loadlens/internal/spans"
+)
+
+// convert reduces OTLP traces to what attribution reads. Attribute names
+// are read in both the current semantic conventions and the older ones
+// instrumentations still emit.
+func convert(td ptrace.Traces) []spans.Span {
+	var out []spans.Span
+	rss := td.ResourceSpans()
+	for i := range rss.Len() {
+		rs := rss.At(i)
+		service := str(rs.Resource().Attributes(), "service.name")
+		sss := rs.ScopeSpans()
+		for j := range sss.Len() {
+			ss := sss.At(j).Spans()
+			for k := range ss.Len() {
+				out = append(out, span(ss.At(k), service))
+			}
+		}
+	}
+	return out
+}
+
+func span(s ptrace.Span, service string) spans.Span {
+	a := s.Attributes()
+	out := spans.Span{Trace: sample.TraceID(s.TraceID()), ID: spans.SpanID(s.SpanID()), Parent: spans.SpanID(s.ParentSpanID()),
+		Service: service, Name: s.Name(), Start: s.StartTimestamp().AsTime(), End: s.EndTimestamp().AsTime(),
+		DBSystem:  first(a, "db.system", "db.system.name"),
+		Statement: first(a, "db.statement", "db.query.text"),
+	}
+	switch s.Kind() {
+	case ptrace.SpanKindServer:
+		out.Kind = spans.KindServer
+	case ptrace.SpanKindClient:
+		out.Kind = spans.KindClient
+	}
+	if out.Kind == spans.KindClient && out.DBSystem == "" && first(a, "http.request.method", "http.method", "url.full", "http.url") != "" {
+		out.Host = first(a, "server.address", "net.peer.name", "http.host")
+		if out.Host == "" {
+			if u, err := url.Parse(first(a, "url.full", "http.url")); err == nil {
+				out.Host = u.Hostname()
+			}
+		}
+	}
+	return out
+}
+
+// first returns the first of the attributes that is set, as text.
+func first(a pcommon.Map, keys ...string) string {
+	for _, k := range keys {
+		if v := str(a, k); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func str(a pcommon.Map, key string) string {
+	if v, ok := a.Get(key); ok {
+		return v.AsString()
+	}
+	return ""
+}

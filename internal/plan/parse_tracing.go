@@ -1,0 +1,101 @@
+package plan
+
+import (
+	"net"
+	"net/url"
+	"strings"
+)
+
+// tracingKeys are the keys of the tracing section.
+var tracingKeys = []string{"sample", "tracestate", "baggage", "ui", "keep"}
+
+// tracing parses the tracing section. A section without sample samples
+// every request, as k6's tracing does.
+func (p *parser) tracing(n node) Tracing {
+	t := Tracing{Sample: 1, Keep: DefaultTraceKeep}
+	o, ok := p.object(n, "a mapping with sample, tracestate, baggage, ui, keep", tracingKeys)
+	if !ok {
+		return t
+	}
+	if v, ok := o.get("sample"); ok {
+		if f, ok := p.float(v, "a share of requests from 0 to 1, like 0.1"); ok {
+			if f < 0 || f > 1 {
+				p.errs.add(v.pos, v.path, "must be from 0 to 1 (a share of requests, like 0.1), got %s", scalarText(v.v))
+			} else {
+				t.Sample = f
+			}
+		}
+	}
+	if v, ok := o.get("tracestate"); ok {
+		t.TraceState, _ = p.boolean(v)
+	}
+	if v, ok := o.get("baggage"); ok {
+		t.Baggage, _ = p.boolean(v)
+	}
+	if v, ok := o.get("keep"); ok {
+		if k, ok := p.count(v, 1); ok {
+			if k > MaxTraceKeep {
+				p.errs.add(v.pos, v.path, "must be at most %d, got %d", MaxTraceKeep, k)
+			} else {
+				t.Keep = k
+			}
+		}
+	}
+	if v, ok := o.get("ui"); ok {
+		t.UI, _ = p.traceUI(v)
+	}
+	return t
+}
+
+// traceUI returns a trace UI URL template: http(s) with {trace_id} in it.
+func (p *parser) traceUI(n node) (string, bool) {
+	s, ok := p.nonEmpty(n, `a URL with {trace_id}, like "http://127.0.0.1:3200/trace/{trace_id}"`)
+	if !ok {
+		return "", false
+	}
+	if !strings.Contains(s, "{trace_id}") {
+		p.errs.add(n.pos, n.path, "must contain {trace_id}, where the trace id goes, got %q", s)
+		return "", false
+	}
+	u, err := url.Parse(strings.ReplaceAll(s, "{trace_id}", "0"))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		p.errs.add(n.pos, n.path, "bad trace UI URL %q: expected http:// or https:// and a host", s)
+		return "", false
+	}
+	return s, true
+}
+
+// observeTraces parses observe.traces: {listen: host:port}.
+func (p *parser) observeTraces(n node) *ObserveTraces {
+	o, ok := p.object(n, "a mapping with listen, like {listen: 127.0.0.1:4318}", []string{"listen", "grpc"})
+	if !ok {
+		return nil
+	}
+	v, ok := o.get("listen")
+	if !ok {
+		p.errs.add(n.key, n.path, "missing key \"listen\": the host:port of the OTLP/HTTP receiver, like 127.0.0.1:4318")
+		return nil
+	}
+	s, ok := p.hostPort(v, "127.0.0.1:4318")
+	if !ok {
+		return nil
+	}
+	t := &ObserveTraces{Listen: s}
+	if g, has := o.get("grpc"); has {
+		t.GRPC, _ = p.hostPort(g, "127.0.0.1:4317")
+	}
+	return t
+}
+
+// hostPort returns a listen address: host:port.
+func (p *parser) hostPort(v node, example string) (string, bool) {
+	s, ok := p.nonEmpty(v, "a host:port like "+example)
+	if !ok {
+		return "", false
+	}
+	if _, port, err := net.SplitHostPort(s); err != nil || port == "" {
+		p.errs.add(v.pos, v.path, "bad listen address %q: expected host:port, like %s (port 0 picks a free one)", s, example)
+		return "", false
+	}
+	return s, true
+}

@@ -1,0 +1,132 @@
+package report
+
+import (
+	"math"
+	"strings"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/units"
+)
+
+// Agent is one agent of a distributed run, as the report shows it: what it
+// was asked to do and what it did, so a weak or saturated agent stands out.
+type Agent struct {
+	Name     string        `json:"name"`         // "agent 1", in the order the agents were given
+	Addr     string        `json:"addr"`         // the address it was reached at
+	Segment  string        `json:"segment"`      // its part of the test, e.g. 1/4:1/2
+	Offset   time.Duration `json:"clock_offset"` // its clock minus the coordinator's, measured at connect
+	RTT      time.Duration `json:"rtt"`          // the round trip of that measurement
+	Offered  float64       `json:"offered_rps"`  // iterations per second its segment of the schedule offered (open model), or started
+	Achieved float64       `json:"achieved_rps"` // requests per second it completed
+	Requests int64         `json:"requests"`
+	Errors   int64         `json:"errors"`  // failed requests
+	Dropped  int64         `json:"dropped"` // iterations dropped for lack of a free VU
+	CPU      float64       `json:"cpu"`     // mean cores its process kept busy
+	CPUMax   float64       `json:"cpu_max"` // the busiest second's
+	LagP99   time.Duration `json:"lag_p99"` // the worst second's p99 scheduler lag
+	Seconds  int           `json:"seconds"` // seconds received
+	Missing  []int         `json:"missing_seconds,omitempty"`
+	LostAt   int           `json:"lost_at"` // the first second not received after it was lost; -1 when it was not
+	LostWhy  string        `json:"lost_why,omitempty"`
+	LostPlan int64         `json:"lost_planned_iterations,omitempty"` // planned iterations of its segment after it was lost (open model)
+}
+
+// agentHead is the per-agent table's header.
+var agentHead = []string{"AGENTS", "SEGMENT", "CLOCK", "OFFERED", "ACHIEVED", "CPU", "LAG P99", "DROPPED", "ERRORS", "LOST FROM"}
+
+// agentCells is one agent's row of the table.
+func agentCells(a *Agent) []string {
+	lost := "—"
+	if a.LostAt >= 0 {
+		lost = units.Clock(a.LostAt)
+	}
+	return []string{a.Name + " " + a.Addr, a.Segment, units.Signed(units.Duration(a.Offset.Round(time.Microsecond))),
+		offered(a.Offered), units.Rate(a.Achieved, ""), cores(a.CPU), units.Duration(a.LagP99),
+		units.Count(a.Dropped), units.Count(a.Errors), lost}
+}
+
+// agentNotes says which agents were lost and which seconds went missing.
+func agentNotes(agents []Agent) []string {
+	var out []string
+	for _, a := range agents {
+		if a.LostAt >= 0 {
+			line := a.Name + " (" + a.Addr + ") was lost at " + units.Clock(a.LostAt) + ": " + a.LostWhy + "; its seconds before that are kept"
+			if a.LostPlan > 0 {
+				line += ", and " + units.CountOf(a.LostPlan, "planned iteration", "planned iterations") + " of its segment were not offered"
+			}
+			out = append(out, line)
+		}
+		if len(a.Missing) > 0 {
+			out = append(out, a.Name+" ("+a.Addr+"): no data for "+clocks(a.Missing)+": it did not arrive within the wait, so it is left out, not counted as zero")
+		}
+	}
+	return out
+}
+
+// writeAgents prints the per-agent table of a distributed run.
+func writeAgents(sb *strings.Builder, in *Input) {
+	if len(in.Agents) == 0 {
+		return
+	}
+	rows := [][]string{agentHead}
+	for i := range in.Agents {
+		rows = append(rows, agentCells(&in.Agents[i]))
+	}
+	table(sb, "  ", "llrrrrrrrr", rows)
+	for _, n := range agentNotes(in.Agents) {
+		sb.WriteString(wrap(n, 100, "  ! ", "    "))
+	}
+	sb.WriteString("\n")
+}
+
+// offered is an agent's offered rate; "—" when the test has no open-model scenario.
+func offered(r float64) string {
+	if math.IsNaN(r) {
+		return "—"
+	}
+	return units.Rate(r, "")
+}
+
+// cores is an agent's CPU; "—" when it could not be measured.
+func cores(c float64) string {
+	if math.IsNaN(c) {
+		return "—"
+	}
+	return units.Cores(c)
+}
+
+// agentsJSON is the agents for summary.json, durations in milliseconds and
+// unknown figures null.
+func agentsJSON(agents []Agent) []map[string]any {
+	num := func(v float64) any {
+		if math.IsNaN(v) {
+			return nil
+		}
+		return v
+	}
+	var out []map[string]any
+	for _, a := range agents {
+		m := map[string]any{"name": a.Name, "addr": a.Addr, "segment": a.Segment, "clock_offset_ms": ms(a.Offset), "rtt_ms": ms(a.RTT),
+			"offered_rate": num(a.Offered), "achieved_rate": a.Achieved, "requests": a.Requests, "errors": a.Errors, "dropped": a.Dropped,
+			"cpu_cores": num(a.CPU), "cpu_cores_max": a.CPUMax, "lag_p99_ms": ms(a.LagP99), "seconds": a.Seconds, "missing_seconds": a.Missing}
+		if a.LostAt >= 0 {
+			m["lost_at_second"], m["lost_why"], m["lost_planned_iterations"] = a.LostAt, a.LostWhy, a.LostPlan
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// clocks lists seconds as clock times, the first few of many.
+func clocks(secs []int) string {
+	const most = 8
+	var parts []string
+	for i, s := range secs {
+		if i == most {
+			parts = append(parts, "and "+units.Count(int64(len(secs)-most))+" more")
+			break
+		}
+		parts = append(parts, units.Clock(s))
+	}
+	return strings.Join(parts, ", ")
+}
