@@ -472,11 +472,11 @@ notes_section() {
   {
     [ -s "$OUT/parse-failures.tsv" ] &&
       awk -F'\t' '{ printf "- parse failure: %s, %s, round %s: %s\n", $1, $2, $3, $4 }' "$OUT/parse-failures.tsv"
-    grouped disturbed '1' "runs still disturbed after three tries, **their numbers include other work** (% of a core others used in the least disturbed try)"
+    grouped disturbed '1' "runs disturbed and kept (other processes above $DISTURBED % of a core after every try allowed), **their numbers include other work** (% of a core others used in the try kept)"
     grouped redone '1' "runs done again because other processes used over $DISTURBED % of a core (extra tries)"
     grouped exit '$5!=0' "runs that exited non-zero (exit status; 124 and 137: killed by timeout)"
     grouped errors '$5!="NA" && $5>0' "runs with failed requests (count)"
-    grouped other_cpu_pct '$5>10' "runs during which other processes used over 10 % of a core (% of a core)"
+    grouped other_cpu_pct '$5>10 && $5<='"$DISTURBED" "runs during which other processes used 10–$DISTURBED % of a core (% of a core)"
     grouped steal_pct '$5>5' "runs during which the hypervisor stole over 5 % of a core (%)"
     grouped quiet_wait_s '$5>='"$QUIET_WAIT" "runs started on a busy machine: other work did not stop within $QUIET_WAIT s (s waited)"
   } >"$OUT/notes.md"
