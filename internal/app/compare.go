@@ -1,6 +1,7 @@
 package app
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -142,16 +143,39 @@ func compareInput(path string) (compare.Input, error) {
 	in := compare.Input{Name: filepath.Base(filepath.Dir(db)), Run: run,
 		Snapshots: func(fn func(*metrics.Snapshot) error) error { return readSnapshots(db, fn) }}
 	meta := rd.Meta()
+	if enc, ok := meta.Extra[holdsKey]; ok {
+		in.Holds = decodeHolds(enc)
+		return in, nil
+	}
 	if len(meta.TestSource) == 0 {
 		return in, nil
 	}
+	// a run recorded before its holds were kept: parse its test again
 	p, err := plan.Parse(meta.TestFile, meta.TestSource, lenientEnv)
 	if err != nil {
-		in.Note = fmt.Sprintf("its test did not parse again (%v): the steady part was found in the data", firstLine(err.Error()))
+		in.Note = fmt.Sprintf("its test did not parse again (%v), so its steady part is looked for in the data", firstLine(err.Error()))
 		return in, nil
 	}
 	in.Holds = holdsOf(p)
 	return in, nil
+}
+
+// holdsKey is the run.db meta key of the holds of a run's schedule, kept at
+// the start of the run: the stored test cannot always be parsed again, as
+// its -e values are redacted (a BASE_URL or a HOLD given with -e).
+const holdsKey = "holds"
+
+func encodeHolds(h []compare.Hold) string {
+	b, _ := json.Marshal(h) // plain numbers cannot fail to marshal
+	return string(b)
+}
+
+func decodeHolds(s string) []compare.Hold {
+	var h []compare.Hold
+	if json.Unmarshal([]byte(s), &h) != nil {
+		return nil
+	}
+	return h
 }
 
 // lenientEnv reads the environment and lets an unset variable be empty: a
