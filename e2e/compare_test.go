@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -61,5 +62,25 @@ scenarios:
 	}
 	if len(rep.Runs) != 2 {
 		t.Errorf("compare reported %d runs: %s", len(rep.Runs), fmt.Sprint(rep.Runs))
+	}
+}
+
+// TestNoRunThereIsBadInput: a run path with no run.db (a typo) is the
+// user's mistake, exit 2 with where the runs are, for every command that
+// reads a run.
+func TestNoRunThereIsBadInput(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"summary", "results/nope"},
+		{"report", "results/nope"},
+		{"export", "results/nope", "--format", "csv"},
+		{"compare", "results/nope", "results/nope2"},
+	} {
+		t.Run(args[0], func(t *testing.T) {
+			r := loadlens(t, dir, args...)
+			if r.code != 2 || !strings.Contains(r.stderr, "no run at results/nope") {
+				t.Errorf("exit %d, stderr %q; want 2 and where the runs are", r.code, r.stderr)
+			}
+		})
 	}
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/report"
-	"github.com/loadlens/loadlens/internal/store"
 )
 
 // CompareConfig is what `loadlens compare` needs.
@@ -54,7 +53,7 @@ func Compare(cfg CompareConfig) (int, error) {
 		for _, path := range paths {
 			in, err := compareInput(path)
 			if err != nil {
-				return ExitRunFailed, err
+				return ExitCodeOf(err), err
 			}
 			inputs[g] = append(inputs[g], in)
 		}
@@ -131,7 +130,7 @@ func compareGroups(args []string) ([][]string, error) {
 // seconds, and the holds of its test's stages.
 func compareInput(path string) (compare.Input, error) {
 	db := runDB(path)
-	rd, err := store.Open(db)
+	rd, err := openRun(db)
 	if err != nil {
 		return compare.Input{}, err
 	}
@@ -309,7 +308,7 @@ func runDB(path string) string {
 }
 
 func readRun(db string) (*metrics.Run, error) {
-	rd, err := store.Open(db)
+	rd, err := openRun(db)
 	if err != nil {
 		return nil, err
 	}
@@ -319,7 +318,7 @@ func readRun(db string) (*metrics.Run, error) {
 
 // readSnapshots hands every stored second of a run.db to fn, in order.
 func readSnapshots(db string, fn func(*metrics.Snapshot) error) error {
-	rd, err := store.Open(db)
+	rd, err := openRun(db)
 	if err != nil {
 		return err
 	}
