@@ -1,6 +1,7 @@
 package app
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,7 +15,6 @@ import (
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/report"
-	"github.com/loadlens/loadlens/internal/store"
 )
 
 // CompareConfig is what `loadlens compare` needs.
@@ -53,7 +53,7 @@ func Compare(cfg CompareConfig) (int, error) {
 		for _, path := range paths {
 			in, err := compareInput(path)
 			if err != nil {
-				return ExitRunFailed, err
+				return ExitCodeOf(err), err
 			}
 			inputs[g] = append(inputs[g], in)
 		}
@@ -130,7 +130,7 @@ func compareGroups(args []string) ([][]string, error) {
 // seconds, and the holds of its test's stages.
 func compareInput(path string) (compare.Input, error) {
 	db := runDB(path)
-	rd, err := store.Open(db)
+	rd, err := openRun(db)
 	if err != nil {
 		return compare.Input{}, err
 	}
@@ -142,16 +142,39 @@ func compareInput(path string) (compare.Input, error) {
 	in := compare.Input{Name: filepath.Base(filepath.Dir(db)), Run: run,
 		Snapshots: func(fn func(*metrics.Snapshot) error) error { return readSnapshots(db, fn) }}
 	meta := rd.Meta()
+	if enc, ok := meta.Extra[holdsKey]; ok {
+		in.Holds = decodeHolds(enc)
+		return in, nil
+	}
 	if len(meta.TestSource) == 0 {
 		return in, nil
 	}
+	// a run recorded before its holds were kept: parse its test again
 	p, err := plan.Parse(meta.TestFile, meta.TestSource, lenientEnv)
 	if err != nil {
-		in.Note = fmt.Sprintf("its test did not parse again (%v): the steady part was found in the data", firstLine(err.Error()))
+		in.Note = fmt.Sprintf("its test did not parse again (%v), so its steady part is looked for in the data", firstLine(err.Error()))
 		return in, nil
 	}
 	in.Holds = holdsOf(p)
 	return in, nil
+}
+
+// holdsKey is the run.db meta key of the holds of a run's schedule, kept at
+// the start of the run: the stored test cannot always be parsed again, as
+// its -e values are redacted (a BASE_URL or a HOLD given with -e).
+const holdsKey = "holds"
+
+func encodeHolds(h []compare.Hold) string {
+	b, _ := json.Marshal(h) // plain numbers cannot fail to marshal
+	return string(b)
+}
+
+func decodeHolds(s string) []compare.Hold {
+	var h []compare.Hold
+	if json.Unmarshal([]byte(s), &h) != nil {
+		return nil
+	}
+	return h
 }
 
 // lenientEnv reads the environment and lets an unset variable be empty: a
@@ -285,7 +308,7 @@ func runDB(path string) string {
 }
 
 func readRun(db string) (*metrics.Run, error) {
-	rd, err := store.Open(db)
+	rd, err := openRun(db)
 	if err != nil {
 		return nil, err
 	}
@@ -295,7 +318,7 @@ func readRun(db string) (*metrics.Run, error) {
 
 // readSnapshots hands every stored second of a run.db to fn, in order.
 func readSnapshots(db string, fn func(*metrics.Snapshot) error) error {
-	rd, err := store.Open(db)
+	rd, err := openRun(db)
 	if err != nil {
 		return err
 	}

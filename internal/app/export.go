@@ -8,7 +8,6 @@ import (
 
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/output"
-	"github.com/loadlens/loadlens/internal/store"
 )
 
 // ExportConfig is what `loadlens export` needs.
@@ -24,7 +23,7 @@ func Export(cfg ExportConfig) error {
 	if !slices.Contains(output.ExportFormats(), cfg.Format) {
 		return badInput{fmt.Errorf("--format %q: want jsonl or csv", cfg.Format)}
 	}
-	rd, err := store.Open(runDB(cfg.Run))
+	rd, err := openRun(runDB(cfg.Run))
 	if err != nil {
 		return err
 	}

@@ -142,7 +142,7 @@ func open(cfg RunConfig, undo *cleanups) (*runner, error) {
 		ID: filepath.Base(dir), Name: p.Name, Version: cfg.Version, Host: host, CPUs: in.CPUs,
 		Start: start, Args: cfg.Args, TestFile: p.File, TestSource: p.Source, Layout: p.Layout,
 		Extra: map[string]string{"thresholds": encodeThresholds(p.Thresholds), "segment": cfg.Segment.String(), "go": runtime.Version(),
-			"body_caps": encodeBodyCaps(in.BodyCaps), "trace_ui": p.Tracing.UI},
+			"body_caps": encodeBodyCaps(in.BodyCaps), "trace_ui": p.Tracing.UI, holdsKey: encodeHolds(holdsOf(p))},
 	})
 	if err != nil {
 		return r, err

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 
 	"github.com/loadlens/loadlens/internal/report"
-	"github.com/loadlens/loadlens/internal/store"
 	"github.com/loadlens/loadlens/internal/units"
 )
 
@@ -15,7 +14,7 @@ import (
 // incomplete, with its thresholds judged on what was recorded.
 func LoadRun(path string) (*report.Input, error) {
 	db := runDB(path)
-	rd, err := store.Open(db)
+	rd, err := openRun(db)
 	if err != nil {
 		return nil, err
 	}

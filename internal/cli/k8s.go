@@ -4,6 +4,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"net"
+	"net/url"
 	"time"
 
 	"github.com/loadlens/loadlens/internal/app"
@@ -116,7 +118,10 @@ func k8sManifestCmd(_ context.Context, e *env, args []string) int {
 	if len(pos) != 1 {
 		return fail(e, usageErr("k8s manifest takes one test file: loadlens %s", k8sManifestUsage))
 	}
-	s, _, _, err := k.spec(pos[0])
+	s, p, _, err := k.spec(pos[0])
+	if err == nil {
+		warnLoopback(e, p)
+	}
 	if err != nil {
 		return fail(e, err)
 	}
@@ -162,7 +167,10 @@ func k8sRun(ctx context.Context, e *env, args []string, reach func(*k8s.Cluster,
 	if len(pos) != 1 {
 		return fail(e, usageErr("k8s run takes one test file: loadlens %s", k8sRunUsage))
 	}
-	s, _, lookup, err := k.spec(pos[0])
+	s, p, lookup, err := k.spec(pos[0])
+	if err == nil {
+		warnLoopback(e, p)
+	}
 	if err != nil {
 		return fail(e, err)
 	}
@@ -196,4 +204,18 @@ func k8sRun(ctx context.Context, e *env, args []string, reach func(*k8s.Cluster,
 		return app.ExitAfter(res.ExitCode, err)
 	}
 	return res.ExitCode
+}
+
+// warnLoopback warns when the test's base URL is this machine's loopback:
+// from a pod, 127.0.0.1 is the pod itself, not the service the test was
+// written against.
+func warnLoopback(e *env, p *plan.Plan) {
+	u, err := url.Parse(p.BaseURL)
+	if err != nil || u.Hostname() == "" {
+		return
+	}
+	host := u.Hostname()
+	if ip := net.ParseIP(host); (ip != nil && ip.IsLoopback()) || host == "localhost" {
+		fmt.Fprintf(e.stderr, "warning: base_url %s is loopback: from a pod it reaches the pod itself; give the service's address in the cluster (e.g. -e BASE_URL=http://svc.namespace:8080)\n", p.BaseURL)
+	}
 }

@@ -515,3 +515,33 @@ func TestK8sBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestK8sWarnsOfALoopbackTarget: a test written against 127.0.0.1 would
+// load each pod's own loopback; the manifest says so, and does not for a
+// cluster address.
+func TestK8sWarnsOfALoopbackTarget(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		base string
+		warn bool
+	}{
+		{"http://127.0.0.1:8080", true},
+		{"http://localhost:8080", true},
+		{"http://shop.perf:8080", false},
+	} {
+		t.Run(tt.base, func(t *testing.T) {
+			test := filepath.Join(dir, "t.yaml")
+			src := "base_url: " + tt.base + "\nscenarios:\n  s:\n    rate: 5\n    duration: 2s\n    flow:\n      - get: /\n"
+			if err := os.WriteFile(test, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var out, errb bytes.Buffer
+			if code := Main(context.Background(), []string{"k8s", "manifest", test, "--agents", "2"}, &out, &errb); code != 0 {
+				t.Fatalf("exit %d: %s", code, errb.String())
+			}
+			if got := strings.Contains(errb.String(), "is loopback: from a pod it reaches the pod itself"); got != tt.warn {
+				t.Errorf("warned %v, want %v: %q", got, tt.warn, errb.String())
+			}
+		})
+	}
+}

@@ -21,14 +21,13 @@ func (g *generator) Agents() []report.Agent {
 		if planned, open := plannedArrivals(g.plan, a.seg, -1); open && length > 0 {
 			row.Offered = float64(planned) / length.Seconds()
 		}
-		if a.next > 0 {
-			// over the seconds it ran, where a last, partial second (a late
-			// completion past the plan) counts only up to the planned length
-			span := float64(a.next)
-			if length > 0 && a.next > 1 {
-				span = min(span, max(length.Seconds(), float64(a.next-1)))
-			}
-			row.Achieved = float64(a.iterations) / span
+		switch {
+		case !a.lost && length > 0:
+			// over the planned length, as offered is: the graceful stop and
+			// a flow's last think times run past it without adding load
+			row.Achieved = float64(a.iterations) / length.Seconds()
+		case a.next > 0:
+			row.Achieved = float64(a.iterations) / float64(a.next)
 		}
 		if a.cpuN > 0 {
 			row.CPU = a.cpuSum / float64(a.cpuN)

@@ -35,7 +35,7 @@ func (sc *scenarioRun) prepareArrivals(ctx context.Context, deadline time.Time) 
 	seg := sc.e.opts.Segment
 	maxVUs := int64(max(seg.Share(l.MaxVUs), 1))
 	pre := min(int64(seg.Share(l.PreAllocatedVUs)), maxVUs, eagerVUs)
-	p := &openPool{sc: sc, gov: poolGovernor{maxVUs: maxVUs, files: vusForFiles(sc.e.files), floor: pre}, sched: newSchedLatency(), runnable: newRunnable()}
+	p := &openPool{sc: sc, gov: poolGovernor{maxVUs: maxVUs, files: vusForFiles(sc.e.files), floor: pre, fds: newFDWatch(sc.e.files)}, sched: newSchedLatency(), runnable: newRunnable()}
 	p.hard, p.interrupt = context.WithCancelCause(ctx)
 	p.idle.stack = make([]*waiter, 0, pre)
 	vus := make([]*vu, 0, pre)

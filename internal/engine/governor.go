@@ -90,6 +90,7 @@ type poolGovernor struct {
 	maxVUs int64 // max_vus's share
 	files  int64 // VUs the open-file limit leaves room for; 0: no limit known
 	floor  int64 // always allowed: the VUs prepared before the start
+	fds    fdWatch
 
 	behindSince time.Time // the intended start of the first of the late arrivals in a row; zero: on time
 
@@ -127,6 +128,9 @@ func (g *poolGovernor) allow(s poolState) (ok bool, held int64, why holdReason) 
 	}
 	if g.files > 0 && s.allocated >= g.files {
 		return false, g.files, heldFiles
+	}
+	if g.fds.full(s.now, s.allocated) {
+		return false, s.allocated, heldFiles
 	}
 	w := g.serviceTime(s)
 	if s.allocated < g.floor {

@@ -1,0 +1,49 @@
+package dist
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/plan"
+)
+
+// TestAgentRowsRates checks the agents table's rates against the plan: an
+// agent that started every arrival of its half of 40/s over 5s achieved
+// what was offered, however long its graceful stop or last think times
+// ran past the plan (seconds received), and a lost one is rated over the
+// seconds it sent.
+func TestAgentRowsRates(t *testing.T) {
+	load := plan.Load{Model: plan.ArrivalRate, StartRate: 40, Stages: []plan.Stage{{Duration: 5 * time.Second, Target: 40}}}
+	p := &plan.Plan{Scenarios: []*plan.Scenario{{Name: "s", Load: load}}}
+	half := func(s string) plan.Segment {
+		seg, err := plan.ParseSegment(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return seg
+	}
+	tests := []struct {
+		name         string
+		state        agentState
+		wantAchieved float64
+	}{
+		{"done on plan", agentState{next: 5, iterations: 100}, 20},
+		{"done, seconds past the plan", agentState{next: 8, iterations: 100}, 20},
+		{"lost after 2 seconds", agentState{next: 2, iterations: 40, lost: true, lostAt: 2}, 20},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := tt.state
+			a.remote = &remote{name: "agent 1", seg: half("0:1/2")}
+			g := &generator{plan: p, agents: []*agentState{&a}}
+			row := g.Agents()[0]
+			if math.Abs(row.Offered-20) > 1e-9 {
+				t.Errorf("offered %v/s, want 20/s", row.Offered)
+			}
+			if math.Abs(row.Achieved-tt.wantAchieved) > 1e-9 {
+				t.Errorf("achieved %v/s, want %v/s", row.Achieved, tt.wantAchieved)
+			}
+		})
+	}
+}
