@@ -4,6 +4,9 @@
 # generator pinned to the other core (interleaved, ROUNDS rounds, each bounded in time), and
 # writes bench/RESULTS.md. Long (~20 min with ROUNDS=3): never run it in CI.
 #
+# It also runs loadlens alone where issue 11 asks: https beside http, the collapse test (an
+# open model beyond one core, default pool and --max-vus 100) and the scale test (idle VUs).
+#
 # Environment (defaults in brackets; bench/README.md says more):
 #   ROUNDS [3]  PORT [18080]  TARGET_CPU [0]  GEN_CPU [1]  SETTLE [2] seconds between runs
 #   QUIET_WAIT [30] most seconds to wait for an idle machine before each run
@@ -12,7 +15,9 @@
 #   LOADLENS_REF    a git ref of loadlens to measure instead of the working tree
 #   LOADLENS_BASELINE  a git ref of loadlens measured as one more row (say, before a change)
 #   SKIP_INSTALL=1  use the cached tools only;  REPORT_ONLY=1  rewrite RESULTS.md from the
-#     last run's numbers without measuring;  ONLY  a subset of "closed open idle" (smoke tests)
+#     last run's numbers without measuring;  ONLY  a subset of "closed open https idle collapse
+#     scale" (smoke tests);  PEERS ["wrk oha k6"] (hey and vegeta can be added)
+#   ONCE_ROUNDS [1] rounds of the collapse and scale tests, run after the interleaved rounds
 #   OHA_VERSION, K6_VERSION, VEGETA_VERSION, HEY_VERSION: see bench/lib/install.sh
 set -uo pipefail
 
@@ -23,9 +28,14 @@ TOOLS=$OUT/tools
 RAW=$OUT/raw.tsv
 : "${ROUNDS:=3}" "${PORT:=18080}" "${TARGET_CPU:=0}" "${GEN_CPU:=1}" "${SETTLE:=2}" "${QUIET_WAIT:=30}" \
   "${DISTURBED:=25}"
-: "${ONLY:=closed open idle}"
+: "${ONLY:=closed open https idle collapse scale}" "${ONCE_ROUNDS:=1}" "${HTTPS_PORT:=$((PORT + 363))}"
 URL="http://127.0.0.1:$PORT/"
-PEERS=(wrk oha hey vegeta k6)
+HTTPS_URL="https://127.0.0.1:$HTTPS_PORT/"
+read -r -a PEERS <<<"${PEERS:-wrk oha k6}"
+# Measurements interleaved in every round, and those run once per ONCE_ROUNDS afterwards
+# (loadlens alone: the collapse and scale tests).
+ROUND_MEAS=(closed open https idle)
+ONCE_MEAS=(collapse scale)
 
 log() { printf '[bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -80,10 +90,16 @@ build_loadlens() {
     [ -z "$(git -C "$REPO" status --porcelain -- . ':(exclude)bench' 2>/dev/null)" ] ||
       LOADLENS_REV="$LOADLENS_REV+uncommitted changes"
   fi
+  (cd "$REPO" && go build -o "$OUT/runstats" ./bench/runstats) || die "go build ./bench/runstats failed"
+  RUNSTATS=$OUT/runstats
   local help; help=$("$LOADLENS" run -h 2>&1)
+  DASH_FLAGS=()
+  grep -q -- '-dashboard-addr' <<<"$help" && DASH_FLAGS=(--dashboard-addr "127.0.0.1:$DASH_PORT")
   LOADLENS_OFF_FLAGS=(); LOADLENS_ON_DESC="per-second metrics and run.db"
   if grep -q -- '-no-dashboard' <<<"$help"; then
     LOADLENS_ON_DESC="per-second metrics, run.db and the dashboard"
+    [ "$DASH_CLIENT" = 1 ] && [ ${#DASH_FLAGS[@]} -gt 0 ] &&
+      LOADLENS_ON_DESC="per-second metrics, run.db and the dashboard, its event stream read by a client as an open tab does"
   fi
   if grep -q -- '-no-metrics' <<<"$help"; then
     LOADLENS_OFF_FLAGS=(--no-metrics)
@@ -131,6 +147,30 @@ order() {
   return 0
 }
 
+# once_tools MEAS lists the loadlens variants of a collapse or scale test.
+once_tools() {
+  local r v
+  case $1 in
+  collapse) for r in "${COLLAPSE_RATES[@]}"; do echo "loadlens-$((r / 1000))k"; echo "loadlens-$((r / 1000))k-cap"; done ;;
+  scale) for v in $SCALE_VUS; do echo "loadlens-$v"; done ;;
+  esac
+}
+
+# in_only MEAS succeeds when MEAS is among $ONLY.
+in_only() { [[ " $ONLY " == *" $1 "* ]]; }
+
+# keep_data copies the run's raw numbers into bench/data/ (committed beside RESULTS.md).
+keep_data() {
+  mkdir -p "$BENCH/data"
+  cp "$RAW" "$OUT/stats.tsv" "$OUT/versions.tsv" "$OUT/run.env" "$BENCH/data/" 2>/dev/null
+  # What loadlens said in each collapse and scale run (notices and findings).
+  local f
+  for f in "$OUT"/runs/{collapse,scale}/*/r*/said.txt; do
+    [ -s "$f" ] || continue
+    sed "s#^#${f#"$OUT"/runs/}\t#; s#/said.txt\t#\t#" "$f"
+  done >"$BENCH/data/said.tsv"
+}
+
 main() {
   local start; start=$(date +%s)
   LOADAVG_START=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -149,32 +189,47 @@ main() {
   rm -rf "$OUT/runs" "$OUT/parse-failures.tsv"
   : >"$RAW"
   target_start
-  trap 'target_stop' EXIT
+  observed_start
+  trap 'target_stop; observed_stop' EXIT
   trap 'log interrupted; exit 130' INT TERM
   local round meas tool
   for round in $(seq "$ROUNDS"); do
-    for meas in $ONLY; do
+    for meas in "${ROUND_MEAS[@]}"; do
+      in_only "$meas" || continue
       for tool in "${ORDER[@]}"; do
         [ "$meas" != closed ] && [ "$tool" = loadlens-off ] && continue
+        [ "$meas" = https ] && [ "$tool" = loadlens-base ] && continue
+        measure "$meas" "$tool" "$round"
+        sleep "$SETTLE"
+      done
+    done
+  done
+  for round in $(seq "$ONCE_ROUNDS"); do
+    for meas in "${ONCE_MEAS[@]}"; do
+      in_only "$meas" || continue
+      for tool in $(once_tools "$meas"); do
         measure "$meas" "$tool" "$round"
         sleep "$SETTLE"
       done
     done
   done
   target_stop
+  observed_stop
 
   local secs=$(( $(date +%s) - start ))
   RUNTIME="$((secs / 60)) min $((secs % 60)) s"
   RUN_DATE=$(date -u '+%Y-%m-%d %H:%M UTC')
   save_run_env
   write_results
+  keep_data
   log "wrote bench/RESULTS.md ($RUNTIME)"
 }
 
 # RUN_VARS are what the report needs from the run, saved so REPORT_ONLY=1 can redo it.
 RUN_VARS=(ROUNDS ONLY ORDER RUNTIME RUN_DATE LOADAVG_START NOFILE TARGET_CPU GEN_CPU CLOSED_DUR
   OPEN_DUR QUIET_WAIT DISTURBED LOADLENS_OFF_FLAGS LOADLENS_ON_DESC LOADLENS_REF LOADLENS_BASELINE
-  LOADLENS_BASE)
+  LOADLENS_BASE PEERS ONCE_ROUNDS COLLAPSE_DUR SCALE_VUS SCALE_DUR SCALE_PER_PROC DASH_CLIENT DASH_FLAGS
+  METRICS_URL)
 
 # save_run_env writes the run's settings to $OUT/run.env.
 save_run_env() {

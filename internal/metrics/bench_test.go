@@ -204,6 +204,52 @@ func BenchmarkSnapshotMarshal(b *testing.B) {
 	b.ReportMetric(float64(n), "bytes")
 }
 
+// BenchmarkSnapshotEncode is run.db's encoding of one second, as
+// MarshalBinary does it (a new compressor each time) and with one Encoder
+// reused from second to second, for a one-endpoint run and a 20-endpoint one.
+func BenchmarkSnapshotEncode(b *testing.B) {
+	for _, tc := range []struct {
+		name string
+		snap *Snapshot
+	}{{"endpoints=1", oneEndpointSnapshot()}, {"endpoints=20", busySnapshot()}} {
+		b.Run("marshal/"+tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := tc.snap.MarshalBinary(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("encoder/"+tc.name, func(b *testing.B) {
+			var enc Encoder
+			var buf []byte
+			b.ReportAllocs()
+			for b.Loop() {
+				var err error
+				if buf, err = enc.Append(buf[:0], tc.snap); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// oneEndpointSnapshot returns a second of a one-endpoint closed-model run
+// at 100,000 requests/s, the peer benchmark's shape.
+func oneEndpointSnapshot() *Snapshot {
+	layout := sample.Layout{Scenarios: []sample.ScenarioInfo{{Name: "a"}}, Endpoints: []sample.EndpointInfo{{Name: "GET /", Method: "GET"}}}
+	rec := NewRecorder(layout, 2)
+	rng := rand.New(rand.NewPCG(9, 10))
+	for j := range 100000 {
+		d := time.Duration(300+rng.IntN(400)) * time.Microsecond
+		r := sample.Request{Duration: d, Waiting: d - 50*time.Microsecond}
+		sink := rec.Sink(j)
+		sink.Request(&r)
+		sink.Iteration(0, 0, d)
+	}
+	return rec.Collect(0)
+}
+
 func BenchmarkSnapshotUnmarshal(b *testing.B) {
 	data, err := busySnapshot().MarshalBinary()
 	if err != nil {
@@ -224,5 +270,36 @@ func BenchmarkRunAdd(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		run.Add(s)
+	}
+}
+
+// BenchmarkRecordClosedRequest is the per-request bookkeeping of a closed-model
+// VU against a fast target: one request and its iteration recorded, one VU
+// per shard as the engine assigns them, and every 100,000 requests a second
+// collected (so the per-second merge is amortised in). Latencies are
+// precomputed: the RNG would cost more than what is measured.
+func BenchmarkRecordClosedRequest(b *testing.B) {
+	layout := sample.Layout{Scenarios: []sample.ScenarioInfo{{Name: "a"}}, Endpoints: []sample.EndpointInfo{{Name: "GET /", Method: "GET"}}}
+	rec := NewRecorder(layout, 2)
+	rng := rand.New(rand.NewPCG(5, 6))
+	lat := make([]time.Duration, 4096)
+	for i := range lat {
+		lat[i] = time.Duration(150+rng.IntN(700)) * time.Microsecond
+	}
+	const perSecond = 100000
+	sinks := []sample.Sink{rec.Sink(0), rec.Sink(1)}
+	r := &sample.Request{Status: 200, Sent: 40, Received: 200}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		sec := i / perSecond
+		d := lat[i&(len(lat)-1)]
+		r.End = time.Duration(sec)*time.Second + time.Duration(i%perSecond)*(time.Second/perSecond)
+		r.Duration, r.Waiting = d, d-20*time.Microsecond
+		sink := sinks[i&1]
+		sink.Request(r)
+		sink.Iteration(0, r.End, d)
+		if (i+1)%perSecond == 0 {
+			rec.Collect(sec)
+		}
 	}
 }

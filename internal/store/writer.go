@@ -21,6 +21,8 @@ type Writer struct {
 	path      string
 	layout    sample.Layout
 	seriesIDs map[string]int64 // series key → its id in the series table, once written
+	enc       metrics.Encoder  // reused every second: a fresh one allocates ~800 KB
+	blob      []byte           // the last snapshot's encoding, its storage reused
 }
 
 // Create makes a new run.db at path holding m; it fails if the file exists.
@@ -121,10 +123,11 @@ func (w *Writer) WriteSecond(s *metrics.Snapshot) error {
 	if err := s.CheckLayout(w.layout); err != nil {
 		return fmt.Errorf("run.db %s: %w", w.path, err)
 	}
-	blob, err := s.MarshalBinary()
+	blob, err := w.enc.Append(w.blob[:0], s)
 	if err != nil {
-		return fmt.Errorf("run.db %s: %w", w.path, err)
+		return fmt.Errorf("run.db %s: snapshot of second %d: %w", w.path, s.Second, err)
 	}
+	w.blob = blob
 	if err := w.writeSecond(s, blob); err != nil {
 		return fmt.Errorf("run.db %s: write second %d: %w", w.path, s.Second, err)
 	}
