@@ -1,8 +1,10 @@
 package e2e
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -159,4 +161,39 @@ func countGroup(ms []obsMeta, g string) int {
 		}
 	}
 	return n
+}
+
+func TestLocalAgentsDashboardStreamsPerAgentSeries(t *testing.T) {
+	url, _ := countingTarget(t, 0)
+	dir := t.TempDir()
+	test := fmt.Sprintf("name: agent-live\nbase_url: %s\nscenarios:\n  open:\n    start_rate: 20\n    stages:\n      - {duration: 6s, target: 20}\n    flow:\n      - get: /a\n", url)
+	if err := os.WriteFile(filepath.Join(dir, "t.yaml"), []byte(test), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := startLive(t, dir, "run", "t.yaml", "--local-agents", "2", "--results", "res", "--quiet")
+	resp, err := http.Get(strings.TrimSuffix(run.dashboard, "/") + "/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	// The stream ends with the run; every agent's requests series must appear in it.
+	want := map[string]bool{"loadlens_agent_requests": false, "agent 1 127.0.0.1:": false, "agent 2 127.0.0.1:": false}
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	deadline := time.Now().Add(60 * time.Second)
+	for sc.Scan() && time.Now().Before(deadline) {
+		for w := range want {
+			if strings.Contains(sc.Text(), w) {
+				want[w] = true
+			}
+		}
+	}
+	for w, seen := range want {
+		if !seen {
+			t.Errorf("the dashboard's events never carried %q", w)
+		}
+	}
+	if code := run.wait(t); code != 0 {
+		t.Errorf("exit %d", code)
+	}
 }
