@@ -117,7 +117,12 @@ func TestLocalAgentsReportChartsPerAgent(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("loadlens report: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	_, again := reportData(t, run)
+	page, again := reportData(t, run)
+	for _, w := range []string{"<th>AGENTS</th>", "agent 1 127.0.0.1:", "agent 2 127.0.0.1:"} {
+		if !strings.Contains(page, w) {
+			t.Errorf("the re-rendered report lacks the per-agent table's %q", w)
+		}
+	}
 	if n, want := countGroup(again.Observed.New, "agents"), countGroup(data.Observed.New, "agents"); n != want {
 		t.Errorf("the re-rendered report has %d per-agent series, the first %d", n, want)
 	}
