@@ -47,7 +47,7 @@ var allowed = map[string][]string{
 	"mock":      {"plan", "promtext", "tmpl", "jsonpath"},
 	"importer":  {"plan", "tmpl"},
 	"dist":      {"app", "engine", "metrics", "plan", "report", "sample", "units"},
-	"cli":       {"app", "capacity", "demo", "dist", "estimate", "importer", "k8s", "live", "mock", "plan"},
+	"cli":       {"app", "capacity", "demo", "dist", "estimate", "importer", "k8s", "live", "mock", "plan", "units"},
 	"k8s":       {"plan"},
 	"archtest":  {},
 	// faultserver serves faults to tests; no package may import it (test imports are not listed)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/app"
 	"github.com/loadlens/loadlens/internal/mock"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 const mockUsage = "mock <mock.yaml> [flags]"
@@ -98,7 +99,7 @@ func describeRoute(r *mock.Route) string {
 		parts = append(parts, fmt.Sprintf("errors %g%% %s", f.Rate*100, what))
 	}
 	if b.Bandwidth > 0 {
-		parts = append(parts, fmt.Sprintf("bandwidth %gB/s", b.Bandwidth))
+		parts = append(parts, "bandwidth "+units.ByteRate(b.Bandwidth))
 	}
 	line := fmt.Sprintf("%-32s → %d", r.Name, r.Status)
 	if len(parts) > 0 {
