@@ -33,7 +33,7 @@ var allowed = map[string][]string{
 	"spans":     {"sample"},
 	"otlp":      {"sample", "spans"},
 	"plan":      {"sample", "series", "tmpl", "jsonpath", "threshold"},
-	"engine":    {"plan", "sample", "tmpl", "jsonpath"},
+	"engine":    {"plan", "sample", "tmpl", "jsonpath", "units"},
 	"metrics":   {"sample", "threshold"},
 	"store":     {"metrics", "sample", "series", "spans", "threshold"},
 	"scrape":    {"plan", "series"},
@@ -48,7 +48,7 @@ var allowed = map[string][]string{
 	"importer":  {"plan", "tmpl"},
 	"dist":      {"app", "engine", "metrics", "plan", "report", "sample", "units"},
 	"cli":       {"app", "capacity", "demo", "dist", "estimate", "importer", "k8s", "live", "mock", "plan", "units"},
-	"k8s":       {"plan"},
+	"k8s":       {"plan", "units"},
 	"archtest":  {},
 	// faultserver serves faults to tests; no package may import it (test imports are not listed)
 	"faultserver": {},
