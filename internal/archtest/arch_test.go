@@ -26,6 +26,7 @@ var allowed = map[string][]string{
 	"web":       {},
 	"units":     {},
 	"golden":    {}, // compares tests' output with golden files; only tests import it
+	"testkit":   {}, // helpers tests of several packages share; only tests import it
 	"live":      {"units", "web"},
 	"promtext":  {},
 	"demo":      {"promtext"},
