@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/loadlens/loadlens/internal/testkit"
 )
 
 // No container engine or registry is reachable where the tests run, so the
@@ -150,7 +152,7 @@ func TestImageBinaryServesARunAloneAsTheImageUser(t *testing.T) {
 	agent.Dir = d.workdir
 	agent.Env = []string{"LOADLENS_AGENT_LISTEN=127.0.0.1:0", "LOADLENS_AGENT_INDEX=0"} // a pod's environment, nothing of ours
 	agent.SysProcAttr = &syscall.SysProcAttr{Chroot: root, Credential: &syscall.Credential{Uid: uid, Gid: gid}}
-	var agentErr writerBuffer
+	var agentErr testkit.Buffer
 	agent.Stderr = &agentErr
 	stdout, err := agent.StdoutPipe()
 	if err != nil {
