@@ -3,7 +3,9 @@ package engine
 import (
 	"context"
 	"os"
+	"syscall"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -14,9 +16,15 @@ import (
 // in whole milliseconds), and the open model adds that delay to every
 // latency it reports. A timerfd in the netpoller wakes it to within the
 // kernel's timer slack (50 µs).
+//
+// Its system calls are raw: they never block, and a syscall.Syscall after
+// the process was idle wakes the runtime's sysmon thread (see h1's rawIO).
 type alarm struct {
 	f      *os.File
 	fd     int
+	rc     syscall.RawConn
+	readF  func(fd uintptr) bool // made once, so a wait allocates nothing
+	errno  syscall.Errno
 	buf    [8]byte
 	stop   func() bool
 	ctx    context.Context
@@ -30,7 +38,19 @@ func newAlarm() *alarm {
 	if err != nil {
 		return &alarm{coarse: time.NewTimer(time.Hour)}
 	}
-	return &alarm{f: os.NewFile(uintptr(fd), "timerfd"), fd: fd}
+	a := &alarm{f: os.NewFile(uintptr(fd), "timerfd"), fd: fd}
+	rc, err := a.f.SyscallConn()
+	if err != nil {
+		a.f.Close()
+		return &alarm{coarse: time.NewTimer(time.Hour)}
+	}
+	a.rc = rc
+	a.readF = func(fd uintptr) bool {
+		_, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&a.buf[0])), uintptr(len(a.buf)))
+		a.errno = e
+		return e != syscall.EAGAIN && e != syscall.EINTR
+	}
+	return a
 }
 
 // wait sleeps until at; false means ctx ended first.
@@ -51,10 +71,11 @@ func (a *alarm) wait(ctx context.Context, at time.Time) bool {
 		a.stop = context.AfterFunc(ctx, func() { a.f.SetReadDeadline(time.Unix(1, 0)) })
 	}
 	spec := unix.ItimerSpec{Value: unix.NsecToTimespec(int64(d))}
-	if err := unix.TimerfdSettime(a.fd, 0, &spec, nil); err != nil {
+	if _, _, e := syscall.RawSyscall6(unix.SYS_TIMERFD_SETTIME, uintptr(a.fd), 0, uintptr(unsafe.Pointer(&spec)), 0, 0, 0); e != 0 {
 		return coarseSleep(ctx, d)
 	}
-	if _, err := a.f.Read(a.buf[:]); err != nil {
+	a.errno = 0
+	if err := a.rc.Read(a.readF); err != nil || a.errno != 0 {
 		return ctx.Err() == nil && coarseSleep(ctx, time.Until(at))
 	}
 	return ctx.Err() == nil
