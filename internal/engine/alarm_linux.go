@@ -25,6 +25,8 @@ type alarm struct {
 	rc     syscall.RawConn
 	readF  func(fd uintptr) bool // made once, so a wait allocates nothing
 	errno  syscall.Errno
+	spec   unix.ItimerSpec
+	arm    *unix.ItimerSpec // the expiry the next wait arms, first thing in readF
 	buf    [8]byte
 	stop   func() bool
 	ctx    context.Context
@@ -46,6 +48,14 @@ func newAlarm() *alarm {
 	}
 	a.rc = rc
 	a.readF = func(fd uintptr) bool {
+		if a.arm != nil {
+			// Armed here, after RawConn.Read cleared the readiness it had
+			// seen, so the expiry's edge wakes the wait: a read before it
+			// would only say EAGAIN.
+			_, _, e := syscall.RawSyscall6(unix.SYS_TIMERFD_SETTIME, fd, 0, uintptr(unsafe.Pointer(a.arm)), 0, 0, 0)
+			a.arm, a.errno = nil, e
+			return e != 0
+		}
 		_, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&a.buf[0])), uintptr(len(a.buf)))
 		a.errno = e
 		return e != syscall.EAGAIN && e != syscall.EINTR
@@ -70,12 +80,10 @@ func (a *alarm) wait(ctx context.Context, at time.Time) bool {
 		a.f.SetReadDeadline(time.Time{})
 		a.stop = context.AfterFunc(ctx, func() { a.f.SetReadDeadline(time.Unix(1, 0)) })
 	}
-	spec := unix.ItimerSpec{Value: unix.NsecToTimespec(int64(d))}
-	if _, _, e := syscall.RawSyscall6(unix.SYS_TIMERFD_SETTIME, uintptr(a.fd), 0, uintptr(unsafe.Pointer(&spec)), 0, 0, 0); e != 0 {
-		return coarseSleep(ctx, d)
-	}
-	a.errno = 0
+	a.spec = unix.ItimerSpec{Value: unix.NsecToTimespec(int64(d))}
+	a.arm, a.errno = &a.spec, 0
 	if err := a.rc.Read(a.readF); err != nil || a.errno != 0 {
+		a.arm = nil
 		return ctx.Err() == nil && coarseSleep(ctx, time.Until(at))
 	}
 	return ctx.Err() == nil
