@@ -157,7 +157,8 @@ type urlLimits struct {
 }
 
 func (l *urlLimits) register(fs *flag.FlagSet, o *plan.URLOptions) {
-	fs.DurationVar(&l.gracefulStop, "graceful-stop", plan.DefaultURLGracefulStop, "URL mode: how long requests still running at the end may finish (unset: 5s, or the timeout if shorter)")
+	// No flag default: unset, the plan picks 5s or the timeout if shorter, which the help says once.
+	fs.DurationVar(&l.gracefulStop, "graceful-stop", 0, "URL mode: how long requests still running at the end may finish (default 5s, or the timeout if shorter)")
 	fs.IntVar(&l.maxRedirects, "max-redirects", plan.DefaultMaxRedirects, "URL mode: redirects one request follows (0: none)")
 	fs.StringVar(&o.MaxBody, "max-body", "", "URL mode: body bytes kept for checks, e.g. 512KiB (default 1MiB)")
 	fs.Var(&l.allowHosts, "allow-host", "URL mode: a host (or host:port) redirects may lead to besides the URL's (repeatable)")
