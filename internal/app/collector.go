@@ -214,7 +214,11 @@ func (r *runner) second(sec int) {
 	if !ok {
 		cpu = -1
 	}
-	r.obs.add(selfSeries(sec, cpu, capacity, host, r.stall.sample(), held, &r.run.Series[len(r.run.Series)-1]))
+	self := selfSeries(sec, cpu, capacity, host, r.stall.sample(), held, &r.run.Series[len(r.run.Series)-1])
+	if g := r.cfg.Generator; g != nil {
+		self = append(self, g.AgentSeries(sec)...) // one write: the agents' seconds share the generator's transaction
+	}
+	r.obs.add(self)
 	if err := r.obs.writeErr(); err != nil {
 		r.writeFailed(sec, err) // the series share run.db, and the disk
 	}

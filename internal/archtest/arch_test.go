@@ -47,7 +47,7 @@ var allowed = map[string][]string{
 	"app":       {"capacity", "compare", "demo", "diagnose", "engine", "estimate", "live", "metrics", "otlp", "output", "plan", "report", "sample", "scrape", "series", "spans", "store", "threshold", "units"},
 	"mock":      {"plan", "promtext", "tmpl", "jsonpath"},
 	"importer":  {"plan", "tmpl"},
-	"dist":      {"app", "engine", "metrics", "plan", "report", "sample", "units"},
+	"dist":      {"app", "diagnose", "engine", "metrics", "plan", "report", "sample", "series", "units"},
 	"cli":       {"app", "capacity", "demo", "dist", "estimate", "importer", "k8s", "live", "mock", "plan", "units"},
 	"k8s":       {"plan", "units"},
 	"archtest":  {},
