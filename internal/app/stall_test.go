@@ -41,6 +41,25 @@ func TestSelfSeriesRecordsTheStallAndThePool(t *testing.T) {
 // machine runs.
 func TestStallMeterSeesAStarvedGenerator(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	// One window in about twenty on a busy host read 320 ns (the runtime's
+	// preemption of the spinners was itself held up): judged over three.
+	var p99s []time.Duration
+	for range 3 {
+		st, woke := starvedWindow()
+		p99 := time.Duration(st.p99 * float64(time.Second))
+		t.Logf("scheduling latency p99 %v, threads' wait %.2f cores, %d wake-ups", p99, st.waitCores, woke)
+		if st.p99 >= 0.004 {
+			return
+		}
+		p99s = append(p99s, p99)
+	}
+	t.Fatalf("scheduling latency p99 %v in three windows with 4 spinning goroutines on one CPU, want at least 4 ms in one", p99s)
+}
+
+// starvedWindow keeps the runtime's one CPU busy with 4 spinning
+// goroutines for 300 ms while one goroutine sleeps and wakes, and returns
+// what the stall meter read over it.
+func starvedWindow() (stall, int) {
 	m := newStallMeter()
 	stop := time.Now().Add(300 * time.Millisecond)
 	var wg sync.WaitGroup
@@ -58,11 +77,7 @@ func TestStallMeterSeesAStarvedGenerator(t *testing.T) {
 		woke++
 	}
 	wg.Wait()
-	st := m.sample()
-	t.Logf("scheduling latency p99 %v, threads' wait %.2f cores, %d wake-ups", time.Duration(st.p99*float64(time.Second)), st.waitCores, woke)
-	if st.p99 < 0.004 {
-		t.Fatalf("scheduling latency p99 %v with 4 spinning goroutines on one CPU, want at least 4 ms", time.Duration(st.p99*float64(time.Second)))
-	}
+	return m.sample(), woke
 }
 
 // TestAStarvedClosedModelIsNamed is issue 11's starved closed-model run in
