@@ -19,8 +19,11 @@ type httpState struct {
 	hop       hop
 	res       hopResult
 	seen      []string // the hops of a redirect chain, for loop detection
-	h1        *h1Trip  // plain http:// hops
-	net       *netTrip // https:// hops (TLS, HTTP/2), through net/http
+	// began and ended are the last request's intended start and end, so
+	// that its iteration reads the clock no more than its requests do.
+	began, ended time.Time
+	h1           *h1Trip  // plain http:// hops
+	net          *netTrip // https:// hops (TLS, HTTP/2), through net/http
 }
 
 // outcome is how a request ended, after every hop.
@@ -56,6 +59,7 @@ func (v *vu) request(ctx context.Context, r *plan.Request, intended time.Time) e
 	v.sc.inflight.Add(1)
 	out := v.send(ctx, r, deadline)
 	v.sc.inflight.Add(-1)
+	h.began, h.ended = intended, out.end
 	s.End = v.sc.e.since(out.end)
 	s.Duration = out.end.Sub(intended) // when the outcome surfaced, whichever timeout it was
 	switch {
@@ -67,7 +71,7 @@ func (v *vu) request(ctx context.Context, r *plan.Request, intended time.Time) e
 		s.Status = 0
 		s.Kind, s.Err = v.sc.e.failure(out.err, out.phase, deadline, r.Timeout)
 		v.sink.Request(s)
-		v.evaluate(r, nil)
+		v.evaluate(r, nil, s.End)
 		return nil
 	}
 	s.Status = h.resp.status
@@ -83,7 +87,7 @@ func (v *vu) request(ctx context.Context, r *plan.Request, intended time.Time) e
 		}
 	}
 	v.sink.Request(s)
-	v.evaluate(r, &h.resp)
+	v.evaluate(r, &h.resp, s.End)
 	return nil
 }
 
@@ -98,7 +102,7 @@ func (v *vu) send(ctx context.Context, r *plan.Request, deadline time.Time) outc
 	h.hdr.addTrace(v.tc.Rand, &v.sc.e.opts.Trace, s)
 	q := &h.hop
 	*q = hop{method: r.Method, url: h.url, host: h.hdr.host, agent: h.hdr.agent,
-		body: requestBody(r.Body != nil, h.body), keepBody: r.NeedBody, maxBody: r.MaxBody, deadline: deadline}
+		body: requestBody(r.Body != nil, h.body), keepBody: r.NeedBody, maxBody: r.MaxBody, deadline: deadline, first: true}
 	ch := chain{own: true}
 	for {
 		jar := ""
@@ -137,6 +141,7 @@ func (v *vu) send(ctx context.Context, r *plan.Request, deadline time.Time) outc
 			return outcome{end: time.Now(), redirect: why}
 		}
 		s.Redirects++
+		q.first = false
 	}
 }
 

@@ -21,6 +21,7 @@ type hop struct {
 	keepBody bool  // keep the response body for checks and extractions
 	maxBody  int64 // keep at most this much of it; 0: all
 	deadline time.Time
+	first    bool // the request's first hop, its deadline a whole timeout away
 }
 
 // hopResult is what one hop measured, whichever client sent it.

@@ -35,9 +35,10 @@ func (sc *scenarioRun) newVU() *vu {
 }
 
 // iterate runs the flow once. intended is when the iteration should have
-// started; the first request is timed from it, so any wait for this VU is
-// part of that request's latency. It returns false when the VU must stop:
-// the context ended or the scenario's unique data ran out.
+// started (zero: now, as the first step reads the clock); the first request
+// is timed from it, so any wait for this VU is part of that request's
+// latency. It returns false when the VU must stop: the context ended or the
+// scenario's unique data ran out.
 func (v *vu) iterate(ctx context.Context, intended time.Time) bool {
 	s := v.sc.s
 	if s.Data != nil {
@@ -53,22 +54,37 @@ func (v *vu) iterate(ctx context.Context, intended time.Time) bool {
 	}
 	v.jar.reset() // and so do cookies, as in k6
 	stepStart := intended
+	var end time.Time // zero: the last step was a think time
 	for i := range s.Flow {
 		st := &s.Flow[i]
 		switch st.Kind {
 		case plan.ThinkStep:
+			if intended.IsZero() {
+				intended = time.Now()
+			}
 			if !v.sleep(ctx, v.thinkTime(st)) {
 				return false
 			}
-			stepStart = time.Time{}
+			end = time.Time{}
 		case plan.RequestStep:
 			if v.request(ctx, st.Request, stepStart) != nil {
 				return false
 			}
-			stepStart = time.Time{}
+			if intended.IsZero() {
+				intended = v.http.began
+			}
+			end = v.http.ended
+		}
+		stepStart = time.Time{}
+	}
+	if end.IsZero() || intended.IsZero() { // after a think time, or an empty flow
+		end = time.Now()
+		if intended.IsZero() {
+			intended = end
 		}
 	}
-	end := time.Now()
+	// An iteration ending in a request ends with its response: what follows
+	// is the generator's recording, not the user's iteration.
 	v.sink.Iteration(s.ID, v.sc.e.since(end), end.Sub(intended))
 	v.tc.Iteration++
 	return true

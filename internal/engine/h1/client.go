@@ -80,8 +80,8 @@ func (c *Client) Do(req *Request, resp *Response) error {
 	if !validOverride(req.Host) || !validOverride(req.UserAgent) {
 		return errBadOverride
 	}
-	var deadline time.Time // zero: no deadline
-	if req.Timeout > 0 {
+	deadline := req.Deadline // zero: no deadline
+	if deadline.IsZero() && req.Timeout > 0 {
 		deadline = time.Now().Add(req.Timeout)
 	}
 	c.wbuf = appendRequest(c.wbuf[:0], req, host, target)

@@ -21,6 +21,9 @@ type Request struct {
 	Host      []byte        // the Host header's value; nil: the URL's host
 	UserAgent []byte        // the User-Agent header's value; nil: "loadlens"
 	Timeout   time.Duration // for the whole exchange, connect included
+	// Deadline, when set, ends the exchange instead of Timeout: a caller
+	// that has just read the clock passes its deadline, sparing Do a read.
+	Deadline time.Time
 }
 
 // Response is what came back. Its slices are valid until the next Do.
