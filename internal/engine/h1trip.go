@@ -79,6 +79,7 @@ func (t *h1Trip) roundTrip(ctx context.Context, q *hop, res *hopResult, rs *resp
 		return err
 	}
 	rs.status, rs.rawHeader, rs.body = r.Status, r.Header, r.Body
+	rs.rawCookie, rs.rawLocation = r.SetCookie, r.Location
 	res.reason = r.StatusText
 	return nil
 }

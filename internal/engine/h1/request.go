@@ -34,9 +34,12 @@ type Response struct {
 	// reads them, one "Name: value\r\n" line each: folded lines joined with
 	// a space, the value's surrounding blanks trimmed. Read it with
 	// HeaderValues.
-	Header    []byte
-	Body      []byte // the body when Request.KeepBody was set
-	Truncated bool   // the body was longer than Request.MaxBody: Body holds its start
+	Header []byte
+	// SetCookie and Location say whether Header has such a field, noted
+	// while parsing so that a caller need not scan Header on every response.
+	SetCookie, Location bool
+	Body                []byte // the body when Request.KeepBody was set
+	Truncated           bool   // the body was longer than Request.MaxBody: Body holds its start
 	// Sent counts the bytes written for this exchange. Over https it is
 	// what the socket carried: TLS records, and the handshake when this
 	// exchange opened the connection.
