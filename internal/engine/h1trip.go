@@ -64,6 +64,7 @@ func (t *h1Trip) roundTrip(ctx context.Context, q *hop, res *hopResult, rs *resp
 	t.busy.Store(false)
 	r := &t.resp
 	res.sent, res.received, res.connect, res.tls, res.truncated = r.Sent, r.Received, r.Connect, r.TLS, r.Truncated
+	res.done = r.Done
 	if !r.FirstByte.IsZero() && !r.Wrote.IsZero() {
 		res.waited = r.FirstByte.Sub(r.Wrote)
 	}

@@ -135,7 +135,7 @@ func (v *vu) send(ctx context.Context, r *plan.Request, deadline time.Time) outc
 			}
 		}
 		if r.MaxRedirects == 0 || !isRedirect(h.resp.status) || !h.resp.has("Location") {
-			return outcome{end: time.Now()} // with redirects: 0 a 3xx is the answer, as in k6
+			return outcome{end: res.end()} // with redirects: 0 a 3xx is the answer, as in k6
 		}
 		if why := v.follow(r, q, &ch, jar); why != "" {
 			return outcome{end: time.Now(), redirect: why}

@@ -86,6 +86,7 @@ func (c *Client) headLine(cn *conn, size int, resp *Response) ([]byte, error) {
 		}
 		if resp.FirstByte.IsZero() {
 			resp.FirstByte = time.Now()
+			c.firstRead = cn.reads
 		}
 	}
 }

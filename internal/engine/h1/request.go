@@ -55,6 +55,7 @@ type Response struct {
 	TLS       time.Duration // the TLS handshake, when this exchange opened an https connection
 	Wrote     time.Time     // when the request was written
 	FirstByte time.Time     // when the first response byte arrived (of an interim response, if any)
+	Done      time.Time     // when the response's last byte was read, after a successful Do
 }
 
 // maxHeader bounds one response head: status line and header fields.
