@@ -22,8 +22,13 @@ type httpState struct {
 	// began and ended are the last request's intended start and end, so
 	// that its iteration reads the clock no more than its requests do.
 	began, ended time.Time
-	h1           *h1Trip  // plain http:// hops
-	net          *netTrip // https:// hops (TLS, HTTP/2), through net/http
+	// endsIter says the current request ends its iteration, which started
+	// at iterStart (zero: with the request); endedIter, that record
+	// recorded both at once.
+	endsIter, endedIter bool
+	iterStart           time.Time
+	h1                  *h1Trip  // plain http:// hops
+	net                 *netTrip // https:// hops (TLS, HTTP/2), through net/http
 }
 
 // outcome is how a request ended, after every hop.
@@ -70,7 +75,7 @@ func (v *vu) request(ctx context.Context, r *plan.Request, intended time.Time) e
 	case out.err != nil:
 		s.Status = 0
 		s.Kind, s.Err = v.sc.e.failure(out.err, out.phase, deadline, r.Timeout)
-		v.sink.Request(s)
+		v.record(s)
 		v.evaluate(r, nil, s.End)
 		return nil
 	}
@@ -86,9 +91,25 @@ func (v *vu) request(ctx context.Context, r *plan.Request, intended time.Time) e
 			s.Err = "unexpected status " + s.Err
 		}
 	}
-	v.sink.Request(s)
+	v.record(s)
 	v.evaluate(r, &h.resp, s.End)
 	return nil
+}
+
+// record records a finished request, and the iteration it ends with it
+// (under one lock) when iterate asked for that and the sink can.
+func (v *vu) record(s *sample.Request) {
+	h := &v.http
+	if !h.endsIter || v.last == nil {
+		v.sink.Request(s)
+		return
+	}
+	start := h.iterStart
+	if start.IsZero() {
+		start = h.began
+	}
+	v.last.RequestIteration(s, v.sc.s.ID, h.ended.Sub(start))
+	h.endedIter = true
 }
 
 // send makes the request's hops: the step's URL, then each redirect it

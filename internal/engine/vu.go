@@ -16,6 +16,7 @@ type vu struct {
 	id    int64
 	sc    *scenarioRun
 	sink  sample.Sink
+	last  sample.LastRequestSink // sink, when it records a request and its iteration at once
 	tc    tmpl.Context
 	timer *time.Timer
 	http  httpState
@@ -25,6 +26,7 @@ type vu struct {
 func (sc *scenarioRun) newVU() *vu {
 	id := sc.e.vuSeq.Add(1)
 	v := &vu{id: id, sc: sc, sink: sc.e.rec.Sink(int(id))}
+	v.last, _ = v.sink.(sample.LastRequestSink)
 	v.tc = tmpl.Context{
 		Vars:     make([]string, len(sc.s.Vars)),
 		VU:       id,
@@ -53,6 +55,7 @@ func (v *vu) iterate(ctx context.Context, intended time.Time) bool {
 		v.tc.Vars[i] = "" // extracted variables live for one iteration
 	}
 	v.jar.reset() // and so do cookies, as in k6
+	v.http.endedIter = false
 	stepStart := intended
 	var end time.Time // zero: the last step was a think time
 	for i := range s.Flow {
@@ -67,6 +70,8 @@ func (v *vu) iterate(ctx context.Context, intended time.Time) bool {
 			}
 			end = time.Time{}
 		case plan.RequestStep:
+			// the last step's request ends the iteration: recorded at once
+			v.http.endsIter, v.http.iterStart = i == len(s.Flow)-1, intended
 			if v.request(ctx, st.Request, stepStart) != nil {
 				return false
 			}
@@ -85,7 +90,9 @@ func (v *vu) iterate(ctx context.Context, intended time.Time) bool {
 	}
 	// An iteration ending in a request ends with its response: what follows
 	// is the generator's recording, not the user's iteration.
-	v.sink.Iteration(s.ID, v.sc.e.since(end), end.Sub(intended))
+	if !v.http.endedIter {
+		v.sink.Iteration(s.ID, v.sc.e.since(end), end.Sub(intended))
+	}
 	v.tc.Iteration++
 	return true
 }
