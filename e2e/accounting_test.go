@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	neturl "net/url"
@@ -15,11 +16,12 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/loadlens/loadlens/internal/testkit"
 )
 
 // silentTarget accepts connections, reads each request's head and never
@@ -238,24 +240,6 @@ func TestAFullDiskStopsTheLoad(t *testing.T) {
 	})
 }
 
-// lockedBuffer collects a process's output while a test reads it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) add(line string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.b.WriteString(line + "\n")
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // TestTwoInterruptsStillWriteEverything sends a second SIGINT as soon as
 // loadlens says it is writing the results, as `timeout -s INT` does (it
 // signals the process, then its group): the second must not cut the final
@@ -277,13 +261,13 @@ func TestTwoInterruptsStillWriteEverything(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { cmd.Process.Kill() })
-		var errb lockedBuffer
+		var errb testkit.Buffer
 		stopping := make(chan struct{}, 1)
 		done := make(chan error, 1)
 		go func() {
 			sc := bufio.NewScanner(errPipe)
 			for sc.Scan() {
-				errb.add(sc.Text())
+				fmt.Fprintln(&errb, sc.Text())
 				if strings.HasPrefix(sc.Text(), "stopping:") {
 					stopping <- struct{}{}
 				}

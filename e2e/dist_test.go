@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,11 +10,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/loadlens/loadlens/internal/testkit"
 )
 
 // countingTarget counts the requests it receives, each delayed by delay.
@@ -112,43 +112,21 @@ func TestLocalAgentsAgreeWithOneProcess(t *testing.T) {
 }
 
 // startAgentProcess starts `loadlens agent` on a free loopback port and
-// returns its address and process.
-func startAgentProcess(t *testing.T, dir, tokenFile string, env ...string) (string, *exec.Cmd, *lockedBuffer) {
+// returns its address, process and output.
+func startAgentProcess(t *testing.T, dir, tokenFile string, env ...string) (string, *exec.Cmd, *testkit.Buffer) {
 	t.Helper()
 	cmd := exec.Command(binary, "agent", "--token-file", tokenFile)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), append([]string{"LOADLENS_AGENT_LISTEN=127.0.0.1:0"}, env...)...)
-	stdout, err := cmd.StdoutPipe()
+	out := &testkit.Buffer{}
+	addr, err := testkit.StartAgent(cmd, out)
+	if cmd.Process != nil {
+		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	out := &lockedBuffer{}
-	first := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			select {
-			case first <- sc.Text():
-			default:
-			}
-			out.add(sc.Text())
-		}
-	}()
-	select {
-	case line := <-first:
-		addr, _, ok := strings.Cut(strings.TrimPrefix(line, "agent: listening on "), ";")
-		if !ok {
-			t.Fatalf("agent's first line: %q", line)
-		}
-		return addr, cmd, out
-	case <-time.After(30 * time.Second):
-		t.Fatal("the agent did not say where it listens within 30s")
-	}
-	return "", nil, nil
+	return addr, cmd, out
 }
 
 func TestKillingAnAgentMidRun(t *testing.T) {
@@ -168,7 +146,7 @@ func TestKillingAnAgentMidRun(t *testing.T) {
 	defer cancel()
 	coord := exec.CommandContext(ctx, binary, "run", "t.yaml", "--agents", a1+","+a2, "--token-file", "token", "--results", "results", "--quiet")
 	coord.Dir = dir
-	var out, errb writerBuffer
+	var out, errb testkit.Buffer
 	coord.Stdout, coord.Stderr = &out, &errb
 	if err := coord.Start(); err != nil {
 		t.Fatal(err)
@@ -241,24 +219,6 @@ func TestAgentRefusesAWrongToken(t *testing.T) {
 	}
 }
 
-// writerBuffer is a buffer a process writes while the test reads it.
-type writerBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (w *writerBuffer) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
-func (w *writerBuffer) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.String()
-}
-
 func TestInterruptingLocalAgentsKeepsTheRunAndLeavesNoAgent(t *testing.T) {
 	url, count := countingTarget(t, 0)
 	dir := t.TempDir()
@@ -270,7 +230,7 @@ func TestInterruptingLocalAgentsKeepsTheRunAndLeavesNoAgent(t *testing.T) {
 	defer cancel()
 	coord := exec.CommandContext(ctx, binary, "run", "t.yaml", "--local-agents", "2", "--results", "results", "--quiet")
 	coord.Dir = dir
-	var out, errb writerBuffer
+	var out, errb testkit.Buffer
 	coord.Stdout, coord.Stderr = &out, &errb
 	if err := coord.Start(); err != nil {
 		t.Fatal(err)

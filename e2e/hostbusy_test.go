@@ -11,13 +11,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
-)
 
-// busyCores is how much CPU other processes may use while a test judges
-// the shop's bottlenecks: past half a core, the shop and the generator no
-// longer get what the test's load assumes (the shop's CPU limit of one
-// core, the generator's timing), so a missing finding says nothing.
-const busyCores = 0.5
+	"github.com/loadlens/loadlens/internal/testkit"
+)
 
 // ticksPerSecond is the kernel's USER_HZ, the unit of /proc's CPU times
 // (100 on every Linux the project runs on).
@@ -118,8 +114,8 @@ func TestOtherCoresSeesAHog(t *testing.T) {
 		return 0
 	})
 	t.Logf("other processes used %.2f cores", other)
-	if other < busyCores {
-		t.Errorf("a spinning process beside the test: other processes used %.2f cores, want at least %.2f", other, busyCores)
+	if other < testkit.BusyCores {
+		t.Errorf("a spinning process beside the test: other processes used %.2f cores, want at least %.2f", other, testkit.BusyCores)
 	}
 	hogTicks := ownTicks([]int{hog.Process.Pid}) - ownTicks(nil)
 	if hogTicks <= 0 {
@@ -127,33 +123,17 @@ func TestOtherCoresSeesAHog(t *testing.T) {
 	}
 }
 
-// judgeOnQuietHost runs attempt, which returns what is wrong with its
-// outcome and the CPU time of the children it ran, up to three times; pids
-// are processes of the test's own (the shop) whose CPU is not the rest of
-// the machine's. A wrong outcome while other processes took more than
-// busyCores is tried again, and the test skipped, saying why, if the host
-// stayed busy; on a quiet host it fails at once.
+// judgeOnQuietHost is testkit.JudgeOnQuietHost for attempts that run
+// processes: attempt returns what is wrong with its outcome and the CPU time
+// of the children it ran; pids are processes of the test's own (the shop)
+// whose CPU is not the rest of the machine's.
 func judgeOnQuietHost(t *testing.T, pids func() []int, attempt func() ([]string, time.Duration)) {
 	t.Helper()
-	const attempts = 3
-	for i := 1; ; i++ {
-		var problems []string
-		other := otherCores(pids, func() (cpu time.Duration) {
+	testkit.JudgeOnQuietHost(t, func() (problems []string, other float64) {
+		other = otherCores(pids, func() (cpu time.Duration) {
 			problems, cpu = attempt()
 			return cpu
 		})
-		if len(problems) == 0 {
-			return
-		}
-		if other < busyCores {
-			for _, p := range problems {
-				t.Errorf("%s (other processes used %.2f cores)", p, other)
-			}
-			return
-		}
-		if i == attempts {
-			t.Skipf("the host stayed busy: other processes used %.2f cores during attempt %d of %d, and %v", other, i, attempts, problems)
-		}
-		t.Logf("attempt %d: %v while other processes used %.2f cores; trying again", i, problems, other)
-	}
+		return problems, other
+	})
 }

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bufio"
 	"context"
 	"debug/elf"
 	"fmt"
@@ -13,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/loadlens/loadlens/internal/testkit"
 )
 
 // No container engine or registry is reachable where the tests run, so the
@@ -150,44 +151,21 @@ func TestImageBinaryServesARunAloneAsTheImageUser(t *testing.T) {
 	agent.Dir = d.workdir
 	agent.Env = []string{"LOADLENS_AGENT_LISTEN=127.0.0.1:0", "LOADLENS_AGENT_INDEX=0"} // a pod's environment, nothing of ours
 	agent.SysProcAttr = &syscall.SysProcAttr{Chroot: root, Credential: &syscall.Credential{Uid: uid, Gid: gid}}
-	var agentErr writerBuffer
-	agent.Stderr = &agentErr
-	stdout, err := agent.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := agent.Start(); err != nil {
-		t.Fatal(err)
-	}
+	var agentErr testkit.Buffer
+	addr, err := testkit.StartAgent(agent, &agentErr)
 	done := make(chan error, 1)
-	go func() { done <- agent.Wait() }()
-	t.Cleanup(func() {
-		agent.Process.Kill()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-		}
-	})
-	first := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
+	if agent.Process != nil {
+		go func() { done <- agent.Wait() }()
+		t.Cleanup(func() {
+			agent.Process.Kill()
 			select {
-			case first <- sc.Text():
-			default:
+			case <-done:
+			case <-time.After(10 * time.Second):
 			}
-		}
-	}()
-	var addr string
-	select {
-	case line := <-first:
-		a, _, ok := strings.Cut(strings.TrimPrefix(line, "agent: listening on "), ";")
-		if !ok {
-			t.Fatalf("agent's first line: %q", line)
-		}
-		addr = a
-	case <-time.After(30 * time.Second):
-		t.Fatalf("the agent in the empty root did not say where it listens within 30s: %s", agentErr.String())
+		})
+	}
+	if err != nil {
+		t.Fatalf("the agent in the empty root: %v", err)
 	}
 
 	url, count := countingTarget(t, 0)

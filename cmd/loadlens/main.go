@@ -17,23 +17,25 @@ func main() {
 	ctx, cancel := context.WithCancel(context.Background())
 	sigs := make(chan os.Signal, 3)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	go stopOnSignals(sigs, cancel)
+	first, again := cli.StopNotice(os.Args[1:])
+	go stopOnSignals(sigs, cancel, first, again)
 	code := cli.Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	cancel()
 	os.Exit(code)
 }
 
-// stopOnSignals stops the command at the first signal and lets it write
-// what it measured: the second only says so, because `timeout -s INT`, a
-// shell or an impatient hand often sends two at once, and quitting then
-// would lose the run's summary and report. A third quits at once.
-func stopOnSignals(sigs <-chan os.Signal, cancel context.CancelFunc) {
+// stopOnSignals stops the command at the first signal (saying first) and
+// lets it write what it measured: the second only says so (again), because
+// `timeout -s INT`, a shell or an impatient hand often sends two at once,
+// and quitting then would lose the run's summary and report. A third quits
+// at once.
+func stopOnSignals(sigs <-chan os.Signal, cancel context.CancelFunc, first, again string) {
 	if <-sigs == os.Interrupt { // a person pressed Ctrl-C; SIGTERM comes from a program
-		fmt.Fprintln(os.Stderr, "\nstopping: writing the results (Ctrl-C twice more quits at once, without them)")
+		fmt.Fprintln(os.Stderr, "\n"+first)
 	}
 	cancel()
 	<-sigs
-	fmt.Fprintln(os.Stderr, "still writing the results; Ctrl-C once more quits without them")
+	fmt.Fprintln(os.Stderr, again)
 	<-sigs
 	os.Exit(1) // run.db already holds every second but the last
 }

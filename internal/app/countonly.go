@@ -27,8 +27,8 @@ func runCountOnly(ctx context.Context, cfg RunConfig) (RunResult, error) {
 	if len(cfg.Outs)+len(cfg.Plan.Outputs) > 0 {
 		off = "per-second metrics, run.db, the dashboard and the outputs were off" // nothing per second to send
 	}
-	fmt.Fprintf(cfg.Out, "%s requests in %s (%s), %s failed, %s dropped; %s\n",
-		units.Count(req), units.Duration(elapsed), units.Rate(rate, ""), units.Count(failed), units.Count(dropped), off)
+	fmt.Fprintf(cfg.Out, "%s in %s (%s), %s failed, %s dropped; %s\n",
+		units.CountOf(req, "request", "requests"), units.Duration(elapsed), units.Rate(rate, ""), units.Count(failed), units.Count(dropped), off)
 	res := RunResult{Status: StatusCompleted, Passed: true}
 	if err != nil {
 		res.Status, res.ExitCode = StatusFailed, ExitRunFailed

@@ -6,6 +6,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/report"
+	"github.com/loadlens/loadlens/internal/series"
 )
 
 // Generator makes a run's load outside this process and hands back its
@@ -31,6 +32,9 @@ type Generator interface {
 	// cores; false when no part reported its CPU. The generator findings
 	// judge it, since the weakest agent limits the test first.
 	Busiest(sec int) (cpu, capacity float64, ok bool)
+	// AgentSeries returns each part's figures in second sec (already
+	// taken with Second), labelled by part, for the per-agent charts.
+	AgentSeries(sec int) series.Set
 	// Agents describes every part of the load for the report.
 	Agents() []report.Agent
 }

@@ -219,7 +219,11 @@ func (r *runner) conclude(ctx context.Context, engErr error) (*report.Input, Run
 	res := RunResult{Dir: r.dir, Status: status, Passed: in.Passed()}
 	res.ExitCode = exitCode(status, res.Passed)
 
-	if err := r.store.Finish(store.Finish{End: r.end, Status: status, Elapsed: r.end.Sub(r.start), ExitCode: res.ExitCode, Thresholds: results}); err != nil && r.lost == nil {
+	fin := store.Finish{End: r.end, Status: status, Elapsed: r.end.Sub(r.start), ExitCode: res.ExitCode, Thresholds: results}
+	if enc := encodeAgents(in.Agents); enc != "" {
+		fin.Meta = map[string]string{agentsKey: enc}
+	}
+	if err := r.store.Finish(fin); err != nil && r.lost == nil {
 		// run.db holds every second but not how the run ended: it reads back as incomplete, and so it says here.
 		r.lost = &lostWrite{sec: -1, cause: storageCause(r.dir, err), err: err}
 		in.Status, res.Status, res.ExitCode = StatusIncomplete, StatusIncomplete, exitCode(StatusIncomplete, res.Passed)

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/loadlens/loadlens/internal/store"
 	"github.com/loadlens/loadlens/internal/units"
@@ -70,10 +71,27 @@ func readRunInfo(dir, db string) RunInfo {
 	return info
 }
 
-// WriteRuns prints runs as a table.
+// The widest the RUN and NAME columns grow, so that a table of ordinary runs
+// fits a 100-column terminal; longer values are cut with "…".
+const (
+	maxRunWidth  = 32
+	maxNameWidth = 16
+)
+
+// WriteRuns prints runs as a table whose columns fit their values.
 func WriteRuns(w io.Writer, runs []RunInfo) error {
+	runW, nameW, durW, reqW := len("RUN"), len("NAME"), len("DURATION"), len("REQUESTS")
+	for _, r := range runs {
+		runW = max(runW, min(utf8.RuneCountInString(r.Dir), maxRunWidth))
+		nameW = max(nameW, min(utf8.RuneCountInString(r.Name), maxNameWidth))
+		durW = max(durW, len(units.Duration(r.Elapsed)))
+		reqW = max(reqW, len(units.Count(r.Requests)))
+	}
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "%-48s  %-20s  %-19s  %9s  %10s  %s\n", "RUN", "NAME", "STARTED", "DURATION", "REQUESTS", "RESULT")
+	row := func(run, name, started, dur, reqs, result string) {
+		fmt.Fprintf(&sb, "%s  %s  %-19s  %*s  %*s  %s\n", pad(run, runW), pad(name, nameW), started, durW, dur, reqW, reqs, result)
+	}
+	row("RUN", "NAME", "STARTED", "DURATION", "REQUESTS", "RESULT")
 	for _, r := range runs {
 		result := r.Status
 		switch {
@@ -84,9 +102,20 @@ func WriteRuns(w io.Writer, runs []RunInfo) error {
 		case r.ExitCode == ExitThresholdFailed:
 			result = "thresholds failed (" + r.Status + ")"
 		}
-		fmt.Fprintf(&sb, "%-48s  %-20s  %-19s  %9s  %10s  %s\n", r.Dir, r.Name, r.Start.Local().Format("2006-01-02 15:04:05"),
+		row(r.Dir, r.Name, r.Start.Local().Format("2006-01-02 15:04:05"),
 			units.Duration(r.Elapsed), units.Count(r.Requests), result)
 	}
 	_, err := io.WriteString(w, sb.String())
 	return err
+}
+
+// pad fits s to width runes: cut with "…" when longer, padded with spaces
+// when shorter (fmt's %-*s counts bytes, which misaligns non-ASCII names).
+func pad(s string, width int) string {
+	n := utf8.RuneCountInString(s)
+	if n > width {
+		r := []rune(s)
+		return string(r[:width-1]) + "…"
+	}
+	return s + strings.Repeat(" ", width-n)
 }

@@ -31,6 +31,9 @@ func LoadRun(path string) (*report.Input, error) {
 	in := &report.Input{Name: meta.Name, Dir: filepath.Dir(db), Version: meta.Version, Start: meta.Start,
 		Run: run, Thresholds: defs, Host: meta.Host, CPUs: meta.CPUs, Args: meta.Args, TestFile: meta.TestFile,
 		TestSource: meta.TestSource, BodyCaps: decodeBodyCaps(meta.Extra["body_caps"])}
+	if in.Agents, err = decodeAgents(meta.Extra[agentsKey]); err != nil {
+		return nil, fmt.Errorf("%s: the per-agent table: %w", db, err)
+	}
 	set, err := rd.Series()
 	if err != nil {
 		return nil, err

@@ -26,6 +26,7 @@ var allowed = map[string][]string{
 	"web":       {},
 	"units":     {},
 	"golden":    {}, // compares tests' output with golden files; only tests import it
+	"testkit":   {}, // helpers tests of several packages share; only tests import it
 	"live":      {"units", "web"},
 	"promtext":  {},
 	"demo":      {"promtext"},
@@ -33,7 +34,7 @@ var allowed = map[string][]string{
 	"spans":     {"sample"},
 	"otlp":      {"sample", "spans"},
 	"plan":      {"sample", "series", "tmpl", "jsonpath", "threshold"},
-	"engine":    {"plan", "sample", "tmpl", "jsonpath"},
+	"engine":    {"plan", "sample", "tmpl", "jsonpath", "units"},
 	"metrics":   {"sample", "threshold"},
 	"store":     {"metrics", "sample", "series", "spans", "threshold"},
 	"scrape":    {"plan", "series"},
@@ -46,9 +47,9 @@ var allowed = map[string][]string{
 	"app":       {"capacity", "compare", "demo", "diagnose", "engine", "estimate", "live", "metrics", "otlp", "output", "plan", "report", "sample", "scrape", "series", "spans", "store", "threshold", "units"},
 	"mock":      {"plan", "promtext", "tmpl", "jsonpath"},
 	"importer":  {"plan", "tmpl"},
-	"dist":      {"app", "engine", "metrics", "plan", "report", "sample", "units"},
-	"cli":       {"app", "capacity", "demo", "dist", "estimate", "importer", "k8s", "live", "mock", "plan"},
-	"k8s":       {"plan"},
+	"dist":      {"app", "diagnose", "engine", "metrics", "plan", "report", "sample", "series", "units"},
+	"cli":       {"app", "capacity", "demo", "dist", "estimate", "importer", "k8s", "live", "mock", "plan", "units"},
+	"k8s":       {"plan", "units"},
 	"archtest":  {},
 	// faultserver serves faults to tests; no package may import it (test imports are not listed)
 	"faultserver": {},

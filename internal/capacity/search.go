@@ -224,7 +224,7 @@ func (s *search) dropped(r StepResult) string {
 	if r.Dropped == 0 || float64(r.Dropped) <= s.cfg.MaxDropped*arrivals {
 		return ""
 	}
-	return fmt.Sprintf("%s iterations were dropped (%s of %s due; raise max_vus)", units.Count(r.Dropped),
+	return fmt.Sprintf("%s dropped (%s of %s due; raise max_vus)", units.CountOf(r.Dropped, "iteration was", "iterations were"),
 		units.Share(float64(r.Dropped)/arrivals), units.Number(arrivals))
 }
 

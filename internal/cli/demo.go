@@ -25,7 +25,8 @@ func demoCmd(ctx context.Context, e *env, args []string) int {
 	fs.StringVar(&shop.Redis, "redis", "", "use the Redis server at this address as the cache")
 	fs.IntVar(&shop.Rows, "rows", 0, "feed posts to seed (default: the shop's own)")
 	fs.StringVar(&shop.SQLitePath, "sqlite", "", "keep the shop's SQLite database in this file (default: a temporary one)")
-	fs.StringVar(&shop.OTLPEndpoint, "otlp-endpoint", os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT"), "with --serve: export the shop's spans over OTLP/HTTP to this base URL (default: $OTEL_EXPORTER_OTLP_ENDPOINT; none when unset)")
+	// The environment is read after parsing, so the help states the default once.
+	fs.StringVar(&shop.OTLPEndpoint, "otlp-endpoint", "", "with --serve: export the shop's spans over OTLP/HTTP to this base URL (default: $OTEL_EXPORTER_OTLP_ENDPOINT; none when unset)")
 	traces := fs.Bool("traces", false, "sample every request, have the shop export its spans to loadlens, and show per endpoint where the time went (DB, cache, service)")
 	addr := fs.String("addr", "", "address for the shop (default: a free port on 127.0.0.1; with --serve, 127.0.0.1:8080)")
 	results := fs.String("results", app.DefaultResults, "parent directory of run directories")
@@ -38,6 +39,9 @@ func demoCmd(ctx context.Context, e *env, args []string) int {
 	}
 	if len(pos) > 0 {
 		return fail(e, usageErr("demo takes no arguments"))
+	}
+	if !setFlags(fs)["otlp-endpoint"] {
+		shop.OTLPEndpoint = os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT")
 	}
 	if *serve && *addr == "" {
 		*addr = "127.0.0.1:8080"

@@ -12,6 +12,7 @@ import (
 	"github.com/loadlens/loadlens/internal/dist"
 	"github.com/loadlens/loadlens/internal/k8s"
 	"github.com/loadlens/loadlens/internal/plan"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 const (
@@ -133,9 +134,9 @@ func k8sManifestCmd(_ context.Context, e *env, args []string) int {
 	if s.Namespace != "" {
 		ns = " -n " + s.Namespace
 	}
-	fmt.Fprintf(e.stdout, "# loadlens %s: %d agents for %s (docs/kubernetes.md).\n# The coordinator's token: kubectl get secret%s %s -o jsonpath='{.data.token}' | base64 -d\n"+
+	fmt.Fprintf(e.stdout, "# loadlens %s: %s for %s (docs/kubernetes.md).\n# The coordinator's token: kubectl get secret%s %s -o jsonpath='{.data.token}' | base64 -d\n"+
 		"# Delete everything: kubectl delete%s job,secret,configmap -l %s=%s\n",
-		app.Version, s.Agents, pos[0], ns, s.Name, ns, k8s.RunLabel, s.Name)
+		app.Version, units.CountOf(int64(s.Agents), "agent", "agents"), pos[0], ns, s.Name, ns, k8s.RunLabel, s.Name)
 	if err := k8s.WriteManifest(e.stdout, objs); err != nil {
 		return fail(e, err)
 	}

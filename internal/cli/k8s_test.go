@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -22,6 +21,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/k8s"
 	"github.com/loadlens/loadlens/internal/k8s/k8stest"
+	"github.com/loadlens/loadlens/internal/testkit"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -86,7 +86,7 @@ func TestK8sRunOnAPIServer(t *testing.T) {
 			stop() // the run cannot start: end it now
 		}
 	}()
-	var out, errb syncBuf
+	var out, errb testkit.Buffer
 	e := &env{stdout: &out, stderr: &errb}
 	code := k8sRun(ctx, e, []string{test, "--agents", "2", "--namespace", "perf", "--kubeconfig", srv.Kubeconfig,
 		"--image", "example/loadlens:test", "--cpu", "500m", "--memory", "256Mi", "--results", results, "--quiet", "--no-dashboard"},
@@ -134,7 +134,7 @@ type kubelet struct {
 	job   *batchv1.Job
 	sec   *corev1.Secret
 	procs []*exec.Cmd
-	outs  []*syncBuf
+	outs  []*testkit.Buffer
 }
 
 func (k *kubelet) addr(i int) chan string {
@@ -252,29 +252,15 @@ func (k *kubelet) startPod(ctx context.Context, job *batchv1.Job, sec *corev1.Se
 	cmd := exec.CommandContext(ctx, k.bin, ctr.Args...)
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Dir = mounts[ctr.WorkingDir]
-	stdout, err := cmd.StdoutPipe()
+	rest := &testkit.Buffer{}
+	addr, err := testkit.StartAgent(cmd, rest)
+	if cmd.Process != nil {
+		k.mu.Lock()
+		k.procs, k.outs = append(k.procs, cmd), append(k.outs, rest)
+		k.mu.Unlock()
+	}
 	if err != nil {
-		return err
-	}
-	var rest syncBuf
-	cmd.Stderr = &rest
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	k.mu.Lock()
-	k.procs, k.outs = append(k.procs, cmd), append(k.outs, &rest)
-	k.mu.Unlock()
-	sc := bufio.NewScanner(stdout)
-	var addr string
-	for sc.Scan() {
-		if a, ok := strings.CutPrefix(sc.Text(), "agent: listening on "); ok {
-			addr, _, _ = strings.Cut(a, ";")
-			break
-		}
-	}
-	go func() { _, _ = io.Copy(&rest, stdout) }()
-	if addr == "" {
-		return fmt.Errorf("agent %d printed no address; stderr: %s", i, rest.String())
+		return fmt.Errorf("agent %d: %w", i, err)
 	}
 	if _, err := k8stest.SetStatus(ctx, k.c, pod, k8stest.Ready()); err != nil {
 		return err
@@ -375,7 +361,7 @@ func TestK8sRunCtrlC(t *testing.T) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "k8s", "run", test, "--agents", "3", "--namespace", "perf", "--kubeconfig", srv.Kubeconfig)
 	cmd.Dir = t.TempDir()
-	var errb syncBuf
+	var errb testkit.Buffer
 	cmd.Stdout, cmd.Stderr = &errb, &errb
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -470,24 +456,6 @@ func buildLoadlens(t *testing.T) string {
 		t.Fatalf("building loadlens: %v\n%s", err, out)
 	}
 	return bin
-}
-
-// syncBuf is a bytes.Buffer safe for concurrent writers and a reader.
-type syncBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuf) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuf) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func TestK8sBadInput(t *testing.T) {

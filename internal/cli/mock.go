@@ -9,6 +9,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/app"
 	"github.com/loadlens/loadlens/internal/mock"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 const mockUsage = "mock <mock.yaml> [flags]"
@@ -47,14 +48,14 @@ func mockCmd(ctx context.Context, e *env, args []string) int {
 		cfg.TLS.Listen = *tlsListen
 	}
 	if *check {
-		fmt.Fprintf(e.stdout, "%s: ok — %d routes\n", pos[0], len(cfg.Routes))
+		fmt.Fprintf(e.stdout, "%s: ok — %s\n", pos[0], units.CountOf(int64(len(cfg.Routes)), "route", "routes"))
 		return app.ExitOK
 	}
 	srv := mock.New(cfg)
 	if err := srv.Listen(); err != nil {
 		return fail(e, err)
 	}
-	fmt.Fprintf(e.stdout, "mock: %d routes from %s\n", len(cfg.Routes), pos[0])
+	fmt.Fprintf(e.stdout, "mock: %s from %s\n", units.CountOf(int64(len(cfg.Routes)), "route", "routes"), pos[0])
 	fmt.Fprintf(e.stdout, "  http://%s  (HTTP/1.1, h2c)\n", srv.Addr())
 	if c := srv.Certificate(); c != nil {
 		how := "from " + cfg.TLS.CertFile
@@ -98,7 +99,7 @@ func describeRoute(r *mock.Route) string {
 		parts = append(parts, fmt.Sprintf("errors %g%% %s", f.Rate*100, what))
 	}
 	if b.Bandwidth > 0 {
-		parts = append(parts, fmt.Sprintf("bandwidth %gB/s", b.Bandwidth))
+		parts = append(parts, "bandwidth "+units.ByteRate(b.Bandwidth))
 	}
 	line := fmt.Sprintf("%-32s → %d", r.Name, r.Status)
 	if len(parts) > 0 {

@@ -72,8 +72,28 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 		return fail(e, err)
 	}
 	set := setFlags(fs)
+	if isURL {
+		if err := explicitZeros(set, &o); err != nil {
+			return fail(e, err)
+		}
+		o.URL, o.Headers, o.Thresholds, o.Env, o.Machine = target, headers, thresholds, lookup, machineFor(seg)
+		lim.apply(set, &o)
+		if hasLiteralSpace(target) {
+			fmt.Fprintln(e.stderr, "loadlens: note: the URL's spaces are sent percent-encoded, as %20")
+		}
+	}
 	if d.distributed() {
-		if err := d.check(isURL, *segment, *noMetrics); err != nil {
+		if err := d.check(*segment, *noMetrics); err != nil {
+			return fail(e, err)
+		}
+		var source []byte
+		if isURL {
+			o.Machine = plan.Machine{} // each agent checks the load against its own machine
+			if source, err = o.TestFile(); err != nil {
+				return fail(e, err)
+			}
+			target = ""
+		} else if err := refuseURLFlags(set); err != nil {
 			return fail(e, err)
 		}
 		dash, err := out.dashboard()
@@ -84,26 +104,16 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 		if err != nil {
 			return fail(e, err)
 		}
-		return runDistributed(ctx, e, &d, target, lookup, app.RunConfig{ResultsDir: *results, Out: e.stdout, TTY: e.tty,
+		return runDistributed(ctx, e, &d, target, source, lookup, app.RunConfig{ResultsDir: *results, Out: e.stdout, TTY: e.tty,
 			Quiet: *quiet, SummaryJSON: *summaryJSON, JUnit: out.junit, SummaryMD: out.summaryMD, Dashboard: dash,
 			Outs: outs, Args: storedArgs(fs, e.args), Version: app.Version})
 	}
 	var p *plan.Plan
 	if isURL {
-		if err := explicitZeros(set, &o); err != nil {
-			return fail(e, err)
-		}
-		o.URL, o.Headers, o.Thresholds, o.Env, o.Machine = target, headers, thresholds, lookup, machineFor(seg)
-		lim.apply(set, &o)
-		if hasLiteralSpace(target) {
-			fmt.Fprintln(e.stderr, "loadlens: note: the URL's spaces are sent percent-encoded, as %20")
-		}
 		p, err = plan.FromURL(o)
 	} else {
-		for _, f := range urlOnlyFlags {
-			if set[f] {
-				return fail(e, usageErr("--%s applies to URL mode; a test file sets this itself (see docs/test-format.md)", f))
-			}
+		if err := refuseURLFlags(set); err != nil {
+			return fail(e, err)
 		}
 		p, err = plan.ParseFileFor(machineFor(seg), target, lookup)
 	}
@@ -128,6 +138,16 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 	return res.ExitCode
 }
 
+// refuseURLFlags refuses URL mode's flags given with a test file, which sets these itself.
+func refuseURLFlags(set map[string]bool) error {
+	for _, f := range urlOnlyFlags {
+		if set[f] {
+			return usageErr("--%s applies to URL mode; a test file sets this itself (see docs/test-format.md)", f)
+		}
+	}
+	return nil
+}
+
 // urlLimits are the URL-mode flags whose zero value is meaningful, so
 // they apply only when given.
 type urlLimits struct {
@@ -137,7 +157,8 @@ type urlLimits struct {
 }
 
 func (l *urlLimits) register(fs *flag.FlagSet, o *plan.URLOptions) {
-	fs.DurationVar(&l.gracefulStop, "graceful-stop", plan.DefaultURLGracefulStop, "URL mode: how long requests still running at the end may finish (unset: 5s, or the timeout if shorter)")
+	// No flag default: unset, the plan picks 5s or the timeout if shorter, which the help says once.
+	fs.DurationVar(&l.gracefulStop, "graceful-stop", 0, "URL mode: how long requests still running at the end may finish (default 5s, or the timeout if shorter)")
 	fs.IntVar(&l.maxRedirects, "max-redirects", plan.DefaultMaxRedirects, "URL mode: redirects one request follows (0: none)")
 	fs.StringVar(&o.MaxBody, "max-body", "", "URL mode: body bytes kept for checks, e.g. 512KiB (default 1MiB)")
 	fs.Var(&l.allowHosts, "allow-host", "URL mode: a host (or host:port) redirects may lead to besides the URL's (repeatable)")

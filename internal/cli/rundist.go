@@ -30,14 +30,12 @@ func (d *distFlags) register(fs *flag.FlagSet) {
 func (d *distFlags) distributed() bool { return d.agents != "" || d.local != 0 }
 
 // check refuses combinations a distributed run cannot honour.
-func (d *distFlags) check(isURL bool, segment string, noMetrics bool) error {
+func (d *distFlags) check(segment string, noMetrics bool) error {
 	switch {
 	case d.agents != "" && d.local != 0:
 		return usageErr("--agents and --local-agents: choose one")
 	case d.local < 0:
 		return usageErr("--local-agents must be at least 1, got %d", d.local)
-	case isURL:
-		return usageErr("a distributed run takes a test file, not a URL (write one with `loadlens import curl`, or see docs/test-format.md)")
 	case segment != "":
 		return usageErr("--segment and agents: the coordinator gives each agent its segment")
 	case noMetrics:
@@ -48,9 +46,10 @@ func (d *distFlags) check(isURL bool, segment string, noMetrics bool) error {
 	return nil
 }
 
-// runDistributed runs the test file over agents: given ones, or local ones it starts and stops.
-func runDistributed(ctx context.Context, e *env, d *distFlags, file string, lookup func(string) (string, bool), rc app.RunConfig) int {
-	cfg := dist.Config{TestFile: file, Env: lookup, Run: rc}
+// runDistributed runs the test over agents: given ones, or local ones it
+// starts and stops. The test is file's, or source when URL mode made it.
+func runDistributed(ctx context.Context, e *env, d *distFlags, file string, source []byte, lookup func(string) (string, bool), rc app.RunConfig) int {
+	cfg := dist.Config{TestFile: file, TestSource: source, Env: lookup, Run: rc}
 	if d.local > 0 {
 		exe, err := os.Executable()
 		if err != nil {

@@ -9,7 +9,6 @@ func TestDistributedFlagsRefuseWhatTheyCannotHonour(t *testing.T) {
 	for _, tt := range []struct {
 		name      string
 		d         distFlags
-		isURL     bool
 		segment   string
 		noMetrics bool
 		want      string // "" when accepted
@@ -18,13 +17,12 @@ func TestDistributedFlagsRefuseWhatTheyCannotHonour(t *testing.T) {
 		{name: "local agents", d: distFlags{local: 4}},
 		{name: "both", d: distFlags{agents: "h:1", local: 2, tokenFile: "tok"}, want: "choose one"},
 		{name: "negative", d: distFlags{local: -1}, want: "at least 1"},
-		{name: "URL", d: distFlags{local: 2}, isURL: true, want: "takes a test file"},
 		{name: "segment", d: distFlags{local: 2}, segment: "0:1/2", want: "--segment"},
 		{name: "no metrics", d: distFlags{local: 2}, noMetrics: true, want: "--no-metrics"},
 		{name: "no token", d: distFlags{agents: "h:1"}, want: "--token-file"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			err := tt.d.check(tt.isURL, tt.segment, tt.noMetrics)
+			err := tt.d.check(tt.segment, tt.noMetrics)
 			switch {
 			case tt.want == "" && err != nil:
 				t.Fatalf("refused: %v", err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/loadlens/loadlens/internal/app"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 func validateCmd(_ context.Context, e *env, args []string) int {
@@ -22,8 +23,9 @@ func validateCmd(_ context.Context, e *env, args []string) int {
 	if err != nil {
 		return fail(e, err)
 	}
-	fmt.Fprintf(e.stdout, "%s: ok — %d scenarios, %d endpoints, %d checks, %d thresholds\n",
-		pos[0], len(p.Scenarios), len(p.Layout.Endpoints), len(p.Layout.Checks), len(p.Thresholds))
+	fmt.Fprintf(e.stdout, "%s: ok — %s, %s, %s, %s\n", pos[0],
+		units.CountOf(int64(len(p.Scenarios)), "scenario", "scenarios"), units.CountOf(int64(len(p.Layout.Endpoints)), "endpoint", "endpoints"),
+		units.CountOf(int64(len(p.Layout.Checks)), "check", "checks"), units.CountOf(int64(len(p.Thresholds)), "threshold", "thresholds"))
 	for _, s := range p.Scenarios {
 		fmt.Fprintf(e.stdout, "  %s: %s\n", s.Name, app.DescribeLoad(&s.Load))
 	}

@@ -80,6 +80,9 @@ func generatorBound(c *context) []Finding {
 	if len(parts) == 0 {
 		return hostBusy
 	}
+	if w := c.weakAgent(b, from, to); len(w) > 0 {
+		parts = append(append(parts, "; "), w...)
+	}
 	onset := b.second(from, StatOnset, "the first second the generator limited the test")
 	b.title(append(append([]any{"The load generator is the bottleneck from ", onset, ": "}, parts...), "; the numbers are not the target's")...)
 	return append(hostBusy, b.done(from, to))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/engine"
 	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // collectGrace is how long after a second ends the agent takes it: as the
@@ -68,15 +69,15 @@ loop:
 			s.over.Store(true)
 			_ = s.c.send(kindDone, d)
 			if ctx.Err() != nil {
-				fmt.Fprintf(s.cfg.Out, "agent: load stopped after %d seconds: %v\n", sec, context.Cause(ctx))
+				fmt.Fprintf(s.cfg.Out, "agent: load stopped after %s: %v\n", units.CountOf(int64(sec), "second", "seconds"), context.Cause(ctx))
 			} else {
-				fmt.Fprintf(s.cfg.Out, "agent: load over after %d seconds\n", sec)
+				fmt.Fprintf(s.cfg.Out, "agent: load over after %s\n", units.CountOf(int64(sec), "second", "seconds"))
 			}
 			return
 		}
 	}
 	<-engDone
-	fmt.Fprintf(s.cfg.Out, "agent: load stopped after %d seconds: the connection to the coordinator broke\n", sec)
+	fmt.Fprintf(s.cfg.Out, "agent: load stopped after %s: the connection to the coordinator broke\n", units.CountOf(int64(sec), "second", "seconds"))
 }
 
 // cpuMeter measures this process's CPU between calls.

@@ -19,6 +19,9 @@ type Config struct {
 	// TestFile is the test file's path. Its raw text and the CSV files it
 	// names are sent to every agent; each agent parses it for itself.
 	TestFile string
+	// TestSource, when set, is the test's text instead of TestFile's: the
+	// test URL mode makes from its flags (plan.URLOptions.TestFile).
+	TestSource []byte
 	// Env looks up the environment variables the test's templates read;
 	// nil means the process environment. Only the values the test looked up
 	// are sent to the agents, so every agent runs the same test.

@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 	"time"
 
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/plan"
+	"github.com/loadlens/loadlens/internal/series"
 	"github.com/loadlens/loadlens/internal/units"
 )
 
@@ -38,6 +40,8 @@ type generator struct {
 	changed chan struct{} // closed and replaced whenever an agent's state changes
 	seconds int           // the most seconds any agent sent
 	busy    busiest       // the busiest agent in the second merged last
+	perSec  int           // the second perAgent is of
+	perAg   series.Set    // each agent's figures in the second merged last
 }
 
 // busiest is the agent whose CPU was the largest share of its cores in one second.
@@ -223,10 +227,16 @@ func (g *generator) Second(sec int) *metrics.Snapshot {
 	}
 	snap := metrics.NewSnapshot(sec, g.plan.Layout)
 	g.busy = busiest{sec: sec}
+	g.perSec, g.perAg = sec, nil
 	for _, a := range g.agents {
 		if s, ok := a.pending[sec]; ok {
 			snap.Merge(s)
 			delete(a.pending, sec)
+			cpu, measured := a.cpuAt[sec]
+			if !measured {
+				cpu = math.NaN()
+			}
+			g.perAg = append(g.perAg, agentSeries(g.plan, a, sec, s, cpu)...)
 			if cpu, ok := a.cpuAt[sec]; ok && a.who.CPUs > 0 {
 				if share := cpu / float64(a.who.CPUs); !g.busy.ok || share > g.busy.cpu/g.busy.cores {
 					g.busy = busiest{sec: sec, cpu: cpu, cores: float64(a.who.CPUs), ok: true}
@@ -262,6 +272,17 @@ func (g *generator) Busiest(sec int) (cpu, capacity float64, ok bool) {
 		return 0, 0, false
 	}
 	return g.busy.cpu, g.busy.cores, true
+}
+
+// AgentSeries is each agent's figures in second sec, once Second took it:
+// a missing or lost agent has no point there.
+func (g *generator) AgentSeries(sec int) series.Set {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.perSec != sec {
+		return nil
+	}
+	return g.perAg
 }
 
 // InFlight is the agents' requests in flight, as each last said.

@@ -1,7 +1,6 @@
 package dist
 
 import (
-	"bytes"
 	"context"
 	"net"
 	"net/http"
@@ -16,25 +15,11 @@ import (
 	"github.com/loadlens/loadlens/internal/app"
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/store"
+	"github.com/loadlens/loadlens/internal/testkit"
 )
 
 // syncBuffer is a buffer several goroutines write.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+type syncBuffer = testkit.Buffer
 
 // trackingListener keeps the connections it accepted, so a test can cut
 // one as a dying agent's kernel would.

@@ -29,11 +29,18 @@ func (r *recordingEnv) lookup(k string) (string, bool) {
 
 // loadTest reads and parses the test file the way each agent will, and
 // makes the job every agent gets (less its segment).
-func loadTest(file string, env func(string) (string, bool)) (*plan.Plan, job, error) {
+func loadTest(file string, source []byte, env func(string) (string, bool)) (*plan.Plan, job, error) {
 	if env == nil {
 		env = os.LookupEnv
 	}
 	rec := &recordingEnv{env: env, read: map[string]string{}}
+	if source != nil { // URL mode: the test the flags make, with no file or data files of its own
+		p, err := plan.Parse("", source, rec.lookup)
+		if err != nil {
+			return nil, job{}, err
+		}
+		return p, job{File: urlTestName, Source: source, Files: map[string][]byte{}, Env: rec.read}, nil
+	}
 	p, err := plan.ParseFile(file, rec.lookup)
 	if err != nil {
 		return nil, job{}, err
@@ -59,6 +66,9 @@ func loadTest(file string, env func(string) (string, bool)) (*plan.Plan, job, er
 	}
 	return p, j, nil
 }
+
+// urlTestName is the file name agents give a URL-mode test.
+const urlTestName = "url-test.yaml"
 
 // segments splits the whole test into n exact, equal segments [i/n, (i+1)/n).
 func segments(n int) []plan.Segment {

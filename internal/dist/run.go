@@ -18,7 +18,7 @@ func coordinate(ctx context.Context, cfg Config) (app.RunResult, error) {
 	if len(cfg.Agents) == 0 {
 		return fail(errors.New("a distributed run needs at least one agent"))
 	}
-	p, j, err := loadTest(cfg.TestFile, cfg.Env)
+	p, j, err := loadTest(cfg.TestFile, cfg.TestSource, cfg.Env)
 	if err != nil {
 		return app.RunResult{ExitCode: app.ExitBadInput}, err
 	}

@@ -21,7 +21,7 @@ func TestAgentsStopWithoutTheirCoordinator(t *testing.T) {
 			srv, count := countingServer(t, nil)
 			path := writeTest(t, fmt.Sprintf("name: long\nbase_url: %s\nscenarios:\n  s:\n    rate: 20\n    duration: 10m\n    flow:\n      - get: /z\n", srv.URL), nil)
 			agents := startAgents(t, 1, token, func(c *AgentConfig) { c.Silence = time.Second })
-			p, j, err := loadTest(path, nil)
+			p, j, err := loadTest(path, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

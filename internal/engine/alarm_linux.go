@@ -3,7 +3,9 @@ package engine
 import (
 	"context"
 	"os"
+	"syscall"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -14,9 +16,17 @@ import (
 // in whole milliseconds), and the open model adds that delay to every
 // latency it reports. A timerfd in the netpoller wakes it to within the
 // kernel's timer slack (50 µs).
+//
+// Its system calls are raw: they never block, and a syscall.Syscall after
+// the process was idle wakes the runtime's sysmon thread (see h1's rawIO).
 type alarm struct {
 	f      *os.File
 	fd     int
+	rc     syscall.RawConn
+	readF  func(fd uintptr) bool // made once, so a wait allocates nothing
+	errno  syscall.Errno
+	spec   unix.ItimerSpec
+	arm    *unix.ItimerSpec // the expiry the next wait arms, first thing in readF
 	buf    [8]byte
 	stop   func() bool
 	ctx    context.Context
@@ -30,7 +40,27 @@ func newAlarm() *alarm {
 	if err != nil {
 		return &alarm{coarse: time.NewTimer(time.Hour)}
 	}
-	return &alarm{f: os.NewFile(uintptr(fd), "timerfd"), fd: fd}
+	a := &alarm{f: os.NewFile(uintptr(fd), "timerfd"), fd: fd}
+	rc, err := a.f.SyscallConn()
+	if err != nil {
+		a.f.Close()
+		return &alarm{coarse: time.NewTimer(time.Hour)}
+	}
+	a.rc = rc
+	a.readF = func(fd uintptr) bool {
+		if a.arm != nil {
+			// Armed here, after RawConn.Read cleared the readiness it had
+			// seen, so the expiry's edge wakes the wait: a read before it
+			// would only say EAGAIN.
+			_, _, e := syscall.RawSyscall6(unix.SYS_TIMERFD_SETTIME, fd, 0, uintptr(unsafe.Pointer(a.arm)), 0, 0, 0)
+			a.arm, a.errno = nil, e
+			return e != 0
+		}
+		_, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&a.buf[0])), uintptr(len(a.buf)))
+		a.errno = e
+		return e != syscall.EAGAIN && e != syscall.EINTR
+	}
+	return a
 }
 
 // wait sleeps until at; false means ctx ended first.
@@ -50,11 +80,10 @@ func (a *alarm) wait(ctx context.Context, at time.Time) bool {
 		a.f.SetReadDeadline(time.Time{})
 		a.stop = context.AfterFunc(ctx, func() { a.f.SetReadDeadline(time.Unix(1, 0)) })
 	}
-	spec := unix.ItimerSpec{Value: unix.NsecToTimespec(int64(d))}
-	if err := unix.TimerfdSettime(a.fd, 0, &spec, nil); err != nil {
-		return coarseSleep(ctx, d)
-	}
-	if _, err := a.f.Read(a.buf[:]); err != nil {
+	a.spec = unix.ItimerSpec{Value: unix.NsecToTimespec(int64(d))}
+	a.arm, a.errno = &a.spec, 0
+	if err := a.rc.Read(a.readF); err != nil || a.errno != 0 {
+		a.arm = nil
 		return ctx.Err() == nil && coarseSleep(ctx, time.Until(at))
 	}
 	return ctx.Err() == nil

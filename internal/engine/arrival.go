@@ -8,6 +8,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/sample"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // openPool is an open-model scenario's VUs: the idle ones on a stack, the
@@ -209,7 +210,7 @@ func (d *dropWhy) say(g *poolGovernor) string {
 	if total == 0 {
 		return ""
 	}
-	return "the generator could not keep up: " + plural(total, "iteration") + " dropped; " + g.explain(top, d.size[top], d.state[top])
+	return "the generator could not keep up: " + units.CountOf(total, "iteration", "iterations") + " dropped; " + g.explain(top, d.size[top], d.state[top])
 }
 
 // waiter is an open-model VU waiting for its next intended start.

@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"strconv"
 	"time"
+
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // The open-model pool policy's constants. Headroom doubles what Little's
@@ -214,7 +216,7 @@ func (g *poolGovernor) explain(why holdReason, held int64, s poolState) string {
 	case heldFiles:
 		return "the VU pool was held at " + n + " by the process's open-file limit (each VU holds a connection)"
 	case heldCPU:
-		cores := plural(int64(runtime.GOMAXPROCS(0)), "core")
+		cores := units.CountOf(int64(runtime.GOMAXPROCS(0)), "core", "cores")
 		if s.cpu >= busyCPU {
 			return "the VU pool was held at " + n + " because loadlens had no CPU to spare (it used " +
 				strconv.Itoa(int(math.Round(100*s.cpu))) + " % of its " + cores + "): more VUs would only wait for the same CPU"

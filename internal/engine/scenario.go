@@ -3,12 +3,12 @@ package engine
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/loadlens/loadlens/internal/plan"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // scenarioRun is the runtime state of one scenario.
@@ -103,7 +103,7 @@ func (sc *scenarioRun) drainBy(ctx context.Context, wg *sync.WaitGroup, interrup
 		close(done)
 	}()
 	if n := sc.inflight.Load(); n > 0 && ctx.Err() == nil && sc.s.GracefulStop > 0 {
-		sc.e.notify(sc.label() + plural(n, "request") + " in flight; waiting up to " + sc.s.GracefulStop.String() + " (graceful stop)")
+		sc.e.notify(sc.label() + units.CountOf(n, "request", "requests") + " in flight; waiting up to " + sc.s.GracefulStop.String() + " (graceful stop)")
 	}
 	t := time.NewTimer(max(time.Until(deadline), 0))
 	defer t.Stop()
@@ -121,13 +121,6 @@ func (sc *scenarioRun) label() string {
 		return ""
 	}
 	return "scenario " + sc.s.Name + ": "
-}
-
-func plural(n int64, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.FormatInt(n, 10) + " " + word + "s"
 }
 
 // sleepUntil waits until t; it reports false if ctx ended or the scenario

@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/loadlens/loadlens/internal/k8s"
 	"github.com/loadlens/loadlens/internal/k8s/k8stest"
+	"github.com/loadlens/loadlens/internal/testkit"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -72,7 +72,7 @@ func TestAgainstAPIServer(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer k8s.Delete(ctx, lc, o)
-		var log syncBuffer
+		var log testkit.Buffer
 		type result struct {
 			agents []k8s.Agent
 			err    error
@@ -177,7 +177,7 @@ func assertGone(t *testing.T, c kubernetes.Interface, name string) {
 
 func get[T any](_ T, err error) error { return err }
 
-func waitLog(t *testing.T, b *syncBuffer, want string) {
+func waitLog(t *testing.T, b *testkit.Buffer, want string) {
 	t.Helper()
 	deadline := time.Now().Add(time.Minute)
 	for !strings.Contains(b.String(), want) {
@@ -186,22 +186,4 @@ func waitLog(t *testing.T, b *syncBuffer, want string) {
 		}
 		time.Sleep(50 * time.Millisecond) // polling a condition, bounded by the deadline
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for one writer and one reader.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // Coordinate runs the test on the agents at addrs (by completion index)
@@ -33,8 +35,8 @@ func (r *Run) Do(ctx context.Context) (err error) {
 	if err := Create(ctx, r.Client, o); err != nil {
 		return err
 	}
-	fmt.Fprintf(r.Log, "created Job, Secret and ConfigMap %s/%s (%d agents; label %s=%s)\n",
-		ns, name, *o.Job.Spec.Completions, RunLabel, name)
+	fmt.Fprintf(r.Log, "created Job, Secret and ConfigMap %s/%s (%s; label %s=%s)\n",
+		ns, name, units.CountOf(int64(*o.Job.Spec.Completions), "agent", "agents"), RunLabel, name)
 	defer func() {
 		derr := Delete(context.WithoutCancel(ctx), r.Client, o)
 		if derr == nil {
@@ -57,7 +59,7 @@ func (r *Run) Do(ctx context.Context) (err error) {
 			return fmt.Errorf("reaching agent %d (pod %s): %w", a.Index, a.Pod, err)
 		}
 	}
-	fmt.Fprintf(r.Log, "all %d agents ready; coordinating from this machine\n", n)
+	fmt.Fprintf(r.Log, "%s ready; coordinating from this machine\n", units.Plural(int64(n), "1 agent", "all "+units.CountOf(int64(n), "agent", "agents")))
 	err = r.Coordinate(ctx, addrs)
 	_, _ = ReportFailed(context.WithoutCancel(ctx), r.Client, o.Job, r.Log) // best effort: the run's outcome is the coordinator's
 	return err

@@ -32,6 +32,11 @@ type Latency struct {
 	TailName  string        // lognormal: the other percentile given (p99, ...)
 	Tail      time.Duration // lognormal: its value
 	Points    []Point       // percentiles, by ascending quantile, from q=0 to q=1
+
+	// percentiles: p0 and p100 were not given but drawn to close the
+	// distribution; String and Config leave them out, so that the mock
+	// never shows a figure the config did not state.
+	impliedMin, impliedMax bool
 }
 
 // Point is one percentile of a latency given by percentiles.
@@ -53,15 +58,19 @@ func lognormal(p50 time.Duration, tailName string, tail time.Duration) Latency {
 func percentiles(given []Point) Latency {
 	pts := slices.Clone(given)
 	slices.SortFunc(pts, func(a, b Point) int { return cmpFloat(a.Q, b.Q) })
+	l := Latency{Kind: "percentiles"}
 	if pts[0].Q > 0 {
 		pts = slices.Insert(pts, 0, Point{Q: 0, D: 0})
+		l.impliedMin = true
 	}
 	if last := pts[len(pts)-1]; last.Q < 1 {
 		prev := pts[len(pts)-2]
 		slope := float64(last.D-prev.D) / (last.Q - prev.Q)
 		pts = append(pts, Point{Q: 1, D: last.D + time.Duration(slope*(1-last.Q))})
+		l.impliedMax = true
 	}
-	return Latency{Kind: "percentiles", Points: pts}
+	l.Points = pts
+	return l
 }
 
 func cmpFloat(a, b float64) int {
@@ -132,9 +141,9 @@ func (l *Latency) String() string {
 	case "lognormal":
 		return fmt.Sprintf("lognormal p50 %s, %s %s", l.P50, l.TailName, l.Tail)
 	case "percentiles":
-		parts := make([]string, len(l.Points))
-		for i, p := range l.Points {
-			parts[i] = fmt.Sprintf("%s %s", quantileName(p.Q), p.D)
+		var parts []string
+		for _, p := range l.given() {
+			parts = append(parts, fmt.Sprintf("%s %s", quantileName(p.Q), p.D))
 		}
 		return "percentiles " + strings.Join(parts, ", ")
 	}
@@ -154,12 +163,25 @@ func (l *Latency) Config() any {
 		return map[string]any{"lognormal": map[string]string{"p50": l.P50.String(), l.TailName: l.Tail.String()}}
 	case "percentiles":
 		m := map[string]string{}
-		for _, p := range l.Points {
+		for _, p := range l.given() {
 			m[quantileName(p.Q)] = p.D.String()
 		}
 		return map[string]any{"percentiles": m}
 	}
 	return nil
+}
+
+// given is the percentiles as the config gave them, without the p0 and p100
+// drawn to close the distribution.
+func (l *Latency) given() []Point {
+	pts := l.Points
+	if l.impliedMin {
+		pts = pts[1:]
+	}
+	if l.impliedMax {
+		pts = pts[:len(pts)-1]
+	}
+	return pts
 }
 
 // quantileName writes quantile q as a percentile key: 0.99 is p99.

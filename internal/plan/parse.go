@@ -262,7 +262,7 @@ func (p *parser) plan(root node) *Plan {
 	if n, ok := o.get("scenarios"); ok {
 		plan.Scenarios = p.scenarios(n, def)
 	} else {
-		p.errs.add(pos{1, 1}, "", "missing key \"scenarios\": a test needs at least one scenario")
+		p.errs.missing(pos{1, 1}, "", "", "missing key \"scenarios\": a test needs at least one scenario")
 	}
 	if len(plan.Scenarios) > 0 {
 		plan.Headers = p.headers(def.headers, nil, scenarioScope(plan.Scenarios[0], p.env))

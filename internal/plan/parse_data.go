@@ -38,7 +38,7 @@ func (p *parser) data(n node) *Data {
 		}
 		f, ok := o.get("file")
 		if !ok {
-			p.errs.add(n.key, n.path, "missing key \"file\": the CSV file's path")
+			p.errs.missing(n.key, n.path, n.path, "missing key \"file\": the CSV file's path")
 			return nil
 		}
 		fileNode = f

@@ -65,22 +65,55 @@ type errorList struct {
 	errs  Errors
 	seen  map[Error]bool
 	quiet int // > 0 while pre-scanning: errors are dropped, the real pass reports them
+
+	// A missing key is often a typo'd one: an error that follows from a
+	// missing key is dropped when its mapping also has an unknown key, so the
+	// typo is the first and only error the user reads.
+	unknownIn map[string]bool   // mapping paths holding an unknown key
+	missingIn map[*Error]string // errors that follow from a missing key, by mapping path
 }
 
 // add records an error at at about field.
 func (l *errorList) add(at pos, field, format string, args ...any) {
+	l.record(at, field, format, args...)
+}
+
+// missing records an error that follows from a key missing from the mapping
+// at path parent; it is dropped if that mapping has an unknown key.
+func (l *errorList) missing(at pos, parent, field, format string, args ...any) {
+	if e := l.record(at, field, format, args...); e != nil {
+		if l.missingIn == nil {
+			l.missingIn = map[*Error]string{}
+		}
+		l.missingIn[e] = parent
+	}
+}
+
+// unknown records an unknown key in the mapping at path parent.
+func (l *errorList) unknown(at pos, parent, field, format string, args ...any) {
+	if e := l.record(at, field, format, args...); e != nil {
+		if l.unknownIn == nil {
+			l.unknownIn = map[string]bool{}
+		}
+		l.unknownIn[parent] = true
+	}
+}
+
+// record adds an error unless pre-scanning or a repeat, and returns it.
+func (l *errorList) record(at pos, field, format string, args ...any) *Error {
 	if l.quiet > 0 {
-		return
+		return nil
 	}
 	e := Error{File: l.file, Line: max(at.line, 1), Column: max(at.col, 1), Field: field, Msg: fmt.Sprintf(format, args...)}
 	if l.seen == nil {
 		l.seen = map[Error]bool{}
 	}
 	if l.seen[e] {
-		return
+		return nil
 	}
 	l.seen[e] = true
 	l.errs = append(l.errs, &e)
+	return &e
 }
 
 // failed reports whether any error was recorded.
@@ -89,10 +122,13 @@ func (l *errorList) failed() bool { return len(l.errs) > 0 }
 // result returns the errors sorted by position and capped at maxErrors, or
 // nil when there are none.
 func (l *errorList) result() error {
-	if len(l.errs) == 0 {
+	es := slices.DeleteFunc(slices.Clone(l.errs), func(e *Error) bool {
+		parent, ok := l.missingIn[e]
+		return ok && l.unknownIn[parent]
+	})
+	if len(es) == 0 {
 		return nil
 	}
-	es := slices.Clone(l.errs)
 	slices.SortStableFunc(es, func(a, b *Error) int {
 		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
 	})

@@ -77,13 +77,13 @@ func (p *parser) think(n node) (lo, hi time.Duration, ok bool) {
 		if m, has := o.get("min"); has {
 			lo, okLo = p.duration(m)
 		} else {
-			p.errs.add(n.key, n.path, "missing key \"min\"")
+			p.errs.missing(n.key, n.path, n.path, "missing key \"min\"")
 			okLo = false
 		}
 		if m, has := o.get("max"); has {
 			hi, okHi = p.duration(m)
 		} else {
-			p.errs.add(n.key, n.path, "missing key \"max\"")
+			p.errs.missing(n.key, n.path, n.path, "missing key \"max\"")
 			okHi = false
 		}
 		return p.thinkRange(n, lo, hi, okLo && okHi)

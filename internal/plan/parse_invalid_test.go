@@ -42,8 +42,7 @@ func TestParseInvalid(t *testing.T) {
 		{"merge of a scalar", head + "      - <<: 5\n        get: /x\n", "7:13: scenarios.s.flow[0]: expected a mapping to merge with <<, got a number 5"},
 
 		// Top-level keys.
-		{"unknown top key with suggestion", "scenarois: {}\n", `1:1: scenarois: unknown key "scenarois"; did you mean "scenarios"? (allowed: name, base_url, headers, timeout, expect_status, redirects, max_body, allow_hosts, insecure_skip_tls_verify, http2, thresholds, scenarios, observe, outputs, tracing)` + "\n" +
-			"1:1: missing key \"scenarios\": a test needs at least one scenario"},
+		{"unknown top key with suggestion", "scenarois: {}\n", `1:1: scenarois: unknown key "scenarois"; did you mean "scenarios"? (allowed: name, base_url, headers, timeout, expect_status, redirects, max_body, allow_hosts, insecure_skip_tls_verify, http2, thresholds, scenarios, observe, outputs, tracing)`},
 		{"no scenarios", "name: x\n", "1:1: missing key \"scenarios\": a test needs at least one scenario"},
 		{"empty scenarios", "scenarios: {}\n", "1:12: scenarios: needs at least one scenario"},
 		{"name with spaces", "name: my test\n" + head + getX, `1:7: name: name "my test" may only use letters, digits, '.', '_' and '-' (it names the run's directory)`},
@@ -58,12 +57,9 @@ func TestParseInvalid(t *testing.T) {
 		// Scenarios and load models.
 		{"bad scenario name", "scenarios:\n  my scenario: {rate: 1, duration: 1s, flow: [get: http://x/]}\n", `2:3: scenarios.my scenario: scenario name "my scenario" may only use letters, digits, '.', '_' and '-'`},
 		{"scenario key typo", "base_url: http://h\nscenarios:\n  s:\n    rate: 1\n    duraton: 1m\n    flow: [get: /x]\n",
-			"4:5: scenarios.s.rate: rate needs duration (how long to hold it), or use start_rate with stages\n" +
-				`5:5: scenarios.s.duraton: unknown key "duraton"; did you mean "duration"? (allowed: model, start_time, graceful_stop, http2, data, flow, rate, duration, start_rate, stages, time_unit, pre_allocated_vus, max_vus)`},
+			`5:5: scenarios.s.duraton: unknown key "duraton"; did you mean "duration"? (allowed: model, start_time, graceful_stop, http2, data, flow, rate, duration, start_rate, stages, time_unit, pre_allocated_vus, max_vus)`},
 		{"unknown key before the model is known", "base_url: http://h\nscenarios:\n  s:\n    stages: []\n    flw: [get: /x]\n",
-			`3:3: scenarios.s: missing key "model" (arrival-rate, vus or iterations): it cannot be inferred without rate, vus or iterations` + "\n" +
-				`3:3: scenarios.s: missing key "flow": the list of steps each iteration runs` + "\n" +
-				`5:5: scenarios.s.flw: unknown key "flw"; did you mean "flow"? (allowed: model, start_time, graceful_stop, http2, data, flow, rate, duration, start_rate, stages, time_unit, pre_allocated_vus, max_vus, vus, start_vus, graceful_ramp_down, iterations, max_duration)`},
+			`5:5: scenarios.s.flw: unknown key "flw"; did you mean "flow"? (allowed: model, start_time, graceful_stop, http2, data, flow, rate, duration, start_rate, stages, time_unit, pre_allocated_vus, max_vus, vus, start_vus, graceful_ramp_down, iterations, max_duration)`},
 		{"model typo", "base_url: http://h\nscenarios:\n  s:\n    model: arival-rate\n    flow: [get: /x]\n", `4:12: scenarios.s.model: unknown value "arival-rate"; did you mean "arrival-rate"? (use arrival-rate, vus, iterations)`},
 		{"model not inferable", "base_url: http://h\nscenarios:\n  s:\n    stages: [{duration: 1m, target: 1}]\n    flow: [get: /x]\n", `3:3: scenarios.s: missing key "model" (arrival-rate, vus or iterations): it cannot be inferred without rate, vus or iterations`},
 		{"model conflict", "base_url: http://h\nscenarios:\n  s:\n    rate: 1\n    iterations: 5\n    flow: [get: /x]\n", `5:5: scenarios.s: cannot infer the model: "rate" means arrival-rate but "iterations" means iterations; set model:`},
@@ -78,7 +74,7 @@ func TestParseInvalid(t *testing.T) {
 		{"stages without duration", "base_url: http://h\nscenarios:\n  s:\n    start_rate: 1\n    stages: [{duration: 0s, target: 1}]\n    flow: [get: /x]\n", "5:13: scenarios.s.stages: needs at least one stage with a duration above 0"},
 		{"stage without target", "base_url: http://h\nscenarios:\n  s:\n    start_rate: 1\n    stages: [{duration: 1m}]\n    flow: [get: /x]\n", `5:14: scenarios.s.stages[0]: missing key "target"`},
 		{"stage key typo", "base_url: http://h\nscenarios:\n  s:\n    start_rate: 1\n    stages: [{duration: 1m, traget: 1}]\n    flow: [get: /x]\n",
-			`5:14: scenarios.s.stages[0]: missing key "target"` + "\n" + `5:29: scenarios.s.stages[0].traget: unknown key "traget"; did you mean "target"? (allowed: duration, target)`},
+			`5:29: scenarios.s.stages[0].traget: unknown key "traget"; did you mean "target"? (allowed: duration, target)`},
 		{"pre-allocated above max", "base_url: http://h\nscenarios:\n  s:\n    rate: 1\n    duration: 1m\n    pre_allocated_vus: 5\n    max_vus: 2\n    flow: [get: /x]\n", "6:5: scenarios.s.pre_allocated_vus: pre_allocated_vus (5) is more than max_vus (2)"},
 		{"zero time unit", "base_url: http://h\nscenarios:\n  s:\n    rate: 1\n    duration: 1m\n    time_unit: 0s\n    flow: [get: /x]\n", "6:16: scenarios.s.time_unit: must be greater than 0 (use 500ms, 2s, 1m)"},
 		{"iterations missing", "base_url: http://h\nscenarios:\n  s:\n    model: iterations\n    flow: [get: /x]\n", `3:3: scenarios.s: missing key "iterations": how many iterations to run in total`},
@@ -90,6 +86,10 @@ func TestParseInvalid(t *testing.T) {
 		{"flow only thinks", head + "      - think: 1s\n", "6:5: scenarios.s.flow: needs at least one request step (get: /path, post: /path, ...)"},
 		{"step without request", head + "      - name: x\n", "7:9: scenarios.s.flow[0]: a step needs a request (get: /path, post: /path, ... or method: with path:) or think:"},
 		{"step with two methods", head + "      - get: /x\n        post: /y\n", "8:9: scenarios.s.flow[0].post: a step sends one request: get and post both given"},
+		{"step request key typo", head + "      - gte: /x\n", `7:9: scenarios.s.flow[0].gte: unknown key "gte" (allowed: get, post, put, patch, delete, head, options, method, path, name, query, headers, timeout, expect_status, redirects, max_body, json, form, body, check, extract, think)`},
+		{"missing key beside a typo elsewhere", "base_url: http://h\ntreshold: {}\nscenarios:\n  s:\n    rate: 1\n    flow: [get: /x]\n",
+			`2:1: treshold: unknown key "treshold"; did you mean "thresholds"? (allowed: name, base_url, headers, timeout, expect_status, redirects, max_body, allow_hosts, insecure_skip_tls_verify, http2, thresholds, scenarios, observe, outputs, tracing)` + "\n" +
+				"5:5: scenarios.s.rate: rate needs duration (how long to hold it), or use start_rate with stages"},
 		{"step key typo", head + "      - get: /x\n        heders: {A: b}\n", `8:9: scenarios.s.flow[0].heders: unknown key "heders"; did you mean "headers"? (allowed: get, post, put, patch, delete, head, options, method, path, name, query, headers, timeout, expect_status, redirects, max_body, json, form, body, check, extract, think)`},
 		{"think with other keys", head + getX + "      - think: 1s\n        name: pause\n", `9:9: scenarios.s.flow[1].name: a think step has no other keys; "name" belongs on a request step`},
 		{"bad think duration", head + getX + "      - think: 1x\n", `8:16: scenarios.s.flow[1].think: bad duration "1x" (use 500ms, 2s, 1m)`},

@@ -152,7 +152,7 @@ func (p *parser) iterationsLoad(o *object) (Load, vuNeed) {
 	if n, ok := o.get("iterations"); ok {
 		l.Count, _ = p.integer(n, 1)
 	} else {
-		p.errs.add(o.key, o.path, "missing key \"iterations\": how many iterations to run in total")
+		p.errs.missing(o.key, o.path, o.path, "missing key \"iterations\": how many iterations to run in total")
 	}
 	if n, ok := o.get("max_duration"); ok {
 		l.MaxDuration, _ = p.positiveDuration(n)
@@ -184,7 +184,7 @@ func (p *parser) stages(o *object, level, startKey string, whole bool) (float64,
 		return 0, nil, node{}, false
 	case hasLevel && !hasDur:
 		value(levelNode) // a wrong type is worth reporting too
-		p.errs.add(o.keyPos(level), joinPath(o.path, level), "%s needs duration (how long to hold it), or use %s with stages", level, startKey)
+		p.errs.missing(o.keyPos(level), o.path, joinPath(o.path, level), "%s needs duration (how long to hold it), or use %s with stages", level, startKey)
 		return 0, nil, node{}, false
 	case hasLevel:
 		if o.has(startKey) {
@@ -232,7 +232,7 @@ func (p *parser) stages(o *object, level, startKey string, whole bool) (float64,
 			st.Duration, objOK = p.duration(n)
 			ok = ok && objOK
 		} else {
-			p.errs.add(item.key, item.path, "missing key \"duration\"")
+			p.errs.missing(item.key, item.path, item.path, "missing key \"duration\"")
 			ok = false
 		}
 		if n, has := so.get("target"); has {
@@ -242,7 +242,7 @@ func (p *parser) stages(o *object, level, startKey string, whole bool) (float64,
 				peak, peakAt = st.Target, n
 			}
 		} else {
-			p.errs.add(item.key, item.path, "missing key \"target\"")
+			p.errs.missing(item.key, item.path, item.path, "missing key \"target\"")
 			ok = false
 		}
 		total += st.Duration

@@ -49,7 +49,7 @@ func (p *parser) observe(n node) Observe {
 	t, ok := o.get("targets")
 	if !ok {
 		if !o.has("traces") {
-			p.errs.add(n.key, n.path, "missing key \"targets\": the Prometheus endpoints to scrape")
+			p.errs.missing(n.key, n.path, n.path, "missing key \"targets\": the Prometheus endpoints to scrape")
 		}
 		return obs
 	}
@@ -88,7 +88,7 @@ func (p *parser) observeTarget(n node, interval time.Duration) (tg ObserveTarget
 	tg.Interval = interval
 	u, hasURL := o.get("url")
 	if !hasURL {
-		p.errs.add(n.key, n.path, "missing key \"url\": the endpoint to scrape, like http://127.0.0.1:9100/metrics")
+		p.errs.missing(n.key, n.path, n.path, "missing key \"url\": the endpoint to scrape, like http://127.0.0.1:9100/metrics")
 		ok = false
 	} else if tg.URL, ok = p.observeURL(u); ok {
 		tg.Name, at = tg.URL, u
@@ -133,7 +133,7 @@ func (p *parser) observeTarget(n node, interval time.Duration) (tg ObserveTarget
 		tg.Kube = p.kubeSelect(kube)
 		ok = ok && tg.Kube != nil
 	case KubePreset(tg.Preset):
-		p.errs.add(n.key, n.path, "missing key \"kube\": preset %s reads the whole cluster; name the workload, like kube: {namespace: shop, deployment: product-api}", tg.Preset)
+		p.errs.missing(n.key, n.path, n.path, "missing key \"kube\": preset %s reads the whole cluster; name the workload, like kube: {namespace: shop, deployment: product-api}", tg.Preset)
 		ok = false
 	}
 	return tg, at, ok
@@ -163,7 +163,7 @@ func (p *parser) kubeSelect(n node) *KubeSelect {
 		*fields[k] = s
 	}
 	if ks.Namespace == "" {
-		p.errs.add(n.key, n.path, "missing key \"namespace\": the namespace of the workload under test")
+		p.errs.missing(n.key, n.path, n.path, "missing key \"namespace\": the namespace of the workload under test")
 		return nil
 	}
 	if ks.HPA == "" {

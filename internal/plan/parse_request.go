@@ -93,7 +93,7 @@ func (p *parser) methodAndPath(o *object) (string, node, bool) {
 		}
 	}
 	if len(found) == 0 {
-		p.errs.add(o.key, o.path, "a step needs a request (get: /path, post: /path, ... or method: with path:) or think:")
+		p.errs.missing(o.key, o.path, o.path, "a step needs a request (get: /path, post: /path, ... or method: with path:) or think:")
 		return "", node{}, false
 	}
 	if len(found) > 1 {
@@ -114,7 +114,7 @@ func (p *parser) methodAndPath(o *object) (string, node, bool) {
 	}
 	path, hasPath := o.get("path")
 	if !hasPath {
-		p.errs.add(o.key, o.path, "missing key \"path\": method: needs path:")
+		p.errs.missing(o.key, o.path, o.path, "missing key \"path\": method: needs path:")
 	}
 	if !ok {
 		return "", node{}, false

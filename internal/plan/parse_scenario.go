@@ -104,7 +104,7 @@ func (p *parser) scenario(name string, n node, def *defaults) *Scenario {
 	if hasFlow {
 		s.Flow = p.flow(flowNode, sc)
 	} else {
-		p.errs.add(n.key, n.path, "missing key \"flow\": the list of steps each iteration runs")
+		p.errs.missing(n.key, n.path, n.path, "missing key \"flow\": the list of steps each iteration runs")
 	}
 	if modelOK {
 		var need vuNeed
@@ -168,7 +168,7 @@ func (p *parser) model(o *object) (Model, bool) {
 		}
 	}
 	if len(hints) == 0 {
-		p.errs.add(o.key, o.path, "missing key \"model\" (arrival-rate, vus or iterations): it cannot be inferred without rate, vus or iterations")
+		p.errs.missing(o.key, o.path, o.path, "missing key \"model\" (arrival-rate, vus or iterations): it cannot be inferred without rate, vus or iterations")
 		return ArrivalRate, false
 	}
 	for _, h := range hints[1:] {

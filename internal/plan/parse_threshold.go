@@ -146,7 +146,7 @@ func (p *parser) thresholdExprs(n node) []thresholdExpr {
 		}
 		exprNode, has := o.get("threshold")
 		if !has {
-			p.errs.add(item.key, item.path, "missing key \"threshold\": the expression, like \"p(95) < 500ms\"")
+			p.errs.missing(item.key, item.path, item.path, "missing key \"threshold\": the expression, like \"p(95) < 500ms\"")
 			continue
 		}
 		s, ok := p.nonEmpty(exprNode, "an expression like \"p(95) < 500ms\"")

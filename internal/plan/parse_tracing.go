@@ -73,7 +73,7 @@ func (p *parser) observeTraces(n node) *ObserveTraces {
 	}
 	v, ok := o.get("listen")
 	if !ok {
-		p.errs.add(n.key, n.path, "missing key \"listen\": the host:port of the OTLP/HTTP receiver, like 127.0.0.1:4318")
+		p.errs.missing(n.key, n.path, n.path, "missing key \"listen\": the host:port of the OTLP/HTTP receiver, like 127.0.0.1:4318")
 		return nil
 	}
 	s, ok := p.hostPort(v, "127.0.0.1:4318")

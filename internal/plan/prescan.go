@@ -80,7 +80,8 @@ func sizeMessage(size int64) string {
 type depthScan struct {
 	stack      [MaxDepth + 1]level // open block nodes, innermost last
 	n          int                 // entries in stack
-	flow       int                 // open flow collections
+	flow       int                 // open flow collections, implicit pairs included
+	flows      [MaxDepth + 1]byte  // the open flow collections, innermost last: '[', '{', or ':' for a pair
 	quote      byte                // the quote of a scalar running on from an earlier line, or 0
 	scalarOver int                 // a block scalar's content lines are indented more than this; -1 when none
 	deepest    int                 // the deepest nesting seen
@@ -239,7 +240,9 @@ func (s *depthScan) value(text []byte, i int) (int, bool) {
 }
 
 // rest scans text from i inside or after flow collections: brackets,
-// quoted scalars and comments.
+// quoted scalars and comments. A "key: value" item of a flow sequence is a
+// mapping of one pair ([get: /x] is a list of a mapping), a level of its
+// own until the item ends.
 func (s *depthScan) rest(text []byte, i int) (int, bool) {
 	prev := byte('[') // a quote opens a scalar only where a scalar may start
 	for ; i < len(text); i++ {
@@ -249,16 +252,22 @@ func (s *depthScan) rest(text []byte, i int) (int, bool) {
 		}
 		switch c {
 		case '[', '{':
-			if s.n+s.flow >= MaxDepth {
+			if s.push(c) {
 				return i, true
 			}
-			s.flow++
 			s.entries++
-			s.deepest = max(s.deepest, s.n+s.flow)
 		case ']', '}':
-			s.flow--
+			s.closePair()
+			if s.flow > 0 {
+				s.flow--
+			}
 		case ',':
+			s.closePair()
 			s.entries++
+		case ':':
+			if s.flow > 0 && s.flows[s.flow-1] == '[' && pairColon(text, i, prev) && s.push(':') {
+				return i, true
+			}
 		case '"', '\'':
 			if !bytes.ContainsRune([]byte("[{,:?-"), rune(prev)) {
 				break // an apostrophe inside a plain scalar
@@ -278,6 +287,34 @@ func (s *depthScan) rest(text []byte, i int) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// push opens a flow level of kind c; it reports whether that nests too deep.
+func (s *depthScan) push(c byte) bool {
+	if s.n+s.flow >= MaxDepth {
+		return true
+	}
+	s.flows[s.flow] = c
+	s.flow++
+	s.deepest = max(s.deepest, s.n+s.flow)
+	return false
+}
+
+// closePair ends the implicit pair of a flow sequence's item, if one is open.
+func (s *depthScan) closePair() {
+	if s.flow > 0 && s.flows[s.flow-1] == ':' {
+		s.flow--
+	}
+}
+
+// pairColon reports whether the ':' at i in a flow collection separates a
+// key from its value: followed by a blank, an end of the item or the line,
+// or right after a quoted key ("a":1); not inside a plain scalar (http://x).
+func pairColon(text []byte, i int, prev byte) bool {
+	if prev == '"' || prev == '\'' {
+		return true
+	}
+	return i+1 == len(text) || bytes.IndexByte([]byte(" \t,]}"), text[i+1]) >= 0
 }
 
 // skipQuoted skips to the end of the scalar quoted by s.quote, from i; it

@@ -252,3 +252,39 @@ func TestParseFileRefusesALargeFileWithoutReadingIt(t *testing.T) {
 		t.Errorf("a missing file: %v", err)
 	}
 }
+
+// TestScanStructureCountsPairsInFlowLists: a "key: value" item of a flow
+// list is a mapping of its own, one level deeper than the list.
+func TestScanStructureCountsPairsInFlowLists(t *testing.T) {
+	tests := []struct {
+		name, src string
+		depth     int
+	}{
+		{"flow list of scalars", "x: [a, b]\n", 2},
+		{"flow mapping", "x: {a: 1}\n", 2},
+		{"a step in a flow list", "flow: [get: /x]\n", 3},
+		{"a flow in a flow mapping", "s: {flow: [get: /x]}\n", 4},
+		{"two pairs in a flow list", "s: {flow: [get: /x, post: /y]}\n", 4},
+		{"a pair after a scalar", "x: [a, b: 1]\n", 3},
+		{"a pair holding a list", "x: [a: [b: 1]]\n", 5},
+		{"a quoted key", `x: ["a": 1]` + "\n", 3},
+		{"a URL is no pair", "x: [http://h/x, 'a: b']\n", 2},
+		{"a pair over lines", "x: [\n  get: /x,\n  b\n]\n", 3},
+		{"scenarios in flow", "scenarios: {s: {vus: 1, duration: 1s, flow: [get: /x]}}\n", 5},
+		{"block list of flow steps", "flow:\n  - {get: /x, check: [status: 200]}\n", 5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := yamlparser.ParseBytes([]byte(tt.src), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if parsed := astDepth(f.Docs[0].Body); parsed != tt.depth {
+				t.Fatalf("the parser nests %d levels, the table says %d", parsed, tt.depth)
+			}
+			if sc := scanStructure([]byte(tt.src)); sc.depth != tt.depth {
+				t.Errorf("scanned depth %d, want %d", sc.depth, tt.depth)
+			}
+		})
+	}
+}

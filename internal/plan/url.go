@@ -74,6 +74,15 @@ func FromURL(o URLOptions) (*Plan, error) {
 	return p, nil
 }
 
+// TestFile returns the test file FromURL parses, for a distributed run
+// whose agents each parse the test themselves; errors are FromURL's.
+func (o URLOptions) TestFile() ([]byte, error) {
+	if _, err := FromURL(o); err != nil {
+		return nil, err
+	}
+	return o.testFile()
+}
+
 // testFile renders the options as a test file, after checking them.
 func (o *URLOptions) testFile() ([]byte, error) {
 	var errs Errors

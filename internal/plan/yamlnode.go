@@ -208,7 +208,7 @@ func (p *parser) unknownKey(f field, parent string, allowed []string) {
 	if s := closest(f.name, allowed); s != "" {
 		msg += fmt.Sprintf("; did you mean %q?", s)
 	}
-	p.errs.add(f.val.key, joinPath(parent, f.name), "%s (allowed: %s)", msg, strings.Join(allowed, ", "))
+	p.errs.unknown(f.val.key, parent, joinPath(parent, f.name), "%s (allowed: %s)", msg, strings.Join(allowed, ", "))
 }
 
 // fields returns the entries of mapping n with << merge keys applied: keys

@@ -99,8 +99,8 @@ func newHTMLView(in *Input) *htmlView {
 		v.Subtitle += " · " + in.Dir
 	}
 	if d := in.Dropped(); d > 0 {
-		v.Warnings = append(v.Warnings, fmt.Sprintf("%s iterations were dropped for lack of a free VU: the target was not offered "+
-			"the planned load, so these percentiles are optimistic. Raise max_vus, or treat the rate as beyond what this setup can test.", units.Count(d)))
+		v.Warnings = append(v.Warnings, fmt.Sprintf("%s dropped for lack of a free VU: the target was not offered "+
+			"the planned load, so these percentiles are optimistic. Raise max_vus, or treat the rate as beyond what this setup can test.", units.CountOf(d, "iteration was", "iterations were")))
 	}
 	v.Warnings = append(v.Warnings, Accounting(in)...)
 	v.Cards = headlineCards(in)
@@ -137,7 +137,7 @@ func headlineCards(in *Input) []card {
 	nf := failed(&tot)
 	h := tot.Duration
 	cards := []card{
-		{Label: "Throughput", Value: units.Rate(float64(tot.Requests)/secs, ""), Sub: fmt.Sprintf("%s requests in %s", units.Count(tot.Requests), units.Duration(r.Elapsed()))},
+		{Label: "Throughput", Value: units.Rate(float64(tot.Requests)/secs, ""), Sub: fmt.Sprintf("%s in %s", units.CountOf(tot.Requests, "request", "requests"), units.Duration(r.Elapsed()))},
 		{Label: "p95 latency", Value: units.Duration(h.Quantile(95)), Sub: fmt.Sprintf("p50 %s · avg %s", units.Duration(h.Quantile(50)), units.Duration(h.Mean()))},
 		{Label: "p99 latency", Value: units.Duration(h.Quantile(99)), Sub: "max " + units.Duration(h.Max())},
 		{Label: "Errors", Value: units.Percent(ratio(nf, tot.Requests)), Sub: units.Count(nf) + " failed", Bad: nf > 0},
@@ -156,7 +156,7 @@ func headlineCards(in *Input) []card {
 		iters += s.Iterations
 		vus += s.VUsMaxAllocated
 	}
-	return append(cards, card{Label: "Peak VUs", Value: units.Count(vus), Sub: units.Count(iters) + " iterations · " + units.Count(in.Dropped()) + " dropped", Bad: in.Dropped() > 0})
+	return append(cards, card{Label: "Peak VUs", Value: units.Count(vus), Sub: units.CountOf(iters, "iteration", "iterations") + " · " + units.Count(in.Dropped()) + " dropped", Bad: in.Dropped() > 0})
 }
 
 // newEndpointRow lays out s in the columns of report.html's and the

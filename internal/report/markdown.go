@@ -99,7 +99,7 @@ func Markdown(in *Input) []byte {
 
 	var notes []string
 	if d := in.Dropped(); d > 0 {
-		notes = append(notes, "⚠️ "+units.Count(d)+" iterations were dropped for lack of a free VU: percentiles are optimistic.")
+		notes = append(notes, "⚠️ "+units.CountOf(d, "iteration was", "iterations were")+" dropped for lack of a free VU: percentiles are optimistic.")
 	}
 	for _, a := range Accounting(in) {
 		notes = append(notes, "⚠️ "+mdEscape(a))

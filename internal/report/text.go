@@ -24,9 +24,9 @@ func WriteText(w io.Writer, in *Input) error {
 		iters += s.Iterations
 		vusMax += s.VUsMaxAllocated
 	}
-	fmt.Fprintf(&sb, "  %s requests (%s) · %s failed · %s iterations · %s dropped · up to %s VUs · %s received · %s sent\n\n",
-		units.Count(tot.Requests), units.Rate(float64(tot.Requests)/max(secs, 1e-9), ""), units.Percent(ratio(failed(&tot), tot.Requests)),
-		units.Count(iters), units.Count(in.Dropped()), units.Count(vusMax), units.Bytes(tot.Received), units.Bytes(tot.Sent))
+	fmt.Fprintf(&sb, "  %s (%s) · %s failed · %s · %s dropped · up to %s · %s received · %s sent\n\n",
+		units.CountOf(tot.Requests, "request", "requests"), units.Rate(float64(tot.Requests)/max(secs, 1e-9), ""), units.Percent(ratio(failed(&tot), tot.Requests)),
+		units.CountOf(iters, "iteration", "iterations"), units.Count(in.Dropped()), units.CountOf(vusMax, "VU", "VUs"), units.Bytes(tot.Received), units.Bytes(tot.Sent))
 
 	writeEndpoints(&sb, in)
 	writeAgents(&sb, in)
@@ -39,8 +39,8 @@ func WriteText(w io.Writer, in *Input) error {
 		fmt.Fprintf(&sb, "  note: %s\n", n)
 	}
 	if d := in.Dropped(); d > 0 {
-		fmt.Fprintf(&sb, "  ! %s iterations were dropped for lack of a free VU: the target was not offered the planned load, so\n"+
-			"    these percentiles are optimistic. Raise max_vus, or treat the rate as beyond what this setup can test.\n", units.Count(d))
+		fmt.Fprintf(&sb, "  ! %s dropped for lack of a free VU: the target was not offered the planned load, so\n"+
+			"    these percentiles are optimistic. Raise max_vus, or treat the rate as beyond what this setup can test.\n", units.CountOf(d, "iteration was", "iterations were"))
 	}
 	accounting := append(Accounting(in), OutputWarnings(in)...)
 	for _, a := range accounting {
@@ -57,9 +57,9 @@ func WriteText(w io.Writer, in *Input) error {
 			}
 		}
 		if failedN == 0 {
-			fmt.Fprintf(&sb, "  PASS: all %d thresholds passed\n", len(in.Results))
+			fmt.Fprintf(&sb, "  PASS: %s passed\n", units.Plural(int64(len(in.Results)), "1 threshold", "all "+units.CountOf(int64(len(in.Results)), "threshold", "thresholds")))
 		} else {
-			fmt.Fprintf(&sb, "  FAIL: %d of %d thresholds failed\n", failedN, len(in.Results))
+			fmt.Fprintf(&sb, "  FAIL: %d of %s failed\n", failedN, units.CountOf(int64(len(in.Results)), "threshold", "thresholds"))
 		}
 	}
 	if in.Dir != "" {

@@ -124,6 +124,15 @@ func chartFamilies() []family {
 		{chart: "gen-bytes", title: "Data per second", unit: unitBytes, rank: 3, members: []member{
 			{"loadlens_received_bytes", "received"}, {"loadlens_sent_bytes", "sent"},
 		}},
+		{chart: "agent-iterations", title: "Per agent: iterations per second", unit: unitCount, rank: 5, members: []member{
+			{"loadlens_agent_iterations", "achieved"}, {"loadlens_agent_offered", "offered"},
+		}, limits: []string{"loadlens_agent_offered"}},
+		{chart: "agent-requests", title: "Per agent: requests per second", unit: unitCount, rank: 6, members: []member{{"loadlens_agent_requests", ""}}},
+		{chart: "agent-cpu-share", title: "Per agent: CPU, share of its cores", unit: unitRatio, rank: 7, members: []member{{"loadlens_agent_cpu_share", ""}}},
+		{chart: "agent-cpu", title: "Per agent: CPU, cores busy", unit: unitCores, rank: 8, members: []member{{"loadlens_agent_cpu_cores", ""}}},
+		{chart: "agent-lag", title: "Per agent: scheduler lag (p99)", unit: unitSeconds, rank: 9, members: []member{{"loadlens_agent_lag_p99_s", ""}}},
+		{chart: "agent-dropped", title: "Per agent: dropped iterations per second", unit: unitCount, rank: 10, members: []member{{"loadlens_agent_dropped", ""}}},
+		{chart: "agent-errors", title: "Per agent: failed requests per second", unit: unitCount, rank: 11, members: []member{{"loadlens_agent_errors", ""}}},
 		{chart: "gen-procs", title: "Goroutines and open files", unit: unitCount, rank: 4, members: []member{
 			{"loadlens_goroutines", "goroutines"}, {"loadlens_open_fds", "open files and sockets"},
 		}},

@@ -43,6 +43,9 @@ type Finish struct {
 	Elapsed    time.Duration
 	ExitCode   int
 	Thresholds []threshold.Result
+	// Meta is meta keys known only at the end, e.g. a distributed run's
+	// per-agent table; they read back in Meta.Extra.
+	Meta map[string]string
 }
 
 // The meta keys Meta's fields are stored under.

@@ -194,6 +194,11 @@ func (w *Writer) finish(f Finish) error {
 			return fmt.Errorf("threshold %s: %w", r.Key, err)
 		}
 	}
+	for k, v := range f.Meta {
+		if _, err := tx.Exec(`INSERT INTO meta (key, value) VALUES (?, ?)`, k, v); err != nil {
+			return fmt.Errorf("meta %s: %w", k, err)
+		}
+	}
 	if _, err := tx.Exec(`INSERT INTO finish (end_time, status, elapsed_ns, exit_code) VALUES (?, ?, ?, ?)`,
 		f.End.Format(time.RFC3339Nano), f.Status, int64(f.Elapsed), f.ExitCode); err != nil {
 		return err

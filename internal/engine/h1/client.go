@@ -213,7 +213,7 @@ func (c *Client) exchange(cn *conn, req *Request, resp *Response, deadline time.
 	if reused && !cn.quiet() {
 		return errStale
 	}
-	n, err := cn.nc.Write(c.wbuf)
+	n, err := cn.write(c.wbuf)
 	resp.Sent = int64(n)
 	if err != nil {
 		if reused {

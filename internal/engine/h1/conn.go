@@ -23,6 +23,7 @@ type conn struct {
 	used       int  // completed exchanges
 	closeAfter bool // the last response leaves the connection unusable
 	idle       idleCheck
+	raw        rawIO // over http: the socket's reads and writes
 }
 
 // readBufSize is the read buffer's size, and the most a chunk-size line or a
@@ -35,6 +36,9 @@ func newConn(nc net.Conn, addr string, cfg *tls.Config) *conn {
 	cn := &conn{nc: nc, addr: addr}
 	if sc, ok := nc.(syscall.Conn); ok {
 		cn.idle.init(sc)
+		if cfg == nil {
+			cn.raw.init(nc, sc)
+		}
 	}
 	if cfg != nil {
 		cn.secure = true
@@ -117,7 +121,13 @@ func (cn *conn) fill(limit int) error {
 			return ErrHeaderTooBig
 		}
 	}
-	n, err := cn.nc.Read(cn.buf[cn.w:])
+	var n int
+	var err error
+	if cn.raw.ok() {
+		n, err = cn.raw.read(cn.buf[cn.w:])
+	} else {
+		n, err = cn.nc.Read(cn.buf[cn.w:])
+	}
 	cn.reads++
 	cn.unread = cn.tc != nil && n == len(cn.buf)-cn.w
 	cn.w += n
@@ -128,6 +138,14 @@ func (cn *conn) fill(limit int) error {
 		err = io.ErrNoProgress
 	}
 	return err
+}
+
+// write writes b, all of it unless it fails.
+func (cn *conn) write(b []byte) (int, error) {
+	if cn.raw.ok() {
+		return cn.raw.write(b)
+	}
+	return cn.nc.Write(b)
 }
 
 // buffered returns the unread bytes.

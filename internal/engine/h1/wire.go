@@ -2,6 +2,7 @@ package h1
 
 import (
 	"net"
+	"syscall"
 )
 
 // wire is the TCP connection under a TLS connection. It counts the bytes
@@ -19,11 +20,15 @@ type wire struct {
 	rec           recordCursor
 	poll          bool // reads never wait: the idle check (see pollRead)
 	pr            pollReader
+	raw           rawIO // the socket's reads and writes (see rawIO)
 }
 
 func newWire(nc net.Conn) *wire {
 	w := &wire{Conn: nc}
 	w.pr.init(nc)
+	if sc, ok := nc.(syscall.Conn); ok {
+		w.raw.init(nc, sc)
+	}
 	return w
 }
 
@@ -43,6 +48,8 @@ func (w *wire) Read(p []byte) (int, error) {
 	var err error
 	if w.poll {
 		n, err = w.pr.read(p)
+	} else if w.raw.ok() {
+		n, err = w.raw.read(p)
 	} else {
 		n, err = w.Conn.Read(p)
 	}
@@ -58,7 +65,13 @@ func (w *wire) Read(p []byte) (int, error) {
 }
 
 func (w *wire) Write(p []byte) (int, error) {
-	n, err := w.Conn.Write(p)
+	var n int
+	var err error
+	if w.raw.ok() {
+		n, err = w.raw.write(p)
+	} else {
+		n, err = w.Conn.Write(p)
+	}
 	w.written += int64(n)
 	return n, err
 }

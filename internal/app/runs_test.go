@@ -1,0 +1,57 @@
+package app
+
+import (
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+func TestWriteRunsAlignsColumns(t *testing.T) {
+	start := time.Date(2026, 11, 24, 5, 0, 0, 0, time.Local)
+	long := strings.Repeat("very-long-test-name-", 4)
+	tests := []struct {
+		name string
+		runs []RunInfo
+		cut  string // a value that must appear cut with "…"
+	}{
+		{"short names", []RunInfo{
+			{Dir: "results/20261124-050000-a", Name: "a", Start: start, ExitCode: ExitOK},
+			{Dir: "results/20261124-050001-shop", Name: "shop", Start: start, ExitCode: -1, Status: StatusIncomplete},
+		}, ""},
+		{"a long name", []RunInfo{
+			{Dir: "results/20261124-050000-" + long, Name: long, Start: start, ExitCode: ExitOK, Requests: 1234},
+			{Dir: "results/20261124-050001-b", Name: "b", Start: start, ExitCode: ExitOK},
+		}, long},
+		{"a non-ASCII name", []RunInfo{
+			{Dir: "results/20261124-050000-café", Name: "café-über", Start: start, ExitCode: ExitOK},
+			{Dir: "results/20261124-050001-b", Name: "b", Start: start, ExitCode: ExitOK},
+		}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var sb strings.Builder
+			if err := WriteRuns(&sb, tt.runs); err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(strings.TrimSuffix(sb.String(), "\n"), "\n")
+			if len(lines) != len(tt.runs)+1 {
+				t.Fatalf("%d lines, want %d:\n%s", len(lines), len(tt.runs)+1, sb.String())
+			}
+			// Every column starts at the same rune offset on every line.
+			col := func(line, header string) int { return utf8.RuneCountInString(line[:strings.Index(line, header)]) }
+			started := col(lines[0], "STARTED")
+			for _, l := range lines[1:] {
+				if got := col(l, "2026-11-24"); got != started {
+					t.Errorf("STARTED at column %d, want %d:\n%s", got, started, sb.String())
+				}
+				if w := utf8.RuneCountInString(l); w > 100 {
+					t.Errorf("line is %d columns, more than a 100-column terminal:\n%s", w, l)
+				}
+			}
+			if tt.cut != "" && (strings.Contains(sb.String(), tt.cut) || !strings.Contains(sb.String(), "…")) {
+				t.Errorf("the long value is not cut with …:\n%s", sb.String())
+			}
+		})
+	}
+}

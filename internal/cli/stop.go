@@ -1,0 +1,41 @@
+package cli
+
+import (
+	"slices"
+	"strings"
+)
+
+// StopNotice is what the program says on the first and the second Ctrl-C
+// for the command line args: a command that measures something writes its
+// results after the first; a server (demo --serve, mock, agent) has none
+// to write and just stops.
+func StopNotice(args []string) (first, again string) {
+	if !writesResults(args) {
+		return "stopping", "still stopping; Ctrl-C once more quits at once"
+	}
+	return "stopping: writing the results (Ctrl-C twice more quits at once, without them)",
+		"still writing the results; Ctrl-C once more quits without them"
+}
+
+// writesResults reports whether the command in args measures a run whose
+// results it writes when stopped.
+func writesResults(args []string) bool {
+	if len(args) == 0 {
+		return false
+	}
+	switch args[0] {
+	case "run", "capacity":
+		return true
+	case "k8s":
+		return len(args) > 1 && args[1] == "run"
+	case "demo":
+		return !slices.ContainsFunc(args[1:], isServeFlag) && !(len(args) > 1 && args[1] == "seed")
+	}
+	return false
+}
+
+// isServeFlag reports whether arg turns on demo's --serve.
+func isServeFlag(arg string) bool {
+	name, value, hasValue := strings.Cut(strings.TrimLeft(arg, "-"), "=")
+	return strings.HasPrefix(arg, "-") && name == "serve" && (!hasValue || value == "true" || value == "1")
+}

@@ -1,0 +1,20 @@
+//go:build !unix
+
+package h1
+
+import (
+	"net"
+	"syscall"
+)
+
+// rawIO is unused where raw system calls are not available: the connection
+// reads and writes through net.Conn.
+type rawIO struct{}
+
+func (r *rawIO) init(nc net.Conn, sc syscall.Conn) {}
+
+func (r *rawIO) ok() bool { return false }
+
+func (r *rawIO) read(p []byte) (int, error) { return 0, nil }
+
+func (r *rawIO) write(p []byte) (int, error) { return 0, nil }
