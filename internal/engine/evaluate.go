@@ -12,8 +12,8 @@ import (
 
 // evaluate runs a request step's extractions and checks on its response;
 // rs is nil when no response arrived, which fails every check and extraction.
-func (v *vu) evaluate(r *plan.Request, rs *response) {
-	end := v.sc.e.since(time.Now())
+// Checks count in the second the response ended, end.
+func (v *vu) evaluate(r *plan.Request, rs *response, end time.Duration) {
 	for i := range r.Extract {
 		ex := &r.Extract[i]
 		val, ok := extract(ex, rs)

@@ -52,17 +52,19 @@ func (t *h1Trip) roundTrip(ctx context.Context, q *hop, res *hopResult, rs *resp
 		}
 		t.ctx, t.stop = ctx, context.AfterFunc(ctx, t.abort)
 	}
-	remaining := time.Until(q.deadline)
-	if remaining <= 0 { // h1 reads a zero timeout as none
+	// A first hop's deadline is a whole timeout after the clock was just
+	// read; a redirect's may have passed, which h1 must not see as "none".
+	if !q.first && !time.Now().Before(q.deadline) {
 		return context.DeadlineExceeded
 	}
 	t.req = h1.Request{Method: q.method, URL: q.url, Header: q.header, Body: q.body, KeepBody: q.keepBody,
-		MaxBody: q.maxBody, Host: q.host, UserAgent: q.agent, Timeout: remaining}
+		MaxBody: q.maxBody, Host: q.host, UserAgent: q.agent, Deadline: q.deadline}
 	t.busy.Store(true)
 	err := t.client.Do(&t.req, &t.resp)
 	t.busy.Store(false)
 	r := &t.resp
 	res.sent, res.received, res.connect, res.tls, res.truncated = r.Sent, r.Received, r.Connect, r.TLS, r.Truncated
+	res.done = r.Done
 	if !r.FirstByte.IsZero() && !r.Wrote.IsZero() {
 		res.waited = r.FirstByte.Sub(r.Wrote)
 	}
@@ -78,6 +80,7 @@ func (t *h1Trip) roundTrip(ctx context.Context, q *hop, res *hopResult, rs *resp
 		return err
 	}
 	rs.status, rs.rawHeader, rs.body = r.Status, r.Header, r.Body
+	rs.rawCookie, rs.rawLocation = r.SetCookie, r.Location
 	res.reason = r.StatusText
 	return nil
 }

@@ -33,7 +33,7 @@ func (sc *scenarioRun) runIterations(ctx context.Context) {
 			v := sc.newVU()
 			defer v.close()
 			for started.Add(1) <= count && time.Now().Before(deadline) && !sc.isStopped() {
-				if !v.iterate(hard, time.Now()) && hard.Err() != nil {
+				if !v.iterate(hard, time.Time{}) && hard.Err() != nil {
 					return
 				}
 			}

@@ -19,8 +19,16 @@ type httpState struct {
 	hop       hop
 	res       hopResult
 	seen      []string // the hops of a redirect chain, for loop detection
-	h1        *h1Trip  // plain http:// hops
-	net       *netTrip // https:// hops (TLS, HTTP/2), through net/http
+	// began and ended are the last request's intended start and end, so
+	// that its iteration reads the clock no more than its requests do.
+	began, ended time.Time
+	// endsIter says the current request ends its iteration, which started
+	// at iterStart (zero: with the request); endedIter, that record
+	// recorded both at once.
+	endsIter, endedIter bool
+	iterStart           time.Time
+	h1                  *h1Trip  // plain http:// hops
+	net                 *netTrip // https:// hops (TLS, HTTP/2), through net/http
 }
 
 // outcome is how a request ended, after every hop.
@@ -56,6 +64,7 @@ func (v *vu) request(ctx context.Context, r *plan.Request, intended time.Time) e
 	v.sc.inflight.Add(1)
 	out := v.send(ctx, r, deadline)
 	v.sc.inflight.Add(-1)
+	h.began, h.ended = intended, out.end
 	s.End = v.sc.e.since(out.end)
 	s.Duration = out.end.Sub(intended) // when the outcome surfaced, whichever timeout it was
 	switch {
@@ -66,8 +75,8 @@ func (v *vu) request(ctx context.Context, r *plan.Request, intended time.Time) e
 	case out.err != nil:
 		s.Status = 0
 		s.Kind, s.Err = v.sc.e.failure(out.err, out.phase, deadline, r.Timeout)
-		v.sink.Request(s)
-		v.evaluate(r, nil)
+		v.record(s)
+		v.evaluate(r, nil, s.End)
 		return nil
 	}
 	s.Status = h.resp.status
@@ -82,9 +91,25 @@ func (v *vu) request(ctx context.Context, r *plan.Request, intended time.Time) e
 			s.Err = "unexpected status " + s.Err
 		}
 	}
-	v.sink.Request(s)
-	v.evaluate(r, &h.resp)
+	v.record(s)
+	v.evaluate(r, &h.resp, s.End)
 	return nil
+}
+
+// record records a finished request, and the iteration it ends with it
+// (under one lock) when iterate asked for that and the sink can.
+func (v *vu) record(s *sample.Request) {
+	h := &v.http
+	if !h.endsIter || v.last == nil {
+		v.sink.Request(s)
+		return
+	}
+	start := h.iterStart
+	if start.IsZero() {
+		start = h.began
+	}
+	v.last.RequestIteration(s, v.sc.s.ID, h.ended.Sub(start))
+	h.endedIter = true
 }
 
 // send makes the request's hops: the step's URL, then each redirect it
@@ -98,7 +123,7 @@ func (v *vu) send(ctx context.Context, r *plan.Request, deadline time.Time) outc
 	h.hdr.addTrace(v.tc.Rand, &v.sc.e.opts.Trace, s)
 	q := &h.hop
 	*q = hop{method: r.Method, url: h.url, host: h.hdr.host, agent: h.hdr.agent,
-		body: requestBody(r.Body != nil, h.body), keepBody: r.NeedBody, maxBody: r.MaxBody, deadline: deadline}
+		body: requestBody(r.Body != nil, h.body), keepBody: r.NeedBody, maxBody: r.MaxBody, deadline: deadline, first: true}
 	ch := chain{own: true}
 	for {
 		jar := ""
@@ -131,12 +156,13 @@ func (v *vu) send(ctx context.Context, r *plan.Request, deadline time.Time) outc
 			}
 		}
 		if r.MaxRedirects == 0 || !isRedirect(h.resp.status) || !h.resp.has("Location") {
-			return outcome{end: time.Now()} // with redirects: 0 a 3xx is the answer, as in k6
+			return outcome{end: res.end()} // with redirects: 0 a 3xx is the answer, as in k6
 		}
 		if why := v.follow(r, q, &ch, jar); why != "" {
 			return outcome{end: time.Now(), redirect: why}
 		}
 		s.Redirects++
+		q.first = false
 	}
 }
 

@@ -15,16 +15,20 @@ type response struct {
 	status    int
 	header    http.Header // from net/http
 	rawHeader []byte      // from h1: raw header lines
-	body      []byte      // the body (up to the step's max_body), when a check or extraction needs it
-	netBody   bytes.Buffer
-	doc       any // the body decoded as JSON, on first use
-	docErr    error
-	decoded   bool
-	scratch   []string
+	// from h1: whether rawHeader has a Set-Cookie and a Location field,
+	// which every hop asks, noted by the parser instead of a scan
+	rawCookie, rawLocation bool
+	body                   []byte // the body (up to the step's max_body), when a check or extraction needs it
+	netBody                bytes.Buffer
+	doc                    any // the body decoded as JSON, on first use
+	docErr                 error
+	decoded                bool
+	scratch                []string
 }
 
 func (r *response) reset() {
 	r.status, r.header, r.rawHeader, r.body, r.doc, r.docErr, r.decoded = 0, nil, nil, nil, nil, nil, false
+	r.rawCookie, r.rawLocation = false, false
 	r.netBody.Reset()
 }
 
@@ -63,6 +67,12 @@ func (r *response) headerValues(name string) []string {
 func (r *response) has(name string) bool {
 	if r.header != nil {
 		return len(r.header[name]) > 0 // net/http keys are canonical, and so are the names asked for
+	}
+	switch name {
+	case "Set-Cookie":
+		return r.rawCookie
+	case "Location":
+		return r.rawLocation
 	}
 	return len(h1.HeaderValues(r.rawHeader, name, nil)) > 0
 }

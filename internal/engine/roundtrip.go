@@ -21,16 +21,26 @@ type hop struct {
 	keepBody bool  // keep the response body for checks and extractions
 	maxBody  int64 // keep at most this much of it; 0: all
 	deadline time.Time
+	first    bool // the request's first hop, its deadline a whole timeout away
 }
 
 // hopResult is what one hop measured, whichever client sent it.
 type hopResult struct {
 	sent, received       int64 // bytes as on the wire
 	connect, tls, waited time.Duration
-	truncated            bool  // the kept body stopped at maxBody
-	phase                phase // how far the hop got; says which timeout a failure was
+	done                 time.Time // when the response was read; zero: the caller reads the clock
+	truncated            bool      // the kept body stopped at maxBody
+	phase                phase     // how far the hop got; says which timeout a failure was
 	statusText           string
 	reason               []byte // the lean client's reason phrase
+}
+
+// end returns when the hop's response was read: as its client saw it, or now.
+func (r *hopResult) end() time.Time {
+	if r.done.IsZero() {
+		return time.Now()
+	}
+	return r.done
 }
 
 // phase is how far a hop got.

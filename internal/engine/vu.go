@@ -16,6 +16,7 @@ type vu struct {
 	id    int64
 	sc    *scenarioRun
 	sink  sample.Sink
+	last  sample.LastRequestSink // sink, when it records a request and its iteration at once
 	tc    tmpl.Context
 	timer *time.Timer
 	http  httpState
@@ -25,6 +26,7 @@ type vu struct {
 func (sc *scenarioRun) newVU() *vu {
 	id := sc.e.vuSeq.Add(1)
 	v := &vu{id: id, sc: sc, sink: sc.e.rec.Sink(int(id))}
+	v.last, _ = v.sink.(sample.LastRequestSink)
 	v.tc = tmpl.Context{
 		Vars:     make([]string, len(sc.s.Vars)),
 		VU:       id,
@@ -35,9 +37,10 @@ func (sc *scenarioRun) newVU() *vu {
 }
 
 // iterate runs the flow once. intended is when the iteration should have
-// started; the first request is timed from it, so any wait for this VU is
-// part of that request's latency. It returns false when the VU must stop:
-// the context ended or the scenario's unique data ran out.
+// started (zero: now, as the first step reads the clock); the first request
+// is timed from it, so any wait for this VU is part of that request's
+// latency. It returns false when the VU must stop: the context ended or the
+// scenario's unique data ran out.
 func (v *vu) iterate(ctx context.Context, intended time.Time) bool {
 	s := v.sc.s
 	if s.Data != nil {
@@ -52,24 +55,44 @@ func (v *vu) iterate(ctx context.Context, intended time.Time) bool {
 		v.tc.Vars[i] = "" // extracted variables live for one iteration
 	}
 	v.jar.reset() // and so do cookies, as in k6
+	v.http.endedIter = false
 	stepStart := intended
+	var end time.Time // zero: the last step was a think time
 	for i := range s.Flow {
 		st := &s.Flow[i]
 		switch st.Kind {
 		case plan.ThinkStep:
+			if intended.IsZero() {
+				intended = time.Now()
+			}
 			if !v.sleep(ctx, v.thinkTime(st)) {
 				return false
 			}
-			stepStart = time.Time{}
+			end = time.Time{}
 		case plan.RequestStep:
+			// the last step's request ends the iteration: recorded at once
+			v.http.endsIter, v.http.iterStart = i == len(s.Flow)-1, intended
 			if v.request(ctx, st.Request, stepStart) != nil {
 				return false
 			}
-			stepStart = time.Time{}
+			if intended.IsZero() {
+				intended = v.http.began
+			}
+			end = v.http.ended
+		}
+		stepStart = time.Time{}
+	}
+	if end.IsZero() || intended.IsZero() { // after a think time, or an empty flow
+		end = time.Now()
+		if intended.IsZero() {
+			intended = end
 		}
 	}
-	end := time.Now()
-	v.sink.Iteration(s.ID, v.sc.e.since(end), end.Sub(intended))
+	// An iteration ending in a request ends with its response: what follows
+	// is the generator's recording, not the user's iteration.
+	if !v.http.endedIter {
+		v.sink.Iteration(s.ID, v.sc.e.since(end), end.Sub(intended))
+	}
 	v.tc.Iteration++
 	return true
 }

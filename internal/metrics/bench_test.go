@@ -277,8 +277,21 @@ func BenchmarkRunAdd(b *testing.B) {
 // VU against a fast target: one request and its iteration recorded, one VU
 // per shard as the engine assigns them, and every 100,000 requests a second
 // collected (so the per-second merge is amortised in). Latencies are
-// precomputed: the RNG would cost more than what is measured.
+// precomputed: the RNG would cost more than what is measured. two-calls is
+// Request then Iteration (two shard locks), as a flow whose last step is a
+// think time records; one-call is RequestIteration, as the engine records a
+// request that ends its iteration.
 func BenchmarkRecordClosedRequest(b *testing.B) {
+	for _, one := range []bool{false, true} {
+		name := "two-calls"
+		if one {
+			name = "one-call"
+		}
+		b.Run(name, func(b *testing.B) { benchRecordClosed(b, one) })
+	}
+}
+
+func benchRecordClosed(b *testing.B, one bool) {
 	layout := sample.Layout{Scenarios: []sample.ScenarioInfo{{Name: "a"}}, Endpoints: []sample.EndpointInfo{{Name: "GET /", Method: "GET"}}}
 	rec := NewRecorder(layout, 2)
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -287,7 +300,7 @@ func BenchmarkRecordClosedRequest(b *testing.B) {
 		lat[i] = time.Duration(150+rng.IntN(700)) * time.Microsecond
 	}
 	const perSecond = 100000
-	sinks := []sample.Sink{rec.Sink(0), rec.Sink(1)}
+	sinks := []sample.LastRequestSink{rec.Sink(0).(sample.LastRequestSink), rec.Sink(1).(sample.LastRequestSink)}
 	r := &sample.Request{Status: 200, Sent: 40, Received: 200}
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
@@ -296,8 +309,12 @@ func BenchmarkRecordClosedRequest(b *testing.B) {
 		r.End = time.Duration(sec)*time.Second + time.Duration(i%perSecond)*(time.Second/perSecond)
 		r.Duration, r.Waiting = d, d-20*time.Microsecond
 		sink := sinks[i&1]
-		sink.Request(r)
-		sink.Iteration(0, r.End, d)
+		if one {
+			sink.RequestIteration(r, 0, d)
+		} else {
+			sink.Request(r)
+			sink.Iteration(0, r.End, d)
+		}
 		if (i+1)%perSecond == 0 {
 			rec.Collect(sec)
 		}

@@ -43,7 +43,7 @@ type shard struct {
 }
 
 var _ sample.Recorder = (*Recorder)(nil)
-var _ sample.Sink = (*shard)(nil)
+var _ sample.LastRequestSink = (*shard)(nil)
 
 // NewRecorder returns a Recorder for layout with the given number of shards
 // (at least 1; a few per CPU keeps contention negligible).
@@ -107,6 +107,19 @@ func (s *shard) Request(r *sample.Request) {
 	}
 	s.mu.Lock()
 	s.windowAt(r.End).endpoints[r.Endpoint].request(r)
+	s.mu.Unlock()
+}
+
+// RequestIteration records a request and the iteration it ends under one lock.
+func (s *shard) RequestIteration(r *sample.Request, scenario int32, d time.Duration) {
+	if uint(r.Endpoint) >= uint(len(s.layout.Endpoints)) {
+		panic(fmt.Sprintf("metrics: request for endpoint %d; the layout has %d", r.Endpoint, len(s.layout.Endpoints)))
+	}
+	s.checkScenario(scenario)
+	s.mu.Lock()
+	w := s.windowAt(r.End)
+	w.endpoints[r.Endpoint].request(r)
+	w.scenarios[scenario].iteration(d)
 	s.mu.Unlock()
 }
 

@@ -37,6 +37,15 @@ type Sink interface {
 	Lag(scenario int32, at time.Duration, lag time.Duration)
 }
 
+// LastRequestSink is a Sink that records a request and the iteration it
+// ends (at the request's End) in one call: one lock instead of two on the
+// closed model's per-request path.
+type LastRequestSink interface {
+	Sink
+	// RequestIteration records r, then the iteration of scenario it ended, of duration d.
+	RequestIteration(r *Request, scenario int32, d time.Duration)
+}
+
 // Recorder hands each VU the Sink it records into, so that VUs can be
 // spread over independent shards instead of contending on one lock.
 type Recorder interface {

@@ -96,6 +96,17 @@ func (t *keepSink) Request(r *sample.Request) {
 	t.s.offer(r)
 }
 
+// RequestIteration records both in one call where the recorder's sink can.
+func (t *keepSink) RequestIteration(r *sample.Request, scenario int32, d time.Duration) {
+	if b, ok := t.Sink.(sample.LastRequestSink); ok {
+		b.RequestIteration(r, scenario, d)
+	} else {
+		t.Sink.Request(r)
+		t.Sink.Iteration(scenario, r.End, d)
+	}
+	t.s.offer(r)
+}
+
 // offer considers one request; the common case, an unsampled success,
 // returns at once without a lock.
 func (s *keepShard) offer(r *sample.Request) {

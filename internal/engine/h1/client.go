@@ -28,6 +28,7 @@ type Client struct {
 	mu         sync.Mutex           // guards conns and dialCancel against Close and Abort
 	dialCancel context.CancelFunc   // cancels a dial in progress, for Abort
 	active     atomic.Pointer[conn] // the connection in use, for Abort
+	firstRead  int                  // the connection's read that brought Response.FirstByte
 	aborted    atomic.Bool
 }
 
@@ -39,6 +40,9 @@ func NewClient(d *net.Dialer) *Client {
 
 // New returns a client configured by cfg.
 func New(cfg Config) *Client {
+	if cfg.Dial != nil {
+		return &Client{cfg: cfg, dial: cfg.Dial}
+	}
 	return &Client{cfg: cfg, dial: cfg.Dialer.DialContext}
 }
 
@@ -80,8 +84,8 @@ func (c *Client) Do(req *Request, resp *Response) error {
 	if !validOverride(req.Host) || !validOverride(req.UserAgent) {
 		return errBadOverride
 	}
-	var deadline time.Time // zero: no deadline
-	if req.Timeout > 0 {
+	deadline := req.Deadline // zero: no deadline
+	if deadline.IsZero() && req.Timeout > 0 {
 		deadline = time.Now().Add(req.Timeout)
 	}
 	c.wbuf = appendRequest(c.wbuf[:0], req, host, target)
@@ -224,6 +228,11 @@ func (c *Client) exchange(cn *conn, req *Request, resp *Response, deadline time.
 			return errReusedConnEOF
 		}
 		return err
+	}
+	if !resp.FirstByte.IsZero() && cn.reads == c.firstRead {
+		resp.Done = resp.FirstByte // the whole response came in the read that was timed
+	} else {
+		resp.Done = time.Now()
 	}
 	cn.used++
 	return nil

@@ -10,6 +10,7 @@ import (
 // conn is one kept-alive connection and its read buffer.
 type conn struct {
 	nc         net.Conn // the TLS connection over https, else the TCP one
+	reads      int      // reads made, so that Do can tell a response that came in one
 	addr       string
 	secure     bool      // https
 	tc         *tls.Conn // over https: nc
@@ -127,6 +128,7 @@ func (cn *conn) fill(limit int) error {
 	} else {
 		n, err = cn.nc.Read(cn.buf[cn.w:])
 	}
+	cn.reads++
 	cn.unread = cn.tc != nil && n == len(cn.buf)-cn.w
 	cn.w += n
 	if n > 0 {

@@ -18,6 +18,8 @@ type head struct {
 	te        [2]int
 	connClose bool // Connection lists close
 	connKeep  bool // Connection lists keep-alive
+	setCookie bool // a Set-Cookie field came
+	location  bool // a Location field came
 }
 
 // readHead reads one response head from cn into h and c.hdr. It works line
@@ -84,6 +86,7 @@ func (c *Client) headLine(cn *conn, size int, resp *Response) ([]byte, error) {
 		}
 		if resp.FirstByte.IsZero() {
 			resp.FirstByte = time.Now()
+			c.firstRead = cn.reads
 		}
 	}
 }
@@ -150,6 +153,10 @@ func (c *Client) closeField(h *head) error {
 	case equalFold(name, "connection"):
 		h.connClose = h.connClose || hasToken(value, "close")
 		h.connKeep = h.connKeep || hasToken(value, "keep-alive")
+	case equalFold(name, "set-cookie"):
+		h.setCookie = true
+	case equalFold(name, "location"):
+		h.location = true
 	}
 	c.hdr = append(c.hdr, crlf...)
 	h.open = -1

@@ -38,6 +38,13 @@ func interimCases() []exchangeCase {
 			conns:   1,
 		},
 		{
+			name: "Set-Cookie and Location of a 103 are not the answer's; the answer's own are, in any case",
+			replies: []string{"HTTP/1.1 103 Early Hints\r\nSet-Cookie: a=1\r\nLocation: /x\r\n\r\n" + ok,
+				"HTTP/1.1 302 Found\r\nset-COOKIE: b=2\r\nlocation:\r\n /y\r\nContent-Length: 0\r\n\r\n", ok},
+			want:  []answer{{status: 200, body: "ok", noHeader: "Set-Cookie"}, {status: 302}, okAnswer},
+			conns: 1,
+		},
+		{
 			name:    "100, 102 and 103 in a row, split over writes",
 			replies: []string{"HTTP/1.1 100 Continue\r|\n\r\n" + process + "|" + early + "HTTP/1.1 2|00 OK\r\nContent-Length: 2\r\n\r\no|k", ok},
 			want:    []answer{okAnswer, okAnswer},

@@ -21,6 +21,9 @@ type Request struct {
 	Host      []byte        // the Host header's value; nil: the URL's host
 	UserAgent []byte        // the User-Agent header's value; nil: "loadlens"
 	Timeout   time.Duration // for the whole exchange, connect included
+	// Deadline, when set, ends the exchange instead of Timeout: a caller
+	// that has just read the clock passes its deadline, sparing Do a read.
+	Deadline time.Time
 }
 
 // Response is what came back. Its slices are valid until the next Do.
@@ -31,9 +34,12 @@ type Response struct {
 	// reads them, one "Name: value\r\n" line each: folded lines joined with
 	// a space, the value's surrounding blanks trimmed. Read it with
 	// HeaderValues.
-	Header    []byte
-	Body      []byte // the body when Request.KeepBody was set
-	Truncated bool   // the body was longer than Request.MaxBody: Body holds its start
+	Header []byte
+	// SetCookie and Location say whether Header has such a field, noted
+	// while parsing so that a caller need not scan Header on every response.
+	SetCookie, Location bool
+	Body                []byte // the body when Request.KeepBody was set
+	Truncated           bool   // the body was longer than Request.MaxBody: Body holds its start
 	// Sent counts the bytes written for this exchange. Over https it is
 	// what the socket carried: TLS records, and the handshake when this
 	// exchange opened the connection.
@@ -49,6 +55,7 @@ type Response struct {
 	TLS       time.Duration // the TLS handshake, when this exchange opened an https connection
 	Wrote     time.Time     // when the request was written
 	FirstByte time.Time     // when the first response byte arrived (of an interim response, if any)
+	Done      time.Time     // when the response's last byte was read, after a successful Do
 }
 
 // maxHeader bounds one response head: status line and header fields.

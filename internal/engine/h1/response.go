@@ -29,6 +29,7 @@ func (c *Client) readResponse(cn *conn, req *Request, resp *Response) error {
 		resp.Status = h.code
 		resp.StatusText = c.reason
 		resp.Header = c.hdr
+		resp.SetCookie, resp.Location = h.setCookie, h.location
 		cn.closeAfter = closeAfter || h.code == 101 // after 101 the connection speaks another protocol
 		return c.readBody(cn, req, resp, kind, length)
 	}

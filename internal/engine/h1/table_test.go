@@ -77,6 +77,12 @@ func runExchange(t *testing.T, sc scheme, c exchangeCase) {
 		if !sc.secure() && resp.Received != int64(received) {
 			t.Errorf("request %d: received %d bytes, want %d", i, resp.Received, received)
 		}
+		// The parser's notes agree with a scan of the fields it kept.
+		for name, noted := range map[string]bool{"Set-Cookie": resp.SetCookie, "Location": resp.Location} {
+			if has := len(HeaderValues(resp.Header, name, nil)) > 0; has != noted {
+				t.Errorf("request %d: %s noted %v, in the header %v: %q", i, name, noted, has, resp.Header)
+			}
+		}
 		if w.noHeader != "" && len(HeaderValues(resp.Header, w.noHeader, nil)) > 0 {
 			t.Errorf("request %d: header %s came from an interim response: %q", i, w.noHeader, resp.Header)
 		}

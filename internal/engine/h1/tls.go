@@ -1,6 +1,7 @@
 package h1
 
 import (
+	"context"
 	"crypto/tls"
 	"net"
 	"time"
@@ -19,6 +20,8 @@ type Config struct {
 	// HandshakeTimeout bounds one TLS handshake; 0: only the request's
 	// timeout does.
 	HandshakeTimeout time.Duration
+	// Dial, when set, dials instead of Dialer: benchmarks answer in memory.
+	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
 }
 
 // sessionCacheSize is how many TLS sessions a Client keeps: one per host

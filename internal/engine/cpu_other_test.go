@@ -1,0 +1,7 @@
+//go:build !unix
+
+package engine
+
+import "testing"
+
+func cpuMeter(b *testing.B) func() { return func() {} }
