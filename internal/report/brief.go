@@ -72,7 +72,7 @@ func WriteBrief(w io.Writer, in *Input) error {
 		fmt.Fprintf(&sb, "    %s: %s\n", strings.ToUpper(f.Severity.String()), FindingTitle(f))
 	}
 	if len(in.Findings) == 0 && in.Healthy != nil {
-		fmt.Fprintf(&sb, "    %s\n", HealthyText(in.Healthy))
+		sb.WriteString(wrap(HealthyText(in.Healthy), units.Columns, "    ", "      "))
 	}
 	if in.Traces != nil {
 		for i := range in.Traces.Breakdowns {

@@ -24,9 +24,9 @@ func WriteText(w io.Writer, in *Input) error {
 		iters += s.Iterations
 		vusMax += s.VUsMaxAllocated
 	}
-	fmt.Fprintf(&sb, "  %s (%s) · %s failed · %s · %s dropped · up to %s · %s received · %s sent\n\n",
+	sb.WriteString(wrap(fmt.Sprintf("%s (%s) · %s failed · %s · %s dropped · up to %s · %s received · %s sent",
 		units.CountOf(tot.Requests, "request", "requests"), units.Rate(float64(tot.Requests)/max(secs, 1e-9), ""), units.Percent(ratio(failed(&tot), tot.Requests)),
-		units.CountOf(iters, "iteration", "iterations"), units.Count(in.Dropped()), units.CountOf(vusMax, "VU", "VUs"), units.Bytes(tot.Received), units.Bytes(tot.Sent))
+		units.CountOf(iters, "iteration", "iterations"), units.Count(in.Dropped()), units.CountOf(vusMax, "VU", "VUs"), units.Bytes(tot.Received), units.Bytes(tot.Sent)), units.Columns, "  ", "    ") + "\n")
 
 	writeEndpoints(&sb, in)
 	writeAgents(&sb, in)
@@ -39,12 +39,12 @@ func WriteText(w io.Writer, in *Input) error {
 		fmt.Fprintf(&sb, "  note: %s\n", n)
 	}
 	if d := in.Dropped(); d > 0 {
-		fmt.Fprintf(&sb, "  ! %s dropped for lack of a free VU: the target was not offered the planned load, so\n"+
-			"    these percentiles are optimistic. Raise max_vus, or treat the rate as beyond what this setup can test.\n", units.CountOf(d, "iteration was", "iterations were"))
+		sb.WriteString(wrap(units.CountOf(d, "iteration was", "iterations were")+" dropped for lack of a free VU: the target was not offered the planned load, so "+
+			"these percentiles are optimistic. Raise max_vus, or treat the rate as beyond what this setup can test.", units.Columns, "  ! ", "    "))
 	}
 	accounting := append(Accounting(in), OutputWarnings(in)...)
 	for _, a := range accounting {
-		sb.WriteString(wrap(a, 100, "  ! ", "    "))
+		sb.WriteString(wrap(a, units.Columns, "  ! ", "    "))
 	}
 	if len(in.Notices) > 0 || in.Dropped() > 0 || len(accounting) > 0 {
 		sb.WriteString("\n")
@@ -107,7 +107,7 @@ func writeEndpoints(sb *strings.Builder, in *Input) {
 		rows = append(rows, row(*all))
 	}
 	table(sb, "  ", "lrrrrrrrrrrr", rows)
-	sb.WriteString(wrap(rateNote("REQS", "ACTIVE"), 100, "  ", "  "))
+	sb.WriteString(wrap(rateNote("REQS", "ACTIVE"), units.Columns, "  ", "  "))
 	sb.WriteString("\n")
 }
 
@@ -158,20 +158,13 @@ func writeChecks(sb *strings.Builder, in *Input) {
 func writeFindings(sb *strings.Builder, in *Input) {
 	switch {
 	case len(in.Findings) > 0:
-		var b strings.Builder
-		_ = WriteFindings(&b, in.Findings) // a strings.Builder does not fail
-		for _, line := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
-			if line != "" {
-				sb.WriteString("  " + line)
-			}
-			sb.WriteString("\n")
-		}
+		_ = writeFindingsAt(sb, in.Findings, "  ") // a strings.Builder does not fail
 		sb.WriteString("\n")
 		if in.Healthy != nil {
-			sb.WriteString("  " + HealthyText(in.Healthy) + "\n\n")
+			sb.WriteString(wrap(HealthyText(in.Healthy), units.Columns, "  ", "    ") + "\n")
 		}
 	case in.Healthy != nil:
-		sb.WriteString("  " + HealthyText(in.Healthy) + "\n\n")
+		sb.WriteString(wrap(HealthyText(in.Healthy), units.Columns, "  ", "    ") + "\n")
 	}
 }
 
@@ -204,24 +197,8 @@ func kindOrder() []sample.Kind {
 	return out
 }
 
-// wrap breaks text into lines of at most width columns at spaces, the
-// first starting with first and the others with rest; a word longer than
-// a line stays whole.
+// wrap breaks text into lines of at most width columns with a hanging
+// indent: units.Wrap, the one wrapper every printed line goes through.
 func wrap(text string, width int, first, rest string) string {
-	var sb strings.Builder
-	line := first
-	fresh := true
-	for _, w := range strings.Fields(text) {
-		if !fresh && len([]rune(line))+1+len([]rune(w)) > width {
-			sb.WriteString(line + "\n")
-			line, fresh = rest, true
-		}
-		if !fresh {
-			line += " "
-		}
-		line += w
-		fresh = false
-	}
-	sb.WriteString(line + "\n")
-	return sb.String()
+	return units.Wrap(text, width, first, rest)
 }
