@@ -49,6 +49,9 @@ func WriteText(w io.Writer, in *Input) error {
 	if len(in.Notices) > 0 || in.Dropped() > 0 || len(accounting) > 0 {
 		sb.WriteString("\n")
 	}
+	if n := failed(&tot); tot.Requests > 0 && n == tot.Requests {
+		sb.WriteString(wrap(allFailedText(tot.Requests, len(in.Results) > 0), units.Columns, "  ", "    "))
+	}
 	if len(in.Results) > 0 {
 		failedN := 0
 		for _, res := range in.Results {
@@ -67,6 +70,16 @@ func WriteText(w io.Writer, in *Input) error {
 	}
 	_, err := io.WriteString(w, sb.String())
 	return err
+}
+
+// allFailedText says plainly that no request succeeded, and, for a run
+// without thresholds, why it still exits 0 (as k6's does).
+func allFailedText(n int64, judged bool) string {
+	s := "ALL FAILED: " + units.Plural(n, "the one request", "every one of the "+units.CountOf(n, "request", "requests")) + " failed."
+	if !judged {
+		s += " No thresholds were set, so the exit code is still 0; set one (in URL mode --threshold 'http_req_failed: rate<0.01') to fail CI."
+	}
+	return s
 }
 
 func failed(e *metrics.EndpointTotal) int64 {

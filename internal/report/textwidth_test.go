@@ -49,3 +49,32 @@ func TestTerminalSummaryFitsTerminal(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryRequestFailedIsSaidPlainly: a run in which no request succeeded
+// says so in words, and without thresholds says why it still exits 0.
+func TestEveryRequestFailedIsSaidPlainly(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		thresholds bool
+		want, not  string
+	}{
+		{"with thresholds", true, "ALL FAILED: every one of the 60 requests failed.", "No thresholds"},
+		{"without thresholds", false, "ALL FAILED: every one of the 60 requests failed. No thresholds were set, so the exit code is still 0", "PASS"},
+	} {
+		in := deadRun(t)
+		if !tc.thresholds {
+			in.Thresholds, in.Results = nil, nil
+		}
+		var b bytes.Buffer
+		if err := WriteText(&b, in); err != nil {
+			t.Fatal(err)
+		}
+		flat := strings.Join(strings.Fields(b.String()), " ")
+		if !strings.Contains(flat, tc.want) || strings.Contains(flat, tc.not) {
+			t.Errorf("%s: want %q and not %q:\n%s", tc.name, tc.want, tc.not, b.String())
+		}
+	}
+	if got := allFailedText(1, true); got != "ALL FAILED: the one request failed." {
+		t.Errorf("one request: %q", got)
+	}
+}
