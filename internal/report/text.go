@@ -36,7 +36,7 @@ func WriteText(w io.Writer, in *Input) error {
 	writeTraces(&sb, in)
 	writeFindings(&sb, in)
 	for _, n := range in.Notices {
-		fmt.Fprintf(&sb, "  note: %s\n", n)
+		sb.WriteString(wrap(n, units.Columns, "  note: ", "    "))
 	}
 	if d := in.Dropped(); d > 0 {
 		sb.WriteString(wrap(units.CountOf(d, "iteration was", "iterations were")+" dropped for lack of a free VU: the target was not offered the planned load, so "+

@@ -35,8 +35,17 @@ func TestTerminalSummaryFitsTerminal(t *testing.T) {
 	in := deadRun(t)
 	in.Findings, in.Healthy = diag.Findings, diag.Healthy
 	in.Healthy.Parts = append(in.Healthy.Parts, diagnose.Segment{Text: strings.Repeat(" and a long reason", 10), Figure: -1})
+	in.Notices = []string{"scenario default: " + strings.Repeat("a long notice ", 12)}
 	var b bytes.Buffer
 	if err := WriteText(&b, in); err != nil {
+		t.Fatal(err)
+	}
+	withHealthy := *in
+	withHealthy.Findings = nil
+	if err := WriteBrief(&b, in); err != nil { // the demo's short summaries
+		t.Fatal(err)
+	}
+	if err := WriteBrief(&b, &withHealthy); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
