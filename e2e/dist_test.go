@@ -136,7 +136,7 @@ func TestKillingAnAgentMidRun(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "t.yaml"), []byte(test), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "token"), []byte("e2e-token\n"), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "token"), []byte("e2e-token-0123456789abcdef\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	a1, _, _ := startAgentProcess(t, dir, "token", "LOADLENS_AGENT_INDEX=0")
@@ -198,8 +198,8 @@ func TestAgentRefusesAWrongToken(t *testing.T) {
 	dir := t.TempDir()
 	test := fmt.Sprintf("name: tok\nbase_url: %s\nscenarios:\n  s:\n    iterations: 2\n    flow:\n      - get: /t\n", url)
 	os.WriteFile(filepath.Join(dir, "t.yaml"), []byte(test), 0o644)
-	os.WriteFile(filepath.Join(dir, "token"), []byte("right"), 0o600)
-	os.WriteFile(filepath.Join(dir, "wrong"), []byte("wrong"), 0o600)
+	os.WriteFile(filepath.Join(dir, "token"), []byte("right-token-0123456789"), 0o600)
+	os.WriteFile(filepath.Join(dir, "wrong"), []byte("wrong-token-0123456789"), 0o600)
 	addr, _, agentOut := startAgentProcess(t, dir, "token")
 	r := loadlens(t, dir, "run", "t.yaml", "--agents", addr, "--token-file", "wrong", "--results", "results")
 	if r.code == 0 || !strings.Contains(r.stderr, "wrong token") {
@@ -250,5 +250,16 @@ func TestInterruptingLocalAgentsKeepsTheRunAndLeavesNoAgent(t *testing.T) {
 	}
 	if procs := agentProcesses(); len(procs) != 0 {
 		t.Errorf("local agents left running after Ctrl-C: %v", procs)
+	}
+}
+
+func TestAgentRefusesAShortToken(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "token"), []byte("short\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := loadlens(t, dir, "agent", "--listen", "127.0.0.1:0", "--token-file", "token")
+	if r.code != 2 || !strings.Contains(r.stderr, "at least 16") || !strings.Contains(r.stderr, "head -c 32 /dev/urandom | base64") {
+		t.Fatalf("exit %d, stderr %q: want 2 saying the token is too short and how to make one", r.code, r.stderr)
 	}
 }
