@@ -129,7 +129,22 @@ func startAgentProcess(t *testing.T, dir, tokenFile string, env ...string) (stri
 	return addr, cmd, out
 }
 
+// An agent that ends mid-run is lost from its last second, whether killed
+// or stopped with SIGTERM (a Kubernetes eviction), which it survives long
+// enough to tell the coordinator why.
 func TestKillingAnAgentMidRun(t *testing.T) {
+	for _, tc := range []struct {
+		sig syscall.Signal
+		why string // what the report says of it; "" for anything
+	}{
+		{sig: syscall.SIGKILL},
+		{sig: syscall.SIGTERM, why: "it stopped itself (agent stopped: terminated)"},
+	} {
+		t.Run(tc.sig.String(), func(t *testing.T) { killAnAgentMidRun(t, tc.sig, tc.why) })
+	}
+}
+
+func killAnAgentMidRun(t *testing.T, sig syscall.Signal, why string) {
 	url, count := countingTarget(t, 0)
 	dir := t.TempDir()
 	test := fmt.Sprintf("name: kill\nbase_url: %s\nscenarios:\n  open:\n    rate: 40\n    duration: 6s\n    flow:\n      - get: /k\n", url)
@@ -153,7 +168,7 @@ func TestKillingAnAgentMidRun(t *testing.T) {
 	}
 	waitFor(t, 30*time.Second, "agent 2 to start its load", func() bool { return strings.Contains(victimOut.String(), "load started") })
 	waitFor(t, 30*time.Second, "two seconds of load", func() bool { return count.Load() >= 80 })
-	if err := victim.Process.Signal(syscall.SIGKILL); err != nil {
+	if err := victim.Process.Signal(sig); err != nil {
 		t.Fatal(err)
 	}
 	err := coord.Wait()
@@ -176,6 +191,9 @@ func TestKillingAnAgentMidRun(t *testing.T) {
 	}
 	if p, _ := lost["lost_planned_iterations"].(float64); p <= 0 {
 		t.Errorf("lost_planned_iterations = %v, want the load it would have offered after", lost["lost_planned_iterations"])
+	}
+	if w, _ := lost["lost_why"].(string); !strings.Contains(w, why) {
+		t.Errorf("lost_why = %q, want %q", w, why)
 	}
 	if kept, _ := agents[0].(map[string]any); kept["lost_at_second"] != nil {
 		t.Errorf("agent 1 is reported lost too: %v", kept)
