@@ -266,6 +266,20 @@ func TestInterruptingLocalAgentsKeepsTheRunAndLeavesNoAgent(t *testing.T) {
 	if got := summaryMetric(s, "http_reqs", "count"); got < 20 || got > float64(count.Load()) {
 		t.Errorf("summary.json counts %v requests, the target %d", got, count.Load())
 	}
+	// Each agent offered 10/s of a 10-minute plan: cut short, its achieved
+	// rate is over the time the load ran, and the agents' requests are the run's.
+	agents, _ := own["agents"].([]any)
+	var sum float64
+	for _, x := range agents {
+		a, _ := x.(map[string]any)
+		sum += a["requests"].(float64)
+		if r, _ := a["achieved_rate"].(float64); r < 5 || r > 15 || a["rate_unit"] != "iterations/s" {
+			t.Errorf("%v achieved %v %v, want about its offered 10 iterations/s over the time it ran", a["name"], a["achieved_rate"], a["rate_unit"])
+		}
+	}
+	if got := summaryMetric(s, "http_reqs", "count"); len(agents) != 2 || sum != got {
+		t.Errorf("%d agents with %v requests between them, the run %v", len(agents), sum, got)
+	}
 	if procs := agentProcesses(); len(procs) != 0 {
 		t.Errorf("local agents left running after Ctrl-C: %v", procs)
 	}

@@ -43,6 +43,7 @@ type generator struct {
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced whenever an agent's state changes
 	seconds int           // the most seconds any agent sent
+	cutAt   time.Duration // with stopping: how long after the start the agents were asked to stop
 	busy    busiest       // the busiest agent in the second merged last
 	perSec  int           // the second perAgent is of
 	perAg   series.Set    // each agent's figures in the second merged last
@@ -105,6 +106,7 @@ func (g *generator) Run(ctx context.Context) error {
 			}
 		case <-stopping:
 			stopping = nil
+			g.update(func() { g.cutAt = max(0, time.Since(g.start)) })
 			g.stopping.Store(true)
 			why := "the run was interrupted"
 			if c := context.Cause(ctx); c != nil && !errors.Is(c, context.Canceled) {
