@@ -85,6 +85,7 @@ func newHTMLView(in *Input) *htmlView {
 		for i := range in.Agents {
 			v.Agents = append(v.Agents, agentCells(&in.Agents[i]))
 		}
+		v.Agents = append(v.Agents, agentTotal(in.Agents))
 	}
 	for _, s := range in.Series {
 		if s.Label("role") == RoleGenerator {
