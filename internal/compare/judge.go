@@ -234,6 +234,9 @@ func (c *comparer) bootstrapChange(v *Value, base Value, ia, ib, r int, m Metric
 	}
 	v.setInterval(m, base, lo, hi)
 	v.MinEffect = max(floor(m), halvesNoise(ra, m), halvesNoise(rb, m), spread)
+	if m >= P50 && m <= P99 {
+		v.MinEffect = max(v.MinEffect, lagFloor(va, vb, base.Value))
+	}
 	v.Block = L
 	c.noteBlock(ra.block)
 	c.noteBlock(rb.block)
