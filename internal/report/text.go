@@ -19,14 +19,15 @@ func WriteText(w io.Writer, in *Input) error {
 	secs := el.Seconds()
 	fmt.Fprintf(&sb, "\n  %s · %s in %s\n", in.Name, in.Status, units.Duration(el))
 	var iters int64
-	var vusMax int64
+	var vusMax, busyMax int64
 	for _, s := range r.Scenarios {
 		iters += s.Iterations
 		vusMax += s.VUsMaxAllocated
+		busyMax += s.VUsMax
 	}
 	fmt.Fprintf(&sb, "  %s (%s) · %s failed · %s · %s dropped · up to %s · %s received · %s sent\n\n",
 		units.CountOf(tot.Requests, "request", "requests"), units.Rate(float64(tot.Requests)/max(secs, 1e-9), ""), units.Percent(ratio(failed(&tot), tot.Requests)),
-		units.CountOf(iters, "iteration", "iterations"), units.Count(in.Dropped()), units.CountOf(vusMax, "VU", "VUs"), units.Bytes(tot.Received), units.Bytes(tot.Sent))
+		units.CountOf(iters, "iteration", "iterations"), units.Count(in.Dropped()), vusPhrase(vusMax, busyMax), units.Bytes(tot.Received), units.Bytes(tot.Sent))
 
 	writeEndpoints(&sb, in)
 	writeAgents(&sb, in)
@@ -224,4 +225,13 @@ func wrap(text string, width int, first, rest string) string {
 	}
 	sb.WriteString(line + "\n")
 	return sb.String()
+}
+
+// vusPhrase says how many VUs the run had: an open model's pool is
+// allocated ahead of need, so its busy peak is said beside it.
+func vusPhrase(allocated, busy int64) string {
+	if busy >= allocated || busy <= 0 {
+		return units.CountOf(allocated, "VU", "VUs")
+	}
+	return units.CountOf(allocated, "VU", "VUs") + " (" + units.Count(busy) + " busy)"
 }
