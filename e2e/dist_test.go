@@ -129,14 +129,29 @@ func startAgentProcess(t *testing.T, dir, tokenFile string, env ...string) (stri
 	return addr, cmd, out
 }
 
+// An agent that ends mid-run is lost from its last second, whether killed
+// or stopped with SIGTERM (a Kubernetes eviction), which it survives long
+// enough to tell the coordinator why.
 func TestKillingAnAgentMidRun(t *testing.T) {
+	for _, tc := range []struct {
+		sig syscall.Signal
+		why string // what the report says of it; "" for anything
+	}{
+		{sig: syscall.SIGKILL},
+		{sig: syscall.SIGTERM, why: "it stopped itself (agent stopped: terminated)"},
+	} {
+		t.Run(tc.sig.String(), func(t *testing.T) { killAnAgentMidRun(t, tc.sig, tc.why) })
+	}
+}
+
+func killAnAgentMidRun(t *testing.T, sig syscall.Signal, why string) {
 	url, count := countingTarget(t, 0)
 	dir := t.TempDir()
 	test := fmt.Sprintf("name: kill\nbase_url: %s\nscenarios:\n  open:\n    rate: 40\n    duration: 6s\n    flow:\n      - get: /k\n", url)
 	if err := os.WriteFile(filepath.Join(dir, "t.yaml"), []byte(test), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "token"), []byte("e2e-token\n"), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "token"), []byte("e2e-token-0123456789abcdef\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	a1, _, _ := startAgentProcess(t, dir, "token", "LOADLENS_AGENT_INDEX=0")
@@ -153,7 +168,7 @@ func TestKillingAnAgentMidRun(t *testing.T) {
 	}
 	waitFor(t, 30*time.Second, "agent 2 to start its load", func() bool { return strings.Contains(victimOut.String(), "load started") })
 	waitFor(t, 30*time.Second, "two seconds of load", func() bool { return count.Load() >= 80 })
-	if err := victim.Process.Signal(syscall.SIGKILL); err != nil {
+	if err := victim.Process.Signal(sig); err != nil {
 		t.Fatal(err)
 	}
 	err := coord.Wait()
@@ -177,6 +192,9 @@ func TestKillingAnAgentMidRun(t *testing.T) {
 	if p, _ := lost["lost_planned_iterations"].(float64); p <= 0 {
 		t.Errorf("lost_planned_iterations = %v, want the load it would have offered after", lost["lost_planned_iterations"])
 	}
+	if w, _ := lost["lost_why"].(string); !strings.Contains(w, why) {
+		t.Errorf("lost_why = %q, want %q", w, why)
+	}
 	if kept, _ := agents[0].(map[string]any); kept["lost_at_second"] != nil {
 		t.Errorf("agent 1 is reported lost too: %v", kept)
 	}
@@ -198,8 +216,8 @@ func TestAgentRefusesAWrongToken(t *testing.T) {
 	dir := t.TempDir()
 	test := fmt.Sprintf("name: tok\nbase_url: %s\nscenarios:\n  s:\n    iterations: 2\n    flow:\n      - get: /t\n", url)
 	os.WriteFile(filepath.Join(dir, "t.yaml"), []byte(test), 0o644)
-	os.WriteFile(filepath.Join(dir, "token"), []byte("right"), 0o600)
-	os.WriteFile(filepath.Join(dir, "wrong"), []byte("wrong"), 0o600)
+	os.WriteFile(filepath.Join(dir, "token"), []byte("right-token-0123456789"), 0o600)
+	os.WriteFile(filepath.Join(dir, "wrong"), []byte("wrong-token-0123456789"), 0o600)
 	addr, _, agentOut := startAgentProcess(t, dir, "token")
 	r := loadlens(t, dir, "run", "t.yaml", "--agents", addr, "--token-file", "wrong", "--results", "results")
 	if r.code == 0 || !strings.Contains(r.stderr, "wrong token") {
@@ -248,7 +266,32 @@ func TestInterruptingLocalAgentsKeepsTheRunAndLeavesNoAgent(t *testing.T) {
 	if got := summaryMetric(s, "http_reqs", "count"); got < 20 || got > float64(count.Load()) {
 		t.Errorf("summary.json counts %v requests, the target %d", got, count.Load())
 	}
+	// Each agent offered 10/s of a 10-minute plan: cut short, its achieved
+	// rate is over the time the load ran, and the agents' requests are the run's.
+	agents, _ := own["agents"].([]any)
+	var sum float64
+	for _, x := range agents {
+		a, _ := x.(map[string]any)
+		sum += a["requests"].(float64)
+		if r, _ := a["achieved_rate"].(float64); r < 5 || r > 15 || a["rate_unit"] != "iterations/s" {
+			t.Errorf("%v achieved %v %v, want about its offered 10 iterations/s over the time it ran", a["name"], a["achieved_rate"], a["rate_unit"])
+		}
+	}
+	if got := summaryMetric(s, "http_reqs", "count"); len(agents) != 2 || sum != got {
+		t.Errorf("%d agents with %v requests between them, the run %v", len(agents), sum, got)
+	}
 	if procs := agentProcesses(); len(procs) != 0 {
 		t.Errorf("local agents left running after Ctrl-C: %v", procs)
+	}
+}
+
+func TestAgentRefusesAShortToken(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "token"), []byte("short\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := loadlens(t, dir, "agent", "--listen", "127.0.0.1:0", "--token-file", "token")
+	if r.code != 2 || !strings.Contains(r.stderr, "at least 16") || !strings.Contains(r.stderr, "head -c 32 /dev/urandom | base64") {
+		t.Fatalf("exit %d, stderr %q: want 2 saying the token is too short and how to make one", r.code, r.stderr)
 	}
 }

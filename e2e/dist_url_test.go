@@ -3,6 +3,8 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -31,6 +33,20 @@ func TestURLModeOverLocalAgents(t *testing.T) {
 	}
 	if len(agents) != 4 || rows != planned {
 		t.Errorf("%d agent rows count %v requests, want 4 rows and %d", len(agents), rows, planned)
+	}
+	// The generator's CPU in the diagnosis is an agent's, never the
+	// coordinator's: at most the busiest agent's busiest second.
+	var most float64
+	for _, a := range agents {
+		most = max(most, a.(map[string]any)["cpu_cores_max"].(float64))
+	}
+	healthy, _ := own["healthy"].(string)
+	m := regexp.MustCompile(`the busiest agent used at most ([0-9.]+) of its [0-9.]+ cores`).FindStringSubmatch(healthy)
+	if m == nil {
+		t.Fatalf("the diagnosis does not give the busiest agent's CPU: %q", healthy)
+	}
+	if used, err := strconv.ParseFloat(m[1], 64); err != nil || used <= 0 || used > most*1.01 {
+		t.Errorf("the diagnosis says an agent used %s cores; the agents' busiest second was %v", m[1], most)
 	}
 }
 

@@ -141,7 +141,7 @@ func TestImageBinaryServesARunAloneAsTheImageUser(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The token arrives as a mounted Secret: a file the user can read.
-	if err := os.WriteFile(filepath.Join(root, "token"), []byte("image-token\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(root, "token"), []byte("image-token-0123456789abcdef\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 
@@ -174,7 +174,7 @@ func TestImageBinaryServesARunAloneAsTheImageUser(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "t.yaml"), []byte(test), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "token"), []byte("image-token\n"), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "token"), []byte("image-token-0123456789abcdef\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	r := loadlens(t, dir, "run", "t.yaml", "--agents", addr, "--token-file", "token", "--results", "results", "--quiet")

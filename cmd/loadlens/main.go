@@ -14,13 +14,13 @@ import (
 
 func main() {
 	log.SetOutput(cli.NewLimitedLog(os.Stderr))
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancelCause(context.Background())
 	sigs := make(chan os.Signal, 3)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	first, again := cli.StopNotice(os.Args[1:])
 	go stopOnSignals(sigs, cancel, first, again)
 	code := cli.Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	cancel()
+	cancel(nil)
 	os.Exit(code)
 }
 
@@ -29,11 +29,12 @@ func main() {
 // `timeout -s INT`, a shell or an impatient hand often sends two at once,
 // and quitting then would lose the run's summary and report. A third quits
 // at once.
-func stopOnSignals(sigs <-chan os.Signal, cancel context.CancelFunc, first, again string) {
-	if <-sigs == os.Interrupt { // a person pressed Ctrl-C; SIGTERM comes from a program
+func stopOnSignals(sigs <-chan os.Signal, cancel context.CancelCauseFunc, first, again string) {
+	sig := <-sigs
+	if sig == os.Interrupt { // a person pressed Ctrl-C; SIGTERM comes from a program
 		fmt.Fprintln(os.Stderr, "\n"+first)
 	}
-	cancel()
+	cancel(cli.Stopped(sig))
 	<-sigs
 	fmt.Fprintln(os.Stderr, again)
 	<-sigs

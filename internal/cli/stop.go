@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"context"
+	"os"
 	"slices"
 	"strings"
 )
@@ -39,3 +41,13 @@ func isServeFlag(arg string) bool {
 	name, value, hasValue := strings.Cut(strings.TrimLeft(arg, "-"), "=")
 	return strings.HasPrefix(arg, "-") && name == "serve" && (!hasValue || value == "true" || value == "1")
 }
+
+// Stopped is the cause a signal gives the command's context: it names the
+// signal ("terminated", "interrupt") so an agent can tell its coordinator
+// why it stopped, and it is context.Canceled to whoever asks, as before.
+func Stopped(sig os.Signal) error { return stopSignal{sig} }
+
+type stopSignal struct{ sig os.Signal }
+
+func (s stopSignal) Error() string        { return s.sig.String() }
+func (s stopSignal) Is(target error) bool { return target == context.Canceled }

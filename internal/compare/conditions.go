@@ -48,3 +48,16 @@ func medianLag(series []metrics.Second, ri RunInfo) float64 {
 	}
 	return median(lags)
 }
+
+// lagFloor is the smallest latency change, in percent of the baseline's
+// baseMs, that two runs' own timing can show: the larger of their median
+// seconds' scheduler lag p99. Latencies are measured from each request's
+// intended start, so the generator's wait to start it is in every figure,
+// and a change smaller than that wait may be the host's. 0 without lag.
+func lagFloor(a, b *runView, baseMs float64) float64 {
+	lag := max(medianLag(a.run.Series, a.info), medianLag(b.run.Series, b.info))
+	if lag <= 0 || baseMs <= 0 {
+		return 0
+	}
+	return 100 * lag / float64(time.Millisecond) / baseMs
+}

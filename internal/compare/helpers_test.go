@@ -31,6 +31,8 @@ type synth struct {
 	phi     float64   // the slowness's persistence from second to second; 0 means 0.7
 	innov   float64   // the slowness's innovation sd; 0 means 0.05
 	lag     float64   // the load generator's scheduler lag in ms, recorded once a request; 0 for none
+	stall   int       // 1 + the second whose every request is 30× slower (a GC pause, a cold cache); 0 for none
+	addMs   float64   // milliseconds added to every request
 }
 
 func synthLayout(model string) sample.Layout {
@@ -122,6 +124,10 @@ func (s synth) build() (*metrics.Run, []*metrics.Snapshot) {
 				if rng.Float64() < pauseShare {
 					ms += pause * slow
 				}
+				if sec == s.stall-1 {
+					ms *= 30
+				}
+				ms += s.addMs
 				d := time.Duration(ms * float64(time.Millisecond))
 				if es.Duration == nil {
 					es.Duration, es.Waiting = metrics.NewHist(), metrics.NewHist()

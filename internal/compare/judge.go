@@ -130,12 +130,13 @@ func (c *comparer) change(v *Value, base Value, g, r int, m Metric) {
 		return
 	}
 	a, b := c.groups[0].Runs, c.groups[g].Runs
+	// A method is named in the footer only when it gave an interval.
 	if len(a) == 1 && len(b) == 1 {
-		c.boot = true
 		c.bootstrapChange(v, base, a[0], b[0], r, m)
+		c.boot = c.boot || v.CI != nil
 	} else {
-		c.repl = true
 		c.replicateChange(v, base, c.runValues(0, r, m), c.runValues(g, r, m), m)
+		c.repl = c.repl || v.CI != nil
 	}
 	if v.CI == nil {
 		return
@@ -205,6 +206,12 @@ func (c *comparer) bootstrapChange(v *Value, base Value, ia, ib, r int, m Metric
 		return
 	}
 	ra, rb := va.resampled(r, ia, c.opts.Resamples), vb.resampled(r, ib, c.opts.Resamples)
+	L := max(ra.block, rb.block)
+	spread, why := spreadNoise(va.rows[r], vb.rows[r], L, m, c.opts.Alpha)
+	if why != "" {
+		v.NotTested = why
+		return
+	}
 	center := logShift(m, ra.full[m], rb.full[m])
 	diffs := make([]float64, 0, len(ra.reps))
 	xs, ys := make([]float64, 0, len(ra.reps)), make([]float64, 0, len(ra.reps))
@@ -226,8 +233,11 @@ func (c *comparer) bootstrapChange(v *Value, base Value, ia, ib, r int, m Metric
 		lo, hi = 100*math.Expm1(lo), 100*math.Expm1(hi)
 	}
 	v.setInterval(m, base, lo, hi)
-	v.MinEffect = max(floor(m), halvesNoise(ra, m), halvesNoise(rb, m))
-	v.Block = max(ra.block, rb.block)
+	v.MinEffect = max(floor(m), halvesNoise(ra, m), halvesNoise(rb, m), spread)
+	if m >= P50 && m <= P99 {
+		v.MinEffect = max(v.MinEffect, lagFloor(va, vb, base.Value))
+	}
+	v.Block = L
 	c.noteBlock(ra.block)
 	c.noteBlock(rb.block)
 }

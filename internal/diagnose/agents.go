@@ -16,3 +16,14 @@ const (
 	AgentDropped    = "loadlens_agent_dropped"    // iterations it dropped for lack of a VU in the second
 	AgentErrors     = "loadlens_agent_errors"     // its failed requests in the second
 )
+
+// distributed reports whether agents made the load: then the generator's
+// CPU series are the busiest agent's each second, and findings say so.
+func (c *context) distributed() bool {
+	for _, s := range c.set {
+		if s.Label("target") == AgentsTarget {
+			return true
+		}
+	}
+	return false
+}

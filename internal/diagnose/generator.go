@@ -135,7 +135,11 @@ func (c *context) generatorCPU(b *builder) ([]any, int, int, bool) {
 	}
 	peakUsed := b.add(c.fig(used, StatValue, peakSec, peakSec, UnitNumber, "cores loadlens used at its busiest second"))
 	peakCap := b.add(c.fig(capSrc, StatValue, peakSec, peakSec, UnitCores, "cores loadlens may use"))
-	b.evidence(first, "loadlens used ", first, " of ", firstCap, " (", firstShare, ") at ", b.second(from, StatSecond, "the first busy second"))
+	who := "loadlens"
+	if c.distributed() {
+		who = "the busiest agent" // the generator series are its, each second; the coordinator makes no load
+	}
+	b.evidence(first, who+" used ", first, " of ", firstCap, " (", firstShare, ") at ", b.second(from, StatSecond, "the first busy second"))
 	b.evidence(peakUsed, "highest: ", peakUsed, " of ", peakCap, " (", peak, ") at ", b.second(peakSec, StatSecond, "the busiest second"))
 	return []any{"its CPU at ", peak, " of ", peakCap}, from, to, true
 }

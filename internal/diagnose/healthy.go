@@ -103,6 +103,12 @@ func (c *context) generatorPeak(b *builder) []any {
 		}
 	}
 	sec := share[peak].Sec
+	if c.distributed() {
+		u := b.add(c.fig(used, StatValue, sec, sec, UnitNumber, "the most cores the busiest agent used in a whole second"))
+		cp := b.add(c.fig(capacity, StatValue, sec, sec, UnitCores, "cores that agent may use"))
+		s := b.add(c.fig(used+" / "+capacity, StatMax, c.first, c.whole-1, UnitFraction, "the highest share of its cores an agent used"))
+		return []any{"the busiest agent used at most ", u, " of its ", cp, " (", s, ")"}
+	}
 	u := b.add(c.fig(used, StatValue, sec, sec, UnitNumber, "the most cores loadlens used in a whole second"))
 	cp := b.add(c.fig(capacity, StatValue, sec, sec, UnitCores, "cores loadlens may use"))
 	s := b.add(c.fig(used+" / "+capacity, StatMax, c.first, c.whole-1, UnitFraction, "the highest share of its cores loadlens used"))

@@ -84,3 +84,13 @@ func TestGeneratorFindingNamesTheWeakAgent(t *testing.T) {
 		})
 	}
 }
+
+// TestDistributedHealthyNamesTheBusiestAgent checks that a distributed
+// run's healthy note gives the generator CPU as the busiest agent's.
+func TestDistributedHealthyNamesTheBusiestAgent(t *testing.T) {
+	in := agentRun([3]float64{0.3, 0.45, 0.3}, [3]float64{0.001, 0.001, 0.001}, [3]float64{})(t)
+	got := healthyText(in, Diagnose(in))
+	if want := "the busiest agent used at most 0.45 of its 1 core (45%)"; !strings.Contains(got, want) {
+		t.Errorf("Healthy = %q, want %q", got, want)
+	}
+}

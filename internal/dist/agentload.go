@@ -29,7 +29,11 @@ func (s *session) load(ctx context.Context, at time.Time) {
 	select {
 	case <-wait.C:
 	case <-ctx.Done():
-		_ = s.c.send(kindDone, done{Error: "stopped before the start: " + context.Cause(ctx).Error()})
+		d := done{Error: "stopped before the start: " + context.Cause(ctx).Error()}
+		if s.own != nil && s.own.Err() != nil {
+			d.Stopped = s.stoppedWhy()
+		}
+		_ = s.c.send(kindDone, d)
 		return
 	}
 	fmt.Fprintf(s.cfg.Out, "agent: load started\n")
@@ -65,6 +69,9 @@ loop:
 			d := done{Seconds: sec}
 			if engErr != nil {
 				d.Error = engErr.Error()
+			}
+			if s.own != nil && s.own.Err() != nil {
+				d.Stopped = s.stoppedWhy()
 			}
 			s.over.Store(true)
 			_ = s.c.send(kindDone, d)

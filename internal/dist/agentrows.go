@@ -16,16 +16,20 @@ func (g *generator) Agents() []report.Agent {
 	out := make([]report.Agent, 0, len(g.agents))
 	for _, a := range g.agents {
 		row := report.Agent{Name: a.name, Addr: a.addr, Segment: a.seg.String(), Offset: a.offset, RTT: a.rtt,
-			Offered: math.NaN(), Requests: a.requests, Errors: a.errors, Dropped: a.dropped, CPU: math.NaN(), CPUMax: a.cpuMax,
+			Offered: math.NaN(), Requests: a.requests, Iters: a.iterations, Errors: a.errors, Dropped: a.dropped, CPU: math.NaN(), CPUMax: a.cpuMax,
 			LagP99: a.lagMax, Seconds: a.next, Missing: a.missing, LostAt: -1}
 		if planned, open := plannedArrivals(g.plan, a.seg, -1); open && length > 0 {
 			row.Offered = float64(planned) / length.Seconds()
 		}
+		ran := length
+		if g.cutAt > 0 && g.cutAt < ran {
+			ran = g.cutAt // cut short (Ctrl-C, abort_on_fail): over the time the load ran, not the plan
+		}
 		switch {
-		case !a.lost && length > 0:
+		case !a.lost && ran > 0:
 			// over the planned length, as offered is: the graceful stop and
 			// a flow's last think times run past it without adding load
-			row.Achieved = float64(a.iterations) / length.Seconds()
+			row.Achieved = float64(a.iterations) / ran.Seconds()
 		case a.next > 0:
 			row.Achieved = float64(a.iterations) / float64(a.next)
 		}

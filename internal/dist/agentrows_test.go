@@ -12,7 +12,7 @@ import (
 // agent that started every arrival of its half of 40/s over 5s achieved
 // what was offered, however long its graceful stop or last think times
 // ran past the plan (seconds received), and a lost one is rated over the
-// seconds it sent.
+// seconds it sent, and a run cut short over the time it ran.
 func TestAgentRowsRates(t *testing.T) {
 	load := plan.Load{Model: plan.ArrivalRate, StartRate: 40, Stages: []plan.Stage{{Duration: 5 * time.Second, Target: 40}}}
 	p := &plan.Plan{Scenarios: []*plan.Scenario{{Name: "s", Load: load}}}
@@ -26,20 +26,26 @@ func TestAgentRowsRates(t *testing.T) {
 	tests := []struct {
 		name         string
 		state        agentState
+		cutAt        time.Duration // when the run was stopped (Ctrl-C); 0 when it was not
 		wantAchieved float64
 	}{
-		{"done on plan", agentState{next: 5, iterations: 100}, 20},
-		{"done, seconds past the plan", agentState{next: 8, iterations: 100}, 20},
-		{"lost after 2 seconds", agentState{next: 2, iterations: 40, lost: true, lostAt: 2}, 20},
+		{"done on plan", agentState{next: 5, iterations: 100}, 0, 20},
+		{"done, seconds past the plan", agentState{next: 8, iterations: 100}, 0, 20},
+		{"lost after 2 seconds", agentState{next: 2, iterations: 40, lost: true, lostAt: 2}, 0, 20},
+		{"interrupted at 2.5s", agentState{next: 3, iterations: 50}, 2500 * time.Millisecond, 20},
+		{"interrupted after the plan, in the graceful stop", agentState{next: 6, iterations: 100}, 5500 * time.Millisecond, 20},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			a := tt.state
 			a.remote = &remote{name: "agent 1", seg: half("0:1/2")}
-			g := &generator{plan: p, agents: []*agentState{&a}}
+			g := &generator{plan: p, agents: []*agentState{&a}, cutAt: tt.cutAt}
 			row := g.Agents()[0]
 			if math.Abs(row.Offered-20) > 1e-9 {
 				t.Errorf("offered %v/s, want 20/s", row.Offered)
+			}
+			if row.Iters != a.iterations {
+				t.Errorf("iterations %d, want %d", row.Iters, a.iterations)
 			}
 			if math.Abs(row.Achieved-tt.wantAchieved) > 1e-9 {
 				t.Errorf("achieved %v/s, want %v/s", row.Achieved, tt.wantAchieved)

@@ -158,3 +158,52 @@ func fakeServe(t *testing.T, ln net.Listener, layout sample.Layout, release chan
 	second(2, 9)
 	c.send(kindDone, done{Seconds: 3})
 }
+
+func TestAgentStoppingItselfMidRunIsLostNotCompleted(t *testing.T) {
+	srv, _ := countingServer(t, nil)
+	path := writeTest(t, fmt.Sprintf(`
+name: stopped
+base_url: %s
+scenarios:
+  open:
+    rate: 40
+    duration: 4s
+    flow:
+      - get: /s
+`, srv.URL), nil)
+	agents := startAgents(t, 2, token, nil)
+	// Stop agent 2 itself once it has sent a second, as SIGTERM does: it
+	// ends its load cleanly and says so, which is no reason to call it done.
+	stopped := make(chan struct{})
+	cfg := Config{TestFile: path, Agents: addrsOf(agents), Token: token}
+	cfg.tap = func(agent string, snap []byte) {
+		var s metrics.Snapshot
+		if agent == "agent 2" && s.UnmarshalBinary(snap) == nil && s.Second == 1 {
+			select {
+			case <-stopped:
+			default:
+				close(stopped)
+				go agents[1].stop()
+			}
+		}
+	}
+	res, out, err := coordinateTest(t, cfg)
+	if err != nil {
+		t.Fatalf("Coordinate: %v\n%s", err, out)
+	}
+	text := strings.Join(strings.Fields(out), " ")
+	for _, want := range []string{"agent 2 (" + agents[1].addr + ") was lost at 0:0", "it stopped itself (agent stopped: ", "planned iterations of its segment were not offered"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the summary lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(text, "agent 1 ("+agents[0].addr+") was lost") {
+		t.Errorf("agent 1, which ran its course, is reported lost:\n%s", out)
+	}
+	if res.Status != app.StatusCompleted {
+		t.Errorf("status %s, want completed: the run goes on with the other agents", res.Status)
+	}
+	eventually(t, 10*time.Second, "agent 2 to say why it stopped", func() bool {
+		return strings.Contains(agents[1].out.String(), "agent stopped: context canceled: stopping the load")
+	})
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/loadlens/loadlens/internal/metrics"
@@ -35,10 +36,14 @@ type generator struct {
 	notify  func(string)
 	tap     func(agent string, snap []byte)
 	missed  func(agent string, sec int)
+	// stopping is set before the agents are asked to stop: an agent ending
+	// early after it did as it was asked, not lost.
+	stopping atomic.Bool
 
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced whenever an agent's state changes
 	seconds int           // the most seconds any agent sent
+	cutAt   time.Duration // with stopping: how long after the start the agents were asked to stop
 	busy    busiest       // the busiest agent in the second merged last
 	perSec  int           // the second perAgent is of
 	perAg   series.Set    // each agent's figures in the second merged last
@@ -101,6 +106,8 @@ func (g *generator) Run(ctx context.Context) error {
 			}
 		case <-stopping:
 			stopping = nil
+			g.update(func() { g.cutAt = max(0, time.Since(g.start)) })
+			g.stopping.Store(true)
 			why := "the run was interrupted"
 			if c := context.Cause(ctx); c != nil && !errors.Is(c, context.Canceled) {
 				why = c.Error()
@@ -163,6 +170,10 @@ func (g *generator) read(a *agentState) {
 		case kindDone:
 			var d done
 			_ = json.Unmarshal(f.body, &d)
+			if why := g.endedEarly(d); why != "" {
+				g.lose(a, why) // as if killed: its planned load after its last second is lost
+				return
+			}
 			if d.Error != "" {
 				g.notify(fmt.Sprintf("%s (%s) ended with an error: %s", a.name, a.addr, d.Error))
 			}
@@ -174,6 +185,24 @@ func (g *generator) read(a *agentState) {
 			return
 		}
 	}
+}
+
+// endedEarly says why an agent's end is a loss: it stopped itself (a
+// signal), failed, or ended before the planned load's end, unasked; "" when
+// it ran its course or did as the coordinator asked.
+func (g *generator) endedEarly(d done) string {
+	switch {
+	case d.Stopped != "":
+		return "it stopped itself (" + d.Stopped + ")"
+	case g.stopping.Load():
+		return ""
+	case d.Error != "":
+		return "it ended with an error (" + d.Error + ")"
+	}
+	if length := plannedLength(g.plan); length > 0 && time.Duration(d.Seconds)*time.Second < length {
+		return fmt.Sprintf("it ended after %s, before the planned %s", units.CountOf(int64(d.Seconds), "second", "seconds"), units.Duration(length))
+	}
+	return ""
 }
 
 // lostReason words why an agent's connection ended.

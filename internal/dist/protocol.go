@@ -89,6 +89,9 @@ type notice struct {
 type done struct {
 	Error   string `json:"error,omitempty"`
 	Seconds int    `json:"seconds"` // how many seconds it sent
+	// Stopped is why the agent ended its load itself (a signal, e.g.
+	// "agent stopped: terminated"), not asked by the coordinator.
+	Stopped string `json:"stopped,omitempty"`
 }
 
 // stop asks an agent to stop the load.

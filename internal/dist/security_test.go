@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/tls"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -136,4 +138,29 @@ func TestAgentServesOneCoordinatorAtATime(t *testing.T) {
 		}
 		return err == nil
 	})
+}
+
+func TestReadTokenRefusesAShortToken(t *testing.T) {
+	for _, tc := range []struct {
+		name, file, want string // want: a part of the error; "" for none
+	}{
+		{name: "five bytes", file: "right\n", want: "5 bytes; at least 16"},
+		{name: "empty", file: "", want: "0 bytes"},
+		{name: "fifteen", file: "0123456789abcde", want: "head -c 32 /dev/urandom | base64"},
+		{name: "sixteen, first line", file: "0123456789abcdef\nrest", want: ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := filepath.Join(t.TempDir(), "token")
+			if err := os.WriteFile(f, []byte(tc.file), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			tok, err := ReadToken(f)
+			switch {
+			case tc.want == "" && (err != nil || tok != "0123456789abcdef"):
+				t.Fatalf("ReadToken = %q, %v; want the first line", tok, err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Fatalf("ReadToken error %v; want one saying %q", err, tc.want)
+			}
+		})
+	}
 }

@@ -18,8 +18,9 @@ type session struct {
 	c    *conn
 	plan *plan.Plan
 	seg  plan.Segment
-	dir  string      // where the job's files were written
-	over atomic.Bool // the load ended and said so: a hang-up after it is no loss
+	dir  string          // where the job's files were written
+	over atomic.Bool     // the load ended and said so: a hang-up after it is no loss
+	own  context.Context // the agent's own life: it ends on a signal to the agent
 }
 
 // accept reads the coordinator's hello and checks its token; it returns
@@ -64,6 +65,7 @@ func (s *session) serve(ctx context.Context) (ran bool) {
 	if silence <= 0 {
 		silence = DefaultSilence
 	}
+	s.own = ctx
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	context.AfterFunc(ctx, func() { _ = s.nc.SetReadDeadline(time.Now()) }) // Ctrl-C ends the read below
@@ -83,8 +85,10 @@ func (s *session) serve(ctx context.Context) (ran bool) {
 		_ = s.nc.SetReadDeadline(time.Now().Add(wait))
 		f, err := s.c.read()
 		if err != nil {
-			if loadDone != nil {
-				if !s.over.Load() {
+			if loadDone != nil && !s.over.Load() {
+				if s.own.Err() != nil {
+					fmt.Fprintf(s.cfg.Out, "agent: %s: stopping the load and telling the coordinator\n", s.stoppedWhy())
+				} else {
 					fmt.Fprintf(s.cfg.Out, "agent: lost the coordinator (%v): stopping the load\n", err)
 				}
 			}
@@ -122,4 +126,9 @@ func (s *session) serve(ctx context.Context) (ran bool) {
 			return loadDone != nil
 		}
 	}
+}
+
+// stoppedWhy says why the agent itself stopped, e.g. "agent stopped: terminated".
+func (s *session) stoppedWhy() string {
+	return "agent stopped: " + context.Cause(s.own).Error()
 }

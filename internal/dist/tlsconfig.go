@@ -60,6 +60,10 @@ func certPool(file string) (*x509.CertPool, error) {
 	return pool, nil
 }
 
+// MinToken is the shortest token accepted, in bytes: a shorter one is
+// guessed, or read off a plain-TCP connection and remembered.
+const MinToken = 16
+
 // ReadToken reads the shared token from a file: its first line, trimmed.
 func ReadToken(file string) (string, error) {
 	b, err := os.ReadFile(file)
@@ -73,8 +77,8 @@ func ReadToken(file string) (string, error) {
 			break
 		}
 	}
-	if len(tok) == 0 {
-		return "", fmt.Errorf("token file %s is empty", file)
+	if len(tok) < MinToken {
+		return "", fmt.Errorf("token file %s holds a token of %d bytes; at least %d are needed, since without TLS it travels in the clear and a short one is guessed: make one with `head -c 32 /dev/urandom | base64 > %s`", file, len(tok), MinToken, file)
 	}
 	return tok, nil
 }

@@ -213,8 +213,30 @@ func (d *dropWhy) say(g *poolGovernor) string {
 	if total == 0 {
 		return ""
 	}
-	return "the generator could not keep up: " + units.CountOf(total, "iteration", "iterations") + " dropped; " + g.explain(top, d.size[top], d.state[top])
+	dropped := units.CountOf(total, "iteration", "iterations") + " dropped; "
+	if d.heldByTarget(top) {
+		return "every VU was busy waiting for the target: " + dropped + g.explain(top, d.size[top], d.state[top])
+	}
+	return "the generator could not keep up: " + dropped + g.explain(top, d.size[top], d.state[top])
 }
+
+// heldByTarget reports whether drops held by r came from a pool whose VUs
+// all waited for the target (a slow or hanging one), not from a generator
+// short of CPU: a bound (max_vus, open files) or the latency rule while
+// the scheduler was on time.
+func (d *dropWhy) heldByTarget(r holdReason) bool {
+	switch r {
+	case heldMaxVUs, heldFiles:
+		return true
+	case heldLatency, heldGrowth:
+		return d.state[r].behind < onTimeBehind
+	}
+	return false
+}
+
+// onTimeBehind is how far behind its schedule the scheduler may be and
+// still count as keeping up.
+const onTimeBehind = 100 * time.Millisecond
 
 // waiter is an open-model VU waiting for its next intended start.
 type waiter struct{ work chan time.Time }

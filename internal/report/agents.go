@@ -16,15 +16,16 @@ type Agent struct {
 	Segment  string        `json:"segment"`      // its part of the test, e.g. 1/4:1/2
 	Offset   time.Duration `json:"clock_offset"` // its clock minus the coordinator's, measured at connect
 	RTT      time.Duration `json:"rtt"`          // the round trip of that measurement
-	Offered  float64       `json:"offered_rps"`  // iterations per second its segment of the schedule offered (open model), or started
-	Achieved float64       `json:"achieved_rps"` // requests per second it completed
-	Requests int64         `json:"requests"`
-	Errors   int64         `json:"errors"`  // failed requests
-	Dropped  int64         `json:"dropped"` // iterations dropped for lack of a free VU
-	CPU      float64       `json:"cpu"`     // mean cores its process kept busy
-	CPUMax   float64       `json:"cpu_max"` // the busiest second's
-	LagP99   time.Duration `json:"lag_p99"` // the worst second's p99 scheduler lag
-	Seconds  int           `json:"seconds"` // seconds received
+	Offered  float64       `json:"offered_rps"`  // iterations per second its segment of the schedule offered (open model)
+	Achieved float64       `json:"achieved_rps"` // iterations per second it started, over the time the load ran (not requests: a flow may make several)
+	Requests int64         `json:"requests"`     // requests it completed; the agents' add up to the run's
+	Iters    int64         `json:"iterations"`   // iterations it started
+	Errors   int64         `json:"errors"`       // failed requests
+	Dropped  int64         `json:"dropped"`      // iterations dropped for lack of a free VU
+	CPU      float64       `json:"cpu"`          // mean cores its process kept busy
+	CPUMax   float64       `json:"cpu_max"`      // the busiest second's
+	LagP99   time.Duration `json:"lag_p99"`      // the worst second's p99 scheduler lag
+	Seconds  int           `json:"seconds"`      // seconds received
 	Missing  []int         `json:"missing_seconds,omitempty"`
 	LostAt   int           `json:"lost_at"` // the first second not received after it was lost; -1 when it was not
 	LostWhy  string        `json:"lost_why,omitempty"`
@@ -32,7 +33,9 @@ type Agent struct {
 }
 
 // agentHead is the per-agent table's header.
-var agentHead = []string{"AGENTS", "SEGMENT", "CLOCK", "OFFERED", "ACHIEVED", "CPU", "LAG P99", "DROPPED", "ERRORS", "LOST FROM"}
+// The rates are of iterations, which a flow of several requests makes
+// differ from requests, so the header says so and REQUESTS is beside them.
+var agentHead = []string{"AGENTS", "SEGMENT", "CLOCK", "OFFERED ITER/S", "ACHIEVED ITER/S", "REQUESTS", "CPU", "LAG P99", "DROPPED", "ERRORS", "LOST FROM"}
 
 // agentCells is one agent's row of the table.
 func agentCells(a *Agent) []string {
@@ -41,8 +44,23 @@ func agentCells(a *Agent) []string {
 		lost = units.Clock(a.LostAt)
 	}
 	return []string{a.Name + " " + a.Addr, a.Segment, units.Signed(units.Duration(a.Offset.Round(time.Microsecond))),
-		offered(a.Offered), units.Rate(a.Achieved, ""), cores(a.CPU), units.Duration(a.LagP99),
+		offered(a.Offered), units.Rate(a.Achieved, ""), units.Count(a.Requests), cores(a.CPU), units.Duration(a.LagP99),
 		units.Count(a.Dropped), units.Count(a.Errors), lost}
+}
+
+// agentTotal is the table's last row: the agents' sums, so their requests
+// visibly add up to the run's.
+func agentTotal(agents []Agent) []string {
+	var t Agent
+	for _, a := range agents {
+		t.Offered += a.Offered // NaN when the test has no open-model scenario, as each agent's
+		t.Achieved += a.Achieved
+		t.Requests += a.Requests
+		t.Dropped += a.Dropped
+		t.Errors += a.Errors
+	}
+	return []string{"all agents", "", "", offered(t.Offered), units.Rate(t.Achieved, ""), units.Count(t.Requests), "", "",
+		units.Count(t.Dropped), units.Count(t.Errors), ""}
 }
 
 // agentNotes says which agents were lost and which seconds went missing.
@@ -72,7 +90,8 @@ func writeAgents(sb *strings.Builder, in *Input) {
 	for i := range in.Agents {
 		rows = append(rows, agentCells(&in.Agents[i]))
 	}
-	table(sb, "  ", "llrrrrrrrr", rows)
+	rows = append(rows, agentTotal(in.Agents))
+	table(sb, "  ", "llrrrrrrrrr", rows)
 	for _, n := range agentNotes(in.Agents) {
 		sb.WriteString(wrap(n, 100, "  ! ", "    "))
 	}
@@ -107,7 +126,7 @@ func agentsJSON(agents []Agent) []map[string]any {
 	var out []map[string]any
 	for _, a := range agents {
 		m := map[string]any{"name": a.Name, "addr": a.Addr, "segment": a.Segment, "clock_offset_ms": ms(a.Offset), "rtt_ms": ms(a.RTT),
-			"offered_rate": num(a.Offered), "achieved_rate": a.Achieved, "requests": a.Requests, "errors": a.Errors, "dropped": a.Dropped,
+			"offered_rate": num(a.Offered), "achieved_rate": a.Achieved, "rate_unit": "iterations/s", "iterations": a.Iters, "requests": a.Requests, "errors": a.Errors, "dropped": a.Dropped,
 			"cpu_cores": num(a.CPU), "cpu_cores_max": a.CPUMax, "lag_p99_ms": ms(a.LagP99), "seconds": a.Seconds, "missing_seconds": a.Missing}
 		if a.LostAt >= 0 {
 			m["lost_at_second"], m["lost_why"], m["lost_planned_iterations"] = a.LostAt, a.LostWhy, a.LostPlan

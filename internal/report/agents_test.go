@@ -9,16 +9,18 @@ import (
 
 func TestAgentTableNamesTheWeakAndTheLost(t *testing.T) {
 	agents := []Agent{
-		{Name: "agent 1", Addr: "h1:6565", Segment: "0:1/2", Offset: -1500 * time.Microsecond, Offered: 50, Achieved: 50, CPU: 0.2, LagP99: time.Millisecond, LostAt: -1},
-		{Name: "agent 2", Addr: "h2:6565", Segment: "1/2:1", Offered: math.NaN(), Achieved: 31, CPU: math.NaN(), Dropped: 19, LostAt: 3,
+		{Name: "agent 1", Addr: "h1:6565", Segment: "0:1/2", Offset: -1500 * time.Microsecond, Offered: 50, Achieved: 50, Requests: 150, Iters: 50, CPU: 0.2, LagP99: time.Millisecond, LostAt: -1},
+		{Name: "agent 2", Addr: "h2:6565", Segment: "1/2:1", Offered: math.NaN(), Achieved: 31, Requests: 93, CPU: math.NaN(), Dropped: 19, LostAt: 3,
 			LostWhy: "its connection ended (EOF)", LostPlan: 120, Missing: []int{1}},
 	}
 	var sb strings.Builder
 	writeAgents(&sb, &Input{Agents: agents})
 	text := strings.Join(strings.Fields(sb.String()), " ")
 	for _, want := range []string{
-		"agent 1 h1:6565 0:1/2 -1.50ms 50/s 50/s 0.2 cores 1.00ms 0 0 —",
-		"agent 2 h2:6565 1/2:1 +0s — 31/s — 0s 19 0 0:03",
+		"AGENTS SEGMENT CLOCK OFFERED ITER/S ACHIEVED ITER/S REQUESTS CPU",
+		"agent 1 h1:6565 0:1/2 -1.50ms 50/s 50/s 150 0.2 cores 1.00ms 0 0 —",
+		"agent 2 h2:6565 1/2:1 +0s — 31/s 93 — 0s 19 0 0:03",
+		"all agents — 81/s 243 19 0",
 		"agent 2 (h2:6565) was lost at 0:03: its connection ended (EOF); its seconds before that are kept, and 120 planned iterations of its segment were not offered",
 		"agent 2 (h2:6565): no data for 0:01: it did not arrive within the wait, so it is left out, not counted as zero",
 	} {
@@ -31,6 +33,9 @@ func TestAgentTableNamesTheWeakAndTheLost(t *testing.T) {
 		t.Errorf("a run in one process printed an agents table: %q", sb.String())
 	}
 	js := agentsJSON(agents)
+	if js[0]["rate_unit"] != "iterations/s" || js[0]["iterations"] != int64(50) || js[0]["requests"] != int64(150) || js[0]["achieved_rate"] != 50.0 {
+		t.Errorf("summary.json's agent 1: %v; want its rate's unit, iterations and requests", js[0])
+	}
 	if js[1]["offered_rate"] != nil || js[1]["cpu_cores"] != nil || js[1]["lost_at_second"] != 3 || js[0]["lost_at_second"] != nil {
 		t.Errorf("summary.json's agents: %v", js)
 	}

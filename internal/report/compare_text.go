@@ -90,7 +90,7 @@ func legend(r *compare.Report) []string {
 	conf := units.Share(1 - r.Alpha)
 	smallest := "smaller than 1% for req/s and latencies or 0.1pp for errors and checks"
 	if strings.Contains(r.Method, "bootstrap") {
-		smallest = "smaller than the runs' own noise (the larger difference between the halves of either run; never less than 1% for req/s and latencies, 0.1pp for errors and checks)"
+		smallest = "smaller than the runs' own noise (how far the halves, or the stretches of seconds, of either run differ; never less than 1% for req/s and latencies, 0.1pp for errors and checks)"
 	}
 	out := []string{
 		fmt.Sprintf("~ no significant change: the %s confidence interval of the change [low, high] includes 0, or the change is %s.", conf, smallest),

@@ -85,6 +85,7 @@ func newHTMLView(in *Input) *htmlView {
 		for i := range in.Agents {
 			v.Agents = append(v.Agents, agentCells(&in.Agents[i]))
 		}
+		v.Agents = append(v.Agents, agentTotal(in.Agents))
 	}
 	for _, s := range in.Series {
 		if s.Label("role") == RoleGenerator {
@@ -151,12 +152,17 @@ func headlineCards(in *Input) []card {
 	} else {
 		cards = append(cards, card{Label: "Checks", Value: units.Percent(ratio(passes, passes+fails)), Sub: units.Count(passes) + " of " + units.Count(passes+fails) + " passed", Bad: fails > 0})
 	}
-	var iters, vus int64
+	var iters, vus, busy int64
 	for _, s := range r.Scenarios {
 		iters += s.Iterations
 		vus += s.VUsMaxAllocated
+		busy += s.VUsMax
 	}
-	return append(cards, card{Label: "Peak VUs", Value: units.Count(vus), Sub: units.CountOf(iters, "iteration", "iterations") + " · " + units.Count(in.Dropped()) + " dropped", Bad: in.Dropped() > 0})
+	sub := units.CountOf(iters, "iteration", "iterations") + " · " + units.Count(in.Dropped()) + " dropped"
+	if busy > 0 && busy < vus {
+		sub = "up to " + units.Count(busy) + " busy · " + sub
+	}
+	return append(cards, card{Label: "Peak VUs", Value: units.Count(vus), Sub: sub, Bad: in.Dropped() > 0})
 }
 
 // newEndpointRow lays out s in the columns of report.html's and the

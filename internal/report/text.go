@@ -19,14 +19,19 @@ func WriteText(w io.Writer, in *Input) error {
 	secs := el.Seconds()
 	fmt.Fprintf(&sb, "\n  %s · %s in %s\n", in.Name, in.Status, units.Duration(el))
 	var iters int64
-	var vusMax int64
+	var vusMax, busyMax int64
 	for _, s := range r.Scenarios {
 		iters += s.Iterations
 		vusMax += s.VUsMaxAllocated
+		busyMax += s.VUsMax
 	}
-	sb.WriteString(wrap(fmt.Sprintf("%s (%s) · %s failed · %s · %s dropped · up to %s · %s received · %s sent",
-		units.CountOf(tot.Requests, "request", "requests"), units.Rate(float64(tot.Requests)/max(secs, 1e-9), ""), units.Percent(ratio(failed(&tot), tot.Requests)),
-		units.CountOf(iters, "iteration", "iterations"), units.Count(in.Dropped()), units.CountOf(vusMax, "VU", "VUs"), units.Bytes(tot.Received), units.Bytes(tot.Sent)), units.Columns, "  ", "    ") + "\n")
+	totals := []string{units.CountOf(tot.Requests, "request", "requests") + " (" + units.Rate(float64(tot.Requests)/max(secs, 1e-9), "") + ")",
+		units.Percent(ratio(failed(&tot), tot.Requests)) + " failed", units.CountOf(iters, "iteration", "iterations"),
+		units.Count(in.Dropped()) + " dropped", "up to " + vusPhrase(vusMax, busyMax), units.Bytes(tot.Received) + " received", units.Bytes(tot.Sent) + " sent"}
+	for i, t := range totals { // a line breaks between the totals, not inside one
+		totals[i] = strings.ReplaceAll(t, " ", units.Keep)
+	}
+	sb.WriteString(wrap(strings.Join(totals, " · "), units.Columns, "  ", "    ") + "\n")
 
 	writeEndpoints(&sb, in)
 	writeAgents(&sb, in)
@@ -214,4 +219,13 @@ func kindOrder() []sample.Kind {
 // indent: units.Wrap, the one wrapper every printed line goes through.
 func wrap(text string, width int, first, rest string) string {
 	return units.Wrap(text, width, first, rest)
+}
+
+// vusPhrase says how many VUs the run had: an open model's pool is
+// allocated ahead of need, so its busy peak is said beside it.
+func vusPhrase(allocated, busy int64) string {
+	if busy >= allocated || busy <= 0 {
+		return units.CountOf(allocated, "VU", "VUs")
+	}
+	return units.CountOf(allocated, "VU", "VUs") + " (" + units.Count(busy) + " busy)"
 }

@@ -13,6 +13,7 @@ func TestWrap(t *testing.T) {
 		{"long word stays whole", "a averyveryverylongword b", 10, "  a\n    averyveryverylongword\n    b\n"},
 		{"runes not bytes", "ééé ééé ééé", 11, "  ééé ééé\n    ééé\n"},
 		{"empty", "", 10, "  \n"},
+		{"kept together", "one 300.0" + Keep + "kB", 12, "  one\n    300.0 kB\n"},
 	} {
 		if got := Wrap(tc.text, tc.width, "  ", "    "); got != tc.want {
 			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)

@@ -38,8 +38,8 @@ func (r *rawIO) init(nc net.Conn, sc syscall.Conn) {
 	r.rc, r.nc = rc, nc
 	r.readF = func(fd uintptr) bool {
 		n, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&r.p[0])), uintptr(len(r.p)))
-		if e == syscall.EINTR {
-			return false
+		for e == syscall.EINTR { // retried at once: waiting for readiness could miss data already there
+			n, _, e = syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&r.p[0])), uintptr(len(r.p)))
 		}
 		r.n, r.errno = int(n), e
 		return e != syscall.EAGAIN

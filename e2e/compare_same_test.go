@@ -1,0 +1,91 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// TestCompareSameTestThreeTimes is the new user's trial: the same short
+// open-model test run three times against one in-process server is called
+// unchanged by compare and passes 'p(95) +10%'; a run against the server
+// made 2× slower is a significant p50 and p95 regression and fails it.
+func TestCompareSameTestThreeTimes(t *testing.T) {
+	judgeOnQuietHost(t, func() []int { return []int{os.Getpid()} }, func() (problems []string, cpu time.Duration) {
+		dir := t.TempDir()
+		run := func(delay time.Duration, name string) string {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				time.Sleep(delay) // the server's service time
+				fmt.Fprint(w, "ok")
+			}))
+			defer srv.Close()
+			r := loadlens(t, dir, "run", srv.URL+"/p", "--rate", "100", "--duration", "12s", "--quiet", "--no-dashboard", "--results", name)
+			cpu += r.cpu
+			if r.code != 0 {
+				t.Fatalf("run exit %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			dbs, _ := filepath.Glob(filepath.Join(dir, name, "*", "run.db"))
+			if len(dbs) != 1 {
+				t.Fatalf("runs under %s: %v", name, dbs)
+			}
+			return filepath.Dir(dbs[0])
+		}
+		a, b, c := run(5*time.Millisecond, "a"), run(5*time.Millisecond, "b"), run(5*time.Millisecond, "c")
+		slow := run(10*time.Millisecond, "slow")
+		compare := func(runs ...string) (int, [][]jsonValue, string) {
+			args := append([]string{"compare", "--format", "json", "--fail-on-regression", "p(95) +10%"}, runs...)
+			r := loadlens(t, dir, args...)
+			cpu += r.cpu
+			var rep struct {
+				Rows []struct {
+					Metrics []struct {
+						Metric string      `json:"metric"`
+						Groups []jsonValue `json:"groups"`
+					} `json:"metrics"`
+				} `json:"rows"`
+			}
+			if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || len(rep.Rows) == 0 {
+				t.Fatalf("compare exit %d: %v\n%s%s", r.code, err, r.stdout, r.stderr)
+			}
+			var out [][]jsonValue
+			for _, l := range rep.Rows[0].Metrics {
+				out = append(out, l.Groups)
+			}
+			return r.code, out, r.stdout + r.stderr
+		}
+		code, lines, out := compare(a, b, c)
+		if code != 0 {
+			problems = append(problems, fmt.Sprintf("three runs of one server: the gate exited %d\n%s", code, out))
+		}
+		for m, groups := range lines {
+			for g, v := range groups[1:] {
+				if v.Significant {
+					problems = append(problems, fmt.Sprintf("three runs of one server: metric %d of run %d called changed (%+.1f%%)", m, g+2, v.DeltaPct))
+				}
+			}
+		}
+		code, lines, out = compare(a, slow)
+		if code != 99 {
+			problems = append(problems, fmt.Sprintf("a 2× slower server: the gate exited %d, want 99\n%s", code, out))
+		}
+		for _, m := range []int{1, 2} { // p50, p95
+			if v := lines[m][1]; v.Verdict != "worse" {
+				problems = append(problems, fmt.Sprintf("a 2× slower server: metric %d is %q (%+.1f%%, not tested: %q), want a significant regression", m, v.Verdict, v.DeltaPct, v.NotTested))
+			}
+		}
+		return problems, cpu
+	})
+}
+
+// jsonValue is the part of one compared figure the test reads.
+type jsonValue struct {
+	Significant bool    `json:"significant"`
+	Verdict     string  `json:"verdict"`
+	DeltaPct    float64 `json:"delta_pct"`
+	NotTested   string  `json:"not_tested"`
+}
