@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/loadlens/loadlens/internal/demo"
+	"github.com/loadlens/loadlens/internal/diagnose"
 	"github.com/loadlens/loadlens/internal/otlp"
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/report"
@@ -135,19 +136,24 @@ func writeBeforeAfter(w io.Writer, sess demo.Session, before, after *report.Inpu
 		}
 		fmt.Fprintf(w, "\n      was: %s\n      now: %s\n", f.Naive, f.Improved)
 	}
-	fmt.Fprintf(w, "\n  findings: %d → %d\n", severe(before), severe(after))
+	bb, bn := findingCounts(before)
+	ab, an := findingCounts(after)
+	fmt.Fprintf(w, "\n  findings: bottlenecks %d → %d · notes %d → %d\n", bb, ab, bn, an)
 	fmt.Fprintf(w, "  reports: %s\n           %s\n", reportPath(before), reportPath(after))
 }
 
-// severe counts the findings that made the run unhealthy.
-func severe(in *report.Input) int {
-	n := 0
+// findingCounts counts a run's findings as the summary shows them:
+// bottlenecks (warning and critical, what made the run unhealthy) and
+// notes (info), so that an info finding printed above is not uncounted.
+func findingCounts(in *report.Input) (bottlenecks, notes int) {
 	for _, f := range in.Findings {
-		if f.Severity.String() != "info" {
-			n++
+		if f.Severity == diagnose.Info {
+			notes++
+		} else {
+			bottlenecks++
 		}
 	}
-	return n
+	return bottlenecks, notes
 }
 
 func reportPath(in *report.Input) string {

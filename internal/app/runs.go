@@ -23,6 +23,7 @@ type RunInfo struct {
 	Requests int64
 	Status   string // completed, aborted, interrupted, failed or incomplete
 	ExitCode int    // -1 when the run never finished
+	Judged   int    // how many thresholds were evaluated: 0 for a run without any
 	Err      error  // the run.db could not be read
 }
 
@@ -66,47 +67,89 @@ func readRunInfo(dir, db string) RunInfo {
 		info.Err = err
 	}
 	if fin, ok := rd.Finish(); ok {
-		info.Status, info.ExitCode, info.Elapsed = fin.Status, fin.ExitCode, fin.Elapsed
+		info.Status, info.ExitCode, info.Elapsed, info.Judged = fin.Status, fin.ExitCode, fin.Elapsed, len(fin.Thresholds)
 	}
 	return info
 }
 
-// The widest the RUN and NAME columns grow, so that a table of ordinary runs
-// fits a 100-column terminal; longer values are cut with "…".
+// The RUN column shows each run directory under the results folder whole
+// when the table fits units.Columns with it, else shortened in the middle
+// so that the start (its time) and the end (name, suffix) both survive.
+// NAME gets what is left, at most maxNameWidth.
 const (
-	maxRunWidth  = 32
 	maxNameWidth = 16
+	minRunWidth  = 24
+	startedFmt   = "2006-01-02 15:04"
+	sep          = "  "
 )
 
-// WriteRuns prints runs as a table whose columns fit their values.
+// WriteRuns prints runs as a table whose columns fit their values and,
+// for run directories of ordinary length, a 100-column terminal.
 func WriteRuns(w io.Writer, runs []RunInfo) error {
-	runW, nameW, durW, reqW := len("RUN"), len("NAME"), len("DURATION"), len("REQUESTS")
-	for _, r := range runs {
-		runW = max(runW, min(utf8.RuneCountInString(r.Dir), maxRunWidth))
+	dirW, nameW, durW, reqW, resW := len("RUN"), len("NAME"), len("DURATION"), len("REQUESTS"), len("RESULT")
+	results := make([]string, len(runs))
+	for i, r := range runs {
+		dirW = max(dirW, utf8.RuneCountInString(filepath.Base(r.Dir)))
 		nameW = max(nameW, min(utf8.RuneCountInString(r.Name), maxNameWidth))
 		durW = max(durW, len(units.Duration(r.Elapsed)))
 		reqW = max(reqW, len(units.Count(r.Requests)))
+		results[i] = runResult(&r)
+		if r.Err == nil { // an error's text is the last column: it may run on
+			resW = max(resW, utf8.RuneCountInString(results[i]))
+		}
 	}
+	rest := units.Columns - (len(startedFmt) + durW + reqW + resW + 5*len(sep))
+	runW := max(min(dirW, rest-len("NAME")), minRunWidth, len("RUN"))
+	nameW = max(min(nameW, rest-runW), len("NAME"))
 	var sb strings.Builder
 	row := func(run, name, started, dur, reqs, result string) {
-		fmt.Fprintf(&sb, "%s  %s  %-19s  %*s  %*s  %s\n", pad(run, runW), pad(name, nameW), started, durW, dur, reqW, reqs, result)
+		fmt.Fprintf(&sb, "%s%s%s%s%-*s%s%*s%s%*s%s%s\n", pad(shortenMiddle(run, runW), runW), sep, pad(name, nameW), sep,
+			len(startedFmt), started, sep, durW, dur, sep, reqW, reqs, sep, result)
 	}
 	row("RUN", "NAME", "STARTED", "DURATION", "REQUESTS", "RESULT")
-	for _, r := range runs {
-		result := r.Status
-		switch {
-		case r.Err != nil:
-			result = "unreadable: " + r.Err.Error()
-		case r.ExitCode == ExitOK:
-			result = "passed"
-		case r.ExitCode == ExitThresholdFailed:
-			result = "thresholds failed (" + r.Status + ")"
-		}
-		row(r.Dir, r.Name, r.Start.Local().Format("2006-01-02 15:04:05"),
-			units.Duration(r.Elapsed), units.Count(r.Requests), result)
+	for i, r := range runs {
+		row(filepath.Base(r.Dir), r.Name, r.Start.Local().Format(startedFmt),
+			units.Duration(r.Elapsed), units.Count(r.Requests), results[i])
 	}
 	_, err := io.WriteString(w, sb.String())
 	return err
+}
+
+// runResult is a run's RESULT: "passed" or "failed" only when thresholds
+// were evaluated; a run without any says so, as its exit code 0 does not
+// mean that anything was judged.
+func runResult(r *RunInfo) string {
+	switch {
+	case r.Err != nil:
+		return "unreadable: " + r.Err.Error()
+	case r.ExitCode == ExitThresholdFailed && r.Status == StatusCompleted:
+		return "failed"
+	case r.ExitCode == ExitThresholdFailed:
+		return "failed (" + r.Status + ")"
+	case r.Status == StatusFailed:
+		return "run failed" // not a threshold: the run itself did not work
+	case r.Status != StatusCompleted:
+		return r.Status
+	case r.Judged == 0:
+		return "no thresholds"
+	case r.ExitCode == ExitOK:
+		return "passed"
+	}
+	return r.Status
+}
+
+// shortenMiddle fits s to width runes by cutting its middle with "…",
+// keeping a run directory's time stamp (its first 16 runes) when it can.
+func shortenMiddle(s string, width int) string {
+	r := []rune(s)
+	if len(r) <= width {
+		return s
+	}
+	head := (width - 1) / 2
+	if width-1 >= 24 {
+		head = 16
+	}
+	return string(r[:head]) + "…" + string(r[len(r)-(width-1-head):])
 }
 
 // pad fits s to width runes: cut with "…" when longer, padded with spaces

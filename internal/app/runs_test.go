@@ -55,3 +55,52 @@ func TestWriteRunsAlignsColumns(t *testing.T) {
 		})
 	}
 }
+
+// TestWriteRunsKeepsRunsApart: five runs against the same long URL stay
+// told apart, their directories shown under the results folder with both
+// ends kept, and RESULT says "passed" only of a run whose thresholds were
+// judged.
+func TestWriteRunsKeepsRunsApart(t *testing.T) {
+	start := time.Date(2026, 11, 24, 5, 28, 17, 0, time.Local)
+	base := "20261124-052817-127.0.0.1-40000-api-v1-catalogue-products"
+	var runs []RunInfo
+	for i := range 5 {
+		dir := base
+		if i > 0 {
+			dir += "-" + string(rune('0'+i))
+		}
+		runs = append(runs, RunInfo{Dir: "results/" + dir, Name: "127.0.0.1-40000", Start: start, Status: StatusCompleted, ExitCode: ExitOK, Requests: 10})
+	}
+	runs[1].Judged = 2
+	runs[2].Judged, runs[2].ExitCode = 1, ExitThresholdFailed
+	runs[3].Status, runs[3].ExitCode = StatusFailed, ExitRunFailed
+	var sb strings.Builder
+	if err := WriteRuns(&sb, runs); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(sb.String(), "\n"), "\n")
+	seen := map[string]bool{}
+	wantResult := []string{"no thresholds", "passed", "failed", "run failed", "no thresholds"}
+	for i, l := range lines[1:] {
+		if w := utf8.RuneCountInString(l); w > 100 {
+			t.Errorf("line is %d columns:\n%s", w, l)
+		}
+		if strings.Contains(l, "results/") {
+			t.Errorf("the run is not shown under the results folder: %s", l)
+		}
+		f := strings.Fields(l)
+		if seen[f[0]] {
+			t.Errorf("two runs read %q:\n%s", f[0], sb.String())
+		}
+		seen[f[0]] = true
+		if !strings.HasPrefix(f[0], "20261124-052817-") || !strings.Contains(f[0], "…") {
+			t.Errorf("run %d reads %q: want its time stamp, then … for the middle", i, f[0])
+		}
+		if !strings.HasSuffix(l, "  "+wantResult[i]) {
+			t.Errorf("run %d: want RESULT %q: %s", i, wantResult[i], l)
+		}
+	}
+	if !strings.HasSuffix(strings.Fields(lines[2])[0], "products-1") {
+		t.Errorf("the end of the directory is lost: %s", lines[2])
+	}
+}

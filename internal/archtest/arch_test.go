@@ -38,7 +38,7 @@ var allowed = map[string][]string{
 	"metrics":   {"sample", "threshold"},
 	"store":     {"metrics", "sample", "series", "spans", "threshold"},
 	"scrape":    {"plan", "series"},
-	"diagnose":  {"metrics", "series", "sample", "spans"},
+	"diagnose":  {"metrics", "series", "sample", "spans", "units"}, // units only for nouns: report writes the figures
 	"estimate":  {"metrics", "sample", "threshold", "units"},
 	"compare":   {"metrics", "sample", "threshold", "units"},
 	"capacity":  {"metrics", "sample", "threshold", "units"},

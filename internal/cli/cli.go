@@ -95,9 +95,9 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "loadlens: load testing that explains its numbers\n\nusage:")
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  loadlens %-40s %s\n", c.usage, c.help)
+		writeCommandLine(w, c.usage, c.help)
 		for _, s := range subcommands(c.name) {
-			fmt.Fprintf(w, "  loadlens %-40s %s\n", s.usage, s.help)
+			writeCommandLine(w, s.usage, s.help)
 		}
 	}
 	fmt.Fprintf(w, "\nexit codes: %d passed · %d a threshold failed · %d bad usage or test file · %d the run failed\n",
@@ -113,9 +113,7 @@ func newFlagSet(e *env, name, usageLine string) *flag.FlagSet {
 	fs.Usage = func() {
 		e.help = true
 		fmt.Fprintf(e.stdout, "usage: loadlens %s\n\nflags:\n", usageLine)
-		fs.SetOutput(e.stdout)
-		fs.PrintDefaults()
-		fs.SetOutput(e.stderr)
+		printFlags(e.stdout, fs)
 	}
 	return fs
 }

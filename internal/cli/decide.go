@@ -52,7 +52,7 @@ func capacityCmd(ctx context.Context, e *env, args []string) int {
 }
 
 func compareCmd(_ context.Context, e *env, args []string) int {
-	fs := newFlagSet(e, "compare", "compare <baseline-run> <run> [<run>...] [flags]\n       loadlens compare <A1> <A2> [...] vs <B1> <B2> [...] [flags]   (each side's runs as replicates)")
+	fs := newFlagSet(e, "compare", "compare <baseline-run> <run> [<run>...] [flags]\n       loadlens compare <A1> <A2> [...] vs <B1> <B2> [...] [flags]\n       (each side's runs as replicates)")
 	cfg := app.CompareConfig{Out: e.stdout}
 	var gates listFlag
 	fs.StringVar(&cfg.Format, "format", "text", "text, md, json or html")

@@ -2,7 +2,11 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	iofs "io/fs"
+	"path/filepath"
+	"strings"
 
 	"github.com/loadlens/loadlens/internal/app"
 )
@@ -18,11 +22,11 @@ func runsCmd(_ context.Context, e *env, args []string) int {
 		return fail(e, usageErr("runs takes no arguments; use --results DIR"))
 	}
 	runs, err := app.ListRuns(*results)
-	if err != nil {
+	if err != nil && !errors.Is(err, iofs.ErrNotExist) { // no results folder yet: no runs, not a fault
 		return fail(e, err)
 	}
 	if len(runs) == 0 {
-		fmt.Fprintf(e.stdout, "no runs in %s\n", *results)
+		fmt.Fprintf(e.stdout, "no runs in %s\n", shownDir(*results))
 		return app.ExitOK
 	}
 	if err := app.WriteRuns(e.stdout, runs); err != nil {
@@ -66,4 +70,13 @@ func reportCmd(_ context.Context, e *env, args []string) int {
 	}
 	fmt.Fprintf(e.stdout, "wrote %s\n", path)
 	return app.ExitOK
+}
+
+// shownDir writes a relative directory as "./results", so that it reads as
+// a path in the current folder.
+func shownDir(dir string) string {
+	if filepath.IsAbs(dir) || strings.HasPrefix(dir, ".") {
+		return dir
+	}
+	return "." + string(filepath.Separator) + dir
 }

@@ -68,7 +68,7 @@ func allFailedRule(c *context) []Finding {
 	main := kinds[0]
 	n := b.add(c.fig(c.client(SrcFailed, "kind", main.String()), StatSum, first, last, UnitCount, main.String()+" failures"))
 	title := []any{"Every request failed: ", n, " of ", total, " ", name(failureWords[main].what), " from ", onset, " — ", failureWords[main].means}
-	b.evidence(n, n, " of ", total, " requests failed with ", name(main.String()), " from ", onset)
+	b.evidence(n, n, " of ", total, b.noun(total, " request failed with ", " requests failed with "), name(main.String()), " from ", onset)
 	for i, k := range kinds[1:] {
 		m := b.add(c.fig(c.client(SrcFailed, "kind", k.String()), StatSum, first, last, UnitCount, k.String()+" failures"))
 		if i < 2 {

@@ -165,7 +165,7 @@ func (c *context) slowEndpoints() []Finding {
 		ep := name(c.endpointName(i))
 		b.title("One slow endpoint: ", ep, " ", name("p50"), " ", p50, " vs ", rest, " for the other requests (", share,
 			" of requests), hidden in the overall average")
-		b.evidence(p50, ep, ": ", name("p50"), " ", p50, ", ", name("p95"), " ", p95, " over ", n, " requests")
+		b.evidence(p50, ep, ": ", name("p50"), " ", p50, ", ", name("p95"), " ", p95, " over ", n, b.noun(n, " request", " requests"))
 		b.evidence(rest, "median of the other requests: ", rest, " (", b.derive(StatRatio, UnitRatio, "how many times faster the other requests are", p50, rest), " faster)")
 		fs = append(fs, b.done(c.secs[0].sec, c.secs[len(c.secs)-1].sec))
 	}

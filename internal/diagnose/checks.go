@@ -42,7 +42,7 @@ func checkFailed(c *context) []Finding {
 		if int(ck.Endpoint) >= 0 && int(ck.Endpoint) < len(c.run.Layout.Endpoints) {
 			endpoint = []any{" on ", name(c.endpointName(int(ck.Endpoint)))}
 		}
-		title := []any{"Check failed: \"", where, "\" failed ", nf, " of ", nt, " times from ", onset}
+		title := []any{"Check failed: \"", where, "\" failed ", nf, " of ", nt, b.noun(nt, " time from ", " times from "), onset}
 		title = append(title, endpoint...)
 		title = append(title, " (scenario ", name(scenario), ")")
 		b.title(title...)

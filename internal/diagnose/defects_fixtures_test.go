@@ -166,6 +166,15 @@ func deadTarget(kind sample.Kind) func(t *testing.T) Input {
 	}
 }
 
+// oneRefused is a run of one request, refused: 1/s for 1 s.
+func oneRefused(t *testing.T) Input {
+	secs := steady(1, 1, 1, time.Millisecond)
+	secs[0].reqs[0].fail, secs[0].reqs[0].kind = 1, sample.ConnRefused
+	run := build(t, layout(modelArrivalRate, "GET /x"), secs)
+	run.SetElapsed(time.Second)
+	return Input{Run: run}
+}
+
 // pgbouncer is PgBouncer's exporter for a pool of 10 server connections,
 // scraped every 5 s: clients wait from 10 s to 25 s.
 func pgbouncer(t *testing.T) Input {

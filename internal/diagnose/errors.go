@@ -114,12 +114,12 @@ func errorsAtLoad(c *context) []Finding {
 
 	firstFailed := b.add(c.fig(failed, StatValue, from, from, UnitCount, "requests failed in the first failing second"))
 	firstReqs := b.add(c.fig(reqs, StatValue, from, from, UnitCount, "requests in the first failing second"))
-	b.evidence(firstFailed, append([]any{"first failing second: ", firstFailed, " of ", firstReqs, " requests failed at "}, load...)...)
+	b.evidence(firstFailed, append([]any{"first failing second: ", firstFailed, " of ", firstReqs, b.noun(firstReqs, " request failed at ", " requests failed at ")}, load...)...)
 	if before >= 0 {
 		bf := b.add(c.fig(failed, StatSum, c.secs[0].sec, from-1, UnitCount, "requests failed before the errors"))
 		br := b.add(c.fig(reqs, StatSum, c.secs[0].sec, from-1, UnitCount, "requests before the errors"))
 		bs := b.derive(StatRatio, UnitFraction, "share of the requests before the errors that failed", bf, br)
-		b.evidence(bs, "before ", onset, ": ", bs, " of ", br, " requests failed, at up to ", before)
+		b.evidence(bs, "before ", onset, ": ", bs, " of ", br, b.noun(br, " request failed, at up to ", " requests failed, at up to "), before)
 	}
 	for i, k := range kinds {
 		n := ref(b.fig(kindFigs[i]).Of[0])

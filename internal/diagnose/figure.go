@@ -1,7 +1,10 @@
 package diagnose
 
 import (
+	"math"
 	"strconv"
+
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // Figure is one number a finding states, with what it is and how it was
@@ -180,6 +183,11 @@ func (b *builder) add(f Figure) ref {
 
 // fig returns a kept figure.
 func (b *builder) fig(r ref) Figure { return b.f.Figures[r] }
+
+// noun is one or many as the count figure r is 1 or not: "1 of 1 request".
+func (b *builder) noun(r ref, one, many string) string {
+	return units.Plural(int64(math.Round(b.fig(r).Value)), one, many)
+}
 
 // derive keeps a figure computed from two others.
 func (b *builder) derive(st Stat, u Unit, what string, x, y ref) ref {

@@ -54,7 +54,7 @@ func Healthy(in Input, fs []Finding) *Verdict {
 	if len(parts) > 1 {
 		parts = append(parts, ", ")
 	}
-	parts = append(parts, name("p95"), " ", p95, ", ", share, " of ", total, " requests failed")
+	parts = append(parts, name("p95"), " ", p95, ", ", share, " of ", total, b.noun(total, " request failed", " requests failed"))
 	if g := c.generatorPeak(b); g != nil {
 		parts = append(parts, "; ")
 		parts = append(parts, g...)

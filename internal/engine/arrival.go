@@ -105,6 +105,9 @@ func (sc *scenarioRun) runArrivals(ctx context.Context, start time.Time) {
 	for {
 		off, ok := arrivals.Next()
 		if !ok {
+			// The last arrival has started: the schedule still lasts to its
+			// end, as k6's does, so a run's rate is over its planned length.
+			wake.wait(sched, end)
 			break
 		}
 		at := start.Add(off)

@@ -65,14 +65,14 @@ func WriteBrief(w io.Writer, in *Input) error {
 		}
 	}
 	for _, a := range Accounting(in) {
-		fmt.Fprintf(&sb, "    ! %s\n", a)
+		sb.WriteString(wrap(a, units.Columns, "    ! ", "      "))
 	}
 	for i := range in.Findings {
 		f := &in.Findings[i]
-		fmt.Fprintf(&sb, "    %s: %s\n", strings.ToUpper(f.Severity.String()), FindingTitle(f))
+		sb.WriteString(wrap(strings.ToUpper(f.Severity.String())+": "+FindingTitle(f), units.Columns, "    ", "      "))
 	}
 	if len(in.Findings) == 0 && in.Healthy != nil {
-		fmt.Fprintf(&sb, "    %s\n", HealthyText(in.Healthy))
+		sb.WriteString(wrap(HealthyText(in.Healthy), units.Columns, "    ", "      "))
 	}
 	if in.Traces != nil {
 		for i := range in.Traces.Breakdowns {

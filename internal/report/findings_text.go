@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/loadlens/loadlens/internal/diagnose"
 	"github.com/loadlens/loadlens/internal/units"
@@ -32,27 +33,42 @@ func HealthyText(v *diagnose.Verdict) string {
 // WriteFindings writes findings as plain text for the terminal summary:
 // per finding its severity and title, its seconds, the evidence and the
 // remedies. It writes nothing for no findings; print HealthyText then.
-func WriteFindings(w io.Writer, fs []diagnose.Finding) error {
+func WriteFindings(w io.Writer, fs []diagnose.Finding) error { return writeFindingsAt(w, fs, "") }
+
+// writeFindingsAt writes WriteFindings's text with every line after margin,
+// wrapped at units.Columns under its own start.
+func writeFindingsAt(w io.Writer, fs []diagnose.Finding, margin string) error {
 	if len(fs) == 0 {
 		return nil
 	}
 	b := bufio.NewWriter(w)
-	b.WriteString(units.CountOf(int64(len(fs)), "finding", "findings") + "\n")
+	line := func(lead, hang, text string) {
+		b.WriteString(units.Wrap(text, units.Columns, margin+lead, margin+hang))
+	}
+	b.WriteString(margin + units.CountOf(int64(len(fs)), "finding", "findings") + "\n")
 	for i := range fs {
 		f := &fs[i]
-		b.WriteString("\n" + pad(strings.ToUpper(f.Severity.String()), 10) + FindingTitle(f) + "\n")
-		b.WriteString(indent + f.Kind + ", " + spanText(f.From, f.To) + "\n")
+		b.WriteString("\n")
+		line(pad(strings.ToUpper(f.Severity.String()), 10), pad("", 10), FindingTitle(f))
+		line(indent, indent, f.Kind+", "+spanText(f.From, f.To))
 		if len(f.Evidence) > 0 {
-			b.WriteString(indent + "evidence:\n")
+			b.WriteString(margin + indent + "evidence:\n")
 			for k := range f.Evidence {
 				e := &f.Evidence[k]
-				b.WriteString(indent + "  " + EvidenceText(f, e) + "  [" + evidenceBasis(f.Figures, e) + "]\n")
+				text, basis := EvidenceText(f, e), "["+evidenceBasis(f.Figures, e)+"]"
+				if whole := margin + indent + "  " + text + "  " + basis; utf8.RuneCountInString(whole) <= units.Columns {
+					b.WriteString(whole + "\n")
+					continue
+				}
+				line(indent+"  ", indent+"    ", text) // the basis gets lines of its own, to stay apart
+				line(indent+"    ", indent+"    ", basis)
 			}
 		}
 		if len(f.Remedies) > 0 {
-			b.WriteString(indent + "usual remedies, cheapest first:\n")
+			b.WriteString(margin + indent + "usual remedies, cheapest first:\n")
 			for i, r := range f.Remedies {
-				b.WriteString(indent + "  " + strconv.Itoa(i+1) + ". " + r + "\n")
+				n := strconv.Itoa(i+1) + ". "
+				line(indent+"  "+n, indent+"  "+strings.Repeat(" ", len(n)), r)
 			}
 		}
 	}

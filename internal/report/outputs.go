@@ -25,8 +25,8 @@ func OutputWarnings(in *Input) []string {
 		if o.Dropped == 0 {
 			continue
 		}
-		out = append(out, fmt.Sprintf("output %s: %s of %s seconds were not delivered (%s); run.db and this summary hold every second",
-			o.Output, units.Count(o.Dropped), units.Count(o.Offered), o.Reason))
+		out = append(out, fmt.Sprintf("output %s: %s of %s %s not delivered (%s); run.db and this summary hold every second",
+			o.Output, units.Count(o.Dropped), units.CountOf(o.Offered, "second", "seconds"), units.Plural(o.Dropped, "was", "were"), o.Reason))
 	}
 	return out
 }

@@ -25,9 +25,13 @@ func WriteText(w io.Writer, in *Input) error {
 		vusMax += s.VUsMaxAllocated
 		busyMax += s.VUsMax
 	}
-	fmt.Fprintf(&sb, "  %s (%s) · %s failed · %s · %s dropped · up to %s · %s received · %s sent\n\n",
-		units.CountOf(tot.Requests, "request", "requests"), units.Rate(float64(tot.Requests)/max(secs, 1e-9), ""), units.Percent(ratio(failed(&tot), tot.Requests)),
-		units.CountOf(iters, "iteration", "iterations"), units.Count(in.Dropped()), vusPhrase(vusMax, busyMax), units.Bytes(tot.Received), units.Bytes(tot.Sent))
+	totals := []string{units.CountOf(tot.Requests, "request", "requests") + " (" + units.Rate(float64(tot.Requests)/max(secs, 1e-9), "") + ")",
+		units.Percent(ratio(failed(&tot), tot.Requests)) + " failed", units.CountOf(iters, "iteration", "iterations"),
+		units.Count(in.Dropped()) + " dropped", "up to " + vusPhrase(vusMax, busyMax), units.Bytes(tot.Received) + " received", units.Bytes(tot.Sent) + " sent"}
+	for i, t := range totals { // a line breaks between the totals, not inside one
+		totals[i] = strings.ReplaceAll(t, " ", units.Keep)
+	}
+	sb.WriteString(wrap(strings.Join(totals, " · "), units.Columns, "  ", "    ") + "\n")
 
 	writeEndpoints(&sb, in)
 	writeAgents(&sb, in)
@@ -37,18 +41,21 @@ func WriteText(w io.Writer, in *Input) error {
 	writeTraces(&sb, in)
 	writeFindings(&sb, in)
 	for _, n := range in.Notices {
-		fmt.Fprintf(&sb, "  note: %s\n", n)
+		sb.WriteString(wrap(n, units.Columns, "  note: ", "    "))
 	}
 	if d := in.Dropped(); d > 0 {
-		fmt.Fprintf(&sb, "  ! %s dropped for lack of a free VU: the target was not offered the planned load, so\n"+
-			"    these percentiles are optimistic. Raise max_vus, or treat the rate as beyond what this setup can test.\n", units.CountOf(d, "iteration was", "iterations were"))
+		sb.WriteString(wrap(units.CountOf(d, "iteration was", "iterations were")+" dropped for lack of a free VU: the target was not offered the planned load, so "+
+			"these percentiles are optimistic. Raise max_vus, or treat the rate as beyond what this setup can test.", units.Columns, "  ! ", "    "))
 	}
 	accounting := append(Accounting(in), OutputWarnings(in)...)
 	for _, a := range accounting {
-		sb.WriteString(wrap(a, 100, "  ! ", "    "))
+		sb.WriteString(wrap(a, units.Columns, "  ! ", "    "))
 	}
 	if len(in.Notices) > 0 || in.Dropped() > 0 || len(accounting) > 0 {
 		sb.WriteString("\n")
+	}
+	if n := failed(&tot); tot.Requests > 0 && n == tot.Requests {
+		sb.WriteString(wrap(allFailedText(tot.Requests, len(in.Results) > 0), units.Columns, "  ", "    "))
 	}
 	if len(in.Results) > 0 {
 		failedN := 0
@@ -68,6 +75,16 @@ func WriteText(w io.Writer, in *Input) error {
 	}
 	_, err := io.WriteString(w, sb.String())
 	return err
+}
+
+// allFailedText says plainly that no request succeeded, and, for a run
+// without thresholds, why it still exits 0 (as k6's does).
+func allFailedText(n int64, judged bool) string {
+	s := "ALL FAILED: " + units.Plural(n, "the one request", "every one of the "+units.CountOf(n, "request", "requests")) + " failed."
+	if !judged {
+		s += " No thresholds were set, so the exit code is still 0; set one (in URL mode --threshold 'http_req_failed: rate<0.01') to fail CI."
+	}
+	return s
 }
 
 func failed(e *metrics.EndpointTotal) int64 {
@@ -108,7 +125,7 @@ func writeEndpoints(sb *strings.Builder, in *Input) {
 		rows = append(rows, row(*all))
 	}
 	table(sb, "  ", "lrrrrrrrrrrr", rows)
-	sb.WriteString(wrap(rateNote("REQS", "ACTIVE"), 100, "  ", "  "))
+	sb.WriteString(wrap(rateNote("REQS", "ACTIVE"), units.Columns, "  ", "  "))
 	sb.WriteString("\n")
 }
 
@@ -159,20 +176,13 @@ func writeChecks(sb *strings.Builder, in *Input) {
 func writeFindings(sb *strings.Builder, in *Input) {
 	switch {
 	case len(in.Findings) > 0:
-		var b strings.Builder
-		_ = WriteFindings(&b, in.Findings) // a strings.Builder does not fail
-		for _, line := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
-			if line != "" {
-				sb.WriteString("  " + line)
-			}
-			sb.WriteString("\n")
-		}
+		_ = writeFindingsAt(sb, in.Findings, "  ") // a strings.Builder does not fail
 		sb.WriteString("\n")
 		if in.Healthy != nil {
-			sb.WriteString("  " + HealthyText(in.Healthy) + "\n\n")
+			sb.WriteString(wrap(HealthyText(in.Healthy), units.Columns, "  ", "    ") + "\n")
 		}
 	case in.Healthy != nil:
-		sb.WriteString("  " + HealthyText(in.Healthy) + "\n\n")
+		sb.WriteString(wrap(HealthyText(in.Healthy), units.Columns, "  ", "    ") + "\n")
 	}
 }
 
@@ -205,26 +215,10 @@ func kindOrder() []sample.Kind {
 	return out
 }
 
-// wrap breaks text into lines of at most width columns at spaces, the
-// first starting with first and the others with rest; a word longer than
-// a line stays whole.
+// wrap breaks text into lines of at most width columns with a hanging
+// indent: units.Wrap, the one wrapper every printed line goes through.
 func wrap(text string, width int, first, rest string) string {
-	var sb strings.Builder
-	line := first
-	fresh := true
-	for _, w := range strings.Fields(text) {
-		if !fresh && len([]rune(line))+1+len([]rune(w)) > width {
-			sb.WriteString(line + "\n")
-			line, fresh = rest, true
-		}
-		if !fresh {
-			line += " "
-		}
-		line += w
-		fresh = false
-	}
-	sb.WriteString(line + "\n")
-	return sb.String()
+	return units.Wrap(text, width, first, rest)
 }
 
 // vusPhrase says how many VUs the run had: an open model's pool is
