@@ -8,7 +8,6 @@ import (
 	"net"
 	"os"
 	"syscall"
-	"unsafe"
 )
 
 // rawIO reads and writes a plain TCP connection's socket with raw system
@@ -37,16 +36,16 @@ func (r *rawIO) init(nc net.Conn, sc syscall.Conn) {
 	}
 	r.rc, r.nc = rc, nc
 	r.readF = func(fd uintptr) bool {
-		n, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&r.p[0])), uintptr(len(r.p)))
+		n, e := sysRead(fd, r.p)
 		for e == syscall.EINTR { // retried at once: waiting for readiness could miss data already there
-			n, _, e = syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&r.p[0])), uintptr(len(r.p)))
+			n, e = sysRead(fd, r.p)
 		}
-		r.n, r.errno = int(n), e
+		r.n, r.errno = n, e
 		return e != syscall.EAGAIN
 	}
 	r.wrF = func(fd uintptr) bool {
 		for len(r.p) > 0 {
-			n, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&r.p[0])), uintptr(len(r.p)))
+			n, e := sysWrite(fd, r.p)
 			if e == syscall.EAGAIN {
 				return false // wait until writable, then write the rest
 			}
