@@ -12,6 +12,7 @@ import (
 	"github.com/loadlens/loadlens/internal/engine/h1/h1test"
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/sample"
+	"github.com/loadlens/loadlens/internal/testkit"
 )
 
 // nullSink drops everything: the benchmark measures the request path only.
@@ -148,7 +149,7 @@ func BenchmarkClosedIteration(b *testing.B) {
 	v.http.h1 = &h1Trip{client: h1.New(h1.Config{Dial: func(context.Context, string, string) (net.Conn, error) { return mc, nil }})}
 	ctx := context.Background()
 	b.ReportAllocs()
-	defer cpuMeter(b)()
+	defer testkit.CPUMeter(b)()
 	for b.Loop() {
 		if !v.iterate(ctx, time.Time{}) {
 			b.Fatal("iteration failed")

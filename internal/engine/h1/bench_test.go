@@ -5,6 +5,8 @@ import (
 	"net"
 	"testing"
 	"time"
+
+	"github.com/loadlens/loadlens/internal/testkit"
 )
 
 // loopConn answers every write with the same reply, without a socket, so
@@ -29,7 +31,7 @@ func BenchmarkParse(b *testing.B) {
 	req := &Request{Method: "GET", URL: []byte("http://bench.test/x?y=1"), Header: []byte("X-A: b\r\n"), KeepBody: true, Timeout: time.Second}
 	var resp Response
 	b.ReportAllocs()
-	defer cpuMeter(b)()
+	defer testkit.CPUMeter(b)()
 	for b.Loop() {
 		if err := cl.Do(req, &resp); err != nil {
 			b.Fatal(err)

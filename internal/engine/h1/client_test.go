@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/loadlens/loadlens/internal/engine/h1/h1test"
+	"github.com/loadlens/loadlens/internal/testkit"
 )
 
 // scheme is how a test server speaks: plain HTTP, or HTTP over TLS with a
@@ -335,7 +336,7 @@ func BenchmarkDo(b *testing.B) {
 	req := &Request{Method: "GET", URL: []byte(h1test.FixedServer(b) + "/x"), Timeout: time.Second}
 	var resp Response
 	b.ReportAllocs()
-	defer cpuMeter(b)()
+	defer testkit.CPUMeter(b)()
 	for b.Loop() {
 		if err := cl.Do(req, &resp); err != nil {
 			b.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/loadlens/loadlens/internal/engine/h1/h1test"
+	"github.com/loadlens/loadlens/internal/testkit"
 )
 
 // idleServer answers the first request on its first connection with ok,
@@ -115,7 +116,7 @@ func BenchmarkIdleCheck(b *testing.B) {
 	}
 	cn := cl.conns[0]
 	b.ReportAllocs()
-	defer cpuMeter(b)()
+	defer testkit.CPUMeter(b)()
 	for b.Loop() {
 		if !cn.idle.quiet() {
 			b.Fatalf("an idle connection with nothing sent looked busy: n=%d err=%v", cn.idle.n, cn.idle.err)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/loadlens/loadlens/internal/engine/h1/h1test"
+	"github.com/loadlens/loadlens/internal/testkit"
 )
 
 // tlsClient returns a client with the TLS configuration cfg.
@@ -471,7 +472,7 @@ func BenchmarkHandshake(b *testing.B) {
 			req := &Request{Method: "GET", URL: []byte(url + "/x"), Timeout: 5 * time.Second}
 			var resp Response
 			b.ReportAllocs()
-			defer cpuMeter(b)()
+			defer testkit.CPUMeter(b)()
 			for b.Loop() {
 				cl := tlsClient(cfg)
 				if err := cl.Do(req, &resp); err != nil {

@@ -1,17 +1,17 @@
 //go:build unix
 
-package engine
+package testkit
 
 import (
 	"syscall"
 	"testing"
 )
 
-// cpuMeter reports the process's user and system CPU time per iteration
+// CPUMeter reports the process's user and system CPU time per iteration
 // when the returned func runs (deferred at a benchmark's start): on a
 // shared machine, CPU time is steadier than wall time. It counts every
 // thread, an in-process test server's included.
-func cpuMeter(b *testing.B) func() {
+func CPUMeter(b *testing.B) func() {
 	var start syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &start)
 	return func() {
