@@ -57,21 +57,7 @@ func TestRawIOKeepsNetErrors(t *testing.T) {
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			ln, err := net.Listen("tcp", "127.0.0.1:0")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer ln.Close()
-			nc, err := net.DialTimeout("tcp", ln.Addr().String(), 5*time.Second)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer nc.Close()
-			p, err := ln.Accept()
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer p.Close()
+			nc, p := loopbackPair(t)
 			var r rawIO
 			r.init(nc, nc.(syscall.Conn))
 			if !r.ok() {
@@ -101,21 +87,7 @@ func TestRawIOKeepsNetErrors(t *testing.T) {
 // TestRawIOWritesAll: a write larger than the socket buffer waits for the
 // peer to read and returns only when all of it is written.
 func TestRawIOWritesAll(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	nc, err := net.DialTimeout("tcp", ln.Addr().String(), 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	p, err := ln.Accept()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	nc, p := loopbackPair(t)
 	nc.SetDeadline(time.Now().Add(10 * time.Second))
 	p.SetDeadline(time.Now().Add(10 * time.Second))
 	var r rawIO
@@ -134,4 +106,26 @@ func TestRawIOWritesAll(t *testing.T) {
 	if _, err := r.write([]byte("x")); !errors.Is(err, net.ErrClosed) {
 		t.Fatalf("a write after close returned %v, want net.ErrClosed", err)
 	}
+}
+
+// loopbackPair returns both ends of a TCP connection on 127.0.0.1, closed
+// when the test ends.
+func loopbackPair(t *testing.T) (client, server net.Conn) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	client, err = net.DialTimeout("tcp", ln.Addr().String(), 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { client.Close() })
+	server, err = ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { server.Close() })
+	return client, server
 }
