@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -25,22 +26,8 @@ scenarios:
     flow:
       - get: /l
 `, srv.URL), nil)
-	agents := startAgents(t, 2, token, nil)
 	// Cut agent 2's connection once it has sent a second, as its kernel does when the process dies.
-	cut := make(chan struct{})
-	cfg := Config{TestFile: path, Agents: addrsOf(agents), Token: token}
-	cfg.tap = func(agent string, snap []byte) {
-		var s metrics.Snapshot
-		if agent == "agent 2" && s.UnmarshalBinary(snap) == nil && s.Second == 1 {
-			select {
-			case <-cut:
-			default:
-				close(cut)
-				go agents[1].ln.cut()
-			}
-		}
-	}
-	res, out, err := coordinateTest(t, cfg)
+	agents, res, out, err := runEndingAgent2(t, path, func(a *testAgent) { a.ln.cut() })
 	if err != nil {
 		t.Fatalf("Coordinate: %v\n%s", err, out)
 	}
@@ -171,23 +158,9 @@ scenarios:
     flow:
       - get: /s
 `, srv.URL), nil)
-	agents := startAgents(t, 2, token, nil)
 	// Stop agent 2 itself once it has sent a second, as SIGTERM does: it
 	// ends its load cleanly and says so, which is no reason to call it done.
-	stopped := make(chan struct{})
-	cfg := Config{TestFile: path, Agents: addrsOf(agents), Token: token}
-	cfg.tap = func(agent string, snap []byte) {
-		var s metrics.Snapshot
-		if agent == "agent 2" && s.UnmarshalBinary(snap) == nil && s.Second == 1 {
-			select {
-			case <-stopped:
-			default:
-				close(stopped)
-				go agents[1].stop()
-			}
-		}
-	}
-	res, out, err := coordinateTest(t, cfg)
+	agents, res, out, err := runEndingAgent2(t, path, func(a *testAgent) { a.stop() })
 	if err != nil {
 		t.Fatalf("Coordinate: %v\n%s", err, out)
 	}
@@ -206,4 +179,21 @@ scenarios:
 	eventually(t, 10*time.Second, "agent 2 to say why it stopped", func() bool {
 		return strings.Contains(agents[1].out.String(), "agent stopped: context canceled: stopping the load")
 	})
+}
+
+// runEndingAgent2 runs the test at path over two agents and ends agent 2
+// with end once it has sent its second 1.
+func runEndingAgent2(t *testing.T, path string, end func(*testAgent)) ([]*testAgent, app.RunResult, string, error) {
+	t.Helper()
+	agents := startAgents(t, 2, token, nil)
+	var once sync.Once
+	cfg := Config{TestFile: path, Agents: addrsOf(agents), Token: token}
+	cfg.tap = func(agent string, snap []byte) {
+		var s metrics.Snapshot
+		if agent == "agent 2" && s.UnmarshalBinary(snap) == nil && s.Second == 1 {
+			once.Do(func() { go end(agents[1]) })
+		}
+	}
+	res, out, err := coordinateTest(t, cfg)
+	return agents, res, out, err
 }
