@@ -1,0 +1,52 @@
+package diagnose
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestTrialDefectsStayFixed checks each defect the outside trial of
+// 2026-11-24 reported against a run like the one that showed it: what the
+// finding must say, and what no finding may say.
+func TestTrialDefectsStayFixed(t *testing.T) {
+	cases := []struct {
+		name  string
+		in    func(t *testing.T) Input
+		kind  string
+		want  *expect
+		never []string // substrings no finding's title may hold
+	}{
+		{"D: a run its errors stopped after one whole failing second", abortedByErrors(false), KindErrorsAtLoad,
+			&expect{Critical, [2]int{2, 2}, [2]int{3, 3}, []string{"Errors from 0:02", "of requests failed, http_5xx 100%"}, nil}, nil},
+		{"D: one second of timeouts, 5% of the run", oneBadSecond, KindErrorsAtLoad,
+			&expect{Critical, [2]int{8, 8}, [2]int{8, 8}, []string{"Errors from 0:08", "100% of requests failed, timeout 100%"}, nil}, nil},
+		{"D: requests the stop interrupted are not the target's errors", abortedByErrors(true), KindErrorsAtLoad, nil, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			in := tc.in(t)
+			fs := Diagnose(in)
+			f, found := findKind(fs, tc.kind)
+			if tc.want == nil {
+				if found {
+					t.Fatalf("unexpected %s finding: %s", tc.kind, title(f))
+				}
+				return
+			}
+			if !found {
+				t.Fatalf("no %s finding; got %s", tc.kind, titles(fs))
+			}
+			checkFinding(t, f, tc.want)
+			if v := Healthy(in, fs); v != nil {
+				t.Errorf("a run with a %s finding is called healthy: %s", tc.kind, Join(v.Parts, v.Figures, rawValue))
+			}
+			for _, g := range fs {
+				for _, bad := range tc.never {
+					if strings.Contains(title(g), bad) {
+						t.Errorf("finding %q says %q", title(g), bad)
+					}
+				}
+			}
+		})
+	}
+}
