@@ -22,7 +22,7 @@ func synthetic() map[string]func(t *testing.T) Input {
 		"hikari": hikari(true), "hikari-busy": hikari(false), "go-sql": withRun(goSQL), "incident": incident, "healthy": healthyEverywhere,
 		"generator-cpu": generatorCPU(true), "generator-spike": generatorCPU(false),
 		"lagged": lagged(50*time.Millisecond, 10*time.Millisecond, 10, 11, 12, 13), "dropping": dropping, "dropping-slow": droppingSlow,
-		"erroring": erroring, "sporadic": sporadic, "not-found": notFound, "aborted-by-errors": abortedByErrors(false), "one-bad-second": oneBadSecond,
+		"erroring": erroring, "sporadic": sporadic, "not-found": notFound, "aborted-by-errors": abortedByErrors(false), "one-bad-second": oneBadSecond, "hanging-target": hangingTarget(true),
 		"vus-doubling": vusDoubling(modelVUs), "vus-healthy": vusHealthy, "drifting": drifting(40, 20*time.Millisecond),
 		"steady-noise": drifting(40, 0), "jvm-gc": jvmGC, "go-gc-rising": goGC(true),
 		"db-cpu":  withSeries(nodeCPU(0.46, 0.9, 15)),

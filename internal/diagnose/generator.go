@@ -23,6 +23,10 @@ const (
 	genLatencySame = 1.5  // the target's latency rose less than this while dropping
 	hostBusy       = 0.85 // of the host's CPUs, every process counted
 	hostSteal      = 0.10 // of the host's CPUs taken by the hypervisor
+	// genBehind is the scheduler lag p99 from which a pool held by the
+	// target's latency counts as held by a scheduler behind its schedule
+	// (the engine's onTimeBehind).
+	genBehind = 0.1 // s
 )
 
 // generatorBound finds the seconds in which loadlens itself, not the
@@ -320,16 +324,27 @@ func (c *context) hostBusyFinding(from, to int, stall string) (Finding, bool) {
 	return b.done(from, to), true
 }
 
-// generatorDrops checks for open-model iterations dropped for lack of a VU
-// while the target answered as fast as before: the VUs were too few for
-// the rate, so the target never saw the load the test asked for.
-func (c *context) generatorDrops(b *builder) ([]any, int, int, bool) {
+// dropEpisode returns the first whole seconds in which the open model
+// dropped iterations for lack of a VU, sustained.
+func (c *context) dropEpisode() (span, bool) {
 	dropping := func(i int) bool {
 		s := &c.secs[i]
 		return s.dropped >= 1 && s.dropped >= genDropShare*s.started
 	}
-	run, ok := firstRun(len(c.secs), genSeconds, dropping)
+	return firstRun(len(c.secs), genSeconds, dropping)
+}
+
+// generatorDrops checks for open-model iterations dropped for lack of a VU
+// while the target answered as fast as before and loadlens, not the
+// target, held the pool: the target never saw the load the test asked for.
+// Drops while every VU waited for the target are targetHeldVUs's.
+func (c *context) generatorDrops(b *builder) ([]any, int, int, bool) {
+	run, ok := c.dropEpisode()
 	if !ok {
+		return nil, 0, 0, false
+	}
+	from, to := c.secs[run.first].sec, c.secs[run.last].sec
+	if c.heldByTarget(from, to) {
 		return nil, 0, 0, false
 	}
 	lo := max(run.first-5, 0)
@@ -337,7 +352,6 @@ func (c *context) generatorDrops(b *builder) ([]any, int, int, bool) {
 		lo = run.first
 	}
 	hi := max(run.first-1, lo)
-	from, to := c.secs[run.first].sec, c.secs[run.last].sec
 	mean := c.client(SrcMean)
 	baseline := c.fig(mean, StatMedian, c.secs[lo].sec, c.secs[hi].sec, UnitDuration, "mean response time before the drops (median of the seconds)")
 	during := c.fig(mean, StatMedian, from, to, UnitDuration, "mean response time while dropping (median of the seconds)")
@@ -352,17 +366,31 @@ func (c *context) generatorDrops(b *builder) ([]any, int, int, bool) {
 		b.second(to, StatSecond, "the last dropping second"), ": no free VU")
 	b.evidence(du, "mean response time meanwhile ", du, ", before ", bl, ": the target was not slower")
 	b.evidence(vm, "VUs allocated: ", vm)
-	for _, h := range c.set.Find(GeneratorPoolHeld) {
-		src := c.ofSeries(h)
-		if !c.has(src, to) {
-			continue
-		}
-		why := heldWords(h.Label("reason"))
-		held := b.add(c.fig(src, StatMax, from, to, UnitCount, "the size the VU pool was held at"))
+	if held, why, ok := c.poolHeld(b, from, to, generatorHeld); ok {
 		b.evidence(held, "the VU pool was held at ", held, " by ", why)
 		return []any{d, " iterations dropped for lack of VUs, the pool held at ", held, " by ", why}, from, to, true
 	}
 	return []any{d, " iterations dropped for lack of VUs"}, from, to, true
+}
+
+// generatorHeld reports whether a pool held for reason was held by
+// loadlens itself: its CPU, or its running behind its schedule.
+func generatorHeld(reason string) bool {
+	return reason == "generator_cpu" || reason == "generator_behind"
+}
+
+// poolHeld adds the size the VU pool was held at between two seconds, for
+// the first reason that want accepts, and says what held it.
+func (c *context) poolHeld(b *builder, from, to int, want func(reason string) bool) (ref, string, bool) {
+	for _, h := range c.set.Find(GeneratorPoolHeld) {
+		src := c.ofSeries(h)
+		if !c.has(src, to) || !want(h.Label("reason")) {
+			continue
+		}
+		held := b.add(c.fig(src, StatMax, from, to, UnitCount, "the size the VU pool was held at"))
+		return held, heldWords(h.Label("reason")), true
+	}
+	return -1, "", false
 }
 
 // heldWords says what an open-model VU pool was held by, from the reason

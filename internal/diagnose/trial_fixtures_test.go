@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/loadlens/loadlens/internal/sample"
+	"github.com/loadlens/loadlens/internal/series"
 )
 
 // abortedByErrors is the trial's run stopped by its errors: 100/s against
@@ -33,4 +34,22 @@ func oneBadSecond(t *testing.T) Input {
 	secs := steady(20, 100, 3, 2*time.Millisecond)
 	secs[8].reqs[0].fail, secs[8].reqs[0].kind = 100, sample.Timeout
 	return Input{Run: build(t, layout(modelArrivalRate, "GET /x"), secs)}
+}
+
+// hangingTarget is the trial's `--rate 10 --timeout 500ms` against a
+// target that never answers: every request times out, the VUs all wait
+// for it, and the pool, held by max_vus (held true: recorded as
+// loadlens_vu_pool_held), drops arrivals from 0:00.
+func hangingTarget(held bool) func(t *testing.T) Input {
+	return func(t *testing.T) Input {
+		secs := make([]sec, 3)
+		for i := range secs {
+			secs[i] = sec{vus: 5, vusMax: 5, dropped: 2, reqs: []reqs{{n: 8, dur: even(500*time.Millisecond, 0.02), fail: 8, kind: sample.Timeout}}}
+		}
+		in := Input{Run: build(t, layout(modelArrivalRate, "GET /x"), secs)}
+		if held {
+			in.Series = append(in.Series, mk(GeneratorPoolHeld, series.Gauge, pts(0, 1, 5, 5, 5), "role", "generator", "target", "loadlens", "scenario", "s", "reason", "max_vus"))
+		}
+		return in
+	}
 }
