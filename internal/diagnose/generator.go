@@ -366,7 +366,7 @@ func (c *context) generatorDrops(b *builder) ([]any, int, int, bool) {
 		b.second(to, StatSecond, "the last dropping second"), ": no free VU")
 	b.evidence(du, "mean response time meanwhile ", du, ", before ", bl, ": the target was not slower")
 	b.evidence(vm, "VUs allocated: ", vm)
-	if held, why, ok := c.poolHeld(b, from, to, generatorHeld); ok {
+	if held, why, ok := c.poolHeld(b, from, to, func(string) bool { return true }); ok {
 		b.evidence(held, "the VU pool was held at ", held, " by ", why)
 		return []any{d, " iterations dropped for lack of VUs, the pool held at ", held, " by ", why}, from, to, true
 	}

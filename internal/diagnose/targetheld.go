@@ -2,31 +2,35 @@ package diagnose
 
 import "github.com/loadlens/loadlens/internal/sample"
 
+// targetShare is the share of the VU pool that requests in flight (Little's
+// law: throughput × mean response time) must fill for drops to be the
+// target's: half, so a hanging target that held 4 of 5 VUs counts, and a
+// pool that spends 100 ms thinking per 1 ms request does not.
+const targetShare = 0.5
+
 // heldByTarget reports whether the open model's drops between two seconds
-// came from a pool whose every VU waited for the target: held by max_vus
-// or the open-file limit, or by what the target's latency explains while
-// the scheduler kept its schedule, and never by loadlens's own CPU. A run
-// without the pool's series (an older run.db, the agents') is judged by
-// its failures: drops while most requests timed out waited for the target.
+// came from a pool whose VUs waited for the target. With the pool's series
+// (loadlens_vu_pool_held): held by max_vus, the open-file limit, or what
+// the target's latency explains while the scheduler kept its schedule,
+// never by loadlens's own CPU or lateness, and with at least targetShare
+// of the pool filled by requests in flight (a pool too small for its think
+// times is the test's limit, not the target's). Without them (an older
+// run.db, the agents'): when half the requests meanwhile timed out.
 func (c *context) heldByTarget(from, to int) bool {
-	var target, generator bool
+	pool := -1.0
 	for _, h := range c.set.Find(GeneratorPoolHeld) {
-		if !c.has(c.ofSeries(h), to) {
+		src := c.ofSeries(h)
+		if !c.has(src, to) {
 			continue
 		}
-		switch r := h.Label("reason"); {
-		case generatorHeld(r):
-			generator = true
-		case r == "latency" || r == "growth":
-			lag := aggregate(c.values(c.client(SrcLag)), StatMedian, from, to)
-			generator = generator || lag >= genBehind
-			target = target || lag < genBehind
-		case r != "":
-			target = true
+		r := h.Label("reason")
+		if generatorHeld(r) || ((r == "latency" || r == "growth") && aggregate(c.values(c.client(SrcLag)), StatMedian, from, to) >= genBehind) {
+			return false
 		}
+		pool = max(pool, aggregate(c.values(src), StatMax, from, to))
 	}
-	if target || generator {
-		return target && !generator
+	if pool > 0 {
+		return c.inFlight(from, to) >= targetShare*pool
 	}
 	var reqs, timeouts float64
 	for i := range c.secs {
@@ -36,6 +40,12 @@ func (c *context) heldByTarget(from, to int) bool {
 		}
 	}
 	return reqs > 0 && timeouts >= reqs/2
+}
+
+// inFlight is the requests in flight between two seconds by Little's law:
+// the median throughput times the median of the seconds' mean response time.
+func (c *context) inFlight(from, to int) float64 {
+	return aggregate(c.values(c.client(SrcRequests)), StatMedian, from, to) * aggregate(c.values(c.client(SrcMean)), StatMedian, from, to)
 }
 
 // targetHeldVUs finds an open-model run that dropped iterations because
@@ -77,7 +87,10 @@ func targetHeldVUs(c *context) []Finding {
 	if ok {
 		b.evidence(held, "the VU pool was held at ", held, " by ", why, " while every VU waited for a response")
 	}
-	b.evidence(mean, "mean response time meanwhile ", mean, "; ", failed, " of ", reqs, b.noun(reqs, " request failed", " requests failed"))
+	x := b.add(c.fig(c.client(SrcRequests), StatMedian, from, to, UnitReqPerSec, "throughput while dropping (median)"))
+	flight := b.derive(StatProduct, UnitNumber, "requests in flight while dropping (Little's law: throughput × mean response time)", x, mean)
+	b.evidence(flight, "requests in flight meanwhile: ", flight, " (", x, " × a mean response time of ", mean, "): the VUs waited for the target's responses")
+	b.evidence(failed, failed, " of ", reqs, b.noun(reqs, " request failed meanwhile", " requests failed meanwhile"))
 	if t := c.client(SrcFailed, "kind", sample.Timeout.String()); aggregate(c.values(t), StatSum, from, to) > 0 {
 		n := b.add(c.fig(t, StatSum, from, to, UnitCount, "requests that timed out while dropping"))
 		b.evidence(n, n, b.noun(n, " request timed out: the target did not answer within the timeout", " requests timed out: the target did not answer within the timeout"))
