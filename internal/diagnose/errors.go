@@ -101,7 +101,8 @@ func errorsAtLoad(c *context) []Finding {
 	if c.open {
 		load = []any{b.add(c.fig(c.client(SrcOffered), StatValue, from, from, UnitReqPerSec, "offered in the first failing second")), " offered"}
 	} else if from > c.first {
-		load = append(load, " with ", b.add(c.fig(c.client(SrcVUsAvg), StatValue, from, from, UnitCount, "active VUs over the first failing second")), " VUs")
+		n := b.add(c.fig(c.client(SrcVUsAvg), StatValue, from, from, UnitCount, "active VUs over the first failing second"))
+		load = append(load, " with ", n, b.noun(n, " VU", " VUs"))
 	}
 
 	// The highest throughput before the errors, over whole seconds.
