@@ -23,6 +23,7 @@ func synthetic() map[string]func(t *testing.T) Input {
 		"generator-cpu": generatorCPU(true), "generator-spike": generatorCPU(false),
 		"lagged": lagged(50*time.Millisecond, 10*time.Millisecond, 10, 11, 12, 13), "dropping": dropping, "dropping-slow": droppingSlow,
 		"erroring": erroring, "sporadic": sporadic, "not-found": notFound, "aborted-by-errors": abortedByErrors(false), "one-bad-second": oneBadSecond, "hanging-target": hangingTarget(true),
+		"starved-open": starvedOpen(1, 2), "starved-spare-cpus": starvedVUs(1.0, 0, 1, 2, 3, 4, 5, 6, 7), "cpu-held-drops": cpuHeldDrops,
 		"vus-doubling": vusDoubling(modelVUs), "vus-healthy": vusHealthy, "drifting": drifting(40, 20*time.Millisecond),
 		"steady-noise": drifting(40, 0), "jvm-gc": jvmGC, "go-gc-rising": goGC(true),
 		"db-cpu":  withSeries(nodeCPU(0.46, 0.9, 15)),
