@@ -2,14 +2,20 @@ package e2e
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // hangingServer accepts, reads each request's head, counts it and never
@@ -92,5 +98,42 @@ func TestAHangingTargetShowsAsTimeoutsNotDrops(t *testing.T) {
 	flat := strings.Join(strings.Fields(r.stdout), " ")
 	if strings.Contains(flat, "The load generator is the bottleneck") || !strings.Contains(flat, "Every request failed") {
 		t.Errorf("the run blames the generator, or does not name the target's timeouts:\n%s", r.stdout)
+	}
+}
+
+// TestAGeneratorStarvedByAHogIsNamed is trial defect A: loadlens shares
+// its one CPU with two processes that never block (`taskset -c 1`), so it
+// waits for a CPU about twice as long as it runs, against a target that
+// answers at once. The closed model has no schedule to be late on, and
+// the run used to say "no bottleneck found"; a finding must name the wait.
+func TestAGeneratorStarvedByAHogIsNamed(t *testing.T) {
+	taskset, err := exec.LookPath("taskset")
+	if err != nil || runtime.NumCPU() < 2 {
+		if os.Getenv("LOADLENS_CI") != "" {
+			t.Fatalf("taskset (util-linux) and 2 CPUs are needed: %v, %d CPUs", err, runtime.NumCPU())
+		}
+		t.Skipf("needs taskset and 2 CPUs: %v, %d CPUs", err, runtime.NumCPU())
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer srv.Close()
+	for range 2 {
+		hog := exec.Command(taskset, "-c", "1", "sh", "-c", "while :; do :; done")
+		if err := hog.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { hog.Process.Kill(); hog.Wait() })
+	}
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, taskset, "-c", "1", binary, "run", srv.URL+"/", "--vus", "10", "--duration", "5s", "--no-dashboard", "--quiet", "--results", "results")
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	flat := strings.Join(strings.Fields(string(out)), " ")
+	if strings.Contains(flat, "no bottleneck found") || !strings.Contains(flat, "waited for a CPU") {
+		t.Errorf("the starved run does not name loadlens's wait for a CPU:\n%s", out)
 	}
 }
