@@ -446,7 +446,7 @@ func heldWords(reason string) string {
 	case "open_files":
 		return "the process's open-file limit"
 	case "generator_cpu":
-		return "loadlens's own CPU, used up"
+		return "loadlens's own CPU, used up or taken by other processes"
 	case "generator_behind":
 		return "loadlens running behind its schedule"
 	case "latency":
