@@ -203,7 +203,34 @@ func writeThresholds(sb *strings.Builder, in *Input) {
 		rows = append(rows, []string{mark + " " + res.Key, res.Expr, obs})
 	}
 	table(sb, "  ", "lll", rows)
+	writeJudged(sb, in)
 	sb.WriteString("\n")
+}
+
+// writeJudged says which requests each latency threshold judged, and how
+// failed ones count, so a passing p(95) over failed requests is never
+// read as a healthy target.
+func writeJudged(sb *strings.Builder, in *Input) {
+	any := false
+	for i, res := range in.Results {
+		t := &in.Thresholds[i]
+		ev, ok := in.Run.LatencyEvidence(t)
+		if !ok || res.Reason != "" {
+			continue
+		}
+		any = true
+		failedPart := "none failed"
+		if n := ev.Failed(); n > 0 {
+			failedPart = units.CountOf(n, "failed", "failed") + " (" + units.Percent(ratio(n, ev.Sent)) + ")"
+		}
+		sb.WriteString(wrap("judged: "+res.Key+" "+res.Expr+" over "+units.CountOf(ev.Sent, "request", "requests")+", "+strings.ReplaceAll(failedPart, " ", units.Keep),
+			units.Columns, "  ", "    "))
+	}
+	if any {
+		sb.WriteString(wrap("A latency threshold judges every request its filter selects, a failed one with the time it took (as k6's "+
+			"http_req_duration does); it fails when none succeeded, and a percentile (med, max) when more failed than it leaves out.",
+			units.Columns, "  ", "  "))
+	}
 }
 
 // kindOrder lists failure kinds for summaries, skipping OK.
