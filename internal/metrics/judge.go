@@ -19,6 +19,9 @@ import (
 func (r *Run) Evaluate(t *threshold.Threshold) threshold.Result {
 	v, ok := r.Observe(t)
 	res := t.Evaluate(v, ok)
+	if what := missing(t.Metric); !ok && what != "" {
+		res.Reason += ": " + what
+	}
 	ev, judged := r.LatencyEvidence(t)
 	if !judged {
 		return res
@@ -122,6 +125,23 @@ func budget(t *threshold.Threshold) (float64, bool) {
 		return 0, true
 	}
 	return 0, false
+}
+
+// missing says what a metric with no data lacked, for its reason.
+func missing(metric string) string {
+	switch metric {
+	case "http_req_connecting":
+		return "no new connection"
+	case "http_req_tls_handshaking":
+		return "no TLS handshake"
+	case "checks":
+		return "no check ran"
+	case "http_req_failed", "http_reqs", "http_req_duration", "http_req_waiting":
+		return "no request sent"
+	case "iteration_duration":
+		return "no iteration completed"
+	}
+	return ""
 }
 
 // isRequestLatency reports whether a metric is a time of each request.

@@ -103,8 +103,10 @@ func TestEvaluateFailsWhatItCannotJudge(t *testing.T) {
 			runOf(outcome{0, sample.Timeout, 3}), true, ""},
 		{"the failure rate fails on its own value", "http_req_failed", "rate<0.01",
 			runOf(outcome{0, sample.Timeout, 3}), false, ""},
-		{"a failure rate with nothing sent has no data", "http_req_failed", "rate<0.01", runOf(), false, "no data"},
-		{"checks that never ran have no data", "checks", "rate>0.99", runOf(outcome{0, sample.OK, 3}), false, "no data"},
+		{"a failure rate with nothing sent has no data", "http_req_failed", "rate<0.01", runOf(), false, "no data: no request sent"},
+		{"checks that never ran have no data", "checks", "rate>0.99", runOf(outcome{0, sample.OK, 3}), false, "no data: no check ran"},
+		{"tls without a handshake has no data", "http_req_tls_handshaking", "avg<1s", runOf(outcome{0, sample.OK, 3}), false, "no data: no TLS handshake"},
+		{"iteration_duration without an iteration has no data", "iteration_duration", "avg<1s", runOf(outcome{0, sample.OK, 3}), false, "no data: no iteration completed"},
 		{"a counter at 0 is data", "dropped_iterations", "count<1", runOf(outcome{0, sample.OK, 3}), true, ""},
 		{"an endpoint never requested counts 0", `http_reqs{endpoint:"GET /item/{id}"}`, "count<1", runOf(outcome{0, sample.OK, 3}), true, ""},
 		{"no request sent fails a count above 0 on its value", "http_reqs", "count>0", runOf(), false, ""},
@@ -123,7 +125,7 @@ func TestEvaluateFailsWhatItCannotJudge(t *testing.T) {
 			if got.Pass != tt.wantPass || got.Reason != tt.wantReason || got.Key != tt.key || got.Expr != tt.expr {
 				t.Errorf("Evaluate = %+v, want pass %v reason %q", got, tt.wantPass, tt.wantReason)
 			}
-			if nothing := got.Reason == "no data" || strings.HasPrefix(got.Reason, "no request sent"); got.NothingYet != nothing {
+			if nothing := strings.HasPrefix(got.Reason, "no data") || strings.HasPrefix(got.Reason, "no request sent"); got.NothingYet != nothing {
 				t.Errorf("NothingYet = %v for reason %q", got.NothingYet, got.Reason)
 			}
 		})
