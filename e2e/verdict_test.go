@@ -123,7 +123,7 @@ func runJudged(t *testing.T, received *atomic.Int64, signal os.Signal, args ...s
 // about its exit code disagrees with the code it exited with.
 func checkExitWords(t *testing.T, r judgedRun) {
 	t.Helper()
-	for _, m := range regexp.MustCompile(`exit code (?:is still )?(\d+)`).FindAllStringSubmatch(r.flat, -1) {
+	for _, m := range regexp.MustCompile(`exit code:? (?:is still )?(\d+)`).FindAllStringSubmatch(r.flat, -1) {
 		if said, _ := strconv.Atoi(m[1]); said != r.code {
 			t.Errorf("the summary says %q; the exit code is %d:\n%s", m[0], r.code, r.stdout)
 		}
@@ -253,9 +253,9 @@ func TestEveryExitCodeIsSaidTruly(t *testing.T) {
 		{"every request failed, a threshold", received, nil, []string{refusedURL(t), "--vus", "2", "--duration", "1s",
 			"--threshold", "http_req_failed: rate<0.5"}, 99, "FAIL: 1 of 1 threshold failed"},
 		{"SIGINT, threshold passing", received, syscall.SIGINT, []string{base + "/ok", "--rate", "50", "--duration", "60s",
-			"--threshold", "p(95)<5s"}, 1, "INTERRUPTED: stopped before its end (Ctrl-C or SIGTERM); on what ran, its threshold passed (exit code 1)"},
+			"--threshold", "p(95)<5s"}, 1, "INTERRUPTED: stopped before its end (Ctrl-C or SIGTERM); on what ran, its threshold passed (the run's exit code: 1)"},
 		{"SIGTERM, threshold failing", received, syscall.SIGTERM, []string{base + "/ok", "--rate", "50", "--duration", "60s",
-			"--threshold", "p(95)<1us"}, 99, "INTERRUPTED: stopped before its end (Ctrl-C or SIGTERM); on what ran, 1 of 1 threshold failed (exit code 99)"},
+			"--threshold", "p(95)<1us"}, 99, "INTERRUPTED: stopped before its end (Ctrl-C or SIGTERM); on what ran, 1 of 1 threshold failed (the run's exit code: 99)"},
 		{"SIGINT, every request failed, no thresholds", heard, syscall.SIGINT, []string{silent, "--rate", "50", "--duration", "60s",
 			"--timeout", "100ms"}, 1, "ALL FAILED: every one of the"},
 	}

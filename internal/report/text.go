@@ -98,10 +98,19 @@ func verdictLine(in *Input) string {
 	default:
 		judged = fmt.Sprintf("%d of %s failed", failedN, units.CountOf(n, "threshold", "thresholds"))
 	}
-	exit := fmt.Sprintf(" (exit code %d)", in.ExitCode)
+	exit := fmt.Sprintf(" (the run's exit code: %d)", in.ExitCode) // also true when loadlens summary reprints it
+	unwritten := ""                                                // a completed run exits 1 when one of its outputs could not be written (app.ExitAfter)
+	if in.ExitCode != 0 {
+		unwritten = "; an output could not be written" + exit
+	}
 	switch v := Verdict(in); v {
+	case VerdictNoThresholds:
+		if unwritten != "" {
+			return "An output could not be written" + exit
+		}
+		return ""
 	case VerdictPass:
-		return "PASS: " + units.Plural(n, "1 threshold", "all "+units.CountOf(n, "threshold", "thresholds")) + " passed"
+		return "PASS: " + units.Plural(n, "1 threshold", "all "+units.CountOf(n, "threshold", "thresholds")) + " passed" + unwritten
 	case VerdictFail:
 		if in.Status == "aborted" {
 			return "FAIL: " + judged + "; abort_on_fail stopped the run" + exit

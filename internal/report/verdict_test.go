@@ -35,24 +35,26 @@ func TestVerdictSaysHowTheRunEnded(t *testing.T) {
 		{"completed, no thresholds, all failed", "completed", nil, 0, VerdictNoThresholds,
 			"No thresholds were set, so the exit code is still 0", []string{"PASS", "FAIL:"}, true, true},
 		{"interrupted, passed", "interrupted", pass, 1, VerdictInterrupted,
-			"INTERRUPTED: stopped before its end (Ctrl-C or SIGTERM); on what ran, its threshold passed (exit code 1)", []string{"PASS"}, false, false},
+			"INTERRUPTED: stopped before its end (Ctrl-C or SIGTERM); on what ran, its threshold passed (the run's exit code: 1)", []string{"PASS"}, false, false},
 		{"interrupted, failed", "interrupted", fail, 99, VerdictInterrupted,
-			"INTERRUPTED: stopped before its end (Ctrl-C or SIGTERM); on what ran, 1 of 1 threshold failed (exit code 99)", []string{"PASS"}, false, false},
+			"INTERRUPTED: stopped before its end (Ctrl-C or SIGTERM); on what ran, 1 of 1 threshold failed (the run's exit code: 99)", []string{"PASS"}, false, false},
 		{"interrupted, no thresholds, all failed", "interrupted", nil, 1, VerdictInterrupted,
-			"ALL FAILED: every one of the 60 requests failed. INTERRUPTED: stopped before its end (Ctrl-C or SIGTERM) (exit code 1)",
+			"ALL FAILED: every one of the 60 requests failed. INTERRUPTED: stopped before its end (Ctrl-C or SIGTERM) (the run's exit code: 1)",
 			[]string{"still 0", "PASS"}, false, true},
-		{"run failed, passed", "failed", pass, 1, VerdictRunFailed, "RUN FAILED: an error stopped the run; on what ran, its threshold passed (exit code 1)",
+		{"run failed, passed", "failed", pass, 1, VerdictRunFailed, "RUN FAILED: an error stopped the run; on what ran, its threshold passed (the run's exit code: 1)",
 			[]string{"PASS"}, false, false},
-		{"incomplete", "incomplete", fail, 1, VerdictIncomplete, "INCOMPLETE: the results are not all kept; on what ran, 1 of 1 threshold failed (exit code 1)",
+		{"incomplete", "incomplete", fail, 1, VerdictIncomplete, "INCOMPLETE: the results are not all kept; on what ran, 1 of 1 threshold failed (the run's exit code: 1)",
 			[]string{"PASS"}, false, false},
-		{"aborted by a threshold", "aborted", fail, 99, VerdictFail, "FAIL: 1 of 1 threshold failed; abort_on_fail stopped the run (exit code 99)",
+		{"aborted by a threshold", "aborted", fail, 99, VerdictFail, "FAIL: 1 of 1 threshold failed; abort_on_fail stopped the run (the run's exit code: 99)",
 			[]string{"PASS"}, false, false},
 		{"aborted, passing on the whole run", "aborted", pass, 1, VerdictAborted,
-			"ABORTED: abort_on_fail stopped the run; on what ran, its threshold passed (exit code 1)", []string{"PASS"}, false, false},
+			"ABORTED: abort_on_fail stopped the run; on what ran, its threshold passed (the run's exit code: 1)", []string{"PASS"}, false, false},
 		{"completed, no thresholds, a report not written", "completed", nil, 1, VerdictNoThresholds,
-			"ALL FAILED: every one of the 60 requests failed.", []string{"still 0"}, true, true},
+			"ALL FAILED: every one of the 60 requests failed. An output could not be written (the run's exit code: 1)", []string{"still 0"}, true, true},
+		{"completed, passed, a report not written", "completed", pass, 1, VerdictPass,
+			"PASS: 1 threshold passed; an output could not be written (the run's exit code: 1)", nil, true, false},
 	}
-	exitRe := regexp.MustCompile(`exit code (\d+)`)
+	exitRe := regexp.MustCompile(`exit code:? (\d+)`)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			in := deadRun(t)
