@@ -98,8 +98,10 @@ func verdictLine(in *Input) string {
 	default:
 		judged = fmt.Sprintf("%d of %s failed", failedN, units.CountOf(n, "threshold", "thresholds"))
 	}
-	exit := fmt.Sprintf(" (the run's exit code: %d)", in.ExitCode) // also true when loadlens summary reprints it
-	unwritten := ""                                                // a completed run exits 1 when one of its outputs could not be written (app.ExitAfter)
+	// "the run's": also true when loadlens summary reprints it.
+	exit := fmt.Sprintf(" (the run's exit code: %d)", in.ExitCode)
+	// A completed run exits 1 when one of its outputs could not be written (app.ExitAfter).
+	unwritten := ""
 	if in.ExitCode != 0 {
 		unwritten = "; an output could not be written" + exit
 	}
