@@ -53,7 +53,7 @@ func TestCompareShortRuns(t *testing.T) {
 		{"2 runs against 1", []string{runs[0], runs[1], "vs", runs[2]}, 0,
 			[]string{"not testable: 2 runs against 1 leave 1 degree of freedom"}},
 		{"strict", append([]string{runs[0], runs[1], "--strict"}, gates...), 99,
-			[]string{"✗ p(95) +10%", "not judged", "fails with --strict"}},
+			[]string{"✗ p(95) +10%", "not judged", "✗ not judged fails with --strict"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

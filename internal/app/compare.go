@@ -116,7 +116,7 @@ func gateLines(results []compare.GateResult, strict bool) string {
 	}
 	switch {
 	case notJudged && strict:
-		b.WriteString(units.Wrap("? a gate whose change is not testable fails with --strict: run longer, more runs a side, or gate on a figure the runs resolve.", units.Columns, "", "  "))
+		b.WriteString(units.Wrap("✗ not judged fails with --strict: the change is not testable; run longer, more runs a side, or gate on a figure the runs resolve.", units.Columns, "", "  "))
 	case notJudged:
 		b.WriteString(units.Wrap("? not judged: the change is not testable, so the gate neither passes nor fails it (exit 0); --strict fails it.", units.Columns, "", "  "))
 	}
