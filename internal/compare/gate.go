@@ -189,8 +189,9 @@ func gateAmount(m Metric, amount float64, unit string) (float64, bool, error) {
 func (g Gate) String() string { return g.Expr }
 
 // Check judges every gate for every group against the baseline (see judge
-// for when one fails); a gate that cannot be judged at all fails too: a
-// gate that silently passes on a typo is no gate.
+// for when one fails). A gate whose figure is missing (no data, an unknown
+// endpoint) fails: a gate that silently passes on a typo is no gate. One
+// whose change is not testable is NotJudged: it fails only when strict.
 func (r *Report) Check(gates []Gate) []GateResult {
 	var out []GateResult
 	for _, g := range gates {
