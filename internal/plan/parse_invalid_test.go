@@ -106,6 +106,7 @@ func TestParseInvalid(t *testing.T) {
 				"5:5: scenarios.s.rate: rate needs duration (how long to hold it), or use start_rate with stages"},
 		{"step key typo", head + "      - get: /x\n        heders: {A: b}\n", `8:9: scenarios.s.flow[0].heders: unknown key "heders"; did you mean "headers"? (allowed: get, post, put, patch, delete, head, options, method, path, name, query, headers, timeout, expect_status, redirects, max_body, json, form, body, check, extract, think)`},
 		{"think with other keys", head + getX + "      - think: 1s\n        name: pause\n", `9:9: scenarios.s.flow[1].name: a think step has no other keys; "name" belongs on a request step`},
+		{"unclosed template after an unknown name", head + "      - get: \"http://127.0.0.1:1/{{ user \"\n", `7:34: scenarios.s.flow[0].get: unterminated {{: no closing }}`},
 		{"duration too large", head + getX + "      - think: 9999999999h\n", `8:16: scenarios.s.flow[1].think: duration "9999999999h" is too large: at most 2562047h (about 292 years)`},
 		{"duration too large in its sum", head + getX + "      - think: 2562047h1h\n", `8:16: scenarios.s.flow[1].think: duration "2562047h1h" is too large: at most 2562047h (about 292 years)`},
 		{"misspelt huge duration", head + getX + "      - think: 9999999999x\n", `8:16: scenarios.s.flow[1].think: bad duration "9999999999x" (use 500ms, 2s, 1m)`},
