@@ -47,7 +47,6 @@ func rawServer(t *testing.T, head, body string) string {
 	return "http://" + ln.Addr().String() + "/"
 }
 
-
 // TestStatusesOutsideHTTPAreMalformed: a status HTTP does not define (600,
 // 999, 099) is a malformed response, kind other, never a 5xx or a success;
 // 100 to 599 keep their classes.
