@@ -1,10 +1,9 @@
 package metrics
 
 import (
-	"fmt"
-
 	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/threshold"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // Evaluate judges a threshold on the run as it stands: the one judgement
@@ -19,7 +18,7 @@ func (r *Run) Evaluate(t *threshold.Threshold) threshold.Result {
 	res := t.Evaluate(v, ok)
 	if sent, answered := r.latencyEvidence(t); sent > 0 && answered == 0 {
 		res.Pass = false
-		res.Reason = fmt.Sprintf("no completed request (%d sent)", sent)
+		res.Reason = "no completed request (" + units.Count(sent) + " sent)"
 	}
 	return res
 }
