@@ -9,7 +9,7 @@ import (
 // TestOneVUIsSingular: the healthy statement of a one-VU run says "1 VU".
 func TestOneVUIsSingular(t *testing.T) {
 	for _, c := range []struct {
-		vus        int64
+		vus       int64
 		want, not string
 	}{
 		{1, "with 1 VU (at ", "1 VUs"},
