@@ -94,6 +94,9 @@ func (v *vu) request(ctx context.Context, r *plan.Request, intended time.Time) e
 			s.Err = "unexpected status " + s.Err
 		}
 	}
+	if r.NeedBody && h.resp.decodeBody(r.MaxBody) {
+		s.Truncated = true
+	}
 	v.record(s)
 	v.evaluate(r, &h.resp, s.End)
 	return nil
