@@ -16,7 +16,7 @@ var failureWords = [sample.NumKinds]struct{ what, means string }{
 	sample.ConnReset:   {"connection reset", "the target closed or reset every connection before its answer was complete"},
 	sample.DNS:         {"DNS failure", "the host name does not resolve"},
 	sample.TLS:         {"TLS failure", "the TLS handshake failed (certificate, name or protocol)"},
-	sample.Other:       {"transport error", "no request got through; see the error samples"},
+	sample.Other:       {"transport error or malformed response", "no request got through; see the error samples"},
 	sample.Interrupted: {"cut off by the end of the run", "no response came before the run ended: the target accepted the requests but did not answer"},
 	sample.Redirect:    {"redirect failure", "the redirects did not end at a host the test allows (a loop, too many hops, or another host)"},
 }

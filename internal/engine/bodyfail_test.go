@@ -66,9 +66,9 @@ func TestBodyFailuresSayTheHeadArrived(t *testing.T) {
 		kind sample.Kind
 		msg  string // %d: the bytes the server sent
 	}{
-		{"hang", sample.Timeout, "request timeout (300ms) while reading the body (the headers had arrived; %d bytes in all)"},
-		{"reset", sample.ConnReset, "connection reset while reading the body (the headers had arrived; %d bytes in all)"},
-		{"close", sample.ConnReset, "connection closed while reading the body (the headers had arrived; %d bytes in all)"},
+		{"hang", sample.Timeout, "request timeout (300ms) reading the body (%d B received)"},
+		{"reset", sample.ConnReset, "connection reset reading the body (%d B received)"},
+		{"close", sample.ConnReset, "connection closed reading the body (%d B received)"},
 	} {
 		for _, cl := range clients() {
 			t.Run(c.end+"/"+cl.name, func(t *testing.T) {

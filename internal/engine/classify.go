@@ -50,7 +50,7 @@ func validStatus(status int) bool { return status >= 100 && status <= 599 }
 // malformedStatus is the error message of a status validStatus rejects,
 // worded as the lean client's malformed-response errors are.
 func malformedStatus(status int) string {
-	return "malformed HTTP response: status code " + strconv.Itoa(status) + " is not an HTTP status (100 to 599)"
+	return "malformed HTTP response: status " + strconv.Itoa(status) + " (not 100–599)"
 }
 
 // shortMessage drops net/http's `Get "http://...": ` prefix: the endpoint is

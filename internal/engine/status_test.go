@@ -56,9 +56,9 @@ func TestStatusesOutsideHTTPAreMalformed(t *testing.T) {
 		kind   sample.Kind
 		msg    string // what the error sample says, "" for none
 	}{
-		{"999", sample.Other, "malformed HTTP response: status code 999 is not an HTTP status (100 to 599)"},
-		{"600", sample.Other, "malformed HTTP response: status code 600 is not an HTTP status (100 to 599)"},
-		{"099", sample.Other, "malformed HTTP response: status code"}, // the lean client rejects it, net/http passes 99 on
+		{"999", sample.Other, "malformed HTTP response: status 999 (not 100–599)"},
+		{"600", sample.Other, "malformed HTTP response: status 600 (not 100–599)"},
+		{"099", sample.Other, "malformed HTTP response: status"}, // the lean client rejects it, net/http passes 99 on
 		{"599", sample.HTTP5xx, "599 Odd"},
 		{"500", sample.HTTP5xx, "500 Odd"},
 		{"404", sample.HTTP4xx, "404 Odd"},
