@@ -183,6 +183,7 @@ func writeFailures(sb *strings.Builder, in *Input) {
 			if len(sampleMsg) > 60 {
 				sampleMsg = sampleMsg[:57] + "..."
 			}
+			sampleMsg = units.Escape(sampleMsg) // the target wrote it: no terminal controls
 			rows = append(rows, []string{g.Kind.String(), units.Count(g.Count), endpointLabel(in.Run, i),
 				units.Span(g.First, g.Last), sampleMsg})
 		}
