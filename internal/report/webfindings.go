@@ -35,7 +35,7 @@ type FindingView struct {
 // computed from run.db.
 type FigureView struct {
 	Text  string  `json:"text"`  // the value as the title and evidence print it
-	Value float64 `json:"value"` // in the unit's base: seconds, a fraction, cores
+	Value Num     `json:"value"` // in the unit's base: seconds, a fraction, cores
 	Unit  string  `json:"unit"`
 	What  string  `json:"what"`
 	Basis string  `json:"basis"` // how it was computed: statistic, source and seconds
@@ -60,7 +60,7 @@ func NewDiagnosis(fs []diagnose.Finding, healthy *diagnose.Verdict) Diagnosis {
 			v.Evidence = append(v.Evidence, EvidenceView{At: units.Clock(e.Sec), Text: EvidenceText(f, e), Source: evidenceBasis(f.Figures, e)})
 		}
 		for i, g := range f.Figures {
-			v.Figures = append(v.Figures, FigureView{Text: FigureText(g), Value: round6(g.Value), Unit: g.Unit.String(), What: g.What,
+			v.Figures = append(v.Figures, FigureView{Text: FigureText(g), Value: Num(round6(g.Value)), Unit: g.Unit.String(), What: g.What,
 				Basis: Basis(f.Figures, i)})
 		}
 		d.Findings = append(d.Findings, v)
