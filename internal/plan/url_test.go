@@ -57,8 +57,8 @@ func TestFromURL(t *testing.T) {
 		}},
 		{"constant rate", URLOptions{URL: "http://h/x", Rate: 100}, func(t *testing.T, p *Plan) {
 			l := p.Scenarios[0].Load
-			if l.StartRate != 100 || !reflect.DeepEqual(l.Stages, []Stage{{10 * time.Second, 100}}) || l.MaxVUs != 6000 {
-				t.Errorf("load %+v, want 100/s for 10s and max_vus 6000", l)
+			if l.StartRate != 100 || !reflect.DeepEqual(l.Stages, []Stage{{10 * time.Second, 100}}) || l.MaxVUs != 6100 { // 100/s × (60s + 1s of slack)
+				t.Errorf("load %+v, want 100/s for 10s and max_vus 6100", l)
 			}
 		}},
 		{"vus with ramp", URLOptions{URL: "http://h/x", VUs: 20, Ramp: 10 * time.Second}, func(t *testing.T, p *Plan) {
