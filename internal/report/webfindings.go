@@ -34,11 +34,11 @@ type FindingView struct {
 // FigureView is one number a finding states, as it reads and as it was
 // computed from run.db.
 type FigureView struct {
-	Text  string  `json:"text"`  // the value as the title and evidence print it
-	Value Num     `json:"value"` // in the unit's base: seconds, a fraction, cores
-	Unit  string  `json:"unit"`
-	What  string  `json:"what"`
-	Basis string  `json:"basis"` // how it was computed: statistic, source and seconds
+	Text  string `json:"text"`  // the value as the title and evidence print it
+	Value Num    `json:"value"` // in the unit's base: seconds, a fraction, cores
+	Unit  string `json:"unit"`
+	What  string `json:"what"`
+	Basis string `json:"basis"` // how it was computed: statistic, source and seconds
 }
 
 // EvidenceView is one piece of a finding's evidence.
