@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -15,14 +17,14 @@ import (
 func WriteCompareText(w io.Writer, r *compare.Report) error {
 	var b strings.Builder
 	b.WriteString("Runs (" + r.Groups[0].Name + " is the baseline)\n")
-	var runRows [][]string
+	runRows := [][]string{{"", "RUN", "MODEL", "COMPARED"}}
 	for _, ri := range r.Runs {
 		runRows = append(runRows, []string{ri.Label + mark(r.Groups[ri.Group]), ri.Name, ri.Model, partText(ri)})
 	}
-	table(&b, "  ", "", runRows)
+	table(&b, "  ", "lmll", runRows)
 	for _, ri := range r.Runs {
 		if ri.Note != "" {
-			fmt.Fprintf(&b, "  %s: %s\n", ri.Label, ri.Note)
+			b.WriteString(wrapAfter("  "+ri.Label+": ", ri.Note, units.Columns))
 		}
 	}
 	if len(r.Scaling) > 0 {
@@ -31,9 +33,14 @@ func WriteCompareText(w io.Writer, r *compare.Report) error {
 			b.WriteString(wrapAfter("  "+s.Group+": ", s.Text, 100))
 		}
 	}
+	var untested []string // why changes were not tested, each marked once in every table
 	for _, row := range r.Rows {
-		b.WriteString("\n" + row.Name + "\n")
-		table(&b, "  ", "l"+strings.Repeat("r", 2*len(r.Groups)), tableCells(r, row))
+		b.WriteString("\n" + units.Middle(row.Name, units.Columns) + "\n")
+		cells, marks := textCells(r, row, &untested)
+		table(&b, "  ", "l"+strings.Repeat("r", 2*len(r.Groups)), cells)
+		for _, k := range marks {
+			b.WriteString(wrapAfter("  "+footMark(k)+" ", "not tested: "+untested[k], units.Columns))
+		}
 	}
 	b.WriteString("\n")
 	for _, l := range legend(r) {
@@ -83,6 +90,49 @@ func tableCells(r *compare.Report, row compare.Row) [][]string {
 		cells = append(cells, line)
 	}
 	return cells
+}
+
+// textCells is tableCells for the terminal: a change that was not tested
+// carries a mark whose reason goes under the table (the reasons are long
+// and repeat; in the cells they widened the table past the terminal).
+// marks returns the indices into untested that the table used.
+func textCells(r *compare.Report, row compare.Row, untested *[]string) (cells [][]string, marks []int) {
+	cells = tableCells(r, row)[:1]
+	for _, l := range row.Lines {
+		line := []string{l.Metric.String()}
+		for i, v := range l.Values {
+			line = append(line, compareValueText(l.Metric, v))
+			if i == 0 {
+				continue
+			}
+			if v.Delta == nil || v.CI != nil {
+				line = append(line, compareChangeText(l.Metric, v))
+				continue
+			}
+			k := slices.Index(*untested, v.NotTested)
+			if k < 0 {
+				k = len(*untested)
+				*untested = append(*untested, v.NotTested)
+			}
+			if !slices.Contains(marks, k) {
+				marks = append(marks, k)
+			}
+			line = append(line, compare.ChangeText(l.Metric, v)+" "+footMark(k))
+		}
+		cells = append(cells, line)
+	}
+	return cells, marks
+}
+
+// footMark is the k-th (from 0) mark of a note under a table: ¹, ², … ¹⁰.
+func footMark(k int) string {
+	const sup = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+	digits := []rune(sup)
+	var out []rune
+	for _, d := range strconv.Itoa(k + 1) {
+		out = append(out, digits[d-'0'])
+	}
+	return string(out)
 }
 
 // legend explains "~", the intervals, group means and "*".

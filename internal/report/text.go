@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/sample"
@@ -17,7 +18,8 @@ func WriteText(w io.Writer, in *Input) error {
 	tot := r.Total()
 	el := r.Elapsed()
 	secs := el.Seconds()
-	fmt.Fprintf(&sb, "\n  %s · %s in %s\n", in.Name, in.Status, units.Duration(el))
+	state := " · " + in.Status + " in " + units.Duration(el)
+	fmt.Fprintf(&sb, "\n  %s%s\n", units.Middle(in.Name, units.Columns-2-utf8.RuneCountInString(state)), state)
 	var iters int64
 	var vusMax, busyMax int64
 	for _, s := range r.Scenarios {
@@ -71,7 +73,7 @@ func WriteText(w io.Writer, in *Input) error {
 		}
 	}
 	if in.Dir != "" {
-		fmt.Fprintf(&sb, "  results: %s\n", in.Dir)
+		sb.WriteString(PathLine("results", in.Dir))
 	}
 	_, err := io.WriteString(w, sb.String())
 	return err
@@ -124,7 +126,7 @@ func writeEndpoints(sb *strings.Builder, in *Input) {
 	if all != nil {
 		rows = append(rows, row(*all))
 	}
-	table(sb, "  ", "lrrrrrrrrrrr", rows)
+	table(sb, "  ", "mrrrrrrrrrrr", rows)
 	sb.WriteString(wrap(rateNote("REQS", "ACTIVE"), units.Columns, "  ", "  "))
 	sb.WriteString("\n")
 }
@@ -137,15 +139,12 @@ func writeFailures(sb *strings.Builder, in *Input) {
 			if len(g.Samples) > 0 {
 				sampleMsg = g.Samples[0].Message
 			}
-			if len(sampleMsg) > 60 {
-				sampleMsg = sampleMsg[:57] + "..."
-			}
 			rows = append(rows, []string{g.Kind.String(), units.Count(g.Count), endpointLabel(in.Run, i),
 				units.Span(g.First, g.Last), sampleMsg})
 		}
 	}
 	if len(rows) > 1 {
-		table(sb, "  ", "lrlll", rows)
+		table(sb, "  ", "lrmlm", rows)
 		sb.WriteString("\n")
 	}
 }
@@ -167,7 +166,7 @@ func writeChecks(sb *strings.Builder, in *Input) {
 		}
 		rows = append(rows, []string{name, units.Percent(ratio(c.Passes, c.Passes+c.Fails)), units.Count(c.Passes), units.Count(c.Fails)})
 	}
-	table(sb, "  ", "lrrr", rows)
+	table(sb, "  ", "mrrr", rows)
 	sb.WriteString("\n")
 }
 
@@ -202,7 +201,7 @@ func writeThresholds(sb *strings.Builder, in *Input) {
 		}
 		rows = append(rows, []string{mark + " " + res.Key, res.Expr, obs})
 	}
-	table(sb, "  ", "lll", rows)
+	table(sb, "  ", "mll", rows)
 	sb.WriteString("\n")
 }
 
@@ -228,4 +227,13 @@ func vusPhrase(allocated, busy int64) string {
 		return units.CountOf(allocated, "VU", "VUs")
 	}
 	return units.CountOf(allocated, "VU", "VUs") + " (" + units.Count(busy) + " busy)"
+}
+
+// PathLine is "  what: path", or, when that would pass units.Columns, the
+// path on a line of its own: a path is never cut, so that it can be copied.
+func PathLine(what, path string) string {
+	if line := "  " + what + ": " + path; utf8.RuneCountInString(line) <= units.Columns {
+		return line + "\n"
+	}
+	return "  " + what + ":\n  " + path + "\n"
 }
