@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/loadlens/loadlens/internal/app"
 	"github.com/loadlens/loadlens/internal/engine"
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/units"
@@ -39,7 +40,7 @@ func (s *session) load(ctx context.Context, at time.Time) {
 	fmt.Fprintf(s.cfg.Out, "agent: load started\n")
 	engDone := make(chan error, 1)
 	go func() { engDone <- eng.Run(ctx) }()
-	cpu := newCPUMeter()
+	cpu, stall := newCPUMeter(), app.NewStallMeter()
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	var engErr error
@@ -49,7 +50,9 @@ func (s *session) load(ctx context.Context, at time.Time) {
 		snap.SetGauges(eng.Gauges(nil))
 		b, err := snap.MarshalBinary()
 		if err == nil {
-			err = s.c.send(kindSecond, secondFrame(sec, cpu.sample(), eng.InFlight(), b))
+			h := secondHead{sec: sec, cpu: cpu.sample(), inFlight: eng.InFlight()}
+			h.stall, h.wait = stall.Sample()
+			err = s.c.send(kindSecond, secondFrame(h, b))
 		}
 		sec++
 		return err == nil

@@ -14,6 +14,7 @@ type agentState struct {
 	*remote
 	pending  map[int]*metrics.Snapshot // received, not merged yet
 	cpuAt    map[int]float64           // the CPU it reported with each pending second
+	stallAt  map[int]stall             // its waits for a CPU it reported with each pending second
 	next     int                       // the next second expected: they come in order
 	merged   int                       // seconds below this were merged or marked missing
 	done     bool                      // it said the load was over
@@ -38,6 +39,19 @@ func (a *agentState) owes(sec int) bool {
 		return false
 	}
 	return !(a.done && sec >= a.total) && !(a.lost && sec >= a.lostAt) && sec >= a.next
+}
+
+// stall is an agent's waits for a CPU in one second: its goroutines'
+// scheduling latency p99 in seconds and its threads' run-queue wait in
+// cores (NaN: not measured).
+type stall struct{ p99, wait float64 }
+
+// receiveStall keeps the waits for a CPU the agent reported with second
+// sec, once receive took that second.
+func (a *agentState) receiveStall(sec int, st stall) {
+	if _, ok := a.pending[sec]; ok {
+		a.stallAt[sec] = st
+	}
 }
 
 // receive keeps one second's snapshot and adds it to the agent's figures.
