@@ -33,14 +33,17 @@ func ratio(a, b int64) float64 {
 // align has one letter per column: 'l' left-aligns text, 'r' right-aligns
 // numbers, which read best that way, and 'm' left-aligns a name that may be
 // cut in the middle (units.Middle) so that the table fits units.Columns.
-// Figures are never cut: a name that would keep fewer than minCut columns
-// in the first column goes on a line of its own above its row's figures.
+// Figures are never cut: names in the first column that would be cut to
+// fewer than minStack columns go each on a line of its own above its row's
+// figures instead.
 func table(sb *strings.Builder, indent, align string, rows [][]string) {
 	if len(rows) == 0 {
 		return
 	}
 	widths := colWidths(rows)
-	if fitColumns(widths, indent, align, rows[0]) || !strings.HasPrefix(align, "m") || len(widths) < 2 {
+	whole := widths[0]
+	fits := fitColumns(widths, indent, align, rows[0])
+	if !strings.HasPrefix(align, "m") || len(widths) < 2 || fits && (widths[0] == whole || widths[0] >= minStack) {
 		writeRows(sb, indent, align, widths, rows)
 		return
 	}
@@ -60,8 +63,12 @@ func table(sb *strings.Builder, indent, align string, rows [][]string) {
 }
 
 // minCut is the fewest columns a name is cut to: fewer would not say
-// which endpoint it is.
-const minCut = 16
+// which endpoint it is. A first column is not cut below minStack: its
+// names, the rows' keys, then go on lines of their own.
+const (
+	minCut   = 16
+	minStack = 40
+)
 
 // colWidths returns the widest cell of each column, in runes.
 func colWidths(rows [][]string) []int {
