@@ -33,7 +33,8 @@ func WriteText(w io.Writer, in *Input) error {
 	for i, t := range totals { // a line breaks between the totals, not inside one
 		totals[i] = strings.ReplaceAll(t, " ", units.Keep)
 	}
-	sb.WriteString(wrap(strings.Join(totals, " · "), units.Columns, "  ", "    ") + "\n")
+	// The "·" stays at the end of a line, so that the next line does not start with it.
+	sb.WriteString(wrap(strings.Join(totals, units.Keep+"· "), units.Columns, "  ", "    ") + "\n")
 
 	writeEndpoints(&sb, in)
 	writeAgents(&sb, in)

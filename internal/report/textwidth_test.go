@@ -202,3 +202,32 @@ func TestCompareTextFitsTerminal(t *testing.T) {
 		}
 	}
 }
+
+// TestTotalsBreakAfterTheirSeparator: however long the totals, a line of
+// them breaks after a "·", so that no line starts with one.
+func TestTotalsBreakAfterTheirSeparator(t *testing.T) {
+	broke := 0
+	for iters := int64(1); iters < 1e15; iters *= 10 { // the totals' widths, column by column
+		for _, n := range []int64{0, 9, 999, 99_999, 9_999_999, 999_999_999} {
+			in := deadRun(t)
+			in.Run.Scenarios[0].Iterations = iters
+			in.Run.Endpoints[0].Received, in.Run.Endpoints[0].Sent = n, n/3
+			var b bytes.Buffer
+			if err := WriteText(&b, in); err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(b.String(), "\n")
+			for i, line := range lines {
+				if strings.HasPrefix(strings.TrimSpace(line), "·") {
+					t.Errorf("line %d starts with its separator:\n%s\n%s", i+1, lines[i-1], line)
+				}
+				if strings.HasSuffix(line, " ·") {
+					broke++
+				}
+			}
+		}
+	}
+	if broke == 0 {
+		t.Error("no totals line was long enough to break: the test tests nothing")
+	}
+}
