@@ -112,7 +112,7 @@ func importCmd(_ context.Context, e *env, args []string) int {
 		return fail(e, err)
 	}
 	for _, n := range t.NotConverted {
-		fmt.Fprintln(e.stderr, "not converted:", n)
+		fmt.Fprint(e.stderr, units.Wrap(n, units.Columns, "not converted: ", "  "))
 	}
 	if *out == "" {
 		e.stdout.Write(text)
@@ -121,8 +121,9 @@ func importCmd(_ context.Context, e *env, args []string) int {
 	if err := os.WriteFile(*out, text, 0o644); err != nil {
 		return fail(e, err)
 	}
-	fmt.Fprintf(e.stdout, "%s: %s, %s%s; check it with: loadlens validate %s\n", *out, units.CountOf(int64(len(t.Scenarios)), "scenario", "scenarios"),
-		units.CountOf(int64(requestSteps(t)), "request step", "request steps"), notConvertedNote(t), filepath.Clean(*out))
+	said := fmt.Sprintf("%s: %s, %s%s; check it with: %s", *out, units.CountOf(int64(len(t.Scenarios)), "scenario", "scenarios"),
+		units.CountOf(int64(requestSteps(t)), "request step", "request steps"), notConvertedNote(t), strings.ReplaceAll("loadlens validate "+filepath.Clean(*out), " ", units.Keep))
+	fmt.Fprint(e.stdout, units.Wrap(said, units.Columns, "", "  "))
 	return app.ExitOK
 }
 
