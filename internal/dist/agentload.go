@@ -50,7 +50,9 @@ func (s *session) load(ctx context.Context, at time.Time) {
 		snap.SetGauges(eng.Gauges(nil))
 		b, err := snap.MarshalBinary()
 		if err == nil {
-			h := secondHead{sec: sec, cpu: cpu.sample(), inFlight: eng.InFlight()}
+			h := secondHead{sec: sec, inFlight: eng.InFlight()}
+			cores, wall := cpu.sample()
+			h.cpu, h.cpuWall = cores, wall.Seconds()
 			h.stall, h.wait = stall.Sample()
 			err = s.c.send(kindSecond, secondFrame(h, b))
 		}
@@ -102,14 +104,15 @@ func newCPUMeter() *cpuMeter {
 	return &cpuMeter{wall: time.Now(), cpu: c, ok: ok}
 }
 
-// sample returns the cores kept busy since the last call; NaN when unknown.
-func (m *cpuMeter) sample() float64 {
+// sample returns the cores kept busy since the last call (NaN when
+// unknown) and how long that was: a run's last second is cut short.
+func (m *cpuMeter) sample() (float64, time.Duration) {
 	c, ok := processCPU()
 	now := time.Now()
 	wall, used, was := now.Sub(m.wall), c-m.cpu, m.ok
 	m.wall, m.cpu, m.ok = now, c, ok
 	if !ok || !was || wall <= 0 {
-		return math.NaN()
+		return math.NaN(), wall
 	}
-	return max(used.Seconds(), 0) / wall.Seconds()
+	return max(used.Seconds(), 0) / wall.Seconds(), wall
 }

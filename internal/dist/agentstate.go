@@ -29,6 +29,7 @@ type agentState struct {
 	requests, errors, iterations, dropped int64
 	cpuSum, cpuMax                        float64
 	cpuN                                  int
+	cpuTime, cpuWall                      float64 // CPU seconds, and the seconds they were measured over (receiveHead)
 	lagMax                                time.Duration
 }
 
@@ -46,11 +47,17 @@ func (a *agentState) owes(sec int) bool {
 // cores (NaN: not measured).
 type stall struct{ p99, wait float64 }
 
-// receiveStall keeps the waits for a CPU the agent reported with second
-// sec, once receive took that second.
-func (a *agentState) receiveStall(sec int, st stall) {
-	if _, ok := a.pending[sec]; ok {
-		a.stallAt[sec] = st
+// receiveHead keeps what the agent reported with second h.sec besides its
+// CPU, once receive took that second: its waits for a CPU, and how long
+// its CPU was measured over, which weighs that CPU in the agent's mean.
+func (a *agentState) receiveHead(h secondHead) {
+	if _, ok := a.pending[h.sec]; !ok {
+		return
+	}
+	a.stallAt[h.sec] = stall{p99: h.stall, wait: h.wait}
+	if !math.IsNaN(h.cpu) && h.cpuWall > 0 {
+		a.cpuTime += h.cpu * h.cpuWall
+		a.cpuWall += h.cpuWall
 	}
 }
 

@@ -162,7 +162,7 @@ func (g *generator) read(a *agentState) {
 					g.tap(a.name, body)
 				}
 				a.receive(sec, head.cpu, &snap)
-				a.receiveStall(sec, stall{p99: head.stall, wait: head.wait})
+				a.receiveHead(head)
 				a.inFlight = head.inFlight
 				g.seconds = max(g.seconds, sec+1)
 			})

@@ -26,7 +26,7 @@ func TestStallIsTheLongestWaitingAgents(t *testing.T) {
 	for i, st := range []stall{{0.002, 0.1}, {0.009, 0.3}, {nan, nan}} {
 		g.update(func() {
 			g.agents[i].receive(0, 0.5, metrics.NewSnapshot(0, layout))
-			g.agents[i].receiveStall(0, st)
+			g.agents[i].receiveHead(secondHead{sec: 0, cpu: 0.5, stall: st.p99, wait: st.wait})
 		})
 	}
 	g.Second(0)
@@ -47,6 +47,28 @@ func TestStallIsTheLongestWaitingAgents(t *testing.T) {
 	g.Second(1)
 	if p99, wait := g.Stall(1); !math.IsNaN(p99) || !math.IsNaN(wait) {
 		t.Errorf("Stall(1) = %v, %v; want NaN: no agent said", p99, wait)
+	}
+}
+
+// TestAgentCPUIsWeighedByTheTimeMeasured: an agent's mean CPU in the
+// table is its CPU time over the time measured, so that the last second,
+// cut short and busy with the agent's own ending, counts for what it
+// lasted and not as a whole second (it made the mean 17 times too high).
+func TestAgentCPUIsWeighedByTheTimeMeasured(t *testing.T) {
+	layout := sample.Layout{Endpoints: []sample.EndpointInfo{{Name: "GET /"}}, Scenarios: []sample.ScenarioInfo{{Name: "s"}}}
+	g := fakeGenerator(layout, 2)
+	a := g.agents[0]
+	heads := []secondHead{{sec: 0, cpu: 0.01, cpuWall: 1}, {sec: 1, cpu: 0.01, cpuWall: 1}, {sec: 2, cpu: 0.01, cpuWall: 1}, {sec: 3, cpu: 0.6, cpuWall: 0.02}}
+	for _, h := range heads {
+		g.update(func() {
+			a.receive(h.sec, h.cpu, metrics.NewSnapshot(h.sec, layout))
+			a.receiveHead(h)
+		})
+		g.Second(h.sec)
+	}
+	want := (3*0.01 + 0.6*0.02) / 3.02
+	if got := g.Agents()[0].CPU; math.Abs(got-want) > 1e-12 {
+		t.Errorf("agent 1's CPU = %v cores, want %v: its CPU seconds over the seconds measured", got, want)
 	}
 }
 
