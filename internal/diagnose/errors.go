@@ -124,7 +124,7 @@ func errorsAtLoad(c *context) []Finding {
 	for i, k := range kinds {
 		n := ref(b.fig(kindFigs[i]).Of[0])
 		ko := firstSecondOf(c, k, firstI, lastI)
-		b.evidence(n, n, " ", name(k.String()), " failures (", kindFigs[i], " of the failures) from ", b.second(ko, StatSecond, "the first second of "+k.String()+" failures"))
+		b.evidence(n, n, " ", name(k.String()), b.noun(n, " failure (", " failures ("), kindFigs[i], " of the failures) from ", b.second(ko, StatSecond, "the first second of "+k.String()+" failures"))
 	}
 	if len(kinds) > 0 && kinds[0] == sample.HTTP4xx {
 		b.f.Remedies = append([]string{"most failures are 4xx answers: if some are expected (a 409 for sold out, a 404 for a missing item), list them in expect_status so they are not counted as failures"}, b.f.Remedies...)

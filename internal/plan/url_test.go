@@ -143,6 +143,8 @@ func TestFromURLErrors(t *testing.T) {
 	}{
 		{"not a URL", URLOptions{URL: "localhost:8080/x"}, `URL: bad URL "localhost:8080/x": expected http:// or https:// and a host, like http://127.0.0.1:8080/path`},
 		{"no host", URLOptions{URL: "http:///x"}, `URL: bad URL "http:///x": expected http:// or https:// and a host, like http://127.0.0.1:8080/path`},
+		{"port past 65535", URLOptions{URL: "http://127.0.0.1:99999/x"}, `URL: bad URL "http://127.0.0.1:99999/x": the port must be a number from 1 to 65535, not 99999`},
+		{"port 0", URLOptions{URL: "https://h:0/"}, `URL: bad URL "https://h:0/": the port must be a number from 1 to 65535, not 0`},
 		{"rate and vus", URLOptions{URL: "http://h", Rate: 1, VUs: 1}, "--rate: --rate (an open model: arrivals per second) and --vus (a closed model) exclude each other"},
 		{"negative rate", URLOptions{URL: "http://h", Rate: -1}, "--rate: must be a positive number of iterations per second, got -1"},
 		{"negative vus", URLOptions{URL: "http://h", VUs: -2}, "--vus: must be a positive number of VUs, got -2"},

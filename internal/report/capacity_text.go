@@ -46,8 +46,8 @@ func WriteCapacityText(w io.Writer, r capacity.Result) error {
 	for i, s := range r.Steps {
 		verdict := strings.TrimSpace(verdictText(s, " "))
 		if word := verdictWord(verdict); word != verdict {
-			notes = append(notes, wrapAfter("  "+footMark(len(notes))+" ", "step "+strconv.Itoa(i+1)+": "+verdict, units.Columns))
-			verdict = word + " " + footMark(len(notes)-1)
+			notes = append(notes, wrapAfter("  "+superscript(len(notes)+1)+" ", "step "+strconv.Itoa(i+1)+": "+verdict, units.Columns))
+			verdict = word + " " + superscript(len(notes))
 		}
 		phase := string(s.Phase)
 		if s.Attempt > 1 { // the row above is the same step's first try: its phase is there

@@ -3,8 +3,6 @@ package report
 import (
 	"fmt"
 	"io"
-	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -17,11 +15,7 @@ import (
 func WriteCompareText(w io.Writer, r *compare.Report) error {
 	var b strings.Builder
 	b.WriteString("Runs (" + r.Groups[0].Name + " is the baseline)\n")
-	runRows := [][]string{{"", "RUN", "MODEL", "COMPARED"}}
-	for _, ri := range r.Runs {
-		runRows = append(runRows, []string{ri.Label + mark(r.Groups[ri.Group]), ri.Name, ri.Model, partText(ri)})
-	}
-	table(&b, "  ", "lmll", runRows)
+	b.WriteString(runsTable(r))
 	for _, ri := range r.Runs {
 		if ri.Note != "" {
 			b.WriteString(wrapAfter("  "+ri.Label+": ", ri.Note, units.Columns))
@@ -30,27 +24,127 @@ func WriteCompareText(w io.Writer, r *compare.Report) error {
 	if len(r.Scaling) > 0 {
 		b.WriteString("\nLoad and throughput\n")
 		for _, s := range r.Scaling {
-			b.WriteString(wrapAfter("  "+s.Group+": ", s.Text, 100))
+			b.WriteString(wrapAfter("  "+s.Group+": ", s.Text, units.Columns))
 		}
 	}
-	var untested []string // why changes were not tested, each marked once in every table
+	notes := &footnotes{}
 	for _, row := range r.Rows {
-		b.WriteString("\n" + units.Middle(row.Name, units.Columns) + "\n")
-		cells, marks := textCells(r, row, &untested)
-		table(&b, "  ", "l"+strings.Repeat("r", 2*len(r.Groups)), cells)
-		for _, k := range marks {
-			b.WriteString(wrapAfter("  "+footMark(k)+" ", "not tested: "+untested[k], units.Columns))
+		cells := tableCells(r, row, notes)
+		for k, cols := range tableChunks(cells, len(r.Groups)) {
+			name := row.Name
+			if k > 0 {
+				name += " (continued)"
+			}
+			b.WriteString("\n" + units.Middle(name, units.Columns) + "\n") // a long endpoint is cut in the middle
+			table(&b, "  ", "l"+strings.Repeat("r", len(cols)-1), pick(cells, cols))
 		}
 	}
 	b.WriteString("\n")
+	for i, why := range notes.reasons {
+		b.WriteString(wrapAfter(superscript(i+1)+" ", "not testable: "+why, units.Columns))
+	}
 	for _, l := range legend(r) {
-		b.WriteString(wrapAfter("", l, 100))
+		b.WriteString(wrapAfter("", l, units.Columns))
 	}
 	for _, n := range r.Notes {
-		b.WriteString(wrapAfter("note: ", n, 100))
+		b.WriteString(wrapAfter("note: ", n, units.Columns))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// runsTable lists the runs and the part of each that was compared; when
+// that is wider than units.Columns (long run names), each run's part goes
+// on a line of its own below it.
+func runsTable(r *compare.Report) string {
+	var rows, short [][]string
+	for _, ri := range r.Runs {
+		rows = append(rows, []string{ri.Label + mark(r.Groups[ri.Group]), ri.Name, ri.Model, partText(ri)})
+		short = append(short, rows[len(rows)-1][:3])
+	}
+	var b strings.Builder
+	table(&b, "  ", "", rows)
+	if widest(b.String()) <= units.Columns {
+		return b.String()
+	}
+	var t strings.Builder
+	table(&t, "  ", "", short)
+	var out strings.Builder
+	for i, line := range strings.SplitAfter(strings.TrimSuffix(t.String(), "\n"), "\n") {
+		out.WriteString(strings.TrimSuffix(line, "\n") + "\n")
+		out.WriteString(units.Wrap(partText(r.Runs[i]), units.Columns, "      ", "      "))
+	}
+	return out.String()
+}
+
+// tableChunks splits a table's columns (the metric, the baseline, then a
+// value and a change per later group) into tables that fit units.Columns,
+// each starting with the metric and the baseline; one group per table at
+// least.
+func tableChunks(cells [][]string, groups int) [][]int {
+	widths := make([]int, len(cells[0]))
+	for _, row := range cells {
+		for i, c := range row {
+			widths[i] = max(widths[i], utf8.RuneCountInString(c))
+		}
+	}
+	lead := 2 + widths[0] + 2 + widths[1]
+	var out [][]int
+	cur, n := []int{0, 1}, lead
+	for g := 1; g < groups; g++ {
+		w := 2 + widths[2*g] + 2 + widths[2*g+1]
+		if len(cur) > 2 && n+w > units.Columns {
+			out = append(out, cur)
+			cur, n = []int{0, 1}, lead
+		}
+		cur, n = append(cur, 2*g, 2*g+1), n+w
+	}
+	return append(out, cur)
+}
+
+// pick returns the columns cols of every row.
+func pick(cells [][]string, cols []int) [][]string {
+	out := make([][]string, len(cells))
+	for i, row := range cells {
+		for _, c := range cols {
+			out[i] = append(out[i], row[c])
+		}
+	}
+	return out
+}
+
+// widest is the widest line of text in columns.
+func widest(text string) int {
+	w := 0
+	for _, l := range strings.Split(text, "\n") {
+		w = max(w, utf8.RuneCountInString(l))
+	}
+	return w
+}
+
+// footnotes numbers the reasons why changes are not testable, once each,
+// so that a table cell carries a mark instead of the reason.
+type footnotes struct{ reasons []string }
+
+// mark returns the mark of reason, numbering it when it is new.
+func (f *footnotes) mark(reason string) string {
+	for i, r := range f.reasons {
+		if r == reason {
+			return superscript(i + 1)
+		}
+	}
+	f.reasons = append(f.reasons, reason)
+	return superscript(len(f.reasons))
+}
+
+// superscript writes n in superscript digits.
+func superscript(n int) string {
+	const digits = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+	var out []rune
+	for _, d := range fmt.Sprint(n) {
+		out = append(out, []rune(digits)[d-'0'])
+	}
+	return string(out)
 }
 
 // mark is " *" for a group not at the baseline's load.
@@ -69,8 +163,10 @@ func partText(ri compare.RunInfo) string {
 }
 
 // tableCells lays out one row of the report: a header, then a line per
-// metric with each group's value and each later group's change.
-func tableCells(r *compare.Report, row compare.Row) [][]string {
+// metric with each group's value and each later group's change. With
+// notes, a change that is not testable carries a footnote mark for its
+// reason; without, the reason itself.
+func tableCells(r *compare.Report, row compare.Row, notes *footnotes) [][]string {
 	head := []string{""}
 	for i, g := range r.Groups {
 		head = append(head, g.Name+mark(g))
@@ -84,55 +180,16 @@ func tableCells(r *compare.Report, row compare.Row) [][]string {
 		for i, v := range l.Values {
 			line = append(line, compareValueText(l.Metric, v))
 			if i > 0 {
-				line = append(line, compareChangeText(l.Metric, v))
+				cell := compareChangeText(l.Metric, v)
+				if notes != nil && v.Delta != nil && v.CI == nil {
+					cell = compare.ChangeText(l.Metric, v) + " not testable" + notes.mark(v.NotTested)
+				}
+				line = append(line, cell)
 			}
 		}
 		cells = append(cells, line)
 	}
 	return cells
-}
-
-// textCells is tableCells for the terminal: a change that was not tested
-// carries a mark whose reason goes under the table (the reasons are long
-// and repeat; in the cells they widened the table past the terminal).
-// marks returns the indices into untested that the table used.
-func textCells(r *compare.Report, row compare.Row, untested *[]string) (cells [][]string, marks []int) {
-	cells = tableCells(r, row)[:1]
-	for _, l := range row.Lines {
-		line := []string{l.Metric.String()}
-		for i, v := range l.Values {
-			line = append(line, compareValueText(l.Metric, v))
-			if i == 0 {
-				continue
-			}
-			if v.Delta == nil || v.CI != nil {
-				line = append(line, compareChangeText(l.Metric, v))
-				continue
-			}
-			k := slices.Index(*untested, v.NotTested)
-			if k < 0 {
-				k = len(*untested)
-				*untested = append(*untested, v.NotTested)
-			}
-			if !slices.Contains(marks, k) {
-				marks = append(marks, k)
-			}
-			line = append(line, compare.ChangeText(l.Metric, v)+" "+footMark(k))
-		}
-		cells = append(cells, line)
-	}
-	return cells, marks
-}
-
-// footMark is the k-th (from 0) mark of a note under a table: ¹, ², … ¹⁰.
-func footMark(k int) string {
-	const sup = "⁰¹²³⁴⁵⁶⁷⁸⁹"
-	digits := []rune(sup)
-	var out []rune
-	for _, d := range strconv.Itoa(k + 1) {
-		out = append(out, digits[d-'0'])
-	}
-	return string(out)
 }
 
 // legend explains "~", the intervals, group means and "*".
@@ -142,10 +199,11 @@ func legend(r *compare.Report) []string {
 	if strings.Contains(r.Method, "bootstrap") {
 		smallest = "smaller than the runs' own noise (how far the halves, or the stretches of seconds, of either run differ; never less than 1% for req/s and latencies, 0.1pp for errors and checks)"
 	}
-	out := []string{
-		fmt.Sprintf("~ no significant change: the %s confidence interval of the change [low, high] includes 0, or the change is %s.", conf, smallest),
-		"Intervals: " + r.Method + ". How they are computed, and how often they err: docs/compare.md.",
+	var out []string
+	if anyVerdict(r, "~") {
+		out = append(out, fmt.Sprintf("~ no significant change: the %s confidence interval of the change [low, high] includes 0, or the change is %s.", conf, smallest))
 	}
+	out = append(out, "Intervals: "+r.Method+". How they are computed, and how often they err: docs/compare.md.")
 	for _, g := range r.Groups {
 		if len(g.Runs) > 1 {
 			out = append(out, fmt.Sprintf("%s is the geometric mean of its %d runs (the arithmetic mean for errors and checks).", g.Name, len(g.Runs)))
@@ -158,6 +216,20 @@ func legend(r *compare.Report) []string {
 		}
 	}
 	return out
+}
+
+// anyVerdict reports whether some change of the report has verdict v.
+func anyVerdict(r *compare.Report, v string) bool {
+	for _, row := range r.Rows {
+		for _, l := range row.Lines {
+			for _, x := range l.Values {
+				if x.Verdict == v {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // wrapAfter writes text after prefix, wrapped at width columns, later lines
@@ -189,7 +261,7 @@ func compareChangeText(m compare.Metric, v compare.Value) string {
 		return ""
 	}
 	if v.CI == nil {
-		return compare.ChangeText(m, v) + " (not tested: " + v.NotTested + ")"
+		return compare.ChangeText(m, v) + " (not testable: " + v.NotTested + ")"
 	}
 	lo, hi := v.Bounds(m)
 	ci := units.Interval(compare.ScaleText(m, lo), compare.ScaleText(m, hi))
