@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // importSamples are the real-world samples each import is tested on.
@@ -50,6 +51,14 @@ func TestImportSamplesValidate(t *testing.T) {
 			r := loadlens(t, dir, "import", s.kind, sample(t, s.kind, s.source), "--out", "test.yaml")
 			if r.code != 0 || !strings.Contains(r.stdout, "test.yaml:") {
 				t.Fatalf("import: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			if !strings.Contains(r.stdout, "check it with: loadlens validate test.yaml\n") {
+				t.Errorf("the command to check the test is not whole on its line:\n%s", r.stdout)
+			}
+			for i, line := range strings.Split(r.stdout+r.stderr, "\n") {
+				if n := utf8.RuneCountInString(line); n > 100 {
+					t.Errorf("line %d is %d columns: %q", i+1, n, line)
+				}
 			}
 			text, _ := os.ReadFile(filepath.Join(dir, "test.yaml"))
 			if !strings.Contains(string(text), s.want) {

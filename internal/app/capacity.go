@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/loadlens/loadlens/internal/capacity"
 	"github.com/loadlens/loadlens/internal/diagnose"
@@ -75,10 +76,10 @@ func Capacity(ctx context.Context, cfg CapacityConfig) (CapacityResult, error) {
 	if len(why) > 0 {
 		fmt.Fprintln(cfg.Out, "\n  why the first failing step failed:")
 		for i := range why {
-			fmt.Fprintf(cfg.Out, "    %s: %s\n", strings.ToUpper(why[i].Severity.String()), report.FindingTitle(&why[i]))
+			fmt.Fprint(cfg.Out, units.Wrap(report.FindingTitle(&why[i]), units.Columns, "    "+strings.ToUpper(why[i].Severity.String())+": ", "      "))
 		}
 	}
-	fmt.Fprintf(cfg.Out, "\n  steps and report: %s\n", filepath.Join(dir, "capacity.html"))
+	fmt.Fprint(cfg.Out, "\n"+report.PathLine("steps and report", filepath.Join(dir, "capacity.html")))
 	switch {
 	case serr != nil && !errors.Is(serr, context.Canceled):
 		out.ExitCode = ExitRunFailed
@@ -173,11 +174,22 @@ func progressLine(out io.Writer) func(capacity.Record) {
 		case !r.Passed:
 			verdict = "FAIL"
 		}
-		fmt.Fprintf(out, "  step %2d  %8s/s offered  %8s/s done  p95 %-8s errors %6s  dropped %-5s gen CPU %4s  lag p99 %-7s %s\n",
-			n, units.Number(r.Rate), units.Number(r.Throughput), units.Duration(r.P95), units.Percent(r.ErrorRate), units.Count(r.Dropped),
-			units.Share(r.GeneratorCPU), units.Duration(r.LagP99), verdict)
+		if n == 1 {
+			fmt.Fprintf(out, stepColumns+"  %s\n", "step", "offered/s", "done/s", "p95", "errors", "dropped", "gen CPU", "lag p99", "verdict")
+		}
+		row := fmt.Sprintf(stepColumns, strconv.Itoa(n), units.Number(r.Rate), units.Number(r.Throughput), units.Duration(r.P95),
+			units.Percent(r.ErrorRate), units.Count(r.Dropped), units.Share(r.GeneratorCPU), units.Duration(r.LagP99))
+		if utf8.RuneCountInString(row)+2+utf8.RuneCountInString(verdict) <= units.Columns {
+			fmt.Fprintf(out, "%s  %s\n", row, verdict)
+			return
+		}
+		fmt.Fprint(out, row+"\n"+units.Wrap(verdict, units.Columns, "        ", "        ")) // a long verdict under its row
 	}
 }
+
+// stepColumns lays out a step's figures in the columns of the search's
+// progress, which fit units.Columns beside a short verdict.
+const stepColumns = "  %4s  %9s  %8s  %8s  %7s  %8s  %7s  %8s"
 
 // stepResult sums up one step's run for the search.
 func stepResult(in *report.Input, step capacity.Step) capacity.StepResult {

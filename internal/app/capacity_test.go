@@ -9,15 +9,18 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/loadlens/loadlens/internal/capacity"
 	"github.com/loadlens/loadlens/internal/diagnose"
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/plan"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // workerServer has k workers that each take s per request; past C = k/s
@@ -114,7 +117,8 @@ scenarios:
 	if len(steps) != len(res.Result.Steps) {
 		t.Errorf("%d step runs on disk for %d steps", len(steps), len(res.Result.Steps))
 	}
-	if !strings.Contains(out.String(), "highest sustainable rate") || strings.Count(out.String(), "  step ") != len(res.Result.Steps) {
+	progressRows := regexp.MustCompile(`(?m)^ +\d+ +[\d,.]+ `) // a run's number, then its offered rate
+	if !strings.Contains(out.String(), "highest sustainable rate") || len(progressRows.FindAllString(out.String(), -1)) != len(res.Result.Steps) {
 		t.Errorf("no outcome printed, or not one line per run of a step:\n%s", out.String())
 	}
 	t.Logf("found %.1f/s for %.1f/s in %d runs (%d retried)", got, want, len(res.Result.Steps), res.Result.Retries)
@@ -153,7 +157,8 @@ scenarios:
 }
 
 // TestCapacityProgressSaysWhenAStepIsRetried: each run of a step is one
-// line, and a run the host was too busy for says it is being run again.
+// row under a header, its verdict beside or under it within units.Columns,
+// and a run the host was too busy for says it is being run again.
 func TestCapacityProgressSaysWhenAStepIsRetried(t *testing.T) {
 	busy := "scheduling lag p99 180ms > 20.0ms"
 	runs := []struct {
@@ -173,13 +178,29 @@ func TestCapacityProgressSaysWhenAStepIsRetried(t *testing.T) {
 	for _, r := range runs {
 		line(r.rec)
 	}
+	// A header, then each run's row of figures, its verdict beside it or,
+	// when too long for the line, under it.
 	lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
-	if len(lines) != len(runs) {
-		t.Fatalf("%d lines for %d runs:\n%s", len(lines), len(runs), out.String())
+	if len(lines) == 0 || !strings.Contains(lines[0], "offered/s") {
+		t.Fatalf("no header:\n%s", out.String())
+	}
+	var entries []string
+	for _, l := range lines[1:] {
+		if n := utf8.RuneCountInString(l); n > units.Columns {
+			t.Errorf("line of %d columns: %q", n, l)
+		}
+		if strings.HasPrefix(l, "        ") && len(entries) > 0 { // a verdict's lines
+			entries[len(entries)-1] += " " + strings.TrimSpace(l)
+			continue
+		}
+		entries = append(entries, l)
+	}
+	if len(entries) != len(runs) {
+		t.Fatalf("%d entries for %d runs:\n%s", len(entries), len(runs), out.String())
 	}
 	for i, r := range runs {
-		if !strings.Contains(lines[i], fmt.Sprintf("step %2d ", i+1)) || !strings.Contains(lines[i], r.want) {
-			t.Errorf("line %d: %q, want %q", i+1, lines[i], r.want)
+		if !strings.HasPrefix(strings.TrimSpace(entries[i]), fmt.Sprintf("%d ", i+1)) || !strings.Contains(entries[i], r.want) {
+			t.Errorf("run %d: %q, want %q", i+1, entries[i], r.want)
 		}
 	}
 }

@@ -216,7 +216,11 @@ func (r *runner) second(sec int) {
 	if !ok {
 		cpu = -1
 	}
-	self := selfSeries(sec, cpu, capacity, host, r.stall.sample(), held, &r.run.Series[len(r.run.Series)-1])
+	st := r.stall.sample()
+	if g := r.cfg.Generator; g != nil {
+		st = agentsStall(g, sec)
+	}
+	self := selfSeries(sec, cpu, capacity, host, st, held, &r.run.Series[len(r.run.Series)-1])
 	if g := r.cfg.Generator; g != nil {
 		self = append(self, g.AgentSeries(sec)...) // one write: the agents' seconds share the generator's transaction
 	}

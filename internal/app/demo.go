@@ -128,13 +128,19 @@ func writeBeforeAfter(w io.Writer, sess demo.Session, before, after *report.Inpu
 		if b == nil || a == nil {
 			continue
 		}
-		fmt.Fprintf(w, "  %s (case study %d): p95 %s → %s · errors %s → %s · %s → %s done",
-			f.Title, f.CaseStudy, units.Duration(b.P95), units.Duration(a.P95), units.Percent(b.ErrorRate), units.Percent(a.ErrorRate),
-			units.Rate(b.Throughput, ""), units.Rate(a.Throughput, ""))
+		pairs := []string{"p95 " + units.Duration(b.P95) + " → " + units.Duration(a.P95),
+			"errors " + units.Percent(b.ErrorRate) + " → " + units.Percent(a.ErrorRate),
+			units.Rate(b.Throughput, "") + " → " + units.Rate(a.Throughput, "") + " done"}
 		if b.Checks > 0 || a.Checks > 0 {
-			fmt.Fprintf(w, " · checks %s → %s", units.Percent(b.CheckRate), units.Percent(a.CheckRate))
+			pairs = append(pairs, "checks "+units.Percent(b.CheckRate)+" → "+units.Percent(a.CheckRate))
 		}
-		fmt.Fprintf(w, "\n      was: %s\n      now: %s\n", f.Naive, f.Improved)
+		for i, p := range pairs { // a line breaks between the pairs, after their "·", never inside one
+			pairs[i] = strings.ReplaceAll(p, " ", units.Keep)
+		}
+		head := fmt.Sprintf("%s (case study %d): ", f.Title, f.CaseStudy)
+		fmt.Fprint(w, units.Wrap(head+strings.Join(pairs, units.Keep+"· "), units.Columns, "  ", "    "))
+		fmt.Fprint(w, units.Wrap(f.Naive, units.Columns, "      was: ", "           "))
+		fmt.Fprint(w, units.Wrap(f.Improved, units.Columns, "      now: ", "           "))
 	}
 	bb, bn := findingCounts(before)
 	ab, an := findingCounts(after)

@@ -3,10 +3,15 @@ package app
 import (
 	"strings"
 	"testing"
+	"time"
+	"unicode/utf8"
 
 	"github.com/loadlens/loadlens/internal/demo"
 	"github.com/loadlens/loadlens/internal/diagnose"
+	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/report"
+	"github.com/loadlens/loadlens/internal/sample"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // TestBeforeAfterCountsEveryFinding: an info finding the improved run
@@ -25,5 +30,54 @@ func TestBeforeAfterCountsEveryFinding(t *testing.T) {
 	writeBeforeAfter(&b, demo.Session{}, before, after)
 	if want := "findings: bottlenecks 3 → 0 · notes 0 → 1"; !strings.Contains(b.String(), want) {
 		t.Errorf("want %q:\n%s", want, b.String())
+	}
+}
+
+// TestBeforeAfterFitsTerminal: the demo's before → after lines, the
+// README's first command's last word, keep within units.Columns with the
+// naive run's wide figures, and break between the figure pairs, never
+// inside one.
+func TestBeforeAfterFitsTerminal(t *testing.T) {
+	sess := demo.ScriptedSession()
+	layout := sample.Layout{}
+	for _, f := range sess.Fixes {
+		layout.Scenarios = append(layout.Scenarios, sample.ScenarioInfo{Name: f.Scenario})
+		layout.Endpoints = append(layout.Endpoints, sample.EndpointInfo{Scenario: int32(len(layout.Scenarios) - 1), Name: f.Endpoint})
+		layout.Checks = append(layout.Checks, sample.CheckInfo{Scenario: int32(len(layout.Scenarios) - 1), Endpoint: int32(len(layout.Endpoints) - 1), Name: "status is 200"})
+	}
+	runOf := func(d time.Duration, failEvery int) *report.Input {
+		rec := metrics.NewRecorder(layout, 1)
+		sink := rec.Sink(0)
+		for i := range 3000 {
+			ep := int32(i % len(layout.Endpoints))
+			r := sample.Request{Endpoint: ep, End: time.Second, Duration: d}
+			if i%failEvery == 0 {
+				r.Kind, r.Err = sample.Timeout, "timeout"
+			}
+			sink.Request(&r)
+			sink.Check(ep, r.End, r.Kind == sample.OK)
+		}
+		run := metrics.NewRun(layout)
+		run.Add(rec.Collect(0))
+		run.Add(rec.Collect(1))
+		run.SetElapsed(2 * time.Second)
+		return &report.Input{Run: run, Dir: "results/20261124-081813-demo-naive"}
+	}
+	var b strings.Builder
+	writeBeforeAfter(&b, sess, runOf(2010*time.Millisecond, 3), runOf(1560*time.Microsecond, 1<<30))
+	out := b.String()
+	if testing.Verbose() {
+		t.Log("\n" + out)
+	}
+	if !strings.Contains(out, "(case study 1): p95 2.01s → 1.56ms ·") || !strings.Contains(out, "checks 66.67% → 100.00%") {
+		t.Errorf("the figures are not there, or a pair is cut:\n%s", out)
+	}
+	for i, line := range strings.Split(out, "\n") {
+		if n := utf8.RuneCountInString(line); n > units.Columns {
+			t.Errorf("line %d is %d columns: %q", i+1, n, line)
+		}
+		if strings.HasPrefix(strings.TrimSpace(line), "·") || strings.HasPrefix(strings.TrimSpace(line), "→") {
+			t.Errorf("line %d starts inside a pair: %q", i+1, line)
+		}
 	}
 }

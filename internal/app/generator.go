@@ -32,6 +32,13 @@ type Generator interface {
 	// cores; false when no part reported its CPU. The generator findings
 	// judge it, since the weakest agent limits the test first.
 	Busiest(sec int) (cpu, capacity float64, ok bool)
+	// Stall returns, for second sec (already taken with Second), the waits
+	// for a CPU of the part whose goroutines waited longest: their
+	// scheduling latency p99 in seconds and its threads' run-queue wait in
+	// cores; NaN where no part said. A run with a Generator records these
+	// as the generator's, not the coordinating process's own, which makes
+	// no requests and whose waits delay none.
+	Stall(sec int) (p99, waitCores float64)
 	// AgentSeries returns each part's figures in second sec (already
 	// taken with Second), labelled by part, for the per-agent charts.
 	AgentSeries(sec int) series.Set

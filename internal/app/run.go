@@ -77,7 +77,7 @@ func Run(ctx context.Context, cfg RunConfig) (RunResult, error) {
 	if res.ReportErr != nil {
 		fmt.Fprintf(cfg.Out, "  report: not written: %v\n", res.ReportErr)
 	} else {
-		fmt.Fprintf(cfg.Out, "  report: %s\n", res.Report)
+		fmt.Fprint(cfg.Out, report.PathLine("report", res.Report))
 	}
 	return res, err
 }

@@ -14,8 +14,9 @@ import (
 const DefaultResults = "results"
 
 // maxRunDirName bounds a run directory's name in bytes, its "-999" suffix
-// included: far below a file system's 255, and short enough to read.
-const maxRunDirName = 80
+// included: far below a file system's 255, and short enough that the
+// summary's "results/<dir>/report.html" fits a line of units.Columns.
+const maxRunDirName = 78
 
 // makeRunDir creates results/<time>-<name>, adding a suffix when two runs
 // start in the same second; a long name is shortened (boundName).

@@ -75,7 +75,9 @@ func readRunInfo(dir, db string) RunInfo {
 // The RUN column shows each run directory under the results folder whole
 // when the table fits units.Columns with it, else shortened in the middle
 // so that the start (its time) and the end (name, suffix) both survive.
-// NAME gets what is left, at most maxNameWidth.
+// NAME, at most maxNameWidth, keeps its width as long as RUN can keep
+// minRunWidth (a name squeezed to "127…" told nothing), and gets what is
+// left after that.
 const (
 	maxNameWidth = 16
 	minRunWidth  = 24
@@ -99,7 +101,7 @@ func WriteRuns(w io.Writer, runs []RunInfo) error {
 		}
 	}
 	rest := units.Columns - (len(startedFmt) + durW + reqW + resW + 5*len(sep))
-	runW := max(min(dirW, rest-len("NAME")), minRunWidth, len("RUN"))
+	runW := max(min(dirW, rest-nameW), minRunWidth, len("RUN")) // NAME keeps its width while RUN can keep minRunWidth
 	nameW = max(min(nameW, rest-runW), len("NAME"))
 	var sb strings.Builder
 	row := func(run, name, started, dur, reqs, result string) {

@@ -103,4 +103,15 @@ func TestWriteRunsKeepsRunsApart(t *testing.T) {
 	if !strings.HasSuffix(strings.Fields(lines[2])[0], "products-1") {
 		t.Errorf("the end of the directory is lost: %s", lines[2])
 	}
+	// A directory too long for the table leaves NAME its width, not "127…".
+	runs[0].Dir = "results/20261124-082718-127.0.0.1-40919-api-v1-organisations-12345-projects-a38b00c6"
+	runs[0].Name = "127.0.0.1-40919-api-v1-organisations-12345-projects"
+	sb.Reset()
+	if err := WriteRuns(&sb, runs[:1]); err != nil {
+		t.Fatal(err)
+	}
+	row := strings.Split(sb.String(), "\n")[1]
+	if !strings.Contains(row, "127.0.0.1-40919…") || !strings.HasPrefix(row, "20261124-082718-") || utf8.RuneCountInString(row) > 100 {
+		t.Errorf("a long run's row: %q; want its time stamp, and its name's first 15 runes in NAME", row)
+	}
 }

@@ -81,3 +81,41 @@ func (m *stallMeter) p99() float64 {
 	copy(m.prev, h.Counts)
 	return q
 }
+
+// StallMeter is stallMeter for an agent of a distributed run, which sends
+// its readings with each second so that the coordinator records the
+// agents' waits for a CPU, not its own.
+type StallMeter struct{ m *stallMeter }
+
+// NewStallMeter starts measuring now.
+func NewStallMeter() *StallMeter { return &StallMeter{newStallMeter()} }
+
+// Sample returns, since the previous call, the goroutines' scheduling
+// latency p99 in seconds and the threads' run-queue wait in cores' worth;
+// NaN where it could not be measured.
+func (s *StallMeter) Sample() (p99, waitCores float64) {
+	st := s.m.sample()
+	p99, waitCores = st.p99, st.waitCores
+	if p99 < 0 {
+		p99 = math.NaN()
+	}
+	if waitCores < 0 {
+		waitCores = math.NaN()
+	}
+	return p99, waitCores
+}
+
+// agentsStall is the generator's waits for a CPU in second sec of a
+// distributed run: the agent's that waited longest (Generator.Stall); a
+// figure no agent sent is not measured (negative).
+func agentsStall(g Generator, sec int) stall {
+	p99, wait := g.Stall(sec)
+	st := stall{p99: p99, waitCores: wait}
+	if math.IsNaN(p99) {
+		st.p99 = -1
+	}
+	if math.IsNaN(wait) {
+		st.waitCores = -1
+	}
+	return st
+}

@@ -46,7 +46,7 @@ var allowed = map[string][]string{
 	"output":    {"metrics", "plan", "sample"},
 	"app":       {"capacity", "compare", "demo", "diagnose", "engine", "estimate", "live", "metrics", "otlp", "output", "plan", "report", "sample", "scrape", "series", "spans", "store", "threshold", "units"},
 	"mock":      {"plan", "promtext", "tmpl", "jsonpath"},
-	"importer":  {"plan", "tmpl"},
+	"importer":  {"plan", "tmpl", "units"},
 	"dist":      {"app", "diagnose", "engine", "metrics", "plan", "report", "sample", "series", "units"},
 	"cli":       {"app", "capacity", "demo", "dist", "estimate", "importer", "k8s", "live", "mock", "plan", "units"},
 	"k8s":       {"plan", "units"},

@@ -18,6 +18,7 @@ import (
 	"github.com/loadlens/loadlens/internal/importer/har"
 	"github.com/loadlens/loadlens/internal/importer/k6"
 	"github.com/loadlens/loadlens/internal/importer/openapi"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 const importUsage = "import <kind> <source> [flags]"
@@ -114,7 +115,7 @@ func importCmd(_ context.Context, e *env, args []string) int {
 		return fail(e, err)
 	}
 	for _, n := range t.NotConverted {
-		fmt.Fprintln(e.stderr, "not converted:", n)
+		fmt.Fprint(e.stderr, units.Wrap(n, units.Columns, "not converted: ", "  "))
 	}
 	if *out == "" {
 		e.stdout.Write(text)
@@ -123,8 +124,9 @@ func importCmd(_ context.Context, e *env, args []string) int {
 	if err := os.WriteFile(*out, text, 0o644); err != nil {
 		return fail(e, err)
 	}
-	fmt.Fprintf(e.stdout, "%s: %d scenario(s), %d request step(s)%s; check it with: loadlens validate %s\n",
-		*out, len(t.Scenarios), requestSteps(t), notConvertedNote(t), filepath.Clean(*out))
+	said := fmt.Sprintf("%s: %s, %s%s; check it with: %s", *out, units.CountOf(int64(len(t.Scenarios)), "scenario", "scenarios"),
+		units.CountOf(int64(requestSteps(t)), "request step", "request steps"), notConvertedNote(t), strings.ReplaceAll("loadlens validate "+filepath.Clean(*out), " ", units.Keep))
+	fmt.Fprint(e.stdout, units.Wrap(said, units.Columns, "", "  "))
 	return app.ExitOK
 }
 
@@ -159,7 +161,7 @@ func notConvertedNote(t *importer.Test) string {
 	if len(t.NotConverted) == 0 {
 		return ""
 	}
-	return fmt.Sprintf(", %d thing(s) not converted (listed above and at the top of the file)", len(t.NotConverted))
+	return ", " + units.CountOf(int64(len(t.NotConverted)), "thing", "things") + " not converted (listed above and at the top of the file)"
 }
 
 // harFlags are the HAR import's options.

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/loadlens/loadlens/internal/app"
 	"github.com/loadlens/loadlens/internal/engine"
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/units"
@@ -39,7 +40,7 @@ func (s *session) load(ctx context.Context, at time.Time) {
 	fmt.Fprintf(s.cfg.Out, "agent: load started\n")
 	engDone := make(chan error, 1)
 	go func() { engDone <- eng.Run(ctx) }()
-	cpu := newCPUMeter()
+	cpu, stall := newCPUMeter(), app.NewStallMeter()
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	var engErr error
@@ -49,7 +50,11 @@ func (s *session) load(ctx context.Context, at time.Time) {
 		snap.SetGauges(eng.Gauges(nil))
 		b, err := snap.MarshalBinary()
 		if err == nil {
-			err = s.c.send(kindSecond, secondFrame(sec, cpu.sample(), eng.InFlight(), b))
+			h := secondHead{sec: sec, inFlight: eng.InFlight()}
+			cores, wall := cpu.sample()
+			h.cpu, h.cpuWall = cores, wall.Seconds()
+			h.stall, h.wait = stall.Sample()
+			err = s.c.send(kindSecond, secondFrame(h, b))
 		}
 		sec++
 		return err == nil
@@ -99,14 +104,15 @@ func newCPUMeter() *cpuMeter {
 	return &cpuMeter{wall: time.Now(), cpu: c, ok: ok}
 }
 
-// sample returns the cores kept busy since the last call; NaN when unknown.
-func (m *cpuMeter) sample() float64 {
+// sample returns the cores kept busy since the last call (NaN when
+// unknown) and how long that was: a run's last second is cut short.
+func (m *cpuMeter) sample() (float64, time.Duration) {
 	c, ok := processCPU()
 	now := time.Now()
 	wall, used, was := now.Sub(m.wall), c-m.cpu, m.ok
 	m.wall, m.cpu, m.ok = now, c, ok
 	if !ok || !was || wall <= 0 {
-		return math.NaN()
+		return math.NaN(), wall
 	}
-	return max(used.Seconds(), 0) / wall.Seconds()
+	return max(used.Seconds(), 0) / wall.Seconds(), wall
 }

@@ -33,7 +33,10 @@ func (g *generator) Agents() []report.Agent {
 		case a.next > 0:
 			row.Achieved = float64(a.iterations) / float64(a.next)
 		}
-		if a.cpuN > 0 {
+		switch {
+		case a.cpuWall > 0: // over the time measured: a last second cut short weighs what it lasted
+			row.CPU = a.cpuTime / a.cpuWall
+		case a.cpuN > 0:
 			row.CPU = a.cpuSum / float64(a.cpuN)
 		}
 		if a.lost {

@@ -12,9 +12,9 @@ import (
 )
 
 // agentSeries returns one agent's figures for second sec, from the
-// snapshot it sent and the CPU it reported with it (NaN: not measured),
-// as the per-agent series of diagnose (AgentIterations, ...).
-func agentSeries(p *plan.Plan, a *agentState, sec int, s *metrics.Snapshot, cpu float64) series.Set {
+// snapshot it sent and the CPU and waits for a CPU it reported with it
+// (NaN: not measured), as the per-agent series of diagnose (AgentIterations, ...).
+func agentSeries(p *plan.Plan, a *agentState, sec int, s *metrics.Snapshot, cpu float64, st stall) series.Set {
 	labels := []series.Label{{Name: diagnose.AgentLabel, Value: a.name + " " + a.addr},
 		{Name: "role", Value: "generator"}, {Name: "target", Value: diagnose.AgentsTarget}}
 	series.SortLabels(labels)
@@ -49,6 +49,9 @@ func agentSeries(p *plan.Plan, a *agentState, sec int, s *metrics.Snapshot, cpu 
 	}
 	if n, open := offeredIn(p, a.seg, sec); open {
 		set = append(set, point(diagnose.AgentOffered, float64(n)))
+	}
+	if !math.IsNaN(st.p99) {
+		set = append(set, point(diagnose.AgentStall, st.p99))
 	}
 	if !math.IsNaN(cpu) {
 		set = append(set, point(diagnose.AgentCPU, cpu))

@@ -14,6 +14,7 @@ type agentState struct {
 	*remote
 	pending  map[int]*metrics.Snapshot // received, not merged yet
 	cpuAt    map[int]float64           // the CPU it reported with each pending second
+	stallAt  map[int]stall             // its waits for a CPU it reported with each pending second
 	next     int                       // the next second expected: they come in order
 	merged   int                       // seconds below this were merged or marked missing
 	done     bool                      // it said the load was over
@@ -28,6 +29,7 @@ type agentState struct {
 	requests, errors, iterations, dropped int64
 	cpuSum, cpuMax                        float64
 	cpuN                                  int
+	cpuTime, cpuWall                      float64 // CPU seconds, and the seconds they were measured over (receiveHead)
 	lagMax                                time.Duration
 }
 
@@ -38,6 +40,25 @@ func (a *agentState) owes(sec int) bool {
 		return false
 	}
 	return !(a.done && sec >= a.total) && !(a.lost && sec >= a.lostAt) && sec >= a.next
+}
+
+// stall is an agent's waits for a CPU in one second: its goroutines'
+// scheduling latency p99 in seconds and its threads' run-queue wait in
+// cores (NaN: not measured).
+type stall struct{ p99, wait float64 }
+
+// receiveHead keeps what the agent reported with second h.sec besides its
+// CPU, once receive took that second: its waits for a CPU, and how long
+// its CPU was measured over, which weighs that CPU in the agent's mean.
+func (a *agentState) receiveHead(h secondHead) {
+	if _, ok := a.pending[h.sec]; !ok {
+		return
+	}
+	a.stallAt[h.sec] = stall{p99: h.stall, wait: h.wait}
+	if !math.IsNaN(h.cpu) && h.cpuWall > 0 {
+		a.cpuTime += h.cpu * h.cpuWall
+		a.cpuWall += h.cpuWall
+	}
 }
 
 // receive keeps one second's snapshot and adds it to the agent's figures.

@@ -2,6 +2,7 @@ package dist
 
 import (
 	"fmt"
+	"math"
 	"net"
 	"strings"
 	"sync"
@@ -100,16 +101,44 @@ func fakeServe(t *testing.T, ln net.Listener, layout sample.Layout, release chan
 		return
 	}
 	defer nc.Close()
+	c := fakeHandshake(nc, layout)
+	if c == nil {
+		return
+	}
+	second := func(sec int, reqs int64) {
+		s := metrics.NewSnapshot(sec, layout)
+		s.Endpoints[0].Requests = reqs
+		s.Endpoints[0].Duration = metrics.NewHist()
+		for range reqs {
+			s.Endpoints[0].Duration.Record(time.Millisecond)
+		}
+		b, _ := s.MarshalBinary()
+		c.send(kindSecond, secondFrame(secondHead{sec: sec, cpu: 0.1, stall: math.NaN(), wait: math.NaN()}, b))
+	}
+	second(0, 7)
+	select {
+	case <-release:
+	case <-time.After(30 * time.Second):
+	}
+	// too late: the coordinator gave up on it, and must not merge it now
+	second(1, 5)
+	second(2, 9)
+	c.send(kindDone, done{Seconds: 3})
+}
+
+// fakeHandshake answers a coordinator's hello, pings, job and start as an
+// agent would, then drains its beats; nil when the connection broke.
+func fakeHandshake(nc net.Conn, layout sample.Layout) *conn {
 	c := newConn(nc)
 	var at time.Time
 	for at.IsZero() {
 		f, err := c.read()
 		if err != nil {
-			return
+			return nil
 		}
 		switch f.kind {
 		case kindHello:
-			c.send(kindWelcome, welcome{Host: "fake"})
+			c.send(kindWelcome, welcome{Host: "fake", CPUs: 1})
 		case kindPing:
 			c.send(kindPong, pong{AgentNanos: time.Now().UnixNano()})
 		case kindJob:
@@ -125,25 +154,7 @@ func fakeServe(t *testing.T, ln net.Listener, layout sample.Layout, release chan
 			}
 		}
 	}()
-	second := func(sec int, reqs int64) {
-		s := metrics.NewSnapshot(sec, layout)
-		s.Endpoints[0].Requests = reqs
-		s.Endpoints[0].Duration = metrics.NewHist()
-		for range reqs {
-			s.Endpoints[0].Duration.Record(time.Millisecond)
-		}
-		b, _ := s.MarshalBinary()
-		c.send(kindSecond, secondFrame(sec, 0.1, 0, b))
-	}
-	second(0, 7)
-	select {
-	case <-release:
-	case <-time.After(30 * time.Second):
-	}
-	// too late: the coordinator gave up on it, and must not merge it now
-	second(1, 5)
-	second(2, 9)
-	c.send(kindDone, done{Seconds: 3})
+	return c
 }
 
 func TestAgentStoppingItselfMidRunIsLostNotCompleted(t *testing.T) {

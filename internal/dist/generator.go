@@ -45,6 +45,7 @@ type generator struct {
 	seconds int           // the most seconds any agent sent
 	cutAt   time.Duration // with stopping: how long after the start the agents were asked to stop
 	busy    busiest       // the busiest agent in the second merged last
+	stalled stall         // the agent whose goroutines waited longest in that second; NaN: none said
 	perSec  int           // the second perAgent is of
 	perAg   series.Set    // each agent's figures in the second merged last
 }
@@ -59,7 +60,8 @@ type busiest struct {
 func newGenerator(p *plan.Plan, remotes []*remote, wait time.Duration) *generator {
 	g := &generator{plan: p, wait: wait, silence: DefaultSilence, changed: make(chan struct{})}
 	for _, r := range remotes {
-		g.agents = append(g.agents, &agentState{remote: r, pending: map[int]*metrics.Snapshot{}, cpuAt: map[int]float64{}, lostAt: -1})
+		g.agents = append(g.agents, &agentState{remote: r, pending: map[int]*metrics.Snapshot{}, cpuAt: map[int]float64{},
+			stallAt: map[int]stall{}, lostAt: -1})
 	}
 	return g
 }
@@ -160,6 +162,7 @@ func (g *generator) read(a *agentState) {
 					g.tap(a.name, body)
 				}
 				a.receive(sec, head.cpu, &snap)
+				a.receiveHead(head)
 				a.inFlight = head.inFlight
 				g.seconds = max(g.seconds, sec+1)
 			})
@@ -256,6 +259,7 @@ func (g *generator) Second(sec int) *metrics.Snapshot {
 	}
 	snap := metrics.NewSnapshot(sec, g.plan.Layout)
 	g.busy = busiest{sec: sec}
+	g.stalled = stall{p99: math.NaN(), wait: math.NaN()}
 	g.perSec, g.perAg = sec, nil
 	for _, a := range g.agents {
 		if s, ok := a.pending[sec]; ok {
@@ -265,7 +269,15 @@ func (g *generator) Second(sec int) *metrics.Snapshot {
 			if !measured {
 				cpu = math.NaN()
 			}
-			g.perAg = append(g.perAg, agentSeries(g.plan, a, sec, s, cpu)...)
+			st, said := a.stallAt[sec]
+			if !said {
+				st = stall{p99: math.NaN(), wait: math.NaN()}
+			}
+			g.perAg = append(g.perAg, agentSeries(g.plan, a, sec, s, cpu, st)...)
+			if !math.IsNaN(st.p99) && (math.IsNaN(g.stalled.p99) || st.p99 > g.stalled.p99) {
+				g.stalled = st
+			}
+			delete(a.stallAt, sec)
 			if cpu, ok := a.cpuAt[sec]; ok && a.who.CPUs > 0 {
 				if share := cpu / float64(a.who.CPUs); !g.busy.ok || share > g.busy.cpu/g.busy.cores {
 					g.busy = busiest{sec: sec, cpu: cpu, cores: float64(a.who.CPUs), ok: true}
@@ -301,6 +313,19 @@ func (g *generator) Busiest(sec int) (cpu, capacity float64, ok bool) {
 		return 0, 0, false
 	}
 	return g.busy.cpu, g.busy.cores, true
+}
+
+// Stall is, for second sec once Second took it, the waits for a CPU of
+// the agent whose goroutines waited longest (scheduling latency p99, in
+// seconds) with its threads' run-queue wait in cores; NaN where no agent
+// said.
+func (g *generator) Stall(sec int) (p99, waitCores float64) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.perSec != sec {
+		return math.NaN(), math.NaN()
+	}
+	return g.stalled.p99, g.stalled.wait
 }
 
 // AgentSeries is each agent's figures in second sec, once Second took it:

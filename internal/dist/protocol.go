@@ -182,34 +182,44 @@ type refusedError struct{ msg string }
 
 func (e *refusedError) Error() string { return "the agent refused: " + e.msg }
 
-// secondFrame is a kindSecond body: the second, the agent's CPU in cores
-// busy (NaN: unknown), its requests in flight, then the snapshot's binary form.
-func secondFrame(sec int, cpu float64, inFlight int64, snap []byte) []byte {
-	b := binary.AppendUvarint(make([]byte, 0, len(snap)+24), uint64(sec))
-	b = binary.BigEndian.AppendUint64(b, math.Float64bits(cpu))
-	b = binary.AppendUvarint(b, uint64(max(inFlight, 0)))
-	return append(b, snap...)
+// secondHead is what a kindSecond body says besides the snapshot: the
+// second, the agent's CPU in cores busy and the seconds that was measured
+// over (a run's last second is cut short), its goroutines' scheduling
+// latency p99 in seconds and its threads' run-queue wait in cores (NaN:
+// unknown), and its requests in flight.
+type secondHead struct {
+	sec          int
+	cpu, cpuWall float64
+	stall, wait  float64
+	inFlight     int64
 }
 
-// secondHead is what a kindSecond body says besides the snapshot.
-type secondHead struct {
-	sec      int
-	cpu      float64
-	inFlight int64
+// secondFrame is a kindSecond body: h, then the snapshot's binary form.
+func secondFrame(h secondHead, snap []byte) []byte {
+	b := binary.AppendUvarint(make([]byte, 0, len(snap)+48), uint64(h.sec))
+	for _, f := range []float64{h.cpu, h.cpuWall, h.stall, h.wait} {
+		b = binary.BigEndian.AppendUint64(b, math.Float64bits(f))
+	}
+	b = binary.AppendUvarint(b, uint64(max(h.inFlight, 0)))
+	return append(b, snap...)
 }
 
 // parseSecondFrame splits a kindSecond body.
 func parseSecondFrame(b []byte) (h secondHead, snap []byte, err error) {
 	bad := errors.New("protocol: a bad second frame")
 	s, n := binary.Uvarint(b)
-	if n <= 0 || len(b) < n+8 || s > math.MaxInt32 {
+	if n <= 0 || len(b) < n+32 || s > math.MaxInt32 {
 		return h, nil, bad
 	}
-	h.sec, h.cpu = int(s), math.Float64frombits(binary.BigEndian.Uint64(b[n:]))
-	f, m := binary.Uvarint(b[n+8:])
+	h.sec = int(s)
+	for _, f := range []*float64{&h.cpu, &h.cpuWall, &h.stall, &h.wait} {
+		*f = math.Float64frombits(binary.BigEndian.Uint64(b[n:]))
+		n += 8
+	}
+	f, m := binary.Uvarint(b[n:])
 	if m <= 0 || f > math.MaxInt64 {
 		return h, nil, bad
 	}
 	h.inFlight = int64(f)
-	return h, b[n+8+m:], nil
+	return h, b[n+m:], nil
 }

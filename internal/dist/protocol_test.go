@@ -7,15 +7,16 @@ import (
 )
 
 func TestSecondFrameRoundTrip(t *testing.T) {
-	for _, tt := range []struct {
-		sec      int
-		cpu      float64
-		inFlight int64
-	}{{0, 0.5, 0}, {3599, math.NaN(), 12345}, {1 << 20, 1.75, 1}} {
-		b := secondFrame(tt.sec, tt.cpu, tt.inFlight, []byte("snap"))
+	same := func(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
+	for _, tt := range []secondHead{
+		{sec: 0, cpu: 0.5, cpuWall: 1.002, stall: 0.0002, wait: 0.01},
+		{sec: 3599, cpu: math.NaN(), stall: math.NaN(), wait: math.NaN(), inFlight: 12345},
+		{sec: 1 << 20, cpu: 1.75, stall: 0.25, wait: 1.5, inFlight: 1},
+	} {
+		b := secondFrame(tt, []byte("snap"))
 		h, snap, err := parseSecondFrame(b)
 		if err != nil || h.sec != tt.sec || h.inFlight != tt.inFlight || string(snap) != "snap" ||
-			!(h.cpu == tt.cpu || math.IsNaN(h.cpu) && math.IsNaN(tt.cpu)) {
+			!same(h.cpu, tt.cpu) || h.cpuWall != tt.cpuWall || !same(h.stall, tt.stall) || !same(h.wait, tt.wait) {
 			t.Errorf("round trip of %+v: %+v %q %v", tt, h, snap, err)
 		}
 		for cut := 0; cut < len(b)-len("snap"); cut++ {

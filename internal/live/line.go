@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"time"
+	"unicode/utf8"
 
 	"github.com/loadlens/loadlens/internal/units"
 )
@@ -85,6 +86,12 @@ func Format(s Status) string {
 	if s.P95 > 0 {
 		p95 = units.Duration(s.P95)
 	}
-	return fmt.Sprintf("[%s] %s · p95 %s · errors %s · in flight %s · VUs %s/%s · dropped %s",
-		progress, units.Rate(s.RPS, "req"), p95, units.Percent(s.ErrRate), units.Count(s.InFlight), units.Count(s.VUs), units.Count(s.VUsMax), units.Count(s.Dropped))
+	line := fmt.Sprintf("[%s] %s · p95 %s · errors %s · in flight %s · VUs %s/%s",
+		progress, units.Rate(s.RPS, "req"), p95, units.Percent(s.ErrRate), units.Count(s.InFlight), units.Count(s.VUs), units.Count(s.VUsMax))
+	// A line wider than the terminal wraps, and "\r" then redraws only its
+	// last row: "dropped 0" says nothing, so it goes first.
+	if dropped := " · dropped " + units.Count(s.Dropped); s.Dropped > 0 || utf8.RuneCountInString(line+dropped) <= units.Columns {
+		line += dropped
+	}
+	return line
 }

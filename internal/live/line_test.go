@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
+
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 func TestLineOutput(t *testing.T) {
@@ -52,6 +55,7 @@ func TestFormatProgress(t *testing.T) {
 		{"a stalled target in the graceful stop", Status{Elapsed: 6 * time.Second, Total: 3 * time.Second, InFlight: 60},
 			"[0:06/0:03 stopping] 0 req/s · p95 - · errors 0.00% · in flight 60 "},
 		{"no planned length", Status{Elapsed: 6 * time.Second}, "[0:06] 0 req/s"},
+		{"dropped, said when none", Status{Elapsed: 6 * time.Second, Total: 30 * time.Second, VUs: 3, VUsMax: 3}, "[0:06/0:30] 0 req/s · p95 - · errors 0.00% · in flight 0 · VUs 3/3 · dropped 0"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -59,5 +63,25 @@ func TestFormatProgress(t *testing.T) {
 				t.Errorf("Format = %q, want it to start %q", got, c.want)
 			}
 		})
+	}
+}
+
+// TestFormatFitsTerminal: a stalled run's line, its figures at their
+// widest, fits units.Columns (wider, "\r" would redraw only its last row)
+// and still says what was dropped when something was.
+func TestFormatFitsTerminal(t *testing.T) {
+	for _, c := range []struct {
+		st   Status
+		want string
+	}{
+		{Status{Elapsed: 31 * time.Second, Total: 30 * time.Second, RPS: 1295, P95: 2030 * time.Millisecond, ErrRate: 0.5707,
+			InFlight: 677, VUs: 677, VUsMax: 2095}, "VUs 677/2,095"},
+		{Status{Elapsed: 31 * time.Second, Total: 30 * time.Second, RPS: 1295, P95: 2030 * time.Millisecond, ErrRate: 0.5707,
+			InFlight: 677, VUs: 677, VUsMax: 2095, Dropped: 1234}, "· dropped 1,234"},
+	} {
+		got := Format(c.st)
+		if n := utf8.RuneCountInString(got); n > units.Columns && c.st.Dropped == 0 || !strings.Contains(got, c.want) {
+			t.Errorf("Format = %q (%d columns), want at most %d with %q", got, n, units.Columns, c.want)
+		}
 	}
 }

@@ -86,14 +86,28 @@ func writeAgents(sb *strings.Builder, in *Input) {
 	if len(in.Agents) == 0 {
 		return
 	}
-	rows := [][]string{agentHead}
+	// The terminal's header is narrower than the page's (agentHead): the
+	// rates' unit goes under the table, and LOST FROM only when an agent was.
+	head := append([]string{}, agentHead...)
+	head[3], head[4] = "OFFERED", "ACHIEVED"
+	rows := [][]string{head}
+	lost := false
 	for i := range in.Agents {
 		rows = append(rows, agentCells(&in.Agents[i]))
+		lost = lost || in.Agents[i].LostAt >= 0
 	}
 	rows = append(rows, agentTotal(in.Agents))
-	table(sb, "  ", "llrrrrrrrrr", rows)
+	align := "mlrrrrrrrrr"
+	if !lost {
+		for i := range rows {
+			rows[i] = rows[i][:len(rows[i])-1]
+		}
+		align = align[:len(align)-1]
+	}
+	table(sb, "  ", align, rows)
+	sb.WriteString(wrap("OFFERED and ACHIEVED are iterations per second; a flow of several requests makes them differ from REQUESTS.", units.Columns, "  ", "  "))
 	for _, n := range agentNotes(in.Agents) {
-		sb.WriteString(wrap(n, 100, "  ! ", "    "))
+		sb.WriteString(wrap(n, units.Columns, "  ! ", "    "))
 	}
 	sb.WriteString("\n")
 }

@@ -17,30 +17,71 @@ import (
 func WriteCapacityText(w io.Writer, r capacity.Result) error {
 	var b strings.Builder
 	b.WriteString("Capacity search\n")
-	fmt.Fprintf(&b, "  highest sustainable rate  %s\n", highestText(r))
+	kv := func(label, text string) { // the label's column, then the text wrapped under itself
+		b.WriteString(units.Wrap(text, units.Columns, fmt.Sprintf("  %-26s", label), strings.Repeat(" ", 28)))
+	}
+	kv("highest sustainable rate", highestText(r))
 	if k := r.Knee; k != nil {
-		fmt.Fprintf(&b, "  knee                      %s/s: p95 within %s× its low-load %s here (%s), past it at every higher rate (%s at %s/s)\n",
-			units.Number(k.Rate), units.Number(r.Config.KneeFactor), units.Duration(k.Base), units.Duration(k.P95), units.Duration(k.NextP95), units.Number(k.NextRate))
+		kv("knee", fmt.Sprintf("%s/s: p95 within %s× its low-load %s here (%s), past it at every higher rate (%s at %s/s)",
+			units.Number(k.Rate), units.Number(r.Config.KneeFactor), units.Duration(k.Base), units.Duration(k.P95), units.Duration(k.NextP95), units.Number(k.NextRate)))
 	} else {
-		b.WriteString("  knee                      not found: too few steps, or p95 did not climb within the rates tried\n")
+		kv("knee", "not found: too few steps, or p95 did not climb within the rates tried")
 	}
 	if len(r.FirstFailure) > 0 {
-		fmt.Fprintf(&b, "  failed first              at %s/s: %s\n", units.Number(firstFailingRate(r)), strings.Join(r.FirstFailure, "; "))
+		kv("failed first", fmt.Sprintf("at %s/s: %s", units.Number(firstFailingRate(r)), strings.Join(r.FirstFailure, "; ")))
 	}
-	fmt.Fprintf(&b, "  scalability (USL fit)     %s\n", uslText(r))
+	kv("scalability (USL fit)", uslText(r))
 	if r.Retries > 0 {
-		fmt.Fprintf(&b, "  retried                   %s\n", retriesText(r))
+		kv("retried", retriesText(r))
 	}
-	fmt.Fprintf(&b, "  stopped                   %s: %s\n\n", r.Stop, r.StopDetail)
+	stopped := string(r.Stop)
+	if r.StopDetail != "" {
+		stopped += ": " + r.StopDetail
+	}
+	kv("stopped", stopped)
+	b.WriteString("\n")
 	cells := [][]string{{"#", "phase", "rate/s", "done/s", "p95", "p99", "errors", "dropped", "gen CPU", "lag p99", "host CPU", "SLO"}}
+	var notes []string // a verdict with more to say than its word, under the table
+	stolen := false
 	for i, s := range r.Steps {
-		cells = append(cells, []string{strconv.Itoa(i + 1), phaseText(s), units.Number(s.Rate), units.Number(s.Throughput), units.Duration(s.P95), units.Duration(s.P99),
+		verdict := strings.TrimSpace(verdictText(s, " "))
+		if word := verdictWord(verdict); word != verdict {
+			notes = append(notes, wrapAfter("  "+superscript(len(notes)+1)+" ", "step "+strconv.Itoa(i+1)+": "+verdict, units.Columns))
+			verdict = word + " " + superscript(len(notes))
+		}
+		phase := string(s.Phase)
+		if s.Attempt > 1 { // the row above is the same step's first try: its phase is there
+			phase = "try " + strconv.Itoa(s.Attempt)
+		}
+		cells = append(cells, []string{strconv.Itoa(i + 1), phase, units.Number(s.Rate), units.Number(s.Throughput), units.Duration(s.P95), units.Duration(s.P99),
 			units.Percent(s.ErrorRate), units.Count(s.Dropped), units.Share(s.GeneratorCPU),
-			units.Duration(s.LagP99), hostText(s.StepResult), verdictText(s, " ")})
+			units.Duration(s.LagP99), hostCell(s.StepResult), verdict})
+		if s.HostKnown && s.HostSteal >= 0.005 {
+			stolen = true
+		}
 	}
 	table(&b, "  ", "rrrrrrrrrrrl", cells)
+	b.WriteString(strings.Join(notes, ""))
+	if stolen {
+		b.WriteString("  host CPU \"st\": the share of it the hypervisor gave to other machines (steal)\n")
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// verdictWord is the first word of a step's verdict (verdictText): pass,
+// FAIL, or "—" for not judged; the table shows it, and the rest under the
+// table.
+func verdictWord(v string) string {
+	for _, w := range []string{"pass", "FAIL"} {
+		if strings.HasPrefix(v, w) {
+			return w
+		}
+	}
+	if strings.HasPrefix(v, "not judged") {
+		return "—"
+	}
+	return v
 }
 
 // highestText is the headline: the highest sustainable rate and how sure it is.
@@ -152,6 +193,11 @@ func hostText(s capacity.StepResult) string {
 		t += " (steal " + units.Share(s.HostSteal) + ")"
 	}
 	return t
+}
+
+// hostCell is hostText for the terminal's table, narrower: "99% st 30%".
+func hostCell(s capacity.StepResult) string {
+	return strings.Replace(strings.TrimSuffix(hostText(s), ")"), " (steal ", " st ", 1)
 }
 
 // lastRate is the rate of the last run.

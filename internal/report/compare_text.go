@@ -35,7 +35,7 @@ func WriteCompareText(w io.Writer, r *compare.Report) error {
 			if k > 0 {
 				name += " (continued)"
 			}
-			b.WriteString("\n" + name + "\n")
+			b.WriteString("\n" + units.Middle(name, units.Columns) + "\n") // a long endpoint is cut in the middle
 			table(&b, "  ", "l"+strings.Repeat("r", len(cols)-1), pick(cells, cols))
 		}
 	}

@@ -12,6 +12,9 @@ import (
 	"math"
 	"strings"
 	"time"
+	"unicode/utf8"
+
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // ms converts a duration to float milliseconds, the unit of summary.json
@@ -28,26 +31,101 @@ func ratio(a, b int64) float64 {
 
 // table lays out rows in aligned columns; the first row is the header.
 // align has one letter per column: 'l' left-aligns text, 'r' right-aligns
-// numbers, which read best that way.
+// numbers, which read best that way, and 'm' left-aligns a name that may be
+// cut in the middle (units.Middle) so that the table fits units.Columns.
+// Figures are never cut: names in the first column that would be cut to
+// fewer than minStack columns go each on a line of its own above its row's
+// figures instead.
 func table(sb *strings.Builder, indent, align string, rows [][]string) {
 	if len(rows) == 0 {
 		return
 	}
+	widths := colWidths(rows)
+	whole := widths[0]
+	fits := fitColumns(widths, indent, align, rows[0])
+	if !strings.HasPrefix(align, "m") || len(widths) < 2 || fits && (widths[0] == whole || widths[0] >= minStack) {
+		writeRows(sb, indent, align, widths, rows)
+		return
+	}
+	// Stacked: each name alone, cut only if longer than a line, and the
+	// rest of its row under it, indented.
+	rest := make([][]string, len(rows))
+	for i, r := range rows {
+		rest[i] = r[1:]
+	}
+	restIndent := indent + "    "
+	restWidths := colWidths(rest)
+	fitColumns(restWidths, restIndent, align[1:], rest[0])
+	for i, r := range rows {
+		sb.WriteString(indent + units.Middle(r[0], units.Columns-utf8.RuneCountInString(indent)) + "\n")
+		writeRows(sb, restIndent, align[1:], restWidths, rest[i:i+1])
+	}
+}
+
+// minCut is the fewest columns a name is cut to: fewer would not say
+// which endpoint it is. A first column is not cut below minStack: its
+// names, the rows' keys, then go on lines of their own.
+const (
+	minCut   = 16
+	minStack = 40
+)
+
+// colWidths returns the widest cell of each column, in runes.
+func colWidths(rows [][]string) []int {
 	widths := make([]int, len(rows[0]))
 	for _, r := range rows {
 		for i, c := range r {
-			widths[i] = max(widths[i], len([]rune(c)))
+			widths[i] = max(widths[i], utf8.RuneCountInString(c))
 		}
 	}
+	return widths
+}
+
+// fitColumns narrows the 'm' columns, the widest first and none below
+// minCut or its header, until the table fits units.Columns; it reports
+// whether it does.
+func fitColumns(widths []int, indent, align string, head []string) bool {
+	for {
+		total := utf8.RuneCountInString(indent) + 2*(len(widths)-1)
+		for _, w := range widths {
+			total += w
+		}
+		if total <= units.Columns {
+			return true
+		}
+		widest := -1
+		for i, w := range widths {
+			floor := max(minCut, utf8.RuneCountInString(head[i]))
+			if i < len(align) && align[i] == 'm' && w > floor && (widest < 0 || w > widths[widest]) {
+				widest = i
+			}
+		}
+		if widest < 0 {
+			return false
+		}
+		widths[widest]-- // a column at a time, so that the widest names give up the most
+	}
+}
+
+// writeRows writes rows in columns of the given widths, cutting an 'm'
+// cell that is wider than its column in the middle.
+func writeRows(sb *strings.Builder, indent, align string, widths []int, rows [][]string) {
 	for _, r := range rows {
 		var line strings.Builder
 		line.WriteString(indent)
 		for i, c := range r {
-			pad := strings.Repeat(" ", widths[i]-len([]rune(c)))
+			a := byte('l')
+			if i < len(align) {
+				a = align[i]
+			}
+			if a == 'm' {
+				c = units.Middle(c, widths[i])
+			}
+			pad := strings.Repeat(" ", max(widths[i]-utf8.RuneCountInString(c), 0))
 			if i > 0 {
 				line.WriteString("  ")
 			}
-			if i < len(align) && align[i] == 'r' {
+			if a == 'r' {
 				line.WriteString(pad + c)
 			} else {
 				line.WriteString(c + pad)

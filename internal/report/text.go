@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/sample"
@@ -17,7 +18,8 @@ func WriteText(w io.Writer, in *Input) error {
 	tot := r.Total()
 	el := r.Elapsed()
 	secs := el.Seconds()
-	fmt.Fprintf(&sb, "\n  %s · %s in %s\n", in.Name, in.Status, units.Duration(el))
+	state := " · " + in.Status + " in " + units.Duration(el)
+	fmt.Fprintf(&sb, "\n  %s%s\n", units.Middle(in.Name, units.Columns-2-utf8.RuneCountInString(state)), state)
 	var iters int64
 	var vusMax, busyMax int64
 	for _, s := range r.Scenarios {
@@ -31,7 +33,8 @@ func WriteText(w io.Writer, in *Input) error {
 	for i, t := range totals { // a line breaks between the totals, not inside one
 		totals[i] = strings.ReplaceAll(t, " ", units.Keep)
 	}
-	sb.WriteString(wrap(strings.Join(totals, " · "), units.Columns, "  ", "    ") + "\n")
+	// The "·" stays at the end of a line, so that the next line does not start with it.
+	sb.WriteString(wrap(strings.Join(totals, units.Keep+"· "), units.Columns, "  ", "    ") + "\n")
 
 	writeEndpoints(&sb, in)
 	writeAgents(&sb, in)
@@ -60,7 +63,7 @@ func WriteText(w io.Writer, in *Input) error {
 		sb.WriteString(wrap(line, units.Columns, "  ", "    "))
 	}
 	if in.Dir != "" {
-		fmt.Fprintf(&sb, "  results: %s\n", in.Dir)
+		sb.WriteString(PathLine("results", in.Dir))
 	}
 	_, err := io.WriteString(w, sb.String())
 	return err
@@ -166,7 +169,7 @@ func writeEndpoints(sb *strings.Builder, in *Input) {
 	if all != nil {
 		rows = append(rows, row(*all))
 	}
-	table(sb, "  ", "lrrrrrrrrrrr", rows)
+	table(sb, "  ", "mrrrrrrrrrrr", rows)
 	sb.WriteString(wrap(rateNote("REQS", "ACTIVE"), units.Columns, "  ", "  "))
 	sb.WriteString("\n")
 }
@@ -179,8 +182,8 @@ func writeFailures(sb *strings.Builder, in *Input) {
 			if len(g.Samples) > 0 {
 				sampleMsg = g.Samples[0].Message
 			}
-			if len(sampleMsg) > 60 {
-				sampleMsg = sampleMsg[:57] + "..."
+			if r := []rune(sampleMsg); len(r) > 60 { // cut at a rune, never inside one
+				sampleMsg = string(r[:57]) + "..."
 			}
 			sampleMsg = units.Escape(sampleMsg) // the target wrote it: no terminal controls
 			rows = append(rows, []string{g.Kind.String(), units.Count(g.Count), endpointLabel(in.Run, i),
@@ -188,7 +191,7 @@ func writeFailures(sb *strings.Builder, in *Input) {
 		}
 	}
 	if len(rows) > 1 {
-		table(sb, "  ", "lrlll", rows)
+		table(sb, "  ", "lrmlm", rows)
 		sb.WriteString("\n")
 	}
 }
@@ -210,7 +213,7 @@ func writeChecks(sb *strings.Builder, in *Input) {
 		}
 		rows = append(rows, []string{name, units.Percent(ratio(c.Passes, c.Passes+c.Fails)), units.Count(c.Passes), units.Count(c.Fails)})
 	}
-	table(sb, "  ", "lrrr", rows)
+	table(sb, "  ", "mrrr", rows)
 	sb.WriteString("\n")
 }
 
@@ -245,7 +248,7 @@ func writeThresholds(sb *strings.Builder, in *Input) {
 		}
 		rows = append(rows, []string{mark + " " + res.Key, res.Expr, obs})
 	}
-	table(sb, "  ", "lll", rows)
+	table(sb, "  ", "mll", rows)
 	writeJudged(sb, in)
 	sb.WriteString("\n")
 }
@@ -266,7 +269,9 @@ func writeJudged(sb *strings.Builder, in *Input) {
 		if n := ev.Failed(); n > 0 {
 			failedPart = units.CountOf(n, "failed", "failed") + " (" + units.Percent(ratio(n, ev.Sent)) + ")"
 		}
-		sb.WriteString(wrap("judged: "+res.Key+" "+res.Expr+" over "+units.CountOf(ev.Sent, "request", "requests")+", "+strings.ReplaceAll(failedPart, " ", units.Keep),
+		// The key stays whole on a line, cut in the middle when a long endpoint makes it wider than one.
+		key := strings.ReplaceAll(units.Middle(res.Key, units.Columns-4), " ", units.Keep)
+		sb.WriteString(wrap("judged: "+key+" "+res.Expr+" over "+units.CountOf(ev.Sent, "request", "requests")+", "+strings.ReplaceAll(failedPart, " ", units.Keep),
 			units.Columns, "  ", "    "))
 	}
 	if any {
@@ -298,4 +303,13 @@ func vusPhrase(allocated, busy int64) string {
 		return units.CountOf(allocated, "VU", "VUs")
 	}
 	return units.CountOf(allocated, "VU", "VUs") + " (" + units.Count(busy) + " busy)"
+}
+
+// PathLine is "  what: path", or, when that would pass units.Columns, the
+// path on a line of its own: a path is never cut, so that it can be copied.
+func PathLine(what, path string) string {
+	if line := "  " + what + ": " + path; utf8.RuneCountInString(line) <= units.Columns {
+		return line + "\n"
+	}
+	return "  " + what + ":\n  " + path + "\n"
 }

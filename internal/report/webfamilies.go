@@ -121,6 +121,12 @@ func chartFamilies() []family {
 		{chart: "gen-lag", title: "Scheduler lag (p99)", unit: unitSeconds, rank: 2, members: []member{
 			{"loadlens_scheduler_lag_p99_s", "lag p99"},
 		}},
+		{chart: "gen-stall", title: "Goroutines' wait for a CPU (p99)", unit: unitSeconds, rank: 2, members: []member{
+			{"loadlens_sched_latency_p99_s", "wait p99"},
+		}},
+		{chart: "gen-cpu-wait", title: "Threads' wait for a CPU, cores", unit: unitCores, rank: 2, members: []member{
+			{"loadlens_cpu_wait_cores", "waiting"},
+		}},
 		{chart: "gen-bytes", title: "Data per second", unit: unitBytes, rank: 3, members: []member{
 			{"loadlens_received_bytes", "received"}, {"loadlens_sent_bytes", "sent"},
 		}},
@@ -131,6 +137,7 @@ func chartFamilies() []family {
 		{chart: "agent-cpu-share", title: "Per agent: CPU, share of its cores", unit: unitRatio, rank: 7, members: []member{{"loadlens_agent_cpu_share", ""}}},
 		{chart: "agent-cpu", title: "Per agent: CPU, cores busy", unit: unitCores, rank: 8, members: []member{{"loadlens_agent_cpu_cores", ""}}},
 		{chart: "agent-lag", title: "Per agent: scheduler lag (p99)", unit: unitSeconds, rank: 9, members: []member{{"loadlens_agent_lag_p99_s", ""}}},
+		{chart: "agent-stall", title: "Per agent: goroutines' wait for a CPU (p99)", unit: unitSeconds, rank: 9, members: []member{{"loadlens_agent_sched_latency_p99_s", ""}}},
 		{chart: "agent-dropped", title: "Per agent: dropped iterations per second", unit: unitCount, rank: 10, members: []member{{"loadlens_agent_dropped", ""}}},
 		{chart: "agent-errors", title: "Per agent: failed requests per second", unit: unitCount, rank: 11, members: []member{{"loadlens_agent_errors", ""}}},
 		{chart: "gen-procs", title: "Goroutines and open files", unit: unitCount, rank: 4, members: []member{

@@ -43,3 +43,19 @@ func Wrap(text string, width int, first, rest string) string {
 	sb.WriteString(line + "\n")
 	return sb.String()
 }
+
+// Middle fits s into width columns by cutting its middle out and putting
+// "…" in its place, so that both ends survive: an endpoint's method and
+// its last segments, a run's time and its name. s is returned whole when
+// it fits; a width below 2 keeps only the "…".
+func Middle(s string, width int) string {
+	r := []rune(s)
+	if len(r) <= width {
+		return s
+	}
+	if width < 2 {
+		return "…"
+	}
+	head := (width - 1) / 2 // the end, which tells names apart, gets the odd column
+	return string(r[:head]) + "…" + string(r[len(r)-(width-1-head):])
+}

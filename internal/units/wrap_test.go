@@ -20,3 +20,26 @@ func TestWrap(t *testing.T) {
 		}
 	}
 }
+
+func TestMiddle(t *testing.T) {
+	for _, tc := range []struct {
+		s     string
+		width int
+		want  string
+	}{
+		{"GET /a", 10, "GET /a"},
+		{"GET /a", 6, "GET /a"},
+		{"GET /api/v1/orgs/{id}/deployments", 20, "GET /api/…eployments"},
+		{"ééééééééé", 5, "éé…éé"},
+		{"abc", 1, "…"},
+		{"abc", 2, "…c"},
+	} {
+		got := Middle(tc.s, tc.width)
+		if got != tc.want {
+			t.Errorf("Middle(%q, %d) = %q, want %q", tc.s, tc.width, got, tc.want)
+		}
+		if n := len([]rune(got)); n > max(tc.width, 1) {
+			t.Errorf("Middle(%q, %d) is %d runes", tc.s, tc.width, n)
+		}
+	}
+}

@@ -55,6 +55,31 @@
     return v.toFixed(1);
   };
 
+  // ticks labels an axis's ticks (uPlot's splits, all of them at once) in
+  // one unit — the largest of units, [divisor, suffix] pairs in ascending
+  // order, that the biggest tick reaches — with as many decimals as their
+  // step needs and no more: ticks 0.05 apart read 0.05, 0.1, 0.15, never
+  // 0.1, 0.1, 0.2, and no two ticks read the same.
+  LL.ticks = function (vals, units) {
+    var top = 0, u = units[0];
+    vals.forEach(function (v) { if (isFinite(v)) top = Math.max(top, Math.abs(v)); });
+    units.forEach(function (c) { if (top >= c[0]) u = c; });
+    var xs = vals.map(function (v) { return v / u[0]; }), d = 0;
+    var exact = function (x) { return !isFinite(x) || Math.abs(+x.toFixed(d) - x) <= 1e-9 * Math.max(1, Math.abs(x)); };
+    while (d < 9 && !xs.every(exact)) d++;
+    return xs.map(function (x) {
+      if (!isFinite(x)) return "";
+      var s = String(+x.toFixed(d));
+      return s === "0" ? "0" : group(s) + u[1];
+    });
+  };
+
+  // numTicks, msTicks and bytesTicks label the ticks of an axis of plain
+  // numbers (950, 1.5k, 3M), of milliseconds and of bytes (LL.ticks).
+  LL.numTicks = function (vals) { return LL.ticks(vals, [[1, ""], [1e3, "k"], [1e6, "M"]]); };
+  LL.msTicks = function (vals) { return LL.ticks(vals, [[1e-3, "µs"], [1, "ms"], [1e3, "s"]]); };
+  LL.bytesTicks = function (vals) { return LL.ticks(vals, [[1, " B"], [1e3, " kB"], [1e6, " MB"], [1e9, " GB"], [1e12, " TB"]]); };
+
   // fmtMs formats milliseconds as a duration (units.Duration): 950µs,
   // 2.35ms, 23.5ms, 235ms, 1.25s, then 1m5s, 10m, 1h30m.
   LL.fmtMs = function (ms) {
@@ -220,7 +245,7 @@
       { stroke: "#475569", grid: { stroke: "#eef2f7" }, ticks: { stroke: "#e2e8f0" },
         values: b.xValues || function (u, vals) { return vals.map(LL.fmtElapsed); }, splits: b.xSplits },
       { stroke: "#475569", grid: { stroke: "#eef2f7" }, ticks: { stroke: "#e2e8f0" }, size: 62,
-        values: function (u, vals) { return vals.map(b.fmtAxis || LL.fmtNumAxis); } },
+        values: function (u, vals) { return (b.ticks || LL.numTicks)(vals); } },
     ];
     if (!b.xSplits) axes[0].incrs = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200];
     var series = [{ label: b.xLabel || "elapsed", value: function (u, v) { return v === null ? "-" : (b.xFmt || LL.fmtElapsed)(v); } }];
@@ -309,13 +334,13 @@
     }, { choices: selections(meta, true), note: "Requests completed in each second; errors are transport failures and 4xx/5xx answers." }));
     panels.push(new Panel(parent, "Latency percentiles", function (c) {
       if (c.all) {
-        return { key: "latency", xMax: xMax, fmt: LL.fmtMs, fmtAxis: LL.fmtMsAxis, series: [
+        return { key: "latency", xMax: xMax, fmt: LL.fmtMs, ticks: LL.msTicks, series: [
           { label: "p50", color: colors.p50 }, { label: "p90", color: colors.p90 }, { label: "p95", color: colors.p95 },
           { label: "p99", color: colors.p99 }, { label: "max", color: colors.max, width: 1, dash: [4, 3] }],
           data: function () { return [store.t, store.p50, store.p90, store.p95, store.p99, store.max]; } };
       }
       var e = store.e[c.eps[0]];
-      return { key: "latency", xMax: xMax, fmt: LL.fmtMs, fmtAxis: LL.fmtMsAxis, series: [
+      return { key: "latency", xMax: xMax, fmt: LL.fmtMs, ticks: LL.msTicks, series: [
         { label: "p50", color: colors.p50 }, { label: "p95", color: colors.p95 }, { label: "p99", color: colors.p99 }],
         data: function () { return [store.t, e.p50, e.p95, e.p99]; } };
     }, { choices: selections(meta, false), note: "Request duration of each second, timed from the intended start." }));
@@ -331,11 +356,11 @@
       return panels;
     }
     panels.push(new Panel(parent, "Scheduler lag (p99)", function () {
-      return { key: "lag", xMax: xMax, fmt: LL.fmtMs, fmtAxis: LL.fmtMsAxis, series: [{ label: "lag p99", color: colors.lag }],
+      return { key: "lag", xMax: xMax, fmt: LL.fmtMs, ticks: LL.msTicks, series: [{ label: "lag p99", color: colors.lag }],
         data: function () { return [store.t, store.lag]; } };
     }, { note: "How late iterations started against their schedule, in the generator." }));
     panels.push(new Panel(parent, "Data transferred per second", function () {
-      return { key: "bytes", xMax: xMax, fmt: function (v) { return LL.fmtBytes(v) + "/s"; }, fmtAxis: LL.fmtBytes, series: [
+      return { key: "bytes", xMax: xMax, fmt: function (v) { return LL.fmtBytes(v) + "/s"; }, ticks: LL.bytesTicks, series: [
         { label: "received", color: colors.rx, fill: "rgba(8,145,178,0.08)" },
         { label: "sent", color: colors.tx }],
         data: function () { return [store.t, store.rx, store.tx]; } };
@@ -343,7 +368,7 @@
     var cpus = meta.cpus || 1;
     panels.push(new Panel(parent, "Generator CPU", function () {
       return { key: "cpu", xMax: xMax, fmt: function (v) { return LL.fmtShare(v / 100); },
-        fmtAxis: function (v) { return v.toFixed(0) + "%"; },
+        ticks: function (vals) { return LL.ticks(vals, [[1, "%"]]); },
         yRange: function () { return [0, 100]; },
         series: [{ label: "CPU of " + cpus + " cores", color: colors.cpu, fill: "rgba(124,58,237,0.08)" }],
         data: function () { return [store.t, store.cpu]; } };
@@ -377,7 +402,7 @@
         for (var k = 0; k < xs.length; k++) if (xs[k] === x) return s.p[k];
         return null;
       };
-      return { key: "spectrum", xMin: 0, xMax: function () { return top; }, fmt: LL.fmtMs, fmtAxis: LL.fmtMsAxis,
+      return { key: "spectrum", xMin: 0, xMax: function () { return top; }, fmt: LL.fmtMs, ticks: LL.msTicks,
         xLabel: "percentile", xFmt: function (x) { var pc = pctAt(x); return pc === null ? "-" : String(+pc.toFixed(4)) + "%"; },
         xSplits: function () { return splits; }, xValues: function (u, vals) { return vals.map(label); },
         series: [{ label: "latency", color: colors.p99, fill: "rgba(234,88,12,0.08)", width: 2 }],

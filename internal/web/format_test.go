@@ -75,3 +75,52 @@ func TestScriptsFormatLikeUnits(t *testing.T) {
 		}
 	}
 }
+
+// TestAxisTicksReadTheirValues runs LL.ticks in node: an axis's labels
+// carry as many decimals as the ticks' step needs, so that no two read the
+// same and each reads its own value, in the unit the largest tick reaches.
+func TestAxisTicksReadTheirValues(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed")
+	}
+	cases := []struct {
+		Fn   string    `json:"fn"`
+		Vals []float64 `json:"vals"`
+		Want []string  `json:"-"`
+	}{
+		{"numTicks", []float64{0, 0.05, 0.1, 0.15, 0.2, 0.25}, []string{"0", "0.05", "0.1", "0.15", "0.2", "0.25"}},
+		{"numTicks", []float64{0, 0.025, 0.05, 0.075}, []string{"0", "0.025", "0.05", "0.075"}},
+		{"numTicks", []float64{0.1, 0.2, 0.30000000000000004}, []string{"0.1", "0.2", "0.3"}},
+		{"numTicks", []float64{0, 2500, 5000, 7500, 10000}, []string{"0", "2.5k", "5k", "7.5k", "10k"}},
+		{"numTicks", []float64{0, 20, 40}, []string{"0", "20", "40"}},
+		{"numTicks", []float64{0, 1e6, 2e6}, []string{"0", "1M", "2M"}},
+		{"msTicks", []float64{2.05, 2.1, 2.15}, []string{"2.05ms", "2.1ms", "2.15ms"}},
+		{"msTicks", []float64{0, 0.25, 0.5}, []string{"0", "250µs", "500µs"}},
+		{"msTicks", []float64{0, 1250, 2500}, []string{"0", "1.25s", "2.5s"}},
+		{"bytesTicks", []float64{1000, 1050, 1100}, []string{"1 kB", "1.05 kB", "1.1 kB"}},
+	}
+	in, err := json.Marshal(cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := "var window = {};\n" + chartsJS + "\nvar cases = " + string(in) + ";\n" +
+		"process.stdout.write(JSON.stringify(cases.map(function (c) { return window.LL[c.fn](c.vals); })));\n"
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, "-")
+	cmd.Stdin = strings.NewReader(script)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node: %v", err)
+	}
+	var got [][]string
+	if err := json.Unmarshal(out, &got); err != nil || len(got) != len(cases) {
+		t.Fatalf("node wrote %q (%v), want %d results", out, err, len(cases))
+	}
+	for i, c := range cases {
+		if strings.Join(got[i], " | ") != strings.Join(c.Want, " | ") {
+			t.Errorf("LL.%s(%v) = %q, want %q", c.Fn, c.Vals, got[i], c.Want)
+		}
+	}
+}

@@ -43,16 +43,17 @@
     return last;
   };
 
-  // format returns value and axis formatters for a unit (report.SeriesMeta.Unit).
+  // format returns the value formatter and the axis's tick labeller
+  // (LL.ticks) for a unit (report.SeriesMeta.Unit).
   function format(unit) {
+    var scaled = function (k, units) { return function (vals) { return LL.ticks(vals.map(function (v) { return v * k; }), units); }; };
     switch (unit) {
-      case "bytes": return { fmt: LL.fmtBytes, axis: LL.fmtBytes };
-      case "seconds": return { fmt: function (v) { return LL.fmtMs(v * 1000); }, axis: function (v) { return LL.fmtMsAxis(v * 1000); } };
-      case "ratio": return { fmt: LL.fmtShare,
-        axis: function (v) { return +(100 * v).toFixed(2) + "%"; } };
-      case "cores": return { fmt: LL.fmtCores, axis: function (v) { return +v.toFixed(2) + ""; } };
+      case "bytes": return { fmt: LL.fmtBytes, ticks: LL.bytesTicks };
+      case "seconds": return { fmt: function (v) { return LL.fmtMs(v * 1000); }, ticks: function (vals) { return LL.msTicks(vals.map(function (v) { return v * 1000; })); } };
+      case "ratio": return { fmt: LL.fmtShare, ticks: scaled(100, [[1, "%"]]) };
+      case "cores": return { fmt: LL.fmtCores, ticks: scaled(1, [[1, ""]]) };
     }
-    return { fmt: LL.fmtNum, axis: LL.fmtNumAxis };
+    return { fmt: LL.fmtNum, ticks: LL.numTicks };
   }
 
   // column returns one series' points keyed by second, with a null (a
@@ -195,7 +196,7 @@
         p.box.querySelector("h3").textContent = p.title;
         p.box.setAttribute("data-series", c.ids.map(function (id) { return obs.meta[id].key; }).join("\n"));
       }
-      return { key: "obs:" + c.meta.group + ":" + c.meta.chart, xMax: xMax, fmt: f.fmt, fmtAxis: f.axis, yRange: yRange,
+      return { key: "obs:" + c.meta.group + ":" + c.meta.chart, xMax: xMax, fmt: f.fmt, ticks: f.ticks, yRange: yRange,
         series: c.ids.map(function (id, k) {
           var m = obs.meta[id], label = legend(m, shared);
           if (m.limit) return { label: label, color: limitColor, width: 1.25, dash: [5, 4], points: fewPoints };

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/loadlens/loadlens/internal/importer"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // request is what one curl command sends.
@@ -77,7 +78,7 @@ func Import(text string) (*importer.Test, error) {
 	if len(cmds) == 0 {
 		return nil, fmt.Errorf("no curl command found (the text should start with curl)")
 	}
-	t := &importer.Test{Source: fmt.Sprintf("%d curl command(s)", len(cmds))}
+	t := &importer.Test{Source: units.CountOf(int64(len(cmds)), "curl command", "curl commands")}
 	var reqs []*request
 	for i, args := range cmds {
 		r, err := parse(args, func(s string) { t.NotConverted = append(t.NotConverted, fmt.Sprintf("command %d: %s", i+1, s)) })

@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/loadlens/loadlens/internal/importer"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // Options says what to keep of a recording.
@@ -120,13 +121,15 @@ func isStatic(e *entry) bool {
 
 // filter keeps the entries a test should send, counting what it leaves out.
 func filter(entries []entry, opt Options, t *importer.Test) []*entry {
-	counts := map[string]int{}
+	counts := map[string]int64{}
 	var order []string
-	leave := func(why string) {
-		if counts[why] == 0 {
-			order = append(order, why)
+	ones := map[string]string{} // each reason's words for one entry
+	leave := func(one, many string) {
+		if counts[many] == 0 {
+			order = append(order, many)
+			ones[many] = one
 		}
-		counts[why]++
+		counts[many]++
 	}
 	var kept []*entry
 	mainHost := ""
@@ -134,7 +137,7 @@ func filter(entries []entry, opt Options, t *importer.Test) []*entry {
 		e := &entries[i]
 		u, err := url.Parse(e.Request.URL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
-			leave("requests that are not http(s)")
+			leave("request that is not http(s)", "requests that are not http(s)")
 			continue
 		}
 		e.url = u
@@ -148,19 +151,22 @@ func filter(entries []entry, opt Options, t *importer.Test) []*entry {
 		switch {
 		case e.url == nil:
 		case !opt.KeepStatic && isStatic(e):
-			leave("static assets (images, styles, scripts, fonts, media; --keep-static keeps them)")
+			leave("static asset (images, styles, scripts, fonts, media; --keep-static keeps them)",
+				"static assets (images, styles, scripts, fonts, media; --keep-static keeps them)")
 		case excluded(e.url.String(), opt.Exclude):
-			leave("requests matching --exclude")
+			leave("request matching --exclude", "requests matching --exclude")
 		case e.url.Host != mainHost && !hostKept(e.url.Host, opt.Hosts):
-			leave(fmt.Sprintf("requests to %s (--host %s keeps them)", e.url.Host, e.url.Hostname()))
+			keeps := " (--host " + e.url.Hostname() + " keeps them)"
+			leave("request to "+e.url.Host+keeps, "requests to "+e.url.Host+keeps)
 		case e.Response.Status == 0:
-			leave("requests the browser did not complete (status 0: blocked, cancelled or failed)")
+			leave("request the browser did not complete (status 0: blocked, cancelled or failed)",
+				"requests the browser did not complete (status 0: blocked, cancelled or failed)")
 		default:
 			kept = append(kept, e)
 		}
 	}
 	for _, why := range order {
-		t.NotConverted = append(t.NotConverted, fmt.Sprintf("%d %s", counts[why], why))
+		t.NotConverted = append(t.NotConverted, units.CountOf(counts[why], ones[why], why))
 	}
 	return kept
 }
@@ -278,7 +284,8 @@ func build(t *importer.Test, kept []*entry, opt Options) {
 	}
 	subs := correlate(steps)
 	t.Notes = append(t.Notes,
-		fmt.Sprintf("%d requests of the recording, in order; pauses of %s or more kept as think times (at most %s).", len(steps), opt.MinThink, opt.MaxThink),
+		fmt.Sprintf("%s of the recording, in order; pauses of %s or more kept as think times (at most %s).",
+			units.CountOf(int64(len(steps)), "request", "requests"), opt.MinThink, opt.MaxThink),
 		"Cookies the server set are kept by each VU's cookie jar; values the server handed out and the browser sent back are extracted (extract:) and reused.",
 		"Dropped request headers: the browser's own (sec-*, priority, caching, compression) and those loadlens sets.")
 	if len(subs) > 0 {

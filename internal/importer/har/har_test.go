@@ -76,8 +76,32 @@ func TestImportHAR(t *testing.T) {
 		}
 	}
 	notes := strings.Join(tst.NotConverted, "\n")
-	if !strings.Contains(notes, "1 static assets") || !strings.Contains(notes, "1 requests to tracker.example") {
+	if !strings.Contains(notes, "1 static asset (") || !strings.Contains(notes, "1 request to tracker.example") {
 		t.Errorf("not converted: %s", notes)
+	}
+}
+
+// TestImportHARCountsInWords: the import's notes word each count with its
+// noun, singular for one (units.CountOf), not "1 requests".
+func TestImportHARCountsInWords(t *testing.T) {
+	one := `{"log": {"entries": [
+ {"startedDateTime": "2024-01-01T00:00:00Z", "request": {"method": "GET", "url": "http://shop.test/"}, "response": {"status": 200}},
+ {"startedDateTime": "2024-01-01T00:00:01Z", "request": {"method": "GET", "url": "http://shop.test/a.png"}, "response": {"status": 200}},
+ {"startedDateTime": "2024-01-01T00:00:01Z", "request": {"method": "GET", "url": "http://shop.test/b"}, "response": {"status": 0}}]}}`
+	for _, c := range []struct {
+		name, har string
+		want      []string
+	}{
+		{"one of each", one, []string{"1 request of the recording, in order", "1 static asset (", "1 request the browser did not complete"}},
+		{"several", synthetic, []string{"3 requests of the recording, in order"}},
+	} {
+		tst, _ := render(t, c.har, DefaultOptions())
+		all := strings.Join(append(tst.Notes, tst.NotConverted...), "\n")
+		for _, w := range c.want {
+			if !strings.Contains(all, w) {
+				t.Errorf("%s: lacks %q:\n%s", c.name, w, all)
+			}
+		}
 	}
 }
 

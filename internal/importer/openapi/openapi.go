@@ -20,6 +20,7 @@ import (
 	"github.com/goccy/go-yaml"
 
 	"github.com/loadlens/loadlens/internal/importer"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // swagger2 finds a Swagger 2.0 document's version key.
@@ -56,7 +57,7 @@ func Import(data []byte, name, baseURL string) (*importer.Test, error) {
 		"Each step is named by its path template and checks the documented success status. Credentials come from the",
 		"environment: -e API_KEY=... for API keys, -e TOKEN=... for bearer and OAuth2 tokens, -e BASIC_AUTH=<base64> for basic.")
 	if doc.IsOpenAPI31OrLater() && len(doc.Webhooks) > 0 {
-		t.NotConverted = append(t.NotConverted, fmt.Sprintf("%d webhooks (the API calls them; a test does not)", len(doc.Webhooks)))
+		t.NotConverted = append(t.NotConverted, units.CountOf(int64(len(doc.Webhooks)), "webhook", "webhooks")+" (the API calls them; a test does not)")
 	}
 	return t, nil
 }

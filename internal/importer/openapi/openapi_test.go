@@ -27,7 +27,7 @@ func TestImportSamples(t *testing.T) {
 			"- {status: 200}",
 			"uploadImage: its application/octet-stream body",
 		}},
-		{"petstore-v31.yaml", 0, []string{"OpenAPI 3.1.0", `"name": "doggie"`, "1 webhooks"}},
+		{"petstore-v31.yaml", 0, []string{"OpenAPI 3.1.0", `"name": "doggie"`, "1 webhook ("}},
 		{"petstore-v3.json", 0, []string{`base_url: '{{ env("BASE_URL", "http://petstore.swagger.io/v1") }}'`, "get: /pets", "- {status: 201}"}},
 		{"petstore-swagger2.yaml", 3, []string{"Swagger 2.0", "get: /pets", "post: /pets", "get: /pets/string", "name: '/pets/{petId}'"}},
 		{"petstore-expanded-swagger2.json", 4, []string{"Swagger 2.0", `json: {"name": "string", "tag": "string"}`, "delete: /pets/1", "- {status: 204}"}},
