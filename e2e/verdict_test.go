@@ -173,7 +173,7 @@ func TestAFailingTargetFailsLatencyGates(t *testing.T) {
 		if got := received.Load(); sent == 0 || sent != got {
 			t.Errorf("loadlens counted %d requests; the target received %d", sent, got)
 		}
-		want := fmt.Sprintf("✗ http_req_duration p(95)<800ms every request failed (%d sent): no latency to judge", sent)
+		want := fmt.Sprintf("✗ http_req_duration p(95)<800ms every request failed (%s sent): no latency to judge", count(sent))
 		if r.code != 99 || !strings.Contains(r.flat, want) {
 			t.Errorf("exit %d, want 99 and %q:\n%s", r.code, want, r.stdout)
 		}
@@ -199,7 +199,7 @@ func TestAFailingTargetFailsLatencyGates(t *testing.T) {
 		if r.code != 99 || failed < sent-answered || failed == sent {
 			t.Fatalf("exit %d, want 99; %d sent, %d failed, the target received %d:\n%s", r.code, sent, failed, answered, r.stdout)
 		}
-		want := fmt.Sprintf("✗ http_req_duration p(95)<800ms %d of %d requests failed (", failed, sent)
+		want := fmt.Sprintf("✗ http_req_duration p(95)<800ms %s of %s requests failed (", count(failed), count(sent))
 		if !strings.Contains(r.flat, want) || !strings.Contains(r.flat, "more than the 5% p(95) leaves out") {
 			t.Errorf("the summary lacks %q … more than the 5%% p(95) leaves out:\n%s", want, r.stdout)
 		}
