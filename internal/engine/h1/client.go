@@ -210,10 +210,10 @@ func (c *Client) exchange(cn *conn, req *Request, resp *Response, deadline time.
 		return ErrAborted
 	}
 	reused := cn.used > 0
-	if reused && !cn.quiet() {
+	n, wrote, stale, err := cn.send(c.wbuf, reused)
+	if stale {
 		return errStale
 	}
-	n, err := cn.write(c.wbuf)
 	resp.Sent = int64(n)
 	if err != nil {
 		if reused {
@@ -221,7 +221,7 @@ func (c *Client) exchange(cn *conn, req *Request, resp *Response, deadline time.
 		}
 		return err
 	}
-	resp.Wrote = time.Now()
+	resp.Wrote = wrote
 	if err := c.readResponse(cn, req, resp); err != nil {
 		resp.Received += int64(cn.w - cn.r) // read for this exchange, though not understood
 		if reused && resp.Received == 0 && isClosed(err) && idempotent(req.Method) {

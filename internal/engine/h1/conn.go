@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"syscall"
+	"time"
 )
 
 // conn is one kept-alive connection and its read buffer.
@@ -24,6 +25,9 @@ type conn struct {
 	closeAfter bool // the last response leaves the connection unusable
 	idle       idleCheck
 	raw        rawIO // over http: the socket's reads and writes
+	primed     bool  // the next fill takes primedN, primedErr: a read sendRecv made
+	primedN    int
+	primedErr  error
 }
 
 // readBufSize is the read buffer's size, and the most a chunk-size line or a
@@ -123,7 +127,9 @@ func (cn *conn) fill(limit int) error {
 	}
 	var n int
 	var err error
-	if cn.raw.ok() {
+	if cn.primed {
+		n, err, cn.primed = cn.primedN, cn.primedErr, false
+	} else if cn.raw.ok() {
 		n, err = cn.raw.read(cn.buf[cn.w:])
 	} else {
 		n, err = cn.nc.Read(cn.buf[cn.w:])
@@ -138,6 +144,42 @@ func (cn *conn) fill(limit int) error {
 		err = io.ErrNoProgress
 	}
 	return err
+}
+
+// send writes b and, over http with an empty buffer, reads the response's
+// first bytes with it (see rawIO.sendRecv): the read then waits for the
+// socket to be readable instead of first finding it empty. check asks for
+// the idle check first; stale says it found bytes or a close, and nothing
+// was sent. wrote is when the request was written; zero if it failed.
+func (cn *conn) send(b []byte, check bool) (n int, wrote time.Time, stale bool, err error) {
+	if !cn.raw.ok() || cn.r != cn.w {
+		if check && !cn.quiet() {
+			return 0, wrote, true, nil
+		}
+		if n, err = cn.write(b); err != nil {
+			return n, wrote, false, err
+		}
+		return n, time.Now(), false, nil
+	}
+	if cn.buf == nil {
+		cn.buf = make([]byte, readBufSize) // allocated at first use, so idle VUs stay small
+	}
+	n, wrote, m, stale, err := cn.raw.sendRecv(b, cn.buf[cn.w:], check)
+	switch {
+	case stale:
+		return 0, wrote, true, nil
+	case !wrote.IsZero():
+		cn.primed, cn.primedN, cn.primedErr = true, m, err // fill returns it, as if it had read it
+		return n, wrote, false, nil
+	case err != nil:
+		return n, wrote, false, err
+	}
+	m, err = cn.write(b[n:]) // the socket took only part: the rest as write does, then fill reads
+	n += m
+	if err != nil {
+		return n, time.Time{}, false, err
+	}
+	return n, time.Now(), false, nil
 }
 
 // write writes b, all of it unless it fails.
