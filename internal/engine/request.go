@@ -62,7 +62,7 @@ func (v *vu) request(ctx context.Context, r *plan.Request, intended time.Time) e
 	}
 	deadline := begin.Add(r.Timeout)
 	v.sc.inflight.Add(1)
-	out := v.send(ctx, r, deadline)
+	out := v.send(ctx, r, begin, deadline)
 	v.sc.inflight.Add(-1)
 	h.began, h.ended = intended, out.end
 	s.End = v.sc.e.since(out.end)
@@ -114,7 +114,7 @@ func (v *vu) record(s *sample.Request) {
 
 // send makes the request's hops: the step's URL, then each redirect it
 // follows, keeping cookies along the way.
-func (v *vu) send(ctx context.Context, r *plan.Request, deadline time.Time) outcome {
+func (v *vu) send(ctx context.Context, r *plan.Request, begin, deadline time.Time) outcome {
 	h := &v.http
 	s := &h.sample
 	if err := h.hdr.render(r, &v.tc); err != nil {
@@ -123,7 +123,7 @@ func (v *vu) send(ctx context.Context, r *plan.Request, deadline time.Time) outc
 	h.hdr.addTrace(v.tc.Rand, &v.sc.e.opts.Trace, s)
 	q := &h.hop
 	*q = hop{method: r.Method, url: h.url, host: h.hdr.host, agent: h.hdr.agent,
-		body: requestBody(r.Body != nil, h.body), keepBody: r.NeedBody, maxBody: r.MaxBody, deadline: deadline, first: true}
+		body: requestBody(r.Body != nil, h.body), keepBody: r.NeedBody, maxBody: r.MaxBody, deadline: deadline, first: true, start: begin}
 	ch := chain{own: true}
 	for {
 		jar := ""
@@ -162,7 +162,7 @@ func (v *vu) send(ctx context.Context, r *plan.Request, deadline time.Time) outc
 			return outcome{end: time.Now(), redirect: why}
 		}
 		s.Redirects++
-		q.first = false
+		q.first, q.start = false, time.Time{}
 	}
 }
 

@@ -30,7 +30,18 @@ type Client struct {
 	active     atomic.Pointer[conn] // the connection in use, for Abort
 	firstRead  int                  // the connection's read that brought Response.FirstByte
 	aborted    atomic.Bool
+	// checkAlways: a kept-alive connection of this client was found closed
+	// or written to while idle, so every reuse is checked from now on.
+	checkAlways bool
+	skipped     bool // the exchange in progress reused its connection without the idle check
+	idleChecks  int  // idle checks made, for tests
 }
+
+// freshIdle is how recently a connection's last response must have been
+// read for an idempotent request to reuse it without the idle check (see
+// Do). A closed-model VU sends its next request a few µs after reading a
+// response; servers close idle connections after seconds.
+const freshIdle = 100 * time.Microsecond
 
 // NewClient returns a client that dials with d, with crypto/tls's
 // defaults for https.
@@ -74,7 +85,11 @@ func (c *Client) Close() {
 // that received anything while idle is dropped first, and a request whose
 // reused connection turns out closed before any response byte is sent once
 // more on a new connection if its method is idempotent, as net/http does.
-// resp is filled as far as the exchange got, also when Do fails.
+// An idempotent request whose Start is less than freshIdle after the
+// connection's last response skips the idle check (a system call): the
+// retry covers a close in that window, and the client checks every reuse
+// once it has seen one. resp is filled as far as the exchange got, also
+// when Do fails.
 func (c *Client) Do(req *Request, resp *Response) error {
 	*resp = Response{}
 	dial, host, target, secure, ok := splitURL(req.URL)
@@ -105,7 +120,14 @@ func (c *Client) Do(req *Request, resp *Response) error {
 			return nil
 		}
 		c.drop(cn, false)
+		if c.skipped && resp.Received == 0 {
+			// A server that half-closed right after its last response and
+			// still reads sends no close the wait could see: the request
+			// waited for its deadline. Check every reuse from now on.
+			c.checkAlways = true
+		}
 		if err == errStale || errors.Is(err, errReusedConnEOF) && attempt == 0 {
+			c.checkAlways = true
 			*resp = Response{} // the kept-alive connection was unusable: start again on a fresh one
 			continue
 		}
@@ -210,7 +232,12 @@ func (c *Client) exchange(cn *conn, req *Request, resp *Response, deadline time.
 		return ErrAborted
 	}
 	reused := cn.used > 0
-	n, wrote, stale, err := cn.send(c.wbuf, reused)
+	check := reused && !c.fresh(cn, req)
+	c.skipped = reused && !check
+	if check {
+		c.idleChecks++
+	}
+	n, wrote, stale, err := cn.send(c.wbuf, check)
 	if stale {
 		return errStale
 	}
@@ -235,7 +262,16 @@ func (c *Client) exchange(cn *conn, req *Request, resp *Response, deadline time.
 		resp.Done = time.Now()
 	}
 	cn.used++
+	cn.lastDone = resp.Done
 	return nil
+}
+
+// fresh reports whether req may reuse cn without the idle check: plain
+// http (over https the check also reads what crypto/tls must see), an
+// idempotent method (a retry covers a close the check would have seen),
+// and cn's last response read less than freshIdle before req.Start.
+func (c *Client) fresh(cn *conn, req *Request) bool {
+	return cn.tc == nil && !c.checkAlways && !req.Start.IsZero() && req.Start.Sub(cn.lastDone) < freshIdle && idempotent(req.Method)
 }
 
 // appendRequest writes the request line and headers, then the body.

@@ -24,8 +24,9 @@ type conn struct {
 	used       int  // completed exchanges
 	closeAfter bool // the last response leaves the connection unusable
 	idle       idleCheck
-	raw        rawIO // over http: the socket's reads and writes
-	primed     bool  // the next fill takes primedN, primedErr: a read sendRecv made
+	raw        rawIO     // over http: the socket's reads and writes
+	lastDone   time.Time // when the last response was read (Response.Done)
+	primed     bool      // the next fill takes primedN, primedErr: a read sendRecv made
 	primedN    int
 	primedErr  error
 }
