@@ -35,6 +35,7 @@ type Client struct {
 	checkAlways bool
 	skipped     bool // the exchange in progress reused its connection without the idle check
 	idleChecks  int  // idle checks made, for tests
+	arms        int  // socket deadlines set by arm, for tests
 }
 
 // freshIdle is how recently a connection's last response must have been
@@ -189,6 +190,7 @@ func (c *Client) conn(addr []byte, secure bool, deadline time.Time, resp *Respon
 		cfg = c.tlsConfig(hostOnly(string(addr)))
 	}
 	cn := newConn(nc, string(addr), cfg)
+	cn.aborted = &c.aborted
 	if secure {
 		if err := c.handshake(cn, deadline, resp); err != nil {
 			cn.close(false)
@@ -223,7 +225,7 @@ var errStale = errors.New("kept-alive connection received data while idle")
 func (c *Client) exchange(cn *conn, req *Request, resp *Response, deadline time.Time) error {
 	// The deadline is set before cn is published to Abort, so Abort's past
 	// deadline is never overwritten by this one.
-	if err := cn.nc.SetDeadline(deadline); err != nil {
+	if err := c.arm(cn, req, deadline); err != nil {
 		return err
 	}
 	c.active.Store(cn) // before checking aborted, so Abort sees cn or Do sees the flag
@@ -264,6 +266,23 @@ func (c *Client) exchange(cn *conn, req *Request, resp *Response, deadline time.
 	cn.used++
 	cn.lastDone = resp.Done
 	return nil
+}
+
+// arm sets cn's socket deadline for an exchange ending at deadline. Over
+// http, with the caller's Start known, it keeps the deadline already set
+// when that is earlier by at most a 16th of the request's timeout: setting
+// one updates a runtime timer, and a closed-model request starts a few µs
+// after the last. If the kept one fires, fill sets the exact one and reads
+// on (conn.rearm), so no request ends early.
+func (c *Client) arm(cn *conn, req *Request, deadline time.Time) error {
+	cn.want = deadline
+	if cn.raw.ok() && !req.Start.IsZero() && !deadline.IsZero() && !cn.armed.IsZero() &&
+		!deadline.Before(cn.armed) && deadline.Sub(cn.armed) <= deadline.Sub(req.Start)/16 {
+		return nil
+	}
+	cn.armed = deadline
+	c.arms++
+	return cn.nc.SetDeadline(deadline)
 }
 
 // fresh reports whether req may reuse cn without the idle check: plain
