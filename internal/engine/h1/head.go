@@ -96,14 +96,17 @@ func (c *Client) headLine(cn *conn, size int, resp *Response) ([]byte, error) {
 // token characters (or spaces, which textproto tolerates); the value is
 // trimmed of blanks.
 func (c *Client) openField(h *head, l []byte) error {
-	colon := bytes.IndexByte(l, ':')
-	if colon < 0 {
-		return malformed("header line without a colon: %s", quote(l))
+	colon := nameEnd(l)
+	if colon <= 0 { // no colon, or a name that is empty or not a token: say which
+		colon = bytes.IndexByte(l, ':')
+		if colon < 0 {
+			return malformed("header line without a colon: %s", quote(l))
+		}
+		if name := l[:colon]; !validName(name) {
+			return malformed("invalid header field name %s", quote(name))
+		}
 	}
 	name, value := l[:colon], l[colon+1:]
-	if !validName(name) {
-		return malformed("invalid header field name %s", quote(name))
-	}
 	if !validValue(value) {
 		return malformed("invalid byte in the value of header %s", quote(name))
 	}
@@ -113,6 +116,21 @@ func (c *Client) openField(h *head, l []byte) error {
 	h.value = len(c.hdr)
 	c.hdr = append(c.hdr, trimBlank(value)...)
 	return nil
+}
+
+// nameEnd returns the index of l's first colon if every byte before it is
+// a valid name byte, else -1: one pass over a name of a few bytes, where
+// finding the colon and then validating the name took two.
+func nameEnd(l []byte) int {
+	for i, ch := range l {
+		if ch == ':' {
+			return i
+		}
+		if !validNameByte(ch) {
+			return -1
+		}
+	}
+	return -1
 }
 
 // foldLine joins an obsolete folded line to the field before it with one
