@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/loadlens/loadlens/internal/engine/h1"
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/sample"
 )
@@ -22,6 +23,7 @@ type httpState struct {
 	// began and ended are the last request's intended start and end, so
 	// that its iteration reads the clock no more than its requests do.
 	began, ended time.Time
+	clk          h1.Clock // reads the time for the request's start
 	// endsIter says the current request ends its iteration, which started
 	// at iterStart (zero: with the request); endedIter, that record
 	// recorded both at once.
@@ -56,7 +58,7 @@ func (v *vu) request(ctx context.Context, r *plan.Request, intended time.Time) e
 	}
 	s := &h.sample
 	*s = sample.Request{Endpoint: r.Endpoint}
-	begin := time.Now()
+	begin := h.clk.Now()
 	if intended.IsZero() {
 		intended = begin
 	}

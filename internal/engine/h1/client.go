@@ -261,7 +261,7 @@ func (c *Client) exchange(cn *conn, req *Request, resp *Response, deadline time.
 	if !resp.FirstByte.IsZero() && cn.reads == c.firstRead {
 		resp.Done = resp.FirstByte // the whole response came in the read that was timed
 	} else {
-		resp.Done = time.Now()
+		resp.Done = cn.clk.Now()
 	}
 	cn.used++
 	cn.lastDone = resp.Done

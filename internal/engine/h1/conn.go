@@ -32,6 +32,7 @@ type conn struct {
 	armed      time.Time    // the socket's deadline, as Client.arm last set it
 	want       time.Time    // the exchange's deadline; armed may be earlier (see Client.arm)
 	aborted    *atomic.Bool // the client's: a deadline is never set after Abort
+	clk        Clock        // times the exchanges
 	primed     bool         // the next fill takes primedN, primedErr: a read sendRecv made
 	primedN    int
 	primedErr  error
@@ -45,6 +46,7 @@ const readBufSize = 4 << 10
 // an https connection, whose handshake is still to be made.
 func newConn(nc net.Conn, addr string, cfg *tls.Config) *conn {
 	cn := &conn{nc: nc, addr: addr}
+	cn.raw.useClock(&cn.clk)
 	if sc, ok := nc.(syscall.Conn); ok {
 		cn.idle.init(sc)
 		if cfg == nil {
@@ -171,7 +173,7 @@ func (cn *conn) send(b []byte, check bool) (n int, wrote time.Time, stale bool, 
 		if n, err = cn.write(b); err != nil {
 			return n, wrote, false, err
 		}
-		return n, time.Now(), false, nil
+		return n, cn.clk.Now(), false, nil
 	}
 	if cn.buf == nil {
 		cn.buf = make([]byte, readBufSize) // allocated at first use, so idle VUs stay small
@@ -197,7 +199,7 @@ func (cn *conn) send(b []byte, check bool) (n int, wrote time.Time, stale bool, 
 	if err != nil {
 		return n, time.Time{}, false, err
 	}
-	return n, time.Now(), false, nil
+	return n, cn.clk.Now(), false, nil
 }
 
 // rearm reports whether err is the socket deadline that Client.arm kept,

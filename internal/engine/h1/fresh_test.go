@@ -72,7 +72,7 @@ func TestFreshReuseSkipsTheIdleCheck(t *testing.T) {
 			var resp Response
 			for i := range 10 {
 				req := &Request{Method: c.method, URL: []byte(url), KeepBody: true, Timeout: 5 * time.Second}
-				if c.start { // the clock read this long after the last response, whatever the scheduler did
+				if c.start { // the Clock read this long after the last response, whatever the scheduler did
 					req.Start = time.Now()
 					if i > 0 {
 						req.Start = resp.Done.Add(c.pause)

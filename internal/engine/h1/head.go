@@ -1,9 +1,6 @@
 package h1
 
-import (
-	"bytes"
-	"time"
-)
+import "bytes"
 
 // head is one response head: its status line and what its header fields
 // say about the body. The fields themselves are copied into Client.hdr.
@@ -85,7 +82,7 @@ func (c *Client) headLine(cn *conn, size int, resp *Response) ([]byte, error) {
 			return nil, unexpected(err)
 		}
 		if resp.FirstByte.IsZero() {
-			resp.FirstByte = time.Now()
+			resp.FirstByte = cn.clk.Now()
 			c.firstRead = cn.reads
 		}
 	}

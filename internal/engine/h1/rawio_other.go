@@ -16,6 +16,8 @@ func (r *rawIO) init(nc net.Conn, sc syscall.Conn) {}
 
 func (r *rawIO) ok() bool { return false }
 
+func (r *rawIO) useClock(k *Clock) {}
+
 func (r *rawIO) read(p []byte) (int, error) { return 0, nil }
 
 func (r *rawIO) write(p []byte) (int, error) { return 0, nil }

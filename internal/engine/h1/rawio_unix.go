@@ -42,7 +42,11 @@ type exchangeIO struct {
 	stale   bool // the check found some
 	wrote   bool // the request went out whole: later calls read
 	wroteAt time.Time
+	clk     *Clock // the connection's
 }
+
+// useClock makes sendRecv time the write with k.
+func (r *rawIO) useClock(k *Clock) { r.x.clk = k }
 
 func (r *rawIO) init(nc net.Conn, sc syscall.Conn) {
 	rc, err := sc.SyscallConn()
@@ -96,7 +100,7 @@ func (r *rawIO) init(nc net.Conn, sc syscall.Conn) {
 			r.x.sent += n
 			r.x.req = r.x.req[n:]
 		}
-		r.x.wrote, r.x.wroteAt = true, time.Now()
+		r.x.wrote, r.x.wroteAt = true, r.x.clk.Now()
 		// RawRead cleared the read readiness before this call and the response
 		// cannot come before its request, so its edge is not lost: wait for it
 		// now rather than read what cannot be there yet (one EAGAIN read less).
