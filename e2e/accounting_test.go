@@ -172,7 +172,7 @@ func fullDiskRun(t *testing.T, dir string, prefix ...string) {
 		t.Errorf("the run took %v of its 60s: the load did not stop when the disk filled", took)
 	}
 	warning := regexp.MustCompile(`warning: run.db could not be written at second (\d+) because (the disk is full|a file reached this process's file size limit)`)
-	m := warning.FindStringSubmatch(r.stdout)
+	m := warning.FindStringSubmatch(strings.ReplaceAll(r.stdout, "\n  ", " ")) // a warning wraps at 100 columns
 	if m == nil {
 		t.Fatalf("no warning when the disk filled:\n%s", r.stdout)
 	}

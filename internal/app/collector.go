@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"io"
 	"runtime"
 	"strings"
 	"sync"
@@ -149,11 +150,11 @@ func (r *runner) showNotices() {
 	r.mu.Unlock()
 	for _, n := range fresh {
 		r.line.Done()
+		lead := "note: "
 		if n.warning {
-			fmt.Fprintf(r.cfg.Out, "warning: %s\n", n.text)
-		} else {
-			fmt.Fprintf(r.cfg.Out, "note: %s\n", n.text)
+			lead = "warning: "
 		}
+		io.WriteString(r.cfg.Out, units.Wrap(n.text, units.Columns, lead, "  "))
 	}
 }
 

@@ -17,7 +17,7 @@ import (
 // urlOnlyFlags are the flags that describe a test and so make sense only
 // in URL mode; a test file says these things itself.
 var urlOnlyFlags = []string{"rate", "vus", "duration", "ramp", "max-vus", "method", "H", "body", "body-file", "timeout", "threshold", "name", "insecure",
-	"graceful-stop", "max-redirects", "max-body", "allow-host"}
+	"graceful-stop", "max-redirects", "max-body", "allow-host", "arrival-slack"}
 
 func runCmd(ctx context.Context, e *env, args []string) int {
 	const usageLine = "run <test.yaml | URL> [flags]"
@@ -152,6 +152,7 @@ func refuseURLFlags(set map[string]bool) error {
 // they apply only when given.
 type urlLimits struct {
 	gracefulStop time.Duration
+	arrivalSlack time.Duration
 	maxRedirects int
 	allowHosts   listFlag
 }
@@ -159,6 +160,7 @@ type urlLimits struct {
 func (l *urlLimits) register(fs *flag.FlagSet, o *plan.URLOptions) {
 	// No flag default: unset, the plan picks 5s or the timeout if shorter, which the help says once.
 	fs.DurationVar(&l.gracefulStop, "graceful-stop", 0, "URL mode: how long requests still running at the end may finish (default 5s, or the timeout if shorter)")
+	fs.DurationVar(&l.arrivalSlack, "arrival-slack", plan.DefaultArrivalSlack, "URL mode, open model: arrivals due this close to one another start together (0s: each at its own time)")
 	fs.IntVar(&l.maxRedirects, "max-redirects", plan.DefaultMaxRedirects, "URL mode: redirects one request follows (0: none)")
 	fs.StringVar(&o.MaxBody, "max-body", "", "URL mode: body bytes kept for checks, e.g. 512KiB (default 1MiB)")
 	fs.Var(&l.allowHosts, "allow-host", "URL mode: a host (or host:port) redirects may lead to besides the URL's (repeatable)")
@@ -171,6 +173,9 @@ func (l *urlLimits) apply(set map[string]bool, o *plan.URLOptions) {
 	}
 	if set["max-redirects"] {
 		o.MaxRedirects = &l.maxRedirects
+	}
+	if set["arrival-slack"] {
+		o.ArrivalSlack = &l.arrivalSlack
 	}
 	o.AllowHosts = l.allowHosts
 }

@@ -111,15 +111,15 @@ func (sc *scenarioRun) runArrivals(ctx context.Context, start time.Time) {
 			break
 		}
 		at := start.Add(off)
-		if !wake.wait(sched, at) {
+		if !startAt(sched, wake, at, l.ArrivalSlack) {
 			break
 		}
 		now := time.Now()
-		behind := p.gov.track(at, now.Sub(at))
+		behind := p.gov.track(at, max(now.Sub(at), 0))
 		if now.Sub(end) > endSlack(sc.s.GracefulStop) {
 			// The schedule is over and this arrival, due before its end,
 			// never started: it and every other still due are dropped.
-			st := p.state(now, now.Sub(at), behind, 0)
+			st := p.state(now, max(now.Sub(at), 0), behind, 0)
 			why.add(heldEnded, st.allocated, st, sc.dropped(drops, sc.e.since(now), 1+arrivals.SkipUntil(l.Duration())))
 			break
 		}
@@ -127,7 +127,7 @@ func (sc *scenarioRun) runArrivals(ctx context.Context, start time.Time) {
 			w.work <- at // never blocks: an idle waiter's channel is empty
 			continue
 		}
-		st := p.state(now, now.Sub(at), behind, plan.RateAt(l, off)*share)
+		st := p.state(now, max(now.Sub(at), 0), behind, plan.RateAt(l, off)*share)
 		ok, size, reason := p.gov.allow(st)
 		if ok {
 			p.spawn(sc.newVU(), at)
@@ -149,6 +149,20 @@ func (sc *scenarioRun) runArrivals(ctx context.Context, start time.Time) {
 		stopped = end
 	}
 	sc.drainBy(ctx, &p.wg, p.interrupt, stopped.Add(sc.s.GracefulStop))
+}
+
+// startAt waits for an arrival due at at, unless it is due within slack:
+// then it starts now, early, with the arrival the scheduler last woke for.
+// A wake-up costs more CPU than a request to a fast target (two context
+// switches, and one more for the target), so at 5,000/s arrivals 200µs
+// apart start in twos and threes instead of one wake-up each; an early
+// start is timed from when it started, so no latency is shortened. False
+// means ctx ended.
+func startAt(ctx context.Context, wake *alarm, at time.Time, slack time.Duration) bool {
+	if time.Until(at) > slack {
+		return wake.wait(ctx, at)
+	}
+	return ctx.Err() == nil
 }
 
 // endSlack is how long after the schedule's end an arrival due before it
@@ -291,6 +305,9 @@ func (s *idleVUs) close() {
 // for the pool policy, how long it kept its VU.
 func (p *openPool) arrive(v *vu, intended time.Time) bool {
 	now := time.Now()
+	if intended.After(now) {
+		intended = now // started early with the arrival before it (startAt): timed from now
+	}
 	at := v.sc.e.since(now)
 	v.sink.Lag(v.sc.s.ID, at, now.Sub(intended))
 	p.busySum.Add(int64(at))

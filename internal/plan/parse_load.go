@@ -10,6 +10,14 @@ const (
 	DefaultTimeUnit    = time.Second      // rates are per second unless time_unit says otherwise
 	DefaultMaxDuration = 10 * time.Minute // an iterations scenario gives up after this long
 	maxDefaultVUs      = 100000           // ceiling of the computed max_vus default
+
+	// DefaultArrivalSlack is how early an arrival may start with one due
+	// before it: below it, a wake-up per arrival costs more CPU than the
+	// request (docs/generator.md, "Arrival slack").
+	DefaultArrivalSlack = 500 * time.Microsecond
+	// MaxArrivalSlack bounds arrival_slack: more would bunch arrivals
+	// into bursts a target notices.
+	MaxArrivalSlack = 5 * time.Millisecond
 )
 
 // load parses the keys of model m; flow sizes the default max_vus. It
@@ -88,6 +96,7 @@ func (p *parser) arrivalLoad(o *object, flow []Step) (Load, vuNeed) {
 			"pre_allocated_vus (%d) is more than max_vus (%d)", pre, maxVUs)
 	}
 	l.MaxVUs, l.PreAllocatedVUs = maxVUs, pre
+	l.ArrivalSlack = p.arrivalSlack(o)
 	need := vuNeed{vus: maxVUs, defaults: !hasMax, pre: -1}
 	if preSet {
 		need.pre = pre
@@ -253,4 +262,21 @@ func (p *parser) stages(o *object, level, startKey string, whole bool) (float64,
 		ok = false
 	}
 	return start, stages, peakAt, ok
+}
+
+// arrivalSlack parses arrival_slack: 0 spaces every arrival exactly.
+func (p *parser) arrivalSlack(o *object) time.Duration {
+	n, ok := o.get("arrival_slack")
+	if !ok {
+		return DefaultArrivalSlack
+	}
+	d, ok := p.duration(n)
+	if !ok {
+		return DefaultArrivalSlack
+	}
+	if d > MaxArrivalSlack {
+		p.errs.add(n.pos, n.path, "arrival_slack %s is more than %s: arrivals would start in bursts the target notices (0s spaces them exactly)", d, MaxArrivalSlack)
+		return DefaultArrivalSlack
+	}
+	return d
 }

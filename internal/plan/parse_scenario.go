@@ -19,7 +19,7 @@ var commonScenarioKeys = []string{"model", "start_time", "graceful_stop", "http2
 
 // modelKeys are the keys each load model adds.
 var modelKeys = map[Model][]string{
-	ArrivalRate: {"rate", "duration", "start_rate", "stages", "time_unit", "pre_allocated_vus", "max_vus"},
+	ArrivalRate: {"rate", "duration", "start_rate", "stages", "time_unit", "pre_allocated_vus", "max_vus", "arrival_slack"},
 	VUs:         {"vus", "duration", "start_vus", "stages", "graceful_ramp_down"},
 	Iterations:  {"vus", "iterations", "max_duration"},
 }
@@ -157,7 +157,7 @@ func (p *parser) model(o *object) (Model, bool) {
 		switch f.name {
 		case "iterations", "max_duration":
 			hints = append(hints, hint{f.name, Iterations})
-		case "rate", "start_rate", "time_unit", "pre_allocated_vus", "max_vus":
+		case "rate", "start_rate", "time_unit", "pre_allocated_vus", "max_vus", "arrival_slack":
 			hints = append(hints, hint{f.name, ArrivalRate})
 		case "start_vus", "graceful_ramp_down":
 			hints = append(hints, hint{f.name, VUs})

@@ -103,7 +103,7 @@ scenarios:
 			}
 			s := p.Scenarios[0]
 			want := Load{Model: ArrivalRate, StartRate: 100, Stages: []Stage{{10 * time.Minute, 100}},
-				MaxVUs: 6800, PreAllocatedVUs: 100} // 100/s × (60s + 3s + 5s)
+				MaxVUs: 6800, PreAllocatedVUs: 100, ArrivalSlack: DefaultArrivalSlack} // 100/s × (60s + 3s + 5s)
 			if !reflect.DeepEqual(s.Load, want) {
 				t.Errorf("load %+v, want %+v", s.Load, want)
 			}

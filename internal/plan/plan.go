@@ -78,6 +78,9 @@ type Load struct {
 	StartRate       float64 // rate at the start of the first stage
 	PreAllocatedVUs int     // VUs created before the start
 	MaxVUs          int     // ceiling; an iteration with no free VU below it is dropped
+	// ArrivalSlack lets arrivals due within it of one the scheduler woke for
+	// start with that one, early, rather than each with a wake-up of its own.
+	ArrivalSlack time.Duration
 
 	// VUs: targets are VU counts, ramped linearly between stages.
 	StartVUs         int

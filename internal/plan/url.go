@@ -45,6 +45,8 @@ type URLOptions struct {
 	// GracefulStop is how long requests running at the end may finish;
 	// nil means min(the timeout, DefaultURLGracefulStop).
 	GracefulStop *time.Duration
+	// ArrivalSlack is the open model's arrival_slack; nil means DefaultArrivalSlack.
+	ArrivalSlack *time.Duration
 	MaxRedirects *int     // redirects followed per request; nil means DefaultMaxRedirects
 	MaxBody      string   // a size like 512KiB: body bytes kept for checks; "" means DefaultMaxBody
 	AllowHosts   []string // hosts redirects may lead to besides the URL's
@@ -107,6 +109,10 @@ func (o *URLOptions) testFile() ([]byte, error) {
 		bad("--max-vus", "must not be negative, got %d", o.MaxVUs)
 	case o.MaxVUs > 0 && o.Rate == 0:
 		bad("--max-vus", "applies only with --rate; with --vus the VU count is fixed")
+	case o.ArrivalSlack != nil && o.Rate == 0:
+		bad("--arrival-slack", "applies only with --rate; with --vus each VU starts when its last iteration ended")
+	case o.ArrivalSlack != nil && (*o.ArrivalSlack < 0 || *o.ArrivalSlack > MaxArrivalSlack):
+		bad("--arrival-slack", "must be between 0s and %s, got %s", MaxArrivalSlack, *o.ArrivalSlack)
 	}
 	durations := map[string]time.Duration{"--duration": o.Duration, "--ramp": o.Ramp, "--timeout": o.Timeout}
 	if o.GracefulStop != nil {
@@ -291,6 +297,9 @@ func (o *URLOptions) writeLoad(b *strings.Builder) {
 	}
 	if o.MaxVUs > 0 {
 		fmt.Fprintf(b, "    max_vus: %d\n", o.MaxVUs)
+	}
+	if o.ArrivalSlack != nil && o.Rate > 0 {
+		fmt.Fprintf(b, "    arrival_slack: %s\n", *o.ArrivalSlack)
 	}
 }
 

@@ -39,7 +39,7 @@ func TestFromURL(t *testing.T) {
 		}},
 		{"rate with ramp and max vus", URLOptions{URL: "https://shop.example", Rate: 50.5, Duration: time.Minute, Ramp: 30 * time.Second, MaxVUs: 300, Timeout: 5 * time.Second, Insecure: true, Name: "shop"},
 			func(t *testing.T, p *Plan) {
-				want := Load{Model: ArrivalRate, StartRate: 0, Stages: []Stage{{30 * time.Second, 50.5}, {time.Minute, 50.5}}, MaxVUs: 300, PreAllocatedVUs: 51}
+				want := Load{Model: ArrivalRate, StartRate: 0, Stages: []Stage{{30 * time.Second, 50.5}, {time.Minute, 50.5}}, MaxVUs: 300, PreAllocatedVUs: 51, ArrivalSlack: DefaultArrivalSlack}
 				if !reflect.DeepEqual(p.Scenarios[0].Load, want) {
 					t.Errorf("load %+v, want %+v", p.Scenarios[0].Load, want)
 				}
@@ -47,6 +47,14 @@ func TestFromURL(t *testing.T) {
 					t.Errorf("name %q insecure %v timeout %v URL %q", p.Name, p.Insecure, p.Timeout, constOf(req(t, p, 0, 0).URL))
 				}
 			}},
+		{"exact spacing", URLOptions{URL: "http://h/x", Rate: 100, ArrivalSlack: ptr(time.Duration(0))}, func(t *testing.T, p *Plan) {
+			if got := p.Scenarios[0].Load.ArrivalSlack; got != 0 {
+				t.Errorf("arrival slack %v, want 0 (--arrival-slack 0s)", got)
+			}
+			if !strings.Contains(string(p.Source), "arrival_slack: 0s") {
+				t.Errorf("the rendered test file lacks arrival_slack: 0s:\n%s", p.Source)
+			}
+		}},
 		{"constant rate", URLOptions{URL: "http://h/x", Rate: 100}, func(t *testing.T, p *Plan) {
 			l := p.Scenarios[0].Load
 			if l.StartRate != 100 || !reflect.DeepEqual(l.Stages, []Stage{{10 * time.Second, 100}}) || l.MaxVUs != 6000 {
@@ -139,6 +147,8 @@ func TestFromURLErrors(t *testing.T) {
 		{"negative rate", URLOptions{URL: "http://h", Rate: -1}, "--rate: must be a positive number of iterations per second, got -1"},
 		{"negative vus", URLOptions{URL: "http://h", VUs: -2}, "--vus: must be a positive number of VUs, got -2"},
 		{"max vus without rate", URLOptions{URL: "http://h", MaxVUs: 5}, "--max-vus: applies only with --rate; with --vus the VU count is fixed"},
+		{"arrival slack without rate", URLOptions{URL: "http://h", ArrivalSlack: ptr(time.Millisecond)}, "--arrival-slack: applies only with --rate; with --vus each VU starts when its last iteration ended"},
+		{"arrival slack too wide", URLOptions{URL: "http://h", Rate: 10, ArrivalSlack: ptr(time.Second)}, "--arrival-slack: must be between 0s and 5ms, got 1s"},
 		{"negative duration", URLOptions{URL: "http://h", Duration: -time.Second}, "--duration: must not be negative, got -1s"},
 		{"malformed header", URLOptions{URL: "http://h", Headers: []string{"NoColon"}}, `-H: bad header "NoColon": expected "Name: value"`},
 		{"header with a bad name", URLOptions{URL: "http://h", Headers: []string{"A B: c"}}, `-H: bad header "A B: c": expected "Name: value"`},
@@ -224,3 +234,6 @@ func redactHeaders(p *Plan) {
 		}
 	}
 }
+
+// ptr returns a pointer to v, for the options that tell unset from zero.
+func ptr[T any](v T) *T { return &v }

@@ -83,14 +83,20 @@ func (c *Client) Close() {
 }
 
 // Do sends req and reads the response into resp. A kept-alive connection
-// that received anything while idle is dropped first, and a request whose
-// reused connection turns out closed before any response byte is sent once
-// more on a new connection if its method is idempotent, as net/http does.
+// that received anything while idle is dropped first. A request is sent
+// once more on a new connection when its write fails on a reused one, or
+// when, idempotent, the reused connection is reset before any response
+// byte: a server that closes with a request unread, or that had closed
+// when it arrived, resets the connection, so the target never read it. A
+// reused connection the server closed cleanly (FIN, no reset) after the
+// request was written is a request it read and left unanswered: it is
+// counted, and failed, never sent again (net/http would resend a GET, and
+// the target would see two where the run counts one).
 // An idempotent request whose Start is less than freshIdle after the
 // connection's last response skips the idle check (a system call): the
-// retry covers a close in that window, and the client checks every reuse
-// once it has seen one. resp is filled as far as the exchange got, also
-// when Do fails.
+// resend covers a close in that window (the server's kernel resets the
+// request), and the client checks every reuse once it has seen one.
+// resp is filled as far as the exchange got, also when Do fails.
 func (c *Client) Do(req *Request, resp *Response) error {
 	*resp = Response{}
 	dial, host, target, secure, ok := splitURL(req.URL)
@@ -253,8 +259,11 @@ func (c *Client) exchange(cn *conn, req *Request, resp *Response, deadline time.
 	resp.Wrote = wrote
 	if err := c.readResponse(cn, req, resp); err != nil {
 		resp.Received += int64(cn.w - cn.r) // read for this exchange, though not understood
-		if reused && resp.Received == 0 && isClosed(err) && idempotent(req.Method) {
-			return errReusedConnEOF
+		if reused && resp.Received == 0 && isClosed(err) {
+			resp.Done = time.Now() // the failure surfaced now, not after the wait for a reset
+			if idempotent(req.Method) && (isReset(err) || cn.idle.resetWithin(resetWait)) {
+				return errReusedConnEOF
+			}
 		}
 		return err
 	}
@@ -323,8 +332,8 @@ func appendRequest(b []byte, req *Request, host, target []byte) []byte {
 	return append(b, req.Body...)
 }
 
-// idempotent reports methods that may be sent again when a kept-alive
-// connection turns out to have been closed: repeating them changes nothing.
+// idempotent reports methods that may be sent again when the target did
+// not read them: repeating them changes nothing.
 func idempotent(m string) bool {
 	switch m {
 	case "GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE":
@@ -349,6 +358,12 @@ func validOverride(v []byte) bool {
 	return true
 }
 
+// resetWait is how long a reused connection closed before its response
+// waits for the reset that says the server never read the request: on
+// loopback it follows in microseconds, over a network within a round trip.
+const resetWait = 5 * time.Millisecond
+
+// isClosed reports a read that found the connection closed or reset.
 func isClosed(err error) bool {
 	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || isReset(err)
 }

@@ -5,6 +5,7 @@ package h1
 import (
 	"net"
 	"syscall"
+	"time"
 )
 
 // idleCheck is a no-op where a non-blocking peek is not available: only
@@ -14,6 +15,9 @@ type idleCheck struct{}
 func (ic *idleCheck) init(sc syscall.Conn) {}
 
 func (ic *idleCheck) quiet() bool { return true }
+
+// resetWithin reports no reset where the socket's error cannot be read.
+func (ic *idleCheck) resetWithin(time.Duration) bool { return false }
 
 // pollReader reads nothing where a non-blocking read is not available: the
 // idle check of an https connection then sees only what was buffered.

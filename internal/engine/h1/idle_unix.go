@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"syscall"
+	"time"
 	"unsafe"
 )
 
@@ -15,11 +16,12 @@ import (
 // connection on which anything arrives while no request is pending, and a
 // request sent on it would read those bytes as its response.
 type idleCheck struct {
-	rc   syscall.RawConn
-	peek func(fd uintptr) bool // made once per connection, so a check allocates nothing
-	n    int
-	err  error
-	b    [1]byte
+	rc       syscall.RawConn
+	deadline interface{ SetReadDeadline(time.Time) error } // the socket's, for resetWithin
+	peek     func(fd uintptr) bool                         // made once per connection, so a check allocates nothing
+	n        int
+	err      error
+	b        [1]byte
 }
 
 func (ic *idleCheck) init(sc syscall.Conn) {
@@ -28,6 +30,7 @@ func (ic *idleCheck) init(sc syscall.Conn) {
 		return
 	}
 	ic.rc = rc
+	ic.deadline, _ = sc.(interface{ SetReadDeadline(time.Time) error })
 	ic.peek = func(fd uintptr) bool {
 		// Raw: it never blocks, and a syscall.Syscall would wake the runtime's sysmon (see rawIO).
 		n, _, e := syscall.RawSyscall6(syscall.SYS_RECVFROM, fd, uintptr(unsafe.Pointer(&ic.b[0])), 1, syscall.MSG_PEEK|syscall.MSG_DONTWAIT, 0, 0)
@@ -49,6 +52,27 @@ func (ic *idleCheck) quiet() bool {
 		return false
 	}
 	return ic.err == syscall.EAGAIN
+}
+
+// resetWithin reports whether the peer resets the connection, now or
+// within d. A request that reached a server's already-closed socket is
+// answered with a reset, which follows the close (FIN) a read saw first;
+// a server that read the request and closed sends no reset. The wait ends
+// at the reset's event or at d; the connection is dropped after it.
+func (ic *idleCheck) resetWithin(d time.Duration) bool {
+	if ic.rc == nil || ic.deadline == nil {
+		return false
+	}
+	if ic.deadline.SetReadDeadline(time.Now().Add(d)) != nil {
+		return false
+	}
+	reset := false
+	err := ic.rc.Read(func(fd uintptr) bool {
+		e, _ := syscall.GetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_ERROR)
+		reset = isReset(syscall.Errno(e))
+		return reset
+	})
+	return err == nil && reset
 }
 
 // pollReader reads from a socket without waiting, for the idle check of an

@@ -4,9 +4,11 @@ package h1
 
 import (
 	"bufio"
+	"io"
 	"net"
 	"net/http"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -122,4 +124,54 @@ func BenchmarkIdleCheck(b *testing.B) {
 			b.Fatalf("an idle connection with nothing sent looked busy: n=%d err=%v", cn.idle.n, cn.idle.err)
 		}
 	}
+}
+
+func TestResetWithinTellsAnUnreadRequestFromAReadOne(t *testing.T) {
+	tests := []struct {
+		name      string
+		serverEnd func(server net.Conn, request []byte) // ends the server's side of the exchange
+		wait      time.Duration
+		want      bool
+	}{
+		// The server had closed when the request came: its kernel resets.
+		{"closed before the request", func(s net.Conn, _ []byte) {}, 5 * time.Second, true},
+		// The server read the request, then closed cleanly: no reset follows.
+		{"read, then closed", func(s net.Conn, req []byte) { io.ReadFull(s, req) }, 50 * time.Millisecond, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			client, server := loopbackPair(t)
+			req := []byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+			var ic idleCheck
+			ic.init(client.(syscall.Conn))
+			read := make(chan struct{})
+			if tt.want {
+				server.Close()
+				waitEOF(t, client) // the FIN is in before the request goes out, as in the race
+				if _, err := client.Write(req); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				go func() { tt.serverEnd(server, make([]byte, len(req))); server.Close(); close(read) }()
+				if _, err := client.Write(req); err != nil {
+					t.Fatal(err)
+				}
+				<-read
+				waitEOF(t, client)
+			}
+			if got := ic.resetWithin(tt.wait); got != tt.want {
+				t.Fatalf("resetWithin = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// waitEOF reads c until the peer's close, within a few seconds.
+func waitEOF(t *testing.T, c net.Conn) {
+	t.Helper()
+	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if n, err := c.Read(make([]byte, 1)); err != io.EOF {
+		t.Fatalf("read %d bytes, %v; want the peer's close", n, err)
+	}
+	c.SetReadDeadline(time.Time{})
 }
