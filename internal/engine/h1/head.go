@@ -154,23 +154,23 @@ func (c *Client) closeField(h *head) error {
 	}
 	name, value := c.hdr[h.open:h.value-2], c.hdr[h.value:]
 	switch {
-	case equalFold(name, "content-length"):
+	case equalLower(name, "content-length"):
 		h.clCount++
 		if h.clCount == 1 {
 			h.cl = [2]int{h.value, len(c.hdr)}
 		} else if first := c.hdr[h.cl[0]:h.cl[1]]; !bytes.Equal(trimBlank(first), trimBlank(value)) {
 			return malformed("two different Content-Length values, %s and %s", quote(first), quote(value))
 		}
-	case equalFold(name, "transfer-encoding"):
+	case equalLower(name, "transfer-encoding"):
 		h.teCount++
 		h.te = [2]int{h.value, len(c.hdr)}
-		h.teChunked = equalFold(value, "chunked")
-	case equalFold(name, "connection"):
+		h.teChunked = equalLower(value, "chunked")
+	case equalLower(name, "connection"):
 		h.connClose = h.connClose || hasToken(value, "close")
 		h.connKeep = h.connKeep || hasToken(value, "keep-alive")
-	case equalFold(name, "set-cookie"):
+	case equalLower(name, "set-cookie"):
 		h.setCookie = true
-	case equalFold(name, "location"):
+	case equalLower(name, "location"):
 		h.location = true
 	}
 	c.hdr = append(c.hdr, crlf...)
