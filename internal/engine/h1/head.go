@@ -108,12 +108,19 @@ func (c *Client) openField(h *head, l []byte) error {
 		return malformed("invalid byte in the value of header %s", quote(name))
 	}
 	h.open = len(c.hdr)
+	if len(value) >= 2 && value[0] == ' ' && !isBlank(value[1]) && !isBlank(value[len(value)-1]) {
+		c.hdr = append(c.hdr, l...) // already "Name: value" as it is kept: one copy
+		h.value = h.open + colon + 2
+		return nil
+	}
 	c.hdr = append(c.hdr, name...)
 	c.hdr = append(c.hdr, ": "...)
 	h.value = len(c.hdr)
 	c.hdr = append(c.hdr, trimBlank(value)...)
 	return nil
 }
+
+func isBlank(c byte) bool { return c == ' ' || c == '	' }
 
 // nameEnd returns the index of l's first colon if every byte before it is
 // a valid name byte, else -1: one pass over a name of a few bytes, where
