@@ -254,7 +254,7 @@ func (r *runner) checkAborts(sec int) {
 			continue
 		}
 		r.run.SetElapsed(elapsed)
-		if res := r.run.Evaluate(t); !res.Pass {
+		if res := r.run.Evaluate(t); !res.Pass && !res.NothingYet { // nothing recorded yet is for the verdict to judge
 			r.aborted[i] = true
 			r.notice(fmt.Sprintf("threshold %s %q failed at %s with abort_on_fail (%s): stopping the run", t.Key, t.Expr, units.Clock(sec+1), report.Observed(t, res)))
 			r.stopEngine()

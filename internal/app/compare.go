@@ -9,12 +9,15 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/loadlens/loadlens/internal/compare"
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/report"
+	"github.com/loadlens/loadlens/internal/store"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // CompareConfig is what `loadlens compare` needs.
@@ -27,6 +30,9 @@ type CompareConfig struct {
 	Out     io.Writer
 	Options compare.Options
 	Gates   []string // --fail-on-regression expressions
+	// Strict fails a gate that could not be judged (its change not
+	// testable) too; without it such a gate is named and passes.
+	Strict bool
 }
 
 // groupSeparator separates groups of runs in CompareConfig.Runs.
@@ -83,18 +89,38 @@ func Compare(cfg CompareConfig) (int, error) {
 	if cfg.Format == "json" || cfg.Format == "html" {
 		w = os.Stderr // keep the document on stdout parseable
 	}
-	fmt.Fprintln(w, "\nregression gates:")
-	for _, g := range results {
-		mark := "✓"
-		if g.Failed {
-			mark = "✗"
-		}
-		fmt.Fprintf(w, "  %s %s  %s: %s\n", mark, g.Gate, g.Run, g.Reason)
-	}
-	if compare.AnyFailed(results) {
+	fmt.Fprint(w, gateLines(results, cfg.Strict))
+	if compare.AnyFailed(results, cfg.Strict) {
 		return ExitThresholdFailed, nil
 	}
 	return ExitOK, nil
+}
+
+// gateLines writes the judged gates, each wrapped to units.Columns under
+// its mark: ✓ passed, ✗ failed, ? not judged (its change not testable),
+// which fails only with --strict.
+func gateLines(results []compare.GateResult, strict bool) string {
+	var b strings.Builder
+	b.WriteString("\nregression gates:\n")
+	notJudged := false
+	for _, g := range results {
+		mark := "✓"
+		switch {
+		case g.Failed, g.NotJudged && strict:
+			mark = "✗"
+		case g.NotJudged:
+			mark = "?"
+		}
+		notJudged = notJudged || g.NotJudged
+		b.WriteString(units.Wrap(g.Gate.String()+units.Keep+units.Keep+g.Run+": "+g.Reason, units.Columns, "  "+mark+" ", "      "))
+	}
+	switch {
+	case notJudged && strict:
+		b.WriteString(units.Wrap("✗ not judged fails with --strict: the change is not testable; run longer, more runs a side, or gate on a figure the runs resolve.", units.Columns, "", "  "))
+	case notJudged:
+		b.WriteString(units.Wrap("? not judged: the change is not testable, so the gate neither passes nor fails it (exit 0); --strict fails it.", units.Columns, "", "  "))
+	}
+	return b.String()
 }
 
 // compareGroups splits the run arguments into groups at each "vs"; without
@@ -141,22 +167,47 @@ func compareInput(path string) (compare.Input, error) {
 	}
 	in := compare.Input{Name: filepath.Base(filepath.Dir(db)), Run: run,
 		Snapshots: func(fn func(*metrics.Snapshot) error) error { return readSnapshots(db, fn) }}
-	meta := rd.Meta()
+	in.Holds, in.Note = storedHolds(rd.Meta())
+	in.Note = joinNotes(unfinishedNote(rd.Finish()), in.Note)
+	return in, nil
+}
+
+// storedHolds returns the holds of a run's schedule, kept in its meta or
+// found by parsing its test again, and a note when that failed.
+func storedHolds(meta store.Meta) ([]compare.Hold, string) {
 	if enc, ok := meta.Extra[holdsKey]; ok {
-		in.Holds = decodeHolds(enc)
-		return in, nil
+		return decodeHolds(enc), ""
 	}
 	if len(meta.TestSource) == 0 {
-		return in, nil
+		return nil, ""
 	}
 	// a run recorded before its holds were kept: parse its test again
 	p, err := plan.Parse(meta.TestFile, meta.TestSource, lenientEnv)
 	if err != nil {
-		in.Note = fmt.Sprintf("its test did not parse again (%v), so its steady part is looked for in the data", firstLine(err.Error()))
-		return in, nil
+		return nil, fmt.Sprintf("its test did not parse again (%v), so its steady part is looked for in the data", firstLine(err.Error()))
 	}
-	in.Holds = holdsOf(p)
-	return in, nil
+	return holdsOf(p), ""
+}
+
+// unfinishedNote warns of a run that did not complete, as `runs` shows it:
+// a killed run (no end recorded: incomplete) or one stopped early lacks
+// its last seconds, and its steady part may be cut short.
+func unfinishedNote(fin store.Finish, ended bool) string {
+	switch {
+	case !ended || fin.Status == StatusIncomplete:
+		return "warning: incomplete — the run did not finish (killed, or its end was not recorded): its last seconds are missing and its hold may be cut short"
+	case fin.Status != StatusCompleted:
+		return fmt.Sprintf("warning: %s — the run stopped before its test's end: its hold may be cut short", fin.Status)
+	}
+	return ""
+}
+
+// joinNotes joins two notes with "; ", skipping empty ones.
+func joinNotes(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + "; " + b
 }
 
 // holdsKey is the run.db meta key of the holds of a run's schedule, kept at

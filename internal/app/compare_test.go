@@ -150,6 +150,13 @@ type second struct{ vus, reqs float64 }
 // durations around meanMs.
 func writeRunDB(t *testing.T, dir, name, source, stored string, secs int, meanMs float64, at func(sec int) second) string {
 	t.Helper()
+	return writeRunDBEnded(t, dir, name, source, stored, secs, meanMs, at, StatusCompleted)
+}
+
+// writeRunDBEnded is writeRunDB for a run that ended with status; "" for
+// one that never recorded its end (killed).
+func writeRunDBEnded(t *testing.T, dir, name, source, stored string, secs int, meanMs float64, at func(sec int) second, status string) string {
+	t.Helper()
 	p, err := plan.Parse(name+".yaml", []byte(source), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -184,8 +191,10 @@ func writeRunDB(t *testing.T, dir, name, source, stored string, secs int, meanMs
 			t.Fatal(err)
 		}
 	}
-	if err := w.Finish(store.Finish{End: time.Unix(1e9+int64(secs), 0), Status: "completed", Elapsed: time.Duration(secs) * time.Second}); err != nil {
-		t.Fatal(err)
+	if status != "" {
+		if err := w.Finish(store.Finish{End: time.Unix(1e9+int64(secs), 0), Status: status, Elapsed: time.Duration(secs) * time.Second}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
@@ -334,6 +343,47 @@ func TestCompareReadsLittlesLaw(t *testing.T) {
 		if !strings.Contains(flat, want) {
 			t.Errorf("the comparison lacks %q:\n%s", want, text.String())
 		}
+	}
+}
+
+// TestCompareWarnsOfAnUnfinishedRun: a killed run (no end recorded, which
+// `runs` shows as incomplete) or one stopped early is compared with a
+// warning that says so; a completed one gets none.
+func TestCompareWarnsOfAnUnfinishedRun(t *testing.T) {
+	dir := t.TempDir()
+	const src = `base_url: http://127.0.0.1:1
+scenarios:
+  s:
+    model: arrival-rate
+    rate: 50
+    duration: 40s
+    flow:
+      - get: /
+`
+	at := func(int) second { return second{reqs: 50} }
+	done := writeRunDB(t, dir, "done", src, "", 41, 20, at)
+	for _, tc := range []struct {
+		status string
+		want   string
+	}{
+		{"", "warning: incomplete — the run did not finish"},
+		{StatusIncomplete, "warning: incomplete — the run did not finish"},
+		{StatusInterrupted, "warning: interrupted — the run stopped before its test's end"},
+	} {
+		t.Run("status "+tc.status, func(t *testing.T) {
+			cut := writeRunDBEnded(t, dir, "cut-"+tc.status, src, "", 20, 20, at, tc.status)
+			_, rep := compareJSON(t, []string{done, cut})
+			if rep.Runs[0].Note != "" || !strings.Contains(rep.Runs[1].Note, tc.want) {
+				t.Errorf("notes %q and %q; want none for the completed run and %q for the other", rep.Runs[0].Note, rep.Runs[1].Note, tc.want)
+			}
+			var text bytes.Buffer
+			if _, err := Compare(CompareConfig{Runs: []string{cut, done}, Out: &text}); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(text.String(), "A: "+tc.want) {
+				t.Errorf("the text does not warn of the baseline:\n%s", text.String())
+			}
+		})
 	}
 }
 

@@ -70,6 +70,7 @@ func Run(ctx context.Context, cfg RunConfig) (RunResult, error) {
 	if in == nil {
 		return res, err
 	}
+	in.ExitCode = ExitAfter(res.ExitCode, err) // what the cli exits with: the summary's words about it must hold
 	if werr := report.WriteText(cfg.Out, in); werr != nil && err == nil {
 		err = werr
 	}
@@ -217,7 +218,8 @@ func (r *runner) conclude(ctx context.Context, engErr error) (*report.Input, Run
 	}
 	diagnoseRun(in, r.obs.Set())
 	res := RunResult{Dir: r.dir, Status: status, Passed: in.Passed()}
-	res.ExitCode = exitCode(status, res.Passed)
+	res.ExitCode = exitCode(status, in.ThresholdsPassed())
+	in.ExitCode = res.ExitCode
 
 	fin := store.Finish{End: r.end, Status: status, Elapsed: r.end.Sub(r.start), ExitCode: res.ExitCode, Thresholds: results}
 	if enc := encodeAgents(in.Agents); enc != "" {
@@ -226,7 +228,9 @@ func (r *runner) conclude(ctx context.Context, engErr error) (*report.Input, Run
 	if err := r.store.Finish(fin); err != nil && r.lost == nil {
 		// run.db holds every second but not how the run ended: it reads back as incomplete, and so it says here.
 		r.lost = &lostWrite{sec: -1, cause: storageCause(r.dir, err), err: err}
-		in.Status, res.Status, res.ExitCode = StatusIncomplete, StatusIncomplete, exitCode(StatusIncomplete, res.Passed)
+		in.Status, res.Status, res.Passed = StatusIncomplete, StatusIncomplete, false
+		res.ExitCode = exitCode(StatusIncomplete, in.ThresholdsPassed())
+		in.ExitCode = res.ExitCode
 		in.Notices = append(in.Notices, r.incomplete())
 	}
 	reportPath := filepath.Join(r.dir, ReportFile)

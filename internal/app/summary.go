@@ -46,9 +46,9 @@ func LoadRun(path string) (*report.Input, error) {
 		in.Notices = append(in.Notices, fmt.Sprintf("scraping %s (%s) failed %s from %s: %s: %s", e.Target, e.URL, units.CountOf(int64(e.Failures), "time", "times"), units.Clock(e.FirstSec), e.Kind, e.First))
 	}
 	if fin, ok := rd.Finish(); ok && len(fin.Thresholds) == len(defs) {
-		in.Status, in.End, in.Results = fin.Status, fin.End, fin.Thresholds
+		in.Status, in.End, in.Results, in.ExitCode = fin.Status, fin.End, fin.Thresholds, fin.ExitCode
 	} else {
-		in.Status = StatusIncomplete
+		in.Status, in.ExitCode = StatusIncomplete, ExitRunFailed
 		in.End = meta.Start.Add(run.Elapsed())
 		in.Results = evaluate(run, defs, nil)
 		in.Notices = append(in.Notices, fmt.Sprintf("the run did not finish; this summary covers its first %s", run.Elapsed()))

@@ -100,7 +100,7 @@ func usage(w io.Writer) {
 			writeCommandLine(w, s.usage, s.help)
 		}
 	}
-	fmt.Fprintf(w, "\nexit codes: %d passed · %d a threshold failed · %d bad usage or test file · %d the run failed\n",
+	fmt.Fprintf(w, "\nexit codes: %d passed · %d a threshold failed · %d bad usage or test file · %d run failed or stopped\n",
 		app.ExitOK, app.ExitThresholdFailed, app.ExitBadInput, app.ExitRunFailed)
 	fmt.Fprintln(w, "`loadlens <command> -h` lists a command's flags")
 }

@@ -59,6 +59,7 @@ func compareCmd(_ context.Context, e *env, args []string) int {
 	fs.Float64Var(&cfg.Options.Alpha, "alpha", 0, "1 − the confidence of the intervals (default 0.05: 95 % intervals)")
 	fs.Float64Var(&cfg.Options.LoadTolerance, "load-tolerance", 0, "how far the offered loads may differ and still compare fairly (default 0.10)")
 	fs.Var(&gates, "fail-on-regression", "exit 99 when a run regresses significantly past this (the whole interval beyond it), e.g. 'p(95) +10%' or 'errors +1pp' (repeatable)")
+	fs.BoolVar(&cfg.Strict, "strict", false, "also exit 99 when a gate cannot be judged: its change is not testable (too short a run, too few runs)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return app.ExitBadInput

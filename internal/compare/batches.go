@@ -64,8 +64,8 @@ func spreadNoise(a, b *rowSeconds, L int, m Metric, alpha float64) (float64, str
 	need := batchNeed(m)
 	xa, xb := batches(a, L, need, m), batches(b, L, need, m)
 	if len(xa) < minBatches || len(xb) < minBatches {
-		return 0, fmt.Sprintf("needs %d stretches of %d+ s holding %s requests each", minBatches, L,
-			units.Count(need))
+		return 0, fmt.Sprintf("needs %d stretches of %d+ s holding %s each", minBatches, L,
+			units.CountOf(need, "request", "requests"))
 	}
 	rel := !m.isRatio()
 	for _, x := range append(append([]float64(nil), xa...), xb...) {

@@ -35,7 +35,11 @@ type GateResult struct {
 	Gate   Gate   `json:"gate"`   // the gate judged
 	Run    string `json:"run"`    // the run (or group of runs) judged
 	Failed bool   `json:"failed"` // the run fails the gate
-	Reason string `json:"reason"` // what was observed and why it fails or passes
+	// NotJudged is set when the gate's change could not be tested (too
+	// few seconds, stretches, requests or runs): the gate neither fails
+	// nor passes, and fails only when the caller asks for strict gates.
+	NotJudged bool   `json:"not_judged,omitempty"`
+	Reason    string `json:"reason"` // what was observed and why it fails, passes or is not judged
 }
 
 // ParseGates parses every gate, reporting all the bad ones at once.
@@ -185,8 +189,9 @@ func gateAmount(m Metric, amount float64, unit string) (float64, bool, error) {
 func (g Gate) String() string { return g.Expr }
 
 // Check judges every gate for every group against the baseline (see judge
-// for when one fails); a gate that cannot be judged at all fails too: a
-// gate that silently passes on a typo is no gate.
+// for when one fails). A gate whose figure is missing (no data, an unknown
+// endpoint) fails: a gate that silently passes on a typo is no gate. One
+// whose change is not testable is NotJudged: it fails only when strict.
 func (r *Report) Check(gates []Gate) []GateResult {
 	var out []GateResult
 	for _, g := range gates {
@@ -197,6 +202,7 @@ func (r *Report) Check(gates []Gate) []GateResult {
 				res.Failed, res.Reason = true, err.Error()
 			} else {
 				res.Failed, res.Reason = judge(g, line.Values[0], line.Values[i])
+				res.NotJudged = !res.Failed && line.Values[i].CI == nil
 			}
 			if !r.Groups[i].Comparable {
 				res.Reason += " (not at the baseline's load)"
@@ -221,10 +227,11 @@ func (r *Report) groupName(g int) string {
 	return r.Groups[g].Name + " (" + strings.Join(names, ", ") + ")"
 }
 
-// AnyFailed reports whether any gate failed.
-func AnyFailed(results []GateResult) bool {
+// AnyFailed reports whether any gate failed; with strict, a gate that
+// could not be judged counts as failed.
+func AnyFailed(results []GateResult, strict bool) bool {
 	for _, res := range results {
-		if res.Failed {
+		if res.Failed || strict && res.NotJudged {
 			return true
 		}
 	}
@@ -259,8 +266,8 @@ func (r *Report) endpointNamed(name string) bool {
 // a change that goes past its limit and is significant beyond it: the
 // whole confidence interval lies past the limit, and the change is a
 // significant one (see Value.Significant). A change that could not be
-// tested fails when it goes past the limit: a gate must not pass for lack
-// of data.
+// tested is not judged, wherever it lies: the table calls it not
+// testable, and a gate must not contradict it (Check marks it NotJudged).
 func judge(g Gate, base, v Value) (bool, string) {
 	if !base.Has || !v.Has {
 		return true, fmt.Sprintf("%s: no data to compare in the baseline or this run", g.Metric)
@@ -280,11 +287,15 @@ func judge(g Gate, base, v Value) (bool, string) {
 	if *v.Delta == 0 {
 		change = "no change"
 	}
+	if v.CI == nil {
+		where := "is within"
+		if sign*point > limit+1e-12 {
+			where = "goes past"
+		}
+		return false, fmt.Sprintf("not judged: %s %s %s %s, but is not testable: %s", g.Metric, change, where, allowed, v.NotTested)
+	}
 	if sign*point <= limit+1e-12 {
 		return false, fmt.Sprintf("%s %s is within %s", g.Metric, change, allowed)
-	}
-	if v.CI == nil {
-		return true, fmt.Sprintf("%s %s goes past %s (not tested: %s)", g.Metric, change, allowed, v.NotTested)
 	}
 	near := ci.Lo
 	if sign < 0 {

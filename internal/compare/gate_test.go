@@ -103,8 +103,56 @@ func TestGatesOnASlowerServer(t *testing.T) {
 			if !strings.Contains(res[1].Reason, tc.reason) {
 				t.Errorf("reason %q, want %q", res[1].Reason, tc.reason)
 			}
-			if AnyFailed(res) != (tc.failedSame || tc.failedSlow) {
+			if AnyFailed(res, true) != (tc.failedSame || tc.failedSlow) || res[0].NotJudged || res[1].NotJudged {
 				t.Errorf("AnyFailed disagrees with the results")
+			}
+		})
+	}
+}
+
+// TestAGateOnAnUntestableChangeIsNotJudged: two 6-second runs (4 compared
+// seconds) cannot test p95, which the table says; a gate on it past its
+// limit must not fail (exit 99) against that table, but say it was not
+// judged and why — and fail only when strict gates are asked for.
+func TestAGateOnAnUntestableChangeIsNotJudged(t *testing.T) {
+	base := synth{seed: 1, model: "arrival-rate", load: ramp(200, 0, 6, 0)}.input("a")
+	slower := synth{seed: 2, model: "arrival-rate", load: ramp(200, 0, 6, 0), slow: 2}.input("b")
+	base.Holds = []Hold{{First: 1, Last: 4, Load: 200}}
+	slower.Holds = base.Holds
+	r, err := Compare([]Input{base, slower}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := line(t, r, allEndpoints, P95).Values[1]
+	if v.CI != nil || v.NotTested == "" || *v.DeltaPct < 50 {
+		t.Fatalf("p95 %s, not tested %q; want a rise of 2× that is not testable", describe(P95, v), v.NotTested)
+	}
+	for _, tc := range []struct {
+		gate      string
+		failed    bool
+		notJudged bool
+		reason    []string
+	}{
+		{"p(95) +10%", false, true, []string{"not judged: p95 +", "goes past +10%", "not testable: " + v.NotTested}},
+		{"p(95) +500%", false, true, []string{"not judged", "is within +500%", "not testable: "}},
+		{`p(95){endpoint:"GET /nowhere"} +10%`, true, false, []string{`no endpoint "GET /nowhere"`}},
+	} {
+		t.Run(tc.gate, func(t *testing.T) {
+			g, err := ParseGate(tc.gate)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := r.Check([]Gate{g})
+			if len(res) != 1 || res[0].Failed != tc.failed || res[0].NotJudged != tc.notJudged {
+				t.Fatalf("results %+v, want failed=%v not judged=%v", res, tc.failed, tc.notJudged)
+			}
+			for _, want := range tc.reason {
+				if !strings.Contains(res[0].Reason, want) {
+					t.Errorf("reason %q lacks %q", res[0].Reason, want)
+				}
+			}
+			if AnyFailed(res, false) != tc.failed || AnyFailed(res, true) != (tc.failed || tc.notJudged) {
+				t.Errorf("AnyFailed(strict=false) %v, (strict=true) %v", AnyFailed(res, false), AnyFailed(res, true))
 			}
 		})
 	}

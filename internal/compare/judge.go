@@ -135,7 +135,7 @@ func (c *comparer) change(v *Value, base Value, g, r int, m Metric) {
 		c.bootstrapChange(v, base, a[0], b[0], r, m)
 		c.boot = c.boot || v.CI != nil
 	} else {
-		c.replicateChange(v, base, c.runValues(0, r, m), c.runValues(g, r, m), m)
+		c.replicateChange(v, base, g, r, m)
 		c.repl = c.repl || v.CI != nil
 	}
 	if v.CI == nil {
@@ -298,10 +298,23 @@ func (c *comparer) noteBlock(b int) {
 // replicateChange sets the interval of a change between two groups of runs
 // by Welch's t interval over the runs' figures (their logarithms for req/s
 // and latencies). With one run on a side, the other side's spread stands
-// for both (Student's pooled interval).
-func (c *comparer) replicateChange(v *Value, base Value, xa, xb []float64, m Metric) {
-	if len(xa) == 0 || len(xb) == 0 || len(xa)+len(xb) < 3 {
-		v.NotTested = "too few runs"
+// for both (Student's pooled interval), which needs 3 runs there: 2 leave
+// one degree of freedom, t = 12.7, and an interval of no use. Each run's
+// figure must rest on the requests a stretch needs (batchNeed), and a
+// side's spread is never taken below its runs' own sampling noise: two
+// runs whose p99 agree by chance say little about a third.
+func (c *comparer) replicateChange(v *Value, base Value, g, r int, m Metric) {
+	xa, xb := c.runValues(0, r, m), c.runValues(g, r, m)
+	if len(xa) == 0 || len(xb) == 0 {
+		v.NotTested = "a side has no run with this figure"
+		return
+	}
+	if lone, most := min(len(xa), len(xb)), max(len(xa), len(xb)); lone == 1 && most < 3 {
+		v.NotTested = fmt.Sprintf("%d runs against 1 leave 1 degree of freedom; give 3 runs on a side, or 2 on each", most)
+		return
+	}
+	if why := c.fewRequests(g, r, m); why != "" {
+		v.NotTested = why
 		return
 	}
 	rel := !m.isRatio()
@@ -314,13 +327,14 @@ func (c *comparer) replicateChange(v *Value, base Value, xa, xb []float64, m Met
 	}
 	na, nb := float64(len(xa)), float64(len(xb))
 	d := mean(xb) - mean(xa)
-	sa, sb := variance(xa), variance(xb)
+	wa, wb := c.withinNoise(0, r, m), c.withinNoise(g, r, m)
+	sa, sb := max(variance(xa), wa), max(variance(xb), wb)
 	var se2, df float64
 	switch {
 	case len(xa) == 1:
-		se2, df = sb*(1/na+1/nb), nb-1
+		se2, df = max(sb, wa)*(1/na+1/nb), nb-1
 	case len(xb) == 1:
-		se2, df = sa*(1/na+1/nb), na-1
+		se2, df = max(sa, wb)*(1/na+1/nb), na-1
 	default:
 		se2 = sa/na + sb/nb
 		if se2 > 0 {
@@ -337,6 +351,67 @@ func (c *comparer) replicateChange(v *Value, base Value, xa, xb []float64, m Met
 	}
 	v.setInterval(m, base, lo, hi)
 	v.MinEffect = floor(m)
+}
+
+// fewRequests says why group g's or the baseline's runs hold too few
+// requests in row r for metric m to be compared run by run, or "".
+func (c *comparer) fewRequests(g, r int, m Metric) string {
+	need := batchNeed(m)
+	for _, grp := range []int{0, g} {
+		for _, i := range c.groups[grp].Runs {
+			rs := c.views[i].rows[r]
+			if rs == nil {
+				continue
+			}
+			var reqs int64
+			for _, s := range rs.secs {
+				reqs += s.reqs
+			}
+			if reqs < need {
+				return fmt.Sprintf("run %s holds %s requests; a %s needs %s a run", c.views[i].info.Label, units.Count(reqs), m, units.Count(need))
+			}
+		}
+	}
+	return ""
+}
+
+// withinNoise is the mean, over group g's runs, of the variance of a run's
+// figure of metric m in row r from its own seconds (the block bootstrap's,
+// on the log scale for req/s and latencies, times its bias inflation): the
+// least a run's figure varies between reruns. 0 when no run has enough
+// seconds to resample.
+func (c *comparer) withinNoise(g, r int, m Metric) float64 {
+	var sum float64
+	var k int
+	for _, i := range c.groups[g].Runs {
+		v := c.views[i]
+		if v.rows[r] == nil || len(v.rows[r].secs) < minSeconds {
+			continue
+		}
+		if m >= P50 && m <= P99 && !v.rows[r].hasLat || m == CheckRate && !v.rows[r].hasChk {
+			continue
+		}
+		rs := v.resampled(r, i, c.opts.Resamples)
+		full := rs.full[m]
+		if math.IsNaN(full) || !m.isRatio() && full <= 0 {
+			continue
+		}
+		xs := make([]float64, 0, len(rs.reps))
+		for _, rep := range rs.reps {
+			if x := rep[m]; !math.IsNaN(x) && (m.isRatio() || x > 0) {
+				xs = append(xs, logShift(m, full, x))
+			}
+		}
+		if len(xs) < len(rs.reps)/2 {
+			continue
+		}
+		sum += rs.inflate * variance(xs)
+		k++
+	}
+	if k == 0 {
+		return 0
+	}
+	return sum / float64(k)
 }
 
 // setInterval stores an interval given on the primary scale, and its

@@ -8,45 +8,149 @@ import (
 )
 
 // Evaluate judges a threshold on the run as it stands: the one judgement
-// the verdict, abort_on_fail and the live dashboard share. A threshold with
-// no data passes, as in k6, but only when nothing it selects was sent: a
-// latency threshold whose requests were sent and all failed before a
-// response (timed out, refused, reset, cut off by the end of the run …)
-// fails, because nothing shows the target met it. Aborted is left for the
-// caller.
+// the verdict, abort_on_fail and the live dashboard share. A threshold
+// with no data fails (threshold.NoData). A latency threshold fails without
+// its comparison deciding when the requests it selects give it nothing to
+// judge: none was sent, none received a response (timed out, refused,
+// reset, cut off …), or none succeeded; and a percentile (med and max
+// included) fails when more of them failed than it leaves out — a failed
+// request did not meet a latency objective, however fast it failed.
+// Aborted is left for the caller.
 func (r *Run) Evaluate(t *threshold.Threshold) threshold.Result {
 	v, ok := r.Observe(t)
 	res := t.Evaluate(v, ok)
-	if sent, answered := r.latencyEvidence(t); sent > 0 && answered == 0 {
-		res.Pass = false
-		res.Reason = fmt.Sprintf("no completed request (%d sent)", sent)
+	if what := missing(t.Metric); !ok && what != "" {
+		res.Reason += ": " + what
+	}
+	ev, judged := r.LatencyEvidence(t)
+	if !judged {
+		return res
+	}
+	if why := ev.unjudgeable(t); why != "" {
+		res.Pass, res.Reason, res.NothingYet = false, why, ev.Sent == 0
 	}
 	return res
 }
 
-// latencyEvidence returns, for a threshold on a request latency, how many
-// requests its filter selects and how many of them received a response;
-// both are 0 for any other threshold, including a latency count (which
-// counts requests, whatever became of them).
-func (r *Run) latencyEvidence(t *threshold.Threshold) (sent, answered int64) {
-	if t.Metric != "http_req_duration" && t.Metric != "http_req_waiting" || t.Agg == threshold.Count {
-		return 0, 0
+// Evidence is what a latency threshold judged: the requests its filter
+// selects (for iteration_duration, those of its scenarios), how many
+// received a response and how many succeeded.
+type Evidence struct {
+	Sent, Answered, Succeeded int64
+}
+
+// Failed returns how many of the requests failed.
+func (e Evidence) Failed() int64 { return e.Sent - e.Succeeded }
+
+// LatencyEvidence returns the requests a latency threshold judges, and
+// false for any other threshold: a latency count (which counts requests,
+// whatever became of them) and scheduler_lag (the generator's own delay,
+// not the target's) included.
+func (r *Run) LatencyEvidence(t *threshold.Threshold) (Evidence, bool) {
+	var eps []int
+	switch {
+	case t.Agg == threshold.Count:
+		return Evidence{}, false
+	case t.Metric == "iteration_duration":
+		scs, ok := r.selectScenarios(t.Filter)
+		if !ok {
+			return Evidence{}, false
+		}
+		for i, e := range r.Layout.Endpoints {
+			for _, s := range scs {
+				if int(e.Scenario) == s {
+					eps = append(eps, i)
+				}
+			}
+		}
+	case isRequestLatency(t.Metric):
+		var ok bool
+		if eps, ok = r.selectEndpoints(t.Filter, false); !ok {
+			return Evidence{}, false
+		}
+	default:
+		return Evidence{}, false
 	}
-	eps, ok := r.selectEndpoints(t.Filter, false)
-	if !ok {
-		return 0, 0
-	}
+	var ev Evidence
 	for _, i := range eps {
 		e := &r.Endpoints[i]
-		sent += e.Requests
-		answered += e.Requests
+		ev.Sent += e.Requests
+		ev.Answered += e.Requests
+		ev.Succeeded += e.Requests
 		for k := sample.OK + 1; k < sample.NumKinds; k++ {
+			ev.Succeeded -= e.Failures[k]
 			if !responded(k) {
-				answered -= e.Failures[k]
+				ev.Answered -= e.Failures[k]
 			}
 		}
 	}
-	return sent, answered
+	return ev, true
+}
+
+// unjudgeable says why a latency threshold cannot pass on this evidence,
+// or "" when its comparison decides.
+func (ev Evidence) unjudgeable(t *threshold.Threshold) string {
+	switch {
+	case ev.Sent == 0:
+		if t.Metric == "iteration_duration" {
+			return "no request sent: no iteration to judge"
+		}
+		return "no request sent"
+	case ev.Answered == 0:
+		return fmt.Sprintf("no completed request (%d sent)", ev.Sent)
+	case ev.Succeeded == 0:
+		return fmt.Sprintf("every request failed (%d sent): no latency to judge", ev.Sent)
+	}
+	leftOut, ok := budget(t)
+	if !ok || t.Metric != "http_req_duration" && t.Metric != "http_req_waiting" {
+		return ""
+	}
+	if share := float64(ev.Failed()) / float64(ev.Sent); share > leftOut {
+		return fmt.Sprintf("%d of %d requests failed (%.3g%%): more than the %.3g%% %s leaves out",
+			ev.Failed(), ev.Sent, 100*share, 100*leftOut, t.AggName())
+	}
+	return ""
+}
+
+// budget returns the share of requests a percentile-like aggregation
+// leaves out: 5% for p(95), half for med, none for max; false for avg and
+// min, which no share of failures decides.
+func budget(t *threshold.Threshold) (float64, bool) {
+	switch t.Agg {
+	case threshold.Percentile:
+		return (100 - t.P) / 100, true
+	case threshold.Med:
+		return 0.5, true
+	case threshold.Max:
+		return 0, true
+	}
+	return 0, false
+}
+
+// missing says what a metric with no data lacked, for its reason.
+func missing(metric string) string {
+	switch metric {
+	case "http_req_connecting":
+		return "no new connection"
+	case "http_req_tls_handshaking":
+		return "no TLS handshake"
+	case "checks":
+		return "no check ran"
+	case "http_req_failed", "http_reqs", "http_req_duration", "http_req_waiting":
+		return "no request sent"
+	case "iteration_duration":
+		return "no iteration completed"
+	}
+	return ""
+}
+
+// isRequestLatency reports whether a metric is a time of each request.
+func isRequestLatency(metric string) bool {
+	switch metric {
+	case "http_req_duration", "http_req_waiting", "http_req_connecting", "http_req_tls_handshaking":
+		return true
+	}
+	return false
 }
 
 // responded reports whether a request that ended with kind k received a

@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -42,7 +43,9 @@ func runOf(outcomes ...outcome) *Run {
 	return run
 }
 
-func TestEvaluateFailsLatencyWithoutAResponse(t *testing.T) {
+// TestEvaluateFailsWhatItCannotJudge: a dead, failing or silent target never
+// passes a threshold (issue: dead targets passed latency-only gates).
+func TestEvaluateFailsWhatItCannotJudge(t *testing.T) {
 	tests := []struct {
 		name       string
 		key, expr  string
@@ -61,19 +64,54 @@ func TestEvaluateFailsLatencyWithoutAResponse(t *testing.T) {
 			runOf(outcome{0, sample.Timeout, 3}), false, "no completed request (3 sent)"},
 		{"a filter whose requests all failed", `http_req_duration{endpoint:"GET /"}`, "p(99)<1s",
 			runOf(outcome{0, sample.ConnRefused, 4}, outcome{2, sample.OK, 10}), false, "no completed request (4 sent)"},
-		{"one answer among the failures is evidence", "http_req_duration", "p(95)<500ms",
+		{"every request failed with a status", "http_req_duration", "p(95)<500ms",
+			runOf(outcome{0, sample.HTTP5xx, 5}, outcome{1, sample.HTTP4xx, 5}), false, "every request failed (10 sent): no latency to judge"},
+		{"a redirect that was not followed is an answer, and a failure", "http_req_duration", "avg<500ms",
+			runOf(outcome{0, sample.Redirect, 5}), false, "every request failed (5 sent): no latency to judge"},
+		{"every request failed fails waiting", "http_req_waiting", "avg<1s",
+			runOf(outcome{0, sample.HTTP5xx, 3}), false, "every request failed (3 sent): no latency to judge"},
+		{"every request failed fails connecting", "http_req_connecting", "avg<1s",
+			runOf(outcome{0, sample.HTTP5xx, 3}), false, "every request failed (3 sent): no latency to judge"},
+		{"a dead target fails connecting", "http_req_connecting", "avg<1s",
+			runOf(outcome{0, sample.ConnRefused, 3}), false, "no completed request (3 sent)"},
+		{"a dead target fails tls", "http_req_tls_handshaking", "max<1s",
+			runOf(outcome{0, sample.TLS, 3}), false, "no completed request (3 sent)"},
+		{"a dead target fails iteration_duration", "iteration_duration", "p(95)<1s",
+			runOf(outcome{0, sample.ConnRefused, 3}), false, "no completed request (3 sent)"},
+		{"iteration_duration of a scenario whose requests all failed", `iteration_duration{scenario:"buy"}`, "avg<1s",
+			runOf(outcome{2, sample.HTTP5xx, 3}, outcome{0, sample.OK, 10}), false, "every request failed (3 sent): no latency to judge"},
+		{"iteration_duration with no request sent", "iteration_duration", "avg<1s",
+			runOf(), false, "no request sent: no iteration to judge"},
+		{"more failures than p(95) leaves out", "http_req_duration", "p(95)<500ms",
+			runOf(outcome{0, sample.ConnRefused, 6}, outcome{0, sample.OK, 94}), false, "6 of 100 requests failed (6%): more than the 5% p(95) leaves out"},
+		{"as many failures as p(95) leaves out", "http_req_duration", "p(95)<500ms",
+			runOf(outcome{0, sample.ConnRefused, 5}, outcome{0, sample.OK, 95}), true, ""},
+		{"med leaves out half", "http_req_waiting", "med<500ms",
+			runOf(outcome{0, sample.HTTP5xx, 51}, outcome{0, sample.OK, 49}), false, "51 of 100 requests failed (51%): more than the 50% med leaves out"},
+		{"max leaves out none", "http_req_duration", "max<1s",
+			runOf(outcome{0, sample.Timeout, 1}, outcome{0, sample.OK, 99}), false, "1 of 100 requests failed (1%): more than the 0% max leaves out"},
+		{"avg is judged on every request", "http_req_duration", "avg<500ms",
+			runOf(outcome{0, sample.ConnRefused, 50}, outcome{0, sample.OK, 50}), true, ""},
+		{"the budget is per filter", `http_req_duration{endpoint:"GET /"}`, "p(99)<500ms",
+			runOf(outcome{0, sample.OK, 100}, outcome{1, sample.ConnRefused, 50}), true, ""},
+		{"one success among the failures is evidence for avg", "http_req_duration", "avg<500ms",
 			runOf(outcome{0, sample.Timeout, 59}, outcome{0, sample.OK, 1}), true, ""},
-		{"error statuses are answers", "http_req_duration", "p(95)<500ms",
-			runOf(outcome{0, sample.HTTP5xx, 5}, outcome{1, sample.HTTP4xx, 5}), true, ""},
-		{"a redirect that was not followed is an answer", "http_req_duration", "p(95)<500ms",
-			runOf(outcome{0, sample.Redirect, 5}), true, ""},
-		{"nothing sent: no data passes", "http_req_duration", "p(95)<500ms", runOf(), true, ""},
-		{"a filter that matched nothing sent passes", `http_req_duration{endpoint:"GET /item/{id}"}`, "p(95)<500ms",
-			runOf(outcome{0, sample.Timeout, 3}), true, ""},
+		{"nothing sent fails", "http_req_duration", "p(95)<500ms", runOf(), false, "no request sent"},
+		{"a filter that matched nothing sent fails", `http_req_duration{endpoint:"GET /item/{id}"}`, "p(95)<500ms",
+			runOf(outcome{0, sample.Timeout, 3}), false, "no request sent"},
 		{"a latency count counts requests", "http_req_duration", "count>2",
 			runOf(outcome{0, sample.Timeout, 3}), true, ""},
 		{"the failure rate fails on its own value", "http_req_failed", "rate<0.01",
 			runOf(outcome{0, sample.Timeout, 3}), false, ""},
+		{"a failure rate with nothing sent has no data", "http_req_failed", "rate<0.01", runOf(), false, "no data: no request sent"},
+		{"checks that never ran have no data", "checks", "rate>0.99", runOf(outcome{0, sample.OK, 3}), false, "no data: no check ran"},
+		{"tls without a handshake has no data", "http_req_tls_handshaking", "avg<1s", runOf(outcome{0, sample.OK, 3}), false, "no data: no TLS handshake"},
+		{"iteration_duration without an iteration has no data", "iteration_duration", "avg<1s", runOf(outcome{0, sample.OK, 3}), false, "no data: no iteration completed"},
+		{"a counter at 0 is data", "dropped_iterations", "count<1", runOf(outcome{0, sample.OK, 3}), true, ""},
+		{"an endpoint never requested counts 0", `http_reqs{endpoint:"GET /item/{id}"}`, "count<1", runOf(outcome{0, sample.OK, 3}), true, ""},
+		{"no request sent fails a count above 0 on its value", "http_reqs", "count>0", runOf(), false, ""},
+		{"scheduler_lag judges the generator, not the target", "scheduler_lag", "p(99)<1s",
+			runOf(outcome{0, sample.ConnRefused, 3}), false, "no data"},
 		{"a comparison that fails keeps its value", "http_req_duration", "p(95)<50ms",
 			runOf(outcome{0, sample.OK, 3}), false, ""},
 	}
@@ -86,6 +124,9 @@ func TestEvaluateFailsLatencyWithoutAResponse(t *testing.T) {
 			got := tt.run.Evaluate(&th)
 			if got.Pass != tt.wantPass || got.Reason != tt.wantReason || got.Key != tt.key || got.Expr != tt.expr {
 				t.Errorf("Evaluate = %+v, want pass %v reason %q", got, tt.wantPass, tt.wantReason)
+			}
+			if nothing := strings.HasPrefix(got.Reason, "no data") || strings.HasPrefix(got.Reason, "no request sent"); got.NothingYet != nothing {
+				t.Errorf("NothingYet = %v for reason %q", got.NothingYet, got.Reason)
 			}
 		})
 	}

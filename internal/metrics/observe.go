@@ -27,7 +27,7 @@ import (
 //
 // hasData is false for an unknown metric, a filter key or aggregation the
 // metric does not support, a selection that matches nothing, and a
-// selection with nothing recorded (a counter that stayed 0 included).
+// selection with nothing recorded (a counter that stayed 0 has data: 0).
 func (r *Run) Observe(t *threshold.Threshold) (value float64, hasData bool) {
 	switch t.Metric {
 	case "http_req_duration", "http_req_waiting":
@@ -116,11 +116,9 @@ func trendValue(h *Hist, t *threshold.Threshold) (float64, bool) {
 	return 0, false
 }
 
-// counterValue aggregates a counter: its count, or its rate per second.
+// counterValue aggregates a counter: its count, or its rate per second. A
+// count of 0 is data: dropped_iterations: count<1 passes on none dropped.
 func (r *Run) counterValue(n int64, t *threshold.Threshold) (float64, bool) {
-	if n == 0 {
-		return 0, false
-	}
 	switch t.Agg {
 	case threshold.Count:
 		return float64(n), true

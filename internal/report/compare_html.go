@@ -83,7 +83,7 @@ func WriteCompareHTML(w io.Writer, r *compare.Report) error {
 // compareHTMLTable lays out a row like the terminal table, marking significant
 // changes of groups at the baseline's load as better or worse.
 func compareHTMLTable(r *compare.Report, row compare.Row) compareTable {
-	cells := tableCells(r, row)
+	cells := tableCells(r, row, nil)
 	t := compareTable{Name: row.Name, Head: cells[0]}
 	for li, l := range row.Lines {
 		text := cells[li+1]

@@ -27,7 +27,7 @@ func WriteCompareMarkdown(w io.Writer, r *compare.Report) error {
 		}
 	}
 	for _, row := range r.Rows {
-		cells := tableCells(r, row)
+		cells := tableCells(r, row, nil)
 		fmt.Fprintf(&b, "\n### %s\n\n", mdEscape(row.Name))
 		head := cells[0]
 		head[0] = "metric"

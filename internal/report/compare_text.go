@@ -15,35 +15,136 @@ import (
 func WriteCompareText(w io.Writer, r *compare.Report) error {
 	var b strings.Builder
 	b.WriteString("Runs (" + r.Groups[0].Name + " is the baseline)\n")
-	var runRows [][]string
-	for _, ri := range r.Runs {
-		runRows = append(runRows, []string{ri.Label + mark(r.Groups[ri.Group]), ri.Name, ri.Model, partText(ri)})
-	}
-	table(&b, "  ", "", runRows)
+	b.WriteString(runsTable(r))
 	for _, ri := range r.Runs {
 		if ri.Note != "" {
-			fmt.Fprintf(&b, "  %s: %s\n", ri.Label, ri.Note)
+			b.WriteString(wrapAfter("  "+ri.Label+": ", ri.Note, units.Columns))
 		}
 	}
 	if len(r.Scaling) > 0 {
 		b.WriteString("\nLoad and throughput\n")
 		for _, s := range r.Scaling {
-			b.WriteString(wrapAfter("  "+s.Group+": ", s.Text, 100))
+			b.WriteString(wrapAfter("  "+s.Group+": ", s.Text, units.Columns))
 		}
 	}
+	notes := &footnotes{}
 	for _, row := range r.Rows {
-		b.WriteString("\n" + row.Name + "\n")
-		table(&b, "  ", "l"+strings.Repeat("r", 2*len(r.Groups)), tableCells(r, row))
+		cells := tableCells(r, row, notes)
+		for k, cols := range tableChunks(cells, len(r.Groups)) {
+			name := row.Name
+			if k > 0 {
+				name += " (continued)"
+			}
+			b.WriteString("\n" + name + "\n")
+			table(&b, "  ", "l"+strings.Repeat("r", len(cols)-1), pick(cells, cols))
+		}
 	}
 	b.WriteString("\n")
+	for i, why := range notes.reasons {
+		b.WriteString(wrapAfter(superscript(i+1)+" ", "not testable: "+why, units.Columns))
+	}
 	for _, l := range legend(r) {
-		b.WriteString(wrapAfter("", l, 100))
+		b.WriteString(wrapAfter("", l, units.Columns))
 	}
 	for _, n := range r.Notes {
-		b.WriteString(wrapAfter("note: ", n, 100))
+		b.WriteString(wrapAfter("note: ", n, units.Columns))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// runsTable lists the runs and the part of each that was compared; when
+// that is wider than units.Columns (long run names), each run's part goes
+// on a line of its own below it.
+func runsTable(r *compare.Report) string {
+	var rows, short [][]string
+	for _, ri := range r.Runs {
+		rows = append(rows, []string{ri.Label + mark(r.Groups[ri.Group]), ri.Name, ri.Model, partText(ri)})
+		short = append(short, rows[len(rows)-1][:3])
+	}
+	var b strings.Builder
+	table(&b, "  ", "", rows)
+	if widest(b.String()) <= units.Columns {
+		return b.String()
+	}
+	var t strings.Builder
+	table(&t, "  ", "", short)
+	var out strings.Builder
+	for i, line := range strings.SplitAfter(strings.TrimSuffix(t.String(), "\n"), "\n") {
+		out.WriteString(strings.TrimSuffix(line, "\n") + "\n")
+		out.WriteString(units.Wrap(partText(r.Runs[i]), units.Columns, "      ", "      "))
+	}
+	return out.String()
+}
+
+// tableChunks splits a table's columns (the metric, the baseline, then a
+// value and a change per later group) into tables that fit units.Columns,
+// each starting with the metric and the baseline; one group per table at
+// least.
+func tableChunks(cells [][]string, groups int) [][]int {
+	widths := make([]int, len(cells[0]))
+	for _, row := range cells {
+		for i, c := range row {
+			widths[i] = max(widths[i], utf8.RuneCountInString(c))
+		}
+	}
+	lead := 2 + widths[0] + 2 + widths[1]
+	var out [][]int
+	cur, n := []int{0, 1}, lead
+	for g := 1; g < groups; g++ {
+		w := 2 + widths[2*g] + 2 + widths[2*g+1]
+		if len(cur) > 2 && n+w > units.Columns {
+			out = append(out, cur)
+			cur, n = []int{0, 1}, lead
+		}
+		cur, n = append(cur, 2*g, 2*g+1), n+w
+	}
+	return append(out, cur)
+}
+
+// pick returns the columns cols of every row.
+func pick(cells [][]string, cols []int) [][]string {
+	out := make([][]string, len(cells))
+	for i, row := range cells {
+		for _, c := range cols {
+			out[i] = append(out[i], row[c])
+		}
+	}
+	return out
+}
+
+// widest is the widest line of text in columns.
+func widest(text string) int {
+	w := 0
+	for _, l := range strings.Split(text, "\n") {
+		w = max(w, utf8.RuneCountInString(l))
+	}
+	return w
+}
+
+// footnotes numbers the reasons why changes are not testable, once each,
+// so that a table cell carries a mark instead of the reason.
+type footnotes struct{ reasons []string }
+
+// mark returns the mark of reason, numbering it when it is new.
+func (f *footnotes) mark(reason string) string {
+	for i, r := range f.reasons {
+		if r == reason {
+			return superscript(i + 1)
+		}
+	}
+	f.reasons = append(f.reasons, reason)
+	return superscript(len(f.reasons))
+}
+
+// superscript writes n in superscript digits.
+func superscript(n int) string {
+	const digits = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+	var out []rune
+	for _, d := range fmt.Sprint(n) {
+		out = append(out, []rune(digits)[d-'0'])
+	}
+	return string(out)
 }
 
 // mark is " *" for a group not at the baseline's load.
@@ -62,8 +163,10 @@ func partText(ri compare.RunInfo) string {
 }
 
 // tableCells lays out one row of the report: a header, then a line per
-// metric with each group's value and each later group's change.
-func tableCells(r *compare.Report, row compare.Row) [][]string {
+// metric with each group's value and each later group's change. With
+// notes, a change that is not testable carries a footnote mark for its
+// reason; without, the reason itself.
+func tableCells(r *compare.Report, row compare.Row, notes *footnotes) [][]string {
 	head := []string{""}
 	for i, g := range r.Groups {
 		head = append(head, g.Name+mark(g))
@@ -77,7 +180,11 @@ func tableCells(r *compare.Report, row compare.Row) [][]string {
 		for i, v := range l.Values {
 			line = append(line, compareValueText(l.Metric, v))
 			if i > 0 {
-				line = append(line, compareChangeText(l.Metric, v))
+				cell := compareChangeText(l.Metric, v)
+				if notes != nil && v.Delta != nil && v.CI == nil {
+					cell = compare.ChangeText(l.Metric, v) + " not testable" + notes.mark(v.NotTested)
+				}
+				line = append(line, cell)
 			}
 		}
 		cells = append(cells, line)
@@ -92,10 +199,11 @@ func legend(r *compare.Report) []string {
 	if strings.Contains(r.Method, "bootstrap") {
 		smallest = "smaller than the runs' own noise (how far the halves, or the stretches of seconds, of either run differ; never less than 1% for req/s and latencies, 0.1pp for errors and checks)"
 	}
-	out := []string{
-		fmt.Sprintf("~ no significant change: the %s confidence interval of the change [low, high] includes 0, or the change is %s.", conf, smallest),
-		"Intervals: " + r.Method + ". How they are computed, and how often they err: docs/compare.md.",
+	var out []string
+	if anyVerdict(r, "~") {
+		out = append(out, fmt.Sprintf("~ no significant change: the %s confidence interval of the change [low, high] includes 0, or the change is %s.", conf, smallest))
 	}
+	out = append(out, "Intervals: "+r.Method+". How they are computed, and how often they err: docs/compare.md.")
 	for _, g := range r.Groups {
 		if len(g.Runs) > 1 {
 			out = append(out, fmt.Sprintf("%s is the geometric mean of its %d runs (the arithmetic mean for errors and checks).", g.Name, len(g.Runs)))
@@ -108,6 +216,20 @@ func legend(r *compare.Report) []string {
 		}
 	}
 	return out
+}
+
+// anyVerdict reports whether some change of the report has verdict v.
+func anyVerdict(r *compare.Report, v string) bool {
+	for _, row := range r.Rows {
+		for _, l := range row.Lines {
+			for _, x := range l.Values {
+				if x.Verdict == v {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // wrapAfter writes text after prefix, wrapped at width columns, later lines
@@ -139,7 +261,7 @@ func compareChangeText(m compare.Metric, v compare.Value) string {
 		return ""
 	}
 	if v.CI == nil {
-		return compare.ChangeText(m, v) + " (not tested: " + v.NotTested + ")"
+		return compare.ChangeText(m, v) + " (not testable: " + v.NotTested + ")"
 	}
 	lo, hi := v.Bounds(m)
 	ci := units.Interval(compare.ScaleText(m, lo), compare.ScaleText(m, hi))

@@ -7,9 +7,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/loadlens/loadlens/internal/compare"
 	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // comparison reads back one of compare's golden comparisons (its JSON
@@ -87,7 +89,7 @@ func TestCompareChangeText(t *testing.T) {
 		{"errors in points", compare.ErrorRate, compare.Value{Delta: pct(0.02), CI: &compare.Interval{Lo: 0.01, Hi: 0.03},
 			Significant: true, MinEffect: 0.001}, "+2.00pp [+1.00pp, +3.00pp]"},
 		{"not tested", compare.TPS, compare.Value{Delta: pct(-12.5), NotTested: "fewer than 10 compared seconds"},
-			"-12.5 req/s (not tested: fewer than 10 compared seconds)"},
+			"-12.5 req/s (not testable: fewer than 10 compared seconds)"},
 		{"the baseline", compare.TPS, compare.Value{Has: true, Value: 100}, ""},
 	}
 	for _, c := range cases {
@@ -101,5 +103,44 @@ func TestCompareChangeText(t *testing.T) {
 	if got := strings.Join([]string{compareValueText(compare.TPS, compare.Value{Has: true, Value: 3702.4}),
 		compareValueText(compare.P95, compare.Value{Has: true, Value: 12.34}), compareValueText(compare.ErrorRate, compare.Value{Has: true, Value: 0.0123})}, " "); got != "3,702 12.3ms 1.23%" {
 		t.Errorf("values read %q", got)
+	}
+}
+
+// TestCompareTextFitsTheTerminal: every line of a comparison fits
+// units.Columns — with long run names, a long note, untestable changes
+// (their reasons as footnotes) and more groups than one table holds
+// (split into tables that each start with the baseline).
+func TestCompareTextFitsTheTerminal(t *testing.T) {
+	r := comparison(t, "compare")
+	for i := range r.Runs {
+		r.Runs[i].Name = "20261124-080721-steady-run-of-the-checkout-service-" + r.Runs[i].Label
+	}
+	r.Runs[1].Note = "no steady part of 5 seconds or more in the data and no hold in the test's stages: the whole run is compared; load 80 req/s vs the baseline's 50 req/s (+60.0%): not the same load, so a change may come from the load, not the system"
+	// Two more groups, copies of the last: five columns of changes.
+	for _, row := range r.Rows {
+		for li := range row.Lines {
+			l := &row.Lines[li]
+			l.Values = append(l.Values, l.Values[2], l.Values[2])
+		}
+	}
+	r.Groups = append(r.Groups, r.Groups[2], r.Groups[2])
+	r.Groups[3].Name, r.Groups[4].Name = "D", "E"
+	var b bytes.Buffer
+	if err := WriteCompareText(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for i, l := range strings.Split(out, "\n") {
+		if n := utf8.RuneCountInString(l); n > units.Columns {
+			t.Errorf("line %d is %d columns:\n%s", i+1, n, l)
+		}
+	}
+	for _, want := range []string{"E vs A", "(continued)", "not testable¹", "¹ not testable: needs 3 stretches", "B: no steady part"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the text lacks %q:\n%s", want, out)
+		}
+	}
+	if t.Failed() || testing.Verbose() {
+		t.Log(out)
 	}
 }

@@ -15,6 +15,7 @@ type Input struct {
 	Name       string                // the test's name
 	Dir        string                // the run directory
 	Status     string                // completed, aborted, interrupted, failed or incomplete
+	ExitCode   int                   // the exit code the run ended with (app decides it)
 	Version    string                // loadlens version that ran the test
 	Start, End time.Time             // wall-clock start and end
 	Run        *metrics.Run          // the measurements
@@ -41,24 +42,45 @@ type Input struct {
 
 // The verdicts of a run.
 const (
-	VerdictPass         = "PASS"          // every threshold passed
+	VerdictPass         = "PASS"          // it ran to its end and every threshold passed
 	VerdictFail         = "FAIL"          // a threshold failed
-	VerdictNoThresholds = "NO THRESHOLDS" // nothing to judge the run by
+	VerdictNoThresholds = "NO THRESHOLDS" // it ran to its end with nothing to judge it by
+	VerdictInterrupted  = "INTERRUPTED"   // Ctrl-C or SIGTERM stopped it before its end
+	VerdictAborted      = "ABORTED"       // abort_on_fail stopped it, yet its thresholds pass on the whole run
+	VerdictRunFailed    = "RUN FAILED"    // an error stopped it
+	VerdictIncomplete   = "INCOMPLETE"    // its results are not all kept
 )
 
-// Verdict returns the run's verdict.
+// Verdict returns the run's verdict: an interrupted, failed or incomplete
+// run never reads PASS, since it does not exit 0.
 func Verdict(in *Input) string {
+	switch in.Status {
+	case "interrupted":
+		return VerdictInterrupted
+	case "failed":
+		return VerdictRunFailed
+	case "incomplete":
+		return VerdictIncomplete
+	}
 	switch {
+	case !in.ThresholdsPassed():
+		return VerdictFail
+	case in.Status == "aborted":
+		return VerdictAborted
 	case len(in.Results) == 0:
 		return VerdictNoThresholds
-	case in.Passed():
-		return VerdictPass
 	}
-	return VerdictFail
+	return VerdictPass
 }
 
-// Passed reports whether every threshold passed.
+// Passed reports whether the run passed: it ran to its end (status
+// completed) and every threshold passed, which is when it exits 0.
 func (in *Input) Passed() bool {
+	return (in.Status == "completed" || in.Status == "") && in.ThresholdsPassed()
+}
+
+// ThresholdsPassed reports whether every threshold passed, however the run ended.
+func (in *Input) ThresholdsPassed() bool {
 	for _, r := range in.Results {
 		if !r.Pass {
 			return false

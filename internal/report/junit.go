@@ -55,8 +55,8 @@ type junitOutcome struct {
 
 // JUnit renders the run as JUnit XML: one test case per threshold (suite
 // "thresholds") and per check (suite "checks"), failures carrying the
-// observed value. A threshold with no data passes, as in the verdict, and
-// is marked skipped so that it does not read as proof.
+// observed value, or why it failed without one (no data, no completed
+// request), as in the verdict.
 func JUnit(in *Input) ([]byte, error) {
 	secs := fmt.Sprintf("%.3f", in.Run.Elapsed().Seconds())
 	props := []junitProperty{{"run", in.Name}, {"status", in.Status}, {"verdict", Verdict(in)}, {"loadlens", in.Version},
@@ -72,8 +72,7 @@ func JUnit(in *Input) ([]byte, error) {
 		obs := Observed(t, res)
 		switch {
 		case !res.Pass && res.Reason != "":
-			text := fmt.Sprintf("%s %s failed: %s: every request it selects failed before a response "+
-				"(timed out, refused, reset or cut off by the end of the run), so nothing shows the target met it", res.Key, res.Expr, res.Reason)
+			text := fmt.Sprintf("%s %s failed: %s: nothing it could judge shows the target met it", res.Key, res.Expr, res.Reason)
 			if res.Aborted {
 				text += "; it stopped the run (abort_on_fail)"
 			}
@@ -86,9 +85,6 @@ func JUnit(in *Input) ([]byte, error) {
 			}
 			c.Failure = &junitOutcome{Message: "observed " + obs, Type: "threshold", Text: text}
 			th.Failures++
-		case !res.HasData:
-			c.Skipped = &junitOutcome{Message: "no data: nothing was recorded for this metric"}
-			th.Skipped++
 		}
 		th.Cases = append(th.Cases, c)
 	}

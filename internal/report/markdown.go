@@ -17,6 +17,9 @@ func Markdown(in *Input) []byte {
 	tot := r.Total()
 	secs := max(r.Elapsed().Seconds(), 1e-9)
 	icon := map[string]string{VerdictPass: "✅", VerdictFail: "❌", VerdictNoThresholds: "ℹ️"}[Verdict(in)]
+	if icon == "" { // interrupted, aborted, failed or incomplete: not a pass, whatever the thresholds say
+		icon = "⚠️"
+	}
 	fmt.Fprintf(&sb, "## %s %s: %s\n\n", icon, Verdict(in), mdEscape(in.Name))
 	fmt.Fprintf(&sb, "%s in %s · started %s · loadlens %s\n\n", mdEscape(in.Status), units.Duration(r.Elapsed()),
 		in.Start.Format("2006-01-02 15:04:05 MST"), mdEscape(in.Version))

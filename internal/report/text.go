@@ -55,20 +55,10 @@ func WriteText(w io.Writer, in *Input) error {
 		sb.WriteString("\n")
 	}
 	if n := failed(&tot); tot.Requests > 0 && n == tot.Requests {
-		sb.WriteString(wrap(allFailedText(tot.Requests, len(in.Results) > 0), units.Columns, "  ", "    "))
+		sb.WriteString(wrap(allFailedText(tot.Requests, len(in.Results) > 0 || in.ExitCode != 0), units.Columns, "  ", "    "))
 	}
-	if len(in.Results) > 0 {
-		failedN := 0
-		for _, res := range in.Results {
-			if !res.Pass {
-				failedN++
-			}
-		}
-		if failedN == 0 {
-			fmt.Fprintf(&sb, "  PASS: %s passed\n", units.Plural(int64(len(in.Results)), "1 threshold", "all "+units.CountOf(int64(len(in.Results)), "threshold", "thresholds")))
-		} else {
-			fmt.Fprintf(&sb, "  FAIL: %d of %s failed\n", failedN, units.CountOf(int64(len(in.Results)), "threshold", "thresholds"))
-		}
+	if line := verdictLine(in); line != "" {
+		sb.WriteString(wrap(line, units.Columns, "  ", "    "))
 	}
 	if in.Dir != "" {
 		fmt.Fprintf(&sb, "  results: %s\n", in.Dir)
@@ -78,13 +68,66 @@ func WriteText(w io.Writer, in *Input) error {
 }
 
 // allFailedText says plainly that no request succeeded, and, for a run
-// without thresholds, why it still exits 0 (as k6's does).
-func allFailedText(n int64, judged bool) string {
+// that exits 0 without thresholds (as k6's does), why and how to fail CI;
+// quiet is false only then.
+func allFailedText(n int64, quiet bool) string {
 	s := "ALL FAILED: " + units.Plural(n, "the one request", "every one of the "+units.CountOf(n, "request", "requests")) + " failed."
-	if !judged {
+	if !quiet {
 		s += " No thresholds were set, so the exit code is still 0; set one (in URL mode --threshold 'http_req_failed: rate<0.01') to fail CI."
 	}
 	return s
+}
+
+// verdictLine is the summary's last word on the run: PASS or FAIL for a
+// run that ran to its end, and for one that did not, how it ended and
+// the exit code that follows, never PASS; "" for a completed run without
+// thresholds.
+func verdictLine(in *Input) string {
+	n := int64(len(in.Results))
+	failedN := int64(0)
+	for _, res := range in.Results {
+		if !res.Pass {
+			failedN++
+		}
+	}
+	judged := ""
+	switch {
+	case n == 0:
+	case failedN == 0:
+		judged = units.Plural(n, "its threshold passed", "all "+units.CountOf(n, "threshold", "thresholds")+" passed")
+	default:
+		judged = fmt.Sprintf("%d of %s failed", failedN, units.CountOf(n, "threshold", "thresholds"))
+	}
+	// "the run's": also true when loadlens summary reprints it.
+	exit := fmt.Sprintf(" (the run's exit code: %d)", in.ExitCode)
+	// A completed run exits 1 when one of its outputs could not be written (app.ExitAfter).
+	unwritten := ""
+	if in.ExitCode != 0 {
+		unwritten = "; an output could not be written" + exit
+	}
+	switch v := Verdict(in); v {
+	case VerdictNoThresholds:
+		if unwritten != "" {
+			return "An output could not be written" + exit
+		}
+		return ""
+	case VerdictPass:
+		return "PASS: " + units.Plural(n, "1 threshold", "all "+units.CountOf(n, "threshold", "thresholds")) + " passed" + unwritten
+	case VerdictFail:
+		if in.Status == "aborted" {
+			return "FAIL: " + judged + "; abort_on_fail stopped the run" + exit
+		}
+		return "FAIL: " + judged
+	case VerdictInterrupted, VerdictRunFailed, VerdictIncomplete, VerdictAborted:
+		how := map[string]string{VerdictInterrupted: "stopped before its end (Ctrl-C or SIGTERM)", VerdictRunFailed: "an error stopped the run",
+			VerdictIncomplete: "the results are not all kept", VerdictAborted: "abort_on_fail stopped the run"}[v]
+		line := v + ": " + how
+		if judged != "" {
+			line += "; on what ran, " + judged
+		}
+		return line + exit
+	}
+	return ""
 }
 
 func failed(e *metrics.EndpointTotal) int64 {
@@ -203,7 +246,34 @@ func writeThresholds(sb *strings.Builder, in *Input) {
 		rows = append(rows, []string{mark + " " + res.Key, res.Expr, obs})
 	}
 	table(sb, "  ", "lll", rows)
+	writeJudged(sb, in)
 	sb.WriteString("\n")
+}
+
+// writeJudged says which requests each latency threshold judged, and how
+// failed ones count, so a passing p(95) over failed requests is never
+// read as a healthy target.
+func writeJudged(sb *strings.Builder, in *Input) {
+	any := false
+	for i, res := range in.Results {
+		t := &in.Thresholds[i]
+		ev, ok := in.Run.LatencyEvidence(t)
+		if !ok || res.Reason != "" {
+			continue
+		}
+		any = true
+		failedPart := "none failed"
+		if n := ev.Failed(); n > 0 {
+			failedPart = units.CountOf(n, "failed", "failed") + " (" + units.Percent(ratio(n, ev.Sent)) + ")"
+		}
+		sb.WriteString(wrap("judged: "+res.Key+" "+res.Expr+" over "+units.CountOf(ev.Sent, "request", "requests")+", "+strings.ReplaceAll(failedPart, " ", units.Keep),
+			units.Columns, "  ", "    "))
+	}
+	if any {
+		sb.WriteString(wrap("A latency threshold judges every request its filter selects, a failed one with the time it took (as k6's "+
+			"http_req_duration does); it fails when none succeeded, and a percentile (med, max) when more failed than it leaves out.",
+			units.Columns, "  ", "  "))
+	}
 }
 
 // kindOrder lists failure kinds for summaries, skipping OK.

@@ -19,10 +19,10 @@
 // Trend times are in milliseconds; values may carry a unit (us, µs, ms, s,
 // m). Rates are ratios from 0 to 1, written as 0.01 or 1%.
 //
-// A threshold whose metric recorded no data passes, as in k6: a filter that
-// matches nothing, or a metric the test never produces, cannot fail a run.
-// Result.HasData tells such thresholds apart in reports. The run model
-// (metrics.Run.Evaluate) adds one exception: a latency threshold whose
-// requests were sent and none received a response fails, with
-// Result.Reason saying so.
+// A threshold whose metric recorded no data fails, with Result.Reason
+// NoData: k6 passes it, but a gate that nothing was measured for proves
+// nothing, and a dead target must never pass one. The run model
+// (metrics.Run.Evaluate) also fails latency thresholds whose requests all
+// failed, or failed more often than a percentile leaves out, with
+// Result.Reason saying why.
 package threshold

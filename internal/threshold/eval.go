@@ -37,10 +37,17 @@ func (t *Threshold) Pass(observed float64) bool {
 }
 
 // Evaluate returns the threshold's result for an observation. With no data
-// it passes, as in k6; Aborted is left for the caller.
+// it fails, with the reason NoData (k6 passes it; a gate that nothing was
+// measured for has shown nothing); Aborted is left for the caller.
 func (t *Threshold) Evaluate(observed float64, hasData bool) Result {
-	return Result{Key: t.Key, Expr: t.Expr, Observed: observed, HasData: hasData, Pass: !hasData || t.Pass(observed)}
+	if !hasData {
+		return Result{Key: t.Key, Expr: t.Expr, Reason: NoData, NothingYet: true}
+	}
+	return Result{Key: t.Key, Expr: t.Expr, Observed: observed, HasData: true, Pass: t.Pass(observed)}
 }
+
+// NoData is the reason of a threshold whose metric recorded nothing.
+const NoData = "no data"
 
 // Unit returns the unit of observed values for display: "ms" for times,
 // "/s" for per-second rates, "B" and "B/s" for data metrics, "" for rates
@@ -116,11 +123,15 @@ type Result struct {
 	Key      string  // the threshold's key as written
 	Expr     string  // the threshold's expression as written
 	Observed float64 // the aggregate compared, in the threshold's unit
-	HasData  bool    // false when the metric recorded nothing; such a threshold passes, as in k6
-	Pass     bool    // the comparison held, or there was no data
+	HasData  bool    // false when the metric recorded nothing; such a threshold fails
+	Pass     bool    // the comparison held, on data the threshold may judge
 	Aborted  bool    // this threshold stopped the run (AbortOnFail)
-	// Reason says why the threshold failed when no observation could be
-	// compared, e.g. "no completed request (60 sent)"; reports show it in
+	// Reason says why the threshold failed without its comparison deciding,
+	// e.g. "no completed request (60 sent)" or NoData; reports show it in
 	// place of the observed value. Empty otherwise.
 	Reason string
+	// NothingYet marks a failure only for want of anything recorded: it
+	// fails the verdict, but never stops a run (abort_on_fail) while more
+	// may come.
+	NothingYet bool
 }

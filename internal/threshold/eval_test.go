@@ -69,7 +69,7 @@ func TestPassAndEvaluate(t *testing.T) {
 		{"ne pass", "count != 3", 4, true, true},
 		{"ne fail", "count != 3", 3, true, false},
 		{"NaN fails lt", "avg < 800", math.NaN(), true, false},
-		{"no data passes a failing comparison", "avg < 800", 5000, false, true},
+		{"no data fails, whatever the comparison", "avg < 800", 5, false, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -83,6 +83,9 @@ func TestPassAndEvaluate(t *testing.T) {
 			r := th.Evaluate(tc.observed, tc.hasData)
 			if r.Pass != tc.want || r.HasData != tc.hasData || r.Key != "http_req_duration" || r.Expr != tc.expr || r.Aborted {
 				t.Errorf("Evaluate = %+v, want Pass %v", r, tc.want)
+			}
+			if wantReason := map[bool]string{false: NoData}[tc.hasData]; r.Reason != wantReason {
+				t.Errorf("Evaluate reason %q, want %q", r.Reason, wantReason)
 			}
 		})
 	}

@@ -1,0 +1,82 @@
+package e2e
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// TestCompareShortRuns is the outside tester's trial: 5-second runs of one
+// server at 200 req/s (4 compared seconds each). Every line compare prints
+// fits 100 columns, with 3 runs a side, 3 runs one each and its gates;
+// 2 runs against 1 give no interval but say why; a gate on a change the
+// table calls not testable is not judged (exit 0) and names why, and fails
+// only with --strict.
+func TestCompareShortRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("six 5-second runs")
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "ok") }))
+	defer srv.Close()
+	dir := t.TempDir()
+	var runs []string
+	for i := range 6 {
+		results := fmt.Sprintf("r%d", i)
+		r := loadlens(t, dir, "run", srv.URL+"/p", "--rate", "200", "--duration", "5s", "--quiet", "--no-dashboard", "--results", results)
+		if r.code != 0 {
+			t.Fatalf("run exit %d\n%s%s", r.code, r.stdout, r.stderr)
+		}
+		dbs, _ := filepath.Glob(filepath.Join(dir, results, "*", "run.db"))
+		if len(dbs) != 1 {
+			t.Fatalf("runs under %s: %v", results, dbs)
+		}
+		runs = append(runs, filepath.Dir(dbs[0]))
+	}
+	gates := []string{"--fail-on-regression", "p(95) +10%", "--fail-on-regression", `p(99){endpoint:"GET /p"} -5%`}
+	tests := []struct {
+		name  string
+		args  []string
+		code  int // -1: either 0 or 99
+		wants []string
+	}{
+		// A loopback server's tail swings with a busy host between runs:
+		// the gates' verdict here is the host's, and not judged.
+		{"3 runs a side", append([]string{runs[0], runs[1], runs[2], "vs", runs[3], runs[4], runs[5]}, gates...), -1,
+			[]string{"A3", "B3", "regression gates:"}},
+		{"3 runs", append([]string{runs[0], runs[1], runs[2]}, gates...), 0,
+			[]string{"C vs A", "not testable¹", "¹ not testable: fewer than 5 compared seconds", "? p(95) +10%",
+				"not testable: fewer than 5 compared seconds", "--strict"}},
+		{"2 runs against 1", []string{runs[0], runs[1], "vs", runs[2]}, 0,
+			[]string{"not testable: 2 runs against 1 leave 1 degree of freedom"}},
+		{"strict", append([]string{runs[0], runs[1], "--strict"}, gates...), 99,
+			[]string{"✗ p(95) +10%", "not judged", "✗ not judged fails with --strict"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := loadlens(t, dir, append([]string{"compare"}, tc.args...)...)
+			out := r.stdout + r.stderr
+			if tc.code >= 0 && r.code != tc.code || tc.code < 0 && r.code != 0 && r.code != 99 {
+				t.Errorf("exit %d, want %d\n%s", r.code, tc.code, out)
+			}
+			for i, l := range strings.Split(out, "\n") {
+				if n := utf8.RuneCountInString(l); n > 100 {
+					t.Errorf("line %d is %d columns:\n%s", i+1, n, l)
+				}
+			}
+			flat := strings.Join(strings.Fields(out), " ")
+			for _, want := range tc.wants {
+				if !strings.Contains(flat, want) {
+					t.Errorf("the output lacks %q:\n%s", want, out)
+				}
+			}
+			// The table and the gates agree: nothing untestable is "~".
+			if strings.Contains(out, "not testable") && strings.Contains(out, "~ no significant change") && !strings.Contains(out, "~ [") {
+				t.Errorf("the legend explains a ~ no cell shows:\n%s", out)
+			}
+		})
+	}
+}
