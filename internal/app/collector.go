@@ -14,6 +14,7 @@ import (
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/output"
 	"github.com/loadlens/loadlens/internal/report"
+	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/store"
 	"github.com/loadlens/loadlens/internal/units"
 )
@@ -187,10 +188,10 @@ func (r *runner) collect(ctx context.Context) error {
 
 // second takes one second's snapshot and hands it to everything that wants it.
 func (r *runner) second(sec int) {
-	snap, vus, vusMax := r.take(sec)
+	snap, vus, vusMax, gauges := r.take(sec)
 	var held []poolHeld
 	if r.cfg.Generator == nil { // the agents' pools are theirs
-		for i, g := range r.eng.Gauges(nil) {
+		for i, g := range gauges {
 			if g.HeldBy != "" {
 				held = append(held, poolHeld{scenario: r.cfg.Plan.Scenarios[i].Name, reason: g.HeldBy, size: g.HeldAt})
 			}
@@ -263,21 +264,22 @@ func (r *runner) checkAborts(sec int) {
 }
 
 // take returns second sec's snapshot, from the engine here or from the
-// generator elsewhere, with the VU gauges set and summed.
-func (r *runner) take(sec int) (snap *metrics.Snapshot, vus, vusMax int64) {
+// generator elsewhere, with the VU gauges set and summed, and the engine's
+// gauges (nil elsewhere). Gauges are read once a second: each read starts
+// the next second's peak.
+func (r *runner) take(sec int) (snap *metrics.Snapshot, vus, vusMax int64, gauges []sample.Gauge) {
 	if r.cfg.Generator != nil {
 		snap = r.cfg.Generator.Second(sec) // the agents set their gauges, and merging added them
 	} else {
 		snap = r.rec.Collect(sec)
-		for i, g := range r.eng.Gauges(nil) {
-			snap.Scenarios[i].VUs, snap.Scenarios[i].VUsMax = g.Active, g.Allocated
-		}
+		gauges = r.eng.Gauges(nil)
+		snap.SetGauges(gauges)
 	}
 	for _, s := range snap.Scenarios {
 		vus += s.VUs
 		vusMax += s.VUsMax
 	}
-	return snap, vus, vusMax
+	return snap, vus, vusMax, gauges
 }
 
 // inFlight is the requests sent and not yet answered, here or by the agents.

@@ -15,17 +15,23 @@ func DescribeLoad(l *plan.Load) string {
 	case plan.Iterations:
 		return fmt.Sprintf("iterations: %s shared by %s (at most %s)", units.Count(int64(l.Count)), units.CountOf(int64(l.VUCount), "VU", "VUs"), units.DurationLiteral(l.MaxDuration))
 	case plan.ArrivalRate:
-		return "arrival-rate " + describeStages(l.StartRate, l.Stages, "/s") +
+		return "arrival-rate " + describeStages(l.StartRate, l.Stages, "/s", "/s") +
 			fmt.Sprintf("; VUs %s..%s", units.Count(int64(l.PreAllocatedVUs)), units.Count(int64(l.MaxVUs)))
 	default:
-		return "vus " + describeStages(float64(l.StartVUs), l.Stages, " VUs")
+		return "vus " + describeStages(float64(l.StartVUs), l.Stages, " VU", " VUs")
 	}
 }
 
-func describeStages(start float64, stages []plan.Stage, unit string) string {
+// describeStages writes the stages, each target with its unit: one after
+// a target of exactly 1, else many ("1 VU", "2 VUs", "0.5 VUs").
+func describeStages(start float64, stages []plan.Stage, one, many string) string {
 	var parts []string
 	from := start
 	for _, s := range stages {
+		unit := many
+		if s.Target == 1 {
+			unit = one
+		}
 		if s.Target == from {
 			parts = append(parts, fmt.Sprintf("%s%s for %s", units.Exact(s.Target), unit, units.DurationLiteral(s.Duration)))
 		} else {

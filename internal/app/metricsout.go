@@ -10,6 +10,7 @@ import (
 	"github.com/loadlens/loadlens/internal/output"
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/report"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // metricsOutputs are the outputs of the test file and of --out, each once.
@@ -70,10 +71,10 @@ func (r *runner) closeOutputs() []report.OutputResult {
 		o := report.OutputResult{Output: res.Output, Offered: res.Offered, Sent: res.Sent, Dropped: res.Dropped()}
 		var why []string
 		if res.QueueFull > 0 {
-			why = append(why, fmt.Sprintf("%d dropped with its queue full", res.QueueFull))
+			why = append(why, units.Count(res.QueueFull)+" dropped with its queue full")
 		}
 		if res.Failed > 0 {
-			why = append(why, fmt.Sprintf("%d failed to write, last: %s", res.Failed, res.LastErr))
+			why = append(why, units.Count(res.Failed)+" failed to write, last: "+res.LastErr)
 		}
 		o.Reason = strings.Join(why, "; ")
 		out = append(out, o)

@@ -12,6 +12,7 @@ import (
 	"github.com/loadlens/loadlens/internal/report"
 	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/threshold"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // TestAbortOnFailStopsARunWithoutAnswers checks that abort_on_fail uses the
@@ -48,7 +49,7 @@ scenarios:
 		t.Fatalf("status %s exit %d, want aborted and 99\n%s", res.Status, res.ExitCode, text)
 	}
 	sent := int(metric(s, "http_reqs", "count"))
-	want := fmt.Sprintf("no completed request (%d sent)", sent)
+	want := "no completed request (" + units.Count(int64(sent)) + " sent)"
 	if sent == 0 || !strings.Contains(text, want+"  (stopped the run)") {
 		t.Errorf("the summary does not give %q as what stopped the run:\n%s", want, text)
 	}

@@ -35,7 +35,7 @@ var allowed = map[string][]string{
 	"otlp":      {"sample", "spans"},
 	"plan":      {"sample", "series", "tmpl", "jsonpath", "threshold"},
 	"engine":    {"plan", "sample", "tmpl", "jsonpath", "units"},
-	"metrics":   {"sample", "threshold"},
+	"metrics":   {"sample", "threshold", "units"}, // units for the counts in threshold reasons
 	"store":     {"metrics", "sample", "series", "spans", "threshold"},
 	"scrape":    {"plan", "series"},
 	"diagnose":  {"metrics", "series", "sample", "spans", "units"}, // units only for nouns: report writes the figures

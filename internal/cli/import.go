@@ -83,6 +83,9 @@ func importCmd(_ context.Context, e *env, args []string) int {
 			}
 		}
 		t, err = curl.Import(text)
+		if err != nil && text != strings.Join(pos, " ") && source != "-" {
+			err = fmt.Errorf("%s: %w", source, err) // read from a file: name it
+		}
 	case "openapi", "har", "k6":
 		if len(pos) != 1 {
 			return fail(e, usageErr("import %s takes one file", kind))
@@ -203,6 +206,15 @@ func importFile(kind, path, baseURL string, hf harFlags) (*importer.Test, error)
 		return nil, err
 	}
 	defer f.Close()
+	t, err := importOpen(kind, f, path, baseURL, hf)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err) // every import error names the file
+	}
+	return t, nil
+}
+
+// importOpen imports the open file f, at path, of kind.
+func importOpen(kind string, f *os.File, path, baseURL string, hf harFlags) (*importer.Test, error) {
 	switch kind {
 	case "openapi":
 		data, err := io.ReadAll(io.LimitReader(f, 64<<20))

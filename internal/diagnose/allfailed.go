@@ -11,12 +11,12 @@ import (
 var failureWords = [sample.NumKinds]struct{ what, means string }{
 	sample.HTTP4xx:     {"answered with a 4xx status", "the target rejected every request: check the URL, method, headers and credentials"},
 	sample.HTTP5xx:     {"answered with a 5xx status", "the target failed every request"},
-	sample.Timeout:     {"timed out", "the target did not answer within the timeout"},
+	sample.Timeout:     {"timed out", "the target did not finish answering within the timeout"},
 	sample.ConnRefused: {"connection refused", "the target is not reachable: nothing accepts connections at its address"},
-	sample.ConnReset:   {"connection reset", "the target closed every connection before answering"},
+	sample.ConnReset:   {"connection reset", "the target closed or reset every connection before its answer was complete"},
 	sample.DNS:         {"DNS failure", "the host name does not resolve"},
 	sample.TLS:         {"TLS failure", "the TLS handshake failed (certificate, name or protocol)"},
-	sample.Other:       {"transport error", "no request got through; see the error samples"},
+	sample.Other:       {"transport error or malformed response", "no request got through; see the error samples"},
 	sample.Interrupted: {"cut off by the end of the run", "no response came before the run ended: the target accepted the requests but did not answer"},
 	sample.Redirect:    {"redirect failure", "the redirects did not end at a host the test allows (a loop, too many hops, or another host)"},
 }

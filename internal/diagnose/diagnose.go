@@ -62,6 +62,7 @@ const (
 	KindLateScaleOut   = "late-scale-out"      // throughput dipped while the autoscaler added replicas to a saturated service
 	KindPodRestarts    = "pod-restarts"        // pods restarted or were OOM-killed during the run
 	KindBackendBound   = "backend-not-scaled"  // the app scaled out, its DB or cache did not: their latency rose with the replicas
+	KindTargetHeldVUs  = "target-held-vus"     // open model: drops while every VU waited for a slow or hanging target
 )
 
 // The load models of sample.ScenarioInfo.Model.
@@ -132,7 +133,7 @@ func Diagnose(in Input) []Finding {
 	c := newContext(in)
 	var fs []Finding
 	for _, rule := range []func(*context) []Finding{
-		allFailedRule, checkFailed, saturation, poolExhaustion, cpuSaturation, generatorBound, errorsAtLoad,
+		allFailedRule, checkFailed, saturation, poolExhaustion, cpuSaturation, generatorBound, targetHeldVUs, errorsAtLoad,
 		moreVUsSameTPS, latencyDrift, gcPressure, bimodalLatency, cpuThrottling, lateScaleOut, podRestarts, backendNotScaled, traceDBTail,
 	} {
 		fs = append(fs, rule(c)...)

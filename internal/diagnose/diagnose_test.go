@@ -125,6 +125,8 @@ func TestHealthyRunsHaveNoFindings(t *testing.T) {
 		{"busy pool", hikari(false)},
 		{"drops because the target slowed (a shift over time, not two modes)", droppingSlow},
 		{"nothing recorded", func(*testing.T) Input { return Input{} }},
+		{"a fast target on a quiet host: loadlens waited a twentieth of the starved run's wait", starvedOpen(0.05, 0.3)},
+		{"a light run whose wake-ups waited a little on a loaded host", lightOnALoadedHost},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -79,7 +79,8 @@ func (c *context) drift(qname, src string, t, ys []float64, hold span) (Finding,
 	x := b.add(c.fig(c.client(SrcRequests), StatMedian, from, to, UnitReqPerSec, "throughput over the hold (median)"))
 	load := []any{x}
 	if c.closed {
-		load = []any{c.vusFigure(b, from, to, "active VUs over the hold (median)"), " VUs"}
+		n := c.vusFigure(b, from, to, "active VUs over the hold (median)")
+		load = []any{n, b.noun(n, " VU", " VUs")}
 	}
 	title := append([]any{"Latency drifts up at a steady "}, load...)
 	b.title(append(title, ": ", name(qname), " ", e, " → ", l, " over ", length, " (", sl, ") from ", onset)...)

@@ -19,6 +19,10 @@ const (
 	errSeconds  = 2
 	errStart    = 2    // crossing within this many seconds of the start: not load-related
 	errSameLoad = 0.95 // served this share of the crossing's throughput before: not load-related
+	// errRunShare of the whole run's requests failed is material wherever
+	// the failures fell (one second, or a run stopped by them): five times
+	// the per-second share, so the stop's burst of a long run stays below it.
+	errRunShare = 0.05
 )
 
 // failingSecond reports whether a second's failures cross the thresholds.
@@ -32,23 +36,43 @@ func errorsAtLoad(c *context) []Finding {
 	if c.run == nil || c.allFailed() {
 		return nil // allFailed speaks for the run
 	}
-	busy := make([]int, 0, len(c.secs)) // indexes of the seconds with requests
-	for i := range c.secs {
-		if c.secs[i].x > 0 {
+	// The seconds with requests: the whole ones, then the cut-short end of
+	// the run, whose failures count without the requests the stop
+	// interrupted (a run stopped by its errors ends in them).
+	view := c.all
+	for i := range c.all {
+		if len(c.secs) > 0 && c.all[i].sec == c.secs[0].sec {
+			view = c.all[i:]
+			break
+		}
+	}
+	failing := func(i int) bool {
+		s := &view[i]
+		if s.sec < c.whole {
+			return failingSecond(s)
+		}
+		kept := s.failed - float64(s.m.Failures[sample.Interrupted])
+		return s.x > 0 && kept >= errMin && kept >= errShare*s.x
+	}
+	busy := make([]int, 0, len(view)) // indexes of the seconds with requests
+	for i := range view {
+		if view[i].x > 0 {
 			busy = append(busy, i)
 		}
 	}
-	run, ok := firstRun(len(busy), errSeconds, func(j int) bool { return failingSecond(&c.secs[busy[j]]) })
+	run, ok := firstRun(len(busy), errSeconds, func(j int) bool { return failing(busy[j]) })
 	if !ok {
-		return nil
+		if run, ok = c.runErrors(view, busy); !ok {
+			return nil
+		}
 	}
 	firstI, lastI := busy[run.first], busy[run.last]
 	for j := run.last; j < len(busy); j++ {
-		if failingSecond(&c.secs[busy[j]]) {
+		if failing(busy[j]) {
 			lastI = busy[j]
 		}
 	}
-	first, last := &c.secs[firstI], &c.secs[lastI]
+	first, last := &view[firstI], &view[lastI]
 	from, to := first.sec, last.sec
 
 	b := newBuilder(KindErrorsAtLoad, Critical)
@@ -61,7 +85,7 @@ func errorsAtLoad(c *context) []Finding {
 	var byKind [sample.NumKinds]float64
 	for i := firstI; i <= lastI; i++ {
 		for k := sample.OK + 1; k < sample.NumKinds; k++ {
-			byKind[k] += float64(c.secs[i].m.Failures[k])
+			byKind[k] += float64(view[i].m.Failures[k])
 		}
 	}
 	var kinds []sample.Kind
@@ -77,21 +101,22 @@ func errorsAtLoad(c *context) []Finding {
 	if c.open {
 		load = []any{b.add(c.fig(c.client(SrcOffered), StatValue, from, from, UnitReqPerSec, "offered in the first failing second")), " offered"}
 	} else if from > c.first {
-		load = append(load, " with ", b.add(c.fig(c.client(SrcVUsAvg), StatValue, from, from, UnitCount, "active VUs over the first failing second")), " VUs")
+		n := b.add(c.fig(c.client(SrcVUsAvg), StatValue, from, from, UnitCount, "active VUs over the first failing second"))
+		load = append(load, " with ", n, b.noun(n, " VU", " VUs"))
 	}
 
 	// The highest throughput before the errors, over whole seconds.
 	var before ref = -1
 	busyBefore := 0
 	for _, i := range busy[:run.first] {
-		busyBefore += int(c.secs[i].x)
+		busyBefore += int(view[i].x)
 	}
 	if busyBefore > 0 {
-		before = b.add(c.fig(reqs, StatMax, c.secs[0].sec, from-1, UnitReqPerSec, "the highest throughput before the errors"))
+		before = b.add(c.fig(reqs, StatMax, view[0].sec, from-1, UnitReqPerSec, "the highest throughput before the errors"))
 	}
 	var title []any
 	switch {
-	case from-c.secs[0].sec < errStart:
+	case from-view[0].sec < errStart:
 		title = append([]any{"Errors from the start (", onset, ", "}, load...)
 		title = append(title, "): ", share, " of requests failed")
 	case before >= 0 && b.fig(before).Value >= errSameLoad*b.fig(atX).Value:
@@ -116,15 +141,15 @@ func errorsAtLoad(c *context) []Finding {
 	firstReqs := b.add(c.fig(reqs, StatValue, from, from, UnitCount, "requests in the first failing second"))
 	b.evidence(firstFailed, append([]any{"first failing second: ", firstFailed, " of ", firstReqs, b.noun(firstReqs, " request failed at ", " requests failed at ")}, load...)...)
 	if before >= 0 {
-		bf := b.add(c.fig(failed, StatSum, c.secs[0].sec, from-1, UnitCount, "requests failed before the errors"))
-		br := b.add(c.fig(reqs, StatSum, c.secs[0].sec, from-1, UnitCount, "requests before the errors"))
+		bf := b.add(c.fig(failed, StatSum, view[0].sec, from-1, UnitCount, "requests failed before the errors"))
+		br := b.add(c.fig(reqs, StatSum, view[0].sec, from-1, UnitCount, "requests before the errors"))
 		bs := b.derive(StatRatio, UnitFraction, "share of the requests before the errors that failed", bf, br)
 		b.evidence(bs, "before ", onset, ": ", bs, " of ", br, b.noun(br, " request failed, at up to ", " requests failed, at up to "), before)
 	}
 	for i, k := range kinds {
 		n := ref(b.fig(kindFigs[i]).Of[0])
-		ko := firstSecondOf(c, k, firstI, lastI)
-		b.evidence(n, n, " ", name(k.String()), " failures (", kindFigs[i], " of the failures) from ", b.second(ko, StatSecond, "the first second of "+k.String()+" failures"))
+		ko := firstSecondOf(view, k, firstI, lastI)
+		b.evidence(n, n, " ", name(k.String()), b.noun(n, " failure (", " failures ("), kindFigs[i], " of the failures) from ", b.second(ko, StatSecond, "the first second of "+k.String()+" failures"))
 	}
 	if len(kinds) > 0 && kinds[0] == sample.HTTP4xx {
 		b.f.Remedies = append([]string{"most failures are 4xx answers: if some are expected (a 409 for sold out, a 404 for a missing item), list them in expect_status so they are not counted as failures"}, b.f.Remedies...)
@@ -132,13 +157,39 @@ func errorsAtLoad(c *context) []Finding {
 	return []Finding{b.done(from, to)}
 }
 
-// firstSecondOf returns the first second between two indexes of the view
-// with a failure of kind k.
-func firstSecondOf(c *context, k sample.Kind, i, j int) int {
+// firstSecondOf returns the first second between two indexes of view with
+// a failure of kind k.
+func firstSecondOf(view []clientSecond, k sample.Kind, i, j int) int {
 	for ; i <= j; i++ {
-		if c.secs[i].m.Failures[k] > 0 {
-			return c.secs[i].sec
+		if view[i].m.Failures[k] > 0 {
+			return view[i].sec
 		}
 	}
-	return c.secs[j].sec
+	return view[j].sec
+}
+
+// runErrors returns the span of busy (indexes of view) from the first to
+// the last second with a failure, when the failures of the whole run,
+// those the stop interrupted left out, reach errRunShare of its requests
+// and errMin: material though no two seconds in a row crossed the
+// per-second threshold (a run its errors stopped after one).
+func (c *context) runErrors(view []clientSecond, busy []int) (span, bool) {
+	var requests, failed float64
+	first, last := -1, -1
+	for j, i := range busy {
+		s := &view[i]
+		kept := s.failed - float64(s.m.Failures[sample.Interrupted])
+		requests += s.x
+		failed += kept
+		if kept > 0 {
+			if first < 0 {
+				first = j
+			}
+			last = j
+		}
+	}
+	if first < 0 || failed < errMin || failed < errRunShare*requests {
+		return span{}, false
+	}
+	return span{first, last}, true
 }

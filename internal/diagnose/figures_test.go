@@ -22,7 +22,8 @@ func synthetic() map[string]func(t *testing.T) Input {
 		"hikari": hikari(true), "hikari-busy": hikari(false), "go-sql": withRun(goSQL), "incident": incident, "healthy": healthyEverywhere,
 		"generator-cpu": generatorCPU(true), "generator-spike": generatorCPU(false),
 		"lagged": lagged(50*time.Millisecond, 10*time.Millisecond, 10, 11, 12, 13), "dropping": dropping, "dropping-slow": droppingSlow,
-		"erroring": erroring, "sporadic": sporadic, "not-found": notFound,
+		"erroring": erroring, "sporadic": sporadic, "not-found": notFound, "aborted-by-errors": abortedByErrors(false), "one-bad-second": oneBadSecond, "hanging-target": hangingTarget(true),
+		"starved-open": starvedOpen(1, 2), "starved-spare-cpus": starvedVUs(1.0, 0, 1, 2, 3, 4, 5, 6, 7), "cpu-held-drops": cpuHeldDrops,
 		"vus-doubling": vusDoubling(modelVUs), "vus-healthy": vusHealthy, "drifting": drifting(40, 20*time.Millisecond),
 		"steady-noise": drifting(40, 0), "jvm-gc": jvmGC, "go-gc-rising": goGC(true),
 		"db-cpu":  withSeries(nodeCPU(0.46, 0.9, 15)),
@@ -254,23 +255,42 @@ func checkOnset(t *testing.T, raw *rawRun, f Finding) {
 }
 
 // errorsOnset is the first of two seconds with requests in a row (seconds
-// without requests skipped) in which at least 3 requests and 1 % failed,
-// among the whole seconds.
+// without requests skipped) in which at least 3 requests and 1 % failed:
+// the whole seconds, then the cut-short end, whose requests the stop
+// interrupted do not count. Without two, when 5 % of the run's requests
+// failed (the interrupted left out), the first second with a failure.
 func errorsOnset(t *testing.T, raw *rawRun) int {
 	reqs, failed := raw.client(t, SrcRequests), raw.client(t, SrcFailed)
+	cut := raw.client(t, SrcFailed+`{kind="interrupted"}`)
 	var busy []int
+	var total, bad3 float64
 	for i := range raw.snaps {
-		if s := raw.sec(i); reqs[s] > 0 && s < raw.whole() {
+		if s := raw.sec(i); reqs[s] > 0 {
 			busy = append(busy, s)
+			total += reqs[s]
+			bad3 += failed[s] - cut[s]
 		}
 	}
-	bad := func(s int) bool { return failed[s] >= 3 && failed[s] >= 0.01*reqs[s] }
+	bad := func(s int) bool {
+		n := failed[s]
+		if s >= raw.whole() {
+			n -= cut[s]
+		}
+		return n >= 3 && n >= 0.01*reqs[s]
+	}
 	for j := 0; j+1 < len(busy); j++ {
 		if bad(busy[j]) && bad(busy[j+1]) {
 			for j > 0 && bad(busy[j-1]) {
 				j--
 			}
 			return busy[j]
+		}
+	}
+	if bad3 >= 3 && bad3 >= 0.05*total {
+		for _, s := range busy {
+			if failed[s]-cut[s] > 0 {
+				return s
+			}
 		}
 	}
 	return -1

@@ -23,6 +23,19 @@ const (
 	genLatencySame = 1.5  // the target's latency rose less than this while dropping
 	hostBusy       = 0.85 // of the host's CPUs, every process counted
 	hostSteal      = 0.10 // of the host's CPUs taken by the hypervisor
+	// genWaitShare and genWaitMin: loadlens's threads waited, runnable, for
+	// a CPU at least 0.75 × as long as they ran, and at least 0.15 cores'
+	// worth, for genSeconds whole seconds: on a quiet host the wait is a few
+	// percent of the run time; sharing one CPU with one busy process, the
+	// trial measured 0.87–6× and 0.18–0.72 cores. The floor keeps a light
+	// run (0.09 cores at 2,000/s), whose wake-ups each wait some tens of µs
+	// on a loaded host, from counting: 0.1 cores there.
+	genWaitShare = 0.75
+	genWaitMin   = 0.15 // cores
+	// genBehind is the scheduler lag p99 from which a pool held by the
+	// target's latency counts as held by a scheduler behind its schedule
+	// (the engine's onTimeBehind).
+	genBehind = 0.1 // s
 )
 
 // generatorBound finds the seconds in which loadlens itself, not the
@@ -56,7 +69,7 @@ func generatorBound(c *context) []Finding {
 	}
 	var hostBusy []Finding
 	if lf, ll, ok := c.lagEpisode(); ok {
-		if f, busy := c.hostBusyFinding(lf, ll, ""); busy && !cpuBusy {
+		if f, busy := c.hostBusyFinding(lf, ll, c.lagLate(c.client(SrcLag), "; iterations started late, lag ", "the highest scheduler lag p99", "highest lag ")); busy && !cpuBusy {
 			hostBusy = append(hostBusy, f)
 		} else {
 			join(c.generatorLag(b, lf, ll, cpuBusy))
@@ -64,13 +77,24 @@ func generatorBound(c *context) []Finding {
 		}
 	}
 	if src, sf, sl, ok := c.stallEpisode(); ok {
-		if f, busy := c.hostBusyFinding(sf, sl, src); busy && !cpuBusy {
+		if f, busy := c.hostBusyFinding(sf, sl, c.lagLate(src, "; its goroutines waited for a CPU, scheduling latency ",
+			"the highest scheduling latency p99 of the generator", "highest scheduling latency ")); busy && !cpuBusy {
 			if len(hostBusy) == 0 {
 				hostBusy = append(hostBusy, f)
 			}
 		} else {
 			join(c.generatorStall(b, src, sf, sl, cpuBusy))
 			cover(sf, sl)
+		}
+	}
+	if wf, wl, ok := c.waitEpisode(); ok {
+		if f, busy := c.hostBusyFinding(wf, wl, c.waitLate(wf, wl)); busy && !cpuBusy {
+			if len(hostBusy) == 0 {
+				hostBusy = append(hostBusy, f)
+			}
+		} else {
+			join(c.generatorWait(b, wf, wl))
+			cover(wf, wl)
 		}
 	}
 	if p, a, z, ok := c.generatorDrops(b); ok {
@@ -256,12 +280,23 @@ func (c *context) hostSources() (host, cpus string, ok bool) {
 	return "", "", false
 }
 
+// lateSignal adds the figures of what showed loadlens late (its lag, its
+// scheduling latency, its wait for a CPU) to a finding, and returns the
+// words of the title and a function that adds their evidence.
+type lateSignal func(b *builder, from, to int) (title []any, evidence func())
+
+// lagLate is the late signal of a duration source's peak p99.
+func (c *context) lagLate(src, words, what, evWords string) lateSignal {
+	return func(b *builder, from, to int) ([]any, func()) {
+		lag := b.add(c.fig(src, StatMax, from, to, UnitDuration, what))
+		return []any{words, name("p99"), " up to ", lag}, func() { b.evidence(lag, evWords, name("p99"), ": ", lag) }
+	}
+}
+
 // hostBusyFinding says whether the host, not loadlens, was short of CPU
-// while the scheduler lagged: busy with other processes, or robbed by the
-// hypervisor.
-// stall is the source of the generator's scheduling latency when that, not
-// the open model's lag, is the late signal; "" for the lag.
-func (c *context) hostBusyFinding(from, to int, stall string) (Finding, bool) {
+// while loadlens was late (late says how): busy with other processes, or
+// robbed by the hypervisor.
+func (c *context) hostBusyFinding(from, to int, late lateSignal) (Finding, bool) {
 	host, cpus, ok := c.hostSources()
 	if !ok {
 		return Finding{}, false
@@ -286,13 +321,7 @@ func (c *context) hostBusyFinding(from, to int, stall string) (Finding, bool) {
 		own = b.add(c.fig(used, StatMedian, from, to, UnitCores, "cores loadlens used (median)"))
 		os = b.derive(StatRatio, UnitFraction, "share of the host's CPUs loadlens used", own, n)
 	}
-	late := []any{"; iterations started late, lag ", name("p99"), " up to "}
-	lagWhat, lagSrc, lagWords := "the highest scheduler lag p99", c.client(SrcLag), "highest lag "
-	if stall != "" {
-		late = []any{"; its goroutines waited for a CPU, scheduling latency ", name("p99"), " up to "}
-		lagWhat, lagSrc, lagWords = "the highest scheduling latency p99 of the generator", stall, "highest scheduling latency "
-	}
-	lag := b.add(c.fig(lagSrc, StatMax, from, to, UnitDuration, lagWhat))
+	lateWords, lateEvidence := late(b, from, to)
 	onset := b.second(from, StatOnset, "the first late second")
 	title := []any{"The generator's host was short of CPU from ", onset, ": "}
 	if busy {
@@ -303,7 +332,7 @@ func (c *context) hostBusyFinding(from, to int, stall string) (Finding, bool) {
 	} else {
 		title = append(title, "the hypervisor took ", ss, " of its ", n, " (steal)")
 	}
-	b.title(append(append(title, late...), lag, "; the numbers are not the target's")...)
+	b.title(append(append(title, lateWords...), "; the numbers are not the target's")...)
 	b.evidence(hs, "the host's CPUs in use, every process counted: ", h, " of ", n, " (", hs, ")")
 	if own >= 0 {
 		b.evidence(os, "loadlens itself: ", own, " (", os, " of the host)")
@@ -311,7 +340,7 @@ func (c *context) hostBusyFinding(from, to int, stall string) (Finding, bool) {
 	if steal >= 0 {
 		b.evidence(ss, "taken by the hypervisor (steal): ", steal, " (", ss, ")")
 	}
-	b.evidence(lag, lagWords, name("p99"), ": ", lag)
+	lateEvidence()
 	b.f.Remedies = []string{
 		"do not use these figures: the generator could not keep its schedule on a busy host",
 		"run loadlens where nothing else competes for the CPU (stop other jobs, or a machine of its own)",
@@ -320,16 +349,27 @@ func (c *context) hostBusyFinding(from, to int, stall string) (Finding, bool) {
 	return b.done(from, to), true
 }
 
-// generatorDrops checks for open-model iterations dropped for lack of a VU
-// while the target answered as fast as before: the VUs were too few for
-// the rate, so the target never saw the load the test asked for.
-func (c *context) generatorDrops(b *builder) ([]any, int, int, bool) {
+// dropEpisode returns the first whole seconds in which the open model
+// dropped iterations for lack of a VU, sustained.
+func (c *context) dropEpisode() (span, bool) {
 	dropping := func(i int) bool {
 		s := &c.secs[i]
 		return s.dropped >= 1 && s.dropped >= genDropShare*s.started
 	}
-	run, ok := firstRun(len(c.secs), genSeconds, dropping)
+	return firstRun(len(c.secs), genSeconds, dropping)
+}
+
+// generatorDrops checks for open-model iterations dropped for lack of a VU
+// while the target answered as fast as before and loadlens, not the
+// target, held the pool: the target never saw the load the test asked for.
+// Drops while every VU waited for the target are targetHeldVUs's.
+func (c *context) generatorDrops(b *builder) ([]any, int, int, bool) {
+	run, ok := c.dropEpisode()
 	if !ok {
+		return nil, 0, 0, false
+	}
+	from, to := c.secs[run.first].sec, c.secs[run.last].sec
+	if c.heldByTarget(from, to) {
 		return nil, 0, 0, false
 	}
 	lo := max(run.first-5, 0)
@@ -337,32 +377,64 @@ func (c *context) generatorDrops(b *builder) ([]any, int, int, bool) {
 		lo = run.first
 	}
 	hi := max(run.first-1, lo)
-	from, to := c.secs[run.first].sec, c.secs[run.last].sec
 	mean := c.client(SrcMean)
 	baseline := c.fig(mean, StatMedian, c.secs[lo].sec, c.secs[hi].sec, UnitDuration, "mean response time before the drops (median of the seconds)")
 	during := c.fig(mean, StatMedian, from, to, UnitDuration, "mean response time while dropping (median of the seconds)")
-	if math.IsNaN(baseline.Value) || math.IsNaN(during.Value) ||
-		(during.Value >= genLatencySame*baseline.Value && during.Value-baseline.Value >= satLatencyAbs) {
+	slower := math.IsNaN(baseline.Value) || math.IsNaN(during.Value) ||
+		(during.Value >= genLatencySame*baseline.Value && during.Value-baseline.Value >= satLatencyAbs)
+	self := c.heldBy(from, to, generatorHeld) // the engine saw its VUs wait for a CPU: their latency is loadlens's too
+	if slower && !self {
 		return nil, 0, 0, false // the target slowed down: saturation, not the generator
 	}
 	d := b.add(c.fig(c.client(SrcDropped), StatSum, from, to, UnitCount, "iterations dropped for lack of a VU"))
-	bl, du := b.add(baseline), b.add(during)
 	vm := b.add(c.fig(c.client(SrcVUsMax), StatMax, from, to, UnitCount, "VUs allocated"))
 	b.evidence(d, d, " iterations dropped from ", b.second(from, StatSecond, "the first dropping second"), " to ",
 		b.second(to, StatSecond, "the last dropping second"), ": no free VU")
-	b.evidence(du, "mean response time meanwhile ", du, ", before ", bl, ": the target was not slower")
-	b.evidence(vm, "VUs allocated: ", vm)
-	for _, h := range c.set.Find(GeneratorPoolHeld) {
-		src := c.ofSeries(h)
-		if !c.has(src, to) {
-			continue
+	if !math.IsNaN(baseline.Value) && !math.IsNaN(during.Value) {
+		bl, du := b.add(baseline), b.add(during)
+		why := ": the target was not slower"
+		if slower {
+			why = ": it holds loadlens's own wait for a CPU"
 		}
-		why := heldWords(h.Label("reason"))
-		held := b.add(c.fig(src, StatMax, from, to, UnitCount, "the size the VU pool was held at"))
+		b.evidence(du, "mean response time meanwhile ", du, ", before ", bl, why)
+	}
+	b.evidence(vm, "VUs allocated: ", vm)
+	if held, why, ok := c.poolHeld(b, from, to, func(string) bool { return true }); ok {
 		b.evidence(held, "the VU pool was held at ", held, " by ", why)
 		return []any{d, " iterations dropped for lack of VUs, the pool held at ", held, " by ", why}, from, to, true
 	}
 	return []any{d, " iterations dropped for lack of VUs"}, from, to, true
+}
+
+// generatorHeld reports whether a pool held for reason was held by
+// loadlens itself: its CPU, or its running behind its schedule.
+func generatorHeld(reason string) bool {
+	return reason == "generator_cpu" || reason == "generator_behind"
+}
+
+// heldBy reports whether the VU pool was held, between two seconds, for a
+// reason want accepts.
+func (c *context) heldBy(from, to int, want func(reason string) bool) bool {
+	for _, h := range c.set.Find(GeneratorPoolHeld) {
+		if want(h.Label("reason")) && c.has(c.ofSeries(h), to) {
+			return true
+		}
+	}
+	return false
+}
+
+// poolHeld adds the size the VU pool was held at between two seconds, for
+// the first reason that want accepts, and says what held it.
+func (c *context) poolHeld(b *builder, from, to int, want func(reason string) bool) (ref, string, bool) {
+	for _, h := range c.set.Find(GeneratorPoolHeld) {
+		src := c.ofSeries(h)
+		if !c.has(src, to) || !want(h.Label("reason")) {
+			continue
+		}
+		held := b.add(c.fig(src, StatMax, from, to, UnitCount, "the size the VU pool was held at"))
+		return held, heldWords(h.Label("reason")), true
+	}
+	return -1, "", false
 }
 
 // heldWords says what an open-model VU pool was held by, from the reason
@@ -374,7 +446,7 @@ func heldWords(reason string) string {
 	case "open_files":
 		return "the process's open-file limit"
 	case "generator_cpu":
-		return "loadlens's own CPU, used up"
+		return "loadlens's own CPU, used up or taken by other processes"
 	case "generator_behind":
 		return "loadlens running behind its schedule"
 	case "latency":

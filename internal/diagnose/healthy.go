@@ -44,7 +44,7 @@ func Healthy(in Input, fs []Finding) *Verdict {
 			parts = append(parts, "throughput followed the offered load up to ", x, " (at ", at, ")")
 		} else {
 			n := b.add(c.fig(c.client(SrcVUsAvg), StatValue, sec, sec, UnitCount, "active VUs over that second"))
-			parts = append(parts, "throughput reached ", x, " with ", n, " VUs (at ", at, ")")
+			parts = append(parts, "throughput reached ", x, " with ", n, b.noun(n, " VU (at ", " VUs (at "), at, ")")
 		}
 	}
 	p95 := b.add(c.quantile(95, UnitDuration, "p95 of every request of the run"))

@@ -39,8 +39,14 @@ func remediesFor(kind string) []string {
 		return []string{
 			"do not use these figures for capacity: they measure loadlens's machine, not the target",
 			"make the scenario cheaper per request (fewer extractions and checks, smaller bodies)",
-			"give the generator more CPU or VUs (--max-vus), or run it on a machine of its own",
+			"give the generator more CPU, or run it on a machine of its own (more VUs would only wait for the same CPU)",
 			"spread the load over several generator machines",
+		}
+	case KindTargetHeldVUs:
+		return []string{
+			"the target answered slowly or not at all: read its latency and errors (the other findings), not loadlens's, for the cause",
+			"to offer the planned load anyway, raise max_vus to at least the rate × the slowest response time (the default max_vus does, with a second's margin)",
+			"set a request timeout no longer than the slowest answer you accept: a hanging target then fails fast and frees its VU",
 		}
 	case KindErrorsAtLoad:
 		return []string{

@@ -96,7 +96,7 @@ func (c *context) kneeFinding(knee, peak int) Finding {
 	vKnee := c.vusFigure(b, kf, kt, "active VUs at the knee (median of 3 seconds)")
 	var lKnee, lPeak ref
 	var headline []any
-	conc := []any{vKnee, " VUs"}
+	conc := []any{vKnee, b.noun(vKnee, " VU", " VUs")}
 	if c.open {
 		offered := c.client(SrcOffered)
 		lKnee = b.add(c.fig(offered, StatMedian, kf, kt, UnitReqPerSec, "offered at the knee (median of 3 seconds)"))

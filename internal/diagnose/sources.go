@@ -20,8 +20,8 @@ const (
 	SrcMean       = "http_req_duration.mean" // mean latency of the second, in seconds; only at seconds with requests
 	SrcP50        = "http_req_duration.p50"  // median latency of the second; only at seconds with requests; {endpoint, scenario}
 	SrcP95        = "http_req_duration.p95"  // 95th percentile of the second; only at seconds with requests
-	SrcVUs        = "vus"                    // active VUs at the end of the second
-	SrcVUsAvg     = "vus.avg"                // active VUs over the second: the mean of the gauge at its start and end; not at the run's first second
+	SrcVUs        = "vus"                    // the most VUs active at once in the second (closed: running; open: busy in an iteration)
+	SrcVUsAvg     = "vus.avg"                // active VUs over the second: the mean of its vus and the previous second's (over a ramp up, the level at its start and end); not at the run's first second
 	SrcVUsMax     = "vus_max"                // VUs allocated at the end of the second
 	SrcDropped    = "dropped_iterations"     // iterations the open model could not start
 	SrcOffered    = "offered"                // open model: requests offered, (iterations + dropped + growth of the busy VUs) × requests per iteration of the run

@@ -32,9 +32,9 @@ type clientSecond struct {
 	sec      int
 	x        float64 // requests completed: throughput in req/s
 	failed   float64
-	n        float64 // active VUs over the second (the gauge's mean at its start and end; the end's at the first second)
-	gauge    float64 // active VUs at the end of the second
-	steady   bool    // the VU gauge did not change during the second (and it is not the first)
+	n        float64 // active VUs over the second (the mean of its VUs and the previous second's; its own at the first second)
+	gauge    float64 // the most VUs active at once in the second
+	steady   bool    // the second had the VUs the one before had (and it is not the first)
 	r        float64 // mean request duration
 	p50, p95 float64
 	load     float64 // offered req/s when open, else active VUs
@@ -136,13 +136,13 @@ func (c *context) window(i, half int) (from, to int) {
 }
 
 // vusFigure is the active VUs over the seconds from..to: the median of
-// each second's mean, or the gauge at the end when the window starts at
-// the run's first second, whose start the gauge did not see.
+// each second's mean with the one before, or of each second's own VUs
+// when the window starts at the run's first second, which has none before.
 func (c *context) vusFigure(b *builder, from, to int, what string) ref {
 	if from > c.first {
 		return b.add(c.fig(c.client(SrcVUsAvg), StatMedian, from, to, UnitCount, what))
 	}
-	return b.add(c.fig(c.client(SrcVUs), StatMedian, from, to, UnitCount, what+" (at the end of each second)"))
+	return b.add(c.fig(c.client(SrcVUs), StatMedian, from, to, UnitCount, what+" (the most at once in each second)"))
 }
 
 // kindByName returns the failure kind with a stable name.

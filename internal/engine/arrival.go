@@ -311,7 +311,7 @@ func (p *openPool) arrive(v *vu, intended time.Time) bool {
 	at := v.sc.e.since(now)
 	v.sink.Lag(v.sc.s.ID, at, now.Sub(intended))
 	p.busySum.Add(int64(at))
-	v.sc.active.Add(1)
+	v.sc.begin()
 	ok := v.iterate(p.hard, intended)
 	v.sc.active.Add(-1)
 	p.busySum.Add(-int64(at))

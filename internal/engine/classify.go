@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/url"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -39,6 +40,17 @@ func classify(err error) (sample.Kind, string) {
 		return sample.ConnReset, msg
 	}
 	return sample.Other, msg
+}
+
+// validStatus reports a status code HTTP defines (RFC 9110 §15: 100 to
+// 599). Any other is a malformed response, counted as sample.Other with
+// malformedStatus's message rather than as a 5xx (999) or a success (099).
+func validStatus(status int) bool { return status >= 100 && status <= 599 }
+
+// malformedStatus is the error message of a status validStatus rejects,
+// worded as the lean client's malformed-response errors are.
+func malformedStatus(status int) string {
+	return "malformed HTTP response: status " + strconv.Itoa(status) + " (not 100–599)"
 }
 
 // shortMessage drops net/http's `Get "http://...": ` prefix: the endpoint is

@@ -100,7 +100,7 @@ func (sc *scenarioRun) runVUs(ctx context.Context, start time.Time) {
 			started++
 			vctx, cancel := context.WithCancelCause(hard)
 			slots.alive[idx], slots.cancels[idx] = true, cancel
-			sc.active.Add(1)
+			sc.begin()
 			sc.allocated.Store(max(sc.allocated.Load(), sc.active.Load()))
 			wg.Add(1)
 			go loop(sc.takeVU(), idx, slots.firstStart(idx, spread), vctx, cancel)

@@ -94,10 +94,12 @@ func (e *Engine) Run(ctx context.Context) error {
 	return e.failErr
 }
 
-// Gauges appends each scenario's current VU state to dst, in plan order.
+// Gauges appends each scenario's current VU state to dst, in plan order,
+// with the most VUs active at once since the previous call (Peak): the
+// collector calls it once a second, so a second's VUs are those it had.
 func (e *Engine) Gauges(dst []sample.Gauge) []sample.Gauge {
 	for _, sc := range e.scens {
-		dst = append(dst, sample.Gauge{Active: sc.active.Load(), Allocated: sc.allocated.Load(),
+		dst = append(dst, sample.Gauge{Active: sc.active.Load(), Peak: sc.takePeak(), Allocated: sc.allocated.Load(),
 			HeldAt: sc.heldAt.Load(), HeldBy: holdReason(sc.heldBy.Load()).String()})
 	}
 	return dst

@@ -209,7 +209,7 @@ func (g *poolGovernor) littleCap(rate float64, w, burst time.Duration) int64 {
 
 // explain says in words why the pool was held at held.
 func (g *poolGovernor) explain(why holdReason, held int64, s poolState) string {
-	n := strconv.FormatInt(held, 10)
+	n := units.Count(held)
 	switch why {
 	case heldMaxVUs:
 		return "the VU pool was held at " + n + " by max_vus"

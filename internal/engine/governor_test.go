@@ -217,3 +217,11 @@ func TestPoolGovernorGrowsForAStalledTarget(t *testing.T) {
 		t.Fatalf("%d arrivals dropped, %d VUs busy; want 0 and all 15,000", drops, busy)
 	}
 }
+
+// TestExplainGroupsThePoolSize: the size the pool was held at is a count, grouped.
+func TestExplainGroupsThePoolSize(t *testing.T) {
+	g := poolGovernor{maxVUs: 1711}
+	if got := g.explain(heldMaxVUs, 1711, poolState{}); got != "the VU pool was held at 1,711 by max_vus" {
+		t.Fatalf("explain: %q", got)
+	}
+}

@@ -76,6 +76,8 @@ func (t *h1Trip) roundTrip(ctx context.Context, q *hop, res *hopResult, rs *resp
 			res.phase = phaseConnect
 		case errors.As(err, &hs):
 			res.phase = phaseTLS
+		case r.Status != 0: // set once the final head is read
+			res.phase = phaseBody
 		}
 		return err
 	}

@@ -25,7 +25,7 @@ func (sc *scenarioRun) runIterations(ctx context.Context) {
 	var wg sync.WaitGroup
 	for i := 0; i < vus && (i%vuBatch != 0 || sc.creating(ctx, deadline)); i++ {
 		sc.allocated.Add(1)
-		sc.active.Add(1)
+		sc.begin()
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

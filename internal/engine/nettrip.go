@@ -127,6 +127,7 @@ func (n *netTrip) roundTrip(ctx context.Context, q *hop, res *hopResult, rs *res
 	// returns ErrUseLastResponse would do, without the client's copy of the
 	// headers for redirects that never come.
 	resp, err := n.tr.RoundTrip(req)
+	headed := err == nil
 	if err == nil {
 		err = rs.readNet(resp.Body, q.keepBody, q.maxBody, res)
 		resp.Body.Close()
@@ -143,6 +144,9 @@ func (n *netTrip) roundTrip(ctx context.Context, q *hop, res *hopResult, rs *res
 	res.tls = span(&n.tlsStart, &n.tlsDone)
 	res.waited = span(&n.wrote, &n.firstByte)
 	res.phase = n.phase()
+	if headed {
+		res.phase = phaseBody
+	}
 	if err != nil && ctx.Err() == nil && rctx.Err() == context.DeadlineExceeded {
 		return context.DeadlineExceeded // the request timeout, whatever error it surfaced as
 	}

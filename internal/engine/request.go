@@ -76,7 +76,7 @@ func (v *vu) request(ctx context.Context, r *plan.Request, intended time.Time) e
 		return errInterrupted // no checks: the response was never complete
 	case out.err != nil:
 		s.Status = 0
-		s.Kind, s.Err = v.sc.e.failure(out.err, out.phase, deadline, r.Timeout)
+		s.Kind, s.Err = v.sc.e.failure(out.err, out.phase, deadline, r.Timeout, s.Received)
 		v.record(s)
 		v.evaluate(r, nil, s.End)
 		return nil
@@ -89,9 +89,15 @@ func (v *vu) request(ctx context.Context, r *plan.Request, intended time.Time) e
 		if s.Err == "" {
 			s.Err = strconv.Itoa(s.Status) + " " + string(h.res.reason)
 		}
-		if s.Kind == sample.Other {
+		switch {
+		case !validStatus(s.Status):
+			s.Err = malformedStatus(s.Status)
+		case s.Kind == sample.Other:
 			s.Err = "unexpected status " + s.Err
 		}
+	}
+	if r.NeedBody && h.resp.decodeBody(r.MaxBody) {
+		s.Truncated = true
 	}
 	v.record(s)
 	v.evaluate(r, &h.resp, s.End)
@@ -184,6 +190,9 @@ func (v *vu) close() { v.http.closeClients() }
 // statusKind judges a response's status: below 400 is fine unless the step
 // lists the statuses it expects, as k6's expectedStatuses does.
 func statusKind(r *plan.Request, status int) sample.Kind {
+	if !validStatus(status) {
+		return sample.Other // expect_status holds only 100 to 599
+	}
 	if r.ExpectStatus == nil {
 		return sample.KindOfStatus(status)
 	}

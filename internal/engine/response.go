@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -20,7 +21,9 @@ type response struct {
 	rawCookie, rawLocation bool
 	body                   []byte // the body (up to the step's max_body), when a check or extraction needs it
 	netBody                bytes.Buffer
-	doc                    any // the body decoded as JSON, on first use
+	plain                  bytes.Buffer // the decoded body of a gzip or deflate response (decodeBody)
+	gz                     *gzip.Reader // reused by decodeBody
+	doc                    any          // the body decoded as JSON, on first use
 	docErr                 error
 	decoded                bool
 	scratch                []string

@@ -50,7 +50,8 @@ type phase uint8
 const (
 	phaseConnect  phase = iota // resolving and dialling
 	phaseTLS                   // in the TLS handshake
-	phaseExchange              // connected: writing the request or reading the response
+	phaseExchange              // connected: writing the request or reading the response head
+	phaseBody                  // the response head arrived: reading its body
 )
 
 // roundTripper sends one hop and reads one response into rs: no redirects,

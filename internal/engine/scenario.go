@@ -18,6 +18,7 @@ type scenarioRun struct {
 	feed        *feeder
 	dataColumns int
 	active      atomic.Int64  // VUs in an iteration (open) or alive (closed)
+	peak        atomic.Int64  // the most active at once since the last Gauges
 	allocated   atomic.Int64  // VUs created
 	inflight    atomic.Int64  // requests sent and not yet answered
 	heldAt      atomic.Int64  // open model: the size the VU pool was last held at, when it dropped arrivals
@@ -35,6 +36,25 @@ func newScenarioRun(e *Engine, s *plan.Scenario) *scenarioRun {
 		sc.dataColumns = len(s.Data.Columns)
 	}
 	return sc
+}
+
+// begin counts one more active VU, and the peak it may make.
+func (sc *scenarioRun) begin() {
+	n := sc.active.Add(1)
+	for p := sc.peak.Load(); n > p && !sc.peak.CompareAndSwap(p, n); p = sc.peak.Load() {
+	}
+}
+
+// takePeak returns the most VUs active at once since the previous call,
+// and starts the next count from those active now. A begin racing with it
+// retries its swap after this one, so no peak is lost.
+func (sc *scenarioRun) takePeak() int64 {
+	for {
+		p, a := sc.peak.Load(), sc.active.Load()
+		if sc.peak.CompareAndSwap(p, a) {
+			return max(p, a)
+		}
+	}
 }
 
 // run waits for the scenario's start time and runs its executor.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/threshold"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // Evaluate judges a threshold on the run as it stands: the one judgement
@@ -97,17 +98,17 @@ func (ev Evidence) unjudgeable(t *threshold.Threshold) string {
 		}
 		return "no request sent"
 	case ev.Answered == 0:
-		return fmt.Sprintf("no completed request (%d sent)", ev.Sent)
+		return "no completed request (" + units.Count(ev.Sent) + " sent)"
 	case ev.Succeeded == 0:
-		return fmt.Sprintf("every request failed (%d sent): no latency to judge", ev.Sent)
+		return "every request failed (" + units.Count(ev.Sent) + " sent): no latency to judge"
 	}
 	leftOut, ok := budget(t)
 	if !ok || t.Metric != "http_req_duration" && t.Metric != "http_req_waiting" {
 		return ""
 	}
 	if share := float64(ev.Failed()) / float64(ev.Sent); share > leftOut {
-		return fmt.Sprintf("%d of %d requests failed (%.3g%%): more than the %.3g%% %s leaves out",
-			ev.Failed(), ev.Sent, 100*share, 100*leftOut, t.AggName())
+		return fmt.Sprintf("%s of %s requests failed (%.3g%%): more than the %.3g%% %s leaves out",
+			units.Count(ev.Failed()), units.Count(ev.Sent), 100*share, 100*leftOut, t.AggName())
 	}
 	return ""
 }

@@ -55,6 +55,8 @@ func TestEvaluateFailsWhatItCannotJudge(t *testing.T) {
 	}{
 		{"every request timed out", "http_req_duration", "p(95)<500ms",
 			runOf(outcome{0, sample.Timeout, 60}), false, "no completed request (60 sent)"},
+		{"thousands are grouped", "http_req_duration", "p(95)<500ms",
+			runOf(outcome{0, sample.Timeout, 52923}), false, "no completed request (52,923 sent)"},
 		{"every request cut off by the end of the run", "http_req_duration", "p(95)<500ms",
 			runOf(outcome{0, sample.Interrupted, 7}), false, "no completed request (7 sent)"},
 		{"refused, reset, dns, tls and other", "http_req_duration", "avg<1s",

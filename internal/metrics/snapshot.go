@@ -50,7 +50,7 @@ type ErrorSample struct {
 type ScenarioSecond struct {
 	Iterations        int64
 	Dropped           int64
-	VUs               int64 // gauge: active VUs, set from sample.Gauge.Active
+	VUs               int64 // gauge: the most VUs active at once in the second (sample.Gauge.Peak)
 	VUsMax            int64 // gauge: allocated VUs, set from sample.Gauge.Allocated
 	IterationDuration *Hist // nil when no iterations completed
 	Lag               *Hist // nil when no lag was recorded
@@ -71,11 +71,14 @@ func NewSnapshot(sec int, layout sample.Layout) *Snapshot {
 	}
 }
 
-// SetGauges stores the VU gauges of every scenario, indexed by scenario id.
+// SetGauges stores the VU gauges of every scenario, indexed by scenario id:
+// a second's VUs are the most it had active at once (Peak, or Active when
+// that is more), not those left at its end, which a run's last second, or
+// a second collected after the engine stopped, reads as none.
 func (s *Snapshot) SetGauges(g []sample.Gauge) {
 	for i := range s.Scenarios {
 		if i < len(g) {
-			s.Scenarios[i].VUs = g[i].Active
+			s.Scenarios[i].VUs = max(g[i].Active, g[i].Peak)
 			s.Scenarios[i].VUsMax = g[i].Allocated
 		}
 	}

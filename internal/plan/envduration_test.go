@@ -35,6 +35,7 @@ func TestEnvDurations(t *testing.T) {
 		{"unset: the default", `'{{ env("RAMP", "1m") }}'`, time.Minute, ""},
 		{"with text around", `'1{{ env("X", "0") }}s'`, 10 * time.Second, ""},
 		{"unset without a default", `'{{ env.RAMP }}'`, 0, "7:24: scenarios.s.stages[0].duration: environment variable RAMP is not set"},
+		{"too large", `'{{ env("HUGE", "9999999999h") }}'`, 0, `7:20: scenarios.s.stages[0].duration: duration "9999999999h" from {{ env("HUGE", "9999999999h") }} is too large: at most 2562047h (about 292 years)`},
 		{"not a duration", `'{{ env.BAD }}'`, 0, `7:20: scenarios.s.stages[0].duration: bad duration "soon" from {{ env.BAD }} (use 500ms, 2s, 1m)`},
 		{"negative", `'{{ env.NEG }}'`, 0, "7:20: scenarios.s.stages[0].duration: must not be negative, got -2s from {{ env.NEG }}"},
 		{"changes per request", `'{{ randInt(1, 2) }}s'`, 0, "7:20: scenarios.s.stages[0].duration: a duration is fixed for the whole run: only env lookups may be templated"},

@@ -53,6 +53,7 @@ type parser struct {
 	secrets     []span // literal credentials in header values, kept out of Plan.Source
 	secretLost  bool   // a credential's place in the text was not found: Plan.Source is withheld
 	verifying   bool   // parsing a redacted source to check it: no redaction of its own
+	badBase     bool   // base_url was given and reported bad: relative paths need not say it is missing
 }
 
 // ParseFile reads the test file at path and parses it; see Parse.
@@ -230,6 +231,7 @@ func (p *parser) plan(root node) *Plan {
 	}
 	if n, ok := o.get("base_url"); ok {
 		plan.BaseURL = p.baseURL(n)
+		p.badBase = plan.BaseURL == ""
 	}
 	if n, ok := o.get("timeout"); ok {
 		if d, ok := p.positiveDuration(n); ok {
@@ -317,6 +319,9 @@ func (p *parser) baseURL(n node) string {
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
 		p.errs.add(n.pos, n.path, "base URL %q must not have a query or fragment; put them in the steps", c)
+		return ""
+	}
+	if !p.checkPort(n, s, u) {
 		return ""
 	}
 	p.nameHost(c)

@@ -10,6 +10,13 @@ const (
 	DefaultTimeUnit    = time.Second      // rates are per second unless time_unit says otherwise
 	DefaultMaxDuration = 10 * time.Minute // an iterations scenario gives up after this long
 	maxDefaultVUs      = 100000           // ceiling of the computed max_vus default
+	// iterationSlack is what the default max_vus adds to an iteration's
+	// worst case: a timed-out request still holds its VU while the late
+	// deadline fires (tens of ms on a busy host), the failure is recorded
+	// and the connection closed, and arrival_slack starts arrivals early;
+	// without it, ceil(rate × timeout) VUs drop an arrival whenever one
+	// frees a moment after the next is due (trial defect B: 5 of 30 at 10/s).
+	iterationSlack = time.Second
 
 	// DefaultArrivalSlack is how early an arrival may start with one due
 	// before it: below it, a wake-up per arrival costs more CPU than the
@@ -106,10 +113,11 @@ func (p *parser) arrivalLoad(o *object, flow []Step) (Load, vuNeed) {
 
 // defaultMaxVUs sizes max_vus so that iterations at the peak rate that all
 // take their worst-case time (every request timing out, every think at its
-// maximum) still find a VU: a stalled target then shows up as latency, not
-// as a capped rate.
+// maximum) still find a VU, with the arrivals of one more second
+// (iterationSlack) for an iteration's time beyond its timeouts: a stalled
+// target then shows up as latency, not as a capped rate.
 func defaultMaxVUs(peakPerSecond float64, flow []Step) int {
-	var worst time.Duration
+	worst := iterationSlack
 	for _, s := range flow {
 		switch s.Kind {
 		case RequestStep:

@@ -165,6 +165,9 @@ func (p *parser) requestURL(pathNode node, pathSrc string, o *object, sc *scenar
 		}
 	} else {
 		if sc.def.baseURL == "" {
+			if p.badBase {
+				return nil // base_url's own error says what is wrong
+			}
 			p.errs.add(pathNode.pos, pathNode.path, "relative path %q needs base_url at the top of the file (or write a full http:// URL)", pathSrc)
 			return nil
 		}
@@ -185,6 +188,9 @@ func (p *parser) requestURL(pathNode node, pathSrc string, o *object, sc *scenar
 	if c, isConst := u.Const(); isConst {
 		if pu, err := url.Parse(c); err != nil || pu.Host == "" {
 			p.errs.add(pathNode.pos, pathNode.path, "bad URL %q: %s", c, urlProblem(err))
+			return nil
+		}
+		if pu, _ := url.Parse(c); !p.checkPort(pathNode, pathSrc, pu) {
 			return nil
 		}
 		p.nameHost(c)

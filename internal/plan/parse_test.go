@@ -103,7 +103,7 @@ scenarios:
 			}
 			s := p.Scenarios[0]
 			want := Load{Model: ArrivalRate, StartRate: 100, Stages: []Stage{{10 * time.Minute, 100}},
-				MaxVUs: 6800, PreAllocatedVUs: 100, ArrivalSlack: DefaultArrivalSlack} // 100/s × (60s + 3s + 5s)
+				MaxVUs: 6900, PreAllocatedVUs: 100, ArrivalSlack: DefaultArrivalSlack} // 100/s × (60s + 3s + 5s + 1s of slack)
 			if !reflect.DeepEqual(s.Load, want) {
 				t.Errorf("load %+v, want %+v", s.Load, want)
 			}
@@ -134,8 +134,8 @@ scenarios:
 			if l.StartRate != 0.5 || !reflect.DeepEqual(l.Stages, want) {
 				t.Errorf("start %v stages %+v, want 0.5/s and %+v", l.StartRate, l.Stages, want)
 			}
-			if l.MaxVUs != 600 || l.PreAllocatedVUs != 5 { // 10/s × 60s
-				t.Errorf("max %d pre %d, want 600 and 5", l.MaxVUs, l.PreAllocatedVUs)
+			if l.MaxVUs != 610 || l.PreAllocatedVUs != 5 { // 10/s × (60s + 1s of slack)
+				t.Errorf("max %d pre %d, want 610 and 5", l.MaxVUs, l.PreAllocatedVUs)
 			}
 		}},
 		{"max vus default is clamped", "t.yaml", `

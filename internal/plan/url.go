@@ -94,6 +94,8 @@ func (o *URLOptions) testFile() ([]byte, error) {
 	base, path, ok := splitURL(o.URL)
 	if !ok {
 		bad("URL", "bad URL %q: expected http:// or https:// and a host, like http://127.0.0.1:8080/path", o.URL)
+	} else if u, err := url.Parse(base); err == nil && badPort(u) != "" {
+		bad("URL", "bad URL %q: %s", o.URL, badPort(u))
 	} else if at, r, bad := controlChar(o.URL); bad {
 		errs = append(errs, &Error{Field: "URL", Msg: fmt.Sprintf("the URL has a control character %U at byte %d; percent-encode it (%%%02X)", r, at, r)})
 	}

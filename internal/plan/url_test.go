@@ -57,8 +57,8 @@ func TestFromURL(t *testing.T) {
 		}},
 		{"constant rate", URLOptions{URL: "http://h/x", Rate: 100}, func(t *testing.T, p *Plan) {
 			l := p.Scenarios[0].Load
-			if l.StartRate != 100 || !reflect.DeepEqual(l.Stages, []Stage{{10 * time.Second, 100}}) || l.MaxVUs != 6000 {
-				t.Errorf("load %+v, want 100/s for 10s and max_vus 6000", l)
+			if l.StartRate != 100 || !reflect.DeepEqual(l.Stages, []Stage{{10 * time.Second, 100}}) || l.MaxVUs != 6100 { // 100/s × (60s + 1s of slack)
+				t.Errorf("load %+v, want 100/s for 10s and max_vus 6100", l)
 			}
 		}},
 		{"vus with ramp", URLOptions{URL: "http://h/x", VUs: 20, Ramp: 10 * time.Second}, func(t *testing.T, p *Plan) {
@@ -143,6 +143,8 @@ func TestFromURLErrors(t *testing.T) {
 	}{
 		{"not a URL", URLOptions{URL: "localhost:8080/x"}, `URL: bad URL "localhost:8080/x": expected http:// or https:// and a host, like http://127.0.0.1:8080/path`},
 		{"no host", URLOptions{URL: "http:///x"}, `URL: bad URL "http:///x": expected http:// or https:// and a host, like http://127.0.0.1:8080/path`},
+		{"port past 65535", URLOptions{URL: "http://127.0.0.1:99999/x"}, `URL: bad URL "http://127.0.0.1:99999/x": the port must be a number from 1 to 65535, not 99999`},
+		{"port 0", URLOptions{URL: "https://h:0/"}, `URL: bad URL "https://h:0/": the port must be a number from 1 to 65535, not 0`},
 		{"rate and vus", URLOptions{URL: "http://h", Rate: 1, VUs: 1}, "--rate: --rate (an open model: arrivals per second) and --vus (a closed model) exclude each other"},
 		{"negative rate", URLOptions{URL: "http://h", Rate: -1}, "--rate: must be a positive number of iterations per second, got -1"},
 		{"negative vus", URLOptions{URL: "http://h", VUs: -2}, "--vus: must be a positive number of VUs, got -2"},

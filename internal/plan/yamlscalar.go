@@ -187,7 +187,11 @@ func (p *parser) duration(n node) (time.Duration, bool) {
 // durationText parses s, which starts at byte off of n's value.
 func (p *parser) durationText(n node, s string, off int) (time.Duration, bool) {
 	d, err := time.ParseDuration(strings.TrimSpace(s))
-	if err != nil {
+	switch {
+	case err != nil && durationOverflows(s):
+		p.errs.add(p.src.posAt(n.v, off), n.path, "duration %q is too large: at most %s", s, maxDurationText)
+		return 0, false
+	case err != nil:
 		p.errs.add(p.src.posAt(n.v, off), n.path, "bad duration %q %s", s, durationHint)
 		return 0, false
 	}
@@ -213,6 +217,9 @@ func (p *parser) envDuration(n node, src string) (time.Duration, bool) {
 	}
 	d, err := time.ParseDuration(strings.TrimSpace(s))
 	switch {
+	case err != nil && durationOverflows(s):
+		p.errs.add(n.pos, n.path, "duration %q from %s is too large: at most %s", s, src, maxDurationText)
+		return 0, false
 	case err != nil:
 		p.errs.add(n.pos, n.path, "bad duration %q from %s %s", s, src, durationHint)
 		return 0, false

@@ -99,9 +99,8 @@ func newHTMLView(in *Input) *htmlView {
 	if in.Dir != "" {
 		v.Subtitle += " · " + in.Dir
 	}
-	if d := in.Dropped(); d > 0 {
-		v.Warnings = append(v.Warnings, fmt.Sprintf("%s dropped for lack of a free VU: the target was not offered "+
-			"the planned load, so these percentiles are optimistic. Raise max_vus, or treat the rate as beyond what this setup can test.", units.CountOf(d, "iteration was", "iterations were")))
+	if w := droppedWarning(in); w != "" {
+		v.Warnings = append(v.Warnings, w)
 	}
 	v.Warnings = append(v.Warnings, Accounting(in)...)
 	v.Cards = headlineCards(in)

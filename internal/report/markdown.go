@@ -75,7 +75,7 @@ func Markdown(in *Input) []byte {
 		for _, e := range errs {
 			sampleMsg := ""
 			if len(e.Samples) > 0 {
-				sampleMsg = e.Samples[0].Message
+				sampleMsg = units.Escape(e.Samples[0].Message) // the target wrote it: no terminal controls
 				if len([]rune(sampleMsg)) > 80 {
 					sampleMsg = string([]rune(sampleMsg)[:77]) + "..."
 				}

@@ -127,7 +127,7 @@ func findingsJSON(fs []diagnose.Finding) []map[string]any {
 		var ev []map[string]any
 		for k := range f.Evidence {
 			e := &f.Evidence[k]
-			ev = append(ev, map[string]any{"source": e.Source, "second": e.Sec, "value": e.Value, "text": EvidenceText(f, e)})
+			ev = append(ev, map[string]any{"source": e.Source, "second": e.Sec, "value": Num(e.Value), "text": EvidenceText(f, e)})
 		}
 		m := map[string]any{"kind": f.Kind, "title": FindingTitle(f), "severity": f.Severity.String(),
 			"from_second": f.From, "to_second": f.To, "evidence": ev, "remedies": f.Remedies}

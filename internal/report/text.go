@@ -43,9 +43,8 @@ func WriteText(w io.Writer, in *Input) error {
 	for _, n := range in.Notices {
 		sb.WriteString(wrap(n, units.Columns, "  note: ", "    "))
 	}
-	if d := in.Dropped(); d > 0 {
-		sb.WriteString(wrap(units.CountOf(d, "iteration was", "iterations were")+" dropped for lack of a free VU: the target was not offered the planned load, so "+
-			"these percentiles are optimistic. Raise max_vus, or treat the rate as beyond what this setup can test.", units.Columns, "  ! ", "    "))
+	if w := droppedWarning(in); w != "" {
+		sb.WriteString(wrap(w, units.Columns, "  ! ", "    "))
 	}
 	accounting := append(Accounting(in), OutputWarnings(in)...)
 	for _, a := range accounting {
@@ -183,6 +182,7 @@ func writeFailures(sb *strings.Builder, in *Input) {
 			if len(sampleMsg) > 60 {
 				sampleMsg = sampleMsg[:57] + "..."
 			}
+			sampleMsg = units.Escape(sampleMsg) // the target wrote it: no terminal controls
 			rows = append(rows, []string{g.Kind.String(), units.Count(g.Count), endpointLabel(in.Run, i),
 				units.Span(g.First, g.Last), sampleMsg})
 		}

@@ -13,11 +13,11 @@ func partLabel(p spans.Part) string {
 	switch p.Kind {
 	case spans.PartDB, spans.PartCache:
 		if p.Span != "" {
-			return p.Kind + " " + p.Span
+			return p.Kind + " " + units.Escape(p.Span) // span names are the target's text
 		}
 		return p.Kind
 	case spans.PartHTTP:
-		return "http " + p.Name
+		return "http " + units.Escape(p.Name)
 	}
 	return p.Kind
 }
@@ -56,7 +56,7 @@ func writeTraces(sb *strings.Builder, in *Input) {
 				if i == 3 {
 					break
 				}
-				fmt.Fprintf(sb, "    %s %s: %s, %s in all, at most %s\n", s.Kind, s.Span, units.CountOf(int64(s.Calls), "call", "calls"),
+				fmt.Fprintf(sb, "    %s %s: %s, %s in all, at most %s\n", s.Kind, units.Escape(s.Span), units.CountOf(int64(s.Calls), "call", "calls"),
 					units.Duration(s.Total), units.Duration(s.Max))
 			}
 		}

@@ -34,11 +34,11 @@ type FindingView struct {
 // FigureView is one number a finding states, as it reads and as it was
 // computed from run.db.
 type FigureView struct {
-	Text  string  `json:"text"`  // the value as the title and evidence print it
-	Value float64 `json:"value"` // in the unit's base: seconds, a fraction, cores
-	Unit  string  `json:"unit"`
-	What  string  `json:"what"`
-	Basis string  `json:"basis"` // how it was computed: statistic, source and seconds
+	Text  string `json:"text"`  // the value as the title and evidence print it
+	Value Num    `json:"value"` // in the unit's base: seconds, a fraction, cores
+	Unit  string `json:"unit"`
+	What  string `json:"what"`
+	Basis string `json:"basis"` // how it was computed: statistic, source and seconds
 }
 
 // EvidenceView is one piece of a finding's evidence.
@@ -60,7 +60,7 @@ func NewDiagnosis(fs []diagnose.Finding, healthy *diagnose.Verdict) Diagnosis {
 			v.Evidence = append(v.Evidence, EvidenceView{At: units.Clock(e.Sec), Text: EvidenceText(f, e), Source: evidenceBasis(f.Figures, e)})
 		}
 		for i, g := range f.Figures {
-			v.Figures = append(v.Figures, FigureView{Text: FigureText(g), Value: round6(g.Value), Unit: g.Unit.String(), What: g.What,
+			v.Figures = append(v.Figures, FigureView{Text: FigureText(g), Value: Num(round6(g.Value)), Unit: g.Unit.String(), What: g.What,
 				Basis: Basis(f.Figures, i)})
 		}
 		d.Findings = append(d.Findings, v)

@@ -54,7 +54,11 @@ type Recorder interface {
 
 // Gauge is the instantaneous VU state of one scenario, sampled once a second.
 type Gauge struct {
-	Active    int64 // VUs currently running (closed model) or busy in an iteration (open model)
+	Active int64 // VUs currently running (closed model) or busy in an iteration (open model)
+	// Peak is the most VUs active at once since the previous sample (at
+	// least Active): what a second had, though it ended with none (the
+	// run's end) or its VUs came and went within it.
+	Peak      int64
 	Allocated int64 // VUs that exist (k6's vus_max)
 	// HeldAt is the size an open-model scenario's VU pool was last held at
 	// while arrivals were dropped; 0 when it never was.

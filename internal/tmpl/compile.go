@@ -62,6 +62,9 @@ func (c *compiler) action(open int) (part, error) {
 	}
 	p, err := c.expr(open)
 	if err != nil {
+		if unknownName(err) && !strings.Contains(c.src[open:], "}}") {
+			return part{}, c.unterminated(open) // "{{ user " lacks its }}, whatever user is
+		}
 		return part{}, err
 	}
 	c.skipSpace()
@@ -204,6 +207,11 @@ func unescape(ch byte) (byte, bool) {
 }
 
 // unterminated is the error for a {{ at open with no closing }}.
+// unknownName reports an unknown-variable or unknown-function error.
+func unknownName(err error) bool {
+	return strings.HasPrefix(err.Error(), "unknown variable") || strings.HasPrefix(err.Error(), "unknown function")
+}
+
 func (c *compiler) unterminated(open int) *Error {
 	return errorf(open, "unterminated {{: no closing }}")
 }

@@ -7,10 +7,18 @@ import (
 
 // Percent formats a rate as a percentage with two decimals, for the rates
 // a reader compares down a column or against a threshold (errors, checks):
-// 0.0123 → "1.23%", 0.0005 → "0.05%". NaN (no requests) reads "-".
+// 0.0123 → "1.23%", 0.0005 → "0.05%". NaN (no requests) reads "-". A rate
+// that two decimals would round to 0% or 100% without being so reads
+// "<0.01%" or ">99.99%": 2 failures in 77,626 are not "0.00%".
 func Percent(r float64) string {
 	if math.IsNaN(r) || math.IsInf(r, 0) {
 		return none
+	}
+	switch {
+	case r > 0 && r < 0.00005:
+		return "<0.01%"
+	case r < 1 && r >= 0.99995:
+		return ">99.99%"
 	}
 	return strconv.FormatFloat(100*r, 'f', 2, 64) + "%"
 }

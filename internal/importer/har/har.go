@@ -6,7 +6,6 @@
 package har
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/url"
@@ -79,9 +78,8 @@ type postData struct {
 // Import reads a HAR recording from r.
 func Import(r io.Reader, name string, opt Options) (*importer.Test, error) {
 	var a archive
-	dec := json.NewDecoder(io.LimitReader(r, 512<<20))
-	if err := dec.Decode(&a); err != nil {
-		return nil, fmt.Errorf("not a HAR file (JSON with log.entries): %v", err)
+	if err := decode(r, &a); err != nil {
+		return nil, err
 	}
 	entries := a.Log.Entries
 	if len(entries) == 0 {

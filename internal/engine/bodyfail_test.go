@@ -1,0 +1,92 @@
+package engine
+
+import (
+	"bufio"
+	"net"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/plan"
+	"github.com/loadlens/loadlens/internal/sample"
+)
+
+// partialBody answers each request with a 200 head promising 1,000 bytes
+// and the first 10 of them, then does what end says: "hang" until the
+// client gives up, "close" (FIN) or "reset" (RST). It returns the URL and
+// the bytes each answer sends.
+func partialBody(t *testing.T, end string) (string, int) {
+	t.Helper()
+	answer := "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n" + strings.Repeat("x", 10)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	t.Cleanup(func() { close(done); ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				c.SetDeadline(time.Now().Add(20 * time.Second))
+				r := bufio.NewReader(c)
+				for {
+					l, err := r.ReadString('\n')
+					if err != nil {
+						return
+					}
+					if l == "\r\n" {
+						break
+					}
+				}
+				c.Write([]byte(answer))
+				switch end {
+				case "hang":
+					r.ReadByte() // until the client closes, or the deadline
+				case "reset":
+					c.(*net.TCPConn).SetLinger(0) // the close sends a reset
+				}
+			}()
+		}
+	}()
+	return "http://" + ln.Addr().String() + "/", len(answer)
+}
+
+// TestBodyFailuresSayTheHeadArrived: a request that fails after the
+// response head says it failed reading the body, how, and what arrived.
+func TestBodyFailuresSayTheHeadArrived(t *testing.T) {
+	const timeout = 300 * time.Millisecond
+	for _, c := range []struct {
+		end  string
+		kind sample.Kind
+		msg  string // %d: the bytes the server sent
+	}{
+		{"hang", sample.Timeout, "request timeout (300ms) reading the body (%d B received)"},
+		{"reset", sample.ConnReset, "connection reset reading the body (%d B received)"},
+		{"close", sample.ConnReset, "connection closed reading the body (%d B received)"},
+	} {
+		for _, cl := range clients() {
+			t.Run(c.end+"/"+cl.name, func(t *testing.T) {
+				url, n := partialBody(t, c.end)
+				step := get(url)
+				step.Request.Timeout = timeout
+				s := scenario(plan.Load{Model: plan.Iterations, VUCount: 1, Count: 2, MaxDuration: time.Minute}, step)
+				rec, _ := runPlan(t, &plan.Plan{Scenarios: []*plan.Scenario{s}}, cl.opts)
+				want := strings.Replace(c.msg, "%d", strconv.Itoa(n), 1)
+				if len(rec.reqs) != 2 {
+					t.Fatalf("%d samples, want 2", len(rec.reqs))
+				}
+				for _, q := range rec.reqs {
+					if q.Kind != c.kind || q.Err != want {
+						t.Fatalf("kind %v %q, want %v %q", q.Kind, q.Err, c.kind, want)
+					}
+				}
+			})
+		}
+	}
+}
