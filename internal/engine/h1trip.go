@@ -58,7 +58,7 @@ func (t *h1Trip) roundTrip(ctx context.Context, q *hop, res *hopResult, rs *resp
 		return context.DeadlineExceeded
 	}
 	t.req = h1.Request{Method: q.method, URL: q.url, Header: q.header, Body: q.body, KeepBody: q.keepBody,
-		MaxBody: q.maxBody, Host: q.host, UserAgent: q.agent, Deadline: q.deadline}
+		MaxBody: q.maxBody, Host: q.host, UserAgent: q.agent, Deadline: q.deadline, Start: q.start}
 	t.busy.Store(true)
 	err := t.client.Do(&t.req, &t.resp)
 	t.busy.Store(false)

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/loadlens/loadlens/internal/engine/h1"
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/sample"
 )
@@ -22,6 +23,7 @@ type httpState struct {
 	// began and ended are the last request's intended start and end, so
 	// that its iteration reads the clock no more than its requests do.
 	began, ended time.Time
+	clk          h1.Clock // reads the time for the request's start
 	// endsIter says the current request ends its iteration, which started
 	// at iterStart (zero: with the request); endedIter, that record
 	// recorded both at once.
@@ -56,13 +58,13 @@ func (v *vu) request(ctx context.Context, r *plan.Request, intended time.Time) e
 	}
 	s := &h.sample
 	*s = sample.Request{Endpoint: r.Endpoint}
-	begin := time.Now()
+	begin := h.clk.Now()
 	if intended.IsZero() {
 		intended = begin
 	}
 	deadline := begin.Add(r.Timeout)
 	v.sc.inflight.Add(1)
-	out := v.send(ctx, r, deadline)
+	out := v.send(ctx, r, begin, deadline)
 	v.sc.inflight.Add(-1)
 	h.began, h.ended = intended, out.end
 	s.End = v.sc.e.since(out.end)
@@ -120,7 +122,7 @@ func (v *vu) record(s *sample.Request) {
 
 // send makes the request's hops: the step's URL, then each redirect it
 // follows, keeping cookies along the way.
-func (v *vu) send(ctx context.Context, r *plan.Request, deadline time.Time) outcome {
+func (v *vu) send(ctx context.Context, r *plan.Request, begin, deadline time.Time) outcome {
 	h := &v.http
 	s := &h.sample
 	if err := h.hdr.render(r, &v.tc); err != nil {
@@ -129,7 +131,7 @@ func (v *vu) send(ctx context.Context, r *plan.Request, deadline time.Time) outc
 	h.hdr.addTrace(v.tc.Rand, &v.sc.e.opts.Trace, s)
 	q := &h.hop
 	*q = hop{method: r.Method, url: h.url, host: h.hdr.host, agent: h.hdr.agent,
-		body: requestBody(r.Body != nil, h.body), keepBody: r.NeedBody, maxBody: r.MaxBody, deadline: deadline, first: true}
+		body: requestBody(r.Body != nil, h.body), keepBody: r.NeedBody, maxBody: r.MaxBody, deadline: deadline, first: true, start: begin}
 	ch := chain{own: true}
 	for {
 		jar := ""
@@ -168,7 +170,7 @@ func (v *vu) send(ctx context.Context, r *plan.Request, deadline time.Time) outc
 			return outcome{end: time.Now(), redirect: why}
 		}
 		s.Redirects++
-		q.first = false
+		q.first, q.start = false, time.Time{}
 	}
 }
 

@@ -21,7 +21,8 @@ type hop struct {
 	keepBody bool  // keep the response body for checks and extractions
 	maxBody  int64 // keep at most this much of it; 0: all
 	deadline time.Time
-	first    bool // the request's first hop, its deadline a whole timeout away
+	first    bool      // the request's first hop, its deadline a whole timeout away
+	start    time.Time // the first hop's: when the request read the clock (deadline's base)
 }
 
 // hopResult is what one hop measured, whichever client sent it.

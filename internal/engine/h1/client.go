@@ -30,7 +30,19 @@ type Client struct {
 	active     atomic.Pointer[conn] // the connection in use, for Abort
 	firstRead  int                  // the connection's read that brought Response.FirstByte
 	aborted    atomic.Bool
+	// checkAlways: a kept-alive connection of this client was found closed
+	// or written to while idle, so every reuse is checked from now on.
+	checkAlways bool
+	skipped     bool // the exchange in progress reused its connection without the idle check
+	idleChecks  int  // idle checks made, for tests
+	arms        int  // socket deadlines set by arm, for tests
 }
+
+// freshIdle is how recently a connection's last response must have been
+// read for an idempotent request to reuse it without the idle check (see
+// Do). A closed-model VU sends its next request a few µs after reading a
+// response; servers close idle connections after seconds.
+const freshIdle = 100 * time.Microsecond
 
 // NewClient returns a client that dials with d, with crypto/tls's
 // defaults for https.
@@ -80,6 +92,10 @@ func (c *Client) Close() {
 // request was written is a request it read and left unanswered: it is
 // counted, and failed, never sent again (net/http would resend a GET, and
 // the target would see two where the run counts one).
+// An idempotent request whose Start is less than freshIdle after the
+// connection's last response skips the idle check (a system call): the
+// resend covers a close in that window (the server's kernel resets the
+// request), and the client checks every reuse once it has seen one.
 // resp is filled as far as the exchange got, also when Do fails.
 func (c *Client) Do(req *Request, resp *Response) error {
 	*resp = Response{}
@@ -111,7 +127,14 @@ func (c *Client) Do(req *Request, resp *Response) error {
 			return nil
 		}
 		c.drop(cn, false)
+		if c.skipped && resp.Received == 0 {
+			// A server that half-closed right after its last response and
+			// still reads sends no close the wait could see: the request
+			// waited for its deadline. Check every reuse from now on.
+			c.checkAlways = true
+		}
 		if err == errStale || errors.Is(err, errReusedConnEOF) && attempt == 0 {
+			c.checkAlways = true
 			*resp = Response{} // the kept-alive connection was unusable: start again on a fresh one
 			continue
 		}
@@ -173,6 +196,7 @@ func (c *Client) conn(addr []byte, secure bool, deadline time.Time, resp *Respon
 		cfg = c.tlsConfig(hostOnly(string(addr)))
 	}
 	cn := newConn(nc, string(addr), cfg)
+	cn.aborted = &c.aborted
 	if secure {
 		if err := c.handshake(cn, deadline, resp); err != nil {
 			cn.close(false)
@@ -207,7 +231,7 @@ var errStale = errors.New("kept-alive connection received data while idle")
 func (c *Client) exchange(cn *conn, req *Request, resp *Response, deadline time.Time) error {
 	// The deadline is set before cn is published to Abort, so Abort's past
 	// deadline is never overwritten by this one.
-	if err := cn.nc.SetDeadline(deadline); err != nil {
+	if err := c.arm(cn, req, deadline); err != nil {
 		return err
 	}
 	c.active.Store(cn) // before checking aborted, so Abort sees cn or Do sees the flag
@@ -216,10 +240,15 @@ func (c *Client) exchange(cn *conn, req *Request, resp *Response, deadline time.
 		return ErrAborted
 	}
 	reused := cn.used > 0
-	if reused && !cn.quiet() {
+	check := reused && !c.fresh(cn, req)
+	c.skipped = reused && !check
+	if check {
+		c.idleChecks++
+	}
+	n, wrote, stale, err := cn.send(c.wbuf, check)
+	if stale {
 		return errStale
 	}
-	n, err := cn.write(c.wbuf)
 	resp.Sent = int64(n)
 	if err != nil {
 		if reused {
@@ -227,7 +256,7 @@ func (c *Client) exchange(cn *conn, req *Request, resp *Response, deadline time.
 		}
 		return err
 	}
-	resp.Wrote = time.Now()
+	resp.Wrote = wrote
 	if err := c.readResponse(cn, req, resp); err != nil {
 		resp.Received += int64(cn.w - cn.r) // read for this exchange, though not understood
 		if reused && resp.Received == 0 && isClosed(err) {
@@ -241,10 +270,36 @@ func (c *Client) exchange(cn *conn, req *Request, resp *Response, deadline time.
 	if !resp.FirstByte.IsZero() && cn.reads == c.firstRead {
 		resp.Done = resp.FirstByte // the whole response came in the read that was timed
 	} else {
-		resp.Done = time.Now()
+		resp.Done = cn.clk.Now()
 	}
 	cn.used++
+	cn.lastDone = resp.Done
 	return nil
+}
+
+// arm sets cn's socket deadline for an exchange ending at deadline. Over
+// http, with the caller's Start known, it keeps the deadline already set
+// when that is earlier by at most a 16th of the request's timeout: setting
+// one updates a runtime timer, and a closed-model request starts a few µs
+// after the last. If the kept one fires, fill sets the exact one and reads
+// on (conn.rearm), so no request ends early.
+func (c *Client) arm(cn *conn, req *Request, deadline time.Time) error {
+	cn.want = deadline
+	if cn.raw.ok() && !req.Start.IsZero() && !deadline.IsZero() && !cn.armed.IsZero() &&
+		!deadline.Before(cn.armed) && deadline.Sub(cn.armed) <= deadline.Sub(req.Start)/16 {
+		return nil
+	}
+	cn.armed = deadline
+	c.arms++
+	return cn.nc.SetDeadline(deadline)
+}
+
+// fresh reports whether req may reuse cn without the idle check: plain
+// http (over https the check also reads what crypto/tls must see), an
+// idempotent method (a retry covers a close the check would have seen),
+// and cn's last response read less than freshIdle before req.Start.
+func (c *Client) fresh(cn *conn, req *Request) bool {
+	return cn.tc == nil && !c.checkAlways && !req.Start.IsZero() && req.Start.Sub(cn.lastDone) < freshIdle && idempotent(req.Method)
 }
 
 // appendRequest writes the request line and headers, then the body.

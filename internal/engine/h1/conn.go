@@ -2,9 +2,13 @@ package h1
 
 import (
 	"crypto/tls"
+	"errors"
 	"io"
 	"net"
+	"os"
+	"sync/atomic"
 	"syscall"
+	"time"
 )
 
 // conn is one kept-alive connection and its read buffer.
@@ -23,7 +27,15 @@ type conn struct {
 	used       int  // completed exchanges
 	closeAfter bool // the last response leaves the connection unusable
 	idle       idleCheck
-	raw        rawIO // over http: the socket's reads and writes
+	raw        rawIO        // over http: the socket's reads and writes
+	lastDone   time.Time    // when the last response was read (Response.Done)
+	armed      time.Time    // the socket's deadline, as Client.arm last set it
+	want       time.Time    // the exchange's deadline; armed may be earlier (see Client.arm)
+	aborted    *atomic.Bool // the client's: a deadline is never set after Abort
+	clk        Clock        // times the exchanges
+	primed     bool         // the next fill takes primedN, primedErr: a read sendRecv made
+	primedN    int
+	primedErr  error
 }
 
 // readBufSize is the read buffer's size, and the most a chunk-size line or a
@@ -34,6 +46,7 @@ const readBufSize = 4 << 10
 // an https connection, whose handshake is still to be made.
 func newConn(nc net.Conn, addr string, cfg *tls.Config) *conn {
 	cn := &conn{nc: nc, addr: addr}
+	cn.raw.useClock(&cn.clk)
 	if sc, ok := nc.(syscall.Conn); ok {
 		cn.idle.init(sc)
 		if cfg == nil {
@@ -123,10 +136,17 @@ func (cn *conn) fill(limit int) error {
 	}
 	var n int
 	var err error
-	if cn.raw.ok() {
-		n, err = cn.raw.read(cn.buf[cn.w:])
-	} else {
-		n, err = cn.nc.Read(cn.buf[cn.w:])
+	for {
+		if cn.primed {
+			n, err, cn.primed = cn.primedN, cn.primedErr, false
+		} else if cn.raw.ok() {
+			n, err = cn.raw.read(cn.buf[cn.w:])
+		} else {
+			n, err = cn.nc.Read(cn.buf[cn.w:])
+		}
+		if n > 0 || !cn.rearm(err) {
+			break
+		}
 	}
 	cn.reads++
 	cn.unread = cn.tc != nil && n == len(cn.buf)-cn.w
@@ -138,6 +158,73 @@ func (cn *conn) fill(limit int) error {
 		err = io.ErrNoProgress
 	}
 	return err
+}
+
+// send writes b and, over http with an empty buffer, reads the response's
+// first bytes with it (see rawIO.sendRecv): the read then waits for the
+// socket to be readable instead of first finding it empty. check asks for
+// the idle check first; stale says it found bytes or a close, and nothing
+// was sent. wrote is when the request was written; zero if it failed.
+func (cn *conn) send(b []byte, check bool) (n int, wrote time.Time, stale bool, err error) {
+	if !cn.raw.ok() || cn.r != cn.w {
+		if check && !cn.quiet() {
+			return 0, wrote, true, nil
+		}
+		if n, err = cn.write(b); err != nil {
+			return n, wrote, false, err
+		}
+		return n, cn.clk.Now(), false, nil
+	}
+	if cn.buf == nil {
+		cn.buf = make([]byte, readBufSize) // allocated at first use, so idle VUs stay small
+	}
+	n, wrote, m, stale, err := cn.raw.sendRecv(b, cn.buf[cn.w:], check)
+	if n == 0 && wrote.IsZero() && cn.rearm(err) {
+		n, wrote, m, stale, err = cn.raw.sendRecv(b, cn.buf[cn.w:], check)
+	}
+	switch {
+	case stale:
+		return 0, wrote, true, nil
+	case !wrote.IsZero():
+		cn.primed, cn.primedN, cn.primedErr = true, m, err // fill returns it, as if it had read it
+		return n, wrote, false, nil
+	case err != nil:
+		return n, wrote, false, err
+	}
+	if !cn.exact() {
+		return n, time.Time{}, false, ErrAborted
+	}
+	m, err = cn.write(b[n:]) // the socket took only part: the rest as write does, then fill reads
+	n += m
+	if err != nil {
+		return n, time.Time{}, false, err
+	}
+	return n, cn.clk.Now(), false, nil
+}
+
+// rearm reports whether err is the socket deadline that Client.arm kept,
+// earlier than the exchange's own, and if so sets the exchange's: the
+// caller then tries again. A request never ends before its deadline.
+func (cn *conn) rearm(err error) bool {
+	return err != nil && cn.armed.Before(cn.want) && errors.Is(err, os.ErrDeadlineExceeded) && cn.exact()
+}
+
+// exact sets the exchange's own deadline if the socket has an earlier one;
+// false after Abort, whose past deadline must stay. Abort sets its flag
+// before its deadline, so a flag still unset after ours means Abort's
+// deadline comes later.
+func (cn *conn) exact() bool {
+	if !cn.armed.Before(cn.want) {
+		return true
+	}
+	if cn.aborted.Load() {
+		return false
+	}
+	cn.armed = cn.want
+	if err := cn.nc.SetDeadline(cn.want); err != nil {
+		return false
+	}
+	return !cn.aborted.Load()
 }
 
 // write writes b, all of it unless it fails.

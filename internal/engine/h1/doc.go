@@ -41,7 +41,9 @@
 // response) close it at once; before reusing an idle connection, a
 // non-blocking MSG_PEEK looks for bytes or a close that arrived while it
 // was idle (net/http's Transport watches idle connections the same way)
-// and, if it finds any, the request goes out on a new connection.
+// and, if it finds any, the request goes out on a new connection. An
+// idempotent request sent within freshIdle of the connection's last
+// response skips that peek (see Client.Do).
 //
 // Deliberate differences from net/http, each to keep a fault from counting
 // as a success or to bound memory: a status code must be three digits from

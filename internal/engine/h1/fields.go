@@ -130,6 +130,22 @@ func equalFold(b []byte, s string) bool {
 	return true
 }
 
+// equalLower is equalFold for a name s of lowercase letters and '-', and
+// b of header bytes (no control character but tab): setting bit 0x20 then
+// lowers a letter and changes nothing else that could match, so one OR
+// and compare per byte do.
+func equalLower(b []byte, s string) bool {
+	if len(b) != len(s) {
+		return false
+	}
+	for i := range b {
+		if b[i]|0x20 != s[i] {
+			return false
+		}
+	}
+	return true
+}
+
 func lower(c byte) byte {
 	if 'A' <= c && c <= 'Z' {
 		return c + 'a' - 'A'
@@ -147,7 +163,7 @@ func hasToken(v []byte, token string) bool {
 		} else {
 			v = nil
 		}
-		if equalFold(trimBlank(item), token) {
+		if equalLower(trimBlank(item), token) {
 			return true
 		}
 	}

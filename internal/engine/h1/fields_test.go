@@ -23,3 +23,23 @@ func TestValidValueWordAtATime(t *testing.T) {
 		}
 	}
 }
+
+// TestEqualLowerAgreesWithEqualFold: for the names and tokens the parser
+// looks for, equalLower answers as equalFold for every byte a validated
+// header name or value may hold, in every position.
+func TestEqualLowerAgreesWithEqualFold(t *testing.T) {
+	for _, s := range []string{"content-length", "transfer-encoding", "connection", "set-cookie", "location", "chunked", "close", "keep-alive"} {
+		for i := range len(s) {
+			for c := range 256 {
+				if !validValueByte(byte(c)) && !validNameByte(byte(c)) {
+					continue
+				}
+				b := []byte(s)
+				b[i] = byte(c)
+				if got, want := equalLower(b, s), equalFold(b, s); got != want {
+					t.Fatalf("%q against %q: equalLower %v, equalFold %v", b, s, got, want)
+				}
+			}
+		}
+	}
+}

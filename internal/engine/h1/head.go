@@ -1,9 +1,6 @@
 package h1
 
-import (
-	"bytes"
-	"time"
-)
+import "bytes"
 
 // head is one response head: its status line and what its header fields
 // say about the body. The fields themselves are copied into Client.hdr.
@@ -85,7 +82,7 @@ func (c *Client) headLine(cn *conn, size int, resp *Response) ([]byte, error) {
 			return nil, unexpected(err)
 		}
 		if resp.FirstByte.IsZero() {
-			resp.FirstByte = time.Now()
+			resp.FirstByte = cn.clk.Now()
 			c.firstRead = cn.reads
 		}
 	}
@@ -96,23 +93,48 @@ func (c *Client) headLine(cn *conn, size int, resp *Response) ([]byte, error) {
 // token characters (or spaces, which textproto tolerates); the value is
 // trimmed of blanks.
 func (c *Client) openField(h *head, l []byte) error {
-	colon := bytes.IndexByte(l, ':')
-	if colon < 0 {
-		return malformed("header line without a colon: %s", quote(l))
+	colon := nameEnd(l)
+	if colon <= 0 { // no colon, or a name that is empty or not a token: say which
+		colon = bytes.IndexByte(l, ':')
+		if colon < 0 {
+			return malformed("header line without a colon: %s", quote(l))
+		}
+		if name := l[:colon]; !validName(name) {
+			return malformed("invalid header field name %s", quote(name))
+		}
 	}
 	name, value := l[:colon], l[colon+1:]
-	if !validName(name) {
-		return malformed("invalid header field name %s", quote(name))
-	}
 	if !validValue(value) {
 		return malformed("invalid byte in the value of header %s", quote(name))
 	}
 	h.open = len(c.hdr)
+	if len(value) >= 2 && value[0] == ' ' && !isBlank(value[1]) && !isBlank(value[len(value)-1]) {
+		c.hdr = append(c.hdr, l...) // already "Name: value" as it is kept: one copy
+		h.value = h.open + colon + 2
+		return nil
+	}
 	c.hdr = append(c.hdr, name...)
 	c.hdr = append(c.hdr, ": "...)
 	h.value = len(c.hdr)
 	c.hdr = append(c.hdr, trimBlank(value)...)
 	return nil
+}
+
+func isBlank(c byte) bool { return c == ' ' || c == '	' }
+
+// nameEnd returns the index of l's first colon if every byte before it is
+// a valid name byte, else -1: one pass over a name of a few bytes, where
+// finding the colon and then validating the name took two.
+func nameEnd(l []byte) int {
+	for i, ch := range l {
+		if ch == ':' {
+			return i
+		}
+		if !validNameByte(ch) {
+			return -1
+		}
+	}
+	return -1
 }
 
 // foldLine joins an obsolete folded line to the field before it with one
@@ -139,23 +161,23 @@ func (c *Client) closeField(h *head) error {
 	}
 	name, value := c.hdr[h.open:h.value-2], c.hdr[h.value:]
 	switch {
-	case equalFold(name, "content-length"):
+	case equalLower(name, "content-length"):
 		h.clCount++
 		if h.clCount == 1 {
 			h.cl = [2]int{h.value, len(c.hdr)}
 		} else if first := c.hdr[h.cl[0]:h.cl[1]]; !bytes.Equal(trimBlank(first), trimBlank(value)) {
 			return malformed("two different Content-Length values, %s and %s", quote(first), quote(value))
 		}
-	case equalFold(name, "transfer-encoding"):
+	case equalLower(name, "transfer-encoding"):
 		h.teCount++
 		h.te = [2]int{h.value, len(c.hdr)}
-		h.teChunked = equalFold(value, "chunked")
-	case equalFold(name, "connection"):
+		h.teChunked = equalLower(value, "chunked")
+	case equalLower(name, "connection"):
 		h.connClose = h.connClose || hasToken(value, "close")
 		h.connKeep = h.connKeep || hasToken(value, "keep-alive")
-	case equalFold(name, "set-cookie"):
+	case equalLower(name, "set-cookie"):
 		h.setCookie = true
-	case equalFold(name, "location"):
+	case equalLower(name, "location"):
 		h.location = true
 	}
 	c.hdr = append(c.hdr, crlf...)

@@ -8,6 +8,8 @@ import (
 	"net"
 	"os"
 	"syscall"
+	"time"
+	"unsafe"
 )
 
 // rawIO reads and writes a plain TCP connection's socket with raw system
@@ -27,7 +29,24 @@ type rawIO struct {
 	p     []byte
 	n     int
 	errno syscall.Errno
+	x     exchangeIO // sendRecv's state
 }
+
+// exchangeIO is the state of one sendRecv: the request to write, then the
+// read of the response's first bytes.
+type exchangeIO struct {
+	f       func(fd uintptr) bool // made once per connection, so a call allocates nothing
+	req     []byte                // what is still to write
+	sent    int
+	check   bool // look for bytes or a close that arrived while idle, before writing
+	stale   bool // the check found some
+	wrote   bool // the request went out whole: later calls read
+	wroteAt time.Time
+	clk     *Clock // the connection's
+}
+
+// useClock makes sendRecv time the write with k.
+func (r *rawIO) useClock(k *Clock) { r.x.clk = k }
 
 func (r *rawIO) init(nc net.Conn, sc syscall.Conn) {
 	rc, err := sc.SyscallConn()
@@ -61,6 +80,41 @@ func (r *rawIO) init(nc net.Conn, sc syscall.Conn) {
 		}
 		return true
 	}
+	r.x.f = func(fd uintptr) bool {
+		if r.x.wrote {
+			return r.readF(fd)
+		}
+		if r.x.check && !peekQuiet(fd) {
+			r.x.stale = true
+			return true
+		}
+		for len(r.x.req) > 0 {
+			n, e := sysWrite(fd, r.x.req)
+			if e == syscall.EINTR {
+				continue
+			}
+			if e != 0 {
+				r.errno = e // EAGAIN too: the caller writes the rest as write does
+				return true
+			}
+			r.x.sent += n
+			r.x.req = r.x.req[n:]
+		}
+		r.x.wrote, r.x.wroteAt = true, r.x.clk.Now()
+		// RawRead cleared the read readiness before this call and the response
+		// cannot come before its request, so its edge is not lost: wait for it
+		// now rather than read what cannot be there yet (one EAGAIN read less).
+		return false
+	}
+}
+
+// peekQuiet reports whether nothing arrived on an idle socket: a
+// non-blocking MSG_PEEK finds no byte, no close and no error. Raw: it never
+// blocks (see rawIO).
+func peekQuiet(fd uintptr) bool {
+	var b [1]byte
+	_, _, e := syscall.RawSyscall6(syscall.SYS_RECVFROM, fd, uintptr(unsafe.Pointer(&b[0])), 1, syscall.MSG_PEEK|syscall.MSG_DONTWAIT, 0, 0)
+	return e == syscall.EAGAIN
 }
 
 // ok reports whether the connection has a socket to use.
@@ -84,6 +138,41 @@ func (r *rawIO) read(p []byte) (int, error) {
 		return 0, io.EOF
 	}
 	return r.n, nil
+}
+
+// sendRecv writes req and reads the response's first bytes into p within
+// one RawConn.Read, so the read is tried only once the socket is readable.
+// With check it first looks, as the idle check does, for bytes or a close
+// that arrived while the connection was idle, and then writes nothing
+// (stale). sent is how much of req went out and wrote when the last of it
+// did; a write the socket could not take whole (wrote false, err nil)
+// leaves the rest, and the reading, to write and read.
+func (r *rawIO) sendRecv(req, p []byte, check bool) (sent int, wrote time.Time, n int, stale bool, err error) {
+	r.x.req, r.x.sent, r.x.check, r.x.stale, r.x.wrote = req, 0, check, false, false
+	r.p, r.n, r.errno = p, 0, 0
+	err = r.rc.Read(r.x.f)
+	r.p, r.x.req = nil, nil
+	sent, stale = r.x.sent, r.x.stale
+	if r.x.wrote {
+		wrote = r.x.wroteAt
+	}
+	switch {
+	case stale:
+		return sent, wrote, 0, true, nil
+	case !r.x.wrote && err == nil && r.errno == syscall.EAGAIN:
+		return sent, wrote, 0, false, nil // the socket's buffer is full: the rest by write
+	case !r.x.wrote && err == nil:
+		return sent, wrote, 0, false, r.opError("write", os.NewSyscallError("write", r.errno))
+	case !r.x.wrote:
+		return sent, wrote, 0, false, r.opError("write", err)
+	case err != nil:
+		return sent, wrote, 0, false, r.opError("read", err)
+	case r.errno != 0:
+		return sent, wrote, 0, false, r.opError("read", os.NewSyscallError("read", r.errno))
+	case r.n == 0:
+		return sent, wrote, 0, false, io.EOF
+	}
+	return sent, wrote, r.n, false, nil
 }
 
 // write writes all of p as net.Conn's Write does, with its error types.

@@ -22,8 +22,12 @@ type Request struct {
 	UserAgent []byte        // the User-Agent header's value; nil: "loadlens"
 	Timeout   time.Duration // for the whole exchange, connect included
 	// Deadline, when set, ends the exchange instead of Timeout: a caller
-	// that has just read the clock passes its deadline, sparing Do a read.
+	// that has just read the Clock passes its deadline, sparing Do a read.
 	Deadline time.Time
+	// Start, when set, is that Clock reading. A kept-alive connection whose
+	// last response was read less than freshIdle before it is reused for an
+	// idempotent request without the idle check (see Client.Do).
+	Start time.Time
 }
 
 // Response is what came back. Its slices are valid until the next Do.
