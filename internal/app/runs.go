@@ -72,21 +72,18 @@ func readRunInfo(dir, db string) RunInfo {
 	return info
 }
 
-// The RUN column shows each run directory under the results folder whole
-// when the table fits units.Columns with it, else shortened in the middle
-// so that the start (its time) and the end (name, suffix) both survive.
-// NAME, at most maxNameWidth, keeps its width as long as RUN can keep
-// minRunWidth (a name squeezed to "127…" told nothing), and gets what is
-// left after that.
+// The runs table: NAME shows at most maxNameWidth runes (the run
+// directory, always whole, is the handle); STARTED is to the second.
 const (
 	maxNameWidth = 16
-	minRunWidth  = 24
-	startedFmt   = "2006-01-02 15:04"
+	startedFmt   = "2006-01-02 15:04:05" // to the second: two runs in a minute stay apart
 	sep          = "  "
 )
 
-// WriteRuns prints runs as a table whose columns fit their values and,
-// for run directories of ordinary length, a 100-column terminal.
+// WriteRuns prints runs as a table whose columns fit their values. A run
+// directory is never cut: it is what `summary`, `report` and `compare`
+// take. When the directories are too long for one 100-column row, each
+// run takes two lines, its directory alone on the first.
 func WriteRuns(w io.Writer, runs []RunInfo) error {
 	dirW, nameW, durW, reqW, resW := len("RUN"), len("NAME"), len("DURATION"), len("REQUESTS"), len("RESULT")
 	results := make([]string, len(runs))
@@ -100,12 +97,16 @@ func WriteRuns(w io.Writer, runs []RunInfo) error {
 			resW = max(resW, utf8.RuneCountInString(results[i]))
 		}
 	}
-	rest := units.Columns - (len(startedFmt) + durW + reqW + resW + 5*len(sep))
-	runW := max(min(dirW, rest-nameW), minRunWidth, len("RUN")) // NAME keeps its width while RUN can keep minRunWidth
-	nameW = max(min(nameW, rest-runW), len("NAME"))
+	rest := nameW + len(startedFmt) + durW + reqW + resW + 4*len(sep)
+	twoLines := dirW+len(sep)+rest > units.Columns
 	var sb strings.Builder
 	row := func(run, name, started, dur, reqs, result string) {
-		fmt.Fprintf(&sb, "%s%s%s%s%-*s%s%*s%s%*s%s%s\n", pad(shortenMiddle(run, runW), runW), sep, pad(name, nameW), sep,
+		if twoLines {
+			fmt.Fprintf(&sb, "%s\n%s", run, runIndent)
+		} else {
+			fmt.Fprintf(&sb, "%s%s", pad(run, dirW), sep)
+		}
+		fmt.Fprintf(&sb, "%s%s%-*s%s%*s%s%*s%s%s\n", pad(name, nameW), sep,
 			len(startedFmt), started, sep, durW, dur, sep, reqW, reqs, sep, result)
 	}
 	row("RUN", "NAME", "STARTED", "DURATION", "REQUESTS", "RESULT")
@@ -116,6 +117,9 @@ func WriteRuns(w io.Writer, runs []RunInfo) error {
 	_, err := io.WriteString(w, sb.String())
 	return err
 }
+
+// runIndent starts a run's second line when its directory takes the first.
+const runIndent = "  "
 
 // runResult is a run's RESULT: "passed" or "failed" only when thresholds
 // were evaluated; a run without any says so, as its exit code 0 does not
@@ -138,20 +142,6 @@ func runResult(r *RunInfo) string {
 		return "passed"
 	}
 	return r.Status
-}
-
-// shortenMiddle fits s to width runes by cutting its middle with "…",
-// keeping a run directory's time stamp (its first 16 runes) when it can.
-func shortenMiddle(s string, width int) string {
-	r := []rune(s)
-	if len(r) <= width {
-		return s
-	}
-	head := (width - 1) / 2
-	if width-1 >= 24 {
-		head = 16
-	}
-	return string(r[:head]) + "…" + string(r[len(r)-(width-1-head):])
 }
 
 // pad fits s to width runes: cut with "…" when longer, padded with spaces

@@ -35,21 +35,38 @@ func TestWriteRunsAlignsColumns(t *testing.T) {
 				t.Fatal(err)
 			}
 			lines := strings.Split(strings.TrimSuffix(sb.String(), "\n"), "\n")
-			if len(lines) != len(tt.runs)+1 {
-				t.Fatalf("%d lines, want %d:\n%s", len(lines), len(tt.runs)+1, sb.String())
+			// One line a run, or, when a directory is too long for that, two:
+			// the directory whole, then the figures.
+			figures := lines
+			if lines[0] == "RUN" {
+				figures = nil
+				for i := 1; i < len(lines); i += 2 {
+					figures = append(figures, lines[i])
+				}
+				for i, r := range tt.runs {
+					if got, want := lines[2+2*i], strings.TrimPrefix(r.Dir, "results/"); got != want {
+						t.Errorf("run %d reads %q, want its whole directory %q", i, got, want)
+					}
+				}
+			}
+			if len(figures) != len(tt.runs)+1 || len(lines) != len(figures) && len(lines) != 2*len(figures) {
+				t.Fatalf("%d lines for %d runs:\n%s", len(lines), len(tt.runs), sb.String())
 			}
 			// Every column starts at the same rune offset on every line.
 			col := func(line, header string) int { return utf8.RuneCountInString(line[:strings.Index(line, header)]) }
-			started := col(lines[0], "STARTED")
-			for _, l := range lines[1:] {
+			started := col(figures[0], "STARTED")
+			for _, l := range figures[1:] {
 				if got := col(l, "2026-11-24"); got != started {
 					t.Errorf("STARTED at column %d, want %d:\n%s", got, started, sb.String())
 				}
+			}
+			for _, l := range lines {
 				if w := utf8.RuneCountInString(l); w > 100 {
 					t.Errorf("line is %d columns, more than a 100-column terminal:\n%s", w, l)
 				}
 			}
-			if tt.cut != "" && (strings.Contains(sb.String(), tt.cut) || !strings.Contains(sb.String(), "…")) {
+			names := strings.Join(figures, "\n")
+			if tt.cut != "" && (strings.Contains(names, tt.cut) || !strings.Contains(names, "…")) {
 				t.Errorf("the long value is not cut with …:\n%s", sb.String())
 			}
 		})
@@ -79,39 +96,41 @@ func TestWriteRunsKeepsRunsApart(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSuffix(sb.String(), "\n"), "\n")
+	if len(lines) != 2*(len(runs)+1) {
+		t.Fatalf("%d lines for %d runs: want two a run (the directory alone on the first):\n%s", len(lines), len(runs), sb.String())
+	}
 	seen := map[string]bool{}
 	wantResult := []string{"no thresholds", "passed", "failed", "run failed", "no thresholds"}
-	for i, l := range lines[1:] {
-		if w := utf8.RuneCountInString(l); w > 100 {
-			t.Errorf("line is %d columns:\n%s", w, l)
+	for i := range runs {
+		dir, rest := lines[2+2*i], lines[3+2*i]
+		for _, l := range []string{dir, rest} {
+			if w := utf8.RuneCountInString(l); w > 100 {
+				t.Errorf("line is %d columns:\n%s", w, l)
+			}
 		}
-		if strings.Contains(l, "results/") {
-			t.Errorf("the run is not shown under the results folder: %s", l)
+		if want := strings.TrimPrefix(runs[i].Dir, "results/"); dir != want {
+			t.Errorf("run %d reads %q, want its whole directory %q (what summary and compare take)", i, dir, want)
 		}
-		f := strings.Fields(l)
-		if seen[f[0]] {
-			t.Errorf("two runs read %q:\n%s", f[0], sb.String())
+		if seen[dir] {
+			t.Errorf("two runs read %q:\n%s", dir, sb.String())
 		}
-		seen[f[0]] = true
-		if !strings.HasPrefix(f[0], "20261124-052817-") || !strings.Contains(f[0], "…") {
-			t.Errorf("run %d reads %q: want its time stamp, then … for the middle", i, f[0])
+		seen[dir] = true
+		if !strings.HasPrefix(rest, runIndent) || !strings.Contains(rest, "2026-11-24 05:28:17") {
+			t.Errorf("run %d's figures: %q; want them indented, started to the second", i, rest)
 		}
-		if !strings.HasSuffix(l, "  "+wantResult[i]) {
-			t.Errorf("run %d: want RESULT %q: %s", i, wantResult[i], l)
+		if !strings.HasSuffix(rest, "  "+wantResult[i]) {
+			t.Errorf("run %d: want RESULT %q: %s", i, wantResult[i], rest)
 		}
 	}
-	if !strings.HasSuffix(strings.Fields(lines[2])[0], "products-1") {
-		t.Errorf("the end of the directory is lost: %s", lines[2])
-	}
-	// A directory too long for the table leaves NAME its width, not "127…".
+	// A long name is cut after maxNameWidth runes: the directory is the handle.
 	runs[0].Dir = "results/20261124-082718-127.0.0.1-40919-api-v1-organisations-12345-projects-a38b00c6"
 	runs[0].Name = "127.0.0.1-40919-api-v1-organisations-12345-projects"
 	sb.Reset()
 	if err := WriteRuns(&sb, runs[:1]); err != nil {
 		t.Fatal(err)
 	}
-	row := strings.Split(sb.String(), "\n")[1]
-	if !strings.Contains(row, "127.0.0.1-40919…") || !strings.HasPrefix(row, "20261124-082718-") || utf8.RuneCountInString(row) > 100 {
-		t.Errorf("a long run's row: %q; want its time stamp, and its name's first 15 runes in NAME", row)
+	out := strings.Split(sb.String(), "\n")
+	if out[2] != "20261124-082718-127.0.0.1-40919-api-v1-organisations-12345-projects-a38b00c6" || !strings.Contains(out[3], "127.0.0.1-40919…") {
+		t.Errorf("a long run: %q; want its whole directory, then its name's first 15 runes", sb.String())
 	}
 }
