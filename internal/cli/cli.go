@@ -44,7 +44,7 @@ func commands() []command {
 		{"agent", agentUsage, "serve distributed runs: run the segment of a test a coordinator gives (needs its token)", agentCmd},
 		{"mock", mockUsage, "serve a mock of the external systems a service calls (latency, errors, metrics)", mockCmd},
 		{"k8s", k8sUsage, "run a test over agent pods on Kubernetes, or print their objects", k8sCmd},
-		{"demo", "demo [--serve] [--addr ADDR]", "run a short test against the built-in demo shop (or only serve it)", demoCmd},
+		{"demo", "demo [--quick] [--traces] [--serve] [--addr ADDR]", "run a short test against the built-in demo shop (or only serve it)", demoCmd},
 		{"version", "version", "print the version", versionCmd},
 	}
 }
@@ -87,9 +87,23 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return code
 		}
 	}
-	fmt.Fprintf(stderr, "loadlens: unknown command %q\n\n", args[0])
+	fmt.Fprintf(stderr, "loadlens: unknown command %q%s\n\n", args[0], commandHint(args[0]))
 	usage(stderr)
 	return app.ExitBadInput
+}
+
+// commandHint points a command another tool, or the docs' own words, would
+// call by another name at loadlens's.
+func commandHint(name string) string {
+	switch name {
+	case "plan", "calc", "size":
+		return `: planning from business numbers is "loadlens estimate" (estimate -h)`
+	case "list", "ls", "history":
+		return `: past runs are listed by "loadlens runs"`
+	case "diff":
+		return `: runs are compared by "loadlens compare"`
+	}
+	return ""
 }
 
 func usage(w io.Writer) {

@@ -72,3 +72,27 @@ func TestHelpListsEveryCommand(t *testing.T) {
 		}
 	}
 }
+
+func TestUnknownCommandsPointToTheirName(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string // in the error's first line; "" for no hint
+	}{
+		{[]string{"plan", "--dau", "1000"}, `"loadlens estimate"`},
+		{[]string{"ls"}, `"loadlens runs"`},
+		{[]string{"diff", "a", "b"}, `"loadlens compare"`},
+		{[]string{"frobnicate"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.args[0], func(t *testing.T) {
+			code, _, stderr := main(tt.args...)
+			first, _, _ := strings.Cut(stderr, "\n")
+			if code != 2 || !strings.HasPrefix(first, `loadlens: unknown command "`+tt.args[0]+`"`) {
+				t.Fatalf("exit %d, first line %q", code, first)
+			}
+			if tt.want != "" && !strings.Contains(first, tt.want) || tt.want == "" && first != `loadlens: unknown command "`+tt.args[0]+`"` {
+				t.Fatalf("first line %q, want the hint %q", first, tt.want)
+			}
+		})
+	}
+}

@@ -14,7 +14,7 @@ func demoCmd(ctx context.Context, e *env, args []string) int {
 	if len(args) > 0 && args[0] == "seed" {
 		return demoSeedCmd(ctx, e, args[1:])
 	}
-	fs := newFlagSet(e, "demo", "demo [--serve] [--addr ADDR]")
+	fs := newFlagSet(e, "demo", "demo [--quick] [--traces] [--serve] [--addr ADDR]")
 	serve := fs.Bool("serve", false, "only start the demo shop, for your own tests")
 	quick := fs.Bool("quick", false, "one 10-second run against the improved shop instead of the naive-then-improved session")
 	inProcess := fs.Bool("in-process", false, "serve the shop from this process instead of its own (the generator's CPU figures then include the shop)")
