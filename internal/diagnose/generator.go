@@ -344,6 +344,7 @@ func (c *context) hostBusyFinding(from, to int, late lateSignal) (Finding, bool)
 	b.f.Remedies = []string{
 		"do not use these figures: the generator could not keep its schedule on a busy host",
 		"run loadlens where nothing else competes for the CPU (stop other jobs, or a machine of its own)",
+		"a target on the same host (127.0.0.1, a local container) is one of those processes: give it and loadlens cores of their own (taskset -c) or separate machines",
 		"on a cloud VM with steal, use a larger or dedicated instance",
 	}
 	return b.done(from, to), true
