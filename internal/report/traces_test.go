@@ -5,9 +5,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/spans"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // tracesInput is a run of two endpoints whose first has a trace breakdown.
@@ -118,5 +120,30 @@ func TestNoTracesNoSection(t *testing.T) {
 	WriteText(&text, in)
 	if strings.Contains(html.String(), `id="traces"`) || strings.Contains(text.String(), "TRACES") {
 		t.Error("a run without traces shows a traces section")
+	}
+}
+
+func TestWhereTheTimeWentFitsTheTerminal(t *testing.T) {
+	in := tracesInput(t, "")
+	long := "SELECT demo_products_with_a_rather_long_table_name_from_an_orm"
+	var joined []spans.Trace
+	for i := range 40 {
+		d := time.Duration(10+i) * time.Millisecond
+		joined = append(joined, spans.Trace{Request: spans.Request{Trace: sample.TraceID{byte(i), 15: 3}, Sec: i / 10, Duration: d}, Server: d,
+			Parts: []spans.Part{{Kind: spans.PartDB, Name: long, Span: long, Time: d / 3}, {Kind: spans.PartCache, Name: "GET", Span: "GET product:<id>", Time: d / 3},
+				{Kind: spans.PartService, Time: d / 6}}})
+	}
+	in.Traces.Breakdowns = spans.Summarize(joined, []spans.Statement{{Kind: spans.PartDB, Name: long, Span: long + "_and_more", Calls: 40, Total: time.Second, Max: 49 * time.Millisecond}})
+	var text strings.Builder
+	if err := WriteText(&text, in); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "WHERE THE TIME WENT") {
+		t.Fatalf("no breakdown:\n%s", text.String())
+	}
+	for _, l := range strings.Split(text.String(), "\n") {
+		if n := utf8.RuneCountInString(l); n > units.Columns {
+			t.Errorf("a %d-column line: %s", n, l)
+		}
 	}
 }

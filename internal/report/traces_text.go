@@ -50,14 +50,14 @@ func writeTraces(sb *strings.Builder, in *Input) {
 			units.Count(int64(st.Sampled-st.Unjoined)), units.Count(int64(st.Sampled)))
 		for _, b := range t.Breakdowns {
 			fmt.Fprintf(sb, "  %s\n", endpointLabel(in.Run, int(b.Endpoint)))
-			fmt.Fprintf(sb, "    median  %s\n", groupLine(&b.Median, 4))
-			fmt.Fprintf(sb, "    ≥ p95   %s\n", groupLine(&b.Tail, 4))
+			sb.WriteString(units.Wrap(groupLine(&b.Median, 4), units.Columns, "    median  ", "            "))
+			sb.WriteString(units.Wrap(groupLine(&b.Tail, 4), units.Columns, "    ≥ p95   ", "            "))
 			for i, s := range b.Statements {
 				if i == 3 {
 					break
 				}
-				fmt.Fprintf(sb, "    %s %s: %s, %s in all, at most %s\n", s.Kind, units.Escape(s.Span), units.CountOf(int64(s.Calls), "call", "calls"),
-					units.Duration(s.Total), units.Duration(s.Max))
+				sb.WriteString(units.Wrap(fmt.Sprintf("%s %s: %s, %s in all, at most %s", s.Kind, units.Escape(s.Span), units.CountOf(int64(s.Calls), "call", "calls"),
+					units.Duration(s.Total), units.Duration(s.Max)), units.Columns, "    ", "      "))
 			}
 		}
 		sb.WriteString("\n")
