@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 )
 
 // listFlag is a repeatable string flag (-H 'K: V' -H ...).
@@ -37,7 +38,7 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 		fs.Usage()
 		return nil, err
 	case err != nil:
-		fmt.Fprintf(fs.Output(), "loadlens %s: %v (see `loadlens %s -h`)\n", fs.Name(), err, fs.Name())
+		fmt.Fprintf(fs.Output(), "loadlens %s: %s (see `loadlens %s -h`)\n", fs.Name(), durationHint(fs, err), fs.Name())
 		return nil, err
 	}
 	return positional, nil
@@ -92,4 +93,24 @@ func setFlags(fs *flag.FlagSet) map[string]bool {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	return set
+}
+
+// durationHint rewrites the flag package's "parse error" for a duration
+// flag given a bare number (--duration 5) into what is missing: a unit.
+func durationHint(fs *flag.FlagSet, err error) string {
+	msg := err.Error()
+	_, rest, ok := strings.Cut(msg, " for flag -")
+	if !ok || !strings.HasSuffix(msg, ": parse error") {
+		return msg
+	}
+	f := fs.Lookup(strings.TrimSuffix(rest, ": parse error"))
+	if f == nil {
+		return msg
+	}
+	if g, ok := f.Value.(flag.Getter); !ok {
+		return msg
+	} else if _, isDuration := g.Get().(time.Duration); !isDuration {
+		return msg
+	}
+	return strings.TrimSuffix(msg, "parse error") + "a duration needs a unit, like 5s, 500ms or 2m"
 }

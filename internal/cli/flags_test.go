@@ -75,3 +75,22 @@ func TestParseArgsHelp(t *testing.T) {
 		}
 	}
 }
+
+func TestABareDurationAsksForAUnit(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "http://127.0.0.1:1/", "--duration", "5"}, `invalid value "5" for flag -duration: a duration needs a unit, like 5s, 500ms or 2m`},
+		{[]string{"run", "http://127.0.0.1:1/", "--timeout=30"}, `invalid value "30" for flag -timeout: a duration needs a unit`},
+		{[]string{"run", "http://127.0.0.1:1/", "--vus", "x"}, `invalid value "x" for flag -vus: parse error`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.args[2], func(t *testing.T) {
+			code, _, stderr := main(tt.args...)
+			if code != 2 || !strings.Contains(stderr, tt.want) {
+				t.Fatalf("exit %d, stderr %q; want 2 and %q", code, stderr, tt.want)
+			}
+		})
+	}
+}
