@@ -86,7 +86,7 @@ func transportError(err error, timeout time.Duration) error {
 // parse parses Prometheus text exposition.
 func parse(body []byte) (map[string]*dto.MetricFamily, error) {
 	p := expfmt.NewTextParser(model.UTF8Validation)
-	fams, err := p.TextToMetricFamilies(bytes.NewReader(body))
+	fams, err := p.TextToMetricFamilies(&yieldingReader{r: bytes.NewReader(body), pause: yieldPause})
 	if err != nil {
 		return nil, &scrapeError{KindParse, fmt.Sprintf("not Prometheus text exposition: %v", err)}
 	}
