@@ -19,42 +19,16 @@ import (
 func partialBody(t *testing.T, end string) (string, int) {
 	t.Helper()
 	answer := "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n" + strings.Repeat("x", 10)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	t.Cleanup(func() { close(done); ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				c.SetDeadline(time.Now().Add(20 * time.Second))
-				r := bufio.NewReader(c)
-				for {
-					l, err := r.ReadString('\n')
-					if err != nil {
-						return
-					}
-					if l == "\r\n" {
-						break
-					}
-				}
-				c.Write([]byte(answer))
-				switch end {
-				case "hang":
-					r.ReadByte() // until the client closes, or the deadline
-				case "reset":
-					c.(*net.TCPConn).SetLinger(0) // the close sends a reset
-				}
-			}()
+	url := headServer(t, 20*time.Second, func(c net.Conn, r *bufio.Reader) {
+		c.Write([]byte(answer))
+		switch end {
+		case "hang":
+			r.ReadByte() // until the client closes, or the deadline
+		case "reset":
+			c.(*net.TCPConn).SetLinger(0) // the close sends a reset
 		}
-	}()
-	return "http://" + ln.Addr().String() + "/", len(answer)
+	})
+	return url, len(answer)
 }
 
 // TestBodyFailuresSayTheHeadArrived: a request that fails after the

@@ -16,35 +16,9 @@ import (
 // fields, without the blank line) and body, then closes the connection.
 func rawServer(t *testing.T, head, body string) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				c.SetDeadline(time.Now().Add(10 * time.Second))
-				r := bufio.NewReader(c)
-				for {
-					l, err := r.ReadString('\n')
-					if err != nil {
-						return
-					}
-					if l == "\r\n" {
-						break
-					}
-				}
-				c.Write([]byte(head + "\r\nConnection: close\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body))
-			}()
-		}
-	}()
-	return "http://" + ln.Addr().String() + "/"
+	return headServer(t, 10*time.Second, func(c net.Conn, _ *bufio.Reader) {
+		c.Write([]byte(head + "\r\nConnection: close\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body))
+	})
 }
 
 // TestStatusesOutsideHTTPAreMalformed: a status HTTP does not define (600,
