@@ -92,3 +92,40 @@ func TestReportOfALongRun(t *testing.T) {
 		t.Errorf("console errors:\n%s", strings.Join(errs, "\n"))
 	}
 }
+
+// readLongRun reads back the run writeLongRun wrote in dir, with the series
+// stored beside it.
+func readLongRun(t *testing.T, dir string) (*metrics.Run, series.Set) {
+	t.Helper()
+	rd, err := store.Open(filepath.Join(dir, "run.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	run, err := rd.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := rd.Series()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run, stored
+}
+
+// writeReportPage writes in as report.html in dir and returns its path.
+func writeReportPage(t *testing.T, dir string, in *report.Input) string {
+	t.Helper()
+	page := filepath.Join(dir, "report.html")
+	f, err := os.Create(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := report.WriteHTML(f, in); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return page
+}

@@ -15,7 +15,6 @@ import (
 	"github.com/loadlens/loadlens/internal/diagnose"
 	"github.com/loadlens/loadlens/internal/report"
 	"github.com/loadlens/loadlens/internal/series"
-	"github.com/loadlens/loadlens/internal/store"
 )
 
 // observedTarget answers /ok for the load and /metrics in Prometheus text
@@ -223,19 +222,7 @@ func TestLongObservedReportInABrowser(t *testing.T) {
 	b := startBrowser(t)
 	dir := t.TempDir()
 	writeLongRun(t, dir, 600, 20)
-	rd, err := store.Open(filepath.Join(dir, "run.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	run, err := rd.Run()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stored, err := rd.Series()
-	rd.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	run, stored := readLongRun(t, dir)
 	start := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	in := &report.Input{Name: "long-observed", Status: "completed", Version: "test", Start: start, End: start.Add(10 * time.Minute),
 		Run: run, Host: "box", CPUs: 8, Series: longObserved(600, 50), GeneratorCPU: report.GeneratorCPUBySecond(stored),
@@ -243,17 +230,7 @@ func TestLongObservedReportInABrowser(t *testing.T) {
 			{Kind: diagnose.KindPoolExhaustion, Severity: diagnose.Critical, From: 120, To: 300, Parts: diagnose.Words("DB pool exhausted: 10 of 10 connections in use (hikaricp, target=app-0) from 2:00")},
 			{Kind: diagnose.KindLatencyDrift, Severity: diagnose.Warning, From: 400, To: 599, Parts: diagnose.Words("Latency drifts up at constant load")},
 		}}
-	page := filepath.Join(dir, "report.html")
-	f, err := os.Create(page)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := report.WriteHTML(f, in); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
+	page := writeReportPage(t, dir, in)
 	st, err := os.Stat(page)
 	if err != nil {
 		t.Fatal(err)

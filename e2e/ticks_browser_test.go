@@ -2,8 +2,6 @@ package e2e
 
 import (
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -11,7 +9,6 @@ import (
 
 	"github.com/loadlens/loadlens/internal/report"
 	"github.com/loadlens/loadlens/internal/series"
-	"github.com/loadlens/loadlens/internal/store"
 )
 
 // TestSmallValuesHaveUniqueTicks draws report.html with series of small
@@ -23,15 +20,7 @@ func TestSmallValuesHaveUniqueTicks(t *testing.T) {
 	b := startBrowser(t)
 	dir := t.TempDir()
 	writeLongRun(t, dir, 40, 1)
-	rd, err := store.Open(filepath.Join(dir, "run.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	run, err := rd.Run()
-	rd.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	run, _ := readLongRun(t, dir)
 	wave := func(name string, lo, hi float64) *series.Series {
 		s := &series.Series{Name: name, Kind: series.Gauge, Labels: []series.Label{{Name: "role", Value: "app"}, {Name: "target", Value: "app"}}}
 		for sec := range 40 {
@@ -46,17 +35,7 @@ func TestSmallValuesHaveUniqueTicks(t *testing.T) {
 			wave("app_queue_load", 0.02, 0.065),                      // a metric of its own chart: plain numbers
 			wave("app_wait_seconds", 0.0002, 0.00065),                // seconds, drawn as milliseconds
 		}}
-	page := filepath.Join(dir, "report.html")
-	f, err := os.Create(page)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := report.WriteHTML(f, in); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
+	page := writeReportPage(t, dir, in)
 	b.openReport(page, 20*time.Second)
 	b.screenshot("report-small-ticks.png")
 	for _, c := range []struct {
