@@ -296,12 +296,9 @@ scenarios:
 	}
 }
 
-// TestCompareFallsBackToTheDataWhenTheTestDoesNotParse: a run whose test
-// no longer parses (here: a data file that is gone) is still compared,
-// over the steady part of its data, and says why.
-func TestCompareFallsBackToTheDataWhenTheTestDoesNotParse(t *testing.T) {
-	dir := t.TempDir()
-	const good = `base_url: http://127.0.0.1:1
+// steadyTest holds 50 iterations a second for 40 s against a dead port:
+// the test of the runs whose run.db the compare tests write themselves.
+const steadyTest = `base_url: http://127.0.0.1:1
 scenarios:
   s:
     model: arrival-rate
@@ -310,6 +307,13 @@ scenarios:
     flow:
       - get: /
 `
+
+// TestCompareFallsBackToTheDataWhenTheTestDoesNotParse: a run whose test
+// no longer parses (here: a data file that is gone) is still compared,
+// over the steady part of its data, and says why.
+func TestCompareFallsBackToTheDataWhenTheTestDoesNotParse(t *testing.T) {
+	dir := t.TempDir()
+	good := steadyTest
 	at := func(int) second { return second{reqs: 50} }
 	broken := strings.Replace(good, "flow:", "data: {file: gone.csv}\n    flow:", 1)
 	a := writeRunDB(t, dir, "a", good, "", 41, 20, at)
@@ -351,15 +355,7 @@ func TestCompareReadsLittlesLaw(t *testing.T) {
 // warning that says so; a completed one gets none.
 func TestCompareWarnsOfAnUnfinishedRun(t *testing.T) {
 	dir := t.TempDir()
-	const src = `base_url: http://127.0.0.1:1
-scenarios:
-  s:
-    model: arrival-rate
-    rate: 50
-    duration: 40s
-    flow:
-      - get: /
-`
+	src := steadyTest
 	at := func(int) second { return second{reqs: 50} }
 	done := writeRunDB(t, dir, "done", src, "", 41, 20, at)
 	for _, tc := range []struct {
