@@ -110,18 +110,7 @@ func TestRules(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			fs := Diagnose(tc.in(t))
-			f, found := findKind(fs, tc.kind)
-			if tc.want == nil {
-				if found {
-					t.Fatalf("unexpected %s finding: %s", tc.kind, title(f))
-				}
-				return
-			}
-			if !found {
-				t.Fatalf("no %s finding; got %s", tc.kind, titles(fs))
-			}
-			checkFinding(t, f, tc.want)
+			expectKind(t, Diagnose(tc.in(t)), tc.kind, tc.want)
 		})
 	}
 }
@@ -152,6 +141,25 @@ func checkFinding(t *testing.T, f Finding, w *expect) {
 			t.Errorf("figure %q of %s over %d–%d is %v", g.What, g.Source, g.From, g.To, g.Value)
 		}
 	}
+}
+
+// expectKind holds fs to want for kind: no such finding when want is nil,
+// else one that checkFinding passes. It reports whether one was found, so
+// that a case checks the rest only then.
+func expectKind(t *testing.T, fs []Finding, kind string, want *expect) (Finding, bool) {
+	t.Helper()
+	f, found := findKind(fs, kind)
+	if want == nil {
+		if found {
+			t.Fatalf("unexpected %s finding: %s", kind, title(f))
+		}
+		return f, false
+	}
+	if !found {
+		t.Fatalf("no %s finding; got %s", kind, titles(fs))
+	}
+	checkFinding(t, f, want)
+	return f, true
 }
 
 func findKind(fs []Finding, kind string) (Finding, bool) {

@@ -58,17 +58,9 @@ func TestStarvedGeneratorIsNamed(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			fs := Diagnose(tc.in(t))
-			f, found := findKind(fs, tc.kind)
-			if tc.want == nil {
-				if found {
-					t.Fatalf("unexpected %s finding: %s", tc.kind, title(f))
-				}
+			if _, found := expectKind(t, fs, tc.kind, tc.want); !found {
 				return
 			}
-			if !found {
-				t.Fatalf("no %s finding; got %s", tc.kind, titles(fs))
-			}
-			checkFinding(t, f, tc.want)
 			for _, g := range fs {
 				for _, bad := range tc.never {
 					if strings.Contains(title(g), bad) {

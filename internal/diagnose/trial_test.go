@@ -54,17 +54,9 @@ func TestTrialDefectsStayFixed(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			in := tc.in(t)
 			fs := Diagnose(in)
-			f, found := findKind(fs, tc.kind)
-			if tc.want == nil {
-				if found {
-					t.Fatalf("unexpected %s finding: %s", tc.kind, title(f))
-				}
+			if _, found := expectKind(t, fs, tc.kind, tc.want); !found {
 				return
 			}
-			if !found {
-				t.Fatalf("no %s finding; got %s", tc.kind, titles(fs))
-			}
-			checkFinding(t, f, tc.want)
 			if v := Healthy(in, fs); v != nil && tc.want.severity >= Warning {
 				t.Errorf("a run with a %s finding is called healthy: %s", tc.kind, Join(v.Parts, v.Figures, rawValue))
 			}
