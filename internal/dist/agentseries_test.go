@@ -12,7 +12,7 @@ import (
 )
 
 func TestAgentSeriesPerAgentAndSecond(t *testing.T) {
-	layout := sample.Layout{Endpoints: []sample.EndpointInfo{{Name: "GET /"}}, Scenarios: []sample.ScenarioInfo{{Name: "s"}}}
+	layout := oneGETLayout()
 	g := fakeGenerator(layout, 1, 4)
 	g.agents[0].addr, g.agents[1].addr = "10.0.0.7:6565", "10.0.0.8:6565"
 	snap := func(sec int, reqs, fails, iters, dropped int64, lag time.Duration) *metrics.Snapshot {

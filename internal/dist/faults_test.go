@@ -11,7 +11,6 @@ import (
 
 	"github.com/loadlens/loadlens/internal/app"
 	"github.com/loadlens/loadlens/internal/metrics"
-	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/sample"
 )
 
@@ -61,15 +60,7 @@ scenarios:
     flow:
       - get: /x
 `, srv.URL), nil)
-	p, err := plan.ParseFile(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
+	p, ln := parseAndListen(t, path)
 	release := make(chan struct{}) // closed once the coordinator has given up on second 1
 	go fakeServe(t, ln, p.Layout, release)
 	cfg := Config{TestFile: path, Agents: []string{ln.Addr().String()}, Token: token, SecondWait: 200 * time.Millisecond}

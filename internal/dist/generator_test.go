@@ -23,7 +23,7 @@ func fakeGenerator(layout sample.Layout, cores ...int) *generator {
 }
 
 func TestBusiestAgentIsTheGeneratorsFigure(t *testing.T) {
-	layout := sample.Layout{Endpoints: []sample.EndpointInfo{{Name: "GET /"}}, Scenarios: []sample.ScenarioInfo{{Name: "s"}}}
+	layout := oneGETLayout()
 	g := fakeGenerator(layout, 2, 4, 8)
 	// Agent 1 uses 1 of 2 cores (50%), agent 2 1.5 of 4 (37.5%), agent 3 3.9 of 8 (48.75%), agent 1 the busiest.
 	for i, cpu := range []float64{1, 1.5, 3.9} {

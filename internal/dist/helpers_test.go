@@ -14,6 +14,8 @@ import (
 
 	"github.com/loadlens/loadlens/internal/app"
 	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/plan"
+	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/store"
 	"github.com/loadlens/loadlens/internal/testkit"
 )
@@ -202,4 +204,25 @@ func eventually(t *testing.T, bound time.Duration, what string, cond func() bool
 		}
 		time.Sleep(20 * time.Millisecond) // polling a condition with a bounded deadline
 	}
+}
+
+// parseAndListen parses the test at path and listens on a free loopback
+// port, as a fake agent would; the listener closes with the test.
+func parseAndListen(t *testing.T, path string) (*plan.Plan, net.Listener) {
+	t.Helper()
+	p, err := plan.ParseFile(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	return p, ln
+}
+
+// oneGETLayout is the layout of a test of one scenario "s" sending GET /.
+func oneGETLayout() sample.Layout {
+	return sample.Layout{Endpoints: []sample.EndpointInfo{{Name: "GET /"}}, Scenarios: []sample.ScenarioInfo{{Name: "s"}}}
 }

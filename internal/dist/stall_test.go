@@ -3,15 +3,12 @@ package dist
 import (
 	"fmt"
 	"math"
-	"net"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/loadlens/loadlens/internal/diagnose"
 	"github.com/loadlens/loadlens/internal/metrics"
-	"github.com/loadlens/loadlens/internal/plan"
-	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/store"
 )
 
@@ -20,7 +17,7 @@ import (
 // every agent that said has its own point; an agent that did not say has
 // none, and a second no agent said has no figure.
 func TestStallIsTheLongestWaitingAgents(t *testing.T) {
-	layout := sample.Layout{Endpoints: []sample.EndpointInfo{{Name: "GET /"}}, Scenarios: []sample.ScenarioInfo{{Name: "s"}}}
+	layout := oneGETLayout()
 	g := fakeGenerator(layout, 1, 1, 1)
 	nan := math.NaN()
 	for i, st := range []stall{{0.002, 0.1}, {0.009, 0.3}, {nan, nan}} {
@@ -55,7 +52,7 @@ func TestStallIsTheLongestWaitingAgents(t *testing.T) {
 // cut short and busy with the agent's own ending, counts for what it
 // lasted and not as a whole second (it made the mean 17 times too high).
 func TestAgentCPUIsWeighedByTheTimeMeasured(t *testing.T) {
-	layout := sample.Layout{Endpoints: []sample.EndpointInfo{{Name: "GET /"}}, Scenarios: []sample.ScenarioInfo{{Name: "s"}}}
+	layout := oneGETLayout()
 	g := fakeGenerator(layout, 2)
 	a := g.agents[0]
 	heads := []secondHead{{sec: 0, cpu: 0.01, cpuWall: 1}, {sec: 1, cpu: 0.01, cpuWall: 1}, {sec: 2, cpu: 0.01, cpuWall: 1}, {sec: 3, cpu: 0.6, cpuWall: 0.02}}
@@ -79,15 +76,7 @@ func TestAgentCPUIsWeighedByTheTimeMeasured(t *testing.T) {
 func TestDistributedRunRecordsTheAgentsStall(t *testing.T) {
 	srv, _ := countingServer(t, nil)
 	path := writeTest(t, fmt.Sprintf("name: stall\nbase_url: %s\nscenarios:\n  s:\n    vus: 1\n    duration: 3s\n    flow:\n      - get: /x\n", srv.URL), nil)
-	p, err := plan.ParseFile(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
+	p, ln := parseAndListen(t, path)
 	sent := []stall{{0.0123, 0.25}, {0.0456, 0.5}, {math.NaN(), math.NaN()}}
 	go func() {
 		nc, err := ln.Accept()
