@@ -260,7 +260,7 @@ func (c *Client) exchange(cn *conn, req *Request, resp *Response, deadline time.
 	if err := c.readResponse(cn, req, resp); err != nil {
 		resp.Received += int64(cn.w - cn.r) // read for this exchange, though not understood
 		if reused && resp.Received == 0 && isClosed(err) {
-			resp.Done = time.Now() // the failure surfaced now, not after the wait for a reset
+			resp.Done = cn.clk.Now() // the failure surfaced now, not after the wait for a reset
 			if idempotent(req.Method) && (isReset(err) || cn.idle.resetWithin(resetWait)) {
 				return errReusedConnEOF
 			}
