@@ -115,11 +115,12 @@ func (sc *scenarioRun) runArrivals(ctx context.Context, start time.Time) {
 			break
 		}
 		now := time.Now()
-		behind := p.gov.track(at, max(now.Sub(at), 0))
+		late := max(now.Sub(at), 0) // an arrival started early (startAt) is on time
+		behind := p.gov.track(at, late)
 		if now.Sub(end) > endSlack(sc.s.GracefulStop) {
 			// The schedule is over and this arrival, due before its end,
 			// never started: it and every other still due are dropped.
-			st := p.state(now, max(now.Sub(at), 0), behind, 0)
+			st := p.state(now, late, behind, 0)
 			why.add(heldEnded, st.allocated, st, sc.dropped(drops, sc.e.since(now), 1+arrivals.SkipUntil(l.Duration())))
 			break
 		}
@@ -127,7 +128,7 @@ func (sc *scenarioRun) runArrivals(ctx context.Context, start time.Time) {
 			w.work <- at // never blocks: an idle waiter's channel is empty
 			continue
 		}
-		st := p.state(now, max(now.Sub(at), 0), behind, plan.RateAt(l, off)*share)
+		st := p.state(now, late, behind, plan.RateAt(l, off)*share)
 		ok, size, reason := p.gov.allow(st)
 		if ok {
 			p.spawn(sc.newVU(), at)
