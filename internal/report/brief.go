@@ -61,7 +61,7 @@ func WriteBrief(w io.Writer, in *Input) error {
 		units.Rate(float64(tot.Requests)/secs, ""), units.Duration(p95), units.Percent(nanZero(ratio(failed(&tot), tot.Requests))), in.Status)
 	for i, res := range in.Results {
 		if !res.Pass {
-			fmt.Fprintf(&sb, "    ✗ %s %s: %s\n", res.Key, res.Expr, Observed(&in.Thresholds[i], res))
+			sb.WriteString(wrap(res.Key+" "+res.Expr+": "+Observed(&in.Thresholds[i], res), units.Columns, "    ✗ ", "      "))
 		}
 	}
 	for _, a := range Accounting(in) {
@@ -77,7 +77,7 @@ func WriteBrief(w io.Writer, in *Input) error {
 	if in.Traces != nil {
 		for i := range in.Traces.Breakdowns {
 			b := &in.Traces.Breakdowns[i]
-			fmt.Fprintf(&sb, "    ≥ p95 of %s: %s\n", endpointLabel(in.Run, int(b.Endpoint)), groupLine(&b.Tail, 3))
+			sb.WriteString(wrap("≥ p95 of "+endpointLabel(in.Run, int(b.Endpoint))+": "+groupLine(&b.Tail, 3), units.Columns, "    ", "      "))
 		}
 	}
 	if in.Dir != "" {
