@@ -1,0 +1,104 @@
+package diagnose
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/sample"
+)
+
+// TestTrial4FindingsStayFixed checks the defects the fourth field trial
+// found in the findings, each against a run built like the one that showed
+// it: what the finding must say, and what no finding may say again.
+func TestTrial4FindingsStayFixed(t *testing.T) {
+	cases := []struct {
+		name  string
+		in    func(t *testing.T) Input
+		kind  string
+		want  *expect
+		never []string // substrings no finding's title or evidence may hold
+	}{
+		{"a check of one name on three endpoints is counted per endpoint, as the CHECKS table", sameCheckName, KindCheckFailed,
+			&expect{Info, [2]int{0, 0}, [2]int{5, 5}, []string{`"status is 200" failed 120 of 120 times from 0:00 on GET /missing`},
+				[]string{"100% of the check's runs failed", "first failing second: 20 of 20 failed"}},
+			[]string{"of 360", "33.3% of the check's runs"}},
+		{"a check that failed only on timed-out requests is their symptom, not a race", timedOutCheck, KindCheckFailed,
+			&expect{Info, [2]int{4, 4}, [2]int{9, 9}, []string{`Check failed because the request failed: "never more coupons than available" failed 3 of 20 times`},
+				[]string{"3 requests of GET /coupons/stats failed from 0:04 to 0:09"}},
+			[]string{"Check failed: "}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := Diagnose(tc.in(t))
+			f, found := findKind(fs, tc.kind)
+			if !found {
+				t.Fatalf("no %s finding; got %s", tc.kind, titles(fs))
+			}
+			checkFinding(t, f, tc.want)
+			for _, g := range fs {
+				text := title(g)
+				for _, e := range g.Evidence {
+					text += "\n" + evidenceText(g, e)
+				}
+				for _, bad := range tc.never {
+					if strings.Contains(text, bad) {
+						t.Errorf("%s finding says %q:\n%s", g.Kind, bad, text)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestACheckFailingOnFailedRequestsRanksBelowTheirCause keeps the errors
+// the timeouts belong to above the check they failed.
+func TestACheckFailingOnFailedRequestsRanksBelowTheirCause(t *testing.T) {
+	fs := Diagnose(timedOutCheck(t))
+	if len(fs) < 2 || fs[0].Kind == KindCheckFailed {
+		t.Fatalf("findings in order: %s; want the errors before the check they failed", titles(fs))
+	}
+	for _, f := range fs {
+		if f.Kind == KindCheckFailed && strings.Contains(strings.Join(f.Remedies, " "), "atomic") {
+			t.Errorf("a race remedy for a check that failed on timeouts: %v", f.Remedies)
+		}
+	}
+}
+
+// sameCheckName is three GETs, each checked "status is 200", 20 a second
+// for 6 s: only GET /missing fails, every time (a 4xx).
+func sameCheckName(t *testing.T) Input {
+	l := layout(modelArrivalRate, "GET /direct/items/1", "GET /gw/items/1", "GET /missing")
+	for ep := range 3 {
+		l.Checks = append(l.Checks, sample.CheckInfo{Scenario: 0, Endpoint: int32(ep), Name: "status is 200"})
+	}
+	secs := make([]sec, 6)
+	for i := range secs {
+		secs[i] = sec{vus: 2, reqs: []reqs{{ep: 0, n: 20, dur: even(40*time.Millisecond, 0.3)}, {ep: 1, n: 20, dur: even(60*time.Millisecond, 0.3)},
+			{ep: 2, n: 20, dur: even(time.Millisecond, 0.3), fail: 20, kind: sample.HTTP4xx}},
+			checks: [][2]int64{{20, 0}, {20, 0}, {0, 20}}}
+	}
+	return Input{Run: build(t, l, secs)}
+}
+
+// timedOutCheck is case study 5's audit: its stats request timed out once
+// a second from 0:04 (with the users' 5xx), and each time the content
+// check on it failed, having no response to read.
+func timedOutCheck(t *testing.T) Input {
+	l := sample.Layout{Scenarios: []sample.ScenarioInfo{{Name: "users", Model: modelArrivalRate}, {Name: "audit", Model: modelArrivalRate}},
+		Endpoints: []sample.EndpointInfo{{Scenario: 0, Name: "POST /coupons/issue", Method: "POST"}, {Scenario: 1, Name: "GET /coupons/stats", Method: "GET"}},
+		Checks:    []sample.CheckInfo{{Scenario: 1, Endpoint: 1, Name: "never more coupons than available"}}}
+	var secs []sec
+	for s := range 10 {
+		failed, out := 0, 0
+		if s >= 4 {
+			failed = 40
+		}
+		if s == 4 || s == 6 || s == 9 {
+			out = 1
+		}
+		secs = append(secs, sec{vus: 3, reqs: []reqs{{ep: 0, n: 100, dur: even(20*time.Millisecond, 0.3), fail: failed, kind: sample.HTTP5xx},
+			{ep: 1, n: 2, dur: even(5*time.Millisecond, 0), fail: out, kind: sample.Timeout}}, checks: [][2]int64{{int64(2 - out), int64(out)}}})
+	}
+	return Input{Run: build(t, l, secs)}
+}
