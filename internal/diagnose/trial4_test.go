@@ -27,6 +27,13 @@ func TestTrial4FindingsStayFixed(t *testing.T) {
 			&expect{Info, [2]int{4, 4}, [2]int{9, 9}, []string{`Check failed because the request failed: "never more coupons than available" failed 3 of 20 times`},
 				[]string{"3 requests of GET /coupons/stats failed from 0:04 to 0:09"}},
 			[]string{"Check failed: "}},
+		{"errors at an offered load never served before: not 'a load served before'", rampPastCapacity, KindErrorsAtLoad,
+			&expect{Critical, [2]int{6, 6}, [2]int{9, 9}, []string{"Errors start at 280 req/s offered (0:06)"},
+				[]string{"completed (up to 250 req/s offered)"}},
+			[]string{"served before"}},
+		{"errors at an offered load served before without errors", steadyThenErrors, KindErrorsAtLoad,
+			&expect{Critical, [2]int{6, 6}, [2]int{9, 9}, []string{"Errors from 0:06 at a load served before (100 req/s offered)"},
+				[]string{"the same load was served before: 100 req/s offered and 100 req/s completed at 0:05, without errors"}}, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -101,4 +108,25 @@ func timedOutCheck(t *testing.T) Input {
 			{ep: 1, n: 2, dur: even(5*time.Millisecond, 0), fail: out, kind: sample.Timeout}}, checks: [][2]int64{{int64(2 - out), int64(out)}}})
 	}
 	return Input{Run: build(t, l, secs)}
+}
+
+// rampPastCapacity offers 100 req/s more by 30 each second to a target of
+// 190 req/s; from 0:06 half of what completes is a 5xx. Completed
+// throughput plateaued at 190 before the errors: not the offered load.
+func rampPastCapacity(t *testing.T) Input {
+	secs := openQueue(10, func(t int) int { return 100 + 30*t }, 190, 20*time.Millisecond)
+	for i := 6; i < len(secs); i++ {
+		secs[i].reqs[0].fail, secs[i].reqs[0].kind = secs[i].reqs[0].n/2, sample.HTTP5xx
+	}
+	return Input{Run: build(t, layout(modelArrivalRate, "POST /coupons/issue"), secs)}
+}
+
+// steadyThenErrors offers 100 req/s throughout, all served, until from
+// 0:06 a tenth fail: time, not load, brought them.
+func steadyThenErrors(t *testing.T) Input {
+	secs := openQueue(10, func(int) int { return 100 }, 190, 20*time.Millisecond)
+	for i := 6; i < len(secs); i++ {
+		secs[i].reqs[0].fail, secs[i].reqs[0].kind = 10, sample.HTTP5xx
+	}
+	return Input{Run: build(t, layout(modelArrivalRate, "POST /coupons/issue"), secs)}
 }
