@@ -30,7 +30,7 @@ func TestRules(t *testing.T) {
 		{"saturation: closed ramp, knee at ~3,700 req/s", vusKnee, KindSaturation, &expect{Warning, [2]int{14, 17}, [2]int{29, 29},
 			[]string{"Saturation at 3,700 req/s from 0:15 (1,550 VUs)", "VUs rose 1.87×, throughput did not"}, []string{"Little's law"}}},
 		{"saturation: offered 200 req/s from the start, served 100", overloaded, KindSaturation, &expect{Warning, [2]int{0, 1}, [2]int{19, 19},
-			[]string{"throughput stayed at 100 req/s below the offered 200 req/s"}, []string{"the queue grows"}}},
+			[]string{"throughput stayed below the offered load from 0:00 to 0:19: 100 req/s of 200 req/s offered (medians)"}, []string{"the queue grows"}}},
 		{"saturation: healthy ramp", healthyRamp, KindSaturation, nil},
 		{"saturation: latency drift at steady load is not saturation", drifting(40, 20*time.Millisecond), KindSaturation, nil},
 		{"saturation: a slower target with drops is not a knee of the ramp", dropping, KindSaturation, nil},

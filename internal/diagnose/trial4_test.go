@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -34,15 +35,17 @@ func TestTrial4FindingsStayFixed(t *testing.T) {
 		{"errors at an offered load served before without errors", steadyThenErrors, KindErrorsAtLoad,
 			&expect{Critical, [2]int{6, 6}, [2]int{9, 9}, []string{"Errors from 0:06 at a load served before (100 req/s offered)"},
 				[]string{"the same load was served before: 100 req/s offered and 100 req/s completed at 0:05, without errors"}}, nil},
+		{"a ramp of a flow that thinks between two GETs is no saturation", thinkFlow, KindSaturation, nil, nil},
+		{"an overload of two endpoints is still saturation, its title from the seconds it names", twoEndpointOverload, KindSaturation,
+			&expect{Warning, [2]int{0, 1}, [2]int{9, 9}, []string{"Saturation: throughput stayed below the offered load from 0:0", "to 0:09: 100 req/s of 200 req/s offered (medians)"},
+				[]string{"to 0:09 (medians): 100 req/s completed of 200 req/s offered", "GET /a alone: p50", "were in flight at the end: they queued"}}, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			fs := Diagnose(tc.in(t))
-			f, found := findKind(fs, tc.kind)
-			if !found {
-				t.Fatalf("no %s finding; got %s", tc.kind, titles(fs))
+			if _, found := expectKind(t, fs, tc.kind, tc.want); !found {
+				return
 			}
-			checkFinding(t, f, tc.want)
 			for _, g := range fs {
 				text := title(g)
 				for _, e := range g.Evidence {
@@ -129,4 +132,83 @@ func steadyThenErrors(t *testing.T) Input {
 		secs[i].reqs[0].fail, secs[i].reqs[0].kind = 10, sample.HTTP5xx
 	}
 	return Input{Run: build(t, layout(modelArrivalRate, "POST /coupons/issue"), secs)}
+}
+
+// TestTrial4Replays diagnoses the trial's own run.db files again (copied to
+// testdata/corpus): what a finding must say there, what none may say.
+func TestTrial4Replays(t *testing.T) {
+	cases := []struct {
+		name, db string
+		kind     string
+		want     *expect // nil: no finding of kind
+		never    []string
+	}{
+		{"checkmerge: /missing's own check figures", "trial4-checkmerge", KindCheckFailed,
+			&expect{Info, [2]int{0, 0}, [2]int{6, 6}, []string{`"status is 200" failed 120 of 120 times from 0:00 on GET /missing`}, []string{"100% of the check's runs failed"}},
+			[]string{"failed 0 of 120", "\n0% of the check's runs failed"}},
+		{"thinksat: a flow that thinks is no saturation", "trial4-thinksat", KindSaturation, nil, nil},
+		{"case 5: errors at an offered load never served", "trial4-case5", KindErrorsAtLoad,
+			&expect{Critical, [2]int{9, 9}, [2]int{28, 28}, []string{"Errors start at 350 req/s offered (0:09)"}, []string{"at up to 190 req/s completed"}},
+			[]string{"served before", "make the update atomic"}},
+		{"case 5: the audit's check failed on its timeouts", "trial4-case5", KindCheckFailed,
+			&expect{Info, [2]int{9, 14}, [2]int{23, 28}, []string{"Check failed because the request failed"}, nil}, []string{"Check failed: "}},
+		{"case 5: saturation's title and evidence from the same seconds", "trial4-case5", KindSaturation,
+			&expect{Warning, [2]int{6, 6}, [2]int{12, 12}, []string{"from 0:06 to 0:12: 192 req/s of 350 req/s offered (medians)"},
+				[]string{"from 0:06 to 0:12 (medians): 192 req/s completed of 350 req/s offered"}}, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, fs := diagnoseRunDB(t, filepath.Join("testdata", "corpus", tc.db+".db"))
+			if _, found := expectKind(t, fs, tc.kind, tc.want); !found {
+				return
+			}
+			for _, g := range fs {
+				text := title(g)
+				for _, e := range g.Evidence {
+					text += "\n" + evidenceText(g, e)
+				}
+				text += "\n" + strings.Join(g.Remedies, "\n")
+				for _, bad := range tc.never {
+					if strings.Contains(text, bad) {
+						t.Errorf("%s finding says %q:\n%s", g.Kind, bad, text)
+					}
+				}
+			}
+		})
+	}
+}
+
+// thinkFlow ramps an arrival rate of iterations GET /a, think 1–3 s, GET
+// /b against a target of fixed latencies (40 and 60 ms): 4 + 2t iterations
+// start in second t, each holds its VU about 3 s, and /b comes 2 s after
+// /a. Offered counts both requests at the start, so it leads what
+// completes while the mean latency rises with the mix, not with a queue.
+func thinkFlow(t *testing.T) Input {
+	r := func(t int) int {
+		if t < 0 {
+			return 0
+		}
+		return 4 + 2*t
+	}
+	secs := make([]sec, 10)
+	for i := range secs {
+		secs[i] = sec{vus: int64(r(i) + r(i-1) + r(i-2)), vusMax: 1000, reqs: []reqs{{ep: 0, n: r(i), dur: even(40*time.Millisecond, 0.1)}}}
+		if n := r(i - 2); n > 0 {
+			secs[i].reqs = append(secs[i].reqs, reqs{ep: 1, n: n, dur: even(60*time.Millisecond, 0.1)})
+		}
+	}
+	return Input{Run: build(t, layout(modelArrivalRate, "GET /a", "GET /b"), secs)}
+}
+
+// twoEndpointOverload offers 200 req/s, half to each of two endpoints, to
+// a target that serves 100 req/s: both queue.
+func twoEndpointOverload(t *testing.T) Input {
+	secs := openQueue(10, func(int) int { return 200 }, 100, 10*time.Millisecond)
+	for i := range secs {
+		q := secs[i].reqs[0]
+		a, b := q, q
+		a.n, b.ep, b.n = q.n/2, 1, q.n-q.n/2
+		secs[i].reqs = []reqs{a, b}
+	}
+	return Input{Run: build(t, layout(modelArrivalRate, "GET /a", "GET /b"), secs)}
 }
