@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/loadlens/loadlens/internal/sample"
+	"github.com/loadlens/loadlens/internal/series"
 )
 
 // TestTrial4FindingsStayFixed checks the defects the fourth field trial
@@ -42,6 +43,9 @@ func TestTrial4FindingsStayFixed(t *testing.T) {
 		{"a DB CPU full from the run's start is context", withSeries(nodeCPU(1, 1, 0)), KindCPUSaturation,
 			&expect{Info, [2]int{0, 0}, [2]int{40, 40}, []string{"DB CPU busy: 100% busy (node_cpu_seconds_total, role=db) from 0:00, from the run's start, before this load rose"}, nil},
 			[]string{"CPU saturated"}},
+		{"GC rising with load: its span covers both scrapes it compares", gcUpDown, KindGCPressure,
+			&expect{Warning, [2]int{0, 0}, [2]int{24, 24}, []string{"GC pause share rises with load"},
+				[]string{"of wall time at 1,002 req/s (0:24)", "of wall time at 2,226 req/s (0:12)", "scrapes from 0:00 to 0:24"}}, nil},
 		{"a ramp of a flow that thinks between two GETs is no saturation", thinkFlow, KindSaturation, nil, nil},
 		{"an overload of two endpoints is still saturation, its title from the seconds it names", twoEndpointOverload, KindSaturation,
 			&expect{Warning, [2]int{0, 1}, [2]int{9, 9}, []string{"Saturation: throughput stayed below the offered load from 0:0", "to 0:09: 100 req/s of 200 req/s offered (medians)"},
@@ -223,4 +227,20 @@ func twoEndpointOverload(t *testing.T) Input {
 		secs[i].reqs = []reqs{a, b}
 	}
 	return Input{Run: build(t, layout(modelArrivalRate, "GET /a", "GET /b"), secs)}
+}
+
+// gcUpDown ramps throughput up to 0:12 and down again, with the GC pause
+// share following it (scraped every 2 s): the least share comes after the
+// most.
+func gcUpDown(t *testing.T) Input {
+	var secs []sec
+	var shares []float64
+	for s := range 25 {
+		x := 1050 + 100*min(s, 24-s) - 2*s
+		secs = append(secs, sec{vus: int64(x / 100), reqs: []reqs{{n: x, dur: even(10*time.Millisecond, 0.3)}}})
+		if s%2 == 0 {
+			shares = append(shares, float64(x)/100000)
+		}
+	}
+	return Input{Run: build(t, layout(modelVUs, "GET /x"), secs), Series: series.Set{mk("go_gc_duration_seconds_sum", series.Rate, pts(0, 2, shares...), "role", "app")}}
 }
