@@ -271,6 +271,7 @@ func (p *parser) plan(root node) *Plan {
 	}
 	if n, ok := o.get("thresholds"); ok {
 		plan.Thresholds = p.thresholds(n)
+		plan.thresholdsAt = o.keyPos("thresholds")
 	}
 	if n, ok := o.get("observe"); ok {
 		plan.Observe = p.observe(n)
