@@ -50,10 +50,11 @@ type parser struct {
 	hosts       []string // hosts of the URLs the test names, for Plan.AllowHosts
 	machine     Machine  // what the machine holds; loads beyond it are errors
 	needs       map[*Scenario]vuNeed
-	secrets     []span // literal credentials in header values, kept out of Plan.Source
-	secretLost  bool   // a credential's place in the text was not found: Plan.Source is withheld
-	verifying   bool   // parsing a redacted source to check it: no redaction of its own
-	badBase     bool   // base_url was given and reported bad: relative paths need not say it is missing
+	secrets     []span    // literal credentials in header values, kept out of Plan.Source
+	secretLost  bool      // a credential's place in the text was not found: Plan.Source is withheld
+	verifying   bool      // parsing a redacted source to check it: no redaction of its own
+	badBase     bool      // base_url was given and reported bad: relative paths need not say it is missing
+	length      lengthSum // the durations of the scenario being parsed, against MaxRunLength
 }
 
 // ParseFile reads the test file at path and parses it; see Parse.
