@@ -61,7 +61,7 @@ func TestGateFailsARunInWhichEveryRequestFailed(t *testing.T) {
 			"though all 3 thresholds passed"},
 		{"refused, drops pass", dead, `dropped_iterations: ["count<1000"]`, 99, false, 1, "FAIL: every one of the"},
 		{"refused, a threshold fails too", dead, `http_req_failed: ["rate<0.01"]`, 99, false, 1,
-			"no request succeeded, and 1 of 1 threshold failed"},
+			"FAIL: 1 of 1 threshold failed, and every one of the 5 requests failed; a gate never passes"},
 		{"503 every time, bytes received pass", errs.URL, `data_received: ["count>0"]`, 99, false, 1, "no request succeeded"},
 		{"refused, no thresholds", dead, "", 0, true, 0, "No thresholds were set, so the exit code is still 0"},
 		{"one success", once.URL, `http_reqs: ["count>1"]`, 0, true, 0, "PASS: 1 threshold passed"},

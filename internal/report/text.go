@@ -117,13 +117,10 @@ func verdictLine(in *Input) string {
 		return "PASS: " + units.Plural(n, "1 threshold", "all "+units.CountOf(n, "threshold", "thresholds")) + " passed" + unwritten
 	case VerdictFail:
 		line := "FAIL: " + judged
-		if why := in.GateNote(); why != "" {
-			line = "FAIL: " + why
-			if failedN == 0 {
-				line += ", though " + judged
-			} else {
-				line += ", and " + judged
-			}
+		if why := in.GateNote(); why != "" && failedN == 0 {
+			line = "FAIL: " + why + ", though " + judged
+		} else if why != "" {
+			line += ", and " + why
 		}
 		if in.Status == "aborted" {
 			return line + "; abort_on_fail stopped the run" + exit
