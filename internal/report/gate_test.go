@@ -31,6 +31,8 @@ func TestNoSuccessFailsTheGate(t *testing.T) {
 			"every one of the 60 requests failed"},
 		{"aborted as well", "aborted", []threshold.Result{pass}, true, VerdictFail, false,
 			"no request succeeded, though its threshold passed; abort_on_fail stopped the run", "Aborted: every one"},
+		{"interrupted", "interrupted", []threshold.Result{pass}, true, VerdictInterrupted, false,
+			"on what ran, its threshold passed; every one of the 60 requests failed; a gate never passes a run in which no request succeeded", ""},
 		{"no thresholds", "completed", nil, true, VerdictNoThresholds, true, "the exit code is still 0", ""},
 		{"some succeeded", "completed", []threshold.Result{pass}, false, VerdictPass, true, "PASS: 1 threshold passed", ""},
 	}

@@ -133,6 +133,9 @@ func verdictLine(in *Input) string {
 		if judged != "" {
 			line += "; on what ran, " + judged
 		}
+		if why := in.GateNote(); why != "" { // why a passing threshold still exits 99
+			line += "; " + why
+		}
 		return line + exit
 	}
 	return ""
