@@ -18,7 +18,7 @@ import (
 
 // TestDecideToolsTrial is the fourth outside trial of compare and
 // capacity, through the binary: a compare gate on latency fails a dead
-// target instead of calling its refused connections fast; a 3× slower
+// target instead of calling its refused connections fast; an 8× slower
 // server fails 'p(95) +20%' with an interval its runs allow; a capacity
 // search of a target answering only 503 says it failed at the first step
 // and exits 99 instead of finding "at least 2,560/s".
@@ -54,8 +54,8 @@ func TestDecideToolsTrial(t *testing.T) {
 		d := onlyRunDir(t, filepath.Join(dir, name))
 		return d, durations(t, d)
 	}
-	a, sa := run("a", srv.URL+"/x?ms=10")
-	b, sb := run("b", srv.URL+"/x?ms=30")
+	a, sa := run("a", srv.URL+"/x?ms=5")
+	b, sb := run("b", srv.URL+"/x?ms=40")
 	d, _ := run("dead", dead)
 
 	t.Run("a dead target fails the latency gates", func(t *testing.T) {
@@ -73,7 +73,7 @@ func TestDecideToolsTrial(t *testing.T) {
 		columns(t, out)
 	})
 
-	t.Run("a 3× slower server fails within its runs' bounds", func(t *testing.T) {
+	t.Run("an 8× slower server fails within its runs' bounds", func(t *testing.T) {
 		r := loadlens(t, dir, "compare", a, b, "--format", "json", "--fail-on-regression", "p(95) +20%")
 		var rep struct {
 			Rows []struct {
@@ -109,8 +109,15 @@ func TestDecideToolsTrial(t *testing.T) {
 			t.Errorf("p95 interval [%.1f%%, %.1f%%] reaches past what the runs allow [%.1f%%, %.1f%%] (B %.2f–%.2f ms, A %.2f–%.2f ms)",
 				ci.Lo, ci.Hi, least, most, sb.min, sb.max, sa.min, sa.max)
 		}
-		if r.code != 99 || !strings.Contains(r.stderr, "✗ p(95) +20%") {
-			t.Errorf("exit %d, want 99: every request of B took 30 ms, A's p95 %.2f ms\n%s", r.code, sa.p95, r.stderr)
+		// When every request of A was faster than B's fastest by more than
+		// the limit, no resample can bring the change within it. A busy
+		// host stalls A's requests too (a 10 ms sleep taking 50 ms), and
+		// then the verdict is the host's.
+		switch {
+		case sa.max*1.2 < sb.min && (r.code != 99 || !strings.Contains(r.stderr, "✗ p(95) +20%")):
+			t.Errorf("exit %d, want 99: A's slowest request %.2f ms, B's fastest %.2f ms\n%s", r.code, sa.max, sb.min, r.stderr)
+		case sa.max*1.2 >= sb.min:
+			t.Logf("the host stalled A's requests up to %.2f ms (B's fastest %.2f ms): exit %d\n%s", sa.max, sb.min, r.code, r.stderr)
 		}
 		columns(t, r.stderr)
 	})
