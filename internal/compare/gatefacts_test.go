@@ -278,3 +278,21 @@ func TestTwoRunsAgainstOneStayNotJudged(t *testing.T) {
 		t.Errorf("2 runs against a dead 1: failed=%v %q", res[1].Failed, res[1].Reason)
 	}
 }
+
+// TestARunOfFailuresIsNamed: the table shows a dead target's p95 as a
+// 94 % gain; the run's note says its latencies time failures.
+func TestARunOfFailuresIsNamed(t *testing.T) {
+	ok, _ := flat{seed: 1, secs: 12, rate: 200, ms: 2, jitter: 0.3}.input("ok")
+	dead, _ := flat{seed: 2, secs: 12, rate: 200, ms: 0.3, jitter: 0.3, failed: 1}.input("dead")
+	few, _ := flat{seed: 3, secs: 12, rate: 200, ms: 2, jitter: 0.3, failed: 0.05}.input("few")
+	r, err := Compare([]Input{ok, dead, few}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := r.Runs[1].Note; !strings.Contains(n, "2,000 of its 2,000 requests failed (100.00%): its latencies time the failures too") {
+		t.Errorf("the dead run's note %q", n)
+	}
+	if r.Runs[0].Note != "" || r.Runs[2].Note != "" {
+		t.Errorf("notes %q, %q on runs within what p95 leaves out", r.Runs[0].Note, r.Runs[2].Note)
+	}
+}
