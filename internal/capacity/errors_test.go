@@ -77,3 +77,32 @@ func TestErrorsAreNotCapacity(t *testing.T) {
 		t.Errorf("stop detail %q does not say the target failed at the first step", r.StopDetail)
 	}
 }
+
+// TestTheErrorBudgetIsNamedWhateverFailed: a step the runner already
+// failed without naming a threshold (a run in which every request failed
+// never passes) still says it broke the error budget, and one whose SLO
+// named http_req_failed does not say it twice.
+func TestTheErrorBudgetIsNamedWhateverFailed(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		failed []string
+		want   []string
+	}{
+		{"no threshold named", nil, []string{"error budget: errors <= 1% (every request failed, 40 sent)"}},
+		{"a latency threshold", []string{"http_req_duration: p(95) < 50ms"},
+			[]string{"http_req_duration: p(95) < 50ms", "error budget: errors <= 1% (every request failed, 40 sent)"}},
+		{"the SLO's own", []string{"http_req_failed: rate < 0.05 (100.00%)"}, []string{"http_req_failed: rate < 0.05 (100.00%)"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			run := &scripted{results: []StepResult{{Requests: 40, ErrorRate: 1, Throughput: 20, FailedThresholds: tc.failed,
+				GeneratorCPU: 0.1, LagP99: time.Millisecond}}}
+			r, err := Search(context.Background(), Config{StartRate: 20, Hold: 2 * time.Second}, run)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Stop != TargetFailed || strings.Join(r.FirstFailure, "; ") != strings.Join(tc.want, "; ") {
+				t.Fatalf("stop %q, first failure %q; want target failed, %q", r.Stop, r.FirstFailure, tc.want)
+			}
+		})
+	}
+}

@@ -88,7 +88,7 @@ func (s *search) step(ctx context.Context, rate float64, phase Phase) (Record, *
 		}
 		s.spent += s.cfg.Hold
 		res.Rate = rate
-		if why := s.errorsPast(res); why != "" && res.Passed {
+		if why := s.errorsPast(res); why != "" && !namesErrors(res.FailedThresholds) {
 			res.Passed, res.FailedThresholds = false, append(res.FailedThresholds, why)
 		}
 		rec := Record{StepResult: res, Phase: phase, Attempt: attempt, Busy: s.busy(res), Saturation: s.dropped(res)}
@@ -178,6 +178,17 @@ func (s *search) judge(rec Record) *errStop {
 		return &errStop{}
 	}
 	return nil
+}
+
+// namesErrors reports whether a failed threshold of the SLO is on errors
+// already, which says what the error budget would.
+func namesErrors(failed []string) bool {
+	for _, f := range failed {
+		if strings.HasPrefix(f, "http_req_failed") {
+			return true
+		}
+	}
+	return false
 }
 
 // errorsPast says how a step's requests failed past the error budget, or
