@@ -39,6 +39,7 @@ type EndpointTotal struct {
 	ConnectMax     time.Duration
 	TLSMax         time.Duration
 	Errors         []ErrorGroup // one per failure kind that occurred, in kind order
+	Redirects      int64        // redirects followed inside the requests (each one a request the target got)
 	// FirstSec and LastSec are the first and last seconds with requests;
 	// they mean something only when Requests > 0 (see Run.Active).
 	FirstSec, LastSec int
@@ -172,8 +173,9 @@ func totalFailures(f *[sample.NumKinds]int64) int64 {
 }
 
 func (t *EndpointTotal) add(e *EndpointSecond, sec int) {
-	t.active(e.Requests, startOfInterrupted(e, sec), sec)
+	t.active(e.Requests, firstSecond(e, sec), sec)
 	t.Requests += e.Requests
+	t.Redirects += e.Redirects
 	for k := range t.Failures {
 		t.Failures[k] += e.Failures[k]
 	}
@@ -206,16 +208,13 @@ func (t *EndpointTotal) add(e *EndpointSecond, sec int) {
 	}
 }
 
-// startOfInterrupted is the first second an endpoint's requests recorded in
-// sec were in flight: requests cut off by the end of the run are all
-// recorded in its last second, though they waited since they were sent
-// (their durations), so the endpoint was active from then, not for one
-// second at a rate of all of them.
-func startOfInterrupted(e *EndpointSecond, sec int) int {
-	if e.Failures[sample.Interrupted] == 0 || e.Duration == nil {
-		return sec
-	}
-	return max(0, int(math.Floor(float64(sec)-e.Duration.Max().Seconds())))
+// firstSecond is the second the earliest of an endpoint's requests recorded
+// in sec was sent in: a request is recorded in the second it ended (a slow
+// one, a timeout, or one cut off by the end of the run), though it was in
+// flight since its intended start, so the endpoint was active from then.
+func firstSecond(e *EndpointSecond, sec int) int {
+	back := int(math.Ceil(e.StartedBefore.Seconds()))
+	return max(0, sec-back)
 }
 
 // active widens the seconds with requests by first..last when n > 0
@@ -283,6 +282,7 @@ func (r *Run) Total() EndpointTotal {
 		e := &r.Endpoints[i]
 		t.active(e.Requests, e.FirstSec, e.LastSec)
 		t.Requests += e.Requests
+		t.Redirects += e.Redirects
 		for k := range t.Failures {
 			t.Failures[k] += e.Failures[k]
 		}
