@@ -25,8 +25,8 @@ type compareSeries struct {
 	Last       int        `json:"last"`
 	Comparable bool       `json:"comparable"`
 	T          []int      `json:"t"`
-	Requests   []int64    `json:"rq"`
-	Failed     []int64    `json:"er"`
+	Requests   []*float64 `json:"rq"` // per second: a last second cut short over the share it lasted (perSecond)
+	Failed     []*float64 `json:"er"`
 	Load       []float64  `json:"load"`
 	P50        []*float64 `json:"p50"`
 	P95        []*float64 `json:"p95"`
@@ -122,9 +122,13 @@ func comparePageData(r *compare.Report) map[string]any {
 		ps := compareSeries{Name: ri.Name, Letter: ri.Label, First: ri.First, Last: ri.Last, Comparable: r.Groups[ri.Group].Comparable}
 		load := r.Loads[i]
 		for k, s := range secs {
+			w := 1.0
+			if k == len(secs)-1 && i < len(r.LastCovered) {
+				w = r.LastCovered[i]
+			}
 			ps.T = append(ps.T, s.Sec)
-			ps.Requests = append(ps.Requests, s.Requests)
-			ps.Failed = append(ps.Failed, s.Failed)
+			ps.Requests = append(ps.Requests, perSecond(s.Requests, w))
+			ps.Failed = append(ps.Failed, perSecond(s.Failed, w))
 			ps.Load = append(ps.Load, load[k])
 			ps.P50 = append(ps.P50, latency(s.Requests, s.P50.Seconds()))
 			ps.P95 = append(ps.P95, latency(s.Requests, s.P95.Seconds()))
@@ -133,6 +137,25 @@ func comparePageData(r *compare.Report) map[string]any {
 		runs[i] = ps
 	}
 	return map[string]any{"runs": runs, "loadUnit": r.Runs[0].LoadUnit}
+}
+
+// minCovered is the shortest share of a last second that is charted as a
+// rate: a shorter one holds a handful of requests, or all those the run's
+// end interrupted at once, and charts nothing (as web's LL.perSecond).
+const minCovered = 0.1
+
+// perSecond is the rate of n counted over the share w of a second, to
+// three decimals: n itself for a whole second, nil for one under minCovered.
+func perSecond(n int64, w float64) *float64 {
+	v := float64(n)
+	switch {
+	case w <= 0 || w >= 1:
+	case w < minCovered:
+		return nil
+	default:
+		v = math.Round(v/w*1000) / 1000
+	}
+	return &v
 }
 
 // latency is a second's latency in milliseconds, or nil without requests.
