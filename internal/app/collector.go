@@ -248,8 +248,11 @@ func (r *runner) second(sec int) {
 	if last.Requests > 0 {
 		errRate = float64(last.Failed) / float64(last.Requests)
 	}
-	r.line.Update(live.Status{Elapsed: min(r.run.Elapsed(), time.Since(r.start)), Total: r.total,
-		RPS: float64(last.Requests) / r.run.Covered(len(r.run.Series)-1),
+	covered := r.run.Covered(len(r.run.Series) - 1)
+	if covered < metrics.MinCovered {
+		return // too short a last second for a rate: the line keeps the one before (as the charts do)
+	}
+	r.line.Update(live.Status{Elapsed: min(r.run.Elapsed(), time.Since(r.start)), Total: r.total, RPS: float64(last.Requests) / covered,
 		P95: last.P95, ErrRate: errRate, VUs: vus, VUsMax: vusMax, Dropped: dropped, InFlight: r.inFlight()})
 }
 

@@ -247,6 +247,12 @@ func (r *Run) Active(e *EndpointTotal) time.Duration {
 	return end - start
 }
 
+// MinCovered is the shortest share of a last second cut short that a rate
+// is made of: a shorter one holds a handful of requests, or all those the
+// run's end interrupted at once, and its rate would be a spike of noise.
+// The pages' charts leave such a second out (web's LL.perSecond copies it).
+const MinCovered = 0.1
+
 // Covered returns the share of second i of Series (0 < share ≤ 1) that
 // the run lasted: 1 but for a last second the run's end cut short, whose
 // counts cover only that share of it. A rate of that second divides its

@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/loadlens/loadlens/internal/compare"
+	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/web"
 )
 
@@ -139,18 +140,14 @@ func comparePageData(r *compare.Report) map[string]any {
 	return map[string]any{"runs": runs, "loadUnit": r.Runs[0].LoadUnit}
 }
 
-// minCovered is the shortest share of a last second that is charted as a
-// rate: a shorter one holds a handful of requests, or all those the run's
-// end interrupted at once, and charts nothing (as web's LL.perSecond).
-const minCovered = 0.1
-
 // perSecond is the rate of n counted over the share w of a second, to
-// three decimals: n itself for a whole second, nil for one under minCovered.
+// three decimals: n itself for a whole second, nil for one under
+// metrics.MinCovered.
 func perSecond(n int64, w float64) *float64 {
 	v := float64(n)
 	switch {
 	case w <= 0 || w >= 1:
-	case w < minCovered:
+	case w < metrics.MinCovered:
 		return nil
 	default:
 		v = math.Round(v/w*1000) / 1000
