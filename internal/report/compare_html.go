@@ -28,7 +28,7 @@ type compareSeries struct {
 	T          []int      `json:"t"`
 	Requests   []*float64 `json:"rq"` // per second: a last second cut short over the share it lasted (perSecond)
 	Failed     []*float64 `json:"er"`
-	Load       []float64  `json:"load"`
+	Load       []*float64 `json:"load"` // VUs, or offered req/s (per second, as rq)
 	P50        []*float64 `json:"p50"`
 	P95        []*float64 `json:"p95"`
 	P99        []*float64 `json:"p99"`
@@ -128,9 +128,13 @@ func comparePageData(r *compare.Report) map[string]any {
 				w = r.LastCovered[i]
 			}
 			ps.T = append(ps.T, s.Sec)
-			ps.Requests = append(ps.Requests, perSecond(s.Requests, w))
-			ps.Failed = append(ps.Failed, perSecond(s.Failed, w))
-			ps.Load = append(ps.Load, load[k])
+			ps.Requests = append(ps.Requests, perSecond(float64(s.Requests), w))
+			ps.Failed = append(ps.Failed, perSecond(float64(s.Failed), w))
+			if ri.LoadUnit == "VUs" { // a gauge, not a count in the second
+				ps.Load = append(ps.Load, perSecond(load[k], 1))
+			} else {
+				ps.Load = append(ps.Load, perSecond(load[k], w))
+			}
 			ps.P50 = append(ps.P50, latency(s.Requests, s.P50.Seconds()))
 			ps.P95 = append(ps.P95, latency(s.Requests, s.P95.Seconds()))
 			ps.P99 = append(ps.P99, latency(s.Requests, s.P99.Seconds()))
@@ -143,8 +147,8 @@ func comparePageData(r *compare.Report) map[string]any {
 // perSecond is the rate of n counted over the share w of a second, to
 // three decimals: n itself for a whole second, nil for one under
 // metrics.MinCovered.
-func perSecond(n int64, w float64) *float64 {
-	v := float64(n)
+func perSecond(n, w float64) *float64 {
+	v := n
 	switch {
 	case w <= 0 || w >= 1:
 	case w < metrics.MinCovered:

@@ -94,10 +94,17 @@ func TestComparePageChartsAShortLastSecondsRate(t *testing.T) {
 		{"last second 0.05 s long", 0.05, "none", "none"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			r := &compare.Report{Runs: []compare.RunInfo{{Name: "a", Label: "A", Last: 2}}, Groups: []compare.GroupInfo{{}},
-				Seconds: [][]metrics.Second{secs}, Loads: [][]float64{{10, 10, 10}}, LastCovered: []float64{tt.covered}}
+			r := &compare.Report{Runs: []compare.RunInfo{{Name: "a", Label: "A", Last: 2, LoadUnit: "req/s"}}, Groups: []compare.GroupInfo{{}},
+				Seconds: [][]metrics.Second{secs}, Loads: [][]float64{{100, 100, 30}}, LastCovered: []float64{tt.covered}}
 			runs := comparePageData(r)["runs"].([]compareSeries)
 			rq, er := runs[0].Requests, runs[0].Failed
+			if show(runs[0].Load[2]) != tt.wantRq {
+				t.Errorf("last second: offered %s req/s, want %s", show(runs[0].Load[2]), tt.wantRq)
+			}
+			r.Runs[0].LoadUnit, r.Loads[0][2] = "VUs", 7
+			if load := comparePageData(r)["runs"].([]compareSeries)[0].Load; show(load[2]) != "7" {
+				t.Errorf("last second: %s VUs, want the 7 it had (a gauge)", show(load[2]))
+			}
 			if show(rq[0]) != "100" || show(er[0]) != "10" {
 				t.Errorf("whole second: %s requests/s and %s errors/s, want 100 and 10", show(rq[0]), show(er[0]))
 			}
