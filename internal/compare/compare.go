@@ -76,6 +76,9 @@ type Report struct {
 	// them, in input order: what a page charts.
 	Seconds [][]metrics.Second `json:"-"`
 	Loads   [][]float64        `json:"-"`
+	// LastCovered is the share of each run's last second that it lasted
+	// (metrics.Run.Covered): a page charts that second's rates over it.
+	LastCovered []float64 `json:"-"`
 
 	endpoints []string // every endpoint's name, for gates
 }
@@ -166,6 +169,7 @@ func CompareGroups(groups [][]Input, opts Options) (*Report, error) {
 			return nil, fmt.Errorf("compare: run %d (%s) recorded no seconds", i+1, in.Name)
 		}
 		rep.Seconds = append(rep.Seconds, in.Run.Series)
+		rep.LastCovered = append(rep.LastCovered, in.Run.Covered(len(in.Run.Series)-1))
 	}
 	rep.Runs, rep.Loads = chooseParts(ins, opts.LoadTolerance)
 	for i := range rep.Runs {

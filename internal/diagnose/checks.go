@@ -90,7 +90,7 @@ func checkFailed(c *context) []Finding {
 }
 
 // statusCheck reports whether a check only tests the status (as the test
-// format names those: "status is 200", "status in [200 201]").
+// format names those: "status is 200", "status in [200, 201]").
 func statusCheck(name string) bool {
 	return strings.HasPrefix(name, "status is ") || strings.HasPrefix(name, "status in ")
 }

@@ -199,11 +199,29 @@ func (p *parser) statusCheck(n node) (Check, bool) {
 	case len(c.Values) == 0:
 		return c, false
 	case list:
-		c.Name = "status in [" + strings.Join(c.Values, " ") + "]"
+		c.Name = statusListName(c.Values)
 	default:
 		c.Name = "status is " + c.Values[0]
 	}
 	return c, ok
+}
+
+// statusListName is the default name of a check of a list of statuses,
+// e.g. "status in [201, 409]", written as the test writes the list.
+func statusListName(codes []string) string {
+	return "status in [" + strings.Join(codes, ", ") + "]"
+}
+
+// legacyCheckName maps the name earlier versions gave a status list's
+// check ("status in [201 409]", Go's %v of a slice) to today's, so that a
+// threshold written against it still finds its check; any other name is
+// returned as it is.
+func legacyCheckName(name string) string {
+	inner, ok := strings.CutPrefix(name, "status in [")
+	if !ok || !strings.HasSuffix(inner, "]") || strings.Contains(inner, ",") {
+		return name
+	}
+	return statusListName(strings.Fields(strings.TrimSuffix(inner, "]")))
 }
 
 // statusCodes parses one HTTP status code or a list of them; list says
