@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/loadlens/loadlens/internal/app"
@@ -131,6 +132,9 @@ func estimateCmd(_ context.Context, e *env, args []string) int {
 	}
 	cfg.Input = in
 	if err := app.Estimate(cfg); err != nil {
+		if errors.Is(err, app.ErrNoSustainableRate) {
+			return fail(e, err) // the run is the news, not how estimate was called: exit 1
+		}
 		return fail(e, usageErr("%v", err))
 	}
 	return app.ExitOK
