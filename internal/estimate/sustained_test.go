@@ -64,8 +64,8 @@ func TestSustainedRateCountsOnlySuccessesWithinTheSLO(t *testing.T) {
 			defs: []string{"http_req_duration", "p(95) < 100ms"},
 			secs: secs(3, 100, 6, 10*ms), wantRate: 0, wantMet: 0, wantOfAll: 3},
 		{name: "<= admits the limit itself, < does not",
-			defs: []string{"http_req_duration", "p(99) <= 100ms", "http_req_duration", "avg < 100ms"},
-			secs: append(secs(1, 50, 0, 100*ms), metrics.Second{Requests: 50, P99: 100 * ms, Mean: 99 * ms}),
+			defs:     []string{"http_req_duration", "p(99) <= 100ms", "http_req_duration", "avg < 100ms"},
+			secs:     append(secs(1, 50, 0, 100*ms), metrics.Second{Requests: 50, P99: 100 * ms, Mean: 99 * ms}),
 			wantRate: 50, wantMet: 1, wantOfAll: 2},
 		{name: "a second without requests shows nothing sustained",
 			defs: []string{"http_req_failed", "rate < 0.01"},
@@ -102,7 +102,7 @@ func TestSLOFromThresholds(t *testing.T) {
 			ok: true, maxErrors: 0.02},
 		{name: "p(97), a filter and a lower limit are not kept per second",
 			defs: []string{"http_req_duration", "p(97) < 1s", "http_req_duration{endpoint:a}", "p(95) < 1s", "http_reqs", "count > 10"},
-			ok: false, maxErrors: -1},
+			ok:   false, maxErrors: -1},
 		{name: "no thresholds", ok: false, maxErrors: -1},
 	}
 	for _, tt := range tests {
