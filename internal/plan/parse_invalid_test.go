@@ -172,6 +172,14 @@ func TestParseInvalid(t *testing.T) {
 		// Thresholds.
 		{"unknown metric", head + getX + "thresholds:\n  http_req_duraton: [\"p(95) < 1s\"]\n", `9:3: thresholds.http_req_duraton: unknown metric "http_req_duraton" (known: http_req_duration, http_req_waiting, http_req_connecting, http_req_tls_handshaking, iteration_duration, scheduler_lag, http_req_failed, checks, http_reqs, iterations, dropped_iterations, data_sent, data_received, vus, vus_max)`},
 		{"bad threshold value", head + getX + "thresholds:\n  http_req_duration: [\"p(95) < 1x\"]\n", `9:33: thresholds.http_req_duration[0]: unknown time unit "x": use us, µs, ms, s or m (no unit means ms)`},
+		{"unknown check when every check has an error: they are named, not 'none'",
+			head + "      - get: /x\n        check:\n          - header: X\n            matches: '([a-'\n" +
+				"thresholds:\n  'checks{check:\"nope\"}': [\"rate == 1\"]\n", "10:24: scenarios.s.flow[0].check[0].matches: bad regex: missing closing ]: `[a-`\n" +
+				`12:18: thresholds.checks{check:"nope"}: unknown check "nope" (the test defines only 1 check with an error of its own, reported here: "header X")`},
+		{"unknown check beside valid and broken checks",
+			head + "      - get: /x\n        check:\n          - status: 200\n          - {json: $.a, eq: 1, name: total}\n          - {json: '$..[', exists: true}\n" +
+				"thresholds:\n  'checks{check:\"nope\"}': [\"rate == 1\"]\n", "11:23: scenarios.s.flow[0].check[2].json: bad JSON path: expected a name after . (use ['...'] for other names), found '.'\n" +
+				`13:18: thresholds.checks{check:"nope"}: unknown check "nope" (the test defines: "status is 200", "total"; and 1 check with an error of its own, reported here: "$..[")`},
 		{"negative threshold duration (never passes)", head + getX + "thresholds:\n  http_req_duration: [\"p(95) < 1s\", \"p(95) < -5ms\"]\n", `9:46: thresholds.http_req_duration[1]: duration -5ms is negative: a time is 0 or more, e.g. p(95) < 500ms`},
 		{"unknown endpoint filter", head + getX + "thresholds:\n  'http_req_duration{endpoint:\"GET /y\"}': \"p(95) < 1s\"\n",
 			`9:32: thresholds.http_req_duration{endpoint:"GET /y"}: unknown endpoint "GET /y"; did you mean "GET /x"? (the test defines: "GET /x")`},
