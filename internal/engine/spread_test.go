@@ -119,15 +119,16 @@ func (v *vuCycles) Request(q *sample.Request) {
 }
 func (v *vuCycles) Iteration(_ int32, _, d time.Duration) { v.iters = append(v.iters, d) }
 
-// TestClosedModelRateIsLittlesLaw runs 500 VUs with 200 ms of think time
+// TestClosedModelRateIsLittlesLaw runs 100 VUs with 100 ms of think time
 // against a fast server for real: once every VU has started, the rate of
-// requests is N / C within 5 %, C the mean cycle — from one request of a
-// VU to its next — as the run itself measured it (Little's law N = X·C).
-// On a busy host a think wakes late and the VUs wait to be scheduled, so
-// the rate falls below N / (R + Z) (2,237/s for 2,400/s under -race on a
-// busy machine); C contains that. A VU that never starts, stalls or stops
-// early is not in C but is in N, and fails this. Every think lasts at
-// least Z, on any host. The fake-clock test above judges the VUs' spacing.
+// requests is N / C, C the mean iteration — the request and the think as
+// they took — that the run itself measured (Little's law N = X·C). On a
+// busy host a think wakes late, so the rate falls below N / (R + Z)
+// (2,237/s for 2,400/s under -race on a busy machine); C contains that.
+// Time the engine loses between iterations is in no iteration, and a VU
+// that never starts or stalls is in N but not in the rate: both fail this.
+// Every think lasts at least Z, on any host. The fake-clock test above
+// judges the VUs' spacing.
 func TestClosedModelRateIsLittlesLaw(t *testing.T) {
 	checkLeaks(t)
 	// 1,000 requests/s: a load a busy core sustains even under -race, so
