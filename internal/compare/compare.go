@@ -25,6 +25,7 @@ import (
 	"fmt"
 
 	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // Input is one run to compare.
@@ -183,6 +184,7 @@ func CompareGroups(groups [][]Input, opts Options) (*Report, error) {
 			return nil, err
 		}
 		views[i] = v
+		rep.Runs[i].Note = join(rep.Runs[i].Note, failedNote(v))
 	}
 	c := comparer{opts: opts, groups: rep.Groups, views: views}
 	rep.Rows = c.rows(keys)
@@ -243,4 +245,16 @@ func letter(i int) string {
 		return string(rune('A' + i))
 	}
 	return fmt.Sprintf("G%d", i+1)
+}
+
+// failedNote says when more of a run's compared requests failed than its
+// p95 leaves out: its percentiles then time failures too (a refused
+// connection takes microseconds), and latency gates fail or are not judged.
+func failedNote(v *runView) string {
+	reqs, failed := v.counts(0)
+	if reqs == 0 || float64(failed)/float64(reqs) <= P95.leftOut() {
+		return ""
+	}
+	return fmt.Sprintf("%s of its %s requests failed (%s): its latencies time the failures too, so they are no latencies of answers",
+		units.Count(failed), units.Count(reqs), units.Percent(float64(failed)/float64(reqs)))
 }

@@ -235,11 +235,7 @@ func (v *runView) value(r int, m Metric) (float64, bool) {
 	if rs == nil || len(rs.secs) == 0 {
 		return 0, false
 	}
-	var reqs, failed int64
-	for _, s := range rs.secs {
-		reqs += s.reqs
-		failed += s.failed
-	}
+	reqs, failed := v.counts(r)
 	e := v.endpoint[r]
 	switch m {
 	case TPS:
@@ -271,6 +267,18 @@ func (v *runView) value(r int, m Metric) (float64, bool) {
 		return float64(passes) / float64(passes+fails), true
 	}
 	return 0, false
+}
+
+// counts returns row r's requests over the compared seconds and how many failed.
+func (v *runView) counts(r int) (reqs, failed int64) {
+	if v.rows[r] == nil {
+		return 0, 0
+	}
+	for _, s := range v.rows[r].secs {
+		reqs += s.reqs
+		failed += s.failed
+	}
+	return reqs, failed
 }
 
 // hist is the exact duration histogram of endpoint e (-1: all) over the

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	goldenfile "github.com/loadlens/loadlens/internal/golden"
+	"github.com/loadlens/loadlens/internal/sample"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -19,6 +20,15 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 // the generator itself stays idle.
 func incident(t *testing.T) Input {
 	in := hikari(true)(t)
+	// The DB's CPU, full from 0:15, slowed the requests from then on.
+	secs := steady(40, 100, 20, 30*time.Millisecond)
+	for i := 15; i < len(secs); i++ {
+		secs[i].reqs[0].dur = even(90*time.Millisecond, 0.5)
+		if i >= 17 && i <= 27 {
+			secs[i].reqs[0].fail, secs[i].reqs[0].kind = 5, sample.Timeout
+		}
+	}
+	in.Run = build(t, layout(modelVUs, "POST /coupons/issue"), secs)
 	in.Series = append(in.Series, nodeCPU(0.46, 0.9, 15)...)
 	in.Series = append(in.Series, jvmGC(t).Series...)
 	in.Series = append(in.Series, generatorSeries(repeat(0.4, 40)...)...)

@@ -38,7 +38,12 @@ func chartFamilies() []family {
 		}, limits: []string{"hikaricp_connections_max", "go_sql_max_open_connections"}},
 		{chart: "pool-waits", title: "DB pool waits", unit: unitCount, rank: 11, members: []member{
 			{"hikaricp_connections_timeout_total", "timeouts/s"}, {"go_sql_wait_count_total", "waits/s"},
-			{"go_sql_wait_duration_seconds_total", "waiting (avg)"},
+		}},
+		// Wait time is added as each wait ends: its rate is seconds waited per
+		// second, not a number of waiters (docs/findings.md), so it has a chart
+		// of its own rather than a count's axis.
+		{chart: "pool-wait-time", title: "DB pool wait time, seconds waited per second", unit: unitCount, rank: 12, members: []member{
+			{"go_sql_wait_duration_seconds_total", "s waited/s (added as waits end)"},
 		}},
 		{chart: "cpu-share", title: "CPU use", unit: unitRatio, rank: 20, members: []member{
 			{"process_cpu_usage", "process"}, {"system_cpu_usage", "system"},

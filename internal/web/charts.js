@@ -258,7 +258,7 @@
     var hooks = { setCursor: [function (u) { if (u.cursor.idx === null || u.cursor.idx === undefined) self.showLast(); }] };
     if (this.timeAxis) {
       cursor.sync = { key: LL.syncKey, setSeries: false };
-      hooks.drawClear = [function (u) { LL.drawFindings(u); }]; // findings.js
+      hooks.drawClear = [function (u) { LL.drawFindings(u, self.key); }]; // findings.js
     }
     var opts = {
       width: this.width(), height: this.opts.height || 210, padding: [12, b.xSplits ? 36 : 16, 0, 0],
