@@ -165,7 +165,9 @@ func gateAmount(m Metric, amount float64, unit string) (float64, bool, error) {
 	switch m {
 	case P50, P95, P99:
 		switch unit {
-		case "", "ms":
+		case "": // read as ms, +10 was taken for +10ms by a user who meant +10%
+			return 0, false, fmt.Errorf("the change %v has no unit: write %v%% for a relative change or %vms for a time", amount, amount, amount)
+		case "ms":
 			return amount, false, nil
 		case "s":
 			return amount * 1000, false, nil
@@ -174,7 +176,10 @@ func gateAmount(m Metric, amount float64, unit string) (float64, bool, error) {
 		}
 		return 0, false, fmt.Errorf("unit %q is not %% or a time (us, ms, s)", unit)
 	case TPS:
-		if unit == "" || unit == "/s" || unit == "req/s" {
+		if unit == "" { // as for a latency: -5 could mean 5 req/s or 5%
+			return 0, false, fmt.Errorf("the change %v has no unit: write %v%% for a relative change or %v/s for a rate", amount, amount, amount)
+		}
+		if unit == "/s" || unit == "req/s" {
 			return amount, false, nil
 		}
 		return 0, false, fmt.Errorf("unit %q is not %% or req/s", unit)

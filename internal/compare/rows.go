@@ -15,6 +15,7 @@ type Metric uint8
 // The compared figures, in table order.
 const (
 	TPS       Metric = iota // requests per second
+	Succeeded               // successful (not failed) requests per second
 	P50                     // median request duration
 	P95                     // 95th percentile request duration
 	P99                     // 99th percentile request duration
@@ -28,6 +29,8 @@ func (m Metric) String() string {
 	switch m {
 	case TPS:
 		return "req/s"
+	case Succeeded:
+		return "successful req/s"
 	case P50:
 		return "p50"
 	case P95:
@@ -46,7 +49,10 @@ func (m Metric) String() string {
 func (m Metric) MarshalJSON() ([]byte, error) { return json.Marshal(m.String()) }
 
 // HigherIsBetter reports whether a rise of the metric is an improvement.
-func (m Metric) HigherIsBetter() bool { return m == TPS || m == CheckRate }
+func (m Metric) HigherIsBetter() bool { return m == TPS || m == Succeeded || m == CheckRate }
+
+// isRate reports whether the metric is requests per second.
+func (m Metric) isRate() bool { return m == TPS || m == Succeeded }
 
 // percentile is the quantile of a latency metric.
 func (m Metric) percentile() float64 {
@@ -234,6 +240,8 @@ func (v *runView) value(r int, m Metric) (float64, bool) {
 	switch m {
 	case TPS:
 		return float64(reqs) / float64(len(rs.secs)), true
+	case Succeeded:
+		return float64(reqs-failed) / float64(len(rs.secs)), true
 	case P50, P95, P99:
 		h := v.hist(e)
 		if h.Count() == 0 {

@@ -36,6 +36,9 @@ func (p *parser) checks(n node, endpoint int32) []Check {
 	for _, item := range items {
 		c, ok := p.check(item)
 		if !ok {
+			if name := brokenCheckName(item.v); name != "" && endpoint >= 0 {
+				p.layout.broken = append(p.layout.broken, name)
+			}
 			continue
 		}
 		c.ID = -1
@@ -45,6 +48,34 @@ func (p *parser) checks(n node, endpoint int32) []Check {
 		out = append(out, c)
 	}
 	return out
+}
+
+// brokenCheckName names a check that did not parse, for messages: its
+// name when given, else its source and what it tests, as written.
+func brokenCheckName(n ast.Node) string {
+	var pairs []*ast.MappingValueNode
+	switch m := n.(type) {
+	case *ast.MappingNode:
+		pairs = m.Values
+	case *ast.MappingValueNode:
+		pairs = []*ast.MappingValueNode{m}
+	}
+	name := ""
+	for _, kv := range pairs {
+		key, val := scalarText(kv.Key), scalarText(kv.Value)
+		switch {
+		case key == "name" && val != "":
+			return val
+		case name != "" || !slices.Contains(checkSources, key):
+		case key == "json":
+			name = val
+		case key == "status":
+			name = "status"
+		default:
+			name = strings.ReplaceAll(key, "_", " ") + " " + val
+		}
+	}
+	return name
 }
 
 // check parses one check.

@@ -115,7 +115,23 @@ func (p *parser) checkFilter(f field, filter []threshold.Tag) bool {
 		if s := closest(tag.Value, known); s != "" {
 			msg += fmt.Sprintf("; did you mean %q?", s)
 		}
-		p.errs.add(at, f.val.path, "%s (the test defines: %s)", msg, quoteList(known, 10))
+		defined := "the test defines: " + quoteList(known, 10)
+		if broken := p.layout.broken; tag.Key == "check" && len(broken) > 0 {
+			// Checks with errors of their own are defined too: saying
+			// "none" of a test that has some misleads.
+			bad := "1 check with an error of its own"
+			if len(broken) > 1 {
+				// plan does not import units; a count of checks needs no grouping
+				bad = fmt.Sprintf("%d checks with errors of their own", len(broken))
+			}
+			bad += ", reported here: " + quoteList(broken, 10)
+			if len(known) == 0 {
+				defined = "the test defines only " + bad
+			} else {
+				defined += "; and " + bad
+			}
+		}
+		p.errs.add(at, f.val.path, "%s (%s)", msg, defined)
 		ok = false
 	}
 	return ok
