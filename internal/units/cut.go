@@ -95,7 +95,9 @@ func dropMiddle(words []string, width int) (string, bool) {
 }
 
 // clauseEnd reports whether a word ends a clause.
-func clauseEnd(w string) bool { return strings.HasSuffix(w, ":") || strings.HasSuffix(w, ";") || strings.HasSuffix(w, ",") }
+func clauseEnd(w string) bool {
+	return strings.HasSuffix(w, ":") || strings.HasSuffix(w, ";") || strings.HasSuffix(w, ",")
+}
 
 // fieldName reports whether a word looks like a header or key name: letters
 // joined by '-' or '_' (Content-Length, allow_hosts), not a path or URL.
