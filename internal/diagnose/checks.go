@@ -35,7 +35,7 @@ func checkFailed(c *context) []Finding {
 		fails, total := c.client(SrcCheckFails, "check", ck.Name, "scenario", scenario), c.client(SrcCheckTotal, "check", ck.Name, "scenario", scenario)
 		nf := b.add(c.fig(fails, StatSum, first, last, UnitCount, "times the check failed"))
 		nt := b.add(c.fig(total, StatSum, first, last, UnitCount, "times the check ran"))
-		share := b.derive(StatRatio, UnitFraction, "share of the check's runs that failed", nf, nt)
+		share := b.derive(StatRatio, UnitRate, "share of the check's runs that failed", nf, nt)
 		onset := b.second(onsetSec, StatOnset, "the first second the check failed")
 		where := name(ck.Name)
 		var endpoint []any
