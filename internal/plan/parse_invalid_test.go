@@ -167,7 +167,7 @@ func TestParseInvalid(t *testing.T) {
 
 		// Thresholds.
 		{"unknown metric", head + getX + "thresholds:\n  http_req_duraton: [\"p(95) < 1s\"]\n", `9:3: thresholds.http_req_duraton: unknown metric "http_req_duraton" (known: http_req_duration, http_req_waiting, http_req_connecting, http_req_tls_handshaking, iteration_duration, scheduler_lag, http_req_failed, checks, http_reqs, iterations, dropped_iterations, data_sent, data_received, vus, vus_max)`},
-		{"bad threshold value", head + getX + "thresholds:\n  http_req_duration: [\"p(95) < 1x\"]\n", `9:33: thresholds.http_req_duration[0]: unknown time unit "x": use us, µs, ms, s or m (no unit means ms)`},
+		{"bad threshold value", head + getX + "thresholds:\n  http_req_duration: [\"p(95) < 1x\"]\n", `9:33: thresholds.http_req_duration[0]: unknown time unit "x": use us, µs, ms, s, m or h (no unit means ms)`},
 		{"unknown endpoint filter", head + getX + "thresholds:\n  'http_req_duration{endpoint:\"GET /y\"}': \"p(95) < 1s\"\n",
 			`9:32: thresholds.http_req_duration{endpoint:"GET /y"}: unknown endpoint "GET /y"; did you mean "GET /x"? (the test defines: "GET /x")`},
 		{"unknown scenario filter", head + getX + "thresholds:\n  'iterations{scenario:nope}': \"count > 1\"\n", `9:24: thresholds.iterations{scenario:nope}: unknown scenario "nope" (the test defines: "s")`},
