@@ -64,8 +64,8 @@ func checkFailed(c *context) []Finding {
 			b.second(lastSec, StatSecond, "the last second the check failed"))
 		switch {
 		case cut >= 0:
-			b.evidence(cut, cut, b.noun(cut, " response body", " response bodies"), " longer than max_body from ", onset, " to ",
-				b.second(lastSec, StatSecond, "the last second the check failed"), ": checks read only their first bytes")
+			b.evidence(cut, cut, b.noun(cut, " response body was", " response bodies were"),
+				" longer than max_body while the check failed: checks read only their first bytes")
 			b.f.Remedies = []string{
 				"raise max_body (the step's or the test's max_body:, or --max-body) above the size of the responses and re-run",
 				"if the check still fails on whole bodies, treat it as the fault: it states what must hold of the answers",

@@ -29,7 +29,7 @@ func TestFindingsPointTheRightWay(t *testing.T) {
 			[]string{"timed out"}},
 		{"a body check failing on cut bodies names max_body", bodyCheck(3), KindCheckFailed,
 			&expect{Warning, [2]int{0, 0}, [2]int{2, 2}, []string{`Check failed: ‘body contains "END"’ failed 3 of 3 times`,
-				"likely because 3 response bodies were longer than max_body"}, []string{"3 response bodies longer than max_body from 0:00"}},
+				"likely because 3 response bodies were longer than max_body"}, []string{"3 response bodies were longer than max_body while the check failed"}},
 			[]string{"race", `"body contains "END""`}},
 		{"a body check failing on whole bodies stays the fault", bodyCheck(0), KindCheckFailed,
 			&expect{Critical, [2]int{0, 0}, [2]int{2, 2}, []string{`Check failed: ‘body contains "END"’`}, nil},
