@@ -33,11 +33,12 @@ func Cut(s string, width int) string {
 	return Middle(s, width)
 }
 
-// longest returns the index of the longest word over longWord, or -1.
+// longest returns the index of the longest word over longWord that is not
+// a field name, or -1.
 func longest(words []string) int {
 	best, n := -1, longWord
 	for i, w := range words {
-		if l := utf8.RuneCountInString(w); l > n {
+		if l := utf8.RuneCountInString(w); l > n && !fieldName(w) {
 			best, n = i, l
 		}
 	}

@@ -21,6 +21,8 @@ func TestCut(t *testing.T) {
 			`malformed … different Content-Length values, "2" and "5"`},
 		{"a long value is cut inside, the end kept", `GET "http://127.0.0.1:8080/a/very/long/path/that/goes/on/and/on/forever": connection refused; is the target up?`, 70,
 			`GET "http://127.0…d/on/forever": connection refused; is the target up?`},
+		{"a long field name is dropped whole, never cut inside", "malformed response: header X-Forwarded-Client-Certificate-Chain is too long; raise the limit", 50,
+			"malformed response: header … raise the limit"},
 		{"one word too long", strings.Repeat("x", 30), 10, "xxxx…xxxxx"},
 	}
 	for _, tt := range tests {
