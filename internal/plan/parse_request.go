@@ -64,6 +64,9 @@ func (p *parser) request(o *object, sc *scenarioCtx) (*Request, bool) {
 		stepHeaders = p.headerFields(n)
 	}
 	r.Body, r.BodyKind = p.body(o, sc)
+	if n, ok := o.get("body_file"); ok && r.Body != nil {
+		r.BodyFile = scalarText(n.v)
+	}
 	r.Headers = p.headers(sc.def.headers, stepHeaders, sc.scope)
 	switch r.BodyKind {
 	case JSONBody:
