@@ -35,13 +35,15 @@ func TestWordsPointTheRightWay(t *testing.T) {
 		args        func(dir string) []string
 		code        int
 		want, never []string
+		json        string // in summary.json
 	}{
 		{"a redirect's sample keeps its host and its fix", func(string) []string {
 			return []string{"run", redirect.URL + "/xhost", "--vus", "1", "--duration", "1s"}
-		}, 0, []string{"redirect to localhost:", "add it to allow_hosts"}, []string{"...", "na..."}},
+		}, 0, []string{"redirect to localhost:", "add it to allow_hosts"}, []string{"...", "na..."},
+			"refused: the test does not name that host; add it to allow_hosts"},
 		{"a TLS handshake nobody answered is a timeout", func(string) []string {
 			return []string{"run", "https://" + mute + "/x", "--vus", "1", "--duration", "1s", "--timeout", "500ms"}
-		}, 0, []string{"timed out in the TLS handshake", "never answered the handshake"}, []string{"certificate, name or protocol"}},
+		}, 0, []string{"timed out in the TLS handshake", "never answered the handshake"}, []string{"certificate, name or protocol"}, ""},
 		{"a body check failing on bodies cut at max_body names max_body", func(dir string) []string {
 			test := "base_url: " + big.URL + "\nscenarios:\n  s:\n    iterations: 3\n    vus: 1\n    flow:\n      - get: /x\n        check:\n          - body_contains: END\n"
 			if err := os.WriteFile(filepath.Join(dir, "t.yaml"), []byte(test), 0o600); err != nil {
@@ -49,17 +51,17 @@ func TestWordsPointTheRightWay(t *testing.T) {
 			}
 			return []string{"run", "t.yaml"}
 		}, 0, []string{`Check failed: ‘body contains "END"’`, "longer than max_body", "raise max_body"},
-			[]string{"race", `"body contains "END""`, "CRITICAL  Check failed"}},
+			[]string{"race", `"body contains "END""`, "CRITICAL  Check failed"}, ""},
 		{"no-data reasons say why; an hour is a duration", func(string) []string {
 			return []string{"run", "http://" + dead + "/x", "--vus", "1", "--duration", "1s", "--threshold", "http_req_tls_handshaking: avg<100ms",
 				"--threshold", "scheduler_lag: p(99)<10ms", "--threshold", "p(95)<1h"}
 		}, 99, []string{"avg<100ms no data: no TLS handshake (plain http)", "p(99)<10ms no data: measured only in the open model (arrival-rate)",
-			"p(95)<1h no completed request"}, []string{"unknown time unit"}},
+			"p(95)<1h no completed request"}, []string{"unknown time unit"}, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			args := append(tc.args(dir), "--no-dashboard", "--quiet", "--results", "results")
+			args := append(tc.args(dir), "--no-dashboard", "--quiet", "--results", "results", "--summary-json", "s.json")
 			r := loadlens(t, dir, args...)
 			out := r.stdout + r.stderr
 			if r.code != tc.code {
@@ -79,6 +81,12 @@ func TestWordsPointTheRightWay(t *testing.T) {
 			for _, l := range strings.Split(out, "\n") {
 				if n := utf8.RuneCountInString(l); n > 100 {
 					t.Errorf("a line of %d columns:\n%s", n, l)
+				}
+			}
+			if tc.json != "" {
+				b, err := os.ReadFile(filepath.Join(dir, "s.json"))
+				if err != nil || !strings.Contains(string(b), tc.json) {
+					t.Errorf("summary.json lacks the whole message %q (%v)", tc.json, err)
 				}
 			}
 		})

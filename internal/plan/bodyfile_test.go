@@ -47,8 +47,7 @@ func TestURLBodyFile(t *testing.T) {
 		{"over the limit", URLOptions{URL: "http://h/up", BodyFile: huge}, false, nil,
 			"--body-file: " + huge + " is 70.0 MiB; a body file may be at most 64 MiB"},
 		{"distributed: too large to send inside the test", URLOptions{URL: "http://h/up", BodyFile: zeros}, true, nil,
-			"--body-file: a distributed run sends the body to the agents inside the test file, which holds at most 9.9 MiB of UTF-8 text; " +
-				zeros + " is 9.5 MiB"},
+			"--body-file: " + zeros + " is 9.5 MiB; a distributed run sends it inside the test: at most 9.9 MiB of UTF-8 text"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -141,8 +141,8 @@ func (o *URLOptions) testFile(inline bool) ([]byte, error) {
 		case err != nil:
 			bad("--body-file", "%v", err)
 		case inline && (!utf8.Valid(b) || len(quoteYAML(string(b))) > maxURLBody):
-			bad("--body-file", "a distributed run sends the body to the agents inside the test file, which holds at most %s of UTF-8 text; %s is %s",
-				bytesText(maxURLBody), o.BodyFile, bytesText(int64(len(b))))
+			bad("--body-file", "%s is %s; a distributed run sends it inside the test: at most %s of UTF-8 text",
+				o.BodyFile, bytesText(int64(len(b))), bytesText(maxURLBody))
 		case inline:
 			body = string(b)
 		default:
