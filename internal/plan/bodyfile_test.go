@@ -26,6 +26,7 @@ func TestURLBodyFile(t *testing.T) {
 	rng := rand.NewChaCha8([32]byte{1})
 	_, _ = rng.Read(random)
 	binary := write("random.body", random)
+	empty := write("empty.body", nil)
 	huge := filepath.Join(dir, "huge.body")
 	f, err := os.Create(huge)
 	if err != nil {
@@ -38,15 +39,17 @@ func TestURLBodyFile(t *testing.T) {
 	tests := []struct {
 		name    string
 		o       URLOptions
-		inline  bool   // TestFile, as a distributed run renders it
+		inline  bool // TestFile, as a distributed run renders it
+		method  string
 		want    []byte // the body sent
 		wantErr string
 	}{
-		{"10 MB of NUL bytes", URLOptions{URL: "http://h/up", BodyFile: zeros}, false, make([]byte, 10_000_000), ""},
-		{"binary bytes", URLOptions{URL: "http://h/up", BodyFile: binary}, false, random, ""},
-		{"over the limit", URLOptions{URL: "http://h/up", BodyFile: huge}, false, nil,
+		{"10 MB of NUL bytes", URLOptions{URL: "http://h/up", BodyFile: zeros}, false, "POST", make([]byte, 10_000_000), ""},
+		{"binary bytes", URLOptions{URL: "http://h/up", BodyFile: binary}, false, "POST", random, ""},
+		{"an empty file is no body", URLOptions{URL: "http://h/up", BodyFile: empty}, false, "GET", nil, ""},
+		{"over the limit", URLOptions{URL: "http://h/up", BodyFile: huge}, false, "", nil,
 			"--body-file: " + huge + " is 70.0 MiB; a body file may be at most 64 MiB"},
-		{"distributed: too large to send inside the test", URLOptions{URL: "http://h/up", BodyFile: zeros}, true, nil,
+		{"distributed: too large to send inside the test", URLOptions{URL: "http://h/up", BodyFile: zeros}, true, "", nil,
 			"--body-file: " + zeros + " is 9.5 MiB; a distributed run sends it inside the test: at most 9.9 MiB of UTF-8 text"},
 	}
 	for _, tt := range tests {
@@ -69,8 +72,14 @@ func TestURLBodyFile(t *testing.T) {
 				t.Fatalf("FromURL: %v", err)
 			}
 			r := req(t, p, 0, 0)
-			if got := []byte(render(r.Body)); !bytes.Equal(got, tt.want) || r.Method != "POST" {
-				t.Errorf("%s with a body of %d bytes, want POST with the file's %d", r.Method, len(got), len(tt.want))
+			if got := []byte(render(r.Body)); !bytes.Equal(got, tt.want) || r.Method != tt.method {
+				t.Errorf("%s with a body of %d bytes, want %s with the file's %d", r.Method, len(got), tt.method, len(tt.want))
+			}
+			if len(tt.want) == 0 {
+				if r.Body != nil {
+					t.Error("an empty file gave a body")
+				}
+				return
 			}
 			if len(p.Source) > 4<<10 || !strings.Contains(string(p.Source), "body_file: ") {
 				t.Errorf("the rendered test (%d bytes) should name the file, not hold it:\n%.500s", len(p.Source), p.Source)

@@ -1,11 +1,13 @@
 package plan
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/goccy/go-yaml/ast"
@@ -79,11 +81,16 @@ func (p *parser) bodyFile(n node, sc *scenarioCtx) *tmpl.Template {
 		return tmpl.Literal(string(b))
 	}
 	t, err := tmpl.Compile(string(b), sc.scope)
-	if err != nil {
+	var te *tmpl.Error
+	switch {
+	case err == nil:
+		return t
+	case errors.As(err, &te) && p.missingVars && strings.HasPrefix(te.Msg, "unknown variable"):
+		// the data file's own error says why its columns are unknown
+	default:
 		p.errs.add(n.pos, n.path, "%s: %v", path, err)
-		return nil
 	}
-	return t
+	return nil
 }
 
 // ReadBodyFile reads a body file, refusing one larger than MaxBodyFile

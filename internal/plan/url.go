@@ -145,6 +145,7 @@ func (o *URLOptions) testFile(inline bool) ([]byte, error) {
 				o.BodyFile, bytesText(int64(len(b))), bytesText(maxURLBody))
 		case inline:
 			body = string(b)
+		case len(b) == 0: // an empty file is no body, as an empty --body is
 		default:
 			if bodyFile, err = filepath.Abs(o.BodyFile); err != nil {
 				bad("--body-file", "%v", err)
