@@ -32,7 +32,7 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 	fs.StringVar(&o.Method, "method", "", "URL mode: HTTP method (default GET, or POST with a body)")
 	fs.Var(&headers, "H", "URL mode: request header 'Name: value' (repeatable)")
 	fs.StringVar(&o.Body, "body", "", "URL mode: request body")
-	fs.StringVar(&o.BodyFile, "body-file", "", "URL mode: read the request body from this file")
+	fs.StringVar(&o.BodyFile, "body-file", "", "URL mode: send this file's bytes as the request body (at most 64 MiB)")
 	fs.DurationVar(&o.Timeout, "timeout", 0, "URL mode: request timeout (default 60s)")
 	fs.Var(&thresholds, "threshold", "URL mode: threshold such as 'p(95)<800ms' or 'http_req_failed: rate<0.01' (repeatable)")
 	fs.StringVar(&o.Name, "name", "", "URL mode: test name (default from the URL)")

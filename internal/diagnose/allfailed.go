@@ -2,6 +2,9 @@ package diagnose
 
 import (
 	"sort"
+	"strings"
+
+	"github.com/loadlens/loadlens/internal/metrics"
 
 	"github.com/loadlens/loadlens/internal/sample"
 )
@@ -66,8 +69,12 @@ func allFailedRule(c *context) []Finding {
 	total := b.add(c.fig(c.client(SrcRequests), StatSum, first, last, UnitCount, "requests sent"))
 	onset := b.second(onsetSec, StatOnset, "the first second with a request")
 	main := kinds[0]
+	words, remedies := failureWords[main], allFailedRemedies(main)
+	if main == sample.TLS && handshakeTimedOut(c.run) {
+		words, remedies = handshakeTimeoutWords, handshakeTimeoutRemedies
+	}
 	n := b.add(c.fig(c.client(SrcFailed, "kind", main.String()), StatSum, first, last, UnitCount, main.String()+" failures"))
-	title := []any{"Every request failed: ", n, " of ", total, " ", name(failureWords[main].what), " from ", onset, " — ", failureWords[main].means}
+	title := []any{"Every request failed: ", n, " of ", total, " ", name(words.what), " from ", onset, " — ", words.means}
 	b.evidence(n, n, " of ", total, b.noun(total, " request failed with ", " requests failed with "), name(main.String()), " from ", onset)
 	for i, k := range kinds[1:] {
 		m := b.add(c.fig(c.client(SrcFailed, "kind", k.String()), StatSum, first, last, UnitCount, k.String()+" failures"))
@@ -77,8 +84,40 @@ func allFailedRule(c *context) []Finding {
 		b.evidence(m, m, " failed with ", name(k.String()))
 	}
 	b.title(title...)
-	b.f.Remedies = allFailedRemedies(main)
+	b.f.Remedies = remedies
 	return []Finding{b.done(onsetSec, last)}
+}
+
+// handshakeTimeoutWords name a TLS failure that was a handshake with no
+// answer: the server took the connection and said nothing, which a
+// certificate fault (an answer the client refused) does not look like.
+var handshakeTimeoutWords = struct{ what, means string }{"timed out in the TLS handshake",
+	"the target accepted the connections but never answered the handshake: no certificate was offered, so none was rejected"}
+
+// handshakeTimeoutRemedies are what to look at when no handshake was answered.
+var handshakeTimeoutRemedies = []string{
+	"check that the port serves TLS at all (curl -v https://host:port/ stops after the Client Hello when it does not)",
+	"if it does, find what holds the server's handshakes: its accept backlog, its TLS threads, a proxy in front of it",
+}
+
+// handshakeTimedOut reports whether most sampled TLS failures were
+// handshakes that no answer finished (the engine's messages say so).
+func handshakeTimedOut(run *metrics.Run) bool {
+	var timedOut, all int64
+	for _, ep := range run.Endpoints {
+		for _, g := range ep.Errors {
+			if g.Kind != sample.TLS {
+				continue
+			}
+			for _, s := range g.Samples {
+				all += s.Count
+				if strings.Contains(s.Message, "TLS handshake unfinished") || strings.Contains(s.Message, "TLS handshake timeout") {
+					timedOut += s.Count
+				}
+			}
+		}
+	}
+	return all > 0 && 2*timedOut > all
 }
 
 // allFailedRemedies are the first things to look at per failure kind.

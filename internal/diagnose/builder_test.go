@@ -27,6 +27,8 @@ type reqs struct {
 	dur  func(i, n int) time.Duration
 	fail int // the first fail requests end as kind
 	kind sample.Kind
+	msg  string // the failures' message; default the kind's name
+	cut  int    // the first cut requests' bodies were longer than max_body
 }
 
 // even spreads n durations evenly over mean·(1 ± spread/2): mean stays exact.
@@ -101,6 +103,9 @@ func build(t testing.TB, l sample.Layout, seconds []sec) *metrics.Run {
 				req := sample.Request{Endpoint: r.ep, End: end, Duration: r.dur(i, r.n), Status: 200, Sent: 100, Received: 1000}
 				if i < r.fail {
 					req.Status, req.Kind, req.Err = 0, r.kind, r.kind.String()
+					if r.msg != "" {
+						req.Err = r.msg
+					}
 					switch r.kind {
 					case sample.HTTP5xx:
 						req.Status = 503
@@ -108,6 +113,7 @@ func build(t testing.TB, l sample.Layout, seconds []sec) *metrics.Run {
 						req.Status = 409
 					}
 				}
+				req.Truncated = i < r.cut
 				sink.Request(&req)
 				sink.Iteration(0, end, req.Duration)
 				sink.Lag(0, end, spec.lag)

@@ -45,27 +45,42 @@ func checkFailed(c *context) []Finding {
 		b := newBuilder(KindCheckFailed, sev)
 		nf := b.add(c.fig(fails, StatSum, first, last, UnitCount, "times the check failed"))
 		nt := b.add(c.fig(total, StatSum, first, last, UnitCount, "times the check ran"))
-		share := b.derive(StatRatio, UnitFraction, "share of the check's runs that failed", nf, nt)
+		share := b.derive(StatRatio, UnitRate, "share of the check's runs that failed", nf, nt)
 		onset := b.second(onsetSec, StatOnset, "the first second the check failed")
 		where := name(ck.Name)
 		var endpoint []any
 		if int(ck.Endpoint) >= 0 && int(ck.Endpoint) < len(c.run.Layout.Endpoints) {
 			endpoint = []any{" on ", name(c.endpointName(int(ck.Endpoint)))}
 		}
-		head := "Check failed: \""
-		if reqFailed != "" {
-			head = "Check failed because the request failed: \""
+		open, shut := "\"", "\""
+		if strings.Contains(ck.Name, "\"") { // body contains "END": other quotes around it
+			open, shut = "‘", "’"
 		}
-		title := []any{head, where, "\" failed ", nf, " of ", nt, b.noun(nt, " time from ", " times from "), onset}
+		head := "Check failed: "
+		if reqFailed != "" {
+			head = "Check failed because the request failed: "
+		}
+		title := []any{head + open, where, shut + " failed ", nf, " of ", nt, b.noun(nt, " time from ", " times from "), onset}
 		title = append(title, endpoint...)
 		title = append(title, " (scenario ", name(scenario), ")")
+		cut := ref(-1)
+		if reqFailed == "" {
+			cut = c.truncatedFor(b, i, onsetSec, lastSec)
+		}
+		if cut >= 0 {
+			sev = Warning // the test's own cap, not the target, is the likely fault
+			b.f.Severity = sev
+			title = append(title, ", likely because ", cut, b.noun(cut, " response body was", " response bodies were"),
+				" longer than max_body: the check saw only the start")
+		}
 		b.title(title...)
 		ff := b.add(c.fig(fails, StatValue, onsetSec, onsetSec, UnitCount, "failures in the first failing second"))
 		ft := b.add(c.fig(total, StatValue, onsetSec, onsetSec, UnitCount, "runs in the first failing second"))
 		b.evidence(ff, "first failing second: ", ff, " of ", ft, " failed")
 		b.evidence(share, share, " of the check's runs failed over the run; the last failure at ",
 			b.second(lastSec, StatSecond, "the last second the check failed"))
-		if reqFailed != "" {
+		switch {
+		case reqFailed != "":
 			rf := b.add(c.fig(reqFailed, StatSum, onsetSec, lastSec, UnitCount, "failed requests of the check's endpoint"))
 			b.evidence(rf, rf, b.noun(rf, " request", " requests"), " of ", endpoint[1], " failed from ",
 				b.second(onsetSec, StatSecond, "the first second the check failed"), " to ",
@@ -75,13 +90,20 @@ func checkFailed(c *context) []Finding {
 				"the check failed on requests that got no good answer (a timeout, an error): see the errors finding, and fix what failed the requests",
 				"re-run after that fix: a check that still fails on successful responses is a fault of its own",
 			}
-		} else if sev == Critical {
+		case cut >= 0:
+			b.evidence(cut, cut, b.noun(cut, " response body was", " response bodies were"),
+				" longer than max_body while the check failed: checks read only their first bytes")
+			b.f.Remedies = []string{
+				"raise max_body (the step's or the test's max_body:, or --max-body) above the size of the responses and re-run",
+				"if the check still fails on whole bodies, treat it as the fault: it states what must hold of the answers",
+			}
+		case sev == Critical:
 			b.f.Remedies = []string{
 				"the check states what must hold of the answers: treat its failure as the fault, and the errors and slowness around it as symptoms",
 				"reproduce it with the scenario's concurrency: failures that appear only under load point to a race (read-then-write without a lock or an atomic update)",
 				"make the update atomic (a conditional UPDATE, an atomic decrement, a unique constraint) and re-run the same test",
 			}
-		} else {
+		default:
 			b.f.Remedies = []string{"see the errors finding: the responses had another status than the check expects"}
 		}
 		fs = append(fs, b.done(onsetSec, lastSec))
@@ -115,4 +137,20 @@ func (c *context) requestsFailed(ep int32, fails string) string {
 		}
 	}
 	return failed
+}
+
+// truncatedFor adds the count of bodies cut at max_body while check i
+// failed, when the check reads the body and its endpoint had any cut: the
+// likely reason a body check failed. It returns -1 otherwise.
+func (c *context) truncatedFor(b *builder, i, from, to int) ref {
+	ck := c.run.Layout.Checks[i]
+	ep := int(ck.Endpoint)
+	if statusCheck(ck.Name) || strings.HasPrefix(ck.Name, "header ") || ep < 0 || ep >= len(c.run.Endpoints) || c.run.Endpoints[ep].Truncated == 0 {
+		return -1
+	}
+	f := c.fig(c.client(SrcTruncated), StatSum, from, to, UnitCount, "response bodies longer than max_body while the check failed")
+	if !(f.Value > 0) {
+		return -1
+	}
+	return b.add(f)
 }

@@ -19,8 +19,8 @@ func TestDefectsStayFixed(t *testing.T) {
 		never []string // substrings no finding's title or evidence may hold
 	}{
 		{"lock-step failures: errors from the first failing second, empty seconds skipped", lockStep, KindErrorsAtLoad,
-			&expect{Critical, [2]int{2, 2}, [2]int{10, 10}, []string{"Errors from 0:02 at a load served before (95 req/s with 95 VUs)", "100% of requests failed"},
-				[]string{"first failing second: 95 of 95 requests failed", "before 0:02: 0% of 190 requests failed, at up to 95 req/s"}},
+			&expect{Critical, [2]int{2, 2}, [2]int{10, 10}, []string{"Errors from 0:02 at a load served before (95 req/s with 95 VUs)", "100.00% of requests failed"},
+				[]string{"first failing second: 95 of 95 requests failed", "before 0:02: 0.00% of 190 requests failed, at up to 95 req/s"}},
 			[]string{"from 0:10", "stayed under"}},
 		{"database/sql: full from 0:01, waits and wait time named for what they are", goSQLFullEarly, KindPoolExhaustion,
 			&expect{Critical, [2]int{1, 1}, [2]int{14, 14}, []string{"DB pool exhausted: 10 of 10 connections in use from 0:01, up to 40 waits for a connection a second"},

@@ -80,7 +80,7 @@ func errorsAtLoad(c *context) []Finding {
 	reqs, failed := c.client(SrcRequests), c.client(SrcFailed)
 	failedSum := b.add(c.fig(failed, StatSum, from, to, UnitCount, "requests failed"))
 	reqSum := b.add(c.fig(reqs, StatSum, from, to, UnitCount, "requests"))
-	share := b.derive(StatRatio, UnitFraction, "share of the requests that failed", failedSum, reqSum)
+	share := b.derive(StatRatio, UnitRate, "share of the requests that failed", failedSum, reqSum)
 
 	var byKind [sample.NumKinds]float64
 	for i := firstI; i <= lastI; i++ {
@@ -151,7 +151,7 @@ func errorsAtLoad(c *context) []Finding {
 	if before >= 0 {
 		bf := b.add(c.fig(failed, StatSum, view[0].sec, from-1, UnitCount, "requests failed before the errors"))
 		br := b.add(c.fig(reqs, StatSum, view[0].sec, from-1, UnitCount, "requests before the errors"))
-		bs := b.derive(StatRatio, UnitFraction, "share of the requests before the errors that failed", bf, br)
+		bs := b.derive(StatRatio, UnitRate, "share of the requests before the errors that failed", bf, br)
 		parts := []any{"before ", onset, ": ", bs, " of ", br, b.noun(br, " request failed, at up to ", " requests failed, at up to "), before}
 		if c.open {
 			ob := b.add(c.fig(c.client(SrcOffered), StatMax, view[0].sec, from-1, UnitReqPerSec, "the most offered in a second before the errors"))

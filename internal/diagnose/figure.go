@@ -37,10 +37,11 @@ const (
 	UnitRatio                 // a multiple: "2.0×"
 	UnitChange                // a relative change: "+3 %"
 	UnitPerMinute             // a duration trend in seconds per second, shown per minute: "+30 ms/min"
+	UnitRate                  // a share of requests or checks that failed, shown as the summary's "0.13%"
 	numUnits
 )
 
-var unitNames = [numUnits]string{"count", "number", "req/s", "s", "fraction", "cores", "second", "ratio", "change", "s/s"}
+var unitNames = [numUnits]string{"count", "number", "req/s", "s", "fraction", "cores", "second", "ratio", "change", "s/s", "rate"}
 
 // String returns the unit's name as summary.json writes it.
 func (u Unit) String() string {

@@ -44,6 +44,7 @@ func synthetic() map[string]func(t *testing.T) Input {
 		"late-scale": lateScale(0.96, true), "planned-scale": plannedScale, "throttled-pods": throttledPods(0.4), "throttled-1pc": throttledPods(0.01),
 		"restarts": restarts(true), "restarts-before": restarts(false), "oom-cadvisor": oomFromCAdvisor(false), "backend-bound": backendBound(false), "backend-scaled": backendBound(true),
 		"pgbouncer": pgbouncer, "postgres-sessions": postgresSessions, "interrupted": deadTarget(sample.Interrupted), "dns": deadTarget(sample.DNS), "tls": deadTarget(sample.TLS),
+		"tls-mute": tlsFailures("TLS handshake timeout (10s)"), "check-cut-bodies": bodyCheck(3),
 	}
 }
 

@@ -56,7 +56,7 @@ func Healthy(in Input, fs []Finding) *Verdict {
 	p95 := b.add(c.quantile(95, UnitDuration, "p95 of every request of the run"))
 	failed := b.add(c.fig(c.client(SrcFailed), StatSum, first, last, UnitCount, "requests failed"))
 	total := b.add(c.fig(reqs, StatSum, first, last, UnitCount, "requests"))
-	share := b.derive(StatRatio, UnitFraction, "share of the requests that failed", failed, total)
+	share := b.derive(StatRatio, UnitRate, "share of the requests that failed", failed, total)
 	if len(parts) > 1 {
 		parts = append(parts, ", ")
 	}

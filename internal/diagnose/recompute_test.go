@@ -191,10 +191,11 @@ func (r *rawRun) client(t *testing.T, src string) perSec {
 	}
 	var prevVUs float64
 	for i, s := range r.snaps {
-		var reqs, failed, vus, vusMax, iters, dropped float64
+		var reqs, failed, vus, vusMax, iters, dropped, truncated float64
 		for _, ep := range eps {
 			e := s.Endpoints[ep]
 			reqs += float64(e.Requests)
+			truncated += float64(e.Truncated)
 			for k, n := range e.Failures {
 				if f["kind"] == "" || sample.Kind(k).String() == f["kind"] {
 					failed += float64(n)
@@ -231,6 +232,8 @@ func (r *rawRun) client(t *testing.T, src string) perSec {
 			out[s.Second] = vusMax
 		case SrcDropped:
 			out[s.Second] = dropped
+		case SrcTruncated:
+			out[s.Second] = truncated
 		case SrcOffered:
 			out[s.Second] = math.Max(iters+dropped+vus-prevVUs, 0) * perIter
 		case SrcLag:

@@ -28,6 +28,7 @@ const (
 	SrcLag        = "scheduler_lag.p99"      // 99th percentile of how late iterations started, in seconds
 	SrcCheckFails = "checks.fails"           // a check's failures; {check, endpoint, scenario} ({check, scenario} for a check of no one endpoint)
 	SrcCheckTotal = "checks.total"           // a check's outcomes; {check, endpoint, scenario} ({check, scenario} for a check of no one endpoint)
+	SrcTruncated  = "truncated_bodies"       // responses whose body was longer than its step's max_body (checks read only the start)
 	SrcServer     = "server_series"          // the number of scraped series (not the generator's own): one value, at the run's first second
 )
 
@@ -135,6 +136,8 @@ func (c *context) client(name string, kv ...string) string {
 			add(s.Sec, c.offered[i])
 		case SrcLag:
 			add(s.Sec, secs(s.LagP99))
+		case SrcTruncated:
+			add(s.Sec, float64(s.Truncated))
 		case SrcCheckFails, SrcCheckTotal:
 			var v int64
 			found := false

@@ -70,7 +70,7 @@ func targetHeldVUs(c *context) []Finding {
 	mean := b.add(c.fig(c.client(SrcMean), StatMedian, from, to, UnitDuration, "mean response time while dropping (median of the seconds)"))
 	reqs := b.add(c.fig(c.client(SrcRequests), StatSum, from, to, UnitCount, "requests while dropping"))
 	failed := b.add(c.fig(c.client(SrcFailed), StatSum, from, to, UnitCount, "requests failed while dropping"))
-	share := b.derive(StatRatio, UnitFraction, "share of the requests that failed while dropping", failed, reqs)
+	share := b.derive(StatRatio, UnitRate, "share of the requests that failed while dropping", failed, reqs)
 	onset := b.second(from, StatOnset, "the first second with drops")
 	title := []any{"Every VU was waiting for the target from ", onset, ": ", d, b.noun(d, " iteration dropped", " iterations dropped")}
 	held, why, ok := c.poolHeld(b, from, to, func(r string) bool { return !generatorHeld(r) })

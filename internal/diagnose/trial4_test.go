@@ -23,7 +23,7 @@ func TestTrial4FindingsStayFixed(t *testing.T) {
 	}{
 		{"a check of one name on three endpoints is counted per endpoint, as the CHECKS table", sameCheckName, KindCheckFailed,
 			&expect{Info, [2]int{0, 0}, [2]int{5, 5}, []string{`"status is 200" failed 120 of 120 times from 0:00 on GET /missing`},
-				[]string{"100% of the check's runs failed", "first failing second: 20 of 20 failed"}},
+				[]string{"100.00% of the check's runs failed", "first failing second: 20 of 20 failed"}},
 			[]string{"of 360", "33.3% of the check's runs"}},
 		{"a check that failed only on timed-out requests is their symptom, not a race", timedOutCheck, KindCheckFailed,
 			&expect{Info, [2]int{4, 4}, [2]int{9, 9}, []string{`Check failed because the request failed: "never more coupons than available" failed 3 of 20 times`},
@@ -155,7 +155,7 @@ func TestTrial4Replays(t *testing.T) {
 		never    []string
 	}{
 		{"checkmerge: /missing's own check figures", "trial4-checkmerge", KindCheckFailed,
-			&expect{Info, [2]int{0, 0}, [2]int{6, 6}, []string{`"status is 200" failed 120 of 120 times from 0:00 on GET /missing`}, []string{"100% of the check's runs failed"}},
+			&expect{Info, [2]int{0, 0}, [2]int{6, 6}, []string{`"status is 200" failed 120 of 120 times from 0:00 on GET /missing`}, []string{"100.00% of the check's runs failed"}},
 			[]string{"failed 0 of 120", "\n0% of the check's runs failed"}},
 		{"case 3 improved: a DB host busy from 0:17 while p95 stayed under 1 ms is context", "trial4-case3-improved", KindCPUSaturation,
 			&expect{Info, [2]int{17, 17}, [2]int{25, 25}, []string{"but the client's latency did not rise with it"}, nil}, []string{"CPU saturated"}},

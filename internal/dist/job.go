@@ -51,6 +51,14 @@ func loadTest(file string, source []byte, env func(string) (string, bool)) (*pla
 	}
 	j := job{File: filepath.Base(file), Source: src, Files: map[string][]byte{}, Env: rec.read}
 	for _, s := range p.Scenarios {
+		for _, st := range s.Flow {
+			if st.Request == nil || st.Request.BodyFile == "" {
+				continue
+			}
+			if err := sendFile(j.Files, file, st.Request.BodyFile, "body file"); err != nil {
+				return nil, job{}, err
+			}
+		}
 		if s.Data == nil {
 			continue
 		}
@@ -65,6 +73,20 @@ func loadTest(file string, source []byte, env func(string) (string, bool)) (*pla
 		j.Files[s.Data.File] = b
 	}
 	return p, j, nil
+}
+
+// sendFile adds a file the test names to the files sent beside it, as the
+// test wrote its path; the path must stay below the test file's directory.
+func sendFile(files map[string][]byte, test, rel, what string) error {
+	if !filepath.IsLocal(filepath.Clean(rel)) {
+		return fmt.Errorf("%s: %s %s: a distributed run sends the test's files to the agents beside it, so the path must be relative and below the test file's directory", test, what, rel)
+	}
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(test), rel))
+	if err != nil {
+		return fmt.Errorf("%s: %s: %w", test, what, err)
+	}
+	files[rel] = b
+	return nil
 }
 
 // urlTestName is the file name agents give a URL-mode test.

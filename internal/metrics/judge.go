@@ -20,8 +20,11 @@ import (
 func (r *Run) Evaluate(t *threshold.Threshold) threshold.Result {
 	v, ok := r.Observe(t)
 	res := t.Evaluate(v, ok)
-	if what := missing(t.Metric); !ok && what != "" {
+	if what := r.missing(t); !ok && what != "" {
 		res.Reason += ": " + what
+	}
+	if !ok && t.Metric == "http_req_tls_handshaking" && r.plain(t) {
+		return res // no handshake to time, whatever became of the requests
 	}
 	ev, judged := r.LatencyEvidence(t)
 	if !judged {
@@ -128,13 +131,20 @@ func budget(t *threshold.Threshold) (float64, bool) {
 	return 0, false
 }
 
-// missing says what a metric with no data lacked, for its reason.
-func missing(metric string) string {
-	switch metric {
+// missing says what a threshold's metric with no data lacked, for its reason.
+func (r *Run) missing(t *threshold.Threshold) string {
+	switch t.Metric {
 	case "http_req_connecting":
 		return "no new connection"
 	case "http_req_tls_handshaking":
+		if r.plain(t) {
+			return "no TLS handshake (plain http)"
+		}
 		return "no TLS handshake"
+	case "scheduler_lag":
+		if !r.openModel(t) {
+			return "measured only in the open model (arrival-rate)"
+		}
 	case "checks":
 		return "no check ran"
 	case "http_req_failed", "http_reqs", "http_req_duration", "http_req_waiting":
@@ -143,6 +153,31 @@ func missing(metric string) string {
 		return "no iteration completed"
 	}
 	return ""
+}
+
+// plain reports whether every endpoint a threshold selects is plain http.
+func (r *Run) plain(t *threshold.Threshold) bool {
+	eps, ok := r.selectEndpoints(t.Filter, false)
+	if !ok {
+		return false
+	}
+	for _, i := range eps {
+		if !r.Layout.Endpoints[i].Plain {
+			return false
+		}
+	}
+	return true
+}
+
+// openModel reports whether a scenario a threshold selects is an open model.
+func (r *Run) openModel(t *threshold.Threshold) bool {
+	scs, _ := r.selectScenarios(t.Filter)
+	for _, i := range scs {
+		if r.Layout.Scenarios[i].Model == "arrival-rate" {
+			return true
+		}
+	}
+	return false
 }
 
 // isRequestLatency reports whether a metric is a time of each request.

@@ -12,7 +12,7 @@ var methodKeys = []string{"get", "post", "put", "patch", "delete", "head", "opti
 
 // stepKeys are the keys a flow step may have.
 var stepKeys = append(append([]string{}, methodKeys...),
-	"method", "path", "name", "query", "headers", "timeout", "expect_status", "redirects", "max_body", "json", "form", "body", "check", "extract", "think")
+	"method", "path", "name", "query", "headers", "timeout", "expect_status", "redirects", "max_body", "json", "form", "body", "body_file", "check", "extract", "think")
 
 // flow parses a scenario's list of steps.
 func (p *parser) flow(n node, sc *scenarioCtx) []Step {

@@ -11,6 +11,7 @@ type layoutBuilder struct {
 	// broken names the checks the test defines that have errors of their
 	// own: not in the layout, but named when a threshold's filter misses.
 	broken []string
+	schemed   map[int32]bool // endpoints whose Plain was set by a request
 }
 
 // endpointKey identifies an endpoint: endpoints are per scenario.
@@ -44,6 +45,17 @@ func (b *layoutBuilder) endpoint(scenario int32, name, method string) int32 {
 	b.layout.Endpoints = append(b.layout.Endpoints, sample.EndpointInfo{Scenario: scenario, Name: name, Method: method})
 	b.endpoints[k] = id
 	return id
+}
+
+// scheme records whether a request of endpoint id goes to a plain http://
+// URL: the endpoint is plain when all of its requests do.
+func (b *layoutBuilder) scheme(id int32, plain bool) {
+	if b.schemed == nil {
+		b.schemed = map[int32]bool{}
+	}
+	e := &b.layout.Endpoints[id]
+	e.Plain = plain && (e.Plain || !b.schemed[id])
+	b.schemed[id] = true
 }
 
 // check returns the id of the endpoint's check name, adding it when new.

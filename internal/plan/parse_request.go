@@ -38,6 +38,9 @@ func (p *parser) request(o *object, sc *scenarioCtx) (*Request, bool) {
 	if hasPath {
 		r.URL = p.requestURL(pathNode, pathSrc, o, sc)
 	}
+	if r.Endpoint >= 0 && r.URL != nil {
+		p.layout.scheme(r.Endpoint, strings.HasPrefix(strings.ToLower(r.URL.String()), "http://"))
+	}
 	if n, ok := o.get("timeout"); ok {
 		if d, ok := p.positiveDuration(n); ok {
 			r.Timeout = d
@@ -61,6 +64,9 @@ func (p *parser) request(o *object, sc *scenarioCtx) (*Request, bool) {
 		stepHeaders = p.headerFields(n)
 	}
 	r.Body, r.BodyKind = p.body(o, sc)
+	if n, ok := o.get("body_file"); ok && r.Body != nil {
+		r.BodyFile = scalarText(n.v)
+	}
 	r.Headers = p.headers(sc.def.headers, stepHeaders, sc.scope)
 	switch r.BodyKind {
 	case JSONBody:

@@ -34,9 +34,9 @@ scenarios:
         check: [{status: 200}]
 `, func(t *testing.T, p *Plan) {
 			wantEndpoints := []sample.EndpointInfo{
-				{Scenario: 0, Name: "GET /p/{id}", Method: "GET"},
-				{Scenario: 0, Name: "POST /p/{id}", Method: "POST"},
-				{Scenario: 1, Name: "GET /p/2", Method: "GET"},
+				{Scenario: 0, Name: "GET /p/{id}", Method: "GET", Plain: true},
+				{Scenario: 0, Name: "POST /p/{id}", Method: "POST", Plain: true},
+				{Scenario: 1, Name: "GET /p/2", Method: "GET", Plain: true},
 			}
 			wantChecks := []sample.CheckInfo{
 				{Scenario: 0, Endpoint: 0, Name: "status is 200"},

@@ -160,6 +160,7 @@ type Request struct {
 	Headers  []Header       // default headers merged with the step's own
 	Body     *tmpl.Template // nil when BodyKind is NoBody
 	BodyKind BodyKind
+	BodyFile string // the body_file: as written, which a distributed run sends to its agents
 	Timeout  time.Duration
 	// ExpectStatus lists the statuses that are not failures of
 	// http_req_failed (e.g. 409 for a sold-out coupon); nil means every

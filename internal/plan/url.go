@@ -3,11 +3,10 @@ package plan
 import (
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"net/textproto"
 	"net/url"
-	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -61,7 +60,7 @@ type URLOptions struct {
 // and parses that, so Plan.Source reproduces the run when saved and run
 // again. Errors name the flag at fault.
 func FromURL(o URLOptions) (*Plan, error) {
-	src, err := o.testFile()
+	src, err := o.testFile(false)
 	if err != nil {
 		return nil, err
 	}
@@ -77,16 +76,19 @@ func FromURL(o URLOptions) (*Plan, error) {
 }
 
 // TestFile returns the test file FromURL parses, for a distributed run
-// whose agents each parse the test themselves; errors are FromURL's.
+// whose agents each parse the test themselves; errors are FromURL's. The
+// agents have no --body-file, so its text is written into the test.
 func (o URLOptions) TestFile() ([]byte, error) {
 	if _, err := FromURL(o); err != nil {
 		return nil, err
 	}
-	return o.testFile()
+	return o.testFile(true)
 }
 
-// testFile renders the options as a test file, after checking them.
-func (o *URLOptions) testFile() ([]byte, error) {
+// testFile renders the options as a test file, after checking them. A
+// --body-file is named by the file (body_file:), or with inline copied
+// into it as body:.
+func (o *URLOptions) testFile(inline bool) ([]byte, error) {
 	var errs Errors
 	bad := func(flag, format string, args ...any) {
 		errs = append(errs, &Error{Field: flag, Msg: fmt.Sprintf(format, args...)})
@@ -129,21 +131,34 @@ func (o *URLOptions) testFile() ([]byte, error) {
 		bad("--max-redirects", "must not be negative, got %d (0 follows no redirect)", *o.MaxRedirects)
 	}
 	body := o.Body
+	var bodyFile string // the --body-file's absolute path, which the test file names
 	if o.BodyFile != "" {
 		if o.Body != "" {
 			bad("--body-file", "give --body or --body-file, not both")
 		}
-		b, err := readBodyFile(o.BodyFile)
-		if err != nil {
+		b, err := ReadBodyFile(o.BodyFile)
+		switch {
+		case err != nil:
 			bad("--body-file", "%v", err)
+		case inline && (!utf8.Valid(b) || len(quoteYAML(string(b))) > maxURLBody):
+			bad("--body-file", "%s is %s; a distributed run sends it inside the test: at most %s of UTF-8 text",
+				o.BodyFile, bytesText(int64(len(b))), bytesText(maxURLBody))
+		case inline:
+			body = string(b)
+		case len(b) == 0: // an empty file is no body, as an empty --body is
+		default:
+			if bodyFile, err = filepath.Abs(o.BodyFile); err != nil {
+				bad("--body-file", "%v", err)
+			}
+			body = string(b) // for the method and the Content-Type; the file is read again when the test is parsed
 		}
-		body = string(b)
-	}
-	if len(body) > maxURLBody {
-		bad("--body", "the body is %s; URL mode keeps it in the run's test file, so it may be at most %s", bytesText(int64(len(body))), bytesText(maxURLBody))
-	}
-	if !utf8.ValidString(body) {
-		bad("--body", "the body must be UTF-8 text")
+	} else {
+		if len(body) > maxURLBody {
+			bad("--body", "the body is %s; URL mode keeps it in the run's test file, so it may be at most %s (a larger body: --body-file)", bytesText(int64(len(body))), bytesText(maxURLBody))
+		}
+		if !utf8.ValidString(body) {
+			bad("--body", "the body must be UTF-8 text")
+		}
 	}
 	method := strings.ToUpper(strings.TrimSpace(o.Method))
 	switch {
@@ -205,7 +220,10 @@ func (o *URLOptions) testFile() ([]byte, error) {
 	o.writeLoad(&b)
 	fmt.Fprintf(&b, "    graceful_stop: %s\n", o.gracefulStop())
 	fmt.Fprintf(&b, "    flow:\n      - method: %s\n        path: %s\n", quoteYAML(method), quoteYAML(path))
-	if body != "" {
+	switch {
+	case bodyFile != "":
+		fmt.Fprintf(&b, "        body_file: %s\n", quoteYAML(bodyFile))
+	case body != "":
 		fmt.Fprintf(&b, "        body: %s\n", quoteYAML(body))
 	}
 	return []byte(b.String()), nil
@@ -226,20 +244,6 @@ func (o *URLOptions) gracefulStop() time.Duration {
 // maxURLBody bounds a URL-mode body, which goes into the rendered test
 // file and so must leave it room under MaxFileSize.
 const maxURLBody = MaxFileSize - 64<<10
-
-// readBodyFile reads --body-file, refusing one too large before reading it.
-func readBodyFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxURLBody+1))
-	if err != nil {
-		return nil, err
-	}
-	return b, nil
-}
 
 // controlChar finds a control character in s, which a URL may not hold.
 func controlChar(s string) (int, rune, bool) {
@@ -495,6 +499,8 @@ func flagOf(field, level string) string {
 		return "--method"
 	case field == step+"body":
 		return "--body"
+	case field == step+"body_file":
+		return "--body-file"
 	case strings.HasPrefix(field, "headers"):
 		return "-H"
 	case strings.HasPrefix(field, "thresholds"):

@@ -168,7 +168,7 @@ func TestFromURLErrors(t *testing.T) {
 		{"bad threshold", URLOptions{URL: "http://h", Thresholds: []string{"fast please"}}, `--threshold: bad threshold "fast please": expected an expression like "p(95)<500ms" or "metric{filter}: expression"`},
 		{"threshold on an unknown endpoint", URLOptions{URL: "http://h/x", Thresholds: []string{`http_req_duration{endpoint:"GET /y"}: p(95)<1s`}},
 			`--threshold: unknown endpoint "GET /y"; did you mean "GET /x"? (the test defines: "GET /x")`},
-		{"bad threshold expression", URLOptions{URL: "http://h/x", Thresholds: []string{"p(95) < 1x"}}, `--threshold: unknown time unit "x": use us, µs, ms, s or m (no unit means ms)`},
+		{"bad threshold expression", URLOptions{URL: "http://h/x", Thresholds: []string{"p(95) < 1x"}}, `--threshold: unknown time unit "x": use us, µs, ms, s, m or h (no unit means ms)`},
 		{"bad template in the URL", URLOptions{URL: "http://h/{{ nope }}"}, `URL: unknown variable "nope" (no variables are defined)`},
 		{"bad template in a header", URLOptions{URL: "http://h/", Headers: []string{"A: x {{"}}, "-H: unterminated {{: no closing }}"},
 		{"bad name", URLOptions{URL: "http://h/", Name: "a b"}, `--name: name "a b" may only use letters, digits, '.', '_' and '-' (it names the run's directory)`},

@@ -43,7 +43,8 @@ func writeFindingsAt(w io.Writer, fs []diagnose.Finding, margin string) error {
 	}
 	b := bufio.NewWriter(w)
 	line := func(lead, hang, text string) {
-		b.WriteString(units.Wrap(text, units.Columns, margin+lead, margin+hang))
+		room := units.Columns - utf8.RuneCountInString(margin+hang)
+		b.WriteString(units.Wrap(breakable(text, room), units.Columns, margin+lead, margin+hang))
 	}
 	b.WriteString(margin + units.CountOf(int64(len(fs)), "finding", "findings") + "\n")
 	for i := range fs {
@@ -73,6 +74,32 @@ func writeFindingsAt(w io.Writer, fs []diagnose.Finding, margin string) error {
 		}
 	}
 	return b.Flush()
+}
+
+// breakable lets Wrap break the words of text longer than room: a series
+// key's labels after their commas (loadlens_vu_pool_held{reason="…", role=…}
+// is 95 columns), and what is still too long in its middle.
+func breakable(text string, room int) string {
+	words := strings.Split(text, " ")
+	changed := false
+	for i, w := range words {
+		if utf8.RuneCountInString(w) <= room {
+			continue
+		}
+		changed = true
+		if open := strings.IndexByte(w, '{'); open >= 0 && strings.Contains(w[open:], ",") {
+			w = w[:open] + strings.ReplaceAll(w[open:], `",`, `", `)
+		}
+		parts := strings.Split(w, " ")
+		for k, p := range parts {
+			parts[k] = units.Middle(p, room)
+		}
+		words[i] = strings.Join(parts, " ")
+	}
+	if !changed {
+		return text
+	}
+	return strings.Join(words, " ")
 }
 
 // evidenceBasis says what the evidence's main figure is computed from,

@@ -75,10 +75,7 @@ func Markdown(in *Input) []byte {
 		for _, e := range errs {
 			sampleMsg := ""
 			if len(e.Samples) > 0 {
-				sampleMsg = units.Escape(e.Samples[0].Message) // the target wrote it: no terminal controls
-				if len([]rune(sampleMsg)) > 80 {
-					sampleMsg = string([]rune(sampleMsg)[:77]) + "..."
-				}
+				sampleMsg = units.Cut(units.Escape(e.Samples[0].Message), 80) // the target wrote it: no terminal controls
 			}
 			rows = append(rows, []string{e.Kind, mdEscape(e.Endpoint), units.Count(e.Count), e.First + "–" + e.Last, mdEscape(sampleMsg)})
 		}

@@ -81,7 +81,7 @@ func colWidths(rows [][]string) []int {
 	return widths
 }
 
-// fitColumns narrows the 'm' columns, the widest first and none below
+// fitColumns narrows the 'm' and 'w' columns, the widest first and none below
 // minCut or its header, until the table fits units.Columns; it reports
 // whether it does.
 func fitColumns(widths []int, indent, align string, head []string) bool {
@@ -96,7 +96,7 @@ func fitColumns(widths []int, indent, align string, head []string) bool {
 		widest := -1
 		for i, w := range widths {
 			floor := max(minCut, utf8.RuneCountInString(head[i]))
-			if i < len(align) && align[i] == 'm' && w > floor && (widest < 0 || w > widths[widest]) {
+			if i < len(align) && (align[i] == 'm' || align[i] == 'w') && w > floor && (widest < 0 || w > widths[widest]) {
 				widest = i
 			}
 		}
@@ -108,7 +108,8 @@ func fitColumns(widths []int, indent, align string, head []string) bool {
 }
 
 // writeRows writes rows in columns of the given widths, cutting an 'm'
-// cell that is wider than its column in the middle.
+// cell that is wider than its column in the middle, and a 'w' cell (a
+// message) at words, keeping its start and its end.
 func writeRows(sb *strings.Builder, indent, align string, widths []int, rows [][]string) {
 	for _, r := range rows {
 		var line strings.Builder
@@ -118,8 +119,11 @@ func writeRows(sb *strings.Builder, indent, align string, widths []int, rows [][
 			if i < len(align) {
 				a = align[i]
 			}
-			if a == 'm' {
+			switch a {
+			case 'm':
 				c = units.Middle(c, widths[i])
+			case 'w':
+				c = units.Cut(c, widths[i])
 			}
 			pad := strings.Repeat(" ", max(widths[i]-utf8.RuneCountInString(c), 0))
 			if i > 0 {

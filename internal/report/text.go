@@ -194,16 +194,13 @@ func writeFailures(sb *strings.Builder, in *Input) {
 			if len(g.Samples) > 0 {
 				sampleMsg = g.Samples[0].Message
 			}
-			if r := []rune(sampleMsg); len(r) > 60 { // cut at a rune, never inside one
-				sampleMsg = string(r[:57]) + "..."
-			}
 			sampleMsg = units.Escape(sampleMsg) // the target wrote it: no terminal controls
 			rows = append(rows, []string{g.Kind.String(), units.Count(g.Count), endpointLabel(in.Run, i),
 				units.Span(g.First, g.Last), sampleMsg})
 		}
 	}
 	if len(rows) > 1 {
-		table(sb, "  ", "lrmlm", rows)
+		table(sb, "  ", "lrmlw", rows) // the sample takes what the row leaves of units.Columns
 		sb.WriteString("\n")
 	}
 }

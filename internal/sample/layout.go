@@ -19,6 +19,9 @@ type EndpointInfo struct {
 	Scenario int32  `json:"scenario"`
 	Name     string `json:"name"`   // e.g. "GET /apps/first-page/{category}"
 	Method   string `json:"method"` // e.g. "GET"
+	// Plain is true when every request of the endpoint goes to a plain
+	// http:// URL: it has no TLS handshake to time.
+	Plain bool `json:"plain,omitempty"`
 }
 
 // CheckInfo describes one named check of a scenario.

@@ -112,7 +112,7 @@ func parseValue(s *scanner, metric string, kind MetricKind, agg AggKind) (float6
 	case isTime(kind, agg):
 		scale, ok := timeScale(unit)
 		if !ok {
-			return 0, s.errorf(unitOff, "unknown time unit %q: use us, µs, ms, s or m (no unit means ms)", unit)
+			return 0, s.errorf(unitOff, "unknown time unit %q: use us, µs, ms, s, m or h (no unit means ms)", unit)
 		}
 		if v < 0 { // no request takes less than no time: such a threshold always passes or never does
 			return 0, s.errorf(numOff, "duration %s%s is negative: a time is 0 or more, e.g. p(95) < 500ms", text, unit)
@@ -145,6 +145,8 @@ func timeScale(unit string) (float64, bool) {
 		return 1000, true
 	case "m":
 		return 60000, true
+	case "h": // a Go and k6 duration unit: an hour-long soak's p(99) < 1h
+		return 3600000, true
 	}
 	return 0, false
 }

@@ -3,8 +3,9 @@ package units
 // Of formats a figure given with the name of its unit, as summary.json's
 // findings carry them: "count", "number", "req/s", "s" (a duration in
 // seconds), "fraction", "cores", "second" (of the run), "ratio" (a
-// multiple), "change" (relative) and "s/s" (a duration trend, shown per
-// minute). A name it does not know reads as a number.
+// multiple), "change" (relative), "s/s" (a duration trend, shown per
+// minute) and "rate" (of failures, as Percent writes the summary's). A name
+// it does not know reads as a number.
 func Of(v float64, unit string) string {
 	switch unit {
 	case "count":
@@ -15,6 +16,8 @@ func Of(v float64, unit string) string {
 		return DurationSeconds(v)
 	case "fraction":
 		return Share(v)
+	case "rate":
+		return Percent(v)
 	case "cores":
 		return Cores(v)
 	case "second":

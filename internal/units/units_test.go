@@ -224,6 +224,7 @@ func TestOf(t *testing.T) {
 		{"req/s", 3700, "3,700 req/s"},
 		{"s", 0.00095, "950µs"},
 		{"fraction", 0.923, "92.3%"},
+		{"rate", 1.0 / 798, "0.13%"}, // the summary headline's precision, not Share's 0.125%
 		{"cores", 1, "1 core"},
 		{"second", 75, "1:15"},
 		{"ratio", 2, "2.0×"},
