@@ -10,8 +10,8 @@ type layoutBuilder struct {
 	checks    map[checkKey]int32
 	// broken names the checks the test defines that have errors of their
 	// own: not in the layout, but named when a threshold's filter misses.
-	broken []string
-	schemed   map[int32]bool // endpoints whose Plain was set by a request
+	broken  []string
+	schemed map[int32]bool // endpoints whose Plain was set by a request
 }
 
 // endpointKey identifies an endpoint: endpoints are per scenario.
