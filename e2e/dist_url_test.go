@@ -41,6 +41,11 @@ func TestURLModeOverLocalAgents(t *testing.T) {
 		most = max(most, a.(map[string]any)["cpu_cores_max"].(float64))
 	}
 	healthy, _ := own["healthy"].(string)
+	if healthy == "" && strings.Contains(r.stdout, "the numbers are not the target's") {
+		// a host too busy for 4 agents and a coordinator is rightly named instead of "no bottleneck"
+		t.Logf("the host was busy: the diagnosis named the generator, so there is no healthy statement to read:\n%s", r.stdout)
+		return
+	}
 	m := regexp.MustCompile(`the busiest agent used at most ([0-9.]+) of its [0-9.]+ cores`).FindStringSubmatch(healthy)
 	if m == nil {
 		t.Fatalf("the diagnosis does not give the busiest agent's CPU: %q", healthy)
