@@ -16,7 +16,12 @@ import (
 // runCountOnly runs a plan with the bookkeeping switched off: no
 // per-second histograms, no run.db, no dashboard, only counts. It exists
 // to measure what the bookkeeping costs (bench/), not for real tests.
+// It judges nothing, so a plan with thresholds is refused before it runs:
+// a gate that measured nothing must not exit 0.
 func runCountOnly(ctx context.Context, cfg RunConfig) (RunResult, error) {
+	if len(cfg.Plan.Thresholds) > 0 {
+		return RunResult{ExitCode: ExitBadInput}, cfg.Plan.ThresholdsError("--no-metrics measures no thresholds: drop --no-metrics or the thresholds")
+	}
 	counter := metrics.NewCounter(2 * runtime.GOMAXPROCS(0))
 	start := time.Now().Add(engine.PrepareLead) // the engine prepares the VUs before the clock starts
 	err := engine.New(cfg.Plan, counter, engine.Options{Segment: cfg.Segment, Start: start}).Run(ctx)

@@ -52,7 +52,7 @@ const (
 	heldMaxVUs                     // max_vus (or its share of it)
 	heldFiles                      // the process's open-file limit
 	heldCPU                        // the generator's CPU was used up
-	heldRunnable                   // half the busy VUs waited for a CPU, not for the target
+	heldRunnable                   // loadlens's goroutines queued for a CPU: as many as a quarter of the busy VUs, or manyRunnable
 	heldBehind                     // the generator was behind its schedule
 	heldLatency                    // Little's law on the target's service time
 	heldGrowth                     // the pool may at most double every growEvery
@@ -229,8 +229,11 @@ func (g *poolGovernor) explain(why holdReason, held int64, s poolState) string {
 		return "the VU pool was held at " + n + " because loadlens's VUs waited " + roundDuration(s.sched).String() +
 			" (90th percentile) for a CPU: more VUs would only wait longer"
 	case heldRunnable:
-		return "the VU pool was held at " + n + " because " + strconv.FormatInt(s.runnable, 10) + " of its " + strconv.FormatInt(s.busy, 10) +
-			" busy VUs waited for a CPU, not for the target: more VUs would only wait for the same CPU"
+		// runnable counts every goroutine of the process ready to run (connections', the
+		// collector's, other scenarios'), read apart from busy: not a part of the busy VUs
+		return "the VU pool was held at " + n + " because " + units.CountOf(s.runnable, "goroutine", "goroutines") +
+			" of loadlens waited for a CPU while " + units.CountOf(s.busy, "VU was", "VUs were") +
+			" busy: the generator was the queue, not the target, and more VUs would only wait for the same CPU"
 	case heldBehind:
 		return "the VU pool was held at " + n + " because loadlens itself had been behind its schedule for " +
 			roundDuration(s.behind).String() + " (arrivals " + roundDuration(s.late).String() + " late): more VUs would only wait for the same CPU"

@@ -225,3 +225,25 @@ func TestExplainGroupsThePoolSize(t *testing.T) {
 		t.Fatalf("explain: %q", got)
 	}
 }
+
+// TestExplainRunnableIsNotAPartOfTheBusyVUs: the runnable goroutines are
+// the whole process's, so they may outnumber the scenario's busy VUs (a
+// run printed "657 of its 319 busy VUs waited"); the note counts each
+// for what it is.
+func TestExplainRunnableIsNotAPartOfTheBusyVUs(t *testing.T) {
+	g := poolGovernor{maxVUs: 600000}
+	tests := []struct {
+		runnable, busy int64
+		want           string
+	}{
+		{657, 319, "held at 400 because 657 goroutines of loadlens waited for a CPU while 319 VUs were busy: "},
+		{40, 160, "because 40 goroutines of loadlens waited for a CPU while 160 VUs were busy: "},
+		{1200, 1, "because 1,200 goroutines of loadlens waited for a CPU while 1 VU was busy: "},
+	}
+	for _, tc := range tests {
+		got := g.explain(heldRunnable, 400, poolState{runnable: tc.runnable, busy: tc.busy})
+		if !strings.Contains(got, tc.want) || strings.Contains(got, " of its ") {
+			t.Errorf("explain(%d runnable, %d busy) = %q, want %q", tc.runnable, tc.busy, got, tc.want)
+		}
+	}
+}

@@ -50,10 +50,11 @@ type parser struct {
 	hosts       []string // hosts of the URLs the test names, for Plan.AllowHosts
 	machine     Machine  // what the machine holds; loads beyond it are errors
 	needs       map[*Scenario]vuNeed
-	secrets     []span // literal credentials in header values, kept out of Plan.Source
-	secretLost  bool   // a credential's place in the text was not found: Plan.Source is withheld
-	verifying   bool   // parsing a redacted source to check it: no redaction of its own
-	badBase     bool   // base_url was given and reported bad: relative paths need not say it is missing
+	secrets     []span    // literal credentials in header values, kept out of Plan.Source
+	secretLost  bool      // a credential's place in the text was not found: Plan.Source is withheld
+	verifying   bool      // parsing a redacted source to check it: no redaction of its own
+	badBase     bool      // base_url was given and reported bad: relative paths need not say it is missing
+	length      lengthSum // the durations of the scenario being parsed, against MaxRunLength
 }
 
 // ParseFile reads the test file at path and parses it; see Parse.
@@ -188,8 +189,34 @@ func (p *parser) syntaxError(err error) {
 	if errors.As(err, &ye) {
 		at = tokPos(ye.GetToken())
 		msg = ye.GetMessage()
+		if key, ok := deeperKey(ye.GetToken()); ok {
+			at = key
+			msg += " (indented too deep?)"
+		}
 	}
 	p.errs.add(at, "", "YAML syntax error: %s", msg)
+}
+
+// deeperKey finds the key of "a: 1\n   b: 2", b indented deeper than a:
+// YAML reads "1 b" as one plain scalar and the library reports its start,
+// a line above the key that is wrong. It returns the position of the key,
+// the start of the scalar's last line, when tok is such a scalar followed
+// by a ':' on a later line.
+func deeperKey(tok *token.Token) (pos, bool) {
+	if tok == nil || tok.Next == nil || tok.Next.Type != token.MappingValueType || tok.Position == nil ||
+		tok.Next.Position == nil || tok.Next.Position.Line <= tok.Position.Line {
+		return pos{}, false
+	}
+	i := strings.LastIndexByte(tok.Origin, '\n')
+	if i < 0 {
+		return pos{}, false
+	}
+	last := []rune(tok.Origin[i+1:])
+	indent := 0
+	for indent < len(last) && (last[indent] == ' ' || last[indent] == '\t') {
+		indent++
+	}
+	return pos{tok.Next.Position.Line, indent + 1}, true
 }
 
 // defaults are the top-level settings every request inherits.
@@ -271,6 +298,7 @@ func (p *parser) plan(root node) *Plan {
 	}
 	if n, ok := o.get("thresholds"); ok {
 		plan.Thresholds = p.thresholds(n)
+		plan.thresholdsAt = o.keyPos("thresholds")
 	}
 	if n, ok := o.get("observe"); ok {
 		plan.Observe = p.observe(n)

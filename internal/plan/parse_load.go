@@ -122,10 +122,10 @@ func defaultMaxVUs(peakPerSecond float64, flow []Step) int {
 		switch s.Kind {
 		case RequestStep:
 			if s.Request != nil {
-				worst += s.Request.Timeout
+				worst = cappedAdd(worst, s.Request.Timeout)
 			}
 		case ThinkStep:
-			worst += s.ThinkMax
+			worst = cappedAdd(worst, s.ThinkMax)
 		}
 	}
 	n := math.Ceil(peakPerSecond * worst.Seconds())
@@ -172,7 +172,10 @@ func (p *parser) iterationsLoad(o *object) (Load, vuNeed) {
 		p.errs.missing(o.key, o.path, o.path, "missing key \"iterations\": how many iterations to run in total")
 	}
 	if n, ok := o.get("max_duration"); ok {
-		l.MaxDuration, _ = p.positiveDuration(n)
+		var valid bool
+		if l.MaxDuration, valid = p.positiveDuration(n); valid && !p.addLength(&p.length, n, l.MaxDuration) {
+			l.MaxDuration = DefaultMaxDuration // reported; keeps the scenario's sum below the bound
+		}
 	}
 	if l.Count > 0 && l.VUCount > 0 && l.Count < int64(l.VUCount) {
 		p.errs.add(o.keyPos("vus"), joinPath(o.path, "vus"),
@@ -217,6 +220,9 @@ func (p *parser) stages(o *object, level, startKey string, whole bool) (float64,
 			return 0, nil, node{}, false
 		}
 		d, ok := p.positiveDuration(durNode)
+		if ok && !p.addLength(&p.length, durNode, d) {
+			return 0, nil, node{}, false
+		}
 		return v, []Stage{{Duration: d, Target: v}}, levelNode, ok
 	case hasDur:
 		p.errs.add(o.keyPos("duration"), joinPath(o.path, "duration"), "duration needs %s (a constant level), or use %s with stages", level, startKey)
@@ -247,7 +253,7 @@ func (p *parser) stages(o *object, level, startKey string, whole bool) (float64,
 		var st Stage
 		if n, has := so.get("duration"); has {
 			st.Duration, objOK = p.duration(n)
-			ok = ok && objOK
+			ok = ok && objOK && p.addLength(&p.length, n, st.Duration)
 		} else {
 			p.errs.missing(item.key, item.path, item.path, "missing key \"duration\"")
 			ok = false

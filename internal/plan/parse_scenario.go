@@ -106,6 +106,7 @@ func (p *parser) scenario(name string, n node, def *defaults) *Scenario {
 	} else {
 		p.errs.missing(n.key, n.path, n.path, "missing key \"flow\": the list of steps each iteration runs")
 	}
+	p.length = lengthSum{}
 	if modelOK {
 		var need vuNeed
 		s.Load, need = p.load(o, model, s.Flow)
@@ -119,6 +120,7 @@ func (p *parser) scenario(name string, n node, def *defaults) *Scenario {
 	if v, ok := o.get("graceful_stop"); ok {
 		s.GracefulStop, _ = p.duration(v)
 	}
+	p.checkLength(o, s)
 	if v, ok := o.get("http2"); ok {
 		s.HTTP2, _ = p.boolean(v)
 	}

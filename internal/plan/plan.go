@@ -31,6 +31,17 @@ type Plan struct {
 	Tracing    Tracing               // the W3C trace context requests carry
 	Outputs    []Output              // where to send the per-second metrics while the run lasts
 	Layout     sample.Layout         // ids of scenarios, endpoints and checks
+
+	thresholdsAt pos // where the thresholds key is written; zero in URL mode
+}
+
+// ThresholdsError returns an error about the plan's thresholds saying msg:
+// at the test file's thresholds key, or naming --threshold in URL mode.
+func (p *Plan) ThresholdsError(msg string) *Error {
+	if p.File == "" || p.thresholdsAt.line == 0 {
+		return &Error{Field: "--threshold", Msg: msg}
+	}
+	return &Error{File: p.File, Line: p.thresholdsAt.line, Column: p.thresholdsAt.col, Field: "thresholds", Msg: msg}
 }
 
 // Model names a load model.

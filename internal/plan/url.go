@@ -505,6 +505,10 @@ func flagOf(field, level string) string {
 		return "--" + strings.TrimPrefix(field, scenario)
 	case strings.HasPrefix(field, scenario+"max_vus"):
 		return "--max-vus"
+	case field == scenario+"duration", field == scenario+"stages[1].duration": // the hold, after --ramp
+		return "--duration"
+	case field == scenario+"stages[0].duration":
+		return "--ramp"
 	case strings.HasPrefix(field, scenario+"stages"), strings.HasPrefix(field, scenario+"start_"):
 		return level
 	case field == "redirects":

@@ -95,6 +95,9 @@ func newHTMLView(in *Input) *htmlView {
 		}
 	}
 	v.VerdictClass = verdictClass(v.Verdict)
+	if why := in.GateNote(); why != "" {
+		v.StatusNote = strings.TrimPrefix(v.StatusNote+": ", ": ") + why
+	}
 	v.Subtitle = fmt.Sprintf("%s · started %s · ran %s", in.Status, in.Start.Format("2006-01-02 15:04:05 MST"), units.Duration(r.Elapsed()))
 	if in.Dir != "" {
 		v.Subtitle += " · " + in.Dir

@@ -43,7 +43,7 @@ type Input struct {
 // The verdicts of a run.
 const (
 	VerdictPass         = "PASS"          // it ran to its end and every threshold passed
-	VerdictFail         = "FAIL"          // a threshold failed
+	VerdictFail         = "FAIL"          // a threshold failed, or every request of a run with thresholds did
 	VerdictNoThresholds = "NO THRESHOLDS" // it ran to its end with nothing to judge it by
 	VerdictInterrupted  = "INTERRUPTED"   // Ctrl-C or SIGTERM stopped it before its end
 	VerdictAborted      = "ABORTED"       // abort_on_fail stopped it, yet its thresholds pass on the whole run
@@ -79,14 +79,49 @@ func (in *Input) Passed() bool {
 	return (in.Status == "completed" || in.Status == "") && in.ThresholdsPassed()
 }
 
-// ThresholdsPassed reports whether every threshold passed, however the run ended.
+// ThresholdsPassed reports whether every threshold passed, however the run
+// ended, and the run's gate with them: a run with thresholds in which every
+// request failed never passes (AnsweredNothing), whatever its counts say.
 func (in *Input) ThresholdsPassed() bool {
+	if _, dead := in.AnsweredNothing(); dead {
+		return false
+	}
 	for _, r := range in.Results {
 		if !r.Pass {
 			return false
 		}
 	}
 	return true
+}
+
+// AnsweredNothing returns how many requests were sent, and true when
+// thresholds judge a run in which every one of them failed (none succeeded,
+// the notion the latency thresholds use): a gate fails such a run, since
+// counts of requests, iterations, VUs or bytes pass as well on a target that
+// never answered (k6 would pass it). False without thresholds: that run
+// exits 0 and says so.
+func (in *Input) AnsweredNothing() (int64, bool) {
+	if len(in.Results) == 0 || in.Run == nil {
+		return 0, false
+	}
+	tot := in.Run.Total()
+	return tot.Requests, tot.Requests > 0 && failed(&tot) == tot.Requests
+}
+
+// GateNote says why the gate failed a run in which every request failed,
+// "" for any other run: the one sentence the summary, report.html and
+// JUnit share.
+func (in *Input) GateNote() string {
+	n, dead := in.AnsweredNothing()
+	if !dead {
+		return ""
+	}
+	return everyRequest(n) + " failed; a gate never passes a run in which no request succeeded"
+}
+
+// everyRequest names all n requests: "the one request", "every one of the 60 requests".
+func everyRequest(n int64) string {
+	return units.Plural(n, "the one request", "every one of the "+units.CountOf(n, "request", "requests"))
 }
 
 // Dropped returns the dropped iterations of all scenarios.

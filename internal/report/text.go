@@ -73,7 +73,7 @@ func WriteText(w io.Writer, in *Input) error {
 // that exits 0 without thresholds (as k6's does), why and how to fail CI;
 // quiet is false only then.
 func allFailedText(n int64, quiet bool) string {
-	s := "ALL FAILED: " + units.Plural(n, "the one request", "every one of the "+units.CountOf(n, "request", "requests")) + " failed."
+	s := "ALL FAILED: " + everyRequest(n) + " failed."
 	if !quiet {
 		s += " No thresholds were set, so the exit code is still 0; set one (in URL mode --threshold 'http_req_failed: rate<0.01') to fail CI."
 	}
@@ -116,16 +116,25 @@ func verdictLine(in *Input) string {
 	case VerdictPass:
 		return "PASS: " + units.Plural(n, "1 threshold", "all "+units.CountOf(n, "threshold", "thresholds")) + " passed" + unwritten
 	case VerdictFail:
-		if in.Status == "aborted" {
-			return "FAIL: " + judged + "; abort_on_fail stopped the run" + exit
+		line := "FAIL: " + judged
+		if why := in.GateNote(); why != "" && failedN == 0 {
+			line = "FAIL: " + why + ", though " + judged
+		} else if why != "" {
+			line += ", and " + why
 		}
-		return "FAIL: " + judged
+		if in.Status == "aborted" {
+			return line + "; abort_on_fail stopped the run" + exit
+		}
+		return line
 	case VerdictInterrupted, VerdictRunFailed, VerdictIncomplete, VerdictAborted:
 		how := map[string]string{VerdictInterrupted: "stopped before its end (Ctrl-C or SIGTERM)", VerdictRunFailed: "an error stopped the run",
 			VerdictIncomplete: "the results are not all kept", VerdictAborted: "abort_on_fail stopped the run"}[v]
 		line := v + ": " + how
 		if judged != "" {
 			line += "; on what ran, " + judged
+		}
+		if why := in.GateNote(); why != "" { // why a passing threshold still exits 99
+			line += "; " + why
 		}
 		return line + exit
 	}

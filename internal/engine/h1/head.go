@@ -130,7 +130,7 @@ func nameEnd(l []byte) int {
 		if ch == ':' {
 			return i
 		}
-		if !validNameByte(ch) {
+		if !nameBytes[ch] {
 			return -1
 		}
 	}

@@ -1,0 +1,102 @@
+package plan
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestMisindentedKeyNamesItsLine: a key indented deeper than the key above
+// it, whose value is a plain scalar, made the YAML library point at that
+// value, one line up (a trial saw "6:15" for a bad "flow:" on line 7).
+// Each case marks its bad line with "# bad"; the error must name it, at
+// the misplaced key.
+func TestMisindentedKeyNamesItsLine(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		col  int
+		msg  string // the error's end
+	}{
+		{"flow under a scenario", `base_url: http://127.0.0.1:8080
+scenarios:
+  s:
+    rate: 1
+    duration: 1s
+     flow:  # bad
+      - get: /
+`, 6, "mapping value is not allowed in this context (indented too deep?)"},
+		{"load key under a scenario", `base_url: http://127.0.0.1:8080
+scenarios:
+  s:
+    rate: 1
+      duration: 1s  # bad
+    flow:
+      - get: /
+`, 7, "mapping value is not allowed in this context (indented too deep?)"},
+		{"a step's key", `base_url: http://127.0.0.1:8080
+scenarios:
+  s:
+    rate: 1
+    duration: 1s
+    flow:
+      - get: /
+          name: x  # bad
+`, 11, "mapping value is not allowed in this context (indented too deep?)"},
+		{"a step's key, less indented", `base_url: http://127.0.0.1:8080
+scenarios:
+  s:
+    rate: 1
+    duration: 1s
+    flow:
+      - get: /
+       name: x  # bad
+`, 8, "value is not allowed in this context"},
+		{"a threshold", `base_url: http://127.0.0.1:8080
+thresholds:
+  http_req_failed: rate<0.01
+    http_reqs: count>1  # bad
+scenarios:
+  s: {rate: 1, duration: 1s, flow: [get: /]}
+`, 5, "mapping value is not allowed in this context (indented too deep?)"},
+		{"a threshold after a list", `base_url: http://127.0.0.1:8080
+thresholds:
+  http_req_failed: ["rate<0.01"]
+   http_reqs: ["count>1"]  # bad
+scenarios:
+  s: {rate: 1, duration: 1s, flow: [get: /]}
+`, 4, "value is not allowed in this context"},
+		{"an observe target", `base_url: http://127.0.0.1:8080
+observe:
+  targets:
+    - url: http://127.0.0.1:9100/metrics
+        name: node  # bad
+scenarios:
+  s: {rate: 1, duration: 1s, flow: [get: /]}
+`, 9, "mapping value is not allowed in this context (indented too deep?)"},
+		{"a top-level key", `base_url: http://127.0.0.1:8080
+name: t
+  timeout: 2s  # bad
+scenarios:
+  s: {rate: 1, duration: 1s, flow: [get: /]}
+`, 3, "mapping value is not allowed in this context (indented too deep?)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			bad := 0
+			for i, l := range strings.Split(tc.src, "\n") {
+				if strings.HasSuffix(l, "# bad") {
+					bad = i + 1
+				}
+			}
+			_, err := Parse("t.yaml", []byte(tc.src), nil)
+			var errs Errors
+			if !errors.As(err, &errs) || len(errs) == 0 {
+				t.Fatalf("no error: %v", err)
+			}
+			if e := errs[0]; e.Line != bad || e.Column != tc.col || !strings.HasSuffix(e.Msg, tc.msg) {
+				t.Errorf("got %v; want line %d column %d and %q", err, bad, tc.col, tc.msg)
+			}
+		})
+	}
+}
