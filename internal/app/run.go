@@ -222,9 +222,14 @@ func (r *runner) conclude(ctx context.Context, engErr error) (*report.Input, Run
 	res.ExitCode = exitCode(status, in.ThresholdsPassed())
 	in.ExitCode = res.ExitCode
 
-	fin := store.Finish{End: r.end, Status: status, Elapsed: r.end.Sub(r.start), ExitCode: res.ExitCode, Thresholds: results}
+	// The notices and the outputs' losses are kept, as the figures are, so that `loadlens summary` says them again.
+	fin := store.Finish{End: r.end, Status: status, Elapsed: r.end.Sub(r.start), ExitCode: res.ExitCode, Thresholds: results,
+		Notices: in.Notices, Meta: map[string]string{}}
 	if enc := encodeAgents(in.Agents); enc != "" {
-		fin.Meta = map[string]string{agentsKey: enc}
+		fin.Meta[agentsKey] = enc
+	}
+	if enc := encodeOutputs(in.Outputs); enc != "" {
+		fin.Meta[outputsKey] = enc
 	}
 	if err := r.store.Finish(fin); err != nil && r.lost == nil {
 		// run.db holds every second but not how the run ended: it reads back as incomplete, and so it says here.

@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 
 	"github.com/loadlens/loadlens/internal/report"
@@ -34,6 +35,9 @@ func LoadRun(path string) (*report.Input, error) {
 	if in.Agents, err = decodeAgents(meta.Extra[agentsKey]); err != nil {
 		return nil, fmt.Errorf("%s: the per-agent table: %w", db, err)
 	}
+	if in.Outputs, err = decodeOutputs(meta.Extra[outputsKey]); err != nil {
+		return nil, fmt.Errorf("%s: the outputs' results: %w", db, err)
+	}
 	set, err := rd.Series()
 	if err != nil {
 		return nil, err
@@ -42,10 +46,16 @@ func LoadRun(path string) (*report.Input, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, e := range scrapeErrs {
-		in.Notices = append(in.Notices, fmt.Sprintf("scraping %s (%s) failed %s from %s: %s: %s", e.Target, e.URL, units.CountOf(int64(e.Failures), "time", "times"), units.Clock(e.FirstSec), e.Kind, e.First))
+	fin, finished := rd.Finish()
+	if fin.NoticesKept {
+		in.Notices = fin.Notices // what the run said, its failed scrapes among them, as it said it
+	} else {
+		// An older run.db keeps no notices: its failed scrapes are all that can be said again.
+		for _, e := range scrapeErrs {
+			in.Notices = append(in.Notices, fmt.Sprintf("scraping %s (%s) failed %s from %s: %s: %s", e.Target, e.URL, units.CountOf(int64(e.Failures), "time", "times"), units.Clock(e.FirstSec), e.Kind, e.First))
+		}
 	}
-	if fin, ok := rd.Finish(); ok && len(fin.Thresholds) == len(defs) {
+	if finished && len(fin.Thresholds) == len(defs) {
 		in.Status, in.End, in.Results, in.ExitCode = fin.Status, fin.End, fin.Thresholds, fin.ExitCode
 	} else {
 		in.Status, in.ExitCode = StatusIncomplete, ExitRunFailed
@@ -76,5 +86,17 @@ func Summary(w io.Writer, path string, asJSON bool) error {
 		_, err = fmt.Fprintf(w, "%s\n", b)
 		return err
 	}
-	return report.WriteText(w, in)
+	if err := report.WriteText(w, in); err != nil {
+		return err
+	}
+	// As the run ended its summary: with where its report is, when it is there.
+	if p := filepath.Join(in.Dir, ReportFile); fileExists(p) {
+		_, err = fmt.Fprint(w, report.PathLine("report", p))
+	}
+	return err
+}
+
+func fileExists(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
 }

@@ -49,11 +49,56 @@ func TestActive(t *testing.T) {
 	}
 }
 
-// TestActiveWithInterrupted checks that requests cut off by the end of the
-// run, all recorded in its last second, make the endpoint active from when
-// they were sent: 60 requests to a dead target over 3s and a graceful stop
-// to 7.96s are not 60 in under a second.
-func TestActiveWithInterrupted(t *testing.T) {
+// TestActiveFromIntendedStart checks that an endpoint is active from when
+// its requests were sent, though each is recorded in the second it ended:
+// 4 requests of 1.5s sent at 0 in a run of 1.51s are 4 over 1.51s (2.65/s),
+// not 4 over the 510ms of the second they ended in (7.8/s). A timeout and a
+// request cut off by the end of the run (waiting since it was sent) count
+// the same way.
+func TestActiveFromIntendedStart(t *testing.T) {
+	tests := []struct {
+		name     string
+		kind     sample.Kind
+		end, dur time.Duration // of every request
+		elapsed  time.Duration
+		first    int
+	}{
+		{"slow, sent at the start", sample.OK, 1500 * time.Millisecond, 1500 * time.Millisecond, 1510 * time.Millisecond, 0},
+		{"slow, sent in the second it ended", sample.OK, 1900 * time.Millisecond, 500 * time.Millisecond, 1950 * time.Millisecond, 1},
+		{"timed out after 5s", sample.Timeout, 7200 * time.Millisecond, 5 * time.Second, 7300 * time.Millisecond, 2},
+		{"cut off, sent from the start", sample.Interrupted, 7950 * time.Millisecond, 7950 * time.Millisecond, 7960 * time.Millisecond, 0},
+		{"cut off, sent 2.5s before the end", sample.Interrupted, 7950 * time.Millisecond, 2500 * time.Millisecond, 7960 * time.Millisecond, 5},
+		{"cut off, sent within the last second", sample.Interrupted, 7950 * time.Millisecond, 300 * time.Millisecond, 7960 * time.Millisecond, 7},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := NewRecorder(testLayout(), 2)
+			for vu := range 4 {
+				// The VUs' requests are a little apart; the earliest sets the start.
+				r := sample.Request{Endpoint: 0, End: tt.end, Duration: tt.dur - time.Duration(vu)*time.Millisecond, Kind: tt.kind}
+				rec.Sink(vu).Request(&r)
+			}
+			run := NewRun(testLayout())
+			last := int(tt.elapsed / time.Second)
+			for sec := 0; sec <= last; sec++ {
+				run.Add(roundTrip(t, rec.Collect(sec))) // through the codec, as run.db and agents carry it
+			}
+			run.SetElapsed(tt.elapsed)
+			e := &run.Endpoints[0]
+			if e.Requests != 4 || e.FirstSec != tt.first || e.LastSec != int(tt.end/time.Second) {
+				t.Errorf("%d requests in seconds %d..%d, want 4 in %d..%d", e.Requests, e.FirstSec, e.LastSec, tt.first, tt.end/time.Second)
+			}
+			if want := tt.elapsed - time.Duration(tt.first)*time.Second; run.Active(e) != want {
+				t.Errorf("Active = %v, want %v", run.Active(e), want)
+			}
+		})
+	}
+}
+
+// TestActiveOfVersion2Snapshots checks that a run.db of an earlier build,
+// whose snapshots did not keep when requests were sent, reads as it did:
+// requests cut off by the end widen the span back by the longest of them.
+func TestActiveOfVersion2Snapshots(t *testing.T) {
 	tests := []struct {
 		name    string
 		longest time.Duration // of the interrupted requests, recorded in second 7
@@ -65,25 +110,12 @@ func TestActiveWithInterrupted(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			run := NewRun(testLayout())
-			for sec := range 8 {
-				s := NewSnapshot(sec, run.Layout)
-				if sec == 7 {
-					e := &s.Endpoints[0]
-					e.Requests, e.Failures[sample.Interrupted] = 60, 60
-					e.Duration = NewHist()
-					e.Duration.Record(tt.longest)
-					e.Duration.Record(tt.longest / 2)
-				}
-				run.Add(s)
-			}
-			run.SetElapsed(7960 * time.Millisecond)
-			e := &run.Endpoints[0]
-			if e.FirstSec != tt.first || e.LastSec != 7 {
-				t.Errorf("seconds %d..%d, want %d..7", e.FirstSec, e.LastSec, tt.first)
-			}
-			if want := 7960*time.Millisecond - time.Duration(tt.first)*time.Second; run.Active(e) != want {
-				t.Errorf("Active = %v, want %v", run.Active(e), want)
+			e := EndpointSecond{Requests: 60, Duration: NewHist()}
+			e.Failures[sample.Interrupted] = 60
+			e.Duration.Record(tt.longest)
+			e.Duration.Record(tt.longest / 2)
+			if got, want := firstSecond(&EndpointSecond{StartedBefore: startedBeforeV2(&e, 7)}, 7), tt.first; got != want {
+				t.Errorf("first second %d, want %d", got, want)
 			}
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/loadlens/loadlens/internal/sample"
@@ -12,11 +13,13 @@ import (
 // The binary snapshot format: a magic, a version byte, then varints.
 // Lengths are uvarints; every other number is a zig-zag varint. Histograms
 // are a presence byte, then a uvarint length and HdrHistogram's V2
-// compressed encoding. Version 2 added each endpoint's truncated bodies;
-// version 1, which run.db files of earlier builds hold, is still read.
+// compressed encoding. Version 2 added each endpoint's truncated bodies,
+// version 3 its redirects and how long before its second its earliest
+// request was sent; versions 1 and 2, which run.db files of earlier builds
+// hold, are still read.
 const (
 	snapshotMagic      = "LLS"
-	snapshotVersion    = 2
+	snapshotVersion    = 3
 	minSnapshotVersion = 1
 )
 
@@ -81,7 +84,7 @@ func (e *EndpointSecond) appendBinary(b []byte, hc *histCodec) ([]byte, error) {
 		b = binary.AppendVarint(b, f)
 	}
 	for _, v := range [...]int64{e.Truncated, e.Sent, e.Received, int64(e.ConnectSum), int64(e.TLSSum),
-		e.Connects, e.TLSHandshakes, int64(e.ConnectMax), int64(e.TLSMax)} {
+		e.Connects, e.TLSHandshakes, int64(e.ConnectMax), int64(e.TLSMax), e.Redirects, int64(e.StartedBefore)} {
 		b = binary.AppendVarint(b, v)
 	}
 	var err error
@@ -159,7 +162,7 @@ func (s *Snapshot) UnmarshalBinary(data []byte) error {
 	// An endpoint takes at least a byte per count and per absent histogram.
 	out.Endpoints = make([]EndpointSecond, d.length("number of endpoints", 1+int(kinds)+d.endpointCounters()+2+1))
 	for i := range out.Endpoints {
-		if d.endpoint(&out.Endpoints[i], int(kinds)); d.err != nil {
+		if d.endpoint(&out.Endpoints[i], int(kinds), out.Second); d.err != nil {
 			d.err = fmt.Errorf("endpoint %d: %w", i, d.err)
 			break
 		}
@@ -186,7 +189,7 @@ func (s *Snapshot) UnmarshalBinary(data []byte) error {
 	return nil
 }
 
-func (d *decoder) endpoint(e *EndpointSecond, kinds int) {
+func (d *decoder) endpoint(e *EndpointSecond, kinds int, sec int) {
 	e.Requests = d.count("requests")
 	for k := range kinds {
 		e.Failures[k] = d.count("failures")
@@ -205,8 +208,15 @@ func (d *decoder) endpoint(e *EndpointSecond, kinds int) {
 	e.TLSHandshakes = d.count("TLS handshakes")
 	e.ConnectMax = time.Duration(d.count("connect max"))
 	e.TLSMax = time.Duration(d.count("TLS max"))
+	if d.version >= 3 {
+		e.Redirects = d.count("redirects")
+		e.StartedBefore = time.Duration(d.count("started before"))
+	}
 	e.Duration = d.hist("duration histogram")
 	e.Waiting = d.hist("waiting histogram")
+	if d.version < 3 {
+		e.StartedBefore = startedBeforeV2(e, sec)
+	}
 	n := d.length("number of errors", 4)
 	if d.err != nil || n == 0 {
 		return
@@ -250,10 +260,27 @@ type decoder struct {
 
 // endpointCounters is how many counters follow an endpoint's failures.
 func (d *decoder) endpointCounters() int {
-	if d.version >= 2 {
+	switch {
+	case d.version >= 3:
+		return 11
+	case d.version == 2:
 		return 9
 	}
 	return 8
+}
+
+// startedBeforeV2 is what a snapshot of version 1 or 2, which did not keep
+// when its requests were sent, says of it, as those builds read it: only
+// requests cut off by the end of the run (all recorded in its last second)
+// had been in flight since an earlier second, for up to the longest
+// duration. Completed requests read as sent within their second.
+func startedBeforeV2(e *EndpointSecond, sec int) time.Duration {
+	if e.Failures[sample.Interrupted] == 0 || e.Duration == nil {
+		return 0
+	}
+	// The old reading started the endpoint at floor(sec - longest): a whole number of seconds back.
+	back := time.Duration(math.Ceil(e.Duration.Max().Seconds())) * time.Second
+	return min(back, time.Duration(sec)*time.Second)
 }
 
 func (d *decoder) fail(field string, err error) {

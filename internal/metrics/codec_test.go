@@ -61,6 +61,7 @@ func TestSnapshotRoundTrip(t *testing.T) {
 			for i, e := range tt.snap.Endpoints {
 				g := got.Endpoints[i]
 				if g.Requests != e.Requests || g.Failures != e.Failures || g.Truncated != e.Truncated || g.ConnectSum != e.ConnectSum || g.TLSMax != e.TLSMax ||
+					g.Redirects != e.Redirects || g.StartedBefore != e.StartedBefore ||
 					len(g.Errors) != len(e.Errors) || g.Duration.Count() != e.Duration.Count() || g.Waiting.Quantile(99) != e.Waiting.Quantile(99) {
 					t.Errorf("endpoint %d decoded as %+v, want %+v", i, g, e)
 				}
@@ -121,7 +122,7 @@ func TestSnapshotUnmarshalRejectsBadInput(t *testing.T) {
 		{"empty", nil, "bad magic"},
 		{"other file", []byte("SQLite format 3\x00"), "bad magic"},
 		{"older than any format", append([]byte("LLS\x00"), good[4:]...), "version 0"},
-		{"newer version", append([]byte("LLS\x03"), good[4:]...), "version 3"},
+		{"newer version", append([]byte("LLS\x04"), good[4:]...), "version 4"},
 		{"trailing bytes", append(append([]byte{}, good...), 0), "trailing"},
 		{"more kinds than known", append([]byte("LLS\x02\x00\x7f"), good[6:]...), "kinds"},
 	}

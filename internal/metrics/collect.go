@@ -1,6 +1,8 @@
 package metrics
 
 import (
+	"time"
+
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/loadlens/loadlens/internal/sample"
@@ -14,7 +16,7 @@ func (r *Recorder) merge(sec int, taken []*window, pause func()) *Snapshot {
 	for i := range snap.Endpoints {
 		e := &snap.Endpoints[i]
 		for _, w := range taken {
-			e.add(&w.endpoints[i])
+			e.add(&w.endpoints[i], sec)
 		}
 		if e.Requests > 0 {
 			e.Duration = sumDense(taken, func(w *window) *hdr.Histogram { return w.endpoints[i].duration })
@@ -42,11 +44,14 @@ func (r *Recorder) merge(sec int, taken []*window, pause func()) *Snapshot {
 	return snap
 }
 
-// add adds one window's counters of an endpoint (not its histograms).
-func (e *EndpointSecond) add(w *endpointWindow) {
+// add adds one window's counters of an endpoint (not its histograms) to
+// second sec's.
+func (e *EndpointSecond) add(w *endpointWindow, sec int) {
 	if w.requests == 0 {
 		return
 	}
+	e.StartedBefore = max(e.StartedBefore, time.Duration(sec)*time.Second-w.firstStart)
+	e.Redirects += w.redirects
 	e.Requests += w.requests
 	for k := range e.Failures {
 		e.Failures[k] += w.failures[k]

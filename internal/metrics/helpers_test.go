@@ -48,6 +48,8 @@ func request(i int, end time.Duration) sample.Request {
 		r.Kind, r.Status, r.Err, r.Redirects = sample.Redirect, 302, "stopped after 10 redirects", 10
 	case 5:
 		r.Status, r.Truncated = 200, true
+	case 6:
+		r.Status, r.Redirects = 200, 2 // followed two hops to its answer
 	default:
 		r.Status = 200
 	}
@@ -57,6 +59,7 @@ func request(i int, end time.Duration) sample.Request {
 // expectation accumulates what a set of recorded requests must add up to.
 type expectation struct {
 	requests, sent, received, connects, failures, truncated int64
+	redirects                                               int64
 	failuresByKind                                          [sample.NumKinds]int64
 	duration                                                *Hist
 }
@@ -73,6 +76,7 @@ func (e *expectation) add(r sample.Request) {
 	if r.Truncated {
 		e.truncated++
 	}
+	e.redirects += int64(r.Redirects)
 	if r.Kind != sample.OK {
 		e.failures++
 		e.failuresByKind[r.Kind]++

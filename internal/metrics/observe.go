@@ -226,10 +226,9 @@ func (r *Run) observeVUs(t *threshold.Threshold) (float64, bool) {
 	var last, lo, hi, allocated int64
 	if len(t.Filter) == 0 {
 		// Without a filter the gauge is the sum over scenarios per second.
-		last = r.Series[len(r.Series)-1].VUs
-		lo = last
+		last, lo, hi = r.VUs()
 		for _, s := range r.Series {
-			lo, hi, allocated = min(lo, s.VUs), max(hi, s.VUs), max(allocated, s.VUsMax)
+			allocated = max(allocated, s.VUsMax)
 		}
 	} else {
 		scs, ok := r.selectScenarios(t.Filter)

@@ -124,6 +124,7 @@ func TestPipelineConservesCounts(t *testing.T) {
 		{"interrupted", total.Failures[sample.Interrupted], want.failuresByKind[sample.Interrupted]},
 		{"redirect failures", total.Failures[sample.Redirect], want.failuresByKind[sample.Redirect]},
 		{"truncated bodies", total.Truncated, want.truncated},
+		{"redirects followed", total.Redirects, want.redirects},
 		{"series truncated", sumSeries(run, func(s Second) int64 { return s.Truncated }), want.truncated},
 		{"duration samples", total.Duration.Count(), want.requests},
 		{"waiting samples", total.Waiting.Count(), want.requests},

@@ -39,6 +39,7 @@ type EndpointTotal struct {
 	ConnectMax     time.Duration
 	TLSMax         time.Duration
 	Errors         []ErrorGroup // one per failure kind that occurred, in kind order
+	Redirects      int64        // redirects followed inside the requests (each one a request the target got)
 	// FirstSec and LastSec are the first and last seconds with requests;
 	// they mean something only when Requests > 0 (see Run.Active).
 	FirstSec, LastSec int
@@ -55,14 +56,20 @@ type ErrorGroup struct {
 
 // ScenarioTotal is everything one scenario did during the run.
 type ScenarioTotal struct {
-	Iterations        int64
-	Dropped           int64
-	VUsMin            int64 // over the seconds added
+	Iterations int64
+	Dropped    int64
+	// VUsMin and VUsLast are the VU gauge's least and last value while the
+	// scenario ran: seconds with no VU after its last with some (its VUs
+	// had stopped) are left out, as k6's vus gauge is sampled only while
+	// running. VUsMax is over every second.
+	VUsMin            int64
 	VUsMax            int64
 	VUsLast           int64
 	VUsMaxAllocated   int64
 	IterationDuration *Hist // nil when no iteration completed
 	Lag               *Hist // nil when no lag was recorded
+
+	idle bool // no VU ran in the seconds since the last with some
 }
 
 // CheckTotal is the outcomes of one check over the run.
@@ -180,8 +187,9 @@ func totalFailures(f *[sample.NumKinds]int64) int64 {
 }
 
 func (t *EndpointTotal) add(e *EndpointSecond, sec int) {
-	t.active(e.Requests, startOfInterrupted(e, sec), sec)
+	t.active(e.Requests, firstSecond(e, sec), sec)
 	t.Requests += e.Requests
+	t.Redirects += e.Redirects
 	for k := range t.Failures {
 		t.Failures[k] += e.Failures[k]
 	}
@@ -214,16 +222,13 @@ func (t *EndpointTotal) add(e *EndpointSecond, sec int) {
 	}
 }
 
-// startOfInterrupted is the first second an endpoint's requests recorded in
-// sec were in flight: requests cut off by the end of the run are all
-// recorded in its last second, though they waited since they were sent
-// (their durations), so the endpoint was active from then, not for one
-// second at a rate of all of them.
-func startOfInterrupted(e *EndpointSecond, sec int) int {
-	if e.Failures[sample.Interrupted] == 0 || e.Duration == nil {
-		return sec
-	}
-	return max(0, int(math.Floor(float64(sec)-e.Duration.Max().Seconds())))
+// firstSecond is the second the earliest of an endpoint's requests recorded
+// in sec was sent in: a request is recorded in the second it ended (a slow
+// one, a timeout, or one cut off by the end of the run), though it was in
+// flight since its intended start, so the endpoint was active from then.
+func firstSecond(e *EndpointSecond, sec int) int {
+	back := int(math.Ceil(e.StartedBefore.Seconds()))
+	return max(0, sec-back)
 }
 
 // active widens the seconds with requests by first..last when n > 0
@@ -272,15 +277,50 @@ func (t *EndpointTotal) group(k sample.Kind) *ErrorGroup {
 func (t *ScenarioTotal) add(s *ScenarioSecond, first bool) {
 	t.Iterations += s.Iterations
 	t.Dropped += s.Dropped
-	if first {
-		t.VUsMin = s.VUs
-	}
-	t.VUsMin = min(t.VUsMin, s.VUs)
-	t.VUsMax = max(t.VUsMax, s.VUs)
-	t.VUsLast = s.VUs
+	t.addVUs(s.VUs, first)
 	t.VUsMaxAllocated = max(t.VUsMaxAllocated, s.VUsMax)
 	t.IterationDuration = mergeHist(t.IterationDuration, s.IterationDuration)
 	t.Lag = mergeHist(t.Lag, s.Lag)
+}
+
+// addVUs adds a second's VU gauge v; first says it is the first second.
+func (t *ScenarioTotal) addVUs(v int64, first bool) {
+	t.VUsMax = max(t.VUsMax, v)
+	if v == 0 && !first {
+		t.idle = true // the 0 counts only if VUs run again later
+		return
+	}
+	switch {
+	case first:
+		t.VUsMin = v
+	case t.idle:
+		t.VUsMin = 0 // VUs ran again after none did: the 0 was while running
+	}
+	t.idle = false
+	t.VUsMin = min(t.VUsMin, v)
+	t.VUsLast = v
+}
+
+// VUs returns the run's vus gauge, the sum over scenarios per second: its
+// last value, least and most while the run's VUs ran. Seconds with no VU
+// after the last with some are left out: they were collected after the
+// VUs had stopped (the run's last, partial second, or its graceful stop),
+// and a steady 2-VU run does not have a minimum of 0.
+func (r *Run) VUs() (last, lo, hi int64) {
+	n := len(r.Series)
+	for n > 1 && r.Series[n-1].VUs == 0 {
+		n--
+	}
+	for i, s := range r.Series {
+		if i == 0 || i < n && s.VUs < lo {
+			lo = s.VUs
+		}
+		hi = max(hi, s.VUs)
+	}
+	if n > 0 {
+		last = r.Series[n-1].VUs
+	}
+	return last, lo, hi
 }
 
 // Total returns all endpoints merged exactly: counts add and histograms
@@ -291,6 +331,7 @@ func (r *Run) Total() EndpointTotal {
 		e := &r.Endpoints[i]
 		t.active(e.Requests, e.FirstSec, e.LastSec)
 		t.Requests += e.Requests
+		t.Redirects += e.Redirects
 		for k := range t.Failures {
 			t.Failures[k] += e.Failures[k]
 		}

@@ -34,6 +34,14 @@ type EndpointSecond struct {
 	ConnectMax     time.Duration
 	TLSMax         time.Duration
 	Errors         []ErrorSample // up to 3 distinct (status, message) per kind
+	// Redirects is how many redirects the requests followed: each is a
+	// request the target received inside one sample (one per chain).
+	Redirects int64
+	// StartedBefore is how long before the second began its earliest
+	// request was sent (its intended start); 0 when all were sent within
+	// it. A request is recorded in the second it ended in, so this is what
+	// makes a slow endpoint active from when it was asked, not answered.
+	StartedBefore time.Duration
 }
 
 // ErrorSample is one distinct failure of a second and how often exactly this
@@ -130,6 +138,8 @@ func (e *EndpointSecond) merge(o *EndpointSecond) {
 	e.TLSHandshakes += o.TLSHandshakes
 	e.ConnectMax = max(e.ConnectMax, o.ConnectMax)
 	e.TLSMax = max(e.TLSMax, o.TLSMax)
+	e.Redirects += o.Redirects
+	e.StartedBefore = max(e.StartedBefore, o.StartedBefore)
 	for _, es := range o.Errors {
 		e.Errors = addErrorSample(e.Errors, es, maxErrorSamples)
 	}

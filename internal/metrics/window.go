@@ -32,6 +32,8 @@ type endpointWindow struct {
 	tlsHandshakes  int64
 	connectMax     time.Duration
 	tlsMax         time.Duration
+	redirects      int64                        // redirects followed inside the requests
+	firstStart     time.Duration                // the earliest intended start (End - Duration) of the requests
 	errors         *[sample.NumKinds]kindErrors // allocated on the first failure
 }
 
@@ -60,6 +62,11 @@ func newWindow(layout sample.Layout) *window {
 // request adds one finished request; the caller holds the shard's lock.
 func (e *endpointWindow) request(r *sample.Request) {
 	e.requests++
+	// A request counts from when it was meant to start, not from the second it ended in.
+	if start := r.End - r.Duration; e.requests == 1 || start < e.firstStart {
+		e.firstStart = start
+	}
+	e.redirects += int64(r.Redirects)
 	if r.Truncated {
 		e.truncated++
 	}

@@ -53,9 +53,34 @@ func (in *Input) bodyCap(i int) int64 {
 	return 0
 }
 
+// Redirects returns how many redirects the requests followed: each was a
+// request the target received inside one sample (a chain is one request in
+// every figure, as in k6).
+func (in *Input) Redirects() int64 {
+	var n int64
+	for i := range in.Run.Endpoints {
+		n += in.Run.Endpoints[i].Redirects
+	}
+	return n
+}
+
+// redirectsText says how many requests the target got beyond the samples,
+// so the figures reconcile with its access log; "" when none.
+func (in *Input) redirectsText() string {
+	n := in.Redirects()
+	if n == 0 {
+		return ""
+	}
+	tot := in.Run.Total()
+	return fmt.Sprintf("redirects followed: %s, so the target got %s, %s of them redirects; a request and "+
+		"the redirects it followed count as one request here, timed from its start to the last answer.",
+		units.Count(n), units.CountOf(tot.Requests+n, "request", "requests"), units.Count(n))
+}
+
 // Accounting returns what a reader must know about the requests behind the
-// figures: how many the end of the run cut off, and how many bodies were
-// truncated. Every rendering shows these same sentences.
+// figures: how many the end of the run cut off, how many bodies were
+// truncated, and how many redirects were followed inside them. Every
+// rendering shows these same sentences.
 func Accounting(in *Input) []string {
 	var out []string
 	if n := in.Interrupted(); n > 0 {
@@ -78,6 +103,9 @@ func Accounting(in *Input) []string {
 		} else {
 			out = append(out, fmt.Sprintf("%s truncated past max_body: checks and extractions saw only %s start.", bodies, their))
 		}
+	}
+	if t := in.redirectsText(); t != "" {
+		out = append(out, t)
 	}
 	return out
 }

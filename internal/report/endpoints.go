@@ -12,7 +12,7 @@ import (
 // The run's last second counts only as far as the run lasted (see
 // metrics.Run.Active).
 func rateNote(requests, active string) string {
-	return "RPS = " + requests + " / " + active + ", from each endpoint's first to last second with requests, not the whole run."
+	return "RPS = " + requests + " / " + active + ", from each endpoint's first request sent to its last, not the whole run."
 }
 
 // endpointStats is one endpoint's figures, or all endpoints' together, as

@@ -139,8 +139,12 @@ func headlineCards(in *Input) []card {
 	secs := max(r.Elapsed().Seconds(), 1e-9)
 	nf := failed(&tot)
 	h := tot.Duration
+	sent := fmt.Sprintf("%s in %s", units.CountOf(tot.Requests, "request", "requests"), units.Duration(r.Elapsed()))
+	if tot.Redirects > 0 {
+		sent += " · " + units.CountOf(tot.Redirects, "redirect", "redirects") + " followed"
+	}
 	cards := []card{
-		{Label: "Throughput", Value: units.Rate(float64(tot.Requests)/secs, ""), Sub: fmt.Sprintf("%s in %s", units.CountOf(tot.Requests, "request", "requests"), units.Duration(r.Elapsed()))},
+		{Label: "Throughput", Value: units.Rate(float64(tot.Requests)/secs, ""), Sub: sent},
 		{Label: "p95 latency", Value: units.Duration(h.Quantile(95)), Sub: fmt.Sprintf("p50 %s · avg %s", units.Duration(h.Quantile(50)), units.Duration(h.Mean()))},
 		{Label: "p99 latency", Value: units.Duration(h.Quantile(99)), Sub: "max " + units.Duration(h.Max())},
 		{Label: "Errors", Value: units.Percent(ratio(nf, tot.Requests)), Sub: units.Count(nf) + " failed", Bad: nf > 0},

@@ -22,6 +22,7 @@ func own(in *Input) map[string]any {
 			"requests": e.Requests, "failed": nf, "error_rate": nanZero(ratio(nf, e.Requests)),
 			"failures_by_kind": byKind(e.Failures[:]), "duration": trend(e.Duration), "waiting": trend(e.Waiting),
 			"errors": errorGroups(e.Errors), "interrupted": e.Failures[sample.Interrupted], "truncated_bodies": e.Truncated,
+			"redirects": e.Redirects,
 		}
 		if c := in.bodyCap(i); c > 0 {
 			ep["max_body"] = c
@@ -72,6 +73,7 @@ func own(in *Input) map[string]any {
 		"passed": in.Passed(), "thresholds": thresholds, "endpoints": endpoints, "scenarios": scenarios, "checks": checks,
 		"failures_by_kind": byKind(tot.Failures[:]), "notices": in.Notices, "warnings": warnings,
 		"interrupted": in.Interrupted(), "durations_lower_bounds": in.Interrupted() > 0, "truncated_bodies": in.Truncated(),
+		"redirects": in.Redirects(), "requests_sent": tot.Requests + in.Redirects(),
 		"findings": findingsJSON(in.Findings), "healthy": HealthyText(in.Healthy),
 	}
 	if len(in.Agents) > 0 {

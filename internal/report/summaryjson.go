@@ -31,14 +31,11 @@ func SummaryJSON(in *Input) ([]byte, error) {
 	counter("data_sent", tot.Sent)
 	counter("data_received", tot.Received)
 
-	var iters, dropped, vusLast, vusMin, vusMax, allocated int64
+	var iters, dropped, allocated int64
 	iterDur := metrics.NewHist()
 	for i, s := range r.Scenarios {
 		iters += s.Iterations
 		dropped += s.Dropped
-		vusLast += s.VUsLast
-		vusMin += s.VUsMin
-		vusMax += s.VUsMax
 		allocated += s.VUsMaxAllocated
 		if s.IterationDuration != nil {
 			iterDur.Merge(r.Scenarios[i].IterationDuration)
@@ -47,6 +44,7 @@ func SummaryJSON(in *Input) ([]byte, error) {
 	counter("iterations", iters)
 	counter("dropped_iterations", dropped)
 	m["iteration_duration"] = trend(iterDur)
+	vusLast, vusMin, vusMax := r.VUs() // over the seconds the VUs ran (docs/figures.md)
 	m["vus"] = map[string]any{"value": vusLast, "min": vusMin, "max": vusMax}
 	m["vus_max"] = map[string]any{"value": allocated, "min": allocated, "max": allocated}
 

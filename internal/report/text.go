@@ -30,6 +30,9 @@ func WriteText(w io.Writer, in *Input) error {
 	totals := []string{units.CountOf(tot.Requests, "request", "requests") + " (" + units.Rate(float64(tot.Requests)/max(secs, 1e-9), "") + ")",
 		units.Percent(ratio(failed(&tot), tot.Requests)) + " failed", units.CountOf(iters, "iteration", "iterations"),
 		units.Count(in.Dropped()) + " dropped", "up to " + vusPhrase(vusMax, busyMax), units.Bytes(tot.Received) + " received", units.Bytes(tot.Sent) + " sent"}
+	if n := tot.Redirects; n > 0 { // the target got these beyond the requests counted (docs/figures.md)
+		totals = append(totals[:1], append([]string{units.CountOf(n, "redirect", "redirects") + " followed"}, totals[1:]...)...)
+	}
 	for i, t := range totals { // a line breaks between the totals, not inside one
 		totals[i] = strings.ReplaceAll(t, " ", units.Keep)
 	}

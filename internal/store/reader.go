@@ -119,6 +119,7 @@ func setMeta(m *Meta, k, v string) error {
 		m.TestFile = v
 	case keyLayout:
 		err = json.Unmarshal([]byte(v), &m.Layout)
+	case keyNotices: // read with the finish
 	default:
 		if m.Extra == nil {
 			m.Extra = map[string]string{}
@@ -161,7 +162,28 @@ func (r *Reader) loadFinish() error {
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("read thresholds: %w", err)
 	}
+	if err := r.loadNotices(); err != nil {
+		return err
+	}
 	r.finished = true
+	return nil
+}
+
+// loadNotices reads the run's notices; a file of schema version 2 or
+// older has none kept.
+func (r *Reader) loadNotices() error {
+	var v string
+	err := r.db.QueryRow(`SELECT value FROM meta WHERE key = ?`, keyNotices).Scan(&v)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil
+	case err != nil:
+		return fmt.Errorf("read notices: %w", err)
+	}
+	if err := json.Unmarshal([]byte(v), &r.finish.Notices); err != nil {
+		return fmt.Errorf("meta notices: %w", err)
+	}
+	r.finish.NoticesKept = true
 	return nil
 }
 

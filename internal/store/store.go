@@ -21,8 +21,10 @@ import (
 // SchemaVersion is the version of the run.db layout this build writes; it
 // reads this version and older ones. Version 2 added the truncated column
 // of endpoint_seconds, the reason column of thresholds, and snapshots of
-// format 2 (with truncated bodies).
-const SchemaVersion = 2
+// format 2 (with truncated bodies). Version 3 added the redirects and
+// started_before_ms columns of endpoint_seconds, snapshots of format 3
+// (with both), and the run's notices (the meta row "notices").
+const SchemaVersion = 3
 
 // Meta describes a run: who ran what, where and when.
 type Meta struct {
@@ -43,6 +45,13 @@ type Finish struct {
 	Elapsed    time.Duration
 	ExitCode   int
 	Thresholds []threshold.Result
+	// Notices is what the run said that its figures do not say again (an
+	// abort, the generator holding its pool, a failed scrape), in order,
+	// so that a summary rebuilt from run.db prints them as the run did.
+	Notices []string
+	// NoticesKept is true when the file keeps Notices (schema version 3
+	// on); a reader of an older file must rebuild what it can.
+	NoticesKept bool
 	// Meta is meta keys known only at the end, e.g. a distributed run's
 	// per-agent table; they read back in Meta.Extra.
 	Meta map[string]string
@@ -60,13 +69,14 @@ const (
 	keyArgs          = "args"
 	keyTestFile      = "test_file"
 	keyLayout        = "layout"
+	keyNotices       = "notices" // written by Finish
 )
 
 // reserved reports whether a meta key stores a Meta field, so that Extra
 // may not use it.
 func reserved(key string) bool {
 	switch key {
-	case keySchemaVersion, keyID, keyName, keyVersion, keyHost, keyCPUs, keyStart, keyArgs, keyTestFile, keyLayout:
+	case keySchemaVersion, keyID, keyName, keyVersion, keyHost, keyCPUs, keyStart, keyArgs, keyTestFile, keyLayout, keyNotices:
 		return true
 	}
 	return false
@@ -95,12 +105,14 @@ CREATE TABLE endpoint_seconds (
 	requests       INTEGER NOT NULL,
 	failed         INTEGER NOT NULL,
 	truncated      INTEGER NOT NULL,
+	redirects      INTEGER NOT NULL,
 	bytes_sent     INTEGER NOT NULL,
 	bytes_received INTEGER NOT NULL,
 	p50_ms         REAL NOT NULL,
 	p95_ms         REAL NOT NULL,
 	p99_ms         REAL NOT NULL,
 	max_ms         REAL NOT NULL,
+	started_before_ms REAL NOT NULL,
 	PRIMARY KEY (sec, endpoint)
 );
 CREATE TABLE thresholds (

@@ -86,6 +86,7 @@ func TestRoundTrip(t *testing.T) {
 			{Key: "http_req_failed", Expr: "rate < 0.01", HasData: false, Pass: true, Aborted: false},
 			{Key: "http_req_waiting", Expr: "p(99) < 1s", Observed: 30000, HasData: true, Pass: false, Reason: "no completed request (12 sent)"},
 		},
+		Notices: []string{"threshold http_req_failed failed at 0:02 with abort_on_fail", "the generator held its pool at 40 VUs"},
 	}
 	if err := w.Finish(fin); err != nil {
 		t.Fatal(err)
@@ -102,6 +103,7 @@ func TestRoundTrip(t *testing.T) {
 		t.Errorf("meta:\n got %+v\nwant %+v", got, testMeta())
 	}
 	gotFin, ok := r.Finish()
+	fin.NoticesKept = true // the reader says the file keeps them
 	if !ok || !reflect.DeepEqual(gotFin, fin) {
 		t.Errorf("finish = %+v, %v; want %+v, true", gotFin, ok, fin)
 	}
@@ -206,8 +208,8 @@ func TestOpenRejects(t *testing.T) {
 		{"missing file", func(*testing.T, string) {}, "no such file"},
 		{"newer schema", func(t *testing.T, path string) {
 			closed(t, path)
-			exec1(t, path, `UPDATE meta SET value = '3' WHERE key = 'schema_version'`)
-		}, "schema version 3 is newer"},
+			exec1(t, path, `UPDATE meta SET value = '4' WHERE key = 'schema_version'`)
+		}, "schema version 4 is newer"},
 		{"garbage schema version", func(t *testing.T, path string) {
 			closed(t, path)
 			exec1(t, path, `UPDATE meta SET value = 'x' WHERE key = 'schema_version'`)

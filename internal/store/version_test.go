@@ -44,6 +44,9 @@ func TestReadsVersion1(t *testing.T) {
 		fin.Thresholds[0].Pass || fin.Thresholds[0].Observed != 3 || fin.Thresholds[0].Reason != "" {
 		t.Errorf("finish %+v, %v", fin, ok)
 	}
+	if fin.NoticesKept || fin.Notices != nil {
+		t.Errorf("a version 1 file reads as keeping notices %q", fin.Notices)
+	}
 	run, err := r.Run()
 	if err != nil {
 		t.Fatal(err)

@@ -165,7 +165,8 @@ func (w *Writer) writeSecond(s *metrics.Snapshot, blob []byte) error {
 	}
 	w.pauseNow()
 	stmt, err := tx.Prepare(`INSERT INTO endpoint_seconds (sec, endpoint, scenario, endpoint_name, requests, failed, truncated,
-		bytes_sent, bytes_received, p50_ms, p95_ms, p99_ms, max_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		redirects, bytes_sent, bytes_received, p50_ms, p95_ms, p99_ms, max_ms, started_before_ms)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
@@ -185,8 +186,8 @@ func (w *Writer) writeSecond(s *metrics.Snapshot, blob []byte) error {
 			failed += f
 		}
 		if _, err := stmt.Exec(s.Second, i, scenarioName(w.layout, info.Scenario), info.Name, e.Requests, failed, e.Truncated,
-			e.Sent, e.Received, ms(e.Duration.Quantile(50)), ms(e.Duration.Quantile(95)), ms(e.Duration.Quantile(99)),
-			ms(e.Duration.Max())); err != nil {
+			e.Redirects, e.Sent, e.Received, ms(e.Duration.Quantile(50)), ms(e.Duration.Quantile(95)), ms(e.Duration.Quantile(99)),
+			ms(e.Duration.Max()), ms(e.StartedBefore)); err != nil {
 			return fmt.Errorf("endpoint %d: %w", i, err)
 		}
 	}
@@ -221,7 +222,17 @@ func (w *Writer) finish(f Finish) error {
 			return fmt.Errorf("threshold %s: %w", r.Key, err)
 		}
 	}
+	notices, err := json.Marshal(append([]string{}, f.Notices...)) // [] rather than null: kept, and none
+	if err != nil {
+		return fmt.Errorf("notices: %w", err)
+	}
+	if _, err := tx.Exec(`INSERT INTO meta (key, value) VALUES (?, ?)`, keyNotices, string(notices)); err != nil {
+		return fmt.Errorf("notices: %w", err)
+	}
 	for k, v := range f.Meta {
+		if reserved(k) {
+			return fmt.Errorf("meta key %q is reserved", k)
+		}
 		if _, err := tx.Exec(`INSERT INTO meta (key, value) VALUES (?, ?)`, k, v); err != nil {
 			return fmt.Errorf("meta %s: %w", k, err)
 		}
