@@ -200,8 +200,8 @@ func TestAFailingTargetFailsLatencyGates(t *testing.T) {
 			t.Fatalf("exit %d, want 99; %d sent, %d failed, the target received %d:\n%s", r.code, sent, failed, answered, r.stdout)
 		}
 		want := fmt.Sprintf("✗ http_req_duration p(95)<800ms %s of %s requests failed (", count(failed), count(sent))
-		if !strings.Contains(r.flat, want) || !strings.Contains(r.flat, "more than the 5% p(95) leaves out") {
-			t.Errorf("the summary lacks %q … more than the 5%% p(95) leaves out:\n%s", want, r.stdout)
+		if !strings.Contains(r.flat, want) || !strings.Contains(r.flat, "more than the 5.00% p(95) leaves out") {
+			t.Errorf("the summary lacks %q … more than the 5.00%% p(95) leaves out:\n%s", want, r.stdout)
 		}
 		judged := fmt.Sprintf("judged: http_req_duration avg<800ms over %s requests, %s failed", count(sent), count(failed))
 		if !strings.Contains(r.flat, judged) {
@@ -213,7 +213,7 @@ func TestAFailingTargetFailsLatencyGates(t *testing.T) {
 		base, received, _ := judgedTarget(t)
 		r := runJudged(t, received, nil, base+"/some", "--vus", "2", "--duration", "1s", "--threshold", "p(75)<800ms", "--threshold", "p(95)<800ms")
 		if r.code != 99 || !strings.Contains(r.flat, "✓ http_req_duration p(75)<800ms") ||
-			!strings.Contains(r.flat, "more than the 5% p(95) leaves out") {
+			!strings.Contains(r.flat, "more than the 5.00% p(95) leaves out") {
 			t.Errorf("exit %d; want p(75) to pass over 20%% failures and p(95) to fail:\n%s", r.code, r.stdout)
 		}
 		checkExitWords(t, r)

@@ -62,6 +62,9 @@ func Capacity(ctx context.Context, cfg CapacityConfig) (CapacityResult, error) {
 	if search.LatencyLimit == 0 {
 		search.LatencyLimit = latencyLimit(cfg.Plan.Thresholds)
 	}
+	if search.MaxErrorRate == 0 {
+		search.MaxErrorRate = errorBudget(cfg.Plan.Thresholds)
+	}
 	search.Progress = progressLine(cfg.Out)
 	res, serr := capacity.Search(ctx, search, runner)
 	out := CapacityResult{Dir: dir, Result: res}
@@ -86,6 +89,8 @@ func Capacity(ctx context.Context, cfg CapacityConfig) (CapacityResult, error) {
 	case ctx.Err() != nil:
 		out.ExitCode = ExitRunFailed
 		serr = nil
+	case res.Highest == 0 && (res.Stop == capacity.TargetFailed || res.Stop == capacity.NothingPassed):
+		out.ExitCode = ExitThresholdFailed // no rate sustained the SLO, as a run whose thresholds failed
 	}
 	return out, serr
 }
@@ -201,7 +206,8 @@ func stepResult(in *report.Input, step capacity.Step) capacity.StepResult {
 	for _, sc := range in.Run.Scenarios {
 		dropped += sc.Dropped
 	}
-	r := capacity.StepResult{Rate: step.Rate, Throughput: holdThroughput(in.Run.Series, tot.Requests, step.Hold), Dropped: dropped, Passed: in.Passed()}
+	r := capacity.StepResult{Rate: step.Rate, Throughput: holdThroughput(in.Run.Series, tot.Requests, step.Hold), Dropped: dropped,
+		Passed: in.Passed(), Requests: tot.Requests}
 	if tot.Requests > 0 {
 		r.ErrorRate = float64(failed) / float64(tot.Requests)
 	}
@@ -320,6 +326,23 @@ func sloLatency(defs []threshold.Threshold) time.Duration {
 		}
 	}
 	return 0
+}
+
+// errorBudget returns the share of requests the test's thresholds allow
+// to fail (the tightest upper limit on http_req_failed over every
+// request), or 0 for the search's default: a counter-only SLO must not
+// pass a target that answers only errors.
+func errorBudget(defs []threshold.Threshold) float64 {
+	budget := 0.0
+	for _, t := range defs {
+		if t.Metric != "http_req_failed" || len(t.Filter) > 0 || t.Agg != threshold.Rate || (t.Op != threshold.Lt && t.Op != threshold.Lte) {
+			continue
+		}
+		if v := max(t.Value, 1e-9); budget == 0 || v < budget { // rate<0 or <=0 allows none
+			budget = min(v, 1)
+		}
+	}
+	return budget
 }
 
 // latencyLimit returns the tightest upper limit the test's thresholds put

@@ -25,6 +25,7 @@ type runner struct {
 	in         *report.Input // what the reports are made from
 	dir        string
 	start, end time.Time // end: when the collector took the last second
+	stopped    time.Time // when the engine returned: the end of the run's last second; zero before
 	store      *store.Writer
 	rec        *metrics.Recorder
 	run        *metrics.Run
@@ -174,7 +175,8 @@ func (r *runner) collect(ctx context.Context) error {
 		case <-timer.C:
 			r.second(sec)
 		case <-ctx.Done():
-			last := int(time.Since(r.start) / time.Second)
+			r.stopped = time.Now()
+			last := int(r.stopped.Sub(r.start) / time.Second)
 			if r.cfg.Generator != nil {
 				last = max(last, r.cfg.Generator.Seconds()-1)
 			}
@@ -205,6 +207,7 @@ func (r *runner) second(sec int) {
 		}
 	}
 	r.run.AddPausing(snap, r.pause)
+	r.run.SetElapsed(r.elapsedAt(sec)) // rates so far over the time the run lasted, a last second cut short too
 	r.pause()
 	if r.lost == nil {
 		if err := r.store.WriteSecond(snap); err != nil { // pauses inside (store.Writer.SetPause)
@@ -245,7 +248,7 @@ func (r *runner) second(sec int) {
 	r.pause()
 	r.checkAborts(sec)
 	if r.dash != nil {
-		r.dash.second(r.run, time.Duration(sec+1)*time.Second, cpu, r.aborted, r.pause)
+		r.dash.second(r.run, r.elapsedAt(sec), cpu, r.aborted, r.pause)
 		r.pause()
 	}
 	r.showNotices()
@@ -261,20 +264,35 @@ func (r *runner) second(sec int) {
 	if last.Requests > 0 {
 		errRate = float64(last.Failed) / float64(last.Requests)
 	}
-	r.line.Update(live.Status{Elapsed: min(time.Duration(sec+1)*time.Second, time.Since(r.start)), Total: r.total, RPS: float64(last.Requests),
+	covered := r.run.Covered(len(r.run.Series) - 1)
+	if covered < metrics.MinCovered {
+		return // too short a last second for a rate: the line keeps the one before (as the charts do)
+	}
+	r.line.Update(live.Status{Elapsed: min(r.run.Elapsed(), time.Since(r.start)), Total: r.total, RPS: float64(last.Requests) / covered,
 		P95: last.P95, ErrRate: errRate, VUs: vus, VUsMax: vusMax, Dropped: dropped, InFlight: r.inFlight()})
+}
+
+// elapsedAt is how long the run had lasted at the end of second sec: a
+// whole number of seconds, but for a last second the engine's return cut short.
+func (r *runner) elapsedAt(sec int) time.Duration {
+	el := time.Duration(sec+1) * time.Second
+	if !r.stopped.IsZero() {
+		if ran := r.stopped.Sub(r.start); ran > time.Duration(sec)*time.Second {
+			el = min(el, ran)
+		}
+	}
+	return el
 }
 
 // checkAborts stops the run when a threshold marked abort_on_fail fails,
 // judged on the whole run so far, once its delay has passed.
 func (r *runner) checkAborts(sec int) {
-	elapsed := time.Duration(sec+1) * time.Second
+	elapsed := r.run.Elapsed() // as second set it
 	for i := range r.cfg.Plan.Thresholds {
 		t := &r.cfg.Plan.Thresholds[i]
 		if !t.AbortOnFail || elapsed < t.DelayAbortEval || r.aborted[i] {
 			continue
 		}
-		r.run.SetElapsed(elapsed)
 		if res := r.run.Evaluate(t); !res.Pass && !res.NothingYet { // nothing recorded yet is for the verdict to judge
 			r.aborted[i] = true
 			r.notice(fmt.Sprintf("threshold %s %q failed at %s with abort_on_fail (%s): stopping the run", t.Key, t.Expr, units.Clock(sec+1), report.Observed(t, res)))

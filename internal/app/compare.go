@@ -97,8 +97,9 @@ func Compare(cfg CompareConfig) (int, error) {
 }
 
 // gateLines writes the judged gates, each wrapped to units.Columns under
-// its mark: ✓ passed, ✗ failed, ? not judged (its change not testable),
-// which fails only with --strict.
+// its mark: ✓ passed, ✗ failed, ? not judged (its change not testable, a
+// baseline of failures, a load generator disturbed), which fails only with
+// --strict.
 func gateLines(results []compare.GateResult, strict bool) string {
 	var b strings.Builder
 	b.WriteString("\nregression gates:\n")
@@ -116,9 +117,9 @@ func gateLines(results []compare.GateResult, strict bool) string {
 	}
 	switch {
 	case notJudged && strict:
-		b.WriteString(units.Wrap("✗ not judged fails with --strict: the change is not testable; run longer, more runs a side, or gate on a figure the runs resolve.", units.Columns, "", "  "))
+		b.WriteString(units.Wrap("✗ not judged fails with --strict: the gate could not judge the change (the reason above); run longer, more runs a side, on a quiet host, or gate on a figure the runs resolve.", units.Columns, "", "  "))
 	case notJudged:
-		b.WriteString(units.Wrap("? not judged: the change is not testable, so the gate neither passes nor fails it (exit 0); --strict fails it.", units.Columns, "", "  "))
+		b.WriteString(units.Wrap("? not judged: the gate could not judge the change (the reason above), so it neither passes nor fails it (exit 0); --strict fails it.", units.Columns, "", "  "))
 	}
 	return b.String()
 }

@@ -67,9 +67,9 @@ func startDashboard(cfg DashboardConfig, in *report.Input, planned time.Duration
 // diagnosis ever makes the collector wait. It calls pause between its
 // steps (see collectPause).
 func (f *dashboardFeed) second(run *metrics.Run, elapsed time.Duration, cpu float64, aborted map[int]bool, pause func()) {
+	run.SetElapsed(elapsed) // before the frame: a last second cut short charts its rate over what it lasted
 	frame := report.NewFrame(run, len(run.Series)-1, cpu, f.cpus)
 	if len(f.defs) > 0 {
-		run.SetElapsed(elapsed)
 		frame.Thresholds = report.ThresholdStates(f.defs, evaluate(run, f.defs, aborted))
 		pause()
 	}

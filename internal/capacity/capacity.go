@@ -5,6 +5,10 @@
 // — a Runner does that — so the algorithm is tested against simulated
 // servers of known capacity.
 //
+// A step whose requests failed past the error budget fails, whatever its
+// thresholds say (a counter-only SLO passes a dead target): errors are
+// not capacity. A first step where every request failed ends the search.
+//
 // A step is only evidence about the system while the load generator keeps
 // up. A step whose own measurements show a busy host (scheduling lag, the
 // generator's CPU, CPU stolen by the hypervisor) is not judged but run
@@ -32,6 +36,7 @@ type StepResult struct {
 	Rate, Throughput float64       // offered and completed per second
 	P95, P99, Mean   time.Duration // request durations over the step
 	ErrorRate        float64       // failed / requests
+	Requests         int64         // requests the step sent
 	Dropped          int64         // iterations due that found no free VU
 	GeneratorCPU     float64       // fraction of usable cores
 	LagP99           time.Duration // the generator's scheduling lag
@@ -61,10 +66,14 @@ type Config struct {
 	MaxLag     time.Duration // generator scheduling lag p99 limit; default 100ms, or LatencyLimit/4 when lower
 	MaxSteal   float64       // CPU stolen from the host as a fraction of its time; default 0.1
 	MaxDropped float64       // dropped iterations as a fraction of the step's arrivals; default 0.001
-	KneeFactor float64       // the knee is where p95 passes this × its low-load value; default 1.5
-	MaxSteps   int           // a bound on the number of steps run, retries included; default 100
-	MaxRetries int           // runs of a step again after a busy host; default 2; -1: none
-	RetryPause time.Duration // wait before a retry, for a burst on the host to pass; default 2s
+	// MaxErrorRate is the error budget: a step whose requests failed more
+	// often fails, whatever its thresholds say; default 0.01 (k6's usual
+	// http_req_failed rate<0.01). Callers set it to the SLO's own budget.
+	MaxErrorRate float64
+	KneeFactor   float64       // the knee is where p95 passes this × its low-load value; default 1.5
+	MaxSteps     int           // a bound on the number of steps run, retries included; default 100
+	MaxRetries   int           // runs of a step again after a busy host; default 2; -1: none
+	RetryPause   time.Duration // wait before a retry, for a burst on the host to pass; default 2s
 	// LatencyLimit is the SLO's latency threshold, if it has one. Latency
 	// is timed from the intended start, so scheduling lag adds to it: lag
 	// above a quarter of the limit could decide the verdict on its own.
@@ -112,6 +121,7 @@ const (
 	Interrupted        StopReason = "interrupted"         // the context ended
 	StepError          StopReason = "step failed to run"  // the Runner returned an error
 	NothingPassed      StopReason = "nothing passed"      // the SLO failed even at a tenth of the start rate
+	TargetFailed       StopReason = "target failed"       // every request of the first step failed
 )
 
 // Result is the outcome of a search. It is valid, as far as the search
@@ -138,7 +148,7 @@ func Search(ctx context.Context, cfg Config, r Runner) (Result, error) {
 	}
 	s := &search{cfg: cfg, runner: r, res: Result{Config: cfg}}
 	err = s.run(ctx)
-	s.res.Knee = findKnee(s.res.Steps, cfg.KneeFactor)
+	s.res.Knee = findKnee(s.res.Steps, cfg.KneeFactor, cfg.MaxErrorRate)
 	s.res.USL, s.res.USLNote = fitSteps(s.res.Steps)
 	return s.res, err
 }
@@ -159,8 +169,8 @@ func withDefaults(c Config) (Config, error) {
 		errs = append(errs, fmt.Errorf("the step factor %v must be above 1", c.Factor))
 	}
 	if c.Increment < 0 || c.MaxRate < 0 || c.Budget < 0 || c.Precision < 0 || c.MaxCPU < 0 || c.MaxLag < 0 || c.MaxSteal < 0 ||
-		c.MaxDropped < 0 || c.MaxSteps < 0 || c.MaxRetries < -1 || c.RetryPause < 0 || c.LatencyLimit < 0 {
-		errs = append(errs, errors.New("limits cannot be negative"))
+		c.MaxDropped < 0 || c.MaxErrorRate < 0 || c.MaxErrorRate > 1 || c.MaxSteps < 0 || c.MaxRetries < -1 || c.RetryPause < 0 || c.LatencyLimit < 0 {
+		errs = append(errs, errors.New("limits cannot be negative, nor the error budget above 1"))
 	}
 	if c.MaxRate > 0 && c.MaxRate < c.StartRate {
 		errs = append(errs, fmt.Errorf("the max rate %v is below the start rate %v", c.MaxRate, c.StartRate))
@@ -177,6 +187,7 @@ func withDefaults(c Config) (Config, error) {
 	c.Precision = orFloat(c.Precision, 0.05)
 	c.MaxCPU = orFloat(c.MaxCPU, 0.85)
 	c.MaxDropped = orFloat(c.MaxDropped, 0.001)
+	c.MaxErrorRate = orFloat(c.MaxErrorRate, 0.01)
 	c.KneeFactor = orFloat(c.KneeFactor, 1.5)
 	c.MaxSteal = orFloat(c.MaxSteal, 0.1)
 	if c.MaxLag == 0 {

@@ -19,12 +19,14 @@ type Knee struct {
 }
 
 // findKnee locates the knee on the latency-vs-load curve of the clean
-// steps (Record.Clean); nil when there are fewer than three, or when
-// latency at the highest rate tried stayed within the factor.
-func findKnee(steps []Record, factor float64) *Knee {
+// steps (Record.Clean) whose errors stayed within the budget maxErr (the
+// p95 of failures is no latency of the system's answers); nil when there
+// are fewer than three, or when latency at the highest rate tried stayed
+// within the factor.
+func findKnee(steps []Record, factor, maxErr float64) *Knee {
 	var pts []StepResult
 	for _, s := range steps {
-		if s.Clean() && s.P95 > 0 {
+		if s.Clean() && s.P95 > 0 && s.ErrorRate <= maxErr {
 			pts = append(pts, s.StepResult)
 		}
 	}

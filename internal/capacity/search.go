@@ -88,6 +88,9 @@ func (s *search) step(ctx context.Context, rate float64, phase Phase) (Record, *
 		}
 		s.spent += s.cfg.Hold
 		res.Rate = rate
+		if why := s.errorsPast(res); why != "" && !namesErrors(res.FailedThresholds) {
+			res.Passed, res.FailedThresholds = false, append(res.FailedThresholds, why)
+		}
 		rec := Record{StepResult: res, Phase: phase, Attempt: attempt, Busy: s.busy(res), Saturation: s.dropped(res)}
 		if s.hostsDoing(rec) {
 			if attempt <= s.cfg.MaxRetries {
@@ -162,13 +165,43 @@ func (s *search) judge(rec Record) *errStop {
 		s.res.Highest = max(s.res.Highest, rec.Rate)
 		return nil
 	}
+	first := s.res.LowestFailing == 0 && s.res.Highest == 0
 	if s.res.LowestFailing == 0 {
 		s.res.FirstFailure = rec.FailedThresholds
 	}
 	if s.res.LowestFailing == 0 || rec.Rate < s.res.LowestFailing {
 		s.res.LowestFailing = rec.Rate
 	}
+	if first && rec.Requests > 0 && rec.ErrorRate >= 1 {
+		s.finish(TargetFailed, fmt.Sprintf("every request failed at the first step (%s/s, %s sent): the target is down, refusing, or answering only errors; there is no capacity to search (check it, or lower --start)",
+			units.Number(rec.Rate), units.Count(rec.Requests)))
+		return &errStop{}
+	}
 	return nil
+}
+
+// namesErrors reports whether a failed threshold of the SLO is on errors
+// already, which says what the error budget would.
+func namesErrors(failed []string) bool {
+	for _, f := range failed {
+		if strings.HasPrefix(f, "http_req_failed") {
+			return true
+		}
+	}
+	return false
+}
+
+// errorsPast says how a step's requests failed past the error budget, or
+// "": a failed request is no capacity, however fast it failed.
+func (s *search) errorsPast(r StepResult) string {
+	if r.Requests == 0 || r.ErrorRate <= s.cfg.MaxErrorRate {
+		return ""
+	}
+	what := units.Percent(r.ErrorRate)
+	if r.ErrorRate >= 1 {
+		what = "every request failed, " + units.Count(r.Requests) + " sent"
+	}
+	return fmt.Sprintf("error budget: errors <= %s (%s)", units.Share(s.cfg.MaxErrorRate), what)
 }
 
 // hostsDoing reports whether a run's verdict could be the busy host's

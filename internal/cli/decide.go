@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/loadlens/loadlens/internal/app"
@@ -95,15 +96,15 @@ func estimateCmd(_ context.Context, e *env, args []string) int {
 	fs.DurationVar(&in.ResponseTime, "response-time", 0, "R of Little's law N = X·(R + Z)")
 	fs.DurationVar(&in.ThinkTime, "think-time", 0, "Z of Little's law")
 	fs.Float64Var(&in.PerInstance, "per-instance", 0, "requests per second one instance sustains")
-	fs.StringVar(&cfg.FromRun, "from-run", "", "or: take the per-instance rate from a run's steady throughput")
+	fs.StringVar(&cfg.FromRun, "from-run", "", "or: a run's successful req/s in its seconds within the SLO (docs/estimate.md)")
 	fs.IntVar(&cfg.RunInst, "run-instances", 1, "instances that served --from-run")
 	fs.Float64Var(&in.InstancesPerNode, "instances-per-node", 0, "instances that fit on one node")
 	fs.StringVar(&instPrice, "instance-price", "", "price of one instance, e.g. '0.58 USD/h'")
 	fs.StringVar(&nodePrice, "node-price", "", "price of one node, e.g. '9.53 USD/h'")
 	fs.DurationVar(&in.Ramp, "ramp", 0, "starter test: ramp from 0 to the target (default 1m)")
 	fs.DurationVar(&in.Hold, "hold", 0, "starter test: hold at the target (default 10m)")
-	fs.DurationVar(&in.LatencyGoal, "latency-goal", 0, "starter test: the p95 threshold (default 1s)")
-	fs.StringVar(&maxErrors, "max-errors", "", "starter test: the error-rate threshold, e.g. 1%")
+	fs.DurationVar(&in.LatencyGoal, "latency-goal", 0, "the p95 threshold of the starter test and of --from-run's seconds (default 1s)")
+	fs.StringVar(&maxErrors, "max-errors", "", "the error-rate threshold of both, e.g. 1% (default 1%)")
 	fs.StringVar(&cfg.Write, "write", "", "also write a starter test file for the computed load")
 	fs.StringVar(&cfg.URL, "url", "", "the endpoint the starter test calls, e.g. http://127.0.0.1:8080/feed")
 	pos, err := parseArgs(fs, args)
@@ -131,6 +132,9 @@ func estimateCmd(_ context.Context, e *env, args []string) int {
 	}
 	cfg.Input = in
 	if err := app.Estimate(cfg); err != nil {
+		if errors.Is(err, app.ErrNoSustainableRate) {
+			return fail(e, err) // the run is the news, not how estimate was called: exit 1
+		}
 		return fail(e, usageErr("%v", err))
 	}
 	return app.ExitOK

@@ -29,7 +29,7 @@ func absChangeText(m Metric, d float64) string {
 	switch {
 	case m.isRatio():
 		return units.Points(d)
-	case m == TPS:
+	case m.isRate():
 		return units.Signed(units.Rate(d, "req"))
 	}
 	return units.Signed(units.DurationMillis(d))

@@ -25,6 +25,7 @@ import (
 	"fmt"
 
 	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // Input is one run to compare.
@@ -75,6 +76,9 @@ type Report struct {
 	// them, in input order: what a page charts.
 	Seconds [][]metrics.Second `json:"-"`
 	Loads   [][]float64        `json:"-"`
+	// LastCovered is the share of each run's last second that it lasted
+	// (metrics.Run.Covered): a page charts that second's rates over it.
+	LastCovered []float64 `json:"-"`
 
 	endpoints []string // every endpoint's name, for gates
 }
@@ -165,6 +169,7 @@ func CompareGroups(groups [][]Input, opts Options) (*Report, error) {
 			return nil, fmt.Errorf("compare: run %d (%s) recorded no seconds", i+1, in.Name)
 		}
 		rep.Seconds = append(rep.Seconds, in.Run.Series)
+		rep.LastCovered = append(rep.LastCovered, in.Run.Covered(len(in.Run.Series)-1))
 	}
 	rep.Runs, rep.Loads = chooseParts(ins, opts.LoadTolerance)
 	for i := range rep.Runs {
@@ -183,6 +188,7 @@ func CompareGroups(groups [][]Input, opts Options) (*Report, error) {
 			return nil, err
 		}
 		views[i] = v
+		rep.Runs[i].Note = join(rep.Runs[i].Note, failedNote(v))
 	}
 	c := comparer{opts: opts, groups: rep.Groups, views: views}
 	rep.Rows = c.rows(keys)
@@ -243,4 +249,16 @@ func letter(i int) string {
 		return string(rune('A' + i))
 	}
 	return fmt.Sprintf("G%d", i+1)
+}
+
+// failedNote says when more of a run's compared requests failed than its
+// p95 leaves out: its percentiles then time failures too (a refused
+// connection takes microseconds), and latency gates fail or are not judged.
+func failedNote(v *runView) string {
+	reqs, failed := v.counts(0)
+	if reqs == 0 || float64(failed)/float64(reqs) <= P95.leftOut() {
+		return ""
+	}
+	return fmt.Sprintf("%s of its %s requests failed (%s): its latencies time the failures too, so they are no latencies of answers",
+		units.Count(failed), units.Count(reqs), units.Percent(float64(failed)/float64(reqs)))
 }

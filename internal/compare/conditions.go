@@ -16,19 +16,31 @@ import (
 // It says nothing when the runs recorded no lag (closed models).
 func lagNote(run, base []metrics.Second, ri, bi RunInfo) string {
 	r, b := medianLag(run, ri), medianLag(base, bi)
-	if r < 0 || b < 0 {
-		return ""
-	}
-	const slack = 5 * float64(time.Millisecond)
-	switch {
-	case r > 2*b && r-b > slack:
+	switch busier(r, b) {
+	case 1:
 		return fmt.Sprintf("its load generator lagged more than the baseline's (scheduler lag p99 %s vs %s, the median second): its host was busier, and latencies measured from the intended start include the wait",
 			units.DurationMillis(r/float64(time.Millisecond)), units.DurationMillis(b/float64(time.Millisecond)))
-	case b > 2*r && b-r > slack:
+	case -1:
 		return fmt.Sprintf("the baseline's load generator lagged more than this run's (scheduler lag p99 %s vs %s, the median second): its host was busier, and its latencies include the wait",
 			units.DurationMillis(b/float64(time.Millisecond)), units.DurationMillis(r/float64(time.Millisecond)))
 	}
 	return ""
+}
+
+// busier compares two runs' scheduler lag (medianLag, ns): +1 when run's
+// is over twice base's and 5 ms above it, -1 the other way round, else 0
+// (and 0 when either recorded none).
+func busier(run, base float64) int {
+	const slack = 5 * float64(time.Millisecond)
+	switch {
+	case run < 0 || base < 0:
+		return 0
+	case run > 2*base && run-base > slack:
+		return 1
+	case base > 2*run && base-run > slack:
+		return -1
+	}
+	return 0
 }
 
 // medianLag is the median of the per-second scheduler lag p99 over the

@@ -165,7 +165,9 @@ func gateAmount(m Metric, amount float64, unit string) (float64, bool, error) {
 	switch m {
 	case P50, P95, P99:
 		switch unit {
-		case "", "ms":
+		case "": // read as ms, +10 was taken for +10ms by a user who meant +10%
+			return 0, false, fmt.Errorf("the change %v has no unit: write %v%% for a relative change or %vms for a time", amount, amount, amount)
+		case "ms":
 			return amount, false, nil
 		case "s":
 			return amount * 1000, false, nil
@@ -174,7 +176,10 @@ func gateAmount(m Metric, amount float64, unit string) (float64, bool, error) {
 		}
 		return 0, false, fmt.Errorf("unit %q is not %% or a time (us, ms, s)", unit)
 	case TPS:
-		if unit == "" || unit == "/s" || unit == "req/s" {
+		if unit == "" { // as for a latency: -5 could mean 5 req/s or 5%
+			return 0, false, fmt.Errorf("the change %v has no unit: write %v%% for a relative change or %v/s for a rate", amount, amount, amount)
+		}
+		if unit == "/s" || unit == "req/s" {
 			return amount, false, nil
 		}
 		return 0, false, fmt.Errorf("unit %q is not %% or req/s", unit)
@@ -191,7 +196,8 @@ func (g Gate) String() string { return g.Expr }
 // Check judges every gate for every group against the baseline (see judge
 // for when one fails). A gate whose figure is missing (no data, an unknown
 // endpoint) fails: a gate that silently passes on a typo is no gate. One
-// whose change is not testable is NotJudged: it fails only when strict.
+// that cannot judge its change is NotJudged (not testable, a baseline of
+// failures, a load generator disturbed): it fails only when strict.
 func (r *Report) Check(gates []Gate) []GateResult {
 	var out []GateResult
 	for _, g := range gates {
@@ -201,8 +207,7 @@ func (r *Report) Check(gates []Gate) []GateResult {
 			if err != nil {
 				res.Failed, res.Reason = true, err.Error()
 			} else {
-				res.Failed, res.Reason = judge(g, line.Values[0], line.Values[i])
-				res.NotJudged = !res.Failed && line.Values[i].CI == nil
+				res.Failed, res.NotJudged, res.Reason = judge(g, line.Values[0], line.Values[i], r.hostLag(i))
 			}
 			if !r.Groups[i].Comparable {
 				res.Reason += " (not at the baseline's load)"
@@ -262,15 +267,24 @@ func (r *Report) endpointNamed(name string) bool {
 	return false
 }
 
-// judge decides one gate on one value and says why. A gate fails only on
-// a change that goes past its limit and is significant beyond it: the
-// whole confidence interval lies past the limit, and the change is a
-// significant one (see Value.Significant). A change that could not be
-// tested is not judged, wherever it lies: the table calls it not
-// testable, and a gate must not contradict it (Check marks it NotJudged).
-func judge(g Gate, base, v Value) (bool, string) {
+// judge decides one gate on one value and says why: failed, not judged, or
+// passed. A latency gate first asks whether the percentiles are latencies
+// of answers (see answers). Then a gate fails on a change that goes past
+// its limit with its whole confidence interval, whatever the runs' noise
+// floor: the table may hold such a change back as noise, but a figure
+// certainly past the limit is one the gate exists to catch. A change
+// that could not be tested is not judged, wherever it lies: the table
+// calls it not testable, and a gate must not contradict it. Nor is a
+// latency change that a load generator's extra wait could have made or
+// hidden (see hostLag), unless its whole interval is past the limit.
+func judge(g Gate, base, v Value, host hostLag) (failed, notJudged bool, reason string) {
 	if !base.Has || !v.Has {
-		return true, fmt.Sprintf("%s: no data to compare in the baseline or this run", g.Metric)
+		return true, false, fmt.Sprintf("%s: no data to compare in the baseline or this run", g.Metric)
+	}
+	if g.Metric.isLatency() {
+		if failed, why := answers(g, base, v); why != "" {
+			return failed, !failed, why
+		}
 	}
 	sign := float64(g.Sign)
 	change, allowed := ChangeText(g.Metric, v), gateLimitText(g)
@@ -292,24 +306,37 @@ func judge(g Gate, base, v Value) (bool, string) {
 		if sign*point > limit+1e-12 {
 			where = "goes past"
 		}
-		return false, fmt.Sprintf("not judged: %s %s %s %s, but is not testable: %s", g.Metric, change, where, allowed, v.NotTested)
+		return false, true, fmt.Sprintf("not judged: %s %s %s %s, but is not testable: %s", g.Metric, change, where, allowed, v.NotTested)
 	}
+	lagged := g.Metric.isLatency() && host.disturbs(g, base.Value)
 	if sign*point <= limit+1e-12 {
-		return false, fmt.Sprintf("%s %s is within %s", g.Metric, change, allowed)
+		if lagged && host.busier < 0 {
+			return false, true, fmt.Sprintf("not judged: %s %s is within %s, but %s: the wait in the baseline's latencies can hide a rise; run both on a quiet host",
+				g.Metric, change, allowed, host.sentence())
+		}
+		return false, false, fmt.Sprintf("%s %s is within %s", g.Metric, change, allowed)
 	}
 	near := ci.Lo
 	if sign < 0 {
 		near = ci.Hi
 	}
 	interval := units.Interval(gateScaleText(g.Metric, pct, ci.Lo), gateScaleText(g.Metric, pct, ci.Hi))
-	switch {
-	case sign*near <= limit:
-		return false, fmt.Sprintf("%s %s %s goes past %s, but its interval reaches back within it: not significantly past it", g.Metric, change, interval, allowed)
-	case !v.Significant:
-		return false, fmt.Sprintf("%s %s %s goes past %s, but is within the runs' own noise (%s)", g.Metric, change, interval, allowed,
-			strings.TrimPrefix(ScaleText(g.Metric, v.MinEffect), "+"))
+	if sign*near > limit && atLeast(g.Metric, point, floor(g.Metric)) {
+		why := fmt.Sprintf("%s %s %s goes past %s", g.Metric, change, interval, allowed)
+		if !v.Significant {
+			why += fmt.Sprintf(" with its whole interval, though the table holds it back as within the runs' own noise (%s)",
+				strings.TrimPrefix(ScaleText(g.Metric, v.MinEffect), "+"))
+		}
+		if lagged {
+			why += "; " + host.sentence() + ", so rerun on a quiet host to tell the system's share"
+		}
+		return true, false, why
 	}
-	return true, fmt.Sprintf("%s %s %s goes past %s", g.Metric, change, interval, allowed)
+	if lagged {
+		return false, true, fmt.Sprintf("not judged: %s %s %s goes past %s, but its interval reaches back within it and %s: the wait may have moved it either way; run both on a quiet host",
+			g.Metric, change, interval, allowed, host.sentence())
+	}
+	return false, false, fmt.Sprintf("%s %s %s goes past %s, but its interval reaches back within it: not significantly past it", g.Metric, change, interval, allowed)
 }
 
 // gateScaleText writes a limit of an interval in percent or in the

@@ -15,7 +15,11 @@ func TestParseGate(t *testing.T) {
 		{expr: "p(99)+50ms", want: Gate{Metric: P99, Sign: 1, Amount: 50}},
 		{expr: "med +0.5s", want: Gate{Metric: P50, Sign: 1, Amount: 500}},
 		{expr: "p(50) +250us", want: Gate{Metric: P50, Sign: 1, Amount: 0.25}},
-		{expr: "p(95) +20", want: Gate{Metric: P95, Sign: 1, Amount: 20}},
+		// A change without a unit was read as ms: the field trial's 'p(95) +10' meant +10%.
+		{expr: "p(95) +10", wantErr: "the change 10 has no unit: write 10% for a relative change or 10ms for a time"},
+		{expr: "p(99) +2.5", wantErr: "the change 2.5 has no unit: write 2.5% for a relative change or 2.5ms for a time"},
+		{expr: "req/s -5", wantErr: "the change 5 has no unit: write 5% for a relative change or 5/s for a rate"},
+		{expr: "req/s -5 req/s", want: Gate{Metric: TPS, Sign: -1, Amount: 5}},
 		{expr: "req/s -5%", want: Gate{Metric: TPS, Sign: -1, Amount: 5, Relative: true}},
 		{expr: "tps -100/s", want: Gate{Metric: TPS, Sign: -1, Amount: 100}},
 		{expr: "errors +0.5pp", want: Gate{Metric: ErrorRate, Sign: 1, Amount: 0.005}},

@@ -3,6 +3,7 @@ package compare
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -40,6 +41,10 @@ type Value struct {
 	Verdict   string
 	Block     int    // the bootstrap's block length in seconds; 0 when runs were the replicates
 	NotTested string // why there is no interval, when there is none
+	// Requests and Failed count the row's requests over the compared
+	// seconds of the group's runs, and the failed ones: a latency gate
+	// weighs its percentile's share against them.
+	Requests, Failed int64
 }
 
 // Interval is a confidence interval.
@@ -102,6 +107,10 @@ func (c *comparer) groupValue(g, r int, m Metric) Value {
 		return Value{}
 	}
 	v := Value{Has: true, Runs: len(xs), Samples: len(xs)}
+	for _, i := range c.groups[g].Runs {
+		reqs, failed := c.views[i].counts(r)
+		v.Requests, v.Failed = v.Requests+reqs, v.Failed+failed
+	}
 	if len(c.groups[g].Runs) == 1 {
 		v.Value = xs[0]
 		v.Samples = c.views[c.groups[g].Runs[0]].info.Seconds
@@ -229,6 +238,12 @@ func (c *comparer) bootstrapChange(v *Value, base Value, ia, ib, r int, m Metric
 	scale := widening(variance(xs), variance(ys), ra, rb, c.opts.Alpha)
 	lo := point + scale*quantileSorted(diffs, c.opts.Alpha/2)
 	hi := point + scale*quantileSorted(diffs, 1-c.opts.Alpha/2)
+	// The widening stretches the offsets past what any resample shows;
+	// on a skewed tail that reaches changes the runs rule out (a p95 of B
+	// below every p95 its own seconds give), so the interval stays within
+	// the changes the two runs' resamples allow.
+	lo = max(lo, point+slices.Min(ys)-slices.Max(xs))
+	hi = min(hi, point+slices.Max(ys)-slices.Min(xs))
 	if !m.isRatio() {
 		lo, hi = 100*math.Expm1(lo), 100*math.Expm1(hi)
 	}

@@ -15,6 +15,7 @@ type Metric uint8
 // The compared figures, in table order.
 const (
 	TPS       Metric = iota // requests per second
+	Succeeded               // successful (not failed) requests per second
 	P50                     // median request duration
 	P95                     // 95th percentile request duration
 	P99                     // 99th percentile request duration
@@ -28,6 +29,8 @@ func (m Metric) String() string {
 	switch m {
 	case TPS:
 		return "req/s"
+	case Succeeded:
+		return "successful req/s"
 	case P50:
 		return "p50"
 	case P95:
@@ -46,7 +49,10 @@ func (m Metric) String() string {
 func (m Metric) MarshalJSON() ([]byte, error) { return json.Marshal(m.String()) }
 
 // HigherIsBetter reports whether a rise of the metric is an improvement.
-func (m Metric) HigherIsBetter() bool { return m == TPS || m == CheckRate }
+func (m Metric) HigherIsBetter() bool { return m == TPS || m == Succeeded || m == CheckRate }
+
+// isRate reports whether the metric is requests per second.
+func (m Metric) isRate() bool { return m == TPS || m == Succeeded }
 
 // percentile is the quantile of a latency metric.
 func (m Metric) percentile() float64 {
@@ -229,15 +235,13 @@ func (v *runView) value(r int, m Metric) (float64, bool) {
 	if rs == nil || len(rs.secs) == 0 {
 		return 0, false
 	}
-	var reqs, failed int64
-	for _, s := range rs.secs {
-		reqs += s.reqs
-		failed += s.failed
-	}
+	reqs, failed := v.counts(r)
 	e := v.endpoint[r]
 	switch m {
 	case TPS:
 		return float64(reqs) / float64(len(rs.secs)), true
+	case Succeeded:
+		return float64(reqs-failed) / float64(len(rs.secs)), true
 	case P50, P95, P99:
 		h := v.hist(e)
 		if h.Count() == 0 {
@@ -263,6 +267,18 @@ func (v *runView) value(r int, m Metric) (float64, bool) {
 		return float64(passes) / float64(passes+fails), true
 	}
 	return 0, false
+}
+
+// counts returns row r's requests over the compared seconds and how many failed.
+func (v *runView) counts(r int) (reqs, failed int64) {
+	if v.rows[r] == nil {
+		return 0, 0
+	}
+	for _, s := range v.rows[r].secs {
+		reqs += s.reqs
+		failed += s.failed
+	}
+	return reqs, failed
 }
 
 // hist is the exact duration histogram of endpoint e (-1: all) over the

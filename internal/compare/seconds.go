@@ -172,6 +172,7 @@ func (rs *rowSeconds) figures(t sums, seconds int, acc []int64) [numMetrics]floa
 	var out [numMetrics]float64
 	nan := math.NaN()
 	out[TPS] = float64(t.reqs) / float64(max(seconds, 1))
+	out[Succeeded] = float64(t.reqs-t.failed) / float64(max(seconds, 1))
 	out[P50], out[P95], out[P99], out[ErrorRate], out[CheckRate] = nan, nan, nan, nan, nan
 	if t.reqs > 0 {
 		out[ErrorRate] = float64(t.failed) / float64(t.reqs)

@@ -14,7 +14,6 @@ import (
 type cache interface {
 	get(ctx context.Context, key []byte) ([]byte, bool, error)
 	set(ctx context.Context, key, value []byte) error
-	del(ctx context.Context, key []byte) error
 	counter(ctx context.Context, key string) (int64, error)
 	setCounter(ctx context.Context, key string, v int64) error
 	addCounter(ctx context.Context, key string, delta int64) (int64, error)
@@ -60,10 +59,6 @@ func (c *redisCache) get(ctx context.Context, key []byte) ([]byte, bool, error) 
 
 func (c *redisCache) set(ctx context.Context, key, value []byte) error {
 	return c.rdb.Set(ctx, redisPrefix+string(key), value, c.ttl).Err()
-}
-
-func (c *redisCache) del(ctx context.Context, key []byte) error {
-	return c.rdb.Del(ctx, redisPrefix+string(key)).Err()
 }
 
 func (c *redisCache) counter(ctx context.Context, key string) (int64, error) {

@@ -95,18 +95,6 @@ func (c *lru) set(_ context.Context, key, value []byte) error {
 	return nil
 }
 
-// del removes key.
-func (c *lru) del(_ context.Context, key []byte) error {
-	s := c.shard(key)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if el, ok := s.items[string(key)]; ok {
-		s.order.Remove(el)
-		delete(s.items, string(key))
-	}
-	return nil
-}
-
 // counter returns the counter's value; an unset counter is 0.
 func (c *lru) counter(_ context.Context, key string) (int64, error) {
 	return c.counterRef(key).Load(), nil

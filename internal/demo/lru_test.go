@@ -23,7 +23,6 @@ func TestLRU(t *testing.T) {
 		{"a stored value", func() {}, "a", true, "1"},
 		{"a key never stored", func() {}, "b", false, ""},
 		{"an overwritten value", func() { c.set(ctx, key("a"), []byte("2")) }, "a", true, "2"},
-		{"a deleted value", func() { c.del(ctx, key("a")) }, "a", false, ""},
 		{"before the TTL", func() { c.set(ctx, key("a"), []byte("3")); clock = clock.Add(59 * time.Second) }, "a", true, "3"},
 		{"after the TTL", func() { clock = clock.Add(2 * time.Second) }, "a", false, ""},
 	}

@@ -137,12 +137,6 @@ func (c tracedCache) set(ctx context.Context, key, value []byte) error {
 	return c.cache.set(ctx, key, value)
 }
 
-func (c tracedCache) del(ctx context.Context, key []byte) error {
-	ctx, span := c.t.cacheSpan(ctx, "DEL", c.system)
-	defer span.End()
-	return c.cache.del(ctx, key)
-}
-
 func (c tracedCache) counter(ctx context.Context, key string) (int64, error) {
 	ctx, span := c.t.cacheSpan(ctx, "GET", c.system)
 	defer span.End()

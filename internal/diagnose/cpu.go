@@ -222,15 +222,85 @@ func (c *context) cpuFinding(s cpuSubject, from, to int) Finding {
 		limit = b.add(c.fig(s.limit, StatValue, ls, ls, UnitCores, "the cores the process may use"))
 		what = []any{" of ", limit}
 	}
-	title := append([]any{name(s.name), " CPU saturated: ", peak}, what...)
-	b.title(append(title, " (", name(s.label), ") from ", onset)...)
+	effect, base, near := c.loadEffect(b, from, to)
+	if effect {
+		title := append([]any{name(s.name), " CPU saturated: ", peak}, what...)
+		b.title(append(title, " (", name(s.label), ") from ", onset)...)
+	} else {
+		b.f.Severity = Info
+		title := append([]any{name(s.name), " CPU busy: ", peak}, what...)
+		title = append(title, " (", name(s.label), ") from ", onset)
+		if base < 0 {
+			title = append(title, ", from the run's start, before this load rose: not shown to be caused by it")
+		} else {
+			title = append(title, ", but the client's latency did not rise with it: context, not caused by this load")
+		}
+		b.title(title...)
+	}
 	b.evidence(first, append(append([]any{"first of the saturated scrapes: ", first}, what...), " at ", onset)...)
 	b.evidence(peak, append(append([]any{"highest: ", peak}, what...), " at ", b.second(peakSec, StatSecond, "the scrape of the highest CPU use"))...)
 	if limit >= 0 {
 		b.evidence(used, "it used ", used, " of the ", limit, " it may use")
 	}
 	c.clientAt(b, peakSec)
+	if base >= 0 {
+		b.evidence(near, "the client's mean latency: ", base, " before ", onset, ", ", near, " just after (medians)")
+	}
+	if !effect {
+		b.f.Remedies = []string{
+			"the host was busy with more than this load's effect: find what else runs there (another test, a backup, a batch job, a neighbour) before reading this run's figures",
+			"re-run when the host is quiet; if it is busy again, watch its CPU by process while the load rises",
+		}
+	}
 	return b.done(from, to)
+}
+
+// cpuEffectRise is how much the client's mean latency must have risen
+// when the CPU filled up for the load to be the cause; cpuEffectBase the
+// client seconds before the onset a baseline needs.
+const (
+	cpuEffectRise = 1.5
+	cpuEffectBase = 2
+)
+
+// loadEffect reports whether a resource full from the second from
+// coincided with the load's effect: the client's mean latency over the 3
+// seconds from it at least cpuEffectRise × (and 1 ms above) its median
+// before, or, in the open model, less completed than offered there. A
+// resource already full before the client had seconds to compare with is
+// no proof either way, and reads as context. It returns the figures of
+// the latency before and near the onset (-1 when there was no before).
+func (c *context) loadEffect(b *builder, from, to int) (bool, ref, ref) {
+	var before []int
+	for _, s := range c.secs {
+		if s.sec < from {
+			before = append(before, s.sec)
+		}
+	}
+	if len(before) < cpuEffectBase {
+		return false, -1, -1
+	}
+	mean := c.client(SrcMean)
+	base := b.add(c.fig(mean, StatMedian, before[0], from-1, UnitDuration, "the client's mean latency before the onset (median)"))
+	end := min(from+2, to)
+	near := b.add(c.fig(mean, StatMedian, from, end, UnitDuration, "the client's mean latency over the 3 seconds from the onset (median)"))
+	bv, nv := b.fig(base).Value, b.fig(near).Value
+	if nv >= cpuEffectRise*bv && nv-bv >= satLatencyAbs {
+		return true, base, near
+	}
+	if c.open {
+		var offered, done float64
+		for _, s := range c.secs {
+			if s.sec >= from && s.sec <= end {
+				offered += s.load
+				done += s.x
+			}
+		}
+		if offered >= satBehind*done && offered-done >= satBehindGap {
+			return true, base, near
+		}
+	}
+	return false, base, near
 }
 
 // clientAt adds the evidence of what the client measured at a second: the

@@ -133,7 +133,7 @@ func sameName(t *testing.T) Input {
 func soldOut(t *testing.T) Input {
 	l := sample.Layout{Scenarios: []sample.ScenarioInfo{{Name: "users", Model: modelArrivalRate}, {Name: "audit", Model: modelArrivalRate}},
 		Endpoints: []sample.EndpointInfo{{Scenario: 0, Name: "POST /coupons/issue", Method: "POST"}, {Scenario: 1, Name: "GET /coupons/stats", Method: "GET"}},
-		Checks: []sample.CheckInfo{{Scenario: 0, Endpoint: 0, Name: "status in [201 409]"},
+		Checks: []sample.CheckInfo{{Scenario: 0, Endpoint: 0, Name: "status in [201, 409]"},
 			{Scenario: 1, Endpoint: 1, Name: "never more coupons than the event has"}}}
 	var secs []sec
 	for s := range 12 {

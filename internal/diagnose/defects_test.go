@@ -109,8 +109,8 @@ func TestHealthyReadsWholeSecondsOnly(t *testing.T) {
 		in        func(t *testing.T) Input
 		want, not []string
 	}{
-		{"the generator's CPU of the partial last second", partialEnd, []string{"the generator used at most 0.4 of 2 cores (20%)", "up to 100 req/s (at "}, []string{"1 of 2", "50%"}},
-		{"the closed model's last second, with the VUs gone", closedEnd, []string{"throughput reached 200 req/s with 20 VUs"}, []string{"with 0 VUs", "400 req/s"}},
+		{"the generator's CPU of the partial last second", partialEnd, []string{"the generator used at most 0.4 of 2 cores (20%)", "up to 100 req/s in its busiest second (at "}, []string{"1 of 2", "50%"}},
+		{"the closed model's last second, with the VUs gone", closedEnd, []string{"throughput reached 200 req/s in its busiest second of a steady load, with 20 VUs"}, []string{"with 0 VUs", "400 req/s"}},
 		{"a run where every request failed is never healthy", deadTarget(sample.DNS), nil, []string{"no bottleneck"}},
 	}
 	for _, tc := range cases {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	goldenfile "github.com/loadlens/loadlens/internal/golden"
+	"github.com/loadlens/loadlens/internal/sample"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -19,6 +20,15 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 // the generator itself stays idle.
 func incident(t *testing.T) Input {
 	in := hikari(true)(t)
+	// The DB's CPU, full from 0:15, slowed the requests from then on.
+	secs := steady(40, 100, 20, 30*time.Millisecond)
+	for i := 15; i < len(secs); i++ {
+		secs[i].reqs[0].dur = even(90*time.Millisecond, 0.5)
+		if i >= 17 && i <= 27 {
+			secs[i].reqs[0].fail, secs[i].reqs[0].kind = 5, sample.Timeout
+		}
+	}
+	in.Run = build(t, layout(modelVUs, "POST /coupons/issue"), secs)
 	in.Series = append(in.Series, nodeCPU(0.46, 0.9, 15)...)
 	in.Series = append(in.Series, jvmGC(t).Series...)
 	in.Series = append(in.Series, generatorSeries(repeat(0.4, 40)...)...)
@@ -87,10 +97,10 @@ func TestHealthy(t *testing.T) {
 		want []string // substrings; none means Healthy must return ""
 	}{
 		{"open ramp with healthy server series", healthyEverywhere, []string{
-			"no bottleneck found: throughput followed the offered load up to 680 req/s (at 0:29)", "p95 22.7ms", "0% of 11,700 requests failed",
+			"no bottleneck found: throughput followed the offered load, up to 680 req/s in its busiest second (at 0:29)", "p95 22.7ms", "0% of 11,700 requests failed",
 			"the generator used at most 0.8 of 2 cores (40%)", "server checked (13 series): DB pool (hikaricp_connections_active), CPU (node_cpu_seconds_total), GC (go_gc_duration_seconds_sum)"}},
 		// VUs rise by 10 each second, so the last second had 290 at its start and 300 at its end.
-		{"closed ramp without server series", vusHealthy, []string{"throughput reached 6,000 req/s with 295 VUs (at 0:20)",
+		{"closed ramp without server series", vusHealthy, []string{"throughput reached 6,000 req/s in its busiest second, with 295 VUs (at 0:20)",
 			"no server series were scraped, so DB pool, CPU and GC were not checked"}},
 		{"only an info finding", endpoints([]string{"GET /products/{id}"}, []reqs{{n: 200, dur: twoPeaks(2*time.Millisecond, 48*time.Millisecond, 0.6)}}),
 			[]string{"no bottleneck found"}},

@@ -114,12 +114,20 @@ func errorsAtLoad(c *context) []Finding {
 	if busyBefore > 0 {
 		before = b.add(c.fig(reqs, StatMax, view[0].sec, from-1, UnitReqPerSec, "the highest throughput before the errors"))
 	}
+	// Served before: the closed model compares throughput; the open model
+	// the offered load, which a saturated target's plateau says nothing of.
+	sameLoad := before >= 0 && b.fig(before).Value >= errSameLoad*b.fig(atX).Value
+	served := -1 // open model: the earlier second that served the onset's offered load
+	if c.open {
+		served = servedBefore(view, busy[:run.first], errSameLoad*b.fig(load[0].(ref)).Value)
+		sameLoad = served >= 0
+	}
 	var title []any
 	switch {
 	case from-view[0].sec < errStart:
 		title = append([]any{"Errors from the start (", onset, ", "}, load...)
 		title = append(title, "): ", share, " of requests failed")
-	case before >= 0 && b.fig(before).Value >= errSameLoad*b.fig(atX).Value:
+	case sameLoad:
 		// The same load was served before: time, not load, brought the errors.
 		title = append([]any{"Errors from ", onset, " at a load served before ("}, load...)
 		title = append(title, "): ", share, " of requests failed")
@@ -144,7 +152,19 @@ func errorsAtLoad(c *context) []Finding {
 		bf := b.add(c.fig(failed, StatSum, view[0].sec, from-1, UnitCount, "requests failed before the errors"))
 		br := b.add(c.fig(reqs, StatSum, view[0].sec, from-1, UnitCount, "requests before the errors"))
 		bs := b.derive(StatRatio, UnitFraction, "share of the requests before the errors that failed", bf, br)
-		b.evidence(bs, "before ", onset, ": ", bs, " of ", br, b.noun(br, " request failed, at up to ", " requests failed, at up to "), before)
+		parts := []any{"before ", onset, ": ", bs, " of ", br, b.noun(br, " request failed, at up to ", " requests failed, at up to "), before}
+		if c.open {
+			ob := b.add(c.fig(c.client(SrcOffered), StatMax, view[0].sec, from-1, UnitReqPerSec, "the most offered in a second before the errors"))
+			parts = append(parts, " completed (up to ", ob, " offered)")
+		}
+		b.evidence(bs, parts...)
+	}
+	if served >= 0 {
+		sec := view[served].sec
+		so := b.add(c.fig(c.client(SrcOffered), StatValue, sec, sec, UnitReqPerSec, "offered in the second that served the onset's load"))
+		sx := b.add(c.fig(reqs, StatValue, sec, sec, UnitReqPerSec, "completed in the second that served the onset's load"))
+		b.evidence(so, "the same load was served before: ", so, " offered and ", sx, " completed at ",
+			b.second(sec, StatSecond, "the second that served the onset's load"), ", without errors")
 	}
 	for i, k := range kinds {
 		n := ref(b.fig(kindFigs[i]).Of[0])
@@ -192,4 +212,18 @@ func (c *context) runErrors(view []clientSecond, busy []int) (span, bool) {
 		return span{}, false
 	}
 	return span{first, last}, true
+}
+
+// servedBefore returns the index of view of the last second of idx (the
+// seconds with requests before the errors) that was offered at least
+// offered req/s and completed as much as it was offered (errSameLoad of
+// it) without failing; -1 for none.
+func servedBefore(view []clientSecond, idx []int, offered float64) int {
+	for j := len(idx) - 1; j >= 0; j-- {
+		s := &view[idx[j]]
+		if s.load >= offered && s.x >= errSameLoad*s.load && !failingSecond(s) {
+			return idx[j]
+		}
+	}
+	return -1
 }

@@ -211,11 +211,6 @@ func (b *builder) second(sec int, st Stat, what string) ref {
 	return b.add(Figure{Value: float64(sec), Unit: UnitSecond, What: what, Source: "time", Stat: st, From: sec, To: sec})
 }
 
-// limit keeps a threshold of the rule.
-func (b *builder) limit(v float64, u Unit, what string) ref {
-	return b.add(Figure{Value: v, Unit: u, What: what, Source: "rule", Stat: StatLimit})
-}
-
 // line turns words (string), names (name) and figures (ref) into segments.
 func line(parts ...any) []Segment {
 	out := make([]Segment, 0, len(parts))

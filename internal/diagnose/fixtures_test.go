@@ -157,6 +157,18 @@ func withSeries(set series.Set) func(t *testing.T) Input {
 	}
 }
 
+// slowFrom is withSeries whose requests take three times as long (30 →
+// 90 ms) from second from: the load's effect a full resource has.
+func slowFrom(set series.Set, from int) func(t *testing.T) Input {
+	return func(t *testing.T) Input {
+		secs := steady(40, 100, 3, 30*time.Millisecond)
+		for i := from; i < len(secs); i++ {
+			secs[i].reqs[0].dur = even(90*time.Millisecond, 0.5)
+		}
+		return Input{Run: build(t, layout(modelArrivalRate, "GET /apps/first-page"), secs), Series: set}
+	}
+}
+
 // stepUp is 0.5 before second from (by 5-s scrapes over 40 s) and v after.
 func stepUp(v float64, from int) []series.Point {
 	var vals []float64

@@ -130,10 +130,13 @@ func (c *context) gcRising(g gcSeries) (Finding, bool) {
 		Stat: StatTau, From: from, To: to})
 	n := b.add(c.fig(g.source, StatCount, from, to, UnitCount, "scrapes compared"))
 	b.title("GC pause share rises with load: ", name(g.name), " ", sLo, " at ", xLo, " → ", sHi, " at ", xHi, " (", name(g.label), ")")
-	b.evidence(sLo, "GC pauses ", sLo, " of wall time at ", xLo)
-	b.evidence(sHi, "GC pauses ", sHi, " of wall time at ", xHi)
-	b.evidence(ta, "Kendall's tau of pause share against throughput: ", ta, " over ", n, " scrapes")
-	return b.done(pts[lo].Sec, pts[hi].Sec), true
+	b.evidence(sLo, "GC pauses ", sLo, " of wall time at ", xLo, " (", b.second(pts[lo].Sec, StatSecond, "the scrape of the least pause share"), ")")
+	b.evidence(sHi, "GC pauses ", sHi, " of wall time at ", xHi, " (", b.second(pts[hi].Sec, StatSecond, "the scrape of the most pause share"), ")")
+	b.evidence(ta, "Kendall's tau of pause share against throughput: ", ta, " over ", n, " scrapes from ",
+		b.second(from, StatSecond, "the first scrape compared"), " to ", b.second(to, StatSecond, "the last scrape compared"))
+	// The span covers every scrape compared: the least share may come
+	// after the most (the load fell again).
+	return b.done(from, to), true
 }
 
 func argmin(xs []float64) int {

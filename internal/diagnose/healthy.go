@@ -40,11 +40,17 @@ func Healthy(in Input, fs []Finding) *Verdict {
 		sec := c.secs[p].sec
 		x := b.add(c.fig(reqs, StatValue, sec, sec, UnitReqPerSec, "the highest throughput of a whole second"))
 		at := b.second(sec, StatSecond, "the second of the highest throughput")
-		if c.open {
-			parts = append(parts, "throughput followed the offered load up to ", x, " (at ", at, ")")
-		} else {
+		// "its busiest second": the summary's rate is the mean over the run, another figure
+		switch {
+		case c.open:
+			parts = append(parts, "throughput followed the offered load, up to ", x, " in its busiest second (at ", at, ")")
+		default:
 			n := b.add(c.fig(c.client(SrcVUsAvg), StatValue, sec, sec, UnitCount, "active VUs over that second"))
-			parts = append(parts, "throughput reached ", x, " with ", n, b.noun(n, " VU (at ", " VUs (at "), at, ")")
+			which := " in its busiest second, with "
+			if c.secs[p].steady { // a ramp's seconds are left out: their VUs were not those of the second
+				which = " in its busiest second of a steady load, with "
+			}
+			parts = append(parts, "throughput reached ", x, which, n, b.noun(n, " VU (at ", " VUs (at "), at, ")")
 		}
 	}
 	p95 := b.add(c.quantile(95, UnitDuration, "p95 of every request of the run"))

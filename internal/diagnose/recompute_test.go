@@ -237,12 +237,16 @@ func (r *rawRun) client(t *testing.T, src string) perSec {
 			out[s.Second] = lag.Quantile(99).Seconds()
 		case SrcCheckFails, SrcCheckTotal:
 			for ci, ck := range r.layout.Checks {
-				if ck.Name == f["check"] && r.scenario(ck.Scenario) == f["scenario"] {
+				ep := ""
+				if ck.Endpoint >= 0 && int(ck.Endpoint) < len(r.layout.Endpoints) {
+					ep = r.layout.Endpoints[ck.Endpoint].Name
+				}
+				if ck.Name == f["check"] && r.scenario(ck.Scenario) == f["scenario"] && ep == f["endpoint"] {
 					v := s.Checks[ci].Fails
 					if name == SrcCheckTotal {
 						v += s.Checks[ci].Passes
 					}
-					out[s.Second] = float64(v)
+					out[s.Second] += float64(v)
 				}
 			}
 		case SrcServer:

@@ -30,7 +30,7 @@ func TestRules(t *testing.T) {
 		{"saturation: closed ramp, knee at ~3,700 req/s", vusKnee, KindSaturation, &expect{Warning, [2]int{14, 17}, [2]int{29, 29},
 			[]string{"Saturation at 3,700 req/s from 0:15 (1,550 VUs)", "VUs rose 1.87×, throughput did not"}, []string{"Little's law"}}},
 		{"saturation: offered 200 req/s from the start, served 100", overloaded, KindSaturation, &expect{Warning, [2]int{0, 1}, [2]int{19, 19},
-			[]string{"throughput stayed at 100 req/s below the offered 200 req/s"}, []string{"the queue grows"}}},
+			[]string{"throughput stayed below the offered load from 0:00 to 0:19: 100 req/s of 200 req/s offered (medians)"}, []string{"the queue grows"}}},
 		{"saturation: healthy ramp", healthyRamp, KindSaturation, nil},
 		{"saturation: latency drift at steady load is not saturation", drifting(40, 20*time.Millisecond), KindSaturation, nil},
 		{"saturation: a slower target with drops is not a knee of the ramp", dropping, KindSaturation, nil},
@@ -43,19 +43,19 @@ func TestRules(t *testing.T) {
 			[]string{"10 of 10 connections in use from 0:08, up to 30 waits for a connection a second (go_sql, db_name=shop, role=app)"},
 			[]string{"at most 12 s spent waiting for a connection per second of the run (wait time, added as each wait ends; not a number of waiters)"}}},
 
-		{"cpu: DB host at 90% (case study 1, fix 2)", withSeries(nodeCPU(0.46, 0.9, 15)), KindCPUSaturation, &expect{Critical, [2]int{15, 15}, [2]int{40, 40},
+		{"cpu: DB host at 90% (case study 1, fix 2)", slowFrom(nodeCPU(0.46, 0.9, 15), 15), KindCPUSaturation, &expect{Critical, [2]int{15, 15}, [2]int{40, 40},
 			[]string{"DB CPU saturated: 90% busy (node_cpu_seconds_total, role=db) from 0:15"}, []string{"the client at that second"}}},
 		{"cpu: DB host at 78% (case study 1, first run)", withSeries(nodeCPU(0.78, 0.78, 0)), KindCPUSaturation, nil},
 		{"cpu: DB host at 46% (case study 1, fix 1)", withSeries(nodeCPU(0.46, 0.46, 0)), KindCPUSaturation, nil},
-		{"cpu: app process at its 1-core limit", withSeries(series.Set{mk("process_cpu_seconds_total", series.Rate, stepUp(0.97, 10), "cpu_limit", "1", "role", "app")}),
+		{"cpu: app process at its 1-core limit", slowFrom(series.Set{mk("process_cpu_seconds_total", series.Rate, stepUp(0.97, 10), "cpu_limit", "1", "role", "app")}, 10),
 			KindCPUSaturation, &expect{Critical, [2]int{10, 10}, [2]int{40, 40}, []string{"App CPU saturated: 97% of 1 core"}, []string{"it used 0.97 cores of the 1 core it may use"}}},
-		{"cpu: app limit from a cpu_limit gauge of the same target", withSeries(series.Set{
+		{"cpu: app limit from a cpu_limit gauge of the same target", slowFrom(series.Set{
 			mk("process_cpu_seconds_total", series.Rate, stepUp(1.9, 20), "role", "app", "target", "shop"),
-			mk(CPULimit, series.Gauge, pts(0, 5, repeat(2, 9)...), "role", "app", "target", "shop")}),
+			mk(CPULimit, series.Gauge, pts(0, 5, repeat(2, 9)...), "role", "app", "target", "shop")}, 20),
 			KindCPUSaturation, &expect{Critical, [2]int{20, 20}, [2]int{40, 40}, []string{"95% of 2 cores"}, nil}},
 		{"cpu: process without a known limit says nothing", withSeries(series.Set{mk("process_cpu_seconds_total", series.Rate, stepUp(1.9, 10), "role", "app")}),
 			KindCPUSaturation, nil},
-		{"cpu: Micrometer process_cpu_usage", withSeries(series.Set{mk("process_cpu_usage", series.Gauge, stepUp(0.95, 25), "role", "app")}),
+		{"cpu: Micrometer process_cpu_usage", slowFrom(series.Set{mk("process_cpu_usage", series.Gauge, stepUp(0.95, 25), "role", "app")}, 25),
 			KindCPUSaturation, &expect{Critical, [2]int{25, 25}, [2]int{40, 40}, []string{"App CPU saturated: 95% of its CPUs busy (process_cpu_usage, role=app)"}, nil}},
 		{"cpu: container throttled by its limit", withSeries(series.Set{
 			mk("container_cpu_cfs_periods_total", series.Rate, pts(0, 5, repeat(10, 9)...), "container", "shop", "role", "app"),

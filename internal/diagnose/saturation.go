@@ -13,6 +13,7 @@ const (
 	satBehindSecs  = 3     // ... for at least 3 seconds in a row
 	satLatencyRise = 0.5   // latency rose at least half as much as the load
 	satLatencyAbs  = 0.001 // and by at least 1 ms, below which CI noise lives
+	satQueued      = 0.25  // open model: Little's law puts this share of the unserved requests in flight
 )
 
 // saturation finds the knee of the (load, throughput, latency) curve: the
@@ -26,7 +27,9 @@ func saturation(c *context) []Finding {
 	rs := smooth(c.column(func(s *clientSecond) float64 { return s.r }), 1)
 	if knee, peak, ok := findKnee(xs, ls, rs); ok && (c.open || xs[knee] >= satLoadGain*xs[0]) {
 		// A closed model flat from its first second shows no knee; moreVUsSameTPS speaks for it.
-		return []Finding{c.kneeFinding(knee, peak)}
+		if ep, ok := c.queued(knee, peak, ls[peak]/ls[knee]); ok {
+			return []Finding{c.kneeFinding(knee, peak, ep)}
+		}
 	}
 	if c.open {
 		return c.behind(xs, ls, rs)
@@ -81,7 +84,7 @@ func argmax(xs []float64) int {
 	return best
 }
 
-func (c *context) kneeFinding(knee, peak int) Finding {
+func (c *context) kneeFinding(knee, peak, queuedEp int) Finding {
 	b := newBuilder(KindSaturation, Warning)
 	kf, kt := c.window(knee, 1)
 	pf, pt := c.window(peak, 1)
@@ -124,6 +127,7 @@ func (c *context) kneeFinding(knee, peak int) Finding {
 			" at ", b.second(ps, StatSecond, "the second of the highest load"))
 	}
 	b.evidence(rPeak, peakLine...)
+	c.queueEvidence(b, queuedEp, knee, peak)
 	if d := b.add(c.fig(c.client(SrcDropped), StatSum, ks, ps, UnitCount, "iterations dropped past the knee")); b.fig(d).Value > 0 {
 		b.evidence(d, d, " iterations dropped past the knee: no free VU, the target held them all")
 	}
@@ -147,6 +151,14 @@ func (c *context) behind(xs, ls, rs []float64) []Finding {
 	if !ok || !latencyRose(rs[run.first], rs[run.last], satBehind) {
 		return nil
 	}
+	// Offered counts each iteration's requests when it starts; a flow that
+	// thinks between steps offers its later requests seconds after. Only
+	// requests that queued (an endpoint's own latency rose) show the gap is
+	// the target's.
+	queuedEp, ok := c.queued(run.first, run.last, satBehind)
+	if !ok || !c.gapQueued(run.first, run.last, xs[run.last]*rs[run.last]) {
+		return nil
+	}
 	from, to := c.secs[run.first].sec, c.secs[run.last].sec
 	ff, ft := c.window(run.first, 1)
 	lf, lt := c.window(run.last, 1)
@@ -157,11 +169,16 @@ func (c *context) behind(xs, ls, rs []float64) []Finding {
 	r0 := b.add(c.fig(mean, StatMedian, ff, ft, UnitDuration, "mean response time when it fell behind (median of 3 seconds)"))
 	r1 := b.add(c.fig(mean, StatMedian, lf, lt, UnitDuration, "mean response time at the end (median of 3 seconds)"))
 	onset := b.second(from, StatOnset, "the first second throughput stayed below the offered rate")
-	b.title("Saturation: throughput stayed at ", x, " below the offered ", l, " from ", onset, ", mean latency ", r0, " → ", r1)
+	end := b.second(to, StatSecond, "the last second throughput stayed below the offered rate")
+	// The title's figures are the medians of the seconds it names, as the
+	// first evidence repeats; the onset's own seconds follow.
+	b.title("Saturation: throughput stayed below the offered load from ", onset, " to ", end, ": ",
+		x, " of ", l, " offered (medians), mean latency ", r0, " → ", r1)
+	b.evidence(x, "from ", onset, " to ", end, " (medians): ", x, " completed of ", l, " offered")
 	x0 := b.add(c.fig(reqs, StatMedian, ff, ft, UnitReqPerSec, "throughput when it fell behind (median of 3 seconds)"))
 	l0 := b.add(c.fig(offered, StatMedian, ff, ft, UnitReqPerSec, "offered when it fell behind (median of 3 seconds)"))
-	b.evidence(l0, "offered: ", l0, " at ", onset)
-	b.evidence(x0, "completed: ", x0, " at ", onset)
+	b.evidence(l0, "when it fell behind, ", b.second(ff, StatSecond, "the first second of the window at the onset"), "–",
+		b.second(ft, StatSecond, "the last second of the window at the onset"), " (medians): ", x0, " completed of ", l0, " offered")
 	v0 := c.vusFigure(b, ff, ft, "VUs in flight when it fell behind (median of 3 seconds)")
 	c.littlesLaw(b, x0, r0, v0)
 	endLine := []any{"mean response time: ", r1, " (", b.derive(StatRatio, UnitRatio, "mean response time at the end over the start's", r1, r0), ")"}
@@ -171,6 +188,14 @@ func (c *context) behind(xs, ls, rs []float64) []Finding {
 	b.evidence(r1, endLine...)
 	v1 := c.vusFigure(b, lf, lt, "VUs in flight at the end (median of 3 seconds)")
 	b.evidence(v1, "busy VUs: ", v0, " → ", v1, ", the queue grows")
+	c.queueEvidence(b, queuedEp, run.first, run.last)
+	so := b.add(c.fig(offered, StatSum, from, to, UnitCount, "requests offered while behind"))
+	sx := b.add(c.fig(reqs, StatSum, from, to, UnitCount, "requests completed while behind"))
+	gap := b.derive(StatDiff, UnitCount, "requests offered and not completed while behind", so, sx)
+	n1 := b.derive(StatProduct, UnitNumber, "requests in flight at the end by Little's law, N = X·R",
+		b.add(c.fig(reqs, StatMedian, lf, lt, UnitReqPerSec, "throughput at the end (median of 3 seconds)")), r1)
+	b.evidence(gap, gap, " requests offered from ", onset, " to ", end, " were not completed; by Little's law ", n1,
+		" were in flight at the end: they queued")
 	return []Finding{b.done(from, to)}
 }
 
@@ -179,4 +204,18 @@ func (c *context) behind(xs, ls, rs []float64) []Finding {
 func (c *context) littlesLaw(b *builder, x, r, vus ref) {
 	n := b.derive(StatProduct, UnitNumber, "requests in flight by Little's law, N = X·R", x, r)
 	b.evidence(n, "Little's law: ", x, " × ", r, " = ", n, " requests in flight (active VUs: ", vus, ")")
+}
+
+// gapQueued reports whether the requests offered and not completed over
+// the seconds i..j of the client view (iterations dropped left out) are
+// in flight, as inFlight (Little's law at the end) says: a queue at the
+// target. Offered counts each iteration's requests when it starts; a flow
+// that thinks between steps has not yet sent its later ones, and they are
+// nowhere near in flight.
+func (c *context) gapQueued(i, j int, inFlight float64) bool {
+	var gap float64
+	for _, s := range c.secs[i : j+1] {
+		gap += s.load - s.dropped*c.perIter - s.x
+	}
+	return gap <= 0 || inFlight >= satQueued*gap
 }

@@ -26,8 +26,8 @@ const (
 	SrcDropped    = "dropped_iterations"     // iterations the open model could not start
 	SrcOffered    = "offered"                // open model: requests offered, (iterations + dropped + growth of the busy VUs) × requests per iteration of the run
 	SrcLag        = "scheduler_lag.p99"      // 99th percentile of how late iterations started, in seconds
-	SrcCheckFails = "checks.fails"           // a check's failures; {check, scenario}
-	SrcCheckTotal = "checks.total"           // a check's outcomes; {check, scenario}
+	SrcCheckFails = "checks.fails"           // a check's failures; {check, endpoint, scenario} ({check, scenario} for a check of no one endpoint)
+	SrcCheckTotal = "checks.total"           // a check's outcomes; {check, endpoint, scenario} ({check, scenario} for a check of no one endpoint)
 	SrcServer     = "server_series"          // the number of scraped series (not the generator's own): one value, at the run's first second
 )
 
@@ -136,12 +136,18 @@ func (c *context) client(name string, kv ...string) string {
 		case SrcLag:
 			add(s.Sec, secs(s.LagP99))
 		case SrcCheckFails, SrcCheckTotal:
-			ck := c.checkIndex(filter["check"], filter["scenario"])
-			if ck >= 0 && ck < len(s.Checks) {
-				v := s.Checks[ck].Fails
-				if name == SrcCheckTotal {
-					v += s.Checks[ck].Passes
+			var v int64
+			found := false
+			for _, ck := range c.checkIndexes(filter["check"], filter["endpoint"], filter["scenario"]) {
+				if ck < len(s.Checks) {
+					found = true
+					v += s.Checks[ck].Fails
+					if name == SrcCheckTotal {
+						v += s.Checks[ck].Passes
+					}
 				}
+			}
+			if found {
 				add(s.Sec, float64(v))
 			}
 		}
@@ -163,14 +169,34 @@ func (c *context) endpointIndex(endpoint, scenario string) int {
 	return -1
 }
 
-// checkIndex finds a check by name and scenario name; -1 for none.
-func (c *context) checkIndex(check, scenario string) int {
+// checkIndexes finds the checks of a name, endpoint name ("" for a check
+// of no one endpoint) and scenario name. A check of the same name on
+// several endpoints is one check per endpoint, as the CHECKS table has it.
+func (c *context) checkIndexes(check, endpoint, scenario string) []int {
+	var ids []int
 	for i, k := range c.run.Layout.Checks {
-		if k.Name == check && c.scenarioName(k.Scenario) == scenario {
-			return i
+		if k.Name == check && c.scenarioName(k.Scenario) == scenario && c.checkEndpoint(k.Endpoint) == endpoint {
+			ids = append(ids, i)
 		}
 	}
-	return -1
+	return ids
+}
+
+// checkEndpoint names a check's endpoint; "" when it has none.
+func (c *context) checkEndpoint(ep int32) string {
+	if ep < 0 || int(ep) >= len(c.run.Layout.Endpoints) {
+		return ""
+	}
+	return c.run.Layout.Endpoints[ep].Name
+}
+
+// checkSource returns the filters naming check i.
+func (c *context) checkSource(i int) []string {
+	k := c.run.Layout.Checks[i]
+	if ep := c.checkEndpoint(k.Endpoint); ep != "" {
+		return []string{"check", k.Name, "endpoint", ep, "scenario", c.scenarioName(k.Scenario)}
+	}
+	return []string{"check", k.Name, "scenario", c.scenarioName(k.Scenario)}
 }
 
 func (c *context) scenarioName(i int32) string {

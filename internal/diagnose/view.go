@@ -21,6 +21,7 @@ type context struct {
 	first  int            // the run's first second
 
 	offered []float64                 // open model: requests offered per second of run.Series
+	perIter float64                   // requests per iteration over the run
 	vals    map[string][]series.Point // every source's values, computed once
 	traces  []spans.Breakdown         // the trace join's breakdowns per endpoint
 	names   []string                  // the endpoints' names, also for a run without seconds
@@ -85,6 +86,7 @@ func newContext(in Input) *context {
 	if iterations > 0 && requests > 0 {
 		perIteration = float64(requests) / float64(iterations)
 	}
+	c.perIter = perIteration
 	c.all = make([]clientSecond, len(in.Run.Series))
 	c.offered = make([]float64, len(in.Run.Series))
 	var prevVUs int64

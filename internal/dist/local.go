@@ -93,12 +93,3 @@ func (l *LocalAgents) Stop() {
 	l.procs = nil
 	_ = os.RemoveAll(l.dir)
 }
-
-// Pids are the agents' process ids, for tests that kill one.
-func (l *LocalAgents) Pids() []int {
-	out := make([]int, len(l.procs))
-	for i, c := range l.procs {
-		out[i] = c.Process.Pid
-	}
-	return out
-}

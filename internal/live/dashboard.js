@@ -41,7 +41,7 @@
     LL.charts = [];
     store = new LL.Store(meta);
     obs = new LL.Observed();
-    h.frames.forEach(function (f) { store.push(f); obs.add(f.o); });
+    h.frames.forEach(function (f) { store.push(f); obs.add(f.o); obs.cover(f); });
     document.title = meta.name + " · loadlens live";
     $("run-name").textContent = meta.name;
     $("subtitle").textContent = "started " + new Date(meta.start).toLocaleString() + " · " + meta.host + " · " +
@@ -219,7 +219,7 @@
   // second, with the run so far underneath.
   function showLastSecond(f) {
     var last = "last second", has = f.rq > 0;
-    setCard("rps", last, LL.fmtNum(f.rq), LL.fmtCount(store.totalRq) + " requests so far");
+    setCard("rps", last, LL.fmtNum(LL.perSecond(f.rq, f.w)), LL.fmtCount(store.totalRq) + " requests so far");
     setCard("p95", last, LL.fmtMs(has ? f.p95 : null), "p50 " + LL.fmtMs(has ? f.p50 : null) + " · p99 " + LL.fmtMs(has ? f.p99 : null));
     setCard("err", last, LL.fmtPct(has ? f.er / f.rq : 0), LL.fmtCount(store.totalEr) + " failed so far (" +
       LL.fmtPct(store.totalRq > 0 ? store.totalEr / store.totalRq : 0) + ")", f.er > 0);
@@ -286,6 +286,7 @@
       var f = JSON.parse(e.data);
       store.push(f);
       obs.add(f.o);
+      obs.cover(f);
       schedule();
     });
     es.addEventListener("diagnosis", function (e) { if (store && !ended) showDiagnosis(JSON.parse(e.data), false); });

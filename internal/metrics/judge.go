@@ -107,8 +107,8 @@ func (ev Evidence) unjudgeable(t *threshold.Threshold) string {
 		return ""
 	}
 	if share := float64(ev.Failed()) / float64(ev.Sent); share > leftOut {
-		return fmt.Sprintf("%s of %s requests failed (%.3g%%): more than the %.3g%% %s leaves out",
-			units.Count(ev.Failed()), units.Count(ev.Sent), 100*share, 100*leftOut, t.AggName())
+		return fmt.Sprintf("%s of %s requests failed (%s): more than the %s %s leaves out",
+			units.Count(ev.Failed()), units.Count(ev.Sent), units.Percent(share), units.Percent(leftOut), t.AggName())
 	}
 	return ""
 }

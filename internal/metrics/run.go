@@ -260,6 +260,27 @@ func (r *Run) Active(e *EndpointTotal) time.Duration {
 	return end - start
 }
 
+// MinCovered is the shortest share of a last second cut short that a rate
+// is made of: a shorter one holds a handful of requests, or all those the
+// run's end interrupted at once, and its rate would be a spike of noise.
+// The pages' charts leave such a second out (web's LL.perSecond copies it).
+const MinCovered = 0.1
+
+// Covered returns the share of second i of Series (0 < share ≤ 1) that
+// the run lasted: 1 but for a last second the run's end cut short, whose
+// counts cover only that share of it. A rate of that second divides its
+// counts by this, so a short last second does not chart as a drop.
+func (r *Run) Covered(i int) float64 {
+	if i < 0 || i >= len(r.Series) {
+		return 1
+	}
+	into := r.Elapsed() - time.Duration(r.Series[i].Sec)*time.Second
+	if into <= 0 || into >= time.Second {
+		return 1 // a whole second, or one past the recorded end (a run that did not finish)
+	}
+	return into.Seconds()
+}
+
 // group returns the error group of kind k, inserting it in kind order.
 func (t *EndpointTotal) group(k sample.Kind) *ErrorGroup {
 	i := 0

@@ -12,7 +12,6 @@ type exchange interface {
 	contentType() string
 	readBody(limit int) []byte // at most limit bytes of the body; called once
 	done() <-chan struct{}     // closed when the answer is no longer wanted
-	proto() string
 
 	setHeader(name string, values []string) // values are shared read-only
 	answer(status int, body []byte, shared bool)

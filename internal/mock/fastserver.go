@@ -58,7 +58,6 @@ func (x *fastExchange) method() string   { return b2s(x.c.Method()) }
 func (x *fastExchange) path() string     { return b2s(x.c.Path()) }
 func (x *fastExchange) rawQuery() string { return b2s(x.c.URI().QueryString()) }
 func (x *fastExchange) host() string     { return b2s(x.c.Host()) }
-func (x *fastExchange) proto() string    { return b2s(x.c.Request.Header.Protocol()) }
 
 func (x *fastExchange) header(name string) (string, bool) {
 	v := x.c.Request.Header.Peek(name)

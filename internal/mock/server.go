@@ -27,10 +27,6 @@ func New(cfg *Config) *Server {
 	return &Server{cfg: cfg, h: newHandler(cfg)}
 }
 
-// Handler returns the handler that answers the routes and the admin API
-// through net/http.
-func (s *Server) Handler() http.Handler { return s.h }
-
 // Listen binds the listen address and, when configured, the TLS address,
 // generating a certificate unless the config names one.
 func (s *Server) Listen() error {

@@ -32,7 +32,6 @@ func (x *stdExchange) method() string   { return x.r.Method }
 func (x *stdExchange) path() string     { return x.r.URL.Path }
 func (x *stdExchange) rawQuery() string { return x.r.URL.RawQuery }
 func (x *stdExchange) host() string     { return x.r.Host }
-func (x *stdExchange) proto() string    { return x.r.Proto }
 
 func (x *stdExchange) header(name string) (string, bool) {
 	vs := x.r.Header[name]

@@ -61,12 +61,6 @@ func (d *Doc) ErrorfAt(n Node, off int, format string, args ...any) {
 	d.p.errs.add(d.p.src.posAt(n.n.v, off), n.n.path, format, args...)
 }
 
-// Path returns the field's path, e.g. routes[2].latency.
-func (n Node) Path() string { return n.n.path }
-
-// Line returns the line the value is written on.
-func (n Node) Line() int { return n.n.pos.line }
-
 // IsNull reports whether the value is null or missing.
 func (n Node) IsNull() bool {
 	_, null := n.n.v.(*ast.NullNode)
@@ -131,20 +125,11 @@ func (d *Doc) NonEmpty(n Node, what string) (string, bool) { return d.p.nonEmpty
 // Text is Str that reads null as the empty string.
 func (d *Doc) Text(n Node, what string) (string, bool) { return d.p.text(n.n, what) }
 
-// Float returns a finite number.
-func (d *Doc) Float(n Node, what string) (float64, bool) { return d.p.float(n.n, what) }
-
-// Count returns a whole number no smaller than min that fits an int.
-func (d *Doc) Count(n Node, min int64) (int, bool) { return d.p.count(n.n, min) }
-
 // Bool returns true or false.
 func (d *Doc) Bool(n Node) (bool, bool) { return d.p.boolean(n.n) }
 
 // Duration returns a duration like 500ms or 2s (a bare 0 allowed; env lookups may be templated).
 func (d *Doc) Duration(n Node) (time.Duration, bool) { return d.p.duration(n.n) }
-
-// OneOf returns a string that must be one of choices.
-func (d *Doc) OneOf(n Node, choices ...string) (string, bool) { return d.p.oneOf(n.n, choices...) }
 
 // StatusCodes returns one HTTP status code or a list of them.
 func (d *Doc) StatusCodes(n Node) ([]int, bool) {

@@ -36,6 +36,9 @@ func (p *parser) checks(n node, endpoint int32) []Check {
 	for _, item := range items {
 		c, ok := p.check(item)
 		if !ok {
+			if name := brokenCheckName(item.v); name != "" && endpoint >= 0 {
+				p.layout.broken = append(p.layout.broken, name)
+			}
 			continue
 		}
 		c.ID = -1
@@ -45,6 +48,34 @@ func (p *parser) checks(n node, endpoint int32) []Check {
 		out = append(out, c)
 	}
 	return out
+}
+
+// brokenCheckName names a check that did not parse, for messages: its
+// name when given, else its source and what it tests, as written.
+func brokenCheckName(n ast.Node) string {
+	var pairs []*ast.MappingValueNode
+	switch m := n.(type) {
+	case *ast.MappingNode:
+		pairs = m.Values
+	case *ast.MappingValueNode:
+		pairs = []*ast.MappingValueNode{m}
+	}
+	name := ""
+	for _, kv := range pairs {
+		key, val := scalarText(kv.Key), scalarText(kv.Value)
+		switch {
+		case key == "name" && val != "":
+			return val
+		case name != "" || !slices.Contains(checkSources, key):
+		case key == "json":
+			name = val
+		case key == "status":
+			name = "status"
+		default:
+			name = strings.ReplaceAll(key, "_", " ") + " " + val
+		}
+	}
+	return name
 }
 
 // check parses one check.
@@ -199,11 +230,29 @@ func (p *parser) statusCheck(n node) (Check, bool) {
 	case len(c.Values) == 0:
 		return c, false
 	case list:
-		c.Name = "status in [" + strings.Join(c.Values, " ") + "]"
+		c.Name = statusListName(c.Values)
 	default:
 		c.Name = "status is " + c.Values[0]
 	}
 	return c, ok
+}
+
+// statusListName is the default name of a check of a list of statuses,
+// e.g. "status in [201, 409]", written as the test writes the list.
+func statusListName(codes []string) string {
+	return "status in [" + strings.Join(codes, ", ") + "]"
+}
+
+// legacyCheckName maps the name earlier versions gave a status list's
+// check ("status in [201 409]", Go's %v of a slice) to today's, so that a
+// threshold written against it still finds its check; any other name is
+// returned as it is.
+func legacyCheckName(name string) string {
+	inner, ok := strings.CutPrefix(name, "status in [")
+	if !ok || !strings.HasSuffix(inner, "]") || strings.Contains(inner, ",") {
+		return name
+	}
+	return statusListName(strings.Fields(strings.TrimSuffix(inner, "]")))
 }
 
 // statusCodes parses one HTTP status code or a list of them; list says

@@ -27,6 +27,9 @@ func (p *parser) extracts(n node, endpoint int32, sc *scenarioCtx) []Extract {
 		}
 		e, ok := p.extract(f.val)
 		if !ok {
+			if endpoint >= 0 {
+				p.layout.broken = append(p.layout.broken, "extract "+f.name)
+			}
 			continue
 		}
 		e.Name = f.name

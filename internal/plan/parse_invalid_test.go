@@ -90,6 +90,10 @@ func TestParseInvalid(t *testing.T) {
 		{"arrival slack in a closed model", "base_url: http://h\nscenarios:\n  s:\n    vus: 1\n    duration: 1m\n    arrival_slack: 1ms\n    flow: [get: /x]\n",
 			`6:5: scenarios.s: cannot infer the model: "vus" means vus but "arrival_slack" means arrival-rate; set model:`},
 		{"pre-allocated above max", "base_url: http://h\nscenarios:\n  s:\n    rate: 1\n    duration: 1m\n    pre_allocated_vus: 5\n    max_vus: 2\n    flow: [get: /x]\n", "6:5: scenarios.s.pre_allocated_vus: pre_allocated_vus (5) is more than max_vus (2)"},
+		{"a wrong rate does not hide max_vus (every problem at once)", "base_url: http://h\nscenarios:\n  a:\n    rate: \"5\"\n    duration: 10s\n    max_vus: -3\n    flow: [get: /]\n",
+			"4:11: scenarios.a.rate: expected a number, got a string \"5\"\n6:14: scenarios.a.max_vus: must be at least 1, got -3"},
+		{"a wrong rate does not hide its duration or pre_allocated_vus", "base_url: http://h\nscenarios:\n  a:\n    rate: \"5\"\n    duration: -1s\n    pre_allocated_vus: -1\n    flow: [get: /]\n",
+			"4:11: scenarios.a.rate: expected a number, got a string \"5\"\n5:15: scenarios.a.duration: must not be negative, got -1s\n6:24: scenarios.a.pre_allocated_vus: must not be negative, got -1"},
 		{"zero time unit", "base_url: http://h\nscenarios:\n  s:\n    rate: 1\n    duration: 1m\n    time_unit: 0s\n    flow: [get: /x]\n", "6:16: scenarios.s.time_unit: must be greater than 0 (use 500ms, 2s, 1m)"},
 		{"iterations missing", "base_url: http://h\nscenarios:\n  s:\n    model: iterations\n    flow: [get: /x]\n", `3:3: scenarios.s: missing key "iterations": how many iterations to run in total`},
 		{"more vus than iterations", "base_url: http://h\nscenarios:\n  s:\n    vus: 5\n    iterations: 2\n    flow: [get: /x]\n", "4:5: scenarios.s.vus: vus (5) is more than iterations (2): some VUs would never run an iteration"},
@@ -168,6 +172,15 @@ func TestParseInvalid(t *testing.T) {
 		// Thresholds.
 		{"unknown metric", head + getX + "thresholds:\n  http_req_duraton: [\"p(95) < 1s\"]\n", `9:3: thresholds.http_req_duraton: unknown metric "http_req_duraton" (known: http_req_duration, http_req_waiting, http_req_connecting, http_req_tls_handshaking, iteration_duration, scheduler_lag, http_req_failed, checks, http_reqs, iterations, dropped_iterations, data_sent, data_received, vus, vus_max)`},
 		{"bad threshold value", head + getX + "thresholds:\n  http_req_duration: [\"p(95) < 1x\"]\n", `9:33: thresholds.http_req_duration[0]: unknown time unit "x": use us, µs, ms, s or m (no unit means ms)`},
+		{"unknown check when every check has an error: they are named, not 'none'",
+			head + "      - get: /x\n        check:\n          - header: X\n            matches: '([a-'\n" +
+				"thresholds:\n  'checks{check:\"nope\"}': [\"rate == 1\"]\n", "10:24: scenarios.s.flow[0].check[0].matches: bad regex: missing closing ]: `[a-`\n" +
+				`12:18: thresholds.checks{check:"nope"}: unknown check "nope" (the test defines only 1 check with an error of its own, reported here: "header X")`},
+		{"unknown check beside valid and broken checks",
+			head + "      - get: /x\n        check:\n          - status: 200\n          - {json: $.a, eq: 1, name: total}\n          - {json: '$..[', exists: true}\n" +
+				"thresholds:\n  'checks{check:\"nope\"}': [\"rate == 1\"]\n", "11:23: scenarios.s.flow[0].check[2].json: bad JSON path: expected a name after . (use ['...'] for other names), found '.'\n" +
+				`13:18: thresholds.checks{check:"nope"}: unknown check "nope" (the test defines: "status is 200", "total"; and 1 check with an error of its own, reported here: "$..[")`},
+		{"negative threshold duration (never passes)", head + getX + "thresholds:\n  http_req_duration: [\"p(95) < 1s\", \"p(95) < -5ms\"]\n", `9:46: thresholds.http_req_duration[1]: duration -5ms is negative: a time is 0 or more, e.g. p(95) < 500ms`},
 		{"unknown endpoint filter", head + getX + "thresholds:\n  'http_req_duration{endpoint:\"GET /y\"}': \"p(95) < 1s\"\n",
 			`9:32: thresholds.http_req_duration{endpoint:"GET /y"}: unknown endpoint "GET /y"; did you mean "GET /x"? (the test defines: "GET /x")`},
 		{"unknown scenario filter", head + getX + "thresholds:\n  'iterations{scenario:nope}': \"count > 1\"\n", `9:24: thresholds.iterations{scenario:nope}: unknown scenario "nope" (the test defines: "s")`},

@@ -62,6 +62,10 @@ func (p *parser) arrivalLoad(o *object, flow []Step) (Load, vuNeed) {
 	perSecond := func(r float64) float64 { return r / unit.Seconds() }
 	start, stages, peakAt, ok := p.stages(o, "rate", "start_rate", false)
 	if !ok {
+		// The rate is wrong, but the VUs' and slack's errors are worth
+		// reporting too: every problem at once.
+		p.arrivalVUs(o)
+		p.arrivalSlack(o)
 		return l, vuNeed{}
 	}
 	l.StartRate = perSecond(start)
@@ -76,19 +80,8 @@ func (p *parser) arrivalLoad(o *object, flow []Step) (Load, vuNeed) {
 	} else {
 		p.checkRate(peakAt, peak, requestSteps(flow))
 	}
-	maxVUs, maxSet := 0, false
-	maxNode, hasMax := o.get("max_vus")
-	if hasMax {
-		if maxVUs, maxSet = p.count(maxNode, 1); maxSet {
-			maxSet = p.checkVUs(maxNode, maxVUs, "VUs (max_vus)")
-		}
-	}
-	pre, preSet := 0, false
-	if n, ok := o.get("pre_allocated_vus"); ok {
-		if pre, preSet = p.count(n, 0); preSet {
-			preSet = p.checkVUs(n, pre, "pre-allocated VUs")
-		}
-	}
+	v := p.arrivalVUs(o)
+	maxVUs, maxSet, hasMax, pre, preSet := v.max, v.maxSet, v.hasMax, v.pre, v.preSet
 	if !maxSet {
 		maxVUs = defaultMaxVUs(peak, flow)
 		if preSet {
@@ -109,6 +102,29 @@ func (p *parser) arrivalLoad(o *object, flow []Step) (Load, vuNeed) {
 		need.pre = pre
 	}
 	return l, need
+}
+
+// arrivalVUsKeys is what an arrival-rate scenario says of its VUs.
+type arrivalVUsKeys struct {
+	max, pre               int
+	hasMax, maxSet, preSet bool // max_vus given; max_vus and pre_allocated_vus given and valid
+}
+
+// arrivalVUs parses max_vus and pre_allocated_vus, reporting their errors.
+func (p *parser) arrivalVUs(o *object) arrivalVUsKeys {
+	var k arrivalVUsKeys
+	var maxNode node
+	if maxNode, k.hasMax = o.get("max_vus"); k.hasMax {
+		if k.max, k.maxSet = p.count(maxNode, 1); k.maxSet {
+			k.maxSet = p.checkVUs(maxNode, k.max, "VUs (max_vus)")
+		}
+	}
+	if n, ok := o.get("pre_allocated_vus"); ok {
+		if k.pre, k.preSet = p.count(n, 0); k.preSet {
+			k.preSet = p.checkVUs(n, k.pre, "pre-allocated VUs")
+		}
+	}
+	return k
 }
 
 // defaultMaxVUs sizes max_vus so that iterations at the peak rate that all
@@ -212,18 +228,18 @@ func (p *parser) stages(o *object, level, startKey string, whole bool) (float64,
 			return 0, nil, node{}, false
 		}
 		v, ok := value(levelNode)
-		if !ok {
-			return 0, nil, node{}, false
-		}
-		if v == 0 {
+		if ok && v == 0 {
 			p.errs.add(levelNode.pos, levelNode.path, "must be greater than 0")
+			ok = false
+		}
+		d, durOK := p.positiveDuration(durNode) // checked whatever the level was: every problem at once
+		if !ok || !durOK {
 			return 0, nil, node{}, false
 		}
-		d, ok := p.positiveDuration(durNode)
-		if ok && !p.addLength(&p.length, durNode, d) {
+		if !p.addLength(&p.length, durNode, d) {
 			return 0, nil, node{}, false
 		}
-		return v, []Stage{{Duration: d, Target: v}}, levelNode, ok
+		return v, []Stage{{Duration: d, Target: v}}, levelNode, true
 	case hasDur:
 		p.errs.add(o.keyPos("duration"), joinPath(o.path, "duration"), "duration needs %s (a constant level), or use %s with stages", level, startKey)
 		return 0, nil, node{}, false

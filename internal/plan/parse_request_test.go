@@ -40,7 +40,7 @@ scenarios:
 			}
 			wantChecks := []sample.CheckInfo{
 				{Scenario: 0, Endpoint: 0, Name: "status is 200"},
-				{Scenario: 0, Endpoint: 0, Name: "status in [200 201]"},
+				{Scenario: 0, Endpoint: 0, Name: "status in [200, 201]"},
 				{Scenario: 0, Endpoint: 1, Name: "status is 201"},
 				{Scenario: 1, Endpoint: 2, Name: "status is 200"},
 			}
@@ -184,7 +184,7 @@ scenarios:
             gte: 0
 `, func(t *testing.T, p *Plan) {
 			r := req(t, p, 0, 0)
-			want := []string{"status is 200", "status in [200 201]", `body contains "ok"`, `body matches /"id":\s*\d+/`,
+			want := []string{"status is 200", "status in [200, 201]", `body contains "ok"`, `body matches /"id":\s*\d+/`,
 				"$.a == 1", `$.a != "x"`, "$.remaining >= 0", "$.a < 2.5", "$.a exists", "$.a does not exist",
 				`$.a contains "x"`, "$.a matches /^a+$/", "$.a == null", `header Content-Type contains "json"`, "remaining never negative"}
 			var got []string

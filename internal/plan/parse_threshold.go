@@ -36,6 +36,7 @@ func (p *parser) thresholds(n node) []threshold.Threshold {
 			p.offsetError(f.key, f.val.key, f.val.path, err)
 			continue
 		}
+		key := p.aliasChecks(f.name, filter)
 		if !p.checkFilter(f, filter) {
 			continue
 		}
@@ -44,7 +45,7 @@ func (p *parser) thresholds(n node) []threshold.Threshold {
 				p.offsetError(e.n.v, e.n.pos, e.n.path, err)
 				continue
 			}
-			th, err := threshold.New(f.name, e.expr)
+			th, err := threshold.New(key, e.expr)
 			if err != nil {
 				p.errs.add(e.n.pos, e.n.path, "%v", err)
 				continue
@@ -65,6 +66,23 @@ func (p *parser) offsetError(n ast.Node, fallback pos, path string, err error) {
 		return
 	}
 	p.errs.add(fallback, path, "%v", err)
+}
+
+// aliasChecks rewrites, in key and filter, a check named as earlier
+// versions named a status list's check to the name the test's check has
+// today (legacyCheckName), and returns the key.
+func (p *parser) aliasChecks(key string, filter []threshold.Tag) string {
+	known := p.layout.names("check")
+	for i, tag := range filter {
+		if tag.Key != "check" || slices.Contains(known, tag.Value) {
+			continue
+		}
+		if alias := legacyCheckName(tag.Value); alias != tag.Value && slices.Contains(known, alias) {
+			key = strings.Replace(key, tag.Value, alias, 1)
+			filter[i].Value = alias
+		}
+	}
+	return key
 }
 
 // checkFilter reports filter values naming a scenario, endpoint, check or
@@ -97,7 +115,23 @@ func (p *parser) checkFilter(f field, filter []threshold.Tag) bool {
 		if s := closest(tag.Value, known); s != "" {
 			msg += fmt.Sprintf("; did you mean %q?", s)
 		}
-		p.errs.add(at, f.val.path, "%s (the test defines: %s)", msg, quoteList(known, 10))
+		defined := "the test defines: " + quoteList(known, 10)
+		if broken := p.layout.broken; tag.Key == "check" && len(broken) > 0 {
+			// Checks with errors of their own are defined too: saying
+			// "none" of a test that has some misleads.
+			bad := "1 check with an error of its own"
+			if len(broken) > 1 {
+				// plan does not import units; a count of checks needs no grouping
+				bad = fmt.Sprintf("%d checks with errors of their own", len(broken))
+			}
+			bad += ", reported here: " + quoteList(broken, 10)
+			if len(known) == 0 {
+				defined = "the test defines only " + bad
+			} else {
+				defined += "; and " + bad
+			}
+		}
+		p.errs.add(at, f.val.path, "%s (%s)", msg, defined)
 		ok = false
 	}
 	return ok

@@ -42,9 +42,6 @@ func (a *Arrivals) Next() (time.Duration, bool) {
 	}
 }
 
-// Index returns the whole-test index of the arrival Next returned last.
-func (a *Arrivals) Index() int64 { return a.current }
-
 func (a *Arrivals) nextOfWhole() (time.Duration, bool) {
 	if a.next == math.MaxInt64 { // SkipUntil ran past what an index can count
 		return 0, false
@@ -199,13 +196,4 @@ func NextVUChange(l *Load, t time.Duration) (time.Duration, bool) {
 		v = s.Target
 	}
 	return 0, false
-}
-
-// MaxVUsOf returns the highest VU count a vus load reaches.
-func MaxVUsOf(l *Load) int {
-	m := l.StartVUs
-	for _, s := range l.Stages {
-		m = max(m, int(s.Target))
-	}
-	return m
 }

@@ -62,12 +62,19 @@
 
   Chart.prototype.draw = function () {
     var self = this, spec = this.spec, size = this.size();
-    var series = [{ label: "offered", value: function (u, v) { return v === null ? "-" : LL.fmtNum(v) + "/s"; } }];
+    // The legend writes each step's figures as the table does (Go's
+    // internal/units), so that no figure is rounded twice, two ways.
+    var text = function (idx, key) { return idx === null || idx === undefined || !pts[idx] ? "-" : pts[idx].text[key]; };
+    var series = [{ label: "offered", value: function (u, v, si, idx) { return text(idx, "rate"); } }];
     var cols = [xs];
     spec.series.forEach(function (s) {
-      series.push({ label: s.label, stroke: s.stroke, width: 2, dash: s.dash,
+      var one = { label: s.label, stroke: s.stroke, width: 2, dash: s.dash,
         points: { show: s.points !== false, size: 7, fill: s.stroke, stroke: s.stroke },
-        value: function (u, v) { return v === null || v === undefined ? "-" : spec.fmt(v); } });
+        value: function (u, v, si, idx) { return text(idx, s.text); } };
+      // Steps are separate measurements: a line between them would draw a
+      // curve nobody measured, so the latency chart shows points only.
+      if (s.line === false) one.paths = function () { return null; };
+      series.push(one);
       cols.push(s.col);
     });
     var xMax = Math.max.apply(null, xs.concat(retried.map(function (r) { return r.rate; }), [1])) * 1.06;
@@ -146,8 +153,8 @@
       var toLeft = !rightOK && leftOK;
       place(text, toLeft ? x - 4 : x + 4, 2, color, toLeft);
     };
-    vline(data.knee, "#a16207", "knee " + LL.fmtNum(data.knee) + "/s");
-    vline(data.highest, "#15803d", "highest sustainable " + LL.fmtNum(data.highest) + "/s");
+    vline(data.knee, "#a16207", "knee " + data.knee_text);
+    vline(data.highest, "#15803d", "highest sustainable " + data.highest_text);
     if (spec.slo) {
       var y = u.valToPos(spec.slo, "y");
       ctx.strokeStyle = "#dc2626"; ctx.setLineDash([2, 3]); ctx.lineWidth = 1.5;
@@ -186,12 +193,12 @@
 
   var specs = [
     { title: "Throughput against the offered rate", fmt: function (v) { return LL.fmtNum(v) + "/s"; }, axisFmt: rateFmt, series: [
-      { label: "done/s", stroke: "#2563eb", col: pts.map(function (p) { return p.done; }), pick: function (r) { return r.done; } },
-      { label: "offered/s", stroke: "#94a3b8", dash: [4, 4], points: false, col: xs.slice(), pick: function () { return null; } },
+      { label: "done/s", text: "done", stroke: "#2563eb", col: pts.map(function (p) { return p.done; }), pick: function (r) { return r.done; } },
+      { label: "offered/s", text: "rate", stroke: "#94a3b8", dash: [4, 4], points: false, col: xs.slice(), pick: function () { return null; } },
     ] },
     { title: "Latency against the offered rate", fmt: LL.fmtMs, axisFmt: LL.fmtMsAxis, slo: data.slo, series: [
-      { label: "p95", stroke: "#ea580c", col: pts.map(function (p) { return p.p95; }), pick: function (r) { return r.p95; } },
-      { label: "p99", stroke: "#dc2626", col: pts.map(function (p) { return p.p99; }), pick: function (r) { return r.p99; } },
+      { label: "p95", text: "p95", line: false, stroke: "#ea580c", col: pts.map(function (p) { return p.p95; }), pick: function (r) { return r.p95; } },
+      { label: "p99", text: "p99", line: false, stroke: "#dc2626", col: pts.map(function (p) { return p.p99; }), pick: function (r) { return r.p99; } },
     ] },
   ];
   var parent = document.getElementById("panels");

@@ -27,6 +27,17 @@ type capacityPoint struct {
 	P99        *float64 `json:"p99"`
 	Passed     bool     `json:"pass"`
 	Trusted    bool     `json:"trusted"` // Record.Clean: drawn filled
+	// Text is every figure as the table writes it (internal/units), for the
+	// charts' legend: one rounding for one figure on the whole page.
+	Text capacityPointText `json:"text"`
+}
+
+// capacityPointText is a point's figures as text.
+type capacityPointText struct {
+	Rate string `json:"rate"`
+	Done string `json:"done"`
+	P95  string `json:"p95"`
+	P99  string `json:"p99"`
 }
 
 type capacityData struct {
@@ -35,6 +46,9 @@ type capacityData struct {
 	SLO     float64         `json:"slo"`     // the p95 limit in ms; 0: none
 	Knee    float64         `json:"knee"`    // the knee's rate; 0: none
 	Highest float64         `json:"highest"` // the highest sustainable rate; 0: none
+	// KneeText and HighestText are the marks' rates as the cards write them.
+	KneeText    string `json:"knee_text"`
+	HighestText string `json:"highest_text"`
 }
 
 type capacityView struct {
@@ -57,15 +71,18 @@ type capacityStep struct {
 // highest sustainable rate marked, and every run of a step. slo is the
 // test's p95 limit (0 when it has none).
 func WriteCapacityHTML(w io.Writer, r capacity.Result, name string, slo time.Duration) error {
-	data := capacityData{SLO: ms(slo), Highest: r.Highest, Points: []capacityPoint{}, Retried: []capacityPoint{}}
+	data := capacityData{SLO: ms(slo), Highest: r.Highest, Points: []capacityPoint{}, Retried: []capacityPoint{},
+		HighestText: units.Number(r.Highest) + "/s"}
 	if r.Knee != nil {
-		data.Knee = r.Knee.Rate
+		data.Knee, data.KneeText = r.Knee.Rate, units.Number(r.Knee.Rate)+"/s"
 	}
 	for _, s := range r.Steps {
-		p := capacityPoint{Rate: s.Rate, Throughput: s.Throughput, Passed: s.Passed, Trusted: s.Clean()}
+		p := capacityPoint{Rate: s.Rate, Throughput: s.Throughput, Passed: s.Passed, Trusted: s.Clean(),
+			Text: capacityPointText{Rate: units.Number(s.Rate) + "/s", Done: units.Number(s.Throughput) + "/s", P95: "-", P99: "-"}}
 		if s.Throughput > 0 {
 			p95, p99 := ms(s.P95), ms(s.P99)
 			p.P95, p.P99 = &p95, &p99
+			p.Text.P95, p.Text.P99 = units.Duration(s.P95), units.Duration(s.P99)
 		}
 		if s.Retried {
 			data.Retried = append(data.Retried, p)

@@ -94,6 +94,8 @@ func highestText(r capacity.Result) string {
 		held = "the SLO held up to " + units.Number(r.Highest) + "/s"
 	}
 	switch {
+	case r.Stop == capacity.TargetFailed:
+		return fmt.Sprintf("none: every request failed at the first step (%s/s)", units.Number(lastRate(r)))
 	case r.Stop == capacity.HostBusy:
 		return fmt.Sprintf("not determined: the load generator's host was too busy to generate %s/s (%s); %s",
 			units.Number(lastRate(r)), attemptsShort(r), held)

@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/loadlens/loadlens/internal/compare"
+	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/web"
 )
 
@@ -25,9 +26,9 @@ type compareSeries struct {
 	Last       int        `json:"last"`
 	Comparable bool       `json:"comparable"`
 	T          []int      `json:"t"`
-	Requests   []int64    `json:"rq"`
-	Failed     []int64    `json:"er"`
-	Load       []float64  `json:"load"`
+	Requests   []*float64 `json:"rq"` // per second: a last second cut short over the share it lasted (perSecond)
+	Failed     []*float64 `json:"er"`
+	Load       []*float64 `json:"load"` // VUs, or offered req/s (per second, as rq)
 	P50        []*float64 `json:"p50"`
 	P95        []*float64 `json:"p95"`
 	P99        []*float64 `json:"p99"`
@@ -122,10 +123,18 @@ func comparePageData(r *compare.Report) map[string]any {
 		ps := compareSeries{Name: ri.Name, Letter: ri.Label, First: ri.First, Last: ri.Last, Comparable: r.Groups[ri.Group].Comparable}
 		load := r.Loads[i]
 		for k, s := range secs {
+			w := 1.0
+			if k == len(secs)-1 && i < len(r.LastCovered) {
+				w = r.LastCovered[i]
+			}
 			ps.T = append(ps.T, s.Sec)
-			ps.Requests = append(ps.Requests, s.Requests)
-			ps.Failed = append(ps.Failed, s.Failed)
-			ps.Load = append(ps.Load, load[k])
+			ps.Requests = append(ps.Requests, perSecond(float64(s.Requests), w))
+			ps.Failed = append(ps.Failed, perSecond(float64(s.Failed), w))
+			if ri.LoadUnit == "VUs" { // a gauge, not a count in the second
+				ps.Load = append(ps.Load, perSecond(load[k], 1))
+			} else {
+				ps.Load = append(ps.Load, perSecond(load[k], w))
+			}
 			ps.P50 = append(ps.P50, latency(s.Requests, s.P50.Seconds()))
 			ps.P95 = append(ps.P95, latency(s.Requests, s.P95.Seconds()))
 			ps.P99 = append(ps.P99, latency(s.Requests, s.P99.Seconds()))
@@ -133,6 +142,21 @@ func comparePageData(r *compare.Report) map[string]any {
 		runs[i] = ps
 	}
 	return map[string]any{"runs": runs, "loadUnit": r.Runs[0].LoadUnit}
+}
+
+// perSecond is the rate of n counted over the share w of a second, to
+// three decimals: n itself for a whole second, nil for one under
+// metrics.MinCovered.
+func perSecond(n, w float64) *float64 {
+	v := n
+	switch {
+	case w <= 0 || w >= 1:
+	case w < metrics.MinCovered:
+		return nil
+	default:
+		v = math.Round(v/w*1000) / 1000
+	}
+	return &v
 }
 
 // latency is a second's latency in milliseconds, or nil without requests.

@@ -101,3 +101,35 @@ func TestCompareHTMLMarksWorseAndBetterAtTheSameLoad(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryCompareOutputHasTheSuccessfulRate: req/s counts failed requests
+// too, so every output shows the successful requests per second beside it,
+// with its change and interval.
+func TestEveryCompareOutputHasTheSuccessfulRate(t *testing.T) {
+	r := comparison(t, "compare")
+	tests := []struct {
+		name  string
+		write func(*bytes.Buffer) error
+		want  *regexp.Regexp // the row, with B's change and interval
+	}{
+		{"text", func(b *bytes.Buffer) error { return WriteCompareText(b, r) },
+			regexp.MustCompile(`(?m)^  successful req/s +49\.5 +49\.7 +~ \[`)},
+		{"markdown", func(b *bytes.Buffer) error { return WriteCompareMarkdown(b, r) },
+			regexp.MustCompile(`\| successful req/s \| 49\.5 \| 49\.7 \| \\~ \\\[`)},
+		{"html", func(b *bytes.Buffer) error { return WriteCompareHTML(b, r) },
+			regexp.MustCompile(`<td class="mono">successful req/s</td><td class="num">49\.5</td><td class="num">49\.7</td><td class="num">~ \[`)},
+		{"json", func(b *bytes.Buffer) error { return json.NewEncoder(b).Encode(r) },
+			regexp.MustCompile(`"metric":"successful req/s","groups":\[\{"has":true,"value":49\.5`)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := tt.write(&b); err != nil {
+				t.Fatal(err)
+			}
+			if !tt.want.MatchString(b.String()) {
+				t.Errorf("no successful req/s row matching %s in:\n%s", tt.want, b.String())
+			}
+		})
+	}
+}

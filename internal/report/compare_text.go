@@ -244,7 +244,7 @@ func compareValueText(m compare.Metric, v compare.Value) string {
 		return "—"
 	}
 	switch m {
-	case compare.TPS:
+	case compare.TPS, compare.Succeeded:
 		return units.Number(v.Value)
 	case compare.ErrorRate, compare.CheckRate:
 		return units.Percent(v.Value)

@@ -53,7 +53,8 @@ func WriteEstimateText(w io.Writer, r estimate.Result) error {
 		fmt.Fprintf(&b, "  cost                       %s %s\n", units.Number(r.CostPerDay), estimate.PerDay(r.Currency))
 	}
 	for _, n := range r.Notes {
-		b.WriteString("\n" + strings.Join(wrapFormula("note: "+n, EstimateColumns), "\n      ") + "\n")
+		// The continuation lines are indented 6 columns under "note: ".
+		b.WriteString("\n" + strings.Join(wrapFormula("note: "+n, EstimateColumns-6), "\n      ") + "\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -4,8 +4,8 @@
   var t0 = performance.now();
   var data = JSON.parse(document.getElementById("loadlens-data").textContent);
   var store = new LL.Store(data.meta);
-  data.frames.forEach(function (f) { store.push(f); });
   var obs = new LL.Observed();
+  data.frames.forEach(function (f) { store.push(f); obs.cover(f); });
   obs.add(data.observed);
   LL.findings = data.diagnosis.findings;
   var last = Math.max(store.t.length ? store.t[store.t.length - 1] : 1, obs.lastSec());

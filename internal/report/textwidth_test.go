@@ -40,7 +40,7 @@ func TestTerminalSummaryFitsTerminal(t *testing.T) {
 	in.Findings, in.Healthy = diag.Findings, diag.Healthy
 	in.Healthy.Parts = append(in.Healthy.Parts, diagnose.Segment{Text: strings.Repeat(" and a long reason", 10), Figure: -1})
 	in.Notices = []string{"scenario default: " + strings.Repeat("a long notice ", 12)}
-	in.Results[0].Reason = "9,038 of 28,047 requests failed (32.2%): more than the 5% p(95) leaves out" // the demo's, 114 columns in the brief
+	in.Results[0].Reason = "9,038 of 28,047 requests failed (32.22%): more than the 5.00% p(95) leaves out" // the demo's, 114 columns in the brief
 	var b bytes.Buffer
 	if err := WriteText(&b, in); err != nil {
 		t.Fatal(err)

@@ -30,6 +30,10 @@ type Frame struct {
 	Endpoints  [][5]float64     `json:"e"`             // per endpoint: requests, failed, p50, p95, p99
 	Thresholds []ThresholdState `json:"th,omitempty"`  // live values, aligned with PageMeta.Thresholds
 	Observed   *ObservedDelta   `json:"o,omitempty"`   // series first seen and points added since the last frame
+	// Covered is the share of the second the run lasted when that is less
+	// than all of it (a last second cut short; 0: all): the counts above
+	// are of that share, and the charts' rates divide them by it.
+	Covered float64 `json:"w,omitempty"`
 }
 
 // EndpointTable is the live dashboard's per-endpoint table: a row per
@@ -158,6 +162,9 @@ func NewFrame(r *metrics.Run, i int, cpu float64, cpus int) Frame {
 	if cpu >= 0 && cpus > 0 {
 		pct := math.Round(1000*cpu/float64(cpus)) / 10
 		f.CPU = &pct
+	}
+	if c := r.Covered(i); c < 1 {
+		f.Covered = max(math.Round(c*1000)/1000, 0.001)
 	}
 	for k, e := range s.PerEndpoint {
 		f.Endpoints[k] = [5]float64{float64(e.Requests), float64(e.Failed), ms(e.P50), ms(e.P95), ms(e.P99)}

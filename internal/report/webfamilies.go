@@ -23,6 +23,7 @@ type family struct {
 	rank               int      // order of the chart within its group
 	members            []member // in legend order, the most telling first
 	limits             []string // metric names drawn as a limit (dashed, grey)
+	perSec             bool     // values are counts in each second of the run (see SeriesMeta.PerSec)
 }
 
 // chartFamilies lists the charts of the usual series: those of the
@@ -38,7 +39,12 @@ func chartFamilies() []family {
 		}, limits: []string{"hikaricp_connections_max", "go_sql_max_open_connections"}},
 		{chart: "pool-waits", title: "DB pool waits", unit: unitCount, rank: 11, members: []member{
 			{"hikaricp_connections_timeout_total", "timeouts/s"}, {"go_sql_wait_count_total", "waits/s"},
-			{"go_sql_wait_duration_seconds_total", "waiting (avg)"},
+		}},
+		// Wait time is added as each wait ends: its rate is seconds waited per
+		// second, not a number of waiters (docs/findings.md), so it has a chart
+		// of its own rather than a count's axis.
+		{chart: "pool-wait-time", title: "DB pool wait time, seconds waited per second", unit: unitCount, rank: 12, members: []member{
+			{"go_sql_wait_duration_seconds_total", "s waited/s (added as waits end)"},
 		}},
 		{chart: "cpu-share", title: "CPU use", unit: unitRatio, rank: 20, members: []member{
 			{"process_cpu_usage", "process"}, {"system_cpu_usage", "system"},
@@ -127,19 +133,19 @@ func chartFamilies() []family {
 		{chart: "gen-cpu-wait", title: "Threads' wait for a CPU, cores", unit: unitCores, rank: 2, members: []member{
 			{"loadlens_cpu_wait_cores", "waiting"},
 		}},
-		{chart: "gen-bytes", title: "Data per second", unit: unitBytes, rank: 3, members: []member{
+		{chart: "gen-bytes", perSec: true, title: "Data per second", unit: unitBytes, rank: 3, members: []member{
 			{"loadlens_received_bytes", "received"}, {"loadlens_sent_bytes", "sent"},
 		}},
-		{chart: "agent-iterations", title: "Per agent: iterations per second", unit: unitCount, rank: 5, members: []member{
+		{chart: "agent-iterations", perSec: true, title: "Per agent: iterations per second", unit: unitCount, rank: 5, members: []member{
 			{"loadlens_agent_iterations", "achieved"}, {"loadlens_agent_offered", "offered"},
 		}, limits: []string{"loadlens_agent_offered"}},
-		{chart: "agent-requests", title: "Per agent: requests per second", unit: unitCount, rank: 6, members: []member{{"loadlens_agent_requests", ""}}},
+		{chart: "agent-requests", perSec: true, title: "Per agent: requests per second", unit: unitCount, rank: 6, members: []member{{"loadlens_agent_requests", ""}}},
 		{chart: "agent-cpu-share", title: "Per agent: CPU, share of its cores", unit: unitRatio, rank: 7, members: []member{{"loadlens_agent_cpu_share", ""}}},
 		{chart: "agent-cpu", title: "Per agent: CPU, cores busy", unit: unitCores, rank: 8, members: []member{{"loadlens_agent_cpu_cores", ""}}},
 		{chart: "agent-lag", title: "Per agent: scheduler lag (p99)", unit: unitSeconds, rank: 9, members: []member{{"loadlens_agent_lag_p99_s", ""}}},
 		{chart: "agent-stall", title: "Per agent: goroutines' wait for a CPU (p99)", unit: unitSeconds, rank: 9, members: []member{{"loadlens_agent_sched_latency_p99_s", ""}}},
-		{chart: "agent-dropped", title: "Per agent: dropped iterations per second", unit: unitCount, rank: 10, members: []member{{"loadlens_agent_dropped", ""}}},
-		{chart: "agent-errors", title: "Per agent: failed requests per second", unit: unitCount, rank: 11, members: []member{{"loadlens_agent_errors", ""}}},
+		{chart: "agent-dropped", perSec: true, title: "Per agent: dropped iterations per second", unit: unitCount, rank: 10, members: []member{{"loadlens_agent_dropped", ""}}},
+		{chart: "agent-errors", perSec: true, title: "Per agent: failed requests per second", unit: unitCount, rank: 11, members: []member{{"loadlens_agent_errors", ""}}},
 		{chart: "gen-procs", title: "Goroutines and open files", unit: unitCount, rank: 4, members: []member{
 			{"loadlens_goroutines", "goroutines"}, {"loadlens_open_fds", "open files and sockets"},
 		}},

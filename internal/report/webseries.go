@@ -34,6 +34,10 @@ type SeriesMeta struct {
 	Parts     []string `json:"parts,omitempty"` // its other labels' values (name=value for a metric of its own chart)
 	Limit     bool     `json:"limit,omitempty"` // a limit (max connections, capacity), drawn dashed
 	Up        bool     `json:"up,omitempty"`    // the target's up series: scrape outcomes, not charted
+	// PerSec marks counts in each second of the run (the generator's bytes,
+	// an agent's requests): in a last second cut short the page divides
+	// them by the share it lasted (Frame.Covered), as it does the requests.
+	PerSec bool `json:"ps,omitempty"`
 }
 
 // SeriesPoints is some points of one series, as two aligned columns.
@@ -76,6 +80,7 @@ func (sd *SeriesDescriber) Describe(id int, s *series.Series) SeriesMeta {
 	f := fm.fam
 	m.Chart, m.Title, m.Rank, m.Order, m.Unit = f.chart, f.title, f.rank, fm.order, f.unit
 	m.Limit = f.isLimit(s.Name)
+	m.PerSec = f.perSec
 	m.Up = s.Name == "up" && !m.Generator
 	if known {
 		m.Base = f.members[fm.order].label

@@ -102,16 +102,6 @@ func (s *Scraper) Run(ctx context.Context) error {
 	return nil
 }
 
-// Run scrapes targets until ctx is done, for a run that started at start;
-// see Scraper.Run.
-func Run(ctx context.Context, targets []Target, start time.Time, out Sink) error {
-	s, err := New(targets, start, out)
-	if err != nil {
-		return err
-	}
-	return s.Run(ctx)
-}
-
 // loop scrapes one target on its schedule: slots every interval from now
 // on. A scrape that overruns its slot (it cannot, with the timeout below
 // the interval, unless the sink is slow) skips the slots it missed, so the

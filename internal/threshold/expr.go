@@ -114,6 +114,9 @@ func parseValue(s *scanner, metric string, kind MetricKind, agg AggKind) (float6
 		if !ok {
 			return 0, s.errorf(unitOff, "unknown time unit %q: use us, µs, ms, s or m (no unit means ms)", unit)
 		}
+		if v < 0 { // no request takes less than no time: such a threshold always passes or never does
+			return 0, s.errorf(numOff, "duration %s%s is negative: a time is 0 or more, e.g. p(95) < 500ms", text, unit)
+		}
 		return v * scale, nil
 	case kind == RateKind:
 		if unit == "%" {

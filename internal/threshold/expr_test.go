@@ -88,6 +88,9 @@ func TestParseExprErrors(t *testing.T) {
 		{"rate above 1", "checks", "rate > 1.5", 7, "rate 1.5 is outside 0..1 (0%..100%)"},
 		{"rate percent above 100", "http_req_failed", "rate < 150%", 7, "rate 150% is outside 0..1 (0%..100%)"},
 		{"negative rate", "http_req_failed", "rate < -0.1", 7, "rate -0.1 is outside 0..1 (0%..100%)"},
+		{"negative duration (the field trial: never passes)", "http_req_duration", "p(95) < -5ms", 8, "duration -5ms is negative: a time is 0 or more, e.g. p(95) < 500ms"},
+		{"negative duration, no unit", "iteration_duration", "avg > -1", 6, "duration -1 is negative: a time is 0 or more, e.g. p(95) < 500ms"},
+		{"negative duration in seconds", "scheduler_lag", "max <= -0.5s", 7, "duration -0.5s is negative: a time is 0 or more, e.g. p(95) < 500ms"},
 		{"text after value", "http_req_duration", "avg < 800ms and more", 12, "unexpected 'a' after the value"},
 		{"two values", "http_req_duration", "avg < 800 900", 10, "unexpected '9' after the value"},
 	}

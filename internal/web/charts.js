@@ -152,17 +152,31 @@
     this.last = null;
   };
 
+  // perSecond is the rate of n counted in a second of which the run lasted
+  // the share w (report.Frame.Covered; 0 or missing: all of it): a last
+  // second cut short charts its rate, not a drop, and one shorter than a
+  // tenth of a second (metrics.MinCovered) charts nothing (null), as too
+  // short to make a rate of (a handful of requests, or all those the end
+  // interrupted at once). The same rule is report.perSecond's, for compare.
+  LL.perSecond = function (n, w) {
+    if (!(w > 0 && w < 1)) return n;
+    return w < 0.1 ? null : n / w;
+  };
+
+  // push adds a frame. Its counts go into the totals as they are; the
+  // per-second columns are rates (LL.perSecond).
   LL.Store.prototype.push = function (f) {
     var lat = function (v, n) { return n > 0 ? v : null; }; // no requests: no latency, not 0
-    this.t.push(f.t); this.rq.push(f.rq); this.er.push(f.er);
+    var rate = function (n) { return LL.perSecond(n, f.w); };
+    this.t.push(f.t); this.rq.push(rate(f.rq)); this.er.push(rate(f.er));
     this.p50.push(lat(f.p50, f.rq)); this.p90.push(lat(f.p90, f.rq)); this.p95.push(lat(f.p95, f.rq));
     this.p99.push(lat(f.p99, f.rq)); this.max.push(lat(f.max, f.rq));
-    this.vu.push(f.vu); this.vx.push(f.vx); this.dr.push(f.dr); this.lag.push(f.lag);
+    this.vu.push(f.vu); this.vx.push(f.vx); this.dr.push(rate(f.dr)); this.lag.push(f.lag);
     this.cpu.push(f.cpu === undefined ? null : f.cpu);
-    this.rx.push(f.rx || 0); this.tx.push(f.tx || 0);
+    this.rx.push(rate(f.rx || 0)); this.tx.push(rate(f.tx || 0));
     for (var i = 0; i < this.e.length; i++) {
       var v = (f.e && f.e[i]) || [0, 0, 0, 0, 0], s = this.e[i];
-      s.rq.push(v[0]); s.er.push(v[1]); s.totalRq += v[0]; s.totalEr += v[1];
+      s.rq.push(rate(v[0])); s.er.push(rate(v[1])); s.totalRq += v[0]; s.totalEr += v[1];
       s.p50.push(lat(v[2], v[0])); s.p95.push(lat(v[3], v[0])); s.p99.push(lat(v[4], v[0]));
     }
     this.totalRq += f.rq; this.totalEr += f.er; this.totalDr += f.dr;
@@ -258,7 +272,7 @@
     var hooks = { setCursor: [function (u) { if (u.cursor.idx === null || u.cursor.idx === undefined) self.showLast(); }] };
     if (this.timeAxis) {
       cursor.sync = { key: LL.syncKey, setSeries: false };
-      hooks.drawClear = [function (u) { LL.drawFindings(u); }]; // findings.js
+      hooks.drawClear = [function (u) { LL.drawFindings(u, self.key); }]; // findings.js
     }
     var opts = {
       width: this.width(), height: this.opts.height || 210, padding: [12, b.xSplits ? 36 : 16, 0, 0],

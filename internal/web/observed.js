@@ -14,6 +14,13 @@
   LL.Observed = function () {
     this.meta = [];
     this.cols = [];
+    this.covered = {}; // second → the share of it the run lasted, when less than all (report.Frame.Covered)
+  };
+
+  // cover notes a frame's covered share, by which a last second cut short
+  // divides the counts of series that are per second (SeriesMeta.PerSec).
+  LL.Observed.prototype.cover = function (f) {
+    if (f && f.w > 0 && f.w < 1) this.covered[f.t] = f.w;
   };
 
   // add takes a report.ObservedDelta: new series, then new points.
@@ -59,11 +66,11 @@
   // column returns one series' points keyed by second, with a null (a
   // break in the line) after a point that the next one follows much later
   // than the series' usual step: a target that could not be scraped.
-  function column(c) {
+  function column(c, perSec, covered) {
     var step = Infinity, out = new Map();
     for (var k = 1; k < c.s.length; k++) step = Math.min(step, c.s[k] - c.s[k - 1] || Infinity);
     for (k = 0; k < c.s.length; k++) {
-      out.set(c.s[k], c.v[k]);
+      out.set(c.s[k], perSec && c.v[k] !== null ? LL.perSecond(c.v[k], covered[c.s[k]]) : c.v[k]);
       if (k + 1 < c.s.length && step < Infinity && c.s[k + 1] - c.s[k] > Math.max(2.5 * step, 2)) out.set(c.s[k] + step, null);
     }
     return out;
@@ -73,7 +80,7 @@
   // of them has; a series without a point there gets undefined, which
   // uPlot joins across, while null breaks the line.
   function align(obs, ids) {
-    var cols = ids.map(function (id) { return column(obs.cols[id]); }), xs = new Set();
+    var cols = ids.map(function (id) { return column(obs.cols[id], obs.meta[id].ps, obs.covered); }), xs = new Set();
     cols.forEach(function (c) { c.forEach(function (_, x) { xs.add(x); }); });
     var x = Array.from(xs).sort(function (a, b) { return a - b; });
     var data = [x];

@@ -46,6 +46,19 @@ func closingServer(t *testing.T, after func(c *net.TCPConn) (keep bool)) (url st
 	return "http://" + ln.Addr().String(), conns, reqs
 }
 
+// doRightAfter sends request i of a series to url as a closed-model VU
+// does: the first now, each later one as if sent the moment the response
+// before it (in resp) was done, whatever the scheduler did; each may wait
+// up to wait.
+func doRightAfter(cl *Client, url string, i int, wait time.Duration, resp *Response) error {
+	start := time.Now()
+	deadline := start.Add(wait)
+	if i > 0 {
+		start = resp.Done
+	}
+	return cl.Do(&Request{Method: "GET", URL: []byte(url), KeepBody: true, Start: start, Deadline: deadline}, resp)
+}
+
 // TestFreshReuseSkipsTheIdleCheck: requests sent right after the last
 // response (as a closed-model VU sends them, with Start) reuse the
 // connection without the idle check; without Start, or after a pause, or
@@ -116,13 +129,7 @@ func TestCloseInTheFreshWindow(t *testing.T) {
 			defer cl.Close()
 			var resp Response
 			for i := range n {
-				start := time.Now()
-				deadline := start.Add(5 * time.Second)
-				if i > 0 {
-					start = resp.Done // as if sent at once, whatever the scheduler did
-				}
-				err := cl.Do(&Request{Method: "GET", URL: []byte(url), KeepBody: true, Start: start, Deadline: deadline}, &resp)
-				if err != nil || resp.Status != 200 || string(resp.Body) != "ok" {
+				if err := doRightAfter(cl, url, i, 5*time.Second, &resp); err != nil || resp.Status != 200 || string(resp.Body) != "ok" {
 					t.Fatalf("request %d: %v, %d %q", i, err, resp.Status, resp.Body)
 				}
 				if resp.Connect <= 0 {

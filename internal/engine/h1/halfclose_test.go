@@ -23,12 +23,7 @@ func TestHalfCloseInTheFreshWindow(t *testing.T) {
 	const n = 6
 	var resp Response
 	for i := range n {
-		start := time.Now()
-		deadline := start.Add(300 * time.Millisecond)
-		if i > 0 {
-			start = resp.Done // as if sent at once, whatever the scheduler did
-		}
-		err := cl.Do(&Request{Method: "GET", URL: []byte(url), KeepBody: true, Start: start, Deadline: deadline}, &resp)
+		err := doRightAfter(cl, url, i, 300*time.Millisecond, &resp)
 		var ne net.Error
 		timedOut := errors.As(err, &ne) && ne.Timeout()
 		switch {

@@ -3,10 +3,9 @@
 package h1
 
 import (
-	"bufio"
 	"io"
 	"net"
-	"net/http"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -19,44 +18,20 @@ import (
 // idleServer answers the first request on its first connection with ok,
 // then, once told, does late (writes bytes or closes) on that idle
 // connection; later connections get ok for every request. It reports each
-// request it reads and the connections it accepted.
+// request it reads and the connections it accepted (closingServer's).
 func idleServer(t *testing.T, late func(net.Conn)) (url string, now, done chan struct{}, conns, reqs *atomic.Int64) {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
 	now, done = make(chan struct{}), make(chan struct{})
-	conns, reqs = new(atomic.Int64), new(atomic.Int64)
-	const ok = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			first := conns.Add(1) == 1
-			go func() {
-				defer c.Close()
-				br := bufio.NewReader(c)
-				for {
-					if _, err := http.ReadRequest(br); err != nil {
-						return
-					}
-					reqs.Add(1)
-					c.Write([]byte(ok))
-					if first {
-						<-now
-						late(c)
-						close(done)
-						first = false
-					}
-				}
-			}()
-		}
-	}()
-	return "http://" + ln.Addr().String(), now, done, conns, reqs
+	var first sync.Once // the client sends one request at a time: the first is the first connection's
+	url, conns, reqs = closingServer(t, func(c *net.TCPConn) bool {
+		first.Do(func() {
+			<-now
+			late(c)
+			close(done)
+		})
+		return true
+	})
+	return url, now, done, conns, reqs
 }
 
 // TestBytesArrivingWhileIdle: bytes (or a close) that arrive on a kept-alive

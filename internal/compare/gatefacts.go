@@ -1,0 +1,91 @@
+package compare
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/units"
+)
+
+// isLatency reports whether the metric is a latency percentile.
+func (m Metric) isLatency() bool { return m == P50 || m == P95 || m == P99 }
+
+// leftOut is the share of requests a latency percentile leaves out: half
+// for p50, 5 % for p95, 1 % for p99.
+func (m Metric) leftOut() float64 { return (100 - m.percentile()) / 100 }
+
+// answers says why a latency gate cannot compare its percentiles, by the
+// rule a latency threshold follows (internal/metrics): a failed request is
+// not a fast one. The run fails the gate when every request it sent
+// failed, or more of them failed than the percentile leaves out (5 % for
+// p95): a refused connection takes microseconds, so a dead target's p95
+// would read as a gain. It is not judged when the baseline's did, whose
+// figure then is no latency to compare with. "" when the percentiles are
+// latencies of answers on both sides.
+func answers(g Gate, base, v Value) (failed bool, why string) {
+	m := g.Metric
+	switch {
+	case v.Requests > 0 && v.Failed >= v.Requests:
+		return true, fmt.Sprintf("every request failed (%s sent): no latency to judge; its %s of %s is how fast they failed",
+			units.Count(v.Requests), m, units.DurationMillis(v.Value))
+	case v.Requests > 0 && failedShare(v) > m.leftOut():
+		return true, fmt.Sprintf("%s of %s requests failed (%s): more than the %s %s leaves out, so its %s of %s is no latency of answers",
+			units.Count(v.Failed), units.Count(v.Requests), units.Percent(failedShare(v)), units.Share(m.leftOut()), m, m,
+			units.DurationMillis(v.Value))
+	case base.Requests > 0 && failedShare(base) > m.leftOut():
+		return false, fmt.Sprintf("not judged: %s of the baseline's %s requests failed (%s), more than the %s %s leaves out: its %s is no latency of answers to compare with",
+			units.Count(base.Failed), units.Count(base.Requests), units.Percent(failedShare(base)), units.Share(m.leftOut()), m, m)
+	}
+	return false, ""
+}
+
+// failedShare is the share of a value's requests that failed.
+func failedShare(v Value) float64 { return float64(v.Failed) / float64(v.Requests) }
+
+// hostLag is what the load generators of a group and of the baseline
+// waited to start requests: the median compared second's scheduler lag
+// p99 (the largest of a group's runs), in nanoseconds, -1 when not recorded.
+type hostLag struct {
+	base, run float64
+	busier    int // +1: the run's host was much busier (see busier); -1: the baseline's; 0: neither
+}
+
+// hostLag returns the scheduler lag of group g's runs and the baseline's.
+func (r *Report) hostLag(g int) hostLag {
+	lag := func(g int) float64 {
+		out := -1.0
+		for _, i := range r.Groups[g].Runs {
+			if i < len(r.Seconds) {
+				out = max(out, medianLag(r.Seconds[i], r.Runs[i]))
+			}
+		}
+		return out
+	}
+	h := hostLag{base: lag(0), run: lag(g)}
+	h.busier = busier(h.run, h.base)
+	return h
+}
+
+// disturbs reports whether one side's generator lagged so much more than
+// the other's that the extra wait alone, in every latency it timed, could
+// move a figure of baseMs by the gate's allowed change.
+func (h hostLag) disturbs(g Gate, baseMs float64) bool {
+	if h.busier == 0 {
+		return false
+	}
+	gap := max(h.run-h.base, h.base-h.run) / float64(time.Millisecond)
+	allowed := g.Amount
+	if g.Relative {
+		allowed = g.Amount / 100 * baseMs
+	}
+	return gap >= allowed
+}
+
+// sentence says whose generator lagged, and by how much.
+func (h hostLag) sentence() string {
+	r, b := units.DurationMillis(h.run/float64(time.Millisecond)), units.DurationMillis(h.base/float64(time.Millisecond))
+	if h.busier > 0 {
+		return fmt.Sprintf("its load generator lagged far more than the baseline's (scheduler lag p99 %s vs %s): its host was busier", r, b)
+	}
+	return fmt.Sprintf("the baseline's load generator lagged far more than this run's (scheduler lag p99 %s vs %s): its host was busier", b, r)
+}

@@ -1,0 +1,177 @@
+package estimate
+
+import (
+	"strings"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/threshold"
+	"github.com/loadlens/loadlens/internal/units"
+)
+
+// LatencyLimit is one upper limit on a second's request duration.
+type LatencyLimit struct {
+	Agg       threshold.AggKind // Percentile (P 50, 90, 95 or 99), Med, Max or Avg
+	P         float64           // for Percentile
+	Limit     time.Duration
+	Inclusive bool   // <= rather than <
+	Text      string // as printed, e.g. "p(95) < 100ms"
+}
+
+// SLO is what a second of a run must meet for its successful requests to
+// count as capacity: its error share within the budget and its latency
+// under every limit.
+type SLO struct {
+	Latency   []LatencyLimit
+	MaxErrors float64 // the error share a second may have; negative: no budget
+	Inclusive bool    // the error share may equal MaxErrors
+	Source    string  // where the SLO comes from, printed with the rate
+}
+
+// DefaultSLO is the starter test's SLO (p95 < 1s, errors < 1%), with the
+// latency goal and error budget given (above 0) instead; source says why.
+func DefaultSLO(latencyGoal time.Duration, maxErrors float64, source string) SLO {
+	if latencyGoal <= 0 {
+		latencyGoal = time.Second
+	}
+	if maxErrors <= 0 {
+		maxErrors = 0.01
+	}
+	text := "p(95) < " + units.DurationLiteral(latencyGoal)
+	return SLO{Latency: []LatencyLimit{{Agg: threshold.Percentile, P: 95, Limit: latencyGoal, Text: text}},
+		MaxErrors: maxErrors, Source: text + " and errors < " + units.Share(maxErrors) + " (" + source + ")"}
+}
+
+// SLOFromThresholds takes the limits a second can be judged on from a
+// run's thresholds: upper limits on the whole http_req_duration by a
+// percentile kept per second (p50, p90, p95, p99), med, max or avg, and an
+// upper limit on the rate of http_req_failed. ok is false when none is.
+func SLOFromThresholds(defs []threshold.Threshold) (slo SLO, ok bool) {
+	slo.MaxErrors = -1
+	var texts []string
+	for _, t := range defs {
+		if len(t.Filter) > 0 || (t.Op != threshold.Lt && t.Op != threshold.Lte) {
+			continue
+		}
+		inclusive := t.Op == threshold.Lte
+		switch {
+		case t.Metric == "http_req_failed" && t.Agg == threshold.Rate:
+			if slo.MaxErrors < 0 || t.Value < slo.MaxErrors {
+				slo.MaxErrors, slo.Inclusive = t.Value, inclusive
+			}
+		case t.Metric == "http_req_duration" && perSecond(t.Agg, t.P):
+			slo.Latency = append(slo.Latency, LatencyLimit{Agg: t.Agg, P: t.P, Inclusive: inclusive, Text: t.Expr,
+				Limit: time.Duration(t.Value * float64(time.Millisecond))})
+		default:
+			continue
+		}
+		texts = append(texts, t.Key+" "+t.Expr)
+	}
+	slo.Source = "the run's thresholds " + strings.Join(texts, ", ")
+	return slo, len(texts) > 0
+}
+
+// perSecond says whether a latency aggregation is kept for every second.
+func perSecond(agg threshold.AggKind, p float64) bool {
+	switch agg {
+	case threshold.Med, threshold.Max, threshold.Avg:
+		return true
+	case threshold.Percentile:
+		return p == 50 || p == 90 || p == 95 || p == 99
+	}
+	return false
+}
+
+// Sustained is the rate of successful requests a run kept within its SLO.
+type Sustained struct {
+	Rate      float64 // successful requests per second over the seconds that met the SLO
+	Met       int     // seconds that met the SLO
+	Seconds   int     // seconds judged
+	Succeeded int64   // successful requests in the seconds that met the SLO
+}
+
+// SustainedRate judges every second of secs against slo and averages the
+// successful requests of the seconds that met it: failed requests are not
+// capacity, and a second over its error budget or latency limit shows
+// load the target did not sustain. Rate is 0 when no second met it.
+func SustainedRate(secs []metrics.Second, slo SLO) Sustained {
+	var s Sustained
+	for i := range secs {
+		sec := &secs[i]
+		s.Seconds++
+		if !slo.met(sec) {
+			continue
+		}
+		s.Met++
+		s.Succeeded += sec.Requests - sec.Failed
+	}
+	if s.Met > 0 {
+		s.Rate = float64(s.Succeeded) / float64(s.Met)
+	}
+	return s
+}
+
+// met says whether one second met the SLO; a second without requests
+// shows nothing sustained.
+func (slo SLO) met(sec *metrics.Second) bool {
+	if sec.Requests <= 0 || sec.Failed >= sec.Requests {
+		return false
+	}
+	share := float64(sec.Failed) / float64(sec.Requests)
+	if slo.MaxErrors >= 0 && !under(share, slo.MaxErrors, slo.Inclusive) {
+		return false
+	}
+	for _, l := range slo.Latency {
+		// As a whole-run threshold does: a percentile fails when more
+		// requests failed than it leaves out, however fast they failed.
+		if leftOut, ok := leavesOut(l); ok && share > leftOut {
+			return false
+		}
+		if !under(figure(sec, l).Seconds(), l.Limit.Seconds(), l.Inclusive) {
+			return false
+		}
+	}
+	return true
+}
+
+// under compares v with a limit, inclusively or not.
+func under(v, limit float64, inclusive bool) bool {
+	if inclusive {
+		return v <= limit
+	}
+	return v < limit
+}
+
+// leavesOut is the share of requests a percentile-like limit leaves out.
+func leavesOut(l LatencyLimit) (float64, bool) {
+	switch l.Agg {
+	case threshold.Percentile:
+		return (100 - l.P) / 100, true
+	case threshold.Med:
+		return 0.5, true
+	case threshold.Max:
+		return 0, true
+	}
+	return 0, false
+}
+
+// figure is the second's duration a limit judges.
+func figure(sec *metrics.Second, l LatencyLimit) time.Duration {
+	switch l.Agg {
+	case threshold.Med:
+		return sec.P50
+	case threshold.Max:
+		return sec.Max
+	case threshold.Avg:
+		return sec.Mean
+	}
+	switch l.P {
+	case 50:
+		return sec.P50
+	case 90:
+		return sec.P90
+	case 99:
+		return sec.P99
+	}
+	return sec.P95
+}
