@@ -43,6 +43,8 @@ type runner struct {
 	aborted    map[int]bool
 	lost       *lostWrite // set when that failure made the results incomplete
 	kept       int        // seconds written to run.db so far
+	pacer      *pacer     // pauses between the second's chunks of work
+	pauseHook  func()     // replaces the pacer; tests count the chunks with it
 
 	mu      sync.Mutex
 	notices []notice
@@ -188,9 +190,14 @@ func (r *runner) collect(ctx context.Context) error {
 	}
 }
 
-// second takes one second's snapshot and hands it to everything that wants it.
+// second takes one second's snapshot and hands it to everything that wants
+// it, pausing between chunks of the work (see collectPause): no chunk is
+// bigger than one endpoint's histograms or a few rows of run.db, whatever
+// the number of endpoints.
 func (r *runner) second(sec int) {
+	r.pacer.newSecond()
 	snap, vus, vusMax, gauges := r.take(sec)
+	r.pause()
 	var held []poolHeld
 	if r.cfg.Generator == nil { // the agents' pools are theirs
 		for i, g := range gauges {
@@ -199,14 +206,16 @@ func (r *runner) second(sec int) {
 			}
 		}
 	}
-	r.run.Add(snap)
+	r.run.AddPausing(snap, r.pause)
 	r.run.SetElapsed(r.elapsedAt(sec)) // rates so far over the time the run lasted, a last second cut short too
+	r.pause()
 	if r.lost == nil {
-		if err := r.store.WriteSecond(snap); err != nil {
+		if err := r.store.WriteSecond(snap); err != nil { // pauses inside (store.Writer.SetPause)
 			r.writeFailed(sec, err)
 		} else {
 			r.kept = sec + 1
 		}
+		r.pause()
 	}
 	r.outs.Offer(snap) // never waits: a slow output drops seconds, counted
 	cpu, ok := r.cpu.sample()
@@ -219,21 +228,28 @@ func (r *runner) second(sec int) {
 	if !ok {
 		cpu = -1
 	}
+	r.pause()
 	st := r.stall.sample()
 	if g := r.cfg.Generator; g != nil {
 		st = agentsStall(g, sec)
 	}
-	self := selfSeries(sec, cpu, capacity, host, st, held, &r.run.Series[len(r.run.Series)-1])
+	r.pause()
+	fds := openFDs(r.pause)
+	r.pause()
+	self := selfSeries(sec, cpu, capacity, host, st, held, &r.run.Series[len(r.run.Series)-1], fds)
 	if g := r.cfg.Generator; g != nil {
 		self = append(self, g.AgentSeries(sec)...) // one write: the agents' seconds share the generator's transaction
 	}
-	r.obs.add(self)
+	r.pause()
+	r.obs.add(self) // pauses inside, as run.db's writes do
 	if err := r.obs.writeErr(); err != nil {
 		r.writeFailed(sec, err) // the series share run.db, and the disk
 	}
+	r.pause()
 	r.checkAborts(sec)
 	if r.dash != nil {
-		r.dash.second(r.run, r.elapsedAt(sec), cpu, r.aborted)
+		r.dash.second(r.run, r.elapsedAt(sec), cpu, r.aborted, r.pause)
+		r.pause()
 	}
 	r.showNotices()
 	if r.cfg.Quiet {
@@ -293,7 +309,7 @@ func (r *runner) take(sec int) (snap *metrics.Snapshot, vus, vusMax int64, gauge
 	if r.cfg.Generator != nil {
 		snap = r.cfg.Generator.Second(sec) // the agents set their gauges, and merging added them
 	} else {
-		snap = r.rec.Collect(sec)
+		snap = r.rec.CollectPausing(sec, r.pause)
 		gauges = r.eng.Gauges(nil)
 		snap.SetGauges(gauges)
 	}

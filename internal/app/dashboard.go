@@ -64,23 +64,28 @@ func startDashboard(cfg DashboardConfig, in *report.Input, planned time.Duration
 // second publishes the latest second of run with the thresholds judged on
 // the run so far and the series points added since the last second. It
 // only copies, encodes and queues: neither the dashboard nor the live
-// diagnosis ever makes the collector wait.
-func (f *dashboardFeed) second(run *metrics.Run, elapsed time.Duration, cpu float64, aborted map[int]bool) {
+// diagnosis ever makes the collector wait. It calls pause between its
+// steps (see collectPause).
+func (f *dashboardFeed) second(run *metrics.Run, elapsed time.Duration, cpu float64, aborted map[int]bool, pause func()) {
 	run.SetElapsed(elapsed) // before the frame: a last second cut short charts its rate over what it lasted
 	frame := report.NewFrame(run, len(run.Series)-1, cpu, f.cpus)
 	if len(f.defs) > 0 {
 		frame.Thresholds = report.ThresholdStates(f.defs, evaluate(run, f.defs, aborted))
+		pause()
 	}
 	frame.Observed = f.observedDelta()
+	pause()
 	b, err := json.Marshal(frame)
 	if err != nil {
 		return // a frame of numbers and strings always encodes
 	}
 	f.d.Publish(b)
+	pause()
 	if t, err := json.Marshal(report.NewEndpointTable(run)); err == nil {
 		f.d.SetEndpoints(t)
 	}
 	if sec := frame.Sec; sec+1-f.lastDiag >= liveDiagnosisEvery {
+		pause()
 		f.lastDiag = sec + 1
 		select {
 		case f.diagJobs <- diagnose.Input{Run: runSoFar(run), Series: f.seriesSoFar(), Models: f.models}:

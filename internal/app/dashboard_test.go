@@ -145,7 +145,7 @@ func TestFeedDiagnosesLive(t *testing.T) {
 		o.mu.Lock()
 		o.set[0].Points[sec].Value, o.set[1].Points[sec].Value, o.set[2].Points[sec].Value = 10, 10, 30
 		o.mu.Unlock()
-		f.second(in.Run, time.Duration(sec+1)*time.Second, 0.1, nil)
+		f.second(in.Run, time.Duration(sec+1)*time.Second, 0.1, nil, func() {})
 	}
 
 	var live report.Diagnosis

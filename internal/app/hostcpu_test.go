@@ -65,7 +65,7 @@ func TestHostMeterReadsTheIntervalBetweenSamples(t *testing.T) {
 }
 
 func TestSelfSeriesRecordsTheHostBesideLoadlens(t *testing.T) {
-	set := selfSeries(3, 0.5, 2, hostReading{busy: 1.9, steal: 0.1, cpus: 2, ok: true}, stall{-1, -1}, nil, &metrics.Second{})
+	set := selfSeries(3, 0.5, 2, hostReading{busy: 1.9, steal: 0.1, cpus: 2, ok: true}, stall{-1, -1}, nil, &metrics.Second{}, -1)
 	want := map[string]float64{selfCPU: 0.5, selfHostCPU: 1.9, selfHostSteal: 0.1, selfHostCPUs: 2}
 	for name, v := range want {
 		found := set.Find(name, "role", "generator")
@@ -73,7 +73,7 @@ func TestSelfSeriesRecordsTheHostBesideLoadlens(t *testing.T) {
 			t.Errorf("%s: %+v, want one point %v at 3s", name, found, v)
 		}
 	}
-	if set := selfSeries(3, 0.5, 2, hostReading{}, stall{-1, -1}, nil, &metrics.Second{}); len(set.Find(selfHostCPU)) != 0 {
+	if set := selfSeries(3, 0.5, 2, hostReading{}, stall{-1, -1}, nil, &metrics.Second{}, -1); len(set.Find(selfHostCPU)) != 0 {
 		t.Error("host series recorded without a reading")
 	}
 }

@@ -112,7 +112,7 @@ func open(cfg RunConfig, undo *cleanups) (*runner, error) {
 	host, _ := os.Hostname()
 	in := &report.Input{Name: p.Name, Version: cfg.Version, Start: start, Run: metrics.NewRun(p.Layout), Thresholds: p.Thresholds,
 		Host: host, CPUs: runtime.NumCPU(), Args: cfg.Args, TestFile: p.File, TestSource: p.Source, BodyCaps: bodyCaps(p)}
-	r := &runner{cfg: cfg, in: in, start: start, cpu: newCPUMeter(), stall: newStallMeter(), run: in.Run,
+	r := &runner{cfg: cfg, in: in, start: start, cpu: newCPUMeter(), stall: newStallMeter(), run: in.Run, pacer: newPacer(),
 		rec:  metrics.NewRecorder(p.Layout, 2*runtime.GOMAXPROCS(0)),
 		line: live.NewLine(cfg.Out, cfg.TTY), total: plannedLength(p), aborted: map[int]bool{}}
 	if err := checkOutputs(cfg); err != nil {
@@ -150,6 +150,7 @@ func open(cfg RunConfig, undo *cleanups) (*runner, error) {
 	}
 	undo.add(func() { _ = w.Close() })
 	r.store = w
+	w.SetPause(r.pause) // the collector's and the scraper's writes give the VUs the P between chunks
 	if r.traces, err = startTraces(p, cfg, filepath.Base(dir), 2*runtime.GOMAXPROCS(0), undo); err != nil {
 		return r, err
 	}

@@ -17,7 +17,7 @@ import (
 // and a held VU pool are stored beside its CPU, and nothing is stored for
 // a figure that was not measured.
 func TestSelfSeriesRecordsTheStallAndThePool(t *testing.T) {
-	set := selfSeries(4, 0.5, 2, hostReading{}, stall{p99: 0.25, waitCores: 0.4}, []poolHeld{{scenario: "shop", reason: "open_files", size: 36}}, &metrics.Second{})
+	set := selfSeries(4, 0.5, 2, hostReading{}, stall{p99: 0.25, waitCores: 0.4}, []poolHeld{{scenario: "shop", reason: "open_files", size: 36}}, &metrics.Second{}, -1)
 	for name, v := range map[string]float64{selfStall: 0.25, selfCPUWait: 0.4} {
 		found := set.Find(name, "role", "generator")
 		if len(found) != 1 || len(found[0].Points) != 1 || found[0].Points[0] != pointAt(4, v) {
@@ -28,7 +28,7 @@ func TestSelfSeriesRecordsTheStallAndThePool(t *testing.T) {
 	if len(held) != 1 || held[0].Label("reason") != "open_files" || held[0].Points[0] != pointAt(4, 36) {
 		t.Errorf("%s: %+v, want 36 at 4s with reason open_files", selfPoolHeld, held)
 	}
-	set = selfSeries(4, 0.5, 2, hostReading{}, stall{-1, -1}, nil, &metrics.Second{})
+	set = selfSeries(4, 0.5, 2, hostReading{}, stall{-1, -1}, nil, &metrics.Second{}, -1)
 	if len(set.Find(selfStall))+len(set.Find(selfCPUWait))+len(set.Find(selfPoolHeld)) != 0 {
 		t.Error("stall or pool series recorded without a reading")
 	}

@@ -81,7 +81,7 @@ func TestDashboardJudgesAsTheVerdict(t *testing.T) {
 		sink.Request(&sample.Request{End: time.Duration(i) * time.Millisecond, Duration: time.Second, Kind: sample.Timeout, Err: "timeout"})
 	}
 	in.Run.Add(rec.Collect(0))
-	f.second(in.Run, time.Second, 0.1, nil)
+	f.second(in.Run, time.Second, 0.1, nil, func() {})
 	verdict := evaluate(in.Run, in.Thresholds, nil)[0]
 	for ev := range events {
 		if ev.name != "frame" {

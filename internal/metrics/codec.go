@@ -42,6 +42,12 @@ type Encoder struct {
 
 // Append appends the encoding of s to b.
 func (enc *Encoder) Append(b []byte, s *Snapshot) ([]byte, error) {
+	return enc.AppendPausing(b, s, func() {})
+}
+
+// AppendPausing is Append calling pause after each busy endpoint and each
+// scenario, so a caller sharing one P with the VUs can let them run.
+func (enc *Encoder) AppendPausing(b []byte, s *Snapshot, pause func()) ([]byte, error) {
 	b = append(b, snapshotMagic...)
 	b = append(b, snapshotVersion)
 	b = binary.AppendVarint(b, int64(s.Second))
@@ -53,12 +59,16 @@ func (enc *Encoder) Append(b []byte, s *Snapshot) ([]byte, error) {
 		if b, err = s.Endpoints[i].appendBinary(b, hc); err != nil {
 			return nil, fmt.Errorf("snapshot of second %d: endpoint %d: %w", s.Second, i, err)
 		}
+		if s.Endpoints[i].Requests > 0 {
+			pause()
+		}
 	}
 	b = binary.AppendUvarint(b, uint64(len(s.Scenarios)))
 	for i := range s.Scenarios {
 		if b, err = s.Scenarios[i].appendBinary(b, hc); err != nil {
 			return nil, fmt.Errorf("snapshot of second %d: scenario %d: %w", s.Second, i, err)
 		}
+		pause()
 	}
 	b = binary.AppendUvarint(b, uint64(len(s.Checks)))
 	for _, c := range s.Checks {

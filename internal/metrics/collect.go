@@ -10,7 +10,8 @@ import (
 
 // merge folds the windows taken from the shards into one snapshot. It runs
 // outside every shard lock, on windows no VU can reach any more.
-func (r *Recorder) merge(sec int, taken []*window) *Snapshot {
+// It calls pause after each busy endpoint's merge and each scenario histogram's.
+func (r *Recorder) merge(sec int, taken []*window, pause func()) *Snapshot {
 	snap := NewSnapshot(sec, r.layout)
 	for i := range snap.Endpoints {
 		e := &snap.Endpoints[i]
@@ -20,6 +21,7 @@ func (r *Recorder) merge(sec int, taken []*window) *Snapshot {
 		if e.Requests > 0 {
 			e.Duration = sumDense(taken, func(w *window) *hdr.Histogram { return w.endpoints[i].duration })
 			e.Waiting = sumDense(taken, func(w *window) *hdr.Histogram { return w.endpoints[i].waiting })
+			pause()
 		}
 	}
 	for i := range snap.Scenarios {
@@ -29,7 +31,9 @@ func (r *Recorder) merge(sec int, taken []*window) *Snapshot {
 			sc.Dropped += w.scenarios[i].dropped
 		}
 		sc.IterationDuration = sumDense(taken, func(w *window) *hdr.Histogram { return w.scenarios[i].iterDur })
+		pause()
 		sc.Lag = sumDense(taken, func(w *window) *hdr.Histogram { return w.scenarios[i].lag })
+		pause()
 	}
 	for i := range snap.Checks {
 		for _, w := range taken {

@@ -172,7 +172,13 @@ func (s *shard) checkScenario(scenario int32) {
 // or earlier not collected before. Call it once per second, with increasing
 // seconds, a little after sec has ended; records for sec that arrive later
 // are counted in the next second collected.
-func (r *Recorder) Collect(sec int) *Snapshot {
+func (r *Recorder) Collect(sec int) *Snapshot { return r.CollectPausing(sec, func() {}) }
+
+// CollectPausing is Collect calling pause between its chunks of work (one
+// endpoint's or scenario's histograms merged, one endpoint's windows
+// reset), so a caller sharing one P with the VUs (GOMAXPROCS=1) can let
+// them run in between: the pause runs on windows no VU can reach any more.
+func (r *Recorder) CollectPausing(sec int, pause func()) *Snapshot {
 	r.collectMu.Lock()
 	defer r.collectMu.Unlock()
 	taken := r.taken[:0]
@@ -196,10 +202,8 @@ func (r *Recorder) Collect(sec int) *Snapshot {
 		s.mu.Unlock()
 		bounds = append(bounds, len(taken))
 	}
-	snap := r.merge(sec, taken)
-	for _, w := range taken {
-		w.reset()
-	}
+	snap := r.merge(sec, taken, pause)
+	resetWindows(taken, pause)
 	for i, s := range r.shards {
 		if mine := taken[bounds[i]:bounds[i+1]]; len(mine) > 0 {
 			s.mu.Lock()

@@ -126,7 +126,12 @@ func (r *Run) Elapsed() time.Duration {
 
 // Add merges one second's snapshot into the totals and appends its figures
 // to Series. It panics if s does not fit the layout (see CheckLayout).
-func (r *Run) Add(s *Snapshot) {
+func (r *Run) Add(s *Snapshot) { r.AddPausing(s, func() {}) }
+
+// AddPausing is Add calling pause after each busy endpoint's merge into the
+// totals, so a caller sharing one P with the VUs can let them run; nothing
+// else may use r until it returns.
+func (r *Run) AddPausing(s *Snapshot, pause func()) {
 	if err := s.CheckLayout(r.Layout); err != nil {
 		panic("metrics: Run.Add: " + err.Error())
 	}
@@ -147,6 +152,9 @@ func (r *Run) Add(s *Snapshot) {
 		sec.PerEndpoint[i] = EndpointFigures{Requests: e.Requests, Failed: failed,
 			P50: e.Duration.Quantile(50), P95: e.Duration.Quantile(95), P99: e.Duration.Quantile(99)}
 		r.scratch.Merge(e.Duration)
+		if e.Requests > 0 {
+			pause()
+		}
 	}
 	sec.P50, sec.P90, sec.P95, sec.P99 = r.scratch.Quantile(50), r.scratch.Quantile(90), r.scratch.Quantile(95), r.scratch.Quantile(99)
 	sec.Max, sec.Mean = r.scratch.Max(), r.scratch.Mean()

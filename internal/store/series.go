@@ -88,6 +88,7 @@ func (w *Writer) writeSeries(ss []*series.Series) error {
 	}
 	defer func() { _ = stmt.Close() }()
 	added := map[string]int64{} // ids created in this transaction, cached only once it commits
+	rows := 0
 	for _, s := range ss {
 		key := s.Key()
 		id, ok := w.seriesIDs[key]
@@ -100,11 +101,16 @@ func (w *Writer) writeSeries(ss []*series.Series) error {
 			}
 		}
 		for _, p := range s.Points {
+			if rows > 0 && rows%rowsPerPause == 0 {
+				w.pauseNow()
+			}
+			rows++
 			if _, err := stmt.Exec(id, p.Sec, p.Value); err != nil {
 				return fmt.Errorf("series %s at second %d: %w", key, p.Sec, err)
 			}
 		}
 	}
+	w.pauseNow()
 	if err := tx.Commit(); err != nil {
 		return err
 	}

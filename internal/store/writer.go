@@ -23,6 +23,25 @@ type Writer struct {
 	seriesIDs map[string]int64 // series key → its id in the series table, once written
 	enc       metrics.Encoder  // reused every second: a fresh one allocates ~800 KB
 	blob      []byte           // the last snapshot's encoding, its storage reused
+	pause     func()           // called between chunks of a write (see SetPause)
+}
+
+// rowsPerPause is how many rows a write inserts between two pauses: a row
+// costs SQLite ~10 µs of CPU, so a chunk stays well under a millisecond.
+const rowsPerPause = 8
+
+// SetPause makes the writer call pause between chunks of its per-second
+// writes (rowsPerPause rows, one endpoint's encoding, the commit), so a
+// process sharing one P with its VUs (GOMAXPROCS=1) can let them run in
+// between instead of holding the P for the whole write. Call it before the
+// first write.
+func (w *Writer) SetPause(pause func()) { w.pause = pause }
+
+// pauseNow calls the pause set, if any.
+func (w *Writer) pauseNow() {
+	if w.pause != nil {
+		w.pause()
+	}
 }
 
 // Create makes a new run.db at path holding m; it fails if the file exists.
@@ -123,11 +142,12 @@ func (w *Writer) WriteSecond(s *metrics.Snapshot) error {
 	if err := s.CheckLayout(w.layout); err != nil {
 		return fmt.Errorf("run.db %s: %w", w.path, err)
 	}
-	blob, err := w.enc.Append(w.blob[:0], s)
+	blob, err := w.enc.AppendPausing(w.blob[:0], s, w.pauseNow)
 	if err != nil {
 		return fmt.Errorf("run.db %s: snapshot of second %d: %w", w.path, s.Second, err)
 	}
 	w.blob = blob
+	w.pauseNow()
 	if err := w.writeSecond(s, blob); err != nil {
 		return fmt.Errorf("run.db %s: write second %d: %w", w.path, s.Second, err)
 	}
@@ -143,6 +163,7 @@ func (w *Writer) writeSecond(s *metrics.Snapshot, blob []byte) error {
 	if _, err := tx.Exec(`INSERT INTO seconds (sec, snapshot) VALUES (?, ?)`, s.Second, blob); err != nil {
 		return err
 	}
+	w.pauseNow()
 	stmt, err := tx.Prepare(`INSERT INTO endpoint_seconds (sec, endpoint, scenario, endpoint_name, requests, failed, truncated,
 		redirects, bytes_sent, bytes_received, p50_ms, p95_ms, p99_ms, max_ms, started_before_ms)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
@@ -150,10 +171,15 @@ func (w *Writer) writeSecond(s *metrics.Snapshot, blob []byte) error {
 		return err
 	}
 	defer func() { _ = stmt.Close() }()
+	rows := 1 // the seconds row
 	for i, e := range s.Endpoints {
 		if e.Requests == 0 {
 			continue // idle endpoints get no row
 		}
+		if rows%rowsPerPause == 0 {
+			w.pauseNow()
+		}
+		rows++
 		info := w.layout.Endpoints[i]
 		var failed int64
 		for _, f := range e.Failures {
@@ -165,6 +191,7 @@ func (w *Writer) writeSecond(s *metrics.Snapshot, blob []byte) error {
 			return fmt.Errorf("endpoint %d: %w", i, err)
 		}
 	}
+	w.pauseNow()
 	return tx.Commit()
 }
 
