@@ -37,7 +37,7 @@ func TestCompareSameTestThreeTimes(t *testing.T) {
 		}
 		a, b, c := run(5*time.Millisecond, "a"), run(5*time.Millisecond, "b"), run(5*time.Millisecond, "c")
 		slow := run(10*time.Millisecond, "slow")
-		compare := func(runs ...string) (int, [][]jsonValue, string) {
+		compare := func(runs ...string) (int, map[string][]jsonValue, string) {
 			args := append([]string{"compare", "--format", "json", "--fail-on-regression", "p(95) +10%"}, runs...)
 			r := loadlens(t, dir, args...)
 			cpu += r.cpu
@@ -52,9 +52,9 @@ func TestCompareSameTestThreeTimes(t *testing.T) {
 			if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || len(rep.Rows) == 0 {
 				t.Fatalf("compare exit %d: %v\n%s%s", r.code, err, r.stdout, r.stderr)
 			}
-			var out [][]jsonValue
+			out := map[string][]jsonValue{} // by the metric's name: rows are added over time
 			for _, l := range rep.Rows[0].Metrics {
-				out = append(out, l.Groups)
+				out[l.Metric] = l.Groups
 			}
 			return r.code, out, r.stdout + r.stderr
 		}
@@ -65,7 +65,7 @@ func TestCompareSameTestThreeTimes(t *testing.T) {
 		for m, groups := range lines {
 			for g, v := range groups[1:] {
 				if v.Significant {
-					problems = append(problems, fmt.Sprintf("three runs of one server: metric %d of run %d called changed (%+.1f%%)", m, g+2, v.DeltaPct))
+					problems = append(problems, fmt.Sprintf("three runs of one server: %s of run %d called changed (%+.1f%%)", m, g+2, v.DeltaPct))
 				}
 			}
 		}
@@ -73,9 +73,13 @@ func TestCompareSameTestThreeTimes(t *testing.T) {
 		if code != 99 {
 			problems = append(problems, fmt.Sprintf("a 2× slower server: the gate exited %d, want 99\n%s", code, out))
 		}
-		for _, m := range []int{1, 2} { // p50, p95
+		for _, m := range []string{"p50", "p95"} {
+			if len(lines[m]) < 2 {
+				problems = append(problems, fmt.Sprintf("a 2× slower server: compare gives no %s\n%s", m, out))
+				continue
+			}
 			if v := lines[m][1]; v.Verdict != "worse" {
-				problems = append(problems, fmt.Sprintf("a 2× slower server: metric %d is %q (%+.1f%%, not tested: %q), want a significant regression", m, v.Verdict, v.DeltaPct, v.NotTested))
+				problems = append(problems, fmt.Sprintf("a 2× slower server: %s is %q (%+.1f%%, not tested: %q), want a significant regression", m, v.Verdict, v.DeltaPct, v.NotTested))
 			}
 		}
 		return problems, cpu
