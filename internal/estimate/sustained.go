@@ -124,7 +124,7 @@ func (slo SLO) met(sec *metrics.Second) bool {
 	for _, l := range slo.Latency {
 		// As a whole-run threshold does: a percentile fails when more
 		// requests failed than it leaves out, however fast they failed.
-		if leftOut, ok := leavesOut(l); ok && share > leftOut {
+		if leftOut, ok := threshold.LeavesOut(l.Agg, l.P); ok && share > leftOut {
 			return false
 		}
 		if !under(figure(sec, l).Seconds(), l.Limit.Seconds(), l.Inclusive) {
@@ -140,19 +140,6 @@ func under(v, limit float64, inclusive bool) bool {
 		return v <= limit
 	}
 	return v < limit
-}
-
-// leavesOut is the share of requests a percentile-like limit leaves out.
-func leavesOut(l LatencyLimit) (float64, bool) {
-	switch l.Agg {
-	case threshold.Percentile:
-		return (100 - l.P) / 100, true
-	case threshold.Med:
-		return 0.5, true
-	case threshold.Max:
-		return 0, true
-	}
-	return 0, false
 }
 
 // figure is the second's duration a limit judges.

@@ -105,7 +105,7 @@ func (ev Evidence) unjudgeable(t *threshold.Threshold) string {
 	case ev.Succeeded == 0:
 		return "every request failed (" + units.Count(ev.Sent) + " sent): no latency to judge"
 	}
-	leftOut, ok := budget(t)
+	leftOut, ok := threshold.LeavesOut(t.Agg, t.P)
 	if !ok || t.Metric != "http_req_duration" && t.Metric != "http_req_waiting" {
 		return ""
 	}
@@ -114,21 +114,6 @@ func (ev Evidence) unjudgeable(t *threshold.Threshold) string {
 			units.Count(ev.Failed()), units.Count(ev.Sent), units.Percent(share), units.Percent(leftOut), t.AggName())
 	}
 	return ""
-}
-
-// budget returns the share of requests a percentile-like aggregation
-// leaves out: 5% for p(95), half for med, none for max; false for avg and
-// min, which no share of failures decides.
-func budget(t *threshold.Threshold) (float64, bool) {
-	switch t.Agg {
-	case threshold.Percentile:
-		return (100 - t.P) / 100, true
-	case threshold.Med:
-		return 0.5, true
-	case threshold.Max:
-		return 0, true
-	}
-	return 0, false
 }
 
 // missing says what a threshold's metric with no data lacked, for its reason.

@@ -137,3 +137,25 @@ func FuzzParseExpr(f *testing.F) {
 		}
 	})
 }
+
+func TestLeavesOut(t *testing.T) {
+	cases := []struct {
+		agg  AggKind
+		p    float64
+		want float64
+		ok   bool
+	}{
+		{Percentile, 95, 0.05, true},
+		{Percentile, 99.9, 0.001, true},
+		{Med, 0, 0.5, true},
+		{Max, 0, 0, true},
+		{Avg, 0, 0, false},
+		{Min, 0, 0, false},
+	}
+	for _, c := range cases {
+		got, ok := LeavesOut(c.agg, c.p)
+		if ok != c.ok || math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("LeavesOut(%v, %v) = %v, %v; want %v, %v", c.agg, c.p, got, ok, c.want, c.ok)
+		}
+	}
+}
