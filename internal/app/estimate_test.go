@@ -112,7 +112,7 @@ func TestEstimateFromARunCountsSuccessesWithinTheSLO(t *testing.T) {
 			wantInErr: []string{"errors < 1% failed in 18 of 18 seconds",
 				"p(95) < 100ms failed in 18 of 18 seconds: more than 5% of requests failed, more than p(95) leaves out"}},
 		{name: "half failed fast within --max-errors 99%: the p(95) limit fails on the failures it leaves out",
-			in:   estimate.Input{RPS: 1000, MaxErrors: 0.99}, reqs: 400, failed: 0.5, d: 500 * time.Microsecond,
+			in: estimate.Input{RPS: 1000, MaxErrors: 0.99}, reqs: 400, failed: 0.5, d: 500 * time.Microsecond,
 			wantErr: ErrNoSustainableRate, wantNoInOut: "instances",
 			wantInErr: []string{"p(95) < 1s and errors < 99% (given) (p(95) < 1s failed in 18 of 18 seconds: " +
 				"more than 5% of requests failed, more than p(95) leaves out)"}},

@@ -54,18 +54,24 @@ func scenarioPerIteration(run *metrics.Run, whole float64) []float64 {
 // still running at a second's end is in the busy VUs' growth (busyGrowth),
 // which a peak's jitter must not read as load. A closed scenario's VUs are
 // not arrivals.
-func offeredSeries(run *metrics.Run, models []string) (offered, dropped []float64) {
-	whole := runPerIteration(run)
-	perScen := scenarioPerIteration(run, whole)
+func offeredSeries(run *metrics.Run, models []string, whole int) (offered, dropped []float64) {
+	perRun := runPerIteration(run)
+	perScen := scenarioPerIteration(run, perRun)
 	n := len(run.Series)
 	offered, dropped = make([]float64, n), make([]float64, n)
+	// The last second, cut by the stop, ends with VUs the run stopped, not
+	// a drained queue: no earlier second's window reaches into it.
+	cut := n
+	for cut > 0 && run.Series[cut-1].Sec >= whole {
+		cut--
+	}
 	if perScen == nil {
 		// Seconds without per-scenario figures: the run's together.
 		busy := func(i int) int64 { return run.Series[i].VUs }
 		for i := range run.Series {
 			s := &run.Series[i]
-			offered[i] = max(float64(s.Iterations+s.Dropped)+busyGrowth(n, i, busy), 0) * whole
-			dropped[i] = float64(s.Dropped) * whole
+			offered[i] = max(float64(s.Iterations+s.Dropped)+busyGrowth(cut, i, busy), 0) * perRun
+			dropped[i] = float64(s.Dropped) * perRun
 		}
 		return offered, dropped
 	}
@@ -76,7 +82,7 @@ func offeredSeries(run *metrics.Run, models []string) (offered, dropped []float6
 			f := run.Series[i].PerScenario[sc]
 			started := float64(f.Iterations + f.Dropped)
 			if open {
-				started = max(started+busyGrowth(n, i, busy), 0)
+				started = max(started+busyGrowth(cut, i, busy), 0)
 			}
 			offered[i] += started * perScen[sc]
 			dropped[i] += float64(f.Dropped) * perScen[sc]
@@ -86,7 +92,7 @@ func offeredSeries(run *metrics.Run, models []string) (offered, dropped []float6
 }
 
 // busyGrowth is how many more VUs stayed busy after second i than after
-// the one before. The gauge is each second's peak, and an arrival still
+// the one before, looking no further than second n-1. The gauge is each second's peak, and an arrival still
 // running after a second is busy in the next ones too, so the VUs that
 // stayed busy after second j are taken as the least peak of j and the
 // next busyWindow-1 seconds: a queue that grows lasts, a peak's jitter
@@ -97,7 +103,7 @@ func busyGrowth(n, i int, peak func(int) int64) float64 {
 			return 0
 		}
 		v := peak(j)
-		for k := j + 1; k < min(j+busyWindow, n); k++ {
+		for k := j + 1; k < min(j+busyWindow, max(n, j+1)); k++ {
 			v = min(v, peak(k))
 		}
 		return v

@@ -212,7 +212,9 @@ func (r *rawRun) client(t *testing.T, src string) perSec {
 			return 0
 		}
 		v := r.snaps[i].Scenarios[sc].VUs
-		for k := i + 1; k < min(i+3, len(r.snaps)); k++ {
+		// Not into the seconds the run's end cut.
+		whole := r.snaps[0].Second + int((r.elapsed+time.Millisecond)/time.Second)
+		for k := i + 1; k < min(i+3, len(r.snaps)) && r.snaps[k].Second < whole; k++ {
 			v = min(v, r.snaps[k].Scenarios[sc].VUs)
 		}
 		return float64(v)

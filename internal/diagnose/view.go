@@ -80,7 +80,7 @@ func newContext(in Input) *context {
 	c.whole = c.first + int((in.Run.Elapsed()+time.Millisecond)/time.Second)
 
 	var droppedReqs []float64
-	c.offered, droppedReqs = offeredSeries(in.Run, models)
+	c.offered, droppedReqs = offeredSeries(in.Run, models, c.whole)
 	c.all = make([]clientSecond, len(in.Run.Series))
 	var prevVUs int64
 	for i := range in.Run.Series {
