@@ -70,7 +70,7 @@ func offeredSeries(run *metrics.Run, models []string, whole int) (offered, dropp
 		busy := func(i int) int64 { return run.Series[i].VUs }
 		for i := range run.Series {
 			s := &run.Series[i]
-			offered[i] = max(float64(s.Iterations+s.Dropped)+busyGrowth(cut, i, busy), 0) * perRun
+			offered[i] = max(float64(s.Iterations+s.Dropped)+busyGrowth(cut, i, busy, nil), 0) * perRun
 			dropped[i] = float64(s.Dropped) * perRun
 		}
 		return offered, dropped
@@ -78,11 +78,15 @@ func offeredSeries(run *metrics.Run, models []string, whole int) (offered, dropp
 	for sc := range perScen {
 		open := sc < len(models) && models[sc] == modelArrivalRate
 		busy := func(i int) int64 { return run.Series[i].PerScenario[sc].VUs }
+		little := func(i int) float64 { // Little's law: completions × their mean duration
+			f := run.Series[i].PerScenario[sc]
+			return float64(f.Iterations) * f.IterationMean.Seconds()
+		}
 		for i := range run.Series {
 			f := run.Series[i].PerScenario[sc]
 			started := float64(f.Iterations + f.Dropped)
 			if open {
-				started = max(started+busyGrowth(cut, i, busy), 0)
+				started = max(started+busyGrowth(cut, i, busy, little), 0)
 			}
 			offered[i] += started * perScen[sc]
 			dropped[i] += float64(f.Dropped) * perScen[sc]
@@ -96,9 +100,11 @@ func offeredSeries(run *metrics.Run, models []string, whole int) (offered, dropp
 // running after a second is busy in the next ones too, so the VUs that
 // stayed busy after second j are taken as the least peak of j and the
 // next busyWindow-1 seconds: a queue that grows lasts, a peak's jitter
-// does not.
-func busyGrowth(n, i int, peak func(int) int64) float64 {
-	end := func(j int) int64 {
+// does not. A peak of one VU may be one busy a millisecond a second:
+// little, when not nil, is Little's law's busy VUs (completions × their
+// mean duration), which decides that one.
+func busyGrowth(n, i int, peak func(int) int64, little func(int) float64) float64 {
+	end := func(j int) float64 {
 		if j < 0 {
 			return 0
 		}
@@ -106,9 +112,12 @@ func busyGrowth(n, i int, peak func(int) int64) float64 {
 		for k := j + 1; k < min(j+busyWindow, max(n, j+1)); k++ {
 			v = min(v, peak(k))
 		}
-		return v
+		if little != nil && v == 1 {
+			return min(1, little(j))
+		}
+		return float64(v)
 	}
-	return float64(end(i) - end(i-1))
+	return end(i) - end(i-1)
 }
 
 // busyWindow is the seconds whose least busy-VU peak counts as the busy

@@ -217,6 +217,10 @@ func (r *rawRun) client(t *testing.T, src string) perSec {
 		for k := i + 1; k < min(i+3, len(r.snaps)) && r.snaps[k].Second < whole; k++ {
 			v = min(v, r.snaps[k].Scenarios[sc].VUs)
 		}
+		if v == 1 { // busy a millisecond a second, or across seconds: Little's law decides
+			s := r.snaps[i].Scenarios[sc]
+			return math.Min(1, float64(s.Iterations)*s.IterationDuration.Mean().Seconds())
+		}
 		return float64(v)
 	}
 	var prevVUs float64

@@ -102,7 +102,8 @@ type Second struct {
 // offered load is computed from, each scenario at its own requests per iteration.
 type ScenarioFigures struct {
 	Iterations, Dropped int64
-	VUs                 int64 // the most busy at once in the second
+	VUs                 int64         // the most busy at once in the second
+	IterationMean       time.Duration // mean duration of the iterations completed in the second
 }
 
 // EndpointFigures is one endpoint's figures of one second.
@@ -173,7 +174,8 @@ func (r *Run) AddPausing(s *Snapshot, pause func()) {
 		r.Scenarios[i].add(sc, len(r.Series) == 0)
 		sec.Iterations += sc.Iterations
 		sec.Dropped += sc.Dropped
-		sec.PerScenario[i] = ScenarioFigures{Iterations: sc.Iterations, Dropped: sc.Dropped, VUs: sc.VUs}
+		sec.PerScenario[i] = ScenarioFigures{Iterations: sc.Iterations, Dropped: sc.Dropped, VUs: sc.VUs,
+			IterationMean: sc.IterationDuration.Mean()}
 		sec.VUs += sc.VUs
 		sec.VUsMax += sc.VUsMax
 		r.scratch.Merge(sc.Lag)
