@@ -61,7 +61,7 @@ func ParseGates(exprs []string) ([]Gate, error) {
 func ParseGate(expr string) (Gate, error) {
 	g := Gate{Expr: expr}
 	fail := func(format string, args ...any) (Gate, error) {
-		return Gate{}, fmt.Errorf("gate %q: %s (e.g. 'p(95) +10%%', 'req/s -5%%', 'errors +0.5pp', 'p(99){endpoint:\"GET /x\"} +50ms')",
+		return Gate{}, fmt.Errorf("gate %q: %s\n  (e.g. 'p(95) +10%%', 'req/s -5%%', 'errors +0.5pp', 'p(99){endpoint:\"GET /x\"} +50ms')",
 			expr, fmt.Sprintf(format, args...))
 	}
 	s := strings.TrimSpace(expr)
