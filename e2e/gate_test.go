@@ -96,11 +96,18 @@ func TestGateThroughTheBinary(t *testing.T) {
 			}
 			var s struct {
 				Loadlens struct {
-					Passed bool `json:"passed"`
+					Passed   bool   `json:"passed"`
+					Verdict  string `json:"verdict"`
+					GateNote string `json:"gate_note"`
 				} `json:"loadlens"`
 			}
 			if err := json.Unmarshal(b, &s); err != nil || s.Loadlens.Passed != (tc.code == 0) {
 				t.Errorf("summary.json passed %v (%v); the run exited %d", s.Loadlens.Passed, err, tc.code)
+			}
+			// summary.json alone says why: its verdict, and the gate's note when every request failed
+			wantVerdict := map[int]string{0: "NO THRESHOLDS", 99: "FAIL"}[tc.code]
+			if s.Loadlens.Verdict != wantVerdict || (tc.code == 99) != strings.Contains(s.Loadlens.GateNote, "no request succeeded") {
+				t.Errorf("summary.json verdict %q, gate_note %q; the run exited %d", s.Loadlens.Verdict, s.Loadlens.GateNote, tc.code)
 			}
 			ju, err := os.ReadFile(filepath.Join(dir, "junit.xml"))
 			if err != nil {

@@ -13,12 +13,14 @@ import (
 	"github.com/loadlens/loadlens/internal/series"
 )
 
-// TestShortLastSecondChartsItsRate draws report.html of a run at 100
+// TestShortLastSecondChartsNoRate draws report.html of a run at 100
 // requests a second whose last second lasted 0.3 s (30 requests) and reads
-// what Chromium's charts hold there: the rate, 100/s, in the throughput
-// chart and the generator's bytes, not a drop to 30 %; the cards keep
-// the run's count.
-func TestShortLastSecondChartsItsRate(t *testing.T) {
+// what Chromium's charts hold there: nothing, in the throughput chart and
+// the generator's bytes — neither a drop to 30 % (its count) nor a rate
+// made of a part second (a graceful stop's answers over 0.25 s charted
+// twice the offered rate) — and 100/s in every whole second; the cards keep
+// the run's count, the last second's 30 included.
+func TestShortLastSecondChartsNoRate(t *testing.T) {
 	b := startBrowser(t)
 	dir := t.TempDir()
 	layout := metricstest.Layout(1)
@@ -48,15 +50,15 @@ func TestShortLastSecondChartsItsRate(t *testing.T) {
 	b.screenshot("report-short-last-second.png")
 
 	var got struct {
-		Requests []float64 `json:"rq"`
-		Bytes    []float64 `json:"bytes"`
+		Requests []*float64 `json:"rq"`
+		Bytes    []*float64 `json:"bytes"`
 		Total    float64   `json:"total"`
 	}
 	b.eval(`var col = t => { var c = LL.charts.find(c => c.title.startsWith(t)); return c ? c.u.data[1] : null; };
 		return {rq: col("Requests and errors"), bytes: col("Data per second"), total: LL.charts.length}`, &got)
 	for _, c := range []struct {
 		chart string
-		col   []float64
+		col   []*float64
 		want  float64
 	}{
 		{"requests per second", got.Requests, perSec},
@@ -67,8 +69,11 @@ func TestShortLastSecondChartsItsRate(t *testing.T) {
 			continue
 		}
 		for sec, v := range c.col {
-			if math.Abs(v-c.want) > 1e-6*c.want {
-				t.Errorf("%s at second %d: %v, want %v (the last second lasted 0.3 s)", c.chart, sec, v, c.want)
+			switch {
+			case sec == secs-1 && v != nil:
+				t.Errorf("%s at the last second (0.3 s long): %v, want no point", c.chart, *v)
+			case sec < secs-1 && (v == nil || math.Abs(*v-c.want) > 1e-6*c.want):
+				t.Errorf("%s at second %d: %v, want %v", c.chart, sec, v, c.want)
 			}
 		}
 	}

@@ -142,24 +142,33 @@ func writeBeforeAfter(w io.Writer, sess demo.Session, before, after *report.Inpu
 		fmt.Fprint(w, units.Wrap(f.Naive, units.Columns, "      was: ", "           "))
 		fmt.Fprint(w, units.Wrap(f.Improved, units.Columns, "      now: ", "           "))
 	}
-	bb, bn := findingCounts(before)
-	ab, an := findingCounts(after)
+	bb, bn, bg := findingCounts(before)
+	ab, an, ag := findingCounts(after)
 	fmt.Fprintf(w, "\n  findings: bottlenecks %d → %d · notes %d → %d\n", bb, ab, bn, an)
+	if bg+ag > 0 { // the host, not the shop: no fix of the code made or removed them
+		fmt.Fprint(w, units.Wrap(fmt.Sprintf("about the generator's host, not counted above: %d → %d (this machine was busy; "+
+			"the code's fixes neither caused nor cured them)", bg, ag), units.Columns, "  ", "    "))
+	}
 	fmt.Fprintf(w, "  reports: %s\n           %s\n", reportPath(before), reportPath(after))
 }
 
 // findingCounts counts a run's findings as the summary shows them:
 // bottlenecks (warning and critical, what made the run unhealthy) and
-// notes (info), so that an info finding printed above is not uncounted.
-func findingCounts(in *report.Input) (bottlenecks, notes int) {
+// notes (info), so that an info finding printed above is not uncounted;
+// and apart, those about the generator's host, which the shop's fixes
+// cannot change (a busy host's finding must not read as a bottleneck fixed).
+func findingCounts(in *report.Input) (bottlenecks, notes, generator int) {
 	for _, f := range in.Findings {
-		if f.Severity == diagnose.Info {
+		switch {
+		case f.Kind == diagnose.KindGeneratorBound || f.Kind == diagnose.KindHostBusy:
+			generator++
+		case f.Severity == diagnose.Info:
 			notes++
-		} else {
+		default:
 			bottlenecks++
 		}
 	}
-	return bottlenecks, notes
+	return bottlenecks, notes, generator
 }
 
 func reportPath(in *report.Input) string {

@@ -33,6 +33,49 @@ func TestBeforeAfterCountsEveryFinding(t *testing.T) {
 	}
 }
 
+// TestBeforeAfterKeepsTheHostApart: a busy host's generator findings in the
+// naive run are not "bottlenecks" the improved shop fixed (a fresh-clone
+// trial read "bottlenecks 5 → 0" with one of the five the busy machine's).
+func TestBeforeAfterKeepsTheHostApart(t *testing.T) {
+	of := func(kinds ...string) *report.Input {
+		in := &report.Input{Dir: "results/x"}
+		for _, k := range kinds {
+			in.Findings = append(in.Findings, diagnose.Finding{Kind: k, Severity: diagnose.Critical})
+		}
+		return in
+	}
+	tests := []struct {
+		name          string
+		before, after *report.Input
+		want          []string
+		not           string
+	}{
+		{"the host busy in the naive run only", of(diagnose.KindPoolExhaustion, diagnose.KindGeneratorBound), of(),
+			[]string{"bottlenecks 1 → 0", "about the generator's host, not counted above: 1 → 0"}, ""},
+		{"the host busy in both", of(diagnose.KindHostBusy), of(diagnose.KindHostBusy), []string{"bottlenecks 0 → 0", ": 1 → 1"}, ""},
+		{"a quiet host", of(diagnose.KindSaturation), of(), []string{"bottlenecks 1 → 0"}, "generator's host"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b strings.Builder
+			writeBeforeAfter(&b, demo.Session{}, tt.before, tt.after)
+			for _, w := range tt.want {
+				if !strings.Contains(b.String(), w) {
+					t.Errorf("want %q:\n%s", w, b.String())
+				}
+			}
+			if tt.not != "" && strings.Contains(b.String(), tt.not) {
+				t.Errorf("want no %q:\n%s", tt.not, b.String())
+			}
+			for _, l := range strings.Split(b.String(), "\n") {
+				if utf8.RuneCountInString(l) > units.Columns {
+					t.Errorf("line of %d columns: %q", utf8.RuneCountInString(l), l)
+				}
+			}
+		})
+	}
+}
+
 // TestBeforeAfterFitsTerminal: the demo's before → after lines, the
 // README's first command's last word, keep within units.Columns with the
 // naive run's wide figures, and break between the figure pairs, never

@@ -61,7 +61,7 @@ func ParseGates(exprs []string) ([]Gate, error) {
 func ParseGate(expr string) (Gate, error) {
 	g := Gate{Expr: expr}
 	fail := func(format string, args ...any) (Gate, error) {
-		return Gate{}, fmt.Errorf("gate %q: %s (e.g. 'p(95) +10%%', 'req/s -5%%', 'errors +0.5pp', 'p(99){endpoint:\"GET /x\"} +50ms')",
+		return Gate{}, fmt.Errorf("gate %q: %s\n  (e.g. 'p(95) +10%%', 'req/s -5%%', 'errors +0.5pp', 'p(99){endpoint:\"GET /x\"} +50ms')",
 			expr, fmt.Sprintf(format, args...))
 	}
 	s := strings.TrimSpace(expr)
@@ -110,14 +110,14 @@ func ParseGate(expr string) (Gate, error) {
 // gateMetric maps a metric name of a gate to the compared figure.
 func gateMetric(name string) (Metric, bool) {
 	switch strings.ReplaceAll(strings.ToLower(name), " ", "") {
-	case "p(50)", "med":
+	case "p(50)", "med", "p50":
 		return P50, true
-	case "p(95)":
+	case "p(95)", "p95":
 		return P95, true
-	case "p(99)":
+	case "p(99)", "p99":
 		return P99, true
 	case "req/s", "rps", "tps", "http_reqs":
-		return TPS, true
+		return Succeeded, true // failures are not throughput: a dead target's fast errors must not hold a rate
 	case "errors", "error_rate", "http_req_failed":
 		return ErrorRate, true
 	case "checks", "check_rate":
@@ -175,7 +175,7 @@ func gateAmount(m Metric, amount float64, unit string) (float64, bool, error) {
 			return amount / 1000, false, nil
 		}
 		return 0, false, fmt.Errorf("unit %q is not %% or a time (us, ms, s)", unit)
-	case TPS:
+	case TPS, Succeeded:
 		if unit == "" { // as for a latency: -5 could mean 5 req/s or 5%
 			return 0, false, fmt.Errorf("the change %v has no unit: write %v%% for a relative change or %v/s for a rate", amount, amount, amount)
 		}
@@ -300,6 +300,9 @@ func judge(g Gate, base, v Value, host hostLag) (failed, notJudged bool, reason 
 	}
 	if *v.Delta == 0 {
 		change = "no change"
+	}
+	if g.Metric == Succeeded && g.Sign < 0 && base.Value > 0 && v.Value <= 0 {
+		return true, false, fmt.Sprintf("%s fell from %s to 0: no request succeeded", g.Metric, units.Rate(base.Value, "req"))
 	}
 	if v.CI == nil {
 		where := "is within"

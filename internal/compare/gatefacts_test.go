@@ -126,6 +126,12 @@ func TestLatencyGatesNeedAnswers(t *testing.T) {
 		{"a dead baseline is not judged", dead, ok, "p(95) +10%", false, true,
 			"not judged: 2,000 of the baseline's 2,000 requests failed (100.00%)"},
 		{"the errors gate still judges", ok, dead, "errors +1pp", true, false, "errors +100.00pp"},
+		// A throughput gate judges answers: a dead target's fast failures kept req/s level.
+		{"a dead target fails a throughput gate", ok, dead, "req/s -5%", true, false,
+			"successful req/s fell from 200 req/s to 0: no request succeeded"},
+		{"a tenth failed goes past 'req/s -5%'", ok, tenth, "req/s -5%", true, false, "successful req/s -10.0"},
+		{"a tenth failed is within 'req/s -20%'", ok, tenth, "req/s -20%", false, false, "is within -20%"},
+		{"p95 names the same gate as p(95)", ok, dead, "p95 +10%", true, false, "every request failed"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -40,9 +40,9 @@ func TestBodyFailuresSayTheHeadArrived(t *testing.T) {
 		kind sample.Kind
 		msg  string // %d: the bytes the server sent
 	}{
-		{"hang", sample.Timeout, "request timeout (300ms) reading the body (%d B received)"},
-		{"reset", sample.ConnReset, "connection reset reading the body (%d B received)"},
-		{"close", sample.ConnReset, "connection closed reading the body (%d B received)"},
+		{"hang", sample.Timeout, "request timeout (300ms) reading the body (%d B of the response, its head included)"},
+		{"reset", sample.ConnReset, "connection reset reading the body (%d B of the response, its head included)"},
+		{"close", sample.ConnReset, "connection closed reading the body (%d B of the response, its head included)"},
 	} {
 		for _, cl := range clients() {
 			t.Run(c.end+"/"+cl.name, func(t *testing.T) {

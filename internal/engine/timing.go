@@ -56,7 +56,7 @@ func phaseWords(ph phase, received int64) string {
 	case phaseTLS:
 		return "in the TLS handshake"
 	case phaseBody:
-		return "reading the body (" + units.Bytes(received) + " received)" // short: the FAILURES table shows 60 characters
+		return "reading the body (" + units.Bytes(received) + " of the response, its head included)" // the head alone can be all that came
 	}
 	return "waiting for the response"
 }

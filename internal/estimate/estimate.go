@@ -131,7 +131,7 @@ func (r *Result) baseRate() (float64, error) {
 			units.Quantity(in.Users, "user", "users"), cycle(in)), rate, "req/s")
 		return rate, nil
 	}
-	return 0, fmt.Errorf("estimate: no load given: give daily users and visits, requests per day, an event, a rate or concurrent users")
+	return 0, fmt.Errorf("estimate: no load given: give daily users and visits, requests per day,\n  an event, a rate or concurrent users")
 }
 
 // daily computes the peak rate from daily traffic.

@@ -144,19 +144,14 @@ func comparePageData(r *compare.Report) map[string]any {
 	return map[string]any{"runs": runs, "loadUnit": r.Runs[0].LoadUnit}
 }
 
-// perSecond is the rate of n counted over the share w of a second, to
-// three decimals: n itself for a whole second, nil for one under
-// metrics.MinCovered.
+// perSecond is n counted over the share w of a second: n itself for a
+// whole second, nil for a part one (metrics.MinCovered: its count would
+// chart a drop, its count over w a spike).
 func perSecond(n, w float64) *float64 {
-	v := n
-	switch {
-	case w <= 0 || w >= 1:
-	case w < metrics.MinCovered:
+	if w > 0 && w < metrics.MinCovered {
 		return nil
-	default:
-		v = math.Round(v/w*1000) / 1000
 	}
-	return &v
+	return &n
 }
 
 // latency is a second's latency in milliseconds, or nil without requests.

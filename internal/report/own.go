@@ -70,11 +70,14 @@ func own(in *Input) map[string]any {
 	out := map[string]any{
 		"name": in.Name, "dir": in.Dir, "status": in.Status, "version": in.Version,
 		"start": in.Start.Format(time.RFC3339Nano), "end": in.End.Format(time.RFC3339Nano), "duration_ms": ms(r.Elapsed()),
-		"passed": in.Passed(), "thresholds": thresholds, "endpoints": endpoints, "scenarios": scenarios, "checks": checks,
+		"passed": in.Passed(), "verdict": Verdict(in), "thresholds": thresholds, "endpoints": endpoints, "scenarios": scenarios, "checks": checks,
 		"failures_by_kind": byKind(tot.Failures[:]), "notices": in.Notices, "warnings": warnings,
 		"interrupted": in.Interrupted(), "durations_lower_bounds": in.Interrupted() > 0, "truncated_bodies": in.Truncated(),
 		"redirects": in.Redirects(), "requests_sent": tot.Requests + in.Redirects(),
 		"findings": findingsJSON(in.Findings), "healthy": HealthyText(in.Healthy),
+	}
+	if why := in.GateNote(); why != "" {
+		out["gate_note"] = why // why passed is false though every threshold passed
 	}
 	if len(in.Agents) > 0 {
 		out["agents"] = agentsJSON(in.Agents)

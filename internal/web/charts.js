@@ -153,14 +153,13 @@
   };
 
   // perSecond is the rate of n counted in a second of which the run lasted
-  // the share w (report.Frame.Covered; 0 or missing: all of it): a last
-  // second cut short charts its rate, not a drop, and one shorter than a
-  // tenth of a second (metrics.MinCovered) charts nothing (null), as too
-  // short to make a rate of (a handful of requests, or all those the end
-  // interrupted at once). The same rule is report.perSecond's, for compare.
+  // the share w (report.Frame.Covered; 0 or missing: all of it). A last
+  // second cut short charts nothing (null; metrics.MinCovered): its count
+  // would chart a drop, and its count over w a spike (the graceful stop's
+  // answers are completions, not arrivals). The totals keep it. The same
+  // rule is report.perSecond's, for compare.
   LL.perSecond = function (n, w) {
-    if (!(w > 0 && w < 1)) return n;
-    return w < 0.1 ? null : n / w;
+    return w > 0 && w < 1 ? null : n;
   };
 
   // push adds a frame. Its counts go into the totals as they are; the
