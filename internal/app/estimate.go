@@ -132,9 +132,9 @@ func sustainedPerInstance(cfg EstimateConfig, n int) (per float64, from, note st
 	}
 	got := estimate.SustainedRate(steady, slo)
 	if got.Met == 0 {
-		why := fmt.Sprintf("none of the %s of the steady part of %s met %s, so the run shows no rate "+
+		why := fmt.Sprintf("none of the %s of the steady part of %s met %s (%s), so the run shows no rate "+
 			"one instance sustains: find one with `loadlens capacity`",
-			units.CountOf(int64(got.Seconds), "second", "seconds"), cfg.FromRun, slo.Source)
+			units.CountOf(int64(got.Seconds), "second", "seconds"), cfg.FromRun, slo.Source, got.Why())
 		// fail prints "loadlens: " before the first line.
 		wrapped := units.Wrap(ErrNoSustainableRate.Error()+": "+why, units.Columns, "          ", "  ")
 		return 0, "", "", fmt.Errorf("%w%s", ErrNoSustainableRate,

@@ -103,11 +103,19 @@ func TestEstimateFromARunCountsSuccessesWithinTheSLO(t *testing.T) {
 		wantErr     error
 		wantInFlat  []string
 		wantNoInOut string
+		wantInErr   []string // in the error, spaces collapsed
 	}{
 		{name: "case 3: 65% failed, p95 3s: no sustainable rate",
 			defs: slo("http_req_duration", "p(95) < 100ms", "http_req_failed", "rate < 0.01"),
 			in:   estimate.Input{RPS: 3700}, reqs: 400, failed: 0.65, d: 3 * time.Second,
-			wantErr: ErrNoSustainableRate, wantNoInOut: "instances"},
+			wantErr: ErrNoSustainableRate, wantNoInOut: "instances",
+			wantInErr: []string{"errors < 1% failed in 18 of 18 seconds",
+				"p(95) < 100ms failed in 18 of 18 seconds: more than 5% of requests failed, more than p(95) leaves out"}},
+		{name: "half failed fast within --max-errors 99%: the p(95) limit fails on the failures it leaves out",
+			in: estimate.Input{RPS: 1000, MaxErrors: 0.99}, reqs: 400, failed: 0.5, d: 500 * time.Microsecond,
+			wantErr: ErrNoSustainableRate, wantNoInOut: "instances",
+			wantInErr: []string{"p(95) < 1s and errors < 99% (given) (p(95) < 1s failed in 18 of 18 seconds: " +
+				"more than 5% of requests failed, more than p(95) leaves out)"}},
 		{name: "failures within the budget: only the successes count",
 			defs: slo("http_req_failed", "rate < 0.10"),
 			in:   estimate.Input{RPS: 3700}, reqs: 400, failed: 0.05, d: 50 * time.Millisecond,
@@ -126,6 +134,11 @@ func TestEstimateFromARunCountsSuccessesWithinTheSLO(t *testing.T) {
 				t.Fatalf("err = %v, want %v; printed:\n%s", err, tt.wantErr, out.String())
 			}
 			flat := strings.Join(strings.Fields(out.String()), " ")
+			for _, want := range tt.wantInErr {
+				if got := strings.Join(strings.Fields(err.Error()), " "); !strings.Contains(got, want) {
+					t.Errorf("want %q in the error:\n%s", want, err)
+				}
+			}
 			for _, want := range tt.wantInFlat {
 				if !strings.Contains(flat, want) {
 					t.Errorf("want %q in:\n%s", want, out.String())

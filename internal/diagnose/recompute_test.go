@@ -189,9 +189,43 @@ func (r *rawRun) client(t *testing.T, src string) perSec {
 	if requests > 0 && iterations > 0 {
 		perIter = requests / iterations
 	}
+	// Each scenario offers at its own requests per completed iteration.
+	scenReqs, scenIters := map[int32]float64{}, map[int]float64{}
+	for _, s := range r.snaps {
+		for i, e := range s.Endpoints {
+			scenReqs[r.layout.Endpoints[i].Scenario] += float64(e.Requests)
+		}
+		for i, sc := range s.Scenarios {
+			scenIters[i] += float64(sc.Iterations)
+		}
+	}
+	scenPerIter := func(i int) float64 {
+		if scenReqs[int32(i)] > 0 && scenIters[i] > 0 {
+			return scenReqs[int32(i)] / scenIters[i]
+		}
+		return perIter
+	}
+	// An arrival-rate scenario's arrivals still running at a second's end
+	// are busy then: the least busy-VU peak of that second and the next two.
+	busyAtEnd := func(i, sc int) float64 {
+		if i < 0 {
+			return 0
+		}
+		v := r.snaps[i].Scenarios[sc].VUs
+		// Not into the seconds the run's end cut.
+		whole := r.snaps[0].Second + int((r.elapsed+time.Millisecond)/time.Second)
+		for k := i + 1; k < min(i+3, len(r.snaps)) && r.snaps[k].Second < whole; k++ {
+			v = min(v, r.snaps[k].Scenarios[sc].VUs)
+		}
+		if v == 1 { // busy a millisecond a second, or across seconds: Little's law decides
+			s := r.snaps[i].Scenarios[sc]
+			return math.Min(1, float64(s.Iterations)*s.IterationDuration.Mean().Seconds())
+		}
+		return float64(v)
+	}
 	var prevVUs float64
 	for i, s := range r.snaps {
-		var reqs, failed, vus, vusMax, iters, dropped, truncated float64
+		var reqs, failed, vus, vusMax, iters, dropped, truncated, offered float64
 		for _, ep := range eps {
 			e := s.Endpoints[ep]
 			reqs += float64(e.Requests)
@@ -203,11 +237,16 @@ func (r *rawRun) client(t *testing.T, src string) perSec {
 			}
 		}
 		lag := metrics.NewHist()
-		for _, sc := range s.Scenarios {
+		for si, sc := range s.Scenarios {
 			vus += float64(sc.VUs)
 			vusMax += float64(sc.VUsMax)
 			iters += float64(sc.Iterations)
 			dropped += float64(sc.Dropped)
+			started := float64(sc.Iterations + sc.Dropped)
+			if r.layout.Scenarios[si].Model == "arrival-rate" {
+				started = math.Max(started+busyAtEnd(i, si)-busyAtEnd(i-1, si), 0)
+			}
+			offered += started * scenPerIter(si)
 			if sc.Lag != nil {
 				lag.Merge(sc.Lag)
 			}
@@ -235,7 +274,7 @@ func (r *rawRun) client(t *testing.T, src string) perSec {
 		case SrcTruncated:
 			out[s.Second] = truncated
 		case SrcOffered:
-			out[s.Second] = math.Max(iters+dropped+vus-prevVUs, 0) * perIter
+			out[s.Second] = offered
 		case SrcLag:
 			out[s.Second] = lag.Quantile(99).Seconds()
 		case SrcCheckFails, SrcCheckTotal:

@@ -215,7 +215,7 @@ func (c *context) littlesLaw(b *builder, x, r, vus ref) {
 func (c *context) gapQueued(i, j int, inFlight float64) bool {
 	var gap float64
 	for _, s := range c.secs[i : j+1] {
-		gap += s.load - s.dropped*c.perIter - s.x
+		gap += s.load - s.droppedReqs - s.x
 	}
 	return gap <= 0 || inFlight >= satQueued*gap
 }

@@ -21,7 +21,6 @@ type context struct {
 	first  int            // the run's first second
 
 	offered []float64                 // open model: requests offered per second of run.Series
-	perIter float64                   // requests per iteration over the run
 	vals    map[string][]series.Point // every source's values, computed once
 	traces  []spans.Breakdown         // the trace join's breakdowns per endpoint
 	names   []string                  // the endpoints' names, also for a run without seconds
@@ -40,9 +39,12 @@ type clientSecond struct {
 	p50, p95 float64
 	load     float64 // offered req/s when open, else active VUs
 	dropped  float64
-	started  float64 // iterations offered: completed + dropped + growth of the busy VUs
-	lag      float64 // scheduler lag p99
-	m        *metrics.Second
+	// droppedReqs is the requests of the dropped iterations, each scenario
+	// at its own requests per iteration.
+	droppedReqs float64
+	started     float64 // iterations offered: completed + dropped + growth of the busy VUs
+	lag         float64 // scheduler lag p99
+	m           *metrics.Second
 }
 
 // newContext prepares the client view of in.
@@ -77,18 +79,9 @@ func newContext(in Input) *context {
 	// usually cut short by the stop, and its rates would be too low.
 	c.whole = c.first + int((in.Run.Elapsed()+time.Millisecond)/time.Second)
 
-	var requests, iterations int64
-	for _, s := range in.Run.Series {
-		requests += s.Requests
-		iterations += s.Iterations
-	}
-	perIteration := 1.0
-	if iterations > 0 && requests > 0 {
-		perIteration = float64(requests) / float64(iterations)
-	}
-	c.perIter = perIteration
+	var droppedReqs []float64
+	c.offered, droppedReqs = offeredSeries(in.Run, models, c.whole)
 	c.all = make([]clientSecond, len(in.Run.Series))
-	c.offered = make([]float64, len(in.Run.Series))
 	var prevVUs int64
 	for i := range in.Run.Series {
 		s := &in.Run.Series[i]
@@ -101,7 +94,7 @@ func newContext(in Input) *context {
 			cs.steady = prevVUs == s.VUs && s.VUs > 0
 		}
 		prevVUs = s.VUs
-		c.offered[i] = started * perIteration
+		cs.droppedReqs = droppedReqs[i]
 		cs.load = cs.n
 		if c.open {
 			cs.load = c.offered[i]

@@ -1,6 +1,7 @@
 package estimate
 
 import (
+	"strconv"
 	"strings"
 	"time"
 
@@ -88,6 +89,15 @@ type Sustained struct {
 	Met       int     // seconds that met the SLO
 	Seconds   int     // seconds judged
 	Succeeded int64   // successful requests in the seconds that met the SLO
+	Misses    []Miss  // each part of the SLO a second failed, in the order first failed
+}
+
+// Miss is one part of the SLO, the reason it failed and the seconds it
+// failed in; a second failing several parts counts in each.
+type Miss struct {
+	Part    string // e.g. "p(95) < 1s", "errors < 1%"; "" when no request succeeded
+	Why     string // "" when the figure itself was over the limit
+	Seconds int
 }
 
 // SustainedRate judges every second of secs against slo and averages the
@@ -99,7 +109,11 @@ func SustainedRate(secs []metrics.Second, slo SLO) Sustained {
 	for i := range secs {
 		sec := &secs[i]
 		s.Seconds++
-		if !slo.met(sec) {
+		failed := slo.failed(sec)
+		for _, m := range failed {
+			s.miss(m)
+		}
+		if len(failed) > 0 {
 			continue
 		}
 		s.Met++
@@ -111,27 +125,78 @@ func SustainedRate(secs []metrics.Second, slo SLO) Sustained {
 	return s
 }
 
-// met says whether one second met the SLO; a second without requests
-// shows nothing sustained.
-func (slo SLO) met(sec *metrics.Second) bool {
-	if sec.Requests <= 0 || sec.Failed >= sec.Requests {
-		return false
+// Why says which parts of the SLO failed in how many of the seconds, e.g.
+// "p(95) < 1s failed in 5 of 5 seconds: more than 5% of requests failed,
+// more than p(95) leaves out"; "" when none failed.
+func (s Sustained) Why() string {
+	var parts []string
+	for _, m := range s.Misses {
+		of := " in " + units.Count(int64(m.Seconds)) + " of " + units.CountOf(int64(s.Seconds), "second", "seconds")
+		switch {
+		case m.Part == "":
+			parts = append(parts, m.Why+of)
+		case m.Why == "":
+			parts = append(parts, m.Part+" failed"+of)
+		default:
+			parts = append(parts, m.Part+" failed"+of+": "+m.Why)
+		}
 	}
+	return strings.Join(parts, "; ")
+}
+
+// aggName names a limit's aggregation as a threshold writes it: p(95), med, max.
+func aggName(l LatencyLimit) string {
+	switch l.Agg {
+	case threshold.Med:
+		return "med"
+	case threshold.Max:
+		return "max"
+	case threshold.Avg:
+		return "avg"
+	}
+	return "p(" + strconv.FormatFloat(l.P, 'g', -1, 64) + ")"
+}
+
+// miss counts one second against a part of the SLO.
+func (s *Sustained) miss(m Miss) {
+	for i := range s.Misses {
+		if s.Misses[i].Part == m.Part && s.Misses[i].Why == m.Why {
+			s.Misses[i].Seconds++
+			return
+		}
+	}
+	m.Seconds = 1
+	s.Misses = append(s.Misses, m)
+}
+
+// failed returns the parts of the SLO one second failed, none when it
+// met it; a second without a successful request shows nothing sustained.
+func (slo SLO) failed(sec *metrics.Second) []Miss {
+	if sec.Requests <= 0 || sec.Failed >= sec.Requests {
+		return []Miss{{Why: "no request succeeded"}}
+	}
+	var out []Miss
 	share := float64(sec.Failed) / float64(sec.Requests)
 	if slo.MaxErrors >= 0 && !under(share, slo.MaxErrors, slo.Inclusive) {
-		return false
+		op := " < "
+		if slo.Inclusive {
+			op = " <= "
+		}
+		out = append(out, Miss{Part: "errors" + op + units.Share(slo.MaxErrors)})
 	}
 	for _, l := range slo.Latency {
 		// As a whole-run threshold does: a percentile fails when more
 		// requests failed than it leaves out, however fast they failed.
 		if leftOut, ok := threshold.LeavesOut(l.Agg, l.P); ok && share > leftOut {
-			return false
+			out = append(out, Miss{Part: l.Text, Why: "more than " + units.Share(leftOut) +
+				" of requests failed, more than " + aggName(l) + " leaves out"})
+			continue
 		}
 		if !under(figure(sec, l).Seconds(), l.Limit.Seconds(), l.Inclusive) {
-			return false
+			out = append(out, Miss{Part: l.Text})
 		}
 	}
-	return true
+	return out
 }
 
 // under compares v with a limit, inclusively or not.

@@ -94,7 +94,16 @@ type Second struct {
 	P50, P90, P95, P99, Max, Mean time.Duration
 	LagP99                        time.Duration // scheduler lag of all scenarios merged
 	PerEndpoint                   []EndpointFigures
-	Checks                        []CheckTotal // each check's outcomes in this second, by check id
+	PerScenario                   []ScenarioFigures // by scenario id
+	Checks                        []CheckTotal      // each check's outcomes in this second, by check id
+}
+
+// ScenarioFigures is one scenario's figures of one second: what the
+// offered load is computed from, each scenario at its own requests per iteration.
+type ScenarioFigures struct {
+	Iterations, Dropped int64
+	VUs                 int64         // the most busy at once in the second
+	IterationMean       time.Duration // mean duration of the iterations completed in the second
 }
 
 // EndpointFigures is one endpoint's figures of one second.
@@ -135,7 +144,8 @@ func (r *Run) AddPausing(s *Snapshot, pause func()) {
 	if err := s.CheckLayout(r.Layout); err != nil {
 		panic("metrics: Run.Add: " + err.Error())
 	}
-	sec := Second{Sec: s.Second, PerEndpoint: make([]EndpointFigures, len(s.Endpoints))}
+	sec := Second{Sec: s.Second, PerEndpoint: make([]EndpointFigures, len(s.Endpoints)),
+		PerScenario: make([]ScenarioFigures, len(s.Scenarios))}
 	r.scratch.Reset()
 	for i := range s.Endpoints {
 		e := &s.Endpoints[i]
@@ -164,6 +174,8 @@ func (r *Run) AddPausing(s *Snapshot, pause func()) {
 		r.Scenarios[i].add(sc, len(r.Series) == 0)
 		sec.Iterations += sc.Iterations
 		sec.Dropped += sc.Dropped
+		sec.PerScenario[i] = ScenarioFigures{Iterations: sc.Iterations, Dropped: sc.Dropped, VUs: sc.VUs,
+			IterationMean: sc.IterationDuration.Mean()}
 		sec.VUs += sc.VUs
 		sec.VUsMax += sc.VUsMax
 		r.scratch.Merge(sc.Lag)

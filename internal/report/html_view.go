@@ -158,12 +158,13 @@ func headlineCards(in *Input) []card {
 	} else {
 		cards = append(cards, card{Label: "Checks", Value: units.Percent(ratio(passes, passes+fails)), Sub: units.Count(passes) + " of " + units.Count(passes+fails) + " passed", Bad: fails > 0})
 	}
-	var iters, vus, busy int64
+	var iters, vus int64
 	for _, s := range r.Scenarios {
 		iters += s.Iterations
 		vus += s.VUsMaxAllocated
-		busy += s.VUsMax
 	}
+	_, _, busy := r.VUs() // the seconds' sums' peak, as summary.json's vus.max
+
 	sub := units.CountOf(iters, "iteration", "iterations") + " · " + units.Count(in.Dropped()) + " dropped"
 	if busy > 0 && busy < vus {
 		sub = "up to " + units.Count(busy) + " busy · " + sub

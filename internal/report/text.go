@@ -21,12 +21,14 @@ func WriteText(w io.Writer, in *Input) error {
 	state := " · " + in.Status + " in " + units.Duration(el)
 	fmt.Fprintf(&sb, "\n  %s%s\n", units.Middle(in.Name, units.Columns-2-utf8.RuneCountInString(state)), state)
 	var iters int64
-	var vusMax, busyMax int64
+	var vusMax int64
 	for _, s := range r.Scenarios {
 		iters += s.Iterations
 		vusMax += s.VUsMaxAllocated
-		busyMax += s.VUsMax
 	}
+	// The peak of the seconds' sums, as summary.json's vus.max: scenarios'
+	// own peaks need not have come at once.
+	_, _, busyMax := r.VUs()
 	totals := []string{units.CountOf(tot.Requests, "request", "requests") + " (" + units.Rate(float64(tot.Requests)/max(secs, 1e-9), "") + ")",
 		units.Percent(ratio(failed(&tot), tot.Requests)) + " failed", units.CountOf(iters, "iteration", "iterations"),
 		units.Count(in.Dropped()) + " dropped", "up to " + vusPhrase(vusMax, busyMax), units.Bytes(tot.Received) + " received", units.Bytes(tot.Sent) + " sent"}
