@@ -52,7 +52,7 @@ func TestShortLastSecondChartsNoRate(t *testing.T) {
 	var got struct {
 		Requests []*float64 `json:"rq"`
 		Bytes    []*float64 `json:"bytes"`
-		Total    float64   `json:"total"`
+		Total    float64    `json:"total"`
 	}
 	b.eval(`var col = t => { var c = LL.charts.find(c => c.title.startsWith(t)); return c ? c.u.data[1] : null; };
 		return {rq: col("Requests and errors"), bytes: col("Data per second"), total: LL.charts.length}`, &got)
