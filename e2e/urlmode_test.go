@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -46,35 +45,7 @@ func TestURLModeSendsWhatTheFlagsSay(t *testing.T) {
 // accepts and never answers: the run must end about --duration plus the
 // graceful stop after it started, not the 30 s a test file's default gives.
 func TestURLModeGracefulStopBoundsAStalledRun(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var conns []net.Conn
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			conns = append(conns, c) // read nothing, answer nothing
-			mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() {
-		ln.Close()
-		<-done
-		mu.Lock()
-		for _, c := range conns {
-			c.Close()
-		}
-		mu.Unlock()
-	})
-	url := "http://" + ln.Addr().String() + "/stall"
+	url := "http://" + muteListener(t) + "/stall" // reads nothing, answers nothing
 	for _, c := range []struct {
 		name  string
 		args  []string
