@@ -29,7 +29,7 @@ func TestWordsPointTheRightWay(t *testing.T) {
 	long := strings.Repeat("x", 2<<20) + "END" // longer than the default max_body (1 MiB)
 	big := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, long) }))
 	t.Cleanup(big.Close)
-	dead := deadAddr(t)
+	dead := refusedURL(t) // ends in "/"
 	cases := []struct {
 		name        string
 		args        func(dir string) []string
@@ -53,7 +53,7 @@ func TestWordsPointTheRightWay(t *testing.T) {
 		}, 0, []string{`Check failed: ‘body contains "END"’`, "longer than max_body", "raise max_body"},
 			[]string{"race", `"body contains "END""`, "CRITICAL  Check failed"}, ""},
 		{"no-data reasons say why; an hour is a duration", func(string) []string {
-			return []string{"run", "http://" + dead + "/x", "--vus", "1", "--duration", "1s", "--threshold", "http_req_tls_handshaking: avg<100ms",
+			return []string{"run", dead + "x", "--vus", "1", "--duration", "1s", "--threshold", "http_req_tls_handshaking: avg<100ms",
 				"--threshold", "scheduler_lag: p(99)<10ms", "--threshold", "p(95)<1h"}
 		}, 99, []string{"avg<100ms no data: no TLS handshake (plain http)", "p(99)<10ms no data: measured only in the open model (arrival-rate)",
 			"p(95)<1h no completed request"}, []string{"unknown time unit"}, ""},
@@ -208,16 +208,4 @@ func muteListener(t *testing.T) string {
 		}
 	})
 	return ln.Addr().String()
-}
-
-// deadAddr returns a loopback address nothing listens on.
-func deadAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	return addr
 }
