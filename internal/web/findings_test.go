@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -15,13 +14,7 @@ import (
 // chart only those of its own scrape target, and labels that would
 // overlap go to rows of their own.
 func TestChartsShadeOnlyTheFindingsThatConcernThem(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		if os.Getenv("LOADLENS_CI") != "" {
-			t.Fatal("node is not installed")
-		}
-		t.Skip("node is not installed")
-	}
+	node := needNode(t)
 	fs := `[{"n":1,"kind":"cpu-saturation","title":"DB CPU saturated: 100% busy (node_cpu_seconds_total, role=db, target=host) from 0:05"},
 		{"n":2,"kind":"pool-exhaustion","title":"DB pool exhausted: 4 of 4 (go_sql, db_name=shop, role=app, target=app)"},
 		{"n":3,"kind":"generator-host-busy","title":"The generator's host was short of CPU"},

@@ -18,10 +18,7 @@ import (
 // exact binary halves at a rounding digit are left out: Go rounds them to
 // even, JavaScript's toFixed up, and no measured figure lands on one.
 func TestScriptsFormatLikeUnits(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed")
-	}
+	node := needNode(t)
 	type fmtCase struct {
 		Fn   string  `json:"fn"`
 		V    float64 `json:"v"`
@@ -65,10 +62,7 @@ func TestScriptsFormatLikeUnits(t *testing.T) {
 // carry as many decimals as the ticks' step needs, so that no two read the
 // same and each reads its own value, in the unit the largest tick reaches.
 func TestAxisTicksReadTheirValues(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed")
-	}
+	node := needNode(t)
 	cases := []struct {
 		Fn   string    `json:"fn"`
 		Vals []float64 `json:"vals"`

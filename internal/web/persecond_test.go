@@ -15,10 +15,7 @@ import (
 // nor its count over the part, a spike — while the totals keep every
 // request counted.
 func TestStoreChartsAShortLastSecondsRate(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed")
-	}
+	node := needNode(t)
 	tests := []struct {
 		name       string
 		n          int     // the last second's requests (10 of them failed)
