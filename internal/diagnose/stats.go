@@ -140,6 +140,27 @@ func firstRun(n, minLen int, ok func(i int) bool) (span, bool) {
 	return span{}, false
 }
 
+// firstCluster returns the first span of at least minCount seconds for
+// which ok holds within any window of that many indices, not necessarily
+// in a row: from the first of them to the last within its window.
+func firstCluster(n, minCount, window int, ok func(i int) bool) (span, bool) {
+	for i := 0; i < n; i++ {
+		if !ok(i) {
+			continue
+		}
+		count, last := 0, i
+		for j := i; j < min(n, i+window); j++ {
+			if ok(j) {
+				count, last = count+1, j
+			}
+		}
+		if count >= minCount {
+			return span{i, last}, true
+		}
+	}
+	return span{}, false
+}
+
 // peakIndex returns the index of the highest point in points[first..last].
 func peakIndex(points []series.Point, first, last int) int {
 	peak := first

@@ -86,6 +86,10 @@ func TestRuns(t *testing.T) {
 		{"first run of at least 1", func() (span, bool) { return firstRun(len(on), 1, ok) }, true, span{1, 1}},
 		{"no run of 4", func() (span, bool) { return firstRun(len(on), 4, ok) }, false, span{}},
 		{"longest run", func() (span, bool) { return longestRun(len(on), ok) }, true, span{3, 5}},
+		{"cluster of 3 within 3", func() (span, bool) { return firstCluster(len(on), 3, 3, ok) }, true, span{3, 5}},
+		{"cluster of 3 within 5, not in a row", func() (span, bool) { return firstCluster(len(on), 3, 5, ok) }, true, span{1, 5}},
+		{"no cluster of 3 within 2", func() (span, bool) { return firstCluster(len(on), 3, 2, ok) }, false, span{}},
+		{"cluster cut by the end", func() (span, bool) { return firstCluster(len(on), 6, 20, ok) }, true, span{1, 8}},
 	}
 	for _, tc := range cases {
 		got, found := tc.run()
