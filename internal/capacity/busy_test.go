@@ -71,7 +71,7 @@ func TestStopsWhenTheHostStaysBusy(t *testing.T) {
 		if r.Stop != HostBusy || r.Highest != 225 || r.Retries != 2 || len(r.Steps) != 6 {
 			t.Fatalf("stop %q (%s), highest %v, %d retries, %d runs; want host too busy, 225, 2, 6", r.Stop, r.StopDetail, r.Highest, r.Retries, len(r.Steps))
 		}
-		if !strings.Contains(r.StopDetail, "could not generate 338/s: busy on each of 3 attempts (last: scheduling lag p99 300ms > 100ms)") {
+		if !strings.Contains(r.StopDetail, "could not generate 338 iterations/s: busy on each of 3 attempts (last: scheduling lag p99 300ms > 100ms)") {
 			t.Errorf("stop detail %q", r.StopDetail)
 		}
 		golden(t, "host-busy", r) // report's tests render it
