@@ -20,6 +20,7 @@ import (
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/report"
+	"github.com/loadlens/loadlens/internal/series"
 	"github.com/loadlens/loadlens/internal/threshold"
 	"github.com/loadlens/loadlens/internal/units"
 )
@@ -179,7 +180,7 @@ func progressLine(out io.Writer) func(capacity.Record) {
 		case r.Busy != "" && r.Passed:
 			verdict = "pass, on a busy host (" + r.Busy + ")"
 		case r.Busy != "":
-			verdict = "FAIL, on a busy host but past the latency limit even less twice the lag (" + r.Busy + ")"
+			verdict = "FAIL, on a busy host but past the latency limit even less twice the lag and stall (" + r.Busy + ")"
 		case !r.Passed:
 			verdict = "FAIL"
 		}
@@ -220,6 +221,7 @@ func stepResult(in *report.Input, step capacity.Step) capacity.StepResult {
 		r.P95, r.P99, r.Mean = h.Quantile(95), h.Quantile(99), h.Mean()
 	}
 	r.Concurrency = r.Throughput * r.Mean.Seconds()
+	r.Stall = longestStall(in.Series)
 	lag := threshold.Threshold{Metric: "scheduler_lag", Agg: threshold.Percentile, P: 99}
 	if v, ok := in.Run.Observe(&lag); ok {
 		r.LagP99 = time.Duration(v * float64(time.Millisecond))
@@ -393,4 +395,17 @@ func latencyLimit(defs []threshold.Threshold) time.Duration {
 		}
 	}
 	return limit
+}
+
+// longestStall is the highest per-second p99 of how long loadlens's
+// goroutines waited, runnable, for a CPU: what a busy host could add to
+// reading a response that had arrived.
+func longestStall(set series.Set) time.Duration {
+	var most float64
+	for _, s := range set.Find(diagnose.GeneratorStall) {
+		for _, p := range s.Points {
+			most = max(most, p.Value)
+		}
+	}
+	return time.Duration(most * float64(time.Second))
 }

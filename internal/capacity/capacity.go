@@ -35,20 +35,24 @@ type Step struct {
 // what the search raises; Throughput in requests per second, what the
 // target completed: an iteration of several requests makes them differ.
 type StepResult struct {
-	Rate             float64       // offered, iterations/s
-	Throughput       float64       // completed during the hold, req/s
-	P95, P99, Mean   time.Duration // request durations over the step
-	ErrorRate        float64       // failed / requests
-	Requests         int64         // requests the step sent
-	Dropped          int64         // iterations due that found no free VU
-	GeneratorCPU     float64       // fraction of usable cores
-	LagP99           time.Duration // the generator's scheduling lag
-	HostCPU          float64       // busy fraction of all the host's cores over the step, from /proc/stat
-	HostSteal        float64       // fraction of the host's CPU time stolen by the hypervisor
-	HostKnown        bool          // HostCPU and HostSteal were measured
-	Passed           bool          // every threshold of the SLO held
-	FailedThresholds []string      // which did not, e.g. `http_req_duration: p(95) < 50ms`
-	Concurrency      float64       // mean requests in flight (Little's law: throughput × mean)
+	Rate           float64       // offered, iterations/s
+	Throughput     float64       // completed during the hold, req/s
+	P95, P99, Mean time.Duration // request durations over the step
+	ErrorRate      float64       // failed / requests
+	Requests       int64         // requests the step sent
+	Dropped        int64         // iterations due that found no free VU
+	GeneratorCPU   float64       // fraction of usable cores
+	LagP99         time.Duration // the generator's scheduling lag
+	// Stall is the longest its goroutines waited, runnable, for a CPU (the
+	// highest per-second p99 of the step): how long a response that had
+	// arrived could wait to be read.
+	Stall            time.Duration
+	HostCPU          float64  // busy fraction of all the host's cores over the step, from /proc/stat
+	HostSteal        float64  // fraction of the host's CPU time stolen by the hypervisor
+	HostKnown        bool     // HostCPU and HostSteal were measured
+	Passed           bool     // every threshold of the SLO held
+	FailedThresholds []string // which did not, e.g. `http_req_duration: p(95) < 50ms`
+	Concurrency      float64  // mean requests in flight (Little's law: throughput × mean)
 	// Diagnosis is what the step's own diagnosis says made its figures the
 	// generator's or its host's, not the target's (a wait for a CPU, late
 	// starts, a busy host); "" when it says nothing of the kind.

@@ -207,24 +207,26 @@ func (s *search) errorsPast(r StepResult) string {
 // hostsDoing reports whether a run's verdict could be the busy host's
 // rather than the system's. Lag and a slow generator only add to latency
 // timed from the intended start, so a pass on a busy host stands, unless
-// drops flattered it. A failure the step's own diagnosis distrusts is
-// never judged: a generator waiting for a CPU delays reading responses by
-// an amount no figure of the search bounds. Otherwise a stall of the
-// generator adds its length to the iterations it delays and, with the
-// burst it releases, at most about as much again in the target's queue
-// while the target has capacity to spare; so a failure stands when the
-// mean latency less twice the lag p99 is still past the SLO's latency limit.
+// drops flattered it. A stall of the generator adds its length to the
+// iterations it delays and, with the burst it releases, at most about as
+// much again in the target's queue while the target has capacity to spare;
+// a generator waiting for a CPU also delays reading a response that has
+// arrived, by up to its goroutines' scheduling latency. So a failure stands
+// when the mean latency less twice the lag p99 and twice the longest
+// scheduling latency is still past the SLO's latency limit; a failure the
+// step's diagnosis distrusts and no figure bounds is never judged.
 func (s *search) hostsDoing(rec Record) bool {
 	switch {
 	case rec.Busy == "":
 		return false
 	case rec.Passed:
 		return rec.Saturation != ""
-	case rec.Diagnosis != "":
-		return true
 	}
 	limit := s.cfg.LatencyLimit
-	return !(limit > 0 && rec.Mean-2*rec.LagP99 > limit)
+	if rec.Diagnosis != "" && rec.Stall <= 0 {
+		return true
+	}
+	return !(limit > 0 && rec.Mean-2*rec.LagP99-2*rec.Stall > limit)
 }
 
 // busy says how a run's own measurements show that the generator's host

@@ -193,7 +193,7 @@ func verdictText(s capacity.Record, sep string) string {
 	case s.Busy != "" && s.Passed:
 		verdict += " (on a busy host, which only adds to latency: " + s.Busy + ")"
 	case s.Busy != "":
-		verdict += " (on a busy host, but the mean latency less twice the lag p99 is past the latency limit: " + s.Busy + ")"
+		verdict += " (on a busy host, but the mean latency less twice the lag p99 and twice the generator's longest stall is past the latency limit: " + s.Busy + ")"
 	case s.Saturation != "":
 		verdict += " (generator: " + s.Saturation + ")"
 	}
