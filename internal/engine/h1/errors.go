@@ -20,8 +20,8 @@ var (
 	// ErrHeaderTooBig is returned when a response head exceeds 64 KiB.
 	ErrHeaderTooBig = errors.New("response header larger than 64 KiB")
 
-	errReusedConnEOF = errors.New("kept-alive connection closed before a response") // retried on a new connection
-	errBadOverride   = errors.New("h1: the Host or User-Agent override contains a control character")
+	errUnread      = errors.New("kept-alive connection closed before the target read the request") // sent again on a new connection
+	errBadOverride = errors.New("h1: the Host or User-Agent override contains a control character")
 )
 
 // malformed wraps ErrMalformed with what was wrong; it allocates, which is
