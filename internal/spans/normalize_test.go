@@ -62,9 +62,9 @@ func TestStatementsOfOneSpanName(t *testing.T) {
 	}
 	traces, stmts, _ := Join(reqs, all)
 	want := map[string]string{
-		"select count(*) from owners o where o.last_name like ?": "select count(*) from owners o where o.last_name like ?",
+		"select count(*) from owners o where o.last_name like ?":                                                                                 "select count(*) from owners o where o.last_name like ?",
 		"select o.id, o.first_name, o.last_name, o.address, o.city from owners o where o.last_name like ? offset ? rows fetch first ? rows only": "select … from owners o where o.last_name like ? offset ? rows fetch first ? rows only",
-		"select p.id from pets p where p.owner_id = ?": "SELECT postgres.pets", // alone under its span name: named by it
+		"select p.id from pets p where p.owner_id = ?":                                                                                           "SELECT postgres.pets", // alone under its span name: named by it
 	}
 	if len(stmts) != 3 {
 		t.Fatalf("%d statements, want 3: %+v", len(stmts), stmts)
