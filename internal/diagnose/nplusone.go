@@ -1,0 +1,107 @@
+package diagnose
+
+import (
+	"time"
+
+	"github.com/loadlens/loadlens/internal/spans"
+)
+
+// Thresholds of the N+1 rule: one statement run many times per request,
+// its calls together a large share of the endpoint's time. Ten calls per
+// request is past what an endpoint's own queries (a page, its count, a
+// lookup or two) add up to; a third of the time is where fetching the rows
+// in one query would change the endpoint's latency, as a per-row round
+// trip on loopback costs about what the service's own work per row does.
+const (
+	nPlusOneCalls   = 10  // calls of the statement per joined request, on average
+	nPlusOneShare   = 0.3 // the repeated statements' share of the endpoint's mean duration
+	nPlusOneNamed   = 3   // at most this many statements are named
+	statementSource = "trace_statements.calls"
+)
+
+// KindNPlusOne: one statement called many times per request (N+1 queries).
+const KindNPlusOne = "n-plus-one"
+
+// nPlusOne finds endpoints whose requests run one statement many times,
+// from the spans the target exported: "GET /x: 21 calls of select … from
+// author where id = ? per request, 64 % of its time — N+1 queries".
+func nPlusOne(c *context) []Finding {
+	var fs []Finding
+	for i := range c.traces {
+		b := &c.traces[i]
+		if b.Traces < tailMinJoined || b.All.Duration <= 0 {
+			continue
+		}
+		var rep []spans.Statement
+		var sum time.Duration
+		for _, s := range b.Statements { // most total time first
+			if s.Kind != spans.PartDB || s.Name == spans.OtherStatements || float64(s.Calls) < nPlusOneCalls*float64(b.Traces) ||
+				len(rep) == nPlusOneNamed || named(rep, s.Name) {
+				continue
+			}
+			rep = append(rep, s)
+			sum += partOf(b.All.Parts, spans.Part{Kind: spans.PartDB, Name: s.Name})
+		}
+		if len(rep) == 0 || float64(sum) < nPlusOneShare*float64(b.All.Duration) {
+			continue
+		}
+		fs = append(fs, c.nPlusOneFinding(b, rep, sum))
+	}
+	return fs
+}
+
+// named reports whether a statement of that text is among ss already (one
+// text of two database systems is one statement to the reader).
+func named(ss []spans.Statement, text string) bool {
+	for _, s := range ss {
+		if s.Name == text {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *context) nPlusOneFinding(b *spans.Breakdown, rep []spans.Statement, sum time.Duration) Finding {
+	ep := c.endpointLabel(b.Endpoint)
+	from, to := traceSeconds(b)
+	bld := newBuilder(KindNPlusOne, Warning)
+	mean := func(d time.Duration, what, src string) ref {
+		return bld.add(Figure{Value: d.Seconds(), Unit: UnitDuration, What: what, Source: src, Stat: StatMean, From: from, To: to})
+	}
+	n := bld.add(Figure{Value: float64(b.Traces), Unit: UnitCount, What: "requests joined with spans", Source: traceSrc(ep, groupAll, ""),
+		Stat: StatCount, From: from, To: to})
+	title := []any{name(ep), ": "}
+	var lines [][]any
+	names := make([]string, len(rep))
+	for j, s := range rep {
+		names[j] = s.Name
+		calls := bld.add(Figure{Value: float64(s.Calls), Unit: UnitCount, What: "calls of the statement",
+			Source: labelled(statementSource, "endpoint", ep, "part", spans.PartDB, "name", s.Name), Stat: StatSum, From: from, To: to})
+		per := bld.derive(StatRatio, UnitNumber, "calls of the statement per request", calls, n)
+		if j > 0 {
+			title = append(title, " and ")
+		}
+		title = append(title, per, " calls of ", name(statementLabel(s)))
+		t := mean(partOf(b.All.Parts, spans.Part{Kind: spans.PartDB, Name: s.Name}), "mean time of a request in the statement",
+			traceSrc(ep, groupAll, spans.PartDB, s.Name))
+		lines = append(lines, []any{t, "span ", name(s.Span), ": ", calls, " calls in ", n, " requests, ", per, " per request, ", t, " of a request's time: ", name(s.Name)})
+	}
+	dur := mean(b.All.Duration, "mean duration of the requests joined with spans", traceSrc(ep, groupAll, ""))
+	in := mean(sum, "mean time of a request in the statements named", traceSrc(ep, groupAll, spans.PartDB, names...))
+	share := bld.derive(StatRatio, UnitFraction, "share of the requests' time in the statements named", in, dur)
+	bld.title(append(title, " per request, ", share, " of its time — ", name("N+1"), " queries")...)
+	bld.evidence(share, "the ", n, " requests joined with spans took ", dur, " on average, ", in, " of it in these calls")
+	for _, l := range lines {
+		bld.evidence(l[0].(ref), l[1:]...)
+	}
+	return bld.done(from, to)
+}
+
+// statementLabel names a statement in a title: its text in brief, or its
+// span's name when the text was not recorded.
+func statementLabel(s spans.Statement) string {
+	if s.Name == s.Span {
+		return s.Span
+	}
+	return spans.Brief(s.Name)
+}
