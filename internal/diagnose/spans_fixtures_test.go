@@ -127,3 +127,18 @@ func externalCall(each time.Duration) func(t *testing.T) Input {
 		})
 	}
 }
+
+// stalledTail: every request waits each on one host; every 16th one also
+// stalls stall in the service (a busy host's JVM), so its tail is partly
+// the service's.
+func stalledTail(each, stall time.Duration) func(t *testing.T) Input {
+	return func(t *testing.T) Input {
+		return tracedRun(t, "GET /apps/{id}/price", 10, 10, func(i int) spanReq {
+			own := 2*time.Millisecond + time.Duration(i%5)*100*time.Microsecond
+			if i%16 == 15 {
+				own += stall
+			}
+			return spanReq{own: own, outside: time.Millisecond / 2, calls: []call{{span: "GET", host: "127.0.0.1", n: 1, each: each + time.Duration(i%11)*each/50}}}
+		})
+	}
+}

@@ -37,7 +37,7 @@ const OtherStatements = "(other statements)"
 type Part struct {
 	Kind string        // one of the Part kinds
 	Name string        // the statement, cache operation or host; "" for service and outside
-	Span string        // the name of a span that took it, as evidence (Label); "" for service and outside
+	Span string        // the name of a span that took it, as evidence (in a Breakdown, its label: see relabel); "" for service and outside
 	Time time.Duration // exclusive: the parts of a trace add up to the request's duration
 }
 
@@ -55,7 +55,7 @@ type Statement struct {
 	Kind     string // PartDB or PartCache
 	System   string // db.system
 	Name     string // the statement text, normalized (literals as ?), or the span's name when the text was not recorded
-	Span     string // the span's name, or the statement in brief when the endpoint has several under that name (Label)
+	Span     string // the span's name (in a Breakdown, its label: see relabel)
 	Calls    int
 	Total    time.Duration
 	Max      time.Duration
@@ -114,7 +114,6 @@ func Join(reqs []Request, all []Span) (traces []Trace, stmts []Statement, unmatc
 		}
 		return int(b.Total - a.Total)
 	})
-	relabel(traces, stmts)
 	return traces, stmts, unmatched
 }
 

@@ -61,25 +61,18 @@ func (n *namer) keep(endpoint int32, kind, name string) bool {
 // relabel gives the statements of an endpoint that share a span name
 // ("SELECT postgres.owners" for a count(*) and a page query alike) labels
 // that tell them apart: each one's statement in brief, or whole when the
-// briefs are alike. The label is the Span of their parts and statements.
-func relabel(traces []Trace, stmts []Statement) {
-	type key struct {
-		endpoint int32
-		span     string
-	}
-	names := map[key][]string{}
-	for _, s := range stmts {
-		k := key{s.Endpoint, s.Span}
-		if s.Kind == PartDB && s.Name != s.Span && !slices.Contains(names[k], s.Name) {
-			names[k] = append(names[k], s.Name)
+// briefs are alike. The label is the Span of the breakdown's statements
+// and parts; run.db keeps the spans' own names, so files written before
+// this read the same.
+func relabel(b *Breakdown) {
+	byspan := map[string][]string{}
+	for _, s := range b.Statements {
+		if s.Kind == PartDB && s.Name != s.Span && !slices.Contains(byspan[s.Span], s.Name) {
+			byspan[s.Span] = append(byspan[s.Span], s.Name)
 		}
 	}
-	type stmtKey struct {
-		endpoint int32
-		name     string
-	}
-	label := map[stmtKey]string{}
-	for k, ns := range names {
+	label := map[string]string{} // statement → label
+	for _, ns := range byspan {
 		if len(ns) < 2 {
 			continue
 		}
@@ -88,27 +81,29 @@ func relabel(traces []Trace, stmts []Statement) {
 			briefs[Brief(n)]++
 		}
 		for _, n := range ns {
-			l := Brief(n)
-			if briefs[l] > 1 {
-				l = n
+			if l := Brief(n); briefs[l] == 1 {
+				label[n] = l
+			} else {
+				label[n] = n
 			}
-			label[stmtKey{k.endpoint, n}] = l
 		}
 	}
 	if len(label) == 0 {
 		return
 	}
-	for i := range stmts {
-		if l, ok := label[stmtKey{stmts[i].Endpoint, stmts[i].Name}]; ok && stmts[i].Kind == PartDB {
-			stmts[i].Span = l
-		}
-	}
-	for i := range traces {
-		for j := range traces[i].Parts {
-			p := &traces[i].Parts[j]
-			if l, ok := label[stmtKey{traces[i].Endpoint, p.Name}]; ok && p.Kind == PartDB {
-				p.Span = l
+	set := func(ps []Part) {
+		for i := range ps {
+			if l, ok := label[ps[i].Name]; ok && ps[i].Kind == PartDB {
+				ps[i].Span = l
 			}
 		}
 	}
+	for i := range b.Statements {
+		if l, ok := label[b.Statements[i].Name]; ok && b.Statements[i].Kind == PartDB {
+			b.Statements[i].Span = l
+		}
+	}
+	set(b.All.Parts)
+	set(b.Median.Parts)
+	set(b.Tail.Parts)
 }

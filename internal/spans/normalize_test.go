@@ -47,8 +47,9 @@ func TestBrief(t *testing.T) {
 
 // TestStatementsOfOneSpanName: the Java agent names both a count(*) and a
 // page query on one table "SELECT postgres.owners" (issue 20: they read as
-// one). They stay two statements, each labelled by its text in brief, in
-// the parts and in the statements.
+// one). They stay two statements and, in the breakdown, each is labelled
+// by its text in brief, in the statements and in the groups' parts; the
+// joined traces keep the spans' own names (run.db stores those).
 func TestStatementsOfOneSpanName(t *testing.T) {
 	var reqs []Request
 	var all []Span
@@ -69,8 +70,14 @@ func TestStatementsOfOneSpanName(t *testing.T) {
 	if len(stmts) != 3 {
 		t.Fatalf("%d statements, want 3: %+v", len(stmts), stmts)
 	}
+	for _, p := range traces[0].Parts {
+		if p.Kind == PartDB && p.Span != "SELECT postgres.owners" && p.Span != "SELECT postgres.pets" {
+			t.Errorf("the joined trace's part %q has span %q, not the span's name", p.Name, p.Span)
+		}
+	}
+	b := Summarize(traces, stmts)[0]
 	labels := map[string]bool{}
-	for _, s := range stmts {
+	for _, s := range b.Statements {
 		if want[s.Name] != s.Span || s.Calls != 4 {
 			t.Errorf("statement %q labelled %q with %d calls; want %q and 4", s.Name, s.Span, s.Calls, want[s.Name])
 		}
@@ -79,9 +86,11 @@ func TestStatementsOfOneSpanName(t *testing.T) {
 	if len(labels) != 3 {
 		t.Errorf("labels %v: two statements read as one", labels)
 	}
-	for _, p := range traces[0].Parts {
-		if p.Kind == PartDB && want[p.Name] != p.Span {
-			t.Errorf("part %q labelled %q, want %q", p.Name, p.Span, want[p.Name])
+	for _, g := range []Group{b.All, b.Median, b.Tail} {
+		for _, p := range g.Parts {
+			if p.Kind == PartDB && want[p.Name] != p.Span {
+				t.Errorf("part %q labelled %q, want %q", p.Name, p.Span, want[p.Name])
+			}
 		}
 	}
 }

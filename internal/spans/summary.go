@@ -87,6 +87,7 @@ func Summarize(traces []Trace, stmts []Statement) []Breakdown {
 				b.Statements = append(b.Statements, s)
 			}
 		}
+		relabel(&b)
 		out = append(out, b)
 	}
 	return out
