@@ -60,7 +60,8 @@ func TestCacheMiss(t *testing.T) {
 			"Redis keyspace hit 1% of 50 lookups/s from 0:02 (redis_keyspace_hits_total, role=cache, target=redis)"},
 		{"a warm cache at 95 % hits", springCache(scale(gets, share(0.95)), scale(gets, share(0.05))), ""},
 		{"a cache warming up", springCache(scale(gets, warming), scale(gets, func(i int) float64 { return 1 - warming(i) })), ""},
-		{"an idle cache: two lookups a second, all missing", springCache(repeat(0, 14), repeat(2, 14)), ""},
+		{"an idle cache: a lookup a second, all missing", springCache(repeat(0, 14), repeat(1, 14)), ""},
+		{"a light load: three lookups a second, all missing", springCache(repeat(0, 14), repeat(3, 14)), "Cache apps hit 0% of 3 lookups/s from 0:02 "},
 		{"missing for a few scrapes, then hitting", springCache(append(repeat(1, 5), repeat(45, 9)...), append(repeat(49, 5), repeat(5, 9)...)), ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

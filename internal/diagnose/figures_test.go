@@ -45,7 +45,7 @@ func synthetic() map[string]func(t *testing.T) Input {
 		"restarts": restarts(true), "restarts-before": restarts(false), "oom-cadvisor": oomFromCAdvisor(false), "backend-bound": backendBound(false), "backend-scaled": backendBound(true),
 		"pgbouncer": pgbouncer, "postgres-sessions": postgresSessions, "interrupted": deadTarget(sample.Interrupted), "dns": deadTarget(sample.DNS), "tls": deadTarget(sample.TLS),
 		"tls-mute": tlsFailures("TLS handshake timeout (10s)"), "check-cut-bodies": bodyCheck(3),
-		"n-plus-one": nPlusOneRun(20), "heavy-query": oneHeavyQuery, "slow-external": externalCall(300 * time.Millisecond), "cache-miss": cacheMissRun(false), "redis-miss": cacheMissRun(true),
+		"n-plus-one": nPlusOneRun(20, 4*time.Millisecond), "heavy-query": oneHeavyQuery, "slow-external": externalCall(300 * time.Millisecond), "cache-miss": cacheMissRun(false), "redis-miss": cacheMissRun(true),
 	}
 }
 

@@ -19,7 +19,7 @@ func TestTraceHTTPTail(t *testing.T) {
 		{"a slow dependency, the tail half of it stalls in the service", stalledTail(30*time.Millisecond, 30*time.Millisecond), "p95 of GET /apps/{id}/price is "},
 		{"a fast dependency, the tail stalls in the service", stalledTail(2*time.Millisecond, 30*time.Millisecond), ""},
 		{"a tail in the database", oneHeavyQuery, ""},
-		{"N+1 queries", nPlusOneRun(20), ""},
+		{"N+1 queries", nPlusOneRun(20, 4*time.Millisecond), ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in := tc.in(t)

@@ -117,8 +117,8 @@ func nearestRank(sorted []int64, q float64) int64 {
 // traceFigure recomputes a trace figure: over an endpoint's joined
 // requests of a group (all, ">= p95", "p40-p60"), their count, the
 // quantile or mean (in whole nanoseconds) of their duration, or the sum
-// over the names listed of each one's mean time in whole nanoseconds; or
-// an endpoint's calls of a statement.
+// over the names listed (none: every name of the kind) of each one's mean
+// time in whole nanoseconds; or an endpoint's calls of a statement.
 func (r *rawRun) traceFigure(t *testing.T, f Figure) float64 {
 	t.Helper()
 	if r.traces == nil {
@@ -188,8 +188,19 @@ func (r *rawRun) traceFigure(t *testing.T, f Figure) float64 {
 		}
 		return time.Duration(sum / n).Seconds()
 	}
+	names := strings.Split(filter["name"], "\n")
+	if _, ok := filter["name"]; !ok { // every part of the kind
+		names = nil
+		for _, tr := range group {
+			for _, p := range tr.parts {
+				if p.kind == filter["part"] && !containsString(names, p.name) {
+					names = append(names, p.name)
+				}
+			}
+		}
+	}
 	var total int64
-	for _, nm := range strings.Split(filter["name"], "\n") {
+	for _, nm := range names {
 		var sum int64
 		for _, tr := range group {
 			for _, p := range tr.parts {

@@ -86,13 +86,14 @@ var (
 )
 
 // nPlusOneRun: every request lists an app's reviews, then reads each
-// review's author by itself (calls a request, 20 to 22).
-func nPlusOneRun(calls int) func(t *testing.T) Input {
+// review's author by itself (calls a request, +0 to +2), besides own time
+// in the service (a saturated one's includes waiting for a thread).
+func nPlusOneRun(calls int, own time.Duration) func(t *testing.T) Input {
 	return func(t *testing.T) Input {
 		return tracedRun(t, "GET /apps/{id}/reviews", 10, 10, func(i int) spanReq {
 			a := authorQuery
 			a.n = calls + i%3
-			return spanReq{own: 4*time.Millisecond + time.Duration(i%7)*100*time.Microsecond, outside: time.Millisecond / 2, calls: []call{reviewsQuery, a}}
+			return spanReq{own: own + time.Duration(i%7)*100*time.Microsecond, outside: time.Millisecond / 2, calls: []call{reviewsQuery, a}}
 		})
 	}
 }

@@ -95,11 +95,15 @@ const (
 
 // traceSrc is a trace_parts source: of an endpoint's joined requests in a
 // group, the parts of one kind and names (several joined by a newline,
-// which no statement holds), or without a kind their duration.
+// which no statement holds; none: every part of the kind), or without a
+// kind their duration.
 func traceSrc(ep, group, kind string, names ...string) string {
 	kv := []string{"endpoint", ep}
 	if kind != "" {
-		kv = append(kv, "part", kind, "name", strings.Join(names, "\n"))
+		kv = append(kv, "part", kind)
+	}
+	if len(names) > 0 {
+		kv = append(kv, "name", strings.Join(names, "\n"))
 	}
 	if group != "" {
 		kv = append(kv, "traces", group)
