@@ -157,24 +157,7 @@ func (r *rawRun) traceFigure(t *testing.T, f Figure) float64 {
 	if f.Stat == StatQuantile {
 		return time.Duration(nearestRank(durs, f.Q)).Seconds()
 	}
-	in := func(tr *rawTrace) bool { return true }
-	switch g := filter["traces"]; g {
-	case ">= p95":
-		p95 := nearestRank(durs, 95)
-		in = func(tr *rawTrace) bool { return tr.dur >= p95 }
-	case "p40-p60":
-		lo, hi := nearestRank(durs, 40), nearestRank(durs, 60)
-		in = func(tr *rawTrace) bool { return tr.dur >= lo && tr.dur <= hi }
-	case "", "all":
-	default:
-		t.Fatalf("figure %q: unknown group %q", f.What, g)
-	}
-	var group []*rawTrace
-	for _, tr := range all {
-		if in(tr) {
-			group = append(group, tr)
-		}
-	}
+	group := groupOf(t, f, all, durs, filter["traces"])
 	n := int64(len(group))
 	switch {
 	case f.Stat == StatCount:
@@ -188,19 +171,8 @@ func (r *rawRun) traceFigure(t *testing.T, f Figure) float64 {
 		}
 		return time.Duration(sum / n).Seconds()
 	}
-	names := strings.Split(filter["name"], "\n")
-	if _, ok := filter["name"]; !ok { // every part of the kind
-		names = nil
-		for _, tr := range group {
-			for _, p := range tr.parts {
-				if p.kind == filter["part"] && !containsString(names, p.name) {
-					names = append(names, p.name)
-				}
-			}
-		}
-	}
 	var total int64
-	for _, nm := range names {
+	for _, nm := range namesOf(group, filter) {
 		var sum int64
 		for _, tr := range group {
 			for _, p := range tr.parts {
@@ -212,6 +184,46 @@ func (r *rawRun) traceFigure(t *testing.T, f Figure) float64 {
 		total += sum / n
 	}
 	return time.Duration(total).Seconds()
+}
+
+// groupOf returns the requests of a group: all, ">= p95" or "p40-p60".
+func groupOf(t *testing.T, f Figure, all []*rawTrace, sorted []int64, g string) []*rawTrace {
+	in := func(tr *rawTrace) bool { return true }
+	switch g {
+	case ">= p95":
+		p95 := nearestRank(sorted, 95)
+		in = func(tr *rawTrace) bool { return tr.dur >= p95 }
+	case "p40-p60":
+		lo, hi := nearestRank(sorted, 40), nearestRank(sorted, 60)
+		in = func(tr *rawTrace) bool { return tr.dur >= lo && tr.dur <= hi }
+	case "", "all":
+	default:
+		t.Fatalf("figure %q: unknown group %q", f.What, g)
+	}
+	var group []*rawTrace
+	for _, tr := range all {
+		if in(tr) {
+			group = append(group, tr)
+		}
+	}
+	return group
+}
+
+// namesOf returns the names a filter lists, or without a name every name
+// of its part's kind in the group.
+func namesOf(group []*rawTrace, filter map[string]string) []string {
+	if nm, ok := filter["name"]; ok {
+		return strings.Split(nm, "\n")
+	}
+	var names []string
+	for _, tr := range group {
+		for _, p := range tr.parts {
+			if p.kind == filter["part"] && !containsString(names, p.name) {
+				names = append(names, p.name)
+			}
+		}
+	}
+	return names
 }
 
 // writeTraces stores a traced run's joined requests and statements in

@@ -133,34 +133,7 @@ type dep struct {
 func attribute(r Request, ss []*Span, nm *namer) (Trace, []dep) {
 	root := entry(ss)
 	t := Trace{Request: r, Server: root.Duration()}
-	byID := make(map[SpanID]*Span, len(ss))
-	for _, s := range ss {
-		byID[s.ID] = s
-	}
-	var deps []dep
-	for _, s := range ss {
-		if s == root || s.Service != root.Service || len(deps) == maxDeps {
-			continue
-		}
-		d := dep{s: s, from: later(s.Start, root.Start), to: earlier(s.End, root.End)}
-		switch {
-		case s.DBSystem != "" && IsCache(s.DBSystem):
-			d.kind, d.name, d.span, d.calls = PartCache, s.Name, s.Name, true
-		case s.DBSystem != "":
-			named := statementOf(s, byID)
-			d.kind, d.name, d.span, d.calls = PartDB, nm.statement(named), named.Name, named == s
-		case s.Kind == KindClient && s.Host != "":
-			d.kind, d.name, d.span = PartHTTP, s.Host, s.Name
-		default:
-			continue // internal work: the service's own time
-		}
-		if d.kind != PartHTTP && !nm.keep(r.Endpoint, d.kind, d.name) {
-			d.name, d.span = OtherStatements, OtherStatements
-		}
-		if d.to.After(d.from) {
-			deps = append(deps, d)
-		}
-	}
+	deps := callsOf(r.Endpoint, root, ss, nm)
 	times := map[[2]string]time.Duration{}
 	spanOf := map[[2]string]string{}
 	var service time.Duration
@@ -202,6 +175,40 @@ func attribute(r Request, ss []*Span, nm *namer) (Trace, []dep) {
 	}
 	sortParts(t.Parts)
 	return t, deps
+}
+
+// callsOf returns the calls the service made under its entry span root:
+// its own spans that are a database, cache or HTTP call, clipped to root.
+func callsOf(endpoint int32, root *Span, ss []*Span, nm *namer) []dep {
+	byID := make(map[SpanID]*Span, len(ss))
+	for _, s := range ss {
+		byID[s.ID] = s
+	}
+	var deps []dep
+	for _, s := range ss {
+		if s == root || s.Service != root.Service || len(deps) == maxDeps {
+			continue
+		}
+		d := dep{s: s, from: later(s.Start, root.Start), to: earlier(s.End, root.End)}
+		switch {
+		case s.DBSystem != "" && IsCache(s.DBSystem):
+			d.kind, d.name, d.span, d.calls = PartCache, s.Name, s.Name, true
+		case s.DBSystem != "":
+			named := statementOf(s, byID)
+			d.kind, d.name, d.span, d.calls = PartDB, nm.statement(named), named.Name, named == s
+		case s.Kind == KindClient && s.Host != "":
+			d.kind, d.name, d.span = PartHTTP, s.Host, s.Name
+		default:
+			continue // internal work: the service's own time
+		}
+		if d.kind != PartHTTP && !nm.keep(endpoint, d.kind, d.name) {
+			d.name, d.span = OtherStatements, OtherStatements
+		}
+		if d.to.After(d.from) {
+			deps = append(deps, d)
+		}
+	}
+	return deps
 }
 
 // sortParts orders parts largest first, then by kind and name, so that
