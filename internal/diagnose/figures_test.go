@@ -45,6 +45,7 @@ func synthetic() map[string]func(t *testing.T) Input {
 		"restarts": restarts(true), "restarts-before": restarts(false), "oom-cadvisor": oomFromCAdvisor(false), "backend-bound": backendBound(false), "backend-scaled": backendBound(true),
 		"pgbouncer": pgbouncer, "postgres-sessions": postgresSessions, "interrupted": deadTarget(sample.Interrupted), "dns": deadTarget(sample.DNS), "tls": deadTarget(sample.TLS),
 		"tls-mute": tlsFailures("TLS handshake timeout (10s)"), "check-cut-bodies": bodyCheck(3),
+		"n-plus-one": nPlusOneRun(20, 4*time.Millisecond), "heavy-query": oneHeavyQuery, "slow-external": externalCall(300 * time.Millisecond), "cache-miss": cacheMissRun(false), "redis-miss": cacheMissRun(true),
 	}
 }
 
@@ -80,6 +81,7 @@ func writeRunDB(t *testing.T, path string, in Input) {
 			t.Fatal(err)
 		}
 	}
+	writeTraces(t, w, in.Run)
 	if err := w.Finish(store.Finish{End: time.Unix(0, 0).Add(in.Run.Elapsed()).UTC(), Status: "completed", Elapsed: in.Run.Elapsed()}); err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +104,7 @@ func diagnoseRunDB(t *testing.T, path string) (Input, []Finding) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := Input{Run: run, Series: set}
+	in := Input{Run: run, Series: set, Traces: readTraces(t, rd)}
 	return in, Diagnose(in)
 }
 
@@ -166,7 +168,8 @@ func TestEveryFigureIsRecomputedFromRunDB(t *testing.T) {
 		})
 	}
 	for _, k := range []string{KindSaturation, KindPoolExhaustion, KindCPUSaturation, KindGeneratorBound, KindErrorsAtLoad,
-		KindMoreVUsSameTPS, KindLatencyDrift, KindGCPressure, KindBimodalLatency, KindAllFailed, KindCheckFailed, KindHostBusy, KindCPUThrottled, KindLateScaleOut, KindPodRestarts, KindBackendBound, "healthy"} {
+		KindMoreVUsSameTPS, KindLatencyDrift, KindGCPressure, KindBimodalLatency, KindAllFailed, KindCheckFailed, KindHostBusy, KindCPUThrottled, KindLateScaleOut, KindPodRestarts, KindBackendBound, "healthy",
+		KindTraceDBTail, KindNPlusOne, KindTraceHTTPTail, KindCacheMiss} {
 		if !kinds[k] {
 			t.Errorf("the corpus raises no %s finding: the property is not tested for it", k)
 		}

@@ -28,6 +28,7 @@ type rawRun struct {
 	elapsed time.Duration
 	snaps   []*metrics.Snapshot // in second order
 	series  map[string]*rawSeries
+	traces  *rawTraces // the trace tables, nil without them
 }
 
 // rawSeries is one stored series.
@@ -59,6 +60,7 @@ func readRaw(t *testing.T, path string) *rawRun {
 		t.Fatalf("%s: read finish: %v", path, err)
 	}
 	r.elapsed = time.Duration(ns)
+	r.traces = readRawTraces(t, db)
 	rows, err := db.Query(`SELECT snapshot FROM seconds ORDER BY sec`)
 	if err != nil {
 		t.Fatal(err)
@@ -386,6 +388,16 @@ func (r *rawRun) source(t *testing.T, src string) perSec {
 			}
 		}
 		return out
+	case strings.Contains(src, " + "):
+		parts := strings.SplitN(src, " + ", 2)
+		a, b := r.source(t, parts[0]), r.source(t, parts[1])
+		out := perSec{}
+		for sec, v := range a {
+			if w, ok := b[sec]; ok {
+				out[sec] = v + w
+			}
+		}
+		return out
 	case strings.HasPrefix(src, "total("):
 		name, f := parseFilter(t, src[len("total("):len(src)-1])
 		var members []perSec
@@ -489,6 +501,9 @@ func (r *rawRun) recompute(t *testing.T, figs []Figure, i int) (float64, bool) {
 		case StatDiff:
 			return a - b, okA && okB
 		}
+	}
+	if isTraceSource(f.Source) {
+		return r.traceFigure(t, f), true
 	}
 	switch f.Stat {
 	case StatLimit:

@@ -20,6 +20,25 @@ func remediesFor(kind string) []string {
 			"compare the slowest traces (linked in the report) with the median ones: a lock wait or a pool wait shows as a statement that is slow only sometimes",
 			"give the database more capacity only once the queries are as cheap as they can be",
 		}
+	case KindNPlusOne:
+		return []string{
+			"fetch the rows in one query: a join or an IN list (JPA: a fetch join, @EntityGraph, or @BatchSize / hibernate.default_batch_fetch_size on the association)",
+			"cache what each row looks up (the authors, the categories) when it changes rarely",
+			"check the fix in the spans: one statement per request instead of one per row",
+		}
+	case KindTraceHTTPTail:
+		return []string{
+			"read the slow calls' own traces at that host (the dependency's spans, or its latency at the same seconds): the time is spent there",
+			"set a timeout on the calls no longer than the endpoint's budget, and a fallback or circuit breaker for when it is exceeded",
+			"cache the dependency's answers, or call it off the request path (ahead of time, asynchronously)",
+			"make independent calls in parallel rather than one after another",
+		}
+	case KindCacheMiss:
+		return []string{
+			"check that the cache is used as meant: the key (a new object or a timestamp in it never matches), the TTL (too short to be read twice), conditions such as unless/condition that skip it",
+			"give it room for the working set: a cache that evicts what it was given before it is read again is too small (Redis maxmemory, Caffeine maximumSize)",
+			"warm it before the load, or accept the misses of a key space too large to cache and make the read behind it cheaper",
+		}
 	case KindPoolExhaustion:
 		return []string{
 			"hold connections for less time: open the transaction after cache lookups and outside remote calls (case study 5: @Transactional took a connection before the cache was read)",

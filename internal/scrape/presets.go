@@ -49,6 +49,7 @@ func presetSpecs(name string) ([]presetSpec, bool) {
 			{sel: "jvm_gc_pause_seconds"},
 			{sel: "http_server_requests_seconds"},
 			{sel: "tomcat_threads_busy_threads"},
+			{sel: "cache_gets_total"}, // Spring Cache's hits and misses (spring.cache.redis.enable-statistics=true): the cache-miss rule
 		}, true
 	case "node": // prometheus node_exporter
 		return []presetSpec{
