@@ -135,6 +135,7 @@ func Diagnose(in Input) []Finding {
 	for _, rule := range []func(*context) []Finding{
 		allFailedRule, checkFailed, saturation, poolExhaustion, cpuSaturation, generatorBound, targetHeldVUs, errorsAtLoad,
 		moreVUsSameTPS, latencyDrift, gcPressure, bimodalLatency, cpuThrottling, lateScaleOut, podRestarts, backendNotScaled, traceDBTail,
+		targetHostBusy,
 	} {
 		fs = append(fs, rule(c)...)
 	}

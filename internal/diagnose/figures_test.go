@@ -45,6 +45,8 @@ func synthetic() map[string]func(t *testing.T) Input {
 		"restarts": restarts(true), "restarts-before": restarts(false), "oom-cadvisor": oomFromCAdvisor(false), "backend-bound": backendBound(false), "backend-scaled": backendBound(true),
 		"pgbouncer": pgbouncer, "postgres-sessions": postgresSessions, "interrupted": deadTarget(sample.Interrupted), "dns": deadTarget(sample.DNS), "tls": deadTarget(sample.TLS),
 		"tls-mute": tlsFailures("TLS handshake timeout (10s)"), "check-cut-bodies": bodyCheck(3),
+		"jvm-pinned": slowFrom(jvmPinned(0.97, 10), 10), "jvm-quota": slowFrom(jvmQuota(0.5), 10), "jvm-flat-overload": jvmFlatOverload,
+		"jvm-hogged": slowFrom(jvmHogged(10), 10), "jvm-hogged-context": withSeries(jvmHogged(10)), "jvm-hogged-start": withSeries(jvmHogged(0)), "node-hogged": slowFrom(nodeHogged(15), 15),
 	}
 }
 
@@ -166,7 +168,7 @@ func TestEveryFigureIsRecomputedFromRunDB(t *testing.T) {
 		})
 	}
 	for _, k := range []string{KindSaturation, KindPoolExhaustion, KindCPUSaturation, KindGeneratorBound, KindErrorsAtLoad,
-		KindMoreVUsSameTPS, KindLatencyDrift, KindGCPressure, KindBimodalLatency, KindAllFailed, KindCheckFailed, KindHostBusy, KindCPUThrottled, KindLateScaleOut, KindPodRestarts, KindBackendBound, "healthy"} {
+		KindMoreVUsSameTPS, KindLatencyDrift, KindGCPressure, KindBimodalLatency, KindAllFailed, KindCheckFailed, KindHostBusy, KindCPUThrottled, KindLateScaleOut, KindPodRestarts, KindBackendBound, KindTargetHostBusy, "healthy"} {
 		if !kinds[k] {
 			t.Errorf("the corpus raises no %s finding: the property is not tested for it", k)
 		}
