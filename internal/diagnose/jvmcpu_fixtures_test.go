@@ -69,6 +69,14 @@ func jvmHogged(from int) series.Set {
 	return jvmScrape{cores: level(0.3, 0.45, from), count: level(1, 1, 0), proc: level(0.3, 0.45, from), sys: level(0.32, 1, from)}.series()
 }
 
+// jvmPinnedBesideBusy is a JVM pinned with taskset to one of two cores,
+// using 0.85 of it from second 10 while other processes fill the other
+// core: system_cpu_usage (the whole host) reads 0.95, process_cpu_usage
+// 0.425, yet nothing took the JVM's own core.
+func jvmPinnedBesideBusy() series.Set {
+	return jvmScrape{cores: level(0.5, 0.85, 10), count: level(1, 1, 0), proc: level(0.25, 0.425, 10), sys: level(0.4, 0.95, 10)}.series()
+}
+
 // jvmFlatOverload is a JVM pinned to one core and offered 130 req/s from
 // the start, of which it serves 100: its core is full from the first
 // scrape, and the open model's queue grows from there.

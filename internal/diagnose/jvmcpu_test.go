@@ -37,6 +37,7 @@ func TestJVMCPUAndHostBusy(t *testing.T) {
 		{"a hog from the run's start: no quiet second to compare", withSeries(jvmHogged(0)), KindTargetHostBusy,
 			&expect{Warning, [2]int{0, 0}, [2]int{39, 39}, []string{"from the run's start: no quiet second to compare this load with"}, nil}},
 		{"quiet host", slowFrom(jvmHogged(99), 10), KindTargetHostBusy, nil},
+		{"pinned at 85% of its core, the other core full: its core was its own", slowFrom(jvmPinnedBesideBusy(), 10), KindTargetHostBusy, nil},
 		{"node_exporter: the host's others take 1.4 of 2 CPUs from a Go service", slowFrom(nodeHogged(15), 15), KindTargetHostBusy,
 			&expect{Critical, [2]int{15, 15}, [2]int{40, 40},
 				[]string{"App CPU taken by other processes from 0:15: its CPUs 95% busy, 70% by the host's other processes, 25% by itself (node_cpu_seconds_total, role=app, target=host)"},

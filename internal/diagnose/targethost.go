@@ -31,8 +31,9 @@ type targetCPUs struct {
 // targetHostBusy finds targets that got less CPU than they could use
 // because other processes on their CPUs took it: the CPUs full (cpuBusy)
 // for several scrapes, other processes at least hostOthers of them, and
-// the target below its own limit (else it is cpu-saturation). Like a full
-// CPU, it limits the result only when the load felt it.
+// the target at most 1 − hostOthers of its own limit (near its limit it is
+// its own saturation, cpu-saturation). Like a full CPU, it limits the
+// result only when the load felt it.
 func targetHostBusy(c *context) []Finding {
 	subjects := c.cpuSubjects()
 	var fs []Finding
@@ -44,7 +45,7 @@ func targetHostBusy(c *context) []Finding {
 		pts, own := c.values(v.busy), c.values(v.own)
 		taken := func(i int) bool {
 			o, ok := valueAt(own, pts[i].Sec)
-			return ok && pts[i].Value >= cpuBusy && pts[i].Value-o >= hostOthers && !ownLimitFull(subjects, v.proc, pts[i].Sec)
+			return ok && pts[i].Value >= cpuBusy && pts[i].Value-o >= hostOthers && !ownUseAbove(subjects, v.proc, pts[i].Sec, 1-hostOthers)
 		}
 		run, ok := sustained(pts, taken)
 		if !ok {
@@ -59,12 +60,15 @@ func targetHostBusy(c *context) []Finding {
 	return fs
 }
 
-// ownLimitFull reports whether the process used its own CPU up at sec,
-// by any of its CPU subjects: then it is its own saturation.
-func ownLimitFull(subjects []cpuSubject, proc string, sec int) bool {
+// ownUseAbove reports whether the process used more than share of what it
+// may use at sec, by any of its CPU subjects. Above 1 − hostOthers, other
+// processes cannot have taken a quarter of its CPUs: a JVM pinned with
+// taskset reads the whole host in system_cpu_usage, which another core's
+// load can fill while the JVM's own core is its own.
+func ownUseAbove(subjects []cpuSubject, proc string, sec int, share float64) bool {
 	for _, s := range subjects {
 		if s.proc == proc {
-			if v, ok := valueAt(s.points, sec); ok && v >= s.thresh {
+			if v, ok := valueAt(s.points, sec); ok && v > share {
 				return true
 			}
 		}
