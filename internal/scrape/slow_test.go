@@ -2,6 +2,7 @@ package scrape
 
 import (
 	"fmt"
+	"slices"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -12,22 +13,34 @@ import (
 
 // TestASlowTargetIsScrapedWhole serves an exposition that takes longer
 // than the scrape interval to answer, as a saturated JVM does (its scrape
-// queues behind its requests): every scrape must land, none time out, and
-// the target is never asked twice at once.
+// queues behind its requests): every scrape must land, none time out, the
+// target is never asked twice at once, and the next scrape follows an
+// overrun at once rather than at the next slot (idle then: 1/2 interval).
 func TestASlowTargetIsScrapedWhole(t *testing.T) {
-	const interval = 50 * time.Millisecond
+	const interval = 100 * time.Millisecond
 	var inFlight, most atomic.Int64
+	var mu sync.Mutex
+	var ended time.Time
+	var idle []time.Duration // between an answer and the next request
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n := inFlight.Add(1)
 		defer inFlight.Add(-1)
 		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
 		}
-		select { // the answer takes three intervals
-		case <-time.After(3 * interval):
+		mu.Lock()
+		if !ended.IsZero() {
+			idle = append(idle, time.Since(ended))
+		}
+		mu.Unlock()
+		select { // the answer takes one and a half intervals
+		case <-time.After(3 * interval / 2):
 		case <-r.Context().Done():
 			return
 		}
 		fmt.Fprint(w, "# TYPE busy gauge\nbusy 7\n")
+		mu.Lock()
+		ended = time.Now()
+		mu.Unlock()
 	}))
 	defer srv.Close()
 	rec := newRecorder(func(r *recorder) bool { return len(r.scraped["jvm"]) >= 4 })
@@ -51,6 +64,12 @@ func TestASlowTargetIsScrapedWhole(t *testing.T) {
 	}
 	if m := most.Load(); m != 1 {
 		t.Errorf("%d scrapes of the target at once, want 1: the slots a slow scrape overran are skipped", m)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	slices.Sort(idle)
+	if len(idle) < 3 || idle[len(idle)/2] >= interval/4 {
+		t.Errorf("the target idled %v between an answer and the next scrape, want a median under %v: an overrun scrape is followed at once", idle, interval/4)
 	}
 }
 
