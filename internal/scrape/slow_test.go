@@ -2,9 +2,9 @@ package scrape
 
 import (
 	"fmt"
-	"slices"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
