@@ -1,6 +1,9 @@
 package diagnose
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestJVMCPUAndHostBusy judges a JVM's CPU against what it may use and
 // names the CPU other processes took apart from its own saturation. The
@@ -48,5 +51,19 @@ func TestJVMCPUAndHostBusy(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			expectKind(t, Diagnose(tc.in(t)), tc.kind, tc.want)
 		})
+	}
+}
+
+// TestHealthyNamesTheJVMsCPUSeries: a run whose JVM used half its core
+// says which CPU series it checked, the ones the CPU rules read.
+func TestHealthyNamesTheJVMsCPUSeries(t *testing.T) {
+	in := withSeries(jvmPinned(0.5, 10))(t)
+	v := Healthy(in, Diagnose(in))
+	if v == nil {
+		t.Fatal("no healthy verdict")
+	}
+	text := Join(v.Parts, v.Figures, figureText)
+	if want := "CPU (process_cpu_usage, process_cpu_time_ns_total, system_cpu_usage)"; !strings.Contains(text, want) {
+		t.Errorf("verdict %q lacks %q", text, want)
 	}
 }
