@@ -46,6 +46,8 @@ func synthetic() map[string]func(t *testing.T) Input {
 		"pgbouncer": pgbouncer, "postgres-sessions": postgresSessions, "interrupted": deadTarget(sample.Interrupted), "dns": deadTarget(sample.DNS), "tls": deadTarget(sample.TLS),
 		"tls-mute": tlsFailures("TLS handshake timeout (10s)"), "check-cut-bodies": bodyCheck(3),
 		"n-plus-one": nPlusOneRun(20, 4*time.Millisecond), "heavy-query": oneHeavyQuery, "slow-external": externalCall(300 * time.Millisecond), "cache-miss": cacheMissRun(false), "redis-miss": cacheMissRun(true),
+		"jvm-pinned": slowFrom(jvmPinned(0.97, 10), 10), "jvm-quota": slowFrom(jvmQuota(0.5), 10), "jvm-flat-overload": jvmFlatOverload,
+		"jvm-hogged": slowFrom(jvmHogged(10), 10), "jvm-hogged-context": withSeries(jvmHogged(10)), "jvm-hogged-start": withSeries(jvmHogged(0)), "node-hogged": slowFrom(nodeHogged(15), 15),
 	}
 }
 
@@ -168,7 +170,7 @@ func TestEveryFigureIsRecomputedFromRunDB(t *testing.T) {
 		})
 	}
 	for _, k := range []string{KindSaturation, KindPoolExhaustion, KindCPUSaturation, KindGeneratorBound, KindErrorsAtLoad,
-		KindMoreVUsSameTPS, KindLatencyDrift, KindGCPressure, KindBimodalLatency, KindAllFailed, KindCheckFailed, KindHostBusy, KindCPUThrottled, KindLateScaleOut, KindPodRestarts, KindBackendBound, "healthy",
+		KindMoreVUsSameTPS, KindLatencyDrift, KindGCPressure, KindBimodalLatency, KindAllFailed, KindCheckFailed, KindHostBusy, KindCPUThrottled, KindLateScaleOut, KindPodRestarts, KindBackendBound, KindTargetHostBusy, "healthy",
 		KindTraceDBTail, KindNPlusOne, KindTraceHTTPTail, KindCacheMiss} {
 		if !kinds[k] {
 			t.Errorf("the corpus raises no %s finding: the property is not tested for it", k)

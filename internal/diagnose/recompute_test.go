@@ -319,7 +319,8 @@ func (r *rawRun) stored(t *testing.T, key string) perSec {
 		t.Fatalf("no series %s in run.db", key)
 	}
 	out := perSec{}
-	raw := s.kind == "gauge" && (strings.HasSuffix(s.name, "_total") || strings.HasSuffix(s.name, "_sum") || strings.HasSuffix(s.name, "_count"))
+	raw := s.kind == "gauge" && !strings.HasSuffix(s.name, "_cpu_count") && // a count of CPUs is a gauge
+		(strings.HasSuffix(s.name, "_total") || strings.HasSuffix(s.name, "_sum") || strings.HasSuffix(s.name, "_count"))
 	for i := range s.secs {
 		if !raw {
 			out[s.secs[i]] = s.values[i]
@@ -459,6 +460,12 @@ func (r *rawRun) source(t *testing.T, src string) perSec {
 			if v > 0 {
 				out[sec] = 1 - idle[sec]/v
 			}
+		}
+		return out
+	case strings.HasPrefix(src, "cores("):
+		out := perSec{}
+		for sec, v := range r.stored(t, src[len("cores("):len(src)-1]) {
+			out[sec] = v / 1e9
 		}
 		return out
 	case strings.HasPrefix(src, "label("):

@@ -54,6 +54,12 @@ func remediesFor(kind string) []string {
 			"give it more CPU: raise the container limit or use a larger instance (watch burstable instances' credits)",
 			"scale out (more replicas, read replicas) and check that the autoscaler reacts before saturation",
 		}
+	case KindTargetHostBusy:
+		return []string{
+			"find what else ran on the target's CPUs (top or pidstat on its host, by process): another service, a batch job, a backup, a second test, loadlens itself on 127.0.0.1",
+			"give the target CPUs of its own (a cpuset or taskset -c for it and other ones for the rest, a dedicated node or instance) and re-run",
+			"read this run's latency as the service's on a shared host, not as its capacity",
+		}
 	case KindGeneratorBound:
 		return []string{
 			"do not use these figures for capacity: they measure loadlens's machine, not the target",

@@ -33,12 +33,15 @@ func newTarget(cfg *Target) (*target, error) {
 	return &target{cfg: cfg, sel: sel, conv: newConverter(cfg), lastSec: -1}, nil
 }
 
-// scrapeOnce scrapes t once and hands on what it got.
+// scrapeOnce scrapes t once and hands on what it got, at the second of
+// the run it got it in: a saturated target answers late (its scrape queues
+// behind its requests) and its values are of when it answered, so the run's
+// clock is read then, for the point's second and the counters' rates.
 func (s *Scraper) scrapeOnce(ctx context.Context, t *target) {
+	began := time.Now()
+	body, err := fetch(ctx, s.client, t.cfg.URL, s.timeout)
 	at := s.now()
 	sec := s.second(at)
-	began := time.Now()
-	body, err := fetch(ctx, s.client, t.cfg.URL, scrapeTimeout(t.cfg.Interval))
 	var set series.Set
 	if err == nil {
 		set, err = t.convert(body, at, sec)
