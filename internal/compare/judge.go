@@ -441,11 +441,15 @@ func (c *comparer) withinNoise(g, r int, m Metric) float64 {
 	return sum / float64(k)
 }
 
-// setInterval stores an interval given on the primary scale, and its
-// other form: absolute limits of a relative interval are it times the
-// baseline's figure, relative limits of an absolute one it divided by it.
+// setInterval stores an interval given on the primary scale, within what
+// the change can be, and its other form: absolute limits of a relative
+// interval are it times the baseline's figure, relative limits of an
+// absolute one it divided by it.
 func (v *Value) setInterval(m Metric, base Value, lo, hi float64) {
 	if m.isRatio() {
+		// Two rates in [0, 1] differ by at most 1 either way: Welch's t
+		// over a few runs reached -104.54pp.
+		lo, hi = max(lo, -1), min(hi, 1)
 		v.CI = &Interval{lo, hi}
 		if base.Value != 0 {
 			v.CIPct = &Interval{100 * lo / base.Value, 100 * hi / base.Value}
