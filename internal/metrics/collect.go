@@ -29,6 +29,7 @@ func (r *Recorder) merge(sec int, taken []*window, pause func()) *Snapshot {
 		for _, w := range taken {
 			sc.Iterations += w.scenarios[i].iterations
 			sc.Dropped += w.scenarios[i].dropped
+			sc.Offered += w.scenarios[i].offered
 		}
 		sc.IterationDuration = sumDense(taken, func(w *window) *hdr.Histogram { return w.scenarios[i].iterDur })
 		pause()
@@ -51,6 +52,7 @@ func (e *EndpointSecond) add(w *endpointWindow, sec int) {
 		return
 	}
 	e.StartedBefore = max(e.StartedBefore, time.Duration(sec)*time.Second-w.firstStart)
+	e.addStarts(w.requests, w.firstStart, w.lastStart, true)
 	e.Redirects += w.redirects
 	e.Requests += w.requests
 	for k := range e.Failures {

@@ -41,8 +41,13 @@ type EndpointTotal struct {
 	Errors         []ErrorGroup // one per failure kind that occurred, in kind order
 	Redirects      int64        // redirects followed inside the requests (each one a request the target got)
 	// FirstSec and LastSec are the first and last seconds with requests;
-	// they mean something only when Requests > 0 (see Run.Active).
+	// they mean something only when Requests > 0.
 	FirstSec, LastSec int
+	// FirstStart and LastStart are the earliest and latest intended start
+	// of its requests (offsets from the run's start), when Starts: every
+	// second with requests kept them (snapshot format 4 on). See Run.Active.
+	FirstStart, LastStart time.Duration
+	Starts                bool
 }
 
 // ErrorGroup summarizes the failures of one kind over a run.
@@ -93,15 +98,22 @@ type Second struct {
 	// Request durations of all endpoints merged.
 	P50, P90, P95, P99, Max, Mean time.Duration
 	LagP99                        time.Duration // scheduler lag of all scenarios merged
-	PerEndpoint                   []EndpointFigures
-	PerScenario                   []ScenarioFigures // by scenario id
-	Checks                        []CheckTotal      // each check's outcomes in this second, by check id
+	// SentFrom and SentTo are the seconds the earliest and latest of its
+	// requests were sent in (their intended starts): a request is recorded
+	// in the second it ended, a timeout seconds after it was sent. SentTo
+	// is Sec in a run.db of an earlier build, which kept only the earliest;
+	// both are Sec in a second without requests.
+	SentFrom, SentTo int
+	PerEndpoint      []EndpointFigures
+	PerScenario      []ScenarioFigures // by scenario id
+	Checks           []CheckTotal      // each check's outcomes in this second, by check id
 }
 
 // ScenarioFigures is one scenario's figures of one second: what the
 // offered load is computed from, each scenario at its own requests per iteration.
 type ScenarioFigures struct {
 	Iterations, Dropped int64
+	Offered             int64         // arrivals its schedule offered, by intended start (ScenarioSecond.Offered)
 	VUs                 int64         // the most busy at once in the second
 	IterationMean       time.Duration // mean duration of the iterations completed in the second
 }
@@ -144,12 +156,13 @@ func (r *Run) AddPausing(s *Snapshot, pause func()) {
 	if err := s.CheckLayout(r.Layout); err != nil {
 		panic("metrics: Run.Add: " + err.Error())
 	}
-	sec := Second{Sec: s.Second, PerEndpoint: make([]EndpointFigures, len(s.Endpoints)),
+	sec := Second{Sec: s.Second, SentFrom: s.Second, SentTo: -1, PerEndpoint: make([]EndpointFigures, len(s.Endpoints)),
 		PerScenario: make([]ScenarioFigures, len(s.Scenarios))}
 	r.scratch.Reset()
 	for i := range s.Endpoints {
 		e := &s.Endpoints[i]
 		r.Endpoints[i].add(e, s.Second)
+		sec.sent(e)
 		failed := totalFailures(&e.Failures)
 		sec.Requests += e.Requests
 		sec.Failed += failed
@@ -166,6 +179,9 @@ func (r *Run) AddPausing(s *Snapshot, pause func()) {
 			pause()
 		}
 	}
+	if sec.SentTo < 0 {
+		sec.SentTo = sec.Sec
+	}
 	sec.P50, sec.P90, sec.P95, sec.P99 = r.scratch.Quantile(50), r.scratch.Quantile(90), r.scratch.Quantile(95), r.scratch.Quantile(99)
 	sec.Max, sec.Mean = r.scratch.Max(), r.scratch.Mean()
 	r.scratch.Reset()
@@ -174,7 +190,7 @@ func (r *Run) AddPausing(s *Snapshot, pause func()) {
 		r.Scenarios[i].add(sc, len(r.Series) == 0)
 		sec.Iterations += sc.Iterations
 		sec.Dropped += sc.Dropped
-		sec.PerScenario[i] = ScenarioFigures{Iterations: sc.Iterations, Dropped: sc.Dropped, VUs: sc.VUs,
+		sec.PerScenario[i] = ScenarioFigures{Iterations: sc.Iterations, Dropped: sc.Dropped, Offered: sc.Offered, VUs: sc.VUs,
 			IterationMean: sc.IterationDuration.Mean()}
 		sec.VUs += sc.VUs
 		sec.VUsMax += sc.VUsMax
@@ -190,6 +206,20 @@ func (r *Run) AddPausing(s *Snapshot, pause func()) {
 	r.Series = append(r.Series, sec)
 }
 
+// sent widens the seconds the second's requests were sent in by e's;
+// SentTo is -1 until one is known, and Sec once one is not.
+func (sec *Second) sent(e *EndpointSecond) {
+	if e.Requests == 0 {
+		return
+	}
+	sec.SentFrom = min(sec.SentFrom, firstSecond(e, sec.Sec))
+	last := sec.Sec // an earlier build's: not kept
+	if e.Starts {
+		last = min(max(int(e.LastStart/time.Second), 0), sec.Sec) // a request ends after it is sent
+	}
+	sec.SentTo = max(sec.SentTo, last)
+}
+
 func totalFailures(f *[sample.NumKinds]int64) int64 {
 	var n int64
 	for k := sample.OK + 1; k < sample.NumKinds; k++ {
@@ -200,6 +230,7 @@ func totalFailures(f *[sample.NumKinds]int64) int64 {
 
 func (t *EndpointTotal) add(e *EndpointSecond, sec int) {
 	t.active(e.Requests, firstSecond(e, sec), sec)
+	t.addStarts(e.Requests, e.FirstStart, e.LastStart, e.Starts)
 	t.Requests += e.Requests
 	t.Redirects += e.Redirects
 	for k := range t.Failures {
@@ -255,15 +286,40 @@ func (t *EndpointTotal) active(n int64, first, last int) {
 	}
 }
 
-// Active returns how long e (an endpoint's totals, or Total's) was active:
-// from the start of its first second with requests to the end of its last,
-// where the run's last second counts only as far as the run lasted. Rates
-// of an endpoint divide by this, not by the whole run, so an endpoint busy
-// for one second of eight does not show an eighth of its real rate. It is
-// 0 when e has no requests.
+// addStarts widens the span of intended starts by that of n more requests
+// (first..last, known or not); call it before adding n to t.Requests.
+func (t *EndpointTotal) addStarts(n int64, first, last time.Duration, known bool) {
+	switch {
+	case n == 0:
+	case t.Requests == 0:
+		t.FirstStart, t.LastStart, t.Starts = first, last, known
+	default:
+		t.FirstStart, t.LastStart = min(t.FirstStart, first), max(t.LastStart, last)
+		t.Starts = t.Starts && known
+	}
+}
+
+// Active returns how long e (an endpoint's totals, or Total's) was sent
+// to, which its rate divides by, not the whole run: so an endpoint of a
+// scenario that ran 10 s of a 13 s run shows its own rate. It is n mean
+// intervals between its n requests' intended starts: the span from the
+// first to the last, (n−1) intervals, plus the one the last opens, so
+// 1,000 requests sent 10 ms apart (100/s) are active 10 s and 1,000/10 s
+// is their rate. It is 0 when that is not a rate: no requests, one, or all
+// sent at the same instant. A run.db of an earlier build, which kept no
+// intended starts, gives the seconds with requests as it did: from the
+// start of the first to the end of the last, the run's last second only
+// as far as the run lasted.
 func (r *Run) Active(e *EndpointTotal) time.Duration {
 	if e.Requests == 0 {
 		return 0
+	}
+	if e.Starts {
+		span := e.LastStart - e.FirstStart
+		if e.Requests < 2 || span <= 0 {
+			return 0
+		}
+		return span + span/time.Duration(e.Requests-1)
 	}
 	start, end := time.Duration(e.FirstSec)*time.Second, time.Duration(e.LastSec+1)*time.Second
 	if el := r.Elapsed(); el < end && el > time.Duration(e.LastSec)*time.Second {
@@ -365,6 +421,7 @@ func (r *Run) Total() EndpointTotal {
 	for i := range r.Endpoints {
 		e := &r.Endpoints[i]
 		t.active(e.Requests, e.FirstSec, e.LastSec)
+		t.addStarts(e.Requests, e.FirstStart, e.LastStart, e.Starts)
 		t.Requests += e.Requests
 		t.Redirects += e.Redirects
 		for k := range t.Failures {

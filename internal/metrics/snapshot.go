@@ -42,6 +42,12 @@ type EndpointSecond struct {
 	// it. A request is recorded in the second it ended in, so this is what
 	// makes a slow endpoint active from when it was asked, not answered.
 	StartedBefore time.Duration
+	// FirstStart and LastStart are the earliest and latest intended start
+	// of its requests, offsets from the run's start, when Starts: the span
+	// an endpoint was sent to, which its rate is over (Run.Active).
+	// Snapshots of format 3 or earlier did not keep them (Starts false).
+	FirstStart, LastStart time.Duration
+	Starts                bool
 }
 
 // ErrorSample is one distinct failure of a second and how often exactly this
@@ -56,8 +62,14 @@ type ErrorSample struct {
 
 // ScenarioSecond is what one scenario did during one second.
 type ScenarioSecond struct {
-	Iterations        int64
-	Dropped           int64
+	Iterations int64
+	Dropped    int64
+	// Offered is the arrivals the open-model schedule offered in the second,
+	// by their intended start: those started and those dropped. It is what
+	// the schedule asked for, which completions (Iterations) are not: a
+	// target that stalls then drains completes a second's worth late.
+	// Always 0 for a closed scenario, and in snapshots of format 3 or earlier.
+	Offered           int64
 	VUs               int64 // gauge: the most VUs active at once in the second (sample.Gauge.Peak)
 	VUsMax            int64 // gauge: allocated VUs, set from sample.Gauge.Allocated
 	IterationDuration *Hist // nil when no iterations completed
@@ -123,6 +135,7 @@ func (s *Snapshot) Merge(o *Snapshot) {
 }
 
 func (e *EndpointSecond) merge(o *EndpointSecond) {
+	e.addStarts(o.Requests, o.FirstStart, o.LastStart, o.Starts)
 	e.Requests += o.Requests
 	for k := range e.Failures {
 		e.Failures[k] += o.Failures[k]
@@ -145,9 +158,24 @@ func (e *EndpointSecond) merge(o *EndpointSecond) {
 	}
 }
 
+// addStarts widens e's span of intended starts by that of n more requests
+// (first..last, known or not); call it before adding them to e.Requests.
+// The span is known when both were.
+func (e *EndpointSecond) addStarts(n int64, first, last time.Duration, known bool) {
+	switch {
+	case n == 0:
+	case e.Requests == 0:
+		e.FirstStart, e.LastStart, e.Starts = first, last, known
+	default:
+		e.FirstStart, e.LastStart = min(e.FirstStart, first), max(e.LastStart, last)
+		e.Starts = e.Starts && known
+	}
+}
+
 func (sc *ScenarioSecond) merge(o *ScenarioSecond) {
 	sc.Iterations += o.Iterations
 	sc.Dropped += o.Dropped
+	sc.Offered += o.Offered
 	sc.VUs += o.VUs
 	sc.VUsMax += o.VUsMax
 	sc.IterationDuration = mergeHist(sc.IterationDuration, o.IterationDuration)

@@ -34,6 +34,7 @@ type endpointWindow struct {
 	tlsMax         time.Duration
 	redirects      int64                        // redirects followed inside the requests
 	firstStart     time.Duration                // the earliest intended start (End - Duration) of the requests
+	lastStart      time.Duration                // and the latest: an endpoint's rate is over the span between them
 	errors         *[sample.NumKinds]kindErrors // allocated on the first failure
 }
 
@@ -47,6 +48,7 @@ type kindErrors struct {
 type scenarioWindow struct {
 	iterations int64
 	dropped    int64
+	offered    int64          // arrivals the schedule offered, by their intended start
 	iterDur    *hdr.Histogram // allocated on first use, kept across reuse
 	lag        *hdr.Histogram
 }
@@ -63,8 +65,12 @@ func newWindow(layout sample.Layout) *window {
 func (e *endpointWindow) request(r *sample.Request) {
 	e.requests++
 	// A request counts from when it was meant to start, not from the second it ended in.
-	if start := r.End - r.Duration; e.requests == 1 || start < e.firstStart {
+	start := max(r.End-r.Duration, 0) // nothing is sent before the run starts
+	if e.requests == 1 || start < e.firstStart {
 		e.firstStart = start
+	}
+	if e.requests == 1 || start > e.lastStart {
+		e.lastStart = start
 	}
 	e.redirects += int64(r.Redirects)
 	if r.Truncated {
@@ -175,7 +181,7 @@ func (w *window) resetRest() {
 		s := &w.scenarios[i]
 		resetDense(s.iterDur)
 		resetDense(s.lag)
-		s.iterations, s.dropped = 0, 0
+		s.iterations, s.dropped, s.offered = 0, 0, 0
 	}
 	clear(w.checks)
 }
