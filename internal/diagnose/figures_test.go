@@ -17,7 +17,7 @@ import (
 // synthetic are the corpus's built runs: every rule's positive and
 // negative cases and the defects of issues 9 and 10.
 func synthetic() map[string]func(t *testing.T) Input {
-	return map[string]func(t *testing.T) Input{
+	m := map[string]func(t *testing.T) Input{
 		"knee-ramp": kneeRamp, "vus-knee": vusKnee, "overloaded": overloaded, "healthy-ramp": healthyRamp,
 		"hikari": hikari(true), "hikari-busy": hikari(false), "go-sql": withRun(goSQL), "incident": incident, "healthy": healthyEverywhere,
 		"generator-cpu": generatorCPU(true), "generator-spike": generatorCPU(false),
@@ -46,6 +46,12 @@ func synthetic() map[string]func(t *testing.T) Input {
 		"pgbouncer": pgbouncer, "postgres-sessions": postgresSessions, "interrupted": deadTarget(sample.Interrupted), "dns": deadTarget(sample.DNS), "tls": deadTarget(sample.TLS),
 		"tls-mute": tlsFailures("TLS handshake timeout (10s)"), "check-cut-bodies": bodyCheck(3),
 	}
+	for _, oc := range offeredCases() { // the schedule's record, and errors judged when their requests were sent
+		m["offered: "+strings.ReplaceAll(oc.name, "/", " per ")] = func(t *testing.T) Input {
+			return Input{Run: build(t, layout(modelArrivalRate, "GET /owners"), oc.secs)}
+		}
+	}
+	return m
 }
 
 // withRun gives a series-only fixture a steady closed-model run to go with.
