@@ -45,6 +45,7 @@ func synthetic() map[string]func(t *testing.T) Input {
 		"restarts": restarts(true), "restarts-before": restarts(false), "oom-cadvisor": oomFromCAdvisor(false), "backend-bound": backendBound(false), "backend-scaled": backendBound(true),
 		"pgbouncer": pgbouncer, "postgres-sessions": postgresSessions, "interrupted": deadTarget(sample.Interrupted), "dns": deadTarget(sample.DNS), "tls": deadTarget(sample.TLS),
 		"tls-mute": tlsFailures("TLS handshake timeout (10s)"), "check-cut-bodies": bodyCheck(3),
+		"generator-queue": generatorQueue(issue20Drops, "generator_cpu"), "generator-queue-few": generatorQueue(map[int]int{3: 40}, "generator_behind"),
 	}
 	for _, oc := range offeredCases() { // the schedule's record, and errors judged when their requests were sent
 		m["offered: "+strings.ReplaceAll(oc.name, "/", " per ")] = func(t *testing.T) Input {

@@ -69,6 +69,8 @@ type ScenarioSecond struct {
 	// the schedule asked for, which completions (Iterations) are not: a
 	// target that stalls then drains completes a second's worth late.
 	// Always 0 for a closed scenario, and in snapshots of format 3 or earlier.
+	// Like every record, one made after its second was collected (a
+	// scheduler far behind) counts in the next second collected.
 	Offered           int64
 	VUs               int64 // gauge: the most VUs active at once in the second (sample.Gauge.Peak)
 	VUsMax            int64 // gauge: allocated VUs, set from sample.Gauge.Allocated
