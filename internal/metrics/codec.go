@@ -15,8 +15,8 @@ import (
 // are a presence byte, then a uvarint length and HdrHistogram's V2
 // compressed encoding. Version 2 added each endpoint's truncated bodies,
 // version 3 its redirects and how long before its second its earliest
-// request was sent, version 4 the span of its requests' intended starts
-// and each scenario's arrivals offered; versions 1 to 3, which run.db files
+// request was sent, version 4 when its requests were sent and the last
+// ended (Sends) and each scenario's arrivals offered; versions 1 to 3, which run.db files
 // of earlier builds hold, are still read.
 const (
 	snapshotMagic      = "LLS"
@@ -88,10 +88,11 @@ func (e *EndpointSecond) appendBinary(b []byte, hc *histCodec) ([]byte, error) {
 		e.Connects, e.TLSHandshakes, int64(e.ConnectMax), int64(e.TLSMax), e.Redirects, int64(e.StartedBefore)} {
 		b = binary.AppendVarint(b, v)
 	}
-	if e.Starts {
+	if e.Sends.Kept {
 		b = append(b, 1)
-		b = binary.AppendVarint(b, int64(e.FirstStart))
-		b = binary.AppendVarint(b, int64(e.LastStart))
+		for _, v := range [...]time.Duration{e.Sends.FirstStart, e.Sends.LastStart, e.Sends.LastEnd} {
+			b = binary.AppendVarint(b, int64(v))
+		}
 	} else {
 		b = append(b, 0)
 	}
@@ -300,18 +301,21 @@ func (d *decoder) scenarioCounters() int {
 	return 4
 }
 
-// starts reads an endpoint's span of intended starts, when it has one.
+// starts reads when an endpoint's requests were sent and the last one
+// ended, when the snapshot kept it.
 func (d *decoder) starts(e *EndpointSecond) {
-	switch known := d.byte("starts"); {
+	switch known := d.byte("sends"); {
 	case d.err != nil || known == 0:
 	case known != 1:
-		d.fail("starts", fmt.Errorf("invalid presence byte %d", known))
+		d.fail("sends", fmt.Errorf("invalid presence byte %d", known))
 	default:
-		e.Starts = true
-		e.FirstStart = time.Duration(d.varint("first start"))
-		e.LastStart = time.Duration(d.varint("last start"))
-		if e.LastStart < e.FirstStart {
-			d.fail("last start", fmt.Errorf("%v before the first start %v", e.LastStart, e.FirstStart))
+		s := &e.Sends
+		s.Kept = true
+		s.FirstStart = time.Duration(d.varint("first start"))
+		s.LastStart = time.Duration(d.varint("last start"))
+		s.LastEnd = time.Duration(d.varint("last end"))
+		if s.LastStart < s.FirstStart || s.LastEnd < s.LastStart {
+			d.fail("sends", fmt.Errorf("sent %v to %v, the last ending at %v: out of order", s.FirstStart, s.LastStart, s.LastEnd))
 		}
 	}
 }

@@ -63,7 +63,7 @@ func TestSnapshotRoundTrip(t *testing.T) {
 				g := got.Endpoints[i]
 				if g.Requests != e.Requests || g.Failures != e.Failures || g.Truncated != e.Truncated || g.ConnectSum != e.ConnectSum || g.TLSMax != e.TLSMax ||
 					g.Redirects != e.Redirects || g.StartedBefore != e.StartedBefore ||
-					g.Starts != e.Starts || g.FirstStart != e.FirstStart || g.LastStart != e.LastStart ||
+					g.Sends != e.Sends ||
 					len(g.Errors) != len(e.Errors) || g.Duration.Count() != e.Duration.Count() || g.Waiting.Quantile(99) != e.Waiting.Quantile(99) {
 					t.Errorf("endpoint %d decoded as %+v, want %+v", i, g, e)
 				}
@@ -136,8 +136,8 @@ func TestSnapshotReadsVersion3(t *testing.T) {
 		if g.Requests != e.Requests || g.Failures != e.Failures || g.StartedBefore != e.StartedBefore || g.Duration.Count() != e.Duration.Count() {
 			t.Errorf("endpoint %d decoded as %+v, want %+v", i, g, e)
 		}
-		if g.Starts || g.FirstStart != 0 || g.LastStart != 0 {
-			t.Errorf("endpoint %d reads as keeping its starts %v..%v", i, g.FirstStart, g.LastStart)
+		if g.Sends != (Sends{}) {
+			t.Errorf("endpoint %d reads as keeping when it was sent: %+v", i, g.Sends)
 		}
 	}
 	for i, sc := range want.Scenarios {
@@ -166,7 +166,7 @@ func TestSnapshotUnmarshalRejectsBadInput(t *testing.T) {
 		{"older than any format", append([]byte("LLS\x00"), good[4:]...), "version 0"},
 		{"newer version", append([]byte("LLS\x05"), good[4:]...), "version 5"},
 		{"trailing bytes", append(append([]byte{}, good...), 0), "trailing"},
-		{"a presence byte of starts that is neither", withStartsByte(t, good, 7), "starts"},
+		{"a presence byte of sends that is neither", withStartsByte(t, good, 7), "sends"},
 		{"more kinds than known", append([]byte("LLS\x02\x00\x7f"), good[6:]...), "kinds"},
 	}
 	for _, tt := range tests {
@@ -286,15 +286,18 @@ func TestEncoderReuseMatchesMarshal(t *testing.T) {
 }
 
 // withStartsByte returns a copy of good, an encoded fullSnapshot, with the
-// presence byte of endpoint 0's span of starts set to v.
+// presence byte of endpoint 0's sends set to v.
 func withStartsByte(t *testing.T, good []byte, v byte) []byte {
 	t.Helper()
 	s := fullSnapshot(t)
 	e := s.Endpoints[0]
-	// The span's two varints end endpoint 0's counters; find them after its presence byte.
-	tail := binary.AppendVarint(binary.AppendVarint([]byte{1}, int64(e.FirstStart)), int64(e.LastStart))
+	// The sends' three varints end endpoint 0's counters; find them after its presence byte.
+	tail := []byte{1}
+	for _, v := range []time.Duration{e.Sends.FirstStart, e.Sends.LastStart, e.Sends.LastEnd} {
+		tail = binary.AppendVarint(tail, int64(v))
+	}
 	i := bytes.Index(good, tail)
-	if i < 0 || !e.Starts {
+	if i < 0 || !e.Sends.Kept {
 		t.Fatal("no span of starts in the encoding")
 	}
 	out := append([]byte{}, good...)

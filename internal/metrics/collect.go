@@ -51,8 +51,8 @@ func (e *EndpointSecond) add(w *endpointWindow, sec int) {
 	if w.requests == 0 {
 		return
 	}
-	e.StartedBefore = max(e.StartedBefore, time.Duration(sec)*time.Second-w.firstStart)
-	e.addStarts(w.requests, w.firstStart, w.lastStart, true)
+	e.StartedBefore = max(e.StartedBefore, time.Duration(sec)*time.Second-w.sends.FirstStart)
+	e.Sends.add(e.Requests, w.requests, w.sends)
 	e.Redirects += w.redirects
 	e.Requests += w.requests
 	for k := range e.Failures {

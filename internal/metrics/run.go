@@ -43,11 +43,13 @@ type EndpointTotal struct {
 	// FirstSec and LastSec are the first and last seconds with requests;
 	// they mean something only when Requests > 0.
 	FirstSec, LastSec int
-	// FirstStart and LastStart are the earliest and latest intended start
-	// of its requests (offsets from the run's start), when Starts: every
-	// second with requests kept them (snapshot format 4 on). See Run.Active.
-	FirstStart, LastStart time.Duration
-	Starts                bool
+	// Sends is when its requests were sent and the last one ended (see
+	// Run.Active); not Kept when a second of an earlier build lacked it.
+	Sends Sends
+
+	open  bool          // its scenario is arrival-rate: sends follow a schedule, not answers
+	total bool          // Total's: Active runs until the last of its endpoints was asked
+	until time.Duration // then
 }
 
 // ErrorGroup summarizes the failures of one kind over a run.
@@ -126,12 +128,18 @@ type EndpointFigures struct {
 
 // NewRun returns an empty run model for layout.
 func NewRun(layout sample.Layout) *Run {
-	return &Run{
+	r := &Run{
 		Layout:    layout,
 		Endpoints: make([]EndpointTotal, len(layout.Endpoints)),
 		Scenarios: make([]ScenarioTotal, len(layout.Scenarios)),
 		Checks:    make([]CheckTotal, len(layout.Checks)),
 	}
+	for i, e := range layout.Endpoints {
+		if sc := int(e.Scenario); sc >= 0 && sc < len(layout.Scenarios) {
+			r.Endpoints[i].open = layout.Scenarios[sc].Model == "arrival-rate"
+		}
+	}
+	return r
 }
 
 // SetElapsed sets the run length that per-second rates divide by.
@@ -214,8 +222,8 @@ func (sec *Second) sent(e *EndpointSecond) {
 	}
 	sec.SentFrom = min(sec.SentFrom, firstSecond(e, sec.Sec))
 	last := sec.Sec // an earlier build's: not kept
-	if e.Starts {
-		last = min(max(int(e.LastStart/time.Second), 0), sec.Sec) // a request ends after it is sent
+	if e.Sends.Kept {
+		last = min(max(int(e.Sends.LastStart/time.Second), 0), sec.Sec) // a request ends after it is sent
 	}
 	sec.SentTo = max(sec.SentTo, last)
 }
@@ -230,7 +238,7 @@ func totalFailures(f *[sample.NumKinds]int64) int64 {
 
 func (t *EndpointTotal) add(e *EndpointSecond, sec int) {
 	t.active(e.Requests, firstSecond(e, sec), sec)
-	t.addStarts(e.Requests, e.FirstStart, e.LastStart, e.Starts)
+	t.Sends.add(t.Requests, e.Requests, e.Sends)
 	t.Requests += e.Requests
 	t.Redirects += e.Redirects
 	for k := range t.Failures {
@@ -286,40 +294,29 @@ func (t *EndpointTotal) active(n int64, first, last int) {
 	}
 }
 
-// addStarts widens the span of intended starts by that of n more requests
-// (first..last, known or not); call it before adding n to t.Requests.
-func (t *EndpointTotal) addStarts(n int64, first, last time.Duration, known bool) {
-	switch {
-	case n == 0:
-	case t.Requests == 0:
-		t.FirstStart, t.LastStart, t.Starts = first, last, known
-	default:
-		t.FirstStart, t.LastStart = min(t.FirstStart, first), max(t.LastStart, last)
-		t.Starts = t.Starts && known
-	}
-}
-
 // Active returns how long e (an endpoint's totals, or Total's) was sent
 // to, which its rate divides by, not the whole run: so an endpoint of a
-// scenario that ran 10 s of a 13 s run shows its own rate. It is n mean
-// intervals between its n requests' intended starts: the span from the
-// first to the last, (n−1) intervals, plus the one the last opens, so
-// 1,000 requests sent 10 ms apart (100/s) are active 10 s and 1,000/10 s
-// is their rate. It is 0 when that is not a rate: no requests, one, or all
-// sent at the same instant. A run.db of an earlier build, which kept no
-// intended starts, gives the seconds with requests as it did: from the
-// start of the first to the end of the last, the run's last second only
-// as far as the run lasted.
+// scenario that ran 10 s of a 13 s run shows its own rate. It runs from
+// its first request's intended start until its next one was due: in the
+// open model one mean interval after its last one's intended start (n
+// requests, n intervals: 1,000 sent 10 ms apart, 100/s, are active 10 s,
+// however long the last ones took to answer); in the closed model when its
+// last request ended, as a VU sends the next one then (4 VUs whose one
+// request each took 1.5 s were active 1.5 s). It is 0 when that is no
+// rate: no requests, or one. A run.db of an earlier build, which kept no
+// send times, gives the seconds with requests as it did: from the start
+// of the first to the end of the last, the run's last second only as far
+// as the run lasted.
 func (r *Run) Active(e *EndpointTotal) time.Duration {
 	if e.Requests == 0 {
 		return 0
 	}
-	if e.Starts {
-		span := e.LastStart - e.FirstStart
-		if e.Requests < 2 || span <= 0 {
-			return 0
+	if e.Sends.Kept {
+		until := e.Sends.until(e.Requests, e.open)
+		if e.total {
+			until = e.until
 		}
-		return span + span/time.Duration(e.Requests-1)
+		return max(until-e.Sends.FirstStart, 0)
 	}
 	start, end := time.Duration(e.FirstSec)*time.Second, time.Duration(e.LastSec+1)*time.Second
 	if el := r.Elapsed(); el < end && el > time.Duration(e.LastSec)*time.Second {
@@ -417,11 +414,12 @@ func (r *Run) VUs() (last, lo, hi int64) {
 // Total returns all endpoints merged exactly: counts add and histograms
 // merge. Error groups of a kind combine, keeping up to 5 samples.
 func (r *Run) Total() EndpointTotal {
-	var t EndpointTotal
+	t := EndpointTotal{total: true}
 	for i := range r.Endpoints {
 		e := &r.Endpoints[i]
 		t.active(e.Requests, e.FirstSec, e.LastSec)
-		t.addStarts(e.Requests, e.FirstStart, e.LastStart, e.Starts)
+		t.Sends.add(t.Requests, e.Requests, e.Sends)
+		t.until = max(t.until, e.Sends.until(e.Requests, e.open))
 		t.Requests += e.Requests
 		t.Redirects += e.Redirects
 		for k := range t.Failures {

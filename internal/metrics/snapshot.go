@@ -42,12 +42,9 @@ type EndpointSecond struct {
 	// it. A request is recorded in the second it ended in, so this is what
 	// makes a slow endpoint active from when it was asked, not answered.
 	StartedBefore time.Duration
-	// FirstStart and LastStart are the earliest and latest intended start
-	// of its requests, offsets from the run's start, when Starts: the span
-	// an endpoint was sent to, which its rate is over (Run.Active).
-	// Snapshots of format 3 or earlier did not keep them (Starts false).
-	FirstStart, LastStart time.Duration
-	Starts                bool
+	// Sends is when its requests were sent and the last one ended: what
+	// an endpoint's rate is over (Run.Active).
+	Sends Sends
 }
 
 // ErrorSample is one distinct failure of a second and how often exactly this
@@ -137,7 +134,7 @@ func (s *Snapshot) Merge(o *Snapshot) {
 }
 
 func (e *EndpointSecond) merge(o *EndpointSecond) {
-	e.addStarts(o.Requests, o.FirstStart, o.LastStart, o.Starts)
+	e.Sends.add(e.Requests, o.Requests, o.Sends)
 	e.Requests += o.Requests
 	for k := range e.Failures {
 		e.Failures[k] += o.Failures[k]
@@ -157,20 +154,6 @@ func (e *EndpointSecond) merge(o *EndpointSecond) {
 	e.StartedBefore = max(e.StartedBefore, o.StartedBefore)
 	for _, es := range o.Errors {
 		e.Errors = addErrorSample(e.Errors, es, maxErrorSamples)
-	}
-}
-
-// addStarts widens e's span of intended starts by that of n more requests
-// (first..last, known or not); call it before adding them to e.Requests.
-// The span is known when both were.
-func (e *EndpointSecond) addStarts(n int64, first, last time.Duration, known bool) {
-	switch {
-	case n == 0:
-	case e.Requests == 0:
-		e.FirstStart, e.LastStart, e.Starts = first, last, known
-	default:
-		e.FirstStart, e.LastStart = min(e.FirstStart, first), max(e.LastStart, last)
-		e.Starts = e.Starts && known
 	}
 }
 

@@ -33,8 +33,7 @@ type endpointWindow struct {
 	connectMax     time.Duration
 	tlsMax         time.Duration
 	redirects      int64                        // redirects followed inside the requests
-	firstStart     time.Duration                // the earliest intended start (End - Duration) of the requests
-	lastStart      time.Duration                // and the latest: an endpoint's rate is over the span between them
+	sends          Sends                        // when the requests were sent and the last ended: what a rate is over
 	errors         *[sample.NumKinds]kindErrors // allocated on the first failure
 }
 
@@ -66,11 +65,11 @@ func (e *endpointWindow) request(r *sample.Request) {
 	e.requests++
 	// A request counts from when it was meant to start, not from the second it ended in.
 	start := max(r.End-r.Duration, 0) // nothing is sent before the run starts
-	if e.requests == 1 || start < e.firstStart {
-		e.firstStart = start
-	}
-	if e.requests == 1 || start > e.lastStart {
-		e.lastStart = start
+	if e.requests == 1 {
+		e.sends = Sends{FirstStart: start, LastStart: start, LastEnd: r.End, Kept: true}
+	} else {
+		e.sends.FirstStart, e.sends.LastStart = min(e.sends.FirstStart, start), max(e.sends.LastStart, start)
+		e.sends.LastEnd = max(e.sends.LastEnd, r.End)
 	}
 	e.redirects += int64(r.Redirects)
 	if r.Truncated {

@@ -16,15 +16,16 @@ func rateNote(r *metrics.Run, requests, active string) string {
 		return "RPS = " + requests + " / " + active + ", " + active + " from the start of the second each endpoint's first request was sent in " +
 			"to the end of the second its last one ended in (this run.db keeps no send times), not the whole run."
 	}
-	return "RPS = " + requests + " / " + active + ", " + active + " from each endpoint's first request's intended start to its last one's, " +
-		"plus one mean interval (1,000 sent at 100/s: 10 s), not the whole run; - if fewer than two were sent apart."
+	return "RPS = " + requests + " / " + active + ", " + active + " from each endpoint's first request's intended start until its next was due: " +
+		"one mean interval after its last one's (arrival-rate: 1,000 sent at 100/s are 10 s), or when its last one ended (VUs send the next then); " +
+		"not the whole run; - for one request."
 }
 
 // sendsKept reports whether every endpoint with requests kept when they
 // were sent (run.db's snapshot format 4 on).
 func sendsKept(r *metrics.Run) bool {
 	for i := range r.Endpoints {
-		if e := &r.Endpoints[i]; e.Requests > 0 && !e.Starts {
+		if e := &r.Endpoints[i]; e.Requests > 0 && !e.Sends.Kept {
 			return false
 		}
 	}
@@ -85,7 +86,7 @@ func endpointTable(r *metrics.Run) ([]endpointStats, *endpointStats) {
 }
 
 // activeText formats how long an endpoint was active; "-" when that is no
-// span: no requests, or fewer than two sent apart.
+// span: no requests, or one (or an arrival-rate scenario's all at once).
 func activeText(s endpointStats) string {
 	if s.Active == 0 {
 		return "-"

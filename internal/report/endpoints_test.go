@@ -61,29 +61,27 @@ type recount struct {
 	rps      float64
 }
 
-// recountFromSends recomputes the requests and rate of each endpoint (and,
-// last, of all of them) from the requests' intended starts (end less
-// duration), independently of the totals the renderings use: n requests
-// sent from first to last are n−1 intervals apart, and active n of them.
+// recountFromSends recomputes the requests and rate of each endpoint of a
+// closed scenario (and, last, of all of them) from the requests as sent,
+// independently of the totals the renderings use: from the first one's
+// intended start (end less duration) to the last one's end, when a VU
+// would have sent the next.
 func recountFromSends(reqs []sample.Request, endpoints int) []recount {
 	out := make([]recount, endpoints+1)
 	first, last := make([]float64, endpoints+1), make([]float64, endpoints+1)
 	for _, r := range reqs {
-		start := (r.End - r.Duration).Seconds()
+		start, end := (r.End - r.Duration).Seconds(), r.End.Seconds()
 		for _, k := range []int{int(r.Endpoint), endpoints} {
 			if out[k].requests == 0 || start < first[k] {
 				first[k] = start
 			}
-			if out[k].requests == 0 || start > last[k] {
-				last[k] = start
-			}
+			last[k] = max(last[k], end)
 			out[k].requests++
 		}
 	}
 	for k := range out {
-		n := float64(out[k].requests)
-		out[k].rps = (n - 1) / (last[k] - first[k])
-		out[k].active = n / out[k].rps
+		out[k].active = last[k] - first[k]
+		out[k].rps = float64(out[k].requests) / out[k].active
 	}
 	return out
 }
@@ -98,9 +96,9 @@ func TestEndpointRatesAreOverTheSpanSent(t *testing.T) {
 	if want[0].requests != 100 || want[1].requests != 100 {
 		t.Fatalf("the fixture sends %d and %d requests, want 100 each", want[0].requests, want[1].requests)
 	}
-	// Sent 8 ms apart from 2.0485 s, and 82 ms (less up to 6 ms) apart from 40 ms.
-	if !near(want[0].rps, 125) || math.Abs(want[1].rps-12.2) > 0.05 {
-		t.Fatalf("recounted %.2f/s and %.2f/s, want 125/s and 12.2/s", want[0].rps, want[1].rps)
+	// Sent from 2.0485 s, the last answered at 2.941 s; sent from 40 ms, the last answered at 8.168 s.
+	if !near(want[0].active, 0.8925) || !near(want[1].active, 8.128) {
+		t.Fatalf("recounted %.4fs and %.4fs, want 0.8925s and 8.128s", want[0].active, want[1].active)
 	}
 	names := []string{"GET /burst", "GET /steady"}
 	mins := []string{"1.50ms", "10.0ms"}
@@ -310,14 +308,14 @@ func TestRateNoteSaysWhatIsComputed(t *testing.T) {
 		{"sent times kept", func() *metrics.Run {
 			rec := metrics.NewRecorder(layout, 1)
 			rec.Sink(0).Request(&sample.Request{Endpoint: 0, End: 300 * time.Millisecond, Duration: 100 * time.Millisecond, Status: 200})
-			for i := range 2 { // sent at 0.2 s and 0.7 s: 2 over 1 s
+			for i := range 2 { // sent at 0.2 s and 0.7 s, the last answered at 0.8 s: 2 over 0.6 s
 				rec.Sink(0).Request(&sample.Request{Endpoint: 1, End: time.Duration(300+500*i) * time.Millisecond, Duration: 100 * time.Millisecond, Status: 200})
 			}
 			run := metrics.NewRun(layout)
 			run.Add(rec.Collect(0))
 			run.SetElapsed(time.Second)
 			return run
-		}, "intended start", []string{"1", "-", "-"}, "2"},
+		}, "intended start", []string{"1", "-", "-"}, "3.33"},
 		{"a run.db of an earlier build", func() *metrics.Run {
 			run := metrics.NewRun(layout)
 			s := metrics.NewSnapshot(0, layout)

@@ -46,10 +46,9 @@ func TestRedirectsAndStartAreKept(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := &run.Endpoints[1]
-	// Sent over 0.75s, four intervals of 250ms: active 1s, 4/s.
-	if e.Requests != 4 || e.Redirects != 4 || e.FirstSec != 0 || !e.Starts || e.FirstStart != 0 || e.LastStart != 750*time.Millisecond ||
-		run.Active(e) != time.Second {
-		t.Errorf("read back %d requests, %d redirects, active from second %d, sent %v..%v (kept: %v) for %v; want 4, 4, 0, 0s..750ms (true) for 1s",
-			e.Requests, e.Redirects, e.FirstSec, e.FirstStart, e.LastStart, e.Starts, run.Active(e))
+	want := metrics.Sends{FirstStart: 0, LastStart: 750 * time.Millisecond, LastEnd: 1500 * time.Millisecond, Kept: true}
+	if e.Requests != 4 || e.Redirects != 4 || e.FirstSec != 0 || e.Sends != want {
+		t.Errorf("read back %d requests, %d redirects, active from second %d, sent %+v; want 4, 4, 0, %+v",
+			e.Requests, e.Redirects, e.FirstSec, e.Sends, want)
 	}
 }
