@@ -225,6 +225,14 @@ func (r *rawRun) client(t *testing.T, src string) perSec {
 		}
 		return float64(v)
 	}
+	// A run of this build keeps what each arrival-rate schedule offered;
+	// one of an earlier build keeps none, and the offered load is rebuilt.
+	scheduled := false
+	for _, s := range r.snaps {
+		for si, sc := range s.Scenarios {
+			scheduled = scheduled || (sc.Offered > 0 && r.layout.Scenarios[si].Model == "arrival-rate")
+		}
+	}
 	var prevVUs float64
 	for i, s := range r.snaps {
 		var reqs, failed, vus, vusMax, iters, dropped, truncated, offered float64
@@ -245,7 +253,11 @@ func (r *rawRun) client(t *testing.T, src string) perSec {
 			iters += float64(sc.Iterations)
 			dropped += float64(sc.Dropped)
 			started := float64(sc.Iterations + sc.Dropped)
-			if r.layout.Scenarios[si].Model == "arrival-rate" {
+			switch {
+			case r.layout.Scenarios[si].Model != "arrival-rate":
+			case scheduled:
+				started = float64(sc.Offered)
+			default:
 				started = math.Max(started+busyAtEnd(i, si)-busyAtEnd(i-1, si), 0)
 			}
 			offered += started * scenPerIter(si)
