@@ -271,10 +271,11 @@ func (r *Report) endpointNamed(name string) bool {
 
 // judge decides one gate on one value and says why: failed, not judged, or
 // passed. A latency gate first asks whether the percentiles are latencies
-// of answers (see answers). Then a gate fails on a change that goes past
-// its limit with its whole confidence interval, whatever the runs' noise
-// floor: the table may hold such a change back as noise, but a figure
-// certainly past the limit is one the gate exists to catch. A change
+// of answers (see answers). Then a gate fails on a change whose estimate
+// goes past its limit and that the table calls significant, and on one
+// that goes past its limit with its whole confidence interval, whatever
+// the runs' noise floor: the table may hold such a change back as noise,
+// but a figure certainly past the limit is one the gate exists to catch. A change
 // that could not be tested is not judged, wherever it lies: the table
 // calls it not testable, and a gate must not contradict it. Nor is a
 // latency change that a load generator's extra wait could have made or
@@ -326,9 +327,13 @@ func judge(g Gate, base, v Value, host hostLag) (failed, notJudged bool, reason 
 		near = ci.Hi
 	}
 	interval := units.Interval(gateScaleText(g.Metric, pct, ci.Lo), gateScaleText(g.Metric, pct, ci.Hi))
-	if sign*near > limit && atLeast(g.Metric, point, floor(g.Metric)) {
+	whole := sign*near > limit && atLeast(g.Metric, point, floor(g.Metric))
+	if whole || worse(g, v) && !lagged {
 		why := fmt.Sprintf("%s %s %s goes past %s", g.Metric, change, interval, allowed)
-		if !v.Significant {
+		switch {
+		case !whole:
+			why += ", and the change is significant (its interval excludes no change)"
+		case !v.Significant:
 			why += fmt.Sprintf(" with its whole interval, though the table holds it back as within the runs' own noise (%s)",
 				strings.TrimPrefix(ScaleText(g.Metric, v.MinEffect), "+"))
 		}
@@ -342,6 +347,18 @@ func judge(g Gate, base, v Value, host hostLag) (failed, notJudged bool, reason 
 			g.Metric, change, interval, allowed, host.sentence())
 	}
 	return false, false, fmt.Sprintf("%s %s %s goes past %s, but its interval reaches back within it: not significantly past it", g.Metric, change, interval, allowed)
+}
+
+// worse reports whether the table calls the change significant and in the
+// direction the gate fails on: a change whose best estimate is past the
+// limit fails when it is surely a change, though its interval may reach
+// back within the limit (a 20 % rise judged against 'p(95) +10%' on a run
+// whose interval is ±12 % is a regression the gate exists to catch).
+func worse(g Gate, v Value) bool {
+	if !v.Significant || v.Delta == nil {
+		return false
+	}
+	return float64(g.Sign)**v.Delta > 0
 }
 
 // longerText says how long a hold would let a change that was not tested
