@@ -250,3 +250,16 @@ type Stats struct {
 	Rejected int  // export requests the receiver refused
 	Exports  int  // export requests accepted
 }
+
+// DroppedN forwards a batch of dropped iterations whole when the
+// recorder's sink counts them so: passed one by one, past
+// sample.MaxDropCalls of a batch they would be lost.
+func (t *keepSink) DroppedN(scenario int32, at time.Duration, n int64) {
+	if dc, ok := t.Sink.(sample.DropCounter); ok {
+		dc.DroppedN(scenario, at, n)
+		return
+	}
+	for i := int64(0); i < min(n, sample.MaxDropCalls); i++ {
+		t.Sink.Dropped(scenario, at)
+	}
+}

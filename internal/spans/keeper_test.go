@@ -118,3 +118,30 @@ func BenchmarkKeeperOffer(b *testing.B) {
 		s.Request(&r)
 	}
 }
+
+// countingSink counts drops, one by one and in batches.
+type countingSink struct {
+	nopSink
+	drops int64
+}
+
+func (c *countingSink) Sink(int) sample.Sink                       { return c }
+func (c *countingSink) Dropped(int32, time.Duration)               { c.drops++ }
+func (c *countingSink) DroppedN(_ int32, _ time.Duration, n int64) { c.drops += n }
+
+// TestABatchOfDropsPassesTheKeeperWhole: the engine counts a scheduler far
+// behind by arithmetic; a batch larger than sample.MaxDropCalls must reach
+// the recorder whole through the keeper's sink.
+func TestABatchOfDropsPassesTheKeeperWhole(t *testing.T) {
+	c := &countingSink{}
+	s := NewKeeper(1, 1, 1, 10).Wrap(c).Sink(0)
+	dc, ok := s.(sample.DropCounter)
+	if !ok {
+		t.Fatal("the keeper's sink does not count drops in batches")
+	}
+	const n = 3 * sample.MaxDropCalls
+	dc.DroppedN(0, time.Second, n)
+	if c.drops != n {
+		t.Fatalf("%d drops recorded, want %d", c.drops, n)
+	}
+}
