@@ -11,9 +11,9 @@ data class TruthProperties(
     /** At most this many requests under /apps/ in flight, the rest answered 503 at once; 0 is off. */
     val bulkhead: Int = 0,
     /** SHA-256 rounds over the rendered page: sets /apps/{id}/render's CPU (about 2 ms at the default). */
-    val renderRounds: Int = 190,
+    val renderRounds: Int = 500,
     /** Rows of /apps/{id}/export's object graph (about 2 MB allocated at the default). */
-    val exportRows: Int = 5000,
+    val exportRows: Int = 3100,
 ) {
     /** Row counts of the seed; a table with fewer rows is topped up at start. */
     data class Seed(val apps: Int = 2000, val reviews: Int = 200_000, val authors: Int = 10_000)
