@@ -1,28 +1,17 @@
 package output
 
 import (
-	"net/url"
+	"regexp"
 
 	"github.com/loadlens/loadlens/internal/plan"
 )
 
-// secretParams are query parameters that carry credentials (InfluxDB 1.x's
-// u and p, and tokens some proxies take).
-var secretParams = []string{"p", "password", "token", "u"}
+// influxCredentials are InfluxDB 1.x's u and p query parameters, which
+// plan.Redact does not know: elsewhere p and u are pages and users.
+var influxCredentials = regexp.MustCompile(`([?&])(u|p)=[^&#]*`)
 
 // Name returns the output as KIND=URL with its credentials masked, for
-// messages and the summary.
+// messages and the summary: plan.Redact's, and InfluxDB 1.x's u and p.
 func Name(o plan.Output) string {
-	u, err := url.Parse(o.URL)
-	if err != nil {
-		return o.Kind
-	}
-	q := u.Query()
-	for _, k := range secretParams {
-		if q.Has(k) {
-			q.Set(k, "xxxxx")
-		}
-	}
-	u.RawQuery = q.Encode()
-	return o.Kind + "=" + u.Redacted()
+	return o.Kind + "=" + plan.Redact(influxCredentials.ReplaceAllString(o.URL, "${1}${2}="+plan.RedactedInURL))
 }

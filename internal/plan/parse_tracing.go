@@ -54,15 +54,16 @@ func (p *parser) traceUI(n node) (string, bool) {
 		return "", false
 	}
 	if !strings.Contains(s, "{trace_id}") {
-		p.errs.add(n.pos, n.path, "must contain {trace_id}, where the trace id goes, got %q", s)
+		p.errs.add(n.pos, n.path, "must contain {trace_id}, where the trace id goes, got %q", Redact(s))
 		return "", false
 	}
 	u, err := url.Parse(strings.ReplaceAll(s, "{trace_id}", "0"))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		p.errs.add(n.pos, n.path, "bad trace UI URL %q: expected http:// or https:// and a host", s)
+		p.errs.add(n.pos, n.path, "bad trace UI URL %q: expected http:// or https:// and a host", Redact(s))
 		return "", false
 	}
-	return s, true
+	p.noteURLSecret(n)
+	return Redact(s), true // only shown, as links in the report: never with a credential
 }
 
 // observeTraces parses observe.traces: {listen: host:port}.
