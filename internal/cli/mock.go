@@ -52,8 +52,7 @@ func mockCmd(ctx context.Context, e *env, args []string) int {
 		}
 		cfg.TLS.Listen = *tlsListen
 	}
-	cfg.AdminToken = *adminToken
-	if cfg.AdminToken == "" {
+	if cfg.AdminToken = *adminToken; cfg.AdminToken == "" {
 		cfg.AdminToken = os.Getenv(mockTokenEnv)
 	}
 	if *check {
@@ -80,11 +79,8 @@ func mockCmd(ctx context.Context, e *env, args []string) int {
 		}
 	}
 	fmt.Fprintf(e.stdout, "  admin: http://%[1]s%[2]s/  metrics: http://%[1]s%[2]s/metrics\n", srv.Addr(), cfg.Admin)
-	switch token := srv.AdminToken(); {
-	case token != "" && cfg.AdminToken == "":
-		fmt.Fprintf(e.stdout, "  note: %s is reachable from other hosts: its admin API takes only requests with Authorization: Bearer %s (the metrics need none)\n", srv.Addr(), token)
-	case token != "":
-		fmt.Fprintf(e.stdout, "  note: the admin API takes only requests with the token of --admin-token or $%s, as Authorization: Bearer (the metrics need none)\n", mockTokenEnv)
+	if note := adminNote(srv, cfg); note != "" {
+		fmt.Fprintln(e.stdout, note)
 	}
 	for _, r := range cfg.Routes {
 		fmt.Fprintf(e.stdout, "  %s\n", describeRoute(r))
@@ -94,6 +90,19 @@ func mockCmd(ctx context.Context, e *env, args []string) int {
 		return fail(e, err)
 	}
 	return app.ExitOK
+}
+
+// adminNote says which token the admin API requires: the one made up,
+// because the mock listens where other hosts reach it, or the one given
+// (not repeated); "" when none.
+func adminNote(srv *mock.Server, cfg *mock.Config) string {
+	switch token := srv.AdminToken(); {
+	case token != "" && cfg.AdminToken == "":
+		return fmt.Sprintf("  note: %s is reachable from other hosts: its admin API takes only requests with Authorization: Bearer %s (the metrics need none)", srv.Addr(), token)
+	case token != "":
+		return "  note: the admin API takes only requests with the token of --admin-token or $" + mockTokenEnv + ", as Authorization: Bearer (the metrics need none)"
+	}
+	return ""
 }
 
 // describeRoute is one line per route: its name, answer and behaviour.

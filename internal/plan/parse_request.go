@@ -69,10 +69,7 @@ func (p *parser) request(o *object, sc *scenarioCtx) (*Request, bool) {
 	if n, ok := o.get("body_file"); ok && r.Body != nil {
 		r.BodyFile = scalarText(n.v)
 	}
-	r.Headers = p.headers(sc.def.headers, stepHeaders, sc.scope)
-	if auth != "" && !hasHeader(r.Headers, "Authorization") { // an explicit header wins, as in curl and net/http
-		r.Headers = append(r.Headers, Header{Name: "Authorization", Value: tmpl.Literal(auth)})
-	}
+	r.Headers = withAuthorization(p.headers(sc.def.headers, stepHeaders, sc.scope), auth)
 	switch r.BodyKind {
 	case JSONBody:
 		r.Headers = withContentType(r.Headers, jsonContentType)
@@ -228,14 +225,19 @@ func (p *parser) constURL(n node, src, c, auth string) (*tmpl.Template, string) 
 	return tmpl.Literal(c), auth
 }
 
-// hasHeader reports whether hs has a header named name (canonical).
-func hasHeader(hs []Header, name string) bool {
+// withAuthorization adds the Authorization header a URL's credentials
+// stand for (auth; "": none) to hs, unless hs has one: a header written in
+// the test wins, as in curl and net/http.
+func withAuthorization(hs []Header, auth string) []Header {
+	if auth == "" {
+		return hs
+	}
 	for _, h := range hs {
-		if h.Name == name {
-			return true
+		if h.Name == "Authorization" {
+			return hs
 		}
 	}
-	return false
+	return append(hs, Header{Name: "Authorization", Value: tmpl.Literal(auth)})
 }
 
 // encodedPairs appends key=value pairs of mapping n to b, joined with & and
