@@ -156,7 +156,7 @@ func readDashboard(ctx context.Context, page string, into *bytes.Buffer) {
 	}
 	events := *u
 	events.Path = "/events"
-	for _, addr := range []string{events.String(), u.String()} { // the stream first: it starts with the run
+	for _, addr := range []string{u.String(), events.String()} { // the page, then the stream to the run's end
 		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, addr, nil)
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
@@ -260,8 +260,8 @@ scenarios:
 		}
 		shown[r.tag+" run's terminal"] = w.terminal
 		shown[r.tag+" run's dashboard"] = w.dashboard
-		if !strings.Contains(w.dashboard, "data:") {
-			t.Errorf("%s run: the dashboard's event stream was not read: %.300q", r.tag, w.dashboard)
+		if !strings.Contains(w.dashboard, "data:") || !strings.Contains(strings.ToLower(w.dashboard), "<html") {
+			t.Errorf("%s run: the dashboard's page and event stream were not read: %.300q", r.tag, w.dashboard)
 		}
 		for path, b := range store.take() {
 			shown[r.tag+" run's payloads to "+path] = string(b)
