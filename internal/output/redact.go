@@ -1,17 +1,7 @@
 package output
 
-import (
-	"regexp"
-
-	"github.com/loadlens/loadlens/internal/plan"
-)
-
-// influxCredentials are InfluxDB 1.x's u and p query parameters, which
-// plan.Redact does not know: elsewhere p and u are pages and users.
-var influxCredentials = regexp.MustCompile(`([?&])(u|p)=[^&#]*`)
+import "github.com/loadlens/loadlens/internal/plan"
 
 // Name returns the output as KIND=URL with its credentials masked, for
-// messages and the summary: plan.Redact's, and InfluxDB 1.x's u and p.
-func Name(o plan.Output) string {
-	return o.Kind + "=" + plan.Redact(influxCredentials.ReplaceAllString(o.URL, "${1}${2}="+plan.RedactedInURL))
-}
+// messages and the summary (plan.RedactOutput's: InfluxDB 1.x's u and p too).
+func Name(o plan.Output) string { return o.Kind + "=" + plan.RedactOutput(o.URL) }

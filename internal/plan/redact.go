@@ -89,12 +89,16 @@ func (p *parser) noteSecretParam(name string, n node) {
 // noteURLSecret records the URL written at n for redaction from the stored
 // source when it holds a credential (Redact's): the URL is stored with
 // them replaced, so that it still parses as the same test's URL.
-func (p *parser) noteURLSecret(n node) {
+func (p *parser) noteURLSecret(n node) { p.noteRedacted(n, Redact) }
+
+// noteRedacted records the text written at n for the stored source as
+// redact returns it, when that differs.
+func (p *parser) noteRedacted(n node, redact func(string) string) {
 	if n.bad || n.v == nil {
 		return
 	}
 	text := scalarText(n.v)
-	if red := Redact(text); red != text {
+	if red := redact(text); red != text {
 		p.noteSpan(n, quoteYAML(red))
 	}
 }

@@ -30,6 +30,16 @@ func Redact(s string) string {
 	return dsnPassword.ReplaceAllString(s, "${1}${2}="+Redacted)
 }
 
+// RedactOutput is Redact for a metrics output's URL (KIND=URL or the URL),
+// which also hides InfluxDB 1.x's u and p: elsewhere p and u are pages and
+// users, not credentials.
+func RedactOutput(s string) string {
+	return Redact(influxCredentials.ReplaceAllString(s, "${1}${2}="+RedactedInURL))
+}
+
+// influxCredentials are InfluxDB 1.x's u and p query parameters.
+var influxCredentials = regexp.MustCompile(`([?&])(u|p)=[^&#\s{}"']+`)
+
 // secretQuery matches a query (or matrix) parameter with a literal value:
 // the separator, the name, and a value up to the next separator. A value
 // from a template ({{ env.T }}) is not matched, so that a test's source

@@ -126,3 +126,18 @@ func TestURLModeCredentials(t *testing.T) {
 		t.Errorf("a bad port: %v", err)
 	}
 }
+
+func TestOutputURLsAreRedactedInTheSource(t *testing.T) {
+	src := "base_url: http://h\noutputs:\n  - influxdb=http://h:8086/write?db=k6&u=me&p=s3cret\n  - prometheus-rw=http://user:s3cret@h/api/v1/write\n" +
+		"scenarios:\n  s: {vus: 1, duration: 1s, flow: [get: /x]}\n"
+	p, err := Parse("t.yaml", []byte(src), noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(p.Source), "s3cret") || p.Outputs[0].URL != "http://h:8086/write?db=k6&u=me&p=s3cret" {
+		t.Errorf("outputs %+v, source:\n%s", p.Outputs, p.Source)
+	}
+	if _, err := Parse("t.yaml", p.Source, noEnv); err != nil {
+		t.Errorf("the stored source does not parse: %v", err)
+	}
+}
