@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/series"
 )
 
@@ -81,7 +82,8 @@ func (t *target) convert(body []byte, at time.Time, sec int) (series.Set, error)
 func (s *Scraper) failed(t *target, sec int, err error) {
 	f := &t.fail
 	if f.rec.Failures == 0 {
-		f.rec = Failure{Target: t.cfg.Name, URL: t.cfg.URL, Kind: kindOf(err), First: err.Error(), FirstSec: sec}
+		// shown and stored: without the URL's credentials (net/http quotes the URL)
+		f.rec = Failure{Target: t.cfg.Name, URL: plan.Redact(t.cfg.URL), Kind: kindOf(err), First: plan.Redact(err.Error()), FirstSec: sec}
 	}
 	f.rec.Failures++
 	f.rec.LastSec = sec

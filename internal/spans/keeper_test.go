@@ -145,3 +145,31 @@ func TestABatchOfDropsPassesTheKeeperWhole(t *testing.T) {
 		t.Fatalf("%d drops recorded, want %d", c.drops, n)
 	}
 }
+
+// TestKeeperTellsTheRunsTraces: Endpoint finds exactly the sampled requests
+// kept for joining, with their endpoint, whichever VU recorded them.
+func TestKeeperTellsTheRunsTraces(t *testing.T) {
+	k := NewKeeper(3, 4, 5, 600)
+	rec := k.Wrap(nopSink{})
+	for i := range 2000 {
+		r := sample.Request{Endpoint: int32(i % 3), Trace: id(i), Sampled: i%2 == 0}
+		rec.Sink(i / 2 % 4).Request(&r)
+	}
+	joined, beyond := k.Requests()
+	if len(joined) != 600 || beyond != 400 {
+		t.Fatalf("%d joined, %d beyond; want 600 and 400", len(joined), beyond)
+	}
+	in := map[sample.TraceID]bool{}
+	for _, r := range joined {
+		in[r.Trace] = true
+	}
+	for i := range 2000 {
+		e, ok := k.Endpoint(id(i))
+		if ok != in[id(i)] || (ok && e != int32(i%3)) {
+			t.Errorf("request %d (sampled %v, joined %v): Endpoint = %d, %v", i, i%2 == 0, in[id(i)], e, ok)
+		}
+	}
+	if _, ok := NewKeeper(1, 1, 5, 0).Endpoint(id(1)); ok {
+		t.Error("a keeper that joins nothing knows a trace")
+	}
+}

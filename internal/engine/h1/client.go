@@ -114,7 +114,7 @@ func (c *Client) Do(req *Request, resp *Response) error {
 	*resp = Response{}
 	dial, host, target, secure, ok := splitURL(req.URL)
 	if !ok {
-		return ErrBadURL
+		return badURL(req.URL)
 	}
 	if !validOverride(req.Host) || !validOverride(req.UserAgent) {
 		return errBadOverride

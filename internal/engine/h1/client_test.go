@@ -379,6 +379,19 @@ func TestBadURLs(t *testing.T) {
 	}
 }
 
+func TestURLCredentialsAreRefusedUnquoted(t *testing.T) {
+	cl := NewClient(&net.Dialer{})
+	for _, u := range []string{"http://u:s3cret@127.0.0.1:1/x", "https://s3cret@127.0.0.1:1", "http://u:s3cret@127.0.0.1:1?a=b"} {
+		err := cl.Do(&Request{Method: "GET", URL: []byte(u), Timeout: time.Second}, &Response{})
+		if !errors.Is(err, ErrURLCredentials) || strings.Contains(err.Error(), "s3cret") {
+			t.Errorf("Do(%q) = %v, want ErrURLCredentials, without the secret", u, err)
+		}
+	}
+	if err := cl.Do(&Request{Method: "GET", URL: []byte("http://x/?next=a@b"), Timeout: time.Second}, &Response{}); errors.Is(err, ErrURLCredentials) {
+		t.Errorf("an @ in the query is no credential: %v", err)
+	}
+}
+
 func TestDoDoesNotAllocate(t *testing.T) {
 	cl := NewClient(&net.Dialer{})
 	defer cl.Close()

@@ -14,6 +14,11 @@ var (
 	ErrAborted = errors.New("request aborted")
 	// ErrBadURL is returned for a URL the client cannot send.
 	ErrBadURL = errors.New("invalid URL for HTTP/1.1 (want http://host[:port]/path or https://...)")
+	// ErrURLCredentials is returned for a URL whose host is preceded by
+	// user:password@ once rendered: a test's constant credentials become an
+	// Authorization header when it is parsed, and templated ones cannot.
+	// The message never quotes them.
+	ErrURLCredentials = errors.New("the URL has credentials (user:password@) from a template: write them in the URL itself, or send an Authorization header")
 	// ErrMalformed is wrapped by every protocol violation in a response
 	// (a bad status line, header field, framing or chunk), with the detail.
 	ErrMalformed = errors.New("malformed HTTP response")
