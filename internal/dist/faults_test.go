@@ -129,7 +129,7 @@ func fakeHandshake(nc net.Conn, layout sample.Layout) *conn {
 		}
 		switch f.kind {
 		case kindHello:
-			c.send(kindWelcome, welcome{Host: "fake", CPUs: 1})
+			c.send(kindWelcome, welcome{Host: "fake", CPUs: 1, Build: Build{Version: "test"}})
 		case kindPing:
 			c.send(kindPong, pong{AgentNanos: time.Now().UnixNano()})
 		case kindJob:
