@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -55,9 +56,17 @@ func TestLocalAgentsDieWithTheirCoordinator(t *testing.T) {
 			coord.Dir, coord.Env = dir, append(os.Environ(), "TMPDIR="+tmp)
 			var out testkit.Buffer
 			coord.Stdout, coord.Stderr = &out, &out
+			coord.WaitDelay = 2 * time.Second // an orphan agent holds its stderr open
 			if err := coord.Start(); err != nil {
 				t.Fatal(err)
 			}
+			t.Cleanup(func() { // whatever this test left running
+				for _, pid := range agentsIn(tmp) {
+					if n, err := strconv.Atoi(pid); err == nil {
+						_ = syscall.Kill(n, syscall.SIGKILL)
+					}
+				}
+			})
 			waitFor(t, 30*time.Second, "the moment to kill the coordinator", func() bool { return tc.when(tmp) })
 			if err := coord.Process.Signal(syscall.SIGKILL); err != nil {
 				t.Fatal(err)

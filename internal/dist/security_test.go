@@ -152,6 +152,7 @@ func TestReadTokenRefusesAShortToken(t *testing.T) {
 		{name: "empty", file: "", want: "0 bytes"},
 		{name: "fifteen", file: "0123456789abcde", want: "head -c 32 /dev/urandom | base64"},
 		{name: "sixteen, first line", file: "0123456789abcdef\nrest", want: ""},
+		{name: "longer than a hello carries", file: strings.Repeat("x", MaxToken+1), want: "4097 bytes; a token is at most 4096"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := filepath.Join(t.TempDir(), "token")
