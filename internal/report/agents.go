@@ -90,6 +90,9 @@ func lostNote(a *Agent) string {
 	line := a.Name + " (" + a.Addr + ") was lost at " + units.Clock(a.LostAt) + ": " + a.LostWhy + "; its seconds before that are kept"
 	unheard := a.LostSeen - time.Duration(a.LostAt)*time.Second // it may have sent load it could not report
 	switch {
+	case a.LostPlan > 0 && a.Unreported >= a.LostPlan:
+		line += ", and the " + units.CountOf(a.LostPlan, "planned iteration", "planned iterations") + " of its segment from then on are not in these figures: " +
+			"all were due in the " + units.Duration(unheard) + " before it was found lost, so any of them may have reached the target uncounted"
 	case a.LostPlan > 0 && a.Unreported > 0:
 		line += ", and the " + units.CountOf(a.LostPlan, "planned iteration", "planned iterations") + " of its segment from then on are not in these figures: up to " +
 			units.Count(a.Unreported) + " of them, due in the " + units.Duration(unheard) + " before it was found lost, may have reached the target uncounted, the rest were not offered"

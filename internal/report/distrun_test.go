@@ -24,6 +24,8 @@ func TestLostAgentSaysWhatIsNotCounted(t *testing.T) {
 		{"killed mid-second (open model)", Agent{LostAt: 3, LostSeen: 3660 * time.Millisecond, LostPlan: 700, Unreported: 66, LostWhy: "its connection ended (EOF)"},
 			"was lost at 0:03: its connection ended (EOF); its seconds before that are kept, and the 700 planned iterations of its segment from then on are not in these figures: " +
 				"up to 66 of them, due in the 660ms before it was found lost, may have reached the target uncounted, the rest were not offered", ""},
+		{"silent to the end of its plan", Agent{LostAt: 8, LostSeen: 13100 * time.Millisecond, LostPlan: 200, Unreported: 200, LostWhy: "it fell silent for 5.00s"},
+			"the 200 planned iterations of its segment from then on are not in these figures: all were due in the 5.10s before it was found lost, so any of them may have reached the target uncounted", "the rest"},
 		{"silent (closed model)", Agent{LostAt: 8, LostSeen: 13100 * time.Millisecond, LostWhy: "it fell silent for 5.00s"},
 			"was lost at 0:08: it fell silent for 5.00s; its seconds before that are kept; what it sent in the 5.10s before it was found lost is not counted", ""},
 		{"stopped itself after sending everything", Agent{LostAt: 4, LostSeen: 3450 * time.Millisecond, LostPlan: 650, LostWhy: "it stopped itself (agent stopped: terminated)"},
