@@ -10,6 +10,7 @@ import (
 // wrote it and a test is parsed on both sides into one layout.
 type Build struct {
 	Version  string `json:"version"`            // the release, e.g. 0.1.0-dev (app.Version)
+	Module   string `json:"module,omitempty"`   // the module's version go build stamped (go install …@v1.2.3); "" when none
 	Revision string `json:"revision,omitempty"` // the VCS commit it was built from; "" when the build does not say
 	Modified bool   `json:"modified,omitempty"` // built from a work tree with changes to that commit
 }
@@ -22,6 +23,9 @@ func ThisBuild(version string) Build {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		return b
+	}
+	if v := info.Main.Version; v != "(devel)" {
+		b.Module = v
 	}
 	for _, s := range info.Settings {
 		switch s.Key {
@@ -40,6 +44,9 @@ func (b Build) String() string {
 	if s == "" {
 		s = "an unknown version"
 	}
+	if b.Module != "" && b.Module != b.Version && "v"+b.Version != b.Module {
+		s += " (module " + b.Module + ")"
+	}
 	if b.Revision != "" {
 		rev := b.Revision
 		if len(rev) > 12 {
@@ -55,10 +62,14 @@ func (b Build) String() string {
 }
 
 // sameAs reports whether two builds understand each other: the same
-// version, and the same commit when both know theirs (a build without one,
-// such as an image built without .git, is judged by its version).
+// version, and the same module version and commit where both know theirs
+// (a build without a commit, such as an image built without .git, is
+// judged by the rest).
 func (b Build) sameAs(o Build) bool {
-	if b.Version != o.Version {
+	switch {
+	case b.Version != o.Version:
+		return false
+	case b.Module != "" && o.Module != "" && b.Module != o.Module:
 		return false
 	}
 	return b.Revision == "" || o.Revision == "" || b.Revision == o.Revision && b.Modified == o.Modified

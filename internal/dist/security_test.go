@@ -191,6 +191,8 @@ func TestAgentsOfAnotherBuildAreRefused(t *testing.T) {
 			wantErr: "the agent is loadlens 0.1.0 (commit 222222222222) and the coordinator loadlens 0.1.0 (commit 111111111111)"},
 		{name: "the same commit, modified", agent: rev("1111111111111111", true), coordinator: rev("1111111111111111", false),
 			wantErr: "(commit 111111111111, modified) and the coordinator loadlens 0.1.0 (commit 111111111111)"},
+		{name: "another module version, no commits", agent: Build{Version: "0.1.0", Module: "v0.1.0"}, coordinator: Build{Version: "0.1.0", Module: "v0.1.1-rc1"},
+			wantErr: "the agent is loadlens 0.1.0 and the coordinator loadlens 0.1.0 (module v0.1.1-rc1)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			agents := startAgents(t, 1, token, func(c *AgentConfig) { c.build = tc.agent })
