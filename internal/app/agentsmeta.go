@@ -62,3 +62,14 @@ func decodeAgents(enc string) ([]report.Agent, error) {
 	}
 	return out, nil
 }
+
+// lostAgent reports whether an agent was lost: the run did not deliver
+// the load it planned.
+func lostAgent(agents []report.Agent) bool {
+	for _, a := range agents {
+		if a.LostAt >= 0 {
+			return true
+		}
+	}
+	return false
+}

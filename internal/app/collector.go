@@ -169,21 +169,27 @@ func (r *runner) showNotices() {
 func (r *runner) collect(ctx context.Context) error {
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
+	g := r.cfg.Generator
 	for sec := 0; ; sec++ {
 		timer.Reset(time.Until(r.start.Add(time.Duration(sec+1)*time.Second + collectGrace)))
 		select {
 		case <-timer.C:
-			r.second(sec)
+			if g == nil || g.Has(sec) { // the wait to find a silent agent gone is no second of the run
+				r.second(sec)
+			}
 		case <-ctx.Done():
 			r.stopped = time.Now()
 			last := int(r.stopped.Sub(r.start) / time.Second)
-			if r.cfg.Generator != nil {
-				last = max(last, r.cfg.Generator.Seconds()-1)
+			if g != nil { // the agents' seconds and end, not the time it took to find a silent one gone
+				r.stopped, last = g.Ended(), g.Seconds()-1
 			}
 			for s := sec; s <= last; s++ {
 				r.second(s)
 			}
 			r.end = time.Now() // the run ends with its last second collected
+			if g != nil {
+				r.end = r.stopped
+			}
 			r.line.Done()
 			return nil
 		}

@@ -11,7 +11,7 @@ import (
 // Exit codes, the same table for every command.
 const (
 	ExitOK              = 0  // the run completed and every threshold passed
-	ExitRunFailed       = 1  // the run could not complete (an error, a failed data file, Ctrl-C, a full disk)
+	ExitRunFailed       = 1  // the run could not complete (an error, a failed data file, Ctrl-C, a full disk, a lost agent)
 	ExitBadInput        = 2  // bad usage or a bad test file
 	ExitThresholdFailed = 99 // a threshold failed (k6 uses the same code)
 )
@@ -66,4 +66,5 @@ const (
 	StatusInterrupted = "interrupted" // the user stopped it (Ctrl-C)
 	StatusFailed      = "failed"      // an error stopped it
 	StatusIncomplete  = "incomplete"  // the results are not all kept: run.db could not be written, or the process died before finishing
+	StatusPartial     = "partial"     // an agent was lost: the planned load was not all delivered, so passing thresholds prove less
 )

@@ -20,6 +20,10 @@ type Generator interface {
 	// Run generates the load until it is over or ctx ends (Ctrl-C, or
 	// abort_on_fail); it returns when every part of the load has stopped.
 	Run(ctx context.Context) error
+	// Has waits, within the generator's own bound, for second sec, and
+	// reports whether it is a second of the load: a part sent it, or owes
+	// it (Second marks it missing). False once every part ended before it.
+	Has(sec int) bool
 	// Second returns second sec's measurements, waiting for them within
 	// the generator's own bound; the snapshot has the plan's layout.
 	Second(sec int) *metrics.Snapshot
@@ -27,6 +31,10 @@ type Generator interface {
 	InFlight() int64
 	// Seconds is how many seconds the load has reported so far.
 	Seconds() int
+	// Ended is when the load ended, as its parts' last measurements came:
+	// the run's length and rates are the load's, not the wait to find a
+	// silent part gone.
+	Ended() time.Time
 	// Busiest returns, for second sec (already taken with Second), the CPU
 	// of the part of the load busiest relative to its cores, and those
 	// cores; false when no part reported its CPU. The generator findings

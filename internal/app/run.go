@@ -201,6 +201,8 @@ func (r *runner) conclude(ctx context.Context, engErr error) (*report.Input, Run
 		status = StatusAborted
 	case ctx.Err() != nil:
 		status = StatusInterrupted
+	case r.cfg.Generator != nil && lostAgent(r.cfg.Generator.Agents()):
+		status = StatusPartial
 	}
 	if why := r.incomplete(); why != "" {
 		r.notice(why + "; this summary covers the run up to the stop")

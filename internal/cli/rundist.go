@@ -8,6 +8,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/app"
 	"github.com/loadlens/loadlens/internal/dist"
+	"github.com/loadlens/loadlens/internal/plan"
 )
 
 // distFlags are run's flags for a run over agents.
@@ -16,11 +17,12 @@ type distFlags struct {
 	local                  int
 	tokenFile              string
 	tlsCA, tlsCert, tlsKey string
+	machine                plan.Machine // what --local-agents is capped by; the zero value reads this machine's
 }
 
 func (d *distFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&d.agents, "agents", "", "run over these agents, host:port,host:port (see docs/distributed.md)")
-	fs.IntVar(&d.local, "local-agents", 0, "run over N agent processes started on 127.0.0.1 (and stopped after)")
+	fs.IntVar(&d.local, "local-agents", 0, "run over N agent processes started on 127.0.0.1 (and stopped after); at most 8 a core, as memory and open files allow")
 	fs.StringVar(&d.tokenFile, "token-file", os.Getenv("LOADLENS_TOKEN_FILE"), "with --agents: the file holding the agents' token (env LOADLENS_TOKEN_FILE)")
 	fs.StringVar(&d.tlsCA, "tls-ca", "", "with --agents: verify the agents' TLS certificates with this CA (PEM)")
 	fs.StringVar(&d.tlsCert, "tls-cert", "", "with --agents: the coordinator's certificate for agents requiring mutual TLS")
@@ -43,6 +45,18 @@ func (d *distFlags) check(segment string, noMetrics bool) error {
 	case d.agents != "" && d.tokenFile == "":
 		return usageErr("--agents needs --token-file (or LOADLENS_TOKEN_FILE): the agents run tests only for a coordinator that presents their token")
 	}
+	return d.checkLocal()
+}
+
+// checkLocal refuses more local agents than this machine can run.
+func (d *distFlags) checkLocal() error {
+	m := d.machine
+	if m == (plan.Machine{}) {
+		m = readMachine()
+	}
+	if most, why := dist.MaxLocalAgents(m); d.local > most {
+		return usageErr("--local-agents %d: this machine can run at most %d local agents: %s; for more, run agents on other machines (--agents)", d.local, most, why)
+	}
 	return nil
 }
 
@@ -55,7 +69,7 @@ func runDistributed(ctx context.Context, e *env, d *distFlags, file string, sour
 		if err != nil {
 			return fail(e, err)
 		}
-		local, err := dist.StartLocal(exe, d.local, e.stderr)
+		local, err := dist.StartLocal(ctx, exe, d.local, e.stderr) // the first Ctrl-C or SIGTERM stops the starting
 		if err != nil {
 			return fail(e, err)
 		}

@@ -3,9 +3,12 @@ package cli
 import (
 	"strings"
 	"testing"
+
+	"github.com/loadlens/loadlens/internal/plan"
 )
 
 func TestDistributedFlagsRefuseWhatTheyCannotHonour(t *testing.T) {
+	twoCores := plan.Machine{CPUs: 2, MemAvailable: 8 << 30, OpenFiles: 1024}
 	for _, tt := range []struct {
 		name      string
 		d         distFlags
@@ -20,6 +23,11 @@ func TestDistributedFlagsRefuseWhatTheyCannotHonour(t *testing.T) {
 		{name: "segment", d: distFlags{local: 2}, segment: "0:1/2", want: "--segment"},
 		{name: "no metrics", d: distFlags{local: 2}, noMetrics: true, want: "--no-metrics"},
 		{name: "no token", d: distFlags{agents: "h:1"}, want: "--token-file"},
+		{name: "local agents the cores allow", d: distFlags{local: 16, machine: twoCores}},
+		{name: "more local agents than the cores allow", d: distFlags{local: 100000, machine: twoCores},
+			want: "--local-agents 100000: this machine can run at most 16 local agents: 2 cores allow 16 (8 a core); 8.6 GB of available memory allow 128 (64 MiB an agent); a limit of 1,024 open files allows 256"},
+		{name: "more than memory allows", d: distFlags{local: 5, machine: plan.Machine{CPUs: 2, MemAvailable: 256 << 20}}, want: "at most 4 local agents"},
+		{name: "more than open files allow", d: distFlags{local: 15, machine: plan.Machine{CPUs: 2, OpenFiles: 300}}, want: "at most 14 local agents"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			err := tt.d.check(tt.segment, tt.noMetrics)

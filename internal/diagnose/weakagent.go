@@ -87,7 +87,11 @@ func (c *context) weakAgent(b *builder, from, to int) []any {
 	}
 	sort.SliceStable(weak, func(i, j int) bool { return strain(weak[i]) > strain(weak[j]) })
 	w := weak[0]
+	cpuBound := w.shareMed >= genCPU
 	parts := []any{name(w.name), " was saturated:"}
+	if !cpuBound { // late or dropping with CPU to spare: "saturated" would blame a CPU that was idle
+		parts[1] = " fell behind:"
+	}
 	sep, main := " ", ref(-1)
 	first := func(r ref) ref {
 		if main < 0 {
@@ -95,7 +99,7 @@ func (c *context) weakAgent(b *builder, from, to int) []any {
 		}
 		return r
 	}
-	if w.share != "" {
+	if w.share != "" && cpuBound {
 		share := first(b.add(c.fig(w.share, StatMedian, from, to, UnitFraction, "share of its cores "+w.name+" used (median)")))
 		parts = append(parts, sep, "CPU ", share, " of its cores")
 		if w.cores != "" {
@@ -112,6 +116,10 @@ func (c *context) weakAgent(b *builder, from, to int) []any {
 	if w.drp != "" && w.dropped >= 1 {
 		d := first(b.add(c.fig(w.drp, StatSum, from, to, UnitCount, "iterations "+w.name+" dropped")))
 		parts = append(parts, sep, d, " dropped")
+	}
+	if w.share != "" && !cpuBound && main >= 0 {
+		share := b.add(c.fig(w.share, StatMedian, from, to, UnitFraction, "share of its cores "+w.name+" used (median)"))
+		parts = append(parts, ", though its CPU was only ", share, " of its cores")
 	}
 	if len(weak) > 1 {
 		parts = append(parts, " (and not it alone)")

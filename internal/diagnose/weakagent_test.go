@@ -46,6 +46,8 @@ func TestGeneratorFindingNamesTheWeakAgent(t *testing.T) {
 			"agent 3 10.0.0.7:6565", []string{"was saturated: CPU 98", "lag p99 up to 41", "1,200 dropped", "the other agents at most 40"}},
 		{"one agent only late", agentRun([3]float64{0.9, 0.3, 0.3}, [3]float64{0.03, 0.001, 0.001}, [3]float64{}),
 			"agent 1 10.0.0.5:6565", []string{"was saturated: CPU 90", "the other agents at most 30"}},
+		{"the latest agent with its CPU idle, beside one short of CPU", agentRun([3]float64{0.3, 0.9, 0.0066}, [3]float64{0.001, 0.001, 0.041}, [3]float64{}),
+			"agent 3 10.0.0.7:6565", []string{"fell behind: lag p99 up to 41.0ms, though its CPU was only 0.66% of its cores (and not it alone)"}},
 		{"balanced: every agent saturated", agentRun([3]float64{0.97, 0.96, 0.98}, [3]float64{0.001, 0.001, 0.001}, [3]float64{}), "", nil},
 	}
 	for _, tt := range tests {
@@ -68,7 +70,7 @@ func TestGeneratorFindingNamesTheWeakAgent(t *testing.T) {
 				}
 				return
 			}
-			if !strings.Contains(got, tt.wantAgent+" was saturated") {
+			if !strings.Contains(got, tt.wantAgent+" was saturated") && !strings.Contains(got, tt.wantAgent+" fell behind") {
 				t.Errorf("the finding does not name %s: %s", tt.wantAgent, got)
 			}
 			for _, a := range []string{"agent 1 ", "agent 2 ", "agent 3 "} {
@@ -80,6 +82,9 @@ func TestGeneratorFindingNamesTheWeakAgent(t *testing.T) {
 				if !strings.Contains(got, w) {
 					t.Errorf("title lacks %q: %s", w, got)
 				}
+			}
+			if strings.Contains(got, "saturated") && !strings.Contains(got, "saturated: CPU") {
+				t.Errorf("an agent is called saturated for something other than its CPU: %s", got)
 			}
 		})
 	}

@@ -34,6 +34,7 @@ type AgentConfig struct {
 	Silence time.Duration
 
 	helloWait time.Duration // helloWait's value, shortened by tests
+	build     Build         // ThisBuild(Version) unless a test set it
 }
 
 // DefaultSilence is how long an agent goes on without hearing from its
@@ -43,19 +44,29 @@ const DefaultSilence = 5 * time.Second
 // beatEvery is how often each side says it is alive.
 const beatEvery = time.Second
 
-// helloWait bounds how long a connection may take to present its token.
-const helloWait = 10 * time.Second
+// helloWait bounds how long a connection may take to present its token
+// (a TLS handshake included): a coordinator sends it as soon as it connects.
+const helloWait = 5 * time.Second
+
+// maxUnauthenticated bounds the connections waiting to present the token;
+// one more closes the one that has waited longest (see waiting).
+const maxUnauthenticated = 64
 
 // idleWait bounds a coordinator's silence before the load starts, while it
 // connects to its other agents (connectWait each, in parallel) and opens the run.
 const idleWait = 60 * time.Second
 
 // Serve listens and serves coordinators, one run at a time, until ctx ends
-// (or, with Once, after one run). A second coordinator while one runs is
-// refused as busy.
+// (or, with Once, after one run). A connection must present the token first,
+// within helloWait and in a small frame; only then may it find the agent
+// busy: a second coordinator while one runs is refused as busy, and a
+// stranger never holds the agent.
 func Serve(ctx context.Context, cfg AgentConfig) error {
 	if cfg.Token == "" {
 		return errors.New("agent: a token is required (--token-file): an agent never runs a test from just anyone")
+	}
+	if cfg.build == (Build{}) {
+		cfg.build = ThisBuild(cfg.Version)
 	}
 	ln := cfg.Listener
 	if ln == nil {
@@ -75,6 +86,7 @@ func Serve(ctx context.Context, cfg AgentConfig) error {
 	var busy sync.Mutex
 	var wg sync.WaitGroup
 	defer wg.Wait()
+	strangers := &waiting{max: maxUnauthenticated}
 	for {
 		nc, err := ln.Accept()
 		if err != nil {
@@ -87,7 +99,14 @@ func Serve(ctx context.Context, cfg AgentConfig) error {
 		go func() {
 			defer wg.Done()
 			defer nc.Close()
-			if !busy.TryLock() {
+			strangers.enter(nc)
+			ok := authenticate(&cfg, nc)
+			strangers.leave(nc)
+			if !ok {
+				return
+			}
+			if !busy.TryLock() { // only now: a connection without the token never holds the agent
+				fmt.Fprintf(cfg.Out, "agent: refused %s: busy with another coordinator's run\n", nc.RemoteAddr())
 				refuse(nc, "busy with another coordinator's run")
 				return
 			}
@@ -113,11 +132,13 @@ func acceptsTLS(c *tls.Config) string {
 // refuse tells a connection why it is turned away.
 func refuse(nc net.Conn, why string) {
 	_ = nc.SetWriteDeadline(time.Now().Add(time.Second))
-	_ = newConn(nc).send(kindRefused, refused{Error: why})
+	if b, err := encodeFrame(kindRefused, refused{Error: why}); err == nil {
+		_, _ = nc.Write(b)
+	}
 }
 
 // welcomeOf is who this agent is.
 func welcomeOf(cfg *AgentConfig) welcome {
 	host, _ := os.Hostname()
-	return welcome{Host: host, CPUs: runtime.GOMAXPROCS(0), Index: cfg.Index, Version: cfg.Version}
+	return welcome{Host: host, CPUs: runtime.GOMAXPROCS(0), Index: cfg.Index, Build: cfg.build}
 }

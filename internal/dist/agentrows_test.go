@@ -11,8 +11,9 @@ import (
 // TestAgentRowsRates checks the agents table's rates against the plan: an
 // agent that started every arrival of its half of 40/s over 5s achieved
 // what was offered, however long its graceful stop or last think times
-// ran past the plan (seconds received), and a lost one is rated over the
-// seconds it sent, and a run cut short over the time it ran.
+// ran past the plan (seconds received); a lost one is rated over the same
+// time, the load's, so that its rate says what it did not deliver and the
+// agents' rates add up to the run's; a run cut short over the time it ran.
 func TestAgentRowsRates(t *testing.T) {
 	load := plan.Load{Model: plan.ArrivalRate, StartRate: 40, Stages: []plan.Stage{{Duration: 5 * time.Second, Target: 40}}}
 	p := &plan.Plan{Scenarios: []*plan.Scenario{{Name: "s", Load: load}}}
@@ -31,7 +32,7 @@ func TestAgentRowsRates(t *testing.T) {
 	}{
 		{"done on plan", agentState{next: 5, iterations: 100}, 0, 20},
 		{"done, seconds past the plan", agentState{next: 8, iterations: 100}, 0, 20},
-		{"lost after 2 seconds", agentState{next: 2, iterations: 40, lost: true, lostAt: 2}, 0, 20},
+		{"lost after 2 seconds", agentState{next: 2, iterations: 40, lost: true, lostAt: 2}, 0, 8},
 		{"interrupted at 2.5s", agentState{next: 3, iterations: 50}, 2500 * time.Millisecond, 20},
 		{"interrupted after the plan, in the graceful stop", agentState{next: 6, iterations: 100}, 5500 * time.Millisecond, 20},
 	}
@@ -51,5 +52,32 @@ func TestAgentRowsRates(t *testing.T) {
 				t.Errorf("achieved %v/s, want %v/s", row.Achieved, tt.wantAchieved)
 			}
 		})
+	}
+}
+
+// TestLostAgentRowSaysWhatWasNotReported: an agent found lost 660ms into
+// its third second has the planned iterations of that time as what it may
+// have sent unreported, within those of the rest of its segment; the
+// seconds it was waited for in vain after it was lost are its loss, not
+// missing seconds.
+func TestLostAgentRowSaysWhatWasNotReported(t *testing.T) {
+	load := plan.Load{Model: plan.ArrivalRate, StartRate: 200, Stages: []plan.Stage{{Duration: 10 * time.Second, Target: 200}}}
+	p := &plan.Plan{Scenarios: []*plan.Scenario{{Name: "s", Load: load}}}
+	seg, err := plan.ParseSegment("0:1/2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := agentState{remote: &remote{name: "agent 1", seg: seg}, next: 3, iterations: 300, lost: true, lostAt: 3,
+		lostSeen: 3660 * time.Millisecond, missing: []int{1, 3, 4}}
+	g := &generator{plan: p, agents: []*agentState{&a}}
+	row := g.Agents()[0]
+	if row.LostPlan != 700 || row.Unreported != 66 || row.LostSeen != a.lostSeen {
+		t.Errorf("lost plan %d, unreported %d, seen %s; want 700 from 0:03 on, of which 66 due before 3.66s", row.LostPlan, row.Unreported, row.LostSeen)
+	}
+	if len(row.Missing) != 1 || row.Missing[0] != 1 {
+		t.Errorf("missing %v, want [1]: seconds from 0:03 on are its loss", row.Missing)
+	}
+	if math.Abs(row.Achieved-30) > 1e-9 {
+		t.Errorf("achieved %v/s, want 300 over the planned 10s", row.Achieved)
 	}
 }

@@ -65,19 +65,5 @@ func agentSeries(p *plan.Plan, a *agentState, sec int, s *metrics.Snapshot, cpu 
 // offeredIn counts the arrivals the open-model scenarios plan for seg in
 // second sec of the run, by the schedule's arithmetic.
 func offeredIn(p *plan.Plan, seg plan.Segment, sec int) (n int64, open bool) {
-	from, to := time.Duration(sec)*time.Second, time.Duration(sec+1)*time.Second
-	for _, s := range p.Scenarios {
-		if s.Load.Model != plan.ArrivalRate {
-			continue
-		}
-		open = true
-		upTo := func(t time.Duration) int64 {
-			if t <= s.StartTime {
-				return 0
-			}
-			return plan.NewArrivals(&s.Load, seg).SkipUntil(t - s.StartTime)
-		}
-		n += upTo(to) - upTo(from)
-	}
-	return n, open
+	return plannedBetween(p, seg, time.Duration(sec)*time.Second, time.Duration(sec+1)*time.Second)
 }

@@ -22,9 +22,11 @@ type agentState struct {
 	lost     bool                      // its connection broke or fell silent before done
 	lostAt   int                       // with lost: the first second not received
 	lostWhy  string
-	missing  []int // seconds waited for in vain, left out of the merge
-	late     int   // seconds that came after they were marked missing, discarded
-	inFlight int64 // its requests in flight at its last second
+	lostSeen time.Duration // with lost: how long after the start it was found lost
+	heard    time.Time     // when its last second or its done arrived
+	missing  []int         // seconds waited for in vain, left out of the merge
+	late     int           // seconds that came after they were marked missing, discarded
+	inFlight int64         // its requests in flight at its last second
 
 	requests, errors, iterations, dropped int64
 	cpuSum, cpuMax                        float64

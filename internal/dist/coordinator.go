@@ -47,6 +47,15 @@ type Config struct {
 
 	tap    func(agent string, snap []byte) // sees every second's snapshot as it came, for tests
 	missed func(agent string, sec int)     // hears of every second marked missing, for tests
+	build  Build                           // ThisBuild(Run.Version) unless a test set it
+}
+
+// buildOf is the coordinator's build, which every agent's must match.
+func (c *Config) buildOf() Build {
+	if c.build != (Build{}) {
+		return c.build
+	}
+	return ThisBuild(c.Run.Version)
 }
 
 // DefaultSecondWait is how long a late second of an agent is waited for.

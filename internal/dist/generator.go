@@ -161,6 +161,7 @@ func (g *generator) read(a *agentState) {
 				if g.tap != nil {
 					g.tap(a.name, body)
 				}
+				a.heard = time.Now()
 				a.receive(sec, head.cpu, &snap)
 				a.receiveHead(head)
 				a.inFlight = head.inFlight
@@ -174,13 +175,14 @@ func (g *generator) read(a *agentState) {
 			var d done
 			_ = json.Unmarshal(f.body, &d)
 			if why := g.endedEarly(d); why != "" {
+				g.update(func() { a.heard = time.Now() })
 				g.lose(a, why) // as if killed: its planned load after its last second is lost
 				return
 			}
 			if d.Error != "" {
 				g.notify(fmt.Sprintf("%s (%s) ended with an error: %s", a.name, a.addr, d.Error))
 			}
-			g.update(func() { a.done, a.total = true, d.Seconds })
+			g.update(func() { a.done, a.total, a.heard = true, d.Seconds, time.Now() })
 			return
 		case kindBeat:
 		default:
@@ -223,7 +225,7 @@ func (g *generator) lose(a *agentState, why string) {
 		if a.lost || a.done {
 			return
 		}
-		a.lost, a.lostAt, a.lostWhy = true, a.next, why
+		a.lost, a.lostAt, a.lostWhy, a.lostSeen = true, a.next, why, max(0, time.Since(g.start))
 	})
 	g.notify(fmt.Sprintf("%s (%s) was lost at %s: %s; the run goes on with the other agents", a.name, a.addr, units.Clock(a.next), why))
 }
@@ -241,22 +243,9 @@ func (g *generator) update(f func()) {
 // owes it, or until the second's wait is over; an agent that has not sent
 // it by then has it marked missing (the report says so), not merged as zero.
 func (g *generator) Second(sec int) *metrics.Snapshot {
-	deadline := time.NewTimer(time.Until(g.start.Add(time.Duration(sec+1)*time.Second + collectGrace + g.wait)))
-	defer deadline.Stop()
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	for g.owed(sec) {
-		ch := g.changed
-		g.mu.Unlock()
-		select {
-		case <-ch:
-			g.mu.Lock()
-			continue
-		case <-deadline.C:
-		}
-		g.mu.Lock()
-		break
-	}
+	g.settle(sec)
 	snap := metrics.NewSnapshot(sec, g.plan.Layout)
 	g.busy = busiest{sec: sec}
 	g.stalled = stall{p99: math.NaN(), wait: math.NaN()}
@@ -293,6 +282,41 @@ func (g *generator) Second(sec int) *metrics.Snapshot {
 		a.merged = sec + 1
 	}
 	return snap
+}
+
+// settle waits until no agent owes second sec, or until its wait is over;
+// g.mu is held, and released while it waits.
+func (g *generator) settle(sec int) {
+	deadline := time.NewTimer(time.Until(g.start.Add(time.Duration(sec+1)*time.Second + collectGrace + g.wait)))
+	defer deadline.Stop()
+	for g.owed(sec) {
+		ch := g.changed
+		g.mu.Unlock()
+		select {
+		case <-ch:
+			g.mu.Lock()
+			continue
+		case <-deadline.C:
+		}
+		g.mu.Lock()
+		return
+	}
+}
+
+// Has waits for second sec as Second does and reports whether it is a
+// second of the load: an agent sent it, or still owes it (Second marks it
+// missing). Once every agent ended or was lost before sec, it is not: the
+// seconds it took to find a silent agent gone are no part of the run.
+func (g *generator) Has(sec int) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.settle(sec)
+	for _, a := range g.agents {
+		if _, sent := a.pending[sec]; sent || a.owes(sec) {
+			return true
+		}
+	}
+	return false
 }
 
 // owed reports whether any agent still owes second sec; g.mu is held.
@@ -350,6 +374,21 @@ func (g *generator) InFlight() int64 {
 		}
 	}
 	return n
+}
+
+// Ended is when the load ended: the last second or end any agent sent
+// arrived, not the silence by which one was found lost (5 s after its
+// last word), which is no part of the load; the start when none did.
+func (g *generator) Ended() time.Time {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	end := g.start
+	for _, a := range g.agents {
+		if a.heard.After(end) {
+			end = a.heard
+		}
+	}
+	return end
 }
 
 // Seconds is how many seconds the agents have sent.

@@ -9,6 +9,8 @@ import (
 	"io"
 	"math"
 	"sync"
+
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // The wire protocol: one TCP (or TLS) connection per agent, carrying frames
@@ -34,18 +36,23 @@ const (
 // maxFrame bounds a frame: a test file (10 MiB at most) with its CSV files.
 const maxFrame = 256 << 20
 
+// maxHello bounds the one frame read before the token is checked: a hello
+// holds a token of at most MaxToken bytes (6 when JSON escapes one) and a
+// build, so a stranger's claim of more is refused without reading it.
+const maxHello = 6*MaxToken + 1024
+
 // hello is the coordinator's first frame.
 type hello struct {
-	Token   string `json:"token"`
-	Version string `json:"version"`
+	Token string `json:"token"`
+	Build
 }
 
 // welcome is the agent's answer to a hello with the right token.
 type welcome struct {
-	Host    string `json:"host"`
-	CPUs    int    `json:"cpus"`            // the cores its process may use (GOMAXPROCS)
-	Index   string `json:"index,omitempty"` // LOADLENS_AGENT_INDEX, e.g. a Job's completion index
-	Version string `json:"version"`
+	Host  string `json:"host"`
+	CPUs  int    `json:"cpus"`            // the cores its process may use (GOMAXPROCS)
+	Index string `json:"index,omitempty"` // LOADLENS_AGENT_INDEX, e.g. a Job's completion index
+	Build
 }
 
 // refused says why the agent hangs up.
@@ -116,6 +123,18 @@ func newConn(rw io.ReadWriter) *conn { return &conn{rw: rw, r: bufio.NewReaderSi
 
 // send writes one frame; v is JSON-encoded unless it is already bytes.
 func (c *conn) send(kind byte, v any) error {
+	b, err := encodeFrame(kind, v)
+	if err != nil {
+		return err
+	}
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	_, err = c.rw.Write(b)
+	return err
+}
+
+// encodeFrame is one frame's bytes; v is JSON-encoded unless it is already bytes.
+func encodeFrame(kind byte, v any) ([]byte, error) {
 	var body []byte
 	switch b := v.(type) {
 	case nil:
@@ -124,37 +143,46 @@ func (c *conn) send(kind byte, v any) error {
 	default:
 		var err error
 		if body, err = json.Marshal(v); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if len(body) > maxFrame {
-		return fmt.Errorf("a %q frame of %d bytes is above the %d MiB limit", kind, len(body), maxFrame>>20)
+		return nil, fmt.Errorf("a %q frame of %d bytes is above the %d MiB limit", kind, len(body), maxFrame>>20)
 	}
 	hdr := [5]byte{kind}
 	binary.BigEndian.PutUint32(hdr[1:], uint32(len(body)))
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	if _, err := c.rw.Write(append(hdr[:], body...)); err != nil {
-		return err
-	}
-	return nil
+	return append(hdr[:], body...), nil
 }
 
 // read reads the next frame.
-func (c *conn) read() (frame, error) {
+func (c *conn) read() (frame, error) { return readFrame(c.r, maxFrame) }
+
+// readFrame reads one frame of at most limit bytes from r. A longer one is
+// refused from its header, before a byte of its body is read or allocated.
+func readFrame(r io.Reader, limit uint32) (frame, error) {
 	var hdr [5]byte
-	if _, err := io.ReadFull(c.r, hdr[:]); err != nil {
+	if _, err := io.ReadFull(r, hdr[:]); err != nil {
 		return frame{}, err
 	}
 	n := binary.BigEndian.Uint32(hdr[1:])
-	if n > maxFrame {
-		return frame{}, fmt.Errorf("a frame of %d bytes is above the %d MiB limit", n, maxFrame>>20)
+	if n > limit {
+		return frame{}, &oversizeError{kind: hdr[0], n: n, limit: limit}
 	}
 	body := make([]byte, n)
-	if _, err := io.ReadFull(c.r, body); err != nil {
+	if _, err := io.ReadFull(r, body); err != nil {
 		return frame{}, err
 	}
 	return frame{kind: hdr[0], body: body}, nil
+}
+
+// oversizeError is a frame header claiming more than the reader accepts.
+type oversizeError struct {
+	kind     byte
+	n, limit uint32
+}
+
+func (e *oversizeError) Error() string {
+	return fmt.Sprintf("a %q frame of %s is above the %s limit", e.kind, units.Bytes(int64(e.n)), units.Size(int64(e.limit)))
 }
 
 // expect reads the next frame, which must be of kind want, into v.

@@ -52,13 +52,18 @@ func dialAgent(ctx context.Context, cfg *Config, name, addr string) (*remote, er
 	r := &remote{name: name, addr: addr, nc: nc, c: newConn(nc)}
 	stopOnCancel := context.AfterFunc(ctx, func() { _ = nc.SetDeadline(time.Now()) })
 	defer stopOnCancel()
-	if err := r.c.send(kindHello, hello{Token: cfg.Token, Version: cfg.Run.Version}); err != nil {
+	own := cfg.buildOf()
+	if err := r.c.send(kindHello, hello{Token: cfg.Token, Build: own}); err != nil {
 		nc.Close()
 		return nil, fmt.Errorf("%s (%s): %w", name, addr, err)
 	}
 	if err := r.c.expect(kindWelcome, &r.who); err != nil {
 		nc.Close()
 		return nil, fmt.Errorf("%s (%s): %w", name, addr, err)
+	}
+	if !own.sameAs(r.who.Build) { // an agent of a build that does not compare them says welcome to anyone with the token
+		nc.Close()
+		return nil, fmt.Errorf("%s (%s): %s", name, addr, mismatch(r.who.Build, own))
 	}
 	if err := r.measureClock(ctx); err != nil {
 		nc.Close()

@@ -4,11 +4,15 @@ import (
 	"context"
 	"crypto/tls"
 	"fmt"
+	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/loadlens/loadlens/internal/app"
 )
 
 func TestAgentsRefuseWhoeverLacksTheTokenOrCertificate(t *testing.T) {
@@ -122,17 +126,17 @@ func TestTokenMatches(t *testing.T) {
 
 func TestAgentServesOneCoordinatorAtATime(t *testing.T) {
 	agents := startAgents(t, 1, token, nil)
-	first, err := dialAgent(context.Background(), &Config{Token: token}, "agent 1", agents[0].addr)
+	first, err := dialAgent(context.Background(), &Config{Token: token, Run: app.RunConfig{Version: "test"}}, "agent 1", agents[0].addr)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer first.nc.Close()
-	if _, err := dialAgent(context.Background(), &Config{Token: token}, "agent 1", agents[0].addr); err == nil || !strings.Contains(err.Error(), "busy") {
+	if _, err := dialAgent(context.Background(), &Config{Token: token, Run: app.RunConfig{Version: "test"}}, "agent 1", agents[0].addr); err == nil || !strings.Contains(err.Error(), "busy") {
 		t.Fatalf("a second coordinator: %v, want it refused as busy", err)
 	}
 	first.nc.Close()
 	eventually(t, 10*time.Second, "the agent free again", func() bool {
-		r, err := dialAgent(context.Background(), &Config{Token: token}, "agent 1", agents[0].addr)
+		r, err := dialAgent(context.Background(), &Config{Token: token, Run: app.RunConfig{Version: "test"}}, "agent 1", agents[0].addr)
 		if err == nil {
 			r.nc.Close()
 		}
@@ -148,6 +152,7 @@ func TestReadTokenRefusesAShortToken(t *testing.T) {
 		{name: "empty", file: "", want: "0 bytes"},
 		{name: "fifteen", file: "0123456789abcde", want: "head -c 32 /dev/urandom | base64"},
 		{name: "sixteen, first line", file: "0123456789abcdef\nrest", want: ""},
+		{name: "longer than a hello carries", file: strings.Repeat("x", MaxToken+1), want: "4097 bytes; a token is at most 4096"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := filepath.Join(t.TempDir(), "token")
@@ -163,4 +168,76 @@ func TestReadTokenRefusesAShortToken(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestAgentsOfAnotherBuildAreRefused connects a coordinator to an agent of
+// another build: the run fails before any load, naming both builds, whether
+// the agent compares builds (it refuses) or is one that does not (the
+// coordinator does).
+func TestAgentsOfAnotherBuildAreRefused(t *testing.T) {
+	srv, count := countingServer(t, nil)
+	path := writeTest(t, fmt.Sprintf("name: builds\nbase_url: %s\nscenarios:\n  s:\n    iterations: 2\n    flow:\n      - get: /b\n", srv.URL), nil)
+	rev := func(r string, mod bool) Build { return Build{Version: "0.1.0", Revision: r, Modified: mod} }
+	for _, tc := range []struct {
+		name               string
+		agent, coordinator Build
+		wantErr            string // "" when they must work together
+	}{
+		{name: "same build", agent: rev("1111111111111111", false), coordinator: rev("1111111111111111", false)},
+		{name: "a build without a commit is judged by its version", agent: Build{Version: "0.1.0"}, coordinator: rev("1111111111111111", false)},
+		{name: "another version", agent: Build{Version: "0.0.9"}, coordinator: Build{Version: "0.1.0"},
+			wantErr: "the agent refused: the agent is loadlens 0.0.9 and the coordinator loadlens 0.1.0: run the same build on both sides"},
+		{name: "another commit", agent: rev("2222222222222222", false), coordinator: rev("1111111111111111", false),
+			wantErr: "the agent is loadlens 0.1.0 (commit 222222222222) and the coordinator loadlens 0.1.0 (commit 111111111111)"},
+		{name: "the same commit, modified", agent: rev("1111111111111111", true), coordinator: rev("1111111111111111", false),
+			wantErr: "(commit 111111111111, modified) and the coordinator loadlens 0.1.0 (commit 111111111111)"},
+		{name: "another module version, no commits", agent: Build{Version: "0.1.0", Module: "v0.1.0"}, coordinator: Build{Version: "0.1.0", Module: "v0.1.1-rc1"},
+			wantErr: "the agent is loadlens 0.1.0 and the coordinator loadlens 0.1.0 (module v0.1.1-rc1)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			agents := startAgents(t, 1, token, func(c *AgentConfig) { c.build = tc.agent })
+			before := count("/b")
+			_, out, err := coordinateTest(t, Config{TestFile: path, Agents: addrsOf(agents), Token: token, build: tc.coordinator})
+			if tc.wantErr == "" {
+				if err != nil || count("/b")-before != 2 {
+					t.Fatalf("Coordinate: %v, %d requests\n%s", err, count("/b")-before, out)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Fatalf("error %v, want one saying %q", err, tc.wantErr)
+			}
+			if count("/b") != before {
+				t.Fatalf("an agent of another build ran the test: %d requests", count("/b")-before)
+			}
+			eventually(t, 10*time.Second, "the agent says why it refused", func() bool {
+				return strings.Contains(agents[0].out.String(), "refused") && strings.Contains(agents[0].out.String(), "run the same build")
+			})
+		})
+	}
+	t.Run("an agent that does not compare builds", func(t *testing.T) {
+		// It welcomes anyone with the token (as builds before this check did): the coordinator refuses it.
+		cfg := &Config{Token: token, build: Build{Version: "0.1.0"}}
+		old := &AgentConfig{Token: token, Out: io.Discard, build: Build{Version: "0.0.9"}}
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ln.Close()
+		go func() {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close()
+			if _, err := readHello(c); err == nil {
+				_ = newConn(c).send(kindWelcome, welcomeOf(old))
+			}
+			_, _ = io.Copy(io.Discard, c)
+		}()
+		_, err = dialAgent(context.Background(), cfg, "agent 1", ln.Addr().String())
+		if want := "agent 1 (" + ln.Addr().String() + "): the agent is loadlens 0.0.9 and the coordinator loadlens 0.1.0"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("error %v, want %q", err, want)
+		}
+	})
 }

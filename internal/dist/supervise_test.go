@@ -26,7 +26,7 @@ func TestAgentsStopWithoutTheirCoordinator(t *testing.T) {
 				t.Fatal(err)
 			}
 			ctx := context.Background()
-			r, err := dialAgent(ctx, &Config{Token: token}, "agent 1", agents[0].addr)
+			r, err := dialAgent(ctx, &Config{Token: token, Run: app.RunConfig{Version: "test"}}, "agent 1", agents[0].addr)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -109,6 +109,7 @@ func TestInterruptStopsEveryAgentAndKeepsTheSeconds(t *testing.T) {
 	cfg := Config{TestFile: path, Agents: addrsOf(agents), Token: token}
 	out := &syncBuffer{}
 	cfg.Run.Out, cfg.Run.ResultsDir = out, t.TempDir() // not quiet: the live line reads the agents' figures
+	cfg.Run.Version = "test"
 	cfg.tap = func(agent string, snap []byte) {
 		var s metrics.Snapshot
 		if s.UnmarshalBinary(snap) == nil && s.Second == 1 {

@@ -64,6 +64,10 @@ func certPool(file string) (*x509.CertPool, error) {
 // guessed, or read off a plain-TCP connection and remembered.
 const MinToken = 16
 
+// MaxToken is the longest token accepted, in bytes: the agent reads at most
+// a small frame before it knows who is talking (maxHello).
+const MaxToken = 4096
+
 // ReadToken reads the shared token from a file: its first line, trimmed.
 func ReadToken(file string) (string, error) {
 	b, err := os.ReadFile(file)
@@ -76,6 +80,9 @@ func ReadToken(file string) (string, error) {
 			tok = tok[:i]
 			break
 		}
+	}
+	if len(tok) > MaxToken {
+		return "", fmt.Errorf("token file %s holds a first line of %d bytes; a token is at most %d: make one with `head -c 32 /dev/urandom | base64 > %s`", file, len(tok), MaxToken, file)
 	}
 	if len(tok) < MinToken {
 		return "", fmt.Errorf("token file %s holds a token of %d bytes; at least %d are needed, since without TLS it travels in the clear and a short one is guessed: make one with `head -c 32 /dev/urandom | base64 > %s`", file, len(tok), MinToken, file)

@@ -30,6 +30,12 @@ type Agent struct {
 	LostAt   int           `json:"lost_at"` // the first second not received after it was lost; -1 when it was not
 	LostWhy  string        `json:"lost_why,omitempty"`
 	LostPlan int64         `json:"lost_planned_iterations,omitempty"` // planned iterations of its segment after it was lost (open model)
+	// LostSeen is how long after the start it was found lost: what it sent
+	// between LostAt and then reached the target, maybe, but not this report.
+	LostSeen time.Duration `json:"lost_seen,omitempty"`
+	// Unreported is the planned iterations of its segment (open model) in
+	// that time: at most what the target got from it that is not counted.
+	Unreported int64 `json:"unreported_planned_iterations,omitempty"`
 }
 
 // agentHead is the per-agent table's header.
@@ -68,17 +74,34 @@ func agentNotes(agents []Agent) []string {
 	var out []string
 	for _, a := range agents {
 		if a.LostAt >= 0 {
-			line := a.Name + " (" + a.Addr + ") was lost at " + units.Clock(a.LostAt) + ": " + a.LostWhy + "; its seconds before that are kept"
-			if a.LostPlan > 0 {
-				line += ", and " + units.CountOf(a.LostPlan, "planned iteration", "planned iterations") + " of its segment were not offered"
-			}
-			out = append(out, line)
+			out = append(out, lostNote(&a))
 		}
 		if len(a.Missing) > 0 {
 			out = append(out, a.Name+" ("+a.Addr+"): no data for "+clocks(a.Missing)+": it did not arrive within the wait, so it is left out, not counted as zero")
 		}
 	}
 	return out
+}
+
+// lostNote says when an agent was lost and what of its load is not in the
+// figures: what it may have sent after its last second received (it could
+// not report it), and what it did not offer at all.
+func lostNote(a *Agent) string {
+	line := a.Name + " (" + a.Addr + ") was lost at " + units.Clock(a.LostAt) + ": " + a.LostWhy + "; its seconds before that are kept"
+	unheard := a.LostSeen - time.Duration(a.LostAt)*time.Second // it may have sent load it could not report
+	switch {
+	case a.LostPlan > 0 && a.Unreported >= a.LostPlan:
+		line += ", and the " + units.CountOf(a.LostPlan, "planned iteration", "planned iterations") + " of its segment from then on are not in these figures: " +
+			"all were due in the " + units.Duration(unheard) + " before it was found lost, so any of them may have reached the target uncounted"
+	case a.LostPlan > 0 && a.Unreported > 0:
+		line += ", and the " + units.CountOf(a.LostPlan, "planned iteration", "planned iterations") + " of its segment from then on are not in these figures: up to " +
+			units.Count(a.Unreported) + " of them, due in the " + units.Duration(unheard) + " before it was found lost, may have reached the target uncounted, the rest were not offered"
+	case a.LostPlan > 0:
+		line += ", and " + units.CountOf(a.LostPlan, "planned iteration", "planned iterations") + " of its segment were not offered"
+	case unheard > 0:
+		line += "; what it sent in the " + units.Duration(unheard) + " before it was found lost is not counted"
+	}
+	return line
 }
 
 // writeAgents prints the per-agent table of a distributed run.
@@ -144,6 +167,7 @@ func agentsJSON(agents []Agent) []map[string]any {
 			"cpu_cores": num(a.CPU), "cpu_cores_max": a.CPUMax, "lag_p99_ms": ms(a.LagP99), "seconds": a.Seconds, "missing_seconds": a.Missing}
 		if a.LostAt >= 0 {
 			m["lost_at_second"], m["lost_why"], m["lost_planned_iterations"] = a.LostAt, a.LostWhy, a.LostPlan
+			m["lost_found_ms"], m["lost_unreported_planned_iterations"] = ms(a.LostSeen), a.Unreported
 		}
 		out = append(out, m)
 	}

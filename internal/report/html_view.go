@@ -106,6 +106,7 @@ func newHTMLView(in *Input) *htmlView {
 		v.Warnings = append(v.Warnings, w)
 	}
 	v.Warnings = append(v.Warnings, Accounting(in)...)
+	v.Warnings = append(v.Warnings, OutputWarnings(in)...) // what the metrics outputs lost, as the summary says
 	v.Cards = headlineCards(in)
 	for i, res := range in.Results {
 		row := markRow{Mark: "✓", Class: "ok", Key: res.Key, Expr: res.Expr, Observed: Observed(&in.Thresholds[i], res)}

@@ -49,10 +49,11 @@ const (
 	VerdictAborted      = "ABORTED"       // abort_on_fail stopped it, yet its thresholds pass on the whole run
 	VerdictRunFailed    = "RUN FAILED"    // an error stopped it
 	VerdictIncomplete   = "INCOMPLETE"    // its results are not all kept
+	VerdictPartial      = "PARTIAL LOAD"  // an agent was lost: the planned load was not all delivered
 )
 
-// Verdict returns the run's verdict: an interrupted, failed or incomplete
-// run never reads PASS, since it does not exit 0.
+// Verdict returns the run's verdict: an interrupted, failed, incomplete or
+// partial run never reads PASS, since it does not exit 0.
 func Verdict(in *Input) string {
 	switch in.Status {
 	case "interrupted":
@@ -61,6 +62,8 @@ func Verdict(in *Input) string {
 		return VerdictRunFailed
 	case "incomplete":
 		return VerdictIncomplete
+	case "partial":
+		return VerdictPartial
 	}
 	switch {
 	case !in.ThresholdsPassed():

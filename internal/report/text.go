@@ -131,9 +131,10 @@ func verdictLine(in *Input) string {
 			return line + "; abort_on_fail stopped the run" + exit
 		}
 		return line
-	case VerdictInterrupted, VerdictRunFailed, VerdictIncomplete, VerdictAborted:
+	case VerdictInterrupted, VerdictRunFailed, VerdictIncomplete, VerdictAborted, VerdictPartial:
 		how := map[string]string{VerdictInterrupted: "stopped before its end (Ctrl-C or SIGTERM)", VerdictRunFailed: "an error stopped the run",
-			VerdictIncomplete: "the results are not all kept", VerdictAborted: "abort_on_fail stopped the run"}[v]
+			VerdictIncomplete: "the results are not all kept", VerdictAborted: "abort_on_fail stopped the run",
+			VerdictPartial: "an agent was lost, so the planned load was not all delivered"}[v]
 		line := v + ": " + how
 		if judged != "" {
 			line += "; on what ran, " + judged

@@ -257,7 +257,7 @@ func ThresholdStates(defs []threshold.Threshold, results []threshold.Result) []T
 func NewFinal(in *Input, reportPath string) Final {
 	notices := append([]string{}, in.Notices...)
 	return Final{Status: in.Status, Verdict: Verdict(in), Thresholds: ThresholdStates(in.Thresholds, in.Results), Report: reportPath,
-		Diagnosis: NewDiagnosis(in.Findings, in.Healthy), Notices: notices, Warnings: append([]string{}, Accounting(in)...),
+		Diagnosis: NewDiagnosis(in.Findings, in.Healthy), Notices: notices, Warnings: append(Accounting(in), OutputWarnings(in)...),
 		Run: NewRunFigures(in), Endpoints: NewEndpointTable(in.Run)}
 }
 
