@@ -220,9 +220,26 @@ func hostText(s capacity.StepResult) string {
 	return t
 }
 
-// hostCell is hostText for the terminal's table, narrower: "99% st 30%".
+// hostCell is hostText for the terminal's table, narrower and in whole
+// percents: "99% st 30%", "99% st <1%" (a 12-column row with "99.1% st
+// 0.864%" went past the terminal's width).
 func hostCell(s capacity.StepResult) string {
-	return strings.Replace(strings.TrimSuffix(hostText(s), ")"), " (steal ", " st ", 1)
+	if !s.HostKnown {
+		return "-"
+	}
+	t := wholePercent(s.HostCPU)
+	if s.HostSteal >= 0.005 {
+		t += " st " + wholePercent(s.HostSteal)
+	}
+	return t
+}
+
+// wholePercent writes a share in whole percents, "<1%" for a sliver.
+func wholePercent(f float64) string {
+	if f > 0 && f < 0.01 {
+		return "<1%"
+	}
+	return strconv.FormatFloat(math.Round(100*f), 'f', 0, 64) + "%"
 }
 
 // lastRate is the rate of the last run.

@@ -202,3 +202,22 @@ func TestCapacityKneeBelowTheFirstFailure(t *testing.T) {
 		t.Errorf("rendered:\n%s", text)
 	}
 }
+
+// TestCapacityTableFitsWithWideFigures: every cell at its widest at once —
+// a host busy with a sliver of steal, four-digit rates, seconds of latency
+// — still fits the terminal (a row with "99.1% st 0.864%" read 102 columns).
+func TestCapacityTableFitsWithWideFigures(t *testing.T) {
+	var r capacity.Result
+	search(t, "retried-steal", &r)
+	for i := range r.Steps {
+		s := &r.Steps[i]
+		s.HostKnown, s.HostCPU, s.HostSteal = true, 0.991, 0.00864
+		s.Rate, s.Throughput = 1234.5, 2469.1
+		s.P95, s.P99, s.LagP99 = 1234567*time.Microsecond, 2345678*time.Microsecond, 123456*time.Microsecond
+		s.ErrorRate, s.Dropped, s.GeneratorCPU = 0.1234, 123456, 0.987
+	}
+	text, _ := capacityPages(t, r)
+	if !strings.Contains(text, "99% st <1%") {
+		t.Errorf("the host's cell is not in whole percents:\n%s", text)
+	}
+}
