@@ -2,9 +2,11 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	iofs "io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -73,14 +75,16 @@ func importCmd(_ context.Context, e *env, args []string) int {
 	case "curl":
 		text := strings.Join(pos, " ")
 		if source == "-" {
-			b, err := io.ReadAll(io.LimitReader(os.Stdin, 16<<20))
+			b, err := readSource(os.Stdin, maxCurlSource)
 			if err != nil {
-				return fail(e, err)
+				return fail(e, fmt.Errorf("standard input: %w", err))
 			}
 			text = string(b)
 		} else if len(pos) == 1 && !strings.HasPrefix(strings.TrimSpace(source), "curl") {
-			if b, err := os.ReadFile(source); err == nil {
+			if b, err := readCurlFile(source); err == nil {
 				text = string(b)
+			} else if !errors.Is(err, iofs.ErrNotExist) {
+				return fail(e, usageErr("import curl: %s: %v", source, err))
 			}
 		}
 		t, err = curl.Import(text)
@@ -113,6 +117,9 @@ func importCmd(_ context.Context, e *env, args []string) int {
 	text, err := importer.Render(t, file)
 	if err != nil {
 		return fail(e, err)
+	}
+	for _, f := range t.Read {
+		fmt.Fprint(e.stderr, units.Wrap(f.String(), units.Columns, "read into the test: ", "  "))
 	}
 	for _, n := range t.NotConverted {
 		fmt.Fprint(e.stderr, units.Wrap(n, units.Columns, "not converted: ", "  "))
@@ -219,13 +226,13 @@ func importFile(kind, path, baseURL string, hf harFlags) (*importer.Test, error)
 func importOpen(kind string, f *os.File, path, baseURL string, hf harFlags) (*importer.Test, error) {
 	switch kind {
 	case "openapi":
-		data, err := io.ReadAll(io.LimitReader(f, 64<<20))
+		data, err := readSource(f, maxSpec)
 		if err != nil {
 			return nil, err
 		}
 		return openapi.Import(data, filepath.Base(path), baseURL)
 	case "k6":
-		data, err := io.ReadAll(io.LimitReader(f, 16<<20))
+		data, err := readSource(f, maxScript)
 		if err != nil {
 			return nil, err
 		}
@@ -238,4 +245,35 @@ func importOpen(kind string, f *os.File, path, baseURL string, hf harFlags) (*im
 		return har.Import(f, filepath.Base(path), opt)
 	}
 	return nil, fmt.Errorf("unknown import kind %q", kind)
+}
+
+// The most an import reads of its source; a larger one is refused, not cut.
+const (
+	maxSpec       = 64 << 20 // an OpenAPI spec
+	maxScript     = 16 << 20 // a k6 script
+	maxCurlSource = 16 << 20 // curl command lines
+)
+
+// readSource reads all of r, refusing more than limit bytes: a source cut
+// short would fail to parse where it was cut, which misleads, and /dev/zero
+// never ends.
+func readSource(r io.Reader, limit int64) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("more than %s; an import reads at most %s of its source", units.Size(limit), units.Size(limit))
+	}
+	return b, nil
+}
+
+// readCurlFile reads a file of curl command lines (or a pipe: <(pbpaste)).
+func readCurlFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readSource(f, maxCurlSource)
 }

@@ -75,6 +75,13 @@ func (t *Test) yaml() []byte {
 	for _, n := range t.Notes {
 		comment(&b, "", n)
 	}
+	if len(t.Read) > 0 {
+		comment(&b, "", "")
+		comment(&b, "", "Copied into this test from files of the machine it was imported on:")
+		for _, f := range t.Read {
+			comment(&b, "", "  - "+f.String())
+		}
+	}
 	if len(t.NotConverted) > 0 {
 		comment(&b, "", "")
 		comment(&b, "", "Not converted:")
