@@ -20,6 +20,7 @@ import (
 	"github.com/goccy/go-yaml"
 
 	"github.com/loadlens/loadlens/internal/importer"
+	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/units"
 )
 
@@ -47,8 +48,13 @@ func Import(data []byte, name, baseURL string) (*importer.Test, error) {
 		return nil, fmt.Errorf("the spec has no operations under paths")
 	}
 	var flow []importer.Step
+	sp := newSampler(doc)
 	for _, op := range ops {
-		flow = append(flow, step(doc, op, t))
+		st, err := step(doc, op, t, sp)
+		if err != nil {
+			return nil, fmt.Errorf("%s %s: %w", op.method, op.path, err)
+		}
+		flow = append(flow, st)
 	}
 	t.Headers, flow = importer.HoistHeaders(flow)
 	t.Scenarios = []*importer.Scenario{{Name: "api", Load: importer.DefaultLoad(), Flow: flow}}
@@ -64,6 +70,9 @@ func Import(data []byte, name, baseURL string) (*importer.Test, error) {
 
 // load parses a spec of any supported version into OpenAPI 3.
 func load(data []byte) (*openapi3.T, string, error) {
+	if err := checkNesting(data); err != nil {
+		return nil, "", err
+	}
 	if swagger2.Match(data) {
 		js, err := yaml.YAMLToJSON(data)
 		if err != nil {
@@ -168,7 +177,7 @@ func operations(doc *openapi3.T) []op {
 var pathParam = regexp.MustCompile(`\{([^}]+)\}`)
 
 // step builds the request of one operation.
-func step(doc *openapi3.T, p op, t *importer.Test) importer.Step {
+func step(doc *openapi3.T, p op, t *importer.Test, sp *sampler) (importer.Step, error) {
 	where := p.method + " " + p.path
 	st := importer.Step{Method: p.method}
 	if p.o.Summary != "" {
@@ -188,10 +197,18 @@ func step(doc *openapi3.T, p op, t *importer.Test) importer.Step {
 			params[k] = ref.Value // an operation's parameter overrides its path's
 		}
 	}
+	var failed error
+	value := func(prm *openapi3.Parameter) string {
+		v, err := paramValue(prm, sp)
+		if err != nil && failed == nil {
+			failed = fmt.Errorf("parameter %s: %w", prm.Name, err)
+		}
+		return v
+	}
 	path := pathParam.ReplaceAllStringFunc(p.path, func(m string) string {
 		name := m[1 : len(m)-1]
 		if prm, ok := params["path:"+name]; ok {
-			return url.PathEscape(paramValue(prm))
+			return url.PathEscape(value(prm))
 		}
 		return "1"
 	})
@@ -203,20 +220,23 @@ func step(doc *openapi3.T, p op, t *importer.Test) importer.Step {
 			if !prm.Required && !hasExample(prm) {
 				continue
 			}
-			query = append(query, url.QueryEscape(prm.Name)+"="+url.QueryEscape(paramValue(prm)))
+			query = append(query, url.QueryEscape(prm.Name)+"="+url.QueryEscape(value(prm)))
 		case "header":
 			switch strings.ToLower(prm.Name) {
 			case "accept", "content-type", "authorization":
 				continue
 			}
 			if prm.Required || hasExample(prm) {
-				st.Headers = append(st.Headers, importer.Header{Name: prm.Name, Value: importer.Lit(paramValue(prm))})
+				st.Headers = append(st.Headers, importer.Header{Name: prm.Name, Value: importer.Lit(value(prm))})
 			}
 		case "cookie":
 			if prm.Required {
-				st.Headers = append(st.Headers, importer.Header{Name: "Cookie", Value: importer.Lit(prm.Name + "=" + paramValue(prm))})
+				st.Headers = append(st.Headers, importer.Header{Name: "Cookie", Value: importer.Lit(prm.Name + "=" + value(prm))})
 			}
 		}
+	}
+	if failed != nil {
+		return st, failed
 	}
 	security(doc, p.o, &st, &query)
 	if len(query) > 0 {
@@ -226,11 +246,13 @@ func step(doc *openapi3.T, p op, t *importer.Test) importer.Step {
 	if strings.SplitN(path, "?", 2)[0] != p.path || len(query) > 0 {
 		st.Name = importer.Lit(p.path)
 	}
-	body(p, &st, t, where)
+	if err := body(p, &st, t, where, sp); err != nil {
+		return st, fmt.Errorf("request body: %w", err)
+	}
 	if codes := successes(p.o); len(codes) > 0 {
 		st.Check = []importer.Check{{Status: codes}}
 	}
-	return st
+	return st, nil
 }
 
 // hasExample reports whether an optional parameter has a value the spec chose.
@@ -242,23 +264,34 @@ func hasExample(p *openapi3.Parameter) bool {
 }
 
 // paramValue is a parameter's example, or a value made up from its schema.
-func paramValue(p *openapi3.Parameter) string {
+func paramValue(p *openapi3.Parameter, sp *sampler) (string, error) {
+	var v any
 	if p.Example != nil {
-		return scalar(p.Example)
+		v = p.Example
 	}
 	for _, name := range sortedKeys(p.Examples) {
-		if ex := p.Examples[name]; ex != nil && ex.Value != nil && ex.Value.Value != nil {
-			return scalar(ex.Value.Value)
+		if ex := p.Examples[name]; v == nil && ex != nil && ex.Value != nil && ex.Value.Value != nil {
+			v = ex.Value.Value
 		}
 	}
-	v := sample(p.Schema, 0)
+	if v != nil {
+		return scalar(v), sp.use(jsonSize(v, plan.MaxFileSize))
+	}
+	m, err := sp.value(p.Schema, 0, false)
+	if err == nil {
+		err = sp.use(m.size)
+	}
+	if err != nil {
+		return "", err
+	}
+	v = m.v
 	if list, ok := v.([]any); ok { // an array parameter, exploded as the first item
 		if len(list) == 0 {
-			return ""
+			return "", nil
 		}
 		v = list[0]
 	}
-	return scalar(v)
+	return scalar(v), nil
 }
 
 // scalar writes a value as parameter text.
@@ -327,9 +360,9 @@ func security(doc *openapi3.T, o *openapi3.Operation, st *importer.Step, query *
 }
 
 // body adds the operation's request body: JSON, a form, or text.
-func body(p op, st *importer.Step, t *importer.Test, where string) {
+func body(p op, st *importer.Step, t *importer.Test, where string, sp *sampler) error {
 	if p.o.RequestBody == nil || p.o.RequestBody.Value == nil {
-		return
+		return nil
 	}
 	content := p.o.RequestBody.Value.Content
 	types := sortedKeys(content)
@@ -342,14 +375,22 @@ func body(p op, st *importer.Step, t *importer.Test, where string) {
 		return "", nil
 	}
 	if ct, m := pick(func(ct string) bool { return ct == "application/json" || strings.HasSuffix(ct, "+json") }); m != nil {
-		st.JSON = templated(mediaExample(m))
+		v, err := sp.example(m, true)
+		if err != nil {
+			return err
+		}
+		st.JSON = v
 		if ct != "application/json" {
 			st.Headers = append(st.Headers, importer.Header{Name: "Content-Type", Value: ct})
 		}
-		return
+		return nil
 	}
 	if _, m := pick(func(ct string) bool { return ct == "application/x-www-form-urlencoded" }); m != nil {
-		if obj, ok := mediaExample(m).(map[string]any); ok {
+		v, err := sp.example(m, false)
+		if err != nil {
+			return err
+		}
+		if obj, ok := v.(map[string]any); ok {
 			for _, k := range sortedKeys(obj) {
 				st.Form = append(st.Form, importer.KV{Key: k, Value: importer.Lit(scalar(obj[k]))})
 			}
@@ -358,62 +399,53 @@ func body(p op, st *importer.Step, t *importer.Test, where string) {
 			st.Body, st.HasBody = "", true
 			st.Headers = append(st.Headers, importer.Header{Name: "Content-Type", Value: "application/x-www-form-urlencoded"})
 		}
-		return
+		return nil
 	}
 	if ct, m := pick(func(ct string) bool { return strings.HasPrefix(ct, "text/") || strings.Contains(ct, "xml") }); m != nil {
 		text := ""
-		if s, ok := mediaExample(m).(string); ok {
+		v, err := sp.example(m, false)
+		if err != nil {
+			return err
+		}
+		if s, ok := v.(string); ok {
 			text = s
 		} else {
 			t.NotConverted = append(t.NotConverted, fmt.Sprintf("%s: its %s body (sent empty: write one)", where, ct))
 		}
 		st.Body, st.HasBody = importer.Lit(text), true
 		st.Headers = append(st.Headers, importer.Header{Name: "Content-Type", Value: ct})
-		return
+		return nil
 	}
 	if len(types) > 0 {
 		t.NotConverted = append(t.NotConverted, fmt.Sprintf("%s: its %s body (sent empty: a test file holds text)", where, types[0]))
 		st.Body, st.HasBody = "", true
 		st.Headers = append(st.Headers, importer.Header{Name: "Content-Type", Value: types[0]})
 	}
+	return nil
 }
 
-// mediaExample is a media type's example, or one made up from its schema.
-func mediaExample(m *openapi3.MediaType) any {
+// example is a media type's example, or one made up from its schema,
+// charged to what the test may take; lit makes its strings literal
+// template text.
+func (sp *sampler) example(m *openapi3.MediaType, lit bool) (any, error) {
+	var v any
 	if m.Example != nil {
-		return m.Example
+		v = m.Example
 	}
 	for _, name := range sortedKeys(m.Examples) {
-		if ex := m.Examples[name]; ex != nil && ex.Value != nil && ex.Value.Value != nil {
-			return ex.Value.Value
+		if ex := m.Examples[name]; v == nil && ex != nil && ex.Value != nil && ex.Value.Value != nil {
+			v = ex.Value.Value
 		}
 	}
-	return sample(m.Schema, 0)
-}
-
-// templated makes every string of a JSON value literal template text.
-func templated(v any) any {
-	switch x := v.(type) {
-	case string:
-		return importer.Lit(x)
-	case map[string]any:
-		out := make(importer.Object, 0, len(x))
-		for _, k := range sortedKeys(x) {
-			out = append(out, importer.Member{Key: k, Value: templated(x[k])})
-		}
-		return out
-	case importer.Object:
-		for i := range x {
-			x[i].Value = templated(x[i].Value)
-		}
-		return x
-	case []any:
-		for i := range x {
-			x[i] = templated(x[i])
-		}
-		return x
+	if v != nil {
+		f, _ := fixed(v, lit)
+		return f.v, sp.use(f.size)
 	}
-	return v
+	made, err := sp.value(m.Schema, 0, lit)
+	if err != nil {
+		return nil, err
+	}
+	return made.v, sp.use(made.size)
 }
 
 func sortedKeys[V any](m map[string]V) []string {
