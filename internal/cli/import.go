@@ -116,7 +116,7 @@ func importCmd(_ context.Context, e *env, args []string) int {
 	}
 	text, err := importer.Render(t, file)
 	if err != nil {
-		return fail(e, err)
+		return fail(e, usageErr("import %s: %s: %v", kind, source, err)) // all of it: the test's own errors alone would not say why
 	}
 	for _, f := range t.Read {
 		fmt.Fprint(e.stderr, units.Wrap(f.String(), units.Columns, "read into the test: ", "  "))
@@ -179,6 +179,7 @@ type harFlags struct {
 	allHosts   bool
 	maxThink   time.Duration
 	minThink   time.Duration
+	maxEntries int
 }
 
 func (h *harFlags) register(fs *flag.FlagSet) {
@@ -188,12 +189,16 @@ func (h *harFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&h.allHosts, "all-hosts", false, "keep requests to every host (third parties too: careful, a test loads them)")
 	fs.DurationVar(&h.minThink, "min-think", 100*time.Millisecond, "pauses shorter than this are the browser's and are dropped")
 	fs.DurationVar(&h.maxThink, "max-think", 30*time.Second, "longer pauses are cut to this")
+	fs.IntVar(&h.maxEntries, "max-entries", har.DefaultMaxEntries, "read at most this many requests (static assets aside); the rest are counted and left out")
 }
 
 // options turns the flags into the HAR import's options.
 func (h *harFlags) options() (har.Options, error) {
 	o := har.DefaultOptions()
-	o.KeepStatic, o.MinThink, o.MaxThink = h.keepStatic, h.minThink, h.maxThink
+	o.KeepStatic, o.MinThink, o.MaxThink, o.MaxEntries = h.keepStatic, h.minThink, h.maxThink, h.maxEntries
+	if h.maxEntries <= 0 {
+		return o, usageErr("--max-entries %d: give a number of requests above 0", h.maxEntries)
+	}
 	for _, x := range h.exclude {
 		re, err := regexp.Compile(x)
 		if err != nil {

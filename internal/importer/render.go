@@ -3,6 +3,7 @@ package importer
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"sort"
@@ -18,9 +19,26 @@ func Render(t *Test, file string) ([]byte, error) {
 	out := t.yaml()
 	noEnv := func(string) (string, bool) { return "", false }
 	if _, err := plan.Parse(file, out, noEnv); err != nil {
+		if tooLarge(err) {
+			return out, fmt.Errorf("the imported test is larger than a test file may be; import less of the source (a recording: --max-entries, --exclude):\n%w", err)
+		}
 		return out, fmt.Errorf("the imported test does not validate (a bug in the import; please report it with the source):\n%w", err)
 	}
 	return out, nil
+}
+
+// tooLarge reports whether err is a test file's limit (its size, its
+// entries), which a large source reaches without a bug in the import.
+func tooLarge(err error) bool {
+	var perrs plan.Errors
+	var perr *plan.Error
+	switch {
+	case errors.As(err, &perrs) && len(perrs) == 1:
+		perr = perrs[0]
+	case !errors.As(err, &perr):
+		return false
+	}
+	return strings.Contains(perr.Msg, "a test file may be at most") || strings.Contains(perr.Msg, "YAML entries")
 }
 
 // plain matches text that YAML reads back as the same string when unquoted.

@@ -32,12 +32,27 @@ func PeakChild() (arg string, ok bool) {
 	return arg, ok
 }
 
+// Usage is what a child process took: the most resident memory it held
+// (VmHWM), and its CPU time, user and system.
+type Usage struct {
+	Peak int64
+	CPU  time.Duration
+}
+
 // PeakMemory runs the calling test again in a child process of the test
 // binary, with PeakChild returning arg, and returns the most resident
 // memory the child held (VmHWM): a peak no sampling in the test's own
 // process can miss, and without the test's own allocations. The child
 // fails the test when it fails or takes longer than limit.
 func PeakMemory(t *testing.T, arg string, limit time.Duration) int64 {
+	t.Helper()
+	return RunChild(t, arg, limit).Peak
+}
+
+// RunChild is PeakMemory that also returns the child's CPU time, which
+// judges how work grows with the input better than the time on a busy
+// machine's clock.
+func RunChild(t *testing.T, arg string, limit time.Duration) Usage {
 	t.Helper()
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		t.Skip("no /proc/self/status here: the peak memory of a process is read from it")
@@ -61,8 +76,9 @@ func PeakMemory(t *testing.T, arg string, limit time.Duration) int64 {
 		t.Fatalf("%s with %s: the child did not report its memory (call ReportPeak)\n%s", t.Name(), arg, out.String())
 	}
 	kb, _ := strconv.ParseInt(string(m[1]), 10, 64)
-	t.Logf("%s: peak resident memory %d MiB in %v", arg, kb>>10, time.Since(start).Round(time.Millisecond))
-	return kb << 10
+	u := Usage{Peak: kb << 10, CPU: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
+	t.Logf("%s: peak resident memory %d MiB, CPU %v, in %v", arg, kb>>10, u.CPU.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
+	return u
 }
 
 // ReportPeak writes the process's peak resident memory for PeakMemory;

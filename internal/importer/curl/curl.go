@@ -189,7 +189,7 @@ func apply(r *request, name, value string, skipped func(string)) error {
 		}
 	case "data", "data-ascii", "data-binary", "data-raw", "json":
 		if name != "data-raw" && strings.HasPrefix(value, "@") {
-			b, ok := r.readText(value[1:], "the body, --"+name, skipped)
+			b, ok := r.readText(value[1:], "the body, --"+name, func(why string) { skipped(fmt.Sprintf("--%s %s: %s", name, value, why)) })
 			if !ok {
 				return nil
 			}
@@ -229,7 +229,7 @@ func apply(r *request, name, value string, skipped func(string)) error {
 			case strings.HasPrefix(v, "@"):
 				p.file = v[1:]
 			case strings.HasPrefix(v, "<"):
-				b, ok := r.readText(v[1:], "the form field "+k, skipped)
+				b, ok := r.readText(v[1:], "the form field "+k, func(why string) { skipped(fmt.Sprintf("-F %s=%s: %s", k, v, why)) })
 				if !ok {
 					return nil
 				}

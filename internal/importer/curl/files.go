@@ -1,8 +1,10 @@
 package curl
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 	"unicode/utf8"
@@ -15,14 +17,14 @@ import (
 // -F name=<file, -F name=@file) when it is a regular text file of at most
 // importer.MaxLocalFile bytes, and records it in r.files as going into
 // what, so the import says which files it read; otherwise it says why not.
-func (r *request) readText(path, what string, skipped func(string)) (string, bool) {
+func (r *request) readText(path, what string, skipped func(why string)) (string, bool) {
 	b, err := readLocal(path)
 	switch {
 	case err != nil:
-		skipped(fmt.Sprintf("the file %s (%s) was not read: %v", path, what, err))
+		skipped(fmt.Sprintf("the file cannot be read (%v)", err))
 		return "", false
 	case !utf8.Valid(b) || strings.ContainsRune(string(b), 0):
-		skipped(fmt.Sprintf("the file %s (%s) is binary; a test file holds text", path, what))
+		skipped("the file is binary; a test file holds text")
 		return "", false
 	}
 	r.files = append(r.files, importer.LocalFile{Path: path, Size: int64(len(b)), Into: what})
@@ -35,6 +37,10 @@ func (r *request) readText(path, what string, skipped func(string)) (string, boo
 func readLocal(path string) ([]byte, error) {
 	info, err := os.Stat(path)
 	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the path is said already
+		}
 		return nil, err
 	}
 	if !info.Mode().IsRegular() {
