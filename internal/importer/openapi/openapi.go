@@ -17,7 +17,6 @@ import (
 	"github.com/getkin/kin-openapi/openapi2"
 	"github.com/getkin/kin-openapi/openapi2conv"
 	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/goccy/go-yaml"
 
 	"github.com/loadlens/loadlens/internal/importer"
 	"github.com/loadlens/loadlens/internal/plan"
@@ -30,7 +29,7 @@ var swagger2 = regexp.MustCompile(`(?m)^\s*["']?swagger["']?\s*:\s*["']?2`)
 // Import reads the spec in data, named name; baseURL, when not empty,
 // replaces the spec's server.
 func Import(data []byte, name, baseURL string) (*importer.Test, error) {
-	doc, version, err := load(data)
+	doc, version, order, err := load(data)
 	if err != nil {
 		return nil, err
 	}
@@ -43,7 +42,7 @@ func Import(data []byte, name, baseURL string) (*importer.Test, error) {
 		t.Name = "openapi"
 	}
 	t.BaseURL = base(doc, baseURL)
-	ops := operations(doc)
+	ops := operations(doc, order)
 	if len(ops) == 0 {
 		return nil, fmt.Errorf("the spec has no operations under paths")
 	}
@@ -68,43 +67,77 @@ func Import(data []byte, name, baseURL string) (*importer.Test, error) {
 	return t, nil
 }
 
-// load parses a spec of any supported version into OpenAPI 3.
-func load(data []byte) (*openapi3.T, string, error) {
-	if err := checkNesting(data); err != nil {
-		return nil, "", err
+// load parses a spec of any supported version into OpenAPI 3, and returns
+// the order its operations are written in.
+func load(data []byte) (*openapi3.T, string, map[string]int, error) {
+	js, err := toJSON(data)
+	if err != nil {
+		return nil, "", nil, fmt.Errorf("not YAML or JSON: %v", err)
+	}
+	if err := checkNesting(js); err != nil {
+		return nil, "", nil, err
+	}
+	order := operationOrder(js)
+	if n := countOperations(order); n > maxOperations {
+		return nil, "", nil, fmt.Errorf("the spec has %s operations; a test file holds far fewer steps (about 5,000), so an import reads specs of at most %s",
+			units.Count(int64(n)), units.Count(maxOperations))
 	}
 	if swagger2.Match(data) {
-		js, err := yaml.YAMLToJSON(data)
-		if err != nil {
-			return nil, "", fmt.Errorf("not YAML or JSON: %v", err)
-		}
 		var doc2 openapi2.T
 		if err := json.Unmarshal(js, &doc2); err != nil {
-			return nil, "", fmt.Errorf("not a Swagger 2.0 document: %v", err)
+			return nil, "", nil, fmt.Errorf("not a Swagger 2.0 document: %v", err)
 		}
 		doc, err := openapi2conv.ToV3(&doc2)
 		if err != nil {
-			return nil, "", fmt.Errorf("cannot convert the Swagger 2.0 document: %v", err)
+			return nil, "", nil, fmt.Errorf("cannot convert the Swagger 2.0 document: %v", err)
 		}
-		return doc, "Swagger 2.0", nil
+		return doc, "Swagger 2.0", order, nil
 	}
-	loader := openapi3.NewLoader()
-	loader.IsExternalRefsAllowed = false // a spec must not make the import read files or fetch URLs
-	loader.IncludeOrigin = true
-	doc, err := loader.LoadFromData(data)
+	doc, err := loadV3(js)
 	if err != nil && strings.Contains(err.Error(), "external reference") {
 		// OpenAPI 3.1 schemas may be referred to by their $id; made local, they load.
-		if local, ok := localizeIDs(data); ok {
-			doc, err = loader.LoadFromData(local)
+		if local, ok := localizeIDs(js); ok {
+			doc, err = loadV3(local)
 		}
 	}
 	if err != nil {
-		return nil, "", fmt.Errorf("not an OpenAPI 3 or Swagger 2.0 document: %v", err)
+		return nil, "", nil, fmt.Errorf("not an OpenAPI 3 or Swagger 2.0 document: %v", err)
 	}
 	if doc.OpenAPI == "" {
-		return nil, "", fmt.Errorf("not an OpenAPI document: no openapi: or swagger: version")
+		return nil, "", nil, fmt.Errorf("not an OpenAPI document: no openapi: or swagger: version")
 	}
-	return doc, "OpenAPI " + doc.OpenAPI, nil
+	return doc, "OpenAPI " + doc.OpenAPI, order, nil
+}
+
+// maxOperations is the most operations a spec may have: one step each, and
+// a test file holds about 5,000 steps; counted before the spec is read
+// into its types, which take about 10 KB an operation.
+const maxOperations = 10000
+
+// countOperations counts the operations (HTTP methods) in order.
+func countOperations(order map[string]int) int {
+	n := 0
+	for k := range order {
+		_, method, _ := strings.Cut(k, " ")
+		if slices.Contains(methodOrder, strings.ToUpper(method)) {
+			n++
+		}
+	}
+	return n
+}
+
+// loadV3 reads an OpenAPI 3 spec's JSON and resolves its references within it.
+func loadV3(js []byte) (*openapi3.T, error) {
+	loader := openapi3.NewLoader()
+	loader.IsExternalRefsAllowed = false // a spec must not make the import read files or fetch URLs
+	doc := &openapi3.T{}
+	if err := json.Unmarshal(js, doc); err != nil {
+		return nil, err
+	}
+	if err := loader.ResolveRefsIn(doc, nil); err != nil {
+		return nil, err
+	}
+	return doc, nil
 }
 
 // base is the test's base URL: the flag's, or the first server's (its
@@ -141,14 +174,14 @@ type op struct {
 	path, method string
 	item         *openapi3.PathItem
 	o            *openapi3.Operation
-	line         int
+	at           int // where the spec writes it; -1 when unknown
 }
 
 var methodOrder = []string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE"}
 
 // operations lists the spec's operations in the order it writes them
-// (paths by name and methods in a fixed order when positions are unknown).
-func operations(doc *openapi3.T) []op {
+// (paths by name and methods in a fixed order when it is unknown).
+func operations(doc *openapi3.T, order map[string]int) []op {
 	var out []op
 	if doc.Paths == nil {
 		return nil
@@ -158,16 +191,16 @@ func operations(doc *openapi3.T) []op {
 			continue
 		}
 		for method, o := range item.Operations() {
-			line := 0
-			if o.Origin != nil && o.Origin.Key != nil {
-				line = o.Origin.Key.Line
+			at, ok := order[path+" "+strings.ToLower(method)]
+			if !ok {
+				at = -1
 			}
-			out = append(out, op{path: path, method: strings.ToUpper(method), item: item, o: o, line: line})
+			out = append(out, op{path: path, method: strings.ToUpper(method), item: item, o: o, at: at})
 		}
 	}
 	slices.SortFunc(out, func(a, b op) int {
-		if a.line > 0 && b.line > 0 {
-			return cmp.Compare(a.line, b.line)
+		if a.at >= 0 && b.at >= 0 {
+			return cmp.Compare(a.at, b.at)
 		}
 		return cmp.Or(cmp.Compare(a.path, b.path), cmp.Compare(slices.Index(methodOrder, a.method), slices.Index(methodOrder, b.method)))
 	})
