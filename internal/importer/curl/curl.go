@@ -67,6 +67,9 @@ var shortOptions = map[byte]string{
 	'o': "output", 'w': "write-out", 'x': "proxy", 'T': "upload-file", 'c': "cookie-jar", 'E': "cert",
 }
 
+// maxCommands is the most curl commands an import reads, one step each.
+const maxCommands = 10000
+
 // Import reads the curl commands in text (one or several, on as many lines
 // as they take) and returns a test with one step per command.
 func Import(text string) (*importer.Test, error) {
@@ -76,6 +79,10 @@ func Import(text string) (*importer.Test, error) {
 	}
 	if len(cmds) == 0 {
 		return nil, fmt.Errorf("no curl command found (the text should start with curl)")
+	}
+	if len(cmds) > maxCommands {
+		return nil, fmt.Errorf("more than %s curl commands (read one by one, up to there); a test file holds about 5,000 steps",
+			units.Count(maxCommands))
 	}
 	t := &importer.Test{Source: units.CountOf(int64(len(cmds)), "curl command", "curl commands")}
 	var reqs []*request

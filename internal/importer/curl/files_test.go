@@ -1,6 +1,7 @@
 package curl
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/loadlens/loadlens/internal/importer"
+	"github.com/loadlens/loadlens/internal/testkit"
 )
 
 // TestImportCurlSaysWhichFilesItRead: a file a command names (-d @file,
@@ -70,5 +72,28 @@ func TestImportCurlSaysWhichFilesItRead(t *testing.T) {
 				t.Errorf("not converted %q, want it to say %q", got, c.skipped)
 			}
 		})
+	}
+}
+
+// TestImportCurlManyCommandsIsBounded: 15 MiB of curl lines (315,000
+// commands) are read one statement at a time and refused past 10,000, in
+// a process that holds little memory; before, the whole text was parsed
+// into one tree and every command made a step (637 MB, then refused by
+// the test file's size).
+func TestImportCurlManyCommandsIsBounded(t *testing.T) {
+	if _, ok := testkit.PeakChild(); ok {
+		var b strings.Builder
+		for i := 0; b.Len() < 15<<20; i++ {
+			fmt.Fprintf(&b, "curl http://h/p%d -H 'X-A: %d' -d a=%d\n", i, i, i)
+		}
+		_, err := Import(b.String())
+		if want := "more than 10,000 curl commands"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("error %v, want %q", err, want)
+		}
+		testkit.ReportPeak()
+		return
+	}
+	if peak := testkit.PeakMemory(t, "15 MiB of curl lines", time.Minute); peak > 128<<20 {
+		t.Errorf("the import held %d MiB at its peak, want at most 128 MiB", peak>>20)
 	}
 }
