@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -100,4 +101,82 @@ func waitsOnPipe(pid int) bool {
 		}
 	}
 	return false
+}
+
+// TestSIGTERMEndsAnImportAtWork: an import busy reading a large spec (4,000
+// operations with 60-property bodies, 28 MB: about ten seconds of work)
+// ends within two seconds of one SIGTERM, exit 1, saying so. Before, it
+// ran on to its end whatever the signals.
+func TestSIGTERMEndsAnImportAtWork(t *testing.T) {
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "heavy.json")
+	writeHeavySpec(t, spec, 4000, 60)
+	cmd := exec.Command(binary, "import", "openapi", spec, "--out", filepath.Join(dir, "t.yaml"))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	defer cmd.Process.Kill()
+	busy := func() bool { return cpuTime(cmd.Process.Pid) >= 300*time.Millisecond }
+	waitFor(t, 30*time.Second, "the import to have worked 300 ms of CPU", busy)
+	sent := time.Now()
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatalf("the import ended before the signal: %v\n%s", err, stderr.String())
+	}
+	select {
+	case err := <-exited:
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(stderr.String(), "import stopped (terminated)") {
+			t.Errorf("exit %v, stderr %q; want exit 1 and the stop said", err, stderr.String())
+		}
+		t.Logf("ended %v after SIGTERM", time.Since(sent).Round(time.Millisecond))
+	case <-time.After(2 * time.Second):
+		t.Fatalf("still importing 2 s after SIGTERM\n%s", stderr.String())
+	}
+}
+
+// writeHeavySpec writes an OpenAPI spec of ops operations, each with a
+// JSON body of props properties, as indented JSON.
+func writeHeavySpec(t *testing.T, path string, ops, props int) {
+	t.Helper()
+	var schema strings.Builder
+	for j := range props {
+		if j > 0 {
+			schema.WriteString(",\n")
+		}
+		fmt.Fprintf(&schema, `     "p%d": {"type": "string", "description": "property %d of a large schema"}`, j, j)
+	}
+	var b strings.Builder
+	b.WriteString(`{"openapi": "3.0.3", "info": {"title": "heavy", "version": "1"}, "paths": {` + "\n")
+	for i := range ops {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		fmt.Fprintf(&b, ` "/p%d": {"post": {"requestBody": {"content": {"application/json": {"schema": {"type": "object", "properties": {`+"\n%s\n"+
+			`}}}}}, "responses": {"200": {"description": "ok"}}}}`, i, schema.String())
+	}
+	b.WriteString("}}\n")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// cpuTime is the user and system CPU time process pid has used, from
+// /proc/<pid>/stat (in clock ticks of 10 ms).
+func cpuTime(pid int) time.Duration {
+	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return 0
+	}
+	// The command name may hold spaces: the fields after it start past its ')'.
+	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	if len(fields) < 13 {
+		return 0
+	}
+	utime, _ := strconv.ParseInt(fields[11], 10, 64)
+	stime, _ := strconv.ParseInt(fields[12], 10, 64)
+	return time.Duration(utime+stime) * 10 * time.Millisecond
 }

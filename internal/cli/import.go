@@ -73,24 +73,7 @@ func importCmd(_ context.Context, e *env, args []string) int {
 	source := pos[0]
 	switch kind {
 	case "curl":
-		text := strings.Join(pos, " ")
-		if source == "-" {
-			b, err := readSource(os.Stdin, maxCurlSource)
-			if err != nil {
-				return fail(e, fmt.Errorf("standard input: %w", err))
-			}
-			text = string(b)
-		} else if len(pos) == 1 && !strings.HasPrefix(strings.TrimSpace(source), "curl") {
-			if b, err := readCurlFile(source); err == nil {
-				text = string(b)
-			} else if !errors.Is(err, iofs.ErrNotExist) {
-				return fail(e, usageErr("import curl: %s: %v", source, err))
-			}
-		}
-		t, err = curl.Import(text)
-		if err != nil && text != strings.Join(pos, " ") && source != "-" {
-			err = fmt.Errorf("%s: %w", source, err) // read from a file: name it
-		}
+		t, err = importCurl(pos)
 	case "openapi", "har", "k6":
 		if len(pos) != 1 {
 			return fail(e, usageErr("import %s takes one file", kind))
@@ -116,6 +99,9 @@ func importCmd(_ context.Context, e *env, args []string) int {
 	}
 	text, err := importer.Render(t, file)
 	if err != nil {
+		if errors.Is(err, importer.ErrTooLarge) && kind == "har" {
+			err = fmt.Errorf("%w\n(--max-entries N or --exclude REGEX imports less of a recording)", err)
+		}
 		return fail(e, usageErr("import %s: %s: %v", kind, source, err)) // all of it: the test's own errors alone would not say why
 	}
 	for _, f := range t.Read {
@@ -135,6 +121,31 @@ func importCmd(_ context.Context, e *env, args []string) int {
 		units.CountOf(int64(requestSteps(t)), "request step", "request steps"), notConvertedNote(t), strings.ReplaceAll("loadlens validate "+filepath.Clean(*out), " ", units.Keep))
 	fmt.Fprint(e.stdout, units.Wrap(said, units.Columns, "", "  "))
 	return app.ExitOK
+}
+
+// importCurl imports curl command lines: given as arguments, on standard
+// input (-), or in a file (or a pipe: <(pbpaste)).
+func importCurl(pos []string) (*importer.Test, error) {
+	source, text := pos[0], strings.Join(pos, " ")
+	fromFile := false
+	if source == "-" {
+		b, err := readSource(os.Stdin, maxCurlSource)
+		if err != nil {
+			return nil, fmt.Errorf("standard input: %w", err)
+		}
+		text = string(b)
+	} else if len(pos) == 1 && !strings.HasPrefix(strings.TrimSpace(source), "curl") {
+		if b, err := readCurlFile(source); err == nil {
+			text, fromFile = string(b), true
+		} else if !errors.Is(err, iofs.ErrNotExist) {
+			return nil, fmt.Errorf("%s: %w", source, err)
+		}
+	}
+	t, err := curl.Import(text)
+	if err != nil && fromFile {
+		err = fmt.Errorf("%s: %w", source, err) // read from a file: name it
+	}
+	return t, err
 }
 
 // isDefaultLoad reports whether a scenario has the load an import gives

@@ -20,12 +20,16 @@ func Render(t *Test, file string) ([]byte, error) {
 	noEnv := func(string) (string, bool) { return "", false }
 	if _, err := plan.Parse(file, out, noEnv); err != nil {
 		if tooLarge(err) {
-			return out, fmt.Errorf("the imported test is larger than a test file may be; import less of the source (a recording: --max-entries, --exclude):\n%w", err)
+			return out, fmt.Errorf("%w; import less of the source:\n%w", ErrTooLarge, err)
 		}
 		return out, fmt.Errorf("the imported test does not validate (a bug in the import; please report it with the source):\n%w", err)
 	}
 	return out, nil
 }
+
+// ErrTooLarge is an imported test larger than a test file may be: a large
+// source, not a bug of the import.
+var ErrTooLarge = errors.New("the imported test is larger than a test file may be")
 
 // tooLarge reports whether err is a test file's limit (its size, its
 // entries), which a large source reaches without a bug in the import.

@@ -216,20 +216,7 @@ func step(doc *openapi3.T, p op, t *importer.Test, sp *sampler) (importer.Step, 
 	if p.o.Summary != "" {
 		st.Comment = p.o.Summary
 	}
-	params := map[string]*openapi3.Parameter{}
-	var order []string
-	for _, list := range []openapi3.Parameters{p.item.Parameters, p.o.Parameters} {
-		for _, ref := range list {
-			if ref == nil || ref.Value == nil {
-				continue
-			}
-			k := ref.Value.In + ":" + ref.Value.Name
-			if _, seen := params[k]; !seen {
-				order = append(order, k)
-			}
-			params[k] = ref.Value // an operation's parameter overrides its path's
-		}
-	}
+	params, order := parameters(p)
 	var failed error
 	value := func(prm *openapi3.Parameter) string {
 		v, err := paramValue(prm, sp)
@@ -286,6 +273,26 @@ func step(doc *openapi3.T, p op, t *importer.Test, sp *sampler) (importer.Step, 
 		st.Check = []importer.Check{{Status: codes}}
 	}
 	return st, nil
+}
+
+// parameters are an operation's parameters by "in:name", and their order:
+// the path's, then the operation's, which override them.
+func parameters(p op) (map[string]*openapi3.Parameter, []string) {
+	params := map[string]*openapi3.Parameter{}
+	var order []string
+	for _, list := range []openapi3.Parameters{p.item.Parameters, p.o.Parameters} {
+		for _, ref := range list {
+			if ref == nil || ref.Value == nil {
+				continue
+			}
+			k := ref.Value.In + ":" + ref.Value.Name
+			if _, seen := params[k]; !seen {
+				order = append(order, k)
+			}
+			params[k] = ref.Value // an operation's parameter overrides its path's
+		}
+	}
+	return params, order
 }
 
 // hasExample reports whether an optional parameter has a value the spec chose.
