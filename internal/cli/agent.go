@@ -47,6 +47,7 @@ func agentCmd(ctx context.Context, e *env, args []string) int {
 			return fail(e, usageErr("agent: %v", err))
 		}
 	}
+	e.watchStop()
 	if err := dist.Serve(ctx, cfg); err != nil {
 		return fail(e, err)
 	}

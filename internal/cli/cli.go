@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync/atomic"
 
 	"github.com/loadlens/loadlens/internal/app"
 	"github.com/loadlens/loadlens/internal/live"
@@ -21,8 +22,14 @@ type env struct {
 	stdout, stderr io.Writer
 	tty            bool
 	args           []string
-	help           bool // a command's usage was asked for with -h: the command exits 0
+	help           bool        // a command's usage was asked for with -h: the command exits 0
+	stopWatched    atomic.Bool // the command now stops by itself on a signal (see watchStop)
 }
+
+// watchStop says that the command has reached the part that watches its
+// context: from here a signal lets it stop by itself, writing what it
+// measured, instead of ending it at once.
+func (e *env) watchStop() { e.stopWatched.Store(true) }
 
 type command struct {
 	name, usage, help string
@@ -80,16 +87,40 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
-			code := c.run(ctx, e, args[1:])
-			if e.help {
-				return app.ExitOK // help was asked for: not an error
-			}
-			return code
+			return runCommand(ctx, e, c, args[1:])
 		}
 	}
 	fmt.Fprintf(stderr, "loadlens: unknown command %q%s\n\n", args[0], commandHint(args[0]))
 	usage(stderr)
 	return app.ExitBadInput
+}
+
+// runCommand runs c and returns its exit code. At the first signal (ctx
+// done) it returns at once, with ExitRunFailed, unless the command has
+// called watchStop: reading a file, importing, comparing or rendering may
+// take long (a pipe that never ends, a hostile spec), and what it would have
+// written is of no use half done, so nothing waits for it.
+func runCommand(ctx context.Context, e *env, c command, args []string) int {
+	done := make(chan int, 1) // the command may finish after we stop waiting: it must not block
+	go func() { done <- c.run(ctx, e, args) }()
+	select {
+	case code := <-done:
+		return exitCode(e, code)
+	case <-ctx.Done():
+	}
+	if e.stopWatched.Load() {
+		return exitCode(e, <-done)
+	}
+	fmt.Fprintf(e.stderr, "loadlens: %s stopped (%v)\n", c.name, context.Cause(ctx))
+	return app.ExitRunFailed
+}
+
+// exitCode is a finished command's exit code: 0 when it only printed its help.
+func exitCode(e *env, code int) int {
+	if e.help {
+		return app.ExitOK // help was asked for: not an error
+	}
+	return code
 }
 
 // commandHint points a command another tool, or the docs' own words, would

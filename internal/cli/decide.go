@@ -43,6 +43,7 @@ func capacityCmd(ctx context.Context, e *env, args []string) int {
 		}
 		c.StartRate = max(1, peak/4)
 	}
+	e.watchStop()
 	res, err := app.Capacity(ctx, app.CapacityConfig{Plan: p, Search: c, ResultsDir: *results, Out: e.stdout,
 		Args: storedArgs(fs, e.args), Version: app.Version})
 	if err != nil {

@@ -64,6 +64,7 @@ func demoCmd(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return fail(e, err)
 	}
+	e.watchStop()
 	res, err := app.Demo(ctx, app.DemoConfig{Serve: *serve, Quick: *quick, Shop: shop, ShopCommand: shopCmd, Traces: *traces, Run: app.RunConfig{
 		ResultsDir: *results, Out: e.stdout, TTY: e.tty, Quiet: *quiet, JUnit: out.junit, SummaryMD: out.summaryMD,
 		Dashboard: dash, Outs: outs, Args: storedArgs(fs, e.args), Version: app.Version}})
@@ -118,6 +119,7 @@ func demoSeedCmd(ctx context.Context, e *env, args []string) int {
 	if len(pos) > 0 {
 		return fail(e, usageErr("demo seed takes flags only"))
 	}
+	e.watchStop()
 	if err := demo.SeedTo(ctx, o, *rows); err != nil {
 		return fail(e, usageErr("%v", err))
 	}

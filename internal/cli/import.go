@@ -2,9 +2,11 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	iofs "io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -71,22 +73,7 @@ func importCmd(_ context.Context, e *env, args []string) int {
 	source := pos[0]
 	switch kind {
 	case "curl":
-		text := strings.Join(pos, " ")
-		if source == "-" {
-			b, err := io.ReadAll(io.LimitReader(os.Stdin, 16<<20))
-			if err != nil {
-				return fail(e, err)
-			}
-			text = string(b)
-		} else if len(pos) == 1 && !strings.HasPrefix(strings.TrimSpace(source), "curl") {
-			if b, err := os.ReadFile(source); err == nil {
-				text = string(b)
-			}
-		}
-		t, err = curl.Import(text)
-		if err != nil && text != strings.Join(pos, " ") && source != "-" {
-			err = fmt.Errorf("%s: %w", source, err) // read from a file: name it
-		}
+		t, err = importCurl(pos)
 	case "openapi", "har", "k6":
 		if len(pos) != 1 {
 			return fail(e, usageErr("import %s takes one file", kind))
@@ -112,7 +99,13 @@ func importCmd(_ context.Context, e *env, args []string) int {
 	}
 	text, err := importer.Render(t, file)
 	if err != nil {
-		return fail(e, err)
+		if errors.Is(err, importer.ErrTooLarge) && kind == "har" {
+			err = fmt.Errorf("%w\n(--max-entries N or --exclude REGEX imports less of a recording)", err)
+		}
+		return fail(e, usageErr("import %s: %s: %v", kind, source, err)) // all of it: the test's own errors alone would not say why
+	}
+	for _, f := range t.Read {
+		fmt.Fprint(e.stderr, units.Wrap(f.String(), units.Columns, "read into the test: ", "  "))
 	}
 	for _, n := range t.NotConverted {
 		fmt.Fprint(e.stderr, units.Wrap(n, units.Columns, "not converted: ", "  "))
@@ -128,6 +121,31 @@ func importCmd(_ context.Context, e *env, args []string) int {
 		units.CountOf(int64(requestSteps(t)), "request step", "request steps"), notConvertedNote(t), strings.ReplaceAll("loadlens validate "+filepath.Clean(*out), " ", units.Keep))
 	fmt.Fprint(e.stdout, units.Wrap(said, units.Columns, "", "  "))
 	return app.ExitOK
+}
+
+// importCurl imports curl command lines: given as arguments, on standard
+// input (-), or in a file (or a pipe: <(pbpaste)).
+func importCurl(pos []string) (*importer.Test, error) {
+	source, text := pos[0], strings.Join(pos, " ")
+	fromFile := false
+	if source == "-" {
+		b, err := readSource(os.Stdin, maxCurlSource)
+		if err != nil {
+			return nil, fmt.Errorf("standard input: %w", err)
+		}
+		text = string(b)
+	} else if len(pos) == 1 && !strings.HasPrefix(strings.TrimSpace(source), "curl") {
+		if b, err := readCurlFile(source); err == nil {
+			text, fromFile = string(b), true
+		} else if !errors.Is(err, iofs.ErrNotExist) {
+			return nil, fmt.Errorf("%s: %w", source, err)
+		}
+	}
+	t, err := curl.Import(text)
+	if err != nil && fromFile {
+		err = fmt.Errorf("%s: %w", source, err) // read from a file: name it
+	}
+	return t, err
 }
 
 // isDefaultLoad reports whether a scenario has the load an import gives
@@ -172,6 +190,7 @@ type harFlags struct {
 	allHosts   bool
 	maxThink   time.Duration
 	minThink   time.Duration
+	maxEntries int
 }
 
 func (h *harFlags) register(fs *flag.FlagSet) {
@@ -181,12 +200,16 @@ func (h *harFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&h.allHosts, "all-hosts", false, "keep requests to every host (third parties too: careful, a test loads them)")
 	fs.DurationVar(&h.minThink, "min-think", 100*time.Millisecond, "pauses shorter than this are the browser's and are dropped")
 	fs.DurationVar(&h.maxThink, "max-think", 30*time.Second, "longer pauses are cut to this")
+	fs.IntVar(&h.maxEntries, "max-entries", har.DefaultMaxEntries, "read at most this many requests (static assets aside); the rest are counted and left out")
 }
 
 // options turns the flags into the HAR import's options.
 func (h *harFlags) options() (har.Options, error) {
 	o := har.DefaultOptions()
-	o.KeepStatic, o.MinThink, o.MaxThink = h.keepStatic, h.minThink, h.maxThink
+	o.KeepStatic, o.MinThink, o.MaxThink, o.MaxEntries = h.keepStatic, h.minThink, h.maxThink, h.maxEntries
+	if h.maxEntries <= 0 {
+		return o, usageErr("--max-entries %d: give a number of requests above 0", h.maxEntries)
+	}
 	for _, x := range h.exclude {
 		re, err := regexp.Compile(x)
 		if err != nil {
@@ -219,13 +242,13 @@ func importFile(kind, path, baseURL string, hf harFlags) (*importer.Test, error)
 func importOpen(kind string, f *os.File, path, baseURL string, hf harFlags) (*importer.Test, error) {
 	switch kind {
 	case "openapi":
-		data, err := io.ReadAll(io.LimitReader(f, 64<<20))
+		data, err := readSource(f, maxSpec)
 		if err != nil {
 			return nil, err
 		}
 		return openapi.Import(data, filepath.Base(path), baseURL)
 	case "k6":
-		data, err := io.ReadAll(io.LimitReader(f, 16<<20))
+		data, err := readSource(f, maxScript)
 		if err != nil {
 			return nil, err
 		}
@@ -238,4 +261,35 @@ func importOpen(kind string, f *os.File, path, baseURL string, hf harFlags) (*im
 		return har.Import(f, filepath.Base(path), opt)
 	}
 	return nil, fmt.Errorf("unknown import kind %q", kind)
+}
+
+// The most an import reads of its source; a larger one is refused, not cut.
+const (
+	maxSpec       = 64 << 20 // an OpenAPI spec
+	maxScript     = 16 << 20 // a k6 script
+	maxCurlSource = 16 << 20 // curl command lines
+)
+
+// readSource reads all of r, refusing more than limit bytes: a source cut
+// short would fail to parse where it was cut, which misleads, and /dev/zero
+// never ends.
+func readSource(r io.Reader, limit int64) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("more than %s; an import reads at most %s of its source", units.Size(limit), units.Size(limit))
+	}
+	return b, nil
+}
+
+// readCurlFile reads a file of curl command lines (or a pipe: <(pbpaste)).
+func readCurlFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readSource(f, maxCurlSource)
 }

@@ -27,3 +27,26 @@ func TestImportErrorsNameTheFile(t *testing.T) {
 		}
 	}
 }
+
+// TestImportSaysTheLocalFilesItRead: the files a curl command copied into
+// the test are said on standard error with their sizes, beside what was
+// not converted; and a source larger than an import reads is refused, not
+// cut where it would then fail to parse.
+func TestImportSaysTheLocalFilesItRead(t *testing.T) {
+	dir := t.TempDir()
+	body := filepath.Join(dir, "body.json")
+	os.WriteFile(body, []byte(`{"a": 1}`), 0o644)
+	code, _, stderr := main("import", "curl", "curl http://h/x --data-binary @"+body, "--out", filepath.Join(dir, "t.yaml"))
+	oneLine := strings.Join(strings.Fields(stderr), " ") // as wrapped to the terminal's width
+	if want := "read into the test: " + body + " (8 bytes), command 1: the body, --data-binary"; code != 0 || !strings.Contains(oneLine, want) {
+		t.Errorf("exit %d, stderr %q; want exit 0 and %q", code, stderr, want)
+	}
+	spec := filepath.Join(dir, "big.js")
+	f, _ := os.Create(spec)
+	f.Truncate(maxScript + 1) // sparse: nothing written
+	f.Close()
+	code, _, stderr = main("import", "k6", spec)
+	if want := "big.js: more than 16 MiB; an import reads at most 16 MiB of its source"; code != 2 || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, stderr %q; want exit 2 and %q", code, stderr, want)
+	}
+}

@@ -200,6 +200,7 @@ func k8sRun(ctx context.Context, e *env, args []string, reach func(*k8s.Cluster,
 	}
 	run := k8s.Run{Client: cl.Client, Objects: objs, Reach: reach(cl, s.Namespace), Coordinate: coordinate,
 		Startup: k.startup, Log: e.stderr}
+	e.watchStop()
 	if err := run.Do(ctx); err != nil {
 		fail(e, err)
 		return app.ExitAfter(res.ExitCode, err)

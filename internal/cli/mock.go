@@ -86,6 +86,7 @@ func mockCmd(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintf(e.stdout, "  %s\n", describeRoute(r))
 	}
 	fmt.Fprintln(e.stdout, "serving until interrupted (Ctrl-C)")
+	e.watchStop()
 	if err := srv.Serve(ctx); err != nil {
 		return fail(e, err)
 	}

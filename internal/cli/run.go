@@ -104,6 +104,7 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 		if err != nil {
 			return fail(e, err)
 		}
+		e.watchStop()
 		return runDistributed(ctx, e, &d, target, source, lookup, app.RunConfig{ResultsDir: *results, Out: e.stdout, TTY: e.tty,
 			Quiet: *quiet, SummaryJSON: *summaryJSON, JUnit: out.junit, SummaryMD: out.summaryMD, Dashboard: dash,
 			Outs: outs, Args: storedArgs(fs, e.args), Version: app.Version})
@@ -128,6 +129,7 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return fail(e, err)
 	}
+	e.watchStop()
 	res, err := app.Run(ctx, app.RunConfig{Plan: p, ResultsDir: *results, Segment: seg, Out: e.stdout, TTY: e.tty,
 		Quiet: *quiet, NoMetrics: *noMetrics, SummaryJSON: *summaryJSON, JUnit: out.junit, SummaryMD: out.summaryMD, Dashboard: dash,
 		Outs: outs, Args: storedArgs(fs, e.args), Version: app.Version})

@@ -64,6 +64,9 @@ func (sc *scenarioRun) run(ctx context.Context) {
 		sc.release()
 		return
 	}
+	if sc.feed != nil && sc.feed.stream != nil {
+		defer sc.feedStream(ctx)() // its VUs are done when the executor returns
+	}
 	switch sc.s.Load.Model {
 	case plan.ArrivalRate:
 		sc.runArrivals(ctx, start)

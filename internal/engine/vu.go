@@ -44,9 +44,12 @@ func (sc *scenarioRun) newVU() *vu {
 func (v *vu) iterate(ctx context.Context, intended time.Time) bool {
 	s := v.sc.s
 	if s.Data != nil {
-		row, ok := v.sc.feed.next(v.tc.Rand)
-		if !ok {
+		row, got := v.sc.feed.next(ctx, v.tc.Rand)
+		switch got {
+		case ranOut:
 			v.sc.dataExhausted()
+			return false
+		case notFed:
 			return false
 		}
 		copy(v.tc.Vars, row)

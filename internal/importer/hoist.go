@@ -3,7 +3,9 @@ package importer
 import "strings"
 
 // HoistHeaders moves the headers every request step sends alike to the
-// test's headers, so each step shows only what is its own.
+// test's headers, so each step shows only what is its own. It takes time
+// linear in the headers: a recording of thousands of requests with dozens
+// of headers each is common, and one crafted with thousands is possible.
 func HoistHeaders(flow []Step) ([]Header, []Step) {
 	var reqs []int
 	for i, st := range flow {
@@ -14,29 +16,33 @@ func HoistHeaders(flow []Step) ([]Header, []Step) {
 	if len(reqs) < 2 {
 		return nil, flow
 	}
-	same := func(a, b Header) bool { return strings.EqualFold(a.Name, b.Name) && a.Value == b.Value }
-	var common []Header
+	key := func(h Header) string { return strings.ToLower(h.Name) + "\x00" + h.Value }
+	in := map[string]int{} // each of the first step's headers: how many steps send it
 	for _, h := range flow[reqs[0]].Headers {
-		all := true
-		for _, i := range reqs[1:] {
-			found := false
-			for _, g := range flow[i].Headers {
-				found = found || same(g, h)
+		in[key(h)] = 0
+	}
+	for _, i := range reqs {
+		seen := map[string]bool{}
+		for _, h := range flow[i].Headers {
+			k := key(h)
+			if n, ok := in[k]; ok && !seen[k] {
+				seen[k] = true
+				in[k] = n + 1
 			}
-			all = all && found
 		}
-		if all {
+	}
+	var common []Header
+	hoisted := map[string]bool{}
+	for _, h := range flow[reqs[0]].Headers {
+		if k := key(h); in[k] == len(reqs) {
 			common = append(common, h)
+			hoisted[k] = true
 		}
 	}
 	for _, i := range reqs {
 		var keep []Header
 		for _, h := range flow[i].Headers {
-			hoisted := false
-			for _, c := range common {
-				hoisted = hoisted || same(c, h)
-			}
-			if !hoisted {
+			if !hoisted[key(h)] {
 				keep = append(keep, h)
 			}
 		}

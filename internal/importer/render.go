@@ -3,6 +3,7 @@ package importer
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"sort"
@@ -18,9 +19,30 @@ func Render(t *Test, file string) ([]byte, error) {
 	out := t.yaml()
 	noEnv := func(string) (string, bool) { return "", false }
 	if _, err := plan.Parse(file, out, noEnv); err != nil {
+		if tooLarge(err) {
+			return out, fmt.Errorf("%w; import less of the source:\n%w", ErrTooLarge, err)
+		}
 		return out, fmt.Errorf("the imported test does not validate (a bug in the import; please report it with the source):\n%w", err)
 	}
 	return out, nil
+}
+
+// ErrTooLarge is an imported test larger than a test file may be: a large
+// source, not a bug of the import.
+var ErrTooLarge = errors.New("the imported test is larger than a test file may be")
+
+// tooLarge reports whether err is a test file's limit (its size, its
+// entries), which a large source reaches without a bug in the import.
+func tooLarge(err error) bool {
+	var perrs plan.Errors
+	var perr *plan.Error
+	switch {
+	case errors.As(err, &perrs) && len(perrs) == 1:
+		perr = perrs[0]
+	case !errors.As(err, &perr):
+		return false
+	}
+	return strings.Contains(perr.Msg, "a test file may be at most") || strings.Contains(perr.Msg, "YAML entries")
 }
 
 // plain matches text that YAML reads back as the same string when unquoted.
@@ -74,6 +96,13 @@ func (t *Test) yaml() []byte {
 	}
 	for _, n := range t.Notes {
 		comment(&b, "", n)
+	}
+	if len(t.Read) > 0 {
+		comment(&b, "", "")
+		comment(&b, "", "Copied into this test from files of the machine it was imported on:")
+		for _, f := range t.Read {
+			comment(&b, "", "  - "+f.String())
+		}
 	}
 	if len(t.NotConverted) > 0 {
 		comment(&b, "", "")

@@ -5,16 +5,20 @@
 package importer
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // Test is a test file being built by an import.
 type Test struct {
-	Source       string   // what was imported, for the file's opening comment
-	Notes        []string // lines for the opening comment: what the import decided
-	NotConverted []string // what the import could not turn into the test, each a line
+	Source       string      // what was imported, for the file's opening comment
+	Notes        []string    // lines for the opening comment: what the import decided
+	NotConverted []string    // what the import could not turn into the test, each a line
+	Read         []LocalFile // files of this machine copied into the test (curl's -d @file), said so none goes unnoticed
 	Name         string
 	BaseURL      string // a template: may read the environment
 	Headers      []Header
@@ -22,6 +26,19 @@ type Test struct {
 	Thresholds   []Threshold
 	Scenarios    []*Scenario
 }
+
+// LocalFile is a file of this machine whose content an import copied into
+// the test: a command line may name any file (-d @/etc/passwd), and what
+// goes into a test may be shared, so each is said with its size.
+type LocalFile struct {
+	Path string
+	Size int64  // bytes read
+	Into string // where it went, e.g. "the body of command 1"
+}
+
+// MaxLocalFile is the most an import copies of one local file into a test:
+// a larger body belongs in a body_file the test names.
+const MaxLocalFile = 1 << 20
 
 // Header is a request header; Value is a template.
 type Header struct{ Name, Value string }
@@ -141,4 +158,9 @@ func Load(vus int, rate float64, duration string) []KV {
 		return []KV{{"model", "arrival-rate"}, {"rate", Raw(strconv.FormatFloat(rate, 'g', -1, 64))}, {"duration", d}}
 	}
 	return []KV{{"vus", Raw(strconv.Itoa(max(vus, 1)))}, {"duration", d}}
+}
+
+// String says the file, its size and where it went.
+func (f LocalFile) String() string {
+	return fmt.Sprintf("%s (%s), %s", f.Path, units.CountOf(f.Size, "byte", "bytes"), f.Into)
 }

@@ -1,11 +1,8 @@
 package plan
 
 import (
-	"bytes"
-	"encoding/csv"
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -55,29 +52,25 @@ func (p *parser) data(n node) *Data {
 }
 
 // loadCSV reads d.File (relative to the test file): a header row naming the
-// variables, then at least one data row.
+// variables, then at least one data row. A file larger than MaxDataInMemory
+// is checked and indexed, not held: the engine streams its rows.
 func (p *parser) loadCSV(n node, d *Data) bool {
 	full := d.File
 	if !filepath.IsAbs(full) {
 		full = filepath.Join(p.dir, full)
 	}
-	b, err := readRegular(full)
-	if err != nil {
+	header, rows, count, file, err := ScanCSV(full, MaxDataInMemory)
+	switch {
+	case errors.Is(err, errEmptyCSV):
+		p.errs.add(n.pos, n.path, "CSV file %s is empty: it needs a header row naming the columns and at least one data row", full)
+		return false
+	case errors.Is(err, errNotRegular) || errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission):
 		p.errs.add(n.pos, n.path, "cannot read CSV file %s: %v", full, err)
 		return false
-	}
-	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")) // a byte order mark is not part of the first column's name
-	r := csv.NewReader(bytes.NewReader(b))
-	records, err := r.ReadAll()
-	if err != nil {
+	case err != nil:
 		p.errs.add(n.pos, n.path, "bad CSV file %s: %v", full, err)
 		return false
 	}
-	if len(records) == 0 {
-		p.errs.add(n.pos, n.path, "CSV file %s is empty: it needs a header row naming the columns and at least one data row", full)
-		return false
-	}
-	header := records[0]
 	ok := true
 	for i, col := range header {
 		col = strings.TrimSpace(col)
@@ -89,28 +82,10 @@ func (p *parser) loadCSV(n node, d *Data) bool {
 			ok = false
 		}
 	}
-	if len(records) == 1 {
+	if count == 0 {
 		p.errs.add(n.pos, n.path, "CSV file %s has a header row but no data rows", full)
 		return false
 	}
-	d.Columns = header
-	d.Rows = records[1:]
+	d.Columns, d.Rows, d.Count, d.Stream = header, rows, count, file
 	return ok
-}
-
-// readRegular reads a regular file; devices and pipes are refused, so a
-// test naming /dev/zero cannot hang the parse.
-func readRegular(path string) ([]byte, error) {
-	info, err := os.Stat(path)
-	switch {
-	case err != nil:
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, err
-	case !info.Mode().IsRegular():
-		return nil, errors.New("not a regular file")
-	}
-	return os.ReadFile(path)
 }

@@ -248,11 +248,13 @@ const (
 	Unique                     // each row at most once in the whole run
 )
 
-// Data is a CSV file loaded at parse time; its columns are VU variables.
+// Data is a CSV file read at parse time; its columns are VU variables.
 type Data struct {
 	File        string     // path as written in the test
 	Columns     []string   // header row; column j fills Scenario.Vars slot j
-	Rows        [][]string // without the header row
+	Rows        [][]string // without the header row, when the file is held (at most MaxDataInMemory bytes)
+	Count       int64      // data rows
+	Stream      *DataFile  // where to read the rows when they are not held (Rows is nil)
 	Mode        DataMode
 	StopOnEmpty bool // Unique: true stops the scenario when rows run out, false fails the run
 }

@@ -8,10 +8,8 @@ import (
 	"fmt"
 	"mime"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/loadlens/loadlens/internal/importer"
 	"github.com/loadlens/loadlens/internal/units"
@@ -30,6 +28,7 @@ type request struct {
 	form     []formPart
 	timeout  string
 	insecure bool
+	files    []importer.LocalFile // local files copied into the request
 }
 
 type formPart struct {
@@ -68,6 +67,9 @@ var shortOptions = map[byte]string{
 	'o': "output", 'w': "write-out", 'x': "proxy", 'T': "upload-file", 'c': "cookie-jar", 'E': "cert",
 }
 
+// maxCommands is the most curl commands an import reads, one step each.
+const maxCommands = 10000
+
 // Import reads the curl commands in text (one or several, on as many lines
 // as they take) and returns a test with one step per command.
 func Import(text string) (*importer.Test, error) {
@@ -77,6 +79,10 @@ func Import(text string) (*importer.Test, error) {
 	}
 	if len(cmds) == 0 {
 		return nil, fmt.Errorf("no curl command found (the text should start with curl)")
+	}
+	if len(cmds) > maxCommands {
+		return nil, fmt.Errorf("more than %s curl commands (read one by one, up to there); a test file holds about 5,000 steps",
+			units.Count(maxCommands))
 	}
 	t := &importer.Test{Source: units.CountOf(int64(len(cmds)), "curl command", "curl commands")}
 	var reqs []*request
@@ -190,7 +196,7 @@ func apply(r *request, name, value string, skipped func(string)) error {
 		}
 	case "data", "data-ascii", "data-binary", "data-raw", "json":
 		if name != "data-raw" && strings.HasPrefix(value, "@") {
-			b, ok := readText(value[1:], skipped)
+			b, ok := r.readText(value[1:], "the body, --"+name, func(why string) { skipped(fmt.Sprintf("--%s %s: %s", name, value, why)) })
 			if !ok {
 				return nil
 			}
@@ -230,7 +236,7 @@ func apply(r *request, name, value string, skipped func(string)) error {
 			case strings.HasPrefix(v, "@"):
 				p.file = v[1:]
 			case strings.HasPrefix(v, "<"):
-				b, ok := readText(v[1:], skipped)
+				b, ok := r.readText(v[1:], "the form field "+k, func(why string) { skipped(fmt.Sprintf("-F %s=%s: %s", k, v, why)) })
 				if !ok {
 					return nil
 				}
@@ -266,20 +272,6 @@ func apply(r *request, name, value string, skipped func(string)) error {
 	return nil
 }
 
-// readText reads a file a curl option names, when it is text.
-func readText(path string, skipped func(string)) (string, bool) {
-	b, err := os.ReadFile(path)
-	switch {
-	case err != nil:
-		skipped(fmt.Sprintf("the file %s cannot be read: %v", path, err))
-		return "", false
-	case !utf8.Valid(b) || strings.ContainsRune(string(b), 0):
-		skipped(fmt.Sprintf("the file %s is binary; a test file holds text", path))
-		return "", false
-	}
-	return string(b), true
-}
-
 // boundary separates the parts of a multipart body the import writes.
 const boundary = "loadlens-import-boundary-7MA4YWxkTrZu0gW"
 
@@ -294,7 +286,7 @@ func build(t *importer.Test, reqs []*request) {
 		usesVars = usesVars || varPattern.MatchString(s)
 		return varPattern.ReplaceAllString(s, `{{ env("$1", "") }}`)
 	}
-	for _, r := range reqs {
+	for i, r := range reqs {
 		st := importer.Step{Method: r.method}
 		q := r.url.RawQuery
 		body := strings.Join(r.data, "&")
@@ -344,7 +336,7 @@ func build(t *importer.Test, reqs []*request) {
 		}
 		switch {
 		case len(r.form) > 0:
-			text, skipped := multipart(r.form)
+			text, skipped := r.multipart()
 			for _, s := range skipped {
 				t.NotConverted = append(t.NotConverted, s)
 			}
@@ -379,6 +371,10 @@ func build(t *importer.Test, reqs []*request) {
 		st.Path = withEnv(st.Path)
 		st.Body = withEnv(st.Body)
 		flow = append(flow, st)
+		for _, f := range r.files {
+			f.Into = fmt.Sprintf("command %d: %s", i+1, f.Into)
+			t.Read = append(t.Read, f)
+		}
 	}
 	t.Headers, flow = importer.HoistHeaders(flow)
 	t.Scenarios = []*importer.Scenario{{Name: "default", Load: importer.DefaultLoad(), Flow: flow}}
@@ -402,10 +398,10 @@ func dropped(name string) bool {
 }
 
 // multipart writes -F parts as a multipart/form-data body.
-func multipart(parts []formPart) (string, []string) {
+func (r *request) multipart() (string, []string) {
 	var b strings.Builder
 	var skipped []string
-	for _, p := range parts {
+	for _, p := range r.form {
 		b.WriteString("--" + boundary + "\r\n")
 		if p.file == "" {
 			fmt.Fprintf(&b, "Content-Disposition: form-data; name=%q\r\n", p.name)
@@ -415,7 +411,6 @@ func multipart(parts []formPart) (string, []string) {
 			b.WriteString("\r\n" + p.value + "\r\n")
 			continue
 		}
-		content, err := os.ReadFile(p.file)
 		typ := p.typ
 		if typ == "" {
 			typ = mime.TypeByExtension(filepath.Ext(p.file))
@@ -424,14 +419,10 @@ func multipart(parts []formPart) (string, []string) {
 			typ = "application/octet-stream"
 		}
 		fmt.Fprintf(&b, "Content-Disposition: form-data; name=%q; filename=%q\r\nContent-Type: %s\r\n\r\n", p.name, filepath.Base(p.file), typ)
-		switch {
-		case err != nil:
-			skipped = append(skipped, fmt.Sprintf("-F %s=@%s: the file cannot be read (%v); the part is sent empty", p.name, p.file, err))
-		case !utf8.Valid(content) || strings.ContainsRune(string(content), 0):
-			skipped = append(skipped, fmt.Sprintf("-F %s=@%s: the file is binary; the part is sent empty (a test file holds text)", p.name, p.file))
-		default:
-			b.Write(content)
-		}
+		content, _ := r.readText(p.file, "the file part "+p.name, func(why string) {
+			skipped = append(skipped, fmt.Sprintf("-F %s=@%s: %s; the part is sent empty", p.name, p.file, why))
+		})
+		b.WriteString(content)
 		b.WriteString("\r\n")
 	}
 	b.WriteString("--" + boundary + "--\r\n")

@@ -22,14 +22,10 @@ func commands(text string) ([][]string, error) {
 	if isCmd(text) {
 		return cmdCommands(text), nil
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(text), "")
-	if err != nil {
-		return nil, fmt.Errorf("cannot read the command line as shell text: %v", err)
-	}
 	cfg := &expand.Config{Env: expand.FuncEnviron(func(name string) string { return varMark + name + varMark })}
 	var out [][]string
 	var walkErr error
-	syntax.Walk(f, func(n syntax.Node) bool {
+	walk := func(n syntax.Node) bool {
 		call, ok := n.(*syntax.CallExpr)
 		if !ok || len(call.Args) == 0 || walkErr != nil {
 			return walkErr == nil
@@ -47,7 +43,15 @@ func commands(text string) ([][]string, error) {
 			out = append(out, args[1:])
 		}
 		return true
+	}
+	// One statement at a time, each let go once walked: the text may hold many.
+	err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Stmts(strings.NewReader(text), func(st *syntax.Stmt) bool {
+		syntax.Walk(st, walk)
+		return walkErr == nil && len(out) <= maxCommands
 	})
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the command line as shell text: %v", err)
+	}
 	return out, walkErr
 }
 

@@ -1,7 +1,6 @@
 package har
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -21,45 +20,163 @@ type sub struct {
 	from  int // the step whose response has it
 }
 
-// correlate finds the values requests sent that an earlier response gave
-// them, adds the extractions, and returns the substitutions, longest first.
-func correlate(steps []*step) []*sub {
-	var subs []*sub
-	known := map[string]bool{}
-	names := map[string]bool{"vu": true, "iteration": true, "scenario": true, "env": true}
-	for i, s := range steps {
-		for _, c := range candidates(s) {
-			v := c.value
-			if known[v] {
-				continue
-			}
-			for j := i - 1; j >= 0; j-- {
-				ex, ok := find(steps[j], v, c.hint)
-				if !ok {
-					continue
-				}
-				if sentBefore(steps[:j+1], v) {
-					break // the client knew it before that response: not handed out
-				}
-				known[v] = true
-				ex.Var = unique(names, ex.Var)
-				steps[j].extract = append(steps[j].extract, ex)
-				subs = append(subs, &sub{value: v, name: ex.Var, from: j})
-				break
-			}
-		}
-	}
-	sort.SliceStable(subs, func(a, b int) bool { return len(subs[a].value) > len(subs[b].value) })
-	return subs
+// correlation is what correlate found: the values to extract and send back.
+type correlation struct {
+	subs    []*sub       // longest value first
+	byValue *dict        // the subs' values
+	subOf   map[int]*sub // by their number in byValue
+	stopped int          // the step at which correlation used its budget and stopped; -1 when it did not
 }
 
-// unique returns a variable name not yet used, from base.
-func unique(used map[string]bool, base string) string {
-	name := base
-	for n := 2; used[name]; n++ {
-		name = fmt.Sprintf("%s_%d", base, n)
+// offer is a value a response hands out: the step whose response has it,
+// and how to extract it (a regex on the body leaves Var to the request's hint).
+type offer struct {
+	step int
+	ex   importer.Extract
+}
+
+// correlate finds the values requests sent that an earlier response gave
+// them (the latest response that has each, unless a request had sent it
+// before), and adds the extractions. It takes time linear in the
+// recording: the values requests send are gathered first, then each
+// response is searched once for all of them.
+func correlate(steps []*step) *correlation {
+	var size int64
+	cands := make([][]candidate, len(steps))
+	d := newDict(0)
+	for i, s := range steps {
+		cands[i] = candidates(s)
+		for _, c := range cands[i] {
+			d.add(c.value)
+		}
+		size += int64(len(s.path)+len(s.body)+len(s.cookies)+len(s.resp.text)) + 64*int64(len(s.headers))
 	}
-	used[name] = true
+	d.budget = 32*size + 64<<20 // far above what a recording's values take; a crafted one stops here
+	firstSent := sentFirst(steps, d)
+	c := &correlation{subOf: map[int]*sub{}, stopped: -1}
+	offers := map[int]offer{}
+	decided := map[int]bool{} // correlated, or sent before it was handed out
+	names := map[string]bool{"vu": true, "iteration": true, "scenario": true, "env": true}
+	used := map[string]int{}
+	for i, s := range steps {
+		if d.spent() {
+			c.stopped = i
+			break
+		}
+		for _, cand := range cands[i] {
+			id, _ := d.id(cand.value)
+			o, ok := offers[id]
+			if decided[id] || !ok {
+				continue
+			}
+			decided[id] = true
+			if firstSent[id] <= o.step {
+				continue // the client knew it before that response: not handed out
+			}
+			ex := o.ex
+			if ex.Var == "" {
+				ex.Var = varName(cand.hint)
+			}
+			ex.Var = unique(names, used, ex.Var)
+			steps[o.step].extract = append(steps[o.step].extract, ex)
+			c.subs = append(c.subs, &sub{value: cand.value, name: ex.Var, from: o.step})
+		}
+		for id, ex := range offered(s, d) {
+			offers[id] = offer{i, ex}
+		}
+	}
+	sort.SliceStable(c.subs, func(a, b int) bool { return len(c.subs[a].value) > len(c.subs[b].value) })
+	c.byValue = newDict(0)
+	for _, sb := range c.subs {
+		c.subOf[c.byValue.add(sb.value)] = sb
+	}
+	return c
+}
+
+// sentFirst returns, for each value of d, the first step whose request
+// sent it as a word anywhere (path, body, cookies, headers), or
+// len(steps) when none did.
+func sentFirst(steps []*step, d *dict) []int {
+	first := make([]int, len(d.vals))
+	for i := range first {
+		first[i] = len(steps)
+	}
+	mark := func(i int) func(int, int) {
+		return func(_, id int) { first[id] = min(first[id], i) }
+	}
+	for i, s := range steps {
+		d.each(s.path, mark(i))
+		d.each(s.body, mark(i))
+		d.each(s.cookies, mark(i))
+		for _, h := range s.headers {
+			d.each(h.Value, mark(i))
+		}
+	}
+	return first
+}
+
+// offered returns the values of d that s's response hands out, each with
+// its extraction: a JSON value first, then a header (whole, or the text
+// around it), then the text around it in a body that is not JSON.
+func offered(s *step, d *dict) map[int]importer.Extract {
+	out := map[int]importer.Extract{}
+	body := s.resp.text
+	var doc any
+	if body != "" && json.Unmarshal([]byte(body), &doc) == nil {
+		leaves(doc, "$", func(path, text string) {
+			if id, ok := d.id(text); ok {
+				if _, has := out[id]; !has {
+					out[id] = importer.Extract{Var: varName(path), JSON: path}
+				}
+			}
+		})
+	}
+	for _, h := range s.resp.Response.Headers {
+		switch strings.ToLower(h.Name) {
+		case "set-cookie", "date", "content-length", "etag", "last-modified", "expires":
+			continue
+		}
+		if id, ok := d.id(h.Value); ok {
+			if _, has := out[id]; !has {
+				out[id] = importer.Extract{Var: varName(h.Name), Header: h.Name}
+			}
+		}
+		aroundEach(h.Value, d, out, func(re string) importer.Extract {
+			return importer.Extract{Var: varName(h.Name), Header: h.Name, Regex: re}
+		})
+	}
+	if doc == nil {
+		aroundEach(body, d, out, func(re string) importer.Extract { return importer.Extract{Regex: re} })
+	}
+	return out
+}
+
+// aroundEach adds to out each value of d that occurs in text where a regex
+// on the text before it finds it (see around), once each: at its first
+// occurrence as a word, as a search of the text would find it.
+func aroundEach(text string, d *dict, out map[int]importer.Extract, extract func(re string) importer.Extract) {
+	tried := map[int]bool{}
+	d.each(text, func(i, id int) {
+		if _, has := out[id]; has || tried[id] {
+			return
+		}
+		tried[id] = true
+		d.work += int64(i) // around looks for the text before it from the start
+		if re, ok := around(text, d.vals[id], i); ok {
+			out[id] = extract(re)
+		}
+	})
+}
+
+// unique returns a variable name not yet used, from base; used counts the
+// names made from each base, so that many need not be tried each time.
+func unique(names map[string]bool, used map[string]int, base string) string {
+	name := base
+	for n := max(2, used[base]); names[name]; n++ {
+		name = fmt.Sprintf("%s_%d", base, n)
+		used[base] = n + 1
+	}
+	names[name] = true
 	return name
 }
 
@@ -168,64 +285,16 @@ func memberPath(path, key string) string {
 	return path + "['" + strings.ReplaceAll(key, "'", `\'`) + "']"
 }
 
-// responseText is a response's body as text.
-func responseText(e *entry) string {
-	c := e.Response.Content
-	if c.Encoding == "base64" {
-		b, err := base64.StdEncoding.DecodeString(c.Text)
-		if err != nil {
-			return ""
-		}
-		return string(b)
-	}
-	return c.Text
-}
-
-// find looks for v in s's response: a JSON value, a header, or the text
-// around it in the body; it returns the extraction that yields v.
-func find(s *step, v, hint string) (importer.Extract, bool) {
-	body := responseText(s.resp)
-	var doc any
-	if body != "" && json.Unmarshal([]byte(body), &doc) == nil {
-		var found importer.Extract
-		ok := false
-		leaves(doc, "$", func(path, text string) {
-			if !ok && text == v {
-				found, ok = importer.Extract{Var: varName(path), JSON: path}, true
-			}
-		})
-		if ok {
-			return found, true
-		}
-	}
-	for _, h := range s.resp.Response.Headers {
-		switch strings.ToLower(h.Name) {
-		case "set-cookie", "date", "content-length", "etag", "last-modified", "expires":
-			continue
-		}
-		if h.Value == v {
-			return importer.Extract{Var: varName(h.Name), Header: h.Name}, true
-		}
-		if re, ok := around(h.Value, v); ok {
-			return importer.Extract{Var: varName(h.Name), Header: h.Name, Regex: re}, true
-		}
-	}
-	if doc == nil {
-		if re, ok := around(body, v); ok {
-			return importer.Extract{Var: varName(hint), Regex: re}, true
-		}
-	}
-	return importer.Extract{}, false
-}
-
 var valueChars = regexp.MustCompile(`^[^"'<>&\s;,]+$`)
 
-// around returns a regex whose first capture in text is v: v's preceding
-// characters, then the characters a value is made of. It fails when the
-// regex would first find something else.
-func around(text, v string) (string, bool) {
-	i := indexWord(text, v)
-	if i < 0 || !valueChars.MatchString(v) {
+// around returns a regex whose first capture in text is v, which occurs as
+// a word at i: v's preceding characters (up to 24, on its line), then the
+// characters a value is made of. It fails when the regex would first find
+// something else. The regex is not run: its first match is where the text
+// before v first occurs followed by a value's character, and its capture
+// is the run of those characters from there.
+func around(text, v string, i int) (string, bool) {
+	if !valueChars.MatchString(v) {
 		return "", false
 	}
 	start := max(0, i-24)
@@ -236,12 +305,35 @@ func around(text, v string) (string, bool) {
 	if before == "" {
 		return "", false
 	}
-	re := regexp.QuoteMeta(before) + `([^"'<>&\s;,]+)`
-	m := regexp.MustCompile(re).FindStringSubmatch(text)
-	if m == nil || m[1] != v {
-		return "", false
+	for off := 0; off <= start; {
+		p := strings.Index(text[off:], before)
+		if p < 0 {
+			break
+		}
+		at := off + p + len(before)
+		if at < len(text) && isValueByte(text[at]) {
+			end := at
+			for end < len(text) && isValueByte(text[end]) {
+				end++
+			}
+			if text[at:end] != v {
+				return "", false
+			}
+			return regexp.QuoteMeta(before) + `([^"'<>&\s;,]+)`, true
+		}
+		off += p + 1
 	}
-	return re, true
+	return "", false
+}
+
+// isValueByte reports whether c is one of the characters of a value the
+// regex of around captures ([^"'<>&\s;,]: any byte of a multi-byte rune).
+func isValueByte(c byte) bool {
+	switch c {
+	case '"', '\'', '<', '>', '&', ';', ',', ' ', '\t', '\n', '\f', '\r':
+		return false
+	}
+	return true
 }
 
 // varName makes a variable name from a JSON path's last member or a header name.
@@ -265,67 +357,35 @@ func varName(s string) string {
 	return name
 }
 
-// isWordByte reports whether c continues a value, so a match next to it is
-// part of something longer.
-func isWordByte(c byte) bool {
-	return c == '_' || ('0' <= c && c <= '9') || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z')
-}
-
-// indexWord finds v in text where it is not part of a longer word.
-func indexWord(text, v string) int {
-	for off := 0; off < len(text); {
-		i := strings.Index(text[off:], v)
-		if i < 0 {
-			return -1
-		}
-		i += off
-		end := i + len(v)
-		if (i == 0 || !isWordByte(text[i-1])) && (end == len(text) || !isWordByte(text[end])) {
-			return i
-		}
-		off = i + 1
-	}
-	return -1
-}
-
-// sentBefore reports whether any of steps' requests sent v.
-func sentBefore(steps []*step, v string) bool {
-	for _, s := range steps {
-		if indexWord(s.path, v) >= 0 || indexWord(s.body, v) >= 0 || indexWord(s.cookies, v) >= 0 {
-			return true
-		}
-		for _, h := range s.headers {
-			if indexWord(h.Value, v) >= 0 {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // templ returns text as a template: the values of subs extracted before s
-// become their variables, and the rest is literal.
-func templ(text string, subs []*sub, s *step) string {
-	var b strings.Builder
-	for text != "" {
-		best, at := (*sub)(nil), -1
-		for _, c := range subs {
-			if c.from >= indexOf(s) {
-				continue
-			}
-			if i := indexWord(text, c.value); i >= 0 && (at < 0 || i < at) {
-				best, at = c, i
-			}
-		}
-		if best == nil {
-			b.WriteString(importer.Lit(text))
-			break
-		}
-		b.WriteString(importer.Lit(text[:at]))
-		b.WriteString("{{ " + best.name + " }}")
-		text = text[at+len(best.value):]
+// become their variables (the earliest, and the longest there, first), and
+// the rest is literal.
+func (c *correlation) templ(text string, s *step) string {
+	if len(c.subs) == 0 {
+		return importer.Lit(text)
 	}
+	var b strings.Builder
+	done := 0 // text[:done] is written
+	for i := 0; i < len(text); i++ {
+		if i > done && isWordByte(text[i-1]) {
+			continue // inside a word; right after a value sent back, the rest is searched anew
+		}
+		var best *sub
+		c.byValue.at(text, i, func(id int) bool {
+			if sb := c.subOf[id]; sb.from < s.idx {
+				best = sb
+				return false
+			}
+			return true
+		})
+		if best == nil {
+			continue
+		}
+		b.WriteString(importer.Lit(text[done:i]))
+		b.WriteString("{{ " + best.name + " }}")
+		done = i + len(best.value)
+		i = done - 1
+	}
+	b.WriteString(importer.Lit(text[done:]))
 	return b.String()
 }
-
-func indexOf(s *step) int { return s.idx }

@@ -6,6 +6,7 @@
 package har
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -26,21 +27,21 @@ type Options struct {
 	Hosts      []string         // hosts to keep besides the first request's; "*" keeps every host
 	MinThink   time.Duration    // shorter pauses are the browser's, not the user's
 	MaxThink   time.Duration    // longer pauses are cut to this
+	MaxEntries int              // requests read (static assets left out aside); the rest are counted and left out
+	MaxBytes   int64            // bytes of the recording read; entries past them are left out
 }
+
+// DefaultMaxEntries is how many requests an import reads by default: a
+// session's few hundred, with room to spare; a test file holds about 5,000
+// steps (50,000 YAML entries).
+const DefaultMaxEntries = 2000
 
 // DefaultOptions are the import's defaults.
 func DefaultOptions() Options {
-	return Options{MinThink: 100 * time.Millisecond, MaxThink: 30 * time.Second}
+	return Options{MinThink: 100 * time.Millisecond, MaxThink: 30 * time.Second, MaxEntries: DefaultMaxEntries, MaxBytes: MaxRecording}
 }
 
-// archive is the part of HAR 1.2 the import reads.
-type archive struct {
-	Log struct {
-		Creator struct{ Name, Version string } `json:"creator"`
-		Entries []entry                        `json:"entries"`
-	} `json:"log"`
-}
-
+// entry is the part of a HAR 1.2 entry the import reads.
 type entry struct {
 	Started      time.Time `json:"startedDateTime"`
 	Time         float64   `json:"time"` // ms
@@ -63,9 +64,10 @@ type entry struct {
 		} `json:"content"`
 	} `json:"response"`
 
-	url  *url.URL
-	end  time.Time
-	drop string // why the entry is left out; "" when kept
+	url    *url.URL
+	end    time.Time
+	static bool   // an image, a style, a script, a font, media
+	text   string // the response's body as text, when kept to find values in (at most maxKeptResponse)
 }
 
 type nameVal struct{ Name, Value string }
@@ -76,22 +78,33 @@ type postData struct {
 	Params   []nameVal `json:"params"`
 }
 
-// Import reads a HAR recording from r.
+// Import reads a HAR recording from r, entry by entry: static assets are
+// left out as they are read, and at most opt.MaxEntries requests (and
+// MaxRecording bytes) are read, the rest counted and said.
 func Import(r io.Reader, name string, opt Options) (*importer.Test, error) {
-	var a archive
-	if err := decode(r, &a); err != nil {
+	if opt.MaxEntries <= 0 {
+		opt.MaxEntries = DefaultMaxEntries
+	}
+	if opt.MaxBytes <= 0 {
+		opt.MaxBytes = MaxRecording
+	}
+	rd := &reading{opt: opt, lv: &leaver{}}
+	var creator struct{ Name, Version string }
+	err := newDecoder(r, opt.MaxBytes).read(&creator, rd.take)
+	if err != nil && !errors.Is(err, errCut) {
 		return nil, err
 	}
-	entries := a.Log.Entries
-	if len(entries) == 0 {
+	if rd.total == 0 && err == nil {
 		return nil, fmt.Errorf("the recording has no requests (log.entries is empty)")
 	}
+	entries := rd.kept
 	sort.SliceStable(entries, func(i, j int) bool { return entries[i].Started.Before(entries[j].Started) })
 	t := &importer.Test{Source: "the HAR recording " + name}
-	if a.Log.Creator.Name != "" {
-		t.Source += fmt.Sprintf(" (made by %s %s)", a.Log.Creator.Name, a.Log.Creator.Version)
+	if creator.Name != "" {
+		t.Source += fmt.Sprintf(" (made by %s %s)", creator.Name, creator.Version)
 	}
-	kept := filter(entries, opt, t)
+	kept := filter(entries, opt, rd.lv)
+	t.NotConverted = append(rd.lv.notes(), rd.cuts(err)...)
 	if len(kept) == 0 {
 		return nil, fmt.Errorf("every request of the recording was left out (%s); see --keep-static and --host", strings.Join(t.NotConverted, "; "))
 	}
@@ -119,54 +132,30 @@ func isStatic(e *entry) bool {
 	return false
 }
 
-// filter keeps the entries a test should send, counting what it leaves out.
-func filter(entries []entry, opt Options, t *importer.Test) []*entry {
-	counts := map[string]int64{}
-	var order []string
-	ones := map[string]string{} // each reason's words for one entry
-	leave := func(one, many string) {
-		if counts[many] == 0 {
-			order = append(order, many)
-			ones[many] = one
+// filter keeps the entries a test should send, in time order, counting
+// what it leaves out.
+func filter(entries []*entry, opt Options, lv *leaver) []*entry {
+	mainHost := ""
+	for _, e := range entries {
+		if !e.static {
+			mainHost = e.url.Host
+			break
 		}
-		counts[many]++
 	}
 	var kept []*entry
-	mainHost := ""
-	for i := range entries {
-		e := &entries[i]
-		u, err := url.Parse(e.Request.URL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
-			leave("request that is not http(s)", "requests that are not http(s)")
-			continue
-		}
-		e.url = u
-		e.end = e.Started.Add(time.Duration(e.Time * float64(time.Millisecond)))
-		if mainHost == "" && !isStatic(e) {
-			mainHost = u.Host
-		}
-	}
-	for i := range entries {
-		e := &entries[i]
+	for _, e := range entries {
 		switch {
-		case e.url == nil:
-		case !opt.KeepStatic && isStatic(e):
-			leave("static asset (images, styles, scripts, fonts, media; --keep-static keeps them)",
-				"static assets (images, styles, scripts, fonts, media; --keep-static keeps them)")
 		case excluded(e.url.String(), opt.Exclude):
-			leave("request matching --exclude", "requests matching --exclude")
+			lv.leave("request matching --exclude", "requests matching --exclude")
 		case e.url.Host != mainHost && !hostKept(e.url.Host, opt.Hosts):
 			keeps := " (--host " + e.url.Hostname() + " keeps them)"
-			leave("request to "+e.url.Host+keeps, "requests to "+e.url.Host+keeps)
+			lv.leave("request to "+e.url.Host+keeps, "requests to "+e.url.Host+keeps)
 		case e.Response.Status == 0:
-			leave("request the browser did not complete (status 0: blocked, cancelled or failed)",
+			lv.leave("request the browser did not complete (status 0: blocked, cancelled or failed)",
 				"requests the browser did not complete (status 0: blocked, cancelled or failed)")
 		default:
 			kept = append(kept, e)
 		}
-	}
-	for _, why := range order {
-		t.NotConverted = append(t.NotConverted, units.CountOf(counts[why], ones[why], why))
 	}
 	return kept
 }
@@ -223,6 +212,32 @@ func build(t *importer.Test, kept []*entry, opt Options) {
 	origin := kept[0].url.Scheme + "://" + kept[0].url.Host
 	t.BaseURL = `{{ env("BASE_URL", "` + importer.Lit(origin) + `") }}`
 	t.Name = "har-" + strings.NewReplacer(":", "-", ".", "-").Replace(kept[0].url.Host)
+	steps := stepsOf(t, kept, opt, origin)
+	corr := correlate(steps)
+	t.Notes = append(t.Notes,
+		fmt.Sprintf("%s of the recording, in order; pauses of %s or more kept as think times (at most %s).",
+			units.CountOf(int64(len(steps)), "request", "requests"), opt.MinThink, opt.MaxThink),
+		"Cookies the server set are kept by each VU's cookie jar; values the server handed out and the browser sent back are extracted (extract:) and reused.",
+		"Dropped request headers: the browser's own (sec-*, priority, caching, compression) and those loadlens sets.")
+	if len(corr.subs) > 0 {
+		var vs []string
+		for _, c := range corr.subs {
+			vs = append(vs, c.name)
+		}
+		t.Notes = append(t.Notes, "Correlated: "+strings.Join(vs, ", ")+".")
+	}
+	if corr.stopped >= 0 {
+		t.NotConverted = append(t.NotConverted, fmt.Sprintf("values sent from request %s on: looking for them took too long (the recording's values are crafted, or too alike); they are not correlated",
+			units.Count(int64(corr.stopped+1))))
+	}
+	var flow []importer.Step
+	t.Headers, flow = importer.HoistHeaders(flowOf(steps, corr))
+	t.Scenarios = []*importer.Scenario{{Name: "session", Load: importer.DefaultLoad(), Flow: flow}}
+}
+
+// stepsOf turns the kept entries into steps: a redirect the browser
+// followed and its target are one, with the pause before each.
+func stepsOf(t *importer.Test, kept []*entry, opt Options, origin string) []*step {
 	var steps []*step
 	setCookies := map[string]bool{}
 	var prevEnd time.Time
@@ -282,36 +297,29 @@ func build(t *importer.Test, kept []*entry, opt Options) {
 		}
 		steps = append(steps, s)
 	}
-	subs := correlate(steps)
-	t.Notes = append(t.Notes,
-		fmt.Sprintf("%s of the recording, in order; pauses of %s or more kept as think times (at most %s).",
-			units.CountOf(int64(len(steps)), "request", "requests"), opt.MinThink, opt.MaxThink),
-		"Cookies the server set are kept by each VU's cookie jar; values the server handed out and the browser sent back are extracted (extract:) and reused.",
-		"Dropped request headers: the browser's own (sec-*, priority, caching, compression) and those loadlens sets.")
-	if len(subs) > 0 {
-		var vs []string
-		for _, c := range subs {
-			vs = append(vs, c.name)
-		}
-		t.Notes = append(t.Notes, "Correlated: "+strings.Join(vs, ", ")+".")
-	}
+	return steps
+}
+
+// flowOf writes the steps as the test's flow, the values correlated sent
+// as their variables.
+func flowOf(steps []*step, corr *correlation) []importer.Step {
 	var flow []importer.Step
 	for _, s := range steps {
 		if s.think > 0 {
 			flow = append(flow, importer.Step{Think: importer.Duration(s.think)})
 		}
-		st := importer.Step{Method: s.e.Request.Method, Path: templ(s.path, subs, s)}
+		st := importer.Step{Method: s.e.Request.Method, Path: corr.templ(s.path, s)}
 		if s.e.url.RawQuery != "" {
 			st.Name = importer.Lit(strings.SplitN(s.path, "?", 2)[0])
 		}
 		for _, h := range s.headers {
-			st.Headers = append(st.Headers, importer.Header{Name: h.Name, Value: templ(h.Value, subs, s)})
+			st.Headers = append(st.Headers, importer.Header{Name: h.Name, Value: corr.templ(h.Value, s)})
 		}
 		if s.cookies != "" {
-			st.Headers = append(st.Headers, importer.Header{Name: "Cookie", Value: templ(s.cookies, subs, s)})
+			st.Headers = append(st.Headers, importer.Header{Name: "Cookie", Value: corr.templ(s.cookies, s)})
 		}
 		if s.hasBody {
-			st.Body, st.HasBody = templ(s.body, subs, s), true
+			st.Body, st.HasBody = corr.templ(s.body, s), true
 		}
 		st.Check = []importer.Check{{Status: []int{s.status}}}
 		if s.status >= 400 {
@@ -320,8 +328,7 @@ func build(t *importer.Test, kept []*entry, opt Options) {
 		st.Extract = s.extract
 		flow = append(flow, st)
 	}
-	t.Headers, flow = importer.HoistHeaders(flow)
-	t.Scenarios = []*importer.Scenario{{Name: "session", Load: importer.DefaultLoad(), Flow: flow}}
+	return flow
 }
 
 func isRedirect(status int) bool {

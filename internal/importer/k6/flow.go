@@ -13,6 +13,9 @@ import (
 
 // convert turns a function's statements into steps.
 func (s *script) convert(fn *js.FuncDecl) []importer.Step {
+	if s.steps > maxSteps { // the import fails: converting more is of no use
+		return nil
+	}
 	f := &flow{s: s, locals: map[string]value{}, vars: map[string]bool{}}
 	f.block(fn.Body.List)
 	return f.steps
@@ -194,6 +197,9 @@ func (f *flow) request(name string, args []js.Arg, c *js.CallExpr) value {
 			st.Name = "" // the path as written names it
 		}
 	}
+	if !f.s.room() {
+		return value{}
+	}
 	f.steps = append(f.steps, st)
 	return value{kind: "resp", step: len(f.steps) - 1}
 }
@@ -249,13 +255,17 @@ func (f *flow) sleep(args []js.Arg, c *js.CallExpr) {
 	secs := func(v string) string { return v + "s" }
 	e := args[0].Value
 	if v := f.s.eval(e, f); v.kind == "num" {
-		f.steps = append(f.steps, importer.Step{Think: secs(v.text)})
+		if f.s.room() {
+			f.steps = append(f.steps, importer.Step{Think: secs(v.text)})
+		}
 		return
 	}
 	if b, ok := e.(*js.BinaryExpr); ok && b.Op == js.MulToken {
 		if isMathRandom(b.X) {
 			if v := f.s.eval(b.Y, f); v.kind == "num" {
-				f.steps = append(f.steps, importer.Step{Think: "0s.." + secs(v.text)})
+				if f.s.room() {
+					f.steps = append(f.steps, importer.Step{Think: "0s.." + secs(v.text)})
+				}
 				return
 			}
 		}
@@ -264,7 +274,9 @@ func (f *flow) sleep(args []js.Arg, c *js.CallExpr) {
 		if _, name := calleeName(call.X); f.s.jslib[name] == "randomIntBetween" && len(call.Args.List) == 2 {
 			lo, hi := f.s.eval(call.Args.List[0].Value, f), f.s.eval(call.Args.List[1].Value, f)
 			if lo.kind == "num" && hi.kind == "num" {
-				f.steps = append(f.steps, importer.Step{Think: secs(lo.text) + ".." + secs(hi.text)})
+				if f.s.room() {
+					f.steps = append(f.steps, importer.Step{Think: secs(lo.text) + ".." + secs(hi.text)})
+				}
 				return
 			}
 		}

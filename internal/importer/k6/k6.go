@@ -16,6 +16,7 @@ import (
 	"github.com/tdewolff/parse/v2/js"
 
 	"github.com/loadlens/loadlens/internal/importer"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // script is the state of one import.
@@ -29,6 +30,18 @@ type script struct {
 	funcs   map[string]*js.FuncDecl
 	options value
 	def     *js.FuncDecl
+	steps   int // made in all: a function run by a thousand scenarios is converted a thousand times
+}
+
+// maxSteps is the most steps an import makes: a test file holds about
+// 5,000, and a short script can make millions (a function of 2,000
+// requests that 1,000 scenarios run, 125 KB, took 1.2 GB).
+const maxSteps = 10000
+
+// room counts one more step, and reports whether the import may make it.
+func (s *script) room() bool {
+	s.steps++
+	return s.steps <= maxSteps
 }
 
 // flow is a function being converted into steps.
@@ -57,6 +70,9 @@ func Import(src []byte, name string) (*importer.Test, error) {
 	scenarios := s.scenarios()
 	if len(scenarios) == 0 {
 		return nil, fmt.Errorf("no default function and no scenario with an exec function: nothing runs")
+	}
+	if s.steps > maxSteps {
+		return nil, fmt.Errorf("the script's scenarios make more than %s steps; a test file holds about 5,000", units.Count(maxSteps))
 	}
 	s.t.Scenarios = scenarios
 	s.thresholds()

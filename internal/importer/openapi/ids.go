@@ -3,8 +3,6 @@ package openapi
 import (
 	"encoding/json"
 	"strings"
-
-	"github.com/goccy/go-yaml"
 )
 
 // localizeIDs rewrites $ref values that name a component schema by its $id
@@ -12,11 +10,7 @@ import (
 // references (#/components/schemas/Name), which the loader resolves
 // without reading anything outside the spec. An anchor after the $id
 // (#pet_details_id) refers to the schema itself.
-func localizeIDs(data []byte) ([]byte, bool) {
-	js, err := yaml.YAMLToJSON(data)
-	if err != nil {
-		return nil, false
-	}
+func localizeIDs(js []byte) ([]byte, bool) {
 	var doc map[string]any
 	if json.Unmarshal(js, &doc) != nil {
 		return nil, false

@@ -17,9 +17,9 @@ import (
 	"github.com/getkin/kin-openapi/openapi2"
 	"github.com/getkin/kin-openapi/openapi2conv"
 	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/goccy/go-yaml"
 
 	"github.com/loadlens/loadlens/internal/importer"
+	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/units"
 )
 
@@ -29,7 +29,7 @@ var swagger2 = regexp.MustCompile(`(?m)^\s*["']?swagger["']?\s*:\s*["']?2`)
 // Import reads the spec in data, named name; baseURL, when not empty,
 // replaces the spec's server.
 func Import(data []byte, name, baseURL string) (*importer.Test, error) {
-	doc, version, err := load(data)
+	doc, version, order, err := load(data)
 	if err != nil {
 		return nil, err
 	}
@@ -42,13 +42,18 @@ func Import(data []byte, name, baseURL string) (*importer.Test, error) {
 		t.Name = "openapi"
 	}
 	t.BaseURL = base(doc, baseURL)
-	ops := operations(doc)
+	ops := operations(doc, order)
 	if len(ops) == 0 {
 		return nil, fmt.Errorf("the spec has no operations under paths")
 	}
 	var flow []importer.Step
+	sp := newSampler(doc)
 	for _, op := range ops {
-		flow = append(flow, step(doc, op, t))
+		st, err := step(doc, op, t, sp)
+		if err != nil {
+			return nil, fmt.Errorf("%s %s: %w", op.method, op.path, err)
+		}
+		flow = append(flow, st)
 	}
 	t.Headers, flow = importer.HoistHeaders(flow)
 	t.Scenarios = []*importer.Scenario{{Name: "api", Load: importer.DefaultLoad(), Flow: flow}}
@@ -62,40 +67,77 @@ func Import(data []byte, name, baseURL string) (*importer.Test, error) {
 	return t, nil
 }
 
-// load parses a spec of any supported version into OpenAPI 3.
-func load(data []byte) (*openapi3.T, string, error) {
+// load parses a spec of any supported version into OpenAPI 3, and returns
+// the order its operations are written in.
+func load(data []byte) (*openapi3.T, string, map[string]int, error) {
+	js, err := toJSON(data)
+	if err != nil {
+		return nil, "", nil, fmt.Errorf("not YAML or JSON: %v", err)
+	}
+	if err := checkNesting(js); err != nil {
+		return nil, "", nil, err
+	}
+	order := operationOrder(js)
+	if n := countOperations(order); n > maxOperations {
+		return nil, "", nil, fmt.Errorf("the spec has %s operations; a test file holds far fewer steps (about 5,000), so an import reads specs of at most %s",
+			units.Count(int64(n)), units.Count(maxOperations))
+	}
 	if swagger2.Match(data) {
-		js, err := yaml.YAMLToJSON(data)
-		if err != nil {
-			return nil, "", fmt.Errorf("not YAML or JSON: %v", err)
-		}
 		var doc2 openapi2.T
 		if err := json.Unmarshal(js, &doc2); err != nil {
-			return nil, "", fmt.Errorf("not a Swagger 2.0 document: %v", err)
+			return nil, "", nil, fmt.Errorf("not a Swagger 2.0 document: %v", err)
 		}
 		doc, err := openapi2conv.ToV3(&doc2)
 		if err != nil {
-			return nil, "", fmt.Errorf("cannot convert the Swagger 2.0 document: %v", err)
+			return nil, "", nil, fmt.Errorf("cannot convert the Swagger 2.0 document: %v", err)
 		}
-		return doc, "Swagger 2.0", nil
+		return doc, "Swagger 2.0", order, nil
 	}
-	loader := openapi3.NewLoader()
-	loader.IsExternalRefsAllowed = false // a spec must not make the import read files or fetch URLs
-	loader.IncludeOrigin = true
-	doc, err := loader.LoadFromData(data)
+	doc, err := loadV3(js)
 	if err != nil && strings.Contains(err.Error(), "external reference") {
 		// OpenAPI 3.1 schemas may be referred to by their $id; made local, they load.
-		if local, ok := localizeIDs(data); ok {
-			doc, err = loader.LoadFromData(local)
+		if local, ok := localizeIDs(js); ok {
+			doc, err = loadV3(local)
 		}
 	}
 	if err != nil {
-		return nil, "", fmt.Errorf("not an OpenAPI 3 or Swagger 2.0 document: %v", err)
+		return nil, "", nil, fmt.Errorf("not an OpenAPI 3 or Swagger 2.0 document: %v", err)
 	}
 	if doc.OpenAPI == "" {
-		return nil, "", fmt.Errorf("not an OpenAPI document: no openapi: or swagger: version")
+		return nil, "", nil, fmt.Errorf("not an OpenAPI document: no openapi: or swagger: version")
 	}
-	return doc, "OpenAPI " + doc.OpenAPI, nil
+	return doc, "OpenAPI " + doc.OpenAPI, order, nil
+}
+
+// maxOperations is the most operations a spec may have: one step each, and
+// a test file holds about 5,000 steps; counted before the spec is read
+// into its types, which take about 10 KB an operation.
+const maxOperations = 10000
+
+// countOperations counts the operations (HTTP methods) in order.
+func countOperations(order map[string]int) int {
+	n := 0
+	for k := range order {
+		_, method, _ := strings.Cut(k, " ")
+		if slices.Contains(methodOrder, strings.ToUpper(method)) {
+			n++
+		}
+	}
+	return n
+}
+
+// loadV3 reads an OpenAPI 3 spec's JSON and resolves its references within it.
+func loadV3(js []byte) (*openapi3.T, error) {
+	loader := openapi3.NewLoader()
+	loader.IsExternalRefsAllowed = false // a spec must not make the import read files or fetch URLs
+	doc := &openapi3.T{}
+	if err := json.Unmarshal(js, doc); err != nil {
+		return nil, err
+	}
+	if err := loader.ResolveRefsIn(doc, nil); err != nil {
+		return nil, err
+	}
+	return doc, nil
 }
 
 // base is the test's base URL: the flag's, or the first server's (its
@@ -132,14 +174,14 @@ type op struct {
 	path, method string
 	item         *openapi3.PathItem
 	o            *openapi3.Operation
-	line         int
+	at           int // where the spec writes it; -1 when unknown
 }
 
 var methodOrder = []string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE"}
 
 // operations lists the spec's operations in the order it writes them
-// (paths by name and methods in a fixed order when positions are unknown).
-func operations(doc *openapi3.T) []op {
+// (paths by name and methods in a fixed order when it is unknown).
+func operations(doc *openapi3.T, order map[string]int) []op {
 	var out []op
 	if doc.Paths == nil {
 		return nil
@@ -149,16 +191,16 @@ func operations(doc *openapi3.T) []op {
 			continue
 		}
 		for method, o := range item.Operations() {
-			line := 0
-			if o.Origin != nil && o.Origin.Key != nil {
-				line = o.Origin.Key.Line
+			at, ok := order[path+" "+strings.ToLower(method)]
+			if !ok {
+				at = -1
 			}
-			out = append(out, op{path: path, method: strings.ToUpper(method), item: item, o: o, line: line})
+			out = append(out, op{path: path, method: strings.ToUpper(method), item: item, o: o, at: at})
 		}
 	}
 	slices.SortFunc(out, func(a, b op) int {
-		if a.line > 0 && b.line > 0 {
-			return cmp.Compare(a.line, b.line)
+		if a.at >= 0 && b.at >= 0 {
+			return cmp.Compare(a.at, b.at)
 		}
 		return cmp.Or(cmp.Compare(a.path, b.path), cmp.Compare(slices.Index(methodOrder, a.method), slices.Index(methodOrder, b.method)))
 	})
@@ -168,12 +210,74 @@ func operations(doc *openapi3.T) []op {
 var pathParam = regexp.MustCompile(`\{([^}]+)\}`)
 
 // step builds the request of one operation.
-func step(doc *openapi3.T, p op, t *importer.Test) importer.Step {
+func step(doc *openapi3.T, p op, t *importer.Test, sp *sampler) (importer.Step, error) {
 	where := p.method + " " + p.path
 	st := importer.Step{Method: p.method}
 	if p.o.Summary != "" {
 		st.Comment = p.o.Summary
 	}
+	params, order := parameters(p)
+	var failed error
+	value := func(prm *openapi3.Parameter) string {
+		v, err := paramValue(prm, sp)
+		if err != nil && failed == nil {
+			failed = fmt.Errorf("parameter %s: %w", prm.Name, err)
+		}
+		return v
+	}
+	path := pathParam.ReplaceAllStringFunc(p.path, func(m string) string {
+		name := m[1 : len(m)-1]
+		if prm, ok := params["path:"+name]; ok {
+			return url.PathEscape(value(prm))
+		}
+		return "1"
+	})
+	var query []string
+	for _, k := range order {
+		prm := params[k]
+		switch prm.In {
+		case "query":
+			if !prm.Required && !hasExample(prm) {
+				continue
+			}
+			query = append(query, url.QueryEscape(prm.Name)+"="+url.QueryEscape(value(prm)))
+		case "header":
+			switch strings.ToLower(prm.Name) {
+			case "accept", "content-type", "authorization":
+				continue
+			}
+			if prm.Required || hasExample(prm) {
+				st.Headers = append(st.Headers, importer.Header{Name: prm.Name, Value: importer.Lit(value(prm))})
+			}
+		case "cookie":
+			if prm.Required {
+				st.Headers = append(st.Headers, importer.Header{Name: "Cookie", Value: importer.Lit(prm.Name + "=" + value(prm))})
+			}
+		}
+	}
+	if failed != nil {
+		return st, failed
+	}
+	security(doc, p.o, &st, &query)
+	if len(query) > 0 {
+		path += "?" + strings.Join(query, "&")
+	}
+	st.Path = importer.Lit(path)
+	if strings.SplitN(path, "?", 2)[0] != p.path || len(query) > 0 {
+		st.Name = importer.Lit(p.path)
+	}
+	if err := body(p, &st, t, where, sp); err != nil {
+		return st, fmt.Errorf("request body: %w", err)
+	}
+	if codes := successes(p.o); len(codes) > 0 {
+		st.Check = []importer.Check{{Status: codes}}
+	}
+	return st, nil
+}
+
+// parameters are an operation's parameters by "in:name", and their order:
+// the path's, then the operation's, which override them.
+func parameters(p op) (map[string]*openapi3.Parameter, []string) {
 	params := map[string]*openapi3.Parameter{}
 	var order []string
 	for _, list := range []openapi3.Parameters{p.item.Parameters, p.o.Parameters} {
@@ -188,49 +292,7 @@ func step(doc *openapi3.T, p op, t *importer.Test) importer.Step {
 			params[k] = ref.Value // an operation's parameter overrides its path's
 		}
 	}
-	path := pathParam.ReplaceAllStringFunc(p.path, func(m string) string {
-		name := m[1 : len(m)-1]
-		if prm, ok := params["path:"+name]; ok {
-			return url.PathEscape(paramValue(prm))
-		}
-		return "1"
-	})
-	var query []string
-	for _, k := range order {
-		prm := params[k]
-		switch prm.In {
-		case "query":
-			if !prm.Required && !hasExample(prm) {
-				continue
-			}
-			query = append(query, url.QueryEscape(prm.Name)+"="+url.QueryEscape(paramValue(prm)))
-		case "header":
-			switch strings.ToLower(prm.Name) {
-			case "accept", "content-type", "authorization":
-				continue
-			}
-			if prm.Required || hasExample(prm) {
-				st.Headers = append(st.Headers, importer.Header{Name: prm.Name, Value: importer.Lit(paramValue(prm))})
-			}
-		case "cookie":
-			if prm.Required {
-				st.Headers = append(st.Headers, importer.Header{Name: "Cookie", Value: importer.Lit(prm.Name + "=" + paramValue(prm))})
-			}
-		}
-	}
-	security(doc, p.o, &st, &query)
-	if len(query) > 0 {
-		path += "?" + strings.Join(query, "&")
-	}
-	st.Path = importer.Lit(path)
-	if strings.SplitN(path, "?", 2)[0] != p.path || len(query) > 0 {
-		st.Name = importer.Lit(p.path)
-	}
-	body(p, &st, t, where)
-	if codes := successes(p.o); len(codes) > 0 {
-		st.Check = []importer.Check{{Status: codes}}
-	}
-	return st
+	return params, order
 }
 
 // hasExample reports whether an optional parameter has a value the spec chose.
@@ -242,23 +304,34 @@ func hasExample(p *openapi3.Parameter) bool {
 }
 
 // paramValue is a parameter's example, or a value made up from its schema.
-func paramValue(p *openapi3.Parameter) string {
+func paramValue(p *openapi3.Parameter, sp *sampler) (string, error) {
+	var v any
 	if p.Example != nil {
-		return scalar(p.Example)
+		v = p.Example
 	}
 	for _, name := range sortedKeys(p.Examples) {
-		if ex := p.Examples[name]; ex != nil && ex.Value != nil && ex.Value.Value != nil {
-			return scalar(ex.Value.Value)
+		if ex := p.Examples[name]; v == nil && ex != nil && ex.Value != nil && ex.Value.Value != nil {
+			v = ex.Value.Value
 		}
 	}
-	v := sample(p.Schema, 0)
+	if v != nil {
+		return scalar(v), sp.use(jsonSize(v, plan.MaxFileSize))
+	}
+	m, err := sp.value(p.Schema, 0, false)
+	if err == nil {
+		err = sp.use(m.size)
+	}
+	if err != nil {
+		return "", err
+	}
+	v = m.v
 	if list, ok := v.([]any); ok { // an array parameter, exploded as the first item
 		if len(list) == 0 {
-			return ""
+			return "", nil
 		}
 		v = list[0]
 	}
-	return scalar(v)
+	return scalar(v), nil
 }
 
 // scalar writes a value as parameter text.
@@ -327,9 +400,9 @@ func security(doc *openapi3.T, o *openapi3.Operation, st *importer.Step, query *
 }
 
 // body adds the operation's request body: JSON, a form, or text.
-func body(p op, st *importer.Step, t *importer.Test, where string) {
+func body(p op, st *importer.Step, t *importer.Test, where string, sp *sampler) error {
 	if p.o.RequestBody == nil || p.o.RequestBody.Value == nil {
-		return
+		return nil
 	}
 	content := p.o.RequestBody.Value.Content
 	types := sortedKeys(content)
@@ -342,14 +415,22 @@ func body(p op, st *importer.Step, t *importer.Test, where string) {
 		return "", nil
 	}
 	if ct, m := pick(func(ct string) bool { return ct == "application/json" || strings.HasSuffix(ct, "+json") }); m != nil {
-		st.JSON = templated(mediaExample(m))
+		v, err := sp.example(m, true)
+		if err != nil {
+			return err
+		}
+		st.JSON = v
 		if ct != "application/json" {
 			st.Headers = append(st.Headers, importer.Header{Name: "Content-Type", Value: ct})
 		}
-		return
+		return nil
 	}
 	if _, m := pick(func(ct string) bool { return ct == "application/x-www-form-urlencoded" }); m != nil {
-		if obj, ok := mediaExample(m).(map[string]any); ok {
+		v, err := sp.example(m, false)
+		if err != nil {
+			return err
+		}
+		if obj, ok := v.(map[string]any); ok {
 			for _, k := range sortedKeys(obj) {
 				st.Form = append(st.Form, importer.KV{Key: k, Value: importer.Lit(scalar(obj[k]))})
 			}
@@ -358,62 +439,53 @@ func body(p op, st *importer.Step, t *importer.Test, where string) {
 			st.Body, st.HasBody = "", true
 			st.Headers = append(st.Headers, importer.Header{Name: "Content-Type", Value: "application/x-www-form-urlencoded"})
 		}
-		return
+		return nil
 	}
 	if ct, m := pick(func(ct string) bool { return strings.HasPrefix(ct, "text/") || strings.Contains(ct, "xml") }); m != nil {
 		text := ""
-		if s, ok := mediaExample(m).(string); ok {
+		v, err := sp.example(m, false)
+		if err != nil {
+			return err
+		}
+		if s, ok := v.(string); ok {
 			text = s
 		} else {
 			t.NotConverted = append(t.NotConverted, fmt.Sprintf("%s: its %s body (sent empty: write one)", where, ct))
 		}
 		st.Body, st.HasBody = importer.Lit(text), true
 		st.Headers = append(st.Headers, importer.Header{Name: "Content-Type", Value: ct})
-		return
+		return nil
 	}
 	if len(types) > 0 {
 		t.NotConverted = append(t.NotConverted, fmt.Sprintf("%s: its %s body (sent empty: a test file holds text)", where, types[0]))
 		st.Body, st.HasBody = "", true
 		st.Headers = append(st.Headers, importer.Header{Name: "Content-Type", Value: types[0]})
 	}
+	return nil
 }
 
-// mediaExample is a media type's example, or one made up from its schema.
-func mediaExample(m *openapi3.MediaType) any {
+// example is a media type's example, or one made up from its schema,
+// charged to what the test may take; lit makes its strings literal
+// template text.
+func (sp *sampler) example(m *openapi3.MediaType, lit bool) (any, error) {
+	var v any
 	if m.Example != nil {
-		return m.Example
+		v = m.Example
 	}
 	for _, name := range sortedKeys(m.Examples) {
-		if ex := m.Examples[name]; ex != nil && ex.Value != nil && ex.Value.Value != nil {
-			return ex.Value.Value
+		if ex := m.Examples[name]; v == nil && ex != nil && ex.Value != nil && ex.Value.Value != nil {
+			v = ex.Value.Value
 		}
 	}
-	return sample(m.Schema, 0)
-}
-
-// templated makes every string of a JSON value literal template text.
-func templated(v any) any {
-	switch x := v.(type) {
-	case string:
-		return importer.Lit(x)
-	case map[string]any:
-		out := make(importer.Object, 0, len(x))
-		for _, k := range sortedKeys(x) {
-			out = append(out, importer.Member{Key: k, Value: templated(x[k])})
-		}
-		return out
-	case importer.Object:
-		for i := range x {
-			x[i].Value = templated(x[i].Value)
-		}
-		return x
-	case []any:
-		for i := range x {
-			x[i] = templated(x[i])
-		}
-		return x
+	if v != nil {
+		f, _ := fixed(v, lit)
+		return f.v, sp.use(f.size)
 	}
-	return v
+	made, err := sp.value(m.Schema, 0, lit)
+	if err != nil {
+		return nil, err
+	}
+	return made.v, sp.use(made.size)
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -1,0 +1,69 @@
+package k6
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/testkit"
+)
+
+// hostileScripts are k6 scripts an import must refuse in bounded memory,
+// made when a test runs.
+var hostileScripts = []struct {
+	name string
+	src  func() string
+	want string
+}{
+	{"a function 1,000 scenarios run", func() string {
+		var b strings.Builder
+		b.WriteString("import http from 'k6/http';\nexport const options = { scenarios: {")
+		for i := range 1000 {
+			fmt.Fprintf(&b, "s%d: {executor: 'constant-vus', vus: 1, duration: '1s', exec: 'f'},", i)
+		}
+		b.WriteString("} };\nexport function f() {\n")
+		for i := range 2000 {
+			fmt.Fprintf(&b, "  http.get('http://x/%d');\n", i)
+		}
+		return b.String() + "}\n"
+	}, "the script's scenarios make more than 10,000 steps; a test file holds about 5,000"},
+	{"100,000 requests", func() string {
+		var b strings.Builder
+		b.WriteString("import http from 'k6/http';\nexport default function() {\n")
+		for i := range 100000 {
+			fmt.Fprintf(&b, "  http.get('http://x/%d');\n", i)
+		}
+		return b.String() + "}\n"
+	}, "more than 10,000 steps"},
+	{"200,000 nested brackets", func() string {
+		return "import http from 'k6/http';\nexport default function() { http.get('http://x/', " +
+			strings.Repeat("[", 200000) + strings.Repeat("]", 200000) + "); }\n"
+	}, "too many nested expressions"},
+}
+
+// TestImportK6HostileScriptsAreBounded: a short script whose function a
+// thousand scenarios run (2 million steps from 125 KB: 1.2 GB and 5 s
+// before), a long one, and a deeply nested one are refused, each in a
+// process that holds little memory.
+func TestImportK6HostileScriptsAreBounded(t *testing.T) {
+	if arg, ok := testkit.PeakChild(); ok {
+		for _, h := range hostileScripts {
+			if h.name == arg {
+				_, err := Import([]byte(h.src()), "hostile.js")
+				if err == nil || !strings.Contains(err.Error(), h.want) {
+					t.Fatalf("error %v, want %q", err, h.want)
+				}
+			}
+		}
+		testkit.ReportPeak()
+		return
+	}
+	for _, h := range hostileScripts {
+		t.Run(h.name, func(t *testing.T) {
+			if peak := testkit.PeakMemory(t, h.name, time.Minute); peak > 192<<20 {
+				t.Errorf("the import held %d MiB at its peak, want at most 192 MiB", peak>>20)
+			}
+		})
+	}
+}
