@@ -360,15 +360,6 @@ func runDB(path string) string {
 	return path
 }
 
-func readRun(db string) (*metrics.Run, error) {
-	rd, err := openRun(db)
-	if err != nil {
-		return nil, err
-	}
-	defer rd.Close()
-	return rd.Run()
-}
-
 // readSnapshots hands every stored second of a run.db to fn, in order.
 func readSnapshots(db string, fn func(*metrics.Snapshot) error) error {
 	rd, err := openRun(db)

@@ -61,6 +61,14 @@ func startDashboard(cfg DashboardConfig, in *report.Input, planned time.Duration
 	return f, nil
 }
 
+// setStart gives the page the run's start, fixed after the dashboard began
+// serving (see open); browsers connecting from now on get it.
+func (f *dashboardFeed) setStart(in *report.Input, planned time.Duration) {
+	if meta, err := json.Marshal(report.NewPageMeta(in, planned)); err == nil { // numbers and strings: it always encodes
+		f.d.SetMeta(meta)
+	}
+}
+
 // second publishes the latest second of run with the thresholds judged on
 // the run so far and the series points added since the last second. It
 // only copies, encodes and queues: neither the dashboard nor the live

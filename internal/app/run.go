@@ -46,6 +46,7 @@ type RunConfig struct {
 	Generator Generator     // makes the load elsewhere (agents); nil runs the engine here
 
 	tuneOutputs func(*output.Config) // tests: other sinks, queue and bounds
+	preparing   func()               // tests: called while the run is prepared, before its start is fixed
 }
 
 // RunResult says how a run ended.
@@ -98,50 +99,50 @@ func execute(ctx context.Context, cfg RunConfig) (*report.Input, RunResult, erro
 	return r.conclude(ctx, engErr)
 }
 
-// open prepares a run: its report input, the dashboard, the run
-// directory, run.db, the engine, the collector and the scraper, each
-// closed by undo. On an error the runner holds what was made so far (its
-// directory, for the result).
+// open prepares a run, then fixes its start: what may take time (the
+// dashboard, the run directory, run.db, the trace receiver) is made first,
+// so that however long that took, the engine still has engine.PrepareLead
+// to prepare its VUs before the start (a start fixed first was once over
+// before a slow run.db was made). Each thing is closed by undo. On an error
+// the runner holds what was made so far (its directory, for the result).
 func open(cfg RunConfig, undo *cleanups) (*runner, error) {
+	r, err := prepareRun(cfg, undo)
+	if err != nil {
+		return r, err
+	}
+	return r, r.fixStart(undo)
+}
+
+// prepareRun makes a run's report input, the dashboard, the run directory,
+// run.db and the trace receiver, all before the start is fixed: they carry
+// the time preparing began until fixStart gives them the start.
+func prepareRun(cfg RunConfig, undo *cleanups) (*runner, error) {
 	p := cfg.Plan
-	start := time.Now().Add(engine.PrepareLead) // the engine makes the VUs and their connections before the clock starts
+	began := time.Now() // the run directory's name; the start until fixStart
 	parent := cfg.ResultsDir
 	if parent == "" {
 		parent = DefaultResults
 	}
 	host, _ := os.Hostname()
-	in := &report.Input{Name: p.Name, Version: cfg.Version, Start: start, Run: metrics.NewRun(p.Layout), Thresholds: p.Thresholds,
+	in := &report.Input{Name: p.Name, Version: cfg.Version, Start: began, Run: metrics.NewRun(p.Layout), Thresholds: p.Thresholds,
 		Host: host, CPUs: runtime.NumCPU(), Args: cfg.Args, TestFile: p.File, TestSource: p.Source, BodyCaps: bodyCaps(p)}
-	r := &runner{cfg: cfg, in: in, start: start, cpu: newCPUMeter(), stall: newStallMeter(), run: in.Run, pacer: newPacer(),
+	r := &runner{cfg: cfg, in: in, cpu: newCPUMeter(), stall: newStallMeter(), run: in.Run, pacer: newPacer(),
 		rec:  metrics.NewRecorder(p.Layout, 2*runtime.GOMAXPROCS(0)),
 		line: live.NewLine(cfg.Out, cfg.TTY), total: plannedLength(p), aborted: map[int]bool{}}
 	if err := checkOutputs(cfg); err != nil {
 		return r, err
 	}
-	if cfg.Generator != nil { // after what can refuse the run, since the agents start at the instant it fixes
-		r.start = cfg.Generator.Start(start, r.notice)
-		start, in.Start = r.start, r.start
+	if err := r.serveDashboard(undo); err != nil {
+		return r, err
 	}
-	if cfg.Dashboard.Addr != "" {
-		dash, err := startDashboard(cfg.Dashboard, in, plannedLength(p))
-		if err != nil {
-			return r, err
-		}
-		undo.add(dash.close)
-		r.dash = dash
-		fmt.Fprintf(cfg.Out, "dashboard: %s (live while the run lasts)\n", dash.d.URL())
-		if cfg.Dashboard.Token == "" && dash.d.Token() != "" {
-			fmt.Fprintln(cfg.Out, "dashboard: it can be reached from other machines, so it asks for the token in this URL (choose one with LOADLENS_DASHBOARD_TOKEN)")
-		}
-	}
-	dir, err := makeRunDir(parent, p.Name, start)
+	dir, err := makeRunDir(parent, p.Name, began)
 	if err != nil {
 		return r, err
 	}
 	r.dir, in.Dir = dir, dir
 	w, err := store.Create(filepath.Join(dir, "run.db"), store.Meta{
 		ID: filepath.Base(dir), Name: p.Name, Version: cfg.Version, Host: host, CPUs: in.CPUs,
-		Start: start, Args: cfg.Args, TestFile: p.File, TestSource: p.Source, Layout: p.Layout,
+		Start: began, Args: cfg.Args, TestFile: p.File, TestSource: p.Source, Layout: p.Layout,
 		Extra: map[string]string{"thresholds": encodeThresholds(p.Thresholds), "segment": cfg.Segment.String(), "go": runtime.Version(),
 			"body_caps": encodeBodyCaps(in.BodyCaps), "trace_ui": p.Tracing.UI, holdsKey: encodeHolds(holdsOf(p))},
 	})
@@ -151,21 +152,64 @@ func open(cfg RunConfig, undo *cleanups) (*runner, error) {
 	undo.add(func() { _ = w.Close() })
 	r.store = w
 	w.SetPause(r.pause) // the collector's and the scraper's writes give the VUs the P between chunks
+	if cfg.preparing != nil {
+		cfg.preparing()
+	}
 	if r.traces, err = startTraces(p, cfg, filepath.Base(dir), 2*runtime.GOMAXPROCS(0), undo); err != nil {
 		return r, err
-	}
-	if cfg.Generator == nil { // agents send no trace ids: a distributed run keeps none
-		r.eng = engine.New(p, r.traces.wrap(r.rec), engine.Options{Segment: cfg.Segment, Start: start, Notify: r.notice, Trace: r.traces.opts})
 	}
 	r.obs = newObservations(w, r.notice)
 	if r.dash != nil {
 		r.dash.obs = r.obs // the dashboard shows the scraped series beside the client's view
 	}
-	r.scrape, err = scraping(p.Observe.Targets, start, r.obs)
-	if err != nil {
-		return r, err
+	return r, nil
+}
+
+// serveDashboard serves the run's live dashboard, when one is asked for,
+// before the run directory is made: an address taken refuses the run.
+func (r *runner) serveDashboard(undo *cleanups) error {
+	cfg := r.cfg.Dashboard
+	if cfg.Addr == "" {
+		return nil
 	}
-	return r, r.startOutputs(undo)
+	dash, err := startDashboard(cfg, r.in, r.total)
+	if err != nil {
+		return err
+	}
+	undo.add(dash.close)
+	r.dash = dash
+	fmt.Fprintf(r.cfg.Out, "dashboard: %s (live while the run lasts)\n", dash.d.URL())
+	if cfg.Token == "" && dash.d.Token() != "" {
+		fmt.Fprintln(r.cfg.Out, "dashboard: it can be reached from other machines, so it asks for the token in this URL (choose one with LOADLENS_DASHBOARD_TOKEN)")
+	}
+	return nil
+}
+
+// fixStart fixes the run's start now that what takes time is made, and
+// makes what counts from it in memory: the engine (which prepares its VUs
+// in the engine.PrepareLead before it), the scraper and the metrics
+// outputs. With a Generator the agents are told the start it fixes.
+func (r *runner) fixStart(undo *cleanups) error {
+	cfg, p := r.cfg, r.cfg.Plan
+	start := time.Now().Add(engine.PrepareLead)
+	if cfg.Generator != nil {
+		start = cfg.Generator.Start(time.Now(), r.notice)
+	}
+	r.start, r.in.Start = start, start
+	if err := r.store.SetStart(start); err != nil {
+		return err
+	}
+	if r.dash != nil {
+		r.dash.setStart(r.in, r.total)
+	}
+	if cfg.Generator == nil { // agents send no trace ids: a distributed run keeps none
+		r.eng = engine.New(p, r.traces.wrap(r.rec), engine.Options{Segment: cfg.Segment, Start: start, Notify: r.notice, Trace: r.traces.opts})
+	}
+	var err error
+	if r.scrape, err = scraping(p.Observe.Targets, start, r.obs); err != nil {
+		return err
+	}
+	return r.startOutputs(undo)
 }
 
 // measure runs the engine to its end (the test's, Ctrl-C's, or a stop the

@@ -52,7 +52,7 @@ func commands() []command {
 		{"mock", mockUsage, "serve a mock of the external systems a service calls (latency, errors, metrics)", mockCmd},
 		{"k8s", k8sUsage, "run a test over agent pods on Kubernetes, or print their objects", k8sCmd},
 		{"demo", "demo [--quick] [--traces] [--serve] [--addr ADDR]", "run a short test against the built-in demo shop (or only serve it)", demoCmd},
-		{"version", "version", "print the version", versionCmd},
+		{"version", "version | --version", "print the version (a release's, or the commit it was built from)", versionCmd},
 	}
 }
 
@@ -84,6 +84,9 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return app.ExitBadInput
 		}
 		return app.ExitOK
+	}
+	if args[0] == "--version" || args[0] == "-version" {
+		return versionCmd(ctx, e, args[1:])
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/loadlens/loadlens/internal/app"
@@ -71,8 +72,11 @@ func (k *k8sFlags) register(fs *flag.FlagSet) {
 	fs.Var(&k.envs, "e", "KEY=VALUE environment variable for {{ env.KEY }} templates (repeatable)")
 }
 
-// defaultImage is the image of this loadlens version.
-func defaultImage() string { return "ghcr.io/loadlens/loadlens:" + app.Version }
+// defaultImage is the image of this loadlens version; a tag has no "+",
+// which a build's version may ("+dirty").
+func defaultImage() string {
+	return "ghcr.io/loadlens/loadlens:" + strings.ReplaceAll(app.Version, "+", "-")
+}
 
 // spec reads the test and returns the run's objects.
 func (k *k8sFlags) spec(file string) (*k8s.Spec, *plan.Plan, func(string) (string, bool), error) {

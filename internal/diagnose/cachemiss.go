@@ -19,7 +19,7 @@ const (
 	cacheScrapes  = 3   // counted scrapes in a row under the floor, up to the last
 )
 
-// KindCacheMiss: a cache consulted but (almost) never hitting.
+// KindCacheMiss is a cache consulted but (almost) never hitting.
 const KindCacheMiss = "cache-miss"
 
 // cacheLookups is one cache's hits and misses per second, by scrape.

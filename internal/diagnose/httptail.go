@@ -18,7 +18,7 @@ const (
 	httpMedianShare = 0.75 // ... when the median band's share is at least this
 )
 
-// KindTraceHTTPTail: an endpoint's slow tail is mostly outgoing HTTP
+// KindTraceHTTPTail is an endpoint's slow tail is mostly outgoing HTTP
 // calls to one host, a slow external dependency.
 const KindTraceHTTPTail = "trace-http-tail"
 

@@ -28,7 +28,7 @@ const (
 	statementSource = "trace_statements.calls"
 )
 
-// KindNPlusOne: one statement called many times per request (N+1 queries).
+// KindNPlusOne is one statement called many times per request (N+1 queries).
 const KindNPlusOne = "n-plus-one"
 
 // nPlusOne finds endpoints whose requests run one statement many times,

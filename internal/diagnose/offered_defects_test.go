@@ -82,16 +82,6 @@ func simulateOpen(rate float64, schedule, secs int, target served) []sec {
 	return out
 }
 
-// unscheduled is seconds as a run.db of an earlier build has them: without
-// the schedule's record, so that the offered load is rebuilt.
-func unscheduled(secs []sec) []sec {
-	out := append([]sec(nil), secs...)
-	for i := range out {
-		out[i].offered = 0
-	}
-	return out
-}
-
 // jittery is a service whose latency drifts up as base says, each request
 // 0.3–1.7 × that, by a fixed pseudo-random sequence from seed: a service
 // of uneven latency, as a Spring service with a slow query is.

@@ -20,7 +20,7 @@ const (
 	traceSource    = "trace_parts"
 )
 
-// KindTraceDBTail: an endpoint's slow tail is mostly a few DB statements.
+// KindTraceDBTail is an endpoint's slow tail is mostly a few DB statements.
 const KindTraceDBTail = "trace-db-tail"
 
 // traceDBTail names the statements an endpoint's p95 is made of, from the

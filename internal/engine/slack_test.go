@@ -31,7 +31,7 @@ func TestStartAtWaitsOnlyBeyondTheSlack(t *testing.T) {
 				t.Fatal("startAt = false with a live context")
 			}
 			if early := time.Now().Before(at); early != tt.early {
-				t.Fatalf("returned %v before it was due; want early=%v", at.Sub(time.Now()), tt.early)
+				t.Fatalf("returned %v before it was due; want early=%v", time.Until(at), tt.early)
 			}
 		})
 	}

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 
+	//lint:ignore SA1019 client-go v0.37's portforward takes this package's Dialer; its *ForStreaming twins are a change to test against a kubelet
 	"k8s.io/apimachinery/pkg/util/httpstream"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/portforward"

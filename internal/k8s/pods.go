@@ -93,7 +93,7 @@ func jobFailed(ctx context.Context, c *Client, job *batchv1.Job) error {
 	}
 	for _, cond := range j.Status.Conditions {
 		if cond.Type == batchv1.JobFailed && cond.Status == corev1.ConditionTrue {
-			return fmt.Errorf("Job %s/%s failed: %s: %s", job.Namespace, job.Name, cond.Reason, cond.Message)
+			return fmt.Errorf("the Job %s/%s failed: %s: %s", job.Namespace, job.Name, cond.Reason, cond.Message)
 		}
 	}
 	return nil

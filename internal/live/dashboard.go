@@ -110,6 +110,15 @@ func (d *Dashboard) URL() string {
 // Token returns the token every request must carry; "" when none is needed.
 func (d *Dashboard) Token() string { return d.token }
 
+// SetMeta replaces the run's metadata (JSON) that browsers connecting from
+// now on receive: a run fixes its start after its dashboard is up.
+func (d *Dashboard) SetMeta(meta []byte) {
+	meta = bytes.Clone(meta)
+	d.mu.Lock()
+	d.meta = meta
+	d.mu.Unlock()
+}
+
 // Publish sends one second (a JSON frame) to every browser and keeps it
 // for browsers that connect later.
 func (d *Dashboard) Publish(frame []byte) {

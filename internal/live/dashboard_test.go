@@ -84,16 +84,22 @@ func (s *stream) expect(t *testing.T, name, data string) {
 func TestDashboardStreamsTheRun(t *testing.T) {
 	cases := []struct {
 		name        string
+		meta        string   // SetMeta before the browser connects; "": none
 		before      []string // frames published before the browser connects
 		after       []string // frames published while it is connected
 		wantHistory string
 	}{
-		{"opened at the start", nil, []string{`{"t":0}`, `{"t":1}`}, `{"meta":{"name":"shop"},"frames":[]}`},
-		{"opened mid-run", []string{`{"t":0}`, `{"t":1}`}, []string{`{"t":2}`}, `{"meta":{"name":"shop"},"frames":[{"t":0},{"t":1}]}`},
+		{"opened at the start", "", nil, []string{`{"t":0}`, `{"t":1}`}, `{"meta":{"name":"shop"},"frames":[]}`},
+		{"opened mid-run", "", []string{`{"t":0}`, `{"t":1}`}, []string{`{"t":2}`}, `{"meta":{"name":"shop"},"frames":[{"t":0},{"t":1}]}`},
+		{"start fixed after serving", `{"name":"shop","start":"12:00:01"}`, nil, []string{`{"t":0}`},
+			`{"meta":{"name":"shop","start":"12:00:01"},"frames":[]}`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			d := startTestDashboard(t)
+			if c.meta != "" {
+				d.SetMeta([]byte(c.meta))
+			}
 			for _, f := range c.before {
 				d.Publish([]byte(f))
 			}

@@ -93,25 +93,25 @@ func (r *Run) LatencyEvidence(t *threshold.Threshold) (Evidence, bool) {
 
 // unjudgeable says why a latency threshold cannot pass on this evidence,
 // or "" when its comparison decides.
-func (ev Evidence) unjudgeable(t *threshold.Threshold) string {
+func (e Evidence) unjudgeable(t *threshold.Threshold) string {
 	switch {
-	case ev.Sent == 0:
+	case e.Sent == 0:
 		if t.Metric == "iteration_duration" {
 			return "no request sent: no iteration to judge"
 		}
 		return "no request sent"
-	case ev.Answered == 0:
-		return "no completed request (" + units.Count(ev.Sent) + " sent)"
-	case ev.Succeeded == 0:
-		return "every request failed (" + units.Count(ev.Sent) + " sent): no latency to judge"
+	case e.Answered == 0:
+		return "no completed request (" + units.Count(e.Sent) + " sent)"
+	case e.Succeeded == 0:
+		return "every request failed (" + units.Count(e.Sent) + " sent): no latency to judge"
 	}
 	leftOut, ok := threshold.LeavesOut(t.Agg, t.P)
 	if !ok || t.Metric != "http_req_duration" && t.Metric != "http_req_waiting" {
 		return ""
 	}
-	if share := float64(ev.Failed()) / float64(ev.Sent); share > leftOut {
+	if share := float64(e.Failed()) / float64(e.Sent); share > leftOut {
 		return fmt.Sprintf("%s of %s requests failed (%s): more than the %s %s leaves out",
-			units.Count(ev.Failed()), units.Count(ev.Sent), units.Percent(share), units.Percent(leftOut), t.AggName())
+			units.Count(e.Failed()), units.Count(e.Sent), units.Percent(share), units.Percent(leftOut), t.AggName())
 	}
 	return ""
 }

@@ -136,6 +136,15 @@ func initialize(db *sql.DB, rows map[string]string, m Meta) error {
 	return tx.Commit()
 }
 
+// SetStart records the run's start, which its writer fixes after run.db is
+// made (making it may take long enough to spend a start fixed before).
+func (w *Writer) SetStart(t time.Time) error {
+	if _, err := w.db.Exec(`UPDATE meta SET value = ? WHERE key = ?`, t.Format(time.RFC3339Nano), keyStart); err != nil {
+		return fmt.Errorf("run.db %s: start: %w", w.path, err)
+	}
+	return nil
+}
+
 // WriteSecond stores one second, durably enough that a crash loses at most
 // the second in flight.
 func (w *Writer) WriteSecond(s *metrics.Snapshot) error {
