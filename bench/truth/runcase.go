@@ -1,0 +1,197 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// RunRecord is one run of a findings case: what loadlens said and whether
+// the host let it be judged. It is kept whole in the raw results, so a miss
+// can be studied.
+type RunRecord struct {
+	Case        string    `json:"case"`
+	Rep         int       `json:"rep"`
+	Start       time.Time `json:"start"`
+	WallS       float64   `json:"wall_s"`
+	Peak        float64   `json:"peak_rate"` // iterations per second at the load's peak
+	Judged      bool      `json:"judged"`
+	Unjudged    string    `json:"unjudged,omitempty"` // why not
+	OtherBefore Busy      `json:"other_cores_before"`
+	OtherDuring Busy      `json:"other_cores_during"`
+	Findings    []Finding `json:"findings"`
+	Fired       []string  `json:"fired"` // rule ids of the warning and critical findings
+	Exit        int       `json:"exit"`
+	Dir         string    `json:"dir"`
+	Error       string    `json:"error,omitempty"` // the run could not be made
+}
+
+// Session is what every run of a harness session shares.
+type Session struct {
+	Lab      *Lab
+	Out      string        // raw results
+	Busy     float64       // cores other processes may use before a run is unjudged
+	Wait     time.Duration // the longest wait for a quiet host before a run
+	Quick    bool
+	Capacity map[string]float64 // true capacities from the sweeps, by capacity case
+}
+
+// warmup loads a fresh target lightly before it is measured: a JVM's
+// first seconds are its compiler's, not its steady state.
+func (s *Session) warmup(ctx context.Context, st *Stack, scs []Scenario, r float64) {
+	d := 5 * time.Second
+	if s.Quick {
+		d = 3 * time.Second
+	}
+	c := NewClient(st.Base, 5*time.Second)
+	defer c.Close()
+	c.Step(ctx, scs, max(1, min(r, 50)), d, 1)
+}
+
+// prepare sends a case's set-up request.
+func prepare(ctx context.Context, base, path string) error {
+	if path == "" {
+		return nil
+	}
+	req, err := http.NewRequestWithContext(ctx, "POST", base+path, nil)
+	if err != nil {
+		return err
+	}
+	r, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	r.Body.Close()
+	if r.StatusCode >= 300 {
+		return fmt.Errorf("POST %s: %s", path, r.Status)
+	}
+	return nil
+}
+
+// caseLoad is the case's load for this session (shortened in quick mode).
+func (s *Session) caseLoad(c Case) Load {
+	l := c.Load(s.Capacity[c.Needs])
+	if s.Quick {
+		l = l.Shortened(10*time.Second, 10*time.Second)
+	}
+	return l
+}
+
+// RunCase runs one repetition of a findings case.
+func (s *Session) RunCase(ctx context.Context, c Case, rep int) RunRecord {
+	rec := RunRecord{Case: c.ID, Rep: rep, Start: time.Now(), Dir: filepath.Join(s.Out, "cases", c.ID, fmt.Sprint(rep))}
+	defer func() { rec.WallS = time.Since(rec.Start).Seconds() }()
+	if err := s.runCase(ctx, c, &rec); err != nil {
+		rec.Error, rec.Judged = err.Error(), false
+		if rec.Unjudged == "" {
+			rec.Unjudged = "the run could not be made"
+		}
+	}
+	return rec
+}
+
+func (s *Session) runCase(ctx context.Context, c Case, rec *RunRecord) error {
+	if err := os.MkdirAll(rec.Dir, 0o755); err != nil {
+		return err
+	}
+	if c.Needs != "" && s.Capacity[c.Needs] <= 0 {
+		return fmt.Errorf("the load is a share of %s's capacity, which no sweep measured", c.Needs)
+	}
+	load := s.caseLoad(c)
+	rec.Peak = load.Peak
+	st, err := s.Lab.Up(ctx, c.Deploy)
+	if err != nil {
+		return err
+	}
+	defer st.Down()
+	if err := prepare(ctx, st.Base, c.Prepare); err != nil {
+		return err
+	}
+	s.warmup(ctx, st, load.Scenarios, load.Start)
+	if err := prepare(ctx, st.Base, c.Prepare); err != nil { // the warm-up issued coupons too
+		return err
+	}
+	stopHogs, err := s.hogs(c)
+	defer stopHogs()
+	if err != nil {
+		return err
+	}
+	rec.OtherBefore = s.Lab.Meter.WaitQuiet(ctx, s.Busy, 3*time.Second, s.Wait)
+	tf := TestFile{Name: "truth-" + c.ID, BaseURL: st.Base, Load: load, SLO: defaultSLO, Targets: st.Targets, TracesListen: st.Traces}
+	test := filepath.Join(rec.Dir, "test.yaml")
+	if err := os.WriteFile(test, []byte(tf.YAML()), 0o644); err != nil {
+		return err
+	}
+	t0 := time.Now()
+	inv, fs, err := s.Lab.LL.RunTest(ctx, rec.Dir, test)
+	rec.OtherDuring = s.Lab.Meter.Window(t0, time.Now())
+	rec.Exit = inv.Exit
+	if err != nil {
+		return err
+	}
+	rec.Findings, rec.Fired = fs, firedRules(fs)
+	rec.Judged = rec.OtherDuring.Mean < s.Busy
+	if !rec.Judged {
+		rec.Unjudged = fmt.Sprintf("other processes used %.2f cores on average during the run (limit %.2f)", rec.OtherDuring.Mean, s.Busy)
+	}
+	return nil
+}
+
+// hogs starts the case's CPU hogs; the returned func stops them.
+func (s *Session) hogs(c Case) (func(), error) {
+	if c.Hogs == 0 {
+		return func() {}, nil
+	}
+	core := s.Lab.Layout.Target
+	if c.HogsOn == "gen" {
+		core = s.Lab.Layout.Gen
+	}
+	ps, err := s.Lab.Hogs(c.Hogs, core)
+	return func() {
+		for _, p := range ps {
+			s.Lab.Procs.Stop(p, time.Second)
+		}
+	}, err
+}
+
+// firedRules returns the rule ids of the findings that fire, once each.
+func firedRules(fs []Finding) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, f := range fs {
+		if !f.Fires() {
+			continue
+		}
+		id := ruleID(f)
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// subjects maps the name a CPU finding's title starts with to the
+// catalogue's subject: the role loadlens names, or the deployment.
+var subjects = map[string]string{"App": "App", "truthapp": "App", "shop": "App", "nginx": "App", "DB": "DB", "postgres": "DB", "host": "host"}
+
+// ruleID is a finding's rule id: its kind, with the subject for the CPU
+// rules ("cpu-saturation:DB").
+func ruleID(f Finding) string {
+	if f.Kind != "cpu-saturation" && f.Kind != "cpu-throttled" {
+		return f.Kind
+	}
+	i := strings.Index(f.Title, " CPU ")
+	if i < 0 {
+		return f.Kind
+	}
+	who := f.Title[:i]
+	if s, ok := subjects[who]; ok {
+		return f.Kind + ":" + s
+	}
+	return f.Kind + ":" + who
+}
