@@ -54,8 +54,11 @@ type Lab struct {
 	groups     []*Group
 }
 
-// NewLab prepares a session in work.
-func NewLab(root, work string, ll *Loadlens, ncpu int) (*Lab, error) {
+// NewLab prepares a session in work, its processes' logs in logs.
+func NewLab(root, work, logs string, ll *Loadlens, ncpu int) (*Lab, error) {
+	if err := os.MkdirAll(logs, 0o755); err != nil {
+		return nil, err
+	}
 	exp, err := StartExporter()
 	if err != nil {
 		return nil, err
@@ -64,10 +67,10 @@ func NewLab(root, work string, ll *Loadlens, ncpu int) (*Lab, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &Lab{Root: root, Work: work, Procs: NewProcs(work), CG: NewCgroups(), Exp: exp, Meter: NewHostMeter(), LL: ll,
+	l := &Lab{Root: root, Work: work, Procs: NewProcs(logs), CG: NewCgroups(), Exp: exp, Meter: NewHostMeter(), LL: ll,
 		Layout: layoutFor(ncpu), OTLP: "127.0.0.1:" + strconv.Itoa(port), shared: map[string]*Service{}}
 	ll.Core = l.Layout.Gen
-	return l, nil
+	return l, pinSelf(l.Layout.Gen)
 }
 
 // Close stops every process and removes the cgroups.

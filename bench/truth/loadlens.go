@@ -59,10 +59,8 @@ type Invocation struct {
 // process group (killed with the harness), keeping its output in dir.
 func (l *Loadlens) Exec(ctx context.Context, dir, logName string, args ...string) (Invocation, error) {
 	argv := append([]string{l.Bin}, args...)
-	if l.Core >= 0 {
-		if ts, err := exec.LookPath("taskset"); err == nil {
-			argv = append([]string{ts, "-c", strconv.Itoa(l.Core)}, argv...)
-		}
+	if ts, err := exec.LookPath("taskset"); err == nil {
+		argv = append([]string{ts, "-c", cpuList(l.Core)}, argv...)
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir

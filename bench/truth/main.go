@@ -79,7 +79,7 @@ func parseFlags(args []string) (Config, error) {
 	cases := fs.String("cases", "", "only these cases, comma-separated (findings, capacity and compare ids)")
 	repeat := fs.Int("repeat", 3, "runs of each case")
 	quick := fs.Bool("quick", false, "the test command's subset: one demo-shop case, one truthapp case and their healthy counterparts, once, shortened")
-	out := fs.String("out", "", "directory for raw results (default bench/truth/out under the module)")
+	out := fs.String("out", "", "directory for raw results (default bench/truth/out/<date-time> under the module)")
 	doc := fs.String("doc", "", "write the accuracy tables here (default docs/accuracy.md for the whole catalogue, none otherwise)")
 	busy := fs.Float64("busy", 0.5, "cores other processes may use on average during a run before it is unjudged")
 	wait := fs.Duration("wait", 3*time.Minute, "how long to wait, before each run, for other processes to use less than -busy")
@@ -117,9 +117,9 @@ func moduleRoot() (string, error) {
 }
 
 // defaults fills the paths the flags left empty.
-func (c *Config) defaults(root string) {
+func (c *Config) defaults(root string, now time.Time) {
 	if c.Out == "" {
-		c.Out = filepath.Join(root, "bench", "truth", "out")
+		c.Out = filepath.Join(root, "bench", "truth", "out", now.Format("20060102-150405"))
 	}
 	if c.Spring == "" {
 		c.Spring = filepath.Join(root, "bench", "truth", "spring")

@@ -10,11 +10,14 @@ import (
 	"os/exec"
 	"os/user"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Spec is how to start one child process.
@@ -23,7 +26,7 @@ type Spec struct {
 	Argv  []string // the command and its arguments
 	Env   []string // added to the harness's environment
 	Dir   string   // working directory; "" for the harness's
-	Core  int      // the CPU to pin it to with taskset; -1 for none
+	Core  int      // the CPU to pin it to with taskset; -1 for every CPU
 	Group *Group   // the cgroup it starts in (before exec); nil for none
 	User  string   // run as this user (PostgreSQL refuses root); "" for the harness's
 }
@@ -52,10 +55,8 @@ func NewProcs(logDir string) *Procs { return &Procs{logDir: logDir} }
 // Start starts s; its output goes to a log file named after it.
 func (ps *Procs) Start(s Spec) (*Proc, error) {
 	argv := s.Argv
-	if s.Core >= 0 {
-		if ts, err := exec.LookPath("taskset"); err == nil {
-			argv = append([]string{ts, "-c", strconv.Itoa(s.Core)}, argv...)
-		}
+	if ts, err := exec.LookPath("taskset"); err == nil { // the harness itself is pinned: say where the child goes
+		argv = append([]string{ts, "-c", cpuList(s.Core)}, argv...)
 	}
 	if s.Group != nil {
 		// the shell joins the cgroup, then execs: the process is in it from its first instruction
@@ -224,4 +225,36 @@ func freePort() (int, error) {
 	}
 	defer ln.Close()
 	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+// cpuList is taskset's list for core: that CPU, or every CPU for -1.
+func cpuList(core int) string {
+	if core >= 0 {
+		return strconv.Itoa(core)
+	}
+	return fmt.Sprintf("0-%d", runtime.NumCPU()-1)
+}
+
+// pinSelf pins every thread of the harness to core (threads started
+// later inherit it): its own client and exporter are generator-side.
+func pinSelf(core int) error {
+	if core < 0 {
+		return nil
+	}
+	var set unix.CPUSet
+	set.Set(core)
+	tids, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		return err
+	}
+	for _, t := range tids {
+		tid, err := strconv.Atoi(t.Name())
+		if err != nil {
+			continue
+		}
+		if err := unix.SchedSetaffinity(tid, &set); err != nil && !errors.Is(err, unix.ESRCH) {
+			return fmt.Errorf("pinning the harness to CPU %d: %w", core, err)
+		}
+	}
+	return nil
 }

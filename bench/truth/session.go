@@ -62,13 +62,13 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg.defaults(root)
+	cfg.defaults(root, began)
 	cs, caps, pairs, err := selectCases(cfg.Cases, cfg.Quick)
 	if err != nil {
 		return nil, err
 	}
 	caps = withCalibrations(cs, caps)
-	out := filepath.Join(cfg.Out, began.Format("20060102-150405"))
+	out := cfg.Out
 	work, err := os.MkdirTemp("", "loadlens-truth-")
 	if err != nil {
 		return nil, err
@@ -82,7 +82,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	lab, err := NewLab(root, work, ll, runtime.NumCPU())
+	lab, err := NewLab(root, work, filepath.Join(out, "logs"), ll, runtime.NumCPU())
 	if err != nil {
 		return nil, err
 	}
@@ -97,28 +97,37 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	defer stopMeter()
 	go lab.Meter.Run(meterCtx)
 	sess := &Session{Lab: lab, Out: out, Busy: cfg.Busy, Wait: cfg.Wait, Quick: cfg.Quick, Capacity: map[string]float64{}}
-	rep := &Report{Date: began, Commit: commit(root), Machine: describeMachine(), Repeat: cfg.Repeat, Busy: cfg.Busy, Quick: cfg.Quick}
-	rep.Machine.CPUMode, rep.Machine.Layout = lab.CPUMode(), describeLayout(lab.Layout)
 	repeat := cfg.Repeat
 	if cfg.Quick {
 		repeat = 1
 	}
+	rep := &Report{Date: began, Commit: commit(root), Machine: describeMachine(), Repeat: repeat, Busy: cfg.Busy, Quick: cfg.Quick}
+	rep.Machine.CPUMode, rep.Machine.Layout = lab.CPUMode(), describeLayout(lab.Layout)
 	sess.runAll(ctx, rep, cs, caps, pairs, repeat)
 	rep.WallS, rep.Other = time.Since(began).Seconds(), lab.Meter.Window(began, time.Now())
 	rep.Rules, rep.Cases, rep.CmpScore = scoreRules(cs, rep.Runs), scoreCases(cs, rep.Runs), scoreCompares(pairs, rep.Compares)
 	rep.Misses = Misses(rep.Rules, scoredCaps(rep.Caps), rep.CmpScore)
-	if err := writeJSON(filepath.Join(out, "results.json"), rep); err != nil {
+	if err := write(rep, out, cfg.Doc); err != nil {
 		return rep, err
 	}
-	if cfg.Doc != "" {
-		var b bytes.Buffer
-		writeDoc(&b, rep)
-		if err := os.WriteFile(cfg.Doc, b.Bytes(), 0o644); err != nil {
-			return rep, err
-		}
-		logf("wrote %s", cfg.Doc)
-	}
 	return rep, ctx.Err()
+}
+
+// write writes the raw results into out and the tables into doc ("" for none).
+func write(rep *Report, out, doc string) error {
+	if err := writeJSON(filepath.Join(out, "results.json"), rep); err != nil {
+		return err
+	}
+	if doc == "" {
+		return nil
+	}
+	var b bytes.Buffer
+	writeDoc(&b, rep)
+	if err := os.WriteFile(doc, b.Bytes(), 0o644); err != nil {
+		return err
+	}
+	logf("wrote %s", doc)
+	return nil
 }
 
 // runAll runs capacity cases first (the healthy cases' load is a share of

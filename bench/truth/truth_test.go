@@ -38,7 +38,7 @@ func TestAccuracySubset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.defaults(root)
+	cfg.defaults(root, time.Now())
 	if _, err := os.Stat(filepath.Join(cfg.Spring, "build.sh")); err != nil {
 		missing = append(missing, filepath.Join(cfg.Spring, "build.sh"))
 	}
