@@ -19,7 +19,7 @@ type Case struct {
 	Quick     bool       // in the test command's subset
 	Hogs      int        // busy loops started for the run
 	HogsOn    string     // "gen" or "target": whose CPU they take
-	Needs     string     // a capacity case whose sweep sets the load (healthy-30, -70)
+	Needs     string     // a capacity case whose true capacity sets the load, so that it holds on any machine
 	Load      func(capacity float64) Load
 	Prepare   string // a POST sent before the run (the coupon event's reset)
 }
@@ -74,7 +74,7 @@ var (
 
 // catalogue returns every findings case.
 func catalogue() []Case {
-	poolLoad := fixed(ramp(single(epReviews), 20, 160, 15*sec, 15*sec))
+	poolLoad := fixed(ramp(single(epReviews), 20, 120, 15*sec, 15*sec)) // past pool-small's 2 / 20 ms ≈ 95/s
 	couponLoad := func(v string) func(float64) Load {
 		return fixed(ramp(single(shopCoupons(v)), 50, 600, 10*sec, 10*sec))
 	}
@@ -88,11 +88,11 @@ func catalogue() []Case {
 		{ID: "n-plus-one", Fault: "n-plus-one", Deploy: Deploy{Target: TargetTruthapp, App: AppOptions{Props: props("truth.fault.n-plus-one", "true")}},
 			Must: rules("n-plus-one"), May: []string{"trace-db-tail", "saturation"}, Load: fixed(flat(single(epReviews), 40, 30*sec))},
 		{ID: "app-cpu", Fault: "CPU limit 0.5 core (cgroup quota)", Deploy: Deploy{Target: TargetTruthapp, App: AppOptions{Quota: 0.5}},
-			Must: [][]string{{"cpu-saturation:App", "cpu-throttled:App"}}, May: []string{"saturation"},
-			Load: fixed(ramp(single(epRender), 30, 300, 15*sec, 15*sec))},
+			Must: [][]string{{"cpu-saturation:App", "cpu-throttled:App"}}, May: []string{"saturation"}, Needs: "cap-app-cpu",
+			Load: func(c float64) Load { return ramp(single(epRender), 0.3*c, 1.5*c, 15*sec, 15*sec) }},
 		{ID: "db-cpu", Fault: "PostgreSQL limited to 0.2 core", Deploy: Deploy{Target: TargetTruthapp, DBQuota: 0.2},
 			Must: rules("cpu-saturation:DB"), May: []string{"saturation", "trace-db-tail", "pool-exhaustion", "cpu-throttled:DB"},
-			Load: fixed(ramp(single(epTop), 2, 20, 15*sec, 15*sec))},
+			Needs: "cap-db-cpu", Load: func(c float64) Load { return ramp(single(epTop), 0.3*c, 1.5*c, 15*sec, 15*sec) }},
 		{ID: "gc", Fault: "-Xmx48m", Deploy: Deploy{Target: TargetTruthapp, App: AppOptions{Xmx: "48m"}},
 			Must: rules("gc-pressure"), May: []string{"saturation", "cpu-saturation:App"}, Load: fixed(ramp(single(epExport), 20, 120, 15*sec, 15*sec))},
 		{ID: "cache-miss", Fault: "cache-miss", Deploy: Deploy{Target: TargetTruthapp, App: AppOptions{Props: props("truth.fault.cache-miss", "true")}},
@@ -101,10 +101,14 @@ func catalogue() []Case {
 			Must: rules("trace-http-tail"), May: []string{"saturation", "target-held-vus"}, Load: fixed(flat(single(epPrice), 20, 30*sec))},
 		{ID: "generator-starved", Fault: "2 CPU hogs on loadlens's core", Deploy: Deploy{Target: TargetNginx}, Hogs: 2, HogsOn: "gen",
 			Must: [][]string{{"generator-bound", "generator-host-busy"}}, Load: fixed(flat(single(nginxRoot()), 4000, 20*sec))},
+		// a quarter of what half a core renders: within capacity even with a third of the core left to the app
 		{ID: "host-busy", Fault: "2 CPU hogs on the app's core", Deploy: truthapp, Hogs: 2, HogsOn: "target",
-			Must: rules("target-host-busy"), May: []string{"saturation", "cpu-saturation"}, Load: fixed(flat(single(epRender), 60, 30*sec))},
+			Must: rules("target-host-busy"), May: []string{"saturation", "cpu-saturation"}, Needs: "cap-app-cpu",
+			Load: func(c float64) Load { return flat(single(epRender), 0.25*c, 30*sec) }},
+		// from a quarter to twice what the whole core renders (twice half a core's): past the bulkhead near saturation
 		{ID: "errors-at-load", Fault: "bulkhead 4", Deploy: Deploy{Target: TargetTruthapp, App: AppOptions{Props: props("truth.bulkhead", "4")}},
-			Must: rules("errors-at-load"), May: []string{"saturation"}, Load: fixed(ramp(single(epRender), 30, 400, 20*sec, 10*sec))},
+			Must: rules("errors-at-load"), May: []string{"saturation"}, Needs: "cap-app-cpu",
+			Load: func(c float64) Load { return ramp(single(epRender), 0.5*c, 4*c, 20*sec, 10*sec) }},
 		{ID: "healthy-30", Fault: "none, 30 % of the mix's capacity", Deploy: truthapp, Needs: "mix",
 			Load: func(c float64) Load { return flat(mix(), 0.3*c, 30*sec) }},
 		{ID: "healthy-70", Fault: "none, 70 % of the mix's capacity", Deploy: truthapp, Needs: "mix",
@@ -153,6 +157,8 @@ func capacities() []CapCase {
 			Scenarios: single(epReviews), Start: 30, SLO: defaultSLO},
 		{ID: "cap-app-cpu", Fault: "CPU limit 0.5 core", Deploy: Deploy{Target: TargetTruthapp, App: AppOptions{Quota: 0.5}},
 			Scenarios: single(epRender), Start: 40, SLO: defaultSLO},
+		{ID: "cap-db-cpu", Fault: "PostgreSQL limited to 0.2 core", Deploy: Deploy{Target: TargetTruthapp, DBQuota: 0.2},
+			Scenarios: single(epTop), Start: 2, SLO: defaultSLO},
 		{ID: "cap-demo-first-page", Fault: "none: the shop's improved first page", Deploy: Deploy{Target: TargetShop},
 			Scenarios: single(shopFirstPage("improved")), Start: 100, SLO: defaultSLO},
 	}

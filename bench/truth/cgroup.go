@@ -33,6 +33,9 @@ func NewCgroups() *Cgroups {
 		c.Why = "no cgroup v1 cpu and cpuacct hierarchies mounted"
 		return c
 	}
+	for _, root := range []string{c.cpu, c.cpuacct} {
+		removeStale(root)
+	}
 	probe := filepath.Join(c.cpu, c.prefix+"probe")
 	if err := os.Mkdir(probe, 0o755); err != nil {
 		c.Why = "cgroup v1 cpu hierarchy not writable: " + err.Error()
@@ -191,4 +194,30 @@ func (g *Group) SetQuota(cores float64) error {
 	}
 	g.Quota = cores
 	return nil
+}
+
+// removeStale removes what a harness killed with SIGKILL left in dir: its
+// entries named loadlens-truth-<pid>-… whose process is gone (an empty
+// cgroup, a scratch directory). A live harness's are left alone.
+func removeStale(dir string) {
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		rest, ok := strings.CutPrefix(e.Name(), "loadlens-truth-")
+		if !ok {
+			continue
+		}
+		pid, err := strconv.Atoi(strings.SplitN(rest, "-", 2)[0])
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join("/proc", strconv.Itoa(pid))); err == nil {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		if strings.HasPrefix(dir, "/sys/") {
+			_ = os.Remove(p) // a cgroup: rmdir, which fails while a process is in it
+		} else {
+			_ = os.RemoveAll(p)
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -81,5 +82,27 @@ func TestV1Mounts(t *testing.T) {
 	os.WriteFile(p, []byte("26 25 0:23 / /sys/fs/cgroup/cpu,cpuacct rw - cgroup cgroup rw,cpu,cpuacct\n"), 0o644)
 	if cpu, acct := v1Mounts(p); cpu != "/sys/fs/cgroup/cpu,cpuacct" || acct != cpu {
 		t.Errorf("co-mounted: %q %q", cpu, acct)
+	}
+}
+
+// TestRemoveStaleLeavesLiveHarnessesAlone checks that only what a dead
+// harness left is removed.
+func TestRemoveStaleLeavesLiveHarnessesAlone(t *testing.T) {
+	dir := t.TempDir()
+	names := map[string]bool{ // name → kept
+		"loadlens-truth-2147483646-x":                        false, // no such process
+		"loadlens-truth-1-y":                                 true,  // init: alive
+		"loadlens-truth-" + strconv.Itoa(os.Getpid()) + "-z": true,  // this one
+		"something-else":                                     true,
+	}
+	for n := range names {
+		os.MkdirAll(filepath.Join(dir, n, "inner"), 0o755)
+	}
+	removeStale(dir)
+	for n, kept := range names {
+		_, err := os.Stat(filepath.Join(dir, n))
+		if (err == nil) != kept {
+			t.Errorf("%s: kept %v, want %v", n, err == nil, kept)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -69,7 +70,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	caps = withCalibrations(cs, caps)
 	out := cfg.Out
-	work, err := os.MkdirTemp("", "loadlens-truth-")
+	removeStale(os.TempDir())
+	work, err := os.MkdirTemp("", fmt.Sprintf("loadlens-truth-%d-", os.Getpid()))
 	if err != nil {
 		return nil, err
 	}
