@@ -72,9 +72,16 @@ func (s *Session) RunCapacity(ctx context.Context, c CapCase, repeat int) CapRec
 	}
 	s.warmup(ctx, st, c.Scenarios, c.Start)
 	sw := s.sweep(ctx, st, c)
-	rec.Truth, rec.Sweep, rec.Unjudged = sw.Capacity, sw.Steps, sw.Unjudged
+	rec.Sweep, rec.Unjudged = sw.Steps, sw.Unjudged
+	if sw.Unjudged == "" {
+		rec.Truth = sw.Capacity
+	}
 	logf("%s: true capacity %.4g/s (%d steps)%s", c.ID, rec.Truth, len(sw.Steps), ifNotEmpty(", unjudged: ", sw.Unjudged))
 	for rep := 1; rep <= repeat && ctx.Err() == nil; rep++ {
+		if rec.Truth <= 0 { // nothing to score a search against: its minutes are better spent elsewhere
+			rec.Searches = append(rec.Searches, SearchScore{Rep: rep, Unjudged: "not run: the sweep found no true capacity"})
+			continue
+		}
 		rec.Searches = append(rec.Searches, s.search(ctx, st, c, rep, dir, rec.Truth))
 	}
 	return rec

@@ -143,6 +143,7 @@ type CapCase struct {
 	Deploy    Deploy
 	Scenarios []Scenario
 	Start     float64 // the first step's rate, for the sweep and for loadlens alike
+	Nominal   float64 // what the loads of other cases take when the sweep cannot say (a busy host): an estimate from the spec's costs
 	SLO       SLO
 	Prepare   string
 
@@ -152,15 +153,15 @@ type CapCase struct {
 // capacities returns the capacity cases.
 func capacities() []CapCase {
 	return []CapCase{
-		{ID: "mix", Fault: "none: the healthy cases' mix", Deploy: truthapp, Scenarios: mix(), Start: 50, SLO: defaultSLO},
+		{ID: "mix", Fault: "none: the healthy cases' mix", Deploy: truthapp, Scenarios: mix(), Start: 50, Nominal: 300, SLO: defaultSLO},
 		{ID: "cap-pool-small", Fault: "pool 2, hold-ms 20", Deploy: Deploy{Target: TargetTruthapp, App: AppOptions{Props: poolSmall}},
-			Scenarios: single(epReviews), Start: 30, SLO: defaultSLO},
+			Scenarios: single(epReviews), Start: 30, Nominal: 90, SLO: defaultSLO},
 		{ID: "cap-app-cpu", Fault: "CPU limit 0.5 core", Deploy: Deploy{Target: TargetTruthapp, App: AppOptions{Quota: 0.5}},
-			Scenarios: single(epRender), Start: 40, SLO: defaultSLO},
+			Scenarios: single(epRender), Start: 40, Nominal: 150, SLO: defaultSLO},
 		{ID: "cap-db-cpu", Fault: "PostgreSQL limited to 0.2 core", Deploy: Deploy{Target: TargetTruthapp, DBQuota: 0.2},
-			Scenarios: single(epTop), Start: 2, SLO: defaultSLO},
+			Scenarios: single(epTop), Start: 2, Nominal: 5, SLO: defaultSLO},
 		{ID: "cap-demo-first-page", Fault: "none: the shop's improved first page", Deploy: Deploy{Target: TargetShop},
-			Scenarios: single(shopFirstPage("improved")), Start: 100, SLO: defaultSLO},
+			Scenarios: single(shopFirstPage("improved")), Start: 100, Nominal: 1000, SLO: defaultSLO},
 	}
 }
 

@@ -33,6 +33,7 @@ func writeDoc(w io.Writer, r *Report) {
 	writeMisses(w, r.Misses)
 	writeRules(w, r.Rules)
 	writeCases(w, r.Cases)
+	writeBusy(w, r.BusyNamed)
 	writeCapacity(w, r.Caps)
 	writeCompare(w, r.CmpScore)
 	fmt.Fprintf(w, "Raw results (every run's findings, the sweeps' steps, the searches, the comparisons) are in\n"+
@@ -91,6 +92,14 @@ func writeCases(w io.Writer, cases []CaseScore) {
 			units.Count(int64(c.Judged)), units.Count(int64(c.MustMet)), units.Count(int64(c.Silent)), strings.Join(un, ", "))
 	}
 	fmt.Fprintf(w, "\n*Must met*: judged runs in which every must item fired. *Clean*: judged runs in which nothing fired that the case does not list.\n\n")
+}
+
+func writeBusy(w io.Writer, b BusyAgreement) {
+	if b.Unjudged == 0 {
+		return
+	}
+	fmt.Fprintf(w, "Of the %s the harness found too busy to judge, loadlens itself named the busy host (`generator-host-busy` or\n"+
+		"`target-host-busy`, warning or critical) in %s.\n\n", units.CountOf(int64(b.Unjudged), "run", "runs"), units.Count(int64(b.Named)))
 }
 
 func writeCapacity(w io.Writer, caps []CapRecord) {

@@ -22,21 +22,22 @@ type Machine struct {
 // Report is everything one session measured: the raw results and the
 // scores, as written to results.json and docs/accuracy.md.
 type Report struct {
-	Date     time.Time       `json:"date"`
-	Commit   string          `json:"commit"`
-	Machine  Machine         `json:"machine"`
-	WallS    float64         `json:"wall_s"`
-	Other    Busy            `json:"other_cores"` // other processes' CPU over the whole session
-	Repeat   int             `json:"repeat"`
-	Busy     float64         `json:"busy_threshold_cores"`
-	Quick    bool            `json:"quick"`
-	Runs     []RunRecord     `json:"runs"`
-	Caps     []CapRecord     `json:"capacity"`
-	Compares []CompareRecord `json:"compare"`
-	Rules    []RuleScore     `json:"rules"`
-	Cases    []CaseScore     `json:"cases"`
-	CmpScore []CompareScore  `json:"compare_scores"`
-	Misses   []string        `json:"misses"`
+	Date      time.Time       `json:"date"`
+	Commit    string          `json:"commit"`
+	Machine   Machine         `json:"machine"`
+	WallS     float64         `json:"wall_s"`
+	Other     Busy            `json:"other_cores"` // other processes' CPU over the whole session
+	Repeat    int             `json:"repeat"`
+	Busy      float64         `json:"busy_threshold_cores"`
+	Quick     bool            `json:"quick"`
+	Runs      []RunRecord     `json:"runs"`
+	Caps      []CapRecord     `json:"capacity"`
+	Compares  []CompareRecord `json:"compare"`
+	Rules     []RuleScore     `json:"rules"`
+	Cases     []CaseScore     `json:"cases"`
+	CmpScore  []CompareScore  `json:"compare_scores"`
+	BusyNamed BusyAgreement   `json:"busy_agreement"`
+	Misses    []string        `json:"misses"`
 }
 
 // describeMachine reads the host's name, CPU model and kernel.

@@ -18,7 +18,8 @@ type RunRecord struct {
 	Rep         int       `json:"rep"`
 	Start       time.Time `json:"start"`
 	WallS       float64   `json:"wall_s"`
-	Peak        float64   `json:"peak_rate"` // iterations per second at the load's peak
+	Peak        float64   `json:"peak_rate"`            // iterations per second at the load's peak
+	LoadBasis   string    `json:"load_basis,omitempty"` // the capacity the rates are a share of, and where it came from
 	Judged      bool      `json:"judged"`
 	Unjudged    string    `json:"unjudged,omitempty"` // why not
 	OtherBefore Busy      `json:"other_cores_before"`
@@ -72,13 +73,32 @@ func prepare(ctx context.Context, base, path string) error {
 	return nil
 }
 
-// caseLoad is the case's load for this session (shortened in quick mode).
-func (s *Session) caseLoad(c Case) Load {
-	l := c.Load(s.Capacity[c.Needs])
+// caseLoad is the case's load for this session (shortened in quick mode),
+// and what its rates are a share of.
+func (s *Session) caseLoad(c Case) (Load, string) {
+	capacity, basis := s.capacityFor(c.Needs)
+	l := c.Load(capacity)
 	if s.Quick {
 		l = l.Shortened(10*time.Second, 10*time.Second)
 	}
-	return l
+	return l, basis
+}
+
+// capacityFor is a capacity case's true capacity from this session's sweep,
+// or, when the sweep could not say (a busy host), its nominal capacity.
+func (s *Session) capacityFor(id string) (float64, string) {
+	if id == "" {
+		return 0, ""
+	}
+	if c := s.Capacity[id]; c > 0 {
+		return c, fmt.Sprintf("%.4g/s, %s's sweep", c, id)
+	}
+	for _, k := range capacities() {
+		if k.ID == id {
+			return k.Nominal, fmt.Sprintf("%.4g/s, %s's nominal capacity (its sweep could not say)", k.Nominal, id)
+		}
+	}
+	return 0, ""
 }
 
 // RunCase runs one repetition of a findings case.
@@ -98,11 +118,8 @@ func (s *Session) runCase(ctx context.Context, c Case, rec *RunRecord) error {
 	if err := os.MkdirAll(rec.Dir, 0o755); err != nil {
 		return err
 	}
-	if c.Needs != "" && s.Capacity[c.Needs] <= 0 {
-		return fmt.Errorf("the load is a share of %s's capacity, which no sweep measured", c.Needs)
-	}
-	load := s.caseLoad(c)
-	rec.Peak = load.Peak
+	load, basis := s.caseLoad(c)
+	rec.Peak, rec.LoadBasis = load.Peak, basis
 	st, err := s.Lab.Up(ctx, c.Deploy)
 	if err != nil {
 		return err

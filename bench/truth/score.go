@@ -318,3 +318,28 @@ func (r Ratio) MarshalJSON() ([]byte, error) {
 	}
 	return json.Marshal(float64(r))
 }
+
+// BusyAgreement is how often loadlens itself named a busy host in the
+// runs the harness found too busy to judge (its own guard, from /proc).
+type BusyAgreement struct {
+	Unjudged int `json:"unjudged_busy"` // runs unjudged because other processes took the CPU
+	Named    int `json:"named"`         // of which loadlens named the busy host
+}
+
+// busyRules are the findings that name other processes taking the CPU.
+var busyRules = []string{"generator-host-busy", "target-host-busy"}
+
+// scoreBusy counts the agreement over runs unjudged for a busy host.
+func scoreBusy(runs []RunRecord) BusyAgreement {
+	var b BusyAgreement
+	for _, r := range runs {
+		if r.Judged || r.Error != "" {
+			continue
+		}
+		b.Unjudged++
+		if satisfied(busyRules, r.Fired) {
+			b.Named++
+		}
+	}
+	return b
+}

@@ -91,7 +91,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	defer lab.Close()
 	if usesTruthapp(cs, caps, pairs) {
 		logf("building truthapp from %s", cfg.Spring)
-		if lab.App, err = BuildTruthapp(ctx, cfg.Spring); err != nil {
+		app, err := BuildTruthapp(ctx, cfg.Spring)
+		if err != nil {
+			return nil, err
+		}
+		if lab.App, err = app.keep(work); err != nil {
 			return nil, err
 		}
 	}
@@ -108,6 +112,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	sess.runAll(ctx, rep, cs, caps, pairs, repeat)
 	rep.WallS, rep.Other = time.Since(began).Seconds(), lab.Meter.Window(began, time.Now())
 	rep.Rules, rep.Cases, rep.CmpScore = scoreRules(cs, rep.Runs), scoreCases(cs, rep.Runs), scoreCompares(pairs, rep.Compares)
+	rep.BusyNamed = scoreBusy(rep.Runs)
 	rep.Misses = Misses(rep.Rules, scoredCaps(rep.Caps), rep.CmpScore)
 	if err := write(rep, out, cfg.Doc); err != nil {
 		return rep, err

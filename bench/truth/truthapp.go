@@ -48,6 +48,22 @@ func BuildTruthapp(ctx context.Context, springDir string) (*Truthapp, error) {
 	return t, nil
 }
 
+// keep copies the jar and the agent into dir: build.sh keeps only its three
+// newest builds, and a long session must not lose its own to another's build.
+func (t *Truthapp) keep(dir string) (*Truthapp, error) {
+	out := &Truthapp{Jar: filepath.Join(dir, "truthapp.jar"), Agent: filepath.Join(dir, filepath.Base(t.Agent))}
+	for from, to := range map[string]string{t.Jar: out.Jar, t.Agent: out.Agent} {
+		b, err := os.ReadFile(from)
+		if err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(to, b, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
 // AppOptions are how a case starts truthapp: its fault properties, heap
 // and CPU limit.
 type AppOptions struct {
