@@ -113,6 +113,9 @@ func writeCapacity(w io.Writer, caps []CapRecord) {
 	fmt.Fprintf(w, "| case | true capacity | sweep steps | search | loadlens | error | estimate (want) | judged |\n|---|--:|--:|--:|--:|--:|--:|---|\n")
 	for _, c := range caps {
 		truth := units.Rate(c.Truth, "req")
+		if c.Truth <= 0 {
+			truth = "not determined"
+		}
 		if c.Unjudged != "" || c.Error != "" {
 			truth += " (" + strings.TrimSpace(c.Unjudged+" "+c.Error) + ")"
 		}

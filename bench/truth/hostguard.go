@@ -13,6 +13,10 @@ import (
 // clockTicks is USER_HZ, the unit of /proc's CPU times (100 on Linux).
 const clockTicks = 100
 
+// minSampleGap is the shortest interval measured, in seconds: ticks of
+// 10 ms make a shorter one too coarse.
+const minSampleGap = 0.5
+
 // hostSample is the host's busy CPU time and the harness's own (its
 // process and every live descendant), in ticks.
 type hostSample struct {
@@ -151,10 +155,14 @@ func (m *HostMeter) sample() {
 	if !ok {
 		return
 	}
-	tree := treeCPU(m.procDir, m.root)
 	now := m.now()
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	dt := now.Sub(m.prev.at).Seconds()
+	if m.prevTree != nil && dt < minSampleGap {
+		return // a late tick right after another: /proc/stat's 10 ms ticks over a sliver read as many cores
+	}
+	tree := treeCPU(m.procDir, m.root)
 	if m.prevTree != nil {
 		var ours float64
 		for pid, v := range tree {
@@ -164,13 +172,10 @@ func (m *HostMeter) sample() {
 			}
 			ours += d
 		}
-		dt := now.Sub(m.prev.at).Seconds()
-		if dt > 0 {
-			other := max(0, (busy-m.prev.busy)-ours) / clockTicks / dt
-			m.others = append(m.others, otherSample{now, other})
-			if len(m.others) > 6*3600 { // bounded: six hours of seconds
-				m.others = m.others[1:]
-			}
+		other := max(0, (busy-m.prev.busy)-ours) / clockTicks / dt
+		m.others = append(m.others, otherSample{now, other})
+		if len(m.others) > 6*3600 { // bounded: six hours of seconds
+			m.others = m.others[1:]
 		}
 	}
 	m.prevTree, m.prev = tree, hostSample{at: now, busy: busy}

@@ -100,3 +100,25 @@ func TestWindowAveragesTheSamplesInIt(t *testing.T) {
 		t.Errorf("window %+v, want the two samples after its start: mean 0.3, max 0.4", b)
 	}
 }
+
+// TestSamplesTooCloseAreNotMeasured is the late ticker's case: two samples
+// a sliver apart read one 10 ms tick as thousands of cores.
+func TestSamplesTooCloseAreNotMeasured(t *testing.T) {
+	dir := t.TempDir()
+	clock := time.Unix(1000, 0)
+	m := &HostMeter{procDir: dir, statPath: filepath.Join(dir, "stat"), root: 10, now: func() time.Time { return clock }}
+	fakeProc(t, dir, 1000, 5000, map[int][3]int{10: {1, 0, 0}})
+	m.sample()
+	clock = clock.Add(2 * time.Microsecond)
+	fakeProc(t, dir, 1001, 5000, map[int][3]int{10: {1, 0, 0}})
+	m.sample()
+	if len(m.others) != 0 {
+		t.Fatalf("measured %v over 2µs", m.others)
+	}
+	clock = clock.Add(time.Second)
+	fakeProc(t, dir, 1051, 5000, map[int][3]int{10: {1, 0, 0}})
+	m.sample()
+	if len(m.others) != 1 || m.others[0].cores < 0.509 || m.others[0].cores > 0.511 {
+		t.Errorf("measured %v, want 0.51 cores (51 ticks over 1.000002 s, from the first sample)", m.others)
+	}
+}

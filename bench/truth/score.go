@@ -311,6 +311,15 @@ func capMisses(c CapRecord) []string {
 // Ratio is a share that may have no value (NaN), written as null in JSON.
 type Ratio float64
 
+// UnmarshalJSON reads null as NaN.
+func (r *Ratio) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*r = Ratio(math.NaN())
+		return nil
+	}
+	return json.Unmarshal(b, (*float64)(r))
+}
+
 // MarshalJSON writes NaN as null.
 func (r Ratio) MarshalJSON() ([]byte, error) {
 	if math.IsNaN(float64(r)) {
