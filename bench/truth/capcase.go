@@ -139,8 +139,12 @@ func (s *Session) search(ctx context.Context, st *Stack, c CapCase, rep int, dir
 	}
 	s.Lab.Meter.WaitQuiet(ctx, s.Busy, 3*time.Second, s.Wait)
 	t0 := time.Now()
-	inv, err := s.Lab.LL.Exec(ctx, rdir, "capacity", "capacity", test, "--hold", seconds(s.stepHold()),
-		"--start", rate(c.Start), "--budget", "4m", "--results", "results")
+	var inv Invocation
+	err := s.Lab.WithReceiver(st.Traces != "", func() (err error) {
+		inv, err = s.Lab.LL.Exec(ctx, rdir, "capacity", "capacity", test, "--hold", seconds(s.stepHold()),
+			"--start", rate(c.Start), "--budget", "4m", "--results", "results")
+		return err
+	})
 	sc.Other, sc.Exit = s.Lab.Meter.Window(t0, time.Now()), inv.Exit
 	if err != nil {
 		sc.Unjudged = err.Error()

@@ -57,7 +57,10 @@ func (s *Session) runForCompare(ctx context.Context, name string, rep int, f flo
 		return r
 	}
 	t0 := time.Now()
-	_, _, r.err = s.Lab.LL.RunTest(ctx, r.dir, test)
+	r.err = s.Lab.WithReceiver(st.Traces != "", func() error {
+		_, _, err := s.Lab.LL.RunTest(ctx, r.dir, test)
+		return err
+	})
 	if b := s.Lab.Meter.Window(t0, time.Now()); b.Mean >= s.Busy {
 		r.unjudged = fmt.Sprintf("%s: other processes used %.2f cores on average", name, b.Mean)
 	}

@@ -50,6 +50,7 @@ type Lab struct {
 	Layout     Layout
 	OTLP       string // host:port of loadlens's trace receiver in truthapp tests
 	App        *Truthapp
+	sink       *traceSink
 	shared     map[string]*Service
 	groups     []*Group
 }
@@ -70,6 +71,10 @@ func NewLab(root, work, logs string, ll *Loadlens, ncpu int) (*Lab, error) {
 	l := &Lab{Root: root, Work: work, Procs: NewProcs(logs), CG: NewCgroups(), Exp: exp, Meter: NewHostMeter(), LL: ll,
 		Layout: layoutFor(ncpu), OTLP: "127.0.0.1:" + strconv.Itoa(port), shared: map[string]*Service{}}
 	ll.Core = l.Layout.Gen
+	l.sink = &traceSink{addr: l.OTLP}
+	if err := l.sink.on(); err != nil {
+		return nil, err
+	}
 	return l, pinSelf(l.Layout.Gen)
 }
 
@@ -77,6 +82,7 @@ func NewLab(root, work, logs string, ll *Loadlens, ncpu int) (*Lab, error) {
 func (l *Lab) Close() {
 	l.Procs.StopAll()
 	l.Exp.Close()
+	l.sink.off()
 	for _, g := range l.groups {
 		_ = g.Remove()
 	}

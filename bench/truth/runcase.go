@@ -144,7 +144,12 @@ func (s *Session) runCase(ctx context.Context, c Case, rec *RunRecord) error {
 		return err
 	}
 	t0 := time.Now()
-	inv, fs, err := s.Lab.LL.RunTest(ctx, rec.Dir, test)
+	var inv Invocation
+	var fs []Finding
+	err = s.Lab.WithReceiver(st.Traces != "", func() (err error) {
+		inv, fs, err = s.Lab.LL.RunTest(ctx, rec.Dir, test)
+		return err
+	})
 	rec.OtherDuring = s.Lab.Meter.Window(t0, time.Now())
 	rec.Exit = inv.Exit
 	if err != nil {
