@@ -45,8 +45,8 @@ func TestCapacityPageFiguresAreTheCards(t *testing.T) {
 		wantMarks []string
 		lines     bool // the steps are joined by a line
 	}{
-		{chart: 0, wantMarks: []string{"knee 41.2/s", "highest sustainable 41.2/s"}, lines: true},
-		{chart: 1, wantMarks: []string{"knee 41.2/s", "highest sustainable 41.2/s", "SLO p95 100ms"}, lines: false},
+		{chart: 0, wantMarks: []string{"knee 41.2 iterations/s", "highest sustainable 41.2 iterations/s"}, lines: true},
+		{chart: 1, wantMarks: []string{"knee 41.2 iterations/s", "highest sustainable 41.2 iterations/s", "SLO p95 100ms"}, lines: false},
 	}
 	for _, tt := range tests {
 		var marks []string
@@ -71,7 +71,7 @@ func TestCapacityPageFiguresAreTheCards(t *testing.T) {
 		// The legend of the step at 41.25/s, as the table writes it.
 		var legend []string
 		b.eval(`var u = LL.charts[`+string(rune('0'+tt.chart))+`].u; return u.series.map((s, i) => s.value(u, u.data[i][1], i, 1))`, &legend)
-		want := map[int][]string{0: {"41.2/s", "41.2/s", "41.2/s"}, 1: {"41.2/s", "44.3ms", "99.8ms"}}[tt.chart]
+		want := map[int][]string{0: {"41.2 iterations/s", "41.2 req/s", "41.2 req/s"}, 1: {"41.2 iterations/s", "44.3ms", "99.8ms"}}[tt.chart]
 		if strings.Join(legend, " ") != strings.Join(want, " ") {
 			t.Errorf("chart %q legend of the 41.25/s step %q, want %q", l.Charts[tt.chart].Title, legend, want)
 		}

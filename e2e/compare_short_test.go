@@ -14,8 +14,8 @@ import (
 // server at 200 req/s (4 compared seconds each). Every line compare prints
 // fits 100 columns, with 3 runs a side, 3 runs one each and its gates;
 // 2 runs against 1 give no interval but say why; a gate on a change the
-// table calls not testable is not judged (exit 0) and names why, and fails
-// only with --strict.
+// table calls not testable is not judged, names why and how long a hold
+// would let it judge, and fails (exit 99) unless --allow-not-judged.
 func TestCompareShortRuns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("six 5-second runs")
@@ -47,13 +47,16 @@ func TestCompareShortRuns(t *testing.T) {
 		// the gates' verdict here is the host's, and not judged.
 		{"3 runs a side", append([]string{runs[0], runs[1], runs[2], "vs", runs[3], runs[4], runs[5]}, gates...), -1,
 			[]string{"A3", "B3", "regression gates:"}},
-		{"3 runs", append([]string{runs[0], runs[1], runs[2]}, gates...), 0,
-			[]string{"C vs A", "not testable¹", "¹ not testable: fewer than 5 compared seconds", "? p(95) +10%",
-				"not testable: fewer than 5 compared seconds", "--strict"}},
+		{"3 runs", append([]string{runs[0], runs[1], runs[2]}, gates...), 99,
+			[]string{"C vs A", "not testable¹", "¹ not testable: fewer than 5 compared seconds", "✗ p(95) +10%",
+				"not testable: fewer than 5 compared seconds; a hold of 6 seconds or more at this load (5 compared seconds a run) would let it judge",
+				"✗ not judged fails", "--allow-not-judged"}},
 		{"2 runs against 1", []string{runs[0], runs[1], "vs", runs[2]}, 0,
 			[]string{"not testable: 2 runs against 1 leave 1 degree of freedom"}},
-		{"strict", append([]string{runs[0], runs[1], "--strict"}, gates...), 99,
-			[]string{"✗ p(95) +10%", "not judged", "✗ not judged fails with --strict"}},
+		{"allowed", append([]string{runs[0], runs[1], runs[2], "--allow-not-judged"}, gates...), 0,
+			[]string{"? p(95) +10%", "not judged", "? not judged: the gate could not judge the change"}},
+		{"strict, the default", append([]string{runs[0], runs[1], "--strict"}, gates...), 99,
+			[]string{"✗ p(95) +10%", "not judged", "✗ not judged fails"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

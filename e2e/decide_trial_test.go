@@ -139,8 +139,8 @@ func TestDecideToolsTrial(t *testing.T) {
 		if r.code != 99 || strings.Contains(flat, "at least") || strings.Contains(flat, "R²") {
 			t.Errorf("exit %d, want 99 and no sustainable rate or fit:\n%s", r.code, out)
 		}
-		for _, want := range []string{"none: every request failed at the first step (20/s)",
-			"stopped target failed: every request failed at the first step (20/s,", "error budget: errors <= 1%"} {
+		for _, want := range []string{"none: every request failed at the first step (20 iterations/s)",
+			"stopped target failed: every request failed at the first step (20 iterations/s,", "error budget: errors <= 1%"} {
 			if !strings.Contains(flat, want) {
 				t.Errorf("the output lacks %q:\n%s", want, out)
 			}

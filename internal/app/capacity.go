@@ -20,6 +20,7 @@ import (
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/report"
+	"github.com/loadlens/loadlens/internal/series"
 	"github.com/loadlens/loadlens/internal/threshold"
 	"github.com/loadlens/loadlens/internal/units"
 )
@@ -56,7 +57,8 @@ func Capacity(ctx context.Context, cfg CapacityConfig) (CapacityResult, error) {
 	if err != nil {
 		return CapacityResult{ExitCode: ExitRunFailed}, err
 	}
-	fmt.Fprintf(cfg.Out, "capacity search for %s: steps of %s each; SLO: %s\n", cfg.Plan.Name, cfg.Search.Hold, sloText(cfg.Plan.Thresholds))
+	fmt.Fprint(cfg.Out, units.Wrap(fmt.Sprintf("capacity search for %s: steps of %s each, rates in iterations/s (%s each); SLO: %s", cfg.Plan.Name,
+		cfg.Search.Hold, units.Quantity(planRequestsPerIteration(cfg.Plan), "request", "requests"), sloText(cfg.Plan.Thresholds)), units.Columns, "", "  "))
 	runner := &stepRunner{cfg: cfg, dir: dir}
 	search := cfg.Search
 	if search.LatencyLimit == 0 {
@@ -64,6 +66,9 @@ func Capacity(ctx context.Context, cfg CapacityConfig) (CapacityResult, error) {
 	}
 	if search.MaxErrorRate == 0 {
 		search.MaxErrorRate = errorBudget(cfg.Plan.Thresholds)
+	}
+	if search.RequestsPerIteration == 0 {
+		search.RequestsPerIteration = planRequestsPerIteration(cfg.Plan)
 	}
 	search.Progress = progressLine(cfg.Out)
 	res, serr := capacity.Search(ctx, search, runner)
@@ -175,12 +180,12 @@ func progressLine(out io.Writer) func(capacity.Record) {
 		case r.Busy != "" && r.Passed:
 			verdict = "pass, on a busy host (" + r.Busy + ")"
 		case r.Busy != "":
-			verdict = "FAIL, on a busy host but past the latency limit even less twice the lag (" + r.Busy + ")"
+			verdict = "FAIL, on a busy host but past the latency limit even less twice the lag and stall (" + r.Busy + ")"
 		case !r.Passed:
 			verdict = "FAIL"
 		}
 		if n == 1 {
-			fmt.Fprintf(out, stepColumns+"  %s\n", "step", "offered/s", "done/s", "p95", "errors", "dropped", "gen CPU", "lag p99", "verdict")
+			fmt.Fprintf(out, stepColumns+"  %s\n", "step", "iter/s", "req/s", "p95", "errors", "dropped", "gen CPU", "lag p99", "verdict")
 		}
 		row := fmt.Sprintf(stepColumns, strconv.Itoa(n), units.Number(r.Rate), units.Number(r.Throughput), units.Duration(r.P95),
 			units.Percent(r.ErrorRate), units.Count(r.Dropped), units.Share(r.GeneratorCPU), units.Duration(r.LagP99))
@@ -208,6 +213,7 @@ func stepResult(in *report.Input, step capacity.Step) capacity.StepResult {
 	}
 	r := capacity.StepResult{Rate: step.Rate, Throughput: holdThroughput(in.Run.Series, tot.Requests, step.Hold), Dropped: dropped,
 		Passed: in.Passed(), Requests: tot.Requests}
+	r.Diagnosis = distrusted(in.Findings) // the step's own diagnosis may say its figures are not the target's
 	if tot.Requests > 0 {
 		r.ErrorRate = float64(failed) / float64(tot.Requests)
 	}
@@ -215,6 +221,7 @@ func stepResult(in *report.Input, step capacity.Step) capacity.StepResult {
 		r.P95, r.P99, r.Mean = h.Quantile(95), h.Quantile(99), h.Mean()
 	}
 	r.Concurrency = r.Throughput * r.Mean.Seconds()
+	r.Stall = longestStall(in.Series)
 	lag := threshold.Threshold{Metric: "scheduler_lag", Agg: threshold.Percentile, P: 99}
 	if v, ok := in.Run.Observe(&lag); ok {
 		r.LagP99 = time.Duration(v * float64(time.Millisecond))
@@ -250,6 +257,22 @@ func holdThroughput(secs []metrics.Second, total int64, hold time.Duration) floa
 		}
 	}
 	return float64(done) / float64(n)
+}
+
+// planRequestsPerIteration is the requests one iteration sends at the
+// mix scalePlan keeps: each scenario's requests per iteration, weighted by
+// its share of the test's peak rate.
+func planRequestsPerIteration(p *plan.Plan) float64 {
+	var total, weighted float64
+	for _, s := range p.Scenarios {
+		peak := plan.PeakRate(&s.Load)
+		total += peak
+		weighted += peak * float64(requestsPerIteration(s))
+	}
+	if total <= 0 {
+		return 1
+	}
+	return weighted / total
 }
 
 // scalePlan returns a copy of p whose arrival-rate scenarios together
@@ -302,7 +325,8 @@ func writeCapacityFiles(dir string, p *plan.Plan, res capacity.Result, why []dia
 	b, err := json.MarshalIndent(struct {
 		capacity.Result
 		FirstFailureFindings []diagnose.Finding
-	}{res, why}, "", "  ")
+		Units                map[string]string // what each rate counts, for a reader of the file
+	}{res, why, capacityUnits}, "", "  ")
 	if err != nil {
 		return fmt.Errorf("capacity.json: %w", err)
 	}
@@ -315,6 +339,17 @@ func writeCapacityFiles(dir string, p *plan.Plan, res capacity.Result, why []dia
 	}
 	defer f.Close()
 	return report.WriteCapacityHTML(f, res, p.Name, sloLatency(p.Thresholds))
+}
+
+// capacityUnits names the unit of capacity.json's rates: the search
+// raises iterations per second, the target completes requests.
+var capacityUnits = map[string]string{
+	"Config.StartRate": "iterations/s", "Config.Increment": "iterations/s", "Config.MaxRate": "iterations/s",
+	"Highest": "iterations/s", "LowestFailing": "iterations/s", "Steps.Rate": "iterations/s",
+	"Knee.Rate": "iterations/s", "Knee.NextRate": "iterations/s",
+	"HighestRequests": "req/s", "Steps.Throughput": "req/s", "Knee.Throughput": "req/s",
+	"USL.Lambda": "req/s per request in flight", "USL.PeakThroughput": "req/s",
+	"Steps.Concurrency": "requests in flight", "USL.PeakConcurrency": "requests in flight",
 }
 
 // sloLatency returns the test's whole-run p95 latency limit, if it has
@@ -330,12 +365,13 @@ func sloLatency(defs []threshold.Threshold) time.Duration {
 
 // errorBudget returns the share of requests the test's thresholds allow
 // to fail (the tightest upper limit on http_req_failed over every
-// request), or 0 for the search's default: a counter-only SLO must not
-// pass a target that answers only errors.
+// request, `rate == 0` allowing none), or 0 for the search's default: a
+// counter-only SLO must not pass a target that answers only errors.
 func errorBudget(defs []threshold.Threshold) float64 {
 	budget := 0.0
 	for _, t := range defs {
-		if t.Metric != "http_req_failed" || len(t.Filter) > 0 || t.Agg != threshold.Rate || (t.Op != threshold.Lt && t.Op != threshold.Lte) {
+		none := t.Op == threshold.Eq && t.Value == 0
+		if t.Metric != "http_req_failed" || len(t.Filter) > 0 || t.Agg != threshold.Rate || (t.Op != threshold.Lt && t.Op != threshold.Lte && !none) {
 			continue
 		}
 		if v := max(t.Value, 1e-9); budget == 0 || v < budget { // rate<0 or <=0 allows none
@@ -359,4 +395,17 @@ func latencyLimit(defs []threshold.Threshold) time.Duration {
 		}
 	}
 	return limit
+}
+
+// longestStall is the highest per-second p99 of how long loadlens's
+// goroutines waited, runnable, for a CPU: what a busy host could add to
+// reading a response that had arrived.
+func longestStall(set series.Set) time.Duration {
+	var most float64
+	for _, s := range set.Find(diagnose.GeneratorStall) {
+		for _, p := range s.Points {
+			most = max(most, p.Value)
+		}
+	}
+	return time.Duration(most * float64(time.Second))
 }

@@ -181,7 +181,7 @@ func TestCapacityProgressSaysWhenAStepIsRetried(t *testing.T) {
 	// A header, then each run's row of figures, its verdict beside it or,
 	// when too long for the line, under it.
 	lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
-	if len(lines) == 0 || !strings.Contains(lines[0], "offered/s") {
+	if len(lines) == 0 || !strings.Contains(lines[0], "iter/s") || !strings.Contains(lines[0], "req/s") {
 		t.Fatalf("no header:\n%s", out.String())
 	}
 	var entries []string

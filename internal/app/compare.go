@@ -30,9 +30,10 @@ type CompareConfig struct {
 	Out     io.Writer
 	Options compare.Options
 	Gates   []string // --fail-on-regression expressions
-	// Strict fails a gate that could not be judged (its change not
-	// testable) too; without it such a gate is named and passes.
-	Strict bool
+	// AllowNotJudged lets a gate that could not judge its change (not
+	// testable, a disturbed generator) pass with a note; without it such
+	// a gate fails, saying how long a run would let it judge.
+	AllowNotJudged bool
 }
 
 // groupSeparator separates groups of runs in CompareConfig.Runs.
@@ -89,25 +90,25 @@ func Compare(cfg CompareConfig) (int, error) {
 	if cfg.Format == "json" || cfg.Format == "html" {
 		w = os.Stderr // keep the document on stdout parseable
 	}
-	fmt.Fprint(w, gateLines(results, cfg.Strict))
-	if compare.AnyFailed(results, cfg.Strict) {
+	fmt.Fprint(w, gateLines(results, cfg.AllowNotJudged))
+	if compare.AnyFailed(results, cfg.AllowNotJudged) {
 		return ExitThresholdFailed, nil
 	}
 	return ExitOK, nil
 }
 
 // gateLines writes the judged gates, each wrapped to units.Columns under
-// its mark: ✓ passed, ✗ failed, ? not judged (its change not testable, a
-// baseline of failures, a load generator disturbed), which fails only with
-// --strict.
-func gateLines(results []compare.GateResult, strict bool) string {
+// its mark: ✓ passed, ✗ failed, ? not judged and allowed (its change not
+// testable, a baseline of failures, a load generator disturbed), which
+// fails unless --allow-not-judged.
+func gateLines(results []compare.GateResult, allowNotJudged bool) string {
 	var b strings.Builder
 	b.WriteString("\nregression gates:\n")
 	notJudged := false
 	for _, g := range results {
 		mark := "✓"
 		switch {
-		case g.Failed, g.NotJudged && strict:
+		case g.Failed, g.NotJudged && !allowNotJudged:
 			mark = "✗"
 		case g.NotJudged:
 			mark = "?"
@@ -116,10 +117,10 @@ func gateLines(results []compare.GateResult, strict bool) string {
 		b.WriteString(units.Wrap(g.Gate.String()+units.Keep+units.Keep+g.Run+": "+g.Reason, units.Columns, "  "+mark+" ", "      "))
 	}
 	switch {
-	case notJudged && strict:
-		b.WriteString(units.Wrap("✗ not judged fails with --strict: the gate could not judge the change (the reason above); run longer, more runs a side, on a quiet host, or gate on a figure the runs resolve.", units.Columns, "", "  "))
+	case notJudged && !allowNotJudged:
+		b.WriteString(units.Wrap("✗ not judged fails: the gate could not judge the change (the reason above), and a gate that passes what it cannot test is no gate; run longer, more runs a side or on a quiet host, gate on a figure the runs resolve, or pass --allow-not-judged to let it pass.", units.Columns, "", "  "))
 	case notJudged:
-		b.WriteString(units.Wrap("? not judged: the gate could not judge the change (the reason above), so it neither passes nor fails it (exit 0); --strict fails it.", units.Columns, "", "  "))
+		b.WriteString(units.Wrap("? not judged: the gate could not judge the change (the reason above), and passes as --allow-not-judged asks (exit 0).", units.Columns, "", "  "))
 	}
 	return b.String()
 }

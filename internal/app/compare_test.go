@@ -499,3 +499,39 @@ func TestCompareRefusesBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestGateLinesFailWhatTheyCannotJudge: a gate that could not judge its
+// change is marked ✗ and named as failing — a gate that passes what it
+// cannot test is no gate — unless not judged gates are allowed, when it
+// is marked ? and passes; a judged gate keeps its mark either way.
+func TestGateLinesFailWhatTheyCannotJudge(t *testing.T) {
+	g, err := compare.ParseGate("p(99) +10%")
+	if err != nil {
+		t.Fatal(err)
+	}
+	notJudged := compare.GateResult{Gate: g, Run: "b", NotJudged: true, Reason: "not judged: p99 +203% goes past +10%, but is not testable"}
+	passed := compare.GateResult{Gate: g, Run: "c", Reason: "p99 +1.0% is within +10%"}
+	for _, tc := range []struct {
+		name   string
+		allow  bool
+		failed bool
+		want   []string
+	}{
+		{"by default", false, true, []string{"  ✗ p(99) +10%  b: not judged", "  ✓ p(99) +10%  c:", "✗ not judged fails", "--allow-not-judged"}},
+		{"allowed", true, false, []string{"  ? p(99) +10%  b: not judged", "  ✓ p(99) +10%  c:", "? not judged", "passes as --allow-not-judged asks"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			results := []compare.GateResult{notJudged, passed}
+			out := gateLines(results, tc.allow)
+			flat := strings.Join(strings.Fields(out), " ")
+			for _, w := range tc.want {
+				if !strings.Contains(out, w) && !strings.Contains(flat, strings.Join(strings.Fields(w), " ")) {
+					t.Errorf("the gates lack %q:\n%s", w, out)
+				}
+			}
+			if compare.AnyFailed(results, tc.allow) != tc.failed {
+				t.Errorf("AnyFailed = %v, want %v", !tc.failed, tc.failed)
+			}
+		})
+	}
+}

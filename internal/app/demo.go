@@ -45,7 +45,7 @@ func Demo(ctx context.Context, cfg DemoConfig) (RunResult, error) {
 		return RunResult{ExitCode: ExitOK}, target.Wait(ctx)
 	}
 	if cfg.Traces {
-		recv, err := otlp.Listen("127.0.0.1:0", spanBound)
+		recv, err := otlp.Listen("127.0.0.1:0", otlp.Options{Spans: spanBound})
 		if err != nil {
 			return RunResult{ExitCode: ExitRunFailed}, err
 		}

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/loadlens/loadlens/internal/engine"
@@ -42,20 +43,12 @@ func startTraces(p *plan.Plan, cfg RunConfig, runID string, shards int, undo *cl
 	case t.recv != nil:
 		t.recv.Reset() // a receiver serving several runs: this run's spans only
 	case p.Observe.Traces != nil:
-		recv, err := otlp.Listen(p.Observe.Traces.Listen, spanBound)
+		recv, err := listenTraces(p.Observe.Traces, cfg.Out)
 		if err != nil {
-			return nil, fmt.Errorf("observe.traces: %w", err)
+			return nil, err
 		}
 		undo.add(func() { _ = recv.Close() })
 		t.recv = recv
-		fmt.Fprintf(cfg.Out, "traces: OTLP/HTTP receiver at %s (OTEL_EXPORTER_OTLP_ENDPOINT=%s)\n", recv.Endpoint()+otlp.Path, recv.Endpoint())
-		if g := p.Observe.Traces.GRPC; g != "" {
-			addr, err := recv.ServeGRPC(g)
-			if err != nil {
-				return nil, fmt.Errorf("observe.traces.grpc: %w", err)
-			}
-			fmt.Fprintf(cfg.Out, "traces: OTLP/gRPC receiver at %s\n", addr)
-		}
 	}
 	join := 0
 	if t.recv != nil {
@@ -66,6 +59,9 @@ func startTraces(p *plan.Plan, cfg RunConfig, runID string, shards int, undo *cl
 		keep = plan.DefaultTraceKeep
 	}
 	t.keeper = spans.NewKeeper(len(p.Layout.Endpoints), shards, keep, join)
+	if t.recv != nil { // only the run's own traces reach the findings
+		t.recv.Join(otlp.Join{Lookup: t.keeper.Endpoint, Endpoints: len(p.Layout.Endpoints)})
+	}
 	t.opts = engine.TraceOptions{Sample: p.Tracing.Sample}
 	if p.Tracing.TraceState {
 		t.opts.TraceState = []byte("loadlens=" + runID)
@@ -74,6 +70,34 @@ func startTraces(p *plan.Plan, cfg RunConfig, runID string, shards int, undo *cl
 		t.opts.Baggage = []byte("loadlens.run=" + runID)
 	}
 	return t, nil
+}
+
+// listenTraces starts the receiver of observe.traces and says where it
+// listens. On an address other hosts can reach it takes only exports with
+// its token, as the dashboard takes only browsers with its own: the token
+// written in the test, or one made up and printed here.
+func listenTraces(o *plan.ObserveTraces, out io.Writer) (*otlp.Receiver, error) {
+	recv, err := otlp.Listen(o.Listen, otlp.Options{Spans: spanBound, Token: o.Token})
+	if err != nil {
+		return nil, fmt.Errorf("observe.traces: %w", err)
+	}
+	fmt.Fprintf(out, "traces: OTLP/HTTP receiver at %s (OTEL_EXPORTER_OTLP_ENDPOINT=%s)\n", recv.Endpoint()+otlp.Path, recv.Endpoint())
+	if o.GRPC != "" {
+		addr, err := recv.ServeGRPC(o.GRPC)
+		if err != nil {
+			_ = recv.Close()
+			return nil, fmt.Errorf("observe.traces.grpc: %w", err)
+		}
+		fmt.Fprintf(out, "traces: OTLP/gRPC receiver at %s\n", addr)
+	}
+	switch token := recv.Token(); {
+	case token == "":
+	case o.Token == "":
+		fmt.Fprintf(out, "traces: the receiver is reachable from other hosts and takes only exports with its token: OTEL_EXPORTER_OTLP_HEADERS=%s\n", otlp.HeadersEnv(token))
+	default:
+		fmt.Fprintln(out, "traces: the receiver takes only exports with observe.traces.token: OTEL_EXPORTER_OTLP_HEADERS=Authorization=Bearer%20<the token>")
+	}
+	return recv, nil
 }
 
 // wrap returns the recorder the engine records into: rec, with every
@@ -91,7 +115,7 @@ func (t *traceRun) finish(ctx context.Context, notice func(string)) (*store.Trac
 		joined, stmts, unjoined := spans.Join(reqs, ss)
 		st.Joined, st.Statements = joined, stmts
 		st.Stats = spans.Stats{Receiver: true, Sampled: len(reqs), Unjoined: unjoined, Beyond: beyond,
-			Spans: rs.Spans, Dropped: rs.Dropped, Rejected: rs.Rejected, Exports: rs.Exports}
+			Spans: rs.Spans, Dropped: rs.Dropped, Rejected: rs.Rejected, Exports: rs.Exports, Foreign: rs.Foreign}
 		switch {
 		case len(reqs) == 0:
 			notice("traces: no request was sampled (tracing.sample is 0), so no span could be joined")
@@ -105,6 +129,14 @@ func (t *traceRun) finish(ctx context.Context, notice func(string)) (*store.Trac
 		}
 		if rs.Dropped > 0 {
 			notice(fmt.Sprintf("traces: the receiver kept %s spans and dropped %s more", units.Count(int64(rs.Spans)), units.Count(int64(rs.Dropped))))
+		}
+		if rs.Foreign > 0 {
+			whose := "another service's or test's, or a stranger's"
+			if beyond > 0 {
+				whose += ", or those of the sampled requests beyond the first " + units.Count(int64(len(reqs)))
+			}
+			notice(fmt.Sprintf("traces: %s spans were of other traces than the run's sampled requests (%s), and were dropped",
+				units.Count(int64(rs.Foreign)), whose))
 		}
 	}
 	return st, viewTraces(st, t.ui)

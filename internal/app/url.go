@@ -3,6 +3,8 @@ package app
 import (
 	"fmt"
 	"net/url"
+
+	"github.com/loadlens/loadlens/internal/plan"
 )
 
 // splitBaseURL splits http://host:port/path into the base URL and the path.
@@ -12,7 +14,7 @@ func splitBaseURL(raw string) (base, path string, err error) {
 	}
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", "", fmt.Errorf("--url %q: want http(s)://host[:port]/path", raw)
+		return "", "", fmt.Errorf("--url %q: want http(s)://host[:port]/path", plan.Redact(raw))
 	}
 	path = u.EscapedPath()
 	if path == "" {

@@ -71,7 +71,7 @@ func TestStopsWhenTheHostStaysBusy(t *testing.T) {
 		if r.Stop != HostBusy || r.Highest != 225 || r.Retries != 2 || len(r.Steps) != 6 {
 			t.Fatalf("stop %q (%s), highest %v, %d retries, %d runs; want host too busy, 225, 2, 6", r.Stop, r.StopDetail, r.Highest, r.Retries, len(r.Steps))
 		}
-		if !strings.Contains(r.StopDetail, "could not generate 338/s: busy on each of 3 attempts (last: scheduling lag p99 300ms > 100ms)") {
+		if !strings.Contains(r.StopDetail, "could not generate 338 iterations/s: busy on each of 3 attempts (last: scheduling lag p99 300ms > 100ms)") {
 			t.Errorf("stop detail %q", r.StopDetail)
 		}
 		golden(t, "host-busy", r) // report's tests render it
@@ -85,6 +85,7 @@ func TestJudgingRunsOnABusyHost(t *testing.T) {
 	slow := StepResult{Throughput: 100, P95: 2 * time.Second, Mean: time.Second, FailedThresholds: []string{"p(95)"}}
 	fail300 := StepResult{Throughput: 100, P95: 500 * time.Millisecond, Mean: 300 * time.Millisecond, FailedThresholds: []string{"p(95)"}}
 	lagged := func(r StepResult, lag time.Duration) StepResult { r.LagP99 = lag; return r }
+	distrust := func(r StepResult, stall time.Duration) StepResult { r.Diagnosis, r.Stall = "waited", stall; return r }
 	tests := []struct {
 		name     string
 		cfg      Config
@@ -102,10 +103,21 @@ func TestJudgingRunsOnABusyHost(t *testing.T) {
 		// Even less twice its 200ms of lag, a mean of 1s is past the 100ms limit: the system failed.
 		{"a failure the lag cannot explain stands", Config{StartRate: 100, Factor: 2, LatencyLimit: 100 * time.Millisecond, Precision: 0.5},
 			[]StepResult{pass, lagged(slow, 200*time.Millisecond)}, Converged, 0, 100, "", "",
-			"FAIL p(95) (on a busy host, but the mean latency less twice the lag p99 is past the latency limit: scheduling lag p99 200ms > 25.0ms)"},
+			"FAIL p(95) (on a busy host, but the mean latency less twice the lag p99 and twice the generator's longest stall is past the latency limit: scheduling lag p99 200ms > 25.0ms)"},
 		// A mean of 300ms less twice 120ms of lag is within the limit: the lag could explain it.
 		{"a failure the lag could explain is run again", Config{StartRate: 100, Factor: 2, LatencyLimit: 100 * time.Millisecond, Precision: 0.5},
 			[]StepResult{pass, lagged(fail300, 120*time.Millisecond), fail}, Converged, 1, 100, "", "", "FAIL p(95)"},
+		// A generator waiting for a CPU delays reading a response by up to its
+		// scheduling latency: 20ms of it cannot make a mean of 1s out of 100ms.
+		{"a distrusted failure the stall cannot explain stands", Config{StartRate: 100, Factor: 2, LatencyLimit: 100 * time.Millisecond, Precision: 0.5},
+			[]StepResult{pass, distrust(slow, 20*time.Millisecond)}, Converged, 0, 100, "", "",
+			"FAIL p(95) (on a busy host, but the mean latency less twice the lag p99 and twice the generator's longest stall is past the latency limit: the step's diagnosis: waited)"},
+		// 150ms of stall could explain a mean of 300ms: run again.
+		{"a distrusted failure the stall could explain is run again", Config{StartRate: 100, Factor: 2, LatencyLimit: 100 * time.Millisecond, Precision: 0.5},
+			[]StepResult{pass, distrust(fail300, 150*time.Millisecond), fail}, Converged, 1, 100, "", "", "FAIL p(95)"},
+		// Without its scheduling latency nothing bounds what the wait added.
+		{"a distrusted failure without a stall figure is run again", Config{StartRate: 100, Factor: 2, LatencyLimit: 100 * time.Millisecond, Precision: 0.5},
+			[]StepResult{pass, distrust(slow, 0), fail}, Converged, 1, 100, "", "", "FAIL p(95)"},
 		{"retries off", Config{StartRate: 100, Factor: 2, MaxRetries: -1},
 			[]StepResult{pass, lagged(fail, 300*time.Millisecond)}, HostBusy, 0, 100, "", "on its one attempt (retries are off)",
 			"not judged, no retries left: host busy (scheduling lag p99 300ms > 100ms)"},

@@ -27,25 +27,36 @@ import (
 
 // Step is one rate to hold.
 type Step struct {
-	Rate float64       // arrivals per second
+	Rate float64       // iterations (arrivals) per second
 	Hold time.Duration // how long to hold it
 }
 
-// StepResult is what one step measured.
+// StepResult is what one step measured. Rate is in iterations per second,
+// what the search raises; Throughput in requests per second, what the
+// target completed: an iteration of several requests makes them differ.
 type StepResult struct {
-	Rate, Throughput float64       // offered and completed per second
-	P95, P99, Mean   time.Duration // request durations over the step
-	ErrorRate        float64       // failed / requests
-	Requests         int64         // requests the step sent
-	Dropped          int64         // iterations due that found no free VU
-	GeneratorCPU     float64       // fraction of usable cores
-	LagP99           time.Duration // the generator's scheduling lag
-	HostCPU          float64       // busy fraction of all the host's cores over the step, from /proc/stat
-	HostSteal        float64       // fraction of the host's CPU time stolen by the hypervisor
-	HostKnown        bool          // HostCPU and HostSteal were measured
-	Passed           bool          // every threshold of the SLO held
-	FailedThresholds []string      // which did not, e.g. `http_req_duration: p(95) < 50ms`
-	Concurrency      float64       // mean requests in flight (Little's law: throughput × mean)
+	Rate           float64       // offered, iterations/s
+	Throughput     float64       // completed during the hold, req/s
+	P95, P99, Mean time.Duration // request durations over the step
+	ErrorRate      float64       // failed / requests
+	Requests       int64         // requests the step sent
+	Dropped        int64         // iterations due that found no free VU
+	GeneratorCPU   float64       // fraction of usable cores
+	LagP99         time.Duration // the generator's scheduling lag
+	// Stall is the longest its goroutines waited, runnable, for a CPU (the
+	// highest per-second p99 of the step): how long a response that had
+	// arrived could wait to be read.
+	Stall            time.Duration
+	HostCPU          float64  // busy fraction of all the host's cores over the step, from /proc/stat
+	HostSteal        float64  // fraction of the host's CPU time stolen by the hypervisor
+	HostKnown        bool     // HostCPU and HostSteal were measured
+	Passed           bool     // every threshold of the SLO held
+	FailedThresholds []string // which did not, e.g. `http_req_duration: p(95) < 50ms`
+	Concurrency      float64  // mean requests in flight (Little's law: throughput × mean)
+	// Diagnosis is what the step's own diagnosis says made its figures the
+	// generator's or its host's, not the target's (a wait for a CPU, late
+	// starts, a busy host); "" when it says nothing of the kind.
+	Diagnosis string
 }
 
 // Runner runs one step against the system.
@@ -55,17 +66,20 @@ type Runner interface {
 
 // Config is how a search proceeds; zero fields take the defaults.
 type Config struct {
-	StartRate  float64       // the first step's rate; required
-	Factor     float64       // each raise multiplies the rate; default 1.5 unless Increment is set
-	Increment  float64       // or: each raise adds this
-	Hold       time.Duration // per step; required
-	MaxRate    float64       // never go above; 0: no limit but MaxSteps
-	Budget     time.Duration // total hold time of all steps; 0: no limit
-	Precision  float64       // bisection stops when failing − passing ≤ this × failing; default 0.05
-	MaxCPU     float64       // generator CPU limit as a fraction of usable cores; default 0.85
-	MaxLag     time.Duration // generator scheduling lag p99 limit; default 100ms, or LatencyLimit/4 when lower
-	MaxSteal   float64       // CPU stolen from the host as a fraction of its time; default 0.1
-	MaxDropped float64       // dropped iterations as a fraction of the step's arrivals; default 0.001
+	StartRate float64 // the first step's rate, iterations/s; required
+	// RequestsPerIteration is how many requests one iteration sends at the
+	// test's mix of scenarios: iterations/s × it is requests/s; default 1.
+	RequestsPerIteration float64
+	Factor               float64       // each raise multiplies the rate; default 1.5 unless Increment is set
+	Increment            float64       // or: each raise adds this
+	Hold                 time.Duration // per step; required
+	MaxRate              float64       // never go above; 0: no limit but MaxSteps
+	Budget               time.Duration // total hold time of all steps; 0: no limit
+	Precision            float64       // bisection stops when failing − passing ≤ this × failing; default 0.05
+	MaxCPU               float64       // generator CPU limit as a fraction of usable cores; default 0.85
+	MaxLag               time.Duration // generator scheduling lag p99 limit; default 100ms, or LatencyLimit/4 when lower
+	MaxSteal             float64       // CPU stolen from the host as a fraction of its time; default 0.1
+	MaxDropped           float64       // dropped iterations as a fraction of the step's arrivals; default 0.001
 	// MaxErrorRate is the error budget: a step whose requests failed more
 	// often fails, whatever its thresholds say; default 0.01 (k6's usual
 	// http_req_failed rate<0.01). Callers set it to the SLO's own budget.
@@ -127,17 +141,20 @@ const (
 // Result is the outcome of a search. It is valid, as far as the search
 // went, even when Search also returns an error.
 type Result struct {
-	Config        Config     // with defaults filled in
-	Steps         []Record   // every step, in the order run
-	Highest       float64    // the highest rate that passed with a trusted generator; 0 if none
-	LowestFailing float64    // the lowest rate that failed; 0 if none
-	FirstFailure  []string   // the thresholds that failed at the first failing step
-	Knee          *Knee      // nil when latency did not climb or too few steps
-	USL           *USLFit    // nil unless the fit explains the data (see USLNote)
-	USLNote       string     // why no fit is shown, e.g. "too few points for a scalability fit (…)"
-	Retries       int        // runs of a step that were not judged because the host was busy
-	Stop          StopReason // why the search ended
-	StopDetail    string     // the stop in words, with figures
+	Config        Config   // with defaults filled in
+	Steps         []Record // every step, in the order run
+	Highest       float64  // the highest rate that passed with a trusted generator, iterations/s; 0 if none
+	LowestFailing float64  // the lowest rate that failed, iterations/s; 0 if none
+	// HighestRequests is Highest in requests per second (× RequestsPerIteration):
+	// what estimate divides a load in req/s by.
+	HighestRequests float64
+	FirstFailure    []string   // the thresholds that failed at the first failing step
+	Knee            *Knee      // nil when latency did not climb or too few steps
+	USL             *USLFit    // nil unless the fit explains the data (see USLNote)
+	USLNote         string     // why no fit is shown, e.g. "too few points for a scalability fit (…)"
+	Retries         int        // runs of a step that were not judged because the host was busy
+	Stop            StopReason // why the search ended
+	StopDetail      string     // the stop in words, with figures
 }
 
 // Search runs a breakpoint search with r.
@@ -148,14 +165,18 @@ func Search(ctx context.Context, cfg Config, r Runner) (Result, error) {
 	}
 	s := &search{cfg: cfg, runner: r, res: Result{Config: cfg}}
 	err = s.run(ctx)
-	s.res.Knee = findKnee(s.res.Steps, cfg.KneeFactor, cfg.MaxErrorRate)
-	s.res.USL, s.res.USLNote = fitSteps(s.res.Steps)
+	s.res.HighestRequests = s.res.Highest * cfg.RequestsPerIteration
+	s.res.Knee = findKnee(s.res.Steps, cfg.KneeFactor, cfg.MaxErrorRate, s.res.LowestFailing)
+	s.res.USL, s.res.USLNote = fitSteps(s.res.Steps, cfg.MaxErrorRate)
 	return s.res, err
 }
 
 // withDefaults fills in defaults and rejects a config that cannot work.
 func withDefaults(c Config) (Config, error) {
 	var errs []error
+	if c.RequestsPerIteration < 0 {
+		errs = append(errs, fmt.Errorf("the requests per iteration %v cannot be negative", c.RequestsPerIteration))
+	}
 	if c.StartRate <= 0 {
 		errs = append(errs, fmt.Errorf("the start rate %v must be above 0", c.StartRate))
 	}
@@ -184,6 +205,7 @@ func withDefaults(c Config) (Config, error) {
 	if c.Factor == 0 && c.Increment == 0 {
 		c.Factor = 1.5
 	}
+	c.RequestsPerIteration = orFloat(c.RequestsPerIteration, 1)
 	c.Precision = orFloat(c.Precision, 0.05)
 	c.MaxCPU = orFloat(c.MaxCPU, 0.85)
 	c.MaxDropped = orFloat(c.MaxDropped, 0.001)

@@ -177,7 +177,7 @@ func TestKneeIgnoresASlowStepBelowIt(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			k := findKnee(tc.steps, 1.5, 0.01)
+			k := findKnee(tc.steps, 1.5, 0.01, 0)
 			if (k == nil) != (tc.knee == 0) || (k != nil && k.Rate != tc.knee) {
 				t.Fatalf("knee %+v, want at %v", k, tc.knee)
 			}

@@ -73,7 +73,7 @@ func TestErrorsAreNotCapacity(t *testing.T) {
 		})
 	}
 	r, _ := Search(context.Background(), cfg, failingServer{share: func(float64) float64 { return 1 }})
-	if !strings.Contains(r.StopDetail, "every request failed at the first step (20/s, 40 sent)") {
+	if !strings.Contains(r.StopDetail, "every request failed at the first step (20 iterations/s, 40 requests sent)") {
 		t.Errorf("stop detail %q does not say the target failed at the first step", r.StopDetail)
 	}
 }

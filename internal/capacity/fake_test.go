@@ -95,7 +95,7 @@ func (g cappedGenerator) RunStep(ctx context.Context, s Step) (StepResult, error
 // when the generator starts iterations late.
 type busyHost struct {
 	Runner
-	kind        string  // "lag", "cpu" or "steal": what the measurements show
+	kind        string  // "lag", "cpu", "steal" or "diagnosis": what the measurements show
 	first       bool    // the first run at each rate is disturbed
 	from        float64 // every run at or above this rate is disturbed; 0: none
 	keepVerdict bool    // a disturbed run keeps the server's verdict
@@ -121,6 +121,9 @@ func (b *busyHost) RunStep(ctx context.Context, s Step) (StepResult, error) {
 		r.GeneratorCPU = 0.98
 	case "steal":
 		r.HostKnown, r.HostCPU, r.HostSteal = true, 0.99, 0.3
+	case "diagnosis": // the search's own figures are quiet; the step's diagnosis is not
+		r.Diagnosis = "The generator's host was short of CPU from 0:02: its threads waited for a CPU 38× as long as they ran; the numbers are not the target's"
+		r.Mean += 2 * time.Second // far past any limit, even less twice the lag
 	}
 	if !b.keepVerdict {
 		r.P95 += 300 * time.Millisecond
@@ -165,4 +168,13 @@ func (f failingRunner) RunStep(ctx context.Context, s Step) (StepResult, error) 
 		return StepResult{}, fmt.Errorf("target unreachable")
 	}
 	return f.Runner.RunStep(ctx, s)
+}
+
+// byRate answers each rate with what at returns for it.
+type byRate func(rate float64) StepResult
+
+func (b byRate) RunStep(_ context.Context, s Step) (StepResult, error) {
+	r := b(s.Rate)
+	r.Rate = s.Rate
+	return r, nil
 }

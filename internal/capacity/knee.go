@@ -11,21 +11,27 @@ import (
 // below it (a noisy host) does not move the knee down. Past it, queueing
 // sets in.
 type Knee struct {
-	Rate, Throughput float64       // offered and completed at the knee
-	P95              time.Duration // at the knee
-	Base             time.Duration // the lowest p95 of any step: latency at low load
-	NextRate         float64       // the first rate past the knee
-	NextP95          time.Duration // and its p95
+	Rate       float64       // offered at the knee, iterations/s
+	Throughput float64       // completed at the knee, req/s
+	P95        time.Duration // at the knee
+	Base       time.Duration // the lowest p95 of any step: latency at low load
+	NextRate   float64       // the first rate past the knee, iterations/s
+	NextP95    time.Duration // and its p95
 }
 
 // findKnee locates the knee on the latency-vs-load curve of the clean
 // steps (Record.Clean) whose errors stayed within the budget maxErr (the
-// p95 of failures is no latency of the system's answers); nil when there
-// are fewer than three, or when latency at the highest rate tried stayed
-// within the factor.
-func findKnee(steps []Record, factor, maxErr float64) *Knee {
+// p95 of failures is no latency of the system's answers), up to the lowest
+// failing rate (0: none): past the first rate the SLO failed at, latency
+// climbing says nothing about where the system starts to queue, and a
+// knee there would sit above a failure. Nil when there are fewer than
+// three, or when latency at the highest rate kept stayed within the factor.
+func findKnee(steps []Record, factor, maxErr, lowestFailing float64) *Knee {
 	var pts []StepResult
 	for _, s := range steps {
+		if lowestFailing > 0 && s.Rate > lowestFailing {
+			continue
+		}
 		if s.Clean() && s.P95 > 0 && s.ErrorRate <= maxErr {
 			pts = append(pts, s.StepResult)
 		}

@@ -35,7 +35,7 @@ func (s *search) run(ctx context.Context) error {
 		next := s.next(rate)
 		if s.cfg.MaxRate > 0 && next > s.cfg.MaxRate {
 			if rate >= s.cfg.MaxRate {
-				s.finish(MaxRateReached, fmt.Sprintf("the SLO held up to the max rate %s/s; the system may sustain more", units.Number(rate)))
+				s.finish(MaxRateReached, fmt.Sprintf("the SLO held up to the max rate %s; the system may sustain more", Iterations(rate)))
 				return nil
 			}
 			next = s.cfg.MaxRate
@@ -45,12 +45,12 @@ func (s *search) run(ctx context.Context) error {
 	for {
 		lo, hi := s.res.Highest, s.res.LowestFailing
 		if lo == 0 && hi < s.cfg.StartRate/10 {
-			s.finish(NothingPassed, fmt.Sprintf("the SLO failed at every rate tried, down to %s/s", units.Number(hi)))
+			s.finish(NothingPassed, fmt.Sprintf("the SLO failed at every rate tried, down to %s", Iterations(hi)))
 			return nil
 		}
 		if hi-lo <= s.cfg.Precision*hi {
-			s.finish(Converged, fmt.Sprintf("the boundary lies between %s/s (passed) and %s/s (failed), within %s",
-				units.Number(lo), units.Number(hi), units.Share(s.cfg.Precision)))
+			s.finish(Converged, fmt.Sprintf("the boundary lies between %s (passed) and %s (failed), within %s",
+				Iterations(lo), Iterations(hi), units.Share(s.cfg.Precision)))
 			return nil
 		}
 		if _, stop := s.step(ctx, (lo+hi)/2, Bisect); stop != nil {
@@ -80,11 +80,11 @@ func (s *search) step(ctx context.Context, rate float64, phase Phase) (Record, *
 		res, err := s.runner.RunStep(ctx, Step{Rate: rate, Hold: s.cfg.Hold})
 		if err != nil {
 			if ctx.Err() != nil {
-				s.finish(Interrupted, "interrupted during the step at "+units.Number(rate)+"/s")
+				s.finish(Interrupted, "interrupted during the step at "+Iterations(rate))
 			} else {
-				s.finish(StepError, fmt.Sprintf("the step at %s/s failed to run: %v", units.Number(rate), err))
+				s.finish(StepError, fmt.Sprintf("the step at %s failed to run: %v", Iterations(rate), err))
 			}
-			return Record{}, &errStop{fmt.Errorf("capacity: step at %s/s: %w", units.Number(rate), err)}
+			return Record{}, &errStop{fmt.Errorf("capacity: step at %s: %w", Iterations(rate), err)}
 		}
 		s.spent += s.cfg.Hold
 		res.Rate = rate
@@ -103,8 +103,8 @@ func (s *search) step(ctx context.Context, rate float64, phase Phase) (Record, *
 				continue
 			}
 			s.record(rec)
-			s.finish(HostBusy, fmt.Sprintf("the load generator's host could not generate %s/s: busy %s (last: %s)",
-				units.Number(rate), attempts(attempt), rec.Busy))
+			s.finish(HostBusy, fmt.Sprintf("the load generator's host could not generate %s: busy %s (last: %s)",
+				Iterations(rate), attempts(attempt), rec.Busy))
 			return rec, &errStop{}
 		}
 		rec.Judged = !(rec.Passed && rec.Saturation != "") // a pass flattered by drops says nothing
@@ -117,7 +117,7 @@ func (s *search) step(ctx context.Context, rate float64, phase Phase) (Record, *
 func (s *search) canRun(ctx context.Context, rate float64) *errStop {
 	switch {
 	case ctx.Err() != nil:
-		s.finish(Interrupted, "interrupted before the step at "+units.Number(rate)+"/s")
+		s.finish(Interrupted, "interrupted before the step at "+Iterations(rate))
 		return &errStop{ctx.Err()}
 	case len(s.res.Steps) >= s.cfg.MaxSteps:
 		s.finish(StepLimit, units.CountOf(int64(len(s.res.Steps)), "step", "steps")+" run, the most allowed")
@@ -138,7 +138,7 @@ func (s *search) pause(ctx context.Context, rate float64) *errStop {
 	case <-t.C:
 		return nil
 	case <-ctx.Done():
-		s.finish(Interrupted, "interrupted before the retry of the step at "+units.Number(rate)+"/s")
+		s.finish(Interrupted, "interrupted before the retry of the step at "+Iterations(rate))
 		return &errStop{ctx.Err()}
 	}
 }
@@ -157,8 +157,8 @@ func (s *search) record(rec Record) {
 // the VU ceiling was too low, which no retry changes.
 func (s *search) judge(rec Record) *errStop {
 	if rec.Saturation != "" && rec.Passed {
-		s.finish(GeneratorSaturated, fmt.Sprintf("at %s/s %s: past this point the figures describe the load generator, not the system",
-			units.Number(rec.Rate), rec.Saturation))
+		s.finish(GeneratorSaturated, fmt.Sprintf("at %s %s: past this point the figures describe the load generator, not the system",
+			Iterations(rec.Rate), rec.Saturation))
 		return &errStop{}
 	}
 	if rec.Passed {
@@ -173,8 +173,8 @@ func (s *search) judge(rec Record) *errStop {
 		s.res.LowestFailing = rec.Rate
 	}
 	if first && rec.Requests > 0 && rec.ErrorRate >= 1 {
-		s.finish(TargetFailed, fmt.Sprintf("every request failed at the first step (%s/s, %s sent): the target is down, refusing, or answering only errors; there is no capacity to search (check it, or lower --start)",
-			units.Number(rec.Rate), units.Count(rec.Requests)))
+		s.finish(TargetFailed, fmt.Sprintf("every request failed at the first step (%s, %s sent): the target is down, refusing, or answering only errors; there is no capacity to search (check it, or lower --start)",
+			Iterations(rec.Rate), units.CountOf(rec.Requests, "request", "requests")))
 		return &errStop{}
 	}
 	return nil
@@ -210,8 +210,11 @@ func (s *search) errorsPast(r StepResult) string {
 // drops flattered it. A stall of the generator adds its length to the
 // iterations it delays and, with the burst it releases, at most about as
 // much again in the target's queue while the target has capacity to spare;
-// so a failure stands when the mean latency less twice the lag p99 is
-// still past the SLO's latency limit.
+// a generator waiting for a CPU also delays reading a response that has
+// arrived, by up to its goroutines' scheduling latency. So a failure stands
+// when the mean latency less twice the lag p99 and twice the longest
+// scheduling latency is still past the SLO's latency limit; a failure the
+// step's diagnosis distrusts and no figure bounds is never judged.
 func (s *search) hostsDoing(rec Record) bool {
 	switch {
 	case rec.Busy == "":
@@ -220,14 +223,18 @@ func (s *search) hostsDoing(rec Record) bool {
 		return rec.Saturation != ""
 	}
 	limit := s.cfg.LatencyLimit
-	return !(limit > 0 && rec.Mean-2*rec.LagP99 > limit)
+	if rec.Diagnosis != "" && rec.Stall <= 0 {
+		return true
+	}
+	return !(limit > 0 && rec.Mean-2*rec.LagP99-2*rec.Stall > limit)
 }
 
 // busy says how a run's own measurements show that the generator's host
 // was busy, or "": scheduling lag past its limit, the generator's CPU near
-// its cores, CPU stolen by the hypervisor. The host's total CPU is shown
-// but not judged: the target may share the host, and its saturation is
-// what the search measures.
+// its cores, CPU stolen by the hypervisor, or the step's diagnosis (which
+// also reads the generator's wait for a CPU and its scheduling latency).
+// The host's total CPU is shown but not judged on its own: the target may
+// share the host, and its saturation is what the search measures.
 func (s *search) busy(r StepResult) string {
 	var why []string
 	if r.LagP99 > s.cfg.MaxLag {
@@ -239,7 +246,7 @@ func (s *search) busy(r StepResult) string {
 	if r.HostKnown && r.HostSteal > s.cfg.MaxSteal {
 		why = append(why, fmt.Sprintf("CPU steal %s > %s", units.Share(r.HostSteal), units.Share(s.cfg.MaxSteal)))
 	}
-	if len(why) == 0 {
+	if len(why) == 0 && r.Diagnosis == "" {
 		return ""
 	}
 	if r.HostKnown {
@@ -247,6 +254,9 @@ func (s *search) busy(r StepResult) string {
 	}
 	if d := s.dropped(r); d != "" {
 		why = append(why, d)
+	}
+	if r.Diagnosis != "" { // a sentence of its own, after the figures
+		why = append(why, "the step's diagnosis: "+r.Diagnosis)
 	}
 	return strings.Join(why, ", ")
 }
@@ -260,6 +270,10 @@ func (s *search) dropped(r StepResult) string {
 	return fmt.Sprintf("%s dropped (%s of %s due; raise max_vus)", units.CountOf(r.Dropped, "iteration was", "iterations were"),
 		units.Share(float64(r.Dropped)/arrivals), units.Number(arrivals))
 }
+
+// Iterations writes a rate of the search, which is in iterations per
+// second: "120 iterations/s".
+func Iterations(rate float64) string { return units.Rate(rate, "iterations") }
 
 // finish records why the search ended.
 func (s *search) finish(reason StopReason, detail string) {

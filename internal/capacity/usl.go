@@ -11,15 +11,16 @@ import (
 )
 
 // USLFit is Gunther's Universal Scalability Law fitted to (concurrency,
-// throughput) points: X(N) = λN / (1 + σ(N−1) + κN(N−1)). σ is contention
+// throughput) points: X(N) = λN / (1 + σ(N−1) + κN(N−1)), X in requests
+// per second and N in requests in flight. σ is contention
 // (the serial part: queues, locks), κ coherency (crosstalk that makes
 // throughput fall past a peak).
 type USLFit struct {
-	Lambda          float64 // throughput of one unit of concurrency
+	Lambda          float64 // throughput of one request in flight, req/s
 	Sigma           float64 // contention, 0..1
 	Kappa           float64 // coherency, ≥ 0
 	PeakConcurrency float64 // where throughput peaks; +Inf when κ = 0
-	PeakThroughput  float64 // the peak, or the asymptote λ/σ when κ = 0 (+Inf when σ = 0 too)
+	PeakThroughput  float64 // the peak, or the asymptote λ/σ when κ = 0 (+Inf when σ = 0 too), req/s
 	R2              float64 // of throughput, 1 for a perfect fit
 	Points          int     // steps the fit used
 	// PeakInReach says the peak lies within USLReach × the measured range
@@ -48,8 +49,11 @@ const (
 )
 
 // fitSteps fits the USL to the clean passing steps and returns it only when
-// it explains them; otherwise nil and why, in words.
-func fitSteps(steps []Record) (*USLFit, string) {
+// it explains them and every clean step within the error budget maxErr,
+// passed or not: a curve that never reaches a throughput a step measured
+// is no ceiling. Otherwise nil and why, in words. The fit is in requests:
+// throughput in req/s against requests in flight.
+func fitSteps(steps []Record, maxErr float64) (*USLFit, string) {
 	var n, x []float64
 	rates := map[float64]bool{}
 	for _, s := range steps {
@@ -69,6 +73,10 @@ func fitSteps(steps []Record) (*USLFit, string) {
 	if why := f.implausible(); why != "" {
 		return nil, fmt.Sprintf("the USL does not fit these points (%s)", why)
 	}
+	if best, ok := bestMeasured(steps, maxErr); ok && f.PeakThroughput < best.Throughput {
+		return nil, fmt.Sprintf("the USL does not fit these points: its curve never reaches the %s measured at %s (R² %s over %s)",
+			units.Rate(best.Throughput, "req"), Iterations(best.Rate), units.Number(f.R2), units.CountOf(int64(f.Points), "step", "steps"))
+	}
 	maxN, maxX := 0.0, 0.0
 	for i := range n {
 		maxN, maxX = max(maxN, n[i]), max(maxX, x[i])
@@ -79,6 +87,17 @@ func fitSteps(steps []Record) (*USLFit, string) {
 		f.PeakInReach = f.PeakConcurrency <= USLReach*maxN
 	}
 	return &f, ""
+}
+
+// bestMeasured is the clean step, within the error budget, that completed
+// the most requests per second; ok is false when there is none.
+func bestMeasured(steps []Record, maxErr float64) (best StepResult, ok bool) {
+	for _, s := range steps {
+		if s.Clean() && s.ErrorRate <= maxErr && s.Throughput > best.Throughput {
+			best, ok = s.StepResult, true
+		}
+	}
+	return best, ok
 }
 
 // implausible says why a fit does not explain its data, or "": its

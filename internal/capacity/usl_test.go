@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -128,7 +129,7 @@ func TestUSLShownOnlyWhenItExplainsTheData(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			f, note := fitSteps(tc.steps)
+			f, note := fitSteps(tc.steps, 0.01)
 			if (f != nil) != tc.shown || !strings.Contains(note, tc.note) || (tc.shown && note != "") {
 				t.Fatalf("fit %+v, note %q; want shown=%v, note %q", f, note, tc.shown, tc.note)
 			}
@@ -136,6 +137,43 @@ func TestUSLShownOnlyWhenItExplainsTheData(t *testing.T) {
 				t.Errorf("fit %+v, want about %+v", *f, truth)
 			}
 			golden(t, "usl-"+strings.ReplaceAll(tc.name, " ", "-"), Result{Steps: tc.steps, USL: f, USLNote: note, Stop: Converged}) // report renders it
+		})
+	}
+}
+
+// TestUSLNeverACeilingBelowAMeasuredThroughput: the search read
+// "USL ceiling 2,144/s" beside a step that had completed 2,306 req/s. A fit
+// on the passed steps whose curve never reaches what a clean step measured
+// (here a failing one past the boundary) is not shown, and the note says why.
+func TestUSLNeverACeilingBelowAMeasuredThroughput(t *testing.T) {
+	truth := USLFit{Lambda: 100, Sigma: 0.05} // κ = 0: approaches 2,000 req/s
+	var steps []Record
+	for i, n := range []float64{1, 4, 8, 16} {
+		x := truth.Throughput(n)
+		steps = append(steps, Record{StepResult: StepResult{Rate: float64(100 * (i + 1)), Throughput: x, Concurrency: n, Passed: true}, Attempt: 1})
+	}
+	over := Record{StepResult: StepResult{Rate: 1153, Throughput: 2306, Concurrency: 60}, Attempt: 1, Judged: true}
+	tests := []struct {
+		name  string
+		steps []Record
+		shown bool
+		note  string
+	}{
+		{"the passed steps alone", steps, true, ""},
+		{"a failing step measured past its ceiling", append(slices.Clone(steps), over), false,
+			"the USL does not fit these points: its curve never reaches the 2,306 req/s measured at 1,153 iterations/s (R² 1 over 4 steps)"},
+		// A step whose requests failed past the budget completed errors, not throughput.
+		{"past the error budget it does not count", append(slices.Clone(steps), func() Record { r := over; r.ErrorRate = 0.5; return r }()), true, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f, note := fitSteps(tc.steps, 0.01)
+			if (f != nil) != tc.shown || note != tc.note {
+				t.Fatalf("fit %+v, note %q; want shown=%v, note %q", f, note, tc.shown, tc.note)
+			}
+			if f != nil && f.PeakThroughput < 1999 {
+				t.Fatalf("ceiling %v, want about 2,000", f.PeakThroughput)
+			}
 		})
 	}
 }
@@ -179,7 +217,7 @@ func TestUSLPeakOnlyWithinReach(t *testing.T) {
 				x := truth.Throughput(n)
 				steps = append(steps, Record{StepResult: StepResult{Rate: x, Throughput: x, Concurrency: n, Passed: true}, Attempt: 1})
 			}
-			f, note := fitSteps(steps)
+			f, note := fitSteps(steps, 0.01)
 			if f == nil {
 				t.Fatalf("no fit: %s", note)
 			}

@@ -14,11 +14,11 @@ import (
 func capacityCmd(ctx context.Context, e *env, args []string) int {
 	fs := newFlagSet(e, "capacity", "capacity <test.yaml> [flags]")
 	var c capacity.Config
-	fs.Float64Var(&c.StartRate, "start", 0, "first step's rate per second (default: a quarter of the test's peak rate)")
+	fs.Float64Var(&c.StartRate, "start", 0, "first step's rate in iterations per second (default: a quarter of the test's peak rate)")
 	fs.Float64Var(&c.Factor, "factor", 0, "each raise multiplies the rate by this (default 1.5)")
-	fs.Float64Var(&c.Increment, "step", 0, "or: each raise adds this many per second")
+	fs.Float64Var(&c.Increment, "step", 0, "or: each raise adds this many iterations per second")
 	fs.DurationVar(&c.Hold, "hold", 30*time.Second, "how long each step holds its rate")
-	fs.Float64Var(&c.MaxRate, "max", 0, "never offer more than this per second (default: no limit)")
+	fs.Float64Var(&c.MaxRate, "max", 0, "never offer more iterations per second than this (default: no limit)")
 	fs.DurationVar(&c.Budget, "budget", 10*time.Minute, "total hold time of all steps")
 	fs.Float64Var(&c.Precision, "precision", 0, "stop bisecting when the gap is below this fraction (default 0.05)")
 	fs.Float64Var(&c.MaxCPU, "max-cpu", 0, "stop when the generator uses more than this fraction of its cores (default 0.85)")
@@ -60,10 +60,14 @@ func compareCmd(_ context.Context, e *env, args []string) int {
 	fs.Float64Var(&cfg.Options.Alpha, "alpha", 0, "1 − the confidence of the intervals (default 0.05: 95 % intervals)")
 	fs.Float64Var(&cfg.Options.LoadTolerance, "load-tolerance", 0, "how far the offered loads may differ and still compare fairly (default 0.10)")
 	fs.Var(&gates, "fail-on-regression", "exit 99 when a run regresses significantly past this (the whole interval beyond it), e.g. 'p(95) +10%' or 'errors +1pp' (repeatable)")
-	fs.BoolVar(&cfg.Strict, "strict", false, "also exit 99 when a gate cannot be judged: its change is not testable (too short a run, too few runs)")
+	fs.BoolVar(&cfg.AllowNotJudged, "allow-not-judged", false, "let a gate that cannot judge its change (too short a run, too few runs, a busy host) pass with a note; by default it fails (exit 99)")
+	strict := fs.Bool("strict", false, "fail a gate that cannot judge its change: the default now, kept for old scripts")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return app.ExitBadInput
+	}
+	if *strict && cfg.AllowNotJudged {
+		return fail(e, usageErr("--strict and --allow-not-judged contradict each other: give one"))
 	}
 	cfg.Runs, cfg.Gates = pos, gates
 	code, err := app.Compare(cfg)
@@ -95,16 +99,16 @@ func estimateCmd(_ context.Context, e *env, args []string) int {
 	fs.Float64Var(&in.Headroom, "headroom", 0, "plan this factor above the peak, e.g. 1.4")
 	fs.DurationVar(&in.ResponseTime, "response-time", 0, "R of Little's law N = X·(R + Z)")
 	fs.DurationVar(&in.ThinkTime, "think-time", 0, "Z of Little's law")
-	fs.Float64Var(&in.PerInstance, "per-instance", 0, "requests per second one instance sustains")
-	fs.StringVar(&cfg.FromRun, "from-run", "", "or: a run's successful req/s in its seconds within the SLO (docs/estimate.md)")
+	fs.Float64Var(&in.PerInstance, "per-instance", 0, "requests per second one instance sustains (req/s)")
+	fs.StringVar(&cfg.FromRun, "from-run", "", "or: a capacity search's highest req/s, or a run's successful req/s in its seconds within the SLO (docs/estimate.md)")
 	fs.IntVar(&cfg.RunInst, "run-instances", 1, "instances that served --from-run")
 	fs.Float64Var(&in.InstancesPerNode, "instances-per-node", 0, "instances that fit on one node")
 	fs.StringVar(&instPrice, "instance-price", "", "price of one instance, e.g. '0.58 USD/h'")
 	fs.StringVar(&nodePrice, "node-price", "", "price of one node, e.g. '9.53 USD/h'")
 	fs.DurationVar(&in.Ramp, "ramp", 0, "starter test: ramp from 0 to the target (default 1m)")
 	fs.DurationVar(&in.Hold, "hold", 0, "starter test: hold at the target (default 10m)")
-	fs.DurationVar(&in.LatencyGoal, "latency-goal", 0, "the p95 threshold of the starter test and of --from-run's seconds (default 1s)")
-	fs.StringVar(&maxErrors, "max-errors", "", "the error-rate threshold of both, e.g. 1% (default 1%)")
+	fs.DurationVar(&in.LatencyGoal, "latency-goal", 0, "the p95 threshold of the starter test and of --from-run's seconds (default 1s; for --from-run, the run's own)")
+	fs.StringVar(&maxErrors, "max-errors", "", "the error-rate threshold of both, e.g. 1% (default 1%; for --from-run, the run's own)")
 	fs.StringVar(&cfg.Write, "write", "", "also write a starter test file for the computed load")
 	fs.StringVar(&cfg.URL, "url", "", "the endpoint the starter test calls, e.g. http://127.0.0.1:8080/feed")
 	pos, err := parseArgs(fs, args)

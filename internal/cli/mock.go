@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"strings"
 
@@ -14,6 +13,10 @@ import (
 
 const mockUsage = "mock <mock.yaml> [flags]"
 
+// mockTokenEnv names the variable that gives the mock's admin token,
+// kept out of the command line as the dashboard's is.
+const mockTokenEnv = "LOADLENS_MOCK_ADMIN_TOKEN"
+
 // mockCmd serves a mock config until interrupted.
 func mockCmd(ctx context.Context, e *env, args []string) int {
 	fs := newFlagSet(e, "mock", mockUsage)
@@ -21,6 +24,8 @@ func mockCmd(ctx context.Context, e *env, args []string) int {
 	tlsListen := fs.String("tls-listen", "", "also serve HTTPS (HTTP/1.1 and HTTP/2) here, overriding the file's tls.listen:")
 	certOut := fs.String("write-cert", "", "write the TLS certificate (PEM) to this file, for clients to trust")
 	check := fs.Bool("check", false, "check the config and exit, serving nothing")
+	adminToken := fs.String("admin-token", "", "token the admin API asks for, as Authorization: Bearer (default: $"+mockTokenEnv+
+		"; none on loopback, one made up and printed when the mock listens where other hosts reach it)")
 	var envs listFlag
 	fs.Var(&envs, "e", "KEY=VALUE environment variable for {{ env.KEY }} in the config (repeatable)")
 	pos, err := parseArgs(fs, args)
@@ -47,6 +52,9 @@ func mockCmd(ctx context.Context, e *env, args []string) int {
 		}
 		cfg.TLS.Listen = *tlsListen
 	}
+	if cfg.AdminToken = *adminToken; cfg.AdminToken == "" {
+		cfg.AdminToken = os.Getenv(mockTokenEnv)
+	}
 	if *check {
 		fmt.Fprintf(e.stdout, "%s: ok — %s\n", pos[0], units.CountOf(int64(len(cfg.Routes)), "route", "routes"))
 		return app.ExitOK
@@ -71,8 +79,8 @@ func mockCmd(ctx context.Context, e *env, args []string) int {
 		}
 	}
 	fmt.Fprintf(e.stdout, "  admin: http://%[1]s%[2]s/  metrics: http://%[1]s%[2]s/metrics\n", srv.Addr(), cfg.Admin)
-	if !loopback(srv.Addr()) {
-		fmt.Fprintf(e.stdout, "  note: %s is reachable from other hosts, and so is its admin API, which changes latency and errors\n", srv.Addr())
+	if note := adminNote(srv, cfg); note != "" {
+		fmt.Fprintln(e.stdout, note)
 	}
 	for _, r := range cfg.Routes {
 		fmt.Fprintf(e.stdout, "  %s\n", describeRoute(r))
@@ -82,6 +90,19 @@ func mockCmd(ctx context.Context, e *env, args []string) int {
 		return fail(e, err)
 	}
 	return app.ExitOK
+}
+
+// adminNote says which token the admin API requires: the one made up,
+// because the mock listens where other hosts reach it, or the one given
+// (not repeated); "" when none.
+func adminNote(srv *mock.Server, cfg *mock.Config) string {
+	switch token := srv.AdminToken(); {
+	case token != "" && cfg.AdminToken == "":
+		return fmt.Sprintf("  note: %s is reachable from other hosts: its admin API takes only requests with Authorization: Bearer %s (the metrics need none)", srv.Addr(), token)
+	case token != "":
+		return "  note: the admin API takes only requests with the token of --admin-token or $" + mockTokenEnv + ", as Authorization: Bearer (the metrics need none)"
+	}
+	return ""
 }
 
 // describeRoute is one line per route: its name, answer and behaviour.
@@ -106,11 +127,4 @@ func describeRoute(r *mock.Route) string {
 		line += "  " + strings.Join(parts, "; ")
 	}
 	return line
-}
-
-// loopback reports whether addr's host is a loopback address.
-func loopback(addr string) bool {
-	host, _, _ := net.SplitHostPort(addr)
-	ip := net.ParseIP(host)
-	return host == "localhost" || (ip != nil && ip.IsLoopback())
 }

@@ -2,8 +2,6 @@ package cli
 
 import (
 	"flag"
-	"net/url"
-	"regexp"
 	"strings"
 
 	"github.com/loadlens/loadlens/internal/plan"
@@ -64,19 +62,6 @@ func redactFlag(name, value string) string {
 	return redactText(value)
 }
 
-// dsnPassword is a password in a key=value connection string.
-var dsnPassword = regexp.MustCompile(`(?i)\b(password|passwd|pwd)=('[^']*'|"[^"]*"|[^\s;&]*)`)
-
-// redactText hides the passwords an argument may carry: a URL's
-// user:password@ and a connection string's password=.
-func redactText(s string) string {
-	if i := strings.Index(s, "://"); i > 0 {
-		if u, err := url.Parse(s); err == nil && u.User != nil {
-			if _, has := u.User.Password(); has {
-				u.User = url.UserPassword(u.User.Username(), "REDACTED")
-				s = u.String()
-			}
-		}
-	}
-	return dsnPassword.ReplaceAllString(s, "${1}="+plan.Redacted)
-}
+// redactText hides the secrets an argument may carry: a URL's credentials
+// and credential-like query values, and a connection string's password=.
+func redactText(s string) string { return plan.Redact(s) }

@@ -197,7 +197,7 @@ func classifyTarget(target string) (isURL bool, err error) {
 		if scheme == "http" || scheme == "https" {
 			return true, nil
 		}
-		return false, usageErr("%q is not a test file and not an http(s) URL: loadlens sends HTTP, so use http:// or https://", target)
+		return false, usageErr("%q is not a test file and not an http(s) URL: loadlens sends HTTP, so use http:// or https://", redactText(target))
 	}
 	if _, err := os.Stat(target); err == nil {
 		return false, nil
@@ -208,9 +208,9 @@ func classifyTarget(target string) (isURL bool, err error) {
 	}
 	hint := ""
 	if !strings.ContainsAny(target, " \t") {
-		hint = fmt.Sprintf("; did you mean http://%s?", strings.TrimPrefix(target, "//"))
+		hint = "; did you mean " + redactText("http://"+strings.TrimPrefix(target, "//")) + "?"
 	}
-	return false, usageErr("%q is not a test file and not an http(s) URL%s", target, hint)
+	return false, usageErr("%q is not a test file and not an http(s) URL%s", redactText(target), hint)
 }
 
 // explicitZeros refuses --rate 0, --vus 0, --duration 0, --max-vus 0 and

@@ -35,9 +35,9 @@ type GateResult struct {
 	Gate   Gate   `json:"gate"`   // the gate judged
 	Run    string `json:"run"`    // the run (or group of runs) judged
 	Failed bool   `json:"failed"` // the run fails the gate
-	// NotJudged is set when the gate's change could not be tested (too
-	// few seconds, stretches, requests or runs): the gate neither fails
-	// nor passes, and fails only when the caller asks for strict gates.
+	// NotJudged is set when the gate's change could not be judged (too
+	// few seconds, requests or runs; a baseline of failures; a disturbed
+	// load generator): the gate fails unless the caller allows it.
 	NotJudged bool   `json:"not_judged,omitempty"`
 	Reason    string `json:"reason"` // what was observed and why it fails, passes or is not judged
 }
@@ -197,7 +197,8 @@ func (g Gate) String() string { return g.Expr }
 // for when one fails). A gate whose figure is missing (no data, an unknown
 // endpoint) fails: a gate that silently passes on a typo is no gate. One
 // that cannot judge its change is NotJudged (not testable, a baseline of
-// failures, a load generator disturbed): it fails only when strict.
+// failures, a load generator disturbed): AnyFailed counts it as failed
+// unless allowed.
 func (r *Report) Check(gates []Gate) []GateResult {
 	var out []GateResult
 	for _, g := range gates {
@@ -232,11 +233,12 @@ func (r *Report) groupName(g int) string {
 	return r.Groups[g].Name + " (" + strings.Join(names, ", ") + ")"
 }
 
-// AnyFailed reports whether any gate failed; with strict, a gate that
-// could not be judged counts as failed.
-func AnyFailed(results []GateResult, strict bool) bool {
+// AnyFailed reports whether any gate failed; a gate that could not be
+// judged counts as failed unless allowNotJudged: a gate that passes what
+// it cannot test is no gate.
+func AnyFailed(results []GateResult, allowNotJudged bool) bool {
 	for _, res := range results {
-		if res.Failed || strict && res.NotJudged {
+		if res.Failed || !allowNotJudged && res.NotJudged {
 			return true
 		}
 	}
@@ -269,10 +271,11 @@ func (r *Report) endpointNamed(name string) bool {
 
 // judge decides one gate on one value and says why: failed, not judged, or
 // passed. A latency gate first asks whether the percentiles are latencies
-// of answers (see answers). Then a gate fails on a change that goes past
-// its limit with its whole confidence interval, whatever the runs' noise
-// floor: the table may hold such a change back as noise, but a figure
-// certainly past the limit is one the gate exists to catch. A change
+// of answers (see answers). Then a gate fails on a change whose estimate
+// goes past its limit and that the table calls significant, and on one
+// that goes past its limit with its whole confidence interval, whatever
+// the runs' noise floor: the table may hold such a change back as noise,
+// but a figure certainly past the limit is one the gate exists to catch. A change
 // that could not be tested is not judged, wherever it lies: the table
 // calls it not testable, and a gate must not contradict it. Nor is a
 // latency change that a load generator's extra wait could have made or
@@ -309,7 +312,7 @@ func judge(g Gate, base, v Value, host hostLag) (failed, notJudged bool, reason 
 		if sign*point > limit+1e-12 {
 			where = "goes past"
 		}
-		return false, true, fmt.Sprintf("not judged: %s %s %s %s, but is not testable: %s", g.Metric, change, where, allowed, v.NotTested)
+		return false, true, fmt.Sprintf("not judged: %s %s %s %s, but is not testable: %s%s", g.Metric, change, where, allowed, v.NotTested, longerText(v))
 	}
 	lagged := g.Metric.isLatency() && host.disturbs(g, base.Value)
 	if sign*point <= limit+1e-12 {
@@ -324,9 +327,13 @@ func judge(g Gate, base, v Value, host hostLag) (failed, notJudged bool, reason 
 		near = ci.Hi
 	}
 	interval := units.Interval(gateScaleText(g.Metric, pct, ci.Lo), gateScaleText(g.Metric, pct, ci.Hi))
-	if sign*near > limit && atLeast(g.Metric, point, floor(g.Metric)) {
+	whole := sign*near > limit && atLeast(g.Metric, point, floor(g.Metric))
+	if whole || worse(g, v) && !lagged {
 		why := fmt.Sprintf("%s %s %s goes past %s", g.Metric, change, interval, allowed)
-		if !v.Significant {
+		switch {
+		case !whole:
+			why += ", and the change is significant (its interval excludes no change)"
+		case !v.Significant:
 			why += fmt.Sprintf(" with its whole interval, though the table holds it back as within the runs' own noise (%s)",
 				strings.TrimPrefix(ScaleText(g.Metric, v.MinEffect), "+"))
 		}
@@ -340,6 +347,39 @@ func judge(g Gate, base, v Value, host hostLag) (failed, notJudged bool, reason 
 			g.Metric, change, interval, allowed, host.sentence())
 	}
 	return false, false, fmt.Sprintf("%s %s %s goes past %s, but its interval reaches back within it: not significantly past it", g.Metric, change, interval, allowed)
+}
+
+// worse reports whether the table calls the change significant and in the
+// direction the gate fails on: a change whose best estimate is past the
+// limit fails when it is surely a change, though its interval may reach
+// back within the limit (a 20 % rise judged against 'p(95) +10%' on a run
+// whose interval is ±12 % is a regression the gate exists to catch).
+func worse(g Gate, v Value) bool {
+	if !v.Significant || v.Delta == nil {
+		return false
+	}
+	return float64(g.Sign)**v.Delta > 0
+}
+
+// longerText says how long a hold would let a change that was not tested
+// be judged, or "" when more seconds would not (more runs would).
+func longerText(v Value) string {
+	if v.NeedSeconds <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("; a hold of %s or more at this load (%s a run) would let it judge",
+		units.CountOf(int64(HoldFor(v.NeedSeconds)), "second", "seconds"), units.CountOf(int64(v.NeedSeconds), "compared second", "compared seconds"))
+}
+
+// HoldFor is the shortest hold, in seconds, that leaves n compared
+// seconds once its warm-up is left out (see WarmUp): a hold of d seconds
+// compares its seconds WarmUp(d) … d − 1.
+func HoldFor(n int) int {
+	d := n + 1
+	for d-WarmUp(d) < n { // bounded: WarmUp is at most 10
+		d++
+	}
+	return d
 }
 
 // gateScaleText writes a limit of an interval in percent or in the

@@ -34,7 +34,7 @@ func (v Value) MarshalJSON() ([]byte, error) {
 	}
 	return json.Marshal(valueJSON{Has: v.Has, Value: roundTo(v.Value, 6), Samples: v.Samples, Runs: v.Runs,
 		Delta: round(v.Delta, 6), DeltaPct: round(v.DeltaPct, 3), CI: interval(v.CI, 6), CIPct: interval(v.CIPct, 3),
-		MinEffect: roundTo(v.MinEffect, 6), Significant: v.Significant, Verdict: v.Verdict, Block: v.Block, NotTested: v.NotTested})
+		MinEffect: roundTo(v.MinEffect, 6), Significant: v.Significant, Verdict: v.Verdict, Block: v.Block, NotTested: v.NotTested, NeedSeconds: v.NeedSeconds})
 }
 
 // UnmarshalJSON reads a value as MarshalJSON writes it, so that a
@@ -45,7 +45,8 @@ func (v *Value) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*v = Value{Has: in.Has, Value: in.Value, Samples: in.Samples, Runs: in.Runs, Delta: in.Delta, DeltaPct: in.DeltaPct, CI: in.CI,
-		CIPct: in.CIPct, MinEffect: in.MinEffect, Significant: in.Significant, Verdict: in.Verdict, Block: in.Block, NotTested: in.NotTested}
+		CIPct: in.CIPct, MinEffect: in.MinEffect, Significant: in.Significant, Verdict: in.Verdict, Block: in.Block, NotTested: in.NotTested,
+		NeedSeconds: in.NeedSeconds}
 	return nil
 }
 
@@ -64,6 +65,7 @@ type valueJSON struct {
 	Verdict     string    `json:"verdict,omitempty"`
 	Block       int       `json:"block_s,omitempty"`
 	NotTested   string    `json:"not_tested,omitempty"`
+	NeedSeconds int       `json:"need_seconds,omitempty"`
 }
 
 // UnmarshalJSON reads a metric by the name MarshalJSON writes.

@@ -41,6 +41,10 @@ type Value struct {
 	Verdict   string
 	Block     int    // the bootstrap's block length in seconds; 0 when runs were the replicates
 	NotTested string // why there is no interval, when there is none
+	// NeedSeconds is, for a change not tested, how many compared seconds
+	// each run at its load would need for it to be: 0 when more seconds
+	// would not help (more runs, or per-second data, would).
+	NeedSeconds int
 	// Requests and Failed count the row's requests over the compared
 	// seconds of the group's runs, and the failed ones: a latency gate
 	// weighs its percentile's share against them.
@@ -59,6 +63,7 @@ type comparer struct {
 	groups     []GroupInfo
 	views      []*runView
 	boot, repl bool // which methods were used
+	tail       bool // the tail test stood for a percentile's stretches
 	minB, maxB int  // block lengths used
 }
 
@@ -199,14 +204,21 @@ const minSeconds = 5
 
 // bootstrapChange sets the interval of a change between two single runs
 // from their block bootstrap distributions: the percentile interval of the
-// resampled changes, moved to centre on the exact change shown.
+// resampled changes, moved to centre on the exact change shown, and a
+// noise floor from the runs' stretches (spreadNoise) as a second test. A
+// percentile whose stretches cannot hold it takes the tail test
+// (tailtest.go) as its second test instead: its interval spans both, so
+// a change is called only when both leave out 0.
 func (c *comparer) bootstrapChange(v *Value, base Value, ia, ib, r int, m Metric) {
 	va, vb := c.views[ia], c.views[ib]
 	if len(va.rows[r].secs) < minSeconds || len(vb.rows[r].secs) < minSeconds {
-		v.NotTested = fmt.Sprintf("fewer than %d compared seconds", minSeconds)
+		v.NotTested, v.NeedSeconds = fmt.Sprintf("fewer than %d compared seconds", minSeconds), minSeconds
+		if m.isLatency() { // and the requests beyond the percentile the tail test needs
+			v.NeedSeconds = max(minSeconds, needSeconds(va.rows[r], batchNeed(m)), needSeconds(vb.rows[r], batchNeed(m)))
+		}
 		return
 	}
-	if !va.rows[r].hasLat && m >= P50 && m <= P99 || !va.rows[r].hasChk && m == CheckRate {
+	if !va.rows[r].hasLat && m.isLatency() || !va.rows[r].hasChk && m == CheckRate {
 		v.NotTested = "no per-second data"
 		return
 	}
@@ -216,45 +228,80 @@ func (c *comparer) bootstrapChange(v *Value, base Value, ia, ib, r int, m Metric
 	}
 	ra, rb := va.resampled(r, ia, c.opts.Resamples), vb.resampled(r, ib, c.opts.Resamples)
 	L := max(ra.block, rb.block)
+	var tlo, thi float64
 	spread, why := spreadNoise(va.rows[r], vb.rows[r], L, m, c.opts.Alpha)
+	v.NeedSeconds = minBatches * L
+	tail := m.isLatency() && why != ""
+	if tail {
+		// Stretches too few to hold the percentile: the tail test, which
+		// needs none to, stands for their floor.
+		spread = 0
+		tlo, thi, why = tailOffsets(va.rows[r], vb.rows[r], ra, rb, m, c.opts.Alpha)
+		v.NeedSeconds = max(needSeconds(va.rows[r], batchNeed(m)), needSeconds(vb.rows[r], batchNeed(m)))
+	}
 	if why != "" {
 		v.NotTested = why
 		return
 	}
+	v.NeedSeconds = 0
+	point := logShift(m, base.Value, v.Value)
+	lo, hi, why := bootstrapInterval(ra, rb, m, point, c.opts.Alpha)
+	if why != "" {
+		v.NotTested = why
+		return
+	}
+	if tail {
+		lo, hi = min(lo, point+tlo), max(hi, point+thi)
+		c.tail = true
+	}
+	if !m.isRatio() {
+		lo, hi = 100*math.Expm1(lo), 100*math.Expm1(hi)
+	}
+	v.setInterval(m, base, lo, hi)
+	v.MinEffect = max(floor(m), halvesNoise(ra, m), halvesNoise(rb, m), spread)
+	if m.isLatency() {
+		v.MinEffect = max(v.MinEffect, lagFloor(va, vb, base.Value))
+	}
+	v.Block = L
+	c.noteBlock(ra.block)
+	c.noteBlock(rb.block)
+}
+
+// bootstrapInterval is the bootstrap's interval of the change of metric m
+// around point, on the scale logShift gives, or why there is none.
+func bootstrapInterval(ra, rb *resampled, m Metric, point, alpha float64) (lo, hi float64, why string) {
 	center := logShift(m, ra.full[m], rb.full[m])
 	diffs := make([]float64, 0, len(ra.reps))
 	xs, ys := make([]float64, 0, len(ra.reps)), make([]float64, 0, len(ra.reps))
 	for k := range ra.reps {
 		x, y := ra.reps[k][m], rb.reps[k][m]
 		if math.IsNaN(x) || math.IsNaN(y) || (!m.isRatio() && (x <= 0 || y <= 0)) {
-			v.NotTested = "too few requests to resample"
-			return
+			return 0, 0, "too few requests to resample"
 		}
 		diffs = append(diffs, logShift(m, x, y)-center)
 		xs, ys = append(xs, logShift(m, ra.full[m], x)), append(ys, logShift(m, rb.full[m], y))
 	}
 	sort.Float64s(diffs)
-	point := logShift(m, base.Value, v.Value)
-	scale := widening(variance(xs), variance(ys), ra, rb, c.opts.Alpha)
-	lo := point + scale*quantileSorted(diffs, c.opts.Alpha/2)
-	hi := point + scale*quantileSorted(diffs, 1-c.opts.Alpha/2)
+	scale := widening(variance(xs), variance(ys), ra, rb, alpha)
+	lo = point + scale*quantileSorted(diffs, alpha/2)
+	hi = point + scale*quantileSorted(diffs, 1-alpha/2)
 	// The widening stretches the offsets past what any resample shows;
 	// on a skewed tail that reaches changes the runs rule out (a p95 of B
 	// below every p95 its own seconds give), so the interval stays within
 	// the changes the two runs' resamples allow.
 	lo = max(lo, point+slices.Min(ys)-slices.Max(xs))
 	hi = min(hi, point+slices.Max(ys)-slices.Min(xs))
-	if !m.isRatio() {
-		lo, hi = 100*math.Expm1(lo), 100*math.Expm1(hi)
+	return lo, hi, ""
+}
+
+// needSeconds is how many compared seconds a run at this row's rate needs
+// to hold need requests with a duration.
+func needSeconds(rs *rowSeconds, need int64) int {
+	n := latencyCount(rs)
+	if n <= 0 {
+		return 0
 	}
-	v.setInterval(m, base, lo, hi)
-	v.MinEffect = max(floor(m), halvesNoise(ra, m), halvesNoise(rb, m), spread)
-	if m >= P50 && m <= P99 {
-		v.MinEffect = max(v.MinEffect, lagFloor(va, vb, base.Value))
-	}
-	v.Block = L
-	c.noteBlock(ra.block)
-	c.noteBlock(rb.block)
+	return int(math.Ceil(float64(need) * float64(len(rs.secs)) / float64(n)))
 }
 
 // widening is the factor that turns the bootstrap's percentile offsets into
@@ -340,8 +387,8 @@ func (c *comparer) replicateChange(v *Value, base Value, g, r int, m Metric) {
 		v.NotTested = fmt.Sprintf("%d runs against 1 leave 1 degree of freedom; give 3 runs on a side, or 2 on each", most)
 		return
 	}
-	if why := c.fewRequests(g, r, m); why != "" {
-		v.NotTested = why
+	if why, need := c.fewRequests(g, r, m); why != "" {
+		v.NotTested, v.NeedSeconds = why, need
 		return
 	}
 	rel := !m.isRatio()
@@ -381,9 +428,11 @@ func (c *comparer) replicateChange(v *Value, base Value, g, r int, m Metric) {
 }
 
 // fewRequests says why group g's or the baseline's runs hold too few
-// requests in row r for metric m to be compared run by run, or "".
-func (c *comparer) fewRequests(g, r int, m Metric) string {
+// requests in row r for metric m to be compared run by run, or "", and
+// how many compared seconds the runs would need at their rates.
+func (c *comparer) fewRequests(g, r int, m Metric) (string, int) {
 	need := batchNeed(m)
+	why, secs := "", 0
 	for _, grp := range []int{0, g} {
 		for _, i := range c.groups[grp].Runs {
 			rs := c.views[i].rows[r]
@@ -395,11 +444,16 @@ func (c *comparer) fewRequests(g, r int, m Metric) string {
 				reqs += s.reqs
 			}
 			if reqs < need {
-				return fmt.Sprintf("run %s holds %s requests; a %s needs %s a run", c.views[i].info.Label, units.Count(reqs), m, units.Count(need))
+				if why == "" {
+					why = fmt.Sprintf("run %s holds %s requests; a %s needs %s a run", c.views[i].info.Label, units.Count(reqs), m, units.Count(need))
+				}
+				if reqs > 0 {
+					secs = max(secs, int(math.Ceil(float64(need)*float64(len(rs.secs))/float64(reqs))))
+				}
 			}
 		}
 	}
-	return ""
+	return why, secs
 }
 
 // withinNoise is the mean, over group g's runs, of the variance of a run's
@@ -441,11 +495,15 @@ func (c *comparer) withinNoise(g, r int, m Metric) float64 {
 	return sum / float64(k)
 }
 
-// setInterval stores an interval given on the primary scale, and its
-// other form: absolute limits of a relative interval are it times the
-// baseline's figure, relative limits of an absolute one it divided by it.
+// setInterval stores an interval given on the primary scale, within what
+// the change can be, and its other form: absolute limits of a relative
+// interval are it times the baseline's figure, relative limits of an
+// absolute one it divided by it.
 func (v *Value) setInterval(m Metric, base Value, lo, hi float64) {
 	if m.isRatio() {
+		// Two rates in [0, 1] differ by at most 1 either way: Welch's t
+		// over a few runs reached -104.54pp.
+		lo, hi = max(lo, -1), min(hi, 1)
 		v.CI = &Interval{lo, hi}
 		if base.Value != 0 {
 			v.CIPct = &Interval{100 * lo / base.Value, 100 * hi / base.Value}
@@ -495,6 +553,9 @@ func (c *comparer) method() string {
 			blocks = fmt.Sprintf("%d–%s", c.minB, units.CountOf(int64(c.maxB), "second", "seconds"))
 		}
 		parts = append(parts, fmt.Sprintf("circular block bootstrap over the compared seconds (%s resamples, blocks of %s)", units.Count(int64(c.opts.Resamples)), blocks))
+	}
+	if c.tail && c.boot {
+		parts[len(parts)-1] += " and, for percentiles too thin for stretches, the tail test on the requests' ranks with the seconds as blocks (an interval spans both)"
 	}
 	if c.repl {
 		parts = append(parts, "Welch's t over the runs of each group as replicates")

@@ -105,3 +105,35 @@ func TestIdenticalShortRunsAsReplicates(t *testing.T) {
 		})
 	}
 }
+
+// TestReplicateIntervalsStayWithinWhatTheFigureCanBe: replicate runs
+// (A1 A2 vs B1 B2) printed an error-rate interval of [−104.54pp, …]:
+// Welch's t over two runs a side is wide, but two rates in [0, 100] %
+// differ by at most 100 points either way, and a latency or a rate
+// cannot fall by more than 100 %.
+func TestReplicateIntervalsStayWithinWhatTheFigureCanBe(t *testing.T) {
+	run := func(seed uint64, failed float64) Input {
+		in, _ := flat{seed: seed, secs: 12, rate: 200, ms: 2, jitter: 0.3, failed: failed}.input("r")
+		return in
+	}
+	r, err := CompareGroups([][]Input{{run(1, 0.9), run(2, 0.99)}, {run(3, 0), run(4, 0.1)}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range r.Rows[0].Lines {
+		v := l.Values[1]
+		if v.CI == nil {
+			continue
+		}
+		lo, hi := v.Bounds(l.Metric)
+		switch {
+		case l.Metric.isRatio() && (lo < -1 || hi > 1):
+			t.Errorf("%s: %s reaches past ±100pp", l.Metric, describe(l.Metric, v))
+		case !l.Metric.isRatio() && lo <= -100:
+			t.Errorf("%s: %s falls by 100%% or more", l.Metric, describe(l.Metric, v))
+		}
+	}
+	if v := line(t, r, allEndpoints, ErrorRate).Values[1]; v.CI == nil || v.CI.Lo != -1 {
+		t.Errorf("errors: %s, want an interval cut at -100pp", describe(ErrorRate, v))
+	}
+}

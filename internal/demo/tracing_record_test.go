@@ -28,7 +28,7 @@ func TestRecordTraces(t *testing.T) {
 	if os.Getenv("LOADLENS_RECORD_TRACES") == "" {
 		t.Skip("records fixtures; set LOADLENS_RECORD_TRACES=1 to rewrite internal/diagnose/testdata/traces")
 	}
-	recv, err := otlp.Listen("127.0.0.1:0", 1<<20)
+	recv, err := otlp.Listen("127.0.0.1:0", otlp.Options{Spans: 1 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}

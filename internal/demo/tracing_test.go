@@ -13,7 +13,7 @@ import (
 // server span continuing its traceparent, and client spans for its
 // database statements and cache calls; an unsampled one exports nothing.
 func TestShopExportsSpans(t *testing.T) {
-	recv, err := otlp.Listen("127.0.0.1:0", 10000)
+	recv, err := otlp.Listen("127.0.0.1:0", otlp.Options{Spans: 10000})
 	if err != nil {
 		t.Fatal(err)
 	}

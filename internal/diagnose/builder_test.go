@@ -15,6 +15,7 @@ import (
 type sec struct {
 	vus, vusMax int64         // the gauges of scenario 0
 	dropped     int           // iterations dropped in scenario 0
+	offered     int           // arrivals its schedule offered (the engine's record); none: a run.db of an earlier build
 	lag         time.Duration // the scheduler lag of every iteration
 	reqs        []reqs
 	checks      [][2]int64 // passes and fails of each check of the layout
@@ -122,6 +123,9 @@ func build(t testing.TB, l sample.Layout, seconds []sec) *metrics.Run {
 		for i := range spec.dropped {
 			sink.Dropped(0, base+time.Duration(i)*time.Second/time.Duration(spec.dropped))
 		}
+		if spec.offered > 0 {
+			sink.Offered(0, base, int64(spec.offered))
+		}
 		snap := rec.Collect(s)
 		snap.SetGauges([]sample.Gauge{{Active: spec.vus, Allocated: max(spec.vusMax, spec.vus)}})
 		for i, c := range spec.checks {
@@ -145,7 +149,8 @@ func steady(n, rate int, vus int64, mean time.Duration) []sec {
 // openQueue simulates an open-model test against a server of the given
 // capacity (req/s) and service time: offered(t) arrives, what exceeds the
 // capacity queues, and latency (from the intended start) grows with the
-// queue, as loadlens measures it. Busy VUs are the requests in flight.
+// queue, as loadlens measures it. Busy VUs are the requests in flight; the
+// engine records what the schedule offered.
 func openQueue(seconds int, offered func(t int) int, capacity int, service time.Duration) []sec {
 	out := make([]sec, seconds)
 	backlog := 0
@@ -155,7 +160,7 @@ func openQueue(seconds int, offered func(t int) int, capacity int, service time.
 		backlog += o - x
 		wait := time.Duration(float64(backlog) / float64(capacity) * float64(time.Second))
 		inFlight := backlog + int(float64(x)*service.Seconds())
-		out[t] = sec{vus: int64(inFlight), vusMax: 100000, reqs: []reqs{{n: x, dur: even(service+wait, 0.3)}}}
+		out[t] = sec{vus: int64(inFlight), vusMax: 100000, offered: o, reqs: []reqs{{n: x, dur: even(service+wait, 0.3)}}}
 	}
 	return out
 }

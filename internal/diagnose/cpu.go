@@ -16,12 +16,14 @@ const cpuBusy = 0.9
 // cpuSubject is one process, host or container and its CPU use as the
 // fraction of what it may use, one value per scrape.
 type cpuSubject struct {
-	name   string // "DB", "App", ...
-	source string // the source the fractions come from
-	label  string // the series for a title: "node_cpu_seconds_total, role=db"
-	what   string // how the fraction reads: "busy", "of its limit", "of CFS periods throttled"
-	cores  string // the source of the cores used, when the fraction is cores over a limit
-	limit  string // the source of the limit, when there is one
+	name   string         // "DB", "App", ...
+	proc   string         // the process, by its scrape (procOf); "" for a host or a workload
+	source string         // the source the fractions come from
+	label  string         // the series for a title: "node_cpu_seconds_total, role=db"
+	what   string         // how the fraction reads: "busy", "of its limit", "of CFS periods throttled"
+	cores  string         // the source of the cores used, when the fraction is cores over a limit
+	limit  string         // the source of the limit, when there is one
+	host   []series.Label // a node_exporter host's labels (those of its node_cpu_count)
 	points []series.Point
 	thresh float64
 }
@@ -30,12 +32,14 @@ type cpuSubject struct {
 // up for several scrapes in a row.
 func cpuSaturation(c *context) []Finding {
 	var fs []Finding
+	found := map[string]bool{} // the processes already found saturated
 	for _, s := range c.cpuSubjects() {
 		busy := func(i int) bool { return s.points[i].Value >= s.thresh }
 		run, ok := sustained(s.points, busy)
-		if !ok {
+		if !ok || (s.proc != "" && found[s.proc]) {
 			continue
 		}
+		found[s.proc] = s.proc != ""
 		last := lastHolding(s.points, run.first, busy)
 		fs = append(fs, c.cpuFinding(s, s.points[run.first].Sec, s.points[last].Sec))
 	}
@@ -77,36 +81,81 @@ func (c *context) constant(label string, s *series.Series, v float64) string {
 	return src
 }
 
-// cpuSubjects reads every CPU figure the series offer.
+// cpuSubjects reads every CPU figure the series offer. A JVM's cores over
+// the processors it may use come before its process_cpu_usage: the first
+// of a process's subjects to be saturated is its finding.
 func (c *context) cpuSubjects() []cpuSubject {
-	var out []cpuSubject
+	out := c.jvmCPU()
 	for _, s := range c.set.Find("process_cpu_usage") {
 		src := c.ofSeries(s)
-		out = append(out, cpuSubject{name: roleName(s), source: src, label: titled(s), what: "of its CPUs busy", points: c.values(src), thresh: cpuBusy})
+		out = append(out, cpuSubject{name: roleName(s), proc: procOf(s), source: src, label: titled(s), what: "of its CPUs busy", points: c.values(src), thresh: cpuBusy})
 	}
 	for _, n := range []string{"process_cpu_seconds_total", "container_cpu_usage_seconds_total"} {
 		for _, s := range c.set.Find(n) {
-			used := c.ofSeries(s)
 			limit := c.cpuLimitSource(s)
-			var src string
-			var pts []series.Point
-			switch {
-			case limit != "":
-				src, pts = c.ratio(used, limit)
-			case n == containerCPU && c.kubeLimit(s, "cpu") != nil:
-				continue // a pod of a workload: counted with the others below
-			}
 			if limit == "" {
-				continue
+				continue // a pod of a workload without a limit of its own: counted with the others below
 			}
-			if len(pts) > 0 {
-				out = append(out, cpuSubject{name: roleName(s), source: src, label: titled(s), what: "of its CPU limit",
-					cores: used, limit: limit, points: pts, thresh: cpuBusy})
+			if sub, ok := c.limitSubject(s, c.ofSeries(s), limit); ok {
+				out = append(out, sub)
 			}
 		}
 	}
 	out = append(out, c.podsCPU()...)
 	return append(out, c.hostCPU()...)
+}
+
+// jvmCPU reads Micrometer's process CPU time as cores over the processors
+// the JVM may use. Its process_cpu_usage is a share of every CPU of the
+// host unless the JVM is in a cgroup with a quota or a cpuset, so a JVM
+// pinned to one of two cores (taskset) reads at most 50 % there; its
+// system_cpu_count (Runtime.availableProcessors) follows the pinning and a
+// quota rounded up (docs/findings.md has the measurements).
+func (c *context) jvmCPU() []cpuSubject {
+	var out []cpuSubject
+	for _, s := range c.set.Find(jvmCPUTime) {
+		if limit := c.cpuLimitSource(s); limit != "" {
+			if sub, ok := c.limitSubject(s, c.nsCores(s), limit); ok {
+				out = append(out, sub)
+			}
+		}
+	}
+	return out
+}
+
+// limitSubject is a process's CPU as its cores (the source used) over the
+// cores it may use (limit).
+func (c *context) limitSubject(s *series.Series, used, limit string) (cpuSubject, bool) {
+	src, pts := c.ratio(used, limit)
+	return cpuSubject{name: roleName(s), proc: procOf(s), source: src, label: titled(s), what: "of its CPU limit",
+		cores: used, limit: limit, points: pts, thresh: cpuBusy}, len(pts) > 0
+}
+
+// jvmCPUTime is Micrometer's process CPU time, a counter of nanoseconds.
+const jvmCPUTime = "process_cpu_time_ns_total"
+
+// nsCores defines the source of a CPU-time counter in nanoseconds as the
+// cores it used: cores(KEY), its rate over 10⁹.
+func (c *context) nsCores(s *series.Series) string {
+	src := "cores(" + s.Key() + ")"
+	if _, ok := c.vals[src]; !ok {
+		var pts []series.Point
+		for _, p := range c.values(c.ofSeries(s)) {
+			pts = append(pts, series.Point{Sec: p.Sec, Value: p.Value / 1e9})
+		}
+		c.define(src, pts)
+	}
+	return src
+}
+
+// procOf names the process a series describes, by its scrape: "" when the
+// series has no target or role label to tell processes apart.
+func procOf(s *series.Series) string {
+	n, v := scrapeOf(s)
+	if n == "" {
+		return ""
+	}
+	return n + "=" + v
 }
 
 // podsCPU reads the CPU of each workload's containers against their
@@ -133,7 +182,8 @@ func (c *context) podsCPU() []cpuSubject {
 
 // cpuLimitSource returns the source of the cores a process may use: its
 // cpu_limit label, else a cpu_limit gauge of the same scrape, else Go's
-// GOMAXPROCS as exposed by the same scrape; "" when none is known.
+// GOMAXPROCS or Micrometer's system_cpu_count (the JVM's
+// availableProcessors) as exposed by the same scrape; "" when none is known.
 func (c *context) cpuLimitSource(s *series.Series) string {
 	if v := s.Label(CPULimit); v != "" {
 		if f, err := strconv.ParseFloat(v, 64); err == nil && f > 0 {
@@ -141,7 +191,7 @@ func (c *context) cpuLimitSource(s *series.Series) string {
 		}
 	}
 	n, v := scrapeOf(s)
-	for _, gauge := range []string{CPULimit, "go_sched_gomaxprocs_threads"} {
+	for _, gauge := range []string{CPULimit, "go_sched_gomaxprocs_threads", "system_cpu_count"} {
 		for _, o := range c.set.Find(gauge) {
 			if n != "" && o.Label(n) != v {
 				continue
@@ -197,7 +247,7 @@ func (c *context) hostCPU() []cpuSubject {
 		sort.Slice(pts, func(i, j int) bool { return pts[i].Sec < pts[j].Sec })
 		key := series.Series{Name: "node_cpu_seconds_total", Labels: without(h.first.Labels, []string{"cpu", "mode"})}
 		src := c.define("busy("+key.Key()+")", pts)
-		out = append(out, cpuSubject{name: roleName(h.first), source: src, label: titled(&key), what: "busy", points: pts, thresh: cpuBusy})
+		out = append(out, cpuSubject{name: roleName(h.first), source: src, label: titled(&key), what: "busy", host: key.Labels, points: pts, thresh: cpuBusy})
 	}
 	return out
 }
@@ -223,6 +273,10 @@ func (c *context) cpuFinding(s cpuSubject, from, to int) Finding {
 		what = []any{" of ", limit}
 	}
 	effect, base, near := c.loadEffect(b, from, to)
+	var queued func()
+	if !effect && base < 0 {
+		effect, queued = c.queueEffect(b, from, to)
+	}
 	if effect {
 		title := append([]any{name(s.name), " CPU saturated: ", peak}, what...)
 		b.title(append(title, " (", name(s.label), ") from ", onset)...)
@@ -243,6 +297,9 @@ func (c *context) cpuFinding(s cpuSubject, from, to int) Finding {
 		b.evidence(used, "it used ", used, " of the ", limit, " it may use")
 	}
 	c.clientAt(b, peakSec)
+	if queued != nil {
+		queued()
+	}
 	if base >= 0 {
 		b.evidence(near, "the client's mean latency: ", base, " before ", onset, ", ", near, " just after (medians)")
 	}
@@ -301,6 +358,29 @@ func (c *context) loadEffect(b *builder, from, to int) (bool, ref, ref) {
 		}
 	}
 	return false, base, near
+}
+
+// queueEffect reports whether, in the open model, at least satBehind × as
+// many requests were offered as completed (and satBehindGap more) over the
+// 3 seconds from the onset, and returns a function that states it. It is
+// the load's effect of a resource full from the run's start, which has no
+// seconds before to compare its latency with: a JVM pinned to a core at a
+// rate above what the core serves is full from its first scrape.
+func (c *context) queueEffect(b *builder, from, to int) (bool, func()) {
+	if !c.open || c.run == nil {
+		return false, nil
+	}
+	end := min(from+2, to)
+	o := c.fig(c.client(SrcOffered), StatSum, from, end, UnitCount, "requests offered from the onset, over 3 seconds at most")
+	d := c.fig(c.client(SrcRequests), StatSum, from, end, UnitCount, "requests completed from the onset, over 3 seconds at most")
+	if !(o.Value >= satBehind*d.Value && o.Value-d.Value >= satBehindGap) {
+		return false, nil
+	}
+	return true, func() {
+		or, dr := b.add(o), b.add(d)
+		b.evidence(dr, "the client from ", b.second(from, StatSecond, "the onset"), " to ", b.second(end, StatSecond, "the end of the seconds compared"),
+			": ", dr, " requests completed of ", or, " offered: the load queued")
+	}
 }
 
 // clientAt adds the evidence of what the client measured at a second: the

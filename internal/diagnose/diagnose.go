@@ -135,6 +135,10 @@ func Diagnose(in Input) []Finding {
 	for _, rule := range []func(*context) []Finding{
 		allFailedRule, checkFailed, saturation, poolExhaustion, cpuSaturation, generatorBound, targetHeldVUs, errorsAtLoad,
 		moreVUsSameTPS, latencyDrift, gcPressure, bimodalLatency, cpuThrottling, lateScaleOut, podRestarts, backendNotScaled, traceDBTail,
+		nPlusOne,       // n-plus-one (nplusone.go)
+		traceHTTPTail,  // trace-http-tail (httptail.go)
+		cacheMiss,      // cache-miss (cachemiss.go)
+		targetHostBusy, // target-host-busy (targethost.go)
 	} {
 		fs = append(fs, rule(c)...)
 	}

@@ -19,6 +19,10 @@ const (
 	errSeconds  = 2
 	errStart    = 2    // crossing within this many seconds of the start: not load-related
 	errSameLoad = 0.95 // served this share of the crossing's throughput before: not load-related
+	// errSameOffered is errSameLoad of an offered load the engine recorded:
+	// exact, so the load served before must be as high (a ramp 5 % a
+	// second served the second before a crossing: the load brought it).
+	errSameOffered = 1.0
 	// errRunShare of the whole run's requests failed is material wherever
 	// the failures fell (one second, or a run stopped by them): five times
 	// the per-second share, so the stop's burst of a long run stays below it.
@@ -98,8 +102,9 @@ func errorsAtLoad(c *context) []Finding {
 
 	atX := b.add(c.fig(reqs, StatValue, from, from, UnitReqPerSec, "throughput in the first failing second"))
 	load := []any{atX}
+	var sent []any // open model: when the first failing second's requests were sent, if not in it
 	if c.open {
-		load = []any{b.add(c.fig(c.client(SrcOffered), StatValue, from, from, UnitReqPerSec, "offered in the first failing second")), " offered"}
+		load, sent = c.offeredWhenSent(b, first)
 	} else if from > c.first {
 		n := b.add(c.fig(c.client(SrcVUsAvg), StatValue, from, from, UnitCount, "active VUs over the first failing second"))
 		load = append(load, " with ", n, b.noun(n, " VU", " VUs"))
@@ -119,7 +124,11 @@ func errorsAtLoad(c *context) []Finding {
 	sameLoad := before >= 0 && b.fig(before).Value >= errSameLoad*b.fig(atX).Value
 	served := -1 // open model: the earlier second that served the onset's offered load
 	if c.open {
-		served = servedBefore(view, busy[:run.first], errSameLoad*b.fig(load[0].(ref)).Value)
+		same := errSameLoad // a load rebuilt from completions wobbles
+		if c.scheduled {
+			same = errSameOffered
+		}
+		served = servedBefore(view, busy[:run.first], same*b.fig(load[0].(ref)).Value)
 		sameLoad = served >= 0
 	}
 	var title []any
@@ -147,7 +156,7 @@ func errorsAtLoad(c *context) []Finding {
 
 	firstFailed := b.add(c.fig(failed, StatValue, from, from, UnitCount, "requests failed in the first failing second"))
 	firstReqs := b.add(c.fig(reqs, StatValue, from, from, UnitCount, "requests in the first failing second"))
-	b.evidence(firstFailed, append([]any{"first failing second: ", firstFailed, " of ", firstReqs, b.noun(firstReqs, " request failed at ", " requests failed at ")}, load...)...)
+	b.evidence(firstFailed, append(append([]any{"first failing second: ", firstFailed, " of ", firstReqs, b.noun(firstReqs, " request failed at ", " requests failed at ")}, load...), sent...)...)
 	if before >= 0 {
 		bf := b.add(c.fig(failed, StatSum, view[0].sec, from-1, UnitCount, "requests failed before the errors"))
 		br := b.add(c.fig(reqs, StatSum, view[0].sec, from-1, UnitCount, "requests before the errors"))
@@ -175,6 +184,27 @@ func errorsAtLoad(c *context) []Finding {
 		b.f.Remedies = append([]string{"most failures are 4xx answers: if some are expected (a 409 for sold out, a 404 for a missing item), list them in expect_status so they are not counted as failures"}, b.f.Remedies...)
 	}
 	return []Finding{b.done(from, to)}
+}
+
+// offeredWhenSent is the open model's load at the first failing second s:
+// what the schedule offered in it, or, when every request that ended in it
+// was sent in an earlier second, what it offered then. Timeouts end seconds
+// after they were sent, after the schedule's end too, where it offered
+// nothing. sent says when they were sent, when not in s.
+func (c *context) offeredWhenSent(b *builder, s *clientSecond) (load, sent []any) {
+	offered := c.client(SrcOffered)
+	from, to := s.m.SentFrom, s.m.SentTo
+	if to >= s.sec {
+		return []any{b.add(c.fig(offered, StatValue, s.sec, s.sec, UnitReqPerSec, "offered in the first failing second")), " offered"}, nil
+	}
+	sentFrom := b.second(from, StatSecond, "the second the earliest request of the first failing second was sent in")
+	if from == to {
+		f := b.add(c.fig(offered, StatValue, from, from, UnitReqPerSec, "offered in the second the first failing second's requests were sent in"))
+		return []any{f, " offered"}, []any{" (they were sent at ", sentFrom, ")"}
+	}
+	f := b.add(c.fig(offered, StatMedian, from, to, UnitReqPerSec, "offered in the seconds the first failing second's requests were sent in (median)"))
+	return []any{f, " offered"}, []any{" (they were sent from ", sentFrom, " to ",
+		b.second(to, StatSecond, "the second the latest request of the first failing second was sent in"), ")"}
 }
 
 // firstSecondOf returns the first second between two indexes of view with

@@ -17,7 +17,7 @@ import (
 // synthetic are the corpus's built runs: every rule's positive and
 // negative cases and the defects of issues 9 and 10.
 func synthetic() map[string]func(t *testing.T) Input {
-	return map[string]func(t *testing.T) Input{
+	m := map[string]func(t *testing.T) Input{
 		"knee-ramp": kneeRamp, "vus-knee": vusKnee, "overloaded": overloaded, "healthy-ramp": healthyRamp,
 		"hikari": hikari(true), "hikari-busy": hikari(false), "go-sql": withRun(goSQL), "incident": incident, "healthy": healthyEverywhere,
 		"generator-cpu": generatorCPU(true), "generator-spike": generatorCPU(false),
@@ -45,7 +45,17 @@ func synthetic() map[string]func(t *testing.T) Input {
 		"restarts": restarts(true), "restarts-before": restarts(false), "oom-cadvisor": oomFromCAdvisor(false), "backend-bound": backendBound(false), "backend-scaled": backendBound(true),
 		"pgbouncer": pgbouncer, "postgres-sessions": postgresSessions, "interrupted": deadTarget(sample.Interrupted), "dns": deadTarget(sample.DNS), "tls": deadTarget(sample.TLS),
 		"tls-mute": tlsFailures("TLS handshake timeout (10s)"), "check-cut-bodies": bodyCheck(3),
+		"n-plus-one": nPlusOneRun(20, 4*time.Millisecond), "heavy-query": oneHeavyQuery, "slow-external": externalCall(300 * time.Millisecond), "cache-miss": cacheMissRun(false), "redis-miss": cacheMissRun(true),
+		"jvm-pinned": slowFrom(jvmPinned(0.97, 10), 10), "jvm-quota": slowFrom(jvmQuota(0.5), 10), "jvm-flat-overload": jvmFlatOverload,
+		"jvm-hogged": slowFrom(jvmHogged(10), 10), "jvm-hogged-context": withSeries(jvmHogged(10)), "jvm-hogged-start": withSeries(jvmHogged(0)), "node-hogged": slowFrom(nodeHogged(15), 15),
+		"generator-queue": generatorQueue(issue20Drops, "generator_cpu"), "generator-queue-few": generatorQueue(map[int]int{3: 40}, "generator_behind"),
 	}
+	for _, oc := range offeredCases() { // the schedule's record, and errors judged when their requests were sent
+		m["offered: "+strings.ReplaceAll(oc.name, "/", " per ")] = func(t *testing.T) Input {
+			return Input{Run: build(t, layout(modelArrivalRate, "GET /owners"), oc.secs)}
+		}
+	}
+	return m
 }
 
 // withRun gives a series-only fixture a steady closed-model run to go with.
@@ -80,6 +90,7 @@ func writeRunDB(t *testing.T, path string, in Input) {
 			t.Fatal(err)
 		}
 	}
+	writeTraces(t, w, in.Run)
 	if err := w.Finish(store.Finish{End: time.Unix(0, 0).Add(in.Run.Elapsed()).UTC(), Status: "completed", Elapsed: in.Run.Elapsed()}); err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +113,7 @@ func diagnoseRunDB(t *testing.T, path string) (Input, []Finding) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := Input{Run: run, Series: set}
+	in := Input{Run: run, Series: set, Traces: readTraces(t, rd)}
 	return in, Diagnose(in)
 }
 
@@ -166,7 +177,8 @@ func TestEveryFigureIsRecomputedFromRunDB(t *testing.T) {
 		})
 	}
 	for _, k := range []string{KindSaturation, KindPoolExhaustion, KindCPUSaturation, KindGeneratorBound, KindErrorsAtLoad,
-		KindMoreVUsSameTPS, KindLatencyDrift, KindGCPressure, KindBimodalLatency, KindAllFailed, KindCheckFailed, KindHostBusy, KindCPUThrottled, KindLateScaleOut, KindPodRestarts, KindBackendBound, "healthy"} {
+		KindMoreVUsSameTPS, KindLatencyDrift, KindGCPressure, KindBimodalLatency, KindAllFailed, KindCheckFailed, KindHostBusy, KindCPUThrottled, KindLateScaleOut, KindPodRestarts, KindBackendBound, KindTargetHostBusy, "healthy",
+		KindTraceDBTail, KindNPlusOne, KindTraceHTTPTail, KindCacheMiss} {
 		if !kinds[k] {
 			t.Errorf("the corpus raises no %s finding: the property is not tested for it", k)
 		}

@@ -60,11 +60,13 @@ func generatorBound(c *context) []Finding {
 		}
 		to = max(to, z)
 	}
+	signals := 0
 	join := func(p []any) {
 		if len(parts) > 0 {
 			parts = append(parts, ", ")
 		}
 		parts = append(parts, p...)
+		signals++
 	}
 	cpuBusy := false
 	if p, a, z, ok := c.generatorCPU(b); ok {
@@ -108,6 +110,9 @@ func generatorBound(c *context) []Finding {
 	}
 	if len(parts) == 0 {
 		return hostBusy
+	}
+	if signals > 1 {
+		b.f.Severity = Critical // a few drops (generatorHeldDrops) beside a signal of their own
 	}
 	if w := c.weakAgent(b, from, to); len(w) > 0 {
 		parts = append(append(parts, "; "), w...)
@@ -368,11 +373,13 @@ func (c *context) dropEpisode() (span, bool) {
 // generatorDrops checks for open-model iterations dropped for lack of a VU
 // while the target answered as fast as before and loadlens, not the
 // target, held the pool: the target never saw the load the test asked for.
-// Drops while every VU waited for the target are targetHeldVUs's.
+// Drops while every VU waited for the target are targetHeldVUs's. Drops
+// too few or too scattered for an episode are the generator's still when
+// it held the pool itself (generatorHeldDrops).
 func (c *context) generatorDrops(b *builder) ([]any, int, int, bool) {
 	run, ok := c.dropEpisode()
 	if !ok {
-		return nil, 0, 0, false
+		return c.generatorHeldDrops(b)
 	}
 	from, to := c.secs[run.first].sec, c.secs[run.last].sec
 	if c.heldByTarget(from, to) {

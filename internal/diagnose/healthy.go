@@ -128,8 +128,8 @@ func (c *context) serverChecked(b *builder) []any {
 		names []string
 	}{
 		{"DB pool", []string{"hikaricp_connections_active", "go_sql_in_use_connections", "pgbouncer_pools_client_waiting_connections"}},
-		{"CPU", []string{"process_cpu_usage", "process_cpu_seconds_total", "container_cpu_usage_seconds_total",
-			"node_cpu_seconds_total", "container_cpu_cfs_periods_total"}},
+		{"CPU", []string{"process_cpu_usage", "process_cpu_time_ns_total", "system_cpu_usage", "process_cpu_seconds_total",
+			"container_cpu_usage_seconds_total", "node_cpu_seconds_total", "container_cpu_cfs_periods_total"}},
 		{"GC", []string{"jvm_gc_pause_seconds_sum", "go_gc_duration_seconds_sum"}},
 	}
 	var found, missing []string

@@ -47,14 +47,75 @@ func scenarioPerIteration(run *metrics.Run, whole float64) []float64 {
 	return out
 }
 
-// offeredSeries is the requests each second of run offered, and the part
-// of them dropped: for each scenario, (iterations + dropped + the growth
+// offeredSeries is the requests each second of run offered, the part of
+// them dropped, and the iterations offered. An arrival-rate scenario offers
+// what its schedule asked for in the second, which the engine recorded
+// (ScenarioFigures.Offered: the arrivals started or dropped, by their
+// intended start), never what the target completed: a target that stalls
+// then drains completes seconds of arrivals in one. Each scenario counts at
+// its own requests per iteration. A closed scenario has no schedule: it
+// offers what it completed (iterations), a VU sending its next request when
+// the last returned. A run.db of an earlier build kept no schedule, and
+// rebuiltOffered rebuilds one from the completions.
+// scheduled says which it is.
+func offeredSeries(run *metrics.Run, models []string, whole int) (offered, dropped, started []float64, scheduled bool) {
+	perScen := scenarioPerIteration(run, runPerIteration(run))
+	if perScen == nil || !recordedOffered(run, models) {
+		offered, dropped = rebuiltOffered(run, models, whole)
+		return offered, dropped, rebuiltStarted(run), false
+	}
+	n := len(run.Series)
+	offered, dropped, started = make([]float64, n), make([]float64, n), make([]float64, n)
+	for i := range run.Series {
+		for sc, f := range run.Series[i].PerScenario {
+			arrivals := f.Iterations + f.Dropped
+			if sc < len(models) && models[sc] == modelArrivalRate {
+				arrivals = f.Offered
+			}
+			started[i] += float64(arrivals)
+			offered[i] += float64(arrivals) * perScen[sc]
+			dropped[i] += float64(f.Dropped) * perScen[sc]
+		}
+	}
+	return offered, dropped, started, true
+}
+
+// recordedOffered reports whether the engine recorded what the run's
+// schedules offered: some arrival-rate scenario has arrivals offered. A
+// run.db of an earlier build has none; a schedule that offered nothing
+// has nothing to rebuild either.
+func recordedOffered(run *metrics.Run, models []string) bool {
+	for i := range run.Series {
+		for sc, f := range run.Series[i].PerScenario {
+			if f.Offered > 0 && sc < len(models) && models[sc] == modelArrivalRate {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// rebuiltStarted is the iterations each second offered in a run.db of an
+// earlier build: completed + dropped + the growth of the busy VUs.
+func rebuiltStarted(run *metrics.Run) []float64 {
+	out := make([]float64, len(run.Series))
+	var prevVUs int64
+	for i := range run.Series {
+		s := &run.Series[i]
+		out[i] = max(float64(s.Iterations+s.Dropped+s.VUs-prevVUs), 0)
+		prevVUs = s.VUs
+	}
+	return out
+}
+
+// rebuiltOffered is offeredSeries of a run.db of an earlier build, which
+// kept no schedule: for each scenario, (iterations + dropped + the growth
 // of its busy VUs when it is arrival-rate) × its own requests per
 // iteration, summed. Iterations count when they complete, so an arrival
 // still running at a second's end is in the busy VUs' growth (busyGrowth),
 // which a peak's jitter must not read as load. A closed scenario's VUs are
 // not arrivals.
-func offeredSeries(run *metrics.Run, models []string, whole int) (offered, dropped []float64) {
+func rebuiltOffered(run *metrics.Run, models []string, whole int) (offered, dropped []float64) {
 	perRun := runPerIteration(run)
 	perScen := scenarioPerIteration(run, perRun)
 	n := len(run.Series)

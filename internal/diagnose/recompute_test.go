@@ -28,6 +28,7 @@ type rawRun struct {
 	elapsed time.Duration
 	snaps   []*metrics.Snapshot // in second order
 	series  map[string]*rawSeries
+	traces  *rawTraces // the trace tables, nil without them
 }
 
 // rawSeries is one stored series.
@@ -59,6 +60,7 @@ func readRaw(t *testing.T, path string) *rawRun {
 		t.Fatalf("%s: read finish: %v", path, err)
 	}
 	r.elapsed = time.Duration(ns)
+	r.traces = readRawTraces(t, db)
 	rows, err := db.Query(`SELECT snapshot FROM seconds ORDER BY sec`)
 	if err != nil {
 		t.Fatal(err)
@@ -223,6 +225,14 @@ func (r *rawRun) client(t *testing.T, src string) perSec {
 		}
 		return float64(v)
 	}
+	// A run of this build keeps what each arrival-rate schedule offered;
+	// one of an earlier build keeps none, and the offered load is rebuilt.
+	scheduled := false
+	for _, s := range r.snaps {
+		for si, sc := range s.Scenarios {
+			scheduled = scheduled || (sc.Offered > 0 && r.layout.Scenarios[si].Model == "arrival-rate")
+		}
+	}
 	var prevVUs float64
 	for i, s := range r.snaps {
 		var reqs, failed, vus, vusMax, iters, dropped, truncated, offered float64
@@ -243,7 +253,11 @@ func (r *rawRun) client(t *testing.T, src string) perSec {
 			iters += float64(sc.Iterations)
 			dropped += float64(sc.Dropped)
 			started := float64(sc.Iterations + sc.Dropped)
-			if r.layout.Scenarios[si].Model == "arrival-rate" {
+			switch {
+			case r.layout.Scenarios[si].Model != "arrival-rate":
+			case scheduled:
+				started = float64(sc.Offered)
+			default:
 				started = math.Max(started+busyAtEnd(i, si)-busyAtEnd(i-1, si), 0)
 			}
 			offered += started * scenPerIter(si)
@@ -317,7 +331,8 @@ func (r *rawRun) stored(t *testing.T, key string) perSec {
 		t.Fatalf("no series %s in run.db", key)
 	}
 	out := perSec{}
-	raw := s.kind == "gauge" && (strings.HasSuffix(s.name, "_total") || strings.HasSuffix(s.name, "_sum") || strings.HasSuffix(s.name, "_count"))
+	raw := s.kind == "gauge" && !strings.HasSuffix(s.name, "_cpu_count") && // a count of CPUs is a gauge
+		(strings.HasSuffix(s.name, "_total") || strings.HasSuffix(s.name, "_sum") || strings.HasSuffix(s.name, "_count"))
 	for i := range s.secs {
 		if !raw {
 			out[s.secs[i]] = s.values[i]
@@ -386,6 +401,16 @@ func (r *rawRun) source(t *testing.T, src string) perSec {
 			}
 		}
 		return out
+	case strings.Contains(src, " + "):
+		parts := strings.SplitN(src, " + ", 2)
+		a, b := r.source(t, parts[0]), r.source(t, parts[1])
+		out := perSec{}
+		for sec, v := range a {
+			if w, ok := b[sec]; ok {
+				out[sec] = v + w
+			}
+		}
+		return out
 	case strings.HasPrefix(src, "total("):
 		name, f := parseFilter(t, src[len("total("):len(src)-1])
 		var members []perSec
@@ -449,6 +474,12 @@ func (r *rawRun) source(t *testing.T, src string) perSec {
 			}
 		}
 		return out
+	case strings.HasPrefix(src, "cores("):
+		out := perSec{}
+		for sec, v := range r.stored(t, src[len("cores("):len(src)-1]) {
+			out[sec] = v / 1e9
+		}
+		return out
 	case strings.HasPrefix(src, "label("):
 		inner := src[len("label(") : len(src)-1]
 		label, key, _ := strings.Cut(inner, ", ")
@@ -489,6 +520,9 @@ func (r *rawRun) recompute(t *testing.T, figs []Figure, i int) (float64, bool) {
 		case StatDiff:
 			return a - b, okA && okB
 		}
+	}
+	if isTraceSource(f.Source) {
+		return r.traceFigure(t, f), true
 	}
 	switch f.Stat {
 	case StatLimit:

@@ -20,6 +20,25 @@ func remediesFor(kind string) []string {
 			"compare the slowest traces (linked in the report) with the median ones: a lock wait or a pool wait shows as a statement that is slow only sometimes",
 			"give the database more capacity only once the queries are as cheap as they can be",
 		}
+	case KindNPlusOne:
+		return []string{
+			"fetch the rows in one query: a join or an IN list (JPA: a fetch join, @EntityGraph, or @BatchSize / hibernate.default_batch_fetch_size on the association)",
+			"cache what each row looks up (the authors, the categories) when it changes rarely",
+			"check the fix in the spans: one statement per request instead of one per row",
+		}
+	case KindTraceHTTPTail:
+		return []string{
+			"read the slow calls' own traces at that host (the dependency's spans, or its latency at the same seconds): the time is spent there",
+			"set a timeout on the calls no longer than the endpoint's budget, and a fallback or circuit breaker for when it is exceeded",
+			"cache the dependency's answers, or call it off the request path (ahead of time, asynchronously)",
+			"make independent calls in parallel rather than one after another",
+		}
+	case KindCacheMiss:
+		return []string{
+			"check that the cache is used as meant: the key (a new object or a timestamp in it never matches), the TTL (too short to be read twice), conditions such as unless/condition that skip it",
+			"give it room for the working set: a cache that evicts what it was given before it is read again is too small (Redis maxmemory, Caffeine maximumSize)",
+			"warm it before the load, or accept the misses of a key space too large to cache and make the read behind it cheaper",
+		}
 	case KindPoolExhaustion:
 		return []string{
 			"hold connections for less time: open the transaction after cache lookups and outside remote calls (case study 5: @Transactional took a connection before the cache was read)",
@@ -34,6 +53,12 @@ func remediesFor(kind string) []string {
 			"cache or precompute results (an in-memory map, a materialized view refreshed periodically)",
 			"give it more CPU: raise the container limit or use a larger instance (watch burstable instances' credits)",
 			"scale out (more replicas, read replicas) and check that the autoscaler reacts before saturation",
+		}
+	case KindTargetHostBusy:
+		return []string{
+			"find what else ran on the target's CPUs (top or pidstat on its host, by process): another service, a batch job, a backup, a second test, loadlens itself on 127.0.0.1",
+			"give the target CPUs of its own (a cpuset or taskset -c for it and other ones for the rest, a dedicated node or instance) and re-run",
+			"read this run's latency as the service's on a shared host, not as its capacity",
 		}
 	case KindGeneratorBound:
 		return []string{

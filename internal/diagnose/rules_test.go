@@ -75,7 +75,7 @@ func TestRules(t *testing.T) {
 		{"generator: drops because the target slowed down", droppingSlow, KindGeneratorBound, nil},
 
 		{"errors: timeouts and 5xx from 305 req/s", erroring, KindErrorsAtLoad, &expect{Critical, [2]int{17, 17}, [2]int{29, 29},
-			[]string{"Errors start at 312 req/s offered (0:17)", "timeout 84%", "http_5xx 16%"},
+			[]string{"Errors start at 305 req/s offered (0:17)", "timeout 84%", "http_5xx 16%"},
 			[]string{"before 0:17: 0.00% of 2,890 requests failed, at up to 290 req/s", `http_req_failed{kind="timeout"}`}}},
 		{"errors: sporadic failures and a burst at the stop", sporadic, KindErrorsAtLoad, nil},
 		{"errors: 404 from the first second is every request failing, not errors at a load", notFound, KindErrorsAtLoad, nil},

@@ -37,7 +37,13 @@ func perSecond(s *series.Series) []series.Point {
 	return out
 }
 
+// counterName reports whether a name is a counter's, so that a gauge of
+// that name holds it raw. A CPU count (Micrometer's system_cpu_count, the
+// node preset's node_cpu_count) is a gauge, whatever its suffix says.
 func counterName(name string) bool {
+	if strings.HasSuffix(name, "_cpu_count") {
+		return false
+	}
 	return strings.HasSuffix(name, "_total") || strings.HasSuffix(name, "_sum") || strings.HasSuffix(name, "_count")
 }
 

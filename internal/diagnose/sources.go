@@ -24,7 +24,7 @@ const (
 	SrcVUsAvg     = "vus.avg"                // active VUs over the second: the mean of its vus and the previous second's (over a ramp up, the level at its start and end); not at the run's first second
 	SrcVUsMax     = "vus_max"                // VUs allocated at the end of the second
 	SrcDropped    = "dropped_iterations"     // iterations the open model could not start
-	SrcOffered    = "offered"                // open model: requests offered, (iterations + dropped + growth of its busy VUs) × its requests per iteration, of each scenario, summed (offeredSeries)
+	SrcOffered    = "offered"                // open model: requests offered, each arrival-rate scenario's arrivals its schedule offered (recorded by intended start) × its requests per iteration, a closed one's iterations × its; rebuilt from completions for a run.db of an earlier build (offeredSeries)
 	SrcLag        = "scheduler_lag.p99"      // 99th percentile of how late iterations started, in seconds
 	SrcCheckFails = "checks.fails"           // a check's failures; {check, endpoint, scenario} ({check, scenario} for a check of no one endpoint)
 	SrcCheckTotal = "checks.total"           // a check's outcomes; {check, endpoint, scenario} ({check, scenario} for a check of no one endpoint)

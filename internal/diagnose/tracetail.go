@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/loadlens/loadlens/internal/sample"
@@ -50,30 +51,17 @@ func traceDBTail(c *context) []Finding {
 }
 
 func (c *context) traceTailFinding(b *spans.Breakdown, top []spans.Part, sum time.Duration) Finding {
-	ep := "endpoint " + strconv.Itoa(int(b.Endpoint))
-	if int(b.Endpoint) < len(c.names) {
-		ep = c.names[b.Endpoint]
+	names := make([]string, len(top))
+	for j, p := range top {
+		names[j] = p.Name
 	}
-	from, to := traceSeconds(b)
-	src := func(part, nm string) string {
-		s := traceSource + `{endpoint="` + ep + `"`
-		if part != "" {
-			s += `,part="` + part + `",name="` + nm + `"`
-		}
-		return s + `,traces=">= p95"}`
-	}
-	fig := func(d time.Duration, what, source string) Figure {
-		return Figure{Value: d.Seconds(), Unit: UnitDuration, What: what, Source: source, Stat: StatMean, From: from, To: to}
-	}
-	bld := newBuilder(KindTraceDBTail, Warning)
-	p95 := bld.add(Figure{Value: b.P95.Seconds(), Unit: UnitDuration, What: "p95 of the requests joined with spans", Source: traceSource + `{endpoint="` + ep + `"}`,
-		Stat: StatQuantile, Q: 95, From: from, To: to})
-	tail := bld.add(fig(b.Tail.Duration, "mean duration of the requests at or above p95", src("", "")))
-	in := bld.add(fig(sum, "mean time of those requests in the statements named", src(spans.PartDB, "the statements named")))
-	share := bld.derive(StatRatio, UnitFraction, "share of the slow tail's time in the statements named", in, tail)
-	n := bld.add(Figure{Value: float64(b.Tail.Traces), Unit: UnitCount, What: "requests at or above p95 joined with spans", Source: src("", ""), Stat: StatCount, From: from, To: to})
+	v := c.newTailView(KindTraceDBTail, b)
+	bld := v.bld
+	in := v.mean(sum, "mean time of those requests in the statements named", traceSrc(v.ep, groupTail, spans.PartDB, names...))
+	share := bld.derive(StatRatio, UnitFraction, "share of the slow tail's time in the statements named", in, v.tail)
+	v.count(b)
 	words := []string{"", "one query", "two queries", "three queries"}
-	title := []any{name("p95"), " of ", name(ep), " is ", share, " in " + words[len(top)] + ": "}
+	title := []any{name("p95"), " of ", name(v.ep), " is ", share, " in " + words[len(top)] + ": "}
 	for j, p := range top {
 		if j > 0 {
 			title = append(title, ", ")
@@ -81,14 +69,13 @@ func (c *context) traceTailFinding(b *spans.Breakdown, top []spans.Part, sum tim
 		title = append(title, name(p.Span))
 	}
 	bld.title(title...)
-	bld.evidence(share, "the ", n, " slowest requests (", name("p95"), " ", p95, " and above) took ", tail, " on average, ", in, " of it in these statements")
+	bld.evidence(share, "the ", v.n, " slowest requests (", name("p95"), " ", v.p95, " and above) took ", v.tail, " on average, ", in, " of it in these statements")
 	for _, p := range top {
-		t := bld.add(fig(p.Time, "mean time of the slow tail in the statement", src(spans.PartDB, p.Name)))
-		s := bld.derive(StatRatio, UnitFraction, "the statement's share of the slow tail's time", t, tail)
+		t := v.mean(p.Time, "mean time of the slow tail in the statement", traceSrc(v.ep, groupTail, spans.PartDB, p.Name))
+		s := bld.derive(StatRatio, UnitFraction, "the statement's share of the slow tail's time", t, v.tail)
 		line := []any{"span ", name(p.Span), ": ", t, " (", s, ")"}
-		if m := partOf(b.Median.Parts, p); b.Median.Traces > 0 {
-			mt := bld.add(Figure{Value: m.Seconds(), Unit: UnitDuration, What: "mean time of the median requests in the statement",
-				Source: traceSource + `{endpoint="` + ep + `",part="db",name="` + p.Name + `",traces="p40-p60"}`, Stat: StatMean, From: from, To: to})
+		if b.Median.Traces > 0 {
+			mt := v.mean(partOf(b.Median.Parts, p), "mean time of the median requests in the statement", traceSrc(v.ep, groupMedian, spans.PartDB, p.Name))
 			line = append(line, " vs ", mt, " at the median")
 		}
 		if p.Name != p.Span {
@@ -96,7 +83,70 @@ func (c *context) traceTailFinding(b *spans.Breakdown, top []spans.Part, sum tim
 		}
 		bld.evidence(t, line...)
 	}
-	return bld.done(from, to)
+	return bld.done(v.from, v.to)
+}
+
+// The groups of an endpoint's joined requests a trace_parts source names.
+const (
+	groupAll    = "all"     // every joined request
+	groupTail   = ">= p95"  // at or above their p95
+	groupMedian = "p40-p60" // the median band
+)
+
+// traceSrc is a trace_parts source: of an endpoint's joined requests in a
+// group, the parts of one kind and names (several joined by a newline,
+// which no statement holds; none: every part of the kind), or without a
+// kind their duration.
+func traceSrc(ep, group, kind string, names ...string) string {
+	kv := []string{"endpoint", ep}
+	if kind != "" {
+		kv = append(kv, "part", kind)
+	}
+	if len(names) > 0 {
+		kv = append(kv, "name", strings.Join(names, "\n"))
+	}
+	if group != "" {
+		kv = append(kv, "traces", group)
+	}
+	return labelled(traceSource, kv...)
+}
+
+// tailView is what the trace-tail rules state of every endpoint's slow
+// tail: its p95, its requests' mean duration and (count) how many they are.
+type tailView struct {
+	bld          *builder
+	ep           string
+	from, to     int
+	p95, tail, n ref
+}
+
+func (c *context) newTailView(kind string, b *spans.Breakdown) *tailView {
+	v := &tailView{bld: newBuilder(kind, Warning), ep: c.endpointLabel(b.Endpoint)}
+	v.from, v.to = traceSeconds(b)
+	v.p95 = v.bld.add(Figure{Value: b.P95.Seconds(), Unit: UnitDuration, What: "p95 of the requests joined with spans", Source: traceSrc(v.ep, "", ""),
+		Stat: StatQuantile, Q: 95, From: v.from, To: v.to})
+	v.tail = v.mean(b.Tail.Duration, "mean duration of the requests at or above p95", traceSrc(v.ep, groupTail, ""))
+	return v
+}
+
+// count keeps how many requests the tail has.
+func (v *tailView) count(b *spans.Breakdown) ref {
+	v.n = v.bld.add(Figure{Value: float64(b.Tail.Traces), Unit: UnitCount, What: "requests at or above p95 joined with spans", Source: traceSrc(v.ep, groupTail, ""),
+		Stat: StatCount, From: v.from, To: v.to})
+	return v.n
+}
+
+// mean keeps a mean over a group of joined requests.
+func (v *tailView) mean(d time.Duration, what, src string) ref {
+	return v.bld.add(Figure{Value: d.Seconds(), Unit: UnitDuration, What: what, Source: src, Stat: StatMean, From: v.from, To: v.to})
+}
+
+// endpointLabel names an endpoint of the run's layout.
+func (c *context) endpointLabel(e int32) string {
+	if int(e) < len(c.names) {
+		return c.names[e]
+	}
+	return "endpoint " + strconv.Itoa(int(e))
 }
 
 // partOf returns the time a group spent in the part p names.

@@ -30,8 +30,9 @@ func TestTrial4FindingsStayFixed(t *testing.T) {
 				[]string{"3 requests of GET /coupons/stats failed from 0:04 to 0:09"}},
 			[]string{"Check failed: "}},
 		{"errors at an offered load never served before: not 'a load served before'", rampPastCapacity, KindErrorsAtLoad,
-			&expect{Critical, [2]int{6, 6}, [2]int{9, 9}, []string{"Errors start at 280 req/s offered (0:06)"},
-				[]string{"completed (up to 250 req/s offered)"}},
+			// The requests that failed at 0:06 queued a second: they were sent at 0:05's 250 req/s.
+			&expect{Critical, [2]int{6, 6}, [2]int{9, 9}, []string{"Errors start at 250 req/s offered (0:06)"},
+				[]string{"completed (up to 250 req/s offered)", "95 of 190 requests failed at 250 req/s offered (they were sent at 0:05)"}},
 			[]string{"served before"}},
 		{"errors at an offered load served before without errors", steadyThenErrors, KindErrorsAtLoad,
 			&expect{Critical, [2]int{6, 6}, [2]int{9, 9}, []string{"Errors from 0:06 at a load served before (100 req/s offered)"},

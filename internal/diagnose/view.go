@@ -20,10 +20,11 @@ type context struct {
 	whole  int            // seconds before this one are whole; the run ended inside it or later
 	first  int            // the run's first second
 
-	offered []float64                 // open model: requests offered per second of run.Series
-	vals    map[string][]series.Point // every source's values, computed once
-	traces  []spans.Breakdown         // the trace join's breakdowns per endpoint
-	names   []string                  // the endpoints' names, also for a run without seconds
+	offered   []float64                 // open model: requests offered per second of run.Series
+	scheduled bool                      // offered is the schedule's, as the engine recorded it; not rebuilt from completions
+	vals      map[string][]series.Point // every source's values, computed once
+	traces    []spans.Breakdown         // the trace join's breakdowns per endpoint
+	names     []string                  // the endpoints' names, also for a run without seconds
 }
 
 // clientSecond is one second of the client view in the units rules reason
@@ -42,7 +43,7 @@ type clientSecond struct {
 	// droppedReqs is the requests of the dropped iterations, each scenario
 	// at its own requests per iteration.
 	droppedReqs float64
-	started     float64 // iterations offered: completed + dropped + growth of the busy VUs
+	started     float64 // iterations offered (offeredSeries)
 	lag         float64 // scheduler lag p99
 	m           *metrics.Second
 }
@@ -79,16 +80,15 @@ func newContext(in Input) *context {
 	// usually cut short by the stop, and its rates would be too low.
 	c.whole = c.first + int((in.Run.Elapsed()+time.Millisecond)/time.Second)
 
-	var droppedReqs []float64
-	c.offered, droppedReqs = offeredSeries(in.Run, models, c.whole)
+	var droppedReqs, started []float64
+	c.offered, droppedReqs, started, c.scheduled = offeredSeries(in.Run, models, c.whole)
 	c.all = make([]clientSecond, len(in.Run.Series))
 	var prevVUs int64
 	for i := range in.Run.Series {
 		s := &in.Run.Series[i]
-		started := max(float64(s.Iterations+s.Dropped+s.VUs-prevVUs), 0)
 		cs := clientSecond{sec: s.Sec, x: float64(s.Requests), failed: float64(s.Failed), gauge: float64(s.VUs), n: float64(s.VUs),
 			r: secs(s.Mean), p50: secs(s.P50), p95: secs(s.P95), dropped: float64(s.Dropped),
-			started: started, lag: secs(s.LagP99), m: s}
+			started: started[i], lag: secs(s.LagP99), m: s}
 		if i > 0 {
 			cs.n = float64(prevVUs+s.VUs) / 2
 			cs.steady = prevVUs == s.VUs && s.VUs > 0

@@ -100,6 +100,7 @@ func (sc *scenarioRun) runArrivals(ctx context.Context, start time.Time) {
 	sched, endSched := sc.stoppable(ctx)
 	defer endSched()
 	var why dropWhy
+	offered := newOffers(drops, sc.s.ID, sc.e.since(start))
 	p.cpu.get(time.Now()) // the first windows start with the schedule
 	p.sched.quantile(time.Now(), schedEvery, 0.9)
 	for {
@@ -107,9 +108,11 @@ func (sc *scenarioRun) runArrivals(ctx context.Context, start time.Time) {
 		if !ok {
 			// The last arrival has started: the schedule still lasts to its
 			// end, as k6's does, so a run's rate is over its planned length.
+			offered.flush()
 			wake.wait(sched, end)
 			break
 		}
+		offered.due(off)
 		at := start.Add(off)
 		if !startAt(sched, wake, at, l.ArrivalSlack) {
 			break
@@ -121,17 +124,19 @@ func (sc *scenarioRun) runArrivals(ctx context.Context, start time.Time) {
 			// The schedule is over and this arrival, due before its end,
 			// never started: it and every other still due are dropped.
 			st := p.state(now, late, behind, 0)
-			why.add(heldEnded, st.allocated, st, sc.dropped(drops, sc.e.since(now), 1+arrivals.SkipUntil(l.Duration())))
+			why.add(heldEnded, st.allocated, st, sc.miss(drops, offered, arrivals, off, l.Duration()))
 			break
 		}
 		if w := p.idle.pop(); w != nil {
 			w.work <- at // never blocks: an idle waiter's channel is empty
+			offered.add(1)
 			continue
 		}
 		st := p.state(now, late, behind, plan.RateAt(l, off)*share)
 		ok, size, reason := p.gov.allow(st)
 		if ok {
 			p.spawn(sc.newVU(), at)
+			offered.add(1)
 			continue
 		}
 		sc.heldAt.Store(size)
@@ -139,8 +144,9 @@ func (sc *scenarioRun) runArrivals(ctx context.Context, start time.Time) {
 		// No VU for this arrival, nor for any other due by now: they are
 		// all dropped, counted by arithmetic, so a schedule far ahead of
 		// what the VUs can serve (a rate of 1e18/s) costs one step.
-		why.add(reason, size, st, sc.dropped(drops, sc.e.since(now), 1+arrivals.SkipUntil(now.Sub(start))))
+		why.add(reason, size, st, sc.miss(drops, offered, arrivals, off, now.Sub(start)))
 	}
+	offered.flush()
 	if msg := why.say(&p.gov); msg != "" {
 		sc.e.notify(sc.label() + msg)
 	}
@@ -186,7 +192,7 @@ func (p *openPool) state(now time.Time, late, behind time.Duration, rate float64
 		done: p.done.Load(), doneSum: p.doneSum.Load()}
 }
 
-// dropped records n iterations that could not start, and returns n.
+// dropped records n iterations that could not start, due at at, and returns n.
 func (sc *scenarioRun) dropped(s sample.Sink, at time.Duration, n int64) int64 {
 	if n <= 0 {
 		return 0

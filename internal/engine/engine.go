@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/loadlens/loadlens/internal/engine/h1"
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/sample"
 )
@@ -50,6 +51,8 @@ type Engine struct {
 	failOnce sync.Once
 	failErr  error
 	cancel   context.CancelCauseFunc
+
+	idleCloses h1.IdleCloses // the targets' keep-alive timeouts, as the VUs' lean clients met them
 }
 
 // New prepares an engine for the plan; measurements go to rec.

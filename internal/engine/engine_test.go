@@ -29,6 +29,7 @@ type testRecorder struct {
 	iterations int
 	dropped    int
 	lags       int
+	offered    map[int]int64 // arrivals offered by the second of their intended start
 }
 
 func newTestRecorder() *testRecorder {
@@ -62,6 +63,14 @@ func (r *testRecorder) Iteration(int32, time.Duration, time.Duration) {
 func (r *testRecorder) Dropped(int32, time.Duration) {
 	r.mu.Lock()
 	r.dropped++
+	r.mu.Unlock()
+}
+func (r *testRecorder) Offered(_ int32, at time.Duration, n int64) {
+	r.mu.Lock()
+	if r.offered == nil {
+		r.offered = map[int]int64{}
+	}
+	r.offered[int(at/time.Second)] += n
 	r.mu.Unlock()
 }
 func (r *testRecorder) Lag(int32, time.Duration, time.Duration) {

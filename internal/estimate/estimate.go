@@ -47,11 +47,16 @@ type Input struct {
 	ResponseTime time.Duration // R of Little's law
 	ThinkTime    time.Duration // Z of Little's law
 
-	PerInstance      float64 // requests per second one instance sustains
-	PerInstanceFrom  string  // where that figure comes from, printed with it
-	InstancesPerNode float64 // instances that fit on one node
-	InstancePrice    Price   // price of one instance
-	NodePrice        Price   // price of one node
+	PerInstance     float64 // requests per second one instance sustains
+	PerInstanceFrom string  // where that figure comes from, printed with it
+	// PerInstanceAtLeast says PerInstance is a lower bound: the run it comes
+	// from never reached the instance's limit (every second met the SLO, or
+	// no step of a capacity search failed). Instances are then at most the
+	// count computed, and the plan says so.
+	PerInstanceAtLeast bool
+	InstancesPerNode   float64 // instances that fit on one node
+	InstancePrice      Price   // price of one instance
+	NodePrice          Price   // price of one node
 
 	// The shape of the starter test WriteTest writes; zero means the default.
 	Ramp        time.Duration // from 0 to the target; default 1m
@@ -70,19 +75,22 @@ type Step struct {
 
 // Result is the computed load and everything derived from it.
 type Result struct {
-	Input          Input    // what the estimate was computed from
-	Steps          []Step   // every step, in order
-	RequestsPerDay float64  // 0 unless the source is daily traffic
-	AverageRPS     float64  // 0 unless the source is daily traffic
-	PeakRPS        float64  // 0 unless the source is daily traffic
-	BaseRPS        float64  // the rate before headroom
-	TargetRPS      float64  // base × headroom, rounded up to two significant figures
-	VUs            int      // Little's law for TargetRPS; 0 without R and Z
-	Instances      int      // 0 without PerInstance
-	Nodes          int      // 0 without InstancesPerNode
-	CostPerDay     float64  // 0 without prices
-	Currency       string   // of CostPerDay
-	Notes          []string // caveats about the inputs
+	Input          Input   // what the estimate was computed from
+	Steps          []Step  // every step, in order
+	RequestsPerDay float64 // 0 unless the source is daily traffic
+	AverageRPS     float64 // 0 unless the source is daily traffic
+	PeakRPS        float64 // 0 unless the source is daily traffic
+	BaseRPS        float64 // the rate before headroom
+	TargetRPS      float64 // base × headroom, rounded up to two significant figures
+	VUs            int     // Little's law for TargetRPS; 0 without R and Z
+	Instances      int     // 0 without PerInstance
+	Nodes          int     // 0 without InstancesPerNode
+	// AtMost says Instances, Nodes and the cost are upper bounds: one
+	// instance's capacity is only known to be at least PerInstance.
+	AtMost     bool
+	CostPerDay float64  // 0 without prices
+	Currency   string   // of CostPerDay
+	Notes      []string // caveats about the inputs
 }
 
 // Estimate computes the load and its consequences from in, step by step.
@@ -207,16 +215,35 @@ func (r *Result) capacity() {
 		return
 	}
 	per := fmt.Sprintf("%s req/s per instance", units.Number(in.PerInstance))
+	if in.PerInstanceAtLeast {
+		per = "at least " + per
+	}
 	if in.PerInstanceFrom != "" {
 		per += " (" + in.PerInstanceFrom + ")"
 	}
 	r.Instances = ceilCount(r.TargetRPS / in.PerInstance)
-	r.add("instances", fmt.Sprintf("%s req/s ÷ %s, rounded up", units.Number(r.TargetRPS), per), float64(r.Instances), units.Plural(int64(r.Instances), "instance", "instances"))
+	// One instance sustaining at least the target is conclusive; more are
+	// an upper bound when its capacity is only known from below.
+	r.AtMost = in.PerInstanceAtLeast && r.Instances > 1
+	r.add("instances"+r.bound(), fmt.Sprintf("%s req/s ÷ %s, rounded up", units.Number(r.TargetRPS), per), float64(r.Instances), units.Plural(int64(r.Instances), "instance", "instances"))
+	if r.AtMost {
+		r.Notes = append(r.Notes, fmt.Sprintf("one instance sustained at least %s but was never pushed to its limit, so its capacity "+
+			"is unknown: %s are enough if the service scales out evenly, and fewer may do. Find the rate one instance "+
+			"sustains with `loadlens capacity`, then plan again", units.Rate(in.PerInstance, "req"), units.CountOf(int64(r.Instances), "instance", "instances")))
+	}
 	if in.InstancesPerNode > 0 {
 		r.Nodes = ceilCount(float64(r.Instances) / in.InstancesPerNode)
-		r.add("nodes", fmt.Sprintf("%s ÷ %s per node, rounded up", units.CountOf(int64(r.Instances), "instance", "instances"), units.Number(in.InstancesPerNode)),
+		r.add("nodes"+r.bound(), fmt.Sprintf("%s ÷ %s per node, rounded up", units.CountOf(int64(r.Instances), "instance", "instances"), units.Number(in.InstancesPerNode)),
 			float64(r.Nodes), units.Plural(int64(r.Nodes), "node", "nodes"))
 	}
+}
+
+// bound is the words a step's label takes when its figure is an upper bound.
+func (r *Result) bound() string {
+	if r.AtMost {
+		return ", at most"
+	}
+	return ""
 }
 
 // cost prices the instances and nodes for one day.
@@ -232,16 +259,16 @@ func (r *Result) cost() error {
 	r.Currency = cur
 	if in.InstancePrice.Amount > 0 {
 		c := float64(r.Instances) * in.InstancePrice.PerDay()
-		r.add("instance cost", units.CountOf(int64(r.Instances), "instance", "instances")+" × "+in.InstancePrice.String(), c, PerDay(cur))
+		r.add("instance cost"+r.bound(), units.CountOf(int64(r.Instances), "instance", "instances")+" × "+in.InstancePrice.String(), c, PerDay(cur))
 		r.CostPerDay += c
 	}
 	if in.NodePrice.Amount > 0 {
 		c := float64(r.Nodes) * in.NodePrice.PerDay()
-		r.add("node cost", units.CountOf(int64(r.Nodes), "node", "nodes")+" × "+in.NodePrice.String(), c, PerDay(cur))
+		r.add("node cost"+r.bound(), units.CountOf(int64(r.Nodes), "node", "nodes")+" × "+in.NodePrice.String(), c, PerDay(cur))
 		r.CostPerDay += c
 	}
 	if in.InstancePrice.Amount > 0 && in.NodePrice.Amount > 0 {
-		r.add("cost per day", "instances + nodes", r.CostPerDay, PerDay(cur))
+		r.add("cost per day"+r.bound(), "instances + nodes", r.CostPerDay, PerDay(cur))
 	}
 	return nil
 }

@@ -20,6 +20,7 @@ func TestCaseStudies(t *testing.T) {
 		peak, target          float64
 		vus, instances, nodes int
 		cost                  float64
+		atMost                bool // instances, nodes and cost are upper bounds
 		wantInRender          []string
 	}{
 		{
@@ -93,6 +94,24 @@ func TestCaseStudies(t *testing.T) {
 			wantInRender: []string{"= 8 instances", "8 instances ÷ 3 per node", "= 3 nodes", "8 instances on 3 nodes"},
 		},
 		{
+			// The run at 80 req/s of an instance that sustains 2,306:
+			// every second met the SLO, so 79.9 req/s is a lower bound, and 63
+			// instances (and their nodes and cost) an upper bound.
+			name: "one instance never pushed to its limit",
+			in: Input{RPS: 5000, PerInstance: 79.9, PerInstanceAtLeast: true, PerInstanceFrom: "a run whose every second met its SLO",
+				InstancesPerNode: 8, InstancePrice: hourly(0.5)},
+			target: 5000, instances: 63, nodes: 8, cost: 63 * 0.5 * 24, atMost: true,
+			wantInRender: []string{"instances, at most", "5,000 req/s ÷ at least 79.9 req/s per instance", "at most 63 instances on 8 nodes",
+				"nodes, at most", "instance cost, at most", "at most 756 USD/day", "note: one instance sustained at least 79.9 req/s but was never pushed to its limit"},
+		},
+		{
+			// At least 79.9 req/s per instance covers 70 req/s: one instance is enough, whatever its limit.
+			name:   "a lower bound above the target",
+			in:     Input{RPS: 70, PerInstance: 79.9, PerInstanceAtLeast: true},
+			target: 70, instances: 1,
+			wantInRender: []string{"70 req/s ÷ at least 79.9 req/s per instance, rounded up", "= 1 instance\n"},
+		},
+		{
 			name:   "requests per visit multiply the visits",
 			in:     Input{DAU: 1000, VisitsPerUser: 2, RequestsPerVisit: 3, PeakFactor: 2},
 			peak:   6000.0 / 86400 * 2,
@@ -116,6 +135,9 @@ func TestCaseStudies(t *testing.T) {
 			}
 			if r.VUs != tc.vus || r.Instances != tc.instances || r.Nodes != tc.nodes {
 				t.Errorf("VUs %d, instances %d, nodes %d; want %d, %d, %d", r.VUs, r.Instances, r.Nodes, tc.vus, tc.instances, tc.nodes)
+			}
+			if r.AtMost != tc.atMost {
+				t.Errorf("at most: %v, want %v", r.AtMost, tc.atMost)
 			}
 			if !near(r.CostPerDay, tc.cost) {
 				t.Errorf("cost %v, want %v", r.CostPerDay, tc.cost)

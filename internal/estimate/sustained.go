@@ -19,70 +19,6 @@ type LatencyLimit struct {
 	Text      string // as printed, e.g. "p(95) < 100ms"
 }
 
-// SLO is what a second of a run must meet for its successful requests to
-// count as capacity: its error share within the budget and its latency
-// under every limit.
-type SLO struct {
-	Latency   []LatencyLimit
-	MaxErrors float64 // the error share a second may have; negative: no budget
-	Inclusive bool    // the error share may equal MaxErrors
-	Source    string  // where the SLO comes from, printed with the rate
-}
-
-// DefaultSLO is the starter test's SLO (p95 < 1s, errors < 1%), with the
-// latency goal and error budget given (above 0) instead; source says why.
-func DefaultSLO(latencyGoal time.Duration, maxErrors float64, source string) SLO {
-	if latencyGoal <= 0 {
-		latencyGoal = time.Second
-	}
-	if maxErrors <= 0 {
-		maxErrors = 0.01
-	}
-	text := "p(95) < " + units.DurationLiteral(latencyGoal)
-	return SLO{Latency: []LatencyLimit{{Agg: threshold.Percentile, P: 95, Limit: latencyGoal, Text: text}},
-		MaxErrors: maxErrors, Source: text + " and errors < " + units.Share(maxErrors) + " (" + source + ")"}
-}
-
-// SLOFromThresholds takes the limits a second can be judged on from a
-// run's thresholds: upper limits on the whole http_req_duration by a
-// percentile kept per second (p50, p90, p95, p99), med, max or avg, and an
-// upper limit on the rate of http_req_failed. ok is false when none is.
-func SLOFromThresholds(defs []threshold.Threshold) (slo SLO, ok bool) {
-	slo.MaxErrors = -1
-	var texts []string
-	for _, t := range defs {
-		if len(t.Filter) > 0 || (t.Op != threshold.Lt && t.Op != threshold.Lte) {
-			continue
-		}
-		inclusive := t.Op == threshold.Lte
-		switch {
-		case t.Metric == "http_req_failed" && t.Agg == threshold.Rate:
-			if slo.MaxErrors < 0 || t.Value < slo.MaxErrors {
-				slo.MaxErrors, slo.Inclusive = t.Value, inclusive
-			}
-		case t.Metric == "http_req_duration" && perSecond(t.Agg, t.P):
-			slo.Latency = append(slo.Latency, LatencyLimit{Agg: t.Agg, P: t.P, Inclusive: inclusive, Text: t.Expr,
-				Limit: time.Duration(t.Value * float64(time.Millisecond))})
-		default:
-			continue
-		}
-		texts = append(texts, t.Key+" "+t.Expr)
-	}
-	slo.Source = "the run's thresholds " + strings.Join(texts, ", ")
-	return slo, len(texts) > 0
-}
-
-// perSecond says whether a latency aggregation is kept for every second.
-func perSecond(agg threshold.AggKind, p float64) bool {
-	switch agg {
-	case threshold.Med, threshold.Max, threshold.Avg:
-		return true
-	case threshold.Percentile:
-		return p == 50 || p == 90 || p == 95 || p == 99
-	}
-	return false
-}
-
 // Sustained is the rate of successful requests a run kept within its SLO.
 type Sustained struct {
 	Rate      float64 // successful requests per second over the seconds that met the SLO
@@ -178,11 +114,7 @@ func (slo SLO) failed(sec *metrics.Second) []Miss {
 	var out []Miss
 	share := float64(sec.Failed) / float64(sec.Requests)
 	if slo.MaxErrors >= 0 && !under(share, slo.MaxErrors, slo.Inclusive) {
-		op := " < "
-		if slo.Inclusive {
-			op = " <= "
-		}
-		out = append(out, Miss{Part: "errors" + op + units.Share(slo.MaxErrors)})
+		out = append(out, Miss{Part: slo.errorsText()})
 	}
 	for _, l := range slo.Latency {
 		// As a whole-run threshold does: a percentile fails when more
@@ -197,6 +129,18 @@ func (slo SLO) failed(sec *metrics.Second) []Miss {
 		}
 	}
 	return out
+}
+
+// errorsText is the error budget as a part of the SLO: "errors < 1%",
+// or "errors == 0" when none may fail.
+func (slo SLO) errorsText() string {
+	switch {
+	case slo.MaxErrors == 0 && slo.Inclusive:
+		return "errors == 0"
+	case slo.Inclusive:
+		return "errors <= " + units.Share(slo.MaxErrors)
+	}
+	return "errors < " + units.Share(slo.MaxErrors)
 }
 
 // under compares v with a limit, inclusively or not.

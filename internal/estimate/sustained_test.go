@@ -67,6 +67,9 @@ func TestSustainedRateCountsOnlySuccessesWithinTheSLO(t *testing.T) {
 			defs:     []string{"http_req_duration", "p(99) <= 100ms", "http_req_duration", "avg < 100ms"},
 			secs:     append(secs(1, 50, 0, 100*ms), metrics.Second{Requests: 50, P99: 100 * ms, Mean: 99 * ms}),
 			wantRate: 50, wantMet: 1, wantOfAll: 2},
+		{name: "rate == 0 allows no failed request: a second with one fails it",
+			defs: []string{"http_req_failed", "rate == 0"},
+			secs: append(secs(3, 100, 0, 10*ms), secs(1, 100, 1, 10*ms)...), wantRate: 100, wantMet: 3, wantOfAll: 4},
 		{name: "a second without requests shows nothing sustained",
 			defs: []string{"http_req_failed", "rate < 0.01"},
 			secs: append(secs(1, 0, 0, 0), secs(1, 30, 0, ms)...), wantRate: 30, wantMet: 1, wantOfAll: 2},
@@ -104,6 +107,8 @@ func TestSLOFromThresholds(t *testing.T) {
 			defs: []string{"http_req_duration", "p(97) < 1s", "http_req_duration{endpoint:a}", "p(95) < 1s", "http_reqs", "count > 10"},
 			ok:   false, maxErrors: -1},
 		{name: "no thresholds", ok: false, maxErrors: -1},
+		{name: "rate == 0 is kept", defs: []string{"http_req_failed", "rate == 0", "http_req_failed", "rate < 0.01"},
+			ok: true, maxErrors: 0, wantSource: "http_req_failed rate == 0, http_req_failed rate < 0.01"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -111,6 +116,49 @@ func TestSLOFromThresholds(t *testing.T) {
 			if ok != tt.ok || len(slo.Latency) != tt.limits || !near(slo.MaxErrors, tt.maxErrors) ||
 				!strings.Contains(slo.Source, tt.wantSource) {
 				t.Fatalf("got ok %v, %d limits, errors %v, %q", ok, len(slo.Latency), slo.MaxErrors, slo.Source)
+			}
+		})
+	}
+}
+
+// TestEverySLOPartIsKeptOrNamed: the issue's run had `rate == 0` on
+// http_req_failed, which the plan dropped without a word. Each threshold
+// of the run is kept, replaced by a flag given, or named as not judged per
+// second; a part no flag gives stays the run's.
+func TestEverySLOPartIsKeptOrNamed(t *testing.T) {
+	run := []string{"http_req_duration", "p(95) < 200ms", "http_req_failed", "rate == 0", "checks", "rate > 0.99",
+		"http_req_duration{endpoint:GET /a}", "p(95) < 100ms", "http_req_duration", "p(97) < 1s"}
+	unjudged := []string{"checks rate > 0.99", "http_req_duration{endpoint:GET /a} p(95) < 100ms", "http_req_duration p(97) < 1s"}
+	tests := []struct {
+		name      string
+		goal      time.Duration
+		maxErrors float64
+		defs      []string
+		source    string
+		replaced  []string
+		errors    float64
+		unjudged  []string
+	}{
+		{"the run's own", 0, 0, run, "the run's thresholds http_req_duration p(95) < 200ms, http_req_failed rate == 0", nil, 0, unjudged},
+		{"a latency goal keeps the run's errors", time.Second, 0, run,
+			"p(95) < 1s (given) and the run's http_req_failed rate == 0", []string{"http_req_duration p(95) < 200ms"}, 0, unjudged},
+		{"an error budget keeps the run's latency", 0, 0.05, run,
+			"the run's http_req_duration p(95) < 200ms and errors < 5% (given)", []string{"http_req_failed rate == 0"}, 0.05, unjudged},
+		{"nothing to judge a second on", 0, 0, []string{"checks", "rate > 0.99"},
+			"p(95) < 1s and errors < 1% (the starter test's, as the run has no threshold to judge a second on)", nil, 0.01, unjudged[:1]},
+		{"a goal on a run without an error threshold", 2 * time.Second, 0, nil, "p(95) < 2s (given) and errors < 1% (the starter test's)", nil, 0.01, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var defs []threshold.Threshold
+			if tc.defs != nil {
+				defs = thresholds(t, tc.defs...)
+			}
+			slo := SLOFor(tc.goal, tc.maxErrors, defs)
+			if slo.Source != tc.source || !near(slo.MaxErrors, tc.errors) || strings.Join(slo.Replaced, "; ") != strings.Join(tc.replaced, "; ") ||
+				strings.Join(slo.Unjudged, "; ") != strings.Join(tc.unjudged, "; ") {
+				t.Fatalf("source %q, errors %v, replaced %q, unjudged %q;\nwant %q, %v, %q, %q", slo.Source, slo.MaxErrors, slo.Replaced, slo.Unjudged,
+					tc.source, tc.errors, tc.replaced, tc.unjudged)
 			}
 		})
 	}

@@ -28,6 +28,8 @@ const (
 	TLSBadCert                           // TLS with a certificate nobody trusts
 	TLSHang                              // accepts the connection, never answers the TLS handshake
 	PlainOnTLSPort                       // plain HTTP where the test says https://
+	ResetSome                            // reads each request whole; resets the connection for every Options.ResetEvery-th, else a 200
+	IdleClose                            // a 200 on a kept-alive connection, closed once idle for Options.Idle (a keep-alive timeout)
 )
 
 // HugeBodySize is the body HugeBody sends.
@@ -76,6 +78,17 @@ func (s *Server) answer(c net.Conn, req *http.Request) bool {
 		return false
 	case CloseWithoutResponse:
 		return false
+	case ResetSome:
+		if s.answered.Add(1)%int64(s.opts.resetEvery()) == 0 {
+			s.resets.Add(1)
+			if tc, isTCP := c.(*net.TCPConn); isTCP {
+				tc.SetLinger(0) // the request was read: the reset answers it
+			}
+			return false
+		}
+		return write(c, "ok", ok, "Content-Length: 2")
+	case IdleClose:
+		return write(c, "ok", ok, "Content-Length: 2")
 	case Informational:
 		return write(c, "ok", "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints", "Link: </style.css>; rel=preload\r\n\r\n"+ok, "Content-Length: 2")
 	case StrayBytes:

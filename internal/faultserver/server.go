@@ -19,6 +19,25 @@ import (
 type Options struct {
 	// Location is where RedirectAway sends its clients.
 	Location string
+	// ResetEvery makes ResetSome reset the connection of every n-th request
+	// it reads (counted over all connections); 0 means 5, a share of 20 %.
+	ResetEvery int
+	// Idle is how long IdleClose keeps an idle connection; 0 means 50ms.
+	Idle time.Duration
+}
+
+func (o Options) resetEvery() int {
+	if o.ResetEvery > 0 {
+		return o.ResetEvery
+	}
+	return 5
+}
+
+func (o Options) idle() time.Duration {
+	if o.Idle > 0 {
+		return o.Idle
+	}
+	return 50 * time.Millisecond
 }
 
 // Server is a fault server. Its counters may be read while it runs.
@@ -32,6 +51,8 @@ type Server struct {
 	tls      *tls.Config
 	conns    atomic.Int64
 	requests atomic.Int64
+	answered atomic.Int64 // ResetSome: requests it chose an answer for
+	resets   atomic.Int64 // ResetSome: requests answered with a reset
 	done     chan struct{}
 	wg       sync.WaitGroup
 	mu       sync.Mutex
@@ -72,6 +93,9 @@ func (s *Server) Conns() int64 { return s.conns.Load() }
 
 // Requests returns the request heads the server read.
 func (s *Server) Requests() int64 { return s.requests.Load() }
+
+// Resets returns the requests ResetSome read and answered with a reset.
+func (s *Server) Resets() int64 { return s.resets.Load() }
 
 // Saw returns how many requests carried the header (Record mode).
 func (s *Server) Saw(header string) int64 {
@@ -157,6 +181,9 @@ func (s *Server) serve(c net.Conn) {
 	}
 	br := bufio.NewReader(c)
 	for {
+		if s.mode == IdleClose && !awaitRequest(c, br, s.opts.idle()) {
+			return
+		}
 		req, err := http.ReadRequest(br)
 		if err != nil {
 			return
@@ -167,6 +194,16 @@ func (s *Server) serve(c net.Conn) {
 			return
 		}
 	}
+}
+
+// awaitRequest waits up to idle for the first byte of the next request on
+// c, as a server's keep-alive timeout does (net/http's server peeks the
+// same way), and reports whether one came.
+func awaitRequest(c net.Conn, br *bufio.Reader, idle time.Duration) bool {
+	c.SetReadDeadline(time.Now().Add(idle))
+	_, err := br.Peek(1)
+	c.SetReadDeadline(time.Time{})
+	return err == nil
 }
 
 // drain reads r until it ends.

@@ -1,13 +1,16 @@
 package faultserver
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptrace"
 	"net/textproto"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -92,5 +95,64 @@ func TestModesMisbehaveAsDocumented(t *testing.T) {
 
 func modeName(m Mode) string {
 	return [...]string{"hang", "slowloris", "huge body", "reset", "close", "informational", "stray", "bad length",
-		"two lengths", "loop", "away", "record", "cookies", "bad cert", "tls hang", "plain on tls"}[m]
+		"two lengths", "loop", "away", "record", "cookies", "bad cert", "tls hang", "plain on tls", "reset some", "idle close"}[m]
+}
+
+// TestResetSomeResetsRequestsItRead: every second request on a kept-alive
+// connection is read whole, counted, and answered with a reset.
+func TestResetSomeResetsRequestsItRead(t *testing.T) {
+	s := Start(t, ResetSome, Options{ResetEvery: 2})
+	c, br := dial(t, s)
+	if resp, err := roundTrip(c, br); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("first request: %v %v", resp, err)
+	}
+	if _, err := roundTrip(c, br); !errors.Is(err, syscall.ECONNRESET) {
+		t.Fatalf("second request: %v, want a reset", err)
+	}
+	if s.Requests() != 2 || s.Resets() != 1 {
+		t.Errorf("the server read %d requests and reset %d, want 2 and 1", s.Requests(), s.Resets())
+	}
+}
+
+// TestIdleCloseClosesIdleConnections: a connection carries requests sent
+// back to back, and the server closes it once it is idle.
+func TestIdleCloseClosesIdleConnections(t *testing.T) {
+	s := Start(t, IdleClose, Options{Idle: 20 * time.Millisecond})
+	c, br := dial(t, s)
+	for i := range 2 {
+		if resp, err := roundTrip(c, br); err != nil || resp.StatusCode != 200 {
+			t.Fatalf("request %d: %v %v", i, resp, err)
+		}
+	}
+	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if n, err := br.Read(make([]byte, 1)); err != io.EOF {
+		t.Fatalf("read %d bytes, %v; want the server's close", n, err)
+	}
+	if s.Requests() != 2 || s.Conns() != 1 {
+		t.Errorf("the server read %d requests on %d connections, want 2 on 1", s.Requests(), s.Conns())
+	}
+}
+
+// dial opens a connection to s.
+func dial(t *testing.T, s *Server) (net.Conn, *bufio.Reader) {
+	t.Helper()
+	c, err := net.DialTimeout("tcp", strings.TrimPrefix(s.URL, "http://"), 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c, bufio.NewReader(c)
+}
+
+// roundTrip sends a GET on c and reads its response.
+func roundTrip(c net.Conn, br *bufio.Reader) (*http.Response, error) {
+	c.SetDeadline(time.Now().Add(5 * time.Second))
+	if _, err := c.Write([]byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n")); err != nil {
+		return nil, err
+	}
+	resp, err := http.ReadResponse(br, nil)
+	if err == nil {
+		_, err = io.Copy(io.Discard, resp.Body)
+	}
+	return resp, err
 }

@@ -1,15 +1,17 @@
 package metrics
 
 import (
+	"math"
 	"testing"
 	"time"
 
 	"github.com/loadlens/loadlens/internal/sample"
 )
 
-// TestActive checks the span an endpoint's rate divides by: from its first
-// second with requests to the end of its last, the run's last partial
-// second counting only as far as the run lasted.
+// TestActive checks the span an endpoint's rate divides by in a run.db of
+// an earlier build, which kept no intended starts: from its first second
+// with requests to the end of its last, the run's last partial second
+// counting only as far as the run lasted.
 func TestActive(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -49,49 +51,106 @@ func TestActive(t *testing.T) {
 	}
 }
 
-// TestActiveFromIntendedStart checks that an endpoint is active from when
-// its requests were sent, though each is recorded in the second it ended:
-// 4 requests of 1.5s sent at 0 in a run of 1.51s are 4 over 1.51s (2.65/s),
-// not 4 over the 510ms of the second they ended in (7.8/s). A timeout and a
-// request cut off by the end of the run (waiting since it was sent) count
-// the same way.
-func TestActiveFromIntendedStart(t *testing.T) {
+// spansLayout is an arrival-rate scenario of one endpoint beside another,
+// and a closed one.
+func spansLayout() sample.Layout {
+	return sample.Layout{
+		Scenarios: []sample.ScenarioInfo{{Name: "a", Model: "arrival-rate"}, {Name: "b", Model: "arrival-rate"}, {Name: "c", Model: "vus"}},
+		Endpoints: []sample.EndpointInfo{{Scenario: 0, Name: "GET /a"}, {Scenario: 1, Name: "GET /b"}, {Scenario: 2, Name: "GET /c"}},
+	}
+}
+
+// TestActiveIsTheSpanSent checks the span an endpoint's rate divides by,
+// from its first request's intended start until its next was due: in the
+// open model one mean interval after its last one's intended start,
+// however late each ended (a slow answer, a timeout, one cut off by the
+// run's end is recorded in the second it ended); in the closed model when
+// its last one ended. 1,000 requests 10 ms apart are 100/s over 10 s, not
+// 90.9/s over the 11 s to the end of the second the last one ended in.
+func TestActiveIsTheSpanSent(t *testing.T) {
 	tests := []struct {
-		name     string
-		kind     sample.Kind
-		end, dur time.Duration // of every request
-		elapsed  time.Duration
-		first    int
+		name    string
+		ep      int32 // 0: arrival-rate, 2: vus
+		n       int
+		gap     time.Duration // between intended starts, from first
+		first   time.Duration
+		dur     time.Duration // of every request
+		kind    sample.Kind
+		elapsed time.Duration
+		want    time.Duration
 	}{
-		{"slow, sent at the start", sample.OK, 1500 * time.Millisecond, 1500 * time.Millisecond, 1510 * time.Millisecond, 0},
-		{"slow, sent in the second it ended", sample.OK, 1900 * time.Millisecond, 500 * time.Millisecond, 1950 * time.Millisecond, 1},
-		{"timed out after 5s", sample.Timeout, 7200 * time.Millisecond, 5 * time.Second, 7300 * time.Millisecond, 2},
-		{"cut off, sent from the start", sample.Interrupted, 7950 * time.Millisecond, 7950 * time.Millisecond, 7960 * time.Millisecond, 0},
-		{"cut off, sent 2.5s before the end", sample.Interrupted, 7950 * time.Millisecond, 2500 * time.Millisecond, 7960 * time.Millisecond, 5},
-		{"cut off, sent within the last second", sample.Interrupted, 7950 * time.Millisecond, 300 * time.Millisecond, 7960 * time.Millisecond, 7},
+		{"100/s for 10 s in a 13 s run", 0, 1000, 10 * time.Millisecond, 0, 5 * time.Millisecond, sample.OK, 13 * time.Second, 10 * time.Second},
+		{"slow, 4/s, ending in later seconds", 0, 4, 250 * time.Millisecond, 0, 1500 * time.Millisecond, sample.OK, 1760 * time.Millisecond, time.Second},
+		{"timed out after 5 s, 2/s from 2 s", 0, 6, 500 * time.Millisecond, 2 * time.Second, 5 * time.Second, sample.Timeout, 10 * time.Second, 3 * time.Second},
+		{"cut off by the end, 10/s from 5 s", 0, 25, 100 * time.Millisecond, 5 * time.Second, 0, sample.Interrupted, 7960 * time.Millisecond, 2500 * time.Millisecond},
+		{"one request: no rate", 0, 1, 0, time.Second, 10 * time.Millisecond, sample.OK, 2 * time.Second, 0},
+		{"all sent at the same instant: no rate", 0, 8, 0, 0, 30 * time.Millisecond, sample.OK, time.Second, 0},
+		// A VU sends its next request when its last one returned.
+		{"closed: 4 VUs, each one request of 1.5 s", 2, 4, time.Millisecond, 0, 1500 * time.Millisecond, sample.OK, 1510 * time.Millisecond, 1503 * time.Millisecond},
+		{"closed: one VU, 10 ms requests back to back for 2 s", 2, 200, 10 * time.Millisecond, 0, 10 * time.Millisecond, sample.OK, 2100 * time.Millisecond, 2 * time.Second},
+		{"closed: one request: no rate", 2, 1, 0, 0, 10 * time.Millisecond, sample.OK, time.Second, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rec := NewRecorder(testLayout(), 2)
-			for vu := range 4 {
-				// The VUs' requests are a little apart; the earliest sets the start.
-				r := sample.Request{Endpoint: 0, End: tt.end, Duration: tt.dur - time.Duration(vu)*time.Millisecond, Kind: tt.kind}
-				rec.Sink(vu).Request(&r)
+			rec := NewRecorder(spansLayout(), 2)
+			for i := range tt.n {
+				start := tt.first + time.Duration(i)*tt.gap
+				end := min(start+tt.dur, tt.elapsed-time.Millisecond)
+				if tt.kind == sample.Interrupted {
+					end = tt.elapsed - time.Millisecond
+				}
+				r := sample.Request{Endpoint: tt.ep, End: end, Duration: end - start, Kind: tt.kind}
+				rec.Sink(i).Request(&r)
 			}
-			run := NewRun(testLayout())
-			last := int(tt.elapsed / time.Second)
-			for sec := 0; sec <= last; sec++ {
+			run := NewRun(spansLayout())
+			for sec := 0; sec <= int(tt.elapsed/time.Second); sec++ {
 				run.Add(roundTrip(t, rec.Collect(sec))) // through the codec, as run.db and agents carry it
 			}
 			run.SetElapsed(tt.elapsed)
-			e := &run.Endpoints[0]
-			if e.Requests != 4 || e.FirstSec != tt.first || e.LastSec != int(tt.end/time.Second) {
-				t.Errorf("%d requests in seconds %d..%d, want 4 in %d..%d", e.Requests, e.FirstSec, e.LastSec, tt.first, tt.end/time.Second)
+			e := &run.Endpoints[tt.ep]
+			if e.Requests != int64(tt.n) || !e.Sends.Kept {
+				t.Fatalf("%d requests (sends kept: %v), want %d", e.Requests, e.Sends.Kept, tt.n)
 			}
-			if want := tt.elapsed - time.Duration(tt.first)*time.Second; run.Active(e) != want {
-				t.Errorf("Active = %v, want %v", run.Active(e), want)
+			if got := run.Active(e); got != tt.want {
+				t.Errorf("Active = %v, want %v", got, tt.want)
+			}
+			if tt.want > 0 && tt.ep == 0 {
+				rate, want := float64(e.Requests)/run.Active(e).Seconds(), float64(time.Second)/float64(tt.gap)
+				if math.Abs(rate-want) > 1e-9*want {
+					t.Errorf("rate %v/s, want %v/s", rate, want)
+				}
 			}
 		})
+	}
+}
+
+// TestTotalActiveIsTheSpanSent checks the total of endpoints sent to over
+// different spans: 100/s for 10 s and 10/s from 3 s to 13 s are 1,100
+// requests from 0 until 13 s, when the next of the second was due.
+func TestTotalActiveIsTheSpanSent(t *testing.T) {
+	rec := NewRecorder(spansLayout(), 1)
+	send := func(ep int32, n int, first, gap time.Duration) {
+		for i := range n {
+			start := first + time.Duration(i)*gap
+			r := sample.Request{Endpoint: ep, End: start + 2*time.Millisecond, Duration: 2 * time.Millisecond}
+			rec.Sink(0).Request(&r)
+		}
+	}
+	send(0, 1000, 0, 10*time.Millisecond)
+	send(1, 100, 3*time.Second, 100*time.Millisecond)
+	run := NewRun(spansLayout())
+	for sec := range 14 {
+		run.Add(rec.Collect(sec))
+	}
+	run.SetElapsed(13 * time.Second)
+	for ep, want := range []time.Duration{10 * time.Second, 10 * time.Second} {
+		if got := run.Active(&run.Endpoints[ep]); got != want {
+			t.Errorf("endpoint %d active %v, want %v", ep, got, want)
+		}
+	}
+	tot := run.Total()
+	if got := run.Active(&tot); got != 13*time.Second {
+		t.Errorf("total active %v, want 13s", got)
 	}
 }
 
@@ -122,7 +181,7 @@ func TestActiveOfVersion2Snapshots(t *testing.T) {
 }
 
 // TestTotalActive checks that the total of all endpoints spans the union
-// of their active seconds.
+// of their active seconds, in a run.db of an earlier build.
 func TestTotalActive(t *testing.T) {
 	run := NewRun(testLayout())
 	for sec := range 10 {

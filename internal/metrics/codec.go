@@ -15,11 +15,12 @@ import (
 // are a presence byte, then a uvarint length and HdrHistogram's V2
 // compressed encoding. Version 2 added each endpoint's truncated bodies,
 // version 3 its redirects and how long before its second its earliest
-// request was sent; versions 1 and 2, which run.db files of earlier builds
-// hold, are still read.
+// request was sent, version 4 when its requests were sent and the last
+// ended (Sends) and each scenario's arrivals offered; versions 1 to 3, which run.db files
+// of earlier builds hold, are still read.
 const (
 	snapshotMagic      = "LLS"
-	snapshotVersion    = 3
+	snapshotVersion    = 4
 	minSnapshotVersion = 1
 )
 
@@ -87,6 +88,14 @@ func (e *EndpointSecond) appendBinary(b []byte, hc *histCodec) ([]byte, error) {
 		e.Connects, e.TLSHandshakes, int64(e.ConnectMax), int64(e.TLSMax), e.Redirects, int64(e.StartedBefore)} {
 		b = binary.AppendVarint(b, v)
 	}
+	if e.Sends.Kept {
+		b = append(b, 1)
+		for _, v := range [...]time.Duration{e.Sends.FirstStart, e.Sends.LastStart, e.Sends.LastEnd} {
+			b = binary.AppendVarint(b, int64(v))
+		}
+	} else {
+		b = append(b, 0)
+	}
 	var err error
 	if b, err = appendHist(b, hc, e.Duration); err != nil {
 		return nil, err
@@ -106,7 +115,7 @@ func (e *EndpointSecond) appendBinary(b []byte, hc *histCodec) ([]byte, error) {
 }
 
 func (sc *ScenarioSecond) appendBinary(b []byte, hc *histCodec) ([]byte, error) {
-	for _, v := range [...]int64{sc.Iterations, sc.Dropped, sc.VUs, sc.VUsMax} {
+	for _, v := range [...]int64{sc.Iterations, sc.Dropped, sc.VUs, sc.VUsMax, sc.Offered} {
 		b = binary.AppendVarint(b, v)
 	}
 	var err error
@@ -160,14 +169,14 @@ func (s *Snapshot) UnmarshalBinary(data []byte) error {
 		kinds = 0
 	}
 	// An endpoint takes at least a byte per count and per absent histogram.
-	out.Endpoints = make([]EndpointSecond, d.length("number of endpoints", 1+int(kinds)+d.endpointCounters()+2+1))
+	out.Endpoints = make([]EndpointSecond, d.length("number of endpoints", 1+int(kinds)+d.endpointCounters()+2+1+d.startsByte()))
 	for i := range out.Endpoints {
 		if d.endpoint(&out.Endpoints[i], int(kinds), out.Second); d.err != nil {
 			d.err = fmt.Errorf("endpoint %d: %w", i, d.err)
 			break
 		}
 	}
-	out.Scenarios = make([]ScenarioSecond, d.length("number of scenarios", 4+2))
+	out.Scenarios = make([]ScenarioSecond, d.length("number of scenarios", d.scenarioCounters()+2))
 	for i := range out.Scenarios {
 		if d.scenario(&out.Scenarios[i]); d.err != nil {
 			d.err = fmt.Errorf("scenario %d: %w", i, d.err)
@@ -212,6 +221,9 @@ func (d *decoder) endpoint(e *EndpointSecond, kinds int, sec int) {
 		e.Redirects = d.count("redirects")
 		e.StartedBefore = time.Duration(d.count("started before"))
 	}
+	if d.version >= 4 {
+		d.starts(e)
+	}
 	e.Duration = d.hist("duration histogram")
 	e.Waiting = d.hist("waiting histogram")
 	if d.version < 3 {
@@ -244,6 +256,9 @@ func (d *decoder) scenario(sc *ScenarioSecond) {
 	sc.Dropped = d.count("dropped iterations")
 	sc.VUs = d.count("vus")
 	sc.VUsMax = d.count("vus_max")
+	if d.version >= 4 {
+		sc.Offered = d.count("offered arrivals")
+	}
 	sc.IterationDuration = d.hist("iteration duration histogram")
 	sc.Lag = d.hist("lag histogram")
 }
@@ -267,6 +282,42 @@ func (d *decoder) endpointCounters() int {
 		return 9
 	}
 	return 8
+}
+
+// startsByte is the byte that says whether an endpoint's span of intended
+// starts follows: from version 4 on.
+func (d *decoder) startsByte() int {
+	if d.version >= 4 {
+		return 1
+	}
+	return 0
+}
+
+// scenarioCounters is how many counters a scenario starts with.
+func (d *decoder) scenarioCounters() int {
+	if d.version >= 4 {
+		return 5
+	}
+	return 4
+}
+
+// starts reads when an endpoint's requests were sent and the last one
+// ended, when the snapshot kept it.
+func (d *decoder) starts(e *EndpointSecond) {
+	switch known := d.byte("sends"); {
+	case d.err != nil || known == 0:
+	case known != 1:
+		d.fail("sends", fmt.Errorf("invalid presence byte %d", known))
+	default:
+		s := &e.Sends
+		s.Kept = true
+		s.FirstStart = time.Duration(d.varint("first start"))
+		s.LastStart = time.Duration(d.varint("last start"))
+		s.LastEnd = time.Duration(d.varint("last end"))
+		if s.LastStart < s.FirstStart || s.LastEnd < s.LastStart {
+			d.fail("sends", fmt.Errorf("sent %v to %v, the last ending at %v: out of order", s.FirstStart, s.LastStart, s.LastEnd))
+		}
+	}
 }
 
 // startedBeforeV2 is what a snapshot of version 1 or 2, which did not keep

@@ -26,6 +26,7 @@ func fullSnapshot(t testing.TB) *Snapshot {
 		sink.Iteration(int32(i%2), r.End, r.Duration*3)
 		sink.Lag(int32(i%2), r.End, time.Duration(i%5)*time.Millisecond)
 		sink.Dropped(1, r.End)
+		sink.Offered(1, r.End, 2)
 	}
 	s := rec.Collect(1)
 	s.SetGauges([]sample.Gauge{{Active: 10, Allocated: 20}, {Active: 3, Allocated: 50}})
@@ -62,13 +63,14 @@ func TestSnapshotRoundTrip(t *testing.T) {
 				g := got.Endpoints[i]
 				if g.Requests != e.Requests || g.Failures != e.Failures || g.Truncated != e.Truncated || g.ConnectSum != e.ConnectSum || g.TLSMax != e.TLSMax ||
 					g.Redirects != e.Redirects || g.StartedBefore != e.StartedBefore ||
+					g.Sends != e.Sends ||
 					len(g.Errors) != len(e.Errors) || g.Duration.Count() != e.Duration.Count() || g.Waiting.Quantile(99) != e.Waiting.Quantile(99) {
 					t.Errorf("endpoint %d decoded as %+v, want %+v", i, g, e)
 				}
 			}
 			for i, s := range tt.snap.Scenarios {
 				g := got.Scenarios[i]
-				if g.Iterations != s.Iterations || g.Dropped != s.Dropped || g.VUs != s.VUs || g.VUsMax != s.VUsMax || g.Lag.Count() != s.Lag.Count() {
+				if g.Iterations != s.Iterations || g.Dropped != s.Dropped || g.Offered != s.Offered || g.VUs != s.VUs || g.VUsMax != s.VUsMax || g.Lag.Count() != s.Lag.Count() {
 					t.Errorf("scenario %d decoded as %+v, want %+v", i, g, s)
 				}
 			}
@@ -109,6 +111,46 @@ func TestSnapshotReadsVersion1(t *testing.T) {
 	}
 }
 
+// TestSnapshotReadsVersion3 decodes fullSnapshot as the build before
+// snapshot format 4 wrote it (testdata/v3.snapshot): every figure it kept
+// reads back, and what it did not keep reads as not kept: no span of
+// intended starts, no arrivals offered (diagnose then rebuilds them).
+func TestSnapshotReadsVersion3(t *testing.T) {
+	b, err := os.ReadFile("testdata/v3.snapshot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b[3] != 3 {
+		t.Fatalf("the fixture is version %d, want 3", b[3])
+	}
+	var s Snapshot
+	if err := s.UnmarshalBinary(b); err != nil {
+		t.Fatal(err)
+	}
+	want := fullSnapshot(t)
+	if s.Second != want.Second {
+		t.Fatalf("second %d, want %d", s.Second, want.Second)
+	}
+	for i, e := range want.Endpoints {
+		g := s.Endpoints[i]
+		if g.Requests != e.Requests || g.Failures != e.Failures || g.StartedBefore != e.StartedBefore || g.Duration.Count() != e.Duration.Count() {
+			t.Errorf("endpoint %d decoded as %+v, want %+v", i, g, e)
+		}
+		if g.Sends != (Sends{}) {
+			t.Errorf("endpoint %d reads as keeping when it was sent: %+v", i, g.Sends)
+		}
+	}
+	for i, sc := range want.Scenarios {
+		g := s.Scenarios[i]
+		if g.Iterations != sc.Iterations || g.Dropped != sc.Dropped || g.VUs != sc.VUs || g.Offered != 0 {
+			t.Errorf("scenario %d decoded as %+v, want %+v without Offered", i, g, sc)
+		}
+	}
+	if want.Scenarios[1].Offered == 0 {
+		t.Error("fullSnapshot offers nothing: the test cannot tell")
+	}
+}
+
 func TestSnapshotUnmarshalRejectsBadInput(t *testing.T) {
 	good, err := fullSnapshot(t).MarshalBinary()
 	if err != nil {
@@ -122,8 +164,9 @@ func TestSnapshotUnmarshalRejectsBadInput(t *testing.T) {
 		{"empty", nil, "bad magic"},
 		{"other file", []byte("SQLite format 3\x00"), "bad magic"},
 		{"older than any format", append([]byte("LLS\x00"), good[4:]...), "version 0"},
-		{"newer version", append([]byte("LLS\x04"), good[4:]...), "version 4"},
+		{"newer version", append([]byte("LLS\x05"), good[4:]...), "version 5"},
 		{"trailing bytes", append(append([]byte{}, good...), 0), "trailing"},
+		{"a presence byte of sends that is neither", withStartsByte(t, good, 7), "sends"},
 		{"more kinds than known", append([]byte("LLS\x02\x00\x7f"), good[6:]...), "kinds"},
 	}
 	for _, tt := range tests {
@@ -240,4 +283,24 @@ func TestEncoderReuseMatchesMarshal(t *testing.T) {
 		}
 		buf = got
 	}
+}
+
+// withStartsByte returns a copy of good, an encoded fullSnapshot, with the
+// presence byte of endpoint 0's sends set to v.
+func withStartsByte(t *testing.T, good []byte, v byte) []byte {
+	t.Helper()
+	s := fullSnapshot(t)
+	e := s.Endpoints[0]
+	// The sends' three varints end endpoint 0's counters; find them after its presence byte.
+	tail := []byte{1}
+	for _, v := range []time.Duration{e.Sends.FirstStart, e.Sends.LastStart, e.Sends.LastEnd} {
+		tail = binary.AppendVarint(tail, int64(v))
+	}
+	i := bytes.Index(good, tail)
+	if i < 0 || !e.Sends.Kept {
+		t.Fatal("no span of starts in the encoding")
+	}
+	out := append([]byte{}, good...)
+	out[i] = v
+	return out
 }

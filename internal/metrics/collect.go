@@ -29,6 +29,7 @@ func (r *Recorder) merge(sec int, taken []*window, pause func()) *Snapshot {
 		for _, w := range taken {
 			sc.Iterations += w.scenarios[i].iterations
 			sc.Dropped += w.scenarios[i].dropped
+			sc.Offered += w.scenarios[i].offered
 		}
 		sc.IterationDuration = sumDense(taken, func(w *window) *hdr.Histogram { return w.scenarios[i].iterDur })
 		pause()
@@ -50,7 +51,8 @@ func (e *EndpointSecond) add(w *endpointWindow, sec int) {
 	if w.requests == 0 {
 		return
 	}
-	e.StartedBefore = max(e.StartedBefore, time.Duration(sec)*time.Second-w.firstStart)
+	e.StartedBefore = max(e.StartedBefore, time.Duration(sec)*time.Second-w.sends.FirstStart)
+	e.Sends.add(e.Requests, w.requests, w.sends)
 	e.Redirects += w.redirects
 	e.Requests += w.requests
 	for k := range e.Failures {

@@ -51,6 +51,9 @@ func (s *counterShard) Request(r *sample.Request) {
 // Dropped counts a dropped iteration.
 func (s *counterShard) Dropped(int32, time.Duration) { s.dropped.Add(1) }
 
+// Offered is not counted.
+func (s *counterShard) Offered(int32, time.Duration, int64) {}
+
 // Check is not counted.
 func (s *counterShard) Check(int32, time.Duration, bool) {}
 

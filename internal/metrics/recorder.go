@@ -154,6 +154,15 @@ func (s *shard) Dropped(scenario int32, at time.Duration) {
 	s.mu.Unlock()
 }
 
+// Offered records n arrivals the schedule offered, in the second of their
+// intended start.
+func (s *shard) Offered(scenario int32, at time.Duration, n int64) {
+	s.checkScenario(scenario)
+	s.mu.Lock()
+	s.windowAt(at).scenarios[scenario].offered += n
+	s.mu.Unlock()
+}
+
 // Lag records how late an iteration started.
 func (s *shard) Lag(scenario int32, at time.Duration, lag time.Duration) {
 	s.checkScenario(scenario)

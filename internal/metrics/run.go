@@ -41,8 +41,15 @@ type EndpointTotal struct {
 	Errors         []ErrorGroup // one per failure kind that occurred, in kind order
 	Redirects      int64        // redirects followed inside the requests (each one a request the target got)
 	// FirstSec and LastSec are the first and last seconds with requests;
-	// they mean something only when Requests > 0 (see Run.Active).
+	// they mean something only when Requests > 0.
 	FirstSec, LastSec int
+	// Sends is when its requests were sent and the last one ended (see
+	// Run.Active); not Kept when a second of an earlier build lacked it.
+	Sends Sends
+
+	open  bool          // its scenario is arrival-rate: sends follow a schedule, not answers
+	total bool          // Total's: Active runs until the last of its endpoints was asked
+	until time.Duration // then
 }
 
 // ErrorGroup summarizes the failures of one kind over a run.
@@ -93,15 +100,22 @@ type Second struct {
 	// Request durations of all endpoints merged.
 	P50, P90, P95, P99, Max, Mean time.Duration
 	LagP99                        time.Duration // scheduler lag of all scenarios merged
-	PerEndpoint                   []EndpointFigures
-	PerScenario                   []ScenarioFigures // by scenario id
-	Checks                        []CheckTotal      // each check's outcomes in this second, by check id
+	// SentFrom and SentTo are the seconds the earliest and latest of its
+	// requests were sent in (their intended starts): a request is recorded
+	// in the second it ended, a timeout seconds after it was sent. SentTo
+	// is Sec in a run.db of an earlier build, which kept only the earliest;
+	// both are Sec in a second without requests.
+	SentFrom, SentTo int
+	PerEndpoint      []EndpointFigures
+	PerScenario      []ScenarioFigures // by scenario id
+	Checks           []CheckTotal      // each check's outcomes in this second, by check id
 }
 
 // ScenarioFigures is one scenario's figures of one second: what the
 // offered load is computed from, each scenario at its own requests per iteration.
 type ScenarioFigures struct {
 	Iterations, Dropped int64
+	Offered             int64         // arrivals its schedule offered, by intended start (ScenarioSecond.Offered)
 	VUs                 int64         // the most busy at once in the second
 	IterationMean       time.Duration // mean duration of the iterations completed in the second
 }
@@ -114,12 +128,18 @@ type EndpointFigures struct {
 
 // NewRun returns an empty run model for layout.
 func NewRun(layout sample.Layout) *Run {
-	return &Run{
+	r := &Run{
 		Layout:    layout,
 		Endpoints: make([]EndpointTotal, len(layout.Endpoints)),
 		Scenarios: make([]ScenarioTotal, len(layout.Scenarios)),
 		Checks:    make([]CheckTotal, len(layout.Checks)),
 	}
+	for i, e := range layout.Endpoints {
+		if sc := int(e.Scenario); sc >= 0 && sc < len(layout.Scenarios) {
+			r.Endpoints[i].open = layout.Scenarios[sc].Model == "arrival-rate"
+		}
+	}
+	return r
 }
 
 // SetElapsed sets the run length that per-second rates divide by.
@@ -144,12 +164,13 @@ func (r *Run) AddPausing(s *Snapshot, pause func()) {
 	if err := s.CheckLayout(r.Layout); err != nil {
 		panic("metrics: Run.Add: " + err.Error())
 	}
-	sec := Second{Sec: s.Second, PerEndpoint: make([]EndpointFigures, len(s.Endpoints)),
+	sec := Second{Sec: s.Second, SentFrom: s.Second, SentTo: -1, PerEndpoint: make([]EndpointFigures, len(s.Endpoints)),
 		PerScenario: make([]ScenarioFigures, len(s.Scenarios))}
 	r.scratch.Reset()
 	for i := range s.Endpoints {
 		e := &s.Endpoints[i]
 		r.Endpoints[i].add(e, s.Second)
+		sec.sent(e)
 		failed := totalFailures(&e.Failures)
 		sec.Requests += e.Requests
 		sec.Failed += failed
@@ -166,6 +187,9 @@ func (r *Run) AddPausing(s *Snapshot, pause func()) {
 			pause()
 		}
 	}
+	if sec.SentTo < 0 {
+		sec.SentTo = sec.Sec
+	}
 	sec.P50, sec.P90, sec.P95, sec.P99 = r.scratch.Quantile(50), r.scratch.Quantile(90), r.scratch.Quantile(95), r.scratch.Quantile(99)
 	sec.Max, sec.Mean = r.scratch.Max(), r.scratch.Mean()
 	r.scratch.Reset()
@@ -174,7 +198,7 @@ func (r *Run) AddPausing(s *Snapshot, pause func()) {
 		r.Scenarios[i].add(sc, len(r.Series) == 0)
 		sec.Iterations += sc.Iterations
 		sec.Dropped += sc.Dropped
-		sec.PerScenario[i] = ScenarioFigures{Iterations: sc.Iterations, Dropped: sc.Dropped, VUs: sc.VUs,
+		sec.PerScenario[i] = ScenarioFigures{Iterations: sc.Iterations, Dropped: sc.Dropped, Offered: sc.Offered, VUs: sc.VUs,
 			IterationMean: sc.IterationDuration.Mean()}
 		sec.VUs += sc.VUs
 		sec.VUsMax += sc.VUsMax
@@ -190,6 +214,20 @@ func (r *Run) AddPausing(s *Snapshot, pause func()) {
 	r.Series = append(r.Series, sec)
 }
 
+// sent widens the seconds the second's requests were sent in by e's;
+// SentTo is -1 until one is known, and Sec once one is not.
+func (sec *Second) sent(e *EndpointSecond) {
+	if e.Requests == 0 {
+		return
+	}
+	sec.SentFrom = min(sec.SentFrom, firstSecond(e, sec.Sec))
+	last := sec.Sec // an earlier build's: not kept
+	if e.Sends.Kept {
+		last = min(max(int(e.Sends.LastStart/time.Second), 0), sec.Sec) // a request ends after it is sent
+	}
+	sec.SentTo = max(sec.SentTo, last)
+}
+
 func totalFailures(f *[sample.NumKinds]int64) int64 {
 	var n int64
 	for k := sample.OK + 1; k < sample.NumKinds; k++ {
@@ -200,6 +238,7 @@ func totalFailures(f *[sample.NumKinds]int64) int64 {
 
 func (t *EndpointTotal) add(e *EndpointSecond, sec int) {
 	t.active(e.Requests, firstSecond(e, sec), sec)
+	t.Sends.add(t.Requests, e.Requests, e.Sends)
 	t.Requests += e.Requests
 	t.Redirects += e.Redirects
 	for k := range t.Failures {
@@ -255,15 +294,29 @@ func (t *EndpointTotal) active(n int64, first, last int) {
 	}
 }
 
-// Active returns how long e (an endpoint's totals, or Total's) was active:
-// from the start of its first second with requests to the end of its last,
-// where the run's last second counts only as far as the run lasted. Rates
-// of an endpoint divide by this, not by the whole run, so an endpoint busy
-// for one second of eight does not show an eighth of its real rate. It is
-// 0 when e has no requests.
+// Active returns how long e (an endpoint's totals, or Total's) was sent
+// to, which its rate divides by, not the whole run: so an endpoint of a
+// scenario that ran 10 s of a 13 s run shows its own rate. It runs from
+// its first request's intended start until its next one was due: in the
+// open model one mean interval after its last one's intended start (n
+// requests, n intervals: 1,000 sent 10 ms apart, 100/s, are active 10 s,
+// however long the last ones took to answer); in the closed model when its
+// last request ended, as a VU sends the next one then (4 VUs whose one
+// request each took 1.5 s were active 1.5 s). It is 0 when that is no
+// rate: no requests, or one. A run.db of an earlier build, which kept no
+// send times, gives the seconds with requests as it did: from the start
+// of the first to the end of the last, the run's last second only as far
+// as the run lasted.
 func (r *Run) Active(e *EndpointTotal) time.Duration {
 	if e.Requests == 0 {
 		return 0
+	}
+	if e.Sends.Kept {
+		until := e.Sends.until(e.Requests, e.open)
+		if e.total {
+			until = e.until
+		}
+		return max(until-e.Sends.FirstStart, 0)
 	}
 	start, end := time.Duration(e.FirstSec)*time.Second, time.Duration(e.LastSec+1)*time.Second
 	if el := r.Elapsed(); el < end && el > time.Duration(e.LastSec)*time.Second {
@@ -361,10 +414,12 @@ func (r *Run) VUs() (last, lo, hi int64) {
 // Total returns all endpoints merged exactly: counts add and histograms
 // merge. Error groups of a kind combine, keeping up to 5 samples.
 func (r *Run) Total() EndpointTotal {
-	var t EndpointTotal
+	t := EndpointTotal{total: true}
 	for i := range r.Endpoints {
 		e := &r.Endpoints[i]
 		t.active(e.Requests, e.FirstSec, e.LastSec)
+		t.Sends.add(t.Requests, e.Requests, e.Sends)
+		t.until = max(t.until, e.Sends.until(e.Requests, e.open))
 		t.Requests += e.Requests
 		t.Redirects += e.Redirects
 		for k := range t.Failures {

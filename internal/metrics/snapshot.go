@@ -42,6 +42,9 @@ type EndpointSecond struct {
 	// it. A request is recorded in the second it ended in, so this is what
 	// makes a slow endpoint active from when it was asked, not answered.
 	StartedBefore time.Duration
+	// Sends is when its requests were sent and the last one ended: what
+	// an endpoint's rate is over (Run.Active).
+	Sends Sends
 }
 
 // ErrorSample is one distinct failure of a second and how often exactly this
@@ -56,8 +59,16 @@ type ErrorSample struct {
 
 // ScenarioSecond is what one scenario did during one second.
 type ScenarioSecond struct {
-	Iterations        int64
-	Dropped           int64
+	Iterations int64
+	Dropped    int64
+	// Offered is the arrivals the open-model schedule offered in the second,
+	// by their intended start: those started and those dropped. It is what
+	// the schedule asked for, which completions (Iterations) are not: a
+	// target that stalls then drains completes a second's worth late.
+	// Always 0 for a closed scenario, and in snapshots of format 3 or earlier.
+	// Like every record, one made after its second was collected (a
+	// scheduler far behind) counts in the next second collected.
+	Offered           int64
 	VUs               int64 // gauge: the most VUs active at once in the second (sample.Gauge.Peak)
 	VUsMax            int64 // gauge: allocated VUs, set from sample.Gauge.Allocated
 	IterationDuration *Hist // nil when no iterations completed
@@ -123,6 +134,7 @@ func (s *Snapshot) Merge(o *Snapshot) {
 }
 
 func (e *EndpointSecond) merge(o *EndpointSecond) {
+	e.Sends.add(e.Requests, o.Requests, o.Sends)
 	e.Requests += o.Requests
 	for k := range e.Failures {
 		e.Failures[k] += o.Failures[k]
@@ -148,6 +160,7 @@ func (e *EndpointSecond) merge(o *EndpointSecond) {
 func (sc *ScenarioSecond) merge(o *ScenarioSecond) {
 	sc.Iterations += o.Iterations
 	sc.Dropped += o.Dropped
+	sc.Offered += o.Offered
 	sc.VUs += o.VUs
 	sc.VUsMax += o.VUsMax
 	sc.IterationDuration = mergeHist(sc.IterationDuration, o.IterationDuration)

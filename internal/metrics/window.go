@@ -33,7 +33,7 @@ type endpointWindow struct {
 	connectMax     time.Duration
 	tlsMax         time.Duration
 	redirects      int64                        // redirects followed inside the requests
-	firstStart     time.Duration                // the earliest intended start (End - Duration) of the requests
+	sends          Sends                        // when the requests were sent and the last ended: what a rate is over
 	errors         *[sample.NumKinds]kindErrors // allocated on the first failure
 }
 
@@ -47,6 +47,7 @@ type kindErrors struct {
 type scenarioWindow struct {
 	iterations int64
 	dropped    int64
+	offered    int64          // arrivals the schedule offered, by their intended start
 	iterDur    *hdr.Histogram // allocated on first use, kept across reuse
 	lag        *hdr.Histogram
 }
@@ -63,8 +64,12 @@ func newWindow(layout sample.Layout) *window {
 func (e *endpointWindow) request(r *sample.Request) {
 	e.requests++
 	// A request counts from when it was meant to start, not from the second it ended in.
-	if start := r.End - r.Duration; e.requests == 1 || start < e.firstStart {
-		e.firstStart = start
+	start := max(r.End-r.Duration, 0) // nothing is sent before the run starts
+	if e.requests == 1 {
+		e.sends = Sends{FirstStart: start, LastStart: start, LastEnd: r.End, Kept: true}
+	} else {
+		e.sends.FirstStart, e.sends.LastStart = min(e.sends.FirstStart, start), max(e.sends.LastStart, start)
+		e.sends.LastEnd = max(e.sends.LastEnd, r.End)
 	}
 	e.redirects += int64(r.Redirects)
 	if r.Truncated {
@@ -175,7 +180,7 @@ func (w *window) resetRest() {
 		s := &w.scenarios[i]
 		resetDense(s.iterDur)
 		resetDense(s.lag)
-		s.iterations, s.dropped = 0, 0
+		s.iterations, s.dropped, s.offered = 0, 0, 0
 	}
 	clear(w.checks)
 }

@@ -27,6 +27,13 @@ const maxAdminBody = 64 << 10
 //	POST /reset            every route back to its configured behaviour
 func (h *handler) admin(w http.ResponseWriter, r *http.Request) {
 	sub := strings.TrimPrefix(r.URL.Path, h.cfg.Admin)
+	if code, msg := h.adminRefusal(r, sub); code != 0 {
+		if code == http.StatusUnauthorized {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="loadlens mock admin"`)
+		}
+		http.Error(w, msg, code)
+		return
+	}
 	switch {
 	case sub == "/metrics" && isRead(r):
 		h.metrics(w)

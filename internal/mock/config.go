@@ -27,6 +27,10 @@ type Config struct {
 	TLS    *TLSConfig // nil: no TLS listener
 	Admin  string     // path prefix of the admin API and metrics
 	Routes []*Route   // in the order written: the first that matches answers
+	// AdminToken is required of admin requests (Authorization: Bearer) but
+	// a scrape of the metrics; "": none on loopback, and one made up when
+	// the mock listens where other hosts reach it (Server.AdminToken).
+	AdminToken string
 }
 
 // TLSConfig is the TLS listener's.

@@ -18,6 +18,7 @@ const statusGone = 499
 // handler answers requests from the config's routes.
 type handler struct {
 	cfg   *Config
+	token string // the admin API's; "" for none (loopback only)
 	stats serverStats
 	// slack is how late timers fire on average (an EWMA in ns), taken off
 	// each delay so the applied latency matches the configured one.

@@ -8,6 +8,7 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -30,6 +31,9 @@ func New(cfg *Config) *Server {
 // Listen binds the listen address and, when configured, the TLS address,
 // generating a certificate unless the config names one.
 func (s *Server) Listen() error {
+	if t := s.cfg.AdminToken; t != "" && (len(t) < MinAdminToken || strings.ContainsFunc(t, func(r rune) bool { return r <= ' ' || r >= 0x7f })) {
+		return fmt.Errorf("mock: an admin token needs at least %d printable ASCII characters, without spaces", MinAdminToken)
+	}
 	ln, err := net.Listen("tcp", s.cfg.Listen)
 	if err != nil {
 		return fmt.Errorf("mock: listen on %s: %w", s.cfg.Listen, err)
@@ -49,8 +53,14 @@ func (s *Server) Listen() error {
 		}
 		s.secure = sl
 	}
+	s.h.token = adminToken(s.cfg.AdminToken, s.plain, s.secure)
 	return nil
 }
+
+// AdminToken returns the token the admin API requires: the config's, or
+// one made up because the mock listens where other hosts reach it; ""
+// when none is needed.
+func (s *Server) AdminToken() string { return s.h.token }
 
 // Addr returns the bound listen address.
 func (s *Server) Addr() string { return s.plain.Addr().String() }

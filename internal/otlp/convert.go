@@ -2,6 +2,8 @@ package otlp
 
 import (
 	"net/url"
+	"strings"
+	"unicode/utf8"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace"
@@ -18,7 +20,7 @@ func convert(td ptrace.Traces) []spans.Span {
 	rss := td.ResourceSpans()
 	for i := range rss.Len() {
 		rs := rss.At(i)
-		service := str(rs.Resource().Attributes(), "service.name")
+		service := bounded(str(rs.Resource().Attributes(), "service.name"), maxText)
 		sss := rs.ScopeSpans()
 		for j := range sss.Len() {
 			ss := sss.At(j).Spans()
@@ -30,12 +32,20 @@ func convert(td ptrace.Traces) []spans.Span {
 	return out
 }
 
+// Bounds of a kept span's strings: a name or statement of megabytes would
+// otherwise be kept whole. A statement is normalized to far less than
+// maxStatement, which leaves it room for comments and long literals.
+const (
+	maxText      = 256
+	maxStatement = 8 << 10
+)
+
 func span(s ptrace.Span, service string) spans.Span {
 	a := s.Attributes()
 	out := spans.Span{Trace: sample.TraceID(s.TraceID()), ID: spans.SpanID(s.SpanID()), Parent: spans.SpanID(s.ParentSpanID()),
-		Service: service, Name: s.Name(), Start: s.StartTimestamp().AsTime(), End: s.EndTimestamp().AsTime(),
-		DBSystem:  first(a, "db.system", "db.system.name"),
-		Statement: first(a, "db.statement", "db.query.text"),
+		Service: service, Name: bounded(s.Name(), maxText), Start: s.StartTimestamp().AsTime(), End: s.EndTimestamp().AsTime(),
+		DBSystem:  bounded(first(a, "db.system", "db.system.name"), maxText),
+		Statement: bounded(first(a, "db.statement", "db.query.text"), maxStatement),
 	}
 	switch s.Kind() {
 	case ptrace.SpanKindServer:
@@ -44,14 +54,32 @@ func span(s ptrace.Span, service string) spans.Span {
 		out.Kind = spans.KindClient
 	}
 	if out.Kind == spans.KindClient && out.DBSystem == "" && first(a, "http.request.method", "http.method", "url.full", "http.url") != "" {
-		out.Host = first(a, "server.address", "net.peer.name", "http.host")
-		if out.Host == "" {
-			if u, err := url.Parse(first(a, "url.full", "http.url")); err == nil {
-				out.Host = u.Hostname()
-			}
-		}
+		out.Host = peerHost(first(a, "server.address", "net.peer.name", "http.host"), first(a, "url.full", "http.url"))
 	}
 	return out
+}
+
+// peerHost names the peer of an outgoing HTTP call: its host attribute, or
+// else the host of its URL; bounded.
+func peerHost(host, rawURL string) string {
+	if host == "" {
+		if u, err := url.Parse(rawURL); err == nil {
+			host = u.Hostname()
+		}
+	}
+	return bounded(host, maxText)
+}
+
+// bounded returns s cut to at most n bytes (at a character), copied when
+// cut so that the decoded export's text is not kept with it.
+func bounded(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return strings.Clone(s[:n])
 }
 
 // first returns the first of the attributes that is set, as text.
@@ -64,9 +92,11 @@ func first(a pcommon.Map, keys ...string) string {
 	return ""
 }
 
+// str returns a string attribute; "" for another type (none of those
+// convert reads names anything as a number or a list).
 func str(a pcommon.Map, key string) string {
-	if v, ok := a.Get(key); ok {
-		return v.AsString()
+	if v, ok := a.Get(key); ok && v.Type() == pcommon.ValueTypeStr {
+		return v.Str()
 	}
 	return ""
 }

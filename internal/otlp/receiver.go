@@ -1,13 +1,12 @@
 // Package otlp receives the spans a target exports during a run, over
-// OTLP/HTTP in protobuf or JSON, and hands them over as spans.Span.
+// OTLP/HTTP in protobuf or JSON (and OTLP/gRPC), and hands them over as
+// spans.Span. What it reads and keeps is bounded whatever is sent to it:
+// request bodies, concurrent decodes, and the spans kept per endpoint.
 package otlp
 
 import (
-	"compress/gzip"
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"mime"
 	"net"
 	"net/http"
@@ -23,44 +22,66 @@ import (
 // Path is where OTLP/HTTP exporters send traces.
 const Path = "/v1/traces"
 
-// maxBody bounds one export request, decompressed.
-const maxBody = 64 << 20
+// DefaultBytes bounds the memory the kept spans hold, strings included,
+// unless Options say otherwise.
+const DefaultBytes = 128 << 20
+
+// Options are a receiver's bounds and token.
+type Options struct {
+	Spans int   // spans kept at most
+	Bytes int64 // memory the kept spans may hold at most; 0: DefaultBytes
+	// Token is required of every export (Authorization: Bearer). "": none
+	// on loopback; on an address other hosts can reach, one is made up.
+	Token string
+}
 
 // Stats is what the receiver took in.
 type Stats struct {
 	Exports  int // export requests accepted
-	Rejected int // export requests refused: bad encoding, bad content type, too large
-	Spans    int // spans kept
-	Dropped  int // spans beyond the bound, not kept
+	Rejected int // export requests refused: bad encoding or content type, too large, busy, no token
+	Spans    int // spans kept (of the run's traces, or waiting to be known as such)
+	Dropped  int // spans of the run's traces beyond the bounds, not kept
+	Foreign  int // spans of traces not the run's: counted and dropped
 }
 
-// Receiver is an OTLP/HTTP trace receiver that keeps up to a bound of spans.
+// Receiver is an OTLP trace receiver that keeps the spans of the run's
+// traces, within bounds.
 type Receiver struct {
-	ln    net.Listener
-	srv   *http.Server
-	limit int
-	done  chan struct{}
+	ln       net.Listener
+	srv      *http.Server
+	token    string
+	slots    chan struct{} // one per decode that may run at once
+	slotWait time.Duration // how long an export waits for a slot
+	done     chan struct{}
 
-	mu     sync.Mutex
-	spans  []spans.Span
-	traces map[sample.TraceID]bool // the traces of the kept spans
-	stats  Stats
-	last   time.Time // when the latest export arrived
+	mu   sync.Mutex
+	st   store
+	last time.Time // when the latest export arrived
 
 	stopGRPC func() // stops the gRPC server; nil when none runs
 }
 
-// Listen starts a receiver on addr (host:port; port 0 picks a free one)
-// keeping at most limit spans.
-func Listen(addr string, limit int) (*Receiver, error) {
+// Listen starts a receiver on addr (host:port; port 0 picks a free one).
+// On an address other hosts can reach it requires a token: o.Token, or
+// one made up (Token returns it).
+func Listen(addr string, o Options) (*Receiver, error) {
+	if o.Token != "" {
+		if err := CheckToken(o.Token); err != nil {
+			return nil, fmt.Errorf("OTLP receiver: %w", err)
+		}
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("OTLP receiver: %w", err)
 	}
-	r := &Receiver{ln: ln, limit: limit, done: make(chan struct{}), traces: map[sample.TraceID]bool{}}
+	r := newReceiver(o)
+	r.ln = ln
+	if r.token == "" && !isLoopback(ln.Addr()) {
+		r.token = newToken()
+	}
 	mux := http.NewServeMux()
 	mux.HandleFunc(Path, r.export)
-	r.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	r.srv = &http.Server{Handler: r.guard(mux), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: bodyTimeout, MaxHeaderBytes: 64 << 10}
 	go func() {
 		defer close(r.done)
 		_ = r.srv.Serve(ln) // returns when Close is called
@@ -68,11 +89,29 @@ func Listen(addr string, limit int) (*Receiver, error) {
 	return r, nil
 }
 
+// newReceiver returns a receiver with o's bounds and token, listening nowhere yet.
+func newReceiver(o Options) *Receiver {
+	if o.Bytes <= 0 {
+		o.Bytes = DefaultBytes
+	}
+	r := &Receiver{token: o.Token, slots: make(chan struct{}, decodeSlots), slotWait: slotWait, done: make(chan struct{})}
+	r.st = store{maxSpans: o.Spans, maxBytes: o.Bytes}
+	r.st.reset(Join{})
+	return r
+}
+
 // Addr returns the address the receiver listens on.
 func (r *Receiver) Addr() string { return r.ln.Addr().String() }
 
 // Endpoint returns the URL an exporter's OTEL_EXPORTER_OTLP_ENDPOINT takes.
 func (r *Receiver) Endpoint() string { return "http://" + r.Addr() }
+
+// Token returns the token every export must carry; "" when none is needed.
+func (r *Receiver) Token() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.token
+}
 
 // Close stops the receiver, letting exports under way finish for up to a second.
 func (r *Receiver) Close() error {
@@ -92,19 +131,47 @@ func (r *Receiver) Close() error {
 	return err
 }
 
-// Spans returns the spans kept so far and the receiver's counts.
+// Join tells the receiver the run's traces: from now on it keeps only their
+// spans, each endpoint within an equal share of the bytes.
+func (r *Receiver) Join(j Join) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	before, stats := append(r.st.kept, pendingSpans(r.st.waiting)...), r.st.stats
+	r.st.reset(j)
+	r.st.stats = Stats{Exports: stats.Exports, Rejected: stats.Rejected}
+	r.st.add(before, time.Now()) // spans that came before: judged as the later ones
+}
+
+// pendingSpans returns the spans of ps.
+func pendingSpans(ps []pending) []spans.Span {
+	out := make([]spans.Span, len(ps))
+	for i := range ps {
+		out[i] = ps[i].s
+	}
+	return out
+}
+
+// Spans returns the spans kept and the receiver's counts. With a Join, the
+// spans still waiting for their trace to be known are settled: kept when
+// their trace is the run's, counted as foreign otherwise.
 func (r *Receiver) Spans() ([]spans.Span, Stats) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return append([]spans.Span(nil), r.spans...), r.stats
+	if r.st.join.Lookup != nil {
+		r.st.resolve(time.Now(), true)
+	}
+	st := r.st.stats
+	st.Spans = len(r.st.kept) + len(r.st.waiting)
+	kept := append(r.st.kept[:len(r.st.kept):len(r.st.kept)], pendingSpans(r.st.waiting)...)
+	return kept, st
 }
 
 // Quiet reports how long ago the latest export arrived (the receiver's
-// age when none has).
+// age when none has), and how many spans are kept.
 func (r *Receiver) Quiet(now time.Time) (time.Duration, int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return now.Sub(r.last), r.stats.Spans
+	return now.Sub(r.last), len(r.st.kept) + len(r.st.waiting)
 }
 
 // export handles one OTLP/HTTP export request, as the OTLP specification
@@ -121,25 +188,16 @@ func (r *Receiver) export(w http.ResponseWriter, req *http.Request) {
 		http.Error(w, "Content-Type must be application/x-protobuf or application/json", http.StatusUnsupportedMediaType)
 		return
 	}
-	body, err := readBody(req)
-	if err != nil {
+	if status, err := r.decode(w, req, ctype); err != nil {
 		r.reject()
-		http.Error(w, err.Error(), http.StatusBadRequest)
+		if status == http.StatusServiceUnavailable {
+			w.Header().Set("Retry-After", "1")
+		}
+		http.Error(w, err.Error(), status)
 		return
 	}
-	er := ptraceotlp.NewExportRequest()
-	if ctype == "application/json" {
-		err = er.UnmarshalJSON(body)
-	} else {
-		err = er.UnmarshalProto(body)
-	}
-	if err != nil {
-		r.reject()
-		http.Error(w, "bad OTLP trace export: "+err.Error(), http.StatusBadRequest)
-		return
-	}
-	r.keep(convert(er.Traces()))
 	resp := ptraceotlp.NewExportResponse()
+	var err error
 	var out []byte
 	if ctype == "application/json" {
 		out, err = resp.MarshalJSON()
@@ -154,67 +212,43 @@ func (r *Receiver) export(w http.ResponseWriter, req *http.Request) {
 	_, _ = w.Write(out)
 }
 
-// readBody reads an export's body, decompressing gzip, within maxBody.
-func readBody(req *http.Request) ([]byte, error) {
-	var rd io.Reader = req.Body
-	switch req.Header.Get("Content-Encoding") {
-	case "", "identity":
-	case "gzip":
-		gz, err := gzip.NewReader(req.Body)
-		if err != nil {
-			return nil, fmt.Errorf("bad gzip body: %w", err)
-		}
-		defer gz.Close()
-		rd = gz
-	default:
-		return nil, errors.New("unsupported Content-Encoding " + req.Header.Get("Content-Encoding") + ": use gzip or none")
-	}
-	b, err := io.ReadAll(io.LimitReader(rd, maxBody+1))
-	if err != nil {
-		return nil, fmt.Errorf("read body: %w", err)
-	}
-	if len(b) > maxBody {
-		return nil, fmt.Errorf("export larger than %d MiB", maxBody>>20)
-	}
-	return b, nil
-}
-
 func (r *Receiver) reject() {
 	r.mu.Lock()
-	r.stats.Rejected++
+	r.st.stats.Rejected++
 	r.mu.Unlock()
 }
 
-// keep stores the spans of one export, up to the bound.
+// keep stores spans of an export, within the bounds.
 func (r *Receiver) keep(ss []spans.Span) {
+	if len(ss) == 0 {
+		return
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.stats.Exports++
 	r.last = time.Now()
-	room := max(r.limit-len(r.spans), 0)
-	if len(ss) > room {
-		r.stats.Dropped += len(ss) - room
-		ss = ss[:room]
-	}
-	r.spans = append(r.spans, ss...)
-	for i := range ss {
-		r.traces[ss[i].Trace] = true
-	}
-	r.stats.Spans = len(r.spans)
+	r.st.add(ss, r.last)
+}
+
+// exported counts an export whose spans were all kept (within the bounds).
+func (r *Receiver) exported() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.st.stats.Exports++
+	r.last = time.Now()
 }
 
 // Has reports whether a span of the trace has arrived.
 func (r *Receiver) Has(id sample.TraceID) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.traces[id]
+	return r.st.traces[id] > 0
 }
 
-// Reset forgets the spans and counts so far, for a receiver that serves
-// several runs in turn.
+// Reset forgets the spans, counts and join so far, for a receiver that
+// serves several runs in turn.
 func (r *Receiver) Reset() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.spans, r.stats, r.last = nil, Stats{}, time.Time{}
-	clear(r.traces)
+	r.st.reset(Join{})
+	r.last = time.Time{}
 }

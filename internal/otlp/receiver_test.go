@@ -49,7 +49,7 @@ func export() ptraceotlp.ExportRequest {
 }
 
 func TestReceiverTakesProtobufAndJSON(t *testing.T) {
-	r, err := Listen("127.0.0.1:0", 100)
+	r, err := Listen("127.0.0.1:0", Options{Spans: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func TestReceiverTakesProtobufAndJSON(t *testing.T) {
 }
 
 func TestReceiverKeepsABound(t *testing.T) {
-	r, err := Listen("127.0.0.1:0", 6)
+	r, err := Listen("127.0.0.1:0", Options{Spans: 6})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestReceiverKeepsABound(t *testing.T) {
 }
 
 func TestReceiverTakesGRPC(t *testing.T) {
-	r, err := Listen("127.0.0.1:0", 100)
+	r, err := Listen("127.0.0.1:0", Options{Spans: 100})
 	if err != nil {
 		t.Fatal(err)
 	}

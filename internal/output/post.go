@@ -8,6 +8,8 @@ import (
 	"net/http"
 	neturl "net/url"
 	"strings"
+
+	"github.com/loadlens/loadlens/internal/plan"
 )
 
 // poster sends a sink's bodies to its store over HTTP.
@@ -46,7 +48,7 @@ func (p poster) post(ctx context.Context, body []byte) error {
 	defer resp.Body.Close()
 	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
 	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("%s: %s", resp.Status, oneLine(string(msg), 120))
+		return fmt.Errorf("%s: %s", resp.Status, oneLine(plan.Redact(string(msg)), 120)) // a store may quote the URL back
 	}
 	return nil
 }

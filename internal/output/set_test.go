@@ -101,7 +101,7 @@ func TestSetDropsCountedNeverWaits(t *testing.T) {
 	mu.Lock()
 	defer mu.Unlock()
 	all := strings.Join(warnings, "\n")
-	if strings.Contains(all, "s3cret") || !strings.Contains(all, "p=xxxxx") {
+	if strings.Contains(all, "s3cret") || !strings.Contains(all, "p="+plan.RedactedInURL) {
 		t.Errorf("warnings show the password, or not the output:\n%s", all)
 	}
 	lines := func(url string) (n int) {

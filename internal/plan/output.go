@@ -32,7 +32,7 @@ func (o Output) String() string { return o.Kind + "=" + o.URL }
 func ParseOutput(s string) (Output, error) {
 	kind, addr, ok := strings.Cut(s, "=")
 	if !ok || kind == "" {
-		return Output{}, fmt.Errorf("%q: want KIND=URL, e.g. prometheus-rw=http://127.0.0.1:9090/api/v1/write (kinds: %s)", s, strings.Join(OutputKinds(), ", "))
+		return Output{}, fmt.Errorf("%q: want KIND=URL, e.g. prometheus-rw=http://127.0.0.1:9090/api/v1/write (kinds: %s)", Redact(s), strings.Join(OutputKinds(), ", "))
 	}
 	known := false
 	for _, k := range OutputKinds() {
@@ -43,16 +43,16 @@ func ParseOutput(s string) (Output, error) {
 	}
 	u, err := url.Parse(addr)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return Output{}, fmt.Errorf("%s: bad URL %q: expected http:// or https:// and a host, like %s", kind, addr, outputExample(kind))
+		return Output{}, fmt.Errorf("%s: bad URL %q: expected http:// or https:// and a host, like %s", kind, Redact(addr), outputExample(kind))
 	}
 	switch q := u.Query(); kind {
 	case OutInfluxDB:
 		if q.Get("db") == "" {
-			return Output{}, fmt.Errorf("%s: URL %q names no database: add ?db=NAME, like %s", kind, addr, outputExample(kind))
+			return Output{}, fmt.Errorf("%s: URL %q names no database: add ?db=NAME, like %s", kind, Redact(addr), outputExample(kind))
 		}
 	case OutInfluxDB2:
 		if q.Get("org") == "" || q.Get("bucket") == "" {
-			return Output{}, fmt.Errorf("%s: URL %q needs ?org=ORG&bucket=BUCKET, like %s", kind, addr, outputExample(kind))
+			return Output{}, fmt.Errorf("%s: URL %q needs ?org=ORG&bucket=BUCKET, like %s", kind, Redact(addr), outputExample(kind))
 		}
 	}
 	return Output{Kind: kind, URL: addr}, nil

@@ -222,6 +222,7 @@ func deeperKey(tok *token.Token) (pos, bool) {
 // defaults are the top-level settings every request inherits.
 type defaults struct {
 	baseURL   string
+	baseAuth  string  // the Authorization value base_url's credentials stand for; "" for none
 	headers   []field // canonical names, values compiled per scenario
 	timeout   time.Duration
 	expect    []int // statuses that are not failures; nil: below 400
@@ -256,8 +257,9 @@ func (p *parser) plan(root node) *Plan {
 			}
 		}
 	}
+	var baseAuth string
 	if n, ok := o.get("base_url"); ok {
-		plan.BaseURL = p.baseURL(n)
+		plan.BaseURL, baseAuth = p.baseURL(n)
 		p.badBase = plan.BaseURL == ""
 	}
 	if n, ok := o.get("timeout"); ok {
@@ -268,7 +270,7 @@ func (p *parser) plan(root node) *Plan {
 	if n, ok := o.get("insecure_skip_tls_verify"); ok {
 		plan.Insecure, _ = p.boolean(n)
 	}
-	def := &defaults{baseURL: plan.BaseURL, timeout: plan.Timeout, redirects: DefaultMaxRedirects, maxBody: DefaultMaxBody}
+	def := &defaults{baseURL: plan.BaseURL, baseAuth: baseAuth, timeout: plan.Timeout, redirects: DefaultMaxRedirects, maxBody: DefaultMaxBody}
 	if n, ok := o.get("expect_status"); ok {
 		def.expect, _, _ = p.statusCodes(n)
 	}
@@ -325,35 +327,39 @@ func (p *parser) plan(root node) *Plan {
 	return plan
 }
 
-// baseURL returns the constant base URL; only env lookups may be templated.
-func (p *parser) baseURL(n node) string {
+// baseURL returns the constant base URL (only env lookups may be
+// templated) without its credentials, and the Authorization value they
+// stand for ("" for none).
+func (p *parser) baseURL(n node) (string, string) {
 	s, ok := p.nonEmpty(n, "a URL like http://127.0.0.1:8080")
 	if !ok {
-		return ""
+		return "", ""
 	}
+	p.noteURLSecret(n)
 	t, ok := p.compile(n, s, &tmpl.Scope{Env: p.env})
 	if !ok {
-		return ""
+		return "", ""
 	}
 	c, isConst := t.Const()
 	if !isConst {
 		p.errs.add(n.pos, n.path, "base_url must be the same for every request: only env lookups may be templated")
-		return ""
+		return "", ""
 	}
 	u, err := url.Parse(c)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		p.errs.add(n.pos, n.path, "bad base URL %q: expected http:// or https:// and a host, like http://127.0.0.1:8080", c)
-		return ""
+		p.errs.add(n.pos, n.path, "bad base URL %q: expected http:// or https:// and a host, like http://127.0.0.1:8080", Redact(c))
+		return "", ""
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
-		p.errs.add(n.pos, n.path, "base URL %q must not have a query or fragment; put them in the steps", c)
-		return ""
+		p.errs.add(n.pos, n.path, "base URL %q must not have a query or fragment; put them in the steps", Redact(c))
+		return "", ""
 	}
 	if !p.checkPort(n, s, u) {
-		return ""
+		return "", ""
 	}
+	c, auth, _ := cutUserinfo(c)
 	p.nameHost(c)
-	return c
+	return c, auth
 }
 
 // compile compiles template src, which is n's text, reporting errors at the

@@ -191,6 +191,7 @@ func (p *parser) observeURL(n node) (string, bool) {
 	if !ok {
 		return "", false
 	}
+	p.noteURLSecret(n)
 	t, ok := p.compile(n, s, &tmpl.Scope{Env: p.env})
 	if !ok {
 		return "", false
@@ -202,11 +203,11 @@ func (p *parser) observeURL(n node) (string, bool) {
 	}
 	u, err := url.Parse(c)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		p.errs.add(n.pos, n.path, "bad target URL %q: expected http:// or https:// and a host, like http://127.0.0.1:9100/metrics", c)
+		p.errs.add(n.pos, n.path, "bad target URL %q: expected http:// or https:// and a host, like http://127.0.0.1:9100/metrics", Redact(c))
 		return "", false
 	}
 	if u.Fragment != "" {
-		p.errs.add(n.pos, n.path, "target URL %q must not have a fragment (#...)", c)
+		p.errs.add(n.pos, n.path, "target URL %q must not have a fragment (#...)", Redact(c))
 		return "", false
 	}
 	return c, true

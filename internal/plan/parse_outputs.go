@@ -12,6 +12,7 @@ func (p *parser) outputs(n node) []Output {
 		if !ok {
 			continue
 		}
+		p.noteRedacted(item, RedactOutput)
 		o, err := ParseOutput(s)
 		if err != nil {
 			p.errs.add(item.pos, item.path, "%v", err)

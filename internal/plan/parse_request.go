@@ -28,15 +28,17 @@ func (p *parser) request(o *object, sc *scenarioCtx) (*Request, bool) {
 	if hasPath {
 		pathSrc, hasPath = p.nonEmpty(pathNode, "a path like /products/{{ id }}")
 	}
-	name := pathWithoutQuery(pathSrc)
+	named, _, _ := cutUserinfo(pathSrc) // an endpoint is never named by its credentials
+	name := pathWithoutQuery(named)
 	if n, ok := o.get("name"); ok {
 		name, _ = p.nonEmpty(n, "an endpoint name")
 	}
 	if method != "" && name != "" {
 		r.Endpoint = p.layout.endpoint(sc.s.ID, method+" "+name, method)
 	}
+	var auth string // the Authorization value the URL's credentials stand for
 	if hasPath {
-		r.URL = p.requestURL(pathNode, pathSrc, o, sc)
+		r.URL, auth = p.requestURL(pathNode, pathSrc, o, sc)
 	}
 	if r.Endpoint >= 0 && r.URL != nil {
 		p.layout.scheme(r.Endpoint, strings.HasPrefix(strings.ToLower(r.URL.String()), "http://"))
@@ -67,7 +69,7 @@ func (p *parser) request(o *object, sc *scenarioCtx) (*Request, bool) {
 	if n, ok := o.get("body_file"); ok && r.Body != nil {
 		r.BodyFile = scalarText(n.v)
 	}
-	r.Headers = p.headers(sc.def.headers, stepHeaders, sc.scope)
+	r.Headers = withAuthorization(p.headers(sc.def.headers, stepHeaders, sc.scope), auth)
 	switch r.BodyKind {
 	case JSONBody:
 		r.Headers = withContentType(r.Headers, jsonContentType)
@@ -148,39 +150,46 @@ func pathWithoutQuery(path string) string {
 }
 
 // requestURL builds the full URL: base URL, path, then the query: mapping
-// with its values query-escaped.
-func (p *parser) requestURL(pathNode node, pathSrc string, o *object, sc *scenarioCtx) *tmpl.Template {
+// with its values query-escaped. Credentials in the URL (user:pass@) are
+// taken out of it and returned as the Authorization value they stand for:
+// the step's own for an absolute URL, base_url's for a relative path.
+func (p *parser) requestURL(pathNode node, pathSrc string, o *object, sc *scenarioCtx) (*tmpl.Template, string) {
 	pathT, ok := p.compile(pathNode, pathSrc, sc.scope)
 	if !ok {
-		return nil
+		return nil, ""
 	}
 	if at, r, found := unsendable(pathSrc); found {
 		p.errs.add(p.src.posAt(pathNode.v, at), pathNode.path, "a URL cannot hold the control character %U: write it percent-encoded (%%%02X), or put the value under query:, which is escaped", r, r)
-		return nil
+		return nil, ""
 	}
-	if escaped := escapeSpaces(pathSrc); escaped != pathSrc {
-		// Sent as %20, as net/http and k6 do; compiled after the text as
-		// written, so that template errors point at the right column.
+	p.noteURLSecret(pathNode)
+	clean, auth, _ := cutUserinfo(pathSrc)
+	if escaped := escapeSpaces(clean); escaped != pathSrc {
+		// Sent as %20, as net/http and k6 do, and without credentials;
+		// compiled after the text as written, so that template errors
+		// point at the right column.
 		pathT, _ = p.compile(pathNode, escaped, sc.scope)
 	}
+	pathSrc = clean
 	var b partsBuilder
 	if scheme, abs := urlScheme(pathSrc); abs {
 		if scheme != "http" && scheme != "https" {
 			p.errs.add(pathNode.pos, pathNode.path, "unsupported URL scheme %q: use http or https", scheme)
-			return nil
+			return nil, ""
 		}
 	} else {
 		if sc.def.baseURL == "" {
 			if p.badBase {
-				return nil // base_url's own error says what is wrong
+				return nil, "" // base_url's own error says what is wrong
 			}
-			p.errs.add(pathNode.pos, pathNode.path, "relative path %q needs base_url at the top of the file (or write a full http:// URL)", pathSrc)
-			return nil
+			p.errs.add(pathNode.pos, pathNode.path, "relative path %q needs base_url at the top of the file (or write a full http:// URL)", Redact(pathSrc))
+			return nil, ""
 		}
 		b.text(strings.TrimSuffix(sc.def.baseURL, "/"))
 		if !strings.HasPrefix(pathSrc, "/") {
 			b.text("/")
 		}
+		auth = sc.def.baseAuth
 	}
 	b.template(pathT, tmpl.Raw)
 	if q, ok := o.get("query"); ok {
@@ -192,18 +201,43 @@ func (p *parser) requestURL(pathNode node, pathSrc string, o *object, sc *scenar
 	}
 	u := b.done()
 	if c, isConst := u.Const(); isConst {
-		if pu, err := url.Parse(c); err != nil || pu.Host == "" {
-			p.errs.add(pathNode.pos, pathNode.path, "bad URL %q: %s", c, urlProblem(err))
-			return nil
-		}
-		if pu, _ := url.Parse(c); !p.checkPort(pathNode, pathSrc, pu) {
-			return nil
-		}
-		p.nameHost(c)
-	} else {
-		p.nameTemplatedHost(pathSrc, sc.scope)
+		return p.constURL(pathNode, pathSrc, c, auth)
 	}
-	return u
+	p.nameTemplatedHost(pathSrc, sc.scope)
+	return u, auth
+}
+
+// constURL checks a request's URL that needs no rendering, c, written as
+// src at n, and takes out the credentials an env lookup put into it.
+func (p *parser) constURL(n node, src, c, auth string) (*tmpl.Template, string) {
+	pu, err := url.Parse(c)
+	if err != nil || pu.Host == "" {
+		p.errs.add(n.pos, n.path, "bad URL %q: %s", Redact(c), urlProblem(err))
+		return nil, ""
+	}
+	if !p.checkPort(n, src, pu) {
+		return nil, ""
+	}
+	if clean, a, has := cutUserinfo(c); has {
+		c, auth = clean, a
+	}
+	p.nameHost(c)
+	return tmpl.Literal(c), auth
+}
+
+// withAuthorization adds the Authorization header a URL's credentials
+// stand for (auth; "": none) to hs, unless hs has one: a header written in
+// the test wins, as in curl and net/http.
+func withAuthorization(hs []Header, auth string) []Header {
+	if auth == "" {
+		return hs
+	}
+	for _, h := range hs {
+		if h.Name == "Authorization" {
+			return hs
+		}
+	}
+	return append(hs, Header{Name: "Authorization", Value: tmpl.Literal(auth)})
 }
 
 // encodedPairs appends key=value pairs of mapping n to b, joined with & and
@@ -224,6 +258,7 @@ func (p *parser) encodedPairs(b *partsBuilder, n node, first, what string, sc *s
 		if !ok {
 			return
 		}
+		p.noteSecretParam(key, v)
 		b.text(sep + url.QueryEscape(key) + "=")
 		b.template(t, tmpl.QueryComponent)
 		sep = "&"

@@ -4,6 +4,8 @@ import (
 	"net"
 	"net/url"
 	"strings"
+
+	"github.com/loadlens/loadlens/internal/tmpl"
 )
 
 // tracingKeys are the keys of the tracing section.
@@ -54,20 +56,21 @@ func (p *parser) traceUI(n node) (string, bool) {
 		return "", false
 	}
 	if !strings.Contains(s, "{trace_id}") {
-		p.errs.add(n.pos, n.path, "must contain {trace_id}, where the trace id goes, got %q", s)
+		p.errs.add(n.pos, n.path, "must contain {trace_id}, where the trace id goes, got %q", Redact(s))
 		return "", false
 	}
 	u, err := url.Parse(strings.ReplaceAll(s, "{trace_id}", "0"))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		p.errs.add(n.pos, n.path, "bad trace UI URL %q: expected http:// or https:// and a host", s)
+		p.errs.add(n.pos, n.path, "bad trace UI URL %q: expected http:// or https:// and a host", Redact(s))
 		return "", false
 	}
-	return s, true
+	p.noteURLSecret(n)
+	return Redact(s), true // only shown, as links in the report: never with a credential
 }
 
 // observeTraces parses observe.traces: {listen: host:port}.
 func (p *parser) observeTraces(n node) *ObserveTraces {
-	o, ok := p.object(n, "a mapping with listen, like {listen: 127.0.0.1:4318}", []string{"listen", "grpc"})
+	o, ok := p.object(n, "a mapping with listen, like {listen: 127.0.0.1:4318}", []string{"listen", "grpc", "token"})
 	if !ok {
 		return nil
 	}
@@ -84,7 +87,36 @@ func (p *parser) observeTraces(n node) *ObserveTraces {
 	if g, has := o.get("grpc"); has {
 		t.GRPC, _ = p.hostPort(g, "127.0.0.1:4317")
 	}
+	if v, has := o.get("token"); has {
+		t.Token = p.tracesToken(v)
+	}
 	return t
+}
+
+// tracesToken returns the receiver's token: constant (only env lookups may
+// be templated), long enough, of characters a header carries as is.
+func (p *parser) tracesToken(n node) string {
+	s, ok := p.nonEmpty(n, `a token of 16 characters or more, like "{{ env.LOADLENS_TRACES_TOKEN }}"`)
+	if !ok {
+		return ""
+	}
+	p.noteSecret("token", n)
+	t, ok := p.compile(n, s, &tmpl.Scope{Env: p.env})
+	if !ok {
+		return ""
+	}
+	c, isConst := t.Const()
+	switch {
+	case !isConst:
+		p.errs.add(n.pos, n.path, "the token is the same for the whole run: only env lookups may be templated")
+	case len(c) < MinTracesToken:
+		p.errs.add(n.pos, n.path, "a traces token needs at least %d characters, got %d", MinTracesToken, len(c))
+	case strings.ContainsFunc(c, func(r rune) bool { return r <= ' ' || r >= 0x7f || strings.ContainsRune(`;,"\%`, r) }):
+		p.errs.add(n.pos, n.path, "a traces token may hold printable ASCII only, without spaces, quotes, commas, semicolons, percent signs or backslashes")
+	default:
+		return c
+	}
+	return ""
 }
 
 // hostPort returns a listen address: host:port.

@@ -44,6 +44,24 @@ observe:
 	})
 }
 
+// TestTracesToken: the receiver's token, written or from the environment,
+// is kept out of the stored source.
+func TestTracesToken(t *testing.T) {
+	env := func(string) (string, bool) { return "env-0123456789abcdef", true }
+	for src, want := range map[string]string{
+		"observe:\n  traces: {listen: '0.0.0.0:4318', token: tok-0123456789abcdef}\n": "tok-0123456789abcdef",
+		"observe:\n  traces: {listen: '0.0.0.0:4318', token: '{{ env.T }}'}\n":        "env-0123456789abcdef",
+	} {
+		p, err := Parse("t.yaml", []byte(minimal+src), env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Observe.Traces.Token != want || strings.Contains(string(p.Source), want) {
+			t.Errorf("token %q, want %q; source:\n%s", p.Observe.Traces.Token, want, p.Source)
+		}
+	}
+}
+
 func TestParseTracingErrors(t *testing.T) {
 	for _, tt := range []struct{ name, src, want string }{
 		{"sample above 1", "tracing: {sample: 1.5}\n", "4:19: tracing.sample: must be from 0 to 1 (a share of requests, like 0.1), got 1.5"},
@@ -54,6 +72,8 @@ func TestParseTracingErrors(t *testing.T) {
 		{"keep too high", "tracing: {keep: 5000}\n", "4:17: tracing.keep: must be at most 1000, got 5000"},
 		{"traces without listen", "observe:\n  traces: {}\n", `5:3: observe.traces: missing key "listen": the host:port of the OTLP/HTTP receiver, like 127.0.0.1:4318`},
 		{"a bad gRPC address", "observe:\n  traces: {listen: '127.0.0.1:0', grpc: 'h'}\n", `5:41: observe.traces.grpc: bad listen address "h": expected host:port, like 127.0.0.1:4317 (port 0 picks a free one)`},
+		{"a short token", "observe:\n  traces: {listen: '0.0.0.0:0', token: short}\n", `5:40: observe.traces.token: a traces token needs at least 16 characters, got 5`},
+		{"a token with a space", "observe:\n  traces: {listen: '0.0.0.0:0', token: 'a token with a space'}\n", `5:40: observe.traces.token: a traces token may hold printable ASCII only, without spaces, quotes, commas, semicolons, percent signs or backslashes`},
 		{"traces with a bad address", "observe:\n  traces: {listen: '4318'}\n", `5:20: observe.traces.listen: bad listen address "4318": expected host:port, like 127.0.0.1:4318 (port 0 picks a free one)`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -74,8 +74,40 @@ func (p *parser) noteSecret(name string, n node) {
 	if n.bad || !SecretHeader(name) || !literalSecret(scalarText(n.v)) {
 		return
 	}
+	p.noteSpan(n, "")
+}
+
+// noteSecretParam records the value of query parameter name, written at n,
+// for redaction from the stored source when it holds a literal secret.
+func (p *parser) noteSecretParam(name string, n node) {
+	if n.bad || !SecretParam(name) || !literalSecret(scalarText(n.v)) {
+		return
+	}
+	p.noteSpan(n, "")
+}
+
+// noteURLSecret records the URL written at n for redaction from the stored
+// source when it holds a credential (Redact's): the URL is stored with
+// them replaced, so that it still parses as the same test's URL.
+func (p *parser) noteURLSecret(n node) { p.noteRedacted(n, Redact) }
+
+// noteRedacted records the text written at n for the stored source as
+// redact returns it, when that differs.
+func (p *parser) noteRedacted(n node, redact func(string) string) {
+	if n.bad || n.v == nil {
+		return
+	}
+	text := scalarText(n.v)
+	if red := redact(text); red != text {
+		p.noteSpan(n, quoteYAML(red))
+	}
+}
+
+// noteSpan records where scalar n is written, to be replaced by with in the
+// stored source ("": a quoted Redacted).
+func (p *parser) noteSpan(n node, with string) {
 	if start, end, ok := p.scalarSpan(n.v); ok {
-		p.secrets = append(p.secrets, span{start, end})
+		p.secrets = append(p.secrets, span{start, end, with})
 	} else {
 		p.secretLost = true
 	}
@@ -100,8 +132,11 @@ func (p *parser) storedSource(src []byte, bom int) []byte {
 	return red
 }
 
-// span is a byte range of the source text.
-type span struct{ start, end int }
+// span is a byte range of the source text and what replaces it there.
+type span struct {
+	start, end int
+	with       string // "": a quoted Redacted
+}
 
 // redacted returns the source text with every noted secret replaced by a
 // quoted Redacted, so it stays YAML that parses to the same test.
@@ -116,7 +151,11 @@ func (p *parser) redacted() string {
 			continue
 		}
 		b.WriteString(p.src.text[at:s.start])
-		b.WriteString(`"` + Redacted + `"`)
+		if s.with != "" {
+			b.WriteString(s.with)
+		} else {
+			b.WriteString(`"` + Redacted + `"`)
+		}
 		at = s.end
 	}
 	b.WriteString(p.src.text[at:])

@@ -21,4 +21,12 @@ type Tracing struct {
 type ObserveTraces struct {
 	Listen string // host:port of the OTLP/HTTP receiver
 	GRPC   string // host:port of an OTLP/gRPC receiver beside it; "" for none
+	// Token is required of every export (Authorization: Bearer); "" for
+	// none on loopback, and one made up and printed on an address other
+	// hosts can reach, as for the dashboard.
+	Token string
 }
+
+// MinTracesToken is the shortest observe.traces.token accepted: a
+// guessable one would let anyone on the network feed the run's findings.
+const MinTracesToken = 16

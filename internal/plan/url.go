@@ -95,9 +95,9 @@ func (o *URLOptions) testFile(inline bool) ([]byte, error) {
 	}
 	base, path, ok := splitURL(o.URL)
 	if !ok {
-		bad("URL", "bad URL %q: expected http:// or https:// and a host, like http://127.0.0.1:8080/path", o.URL)
+		bad("URL", "bad URL %q: expected http:// or https:// and a host, like http://127.0.0.1:8080/path", Redact(o.URL))
 	} else if u, err := url.Parse(base); err == nil && badPort(u) != "" {
-		bad("URL", "bad URL %q: %s", o.URL, badPort(u))
+		bad("URL", "bad URL %q: %s", Redact(o.URL), badPort(u))
 	} else if at, r, bad := controlChar(o.URL); bad {
 		errs = append(errs, &Error{Field: "URL", Msg: fmt.Sprintf("the URL has a control character %U at byte %d; percent-encode it (%%%02X)", r, at, r)})
 	}
@@ -179,7 +179,8 @@ func (o *URLOptions) testFile(inline bool) ([]byte, error) {
 	}
 	name := o.Name
 	if name == "" {
-		name = sanitizeName(strings.TrimPrefix(strings.TrimPrefix(base, "http://"), "https://") + pathWithoutQuery(path))
+		host, _, _ := cutUserinfo(base) // a run is never named by its credentials
+		name = sanitizeName(strings.TrimPrefix(strings.TrimPrefix(host, "http://"), "https://") + pathWithoutQuery(path))
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# loadlens run URL flags, as a test file\nname: %s\nbase_url: %s\n", quoteYAML(name), quoteYAML(base))

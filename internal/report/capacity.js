@@ -65,7 +65,7 @@
     // The legend writes each step's figures as the table does (Go's
     // internal/units), so that no figure is rounded twice, two ways.
     var text = function (idx, key) { return idx === null || idx === undefined || !pts[idx] ? "-" : pts[idx].text[key]; };
-    var series = [{ label: "offered", value: function (u, v, si, idx) { return text(idx, "rate"); } }];
+    var series = [{ label: "offered iterations/s", value: function (u, v, si, idx) { return text(idx, "rate"); } }];
     var cols = [xs];
     spec.series.forEach(function (s) {
       var one = { label: s.label, stroke: s.stroke, width: 2, dash: s.dash,
@@ -192,11 +192,11 @@
   };
 
   var specs = [
-    { title: "Throughput against the offered rate", fmt: function (v) { return LL.fmtNum(v) + "/s"; }, axisFmt: rateFmt, series: [
-      { label: "done/s", text: "done", stroke: "#2563eb", col: pts.map(function (p) { return p.done; }), pick: function (r) { return r.done; } },
-      { label: "offered/s", text: "rate", stroke: "#94a3b8", dash: [4, 4], points: false, col: xs.slice(), pick: function () { return null; } },
+    { title: "Throughput (req/s) against the offered rate (iterations/s)", fmt: function (v) { return LL.fmtNum(v) + "/s"; }, axisFmt: rateFmt, series: [
+      { label: "done req/s", text: "done", stroke: "#2563eb", col: pts.map(function (p) { return p.done; }), pick: function (r) { return r.done; } },
+      { label: "offered req/s", text: "offered", stroke: "#94a3b8", dash: [4, 4], points: false, col: pts.map(function (p) { return p.offered; }), pick: function () { return null; } },
     ] },
-    { title: "Latency against the offered rate", fmt: LL.fmtMs, axisFmt: LL.fmtMsAxis, slo: data.slo, series: [
+    { title: "Latency against the offered rate (iterations/s)", fmt: LL.fmtMs, axisFmt: LL.fmtMsAxis, slo: data.slo, series: [
       { label: "p95", text: "p95", line: false, stroke: "#ea580c", col: pts.map(function (p) { return p.p95; }), pick: function (r) { return r.p95; } },
       { label: "p99", text: "p99", line: false, stroke: "#dc2626", col: pts.map(function (p) { return p.p99; }), pick: function (r) { return r.p99; } },
     ] },

@@ -19,9 +19,12 @@ var capacityTemplate string
 //go:embed capacity.js
 var capacityJS string
 
-// capacityPoint is one judged step as the page's charts take it, sorted by rate.
+// capacityPoint is one judged step as the page's charts take it, sorted by
+// rate: the rate offered in iterations/s, on the x axis; what it offered and
+// what was done in req/s, on the throughput chart.
 type capacityPoint struct {
 	Rate       float64  `json:"rate"`
+	Offered    float64  `json:"offered"` // req/s: Rate × requests per iteration
 	Throughput float64  `json:"done"`
 	P95        *float64 `json:"p95"` // milliseconds; null without requests
 	P99        *float64 `json:"p99"`
@@ -34,10 +37,11 @@ type capacityPoint struct {
 
 // capacityPointText is a point's figures as text.
 type capacityPointText struct {
-	Rate string `json:"rate"`
-	Done string `json:"done"`
-	P95  string `json:"p95"`
-	P99  string `json:"p99"`
+	Rate    string `json:"rate"`
+	Offered string `json:"offered"`
+	Done    string `json:"done"`
+	P95     string `json:"p95"`
+	P99     string `json:"p99"`
 }
 
 type capacityData struct {
@@ -53,6 +57,7 @@ type capacityData struct {
 
 type capacityView struct {
 	Name     string
+	PerIter  string // "2 requests" one iteration sends
 	Headline []capacityFact
 	Warning  string         // the outcome could not be determined, and why
 	Notes    []capacityFact // the USL fit, retries, why the search stopped
@@ -62,8 +67,8 @@ type capacityView struct {
 type capacityFact struct{ Label, Value, Sub string }
 
 type capacityStep struct {
-	N, Phase, Rate, Done, P95, P99, Errors, Dropped, CPU, Lag, Host, Verdict string
-	Passed, Retried                                                          bool
+	N, Phase, Rate, Offered, Done, P95, P99, Errors, Dropped, CPU, Lag, Host, Verdict string
+	Passed, Retried                                                                   bool
 }
 
 // WriteCapacityHTML writes a capacity search as one self-contained page: throughput and
@@ -71,14 +76,15 @@ type capacityStep struct {
 // highest sustainable rate marked, and every run of a step. slo is the
 // test's p95 limit (0 when it has none).
 func WriteCapacityHTML(w io.Writer, r capacity.Result, name string, slo time.Duration) error {
+	per := requestsPerIteration(r)
 	data := capacityData{SLO: ms(slo), Highest: r.Highest, Points: []capacityPoint{}, Retried: []capacityPoint{},
-		HighestText: units.Number(r.Highest) + "/s"}
+		HighestText: capacity.Iterations(r.Highest)}
 	if r.Knee != nil {
-		data.Knee, data.KneeText = r.Knee.Rate, units.Number(r.Knee.Rate)+"/s"
+		data.Knee, data.KneeText = r.Knee.Rate, capacity.Iterations(r.Knee.Rate)
 	}
 	for _, s := range r.Steps {
-		p := capacityPoint{Rate: s.Rate, Throughput: s.Throughput, Passed: s.Passed, Trusted: s.Clean(),
-			Text: capacityPointText{Rate: units.Number(s.Rate) + "/s", Done: units.Number(s.Throughput) + "/s", P95: "-", P99: "-"}}
+		p := capacityPoint{Rate: s.Rate, Offered: s.Rate * per, Throughput: s.Throughput, Passed: s.Passed, Trusted: s.Clean(),
+			Text: capacityPointText{Rate: capacity.Iterations(s.Rate), Offered: units.Rate(s.Rate*per, "req"), Done: units.Rate(s.Throughput, "req"), P95: "-", P99: "-"}}
 		if s.Throughput > 0 {
 			p95, p99 := ms(s.P95), ms(s.P99)
 			p.P95, p.P99 = &p95, &p99
@@ -91,7 +97,7 @@ func WriteCapacityHTML(w io.Writer, r capacity.Result, name string, slo time.Dur
 		}
 	}
 	sort.SliceStable(data.Points, func(i, j int) bool { return data.Points[i].Rate < data.Points[j].Rate })
-	v := capacityView{Name: name, Headline: capacityHeadline(r)}
+	v := capacityView{Name: name, PerIter: units.Quantity(per, "request", "requests"), Headline: capacityHeadline(r)}
 	if r.Stop == capacity.HostBusy {
 		v.Warning = "Highest sustainable rate " + highestText(r) + "."
 	}
@@ -101,7 +107,7 @@ func WriteCapacityHTML(w io.Writer, r capacity.Result, name string, slo time.Dur
 	}
 	v.Notes = append(v.Notes, capacityFact{Label: "Stopped", Value: string(r.Stop) + ": " + r.StopDetail})
 	for i, s := range r.Steps {
-		v.Steps = append(v.Steps, capacityStep{N: fmt.Sprint(i + 1), Phase: phaseText(s), Rate: units.Number(s.Rate), Done: units.Number(s.Throughput),
+		v.Steps = append(v.Steps, capacityStep{N: fmt.Sprint(i + 1), Phase: phaseText(s), Rate: units.Number(s.Rate), Offered: units.Number(s.Rate * per), Done: units.Number(s.Throughput),
 			P95: units.Duration(s.P95), P99: units.Duration(s.P99), Errors: units.Percent(s.ErrorRate), Dropped: units.Count(s.Dropped),
 			CPU: units.Share(s.GeneratorCPU), Lag: units.Duration(s.LagP99), Host: hostText(s.StepResult),
 			Verdict: verdictText(s, ": "), Passed: s.Passed, Retried: s.Retried})
@@ -117,32 +123,33 @@ func WriteCapacityHTML(w io.Writer, r capacity.Result, name string, slo time.Dur
 // capacityHeadline is the page's top figures.
 func capacityHeadline(r capacity.Result) []capacityFact {
 	highest := capacityFact{Label: "Highest sustainable rate", Value: "none found"}
+	inReq := units.Rate(r.Highest*requestsPerIteration(r), "req")
 	switch {
 	case r.Stop == capacity.HostBusy:
-		highest.Value, highest.Sub = "not determined", fmt.Sprintf("the host was too busy at %s/s", units.Number(lastRate(r)))
+		highest.Value, highest.Sub = "not determined", fmt.Sprintf("the host was too busy at %s", capacity.Iterations(lastRate(r)))
 		if r.Highest > 0 {
-			highest.Sub += fmt.Sprintf("; the SLO held up to %s/s", units.Number(r.Highest))
+			highest.Sub += fmt.Sprintf("; the SLO held up to %s (%s)", capacity.Iterations(r.Highest), inReq)
 		}
 	case r.Highest > 0 && r.Stop == capacity.GeneratorSaturated:
-		highest.Value, highest.Sub = "≥ "+units.Number(r.Highest)+"/s", "the generator dropped iterations past it"
+		highest.Value, highest.Sub = "≥ "+capacity.Iterations(r.Highest), inReq+"; the generator dropped iterations past it"
 	case r.Highest > 0 && r.LowestFailing == 0:
-		highest.Value, highest.Sub = "≥ "+units.Number(r.Highest)+"/s", "no step failed the SLO"
+		highest.Value, highest.Sub = "≥ "+capacity.Iterations(r.Highest), inReq+"; no step failed the SLO"
 	case r.Highest > 0:
-		highest.Value = units.Number(r.Highest) + "/s"
+		highest.Value, highest.Sub = capacity.Iterations(r.Highest), inReq
 	}
 	facts := []capacityFact{highest}
 	if r.LowestFailing > 0 {
-		facts = append(facts, capacityFact{Label: "First failing rate", Value: units.Number(r.LowestFailing) + "/s"})
+		facts = append(facts, capacityFact{Label: "First failing rate", Value: capacity.Iterations(r.LowestFailing)})
 	}
 	if r.Knee != nil {
-		facts = append(facts, capacityFact{Label: "Knee", Value: units.Number(r.Knee.Rate) + "/s"})
+		facts = append(facts, capacityFact{Label: "Knee", Value: capacity.Iterations(r.Knee.Rate)})
 	}
 	if f := r.USL; f != nil && f.PeakInReach && !math.IsInf(f.PeakThroughput, 0) {
 		label := "USL peak"
 		if math.IsInf(f.PeakConcurrency, 1) {
 			label = "USL ceiling" // κ = 0: throughput approaches λ/σ and never falls
 		}
-		facts = append(facts, capacityFact{Label: label, Value: units.Number(f.PeakThroughput) + "/s", Sub: "R² " + units.Number(f.R2) + " over " + units.CountOf(int64(f.Points), "step", "steps")})
+		facts = append(facts, capacityFact{Label: label, Value: units.Rate(f.PeakThroughput, "req"), Sub: "R² " + units.Number(f.R2) + " over " + units.CountOf(int64(f.Points), "step", "steps")})
 	}
 	if r.Retries > 0 {
 		facts = append(facts, capacityFact{Label: "Retried runs", Value: units.Count(int64(r.Retries)), Sub: "the host was busy"})

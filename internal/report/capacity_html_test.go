@@ -21,7 +21,7 @@ func TestCapacityHTML(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := b.String()
-	for _, want := range []string{"Content-Security-Policy", "195/s", `"slo":80`, `"knee":190`, "shop&lt;img src=x&gt;", "&lt;/script&gt;&lt;b&gt;"} {
+	for _, want := range []string{"Content-Security-Policy", "195 iterations/s", `"slo":80`, `"knee":190`, "shop&lt;img src=x&gt;", "&lt;/script&gt;&lt;b&gt;"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %q", want)
 		}

@@ -22,13 +22,13 @@ func WriteCapacityText(w io.Writer, r capacity.Result) error {
 	}
 	kv("highest sustainable rate", highestText(r))
 	if k := r.Knee; k != nil {
-		kv("knee", fmt.Sprintf("%s/s: p95 within %s× its low-load %s here (%s), past it at every higher rate (%s at %s/s)",
-			units.Number(k.Rate), units.Number(r.Config.KneeFactor), units.Duration(k.Base), units.Duration(k.P95), units.Duration(k.NextP95), units.Number(k.NextRate)))
+		kv("knee", fmt.Sprintf("%s: p95 within %s× its low-load %s here (%s), past it at every higher rate (%s at %s)",
+			bothRates(r, k.Rate), units.Number(r.Config.KneeFactor), units.Duration(k.Base), units.Duration(k.P95), units.Duration(k.NextP95), capacity.Iterations(k.NextRate)))
 	} else {
-		kv("knee", "not found: too few steps, or p95 did not climb within the rates tried")
+		kv("knee", "not found: too few steps, or p95 did not climb below the first failing rate")
 	}
 	if len(r.FirstFailure) > 0 {
-		kv("failed first", fmt.Sprintf("at %s/s: %s", units.Number(firstFailingRate(r)), strings.Join(r.FirstFailure, "; ")))
+		kv("failed first", fmt.Sprintf("at %s: %s", capacity.Iterations(firstFailingRate(r)), strings.Join(r.FirstFailure, "; ")))
 	}
 	kv("scalability (USL fit)", uslText(r))
 	if r.Retries > 0 {
@@ -40,7 +40,7 @@ func WriteCapacityText(w io.Writer, r capacity.Result) error {
 	}
 	kv("stopped", stopped)
 	b.WriteString("\n")
-	cells := [][]string{{"#", "phase", "rate/s", "done/s", "p95", "p99", "errors", "dropped", "gen CPU", "lag p99", "host CPU", "SLO"}}
+	cells := [][]string{{"#", "phase", "iter/s", "req/s", "p95", "p99", "errors", "dropped", "gen CPU", "lag p99", "host CPU", "SLO"}}
 	var notes []string // a verdict with more to say than its word, under the table
 	stolen := false
 	for i, s := range r.Steps {
@@ -61,6 +61,7 @@ func WriteCapacityText(w io.Writer, r capacity.Result) error {
 		}
 	}
 	table(&b, "  ", "rrrrrrrrrrrl", cells)
+	b.WriteString(units.Wrap(rateColumns(r), units.Columns, "  ", "  "))
 	b.WriteString(strings.Join(notes, ""))
 	if stolen {
 		b.WriteString("  host CPU \"st\": the share of it the hypervisor gave to other machines (steal)\n")
@@ -91,20 +92,20 @@ func highestText(r capacity.Result) string {
 		held = "no rate could be judged"
 	}
 	if r.Highest > 0 {
-		held = "the SLO held up to " + units.Number(r.Highest) + "/s"
+		held = "the SLO held up to " + bothRates(r, r.Highest)
 	}
 	switch {
 	case r.Stop == capacity.TargetFailed:
-		return fmt.Sprintf("none: every request failed at the first step (%s/s)", units.Number(lastRate(r)))
+		return fmt.Sprintf("none: every request failed at the first step (%s)", capacity.Iterations(lastRate(r)))
 	case r.Stop == capacity.HostBusy:
-		return fmt.Sprintf("not determined: the load generator's host was too busy to generate %s/s (%s); %s",
-			units.Number(lastRate(r)), attemptsShort(r), held)
+		return fmt.Sprintf("not determined: the load generator's host was too busy to generate %s (%s); %s",
+			capacity.Iterations(lastRate(r)), attemptsShort(r), held)
 	case r.Highest > 0 && r.Stop == capacity.GeneratorSaturated:
-		return fmt.Sprintf("at least %s/s (the generator dropped iterations past it: raise max_vus to go further)", units.Number(r.Highest))
+		return fmt.Sprintf("at least %s (the generator dropped iterations past it: raise max_vus to go further)", bothRates(r, r.Highest))
 	case r.Highest > 0 && r.LowestFailing > 0:
-		return fmt.Sprintf("%s/s (the SLO held at %s/s and failed at %s/s)", units.Number(r.Highest), units.Number(r.Highest), units.Number(r.LowestFailing))
+		return fmt.Sprintf("%s (the SLO held at %s and failed at %s)", bothRates(r, r.Highest), capacity.Iterations(r.Highest), capacity.Iterations(r.LowestFailing))
 	case r.Highest > 0:
-		return fmt.Sprintf("at least %s/s (no step failed the SLO)", units.Number(r.Highest))
+		return fmt.Sprintf("at least %s (no step failed the SLO)", bothRates(r, r.Highest))
 	}
 	return "none found: no step passed the SLO"
 }
@@ -123,12 +124,12 @@ func uslText(r capacity.Result) string {
 	case !f.PeakInReach:
 		peak = "its peak lies past " + units.Multiple(capacity.USLReach) + " the measured range: an extrapolation, not shown"
 	case math.IsInf(f.PeakConcurrency, 1):
-		peak = fmt.Sprintf("no peak (κ = 0): throughput approaches %s/s", units.Number(f.PeakThroughput))
+		peak = fmt.Sprintf("no peak (κ = 0): throughput approaches %s", units.Rate(f.PeakThroughput, "req"))
 	default:
-		peak = fmt.Sprintf("peak %s/s at %s in flight", units.Number(f.PeakThroughput), units.Number(f.PeakConcurrency))
+		peak = fmt.Sprintf("peak %s at %s in flight", units.Rate(f.PeakThroughput, "req"), units.Quantity(f.PeakConcurrency, "request", "requests"))
 	}
-	return fmt.Sprintf("λ=%s/s per request in flight, σ=%s contention, κ=%s coherency; %s; R²=%s over %s",
-		units.Number(f.Lambda), units.Number(f.Sigma), units.Number(f.Kappa), peak, units.Number(f.R2), units.CountOf(int64(f.Points), "step", "steps"))
+	return fmt.Sprintf("λ=%s per request in flight, σ=%s contention, κ=%s coherency; %s; R²=%s over %s",
+		units.Rate(f.Lambda, "req"), units.Number(f.Sigma), units.Number(f.Kappa), peak, units.Number(f.R2), units.CountOf(int64(f.Points), "step", "steps"))
 }
 
 // retriesText says which rates were run again, and why.
@@ -145,13 +146,35 @@ func retriesText(r capacity.Result) string {
 	}
 	rates := make([]string, len(order))
 	for i, rate := range order {
-		rates[i] = units.Number(rate) + "/s"
+		rates[i] = capacity.Iterations(rate)
 		if n := times[rate]; n > 1 {
 			rates[i] += " " + units.CountOf(int64(n), "time", "times")
 		}
 	}
 	return fmt.Sprintf("%s not judged because the load generator's host was busy, and run again (%s); see the table",
 		units.CountOf(int64(r.Retries), "run", "runs"), strings.Join(rates, ", "))
+}
+
+// bothRates writes a rate of the search in iterations per second and in
+// the requests per second they offer: "675 iterations/s, 1,350 req/s".
+func bothRates(r capacity.Result, rate float64) string {
+	return capacity.Iterations(rate) + ", " + units.Rate(rate*requestsPerIteration(r), "req")
+}
+
+// requestsPerIteration is the search's requests per iteration; a
+// capacity.json of an older build has none, and its iterations were
+// taken for requests: 1.
+func requestsPerIteration(r capacity.Result) float64 {
+	if r.Config.RequestsPerIteration > 0 {
+		return r.Config.RequestsPerIteration
+	}
+	return 1
+}
+
+// rateColumns says what the table's two rates count.
+func rateColumns(r capacity.Result) string {
+	return "iter/s: iterations offered per second (" + units.Quantity(requestsPerIteration(r), "request", "requests") +
+		" each); req/s: requests completed per second of the hold"
 }
 
 // verdictText is a run's outcome: pass, FAIL with what failed, or why it
@@ -170,7 +193,7 @@ func verdictText(s capacity.Record, sep string) string {
 	case s.Busy != "" && s.Passed:
 		verdict += " (on a busy host, which only adds to latency: " + s.Busy + ")"
 	case s.Busy != "":
-		verdict += " (on a busy host, but the mean latency less twice the lag p99 is past the latency limit: " + s.Busy + ")"
+		verdict += " (on a busy host, but the mean latency less twice the lag p99 and twice the generator's longest stall is past the latency limit: " + s.Busy + ")"
 	case s.Saturation != "":
 		verdict += " (generator: " + s.Saturation + ")"
 	}

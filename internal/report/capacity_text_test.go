@@ -70,7 +70,7 @@ func TestCapacityHostStayedBusy(t *testing.T) {
 	var r capacity.Result
 	search(t, "host-busy", &r)
 	text, page := capacityPages(t, r)
-	for _, want := range []string{"not determined: the load generator's host was too busy to generate 338/s (3 attempts)", "the SLO held up to 225/s"} {
+	for _, want := range []string{"not determined: the load generator's host was too busy to generate 338 iterations/s (3 attempts)", "the SLO held up to 225 iterations/s"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the output lacks %q:\n%s", want, text)
 		}
@@ -89,7 +89,7 @@ func TestCapacityGeneratorSaturated(t *testing.T) {
 	var r capacity.Result
 	search(t, "generator-saturated", &r)
 	text, _ := capacityPages(t, r)
-	if !strings.Contains(text, "at least 150/s") || !strings.Contains(text, "raise max_vus") || !strings.Contains(text, "describe the load generator") {
+	if !strings.Contains(text, "at least 150 iterations/s") || !strings.Contains(text, "raise max_vus") || !strings.Contains(text, "describe the load generator") {
 		t.Errorf("rendered search does not say the result is a lower bound set by the VU ceiling:\n%s", text)
 	}
 }
@@ -157,7 +157,48 @@ func TestCapacityFirstFailureIsAJudgedRun(t *testing.T) {
 	if err := WriteCapacityText(&b, r); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), "failed first              at 90/s") {
+	if !strings.Contains(b.String(), "failed first              at 90 iterations/s") {
 		t.Fatalf("rendered:\n%s", b.String())
+	}
+}
+
+// TestCapacityRatesSayTheirUnit is the issue's search of a flow of two
+// requests: "offered 1,153/s" beside "done 2,306/s". Every rate says
+// whether it counts iterations or requests, on both pages, and the
+// highest sustainable rate is given in both.
+func TestCapacityRatesSayTheirUnit(t *testing.T) {
+	ms := time.Millisecond
+	step := func(rate, done float64, p95 time.Duration, pass bool) capacity.Record {
+		return capacity.Record{StepResult: capacity.StepResult{Rate: rate, Throughput: done, P95: p95, P99: p95, Passed: pass, Concurrency: done * 0.005},
+			Phase: capacity.Raise, Attempt: 1, Judged: true}
+	}
+	r := capacity.Result{Config: capacity.Config{RequestsPerIteration: 2, KneeFactor: 1.5}, Highest: 1153, HighestRequests: 2306, LowestFailing: 1200,
+		Knee:         &capacity.Knee{Rate: 1000, Throughput: 2000, P95: 6 * ms, Base: 5 * ms, NextRate: 1153, NextP95: 30 * ms},
+		Steps:        []capacity.Record{step(500, 1000, 5*ms, true), step(1000, 2000, 6*ms, true), step(1153, 2306, 30*ms, true), step(1200, 2310, 90*ms, false)},
+		FirstFailure: []string{"http_req_duration: p(95) < 50ms (p(95)=90.0ms)"}, Stop: capacity.Converged}
+	text, page := capacityPages(t, r)
+	for _, want := range []string{"highest sustainable rate 1,153 iterations/s, 2,306 req/s (the SLO held at 1,153 iterations/s and failed at 1,200 iterations/s)",
+		"knee 1,000 iterations/s, 2,000 req/s: p95", "failed first at 1,200 iterations/s", "# phase iter/s req/s p95",
+		"iter/s: iterations offered per second (2 requests each); req/s: requests completed per second of the hold"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the output lacks %q:\n%s", want, text)
+		}
+	}
+	for _, want := range []string{"1,153 iterations/s", "2,306 req/s", "First failing rate", "1,200 iterations/s", "(2 requests each)",
+		"offered iterations/s</th><th class=\"num\">offered req/s</th><th class=\"num\">done req/s", `"rate":1153,"offered":2306,"done":2306`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("capacity.html lacks %q", want)
+		}
+	}
+}
+
+// TestCapacityKneeBelowTheFirstFailure renders the search whose knee sat
+// at 1/s above its first failing 0.578/s: no knee is shown above it.
+func TestCapacityKneeBelowTheFirstFailure(t *testing.T) {
+	var r capacity.Result
+	search(t, "knee-below-failure", &r)
+	text, page := capacityPages(t, r)
+	if !strings.Contains(text, "knee not found") || !strings.Contains(page, "0.578 iterations/s") || strings.Contains(page, `"knee_text"`) && !strings.Contains(page, `"knee":0`) {
+		t.Errorf("rendered:\n%s", text)
 	}
 }

@@ -7,12 +7,29 @@ import (
 	"github.com/loadlens/loadlens/internal/units"
 )
 
-// rateNote says what every per-endpoint rate is over, naming the table's
-// columns of requests and active time; each per-endpoint table carries it.
-// The run's last second counts only as far as the run lasted (see
-// metrics.Run.Active).
-func rateNote(requests, active string) string {
-	return "RPS = " + requests + " / " + active + ", from each endpoint's first request sent to its last, not the whole run."
+// rateNote says what every per-endpoint rate of r is over, naming the
+// table's columns of requests and active time; each per-endpoint table
+// carries it (see metrics.Run.Active). A run.db of an earlier build kept
+// no send times: its rates are over whole seconds, and the note says so.
+func rateNote(r *metrics.Run, requests, active string) string {
+	if !sendsKept(r) {
+		return "RPS = " + requests + " / " + active + ", " + active + " from the start of the second each endpoint's first request was sent in " +
+			"to the end of the second its last one ended in (this run.db keeps no send times), not the whole run."
+	}
+	return "RPS = " + requests + " / " + active + ", " + active + " from each endpoint's first request's intended start until its next was due: " +
+		"one mean interval after its last one's (arrival-rate: 1,000 sent at 100/s are 10 s), or when its last one ended (VUs send the next then); " +
+		"not the whole run; - for one request."
+}
+
+// sendsKept reports whether every endpoint with requests kept when they
+// were sent (run.db's snapshot format 4 on).
+func sendsKept(r *metrics.Run) bool {
+	for i := range r.Endpoints {
+		if e := &r.Endpoints[i]; e.Requests > 0 && !e.Sends.Kept {
+			return false
+		}
+	}
+	return true
 }
 
 // endpointStats is one endpoint's figures, or all endpoints' together, as
@@ -23,7 +40,7 @@ type endpointStats struct {
 	Requests int64
 	Failed   int64
 	Active   time.Duration // see metrics.Run.Active
-	Rate     float64       // Requests per second of Active; 0 without requests
+	Rate     float64       // Requests per second of Active; 0 when Active is
 	Latency  bool          // it has durations: the fields below mean something
 	Min, Avg time.Duration
 	P50, P90 time.Duration
@@ -68,10 +85,19 @@ func endpointTable(r *metrics.Run) ([]endpointStats, *endpointStats) {
 	return rows, &all
 }
 
-// activeText formats how long an endpoint was active; "-" without requests.
+// activeText formats how long an endpoint was active; "-" when that is no
+// span: no requests, or one (or an arrival-rate scenario's all at once).
 func activeText(s endpointStats) string {
-	if s.Requests == 0 {
+	if s.Active == 0 {
 		return "-"
 	}
 	return units.Duration(s.Active)
+}
+
+// rateText formats an endpoint's rate; "-" when it was active no span.
+func rateText(s endpointStats) string {
+	if s.Active == 0 {
+		return "-"
+	}
+	return units.Number(s.Rate)
 }

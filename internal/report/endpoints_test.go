@@ -21,8 +21,9 @@ import (
 // twoSpans is a run of 8.4 s in which GET /burst makes 100 requests inside
 // second 2 while GET /steady makes 100 spread over the whole run: divided
 // by the run's length both would show 11.9/s (case study 5's "same TPS
-// everywhere" trap). The fastest request of each is 1.5 ms and 10 ms.
-func twoSpans(t *testing.T) *Input {
+// everywhere" trap). The fastest request of each is 1.5 ms and 10 ms. It
+// returns the requests too, as they were sent.
+func twoSpans(t *testing.T) (*Input, []sample.Request) {
 	t.Helper()
 	layout := sample.Layout{
 		Scenarios: []sample.ScenarioInfo{{Name: "mixed", Model: "vus"}},
@@ -50,58 +51,54 @@ func twoSpans(t *testing.T) *Input {
 	}
 	run.SetElapsed(8400 * time.Millisecond)
 	start := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
-	return &Input{Name: "spans", Status: "completed", Version: "test", Start: start, End: start.Add(8400 * time.Millisecond), Run: run}
+	return &Input{Name: "spans", Status: "completed", Version: "test", Start: start, End: start.Add(8400 * time.Millisecond), Run: run}, reqs
 }
 
-// recount is an endpoint's rate recomputed from the per-second rows alone.
+// recount is an endpoint's rate recomputed from the requests as sent.
 type recount struct {
 	requests int64
 	active   float64 // seconds
 	rps      float64
 }
 
-// recountFromSeconds recomputes every endpoint's requests and rate from
-// run.Series, independently of the totals the renderings use: from the
-// first to the last second with requests, the last second of the run
-// counting as far as the run lasted.
-func recountFromSeconds(run *metrics.Run) []recount {
-	out := make([]recount, len(run.Layout.Endpoints))
-	elapsed := run.Elapsed().Seconds()
-	for k := range out {
-		first, last := -1, -1
-		for _, s := range run.Series {
-			if n := s.PerEndpoint[k].Requests; n > 0 {
-				out[k].requests += n
-				if first < 0 {
-					first = s.Sec
-				}
-				last = s.Sec
+// recountFromSends recomputes the requests and rate of each endpoint of a
+// closed scenario (and, last, of all of them) from the requests as sent,
+// independently of the totals the renderings use: from the first one's
+// intended start (end less duration) to the last one's end, when a VU
+// would have sent the next.
+func recountFromSends(reqs []sample.Request, endpoints int) []recount {
+	out := make([]recount, endpoints+1)
+	first, last := make([]float64, endpoints+1), make([]float64, endpoints+1)
+	for _, r := range reqs {
+		start, end := (r.End - r.Duration).Seconds(), r.End.Seconds()
+		for _, k := range []int{int(r.Endpoint), endpoints} {
+			if out[k].requests == 0 || start < first[k] {
+				first[k] = start
 			}
+			last[k] = max(last[k], end)
+			out[k].requests++
 		}
-		if first < 0 {
-			continue
-		}
-		end := float64(last + 1)
-		if elapsed > float64(last) && elapsed < end {
-			end = elapsed
-		}
-		out[k].active = end - float64(first)
+	}
+	for k := range out {
+		out[k].active = last[k] - first[k]
 		out[k].rps = float64(out[k].requests) / out[k].active
 	}
 	return out
 }
 
-func TestEndpointRatesAreOverTheirActiveSeconds(t *testing.T) {
-	in := twoSpans(t)
-	want := recountFromSeconds(in.Run)
+// TestEndpointRatesAreOverTheSpanSent checks every rendering's per-endpoint
+// rate against a recount from the requests as sent: over the span each
+// endpoint was sent to, not the whole run, nor the seconds its requests
+// ended in.
+func TestEndpointRatesAreOverTheSpanSent(t *testing.T) {
+	in, reqs := twoSpans(t)
+	want := recountFromSends(reqs, 2)
 	if want[0].requests != 100 || want[1].requests != 100 {
-		t.Fatalf("the per-second rows hold %d and %d requests, want 100 each", want[0].requests, want[1].requests)
+		t.Fatalf("the fixture sends %d and %d requests, want 100 each", want[0].requests, want[1].requests)
 	}
-	if want[0].active != 1 || math.Abs(want[1].active-8.4) > 1e-9 {
-		t.Fatalf("recounted spans %.3fs and %.3fs, want 1s and 8.4s", want[0].active, want[1].active)
-	}
-	if want[0].rps < 8*want[1].rps {
-		t.Fatalf("recount: the burst's %.1f/s is not far above the steady %.1f/s", want[0].rps, want[1].rps)
+	// Sent from 2.0485 s, the last answered at 2.941 s; sent from 40 ms, the last answered at 8.168 s.
+	if !near(want[0].active, 0.8925) || !near(want[1].active, 8.128) {
+		t.Fatalf("recounted %.4fs and %.4fs, want 0.8925s and 8.128s", want[0].active, want[1].active)
 	}
 	names := []string{"GET /burst", "GET /steady"}
 	mins := []string{"1.50ms", "10.0ms"}
@@ -201,8 +198,8 @@ func TestEndpointRatesAreOverTheirActiveSeconds(t *testing.T) {
 			if tb.Rows[0].Min != 1.5 || tb.Rows[1].Min != 10 {
 				t.Errorf("dashboard min latencies %v and %v ms, want 1.5 and 10", tb.Rows[0].Min, tb.Rows[1].Min)
 			}
-			if tb.All.Requests != 200 || !near(tb.All.ActiveS, 8.4) {
-				t.Errorf("dashboard total %+v, want 200 requests over 8.4s", *tb.All)
+			if tb.All.Requests != 200 || !near(tb.All.ActiveS, want[2].active) {
+				t.Errorf("dashboard total %+v, want 200 requests over %.4fs", *tb.All, want[2].active)
 			}
 		}
 	})
@@ -290,6 +287,60 @@ func TestRunFigures(t *testing.T) {
 			}
 			if f.CPUAvg == nil || *f.CPUAvg != tt.cpuAvg || *f.CPUPeak != tt.cpuPeak {
 				t.Errorf("generator CPU avg %v peak %v, want %v%% and %v%%", f.CPUAvg, f.CPUPeak, tt.cpuAvg, tt.cpuPeak)
+			}
+		})
+	}
+}
+
+// TestRateNoteSaysWhatIsComputed checks the table's note and cells where
+// the span sent is not a rate, and for a run.db of an earlier build, whose
+// rates are over whole seconds: the note says which.
+func TestRateNoteSaysWhatIsComputed(t *testing.T) {
+	layout := sample.Layout{Scenarios: []sample.ScenarioInfo{{Name: "s", Model: "iterations"}},
+		Endpoints: []sample.EndpointInfo{{Name: "GET /once", Method: "GET"}, {Name: "GET /twice", Method: "GET"}}}
+	tests := []struct {
+		name     string
+		run      func() *metrics.Run
+		note     string
+		once     []string // REQS ACTIVE RPS of GET /once
+		twiceRPS string
+	}{
+		{"sent times kept", func() *metrics.Run {
+			rec := metrics.NewRecorder(layout, 1)
+			rec.Sink(0).Request(&sample.Request{Endpoint: 0, End: 300 * time.Millisecond, Duration: 100 * time.Millisecond, Status: 200})
+			for i := range 2 { // sent at 0.2 s and 0.7 s, the last answered at 0.8 s: 2 over 0.6 s
+				rec.Sink(0).Request(&sample.Request{Endpoint: 1, End: time.Duration(300+500*i) * time.Millisecond, Duration: 100 * time.Millisecond, Status: 200})
+			}
+			run := metrics.NewRun(layout)
+			run.Add(rec.Collect(0))
+			run.SetElapsed(time.Second)
+			return run
+		}, "intended start", []string{"1", "-", "-"}, "3.33"},
+		{"a run.db of an earlier build", func() *metrics.Run {
+			run := metrics.NewRun(layout)
+			s := metrics.NewSnapshot(0, layout)
+			s.Endpoints[0].Requests, s.Endpoints[1].Requests = 1, 2
+			run.Add(s)
+			run.SetElapsed(time.Second)
+			return run
+		}, "keeps no send times", []string{"1", "1.00s", "1"}, "2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := &Input{Name: "n", Status: "completed", Version: "test", Run: tt.run()}
+			var b bytes.Buffer
+			if err := WriteText(&b, in); err != nil {
+				t.Fatal(err)
+			}
+			out := b.String()
+			if !strings.Contains(strings.Join(strings.Fields(out), " "), tt.note) {
+				t.Errorf("the note does not say %q:\n%s", tt.note, out)
+			}
+			if f := fieldsAfter(t, out, "  GET /once "); fmt.Sprint(f[:3]) != fmt.Sprint(tt.once) {
+				t.Errorf("GET /once: REQS ACTIVE RPS = %v, want %v", f[:3], tt.once)
+			}
+			if f := fieldsAfter(t, out, "  GET /twice "); f[2] != tt.twiceRPS {
+				t.Errorf("GET /twice: RPS %s, want %s", f[2], tt.twiceRPS)
 			}
 		})
 	}

@@ -42,15 +42,19 @@ func WriteEstimateText(w io.Writer, r estimate.Result) error {
 	if r.VUs > 0 {
 		fmt.Fprintf(&b, "  closed model (vus)         %s with %s think time\n", units.CountOf(int64(r.VUs), "VU", "VUs"), units.DurationLiteral(r.Input.ThinkTime))
 	}
+	bound := "" // the figures below are upper bounds when one instance's capacity is known only from below
+	if r.AtMost {
+		bound = "at most "
+	}
 	if r.Instances > 0 {
-		line := "  instances                  " + units.CountOf(int64(r.Instances), "instance", "instances")
+		line := "  instances                  " + bound + units.CountOf(int64(r.Instances), "instance", "instances")
 		if r.Nodes > 0 {
 			line += " on " + units.CountOf(int64(r.Nodes), "node", "nodes")
 		}
 		b.WriteString(line + "\n")
 	}
 	if r.CostPerDay > 0 {
-		fmt.Fprintf(&b, "  cost                       %s %s\n", units.Number(r.CostPerDay), estimate.PerDay(r.Currency))
+		fmt.Fprintf(&b, "  cost                       %s%s %s\n", bound, units.Number(r.CostPerDay), estimate.PerDay(r.Currency))
 	}
 	for _, n := range r.Notes {
 		// The continuation lines are indented 6 columns under "note: ".

@@ -125,7 +125,7 @@ func newHTMLView(in *Input) *htmlView {
 		row := newEndpointRow(*all)
 		v.Total = &row
 	}
-	v.RateNote = rateNote("Requests", "Active")
+	v.RateNote = rateNote(r, "Requests", "Active")
 	v.Errors = errorRows(r)
 	v.Checks = checkRows(r)
 	v.Meta = metaRows(in)
@@ -178,7 +178,7 @@ func newEndpointRow(s endpointStats) endpointRow {
 	row := endpointRow{Name: s.Name, Cells: []cell{
 		{units.Count(s.Requests), float64(s.Requests)},
 		{activeText(s), s.Active.Seconds()},
-		{units.Number(s.Rate), s.Rate},
+		{rateText(s), s.Rate},
 		{units.Percent(s.errorRate()), nanZero(s.errorRate())},
 	}}
 	for _, d := range s.latencies() {

@@ -68,7 +68,7 @@ func Markdown(in *Input) []byte {
 	}
 	sb.WriteString("### Endpoints\n\n")
 	mdTable(&sb, "lrrrrrrrrrrr", rows)
-	sb.WriteString(rateNote("Requests", "Active") + "\n\n")
+	sb.WriteString(rateNote(r, "Requests", "Active") + "\n\n")
 
 	if errs := errorRows(r); len(errs) > 0 {
 		rows := [][]string{{"Kind", "Endpoint", "Count", "Seconds", "Sample"}}

@@ -91,13 +91,16 @@ func own(in *Input) map[string]any {
 	return out
 }
 
-// addActive adds an endpoint's rate over the seconds it was active, and
-// those seconds: rps = requests / active_s (see rateNote).
+// addActive adds an endpoint's rate over the span it was sent to, and that
+// span: rps = requests / active_s (see rateNote), both 0 when it is none;
+// and the first and last seconds with its requests.
 func addActive(ep map[string]any, r *metrics.Run, e *metrics.EndpointTotal) {
 	act := r.Active(e)
 	ep["active_s"], ep["rps"] = act.Seconds(), 0.0
 	if act > 0 {
 		ep["rps"] = float64(e.Requests) / act.Seconds()
+	}
+	if e.Requests > 0 {
 		ep["first_second"], ep["last_second"] = e.FirstSec, e.LastSec
 	}
 }

@@ -166,7 +166,7 @@ func endpointLabel(r *metrics.Run, id int) string {
 func writeEndpoints(sb *strings.Builder, in *Input) {
 	rows := [][]string{{"ENDPOINT", "REQS", "ACTIVE", "RPS", "ERR%", "MIN", "AVG", "P50", "P90", "P95", "P99", "MAX"}}
 	row := func(s endpointStats) []string {
-		out := []string{s.Name, units.Count(s.Requests), activeText(s), units.Number(s.Rate), units.Percent(s.errorRate())}
+		out := []string{s.Name, units.Count(s.Requests), activeText(s), rateText(s), units.Percent(s.errorRate())}
 		for _, d := range s.latencies() {
 			if !s.Latency {
 				out = append(out, "-")
@@ -184,7 +184,7 @@ func writeEndpoints(sb *strings.Builder, in *Input) {
 		rows = append(rows, row(*all))
 	}
 	table(sb, "  ", "mrrrrrrrrrrr", rows)
-	sb.WriteString(wrap(rateNote("REQS", "ACTIVE"), units.Columns, "  ", "  "))
+	sb.WriteString(wrap(rateNote(in.Run, "REQS", "ACTIVE"), units.Columns, "  ", "  "))
 	sb.WriteString("\n")
 }
 

@@ -198,7 +198,7 @@ func TestCompareTextFitsTerminal(t *testing.T) {
 				t.Errorf("%s: line %d is %d columns: %q", name, i+1, n, line)
 			}
 		}
-		if name == "compare" && !strings.Contains(b.String(), "¹ not testable: needs 3 stretches") {
+		if name == "compare" && !strings.Contains(b.String(), "¹ not testable: needs 1,000 requests a run") {
 			t.Errorf("%s: the reason a change was not tested is not under its table:\n%s", name, b.String())
 		}
 	}

@@ -177,7 +177,7 @@ func NewFrame(r *metrics.Run, i int, cpu float64, cpus int) Frame {
 // latest one matters.
 func NewEndpointTable(r *metrics.Run) EndpointTable {
 	eps, all := endpointTable(r)
-	t := EndpointTable{Rows: make([]EndpointRow, len(eps)), Note: rateNote("Requests", "Active")}
+	t := EndpointTable{Rows: make([]EndpointRow, len(eps)), Note: rateNote(r, "Requests", "Active")}
 	for i, s := range eps {
 		t.Rows[i] = newEndpointRowJSON(s)
 	}

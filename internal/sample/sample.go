@@ -31,8 +31,13 @@ type Sink interface {
 	Check(check int32, end time.Duration, ok bool)
 	// Iteration records a completed iteration of a scenario and its duration.
 	Iteration(scenario int32, end time.Duration, d time.Duration)
-	// Dropped records an open-model iteration that could not start for lack of a VU.
+	// Dropped records an open-model iteration that could not start for lack
+	// of a VU, at its intended start.
 	Dropped(scenario int32, at time.Duration)
+	// Offered records n arrivals an open-model schedule offered at offset
+	// at (their intended start): started or dropped, what the schedule
+	// asked for, whatever the target did with them.
+	Offered(scenario int32, at time.Duration, n int64)
 	// Lag records how late an iteration started compared with its intended start.
 	Lag(scenario int32, at time.Duration, lag time.Duration)
 }

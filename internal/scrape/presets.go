@@ -45,10 +45,13 @@ func presetSpecs(name string) ([]presetSpec, bool) {
 			{sel: "hikaricp_connections_timeout_total"},
 			{sel: "process_cpu_usage"},
 			{sel: "system_cpu_usage"},
+			{sel: "process_cpu_time_ns_total"}, // Micrometer 1.13+: the cores the JVM used, as a rate
+			{sel: "system_cpu_count"},          // the processors the JVM may use: its pinning, its quota rounded up
 			{sel: "jvm_memory_used_bytes"},
 			{sel: "jvm_gc_pause_seconds"},
 			{sel: "http_server_requests_seconds"},
 			{sel: "tomcat_threads_busy_threads"},
+			{sel: "cache_gets_total"}, // Spring Cache's hits and misses (spring.cache.redis.enable-statistics=true): the cache-miss rule
 		}, true
 	case "node": // prometheus node_exporter
 		return []presetSpec{

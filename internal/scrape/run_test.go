@@ -110,7 +110,7 @@ func TestFailingTargetsAreReportedOnceAndOthersKeepGoing(t *testing.T) {
 	defer close(release)
 	refused := closedAddr(t)
 
-	const interval = 400 * time.Millisecond // a 360ms timeout: ample for the good target on 127.0.0.1
+	const interval = 400 * time.Millisecond
 	targets := []Target{
 		{Name: "good", URL: good.URL + "/metrics", Interval: interval},
 		{Name: "status", URL: status.URL, Interval: interval},
@@ -139,6 +139,7 @@ func TestFailingTargetsAreReportedOnceAndOthersKeepGoing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	s.timeout = 360 * time.Millisecond // ample for the good target on 127.0.0.1
 	clock := &stepClock{}
 	s.now = clock.now
 	runScraper(t, s, rec)

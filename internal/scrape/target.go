@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/series"
 )
 
@@ -33,12 +34,15 @@ func newTarget(cfg *Target) (*target, error) {
 	return &target{cfg: cfg, sel: sel, conv: newConverter(cfg), lastSec: -1}, nil
 }
 
-// scrapeOnce scrapes t once and hands on what it got.
+// scrapeOnce scrapes t once and hands on what it got, at the second of
+// the run it got it in: a saturated target answers late (its scrape queues
+// behind its requests) and its values are of when it answered, so the run's
+// clock is read then, for the point's second and the counters' rates.
 func (s *Scraper) scrapeOnce(ctx context.Context, t *target) {
+	began := time.Now()
+	body, err := fetch(ctx, s.client, t.cfg.URL, s.timeout)
 	at := s.now()
 	sec := s.second(at)
-	began := time.Now()
-	body, err := fetch(ctx, s.client, t.cfg.URL, scrapeTimeout(t.cfg.Interval))
 	var set series.Set
 	if err == nil {
 		set, err = t.convert(body, at, sec)
@@ -78,7 +82,8 @@ func (t *target) convert(body []byte, at time.Time, sec int) (series.Set, error)
 func (s *Scraper) failed(t *target, sec int, err error) {
 	f := &t.fail
 	if f.rec.Failures == 0 {
-		f.rec = Failure{Target: t.cfg.Name, URL: t.cfg.URL, Kind: kindOf(err), First: err.Error(), FirstSec: sec}
+		// shown and stored: without the URL's credentials (net/http quotes the URL)
+		f.rec = Failure{Target: t.cfg.Name, URL: plan.Redact(t.cfg.URL), Kind: kindOf(err), First: plan.Redact(err.Error()), FirstSec: sec}
 	}
 	f.rec.Failures++
 	f.rec.LastSec = sec

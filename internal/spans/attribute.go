@@ -24,11 +24,20 @@ const maxDeps = 500
 // maxName bounds a statement's text as a part's name.
 const maxName = 160
 
+// MaxStatements bounds the statements and cache operations kept per
+// endpoint: past it, calls count as OtherStatements, so a service that
+// sends each statement with its values (which normalize cannot always
+// fold) does not grow run.db and the report without bound.
+const MaxStatements = 50
+
+// OtherStatements names the statements of an endpoint past MaxStatements.
+const OtherStatements = "(other statements)"
+
 // Part is some of a request's time, and where it went.
 type Part struct {
 	Kind string        // one of the Part kinds
 	Name string        // the statement, cache operation or host; "" for service and outside
-	Span string        // the name of a span that took it, as evidence; "" for service and outside
+	Span string        // the name of a span that took it, as evidence (in a Breakdown, its label: see relabel); "" for service and outside
 	Time time.Duration // exclusive: the parts of a trace add up to the request's duration
 }
 
@@ -45,8 +54,8 @@ type Statement struct {
 	Endpoint int32
 	Kind     string // PartDB or PartCache
 	System   string // db.system
-	Name     string // the statement text, or the span's name when the text was not recorded
-	Span     string // the span's name
+	Name     string // the statement text, normalized (literals as ?), or the span's name when the text was not recorded
+	Span     string // the span's name (in a Breakdown, its label: see relabel)
 	Calls    int
 	Total    time.Duration
 	Max      time.Duration
@@ -65,6 +74,7 @@ func Join(reqs []Request, all []Span) (traces []Trace, stmts []Statement, unmatc
 	}
 	agg := map[stmtKey]*Statement{}
 	var order []stmtKey
+	nm := newNamer()
 	for _, r := range reqs {
 		idx, ok := byTrace[r.Trace]
 		if !ok {
@@ -75,7 +85,7 @@ func Join(reqs []Request, all []Span) (traces []Trace, stmts []Statement, unmatc
 		for i, j := range idx {
 			ss[i] = &all[j]
 		}
-		t, deps := attribute(r, ss)
+		t, deps := attribute(r, ss, nm)
 		traces = append(traces, t)
 		for _, d := range deps {
 			if d.kind != PartDB && d.kind != PartCache {
@@ -88,7 +98,7 @@ func Join(reqs []Request, all []Span) (traces []Trace, stmts []Statement, unmatc
 				agg[k] = st
 				order = append(order, k)
 			}
-			if d.span == d.s.Name { // a span under the statement's (reading its rows) is the same call
+			if d.calls { // a span under the statement's (reading its rows) is the same call
 				st.Calls++
 			}
 			st.Total += d.s.Duration()
@@ -112,6 +122,7 @@ type dep struct {
 	s          *Span
 	kind, name string
 	span       string // the name of the span that names it
+	calls      bool   // the span is the call itself, not one under it (reading the rows)
 	from, to   time.Time
 }
 
@@ -119,37 +130,10 @@ type dep struct {
 // to the calls made under it — a stretch where k calls overlap is shared
 // equally between them — and the rest to the service; what loadlens
 // measured beyond the entry span is outside.
-func attribute(r Request, ss []*Span) (Trace, []dep) {
+func attribute(r Request, ss []*Span, nm *namer) (Trace, []dep) {
 	root := entry(ss)
 	t := Trace{Request: r, Server: root.Duration()}
-	byID := make(map[SpanID]*Span, len(ss))
-	for _, s := range ss {
-		byID[s.ID] = s
-	}
-	var deps []dep
-	for _, s := range ss {
-		if s == root || s.Service != root.Service || len(deps) == maxDeps {
-			continue
-		}
-		d := dep{s: s, from: later(s.Start, root.Start), to: earlier(s.End, root.End)}
-		switch {
-		case s.DBSystem != "" && IsCache(s.DBSystem):
-			d.kind, d.name = PartCache, s.Name
-		case s.DBSystem != "":
-			named := statementOf(s, byID)
-			d.kind, d.name, d.span = PartDB, statementName(named), named.Name
-		case s.Kind == KindClient && s.Host != "":
-			d.kind, d.name = PartHTTP, s.Host
-		default:
-			continue // internal work: the service's own time
-		}
-		if d.span == "" {
-			d.span = s.Name
-		}
-		if d.to.After(d.from) {
-			deps = append(deps, d)
-		}
-	}
+	deps := callsOf(r.Endpoint, root, ss, nm)
 	times := map[[2]string]time.Duration{}
 	spanOf := map[[2]string]string{}
 	var service time.Duration
@@ -191,6 +175,40 @@ func attribute(r Request, ss []*Span) (Trace, []dep) {
 	}
 	sortParts(t.Parts)
 	return t, deps
+}
+
+// callsOf returns the calls the service made under its entry span root:
+// its own spans that are a database, cache or HTTP call, clipped to root.
+func callsOf(endpoint int32, root *Span, ss []*Span, nm *namer) []dep {
+	byID := make(map[SpanID]*Span, len(ss))
+	for _, s := range ss {
+		byID[s.ID] = s
+	}
+	var deps []dep
+	for _, s := range ss {
+		if s == root || s.Service != root.Service || len(deps) == maxDeps {
+			continue
+		}
+		d := dep{s: s, from: later(s.Start, root.Start), to: earlier(s.End, root.End)}
+		switch {
+		case s.DBSystem != "" && IsCache(s.DBSystem):
+			d.kind, d.name, d.span, d.calls = PartCache, s.Name, s.Name, true
+		case s.DBSystem != "":
+			named := statementOf(s, byID)
+			d.kind, d.name, d.span, d.calls = PartDB, nm.statement(named), named.Name, named == s
+		case s.Kind == KindClient && s.Host != "":
+			d.kind, d.name, d.span = PartHTTP, s.Host, s.Name
+		default:
+			continue // internal work: the service's own time
+		}
+		if d.kind != PartHTTP && !nm.keep(endpoint, d.kind, d.name) {
+			d.name, d.span = OtherStatements, OtherStatements
+		}
+		if d.to.After(d.from) {
+			deps = append(deps, d)
+		}
+	}
+	return deps
 }
 
 // sortParts orders parts largest first, then by kind and name, so that
@@ -252,23 +270,6 @@ func statementOf(s *Span, byID map[SpanID]*Span) *Span {
 		}
 	}
 	return s
-}
-
-// statementName names a database call by its statement, one line and
-// bounded, or by the span's name when the statement was not recorded.
-func statementName(s *Span) string {
-	q := strings.Join(strings.Fields(s.Statement), " ")
-	if q == "" {
-		return s.Name
-	}
-	if len(q) > maxName {
-		cut := maxName
-		for cut > 0 && q[cut]&0xC0 == 0x80 { // not inside a UTF-8 sequence
-			cut--
-		}
-		q = q[:cut] + "…"
-	}
-	return q
 }
 
 func later(a, b time.Time) time.Time {

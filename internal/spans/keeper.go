@@ -38,7 +38,20 @@ type Request struct {
 type Keeper struct {
 	shards []*keepShard
 	keep   int
+	index  []traceIndex // the joined requests' endpoints by trace id, for the receiver; nil when not joining
+	room   int          // entries each index shard holds at most: as made, so adding never allocates
 }
+
+// traceIndex is one shard, by trace id, of the joined requests' endpoints:
+// a span that arrives tells its run's trace from a stranger's by it.
+type traceIndex struct {
+	mu sync.Mutex
+	m  map[sample.TraceID]int32
+	_  [48]byte // keeps the shards' locks off each other's cache lines
+}
+
+// indexShards is how many locks the trace index is split over.
+const indexShards = 16
 
 type keepShard struct {
 	mu      sync.Mutex
@@ -46,6 +59,7 @@ type keepShard struct {
 	failed  [][]Kept      // per endpoint, its first failures
 	full    []atomic.Bool // per endpoint: its failures are all kept, so an unsampled failure needs no lock
 	joins   []Request     // sampled requests, in the order they ended
+	index   *Keeper       // indexes the joins by trace id; nil when not joining
 	dropped int           // sampled requests not kept for joining: the bound was reached
 	_       [64]byte      // keeps shards' locks off each other's cache lines
 }
@@ -65,10 +79,44 @@ func NewKeeper(endpoints, shards, keep, join int) *Keeper {
 		}
 		if join > 0 {
 			s.joins = make([]Request, 0, (join+shards-1)/shards)
+			s.index = k
 		}
 		k.shards[i] = s
 	}
+	if join > 0 {
+		// Made whole up front, with room for random ids' uneven spread over
+		// the shards: adding to it never allocates while the run is measured.
+		k.room = join/indexShards + join/(4*indexShards) + 64
+		k.index = make([]traceIndex, indexShards)
+		for i := range k.index {
+			k.index[i].m = make(map[sample.TraceID]int32, k.room)
+		}
+	}
 	return k
+}
+
+// Endpoint returns the endpoint of the joined request whose trace id is id,
+// and whether there is one: the run's own traces, as far as they are kept
+// for joining. Any goroutine may call it.
+func (k *Keeper) Endpoint(id sample.TraceID) (int32, bool) {
+	if k.index == nil {
+		return 0, false
+	}
+	x := &k.index[id[15]%indexShards]
+	x.mu.Lock()
+	e, ok := x.m[id]
+	x.mu.Unlock()
+	return e, ok
+}
+
+// indexed records that the joined request of trace id went to endpoint e.
+func (k *Keeper) indexed(id sample.TraceID, e int32) {
+	x := &k.index[id[15]%indexShards]
+	x.mu.Lock()
+	if len(x.m) < k.room {
+		x.m[id] = e
+	}
+	x.mu.Unlock()
 }
 
 // Wrap returns a recorder that records into rec and offers every request
@@ -134,6 +182,7 @@ func (s *keepShard) offer(r *sample.Request) {
 	if cap(s.joins) > 0 {
 		if len(s.joins) < cap(s.joins) {
 			s.joins = append(s.joins, Request{Trace: r.Trace, Endpoint: e, Sec: sec, Duration: r.Duration, Failed: failed})
+			s.index.indexed(r.Trace, e)
 		} else {
 			s.dropped++
 		}
@@ -247,6 +296,20 @@ type Stats struct {
 	Beyond   int  // sampled requests beyond the join's bound
 	Spans    int  // spans received and kept
 	Dropped  int  // spans beyond the receiver's bound
+	Foreign  int  // spans of traces not the run's: counted and dropped
 	Rejected int  // export requests the receiver refused
 	Exports  int  // export requests accepted
+}
+
+// DroppedN forwards a batch of dropped iterations whole when the
+// recorder's sink counts them so: passed one by one, past
+// sample.MaxDropCalls of a batch they would be lost.
+func (t *keepSink) DroppedN(scenario int32, at time.Duration, n int64) {
+	if dc, ok := t.Sink.(sample.DropCounter); ok {
+		dc.DroppedN(scenario, at, n)
+		return
+	}
+	for i := int64(0); i < min(n, sample.MaxDropCalls); i++ {
+		t.Sink.Dropped(scenario, at)
+	}
 }

@@ -14,6 +14,7 @@ func (nopSink) Request(*sample.Request)                       {}
 func (nopSink) Check(int32, time.Duration, bool)              {}
 func (nopSink) Iteration(int32, time.Duration, time.Duration) {}
 func (nopSink) Dropped(int32, time.Duration)                  {}
+func (nopSink) Offered(int32, time.Duration, int64)           {}
 func (nopSink) Lag(int32, time.Duration, time.Duration)       {}
 
 func id(n int) sample.TraceID {
@@ -115,5 +116,60 @@ func BenchmarkKeeperOffer(b *testing.B) {
 		r.Sampled = i%10 == 0
 		r.Duration = time.Duration(i % 1000)
 		s.Request(&r)
+	}
+}
+
+// countingSink counts drops, one by one and in batches.
+type countingSink struct {
+	nopSink
+	drops int64
+}
+
+func (c *countingSink) Sink(int) sample.Sink                       { return c }
+func (c *countingSink) Dropped(int32, time.Duration)               { c.drops++ }
+func (c *countingSink) DroppedN(_ int32, _ time.Duration, n int64) { c.drops += n }
+
+// TestABatchOfDropsPassesTheKeeperWhole: the engine counts a scheduler far
+// behind by arithmetic; a batch larger than sample.MaxDropCalls must reach
+// the recorder whole through the keeper's sink.
+func TestABatchOfDropsPassesTheKeeperWhole(t *testing.T) {
+	c := &countingSink{}
+	s := NewKeeper(1, 1, 1, 10).Wrap(c).Sink(0)
+	dc, ok := s.(sample.DropCounter)
+	if !ok {
+		t.Fatal("the keeper's sink does not count drops in batches")
+	}
+	const n = 3 * sample.MaxDropCalls
+	dc.DroppedN(0, time.Second, n)
+	if c.drops != n {
+		t.Fatalf("%d drops recorded, want %d", c.drops, n)
+	}
+}
+
+// TestKeeperTellsTheRunsTraces: Endpoint finds exactly the sampled requests
+// kept for joining, with their endpoint, whichever VU recorded them.
+func TestKeeperTellsTheRunsTraces(t *testing.T) {
+	k := NewKeeper(3, 4, 5, 600)
+	rec := k.Wrap(nopSink{})
+	for i := range 2000 {
+		r := sample.Request{Endpoint: int32(i % 3), Trace: id(i), Sampled: i%2 == 0}
+		rec.Sink(i / 2 % 4).Request(&r)
+	}
+	joined, beyond := k.Requests()
+	if len(joined) != 600 || beyond != 400 {
+		t.Fatalf("%d joined, %d beyond; want 600 and 400", len(joined), beyond)
+	}
+	in := map[sample.TraceID]bool{}
+	for _, r := range joined {
+		in[r.Trace] = true
+	}
+	for i := range 2000 {
+		e, ok := k.Endpoint(id(i))
+		if ok != in[id(i)] || (ok && e != int32(i%3)) {
+			t.Errorf("request %d (sampled %v, joined %v): Endpoint = %d, %v", i, i%2 == 0, in[id(i)], e, ok)
+		}
+	}
+	if _, ok := NewKeeper(1, 1, 5, 0).Endpoint(id(1)); ok {
+		t.Error("a keeper that joins nothing knows a trace")
 	}
 }

@@ -17,6 +17,7 @@ type Breakdown struct {
 	Endpoint   int32
 	Traces     int           // requests joined with spans
 	Seconds    []Second      // per second of the run with joined traces, in order
+	All        Group         // every joined trace
 	Median     Group         // the traces around the median
 	Tail       Group         // the traces at or above p95
 	Statements []Statement   // the endpoint's statements and cache operations, most total time first
@@ -34,7 +35,7 @@ type Second struct {
 type Group struct {
 	Traces   int
 	Duration time.Duration // their mean duration
-	Parts    []Part        // mean time per part (statement, operation, host), largest first
+	Parts    []Part        // mean time per part (statement, operation, host) in whole nanoseconds, largest first
 }
 
 // Share returns the part's share of the group's mean duration.
@@ -78,6 +79,7 @@ func Summarize(traces []Trace, stmts []Statement) []Breakdown {
 		slices.Sort(durs)
 		b.P95 = rank(durs, TailQuantile)
 		lo, hi := rank(durs, MedianLow), rank(durs, MedianHigh)
+		b.All = group(ts, func(*Trace) bool { return true }, func(p Part) Part { return p })
 		b.Tail = group(ts, func(t *Trace) bool { return t.Duration >= b.P95 }, func(p Part) Part { return p })
 		b.Median = group(ts, func(t *Trace) bool { return t.Duration >= lo && t.Duration <= hi }, func(p Part) Part { return p })
 		for _, s := range stmts {
@@ -85,6 +87,7 @@ func Summarize(traces []Trace, stmts []Statement) []Breakdown {
 				b.Statements = append(b.Statements, s)
 			}
 		}
+		relabel(&b)
 		out = append(out, b)
 	}
 	return out

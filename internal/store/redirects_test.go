@@ -10,14 +10,15 @@ import (
 
 // TestRedirectsAndStartAreKept checks that run.db keeps the redirects an
 // endpoint's requests followed (the requests the target got beyond the
-// samples) and how early its requests were sent, in the snapshots the
-// summary is rebuilt from and in the plain rows a person queries.
+// samples) and when its requests were sent, in the snapshots the summary
+// is rebuilt from and in the plain rows a person queries.
 func TestRedirectsAndStartAreKept(t *testing.T) {
 	layout := testMeta().Layout
 	rec := metrics.NewRecorder(layout, 1)
 	sink := rec.Sink(0)
-	for range 4 { // four chains of one redirect each, sent at 0, answered at 1.5s
-		sink.Request(&sample.Request{Endpoint: 1, End: 1500 * time.Millisecond, Duration: 1500 * time.Millisecond, Status: 200, Redirects: 1})
+	for i := range 4 { // four chains of one redirect each, sent 250ms apart from 0, answered at 1.5s
+		d := 1500*time.Millisecond - time.Duration(i)*250*time.Millisecond
+		sink.Request(&sample.Request{Endpoint: 1, End: 1500 * time.Millisecond, Duration: d, Status: 200, Redirects: 1})
 	}
 	w, path := create(t, 0)
 	if err := w.WriteSecond(rec.Collect(0)); err != nil {
@@ -45,8 +46,9 @@ func TestRedirectsAndStartAreKept(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := &run.Endpoints[1]
-	if e.Requests != 4 || e.Redirects != 4 || e.FirstSec != 0 || run.Active(e) != 1510*time.Millisecond {
-		t.Errorf("read back %d requests, %d redirects, active from second %d for %v; want 4, 4, 0, 1.51s",
-			e.Requests, e.Redirects, e.FirstSec, run.Active(e))
+	want := metrics.Sends{FirstStart: 0, LastStart: 750 * time.Millisecond, LastEnd: 1500 * time.Millisecond, Kept: true}
+	if e.Requests != 4 || e.Redirects != 4 || e.FirstSec != 0 || e.Sends != want {
+		t.Errorf("read back %d requests, %d redirects, active from second %d, sent %+v; want 4, 4, 0, %+v",
+			e.Requests, e.Redirects, e.FirstSec, e.Sends, want)
 	}
 }

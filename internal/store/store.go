@@ -23,8 +23,10 @@ import (
 // of endpoint_seconds, the reason column of thresholds, and snapshots of
 // format 2 (with truncated bodies). Version 3 added the redirects and
 // started_before_ms columns of endpoint_seconds, snapshots of format 3
-// (with both), and the run's notices (the meta row "notices").
-const SchemaVersion = 3
+// (with both), and the run's notices (the meta row "notices"). Version 4
+// has snapshots of format 4: each endpoint's span of intended starts and
+// each scenario's arrivals offered, which an earlier build cannot read.
+const SchemaVersion = 4
 
 // Meta describes a run: who ran what, where and when.
 type Meta struct {

@@ -208,8 +208,8 @@ func TestOpenRejects(t *testing.T) {
 		{"missing file", func(*testing.T, string) {}, "no such file"},
 		{"newer schema", func(t *testing.T, path string) {
 			closed(t, path)
-			exec1(t, path, `UPDATE meta SET value = '4' WHERE key = 'schema_version'`)
-		}, "schema version 4 is newer"},
+			exec1(t, path, `UPDATE meta SET value = '5' WHERE key = 'schema_version'`)
+		}, "schema version 5 is newer"},
 		{"garbage schema version", func(t *testing.T, path string) {
 			closed(t, path)
 			exec1(t, path, `UPDATE meta SET value = 'x' WHERE key = 'schema_version'`)

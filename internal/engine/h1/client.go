@@ -28,6 +28,7 @@ type Client struct {
 	mu         sync.Mutex           // guards conns and dialCancel against Close and Abort
 	dialCancel context.CancelFunc   // cancels a dial in progress, for Abort
 	active     atomic.Pointer[conn] // the connection in use, for Abort
+	closes     *IdleCloses          // what is known of the servers' idle closes (see neverRead); nil: nothing yet
 	firstRead  int                  // the connection's read that brought Response.FirstByte
 	aborted    atomic.Bool
 	// checkAlways: a kept-alive connection of this client was found closed
@@ -35,6 +36,7 @@ type Client struct {
 	checkAlways bool
 	skipped     bool // the exchange in progress reused its connection without the idle check
 	idleChecks  int  // idle checks made, for tests
+	resent      int  // requests sent again because the target never read them, for tests
 	arms        int  // socket deadlines set by arm, for tests
 }
 
@@ -52,10 +54,20 @@ func NewClient(d *net.Dialer) *Client {
 
 // New returns a client configured by cfg.
 func New(cfg Config) *Client {
-	if cfg.Dial != nil {
-		return &Client{cfg: cfg, dial: cfg.Dial}
+	c := &Client{cfg: cfg, dial: cfg.Dial, closes: cfg.IdleCloses}
+	if c.dial == nil {
+		c.dial = cfg.Dialer.DialContext
 	}
-	return &Client{cfg: cfg, dial: cfg.Dialer.DialContext}
+	return c
+}
+
+// noteIdleClose records that cn's server closed it after it had been idle
+// for d, in the client's own IdleCloses unless the run shares one.
+func (c *Client) noteIdleClose(cn *conn, d time.Duration) {
+	if c.closes == nil {
+		c.closes = new(IdleCloses) // at the first: a client that never meets one allocates none
+	}
+	c.closes.note(cn.addr, d)
 }
 
 // Abort makes an in-flight Do return ErrAborted, and every later one too.
@@ -83,25 +95,26 @@ func (c *Client) Close() {
 }
 
 // Do sends req and reads the response into resp. A kept-alive connection
-// that received anything while idle is dropped first. A request is sent
-// once more on a new connection when its write fails on a reused one, or
-// when, idempotent, the reused connection is reset before any response
-// byte: a server that closes with a request unread, or that had closed
-// when it arrived, resets the connection, so the target never read it. A
-// reused connection the server closed cleanly (FIN, no reset) after the
-// request was written is a request it read and left unanswered: it is
-// counted, and failed, never sent again (net/http would resend a GET, and
-// the target would see two where the run counts one).
+// that received anything while idle is dropped first. A request written
+// to the wire is a request: it is counted once, and failed if no response
+// came. It goes out once more, on a new connection, only when the target's
+// application never read it: its write failed on a reused connection with
+// nothing sent, or (GET, HEAD, OPTIONS, PUT, DELETE, TRACE) the reused
+// connection was closed or reset before any response byte as the server
+// closed it for being idle (see neverRead). A server that read the request
+// and closed or reset the connection gets it once: a failure (conn_reset),
+// never sent again (net/http would send such a GET again, and the target
+// would count two where the run counts one).
 // An idempotent request whose Start is less than freshIdle after the
-// connection's last response skips the idle check (a system call): the
-// resend covers a close in that window (the server's kernel resets the
-// request), and the client checks every reuse once it has seen one.
+// connection's last response skips the idle check (a system call): a close
+// in that window meets the same rules, and the client checks every reuse
+// once it has seen one.
 // resp is filled as far as the exchange got, also when Do fails.
 func (c *Client) Do(req *Request, resp *Response) error {
 	*resp = Response{}
 	dial, host, target, secure, ok := splitURL(req.URL)
 	if !ok {
-		return ErrBadURL
+		return badURL(req.URL)
 	}
 	if !validOverride(req.Host) || !validOverride(req.UserAgent) {
 		return errBadOverride
@@ -133,8 +146,11 @@ func (c *Client) Do(req *Request, resp *Response) error {
 			// waited for its deadline. Check every reuse from now on.
 			c.checkAlways = true
 		}
-		if err == errStale || errors.Is(err, errReusedConnEOF) && attempt == 0 {
+		if err == errStale || errors.Is(err, errUnread) && attempt == 0 {
 			c.checkAlways = true
+			if err != errStale {
+				c.resent++
+			}
 			*resp = Response{} // the kept-alive connection was unusable: start again on a fresh one
 			continue
 		}
@@ -146,7 +162,7 @@ func (c *Client) abortErr(err error) error {
 	if c.aborted.Load() {
 		return ErrAborted
 	}
-	if errors.Is(err, errReusedConnEOF) || err == io.EOF {
+	if errors.Is(err, errUnread) || err == io.EOF {
 		return io.ErrUnexpectedEOF
 	}
 	return err
@@ -247,12 +263,16 @@ func (c *Client) exchange(cn *conn, req *Request, resp *Response, deadline time.
 	}
 	n, wrote, stale, err := cn.send(c.wbuf, check)
 	if stale {
+		if cn.idle.closed() { // not bytes: the server closed it while idle
+			c.noteIdleClose(cn, cn.clk.Now().Sub(cn.lastDone))
+		}
 		return errStale
 	}
 	resp.Sent = int64(n)
 	if err != nil {
-		if reused {
-			return errReusedConnEOF
+		if reused && n == 0 && isReset(err) {
+			c.noteIdleClose(cn, cn.clk.Now().Sub(cn.lastDone))
+			return errUnread // reset while idle: nothing went out
 		}
 		return err
 	}
@@ -261,8 +281,8 @@ func (c *Client) exchange(cn *conn, req *Request, resp *Response, deadline time.
 		resp.Received += int64(cn.w - cn.r) // read for this exchange, though not understood
 		if reused && resp.Received == 0 && isClosed(err) {
 			resp.Done = cn.clk.Now() // the failure surfaced now, not after the wait for a reset
-			if idempotent(req.Method) && (isReset(err) || cn.idle.resetWithin(resetWait)) {
-				return errReusedConnEOF
+			if c.neverRead(cn, req, resp, err) {
+				return errUnread
 			}
 		}
 		return err
@@ -362,6 +382,37 @@ func validOverride(v []byte) bool {
 // waits for the reset that says the server never read the request: on
 // loopback it follows in microseconds, over a network within a round trip.
 const resetWait = 5 * time.Millisecond
+
+// neverRead reports whether an idempotent request whose reused connection
+// was closed or reset before any response byte (err) cannot have reached
+// the server's application, so that it goes out again as the same request.
+// A close (FIN) followed by a reset is the kernel's answer to a request
+// that reached a socket the server had closed: proof. A reset alone is
+// what a server sends for a request it read and reset, and also for one
+// that reached it as it closed the idle connection with the request still
+// unread; only the idle time tells them apart: the latter is taken when
+// the connection had been idle at least half the shortest idle time after
+// which this host was found to have closed a connection (IdleCloses). A
+// close with no reset after it is a request the server read: it is counted,
+// and failed, as is every other.
+func (c *Client) neverRead(cn *conn, req *Request, resp *Response, err error) bool {
+	if !idempotent(req.Method) {
+		return false
+	}
+	idle := resp.Wrote.Sub(cn.lastDone)
+	if !isReset(err) { // a close: the reset that may follow says whether the server had closed first
+		reset, afterClose := cn.idle.resetWithin(resetWait)
+		if afterClose {
+			c.noteIdleClose(cn, idle)
+			return true
+		}
+		if !reset {
+			return false
+		}
+	}
+	t := c.closes.shortest(cn.addr)
+	return t > 0 && idle >= t/2
+}
 
 // isClosed reports a read that found the connection closed or reset.
 func isClosed(err error) bool {

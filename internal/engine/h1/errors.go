@@ -14,14 +14,19 @@ var (
 	ErrAborted = errors.New("request aborted")
 	// ErrBadURL is returned for a URL the client cannot send.
 	ErrBadURL = errors.New("invalid URL for HTTP/1.1 (want http://host[:port]/path or https://...)")
+	// ErrURLCredentials is returned for a URL whose host is preceded by
+	// user:password@ once rendered: a test's constant credentials become an
+	// Authorization header when it is parsed, and templated ones cannot.
+	// The message never quotes them.
+	ErrURLCredentials = errors.New("the URL has credentials (user:password@) from a template: write them in the URL itself, or send an Authorization header")
 	// ErrMalformed is wrapped by every protocol violation in a response
 	// (a bad status line, header field, framing or chunk), with the detail.
 	ErrMalformed = errors.New("malformed HTTP response")
 	// ErrHeaderTooBig is returned when a response head exceeds 64 KiB.
 	ErrHeaderTooBig = errors.New("response header larger than 64 KiB")
 
-	errReusedConnEOF = errors.New("kept-alive connection closed before a response") // retried on a new connection
-	errBadOverride   = errors.New("h1: the Host or User-Agent override contains a control character")
+	errUnread      = errors.New("kept-alive connection closed before the target read the request") // sent again on a new connection
+	errBadOverride = errors.New("h1: the Host or User-Agent override contains a control character")
 )
 
 // malformed wraps ErrMalformed with what was wrong; it allocates, which is

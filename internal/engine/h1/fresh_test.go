@@ -110,21 +110,26 @@ func TestFreshReuseSkipsTheIdleCheck(t *testing.T) {
 
 // TestCloseInTheFreshWindow: a server that closes or resets each
 // connection right after its response, without "Connection: close",
-// catches requests that skipped the idle check. None of them fails and
-// none reaches the server twice: the one that met the closed connection
-// goes out again on a new one, and the client checks every reuse after.
+// catches requests that skipped the idle check. Each request goes out once
+// the server's close is in, as it would after a server's keep-alive
+// timeout: none of them fails and none reaches the server twice. The one
+// that met the closed connection goes out again on a new one (the
+// server's kernel reset it, after its close, or its write failed), and the
+// client checks every reuse after. (A request that reaches the server
+// before its close is read or reset with it: see TestKeepAliveReuseAndRetry.)
 func TestCloseInTheFreshWindow(t *testing.T) {
 	cases := []struct {
 		name  string
-		after func(c *net.TCPConn) bool
+		close func(c *net.TCPConn)
 	}{
-		{"close", func(c *net.TCPConn) bool { c.Close(); return false }},
-		{"reset", func(c *net.TCPConn) bool { c.SetLinger(0); c.Close(); return false }},
+		{"close", func(c *net.TCPConn) { c.Close() }},
+		{"reset", func(c *net.TCPConn) { c.SetLinger(0); c.Close() }},
 	}
 	const n = 20
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			url, conns, reqs := closingServer(t, c.after)
+			closed := make(chan struct{}, n)
+			url, conns, reqs := closingServer(t, func(tc *net.TCPConn) bool { c.close(tc); closed <- struct{}{}; return false })
 			cl := NewClient(&net.Dialer{})
 			defer cl.Close()
 			var resp Response
@@ -135,10 +140,11 @@ func TestCloseInTheFreshWindow(t *testing.T) {
 				if resp.Connect <= 0 {
 					t.Errorf("request %d: no connect time; every request needs a new connection", i)
 				}
+				awaitClose(t, closed)
 			}
 			// the first reuse skipped the check and met the closed connection; every later one was checked
-			if cl.idleChecks != n-2 || !cl.checkAlways {
-				t.Errorf("%d idle checks, want %d (every reuse but the first)", cl.idleChecks, n-2)
+			if cl.idleChecks != n-2 || !cl.checkAlways || cl.resent != 1 {
+				t.Errorf("%d idle checks, %d sent again; want %d (every reuse but the first) and 1", cl.idleChecks, cl.resent, n-2)
 			}
 			if conns.Load() != n || reqs.Load() != n {
 				t.Errorf("the server saw %d connections and %d requests, want %d and %d", conns.Load(), reqs.Load(), n, n)

@@ -17,7 +17,10 @@ func (ic *idleCheck) init(sc syscall.Conn) {}
 func (ic *idleCheck) quiet() bool { return true }
 
 // resetWithin reports no reset where the socket's error cannot be read.
-func (ic *idleCheck) resetWithin(time.Duration) bool { return false }
+func (ic *idleCheck) resetWithin(time.Duration) (reset, afterClose bool) { return false, false }
+
+// closed reports nothing where the socket cannot be peeked at.
+func (ic *idleCheck) closed() bool { return false }
 
 // pollReader reads nothing where a non-blocking read is not available: the
 // idle check of an https connection then sees only what was buffered.

@@ -54,25 +54,47 @@ func (ic *idleCheck) quiet() bool {
 	return ic.err == syscall.EAGAIN
 }
 
-// resetWithin reports whether the peer resets the connection, now or
-// within d. A request that reached a server's already-closed socket is
-// answered with a reset, which follows the close (FIN) a read saw first;
-// a server that read the request and closed sends no reset. The wait ends
-// at the reset's event or at d; the connection is dropped after it.
-func (ic *idleCheck) resetWithin(d time.Duration) bool {
+// resetWithin waits up to d for the peer to reset the connection, after a
+// read found it closed, and reports whether it did and whether the reset
+// came after the peer's close (FIN): the reset a request gets that reached
+// a socket the server had closed. A server that read the request and
+// closed sends no reset; one that resets (SO_LINGER 0, or a close with the
+// request unread) sends it without a FIN first, and over TLS a
+// close_notify is no FIN. The wait ends at the first socket error or at d;
+// the connection is dropped after it.
+func (ic *idleCheck) resetWithin(d time.Duration) (reset, afterClose bool) {
 	if ic.rc == nil || ic.deadline == nil {
-		return false
+		return false, false
 	}
 	if ic.deadline.SetReadDeadline(time.Now().Add(d)) != nil {
+		return false, false
+	}
+	var errno syscall.Errno
+	soError := func(fd uintptr) bool {
+		e, _ := syscall.GetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_ERROR)
+		errno = syscall.Errno(e)
+		return errno != 0 // reading it cleared it: stop at the first
+	}
+	if ic.rc.Read(soError) != nil {
+		ic.rc.Control(func(fd uintptr) { soError(fd) }) // the deadline may be seen before a reset that came in time
+	}
+	if !isReset(errno) {
+		return false, false
+	}
+	return true, resetAfterClose(errno)
+}
+
+// closed reports whether the peer closed or reset the connection: a
+// non-blocking peek finds its end, not bytes. The idle check found it
+// stale; closed says whether that was the server's idle close.
+func (ic *idleCheck) closed() bool {
+	if ic.rc == nil {
 		return false
 	}
-	reset := false
-	err := ic.rc.Read(func(fd uintptr) bool {
-		e, _ := syscall.GetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_ERROR)
-		reset = isReset(syscall.Errno(e))
-		return reset
-	})
-	return err == nil && reset
+	if err := ic.rc.Read(ic.peek); err != nil {
+		return false
+	}
+	return ic.n == 0 && (ic.err == nil || isReset(ic.err))
 }
 
 // pollReader reads from a socket without waiting, for the idle check of an

@@ -5,6 +5,7 @@ package h1
 import (
 	"io"
 	"net"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -37,16 +38,20 @@ func idleServer(t *testing.T, late func(net.Conn)) (url string, now, done chan s
 // TestBytesArrivingWhileIdle: bytes (or a close) that arrive on a kept-alive
 // connection after its response was read, before the next request, make
 // the client drop it, as net/http's Transport does; the next request,
-// even a POST, goes out on a new connection.
+// even a POST, goes out on a new connection. A close or a reset (not
+// bytes) is the server's idle close: the client learns that the server
+// closes connections idle that long (IdleCloses).
 func TestBytesArrivingWhileIdle(t *testing.T) {
 	cases := []struct {
-		name   string
-		method string
-		late   func(net.Conn)
+		name    string
+		method  string
+		late    func(net.Conn)
+		learned bool
 	}{
-		{"an unsolicited response", "GET", func(c net.Conn) { c.Write([]byte("HTTP/1.1 500 Stray\r\nContent-Length: 5\r\n\r\nstray")) }},
-		{"a 408 before closing", "GET", func(c net.Conn) { c.Write([]byte("HTTP/1.1 408 Request Timeout\r\n\r\n")) }},
-		{"the server closed the idle connection", "POST", func(c net.Conn) { c.(*net.TCPConn).CloseWrite() }},
+		{"an unsolicited response", "GET", func(c net.Conn) { c.Write([]byte("HTTP/1.1 500 Stray\r\nContent-Length: 5\r\n\r\nstray")) }, false},
+		{"a 408 before closing", "GET", func(c net.Conn) { c.Write([]byte("HTTP/1.1 408 Request Timeout\r\n\r\n")) }, false},
+		{"the server closed the idle connection", "POST", func(c net.Conn) { c.(*net.TCPConn).CloseWrite() }, true},
+		{"the server reset the idle connection", "GET", func(c net.Conn) { c.(*net.TCPConn).SetLinger(0); c.Close() }, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -58,8 +63,13 @@ func TestBytesArrivingWhileIdle(t *testing.T) {
 			}
 			close(now)
 			<-done
+			addr := cl.conns[0].addr
 			waitNotQuiet(t, cl.conns[0])
+			start := time.Now()
 			resp, err := do(t, cl, c.method, url, true)
+			if got := cl.closes.shortest(addr); (got > 0) != c.learned || got > time.Since(start)+time.Minute {
+				t.Errorf("learned an idle close after %v; want one learned: %v", got, c.learned)
+			}
 			if err != nil || resp.Status != 200 || string(resp.Body) != "ok" {
 				t.Fatalf("second request: err %v, %d %q; want 200 \"ok\" from a new connection", err, resp.Status, resp.Body)
 			}
@@ -102,16 +112,20 @@ func BenchmarkIdleCheck(b *testing.B) {
 }
 
 func TestResetWithinTellsAnUnreadRequestFromAReadOne(t *testing.T) {
+	linux := runtime.GOOS == "linux"
 	tests := []struct {
-		name      string
-		serverEnd func(server net.Conn, request []byte) // ends the server's side of the exchange
-		wait      time.Duration
-		want      bool
+		name            string
+		closed          bool                  // the server closes before the request goes out, as in the keep-alive race
+		read            func(server net.Conn) // what the server does with the request, then it closes
+		wait            time.Duration
+		reset, afterFIN bool
 	}{
 		// The server had closed when the request came: its kernel resets.
-		{"closed before the request", func(s net.Conn, _ []byte) {}, 5 * time.Second, true},
+		{"closed before the request", true, nil, 5 * time.Second, true, linux},
 		// The server read the request, then closed cleanly: no reset follows.
-		{"read, then closed", func(s net.Conn, req []byte) { io.ReadFull(s, req) }, 50 * time.Millisecond, false},
+		{"read, then closed", false, func(net.Conn) {}, 50 * time.Millisecond, false, false},
+		// The server read the request, then reset: a reset with no close before it.
+		{"read, then reset", false, func(s net.Conn) { s.(*net.TCPConn).SetLinger(0) }, 5 * time.Second, true, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -119,23 +133,22 @@ func TestResetWithinTellsAnUnreadRequestFromAReadOne(t *testing.T) {
 			req := []byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
 			var ic idleCheck
 			ic.init(client.(syscall.Conn))
-			read := make(chan struct{})
-			if tt.want {
+			if tt.closed {
 				server.Close()
 				waitEOF(t, client) // the FIN is in before the request goes out, as in the race
 				if _, err := client.Write(req); err != nil {
 					t.Fatal(err)
 				}
 			} else {
-				go func() { tt.serverEnd(server, make([]byte, len(req))); server.Close(); close(read) }()
+				read := make(chan struct{})
+				go func() { io.ReadFull(server, make([]byte, len(req))); tt.read(server); server.Close(); close(read) }()
 				if _, err := client.Write(req); err != nil {
 					t.Fatal(err)
 				}
-				<-read
-				waitEOF(t, client)
+				<-read // a read would take the reset's error: resetWithin waits for it instead
 			}
-			if got := ic.resetWithin(tt.wait); got != tt.want {
-				t.Fatalf("resetWithin = %v, want %v", got, tt.want)
+			if reset, afterFIN := ic.resetWithin(tt.wait); reset != tt.reset || afterFIN != tt.afterFIN {
+				t.Fatalf("resetWithin = %v, %v; want %v, %v", reset, afterFIN, tt.reset, tt.afterFIN)
 			}
 		})
 	}

@@ -129,3 +129,17 @@ func loopbackPair(t *testing.T) (client, server net.Conn) {
 	t.Cleanup(func() { server.Close() })
 	return client, server
 }
+
+// awaitBytes waits until bytes arrive on c, without reading them.
+func awaitBytes(c *net.TCPConn) {
+	rc, err := c.SyscallConn()
+	if err != nil {
+		return
+	}
+	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	rc.Read(func(fd uintptr) bool {
+		var b [1]byte
+		n, _, err := syscall.Recvfrom(int(fd), b[:], syscall.MSG_PEEK|syscall.MSG_DONTWAIT)
+		return n > 0 || err != syscall.EAGAIN
+	})
+}

@@ -1,6 +1,7 @@
 package h1
 
 import (
+	"bytes"
 	"strings"
 	"time"
 )
@@ -86,7 +87,7 @@ func splitURL(u []byte) (dial, host, target []byte, secure, ok bool) {
 		}
 	}
 	host, target = rest[:end], rest[end:]
-	if len(host) == 0 {
+	if len(host) == 0 || hasUserinfo(host) {
 		return nil, nil, nil, false, false
 	}
 	for _, c := range u {
@@ -95,6 +96,29 @@ func splitURL(u []byte) (dial, host, target []byte, secure, ok bool) {
 		}
 	}
 	return host, host, target, secure, true
+}
+
+// badURL is the error for a URL splitURL refused.
+func badURL(u []byte) error {
+	if _, rest, ok := bytes.Cut(u, []byte("://")); ok {
+		if end := bytes.IndexAny(rest, "/?"); end >= 0 {
+			rest = rest[:end]
+		}
+		if hasUserinfo(rest) {
+			return ErrURLCredentials
+		}
+	}
+	return ErrBadURL
+}
+
+// hasUserinfo reports whether an authority holds user[:password]@.
+func hasUserinfo(authority []byte) bool {
+	for _, c := range authority {
+		if c == '@' {
+			return true
+		}
+	}
+	return false
 }
 
 func hasPrefix(b []byte, prefix string) bool {

@@ -22,6 +22,9 @@ type Config struct {
 	HandshakeTimeout time.Duration
 	// Dial, when set, dials instead of Dialer: benchmarks answer in memory.
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
+	// IdleCloses, when set, is shared with the run's other clients; nil:
+	// the client keeps its own.
+	IdleCloses *IdleCloses
 }
 
 // sessionCacheSize is how many TLS sessions a Client keeps: one per host

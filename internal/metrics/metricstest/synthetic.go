@@ -38,6 +38,7 @@ func Seconds(layout sample.Layout, secs int, fn func(*metrics.Snapshot)) {
 				}
 				sink.Request(&req)
 				sink.Check(int32(ep), at, req.Status == 200)
+				sink.Offered(0, at, 1) // each request is an arrival the schedule offered
 				sink.Iteration(0, at, d)
 				sink.Lag(0, at, time.Duration(k)*time.Microsecond)
 			}

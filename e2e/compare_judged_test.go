@@ -1,0 +1,82 @@
+package e2e
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+// TestCompareGateJudgesAFourTimesSlowerTarget is issue 20's gate that passed
+// what it could not test: a target 4× slower (10 → 40 ms) over 8 s at
+// 50/s read p50 +277 % and significant, yet 'p(95) +10%' printed "not
+// judged" and exited 0. Every request of the slower run is slower than
+// every one of the baseline's; the gate must see it and exit 99. A p99 over
+// 350 requests a run (3.5 beyond it) is truly not judged: the gate fails,
+// saying how long a hold would let it judge, and passes with a note only
+// with --allow-not-judged.
+func TestCompareGateJudgesAFourTimesSlowerTarget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two 8-second runs")
+	}
+	dir := t.TempDir()
+	run := func(delay time.Duration, name string) string {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			time.Sleep(delay) // the target's service time
+			fmt.Fprint(w, "ok")
+		}))
+		defer srv.Close()
+		r := loadlens(t, dir, "run", srv.URL+"/p", "--rate", "50", "--duration", "8s", "--quiet", "--no-dashboard", "--results", name)
+		if r.code != 0 {
+			t.Fatalf("run exit %d\n%s%s", r.code, r.stdout, r.stderr)
+		}
+		return onlyRunDir(t, filepath.Join(dir, name))
+	}
+	fast, slow := run(10*time.Millisecond, "fast"), run(40*time.Millisecond, "slow")
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		want   []string
+		reject []string
+	}{
+		{"p95 is judged a regression", []string{"--fail-on-regression", "p(95) +10%"}, 99,
+			[]string{"✗ p(95) +10%", "goes past +10%"}, []string{"not judged"}},
+		{"p99 is not judged, and fails", []string{"--fail-on-regression", "p(99) +10%"}, 99,
+			[]string{"✗ p(99) +10%", "not judged", "needs 1,000 requests a run", "a hold of", "would let it judge",
+				"✗ not judged fails", "--allow-not-judged"}, nil},
+		{"p99 is not judged, allowed", []string{"--fail-on-regression", "p(99) +10%", "--allow-not-judged"}, 0,
+			[]string{"? p(99) +10%", "not judged", "would let it judge", "? not judged"}, []string{"✗"}},
+		{"--strict and --allow-not-judged", []string{"--fail-on-regression", "p(95) +10%", "--strict", "--allow-not-judged"}, 2,
+			[]string{"--strict and --allow-not-judged contradict each other"}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := loadlens(t, dir, append([]string{"compare", fast, slow}, tc.args...)...)
+			out := r.stdout + r.stderr
+			if r.code != tc.code {
+				t.Errorf("exit %d, want %d\n%s", r.code, tc.code, out)
+			}
+			flat := strings.Join(strings.Fields(out), " ")
+			for _, w := range tc.want {
+				if !strings.Contains(flat, w) {
+					t.Errorf("the output lacks %q:\n%s", w, out)
+				}
+			}
+			for _, w := range tc.reject {
+				if strings.Contains(flat, w) {
+					t.Errorf("the output has %q:\n%s", w, out)
+				}
+			}
+			for i, l := range strings.Split(r.stdout, "\n") {
+				if n := utf8.RuneCountInString(l); n > 100 {
+					t.Errorf("line %d is %d columns: %q", i+1, n, l)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,218 @@
+package diagnose
+
+import (
+	"math"
+
+	"github.com/loadlens/loadlens/internal/series"
+)
+
+// KindTargetHostBusy is a target whose CPUs other processes took: they
+// were full while the target itself used less than its limit.
+const KindTargetHostBusy = "target-host-busy"
+
+// hostOthers is the share of the target's CPUs other processes must have
+// used for the CPU to count as taken: one of two cores half taken (a hog
+// sharing the target's core), a whole one of four.
+const hostOthers = 0.25
+
+// targetCPUs is one view of the CPUs a target may use: how busy they were,
+// every process counted, and the target's own share of the same CPUs.
+type targetCPUs struct {
+	name, proc string // the target's short name and process (procOf)
+	label      string // where the busy share comes from, for the title
+	busy       string // source: the CPUs' busy share
+	own        string // source: the target's share of the same CPUs
+	// ownCores and cpus are, for a host read by node_exporter, the
+	// sources of the target's cores and of the host's CPUs (own is their
+	// ratio); "" for Micrometer, whose two shares are of the same CPUs.
+	ownCores, cpus string
+}
+
+// targetHostBusy finds targets that got less CPU than they could use
+// because other processes on their CPUs took it: the CPUs full (cpuBusy)
+// for several scrapes, other processes at least hostOthers of them, and
+// the target at most 1 − hostOthers of its own limit (near its limit it is
+// its own saturation, cpu-saturation). Like a full CPU, it limits the
+// result only when the load felt it.
+func targetHostBusy(c *context) []Finding {
+	subjects := c.cpuSubjects()
+	var fs []Finding
+	found := map[string]bool{}
+	for _, v := range c.targetCPUViews() {
+		if found[v.proc] {
+			continue
+		}
+		pts, own := c.values(v.busy), c.values(v.own)
+		taken := func(i int) bool {
+			o, ok := valueAt(own, pts[i].Sec)
+			return ok && pts[i].Value >= cpuBusy && pts[i].Value-o >= hostOthers && !ownUseAbove(subjects, v.proc, pts[i].Sec, 1-hostOthers)
+		}
+		run, ok := sustained(pts, taken)
+		if !ok {
+			continue
+		}
+		last := lastHolding(pts, run.first, taken)
+		if f, ok := c.hostTakenFinding(v, subjects, pts[run.first].Sec, pts[last].Sec); ok {
+			found[v.proc] = true
+			fs = append(fs, f)
+		}
+	}
+	return fs
+}
+
+// ownUseAbove reports whether the process used more than share of what it
+// may use at sec, by any of its CPU subjects. Above 1 − hostOthers, other
+// processes cannot have taken a quarter of its CPUs: a JVM pinned with
+// taskset reads the whole host in system_cpu_usage, which another core's
+// load can fill while the JVM's own core is its own.
+func ownUseAbove(subjects []cpuSubject, proc string, sec int, share float64) bool {
+	for _, s := range subjects {
+		if s.proc == proc {
+			if v, ok := valueAt(s.points, sec); ok && v > share {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// targetCPUViews returns every view of a target's CPUs the series offer:
+// Micrometer's system_cpu_usage beside its process_cpu_usage (both shares
+// of the CPUs the JVM may use: the host's, its cpuset's, or its cgroup
+// quota), then node_exporter's host beside a process of the same role.
+func (c *context) targetCPUViews() []targetCPUs {
+	var out []targetCPUs
+	for _, sys := range c.set.Find("system_cpu_usage") {
+		p := sibling(c.set, "process_cpu_usage", sys)
+		if p == nil || procOf(sys) == "" {
+			continue
+		}
+		out = append(out, targetCPUs{name: roleName(sys), proc: procOf(sys), label: titled(sys), busy: c.ofSeries(sys), own: c.ofSeries(p)})
+	}
+	return append(out, c.nodeViews()...)
+}
+
+// nodeViews pairs each node_exporter host with the processes of its role
+// whose cores are known: the target's share of the host is its cores over
+// the host's CPUs (node_cpu_count, scraped at seconds of its own).
+func (c *context) nodeViews() []targetCPUs {
+	var out []targetCPUs
+	for _, h := range c.hostCPU() {
+		role, count := c.nodeCount(h.host)
+		if role == "" || count == "" {
+			continue
+		}
+		for _, p := range c.processCores() {
+			if p.s.Label("role") != role || procOf(p.s) == "" {
+				continue
+			}
+			own, _ := c.ratioLatest(p.cores, count)
+			out = append(out, targetCPUs{name: roleName(p.s), proc: procOf(p.s), label: h.label, busy: h.source, own: own, ownCores: p.cores, cpus: count})
+		}
+	}
+	return out
+}
+
+// nodeCount returns the role of a node_exporter host and the source of
+// its CPU count, which the node preset keeps with the host's labels.
+func (c *context) nodeCount(host []series.Label) (string, string) {
+	for _, s := range c.set.Find("node_cpu_count") {
+		if sameLabels(s.Labels, host, nil) && s.Label("role") != "" {
+			return s.Label("role"), c.ofSeries(s)
+		}
+	}
+	return "", ""
+}
+
+// processCore is a process series and the source of the cores it used.
+type processCore struct {
+	s     *series.Series
+	cores string
+}
+
+// processCores returns every process whose CPU use is known in cores.
+func (c *context) processCores() []processCore {
+	var out []processCore
+	for _, s := range c.set.Find(jvmCPUTime) {
+		out = append(out, processCore{s, c.nsCores(s)})
+	}
+	for _, s := range c.set.Find("process_cpu_seconds_total") {
+		out = append(out, processCore{s, c.ofSeries(s)})
+	}
+	return out
+}
+
+// hostTakenFinding states a target's CPUs taken by other processes
+// between two seconds. It is critical when the load felt it, as a full CPU
+// is; a warning when the CPUs were taken from the run's start and there is
+// no quiet second to compare with; else context.
+func (c *context) hostTakenFinding(v targetCPUs, subjects []cpuSubject, from, to int) (Finding, bool) {
+	b := newBuilder(KindTargetHostBusy, Critical)
+	onset := b.second(from, StatOnset, "the first scrape at which other processes held the target's CPUs")
+	busy := b.add(c.fig(v.busy, StatMedian, from, to, UnitFraction, "the target's CPUs in use, every process counted (median)"))
+	var own, oc, n ref = -1, -1, -1
+	if v.cpus != "" {
+		oc = b.add(c.fig(v.ownCores, StatMedian, from, to, UnitCores, "cores the target used (median)"))
+		n = b.add(c.fig(v.cpus, StatMedian, from, to, UnitCores, "the host's CPUs"))
+		own = b.derive(StatRatio, UnitFraction, "the target's share of the host's CPUs", oc, n)
+	} else {
+		own = b.add(c.fig(v.own, StatMedian, from, to, UnitFraction, "the target's own share of the same CPUs (median)"))
+	}
+	if math.IsNaN(b.fig(busy).Value) || math.IsNaN(b.fig(own).Value) {
+		return Finding{}, false
+	}
+	others := b.derive(StatDiff, UnitFraction, "the share of the target's CPUs other processes used", busy, own)
+	effect, base, near := c.loadEffect(b, from, to)
+	var queued func()
+	if !effect && base < 0 {
+		effect, queued = c.queueEffect(b, from, to)
+	}
+	title := []any{name(v.name), " CPU taken by other processes from ", onset, ": its CPUs ", busy, " busy, ", others,
+		" by the host's other processes, ", own, " by itself (", name(v.label), ")"}
+	switch {
+	case effect:
+	case base < 0:
+		b.f.Severity = Warning
+		title = append(title, ", from the run's start: no quiet second to compare this load with")
+	default:
+		b.f.Severity = Info
+		title = append(title, ", but the client's latency did not rise with it: context, not what limited this load")
+	}
+	b.title(title...)
+	b.evidence(busy, "the CPUs it may use: ", busy, " in use, every process counted, from ", onset, " (median)")
+	if n >= 0 {
+		b.evidence(own, "the target itself: ", oc, " of the host's ", n, " (", own, "); other processes: ", others)
+	} else {
+		b.evidence(own, "the target itself: ", own, " of them; other processes: ", others)
+	}
+	c.ownLimitEvidence(b, subjects, v.proc, from, to)
+	c.clientAt(b, from)
+	if queued != nil {
+		queued()
+	}
+	if base >= 0 {
+		b.evidence(near, "the client's mean latency: ", base, " before ", onset, ", ", near, " just after (medians)")
+	}
+	return b.done(from, to), true
+}
+
+// ownLimitEvidence states how much of its own limit the target used
+// meanwhile, by its first CPU subject: it was not its own saturation.
+func (c *context) ownLimitEvidence(b *builder, subjects []cpuSubject, proc string, from, to int) {
+	for _, s := range subjects {
+		if s.proc != proc {
+			continue
+		}
+		u := b.add(c.fig(s.source, StatMedian, from, to, UnitFraction, "the target's CPU use, "+s.what+" (median)"))
+		if math.IsNaN(b.fig(u).Value) {
+			continue
+		}
+		if s.limit != "" {
+			l := b.add(c.fig(s.limit, StatMedian, from, to, UnitCores, "the cores the process may use"))
+			b.evidence(u, "it used ", u, " of the ", l, " it may use (median): below its limit, so not its own saturation")
+		} else {
+			b.evidence(u, "its own CPU use: ", u, " ", s.what, " (median): below its limit, so not its own saturation")
+		}
+		return
+	}
+}
