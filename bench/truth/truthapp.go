@@ -124,7 +124,7 @@ func (l *Lab) StartTruthapp(ctx context.Context, o AppOptions, pg, redis, mock *
 	}
 	s := &Service{Proc: p, Addr: addr, Group: g}
 	start := time.Now()
-	if err := p.WaitHTTP(ctx, s.URL()+"/actuator/health", 4*time.Minute); err != nil {
+	if err := p.WaitHTTP(ctx, s.URL()+"/actuator/health", 10*time.Minute); err != nil { // 90-525 s on this busy host (spring/README.md)
 		return s, err
 	}
 	if err := l.pinAll(p.Pid()); err != nil {
