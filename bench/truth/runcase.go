@@ -33,12 +33,13 @@ type RunRecord struct {
 
 // Session is what every run of a harness session shares.
 type Session struct {
-	Lab      *Lab
-	Out      string        // raw results
-	Busy     float64       // cores other processes may use before a run is unjudged
-	Wait     time.Duration // the longest wait for a quiet host before a run
-	Quick    bool
-	Capacity map[string]float64 // true capacities from the sweeps, by capacity case
+	Lab        *Lab
+	Out        string        // raw results
+	Busy       float64       // cores other processes may use before a run is unjudged
+	Wait       time.Duration // the longest wait for a quiet host before a run
+	Quick      bool
+	Capacity   map[string]float64 // true capacities from the sweeps, by capacity case
+	LowerBound map[string]float64 // the highest rate a sweep saw hold, when it could not finish
 }
 
 // warmup loads a fresh target lightly before it is measured: a JVM's
@@ -84,14 +85,19 @@ func (s *Session) caseLoad(c Case) (Load, string) {
 	return l, basis
 }
 
-// capacityFor is a capacity case's true capacity from this session's sweep,
-// or, when the sweep could not say (a busy host), its nominal capacity.
+// capacityFor is a capacity case's true capacity from this session's sweep;
+// when the sweep could not finish (a busy host), the highest rate it saw
+// hold (a lower bound: a healthy share of it stays healthy); else the
+// case's nominal capacity.
 func (s *Session) capacityFor(id string) (float64, string) {
 	if id == "" {
 		return 0, ""
 	}
 	if c := s.Capacity[id]; c > 0 {
 		return c, fmt.Sprintf("%.4g/s, %s's sweep", c, id)
+	}
+	if c := s.LowerBound[id]; c > 0 {
+		return c, fmt.Sprintf("%.4g/s, the highest rate %s's unfinished sweep saw hold", c, id)
 	}
 	for _, k := range capacities() {
 		if k.ID == id {

@@ -102,7 +102,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	meterCtx, stopMeter := context.WithCancel(ctx)
 	defer stopMeter()
 	go lab.Meter.Run(meterCtx)
-	sess := &Session{Lab: lab, Out: out, Busy: cfg.Busy, Wait: cfg.Wait, Quick: cfg.Quick, Capacity: map[string]float64{}}
+	sess := &Session{Lab: lab, Out: out, Busy: cfg.Busy, Wait: cfg.Wait, Quick: cfg.Quick, Capacity: map[string]float64{}, LowerBound: map[string]float64{}}
 	repeat := cfg.Repeat
 	if cfg.Quick {
 		repeat = 1
@@ -149,7 +149,7 @@ func (s *Session) runAll(ctx context.Context, rep *Report, cs []Case, caps []Cap
 		}
 		logf("capacity %s", c.ID)
 		r := s.RunCapacity(ctx, c, n)
-		s.Capacity[c.ID] = r.Truth
+		s.Capacity[c.ID], s.LowerBound[c.ID] = r.Truth, r.LowerBound
 		rep.Caps = append(rep.Caps, r)
 	}
 	for i := 1; i <= repeat && ctx.Err() == nil; i++ {

@@ -13,7 +13,7 @@ type SweepStep struct {
 	Server Counts // the server's count of the step's requests, by status
 	Other  Busy   // other processes' CPU during the step
 	Holds  bool
-	Judged bool   // false: the host was too busy for the step to say anything
+	Judged bool   // false: it failed while the host was too busy for that to say anything
 	Why    string // why it failed, or why it was not judged
 }
 
@@ -50,7 +50,7 @@ type Sweep struct {
 
 // SweepResult is the true capacity and how it was found.
 type SweepResult struct {
-	Capacity      float64 // the highest rate that held; 0 when none did
+	Capacity      float64 // the highest rate that held; 0 when none did (a lower bound when Unjudged)
 	LowestFailing float64
 	Steps         []SweepStep
 	Unjudged      string // why the sweep could not say: the host stayed busy; "" when it could
@@ -77,6 +77,7 @@ func (s Sweep) Run(ctx context.Context) SweepResult {
 	for r := s.Start; pass == 0 || fail == 0; { // bounded by MaxSteps through try
 		holds, ok := try(r)
 		if !ok {
+			res.Capacity = pass // a lower bound only: Unjudged says why
 			return res
 		}
 		switch {

@@ -53,10 +53,15 @@ func TestSweepFindsAKnownCapacity(t *testing.T) {
 }
 
 func TestSweepGivesUpOnAHostThatStaysBusy(t *testing.T) {
-	step := func(context.Context, float64) SweepStep { return SweepStep{} }
+	step := func(_ context.Context, r float64) SweepStep {
+		if r < 20 {
+			return SweepStep{Judged: true, Holds: true}
+		}
+		return SweepStep{} // fails while busy, every time
+	}
 	res := Sweep{Start: 10, Factor: 1.5, Precision: 0.05, MaxSteps: 40, Retries: 2, Step: step}.Run(context.Background())
-	if res.Capacity != 0 || !strings.Contains(res.Unjudged, "busy") || len(res.Steps) != 3 {
-		t.Errorf("got capacity %v, %d steps, unjudged %q; want none, 3 attempts, and why", res.Capacity, len(res.Steps), res.Unjudged)
+	if res.Capacity != 15 || !strings.Contains(res.Unjudged, "busy") || len(res.Steps) != 2+3 {
+		t.Errorf("got capacity %v, %d steps, unjudged %q; want the lower bound 15, 3 attempts at 22.5, and why", res.Capacity, len(res.Steps), res.Unjudged)
 	}
 }
 
@@ -86,5 +91,12 @@ func TestJudgeStepOnTheServersCount(t *testing.T) {
 				t.Errorf("holds %v (%s), want %v (%s)", holds, why, c.holds, c.why)
 			}
 		})
+	}
+}
+
+func TestABusyStepCountsOnlyWhenItHeld(t *testing.T) {
+	busy, quiet := Busy{Mean: 1.2}, Busy{Mean: 0.1}
+	if !stepJudged(true, busy, 0.5) || stepJudged(false, busy, 0.5) || !stepJudged(false, quiet, 0.5) {
+		t.Error("a pass on a busy host must stand, a failure there must not count, a quiet failure must")
 	}
 }
