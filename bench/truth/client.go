@@ -25,6 +25,13 @@ type ClientResult struct {
 	LateP99           time.Duration // how late the client started requests, 99th percentile
 	Elapsed           time.Duration // from the first intended start to the last answer
 	TransportFailures int64
+	ByRoute           map[string]RouteResult // per endpoint, to see which one a failing step failed on
+}
+
+// RouteResult is one endpoint's share of a step.
+type RouteResult struct {
+	Sent, Failed int64
+	P50, P95     time.Duration
 }
 
 // Client is the harness's own load generator: net/http, a constant
@@ -49,6 +56,7 @@ func (c *Client) Close() { c.hc.CloseIdleConnections() }
 type outcome struct {
 	d      time.Duration
 	status int // 0: transport error
+	route  string
 }
 
 // Step sends rate requests per second for hold, picking each request's
@@ -83,7 +91,7 @@ func (c *Client) Step(ctx context.Context, scs []Scenario, rate float64, hold ti
 			defer wg.Done()
 			defer func() { <-sem }()
 			st := c.do(ctx, e, path)
-			o := outcome{d: time.Since(at), status: st}
+			o := outcome{d: time.Since(at), status: st, route: e.Route}
 			mu.Lock()
 			outs = append(outs, o)
 			mu.Unlock()
@@ -137,6 +145,28 @@ func (res *ClientResult) summarize(outs []outcome, lates []time.Duration) {
 	res.P50, res.P95, res.P99 = quantile(ds, 0.50), quantile(ds, 0.95), quantile(ds, 0.99)
 	sort.Slice(lates, func(i, j int) bool { return lates[i] < lates[j] })
 	res.LateP99 = quantile(lates, 0.99)
+	res.byRoute(outs)
+}
+
+// byRoute splits the outcomes by endpoint.
+func (res *ClientResult) byRoute(outs []outcome) {
+	ds := map[string][]time.Duration{}
+	res.ByRoute = map[string]RouteResult{}
+	for _, o := range outs {
+		ds[o.route] = append(ds[o.route], o.d)
+		r := res.ByRoute[o.route]
+		r.Sent++
+		if o.status == 0 || o.status >= 400 {
+			r.Failed++
+		}
+		res.ByRoute[o.route] = r
+	}
+	for route, d := range ds {
+		sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+		r := res.ByRoute[route]
+		r.P50, r.P95 = quantile(d, 0.5), quantile(d, 0.95)
+		res.ByRoute[route] = r
+	}
 }
 
 // quantile is the nearest-rank quantile of sorted ds (0 when empty).

@@ -44,6 +44,9 @@ func TestClientSendsTheRateAndTheMix(t *testing.T) {
 	if res.Failed != failed.Load() || res.OK != 200-failed.Load() || res.Statuses[503] != failed.Load() {
 		t.Errorf("client failed %d ok %d statuses %v; the server failed %d", res.Failed, res.OK, res.Statuses, failed.Load())
 	}
+	if r := res.ByRoute["/b"]; r.Sent != 50 || r.Failed != failed.Load() || res.ByRoute["/apps/{id}"].Sent != 150 {
+		t.Errorf("by route %+v", res.ByRoute)
+	}
 	if res.P95 <= 0 || res.P95 < res.P50 {
 		t.Errorf("p50 %v p95 %v", res.P50, res.P95)
 	}
