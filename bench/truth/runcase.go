@@ -42,16 +42,17 @@ type Session struct {
 	LowerBound map[string]float64 // the highest rate a sweep saw hold, when it could not finish
 }
 
-// warmup loads a fresh target lightly before it is measured: a JVM's
-// first seconds are its compiler's, not its steady state.
+// warmup loads a fresh target before it is measured, at half the rate the
+// load starts at, on its endpoints: a JVM's first seconds are its
+// compiler's, and a sweep measured the capacity of a warm one.
 func (s *Session) warmup(ctx context.Context, st *Stack, scs []Scenario, r float64) {
-	d := 5 * time.Second
+	d := 10 * time.Second
 	if s.Quick {
-		d = 3 * time.Second
+		d = 5 * time.Second
 	}
 	c := NewClient(st.Base, 5*time.Second)
 	defer c.Close()
-	c.Step(ctx, scs, max(1, min(r, 50)), d, 1)
+	c.Step(ctx, scs, max(1, r/2), d, 1)
 }
 
 // prepare sends a case's set-up request.
