@@ -1,0 +1,226 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// RunRecord is one run of a findings case: what loadlens said and whether
+// the host let it be judged. It is kept whole in the raw results, so a miss
+// can be studied.
+type RunRecord struct {
+	Case        string    `json:"case"`
+	Rep         int       `json:"rep"`
+	Start       time.Time `json:"start"`
+	WallS       float64   `json:"wall_s"`
+	Peak        float64   `json:"peak_rate"`            // iterations per second at the load's peak
+	LoadBasis   string    `json:"load_basis,omitempty"` // the capacity the rates are a share of, and where it came from
+	Judged      bool      `json:"judged"`
+	Unjudged    string    `json:"unjudged,omitempty"` // why not
+	OtherBefore Busy      `json:"other_cores_before"`
+	OtherDuring Busy      `json:"other_cores_during"`
+	Findings    []Finding `json:"findings"`
+	Fired       []string  `json:"fired"` // rule ids of the warning and critical findings
+	Exit        int       `json:"exit"`
+	Dir         string    `json:"dir"`
+	Error       string    `json:"error,omitempty"` // the run could not be made
+}
+
+// Session is what every run of a harness session shares.
+type Session struct {
+	Lab        *Lab
+	Out        string        // raw results
+	Busy       float64       // cores other processes may use before a run is unjudged
+	Wait       time.Duration // the longest wait for a quiet host before a run
+	Quick      bool
+	Capacity   map[string]float64 // true capacities from the sweeps, by capacity case
+	LowerBound map[string]float64 // the highest rate a sweep saw hold, when it could not finish
+}
+
+// warmup loads a fresh target before it is measured, at half the rate the
+// load starts at, on its endpoints: a JVM's first seconds are its
+// compiler's, and a sweep measured the capacity of a warm one.
+func (s *Session) warmup(ctx context.Context, st *Stack, scs []Scenario, r float64) {
+	d := 10 * time.Second
+	if s.Quick {
+		d = 5 * time.Second
+	}
+	c := NewClient(st.Base, 5*time.Second)
+	defer c.Close()
+	c.Step(ctx, scs, max(1, r/2), d, 1)
+}
+
+// prepare sends a case's set-up request.
+func prepare(ctx context.Context, base, path string) error {
+	if path == "" {
+		return nil
+	}
+	req, err := http.NewRequestWithContext(ctx, "POST", base+path, nil)
+	if err != nil {
+		return err
+	}
+	r, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	r.Body.Close()
+	if r.StatusCode >= 300 {
+		return fmt.Errorf("POST %s: %s", path, r.Status)
+	}
+	return nil
+}
+
+// caseLoad is the case's load for this session (shortened in quick mode),
+// and what its rates are a share of.
+func (s *Session) caseLoad(c Case) (Load, string) {
+	capacity, basis := s.capacityFor(c.Needs)
+	l := c.Load(capacity)
+	if s.Quick {
+		l = l.Shortened(10*time.Second, 10*time.Second)
+	}
+	return l, basis
+}
+
+// capacityFor is a capacity case's true capacity from this session's sweep;
+// when the sweep could not finish (a busy host), the highest rate it saw
+// hold (a lower bound: a healthy share of it stays healthy); else the
+// case's nominal capacity.
+func (s *Session) capacityFor(id string) (float64, string) {
+	if id == "" {
+		return 0, ""
+	}
+	if c := s.Capacity[id]; c > 0 {
+		return c, fmt.Sprintf("%.4g/s, %s's sweep", c, id)
+	}
+	if c := s.LowerBound[id]; c > 0 {
+		return c, fmt.Sprintf("%.4g/s, the highest rate %s's unfinished sweep saw hold", c, id)
+	}
+	for _, k := range capacities() {
+		if k.ID == id {
+			return k.Nominal, fmt.Sprintf("%.4g/s, %s's nominal capacity (its sweep could not say)", k.Nominal, id)
+		}
+	}
+	return 0, ""
+}
+
+// RunCase runs one repetition of a findings case.
+func (s *Session) RunCase(ctx context.Context, c Case, rep int) RunRecord {
+	rec := RunRecord{Case: c.ID, Rep: rep, Start: time.Now(), Dir: filepath.Join(s.Out, "cases", c.ID, fmt.Sprint(rep))}
+	defer func() { rec.WallS = time.Since(rec.Start).Seconds() }()
+	if err := s.runCase(ctx, c, &rec); err != nil {
+		rec.Error, rec.Judged = err.Error(), false
+		if rec.Unjudged == "" {
+			rec.Unjudged = "the run could not be made"
+		}
+	}
+	return rec
+}
+
+func (s *Session) runCase(ctx context.Context, c Case, rec *RunRecord) error {
+	if err := os.MkdirAll(rec.Dir, 0o755); err != nil {
+		return err
+	}
+	load, basis := s.caseLoad(c)
+	rec.Peak, rec.LoadBasis = load.Peak, basis
+	st, err := s.Lab.Up(ctx, c.Deploy)
+	if err != nil {
+		return err
+	}
+	defer st.Down()
+	if err := prepare(ctx, st.Base, c.Prepare); err != nil {
+		return err
+	}
+	s.warmup(ctx, st, load.Scenarios, load.Start)
+	if err := prepare(ctx, st.Base, c.Prepare); err != nil { // the warm-up issued coupons too
+		return err
+	}
+	stopHogs, err := s.hogs(c)
+	defer stopHogs()
+	if err != nil {
+		return err
+	}
+	rec.OtherBefore = s.Lab.Meter.WaitQuiet(ctx, s.Busy, 3*time.Second, s.Wait)
+	tf := TestFile{Name: "truth-" + c.ID, BaseURL: st.Base, Load: load, SLO: defaultSLO, Targets: st.Targets, TracesListen: st.Traces}
+	test := filepath.Join(rec.Dir, "test.yaml")
+	if err := os.WriteFile(test, []byte(tf.YAML()), 0o644); err != nil {
+		return err
+	}
+	t0 := time.Now()
+	var inv Invocation
+	var fs []Finding
+	err = s.Lab.WithReceiver(st.Traces != "", func() (err error) {
+		inv, fs, err = s.Lab.LL.RunTest(ctx, rec.Dir, test)
+		return err
+	})
+	rec.OtherDuring = s.Lab.Meter.Window(t0, time.Now())
+	rec.Exit = inv.Exit
+	if err != nil {
+		return err
+	}
+	rec.Findings, rec.Fired = fs, firedRules(fs)
+	rec.Judged = rec.OtherDuring.Mean < s.Busy
+	if !rec.Judged {
+		rec.Unjudged = fmt.Sprintf("other processes used %.2f cores on average during the run (limit %.2f)", rec.OtherDuring.Mean, s.Busy)
+	}
+	return nil
+}
+
+// hogs starts the case's CPU hogs; the returned func stops them.
+func (s *Session) hogs(c Case) (func(), error) {
+	if c.Hogs == 0 {
+		return func() {}, nil
+	}
+	core := s.Lab.Layout.Target
+	if c.HogsOn == "gen" {
+		core = s.Lab.Layout.Gen
+	}
+	ps, err := s.Lab.Hogs(c.Hogs, core)
+	return func() {
+		for _, p := range ps {
+			s.Lab.Procs.Stop(p, time.Second)
+		}
+	}, err
+}
+
+// firedRules returns the rule ids of the findings that fire, once each.
+func firedRules(fs []Finding) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, f := range fs {
+		if !f.Fires() {
+			continue
+		}
+		id := ruleID(f)
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// subjects maps the name a CPU finding's title starts with to the
+// catalogue's subject: the role loadlens names, or the deployment.
+var subjects = map[string]string{"App": "App", "truthapp": "App", "shop": "App", "nginx": "App", "DB": "DB", "postgres": "DB", "host": "host"}
+
+// ruleID is a finding's rule id: its kind, with the subject for the CPU
+// rules ("cpu-saturation:DB").
+func ruleID(f Finding) string {
+	if f.Kind != "cpu-saturation" && f.Kind != "cpu-throttled" {
+		return f.Kind
+	}
+	i := strings.Index(f.Title, " CPU ")
+	if i < 0 {
+		return f.Kind
+	}
+	who := f.Title[:i]
+	if s, ok := subjects[who]; ok {
+		return f.Kind + ":" + s
+	}
+	return f.Kind + ":" + who
+}

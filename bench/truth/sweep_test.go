@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestSweepFindsAKnownCapacity runs the search against a server whose
+// capacity is known, from below and from above it, and with busy steps.
+func TestSweepFindsAKnownCapacity(t *testing.T) {
+	cases := []struct {
+		name      string
+		capacity  float64
+		start     float64
+		busyEvery int // every n-th step is unjudged; 0: none
+		wantNone  bool
+	}{
+		{"from below", 137, 20, 0, false},
+		{"from above", 137, 500, 0, false},
+		{"a busy step is run again", 137, 20, 3, false},
+		{"nothing holds", 0.001, 20, 0, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			n := 0
+			step := func(_ context.Context, r float64) SweepStep {
+				n++
+				if c.busyEvery > 0 && n%c.busyEvery == 0 {
+					return SweepStep{Judged: false}
+				}
+				return SweepStep{Judged: true, Holds: r <= c.capacity}
+			}
+			res := Sweep{Start: c.start, Factor: 1.5, Precision: 0.05, MaxSteps: 40, Retries: 2, Step: step}.Run(context.Background())
+			if c.wantNone {
+				if res.Capacity != 0 {
+					t.Errorf("capacity %v, want none", res.Capacity)
+				}
+				return
+			}
+			if res.Capacity > c.capacity || res.LowestFailing <= c.capacity {
+				t.Errorf("capacity %v, lowest failing %v: the true %v is not between them", res.Capacity, res.LowestFailing, c.capacity)
+			}
+			if gap := (res.LowestFailing - res.Capacity) / res.LowestFailing; gap > 0.05 {
+				t.Errorf("gap %.3f, want ≤ 0.05", gap)
+			}
+			if len(res.Steps) > 40 {
+				t.Errorf("%d steps", len(res.Steps))
+			}
+		})
+	}
+}
+
+func TestSweepGivesUpOnAHostThatStaysBusy(t *testing.T) {
+	step := func(_ context.Context, r float64) SweepStep {
+		if r < 20 {
+			return SweepStep{Judged: true, Holds: true}
+		}
+		return SweepStep{} // fails while busy, every time
+	}
+	res := Sweep{Start: 10, Factor: 1.5, Precision: 0.05, MaxSteps: 40, Retries: 2, Step: step}.Run(context.Background())
+	if res.Capacity != 15 || !strings.Contains(res.Unjudged, "busy") || len(res.Steps) != 2+3 {
+		t.Errorf("got capacity %v, %d steps, unjudged %q; want the lower bound 15, 3 attempts at 22.5, and why", res.Capacity, len(res.Steps), res.Unjudged)
+	}
+}
+
+// TestJudgeStepOnTheServersCount checks a step is judged on what the
+// server counted, not on what the client believes.
+func TestJudgeStepOnTheServersCount(t *testing.T) {
+	slo := SLO{P95: 200 * time.Millisecond, Errors: 0.01}
+	cases := []struct {
+		name   string
+		client ClientResult
+		server Counts
+		holds  bool
+		why    string
+	}{
+		{"held", ClientResult{Sent: 1000, P95: 50 * time.Millisecond}, Counts{200: 1000}, true, ""},
+		{"1 % of 5xx is within the budget", ClientResult{Sent: 1000, P95: 50 * time.Millisecond}, Counts{200: 990, 503: 10}, true, ""},
+		{"the server's 5xx", ClientResult{Sent: 1000, P95: 50 * time.Millisecond}, Counts{200: 980, 503: 20}, false, "errors 2.00%"},
+		{"requests the server never answered", ClientResult{Sent: 1000, P95: 50 * time.Millisecond}, Counts{200: 950}, false, "50 failed or unanswered"},
+		{"dropped by the client", ClientResult{Sent: 900, Dropped: 100, P95: 50 * time.Millisecond}, Counts{200: 900}, false, "of 1000 sent"},
+		{"slow", ClientResult{Sent: 1000, P95: 250 * time.Millisecond}, Counts{200: 1000}, false, "p95 250ms"},
+		{"nothing", ClientResult{}, Counts{}, false, "nothing sent"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			holds, why := judgeStep(c.client, c.server, slo)
+			if holds != c.holds || !strings.Contains(why, c.why) {
+				t.Errorf("holds %v (%s), want %v (%s)", holds, why, c.holds, c.why)
+			}
+		})
+	}
+}
+
+func TestABusyStepCountsOnlyWhenItHeld(t *testing.T) {
+	busy, quiet := Busy{Mean: 1.2}, Busy{Mean: 0.1}
+	if !stepJudged(true, busy, 0.5) || stepJudged(false, busy, 0.5) || !stepJudged(false, quiet, 0.5) {
+		t.Error("a pass on a busy host must stand, a failure there must not count, a quiet failure must")
+	}
+}
