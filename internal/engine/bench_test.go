@@ -23,6 +23,7 @@ func (nullSink) Request(*sample.Request)                       {}
 func (nullSink) Check(int32, time.Duration, bool)              {}
 func (nullSink) Iteration(int32, time.Duration, time.Duration) {}
 func (nullSink) Dropped(int32, time.Duration)                  {}
+func (nullSink) Group(int32, time.Duration, time.Duration)     {}
 func (nullSink) Offered(int32, time.Duration, int64)           {}
 func (nullSink) Lag(int32, time.Duration, time.Duration)       {}
 

@@ -30,6 +30,7 @@ type testRecorder struct {
 	dropped    int
 	lags       int
 	offered    map[int]int64 // arrivals offered by the second of their intended start
+	groups     map[int32][]time.Duration
 }
 
 func newTestRecorder() *testRecorder {
@@ -58,6 +59,14 @@ func (r *testRecorder) Check(id int32, _ time.Duration, ok bool) {
 func (r *testRecorder) Iteration(int32, time.Duration, time.Duration) {
 	r.mu.Lock()
 	r.iterations++
+	r.mu.Unlock()
+}
+func (r *testRecorder) Group(g int32, _ time.Duration, d time.Duration) {
+	r.mu.Lock()
+	if r.groups == nil {
+		r.groups = map[int32][]time.Duration{}
+	}
+	r.groups[g] = append(r.groups[g], d)
 	r.mu.Unlock()
 }
 func (r *testRecorder) Dropped(int32, time.Duration) {

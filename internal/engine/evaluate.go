@@ -14,6 +14,10 @@ import (
 // rs is nil when no response arrived, which fails every check and extraction.
 // Checks count in the second the response ended, end.
 func (v *vu) evaluate(r *plan.Request, rs *response, end time.Duration) {
+	v.lastStatus, v.checksOK = 0, rs != nil
+	if rs != nil {
+		v.lastStatus = rs.status
+	}
 	for i := range r.Extract {
 		ex := &r.Extract[i]
 		val, ok := extract(ex, rs)
@@ -23,11 +27,14 @@ func (v *vu) evaluate(r *plan.Request, rs *response, end time.Duration) {
 		v.tc.Vars[ex.Var] = val
 		if ex.Default == nil {
 			v.sink.Check(ex.Check, end, ok)
+			v.checksOK = v.checksOK && ok
 		}
 	}
 	for i := range r.Checks {
 		c := &r.Checks[i]
-		v.sink.Check(c.ID, end, check(c, rs))
+		ok := check(c, rs)
+		v.sink.Check(c.ID, end, ok)
+		v.checksOK = v.checksOK && ok
 	}
 }
 

@@ -17,6 +17,7 @@ type scenarioRun struct {
 	s           *plan.Scenario
 	feed        *feeder
 	dataColumns int
+	firstReset  int           // the first variable slot an iteration empties: after data columns and vu_vars
 	active      atomic.Int64  // VUs in an iteration (open) or alive (closed)
 	peak        atomic.Int64  // the most active at once since the last Gauges
 	allocated   atomic.Int64  // VUs created
@@ -35,6 +36,7 @@ func newScenarioRun(e *Engine, s *plan.Scenario) *scenarioRun {
 		sc.feed = newFeeder(s.Data, e.opts.Segment)
 		sc.dataColumns = len(s.Data.Columns)
 	}
+	sc.firstReset = sc.dataColumns + s.VUVars
 	return sc
 }
 

@@ -21,6 +21,11 @@ type vu struct {
 	timer *time.Timer
 	http  httpState
 	jar   cookieJar
+	// lastStatus and checksOK are the iteration's last response, for if:
+	// conditions on status: and checks:.
+	lastStatus int
+	checksOK   bool
+	scratch    []byte // set: steps render into it
 }
 
 func (sc *scenarioRun) newVU() *vu {
@@ -33,6 +38,7 @@ func (sc *scenarioRun) newVU() *vu {
 		Scenario: sc.s.Name,
 		Rand:     rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(id))),
 	}
+	v.set(sc.s.VUSets) // vu_vars: once, kept across the VU's iterations
 	return v
 }
 
@@ -54,37 +60,17 @@ func (v *vu) iterate(ctx context.Context, intended time.Time) bool {
 		}
 		copy(v.tc.Vars, row)
 	}
-	for i := v.sc.dataColumns; i < len(v.tc.Vars); i++ {
-		v.tc.Vars[i] = "" // extracted variables live for one iteration
+	for i := v.sc.firstReset; i < len(v.tc.Vars); i++ {
+		v.tc.Vars[i] = "" // variables steps set live for one iteration; vu_vars stay
 	}
 	v.jar.reset() // and so do cookies, as in k6
 	v.http.endedIter = false
-	stepStart := intended
-	var end time.Time // zero: the last step was a think time
-	for i := range s.Flow {
-		st := &s.Flow[i]
-		switch st.Kind {
-		case plan.ThinkStep:
-			if intended.IsZero() {
-				intended = time.Now()
-			}
-			if !v.sleep(ctx, v.thinkTime(st)) {
-				return false
-			}
-			end = time.Time{}
-		case plan.RequestStep:
-			// the last step's request ends the iteration: recorded at once
-			v.http.endsIter, v.http.iterStart = i == len(s.Flow)-1, intended
-			if v.request(ctx, st.Request, stepStart) != nil {
-				return false
-			}
-			if intended.IsZero() {
-				intended = v.http.began
-			}
-			end = v.http.ended
-		}
-		stepStart = time.Time{}
+	v.lastStatus, v.checksOK = 0, false
+	w := walk{intended: intended, stepStart: intended}
+	if !v.steps(ctx, s.Flow, &w, true) {
+		return false
 	}
+	intended, end := w.intended, w.end
 	if end.IsZero() || intended.IsZero() { // after a think time, or an empty flow
 		end = time.Now()
 		if intended.IsZero() {
@@ -132,16 +118,11 @@ func (v *vu) sleep(ctx context.Context, d time.Duration) bool {
 // allocate them on its first request.
 func (sc *scenarioRun) readyVU() *vu {
 	v := sc.newVU()
-	for i := range sc.s.Flow {
-		st := &sc.s.Flow[i]
-		if st.Kind != plan.RequestStep {
-			continue
-		}
-		if u, ok := st.Request.URL.Const(); ok {
+	if r := firstRequest(sc.s.Flow); r != nil {
+		if u, ok := r.URL.Const(); ok {
 			v.http.url = append(make([]byte, 0, len(u)+64), u...)
 			_, _ = v.tripper(v.http.url) // an unsupported scheme fails again, and is recorded, on the request
 		}
-		break
 	}
 	return v
 }

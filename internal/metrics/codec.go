@@ -16,11 +16,14 @@ import (
 // compressed encoding. Version 2 added each endpoint's truncated bodies,
 // version 3 its redirects and how long before its second its earliest
 // request was sent, version 4 when its requests were sent and the last
-// ended (Sends) and each scenario's arrivals offered; versions 1 to 3, which run.db files
-// of earlier builds hold, are still read.
+// ended (Sends) and each scenario's arrivals offered, version 5 the flow groups'
+// durations after the checks (written only when the test has groups, so
+// that a test without them stays readable by earlier builds); versions 1 to
+// 4, which run.db files of earlier builds hold, are still read.
 const (
 	snapshotMagic      = "LLS"
-	snapshotVersion    = 4
+	snapshotVersion    = 5
+	groupsVersion      = 5 // the first version with groups
 	minSnapshotVersion = 1
 )
 
@@ -50,7 +53,11 @@ func (enc *Encoder) Append(b []byte, s *Snapshot) ([]byte, error) {
 // scenario, so a caller sharing one P with the VUs can let them run.
 func (enc *Encoder) AppendPausing(b []byte, s *Snapshot, pause func()) ([]byte, error) {
 	b = append(b, snapshotMagic...)
-	b = append(b, snapshotVersion)
+	if len(s.Groups) > 0 {
+		b = append(b, snapshotVersion)
+	} else {
+		b = append(b, groupsVersion-1)
+	}
 	b = binary.AppendVarint(b, int64(s.Second))
 	b = binary.AppendUvarint(b, uint64(sample.NumKinds))
 	var err error
@@ -75,6 +82,15 @@ func (enc *Encoder) AppendPausing(b []byte, s *Snapshot, pause func()) ([]byte, 
 	for _, c := range s.Checks {
 		b = binary.AppendVarint(b, c.Passes)
 		b = binary.AppendVarint(b, c.Fails)
+	}
+	if len(s.Groups) == 0 {
+		return b, nil
+	}
+	b = binary.AppendUvarint(b, uint64(len(s.Groups)))
+	for i := range s.Groups {
+		if b, err = appendHist(b, hc, s.Groups[i].Duration); err != nil {
+			return nil, fmt.Errorf("snapshot of second %d: group %d: %w", s.Second, i, err)
+		}
 	}
 	return b, nil
 }
@@ -187,6 +203,12 @@ func (s *Snapshot) UnmarshalBinary(data []byte) error {
 	for i := range out.Checks {
 		out.Checks[i].Passes = d.count("check passes")
 		out.Checks[i].Fails = d.count("check fails")
+	}
+	if d.version >= groupsVersion {
+		out.Groups = make([]GroupSecond, d.length("number of groups", 1))
+		for i := range out.Groups {
+			out.Groups[i].Duration = d.hist("group duration histogram")
+		}
 	}
 	if d.err == nil && d.off != len(d.b) {
 		d.fail("end", fmt.Errorf("%d trailing bytes", len(d.b)-d.off))

@@ -36,6 +36,9 @@ func (r *Recorder) merge(sec int, taken []*window, pause func()) *Snapshot {
 		sc.Lag = sumDense(taken, func(w *window) *hdr.Histogram { return w.scenarios[i].lag })
 		pause()
 	}
+	for i := range snap.Groups {
+		snap.Groups[i].Duration = sumDense(taken, func(w *window) *hdr.Histogram { return w.groups[i] })
+	}
 	for i := range snap.Checks {
 		for _, w := range taken {
 			snap.Checks[i].Passes += w.checks[i].Passes

@@ -60,5 +60,8 @@ func (s *counterShard) Check(int32, time.Duration, bool) {}
 // Iteration is not counted.
 func (s *counterShard) Iteration(int32, time.Duration, time.Duration) {}
 
+// Group is not counted.
+func (s *counterShard) Group(int32, time.Duration, time.Duration) {}
+
 // Lag is not counted.
 func (s *counterShard) Lag(int32, time.Duration, time.Duration) {}

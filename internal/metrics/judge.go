@@ -136,6 +136,8 @@ func (r *Run) missing(t *threshold.Threshold) string {
 		return "no request sent"
 	case "iteration_duration":
 		return "no iteration completed"
+	case "group_duration":
+		return "no group completed"
 	}
 	return ""
 }

@@ -54,6 +54,12 @@ func (r *Run) Observe(t *threshold.Threshold) (value float64, hasData bool) {
 			return r.Scenarios[scs[i]].IterationDuration
 		})
 		return trendValue(h, t)
+	case "group_duration":
+		gs, ok := r.selectGroups(t.Filter)
+		if !ok {
+			return 0, false
+		}
+		return trendValue(mergeSelected(len(gs), func(i int) *Hist { return r.Groups[gs[i]].Duration }), t)
 	case "http_req_connecting", "http_req_tls_handshaking":
 		return r.observeHandshake(t)
 	case "http_req_failed", "http_reqs", "data_sent", "data_received":
@@ -339,6 +345,28 @@ func (r *Run) selectScenarios(filter []threshold.Tag) (scs []int, ok bool) {
 		}
 	}
 	return scs, len(scs) > 0
+}
+
+// selectGroups returns the flow groups a group_duration filter selects
+// (by group and scenario), and false when it selects none.
+func (r *Run) selectGroups(filter []threshold.Tag) (gs []int, ok bool) {
+	for i, g := range r.Layout.Groups {
+		matches := i < len(r.Groups)
+		for _, f := range filter {
+			switch f.Key {
+			case "group":
+				matches = matches && g.Name == f.Value
+			case "scenario":
+				matches = matches && r.scenarioName(g.Scenario) == f.Value
+			default:
+				matches = false
+			}
+		}
+		if matches {
+			gs = append(gs, i)
+		}
+	}
+	return gs, len(gs) > 0
 }
 
 func (r *Run) scenarioName(i int32) string {

@@ -146,6 +146,16 @@ func (s *shard) Iteration(scenario int32, end time.Duration, d time.Duration) {
 	s.mu.Unlock()
 }
 
+// Group records one run of a flow group and its duration.
+func (s *shard) Group(group int32, end time.Duration, d time.Duration) {
+	if group < 0 || int(group) >= len(s.layout.Groups) {
+		panic(fmt.Sprintf("metrics: group id %d outside the layout's %d groups", group, len(s.layout.Groups)))
+	}
+	s.mu.Lock()
+	s.windowAt(end).group(group, d)
+	s.mu.Unlock()
+}
+
 // Dropped records an iteration that could not start for lack of a VU.
 func (s *shard) Dropped(scenario int32, at time.Duration) {
 	s.checkScenario(scenario)

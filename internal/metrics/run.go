@@ -18,6 +18,7 @@ type Run struct {
 	Endpoints []EndpointTotal // indexed by endpoint id
 	Scenarios []ScenarioTotal // indexed by scenario id
 	Checks    []CheckTotal    // indexed by check id
+	Groups    []GroupTotal    // indexed by group id
 	Series    []Second        // one per snapshot added, in the order added
 
 	elapsed time.Duration // 0: derived from the number of seconds
@@ -79,6 +80,11 @@ type ScenarioTotal struct {
 	idle bool // no VU ran in the seconds since the last with some
 }
 
+// GroupTotal is the runs of one flow group over the run.
+type GroupTotal struct {
+	Duration *Hist // group_duration; nil when no run of the group ended
+}
+
 // CheckTotal is the outcomes of one check over the run.
 type CheckTotal struct {
 	Passes, Fails int64
@@ -133,6 +139,7 @@ func NewRun(layout sample.Layout) *Run {
 		Endpoints: make([]EndpointTotal, len(layout.Endpoints)),
 		Scenarios: make([]ScenarioTotal, len(layout.Scenarios)),
 		Checks:    make([]CheckTotal, len(layout.Checks)),
+		Groups:    make([]GroupTotal, len(layout.Groups)),
 	}
 	for i, e := range layout.Endpoints {
 		if sc := int(e.Scenario); sc >= 0 && sc < len(layout.Scenarios) {
@@ -205,6 +212,11 @@ func (r *Run) AddPausing(s *Snapshot, pause func()) {
 		r.scratch.Merge(sc.Lag)
 	}
 	sec.LagP99 = r.scratch.Quantile(99)
+	for i := range s.Groups {
+		if i < len(r.Groups) {
+			r.Groups[i].Duration = mergeHist(r.Groups[i].Duration, s.Groups[i].Duration)
+		}
+	}
 	sec.Checks = make([]CheckTotal, len(s.Checks))
 	for i, c := range s.Checks {
 		r.Checks[i].Passes += c.Passes

@@ -17,6 +17,12 @@ type Snapshot struct {
 	Endpoints []EndpointSecond // indexed by endpoint id
 	Scenarios []ScenarioSecond // indexed by scenario id
 	Checks    []CheckSecond    // indexed by check id
+	Groups    []GroupSecond    // indexed by group id; none in snapshots of format 4 or earlier
+}
+
+// GroupSecond is the runs of one flow group that ended during one second.
+type GroupSecond struct {
+	Duration *Hist // group_duration; nil when no run of the group ended
 }
 
 // EndpointSecond is what one endpoint did during one second.
@@ -87,6 +93,7 @@ func NewSnapshot(sec int, layout sample.Layout) *Snapshot {
 		Endpoints: make([]EndpointSecond, len(layout.Endpoints)),
 		Scenarios: make([]ScenarioSecond, len(layout.Scenarios)),
 		Checks:    make([]CheckSecond, len(layout.Checks)),
+		Groups:    make([]GroupSecond, len(layout.Groups)),
 	}
 }
 
@@ -106,6 +113,9 @@ func (s *Snapshot) SetGauges(g []sample.Gauge) {
 // CheckLayout reports whether s has exactly the shape of layout, which
 // Merge and Run.Add require; use it on snapshots from files or the network.
 func (s *Snapshot) CheckLayout(layout sample.Layout) error {
+	if len(s.Groups) != len(layout.Groups) {
+		return fmt.Errorf("snapshot of second %d has %d groups; the layout has %d", s.Second, len(s.Groups), len(layout.Groups))
+	}
 	if len(s.Endpoints) != len(layout.Endpoints) || len(s.Scenarios) != len(layout.Scenarios) || len(s.Checks) != len(layout.Checks) {
 		return fmt.Errorf("snapshot of second %d has %d endpoints, %d scenarios and %d checks; the layout has %d, %d and %d",
 			s.Second, len(s.Endpoints), len(s.Scenarios), len(s.Checks), len(layout.Endpoints), len(layout.Scenarios), len(layout.Checks))
@@ -130,6 +140,12 @@ func (s *Snapshot) Merge(o *Snapshot) {
 	for i := range s.Checks {
 		s.Checks[i].Passes += o.Checks[i].Passes
 		s.Checks[i].Fails += o.Checks[i].Fails
+	}
+	if len(s.Groups) != len(o.Groups) {
+		panic(fmt.Sprintf("metrics: merging snapshots of %d and %d groups", len(s.Groups), len(o.Groups)))
+	}
+	for i := range s.Groups {
+		s.Groups[i].Duration = mergeHist(s.Groups[i].Duration, o.Groups[i].Duration)
 	}
 }
 

@@ -16,6 +16,7 @@ type window struct {
 	endpoints []endpointWindow
 	scenarios []scenarioWindow
 	checks    []CheckSecond
+	groups    []*hdr.Histogram // group_duration per group; each allocated on first use, kept across reuse
 }
 
 // endpointWindow is one endpoint's part of a window.
@@ -57,7 +58,16 @@ func newWindow(layout sample.Layout) *window {
 		endpoints: make([]endpointWindow, len(layout.Endpoints)),
 		scenarios: make([]scenarioWindow, len(layout.Scenarios)),
 		checks:    make([]CheckSecond, len(layout.Checks)),
+		groups:    make([]*hdr.Histogram, len(layout.Groups)),
 	}
+}
+
+// group records one run of group g; the caller holds the shard's lock.
+func (w *window) group(g int32, d time.Duration) {
+	if w.groups[g] == nil {
+		w.groups[g] = newDense()
+	}
+	_ = w.groups[g].RecordValue(micros(d))
 }
 
 // request adds one finished request; the caller holds the shard's lock.
@@ -183,6 +193,9 @@ func (w *window) resetRest() {
 		s.iterations, s.dropped, s.offered = 0, 0, 0
 	}
 	clear(w.checks)
+	for _, h := range w.groups {
+		resetDense(h)
+	}
 }
 
 func resetDense(h *hdr.Histogram) {

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -14,6 +15,9 @@ var methodKeys = []string{"get", "post", "put", "patch", "delete", "head", "opti
 var stepKeys = append(append([]string{}, methodKeys...),
 	"method", "path", "name", "query", "headers", "timeout", "expect_status", "redirects", "max_body", "json", "form", "body", "body_file", "check", "extract", "think")
 
+// stepAndControlKeys are every key a step may start with, for suggestions.
+var stepAndControlKeys = append(slices.Clone(stepKeys), controlOrder...)
+
 // flow parses a scenario's list of steps.
 func (p *parser) flow(n node, sc *scenarioCtx) []Step {
 	items, ok := p.list(n, "a list of steps")
@@ -21,29 +25,41 @@ func (p *parser) flow(n node, sc *scenarioCtx) []Step {
 		return nil
 	}
 	var steps []Step
-	requests := 0
 	for _, item := range items {
 		st, ok := p.step(item, sc)
 		if !ok {
 			continue
 		}
+		steps = append(steps, st)
+	}
+	requests := 0
+	Walk(steps, func(st *Step) {
 		if st.Kind == RequestStep {
 			requests++
 		}
-		steps = append(steps, st)
-	}
-	if requests == 0 && len(steps) == len(items) {
+	})
+	if requests == 0 && len(steps) == len(items) && !p.errs.failed() {
 		p.errs.add(n.key, n.path, "needs at least one request step (get: /path, post: /path, ...)")
 	}
 	return steps
 }
 
-// step parses one flow step: a request or a think.
+// step parses one flow step: a request, a think or a control-flow step.
 func (p *parser) step(n node, sc *scenarioCtx) (Step, bool) {
-	o, ok := p.object(n, "a step (get: /path, think: 1s, ...)", stepKeys)
+	o, ok := p.object(n, "a step (get: /path, think: 1s, group: name, ...)", nil)
 	if !ok {
 		return Step{}, false
 	}
+	if kind := p.controlKind(o); kind != "" {
+		return p.control(kind, o, sc)
+	}
+	o.fields = slices.DeleteFunc(o.fields, func(f field) bool {
+		if slices.Contains(stepKeys, f.name) {
+			return false
+		}
+		p.unknownKey(f, n.path, stepAndControlKeys)
+		return true
+	})
 	if t, ok := o.get("think"); ok {
 		for _, f := range o.fields {
 			if f.name != "think" {

@@ -65,13 +65,13 @@ func TestParseInvalid(t *testing.T) {
 		// Scenarios and load models.
 		{"bad scenario name", "scenarios:\n  my scenario: {rate: 1, duration: 1s, flow: [get: http://x/]}\n", `2:3: scenarios.my scenario: scenario name "my scenario" may only use letters, digits, '.', '_' and '-'`},
 		{"scenario key typo", "base_url: http://h\nscenarios:\n  s:\n    rate: 1\n    duraton: 1m\n    flow: [get: /x]\n",
-			`5:5: scenarios.s.duraton: unknown key "duraton"; did you mean "duration"? (allowed: model, start_time, graceful_stop, http2, data, flow, rate, duration, start_rate, stages, time_unit, pre_allocated_vus, max_vus, arrival_slack)`},
+			`5:5: scenarios.s.duraton: unknown key "duraton"; did you mean "duration"? (allowed: model, start_time, graceful_stop, http2, data, vu_vars, flow, rate, duration, start_rate, stages, time_unit, pre_allocated_vus, max_vus, arrival_slack)`},
 		{"unknown key before the model is known", "base_url: http://h\nscenarios:\n  s:\n    stages: []\n    flw: [get: /x]\n",
-			`5:5: scenarios.s.flw: unknown key "flw"; did you mean "flow"? (allowed: model, start_time, graceful_stop, http2, data, flow, rate, duration, start_rate, stages, time_unit, pre_allocated_vus, max_vus, arrival_slack, vus, start_vus, graceful_ramp_down, iterations, max_duration)`},
+			`5:5: scenarios.s.flw: unknown key "flw"; did you mean "flow"? (allowed: model, start_time, graceful_stop, http2, data, vu_vars, flow, rate, duration, start_rate, stages, time_unit, pre_allocated_vus, max_vus, arrival_slack, vus, start_vus, graceful_ramp_down, iterations, max_duration)`},
 		{"model typo", "base_url: http://h\nscenarios:\n  s:\n    model: arival-rate\n    flow: [get: /x]\n", `4:12: scenarios.s.model: unknown value "arival-rate"; did you mean "arrival-rate"? (use arrival-rate, vus, iterations)`},
 		{"model not inferable", "base_url: http://h\nscenarios:\n  s:\n    stages: [{duration: 1m, target: 1}]\n    flow: [get: /x]\n", `3:3: scenarios.s: missing key "model" (arrival-rate, vus or iterations): it cannot be inferred without rate, vus or iterations`},
 		{"model conflict", "base_url: http://h\nscenarios:\n  s:\n    rate: 1\n    iterations: 5\n    flow: [get: /x]\n", `5:5: scenarios.s: cannot infer the model: "rate" means arrival-rate but "iterations" means iterations; set model:`},
-		{"key of another model", "base_url: http://h\nscenarios:\n  s:\n    model: vus\n    vus: 2\n    rate: 5\n    duration: 1m\n    flow: [get: /x]\n", `6:5: scenarios.s.rate: "rate" does not apply to a vus scenario (allowed: model, start_time, graceful_stop, http2, data, flow, vus, duration, start_vus, stages, graceful_ramp_down)`},
+		{"key of another model", "base_url: http://h\nscenarios:\n  s:\n    model: vus\n    vus: 2\n    rate: 5\n    duration: 1m\n    flow: [get: /x]\n", `6:5: scenarios.s.rate: "rate" does not apply to a vus scenario (allowed: model, start_time, graceful_stop, http2, data, vu_vars, flow, vus, duration, start_vus, stages, graceful_ramp_down)`},
 		{"bare number duration", "base_url: http://h\nscenarios:\n  s:\n    rate: 1\n    duration: 5\n    flow: [get: /x]\n", "5:15: scenarios.s.duration: bad duration 5: add a unit, like 5ms, 5s or 5m"},
 		{"negative vus", "base_url: http://h\nscenarios:\n  s:\n    vus: -5\n    duration: 1m\n    flow: [get: /x]\n", "4:10: scenarios.s.vus: must not be negative, got -5"},
 		{"vus not a whole number", "base_url: http://h\nscenarios:\n  s:\n    vus: 1.5\n    duration: 1m\n    flow: [get: /x]\n", "4:10: scenarios.s.vus: expected a whole number, got 1.5"},
@@ -104,11 +104,11 @@ func TestParseInvalid(t *testing.T) {
 		{"flow only thinks", head + "      - think: 1s\n", "6:5: scenarios.s.flow: needs at least one request step (get: /path, post: /path, ...)"},
 		{"step without request", head + "      - name: x\n", "7:9: scenarios.s.flow[0]: a step needs a request (get: /path, post: /path, ... or method: with path:) or think:"},
 		{"step with two methods", head + "      - get: /x\n        post: /y\n", "8:9: scenarios.s.flow[0].post: a step sends one request: get and post both given"},
-		{"step request key typo", head + "      - gte: /x\n", `7:9: scenarios.s.flow[0].gte: unknown key "gte" (allowed: get, post, put, patch, delete, head, options, method, path, name, query, headers, timeout, expect_status, redirects, max_body, json, form, body, body_file, check, extract, think)`},
+		{"step request key typo", head + "      - gte: /x\n", `7:9: scenarios.s.flow[0].gte: unknown key "gte" (allowed: get, post, put, patch, delete, head, options, method, path, name, query, headers, timeout, expect_status, redirects, max_body, json, form, body, body_file, check, extract, think, group, repeat, for_each, if, unless, choose, set)`},
 		{"missing key beside a typo elsewhere", "base_url: http://h\ntreshold: {}\nscenarios:\n  s:\n    rate: 1\n    flow: [get: /x]\n",
 			`2:1: treshold: unknown key "treshold"; did you mean "thresholds"? (allowed: name, base_url, headers, timeout, expect_status, redirects, max_body, allow_hosts, insecure_skip_tls_verify, http2, thresholds, scenarios, observe, outputs, tracing)` + "\n" +
 				"5:5: scenarios.s.rate: rate needs duration (how long to hold it), or use start_rate with stages"},
-		{"step key typo", head + "      - get: /x\n        heders: {A: b}\n", `8:9: scenarios.s.flow[0].heders: unknown key "heders"; did you mean "headers"? (allowed: get, post, put, patch, delete, head, options, method, path, name, query, headers, timeout, expect_status, redirects, max_body, json, form, body, body_file, check, extract, think)`},
+		{"step key typo", head + "      - get: /x\n        heders: {A: b}\n", `8:9: scenarios.s.flow[0].heders: unknown key "heders"; did you mean "headers"? (allowed: get, post, put, patch, delete, head, options, method, path, name, query, headers, timeout, expect_status, redirects, max_body, json, form, body, body_file, check, extract, think, group, repeat, for_each, if, unless, choose, set)`},
 		{"think with other keys", head + getX + "      - think: 1s\n        name: pause\n", `9:9: scenarios.s.flow[1].name: a think step has no other keys; "name" belongs on a request step`},
 		{"unclosed template after an unknown name", head + "      - get: \"http://127.0.0.1:1/{{ user \"\n", `7:34: scenarios.s.flow[0].get: unterminated {{: no closing }}`},
 		{"duration too large", head + getX + "      - think: 9999999999h\n", `8:16: scenarios.s.flow[1].think: duration "9999999999h" is too large: at most 2562047h (about 292 years)`},
@@ -170,7 +170,7 @@ func TestParseInvalid(t *testing.T) {
 		{"data without file", head + getX + "    data: {mode: random}\n", `8:5: scenarios.s.data: missing key "file": the CSV file's path`},
 
 		// Thresholds.
-		{"unknown metric", head + getX + "thresholds:\n  http_req_duraton: [\"p(95) < 1s\"]\n", `9:3: thresholds.http_req_duraton: unknown metric "http_req_duraton" (known: http_req_duration, http_req_waiting, http_req_connecting, http_req_tls_handshaking, iteration_duration, scheduler_lag, http_req_failed, checks, http_reqs, iterations, dropped_iterations, data_sent, data_received, vus, vus_max)`},
+		{"unknown metric", head + getX + "thresholds:\n  http_req_duraton: [\"p(95) < 1s\"]\n", `9:3: thresholds.http_req_duraton: unknown metric "http_req_duraton" (known: http_req_duration, http_req_waiting, http_req_connecting, http_req_tls_handshaking, iteration_duration, group_duration, scheduler_lag, http_req_failed, checks, http_reqs, iterations, dropped_iterations, data_sent, data_received, vus, vus_max)`},
 		{"bad threshold value", head + getX + "thresholds:\n  http_req_duration: [\"p(95) < 1x\"]\n", `9:33: thresholds.http_req_duration[0]: unknown time unit "x": use us, µs, ms, s, m or h (no unit means ms)`},
 		{"unknown check when every check has an error: they are named, not 'none'",
 			head + "      - get: /x\n        check:\n          - header: X\n            matches: '([a-'\n" +
@@ -191,7 +191,7 @@ func TestParseInvalid(t *testing.T) {
 
 		// Several errors come sorted by position.
 		{"errors sorted by position", "thresholds:\n  nope: [\"x\"]\n" + head + "      - get: /x\n        timeout: 1x\n",
-			`2:3: thresholds.nope: unknown metric "nope" (known: http_req_duration, http_req_waiting, http_req_connecting, http_req_tls_handshaking, iteration_duration, scheduler_lag, http_req_failed, checks, http_reqs, iterations, dropped_iterations, data_sent, data_received, vus, vus_max)` + "\n" +
+			`2:3: thresholds.nope: unknown metric "nope" (known: http_req_duration, http_req_waiting, http_req_connecting, http_req_tls_handshaking, iteration_duration, group_duration, scheduler_lag, http_req_failed, checks, http_reqs, iterations, dropped_iterations, data_sent, data_received, vus, vus_max)` + "\n" +
 				`10:18: scenarios.s.flow[0].timeout: bad duration "1x" (use 500ms, 2s, 1m)`},
 	}
 	seen := map[string]bool{}

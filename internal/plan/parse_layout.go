@@ -58,6 +58,18 @@ func (b *layoutBuilder) scheme(id int32, plain bool) {
 	b.schemed[id] = true
 }
 
+// group returns the id of the scenario's group name, adding it when new:
+// two steps of one scenario with the same group name share its timings.
+func (b *layoutBuilder) group(scenario int32, name string) int32 {
+	for i, g := range b.layout.Groups {
+		if g.Scenario == scenario && g.Name == name {
+			return int32(i)
+		}
+	}
+	b.layout.Groups = append(b.layout.Groups, sample.GroupInfo{Scenario: scenario, Name: name})
+	return int32(len(b.layout.Groups) - 1)
+}
+
 // check returns the id of the endpoint's check name, adding it when new.
 func (b *layoutBuilder) check(endpoint int32, name string) int32 {
 	k := checkKey{endpoint, name}
@@ -97,6 +109,10 @@ func (b *layoutBuilder) names(key string) []string {
 	case "check":
 		for _, c := range b.layout.Checks {
 			add(c.Name)
+		}
+	case "group":
+		for _, g := range b.layout.Groups {
+			add(g.Name)
 		}
 	}
 	return out

@@ -39,15 +39,10 @@ func (p *parser) load(o *object, m Model, flow []Step) (Load, vuNeed) {
 	return p.arrivalLoad(o, flow)
 }
 
-// requestSteps counts the requests one iteration of flow sends.
+// requestSteps counts the most requests one iteration of flow sends.
 func requestSteps(flow []Step) int {
-	n := 0
-	for _, s := range flow {
-		if s.Kind == RequestStep {
-			n++
-		}
-	}
-	return n
+	n, _ := worstCase(flow)
+	return int(min(n, 1<<31))
 }
 
 // arrivalLoad parses an arrival-rate scenario.
@@ -133,17 +128,8 @@ func (p *parser) arrivalVUs(o *object) arrivalVUsKeys {
 // (iterationSlack) for an iteration's time beyond its timeouts: a stalled
 // target then shows up as latency, not as a capped rate.
 func defaultMaxVUs(peakPerSecond float64, flow []Step) int {
-	worst := iterationSlack
-	for _, s := range flow {
-		switch s.Kind {
-		case RequestStep:
-			if s.Request != nil {
-				worst = cappedAdd(worst, s.Request.Timeout)
-			}
-		case ThinkStep:
-			worst = cappedAdd(worst, s.ThinkMax)
-		}
-	}
+	_, d := worstCase(flow)
+	worst := cappedAdd(iterationSlack, d)
 	n := math.Ceil(peakPerSecond * worst.Seconds())
 	return int(min(max(n, 1), maxDefaultVUs))
 }

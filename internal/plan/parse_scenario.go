@@ -15,7 +15,7 @@ const (
 )
 
 // commonScenarioKeys are the keys of every scenario, whatever its model.
-var commonScenarioKeys = []string{"model", "start_time", "graceful_stop", "http2", "data", "flow"}
+var commonScenarioKeys = []string{"model", "start_time", "graceful_stop", "http2", "data", "vu_vars", "flow"}
 
 // modelKeys are the keys each load model adds.
 var modelKeys = map[Model][]string{
@@ -46,6 +46,8 @@ type scenarioCtx struct {
 	s     *Scenario
 	scope *tmpl.Scope
 	def   *defaults
+	depth int    // how deeply the step being parsed is nested in control-flow steps
+	group string // the enclosing group's name ("" at the top), as k6 tags it
 }
 
 // scenarios parses the scenarios mapping, keeping its order.
@@ -93,6 +95,10 @@ func (p *parser) scenario(name string, n node, def *defaults) *Scenario {
 	if s.Data != nil {
 		s.Vars = slices.Clone(s.Data.Columns)
 	}
+	vuVars, hasVUVars := o.get("vu_vars")
+	if hasVUVars {
+		s.VUVars = len(p.vuVarNames(vuVars, s))
+	}
 	if hasFlow {
 		for _, v := range p.extractNames(flowNode) {
 			if !slices.Contains(s.Vars, v) {
@@ -101,6 +107,13 @@ func (p *parser) scenario(name string, n node, def *defaults) *Scenario {
 		}
 	}
 	sc := &scenarioCtx{s: s, scope: scenarioScope(s, p.env), def: def}
+	if hasVUVars {
+		var columns []string
+		if s.Data != nil {
+			columns = s.Data.Columns
+		}
+		s.VUSets = p.sets(vuVars, sc, columns)
+	}
 	if hasFlow {
 		s.Flow = p.flow(flowNode, sc)
 	} else {
@@ -200,33 +213,83 @@ func (p *parser) scenarioKeys(o *object, m Model, known bool) {
 	}
 }
 
-// extractNames pre-scans a flow for the names of extracted variables, so
-// that templates anywhere in the flow can use them. The real pass reports
-// any error, so this one is quiet.
+// extractNames pre-scans a flow for the names of the variables its steps
+// set (extract:, set:, for_each's as:), nested steps included, so that
+// templates anywhere in the flow can use them. The real pass reports any
+// error, so this one is quiet.
 func (p *parser) extractNames(flow node) []string {
 	p.errs.quiet++
 	defer func() { p.errs.quiet-- }()
 	budget := p.doc.budget
 	defer func() { p.doc.budget = budget }() // the real pass walks the same nodes
 	var names []string
+	p.collectNames(flow, &names, 0)
+	return names
+}
+
+// collectNames adds the variables the steps of flow set to names.
+func (p *parser) collectNames(flow node, names *[]string, depth int) {
+	if depth > MaxFlowDepth {
+		return
+	}
+	add := func(name string) {
+		if isIdent(name) && !slices.Contains(reservedVars, name) && !slices.Contains(*names, name) {
+			*names = append(*names, name)
+		}
+	}
 	items, _ := p.list(flow, "")
 	for _, item := range items {
 		step, ok := p.object(item, "", nil)
 		if !ok {
 			continue
 		}
-		ex, ok := step.get("extract")
-		if !ok {
-			continue
-		}
-		vars, ok := p.object(ex, "", nil)
-		if !ok {
-			continue
-		}
-		for _, f := range vars.fields {
-			if isIdent(f.name) && !slices.Contains(reservedVars, f.name) && !slices.Contains(names, f.name) {
-				names = append(names, f.name)
+		for _, key := range []string{"extract", "set"} {
+			if ex, ok := step.get(key); ok {
+				if vars, ok := p.object(ex, "", nil); ok {
+					for _, f := range vars.fields {
+						add(f.name)
+					}
+				}
 			}
+		}
+		if as, ok := step.get("as"); ok {
+			add(scalarText(as.v))
+		}
+		for _, key := range []string{"steps", "then", "else"} {
+			if sub, ok := step.get(key); ok {
+				p.collectNames(sub, names, depth+1)
+			}
+		}
+		if ch, ok := step.get("choose"); ok {
+			branches, _ := p.list(ch, "")
+			for _, br := range branches {
+				if o, ok := p.object(br, "", nil); ok {
+					if sub, ok := o.get("steps"); ok {
+						p.collectNames(sub, names, depth+1)
+					}
+				}
+			}
+		}
+	}
+}
+
+// vuVarNames adds the names of a scenario's vu_vars to its variables,
+// right after its data columns, and returns them; the engine keeps these
+// slots across a VU's iterations.
+func (p *parser) vuVarNames(n node, s *Scenario) []string {
+	p.errs.quiet++
+	defer func() { p.errs.quiet-- }()
+	budget := p.doc.budget
+	defer func() { p.doc.budget = budget }()
+	o, ok := p.object(n, "", nil)
+	if !ok {
+		return nil
+	}
+	var names []string
+	for _, f := range o.fields {
+		if isIdent(f.name) && !slices.Contains(reservedVars, f.name) && !slices.Contains(s.Vars, f.name) {
+			names = append(names, f.name)
+			s.Vars = append(s.Vars, f.name)
 		}
 	}
 	return names

@@ -93,7 +93,7 @@ func (p *parser) checkFilter(f field, filter []threshold.Tag) bool {
 	for _, tag := range filter {
 		var known []string
 		switch tag.Key {
-		case "scenario", "endpoint", "check":
+		case "scenario", "endpoint", "check", "group":
 			known = p.layout.names(tag.Key)
 		case "method":
 			for _, e := range p.layout.layout.Endpoints {

@@ -73,7 +73,9 @@ type Scenario struct {
 	Load         Load          // how iterations are started
 	Flow         []Step        // what one iteration does, in order
 	Data         *Data         // CSV rows handed to iterations; nil when none
-	Vars         []string      // names of the variable slots of a VU (data columns first, then extracted variables)
+	Vars         []string      // names of the variable slots of a VU (data columns first, then vu_vars, then the variables steps set)
+	VUVars       int           // how many of Vars, after the data columns, are vu_vars: kept across a VU's iterations
+	VUSets       []Set         // the vu_vars' values, set once when a VU starts
 	StartTime    time.Duration // delay from the run's start before the scenario begins
 	GracefulStop time.Duration // how long in-flight iterations may finish after the scenario's end
 	// HTTP2 lets https requests use HTTP/2 (through net/http) when the
@@ -131,14 +133,23 @@ type StepKind uint8
 const (
 	RequestStep StepKind = iota // send an HTTP request
 	ThinkStep                   // pause, like a user reading the page
+	GroupStep                   // a named sub-flow, timed as group_duration
+	RepeatStep                  // a sub-flow run Block.Count times
+	ForEachStep                 // a sub-flow run once per element of an extracted JSON array
+	IfStep                      // a sub-flow run when a condition holds (Block.Else otherwise)
+	ChooseStep                  // one of several sub-flows, picked by weight
+	SetStep                     // sets variables from templates
 )
 
-// Step is one element of a flow.
+// Step is one element of a flow. A flow is compiled once into a tree:
+// the control-flow kinds hold their sub-flows in Block, so a straight-line
+// flow of requests and thinks costs what it did before they existed.
 type Step struct {
 	Kind     StepKind
 	Request  *Request      // set for RequestStep
 	ThinkMin time.Duration // ThinkStep: the pause is uniform in [ThinkMin, ThinkMax]
 	ThinkMax time.Duration
+	Block    *Block // set for the control-flow kinds and SetStep
 }
 
 // BodyKind tells how a request body was written, which sets its content type.

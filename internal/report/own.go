@@ -76,6 +76,9 @@ func own(in *Input) map[string]any {
 		"redirects": in.Redirects(), "requests_sent": tot.Requests + in.Redirects(),
 		"findings": findingsJSON(in.Findings), "healthy": HealthyText(in.Healthy),
 	}
+	if g := groupsJSON(r); g != nil {
+		out["groups"] = g
+	}
 	if why := in.GateNote(); why != "" {
 		out["gate_note"] = why // why passed is false though every threshold passed
 	}

@@ -44,6 +44,9 @@ func SummaryJSON(in *Input) ([]byte, error) {
 	counter("iterations", iters)
 	counter("dropped_iterations", dropped)
 	m["iteration_duration"] = trend(iterDur)
+	if h := allGroups(r); h != nil {
+		m["group_duration"] = trend(h)
+	}
 	vusLast, vusMin, vusMax := r.VUs() // over the seconds the VUs ran (docs/figures.md)
 	m["vus"] = map[string]any{"value": vusLast, "min": vusMin, "max": vusMax}
 	m["vus_max"] = map[string]any{"value": allocated, "min": allocated, "max": allocated}

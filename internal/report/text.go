@@ -42,6 +42,7 @@ func WriteText(w io.Writer, in *Input) error {
 	sb.WriteString(wrap(strings.Join(totals, units.Keep+"· "), units.Columns, "  ", "    ") + "\n")
 
 	writeEndpoints(&sb, in)
+	writeGroups(&sb, in)
 	writeAgents(&sb, in)
 	writeFailures(&sb, in)
 	writeChecks(&sb, in)

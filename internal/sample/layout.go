@@ -6,6 +6,14 @@ type Layout struct {
 	Scenarios []ScenarioInfo `json:"scenarios"`
 	Endpoints []EndpointInfo `json:"endpoints"`
 	Checks    []CheckInfo    `json:"checks"`
+	Groups    []GroupInfo    `json:"groups,omitempty"`
+}
+
+// GroupInfo describes one group of a scenario's flow: a named sub-flow
+// whose runs are timed as group_duration.
+type GroupInfo struct {
+	Scenario int32  `json:"scenario"`
+	Name     string `json:"name"` // as k6 tags it: "::checkout", "::checkout::pay" when nested
 }
 
 // ScenarioInfo describes one scenario of a test.

@@ -31,6 +31,9 @@ type Sink interface {
 	Check(check int32, end time.Duration, ok bool)
 	// Iteration records a completed iteration of a scenario and its duration.
 	Iteration(scenario int32, end time.Duration, d time.Duration)
+	// Group records one run of a flow's group (an id in Layout.Groups)
+	// that ended at end and took d.
+	Group(group int32, end time.Duration, d time.Duration)
 	// Dropped records an open-model iteration that could not start for lack
 	// of a VU, at its intended start.
 	Dropped(scenario int32, at time.Duration)

@@ -105,14 +105,14 @@ func assertError(t *testing.T, err error, off int, msg string) {
 
 func TestKindOfKnowsEveryListedMetric(t *testing.T) {
 	names := strings.Split(knownMetrics, ", ")
-	if len(names) != 15 {
-		t.Fatalf("knownMetrics lists %d metrics, want 15", len(names))
+	if len(names) != 16 {
+		t.Fatalf("knownMetrics lists %d metrics, want 16", len(names))
 	}
 	tests := []struct {
 		metric string
 		want   MetricKind
 	}{
-		{"http_req_duration", Trend}, {"http_req_waiting", Trend}, {"http_req_connecting", Trend},
+		{"http_req_duration", Trend}, {"http_req_waiting", Trend}, {"http_req_connecting", Trend}, {"group_duration", Trend},
 		{"http_req_tls_handshaking", Trend}, {"iteration_duration", Trend}, {"scheduler_lag", Trend},
 		{"http_req_failed", RateKind}, {"checks", RateKind},
 		{"http_reqs", Counter}, {"iterations", Counter}, {"dropped_iterations", Counter},

@@ -33,14 +33,14 @@ func (k MetricKind) String() string {
 
 // knownMetrics lists the metric names for error messages, by kind.
 const knownMetrics = "http_req_duration, http_req_waiting, http_req_connecting, http_req_tls_handshaking, " +
-	"iteration_duration, scheduler_lag, http_req_failed, checks, http_reqs, iterations, dropped_iterations, " +
+	"iteration_duration, group_duration, scheduler_lag, http_req_failed, checks, http_reqs, iterations, dropped_iterations, " +
 	"data_sent, data_received, vus, vus_max"
 
 // KindOf returns the kind of a metric, and false for an unknown metric.
 func KindOf(metric string) (MetricKind, bool) {
 	switch metric {
 	case "http_req_duration", "http_req_waiting", "http_req_connecting", "http_req_tls_handshaking",
-		"iteration_duration", "scheduler_lag":
+		"iteration_duration", "group_duration", "scheduler_lag":
 		return Trend, true
 	case "http_req_failed", "checks":
 		return RateKind, true
@@ -64,6 +64,8 @@ func filterKeys(metric string) []string {
 		return []string{"check", "scenario", "endpoint"}
 	case "iterations", "iteration_duration", "dropped_iterations", "vus", "vus_max", "scheduler_lag":
 		return []string{"scenario"}
+	case "group_duration":
+		return []string{"group", "scenario"}
 	}
 	return nil
 }
