@@ -13,10 +13,10 @@ func bodyCaps(p *plan.Plan) []int64 {
 	caps := make([]int64, len(p.Layout.Endpoints))
 	seen := make([]bool, len(caps))
 	for _, sc := range p.Scenarios {
-		for _, st := range sc.Flow {
+		plan.Walk(sc.Flow, func(st *plan.Step) {
 			r := st.Request
 			if st.Kind != plan.RequestStep || r == nil || r.Endpoint < 0 || int(r.Endpoint) >= len(caps) {
-				continue
+				return
 			}
 			i := r.Endpoint
 			switch {
@@ -25,7 +25,7 @@ func bodyCaps(p *plan.Plan) []int64 {
 			case caps[i] != r.MaxBody:
 				caps[i] = 0
 			}
-		}
+		})
 	}
 	return caps
 }

@@ -51,13 +51,14 @@ func loadTest(file string, source []byte, env func(string) (string, bool)) (*pla
 	}
 	j := job{File: filepath.Base(file), Source: src, Files: map[string][]byte{}, Env: rec.read}
 	for _, s := range p.Scenarios {
-		for _, st := range s.Flow {
-			if st.Request == nil || st.Request.BodyFile == "" {
-				continue
+		var err error
+		plan.Walk(s.Flow, func(st *plan.Step) { // steps nested in groups and loops too
+			if err == nil && st.Request != nil && st.Request.BodyFile != "" {
+				err = sendFile(j.Files, file, st.Request.BodyFile, "body file")
 			}
-			if err := sendFile(j.Files, file, st.Request.BodyFile, "body file"); err != nil {
-				return nil, job{}, err
-			}
+		})
+		if err != nil {
+			return nil, job{}, err
 		}
 		if s.Data == nil {
 			continue
