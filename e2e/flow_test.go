@@ -1,0 +1,92 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestJourneyWithControlFlow runs a journey written with groups, a loop
+// over a response's items and a branch on an extracted value through the
+// real binary: the target receives exactly the requests the answers call
+// for, and a group_duration threshold gates the run.
+func TestJourneyWithControlFlow(t *testing.T) {
+	var items, checkouts, empties atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/items":
+			fmt.Fprint(w, `{"items": [{"id": 1}, {"id": 2}, {"id": 3}, {"id": 4}]}`)
+		case strings.HasPrefix(r.URL.Path, "/items/"):
+			items.Add(1)
+			time.Sleep(20 * time.Millisecond) // the target's own work: what the group's duration measures
+		case r.URL.Path == "/cart":
+			fmt.Fprint(w, `{"size": 1}`)
+		case r.URL.Path == "/checkout":
+			checkouts.Add(1)
+		default:
+			empties.Add(1)
+		}
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	test := `name: journey
+base_url: %s
+scenarios:
+  shop:
+    iterations: 4
+    vus: 2
+    flow:
+      - get: /items
+        extract: {items: {json: $.items}}
+      - group: browse
+        steps:
+          - for_each: items
+            as: id
+            path: $.id
+            max: 2
+            steps: [{get: "/items/{{ id }}", name: '/items/{id}'}]
+      - get: /cart
+        extract: {size: {json: $.size}}
+      - if: {var: size, gt: 0}
+        then: [post: /checkout]
+        else: [get: /empty]
+thresholds:
+  'group_duration{group:::browse}': ["%s"]
+`
+	for _, tc := range []struct {
+		expr string
+		code int
+	}{{"p(95)<10s", 0}, {"max<5ms", 99}} {
+		items.Store(0)
+		checkouts.Store(0)
+		empties.Store(0)
+		os.WriteFile(filepath.Join(dir, "t.yaml"), []byte(fmt.Sprintf(test, srv.URL, tc.expr)), 0o644)
+		res := loadlens(t, dir, "run", "t.yaml", "--quiet", "--results", "results-"+fmt.Sprint(tc.code))
+		if res.code != tc.code {
+			t.Fatalf("group_duration %s: exit %d, want %d\n%s%s", tc.expr, res.code, tc.code, res.stdout, res.stderr)
+		}
+		if items.Load() != 8 || checkouts.Load() != 4 || empties.Load() != 0 {
+			t.Errorf("the target got %d item requests, %d checkouts, %d others; want 8, 4, 0", items.Load(), checkouts.Load(), empties.Load())
+		}
+		b, err := os.ReadFile(filepath.Join(onlyRunDir(t, filepath.Join(dir, "results-"+fmt.Sprint(tc.code))), "summary.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sum struct {
+			Metrics map[string]map[string]any `json:"metrics"`
+		}
+		if err := json.Unmarshal(b, &sum); err != nil {
+			t.Fatal(err)
+		}
+		if gd := sum.Metrics["group_duration"]; gd == nil || gd["count"] != float64(4) {
+			t.Errorf("summary.json's group_duration %v, want 4 runs of the group", gd)
+		}
+	}
+}
