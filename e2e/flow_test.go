@@ -90,3 +90,44 @@ thresholds:
 		}
 	}
 }
+
+// TestSetupThroughTheBinary: a setup's token reaches every VU's requests
+// and the teardown; a setup that fails stops the run before any load,
+// exit 1, naming the request.
+func TestSetupThroughTheBinary(t *testing.T) {
+	var work, deleted, logins atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/login" && r.URL.Query().Get("fail") != "":
+			w.WriteHeader(http.StatusUnauthorized)
+		case r.URL.Path == "/login":
+			logins.Add(1)
+			fmt.Fprint(w, `{"token": "abc"}`)
+		case r.URL.Path == "/work/abc":
+			work.Add(1)
+		case r.Method == http.MethodDelete && r.URL.Path == "/sessions/abc":
+			deleted.Add(1)
+		}
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	test := "name: setup\nbase_url: %s\nsetup:\n  - post: /login%s\n    extract: {token: {json: $.token}}\n" +
+		"scenarios:\n  s: {iterations: 6, vus: 3, flow: [get: \"/work/{{ token }}\"]}\n" +
+		"teardown:\n  - delete: \"/sessions/{{ token }}\"\n"
+	os.WriteFile(filepath.Join(dir, "t.yaml"), []byte(fmt.Sprintf(test, srv.URL, "")), 0o644)
+	if res := loadlens(t, dir, "run", "t.yaml", "--quiet"); res.code != 0 {
+		t.Fatalf("exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	if logins.Load() != 1 || work.Load() != 6 || deleted.Load() != 1 {
+		t.Errorf("%d logins, %d requests with the token, %d deletes; want 1, 6, 1", logins.Load(), work.Load(), deleted.Load())
+	}
+	os.WriteFile(filepath.Join(dir, "t.yaml"), []byte(fmt.Sprintf(test, srv.URL, "?fail=1")), 0o644)
+	res := loadlens(t, dir, "run", "t.yaml", "--quiet")
+	want := "setup: POST " + srv.URL + "/login?fail=1: a request failed (http_4xx): 401 Unauthorized; no load was sent"
+	if res.code != 1 || !strings.Contains(res.stderr, want) {
+		t.Errorf("a failed setup: exit %d, stderr %q; want 1 and %q", res.code, res.stderr, want)
+	}
+	if work.Load() != 6 {
+		t.Errorf("a failed setup sent load: %d requests", work.Load()-6)
+	}
+}

@@ -34,6 +34,9 @@ type Options struct {
 	TLSHandshakeTimeout time.Duration
 	// Trace is the W3C trace context every request carries.
 	Trace TraceOptions
+	// Shared are the values of the plan's setup variables (RunHook's
+	// result), which every VU starts with; nil when the test has no setup.
+	Shared []string
 }
 
 // Engine runs one plan once. Create it with New and call Run.

@@ -38,7 +38,8 @@ func (sc *scenarioRun) newVU() *vu {
 		Scenario: sc.s.Name,
 		Rand:     rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(id))),
 	}
-	v.set(sc.s.VUSets) // vu_vars: once, kept across the VU's iterations
+	copy(v.tc.Vars[sc.s.SetupAt:], sc.e.opts.Shared) // the setup's values, which every VU reads
+	v.set(sc.s.VUSets)                                // vu_vars: once, kept across the VU's iterations
 	return v
 }
 

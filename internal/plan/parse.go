@@ -28,7 +28,7 @@ const (
 
 // topKeys are the keys a test file may have at the top level, besides the
 // x- extension keys that are ignored so they can hold YAML anchors.
-var topKeys = []string{"name", "base_url", "headers", "timeout", "expect_status", "redirects", "max_body", "allow_hosts", "insecure_skip_tls_verify", "http2", "thresholds", "scenarios", "observe", "outputs", "tracing"}
+var topKeys = []string{"name", "base_url", "headers", "timeout", "expect_status", "redirects", "max_body", "allow_hosts", "insecure_skip_tls_verify", "http2", "thresholds", "scenarios", "observe", "outputs", "tracing", "setup", "teardown"}
 
 // namePattern is what run and scenario names may contain: they name
 // directories and appear in threshold filters.
@@ -55,6 +55,7 @@ type parser struct {
 	verifying   bool      // parsing a redacted source to check it: no redaction of its own
 	badBase     bool      // base_url was given and reported bad: relative paths need not say it is missing
 	length      lengthSum // the durations of the scenario being parsed, against MaxRunLength
+	setupVars   []string  // the variables setup: sets, which every scenario and teardown: read
 }
 
 // ParseFile reads the test file at path and parses it; see Parse.
@@ -290,10 +291,17 @@ func (p *parser) plan(root node) *Plan {
 	if n, ok := o.get("headers"); ok {
 		def.headers = p.headerFields(n)
 	}
+	if n, ok := o.get("setup"); ok {
+		plan.Setup = p.hook(n, def, nil)
+		p.setupVars = plan.Setup.Vars
+	}
 	if n, ok := o.get("scenarios"); ok {
 		plan.Scenarios = p.scenarios(n, def)
 	} else {
 		p.errs.missing(pos{1, 1}, "", "", "missing key \"scenarios\": a test needs at least one scenario")
+	}
+	if n, ok := o.get("teardown"); ok {
+		plan.Teardown = p.hook(n, def, p.setupVars)
 	}
 	if len(plan.Scenarios) > 0 {
 		plan.Headers = p.headers(def.headers, nil, scenarioScope(plan.Scenarios[0], p.env))

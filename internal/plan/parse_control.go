@@ -117,7 +117,9 @@ func (p *parser) group(o *object, val node, sc *scenarioCtx) Step {
 	outer := sc.group
 	if ok {
 		st.Block.Name = outer + "::" + name
-		st.Block.Group = p.layout.group(sc.s.ID, st.Block.Name)
+		if sc.s.ID >= 0 { // a setup's group is not measured
+			st.Block.Group = p.layout.group(sc.s.ID, st.Block.Name)
+		}
 	}
 	sc.group = st.Block.Name
 	st.Block.Steps = p.subflow(o, "steps", sc)

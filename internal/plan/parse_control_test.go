@@ -197,3 +197,27 @@ func TestParseGroupThreshold(t *testing.T) {
 		t.Errorf("error %v, want %s", err, want)
 	}
 }
+
+func TestParseSetupTeardown(t *testing.T) {
+	src := "base_url: http://127.0.0.1:8080\nsetup:\n  - post: /login\n    extract: {token: {json: $.token}}\n" +
+		"scenarios:\n  s:\n    vus: 1\n    duration: 1s\n    vu_vars: {me: \"{{ token }}\"}\n    flow: [get: \"/x/{{ token }}\"]\n" +
+		"teardown:\n  - delete: \"/s/{{ token }}\"\n    extract: {gone: {json: $.ok}}\n"
+	p, err := Parse("t.yaml", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := p.Scenarios[0]
+	if s.SetupAt != 1 || s.Vars[1] != "token" || s.VUVars != 2 {
+		t.Errorf("scenario vars %v, setup at %d, %d kept; want token after the vu_var, both kept", s.Vars, s.SetupAt, s.VUVars)
+	}
+	if got := strings.Join(p.Teardown.Vars, ","); got != "token,gone" {
+		t.Errorf("teardown vars %s, want the setup's first", got)
+	}
+	if len(p.Layout.Endpoints) != 1 {
+		t.Errorf("%d endpoints, want 1: setup and teardown requests are not measured", len(p.Layout.Endpoints))
+	}
+	_, err = Parse("t.yaml", []byte("base_url: http://h\nsetup: [get: /a]\nscenarios: {s: {vus: 1, duration: 1s, flow: [get: /]}}\nteardown: [get: \"/{{ nope }}\"]\n"), nil)
+	if want := `t.yaml:4:22: teardown[0].get: unknown variable "nope"`; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error %v, want %s...", err, want)
+	}
+}

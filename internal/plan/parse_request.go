@@ -33,7 +33,7 @@ func (p *parser) request(o *object, sc *scenarioCtx) (*Request, bool) {
 	if n, ok := o.get("name"); ok {
 		name, _ = p.nonEmpty(n, "an endpoint name")
 	}
-	if method != "" && name != "" {
+	if method != "" && name != "" && sc.s.ID >= 0 { // a setup or teardown request is not measured
 		r.Endpoint = p.layout.endpoint(sc.s.ID, method+" "+name, method)
 	}
 	var auth string // the Authorization value the URL's credentials stand for

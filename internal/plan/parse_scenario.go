@@ -99,6 +99,14 @@ func (p *parser) scenario(name string, n node, def *defaults) *Scenario {
 	if hasVUVars {
 		s.VUVars = len(p.vuVarNames(vuVars, s))
 	}
+	s.SetupAt = len(s.Vars)
+	for _, v := range p.setupVars {
+		if slices.Contains(s.Vars, v) {
+			p.errs.add(n.key, n.path, "variable %q is set by setup:, which every scenario reads; rename the data column or vu_var", v)
+		}
+		s.Vars = append(s.Vars, v)
+	}
+	s.VUVars += len(p.setupVars)
 	if hasFlow {
 		for _, v := range p.extractNames(flowNode) {
 			if !slices.Contains(s.Vars, v) {

@@ -26,6 +26,8 @@ type Plan struct {
 	// besides the request's own: every host the test names, and allow_hosts.
 	AllowHosts []string
 	Scenarios  []*Scenario           // run at the same time, each with its own load model
+	Setup      *Hook                 // run once before the scenarios; nil when none
+	Teardown   *Hook                 // run once after them; nil when none
 	Thresholds []threshold.Threshold // pass/fail criteria on the run's metrics
 	Observe    Observe               // the target's Prometheus endpoints to scrape during the run
 	Tracing    Tracing               // the W3C trace context requests carry
@@ -76,11 +78,19 @@ type Scenario struct {
 	Vars         []string      // names of the variable slots of a VU (data columns first, then vu_vars, then the variables steps set)
 	VUVars       int           // how many of Vars, after the data columns, are vu_vars: kept across a VU's iterations
 	VUSets       []Set         // the vu_vars' values, set once when a VU starts
+	SetupAt      int           // where in Vars the setup's variables start (len(Plan.Setup.Vars) of them, kept like vu_vars)
 	StartTime    time.Duration // delay from the run's start before the scenario begins
 	GracefulStop time.Duration // how long in-flight iterations may finish after the scenario's end
 	// HTTP2 lets https requests use HTTP/2 (through net/http) when the
 	// server offers it; otherwise they use HTTP/1.1 (the lean client).
 	HTTP2 bool
+}
+
+// Hook is a setup: or teardown: flow, run once per run by one VU whose
+// requests are not measured: a failed request or check stops the run.
+type Hook struct {
+	Flow []Step
+	Vars []string // its variable slots; a teardown's start with the setup's, which it reads
 }
 
 // Load is a scenario's load model. Only the fields of its Model are set.
