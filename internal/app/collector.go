@@ -30,6 +30,7 @@ type runner struct {
 	rec        *metrics.Recorder
 	run        *metrics.Run
 	eng        *engine.Engine
+	shared     []string // the setup's values, which every VU reads
 	scrape     part // the scraper of the observe targets
 	line       *live.Line
 	dash       *dashboardFeed // nil without a dashboard

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -27,7 +28,7 @@ func TestCollectorPausesBetweenChunks(t *testing.T) {
 		p := parseTest(t, "base_url: http://127.0.0.1:1\nscenarios:\n  s:\n    vus: 1\n    duration: 1s\n    flow:\n"+steps.String())
 		var undo cleanups
 		defer undo.run()
-		r, err := open(RunConfig{Plan: p, ResultsDir: t.TempDir(), Out: io.Discard, Quiet: true,
+		r, err := open(context.Background(), RunConfig{Plan: p, ResultsDir: t.TempDir(), Out: io.Discard, Quiet: true,
 			Dashboard: DashboardConfig{Addr: "127.0.0.1:0"}}, &undo)
 		if err != nil {
 			t.Fatal(err)

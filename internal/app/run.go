@@ -91,11 +91,12 @@ func Run(ctx context.Context, cfg RunConfig) (RunResult, error) {
 func execute(ctx context.Context, cfg RunConfig) (*report.Input, RunResult, error) {
 	var undo cleanups
 	defer undo.run()
-	r, err := open(cfg, &undo)
+	r, err := open(ctx, cfg, &undo)
 	if err != nil {
 		return nil, RunResult{Dir: r.dir, ExitCode: ExitCodeOf(err)}, err // an output without its token is bad input
 	}
 	engErr := r.measure(ctx)
+	r.teardown(ctx)
 	return r.conclude(ctx, engErr)
 }
 
@@ -105,12 +106,42 @@ func execute(ctx context.Context, cfg RunConfig) (*report.Input, RunResult, erro
 // to prepare its VUs before the start (a start fixed first was once over
 // before a slow run.db was made). Each thing is closed by undo. On an error
 // the runner holds what was made so far (its directory, for the result).
-func open(cfg RunConfig, undo *cleanups) (*runner, error) {
+func open(ctx context.Context, cfg RunConfig, undo *cleanups) (*runner, error) {
 	r, err := prepareRun(cfg, undo)
 	if err != nil {
 		return r, err
 	}
+	if err := r.setup(ctx); err != nil {
+		return r, err
+	}
 	return r, r.fixStart(undo)
+}
+
+// setup runs the test's setup: flow, before the start is fixed so that
+// its time delays no scenario's schedule; every VU reads its values.
+func (r *runner) setup(ctx context.Context) error {
+	p := r.cfg.Plan
+	if p.Setup == nil || r.cfg.Generator != nil {
+		return nil
+	}
+	shared, err := engine.RunHook(ctx, p, p.Setup, nil, engine.Options{Segment: r.cfg.Segment})
+	if err != nil {
+		return fmt.Errorf("setup: %w; no load was sent", err)
+	}
+	r.shared = shared
+	return nil
+}
+
+// teardown runs the test's teardown: flow after the scenarios, with the
+// setup's values; a failure is a notice, the run's verdict stands.
+func (r *runner) teardown(ctx context.Context) {
+	p := r.cfg.Plan
+	if p.Teardown == nil || r.cfg.Generator != nil || ctx.Err() != nil {
+		return
+	}
+	if _, err := engine.RunHook(ctx, p, p.Teardown, r.shared, engine.Options{Segment: r.cfg.Segment}); err != nil {
+		r.notice("teardown: " + err.Error())
+	}
 }
 
 // prepareRun makes a run's report input, the dashboard, the run directory,
@@ -203,7 +234,7 @@ func (r *runner) fixStart(undo *cleanups) error {
 		r.dash.setStart(r.in, r.total)
 	}
 	if cfg.Generator == nil { // agents send no trace ids: a distributed run keeps none
-		r.eng = engine.New(p, r.traces.wrap(r.rec), engine.Options{Segment: cfg.Segment, Start: start, Notify: r.notice, Trace: r.traces.opts})
+		r.eng = engine.New(p, r.traces.wrap(r.rec), engine.Options{Segment: cfg.Segment, Start: start, Notify: r.notice, Trace: r.traces.opts, Shared: r.shared})
 	}
 	var err error
 	if r.scrape, err = scraping(p.Observe.Targets, start, r.obs); err != nil {

@@ -45,6 +45,9 @@ func loadTest(file string, source []byte, env func(string) (string, bool)) (*pla
 	if err != nil {
 		return nil, job{}, err
 	}
+	if p.Setup != nil || p.Teardown != nil {
+		return nil, job{}, fmt.Errorf("%s: setup: and teardown: run only in a local run for now: a distributed run would run them once per agent; run the test without --agents, or move them out", file)
+	}
 	src, err := os.ReadFile(file) // the raw text: plan.Source may have credentials redacted
 	if err != nil {
 		return nil, job{}, err
