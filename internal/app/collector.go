@@ -31,7 +31,7 @@ type runner struct {
 	run        *metrics.Run
 	eng        *engine.Engine
 	shared     []string // the setup's values, which every VU reads
-	scrape     part // the scraper of the observe targets
+	scrape     part     // the scraper of the observe targets
 	line       *live.Line
 	dash       *dashboardFeed // nil without a dashboard
 	obs        *observations  // scraped and self-observed series

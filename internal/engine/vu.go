@@ -39,7 +39,7 @@ func (sc *scenarioRun) newVU() *vu {
 		Rand:     rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(id))),
 	}
 	copy(v.tc.Vars[sc.s.SetupAt:], sc.e.opts.Shared) // the setup's values, which every VU reads
-	v.set(sc.s.VUSets)                                // vu_vars: once, kept across the VU's iterations
+	v.set(sc.s.VUSets)                               // vu_vars: once, kept across the VU's iterations
 	return v
 }
 
