@@ -17,8 +17,9 @@ import (
 // version 3 its redirects and how long before its second its earliest
 // request was sent, version 4 when its requests were sent and the last
 // ended (Sends) and each scenario's arrivals offered, version 5 the flow groups'
-// durations after the checks (written only when the test has groups, so
-// that a test without them stays readable by earlier builds); versions 1 to
+// durations after the checks, then each endpoint's successful requests'
+// durations when kept (written only when the test has groups or keeps
+// those, so that a test without them stays readable by earlier builds); versions 1 to
 // 4, which run.db files of earlier builds hold, are still read.
 const (
 	snapshotMagic      = "LLS"
@@ -53,7 +54,8 @@ func (enc *Encoder) Append(b []byte, s *Snapshot) ([]byte, error) {
 // scenario, so a caller sharing one P with the VUs can let them run.
 func (enc *Encoder) AppendPausing(b []byte, s *Snapshot, pause func()) ([]byte, error) {
 	b = append(b, snapshotMagic...)
-	if len(s.Groups) > 0 {
+	expected := hasExpected(s)
+	if len(s.Groups) > 0 || expected {
 		b = append(b, snapshotVersion)
 	} else {
 		b = append(b, groupsVersion-1)
@@ -83,7 +85,7 @@ func (enc *Encoder) AppendPausing(b []byte, s *Snapshot, pause func()) ([]byte, 
 		b = binary.AppendVarint(b, c.Passes)
 		b = binary.AppendVarint(b, c.Fails)
 	}
-	if len(s.Groups) == 0 {
+	if len(s.Groups) == 0 && !expected {
 		return b, nil
 	}
 	b = binary.AppendUvarint(b, uint64(len(s.Groups)))
@@ -92,7 +94,27 @@ func (enc *Encoder) AppendPausing(b []byte, s *Snapshot, pause func()) ([]byte, 
 			return nil, fmt.Errorf("snapshot of second %d: group %d: %w", s.Second, i, err)
 		}
 	}
+	if !expected {
+		return binary.AppendUvarint(b, 0), nil
+	}
+	b = binary.AppendUvarint(b, uint64(len(s.Endpoints)))
+	for i := range s.Endpoints {
+		if b, err = appendHist(b, hc, s.Endpoints[i].Expected); err != nil {
+			return nil, fmt.Errorf("snapshot of second %d: endpoint %d's successful durations: %w", s.Second, i, err)
+		}
+	}
 	return b, nil
+}
+
+// hasExpected reports whether any endpoint of s kept its successful
+// requests' durations.
+func hasExpected(s *Snapshot) bool {
+	for i := range s.Endpoints {
+		if s.Endpoints[i].Expected != nil {
+			return true
+		}
+	}
+	return false
 }
 
 func (e *EndpointSecond) appendBinary(b []byte, hc *histCodec) ([]byte, error) {
@@ -208,6 +230,13 @@ func (s *Snapshot) UnmarshalBinary(data []byte) error {
 		out.Groups = make([]GroupSecond, d.length("number of groups", 1))
 		for i := range out.Groups {
 			out.Groups[i].Duration = d.hist("group duration histogram")
+		}
+		n := d.length("number of endpoints with successful durations", 1)
+		if n != 0 && n != len(out.Endpoints) && d.err == nil {
+			d.fail("successful durations", fmt.Errorf("%d histograms for %d endpoints", n, len(out.Endpoints)))
+		}
+		for i := 0; i < n && d.err == nil; i++ {
+			out.Endpoints[i].Expected = d.hist("successful duration histogram")
 		}
 	}
 	if d.err == nil && d.off != len(d.b) {

@@ -21,6 +21,7 @@ func (r *Recorder) merge(sec int, taken []*window, pause func()) *Snapshot {
 		if e.Requests > 0 {
 			e.Duration = sumDense(taken, func(w *window) *hdr.Histogram { return w.endpoints[i].duration })
 			e.Waiting = sumDense(taken, func(w *window) *hdr.Histogram { return w.endpoints[i].waiting })
+			e.Expected = sumDense(taken, func(w *window) *hdr.Histogram { return w.endpoints[i].expected })
 			pause()
 		}
 	}

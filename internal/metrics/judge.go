@@ -106,8 +106,8 @@ func (e Evidence) unjudgeable(t *threshold.Threshold) string {
 		return "every request failed (" + units.Count(e.Sent) + " sent): no latency to judge"
 	}
 	leftOut, ok := threshold.LeavesOut(t.Agg, t.P)
-	if !ok || t.Metric != "http_req_duration" && t.Metric != "http_req_waiting" {
-		return ""
+	if !ok || t.Metric != "http_req_duration" && t.Metric != "http_req_waiting" || ExpectedOnly(t) {
+		return "" // expected_response:true judges the successes alone, as k6 does: pair it with http_req_failed
 	}
 	if share := float64(e.Failed()) / float64(e.Sent); share > leftOut {
 		return fmt.Sprintf("%s of %s requests failed (%s): more than the %s %s leaves out",

@@ -35,9 +35,13 @@ func (r *Run) Observe(t *threshold.Threshold) (value float64, hasData bool) {
 		if !ok {
 			return 0, false
 		}
+		expected := ExpectedOnly(t)
 		h := mergeSelected(len(eps), func(i int) *Hist {
-			if t.Metric == "http_req_waiting" {
+			switch {
+			case t.Metric == "http_req_waiting":
 				return r.Endpoints[eps[i]].Waiting
+			case expected:
+				return r.Endpoints[eps[i]].Expected
 			}
 			return r.Endpoints[eps[i]].Duration
 		})
@@ -268,7 +272,7 @@ func (r *Run) observeVUs(t *threshold.Threshold) (float64, bool) {
 func (r *Run) selectEndpoints(filter []threshold.Tag, kindAllowed bool) (eps []int, ok bool) {
 	for _, f := range filter {
 		switch f.Key {
-		case "scenario", "endpoint", "name", "method":
+		case "scenario", "endpoint", "name", "method", "expected_response":
 		case "kind":
 			if _, known := sample.ParseKind(f.Value); !kindAllowed || !known {
 				return nil, false
@@ -292,8 +296,12 @@ func (r *Run) endpointMatches(e sample.EndpointInfo, filter []threshold.Tag) boo
 			if r.scenarioName(e.Scenario) != f.Value {
 				return false
 			}
-		case "endpoint", "name":
+		case "endpoint":
 			if e.Name != f.Value {
+				return false
+			}
+		case "name": // k6's name tag: the endpoint's name without its method, or with it
+			if e.Name != f.Value && strings.TrimPrefix(e.Name, e.Method+" ") != f.Value {
 				return false
 			}
 		case "method":
@@ -367,6 +375,17 @@ func (r *Run) selectGroups(filter []threshold.Tag) (gs []int, ok bool) {
 		}
 	}
 	return gs, len(gs) > 0
+}
+
+// ExpectedOnly reports whether a threshold judges only successful
+// requests: http_req_duration{expected_response:true}, as in k6.
+func ExpectedOnly(t *threshold.Threshold) bool {
+	for _, f := range t.Filter {
+		if f.Key == "expected_response" {
+			return f.Value == "true"
+		}
+	}
+	return false
 }
 
 func (r *Run) scenarioName(i int32) string {

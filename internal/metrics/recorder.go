@@ -106,7 +106,11 @@ func (s *shard) Request(r *sample.Request) {
 		panic(fmt.Sprintf("metrics: request for endpoint %d; the layout has %d", r.Endpoint, len(s.layout.Endpoints)))
 	}
 	s.mu.Lock()
-	s.windowAt(r.End).endpoints[r.Endpoint].request(r)
+	e := &s.windowAt(r.End).endpoints[r.Endpoint]
+	e.request(r)
+	if s.layout.KeepExpected && r.Kind == sample.OK {
+		e.expect(r.Duration)
+	}
 	s.mu.Unlock()
 }
 
@@ -118,7 +122,11 @@ func (s *shard) RequestIteration(r *sample.Request, scenario int32, d time.Durat
 	s.checkScenario(scenario)
 	s.mu.Lock()
 	w := s.windowAt(r.End)
-	w.endpoints[r.Endpoint].request(r)
+	e := &w.endpoints[r.Endpoint]
+	e.request(r)
+	if s.layout.KeepExpected && r.Kind == sample.OK {
+		e.expect(r.Duration)
+	}
 	w.scenarios[scenario].iteration(d)
 	s.mu.Unlock()
 }

@@ -33,6 +33,7 @@ type EndpointTotal struct {
 	Sent, Received int64
 	Duration       *Hist // nil when no requests
 	Waiting        *Hist // nil when no requests
+	Expected       *Hist // successful requests' durations, when the layout keeps them; else nil
 	ConnectSum     time.Duration
 	TLSSum         time.Duration
 	Connects       int64
@@ -261,6 +262,7 @@ func (t *EndpointTotal) add(e *EndpointSecond, sec int) {
 	t.Received += e.Received
 	t.Duration = mergeHist(t.Duration, e.Duration)
 	t.Waiting = mergeHist(t.Waiting, e.Waiting)
+	t.Expected = mergeHist(t.Expected, e.Expected)
 	t.ConnectSum += e.ConnectSum
 	t.TLSSum += e.TLSSum
 	t.Connects += e.Connects

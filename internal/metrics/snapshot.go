@@ -33,6 +33,7 @@ type EndpointSecond struct {
 	Sent, Received int64                  // bytes
 	Duration       *Hist                  // nil when no requests
 	Waiting        *Hist                  // nil when no requests
+	Expected       *Hist                  // successful requests' durations, when the layout keeps them (KeepExpected); else nil
 	ConnectSum     time.Duration          // over new connections only
 	TLSSum         time.Duration          // over TLS handshakes only
 	Connects       int64
@@ -160,6 +161,7 @@ func (e *EndpointSecond) merge(o *EndpointSecond) {
 	e.Received += o.Received
 	e.Duration = mergeHist(e.Duration, o.Duration)
 	e.Waiting = mergeHist(e.Waiting, o.Waiting)
+	e.Expected = mergeHist(e.Expected, o.Expected)
 	e.ConnectSum += o.ConnectSum
 	e.TLSSum += o.TLSSum
 	e.Connects += o.Connects

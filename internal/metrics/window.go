@@ -27,6 +27,7 @@ type endpointWindow struct {
 	sent, received int64
 	duration       *hdr.Histogram // allocated on first use, kept across reuse
 	waiting        *hdr.Histogram
+	expected       *hdr.Histogram // successful requests only, when the layout keeps them; allocated on first use
 	connectSum     time.Duration
 	tlsSum         time.Duration
 	connects       int64
@@ -131,6 +132,15 @@ func (e *endpointWindow) failure(r *sample.Request) {
 	}
 }
 
+// expect records a successful request's duration, for
+// http_req_duration{expected_response:true}.
+func (e *endpointWindow) expect(d time.Duration) {
+	if e.expected == nil {
+		e.expected = newDense()
+	}
+	_ = e.expected.RecordValue(micros(d))
+}
+
 func (s *scenarioWindow) iteration(d time.Duration) {
 	s.iterations++
 	if s.iterDur == nil {
@@ -174,13 +184,14 @@ func (w *window) resetEndpoint(i int) bool {
 	if e.requests == 0 {
 		return false
 	}
-	d, wt, errs := e.duration, e.waiting, e.errors
+	d, wt, ex, errs := e.duration, e.waiting, e.expected, e.errors
 	d.Reset()
 	wt.Reset()
+	resetDense(ex)
 	if errs != nil {
 		*errs = [sample.NumKinds]kindErrors{} // drops message references too
 	}
-	*e = endpointWindow{duration: d, waiting: wt, errors: errs}
+	*e = endpointWindow{duration: d, waiting: wt, expected: ex, errors: errs}
 	return true
 }
 

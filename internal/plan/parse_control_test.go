@@ -221,3 +221,27 @@ func TestParseSetupTeardown(t *testing.T) {
 		t.Errorf("error %v, want %s...", err, want)
 	}
 }
+
+func TestParseTaggedThresholds(t *testing.T) {
+	for _, tc := range []struct {
+		key  string
+		keep bool
+		want string // error; "" when it parses
+	}{
+		{"http_req_duration{expected_response:true}", true, ""},
+		{"http_req_duration{name:/x}", false, ""},
+		{"http_req_duration{name:GET /x}", false, ""},
+		{"http_reqs{name:/y}", false, `t.yaml:9:19: thresholds.http_reqs{name:/y}: unknown name "/y"; did you mean "/x"? (the test defines: "/x")`},
+		{"http_req_duration", false, ""},
+	} {
+		p, err := Parse("t.yaml", []byte(head+getX+"thresholds:\n  '"+tc.key+"': [\"count>0\"]\n"), nil)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.key, err)
+		case tc.want != "" && (err == nil || err.Error() != tc.want):
+			t.Errorf("%s: error %v, want %s", tc.key, err, tc.want)
+		case err == nil && p.Layout.KeepExpected != tc.keep:
+			t.Errorf("%s: KeepExpected %v, want %v", tc.key, p.Layout.KeepExpected, tc.keep)
+		}
+	}
+}

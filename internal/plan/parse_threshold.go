@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/goccy/go-yaml/ast"
+	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/threshold"
 )
 
@@ -39,6 +40,9 @@ func (p *parser) thresholds(n node) []threshold.Threshold {
 		key := p.aliasChecks(f.name, filter)
 		if !p.checkFilter(f, filter) {
 			continue
+		}
+		if slices.ContainsFunc(filter, func(t threshold.Tag) bool { return t.Key == "expected_response" }) {
+			p.layout.layout.KeepExpected = true // only a test that asks keeps the successes' histogram
 		}
 		for _, e := range p.thresholdExprs(f.val) {
 			if _, _, _, _, err := threshold.ParseExpr(metric, e.expr); err != nil {
@@ -95,6 +99,15 @@ func (p *parser) checkFilter(f field, filter []threshold.Tag) bool {
 		switch tag.Key {
 		case "scenario", "endpoint", "check", "group":
 			known = p.layout.names(tag.Key)
+		case "name":
+			for _, e := range p.layout.layout.Endpoints {
+				if short := strings.TrimPrefix(e.Name, e.Method+" "); !slices.Contains(known, short) {
+					known = append(known, short)
+				}
+			}
+			if slices.ContainsFunc(p.layout.layout.Endpoints, func(e sample.EndpointInfo) bool { return e.Name == tag.Value }) {
+				continue
+			}
 		case "method":
 			for _, e := range p.layout.layout.Endpoints {
 				if !slices.Contains(known, e.Method) {

@@ -7,6 +7,11 @@ type Layout struct {
 	Endpoints []EndpointInfo `json:"endpoints"`
 	Checks    []CheckInfo    `json:"checks"`
 	Groups    []GroupInfo    `json:"groups,omitempty"`
+	// KeepExpected asks for a histogram of each endpoint's successful
+	// requests' durations besides the histogram of all of them: a
+	// threshold on http_req_duration{expected_response:true} judges it.
+	// Off, nothing is kept, and a request costs what it did.
+	KeepExpected bool `json:"keep_expected,omitempty"`
 }
 
 // GroupInfo describes one group of a scenario's flow: a named sub-flow

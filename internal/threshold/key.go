@@ -62,6 +62,8 @@ func parseFilter(s *scanner, metric string) ([]Tag, error) {
 		switch {
 		case k == "":
 			return nil, s.errorf(s.pos, "expected a filter key (%s), found %s", strings.Join(allowed, ", "), s.describe())
+		case k == "status" && !slices.Contains(allowed, k):
+			return nil, s.errorf(keyOff, "filter key \"status\" is not kept: loadlens records a request's outcome kind, not its status, per metric; use http_req_failed{kind:http_4xx} (or http_5xx), or expect_status to make a status a success (allowed: %s)", strings.Join(allowed, ", "))
 		case !slices.Contains(allowed, k):
 			return nil, s.errorf(keyOff, "filter key %q is not allowed for %s (allowed: %s)", k, metric, strings.Join(allowed, ", "))
 		case slices.ContainsFunc(tags, func(t Tag) bool { return t.Key == k }):
@@ -88,6 +90,9 @@ func parseFilter(s *scanner, metric string) ([]Tag, error) {
 			if _, ok := sample.ParseKind(v); !ok {
 				return nil, s.errorf(valOff, "unknown kind %q (known: %s)", v, kindNames())
 			}
+		}
+		if k == "expected_response" && v != "true" {
+			return nil, s.errorf(valOff, "expected_response:%s is not kept: only expected_response:true (the successful requests); judge failures with http_req_failed", v)
 		}
 		tags = append(tags, Tag{Key: k, Value: v})
 		s.skipSpace()

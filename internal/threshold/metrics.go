@@ -56,10 +56,12 @@ func KindOf(metric string) (MetricKind, bool) {
 // error messages list them; nil when the metric cannot be filtered.
 func filterKeys(metric string) []string {
 	switch metric {
-	case "http_req_duration", "http_req_waiting", "http_req_connecting", "http_req_tls_handshaking", "http_reqs":
-		return []string{"scenario", "endpoint", "method"}
+	case "http_req_duration":
+		return []string{"scenario", "endpoint", "name", "method", "expected_response"}
+	case "http_req_waiting", "http_req_connecting", "http_req_tls_handshaking", "http_reqs":
+		return []string{"scenario", "endpoint", "name", "method"}
 	case "http_req_failed":
-		return []string{"scenario", "endpoint", "method", "kind"}
+		return []string{"scenario", "endpoint", "name", "method", "kind"}
 	case "checks":
 		return []string{"check", "scenario", "endpoint"}
 	case "iterations", "iteration_duration", "dropped_iterations", "vus", "vus_max", "scheduler_lag":
