@@ -14,7 +14,7 @@ import (
 // that does not keep the successes keeps no histogram for them.
 func TestExpectedResponse(t *testing.T) {
 	layout := sample.Layout{Scenarios: []sample.ScenarioInfo{{Name: "s", Model: "vus"}},
-		Endpoints: []sample.EndpointInfo{{Scenario: 0, Name: "GET /x", Method: "GET"}, {Scenario: 0, Name: "GET /y", Method: "GET"}},
+		Endpoints:    []sample.EndpointInfo{{Scenario: 0, Name: "GET /x", Method: "GET"}, {Scenario: 0, Name: "GET /y", Method: "GET"}},
 		KeepExpected: true}
 	rec := NewRecorder(layout, 1)
 	for i := range 100 {
