@@ -14,7 +14,7 @@ import (
 // that does not keep the successes keeps no histogram for them.
 func TestExpectedResponse(t *testing.T) {
 	layout := sample.Layout{Scenarios: []sample.ScenarioInfo{{Name: "s", Model: "vus"}},
-		Endpoints:    []sample.EndpointInfo{{Scenario: 0, Name: "GET /x", Method: "GET"}, {Scenario: 0, Name: "GET /y", Method: "GET"}},
+		Endpoints:    []sample.EndpointInfo{{Scenario: 0, Name: "GET /x", Method: "GET"}, {Scenario: 0, Name: "GET /y", Method: "GET", Group: "::g"}},
 		KeepExpected: true}
 	rec := NewRecorder(layout, 1)
 	for i := range 100 {
@@ -40,6 +40,8 @@ func TestExpectedResponse(t *testing.T) {
 		{"http_req_duration{expected_response:true}", "count==90", "pass"},
 		{"http_req_duration{expected_response:true,name:/x}", "count==40", "pass"}, // the 10 failures are all /x
 		{"http_req_duration{name:GET /x}", "count==50", "pass"},
+		{"http_req_duration{group:::g}", "count==50", "pass"},
+		{"http_req_failed{group:::g}", "rate==0", "pass"},
 		{"http_req_duration", "p(95)<100ms", "fail"},
 	} {
 		th, err := threshold.New(tc.key, tc.expr)

@@ -272,7 +272,7 @@ func (r *Run) observeVUs(t *threshold.Threshold) (float64, bool) {
 func (r *Run) selectEndpoints(filter []threshold.Tag, kindAllowed bool) (eps []int, ok bool) {
 	for _, f := range filter {
 		switch f.Key {
-		case "scenario", "endpoint", "name", "method", "expected_response":
+		case "scenario", "endpoint", "name", "method", "group", "expected_response":
 		case "kind":
 			if _, known := sample.ParseKind(f.Value); !kindAllowed || !known {
 				return nil, false
@@ -306,6 +306,10 @@ func (r *Run) endpointMatches(e sample.EndpointInfo, filter []threshold.Tag) boo
 			}
 		case "method":
 			if !strings.EqualFold(e.Method, f.Value) {
+				return false
+			}
+		case "group":
+			if e.Group != f.Value {
 				return false
 			}
 		}

@@ -222,6 +222,18 @@ func TestParseSetupTeardown(t *testing.T) {
 	}
 }
 
+func TestParseGroupedEndpoints(t *testing.T) {
+	flow := getX + "      - group: g\n        steps: [get: /x]\n"
+	p, err := Parse("t.yaml", []byte(head+flow+"thresholds:\n  'http_req_duration{group:::g}': [\"p(95)<1s\"]\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eps := p.Layout.Endpoints
+	if len(eps) != 2 || eps[0].Group != "" || eps[1].Group != "::g" || eps[0].Name != eps[1].Name {
+		t.Errorf("endpoints %+v: want GET /x outside the group and GET /x in ::g", eps)
+	}
+}
+
 func TestParseTaggedThresholds(t *testing.T) {
 	for _, tc := range []struct {
 		key  string

@@ -17,6 +17,7 @@ type layoutBuilder struct {
 // endpointKey identifies an endpoint: endpoints are per scenario.
 type endpointKey struct {
 	scenario int32
+	group    string
 	name     string
 }
 
@@ -33,8 +34,8 @@ func (b *layoutBuilder) scenario(name string, m Model) int32 {
 }
 
 // endpoint returns the id of the scenario's endpoint name, adding it when new.
-func (b *layoutBuilder) endpoint(scenario int32, name, method string) int32 {
-	k := endpointKey{scenario, name}
+func (b *layoutBuilder) endpoint(scenario int32, group, name, method string) int32 {
+	k := endpointKey{scenario, group, name}
 	if id, ok := b.endpoints[k]; ok {
 		return id
 	}
@@ -42,7 +43,7 @@ func (b *layoutBuilder) endpoint(scenario int32, name, method string) int32 {
 		b.endpoints = map[endpointKey]int32{}
 	}
 	id := int32(len(b.layout.Endpoints))
-	b.layout.Endpoints = append(b.layout.Endpoints, sample.EndpointInfo{Scenario: scenario, Name: name, Method: method})
+	b.layout.Endpoints = append(b.layout.Endpoints, sample.EndpointInfo{Scenario: scenario, Name: name, Method: method, Group: group})
 	b.endpoints[k] = id
 	return id
 }

@@ -34,7 +34,7 @@ func (p *parser) request(o *object, sc *scenarioCtx) (*Request, bool) {
 		name, _ = p.nonEmpty(n, "an endpoint name")
 	}
 	if method != "" && name != "" && sc.s.ID >= 0 { // a setup or teardown request is not measured
-		r.Endpoint = p.layout.endpoint(sc.s.ID, method+" "+name, method)
+		r.Endpoint = p.layout.endpoint(sc.s.ID, sc.group, method+" "+name, method)
 	}
 	var auth string // the Authorization value the URL's credentials stand for
 	if hasPath {

@@ -159,10 +159,14 @@ func failed(e *metrics.EndpointTotal) int64 {
 // endpointLabel names an endpoint, with its scenario when there are several.
 func endpointLabel(r *metrics.Run, id int) string {
 	ep := r.Layout.Endpoints[id]
-	if len(r.Layout.Scenarios) > 1 {
-		return r.Layout.Scenarios[ep.Scenario].Name + " · " + ep.Name
+	name := ep.Name
+	if ep.Group != "" { // the same request in two groups is two rows
+		name = ep.Group + " · " + name
 	}
-	return ep.Name
+	if len(r.Layout.Scenarios) > 1 {
+		return r.Layout.Scenarios[ep.Scenario].Name + " · " + name
+	}
+	return name
 }
 
 func writeEndpoints(sb *strings.Builder, in *Input) {

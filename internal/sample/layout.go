@@ -35,6 +35,9 @@ type EndpointInfo struct {
 	// Plain is true when every request of the endpoint goes to a plain
 	// http:// URL: it has no TLS handshake to time.
 	Plain bool `json:"plain,omitempty"`
+	// Group is the flow group its steps are in ("::checkout"; "" for none):
+	// the same request in two groups is two endpoints, as k6 tags them.
+	Group string `json:"group,omitempty"`
 }
 
 // CheckInfo describes one named check of a scenario.

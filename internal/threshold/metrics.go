@@ -57,11 +57,11 @@ func KindOf(metric string) (MetricKind, bool) {
 func filterKeys(metric string) []string {
 	switch metric {
 	case "http_req_duration":
-		return []string{"scenario", "endpoint", "name", "method", "expected_response"}
+		return []string{"scenario", "endpoint", "name", "method", "group", "expected_response"}
 	case "http_req_waiting", "http_req_connecting", "http_req_tls_handshaking", "http_reqs":
-		return []string{"scenario", "endpoint", "name", "method"}
+		return []string{"scenario", "endpoint", "name", "method", "group"}
 	case "http_req_failed":
-		return []string{"scenario", "endpoint", "name", "method", "kind"}
+		return []string{"scenario", "endpoint", "name", "method", "group", "kind"}
 	case "checks":
 		return []string{"check", "scenario", "endpoint"}
 	case "iterations", "iteration_duration", "dropped_iterations", "vus", "vus_max", "scheduler_lag":
