@@ -41,7 +41,7 @@ func (o Outputs) write(in *report.Input) error {
 		errs = append(errs, err)
 	}
 	if o.SummaryMD != "" {
-		errs = append(errs, writeFile(o.SummaryMD, report.Markdown(in)))
+		errs = append(errs, appendFile(o.SummaryMD, report.Markdown(in)))
 	}
 	return errors.Join(errs...)
 }
@@ -64,6 +64,33 @@ func writeFile(path string, b []byte) error {
 		return nil
 	}
 	if err := writeWhole(path, b); err != nil {
+		return fmt.Errorf("%s could not be written: %w", path, err)
+	}
+	return nil
+}
+
+// appendFile appends b to path, creating it (and its directory) when
+// missing: a CI job's step summary ($GITHUB_STEP_SUMMARY) gathers every
+// step's, so writing over it would erase the others'. A blank line keeps
+// two runs' summaries apart.
+func appendFile(path string, b []byte) error {
+	if dir := filepath.Dir(path); dir != "." {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("%s could not be written: %w", path, err)
+		}
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("%s could not be written: %w", path, err)
+	}
+	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() && info.Size() > 0 {
+		b = append([]byte("\n"), b...)
+	}
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		return fmt.Errorf("%s could not be written: %w", path, err)
 	}
 	return nil

@@ -73,3 +73,24 @@ func assertNoTempFiles(t *testing.T, dir string) {
 		t.Errorf("temporary files left behind: %v", tmp)
 	}
 }
+
+// TestSummaryMDAppends: --summary-md "$GITHUB_STEP_SUMMARY" adds the run's
+// summary after what earlier steps wrote, rather than erasing it.
+func TestSummaryMDAppends(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "step-summary.md")
+	if err := os.WriteFile(path, []byte("## build: ok\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	layout := sample.Layout{Scenarios: []sample.ScenarioInfo{{Name: "s", Model: "vus"}}}
+	in := &report.Input{Name: "x", Run: metrics.NewRun(layout)}
+	for range 2 {
+		if err := (Outputs{SummaryMD: path}).write(in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, _ := os.ReadFile(path)
+	one := string(report.Markdown(in))
+	if want := "## build: ok\n\n" + one + "\n" + one; string(b) != want {
+		t.Errorf("step summary:\n%s\nwant the earlier step's, then two runs':\n%s", b, want)
+	}
+}
