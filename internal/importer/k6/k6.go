@@ -418,13 +418,9 @@ func (s *script) thresholds() {
 			s.note("threshold on %s (a metric loadlens does not have)", p.key)
 			continue
 		}
-		if filter != "" {
-			tag, val, _ := strings.Cut(filter, ":")
-			val = strings.Trim(val, `"' `)
-			if !(tag == "scenario" && scenarioNames[val]) && tag != "method" {
-				s.note("threshold on %s (filter %s: loadlens filters by scenario, endpoint, method, check)", p.key, filter)
-				continue
-			}
+		if why := unkeptFilter(metric, filter, scenarioNames); why != "" {
+			s.note("threshold on %s (filter %s: %s)", p.key, filter, why)
+			continue
 		}
 		t := importer.Threshold{Metric: p.key}
 		items := []value{p.val}
@@ -452,6 +448,29 @@ func (s *script) thresholds() {
 			s.t.Thresholds = append(s.t.Thresholds, t)
 		}
 	}
+}
+
+// unkeptFilter says why a threshold's tag filter cannot be kept, "" when
+// every tag can: a scenario the test has, a method, and
+// expected_response:true on http_req_duration (k6's commonest gate, which
+// a test that dropped it would pass where k6 fails).
+func unkeptFilter(metric, filter string, scenarios map[string]bool) string {
+	if filter == "" {
+		return ""
+	}
+	for _, tag := range strings.Split(filter, ",") {
+		k, v, _ := strings.Cut(tag, ":")
+		k, v = strings.TrimSpace(k), strings.Trim(v, `"' `)
+		switch {
+		case k == "scenario" && scenarios[v], k == "method":
+		case k == "expected_response" && v == "true" && metric == "http_req_duration":
+		case k == "expected_response":
+			return "loadlens keeps expected_response:true on http_req_duration only"
+		default:
+			return "loadlens filters by scenario, endpoint, name, method, group, check and expected_response:true"
+		}
+	}
+	return ""
 }
 
 // baseURL makes the most common origin of the steps the test's base URL.

@@ -93,3 +93,35 @@ func TestImportScripts(t *testing.T) {
 		})
 	}
 }
+
+// TestImportKeepsTaggedThresholds: k6's commonest gate,
+// http_req_duration{expected_response:true}, is kept (dropped, the
+// imported test passed where k6 failed); a filter loadlens cannot keep is
+// listed as not converted, naming it.
+func TestImportKeepsTaggedThresholds(t *testing.T) {
+	src := "import http from 'k6/http';\nexport const options = {vus: 1, duration: '10s', thresholds: {\n" +
+		"  'http_req_duration{expected_response:true}': ['p(95)<500'],\n" +
+		"  'http_req_duration{expected_response:true,method:GET}': ['p(99)<900'],\n" +
+		"  'http_req_failed{expected_response:true}': ['rate<0.01'],\n" +
+		"  'http_reqs{status:200}': ['count>10'],\n}};\nexport default function () { http.get('http://h/x'); }"
+	tst, err := Import([]byte(src), "s.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := importer.Render(tst, "t.yaml")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, want := range []string{"'http_req_duration{expected_response:true}'", "'http_req_duration{expected_response:true,method:GET}'"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("lacks %s:\n%s", want, out)
+		}
+	}
+	notes := strings.Join(tst.NotConverted, "\n")
+	for _, want := range []string{"http_req_failed{expected_response:true} (filter expected_response:true: loadlens keeps expected_response:true on http_req_duration only)",
+		"http_reqs{status:200} (filter status:200:"} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("not converted lacks %q:\n%s", want, notes)
+		}
+	}
+}
