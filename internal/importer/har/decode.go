@@ -39,10 +39,17 @@ func (c *countingReader) Read(p []byte) (int, error) {
 // errCut ends reading at the limit: what was read whole is imported.
 var errCut = errors.New("the recording is larger than an import reads")
 
+// utf8BOM is the byte order mark some tools write before a recording.
+const utf8BOM = "\xef\xbb\xbf"
+
 // newDecoder reads at most limit bytes of r.
 func newDecoder(r io.Reader, limit int64) *decoder {
 	c := &countingReader{r: io.LimitReader(r, limit)}
-	return &decoder{src: r, limit: limit, count: c, dec: json.NewDecoder(bufio.NewReaderSize(c, 64<<10))}
+	br := bufio.NewReaderSize(c, 64<<10)
+	if b, err := br.Peek(len(utf8BOM)); err == nil && string(b) == utf8BOM {
+		_, _ = br.Discard(len(utf8BOM)) // Windows tools write one; JSON has no place for it
+	}
+	return &decoder{src: r, limit: limit, count: c, dec: json.NewDecoder(br)}
 }
 
 // read walks the recording, calling each for every entry of log.entries

@@ -180,12 +180,19 @@ func hostKept(host string, hosts []string) bool {
 
 // droppedHeaders are request headers loadlens sets itself, the browser's
 // own bookkeeping, and headers that would change the answers: conditional
-// requests (every VU is a fresh visitor) and compression (bodies are read
+// requests (every VU is a fresh visitor; but see conditional) and compression (bodies are read
 // for checks and extractions).
 var droppedHeaders = map[string]bool{
 	"host": true, "content-length": true, "connection": true, "keep-alive": true, "transfer-encoding": true,
 	"cookie": true, "if-none-match": true, "if-modified-since": true, "priority": true,
 	"upgrade-insecure-requests": true, "accept-encoding": true, "te": true, "pragma": true, "cache-control": true,
+}
+
+// conditional reports whether a header makes a request conditional: a
+// recorded 304 is replayed with it, so that its check (304) holds.
+func conditional(name string) bool {
+	n := strings.ToLower(name)
+	return n == "if-none-match" || n == "if-modified-since"
 }
 
 func keepHeader(name string) bool {
@@ -265,7 +272,7 @@ func stepsOf(t *importer.Test, kept []*entry, opt Options, origin string) []*ste
 			s.path = o + s.path
 		}
 		for _, h := range e.Request.Headers {
-			if keepHeader(h.Name) {
+			if keepHeader(h.Name) || e.Response.Status == 304 && conditional(h.Name) {
 				s.headers = append(s.headers, importer.Header{Name: h.Name, Value: h.Value})
 			}
 		}

@@ -151,3 +151,26 @@ func TestImportChromiumRecording(t *testing.T) {
 		t.Errorf("the static asset was kept:\n%s", out)
 	}
 }
+
+// TestImportHARConditionalAndBOM: a recording made with a warm cache keeps
+// the conditional headers of its 304 answers, so that replaying them gets
+// the 304 its check expects (every check failed on mitmproxy's chrome.har);
+// a 200's are still dropped; and a recording that starts with a UTF-8 byte
+// order mark is read.
+func TestImportHARConditionalAndBOM(t *testing.T) {
+	const har = "\xef\xbb\xbf" + `{"log": {"entries": [
+ {"startedDateTime": "2024-01-01T00:00:00.000Z", "time": 5, "_resourceType": "fetch",
+  "request": {"method": "GET", "url": "http://shop.test/api/a", "headers": [{"name": "If-None-Match", "value": "\"v1\""}, {"name": "If-Modified-Since", "value": "Mon, 01 Jan 2024 00:00:00 GMT"}]},
+  "response": {"status": 304, "headers": [], "content": {}}},
+ {"startedDateTime": "2024-01-01T00:00:00.010Z", "time": 5, "_resourceType": "fetch",
+  "request": {"method": "GET", "url": "http://shop.test/api/b", "headers": [{"name": "If-None-Match", "value": "\"v2\""}]},
+  "response": {"status": 200, "headers": [], "content": {}}}]}}`
+	_, out := render(t, har, Options{})
+	a, b, _ := strings.Cut(out, "/api/b")
+	if !strings.Contains(a, `If-None-Match: '"v1"'`) || !strings.Contains(a, "If-Modified-Since: 'Mon, 01 Jan 2024 00:00:00 GMT'") || !strings.Contains(a, "status: 304") {
+		t.Errorf("the 304's conditional headers and check are not kept:\n%s", out)
+	}
+	if strings.Contains(b, `"v2"`) {
+		t.Errorf("a 200's conditional header is kept:\n%s", out)
+	}
+}
