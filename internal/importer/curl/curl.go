@@ -170,9 +170,12 @@ func parse(args []string, skipped func(string)) (*request, error) {
 	if !strings.Contains(raw, "://") {
 		raw = "http://" + raw // curl's default scheme
 	}
-	u, err := url.Parse(raw)
+	u, err := url.Parse(varPattern.ReplaceAllString(raw, urlVarMark+"${1}"+urlVarMark))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("bad URL %q: loadlens sends http:// and https:// requests", urls[0])
+		return nil, fmt.Errorf("bad URL %q: loadlens sends http:// and https:// requests", shown(urls[0]))
+	}
+	if m := urlVarPattern.FindStringSubmatch(u.Host + u.User.String()); m != nil {
+		return nil, fmt.Errorf("URL %q: the shell variable $%s names its host or credentials, which a test's base_url cannot take from a variable per step; write the URL, and pass it as -e BASE_URL=... to the imported test", shown(urls[0]), m[1])
 	}
 	r.url = u
 	return r, nil
@@ -220,6 +223,7 @@ func apply(r *request, name, value string, skipped func(string)) error {
 		default:
 			value = k + "=" + url.QueryEscape(v)
 		}
+		value = escapedVarPattern.ReplaceAllString(value, varMark+"${1}"+varMark) // a variable's value is sent as -e gives it
 		r.data, r.hasData = append(r.data, strings.ReplaceAll(value, "+", "%20")), true
 	case "form", "form-string":
 		k, v, ok := strings.Cut(value, "=")
@@ -245,6 +249,10 @@ func apply(r *request, name, value string, skipped func(string)) error {
 		}
 		r.form = append(r.form, p)
 	case "user":
+		if varPattern.MatchString(value) { // encoding the markers would make a valid-looking, wrong credential
+			skipped(fmt.Sprintf("-u %s: its credentials come from shell variables, which a test cannot Base64-encode; add -H 'Authorization: Basic ...' with the encoded value, or -H 'Authorization: {{ env.AUTH }}'", shown(value)))
+			return nil
+		}
 		r.headers = append(r.headers, importer.Header{Name: "Authorization", Value: "Basic " + base64.StdEncoding.EncodeToString([]byte(value))})
 	case "cookie":
 		if !strings.Contains(value, "=") {
@@ -272,6 +280,11 @@ func apply(r *request, name, value string, skipped func(string)) error {
 	return nil
 }
 
+// shown is a word as the user wrote it: $NAME for a shell variable.
+func shown(s string) string {
+	return varPattern.ReplaceAllString(s, "$$$1")
+}
+
 // boundary separates the parts of a multipart body the import writes.
 const boundary = "loadlens-import-boundary-7MA4YWxkTrZu0gW"
 
@@ -283,7 +296,8 @@ func build(t *importer.Test, reqs []*request) {
 	var flow []importer.Step
 	usesVars := false
 	withEnv := func(s string) string {
-		usesVars = usesVars || varPattern.MatchString(s)
+		usesVars = usesVars || varPattern.MatchString(s) || urlVarPattern.MatchString(s)
+		s = urlVarPattern.ReplaceAllString(s, `{{ env("$1", "") }}`)
 		return varPattern.ReplaceAllString(s, `{{ env("$1", "") }}`)
 	}
 	for i, r := range reqs {
@@ -324,6 +338,7 @@ func build(t *importer.Test, reqs []*request) {
 			if origin(r.url) != base {
 				st.Name = importer.Lit(origin(r.url) + r.url.EscapedPath())
 			}
+			st.Name = urlVarPattern.ReplaceAllString(st.Name, "{$1}") // a name is not a template
 		}
 		hs := r.headers
 		has := func(name string) bool {

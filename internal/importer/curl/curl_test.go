@@ -97,3 +97,28 @@ func TestImportCurlNotConverted(t *testing.T) {
 		}
 	}
 }
+
+// TestImportCurlShellVariables: shell variables in a URL's path and query
+// become {{ env("NAME", "") }} (Twilio's documented command leaked \x00
+// markers into the URL), -u with variables is listed as not converted
+// rather than written as a valid-looking wrong Basic credential, and a
+// variable in the host is refused, naming it.
+func TestImportCurlShellVariables(t *testing.T) {
+	tst, out := render(t, `curl -X POST "https://api.twilio.com/2010-04-01/Accounts/$TWILIO_ACCOUNT_SID/Messages.json?x=$X" `+
+		`--data-urlencode "To=$TO" -u $TWILIO_ACCOUNT_SID:$TWILIO_AUTH_TOKEN`)
+	for _, want := range []string{`/Accounts/{{ env("TWILIO_ACCOUNT_SID", "") }}/Messages.json?x={{ env("X", "") }}`,
+		"name: '/2010-04-01/Accounts/{TWILIO_ACCOUNT_SID}/Messages.json'", `To={{ env("TO", "") }}`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("lacks %s:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "\x00") || strings.Contains(out, "%00") || strings.Contains(out, "LLxSHVARx") || strings.Contains(out, "Authorization: 'Basic") {
+		t.Errorf("markers or a made-up credential leaked:\n%q", out)
+	}
+	if notes := strings.Join(tst.NotConverted, "\n"); !strings.Contains(notes, "-u $TWILIO_ACCOUNT_SID:$TWILIO_AUTH_TOKEN: its credentials come from shell variables") {
+		t.Errorf("-u with variables is not listed as not converted: %s", notes)
+	}
+	if _, err := Import(`curl https://$HOST/x`); err == nil || !strings.Contains(err.Error(), `the shell variable $HOST names its host`) {
+		t.Errorf("a variable host: %v", err)
+	}
+}

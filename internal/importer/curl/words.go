@@ -15,6 +15,15 @@ const varMark = "\x00"
 
 var varPattern = regexp.MustCompile(varMark + `([A-Za-z_][A-Za-z0-9_]*)` + varMark)
 
+// escapedVarPattern is varPattern once query-escaped.
+var escapedVarPattern = regexp.MustCompile(`%00([A-Za-z_][A-Za-z0-9_]*)%00`)
+
+// urlVarMark stands for varMark in a URL, where a control character would
+// be escaped (%00) or refused: letters pass through parsing as they are.
+const urlVarMark = "LLxSHVARx"
+
+var urlVarPattern = regexp.MustCompile(urlVarMark + `([A-Za-z_][A-Za-z0-9_]*?)` + urlVarMark)
+
 // commands splits text into the argument lists of its curl commands. Text
 // copied as "cURL (cmd)" on Windows is read with cmd.exe's quoting, anything
 // else as bash (which covers POSIX sh, and the $'...' strings Chrome writes).
