@@ -258,12 +258,20 @@ func step(doc *openapi3.T, p op, t *importer.Test, sp *sampler) (importer.Step, 
 	if failed != nil {
 		return st, failed
 	}
-	security(doc, p.o, &st, &query)
+	var keys []string // templates: the API keys sent in the query
+	security(doc, p.o, &st, &keys)
 	if len(query) > 0 {
 		path += "?" + strings.Join(query, "&")
 	}
-	st.Path = importer.Lit(path)
-	if strings.SplitN(path, "?", 2)[0] != p.path || len(query) > 0 {
+	st.Path = importer.Lit(path) // literal text: braces in the spec's values are escaped
+	if len(keys) > 0 {
+		sep := "?"
+		if len(query) > 0 {
+			sep = "&"
+		}
+		st.Path += sep + strings.Join(keys, "&") // already templates: escaping them sent "{{ env(...) }}" as text, an invalid URL
+	}
+	if strings.SplitN(path, "?", 2)[0] != p.path || len(query) > 0 || len(keys) > 0 {
 		st.Name = importer.Lit(p.path)
 	}
 	if err := body(p, &st, t, where, sp); err != nil {
@@ -369,7 +377,8 @@ func successes(o *openapi3.Operation) []int {
 	return []int{best}
 }
 
-// security adds the operation's credentials, from the environment.
+// security adds the operation's credentials, from the environment: headers
+// to st, and query parameters (templates) to query.
 func security(doc *openapi3.T, o *openapi3.Operation, st *importer.Step, query *[]string) {
 	reqs := doc.Security
 	if o.Security != nil {
@@ -388,9 +397,9 @@ func security(doc *openapi3.T, o *openapi3.Operation, st *importer.Step, query *
 		case s.Type == "apiKey" && s.In == "header":
 			st.Headers = append(st.Headers, importer.Header{Name: s.Name, Value: `{{ env("API_KEY", "") }}`})
 		case s.Type == "apiKey" && s.In == "query":
-			*query = append(*query, url.QueryEscape(s.Name)+`={{ env("API_KEY", "") }}`)
+			*query = append(*query, importer.Lit(url.QueryEscape(s.Name))+`={{ env("API_KEY", "") }}`)
 		case s.Type == "apiKey" && s.In == "cookie":
-			st.Headers = append(st.Headers, importer.Header{Name: "Cookie", Value: s.Name + `={{ env("API_KEY", "") }}`})
+			st.Headers = append(st.Headers, importer.Header{Name: "Cookie", Value: importer.Lit(s.Name) + `={{ env("API_KEY", "") }}`})
 		case s.Type == "http" && strings.EqualFold(s.Scheme, "basic"):
 			st.Headers = append(st.Headers, importer.Header{Name: "Authorization", Value: `Basic {{ env("BASIC_AUTH", "") }}`})
 		case s.Type == "http" || s.Type == "oauth2" || s.Type == "openIdConnect":
