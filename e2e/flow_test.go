@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -129,5 +130,39 @@ func TestSetupThroughTheBinary(t *testing.T) {
 	}
 	if work.Load() != 6 {
 		t.Errorf("a failed setup sent load: %d requests", work.Load()-6)
+	}
+}
+
+// TestK6CommandLine: k6's -u, -d and -i in URL mode, and `run -` reading
+// the test from standard input.
+func TestK6CommandLine(t *testing.T) {
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { n.Add(1) }))
+	defer srv.Close()
+	dir := t.TempDir()
+	if res := loadlens(t, dir, "run", "-u", "2", "-i", "7", srv.URL+"/x", "--quiet"); res.code != 0 || n.Load() != 7 {
+		t.Errorf("-u 2 -i 7: exit %d, %d requests; want 0 and 7\n%s%s", res.code, n.Load(), res.stdout, res.stderr)
+	}
+	if res := loadlens(t, dir, "run", "-i", "3", "--rate", "5", srv.URL+"/x"); res.code != 2 || !strings.Contains(res.stderr, "does not go with --rate") {
+		t.Errorf("-i with --rate: exit %d, %s", res.code, res.stderr)
+	}
+	n.Store(0)
+	test := fmt.Sprintf("name: piped\nbase_url: %s\nscenarios:\n  s: {iterations: 4, flow: [get: /y]}\n", srv.URL)
+	for _, args := range [][]string{{"run", "--quiet", "-"}, {"run", "-", "--quiet"}} {
+		cmd := exec.Command(binary, args...)
+		cmd.Dir, cmd.Stdin = dir, strings.NewReader(test)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Errorf("%v: %v\n%s", args, err, out)
+		}
+	}
+	if n.Load() != 8 {
+		t.Errorf("the piped test sent %d requests, want 4 per run", n.Load())
+	}
+	cmd := exec.Command(binary, "run", "-")
+	cmd.Dir, cmd.Stdin = dir, strings.NewReader("scenarios:\n  s: {iterations: 1, flow: [get: /y]}\n")
+	out, _ := cmd.CombinedOutput()
+	if !strings.Contains(string(out), `stdin:2:34: scenarios.s.flow[0].get: relative path "/y" needs base_url`) {
+		t.Errorf("an error in a piped test does not name stdin:\n%s", out)
 	}
 }

@@ -27,15 +27,18 @@ const urlScenario = "default"
 
 // URLOptions are the flags of URL mode: `loadlens run URL --rate 100 ...`.
 type URLOptions struct {
-	URL        string        // the target; may use templates, like a test file's paths
-	Method     string        // default GET, or POST when a body is given
-	Headers    []string      // "Name: value"
-	Body       string        // raw request body
-	BodyFile   string        // read the body from this file instead
-	Timeout    time.Duration // request timeout; 0 means the default
-	Rate       float64       // open model: iterations per second
-	VUs        int           // closed model: virtual users (1 when neither Rate nor VUs is set)
-	Duration   time.Duration // how long to hold the load; 0 means DefaultURLDuration
+	URL      string        // the target; may use templates, like a test file's paths
+	Method   string        // default GET, or POST when a body is given
+	Headers  []string      // "Name: value"
+	Body     string        // raw request body
+	BodyFile string        // read the body from this file instead
+	Timeout  time.Duration // request timeout; 0 means the default
+	Rate     float64       // open model: iterations per second
+	VUs      int           // closed model: virtual users (1 when neither Rate nor VUs is set)
+	Duration time.Duration // how long to hold the load; 0 means DefaultURLDuration
+	// Iterations, when above 0, runs that many iterations shared by VUs
+	// (k6's -i); Duration then bounds them (max_duration) when above 0.
+	Iterations int64
 	Ramp       time.Duration // ramp up from 0 over this long before the hold
 	MaxVUs     int           // open model: VU ceiling; 0 means the default
 	Thresholds []string      // "p(95)<500ms", "rate<0.01" or "metric{filter}: expr"
@@ -286,6 +289,13 @@ func escapeSpaces(path string) string {
 
 // writeLoad writes the scenario's load model keys.
 func (o *URLOptions) writeLoad(b *strings.Builder) {
+	if o.Iterations > 0 {
+		fmt.Fprintf(b, "    model: iterations\n    iterations: %d\n    vus: %d\n", o.Iterations, min(int64(max(o.VUs, 1)), o.Iterations))
+		if o.Duration > 0 {
+			fmt.Fprintf(b, "    max_duration: %s\n", o.Duration)
+		}
+		return
+	}
 	hold := o.Duration
 	if hold == 0 {
 		hold = DefaultURLDuration
