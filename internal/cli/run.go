@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,7 +17,7 @@ import (
 
 // urlOnlyFlags are the flags that describe a test and so make sense only
 // in URL mode; a test file says these things itself.
-var urlOnlyFlags = []string{"rate", "vus", "duration", "ramp", "max-vus", "method", "H", "body", "body-file", "timeout", "threshold", "name", "insecure",
+var urlOnlyFlags = []string{"rate", "vus", "u", "duration", "d", "iterations", "i", "ramp", "max-vus", "method", "H", "body", "body-file", "timeout", "threshold", "name", "insecure",
 	"graceful-stop", "max-redirects", "max-body", "allow-host", "arrival-slack"}
 
 func runCmd(ctx context.Context, e *env, args []string) int {
@@ -26,7 +27,11 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 	var headers, thresholds, envs listFlag
 	fs.Float64Var(&o.Rate, "rate", 0, "URL mode, open model: iterations per second")
 	fs.IntVar(&o.VUs, "vus", 0, "URL mode, closed model: virtual users")
+	fs.IntVar(&o.VUs, "u", 0, "URL mode: --vus, as k6 writes it")
 	fs.DurationVar(&o.Duration, "duration", 10*time.Second, "URL mode: how long to hold the load (after --ramp)")
+	fs.DurationVar(&o.Duration, "d", 10*time.Second, "URL mode: --duration, as k6 writes it")
+	fs.Int64Var(&o.Iterations, "iterations", 0, "URL mode: run this many iterations in all, shared by --vus VUs (--duration bounds them)")
+	fs.Int64Var(&o.Iterations, "i", 0, "URL mode: --iterations, as k6 writes it")
 	fs.DurationVar(&o.Ramp, "ramp", 0, "URL mode: ramp up from 0 over this long before the hold")
 	fs.IntVar(&o.MaxVUs, "max-vus", 0, "URL mode, open model: VU ceiling (default: enough for every request to hit the timeout)")
 	fs.StringVar(&o.Method, "method", "", "URL mode: HTTP method (default GET, or POST with a body)")
@@ -67,13 +72,22 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 		return fail(e, err)
 	}
 	target := pos[0]
-	isURL, err := classifyTarget(target)
-	if err != nil {
+	var stdin []byte // the test, when target is "-"
+	isURL := false
+	if target == "-" {
+		if stdin, err = readStdin(); err != nil {
+			return fail(e, err)
+		}
+	} else if isURL, err = classifyTarget(target); err != nil {
 		return fail(e, err)
 	}
 	set := setFlags(fs)
+	aliasFlags(set)
 	if isURL {
 		if err := explicitZeros(set, &o); err != nil {
+			return fail(e, err)
+		}
+		if err := iterationFlags(set, &o); err != nil {
 			return fail(e, err)
 		}
 		o.URL, o.Headers, o.Thresholds, o.Env, o.Machine = target, headers, thresholds, lookup, machineFor(seg)
@@ -85,6 +99,9 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 	if d.distributed() {
 		if err := d.check(*segment, *noMetrics); err != nil {
 			return fail(e, err)
+		}
+		if stdin != nil {
+			return fail(e, usageErr("a distributed run sends its agents a test file: write the test to a file rather than run -"))
 		}
 		var source []byte
 		if isURL {
@@ -116,7 +133,7 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 		if err := refuseURLFlags(set); err != nil {
 			return fail(e, err)
 		}
-		p, err = plan.ParseFileFor(machineFor(seg), target, lookup)
+		p, err = parseTarget(seg, target, stdin, lookup)
 	}
 	if err != nil {
 		return fail(e, err)
@@ -141,6 +158,59 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 }
 
 // refuseURLFlags refuses URL mode's flags given with a test file, which sets these itself.
+// stdinName names a test read from standard input in its errors.
+const stdinName = "stdin"
+
+// readStdin reads the test `run -` was given on standard input, at most
+// plan.MaxFileSize of it.
+func readStdin() ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(os.Stdin, plan.MaxFileSize+1))
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("reading the test from standard input: %w", err)
+	case len(b) > plan.MaxFileSize:
+		return nil, usageErr("the test on standard input is larger than %d MiB", plan.MaxFileSize>>20)
+	case len(b) == 0:
+		return nil, usageErr("run -: standard input is empty; pipe a test into it (cat test.yaml | loadlens run -)")
+	}
+	return b, nil
+}
+
+// parseTarget parses the test file, or the test read from standard input
+// (its relative paths are the working directory's).
+func parseTarget(seg plan.Segment, target string, stdin []byte, lookup func(string) (string, bool)) (*plan.Plan, error) {
+	if stdin == nil {
+		return plan.ParseFileFor(machineFor(seg), target, lookup)
+	}
+	return plan.ParseFor(machineFor(seg), stdinName, stdin, lookup)
+}
+
+// aliasFlags marks k6's short flags (-u, -d, -i) as their long ones, so
+// that every check of a flag sees either spelling.
+func aliasFlags(set map[string]bool) {
+	for short, long := range map[string]string{"u": "vus", "d": "duration", "i": "iterations"} {
+		set[long] = set[long] || set[short]
+	}
+}
+
+// iterationFlags checks --iterations against the flags it cannot go with,
+// and drops the default --duration, which would otherwise bound it.
+func iterationFlags(set map[string]bool, o *plan.URLOptions) error {
+	if !set["iterations"] {
+		return nil
+	}
+	switch {
+	case o.Iterations < 1:
+		return usageErr("--iterations: must be at least 1, got %d", o.Iterations)
+	case set["rate"] || set["ramp"]:
+		return usageErr("--iterations runs a fixed number of iterations with --vus VUs; it does not go with --rate or --ramp")
+	}
+	if !set["duration"] {
+		o.Duration = 0 // the test file's default max_duration bounds them
+	}
+	return nil
+}
+
 func refuseURLFlags(set map[string]bool) error {
 	for _, f := range urlOnlyFlags {
 		if set[f] {
