@@ -53,6 +53,7 @@ func commands() []command {
 		{"k8s", k8sUsage, "run a test over agent pods on Kubernetes, or print their objects", k8sCmd},
 		{"demo", "demo [--quick] [--traces] [--serve] [--addr ADDR]", "run a short test against the built-in demo shop (or only serve it)", demoCmd},
 		{"version", "version | --version", "print the version (a release's, or the commit it was built from)", versionCmd},
+		{"completion", completionUsage, "print shell completion for bash, zsh or fish: source <(loadlens completion bash)", completionCmd},
 	}
 }
 
