@@ -78,6 +78,8 @@ type Stage struct {
 type Step struct {
 	Comment string // a line above the step
 	Think   string // a think step: "1s" or "1s..3s"; nothing else is set
+	Group   string // a group step (k6's group()): its name; only Steps is set besides
+	Steps   []Step // a group step's steps
 
 	Method, Path string // the path is a template (a full URL when not under the base URL)
 	Name         string // the endpoint name, when not the path
@@ -163,4 +165,16 @@ func Load(vus int, rate float64, duration string) []KV {
 // String says the file, its size and where it went.
 func (f LocalFile) String() string {
 	return fmt.Sprintf("%s (%s), %s", f.Path, units.CountOf(f.Size, "byte", "bytes"), f.Into)
+}
+
+// EachStep calls fn for every request and think step of flow, those in
+// groups included, in order.
+func EachStep(flow []Step, fn func(*Step)) {
+	for i := range flow {
+		if flow[i].Group != "" {
+			EachStep(flow[i].Steps, fn)
+			continue
+		}
+		fn(&flow[i])
+	}
 }

@@ -18,7 +18,38 @@ func (s *script) convert(fn *js.FuncDecl) []importer.Step {
 	}
 	f := &flow{s: s, locals: map[string]value{}, vars: map[string]bool{}}
 	f.block(fn.Body.List)
-	return f.steps
+	return fold(f.steps, 0, len(f.steps), f.groups)
+}
+
+// span is a group's steps, [start, end) of a flow's steps, and its name.
+type span struct {
+	start, end int
+	name       string
+}
+
+// fold nests the steps of [lo, hi) into their groups, once every step is
+// made: checks and extractions find their request by its index until then.
+// groups lists the spans that close in order, so an inner group comes
+// before the group it is in.
+func fold(steps []importer.Step, lo, hi int, groups []span) []importer.Step {
+	var out []importer.Step
+	for i := lo; i < hi; {
+		outer := -1 // the outermost group starting at i: the last to close
+		for j, g := range groups {
+			if g.start == i && g.end > g.start && g.end <= hi && (outer < 0 || g.end >= groups[outer].end) {
+				outer = j
+			}
+		}
+		if outer < 0 {
+			out = append(out, steps[i])
+			i++
+			continue
+		}
+		g := groups[outer]
+		out = append(out, importer.Step{Group: g.name, Steps: fold(steps, g.start, g.end, groups[:outer])})
+		i = g.end
+	}
+	return out
 }
 
 func (f *flow) block(list []js.IStmt) {
@@ -113,7 +144,7 @@ func (f *flow) call(c *js.CallExpr) (value, bool) {
 				f.block(fn)
 				if len(f.steps) > before {
 					label, _ := f.s.eval(args[0].Value, f).asText()
-					f.steps[before].Comment = "group: " + label
+					f.groups = append(f.groups, span{before, len(f.steps), groupName(label)})
 				}
 				return value{}, true
 			}

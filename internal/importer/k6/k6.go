@@ -50,6 +50,16 @@ type flow struct {
 	steps  []importer.Step
 	locals map[string]value
 	vars   map[string]bool // variables set by extractions
+	groups []span          // the group() calls' steps, in the order they close
+}
+
+// groupName is a k6 group's label as a test's group name: "::" joins
+// nested groups' names there, and a label made at run time is unknown.
+func groupName(label string) string {
+	if label = strings.ReplaceAll(label, "::", ":"); strings.TrimSpace(label) == "" {
+		return "group"
+	}
+	return label
 }
 
 // Import converts the k6 script src, named name.
@@ -477,11 +487,11 @@ func unkeptFilter(metric, filter string, scenarios map[string]bool) string {
 func (s *script) baseURL() {
 	counts := map[string]int{}
 	for _, sc := range s.t.Scenarios {
-		for _, st := range sc.Flow {
+		importer.EachStep(sc.Flow, func(st *importer.Step) {
 			if o := originOf(st.Path); o != "" {
 				counts[o]++
 			}
-		}
+		})
 	}
 	if len(counts) == 0 {
 		return
@@ -500,8 +510,7 @@ func (s *script) baseURL() {
 		s.t.BaseURL = `{{ env("BASE_URL", "` + base + `") }}`
 	}
 	for _, sc := range s.t.Scenarios {
-		for i := range sc.Flow {
-			st := &sc.Flow[i]
+		importer.EachStep(sc.Flow, func(st *importer.Step) {
 			if originOf(st.Path) == base {
 				st.Path = strings.TrimPrefix(st.Path, base)
 				if st.Path == "" || st.Path[0] != '/' {
@@ -511,7 +520,7 @@ func (s *script) baseURL() {
 					st.Name = strings.TrimPrefix(st.Name, base)
 				}
 			}
-		}
+		})
 	}
 }
 

@@ -25,7 +25,7 @@ func TestImportSamples(t *testing.T) {
 		{"api-crud.js", []string{"vus: 5", "duration: '30s'", `base_url: '{{ env("BASE_URL", "https://test-api.k6.io") }}'`,
 			`body: '{"username":"TestUser","password":"SuperCroc2020"}'`, "access: {json: '$.access'}", "Authorization: 'Bearer {{ access }}'",
 			"crocId: {json: '$.id'}", "get: '/my/crocodiles/{{ crocId }}/'", `"Croc {{ vu }}-{{ iteration }}"`,
-			`{name: "same name", json: "$.sex", eq: "M"}`, "# group: create and read a crocodile", "- think: '0s..2s'"},
+			`{name: "same name", json: "$.sex", eq: "M"}`, "- group: 'create and read a crocodile'\n        steps:\n          - post: /my/crocodiles/", "- think: '0s..2s'"},
 			[]string{"k6/metrics", "createTime.add", "if (read.status", "http.batch"}},
 	} {
 		t.Run(c.file, func(t *testing.T) {
@@ -123,5 +123,34 @@ func TestImportKeepsTaggedThresholds(t *testing.T) {
 		if !strings.Contains(notes, want) {
 			t.Errorf("not converted lacks %q:\n%s", want, notes)
 		}
+	}
+}
+
+// TestImportGroups: group() becomes a group step, nested as in the script,
+// and a check after an inner group still lands on its request.
+func TestImportGroups(t *testing.T) {
+	src := "import http from 'k6/http';\nimport { check, group } from 'k6';\nexport default function () {\n" +
+		"  group('outer', function () {\n    const r = http.get('http://h/a');\n    group('inner', () => { http.get('http://h/b'); });\n" +
+		"    check(r, {'a ok': (res) => res.status === 200});\n  });\n  http.get('http://h/c');\n}\n"
+	tst, err := Import([]byte(src), "s.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := importer.Render(tst, "t.yaml")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	want := `      - group: outer
+        steps:
+          - get: /a
+            check:
+              - {name: "a ok", status: 200}
+          - group: inner
+            steps:
+              - get: /b
+      - get: /c
+`
+	if !strings.Contains(string(out), want) {
+		t.Errorf("lacks\n%s\nin\n%s", want, out)
 	}
 }
