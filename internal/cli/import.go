@@ -166,11 +166,11 @@ func isDefaultLoad(load []importer.KV) bool {
 func requestSteps(t *importer.Test) int {
 	n := 0
 	for _, s := range t.Scenarios {
-		for _, st := range s.Flow {
+		importer.EachStep(s.Flow, func(st *importer.Step) { // requests in groups count too
 			if st.Think == "" {
 				n++
 			}
-		}
+		})
 	}
 	return n
 }
