@@ -28,11 +28,13 @@ type Method struct {
 	Floor float64
 	// Interval is the confidence of a step's interval.
 	Interval float64
+	// Robust leaves each side's outliers out of the t-test (see trim).
+	Robust bool
 }
 
 // DefaultMethod is the method history uses; docs/history.md gives its
 // error rates as bench/history measures them.
-var DefaultMethod = Method{Alpha: 0.001, MinRuns: 3, Floor: 0.01, Interval: 0.95}
+var DefaultMethod = Method{Alpha: 0.001, MinRuns: 3, Floor: 0.01, Interval: 0.95, Robust: true}
 
 // Step is a change of level found in a series of values.
 type Step struct {
@@ -143,8 +145,10 @@ func (m Method) passes(t, df float64) bool {
 }
 
 // tStat is Student's pooled two-sample t (as scipy's ttest_ind, which
-// Hunter calls), with the spread floored at Floor.
+// Hunter calls) on each side without its outliers, with the spread
+// floored at Floor.
 func (m Method) tStat(l, r []float64) (t, df float64) {
+	l, r = m.trim(l), m.trim(r)
 	ml, vl := meanVar(l)
 	mr, vr := meanVar(r)
 	nl, nr := float64(len(l)), float64(len(r))
@@ -159,7 +163,7 @@ func (m Method) tStat(l, r []float64) (t, df float64) {
 
 // step measures the change at c between the levels [from, c) and [c, to).
 func (m Method) step(ys []float64, from, c, to int, relative bool) Step {
-	l, r := ys[from:c], ys[c:to]
+	l, r := m.trim(ys[from:c]), m.trim(ys[c:to])
 	ml, vl := meanVar(l)
 	mr, vr := meanVar(r)
 	nl, nr := float64(len(l)), float64(len(r))
@@ -173,6 +177,43 @@ func (m Method) step(ys []float64, from, c, to int, relative bool) Step {
 		s.Change, s.Lo, s.Hi = math.Expm1(d), math.Expm1(d-half), math.Expm1(d+half)
 	}
 	return s
+}
+
+// outlierMADs is how far from a level's median, in robust standard
+// deviations (1.4826 × the median absolute deviation, at least Floor), a
+// run is an outlier: one run slowed by a noisy neighbour moves a mean and
+// a variance enough to hide a step or make one, and is no level itself.
+const outlierMADs = 5
+
+// trim returns xs without its outliers. This departs from Hunter, whose
+// t-test takes every run; bench/history measures both ways.
+func (m Method) trim(xs []float64) []float64 {
+	if !m.Robust || len(xs) < 3 {
+		return xs
+	}
+	med := median(xs)
+	dev := make([]float64, len(xs))
+	for i, x := range xs {
+		dev[i] = math.Abs(x - med)
+	}
+	limit := outlierMADs * max(1.4826*median(dev), m.Floor)
+	out := make([]float64, 0, len(xs))
+	for _, x := range xs {
+		if math.Abs(x-med) <= limit {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func median(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
 }
 
 func meanVar(xs []float64) (mean, variance float64) {
