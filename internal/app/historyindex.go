@@ -19,26 +19,33 @@ const storeTimeout = 30 * time.Second
 
 // recordHistory adds a run that just ended to its results folder's index
 // and, with --store, to the shared store. The index is only a cache: when
-// it cannot be written, `history` reads the run directory later.
-func recordHistory(ctx context.Context, cfg RunConfig, in *report.Input, exitCode int) error {
+// it cannot be written, `history` reads the run directory later; the
+// store was asked for, and its error is the run's.
+func recordHistory(ctx context.Context, cfg RunConfig, in *report.Input, exitCode int) (indexErr, storeErr error) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout) // a Ctrl-C'd run is recorded too
 	defer cancel()
 	rec := historyRecord(in)
 	rec.ExitCode = exitCode // as run.db's finish keeps it
-	stamp, err := stampOf(in.Dir)
+	indexErr = putIndex(ctx, in.Dir, rec)
+	if cfg.Store != "" {
+		if storeErr = putShared(ctx, cfg.Store, rec); storeErr != nil {
+			storeErr = fmt.Errorf("--store: the run was not recorded: %w", storeErr)
+		}
+	}
+	return indexErr, storeErr
+}
+
+func putIndex(ctx context.Context, dir string, rec history.Run) error {
+	stamp, err := stampOf(dir)
 	if err != nil {
 		return err
 	}
-	ix, err := historystore.OpenIndex(filepath.Join(filepath.Dir(in.Dir), historystore.IndexFile))
+	ix, err := historystore.OpenIndex(filepath.Join(filepath.Dir(dir), historystore.IndexFile))
 	if err != nil {
 		return err
 	}
 	err = ix.Put(ctx, historystore.Entry{Dir: rec.ID, Stamp: stamp, Run: rec})
-	err = errors.Join(err, ix.Close())
-	if cfg.Store != "" {
-		err = errors.Join(err, putShared(ctx, cfg.Store, rec))
-	}
-	return err
+	return errors.Join(err, ix.Close())
 }
 
 // stampOf is the state of a run directory's run.db.

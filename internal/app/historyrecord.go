@@ -14,7 +14,11 @@ import (
 func historyRecord(in *report.Input) history.Run {
 	r := in.Run
 	tot := r.Total()
-	rec := history.Run{ID: filepath.Base(in.Dir), Host: in.Host, Dir: in.Dir, Name: in.Name, Start: in.Start.UTC(),
+	path, err := filepath.Abs(in.Dir)
+	if err != nil {
+		path = in.Dir // only the working directory's loss makes this fail; the ID still names the run
+	}
+	rec := history.Run{ID: filepath.Base(in.Dir), Host: in.Host, Path: path, Dir: in.Dir, Name: in.Name, Start: in.Start.UTC(),
 		Status: in.Status, ExitCode: in.ExitCode, Tags: in.Tags, Shape: in.Shape, ShapeID: history.ShapeID(in.Shape),
 		Elapsed: r.Elapsed(), Requests: tot.Requests, ErrorRate: errorRate(&tot), Findings: len(in.Findings)}
 	if s := r.Elapsed().Seconds(); s > 0 {

@@ -69,6 +69,11 @@ func Run(ctx context.Context, cfg RunConfig) (RunResult, error) {
 	if cfg.NoMetrics {
 		return runCountOnly(ctx, cfg)
 	}
+	if cfg.Store != "" {
+		if err := checkShared(ctx, cfg.Store); err != nil {
+			return RunResult{ExitCode: ExitRunFailed}, err
+		}
+	}
 	in, res, err := execute(ctx, cfg)
 	if in == nil {
 		return res, err
@@ -82,8 +87,12 @@ func Run(ctx context.Context, cfg RunConfig) (RunResult, error) {
 	} else {
 		fmt.Fprint(cfg.Out, report.PathLine("report", res.Report))
 	}
-	if herr := recordHistory(ctx, cfg, in, res.ExitCode); herr != nil {
-		fmt.Fprintf(cfg.Out, "  history: not recorded: %v\n", herr) // the run is whole without it: `history` rebuilds the index
+	ixErr, storeErr := recordHistory(ctx, cfg, in, res.ExitCode)
+	if ixErr != nil {
+		fmt.Fprintf(cfg.Out, "  history: not recorded: %v\n", ixErr) // the run is whole without it: `history` rebuilds the index
+	}
+	if storeErr != nil && err == nil {
+		err = storeErr // asked for and not done: the job must know
 	}
 	return res, err
 }

@@ -17,7 +17,8 @@ import (
 type Run struct {
 	ID        string            `json:"id"`   // the run directory's name, unique per host
 	Host      string            `json:"host"` // where it ran: a shared store holds several hosts' runs
-	Dir       string            `json:"-"`    // the run directory as found; "" when only a store knows the run
+	Path      string            `json:"path"` // the run directory's absolute path on its host: with Host, the run's key
+	Dir       string            `json:"-"`    // the run directory as found here; "" when only a store knows the run
 	Name      string            `json:"name"` // the test's name
 	Start     time.Time         `json:"start"`
 	Status    string            `json:"status"` // completed, aborted, interrupted, failed or incomplete
@@ -44,8 +45,15 @@ type Endpoint struct {
 	P99       time.Duration `json:"p99_ns"`
 }
 
-// Key is what identifies a run in a store shared by several hosts.
-func (r *Run) Key() string { return r.Host + "/" + r.ID }
+// Key is what identifies a run in a store shared by several hosts: two
+// runs of one test started in the same second on one host, into two
+// results folders, share an ID but not a path.
+func (r Run) Key() string {
+	if r.Path == "" {
+		return r.Host + ":" + r.ID
+	}
+	return r.Host + ":" + r.Path
+}
 
 // Analysed reports whether a run's figures count for change points: only a
 // run that completed measured the whole load its shape says (a failed
