@@ -120,7 +120,7 @@ func (s *Session) sweep(ctx context.Context, st *Stack, c CapCase) SweepResult {
 			cr.P95.Round(time.Millisecond/10), st.Server.Total(), st.Server.Failed(), cr.Sent, st.Holds, st.Why)
 		return st
 	}
-	return Sweep{Start: c.Start, Factor: 1.5, Precision: 0.05, MaxSteps: 30, Retries: 2, Step: step}.Run(ctx)
+	return Sweep{Start: c.Start, Factor: 1.5, Precision: 0.05, MaxSteps: 30, Retries: 2, Confirm: true, Step: step}.Run(ctx)
 }
 
 // search runs `loadlens capacity` once and scores it and estimate.

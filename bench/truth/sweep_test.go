@@ -100,3 +100,29 @@ func TestABusyStepCountsOnlyWhenItHeld(t *testing.T) {
 		t.Error("a pass on a busy host must stand, a failure there must not count, a quiet failure must")
 	}
 }
+
+// TestSweepConfirmsAFailure checks one transient failure below the true
+// capacity (a JVM's GC pause) does not set the boundary when failures are
+// confirmed, and does without confirmation (the test can fail).
+func TestSweepConfirmsAFailure(t *testing.T) {
+	for _, c := range []struct {
+		confirm bool
+		want    func(capacity float64) bool
+	}{
+		{true, func(cp float64) bool { return cp > 130 && cp <= 137 }},
+		{false, func(cp float64) bool { return cp < 100 }},
+	} {
+		hiccup := true
+		step := func(_ context.Context, r float64) SweepStep {
+			if r > 100 && hiccup { // the first step above 100/s meets a pause
+				hiccup = false
+				return SweepStep{Judged: true, Holds: false}
+			}
+			return SweepStep{Judged: true, Holds: r <= 137}
+		}
+		res := Sweep{Start: 20, Factor: 1.5, Precision: 0.05, MaxSteps: 40, Confirm: c.confirm, Step: step}.Run(context.Background())
+		if !c.want(res.Capacity) {
+			t.Errorf("confirm %v: capacity %v", c.confirm, res.Capacity)
+		}
+	}
+}
