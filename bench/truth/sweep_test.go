@@ -126,3 +126,36 @@ func TestSweepConfirmsAFailure(t *testing.T) {
 		}
 	}
 }
+
+// TestRecheckAtLoadlensRate checks the capacity scored against: the
+// sweep's unless the harness's own step held at loadlens's higher rate.
+func TestRecheckAtLoadlensRate(t *testing.T) {
+	cases := []struct {
+		name    string
+		got     float64
+		results []bool // the recheck steps' outcomes, in order
+		want    float64
+		steps   int
+	}{
+		{"loadlens within 5 %: no recheck", 104, nil, 100, 0},
+		{"holds at loadlens's rate", 130, []bool{true}, 130, 1},
+		{"a failure is confirmed", 130, []bool{false, false}, 100, 2},
+		{"a failure not confirmed", 130, []bool{false, true}, 130, 2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			n := 0
+			step := func(_ context.Context, r float64) SweepStep {
+				if r != c.got || n >= len(c.results) {
+					t.Fatalf("step %d at %v", n, r)
+				}
+				n++
+				return SweepStep{Judged: true, Holds: c.results[n-1]}
+			}
+			sc := SearchScore{Outcome: CapacityOutcome{Highest: c.got}}
+			if got := recheck(context.Background(), step, &sc, 100); got != c.want || n != c.steps {
+				t.Errorf("capacity %v after %d steps, want %v after %d", got, n, c.want, c.steps)
+			}
+		})
+	}
+}
