@@ -44,7 +44,17 @@ func TestHistoryStoreTwoWriters(t *testing.T) {
 			t.Errorf("history --store lacks job=j%d:\n%s", i, r.stdout)
 		}
 	}
-	if r := loadlens(t, t.TempDir(), "run", srv.URL+"/", "--store", "mysql://x"); r.code != 2 || !strings.Contains(r.stderr, "PostgreSQL URL") {
-		t.Errorf("run --store mysql://x: exit %d, want 2 with the reason\n%s", r.code, r.stderr)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--store", "mysql://x"}, "PostgreSQL URL"},
+		{[]string{"--store", dsn, "--no-metrics"}, "--no-metrics does not keep"},
+		{[]string{"--tag", "no-equals"}, "want key=value"},
+	} {
+		args := append([]string{"run", srv.URL + "/"}, tc.args...)
+		if r := loadlens(t, t.TempDir(), args...); r.code != 2 || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("run %v: exit %d, want 2 saying %q\n%s", tc.args, r.code, tc.want, r.stderr)
+		}
 	}
 }

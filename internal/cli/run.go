@@ -66,6 +66,9 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 	if err := checkStore(*store); err != nil {
 		return fail(e, err)
 	}
+	if *store != "" && *noMetrics {
+		return fail(e, usageErr("--store records a run's figures, which --no-metrics does not keep"))
+	}
 	var seg plan.Segment
 	if *segment != "" {
 		if seg, err = plan.ParseSegment(*segment); err != nil {
