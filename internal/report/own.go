@@ -79,6 +79,12 @@ func own(in *Input) map[string]any {
 	if g := groupsJSON(r); g != nil {
 		out["groups"] = g
 	}
+	if len(in.Tags) > 0 {
+		out["tags"] = in.Tags
+	}
+	if in.Shape != "" {
+		out["load_shape"] = in.Shape
+	}
 	if why := in.GateNote(); why != "" {
 		out["gate_note"] = why // why passed is false though every threshold passed
 	}
