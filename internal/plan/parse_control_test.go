@@ -257,3 +257,17 @@ func TestParseTaggedThresholds(t *testing.T) {
 		}
 	}
 }
+
+// TestRedactNestedAndSetupHeaders: a literal credential in a step inside a
+// group, or in the setup, is kept out of the stored test like any other.
+func TestRedactNestedAndSetupHeaders(t *testing.T) {
+	src := head + "      - group: g\n        steps:\n          - get: /x\n            headers: {Authorization: Bearer s3cretLiteral}\n" +
+		"setup:\n  - get: /y\n    headers: {X-Api-Key: k3yLiteral}\n"
+	p, err := Parse("t.yaml", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := string(p.Source); strings.Contains(s, "s3cretLiteral") || strings.Contains(s, "k3yLiteral") || !strings.Contains(s, "[REDACTED]") {
+		t.Errorf("a credential was stored:\n%s", s)
+	}
+}
