@@ -16,6 +16,7 @@ import (
 type Agent struct {
 	Index int    // the Job's completion index, the agent's LOADLENS_AGENT_INDEX
 	Pod   string // the pod's name
+	IP    string // the pod's IP, where a coordinator in the cluster reaches it
 }
 
 // pollEvery is how often the pods are listed while waiting: a list of one
@@ -50,7 +51,7 @@ func pollPods(ctx context.Context, c *Client, job *batchv1.Job, n int, last map[
 	if err := jobFailed(ctx, c, job); err != nil {
 		return nil, err
 	}
-	list, err := c.listPods(ctx, job.Namespace, RunLabel+"="+job.Name)
+	list, err := c.listPods(ctx, job.Namespace, agentSelector(job.Name))
 	if err != nil {
 		return nil, fmt.Errorf("listing the agents' pods: %w", err)
 	}
@@ -71,7 +72,7 @@ func pollPods(ctx context.Context, c *Client, job *batchv1.Job, n int, last map[
 			return nil, fmt.Errorf("%s cannot start: %s", key, st)
 		}
 		if st == "ready" {
-			ready[idx] = Agent{Index: idx, Pod: p.Name}
+			ready[idx] = Agent{Index: idx, Pod: p.Name, IP: p.Status.PodIP}
 		}
 	}
 	if len(ready) < n {
@@ -121,7 +122,7 @@ func summary(last map[string]string, n int) string {
 // OOM kill, an eviction, a non-zero exit): the coordinator knows only that
 // an agent was lost, Kubernetes knows why. It returns how many it wrote.
 func ReportFailed(ctx context.Context, c *Client, job *batchv1.Job, w io.Writer) (int, error) {
-	list, err := c.listPods(ctx, job.Namespace, RunLabel+"="+job.Name)
+	list, err := c.listPods(ctx, job.Namespace, agentSelector(job.Name))
 	if err != nil {
 		return 0, fmt.Errorf("listing the agents' pods: %w", err)
 	}
@@ -137,3 +138,6 @@ func ReportFailed(ctx context.Context, c *Client, job *batchv1.Job, w io.Writer)
 	}
 	return n, nil
 }
+
+// agentSelector selects a run's agent pods, not its coordinator's.
+func agentSelector(run string) string { return RunLabel + "=" + run + "," + ComponentKey + "=agent" }
