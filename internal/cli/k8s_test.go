@@ -312,8 +312,11 @@ func (k *kubelet) waitAgents(t *testing.T) {
 }
 
 // TestK8sManifestDryRun sends `loadlens k8s manifest`'s output to a real
-// API server with dryRun=All, the request `kubectl apply --dry-run=server`
-// makes for new objects: the server validates and admits them, stores none.
+// API server with dryRun=All and strict field validation, the request
+// `kubectl apply --dry-run=server` makes for new objects: the server
+// validates and admits them, stores none. The whole run (coordinator,
+// agents, Service, RBAC) goes through kubectl itself; the agents-only
+// manifest through client-go's equivalent request.
 func TestK8sManifestDryRun(t *testing.T) {
 	srv := k8stest.Start(t)
 	c := srv.Client(t)
@@ -324,29 +327,79 @@ func TestK8sManifestDryRun(t *testing.T) {
 	}
 	dyn := dynamic.NewForConfigOrDie(cfg)
 	test := k8sTest(t, "http://127.0.0.1:9", "1m")
-	var out, errb bytes.Buffer
-	if code := Main(context.Background(), []string{"k8s", "manifest", test, "--agents", "20", "--namespace", "perf", "--cpu", "2", "--memory", "2Gi"}, &out, &errb); code != 0 {
-		t.Fatalf("exit %d: %s", code, errb.String())
-	}
-	objs := decodeAll(t, out.Bytes())
-	if len(objs) != 3 {
-		t.Fatalf("want 3 objects, got %d", len(objs))
-	}
-	for _, o := range objs {
-		if err := dryRun(dyn, o); err != nil {
-			t.Errorf("%s %s refused: %v", o.GetKind(), o.GetName(), err)
-		}
-	}
-	assertNothingLeft(t, c)
 
-	// The server validates for real: the same Job with a wrong field is refused.
-	bad := objs[2].DeepCopy()
-	if err := unstructured.SetNestedField(bad.Object, int64(-1), "spec", "completions"); err != nil {
-		t.Fatal(err)
+	t.Run("the whole run, through kubectl", func(t *testing.T) {
+		var out, errb bytes.Buffer
+		if code := Main(context.Background(), []string{"k8s", "manifest", test, "--agents", "20", "--namespace", "perf", "--cpu", "2", "--memory", "2Gi", "-e", "API_KEY=k"}, &out, &errb); code != 0 {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+		objs := decodeAll(t, out.Bytes())
+		kinds := map[string]int{}
+		for _, o := range objs {
+			kinds[o.GetKind()]++
+		}
+		if len(objs) != 9 || kinds["Job"] != 2 || kinds["ConfigMap"] != 2 || kinds["Service"] != 1 || kinds["Role"] != 1 || kinds["RoleBinding"] != 1 || kinds["ServiceAccount"] != 1 {
+			t.Fatalf("objects by kind %v, want a whole run of 9", kinds)
+		}
+		got := kubectlDryRun(t, srv.Kubeconfig, out.Bytes())
+		if strings.Count(got, "(server dry run)") != 9 {
+			t.Errorf("kubectl apply --dry-run=server --validate=strict:\n%s", got)
+		}
+		assertNothingLeft(t, c)
+		// The server validates for real: a field the Job has not is refused.
+		bad := bytes.Replace(out.Bytes(), []byte("  backoffLimit: 0\n"), []byte("  backoffLimit: 0\n  backofLimit: 1\n"), 1)
+		if bytes.Equal(bad, out.Bytes()) {
+			t.Fatal("the coordinator's Job has no backoffLimit: 0")
+		}
+		cmd := exec.Command("kubectl", "--kubeconfig", srv.Kubeconfig, "apply", "--dry-run=server", "--validate=strict", "-f", "-")
+		cmd.Stdin = bytes.NewReader(bad)
+		if b, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(b), "backofLimit") {
+			t.Errorf("a Job with an unknown field: %v\n%s", err, b)
+		}
+	})
+
+	t.Run("the agents only, through client-go", func(t *testing.T) {
+		var out, errb bytes.Buffer
+		if code := Main(context.Background(), []string{"k8s", "manifest", test, "--agents-only", "--agents", "20", "--namespace", "perf", "--cpu", "2", "--memory", "2Gi"}, &out, &errb); code != 0 {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+		objs := decodeAll(t, out.Bytes())
+		if len(objs) != 3 {
+			t.Fatalf("want 3 objects, got %d", len(objs))
+		}
+		for _, o := range objs {
+			if err := dryRun(dyn, o); err != nil {
+				t.Errorf("%s %s refused: %v", o.GetKind(), o.GetName(), err)
+			}
+		}
+		assertNothingLeft(t, c)
+		bad := objs[2].DeepCopy()
+		if err := unstructured.SetNestedField(bad.Object, int64(-1), "spec", "completions"); err != nil {
+			t.Fatal(err)
+		}
+		if err := dryRun(dyn, bad); !apierrors.IsInvalid(err) {
+			t.Errorf("a Job with completions -1: %v, want Invalid", err)
+		}
+	})
+}
+
+// kubectlDryRun applies a manifest with kubectl's server-side dry run and
+// strict validation; without kubectl the test is skipped (or fails in CI).
+func kubectlDryRun(t *testing.T, kubeconfig string, manifest []byte) string {
+	t.Helper()
+	if _, err := exec.LookPath("kubectl"); err != nil {
+		if os.Getenv("LOADLENS_CI") == "1" {
+			t.Fatal("kubectl is not installed")
+		}
+		t.Skip("kubectl is not installed")
 	}
-	if err := dryRun(dyn, bad); !apierrors.IsInvalid(err) {
-		t.Errorf("a Job with completions -1: %v, want Invalid", err)
+	cmd := exec.Command("kubectl", "--kubeconfig", kubeconfig, "apply", "--dry-run=server", "--validate=strict", "-f", "-")
+	cmd.Stdin = bytes.NewReader(manifest)
+	b, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("kubectl apply --dry-run=server --validate=strict: %v\n%s", err, b)
 	}
+	return string(b)
 }
 
 // TestK8sRunCtrlC interrupts the real binary while it waits for its pods,
@@ -404,7 +457,7 @@ func decodeAll(t *testing.T, b []byte) []*unstructured.Unstructured {
 	t.Helper()
 	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(b), 4096)
 	var objs []*unstructured.Unstructured
-	for range 10 {
+	for range 20 {
 		var m map[string]any
 		if err := dec.Decode(&m); errors.Is(err, io.EOF) {
 			return objs
@@ -439,11 +492,16 @@ func assertNothingLeft(t *testing.T, c kubernetes.Interface) {
 	secs, err2 := c.CoreV1().Secrets("perf").List(ctx, sel)
 	cms, err3 := c.CoreV1().ConfigMaps("perf").List(ctx, sel)
 	pods, err4 := c.CoreV1().Pods("perf").List(ctx, sel)
-	if err := errors.Join(err1, err2, err3, err4); err != nil {
+	svcs, err5 := c.CoreV1().Services("perf").List(ctx, sel)
+	sas, err6 := c.CoreV1().ServiceAccounts("perf").List(ctx, sel)
+	roles, err7 := c.RbacV1().Roles("perf").List(ctx, sel)
+	rbs, err8 := c.RbacV1().RoleBindings("perf").List(ctx, sel)
+	if err := errors.Join(err1, err2, err3, err4, err5, err6, err7, err8); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(jobs.Items) + len(secs.Items) + len(cms.Items) + len(pods.Items); n != 0 {
-		t.Errorf("left behind: %d Jobs, %d Secrets, %d ConfigMaps, %d pods", len(jobs.Items), len(secs.Items), len(cms.Items), len(pods.Items))
+	if n := len(jobs.Items) + len(secs.Items) + len(cms.Items) + len(pods.Items) + len(svcs.Items) + len(sas.Items) + len(roles.Items) + len(rbs.Items); n != 0 {
+		t.Errorf("left behind: %d Jobs, %d Secrets, %d ConfigMaps, %d pods, %d Services, %d ServiceAccounts, %d Roles, %d RoleBindings",
+			len(jobs.Items), len(secs.Items), len(cms.Items), len(pods.Items), len(svcs.Items), len(sas.Items), len(roles.Items), len(rbs.Items))
 	}
 }
 

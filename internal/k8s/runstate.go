@@ -148,3 +148,20 @@ func CoordinatorPod(ctx context.Context, c *Client, ns, run string) (string, err
 	}
 	return "", fmt.Errorf("run %s/%s has no running coordinator pod (%d pods; loadlens k8s status %s says more)", ns, run, len(pods), run)
 }
+
+// RunToken reads the run's token from its Secret: the coordinator's control
+// server demands it, and whoever may read the Secret may have it.
+func RunToken(ctx context.Context, c *Client, ns, run string) (string, error) {
+	var s corev1.Secret
+	if err := c.get(ctx, secrets(), ns, run, &s); err != nil {
+		return "", fmt.Errorf("reading the run's token from Secret %s/%s: %w", ns, run, err)
+	}
+	return string(s.Data[TokenKey]), nil
+}
+
+// WaitAgents is WaitReady for the agents' Job of run in ns, from the coordinator's pod.
+func WaitAgents(ctx context.Context, c *Client, ns, run string, n int, w io.Writer) ([]Agent, error) {
+	job := &batchv1.Job{}
+	job.Namespace, job.Name = ns, run
+	return WaitReady(ctx, c, job, n, w)
+}
