@@ -49,12 +49,14 @@ func k8sDetach(ctx context.Context, e *env, s *k8s.Spec, kubeconfig, kubeContext
 // k8sRunFlags are the flags of the commands that name a run.
 type k8sRunFlags struct {
 	namespace, kubeconfig, kubeContext string
+	wait                               time.Duration
 }
 
 func (k *k8sRunFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&k.namespace, "namespace", "", "namespace of the run (default: the kubeconfig context's)")
 	fs.StringVar(&k.kubeconfig, "kubeconfig", "", "kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)")
 	fs.StringVar(&k.kubeContext, "context", "", "kubeconfig context (default: the current one)")
+	fs.DurationVar(&k.wait, "wait", 5*time.Minute, "attach, fetch: how long to wait for the coordinator's pod to be ready")
 }
 
 // parse parses args for a command taking one run name and connects.
@@ -123,12 +125,15 @@ func k8sFetchCmd(ctx context.Context, e *env, args []string) int {
 }
 
 // reachCoordinator reaches the control port of run's coordinator pod and reads the run's token.
-func reachCoordinator(ctx context.Context, cl *k8s.Cluster, ns, run string, reach k8s.ReachPort) (addr, token string, err error) {
+// It waits for the pod up to wait.
+func reachCoordinator(ctx context.Context, e *env, cl *k8s.Cluster, ns, run string, reach k8s.ReachPort, wait time.Duration) (addr, token string, err error) {
 	token, err = k8s.RunToken(ctx, cl.Client, ns, run)
 	if err != nil {
 		return "", "", err
 	}
-	pod, err := k8s.CoordinatorPod(ctx, cl.Client, ns, run)
+	wctx, cancel := context.WithTimeoutCause(ctx, wait, fmt.Errorf("not ready within %v (--wait)", wait))
+	pod, err := k8s.CoordinatorPod(wctx, cl.Client, ns, run, e.stderr)
+	cancel()
 	if err != nil {
 		return "", "", err
 	}
@@ -150,7 +155,7 @@ func k8sAttach(ctx context.Context, e *env, args []string, reach func(*k8s.Clust
 	}
 	fwd, stop := context.WithCancel(ctx)
 	defer stop() // ends the port-forward
-	addr, token, err := reachCoordinator(fwd, cl, k.namespace, run, reach(cl, k.namespace))
+	addr, token, err := reachCoordinator(fwd, e, cl, k.namespace, run, reach(cl, k.namespace), k.wait)
 	if err != nil {
 		return fail(e, err)
 	}
@@ -217,7 +222,7 @@ func k8sFetch(ctx context.Context, e *env, args []string, reach func(*k8s.Cluste
 	}
 	fwd, stop := context.WithCancel(ctx)
 	defer stop()
-	addr, token, err := reachCoordinator(fwd, cl, k.namespace, run, reach(cl, k.namespace))
+	addr, token, err := reachCoordinator(fwd, e, cl, k.namespace, run, reach(cl, k.namespace), k.wait)
 	if err != nil {
 		return fail(e, err)
 	}

@@ -96,6 +96,10 @@ func coordinatorPod(s *Spec, o *Objects) corev1.PodSpec {
 	c.Ports = []corev1.ContainerPort{{Name: "control", ContainerPort: ControlPort, Protocol: corev1.ProtocolTCP},
 		{Name: "dashboard", ContainerPort: DashboardPort, Protocol: corev1.ProtocolTCP}}
 	c.StartupProbe = nil
+	c.ReadinessProbe = &corev1.Probe{ // the Service, attach and fetch reach it once it serves
+		ProbeHandler:  corev1.ProbeHandler{TCPSocket: &corev1.TCPSocketAction{Port: intstr.FromString("control")}},
+		PeriodSeconds: 2,
+	}
 	c.VolumeMounts = append(c.VolumeMounts, corev1.VolumeMount{Name: "kube", MountPath: KubeDir, ReadOnly: true},
 		corev1.VolumeMount{Name: "results", MountPath: ResultsDir})
 	results := corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}

@@ -135,18 +135,38 @@ func (r *RunState) Write(w io.Writer, now time.Time) {
 	}
 }
 
-// CoordinatorPod returns the name of the run's coordinator pod that runs.
-func CoordinatorPod(ctx context.Context, c *Client, ns, run string) (string, error) {
-	pods, err := c.listPods(ctx, ns, RunLabel+"="+run+","+ComponentKey+"=coordinator")
-	if err != nil {
-		return "", fmt.Errorf("listing the coordinator's pod: %w", err)
-	}
-	for i := range pods {
-		if pods[i].Status.Phase == corev1.PodRunning && pods[i].DeletionTimestamp == nil {
-			return pods[i].Name, nil
+// CoordinatorPod waits, until ctx ends, for the run's coordinator pod to
+// be ready and returns its name; w hears each state it passes through.
+func CoordinatorPod(ctx context.Context, c *Client, ns, run string, w io.Writer) (string, error) {
+	tick := time.NewTicker(pollEvery)
+	defer tick.Stop()
+	last := ""
+	for {
+		pods, err := c.listPods(ctx, ns, RunLabel+"="+run+","+ComponentKey+"=coordinator")
+		if err != nil {
+			return "", fmt.Errorf("listing the coordinator's pod: %w", err)
+		}
+		state := "no pod yet"
+		for i := range pods {
+			st, fatal := podState(&pods[i])
+			if st == "ready" {
+				return pods[i].Name, nil
+			}
+			if fatal {
+				return "", fmt.Errorf("the coordinator's pod %s: %s (loadlens k8s status %s says more)", pods[i].Name, st, run)
+			}
+			state = "pod " + pods[i].Name + ": " + st
+		}
+		if state != last {
+			fmt.Fprintf(w, "coordinator of %s: %s\n", run, state)
+			last = state
+		}
+		select {
+		case <-ctx.Done():
+			return "", fmt.Errorf("waiting for the coordinator's pod (%s): %w", state, context.Cause(ctx))
+		case <-tick.C:
 		}
 	}
-	return "", fmt.Errorf("run %s/%s has no running coordinator pod (%d pods; loadlens k8s status %s says more)", ns, run, len(pods), run)
 }
 
 // RunToken reads the run's token from its Secret: the coordinator's control
