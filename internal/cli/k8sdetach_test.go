@@ -192,6 +192,8 @@ type podKubelet struct {
 	outs    []*testkit.Buffer
 	coord   chan int // the coordinator's exit code
 	stopped chan struct{}
+	coordP  *exec.Cmd // the coordinator's process
+	agentsP []*exec.Cmd
 }
 
 func newPodKubelet(t *testing.T, c kubernetes.Interface, bin, api string) *podKubelet {
@@ -341,12 +343,19 @@ func (k *podKubelet) startPod(ctx context.Context, pod *corev1.Pod, ip string, p
 	}
 	k.mu.Lock()
 	k.procs, k.outs, k.ips[pod.Name] = append(k.procs, cmd), append(k.outs, out), ip
+	if exited != nil {
+		k.coordP = cmd
+	} else {
+		k.agentsP = append(k.agentsP, cmd)
+	}
 	k.mu.Unlock()
 	go func() {
 		err := cmd.Wait()
 		code := 0
 		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
+			if code = ee.ExitCode(); code < 0 {
+				code = 137 // killed, as a runtime reports SIGKILL
+			}
 		}
 		k.podExited(pod, code)
 		if exited != nil {
@@ -513,4 +522,69 @@ func (k *podKubelet) finishJob(job *batchv1.Job, code int) {
 	if _, err := k.c.BatchV1().Jobs(job.Namespace).UpdateStatus(ctx, j, metav1.UpdateOptions{}); err != nil {
 		k.t.Errorf("writing the Job's status: %v", err)
 	}
+}
+
+// TestK8sDetachedCoordinatorDies kills the coordinator's process mid-run,
+// as an eviction or a node's loss does: the agents stop their load within
+// seconds and exit, and `k8s status` says the coordinator is gone.
+func TestK8sDetachedCoordinatorDies(t *testing.T) {
+	srv := k8stest.Start(t)
+	c := srv.Client(t)
+	k8stest.Namespace(t, c, "perf")
+	srv.PublishRootCA(t, c, "perf")
+	bin := buildLoadlens(t)
+	var served atomic.Int64
+	target := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { served.Add(1) }))
+	defer target.Close()
+	test := k8sTest(t, target.URL, "2m")
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	kl := newPodKubelet(t, c, bin, srv.URL)
+	defer kl.stop()
+	go kl.play(ctx, 2)
+	kc := []string{"--namespace", "perf", "--kubeconfig", srv.Kubeconfig}
+	out := mustRun(t, ctx, 0, nil, append([]string{"k8s", "run", test, "--detach", "--agents", "2", "--image", "example/loadlens:test"}, kc...)...)
+	run := regexp.MustCompile(`created run perf/(loadlens-shop-[0-9a-f]{6})`).FindStringSubmatch(out)[1]
+	deadline := time.Now().Add(2 * time.Minute)
+	for served.Load() < 40 { // two seconds of load: the run is under way
+		if time.Now().After(deadline) {
+			t.Fatalf("the load never started\n%s", kl.logs())
+		}
+		time.Sleep(50 * time.Millisecond) // polling the target's count, bounded by the deadline
+	}
+	kl.mu.Lock()
+	coord, agents := kl.coordP, kl.agentsP
+	kl.mu.Unlock()
+	if err := coord.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	killed := time.Now()
+	if code := kl.waitCoordinator(t, 30*time.Second); code != 137 {
+		t.Errorf("coordinator exit %d, want 137 (killed)", code)
+	}
+	for i, a := range agents {
+		done := make(chan struct{})
+		go func() { _ = a.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			t.Fatalf("agent %d still runs 30s after its coordinator died\n%s", i, kl.logs())
+		}
+	}
+	stopped := time.Since(killed)
+	after := served.Load()
+	t.Logf("the agents exited %s after the coordinator was killed", stopped.Round(100*time.Millisecond))
+	if stopped > 15*time.Second {
+		t.Errorf("the agents took %s to stop after losing their coordinator, want within seconds", stopped)
+	}
+	var errb testkit.Buffer
+	code := Main(ctx, append([]string{"k8s", "status", run}, kc...), &errb, &errb)
+	if code != 1 || !strings.Contains(errb.String(), "coordinator gone: its Job failed: BackoffLimitExceeded") || !strings.Contains(errb.String(), "agents stop their load within 5s") {
+		t.Errorf("k8s status: exit %d\n%s", code, errb.String())
+	}
+	if served.Load() != after {
+		t.Errorf("the target still got requests after the agents exited")
+	}
+	mustRun(t, ctx, 0, nil, append([]string{"k8s", "delete", run}, kc...)...)
+	assertNothingLeft(t, c)
 }
