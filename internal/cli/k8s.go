@@ -65,19 +65,21 @@ type k8sFlags struct {
 	envs             listFlag
 	keep             time.Duration // in the cluster: how long a finished coordinator serves its results
 	pvc              string
+	place            placementFlags
 }
 
 func (k *k8sFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&k.agents, "agents", 0, "number of agent pods (the Job's completions and parallelism)")
 	fs.StringVar(&k.namespace, "namespace", "", "namespace of the objects (default: the kubeconfig context's; none in a manifest)")
-	fs.StringVar(&k.image, "image", defaultImage(), "the loadlens image the agents run (docs/kubernetes.md)")
-	fs.StringVar(&k.cpu, "cpu", "1", "CPU of each agent pod (request = limit)")
-	fs.StringVar(&k.memory, "memory", "1Gi", "memory of each agent pod (request = limit)")
+	fs.StringVar(&k.image, "image", "", "the loadlens image the pods run (default: the test's kubernetes.image, else "+defaultImage()+")")
+	fs.StringVar(&k.cpu, "cpu", "", "CPU of each pod, request = limit (default: the test's kubernetes.cpu, else 1)")
+	fs.StringVar(&k.memory, "memory", "", "memory of each pod, request = limit (default: the test's kubernetes.memory, else 1Gi)")
 	fs.StringVar(&k.tokenFile, "token-file", "", "the agents' token from this file (default: a random token for this run)")
 	fs.DurationVar(&k.startup, "startup-timeout", 5*time.Minute, "how long the agents' pods may take to start (image pull, scheduling)")
 	fs.DurationVar(&k.ttl, "ttl", 10*time.Minute, "how long a finished Job stays when loadlens could not delete it (ttlSecondsAfterFinished)")
 	fs.Var(&k.envs, "e", "KEY=VALUE environment variable for {{ env.KEY }} templates (repeatable)")
 	fs.StringVar(&k.pvc, "pvc", "", "in the cluster: keep the run directory on this PersistentVolumeClaim (default: an emptyDir)")
+	k.place.register(fs)
 }
 
 // defaultImage is the image of this loadlens version; a tag has no "+",
@@ -111,14 +113,18 @@ func (k *k8sFlags) spec(file string, inCluster bool) (*k8s.Spec, *plan.Plan, fun
 	if err != nil {
 		return nil, nil, nil, usageErr("%v", err)
 	}
+	place, err := k.placement(file)
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	token := k8s.NewToken()
 	if k.tokenFile != "" {
 		if token, err = dist.ReadToken(k.tokenFile); err != nil {
 			return nil, nil, nil, usageErr("--token-file: %v", err)
 		}
 	}
-	s := &k8s.Spec{Name: k8s.NewName(p.Name), Namespace: k.namespace, Image: k.image, Agents: k.agents,
-		CPU: k.cpu, Memory: k.memory, Token: token, Test: test, Data: data,
+	s := &k8s.Spec{Name: k8s.NewName(p.Name), Namespace: k.namespace, Image: place.Image, Agents: k.agents,
+		CPU: place.CPU, Memory: place.Memory, Token: token, Test: test, Data: data, Placement: place,
 		// the pods' whole life: starting, the test, and a margin for connecting and the last seconds
 		Deadline: k.startup + k8s.Length(p) + 2*time.Minute, TTL: k.ttl,
 		InCluster: inCluster, Dashboard: k8s.NewToken(), Env: used, Keep: k.keep, PVC: k.pvc, Startup: k.startup}

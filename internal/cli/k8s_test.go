@@ -329,9 +329,27 @@ func TestK8sManifestDryRun(t *testing.T) {
 	test := k8sTest(t, "http://127.0.0.1:9", "1m")
 
 	t.Run("the whole run, through kubectl", func(t *testing.T) {
+		placed := filepath.Join(filepath.Dir(test), "placed.yaml")
+		src, err := os.ReadFile(test)
+		if err != nil {
+			t.Fatal(err)
+		}
+		section := "kubernetes:\n  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n        nodeSelectorTerms:\n" +
+			"          - matchExpressions: [{key: zone, operator: In, values: [a]}]\n  tolerations: [{key: spot, operator: Exists, effect: NoExecute}]\n"
+		if err := os.WriteFile(placed, append(src, section...), 0o600); err != nil {
+			t.Fatal(err)
+		}
 		var out, errb bytes.Buffer
-		if code := Main(context.Background(), []string{"k8s", "manifest", test, "--agents", "20", "--namespace", "perf", "--cpu", "2", "--memory", "2Gi", "-e", "API_KEY=k"}, &out, &errb); code != 0 {
+		if code := Main(context.Background(), []string{"k8s", "manifest", placed, "--agents", "20", "--namespace", "perf", "--cpu", "2", "--memory", "2Gi", "-e", "API_KEY=k",
+			"--node-selector", "pool=load", "--toleration", "dedicated=load:NoSchedule", "--spread", "--image-pull-secret", "regcred", "--service-account", "loadgen",
+			"--env-from-secret", "api-keys", "--priority-class", "load-test", "--pvc", "results"}, &out, &errb); code != 0 {
 			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+		for _, want := range []string{"topologySpreadConstraints:", "priorityClassName: load-test", "claimName: results", "serviceAccountName: loadgen",
+			"- name: regcred", "name: api-keys", "pool: load", "key: zone", "key: spot", "key: dedicated"} {
+			if !strings.Contains(out.String(), want) {
+				t.Errorf("the manifest lacks %q", want)
+			}
 		}
 		objs := decodeAll(t, out.Bytes())
 		kinds := map[string]int{}
@@ -522,6 +540,10 @@ func TestK8sBadInput(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("name: x\nscenarios:\n  s:\n    rate: ten\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	placedBad := filepath.Join(filepath.Dir(test), "placed-bad.yaml")
+	if err := os.WriteFile(placedBad, []byte("name: x\nkubernetes:\n  node_selectors: {a: b}\nbase_url: http://shop.perf\nscenarios:\n  s:\n    rate: 1\n    duration: 1s\n    flow:\n      - get: /\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -532,6 +554,10 @@ func TestK8sBadInput(t *testing.T) {
 		{"bad test", []string{"k8s", "manifest", bad, "--agents", "2"}, bad + ":4:"},
 		{"no test", []string{"k8s", "run", "--agents", "2"}, "k8s run takes one test file"},
 		{"bad kubeconfig", []string{"k8s", "run", test, "--agents", "2", "--kubeconfig", filepath.Join(t.TempDir(), "none")}, "kubeconfig:"},
+		{"bad section", []string{"k8s", "manifest", placedBad, "--agents", "2"}, placedBad + `:3:3: kubernetes: unknown field "node_selectors"`},
+		{"bad toleration", []string{"k8s", "manifest", test, "--agents", "2", "--toleration", "a=b:Always"}, `--toleration "a=b:Always": tolerations[0].effect`},
+		{"bad node selector", []string{"k8s", "manifest", test, "--agents", "2", "--node-selector", "pool"}, `--node-selector "pool": want KEY=VALUE`},
+		{"no run", []string{"k8s", "status"}, "give one run's name"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := main(tc.args...)

@@ -74,6 +74,8 @@ func addCoordinator(o *Objects, s *Spec, labels map[string]string) {
 func coordinatorPod(s *Spec, o *Objects) corev1.PodSpec {
 	pod := *o.Job.Spec.Template.Spec.DeepCopy()
 	pod.ServiceAccountName = CoordinatorName(s.Name)
+	pod.AutomountServiceAccountToken = ptr(false) // its token comes through the kube volume, where it is told
+	pod.TopologySpreadConstraints = nil           // the agents' spread is theirs
 	c := &pod.Containers[0]
 	c.Name = "coordinator"
 	c.Args = []string{"k8s", "coordinator", TestDir + "/" + s.Test.Name, "--run", s.Name, "--agents", strconv.Itoa(s.Agents),

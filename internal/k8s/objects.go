@@ -109,6 +109,8 @@ func jobSpec(s *Spec, labels map[string]string, items []corev1.KeyToPath) batchv
 	deadline := int64(s.Deadline.Seconds())
 	ttl := int32(s.TTL.Seconds())
 	suspend := false
+	pod := podSpec(s, items)
+	s.Placement.apply(&pod, s.Name, true)
 	return batchv1.JobSpec{
 		CompletionMode:          &mode,
 		Completions:             &n,
@@ -120,7 +122,7 @@ func jobSpec(s *Spec, labels map[string]string, items []corev1.KeyToPath) batchv
 		Suspend:                 &suspend,
 		Template: corev1.PodTemplateSpec{
 			ObjectMeta: metav1.ObjectMeta{Labels: maps.Clone(labels)},
-			Spec:       podSpec(s, items),
+			Spec:       pod,
 		},
 	}
 }

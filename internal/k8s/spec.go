@@ -51,6 +51,7 @@ type Spec struct {
 	Data      []File        // the data files the test names
 	Deadline  time.Duration // the Job's activeDeadlineSeconds: startup plus the test's length
 	TTL       time.Duration // how long a finished Job (and what it owns) stays, if loadlens could not delete it
+	Placement Placement     // nodes, tolerations, secrets, service account, priority (Image, CPU, Memory are above)
 
 	// InCluster adds the coordinator's pod and what it needs (a Service,
 	// a status ConfigMap, a service account): the whole run in the cluster.
