@@ -25,7 +25,8 @@ type Control struct {
 	once     sync.Once
 }
 
-// NewControl serves status and the folder dir (the results folder) to whoever has token.
+// NewControl serves the status, and the run directory (status().RunDir
+// in dir, the results folder), to whoever has token.
 func NewControl(token string, status func() Status, dir string) *Control {
 	return &Control{token: token, status: status, dir: dir, released: make(chan struct{})}
 }
@@ -42,8 +43,13 @@ func (c *Control) Handler() http.Handler {
 		_ = json.NewEncoder(w).Encode(c.status())
 	})
 	mux.HandleFunc("GET /results.tar", func(w http.ResponseWriter, _ *http.Request) {
+		run := c.status().RunDir
+		if run == "" || !filepath.IsLocal(run) {
+			http.Error(w, "the run directory is not written yet", http.StatusConflict)
+			return
+		}
 		w.Header().Set("Content-Type", "application/x-tar")
-		_ = writeTar(w, c.dir) // a broken stream shows at the client as a short tar
+		_ = writeTar(w, c.dir, run) // a broken stream shows at the client as a short tar
 	})
 	mux.HandleFunc("POST /release", func(w http.ResponseWriter, _ *http.Request) {
 		c.once.Do(func() { close(c.released) })
@@ -59,11 +65,13 @@ func (c *Control) Handler() http.Handler {
 	})
 }
 
-// writeTar writes the regular files and folders under dir, by their paths relative to it.
-func writeTar(w io.Writer, dir string) error {
+// writeTar writes the folder sub of dir and the regular files and folders
+// under it, by their paths relative to dir: only this run's directory,
+// though a claim holds others.
+func writeTar(w io.Writer, dir, sub string) error {
 	tw := tar.NewWriter(w)
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || path == dir {
+	err := filepath.WalkDir(filepath.Join(dir, sub), func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
 			return err
 		}
 		rel, err := filepath.Rel(dir, path)
