@@ -138,7 +138,7 @@ func TestBuildInCluster(t *testing.T) {
 	}
 	c := o.Coordinator
 	if c.Name != "loadlens-shop-abc123-coord" || *c.Spec.Completions != 1 || *c.Spec.BackoffLimit != 0 || *c.Spec.TTLSecondsAfterFinished != 600 ||
-		*c.Spec.ActiveDeadlineSeconds != int64((25 * time.Minute).Seconds()) {
+		*c.Spec.ActiveDeadlineSeconds != int64((25*time.Minute).Seconds()) {
 		t.Errorf("coordinator Job %+v", c.Spec)
 	}
 	pod := c.Spec.Template.Spec
