@@ -113,7 +113,7 @@ func (k *k8sFlags) spec(file string, inCluster bool) (*k8s.Spec, *plan.Plan, fun
 	if err != nil {
 		return nil, nil, nil, usageErr("%v", err)
 	}
-	place, err := k.placement(file)
+	place, err := k.placement(p)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/loadlens/loadlens/internal/k8s"
+	"github.com/loadlens/loadlens/internal/plan"
 )
 
 // placementFlags are where the pods go and what they may use, over the
@@ -27,13 +28,18 @@ func (p *placementFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&p.priorityClass, "priority-class", "", "the pods' PriorityClass")
 }
 
-// placement reads the test file's kubernetes: section and puts the flags over it.
-func (k *k8sFlags) placement(file string) (k8s.Placement, error) {
-	src, err := os.ReadFile(file)
-	if err != nil {
-		return k8s.Placement{}, err
+// placement reads the test file's kubernetes: section and puts the flags
+// over it. The plan's copy of the source is read (its credentials
+// redacted, on their own lines), so a test read from a pipe is read once.
+func (k *k8sFlags) placement(p *plan.Plan) (k8s.Placement, error) {
+	src := p.Source
+	if src == nil { // withheld: a credential could not be redacted
+		var err error
+		if src, err = os.ReadFile(p.File); err != nil {
+			return k8s.Placement{}, err
+		}
 	}
-	fromFile, err := k8s.ParsePlacement(file, src)
+	fromFile, err := k8s.ParsePlacement(p.File, src)
 	if err != nil {
 		return k8s.Placement{}, usageErr("%v", err)
 	}
