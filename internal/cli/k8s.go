@@ -18,8 +18,8 @@ import (
 
 const (
 	k8sUsage         = "k8s run|manifest|status|attach|fetch|delete ..."
-	k8sRunUsage      = "k8s run <test.yaml> --agents N [--namespace NS] [--image IMG] [--detach] [flags]"
-	k8sManifestUsage = "k8s manifest <test.yaml> --agents N [--namespace NS] [--image IMG] [--agents-only] [flags]"
+	k8sRunUsage      = "k8s run <test.yaml> --agents N [--namespace NS] [--detach] [flags]"
+	k8sManifestUsage = "k8s manifest <test.yaml> --agents N [--namespace NS] [--agents-only] [flags]"
 )
 
 // k8sCommands are k8s's subcommands, listed in the help under it.
