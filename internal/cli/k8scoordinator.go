@@ -96,7 +96,8 @@ func coordinateInPod(ctx context.Context, e *env, f *coordinatorFlags, test, tok
 		return fail(e, err)
 	}
 	wait, cancel := context.WithTimeoutCause(ctx, f.startup, fmt.Errorf("the agents' pods were not ready within %v (--startup-timeout)", f.startup))
-	agents, err := k8s.WaitAgents(wait, cl.Client, ns, f.run, f.agents, e.stderr)
+	agents, err := k8s.WaitAgents(wait, cl.Client, ns, f.run, f.agents, e.stderr,
+		func(n int) { rep.Set(func(s *k8s.Status) { s.Ready = n }) })
 	cancel()
 	if err != nil {
 		return failed(err)

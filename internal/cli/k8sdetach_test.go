@@ -524,9 +524,10 @@ func (k *podKubelet) finishJob(job *batchv1.Job, code int) {
 	}
 }
 
-// TestK8sDetachedCoordinatorDies kills the coordinator's process mid-run,
-// as an eviction or a node's loss does: the agents stop their load within
-// seconds and exit, and `k8s status` says the coordinator is gone.
+// TestK8sDetachedCoordinatorDies kills an agent's process mid-run, then the
+// coordinator's, as an eviction or a node's loss does: the agent is
+// counted lost and the run goes on; then the other agents stop their load
+// within seconds and exit, and `k8s status` says the coordinator is gone.
 func TestK8sDetachedCoordinatorDies(t *testing.T) {
 	srv := k8stest.Start(t)
 	c := srv.Client(t)
@@ -555,6 +556,22 @@ func TestK8sDetachedCoordinatorDies(t *testing.T) {
 	kl.mu.Lock()
 	coord, agents := kl.coordP, kl.agentsP
 	kl.mu.Unlock()
+	if err := agents[1].Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	deadline = time.Now().Add(time.Minute)
+	for {
+		var b testkit.Buffer
+		_ = Main(ctx, append([]string{"k8s", "status", run}, kc...), &b, &b)
+		if strings.Contains(b.String(), "agents: 1 of 2 ready, 1 lost") && strings.Contains(b.String(), ": running") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("k8s status never counted the killed agent lost:\n%s", b.String())
+		}
+		time.Sleep(200 * time.Millisecond) // polling the status, bounded by the deadline
+	}
+	agents = agents[:1]
 	if err := coord.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}

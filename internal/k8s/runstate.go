@@ -179,9 +179,10 @@ func RunToken(ctx context.Context, c *Client, ns, run string) (string, error) {
 	return string(s.Data[TokenKey]), nil
 }
 
-// WaitAgents is WaitReady for the agents' Job of run in ns, from the coordinator's pod.
-func WaitAgents(ctx context.Context, c *Client, ns, run string, n int, w io.Writer) ([]Agent, error) {
+// WaitAgents is WaitReady for the agents' Job of run in ns, from the
+// coordinator's pod; ready hears how many are ready at each look.
+func WaitAgents(ctx context.Context, c *Client, ns, run string, n int, w io.Writer, ready func(int)) ([]Agent, error) {
 	job := &batchv1.Job{}
 	job.Namespace, job.Name = ns, run
-	return WaitReady(ctx, c, job, n, w)
+	return waitReady(ctx, c, job, n, w, ready)
 }
