@@ -149,6 +149,9 @@ func k8sManifestCmd(_ context.Context, e *env, args []string) int {
 		return fail(e, usageErr("k8s manifest takes one test file: loadlens %s", k8sManifestUsage))
 	}
 	s, p, _, err := k.spec(pos[0], !*agentsOnly)
+	if s != nil {
+		s.Adopt = true // no UID to own them yet: the coordinator adopts them when it starts
+	}
 	if err == nil {
 		warnLoopback(e, p)
 	}

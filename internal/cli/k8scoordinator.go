@@ -22,6 +22,7 @@ type coordinatorFlags struct {
 	run, results, control string
 	agents                int
 	keep, startup         time.Duration
+	adopt                 bool
 	out                   outputFlags
 }
 
@@ -38,6 +39,7 @@ func k8sCoordinatorCmd(ctx context.Context, e *env, args []string) int {
 	fs.StringVar(&f.control, "control-addr", fmt.Sprintf("0.0.0.0:%d", k8s.ControlPort), "serve the status and results here")
 	fs.DurationVar(&f.keep, "keep", 0, "how long to serve the results after the run, unless fetched")
 	fs.DurationVar(&f.startup, "startup-timeout", 5*time.Minute, "how long the agents' pods may take to become ready")
+	fs.BoolVar(&f.adopt, "adopt", false, "make this Job the owner of the run's other objects (an applied manifest's)")
 	f.out.register(fs)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
@@ -61,6 +63,11 @@ func k8sCoordinatorCmd(ctx context.Context, e *env, args []string) int {
 	ns := cl.Namespace
 	if v := os.Getenv(k8s.NamespaceEnv); v != "" {
 		ns = v
+	}
+	if f.adopt {
+		if err := k8s.Adopt(ctx, cl.Client, ns, f.run); err != nil {
+			fmt.Fprintf(e.stderr, "%v; the run goes on, its objects are deleted by label (docs/kubernetes.md)\n", err)
+		}
 	}
 	rep := k8s.NewReporter(cl.Client, ns, f.run, k8s.Status{Phase: k8s.PhaseStarting, Agents: f.agents}, e.stderr)
 	ctl := k8s.NewControl(token, rep.Status, f.results)

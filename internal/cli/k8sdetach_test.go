@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
@@ -100,7 +101,7 @@ func TestK8sDetachedRun(t *testing.T) {
 	if code := kl.waitCoordinator(t, 30*time.Second); code != 0 {
 		t.Errorf("the coordinator exited %d after its results were fetched, want 0 (pass)\n%s", code, kl.logs())
 	}
-	checkOwnedAndTTL(t, c, run)
+	checkOwnedAndTTL(t, c, run, 90)
 	mustRun(t, ctx, 0, nil, append([]string{"k8s", "delete", run}, kc...)...)
 	assertNothingLeft(t, c)
 }
@@ -146,7 +147,7 @@ func summaryCount(t *testing.T, results string) int64 {
 // checkOwnedAndTTL: the coordinator's Job owns every other object, and
 // both Jobs carry the TTL, so the cluster's TTL controller and garbage
 // collector (which no test server runs) delete the run.
-func checkOwnedAndTTL(t *testing.T, c kubernetes.Interface, run string) {
+func checkOwnedAndTTL(t *testing.T, c kubernetes.Interface, run string, want int32) {
 	t.Helper()
 	ctx := context.Background()
 	coord, err := c.BatchV1().Jobs("perf").Get(ctx, k8s.CoordinatorName(run), metav1.GetOptions{})
@@ -158,8 +159,8 @@ func checkOwnedAndTTL(t *testing.T, c kubernetes.Interface, run string) {
 		t.Fatal(err)
 	}
 	for _, j := range []*batchv1.Job{coord, agents} {
-		if ttl := j.Spec.TTLSecondsAfterFinished; ttl == nil || *ttl != 90 {
-			t.Errorf("Job %s: ttlSecondsAfterFinished %v, want 90", j.Name, ttl)
+		if ttl := j.Spec.TTLSecondsAfterFinished; ttl == nil || *ttl != want {
+			t.Errorf("Job %s: ttlSecondsAfterFinished %v, want %d", j.Name, ttl, want)
 		}
 	}
 	owned := []metav1.Object{agents}
@@ -167,10 +168,12 @@ func checkOwnedAndTTL(t *testing.T, c kubernetes.Interface, run string) {
 	cm, err2 := c.CoreV1().ConfigMaps("perf").Get(ctx, k8s.StatusName(run), metav1.GetOptions{})
 	svc, err3 := c.CoreV1().Services("perf").Get(ctx, run, metav1.GetOptions{})
 	role, err4 := c.RbacV1().Roles("perf").Get(ctx, k8s.CoordinatorName(run), metav1.GetOptions{})
-	if err1 != nil || err2 != nil || err3 != nil || err4 != nil {
-		t.Fatal(err1, err2, err3, err4)
+	sa, err5 := c.CoreV1().ServiceAccounts("perf").Get(ctx, k8s.CoordinatorName(run), metav1.GetOptions{})
+	rb, err6 := c.RbacV1().RoleBindings("perf").Get(ctx, k8s.CoordinatorName(run), metav1.GetOptions{})
+	if err := errors.Join(err1, err2, err3, err4, err5, err6); err != nil {
+		t.Fatal(err)
 	}
-	owned = append(owned, sec, cm, svc, role)
+	owned = append(owned, sec, cm, svc, role, sa, rb)
 	for _, o := range owned {
 		if refs := o.GetOwnerReferences(); len(refs) != 1 || refs[0].UID != coord.UID {
 			t.Errorf("%s: owners %+v, want the coordinator's Job", o.GetName(), refs)
@@ -604,4 +607,62 @@ func TestK8sDetachedCoordinatorDies(t *testing.T) {
 	}
 	mustRun(t, ctx, 0, nil, append([]string{"k8s", "delete", run}, kc...)...)
 	assertNothingLeft(t, c)
+}
+
+// TestK8sManifestApplied applies `k8s manifest`'s output with kubectl
+// alone, as a GitOps tool would, and plays the kubelet: the run needs no
+// loadlens on the machine, the coordinator's Job ends with the verdict,
+// its status ConfigMap says so, and the coordinator adopted every object
+// of the run, so that its Job's TTL collects them all.
+func TestK8sManifestApplied(t *testing.T) {
+	srv := k8stest.Start(t)
+	c := srv.Client(t)
+	k8stest.Namespace(t, c, "perf")
+	srv.PublishRootCA(t, c, "perf")
+	bin := buildLoadlens(t)
+	var served atomic.Int64
+	target := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { served.Add(1) }))
+	defer target.Close()
+	test := k8sTest(t, target.URL, "3s")
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	manifest := mustRun(t, ctx, 0, nil, "k8s", "manifest", test, "--agents", "2", "--namespace", "perf", "--image", "example/loadlens:test", "--ttl", "5m")
+	run := regexp.MustCompile(`-l loadlens.dev/run=(loadlens-shop-[0-9a-f]{6})`).FindStringSubmatch(manifest)[1]
+	kl := newPodKubelet(t, c, bin, srv.URL)
+	defer kl.stop()
+	go kl.play(ctx, 2)
+	cmd := exec.CommandContext(ctx, "kubectl", "--kubeconfig", srv.Kubeconfig, "apply", "-f", "-")
+	cmd.Stdin = strings.NewReader(manifest)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		if _, lerr := exec.LookPath("kubectl"); lerr != nil && os.Getenv("LOADLENS_CI") != "1" {
+			t.Skip("kubectl is not installed")
+		}
+		t.Fatalf("kubectl apply: %v\n%s", err, b)
+	}
+	if code := kl.waitCoordinator(t, 2*time.Minute); code != 0 {
+		t.Fatalf("the coordinator exited %d, want 0 (pass)\n%s", code, kl.logs())
+	}
+	cm, err := c.CoreV1().ConfigMaps("perf").Get(ctx, k8s.StatusName(run), metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := k8s.ParseStatus(cm.Data); st.Phase != k8s.PhaseFinished || st.Verdict != "pass" || st.Requests != served.Load() || st.Requests < 40 {
+		t.Errorf("status %+v; the target served %d", st, served.Load())
+	}
+	job, err := c.BatchV1().Jobs("perf").Get(ctx, k8s.CoordinatorName(run), metav1.GetOptions{})
+	if err != nil || !slicesContainsComplete(job) {
+		t.Errorf("the coordinator's Job is not complete: %v %+v", err, job.Status)
+	}
+	checkOwnedAndTTL(t, c, run, 300)
+	mustRun(t, ctx, 0, nil, "k8s", "delete", run, "--namespace", "perf", "--kubeconfig", srv.Kubeconfig)
+	assertNothingLeft(t, c)
+}
+
+func slicesContainsComplete(j *batchv1.Job) bool {
+	for _, c := range j.Status.Conditions {
+		if c.Type == batchv1.JobComplete && c.Status == corev1.ConditionTrue {
+			return true
+		}
+	}
+	return false
 }

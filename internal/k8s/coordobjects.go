@@ -40,11 +40,7 @@ func addCoordinator(o *Objects, s *Spec, labels map[string]string) {
 	o.Account = &corev1.ServiceAccount{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "ServiceAccount"}, ObjectMeta: meta(coord),
 		AutomountServiceAccountToken: ptr(false)}
 	o.Role = &rbacv1.Role{TypeMeta: metav1.TypeMeta{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "Role"}, ObjectMeta: meta(coord),
-		Rules: []rbacv1.PolicyRule{
-			{APIGroups: []string{""}, Resources: []string{"pods"}, Verbs: []string{"get", "list"}}, // the agents' states and addresses
-			{APIGroups: []string{"batch"}, Resources: []string{"jobs"}, Verbs: []string{"get"}, ResourceNames: []string{s.Name, coord}},
-			{APIGroups: []string{""}, Resources: []string{"configmaps"}, Verbs: []string{"get", "patch"}, ResourceNames: []string{StatusName(s.Name)}},
-		}}
+		Rules: coordinatorRules(s, coord)}
 	o.Binding = &rbacv1.RoleBinding{TypeMeta: metav1.TypeMeta{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "RoleBinding"}, ObjectMeta: meta(coord),
 		RoleRef:  rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "Role", Name: coord},
 		Subjects: []rbacv1.Subject{{Kind: "ServiceAccount", Name: coord, Namespace: s.Namespace}}}
@@ -69,6 +65,27 @@ func addCoordinator(o *Objects, s *Spec, labels map[string]string) {
 	o.Coordinator.Annotations = map[string]string{"loadlens.dev/test": s.Test.Name}
 }
 
+// coordinatorRules are what the coordinator may do: read the agents' pods
+// and its Jobs, write its status and, in a manifest, adopt the run's
+// objects (each by name).
+func coordinatorRules(s *Spec, coord string) []rbacv1.PolicyRule {
+	rules := []rbacv1.PolicyRule{
+		{APIGroups: []string{""}, Resources: []string{"pods"}, Verbs: []string{"get", "list"}}, // the agents' states and addresses
+		{APIGroups: []string{"batch"}, Resources: []string{"jobs"}, Verbs: []string{"get"}, ResourceNames: []string{s.Name, coord}},
+		{APIGroups: []string{""}, Resources: []string{"configmaps"}, Verbs: []string{"get", "patch"}, ResourceNames: []string{StatusName(s.Name)}},
+	}
+	if !s.Adopt {
+		return rules
+	}
+	patch := []string{"patch"}
+	return append(rules,
+		rbacv1.PolicyRule{APIGroups: []string{"batch"}, Resources: []string{"jobs"}, Verbs: patch, ResourceNames: []string{s.Name}},
+		rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"secrets", "configmaps", "services"}, Verbs: patch, ResourceNames: []string{s.Name}},
+		rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"serviceaccounts"}, Verbs: patch, ResourceNames: []string{coord}},
+		rbacv1.PolicyRule{APIGroups: []string{"rbac.authorization.k8s.io"}, Resources: []string{"roles", "rolebindings"}, Verbs: patch, ResourceNames: []string{coord}},
+	)
+}
+
 // coordinatorPod is the agents' pod made the coordinator's: its own
 // arguments, ports, credentials for the API and a volume for the results.
 func coordinatorPod(s *Spec, o *Objects) corev1.PodSpec {
@@ -81,6 +98,9 @@ func coordinatorPod(s *Spec, o *Objects) corev1.PodSpec {
 	c.Args = []string{"k8s", "coordinator", TestDir + "/" + s.Test.Name, "--run", s.Name, "--agents", strconv.Itoa(s.Agents),
 		"--results", ResultsDir, "--dashboard-addr", fmt.Sprintf("0.0.0.0:%d", DashboardPort),
 		"--control-addr", fmt.Sprintf("0.0.0.0:%d", ControlPort), "--keep", s.Keep.String(), "--startup-timeout", s.Startup.String()}
+	if s.Adopt {
+		c.Args = append(c.Args, "--adopt")
+	}
 	c.Env = []corev1.EnvVar{
 		{Name: TokenFileEnv, Value: TokenDir + "/" + TokenKey},
 		{Name: "LOADLENS_DASHBOARD_TOKEN", ValueFrom: secretRef(s.Name, DashboardKey)},

@@ -61,6 +61,7 @@ type Spec struct {
 	Keep      time.Duration     // with InCluster: how long a finished coordinator serves its results
 	PVC       string            // with InCluster: a claim for the run directory; "": an emptyDir
 	Startup   time.Duration     // with InCluster: how long the coordinator waits for the agents
+	Adopt     bool              // with InCluster: a manifest's coordinator makes its Job own the run's objects
 }
 
 // NewName returns a run name from the test's name and a random
