@@ -2,9 +2,9 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
