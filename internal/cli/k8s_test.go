@@ -328,77 +328,83 @@ func TestK8sManifestDryRun(t *testing.T) {
 	dyn := dynamic.NewForConfigOrDie(cfg)
 	test := k8sTest(t, "http://127.0.0.1:9", "1m")
 
-	t.Run("the whole run, through kubectl", func(t *testing.T) {
-		placed := filepath.Join(filepath.Dir(test), "placed.yaml")
-		src, err := os.ReadFile(test)
-		if err != nil {
-			t.Fatal(err)
-		}
-		section := "kubernetes:\n  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n        nodeSelectorTerms:\n" +
-			"          - matchExpressions: [{key: zone, operator: In, values: [a]}]\n  tolerations: [{key: spot, operator: Exists, effect: NoExecute}]\n"
-		if err := os.WriteFile(placed, append(src, section...), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		var out, errb bytes.Buffer
-		if code := Main(context.Background(), []string{"k8s", "manifest", placed, "--agents", "20", "--namespace", "perf", "--cpu", "2", "--memory", "2Gi", "-e", "API_KEY=k",
-			"--node-selector", "pool=load", "--toleration", "dedicated=load:NoSchedule", "--spread", "--image-pull-secret", "regcred", "--service-account", "loadgen",
-			"--env-from-secret", "api-keys", "--priority-class", "load-test", "--pvc", "results"}, &out, &errb); code != 0 {
-			t.Fatalf("exit %d: %s", code, errb.String())
-		}
-		for _, want := range []string{"topologySpreadConstraints:", "priorityClassName: load-test", "claimName: results", "serviceAccountName: loadgen",
-			"- name: regcred", "name: api-keys", "pool: load", "key: zone", "key: spot", "key: dedicated"} {
-			if !strings.Contains(out.String(), want) {
-				t.Errorf("the manifest lacks %q", want)
-			}
-		}
-		objs := decodeAll(t, out.Bytes())
-		kinds := map[string]int{}
-		for _, o := range objs {
-			kinds[o.GetKind()]++
-		}
-		if len(objs) != 9 || kinds["Job"] != 2 || kinds["ConfigMap"] != 2 || kinds["Service"] != 1 || kinds["Role"] != 1 || kinds["RoleBinding"] != 1 || kinds["ServiceAccount"] != 1 {
-			t.Fatalf("objects by kind %v, want a whole run of 9", kinds)
-		}
-		got := kubectlDryRun(t, srv.Kubeconfig, out.Bytes())
-		if strings.Count(got, "(server dry run)") != 9 {
-			t.Errorf("kubectl apply --dry-run=server --validate=strict:\n%s", got)
-		}
-		assertNothingLeft(t, c)
-		// The server validates for real: a field the Job has not is refused.
-		bad := bytes.Replace(out.Bytes(), []byte("  backoffLimit: 0\n"), []byte("  backoffLimit: 0\n  backofLimit: 1\n"), 1)
-		if bytes.Equal(bad, out.Bytes()) {
-			t.Fatal("the coordinator's Job has no backoffLimit: 0")
-		}
-		cmd := exec.Command("kubectl", "--kubeconfig", srv.Kubeconfig, "apply", "--dry-run=server", "--validate=strict", "-f", "-")
-		cmd.Stdin = bytes.NewReader(bad)
-		if b, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(b), "backofLimit") {
-			t.Errorf("a Job with an unknown field: %v\n%s", err, b)
-		}
-	})
+	t.Run("the whole run, through kubectl", func(t *testing.T) { dryRunWholeRun(t, srv, c, test) })
+	t.Run("the agents only, through client-go", func(t *testing.T) { dryRunAgentsOnly(t, dyn, c, test) })
+}
 
-	t.Run("the agents only, through client-go", func(t *testing.T) {
-		var out, errb bytes.Buffer
-		if code := Main(context.Background(), []string{"k8s", "manifest", test, "--agents-only", "--agents", "20", "--namespace", "perf", "--cpu", "2", "--memory", "2Gi"}, &out, &errb); code != 0 {
-			t.Fatalf("exit %d: %s", code, errb.String())
+// dryRunWholeRun: the whole run, with every placement flag and a
+// kubernetes: section, through kubectl's strict server-side dry run.
+func dryRunWholeRun(t *testing.T, srv *k8stest.APIServer, c kubernetes.Interface, test string) {
+	placed := filepath.Join(filepath.Dir(test), "placed.yaml")
+	src, err := os.ReadFile(test)
+	if err != nil {
+		t.Fatal(err)
+	}
+	section := "kubernetes:\n  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n        nodeSelectorTerms:\n" +
+		"          - matchExpressions: [{key: zone, operator: In, values: [a]}]\n  tolerations: [{key: spot, operator: Exists, effect: NoExecute}]\n"
+	if err := os.WriteFile(placed, append(src, section...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := Main(context.Background(), []string{"k8s", "manifest", placed, "--agents", "20", "--namespace", "perf", "--cpu", "2", "--memory", "2Gi", "-e", "API_KEY=k",
+		"--node-selector", "pool=load", "--toleration", "dedicated=load:NoSchedule", "--spread", "--image-pull-secret", "regcred", "--service-account", "loadgen",
+		"--env-from-secret", "api-keys", "--priority-class", "load-test", "--pvc", "results"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, want := range []string{"topologySpreadConstraints:", "priorityClassName: load-test", "claimName: results", "serviceAccountName: loadgen",
+		"- name: regcred", "name: api-keys", "pool: load", "key: zone", "key: spot", "key: dedicated"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the manifest lacks %q", want)
 		}
-		objs := decodeAll(t, out.Bytes())
-		if len(objs) != 3 {
-			t.Fatalf("want 3 objects, got %d", len(objs))
+	}
+	objs := decodeAll(t, out.Bytes())
+	kinds := map[string]int{}
+	for _, o := range objs {
+		kinds[o.GetKind()]++
+	}
+	if len(objs) != 9 || kinds["Job"] != 2 || kinds["ConfigMap"] != 2 || kinds["Service"] != 1 || kinds["Role"] != 1 || kinds["RoleBinding"] != 1 || kinds["ServiceAccount"] != 1 {
+		t.Fatalf("objects by kind %v, want a whole run of 9", kinds)
+	}
+	got := kubectlDryRun(t, srv.Kubeconfig, out.Bytes())
+	if strings.Count(got, "(server dry run)") != 9 {
+		t.Errorf("kubectl apply --dry-run=server --validate=strict:\n%s", got)
+	}
+	assertNothingLeft(t, c)
+	// The server validates for real: a field the Job has not is refused.
+	bad := bytes.Replace(out.Bytes(), []byte("  backoffLimit: 0\n"), []byte("  backoffLimit: 0\n  backofLimit: 1\n"), 1)
+	if bytes.Equal(bad, out.Bytes()) {
+		t.Fatal("the coordinator's Job has no backoffLimit: 0")
+	}
+	cmd := exec.Command("kubectl", "--kubeconfig", srv.Kubeconfig, "apply", "--dry-run=server", "--validate=strict", "-f", "-")
+	cmd.Stdin = bytes.NewReader(bad)
+	if b, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(b), "backofLimit") {
+		t.Errorf("a Job with an unknown field: %v\n%s", err, b)
+	}
+}
+
+// dryRunAgentsOnly: --agents-only through client-go's same request.
+func dryRunAgentsOnly(t *testing.T, dyn dynamic.Interface, c kubernetes.Interface, test string) {
+	var out, errb bytes.Buffer
+	if code := Main(context.Background(), []string{"k8s", "manifest", test, "--agents-only", "--agents", "20", "--namespace", "perf", "--cpu", "2", "--memory", "2Gi"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	objs := decodeAll(t, out.Bytes())
+	if len(objs) != 3 {
+		t.Fatalf("want 3 objects, got %d", len(objs))
+	}
+	for _, o := range objs {
+		if err := dryRun(dyn, o); err != nil {
+			t.Errorf("%s %s refused: %v", o.GetKind(), o.GetName(), err)
 		}
-		for _, o := range objs {
-			if err := dryRun(dyn, o); err != nil {
-				t.Errorf("%s %s refused: %v", o.GetKind(), o.GetName(), err)
-			}
-		}
-		assertNothingLeft(t, c)
-		bad := objs[2].DeepCopy()
-		if err := unstructured.SetNestedField(bad.Object, int64(-1), "spec", "completions"); err != nil {
-			t.Fatal(err)
-		}
-		if err := dryRun(dyn, bad); !apierrors.IsInvalid(err) {
-			t.Errorf("a Job with completions -1: %v, want Invalid", err)
-		}
-	})
+	}
+	assertNothingLeft(t, c)
+	bad := objs[2].DeepCopy()
+	if err := unstructured.SetNestedField(bad.Object, int64(-1), "spec", "completions"); err != nil {
+		t.Fatal(err)
+	}
+	if err := dryRun(dyn, bad); !apierrors.IsInvalid(err) {
+		t.Errorf("a Job with completions -1: %v, want Invalid", err)
+	}
 }
 
 // kubectlDryRun applies a manifest with kubectl's server-side dry run and

@@ -71,13 +71,11 @@ func k8sCoordinatorCmd(ctx context.Context, e *env, args []string) int {
 	}
 	rep := k8s.NewReporter(cl.Client, ns, f.run, k8s.Status{Phase: k8s.PhaseStarting, Agents: f.agents}, e.stderr)
 	ctl := k8s.NewControl(token, rep.Status, f.results)
-	ln, err := net.Listen("tcp", f.control)
+	stopServing, err := serve(f.control, ctl.Handler())
 	if err != nil {
 		return fail(e, fmt.Errorf("--control-addr: %w", err))
 	}
-	srv := &http.Server{Handler: ctl.Handler(), ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = srv.Serve(ln) }()
-	defer srv.Close()
+	defer stopServing()
 	repCtx, stopRep := context.WithCancel(context.WithoutCancel(ctx))
 	repDone := make(chan struct{})
 	go func() { rep.Run(repCtx); close(repDone) }()
@@ -151,4 +149,15 @@ func verdict(res app.RunResult, code int) string {
 		return "run " + res.Status
 	}
 	return "run failed"
+}
+
+// serve serves h on addr until the returned function is called.
+func serve(addr string, h http.Handler) (stop func(), err error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	return func() { _ = srv.Close() }, nil
 }
