@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -77,6 +78,7 @@ func TestK8sDetachedRun(t *testing.T) {
 		done <- k8sAttach(actx, &env{stdout: &first, stderr: &first}, append([]string{run}, kc...), reach)
 	}()
 	waitFor(t, &first, " running  agents 2/2 ready", time.Minute, kl)
+	checkDashboard(t, c, kl, run, srv.Kubeconfig)
 	detach()
 	if code := <-done; code != 0 || !strings.Contains(first.String(), "detached; the run goes on") {
 		t.Errorf("detaching: exit %d\n%s", code, first.String())
@@ -665,4 +667,40 @@ func slicesContainsComplete(j *batchv1.Job) bool {
 		}
 	}
 	return false
+}
+
+// checkDashboard: the coordinator's dashboard answers on its pod's port
+// 6580 (the Service's target) with the token from the run's Secret, and
+// refuses a browser without it.
+func checkDashboard(t *testing.T, c kubernetes.Interface, kl *podKubelet, run, kubeconfig string) {
+	t.Helper()
+	sec, err := c.CoreV1().Secrets("perf").Get(context.Background(), run, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := k8s.Connect(kubeconfig, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pod, err := k8s.CoordinatorPod(context.Background(), cl.Client, "perf", run, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr, err := kl.reach(context.Background(), pod, k8s.DashboardPort)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		token string
+		want  int
+	}{{string(sec.Data[k8s.DashboardKey]), http.StatusOK}, {"", http.StatusUnauthorized}} {
+		resp, err := http.Get("http://" + addr + "/?token=" + tc.token)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tc.want {
+			t.Errorf("dashboard with token %q: %s, want %d", tc.token, resp.Status, tc.want)
+		}
+	}
 }
