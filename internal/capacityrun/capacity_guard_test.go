@@ -1,4 +1,4 @@
-package app
+package capacityrun
 
 import (
 	"strings"
@@ -59,7 +59,7 @@ func TestRequestsPerIterationOfTheMix(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			p := parseTest(t, "base_url: http://127.0.0.1:1\nthresholds:\n  http_req_failed: [\"rate < 0.01\"]\nscenarios:\n"+tc.scenarios)
-			if got := planRequestsPerIteration(p); got != tc.want {
+			if got := p.RequestsPerIteration(); got != tc.want {
 				t.Fatalf("%v requests per iteration, want %v", got, tc.want)
 			}
 		})

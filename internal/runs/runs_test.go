@@ -1,10 +1,12 @@
-package app
+package runs
 
 import (
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/loadlens/loadlens/internal/app"
 )
 
 func TestWriteRunsAlignsColumns(t *testing.T) {
@@ -16,16 +18,16 @@ func TestWriteRunsAlignsColumns(t *testing.T) {
 		cut  string // a value that must appear cut with "…"
 	}{
 		{"short names", []RunInfo{
-			{Dir: "results/20261124-050000-a", Name: "a", Start: start, ExitCode: ExitOK},
-			{Dir: "results/20261124-050001-shop", Name: "shop", Start: start, ExitCode: -1, Status: StatusIncomplete},
+			{Dir: "results/20261124-050000-a", Name: "a", Start: start, ExitCode: app.ExitOK},
+			{Dir: "results/20261124-050001-shop", Name: "shop", Start: start, ExitCode: -1, Status: app.StatusIncomplete},
 		}, ""},
 		{"a long name", []RunInfo{
-			{Dir: "results/20261124-050000-" + long, Name: long, Start: start, ExitCode: ExitOK, Requests: 1234},
-			{Dir: "results/20261124-050001-b", Name: "b", Start: start, ExitCode: ExitOK},
+			{Dir: "results/20261124-050000-" + long, Name: long, Start: start, ExitCode: app.ExitOK, Requests: 1234},
+			{Dir: "results/20261124-050001-b", Name: "b", Start: start, ExitCode: app.ExitOK},
 		}, long},
 		{"a non-ASCII name", []RunInfo{
-			{Dir: "results/20261124-050000-café", Name: "café-über", Start: start, ExitCode: ExitOK},
-			{Dir: "results/20261124-050001-b", Name: "b", Start: start, ExitCode: ExitOK},
+			{Dir: "results/20261124-050000-café", Name: "café-über", Start: start, ExitCode: app.ExitOK},
+			{Dir: "results/20261124-050001-b", Name: "b", Start: start, ExitCode: app.ExitOK},
 		}, ""},
 	}
 	for _, tt := range tests {
@@ -86,11 +88,11 @@ func TestWriteRunsKeepsRunsApart(t *testing.T) {
 		if i > 0 {
 			dir += "-" + string(rune('0'+i))
 		}
-		runs = append(runs, RunInfo{Dir: "results/" + dir, Name: "127.0.0.1-40000", Start: start, Status: StatusCompleted, ExitCode: ExitOK, Requests: 10})
+		runs = append(runs, RunInfo{Dir: "results/" + dir, Name: "127.0.0.1-40000", Start: start, Status: app.StatusCompleted, ExitCode: app.ExitOK, Requests: 10})
 	}
 	runs[1].Judged = 2
-	runs[2].Judged, runs[2].ExitCode = 1, ExitThresholdFailed
-	runs[3].Status, runs[3].ExitCode = StatusFailed, ExitRunFailed
+	runs[2].Judged, runs[2].ExitCode = 1, app.ExitThresholdFailed
+	runs[3].Status, runs[3].ExitCode = app.StatusFailed, app.ExitRunFailed
 	var sb strings.Builder
 	if err := WriteRuns(&sb, runs); err != nil {
 		t.Fatal(err)

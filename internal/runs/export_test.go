@@ -1,4 +1,4 @@
-package app
+package runs
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/loadlens/loadlens/internal/app"
 	"github.com/loadlens/loadlens/internal/plan"
 )
 
@@ -48,7 +49,7 @@ scenarios:
 	var out bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	res, err := Run(ctx, RunConfig{Plan: p, ResultsDir: t.TempDir(), Out: &out, Quiet: true, Version: "test"})
+	res, err := app.Run(ctx, app.RunConfig{Plan: p, ResultsDir: t.TempDir(), Out: &out, Quiet: true, Version: "test"})
 	if err != nil {
 		t.Fatalf("Run: %v\n%s", err, out.String())
 	}
@@ -133,7 +134,7 @@ scenarios:
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("CSV adds to %v, summary.json says %v", got, want)
 	}
-	if err := Export(ExportConfig{Run: res.Dir, Format: "xml", W: &jsonl}); ExitCodeOf(err) != ExitBadInput {
-		t.Errorf("--format xml: %v (exit %d), want a usage error", err, ExitCodeOf(err))
+	if err := Export(ExportConfig{Run: res.Dir, Format: "xml", W: &jsonl}); app.ExitCodeOf(err) != app.ExitBadInput {
+		t.Errorf("--format xml: %v (exit %d), want a usage error", err, app.ExitCodeOf(err))
 	}
 }

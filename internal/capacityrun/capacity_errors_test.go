@@ -1,4 +1,4 @@
-package app
+package capacityrun
 
 import (
 	"bytes"
@@ -11,6 +11,9 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/loadlens/loadlens/internal/app"
+	"github.com/loadlens/loadlens/internal/threshold"
 
 	"github.com/loadlens/loadlens/internal/capacity"
 )
@@ -50,9 +53,9 @@ scenarios:
 		t.Skipf("the host was too busy to judge a step: %s", r.StopDetail)
 	}
 	judged := r.Steps[len(r.Steps)-1]
-	if r.Stop != capacity.TargetFailed || r.Highest != 0 || r.USL != nil || r.Knee != nil || res.ExitCode != ExitThresholdFailed {
+	if r.Stop != capacity.TargetFailed || r.Highest != 0 || r.USL != nil || r.Knee != nil || res.ExitCode != app.ExitThresholdFailed {
 		t.Fatalf("stop %q, highest %v, fit %v, knee %v, exit %d; want target failed, none, no fit, exit %d\n%s",
-			r.Stop, r.Highest, r.USL, r.Knee, res.ExitCode, ExitThresholdFailed, out.String())
+			r.Stop, r.Highest, r.USL, r.Knee, res.ExitCode, app.ExitThresholdFailed, out.String())
 	}
 	// The server's own count is what the step says was sent.
 	if judged.Requests == 0 || judged.Requests > got.Load() {
@@ -87,7 +90,7 @@ func TestErrorBudgetIsTheSLOs(t *testing.T) {
 	} {
 		t.Run(tc.thresholds, func(t *testing.T) {
 			p := parseTest(t, "base_url: http://127.0.0.1:1\nthresholds:\n  "+tc.thresholds+"\nscenarios:\n  s:\n    rate: 1\n    duration: 1s\n    flow:\n      - get: /x\n")
-			if got := errorBudget(p.Thresholds); got != tc.want {
+			if got := threshold.ErrorBudget(p.Thresholds); got != tc.want {
 				t.Fatalf("error budget %v, want %v", got, tc.want)
 			}
 		})

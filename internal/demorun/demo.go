@@ -1,4 +1,4 @@
-package app
+package demorun
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/loadlens/loadlens/internal/app"
 	"github.com/loadlens/loadlens/internal/demo"
 	"github.com/loadlens/loadlens/internal/diagnose"
 	"github.com/loadlens/loadlens/internal/otlp"
@@ -23,7 +24,7 @@ type DemoConfig struct {
 	// prints "demo shop listening on URL"), so the generator's CPU figures
 	// are its own; nil serves it from this process.
 	ShopCommand []string
-	Run         RunConfig
+	Run         app.RunConfig
 	// Traces has the shop export its spans to a receiver of the demo's,
 	// every request sampled, so each report shows where the time went.
 	Traces bool
@@ -32,22 +33,22 @@ type DemoConfig struct {
 // Demo starts the built-in shop and runs the scripted session against it
 // (the naive shop, then the improved one, with before/after figures), or
 // one quick run, or only serves the shop.
-func Demo(ctx context.Context, cfg DemoConfig) (RunResult, error) {
+func Demo(ctx context.Context, cfg DemoConfig) (app.RunResult, error) {
 	out := cfg.Run.Out
 	if cfg.Serve {
 		target, err := demo.Start(ctx, cfg.Shop)
 		if err != nil {
-			return RunResult{ExitCode: ExitRunFailed}, err
+			return app.RunResult{ExitCode: app.ExitRunFailed}, err
 		}
 		defer target.Close()
 		fmt.Fprintf(out, "%s%s (Ctrl-C to stop)\n", shopReadyLine, target.URL)
 		fmt.Fprintf(out, "try: loadlens run %s/products/1 --rate 100 --duration 30s\n", target.URL)
-		return RunResult{ExitCode: ExitOK}, target.Wait(ctx)
+		return app.RunResult{ExitCode: app.ExitOK}, target.Wait(ctx)
 	}
 	if cfg.Traces {
-		recv, err := otlp.Listen("127.0.0.1:0", otlp.Options{Spans: spanBound})
+		recv, err := otlp.Listen("127.0.0.1:0", otlp.Options{Spans: app.SpanBound})
 		if err != nil {
-			return RunResult{ExitCode: ExitRunFailed}, err
+			return app.RunResult{ExitCode: app.ExitRunFailed}, err
 		}
 		defer recv.Close()
 		cfg.Shop.OTLPEndpoint, cfg.Run.Traces = recv.Endpoint(), recv
@@ -58,17 +59,17 @@ func Demo(ctx context.Context, cfg DemoConfig) (RunResult, error) {
 	}
 	shop, err := startShop(ctx, cfg)
 	if err != nil {
-		return RunResult{ExitCode: ExitRunFailed}, err
+		return app.RunResult{ExitCode: app.ExitRunFailed}, err
 	}
 	defer shop.close()
 	if cfg.Quick {
 		fmt.Fprintf(out, "demo shop at %s; a quick run of about 10 seconds\n", shop.url)
 		p, err := plan.Parse("demo-shop.yaml", withTracing(demo.QuickTest(shop.url), cfg.Traces), nil)
 		if err != nil {
-			return RunResult{ExitCode: ExitRunFailed}, fmt.Errorf("the built-in demo test: %w", err)
+			return app.RunResult{ExitCode: app.ExitRunFailed}, fmt.Errorf("the built-in demo test: %w", err)
 		}
 		cfg.Run.Plan = p
-		return Run(ctx, cfg.Run)
+		return app.Run(ctx, cfg.Run)
 	}
 	return demoSession(ctx, cfg.Run, shop.url, cfg.Traces)
 }
@@ -84,20 +85,20 @@ func withTracing(src []byte, on bool) []byte {
 
 // demoSession runs the session's tests one after the other and prints what
 // changed between them.
-func demoSession(ctx context.Context, rc RunConfig, url string, traces bool) (RunResult, error) {
+func demoSession(ctx context.Context, rc app.RunConfig, url string, traces bool) (app.RunResult, error) {
 	sess := demo.ScriptedSession()
 	out := rc.Out
 	fmt.Fprintf(out, "demo shop at %s\nthe same load twice: first against the naive shop, then against the improved one (about a minute)\n", url)
 	var runs []*report.Input
-	last := RunResult{ExitCode: ExitOK}
+	last := app.RunResult{ExitCode: app.ExitOK}
 	for i, r := range sess.Runs {
 		p, err := plan.Parse(r.File, withTracing(r.Test(url), traces), nil)
 		if err != nil {
-			return RunResult{ExitCode: ExitRunFailed}, fmt.Errorf("the built-in demo test %s: %w", r.File, err)
+			return app.RunResult{ExitCode: app.ExitRunFailed}, fmt.Errorf("the built-in demo test %s: %w", r.File, err)
 		}
 		fmt.Fprintf(out, "\n%d/%d %s: %s=%s\n", i+1, len(sess.Runs), r.Name, sess.Header, r.Variant)
 		rc.Plan = p
-		in, res, err := execute(ctx, rc)
+		in, res, err := app.Execute(ctx, rc)
 		if in == nil {
 			return res, err
 		}
@@ -110,14 +111,14 @@ func demoSession(ctx context.Context, rc RunConfig, url string, traces bool) (Ru
 		runs = append(runs, in)
 		last = res
 		if ctx.Err() != nil {
-			return RunResult{Dir: res.Dir, Status: StatusInterrupted, ExitCode: ExitRunFailed}, nil
+			return app.RunResult{Dir: res.Dir, Status: app.StatusInterrupted, ExitCode: app.ExitRunFailed}, nil
 		}
 	}
 	if len(runs) == 2 {
 		writeBeforeAfter(out, sess, runs[0], runs[1])
 	}
 	// the session is a demonstration: the naive run is meant to fail its thresholds
-	return RunResult{Dir: last.Dir, Status: last.Status, Passed: last.Passed, ExitCode: ExitOK}, nil
+	return app.RunResult{Dir: last.Dir, Status: last.Status, Passed: last.Passed, ExitCode: app.ExitOK}, nil
 }
 
 // writeBeforeAfter prints, per fixed endpoint, its figures in both runs.
@@ -172,5 +173,5 @@ func findingCounts(in *report.Input) (bottlenecks, notes, generator int) {
 }
 
 func reportPath(in *report.Input) string {
-	return strings.TrimSuffix(in.Dir, "/") + "/" + ReportFile
+	return strings.TrimSuffix(in.Dir, "/") + "/" + app.ReportFile
 }

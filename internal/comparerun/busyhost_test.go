@@ -1,26 +1,27 @@
-package app
+package comparerun
 
 import (
 	"testing"
 	"time"
 
+	"github.com/loadlens/loadlens/internal/proc"
 	"github.com/loadlens/loadlens/internal/testkit"
 )
 
 // otherCores runs f and returns the CPU, in cores, that the rest of the
 // machine (not this process) used meanwhile; 0 where it cannot be read.
 func otherCores(f func()) float64 {
-	host := newHostMeter(procStat)
-	own0, ok0 := processCPU()
+	host := proc.NewHostMeter(proc.StatPath)
+	own0, ok0 := proc.CPU()
 	start := time.Now()
 	f()
 	wall := time.Since(start)
-	r := host.sample()
-	own1, ok1 := processCPU()
-	if !r.ok || !ok0 || !ok1 || wall <= 0 {
+	r := host.Sample()
+	own1, ok1 := proc.CPU()
+	if !r.OK || !ok0 || !ok1 || wall <= 0 {
 		return 0
 	}
-	return max(0, r.busy-float64(own1-own0)/float64(wall))
+	return max(0, r.Busy-float64(own1-own0)/float64(wall))
 }
 
 // judgeOnQuietHost is testkit.JudgeOnQuietHost measuring the rest of the

@@ -1,4 +1,4 @@
-package app
+package comparerun
 
 import (
 	"bytes"
@@ -16,100 +16,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/loadlens/loadlens/internal/app"
 	"github.com/loadlens/loadlens/internal/compare"
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/store"
 )
-
-func TestHoldsFromTheTestsStages(t *testing.T) {
-	tests := []struct {
-		name string
-		yaml string
-		want []compare.Hold
-	}{
-		{"case study 1: a rate ramped over a minute, then held ten minutes", `
-scenarios:
-  first-page:
-    model: arrival-rate
-    start_rate: 0
-    stages:
-      - {duration: 1m, target: 100}
-      - {duration: 10m, target: 100}
-    flow:
-      - get: /apps/first-page
-`, []compare.Hold{{First: 70, Last: 659, Load: 100}}},
-		{"3,000 constant VUs", `
-scenarios:
-  lookup:
-    model: vus
-    vus: 3000
-    duration: 2m
-    flow:
-      - get: /products/1
-`, []compare.Hold{{First: 6, Last: 119, Load: 3000}}},
-		{"two requests an iteration offer twice the rate", `
-scenarios:
-  browse:
-    model: arrival-rate
-    rate: 50
-    duration: 40s
-    flow:
-      - get: /a
-      - think: 1s
-      - get: /b
-`, []compare.Hold{{First: 2, Last: 39, Load: 100}}},
-		{"a staircase has a hold per step; ramps are left out", `
-scenarios:
-  steps:
-    model: vus
-    start_vus: 0
-    stages:
-      - {duration: 10s, target: 50}
-      - {duration: 30s, target: 50}
-      - {duration: 10s, target: 100}
-      - {duration: 30.5s, target: 100}
-      - {duration: 5s, target: 0}
-    flow:
-      - get: /
-`, []compare.Hold{{First: 12, Last: 39, Load: 50}, {First: 52, Last: 79, Load: 100}}},
-		{"a scenario starting later splits the hold; a mix is measured", `
-scenarios:
-  readers:
-    model: vus
-    vus: 10
-    duration: 60s
-    flow:
-      - get: /feed
-  writers:
-    model: arrival-rate
-    start_time: 20s
-    rate: 5
-    duration: 40s
-    flow:
-      - post: /feed
-`, []compare.Hold{{First: 1, Last: 19}, {First: 22, Last: 59}}},
-		{"iterations have no schedule", `
-scenarios:
-  once:
-    model: iterations
-    iterations: 100
-    flow:
-      - get: /
-`, nil},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			p, err := plan.Parse("t.yaml", []byte("base_url: http://127.0.0.1:1\n"+tc.yaml), nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := holdsOf(p); !slices.Equal(got, tc.want) {
-				t.Errorf("holds %+v, want %+v", got, tc.want)
-			}
-		})
-	}
-}
 
 func TestCompareGroupsFromArguments(t *testing.T) {
 	tests := []struct {
@@ -150,7 +62,7 @@ type second struct{ vus, reqs float64 }
 // durations around meanMs.
 func writeRunDB(t *testing.T, dir, name, source, stored string, secs int, meanMs float64, at func(sec int) second) string {
 	t.Helper()
-	return writeRunDBEnded(t, dir, name, source, stored, secs, meanMs, at, StatusCompleted)
+	return writeRunDBEnded(t, dir, name, source, stored, secs, meanMs, at, app.StatusCompleted)
 }
 
 // writeRunDBEnded is writeRunDB for a run that ended with status; "" for
@@ -363,8 +275,8 @@ func TestCompareWarnsOfAnUnfinishedRun(t *testing.T) {
 		want   string
 	}{
 		{"", "warning: incomplete — the run did not finish"},
-		{StatusIncomplete, "warning: incomplete — the run did not finish"},
-		{StatusInterrupted, "warning: interrupted — the run stopped before its test's end"},
+		{app.StatusIncomplete, "warning: incomplete — the run did not finish"},
+		{app.StatusInterrupted, "warning: interrupted — the run stopped before its test's end"},
 	} {
 		t.Run("status "+tc.status, func(t *testing.T) {
 			cut := writeRunDBEnded(t, dir, "cut-"+tc.status, src, "", 20, 20, at, tc.status)
@@ -401,7 +313,7 @@ scenarios:
     flow:
       - get: /items
 `, srv.URL))
-	res, err := Run(context.Background(), RunConfig{Plan: p, ResultsDir: results, Out: &bytes.Buffer{}, Quiet: true, Version: "test"})
+	res, err := app.Run(context.Background(), app.RunConfig{Plan: p, ResultsDir: results, Out: &bytes.Buffer{}, Quiet: true, Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -432,9 +344,9 @@ func TestCompareRuns(t *testing.T) {
 			worse    bool
 			wantCode int
 		}{
-			{"same server", []string{base, same}, false, ExitOK},
-			{"30% slower", []string{base, slower}, true, ExitThresholdFailed},
-			{"two runs a side, as replicates", []string{base, same, "vs", slower, slower2}, true, ExitThresholdFailed},
+			{"same server", []string{base, same}, false, app.ExitOK},
+			{"30% slower", []string{base, slower}, true, app.ExitThresholdFailed},
+			{"two runs a side, as replicates", []string{base, same, "vs", slower, slower2}, true, app.ExitThresholdFailed},
 		}
 		for _, c := range cases {
 			code, rep := compareJSON(t, c.runs, "p(50) +10%")
@@ -493,7 +405,7 @@ func TestCompareRefusesBadInput(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.cfg.Out = &bytes.Buffer{}
 			code, err := Compare(tc.cfg)
-			if err == nil || code != ExitBadInput {
+			if err == nil || code != app.ExitBadInput {
 				t.Fatalf("exit %d err %v, want a bad-input refusal", code, err)
 			}
 		})

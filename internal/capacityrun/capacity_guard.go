@@ -1,4 +1,4 @@
-package app
+package capacityrun
 
 import (
 	"strings"

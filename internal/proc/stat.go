@@ -1,4 +1,4 @@
-package app
+package proc
 
 import (
 	"bufio"
@@ -9,8 +9,8 @@ import (
 	"strings"
 )
 
-// procStat is where Linux counts every CPU's time by mode.
-const procStat = "/proc/stat"
+// StatPath is where Linux counts every CPU's time by mode.
+const StatPath = "/proc/stat"
 
 // hostTimes is the host's CPU time since boot, in clock ticks, from the
 // "cpu" line of /proc/stat, and the number of its CPUs.
@@ -19,11 +19,11 @@ type hostTimes struct {
 	cpus               int
 }
 
-// parseProcStat reads the aggregate cpu line and counts the cpuN lines.
+// parseStat reads the aggregate cpu line and counts the cpuN lines.
 // Busy is user + nice + system + irq + softirq (guest time is already in
 // user); idle and iowait are not CPU work; steal is time the hypervisor
 // gave to other machines.
-func parseProcStat(r io.Reader) (hostTimes, error) {
+func parseStat(r io.Reader) (hostTimes, error) {
 	var t hostTimes
 	found := false
 	sc := bufio.NewScanner(r)
@@ -37,13 +37,13 @@ func parseProcStat(r io.Reader) (hostTimes, error) {
 			continue
 		}
 		if len(fields) < 9 {
-			return t, fmt.Errorf("%s: the cpu line has %d fields, want at least 8", procStat, len(fields)-1)
+			return t, fmt.Errorf("%s: the cpu line has %d fields, want at least 8", StatPath, len(fields)-1)
 		}
 		var v [8]uint64
 		for i := range v {
 			n, err := strconv.ParseUint(fields[i+1], 10, 64)
 			if err != nil {
-				return t, fmt.Errorf("%s: cpu field %d: %w", procStat, i+1, err)
+				return t, fmt.Errorf("%s: cpu field %d: %w", StatPath, i+1, err)
 			}
 			v[i] = n
 		}
@@ -56,31 +56,31 @@ func parseProcStat(r io.Reader) (hostTimes, error) {
 		return t, err
 	}
 	if !found || t.cpus == 0 {
-		return t, fmt.Errorf("%s: no cpu lines", procStat)
+		return t, fmt.Errorf("%s: no cpu lines", StatPath)
 	}
 	return t, nil
 }
 
-// hostReading is the host's CPU use over one interval, in cores.
-type hostReading struct {
-	busy, steal float64
-	cpus        int
-	ok          bool
+// HostReading is the host's CPU use over one interval, in cores.
+type HostReading struct {
+	Busy, Steal float64
+	CPUs        int
+	OK          bool
 }
 
-// hostMeter measures the whole host's CPU use between calls, so that late
+// HostMeter measures the whole host's CPU use between calls, so that late
 // iterations can be told apart: loadlens busy, or the host busy with other
 // processes, or the hypervisor taking the CPU.
-type hostMeter struct {
+type HostMeter struct {
 	path string
 	last hostTimes
 	ok   bool
 }
 
-// newHostMeter starts measuring now; on a host without /proc/stat it
+// NewHostMeter starts measuring now; on a host without /proc/stat it
 // measures nothing.
-func newHostMeter(path string) *hostMeter {
-	m := &hostMeter{path: path}
+func NewHostMeter(path string) *HostMeter {
+	m := &HostMeter{path: path}
 	m.last, m.ok = readHostTimes(path)
 	return m
 }
@@ -91,19 +91,19 @@ func readHostTimes(path string) (hostTimes, bool) {
 		return hostTimes{}, false
 	}
 	defer f.Close()
-	t, err := parseProcStat(f)
+	t, err := parseStat(f)
 	return t, err == nil
 }
 
-// sample returns the host's CPU use since the previous call.
-func (m *hostMeter) sample() hostReading {
+// Sample returns the host's CPU use since the previous call.
+func (m *HostMeter) Sample() HostReading {
 	now, ok := readHostTimes(m.path)
 	prev, prevOK := m.last, m.ok
 	m.last, m.ok = now, ok
 	if !ok || !prevOK || now.total <= prev.total || now.busy < prev.busy || now.steal < prev.steal {
-		return hostReading{}
+		return HostReading{}
 	}
 	dt := float64(now.total - prev.total)
 	n := float64(now.cpus)
-	return hostReading{busy: float64(now.busy-prev.busy) / dt * n, steal: float64(now.steal-prev.steal) / dt * n, cpus: now.cpus, ok: true}
+	return HostReading{Busy: float64(now.busy-prev.busy) / dt * n, Steal: float64(now.steal-prev.steal) / dt * n, CPUs: now.cpus, OK: true}
 }

@@ -1,4 +1,4 @@
-package app
+package estimaterun
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/loadlens/loadlens/internal/app"
 	"github.com/loadlens/loadlens/internal/capacity"
 	"github.com/loadlens/loadlens/internal/compare"
 	"github.com/loadlens/loadlens/internal/estimate"
@@ -127,8 +128,8 @@ var ErrNoSustainableRate = errors.New("no sustainable rate")
 // run's thresholds not judged. atLeast says every second met the SLO: the
 // run never reached the target's limit, so its rate is a lower bound.
 func sustainedPerInstance(cfg EstimateConfig, n int) (per float64, from string, notes []string, atLeast bool, err error) {
-	db := runDB(cfg.FromRun)
-	rd, err := openRun(db)
+	db := app.RunDB(cfg.FromRun)
+	rd, err := app.OpenRun(db)
 	if err != nil {
 		return 0, "", nil, false, err
 	}
@@ -137,7 +138,7 @@ func sustainedPerInstance(cfg EstimateConfig, n int) (per float64, from string, 
 	if err != nil {
 		return 0, "", nil, false, err
 	}
-	defs, err := decodeThresholds(rd.Meta().Extra["thresholds"])
+	defs, err := app.DecodeThresholds(rd.Meta().Extra["thresholds"])
 	if err != nil {
 		return 0, "", nil, false, fmt.Errorf("%s: %w", db, err)
 	}

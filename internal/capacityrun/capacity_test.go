@@ -1,4 +1,4 @@
-package app
+package capacityrun
 
 import (
 	"bytes"
@@ -15,6 +15,9 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/loadlens/loadlens/internal/app"
+	"github.com/loadlens/loadlens/internal/threshold"
 
 	"github.com/loadlens/loadlens/internal/capacity"
 	"github.com/loadlens/loadlens/internal/diagnose"
@@ -105,7 +108,7 @@ scenarios:
 		t.Fatalf("highest sustainable rate %.1f/s, want %.1f/s ±15%% (4 workers over the %s service time the server measured)\n%s",
 			got, want, time.Duration(float64(4*time.Second)/want), out.String())
 	}
-	if res.Result.Stop != capacity.Converged || res.ExitCode != ExitOK {
+	if res.Result.Stop != capacity.Converged || res.ExitCode != app.ExitOK {
 		t.Errorf("stopped: %s (exit %d), want converged", res.Result.Stop, res.ExitCode)
 	}
 	for _, f := range []string{"capacity.json", "capacity.html"} {
@@ -218,7 +221,7 @@ scenarios:
     flow:
       - get: /
 `)
-	if got := latencyLimit(p.Thresholds); got != 300*time.Millisecond {
+	if got := threshold.LatencyLimit(p.Thresholds); got != 300*time.Millisecond {
 		t.Fatalf("latency limit %v, want 300ms", got)
 	}
 }
@@ -237,7 +240,7 @@ scenarios:
 `)
 	res, err := Capacity(context.Background(), CapacityConfig{Plan: p, ResultsDir: t.TempDir(), Out: &bytes.Buffer{},
 		Search: capacity.Config{StartRate: 10, Hold: time.Second}})
-	if err == nil || res.ExitCode != ExitBadInput || !strings.Contains(err.Error(), "arrival-rate") {
+	if err == nil || res.ExitCode != app.ExitBadInput || !strings.Contains(err.Error(), "arrival-rate") {
 		t.Fatalf("err %v exit %d, want a refusal naming arrival-rate", err, res.ExitCode)
 	}
 }

@@ -1,4 +1,4 @@
-package app
+package runs
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/loadlens/loadlens/internal/app"
 	"github.com/loadlens/loadlens/internal/store"
 	"github.com/loadlens/loadlens/internal/units"
 )
@@ -51,7 +52,7 @@ func ListRuns(parent string) ([]RunInfo, error) {
 }
 
 func readRunInfo(dir, db string) RunInfo {
-	info := RunInfo{Dir: dir, ExitCode: -1, Status: StatusIncomplete}
+	info := RunInfo{Dir: dir, ExitCode: -1, Status: app.StatusIncomplete}
 	rd, err := store.Open(db)
 	if err != nil {
 		info.Err = err
@@ -128,17 +129,17 @@ func runResult(r *RunInfo) string {
 	switch {
 	case r.Err != nil:
 		return "unreadable: " + r.Err.Error()
-	case r.ExitCode == ExitThresholdFailed && r.Status == StatusCompleted:
+	case r.ExitCode == app.ExitThresholdFailed && r.Status == app.StatusCompleted:
 		return "failed"
-	case r.ExitCode == ExitThresholdFailed:
+	case r.ExitCode == app.ExitThresholdFailed:
 		return "failed (" + r.Status + ")"
-	case r.Status == StatusFailed:
+	case r.Status == app.StatusFailed:
 		return "run failed" // not a threshold: the run itself did not work
-	case r.Status != StatusCompleted:
+	case r.Status != app.StatusCompleted:
 		return r.Status
 	case r.Judged == 0:
 		return "no thresholds"
-	case r.ExitCode == ExitOK:
+	case r.ExitCode == app.ExitOK:
 		return "passed"
 	}
 	return r.Status

@@ -1,4 +1,4 @@
-package app
+package runs
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"os"
 	"slices"
 
+	"github.com/loadlens/loadlens/internal/app"
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/output"
 )
@@ -21,9 +22,9 @@ type ExportConfig struct {
 // Export writes a past run's per-second data, also a run killed mid-way's.
 func Export(cfg ExportConfig) error {
 	if !slices.Contains(output.ExportFormats(), cfg.Format) {
-		return badInput{fmt.Errorf("--format %q: want jsonl or csv", cfg.Format)}
+		return app.BadInput(fmt.Errorf("--format %q: want jsonl or csv", cfg.Format))
 	}
-	rd, err := openRun(runDB(cfg.Run))
+	rd, err := app.OpenRun(app.RunDB(cfg.Run))
 	if err != nil {
 		return err
 	}

@@ -1,14 +1,14 @@
 //go:build unix
 
-package app
+package proc
 
 import (
 	"syscall"
 	"time"
 )
 
-// processCPU returns the user + system CPU time this process has used.
-func processCPU() (time.Duration, bool) {
+// CPU returns the user + system CPU time this process has used.
+func CPU() (time.Duration, bool) {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0, false

@@ -1,4 +1,4 @@
-package app
+package estimaterun
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/loadlens/loadlens/internal/app"
 	"github.com/loadlens/loadlens/internal/capacity"
 	"github.com/loadlens/loadlens/internal/estimate"
 	"github.com/loadlens/loadlens/internal/metrics"
@@ -118,7 +119,7 @@ func writeRun(t *testing.T, dir string, defs []threshold.Threshold, secs []runSe
 		t.Fatal(err)
 	}
 	w, err := store.Create(filepath.Join(dir, "run.db"), store.Meta{ID: "f", Name: "f", Version: "test", Start: time.Unix(1e9, 0),
-		Layout: p.Layout, Extra: map[string]string{"thresholds": encodeThresholds(defs)}})
+		Layout: p.Layout, Extra: map[string]string{"thresholds": app.EncodeThresholds(defs)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +137,7 @@ func writeRun(t *testing.T, dir string, defs []threshold.Threshold, secs []runSe
 			t.Fatal(err)
 		}
 	}
-	if err := w.Finish(store.Finish{End: time.Unix(1e9+int64(len(secs)), 0), Status: StatusCompleted, Elapsed: time.Duration(len(secs)) * time.Second}); err != nil {
+	if err := w.Finish(store.Finish{End: time.Unix(1e9+int64(len(secs)), 0), Status: app.StatusCompleted, Elapsed: time.Duration(len(secs)) * time.Second}); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Close(); err != nil {

@@ -1,20 +1,17 @@
-package app
+package comparerun
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
+	"github.com/loadlens/loadlens/internal/app"
 	"github.com/loadlens/loadlens/internal/compare"
 	"github.com/loadlens/loadlens/internal/metrics"
-	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/report"
 	"github.com/loadlens/loadlens/internal/store"
 	"github.com/loadlens/loadlens/internal/units"
@@ -44,30 +41,30 @@ const groupSeparator = "vs"
 func Compare(cfg CompareConfig) (int, error) {
 	groups, err := compareGroups(cfg.Runs)
 	if err != nil {
-		return ExitBadInput, err
+		return app.ExitBadInput, err
 	}
 	gates, err := compare.ParseGates(cfg.Gates)
 	if err != nil {
-		return ExitBadInput, fmt.Errorf("--fail-on-regression: %w", err)
+		return app.ExitBadInput, fmt.Errorf("--fail-on-regression: %w", err)
 	}
 	switch cfg.Format {
 	case "", "text", "md", "markdown", "json", "html":
 	default:
-		return ExitBadInput, fmt.Errorf("--format %q: want text, md, json or html", cfg.Format)
+		return app.ExitBadInput, fmt.Errorf("--format %q: want text, md, json or html", cfg.Format)
 	}
 	inputs := make([][]compare.Input, len(groups))
 	for g, paths := range groups {
 		for _, path := range paths {
 			in, err := compareInput(path)
 			if err != nil {
-				return ExitCodeOf(err), err
+				return app.ExitCodeOf(err), err
 			}
 			inputs[g] = append(inputs[g], in)
 		}
 	}
 	rep, err := compare.CompareGroups(inputs, cfg.Options)
 	if err != nil {
-		return ExitRunFailed, err
+		return app.ExitRunFailed, err
 	}
 	switch cfg.Format {
 	case "", "text":
@@ -80,10 +77,10 @@ func Compare(cfg CompareConfig) (int, error) {
 		err = report.WriteCompareHTML(cfg.Out, rep)
 	}
 	if err != nil {
-		return ExitRunFailed, err
+		return app.ExitRunFailed, err
 	}
 	if len(gates) == 0 {
-		return ExitOK, nil
+		return app.ExitOK, nil
 	}
 	results := rep.Check(gates)
 	w := cfg.Out
@@ -92,9 +89,9 @@ func Compare(cfg CompareConfig) (int, error) {
 	}
 	fmt.Fprint(w, gateLines(results, cfg.AllowNotJudged))
 	if compare.AnyFailed(results, cfg.AllowNotJudged) {
-		return ExitThresholdFailed, nil
+		return app.ExitThresholdFailed, nil
 	}
-	return ExitOK, nil
+	return app.ExitOK, nil
 }
 
 // gateLines writes the judged gates, each wrapped to units.Columns under
@@ -157,8 +154,8 @@ func compareGroups(args []string) ([][]string, error) {
 // compareInput reads one run for compare: its run model, its stored
 // seconds, and the holds of its test's stages.
 func compareInput(path string) (compare.Input, error) {
-	db := runDB(path)
-	rd, err := openRun(db)
+	db := app.RunDB(path)
+	rd, err := app.OpenRun(db)
 	if err != nil {
 		return compare.Input{}, err
 	}
@@ -168,27 +165,10 @@ func compareInput(path string) (compare.Input, error) {
 		return compare.Input{}, err
 	}
 	in := compare.Input{Name: filepath.Base(filepath.Dir(db)), Run: run,
-		Snapshots: func(fn func(*metrics.Snapshot) error) error { return readSnapshots(db, fn) }}
-	in.Holds, in.Note = storedHolds(rd.Meta())
+		Snapshots: func(fn func(*metrics.Snapshot) error) error { return app.ReadSnapshots(db, fn) }}
+	in.Holds, in.Note = app.StoredHolds(rd.Meta())
 	in.Note = joinNotes(unfinishedNote(rd.Finish()), in.Note)
 	return in, nil
-}
-
-// storedHolds returns the holds of a run's schedule, kept in its meta or
-// found by parsing its test again, and a note when that failed.
-func storedHolds(meta store.Meta) ([]compare.Hold, string) {
-	if enc, ok := meta.Extra[holdsKey]; ok {
-		return decodeHolds(enc), ""
-	}
-	if len(meta.TestSource) == 0 {
-		return nil, ""
-	}
-	// a run recorded before its holds were kept: parse its test again
-	p, err := plan.Parse(meta.TestFile, meta.TestSource, lenientEnv)
-	if err != nil {
-		return nil, fmt.Sprintf("its test did not parse again (%v), so its steady part is looked for in the data", firstLine(err.Error()))
-	}
-	return holdsOf(p), ""
 }
 
 // unfinishedNote warns of a run that did not complete, as `runs` shows it:
@@ -196,9 +176,9 @@ func storedHolds(meta store.Meta) ([]compare.Hold, string) {
 // its last seconds, and its steady part may be cut short.
 func unfinishedNote(fin store.Finish, ended bool) string {
 	switch {
-	case !ended || fin.Status == StatusIncomplete:
+	case !ended || fin.Status == app.StatusIncomplete:
 		return "warning: incomplete — the run did not finish (killed, or its end was not recorded): its last seconds are missing and its hold may be cut short"
-	case fin.Status != StatusCompleted:
+	case fin.Status != app.StatusCompleted:
 		return fmt.Sprintf("warning: %s — the run stopped before its test's end: its hold may be cut short", fin.Status)
 	}
 	return ""
@@ -210,162 +190,4 @@ func joinNotes(a, b string) string {
 		return a + b
 	}
 	return a + "; " + b
-}
-
-// holdsKey is the run.db meta key of the holds of a run's schedule, kept at
-// the start of the run: the stored test cannot always be parsed again, as
-// its -e values are redacted (a BASE_URL or a HOLD given with -e).
-const holdsKey = "holds"
-
-func encodeHolds(h []compare.Hold) string {
-	b, _ := json.Marshal(h) // plain numbers cannot fail to marshal
-	return string(b)
-}
-
-func decodeHolds(s string) []compare.Hold {
-	var h []compare.Hold
-	if json.Unmarshal([]byte(s), &h) != nil {
-		return nil
-	}
-	return h
-}
-
-// lenientEnv reads the environment and lets an unset variable be empty: a
-// comparison needs the test's stages, not the values it was run with.
-func lenientEnv(name string) (string, bool) {
-	if v, ok := os.LookupEnv(name); ok {
-		return v, true
-	}
-	return "", true
-}
-
-// firstLine returns s up to its first line break.
-func firstLine(s string) string {
-	for i, r := range s {
-		if r == '\n' {
-			return s[:i]
-		}
-	}
-	return s
-}
-
-// holdsOf returns the stretches of a test's schedule over which every
-// scenario holds its load constant, as whole seconds of the run: the first
-// second after a change of load plus the warm-up (compare.WarmUp), to the
-// last second that ends before the next change. Their load is the
-// scheduled one — VUs when every scenario is closed, offered requests per
-// second (rate × requests per iteration) when every one is open — and 0
-// for a mix, which compare measures instead. A test with an iterations
-// scenario has no schedule to hold.
-func holdsOf(p *plan.Plan) []compare.Hold {
-	type edge = time.Duration
-	var cuts []edge
-	closed, open := 0, 0
-	for _, s := range p.Scenarios {
-		switch s.Load.Model {
-		case plan.Iterations:
-			return nil
-		case plan.VUs:
-			closed++
-		default:
-			open++
-		}
-		at := s.StartTime
-		cuts = append(cuts, at)
-		for _, st := range s.Load.Stages {
-			at += st.Duration
-			cuts = append(cuts, at)
-		}
-	}
-	slices.Sort(cuts)
-	cuts = slices.Compact(cuts)
-	// level is each scenario's load just after (or just before) t.
-	level := func(t edge, before bool) []float64 {
-		out := make([]float64, len(p.Scenarios))
-		for i, s := range p.Scenarios {
-			off := t - s.StartTime
-			if before {
-				off -= time.Nanosecond
-			}
-			if off < 0 || off >= s.Load.Duration() {
-				continue
-			}
-			if s.Load.Model == plan.VUs {
-				out[i] = float64(plan.VUsAt(&s.Load, off))
-			} else {
-				out[i] = plan.RateAt(&s.Load, off) * float64(requestsPerIteration(s))
-			}
-		}
-		return out
-	}
-	type span struct {
-		from, to edge
-		at       []float64
-	}
-	var spans []span
-	for i := 0; i+1 < len(cuts); i++ {
-		a, b := level(cuts[i], false), level(cuts[i+1], true)
-		if !slices.EqualFunc(a, b, func(x, y float64) bool { return math.Abs(x-y) < 1e-9 }) {
-			continue // a ramp
-		}
-		if n := len(spans); n > 0 && spans[n-1].to == cuts[i] && slices.Equal(spans[n-1].at, a) {
-			spans[n-1].to = cuts[i+1]
-			continue
-		}
-		spans = append(spans, span{cuts[i], cuts[i+1], a})
-	}
-	var out []compare.Hold
-	for _, s := range spans {
-		var total float64
-		for _, v := range s.at {
-			total += v
-		}
-		if total <= 0 {
-			continue
-		}
-		first := int(math.Ceil(s.from.Seconds()))
-		last := int(math.Floor(s.to.Seconds())) - 1
-		if last < first {
-			continue
-		}
-		first += compare.WarmUp(last - first + 1)
-		if last < first {
-			continue
-		}
-		h := compare.Hold{First: first, Last: last}
-		if closed == 0 || open == 0 {
-			h.Load = total
-		}
-		out = append(out, h)
-	}
-	return out
-}
-
-// requestsPerIteration counts the requests one iteration of a scenario sends.
-func requestsPerIteration(s *plan.Scenario) int {
-	n := 0
-	for _, st := range s.Flow {
-		if st.Kind == plan.RequestStep {
-			n++
-		}
-	}
-	return max(n, 1)
-}
-
-// runDB returns the run.db of a run directory, or path itself.
-func runDB(path string) string {
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return filepath.Join(path, "run.db")
-	}
-	return path
-}
-
-// readSnapshots hands every stored second of a run.db to fn, in order.
-func readSnapshots(db string, fn func(*metrics.Snapshot) error) error {
-	rd, err := openRun(db)
-	if err != nil {
-		return err
-	}
-	defer rd.Close()
-	return rd.Snapshots(fn)
 }

@@ -1,8 +1,6 @@
-package app
+package proc
 
 import (
-	"github.com/loadlens/loadlens/internal/metrics"
-	"github.com/loadlens/loadlens/internal/series"
 	"math"
 	"os"
 	"path/filepath"
@@ -25,7 +23,7 @@ func TestParseProcStat(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := parseProcStat(strings.NewReader(c.text))
+			got, err := parseStat(strings.NewReader(c.text))
 			if c.err != "" {
 				if err == nil || !strings.Contains(err.Error(), c.err) {
 					t.Fatalf("err %v, want one with %q", err, c.err)
@@ -33,7 +31,7 @@ func TestParseProcStat(t *testing.T) {
 				return
 			}
 			if err != nil || got != c.want {
-				t.Fatalf("parseProcStat = %+v, %v; want %+v", got, err, c.want)
+				t.Fatalf("parseStat = %+v, %v; want %+v", got, err, c.want)
 			}
 		})
 	}
@@ -50,32 +48,16 @@ func TestHostMeterReadsTheIntervalBetweenSamples(t *testing.T) {
 		}
 	}
 	write("cpu 100 0 100 800 0 0 0 0\ncpu0 1 1 1 1 1 1 1 1\ncpu1 1 1 1 1 1 1 1 1\n")
-	m := newHostMeter(path)
+	m := NewHostMeter(path)
 	write("cpu 1000 0 100 880 0 0 0 20\ncpu0 1 1 1 1 1 1 1 1\ncpu1 1 1 1 1 1 1 1 1\n")
-	got := m.sample()
-	if !got.ok || got.cpus != 2 || math.Abs(got.busy-1.8) > 1e-9 || math.Abs(got.steal-0.04) > 1e-9 {
+	got := m.Sample()
+	if !got.OK || got.CPUs != 2 || math.Abs(got.Busy-1.8) > 1e-9 || math.Abs(got.Steal-0.04) > 1e-9 {
 		t.Fatalf("sample = %+v, want 1.8 cores busy and 0.04 stolen of 2", got)
 	}
-	if again := m.sample(); again.ok {
+	if again := m.Sample(); again.OK {
 		t.Errorf("no ticks passed, yet the sample reads %+v", again)
 	}
-	if missing := newHostMeter(filepath.Join(t.TempDir(), "none")).sample(); missing.ok {
+	if missing := NewHostMeter(filepath.Join(t.TempDir(), "none")).Sample(); missing.OK {
 		t.Errorf("a host without /proc/stat reads %+v", missing)
 	}
 }
-
-func TestSelfSeriesRecordsTheHostBesideLoadlens(t *testing.T) {
-	set := selfSeries(3, 0.5, 2, hostReading{busy: 1.9, steal: 0.1, cpus: 2, ok: true}, stall{-1, -1}, nil, &metrics.Second{}, -1)
-	want := map[string]float64{selfCPU: 0.5, selfHostCPU: 1.9, selfHostSteal: 0.1, selfHostCPUs: 2}
-	for name, v := range want {
-		found := set.Find(name, "role", "generator")
-		if len(found) != 1 || len(found[0].Points) != 1 || found[0].Points[0] != (pointAt(3, v)) {
-			t.Errorf("%s: %+v, want one point %v at 3s", name, found, v)
-		}
-	}
-	if set := selfSeries(3, 0.5, 2, hostReading{}, stall{-1, -1}, nil, &metrics.Second{}, -1); len(set.Find(selfHostCPU)) != 0 {
-		t.Error("host series recorded without a reading")
-	}
-}
-
-func pointAt(sec int, v float64) series.Point { return series.Point{Sec: sec, Value: v} }

@@ -1,4 +1,4 @@
-package app
+package capacityrun
 
 import (
 	"context"
@@ -14,6 +14,9 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/loadlens/loadlens/internal/app"
+	"github.com/loadlens/loadlens/internal/proc"
 
 	"github.com/loadlens/loadlens/internal/capacity"
 	"github.com/loadlens/loadlens/internal/diagnose"
@@ -47,28 +50,28 @@ type CapacityResult struct {
 // directory with capacity.json and capacity.html beside them.
 func Capacity(ctx context.Context, cfg CapacityConfig) (CapacityResult, error) {
 	if err := checkCapacityPlan(cfg.Plan); err != nil {
-		return CapacityResult{ExitCode: ExitBadInput}, err
+		return CapacityResult{ExitCode: app.ExitBadInput}, err
 	}
 	parent := cfg.ResultsDir
 	if parent == "" {
-		parent = DefaultResults
+		parent = app.DefaultResults
 	}
-	dir, err := makeRunDir(parent, "capacity-"+cfg.Plan.Name, time.Now())
+	dir, err := app.MakeRunDir(parent, "capacity-"+cfg.Plan.Name, time.Now())
 	if err != nil {
-		return CapacityResult{ExitCode: ExitRunFailed}, err
+		return CapacityResult{ExitCode: app.ExitRunFailed}, err
 	}
 	fmt.Fprint(cfg.Out, units.Wrap(fmt.Sprintf("capacity search for %s: steps of %s each, rates in iterations/s (%s each); SLO: %s", cfg.Plan.Name,
-		cfg.Search.Hold, units.Quantity(planRequestsPerIteration(cfg.Plan), "request", "requests"), sloText(cfg.Plan.Thresholds)), units.Columns, "", "  "))
+		cfg.Search.Hold, units.Quantity(cfg.Plan.RequestsPerIteration(), "request", "requests"), threshold.SLOText(cfg.Plan.Thresholds)), units.Columns, "", "  "))
 	runner := &stepRunner{cfg: cfg, dir: dir}
 	search := cfg.Search
 	if search.LatencyLimit == 0 {
-		search.LatencyLimit = latencyLimit(cfg.Plan.Thresholds)
+		search.LatencyLimit = threshold.LatencyLimit(cfg.Plan.Thresholds)
 	}
 	if search.MaxErrorRate == 0 {
-		search.MaxErrorRate = errorBudget(cfg.Plan.Thresholds)
+		search.MaxErrorRate = threshold.ErrorBudget(cfg.Plan.Thresholds)
 	}
 	if search.RequestsPerIteration == 0 {
-		search.RequestsPerIteration = planRequestsPerIteration(cfg.Plan)
+		search.RequestsPerIteration = cfg.Plan.RequestsPerIteration()
 	}
 	search.Progress = progressLine(cfg.Out)
 	res, serr := capacity.Search(ctx, search, runner)
@@ -90,12 +93,12 @@ func Capacity(ctx context.Context, cfg CapacityConfig) (CapacityResult, error) {
 	fmt.Fprint(cfg.Out, "\n"+report.PathLine("steps and report", filepath.Join(dir, "capacity.html")))
 	switch {
 	case serr != nil && !errors.Is(serr, context.Canceled):
-		out.ExitCode = ExitRunFailed
+		out.ExitCode = app.ExitRunFailed
 	case ctx.Err() != nil:
-		out.ExitCode = ExitRunFailed
+		out.ExitCode = app.ExitRunFailed
 		serr = nil
 	case res.Highest == 0 && (res.Stop == capacity.TargetFailed || res.Stop == capacity.NothingPassed):
-		out.ExitCode = ExitThresholdFailed // no rate sustained the SLO, as a run whose thresholds failed
+		out.ExitCode = app.ExitThresholdFailed // no rate sustained the SLO, as a run whose thresholds failed
 	}
 	return out, serr
 }
@@ -122,17 +125,6 @@ func checkCapacityPlan(p *plan.Plan) error {
 	return nil
 }
 
-func sloText(defs []threshold.Threshold) string {
-	s := ""
-	for i, t := range defs {
-		if i > 0 {
-			s += ", "
-		}
-		s += t.Key + " " + t.Expr
-	}
-	return s
-}
-
 // stepRunner runs each step of a search as a run of the scaled plan.
 type stepRunner struct {
 	cfg      CapacityConfig
@@ -144,10 +136,10 @@ type stepRunner struct {
 // RunStep holds one rate and judges it on the test's thresholds.
 func (s *stepRunner) RunStep(ctx context.Context, step capacity.Step) (capacity.StepResult, error) {
 	s.n++
-	p := scalePlan(s.cfg.Plan, step.Rate, step.Hold)
+	p := plan.Scale(s.cfg.Plan, step.Rate, step.Hold)
 	p.Name = fmt.Sprintf("step-%02d-%s-per-s", s.n, strconv.FormatFloat(math.Round(step.Rate*100)/100, 'f', -1, 64)) // a directory name, not a figure
-	host := newHostMeter(procStat)
-	in, _, err := execute(ctx, RunConfig{Plan: p, ResultsDir: s.dir, Out: io.Discard, Quiet: true, Args: s.cfg.Args, Version: s.cfg.Version})
+	host := proc.NewHostMeter(proc.StatPath)
+	in, _, err := app.Execute(ctx, app.RunConfig{Plan: p, ResultsDir: s.dir, Out: io.Discard, Quiet: true, Args: s.cfg.Args, Version: s.cfg.Version})
 	if in == nil {
 		return capacity.StepResult{}, err
 	}
@@ -158,8 +150,8 @@ func (s *stepRunner) RunStep(ctx context.Context, step capacity.Step) (capacity.
 		return capacity.StepResult{}, ctx.Err()
 	}
 	r := stepResult(in, step)
-	if h := host.sample(); h.ok && h.cpus > 0 {
-		r.HostCPU, r.HostSteal, r.HostKnown = h.busy/float64(h.cpus), h.steal/float64(h.cpus), true
+	if h := host.Sample(); h.OK && h.CPUs > 0 {
+		r.HostCPU, r.HostSteal, r.HostKnown = h.Busy/float64(h.CPUs), h.Steal/float64(h.CPUs), true
 	}
 	s.findings = append(s.findings, in.Findings)
 	return r, nil
@@ -259,55 +251,6 @@ func holdThroughput(secs []metrics.Second, total int64, hold time.Duration) floa
 	return float64(done) / float64(n)
 }
 
-// planRequestsPerIteration is the requests one iteration sends at the
-// mix scalePlan keeps: each scenario's requests per iteration, weighted by
-// its share of the test's peak rate.
-func planRequestsPerIteration(p *plan.Plan) float64 {
-	var total, weighted float64
-	for _, s := range p.Scenarios {
-		peak := plan.PeakRate(&s.Load)
-		total += peak
-		weighted += peak * float64(requestsPerIteration(s))
-	}
-	if total <= 0 {
-		return 1
-	}
-	return weighted / total
-}
-
-// scalePlan returns a copy of p whose arrival-rate scenarios together
-// offer rate per second for hold, each keeping its share of the test's
-// peak. VU ceilings grow with the rate, so a step is never capped by a
-// ceiling sized for a lower one.
-func scalePlan(p *plan.Plan, rate float64, hold time.Duration) *plan.Plan {
-	var total float64
-	for _, s := range p.Scenarios {
-		total += plan.PeakRate(&s.Load)
-	}
-	cp := *p
-	cp.Scenarios = make([]*plan.Scenario, len(p.Scenarios))
-	for i, s := range p.Scenarios {
-		sc := *s
-		share := 1 / float64(len(p.Scenarios))
-		peak := plan.PeakRate(&s.Load)
-		if total > 0 {
-			share = peak / total
-		}
-		r := rate * share
-		grow := 1.0
-		if peak > 0 {
-			grow = max(1, r/peak)
-		}
-		sc.StartTime = 0
-		sc.Load.StartRate = r
-		sc.Load.Stages = []plan.Stage{{Duration: hold, Target: r}}
-		sc.Load.MaxVUs = int(math.Ceil(float64(s.Load.MaxVUs) * grow))
-		sc.Load.PreAllocatedVUs = min(sc.Load.MaxVUs, int(math.Ceil(float64(s.Load.PreAllocatedVUs)*grow)))
-		cp.Scenarios[i] = &sc
-	}
-	return &cp
-}
-
 // firstFailureFindings returns the diagnosis of the first judged step
 // that failed the SLO: what the system ran out of at the boundary. A run
 // retried because the host was busy says nothing about the system.
@@ -338,7 +281,7 @@ func writeCapacityFiles(dir string, p *plan.Plan, res capacity.Result, why []dia
 		return fmt.Errorf("capacity.html: %w", err)
 	}
 	defer f.Close()
-	return report.WriteCapacityHTML(f, res, p.Name, sloLatency(p.Thresholds))
+	return report.WriteCapacityHTML(f, res, p.Name, threshold.SLOLatency(p.Thresholds))
 }
 
 // capacityUnits names the unit of capacity.json's rates: the search
@@ -350,51 +293,6 @@ var capacityUnits = map[string]string{
 	"HighestRequests": "req/s", "Steps.Throughput": "req/s", "Knee.Throughput": "req/s",
 	"USL.Lambda": "req/s per request in flight", "USL.PeakThroughput": "req/s",
 	"Steps.Concurrency": "requests in flight", "USL.PeakConcurrency": "requests in flight",
-}
-
-// sloLatency returns the test's whole-run p95 latency limit, if it has
-// one, for the line drawn on the capacity chart.
-func sloLatency(defs []threshold.Threshold) time.Duration {
-	for _, t := range defs {
-		if t.Metric == "http_req_duration" && len(t.Filter) == 0 && t.Agg == threshold.Percentile && t.P == 95 {
-			return time.Duration(t.Value * float64(time.Millisecond))
-		}
-	}
-	return 0
-}
-
-// errorBudget returns the share of requests the test's thresholds allow
-// to fail (the tightest upper limit on http_req_failed over every
-// request, `rate == 0` allowing none), or 0 for the search's default: a
-// counter-only SLO must not pass a target that answers only errors.
-func errorBudget(defs []threshold.Threshold) float64 {
-	budget := 0.0
-	for _, t := range defs {
-		none := t.Op == threshold.Eq && t.Value == 0
-		if t.Metric != "http_req_failed" || len(t.Filter) > 0 || t.Agg != threshold.Rate || (t.Op != threshold.Lt && t.Op != threshold.Lte && !none) {
-			continue
-		}
-		if v := max(t.Value, 1e-9); budget == 0 || v < budget { // rate<0 or <=0 allows none
-			budget = min(v, 1)
-		}
-	}
-	return budget
-}
-
-// latencyLimit returns the tightest upper limit the test's thresholds put
-// on request duration, or 0: scheduling lag adds to every duration, so the
-// search judges lag against it.
-func latencyLimit(defs []threshold.Threshold) time.Duration {
-	var limit time.Duration
-	for _, t := range defs {
-		if t.Metric != "http_req_duration" || (t.Op != threshold.Lt && t.Op != threshold.Lte) || t.Value <= 0 {
-			continue
-		}
-		if d := time.Duration(t.Value * float64(time.Millisecond)); limit == 0 || d < limit {
-			limit = d
-		}
-	}
-	return limit
 }
 
 // longestStall is the highest per-second p99 of how long loadlens's
