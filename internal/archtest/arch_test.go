@@ -34,7 +34,7 @@ var allowed = map[string][]string{
 	"spans":     {"sample"},
 	"otlp":      {"sample", "spans"},
 	"plan":      {"sample", "series", "tmpl", "jsonpath", "threshold"},
-	"engine":    {"plan", "sample", "tmpl", "jsonpath", "units"},
+	"engine":    {"plan", "proc", "sample", "tmpl", "jsonpath", "units"},
 	"metrics":   {"sample", "threshold", "units"}, // units for the counts in threshold reasons
 	"store":     {"metrics", "sample", "series", "spans", "threshold"},
 	"scrape":    {"plan", "series"},
@@ -54,7 +54,7 @@ var allowed = map[string][]string{
 	"demorun":     {"app", "demo", "diagnose", "otlp", "plan", "report", "units"},
 	"mock":        {"plan", "promtext", "tmpl", "jsonpath"},
 	"importer":    {"plan", "tmpl", "units"},
-	"dist":        {"app", "diagnose", "engine", "metrics", "plan", "report", "sample", "series", "units"},
+	"dist":        {"app", "diagnose", "engine", "metrics", "plan", "proc", "report", "sample", "series", "units"},
 	"cli":         {"app", "capacity", "capacityrun", "comparerun", "demo", "demorun", "dist", "estimate", "estimaterun", "importer", "k8s", "live", "mock", "plan", "runs", "units"},
 	"k8s":         {"plan", "units"},
 	"archtest":    {},
