@@ -26,18 +26,9 @@ func capacityCmd(ctx context.Context, e *env, args []string) int {
 	fs.Float64Var(&c.Precision, "precision", 0, "stop bisecting when the gap is below this fraction (default 0.05)")
 	fs.Float64Var(&c.MaxCPU, "max-cpu", 0, "stop when the generator uses more than this fraction of its cores (default 0.85)")
 	results := fs.String("results", app.DefaultResults, "parent directory of the search's directory")
-	var envs listFlag
-	fs.Var(&envs, "e", "KEY=VALUE environment variable for {{ env.KEY }} templates (repeatable)")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return app.ExitBadInput
-	}
-	if len(pos) != 1 {
-		return fail(e, usageErr("capacity takes one test file whose thresholds are the SLO"))
-	}
-	p, err := loadTestFile(pos[0], envs)
-	if err != nil {
-		return fail(e, err)
+	p, _, code := testFileArg(e, fs, args, "capacity takes one test file whose thresholds are the SLO")
+	if code != app.ExitOK {
+		return code
 	}
 	if c.StartRate == 0 {
 		var peak float64

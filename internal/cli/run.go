@@ -266,6 +266,25 @@ func machineFor(seg plan.Segment) plan.Machine {
 	return m
 }
 
+// testFileArg parses the arguments of a command that takes one test file
+// (usage says so when they do not) and its -e flags, and loads the file;
+// code is not ExitOK when that failed, the error already written.
+func testFileArg(e *env, fs *flag.FlagSet, args []string, usage string) (p *plan.Plan, path string, code int) {
+	var envs listFlag
+	fs.Var(&envs, "e", "KEY=VALUE environment variable for {{ env.KEY }} templates (repeatable)")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return nil, "", app.ExitBadInput
+	}
+	if len(pos) != 1 {
+		return nil, "", fail(e, usageErr("%s", usage))
+	}
+	if p, err = loadTestFile(pos[0], envs); err != nil {
+		return nil, "", fail(e, err)
+	}
+	return p, pos[0], app.ExitOK
+}
+
 // loadTestFile parses a test file, with -e KEY=VALUE over the environment,
 // checking its load against this machine.
 func loadTestFile(path string, envs []string) (*plan.Plan, error) {

@@ -481,14 +481,4 @@ func commonOrigin(reqs []*request) string {
 }
 
 // sanitize keeps a name's letters, digits, '.', '_' and '-'.
-func sanitize(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if r < 128 && (r == '.' || r == '_' || r == '-' || ('0' <= r && r <= '9') || ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z')) {
-			b.WriteRune(r)
-		} else {
-			b.WriteByte('-')
-		}
-	}
-	return strings.Trim(b.String(), "-")
-}
+func sanitize(s string) string { return strings.Trim(importer.NameChars(s), "-") }

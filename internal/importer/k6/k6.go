@@ -306,7 +306,7 @@ func (s *script) scenario(name string, o value) *importer.Scenario {
 		s.note("scenario %s: no request the import understood", name)
 		return nil
 	}
-	return &importer.Scenario{Name: sanitizeName(name), Load: load, Flow: flow}
+	return &importer.Scenario{Name: importer.NameChars(name), Load: load, Flow: flow}
 }
 
 // executorLoad converts a scenario's executor and its options to
@@ -389,18 +389,6 @@ func atoi(s string) int {
 	n := 0
 	fmt.Sscan(s, &n)
 	return n
-}
-
-func sanitizeName(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if r < 128 && (r == '.' || r == '_' || r == '-' || ('0' <= r && r <= '9') || ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z')) {
-			b.WriteRune(r)
-		} else {
-			b.WriteByte('-')
-		}
-	}
-	return b.String()
 }
 
 // thresholdMetrics are the k6 metrics loadlens has under the same name.
