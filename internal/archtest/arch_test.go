@@ -42,7 +42,7 @@ var table = map[string]row{
 	"cmd/loadlens": {imports: list("cli")},
 	"compare":      {imports: list("metrics", "sample", "units"), tests: list("golden")},
 	"comparerun":   {imports: list("app", "compare", "metrics", "report", "store", "units"), tests: list("plan", "proc", "testkit")},
-	"demo":         {imports: list("promtext"), tests: list("otlp", "plan", "sample", "spans"), modules: list("github.com/XSAM/otelsql", "github.com/jackc/pgx/v5", "github.com/prometheus/client_model", "github.com/prometheus/common", "github.com/redis/go-redis/v9", "go.opentelemetry.io/otel", "go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp", "go.opentelemetry.io/otel/sdk", "go.opentelemetry.io/otel/trace", "modernc.org/sqlite")},
+	"demo":         {imports: list("proc", "promtext"), tests: list("otlp", "plan", "sample", "spans"), modules: list("github.com/XSAM/otelsql", "github.com/jackc/pgx/v5", "github.com/prometheus/client_model", "github.com/prometheus/common", "github.com/redis/go-redis/v9", "go.opentelemetry.io/otel", "go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp", "go.opentelemetry.io/otel/sdk", "go.opentelemetry.io/otel/trace", "modernc.org/sqlite")},
 	"demorun":      {imports: list("app", "demo", "diagnose", "otlp", "plan", "report", "units"), tests: list("metrics", "sample")},
 	// units only for nouns: report writes the figures
 	"diagnose": {imports: list("metrics", "sample", "series", "spans", "units"), tests: list("golden", "store"), modules: list("modernc.org/sqlite")},
@@ -70,7 +70,7 @@ var table = map[string]row{
 	// the only user of hdrhistogram-go; units for the counts in threshold reasons
 	"metrics":             {imports: list("sample", "threshold", "units"), modules: list("github.com/HdrHistogram/hdrhistogram-go")},
 	"metrics/metricstest": {imports: list("metrics", "sample")},
-	"mock":                {imports: list("jsonpath", "plan", "promtext", "tmpl"), modules: list("github.com/valyala/fasthttp")},
+	"mock":                {imports: list("jsonpath", "plan", "proc", "promtext", "tmpl"), modules: list("github.com/valyala/fasthttp")},
 	"otlp":                {imports: list("sample", "spans"), modules: list("go.opentelemetry.io/collector/pdata", "google.golang.org/grpc", "google.golang.org/protobuf")},
 	"output":              {imports: list("metrics", "plan", "sample"), tests: list("metrics/metricstest"), modules: list("github.com/influxdata/line-protocol/v2", "github.com/klauspost/compress", "github.com/prometheus/prometheus", "go.opentelemetry.io/proto/otlp", "google.golang.org/protobuf")},
 	"plan":                {imports: list("jsonpath", "sample", "series", "threshold", "tmpl"), tests: list("testkit"), modules: list("github.com/goccy/go-yaml")},
