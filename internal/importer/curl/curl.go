@@ -395,9 +395,7 @@ func bodyAndHeaders(t *importer.Test, r *request, body string, st *importer.Step
 	switch {
 	case len(r.form) > 0:
 		text, skipped := r.multipart()
-		for _, s := range skipped {
-			t.NotConverted = append(t.NotConverted, s)
-		}
+		t.NotConverted = append(t.NotConverted, skipped...)
 		st.Body, st.HasBody = text, true
 		if !has("Content-Type") {
 			hs = append(hs, importer.Header{Name: "Content-Type", Value: "multipart/form-data; boundary=" + boundary})
