@@ -30,15 +30,16 @@ func list(s ...string) []string { return s }
 // prints the rows of the tree as it is.
 var table = map[string]row{
 	// the run lifecycle: open, run, collect, outputs, conclude
-	"app":            {imports: list("compare", "diagnose", "engine", "live", "metrics", "otlp", "output", "plan", "proc", "report", "sample", "scrape", "series", "spans", "store", "threshold", "units")},
+	"app":            {imports: list("compare", "diagnose", "engine", "history", "historypg", "historystore", "live", "metrics", "otlp", "output", "plan", "proc", "report", "sample", "scrape", "series", "spans", "store", "threshold", "units")},
 	"archtest":       {},
+	"bench/history":  {imports: list("app", "history")},
 	"bench/runstats": {imports: list("metrics", "store"), tests: list("sample")},
 	"bench/truth":    {imports: list("units"), modules: list("golang.org/x/sys")},
 	"capacity":       {imports: list("units"), tests: list("golden")},
 	// the use cases, each a package on top of app's run lifecycle
 	"capacityrun": {imports: list("app", "capacity", "diagnose", "metrics", "plan", "proc", "report", "series", "threshold", "units")},
 	// the commands; the only package cmd/loadlens imports
-	"cli":          {imports: list("app", "capacity", "capacityrun", "comparerun", "demo", "demorun", "dist", "estimate", "estimaterun", "importer", "importer/curl", "importer/har", "importer/k6", "importer/openapi", "k8s", "live", "mock", "plan", "runs", "units"), tests: list("k8s/k8stest", "testkit"), modules: list("k8s.io/api", "k8s.io/apimachinery", "k8s.io/client-go")},
+	"cli":          {imports: list("app", "capacity", "capacityrun", "comparerun", "demo", "demorun", "dist", "estimate", "estimaterun", "history", "importer", "importer/curl", "importer/har", "importer/k6", "importer/openapi", "k8s", "live", "mock", "plan", "runs", "units"), tests: list("k8s/k8stest", "testkit"), modules: list("k8s.io/api", "k8s.io/apimachinery", "k8s.io/client-go")},
 	"cmd/loadlens": {imports: list("cli")},
 	"compare":      {imports: list("metrics", "sample", "units"), tests: list("golden")},
 	"comparerun":   {imports: list("app", "compare", "metrics", "report", "store", "units"), tests: list("plan", "proc", "testkit")},
@@ -57,7 +58,12 @@ var table = map[string]row{
 	// serves faults to tests; only tests import it
 	"faultserver": {},
 	// compares tests' output with golden files; only tests import it
-	"golden":           {},
+	"golden": {},
+	// compare's Student's t quantile
+	"history": {imports: list("compare")},
+	// the one package that speaks PostgreSQL (pgx) for history
+	"historypg":        {imports: list("history", "historystore"), tests: list("testkit"), modules: list("github.com/jackc/pgx/v5")},
+	"historystore":     {imports: list("history"), modules: list("modernc.org/sqlite")},
 	"importer":         {imports: list("plan", "units")},
 	"importer/curl":    {imports: list("importer", "units"), tests: list("testkit"), modules: list("mvdan.cc/sh/v3")},
 	"importer/har":     {imports: list("importer", "plan", "units"), tests: list("testkit")},
@@ -78,7 +84,7 @@ var table = map[string]row{
 	"proc":     {},
 	"promtext": {},
 	// the one layer that renders, every page in web's shell
-	"report": {imports: list("capacity", "compare", "diagnose", "estimate", "metrics", "sample", "series", "spans", "threshold", "units", "web"), tests: list("golden", "metrics/metricstest", "plan", "store")},
+	"report": {imports: list("capacity", "compare", "diagnose", "estimate", "history", "metrics", "sample", "series", "spans", "threshold", "units", "web"), tests: list("golden", "metrics/metricstest", "plan", "store")},
 	"runs":   {imports: list("app", "metrics", "output", "store", "units"), tests: list("plan")},
 	// leaves: they import no package of the module
 	"sample": {},

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/loadlens/loadlens/internal/app"
+	"github.com/loadlens/loadlens/internal/history"
 	"github.com/loadlens/loadlens/internal/plan"
 )
 
@@ -30,6 +31,16 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 	}
 	if len(pos) != 1 {
 		return fail(e, usageErr("run takes one test file or URL; see `loadlens run -h`"))
+	}
+	tags, err := history.ParseTags(f.tags)
+	if err != nil {
+		return fail(e, usageErr("%v", err))
+	}
+	if err := checkStore(*f.store); err != nil {
+		return fail(e, err)
+	}
+	if *f.store != "" && *f.noMetrics {
+		return fail(e, usageErr("--store records a run's figures, which --no-metrics does not keep"))
 	}
 	var seg plan.Segment
 	if *f.segment != "" {
@@ -59,7 +70,7 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 		}
 	}
 	rc := app.RunConfig{ResultsDir: *f.results, Out: e.stdout, TTY: e.tty, Quiet: *f.quiet, SummaryJSON: *f.summaryJSON,
-		Args: storedArgs(fs, e.args), Version: app.Version}
+		Args: storedArgs(fs, e.args), Version: app.Version, Tags: tags, Store: *f.store}
 	if f.dist.distributed() {
 		return runDistributedCmd(ctx, e, &f, target, isURL, set, lookup, rc)
 	}
@@ -92,8 +103,10 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 type runFlags struct {
 	url                       plan.URLOptions
 	headers, thresholds, envs listFlag
+	tags                      listFlag // --tag
 	lim                       urlLimits
 	results, summaryJSON      *string
+	store                     *string // --store
 	out                       outputFlags
 	quiet, noMetrics          *bool
 	segment                   *string
@@ -124,6 +137,8 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	f.noMetrics = fs.Bool("no-metrics", false, "count requests only, without per-second metrics, run.db or dashboard: for measuring what they cost")
 	f.segment = fs.String("segment", "", "run only a segment of the test, e.g. 0:1/2 (for distributed runs)")
 	fs.Var(&f.envs, "e", "KEY=VALUE environment variable for {{ env.KEY }} templates (repeatable)")
+	fs.Var(&f.tags, "tag", "label the run, e.g. commit=a1b2c3, kept in run.db, summary.json and its history (repeatable)")
+	f.store = fs.String("store", "", "also record the run in a shared history store (postgres://…) as it ends")
 	f.dist.register(fs)
 }
 
