@@ -29,6 +29,8 @@ func list(s ...string) []string { return s }
 // ARCHTEST_PRINT=1 go test -run TestImportTable ./internal/archtest
 // prints the rows of the tree as it is.
 var table = map[string]row{
+	// the listeners' tokens and loopback checks (live, otlp)
+	"access": {},
 	// the run lifecycle: open, run, collect, outputs, conclude
 	"app":            {imports: list("compare", "diagnose", "engine", "history", "historypg", "historystore", "live", "metrics", "otlp", "output", "plan", "proc", "report", "sample", "scrape", "series", "spans", "store", "threshold", "units")},
 	"archtest":       {},
@@ -72,12 +74,12 @@ var table = map[string]row{
 	"jsonpath":         {},
 	"k8s":              {imports: list("plan", "units"), tests: list("k8s/k8stest", "testkit"), modules: list("k8s.io/api", "k8s.io/apimachinery", "k8s.io/client-go", "sigs.k8s.io/yaml")},
 	"k8s/k8stest":      {modules: list("k8s.io/api", "k8s.io/apimachinery", "k8s.io/client-go")},
-	"live":             {imports: list("units", "web")},
+	"live":             {imports: list("access", "units", "web")},
 	// the only user of hdrhistogram-go; units for the counts in threshold reasons
 	"metrics":             {imports: list("sample", "threshold", "units"), modules: list("github.com/HdrHistogram/hdrhistogram-go")},
 	"metrics/metricstest": {imports: list("metrics", "sample")},
 	"mock":                {imports: list("jsonpath", "plan", "proc", "promtext", "tmpl"), modules: list("github.com/valyala/fasthttp")},
-	"otlp":                {imports: list("sample", "spans"), modules: list("go.opentelemetry.io/collector/pdata", "google.golang.org/grpc", "google.golang.org/protobuf")},
+	"otlp":                {imports: list("access", "sample", "spans"), modules: list("go.opentelemetry.io/collector/pdata", "google.golang.org/grpc", "google.golang.org/protobuf")},
 	"output":              {imports: list("metrics", "plan", "sample"), tests: list("metrics/metricstest"), modules: list("github.com/influxdata/line-protocol/v2", "github.com/klauspost/compress", "github.com/prometheus/prometheus", "go.opentelemetry.io/proto/otlp", "google.golang.org/protobuf")},
 	"plan":                {imports: list("jsonpath", "sample", "series", "threshold", "tmpl"), tests: list("testkit"), modules: list("github.com/goccy/go-yaml")},
 	// the process's CPU and descriptors, the host's /proc/stat
