@@ -343,7 +343,7 @@ func writeSummaryJSON(in *report.Input, paths ...string) error {
 	var errs []error
 	for _, p := range paths {
 		if p != "" {
-			errs = append(errs, writeFile(p, append(b, '\n')))
+			errs = append(errs, WriteFile(p, append(b, '\n')))
 		}
 	}
 	return errors.Join(errs...)

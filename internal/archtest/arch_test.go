@@ -41,7 +41,7 @@ var table = map[string]row{
 	// the use cases, each a package on top of app's run lifecycle
 	"capacityrun": {imports: list("app", "capacity", "diagnose", "metrics", "plan", "proc", "report", "series", "threshold", "units")},
 	// the commands; the only package cmd/loadlens imports
-	"cli":          {imports: list("app", "capacity", "capacityrun", "comparerun", "demo", "demorun", "dist", "estimate", "estimaterun", "history", "importer", "importer/curl", "importer/har", "importer/k6", "importer/openapi", "k8s", "live", "mock", "plan", "runs", "units"), tests: list("k8s/k8stest", "testkit"), modules: list("k8s.io/api", "k8s.io/apimachinery", "k8s.io/client-go")},
+	"cli":          {imports: list("app", "capacity", "capacityrun", "comparerun", "demo", "demorun", "dist", "estimate", "estimaterun", "history", "historyrun", "importer", "importer/curl", "importer/har", "importer/k6", "importer/openapi", "k8s", "live", "mock", "plan", "runs", "units"), tests: list("k8s/k8stest", "testkit"), modules: list("k8s.io/api", "k8s.io/apimachinery", "k8s.io/client-go")},
 	"cmd/loadlens": {imports: list("cli")},
 	"compare":      {imports: list("metrics", "sample", "units"), tests: list("golden")},
 	"comparerun":   {imports: list("app", "compare", "metrics", "report", "store", "units"), tests: list("plan", "proc", "testkit")},
@@ -65,6 +65,7 @@ var table = map[string]row{
 	"history": {imports: list("compare")},
 	// the one package that speaks PostgreSQL (pgx) for history
 	"historypg":        {imports: list("history", "historystore"), tests: list("testkit"), modules: list("github.com/jackc/pgx/v5")},
+	"historyrun":       {imports: list("app", "history", "historypg", "report")},
 	"historystore":     {imports: list("history"), modules: list("modernc.org/sqlite")},
 	"importer":         {imports: list("plan", "units")},
 	"importer/curl":    {imports: list("importer", "units"), tests: list("testkit"), modules: list("mvdan.cc/sh/v3")},

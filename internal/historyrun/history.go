@@ -1,4 +1,4 @@
-package app
+package historyrun
 
 import (
 	"context"
@@ -8,6 +8,9 @@ import (
 	iofs "io/fs"
 	"sort"
 	"strings"
+
+	"github.com/loadlens/loadlens/internal/app"
+	"github.com/loadlens/loadlens/internal/historypg"
 
 	"github.com/loadlens/loadlens/internal/history"
 	"github.com/loadlens/loadlens/internal/report"
@@ -33,20 +36,20 @@ type HistoryConfig struct {
 func History(ctx context.Context, cfg HistoryConfig) (int, error) {
 	runs, err := historyRuns(ctx, cfg)
 	if err != nil {
-		return ExitRunFailed, err
+		return app.ExitRunFailed, err
 	}
 	m := history.DefaultMethod
 	tests := history.Group(runs, m)
 	if cfg.Test != "" {
 		t, err := findTest(tests, cfg.Test, cfg)
 		if err != nil {
-			return ExitBadInput, err
+			return app.ExitBadInput, err
 		}
 		tests = []*history.Test{t}
 	}
 	if len(tests) == 0 {
 		fmt.Fprintf(cfg.Out, "no runs in %s\n", historySource(cfg))
-		return ExitOK, nil
+		return app.ExitOK, nil
 	}
 	if cfg.Test != "" {
 		err = report.WriteHistory(cfg.Out, tests[0], m)
@@ -54,11 +57,11 @@ func History(ctx context.Context, cfg HistoryConfig) (int, error) {
 		err = report.WriteHistoryList(cfg.Out, tests)
 	}
 	if err != nil {
-		return ExitRunFailed, err
+		return app.ExitRunFailed, err
 	}
 	if cfg.HTML != "" {
 		if err := writeHistoryHTML(cfg, tests, m); err != nil {
-			return ExitRunFailed, err
+			return app.ExitRunFailed, err
 		}
 	}
 	return gateChanges(cfg, tests), nil
@@ -69,7 +72,7 @@ func historyRuns(ctx context.Context, cfg HistoryConfig) ([]history.Run, error) 
 	if cfg.Store != "" {
 		return sharedRuns(ctx, cfg.Store)
 	}
-	runs, skipped, err := SyncIndex(ctx, cfg.Results)
+	runs, skipped, err := app.SyncIndex(ctx, cfg.Results)
 	if errors.Is(err, iofs.ErrNotExist) {
 		return nil, nil // no results folder yet: no runs, not a fault
 	}
@@ -90,9 +93,9 @@ func findTest(tests []*history.Test, name string, cfg HistoryConfig) (*history.T
 	}
 	sort.Strings(names)
 	if len(names) == 0 {
-		return nil, fmt.Errorf("%w: no runs of test %q in %s: there are no runs", ErrUsage, name, historySource(cfg))
+		return nil, fmt.Errorf("%w: no runs of test %q in %s: there are no runs", app.ErrUsage, name, historySource(cfg))
 	}
-	return nil, fmt.Errorf("%w: no runs of test %q in %s; its tests are: %s", ErrUsage, name, historySource(cfg), strings.Join(names, ", "))
+	return nil, fmt.Errorf("%w: no runs of test %q in %s; its tests are: %s", app.ErrUsage, name, historySource(cfg), strings.Join(names, ", "))
 }
 
 func historySource(cfg HistoryConfig) string {
@@ -106,18 +109,28 @@ func historySource(cfg HistoryConfig) string {
 // returns the exit code: ExitThresholdFailed when there are any.
 func gateChanges(cfg HistoryConfig, tests []*history.Test) int {
 	if cfg.FailOn == nil {
-		return ExitOK
+		return app.ExitOK
 	}
-	code := ExitOK
+	code := app.ExitOK
 	for _, t := range tests {
 		s := t.Current()
 		for _, c := range s.Recent(*cfg.FailOn, cfg.Within) {
 			fmt.Fprintf(cfg.Out, "change for the worse in %s: %s\n", t.Name, report.ChangeText(s, c))
-			code = ExitThresholdFailed
+			code = app.ExitThresholdFailed
 		}
 	}
-	if code == ExitOK {
+	if code == app.ExitOK {
 		fmt.Fprintf(cfg.Out, "no change of %s for the worse starts in the newest %d runs\n", *cfg.FailOn, cfg.Within)
 	}
 	return code
+}
+
+// sharedRuns reads every run of the shared store at dsn.
+func sharedRuns(ctx context.Context, dsn string) ([]history.Run, error) {
+	s, err := historypg.Open(ctx, dsn)
+	if err != nil {
+		return nil, err
+	}
+	runs, err := s.Runs(ctx)
+	return runs, errors.Join(err, s.Close())
 }

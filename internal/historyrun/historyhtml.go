@@ -1,9 +1,11 @@
-package app
+package historyrun
 
 import (
 	"bytes"
 	"os"
 	"path/filepath"
+
+	"github.com/loadlens/loadlens/internal/app"
 
 	"github.com/loadlens/loadlens/internal/history"
 	"github.com/loadlens/loadlens/internal/report"
@@ -30,7 +32,7 @@ func writeHistoryHTML(cfg HistoryConfig, tests []*history.Test, m history.Method
 	if err := report.WriteHistoryHTML(&b, tests, links, m); err != nil {
 		return err
 	}
-	if err := writeFile(cfg.HTML, b.Bytes()); err != nil {
+	if err := app.WriteFile(cfg.HTML, b.Bytes()); err != nil {
 		return err
 	}
 	_, err = cfg.Out.Write([]byte(report.PathLine("history", cfg.HTML)))
@@ -43,7 +45,7 @@ func reportLink(base, dir string) (string, bool) {
 	if dir == "" {
 		return "", false
 	}
-	path, err := filepath.Abs(filepath.Join(dir, ReportFile))
+	path, err := filepath.Abs(filepath.Join(dir, app.ReportFile))
 	if err != nil {
 		return "", false
 	}
