@@ -15,6 +15,7 @@ import (
 
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 
+	"github.com/loadlens/loadlens/internal/access"
 	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/spans"
 )
@@ -76,8 +77,8 @@ func Listen(addr string, o Options) (*Receiver, error) {
 	}
 	r := newReceiver(o)
 	r.ln = ln
-	if r.token == "" && !isLoopback(ln.Addr()) {
-		r.token = newToken()
+	if r.token == "" && !access.IsLoopback(ln.Addr()) {
+		r.token = access.NewToken()
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc(Path, r.export)
