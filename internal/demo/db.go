@@ -11,8 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver, for --postgres
-	_ "modernc.org/sqlite"             // the "sqlite" database/sql driver, without cgo
+	_ "modernc.org/sqlite" // the "sqlite" database/sql driver, without cgo
 )
 
 // errPoolTimeout is returned when no pooled connection frees up in time,
