@@ -18,7 +18,7 @@ func page(w io.Writer, ms []measured, ps []peer, o options) error {
 		time.Now().UTC().Format("2006-01-02 15:04 UTC"), runtime.Version(), runtime.NumCPU())
 	p.f("Start-up is `loadlens version` (`k6 version`, `oha --version`) from exec to exit, wall and CPU (user + system) time, ")
 	p.f("median (min–max) of %d runs interleaved with the other binaries'; \"÷ last\" is the wall time over the last row's, paired run by run (median). ", o.runs)
-	p.f("Init is the quickest of 9 runs' GODEBUG=inittrace=1 totals. ")
+	p.f("Init is the quickest of 25 runs' GODEBUG=inittrace=1 totals, interleaved likewise: the least disturbed. ")
 	p.f("The agent image is distroless/static plus the image build's binary, so it changes by that binary's size.\n\n")
 	p.f("| binary |")
 	for _, f := range flavours {

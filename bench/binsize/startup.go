@@ -76,23 +76,16 @@ type initLine struct {
 	Bytes int64
 }
 
-// inits runs bin version with the init trace on n times and keeps the
-// quickest run's trace: on a shared machine the least disturbed.
-func inits(bin string, n int) (initCost, error) {
-	var best initCost
-	for i := range n {
-		cmd := exec.Command(bin, "version")
-		cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Run(); err != nil {
-			return initCost{}, fmt.Errorf("%s version: %w", bin, err)
-		}
-		if c := parseInitTrace(stderr.String()); i == 0 || c.Clock < best.Clock {
-			best = c
-		}
+// inits runs bin version with the init trace on and reads it.
+func inits(bin string) (initCost, error) {
+	cmd := exec.Command(bin, "version")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return initCost{}, fmt.Errorf("%s version: %w", bin, err)
 	}
-	return best, nil
+	return parseInitTrace(stderr.String()), nil
 }
 
 // parseInitTrace reads lines such as
