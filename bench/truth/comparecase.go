@@ -49,7 +49,7 @@ func (s *Session) runForCompare(ctx context.Context, name string, rep int, f flo
 		return r
 	}
 	defer st.Down()
-	s.warmup(ctx, st, load.Scenarios, load.Start)
+	s.warmup(ctx, st, load.Scenarios, load.Start, 1)
 	s.Lab.Meter.WaitQuiet(ctx, s.Busy, 3*time.Second, s.Wait)
 	tf := TestFile{Name: "truth-" + name, BaseURL: st.Base, Load: load, SLO: defaultSLO, Targets: st.Targets, TracesListen: st.Traces}
 	test := filepath.Join(r.dir, "test.yaml")

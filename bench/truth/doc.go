@@ -107,8 +107,10 @@ func writeCapacity(w io.Writer, caps []CapRecord) {
 		return
 	}
 	fmt.Fprintf(w, "## Capacity and estimate\n\nTrue capacity: the highest rate the harness's own client held (p95 from the intended start\n"+
-		"≤ the SLO's, errors by the server's own count ≤ 1 %%), raised ×1.5 then bisected to ≤ 5 %%. Each `loadlens\n"+
-		"capacity` search (same start, same step hold) is scored against it, and `loadlens estimate --rps X --from-run\n"+
+		"≤ the SLO's, errors by the server's own count ≤ 1 %%), raised ×1.5 then bisected to ≤ 5 %%, a failing step\n"+
+		"confirmed by a second. Each `loadlens capacity` search (same start, same step hold) is scored against it; when\n"+
+		"loadlens's rate is above it, the harness's client runs that rate once more on the now warmer target, and a\n"+
+		"rate it sees hold is the capacity scored against (the error column says so). Then `loadlens estimate --rps X --from-run\n"+
 		"<search>` with X = %s × the true capacity against ceil(X / true capacity).\n\n", units.Number(estimateFactor))
 	fmt.Fprintf(w, "| case | true capacity | sweep steps | search | loadlens | error | estimate (want) | judged |\n|---|--:|--:|--:|--:|--:|--:|---|\n")
 	for _, c := range caps {
@@ -131,8 +133,12 @@ func writeCapacity(w io.Writer, caps []CapRecord) {
 			if s.EstimateGot > 0 {
 				est = units.Count(int64(s.EstimateGot))
 			}
+			errCell := units.Change(s.ErrorPct / 100)
+			if s.Recheck != nil {
+				errCell += fmt.Sprintf(" (recheck at loadlens's rate: p95 %s, holds %v)", units.Duration(s.Recheck.Client.P95), s.Recheck.Holds)
+			}
 			fmt.Fprintf(w, "| %s | %s | %d | %d | %s (%s) | %s | %s (%d) | %s |\n", c.Case, truth, len(c.Sweep), s.Rep,
-				units.Rate(s.Outcome.Highest, "req"), s.Outcome.Stop, units.Change(s.ErrorPct/100), est, s.EstimateWant, judged)
+				units.Rate(s.Outcome.Highest, "req"), s.Outcome.Stop, errCell, est, s.EstimateWant, judged)
 		}
 	}
 	fmt.Fprintln(w)

@@ -14,21 +14,22 @@ import (
 // the host let it be judged. It is kept whole in the raw results, so a miss
 // can be studied.
 type RunRecord struct {
-	Case        string    `json:"case"`
-	Rep         int       `json:"rep"`
-	Start       time.Time `json:"start"`
-	WallS       float64   `json:"wall_s"`
-	Peak        float64   `json:"peak_rate"`            // iterations per second at the load's peak
-	LoadBasis   string    `json:"load_basis,omitempty"` // the capacity the rates are a share of, and where it came from
-	Judged      bool      `json:"judged"`
-	Unjudged    string    `json:"unjudged,omitempty"` // why not
-	OtherBefore Busy      `json:"other_cores_before"`
-	OtherDuring Busy      `json:"other_cores_during"`
-	Findings    []Finding `json:"findings"`
-	Fired       []string  `json:"fired"` // rule ids of the warning and critical findings
-	Exit        int       `json:"exit"`
-	Dir         string    `json:"dir"`
-	Error       string    `json:"error,omitempty"` // the run could not be made
+	Case        string        `json:"case"`
+	Rep         int           `json:"rep"`
+	Start       time.Time     `json:"start"`
+	WallS       float64       `json:"wall_s"`
+	Peak        float64       `json:"peak_rate"`            // iterations per second at the load's peak
+	LoadBasis   string        `json:"load_basis,omitempty"` // the capacity the rates are a share of, and where it came from
+	Judged      bool          `json:"judged"`
+	Unjudged    string        `json:"unjudged,omitempty"` // why not
+	OtherBefore Busy          `json:"other_cores_before"`
+	OtherDuring Busy          `json:"other_cores_during"`
+	Findings    []Finding     `json:"findings"`
+	Fired       []string      `json:"fired"` // rule ids of the warning and critical findings
+	Exit        int           `json:"exit"`
+	Dir         string        `json:"dir"`
+	Error       string        `json:"error,omitempty"` // the run could not be made
+	Probe       *ClientResult `json:"probe,omitempty"` // a healthy case's second client during the run
 }
 
 // Session is what every run of a harness session shares.
@@ -42,17 +43,49 @@ type Session struct {
 	LowerBound map[string]float64 // the highest rate a sweep saw hold, when it could not finish
 }
 
-// warmup loads a fresh target before it is measured, at half the rate the
-// load starts at, on its endpoints: a JVM's first seconds are its
-// compiler's, and a sweep measured the capacity of a warm one.
-func (s *Session) warmup(ctx context.Context, st *Stack, scs []Scenario, r float64) {
+// warmup loads a fresh target before it is measured, on its endpoints,
+// in steps up to r × up: a quarter, a half, then the whole. A JVM's first
+// thousands of requests are its compiler's: a fresh one sent 164/s after
+// 10 s at 82/s spent its core compiling and failed 97 % of the healthy
+// case's requests, while a sweep's gentler steps held 546/s.
+func (s *Session) warmup(ctx context.Context, st *Stack, scs []Scenario, r, up float64) {
 	d := 10 * time.Second
 	if s.Quick {
 		d = 5 * time.Second
 	}
 	c := NewClient(st.Base, 5*time.Second)
 	defer c.Close()
-	c.Step(ctx, scs, max(1, r/2), d, 1)
+	for _, f := range []float64{0.25, 0.5, 1} {
+		c.Step(ctx, scs, max(1, r*up*f), d, 1)
+	}
+}
+
+// probeRate is the healthy cases' second client's rate: a few requests a
+// second, nothing the target notices.
+const probeRate = 2
+
+// probe measures a healthy case's premise while loadlens runs: the
+// harness's own client, at probeRate on the same endpoints, for the load's
+// length. The returned func waits for it and says why the target was not
+// healthy, or "".
+func (s *Session) probe(ctx context.Context, st *Stack, load Load) func() (*ClientResult, string) {
+	done := make(chan ClientResult, 1)
+	go func() {
+		c := NewClient(st.Base, load.Timeout)
+		defer c.Close()
+		done <- c.Step(ctx, load.Scenarios, probeRate, load.Duration(), 7)
+	}()
+	return func() (*ClientResult, string) {
+		r := <-done
+		if r.Sent == 0 {
+			return &r, "the probe sent nothing"
+		}
+		if share := float64(r.Failed) / float64(r.Sent); share > defaultSLO.Errors || r.P95 > defaultSLO.P95 {
+			return &r, fmt.Sprintf("the target was not healthy in this run by the harness's own probe: p95 %s, %d of %d failed",
+				r.P95.Round(time.Millisecond), r.Failed, r.Sent)
+		}
+		return &r, ""
+	}
 }
 
 // prepare sends a case's set-up request.
@@ -135,7 +168,7 @@ func (s *Session) runCase(ctx context.Context, c Case, rec *RunRecord) error {
 	if err := prepare(ctx, st.Base, c.Prepare); err != nil {
 		return err
 	}
-	s.warmup(ctx, st, load.Scenarios, load.Start)
+	s.warmup(ctx, st, load.Scenarios, load.Start, 1)
 	if err := prepare(ctx, st.Base, c.Prepare); err != nil { // the warm-up issued coupons too
 		return err
 	}
@@ -153,18 +186,27 @@ func (s *Session) runCase(ctx context.Context, c Case, rec *RunRecord) error {
 	t0 := time.Now()
 	var inv Invocation
 	var fs []Finding
+	premise := func() (*ClientResult, string) { return nil, "" }
 	err = s.Lab.WithReceiver(st.Traces != "", func() (err error) {
+		if len(c.Must) == 0 {
+			premise = s.probe(ctx, st, load)
+		}
 		inv, fs, err = s.Lab.LL.RunTest(ctx, rec.Dir, test)
 		return err
 	})
+	probe, unhealthy := premise()
+	rec.Probe = probe
 	rec.OtherDuring = s.Lab.Meter.Window(t0, time.Now())
 	rec.Exit = inv.Exit
 	if err != nil {
 		return err
 	}
 	rec.Findings, rec.Fired = fs, firedRules(fs)
-	rec.Judged = rec.OtherDuring.Mean < s.Busy
-	if !rec.Judged {
+	rec.Judged = rec.OtherDuring.Mean < s.Busy && unhealthy == ""
+	switch {
+	case unhealthy != "":
+		rec.Unjudged = unhealthy // a healthy case whose target failed says nothing of false alarms
+	case !rec.Judged:
 		rec.Unjudged = fmt.Sprintf("other processes used %.2f cores on average during the run (limit %.2f)", rec.OtherDuring.Mean, s.Busy)
 	}
 	return nil

@@ -100,3 +100,62 @@ func TestABusyStepCountsOnlyWhenItHeld(t *testing.T) {
 		t.Error("a pass on a busy host must stand, a failure there must not count, a quiet failure must")
 	}
 }
+
+// TestSweepConfirmsAFailure checks one transient failure below the true
+// capacity (a JVM's GC pause) does not set the boundary when failures are
+// confirmed, and does without confirmation (the test can fail).
+func TestSweepConfirmsAFailure(t *testing.T) {
+	for _, c := range []struct {
+		confirm bool
+		want    func(capacity float64) bool
+	}{
+		{true, func(cp float64) bool { return cp > 130 && cp <= 137 }},
+		{false, func(cp float64) bool { return cp < 100 }},
+	} {
+		hiccup := true
+		step := func(_ context.Context, r float64) SweepStep {
+			if r > 100 && hiccup { // the first step above 100/s meets a pause
+				hiccup = false
+				return SweepStep{Judged: true, Holds: false}
+			}
+			return SweepStep{Judged: true, Holds: r <= 137}
+		}
+		res := Sweep{Start: 20, Factor: 1.5, Precision: 0.05, MaxSteps: 40, Confirm: c.confirm, Step: step}.Run(context.Background())
+		if !c.want(res.Capacity) {
+			t.Errorf("confirm %v: capacity %v", c.confirm, res.Capacity)
+		}
+	}
+}
+
+// TestRecheckAtLoadlensRate checks the capacity scored against: the
+// sweep's unless the harness's own step held at loadlens's higher rate.
+func TestRecheckAtLoadlensRate(t *testing.T) {
+	cases := []struct {
+		name    string
+		got     float64
+		results []bool // the recheck steps' outcomes, in order
+		want    float64
+		steps   int
+	}{
+		{"loadlens within 5 %: no recheck", 104, nil, 100, 0},
+		{"holds at loadlens's rate", 130, []bool{true}, 130, 1},
+		{"a failure is confirmed", 130, []bool{false, false}, 100, 2},
+		{"a failure not confirmed", 130, []bool{false, true}, 130, 2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			n := 0
+			step := func(_ context.Context, r float64) SweepStep {
+				if r != c.got || n >= len(c.results) {
+					t.Fatalf("step %d at %v", n, r)
+				}
+				n++
+				return SweepStep{Judged: true, Holds: c.results[n-1]}
+			}
+			sc := SearchScore{Outcome: CapacityOutcome{Highest: c.got}}
+			if got := recheck(context.Background(), step, &sc, 100); got != c.want || n != c.steps {
+				t.Errorf("capacity %v after %d steps, want %v after %d", got, n, c.want, c.steps)
+			}
+		})
+	}
+}

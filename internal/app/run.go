@@ -42,8 +42,10 @@ type RunConfig struct {
 	// Traces is an OTLP receiver the caller runs across several runs (the
 	// demo's, which its shop exports to); nil: the test's observe.traces, if any.
 	Traces    *otlp.Receiver
-	Outs      []plan.Output // --out: metrics outputs besides the test file's
-	Generator Generator     // makes the load elsewhere (agents); nil runs the engine here
+	Outs      []plan.Output     // --out: metrics outputs besides the test file's
+	Tags      map[string]string // --tag: the run's labels, kept in run.db, summary.json and its history
+	Store     string            // --store: a history store (postgres://…) to record the run in as it ends; "" only results/history.db
+	Generator Generator         // makes the load elsewhere (agents); nil runs the engine here
 
 	tuneOutputs func(*output.Config) // tests: other sinks, queue and bounds
 	preparing   func()               // tests: called while the run is prepared, before its start is fixed
@@ -67,6 +69,11 @@ func Run(ctx context.Context, cfg RunConfig) (RunResult, error) {
 	if cfg.NoMetrics {
 		return runCountOnly(ctx, cfg)
 	}
+	if cfg.Store != "" {
+		if err := checkShared(ctx, cfg.Store); err != nil {
+			return RunResult{ExitCode: ExitRunFailed}, err
+		}
+	}
 	in, res, err := execute(ctx, cfg)
 	if in == nil {
 		return res, err
@@ -79,6 +86,13 @@ func Run(ctx context.Context, cfg RunConfig) (RunResult, error) {
 		fmt.Fprintf(cfg.Out, "  report: not written: %v\n", res.ReportErr)
 	} else {
 		fmt.Fprint(cfg.Out, report.PathLine("report", res.Report))
+	}
+	ixErr, storeErr := recordHistory(ctx, cfg, in, res.ExitCode)
+	if ixErr != nil {
+		fmt.Fprintf(cfg.Out, "  history: not recorded: %v\n", ixErr) // the run is whole without it: `history` rebuilds the index
+	}
+	if storeErr != nil && err == nil {
+		err = storeErr // asked for and not done: the job must know
 	}
 	return res, err
 }
@@ -125,7 +139,8 @@ func prepareRun(cfg RunConfig, undo *cleanups) (*runner, error) {
 	}
 	host, _ := os.Hostname()
 	in := &report.Input{Name: p.Name, Version: cfg.Version, Start: began, Run: metrics.NewRun(p.Layout), Thresholds: p.Thresholds,
-		Host: host, CPUs: runtime.NumCPU(), Args: cfg.Args, TestFile: p.File, TestSource: p.Source, BodyCaps: bodyCaps(p)}
+		Host: host, CPUs: runtime.NumCPU(), Args: cfg.Args, TestFile: p.File, TestSource: p.Source, BodyCaps: bodyCaps(p),
+		Tags: cfg.Tags, Shape: loadShape(p, cfg.Segment)}
 	r := &runner{cfg: cfg, in: in, cpu: newCPUMeter(), stall: newStallMeter(), run: in.Run, pacer: newPacer(),
 		rec:  metrics.NewRecorder(p.Layout, 2*runtime.GOMAXPROCS(0)),
 		line: live.NewLine(cfg.Out, cfg.TTY), total: plannedLength(p), aborted: map[int]bool{}}
@@ -144,7 +159,8 @@ func prepareRun(cfg RunConfig, undo *cleanups) (*runner, error) {
 		ID: filepath.Base(dir), Name: p.Name, Version: cfg.Version, Host: host, CPUs: in.CPUs,
 		Start: began, Args: cfg.Args, TestFile: p.File, TestSource: p.Source, Layout: p.Layout,
 		Extra: map[string]string{"thresholds": encodeThresholds(p.Thresholds), "segment": cfg.Segment.String(), "go": runtime.Version(),
-			"body_caps": encodeBodyCaps(in.BodyCaps), "trace_ui": p.Tracing.UI, holdsKey: encodeHolds(holdsOf(p))},
+			"body_caps": encodeBodyCaps(in.BodyCaps), "trace_ui": p.Tracing.UI, holdsKey: encodeHolds(holdsOf(p)),
+			tagsKey: encodeTags(cfg.Tags), shapeKey: in.Shape},
 	})
 	if err != nil {
 		return r, err

@@ -32,6 +32,12 @@ func LoadRun(path string) (*report.Input, error) {
 	in := &report.Input{Name: meta.Name, Dir: filepath.Dir(db), Version: meta.Version, Start: meta.Start,
 		Run: run, Thresholds: defs, Host: meta.Host, CPUs: meta.CPUs, Args: meta.Args, TestFile: meta.TestFile,
 		TestSource: meta.TestSource, BodyCaps: decodeBodyCaps(meta.Extra["body_caps"])}
+	if in.Tags, err = decodeTags(meta.Extra[tagsKey]); err != nil {
+		return nil, fmt.Errorf("%s: %w", db, err)
+	}
+	if in.Shape = meta.Extra[shapeKey]; in.Shape == "" {
+		in.Shape = layoutShape(meta.Layout)
+	}
 	if in.Agents, err = decodeAgents(meta.Extra[agentsKey]); err != nil {
 		return nil, fmt.Errorf("%s: the per-agent table: %w", db, err)
 	}

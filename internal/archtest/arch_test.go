@@ -19,38 +19,41 @@ const module = "github.com/loadlens/loadlens/internal/"
 // that report writes in their units; compare, capacity and estimate word
 // their notes and formulas with units.
 var allowed = map[string][]string{
-	"sample":    {},
-	"series":    {},
-	"tmpl":      {},
-	"jsonpath":  {},
-	"web":       {},
-	"units":     {},
-	"golden":    {}, // compares tests' output with golden files; only tests import it
-	"testkit":   {}, // helpers tests of several packages share; only tests import it
-	"live":      {"units", "web"},
-	"promtext":  {},
-	"demo":      {"promtext"},
-	"threshold": {"sample"},
-	"spans":     {"sample"},
-	"otlp":      {"sample", "spans"},
-	"plan":      {"sample", "series", "tmpl", "jsonpath", "threshold"},
-	"engine":    {"plan", "sample", "tmpl", "jsonpath", "units"},
-	"metrics":   {"sample", "threshold", "units"}, // units for the counts in threshold reasons
-	"store":     {"metrics", "sample", "series", "spans", "threshold"},
-	"scrape":    {"plan", "series"},
-	"diagnose":  {"metrics", "series", "sample", "spans", "units"}, // units only for nouns: report writes the figures
-	"estimate":  {"metrics", "sample", "threshold", "units"},
-	"compare":   {"metrics", "sample", "threshold", "units"},
-	"capacity":  {"metrics", "sample", "threshold", "units"},
-	"report":    {"capacity", "compare", "diagnose", "estimate", "metrics", "sample", "series", "spans", "threshold", "units", "web"},
-	"output":    {"metrics", "plan", "sample"},
-	"app":       {"capacity", "compare", "demo", "diagnose", "engine", "estimate", "live", "metrics", "otlp", "output", "plan", "report", "sample", "scrape", "series", "spans", "store", "threshold", "units"},
-	"mock":      {"plan", "promtext", "tmpl", "jsonpath"},
-	"importer":  {"plan", "tmpl", "units"},
-	"dist":      {"app", "diagnose", "engine", "metrics", "plan", "report", "sample", "series", "units"},
-	"cli":       {"app", "capacity", "demo", "dist", "estimate", "importer", "k8s", "live", "mock", "plan", "units"},
-	"k8s":       {"plan", "units"},
-	"archtest":  {},
+	"sample":       {},
+	"series":       {},
+	"tmpl":         {},
+	"jsonpath":     {},
+	"web":          {},
+	"units":        {},
+	"golden":       {}, // compares tests' output with golden files; only tests import it
+	"testkit":      {}, // helpers tests of several packages share; only tests import it
+	"live":         {"units", "web"},
+	"promtext":     {},
+	"demo":         {"promtext"},
+	"threshold":    {"sample"},
+	"spans":        {"sample"},
+	"otlp":         {"sample", "spans"},
+	"plan":         {"sample", "series", "tmpl", "jsonpath", "threshold"},
+	"engine":       {"plan", "sample", "tmpl", "jsonpath", "units"},
+	"metrics":      {"sample", "threshold", "units"}, // units for the counts in threshold reasons
+	"store":        {"metrics", "sample", "series", "spans", "threshold"},
+	"scrape":       {"plan", "series"},
+	"diagnose":     {"metrics", "series", "sample", "spans", "units"}, // units only for nouns: report writes the figures
+	"estimate":     {"metrics", "sample", "threshold", "units"},
+	"compare":      {"metrics", "sample", "threshold", "units"},
+	"capacity":     {"metrics", "sample", "threshold", "units"},
+	"history":      {"compare"}, // compare's Student's t quantile
+	"historystore": {"history"},
+	"historypg":    {"history", "historystore"}, // the one package that speaks PostgreSQL (pgx) for history
+	"report":       {"capacity", "compare", "diagnose", "estimate", "history", "metrics", "sample", "series", "spans", "threshold", "units", "web"},
+	"output":       {"metrics", "plan", "sample"},
+	"app":          {"capacity", "compare", "demo", "diagnose", "engine", "estimate", "history", "historypg", "historystore", "live", "metrics", "otlp", "output", "plan", "report", "sample", "scrape", "series", "spans", "store", "threshold", "units"},
+	"mock":         {"plan", "promtext", "tmpl", "jsonpath"},
+	"importer":     {"plan", "tmpl", "units"},
+	"dist":         {"app", "diagnose", "engine", "metrics", "plan", "report", "sample", "series", "units"},
+	"cli":          {"app", "capacity", "demo", "dist", "estimate", "history", "importer", "k8s", "live", "mock", "plan", "units"},
+	"k8s":          {"plan", "units"},
+	"archtest":     {},
 	// faultserver serves faults to tests; no package may import it (test imports are not listed)
 	"faultserver": {},
 }

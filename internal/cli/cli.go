@@ -41,6 +41,7 @@ func commands() []command {
 		{"run", "run <test.yaml | URL> [flags]", "run a load test from a test file, or against one URL", runCmd},
 		{"validate", "validate <test.yaml>", "check a test file without running it", validateCmd},
 		{"runs", "runs [--results DIR]", "list past runs, newest first", runsCmd},
+		{"history", historyUsage, "each test's runs over time: trends and change points (--fail-on-change gates CI)", historyCmd},
 		{"summary", "summary <run-dir>", "print a past run's summary from its run.db", summaryCmd},
 		{"report", "report <run-dir>", "rebuild a past run's report.html from its run.db", reportCmd},
 		{"export", "export <run-dir> --format jsonl|csv", "write a past run's per-second data per endpoint and scenario", exportCmd},
@@ -132,7 +133,7 @@ func commandHint(name string) string {
 	switch name {
 	case "plan", "calc", "size":
 		return `: planning from business numbers is "loadlens estimate" (estimate -h)`
-	case "list", "ls", "history":
+	case "list", "ls":
 		return `: past runs are listed by "loadlens runs"`
 	case "diff":
 		return `: runs are compared by "loadlens compare"`

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/loadlens/loadlens/internal/app"
+	"github.com/loadlens/loadlens/internal/history"
 	"github.com/loadlens/loadlens/internal/plan"
 )
 
@@ -23,7 +24,7 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 	const usageLine = "run <test.yaml | URL> [flags]"
 	fs := newFlagSet(e, "run", usageLine)
 	var o plan.URLOptions
-	var headers, thresholds, envs listFlag
+	var headers, thresholds, envs, tagArgs listFlag
 	fs.Float64Var(&o.Rate, "rate", 0, "URL mode, open model: iterations per second")
 	fs.IntVar(&o.VUs, "vus", 0, "URL mode, closed model: virtual users")
 	fs.DurationVar(&o.Duration, "duration", 10*time.Second, "URL mode: how long to hold the load (after --ramp)")
@@ -47,6 +48,8 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 	noMetrics := fs.Bool("no-metrics", false, "count requests only, without per-second metrics, run.db or dashboard: for measuring what they cost")
 	segment := fs.String("segment", "", "run only a segment of the test, e.g. 0:1/2 (for distributed runs)")
 	fs.Var(&envs, "e", "KEY=VALUE environment variable for {{ env.KEY }} templates (repeatable)")
+	fs.Var(&tagArgs, "tag", "label the run, e.g. commit=a1b2c3, kept in run.db, summary.json and its history (repeatable)")
+	store := fs.String("store", "", "also record the run in a shared history store (postgres://…) as it ends")
 	var d distFlags
 	d.register(fs)
 	pos, err := parseArgs(fs, args)
@@ -55,6 +58,16 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 	}
 	if len(pos) != 1 {
 		return fail(e, usageErr("run takes one test file or URL; see `loadlens run -h`"))
+	}
+	tags, err := history.ParseTags(tagArgs)
+	if err != nil {
+		return fail(e, usageErr("%v", err))
+	}
+	if err := checkStore(*store); err != nil {
+		return fail(e, err)
+	}
+	if *store != "" && *noMetrics {
+		return fail(e, usageErr("--store records a run's figures, which --no-metrics does not keep"))
 	}
 	var seg plan.Segment
 	if *segment != "" {
@@ -107,7 +120,7 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 		e.watchStop()
 		return runDistributed(ctx, e, &d, target, source, lookup, app.RunConfig{ResultsDir: *results, Out: e.stdout, TTY: e.tty,
 			Quiet: *quiet, SummaryJSON: *summaryJSON, JUnit: out.junit, SummaryMD: out.summaryMD, Dashboard: dash,
-			Outs: outs, Args: storedArgs(fs, e.args), Version: app.Version})
+			Outs: outs, Args: storedArgs(fs, e.args), Version: app.Version, Tags: tags, Store: *store})
 	}
 	var p *plan.Plan
 	if isURL {
@@ -132,7 +145,7 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 	e.watchStop()
 	res, err := app.Run(ctx, app.RunConfig{Plan: p, ResultsDir: *results, Segment: seg, Out: e.stdout, TTY: e.tty,
 		Quiet: *quiet, NoMetrics: *noMetrics, SummaryJSON: *summaryJSON, JUnit: out.junit, SummaryMD: out.summaryMD, Dashboard: dash,
-		Outs: outs, Args: storedArgs(fs, e.args), Version: app.Version})
+		Outs: outs, Args: storedArgs(fs, e.args), Version: app.Version, Tags: tags, Store: *store})
 	if err != nil {
 		fail(e, err)
 		return app.ExitAfter(res.ExitCode, err)

@@ -277,10 +277,16 @@ func (c *context) cpuFinding(s cpuSubject, from, to int) Finding {
 	if !effect && base < 0 {
 		effect, queued = c.queueEffect(b, from, to)
 	}
-	if effect {
+	held := !effect && base < 0 && c.heldThroughout(s, from, to)
+	switch {
+	case effect:
 		title := append([]any{name(s.name), " CPU saturated: ", peak}, what...)
 		b.title(append(title, " (", name(s.label), ") from ", onset)...)
-	} else {
+	case held:
+		b.f.Severity = Warning
+		title := append([]any{name(s.name), " CPU saturated: ", peak}, what...)
+		b.title(append(title, " (", name(s.label), ") from ", onset, " to the run's end: with the same users throughout, its CPU was what they waited for")...)
+	default:
 		b.f.Severity = Info
 		title := append([]any{name(s.name), " CPU busy: ", peak}, what...)
 		title = append(title, " (", name(s.label), ") from ", onset)
@@ -303,13 +309,31 @@ func (c *context) cpuFinding(s cpuSubject, from, to int) Finding {
 	if base >= 0 {
 		b.evidence(near, "the client's mean latency: ", base, " before ", onset, ", ", near, " just after (medians)")
 	}
-	if !effect {
+	if !effect && !held {
 		b.f.Remedies = []string{
 			"the host was busy with more than this load's effect: find what else runs there (another test, a backup, a batch job, a neighbour) before reading this run's figures",
 			"re-run when the host is quiet; if it is busy again, watch its CPU by process while the load rises",
 		}
 	}
 	return b.done(from, to)
+}
+
+// heldThroughout reports whether a closed-model run kept a process's own
+// CPU at its limit from its first scrape to its last: with no quieter
+// second to compare, its users' throughput was what that CPU allowed. A
+// host's CPU is left out (other processes may have filled it), and so is
+// the open model (its queue is the proof, queueEffect).
+func (c *context) heldThroughout(s cpuSubject, from, to int) bool {
+	if c.open || s.host != nil || len(s.points) < 3 || len(c.all) == 0 {
+		return false
+	}
+	end, last := c.all[len(c.all)-1].sec, -1
+	for _, p := range s.points {
+		if p.Sec <= end { // scrapes after the load's last second do not count
+			last = p.Sec
+		}
+	}
+	return last >= 0 && from <= s.points[0].Sec+1 && to >= last-1
 }
 
 // cpuEffectRise is how much the client's mean latency must have risen

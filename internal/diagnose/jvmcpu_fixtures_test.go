@@ -112,3 +112,11 @@ func nodeSelfBusy() series.Set {
 	return append(set, mk("process_cpu_seconds_total", series.Rate, stepUp(1.8, 10), "role", "app", "target", "api"),
 		mk("node_cpu_count", series.Gauge, pts(0, 5, repeat(2, 9)...), "role", "app", "target", "host"))
 }
+
+// closedWith is a closed-model run of 10 users at a steady 100 req/s of
+// 100 ms for 40 s beside the series: no second of lower load to compare.
+func closedWith(set series.Set) func(t *testing.T) Input {
+	return func(t *testing.T) Input {
+		return Input{Run: build(t, layout(modelVUs, "GET /apps/{id}/render"), steady(40, 100, 10, 100*time.Millisecond)), Series: set}
+	}
+}

@@ -38,6 +38,9 @@ type Input struct {
 	Traces   *Traces            // the run's trace ids and, with a receiver, where the time went; nil when none were kept
 
 	Agents []Agent // the agents of a distributed run; nil for a run in one process
+
+	Tags  map[string]string // the run's labels (run --tag k=v), for its history
+	Shape string            // the load shape in words: runs of one test and shape form a history series
 }
 
 // The verdicts of a run.

@@ -76,6 +76,12 @@ func own(in *Input) map[string]any {
 		"redirects": in.Redirects(), "requests_sent": tot.Requests + in.Redirects(),
 		"findings": findingsJSON(in.Findings), "healthy": HealthyText(in.Healthy),
 	}
+	if len(in.Tags) > 0 {
+		out["tags"] = in.Tags
+	}
+	if in.Shape != "" {
+		out["load_shape"] = in.Shape
+	}
 	if why := in.GateNote(); why != "" {
 		out["gate_note"] = why // why passed is false though every threshold passed
 	}

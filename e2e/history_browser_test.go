@@ -1,0 +1,96 @@
+package e2e
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// history.html in Chromium: seven runs of a test with a regression after
+// the fourth; the page draws a chart per figure group, marks the change
+// point, shows the labels, and every run's link opens its report.html.
+func TestHistoryHTMLInABrowser(t *testing.T) {
+	var delay atomic.Int64
+	delay.Store(int64(30 * time.Millisecond))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(time.Duration(delay.Load())) // the service time under test, not synchronisation
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	for i := range 7 {
+		if i == 4 {
+			delay.Store(int64(300 * time.Millisecond))
+		}
+		r := loadlens(t, dir, "run", srv.URL+"/", "--rate", "20", "--duration", "1s", "--quiet", "--name", "nightly",
+			"--tag", fmt.Sprintf("commit=c%02d", i))
+		if r.code != 0 {
+			t.Fatalf("run %d exit %d\n%s%s", i, r.code, r.stdout, r.stderr)
+		}
+	}
+	r := loadlens(t, dir, "history", "nightly", "--html")
+	page := filepath.Join(dir, "results", "history.html")
+	if r.code != 0 || !strings.Contains(r.stdout, page[len(dir)+1:]) {
+		t.Fatalf("history --html exit %d, want 0 and the page's path\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	b := startBrowser(t)
+	b.open(fileURL(t, page))
+	waitFor(t, 20*time.Second, "history.html to draw", func() bool {
+		var ready bool
+		b.eval(`return !!(window.LLhistory && LLhistory.ready)`, &ready)
+		return ready
+	})
+	var got struct {
+		Charts, Marks, Canvases, Changes int
+		Links                            []string
+		Tags                             string
+	}
+	b.eval(`var d = JSON.parse(document.getElementById("loadlens-data").textContent);
+		return {charts: LLhistory.charts, marks: LLhistory.marks(),
+		canvases: Array.from(document.querySelectorAll(".panels canvas")).filter(c => c.width > 0).length,
+		changes: document.querySelectorAll("ul.changes li.worse").length,
+		links: Array.from(document.querySelectorAll("table a")).map(a => a.href).concat(d.series[0].runs.map(r => new URL(r.link, location.href).href)),
+		tags: d.series[0].runs.map(r => r.tags).join(" ")}`, &got)
+	if got.Charts != 3 || got.Canvases < 3 {
+		t.Errorf("%d charts, %d canvases drawn; want 3 (latency, rps, errors of one endpoint)", got.Charts, got.Canvases)
+	}
+	if got.Marks == 0 || got.Changes == 0 {
+		t.Errorf("change points: %d marks drawn, %d listed as worse; want the regression marked", got.Marks, got.Changes)
+	}
+	if !strings.Contains(got.Tags, "commit=c04") {
+		t.Errorf("the runs' labels %q lack commit=c04", got.Tags)
+	}
+	if len(got.Links) != 14 {
+		t.Errorf("%d links, want 7 in the table and 7 on the points", len(got.Links))
+	}
+	for _, l := range got.Links {
+		u, err := url.Parse(l)
+		if err != nil || u.Scheme != "file" || !strings.HasSuffix(u.Path, "/report.html") {
+			t.Errorf("link %q is not a report.html", l)
+			continue
+		}
+		if _, err := os.Stat(u.Path); err != nil {
+			t.Errorf("link %q does not resolve: %v", l, err)
+		}
+	}
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %v", errs)
+	}
+	b.screenshot("history.png")
+	// A click on a point (press and release where it is) opens that run's report.
+	b.eval(`var o = document.querySelector(".panels .u-over"), r = o.getBoundingClientRect();
+		var ev = {bubbles: true, clientX: r.right - 2, clientY: r.top + r.height / 2, button: 0};
+		["mousemove", "mousedown", "mouseup", "click"].forEach(function (k) { o.dispatchEvent(new MouseEvent(k, ev)); });
+		return null`, nil)
+	waitFor(t, 10*time.Second, "a click on a point to open its report", func() bool {
+		var href string
+		b.eval(`return location.href`, &href)
+		return strings.HasSuffix(href, "/report.html")
+	})
+}

@@ -1,0 +1,231 @@
+package history
+
+import (
+	"math"
+	"sort"
+
+	"github.com/loadlens/loadlens/internal/compare"
+)
+
+// Method is the change-point method and its parameters: Hunter's variant
+// of E-Divisive means (Fleming et al., arXiv 2301.03034, as in Apache
+// Otava): E-Divisive means (Matteson & James 2014, α = 1) proposes the
+// split of a segment, and a two-sample Student's t-test between the runs
+// before and after it, instead of E-Divisive's random permutations,
+// decides whether it is a change, so that the same runs always give the
+// same answer. Splits are proposed recursively inside each side; then each
+// change point is tested again between its neighbours and the weakest one
+// that fails is dropped, until all pass.
+type Method struct {
+	// Alpha is the t-test's significance level (two-sided).
+	Alpha float64
+	// MinRuns is the fewest runs on each side of a change point: a level
+	// is only a level over several runs, and one outlier is not one.
+	MinRuns int
+	// Floor is the least spread assumed of a level (on the logarithm for a
+	// relative figure, as a fraction for errors): runs repeating the same
+	// number exactly would otherwise make any step "significant".
+	Floor float64
+	// Interval is the confidence of a step's interval.
+	Interval float64
+	// Robust leaves each side's outliers out of the t-test (see trim).
+	Robust bool
+}
+
+// DefaultMethod is the method history uses; docs/history.md gives its
+// error rates as bench/history measures them.
+var DefaultMethod = Method{Alpha: 0.001, MinRuns: 3, Floor: 0.01, Interval: 0.95, Robust: true}
+
+// Step is a change of level found in a series of values.
+type Step struct {
+	At             int     // index of the first value of the new level
+	From, To       int     // the compared levels: values [From, At) and [At, To)
+	Before, After  float64 // each level's mean, in the figure's unit
+	Change, Lo, Hi float64 // the step and its interval: a ratio − 1 when relative, a difference otherwise
+	T              float64 // the t statistic (After − Before)
+}
+
+// Detect returns the change points of xs, in order. A relative series is
+// judged on its logarithm: values ≤ 0 are then taken as missing and count
+// for no level (a run without requests on the endpoint).
+func (m Method) Detect(xs []float64, relative bool) []Step {
+	ys, idx := transform(xs, relative)
+	cps := m.split(ys, 0, len(ys), nil)
+	sort.Ints(cps)
+	cps = m.prune(ys, cps)
+	steps := make([]Step, 0, len(cps))
+	for i, c := range cps {
+		from, to := 0, len(ys)
+		if i > 0 {
+			from = cps[i-1]
+		}
+		if i+1 < len(cps) {
+			to = cps[i+1]
+		}
+		s := m.step(ys, from, c, to, relative)
+		s.At, s.From, s.To = idx[c], idx[from], to
+		if to < len(idx) {
+			s.To = idx[to]
+		} else {
+			s.To = len(xs)
+		}
+		steps = append(steps, s)
+	}
+	return steps
+}
+
+// transform keeps the usable values (their logarithm when relative) and
+// where each came from.
+func transform(xs []float64, relative bool) (ys []float64, idx []int) {
+	for i, x := range xs {
+		if math.IsNaN(x) || math.IsInf(x, 0) || relative && x <= 0 {
+			continue
+		}
+		if relative {
+			x = math.Log(x)
+		}
+		ys, idx = append(ys, x), append(idx, i)
+	}
+	return ys, idx
+}
+
+// split proposes E-Divisive's best split of ys[a:b] and keeps it, then the
+// splits of both sides, when the t-test finds the two sides different.
+// Recursion depth is bounded by len(ys)/MinRuns.
+func (m Method) split(ys []float64, a, b int, out []int) []int {
+	if b-a < 2*m.MinRuns {
+		return out
+	}
+	tau := EDivisive(ys[a:b], m.MinRuns)
+	if tau < 0 || !m.significant(ys[a:a+tau], ys[a+tau:b]) {
+		return out
+	}
+	out = append(out, a+tau)
+	out = m.split(ys, a, a+tau, out)
+	return m.split(ys, a+tau, b, out)
+}
+
+// prune tests each change point between its neighbours and drops the
+// weakest that fails, until every one passes (Hunter's second pass: a
+// split accepted within a wide segment may not hold between its neighbours).
+func (m Method) prune(ys []float64, cps []int) []int {
+	for len(cps) > 0 {
+		weakest, weakT := -1, math.Inf(1)
+		for i, c := range cps {
+			from, to := 0, len(ys)
+			if i > 0 {
+				from = cps[i-1]
+			}
+			if i+1 < len(cps) {
+				to = cps[i+1]
+			}
+			t, df := m.tStat(ys[from:c], ys[c:to])
+			if !m.passes(t, df) && math.Abs(t) < weakT {
+				weakest, weakT = i, math.Abs(t)
+			}
+		}
+		if weakest < 0 {
+			return cps
+		}
+		cps = append(cps[:weakest], cps[weakest+1:]...)
+	}
+	return cps
+}
+
+func (m Method) significant(l, r []float64) bool {
+	t, df := m.tStat(l, r)
+	return m.passes(t, df)
+}
+
+func (m Method) passes(t, df float64) bool {
+	if df < 1 {
+		return false
+	}
+	return math.Abs(t) > compare.StudentTQuantile(1-m.Alpha/2, df)
+}
+
+// tStat is Student's pooled two-sample t (as scipy's ttest_ind, which
+// Hunter calls) on each side without its outliers, with the spread
+// floored at Floor.
+func (m Method) tStat(l, r []float64) (t, df float64) {
+	l, r = m.trim(l), m.trim(r)
+	ml, vl := meanVar(l)
+	mr, vr := meanVar(r)
+	nl, nr := float64(len(l)), float64(len(r))
+	df = nl + nr - 2
+	if df < 1 {
+		return 0, df
+	}
+	sp := math.Sqrt(((nl-1)*vl + (nr-1)*vr) / df)
+	sp = max(sp, m.Floor)
+	return (mr - ml) / (sp * math.Sqrt(1/nl+1/nr)), df
+}
+
+// step measures the change at c between the levels [from, c) and [c, to).
+func (m Method) step(ys []float64, from, c, to int, relative bool) Step {
+	l, r := m.trim(ys[from:c]), m.trim(ys[c:to])
+	ml, vl := meanVar(l)
+	mr, vr := meanVar(r)
+	nl, nr := float64(len(l)), float64(len(r))
+	df := nl + nr - 2
+	sp := max(math.Sqrt(((nl-1)*vl+(nr-1)*vr)/df), m.Floor)
+	half := compare.StudentTQuantile(1-(1-m.Interval)/2, df) * sp * math.Sqrt(1/nl+1/nr)
+	d := mr - ml
+	s := Step{T: d / (sp * math.Sqrt(1/nl+1/nr)), Before: ml, After: mr, Change: d, Lo: d - half, Hi: d + half}
+	if relative {
+		s.Before, s.After = math.Exp(ml), math.Exp(mr)
+		s.Change, s.Lo, s.Hi = math.Expm1(d), math.Expm1(d-half), math.Expm1(d+half)
+	}
+	return s
+}
+
+// outlierMADs is how far from a level's median, in robust standard
+// deviations (1.4826 × the median absolute deviation, at least Floor), a
+// run is an outlier: one run slowed by a noisy neighbour moves a mean and
+// a variance enough to hide a step or make one, and is no level itself.
+const outlierMADs = 5
+
+// trim returns xs without its outliers. This departs from Hunter, whose
+// t-test takes every run; bench/history measures both ways.
+func (m Method) trim(xs []float64) []float64 {
+	if !m.Robust || len(xs) < 3 {
+		return xs
+	}
+	med := median(xs)
+	dev := make([]float64, len(xs))
+	for i, x := range xs {
+		dev[i] = math.Abs(x - med)
+	}
+	limit := outlierMADs * max(1.4826*median(dev), m.Floor)
+	out := make([]float64, 0, len(xs))
+	for _, x := range xs {
+		if math.Abs(x-med) <= limit {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func median(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+func meanVar(xs []float64) (mean, variance float64) {
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(len(xs))
+	if len(xs) < 2 {
+		return mean, 0
+	}
+	for _, x := range xs {
+		variance += (x - mean) * (x - mean)
+	}
+	return mean, variance / float64(len(xs)-1)
+}

@@ -1,0 +1,155 @@
+package history
+
+import (
+	"math"
+	"sort"
+)
+
+// Series is the runs of one test under one load shape, oldest first: only
+// these are compared with each other, as a different load gives different
+// figures without anything having changed.
+type Series struct {
+	Name, Shape, ShapeID string
+	Runs                 []Run
+	Endpoints            []string // every endpoint of its runs, in the order first seen
+	Changes              []Change // change points, by endpoint, figure and run
+}
+
+// Change is a change point of one endpoint's figure.
+type Change struct {
+	Endpoint string
+	Figure   Figure
+	Step          // At, From and To index Series.Runs
+	Worse    bool // the new level is worse (slower, fewer requests/s, more errors)
+}
+
+// Test is one test's runs, split in series where the load shape changed.
+type Test struct {
+	Name   string
+	Series []*Series // in order of their first run
+	Runs   int       // how many runs in all
+	Newest Run       // the newest run, whatever its shape
+	// Shifts are where the load shape changed, in order: each names the
+	// first run of the new shape and both shapes.
+	Shifts []Shift
+}
+
+// Shift is a change of load shape between two consecutive runs of a test.
+type Shift struct {
+	Run      Run // the first run with the new shape
+	From, To string
+}
+
+// Group sorts runs into tests by name, each split into series by load
+// shape, and finds every series' change points with m. Tests come newest
+// first (by their newest run).
+func Group(runs []Run, m Method) []*Test {
+	byName := map[string][]Run{}
+	for _, r := range runs {
+		byName[r.Name] = append(byName[r.Name], r)
+	}
+	tests := make([]*Test, 0, len(byName))
+	for name, rs := range byName {
+		SortOldestFirst(rs)
+		tests = append(tests, group(name, rs, m))
+	}
+	sort.Slice(tests, func(i, j int) bool {
+		a, b := tests[i].Newest, tests[j].Newest
+		if !a.Start.Equal(b.Start) {
+			return a.Start.After(b.Start)
+		}
+		return tests[i].Name < tests[j].Name
+	})
+	return tests
+}
+
+func group(name string, rs []Run, m Method) *Test {
+	t := &Test{Name: name, Runs: len(rs), Newest: rs[len(rs)-1]}
+	byShape := map[string]*Series{}
+	for i, r := range rs {
+		s := byShape[r.ShapeID]
+		if s == nil {
+			s = &Series{Name: name, Shape: r.Shape, ShapeID: r.ShapeID}
+			byShape[r.ShapeID] = s
+			t.Series = append(t.Series, s)
+		}
+		s.Runs = append(s.Runs, r)
+		if i > 0 && rs[i-1].ShapeID != r.ShapeID {
+			t.Shifts = append(t.Shifts, Shift{Run: r, From: rs[i-1].Shape, To: r.Shape})
+		}
+	}
+	for _, s := range t.Series {
+		s.Endpoints = endpointNames(s.Runs)
+		s.Changes = m.changes(s)
+	}
+	return t
+}
+
+// Current is the series of the test's newest run.
+func (t *Test) Current() *Series {
+	for _, s := range t.Series {
+		if s.ShapeID == t.Newest.ShapeID {
+			return s
+		}
+	}
+	return nil
+}
+
+func endpointNames(rs []Run) []string {
+	var names []string
+	seen := map[string]bool{}
+	for _, r := range rs {
+		for _, e := range r.Endpoints {
+			if !seen[e.Name] {
+				seen[e.Name] = true
+				names = append(names, e.Name)
+			}
+		}
+	}
+	return names
+}
+
+// Values is one endpoint's figure over the series' runs: NaN where a run is
+// not analysed or has no such endpoint.
+func (s *Series) Values(endpoint string, f Figure) []float64 {
+	xs := make([]float64, len(s.Runs))
+	for i, r := range s.Runs {
+		xs[i] = math.NaN()
+		if e, ok := r.Endpoint(endpoint); ok && r.Analysed() && e.Requests > 0 {
+			xs[i] = f.Value(e)
+		}
+	}
+	return xs
+}
+
+// changes finds the change points of every endpoint's every figure.
+func (m Method) changes(s *Series) []Change {
+	var out []Change
+	for _, ep := range s.Endpoints {
+		for _, f := range Figures {
+			for _, st := range m.Detect(s.Values(ep, f), f.Relative()) {
+				out = append(out, Change{Endpoint: ep, Figure: f, Step: st, Worse: f.Worse(st.Change)})
+			}
+		}
+	}
+	return out
+}
+
+// Recent returns the changes of figure f for the worse whose new level
+// starts within the newest `within` analysed runs of the series: what a CI
+// job that just added a run should fail on.
+func (s *Series) Recent(f Figure, within int) []Change {
+	first := len(s.Runs) // index of the oldest run that counts as recent
+	for i, seen := len(s.Runs)-1, 0; i >= 0 && seen < within; i-- {
+		if s.Runs[i].Analysed() {
+			first, seen = i, seen+1
+		}
+	}
+	var out []Change
+	for _, c := range s.Changes {
+		if c.Figure == f && c.Worse && c.At >= first {
+			out = append(out, c)
+		}
+	}
+	return out
+}

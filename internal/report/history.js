@@ -1,0 +1,97 @@
+// history.html: per series and endpoint, latency (p50, p95, p99) and
+// throughput over the runs, one point per run; a dashed line marks each
+// change point (red worse, green better); hovering a point shows its run
+// and labels, clicking it opens the run's report. Names and labels reach
+// the page as data and enter the DOM with textContent only.
+(function () {
+  "use strict";
+  var data = JSON.parse(document.getElementById("loadlens-data").textContent);
+  var tip = document.getElementById("tip");
+  var drawn = 0, marks = 0;
+  var charts = [
+    { title: "latency", fmt: LL.fmtMs, figs: [["p(50)", "#94a3b8"], ["p(95)", "#2563eb"], ["p(99)", "#9333ea"]] },
+    { title: "requests per second", fmt: LL.fmtNum, figs: [["rps", "#16a34a"]] },
+    { title: "errors", fmt: LL.fmtPct, figs: [["errors", "#dc2626"]], empty: 0.01 },
+  ];
+
+  function markChanges(ep, figs) {
+    return function (u) {
+      var ctx = u.ctx, top = u.bbox.top, h = u.bbox.height;
+      ep.changes.forEach(function (c) {
+        if (figs.indexOf(c.figure) < 0) return;
+        var x = u.valToPos(c.at - 0.5, "x", true);
+        ctx.save();
+        ctx.strokeStyle = c.worse ? "#dc2626" : "#16a34a";
+        ctx.lineWidth = 2;
+        ctx.setLineDash([6, 4]);
+        ctx.beginPath(); ctx.moveTo(x, top); ctx.lineTo(x, top + h); ctx.stroke();
+        ctx.restore();
+        marks++;
+      });
+    };
+  }
+
+  function showTip(s, u) {
+    var i = u.cursor.idx;
+    if (i === null || i === undefined || u.cursor.left < 0) { tip.style.display = "none"; return; }
+    var r = s.runs[i], rect = u.over.getBoundingClientRect();
+    tip.textContent = r.id + " · " + r.started + " · " + r.result + (r.tags ? " · " + r.tags : "") + (r.link ? " (click: report)" : "");
+    tip.style.left = (rect.left + u.cursor.left + 12) + "px";
+    tip.style.top = (rect.top + u.cursor.top + 12) + "px";
+    tip.style.display = "block";
+  }
+
+  function chart(parent, s, ep, c) {
+    var box = LL.el("section", "panel");
+    var head = LL.el("div", "panel-head");
+    head.appendChild(LL.el("h3", null, ep.name + " · " + c.title));
+    box.appendChild(head);
+    var plot = LL.el("div", "plot");
+    box.appendChild(plot);
+    parent.appendChild(box);
+    var xs = s.runs.map(function (r, i) { return i; });
+    var series = [{ label: "run", value: function (u, v) { return v === null ? "-" : s.runs[v].started; } }];
+    var cols = [xs];
+    var figs = c.figs.map(function (f) { return f[0]; });
+    c.figs.forEach(function (f) {
+      series.push({ label: f[0], stroke: f[1], width: 1.5, spanGaps: true, points: { show: true, size: 6 },
+        value: function (u, v) { return v === null || v === undefined ? "-" : c.fmt(v); } });
+      cols.push(ep.figures[f[0]]);
+    });
+    var width = function () { return Math.max(280, plot.clientWidth || box.clientWidth - 24 || 600); };
+    var u = new uPlot({
+      width: width(), height: 220,
+      scales: { x: { time: false, range: function () { return [-0.5, xs.length - 0.5]; } },
+        y: { range: function (u, min, max) { return [0, max > 0 ? max * 1.08 : c.empty || 1]; } } },
+      axes: [
+        { stroke: "#475569", grid: { stroke: "#eef2f7" }, values: function (u, vals) {
+          return vals.map(function (v) { return Number.isInteger(v) && s.runs[v] ? s.runs[v].started.slice(5) : ""; }); } },
+        { stroke: "#475569", grid: { stroke: "#eef2f7" }, size: 72, values: function (u, vals) { return vals.map(c.fmt); } },
+      ],
+      series: series,
+      hooks: { draw: [markChanges(ep, figs)], setCursor: [function (u) { showTip(s, u); }] },
+    }, cols, plot);
+    u.over.addEventListener("mouseleave", function () { tip.style.display = "none"; });
+    u.over.addEventListener("click", function (e) {
+      // the run nearest the click, whether or not the cursor has caught up with the pointer
+      var i = Math.round(u.posToVal(e.clientX - u.over.getBoundingClientRect().left, "x"));
+      if (i >= 0 && i < s.runs.length && s.runs[i].link) window.location.href = s.runs[i].link;
+    });
+    drawn++;
+    return { u: u, box: box, width: width };
+  }
+
+  var plots = [];
+  document.querySelectorAll("section.series").forEach(function (sec) {
+    var s = data.series[Number(sec.getAttribute("data-series"))];
+    var parent = sec.querySelector(".panels");
+    s.endpoints.forEach(function (ep) {
+      charts.forEach(function (c) { plots.push(chart(parent, s, ep, c)); });
+    });
+  });
+  if (window.ResizeObserver) {
+    var ro = new ResizeObserver(function () { plots.forEach(function (p) { p.u.setSize({ width: p.width(), height: 220 }); }); });
+    plots.forEach(function (p) { ro.observe(p.box); });
+  }
+  window.LLhistory = { charts: drawn, marks: function () { return marks; }, ready: true };
+})();

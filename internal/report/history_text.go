@@ -1,0 +1,233 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/loadlens/loadlens/internal/history"
+	"github.com/loadlens/loadlens/internal/units"
+)
+
+// historyRows is how many runs a test's text tables show, newest first:
+// history.html draws them all.
+const historyRows = 30
+
+// historyStarted is a run's start in history's tables, to the minute.
+const historyStarted = "2006-01-02 15:04"
+
+// WriteHistoryList prints every test's history, newest test first: its
+// runs, its newest run, its p95 trend and its newest change point.
+func WriteHistoryList(w io.Writer, tests []*history.Test) error {
+	rows := [][]string{{"TEST", "RUNS", "NEWEST RUN", "RESULT", "P95 TREND", "NEWEST CHANGE"}}
+	for _, t := range tests {
+		s := t.Current()
+		trend, change := "-", "none"
+		if ep := busiest(s); ep != "" {
+			trend = sparkline(lastN(s.Values(ep, history.P95), 16))
+		}
+		if c, ok := newestChange(s); ok {
+			change = c.Endpoint + " " + c.Figure.String() + " " + stepText(c) + " from " + s.Runs[c.At].Start.Local().Format("01-02")
+		}
+		rows = append(rows, []string{t.Name, units.Count(int64(t.Runs)), t.Newest.Start.Local().Format(historyStarted),
+			historyResult(&t.Newest), trend, change})
+	}
+	var sb strings.Builder
+	table(&sb, "", "lrllll", rows)
+	sb.WriteString("\n`loadlens history <test>` shows one test's runs per endpoint; --html draws them\n")
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
+
+// WriteHistory prints one test's history: where its load shape changed,
+// then per series its runs, each endpoint's figures and its change points.
+func WriteHistory(w io.Writer, t *history.Test, m history.Method) error {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%s · %s", t.Name, units.CountOf(int64(t.Runs), "run", "runs"))
+	if len(t.Series) > 1 {
+		fmt.Fprintf(&sb, " · %s (runs of different loads are never compared)", units.CountOf(int64(len(t.Series)), "load shape", "load shapes"))
+	}
+	sb.WriteString("\n")
+	for _, sh := range t.Shifts {
+		fmt.Fprintf(&sb, "  load shape changed at %s (%s):\n    from %s\n    to   %s\n", sh.Run.ID, sh.Run.Start.Local().Format(historyStarted), sh.From, sh.To)
+	}
+	for i := len(t.Series) - 1; i >= 0; i-- { // the current shape first
+		writeSeries(&sb, t.Series[i], m)
+	}
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
+
+func writeSeries(sb *strings.Builder, s *history.Series, m history.Method) {
+	fmt.Fprintf(sb, "\nload shape %s: %s\n", s.ShapeID, s.Shape)
+	rows := [][]string{{"RUN", "STARTED", "RESULT", "RPS", "ERR%", "FINDINGS", "TAGS"}}
+	first := max(0, len(s.Runs)-historyRows)
+	for i := len(s.Runs) - 1; i >= first; i-- {
+		r := &s.Runs[i]
+		rows = append(rows, []string{r.ID, r.Start.Local().Format(historyStarted), historyResult(r), units.Number(r.RPS),
+			units.Percent(r.ErrorRate), units.Count(int64(r.Findings)), history.TagText(r.Tags)})
+	}
+	table(sb, "  ", "mllrrrl", rows)
+	if first > 0 {
+		fmt.Fprintf(sb, "  … %s (history.html draws every run)\n", units.CountOf(int64(first), "older run", "older runs"))
+	}
+	for _, ep := range s.Endpoints {
+		writeEndpointHistory(sb, s, ep, first)
+	}
+	writeChanges(sb, s, m)
+}
+
+// writeEndpointHistory prints one endpoint's figures, newest run first; a
+// '◆' marks the first run of a new level.
+func writeEndpointHistory(sb *strings.Builder, s *history.Series, ep string, first int) {
+	fmt.Fprintf(sb, "\n  %s\n", ep)
+	starts := map[int]bool{}
+	for _, c := range s.Changes {
+		if c.Endpoint == ep {
+			starts[c.At] = true
+		}
+	}
+	rows := [][]string{{"STARTED", "", "P50", "P95", "P99", "RPS", "ERR%"}}
+	vals := make([][]float64, len(history.Figures))
+	for i, f := range history.Figures {
+		vals[i] = s.Values(ep, f)
+	}
+	for i := len(s.Runs) - 1; i >= first; i-- {
+		mark := ""
+		if starts[i] {
+			mark = "◆"
+		}
+		rows = append(rows, []string{s.Runs[i].Start.Local().Format(historyStarted), mark, units.DurationMillis(vals[0][i]),
+			units.DurationMillis(vals[1][i]), units.DurationMillis(vals[2][i]), rateOrNone(vals[3][i]), units.Percent(vals[4][i])})
+	}
+	table(sb, "    ", "llrrrrr", rows)
+}
+
+func writeChanges(sb *strings.Builder, s *history.Series, m history.Method) {
+	fmt.Fprintf(sb, "\n  change points (%s):\n", MethodText(m))
+	if len(s.Changes) == 0 {
+		fmt.Fprintf(sb, "    none in %s\n", units.CountOf(int64(len(s.Runs)), "run", "runs"))
+		return
+	}
+	for _, c := range s.Changes {
+		fmt.Fprintf(sb, "    %s\n", ChangeText(s, c))
+	}
+}
+
+// MethodText names the change-point method and its parameters.
+func MethodText(m history.Method) string {
+	return fmt.Sprintf("E-Divisive means with Student's t-test, α = %s, at least %s a side", units.Number(m.Alpha), units.CountOf(int64(m.MinRuns), "run", "runs"))
+}
+
+// ChangeText says a change point: which figure, how far with its interval,
+// from which run, and the labels on both sides, e.g.
+// "GET / p(95) +31.0% [+22.0%, +40.0%] (worse) from 20261120-101500-shop (2026-11-20 10:15) commit=a1b2; before: commit=9f8e".
+func ChangeText(s *history.Series, c history.Change) string {
+	r := &s.Runs[c.At]
+	verdict := "better"
+	if c.Worse {
+		verdict = "worse"
+	}
+	text := fmt.Sprintf("%s %s %s (%s, %s → %s) from %s (%s)", c.Endpoint, c.Figure, stepText(c), verdict,
+		levelText(c.Figure, c.Before), levelText(c.Figure, c.After), r.ID, r.Start.Local().Format(historyStarted))
+	if tags := history.TagText(r.Tags); tags != "" {
+		text += " " + tags
+	}
+	if c.At > 0 {
+		if tags := history.TagText(s.Runs[c.At-1].Tags); tags != "" {
+			text += "; before: " + tags
+		}
+	}
+	return text
+}
+
+// stepText is a step with its interval: "+31.0% [+22.0%, +40.0%]", or in
+// percentage points for errors.
+func stepText(c history.Change) string {
+	f := units.Change
+	if !c.Figure.Relative() {
+		f = units.Points
+	}
+	return f(c.Change) + " " + units.Interval(f(c.Lo), f(c.Hi))
+}
+
+func levelText(f history.Figure, v float64) string {
+	switch {
+	case f.Latency():
+		return units.DurationMillis(v)
+	case f == history.Throughput:
+		return units.Rate(v, "")
+	}
+	return units.Percent(v)
+}
+
+func rateOrNone(v float64) string {
+	if math.IsNaN(v) {
+		return "-"
+	}
+	return units.Number(v)
+}
+
+// historyResult is a run's result in a word, as `loadlens runs` says it.
+func historyResult(r *history.Run) string {
+	switch {
+	case r.Status == "completed" && r.ExitCode == 0:
+		return "passed"
+	case r.Status == "completed" && r.ExitCode == 99:
+		return "failed"
+	}
+	return r.Status
+}
+
+// busiest is the endpoint of a series with the most requests in its newest run.
+func busiest(s *history.Series) string {
+	if s == nil || len(s.Runs) == 0 {
+		return ""
+	}
+	best, n := "", int64(-1)
+	for _, e := range s.Runs[len(s.Runs)-1].Endpoints {
+		if e.Requests > n {
+			best, n = e.Name, e.Requests
+		}
+	}
+	return best
+}
+
+func newestChange(s *history.Series) (history.Change, bool) {
+	var best history.Change
+	ok := false
+	for _, c := range s.Changes {
+		if !ok || c.At > best.At {
+			best, ok = c, true
+		}
+	}
+	return best, ok
+}
+
+func lastN(xs []float64, n int) []float64 { return xs[max(0, len(xs)-n):] }
+
+// sparkline draws values as block characters from their least to their
+// greatest; a missing value is a space.
+func sparkline(xs []float64) string {
+	const bars = "▁▂▃▄▅▆▇█"
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, x := range xs {
+		if !math.IsNaN(x) {
+			lo, hi = min(lo, x), max(hi, x)
+		}
+	}
+	runes := []rune(bars)
+	var b strings.Builder
+	for _, x := range xs {
+		switch {
+		case math.IsNaN(x):
+			b.WriteRune(' ')
+		case hi == lo:
+			b.WriteRune(runes[3])
+		default:
+			b.WriteRune(runes[int((x-lo)/(hi-lo)*float64(len(runes)-1)+0.5)])
+		}
+	}
+	return b.String()
+}
