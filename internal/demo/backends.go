@@ -8,12 +8,11 @@ import (
 	"fmt"
 	"time"
 
-	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver, for --postgres
 	"github.com/redis/go-redis/v9"
 )
 
-// backendsBuilt is nil: this binary has the clients of the shop's real
-// backends (built with -tags demobackends).
+// backendsBuilt is nil: this binary has the Redis client (built with
+// -tags demobackends).
 func backendsBuilt(Options) error { return nil }
 
 // openRedis connects the shop's cache to the Redis server at o.Redis.
