@@ -84,7 +84,7 @@ func catalogue() []Case {
 		{ID: "pool-ok", Fault: "none (pool-small's load, default pool)", Quick: true, Deploy: truthapp, Load: poolLoad},
 		{ID: "slow-query", Fault: "missing-index", Deploy: Deploy{Target: TargetTruthapp, App: AppOptions{Props: props("truth.fault.missing-index", "true")}},
 			Must: rules("trace-db-tail"), May: []string{"saturation", "cpu-saturation:DB", "errors-at-load", "pool-exhaustion"},
-			Load: fixed(ramp(single(epReviews), 4, 20, 15*sec, 15*sec))},
+			Load: fixed(ramp(single(epReviews), 2, 8, 15*sec, 15*sec))}, // 20/s × ~0.5 s held all 10 connections: the tail was the pool's queue
 		{ID: "n-plus-one", Fault: "n-plus-one", Deploy: Deploy{Target: TargetTruthapp, App: AppOptions{Props: props("truth.fault.n-plus-one", "true")}},
 			Must: rules("n-plus-one"), May: []string{"trace-db-tail", "saturation"}, Load: fixed(flat(single(epReviews), 40, 30*sec))},
 		{ID: "app-cpu", Fault: "CPU limit 0.5 core (cgroup quota)", Deploy: Deploy{Target: TargetTruthapp, App: AppOptions{Quota: 0.5}},

@@ -17,11 +17,10 @@ const clockTicks = 100
 // 10 ms make a shorter one too coarse.
 const minSampleGap = 0.5
 
-// hostSample is the host's busy CPU time and the harness's own (its
-// process and every live descendant), in ticks.
+// hostSample is the host's busy CPU time, in ticks, and when it was read.
 type hostSample struct {
-	at         time.Time
-	busy, ours float64
+	at   time.Time
+	busy float64
 }
 
 // readHost reads /proc/stat's busy time: every mode but idle and iowait.

@@ -36,13 +36,6 @@ type Load struct {
 // Duration is the load's length.
 func (l Load) Duration() time.Duration { return l.Ramp + l.Hold }
 
-// Scaled returns l with its rates multiplied by f.
-func (l Load) Scaled(f float64) Load {
-	l.Start *= f
-	l.Peak *= f
-	return l
-}
-
 // Shortened returns l with ramp and hold cut to at most ramp and hold.
 func (l Load) Shortened(ramp, hold time.Duration) Load {
 	l.Ramp = min(l.Ramp, ramp)

@@ -13,6 +13,7 @@ import (
 	"github.com/loadlens/loadlens/internal/live"
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/output"
+	"github.com/loadlens/loadlens/internal/proc"
 	"github.com/loadlens/loadlens/internal/report"
 	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/store"
@@ -229,7 +230,7 @@ func (r *runner) second(sec int) {
 	if g := r.cfg.Generator; g != nil {
 		// The agents make the load: the generator's figures are the busiest agent's, and its host's CPU is not known here.
 		cpu, capacity, ok = g.Busiest(sec)
-		host = hostReading{}
+		host = proc.HostReading{}
 	}
 	if !ok {
 		cpu = -1
@@ -240,7 +241,7 @@ func (r *runner) second(sec int) {
 		st = agentsStall(g, sec)
 	}
 	r.pause()
-	fds := openFDs(r.pause)
+	fds := proc.OpenFDs(r.pause)
 	r.pause()
 	self := selfSeries(sec, cpu, capacity, host, st, held, &r.run.Series[len(r.run.Series)-1], fds)
 	if g := r.cfg.Generator; g != nil {

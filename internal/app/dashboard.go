@@ -151,8 +151,8 @@ func runSoFar(run *metrics.Run) *metrics.Run {
 		Checks: append([]metrics.CheckTotal(nil), run.Checks...)}
 	for i := range run.Endpoints {
 		e := &run.Endpoints[i]
-		c.Endpoints[i] = metrics.EndpointTotal{Requests: e.Requests, Failures: e.Failures, Truncated: e.Truncated, Sent: e.Sent,
-			Received: e.Received, Duration: e.Duration.Clone()}
+		c.Endpoints[i] = metrics.EndpointTotal{Figures: metrics.Figures{Requests: e.Requests, Failures: e.Failures, Truncated: e.Truncated,
+			Sent: e.Sent, Received: e.Received, Duration: e.Duration.Clone()}}
 	}
 	for i, s := range run.Scenarios {
 		c.Scenarios[i] = metrics.ScenarioTotal{Iterations: s.Iterations, Dropped: s.Dropped, VUsMin: s.VUsMin, VUsMax: s.VUsMax,

@@ -29,13 +29,3 @@ func putShared(ctx context.Context, dsn string, rec history.Run) error {
 	rec.Dir = "" // a path on this machine means nothing to the others
 	return errors.Join(s.Put(ctx, rec), s.Close())
 }
-
-// sharedRuns reads every run of the shared store at dsn.
-func sharedRuns(ctx context.Context, dsn string) ([]history.Run, error) {
-	s, err := historypg.Open(ctx, dsn)
-	if err != nil {
-		return nil, err
-	}
-	runs, err := s.Runs(ctx)
-	return runs, errors.Join(err, s.Close())
-}

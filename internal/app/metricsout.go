@@ -88,3 +88,7 @@ type badInput struct{ error }
 
 func (badInput) Is(target error) bool { return target == ErrUsage }
 func (e badInput) Unwrap() error      { return e.error }
+
+// BadInput marks err as the user's mistake: it exits ExitBadInput, its
+// message as it is.
+func BadInput(err error) error { return badInput{err} }

@@ -30,28 +30,28 @@ func (o Outputs) write(in *report.Input) error {
 		if err := report.WriteHTML(&b, in); err != nil {
 			errs = append(errs, err)
 		} else {
-			errs = append(errs, writeFile(o.HTML, b.Bytes()))
+			errs = append(errs, WriteFile(o.HTML, b.Bytes()))
 		}
 	}
 	if o.JUnit != "" {
 		b, err := report.JUnit(in)
 		if err == nil {
-			err = writeFile(o.JUnit, b)
+			err = WriteFile(o.JUnit, b)
 		}
 		errs = append(errs, err)
 	}
 	if o.SummaryMD != "" {
-		errs = append(errs, writeFile(o.SummaryMD, report.Markdown(in)))
+		errs = append(errs, WriteFile(o.SummaryMD, report.Markdown(in)))
 	}
 	return errors.Join(errs...)
 }
 
-// writeFile writes b to path, creating the file's directory. A regular
+// WriteFile writes b to path, creating the file's directory. A regular
 // file is written whole or not at all: into a temporary file beside it,
 // renamed over it once complete, so that a full disk never leaves a
 // truncated or empty report behind. Anything else (a pipe, /dev/stdout) is
 // written in place.
-func writeFile(path string, b []byte) error {
+func WriteFile(path string, b []byte) error {
 	if dir := filepath.Dir(path); dir != "." {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return fmt.Errorf("%s could not be written: %w", path, err)

@@ -74,7 +74,7 @@ func Run(ctx context.Context, cfg RunConfig) (RunResult, error) {
 			return RunResult{ExitCode: ExitRunFailed}, err
 		}
 	}
-	in, res, err := execute(ctx, cfg)
+	in, res, err := Execute(ctx, cfg)
 	if in == nil {
 		return res, err
 	}
@@ -97,12 +97,12 @@ func Run(ctx context.Context, cfg RunConfig) (RunResult, error) {
 	return res, err
 }
 
-// execute runs a plan and writes everything about it into a new run
+// Execute runs a plan and writes everything about it into a new run
 // directory (run.db, summary.json, report.html and the CI outputs asked
 // for) without printing the summary. The input is nil when the run could
 // not start. Whatever it opened — the dashboard, run.db — it closes on
 // every way out, in one place.
-func execute(ctx context.Context, cfg RunConfig) (*report.Input, RunResult, error) {
+func Execute(ctx context.Context, cfg RunConfig) (*report.Input, RunResult, error) {
 	var undo cleanups
 	defer undo.run()
 	r, err := open(cfg, &undo)
@@ -150,7 +150,7 @@ func prepareRun(cfg RunConfig, undo *cleanups) (*runner, error) {
 	if err := r.serveDashboard(undo); err != nil {
 		return r, err
 	}
-	dir, err := makeRunDir(parent, p.Name, began)
+	dir, err := MakeRunDir(parent, p.Name, began)
 	if err != nil {
 		return r, err
 	}
@@ -158,7 +158,7 @@ func prepareRun(cfg RunConfig, undo *cleanups) (*runner, error) {
 	w, err := store.Create(filepath.Join(dir, "run.db"), store.Meta{
 		ID: filepath.Base(dir), Name: p.Name, Version: cfg.Version, Host: host, CPUs: in.CPUs,
 		Start: began, Args: cfg.Args, TestFile: p.File, TestSource: p.Source, Layout: p.Layout,
-		Extra: map[string]string{"thresholds": encodeThresholds(p.Thresholds), "segment": cfg.Segment.String(), "go": runtime.Version(),
+		Extra: map[string]string{"thresholds": EncodeThresholds(p.Thresholds), "segment": cfg.Segment.String(), "go": runtime.Version(),
 			"body_caps": encodeBodyCaps(in.BodyCaps), "trace_ui": p.Tracing.UI, holdsKey: encodeHolds(holdsOf(p)),
 			tagsKey: encodeTags(cfg.Tags), shapeKey: in.Shape},
 	})
@@ -343,7 +343,7 @@ func writeSummaryJSON(in *report.Input, paths ...string) error {
 	var errs []error
 	for _, p := range paths {
 		if p != "" {
-			errs = append(errs, writeFile(p, append(b, '\n')))
+			errs = append(errs, WriteFile(p, append(b, '\n')))
 		}
 	}
 	return errors.Join(errs...)

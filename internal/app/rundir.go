@@ -18,9 +18,9 @@ const DefaultResults = "results"
 // summary's "results/<dir>/report.html" fits a line of units.Columns.
 const maxRunDirName = 78
 
-// makeRunDir creates results/<time>-<name>, adding a suffix when two runs
+// MakeRunDir creates results/<time>-<name>, adding a suffix when two runs
 // start in the same second; a long name is shortened (boundName).
-func makeRunDir(parent, name string, at time.Time) (string, error) {
+func MakeRunDir(parent, name string, at time.Time) (string, error) {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return "", fmt.Errorf("results directory: %w", err)
 	}

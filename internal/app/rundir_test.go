@@ -19,7 +19,7 @@ func TestRunDirNameIsBounded(t *testing.T) {
 	long := "127.0.0.1-40000-" + strings.Repeat("a", 400)
 	seen := map[string]bool{}
 	for _, name := range []string{long, long + "b", long, strings.Repeat("é", 200), "short"} {
-		dir, err := makeRunDir(parent, name, at)
+		dir, err := MakeRunDir(parent, name, at)
 		if err != nil {
 			t.Fatalf("%.30s…: %v", name, err)
 		}

@@ -1,12 +1,11 @@
 package app
 
 import (
-	"io"
-	"os"
 	"runtime"
 
 	"github.com/loadlens/loadlens/internal/diagnose"
 	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/proc"
 	"github.com/loadlens/loadlens/internal/series"
 )
 
@@ -34,7 +33,7 @@ var selfLabels = []series.Label{{Name: "role", Value: "generator"}, {Name: "targ
 // selfSeries returns the generator's figures for one second; cpu < 0 (fds
 // < 0) means it (the open descriptors) could not be measured. The host's CPU goes beside loadlens's own, so
 // late iterations on a host busy with other work are not blamed on loadlens.
-func selfSeries(sec int, cpu, capacity float64, host hostReading, st stall, pools []poolHeld, last *metrics.Second, fds int) series.Set {
+func selfSeries(sec int, cpu, capacity float64, host proc.HostReading, st stall, pools []poolHeld, last *metrics.Second, fds int) series.Set {
 	point := func(name string, v float64) *series.Series {
 		return &series.Series{Name: name, Labels: selfLabels, Kind: series.Gauge, Points: []series.Point{{Sec: sec, Value: v}}}
 	}
@@ -59,8 +58,8 @@ func selfSeries(sec int, cpu, capacity float64, host hostReading, st stall, pool
 		series.SortLabels(labels)
 		set = append(set, &series.Series{Name: selfPoolHeld, Labels: labels, Kind: series.Gauge, Points: []series.Point{{Sec: sec, Value: float64(p.size)}}})
 	}
-	if host.ok {
-		set = append(set, point(selfHostCPU, host.busy), point(selfHostSteal, host.steal), point(selfHostCPUs, float64(host.cpus)))
+	if host.OK {
+		set = append(set, point(selfHostCPU, host.Busy), point(selfHostSteal, host.Steal), point(selfHostCPUs, float64(host.CPUs)))
 	}
 	if fds >= 0 {
 		set = append(set, point(selfFDs, float64(fds)))
@@ -73,41 +72,4 @@ func selfSeries(sec int, cpu, capacity float64, host hostReading, st stall, pool
 type poolHeld struct {
 	scenario, reason string
 	size             int64
-}
-
-// fdsPerPause is how many of /proc/self/fd's names openFDs reads between
-// two pauses: a run with 10,000 connections has as many to read.
-const fdsPerPause = 64
-
-// openFDs counts the process's open file descriptors where /proc allows,
-// -1 where not. Linux 6.2 and later give the count as the directory's size,
-// for one stat; reading the names instead cost ~1 ms of CPU a second with
-// 400 connections, so older kernels are read with a pause between batches
-// of fdsPerPause names.
-func openFDs(pause func()) int {
-	if fi, err := os.Stat("/proc/self/fd"); err == nil && fi.Size() > 0 {
-		return int(fi.Size())
-	}
-	return openFDsByName(pause)
-}
-
-// openFDsByName counts /proc/self/fd's names, -1 where it cannot.
-func openFDsByName(pause func()) int {
-	f, err := os.Open("/proc/self/fd")
-	if err != nil {
-		return -1
-	}
-	defer f.Close()
-	n := 0
-	for {
-		names, err := f.Readdirnames(fdsPerPause)
-		n += len(names)
-		if err == io.EOF {
-			return n - 1 // minus the descriptor reading the directory
-		}
-		if err != nil {
-			return -1
-		}
-		pause()
-	}
 }

@@ -11,13 +11,15 @@ import (
 	"time"
 
 	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/proc"
+	"github.com/loadlens/loadlens/internal/series"
 )
 
 // TestSelfSeriesRecordsTheStallAndThePool: the generator's waits for a CPU
 // and a held VU pool are stored beside its CPU, and nothing is stored for
 // a figure that was not measured.
 func TestSelfSeriesRecordsTheStallAndThePool(t *testing.T) {
-	set := selfSeries(4, 0.5, 2, hostReading{}, stall{p99: 0.25, waitCores: 0.4}, []poolHeld{{scenario: "shop", reason: "open_files", size: 36}}, &metrics.Second{}, -1)
+	set := selfSeries(4, 0.5, 2, proc.HostReading{}, stall{p99: 0.25, waitCores: 0.4}, []poolHeld{{scenario: "shop", reason: "open_files", size: 36}}, &metrics.Second{}, -1)
 	for name, v := range map[string]float64{selfStall: 0.25, selfCPUWait: 0.4} {
 		found := set.Find(name, "role", "generator")
 		if len(found) != 1 || len(found[0].Points) != 1 || found[0].Points[0] != pointAt(4, v) {
@@ -28,7 +30,7 @@ func TestSelfSeriesRecordsTheStallAndThePool(t *testing.T) {
 	if len(held) != 1 || held[0].Label("reason") != "open_files" || held[0].Points[0] != pointAt(4, 36) {
 		t.Errorf("%s: %+v, want 36 at 4s with reason open_files", selfPoolHeld, held)
 	}
-	set = selfSeries(4, 0.5, 2, hostReading{}, stall{-1, -1}, nil, &metrics.Second{}, -1)
+	set = selfSeries(4, 0.5, 2, proc.HostReading{}, stall{-1, -1}, nil, &metrics.Second{}, -1)
 	if len(set.Find(selfStall))+len(set.Find(selfCPUWait))+len(set.Find(selfPoolHeld)) != 0 {
 		t.Error("stall or pool series recorded without a reading")
 	}
@@ -124,3 +126,18 @@ scenarios:
 		t.Fatalf("no finding names the generator's wait for a CPU:\n%s", text)
 	}
 }
+func TestSelfSeriesRecordsTheHostBesideLoadlens(t *testing.T) {
+	set := selfSeries(3, 0.5, 2, proc.HostReading{Busy: 1.9, Steal: 0.1, CPUs: 2, OK: true}, stall{-1, -1}, nil, &metrics.Second{}, -1)
+	want := map[string]float64{selfCPU: 0.5, selfHostCPU: 1.9, selfHostSteal: 0.1, selfHostCPUs: 2}
+	for name, v := range want {
+		found := set.Find(name, "role", "generator")
+		if len(found) != 1 || len(found[0].Points) != 1 || found[0].Points[0] != (pointAt(3, v)) {
+			t.Errorf("%s: %+v, want one point %v at 3s", name, found, v)
+		}
+	}
+	if set := selfSeries(3, 0.5, 2, proc.HostReading{}, stall{-1, -1}, nil, &metrics.Second{}, -1); len(set.Find(selfHostCPU)) != 0 {
+		t.Error("host series recorded without a reading")
+	}
+}
+
+func pointAt(sec int, v float64) series.Point { return series.Point{Sec: sec, Value: v} }

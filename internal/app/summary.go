@@ -14,8 +14,8 @@ import (
 // A run that never finished — killed, or still running — reads as
 // incomplete, with its thresholds judged on what was recorded.
 func LoadRun(path string) (*report.Input, error) {
-	db := runDB(path)
-	rd, err := openRun(db)
+	db := RunDB(path)
+	rd, err := OpenRun(db)
 	if err != nil {
 		return nil, err
 	}
@@ -25,7 +25,7 @@ func LoadRun(path string) (*report.Input, error) {
 	if err != nil {
 		return nil, err
 	}
-	defs, err := decodeThresholds(meta.Extra["thresholds"])
+	defs, err := DecodeThresholds(meta.Extra["thresholds"])
 	if err != nil {
 		return nil, err
 	}

@@ -30,7 +30,8 @@ type storedThreshold struct {
 	DelayAbortEval time.Duration `json:"delay_abort_eval,omitempty"`
 }
 
-func encodeThresholds(defs []threshold.Threshold) string {
+// EncodeThresholds keeps a run's thresholds in its meta, for DecodeThresholds.
+func EncodeThresholds(defs []threshold.Threshold) string {
 	st := make([]storedThreshold, len(defs))
 	for i, t := range defs {
 		st[i] = storedThreshold{t.Key, t.Expr, t.AbortOnFail, t.DelayAbortEval}
@@ -39,7 +40,8 @@ func encodeThresholds(defs []threshold.Threshold) string {
 	return string(b)
 }
 
-func decodeThresholds(s string) ([]threshold.Threshold, error) {
+// DecodeThresholds reads back the thresholds a run kept in its meta.
+func DecodeThresholds(s string) ([]threshold.Threshold, error) {
 	if s == "" {
 		return nil, nil
 	}

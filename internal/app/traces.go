@@ -19,7 +19,7 @@ import (
 // Bounds of the trace join: memory stays bounded however long the run.
 const (
 	joinBound = 100_000   // sampled requests kept for joining with spans
-	spanBound = 1_000_000 // spans the receiver keeps
+	SpanBound = 1_000_000 // spans the receiver keeps
 	// spanWait bounds the wait for the spans of the run's last requests:
 	// the OpenTelemetry SDK exports a batch every 5 s by default.
 	spanWait  = 6 * time.Second
@@ -77,7 +77,7 @@ func startTraces(p *plan.Plan, cfg RunConfig, runID string, shards int, undo *cl
 // its token, as the dashboard takes only browsers with its own: the token
 // written in the test, or one made up and printed here.
 func listenTraces(o *plan.ObserveTraces, out io.Writer) (*otlp.Receiver, error) {
-	recv, err := otlp.Listen(o.Listen, otlp.Options{Spans: spanBound, Token: o.Token})
+	recv, err := otlp.Listen(o.Listen, otlp.Options{Spans: SpanBound, Token: o.Token})
 	if err != nil {
 		return nil, fmt.Errorf("observe.traces: %w", err)
 	}

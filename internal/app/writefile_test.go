@@ -17,7 +17,7 @@ func TestWriteFileIsWholeOrNothing(t *testing.T) {
 	if err := os.WriteFile(path, []byte("the previous report"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeFile(path, []byte("the new report")); err != nil {
+	if err := WriteFile(path, []byte("the new report")); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(path); string(b) != "the new report" {
@@ -30,7 +30,7 @@ func TestWriteFileIsWholeOrNothing(t *testing.T) {
 
 	// A path that cannot be written is named, and nothing is left behind.
 	blocked := filepath.Join(dir, "report.html", "x.html") // its directory is a file
-	err := writeFile(blocked, []byte("x"))
+	err := WriteFile(blocked, []byte("x"))
 	if err == nil || !strings.Contains(err.Error(), blocked+" could not be written") {
 		t.Errorf("writing under a file: %v", err)
 	}
@@ -39,7 +39,7 @@ func TestWriteFileIsWholeOrNothing(t *testing.T) {
 
 func TestWriteFileWritesSpecialFilesInPlace(t *testing.T) {
 	// Renaming over /dev/null (as root, in CI) would replace the device.
-	if err := writeFile(os.DevNull, []byte("discarded")); err != nil {
+	if err := WriteFile(os.DevNull, []byte("discarded")); err != nil {
 		t.Fatal(err)
 	}
 	if info, err := os.Stat(os.DevNull); err != nil || info.Mode().IsRegular() {

@@ -4,118 +4,185 @@
 package archtest
 
 import (
-	"os/exec"
-	"sort"
+	"fmt"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 )
 
-const module = "github.com/loadlens/loadlens/internal/"
+// row is what one package may import: the module's packages (by table
+// name: the path in the module, without "internal/"), more of them in its
+// tests only, and third-party modules (its tests' included). An allowance
+// the package does not use fails too, so the table stays the graph as it
+// is, not as it once was.
+type row struct {
+	imports, tests, modules []string
+}
 
-// allowed lists, for each internal package, the internal packages it may
-// import. The pure packages (diagnose, compare, capacity, estimate) return
-// data and never import report, web or live: report is the one layer that
-// renders, every page in web's shell. diagnose's findings carry figures
-// that report writes in their units; compare, capacity and estimate word
-// their notes and formulas with units.
-var allowed = map[string][]string{
-	"sample":       {},
-	"series":       {},
-	"tmpl":         {},
-	"jsonpath":     {},
-	"web":          {},
-	"units":        {},
-	"golden":       {}, // compares tests' output with golden files; only tests import it
-	"testkit":      {}, // helpers tests of several packages share; only tests import it
-	"live":         {"units", "web"},
-	"promtext":     {},
-	"demo":         {"promtext"},
-	"threshold":    {"sample"},
-	"spans":        {"sample"},
-	"otlp":         {"sample", "spans"},
-	"plan":         {"sample", "series", "tmpl", "jsonpath", "threshold"},
-	"engine":       {"plan", "sample", "tmpl", "jsonpath", "units"},
-	"metrics":      {"sample", "threshold", "units"}, // units for the counts in threshold reasons
-	"store":        {"metrics", "sample", "series", "spans", "threshold"},
-	"scrape":       {"plan", "series"},
-	"diagnose":     {"metrics", "series", "sample", "spans", "units"}, // units only for nouns: report writes the figures
-	"estimate":     {"metrics", "sample", "threshold", "units"},
-	"compare":      {"metrics", "sample", "threshold", "units"},
-	"capacity":     {"metrics", "sample", "threshold", "units"},
-	"history":      {"compare"}, // compare's Student's t quantile
-	"historystore": {"history"},
-	"historypg":    {"history", "historystore"}, // the one package that speaks PostgreSQL (pgx) for history
-	"report":       {"capacity", "compare", "diagnose", "estimate", "history", "metrics", "sample", "series", "spans", "threshold", "units", "web"},
-	"output":       {"metrics", "plan", "sample"},
-	"app":          {"capacity", "compare", "demo", "diagnose", "engine", "estimate", "history", "historypg", "historystore", "live", "metrics", "otlp", "output", "plan", "report", "sample", "scrape", "series", "spans", "store", "threshold", "units"},
-	"mock":         {"plan", "promtext", "tmpl", "jsonpath"},
-	"importer":     {"plan", "tmpl", "units"},
-	"dist":         {"app", "diagnose", "engine", "metrics", "plan", "report", "sample", "series", "units"},
-	"cli":          {"app", "capacity", "demo", "dist", "estimate", "history", "importer", "k8s", "live", "mock", "plan", "units"},
-	"k8s":          {"plan", "units"},
-	"archtest":     {},
-	// faultserver serves faults to tests; no package may import it (test imports are not listed)
+func list(s ...string) []string { return s }
+
+// table is every package of the module, cmd/, e2e/ and bench/ included.
+// The pure packages (diagnose, compare, capacity, estimate) return data
+// and never import report, web or live: report is the one layer that
+// renders, every page in web's shell. A change of imports on purpose:
+// ARCHTEST_PRINT=1 go test -run TestImportTable ./internal/archtest
+// prints the rows of the tree as it is.
+var table = map[string]row{
+	// the listeners' tokens and loopback checks (live, otlp)
+	"access": {},
+	// the run lifecycle: open, run, collect, outputs, conclude
+	"app":            {imports: list("compare", "diagnose", "engine", "history", "historypg", "historystore", "live", "metrics", "otlp", "output", "plan", "proc", "report", "sample", "scrape", "series", "spans", "store", "threshold", "units")},
+	"archtest":       {},
+	"bench/history":  {imports: list("app", "history")},
+	"bench/runstats": {imports: list("metrics", "store"), tests: list("sample")},
+	"bench/truth":    {imports: list("units"), modules: list("golang.org/x/sys")},
+	"capacity":       {imports: list("units"), tests: list("golden")},
+	// the use cases, each a package on top of app's run lifecycle
+	"capacityrun": {imports: list("app", "capacity", "diagnose", "metrics", "plan", "proc", "report", "series", "threshold", "units")},
+	// the commands; the only package cmd/loadlens imports
+	"cli":          {imports: list("app", "capacity", "capacityrun", "comparerun", "demo", "demorun", "dist", "estimate", "estimaterun", "history", "historyrun", "importer", "importer/curl", "importer/har", "importer/k6", "importer/openapi", "k8s", "live", "mock", "plan", "runs", "units"), tests: list("k8s/k8stest", "testkit"), modules: list("k8s.io/api", "k8s.io/apimachinery", "k8s.io/client-go")},
+	"cmd/loadlens": {imports: list("cli")},
+	"compare":      {imports: list("metrics", "sample", "units"), tests: list("golden")},
+	"comparerun":   {imports: list("app", "compare", "metrics", "report", "store", "units"), tests: list("plan", "proc", "testkit")},
+	"demo":         {imports: list("proc", "promtext"), tests: list("otlp", "plan", "sample", "spans"), modules: list("github.com/XSAM/otelsql", "github.com/jackc/pgx/v5", "github.com/prometheus/client_model", "github.com/prometheus/common", "github.com/redis/go-redis/v9", "go.opentelemetry.io/otel", "go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp", "go.opentelemetry.io/otel/sdk", "go.opentelemetry.io/otel/trace", "modernc.org/sqlite")},
+	"demorun":      {imports: list("app", "demo", "diagnose", "otlp", "plan", "report", "units"), tests: list("metrics", "sample")},
+	// units only for nouns: report writes the figures
+	"diagnose": {imports: list("metrics", "sample", "series", "spans", "units"), tests: list("golden", "store"), modules: list("modernc.org/sqlite")},
+	"dist":     {imports: list("app", "diagnose", "engine", "metrics", "plan", "proc", "report", "sample", "series", "units"), tests: list("metrics/metricstest", "store", "testkit")},
+	// end-to-end tests build and run the binary: only test imports
+	"e2e":              {tests: list("capacity", "diagnose", "faultserver", "metrics", "metrics/metricstest", "report", "sample", "series", "spans", "store", "testkit", "units"), modules: list("github.com/influxdata/line-protocol/v2", "github.com/klauspost/compress", "go.opentelemetry.io/proto/otlp", "google.golang.org/protobuf")},
+	"engine":           {imports: list("engine/h1", "jsonpath", "plan", "proc", "sample", "tmpl", "units"), tests: list("engine/h1/h1test", "faultserver", "testkit"), modules: list("golang.org/x/sys")},
+	"engine/h1":        {tests: list("engine/h1/h1test", "testkit")},
+	"engine/h1/h1test": {},
+	"estimate":         {imports: list("metrics", "threshold", "units"), tests: list("golden")},
+	"estimaterun":      {imports: list("app", "capacity", "compare", "estimate", "metrics", "plan", "report", "units"), tests: list("sample", "store", "threshold")},
+	// serves faults to tests; only tests import it
 	"faultserver": {},
+	// compares tests' output with golden files; only tests import it
+	"golden": {},
+	// compare's Student's t quantile
+	"history": {imports: list("compare")},
+	// the one package that speaks PostgreSQL (pgx) for history
+	"historypg":        {imports: list("history", "historystore"), tests: list("testkit"), modules: list("github.com/jackc/pgx/v5")},
+	"historyrun":       {imports: list("app", "history", "historypg", "report")},
+	"historystore":     {imports: list("history"), modules: list("modernc.org/sqlite")},
+	"importer":         {imports: list("plan", "units")},
+	"importer/curl":    {imports: list("importer", "units"), tests: list("testkit"), modules: list("mvdan.cc/sh/v3")},
+	"importer/har":     {imports: list("importer", "plan", "units"), tests: list("testkit")},
+	"importer/k6":      {imports: list("importer", "units"), tests: list("testkit"), modules: list("github.com/tdewolff/parse/v2")},
+	"importer/openapi": {imports: list("importer", "plan", "units"), tests: list("testkit"), modules: list("github.com/getkin/kin-openapi", "go.yaml.in/yaml/v4")},
+	"jsonpath":         {},
+	"k8s":              {imports: list("plan", "units"), tests: list("k8s/k8stest", "testkit"), modules: list("github.com/goccy/go-yaml", "k8s.io/api", "k8s.io/apimachinery", "k8s.io/client-go", "sigs.k8s.io/yaml")},
+	"k8s/k8stest":      {modules: list("k8s.io/api", "k8s.io/apimachinery", "k8s.io/client-go")},
+	"live":             {imports: list("access", "units", "web")},
+	// the only user of hdrhistogram-go; units for the counts in threshold reasons
+	"metrics":             {imports: list("sample", "threshold", "units"), modules: list("github.com/HdrHistogram/hdrhistogram-go")},
+	"metrics/metricstest": {imports: list("metrics", "sample")},
+	"mock":                {imports: list("jsonpath", "plan", "proc", "promtext", "tmpl"), modules: list("github.com/valyala/fasthttp")},
+	"otlp":                {imports: list("access", "sample", "spans"), modules: list("go.opentelemetry.io/collector/pdata", "google.golang.org/grpc", "google.golang.org/protobuf")},
+	"output":              {imports: list("metrics", "plan", "sample"), tests: list("metrics/metricstest"), modules: list("github.com/influxdata/line-protocol/v2", "github.com/klauspost/compress", "github.com/prometheus/prometheus", "go.opentelemetry.io/proto/otlp", "google.golang.org/protobuf")},
+	"plan":                {imports: list("jsonpath", "sample", "series", "threshold", "tmpl"), tests: list("testkit"), modules: list("github.com/goccy/go-yaml")},
+	// the process's CPU and descriptors, the host's /proc/stat
+	"proc":     {},
+	"promtext": {},
+	// the one layer that renders, every page in web's shell
+	"report": {imports: list("capacity", "compare", "diagnose", "estimate", "history", "metrics", "sample", "series", "spans", "threshold", "units", "web"), tests: list("golden", "metrics/metricstest", "plan", "store")},
+	"runs":   {imports: list("app", "metrics", "output", "store", "units"), tests: list("plan")},
+	// leaves: they import no package of the module
+	"sample": {},
+	"scrape": {imports: list("plan", "series"), modules: list("github.com/prometheus/client_model", "github.com/prometheus/common")},
+	"series": {},
+	"spans":  {imports: list("sample")},
+	"store":  {imports: list("metrics", "sample", "series", "spans", "threshold"), modules: list("modernc.org/sqlite")},
+	// helpers tests of several packages share; only tests import it
+	"testkit":   {},
+	"threshold": {imports: list("sample")},
+	"tmpl":      {},
+	"units":     {},
+	"web":       {tests: list("units")},
 }
 
-func TestImportsFlowOneWay(t *testing.T) {
-	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, "github.com/loadlens/loadlens/...").Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
+func TestImportTable(t *testing.T) {
+	g := graph(t)
+	if len(g) < 20 {
+		t.Fatalf("only %d packages listed; is the module path right?", len(g))
 	}
-	seen := 0
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		fields := strings.Fields(line)
-		pkg, ok := strings.CutPrefix(fields[0], module)
+	if os.Getenv("ARCHTEST_PRINT") != "" {
+		t.Logf("the tree's rows:\n%s", goTable(g))
+	}
+	for name, n := range g {
+		r, ok := table[name]
 		if !ok {
+			t.Errorf("%s is not in the table of arch_test.go: add it with what it may import", name)
 			continue
 		}
-		pkg = strings.SplitN(pkg, "/", 2)[0]
-		allow, known := allowed[pkg]
-		if !known {
-			t.Errorf("package internal/%s is not in the import table of arch_test.go: add it with what it may import", pkg)
-			continue
+		for _, p := range slices.Concat(judge(name, "imports", n.imports, r.imports),
+			judge(name, "imports in its tests", n.tests, r.tests),
+			judge(name, "imports the module", n.modules, r.modules)) {
+			t.Error(p)
 		}
-		seen++
-		for _, imp := range fields[1:] {
-			dep, internal := strings.CutPrefix(imp, module)
-			if !internal {
-				continue
-			}
-			dep = strings.SplitN(dep, "/", 2)[0]
-			if dep != pkg && !contains(allow, dep) {
-				t.Errorf("internal/%s imports internal/%s; allowed: %s", pkg, dep, strings.Join(sorted(allow), ", "))
+		for _, dep := range n.imports {
+			if slices.Contains(testOnly, dep) {
+				t.Errorf("%s imports %s, which only tests may import", name, dep)
 			}
 		}
 	}
-	if seen < 10 {
-		t.Fatalf("only %d internal packages listed; is the module path right?", seen)
-	}
-}
-
-func TestOnlyMetricsUsesHdrHistogram(t *testing.T) {
-	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, "github.com/loadlens/loadlens/...").Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
-	for _, line := range strings.Split(string(out), "\n") {
-		if strings.Contains(line, "hdrhistogram-go") && !strings.HasPrefix(line, module+"metrics ") {
-			t.Errorf("only internal/metrics may use hdrhistogram-go: %s", strings.Fields(line)[0])
+	for name := range table {
+		if _, ok := g[name]; !ok {
+			t.Errorf("the table has a row for %s, which is not a package of the module: remove it", name)
 		}
 	}
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
+// testOnly are the packages made for tests: only tests may import them.
+var testOnly = []string{"golden", "testkit", "faultserver", "engine/h1/h1test", "metrics/metricstest", "k8s/k8stest"}
+
+// judge returns a problem for each import the row does not allow, and for
+// each allowance the package does not use.
+func judge(name, what string, got, allowed []string) []string {
+	var problems []string
+	for _, dep := range got {
+		if !slices.Contains(allowed, dep) {
+			problems = append(problems, fmt.Sprintf("%s %s %s; allowed: %s", name, what, dep, strings.Join(allowed, ", ")))
 		}
 	}
-	return false
+	for _, dep := range allowed {
+		if !slices.Contains(got, dep) {
+			problems = append(problems, fmt.Sprintf("%s's row allows that it %s %s, which it does not: remove the allowance", name, what, dep))
+		}
+	}
+	return problems
 }
 
-func sorted(list []string) []string {
-	out := append([]string(nil), list...)
-	sort.Strings(out)
-	return out
+func TestJudgeFindsWhatTheRowDoesNotSay(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		got, allowed []string
+		want         []string
+	}{
+		{"as allowed", list("plan", "units"), list("plan", "units"), nil},
+		{"an import not allowed", list("plan", "report"), list("plan"), list("engine imports report; allowed: plan")},
+		{"an allowance not used", list("plan"), list("plan", "units"), list("engine's row allows that it imports units, which it does not: remove the allowance")},
+		{"nothing either way", nil, nil, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := judge("engine", "imports", tc.got, tc.allowed); !slices.Equal(got, tc.want) {
+				t.Errorf("judge = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestTableNameIsThePathInTheModule(t *testing.T) {
+	for in, want := range map[string]string{
+		modulePath + "/internal/engine/h1":   "engine/h1",
+		modulePath + "/internal/importer/k6": "importer/k6",
+		modulePath + "/cmd/loadlens":         "cmd/loadlens",
+		"github.com/valyala/fasthttp":        "",
+	} {
+		if got, _ := tableName(in); got != want {
+			t.Errorf("tableName(%s) = %q, want %q", in, got, want)
+		}
+	}
 }

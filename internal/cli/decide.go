@@ -7,7 +7,10 @@ import (
 
 	"github.com/loadlens/loadlens/internal/app"
 	"github.com/loadlens/loadlens/internal/capacity"
+	"github.com/loadlens/loadlens/internal/capacityrun"
+	"github.com/loadlens/loadlens/internal/comparerun"
 	"github.com/loadlens/loadlens/internal/estimate"
+	"github.com/loadlens/loadlens/internal/estimaterun"
 	"github.com/loadlens/loadlens/internal/plan"
 )
 
@@ -23,18 +26,9 @@ func capacityCmd(ctx context.Context, e *env, args []string) int {
 	fs.Float64Var(&c.Precision, "precision", 0, "stop bisecting when the gap is below this fraction (default 0.05)")
 	fs.Float64Var(&c.MaxCPU, "max-cpu", 0, "stop when the generator uses more than this fraction of its cores (default 0.85)")
 	results := fs.String("results", app.DefaultResults, "parent directory of the search's directory")
-	var envs listFlag
-	fs.Var(&envs, "e", "KEY=VALUE environment variable for {{ env.KEY }} templates (repeatable)")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return app.ExitBadInput
-	}
-	if len(pos) != 1 {
-		return fail(e, usageErr("capacity takes one test file whose thresholds are the SLO"))
-	}
-	p, err := loadTestFile(pos[0], envs)
-	if err != nil {
-		return fail(e, err)
+	p, _, code := testFileArg(e, fs, args, "capacity takes one test file whose thresholds are the SLO")
+	if code != app.ExitOK {
+		return code
 	}
 	if c.StartRate == 0 {
 		var peak float64
@@ -44,7 +38,7 @@ func capacityCmd(ctx context.Context, e *env, args []string) int {
 		c.StartRate = max(1, peak/4)
 	}
 	e.watchStop()
-	res, err := app.Capacity(ctx, app.CapacityConfig{Plan: p, Search: c, ResultsDir: *results, Out: e.stdout,
+	res, err := capacityrun.Capacity(ctx, capacityrun.CapacityConfig{Plan: p, Search: c, ResultsDir: *results, Out: e.stdout,
 		Args: storedArgs(fs, e.args), Version: app.Version})
 	if err != nil {
 		fail(e, err)
@@ -55,7 +49,7 @@ func capacityCmd(ctx context.Context, e *env, args []string) int {
 
 func compareCmd(_ context.Context, e *env, args []string) int {
 	fs := newFlagSet(e, "compare", "compare <baseline-run> <run> [<run>...] [flags]\n       loadlens compare <A1> <A2> [...] vs <B1> <B2> [...] [flags]\n       (each side's runs as replicates)")
-	cfg := app.CompareConfig{Out: e.stdout}
+	cfg := comparerun.CompareConfig{Out: e.stdout}
 	var gates listFlag
 	fs.StringVar(&cfg.Format, "format", "text", "text, md, json or html")
 	fs.Float64Var(&cfg.Options.Alpha, "alpha", 0, "1 − the confidence of the intervals (default 0.05: 95 % intervals)")
@@ -71,7 +65,7 @@ func compareCmd(_ context.Context, e *env, args []string) int {
 		return fail(e, usageErr("--strict and --allow-not-judged contradict each other: give one"))
 	}
 	cfg.Runs, cfg.Gates = pos, gates
-	code, err := app.Compare(cfg)
+	code, err := comparerun.Compare(cfg)
 	if err != nil {
 		if code == app.ExitBadInput {
 			return fail(e, usageErr("%v", err))
@@ -84,7 +78,7 @@ func compareCmd(_ context.Context, e *env, args []string) int {
 func estimateCmd(_ context.Context, e *env, args []string) int {
 	fs := newFlagSet(e, "estimate", "estimate [business numbers] [flags]")
 	var in estimate.Input
-	cfg := app.EstimateConfig{Out: e.stdout}
+	cfg := estimaterun.EstimateConfig{Out: e.stdout}
 	var peakShare, instPrice, nodePrice, maxErrors string
 	fs.Float64Var(&in.DAU, "dau", 0, "daily active users")
 	fs.Float64Var(&in.VisitsPerUser, "visits", 0, "visits per user per day")
@@ -136,8 +130,8 @@ func estimateCmd(_ context.Context, e *env, args []string) int {
 		}
 	}
 	cfg.Input = in
-	if err := app.Estimate(cfg); err != nil {
-		if errors.Is(err, app.ErrNoSustainableRate) {
+	if err := estimaterun.Estimate(cfg); err != nil {
+		if errors.Is(err, estimaterun.ErrNoSustainableRate) {
 			return fail(e, err) // the run is the news, not how estimate was called: exit 1
 		}
 		return fail(e, usageErr("%v", err))

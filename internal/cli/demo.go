@@ -8,6 +8,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/app"
 	"github.com/loadlens/loadlens/internal/demo"
+	"github.com/loadlens/loadlens/internal/demorun"
 )
 
 func demoCmd(ctx context.Context, e *env, args []string) int {
@@ -56,18 +57,13 @@ func demoCmd(ctx context.Context, e *env, args []string) int {
 			return fail(e, err)
 		}
 	}
-	dash, err := out.dashboard()
-	if err != nil {
-		return fail(e, err)
-	}
-	outs, err := out.metricsOutputs()
+	rc, err := out.runConfig(app.RunConfig{ResultsDir: *results, Out: e.stdout, TTY: e.tty, Quiet: *quiet,
+		Args: storedArgs(fs, e.args), Version: app.Version})
 	if err != nil {
 		return fail(e, err)
 	}
 	e.watchStop()
-	res, err := app.Demo(ctx, app.DemoConfig{Serve: *serve, Quick: *quick, Shop: shop, ShopCommand: shopCmd, Traces: *traces, Run: app.RunConfig{
-		ResultsDir: *results, Out: e.stdout, TTY: e.tty, Quiet: *quiet, JUnit: out.junit, SummaryMD: out.summaryMD,
-		Dashboard: dash, Outs: outs, Args: storedArgs(fs, e.args), Version: app.Version}})
+	res, err := demorun.Demo(ctx, demorun.DemoConfig{Serve: *serve, Quick: *quick, Shop: shop, ShopCommand: shopCmd, Traces: *traces, Run: rc})
 	if err != nil {
 		fail(e, err)
 		return app.ExitAfter(res.ExitCode, err)

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/loadlens/loadlens/internal/app"
+	"github.com/loadlens/loadlens/internal/runs"
 )
 
 func exportCmd(_ context.Context, e *env, args []string) int {
@@ -18,7 +19,7 @@ func exportCmd(_ context.Context, e *env, args []string) int {
 	if len(pos) != 1 {
 		return fail(e, usageErr("export takes one run directory, e.g. results/20261122-101500-first-page"))
 	}
-	if err := app.Export(app.ExportConfig{Run: pos[0], Format: *format, Out: *out, W: e.stdout}); err != nil {
+	if err := runs.Export(runs.ExportConfig{Run: pos[0], Format: *format, Out: *out, W: e.stdout}); err != nil {
 		return fail(e, err)
 	}
 	return app.ExitOK

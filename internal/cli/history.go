@@ -7,6 +7,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/app"
 	"github.com/loadlens/loadlens/internal/history"
+	"github.com/loadlens/loadlens/internal/historyrun"
 )
 
 const historyUsage = "history [test] [--html] [--fail-on-change FIGURE] [--store postgres://…]"
@@ -26,7 +27,7 @@ func historyCmd(ctx context.Context, e *env, args []string) int {
 	if len(pos) > 1 {
 		return fail(e, usageErr("history takes at most one test name"))
 	}
-	cfg := app.HistoryConfig{Results: *results, Store: *store, Within: *within, Out: e.stdout}
+	cfg := historyrun.HistoryConfig{Results: *results, Store: *store, Within: *within, Out: e.stdout}
 	if len(pos) == 1 {
 		cfg.Test = pos[0]
 	}
@@ -50,7 +51,7 @@ func historyCmd(ctx context.Context, e *env, args []string) int {
 		}
 	}
 	e.watchStop()
-	code, err := app.History(ctx, cfg)
+	code, err := historyrun.History(ctx, cfg)
 	if err != nil {
 		fail(e, err)
 		return max(code, app.ExitCodeOf(err))

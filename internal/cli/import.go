@@ -104,21 +104,27 @@ func importCmd(_ context.Context, e *env, args []string) int {
 		}
 		return fail(e, usageErr("import %s: %s: %v", kind, source, err)) // all of it: the test's own errors alone would not say why
 	}
+	return writeImport(e, t, text, *out)
+}
+
+// writeImport says what the import read and left out, and writes the
+// test to out (standard output when "").
+func writeImport(e *env, t *importer.Test, text []byte, out string) int {
 	for _, f := range t.Read {
 		fmt.Fprint(e.stderr, units.Wrap(f.String(), units.Columns, "read into the test: ", "  "))
 	}
 	for _, n := range t.NotConverted {
 		fmt.Fprint(e.stderr, units.Wrap(n, units.Columns, "not converted: ", "  "))
 	}
-	if *out == "" {
+	if out == "" {
 		e.stdout.Write(text)
 		return app.ExitOK
 	}
-	if err := os.WriteFile(*out, text, 0o644); err != nil {
+	if err := os.WriteFile(out, text, 0o644); err != nil {
 		return fail(e, err)
 	}
-	said := fmt.Sprintf("%s: %s, %s%s; check it with: %s", *out, units.CountOf(int64(len(t.Scenarios)), "scenario", "scenarios"),
-		units.CountOf(int64(requestSteps(t)), "request step", "request steps"), notConvertedNote(t), strings.ReplaceAll("loadlens validate "+filepath.Clean(*out), " ", units.Keep))
+	said := fmt.Sprintf("%s: %s, %s%s; check it with: %s", out, units.CountOf(int64(len(t.Scenarios)), "scenario", "scenarios"),
+		units.CountOf(int64(requestSteps(t)), "request step", "request steps"), notConvertedNote(t), strings.ReplaceAll("loadlens validate "+filepath.Clean(out), " ", units.Keep))
 	fmt.Fprint(e.stdout, units.Wrap(said, units.Columns, "", "  "))
 	return app.ExitOK
 }

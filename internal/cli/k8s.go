@@ -17,16 +17,21 @@ import (
 )
 
 const (
-	k8sUsage         = "k8s run|manifest <test.yaml> --agents N"
-	k8sRunUsage      = "k8s run <test.yaml> --agents N [--namespace NS] [--image IMG] [flags]"
-	k8sManifestUsage = "k8s manifest <test.yaml> --agents N [--namespace NS] [--image IMG] [flags]"
+	k8sUsage         = "k8s run|manifest|status|attach|fetch|delete ..."
+	k8sRunUsage      = "k8s run <test.yaml> --agents N [--namespace NS] [--detach] [flags]"
+	k8sManifestUsage = "k8s manifest <test.yaml> --agents N [--namespace NS] [--agents-only] [flags]"
 )
 
 // k8sCommands are k8s's subcommands, listed in the help under it.
 func k8sCommands() []command {
 	return []command{
 		{"k8s run", k8sRunUsage, "run a test over N agent pods (an Indexed Job), coordinated from here, then delete them", k8sRunCmd},
-		{"k8s manifest", k8sManifestUsage, "print the Secret, ConfigMap and Job of a run, for kubectl apply or GitOps", k8sManifestCmd},
+		{"k8s manifest", k8sManifestUsage, "print the objects of a whole run (coordinator and agents), for kubectl apply or GitOps", k8sManifestCmd},
+		{"k8s status", k8sStatusUsage, "say how an in-cluster run goes: phase, agents, requests, verdict", k8sStatusCmd},
+		{"k8s attach", k8sAttachUsage, "follow an in-cluster run's live line until its verdict, and exit with it", k8sAttachCmd},
+		{"k8s fetch", k8sFetchUsage, "copy an in-cluster run's directory into ./results", k8sFetchCmd},
+		{"k8s delete", k8sDeleteUsage, "delete every object of a run now, as its TTL would", k8sDeleteCmd},
+		{"k8s coordinator", k8sCoordinatorUsage, "(in the coordinator's pod) wait for the agents, run the test, publish the status", k8sCoordinatorCmd},
 	}
 }
 
@@ -47,7 +52,7 @@ func k8sCmd(ctx context.Context, e *env, args []string) int {
 	if len(pos) == 0 {
 		return fail(e, usageErr("k8s needs a subcommand: loadlens %s (see docs/kubernetes.md)", k8sUsage))
 	}
-	return fail(e, usageErr("unknown k8s subcommand %q: run or manifest", pos[0]))
+	return fail(e, usageErr("unknown k8s subcommand %q: run, manifest, status, attach, fetch or delete", pos[0]))
 }
 
 // k8sFlags are the flags both k8s subcommands take.
@@ -58,18 +63,23 @@ type k8sFlags struct {
 	tokenFile        string
 	startup, ttl     time.Duration
 	envs             listFlag
+	keep             time.Duration // in the cluster: how long a finished coordinator serves its results
+	pvc              string
+	place            placementFlags
 }
 
 func (k *k8sFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&k.agents, "agents", 0, "number of agent pods (the Job's completions and parallelism)")
 	fs.StringVar(&k.namespace, "namespace", "", "namespace of the objects (default: the kubeconfig context's; none in a manifest)")
-	fs.StringVar(&k.image, "image", defaultImage(), "the loadlens image the agents run (docs/kubernetes.md)")
-	fs.StringVar(&k.cpu, "cpu", "1", "CPU of each agent pod (request = limit)")
-	fs.StringVar(&k.memory, "memory", "1Gi", "memory of each agent pod (request = limit)")
+	fs.StringVar(&k.image, "image", "", "the loadlens image the pods run (default: the test's kubernetes.image, else "+defaultImage()+")")
+	fs.StringVar(&k.cpu, "cpu", "", "CPU of each pod, request = limit (default: the test's kubernetes.cpu, else 1)")
+	fs.StringVar(&k.memory, "memory", "", "memory of each pod, request = limit (default: the test's kubernetes.memory, else 1Gi)")
 	fs.StringVar(&k.tokenFile, "token-file", "", "the agents' token from this file (default: a random token for this run)")
 	fs.DurationVar(&k.startup, "startup-timeout", 5*time.Minute, "how long the agents' pods may take to start (image pull, scheduling)")
 	fs.DurationVar(&k.ttl, "ttl", 10*time.Minute, "how long a finished Job stays when loadlens could not delete it (ttlSecondsAfterFinished)")
 	fs.Var(&k.envs, "e", "KEY=VALUE environment variable for {{ env.KEY }} templates (repeatable)")
+	fs.StringVar(&k.pvc, "pvc", "", "in the cluster: keep the run directory on this PersistentVolumeClaim (default: an emptyDir)")
+	k.place.register(fs)
 }
 
 // defaultImage is the image of this loadlens version; a tag has no "+",
@@ -78,8 +88,9 @@ func defaultImage() string {
 	return "ghcr.io/loadlens/loadlens:" + strings.ReplaceAll(app.Version, "+", "-")
 }
 
-// spec reads the test and returns the run's objects.
-func (k *k8sFlags) spec(file string) (*k8s.Spec, *plan.Plan, func(string) (string, bool), error) {
+// spec reads the test and returns the run's objects; inCluster adds the
+// coordinator's, with the environment values the test looked up.
+func (k *k8sFlags) spec(file string, inCluster bool) (*k8s.Spec, *plan.Plan, func(string) (string, bool), error) {
 	if k.agents < 1 {
 		return nil, nil, nil, usageErr("--agents: give the number of agent pods, e.g. --agents 4")
 	}
@@ -87,7 +98,14 @@ func (k *k8sFlags) spec(file string) (*k8s.Spec, *plan.Plan, func(string) (strin
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	p, err := plan.ParseFile(file, lookup)
+	used := map[string]string{}
+	p, err := plan.ParseFile(file, func(key string) (string, bool) {
+		v, ok := lookup(key)
+		if ok {
+			used[key] = v // the coordinator's pod gets these, through the run's Secret
+		}
+		return v, ok
+	})
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -95,16 +113,21 @@ func (k *k8sFlags) spec(file string) (*k8s.Spec, *plan.Plan, func(string) (strin
 	if err != nil {
 		return nil, nil, nil, usageErr("%v", err)
 	}
+	place, err := k.placement(p)
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	token := k8s.NewToken()
 	if k.tokenFile != "" {
 		if token, err = dist.ReadToken(k.tokenFile); err != nil {
 			return nil, nil, nil, usageErr("--token-file: %v", err)
 		}
 	}
-	s := &k8s.Spec{Name: k8s.NewName(p.Name), Namespace: k.namespace, Image: k.image, Agents: k.agents,
-		CPU: k.cpu, Memory: k.memory, Token: token, Test: test, Data: data,
+	s := &k8s.Spec{Name: k8s.NewName(p.Name), Namespace: k.namespace, Image: place.Image, Agents: k.agents,
+		CPU: place.CPU, Memory: place.Memory, Token: token, Test: test, Data: data, Placement: place,
 		// the pods' whole life: starting, the test, and a margin for connecting and the last seconds
-		Deadline: k.startup + k8s.Length(p) + 2*time.Minute, TTL: k.ttl}
+		Deadline: k.startup + k8s.Length(p) + 2*time.Minute, TTL: k.ttl,
+		InCluster: inCluster, Dashboard: k8s.NewToken(), Env: used, Keep: k.keep, PVC: k.pvc, Startup: k.startup}
 	if err := s.Check(); err != nil {
 		return nil, nil, nil, usageErr("%v", err)
 	}
@@ -116,6 +139,8 @@ func k8sManifestCmd(_ context.Context, e *env, args []string) int {
 	fs := newFlagSet(e, "k8s manifest", k8sManifestUsage)
 	var k k8sFlags
 	k.register(fs)
+	agentsOnly := fs.Bool("agents-only", false, "print the agents only (Secret, ConfigMap, Job), for a coordinator run elsewhere")
+	fs.DurationVar(&k.keep, "keep", 0, "how long the finished coordinator serves its results for k8s fetch before it exits with the verdict")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return app.ExitBadInput
@@ -123,7 +148,10 @@ func k8sManifestCmd(_ context.Context, e *env, args []string) int {
 	if len(pos) != 1 {
 		return fail(e, usageErr("k8s manifest takes one test file: loadlens %s", k8sManifestUsage))
 	}
-	s, p, _, err := k.spec(pos[0])
+	s, p, _, err := k.spec(pos[0], !*agentsOnly)
+	if s != nil {
+		s.Adopt = true // no UID to own them yet: the coordinator adopts them when it starts
+	}
 	if err == nil {
 		warnLoopback(e, p)
 	}
@@ -138,9 +166,17 @@ func k8sManifestCmd(_ context.Context, e *env, args []string) int {
 	if s.Namespace != "" {
 		ns = " -n " + s.Namespace
 	}
-	fmt.Fprintf(e.stdout, "# loadlens %s: %s for %s (docs/kubernetes.md).\n# The coordinator's token: kubectl get secret%s %s -o jsonpath='{.data.token}' | base64 -d\n"+
-		"# Delete everything: kubectl delete%s job,secret,configmap -l %s=%s\n",
-		app.Version, units.CountOf(int64(s.Agents), "agent", "agents"), pos[0], ns, s.Name, ns, k8s.RunLabel, s.Name)
+	kinds := "job,secret,configmap"
+	if s.InCluster {
+		kinds = "job,secret,configmap,service,serviceaccount,role,rolebinding"
+		fmt.Fprintf(e.stdout, "# loadlens %s: the whole run of %s, its coordinator and %s (docs/kubernetes.md).\n"+
+			"# Status: kubectl get configmap%s %s -o yaml; verdict: the exit code of Job %s (0 pass, 99 thresholds failed).\n",
+			app.Version, pos[0], units.CountOf(int64(s.Agents), "agent", "agents"), ns, k8s.StatusName(s.Name), k8s.CoordinatorName(s.Name))
+	} else {
+		fmt.Fprintf(e.stdout, "# loadlens %s: %s for %s (docs/kubernetes.md).\n", app.Version, units.CountOf(int64(s.Agents), "agent", "agents"), pos[0])
+	}
+	fmt.Fprintf(e.stdout, "# The run's token: kubectl get secret%s %s -o jsonpath='{.data.token}' | base64 -d\n"+
+		"# Delete everything: kubectl delete%s %s -l %s=%s\n", ns, s.Name, ns, kinds, k8s.RunLabel, s.Name)
 	if err := k8s.WriteManifest(e.stdout, objs); err != nil {
 		return fail(e, err)
 	}
@@ -163,6 +199,8 @@ func k8sRun(ctx context.Context, e *env, args []string, reach func(*k8s.Cluster,
 	results := fs.String("results", app.DefaultResults, "parent directory of run directories")
 	summaryJSON := fs.String("summary-json", "", "also write summary.json to this file")
 	quiet := fs.Bool("quiet", false, "no live progress line")
+	detach := fs.Bool("detach", false, "run the coordinator in the cluster too, and return once the run is created (k8s status, attach, fetch)")
+	fs.DurationVar(&k.keep, "keep", 10*time.Minute, "with --detach: how long the finished coordinator serves its results for k8s fetch")
 	var out outputFlags
 	out.register(fs)
 	pos, err := parseArgs(fs, args)
@@ -172,12 +210,15 @@ func k8sRun(ctx context.Context, e *env, args []string, reach func(*k8s.Cluster,
 	if len(pos) != 1 {
 		return fail(e, usageErr("k8s run takes one test file: loadlens %s", k8sRunUsage))
 	}
-	s, p, lookup, err := k.spec(pos[0])
+	s, p, lookup, err := k.spec(pos[0], *detach)
 	if err == nil {
 		warnLoopback(e, p)
 	}
 	if err != nil {
 		return fail(e, err)
+	}
+	if *detach {
+		return k8sDetach(ctx, e, s, *kubeconfig, *kubeContext)
 	}
 	dash, err := out.dashboard()
 	if err != nil {

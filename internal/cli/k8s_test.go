@@ -312,8 +312,11 @@ func (k *kubelet) waitAgents(t *testing.T) {
 }
 
 // TestK8sManifestDryRun sends `loadlens k8s manifest`'s output to a real
-// API server with dryRun=All, the request `kubectl apply --dry-run=server`
-// makes for new objects: the server validates and admits them, stores none.
+// API server with dryRun=All and strict field validation, the request
+// `kubectl apply --dry-run=server` makes for new objects: the server
+// validates and admits them, stores none. The whole run (coordinator,
+// agents, Service, RBAC) goes through kubectl itself; the agents-only
+// manifest through client-go's equivalent request.
 func TestK8sManifestDryRun(t *testing.T) {
 	srv := k8stest.Start(t)
 	c := srv.Client(t)
@@ -324,8 +327,65 @@ func TestK8sManifestDryRun(t *testing.T) {
 	}
 	dyn := dynamic.NewForConfigOrDie(cfg)
 	test := k8sTest(t, "http://127.0.0.1:9", "1m")
+
+	t.Run("the whole run, through kubectl", func(t *testing.T) { dryRunWholeRun(t, srv, c, test) })
+	t.Run("the agents only, through client-go", func(t *testing.T) { dryRunAgentsOnly(t, dyn, c, test) })
+}
+
+// dryRunWholeRun: the whole run, with every placement flag and a
+// kubernetes: section, through kubectl's strict server-side dry run.
+func dryRunWholeRun(t *testing.T, srv *k8stest.APIServer, c kubernetes.Interface, test string) {
+	placed := filepath.Join(filepath.Dir(test), "placed.yaml")
+	src, err := os.ReadFile(test)
+	if err != nil {
+		t.Fatal(err)
+	}
+	section := "kubernetes:\n  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n        nodeSelectorTerms:\n" +
+		"          - matchExpressions: [{key: zone, operator: In, values: [a]}]\n  tolerations: [{key: spot, operator: Exists, effect: NoExecute}]\n"
+	if err := os.WriteFile(placed, append(src, section...), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	var out, errb bytes.Buffer
-	if code := Main(context.Background(), []string{"k8s", "manifest", test, "--agents", "20", "--namespace", "perf", "--cpu", "2", "--memory", "2Gi"}, &out, &errb); code != 0 {
+	if code := Main(context.Background(), []string{"k8s", "manifest", placed, "--agents", "20", "--namespace", "perf", "--cpu", "2", "--memory", "2Gi", "-e", "API_KEY=k",
+		"--node-selector", "pool=load", "--toleration", "dedicated=load:NoSchedule", "--spread", "--image-pull-secret", "regcred", "--service-account", "loadgen",
+		"--env-from-secret", "api-keys", "--priority-class", "load-test", "--pvc", "results"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, want := range []string{"topologySpreadConstraints:", "priorityClassName: load-test", "claimName: results", "serviceAccountName: loadgen",
+		"- name: regcred", "name: api-keys", "pool: load", "key: zone", "key: spot", "key: dedicated"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the manifest lacks %q", want)
+		}
+	}
+	objs := decodeAll(t, out.Bytes())
+	kinds := map[string]int{}
+	for _, o := range objs {
+		kinds[o.GetKind()]++
+	}
+	if len(objs) != 9 || kinds["Job"] != 2 || kinds["ConfigMap"] != 2 || kinds["Service"] != 1 || kinds["Role"] != 1 || kinds["RoleBinding"] != 1 || kinds["ServiceAccount"] != 1 {
+		t.Fatalf("objects by kind %v, want a whole run of 9", kinds)
+	}
+	got := kubectlDryRun(t, srv.Kubeconfig, out.Bytes())
+	if strings.Count(got, "(server dry run)") != 9 {
+		t.Errorf("kubectl apply --dry-run=server --validate=strict:\n%s", got)
+	}
+	assertNothingLeft(t, c)
+	// The server validates for real: a field the Job has not is refused.
+	bad := bytes.Replace(out.Bytes(), []byte("  backoffLimit: 0\n"), []byte("  backoffLimit: 0\n  backofLimit: 1\n"), 1)
+	if bytes.Equal(bad, out.Bytes()) {
+		t.Fatal("the coordinator's Job has no backoffLimit: 0")
+	}
+	cmd := exec.Command("kubectl", "--kubeconfig", srv.Kubeconfig, "apply", "--dry-run=server", "--validate=strict", "-f", "-")
+	cmd.Stdin = bytes.NewReader(bad)
+	if b, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(b), "backofLimit") {
+		t.Errorf("a Job with an unknown field: %v\n%s", err, b)
+	}
+}
+
+// dryRunAgentsOnly: --agents-only through client-go's same request.
+func dryRunAgentsOnly(t *testing.T, dyn dynamic.Interface, c kubernetes.Interface, test string) {
+	var out, errb bytes.Buffer
+	if code := Main(context.Background(), []string{"k8s", "manifest", test, "--agents-only", "--agents", "20", "--namespace", "perf", "--cpu", "2", "--memory", "2Gi"}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	objs := decodeAll(t, out.Bytes())
@@ -338,8 +398,6 @@ func TestK8sManifestDryRun(t *testing.T) {
 		}
 	}
 	assertNothingLeft(t, c)
-
-	// The server validates for real: the same Job with a wrong field is refused.
 	bad := objs[2].DeepCopy()
 	if err := unstructured.SetNestedField(bad.Object, int64(-1), "spec", "completions"); err != nil {
 		t.Fatal(err)
@@ -347,6 +405,25 @@ func TestK8sManifestDryRun(t *testing.T) {
 	if err := dryRun(dyn, bad); !apierrors.IsInvalid(err) {
 		t.Errorf("a Job with completions -1: %v, want Invalid", err)
 	}
+}
+
+// kubectlDryRun applies a manifest with kubectl's server-side dry run and
+// strict validation; without kubectl the test is skipped (or fails in CI).
+func kubectlDryRun(t *testing.T, kubeconfig string, manifest []byte) string {
+	t.Helper()
+	if _, err := exec.LookPath("kubectl"); err != nil {
+		if os.Getenv("LOADLENS_CI") == "1" {
+			t.Fatal("kubectl is not installed")
+		}
+		t.Skip("kubectl is not installed")
+	}
+	cmd := exec.Command("kubectl", "--kubeconfig", kubeconfig, "apply", "--dry-run=server", "--validate=strict", "-f", "-")
+	cmd.Stdin = bytes.NewReader(manifest)
+	b, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("kubectl apply --dry-run=server --validate=strict: %v\n%s", err, b)
+	}
+	return string(b)
 }
 
 // TestK8sRunCtrlC interrupts the real binary while it waits for its pods,
@@ -404,7 +481,7 @@ func decodeAll(t *testing.T, b []byte) []*unstructured.Unstructured {
 	t.Helper()
 	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(b), 4096)
 	var objs []*unstructured.Unstructured
-	for range 10 {
+	for range 20 {
 		var m map[string]any
 		if err := dec.Decode(&m); errors.Is(err, io.EOF) {
 			return objs
@@ -439,11 +516,16 @@ func assertNothingLeft(t *testing.T, c kubernetes.Interface) {
 	secs, err2 := c.CoreV1().Secrets("perf").List(ctx, sel)
 	cms, err3 := c.CoreV1().ConfigMaps("perf").List(ctx, sel)
 	pods, err4 := c.CoreV1().Pods("perf").List(ctx, sel)
-	if err := errors.Join(err1, err2, err3, err4); err != nil {
+	svcs, err5 := c.CoreV1().Services("perf").List(ctx, sel)
+	sas, err6 := c.CoreV1().ServiceAccounts("perf").List(ctx, sel)
+	roles, err7 := c.RbacV1().Roles("perf").List(ctx, sel)
+	rbs, err8 := c.RbacV1().RoleBindings("perf").List(ctx, sel)
+	if err := errors.Join(err1, err2, err3, err4, err5, err6, err7, err8); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(jobs.Items) + len(secs.Items) + len(cms.Items) + len(pods.Items); n != 0 {
-		t.Errorf("left behind: %d Jobs, %d Secrets, %d ConfigMaps, %d pods", len(jobs.Items), len(secs.Items), len(cms.Items), len(pods.Items))
+	if n := len(jobs.Items) + len(secs.Items) + len(cms.Items) + len(pods.Items) + len(svcs.Items) + len(sas.Items) + len(roles.Items) + len(rbs.Items); n != 0 {
+		t.Errorf("left behind: %d Jobs, %d Secrets, %d ConfigMaps, %d pods, %d Services, %d ServiceAccounts, %d Roles, %d RoleBindings",
+			len(jobs.Items), len(secs.Items), len(cms.Items), len(pods.Items), len(svcs.Items), len(sas.Items), len(roles.Items), len(rbs.Items))
 	}
 }
 
@@ -464,6 +546,10 @@ func TestK8sBadInput(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("name: x\nscenarios:\n  s:\n    rate: ten\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	placedBad := filepath.Join(filepath.Dir(test), "placed-bad.yaml")
+	if err := os.WriteFile(placedBad, []byte("name: x\nkubernetes:\n  node_selectors: {a: b}\nbase_url: http://shop.perf\nscenarios:\n  s:\n    rate: 1\n    duration: 1s\n    flow:\n      - get: /\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -474,6 +560,10 @@ func TestK8sBadInput(t *testing.T) {
 		{"bad test", []string{"k8s", "manifest", bad, "--agents", "2"}, bad + ":4:"},
 		{"no test", []string{"k8s", "run", "--agents", "2"}, "k8s run takes one test file"},
 		{"bad kubeconfig", []string{"k8s", "run", test, "--agents", "2", "--kubeconfig", filepath.Join(t.TempDir(), "none")}, "kubeconfig:"},
+		{"bad section", []string{"k8s", "manifest", placedBad, "--agents", "2"}, placedBad + `:3:3: kubernetes: unknown field "node_selectors"`},
+		{"bad toleration", []string{"k8s", "manifest", test, "--agents", "2", "--toleration", "a=b:Always"}, `--toleration "a=b:Always": tolerations[0].effect`},
+		{"bad node selector", []string{"k8s", "manifest", test, "--agents", "2", "--node-selector", "pool"}, `--node-selector "pool": want KEY=VALUE`},
+		{"no run", []string{"k8s", "status"}, "give one run's name"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := main(tc.args...)

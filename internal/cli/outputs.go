@@ -41,6 +41,21 @@ func (o *outputFlags) register(fs *flag.FlagSet) {
 		" (repeatable; see docs/outputs.md)")
 }
 
+// runConfig completes rc with the outputs the flags ask for: the
+// dashboard, the --out stores, JUnit and the Markdown summary.
+func (o *outputFlags) runConfig(rc app.RunConfig) (app.RunConfig, error) {
+	dash, err := o.dashboard()
+	if err != nil {
+		return rc, err
+	}
+	outs, err := o.metricsOutputs()
+	if err != nil {
+		return rc, err
+	}
+	rc.Dashboard, rc.Outs, rc.JUnit, rc.SummaryMD = dash, outs, o.junit, o.summaryMD
+	return rc, nil
+}
+
 // metricsOutputs returns the --out outputs.
 func (o *outputFlags) metricsOutputs() ([]plan.Output, error) {
 	var outs []plan.Output

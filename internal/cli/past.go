@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/loadlens/loadlens/internal/app"
+	"github.com/loadlens/loadlens/internal/runs"
 )
 
 func runsCmd(_ context.Context, e *env, args []string) int {
@@ -21,15 +22,15 @@ func runsCmd(_ context.Context, e *env, args []string) int {
 	if len(pos) > 0 {
 		return fail(e, usageErr("runs takes no arguments; use --results DIR"))
 	}
-	runs, err := app.ListRuns(*results)
+	list, err := runs.ListRuns(*results)
 	if err != nil && !errors.Is(err, iofs.ErrNotExist) { // no results folder yet: no runs, not a fault
 		return fail(e, err)
 	}
-	if len(runs) == 0 {
+	if len(list) == 0 {
 		fmt.Fprintf(e.stdout, "no runs in %s\n", shownDir(*results))
 		return app.ExitOK
 	}
-	if err := app.WriteRuns(e.stdout, runs); err != nil {
+	if err := runs.WriteRuns(e.stdout, list); err != nil {
 		return fail(e, err)
 	}
 	return app.ExitOK

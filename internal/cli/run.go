@@ -23,35 +23,8 @@ var urlOnlyFlags = []string{"rate", "vus", "duration", "ramp", "max-vus", "metho
 func runCmd(ctx context.Context, e *env, args []string) int {
 	const usageLine = "run <test.yaml | URL> [flags]"
 	fs := newFlagSet(e, "run", usageLine)
-	var o plan.URLOptions
-	var headers, thresholds, envs, tagArgs listFlag
-	fs.Float64Var(&o.Rate, "rate", 0, "URL mode, open model: iterations per second")
-	fs.IntVar(&o.VUs, "vus", 0, "URL mode, closed model: virtual users")
-	fs.DurationVar(&o.Duration, "duration", 10*time.Second, "URL mode: how long to hold the load (after --ramp)")
-	fs.DurationVar(&o.Ramp, "ramp", 0, "URL mode: ramp up from 0 over this long before the hold")
-	fs.IntVar(&o.MaxVUs, "max-vus", 0, "URL mode, open model: VU ceiling (default: enough for every request to hit the timeout)")
-	fs.StringVar(&o.Method, "method", "", "URL mode: HTTP method (default GET, or POST with a body)")
-	fs.Var(&headers, "H", "URL mode: request header 'Name: value' (repeatable)")
-	fs.StringVar(&o.Body, "body", "", "URL mode: request body")
-	fs.StringVar(&o.BodyFile, "body-file", "", "URL mode: send this file's bytes as the request body (at most 64 MiB)")
-	fs.DurationVar(&o.Timeout, "timeout", 0, "URL mode: request timeout (default 60s)")
-	fs.Var(&thresholds, "threshold", "URL mode: threshold such as 'p(95)<800ms' or 'http_req_failed: rate<0.01' (repeatable)")
-	fs.StringVar(&o.Name, "name", "", "URL mode: test name (default from the URL)")
-	fs.BoolVar(&o.Insecure, "insecure", false, "URL mode: skip TLS certificate verification")
-	var lim urlLimits
-	lim.register(fs, &o)
-	results := fs.String("results", app.DefaultResults, "parent directory of run directories")
-	summaryJSON := fs.String("summary-json", "", "also write summary.json to this file")
-	var out outputFlags
-	out.register(fs)
-	quiet := fs.Bool("quiet", false, "no live progress line")
-	noMetrics := fs.Bool("no-metrics", false, "count requests only, without per-second metrics, run.db or dashboard: for measuring what they cost")
-	segment := fs.String("segment", "", "run only a segment of the test, e.g. 0:1/2 (for distributed runs)")
-	fs.Var(&envs, "e", "KEY=VALUE environment variable for {{ env.KEY }} templates (repeatable)")
-	fs.Var(&tagArgs, "tag", "label the run, e.g. commit=a1b2c3, kept in run.db, summary.json and its history (repeatable)")
-	store := fs.String("store", "", "also record the run in a shared history store (postgres://…) as it ends")
-	var d distFlags
-	d.register(fs)
+	var f runFlags
+	f.register(fs)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return app.ExitBadInput
@@ -59,23 +32,23 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 	if len(pos) != 1 {
 		return fail(e, usageErr("run takes one test file or URL; see `loadlens run -h`"))
 	}
-	tags, err := history.ParseTags(tagArgs)
+	tags, err := history.ParseTags(f.tags)
 	if err != nil {
 		return fail(e, usageErr("%v", err))
 	}
-	if err := checkStore(*store); err != nil {
+	if err := checkStore(*f.store); err != nil {
 		return fail(e, err)
 	}
-	if *store != "" && *noMetrics {
+	if *f.store != "" && *f.noMetrics {
 		return fail(e, usageErr("--store records a run's figures, which --no-metrics does not keep"))
 	}
 	var seg plan.Segment
-	if *segment != "" {
-		if seg, err = plan.ParseSegment(*segment); err != nil {
+	if *f.segment != "" {
+		if seg, err = plan.ParseSegment(*f.segment); err != nil {
 			return fail(e, usageErr("--segment: %v", err))
 		}
 	}
-	lookup, err := envLookup(envs)
+	lookup, err := envLookup(f.envs)
 	if err != nil {
 		return fail(e, err)
 	}
@@ -85,46 +58,25 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 		return fail(e, err)
 	}
 	set := setFlags(fs)
+	o := &f.url
 	if isURL {
-		if err := explicitZeros(set, &o); err != nil {
+		if err := explicitZeros(set, o); err != nil {
 			return fail(e, err)
 		}
-		o.URL, o.Headers, o.Thresholds, o.Env, o.Machine = target, headers, thresholds, lookup, machineFor(seg)
-		lim.apply(set, &o)
+		o.URL, o.Headers, o.Thresholds, o.Env, o.Machine = target, f.headers, f.thresholds, lookup, machineFor(seg)
+		f.lim.apply(set, o)
 		if hasLiteralSpace(target) {
 			fmt.Fprintln(e.stderr, "loadlens: note: the URL's spaces are sent percent-encoded, as %20")
 		}
 	}
-	if d.distributed() {
-		if err := d.check(*segment, *noMetrics); err != nil {
-			return fail(e, err)
-		}
-		var source []byte
-		if isURL {
-			o.Machine = plan.Machine{} // each agent checks the load against its own machine
-			if source, err = o.TestFile(); err != nil {
-				return fail(e, err)
-			}
-			target = ""
-		} else if err := refuseURLFlags(set); err != nil {
-			return fail(e, err)
-		}
-		dash, err := out.dashboard()
-		if err != nil {
-			return fail(e, err)
-		}
-		outs, err := out.metricsOutputs()
-		if err != nil {
-			return fail(e, err)
-		}
-		e.watchStop()
-		return runDistributed(ctx, e, &d, target, source, lookup, app.RunConfig{ResultsDir: *results, Out: e.stdout, TTY: e.tty,
-			Quiet: *quiet, SummaryJSON: *summaryJSON, JUnit: out.junit, SummaryMD: out.summaryMD, Dashboard: dash,
-			Outs: outs, Args: storedArgs(fs, e.args), Version: app.Version, Tags: tags, Store: *store})
+	rc := app.RunConfig{ResultsDir: *f.results, Out: e.stdout, TTY: e.tty, Quiet: *f.quiet, SummaryJSON: *f.summaryJSON,
+		Args: storedArgs(fs, e.args), Version: app.Version, Tags: tags, Store: *f.store}
+	if f.dist.distributed() {
+		return runDistributedCmd(ctx, e, &f, target, isURL, set, lookup, rc)
 	}
 	var p *plan.Plan
 	if isURL {
-		p, err = plan.FromURL(o)
+		p, err = plan.FromURL(*o)
 	} else {
 		if err := refuseURLFlags(set); err != nil {
 			return fail(e, err)
@@ -134,23 +86,85 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return fail(e, err)
 	}
-	dash, err := out.dashboard()
-	if err != nil {
+	if rc, err = f.out.runConfig(rc); err != nil {
 		return fail(e, err)
 	}
-	outs, err := out.metricsOutputs()
-	if err != nil {
-		return fail(e, err)
-	}
+	rc.Plan, rc.Segment, rc.NoMetrics = p, seg, *f.noMetrics
 	e.watchStop()
-	res, err := app.Run(ctx, app.RunConfig{Plan: p, ResultsDir: *results, Segment: seg, Out: e.stdout, TTY: e.tty,
-		Quiet: *quiet, NoMetrics: *noMetrics, SummaryJSON: *summaryJSON, JUnit: out.junit, SummaryMD: out.summaryMD, Dashboard: dash,
-		Outs: outs, Args: storedArgs(fs, e.args), Version: app.Version, Tags: tags, Store: *store})
+	res, err := app.Run(ctx, rc)
 	if err != nil {
 		fail(e, err)
 		return app.ExitAfter(res.ExitCode, err)
 	}
 	return res.ExitCode
+}
+
+// runFlags are `loadlens run`'s flags.
+type runFlags struct {
+	url                       plan.URLOptions
+	headers, thresholds, envs listFlag
+	tags                      listFlag // --tag
+	lim                       urlLimits
+	results, summaryJSON      *string
+	store                     *string // --store
+	out                       outputFlags
+	quiet, noMetrics          *bool
+	segment                   *string
+	dist                      distFlags
+}
+
+// register defines the flags on fs.
+func (f *runFlags) register(fs *flag.FlagSet) {
+	o := &f.url
+	fs.Float64Var(&o.Rate, "rate", 0, "URL mode, open model: iterations per second")
+	fs.IntVar(&o.VUs, "vus", 0, "URL mode, closed model: virtual users")
+	fs.DurationVar(&o.Duration, "duration", 10*time.Second, "URL mode: how long to hold the load (after --ramp)")
+	fs.DurationVar(&o.Ramp, "ramp", 0, "URL mode: ramp up from 0 over this long before the hold")
+	fs.IntVar(&o.MaxVUs, "max-vus", 0, "URL mode, open model: VU ceiling (default: enough for every request to hit the timeout)")
+	fs.StringVar(&o.Method, "method", "", "URL mode: HTTP method (default GET, or POST with a body)")
+	fs.Var(&f.headers, "H", "URL mode: request header 'Name: value' (repeatable)")
+	fs.StringVar(&o.Body, "body", "", "URL mode: request body")
+	fs.StringVar(&o.BodyFile, "body-file", "", "URL mode: send this file's bytes as the request body (at most 64 MiB)")
+	fs.DurationVar(&o.Timeout, "timeout", 0, "URL mode: request timeout (default 60s)")
+	fs.Var(&f.thresholds, "threshold", "URL mode: threshold such as 'p(95)<800ms' or 'http_req_failed: rate<0.01' (repeatable)")
+	fs.StringVar(&o.Name, "name", "", "URL mode: test name (default from the URL)")
+	fs.BoolVar(&o.Insecure, "insecure", false, "URL mode: skip TLS certificate verification")
+	f.lim.register(fs, o)
+	f.results = fs.String("results", app.DefaultResults, "parent directory of run directories")
+	f.summaryJSON = fs.String("summary-json", "", "also write summary.json to this file")
+	f.out.register(fs)
+	f.quiet = fs.Bool("quiet", false, "no live progress line")
+	f.noMetrics = fs.Bool("no-metrics", false, "count requests only, without per-second metrics, run.db or dashboard: for measuring what they cost")
+	f.segment = fs.String("segment", "", "run only a segment of the test, e.g. 0:1/2 (for distributed runs)")
+	fs.Var(&f.envs, "e", "KEY=VALUE environment variable for {{ env.KEY }} templates (repeatable)")
+	fs.Var(&f.tags, "tag", "label the run, e.g. commit=a1b2c3, kept in run.db, summary.json and its history (repeatable)")
+	f.store = fs.String("store", "", "also record the run in a shared history store (postgres://…) as it ends")
+	f.dist.register(fs)
+}
+
+// runDistributedCmd runs the test over agents: a URL's test is rendered
+// for them, each agent checking the load against its own machine.
+func runDistributedCmd(ctx context.Context, e *env, f *runFlags, target string, isURL bool, set map[string]bool, lookup func(string) (string, bool), rc app.RunConfig) int {
+	if err := f.dist.check(*f.segment, *f.noMetrics); err != nil {
+		return fail(e, err)
+	}
+	var source []byte
+	if isURL {
+		f.url.Machine = plan.Machine{} // each agent checks the load against its own machine
+		var err error
+		if source, err = f.url.TestFile(); err != nil {
+			return fail(e, err)
+		}
+		target = ""
+	} else if err := refuseURLFlags(set); err != nil {
+		return fail(e, err)
+	}
+	rc, err := f.out.runConfig(rc)
+	if err != nil {
+		return fail(e, err)
+	}
+	e.watchStop()
+	return runDistributed(ctx, e, &f.dist, target, source, lookup, rc)
 }
 
 // refuseURLFlags refuses URL mode's flags given with a test file, which sets these itself.
@@ -265,6 +279,25 @@ func machineFor(seg plan.Segment) plan.Machine {
 		m.Share = float64(seg.End.Num)/float64(seg.End.Den) - float64(seg.Start.Num)/float64(seg.Start.Den)
 	}
 	return m
+}
+
+// testFileArg parses the arguments of a command that takes one test file
+// (usage says so when they do not) and its -e flags, and loads the file;
+// code is not ExitOK when that failed, the error already written.
+func testFileArg(e *env, fs *flag.FlagSet, args []string, usage string) (p *plan.Plan, path string, code int) {
+	var envs listFlag
+	fs.Var(&envs, "e", "KEY=VALUE environment variable for {{ env.KEY }} templates (repeatable)")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return nil, "", app.ExitBadInput
+	}
+	if len(pos) != 1 {
+		return nil, "", fail(e, usageErr("%s", usage))
+	}
+	if p, err = loadTestFile(pos[0], envs); err != nil {
+		return nil, "", fail(e, err)
+	}
+	return p, pos[0], app.ExitOK
 }
 
 // loadTestFile parses a test file, with -e KEY=VALUE over the environment,

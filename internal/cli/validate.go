@@ -10,20 +10,11 @@ import (
 
 func validateCmd(_ context.Context, e *env, args []string) int {
 	fs := newFlagSet(e, "validate", "validate <test.yaml>")
-	var envs listFlag
-	fs.Var(&envs, "e", "KEY=VALUE environment variable for {{ env.KEY }} templates (repeatable)")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return app.ExitBadInput
+	p, path, code := testFileArg(e, fs, args, "validate takes one test file")
+	if code != app.ExitOK {
+		return code
 	}
-	if len(pos) != 1 {
-		return fail(e, usageErr("validate takes one test file"))
-	}
-	p, err := loadTestFile(pos[0], envs)
-	if err != nil {
-		return fail(e, err)
-	}
-	fmt.Fprintf(e.stdout, "%s: ok — %s, %s, %s, %s\n", pos[0],
+	fmt.Fprintf(e.stdout, "%s: ok — %s, %s, %s, %s\n", path,
 		units.CountOf(int64(len(p.Scenarios)), "scenario", "scenarios"), units.CountOf(int64(len(p.Layout.Endpoints)), "endpoint", "endpoints"),
 		units.CountOf(int64(len(p.Layout.Checks)), "check", "checks"), units.CountOf(int64(len(p.Thresholds)), "threshold", "thresholds"))
 	for _, s := range p.Scenarios {

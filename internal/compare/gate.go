@@ -346,6 +346,12 @@ func judge(g Gate, base, v Value, host hostLag) (failed, notJudged bool, reason 
 		return false, true, fmt.Sprintf("not judged: %s %s %s goes past %s, but its interval reaches back within it and %s: the wait may have moved it either way; run both on a quiet host",
 			g.Metric, change, interval, allowed, host.sentence())
 	}
+	if pct && v.Drift > limit {
+		return false, true, fmt.Sprintf("not judged: %s %s %s goes past %s, but its interval reaches back within it and the runs drifted: "+
+			"a run's median latency moved %s from its first quarter to its last (a service still warming up, or filling up), "+
+			"more than the limit; warm the service up before the measured hold, or hold it longer", g.Metric, change, interval, allowed,
+			units.Percent(v.Drift/100))
+	}
 	return false, false, fmt.Sprintf("%s %s %s goes past %s, but its interval reaches back within it: not significantly past it", g.Metric, change, interval, allowed)
 }
 

@@ -45,6 +45,9 @@ type Value struct {
 	// each run at its load would need for it to be: 0 when more seconds
 	// would not help (more runs, or per-second data, would).
 	NeedSeconds int
+	// Drift is, for a latency, how much in percent the per-second median
+	// of either run moved steadily within it (drift); 0 when neither did.
+	Drift float64
 	// Requests and Failed count the row's requests over the compared
 	// seconds of the group's runs, and the failed ones: a latency gate
 	// weighs its percentile's share against them.
@@ -260,6 +263,7 @@ func (c *comparer) bootstrapChange(v *Value, base Value, ia, ib, r int, m Metric
 	v.setInterval(m, base, lo, hi)
 	v.MinEffect = max(floor(m), halvesNoise(ra, m), halvesNoise(rb, m), spread)
 	if m.isLatency() {
+		v.Drift = max(va.rows[r].drift(), vb.rows[r].drift())
 		v.MinEffect = max(v.MinEffect, lagFloor(va, vb, base.Value))
 	}
 	v.Block = L

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/loadlens/loadlens/internal/proc"
 	"github.com/loadlens/loadlens/internal/promtext"
 )
 
@@ -51,10 +52,10 @@ func (s *shop) writePool(e *promtext.Writer) {
 
 // writeRuntime writes process and Go runtime series under client_golang's names.
 func (s *shop) writeRuntime(e *promtext.Writer) {
-	if cpu, ok := processCPUSeconds(); ok {
-		e.Single("process_cpu_seconds_total", "counter", "Total user and system CPU time spent in seconds.", cpu)
+	if cpu, ok := proc.CPU(); ok {
+		e.Single("process_cpu_seconds_total", "counter", "Total user and system CPU time spent in seconds.", cpu.Seconds())
 	}
-	if rss, ok := residentBytes(); ok {
+	if rss, ok := proc.ResidentBytes(); ok {
 		e.Single("process_resident_memory_bytes", "gauge", "Resident memory size in bytes.", rss)
 	}
 	e.Single("process_start_time_seconds", "gauge", "Start time of the process since unix epoch in seconds.", float64(s.start.UnixNano())/1e9)

@@ -73,22 +73,7 @@ func (c *context) cacheLookups() []cacheLookups {
 // plus defines the source a + b: a's value and b's added at the seconds
 // both have one.
 func (c *context) plus(a, b string) (string, []series.Point) {
-	src := a + " + " + b
-	if pts, ok := c.vals[src]; ok {
-		return src, pts
-	}
-	bv := map[int]float64{}
-	for _, p := range c.values(b) {
-		bv[p.Sec] = p.Value
-	}
-	var pts []series.Point
-	for _, p := range c.values(a) {
-		if v, ok := bv[p.Sec]; ok {
-			pts = append(pts, series.Point{Sec: p.Sec, Value: p.Value + v})
-		}
-	}
-	c.define(src, pts)
-	return src, pts
+	return c.combine(a, " + ", b, func(x, y float64) (float64, bool) { return x + y, true })
 }
 
 // cacheMissFinding judges one cache: the counted scrapes (at least

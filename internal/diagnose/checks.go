@@ -1,6 +1,10 @@
 package diagnose
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/loadlens/loadlens/internal/sample"
+)
 
 // checkFailed finds the checks that failed. A check states what must hold
 // of the answers (never more coupons than the event has); when it fails,
@@ -33,82 +37,107 @@ func checkFailed(c *context) []Finding {
 		if onsetSec < 0 {
 			continue
 		}
-		scenario := c.scenarioName(ck.Scenario)
-		sev := Critical
-		if statusCheck(ck.Name) {
-			sev = Warning
-		}
-		reqFailed := c.requestsFailed(ck.Endpoint, fails)
-		if reqFailed != "" {
-			sev = Info
-		}
-		b := newBuilder(KindCheckFailed, sev)
-		nf := b.add(c.fig(fails, StatSum, first, last, UnitCount, "times the check failed"))
-		nt := b.add(c.fig(total, StatSum, first, last, UnitCount, "times the check ran"))
-		share := b.derive(StatRatio, UnitRate, "share of the check's runs that failed", nf, nt)
-		onset := b.second(onsetSec, StatOnset, "the first second the check failed")
-		where := name(ck.Name)
-		var endpoint []any
-		if int(ck.Endpoint) >= 0 && int(ck.Endpoint) < len(c.run.Layout.Endpoints) {
-			endpoint = []any{" on ", name(c.endpointName(int(ck.Endpoint)))}
-		}
-		open, shut := "\"", "\""
-		if strings.Contains(ck.Name, "\"") { // body contains "END": other quotes around it
-			open, shut = "‘", "’"
-		}
-		head := "Check failed: "
-		if reqFailed != "" {
-			head = "Check failed because the request failed: "
-		}
-		title := []any{head + open, where, shut + " failed ", nf, " of ", nt, b.noun(nt, " time from ", " times from "), onset}
-		title = append(title, endpoint...)
-		title = append(title, " (scenario ", name(scenario), ")")
-		cut := ref(-1)
-		if reqFailed == "" {
-			cut = c.truncatedFor(b, i, onsetSec, lastSec)
-		}
-		if cut >= 0 {
-			sev = Warning // the test's own cap, not the target, is the likely fault
-			b.f.Severity = sev
-			title = append(title, ", likely because ", cut, b.noun(cut, " response body was", " response bodies were"),
-				" longer than max_body: the check saw only the start")
-		}
-		b.title(title...)
-		ff := b.add(c.fig(fails, StatValue, onsetSec, onsetSec, UnitCount, "failures in the first failing second"))
-		ft := b.add(c.fig(total, StatValue, onsetSec, onsetSec, UnitCount, "runs in the first failing second"))
-		b.evidence(ff, "first failing second: ", ff, " of ", ft, " failed")
-		b.evidence(share, share, " of the check's runs failed over the run; the last failure at ",
-			b.second(lastSec, StatSecond, "the last second the check failed"))
-		switch {
-		case reqFailed != "":
-			rf := b.add(c.fig(reqFailed, StatSum, onsetSec, lastSec, UnitCount, "failed requests of the check's endpoint"))
-			b.evidence(rf, rf, b.noun(rf, " request", " requests"), " of ", endpoint[1], " failed from ",
-				b.second(onsetSec, StatSecond, "the first second the check failed"), " to ",
-				b.second(lastSec, StatSecond, "the last second the check failed"),
-				": in each second at least as many as the check failed, so no failure is known to be on a good response")
-			b.f.Remedies = []string{
-				"the check failed on requests that got no good answer (a timeout, an error): see the errors finding, and fix what failed the requests",
-				"re-run after that fix: a check that still fails on successful responses is a fault of its own",
-			}
-		case cut >= 0:
-			b.evidence(cut, cut, b.noun(cut, " response body was", " response bodies were"),
-				" longer than max_body while the check failed: checks read only their first bytes")
-			b.f.Remedies = []string{
-				"raise max_body (the step's or the test's max_body:, or --max-body) above the size of the responses and re-run",
-				"if the check still fails on whole bodies, treat it as the fault: it states what must hold of the answers",
-			}
-		case sev == Critical:
-			b.f.Remedies = []string{
-				"the check states what must hold of the answers: treat its failure as the fault, and the errors and slowness around it as symptoms",
-				"reproduce it with the scenario's concurrency: failures that appear only under load point to a race (read-then-write without a lock or an atomic update)",
-				"make the update atomic (a conditional UPDATE, an atomic decrement, a unique constraint) and re-run the same test",
-			}
-		default:
-			b.f.Remedies = []string{"see the errors finding: the responses had another status than the check expects"}
-		}
-		fs = append(fs, b.done(onsetSec, lastSec))
+		f := failedCheck{i: i, ck: ck, fails: fails, total: total, onsetSec: onsetSec, lastSec: lastSec}
+		fs = append(fs, c.checkFinding(&f, first, last))
 	}
 	return fs
+}
+
+// failedCheck is a check that failed: its index and layout, its failure
+// and run series, its first and last failing seconds, and what the finding
+// found of its cause: the request failed (reqFailed, a series), or bodies
+// were cut (cut, a figure).
+type failedCheck struct {
+	i                 int
+	ck                sample.CheckInfo
+	fails, total      string
+	onsetSec, lastSec int
+	reqFailed         string
+	cut               ref
+	endpoint          []any
+}
+
+// checkFinding words a failed check's finding over the run's seconds
+// first to last.
+func (c *context) checkFinding(f *failedCheck, first, last int) Finding {
+	ck := f.ck
+	sev := Critical
+	if statusCheck(ck.Name) {
+		sev = Warning
+	}
+	f.reqFailed = c.requestsFailed(ck.Endpoint, f.fails)
+	if f.reqFailed != "" {
+		sev = Info
+	}
+	b := newBuilder(KindCheckFailed, sev)
+	nf := b.add(c.fig(f.fails, StatSum, first, last, UnitCount, "times the check failed"))
+	nt := b.add(c.fig(f.total, StatSum, first, last, UnitCount, "times the check ran"))
+	share := b.derive(StatRatio, UnitRate, "share of the check's runs that failed", nf, nt)
+	onset := b.second(f.onsetSec, StatOnset, "the first second the check failed")
+	if int(ck.Endpoint) >= 0 && int(ck.Endpoint) < len(c.run.Layout.Endpoints) {
+		f.endpoint = []any{" on ", name(c.endpointName(int(ck.Endpoint)))}
+	}
+	open, shut := "\"", "\""
+	if strings.Contains(ck.Name, "\"") { // body contains "END": other quotes around it
+		open, shut = "‘", "’"
+	}
+	head := "Check failed: "
+	if f.reqFailed != "" {
+		head = "Check failed because the request failed: "
+	}
+	title := []any{head + open, name(ck.Name), shut + " failed ", nf, " of ", nt, b.noun(nt, " time from ", " times from "), onset}
+	title = append(title, f.endpoint...)
+	title = append(title, " (scenario ", name(c.scenarioName(ck.Scenario)), ")")
+	f.cut = ref(-1)
+	if f.reqFailed == "" {
+		f.cut = c.truncatedFor(b, f.i, f.onsetSec, f.lastSec)
+	}
+	if f.cut >= 0 {
+		sev = Warning // the test's own cap, not the target, is the likely fault
+		b.f.Severity = sev
+		title = append(title, ", likely because ", f.cut, b.noun(f.cut, " response body was", " response bodies were"),
+			" longer than max_body: the check saw only the start")
+	}
+	b.title(title...)
+	ff := b.add(c.fig(f.fails, StatValue, f.onsetSec, f.onsetSec, UnitCount, "failures in the first failing second"))
+	ft := b.add(c.fig(f.total, StatValue, f.onsetSec, f.onsetSec, UnitCount, "runs in the first failing second"))
+	b.evidence(ff, "first failing second: ", ff, " of ", ft, " failed")
+	b.evidence(share, share, " of the check's runs failed over the run; the last failure at ",
+		b.second(f.lastSec, StatSecond, "the last second the check failed"))
+	c.checkRemedies(b, f, sev)
+	return b.done(f.onsetSec, f.lastSec)
+}
+
+// checkRemedies adds what to do about a failed check, by its likely
+// cause: failed requests, bodies cut at max_body, or the check itself.
+func (c *context) checkRemedies(b *builder, f *failedCheck, sev Severity) {
+	switch {
+	case f.reqFailed != "":
+		rf := b.add(c.fig(f.reqFailed, StatSum, f.onsetSec, f.lastSec, UnitCount, "failed requests of the check's endpoint"))
+		b.evidence(rf, rf, b.noun(rf, " request", " requests"), " of ", f.endpoint[1], " failed from ",
+			b.second(f.onsetSec, StatSecond, "the first second the check failed"), " to ",
+			b.second(f.lastSec, StatSecond, "the last second the check failed"),
+			": in each second at least as many as the check failed, so no failure is known to be on a good response")
+		b.f.Remedies = []string{
+			"the check failed on requests that got no good answer (a timeout, an error): see the errors finding, and fix what failed the requests",
+			"re-run after that fix: a check that still fails on successful responses is a fault of its own",
+		}
+	case f.cut >= 0:
+		b.evidence(f.cut, f.cut, b.noun(f.cut, " response body was", " response bodies were"),
+			" longer than max_body while the check failed: checks read only their first bytes")
+		b.f.Remedies = []string{
+			"raise max_body (the step's or the test's max_body:, or --max-body) above the size of the responses and re-run",
+			"if the check still fails on whole bodies, treat it as the fault: it states what must hold of the answers",
+		}
+	case sev == Critical:
+		b.f.Remedies = []string{
+			"the check states what must hold of the answers: treat its failure as the fault, and the errors and slowness around it as symptoms",
+			"reproduce it with the scenario's concurrency: failures that appear only under load point to a race (read-then-write without a lock or an atomic update)",
+			"make the update atomic (a conditional UPDATE, an atomic decrement, a unique constraint) and re-run the same test",
+		}
+	default:
+		b.f.Remedies = []string{"see the errors finding: the responses had another status than the check expects"}
+	}
 }
 
 // statusCheck reports whether a check only tests the status (as the test

@@ -49,7 +49,13 @@ func cpuSaturation(c *context) []Finding {
 // ratio defines the source a / b: a's value over b's at the seconds both
 // have one.
 func (c *context) ratio(a, b string) (string, []series.Point) {
-	src := a + " / " + b
+	return c.combine(a, " / ", b, func(x, y float64) (float64, bool) { return x / y, y > 0 })
+}
+
+// combine defines the source a op b: op of a's value and b's at the
+// seconds both have one, where op says the result is defined.
+func (c *context) combine(a, op, b string, f func(x, y float64) (float64, bool)) (string, []series.Point) {
+	src := a + op + b
 	if pts, ok := c.vals[src]; ok {
 		return src, pts
 	}
@@ -59,8 +65,10 @@ func (c *context) ratio(a, b string) (string, []series.Point) {
 	}
 	var pts []series.Point
 	for _, p := range c.values(a) {
-		if d, ok := bv[p.Sec]; ok && d > 0 {
-			pts = append(pts, series.Point{Sec: p.Sec, Value: p.Value / d})
+		if y, ok := bv[p.Sec]; ok {
+			if v, ok := f(p.Value, y); ok {
+				pts = append(pts, series.Point{Sec: p.Sec, Value: v})
+			}
 		}
 	}
 	c.define(src, pts)

@@ -40,6 +40,46 @@ func errorsAtLoad(c *context) []Finding {
 	if c.run == nil || c.allFailed() {
 		return nil // allFailed speaks for the run
 	}
+	e, ok := findErrorStretch(c)
+	if !ok {
+		return nil
+	}
+	e.b = newBuilder(KindErrorsAtLoad, Critical)
+	e.measure()
+	e.title()
+	e.evidence()
+	if len(e.kinds) > 0 && e.kinds[0] == sample.HTTP4xx {
+		e.b.f.Remedies = append([]string{"most failures are 4xx answers: if some are expected (a 409 for sold out, a 404 for a missing item), list them in expect_status so they are not counted as failures"}, e.b.f.Remedies...)
+	}
+	return []Finding{e.b.done(e.from, e.to)}
+}
+
+// errorStretch is what errorsAtLoad found and the figures it words: the
+// seconds with requests (view), the indexes of the busy ones, the failing
+// stretch from firstI to lastI (seconds from to to), and the load there.
+type errorStretch struct {
+	c              *context
+	b              *builder
+	view           []clientSecond
+	busy           []int
+	run            span
+	firstI, lastI  int
+	from, to       int
+	kinds          []sample.Kind // failure kinds of the stretch, most first
+	kindFigs       []ref
+	onset          ref
+	failed, reqs   ref // client series' figures over the stretch
+	share          ref
+	load, sent     []any
+	before         ref // the highest throughput before the errors, or -1
+	served         int // open model: the earlier second that served the onset's load, or -1
+	sameLoad       bool
+	failedS, reqsS string
+}
+
+// findErrorStretch finds the first stretch of failing seconds with
+// requests; false when there is none.
+func findErrorStretch(c *context) (*errorStretch, bool) {
 	// The seconds with requests: the whole ones, then the cut-short end of
 	// the run, whose failures count without the requests the stop
 	// interrupted (a run stopped by its errors ends in them).
@@ -67,29 +107,27 @@ func errorsAtLoad(c *context) []Finding {
 	run, ok := firstRun(len(busy), errSeconds, func(j int) bool { return failing(busy[j]) })
 	if !ok {
 		if run, ok = c.runErrors(view, busy); !ok {
-			return nil
+			return nil, false
 		}
 	}
-	firstI, lastI := busy[run.first], busy[run.last]
+	e := &errorStretch{c: c, view: view, busy: busy, run: run, firstI: busy[run.first], lastI: busy[run.last], before: -1, served: -1}
 	for j := run.last; j < len(busy); j++ {
 		if failing(busy[j]) {
-			lastI = busy[j]
+			e.lastI = busy[j]
 		}
 	}
-	first, last := &view[firstI], &view[lastI]
-	from, to := first.sec, last.sec
+	e.from, e.to = view[e.firstI].sec, view[e.lastI].sec
+	e.kinds = failureKinds(view, e.firstI, e.lastI)
+	return e, true
+}
 
-	b := newBuilder(KindErrorsAtLoad, Critical)
-	onset := b.second(from, StatOnset, "the first second with requests in which errors crossed the threshold")
-	reqs, failed := c.client(SrcRequests), c.client(SrcFailed)
-	failedSum := b.add(c.fig(failed, StatSum, from, to, UnitCount, "requests failed"))
-	reqSum := b.add(c.fig(reqs, StatSum, from, to, UnitCount, "requests"))
-	share := b.derive(StatRatio, UnitRate, "share of the requests that failed", failedSum, reqSum)
-
+// failureKinds returns the kinds that failed from second i to j of view,
+// the most frequent first.
+func failureKinds(view []clientSecond, i, j int) []sample.Kind {
 	var byKind [sample.NumKinds]float64
-	for i := firstI; i <= lastI; i++ {
+	for s := i; s <= j; s++ {
 		for k := sample.OK + 1; k < sample.NumKinds; k++ {
-			byKind[k] += float64(view[i].m.Failures[k])
+			byKind[k] += float64(view[s].m.Failures[k])
 		}
 	}
 	var kinds []sample.Kind
@@ -99,91 +137,106 @@ func errorsAtLoad(c *context) []Finding {
 		}
 	}
 	sort.SliceStable(kinds, func(i, j int) bool { return byKind[kinds[i]] > byKind[kinds[j]] })
+	return kinds
+}
 
-	atX := b.add(c.fig(reqs, StatValue, from, from, UnitReqPerSec, "throughput in the first failing second"))
-	load := []any{atX}
-	var sent []any // open model: when the first failing second's requests were sent, if not in it
+// measure adds the figures of the onset: its share of failures, its load,
+// and the load served before it.
+func (e *errorStretch) measure() {
+	c, b, from, to := e.c, e.b, e.from, e.to
+	e.onset = b.second(from, StatOnset, "the first second with requests in which errors crossed the threshold")
+	e.reqsS, e.failedS = c.client(SrcRequests), c.client(SrcFailed)
+	e.failed = b.add(c.fig(e.failedS, StatSum, from, to, UnitCount, "requests failed"))
+	e.reqs = b.add(c.fig(e.reqsS, StatSum, from, to, UnitCount, "requests"))
+	e.share = b.derive(StatRatio, UnitRate, "share of the requests that failed", e.failed, e.reqs)
+
+	atX := b.add(c.fig(e.reqsS, StatValue, from, from, UnitReqPerSec, "throughput in the first failing second"))
+	e.load = []any{atX}
 	if c.open {
-		load, sent = c.offeredWhenSent(b, first)
+		e.load, e.sent = c.offeredWhenSent(b, &e.view[e.firstI])
 	} else if from > c.first {
 		n := b.add(c.fig(c.client(SrcVUsAvg), StatValue, from, from, UnitCount, "active VUs over the first failing second"))
-		load = append(load, " with ", n, b.noun(n, " VU", " VUs"))
+		e.load = append(e.load, " with ", n, b.noun(n, " VU", " VUs"))
 	}
 
 	// The highest throughput before the errors, over whole seconds.
-	var before ref = -1
 	busyBefore := 0
-	for _, i := range busy[:run.first] {
-		busyBefore += int(view[i].x)
+	for _, i := range e.busy[:e.run.first] {
+		busyBefore += int(e.view[i].x)
 	}
 	if busyBefore > 0 {
-		before = b.add(c.fig(reqs, StatMax, view[0].sec, from-1, UnitReqPerSec, "the highest throughput before the errors"))
+		e.before = b.add(c.fig(e.reqsS, StatMax, e.view[0].sec, from-1, UnitReqPerSec, "the highest throughput before the errors"))
 	}
 	// Served before: the closed model compares throughput; the open model
 	// the offered load, which a saturated target's plateau says nothing of.
-	sameLoad := before >= 0 && b.fig(before).Value >= errSameLoad*b.fig(atX).Value
-	served := -1 // open model: the earlier second that served the onset's offered load
+	e.sameLoad = e.before >= 0 && b.fig(e.before).Value >= errSameLoad*b.fig(atX).Value
 	if c.open {
 		same := errSameLoad // a load rebuilt from completions wobbles
 		if c.scheduled {
 			same = errSameOffered
 		}
-		served = servedBefore(view, busy[:run.first], same*b.fig(load[0].(ref)).Value)
-		sameLoad = served >= 0
+		e.served = servedBefore(e.view, e.busy[:e.run.first], same*b.fig(e.load[0].(ref)).Value)
+		e.sameLoad = e.served >= 0
 	}
+}
+
+// title words the finding: when the errors began, at what load, and the
+// two most frequent kinds.
+func (e *errorStretch) title() {
 	var title []any
 	switch {
-	case from-view[0].sec < errStart:
-		title = append([]any{"Errors from the start (", onset, ", "}, load...)
-		title = append(title, "): ", share, " of requests failed")
-	case sameLoad:
+	case e.from-e.view[0].sec < errStart:
+		title = append([]any{"Errors from the start (", e.onset, ", "}, e.load...)
+		title = append(title, "): ", e.share, " of requests failed")
+	case e.sameLoad:
 		// The same load was served before: time, not load, brought the errors.
-		title = append([]any{"Errors from ", onset, " at a load served before ("}, load...)
-		title = append(title, "): ", share, " of requests failed")
+		title = append([]any{"Errors from ", e.onset, " at a load served before ("}, e.load...)
+		title = append(title, "): ", e.share, " of requests failed")
 	default:
-		title = append([]any{"Errors start at "}, load...)
-		title = append(title, " (", onset, "): ", share, " of requests failed")
+		title = append([]any{"Errors start at "}, e.load...)
+		title = append(title, " (", e.onset, "): ", e.share, " of requests failed")
 	}
-	kindFigs := make([]ref, len(kinds))
-	for i, k := range kinds {
-		n := b.add(c.fig(c.client(SrcFailed, "kind", k.String()), StatSum, from, to, UnitCount, k.String()+" failures"))
-		kindFigs[i] = b.derive(StatRatio, UnitFraction, "share of the failures that were "+k.String(), n, failedSum)
+	e.kindFigs = make([]ref, len(e.kinds))
+	for i, k := range e.kinds {
+		n := e.b.add(e.c.fig(e.c.client(SrcFailed, "kind", k.String()), StatSum, e.from, e.to, UnitCount, k.String()+" failures"))
+		e.kindFigs[i] = e.b.derive(StatRatio, UnitFraction, "share of the failures that were "+k.String(), n, e.failed)
 		if i < 2 {
-			title = append(title, ", ", name(k.String()), " ", kindFigs[i])
+			title = append(title, ", ", name(k.String()), " ", e.kindFigs[i])
 		}
 	}
-	b.title(title...)
+	e.b.title(title...)
+}
 
-	firstFailed := b.add(c.fig(failed, StatValue, from, from, UnitCount, "requests failed in the first failing second"))
-	firstReqs := b.add(c.fig(reqs, StatValue, from, from, UnitCount, "requests in the first failing second"))
-	b.evidence(firstFailed, append(append([]any{"first failing second: ", firstFailed, " of ", firstReqs, b.noun(firstReqs, " request failed at ", " requests failed at ")}, load...), sent...)...)
-	if before >= 0 {
-		bf := b.add(c.fig(failed, StatSum, view[0].sec, from-1, UnitCount, "requests failed before the errors"))
-		br := b.add(c.fig(reqs, StatSum, view[0].sec, from-1, UnitCount, "requests before the errors"))
+// evidence lists the first failing second, the seconds before, the second
+// that served the same load, and each kind of failure.
+func (e *errorStretch) evidence() {
+	c, b, from, view := e.c, e.b, e.from, e.view
+	firstFailed := b.add(c.fig(e.failedS, StatValue, from, from, UnitCount, "requests failed in the first failing second"))
+	firstReqs := b.add(c.fig(e.reqsS, StatValue, from, from, UnitCount, "requests in the first failing second"))
+	b.evidence(firstFailed, append(append([]any{"first failing second: ", firstFailed, " of ", firstReqs, b.noun(firstReqs, " request failed at ", " requests failed at ")}, e.load...), e.sent...)...)
+	if e.before >= 0 {
+		bf := b.add(c.fig(e.failedS, StatSum, view[0].sec, from-1, UnitCount, "requests failed before the errors"))
+		br := b.add(c.fig(e.reqsS, StatSum, view[0].sec, from-1, UnitCount, "requests before the errors"))
 		bs := b.derive(StatRatio, UnitRate, "share of the requests before the errors that failed", bf, br)
-		parts := []any{"before ", onset, ": ", bs, " of ", br, b.noun(br, " request failed, at up to ", " requests failed, at up to "), before}
+		parts := []any{"before ", e.onset, ": ", bs, " of ", br, b.noun(br, " request failed, at up to ", " requests failed, at up to "), e.before}
 		if c.open {
 			ob := b.add(c.fig(c.client(SrcOffered), StatMax, view[0].sec, from-1, UnitReqPerSec, "the most offered in a second before the errors"))
 			parts = append(parts, " completed (up to ", ob, " offered)")
 		}
 		b.evidence(bs, parts...)
 	}
-	if served >= 0 {
-		sec := view[served].sec
+	if e.served >= 0 {
+		sec := view[e.served].sec
 		so := b.add(c.fig(c.client(SrcOffered), StatValue, sec, sec, UnitReqPerSec, "offered in the second that served the onset's load"))
-		sx := b.add(c.fig(reqs, StatValue, sec, sec, UnitReqPerSec, "completed in the second that served the onset's load"))
+		sx := b.add(c.fig(e.reqsS, StatValue, sec, sec, UnitReqPerSec, "completed in the second that served the onset's load"))
 		b.evidence(so, "the same load was served before: ", so, " offered and ", sx, " completed at ",
 			b.second(sec, StatSecond, "the second that served the onset's load"), ", without errors")
 	}
-	for i, k := range kinds {
-		n := ref(b.fig(kindFigs[i]).Of[0])
-		ko := firstSecondOf(view, k, firstI, lastI)
-		b.evidence(n, n, " ", name(k.String()), b.noun(n, " failure (", " failures ("), kindFigs[i], " of the failures) from ", b.second(ko, StatSecond, "the first second of "+k.String()+" failures"))
+	for i, k := range e.kinds {
+		n := ref(b.fig(e.kindFigs[i]).Of[0])
+		ko := firstSecondOf(view, k, e.firstI, e.lastI)
+		b.evidence(n, n, " ", name(k.String()), b.noun(n, " failure (", " failures ("), e.kindFigs[i], " of the failures) from ", b.second(ko, StatSecond, "the first second of "+k.String()+" failures"))
 	}
-	if len(kinds) > 0 && kinds[0] == sample.HTTP4xx {
-		b.f.Remedies = append([]string{"most failures are 4xx answers: if some are expected (a 409 for sold out, a 404 for a missing item), list them in expect_status so they are not counted as failures"}, b.f.Remedies...)
-	}
-	return []Finding{b.done(from, to)}
 }
 
 // offeredWhenSent is the open model's load at the first failing second s:

@@ -143,20 +143,11 @@ func roleName(s *series.Series) string {
 // sustained returns the first run of points (by index) for which ok holds
 // at least minPoints times in a row over at least minSpan seconds.
 func sustained(points []series.Point, ok func(i int) bool) (span, bool) {
-	start := -1
-	for i := 0; i <= len(points); i++ {
-		if i < len(points) && ok(i) {
-			if start < 0 {
-				start = i
-			}
-			continue
-		}
-		if start >= 0 && i-start >= minPoints && points[i-1].Sec-points[start].Sec+1 >= minSpan {
-			return span{start, i - 1}, true
-		}
-		start = -1
+	runs := sustainedRuns(points, ok)
+	if len(runs) == 0 {
+		return span{}, false
 	}
-	return span{}, false
+	return runs[0], true
 }
 
 // sustainedRuns returns every maximal run of points (by index) for which ok

@@ -86,77 +86,85 @@ func (c *context) client(name string, kv ...string) string {
 	}
 	ep := c.endpointIndex(filter["endpoint"], filter["scenario"])
 	var pts []series.Point
-	add := func(sec int, v float64) { pts = append(pts, series.Point{Sec: sec, Value: v}) }
-	rs := c.run.Series
-	for i := range rs {
-		s := &rs[i]
-		switch name {
-		case SrcRequests:
-			if ep >= 0 {
-				add(s.Sec, float64(s.PerEndpoint[ep].Requests))
-			} else {
-				add(s.Sec, float64(s.Requests))
-			}
-		case SrcFailed:
-			switch {
-			case ep >= 0:
-				add(s.Sec, float64(s.PerEndpoint[ep].Failed))
-			case filter["kind"] != "":
-				add(s.Sec, float64(s.Failures[kindByName(filter["kind"])]))
-			default:
-				add(s.Sec, float64(s.Failed))
-			}
-		case SrcMean:
-			if s.Requests > 0 {
-				add(s.Sec, secs(s.Mean))
-			}
-		case SrcP50:
-			if ep >= 0 {
-				if s.PerEndpoint[ep].Requests > 0 {
-					add(s.Sec, secs(s.PerEndpoint[ep].P50))
-				}
-			} else if s.Requests > 0 {
-				add(s.Sec, secs(s.P50))
-			}
-		case SrcP95:
-			if s.Requests > 0 {
-				add(s.Sec, secs(s.P95))
-			}
-		case SrcVUs:
-			add(s.Sec, float64(s.VUs))
-		case SrcVUsAvg:
-			if i > 0 {
-				add(s.Sec, float64(rs[i-1].VUs+s.VUs)/2)
-			}
-		case SrcVUsMax:
-			add(s.Sec, float64(s.VUsMax))
-		case SrcDropped:
-			add(s.Sec, float64(s.Dropped))
-		case SrcOffered:
-			add(s.Sec, c.offered[i])
-		case SrcLag:
-			add(s.Sec, secs(s.LagP99))
-		case SrcTruncated:
-			add(s.Sec, float64(s.Truncated))
-		case SrcCheckFails, SrcCheckTotal:
-			var v int64
-			found := false
-			for _, ck := range c.checkIndexes(filter["check"], filter["endpoint"], filter["scenario"]) {
-				if ck < len(s.Checks) {
-					found = true
-					v += s.Checks[ck].Fails
-					if name == SrcCheckTotal {
-						v += s.Checks[ck].Passes
-					}
-				}
-			}
-			if found {
-				add(s.Sec, float64(v))
-			}
+	for i := range c.run.Series {
+		if v, ok := c.clientValue(name, filter, ep, i); ok {
+			pts = append(pts, series.Point{Sec: c.run.Series[i].Sec, Value: v})
 		}
 	}
 	c.vals[src] = pts
 	return src
+}
+
+// clientValue is the value of client source name in the run's second i,
+// for the endpoint ep (-1 for all) and the labels of filter; false where
+// the second has none (no requests to take a percentile of).
+func (c *context) clientValue(name string, filter map[string]string, ep, i int) (float64, bool) {
+	rs := c.run.Series
+	s := &rs[i]
+	switch name {
+	case SrcRequests:
+		if ep >= 0 {
+			return float64(s.PerEndpoint[ep].Requests), true
+		}
+		return float64(s.Requests), true
+	case SrcFailed:
+		switch {
+		case ep >= 0:
+			return float64(s.PerEndpoint[ep].Failed), true
+		case filter["kind"] != "":
+			return float64(s.Failures[kindByName(filter["kind"])]), true
+		default:
+			return float64(s.Failed), true
+		}
+	case SrcMean:
+		if s.Requests > 0 {
+			return secs(s.Mean), true
+		}
+	case SrcP50:
+		if ep >= 0 {
+			if s.PerEndpoint[ep].Requests > 0 {
+				return secs(s.PerEndpoint[ep].P50), true
+			}
+		} else if s.Requests > 0 {
+			return secs(s.P50), true
+		}
+	case SrcP95:
+		if s.Requests > 0 {
+			return secs(s.P95), true
+		}
+	case SrcVUs:
+		return float64(s.VUs), true
+	case SrcVUsAvg:
+		if i > 0 {
+			return float64(rs[i-1].VUs+s.VUs) / 2, true
+		}
+	case SrcVUsMax:
+		return float64(s.VUsMax), true
+	case SrcDropped:
+		return float64(s.Dropped), true
+	case SrcOffered:
+		return c.offered[i], true
+	case SrcLag:
+		return secs(s.LagP99), true
+	case SrcTruncated:
+		return float64(s.Truncated), true
+	case SrcCheckFails, SrcCheckTotal:
+		var v int64
+		found := false
+		for _, ck := range c.checkIndexes(filter["check"], filter["endpoint"], filter["scenario"]) {
+			if ck < len(s.Checks) {
+				found = true
+				v += s.Checks[ck].Fails
+				if name == SrcCheckTotal {
+					v += s.Checks[ck].Passes
+				}
+			}
+		}
+		if found {
+			return float64(v), true
+		}
+	}
+	return 0, false
 }
 
 // endpointIndex finds an endpoint by name and scenario name; -1 for none.

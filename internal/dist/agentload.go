@@ -10,6 +10,7 @@ import (
 	"github.com/loadlens/loadlens/internal/app"
 	"github.com/loadlens/loadlens/internal/engine"
 	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/proc"
 	"github.com/loadlens/loadlens/internal/units"
 )
 
@@ -40,7 +41,7 @@ func (s *session) load(ctx context.Context, at time.Time) {
 	fmt.Fprintf(s.cfg.Out, "agent: load started\n")
 	engDone := make(chan error, 1)
 	go func() { engDone <- eng.Run(ctx) }()
-	cpu, stall := newCPUMeter(), app.NewStallMeter()
+	cpu, stall := proc.NewCPUMeter(), app.NewStallMeter()
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	var engErr error
@@ -51,7 +52,10 @@ func (s *session) load(ctx context.Context, at time.Time) {
 		b, err := snap.MarshalBinary()
 		if err == nil {
 			h := secondHead{sec: sec, inFlight: eng.InFlight()}
-			cores, wall := cpu.sample()
+			cores, wall, ok := cpu.Sample()
+			if !ok {
+				cores = math.NaN() // unknown, not idle
+			}
 			h.cpu, h.cpuWall = cores, wall.Seconds()
 			h.stall, h.wait = stall.Sample()
 			err = s.c.send(kindSecond, secondFrame(h, b))
@@ -90,29 +94,4 @@ loop:
 	}
 	<-engDone
 	fmt.Fprintf(s.cfg.Out, "agent: load stopped after %s: the connection to the coordinator broke\n", units.CountOf(int64(sec), "second", "seconds"))
-}
-
-// cpuMeter measures this process's CPU between calls.
-type cpuMeter struct {
-	wall time.Time
-	cpu  time.Duration
-	ok   bool
-}
-
-func newCPUMeter() *cpuMeter {
-	c, ok := processCPU()
-	return &cpuMeter{wall: time.Now(), cpu: c, ok: ok}
-}
-
-// sample returns the cores kept busy since the last call (NaN when
-// unknown) and how long that was: a run's last second is cut short.
-func (m *cpuMeter) sample() (float64, time.Duration) {
-	c, ok := processCPU()
-	now := time.Now()
-	wall, used, was := now.Sub(m.wall), c-m.cpu, m.ok
-	m.wall, m.cpu, m.ok = now, c, ok
-	if !ok || !was || wall <= 0 {
-		return math.NaN(), wall
-	}
-	return max(used.Seconds(), 0) / wall.Seconds(), wall
 }

@@ -45,6 +45,10 @@ type Config struct {
 	// run; Plan and Segment are set by Coordinate and ignored here.
 	Run app.RunConfig
 
+	// Progress, when set, is given the merged totals after every second;
+	// it must not block (the collector waits for it).
+	Progress func(Progress)
+
 	tap    func(agent string, snap []byte) // sees every second's snapshot as it came, for tests
 	missed func(agent string, sec int)     // hears of every second marked missing, for tests
 	build  Build                           // ThisBuild(Run.Version) unless a test set it

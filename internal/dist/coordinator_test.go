@@ -216,7 +216,7 @@ scenarios:
 	r := readRun(t, res.Dir)
 	got := r.Endpoints[0].Duration
 	enc := func(h *metrics.Hist, reqs int64) []byte {
-		s := metrics.Snapshot{Endpoints: []metrics.EndpointSecond{{Requests: reqs, Duration: h, Waiting: h}}}
+		s := metrics.Snapshot{Endpoints: []metrics.EndpointSecond{{Figures: metrics.Figures{Requests: reqs, Duration: h, Waiting: h}}}}
 		b, err := s.MarshalBinary()
 		if err != nil {
 			t.Fatal(err)

@@ -36,18 +36,20 @@ type generator struct {
 	notify  func(string)
 	tap     func(agent string, snap []byte)
 	missed  func(agent string, sec int)
+	onSec   func(Progress) // Config.Progress; nil: none
 	// stopping is set before the agents are asked to stop: an agent ending
 	// early after it did as it was asked, not lost.
 	stopping atomic.Bool
 
-	mu      sync.Mutex
-	changed chan struct{} // closed and replaced whenever an agent's state changes
-	seconds int           // the most seconds any agent sent
-	cutAt   time.Duration // with stopping: how long after the start the agents were asked to stop
-	busy    busiest       // the busiest agent in the second merged last
-	stalled stall         // the agent whose goroutines waited longest in that second; NaN: none said
-	perSec  int           // the second perAgent is of
-	perAg   series.Set    // each agent's figures in the second merged last
+	mu       sync.Mutex
+	changed  chan struct{} // closed and replaced whenever an agent's state changes
+	seconds  int           // the most seconds any agent sent
+	cutAt    time.Duration // with stopping: how long after the start the agents were asked to stop
+	busy     busiest       // the busiest agent in the second merged last
+	stalled  stall         // the agent whose goroutines waited longest in that second; NaN: none said
+	perSec   int           // the second perAgent is of
+	perAg    series.Set    // each agent's figures in the second merged last
+	progress Progress      // the totals onSec is given
 }
 
 // busiest is the agent whose CPU was the largest share of its cores in one second.
@@ -280,6 +282,9 @@ func (g *generator) Second(sec int) *metrics.Snapshot {
 			}
 		}
 		a.merged = sec + 1
+	}
+	if g.onSec != nil {
+		g.onSec(g.progressAfter(snap))
 	}
 	return snap
 }

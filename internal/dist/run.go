@@ -71,7 +71,7 @@ func coordinate(ctx context.Context, cfg Config) (app.RunResult, error) {
 	}
 	rc := cfg.Run
 	gen := newGenerator(p, remotes, wait)
-	gen.tap, gen.missed = cfg.tap, cfg.missed
+	gen.tap, gen.missed, gen.onSec = cfg.tap, cfg.missed, cfg.Progress
 	rc.Plan, rc.Generator = p, gen
 	return app.Run(ctx, rc)
 }

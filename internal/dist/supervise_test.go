@@ -3,11 +3,12 @@ package dist
 import (
 	"context"
 	"fmt"
-	"github.com/loadlens/loadlens/internal/app"
-	"github.com/loadlens/loadlens/internal/metrics"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/loadlens/loadlens/internal/app"
+	"github.com/loadlens/loadlens/internal/metrics"
 
 	"github.com/loadlens/loadlens/internal/plan"
 )

@@ -31,87 +31,11 @@ func (sc *scenarioRun) runVUs(ctx context.Context, start time.Time) {
 	end := start.Add(l.Duration())
 	hard, interrupt := context.WithCancelCause(ctx)
 	defer interrupt(nil)
-	var wg sync.WaitGroup
-	slots := &vuSlots{}
-
-	loop := func(v *vu, idx int, first time.Time, vctx context.Context, cancel context.CancelCauseFunc) {
-		defer wg.Done()
-		defer cancel(nil)
-		defer sc.active.Add(-1)
-		defer v.close()
-		if !first.IsZero() {
-			v.sleep(vctx, time.Until(first)) // a stop meanwhile is seen below
-		}
-		for {
-			if int64(idx) >= slots.targetA.Load() || vctx.Err() != nil || sc.isStopped() {
-				slots.mu.Lock()
-				if idx >= slots.target || vctx.Err() != nil || sc.isStopped() {
-					slots.alive[idx] = false
-					slots.mu.Unlock()
-					return
-				}
-				slots.mu.Unlock()
-			}
-			v.iterate(vctx, time.Time{}) // now; a false return is seen by the check above
-		}
-	}
-	// retarget sets the VU count; VUs at n and above stop after their
-	// iteration, or are interrupted after the graceful ramp-down.
-	spread := spreadInterval(sc.s.Flow)
-	retarget := func(n int, rampDown time.Duration, jump bool) {
-		slots.mu.Lock()
-		defer slots.mu.Unlock()
-		old := slots.target
-		if jump && n > old+1 && spread > 0 { // not a ramp, which spreads its VUs already
-			slots.from, slots.to, slots.since = old, n, time.Now()
-		}
-		slots.target = n
-		slots.targetA.Store(int64(n))
-		slots.scan = min(slots.scan, n)
-		if rampDown > 0 {
-			for idx := n; idx < old && idx < len(slots.alive); idx++ {
-				if cancel := slots.cancels[idx]; slots.alive[idx] {
-					time.AfterFunc(rampDown, func() {
-						if int64(idx) >= slots.targetA.Load() {
-							cancel(errRampedDown) // a newer VU in this slot has its own cancel func
-						}
-					})
-				}
-			}
-		}
-	}
-	// grow starts at most vuBatch of the missing VUs below the target; it
-	// reports whether some may still be missing.
-	grow := func() bool {
-		slots.mu.Lock()
-		defer slots.mu.Unlock()
-		for started := 0; slots.scan < slots.target; slots.scan++ {
-			idx := slots.scan
-			if idx == len(slots.alive) {
-				slots.alive = append(slots.alive, false)
-				slots.cancels = append(slots.cancels, nil)
-			}
-			if slots.alive[idx] {
-				continue
-			}
-			if started == vuBatch {
-				return true
-			}
-			started++
-			vctx, cancel := context.WithCancelCause(hard)
-			slots.alive[idx], slots.cancels[idx] = true, cancel
-			sc.begin()
-			sc.allocated.Store(max(sc.allocated.Load(), sc.active.Load()))
-			wg.Add(1)
-			go loop(sc.takeVU(), idx, slots.firstStart(idx, spread), vctx, cancel)
-		}
-		return false
-	}
-
+	r := &closedRun{sc: sc, hard: hard, spread: spreadInterval(sc.s.Flow)}
 	at, jump := time.Duration(0), true
 	for {
-		retarget(seg.Share(plan.VUsAt(l, at)), l.GracefulRampDown, jump)
-		for sc.creating(ctx, end) && grow() {
+		r.retarget(seg.Share(plan.VUsAt(l, at)), l.GracefulRampDown, jump)
+		for sc.creating(ctx, end) && r.grow() {
 		}
 		next, ok := plan.NextVUChange(l, at)
 		if !ok {
@@ -123,9 +47,100 @@ func (sc *scenarioRun) runVUs(ctx context.Context, start time.Time) {
 		jump = plan.VUsAt(l, next)-plan.VUsAt(l, next-1) > 1
 		at = max(next, time.Since(start))
 	}
-	retarget(0, 0, false)
+	r.retarget(0, 0, false)
 	sc.closeSpare()
-	sc.drain(ctx, &wg, interrupt)
+	sc.drain(ctx, &r.wg, interrupt)
+}
+
+// closedRun is one closed-model scenario's VUs while it runs: their slots,
+// the group that waits for them, and the context a ramp-down interrupts.
+type closedRun struct {
+	sc     *scenarioRun
+	slots  vuSlots
+	wg     sync.WaitGroup
+	hard   context.Context // the VUs' parent: interrupted after the graceful stop
+	spread time.Duration   // spreadInterval of the flow
+}
+
+// loop runs VU v in slot idx from first (now when zero) until its slot is
+// above the target, its context ends or the scenario stops.
+func (r *closedRun) loop(v *vu, idx int, first time.Time, vctx context.Context, cancel context.CancelCauseFunc) {
+	sc, slots := r.sc, &r.slots
+	defer r.wg.Done()
+	defer cancel(nil)
+	defer sc.active.Add(-1)
+	defer v.close()
+	if !first.IsZero() {
+		v.sleep(vctx, time.Until(first)) // a stop meanwhile is seen below
+	}
+	for {
+		if int64(idx) >= slots.targetA.Load() || vctx.Err() != nil || sc.isStopped() {
+			slots.mu.Lock()
+			if idx >= slots.target || vctx.Err() != nil || sc.isStopped() {
+				slots.alive[idx] = false
+				slots.mu.Unlock()
+				return
+			}
+			slots.mu.Unlock()
+		}
+		v.iterate(vctx, time.Time{}) // now; a false return is seen by the check above
+	}
+}
+
+// retarget sets the VU count; VUs at n and above stop after their
+// iteration, or are interrupted after the graceful ramp-down.
+func (r *closedRun) retarget(n int, rampDown time.Duration, jump bool) {
+	slots := &r.slots
+	slots.mu.Lock()
+	defer slots.mu.Unlock()
+	old := slots.target
+	if jump && n > old+1 && r.spread > 0 { // not a ramp, which spreads its VUs already
+		slots.from, slots.to, slots.since = old, n, time.Now()
+	}
+	slots.target = n
+	slots.targetA.Store(int64(n))
+	slots.scan = min(slots.scan, n)
+	if rampDown <= 0 {
+		return
+	}
+	for idx := n; idx < old && idx < len(slots.alive); idx++ {
+		if cancel := slots.cancels[idx]; slots.alive[idx] {
+			time.AfterFunc(rampDown, func() {
+				if int64(idx) >= slots.targetA.Load() {
+					cancel(errRampedDown) // a newer VU in this slot has its own cancel func
+				}
+			})
+		}
+	}
+}
+
+// grow starts at most vuBatch of the missing VUs below the target; it
+// reports whether some may still be missing.
+func (r *closedRun) grow() bool {
+	sc, slots := r.sc, &r.slots
+	slots.mu.Lock()
+	defer slots.mu.Unlock()
+	for started := 0; slots.scan < slots.target; slots.scan++ {
+		idx := slots.scan
+		if idx == len(slots.alive) {
+			slots.alive = append(slots.alive, false)
+			slots.cancels = append(slots.cancels, nil)
+		}
+		if slots.alive[idx] {
+			continue
+		}
+		if started == vuBatch {
+			return true
+		}
+		started++
+		vctx, cancel := context.WithCancelCause(r.hard)
+		slots.alive[idx], slots.cancels[idx] = true, cancel
+		sc.begin()
+		sc.allocated.Store(max(sc.allocated.Load(), sc.active.Load()))
+		r.wg.Add(1)
+		go r.loop(sc.takeVU(), idx, slots.firstStart(idx, r.spread), vctx, cancel)
+	}
+	return false
 }
 
 // spreadInterval is the interval over which VUs that join at once start:

@@ -1,6 +1,10 @@
 package engine
 
-import "time"
+import (
+	"time"
+
+	"github.com/loadlens/loadlens/internal/proc"
+)
 
 // fdsEvery is how often, near the file limit, the governor counts the
 // descriptors the process really holds.
@@ -51,3 +55,7 @@ func (w *fdWatch) full(now time.Duration, allocated int64) bool {
 	}
 	return w.open+per*(allocated-w.vus+1) > w.limit
 }
+
+// openFDs counts the file descriptors the process holds; -1 where it
+// cannot.
+func openFDs() int64 { return int64(proc.OpenFDs(nil)) }

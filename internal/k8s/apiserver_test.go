@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -80,7 +81,12 @@ func TestAgainstAPIServer(t *testing.T) {
 		done := make(chan result, 1)
 		wctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 		defer cancel()
-		go func() { a, err := k8s.WaitReady(wctx, lc, o.Job, 2, &log); done <- result{a, err} }()
+		var mu sync.Mutex
+		counts := map[int]bool{}
+		go func() {
+			a, err := k8s.WaitAgents(wctx, lc, "perf", o.Job.Name, 2, &log, func(n int) { mu.Lock(); counts[n] = true; mu.Unlock() })
+			done <- result{a, err}
+		}()
 		p0 := pod(t, c, o, 0, k8stest.Ready())
 		p1 := pod(t, c, o, 1, corev1.PodStatus{Phase: corev1.PodPending, Conditions: []corev1.PodCondition{{Type: corev1.PodScheduled,
 			Status: corev1.ConditionFalse, Reason: "Unschedulable", Message: "0/3 nodes are available: 3 Insufficient cpu."}}})
@@ -98,6 +104,11 @@ func TestAgainstAPIServer(t *testing.T) {
 		if !strings.Contains(log.String(), "agent 0 (pod "+p0.Name+"): ready") {
 			t.Errorf("log:\n%s", log.String())
 		}
+		mu.Lock()
+		if !counts[1] || !counts[2] {
+			t.Errorf("ready counts heard %v, want 1 (while agent 1 was unschedulable) and 2", counts)
+		}
+		mu.Unlock()
 	})
 
 	t.Run("a failed pod is reported with Kubernetes's reason", func(t *testing.T) {

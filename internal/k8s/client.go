@@ -37,6 +37,34 @@ func pods() schema.GroupVersionResource {
 	return schema.GroupVersionResource{Version: "v1", Resource: "pods"}
 }
 
+func services() schema.GroupVersionResource {
+	return schema.GroupVersionResource{Version: "v1", Resource: "services"}
+}
+func serviceAccounts() schema.GroupVersionResource {
+	return schema.GroupVersionResource{Version: "v1", Resource: "serviceaccounts"}
+}
+func roles() schema.GroupVersionResource {
+	return schema.GroupVersionResource{Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "roles"}
+}
+func roleBindings() schema.GroupVersionResource {
+	return schema.GroupVersionResource{Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "rolebindings"}
+}
+
+// patch merge-patches one object.
+func (c *Client) patch(ctx context.Context, r schema.GroupVersionResource, ns, name string, patch []byte) error {
+	_, err := c.dyn.Resource(r).Namespace(ns).Patch(ctx, name, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: "loadlens"})
+	return err
+}
+
+// get reads one object into out.
+func (c *Client) get(ctx context.Context, r schema.GroupVersionResource, ns, name string, out any) error {
+	u, err := c.dyn.Resource(r).Namespace(ns).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	return runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, out)
+}
+
 // create creates obj and decodes the server's copy into out.
 func (c *Client) create(ctx context.Context, r schema.GroupVersionResource, ns string, obj runtime.Object, out any) error {
 	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)

@@ -20,12 +20,22 @@ import (
 // a loopback address in the test that plays the kubelet.
 type Reach func(ctx context.Context, a Agent) (addr string, err error)
 
+// ReachPort makes a pod's port reachable from this machine, as Reach an
+// agent's: the coordinator pod's control port for attach and fetch.
+type ReachPort func(ctx context.Context, pod string, port int) (addr string, err error)
+
 // PortForward reaches agents through the API server's port-forward, the
 // way `kubectl port-forward` does: a listener on 127.0.0.1 (random port)
 // per agent, tunnelled over WebSocket, or SPDY where the server is older.
 func PortForward(cl *Cluster, namespace string, log io.Writer) Reach {
-	return func(ctx context.Context, a Agent) (string, error) {
-		url, err := podURL(cl.Config, namespace, a.Pod, "portforward")
+	to := PortForwardTo(cl, namespace, log)
+	return func(ctx context.Context, a Agent) (string, error) { return to(ctx, a.Pod, AgentPort) }
+}
+
+// PortForwardTo reaches any pod's port as PortForward reaches an agent's.
+func PortForwardTo(cl *Cluster, namespace string, log io.Writer) ReachPort {
+	return func(ctx context.Context, pod string, port int) (string, error) {
+		url, err := podURL(cl.Config, namespace, pod, "portforward")
 		if err != nil {
 			return "", err
 		}
@@ -41,7 +51,7 @@ func PortForward(cl *Cluster, namespace string, log io.Writer) Reach {
 		}
 		ready := make(chan struct{})
 		fw, err := portforward.NewOnAddressesWithContext(ctx, dialer, []string{"127.0.0.1"},
-			[]string{fmt.Sprintf("0:%d", AgentPort)}, ready, io.Discard, log)
+			[]string{fmt.Sprintf("0:%d", port)}, ready, io.Discard, log)
 		if err != nil {
 			return "", err
 		}
@@ -50,13 +60,13 @@ func PortForward(cl *Cluster, namespace string, log io.Writer) Reach {
 		select {
 		case <-ready:
 		case err := <-done:
-			return "", fmt.Errorf("port-forward to pod %s: %w", a.Pod, err)
+			return "", fmt.Errorf("port-forward to pod %s: %w", pod, err)
 		case <-ctx.Done():
 			return "", context.Cause(ctx)
 		}
 		ports, err := fw.GetPorts()
 		if err != nil || len(ports) != 1 {
-			return "", fmt.Errorf("port-forward to pod %s: no local port (%v)", a.Pod, err)
+			return "", fmt.Errorf("port-forward to pod %s: no local port (%v)", pod, err)
 		}
 		return fmt.Sprintf("127.0.0.1:%d", ports[0].Local), nil
 	}

@@ -9,11 +9,16 @@ import (
 )
 
 // WriteManifest writes the objects as one YAML stream that `kubectl apply
-// -f` accepts: the Secret and ConfigMap first, so the Job's pods find them.
-// Without a cluster there is no Job UID to own them, so a manifest's
-// objects are tied together by the loadlens.dev/run label instead.
+// -f` accepts: what the pods need first (service account, Role, Secret,
+// ConfigMaps), the Jobs last. Without a cluster there is no Job UID to own
+// them, so a manifest's objects are tied together by the loadlens.dev/run
+// label instead.
 func WriteManifest(w io.Writer, o *Objects) error {
-	for _, obj := range []runtime.Object{o.Secret, o.ConfigMap, o.Job} {
+	objs := []runtime.Object{o.Secret, o.ConfigMap, o.Job}
+	if o.Coordinator != nil {
+		objs = []runtime.Object{o.Account, o.Role, o.Binding, o.Secret, o.ConfigMap, o.Status, o.Service, o.Job, o.Coordinator}
+	}
+	for _, obj := range objs {
 		m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
 		if err != nil {
 			return err

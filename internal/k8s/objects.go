@@ -8,6 +8,7 @@ import (
 
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -18,7 +19,16 @@ import (
 type Objects struct {
 	Secret    *corev1.Secret
 	ConfigMap *corev1.ConfigMap
-	Job       *batchv1.Job
+	Job       *batchv1.Job // the agents
+
+	// With Spec.InCluster: the coordinator's Job, which owns every other
+	// object once created, and what it needs.
+	Coordinator *batchv1.Job
+	Status      *corev1.ConfigMap
+	Service     *corev1.Service
+	Account     *corev1.ServiceAccount
+	Role        *rbacv1.Role
+	Binding     *rbacv1.RoleBinding
 }
 
 // agentUID is the unprivileged user the agents run as (distroless's nonroot).
@@ -59,7 +69,11 @@ func Build(s *Spec) (*Objects, error) {
 		ObjectMeta: meta(),
 		Spec:       jobSpec(s, labels, items),
 	}
-	return &Objects{Secret: sec, ConfigMap: cm, Job: job}, nil
+	o := &Objects{Secret: sec, ConfigMap: cm, Job: job}
+	if s.InCluster {
+		addCoordinator(o, s, labels)
+	}
+	return o, nil
 }
 
 // maxConfigMap is the most a ConfigMap may hold (1 MiB), less room for its metadata.
@@ -95,6 +109,8 @@ func jobSpec(s *Spec, labels map[string]string, items []corev1.KeyToPath) batchv
 	deadline := int64(s.Deadline.Seconds())
 	ttl := int32(s.TTL.Seconds())
 	suspend := false
+	pod := podSpec(s, items)
+	s.Placement.apply(&pod, s.Name, true)
 	return batchv1.JobSpec{
 		CompletionMode:          &mode,
 		Completions:             &n,
@@ -106,7 +122,7 @@ func jobSpec(s *Spec, labels map[string]string, items []corev1.KeyToPath) batchv
 		Suspend:                 &suspend,
 		Template: corev1.PodTemplateSpec{
 			ObjectMeta: metav1.ObjectMeta{Labels: maps.Clone(labels)},
-			Spec:       podSpec(s, items),
+			Spec:       pod,
 		},
 	}
 }

@@ -127,3 +127,51 @@ func TestManifestIsYAMLStream(t *testing.T) {
 		t.Errorf("want three documents without server fields:\n%s", out)
 	}
 }
+
+func TestBuildInCluster(t *testing.T) {
+	s := testSpec()
+	s.InCluster, s.Dashboard, s.Keep, s.Startup, s.PVC = true, "dash-token-0123456789", 10*time.Minute, 5*time.Minute, ""
+	s.Env = map[string]string{"API_KEY": "k", "BASE_URL": "http://shop"}
+	o, err := Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := o.Coordinator
+	if c.Name != "loadlens-shop-abc123-coord" || *c.Spec.Completions != 1 || *c.Spec.BackoffLimit != 0 || *c.Spec.TTLSecondsAfterFinished != 600 ||
+		*c.Spec.ActiveDeadlineSeconds != int64((25*time.Minute).Seconds()) {
+		t.Errorf("coordinator Job %+v", c.Spec)
+	}
+	pod := c.Spec.Template.Spec
+	ctr := pod.Containers[0]
+	args := strings.Join(ctr.Args, " ")
+	if !strings.HasPrefix(args, "k8s coordinator /etc/loadlens/test/shop.yaml --run loadlens-shop-abc123 --agents 20 --results /var/lib/loadlens/results") {
+		t.Errorf("args %s", args)
+	}
+	env := map[string]corev1.EnvVar{}
+	for _, e := range ctr.Env {
+		env[e.Name] = e
+	}
+	if r := env["API_KEY"].ValueFrom; r == nil || r.SecretKeyRef.Key != "env.API_KEY" || string(o.Secret.Data["env.API_KEY"]) != "k" {
+		t.Errorf("a -e value must reach the coordinator through the Secret: %+v", env["API_KEY"])
+	}
+	if r := env["LOADLENS_DASHBOARD_TOKEN"].ValueFrom; r == nil || string(o.Secret.Data[r.SecretKeyRef.Key]) != "dash-token-0123456789" {
+		t.Errorf("the dashboard's token: %+v", env["LOADLENS_DASHBOARD_TOKEN"])
+	}
+	vols := map[string]corev1.Volume{}
+	for _, v := range pod.Volumes {
+		vols[v.Name] = v
+	}
+	if vols["results"].EmptyDir == nil || vols["kube"].Projected == nil || pod.ServiceAccountName != "loadlens-shop-abc123-coord" {
+		t.Errorf("volumes %+v, account %q", vols, pod.ServiceAccountName)
+	}
+	if o.Service.Spec.Selector[ComponentKey] != "coordinator" || o.Job.Spec.Template.Labels[ComponentKey] != "agent" {
+		t.Errorf("the Service must select the coordinator only: %v", o.Service.Spec.Selector)
+	}
+	if o.Binding.Subjects[0].Name != o.Account.Name || o.Binding.RoleRef.Name != o.Role.Name || ParseStatus(o.Status.Data).Phase != PhaseStarting {
+		t.Errorf("RBAC or status: %+v %+v", o.Binding, o.Status.Data)
+	}
+	s.PVC = "perf-results"
+	if o, _ = Build(s); o.Coordinator.Spec.Template.Spec.Volumes[len(o.Coordinator.Spec.Template.Spec.Volumes)-1].PersistentVolumeClaim.ClaimName != "perf-results" {
+		t.Errorf("--pvc must hold the run directory")
+	}
+}

@@ -16,6 +16,7 @@ import (
 type Agent struct {
 	Index int    // the Job's completion index, the agent's LOADLENS_AGENT_INDEX
 	Pod   string // the pod's name
+	IP    string // the pod's IP, where a coordinator in the cluster reaches it
 }
 
 // pollEvery is how often the pods are listed while waiting: a list of one
@@ -28,11 +29,19 @@ const pollEvery = time.Second
 // Secret) or the Job fails, and when ctx ends: unschedulable pods are
 // waited for, since a cluster autoscaler may yet add a node.
 func WaitReady(ctx context.Context, c *Client, job *batchv1.Job, n int, w io.Writer) ([]Agent, error) {
+	return waitReady(ctx, c, job, n, w, func(int) {})
+}
+
+// waitReady is WaitReady telling ready how many agents are ready at each look.
+func waitReady(ctx context.Context, c *Client, job *batchv1.Job, n int, w io.Writer, ready func(int)) ([]Agent, error) {
 	last := map[string]string{}
 	tick := time.NewTicker(pollEvery)
 	defer tick.Stop()
 	for {
-		agents, err := pollPods(ctx, c, job, n, last, w)
+		agents, nready, err := pollPods(ctx, c, job, n, last, w)
+		if err == nil {
+			ready(nready)
+		}
 		if err != nil || len(agents) == n {
 			return agents, err
 		}
@@ -44,15 +53,15 @@ func WaitReady(ctx context.Context, c *Client, job *batchv1.Job, n int, w io.Wri
 	}
 }
 
-// pollPods lists the pods once, reports changes, and returns the ready
-// agents by index.
-func pollPods(ctx context.Context, c *Client, job *batchv1.Job, n int, last map[string]string, w io.Writer) ([]Agent, error) {
+// pollPods lists the pods once, reports changes, and returns every agent
+// by index once all are ready, and how many are.
+func pollPods(ctx context.Context, c *Client, job *batchv1.Job, n int, last map[string]string, w io.Writer) ([]Agent, int, error) {
 	if err := jobFailed(ctx, c, job); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	list, err := c.listPods(ctx, job.Namespace, RunLabel+"="+job.Name)
+	list, err := c.listPods(ctx, job.Namespace, agentSelector(job.Name))
 	if err != nil {
-		return nil, fmt.Errorf("listing the agents' pods: %w", err)
+		return nil, 0, fmt.Errorf("listing the agents' pods: %w", err)
 	}
 	ready := map[int]Agent{}
 	for i := range list {
@@ -68,21 +77,21 @@ func pollPods(ctx context.Context, c *Client, job *batchv1.Job, n int, last map[
 			fmt.Fprintf(w, "%s: %s\n", key, st)
 		}
 		if fatal {
-			return nil, fmt.Errorf("%s cannot start: %s", key, st)
+			return nil, 0, fmt.Errorf("%s cannot start: %s", key, st)
 		}
 		if st == "ready" {
-			ready[idx] = Agent{Index: idx, Pod: p.Name}
+			ready[idx] = Agent{Index: idx, Pod: p.Name, IP: p.Status.PodIP}
 		}
 	}
 	if len(ready) < n {
-		return nil, nil
+		return nil, len(ready), nil
 	}
 	agents := make([]Agent, 0, n)
 	for _, a := range ready {
 		agents = append(agents, a)
 	}
 	sort.Slice(agents, func(i, j int) bool { return agents[i].Index < agents[j].Index })
-	return agents, nil
+	return agents, n, nil
 }
 
 // jobFailed returns the Job's failure, with Kubernetes's reason, if it failed.
@@ -121,7 +130,7 @@ func summary(last map[string]string, n int) string {
 // OOM kill, an eviction, a non-zero exit): the coordinator knows only that
 // an agent was lost, Kubernetes knows why. It returns how many it wrote.
 func ReportFailed(ctx context.Context, c *Client, job *batchv1.Job, w io.Writer) (int, error) {
-	list, err := c.listPods(ctx, job.Namespace, RunLabel+"="+job.Name)
+	list, err := c.listPods(ctx, job.Namespace, agentSelector(job.Name))
 	if err != nil {
 		return 0, fmt.Errorf("listing the agents' pods: %w", err)
 	}
@@ -137,3 +146,6 @@ func ReportFailed(ctx context.Context, c *Client, job *batchv1.Job, w io.Writer)
 	}
 	return n, nil
 }
+
+// agentSelector selects a run's agent pods, not its coordinator's.
+func agentSelector(run string) string { return RunLabel + "=" + run + "," + ComponentKey + "=agent" }

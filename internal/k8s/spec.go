@@ -21,6 +21,15 @@ const (
 	TokenFileEnv  = "LOADLENS_TOKEN_FILE"
 	RunLabel      = "loadlens.dev/run"
 	IndexAnnotate = "batch.kubernetes.io/job-completion-index"
+
+	ControlPort   = 6566 // the coordinator pod's status and results (token-protected)
+	DashboardPort = 6580 // the coordinator pod's dashboard
+	ResultsDir    = "/var/lib/loadlens/results"
+	KubeDir       = "/var/run/loadlens/kube" // the coordinator's API credentials: token, ca.crt, namespace
+	KubeDirEnv    = "LOADLENS_KUBE_DIR"
+	NamespaceEnv  = "LOADLENS_K8S_NAMESPACE"
+	DashboardKey  = "dashboard" // the Secret's key of the dashboard's token
+	ComponentKey  = "app.kubernetes.io/component"
 )
 
 // File is a file the agents' ConfigMap carries: the test or a data file.
@@ -42,6 +51,17 @@ type Spec struct {
 	Data      []File        // the data files the test names
 	Deadline  time.Duration // the Job's activeDeadlineSeconds: startup plus the test's length
 	TTL       time.Duration // how long a finished Job (and what it owns) stays, if loadlens could not delete it
+	Placement Placement     // nodes, tolerations, secrets, service account, priority (Image, CPU, Memory are above)
+
+	// InCluster adds the coordinator's pod and what it needs (a Service,
+	// a status ConfigMap, a service account): the whole run in the cluster.
+	InCluster bool
+	Dashboard string            // with InCluster: the dashboard's token
+	Env       map[string]string // with InCluster: -e values for {{ env.X }}, kept in the Secret
+	Keep      time.Duration     // with InCluster: how long a finished coordinator serves its results
+	PVC       string            // with InCluster: a claim for the run directory; "": an emptyDir
+	Startup   time.Duration     // with InCluster: how long the coordinator waits for the agents
+	Adopt     bool              // with InCluster: a manifest's coordinator makes its Job own the run's objects
 }
 
 // NewName returns a run name from the test's name and a random

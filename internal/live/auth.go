@@ -1,43 +1,20 @@
 package live
 
 import (
-	"crypto/rand"
 	"crypto/subtle"
-	"errors"
 	"net"
 	"net/http"
 	"os"
 	"strconv"
 	"strings"
-	"unicode"
-)
 
-// MinTokenLength is the shortest dashboard token accepted: a guessable
-// token would give the run away to anyone on the network.
-const MinTokenLength = 16
+	"github.com/loadlens/loadlens/internal/access"
+)
 
 // CheckToken reports what is wrong with a dashboard token chosen by the
 // user: too short, or with characters a URL or a cookie would mangle.
 func CheckToken(token string) error {
-	if len(token) < MinTokenLength {
-		return errors.New("a dashboard token needs at least " + strconv.Itoa(MinTokenLength) + " characters")
-	}
-	for _, c := range token {
-		if c > unicode.MaxASCII || !unicode.IsPrint(c) || strings.ContainsRune(` ;,"\`, c) {
-			return errors.New("a dashboard token may hold printable ASCII only, without spaces, quotes, commas, semicolons or backslashes")
-		}
-	}
-	return nil
-}
-
-// newToken returns a random token of 26 base32 characters (128 bits).
-func newToken() string { return rand.Text() }
-
-// isLoopback reports whether a listener's address is reachable only from
-// this machine.
-func isLoopback(a net.Addr) bool {
-	tcp, ok := a.(*net.TCPAddr)
-	return ok && tcp.IP.IsLoopback()
+	return access.CheckToken(token, "a dashboard token", `;,"\`, "quotes, commas, semicolons or backslashes")
 }
 
 // guard admits a request to a dashboard. Without a token (loopback only)
@@ -82,11 +59,7 @@ func (d *Dashboard) guard(next http.Handler) http.Handler {
 // rebinding; browsers on this machine use an IP address or localhost.
 func localOnly(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		host, _, err := net.SplitHostPort(r.Host)
-		if err != nil {
-			host = r.Host
-		}
-		if host != "localhost" && net.ParseIP(host) == nil {
+		if !access.LocalHost(r) {
 			http.Error(w, "loadlens dashboard: open it by IP address or as localhost", http.StatusForbidden)
 			return
 		}

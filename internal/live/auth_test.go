@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/loadlens/loadlens/internal/access"
 )
 
 // get fetches path from the dashboard at base with the given client,
@@ -70,7 +72,7 @@ func TestLoopbackDashboardNeedsNoToken(t *testing.T) {
 func TestDashboardOnEveryInterfaceAsksForAToken(t *testing.T) {
 	d := startWith(t, "0.0.0.0:0", "")
 	tok := d.Token()
-	if len(tok) < MinTokenLength || CheckToken(tok) != nil {
+	if len(tok) < access.MinTokenLength || CheckToken(tok) != nil {
 		t.Fatalf("made-up token %q", tok)
 	}
 	u, err := url.Parse(d.URL())

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/loadlens/loadlens/internal/access"
 )
 
 const (
@@ -65,8 +67,8 @@ func StartDashboard(addr string, meta []byte, token string) (*Dashboard, error) 
 	if err != nil {
 		return nil, fmt.Errorf("dashboard: %w (choose another address with --dashboard-addr, or --no-dashboard)", err)
 	}
-	if token == "" && !isLoopback(ln.Addr()) {
-		token = newToken()
+	if token == "" && !access.IsLoopback(ln.Addr()) {
+		token = access.NewToken()
 	}
 	d := &Dashboard{ln: ln, host: urlHost(addr, ln.Addr()), token: token, page: page, csp: csp, meta: meta,
 		subs: map[chan []byte]struct{}{}, done: make(chan struct{})}

@@ -169,7 +169,7 @@ func TestActiveOfVersion2Snapshots(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := EndpointSecond{Requests: 60, Duration: NewHist()}
+			e := EndpointSecond{Figures: Figures{Requests: 60, Duration: NewHist()}}
 			e.Failures[sample.Interrupted] = 60
 			e.Duration.Record(tt.longest)
 			e.Duration.Record(tt.longest / 2)

@@ -340,20 +340,29 @@ func (d *decoder) fail(field string, err error) {
 	}
 }
 
+// advance moves past a varint of n bytes, as binary.Varint and Uvarint
+// report it; false, with the error recorded, when there was none.
+func (d *decoder) advance(field string, n int) bool {
+	switch {
+	case n < 0:
+		d.fail(field, errors.New("varint overflows 64 bits"))
+	case n == 0:
+		d.fail(field, errTruncated)
+	default:
+		d.off += n
+		return true
+	}
+	return false
+}
+
 func (d *decoder) varint(field string) int64 {
 	if d.err != nil {
 		return 0
 	}
 	v, n := binary.Varint(d.b[d.off:])
-	if n <= 0 {
-		if n < 0 {
-			d.fail(field, errors.New("varint overflows 64 bits"))
-		} else {
-			d.fail(field, errTruncated)
-		}
+	if !d.advance(field, n) {
 		return 0
 	}
-	d.off += n
 	return v
 }
 
@@ -362,15 +371,9 @@ func (d *decoder) uvarint(field string) uint64 {
 		return 0
 	}
 	v, n := binary.Uvarint(d.b[d.off:])
-	if n <= 0 {
-		if n < 0 {
-			d.fail(field, errors.New("varint overflows 64 bits"))
-		} else {
-			d.fail(field, errTruncated)
-		}
+	if !d.advance(field, n) {
 		return 0
 	}
-	d.off += n
 	return v
 }
 

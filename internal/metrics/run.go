@@ -26,20 +26,9 @@ type Run struct {
 
 // EndpointTotal is everything one endpoint did during the run.
 type EndpointTotal struct {
-	Requests       int64
-	Failures       [sample.NumKinds]int64
-	Truncated      int64 // responses whose body was longer than the step's max_body
-	Sent, Received int64
-	Duration       *Hist // nil when no requests
-	Waiting        *Hist // nil when no requests
-	ConnectSum     time.Duration
-	TLSSum         time.Duration
-	Connects       int64
-	TLSHandshakes  int64
-	ConnectMax     time.Duration
-	TLSMax         time.Duration
-	Errors         []ErrorGroup // one per failure kind that occurred, in kind order
-	Redirects      int64        // redirects followed inside the requests (each one a request the target got)
+	Figures
+	Errors    []ErrorGroup // one per failure kind that occurred, in kind order
+	Redirects int64        // redirects followed inside the requests (each one a request the target got)
 	// FirstSec and LastSec are the first and last seconds with requests;
 	// they mean something only when Requests > 0.
 	FirstSec, LastSec int
@@ -239,22 +228,8 @@ func totalFailures(f *[sample.NumKinds]int64) int64 {
 func (t *EndpointTotal) add(e *EndpointSecond, sec int) {
 	t.active(e.Requests, firstSecond(e, sec), sec)
 	t.Sends.add(t.Requests, e.Requests, e.Sends)
-	t.Requests += e.Requests
+	t.Figures.merge(&e.Figures)
 	t.Redirects += e.Redirects
-	for k := range t.Failures {
-		t.Failures[k] += e.Failures[k]
-	}
-	t.Truncated += e.Truncated
-	t.Sent += e.Sent
-	t.Received += e.Received
-	t.Duration = mergeHist(t.Duration, e.Duration)
-	t.Waiting = mergeHist(t.Waiting, e.Waiting)
-	t.ConnectSum += e.ConnectSum
-	t.TLSSum += e.TLSSum
-	t.Connects += e.Connects
-	t.TLSHandshakes += e.TLSHandshakes
-	t.ConnectMax = max(t.ConnectMax, e.ConnectMax)
-	t.TLSMax = max(t.TLSMax, e.TLSMax)
 	for k := sample.OK + 1; k < sample.NumKinds; k++ {
 		if e.Failures[k] == 0 {
 			continue
@@ -420,22 +395,8 @@ func (r *Run) Total() EndpointTotal {
 		t.active(e.Requests, e.FirstSec, e.LastSec)
 		t.Sends.add(t.Requests, e.Requests, e.Sends)
 		t.until = max(t.until, e.Sends.until(e.Requests, e.open))
-		t.Requests += e.Requests
+		t.Figures.merge(&e.Figures)
 		t.Redirects += e.Redirects
-		for k := range t.Failures {
-			t.Failures[k] += e.Failures[k]
-		}
-		t.Truncated += e.Truncated
-		t.Sent += e.Sent
-		t.Received += e.Received
-		t.Duration = mergeHist(t.Duration, e.Duration)
-		t.Waiting = mergeHist(t.Waiting, e.Waiting)
-		t.ConnectSum += e.ConnectSum
-		t.TLSSum += e.TLSSum
-		t.Connects += e.Connects
-		t.TLSHandshakes += e.TLSHandshakes
-		t.ConnectMax = max(t.ConnectMax, e.ConnectMax)
-		t.TLSMax = max(t.TLSMax, e.TLSMax)
 		for _, eg := range e.Errors {
 			g := t.group(eg.Kind)
 			if g.Count == 0 {

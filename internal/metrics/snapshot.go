@@ -21,19 +21,8 @@ type Snapshot struct {
 
 // EndpointSecond is what one endpoint did during one second.
 type EndpointSecond struct {
-	Requests       int64
-	Failures       [sample.NumKinds]int64 // per outcome kind; Failures[sample.OK] stays 0
-	Truncated      int64                  // responses whose body was longer than the step's max_body
-	Sent, Received int64                  // bytes
-	Duration       *Hist                  // nil when no requests
-	Waiting        *Hist                  // nil when no requests
-	ConnectSum     time.Duration          // over new connections only
-	TLSSum         time.Duration          // over TLS handshakes only
-	Connects       int64
-	TLSHandshakes  int64
-	ConnectMax     time.Duration
-	TLSMax         time.Duration
-	Errors         []ErrorSample // up to 3 distinct (status, message) per kind
+	Figures
+	Errors []ErrorSample // up to 3 distinct (status, message) per kind
 	// Redirects is how many redirects the requests followed: each is a
 	// request the target received inside one sample (one per chain).
 	Redirects int64
@@ -135,21 +124,7 @@ func (s *Snapshot) Merge(o *Snapshot) {
 
 func (e *EndpointSecond) merge(o *EndpointSecond) {
 	e.Sends.add(e.Requests, o.Requests, o.Sends)
-	e.Requests += o.Requests
-	for k := range e.Failures {
-		e.Failures[k] += o.Failures[k]
-	}
-	e.Truncated += o.Truncated
-	e.Sent += o.Sent
-	e.Received += o.Received
-	e.Duration = mergeHist(e.Duration, o.Duration)
-	e.Waiting = mergeHist(e.Waiting, o.Waiting)
-	e.ConnectSum += o.ConnectSum
-	e.TLSSum += o.TLSSum
-	e.Connects += o.Connects
-	e.TLSHandshakes += o.TLSHandshakes
-	e.ConnectMax = max(e.ConnectMax, o.ConnectMax)
-	e.TLSMax = max(e.TLSMax, o.TLSMax)
+	e.Figures.merge(&o.Figures)
 	e.Redirects += o.Redirects
 	e.StartedBefore = max(e.StartedBefore, o.StartedBefore)
 	for _, es := range o.Errors {

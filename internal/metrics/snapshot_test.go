@@ -10,11 +10,11 @@ import (
 func TestSnapshotMerge(t *testing.T) {
 	layout := testLayout()
 	a, b := NewSnapshot(4, layout), NewSnapshot(4, layout)
-	a.Endpoints[0] = EndpointSecond{Requests: 3, Truncated: 1, Sent: 10, ConnectMax: time.Millisecond, Duration: histOf(1, 2, 3),
+	a.Endpoints[0] = EndpointSecond{Figures: Figures{Requests: 3, Truncated: 1, Sent: 10, ConnectMax: time.Millisecond, Duration: histOf(1, 2, 3)},
 		Sends:  Sends{Kept: true, FirstStart: 4100 * time.Millisecond, LastStart: 4600 * time.Millisecond, LastEnd: 4700 * time.Millisecond},
 		Errors: []ErrorSample{{Kind: sample.Timeout, Message: "x", Count: 1}, {Kind: sample.Timeout, Message: "y", Count: 1}}}
 	a.Endpoints[0].Failures[sample.Timeout] = 2
-	b.Endpoints[0] = EndpointSecond{Requests: 2, Truncated: 2, Sent: 5, ConnectMax: 3 * time.Millisecond, Duration: histOf(10, 20),
+	b.Endpoints[0] = EndpointSecond{Figures: Figures{Requests: 2, Truncated: 2, Sent: 5, ConnectMax: 3 * time.Millisecond, Duration: histOf(10, 20)},
 		Sends: Sends{Kept: true, FirstStart: 3900 * time.Millisecond, LastStart: 4500 * time.Millisecond, LastEnd: 4900 * time.Millisecond},
 		Errors: []ErrorSample{{Kind: sample.Timeout, Message: "y", Count: 4}, {Kind: sample.Timeout, Message: "z", Count: 1},
 			{Kind: sample.Timeout, Message: "w", Count: 1}, {Kind: sample.DNS, Message: "no host", Count: 2}}}

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/loadlens/loadlens/internal/proc"
 	"github.com/loadlens/loadlens/internal/promtext"
 )
 
@@ -93,8 +94,8 @@ func (h *handler) metrics(w http.ResponseWriter) {
 	}
 	e.Single("mock_unmatched_requests_total", "counter", "Requests no route matched, answered 404.", float64(h.stats.unmatched.Load()))
 	e.Single("mock_in_flight_requests", "gauge", "Requests being answered now.", float64(h.stats.inFlight.Load()))
-	if cpu, ok := processCPU(); ok {
-		e.Single("process_cpu_seconds_total", "counter", "Total user and system CPU time spent in seconds.", cpu)
+	if cpu, ok := proc.CPU(); ok {
+		e.Single("process_cpu_seconds_total", "counter", "Total user and system CPU time spent in seconds.", cpu.Seconds())
 	}
 	e.Single("process_start_time_seconds", "gauge", "Start time of the process since unix epoch in seconds.", float64(h.stats.start.UnixNano())/1e9)
 	e.Single("go_goroutines", "gauge", "Number of goroutines that currently exist.", float64(runtime.NumGoroutine()))

@@ -1,42 +1,17 @@
 package otlp
 
 import (
-	"crypto/rand"
 	"crypto/subtle"
-	"errors"
-	"net"
 	"net/http"
-	"strconv"
 	"strings"
-	"unicode"
-)
 
-// MinTokenLength is the shortest token accepted, as for the dashboard: a
-// guessable one would let anyone on the network feed the run's findings.
-const MinTokenLength = 16
+	"github.com/loadlens/loadlens/internal/access"
+)
 
 // CheckToken reports what is wrong with a receiver token chosen by the
 // user: too short, or with characters a header would mangle.
 func CheckToken(token string) error {
-	if len(token) < MinTokenLength {
-		return errors.New("a traces token needs at least " + strconv.Itoa(MinTokenLength) + " characters")
-	}
-	for _, c := range token {
-		if c > unicode.MaxASCII || !unicode.IsPrint(c) || strings.ContainsRune(` ;,"\%`, c) {
-			return errors.New("a traces token may hold printable ASCII only, without spaces, quotes, commas, semicolons, percent signs or backslashes")
-		}
-	}
-	return nil
-}
-
-// newToken returns a random token of 26 base32 characters (128 bits).
-func newToken() string { return rand.Text() }
-
-// isLoopback reports whether a listener's address is reachable only from
-// this machine.
-func isLoopback(a net.Addr) bool {
-	tcp, ok := a.(*net.TCPAddr)
-	return ok && tcp.IP.IsLoopback()
+	return access.CheckToken(token, "a traces token", `;,"\%`, "quotes, commas, semicolons, percent signs or backslashes")
 }
 
 // HeadersEnv is the OTEL_EXPORTER_OTLP_HEADERS value that sends token, as
@@ -52,11 +27,7 @@ func (r *Receiver) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		token := r.Token()
 		if token == "" {
-			host, _, err := net.SplitHostPort(req.Host)
-			if err != nil {
-				host = req.Host
-			}
-			if host != "localhost" && net.ParseIP(host) == nil {
+			if !access.LocalHost(req) {
 				r.reject()
 				http.Error(w, "loadlens OTLP receiver: send to it by IP address or as localhost", http.StatusForbidden)
 				return

@@ -22,6 +22,7 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protowire"
 
+	"github.com/loadlens/loadlens/internal/access"
 	"github.com/loadlens/loadlens/internal/sample"
 )
 
@@ -230,7 +231,7 @@ func TestReceiverOffLoopbackNeedsAToken(t *testing.T) {
 	}
 	defer r.Close()
 	token := r.Token()
-	if len(token) < MinTokenLength {
+	if len(token) < access.MinTokenLength {
 		t.Fatalf("token %q: a receiver other hosts can reach made up none", token)
 	}
 	_, port, _ := net.SplitHostPort(r.Addr())

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/loadlens/loadlens/internal/access"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/keepalive"
@@ -35,8 +36,8 @@ func (r *Receiver) ServeGRPC(addr string) (string, error) {
 		return "", fmt.Errorf("OTLP/gRPC receiver: %w", err)
 	}
 	r.mu.Lock()
-	if r.token == "" && !isLoopback(ln.Addr()) {
-		r.token = newToken()
+	if r.token == "" && !access.IsLoopback(ln.Addr()) {
+		r.token = access.NewToken()
 	}
 	r.mu.Unlock()
 	srv := grpc.NewServer(grpc.MaxRecvMsgSize(maxMessage), grpc.MaxConcurrentStreams(1), grpc.ConnectionTimeout(5*time.Second),

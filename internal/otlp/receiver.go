@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/loadlens/loadlens/internal/access"
 	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/spans"
 )
@@ -81,8 +82,8 @@ func Listen(addr string, o Options) (*Receiver, error) {
 	}
 	r := newReceiver(o)
 	r.ln = ln
-	if r.token == "" && !isLoopback(ln.Addr()) {
-		r.token = newToken()
+	if r.token == "" && !access.IsLoopback(ln.Addr()) {
+		r.token = access.NewToken()
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc(Path, r.export)

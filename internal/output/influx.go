@@ -41,86 +41,101 @@ func influxLines(runID string, frames []*Frame) ([]byte, error) {
 	enc.SetPrecision(lineprotocol.Nanosecond)
 	for _, f := range frames {
 		for i := range f.Endpoints {
-			e := &f.Endpoints[i]
-			if e.Requests == 0 {
-				continue
-			}
-			for c, n := range e.ByStatus {
-				if n > 0 {
-					endpointLine(&enc, "http_reqs", e, statusNames[c], runID)
-					enc.AddField("value", floatValue(float64(n)))
-					enc.EndLine(f.Time)
-				}
-			}
-			for k, n := range e.Failures {
-				if n > 0 {
-					enc.StartLine("http_req_failures")
-					addTag(&enc, "endpoint", e.Endpoint)
-					addTag(&enc, "kind", sample.Kind(k).String())
-					addEndpointTags(&enc, e, "", runID)
-					enc.AddField("value", floatValue(float64(n)))
-					enc.EndLine(f.Time)
-				}
-			}
-			failed := e.Requests - e.ByStatus[StatusOK]
-			endpointLine(&enc, "http_req_failed", e, "", runID)
-			enc.AddField("failed", lineprotocol.IntValue(failed))
-			enc.AddField("requests", lineprotocol.IntValue(e.Requests))
-			enc.AddField("value", floatValue(float64(failed)/float64(e.Requests)))
-			enc.EndLine(f.Time)
-
-			for _, tr := range []struct {
-				name string
-				t    *Trend
-			}{{"http_req_duration", &e.Duration}, {"http_req_waiting", &e.Waiting}} {
-				if tr.t.Count > 0 {
-					endpointLine(&enc, tr.name, e, "", runID)
-					addTrendFields(&enc, tr.t)
-					enc.EndLine(f.Time)
-				}
-			}
-			for _, d := range []struct {
-				name string
-				n    int64
-			}{{"data_received", e.Received}, {"data_sent", e.Sent}} {
-				endpointLine(&enc, d.name, e, "", runID)
-				enc.AddField("value", floatValue(float64(d.n)))
-				enc.EndLine(f.Time)
+			if f.Endpoints[i].Requests > 0 {
+				endpointLines(&enc, &f.Endpoints[i], f.Time, runID)
 			}
 		}
-		for _, s := range f.Scenarios {
-			for _, m := range []struct {
-				name string
-				n    int64
-			}{{"dropped_iterations", s.Dropped}, {"iterations", s.Iterations}, {"vus", s.VUs}, {"vus_max", s.VUsMax}} {
-				enc.StartLine(m.name)
-				addTag(&enc, "scenario", s.Scenario)
-				addTag(&enc, "testid", runID)
-				enc.AddField("value", floatValue(float64(m.n)))
-				enc.EndLine(f.Time)
-			}
-			if s.IterationDuration.Count > 0 {
-				enc.StartLine("iteration_duration")
-				addTag(&enc, "scenario", s.Scenario)
-				addTag(&enc, "testid", runID)
-				addTrendFields(&enc, &s.IterationDuration)
-				enc.EndLine(f.Time)
-			}
-		}
-		for _, c := range f.Checks {
-			if n := c.Passes + c.Fails; n > 0 {
-				enc.StartLine("checks")
-				addTag(&enc, "check", c.Check)
-				addTag(&enc, "scenario", c.Scenario)
-				addTag(&enc, "testid", runID)
-				enc.AddField("fails", lineprotocol.IntValue(c.Fails))
-				enc.AddField("passes", lineprotocol.IntValue(c.Passes))
-				enc.AddField("value", floatValue(float64(c.Passes)/float64(n)))
-				enc.EndLine(f.Time)
-			}
-		}
+		scenarioLines(&enc, f, runID)
+		checkLines(&enc, f, runID)
 	}
 	return enc.Bytes(), enc.Err()
+}
+
+// endpointLines encodes one endpoint's second: requests by status,
+// failures by kind, the failed share, its trends and its bytes.
+func endpointLines(enc *lineprotocol.Encoder, e *EndpointFrame, at time.Time, runID string) {
+	for c, n := range e.ByStatus {
+		if n > 0 {
+			endpointLine(enc, "http_reqs", e, statusNames[c], runID)
+			enc.AddField("value", floatValue(float64(n)))
+			enc.EndLine(at)
+		}
+	}
+	for k, n := range e.Failures {
+		if n > 0 {
+			enc.StartLine("http_req_failures")
+			addTag(enc, "endpoint", e.Endpoint)
+			addTag(enc, "kind", sample.Kind(k).String())
+			addEndpointTags(enc, e, "", runID)
+			enc.AddField("value", floatValue(float64(n)))
+			enc.EndLine(at)
+		}
+	}
+	failed := e.Requests - e.ByStatus[StatusOK]
+	endpointLine(enc, "http_req_failed", e, "", runID)
+	enc.AddField("failed", lineprotocol.IntValue(failed))
+	enc.AddField("requests", lineprotocol.IntValue(e.Requests))
+	enc.AddField("value", floatValue(float64(failed)/float64(e.Requests)))
+	enc.EndLine(at)
+
+	for _, tr := range []struct {
+		name string
+		t    *Trend
+	}{{"http_req_duration", &e.Duration}, {"http_req_waiting", &e.Waiting}} {
+		if tr.t.Count > 0 {
+			endpointLine(enc, tr.name, e, "", runID)
+			addTrendFields(enc, tr.t)
+			enc.EndLine(at)
+		}
+	}
+	for _, d := range []struct {
+		name string
+		n    int64
+	}{{"data_received", e.Received}, {"data_sent", e.Sent}} {
+		endpointLine(enc, d.name, e, "", runID)
+		enc.AddField("value", floatValue(float64(d.n)))
+		enc.EndLine(at)
+	}
+}
+
+// scenarioLines encodes the scenarios' iterations, VUs and iteration
+// durations of a frame.
+func scenarioLines(enc *lineprotocol.Encoder, f *Frame, runID string) {
+	for _, s := range f.Scenarios {
+		for _, m := range []struct {
+			name string
+			n    int64
+		}{{"dropped_iterations", s.Dropped}, {"iterations", s.Iterations}, {"vus", s.VUs}, {"vus_max", s.VUsMax}} {
+			enc.StartLine(m.name)
+			addTag(enc, "scenario", s.Scenario)
+			addTag(enc, "testid", runID)
+			enc.AddField("value", floatValue(float64(m.n)))
+			enc.EndLine(f.Time)
+		}
+		if s.IterationDuration.Count > 0 {
+			enc.StartLine("iteration_duration")
+			addTag(enc, "scenario", s.Scenario)
+			addTag(enc, "testid", runID)
+			addTrendFields(enc, &s.IterationDuration)
+			enc.EndLine(f.Time)
+		}
+	}
+}
+
+// checkLines encodes the checks' passes and fails of a frame.
+func checkLines(enc *lineprotocol.Encoder, f *Frame, runID string) {
+	for _, c := range f.Checks {
+		if n := c.Passes + c.Fails; n > 0 {
+			enc.StartLine("checks")
+			addTag(enc, "check", c.Check)
+			addTag(enc, "scenario", c.Scenario)
+			addTag(enc, "testid", runID)
+			enc.AddField("fails", lineprotocol.IntValue(c.Fails))
+			enc.AddField("passes", lineprotocol.IntValue(c.Passes))
+			enc.AddField("value", floatValue(float64(c.Passes)/float64(n)))
+			enc.EndLine(f.Time)
+		}
+	}
 }
 
 // addTrendFields adds a trend's stats in milliseconds, its mean as

@@ -28,7 +28,8 @@ const (
 
 // topKeys are the keys a test file may have at the top level, besides the
 // x- extension keys that are ignored so they can hold YAML anchors.
-var topKeys = []string{"name", "base_url", "headers", "timeout", "expect_status", "redirects", "max_body", "allow_hosts", "insecure_skip_tls_verify", "http2", "thresholds", "scenarios", "observe", "outputs", "tracing"}
+// kubernetes is read by `loadlens k8s` (internal/k8s), not by the plan.
+var topKeys = []string{"name", "base_url", "headers", "timeout", "expect_status", "redirects", "max_body", "allow_hosts", "insecure_skip_tls_verify", "http2", "thresholds", "scenarios", "observe", "outputs", "tracing", "kubernetes"}
 
 // namePattern is what run and scenario names may contain: they name
 // directories and appear in threshold filters.
@@ -233,19 +234,9 @@ type defaults struct {
 
 // plan parses the top-level mapping.
 func (p *parser) plan(root node) *Plan {
-	top, ok := p.fields(root, "a mapping of test settings (name, base_url, scenarios, ...)", 0)
+	o, ok := p.topLevel(root)
 	if !ok {
 		return nil
-	}
-	o := &object{node: root}
-	for _, f := range top {
-		switch {
-		case strings.HasPrefix(f.name, "x-"): // extension keys hold anchors for reuse
-		case !slices.Contains(topKeys, f.name):
-			p.unknownKey(f, "", topKeys)
-		default:
-			o.fields = append(o.fields, f)
-		}
 	}
 	plan := &Plan{Name: defaultName(p.file), Timeout: DefaultTimeout}
 	if n, ok := o.get("name"); ok {
@@ -257,6 +248,51 @@ func (p *parser) plan(root node) *Plan {
 			}
 		}
 	}
+	def := p.planDefaults(o, plan)
+	if n, ok := o.get("scenarios"); ok {
+		plan.Scenarios = p.scenarios(n, def)
+	} else {
+		p.errs.missing(pos{1, 1}, "", "", "missing key \"scenarios\": a test needs at least one scenario")
+	}
+	if len(plan.Scenarios) > 0 {
+		plan.Headers = p.headers(def.headers, nil, scenarioScope(plan.Scenarios[0], p.env))
+	}
+	p.planObservation(o, plan)
+	plan.AllowHosts = p.hosts
+	if n, ok := o.get("allow_hosts"); ok {
+		for _, h := range p.allowHosts(n) {
+			if !slices.Contains(plan.AllowHosts, h) {
+				plan.AllowHosts = append(plan.AllowHosts, h)
+			}
+		}
+	}
+	plan.Layout = p.layout.layout
+	return plan
+}
+
+// topLevel checks the top-level keys, leaving out the x- extension keys.
+func (p *parser) topLevel(root node) (*object, bool) {
+	top, ok := p.fields(root, "a mapping of test settings (name, base_url, scenarios, ...)", 0)
+	if !ok {
+		return nil, false
+	}
+	o := &object{node: root}
+	for _, f := range top {
+		switch {
+		case strings.HasPrefix(f.name, "x-"): // extension keys hold anchors for reuse
+		case !slices.Contains(topKeys, f.name):
+			p.unknownKey(f, "", topKeys)
+		default:
+			o.fields = append(o.fields, f)
+		}
+	}
+	return o, true
+}
+
+// planDefaults reads the test-wide settings every scenario's requests
+// start from: the base URL, timeout, TLS, expected statuses, redirects,
+// body cap, HTTP/2 and headers.
+func (p *parser) planDefaults(o *object, plan *Plan) *defaults {
 	var baseAuth string
 	if n, ok := o.get("base_url"); ok {
 		plan.BaseURL, baseAuth = p.baseURL(n)
@@ -290,14 +326,12 @@ func (p *parser) plan(root node) *Plan {
 	if n, ok := o.get("headers"); ok {
 		def.headers = p.headerFields(n)
 	}
-	if n, ok := o.get("scenarios"); ok {
-		plan.Scenarios = p.scenarios(n, def)
-	} else {
-		p.errs.missing(pos{1, 1}, "", "", "missing key \"scenarios\": a test needs at least one scenario")
-	}
-	if len(plan.Scenarios) > 0 {
-		plan.Headers = p.headers(def.headers, nil, scenarioScope(plan.Scenarios[0], p.env))
-	}
+	return def
+}
+
+// planObservation reads what the run judges and watches beside the load:
+// thresholds, observed sources, outputs and tracing.
+func (p *parser) planObservation(o *object, plan *Plan) {
 	if n, ok := o.get("thresholds"); ok {
 		plan.Thresholds = p.thresholds(n)
 		plan.thresholdsAt = o.keyPos("thresholds")
@@ -315,16 +349,6 @@ func (p *parser) plan(root node) *Plan {
 	} else {
 		plan.Tracing = Tracing{Keep: DefaultTraceKeep}
 	}
-	plan.AllowHosts = p.hosts
-	if n, ok := o.get("allow_hosts"); ok {
-		for _, h := range p.allowHosts(n) {
-			if !slices.Contains(plan.AllowHosts, h) {
-				plan.AllowHosts = append(plan.AllowHosts, h)
-			}
-		}
-	}
-	plan.Layout = p.layout.layout
-	return plan
 }
 
 // baseURL returns the constant base URL (only env lookups may be

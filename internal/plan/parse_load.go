@@ -223,23 +223,7 @@ func (p *parser) stages(o *object, level, startKey string, whole bool) (float64,
 		p.errs.missing(o.keyPos(level), o.path, joinPath(o.path, level), "%s needs duration (how long to hold it), or use %s with stages", level, startKey)
 		return 0, nil, node{}, false
 	case hasLevel:
-		if o.has(startKey) {
-			p.errs.add(o.keyPos(startKey), joinPath(o.path, startKey), "%s goes with stages; with %s and duration the level is constant", startKey, level)
-			return 0, nil, node{}, false
-		}
-		v, ok := value(levelNode)
-		if ok && v == 0 {
-			p.errs.add(levelNode.pos, levelNode.path, "must be greater than 0")
-			ok = false
-		}
-		d, durOK := p.positiveDuration(durNode) // checked whatever the level was: every problem at once
-		if !ok || !durOK {
-			return 0, nil, node{}, false
-		}
-		if !p.addLength(&p.length, durNode, d) {
-			return 0, nil, node{}, false
-		}
-		return v, []Stage{{Duration: d, Target: v}}, levelNode, true
+		return p.constantLevel(o, level, startKey, levelNode, durNode, value)
 	case hasDur:
 		p.errs.add(o.keyPos("duration"), joinPath(o.path, "duration"), "duration needs %s (a constant level), or use %s with stages", level, startKey)
 		return 0, nil, node{}, false
@@ -247,6 +231,33 @@ func (p *parser) stages(o *object, level, startKey string, whole bool) (float64,
 		p.errs.add(o.key, o.path, "missing the load: give %s and duration, or %s and stages", level, startKey)
 		return 0, nil, node{}, false
 	}
+	return p.stageList(o, startKey, stagesNode, value)
+}
+
+// constantLevel parses the shorthand: level held for duration.
+func (p *parser) constantLevel(o *object, level, startKey string, levelNode, durNode node, value func(node) (float64, bool)) (float64, []Stage, node, bool) {
+	if o.has(startKey) {
+		p.errs.add(o.keyPos(startKey), joinPath(o.path, startKey), "%s goes with stages; with %s and duration the level is constant", startKey, level)
+		return 0, nil, node{}, false
+	}
+	v, ok := value(levelNode)
+	if ok && v == 0 {
+		p.errs.add(levelNode.pos, levelNode.path, "must be greater than 0")
+		ok = false
+	}
+	d, durOK := p.positiveDuration(durNode) // checked whatever the level was: every problem at once
+	if !ok || !durOK {
+		return 0, nil, node{}, false
+	}
+	if !p.addLength(&p.length, durNode, d) {
+		return 0, nil, node{}, false
+	}
+	return v, []Stage{{Duration: d, Target: v}}, levelNode, true
+}
+
+// stageList parses the long form: startKey, then a list of stages, each a
+// duration and a target level.
+func (p *parser) stageList(o *object, startKey string, stagesNode node, value func(node) (float64, bool)) (float64, []Stage, node, bool) {
 	var start, peak float64
 	var peakAt node
 	ok := true

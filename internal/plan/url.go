@@ -93,15 +93,56 @@ func (o *URLOptions) testFile(inline bool) ([]byte, error) {
 	bad := func(flag, format string, args ...any) {
 		errs = append(errs, &Error{Field: flag, Msg: fmt.Sprintf(format, args...)})
 	}
+	t := urlTest{}
+	t.base, t.path = o.checkURL(&errs, bad)
+	o.checkLoad(bad)
+	t.body, t.bodyFile = o.requestBody(inline, bad)
+	t.method = strings.ToUpper(strings.TrimSpace(o.Method))
+	switch {
+	case t.method == "" && t.body != "":
+		t.method = "POST"
+	case t.method == "":
+		t.method = "GET"
+	case !isToken(t.method):
+		bad("--method", "bad HTTP method %q", o.Method)
+	}
+	t.headers = o.headerLines(bad)
+	if t.body != "" && !t.headers.has("Content-Type") && looksLikeJSON(t.body) {
+		t.headers = append(t.headers, headerLine{"Content-Type", jsonContentType})
+	}
+	t.thresholds = o.thresholdKeys(bad)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return o.write(&t), nil
+}
+
+// urlTest is what testFile checked of the options, to write as a test.
+type urlTest struct {
+	base, path     string
+	method         string
+	body, bodyFile string // bodyFile: the --body-file's absolute path, which the test file names
+	headers        headerList
+	thresholds     []thresholdGroup
+}
+
+// checkURL splits the URL into the base URL and the path (its spaces
+// escaped), reporting a URL that is not http(s), a bad port or a control
+// character.
+func (o *URLOptions) checkURL(errs *Errors, bad func(string, string, ...any)) (base, path string) {
 	base, path, ok := splitURL(o.URL)
 	if !ok {
 		bad("URL", "bad URL %q: expected http:// or https:// and a host, like http://127.0.0.1:8080/path", Redact(o.URL))
 	} else if u, err := url.Parse(base); err == nil && badPort(u) != "" {
 		bad("URL", "bad URL %q: %s", Redact(o.URL), badPort(u))
 	} else if at, r, bad := controlChar(o.URL); bad {
-		errs = append(errs, &Error{Field: "URL", Msg: fmt.Sprintf("the URL has a control character %U at byte %d; percent-encode it (%%%02X)", r, at, r)})
+		*errs = append(*errs, &Error{Field: "URL", Msg: fmt.Sprintf("the URL has a control character %U at byte %d; percent-encode it (%%%02X)", r, at, r)})
 	}
-	path = escapeSpaces(path)
+	return base, escapeSpaces(path)
+}
+
+// checkLoad reports load flags that are out of range or exclude each other.
+func (o *URLOptions) checkLoad(bad func(string, string, ...any)) {
 	switch {
 	case o.Rate < 0 || math.IsNaN(o.Rate) || math.IsInf(o.Rate, 0):
 		bad("--rate", "must be a positive number of iterations per second, got %v", o.Rate)
@@ -130,60 +171,52 @@ func (o *URLOptions) testFile(inline bool) ([]byte, error) {
 	if o.MaxRedirects != nil && *o.MaxRedirects < 0 {
 		bad("--max-redirects", "must not be negative, got %d (0 follows no redirect)", *o.MaxRedirects)
 	}
-	body := o.Body
-	var bodyFile string // the --body-file's absolute path, which the test file names
-	if o.BodyFile != "" {
-		if o.Body != "" {
-			bad("--body-file", "give --body or --body-file, not both")
-		}
-		b, err := ReadBodyFile(o.BodyFile)
-		switch {
-		case err != nil:
-			bad("--body-file", "%v", err)
-		case inline && (!utf8.Valid(b) || len(quoteYAML(string(b))) > maxURLBody):
-			bad("--body-file", "%s is %s; a distributed run sends it inside the test: at most %s of UTF-8 text",
-				o.BodyFile, bytesText(int64(len(b))), bytesText(maxURLBody))
-		case inline:
-			body = string(b)
-		case len(b) == 0: // an empty file is no body, as an empty --body is
-		default:
-			if bodyFile, err = filepath.Abs(o.BodyFile); err != nil {
-				bad("--body-file", "%v", err)
-			}
-			body = string(b) // for the method and the Content-Type; the file is read again when the test is parsed
-		}
-	} else {
+}
+
+// requestBody returns the request's body, from --body or --body-file, and
+// the --body-file's absolute path when the test names the file.
+func (o *URLOptions) requestBody(inline bool, bad func(string, string, ...any)) (body, bodyFile string) {
+	body = o.Body
+	if o.BodyFile == "" {
 		if len(body) > maxURLBody {
 			bad("--body", "the body is %s; URL mode keeps it in the run's test file, so it may be at most %s (a larger body: --body-file)", bytesText(int64(len(body))), bytesText(maxURLBody))
 		}
 		if !utf8.ValidString(body) {
 			bad("--body", "the body must be UTF-8 text")
 		}
+		return body, ""
 	}
-	method := strings.ToUpper(strings.TrimSpace(o.Method))
+	if o.Body != "" {
+		bad("--body-file", "give --body or --body-file, not both")
+	}
+	b, err := ReadBodyFile(o.BodyFile)
 	switch {
-	case method == "" && body != "":
-		method = "POST"
-	case method == "":
-		method = "GET"
-	case !isToken(method):
-		bad("--method", "bad HTTP method %q", o.Method)
+	case err != nil:
+		bad("--body-file", "%v", err)
+	case inline && (!utf8.Valid(b) || len(quoteYAML(string(b))) > maxURLBody):
+		bad("--body-file", "%s is %s; a distributed run sends it inside the test: at most %s of UTF-8 text",
+			o.BodyFile, bytesText(int64(len(b))), bytesText(maxURLBody))
+	case inline:
+		body = string(b)
+	case len(b) == 0: // an empty file is no body, as an empty --body is
+	default:
+		if bodyFile, err = filepath.Abs(o.BodyFile); err != nil {
+			bad("--body-file", "%v", err)
+		}
+		body = string(b) // for the method and the Content-Type; the file is read again when the test is parsed
 	}
-	headers := o.headerLines(bad)
-	if body != "" && !headers.has("Content-Type") && looksLikeJSON(body) {
-		headers = append(headers, headerLine{"Content-Type", jsonContentType})
-	}
-	thresholds := o.thresholdKeys(bad)
-	if len(errs) > 0 {
-		return nil, errs
-	}
+	return body, bodyFile
+}
+
+// write renders the checked options as a test file.
+func (o *URLOptions) write(t *urlTest) []byte {
 	name := o.Name
 	if name == "" {
-		host, _, _ := cutUserinfo(base) // a run is never named by its credentials
-		name = sanitizeName(strings.TrimPrefix(strings.TrimPrefix(host, "http://"), "https://") + pathWithoutQuery(path))
+		host, _, _ := cutUserinfo(t.base) // a run is never named by its credentials
+		name = sanitizeName(strings.TrimPrefix(strings.TrimPrefix(host, "http://"), "https://") + pathWithoutQuery(t.path))
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "# loadlens run URL flags, as a test file\nname: %s\nbase_url: %s\n", quoteYAML(name), quoteYAML(base))
+	fmt.Fprintf(&b, "# loadlens run URL flags, as a test file\nname: %s\nbase_url: %s\n", quoteYAML(name), quoteYAML(t.base))
 	if o.Timeout > 0 {
 		fmt.Fprintf(&b, "timeout: %s\n", o.Timeout)
 	}
@@ -202,32 +235,37 @@ func (o *URLOptions) testFile(inline bool) ([]byte, error) {
 			fmt.Fprintf(&b, "  - %s\n", quoteYAML(h))
 		}
 	}
-	if len(headers) > 0 {
-		b.WriteString("headers:\n")
-		for _, h := range headers {
-			fmt.Fprintf(&b, "  %s: %s\n", quoteYAML(h.name), quoteYAML(h.value))
-		}
-	}
-	if len(thresholds) > 0 {
-		b.WriteString("thresholds:\n")
-		for _, t := range thresholds {
-			fmt.Fprintf(&b, "  %s:\n", quoteYAML(t.key))
-			for _, e := range t.exprs {
-				fmt.Fprintf(&b, "    - %s\n", quoteYAML(e))
-			}
-		}
-	}
+	writeURLHeadersAndThresholds(&b, t)
 	fmt.Fprintf(&b, "scenarios:\n  %s:\n", urlScenario)
 	o.writeLoad(&b)
 	fmt.Fprintf(&b, "    graceful_stop: %s\n", o.gracefulStop())
-	fmt.Fprintf(&b, "    flow:\n      - method: %s\n        path: %s\n", quoteYAML(method), quoteYAML(path))
+	fmt.Fprintf(&b, "    flow:\n      - method: %s\n        path: %s\n", quoteYAML(t.method), quoteYAML(t.path))
 	switch {
-	case bodyFile != "":
-		fmt.Fprintf(&b, "        body_file: %s\n", quoteYAML(bodyFile))
-	case body != "":
-		fmt.Fprintf(&b, "        body: %s\n", quoteYAML(body))
+	case t.bodyFile != "":
+		fmt.Fprintf(&b, "        body_file: %s\n", quoteYAML(t.bodyFile))
+	case t.body != "":
+		fmt.Fprintf(&b, "        body: %s\n", quoteYAML(t.body))
 	}
-	return []byte(b.String()), nil
+	return []byte(b.String())
+}
+
+// writeURLHeadersAndThresholds writes the test's headers: and thresholds:.
+func writeURLHeadersAndThresholds(b *strings.Builder, t *urlTest) {
+	if len(t.headers) > 0 {
+		b.WriteString("headers:\n")
+		for _, h := range t.headers {
+			fmt.Fprintf(b, "  %s: %s\n", quoteYAML(h.name), quoteYAML(h.value))
+		}
+	}
+	if len(t.thresholds) > 0 {
+		b.WriteString("thresholds:\n")
+		for _, th := range t.thresholds {
+			fmt.Fprintf(b, "  %s:\n", quoteYAML(th.key))
+			for _, e := range th.exprs {
+				fmt.Fprintf(b, "    - %s\n", quoteYAML(e))
+			}
+		}
+	}
 }
 
 // gracefulStop returns how long requests running at the end may finish.

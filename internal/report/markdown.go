@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/units"
 )
 
@@ -39,6 +40,18 @@ func Markdown(in *Input) []byte {
 			units.Percent(ratio(failed(&tot), tot.Requests)), checks, units.Count(in.Dropped())},
 	})
 
+	mdThresholds(&sb, in)
+	mdEndpoints(&sb, r)
+	mdErrorsAndChecks(&sb, r)
+	mdNotes(&sb, in)
+	if in.Dir != "" {
+		fmt.Fprintf(&sb, "Results: %s (open report.html there for the charts)\n", mdEscape(in.Dir))
+	}
+	return []byte(sb.String())
+}
+
+// mdThresholds writes the thresholds' table, when the test has any.
+func mdThresholds(sb *strings.Builder, in *Input) {
 	if len(in.Results) > 0 {
 		rows := [][]string{{"", "Metric", "Threshold", "Observed"}}
 		for i, res := range in.Results {
@@ -53,9 +66,12 @@ func Markdown(in *Input) []byte {
 			rows = append(rows, []string{mark, mdEscape(res.Key), mdEscape(res.Expr), mdEscape(obs)})
 		}
 		sb.WriteString("### Thresholds\n\n")
-		mdTable(&sb, "llll", rows)
+		mdTable(sb, "llll", rows)
 	}
+}
 
+// mdEndpoints writes the endpoints' table and what their rates are over.
+func mdEndpoints(sb *strings.Builder, r *metrics.Run) {
 	rows := [][]string{{"Endpoint", "Requests", "Active", "RPS", "Errors", "Min", "Avg", "p50", "p90", "p95", "p99", "Max"}}
 	eps, all := endpointTable(r)
 	for _, s := range eps {
@@ -67,9 +83,13 @@ func Markdown(in *Input) []byte {
 		rows = append(rows, mdEndpointRow(row))
 	}
 	sb.WriteString("### Endpoints\n\n")
-	mdTable(&sb, "lrrrrrrrrrrr", rows)
+	mdTable(sb, "lrrrrrrrrrrr", rows)
 	sb.WriteString(rateNote(r, "Requests", "Active") + "\n\n")
+}
 
+// mdErrorsAndChecks writes the errors' and the checks' tables, when there
+// are any.
+func mdErrorsAndChecks(sb *strings.Builder, r *metrics.Run) {
 	if errs := errorRows(r); len(errs) > 0 {
 		rows := [][]string{{"Kind", "Endpoint", "Count", "Seconds", "Sample"}}
 		for _, e := range errs {
@@ -80,7 +100,7 @@ func Markdown(in *Input) []byte {
 			rows = append(rows, []string{e.Kind, mdEscape(e.Endpoint), units.Count(e.Count), e.First + "–" + e.Last, mdEscape(sampleMsg)})
 		}
 		sb.WriteString("### Errors\n\n")
-		mdTable(&sb, "llrll", rows)
+		mdTable(sb, "llrll", rows)
 	}
 
 	if cks := checkRows(r); len(cks) > 0 {
@@ -94,9 +114,12 @@ func Markdown(in *Input) []byte {
 				units.Count(c.Passes), units.Count(c.Fails)})
 		}
 		sb.WriteString("### Checks\n\n")
-		mdTable(&sb, "lllrrr", rows)
+		mdTable(sb, "lllrrr", rows)
 	}
+}
 
+// mdNotes writes the run's warnings and notices as a list.
+func mdNotes(sb *strings.Builder, in *Input) {
 	var notes []string
 	if d := in.Dropped(); d > 0 {
 		notes = append(notes, "⚠️ "+units.CountOf(d, "iteration was", "iterations were")+" dropped for lack of a free VU: percentiles are optimistic.")
@@ -108,15 +131,11 @@ func Markdown(in *Input) []byte {
 		notes = append(notes, mdEscape(n))
 	}
 	for _, n := range notes {
-		fmt.Fprintf(&sb, "- %s\n", n)
+		fmt.Fprintf(sb, "- %s\n", n)
 	}
 	if len(notes) > 0 {
 		sb.WriteString("\n")
 	}
-	if in.Dir != "" {
-		fmt.Fprintf(&sb, "Results: %s (open report.html there for the charts)\n", mdEscape(in.Dir))
-	}
-	return []byte(sb.String())
 }
 
 func mdEndpointRow(row endpointRow) []string {

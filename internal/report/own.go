@@ -12,54 +12,8 @@ import (
 // place for — per-endpoint figures, failures by kind, scheduler lag.
 func own(in *Input) map[string]any {
 	r := in.Run
-	var endpoints []map[string]any
-	for i := range r.Endpoints {
-		e := &r.Endpoints[i]
-		info := r.Layout.Endpoints[i]
-		nf := failed(e)
-		ep := map[string]any{
-			"scenario": r.Layout.Scenarios[info.Scenario].Name, "endpoint": info.Name, "method": info.Method,
-			"requests": e.Requests, "failed": nf, "error_rate": nanZero(ratio(nf, e.Requests)),
-			"failures_by_kind": byKind(e.Failures[:]), "duration": trend(e.Duration), "waiting": trend(e.Waiting),
-			"errors": errorGroups(e.Errors), "interrupted": e.Failures[sample.Interrupted], "truncated_bodies": e.Truncated,
-			"redirects": e.Redirects,
-		}
-		if c := in.bodyCap(i); c > 0 {
-			ep["max_body"] = c
-		}
-		addActive(ep, r, e)
-		if t := in.Traces; t.Kept() && i < len(t.Slowest) {
-			ep["traces"] = map[string]any{"slowest": keptJSON(t, t.Slowest[i]), "failed": keptJSON(t, t.Failed[i])}
-		}
-		endpoints = append(endpoints, ep)
-	}
-	var scenarios []map[string]any
-	for i, s := range r.Scenarios {
-		info := r.Layout.Scenarios[i]
-		scenarios = append(scenarios, map[string]any{
-			"name": info.Name, "model": info.Model, "iterations": s.Iterations, "dropped_iterations": s.Dropped,
-			"vus_max": s.VUsMaxAllocated, "iteration_duration": trend(s.IterationDuration), "scheduler_lag": trend(s.Lag),
-		})
-	}
-	var checks []map[string]any
-	for i, c := range r.Checks {
-		info := r.Layout.Checks[i]
-		ep := ""
-		if int(info.Endpoint) < len(r.Layout.Endpoints) {
-			ep = r.Layout.Endpoints[info.Endpoint].Name
-		}
-		checks = append(checks, map[string]any{"scenario": r.Layout.Scenarios[info.Scenario].Name, "endpoint": ep,
-			"name": info.Name, "passes": c.Passes, "fails": c.Fails})
-	}
-	var thresholds []map[string]any
-	for i, res := range in.Results {
-		th := map[string]any{"metric": res.Key, "expr": res.Expr, "observed": res.Observed,
-			"observed_text": Observed(&in.Thresholds[i], res), "has_data": res.HasData, "pass": res.Pass, "aborted": res.Aborted}
-		if res.Reason != "" {
-			th["reason"] = res.Reason
-		}
-		thresholds = append(thresholds, th)
-	}
+	endpoints := ownEndpoints(in)
+	scenarios, checks, thresholds := ownScenarios(r), ownChecks(r), ownThresholds(in)
 	tot := r.Total()
 	var warnings []string
 	if d := in.Dropped(); d > 0 {
@@ -95,6 +49,75 @@ func own(in *Input) map[string]any {
 		out["max_body"] = c // the cap every truncated body met; absent when unknown or they differ
 	}
 	return out
+}
+
+// ownEndpoints is summary.json's per-endpoint figures.
+func ownEndpoints(in *Input) []map[string]any {
+	r := in.Run
+	var endpoints []map[string]any
+	for i := range r.Endpoints {
+		e := &r.Endpoints[i]
+		info := r.Layout.Endpoints[i]
+		nf := failed(e)
+		ep := map[string]any{
+			"scenario": r.Layout.Scenarios[info.Scenario].Name, "endpoint": info.Name, "method": info.Method,
+			"requests": e.Requests, "failed": nf, "error_rate": nanZero(ratio(nf, e.Requests)),
+			"failures_by_kind": byKind(e.Failures[:]), "duration": trend(e.Duration), "waiting": trend(e.Waiting),
+			"errors": errorGroups(e.Errors), "interrupted": e.Failures[sample.Interrupted], "truncated_bodies": e.Truncated,
+			"redirects": e.Redirects,
+		}
+		if c := in.bodyCap(i); c > 0 {
+			ep["max_body"] = c
+		}
+		addActive(ep, r, e)
+		if t := in.Traces; t.Kept() && i < len(t.Slowest) {
+			ep["traces"] = map[string]any{"slowest": keptJSON(t, t.Slowest[i]), "failed": keptJSON(t, t.Failed[i])}
+		}
+		endpoints = append(endpoints, ep)
+	}
+	return endpoints
+}
+
+// ownScenarios is summary.json's per-scenario figures.
+func ownScenarios(r *metrics.Run) []map[string]any {
+	var scenarios []map[string]any
+	for i, s := range r.Scenarios {
+		info := r.Layout.Scenarios[i]
+		scenarios = append(scenarios, map[string]any{
+			"name": info.Name, "model": info.Model, "iterations": s.Iterations, "dropped_iterations": s.Dropped,
+			"vus_max": s.VUsMaxAllocated, "iteration_duration": trend(s.IterationDuration), "scheduler_lag": trend(s.Lag),
+		})
+	}
+	return scenarios
+}
+
+// ownChecks is summary.json's checks, each with its endpoint.
+func ownChecks(r *metrics.Run) []map[string]any {
+	var checks []map[string]any
+	for i, c := range r.Checks {
+		info := r.Layout.Checks[i]
+		ep := ""
+		if int(info.Endpoint) < len(r.Layout.Endpoints) {
+			ep = r.Layout.Endpoints[info.Endpoint].Name
+		}
+		checks = append(checks, map[string]any{"scenario": r.Layout.Scenarios[info.Scenario].Name, "endpoint": ep,
+			"name": info.Name, "passes": c.Passes, "fails": c.Fails})
+	}
+	return checks
+}
+
+// ownThresholds is summary.json's thresholds with what they observed.
+func ownThresholds(in *Input) []map[string]any {
+	var thresholds []map[string]any
+	for i, res := range in.Results {
+		th := map[string]any{"metric": res.Key, "expr": res.Expr, "observed": res.Observed,
+			"observed_text": Observed(&in.Thresholds[i], res), "has_data": res.HasData, "pass": res.Pass, "aborted": res.Aborted}
+		if res.Reason != "" {
+			th["reason"] = res.Reason
+		}
+		thresholds = append(thresholds, th)
+	}
+	return thresholds
 }
 
 // addActive adds an endpoint's rate over the span it was sent to, and that

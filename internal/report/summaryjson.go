@@ -31,6 +31,28 @@ func SummaryJSON(in *Input) ([]byte, error) {
 	counter("data_sent", tot.Sent)
 	counter("data_received", tot.Received)
 
+	iterationMetrics(m, r, counter)
+	checks := checkMetrics(m, r)
+	thresholdMetrics(m, in)
+
+	out := map[string]any{
+		"metrics":    m,
+		"root_group": map[string]any{"name": "", "path": "", "id": "d41d8cd98f00b204e9800998ecf8427e", "groups": map[string]any{}, "checks": checks},
+		"state":      map[string]any{"testRunDurationMs": ms(r.Elapsed())},
+		"loadlens":   own(in),
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // the file is read by people and scripts, not embedded in HTML
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// iterationMetrics adds the iterations' and VUs' metrics to m.
+func iterationMetrics(m map[string]map[string]any, r *metrics.Run, counter func(string, int64)) {
 	var iters, dropped, allocated int64
 	iterDur := metrics.NewHist()
 	for i, s := range r.Scenarios {
@@ -47,7 +69,11 @@ func SummaryJSON(in *Input) ([]byte, error) {
 	vusLast, vusMin, vusMax := r.VUs() // over the seconds the VUs ran (docs/figures.md)
 	m["vus"] = map[string]any{"value": vusLast, "min": vusMin, "max": vusMax}
 	m["vus_max"] = map[string]any{"value": allocated, "min": allocated, "max": allocated}
+}
 
+// checkMetrics adds the checks' pass rate to m and returns each check's
+// passes and fails by name, for the root group.
+func checkMetrics(m map[string]map[string]any, r *metrics.Run) map[string]any {
 	var passes, fails int64
 	checks := map[string]any{}
 	for i, c := range r.Checks {
@@ -63,7 +89,12 @@ func SummaryJSON(in *Input) ([]byte, error) {
 		prev["fails"] = prev["fails"].(int64) + c.Fails
 	}
 	m["checks"] = map[string]any{"value": nanZero(ratio(passes, passes+fails)), "passes": passes, "fails": fails}
+	return checks
+}
 
+// thresholdMetrics adds each threshold's result to its metric in m.
+func thresholdMetrics(m map[string]map[string]any, in *Input) {
+	r := in.Run
 	// thresholds sit on their metric; a filtered one gets its own submetric entry, as in k6
 	for i, res := range in.Results {
 		t := &in.Thresholds[i]
@@ -84,21 +115,6 @@ func SummaryJSON(in *Input) ([]byte, error) {
 		}
 		th[res.Expr] = !res.Pass // k6's legacy export: true means the threshold failed
 	}
-
-	out := map[string]any{
-		"metrics":    m,
-		"root_group": map[string]any{"name": "", "path": "", "id": "d41d8cd98f00b204e9800998ecf8427e", "groups": map[string]any{}, "checks": checks},
-		"state":      map[string]any{"testRunDurationMs": ms(r.Elapsed())},
-		"loadlens":   own(in),
-	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false) // the file is read by people and scripts, not embedded in HTML
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // trend renders a duration histogram as k6 renders a Trend, in milliseconds.

@@ -1,6 +1,9 @@
 package report
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // The units the pages format a series' values in.
 const (
@@ -30,6 +33,12 @@ type family struct {
 // presets (docs/test-format.md) and the generator's own. A metric not
 // listed gets a chart of its own.
 func chartFamilies() []family {
+	return slices.Concat(serviceFamilies(), kubeFamilies(), generatorFamilies())
+}
+
+// serviceFamilies are the charts of the services' presets: pools, CPU,
+// memory, GC, HTTP, the node, Postgres and Redis.
+func serviceFamilies() []family {
 	return []family{
 		{chart: "pool", title: "DB connection pool", unit: unitCount, rank: 10, members: []member{
 			{"hikaricp_connections_active", "active"}, {"hikaricp_connections_pending", "pending"},
@@ -92,6 +101,13 @@ func chartFamilies() []family {
 		{chart: "redis-clients", title: "Redis clients", unit: unitCount, rank: 71, members: []member{
 			{"redis_connected_clients", "clients"},
 		}},
+	}
+}
+
+// kubeFamilies are the charts of the Kubernetes presets, the exporters'
+// backends and the scrape itself.
+func kubeFamilies() []family {
+	return []family{
 		{chart: "kube-replicas", title: "Replicas", unit: unitCount, rank: 80, members: []member{
 			{"kube_deployment_status_replicas_available", "available"}, {"kube_deployment_status_replicas", "created"},
 			{"kube_deployment_spec_replicas", "wanted"}, {"kube_horizontalpodautoscaler_status_desired_replicas", "HPA desired"},
@@ -117,7 +133,12 @@ func chartFamilies() []family {
 		{chart: "scrape", title: "Scrape duration", unit: unitSeconds, rank: 99, members: []member{
 			{"scrape_duration_seconds", "scrape"},
 		}},
+	}
+}
 
+// generatorFamilies are the charts of loadlens's own series and its agents'.
+func generatorFamilies() []family {
+	return []family{
 		{chart: "gen-cpu", title: "CPU, cores busy", unit: unitCores, rank: 1, members: []member{
 			{"loadlens_cpu_cores", "used"}, {"loadlens_cpu_capacity", "capacity"},
 		}, limits: []string{"loadlens_cpu_capacity"}},

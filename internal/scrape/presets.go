@@ -95,6 +95,14 @@ func presetSpecs(name string) ([]presetSpec, bool) {
 			{sel: "process_cpu_seconds_total"},
 			{sel: "go_gc_duration_seconds"},
 		}, true
+	}
+	return kubePresetSpecs(name)
+}
+
+// kubePresetSpecs returns what a Kubernetes preset keeps, each series
+// scoped to the workload the test names.
+func kubePresetSpecs(name string) ([]presetSpec, bool) {
+	switch name {
 	case plan.PresetKubeStateMetrics: // kube-state-metrics v2
 		return []presetSpec{
 			{sel: "kube_deployment_spec_replicas", scope: scopeDeployment},

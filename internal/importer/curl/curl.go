@@ -195,55 +195,11 @@ func apply(r *request, name, value string, skipped func(string)) error {
 			r.headers = append(r.headers, importer.Header{Name: strings.TrimSpace(k), Value: strings.TrimSpace(v)})
 		}
 	case "data", "data-ascii", "data-binary", "data-raw", "json":
-		if name != "data-raw" && strings.HasPrefix(value, "@") {
-			b, ok := r.readText(value[1:], "the body, --"+name, func(why string) { skipped(fmt.Sprintf("--%s %s: %s", name, value, why)) })
-			if !ok {
-				return nil
-			}
-			value = b
-			if name != "data-binary" && name != "json" {
-				value = strings.NewReplacer("\r", "", "\n", "").Replace(value) // as curl does for -d @file
-			}
-		}
-		r.data, r.hasData = append(r.data, value), true
-		r.json = r.json || name == "json"
+		r.addData(name, value, skipped)
 	case "data-urlencode":
-		k, v, hasEq := strings.Cut(value, "=")
-		switch {
-		case !hasEq && strings.Contains(value, "@"):
-			skipped(fmt.Sprintf("--data-urlencode %q reads a file", value))
-			return nil
-		case !hasEq:
-			value = url.QueryEscape(value)
-		case k == "":
-			value = url.QueryEscape(v)
-		default:
-			value = k + "=" + url.QueryEscape(v)
-		}
-		r.data, r.hasData = append(r.data, strings.ReplaceAll(value, "+", "%20")), true
+		r.addURLEncoded(value, skipped)
 	case "form", "form-string":
-		k, v, ok := strings.Cut(value, "=")
-		if !ok {
-			return fmt.Errorf("-F %q: expected name=value", value)
-		}
-		p := formPart{name: k, value: v}
-		if name == "form" {
-			if v2, typ, ok := strings.Cut(v, ";type="); ok {
-				v, p.typ = v2, typ
-				p.value = v
-			}
-			switch {
-			case strings.HasPrefix(v, "@"):
-				p.file = v[1:]
-			case strings.HasPrefix(v, "<"):
-				b, ok := r.readText(v[1:], "the form field "+k, func(why string) { skipped(fmt.Sprintf("-F %s=%s: %s", k, v, why)) })
-				if !ok {
-					return nil
-				}
-				p.value = b
-			}
-		}
-		r.form = append(r.form, p)
+		return r.addForm(name, value, skipped)
 	case "user":
 		r.headers = append(r.headers, importer.Header{Name: "Authorization", Value: "Basic " + base64.StdEncoding.EncodeToString([]byte(value))})
 	case "cookie":
@@ -272,6 +228,68 @@ func apply(r *request, name, value string, skipped func(string)) error {
 	return nil
 }
 
+// addData records a --data option's body, reading a @file (not for
+// --data-raw).
+func (r *request) addData(name, value string, skipped func(string)) {
+	if name != "data-raw" && strings.HasPrefix(value, "@") {
+		b, ok := r.readText(value[1:], "the body, --"+name, func(why string) { skipped(fmt.Sprintf("--%s %s: %s", name, value, why)) })
+		if !ok {
+			return
+		}
+		value = b
+		if name != "data-binary" && name != "json" {
+			value = strings.NewReplacer("\r", "", "\n", "").Replace(value) // as curl does for -d @file
+		}
+	}
+	r.data, r.hasData = append(r.data, value), true
+	r.json = r.json || name == "json"
+}
+
+// addURLEncoded records a --data-urlencode option's body, encoded.
+func (r *request) addURLEncoded(value string, skipped func(string)) {
+	k, v, hasEq := strings.Cut(value, "=")
+	switch {
+	case !hasEq && strings.Contains(value, "@"):
+		skipped(fmt.Sprintf("--data-urlencode %q reads a file", value))
+		return
+	case !hasEq:
+		value = url.QueryEscape(value)
+	case k == "":
+		value = url.QueryEscape(v)
+	default:
+		value = k + "=" + url.QueryEscape(v)
+	}
+	r.data, r.hasData = append(r.data, strings.ReplaceAll(value, "+", "%20")), true
+}
+
+// addForm records a -F option's part: a value, a @file to send or a <file
+// to read in.
+func (r *request) addForm(name, value string, skipped func(string)) error {
+	k, v, ok := strings.Cut(value, "=")
+	if !ok {
+		return fmt.Errorf("-F %q: expected name=value", value)
+	}
+	p := formPart{name: k, value: v}
+	if name == "form" {
+		if v2, typ, ok := strings.Cut(v, ";type="); ok {
+			v, p.typ = v2, typ
+			p.value = v
+		}
+		switch {
+		case strings.HasPrefix(v, "@"):
+			p.file = v[1:]
+		case strings.HasPrefix(v, "<"):
+			b, ok := r.readText(v[1:], "the form field "+k, func(why string) { skipped(fmt.Sprintf("-F %s=%s: %s", k, v, why)) })
+			if !ok {
+				return nil
+			}
+			p.value = b
+		}
+	}
+	r.form = append(r.form, p)
+	return nil
+}
+
 // boundary separates the parts of a multipart body the import writes.
 const boundary = "loadlens-import-boundary-7MA4YWxkTrZu0gW"
 
@@ -287,76 +305,8 @@ func build(t *importer.Test, reqs []*request) {
 		return varPattern.ReplaceAllString(s, `{{ env("$1", "") }}`)
 	}
 	for i, r := range reqs {
-		st := importer.Step{Method: r.method}
-		q := r.url.RawQuery
-		body := strings.Join(r.data, "&")
-		switch {
-		case r.get && r.hasData:
-			if q != "" {
-				q += "&"
-			}
-			q += body
-			r.hasData = false
-		}
-		if st.Method == "" {
-			switch {
-			case r.head:
-				st.Method = "HEAD"
-			case r.hasData || len(r.form) > 0:
-				st.Method = "POST"
-			default:
-				st.Method = "GET"
-			}
-		}
-		path := r.url.EscapedPath()
-		if path == "" {
-			path = "/"
-		}
-		if q != "" {
-			path += "?" + q
-		}
-		if origin(r.url) != base {
-			path = origin(r.url) + path
-		}
-		st.Path = importer.Lit(path)
-		if r.url.RawQuery != "" || (r.get && body != "") {
-			st.Name = importer.Lit(r.url.EscapedPath())
-			if origin(r.url) != base {
-				st.Name = importer.Lit(origin(r.url) + r.url.EscapedPath())
-			}
-		}
-		hs := r.headers
-		has := func(name string) bool {
-			for _, h := range hs {
-				if strings.EqualFold(h.Name, name) {
-					return true
-				}
-			}
-			return false
-		}
-		switch {
-		case len(r.form) > 0:
-			text, skipped := r.multipart()
-			for _, s := range skipped {
-				t.NotConverted = append(t.NotConverted, s)
-			}
-			st.Body, st.HasBody = text, true
-			if !has("Content-Type") {
-				hs = append(hs, importer.Header{Name: "Content-Type", Value: "multipart/form-data; boundary=" + boundary})
-			}
-		case r.hasData:
-			st.Body, st.HasBody = body, true
-			if r.json {
-				if !has("Content-Type") {
-					hs = append(hs, importer.Header{Name: "Content-Type", Value: "application/json"})
-				}
-				if !has("Accept") {
-					hs = append(hs, importer.Header{Name: "Accept", Value: "application/json"})
-				}
-			} else if !has("Content-Type") {
-				hs = append(hs, importer.Header{Name: "Content-Type", Value: "application/x-www-form-urlencoded"})
-			}
-		}
+		st, body := requestLine(r, base)
+		hs := bodyAndHeaders(t, r, body, &st)
 		if r.insecure {
 			t.Insecure = true
 		}
@@ -382,6 +332,88 @@ func build(t *importer.Test, reqs []*request) {
 	if usesVars {
 		t.Notes = append(t.Notes, "Shell variables ($NAME) became {{ env(\"NAME\", \"\") }}: pass them with -e NAME=value.")
 	}
+}
+
+// requestLine returns a request's step with its method, path (with the
+// origin when it is not the test's base) and name, and its --data body;
+// a -G request's data goes into the query.
+func requestLine(r *request, base string) (importer.Step, string) {
+	st := importer.Step{Method: r.method}
+	q := r.url.RawQuery
+	body := strings.Join(r.data, "&")
+	switch {
+	case r.get && r.hasData:
+		if q != "" {
+			q += "&"
+		}
+		q += body
+		r.hasData = false
+	}
+	if st.Method == "" {
+		switch {
+		case r.head:
+			st.Method = "HEAD"
+		case r.hasData || len(r.form) > 0:
+			st.Method = "POST"
+		default:
+			st.Method = "GET"
+		}
+	}
+	path := r.url.EscapedPath()
+	if path == "" {
+		path = "/"
+	}
+	if q != "" {
+		path += "?" + q
+	}
+	if origin(r.url) != base {
+		path = origin(r.url) + path
+	}
+	st.Path = importer.Lit(path)
+	if r.url.RawQuery != "" || (r.get && body != "") {
+		st.Name = importer.Lit(r.url.EscapedPath())
+		if origin(r.url) != base {
+			st.Name = importer.Lit(origin(r.url) + r.url.EscapedPath())
+		}
+	}
+	return st, body
+}
+
+// bodyAndHeaders sets the step's body from the form or the data, and
+// returns the request's headers with the Content-Type (and Accept) the
+// body implies.
+func bodyAndHeaders(t *importer.Test, r *request, body string, st *importer.Step) []importer.Header {
+	hs := r.headers
+	has := func(name string) bool {
+		for _, h := range hs {
+			if strings.EqualFold(h.Name, name) {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case len(r.form) > 0:
+		text, skipped := r.multipart()
+		t.NotConverted = append(t.NotConverted, skipped...)
+		st.Body, st.HasBody = text, true
+		if !has("Content-Type") {
+			hs = append(hs, importer.Header{Name: "Content-Type", Value: "multipart/form-data; boundary=" + boundary})
+		}
+	case r.hasData:
+		st.Body, st.HasBody = body, true
+		if r.json {
+			if !has("Content-Type") {
+				hs = append(hs, importer.Header{Name: "Content-Type", Value: "application/json"})
+			}
+			if !has("Accept") {
+				hs = append(hs, importer.Header{Name: "Accept", Value: "application/json"})
+			}
+		} else if !has("Content-Type") {
+			hs = append(hs, importer.Header{Name: "Content-Type", Value: "application/x-www-form-urlencoded"})
+		}
+	}
+	return hs
 }
 
 // dropped reports whether a header is one loadlens sets itself, or the
@@ -447,14 +479,4 @@ func commonOrigin(reqs []*request) string {
 }
 
 // sanitize keeps a name's letters, digits, '.', '_' and '-'.
-func sanitize(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if r < 128 && (r == '.' || r == '_' || r == '-' || ('0' <= r && r <= '9') || ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z')) {
-			b.WriteRune(r)
-		} else {
-			b.WriteByte('-')
-		}
-	}
-	return strings.Trim(b.String(), "-")
-}
+func sanitize(s string) string { return strings.Trim(importer.NameChars(s), "-") }

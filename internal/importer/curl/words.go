@@ -45,12 +45,14 @@ func commands(text string) ([][]string, error) {
 		return true
 	}
 	// One statement at a time, each let go once walked: the text may hold many.
-	err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Stmts(strings.NewReader(text), func(st *syntax.Stmt) bool {
+	for st, err := range syntax.NewParser(syntax.Variant(syntax.LangBash)).StmtsSeq(strings.NewReader(text)) {
+		if err != nil {
+			return nil, fmt.Errorf("cannot read the command line as shell text: %v", err)
+		}
 		syntax.Walk(st, walk)
-		return walkErr == nil && len(out) <= maxCommands
-	})
-	if err != nil {
-		return nil, fmt.Errorf("cannot read the command line as shell text: %v", err)
+		if walkErr != nil || len(out) > maxCommands {
+			break
+		}
 	}
 	return out, walkErr
 }

@@ -483,72 +483,15 @@ func (s *script) eval(e js.IExpr, f *flow) value {
 	case nil:
 		return value{}
 	case *js.LiteralExpr:
-		switch n.TokenType {
-		case js.StringToken:
-			return lit(unquote(n.Data))
-		case js.DecimalToken, js.IntegerToken:
-			return value{kind: "num", text: string(n.Data)}
-		case js.TrueToken:
-			return value{kind: "bool", b: true}
-		case js.FalseToken:
-			return value{kind: "bool", b: false}
-		case js.NullToken:
-			return value{kind: "null"}
-		}
+		return s.evalLiteral(n)
 	case *js.Var:
-		name := string(n.Data)
-		if f != nil {
-			if v, ok := f.locals[name]; ok {
-				return v
-			}
-		}
-		if v, ok := s.globals[name]; ok {
-			return v
-		}
-		switch name {
-		case "__VU":
-			return str("{{ vu }}")
-		case "__ITER":
-			return str("{{ iteration }}")
-		case "undefined":
-			return value{kind: "null"}
-		}
+		return s.evalVar(n, f)
 	case *js.GroupExpr:
 		return s.eval(n.X, f)
 	case *js.TemplateExpr:
-		if n.Tag != nil {
-			return value{}
-		}
-		var b strings.Builder
-		for _, p := range n.List {
-			b.WriteString(importer.Lit(templateText(p.Value, true)))
-			v, ok := s.eval(p.Expr, f).asText()
-			if !ok {
-				return value{}
-			}
-			b.WriteString(v)
-		}
-		b.WriteString(importer.Lit(templateText(n.Tail, false)))
-		return str(b.String())
+		return s.evalTemplate(n, f)
 	case *js.ObjectExpr:
-		v := value{kind: "obj"}
-		for _, p := range n.List {
-			key, ok := propName(p.Name)
-			if !ok {
-				if p.Spread {
-					continue
-				}
-				return value{}
-			}
-			val := s.eval(p.Value, f)
-			if p.Name == nil && p.Init == nil {
-				if vv, ok := p.Value.(*js.Var); ok {
-					key = string(vv.Data) // shorthand {a}
-				}
-			}
-			v.obj = append(v.obj, prop{key, val})
-		}
-		return v
+		return s.evalObject(n, f)
 	case *js.ArrayExpr:
 		v := value{kind: "arr"}
 		for _, el := range n.List {
@@ -556,75 +499,172 @@ func (s *script) eval(e js.IExpr, f *flow) value {
 		}
 		return v
 	case *js.DotExpr:
-		if x, ok := n.X.(*js.Var); ok && string(x.Data) == "__ENV" {
-			return str(`{{ env("` + string(n.Y.(js.LiteralExpr).Data) + `", "") }}`)
-		}
-		if f != nil {
-			if path, ok := jsonPath(n, "", f); ok {
-				return f.extract(n, path, "")
-			}
-		}
-		base := s.eval(n.X, f)
-		if base.kind == "obj" {
-			v, _ := base.get(string(n.Y.(js.LiteralExpr).Data))
-			return v
-		}
+		return s.evalDot(n, f)
 	case *js.BinaryExpr:
-		switch n.Op {
-		case js.OrToken, js.NullishToken:
-			// __ENV.X || 'default'
-			if d, ok := n.X.(*js.DotExpr); ok {
-				if x, ok := d.X.(*js.Var); ok && string(x.Data) == "__ENV" {
-					if def, ok := s.eval(n.Y, f).asText(); ok && !strings.Contains(def, "{{") {
-						return str(`{{ env("` + string(d.Y.(js.LiteralExpr).Data) + `", "` + strings.ReplaceAll(def, `"`, `\"`) + `") }}`)
-					}
-				}
-			}
-		case js.AddToken:
-			a, b := s.eval(n.X, f), s.eval(n.Y, f)
-			if a.kind == "num" && b.kind == "num" {
-				return value{}
-			}
-			at, ok1 := a.asText()
-			bt, ok2 := b.asText()
-			if ok1 && ok2 {
-				return str(at + bt)
-			}
-		}
+		return s.evalBinary(n, f)
 	case *js.CallExpr:
-		obj, name := calleeName(n.X)
-		switch {
-		case obj == "JSON" && name == "stringify" && len(n.Args.List) >= 1:
-			if j, ok := s.eval(n.Args.List[0].Value, f).jsonOf(); ok {
-				return value{kind: "json", text: j}
-			}
-		case obj == "" && s.jslib[name] == "randomIntBetween" && len(n.Args.List) == 2:
-			lo, hi := s.eval(n.Args.List[0].Value, f), s.eval(n.Args.List[1].Value, f)
-			if lo.kind == "num" && hi.kind == "num" {
-				return str("{{ randInt(" + lo.text + ", " + hi.text + ") }}")
-			}
-		case obj == "" && s.jslib[name] == "randomString" && len(n.Args.List) >= 1:
-			if l := s.eval(n.Args.List[0].Value, f); l.kind == "num" {
-				return str("{{ randString(" + l.text + ") }}")
-			}
-		case obj == "" && s.jslib[name] == "uuidv4":
-			return str("{{ uuid() }}")
-		case obj == "Date" && name == "now":
-			return str("{{ timestamp() }}")
-		}
-		if f != nil {
-			if path, ok := jsonPath(n, "", f); ok {
-				return f.extract(n, path, "")
-			}
-			if v, handled := f.call(n); handled {
-				return v
-			}
-		}
+		return s.evalCall(n, f)
 	case *js.UnaryExpr:
 		if n.Op == js.NegToken {
 			if v := s.eval(n.X, f); v.kind == "num" {
 				return value{kind: "num", text: "-" + v.text}
 			}
+		}
+	}
+	return value{}
+}
+
+// evalLiteral evaluates a literal: a string, a number, a boolean or null.
+func (s *script) evalLiteral(n *js.LiteralExpr) value {
+	switch n.TokenType {
+	case js.StringToken:
+		return lit(unquote(n.Data))
+	case js.DecimalToken, js.IntegerToken:
+		return value{kind: "num", text: string(n.Data)}
+	case js.TrueToken:
+		return value{kind: "bool", b: true}
+	case js.FalseToken:
+		return value{kind: "bool", b: false}
+	case js.NullToken:
+		return value{kind: "null"}
+	}
+	return value{}
+}
+
+// evalVar evaluates a variable: a local, a global, or k6's __VU and __ITER.
+func (s *script) evalVar(n *js.Var, f *flow) value {
+	name := string(n.Data)
+	if f != nil {
+		if v, ok := f.locals[name]; ok {
+			return v
+		}
+	}
+	if v, ok := s.globals[name]; ok {
+		return v
+	}
+	switch name {
+	case "__VU":
+		return str("{{ vu }}")
+	case "__ITER":
+		return str("{{ iteration }}")
+	case "undefined":
+		return value{kind: "null"}
+	}
+	return value{}
+}
+
+// evalTemplate evaluates an untagged template literal as text.
+func (s *script) evalTemplate(n *js.TemplateExpr, f *flow) value {
+	if n.Tag != nil {
+		return value{}
+	}
+	var b strings.Builder
+	for _, p := range n.List {
+		b.WriteString(importer.Lit(templateText(p.Value, true)))
+		v, ok := s.eval(p.Expr, f).asText()
+		if !ok {
+			return value{}
+		}
+		b.WriteString(v)
+	}
+	b.WriteString(importer.Lit(templateText(n.Tail, false)))
+	return str(b.String())
+}
+
+// evalObject evaluates an object literal, property by property.
+func (s *script) evalObject(n *js.ObjectExpr, f *flow) value {
+	v := value{kind: "obj"}
+	for _, p := range n.List {
+		key, ok := propName(p.Name)
+		if !ok {
+			if p.Spread {
+				continue
+			}
+			return value{}
+		}
+		val := s.eval(p.Value, f)
+		if p.Name == nil && p.Init == nil {
+			if vv, ok := p.Value.(*js.Var); ok {
+				key = string(vv.Data) // shorthand {a}
+			}
+		}
+		v.obj = append(v.obj, prop{key, val})
+	}
+	return v
+}
+
+// evalDot evaluates a property read: an __ENV variable, a response's JSON, or an object's property.
+func (s *script) evalDot(n *js.DotExpr, f *flow) value {
+	if x, ok := n.X.(*js.Var); ok && string(x.Data) == "__ENV" {
+		return str(`{{ env("` + string(n.Y.(js.LiteralExpr).Data) + `", "") }}`)
+	}
+	if f != nil {
+		if path, ok := jsonPath(n, "", f); ok {
+			return f.extract(n, path, "")
+		}
+	}
+	base := s.eval(n.X, f)
+	if base.kind == "obj" {
+		v, _ := base.get(string(n.Y.(js.LiteralExpr).Data))
+		return v
+	}
+	return value{}
+}
+
+// evalBinary evaluates `__ENV.X || default` and text joined with +.
+func (s *script) evalBinary(n *js.BinaryExpr, f *flow) value {
+	switch n.Op {
+	case js.OrToken, js.NullishToken:
+		// __ENV.X || 'default'
+		if d, ok := n.X.(*js.DotExpr); ok {
+			if x, ok := d.X.(*js.Var); ok && string(x.Data) == "__ENV" {
+				if def, ok := s.eval(n.Y, f).asText(); ok && !strings.Contains(def, "{{") {
+					return str(`{{ env("` + string(d.Y.(js.LiteralExpr).Data) + `", "` + strings.ReplaceAll(def, `"`, `\"`) + `") }}`)
+				}
+			}
+		}
+	case js.AddToken:
+		a, b := s.eval(n.X, f), s.eval(n.Y, f)
+		if a.kind == "num" && b.kind == "num" {
+			return value{}
+		}
+		at, ok1 := a.asText()
+		bt, ok2 := b.asText()
+		if ok1 && ok2 {
+			return str(at + bt)
+		}
+	}
+	return value{}
+}
+
+// evalCall evaluates the calls the import knows: JSON.stringify, jslib's random values, Date.now, and the flow's own.
+func (s *script) evalCall(n *js.CallExpr, f *flow) value {
+	obj, name := calleeName(n.X)
+	switch {
+	case obj == "JSON" && name == "stringify" && len(n.Args.List) >= 1:
+		if j, ok := s.eval(n.Args.List[0].Value, f).jsonOf(); ok {
+			return value{kind: "json", text: j}
+		}
+	case obj == "" && s.jslib[name] == "randomIntBetween" && len(n.Args.List) == 2:
+		lo, hi := s.eval(n.Args.List[0].Value, f), s.eval(n.Args.List[1].Value, f)
+		if lo.kind == "num" && hi.kind == "num" {
+			return str("{{ randInt(" + lo.text + ", " + hi.text + ") }}")
+		}
+	case obj == "" && s.jslib[name] == "randomString" && len(n.Args.List) >= 1:
+		if l := s.eval(n.Args.List[0].Value, f); l.kind == "num" {
+			return str("{{ randString(" + l.text + ") }}")
+		}
+	case obj == "" && s.jslib[name] == "uuidv4":
+		return str("{{ uuid() }}")
+	case obj == "Date" && name == "now":
+		return str("{{ timestamp() }}")
+	}
+	if f != nil {
+		if path, ok := jsonPath(n, "", f); ok {
+			return f.extract(n, path, "")
+		}
+		if v, handled := f.call(n); handled {
+			return v
 		}
 	}
 	return value{}

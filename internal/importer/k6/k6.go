@@ -292,6 +292,26 @@ func (s *script) scenario(name string, o value) *importer.Scenario {
 		s.note("scenario %s: no function to run", name)
 		return nil
 	}
+	load, ok := s.executorLoad(name, o)
+	if !ok {
+		return nil
+	}
+	for _, k := range []string{"env", "tags", "options"} {
+		if _, ok := o.get(k); ok {
+			s.note("scenario %s: %s", name, k)
+		}
+	}
+	flow := s.convert(exec)
+	if len(flow) == 0 {
+		s.note("scenario %s: no request the import understood", name)
+		return nil
+	}
+	return &importer.Scenario{Name: importer.NameChars(name), Load: load, Flow: flow}
+}
+
+// executorLoad converts a scenario's executor and its options to
+// loadlens's load keys; false for an executor loadlens has no model of.
+func (s *script) executorLoad(name string, o value) ([]importer.KV, bool) {
 	executor, _ := o.get("executor")
 	var load []importer.KV
 	add := func(k string, v any) { load = append(load, importer.KV{Key: k, Value: v}) }
@@ -358,39 +378,17 @@ func (s *script) scenario(name string, o value) *importer.Scenario {
 		s.note("scenario %s: per-vu-iterations became %s shared iterations (VUs share them in loadlens)", name, fmt.Sprintf("%d", atoi(vus)*atoi(it)))
 	default:
 		s.note("scenario %s: executor %q (loadlens has vus, arrival-rate and iterations)", name, executor.text)
-		return nil
+		return nil, false
 	}
 	addDur("startTime", "start_time")
 	addDur("gracefulStop", "graceful_stop")
-	for _, k := range []string{"env", "tags", "options"} {
-		if _, ok := o.get(k); ok {
-			s.note("scenario %s: %s", name, k)
-		}
-	}
-	flow := s.convert(exec)
-	if len(flow) == 0 {
-		s.note("scenario %s: no request the import understood", name)
-		return nil
-	}
-	return &importer.Scenario{Name: sanitizeName(name), Load: load, Flow: flow}
+	return load, true
 }
 
 func atoi(s string) int {
 	n := 0
 	fmt.Sscan(s, &n)
 	return n
-}
-
-func sanitizeName(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if r < 128 && (r == '.' || r == '_' || r == '-' || ('0' <= r && r <= '9') || ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z')) {
-			b.WriteRune(r)
-		} else {
-			b.WriteByte('-')
-		}
-	}
-	return b.String()
 }
 
 // thresholdMetrics are the k6 metrics loadlens has under the same name.

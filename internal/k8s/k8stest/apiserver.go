@@ -32,6 +32,7 @@ type APIServer struct {
 	URL        string // https://127.0.0.1:port
 	Token      string // a system:masters bearer token
 	Kubeconfig string // a kubeconfig file for URL and Token
+	CertFile   string // the server's self-signed certificate and its CA, as a pod's ca.crt
 }
 
 // Start starts etcd and kube-apiserver, stopped when t ends. Without them
@@ -59,7 +60,8 @@ func Start(t *testing.T) *APIServer {
 	token := randomHex(t)
 	writeFile(t, filepath.Join(dir, "tokens.csv"), token+",admin,admin,system:masters\n")
 	writeFile(t, filepath.Join(dir, "sa.key"), serviceAccountKey(t))
-	s := &APIServer{URL: "https://127.0.0.1:" + ports[2], Token: token, Kubeconfig: filepath.Join(dir, "kubeconfig")}
+	s := &APIServer{URL: "https://127.0.0.1:" + ports[2], Token: token, Kubeconfig: filepath.Join(dir, "kubeconfig"),
+		CertFile: filepath.Join(dir, "certs", "apiserver.crt")}
 	startProcess(t, filepath.Join(dir, "apiserver.log"), apiserver,
 		"--etcd-servers="+etcdURL, "--bind-address=127.0.0.1", "--advertise-address=127.0.0.1",
 		"--secure-port="+ports[2], "--cert-dir="+filepath.Join(dir, "certs"),

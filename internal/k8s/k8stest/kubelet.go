@@ -3,6 +3,7 @@ package k8stest
 import (
 	"context"
 	"fmt"
+	"os"
 	"strconv"
 	"testing"
 
@@ -79,5 +80,20 @@ func Ready() corev1.PodStatus {
 		},
 		ContainerStatuses: []corev1.ContainerStatus{{Name: "agent", Ready: true,
 			State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{}}}},
+	}
+}
+
+// PublishRootCA creates the kube-root-ca.crt ConfigMap of namespace ns, as
+// the controller manager's root CA publisher does: the CA a pod trusts the
+// API server with.
+func (s *APIServer) PublishRootCA(t *testing.T, c kubernetes.Interface, ns string) {
+	t.Helper()
+	ca, err := os.ReadFile(s.CertFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "kube-root-ca.crt"}, Data: map[string]string{"ca.crt": string(ca)}}
+	if _, err := c.CoreV1().ConfigMaps(ns).Create(context.Background(), cm, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
 	}
 }

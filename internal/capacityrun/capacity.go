@@ -1,0 +1,309 @@
+package capacityrun
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/loadlens/loadlens/internal/app"
+	"github.com/loadlens/loadlens/internal/proc"
+
+	"github.com/loadlens/loadlens/internal/capacity"
+	"github.com/loadlens/loadlens/internal/diagnose"
+	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/plan"
+	"github.com/loadlens/loadlens/internal/report"
+	"github.com/loadlens/loadlens/internal/series"
+	"github.com/loadlens/loadlens/internal/threshold"
+	"github.com/loadlens/loadlens/internal/units"
+)
+
+// CapacityConfig is what `loadlens capacity` needs.
+type CapacityConfig struct {
+	Plan       *plan.Plan      // its arrival-rate scenarios are scaled to each step's rate, keeping their mix
+	Search     capacity.Config // start rate, factor, hold, limits
+	ResultsDir string          // parent of the search's directory
+	Out        io.Writer       // one line per step, then the outcome
+	Args       []string
+	Version    string
+}
+
+// CapacityResult is how a search ended.
+type CapacityResult struct {
+	Dir      string
+	Result   capacity.Result
+	ExitCode int
+}
+
+// Capacity searches for the highest rate the target sustains within the
+// test's thresholds. Every step is a run of its own, kept under one
+// directory with capacity.json and capacity.html beside them.
+func Capacity(ctx context.Context, cfg CapacityConfig) (CapacityResult, error) {
+	if err := checkCapacityPlan(cfg.Plan); err != nil {
+		return CapacityResult{ExitCode: app.ExitBadInput}, err
+	}
+	parent := cfg.ResultsDir
+	if parent == "" {
+		parent = app.DefaultResults
+	}
+	dir, err := app.MakeRunDir(parent, "capacity-"+cfg.Plan.Name, time.Now())
+	if err != nil {
+		return CapacityResult{ExitCode: app.ExitRunFailed}, err
+	}
+	fmt.Fprint(cfg.Out, units.Wrap(fmt.Sprintf("capacity search for %s: steps of %s each, rates in iterations/s (%s each); SLO: %s", cfg.Plan.Name,
+		cfg.Search.Hold, units.Quantity(cfg.Plan.RequestsPerIteration(), "request", "requests"), threshold.SLOText(cfg.Plan.Thresholds)), units.Columns, "", "  "))
+	runner := &stepRunner{cfg: cfg, dir: dir}
+	search := cfg.Search
+	if search.LatencyLimit == 0 {
+		search.LatencyLimit = threshold.LatencyLimit(cfg.Plan.Thresholds)
+	}
+	if search.MaxErrorRate == 0 {
+		search.MaxErrorRate = threshold.ErrorBudget(cfg.Plan.Thresholds)
+	}
+	if search.RequestsPerIteration == 0 {
+		search.RequestsPerIteration = cfg.Plan.RequestsPerIteration()
+	}
+	search.Progress = progressLine(cfg.Out)
+	res, serr := capacity.Search(ctx, search, runner)
+	out := CapacityResult{Dir: dir, Result: res}
+	why := runner.firstFailureFindings(res)
+	if err := writeCapacityFiles(dir, cfg.Plan, res, why); err != nil && serr == nil {
+		serr = err
+	}
+	fmt.Fprintln(cfg.Out)
+	if err := report.WriteCapacityText(cfg.Out, res); err != nil && serr == nil {
+		serr = err
+	}
+	if len(why) > 0 {
+		fmt.Fprintln(cfg.Out, "\n  why the first failing step failed:")
+		for i := range why {
+			fmt.Fprint(cfg.Out, units.Wrap(report.FindingTitle(&why[i]), units.Columns, "    "+strings.ToUpper(why[i].Severity.String())+": ", "      "))
+		}
+	}
+	fmt.Fprint(cfg.Out, "\n"+report.PathLine("steps and report", filepath.Join(dir, "capacity.html")))
+	switch {
+	case serr != nil && !errors.Is(serr, context.Canceled):
+		out.ExitCode = app.ExitRunFailed
+	case ctx.Err() != nil:
+		out.ExitCode = app.ExitRunFailed
+		serr = nil
+	case res.Highest == 0 && (res.Stop == capacity.TargetFailed || res.Stop == capacity.NothingPassed):
+		out.ExitCode = app.ExitThresholdFailed // no rate sustained the SLO, as a run whose thresholds failed
+	}
+	return out, serr
+}
+
+// checkCapacityPlan refuses tests the search cannot scale: it needs at
+// least one open-model scenario, and a closed-model one would blur what
+// each step offered.
+func checkCapacityPlan(p *plan.Plan) error {
+	arrivals := 0
+	for _, s := range p.Scenarios {
+		switch s.Load.Model {
+		case plan.ArrivalRate:
+			arrivals++
+		default:
+			return fmt.Errorf("capacity: scenario %s uses the %s model; a capacity search scales arrival-rate scenarios only, so the offered load is known", s.Name, s.Load.Model)
+		}
+	}
+	if arrivals == 0 {
+		return errors.New("capacity: the test has no arrival-rate scenario to scale")
+	}
+	if len(p.Thresholds) == 0 {
+		return errors.New("capacity: the test has no thresholds, so no step could fail; add an SLO such as http_req_duration: [\"p(95) < 800ms\"]")
+	}
+	return nil
+}
+
+// stepRunner runs each step of a search as a run of the scaled plan.
+type stepRunner struct {
+	cfg      CapacityConfig
+	dir      string
+	n        int
+	findings [][]diagnose.Finding // per step, in the order run
+}
+
+// RunStep holds one rate and judges it on the test's thresholds.
+func (s *stepRunner) RunStep(ctx context.Context, step capacity.Step) (capacity.StepResult, error) {
+	s.n++
+	p := plan.Scale(s.cfg.Plan, step.Rate, step.Hold)
+	p.Name = fmt.Sprintf("step-%02d-%s-per-s", s.n, strconv.FormatFloat(math.Round(step.Rate*100)/100, 'f', -1, 64)) // a directory name, not a figure
+	host := proc.NewHostMeter(proc.StatPath)
+	in, _, err := app.Execute(ctx, app.RunConfig{Plan: p, ResultsDir: s.dir, Out: io.Discard, Quiet: true, Args: s.cfg.Args, Version: s.cfg.Version})
+	if in == nil {
+		return capacity.StepResult{}, err
+	}
+	if err != nil {
+		return capacity.StepResult{}, fmt.Errorf("step %d: %w", s.n, err)
+	}
+	if ctx.Err() != nil {
+		return capacity.StepResult{}, ctx.Err()
+	}
+	r := stepResult(in, step)
+	if h := host.Sample(); h.OK && h.CPUs > 0 {
+		r.HostCPU, r.HostSteal, r.HostKnown = h.Busy/float64(h.CPUs), h.Steal/float64(h.CPUs), true
+	}
+	s.findings = append(s.findings, in.Findings)
+	return r, nil
+}
+
+// progressLine returns what prints each run of a step as the search
+// judges it, saying when the host was too busy and the step is run again.
+func progressLine(out io.Writer) func(capacity.Record) {
+	n := 0
+	return func(r capacity.Record) {
+		n++
+		verdict := "pass"
+		switch {
+		case r.Retried:
+			verdict = fmt.Sprintf("not judged: the host was busy (%s); running it again (try %d)", r.Busy, r.Attempt+1)
+		case r.Busy != "" && !r.Judged:
+			verdict = "not judged: the host was busy (" + r.Busy + "); no retries left"
+		case r.Busy != "" && r.Passed:
+			verdict = "pass, on a busy host (" + r.Busy + ")"
+		case r.Busy != "":
+			verdict = "FAIL, on a busy host but past the latency limit even less twice the lag and stall (" + r.Busy + ")"
+		case !r.Passed:
+			verdict = "FAIL"
+		}
+		if n == 1 {
+			fmt.Fprintf(out, stepColumns+"  %s\n", "step", "iter/s", "req/s", "p95", "errors", "dropped", "gen CPU", "lag p99", "verdict")
+		}
+		row := fmt.Sprintf(stepColumns, strconv.Itoa(n), units.Number(r.Rate), units.Number(r.Throughput), units.Duration(r.P95),
+			units.Percent(r.ErrorRate), units.Count(r.Dropped), units.Share(r.GeneratorCPU), units.Duration(r.LagP99))
+		if utf8.RuneCountInString(row)+2+utf8.RuneCountInString(verdict) <= units.Columns {
+			fmt.Fprintf(out, "%s  %s\n", row, verdict)
+			return
+		}
+		fmt.Fprint(out, row+"\n"+units.Wrap(verdict, units.Columns, "        ", "        ")) // a long verdict under its row
+	}
+}
+
+// stepColumns lays out a step's figures in the columns of the search's
+// progress, which fit units.Columns beside a short verdict.
+const stepColumns = "  %4s  %9s  %8s  %8s  %7s  %8s  %7s  %8s"
+
+// stepResult sums up one step's run for the search.
+func stepResult(in *report.Input, step capacity.Step) capacity.StepResult {
+	tot := in.Run.Total()
+	var failed, dropped int64
+	for _, f := range tot.Failures {
+		failed += f
+	}
+	for _, sc := range in.Run.Scenarios {
+		dropped += sc.Dropped
+	}
+	r := capacity.StepResult{Rate: step.Rate, Throughput: holdThroughput(in.Run.Series, tot.Requests, step.Hold), Dropped: dropped,
+		Passed: in.Passed(), Requests: tot.Requests}
+	r.Diagnosis = distrusted(in.Findings) // the step's own diagnosis may say its figures are not the target's
+	if tot.Requests > 0 {
+		r.ErrorRate = float64(failed) / float64(tot.Requests)
+	}
+	if h := tot.Duration; h != nil && h.Count() > 0 {
+		r.P95, r.P99, r.Mean = h.Quantile(95), h.Quantile(99), h.Mean()
+	}
+	r.Concurrency = r.Throughput * r.Mean.Seconds()
+	r.Stall = longestStall(in.Series)
+	lag := threshold.Threshold{Metric: "scheduler_lag", Agg: threshold.Percentile, P: 99}
+	if v, ok := in.Run.Observe(&lag); ok {
+		r.LagP99 = time.Duration(v * float64(time.Millisecond))
+	}
+	if len(in.GeneratorCPU) > 0 {
+		var sum float64
+		for _, c := range in.GeneratorCPU {
+			sum += c
+		}
+		r.GeneratorCPU = sum / float64(len(in.GeneratorCPU)) / float64(runtime.GOMAXPROCS(0))
+	}
+	for i, res := range in.Results {
+		if !res.Pass {
+			r.FailedThresholds = append(r.FailedThresholds, res.Key+": "+res.Expr+" ("+report.Observed(&in.Thresholds[i], res)+")")
+		}
+	}
+	return r
+}
+
+// holdThroughput is the requests completed per second during the hold.
+// The run waits for the requests in flight when the hold ends, so the
+// run's whole count would make an overloaded step seem to complete all it
+// was offered; the seconds of the hold count only what completed in them.
+func holdThroughput(secs []metrics.Second, total int64, hold time.Duration) float64 {
+	n := int(hold / time.Second)
+	if n == 0 || len(secs) < n {
+		return float64(total) / hold.Seconds()
+	}
+	var done int64
+	for _, s := range secs {
+		if s.Sec >= 0 && s.Sec < n {
+			done += s.Requests
+		}
+	}
+	return float64(done) / float64(n)
+}
+
+// firstFailureFindings returns the diagnosis of the first judged step
+// that failed the SLO: what the system ran out of at the boundary. A run
+// retried because the host was busy says nothing about the system.
+func (s *stepRunner) firstFailureFindings(res capacity.Result) []diagnose.Finding {
+	for i, st := range res.Steps {
+		if !st.Passed && st.Judged && i < len(s.findings) {
+			return s.findings[i]
+		}
+	}
+	return nil
+}
+
+// writeCapacityFiles keeps the search's outcome beside its steps.
+func writeCapacityFiles(dir string, p *plan.Plan, res capacity.Result, why []diagnose.Finding) error {
+	b, err := json.MarshalIndent(struct {
+		capacity.Result
+		FirstFailureFindings []diagnose.Finding
+		Units                map[string]string // what each rate counts, for a reader of the file
+	}{res, why, capacityUnits}, "", "  ")
+	if err != nil {
+		return fmt.Errorf("capacity.json: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "capacity.json"), append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("capacity.json: %w", err)
+	}
+	f, err := os.Create(filepath.Join(dir, "capacity.html"))
+	if err != nil {
+		return fmt.Errorf("capacity.html: %w", err)
+	}
+	defer f.Close()
+	return report.WriteCapacityHTML(f, res, p.Name, threshold.SLOLatency(p.Thresholds))
+}
+
+// capacityUnits names the unit of capacity.json's rates: the search
+// raises iterations per second, the target completes requests.
+var capacityUnits = map[string]string{
+	"Config.StartRate": "iterations/s", "Config.Increment": "iterations/s", "Config.MaxRate": "iterations/s",
+	"Highest": "iterations/s", "LowestFailing": "iterations/s", "Steps.Rate": "iterations/s",
+	"Knee.Rate": "iterations/s", "Knee.NextRate": "iterations/s",
+	"HighestRequests": "req/s", "Steps.Throughput": "req/s", "Knee.Throughput": "req/s",
+	"USL.Lambda": "req/s per request in flight", "USL.PeakThroughput": "req/s",
+	"Steps.Concurrency": "requests in flight", "USL.PeakConcurrency": "requests in flight",
+}
+
+// longestStall is the highest per-second p99 of how long loadlens's
+// goroutines waited, runnable, for a CPU: what a busy host could add to
+// reading a response that had arrived.
+func longestStall(set series.Set) time.Duration {
+	var most float64
+	for _, s := range set.Find(diagnose.GeneratorStall) {
+		for _, p := range s.Points {
+			most = max(most, p.Value)
+		}
+	}
+	return time.Duration(most * float64(time.Second))
+}

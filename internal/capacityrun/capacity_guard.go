@@ -1,0 +1,51 @@
+package capacityrun
+
+import (
+	"strings"
+
+	"github.com/loadlens/loadlens/internal/diagnose"
+	"github.com/loadlens/loadlens/internal/report"
+)
+
+// busySignals are the series and client metrics a generator finding reads
+// when it blames loadlens's CPU or its host (docs/findings.md, "The
+// generator or its host"): its CPU, its threads' wait for a CPU, its
+// goroutines' scheduling latency, the scheduler's lag, the host's busy and
+// stolen CPU. A generator-bound finding made only of dropped iterations is
+// the VU ceiling's, which the search judges apart (Record.Saturation).
+var busySignals = []string{
+	diagnose.GeneratorCPU, diagnose.GeneratorCPUWait, diagnose.GeneratorStall, diagnose.SrcLag,
+	diagnose.HostCPU, diagnose.HostSteal,
+}
+
+// distrusted returns the title of the first finding of a step's diagnosis
+// that says its figures are the generator's or its host's, not the
+// target's; "" when none does. The search does not judge a failure on it.
+func distrusted(findings []diagnose.Finding) string {
+	for i := range findings {
+		f := &findings[i]
+		if f.Kind == diagnose.KindHostBusy || f.Kind == diagnose.KindGeneratorBound && readsBusySignal(f) {
+			return report.FindingTitle(f)
+		}
+	}
+	return ""
+}
+
+// readsBusySignal reports whether a finding's figures come from a signal of
+// a busy generator or host, or from a VU pool held by loadlens's own CPU.
+func readsBusySignal(f *diagnose.Finding) bool {
+	for _, fig := range f.Figures {
+		for _, src := range strings.Split(fig.Source, " / ") { // a share is "used / capacity"
+			name, labels, _ := strings.Cut(src, "{")
+			for _, s := range busySignals {
+				if name == s {
+					return true
+				}
+			}
+			if name == diagnose.GeneratorPoolHeld && (strings.Contains(labels, `reason="generator_cpu"`) || strings.Contains(labels, `reason="generator_behind"`)) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,79 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/loadlens/loadlens/internal/k8s"
+	"github.com/loadlens/loadlens/internal/plan"
+)
+
+// placementFlags are where the pods go and what they may use, over the
+// test file's kubernetes: section.
+type placementFlags struct {
+	nodeSelector, tolerations, pullSecrets, envFrom listFlag
+	serviceAccount, priorityClass                   string
+	spread                                          bool
+}
+
+func (p *placementFlags) register(fs *flag.FlagSet) {
+	fs.Var(&p.nodeSelector, "node-selector", "KEY=VALUE a node's label the pods need (repeatable; over kubernetes.node_selector)")
+	fs.Var(&p.tolerations, "toleration", "tolerate the taint KEY[=VALUE][:EFFECT] (repeatable; besides kubernetes.tolerations)")
+	fs.BoolVar(&p.spread, "spread", false, "one agent per node, as far as the nodes go (topology spread over kubernetes.io/hostname)")
+	fs.Var(&p.pullSecrets, "image-pull-secret", "a Secret to pull the image with (repeatable)")
+	fs.StringVar(&p.serviceAccount, "service-account", "", "the agents' service account (its token is mounted as it says)")
+	fs.Var(&p.envFrom, "env-from-secret", "a Secret whose keys become the pods' environment, for {{ env.KEY }} (repeatable)")
+	fs.StringVar(&p.priorityClass, "priority-class", "", "the pods' PriorityClass")
+}
+
+// placement reads the test file's kubernetes: section and puts the flags
+// over it. The plan's copy of the source is read (its credentials
+// redacted, on their own lines), so a test read from a pipe is read once.
+func (k *k8sFlags) placement(p *plan.Plan) (k8s.Placement, error) {
+	src := p.Source
+	if src == nil { // withheld: a credential could not be redacted
+		var err error
+		if src, err = os.ReadFile(p.File); err != nil {
+			return k8s.Placement{}, err
+		}
+	}
+	fromFile, err := k8s.ParsePlacement(p.File, src)
+	if err != nil {
+		return k8s.Placement{}, usageErr("%v", err)
+	}
+	flags := k8s.Placement{Image: k.image, CPU: k.cpu, Memory: k.memory, Spread: k.place.spread,
+		ServiceAccount: k.place.serviceAccount, PriorityClass: k.place.priorityClass,
+		ImagePullSecrets: k.place.pullSecrets, EnvFromSecrets: k.place.envFrom}
+	for _, kv := range k.place.nodeSelector {
+		key, v, ok := strings.Cut(kv, "=")
+		if !ok || key == "" {
+			return k8s.Placement{}, usageErr("--node-selector %q: want KEY=VALUE, e.g. pool=load", kv)
+		}
+		if flags.NodeSelector == nil {
+			flags.NodeSelector = map[string]string{}
+		}
+		flags.NodeSelector[key] = v
+	}
+	for _, t := range k.place.tolerations {
+		tol, err := k8s.ParseToleration(t)
+		if err != nil {
+			return k8s.Placement{}, usageErr("--toleration %q: %v", t, err)
+		}
+		flags.Tolerations = append(flags.Tolerations, tol)
+	}
+	pl := fromFile.Over(flags)
+	for _, d := range []struct {
+		v   *string
+		def string
+	}{{&pl.Image, defaultImage()}, {&pl.CPU, "1"}, {&pl.Memory, "1Gi"}} {
+		if *d.v == "" {
+			*d.v = d.def
+		}
+	}
+	if err := pl.Check(); err != nil {
+		return k8s.Placement{}, usageErr("%v", fmt.Errorf("placement: %w", err))
+	}
+	return pl, nil
+}

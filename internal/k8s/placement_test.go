@@ -1,0 +1,111 @@
+package k8s
+
+import (
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+const placed = `name: shop
+kubernetes:
+  image: registry.example/loadlens:2
+  cpu: "2"
+  node_selector: {pool: load}
+  tolerations:
+    - {key: dedicated, operator: Equal, value: load, effect: NoSchedule}
+  affinity:
+    nodeAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+        nodeSelectorTerms:
+          - matchExpressions: [{key: zone, operator: In, values: [a]}]
+  spread: true
+  image_pull_secrets: [regcred]
+  service_account: loadgen
+  env_from_secrets: [api-keys]
+  priority_class: load-test
+scenarios: {}
+`
+
+func TestParsePlacement(t *testing.T) {
+	p, err := ParsePlacement("t.yaml", []byte(placed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Image != "registry.example/loadlens:2" || p.CPU != "2" || p.NodeSelector["pool"] != "load" || !p.Spread ||
+		p.ServiceAccount != "loadgen" || p.PriorityClass != "load-test" || p.ImagePullSecrets[0] != "regcred" || p.EnvFromSecrets[0] != "api-keys" {
+		t.Errorf("placement %+v", p)
+	}
+	if len(p.Tolerations) != 1 || p.Tolerations[0] != (corev1.Toleration{Key: "dedicated", Operator: "Equal", Value: "load", Effect: "NoSchedule"}) {
+		t.Errorf("tolerations %+v", p.Tolerations)
+	}
+	if p.Affinity == nil || p.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms[0].MatchExpressions[0].Values[0] != "a" {
+		t.Errorf("affinity %+v", p.Affinity)
+	}
+	if none, err := ParsePlacement("t.yaml", []byte("name: x\n")); err != nil || none.Image != "" {
+		t.Errorf("no section: %+v, %v", none, err)
+	}
+}
+
+func TestParsePlacementRefuses(t *testing.T) {
+	for _, tc := range []struct{ name, section, want string }{
+		{"unknown key", "  nodeselector: {a: b}\n", `t.yaml:3:3: kubernetes: unknown field "nodeselector"`},
+		{"wrong type", "  spread: lots\n", "t.yaml:3:"},
+		{"bad effect", "  tolerations: [{key: a, effect: Never}]\n", `t.yaml:3:34: kubernetes.tolerations[0].effect: "Never": NoSchedule`},
+		{"bad name", "  image_pull_secrets: [Reg_Cred]\n", `t.yaml:3:24: kubernetes.image_pull_secrets[0]: "Reg_Cred" is not a Kubernetes object name`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParsePlacement("t.yaml", []byte("name: x\nkubernetes:\n"+tc.section))
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Errorf("err %v, want it to start with %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestParseToleration(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want corev1.Toleration
+		bad  bool
+	}{
+		{"dedicated=load:NoSchedule", corev1.Toleration{Key: "dedicated", Operator: "Equal", Value: "load", Effect: "NoSchedule"}, false},
+		{"dedicated:NoExecute", corev1.Toleration{Key: "dedicated", Operator: "Exists", Effect: "NoExecute"}, false},
+		{"gpu", corev1.Toleration{Key: "gpu", Operator: "Exists"}, false},
+		{"a=b:Sometimes", corev1.Toleration{}, true},
+		{"=b", corev1.Toleration{}, true},
+	} {
+		got, err := ParseToleration(tc.in)
+		if (err != nil) != tc.bad || (!tc.bad && got != tc.want) {
+			t.Errorf("ParseToleration(%q) = %+v, %v", tc.in, got, err)
+		}
+	}
+}
+
+func TestPlacementOnThePods(t *testing.T) {
+	file, err := ParsePlacement("t.yaml", []byte(placed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := testSpec()
+	s.InCluster, s.Keep, s.Startup = true, 0, 0
+	s.Placement = file.Over(Placement{NodeSelector: map[string]string{"disk": "ssd"}, PriorityClass: "urgent"})
+	o, err := Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	agent, coord := o.Job.Spec.Template.Spec, o.Coordinator.Spec.Template.Spec
+	for _, p := range []corev1.PodSpec{agent, coord} {
+		if p.NodeSelector["pool"] != "load" || p.NodeSelector["disk"] != "ssd" || p.PriorityClassName != "urgent" || len(p.Tolerations) != 1 ||
+			p.Affinity == nil || p.ImagePullSecrets[0].Name != "regcred" || p.Containers[0].EnvFrom[0].SecretRef.Name != "api-keys" {
+			t.Errorf("pod placement: %+v", p)
+		}
+	}
+	if agent.ServiceAccountName != "loadgen" || agent.AutomountServiceAccountToken != nil || len(agent.TopologySpreadConstraints) != 1 ||
+		agent.TopologySpreadConstraints[0].TopologyKey != "kubernetes.io/hostname" || agent.TopologySpreadConstraints[0].MaxSkew != 1 {
+		t.Errorf("the agents' service account and spread: %q %v %+v", agent.ServiceAccountName, agent.AutomountServiceAccountToken, agent.TopologySpreadConstraints)
+	}
+	if coord.ServiceAccountName != CoordinatorName(s.Name) || *coord.AutomountServiceAccountToken || coord.TopologySpreadConstraints != nil {
+		t.Errorf("the coordinator keeps its own account and no spread: %q %+v", coord.ServiceAccountName, coord.TopologySpreadConstraints)
+	}
+}

@@ -1,0 +1,57 @@
+package k8s
+
+import (
+	"strconv"
+	"time"
+)
+
+// The phases of an in-cluster run, as its status ConfigMap names them.
+const (
+	PhaseStarting = "starting" // the coordinator waits for the agents' pods
+	PhaseRunning  = "running"
+	PhaseFinished = "finished" // the verdict is in; the results are served until Keep ends
+	PhaseFailed   = "failed"   // the run could not start or broke off; Message says why
+)
+
+// Status is what the coordinator in a pod publishes in its status
+// ConfigMap, so that `kubectl get configmap RUN-status -o yaml` and
+// `loadlens k8s status` read the same figures.
+type Status struct {
+	Phase    string
+	Agents   int   // agents the run has
+	Ready    int   // agents whose pods are ready (while starting) or running the test
+	Lost     int   // agents lost mid-run
+	Second   int   // seconds of the run merged so far
+	Requests int64 // requests so far
+	Failures int64 // of which failed
+	Verdict  string
+	ExitCode int    // with PhaseFinished or PhaseFailed: what the coordinator exits with
+	RunDir   string // the run directory's name, once it exists
+	Message  string
+	Updated  time.Time // when the coordinator last wrote it: a stale one is a coordinator gone
+}
+
+// Data is the status as a ConfigMap's data.
+func (s *Status) Data() map[string]string {
+	d := map[string]string{
+		"phase": s.Phase, "agents": strconv.Itoa(s.Agents), "agents-ready": strconv.Itoa(s.Ready),
+		"agents-lost": strconv.Itoa(s.Lost), "seconds": strconv.Itoa(s.Second), "requests": strconv.FormatInt(s.Requests, 10),
+		"failures": strconv.FormatInt(s.Failures, 10), "verdict": s.Verdict, "exit-code": strconv.Itoa(s.ExitCode),
+		"run-dir": s.RunDir, "message": s.Message,
+	}
+	if !s.Updated.IsZero() {
+		d["updated"] = s.Updated.UTC().Format(time.RFC3339)
+	}
+	return d
+}
+
+// ParseStatus reads a status ConfigMap's data; a field missing or
+// mangled reads as its zero value.
+func ParseStatus(d map[string]string) Status {
+	num := func(k string) int64 { n, _ := strconv.ParseInt(d[k], 10, 64); return n }
+	s := Status{Phase: d["phase"], Agents: int(num("agents")), Ready: int(num("agents-ready")), Lost: int(num("agents-lost")),
+		Second: int(num("seconds")), Requests: num("requests"), Failures: num("failures"), Verdict: d["verdict"],
+		ExitCode: int(num("exit-code")), RunDir: d["run-dir"], Message: d["message"]}
+	s.Updated, _ = time.Parse(time.RFC3339, d["updated"])
+	return s
+}

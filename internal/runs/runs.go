@@ -1,0 +1,157 @@
+package runs
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/loadlens/loadlens/internal/app"
+	"github.com/loadlens/loadlens/internal/store"
+	"github.com/loadlens/loadlens/internal/units"
+)
+
+// RunInfo is one line of `loadlens runs`.
+type RunInfo struct {
+	Dir      string
+	Name     string
+	Start    time.Time
+	Elapsed  time.Duration
+	Requests int64
+	Status   string // completed, aborted, interrupted, failed or incomplete
+	ExitCode int    // -1 when the run never finished
+	Judged   int    // how many thresholds were evaluated: 0 for a run without any
+	Err      error  // the run.db could not be read
+}
+
+// ListRuns returns the runs under parent, newest first.
+func ListRuns(parent string) ([]RunInfo, error) {
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		return nil, fmt.Errorf("results directory: %w", err)
+	}
+	var out []RunInfo
+	for _, e := range entries {
+		db := filepath.Join(parent, e.Name(), "run.db")
+		if _, err := os.Stat(db); !e.IsDir() || err != nil {
+			continue
+		}
+		out = append(out, readRunInfo(filepath.Join(parent, e.Name()), db))
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if !out[i].Start.Equal(out[j].Start) {
+			return out[i].Start.After(out[j].Start)
+		}
+		return out[i].Dir > out[j].Dir
+	})
+	return out, nil
+}
+
+func readRunInfo(dir, db string) RunInfo {
+	info := RunInfo{Dir: dir, ExitCode: -1, Status: app.StatusIncomplete}
+	rd, err := store.Open(db)
+	if err != nil {
+		info.Err = err
+		return info
+	}
+	defer rd.Close()
+	meta := rd.Meta()
+	info.Name, info.Start = meta.Name, meta.Start
+	if run, err := rd.Run(); err == nil {
+		info.Requests = run.Total().Requests
+		info.Elapsed = run.Elapsed()
+	} else {
+		info.Err = err
+	}
+	if fin, ok := rd.Finish(); ok {
+		info.Status, info.ExitCode, info.Elapsed, info.Judged = fin.Status, fin.ExitCode, fin.Elapsed, len(fin.Thresholds)
+	}
+	return info
+}
+
+// The runs table: NAME shows at most maxNameWidth runes (the run
+// directory, always whole, is the handle); STARTED is to the second.
+const (
+	maxNameWidth = 16
+	startedFmt   = "2006-01-02 15:04:05" // to the second: two runs in a minute stay apart
+	sep          = "  "
+)
+
+// WriteRuns prints runs as a table whose columns fit their values. A run
+// directory is never cut: it is what `summary`, `report` and `compare`
+// take. When the directories are too long for one 100-column row, each
+// run takes two lines, its directory alone on the first.
+func WriteRuns(w io.Writer, runs []RunInfo) error {
+	dirW, nameW, durW, reqW, resW := len("RUN"), len("NAME"), len("DURATION"), len("REQUESTS"), len("RESULT")
+	results := make([]string, len(runs))
+	for i, r := range runs {
+		dirW = max(dirW, utf8.RuneCountInString(filepath.Base(r.Dir)))
+		nameW = max(nameW, min(utf8.RuneCountInString(r.Name), maxNameWidth))
+		durW = max(durW, len(units.Duration(r.Elapsed)))
+		reqW = max(reqW, len(units.Count(r.Requests)))
+		results[i] = runResult(&r)
+		if r.Err == nil { // an error's text is the last column: it may run on
+			resW = max(resW, utf8.RuneCountInString(results[i]))
+		}
+	}
+	rest := nameW + len(startedFmt) + durW + reqW + resW + 4*len(sep)
+	twoLines := dirW+len(sep)+rest > units.Columns
+	var sb strings.Builder
+	row := func(run, name, started, dur, reqs, result string) {
+		if twoLines {
+			fmt.Fprintf(&sb, "%s\n%s", run, runIndent)
+		} else {
+			fmt.Fprintf(&sb, "%s%s", pad(run, dirW), sep)
+		}
+		fmt.Fprintf(&sb, "%s%s%-*s%s%*s%s%*s%s%s\n", pad(name, nameW), sep,
+			len(startedFmt), started, sep, durW, dur, sep, reqW, reqs, sep, result)
+	}
+	row("RUN", "NAME", "STARTED", "DURATION", "REQUESTS", "RESULT")
+	for i, r := range runs {
+		row(filepath.Base(r.Dir), r.Name, r.Start.Local().Format(startedFmt),
+			units.Duration(r.Elapsed), units.Count(r.Requests), results[i])
+	}
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
+
+// runIndent starts a run's second line when its directory takes the first.
+const runIndent = "  "
+
+// runResult is a run's RESULT: "passed" or "failed" only when thresholds
+// were evaluated; a run without any says so, as its exit code 0 does not
+// mean that anything was judged.
+func runResult(r *RunInfo) string {
+	switch {
+	case r.Err != nil:
+		return "unreadable: " + r.Err.Error()
+	case r.ExitCode == app.ExitThresholdFailed && r.Status == app.StatusCompleted:
+		return "failed"
+	case r.ExitCode == app.ExitThresholdFailed:
+		return "failed (" + r.Status + ")"
+	case r.Status == app.StatusFailed:
+		return "run failed" // not a threshold: the run itself did not work
+	case r.Status != app.StatusCompleted:
+		return r.Status
+	case r.Judged == 0:
+		return "no thresholds"
+	case r.ExitCode == app.ExitOK:
+		return "passed"
+	}
+	return r.Status
+}
+
+// pad fits s to width runes: cut with "…" when longer, padded with spaces
+// when shorter (fmt's %-*s counts bytes, which misaligns non-ASCII names).
+func pad(s string, width int) string {
+	n := utf8.RuneCountInString(s)
+	if n > width {
+		r := []rune(s)
+		return string(r[:width-1]) + "…"
+	}
+	return s + strings.Repeat(" ", width-n)
+}
