@@ -120,3 +120,35 @@ func closedWith(set series.Set) func(t *testing.T) Input {
 		return Input{Run: build(t, layout(modelVUs, "GET /apps/{id}/render"), steady(40, 100, 10, 100*time.Millisecond)), Series: set}
 	}
 }
+
+// jvmHoggedFromStartWithBurst is jvmHogged(0) as Micrometer reads a fresh
+// JVM: system_cpu_usage 0 at its first scrape (no reading yet) and the
+// JVM's first CPU rate a burst of 0.8 cores, so its own use hides the hog
+// until second 2 although its CPUs were full from second 1.
+func jvmHoggedFromStartWithBurst() series.Set {
+	first := func(v, at1, after float64) func(int) float64 {
+		return func(s int) float64 {
+			switch s {
+			case 0:
+				return v
+			case 1:
+				return at1
+			}
+			return after
+		}
+	}
+	return jvmScrape{cores: first(0.45, 0.8, 0.45), count: level(1, 1, 0), proc: first(0, 0.8, 0.45), sys: first(0, 1, 1)}.series()
+}
+
+// slowStart is withSeries whose requests take 60 ms in the first 2
+// seconds, then 30 ms: a client slower at its start than after, as a
+// fresh JVM's is.
+func slowStart(set series.Set) func(t *testing.T) Input {
+	return func(t *testing.T) Input {
+		secs := steady(40, 100, 3, 30*time.Millisecond)
+		for i := range 2 {
+			secs[i].reqs[0].dur = even(60*time.Millisecond, 0.5)
+		}
+		return Input{Run: build(t, layout(modelArrivalRate, "GET /apps/first-page"), secs), Series: set}
+	}
+}

@@ -46,6 +46,8 @@ func TestJVMCPUAndHostBusy(t *testing.T) {
 			&expect{Info, [2]int{0, 0}, [2]int{40, 40}, []string{"from the run's start, before this load rose"}, nil}},
 		{"open model, full from the start and no queue: context", withSeries(jvmPinned(0.97, 0)), KindCPUSaturation,
 			&expect{Info, [2]int{0, 0}, [2]int{39, 39}, []string{"from the run's start, before this load rose"}, nil}},
+		{"a hog from the start, its onset hidden by the JVM's first burst: no quiet second, not context", slowStart(jvmHoggedFromStartWithBurst()), KindTargetHostBusy,
+			&expect{Warning, [2]int{2, 2}, [2]int{39, 39}, []string{"from the run's start: no quiet second to compare this load with"}, nil}},
 		{"quiet host", slowFrom(jvmHogged(99), 10), KindTargetHostBusy, nil},
 		{"pinned at 85% of its core, the other core full: its core was its own", slowFrom(jvmPinnedBesideBusy(), 10), KindTargetHostBusy, nil},
 		{"node_exporter: the host's others take 1.4 of 2 CPUs from a Go service", slowFrom(nodeHogged(15), 15), KindTargetHostBusy,

@@ -162,7 +162,10 @@ func (c *context) hostTakenFinding(v targetCPUs, subjects []cpuSubject, from, to
 		return Finding{}, false
 	}
 	others := b.derive(StatDiff, UnitFraction, "the share of the target's CPUs other processes used", busy, own)
-	effect, base, near := c.loadEffect(b, from, to)
+	effect, base, near := false, ref(-1), ref(-1)
+	if c.quietBefore(v.busy, from) {
+		effect, base, near = c.loadEffect(b, from, to)
+	}
 	var queued func()
 	if !effect && base < 0 {
 		effect, queued = c.queueEffect(b, from, to)
@@ -194,6 +197,22 @@ func (c *context) hostTakenFinding(v targetCPUs, subjects []cpuSubject, from, to
 		b.evidence(near, "the client's mean latency: ", base, " before ", onset, ", ", near, " just after (medians)")
 	}
 	return b.done(from, to), true
+}
+
+// quietBefore reports whether the CPUs read by source were less than full
+// at some scrape before the second from: only then do the client's seconds
+// before it show the load without the other processes. A hog already
+// running when the run began filled them from the first reading, though
+// the finding's onset came later (a JVM's first CPU rate read 0.77 cores
+// of its 1, as if its own). A reading of exactly 0 is none: Micrometer's
+// system_cpu_usage starts there.
+func (c *context) quietBefore(source string, from int) bool {
+	for _, p := range c.values(source) {
+		if p.Sec < from && p.Value > 0 && p.Value < cpuBusy {
+			return true
+		}
+	}
+	return false
 }
 
 // ownLimitEvidence states how much of its own limit the target used
