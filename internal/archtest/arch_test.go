@@ -35,6 +35,7 @@ var table = map[string]row{
 	"app":            {imports: list("compare", "diagnose", "engine", "history", "historypg", "historystore", "live", "metrics", "otlp", "output", "plan", "proc", "report", "sample", "scrape", "series", "spans", "store", "threshold", "units")},
 	"archtest":       {},
 	"bench/history":  {imports: list("app", "history")},
+	"bench/binsize":  {imports: list("units")},
 	"bench/runstats": {imports: list("metrics", "store"), tests: list("sample")},
 	"bench/truth":    {imports: list("units"), modules: list("golang.org/x/sys")},
 	"capacity":       {imports: list("units"), tests: list("golden")},
@@ -79,8 +80,8 @@ var table = map[string]row{
 	// the only user of hdrhistogram-go; units for the counts in threshold reasons
 	"metrics":             {imports: list("sample", "threshold", "units"), modules: list("github.com/HdrHistogram/hdrhistogram-go")},
 	"metrics/metricstest": {imports: list("metrics", "sample")},
-	"mock":                {imports: list("jsonpath", "plan", "proc", "promtext", "tmpl"), modules: list("github.com/valyala/fasthttp")},
-	"otlp":                {imports: list("access", "sample", "spans"), modules: list("go.opentelemetry.io/collector/pdata", "google.golang.org/grpc", "google.golang.org/protobuf")},
+	"mock":                {imports: list("jsonpath", "plan", "proc", "promtext", "tmpl")},
+	"otlp":                {imports: list("access", "sample", "spans"), modules: list("go.opentelemetry.io/collector/pdata", "go.opentelemetry.io/proto/otlp", "google.golang.org/grpc", "google.golang.org/protobuf")},
 	"output":              {imports: list("metrics", "plan", "sample"), tests: list("metrics/metricstest"), modules: list("github.com/influxdata/line-protocol/v2", "github.com/klauspost/compress", "github.com/prometheus/prometheus", "go.opentelemetry.io/proto/otlp", "google.golang.org/protobuf")},
 	"plan":                {imports: list("jsonpath", "sample", "series", "threshold", "tmpl"), tests: list("testkit"), modules: list("github.com/goccy/go-yaml")},
 	// the process's CPU and descriptors, the host's /proc/stat

@@ -21,15 +21,16 @@ type node struct {
 }
 
 // graph lists every package of the module with what it imports. The
-// module of each third-party import comes from go list -deps.
+// module of each third-party import comes from go list -deps. Both read
+// the files built with -tags demobackends too (the demo's Redis client).
 func graph(t *testing.T) map[string]node {
 	t.Helper()
-	out, err := exec.Command("go", "list", "-f",
+	out, err := exec.Command("go", "list", "-tags", "demobackends", "-f",
 		`{{.ImportPath}}|{{join .Imports " "}}|{{join .TestImports " "}} {{join .XTestImports " "}}`, modulePath+"/...").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
-	deps, err := exec.Command("go", "list", "-deps", "-test", "-f", `{{.ImportPath}} {{with .Module}}{{.Path}}{{end}}`, modulePath+"/...").Output()
+	deps, err := exec.Command("go", "list", "-tags", "demobackends", "-deps", "-test", "-f", `{{.ImportPath}} {{with .Module}}{{.Path}}{{end}}`, modulePath+"/...").Output()
 	if err != nil {
 		t.Fatalf("go list -deps: %v", err)
 	}

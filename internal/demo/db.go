@@ -11,7 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver, for --postgres
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver, for --postgres: 70 kB on the pgx that historypg links
 	_ "modernc.org/sqlite"             // the "sqlite" database/sql driver, without cgo
 )
 

@@ -134,5 +134,5 @@ func (o Options) withDefaults() (Options, error) {
 	if o.Postgres != "" && o.SQLitePath != "" {
 		return o, fmt.Errorf("demo options: give a PostgreSQL DSN or an SQLite path, not both")
 	}
-	return o, nil
+	return o, backendsBuilt(o)
 }

@@ -161,7 +161,7 @@ func (t *tracing) traceCache(c cache) cache {
 		return c
 	}
 	system := "in-process"
-	if _, ok := c.(*redisCache); ok {
+	if c.name() == "redis" {
 		system = "redis"
 	}
 	return tracedCache{cache: c, t: t, system: system}

@@ -10,11 +10,6 @@ import (
 	"github.com/loadlens/loadlens/internal/plan"
 )
 
-// adminHandler serves the admin API to net/http's interface.
-type adminHandler struct{ h *handler }
-
-func (a adminHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) { a.h.admin(w, r) }
-
 // maxAdminBody bounds an admin request's body.
 const maxAdminBody = 64 << 10
 

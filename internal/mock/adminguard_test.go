@@ -52,7 +52,7 @@ func latencyOf(t *testing.T, base string) string {
 // TestAdminRefusesWebPages: on loopback, without a token, the admin API
 // refuses what a web page can make a browser send — through DNS
 // rebinding (another Host), from another origin, or a text/plain or form
-// POST — and still takes curl and loadlens; over HTTP/1.1 (fasthttp) and
+// POST — and still takes curl and loadlens; over HTTP/1.1 and
 // HTTP/2 over TLS (net/http) alike.
 func TestAdminRefusesWebPages(t *testing.T) {
 	s := startServer(t, serverConfig)

@@ -1,7 +1,7 @@
 package mock
 
-// exchange is one request and its answer, whichever server carries it: the
-// fast HTTP/1.1 server on the plain listener, or net/http for h2c and TLS.
+// exchange is one request and its answer, as the handler sees it: the
+// request's parts it reads and the answers it can give.
 type exchange interface {
 	method() string
 	path() string // decoded

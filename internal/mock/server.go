@@ -77,22 +77,21 @@ func (s *Server) TLSAddr() string {
 func (s *Server) Certificate() *Certificate { return s.cert }
 
 // Serve answers requests until ctx ends, then lets requests in flight end
-// for up to Settle. Connections on the plain listener go to the fast
-// HTTP/1.1 server, or to net/http when they open with the HTTP/2 preface.
+// for up to Settle. The plain listener serves HTTP/1.1 and h2c (HTTP/2 with
+// prior knowledge) through one net/http server, which tells them apart by
+// the HTTP/2 preface.
 func (s *Server) Serve(ctx context.Context) error {
 	quiet := log.New(discard{}, "", 0)
 	newStd := func() *http.Server {
 		return &http.Server{Handler: s.h, ReadHeaderTimeout: 30 * time.Second, IdleTimeout: 5 * time.Minute,
 			ErrorLog: quiet, Protocols: new(http.Protocols)}
 	}
-	h2c := newStd()
-	h2c.Protocols.SetUnencryptedHTTP2(true)
-	h2cLn := newChanListener(s.plain.Addr())
-	fast := s.h.newFastServer()
-	errc := make(chan error, 3)
-	go func() { errc <- h2c.Serve(h2cLn) }()
-	go func() { errc <- s.acceptPlain(fast, h2cLn) }()
-	servers := []*http.Server{h2c}
+	plain := newStd()
+	plain.Protocols.SetHTTP1(true)
+	plain.Protocols.SetUnencryptedHTTP2(true)
+	errc := make(chan error, 2)
+	go func() { errc <- plain.Serve(s.plain) }()
+	servers := []*http.Server{plain}
 	if s.secure != nil {
 		secure := newStd()
 		secure.Protocols.SetHTTP1(true)
@@ -106,13 +105,8 @@ func (s *Server) Serve(ctx context.Context) error {
 	case <-ctx.Done():
 	case err = <-errc:
 	}
-	s.plain.Close()
-	h2cLn.Close()
 	stop, cancel := context.WithTimeout(context.Background(), Settle)
 	defer cancel()
-	if e := fast.ShutdownWithContext(stop); e != nil && !errors.Is(e, context.DeadlineExceeded) {
-		err = errors.Join(err, e)
-	}
 	for _, srv := range servers {
 		if e := srv.Shutdown(stop); e != nil && !errors.Is(e, context.DeadlineExceeded) {
 			err = errors.Join(err, e)
@@ -123,36 +117,6 @@ func (s *Server) Serve(ctx context.Context) error {
 		err = nil
 	}
 	return err
-}
-
-// fastServer is what acceptPlain needs of the fast server.
-type fastServer interface{ ServeConn(net.Conn) error }
-
-// acceptPlain accepts on the plain listener and hands each connection to
-// the fast HTTP/1.1 server or, when it opens with the HTTP/2 preface, to h2c.
-func (s *Server) acceptPlain(fast fastServer, h2c *chanListener) error {
-	for {
-		c, err := s.plain.Accept()
-		if err != nil {
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
-				time.Sleep(10 * time.Millisecond) // out of file descriptors: let some close
-				continue
-			}
-			return err
-		}
-		go func() {
-			sc, isH2, err := sniff(c)
-			switch {
-			case err != nil:
-				c.Close()
-			case isH2:
-				h2c.push(sc)
-			default:
-				fast.ServeConn(sc)
-			}
-		}()
-	}
 }
 
 type discard struct{}

@@ -9,8 +9,8 @@ import (
 	"time"
 )
 
-// ServeHTTP answers a request through net/http: HTTP/2 (h2c and TLS),
-// HTTP/1.1 over TLS, and tests.
+// ServeHTTP answers a request: HTTP/1.1 and h2c on the plain listener,
+// HTTP/1.1 and HTTP/2 over TLS.
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if h.isAdmin(r.URL.Path) {
 		h.admin(w, r)
@@ -116,9 +116,6 @@ func resetNetConn(conn net.Conn) {
 		switch c := conn.(type) {
 		case *tls.Conn:
 			conn = c.NetConn() // closing the TLS layer would send close_notify first
-			continue
-		case *sniffedConn:
-			conn = c.Conn
 			continue
 		case *net.TCPConn:
 			c.SetLinger(0)

@@ -10,8 +10,6 @@ import (
 	"net/http"
 	"time"
 
-	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
-
 	"github.com/loadlens/loadlens/internal/spans"
 )
 
@@ -71,14 +69,11 @@ func (r *Receiver) decode(w http.ResponseWriter, req *http.Request, ctype string
 		return status, err
 	}
 	if ctype == "application/json" {
-		er := ptraceotlp.NewExportRequest()
-		if err := er.UnmarshalJSON(body); err != nil {
+		pb, err := jsonToProto(body)
+		if err != nil {
 			return http.StatusBadRequest, errors.New("bad OTLP trace export: " + err.Error())
 		}
-		ss := convert(er.Traces())
-		r.keep(ss)
-		r.exported()
-		return http.StatusOK, nil
+		body = pb
 	}
 	if err := r.keepProto(body); err != nil {
 		return http.StatusBadRequest, errors.New("bad OTLP trace export: " + err.Error())

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"go.opentelemetry.io/collector/pdata/pcommon"
+	"time"
 
 	"github.com/loadlens/loadlens/internal/spans"
 )
@@ -90,7 +90,7 @@ func resourceSpans(b []byte, emit func(*spans.Span)) error {
 // protoSpan reads one Span and hands it, converted, to emit.
 func protoSpan(b []byte, service string, emit func(*spans.Span)) error {
 	var a attrs
-	epoch := pcommon.Timestamp(0).AsTime() // an unset time, as the collector's decoder reads it
+	epoch := time.Unix(0, 0).UTC() // an unset time, as the collector's decoder reads it
 	s := spans.Span{Service: service, Start: epoch, End: epoch}
 	var kind uint64
 	err := eachField(b, func(f field) error {
@@ -122,9 +122,9 @@ func protoSpan(b []byte, service string, emit func(*spans.Span)) error {
 		case 6:
 			kind = f.x
 		case 7:
-			s.Start = pcommon.Timestamp(f.x).AsTime()
+			s.Start = time.Unix(0, int64(f.x)).UTC()
 		case 8:
-			s.End = pcommon.Timestamp(f.x).AsTime()
+			s.End = time.Unix(0, int64(f.x)).UTC()
 		case 9:
 			return a.add(f.val, spanKeys, emit != nil)
 		}

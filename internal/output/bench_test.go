@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/snappy"
-	"github.com/prometheus/prometheus/prompb"
 
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/metrics/metricstest"
@@ -31,9 +30,8 @@ func BenchmarkPromRWEncode(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		floats, hists := promSeries("r", fs)
-		for _, ts := range [][]prompb.TimeSeries{floats, hists} {
-			raw, _ := (&prompb.WriteRequest{Timeseries: ts}).Marshal()
-			snappy.Encode(nil, raw)
+		for _, ts := range [][]rwSeries{floats, hists} {
+			snappy.Encode(nil, marshalWriteRequest(ts))
 		}
 	}
 }

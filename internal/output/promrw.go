@@ -6,7 +6,6 @@ import (
 	"sync/atomic"
 
 	"github.com/klauspost/compress/snappy"
-	"github.com/prometheus/prometheus/prompb"
 )
 
 // promRW writes Prometheus remote write 1.0: snappy-compressed protobuf
@@ -49,15 +48,11 @@ func (s *promRW) Write(ctx context.Context, frames []*Frame) error {
 }
 
 // send posts one WriteRequest.
-func (s *promRW) send(ctx context.Context, ts []prompb.TimeSeries) error {
+func (s *promRW) send(ctx context.Context, ts []rwSeries) error {
 	if len(ts) == 0 {
 		return nil
 	}
-	b, err := (&prompb.WriteRequest{Timeseries: ts}).Marshal()
-	if err != nil {
-		return err
-	}
-	return s.p.post(ctx, snappy.Encode(nil, b))
+	return s.p.post(ctx, snappy.Encode(nil, marshalWriteRequest(ts)))
 }
 
 // Close implements Sink.

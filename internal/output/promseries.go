@@ -5,8 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/prometheus/prometheus/prompb"
-
 	"github.com/loadlens/loadlens/internal/sample"
 )
 
@@ -60,7 +58,7 @@ func PromSeriesNames() []string {
 }
 
 // trend adds a Trend's stats as gauges named pre+stat, if it has samples.
-func (s *seriesSet) trend(pre string, t *Trend, labels []prompb.Label, ms int64) {
+func (s *seriesSet) trend(pre string, t *Trend, labels []rwLabel, ms int64) {
 	if t.Count == 0 {
 		return
 	}
@@ -70,7 +68,7 @@ func (s *seriesSet) trend(pre string, t *Trend, labels []prompb.Label, ms int64)
 }
 
 // phase adds a connection phase's mean and maximum, if it happened.
-func (s *seriesSet) phase(pre string, p Phase, labels []prompb.Label, ms int64) {
+func (s *seriesSet) phase(pre string, p Phase, labels []rwLabel, ms int64) {
 	if p.Count == 0 {
 		return
 	}
@@ -82,10 +80,10 @@ func (s *seriesSet) phase(pre string, p Phase, labels []prompb.Label, ms int64) 
 // one time series per label set with its samples in time order.
 type seriesSet struct {
 	order []string
-	by    map[string]*prompb.TimeSeries
+	by    map[string]*rwSeries
 }
 
-func (s *seriesSet) get(name string, labels []prompb.Label) *prompb.TimeSeries {
+func (s *seriesSet) get(name string, labels []rwLabel) *rwSeries {
 	var key strings.Builder
 	key.WriteString(name)
 	for _, l := range labels {
@@ -93,22 +91,22 @@ func (s *seriesSet) get(name string, labels []prompb.Label) *prompb.TimeSeries {
 	}
 	ts, ok := s.by[key.String()]
 	if !ok {
-		all := append([]prompb.Label{{Name: "__name__", Value: name}}, labels...)
+		all := append([]rwLabel{{Name: "__name__", Value: name}}, labels...)
 		sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
-		ts = &prompb.TimeSeries{Labels: all}
+		ts = &rwSeries{Labels: all}
 		s.by[key.String()] = ts
 		s.order = append(s.order, key.String())
 	}
 	return ts
 }
 
-func (s *seriesSet) float(name string, labels []prompb.Label, ms int64, v float64) {
+func (s *seriesSet) float(name string, labels []rwLabel, ms int64, v float64) {
 	ts := s.get(name, labels)
-	ts.Samples = append(ts.Samples, prompb.Sample{Value: v, Timestamp: ms})
+	ts.Samples = append(ts.Samples, rwSample{Value: v, Timestamp: ms})
 }
 
-func (s *seriesSet) list() []prompb.TimeSeries {
-	out := make([]prompb.TimeSeries, 0, len(s.order))
+func (s *seriesSet) list() []rwSeries {
+	out := make([]rwSeries, 0, len(s.order))
 	for _, k := range s.order {
 		out = append(out, *s.by[k])
 	}
@@ -117,9 +115,9 @@ func (s *seriesSet) list() []prompb.TimeSeries {
 
 // promSeries returns the float series and the native-histogram series of
 // a batch of frames. Counters are the run's totals; gauges are the second's.
-func promSeries(runID string, frames []*Frame) (floats, hists []prompb.TimeSeries) {
-	fs := &seriesSet{by: map[string]*prompb.TimeSeries{}}
-	hs := &seriesSet{by: map[string]*prompb.TimeSeries{}}
+func promSeries(runID string, frames []*Frame) (floats, hists []rwSeries) {
+	fs := &seriesSet{by: map[string]*rwSeries{}}
+	hs := &seriesSet{by: map[string]*rwSeries{}}
 	for _, f := range frames {
 		ms := f.Time.UnixMilli()
 		for i := range f.Endpoints {
@@ -127,7 +125,7 @@ func promSeries(runID string, frames []*Frame) (floats, hists []prompb.TimeSerie
 			if e.Total.Requests == 0 {
 				continue // an endpoint not reached yet has no series
 			}
-			base := []prompb.Label{{Name: "testid", Value: runID}, {Name: "scenario", Value: e.Scenario},
+			base := []rwLabel{{Name: "testid", Value: runID}, {Name: "scenario", Value: e.Scenario},
 				{Name: "endpoint", Value: e.Endpoint}, {Name: "name", Value: e.Endpoint}, {Name: "method", Value: e.Method}}
 			for c, n := range e.Total.ByStatus {
 				if n > 0 {
@@ -154,7 +152,7 @@ func promSeries(runID string, frames []*Frame) (floats, hists []prompb.TimeSerie
 			ts.Histograms = append(ts.Histograms, promHistogram(&e.Total.Duration, ms))
 		}
 		for _, s := range f.Scenarios {
-			base := []prompb.Label{{Name: "testid", Value: runID}, {Name: "scenario", Value: s.Scenario}}
+			base := []rwLabel{{Name: "testid", Value: runID}, {Name: "scenario", Value: s.Scenario}}
 			fs.float(promIterations, base, ms, float64(s.TotalIterations))
 			fs.float(promDropped, base, ms, float64(s.TotalDropped))
 			fs.float(promVUs, base, ms, float64(s.VUs))
@@ -163,7 +161,7 @@ func promSeries(runID string, frames []*Frame) (floats, hists []prompb.TimeSerie
 		}
 		for _, c := range f.Checks {
 			if n := c.Passes + c.Fails; n > 0 {
-				l := []prompb.Label{{Name: "testid", Value: runID}, {Name: "scenario", Value: c.Scenario}, {Name: "check", Value: c.Check}}
+				l := []rwLabel{{Name: "testid", Value: runID}, {Name: "scenario", Value: c.Scenario}, {Name: "check", Value: c.Check}}
 				fs.float(promChecksRate, l, ms, float64(c.Passes)/float64(n))
 			}
 		}
@@ -172,27 +170,26 @@ func promSeries(runID string, frames []*Frame) (floats, hists []prompb.TimeSerie
 }
 
 // with returns labels plus one more, leaving labels as it was.
-func with(labels []prompb.Label, name, value string) []prompb.Label {
-	return append(labels[:len(labels):len(labels)], prompb.Label{Name: name, Value: value})
+func with(labels []rwLabel, name, value string) []rwLabel {
+	return append(labels[:len(labels):len(labels)], rwLabel{Name: name, Value: value})
 }
 
 // promHistogram encodes a native histogram as remote write 1.0 carries
 // it: spans of consecutive buckets and the deltas between their counts.
-func promHistogram(n *Native, ms int64) prompb.Histogram {
-	h := prompb.Histogram{
-		Count: &prompb.Histogram_CountInt{CountInt: n.Count}, Sum: n.Sum, Schema: nativeSchema,
-		ZeroCount: &prompb.Histogram_ZeroCountInt{ZeroCountInt: n.ZeroCount}, Timestamp: ms,
+func promHistogram(n *Native, ms int64) rwHistogram {
+	h := rwHistogram{
+		Count: n.Count, Sum: n.Sum, Schema: nativeSchema, ZeroCount: n.ZeroCount, Timestamp: ms,
 	}
 	var prev int64
 	next := int32(0)
 	for i, b := range n.Buckets {
 		switch {
 		case i == 0:
-			h.PositiveSpans = append(h.PositiveSpans, prompb.BucketSpan{Offset: b.Index, Length: 1})
+			h.PositiveSpans = append(h.PositiveSpans, rwSpan{Offset: b.Index, Length: 1})
 		case b.Index == next:
 			h.PositiveSpans[len(h.PositiveSpans)-1].Length++
 		default:
-			h.PositiveSpans = append(h.PositiveSpans, prompb.BucketSpan{Offset: b.Index - next, Length: 1})
+			h.PositiveSpans = append(h.PositiveSpans, rwSpan{Offset: b.Index - next, Length: 1})
 		}
 		next = b.Index + 1
 		h.PositiveDeltas = append(h.PositiveDeltas, int64(b.Count)-prev)

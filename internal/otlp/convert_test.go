@@ -1,10 +1,6 @@
 package otlp
 
 import (
-	"net/url"
-	"strings"
-	"unicode/utf8"
-
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
@@ -12,9 +8,12 @@ import (
 	"github.com/loadlens/loadlens/internal/spans"
 )
 
-// convert reduces OTLP traces to what attribution reads. Attribute names
-// are read in both the current semantic conventions and the older ones
-// instrumentations still emit.
+// The collector's decoder's reading of an export, the reference decodeProto
+// and jsonToProto are checked against: pdata's traces reduced to what
+// attribution reads. Attribute names are read in both the current semantic
+// conventions and the older ones instrumentations still emit.
+
+// convert reduces OTLP traces to what attribution reads.
 func convert(td ptrace.Traces) []spans.Span {
 	var out []spans.Span
 	rss := td.ResourceSpans()
@@ -31,14 +30,6 @@ func convert(td ptrace.Traces) []spans.Span {
 	}
 	return out
 }
-
-// Bounds of a kept span's strings: a name or statement of megabytes would
-// otherwise be kept whole. A statement is normalized to far less than
-// maxStatement, which leaves it room for comments and long literals.
-const (
-	maxText      = 256
-	maxStatement = 8 << 10
-)
 
 func span(s ptrace.Span, service string) spans.Span {
 	a := s.Attributes()
@@ -57,29 +48,6 @@ func span(s ptrace.Span, service string) spans.Span {
 		out.Host = peerHost(first(a, "server.address", "net.peer.name", "http.host"), first(a, "url.full", "http.url"))
 	}
 	return out
-}
-
-// peerHost names the peer of an outgoing HTTP call: its host attribute, or
-// else the host of its URL; bounded.
-func peerHost(host, rawURL string) string {
-	if host == "" {
-		if u, err := url.Parse(rawURL); err == nil {
-			host = u.Hostname()
-		}
-	}
-	return bounded(host, maxText)
-}
-
-// bounded returns s cut to at most n bytes (at a character), copied when
-// cut so that the decoded export's text is not kept with it.
-func bounded(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return strings.Clone(s[:n])
 }
 
 // first returns the first of the attributes that is set, as text.
