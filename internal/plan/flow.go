@@ -87,16 +87,6 @@ func Walk(flow []Step, fn func(*Step)) {
 	}
 }
 
-// Straight reports whether flow is only requests and thinks: no control
-// flow, no variables set.
-func Straight(flow []Step) bool {
-	for i := range flow {
-		if flow[i].Kind != RequestStep && flow[i].Kind != ThinkStep {
-			return false
-		}
-	}
-	return true
-}
 
 // worstCase returns the most requests one run of flow sends and the
 // longest it can take (every request timing out, every think at its
