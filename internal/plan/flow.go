@@ -87,7 +87,6 @@ func Walk(flow []Step, fn func(*Step)) {
 	}
 }
 
-
 // worstCase returns the most requests one run of flow sends and the
 // longest it can take (every request timing out, every think at its
 // maximum): loops count fully, branches count their largest.
