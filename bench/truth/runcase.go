@@ -55,8 +55,11 @@ func (s *Session) warmup(ctx context.Context, st *Stack, scs []Scenario, r, up f
 	}
 	c := NewClient(st.Base, 5*time.Second)
 	defer c.Close()
-	top := max(1, r*up)
-	for rate := top / 8; ctx.Err() == nil; rate *= 1.5 { // at most 7 steps
+	top, step := max(1, r*up), 1.5
+	if s.Quick {
+		step = 2 // the test command's subset: 4 steps of 5 s (its rates are low, its JVM case a pool's)
+	}
+	for rate := top / 8; ctx.Err() == nil; rate *= step { // at most 7 steps
 		c.Step(ctx, scs, max(1, min(rate, top)), d, 1)
 		if rate >= top {
 			return
