@@ -13,6 +13,7 @@ import (
 	"github.com/loadlens/loadlens/internal/app"
 	"github.com/loadlens/loadlens/internal/dist"
 	"github.com/loadlens/loadlens/internal/k8s"
+	"github.com/loadlens/loadlens/internal/live"
 )
 
 const k8sCoordinatorUsage = "k8s coordinator <test.yaml> --run NAME --agents N [flags] (in the coordinator's pod)"
@@ -121,7 +122,8 @@ func coordinateInPod(ctx context.Context, e *env, f *coordinatorFlags, test, tok
 				s.Second, s.Requests, s.Failures, s.Lost, s.Ready = p.Second+1, p.Requests, p.Failures, p.Lost, p.Agents-p.Lost
 			})
 		},
-		Run: app.RunConfig{ResultsDir: f.results, Out: e.stdout, Dashboard: dash, Args: e.args, Version: app.Version}})
+		Run: app.RunConfig{ResultsDir: f.results, Out: e.stdout, Dashboard: dash, Args: e.args, Version: app.Version,
+			Live: func(l live.Status) { rep.Set(func(s *k8s.Status) { s.Live = liveOf(l) }) }}})
 	code := app.ExitAfter(res.ExitCode, err)
 	if err != nil && res.Dir == "" {
 		return failed(err)
@@ -136,6 +138,12 @@ func coordinateInPod(ctx context.Context, e *env, f *coordinatorFlags, test, tok
 		}
 	})
 	return code
+}
+
+// liveOf is the live line's figures as the status publishes them.
+func liveOf(l live.Status) k8s.Live {
+	return k8s.Live{Elapsed: l.Elapsed, Length: l.Total, Rate: l.RPS, P95: l.P95, ErrorRate: l.ErrRate,
+		InFlight: l.InFlight, VUs: l.VUs, VUsMax: l.VUsMax, Dropped: l.Dropped}
 }
 
 // verdict words how the run ended, as its exit code does.

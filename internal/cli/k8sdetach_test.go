@@ -50,7 +50,7 @@ func TestK8sDetachedRun(t *testing.T) {
 	var served atomic.Int64
 	target := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { served.Add(1) }))
 	defer target.Close()
-	test := k8sTest(t, target.URL, "4s")
+	test := k8sTest(t, target.URL, "6s")
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	kl := newPodKubelet(t, c, bin, srv.URL)
@@ -77,7 +77,10 @@ func TestK8sDetachedRun(t *testing.T) {
 	go func() {
 		done <- k8sAttach(actx, &env{stdout: &first, stderr: &first}, append([]string{run}, kc...), reach)
 	}()
-	waitFor(t, &first, " running  agents 2/2 ready", time.Minute, kl)
+	waitFor(t, &first, " · agents 2/2", time.Minute, kl) // the live line: the coordinator's figures
+	if line := regexp.MustCompile(`\[0:0\d/0:06\] [\d.,]+ req/s · p95 [\d.]+[mµ]?s · errors [\d.]+ ?% · in flight \d+ · VUs \d+/\d+.* · agents 2/2`); !line.MatchString(first.String()) {
+		t.Errorf("attach shows no live line as a local run's:\n%s", first.String())
+	}
 	checkDashboard(t, c, kl, run, srv.Kubeconfig)
 	detach()
 	if code := <-done; code != 0 || !strings.Contains(first.String(), "detached; the run goes on") {

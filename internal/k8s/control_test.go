@@ -15,7 +15,9 @@ import (
 
 func TestStatusRoundTrip(t *testing.T) {
 	s := Status{Phase: PhaseFinished, Agents: 20, Ready: 19, Lost: 1, Second: 61, Requests: 123456, Failures: 7, Verdict: "thresholds failed",
-		ExitCode: 99, RunDir: "20261129-120000-shop", Message: "m", Updated: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}
+		ExitCode: 99, RunDir: "20261129-120000-shop", Message: "m", Updated: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC),
+		Live: Live{Elapsed: 61 * time.Second, Length: 5 * time.Minute, Rate: 1999.5, P95: 182500 * time.Microsecond, ErrorRate: 0.0125,
+			InFlight: 12, VUs: 40, VUsMax: 64, Dropped: 3}}
 	if got := ParseStatus(s.Data()); got != s {
 		t.Errorf("ParseStatus(Data()) = %+v, want %+v", got, s)
 	}
