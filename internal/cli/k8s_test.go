@@ -341,18 +341,25 @@ func dryRunWholeRun(t *testing.T, srv *k8stest.APIServer, c kubernetes.Interface
 		t.Fatal(err)
 	}
 	section := "kubernetes:\n  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n        nodeSelectorTerms:\n" +
-		"          - matchExpressions: [{key: zone, operator: In, values: [a]}]\n  tolerations: [{key: spot, operator: Exists, effect: NoExecute}]\n"
+		"          - matchExpressions: [{key: rack, operator: In, values: [a]}]\n  tolerations: [{key: spot, operator: Exists, effect: NoExecute}]\n"
 	if err := os.WriteFile(placed, append(src, section...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// --affinity replaces the file's, in the form k6-operator's TestRun takes (a pod spec's)
+	affinity := filepath.Join(filepath.Dir(test), "affinity.yaml")
+	if err := os.WriteFile(affinity, []byte("nodeAffinity:\n  requiredDuringSchedulingIgnoredDuringExecution:\n    nodeSelectorTerms:\n"+
+		"      - matchExpressions: [{key: zone, operator: In, values: [a]}]\npodAntiAffinity:\n  preferredDuringSchedulingIgnoredDuringExecution:\n"+
+		"    - weight: 100\n      podAffinityTerm: {topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: db}}}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	var out, errb bytes.Buffer
 	if code := Main(context.Background(), []string{"k8s", "manifest", placed, "--agents", "20", "--namespace", "perf", "--cpu", "2", "--memory", "2Gi", "-e", "API_KEY=k",
 		"--node-selector", "pool=load", "--toleration", "dedicated=load:NoSchedule", "--spread", "--image-pull-secret", "regcred", "--service-account", "loadgen",
-		"--env-from-secret", "api-keys", "--priority-class", "load-test", "--pvc", "results"}, &out, &errb); code != 0 {
+		"--env-from-secret", "api-keys", "--priority-class", "load-test", "--pvc", "results", "--affinity", "@" + affinity}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	for _, want := range []string{"topologySpreadConstraints:", "priorityClassName: load-test", "claimName: results", "serviceAccountName: loadgen",
-		"- name: regcred", "name: api-keys", "pool: load", "key: zone", "key: spot", "key: dedicated"} {
+		"- name: regcred", "name: api-keys", "pool: load", "key: zone", "podAntiAffinity:", "weight: 100", "key: spot", "key: dedicated"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the manifest lacks %q", want)
 		}
@@ -361,6 +368,11 @@ func dryRunWholeRun(t *testing.T, srv *k8stest.APIServer, c kubernetes.Interface
 	kinds := map[string]int{}
 	for _, o := range objs {
 		kinds[o.GetKind()]++
+		terms, _, _ := unstructured.NestedSlice(o.Object, "spec", "template", "spec", "affinity", "nodeAffinity",
+			"requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms")
+		if o.GetKind() == "Job" && !strings.Contains(fmt.Sprint(terms), "key:zone") {
+			t.Errorf("Job %s: node affinity %v, want --affinity's (zone), not the file's (rack)", o.GetName(), terms)
+		}
 	}
 	if len(objs) != 9 || kinds["Job"] != 2 || kinds["ConfigMap"] != 2 || kinds["Service"] != 1 || kinds["Role"] != 1 || kinds["RoleBinding"] != 1 || kinds["ServiceAccount"] != 1 {
 		t.Fatalf("objects by kind %v, want a whole run of 9", kinds)
@@ -563,6 +575,10 @@ func TestK8sBadInput(t *testing.T) {
 		{"bad section", []string{"k8s", "manifest", placedBad, "--agents", "2"}, placedBad + `:3:3: kubernetes: unknown field "node_selectors"`},
 		{"bad toleration", []string{"k8s", "manifest", test, "--agents", "2", "--toleration", "a=b:Always"}, `--toleration "a=b:Always": tolerations[0].effect`},
 		{"bad node selector", []string{"k8s", "manifest", test, "--agents", "2", "--node-selector", "pool"}, `--node-selector "pool": want KEY=VALUE`},
+		{"affinity misspelt", []string{"k8s", "manifest", test, "--agents", "2", "--affinity", `{"nodeAfinity": {}}`}, `--affinity:1:2: unknown field "nodeAfinity"`},
+		{"affinity refused", []string{"k8s", "manifest", test, "--agents", "2", "--affinity", "podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{labelSelector: {}}]}"},
+			"--affinity: affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey: required"},
+		{"affinity file missing", []string{"k8s", "manifest", test, "--agents", "2", "--affinity", "@" + filepath.Join(t.TempDir(), "none.yaml")}, "--affinity: open "},
 		{"no run", []string{"k8s", "status"}, "give one run's name"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

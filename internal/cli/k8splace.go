@@ -8,19 +8,21 @@ import (
 
 	"github.com/loadlens/loadlens/internal/k8s"
 	"github.com/loadlens/loadlens/internal/plan"
+	corev1 "k8s.io/api/core/v1"
 )
 
 // placementFlags are where the pods go and what they may use, over the
 // test file's kubernetes: section.
 type placementFlags struct {
 	nodeSelector, tolerations, pullSecrets, envFrom listFlag
-	serviceAccount, priorityClass                   string
+	serviceAccount, priorityClass, affinity         string
 	spread                                          bool
 }
 
 func (p *placementFlags) register(fs *flag.FlagSet) {
 	fs.Var(&p.nodeSelector, "node-selector", "KEY=VALUE a node's label the pods need (repeatable; over kubernetes.node_selector)")
 	fs.Var(&p.tolerations, "toleration", "tolerate the taint KEY[=VALUE][:EFFECT] (repeatable; besides kubernetes.tolerations)")
+	fs.StringVar(&p.affinity, "affinity", "", "the pods' affinity as in a pod spec, YAML or JSON, or @FILE (replaces kubernetes.affinity)")
 	fs.BoolVar(&p.spread, "spread", false, "one agent per node, as far as the nodes go (topology spread over kubernetes.io/hostname)")
 	fs.Var(&p.pullSecrets, "image-pull-secret", "a Secret to pull the image with (repeatable)")
 	fs.StringVar(&p.serviceAccount, "service-account", "", "the agents' service account (its token is mounted as it says)")
@@ -63,6 +65,9 @@ func (k *k8sFlags) placement(p *plan.Plan) (k8s.Placement, error) {
 		}
 		flags.Tolerations = append(flags.Tolerations, tol)
 	}
+	if flags.Affinity, err = k.place.readAffinity(); err != nil {
+		return k8s.Placement{}, err
+	}
 	pl := fromFile.Over(flags)
 	for _, d := range []struct {
 		v   *string
@@ -76,4 +81,24 @@ func (k *k8sFlags) placement(p *plan.Plan) (k8s.Placement, error) {
 		return k8s.Placement{}, usageErr("%v", fmt.Errorf("placement: %w", err))
 	}
 	return pl, nil
+}
+
+// readAffinity reads --affinity: inline YAML or JSON, or @FILE; nil when not given.
+func (p *placementFlags) readAffinity() (*corev1.Affinity, error) {
+	if p.affinity == "" {
+		return nil, nil
+	}
+	src, name := []byte(p.affinity), "--affinity"
+	if file, ok := strings.CutPrefix(p.affinity, "@"); ok {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return nil, usageErr("--affinity: %v", err)
+		}
+		src, name = b, "--affinity "+file
+	}
+	a, err := k8s.ParseAffinity(name, src)
+	if err != nil {
+		return nil, usageErr("%v", err)
+	}
+	return a, nil
 }

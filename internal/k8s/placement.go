@@ -100,6 +100,9 @@ func (p *Placement) Check() error {
 			return &fieldError{at + ".key", "an empty key tolerates every taint only with operator Exists"}
 		}
 	}
+	if err := checkAffinity(p.Affinity); err != nil {
+		return err
+	}
 	names := map[string][]string{"image_pull_secrets": p.ImagePullSecrets, "env_from_secrets": p.EnvFromSecrets,
 		"service_account": {p.ServiceAccount}, "priority_class": {p.PriorityClass}}
 	for _, field := range []string{"image_pull_secrets", "env_from_secrets", "service_account", "priority_class"} {

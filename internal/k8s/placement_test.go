@@ -53,6 +53,10 @@ func TestParsePlacementRefuses(t *testing.T) {
 		{"wrong type", "  spread: lots\n", "t.yaml:3:"},
 		{"bad effect", "  tolerations: [{key: a, effect: Never}]\n", `t.yaml:3:34: kubernetes.tolerations[0].effect: "Never": NoSchedule`},
 		{"bad name", "  image_pull_secrets: [Reg_Cred]\n", `t.yaml:3:24: kubernetes.image_pull_secrets[0]: "Reg_Cred" is not a Kubernetes object name`},
+		{"bad node operator", "  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n        nodeSelectorTerms:\n" +
+			"          - matchExpressions: [{key: zone, operator: Is, values: [a]}]\n",
+			`t.yaml:7:54: kubernetes.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].operator: "Is": In, NotIn`},
+		{"affinity misspelt", "  affinity:\n    nodeAfinity: {}\n", `t.yaml:4:5: kubernetes: unknown field "nodeAfinity"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ParsePlacement("t.yaml", []byte("name: x\nkubernetes:\n"+tc.section))
@@ -107,5 +111,35 @@ func TestPlacementOnThePods(t *testing.T) {
 	}
 	if coord.ServiceAccountName != CoordinatorName(s.Name) || *coord.AutomountServiceAccountToken || coord.TopologySpreadConstraints != nil {
 		t.Errorf("the coordinator keeps its own account and no spread: %q %+v", coord.ServiceAccountName, coord.TopologySpreadConstraints)
+	}
+}
+
+// TestParseAffinity: --affinity takes a pod's affinity in YAML or JSON,
+// strictly, and refuses what the API server would, naming the field.
+func TestParseAffinity(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"json", `{"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "zone", "operator": "In", "values": ["a"]}]}]}}}`, ""},
+		{"yaml", "podAntiAffinity:\n  requiredDuringSchedulingIgnoredDuringExecution:\n    - topologyKey: kubernetes.io/hostname\n      labelSelector: {matchLabels: {app: shop}}\n", ""},
+		{"preferred", "nodeAffinity:\n  preferredDuringSchedulingIgnoredDuringExecution:\n    - weight: 50\n      preference: {matchExpressions: [{key: spot, operator: DoesNotExist}]}\n", ""},
+		{"unknown field", `{"nodeAfinity": {}}`, `a.yaml:1:2: unknown field "nodeAfinity"`},
+		{"not yaml", `{"nodeAffinity": `, "a.yaml:1:16: could not find map value"},
+		{"no values", `{"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "zone", "operator": "In"}]}]}}}`,
+			"matchExpressions[0].values: operator In needs values"},
+		{"no terms", `{"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": []}}}`, "nodeSelectorTerms: give at least one term"},
+		{"weight", "nodeAffinity:\n  preferredDuringSchedulingIgnoredDuringExecution:\n    - weight: 0\n      preference: {}\n", "[0].weight: 0: from 1 to 100"},
+		{"no topology key", "podAffinity:\n  requiredDuringSchedulingIgnoredDuringExecution:\n    - labelSelector: {matchLabels: {app: db}}\n", "podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey: required"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, err := ParseAffinity("a.yaml", []byte(tc.src))
+			if tc.want == "" {
+				if err != nil || a == nil {
+					t.Fatalf("ParseAffinity: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err %v, want %q", err, tc.want)
+			}
+		})
 	}
 }
