@@ -56,7 +56,8 @@ func Capacity(ctx context.Context, cfg CapacityConfig) (CapacityResult, error) {
 	if parent == "" {
 		parent = app.DefaultResults
 	}
-	dir, err := app.MakeRunDir(parent, "capacity-"+cfg.Plan.Name, time.Now())
+	start := time.Now()
+	dir, err := app.MakeRunDir(parent, "capacity-"+cfg.Plan.Name, start)
 	if err != nil {
 		return CapacityResult{ExitCode: app.ExitRunFailed}, err
 	}
@@ -100,6 +101,7 @@ func Capacity(ctx context.Context, cfg CapacityConfig) (CapacityResult, error) {
 	case res.Highest == 0 && (res.Stop == capacity.TargetFailed || res.Stop == capacity.NothingPassed):
 		out.ExitCode = app.ExitThresholdFailed // no rate sustained the SLO, as a run whose thresholds failed
 	}
+	recordSearch(ctx, cfg, dir, start, res, out.ExitCode)
 	return out, serr
 }
 
