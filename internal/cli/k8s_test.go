@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -60,19 +59,14 @@ func k8sTest(t *testing.T, target string, duration string) string {
 // is how the coordinator reaches an agent: a port-forward needs a kubelet,
 // so the test's Reach returns the agent process's loopback address.
 func TestK8sRunOnAPIServer(t *testing.T) {
-	srv := k8stest.Start(t)
-	c := srv.Client(t)
-	k8stest.Namespace(t, c, "perf")
-	bin := buildLoadlens(t)
-	var served, withUser atomic.Int64
-	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		served.Add(1)
+	var withUser atomic.Int64
+	k := newK8sCluster(t, k8sSetup{binary: true, target: func(w http.ResponseWriter, r *http.Request) {
 		if u := r.URL.Query().Get("u"); u == "ann" || u == "bob" {
 			withUser.Add(1)
 		}
-	}))
-	defer target.Close()
-	test := k8sTest(t, target.URL, "3s")
+	}})
+	srv, c, bin, served := k.srv, k.c, k.bin, &k.served
+	test := k8sTest(t, k.target, "3s")
 	results := t.TempDir()
 
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
@@ -158,7 +152,7 @@ func (k *kubelet) reach(ctx context.Context, a k8s.Agent) (string, error) {
 
 // play waits for the run's Job to be resumed, then starts its n pods.
 func (k *kubelet) play(ctx context.Context, n int) error {
-	job, err := k.waitJob(ctx)
+	job, err := waitResumedJob(ctx, k.c, managedBy)
 	if err != nil {
 		return err
 	}
@@ -166,40 +160,21 @@ func (k *kubelet) play(ctx context.Context, n int) error {
 	if err != nil {
 		return err
 	}
-	cm, err := k.c.CoreV1().ConfigMaps(job.Namespace).Get(ctx, job.Name, metav1.GetOptions{})
-	if err != nil {
-		return err
-	}
 	k.mu.Lock()
 	k.job, k.sec = job, sec
 	k.mu.Unlock()
 	for i := range n {
-		if err := k.startPod(ctx, job, sec, cm, i); err != nil {
+		if err := k.startPod(ctx, job, i); err != nil {
 			return fmt.Errorf("pod %d: %w", i, err)
 		}
 	}
 	return nil
 }
 
-// waitJob polls for the run's Job until it is resumed (its Secret and ConfigMap then exist).
-func (k *kubelet) waitJob(ctx context.Context) (*batchv1.Job, error) {
-	for {
-		jobs, err := k.c.BatchV1().Jobs("perf").List(ctx, metav1.ListOptions{LabelSelector: "app.kubernetes.io/managed-by=loadlens"})
-		if err == nil && len(jobs.Items) == 1 && !*jobs.Items[0].Spec.Suspend {
-			return &jobs.Items[0], nil
-		}
-		select {
-		case <-ctx.Done():
-			return nil, fmt.Errorf("no resumed Job appeared: %v", err)
-		case <-time.After(100 * time.Millisecond): // polling the API server, bounded by ctx
-		}
-	}
-}
-
 // startPod creates pod i and runs its container as a process: the
 // arguments of the Job's template, its environment resolved as the kubelet
 // would, the mounted volumes stood in for by directories.
-func (k *kubelet) startPod(ctx context.Context, job *batchv1.Job, sec *corev1.Secret, cm *corev1.ConfigMap, i int) error {
+func (k *kubelet) startPod(ctx context.Context, job *batchv1.Job, i int) error {
 	pod, err := k8stest.CreatePod(ctx, k.c, job, i)
 	if err != nil {
 		return err
@@ -209,34 +184,15 @@ func (k *kubelet) startPod(ctx context.Context, job *batchv1.Job, sec *corev1.Se
 	ctr := pod.Spec.Containers[0]
 	for _, m := range ctr.VolumeMounts {
 		mounts[m.MountPath] = filepath.Join(root, m.Name)
-		if err := os.MkdirAll(mounts[m.MountPath], 0o700); err != nil {
-			return err
-		}
 	}
-	for _, v := range pod.Spec.Volumes {
-		dir := filepath.Join(root, v.Name)
-		switch {
-		case v.Secret != nil:
-			for _, it := range v.Secret.Items {
-				if err := os.WriteFile(filepath.Join(dir, it.Path), sec.Data[it.Key], 0o400); err != nil {
-					return err
-				}
-			}
-		case v.ConfigMap != nil:
-			for _, it := range v.ConfigMap.Items {
-				_ = os.MkdirAll(filepath.Dir(filepath.Join(dir, it.Path)), 0o700)
-				if err := os.WriteFile(filepath.Join(dir, it.Path), []byte(cm.Data[it.Key]), 0o400); err != nil {
-					return err
-				}
-			}
-		}
+	if err := fillVolumes(ctx, k.c, pod, root); err != nil {
+		return err
 	}
 	var env []string
 	for _, ev := range ctr.Env {
-		val := ev.Value
-		if ev.ValueFrom != nil {
-			key := strings.TrimSuffix(strings.TrimPrefix(ev.ValueFrom.FieldRef.FieldPath, "metadata.annotations['"), "']")
-			val = pod.Annotations[key]
+		val, err := envValue(ctx, k.c, pod, ev)
+		if err != nil {
+			return err
 		}
 		for mount, dir := range mounts {
 			if rest, ok := strings.CutPrefix(val, mount+"/"); ok {
@@ -318,9 +274,8 @@ func (k *kubelet) waitAgents(t *testing.T) {
 // agents, Service, RBAC) goes through kubectl itself; the agents-only
 // manifest through client-go's equivalent request.
 func TestK8sManifestDryRun(t *testing.T) {
-	srv := k8stest.Start(t)
-	c := srv.Client(t)
-	k8stest.Namespace(t, c, "perf")
+	k := newK8sCluster(t, k8sSetup{})
+	srv, c := k.srv, k.c
 	cfg, err := clientcmd.BuildConfigFromFlags("", srv.Kubeconfig)
 	if err != nil {
 		t.Fatal(err)
@@ -441,10 +396,8 @@ func kubectlDryRun(t *testing.T, kubeconfig string, manifest []byte) string {
 // TestK8sRunCtrlC interrupts the real binary while it waits for its pods,
 // as Ctrl-C does, and checks that it deletes everything it created.
 func TestK8sRunCtrlC(t *testing.T) {
-	srv := k8stest.Start(t)
-	c := srv.Client(t)
-	k8stest.Namespace(t, c, "perf")
-	bin := buildLoadlens(t)
+	k := newK8sCluster(t, k8sSetup{binary: true})
+	srv, c, bin := k.srv, k.c, k.bin
 	test := k8sTest(t, "http://127.0.0.1:9", "1m")
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -455,8 +408,7 @@ func TestK8sRunCtrlC(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	kl := &kubelet{t: t, c: c}
-	job, err := kl.waitJob(ctx)
+	job, err := waitResumedJob(ctx, c, managedBy)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errb.String())
 	}
@@ -518,6 +470,9 @@ func dryRun(dyn dynamic.Interface, o *unstructured.Unstructured) error {
 		metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}, FieldValidation: "Strict"})
 	return err
 }
+
+// managedBy selects the objects loadlens made.
+const managedBy = "app.kubernetes.io/managed-by=loadlens"
 
 // assertNothingLeft checks that no loadlens object remains in perf.
 func assertNothingLeft(t *testing.T, c kubernetes.Interface) {
