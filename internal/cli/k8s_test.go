@@ -530,6 +530,7 @@ func TestK8sBadInput(t *testing.T) {
 		{"bad section", []string{"k8s", "manifest", placedBad, "--agents", "2"}, placedBad + `:3:3: kubernetes: unknown field "node_selectors"`},
 		{"bad toleration", []string{"k8s", "manifest", test, "--agents", "2", "--toleration", "a=b:Always"}, `--toleration "a=b:Always": tolerations[0].effect`},
 		{"bad node selector", []string{"k8s", "manifest", test, "--agents", "2", "--node-selector", "pool"}, `--node-selector "pool": want KEY=VALUE`},
+		{"bad --out", []string{"k8s", "manifest", test, "--agents", "2", "--out", "graphite=http://x"}, "--out: "},
 		{"affinity misspelt", []string{"k8s", "manifest", test, "--agents", "2", "--affinity", `{"nodeAfinity": {}}`}, `--affinity:1:2: unknown field "nodeAfinity"`},
 		{"affinity refused", []string{"k8s", "manifest", test, "--agents", "2", "--affinity", "podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{labelSelector: {}}]}"},
 			"--affinity: affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey: required"},

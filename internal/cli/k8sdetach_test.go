@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
@@ -495,7 +496,16 @@ func TestK8sManifestApplied(t *testing.T) {
 	test := k8sTest(t, k.target, "3s")
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	manifest := mustRun(t, ctx, 0, nil, "k8s", "manifest", test, "--agents", "2", "--namespace", "perf", "--image", "example/loadlens:test", "--ttl", "5m")
+	// the coordinator's --out: an InfluxDB on 127.0.0.1, which the pod reaches as the host's processes do
+	var influx testkit.Buffer
+	store := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		influx.Write(b)
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer store.Close()
+	manifest := mustRun(t, ctx, 0, nil, "k8s", "manifest", test, "--agents", "2", "--namespace", "perf", "--image", "example/loadlens:test", "--ttl", "5m",
+		"--out", "influxdb="+store.URL+"/write?db=k6")
 	run := regexp.MustCompile(`-l loadlens.dev/run=(loadlens-shop-[0-9a-f]{6})`).FindStringSubmatch(manifest)[1]
 	kl := newPodKubelet(t, c, k.bin, srv.URL)
 	defer kl.stop()
@@ -517,6 +527,9 @@ func TestK8sManifestApplied(t *testing.T) {
 	}
 	if st := k8s.ParseStatus(cm.Data); st.Phase != k8s.PhaseFinished || st.Verdict != "pass" || st.Requests != served.Load() || st.Requests < 40 {
 		t.Errorf("status %+v; the target served %d", st, served.Load())
+	}
+	if !strings.Contains(influx.String(), "http_reqs,") {
+		t.Errorf("the coordinator sent nothing to its --out InfluxDB:\n%.300s", influx.String())
 	}
 	job, err := c.BatchV1().Jobs("perf").Get(ctx, k8s.CoordinatorName(run), metav1.GetOptions{})
 	if err != nil || !slicesContainsComplete(job) {

@@ -101,6 +101,9 @@ func coordinatorPod(s *Spec, o *Objects) corev1.PodSpec {
 	if s.Adopt {
 		c.Args = append(c.Args, "--adopt")
 	}
+	for _, o := range s.Outs {
+		c.Args = append(c.Args, "--out", o)
+	}
 	c.Env = []corev1.EnvVar{
 		{Name: TokenFileEnv, Value: TokenDir + "/" + TokenKey},
 		{Name: "LOADLENS_DASHBOARD_TOKEN", ValueFrom: secretRef(s.Name, DashboardKey)},
