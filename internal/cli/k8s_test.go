@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -80,10 +81,17 @@ func TestK8sRunOnAPIServer(t *testing.T) {
 			stop() // the run cannot start: end it now
 		}
 	}()
-	var out, errb testkit.Buffer
+	var out, errb, influx testkit.Buffer
+	store := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		influx.Write(b)
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer store.Close()
 	e := &env{stdout: &out, stderr: &errb}
 	code := k8sRun(ctx, e, []string{test, "--agents", "2", "--namespace", "perf", "--kubeconfig", srv.Kubeconfig,
-		"--image", "example/loadlens:test", "--cpu", "500m", "--memory", "256Mi", "--results", results, "--quiet", "--no-dashboard"},
+		"--image", "example/loadlens:test", "--cpu", "500m", "--memory", "256Mi", "--results", results, "--quiet", "--no-dashboard",
+		"--out", "influxdb=" + store.URL + "/write?db=k6"},
 		func(*k8s.Cluster, string) k8s.Reach { return kl.reach })
 	if code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errb.String())
@@ -105,6 +113,9 @@ func TestK8sRunOnAPIServer(t *testing.T) {
 	count, _ := s.Metrics["http_reqs"]["count"].(float64)
 	if int64(count) != served.Load() || count < 50 {
 		t.Errorf("summary.json counts %v requests, the target served %d (want equal, about 60)", count, served.Load())
+	}
+	if !strings.Contains(influx.String(), "http_reqs,") {
+		t.Errorf("k8s run sent nothing to its --out InfluxDB:\n%.300s", influx.String())
 	}
 	if withUser.Load() != served.Load() {
 		t.Errorf("%d of %d requests carried a user from the data file", withUser.Load(), served.Load())
