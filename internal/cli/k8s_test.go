@@ -321,11 +321,12 @@ func dryRunWholeRun(t *testing.T, srv *k8stest.APIServer, c kubernetes.Interface
 	var out, errb bytes.Buffer
 	if code := Main(context.Background(), []string{"k8s", "manifest", placed, "--agents", "20", "--namespace", "perf", "--cpu", "2", "--memory", "2Gi", "-e", "API_KEY=k",
 		"--node-selector", "pool=load", "--toleration", "dedicated=load:NoSchedule", "--spread", "--image-pull-secret", "regcred", "--service-account", "loadgen",
-		"--env-from-secret", "api-keys", "--priority-class", "load-test", "--pvc", "results", "--affinity", "@" + affinity}, &out, &errb); code != 0 {
+		"--env-from-secret", "api-keys", "--priority-class", "load-test", "--pvc", "results", "--affinity", "@" + affinity, "--env-secret", "API_TOKEN=api-keys/token"}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	for _, want := range []string{"topologySpreadConstraints:", "priorityClassName: load-test", "claimName: results", "serviceAccountName: loadgen",
-		"- name: regcred", "name: api-keys", "pool: load", "key: zone", "podAntiAffinity:", "weight: 100", "key: spot", "key: dedicated"} {
+		"- name: regcred", "name: api-keys", "pool: load", "key: zone", "podAntiAffinity:", "weight: 100", "key: spot", "key: dedicated",
+		"name: API_TOKEN\n          valueFrom:\n            secretKeyRef:\n              key: token\n              name: api-keys"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the manifest lacks %q", want)
 		}
@@ -541,6 +542,8 @@ func TestK8sBadInput(t *testing.T) {
 		{"bad section", []string{"k8s", "manifest", placedBad, "--agents", "2"}, placedBad + `:3:3: kubernetes: unknown field "node_selectors"`},
 		{"bad toleration", []string{"k8s", "manifest", test, "--agents", "2", "--toleration", "a=b:Always"}, `--toleration "a=b:Always": tolerations[0].effect`},
 		{"bad node selector", []string{"k8s", "manifest", test, "--agents", "2", "--node-selector", "pool"}, `--node-selector "pool": want KEY=VALUE`},
+		{"bad --env-secret", []string{"k8s", "manifest", test, "--agents", "2", "--env-secret", "API_TOKEN=api-keys"}, `--env-secret: env_secrets.API_TOKEN: "api-keys": want SECRET/KEY`},
+		{"--env-secret without a name", []string{"k8s", "manifest", test, "--agents", "2", "--env-secret", "api-keys/token"}, `--env-secret "api-keys/token": want VAR=SECRET/KEY`},
 		{"bad --out", []string{"k8s", "manifest", test, "--agents", "2", "--out", "graphite=http://x"}, "--out: "},
 		{"affinity misspelt", []string{"k8s", "manifest", test, "--agents", "2", "--affinity", `{"nodeAfinity": {}}`}, `--affinity:1:2: unknown field "nodeAfinity"`},
 		{"affinity refused", []string{"k8s", "manifest", test, "--agents", "2", "--affinity", "podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{labelSelector: {}}]}"},

@@ -23,6 +23,7 @@ kubernetes:
   image_pull_secrets: [regcred]
   service_account: loadgen
   env_from_secrets: [api-keys]
+  env_secrets: {API_TOKEN: api-keys/token}
   priority_class: load-test
 scenarios: {}
 `
@@ -57,6 +58,9 @@ func TestParsePlacementRefuses(t *testing.T) {
 			"          - matchExpressions: [{key: zone, operator: Is, values: [a]}]\n",
 			`t.yaml:7:54: kubernetes.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].operator: "Is": In, NotIn`},
 		{"affinity misspelt", "  affinity:\n    nodeAfinity: {}\n", `t.yaml:4:5: kubernetes: unknown field "nodeAfinity"`},
+		{"bad variable", "  env_secrets:\n    API-KEY: api-keys/token\n", `t.yaml:4:14: kubernetes.env_secrets.API-KEY: "API-KEY" is not a variable name`},
+		{"no key", "  env_secrets: {API_KEY: api-keys}\n", `t.yaml:3:26: kubernetes.env_secrets.API_KEY: "api-keys": want SECRET/KEY`},
+		{"bad secret", "  env_secrets: {API_KEY: Api_Keys/token}\n", `t.yaml:3:26: kubernetes.env_secrets.API_KEY: "Api_Keys/token": "Api_Keys" is not a Kubernetes object name`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ParsePlacement("t.yaml", []byte("name: x\nkubernetes:\n"+tc.section))
@@ -100,6 +104,15 @@ func TestPlacementOnThePods(t *testing.T) {
 	}
 	agent, coord := o.Job.Spec.Template.Spec, o.Coordinator.Spec.Template.Spec
 	for _, p := range []corev1.PodSpec{agent, coord} {
+		var fromKey *corev1.SecretKeySelector
+		for _, ev := range p.Containers[0].Env {
+			if ev.Name == "API_TOKEN" && ev.ValueFrom != nil {
+				fromKey = ev.ValueFrom.SecretKeyRef
+			}
+		}
+		if fromKey == nil || fromKey.Name != "api-keys" || fromKey.Key != "token" {
+			t.Errorf("API_TOKEN from %+v, want the key token of Secret api-keys", fromKey)
+		}
 		if p.NodeSelector["pool"] != "load" || p.NodeSelector["disk"] != "ssd" || p.PriorityClassName != "urgent" || len(p.Tolerations) != 1 ||
 			p.Affinity == nil || p.ImagePullSecrets[0].Name != "regcred" || p.Containers[0].EnvFrom[0].SecretRef.Name != "api-keys" {
 			t.Errorf("pod placement: %+v", p)
