@@ -10,13 +10,15 @@ import (
 	"testing"
 
 	"github.com/loadlens/loadlens/internal/capacity"
+	"github.com/loadlens/loadlens/internal/testkit"
 	"github.com/loadlens/loadlens/internal/units"
 )
 
 // A capacity search of a test is part of its history: `history` lists its
 // highest sustainable rate beside the runs' columns, `history <test>`
 // lists the search, history.html shows it linked to its capacity.html, and
-// the index rebuilt from the directories (history.db deleted) still has it.
+// the index rebuilt from the directories (history.db deleted) still has it;
+// with --store, a shared PostgreSQL has it too.
 func TestHistoryListsCapacity(t *testing.T) {
 	if testing.Short() {
 		t.Skip("three runs and a capacity search of four 2-second steps")
@@ -31,7 +33,11 @@ func TestHistoryListsCapacity(t *testing.T) {
 	if err := os.WriteFile(test, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r := loadlens(t, n.dir, "capacity", test, "--hold", "2s", "--budget", "8s", "--start", "5", "--factor", "2")
+	if r := loadlens(t, n.dir, "capacity", test, "--store", "mysql://x"); r.code != 2 || !strings.Contains(r.stderr, "PostgreSQL URL") {
+		t.Errorf("capacity --store mysql://x: exit %d, want 2 saying why\n%s", r.code, r.stderr)
+	}
+	dsn := testkit.StartPostgres(t)
+	r := loadlens(t, n.dir, "capacity", test, "--hold", "2s", "--budget", "8s", "--start", "5", "--factor", "2", "--store", dsn)
 	if r.code != 0 {
 		t.Fatalf("capacity exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
@@ -62,6 +68,10 @@ func TestHistoryListsCapacity(t *testing.T) {
 		}
 	}
 	check("as recorded")
+	// the shared store has it too, read where no results folder is
+	if shared := loadlens(t, t.TempDir(), "history", "--store", dsn); shared.code != 0 || !strings.Contains(shared.stdout, figure) {
+		t.Errorf("history --store exit %d, want the search's capacity %s:\n%s%s", shared.code, figure, shared.stdout, shared.stderr)
+	}
 	if err := os.Remove(filepath.Join(n.dir, "results", "history.db")); err != nil {
 		t.Fatal(err)
 	}

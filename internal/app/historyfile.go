@@ -23,19 +23,30 @@ const maxHistoryFile = 4 << 20
 
 // RecordHistory keeps rec as the record of dir, a directory in a results
 // folder: in dir's history record file, then in the folder's index (a
-// cache; `history` reads the file when the index cannot be written).
-func RecordHistory(ctx context.Context, dir string, rec history.Run) error {
-	b, err := json.MarshalIndent(rec, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(dir, HistoryFile), append(b, '\n'), 0o644); err != nil {
-		return fmt.Errorf("%s: %w", HistoryFile, err)
-	}
+// cache; `history` reads the file when the index cannot be written), and
+// with store (postgres://…) in that shared store. A store asked for and
+// not written is storeErr: the caller's job must know.
+func RecordHistory(ctx context.Context, dir string, rec history.Run, store string) (fileErr, storeErr error) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout) // an interrupted search is recorded too
 	defer cancel()
-	return putIndex(ctx, dir, rec)
+	if store != "" {
+		if storeErr = putShared(ctx, store, rec); storeErr != nil {
+			storeErr = fmt.Errorf("--store: not recorded: %w", storeErr)
+		}
+	}
+	b, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return err, storeErr
+	}
+	if err := os.WriteFile(filepath.Join(dir, HistoryFile), append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("%s: %w", HistoryFile, err), storeErr
+	}
+	return putIndex(ctx, dir, rec), storeErr
 }
+
+// CheckStore connects to the shared store at dsn, so that a wrong
+// address fails a command before its work rather than after.
+func CheckStore(ctx context.Context, dsn string) error { return checkShared(ctx, dsn) }
 
 // readHistoryFile reads dir's history record file.
 func readHistoryFile(dir string) (history.Run, error) {

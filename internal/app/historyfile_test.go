@@ -22,8 +22,8 @@ func TestHistoryFileInTheIndex(t *testing.T) {
 	}
 	rec := history.Run{ID: filepath.Base(search), Host: "h", Path: search, Name: "shop", Start: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC),
 		Status: "completed", Shape: "capacity search", ShapeID: "cap", Capacity: &history.Capacity{Highest: 41.25, HighestRequests: 82.5, Steps: 6, Stop: "converged"}}
-	if err := RecordHistory(context.Background(), search, rec); err != nil {
-		t.Fatal(err)
+	if ferr, serr := RecordHistory(context.Background(), search, rec, ""); ferr != nil || serr != nil {
+		t.Fatal(ferr, serr)
 	}
 	for _, bad := range []struct{ name, body string }{
 		{"broken", "{"}, {"nameless", `{"name": "shop"}`}, {"too-big", `{"id": "x", "tags": {"a": "` + strings.Repeat("x", maxHistoryFile) + `"}}`},

@@ -36,6 +36,7 @@ type CapacityConfig struct {
 	Out        io.Writer       // one line per step, then the outcome
 	Args       []string
 	Version    string
+	Store      string // a shared history store (postgres://…) to record the search in as it ends; "": the results folder's only
 }
 
 // CapacityResult is how a search ended.
@@ -51,6 +52,11 @@ type CapacityResult struct {
 func Capacity(ctx context.Context, cfg CapacityConfig) (CapacityResult, error) {
 	if err := checkCapacityPlan(cfg.Plan); err != nil {
 		return CapacityResult{ExitCode: app.ExitBadInput}, err
+	}
+	if cfg.Store != "" {
+		if err := app.CheckStore(ctx, cfg.Store); err != nil {
+			return CapacityResult{ExitCode: app.ExitRunFailed}, fmt.Errorf("--store: %w", err)
+		}
 	}
 	parent := cfg.ResultsDir
 	if parent == "" {
@@ -101,7 +107,9 @@ func Capacity(ctx context.Context, cfg CapacityConfig) (CapacityResult, error) {
 	case res.Highest == 0 && (res.Stop == capacity.TargetFailed || res.Stop == capacity.NothingPassed):
 		out.ExitCode = app.ExitThresholdFailed // no rate sustained the SLO, as a run whose thresholds failed
 	}
-	recordSearch(ctx, cfg, dir, start, res, out.ExitCode)
+	if err := recordSearch(ctx, cfg, dir, start, res, out.ExitCode); err != nil && serr == nil {
+		out.ExitCode, serr = app.ExitRunFailed, err // asked for and not done: the job must know
+	}
 	return out, serr
 }
 

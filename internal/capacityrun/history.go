@@ -15,11 +15,14 @@ import (
 
 // recordSearch keeps the search in the results folder's history, so that
 // `loadlens history` lists its highest sustainable rate beside the test's
-// runs. A failure to record it is said, not the search's.
-func recordSearch(ctx context.Context, cfg CapacityConfig, dir string, start time.Time, res capacity.Result, code int) {
-	if err := app.RecordHistory(ctx, dir, searchRecord(cfg, dir, start, res, code, ctx.Err() != nil)); err != nil {
-		fmt.Fprintf(cfg.Out, "note: the search is not in the history index (%v); loadlens history reads it from %s\n", err, app.HistoryFile)
+// runs, and in the shared store when asked. Not being in the index is
+// said, not the search's failure; a store asked for and not written is.
+func recordSearch(ctx context.Context, cfg CapacityConfig, dir string, start time.Time, res capacity.Result, code int) error {
+	fileErr, storeErr := app.RecordHistory(ctx, dir, searchRecord(cfg, dir, start, res, code, ctx.Err() != nil), cfg.Store)
+	if fileErr != nil {
+		fmt.Fprintf(cfg.Out, "note: the search is not in the history (%v)\n", fileErr)
 	}
+	return storeErr
 }
 
 // searchRecord is what history keeps of a search: the test's name, so that
