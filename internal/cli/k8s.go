@@ -229,6 +229,9 @@ func k8sRun(ctx context.Context, e *env, args []string, reach func(*k8s.Cluster,
 		return fail(e, err)
 	}
 	if *detach {
+		if err := localOnly(fs); err != nil {
+			return fail(e, err)
+		}
 		s.Outs = out.outs // the coordinator in its pod sends them
 		return k8sDetach(ctx, e, s, *kubeconfig, *kubeContext)
 	}
@@ -271,4 +274,23 @@ func warnLoopback(e *env, p *plan.Plan) {
 	if ip := net.ParseIP(host); (ip != nil && ip.IsLoopback()) || host == "localhost" {
 		fmt.Fprintf(e.stderr, "warning: base_url %s is loopback: from a pod it reaches the pod itself; give the service's address in the cluster (e.g. -e BASE_URL=http://svc.namespace:8080)\n", p.BaseURL)
 	}
+}
+
+// localOnly refuses, with --detach, the flags of a coordinator here: the
+// coordinator in its pod writes the run directory, serves the dashboard on
+// its Service and prints no line here, so they would be ignored unsaid.
+func localOnly(fs *flag.FlagSet) error {
+	local := map[string]bool{"results": true, "summary-json": true, "quiet": true, "junit": true, "summary-md": true,
+		"dashboard-addr": true, "dashboard-token": true, "no-dashboard": true}
+	var set []string
+	fs.Visit(func(f *flag.Flag) {
+		if local[f.Name] {
+			set = append(set, "--"+f.Name)
+		}
+	})
+	if len(set) == 0 {
+		return nil
+	}
+	return usageErr("%s: with --detach the coordinator runs in its pod, which writes the run directory (loadlens k8s fetch brings it here, "+
+		"summary.json and report.html in it) and serves the dashboard on the run's Service", strings.Join(set, ", "))
 }

@@ -544,6 +544,7 @@ func TestK8sBadInput(t *testing.T) {
 		{"bad node selector", []string{"k8s", "manifest", test, "--agents", "2", "--node-selector", "pool"}, `--node-selector "pool": want KEY=VALUE`},
 		{"bad --env-secret", []string{"k8s", "manifest", test, "--agents", "2", "--env-secret", "API_TOKEN=api-keys"}, `--env-secret: env_secrets.API_TOKEN: "api-keys": want SECRET/KEY`},
 		{"--env-secret without a name", []string{"k8s", "manifest", test, "--agents", "2", "--env-secret", "api-keys/token"}, `--env-secret "api-keys/token": want VAR=SECRET/KEY`},
+		{"local flags with --detach", []string{"k8s", "run", test, "--agents", "2", "--detach", "--junit", "j.xml", "--quiet"}, "--junit, --quiet: with --detach the coordinator runs in its pod"},
 		{"bad --out", []string{"k8s", "manifest", test, "--agents", "2", "--out", "graphite=http://x"}, "--out: "},
 		{"affinity misspelt", []string{"k8s", "manifest", test, "--agents", "2", "--affinity", `{"nodeAfinity": {}}`}, `--affinity:1:2: unknown field "nodeAfinity"`},
 		{"affinity refused", []string{"k8s", "manifest", test, "--agents", "2", "--affinity", "podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{labelSelector: {}}]}"},
