@@ -119,3 +119,30 @@ func TestFetchStaysInside(t *testing.T) {
 		}
 	}
 }
+
+// TestRunStateWritesTheLatestSecond: `k8s status` shows the latest
+// second's figures (as the terminal line does) while the run runs, and
+// not before its first second or after the verdict.
+func TestRunStateWritesTheLatestSecond(t *testing.T) {
+	now := time.Now()
+	figures := Live{Elapsed: 42 * time.Second, Rate: 2000, P95: 182 * time.Millisecond, ErrorRate: 0.006, InFlight: 12}
+	for _, tc := range []struct {
+		name string
+		st   Status
+		want bool
+	}{
+		{"running", Status{Phase: PhaseRunning, Live: figures}, true},
+		{"no second yet", Status{Phase: PhaseRunning}, false},
+		{"finished", Status{Phase: PhaseFinished, Live: figures, Verdict: "pass"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.st.Updated = now
+			var b strings.Builder
+			(&RunState{Namespace: "perf", Run: "r", Status: tc.st, Job: "active"}).Write(&b, now)
+			line := "  latest second: 2,000 req/s · p95 182ms · errors 0.60% · in flight 12\n"
+			if got := strings.Contains(b.String(), line); got != tc.want {
+				t.Errorf("shows %q: %v, want %v\n%s", line, got, tc.want, b.String())
+			}
+		})
+	}
+}
