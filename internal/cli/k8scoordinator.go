@@ -53,7 +53,10 @@ func k8sCoordinatorCmd(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return fail(e, usageErr("$%s: %v", k8s.TokenFileEnv, err))
 	}
-	rc, err := f.out.runConfig(app.RunConfig{ResultsDir: f.results, Out: e.stdout, Args: e.args, Version: app.Version})
+	if err := f.secretOutputs(); err != nil {
+		return fail(e, err)
+	}
+	rc, err := f.out.runConfig(app.RunConfig{ResultsDir: f.results, Out: e.stdout, Args: storedArgs(fs, e.args), Version: app.Version})
 	if err != nil {
 		return fail(e, err)
 	}
@@ -91,6 +94,21 @@ func k8sCoordinatorCmd(ctx context.Context, e *env, args []string) int {
 		}
 	}
 	return code
+}
+
+// secretOutputs adds the outputs the run's Secret mounts in the pod to
+// --out's: their URLs may carry credentials, which no Job's arguments show.
+func (f *coordinatorFlags) secretOutputs() error {
+	path := os.Getenv(k8s.OutputsEnv)
+	if path == "" {
+		return nil
+	}
+	outs, err := k8s.ReadOutputs(path)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	f.out.outs = append(f.out.outs, outs...)
+	return nil
 }
 
 // coordinateInPod waits for the agents and runs the test over them,

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	batchv1 "k8s.io/api/batch/v1"
@@ -36,6 +37,9 @@ func addCoordinator(o *Objects, s *Spec, labels map[string]string) {
 	o.Secret.Data[DashboardKey] = []byte(s.Dashboard)
 	for k, v := range s.Env {
 		o.Secret.Data[envKey(k)] = []byte(v)
+	}
+	if len(s.Outs) > 0 { // never in the Job's arguments, which whoever may read Jobs or pods reads
+		o.Secret.Data[OutputsKey] = []byte(strings.Join(s.Outs, "\n"))
 	}
 	o.Account = &corev1.ServiceAccount{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "ServiceAccount"}, ObjectMeta: meta(coord),
 		AutomountServiceAccountToken: ptr(false)}
@@ -101,9 +105,6 @@ func coordinatorPod(s *Spec, o *Objects) corev1.PodSpec {
 	if s.Adopt {
 		c.Args = append(c.Args, "--adopt")
 	}
-	for _, o := range s.Outs {
-		c.Args = append(c.Args, "--out", o)
-	}
 	c.Env = []corev1.EnvVar{
 		{Name: TokenFileEnv, Value: TokenDir + "/" + TokenKey},
 		{Name: "LOADLENS_DASHBOARD_TOKEN", ValueFrom: secretRef(s.Name, DashboardKey)},
@@ -119,6 +120,10 @@ func coordinatorPod(s *Spec, o *Objects) corev1.PodSpec {
 		c.Env = append(c.Env, corev1.EnvVar{Name: k, ValueFrom: secretRef(s.Name, envKey(k))})
 	}
 	c.Env = append(c.Env, s.Placement.envVars()...) // the agents' template had them; its Env is replaced above
+	if len(s.Outs) > 0 {
+		mountOutputs(&pod)
+		c.Env = append(c.Env, corev1.EnvVar{Name: OutputsEnv, Value: TokenDir + "/" + OutputsKey})
+	}
 	c.Ports = []corev1.ContainerPort{{Name: "control", ContainerPort: ControlPort, Protocol: corev1.ProtocolTCP},
 		{Name: "dashboard", ContainerPort: DashboardPort, Protocol: corev1.ProtocolTCP}}
 	c.StartupProbe = nil
@@ -135,6 +140,16 @@ func coordinatorPod(s *Spec, o *Objects) corev1.PodSpec {
 	pod.Volumes = append(pod.Volumes, corev1.Volume{Name: "kube", VolumeSource: kubeVolume()}, corev1.Volume{Name: "results", VolumeSource: results})
 	pod.TerminationGracePeriodSeconds = ptr(int64(30)) // room to write the run directory after SIGTERM
 	return pod
+}
+
+// mountOutputs adds the Secret's outputs key to the coordinator's copy of
+// the token volume: a file only its pod has, as the agents have the token.
+func mountOutputs(pod *corev1.PodSpec) {
+	for i := range pod.Volumes {
+		if v := &pod.Volumes[i]; v.Name == "token" && v.Secret != nil {
+			v.Secret.Items = append(v.Secret.Items, corev1.KeyToPath{Key: OutputsKey, Path: OutputsKey})
+		}
+	}
 }
 
 // kubeVolume is what a service account's automounted token holds (token,

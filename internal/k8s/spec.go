@@ -29,6 +29,8 @@ const (
 	KubeDirEnv    = "LOADLENS_KUBE_DIR"
 	NamespaceEnv  = "LOADLENS_K8S_NAMESPACE"
 	DashboardKey  = "dashboard" // the Secret's key of the dashboard's token
+	OutputsKey    = "outputs"   // the Secret's key of the coordinator's --out KIND=URL, one a line: URLs may carry credentials
+	OutputsEnv    = "LOADLENS_OUTPUTS_FILE"
 	ComponentKey  = "app.kubernetes.io/component"
 )
 
@@ -62,7 +64,7 @@ type Spec struct {
 	PVC       string            // with InCluster: a claim for the run directory; "": an emptyDir
 	Startup   time.Duration     // with InCluster: how long the coordinator waits for the agents
 	Adopt     bool              // with InCluster: a manifest's coordinator makes its Job own the run's objects
-	Outs      []string          // with InCluster: the coordinator's --out KIND=URL metrics stores, besides the test's outputs:
+	Outs      []string          // with InCluster: the coordinator's --out KIND=URL metrics stores, besides the test's; kept in the Secret
 }
 
 // NewName returns a run name from the test's name and a random

@@ -1,0 +1,42 @@
+package k8s
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/loadlens/loadlens/internal/plan"
+)
+
+// maxOutputsFile is the most the outputs file may hold: a Secret's 1 MiB.
+const maxOutputsFile = 1 << 20
+
+// ReadOutputs reads the coordinator's --out KIND=URL outputs, one a line,
+// from the file the run's Secret mounts in its pod (OutputsEnv names it),
+// so that their credentials are in no object's spec.
+func ReadOutputs(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("$%s: %w", OutputsEnv, err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxOutputsFile+1))
+	if err != nil {
+		return nil, fmt.Errorf("$%s: %w", OutputsEnv, err)
+	}
+	if len(b) > maxOutputsFile {
+		return nil, fmt.Errorf("%s: more than a Secret's 1 MiB of outputs", path)
+	}
+	var outs []string
+	for i, line := range strings.Split(string(b), "\n") {
+		if line = strings.TrimSpace(line); line == "" {
+			continue
+		}
+		if _, err := plan.ParseOutput(line); err != nil { // its messages redact the URL
+			return nil, fmt.Errorf("%s:%d: %w", path, i+1, err)
+		}
+		outs = append(outs, line)
+	}
+	return outs, nil
+}
