@@ -321,7 +321,8 @@ func dryRunWholeRun(t *testing.T, srv *k8stest.APIServer, c kubernetes.Interface
 	var out, errb bytes.Buffer
 	if code := Main(context.Background(), []string{"k8s", "manifest", placed, "--agents", "20", "--namespace", "perf", "--cpu", "2", "--memory", "2Gi", "-e", "API_KEY=k",
 		"--node-selector", "pool=load", "--toleration", "dedicated=load:NoSchedule", "--spread", "--image-pull-secret", "regcred", "--service-account", "loadgen",
-		"--env-from-secret", "api-keys", "--priority-class", "load-test", "--pvc", "results", "--affinity", "@" + affinity, "--env-secret", "API_TOKEN=api-keys/token"}, &out, &errb); code != 0 {
+		"--env-from-secret", "api-keys", "--priority-class", "load-test", "--pvc", "results", "--affinity", "@" + affinity, "--env-secret", "API_TOKEN=api-keys/token",
+		"--out", "prometheus-rw=http://ci:pw-in-userinfo@prom.monitoring:9090/api/v1/write?token=tok-in-query"}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	for _, want := range []string{"topologySpreadConstraints:", "priorityClassName: load-test", "claimName: results", "serviceAccountName: loadgen",
@@ -331,6 +332,8 @@ func dryRunWholeRun(t *testing.T, srv *k8stest.APIServer, c kubernetes.Interface
 			t.Errorf("the manifest lacks %q", want)
 		}
 	}
+	assertManifestHidesOutputs(t, out.Bytes(), "pw-in-userinfo")
+	assertManifestHidesOutputs(t, out.Bytes(), "tok-in-query")
 	objs := decodeAll(t, out.Bytes())
 	kinds := map[string]int{}
 	for _, o := range objs {

@@ -9,7 +9,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
@@ -48,14 +47,18 @@ func TestK8sDetachedRun(t *testing.T) {
 	kl := newPodKubelet(t, c, k.bin, srv.URL)
 	defer kl.stop()
 	go kl.play(ctx, 2)
+	// the coordinator's --out: a store on 127.0.0.1 (which the pod reaches as the host's processes do), with a password in its URL
+	store, password := newInfluxStore(t), "pw-"+k8s.NewToken()[:12]
+	outURL := strings.Replace(store.URL, "http://", "http://ci:"+password+"@", 1) + "/write?db=k6"
 
 	out := mustRun(t, ctx, 0, nil, append([]string{"k8s", "run", test, "--detach", "--agents", "2", "--image", "example/loadlens:test",
-		"--cpu", "500m", "--memory", "256Mi", "--ttl", "90s", "--keep", "3m"}, kc...)...)
+		"--cpu", "500m", "--memory", "256Mi", "--ttl", "90s", "--keep", "3m", "--out", "influxdb=" + outURL}, kc...)...)
 	m := regexp.MustCompile(`created run perf/(loadlens-shop-[0-9a-f]{6})`).FindStringSubmatch(out)
 	if m == nil {
 		t.Fatalf("k8s run --detach said:\n%s", out)
 	}
 	run := m[1]
+	printed := []string{out}
 	if st := mustRun(t, ctx, 0, nil, append([]string{"k8s", "status", run}, kc...)...); !strings.Contains(st, "run perf/"+run+": ") {
 		t.Errorf("k8s status:\n%s", st)
 	}
@@ -82,7 +85,8 @@ func TestK8sDetachedRun(t *testing.T) {
 	if code := k8sAttach(ctx, &env{stdout: &second, stderr: &second}, append([]string{run}, kc...), reach); code != 0 || !strings.Contains(second.String(), run+": pass (exit code 0)") {
 		t.Fatalf("attach: exit %d\n%s\n%s", code, second.String(), kl.logs())
 	}
-	if st := mustRun(t, ctx, 0, nil, append([]string{"k8s", "status", run}, kc...)...); !strings.Contains(st, ": finished") || !strings.Contains(st, "verdict: pass (exit code 0)") {
+	st := mustRun(t, ctx, 0, nil, append([]string{"k8s", "status", run}, kc...)...)
+	if !strings.Contains(st, ": finished") || !strings.Contains(st, "verdict: pass (exit code 0)") {
 		t.Errorf("k8s status after the run:\n%s", st)
 	}
 
@@ -98,6 +102,16 @@ func TestK8sDetachedRun(t *testing.T) {
 		t.Errorf("the coordinator exited %d after its results were fetched, want 0 (pass)\n%s", code, kl.logs())
 	}
 	checkOwnedAndTTL(t, c, run, 90)
+	if !store.received("ci:" + password) {
+		t.Errorf("the coordinator's --out store got no metrics with the URL's credentials (%v):\n%.300s", store.auths, store.body.String())
+	}
+	assertNoSecretInObjects(t, c, run, password)
+	assertNoSecretInFiles(t, results, password)
+	for _, p := range append(printed, st, first.String(), second.String(), fo.String(), kl.logs()) {
+		if strings.Contains(p, password) {
+			t.Errorf("printed the --out credential:\n%s", p)
+		}
+	}
 	mustRun(t, ctx, 0, nil, append([]string{"k8s", "delete", run}, kc...)...)
 	assertNothingLeft(t, c)
 }
@@ -496,17 +510,13 @@ func TestK8sManifestApplied(t *testing.T) {
 	test := k8sTest(t, k.target, "3s")
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	// the coordinator's --out: an InfluxDB on 127.0.0.1, which the pod reaches as the host's processes do
-	var influx testkit.Buffer
-	store := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
-		influx.Write(b)
-		w.WriteHeader(http.StatusNoContent)
-	}))
-	defer store.Close()
+	// the coordinator's --out: an InfluxDB on 127.0.0.1, which the pod reaches as the host's processes do,
+	// with InfluxDB 1.x's credentials in the URL's query
+	store, password := newInfluxStore(t), "pw-"+k8s.NewToken()[:12]
 	manifest := mustRun(t, ctx, 0, nil, "k8s", "manifest", test, "--agents", "2", "--namespace", "perf", "--image", "example/loadlens:test", "--ttl", "5m",
-		"--out", "influxdb="+store.URL+"/write?db=k6")
+		"--out", "influxdb="+store.URL+"/write?db=k6&u=ci&p="+password)
 	run := regexp.MustCompile(`-l loadlens.dev/run=(loadlens-shop-[0-9a-f]{6})`).FindStringSubmatch(manifest)[1]
+	assertManifestHidesOutputs(t, []byte(manifest), password)
 	kl := newPodKubelet(t, c, k.bin, srv.URL)
 	defer kl.stop()
 	go kl.play(ctx, 2)
@@ -528,8 +538,12 @@ func TestK8sManifestApplied(t *testing.T) {
 	if st := k8s.ParseStatus(cm.Data); st.Phase != k8s.PhaseFinished || st.Verdict != "pass" || st.Requests != served.Load() || st.Requests < 40 {
 		t.Errorf("status %+v; the target served %d", st, served.Load())
 	}
-	if !strings.Contains(influx.String(), "http_reqs,") {
-		t.Errorf("the coordinator sent nothing to its --out InfluxDB:\n%.300s", influx.String())
+	if !store.received("ci:" + password) {
+		t.Errorf("the coordinator sent nothing with the URL's credentials to its --out InfluxDB:\n%.300s", store.body.String())
+	}
+	assertNoSecretInObjects(t, c, run, password)
+	if strings.Contains(kl.logs(), password) {
+		t.Errorf("the pods' logs show the --out credential:\n%s", kl.logs())
 	}
 	job, err := c.BatchV1().Jobs("perf").Get(ctx, k8s.CoordinatorName(run), metav1.GetOptions{})
 	if err != nil || !slicesContainsComplete(job) {
