@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -155,14 +157,14 @@ func k8sManifestCmd(_ context.Context, e *env, args []string) int {
 		return fail(e, err)
 	}
 	s, p, _, err := k.spec(pos[0], !*agentsOnly)
-	if s != nil {
-		s.Adopt, s.Outs = true, out.outs // no UID to own them yet: the coordinator adopts them when it starts
-	}
-	if err == nil {
-		warnLoopback(e, p)
-	}
 	if err != nil {
 		return fail(e, err)
+	}
+	warnLoopback(e, p)
+	if s.InCluster {
+		s.Adopt, s.Outs = true, out.outs // no UID to own them yet: the coordinator adopts them when it starts
+		outs, _ := out.metricsOutputs()  // checked above
+		outputToken(e, s, p, outs)
 	}
 	objs, err := k8s.Build(s)
 	if err != nil {
@@ -180,6 +182,9 @@ func k8sManifestCmd(_ context.Context, e *env, args []string) int {
 			app.Version, pos[0], units.CountOf(int64(s.Agents), "agent", "agents"), ns, k8s.StatusName(s.Name), k8s.CoordinatorName(s.Name))
 	} else {
 		fmt.Fprintf(e.stdout, "# loadlens %s: %s for %s (docs/kubernetes.md).\n", app.Version, units.CountOf(int64(s.Agents), "agent", "agents"), pos[0])
+	}
+	if len(s.Outs) > 0 || len(s.Env) > 0 {
+		fmt.Fprintf(e.stdout, "# The Secret holds the --out URLs and the -e values, credentials perhaps: keep this file as a secret.\n")
 	}
 	fmt.Fprintf(e.stdout, "# The run's token: kubectl get secret%s %s -o jsonpath='{.data.token}' | base64 -d\n"+
 		"# Delete everything: kubectl delete%s %s -l %s=%s\n", ns, s.Name, ns, kinds, k8s.RunLabel, s.Name)
@@ -233,6 +238,7 @@ func k8sRun(ctx context.Context, e *env, args []string, reach func(*k8s.Cluster,
 			return fail(e, err)
 		}
 		s.Outs = out.outs // the coordinator in its pod sends them
+		outputToken(e, s, p, rc.Outs)
 		return k8sDetach(ctx, e, s, *kubeconfig, *kubeContext)
 	}
 	cl, err := k8s.Connect(*kubeconfig, *kubeContext)
@@ -293,4 +299,23 @@ func localOnly(fs *flag.FlagSet) error {
 	}
 	return usageErr("%s: with --detach the coordinator runs in its pod, which writes the run directory (loadlens k8s fetch brings it here, "+
 		"summary.json and report.html in it) and serves the dashboard on the run's Service", strings.Join(set, ", "))
+}
+
+// outputToken gives the coordinator's pod, through the run's Secret, the
+// InfluxDB 2 token an influxdb2 output needs: the pod has not this
+// machine's environment. A token from --env-secret is left to it.
+func outputToken(e *env, s *k8s.Spec, p *plan.Plan, outs []plan.Output) {
+	need := false
+	for _, o := range append(slices.Clone(p.Outputs), outs...) {
+		need = need || o.Kind == plan.OutInfluxDB2
+	}
+	if _, given := s.Placement.EnvSecrets[plan.InfluxTokenEnv]; !need || given {
+		return
+	}
+	if tok := os.Getenv(plan.InfluxTokenEnv); tok != "" {
+		s.Env[plan.InfluxTokenEnv] = tok
+		return
+	}
+	fmt.Fprintf(e.stderr, "warning: an influxdb2 output needs $%[1]s, not set here: give the coordinator's pod it with --env-secret %[1]s=SECRET/KEY or --env-from-secret\n",
+		plan.InfluxTokenEnv)
 }

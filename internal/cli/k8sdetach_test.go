@@ -50,15 +50,18 @@ func TestK8sDetachedRun(t *testing.T) {
 	// the coordinator's --out: a store on 127.0.0.1 (which the pod reaches as the host's processes do), with a password in its URL
 	store, password := newInfluxStore(t), "pw-"+k8s.NewToken()[:12]
 	outURL := strings.Replace(store.URL, "http://", "http://ci:"+password+"@", 1) + "/write?db=k6"
+	// and an InfluxDB 2, whose token is this machine's environment, which a pod has not
+	store2, token := newInfluxStore(t), "tok-"+k8s.NewToken()[:12]
+	t.Setenv("LOADLENS_INFLUXDB_TOKEN", token)
 
 	out := mustRun(t, ctx, 0, nil, append([]string{"k8s", "run", test, "--detach", "--agents", "2", "--image", "example/loadlens:test",
-		"--cpu", "500m", "--memory", "256Mi", "--ttl", "90s", "--keep", "3m", "--out", "influxdb=" + outURL}, kc...)...)
+		"--cpu", "500m", "--memory", "256Mi", "--ttl", "90s", "--keep", "3m", "--out", "influxdb=" + outURL,
+		"--out", "influxdb2=" + store2.URL + "/api/v2/write?org=o&bucket=b"}, kc...)...)
 	m := regexp.MustCompile(`created run perf/(loadlens-shop-[0-9a-f]{6})`).FindStringSubmatch(out)
 	if m == nil {
 		t.Fatalf("k8s run --detach said:\n%s", out)
 	}
 	run := m[1]
-	printed := []string{out}
 	if st := mustRun(t, ctx, 0, nil, append([]string{"k8s", "status", run}, kc...)...); !strings.Contains(st, "run perf/"+run+": ") {
 		t.Errorf("k8s status:\n%s", st)
 	}
@@ -102,14 +105,19 @@ func TestK8sDetachedRun(t *testing.T) {
 		t.Errorf("the coordinator exited %d after its results were fetched, want 0 (pass)\n%s", code, kl.logs())
 	}
 	checkOwnedAndTTL(t, c, run, 90)
-	if !store.received("ci:" + password) {
-		t.Errorf("the coordinator's --out store got no metrics with the URL's credentials (%v):\n%.300s", store.auths, store.body.String())
+	if ok, got := store.received("ci:" + password); !ok {
+		t.Errorf("the coordinator's --out store got no metrics with the URL's credentials: %s", got)
 	}
-	assertNoSecretInObjects(t, c, run, password)
-	assertNoSecretInFiles(t, results, password)
-	for _, p := range append(printed, st, first.String(), second.String(), fo.String(), kl.logs()) {
-		if strings.Contains(p, password) {
-			t.Errorf("printed the --out credential:\n%s", p)
+	if ok, got := store2.received("token:" + token); !ok {
+		t.Errorf("the coordinator's influxdb2 store got no metrics with $LOADLENS_INFLUXDB_TOKEN: %s", got)
+	}
+	for _, secret := range []string{password, token} {
+		assertNoSecretInObjects(t, c, run, secret)
+		assertNoSecretInFiles(t, results, secret)
+		for _, p := range []string{out, st, first.String(), second.String(), fo.String(), kl.logs()} {
+			if strings.Contains(p, secret) {
+				t.Errorf("printed the credential %s:\n%s", secret, p)
+			}
 		}
 	}
 	mustRun(t, ctx, 0, nil, append([]string{"k8s", "delete", run}, kc...)...)
@@ -333,7 +341,7 @@ func (k *podKubelet) startPod(ctx context.Context, pod *corev1.Pod, ip string, p
 		args[i] = local(a)
 	}
 	cmd := exec.Command(k.bin, args...)
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append(hostEnv(), env...)
 	cmd.Dir = local(ctr.WorkingDir)
 	out := &testkit.Buffer{}
 	cmd.Stdout, cmd.Stderr = out, out
@@ -538,8 +546,8 @@ func TestK8sManifestApplied(t *testing.T) {
 	if st := k8s.ParseStatus(cm.Data); st.Phase != k8s.PhaseFinished || st.Verdict != "pass" || st.Requests != served.Load() || st.Requests < 40 {
 		t.Errorf("status %+v; the target served %d", st, served.Load())
 	}
-	if !store.received("ci:" + password) {
-		t.Errorf("the coordinator sent nothing with the URL's credentials to its --out InfluxDB:\n%.300s", store.body.String())
+	if ok, got := store.received("ci:" + password); !ok {
+		t.Errorf("the coordinator sent nothing with the URL's credentials to its --out InfluxDB: %s", got)
 	}
 	assertNoSecretInObjects(t, c, run, password)
 	if strings.Contains(kl.logs(), password) {
@@ -597,4 +605,16 @@ func checkDashboard(t *testing.T, c kubernetes.Interface, kl *podKubelet, run, k
 			t.Errorf("dashboard with token %q: %s, want %d", tc.token, resp.Status, tc.want)
 		}
 	}
+}
+
+// hostEnv is this process's environment without loadlens's own variables:
+// a pod has only what its spec gives it.
+func hostEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "LOADLENS_") {
+			env = append(env, kv)
+		}
+	}
+	return env
 }

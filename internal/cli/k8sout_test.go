@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/loadlens/loadlens/internal/k8s"
+	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/testkit"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -26,7 +28,7 @@ type influxStore struct {
 	*httptest.Server
 	body  testkit.Buffer
 	mu    sync.Mutex
-	auths map[string]bool // "user:password", from Basic auth or ?u=&p=
+	auths map[string]bool // "user:password", from Basic auth or ?u=&p=; "token:T", from InfluxDB 2's Authorization
 }
 
 func newInfluxStore(t *testing.T) *influxStore {
@@ -38,6 +40,9 @@ func newInfluxStore(t *testing.T) *influxStore {
 		if u, p, ok := r.BasicAuth(); ok {
 			s.auths[u+":"+p] = true
 		}
+		if tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Token "); ok { // InfluxDB 2's
+			s.auths["token:"+tok] = true
+		}
 		if q := r.URL.Query(); q.Get("u") != "" {
 			s.auths[q.Get("u")+":"+q.Get("p")] = true
 		}
@@ -48,11 +53,12 @@ func newInfluxStore(t *testing.T) *influxStore {
 	return s
 }
 
-// received says whether the store got metrics, all with auth.
-func (s *influxStore) received(auth string) bool {
+// received says whether the store got metrics, all with auth; if not, what it got.
+func (s *influxStore) received(auth string) (bool, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return strings.Contains(s.body.String(), "http_reqs,") && s.auths[auth] && len(s.auths) == 1
+	ok := strings.Contains(s.body.String(), "http_reqs,") && s.auths[auth] && len(s.auths) == 1
+	return ok, fmt.Sprintf("credentials %v, body:\n%.300s", s.auths, s.body.String())
 }
 
 // assertNoSecretInObjects: no object of the run that others may read
@@ -79,8 +85,15 @@ func assertNoSecretInObjects(t *testing.T, c kubernetes.Interface, run, secret s
 		}
 	}
 	sec, err := c.CoreV1().Secrets("perf").Get(ctx, run, metav1.GetOptions{})
-	if err != nil || !strings.Contains(string(sec.Data[k8s.OutputsKey]), secret) {
-		t.Errorf("the run's Secret must carry the outputs: %v", err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := false
+	for _, v := range sec.Data {
+		in = in || strings.Contains(string(v), secret)
+	}
+	if !in {
+		t.Errorf("the run's Secret must carry the credential %q", secret)
 	}
 }
 
@@ -123,5 +136,37 @@ func assertManifestHidesOutputs(t *testing.T, manifest []byte, secret string) {
 	}
 	if !inSecret || strings.Contains(string(manifest), secret) {
 		t.Errorf("the --out credential must be in the manifest's Secret, base64 as all its data, and only there")
+	}
+}
+
+// TestOutputToken: an influxdb2 output's token reaches the coordinator's
+// pod through the run's Secret, unless --env-secret gives it; without
+// either, a warning says how to give it.
+func TestOutputToken(t *testing.T) {
+	influx2 := []plan.Output{{Kind: plan.OutInfluxDB2, URL: "http://h/api/v2/write?org=o&bucket=b"}}
+	for _, tc := range []struct {
+		name, token string
+		file, outs  []plan.Output
+		envSecret   bool
+		want, warn  string
+	}{
+		{"no influxdb2", "tok", nil, []plan.Output{{Kind: plan.OutOTLP, URL: "http://h/v1/metrics"}}, false, "", ""},
+		{"--out influxdb2", "tok", nil, influx2, false, "tok", ""},
+		{"the test's outputs", "tok", influx2, nil, false, "tok", ""},
+		{"--env-secret gives it", "tok", nil, influx2, true, "", ""},
+		{"no token", "", nil, influx2, false, "", "--env-secret LOADLENS_INFLUXDB_TOKEN=SECRET/KEY"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv(plan.InfluxTokenEnv, tc.token)
+			s := &k8s.Spec{Env: map[string]string{}}
+			if tc.envSecret {
+				s.Placement.EnvSecrets = map[string]string{plan.InfluxTokenEnv: "influx/token"}
+			}
+			var errb testkit.Buffer
+			outputToken(&env{stderr: &errb}, s, &plan.Plan{Outputs: tc.file}, tc.outs)
+			if s.Env[plan.InfluxTokenEnv] != tc.want || (tc.warn == "") != (errb.String() == "") || !strings.Contains(errb.String(), tc.warn) {
+				t.Errorf("Secret's env %q, warning %q; want %q, %q", s.Env[plan.InfluxTokenEnv], errb.String(), tc.want, tc.warn)
+			}
+		})
 	}
 }

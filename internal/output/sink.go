@@ -17,9 +17,9 @@ type Sink interface {
 	Close()
 }
 
-// InfluxTokenEnv names the variable that holds the InfluxDB 2 token, kept
-// out of the command line and the test file where others could read it.
-const InfluxTokenEnv = "LOADLENS_INFLUXDB_TOKEN"
+// InfluxTokenEnv names the variable that holds the InfluxDB 2 token (plan's,
+// which the k8s commands put into a run's Secret).
+const InfluxTokenEnv = plan.InfluxTokenEnv
 
 // newSink returns the sink of one output.
 func newSink(o plan.Output, runID string, getenv func(string) string, warn func(string, ...any)) (Sink, error) {

@@ -14,6 +14,10 @@ const (
 	OutOTLP         = "otlp"          // OTLP metrics over HTTP protobuf
 )
 
+// InfluxTokenEnv names the variable that holds the InfluxDB 2 token, kept
+// out of the command line and the test file where others could read it.
+const InfluxTokenEnv = "LOADLENS_INFLUXDB_TOKEN"
+
 // OutputKinds returns the kinds --out and outputs: accept, in the order docs list them.
 func OutputKinds() []string {
 	return []string{OutPrometheusRW, OutInfluxDB, OutInfluxDB2, OutOTLP}
