@@ -1,0 +1,90 @@
+package metrics
+
+import (
+	"testing"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/sample"
+)
+
+// TestFactsThroughPipeline records session samples with protocol facts
+// beside plain HTTP requests, then sends the seconds through the binary
+// codec and into a Run: the facts arrive whole on their endpoint, and an
+// HTTP endpoint carries none.
+func TestFactsThroughPipeline(t *testing.T) {
+	layout := testLayout()
+	layout.Endpoints[1].Protocol = "sse"
+	cases := []struct {
+		name     string
+		sessions int
+		gaps     int
+		wantRecv int64
+	}{
+		{"one session, no message", 1, 0, 0},
+		{"three sessions with gaps", 3, 4, 15},
+		{"gaps beyond the cap are dropped by the producer", 2, sample.MaxGaps + 10, 2 * (sample.MaxGaps + 11)},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := NewRecorder(layout, 2)
+			sink := rec.Sink(0)
+			var f sample.Facts
+			for s := range tc.sessions {
+				f.Reset()
+				f.MsgsReceived = int64(tc.gaps + 1)
+				if tc.gaps == 0 {
+					f.MsgsReceived = 0
+				}
+				f.FirstMsg, f.Session, f.Reconnects = 5*time.Millisecond, time.Second, 1
+				for g := range tc.gaps {
+					f.Gap(time.Duration(g+1) * time.Millisecond)
+				}
+				sink.Request(&sample.Request{Endpoint: 1, End: time.Duration(s) * time.Millisecond, Duration: time.Second, Facts: &f})
+			}
+			http := request(0, 0)
+			sink.Request(&http)
+			b, err := rec.Collect(0).MarshalBinary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var snap Snapshot
+			if err := snap.UnmarshalBinary(b); err != nil {
+				t.Fatal(err)
+			}
+			run := NewRun(layout)
+			run.Add(&snap)
+			if run.Endpoints[0].Facts != nil {
+				t.Errorf("an HTTP endpoint carries facts: %+v", run.Endpoints[0].Facts)
+			}
+			got := run.Endpoints[1].Facts
+			if got == nil {
+				t.Fatal("the sse endpoint carries no facts")
+			}
+			wantGaps := int64(tc.sessions * min(tc.gaps, sample.MaxGaps))
+			wantFirst := int64(tc.sessions)
+			if tc.gaps == 0 {
+				wantFirst = 0
+			}
+			if got.Sessions != int64(tc.sessions) || got.MsgsReceived != tc.wantRecv || got.Reconnects != int64(tc.sessions) ||
+				got.Gap.Count() != wantGaps || got.Session.Count() != int64(tc.sessions) || got.FirstMsg.Count() != wantFirst {
+				t.Errorf("facts = %+v (gaps %d, first %d); want %d sessions, %d received, %d gaps, %d firsts",
+					got, got.Gap.Count(), got.FirstMsg.Count(), tc.sessions, tc.wantRecv, wantGaps, wantFirst)
+			}
+		})
+	}
+}
+
+// TestSnapshotWithoutFactsKeepsItsVersion: a run with no session protocol
+// writes snapshots an earlier build reads.
+func TestSnapshotWithoutFactsKeepsItsVersion(t *testing.T) {
+	rec := NewRecorder(testLayout(), 1)
+	r := request(1, 0)
+	rec.Sink(0).Request(&r)
+	b, err := rec.Collect(0).MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := b[len(snapshotMagic)]; v >= factsVersion {
+		t.Errorf("version %d for a snapshot without facts", v)
+	}
+}
