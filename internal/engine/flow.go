@@ -123,12 +123,12 @@ func (v *vu) holds(c *plan.Cond) bool {
 	case plan.CondVar:
 		val := v.tc.Vars[c.Var]
 		if c.Test.Op == plan.OpExists {
-			ok = (val != "") == existsWanted(&c.Test)
+			ok = (val != "") == c.Test.ExistsWanted()
 		} else {
-			ok = compare(&c.Test, val, true)
+			ok = c.Test.Compare(val, true)
 		}
 	case plan.CondStatus:
-		ok = compare(&c.Test, strconv.Itoa(v.lastStatus), true)
+		ok = c.Test.Compare(strconv.Itoa(v.lastStatus), true)
 	case plan.CondChecks:
 		ok = v.checksOK == c.Passed
 	}
