@@ -41,6 +41,10 @@ func (v *vu) steps(ctx context.Context, flow []plan.Step, w *walk, top bool) boo
 				w.intended = v.http.began
 			}
 			w.end, w.stepStart = v.http.ended, time.Time{}
+		case plan.SessionStep:
+			if !v.session(ctx, st.Session, w) {
+				return false
+			}
 		default:
 			if !v.control(ctx, st, w) {
 				return false

@@ -18,6 +18,10 @@ func (p *parser) sseStep(o *object, sc *scenarioCtx) (Step, bool) {
 		}
 	}
 	pathNode, _ := o.get("sse")
+	if sc.s.ID < 0 {
+		p.errs.add(pathNode.key, pathNode.path, "an sse: step is measured, so it belongs in a scenario's flow, not in setup: or teardown:")
+		return Step{}, false
+	}
 	src, ok := p.nonEmpty(pathNode, "a URL or path like /events")
 	name := pathWithoutQuery(src)
 	if n, has := o.get("name"); has {
