@@ -1,6 +1,9 @@
 package metrics
 
-import "github.com/loadlens/loadlens/internal/sample"
+import (
+	"github.com/loadlens/loadlens/internal/sample"
+	"github.com/loadlens/loadlens/internal/threshold"
+)
 
 // FactFigures are a session protocol's facts (sample.Facts) summed over
 // one second or a whole run: the same fields whatever the protocol, so
@@ -58,53 +61,55 @@ func mergeFacts(dst, src *FactFigures) *FactFigures {
 	return dst
 }
 
-// Fact names one of a protocol's facts as a metric suffix: the metric is
-// the endpoint's protocol, an underscore, then the suffix (sse_msgs_received).
-type Fact string
-
-// The facts every session protocol reports, as metric suffixes.
-const (
-	FactSessions     Fact = "sessions"
-	FactMsgsSent     Fact = "msgs_sent"
-	FactMsgsReceived Fact = "msgs_received"
-	FactReconnects   Fact = "reconnects"
-	FactFirstMsg     Fact = "time_to_first_msg"
-	FactSession      Fact = "session_duration"
-	FactGap          Fact = "msg_gap"
-)
-
-// Facts lists every fact, counts first, then the trends.
-var Facts = []Fact{FactSessions, FactMsgsSent, FactMsgsReceived, FactReconnects, FactFirstMsg, FactSession, FactGap}
-
-// IsTrend reports whether a fact is a histogram of durations (else a count).
-func (f Fact) IsTrend() bool {
-	return f == FactFirstMsg || f == FactSession || f == FactGap
-}
-
 // Count returns a counting fact's value.
-func (f *FactFigures) Count(x Fact) int64 {
+func (f *FactFigures) Count(x sample.Fact) int64 {
 	switch x {
-	case FactSessions:
+	case sample.FactSessions:
 		return f.Sessions
-	case FactMsgsSent:
+	case sample.FactMsgsSent:
 		return f.MsgsSent
-	case FactMsgsReceived:
+	case sample.FactMsgsReceived:
 		return f.MsgsReceived
-	case FactReconnects:
+	case sample.FactReconnects:
 		return f.Reconnects
 	}
 	return 0
 }
 
 // Trend returns a trend fact's histogram; nil when none was recorded.
-func (f *FactFigures) Trend(x Fact) *Hist {
+func (f *FactFigures) Trend(x sample.Fact) *Hist {
 	switch x {
-	case FactFirstMsg:
+	case sample.FactFirstMsg:
 		return f.FirstMsg
-	case FactSession:
+	case sample.FactSession:
 		return f.Session
-	case FactGap:
+	case sample.FactGap:
 		return f.Gap
 	}
 	return nil
+}
+
+// observeFact is a threshold's value on a session protocol's fact: the
+// facts of the protocol's endpoints its filter selects, merged.
+func (r *Run) observeFact(proto string, f sample.Fact, t *threshold.Threshold) (float64, bool) {
+	eps, ok := r.selectEndpoints(t.Filter, false)
+	if !ok {
+		return 0, false
+	}
+	var sum FactFigures
+	seen := false
+	for _, i := range eps {
+		if r.Layout.Endpoints[i].Protocol != proto || r.Endpoints[i].Facts == nil {
+			continue
+		}
+		sum.merge(r.Endpoints[i].Facts)
+		seen = true
+	}
+	if !seen {
+		return 0, false
+	}
+	if f.IsTrend() {
+		return trendValue(sum.Trend(f), t)
+	}
+	return r.counterValue(sum.Count(f), t)
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/loadlens/loadlens/internal/sample"
+	"github.com/loadlens/loadlens/internal/threshold"
 )
 
 // TestFactsThroughPipeline records session samples with protocol facts
@@ -86,5 +87,42 @@ func TestSnapshotWithoutFactsKeepsItsVersion(t *testing.T) {
 	}
 	if v := b[len(snapshotMagic)]; v >= factsVersion {
 		t.Errorf("version %d for a snapshot without facts", v)
+	}
+}
+
+// TestObserveFacts: thresholds read a protocol's facts by the metric's
+// prefix, from that protocol's endpoints only.
+func TestObserveFacts(t *testing.T) {
+	layout := testLayout()
+	layout.Endpoints[1].Protocol = "sse"
+	rec := NewRecorder(layout, 1)
+	f := sample.Facts{MsgsReceived: 4, FirstMsg: 20 * time.Millisecond, Session: 2 * time.Second}
+	for g := range 3 {
+		f.Gap(time.Duration(g+1) * 100 * time.Millisecond)
+	}
+	rec.Sink(0).Request(&sample.Request{Endpoint: 1, End: time.Second / 2, Duration: 2 * time.Second, Facts: &f})
+	run := NewRun(layout)
+	run.Add(rec.Collect(0))
+	tests := []struct {
+		key, expr string
+		want      float64
+		hasData   bool
+	}{
+		{"sse_msgs_received", "count > 0", 4, true},
+		{"sse_sessions", "count == 1", 1, true},
+		{"sse_time_to_first_msg", "p(95) < 100ms", 20, true},
+		{"sse_msg_gap", "max < 1s", 300, true},
+		{`sse_msgs_received{endpoint:"GET /"}`, "count > 0", 0, false}, // an HTTP endpoint has no facts
+		{"ws_msgs_received", "count > 0", 0, false},                    // no ws endpoint in the test
+	}
+	for _, tc := range tests {
+		th, err := threshold.New(tc.key, tc.expr)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.key, err)
+		}
+		got, ok := run.Observe(&th)
+		if ok != tc.hasData || ok && (got < tc.want*0.99 || got > tc.want*1.01) {
+			t.Errorf("%s %s: %v, %v; want %v, %v", tc.key, tc.expr, got, ok, tc.want, tc.hasData)
+		}
 	}
 }

@@ -1,6 +1,9 @@
 package sample
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // MaxGaps is the most gaps between messages one sample carries: a
 // protocol that saw more keeps the first MaxGaps, so a sample's size stays
@@ -34,4 +37,56 @@ func (f *Facts) Gap(d time.Duration) {
 	if len(f.Gaps) < MaxGaps {
 		f.Gaps = append(f.Gaps, d)
 	}
+}
+
+// Fact names one of the facts as a metric suffix: a protocol's metric is
+// its name, an underscore, then the suffix (sse_msgs_received), so that a
+// new protocol's metrics exist without a line in thresholds or reports.
+type Fact string
+
+// The facts every session protocol reports, as metric suffixes.
+const (
+	FactSessions     Fact = "sessions"          // counter: sessions ended
+	FactMsgsSent     Fact = "msgs_sent"         // counter
+	FactMsgsReceived Fact = "msgs_received"     // counter
+	FactReconnects   Fact = "reconnects"        // counter
+	FactFirstMsg     Fact = "time_to_first_msg" // trend: from the intended start to the first message
+	FactSession      Fact = "session_duration"  // trend
+	FactGap          Fact = "msg_gap"           // trend: between consecutive messages received
+)
+
+// AllFacts returns every fact, the counters first, then the trends.
+func AllFacts() []Fact {
+	return []Fact{FactSessions, FactMsgsSent, FactMsgsReceived, FactReconnects, FactFirstMsg, FactSession, FactGap}
+}
+
+// IsTrend reports whether a fact is a distribution of times (else a counter).
+func (f Fact) IsTrend() bool {
+	return f == FactFirstMsg || f == FactSession || f == FactGap
+}
+
+// FactMetric splits a session protocol's metric name into the protocol
+// and the fact: "sse_msgs_received" is ("sse", FactMsgsReceived). HTTP's
+// metrics (http_reqs …) and unknown suffixes are not facts.
+func FactMetric(metric string) (protocol string, f Fact, ok bool) {
+	protocol, suffix, found := strings.Cut(metric, "_")
+	if !found || protocol == "" || protocol == "http" || !isWord(protocol) {
+		return "", "", false
+	}
+	for _, x := range AllFacts() {
+		if string(x) == suffix {
+			return protocol, x, true
+		}
+	}
+	return "", "", false
+}
+
+// isWord reports whether s is lower-case letters and digits, as protocol names are.
+func isWord(s string) bool {
+	for _, c := range s {
+		if (c < 'a' || c > 'z') && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
 }
