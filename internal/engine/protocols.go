@@ -67,6 +67,7 @@ func (v *vu) session(ctx context.Context, s *plan.Session, w *walk) bool {
 	if w.intended.IsZero() {
 		w.intended = intended
 	}
+	v.lastStatus, v.checksOK = 0, true // what if: conditions read after the step: its status and checks
 	v.sc.inflight.Add(1)
 	w.end = run.Run(ctx, (*protoVU)(v), intended)
 	v.sc.inflight.Add(-1)
@@ -88,7 +89,10 @@ var _ protocol.VU = (*protoVU)(nil)
 
 func (p *protoVU) Vars() *tmpl.Context { return &p.tc }
 
-func (p *protoVU) Record(s *sample.Request) { p.sink.Request(s) }
+func (p *protoVU) Record(s *sample.Request) {
+	p.lastStatus = s.Status
+	p.sink.Request(s)
+}
 
 func (p *protoVU) Check(id int32, end time.Time, ok bool) {
 	p.sink.Check(id, p.sc.e.since(end), ok)

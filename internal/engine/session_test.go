@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -36,7 +37,9 @@ func (r *factsRecorder) Request(s *sample.Request) {
 // and records one sample with facts and its checks per event.
 func TestSessionStep(t *testing.T) {
 	mux := http.NewServeMux()
-	mux.HandleFunc("/login", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, "ok") })
+	mux.HandleFunc("/login", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusCreated) })
+	var after atomic.Int64
+	mux.HandleFunc("/after", func(http.ResponseWriter, *http.Request) { after.Add(1) })
 	mux.HandleFunc("/events", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		for i := 1; i <= 3; i++ {
@@ -58,6 +61,8 @@ scenarios:
         max_events: 3
         timeout: 10s
         check: {json: $.n, gt: 0}
+      - if: {status: 200}
+        then: [get: /after]
 `, srv.URL)
 	p, err := plan.Parse("t.yaml", []byte(src), nil)
 	if err != nil {
@@ -78,8 +83,11 @@ scenarios:
 			sessions++
 		}
 	}
-	if sessions != 2 || len(rec.facts) != 2 || len(rec.reqs) != 4 {
-		t.Fatalf("%d samples, %d sessions, %d with facts; want 4, 2, 2", len(rec.reqs), sessions, len(rec.facts))
+	if sessions != 2 || len(rec.facts) != 2 || len(rec.reqs) != 6 {
+		t.Fatalf("%d samples, %d sessions, %d with facts; want 6, 2, 2", len(rec.reqs), sessions, len(rec.facts))
+	}
+	if after.Load() != 2 {
+		t.Errorf("an if: {status: 200} after the session sent %d requests, want 2: it reads the stream's status", after.Load())
 	}
 	for _, f := range rec.facts {
 		if f.MsgsReceived != 3 || len(f.Gaps) != 2 {
