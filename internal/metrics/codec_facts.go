@@ -17,7 +17,7 @@ func hasFacts(s *Snapshot) bool {
 }
 
 // appendFacts appends the endpoints' facts: their number, then per
-// endpoint a presence byte, the counts and the three histograms.
+// endpoint a presence byte, the counts and the four histograms.
 func appendFacts(b []byte, hc *histCodec, s *Snapshot) ([]byte, error) {
 	b = binary.AppendUvarint(b, uint64(len(s.Endpoints)))
 	var err error
@@ -31,7 +31,7 @@ func appendFacts(b []byte, hc *histCodec, s *Snapshot) ([]byte, error) {
 		for _, v := range [...]int64{f.Sessions, f.MsgsSent, f.MsgsReceived, f.Reconnects} {
 			b = binary.AppendVarint(b, v)
 		}
-		for _, h := range [...]*Hist{f.FirstMsg, f.Session, f.Gap} {
+		for _, h := range [...]*Hist{f.FirstMsg, f.Session, f.Gap, f.Reply} {
 			if b, err = appendHist(b, hc, h); err != nil {
 				return nil, fmt.Errorf("snapshot of second %d: endpoint %d's facts: %w", s.Second, i, err)
 			}
@@ -60,6 +60,7 @@ func (d *decoder) facts(eps []EndpointSecond) {
 		f.FirstMsg = d.hist("time to first message histogram")
 		f.Session = d.hist("session histogram")
 		f.Gap = d.hist("message gap histogram")
+		f.Reply = d.hist("reply time histogram")
 		eps[i].Facts = f
 	}
 }

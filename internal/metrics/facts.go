@@ -16,6 +16,7 @@ type FactFigures struct {
 	FirstMsg     *Hist // time to first message, of the sessions that received one
 	Session      *Hist // session length
 	Gap          *Hist // gaps between consecutive messages received
+	Reply        *Hist // from a message sent to the reply that answered it, of the sessions that had one
 }
 
 // record adds one sample's facts. Sparse histograms: sessions are few
@@ -26,7 +27,10 @@ func (f *FactFigures) record(x *sample.Facts) {
 	f.MsgsReceived += x.MsgsReceived
 	f.Reconnects += x.Reconnects
 	if f.Session == nil {
-		f.FirstMsg, f.Session, f.Gap = NewHist(), NewHist(), NewHist()
+		f.FirstMsg, f.Session, f.Gap, f.Reply = NewHist(), NewHist(), NewHist(), NewHist()
+	}
+	if x.Reply > 0 {
+		f.Reply.Record(x.Reply)
 	}
 	f.Session.Record(x.Session)
 	if x.MsgsReceived > 0 {
@@ -46,6 +50,7 @@ func (f *FactFigures) merge(o *FactFigures) {
 	f.FirstMsg = mergeHist(f.FirstMsg, o.FirstMsg)
 	f.Session = mergeHist(f.Session, o.Session)
 	f.Gap = mergeHist(f.Gap, o.Gap)
+	f.Reply = mergeHist(f.Reply, o.Reply)
 }
 
 // mergeFacts returns dst with src merged in: nil while both are nil, so an
@@ -85,6 +90,8 @@ func (f *FactFigures) Trend(x sample.Fact) *Hist {
 		return f.Session
 	case sample.FactGap:
 		return f.Gap
+	case sample.FactReply:
+		return f.Reply
 	}
 	return nil
 }

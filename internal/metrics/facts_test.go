@@ -36,7 +36,7 @@ func TestFactsThroughPipeline(t *testing.T) {
 				if tc.gaps == 0 {
 					f.MsgsReceived = 0
 				}
-				f.FirstMsg, f.Session, f.Reconnects = 5*time.Millisecond, time.Second, 1
+				f.FirstMsg, f.Session, f.Reconnects, f.Reply = 5*time.Millisecond, time.Second, 1, 3*time.Millisecond
 				for g := range tc.gaps {
 					f.Gap(time.Duration(g+1) * time.Millisecond)
 				}
@@ -67,7 +67,8 @@ func TestFactsThroughPipeline(t *testing.T) {
 				wantFirst = 0
 			}
 			if got.Sessions != int64(tc.sessions) || got.MsgsReceived != tc.wantRecv || got.Reconnects != int64(tc.sessions) ||
-				got.Gap.Count() != wantGaps || got.Session.Count() != int64(tc.sessions) || got.FirstMsg.Count() != wantFirst {
+				got.Gap.Count() != wantGaps || got.Session.Count() != int64(tc.sessions) || got.FirstMsg.Count() != wantFirst ||
+				got.Reply.Count() != int64(tc.sessions) {
 				t.Errorf("facts = %+v (gaps %d, first %d); want %d sessions, %d received, %d gaps, %d firsts",
 					got, got.Gap.Count(), got.FirstMsg.Count(), tc.sessions, tc.wantRecv, wantGaps, wantFirst)
 			}

@@ -68,3 +68,57 @@ func TestParseSSEInvalid(t *testing.T) {
 		})
 	}
 }
+
+func TestParseWS(t *testing.T) {
+	src := head + `      - ws: ws://127.0.0.1:9000/chat
+        subprotocols: [chat.v1, chat.v0]
+        headers: {X-User: "u{{ vu }}"}
+        duration: 10s
+        send:
+          - text: '{"join": "{{ vu }}"}'
+          - text: ping
+            every: 1s
+        until: {json: $.type, eq: joined}
+        check: [{body_contains: "{"}]
+`
+	p, err := Parse("t.yaml", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := p.Scenarios[0].Flow[0].Session
+	u, _ := s.URL.Const()
+	if s.Protocol != "ws" || u != "http://127.0.0.1:9000/chat" || len(s.Subprotocols) != 2 || len(s.Send) != 2 ||
+		s.Send[1].Every != time.Second || s.Until == nil || s.Until.From != FromJSON || len(s.Checks) != 1 {
+		t.Errorf("session = %+v (url %q)", s, u)
+	}
+	if ep := p.Layout.Endpoints[s.Endpoint]; ep.Name != "WS ws://127.0.0.1:9000/chat" || ep.Protocol != "ws" {
+		t.Errorf("endpoint = %+v", ep)
+	}
+}
+
+func TestParseWSInvalid(t *testing.T) {
+	tests := []struct {
+		name, step, want string
+	}{
+		{"no end", "      - ws: /chat\n", "7:9: scenarios.s.flow[0]: a ws: step needs duration:, max_messages: or until:, so that it ends"},
+		{"every without duration", "      - ws: /chat\n        max_messages: 3\n        send: [{text: a, every: 1s}]\n",
+			"9:9: scenarios.s.flow[0]: a message sent every: needs the step's duration:, so that the session ends"},
+		{"message without text", "      - ws: /chat\n        duration: 1s\n        send: [{every: 1s}]\n", `9:16: scenarios.s.flow[0].send[0]: missing key "text": the message to send`},
+		{"reconnect is SSE's", "      - ws: /chat\n        duration: 1s\n        reconnect: 1\n",
+			`9:9: scenarios.s.flow[0].reconnect: unknown key "reconnect" (allowed: ws, name, query, headers, subprotocols, timeout, duration, max_messages, max_message_size, send, until, check)`},
+		{"in setup", "      - get: /x\nsetup:\n  - ws: /chat\n    duration: 1s\n", "9:5: setup[0].ws: a ws: step is measured, so it belongs in a scenario's flow, not in setup: or teardown:"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("t.yaml", []byte(head+tt.step), nil)
+			var es Errors
+			if !errors.As(err, &es) {
+				t.Fatalf("error is %T, want Errors: %v", err, err)
+			}
+			want := "t.yaml:" + strings.ReplaceAll(tt.want, "\n", "\nt.yaml:")
+			if got := err.Error(); got != want {
+				t.Errorf("errors:\n%s\nwant:\n%s", got, want)
+			}
+		})
+	}
+}

@@ -35,6 +35,20 @@ type Session struct {
 	// Checks: status and header checks judge each response head; body_*
 	// and json checks each message's data, once per message.
 	Checks []Check
+	// Send are the messages the session sends (WebSocket): once when it
+	// opens, in order, and again every Every for those with one.
+	Send []Send
+	// Until, when set, ends the session at the first message it matches
+	// (body_*/json): the time from the last message sent to it is the
+	// session's reply time. None matching by the end fails the session.
+	Until        *Check
+	Subprotocols []string // WebSocket subprotocols offered, in order of preference
+}
+
+// Send is one message a session sends.
+type Send struct {
+	Text  *tmpl.Template // a text message
+	Every time.Duration  // repeat it this often while the session lasts; 0: once
 }
 
 // Longest returns the longest one run of the step can take: its duration,

@@ -22,6 +22,9 @@ type Facts struct {
 	Session      time.Duration // how long the session was open, reconnections included
 	Reconnects   int64         // times it reconnected (SSE's Last-Event-ID)
 	Code         int           // the protocol's own status (WebSocket close code, gRPC status); 0: none
+	// Reply is the time from a message sent to the reply that answered it
+	// (a WebSocket until: match); 0 when none was awaited or came.
+	Reply time.Duration
 	// Gaps are the times between consecutive messages received, at most
 	// MaxGaps; the protocol's buffer, read only during the Sink call.
 	Gaps []time.Duration
@@ -53,16 +56,17 @@ const (
 	FactFirstMsg     Fact = "time_to_first_msg" // trend: from the intended start to the first message
 	FactSession      Fact = "session_duration"  // trend
 	FactGap          Fact = "msg_gap"           // trend: between consecutive messages received
+	FactReply        Fact = "reply_time"        // trend: from a message sent to the reply that answered it
 )
 
 // AllFacts returns every fact, the counters first, then the trends.
 func AllFacts() []Fact {
-	return []Fact{FactSessions, FactMsgsSent, FactMsgsReceived, FactReconnects, FactFirstMsg, FactSession, FactGap}
+	return []Fact{FactSessions, FactMsgsSent, FactMsgsReceived, FactReconnects, FactFirstMsg, FactSession, FactGap, FactReply}
 }
 
 // IsTrend reports whether a fact is a distribution of times (else a counter).
 func (f Fact) IsTrend() bool {
-	return f == FactFirstMsg || f == FactSession || f == FactGap
+	return f == FactFirstMsg || f == FactSession || f == FactGap || f == FactReply
 }
 
 // FactMetric splits a session protocol's metric name into the protocol
