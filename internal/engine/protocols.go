@@ -8,6 +8,7 @@ import (
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/protocol"
 	"github.com/loadlens/loadlens/internal/protocol/sse"
+	"github.com/loadlens/loadlens/internal/protocol/ws"
 	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/tmpl"
 )
@@ -18,6 +19,7 @@ import (
 func protocols() map[string]protocol.Protocol {
 	return map[string]protocol.Protocol{
 		"sse": sse.Protocol{},
+		"ws":  ws.Protocol{},
 	}
 }
 

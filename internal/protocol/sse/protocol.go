@@ -20,18 +20,13 @@ var _ protocol.Protocol = Protocol{}
 
 // Prepare returns the step ready for every VU.
 func (Protocol) Prepare(s *plan.Session, env protocol.Env) (protocol.Step, error) {
-	st := &step{s: s, env: env}
-	for i := range s.Checks {
-		st.json = st.json || s.Checks[i].From == plan.FromJSON
-	}
-	return st, nil
+	return &step{s: s, env: env}, nil
 }
 
 // step is a prepared sse: step.
 type step struct {
-	s    *plan.Session
-	env  protocol.Env
-	json bool // a check reads each event's data as JSON
+	s   *plan.Session
+	env protocol.Env
 }
 
 // readSize is how much of the stream one read takes.
