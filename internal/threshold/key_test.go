@@ -145,7 +145,7 @@ func TestKindOfFacts(t *testing.T) {
 		ok     bool
 	}{
 		{"sse_msgs_received", Counter, true}, {"sse_sessions", Counter, true}, {"ws_msgs_sent", Counter, true},
-		{"sse_time_to_first_msg", Trend, true}, {"grpc_session_duration", Trend, true}, {"sse_msg_gap", Trend, true},
+		{"sse_time_to_first_msg", Trend, true}, {"grpc_session_duration", Trend, true}, {"sse_msg_gap", Trend, true}, {"ws_reply_time", Trend, true},
 		{"http_sessions", 0, false}, {"sse_msgs", 0, false}, {"SSE_sessions", 0, false}, {"_sessions", 0, false},
 	}
 	for _, tc := range tests {
