@@ -108,6 +108,7 @@ func (s *session) cut(ctx, cctx context.Context, err error) error {
 	case ctx.Err() != nil:
 		return ctx.Err()
 	case s.timeUp.Load():
+		s.facts.Code = int(websocket.StatusNormalClosure) // ours; the read may see the closed connection rather than the peer's echo
 		if s.st.s.Until != nil && !s.matched {
 			return fmt.Errorf("%w within the duration (%s)", errNoMatch, units.DurationLiteral(s.st.s.Duration))
 		}
