@@ -89,8 +89,8 @@ var table = map[string]row{
 	"promtext": {},
 	// the seam of the session protocols, and one package per protocol (docs/protocols.md)
 	"protocol":     {imports: list("jsonpath", "plan", "sample", "tmpl")},
-	"protocol/sse": {imports: list("plan", "protocol", "sample", "units"), tests: list("jsonpath", "tmpl")},
-	"protocol/ws":  {imports: list("plan", "protocol", "sample", "units"), tests: list("jsonpath", "tmpl"), modules: list("github.com/coder/websocket")},
+	"protocol/sse": {imports: list("plan", "protocol", "sample", "units"), tests: list("jsonpath", "tmpl"), modules: list("github.com/mccutchen/go-httpbin/v2")},
+	"protocol/ws":  {imports: list("plan", "protocol", "sample", "units"), tests: list("jsonpath", "tmpl"), modules: list("github.com/coder/websocket", "github.com/mccutchen/go-httpbin/v2")},
 	// the one layer that renders, every page in web's shell
 	"report": {imports: list("capacity", "compare", "diagnose", "estimate", "history", "metrics", "sample", "series", "spans", "threshold", "units", "web"), tests: list("golden", "metrics/metricstest", "plan", "store")},
 	"runs":   {imports: list("app", "metrics", "output", "store", "units"), tests: list("plan")},
