@@ -41,8 +41,8 @@ func (f *FactFigures) record(x *sample.Facts) {
 	}
 }
 
-// merge adds o to f; f never aliases o's histograms.
-func (f *FactFigures) merge(o *FactFigures) {
+// Merge adds o to f; f never aliases o's histograms.
+func (f *FactFigures) Merge(o *FactFigures) {
 	f.Sessions += o.Sessions
 	f.MsgsSent += o.MsgsSent
 	f.MsgsReceived += o.MsgsReceived
@@ -62,7 +62,7 @@ func mergeFacts(dst, src *FactFigures) *FactFigures {
 	if dst == nil {
 		dst = &FactFigures{}
 	}
-	dst.merge(src)
+	dst.Merge(src)
 	return dst
 }
 
@@ -109,7 +109,7 @@ func (r *Run) observeFact(proto string, f sample.Fact, t *threshold.Threshold) (
 		if r.Layout.Endpoints[i].Protocol != proto || r.Endpoints[i].Facts == nil {
 			continue
 		}
-		sum.merge(r.Endpoints[i].Facts)
+		sum.Merge(r.Endpoints[i].Facts)
 		seen = true
 	}
 	if !seen {
