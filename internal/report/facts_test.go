@@ -1,7 +1,9 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -9,8 +11,9 @@ import (
 	"github.com/loadlens/loadlens/internal/sample"
 )
 
-// TestFactsInSummaryJSON: a session protocol's facts appear in summary.json
-// under <protocol>_<fact>, with no code per protocol; HTTP alone adds none.
+// TestFactsInSummaryJSON: a session protocol's facts appear in the text
+// summary's sessions table and in summary.json under <protocol>_<fact>,
+// with no code per protocol; HTTP alone adds none.
 func TestFactsInSummaryJSON(t *testing.T) {
 	layout := sample.Layout{Scenarios: []sample.ScenarioInfo{{Name: "default", Model: "vus"}},
 		Endpoints: []sample.EndpointInfo{{Name: "GET /x", Method: "GET"}, {Name: "SSE /feed", Method: "GET", Protocol: "sse"},
@@ -27,9 +30,23 @@ func TestFactsInSummaryJSON(t *testing.T) {
 	run.Add(rec.Collect(0))
 	run.SetElapsed(2 * time.Second)
 	start := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
-	js, err := SummaryJSON(&Input{Name: "facts", Status: "completed", Start: start, End: start.Add(2 * time.Second), Run: run})
+	in := &Input{Name: "facts", Status: "completed", Start: start, End: start.Add(2 * time.Second), Run: run}
+	js, err := SummaryJSON(in)
 	if err != nil {
 		t.Fatal(err)
+	}
+	var text bytes.Buffer
+	if err := WriteText(&text, in); err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]string{}
+	for _, line := range strings.Split(text.String(), "\n") {
+		if f := strings.Fields(line); len(f) > 2 && (f[0] == "SSE" || f[0] == "WS" || f[0] == "SESSION") {
+			rows[f[0]] = strings.Join(f, " ")
+		}
+	}
+	if rows["SESSION"] == "" || !strings.HasPrefix(rows["SSE"], "SSE /feed 2 0 6 3/s 20") || !strings.HasPrefix(rows["WS"], "WS /chat 1 4 4 2/s") {
+		t.Errorf("the summary's sessions: %q in\n%s", rows, text.String())
 	}
 	var out struct {
 		Metrics map[string]map[string]any `json:"metrics"`
