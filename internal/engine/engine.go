@@ -12,6 +12,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/engine/h1"
 	"github.com/loadlens/loadlens/internal/plan"
+	"github.com/loadlens/loadlens/internal/protocol"
 	"github.com/loadlens/loadlens/internal/sample"
 )
 
@@ -56,6 +57,9 @@ type Engine struct {
 	cancel   context.CancelCauseFunc
 
 	idleCloses h1.IdleCloses // the targets' keep-alive timeouts, as the VUs' lean clients met them
+
+	sessions    map[*plan.Session]protocol.Step // the plan's session steps, prepared once
+	sessionsErr error                           // why one could not be prepared; Run returns it
 }
 
 // New prepares an engine for the plan; measurements go to rec.
@@ -63,6 +67,8 @@ func New(p *plan.Plan, rec sample.Recorder, opts Options) *Engine {
 	e := &Engine{plan: p, rec: rec, opts: opts,
 		dialer:     &net.Dialer{Timeout: orDefault(opts.ConnectTimeout, 30*time.Second), KeepAlive: 30 * time.Second},
 		tlsTimeout: orDefault(opts.TLSHandshakeTimeout, 30*time.Second), files: openFileLimit()}
+	e.sessions = map[*plan.Session]protocol.Step{}
+	e.sessionsErr = e.prepareSessions()
 	for _, s := range p.Scenarios {
 		e.scens = append(e.scens, newScenarioRun(e, s))
 	}
@@ -81,6 +87,9 @@ func orDefault(d, def time.Duration) time.Duration {
 // once: no new iterations start, and requests in flight are cut off and
 // recorded as interrupted.
 func (e *Engine) Run(ctx context.Context) error {
+	if e.sessionsErr != nil {
+		return e.sessionsErr
+	}
 	ctx, e.cancel = context.WithCancelCause(ctx)
 	defer e.cancel(nil)
 	e.prepare(ctx, e.opts.Start)

@@ -3,7 +3,6 @@ package engine
 import (
 	"bytes"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/loadlens/loadlens/internal/jsonpath"
@@ -98,7 +97,7 @@ func check(c *plan.Check, rs *response) bool {
 	}
 	switch c.From {
 	case plan.FromStatus:
-		return compare(c, strconv.Itoa(rs.status), true)
+		return c.Compare(strconv.Itoa(rs.status), true)
 	case plan.FromBody:
 		switch c.Op {
 		case plan.OpContains:
@@ -106,13 +105,13 @@ func check(c *plan.Check, rs *response) bool {
 		case plan.OpMatches:
 			return c.Regex.Match(rs.body)
 		}
-		return compare(c, string(rs.body), true)
+		return c.Compare(string(rs.body), true)
 	case plan.FromHeader:
 		vals := rs.headerValues(c.Header)
 		if c.Op == plan.OpExists {
-			return (len(vals) > 0) == existsWanted(c)
+			return (len(vals) > 0) == c.ExistsWanted()
 		}
-		return len(vals) > 0 && compare(c, vals[0], true)
+		return len(vals) > 0 && c.Compare(vals[0], true)
 	case plan.FromJSON:
 		doc, err := rs.json()
 		if err != nil {
@@ -120,66 +119,9 @@ func check(c *plan.Check, rs *response) bool {
 		}
 		val, ok := c.Path.Lookup(doc)
 		if c.Op == plan.OpExists {
-			return ok == existsWanted(c)
+			return ok == c.ExistsWanted()
 		}
-		return ok && compare(c, jsonpath.Format(val), true)
-	}
-	return false
-}
-
-func existsWanted(c *plan.Check) bool {
-	return len(c.Values) == 0 || c.Values[0] != "false"
-}
-
-// compare applies a check's operator to a value found in the response.
-// Numbers compare as numbers when both sides parse, strings otherwise.
-func compare(c *plan.Check, got string, found bool) bool {
-	if !found {
-		return false
-	}
-	switch c.Op {
-	case plan.OpIn:
-		for _, w := range c.Values {
-			if w == got {
-				return true
-			}
-		}
-		return false
-	case plan.OpContains:
-		return strings.Contains(got, c.Values[0])
-	case plan.OpMatches:
-		return c.Regex.MatchString(got)
-	case plan.OpExists:
-		return true
-	}
-	want := c.Values[0]
-	g, gerr := strconv.ParseFloat(got, 64)
-	w, werr := strconv.ParseFloat(want, 64)
-	numeric := gerr == nil && werr == nil
-	switch c.Op {
-	case plan.OpEq:
-		if numeric {
-			return g == w
-		}
-		return got == want
-	case plan.OpNe:
-		if numeric {
-			return g != w
-		}
-		return got != want
-	}
-	if !numeric {
-		return false
-	}
-	switch c.Op {
-	case plan.OpLt:
-		return g < w
-	case plan.OpLte:
-		return g <= w
-	case plan.OpGt:
-		return g > w
-	case plan.OpGte:
-		return g >= w
+		return ok && c.Compare(jsonpath.Format(val), true)
 	}
 	return false
 }

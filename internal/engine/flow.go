@@ -41,6 +41,10 @@ func (v *vu) steps(ctx context.Context, flow []plan.Step, w *walk, top bool) boo
 				w.intended = v.http.began
 			}
 			w.end, w.stepStart = v.http.ended, time.Time{}
+		case plan.SessionStep:
+			if !v.session(ctx, st.Session, w) {
+				return false
+			}
 		default:
 			if !v.control(ctx, st, w) {
 				return false
@@ -123,12 +127,12 @@ func (v *vu) holds(c *plan.Cond) bool {
 	case plan.CondVar:
 		val := v.tc.Vars[c.Var]
 		if c.Test.Op == plan.OpExists {
-			ok = (val != "") == existsWanted(&c.Test)
+			ok = (val != "") == c.Test.ExistsWanted()
 		} else {
-			ok = compare(&c.Test, val, true)
+			ok = c.Test.Compare(val, true)
 		}
 	case plan.CondStatus:
-		ok = compare(&c.Test, strconv.Itoa(v.lastStatus), true)
+		ok = c.Test.Compare(strconv.Itoa(v.lastStatus), true)
 	case plan.CondChecks:
 		ok = v.checksOK == c.Passed
 	}

@@ -184,8 +184,11 @@ func requestBody(has bool, body []byte) []byte {
 	return nil
 }
 
-// close releases the VU's connections.
-func (v *vu) close() { v.http.closeClients() }
+// close releases the VU's connections, its sessions' too.
+func (v *vu) close() {
+	v.http.closeClients()
+	v.closeSessions()
+}
 
 // statusKind judges a response's status: below 400 is fine unless the step
 // lists the statuses it expects, as k6's expectedStatuses does.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/loadlens/loadlens/internal/plan"
+	"github.com/loadlens/loadlens/internal/protocol"
 	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/tmpl"
 )
@@ -26,6 +27,8 @@ type vu struct {
 	lastStatus int
 	checksOK   bool
 	scratch    []byte // set: steps render into it
+	// sess are the VU's runners of the plan's session steps, made on first use.
+	sess map[*plan.Session]protocol.Session
 }
 
 func (sc *scenarioRun) newVU() *vu {

@@ -71,6 +71,7 @@ func (e *EndpointSecond) add(w *endpointWindow, sec int) {
 	e.TLSHandshakes += w.tlsHandshakes
 	e.ConnectMax = max(e.ConnectMax, w.connectMax)
 	e.TLSMax = max(e.TLSMax, w.tlsMax)
+	e.Facts = mergeFacts(e.Facts, w.facts)
 	if w.errors == nil {
 		return
 	}

@@ -23,6 +23,7 @@ type Figures struct {
 	TLSHandshakes  int64
 	ConnectMax     time.Duration
 	TLSMax         time.Duration
+	Facts          *FactFigures // a session protocol's facts; nil for HTTP endpoints
 }
 
 // merge adds o to f: counts and sums add, histograms merge, maxima keep
@@ -44,4 +45,5 @@ func (f *Figures) merge(o *Figures) {
 	f.TLSHandshakes += o.TLSHandshakes
 	f.ConnectMax = max(f.ConnectMax, o.ConnectMax)
 	f.TLSMax = max(f.TLSMax, o.TLSMax)
+	f.Facts = mergeFacts(f.Facts, o.Facts)
 }

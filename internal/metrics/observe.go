@@ -87,6 +87,9 @@ func (r *Run) Observe(t *threshold.Threshold) (value float64, hasData bool) {
 	case "vus", "vus_max":
 		return r.observeVUs(t)
 	}
+	if proto, f, ok := sample.FactMetric(t.Metric); ok {
+		return r.observeFact(proto, f, t)
+	}
 	return 0, false
 }
 

@@ -37,6 +37,7 @@ type endpointWindow struct {
 	redirects      int64                        // redirects followed inside the requests
 	sends          Sends                        // when the requests were sent and the last ended: what a rate is over
 	errors         *[sample.NumKinds]kindErrors // allocated on the first failure
+	facts          *FactFigures                 // a session protocol's facts; allocated on the first sample with some
 }
 
 // kindErrors holds the first distinct error samples of one kind.
@@ -106,6 +107,12 @@ func (e *endpointWindow) request(r *sample.Request) {
 	}
 	if r.Kind != sample.OK {
 		e.failure(r)
+	}
+	if r.Facts != nil {
+		if e.facts == nil {
+			e.facts = &FactFigures{}
+		}
+		e.facts.record(r.Facts)
 	}
 }
 

@@ -67,13 +67,13 @@ type Cond struct {
 	Negate bool  // unless:
 }
 
-// Walk calls fn for every request and think step of flow, nested ones
+// Walk calls fn for every request, session and think step of flow, nested ones
 // included, in the order they are written.
 func Walk(flow []Step, fn func(*Step)) {
 	for i := range flow {
 		st := &flow[i]
 		switch st.Kind {
-		case RequestStep, ThinkStep:
+		case RequestStep, ThinkStep, SessionStep:
 			fn(st)
 			continue
 		}
@@ -101,6 +101,9 @@ func worstCase(flow []Step) (requests int64, d time.Duration) {
 			}
 		case ThinkStep:
 			d = cappedAdd(d, st.ThinkMax)
+		case SessionStep:
+			requests++
+			d = cappedAdd(d, st.Session.Longest())
 		case GroupStep, RepeatStep, ForEachStep, IfStep, ChooseStep:
 			r, t := blockWorst(st)
 			requests, d = satAdd(requests, r), cappedAdd(d, t)

@@ -128,7 +128,7 @@ func loadLevel(p *Plan, t time.Duration, before bool) []float64 {
 func (s *Scenario) RequestsPerIteration() int {
 	n := 0
 	for _, st := range s.Flow {
-		if st.Kind == RequestStep {
+		if st.Kind == RequestStep || st.Kind == SessionStep {
 			n++
 		}
 	}

@@ -16,7 +16,7 @@ var stepKeys = append(append([]string{}, methodKeys...),
 	"method", "path", "name", "query", "headers", "timeout", "expect_status", "redirects", "max_body", "json", "form", "body", "body_file", "check", "extract", "think")
 
 // stepAndControlKeys are every key a step may start with, for suggestions.
-var stepAndControlKeys = append(slices.Clone(stepKeys), controlOrder...)
+var stepAndControlKeys = append(append(slices.Clone(stepKeys), controlOrder...), "sse", "ws")
 
 // flow parses a scenario's list of steps.
 func (p *parser) flow(n node, sc *scenarioCtx) []Step {
@@ -34,7 +34,7 @@ func (p *parser) flow(n node, sc *scenarioCtx) []Step {
 	}
 	requests := 0
 	Walk(steps, func(st *Step) {
-		if st.Kind == RequestStep {
+		if st.Kind == RequestStep || st.Kind == SessionStep {
 			requests++
 		}
 	})
@@ -44,7 +44,7 @@ func (p *parser) flow(n node, sc *scenarioCtx) []Step {
 	return steps
 }
 
-// step parses one flow step: a request, a think or a control-flow step.
+// step parses one flow step: a request, a think, a session or a control-flow step.
 func (p *parser) step(n node, sc *scenarioCtx) (Step, bool) {
 	o, ok := p.object(n, "a step (get: /path, think: 1s, group: name, ...)", nil)
 	if !ok {
@@ -52,6 +52,12 @@ func (p *parser) step(n node, sc *scenarioCtx) (Step, bool) {
 	}
 	if kind := p.controlKind(o); kind != "" {
 		return p.control(kind, o, sc)
+	}
+	if o.has("sse") {
+		return p.sseStep(o, sc)
+	}
+	if o.has("ws") {
+		return p.wsStep(o, sc)
 	}
 	o.fields = slices.DeleteFunc(o.fields, func(f field) bool {
 		if slices.Contains(stepKeys, f.name) {

@@ -104,11 +104,11 @@ func TestParseInvalid(t *testing.T) {
 		{"flow only thinks", head + "      - think: 1s\n", "6:5: scenarios.s.flow: needs at least one request step (get: /path, post: /path, ...)"},
 		{"step without request", head + "      - name: x\n", "7:9: scenarios.s.flow[0]: a step needs a request (get: /path, post: /path, ... or method: with path:) or think:"},
 		{"step with two methods", head + "      - get: /x\n        post: /y\n", "8:9: scenarios.s.flow[0].post: a step sends one request: get and post both given"},
-		{"step request key typo", head + "      - gte: /x\n", `7:9: scenarios.s.flow[0].gte: unknown key "gte" (allowed: get, post, put, patch, delete, head, options, method, path, name, query, headers, timeout, expect_status, redirects, max_body, json, form, body, body_file, check, extract, think, group, repeat, for_each, if, unless, choose, set)`},
+		{"step request key typo", head + "      - gte: /x\n", `7:9: scenarios.s.flow[0].gte: unknown key "gte" (allowed: get, post, put, patch, delete, head, options, method, path, name, query, headers, timeout, expect_status, redirects, max_body, json, form, body, body_file, check, extract, think, group, repeat, for_each, if, unless, choose, set, sse, ws)`},
 		{"missing key beside a typo elsewhere", "base_url: http://h\ntreshold: {}\nscenarios:\n  s:\n    rate: 1\n    flow: [get: /x]\n",
 			`2:1: treshold: unknown key "treshold"; did you mean "thresholds"? (allowed: name, base_url, headers, timeout, expect_status, redirects, max_body, allow_hosts, insecure_skip_tls_verify, http2, thresholds, scenarios, observe, outputs, tracing, kubernetes, setup, teardown)` + "\n" +
 				"5:5: scenarios.s.rate: rate needs duration (how long to hold it), or use start_rate with stages"},
-		{"step key typo", head + "      - get: /x\n        heders: {A: b}\n", `8:9: scenarios.s.flow[0].heders: unknown key "heders"; did you mean "headers"? (allowed: get, post, put, patch, delete, head, options, method, path, name, query, headers, timeout, expect_status, redirects, max_body, json, form, body, body_file, check, extract, think, group, repeat, for_each, if, unless, choose, set)`},
+		{"step key typo", head + "      - get: /x\n        heders: {A: b}\n", `8:9: scenarios.s.flow[0].heders: unknown key "heders"; did you mean "headers"? (allowed: get, post, put, patch, delete, head, options, method, path, name, query, headers, timeout, expect_status, redirects, max_body, json, form, body, body_file, check, extract, think, group, repeat, for_each, if, unless, choose, set, sse, ws)`},
 		{"think with other keys", head + getX + "      - think: 1s\n        name: pause\n", `9:9: scenarios.s.flow[1].name: a think step has no other keys; "name" belongs on a request step`},
 		{"unclosed template after an unknown name", head + "      - get: \"http://127.0.0.1:1/{{ user \"\n", `7:34: scenarios.s.flow[0].get: unterminated {{: no closing }}`},
 		{"duration too large", head + getX + "      - think: 9999999999h\n", `8:16: scenarios.s.flow[1].think: duration "9999999999h" is too large: at most 2562047h (about 292 years)`},
@@ -170,7 +170,7 @@ func TestParseInvalid(t *testing.T) {
 		{"data without file", head + getX + "    data: {mode: random}\n", `8:5: scenarios.s.data: missing key "file": the CSV file's path`},
 
 		// Thresholds.
-		{"unknown metric", head + getX + "thresholds:\n  http_req_duraton: [\"p(95) < 1s\"]\n", `9:3: thresholds.http_req_duraton: unknown metric "http_req_duraton" (known: http_req_duration, http_req_waiting, http_req_connecting, http_req_tls_handshaking, iteration_duration, group_duration, scheduler_lag, http_req_failed, checks, http_reqs, iterations, dropped_iterations, data_sent, data_received, vus, vus_max)`},
+		{"unknown metric", head + getX + "thresholds:\n  http_req_duraton: [\"p(95) < 1s\"]\n", `9:3: thresholds.http_req_duraton: unknown metric "http_req_duraton" (known: http_req_duration, http_req_waiting, http_req_connecting, http_req_tls_handshaking, iteration_duration, group_duration, scheduler_lag, http_req_failed, checks, http_reqs, iterations, dropped_iterations, data_sent, data_received, vus, vus_max, <protocol>_<fact> (sse_msgs_received; docs/protocols.md))`},
 		{"bad threshold value", head + getX + "thresholds:\n  http_req_duration: [\"p(95) < 1x\"]\n", `9:33: thresholds.http_req_duration[0]: unknown time unit "x": use us, µs, ms, s, m or h (no unit means ms)`},
 		{"unknown check when every check has an error: they are named, not 'none'",
 			head + "      - get: /x\n        check:\n          - header: X\n            matches: '([a-'\n" +
@@ -191,7 +191,7 @@ func TestParseInvalid(t *testing.T) {
 
 		// Several errors come sorted by position.
 		{"errors sorted by position", "thresholds:\n  nope: [\"x\"]\n" + head + "      - get: /x\n        timeout: 1x\n",
-			`2:3: thresholds.nope: unknown metric "nope" (known: http_req_duration, http_req_waiting, http_req_connecting, http_req_tls_handshaking, iteration_duration, group_duration, scheduler_lag, http_req_failed, checks, http_reqs, iterations, dropped_iterations, data_sent, data_received, vus, vus_max)` + "\n" +
+			`2:3: thresholds.nope: unknown metric "nope" (known: http_req_duration, http_req_waiting, http_req_connecting, http_req_tls_handshaking, iteration_duration, group_duration, scheduler_lag, http_req_failed, checks, http_reqs, iterations, dropped_iterations, data_sent, data_received, vus, vus_max, <protocol>_<fact> (sse_msgs_received; docs/protocols.md))` + "\n" +
 				`10:18: scenarios.s.flow[0].timeout: bad duration "1x" (use 500ms, 2s, 1m)`},
 	}
 	seen := map[string]bool{}

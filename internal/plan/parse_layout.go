@@ -59,6 +59,12 @@ func (b *layoutBuilder) scheme(id int32, plain bool) {
 	b.schemed[id] = true
 }
 
+// protocol marks endpoint id as a session protocol's, whose facts its
+// metrics carry under the protocol's name.
+func (b *layoutBuilder) protocol(id int32, name string) {
+	b.layout.Endpoints[id].Protocol = name
+}
+
 // group returns the id of the scenario's group name, adding it when new:
 // two steps of one scenario with the same group name share its timings.
 func (b *layoutBuilder) group(scenario int32, name string) int32 {

@@ -149,6 +149,7 @@ const (
 	IfStep                      // a sub-flow run when a condition holds (Block.Else otherwise)
 	ChooseStep                  // one of several sub-flows, picked by weight
 	SetStep                     // sets variables from templates
+	SessionStep                 // a session protocol's step (sse:): see Session
 )
 
 // Step is one element of a flow. A flow is compiled once into a tree:
@@ -159,7 +160,8 @@ type Step struct {
 	Request  *Request      // set for RequestStep
 	ThinkMin time.Duration // ThinkStep: the pause is uniform in [ThinkMin, ThinkMax]
 	ThinkMax time.Duration
-	Block    *Block // set for the control-flow kinds and SetStep
+	Block    *Block   // set for the control-flow kinds and SetStep
+	Session  *Session // set for SessionStep
 }
 
 // BodyKind tells how a request body was written, which sets its content type.

@@ -33,6 +33,7 @@ func SummaryJSON(in *Input) ([]byte, error) {
 
 	iterationMetrics(m, r, counter)
 	checks := checkMetrics(m, r)
+	factMetrics(m, r, counter)
 	thresholdMetrics(m, in)
 
 	out := map[string]any{

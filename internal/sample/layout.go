@@ -38,6 +38,9 @@ type EndpointInfo struct {
 	// Group is the flow group its steps are in ("::checkout"; "" for none):
 	// the same request in two groups is two endpoints, as k6 tags them.
 	Group string `json:"group,omitempty"`
+	// Protocol is the step kind of a session protocol ("sse", "ws"), which
+	// prefixes its facts' metric names (sse_msgs_received); "" for HTTP.
+	Protocol string `json:"protocol,omitempty"`
 }
 
 // CheckInfo describes one named check of a scenario.

@@ -20,6 +20,9 @@ type Request struct {
 	Err        string        // a short message when Kind != OK; empty otherwise
 	Trace      TraceID       // the traceparent's trace id; zero when none was sent
 	Sampled    bool          // the traceparent's sampled flag was set
+	// Facts are a session protocol's figures; nil for an HTTP request,
+	// whose path neither sets nor reads them.
+	Facts *Facts
 }
 
 // Sink receives the measurements of one VU. Implementations are called on

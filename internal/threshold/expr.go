@@ -13,7 +13,7 @@ import (
 func ParseExpr(metric, expr string) (agg AggKind, p float64, op Op, value float64, err error) {
 	kind, ok := KindOf(metric)
 	if !ok {
-		return 0, 0, 0, 0, &Error{Offset: 0, Msg: "unknown metric " + strconv.Quote(metric) + " (known: " + knownMetrics + ")"}
+		return 0, 0, 0, 0, &Error{Offset: 0, Msg: "unknown metric " + strconv.Quote(metric) + " (known: " + knownNames + ")"}
 	}
 	s := &scanner{src: expr}
 	s.skipSpace()

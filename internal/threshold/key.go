@@ -16,10 +16,10 @@ func ParseKey(key string) (metric string, filter []Tag, err error) {
 	start := s.pos
 	metric = s.ident()
 	if metric == "" {
-		return "", nil, s.errorf(start, "expected a metric name, found %s (known: %s)", s.describe(), knownMetrics)
+		return "", nil, s.errorf(start, "expected a metric name, found %s (known: %s)", s.describe(), knownNames)
 	}
 	if _, ok := KindOf(metric); !ok {
-		return "", nil, s.errorf(start, "unknown metric %q (known: %s)", metric, knownMetrics)
+		return "", nil, s.errorf(start, "unknown metric %q (known: %s)", metric, knownNames)
 	}
 	s.skipSpace()
 	if s.eof() {

@@ -50,7 +50,7 @@ func TestParseKeyErrors(t *testing.T) {
 	}{
 		{"empty", "", 0, "expected a metric name, found the end (known: http_req_duration, ..."},
 		{"starts with brace", `{a:b}`, 0, "expected a metric name, found '{' (known: http_req_duration, ..."},
-		{"unknown metric", " http_req_time", 1, `unknown metric "http_req_time" (known: ` + knownMetrics + ")"},
+		{"unknown metric", " http_req_time", 1, `unknown metric "http_req_time" (known: ` + knownNames + ")"},
 		{"text after metric", "http_reqs x", 10, "unexpected 'x' after metric http_reqs: expected { or the end of the key"},
 		{"filter on unfilterable metric", `data_sent{scenario:a}`, 9, "data_sent takes no filter"},
 		{"empty filter", "http_reqs{ }", 9, `empty filter {}: write the metric alone, or tags like scenario:"..."`},
@@ -133,6 +133,29 @@ func TestKindOfKnowsEveryListedMetric(t *testing.T) {
 	}
 	if _, ok := KindOf("http_req_blocked"); ok {
 		t.Error("KindOf knows http_req_blocked, which loadlens does not measure")
+	}
+}
+
+// TestKindOfFacts: a session protocol's facts are metrics under its prefix,
+// with no line per protocol; HTTP's prefix and unknown suffixes are not.
+func TestKindOfFacts(t *testing.T) {
+	tests := []struct {
+		metric string
+		want   MetricKind
+		ok     bool
+	}{
+		{"sse_msgs_received", Counter, true}, {"sse_sessions", Counter, true}, {"ws_msgs_sent", Counter, true},
+		{"sse_time_to_first_msg", Trend, true}, {"grpc_session_duration", Trend, true}, {"sse_msg_gap", Trend, true}, {"ws_reply_time", Trend, true},
+		{"http_sessions", 0, false}, {"sse_msgs", 0, false}, {"SSE_sessions", 0, false}, {"_sessions", 0, false},
+	}
+	for _, tc := range tests {
+		got, ok := KindOf(tc.metric)
+		if ok != tc.ok || ok && got != tc.want {
+			t.Errorf("KindOf(%s) = %v, %v; want %v, %v", tc.metric, got, ok, tc.want, tc.ok)
+		}
+		if ok && !slices.Equal(filterKeys(tc.metric), []string{"scenario", "endpoint", "name", "group"}) {
+			t.Errorf("%s filters on %v", tc.metric, filterKeys(tc.metric))
+		}
 	}
 }
 

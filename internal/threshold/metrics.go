@@ -1,5 +1,7 @@
 package threshold
 
+import "github.com/loadlens/loadlens/internal/sample"
+
 // MetricKind is how a metric aggregates, which decides the aggregations,
 // units and filters its thresholds may use.
 type MetricKind uint8
@@ -36,6 +38,10 @@ const knownMetrics = "http_req_duration, http_req_waiting, http_req_connecting, 
 	"iteration_duration, group_duration, scheduler_lag, http_req_failed, checks, http_reqs, iterations, dropped_iterations, " +
 	"data_sent, data_received, vus, vus_max"
 
+// knownNames is knownMetrics with the session protocols' facts, which
+// every protocol has under its own prefix.
+const knownNames = knownMetrics + ", <protocol>_<fact> (sse_msgs_received; docs/protocols.md)"
+
 // KindOf returns the kind of a metric, and false for an unknown metric.
 func KindOf(metric string) (MetricKind, bool) {
 	switch metric {
@@ -48,6 +54,12 @@ func KindOf(metric string) (MetricKind, bool) {
 		return Counter, true
 	case "vus", "vus_max":
 		return Gauge, true
+	}
+	if _, f, ok := sample.FactMetric(metric); ok { // every protocol's facts, by their suffix
+		if f.IsTrend() {
+			return Trend, true
+		}
+		return Counter, true
 	}
 	return 0, false
 }
@@ -68,6 +80,9 @@ func filterKeys(metric string) []string {
 		return []string{"scenario"}
 	case "group_duration":
 		return []string{"group", "scenario"}
+	}
+	if _, _, ok := sample.FactMetric(metric); ok {
+		return []string{"scenario", "endpoint", "name", "group"}
 	}
 	return nil
 }

@@ -1,0 +1,111 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/plan"
+	"github.com/loadlens/loadlens/internal/protocol"
+	"github.com/loadlens/loadlens/internal/protocol/sse"
+	"github.com/loadlens/loadlens/internal/protocol/ws"
+	"github.com/loadlens/loadlens/internal/sample"
+	"github.com/loadlens/loadlens/internal/tmpl"
+)
+
+// protocols is the registry of session protocols, by the name a
+// plan.Session carries: a new protocol is a package under
+// internal/protocol and a line here.
+func protocols() map[string]protocol.Protocol {
+	return map[string]protocol.Protocol{
+		"sse": sse.Protocol{},
+		"ws":  ws.Protocol{},
+	}
+}
+
+// prepareSessions prepares every session step of the plan once, before
+// the VUs exist.
+func (e *Engine) prepareSessions() error {
+	reg := protocols()
+	env := protocol.Env{Dialer: e.dialer, TLS: e.tlsConfig, HandshakeTimeout: e.tlsTimeout}
+	var err error
+	visit := func(st *plan.Step) {
+		if st.Kind != plan.SessionStep || err != nil {
+			return
+		}
+		p, ok := reg[st.Session.Protocol]
+		if !ok {
+			err = fmt.Errorf("no protocol %q in the engine's registry", st.Session.Protocol)
+			return
+		}
+		var ps protocol.Step
+		if ps, err = p.Prepare(st.Session, env); err == nil {
+			e.sessions[st.Session] = ps
+		}
+	}
+	for _, s := range e.plan.Scenarios {
+		plan.Walk(s.Flow, visit)
+	}
+	return err
+}
+
+// session runs a session step for the VU; it returns false when the VU must stop.
+func (v *vu) session(ctx context.Context, s *plan.Session, w *walk) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	run, ok := v.sess[s]
+	if !ok {
+		if v.sess == nil {
+			v.sess = map[*plan.Session]protocol.Session{}
+		}
+		run = v.sc.e.sessions[s].NewSession()
+		v.sess[s] = run
+	}
+	intended := w.stepStart
+	if intended.IsZero() {
+		intended = time.Now()
+	}
+	if w.intended.IsZero() {
+		w.intended = intended
+	}
+	v.lastStatus, v.checksOK = 0, true // what if: conditions read after the step: its status and checks
+	v.sc.inflight.Add(1)
+	w.end = run.Run(ctx, (*protoVU)(v), intended)
+	v.sc.inflight.Add(-1)
+	w.stepStart = time.Time{}
+	return ctx.Err() == nil
+}
+
+// closeSessions releases the VU's session connections.
+func (v *vu) closeSessions() {
+	for _, s := range v.sess {
+		s.Close()
+	}
+}
+
+// protoVU is a vu as a session protocol sees it.
+type protoVU vu
+
+var _ protocol.VU = (*protoVU)(nil)
+
+func (p *protoVU) Vars() *tmpl.Context { return &p.tc }
+
+func (p *protoVU) Record(s *sample.Request) {
+	p.lastStatus = s.Status
+	p.sink.Request(s)
+}
+
+func (p *protoVU) Check(id int32, end time.Time, ok bool) {
+	p.sink.Check(id, p.sc.e.since(end), ok)
+	p.checksOK = p.checksOK && ok
+}
+
+func (p *protoVU) Since(t time.Time) time.Duration { return p.sc.e.since(t) }
+
+func (p *protoVU) Outcome(ctx context.Context, err error) (sample.Kind, string) {
+	if ctx.Err() != nil {
+		return sample.Interrupted, interruptMessage(ctx)
+	}
+	return classify(err)
+}

@@ -1,0 +1,108 @@
+package plan
+
+import (
+	"slices"
+	"strings"
+)
+
+// sseKeys are the keys of an sse: step.
+var sseKeys = []string{"sse", "name", "query", "headers", "timeout", "duration", "max_events", "max_event_size", "reconnect", "check"}
+
+// sseStep parses an sse: step: subscribe to a Server-Sent Events stream.
+func (p *parser) sseStep(o *object, sc *scenarioCtx) (Step, bool) {
+	errsBefore := len(p.errs.errs)
+	s := &Session{Protocol: "sse", Endpoint: -1, Timeout: sc.def.timeout, MaxMessage: DefaultMaxMessage}
+	for _, f := range o.fields {
+		if !slices.Contains(sseKeys, f.name) {
+			p.unknownKey(f, o.path, sseKeys)
+		}
+	}
+	pathNode, _ := o.get("sse")
+	if sc.s.ID < 0 {
+		p.errs.add(pathNode.key, pathNode.path, "an sse: step is measured, so it belongs in a scenario's flow, not in setup: or teardown:")
+		return Step{}, false
+	}
+	src, ok := p.nonEmpty(pathNode, "a URL or path like /events")
+	named, _, _ := cutUserinfo(src) // an endpoint is never named by its credentials
+	name := pathWithoutQuery(named)
+	if n, has := o.get("name"); has {
+		name, _ = p.nonEmpty(n, "an endpoint name")
+	}
+	if ok && name != "" && sc.s.ID >= 0 {
+		s.Endpoint = p.layout.endpoint(sc.s.ID, sc.group, "SSE "+name, "GET")
+		p.layout.protocol(s.Endpoint, s.Protocol)
+	}
+	if ok {
+		p.sessionTarget(o, pathNode, src, sc, s)
+	}
+	p.sessionLimits(o, s, limitKeys{max: "max_events", size: "max_event_size", key: "sse", ends: "duration: or max_events: (or both)"})
+	if n, has := o.get("check"); has {
+		s.Checks = p.checks(n, s.Endpoint)
+	}
+	return Step{Kind: SessionStep, Session: s}, len(p.errs.errs) == errsBefore
+}
+
+// sessionTarget parses a session step's URL (src, written at n) and headers.
+func (p *parser) sessionTarget(o *object, n node, src string, sc *scenarioCtx, s *Session) {
+	var auth string
+	if s.URL, auth = p.requestURL(n, src, o, sc); s.URL != nil && s.Endpoint >= 0 {
+		p.layout.scheme(s.Endpoint, isPlainURL(s.URL.String()))
+	}
+	var stepHeaders []field
+	if h, has := o.get("headers"); has {
+		stepHeaders = p.headerFields(h)
+	}
+	s.Headers = withAuthorization(p.headers(sc.def.headers, stepHeaders, sc.scope), auth)
+}
+
+// limitKeys names a session step's keys for its limits, which differ by
+// protocol (max_events for SSE, max_messages for WebSocket).
+type limitKeys struct {
+	max, size, key, ends string
+}
+
+// sessionLimits parses what bounds a session: timeout, duration, the
+// most messages and their size, and reconnect.
+func (p *parser) sessionLimits(o *object, s *Session, k limitKeys) {
+	if n, ok := o.get("timeout"); ok {
+		if d, ok := p.positiveDuration(n); ok {
+			s.Timeout = d
+		}
+	}
+	if n, ok := o.get("duration"); ok {
+		if d, ok := p.positiveDuration(n); ok {
+			s.Duration = d
+		}
+	}
+	if n, ok := o.get(k.max); ok {
+		if v, ok := p.count(n, 1); ok {
+			s.MaxMessages = v
+		}
+	}
+	if n, ok := o.get(k.size); ok {
+		if v, ok := p.size(n); ok && v > 0 {
+			s.MaxMessage = v
+		} else if ok {
+			p.errs.add(n.pos, n.path, "must be above 0")
+		}
+	}
+	if n, ok := o.get("reconnect"); ok {
+		if v, ok := p.count(n, 0); ok {
+			s.Reconnects = v
+		}
+	}
+	if !o.has("duration") && !o.has(k.max) && !o.has("until") {
+		p.errs.add(o.keyPos(k.key), o.path, "a%s %s: step needs %s, so that it ends", article(k.key), k.key, k.ends)
+	}
+}
+
+// isPlainURL reports whether a URL's text is a plain http:// one.
+func isPlainURL(u string) bool { return strings.HasPrefix(strings.ToLower(u), "http://") }
+
+// article is "n" before a step key read with a vowel sound (an sse:), else "".
+func article(key string) string {
+	if strings.HasPrefix(key, "s") {
+		return "n"
+	}
+	return ""
+}

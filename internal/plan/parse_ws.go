@@ -1,0 +1,127 @@
+package plan
+
+import (
+	"slices"
+	"strings"
+)
+
+// wsKeys are the keys of a ws: step.
+var wsKeys = []string{"ws", "name", "query", "headers", "subprotocols", "timeout", "duration", "max_messages",
+	"max_message_size", "send", "until", "check"}
+
+// wsStep parses a ws: step: a WebSocket session. Its URL is ws:// or
+// wss:// (or http(s)://, or a path joined to base_url), dialled as the
+// http(s):// URL it upgrades.
+func (p *parser) wsStep(o *object, sc *scenarioCtx) (Step, bool) {
+	errsBefore := len(p.errs.errs)
+	s := &Session{Protocol: "ws", Endpoint: -1, Timeout: sc.def.timeout, MaxMessage: DefaultMaxMessage}
+	for _, f := range o.fields {
+		if !slices.Contains(wsKeys, f.name) {
+			p.unknownKey(f, o.path, wsKeys)
+		}
+	}
+	urlNode, _ := o.get("ws")
+	if sc.s.ID < 0 {
+		p.errs.add(urlNode.key, urlNode.path, "a ws: step is measured, so it belongs in a scenario's flow, not in setup: or teardown:")
+		return Step{}, false
+	}
+	written, ok := p.nonEmpty(urlNode, "a URL like ws://host/chat or a path like /chat")
+	src := wsAsHTTP(written)
+	named, _, _ := cutUserinfo(written) // an endpoint is never named by its credentials
+	name := pathWithoutQuery(named)
+	if n, has := o.get("name"); has {
+		name, _ = p.nonEmpty(n, "an endpoint name")
+	}
+	if ok && name != "" {
+		s.Endpoint = p.layout.endpoint(sc.s.ID, sc.group, "WS "+name, "GET")
+		p.layout.protocol(s.Endpoint, s.Protocol)
+	}
+	if ok {
+		p.sessionTarget(o, urlNode, src, sc, s)
+	}
+	p.sessionLimits(o, s, limitKeys{max: "max_messages", size: "max_message_size", key: "ws", ends: "duration:, max_messages: or until:"})
+	if n, has := o.get("subprotocols"); has {
+		s.Subprotocols = p.words(n)
+	}
+	if n, has := o.get("send"); has {
+		s.Send = p.sends(n, sc)
+	}
+	if n, has := o.get("until"); has {
+		if c, ok := p.check(n); ok {
+			s.Until = &c
+		}
+	}
+	if n, has := o.get("check"); has {
+		s.Checks = p.checks(n, s.Endpoint)
+	}
+	for _, snd := range s.Send {
+		if snd.Every > 0 && s.Duration == 0 {
+			p.errs.add(o.keyPos("send"), o.path, "a message sent every: needs the step's duration:, so that the session ends")
+			break
+		}
+	}
+	return Step{Kind: SessionStep, Session: s}, len(p.errs.errs) == errsBefore
+}
+
+// wsAsHTTP turns a ws:// or wss:// URL into the http:// or https:// one it
+// upgrades, so that it is joined, templated and checked as a request's.
+func wsAsHTTP(src string) string {
+	lower := strings.ToLower(src)
+	switch {
+	case strings.HasPrefix(lower, "ws://"):
+		return "http://" + src[len("ws://"):]
+	case strings.HasPrefix(lower, "wss://"):
+		return "https://" + src[len("wss://"):]
+	}
+	return src
+}
+
+// sends parses a ws: step's send: list.
+func (p *parser) sends(n node, sc *scenarioCtx) []Send {
+	items, ok := p.list(n, "a list of messages like [{text: hello}]")
+	if !ok {
+		return nil
+	}
+	var out []Send
+	for _, item := range items {
+		o, ok := p.object(item, "a message like {text: hello, every: 1s}", []string{"text", "every"})
+		if !ok {
+			continue
+		}
+		t, has := o.get("text")
+		if !has {
+			p.errs.missing(o.pos, o.path, o.path, "missing key %q: the message to send", "text")
+			continue
+		}
+		src, ok := p.text(t, "the message's text")
+		if !ok {
+			continue
+		}
+		var snd Send
+		if snd.Text, ok = p.compile(t, src, sc.scope); !ok {
+			continue
+		}
+		if e, has := o.get("every"); has {
+			if snd.Every, ok = p.positiveDuration(e); !ok {
+				continue
+			}
+		}
+		out = append(out, snd)
+	}
+	return out
+}
+
+// words parses a list of non-empty words (subprotocols).
+func (p *parser) words(n node) []string {
+	items, ok := p.list(n, "a list of names like [chat.v1]")
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, it := range items {
+		if w, ok := p.nonEmpty(it, "a name"); ok {
+			out = append(out, w)
+		}
+	}
+	return out
+}

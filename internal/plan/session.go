@@ -1,0 +1,62 @@
+package plan
+
+import (
+	"time"
+
+	"github.com/loadlens/loadlens/internal/tmpl"
+)
+
+// DefaultMaxMessage is the largest message a session step keeps unless
+// its max_event_size says otherwise: a peer's stream never grows a VU's
+// memory beyond it.
+const DefaultMaxMessage = 64 << 10
+
+// Session is a session protocol's step (sse:): a connection held open while
+// messages flow. Protocol names the package that runs it
+// (internal/protocol/<name>, found through the engine's registry) and
+// prefixes its metrics (sse_msgs_received). The fields are those every
+// such protocol shares; one a protocol has no use for stays zero.
+type Session struct {
+	Protocol string // "sse"
+	Endpoint int32  // id in Layout.Endpoints
+	URL      *tmpl.Template
+	Headers  []Header // default headers merged with the step's own
+	// Timeout bounds the wait for the response head, and once open the
+	// wait for each next message: a stream that stalls fails as a timeout.
+	Timeout time.Duration
+	// Duration is how long the session stays open; 0: until MaxMessages
+	// arrived or the peer closed for the last time.
+	Duration    time.Duration
+	MaxMessages int   // stop after this many messages received; 0: no limit
+	MaxMessage  int64 // the largest message (and line) kept; a longer one fails the session
+	// Reconnects is how many times the session reconnects after the peer
+	// closes (SSE: sending Last-Event-ID); 0: none.
+	Reconnects int
+	// Checks: status and header checks judge each response head; body_*
+	// and json checks each message's data, once per message.
+	Checks []Check
+	// Send are the messages the session sends (WebSocket): once when it
+	// opens, in order, and again every Every for those with one.
+	Send []Send
+	// Until, when set, ends the session at the first message it matches
+	// (body_*/json): the time from the last message sent to it is the
+	// session's reply time. None matching by the end fails the session.
+	Until        *Check
+	Subprotocols []string // WebSocket subprotocols offered, in order of preference
+}
+
+// Send is one message a session sends.
+type Send struct {
+	Text  *tmpl.Template // a text message
+	Every time.Duration  // repeat it this often while the session lasts; 0: once
+}
+
+// Longest returns the longest one run of the step can take: its duration,
+// or every message arriving just within the timeout on every connection.
+func (s *Session) Longest() time.Duration {
+	if s.Duration > 0 {
+		return cappedAdd(s.Duration, s.Timeout)
+	}
+	perConn := cappedMul(s.Timeout, s.MaxMessages+1)
+	return cappedMul(perConn, s.Reconnects+1)
+}

@@ -1,0 +1,78 @@
+package protocol
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strconv"
+
+	"github.com/loadlens/loadlens/internal/jsonpath"
+	"github.com/loadlens/loadlens/internal/plan"
+)
+
+// Message is one message's data as checks read it: its text, and its
+// JSON document parsed once for every json check.
+type Message struct {
+	Data   []byte
+	doc    any
+	parsed bool
+	docErr error
+}
+
+// NewMessage returns data ready for checks; it is parsed as JSON only
+// when a json check reads it.
+func NewMessage(data []byte) Message { return Message{Data: data} }
+
+func (m *Message) json() (any, error) {
+	if !m.parsed {
+		m.docErr = json.Unmarshal(m.Data, &m.doc)
+		m.parsed = true
+	}
+	return m.doc, m.docErr
+}
+
+// Matches judges a body_contains, body_matches or json check on a
+// message, as the HTTP path judges them on a body; other checks are false.
+func (m *Message) Matches(c *plan.Check) bool {
+	switch c.From {
+	case plan.FromBody:
+		switch c.Op {
+		case plan.OpContains:
+			return bytes.Contains(m.Data, []byte(c.Values[0]))
+		case plan.OpMatches:
+			return c.Regex.Match(m.Data)
+		}
+		return c.Compare(string(m.Data), true)
+	case plan.FromJSON:
+		doc, err := m.json()
+		if err != nil {
+			return false
+		}
+		val, ok := c.Path.Lookup(doc)
+		if c.Op == plan.OpExists {
+			return ok == c.ExistsWanted()
+		}
+		return ok && c.Compare(jsonpath.Format(val), true)
+	}
+	return false
+}
+
+// IsMessageCheck reports whether a check reads messages (body_*, json)
+// rather than the response head (status, header).
+func IsMessageCheck(c *plan.Check) bool { return c.From == plan.FromBody || c.From == plan.FromJSON }
+
+// HeadMatches judges a status or header check on a response head (an
+// SSE response, a WebSocket handshake); other checks are false.
+func HeadMatches(c *plan.Check, status int, h http.Header) bool {
+	switch c.From {
+	case plan.FromStatus:
+		return c.Compare(strconv.Itoa(status), true)
+	case plan.FromHeader:
+		vals := h.Values(c.Header)
+		if c.Op == plan.OpExists {
+			return (len(vals) > 0) == c.ExistsWanted()
+		}
+		return len(vals) > 0 && c.Compare(vals[0], true)
+	}
+	return false
+}

@@ -1,0 +1,240 @@
+package ws
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/loadlens/loadlens/internal/protocol"
+	"github.com/loadlens/loadlens/internal/sample"
+	"github.com/loadlens/loadlens/internal/units"
+)
+
+// session is one VU's runner of one ws: step.
+type session struct {
+	st     *step
+	client *http.Client
+	url    []byte
+	buf    []byte // the message being read; grows up to the step's max_message_size
+	text   [][]byte
+
+	vu       protocol.VU
+	conn     *websocket.Conn
+	intended time.Time
+	begin    time.Time
+	lastMsg  time.Time
+	sent     atomic.Int64 // messages sent: the scheduled sender counts too
+	lastSent atomic.Int64 // when the last message was sent (UnixNano); 0: none
+	timeUp   atomic.Bool  // the step's duration ended the session
+	facts    sample.Facts
+	sample   sample.Request
+	status   int
+	received int64
+	matched  bool // a message matched until:
+}
+
+// Errors that end a session as a failure.
+var (
+	errClosed    = errors.New("the server closed the session")
+	errNoMatch   = errors.New("no message matched until:")
+	errStalled   = errors.New("stalled")
+	errHandshake = errors.New("handshake refused")
+)
+
+// Run connects, exchanges messages until the step's end, closes, and
+// records the sample.
+func (s *session) Run(ctx context.Context, vu protocol.VU, intended time.Time) time.Time {
+	s.vu, s.intended, s.begin = vu, intended, time.Now()
+	s.lastMsg, s.status, s.received, s.matched = time.Time{}, 0, 0, false
+	s.sent.Store(0)
+	s.lastSent.Store(0)
+	s.timeUp.Store(false)
+	s.facts.Reset()
+	err := s.session(ctx)
+	return s.record(ctx, err)
+}
+
+// session runs the connection: dial, first sends, the scheduled sender,
+// then reading until the end.
+func (s *session) session(ctx context.Context) error {
+	st := s.st.s
+	cctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	idle := time.AfterFunc(st.Timeout, func() { cancel(errStalled) })
+	defer idle.Stop()
+	if err := s.dial(cctx); err != nil {
+		return s.cut(ctx, cctx, err)
+	}
+	defer s.conn.CloseNow()
+	if st.Duration > 0 {
+		end := time.AfterFunc(st.Duration-time.Since(s.begin), func() {
+			s.timeUp.Store(true)
+			_ = s.conn.Close(websocket.StatusNormalClosure, "") // the pending read returns
+		})
+		defer end.Stop()
+	}
+	if err := s.sendFirst(cctx); err != nil {
+		return s.cut(ctx, cctx, err)
+	}
+	if stop := s.schedule(cctx); stop != nil {
+		defer stop()
+	}
+	idle.Reset(st.Timeout)
+	err := s.read(cctx, idle)
+	if err == nil {
+		_ = s.conn.Close(websocket.StatusNormalClosure, "")
+		s.facts.Code = int(websocket.StatusNormalClosure)
+	}
+	return s.cut(ctx, cctx, err)
+}
+
+// cut says why the session ended: nil for the step's own end (duration,
+// max_messages, until:), the run's end, a stall as a timeout, a close by
+// the server before the step's end, or the error.
+func (s *session) cut(ctx, cctx context.Context, err error) error {
+	if code := websocket.CloseStatus(err); code != -1 {
+		s.facts.Code = int(code)
+	}
+	switch {
+	case err == nil:
+		return nil
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case s.timeUp.Load():
+		s.facts.Code = int(websocket.StatusNormalClosure) // ours; the read may see the closed connection rather than the peer's echo
+		if s.st.s.Until != nil && !s.matched {
+			return fmt.Errorf("%w within the duration (%s)", errNoMatch, units.DurationLiteral(s.st.s.Duration))
+		}
+		return nil
+	case errors.Is(context.Cause(cctx), errStalled):
+		return timeoutError("no message within the timeout (" + units.DurationLiteral(s.st.s.Timeout) + ") after " +
+			units.CountOf(s.facts.MsgsReceived, "message", "messages"))
+	case s.facts.Code != 0:
+		return fmt.Errorf("%w (%d) after %s, before the step's end", errClosed, s.facts.Code, units.CountOf(s.facts.MsgsReceived, "message", "messages"))
+	}
+	return err
+}
+
+// timeoutError is a stall, classified as a timeout as net.Error timeouts are.
+type timeoutError string
+
+func (e timeoutError) Error() string   { return string(e) }
+func (e timeoutError) Timeout() bool   { return true }
+func (e timeoutError) Temporary() bool { return true }
+
+// record reports the session's sample and returns when it ended.
+func (s *session) record(ctx context.Context, err error) time.Time {
+	end := time.Now()
+	f := &s.facts
+	f.MsgsSent = s.sent.Load()
+	f.Session = end.Sub(s.begin)
+	r := &s.sample
+	*r = sample.Request{Endpoint: s.st.s.Endpoint, End: s.vu.Since(end), Duration: end.Sub(s.intended),
+		Received: s.received, Status: s.status, Waiting: f.FirstMsg, Facts: f}
+	if err != nil {
+		r.Kind, r.Err = s.vu.Outcome(ctx, err)
+		switch {
+		case r.Kind == sample.Interrupted:
+		case errors.Is(err, errHandshake):
+			r.Kind = handshakeKind(s.status)
+		case errors.Is(err, errClosed):
+			r.Kind = sample.ConnReset
+		case errors.Is(err, errNoMatch):
+			r.Kind = sample.Timeout
+		}
+	}
+	s.vu.Record(r)
+	return end
+}
+
+// handshakeKind is the failure kind of a handshake answered with status.
+func handshakeKind(status int) sample.Kind {
+	if k := sample.KindOfStatus(status); k != sample.OK {
+		return k
+	}
+	return sample.Other
+}
+
+// Close releases the session's idle connections.
+func (s *session) Close() {
+	if tr, ok := s.client.Transport.(*http.Transport); ok {
+		tr.CloseIdleConnections()
+	}
+}
+
+// dial renders the URL and headers, connects and runs the handshake checks.
+func (s *session) dial(ctx context.Context) error {
+	st := s.st.s
+	tc := s.vu.Vars()
+	s.url = st.URL.Render(s.url[:0], tc)
+	opts := &websocket.DialOptions{HTTPClient: s.client, HTTPHeader: http.Header{"User-Agent": {"loadlens"}},
+		Subprotocols: st.Subprotocols, CompressionMode: websocket.CompressionDisabled}
+	var val []byte
+	for _, h := range st.Headers {
+		val = h.Value.Render(val[:0], tc)
+		if h.Name == "Host" {
+			opts.Host = string(val)
+			continue
+		}
+		opts.HTTPHeader.Set(h.Name, string(val))
+	}
+	conn, resp, err := websocket.Dial(ctx, string(s.url), opts)
+	if resp != nil {
+		s.status = resp.StatusCode
+		s.checkHead(resp)
+	}
+	if err != nil {
+		if resp != nil && resp.StatusCode != http.StatusSwitchingProtocols {
+			return fmt.Errorf("%w: status %s", errHandshake, strconv.Itoa(resp.StatusCode)+" "+http.StatusText(resp.StatusCode))
+		}
+		return err
+	}
+	conn.SetReadLimit(st.MaxMessage)
+	s.conn = conn
+	return nil
+}
+
+// read reads messages until max_messages, until: or the connection's end.
+func (s *session) read(ctx context.Context, idle *time.Timer) error {
+	st := s.st.s
+	for {
+		_, r, err := s.conn.Reader(ctx)
+		if err != nil {
+			return err
+		}
+		if err := s.readInto(r); err != nil {
+			return err
+		}
+		idle.Reset(st.Timeout)
+		if s.message(time.Now()) {
+			return nil
+		}
+	}
+}
+
+// readInto reads one message into buf; the connection's read limit
+// (max_message_size) bounds it.
+func (s *session) readInto(r io.Reader) error {
+	s.buf = s.buf[:0]
+	for {
+		if len(s.buf) == cap(s.buf) {
+			s.buf = append(s.buf, 0)[:len(s.buf)] // grow: amortised, up to the limit
+		}
+		n, err := r.Read(s.buf[len(s.buf):cap(s.buf)])
+		s.buf = s.buf[:len(s.buf)+n]
+		s.received += int64(n)
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
