@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/loadlens/loadlens/internal/report"
+	"github.com/loadlens/loadlens/internal/threshold"
 	"github.com/loadlens/loadlens/internal/units"
 )
 
@@ -25,7 +26,7 @@ func LoadRun(path string) (*report.Input, error) {
 	if err != nil {
 		return nil, err
 	}
-	defs, err := DecodeThresholds(meta.Extra["thresholds"])
+	defs, err := DecodeThresholds(meta.Extra["thresholds"], threshold.CustomsOf(meta.Layout))
 	if err != nil {
 		return nil, err
 	}

@@ -40,8 +40,9 @@ func EncodeThresholds(defs []threshold.Threshold) string {
 	return string(b)
 }
 
-// DecodeThresholds reads back the thresholds a run kept in its meta.
-func DecodeThresholds(s string) ([]threshold.Threshold, error) {
+// DecodeThresholds reads back the thresholds a run kept in its meta; custom
+// lists the test's own metrics (threshold.CustomsOf its layout).
+func DecodeThresholds(s string, custom []threshold.Custom) ([]threshold.Threshold, error) {
 	if s == "" {
 		return nil, nil
 	}
@@ -51,7 +52,7 @@ func DecodeThresholds(s string) ([]threshold.Threshold, error) {
 	}
 	defs := make([]threshold.Threshold, len(st))
 	for i, x := range st {
-		t, err := threshold.New(x.Key, x.Expr)
+		t, err := threshold.NewIn(x.Key, x.Expr, custom)
 		if err != nil {
 			return nil, fmt.Errorf("threshold %s %q in run.db: %w", x.Key, x.Expr, err)
 		}

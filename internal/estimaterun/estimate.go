@@ -15,6 +15,7 @@ import (
 	"github.com/loadlens/loadlens/internal/estimate"
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/report"
+	"github.com/loadlens/loadlens/internal/threshold"
 	"github.com/loadlens/loadlens/internal/units"
 )
 
@@ -138,7 +139,7 @@ func sustainedPerInstance(cfg EstimateConfig, n int) (per float64, from string, 
 	if err != nil {
 		return 0, "", nil, false, err
 	}
-	defs, err := app.DecodeThresholds(rd.Meta().Extra["thresholds"])
+	defs, err := app.DecodeThresholds(rd.Meta().Extra["thresholds"], threshold.CustomsOf(rd.Meta().Layout))
 	if err != nil {
 		return 0, "", nil, false, fmt.Errorf("%s: %w", db, err)
 	}

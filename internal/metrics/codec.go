@@ -20,11 +20,14 @@ import (
 // durations after the checks, then each endpoint's successful requests'
 // durations when kept (written only when the test has groups or keeps
 // those, so that a test without them stays readable by earlier builds); versions 1 to
-// 4, which run.db files of earlier builds hold, are still read.
+// 4, which run.db files of earlier builds hold, are still read. Version 6
+// adds the custom metrics' series at the end, written only when the test
+// declares some.
 const (
 	snapshotMagic      = "LLS"
-	snapshotVersion    = 5
+	snapshotVersion    = 6
 	groupsVersion      = 5 // the first version with groups
+	customVersion      = 6 // the first version with custom metrics
 	minSnapshotVersion = 1
 )
 
@@ -55,9 +58,12 @@ func (enc *Encoder) Append(b []byte, s *Snapshot) ([]byte, error) {
 func (enc *Encoder) AppendPausing(b []byte, s *Snapshot, pause func()) ([]byte, error) {
 	b = append(b, snapshotMagic...)
 	expected := hasExpected(s)
-	if len(s.Groups) > 0 || expected {
-		b = append(b, snapshotVersion)
-	} else {
+	switch {
+	case len(s.Metrics) > 0:
+		b = append(b, customVersion)
+	case len(s.Groups) > 0 || expected:
+		b = append(b, groupsVersion)
+	default:
 		b = append(b, groupsVersion-1)
 	}
 	b = binary.AppendVarint(b, int64(s.Second))
@@ -85,7 +91,7 @@ func (enc *Encoder) AppendPausing(b []byte, s *Snapshot, pause func()) ([]byte, 
 		b = binary.AppendVarint(b, c.Passes)
 		b = binary.AppendVarint(b, c.Fails)
 	}
-	if len(s.Groups) == 0 && !expected {
+	if len(s.Groups) == 0 && !expected && len(s.Metrics) == 0 {
 		return b, nil
 	}
 	b = binary.AppendUvarint(b, uint64(len(s.Groups)))
@@ -95,15 +101,19 @@ func (enc *Encoder) AppendPausing(b []byte, s *Snapshot, pause func()) ([]byte, 
 		}
 	}
 	if !expected {
-		return binary.AppendUvarint(b, 0), nil
-	}
-	b = binary.AppendUvarint(b, uint64(len(s.Endpoints)))
-	for i := range s.Endpoints {
-		if b, err = appendHist(b, hc, s.Endpoints[i].Expected); err != nil {
-			return nil, fmt.Errorf("snapshot of second %d: endpoint %d's successful durations: %w", s.Second, i, err)
+		b = binary.AppendUvarint(b, 0)
+	} else {
+		b = binary.AppendUvarint(b, uint64(len(s.Endpoints)))
+		for i := range s.Endpoints {
+			if b, err = appendHist(b, hc, s.Endpoints[i].Expected); err != nil {
+				return nil, fmt.Errorf("snapshot of second %d: endpoint %d's successful durations: %w", s.Second, i, err)
+			}
 		}
 	}
-	return b, nil
+	if len(s.Metrics) == 0 {
+		return b, nil
+	}
+	return appendMetrics(b, hc, s)
 }
 
 // hasExpected reports whether any endpoint of s kept its successful
@@ -238,6 +248,9 @@ func (s *Snapshot) UnmarshalBinary(data []byte) error {
 		for i := 0; i < n && d.err == nil; i++ {
 			out.Endpoints[i].Expected = d.hist("successful duration histogram")
 		}
+	}
+	if d.version >= customVersion {
+		out.Metrics = d.metrics()
 	}
 	if d.err == nil && d.off != len(d.b) {
 		d.fail("end", fmt.Errorf("%d trailing bytes", len(d.b)-d.off))

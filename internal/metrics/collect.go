@@ -40,6 +40,7 @@ func (r *Recorder) merge(sec int, taken []*window, pause func()) *Snapshot {
 	for i := range snap.Groups {
 		snap.Groups[i].Duration = sumDense(taken, func(w *window) *hdr.Histogram { return w.groups[i] })
 	}
+	mergeMetrics(snap, taken)
 	for i := range snap.Checks {
 		for _, w := range taken {
 			snap.Checks[i].Passes += w.checks[i].Passes

@@ -118,6 +118,9 @@ func (e Evidence) unjudgeable(t *threshold.Threshold) string {
 
 // missing says what a threshold's metric with no data lacked, for its reason.
 func (r *Run) missing(t *threshold.Threshold) string {
+	if t.Custom != nil {
+		return "no value added"
+	}
 	switch t.Metric {
 	case "http_req_connecting":
 		return "no new connection"

@@ -29,6 +29,9 @@ import (
 // metric does not support, a selection that matches nothing, and a
 // selection with nothing recorded (a counter that stayed 0 has data: 0).
 func (r *Run) Observe(t *threshold.Threshold) (value float64, hasData bool) {
+	if t.Custom != nil {
+		return r.observeCustom(t)
+	}
 	switch t.Metric {
 	case "http_req_duration", "http_req_waiting":
 		eps, ok := r.selectEndpoints(t.Filter, false)

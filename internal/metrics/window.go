@@ -17,6 +17,8 @@ type window struct {
 	scenarios []scenarioWindow
 	checks    []CheckSecond
 	groups    []*hdr.Histogram // group_duration per group; each allocated on first use, kept across reuse
+	metrics   []MetricSecond   // custom metrics' counts and sums per series (their Trend unused)
+	trends    []*hdr.Histogram // custom trends per series; each allocated on first use, kept across reuse
 }
 
 // endpointWindow is one endpoint's part of a window.
@@ -60,6 +62,8 @@ func newWindow(layout sample.Layout) *window {
 		scenarios: make([]scenarioWindow, len(layout.Scenarios)),
 		checks:    make([]CheckSecond, len(layout.Checks)),
 		groups:    make([]*hdr.Histogram, len(layout.Groups)),
+		metrics:   make([]MetricSecond, len(layout.Metrics)),
+		trends:    make([]*hdr.Histogram, len(layout.Metrics)),
 	}
 }
 
@@ -207,6 +211,7 @@ func (w *window) resetRest() {
 	for _, h := range w.groups {
 		resetDense(h)
 	}
+	w.resetMetrics()
 }
 
 func resetDense(h *hdr.Histogram) {

@@ -32,24 +32,24 @@ func (p *parser) thresholds(n node) []threshold.Threshold {
 	}
 	var out []threshold.Threshold
 	for _, f := range o.fields {
-		metric, filter, err := threshold.ParseKey(f.name)
+		metric, filter, err := threshold.ParseKeyIn(f.name, p.customs)
 		if err != nil {
 			p.offsetError(f.key, f.val.key, f.val.path, err)
 			continue
 		}
 		key := p.aliasChecks(f.name, filter)
-		if !p.checkFilter(f, filter) {
+		if !p.checkFilter(f, filter) || !p.customAdded(f, metric) {
 			continue
 		}
 		if slices.ContainsFunc(filter, func(t threshold.Tag) bool { return t.Key == "expected_response" }) {
 			p.layout.layout.KeepExpected = true // only a test that asks keeps the successes' histogram
 		}
 		for _, e := range p.thresholdExprs(f.val) {
-			if _, _, _, _, err := threshold.ParseExpr(metric, e.expr); err != nil {
+			if _, _, _, _, err := threshold.ParseExprIn(metric, e.expr, p.customs); err != nil {
 				p.offsetError(e.n.v, e.n.pos, e.n.path, err)
 				continue
 			}
-			th, err := threshold.New(key, e.expr)
+			th, err := threshold.NewIn(key, e.expr, p.customs)
 			if err != nil {
 				p.errs.add(e.n.pos, e.n.path, "%v", err)
 				continue

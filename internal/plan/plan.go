@@ -149,6 +149,7 @@ const (
 	IfStep                      // a sub-flow run when a condition holds (Block.Else otherwise)
 	ChooseStep                  // one of several sub-flows, picked by weight
 	SetStep                     // sets variables from templates
+	AddStep                     // adds values to custom metrics
 )
 
 // Step is one element of a flow. A flow is compiled once into a tree:

@@ -33,6 +33,7 @@ func SummaryJSON(in *Input) ([]byte, error) {
 
 	iterationMetrics(m, r, counter)
 	checks := checkMetrics(m, r)
+	customJSON(m, r, secs)
 	thresholdMetrics(m, in)
 
 	out := map[string]any{
@@ -142,7 +143,7 @@ func phaseStats(sum time.Duration, n int64, mx time.Duration) map[string]any {
 func submetric(r *metrics.Run, t *threshold.Threshold) map[string]any {
 	out := map[string]any{}
 	probe := *t
-	kind, _ := threshold.KindOf(t.Metric)
+	kind := t.MetricKind()
 	var aggs []threshold.AggKind
 	switch kind {
 	case threshold.Trend:

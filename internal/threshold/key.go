@@ -11,15 +11,21 @@ import (
 // into its metric and filter, checking both. Errors are *Error with an
 // offset into key. Tags keep the order they were written in.
 func ParseKey(key string) (metric string, filter []Tag, err error) {
+	return ParseKeyIn(key, nil)
+}
+
+// ParseKeyIn is ParseKey for a test that declares custom metrics.
+func ParseKeyIn(key string, custom []Custom) (metric string, filter []Tag, err error) {
 	s := &scanner{src: key}
 	s.skipSpace()
 	start := s.pos
 	metric = s.ident()
 	if metric == "" {
-		return "", nil, s.errorf(start, "expected a metric name, found %s (known: %s)", s.describe(), knownMetrics)
+		return "", nil, s.errorf(start, "expected a metric name, found %s (known: %s)", s.describe(), knownNames(custom))
 	}
-	if _, ok := KindOf(metric); !ok {
-		return "", nil, s.errorf(start, "unknown metric %q (known: %s)", metric, knownMetrics)
+	_, _, allowed, ok := describe(metric, custom)
+	if !ok {
+		return "", nil, s.errorf(start, "unknown metric %q (known: %s)", metric, knownNames(custom))
 	}
 	s.skipSpace()
 	if s.eof() {
@@ -28,7 +34,7 @@ func ParseKey(key string) (metric string, filter []Tag, err error) {
 	if s.peek() != '{' {
 		return "", nil, s.errorf(s.pos, "unexpected %s after metric %s: expected { or the end of the key", s.describe(), metric)
 	}
-	filter, err = parseFilter(s, metric)
+	filter, err = parseFilter(s, metric, allowed)
 	if err != nil {
 		return "", nil, err
 	}
@@ -40,10 +46,9 @@ func ParseKey(key string) (metric string, filter []Tag, err error) {
 }
 
 // parseFilter parses {k:v, ...} at s.pos, which holds the {.
-func parseFilter(s *scanner, metric string) ([]Tag, error) {
+func parseFilter(s *scanner, metric string, allowed []string) ([]Tag, error) {
 	open := s.pos
 	s.pos++
-	allowed := filterKeys(metric)
 	if allowed == nil {
 		return nil, s.errorf(open, "%s takes no filter", metric)
 	}
