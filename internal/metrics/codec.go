@@ -21,8 +21,8 @@ import (
 // durations when kept (written only when the test has groups or keeps
 // those, so that a test without them stays readable by earlier builds); versions 1 to
 // 4, which run.db files of earlier builds hold, are still read. Version 6
-// adds the custom metrics' series at the end, written only when the test
-// declares some.
+// adds the custom metrics' series at the end, then the statuses thresholds
+// name per endpoint, written only when the test has either.
 const (
 	snapshotMagic      = "LLS"
 	snapshotVersion    = 6
@@ -58,8 +58,9 @@ func (enc *Encoder) Append(b []byte, s *Snapshot) ([]byte, error) {
 func (enc *Encoder) AppendPausing(b []byte, s *Snapshot, pause func()) ([]byte, error) {
 	b = append(b, snapshotMagic...)
 	expected := hasExpected(s)
+	statuses := keptStatuses(s) > 0
 	switch {
-	case len(s.Metrics) > 0:
+	case len(s.Metrics) > 0 || statuses:
 		b = append(b, customVersion)
 	case len(s.Groups) > 0 || expected:
 		b = append(b, groupsVersion)
@@ -91,7 +92,7 @@ func (enc *Encoder) AppendPausing(b []byte, s *Snapshot, pause func()) ([]byte, 
 		b = binary.AppendVarint(b, c.Passes)
 		b = binary.AppendVarint(b, c.Fails)
 	}
-	if len(s.Groups) == 0 && !expected && len(s.Metrics) == 0 {
+	if len(s.Groups) == 0 && !expected && len(s.Metrics) == 0 && !statuses {
 		return b, nil
 	}
 	b = binary.AppendUvarint(b, uint64(len(s.Groups)))
@@ -110,10 +111,13 @@ func (enc *Encoder) AppendPausing(b []byte, s *Snapshot, pause func()) ([]byte, 
 			}
 		}
 	}
-	if len(s.Metrics) == 0 {
+	if len(s.Metrics) == 0 && !statuses {
 		return b, nil
 	}
-	return appendMetrics(b, hc, s)
+	if b, err = appendMetrics(b, hc, s); err != nil {
+		return nil, err
+	}
+	return appendStatuses(b, hc, s)
 }
 
 // hasExpected reports whether any endpoint of s kept its successful
@@ -251,6 +255,7 @@ func (s *Snapshot) UnmarshalBinary(data []byte) error {
 	}
 	if d.version >= customVersion {
 		out.Metrics = d.metrics()
+		d.statuses(out.Endpoints)
 	}
 	if d.err == nil && d.off != len(d.b) {
 		d.fail("end", fmt.Errorf("%d trailing bytes", len(d.b)-d.off))

@@ -111,6 +111,9 @@ func (s *shard) Request(r *sample.Request) {
 	if s.layout.KeepExpected && r.Kind == sample.OK {
 		e.expect(r.Duration)
 	}
+	if len(s.layout.Statuses) > 0 {
+		e.status(s.layout.Statuses, r.Status, micros(r.Duration))
+	}
 	s.mu.Unlock()
 }
 
@@ -126,6 +129,9 @@ func (s *shard) RequestIteration(r *sample.Request, scenario int32, d time.Durat
 	e.request(r)
 	if s.layout.KeepExpected && r.Kind == sample.OK {
 		e.expect(r.Duration)
+	}
+	if len(s.layout.Statuses) > 0 {
+		e.status(s.layout.Statuses, r.Status, micros(r.Duration))
 	}
 	w.scenarios[scenario].iteration(d)
 	s.mu.Unlock()

@@ -39,6 +39,7 @@ type endpointWindow struct {
 	redirects      int64                        // redirects followed inside the requests
 	sends          Sends                        // when the requests were sent and the last ended: what a rate is over
 	errors         *[sample.NumKinds]kindErrors // allocated on the first failure
+	byStatus       []statusWindow               // the statuses thresholds name, when some do; allocated on first use
 }
 
 // kindErrors holds the first distinct error samples of one kind.
@@ -188,14 +189,15 @@ func (w *window) resetEndpoint(i int) bool {
 	if e.requests == 0 {
 		return false
 	}
-	d, wt, ex, errs := e.duration, e.waiting, e.expected, e.errors
+	d, wt, ex, errs, bs := e.duration, e.waiting, e.expected, e.errors, e.byStatus
 	d.Reset()
 	wt.Reset()
 	resetDense(ex)
 	if errs != nil {
 		*errs = [sample.NumKinds]kindErrors{} // drops message references too
 	}
-	*e = endpointWindow{duration: d, waiting: wt, expected: ex, errors: errs}
+	*e = endpointWindow{duration: d, waiting: wt, expected: ex, errors: errs, byStatus: bs}
+	e.resetStatuses()
 	return true
 }
 

@@ -15,6 +15,10 @@ type Layout struct {
 	// threshold on http_req_duration{expected_response:true} judges it.
 	// Off, nothing is kept, and a request costs what it did.
 	KeepExpected bool `json:"keep_expected,omitempty"`
+	// Statuses are the HTTP statuses thresholds name ({status:"200"}):
+	// each endpoint keeps a count and a histogram of its requests answered
+	// with each, and nothing when there are none.
+	Statuses []int `json:"statuses,omitempty"`
 }
 
 // GroupInfo describes one group of a scenario's flow: a named sub-flow

@@ -57,8 +57,10 @@ func KindOf(metric string) (MetricKind, bool) {
 func filterKeys(metric string) []string {
 	switch metric {
 	case "http_req_duration":
-		return []string{"scenario", "endpoint", "name", "method", "group", "expected_response"}
-	case "http_req_waiting", "http_req_connecting", "http_req_tls_handshaking", "http_reqs":
+		return []string{"scenario", "endpoint", "name", "method", "group", "expected_response", "status"}
+	case "http_reqs":
+		return []string{"scenario", "endpoint", "name", "method", "group", "status"}
+	case "http_req_waiting", "http_req_connecting", "http_req_tls_handshaking", "data_sent", "data_received":
 		return []string{"scenario", "endpoint", "name", "method", "group"}
 	case "http_req_failed":
 		return []string{"scenario", "endpoint", "name", "method", "group", "kind"}
