@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -31,6 +32,7 @@ type script struct {
 	options value
 	def     *js.FuncDecl
 	steps   int // made in all: a function run by a thousand scenarios is converted a thousand times
+	modules []string // the modules imported, as "k6/net/grpc (line 2)", for a refusal
 }
 
 // maxSteps is the most steps an import makes: a test file holds about
@@ -51,6 +53,8 @@ type flow struct {
 	locals map[string]value
 	vars   map[string]bool // variables set by extractions
 	groups []span          // the group() calls' steps, in the order they close
+	ret    value           // what the function being inlined returned
+	depth  int             // how many helper functions deep the conversion is
 }
 
 // groupName is a k6 group's label as a test's group name: "::" joins
@@ -75,11 +79,11 @@ func Import(src []byte, name string) (*importer.Test, error) {
 		s.topLevel(st)
 	}
 	if s.http == "" {
-		return nil, fmt.Errorf("the script does not import k6/http: nothing to convert")
+		return nil, s.noHTTP()
 	}
 	scenarios := s.scenarios()
 	if len(scenarios) == 0 {
-		return nil, fmt.Errorf("no default function and no scenario with an exec function: nothing runs")
+		return nil, s.nothingRuns()
 	}
 	if s.steps > maxSteps {
 		return nil, fmt.Errorf("the script's scenarios make more than %s steps; a test file holds about 5,000", units.Count(maxSteps))
@@ -91,9 +95,21 @@ func Import(src []byte, name string) (*importer.Test, error) {
 	return s.t, nil
 }
 
-// note records something not converted.
+// note records something not converted, once.
 func (s *script) note(format string, args ...any) {
-	s.t.NotConverted = append(s.t.NotConverted, fmt.Sprintf(format, args...))
+	n := fmt.Sprintf(format, args...)
+	if !slices.Contains(s.t.NotConverted, n) {
+		s.t.NotConverted = append(s.t.NotConverted, n)
+	}
+}
+
+// noHTTP says why a script without k6/http is refused, naming what it
+// imports instead.
+func (s *script) noHTTP() error {
+	if len(s.modules) == 0 {
+		return fmt.Errorf("the script sends no HTTP request: it imports no module, k6/http included; loadlens tests load over HTTP")
+	}
+	return fmt.Errorf("the script sends no HTTP request: it does not import k6/http, only %s; loadlens tests load over HTTP", strings.Join(s.modules, ", "))
 }
 
 // snippet is a node's JavaScript, shortened, for notes.
@@ -118,6 +134,7 @@ func (s *script) topLevel(st js.IStmt) {
 	switch n := st.(type) {
 	case *js.ImportStmt:
 		mod := unquote(n.Module)
+		s.modules = append(s.modules, fmt.Sprintf("%s (%s)", mod, s.at(string(n.Module))))
 		switch {
 		case mod == "k6/http":
 			if n.Default != nil {
@@ -137,10 +154,10 @@ func (s *script) topLevel(st js.IStmt) {
 				s.jslib[string(a.Binding)] = importedName(a)
 			}
 			if !strings.Contains(mod, "k6-utils") && mod != "k6" {
-				s.note("import from %s (its functions are not run)", mod)
+				s.note("%s: import from %s (its functions are not run)", s.at(string(n.Module)), mod)
 			}
 		default:
-			s.note("import from %s", mod)
+			s.note("%s: import from %s", s.at(string(n.Module)), mod)
 		}
 	case *js.ExportStmt:
 		switch d := n.Decl.(type) {
@@ -173,7 +190,7 @@ func (s *script) topLevel(st js.IStmt) {
 			s.funcs[string(n.Name.Data)] = n
 		}
 	default:
-		s.note("top-level code: %s", snippet(st))
+		s.note("%s: top-level code: %s", s.at(snippet(st)), snippet(st))
 	}
 }
 
@@ -189,6 +206,14 @@ func importedName(a js.Alias) string {
 func (s *script) declare(b js.BindingElement, f *flow) {
 	v, ok := b.Binding.(*js.Var)
 	if !ok || b.Default == nil {
+		return
+	}
+	switch fn := b.Default.(type) {
+	case *js.ArrowFunc: // const helper = () => {...}: called like a declared function
+		s.funcs[string(v.Data)] = &js.FuncDecl{Params: fn.Params, Body: fn.Body}
+		return
+	case *js.FuncDecl:
+		s.funcs[string(v.Data)] = fn
 		return
 	}
 	val := s.eval(b.Default, f)
@@ -423,11 +448,11 @@ func (s *script) thresholds() {
 		metric, filter, _ := strings.Cut(p.key, "{")
 		filter = strings.TrimSuffix(filter, "}")
 		if !thresholdMetrics[metric] {
-			s.note("threshold on %s (a metric loadlens does not have)", p.key)
+			s.note("%s: threshold on %s (a metric loadlens does not have)", s.at(p.key), p.key)
 			continue
 		}
 		if why := unkeptFilter(metric, filter, scenarioNames); why != "" {
-			s.note("threshold on %s (filter %s: %s)", p.key, filter, why)
+			s.note("%s: threshold on %s (filter %s: %s)", s.at(p.key), p.key, filter, why)
 			continue
 		}
 		t := importer.Threshold{Metric: p.key}
@@ -514,8 +539,8 @@ func (s *script) baseURL() {
 				if st.Path == "" || st.Path[0] != '/' {
 					st.Path = "/" + st.Path
 				}
-				if st.Name != "" && strings.HasPrefix(st.Name, base) {
-					st.Name = strings.TrimPrefix(st.Name, base)
+				if shown := withoutUserinfo(base); st.Name != "" && strings.HasPrefix(st.Name, shown) {
+					st.Name = strings.TrimPrefix(st.Name, shown)
 				}
 			}
 		})

@@ -68,9 +68,9 @@ func TestImportScripts(t *testing.T) {
 			`base_url: '{{ env("HOST", "http://h") }}'`, ""},
 		{"a per-vu-iterations scenario", "import http from 'k6/http';\nexport const options = {scenarios: {s: {executor: 'per-vu-iterations', vus: 3, iterations: 4}}};\nexport default function () { http.get('http://h/'); }",
 			"iterations: 12", ""},
-		{"no k6/http", "export default function () {}", "", "does not import k6/http"},
+		{"no k6/http", "export default function () {}", "", "sends no HTTP request"},
 		{"not javascript", "export default function ( {", "", "cannot parse"},
-		{"nothing runs", "import http from 'k6/http';\nexport const options = {scenarios: {s: {executor: 'externally-controlled'}}};", "", "nothing runs"},
+		{"nothing runs", "import http from 'k6/http';\nexport const options = {scenarios: {s: {executor: 'externally-controlled'}}};", "", "scenario s: no function to run"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tst, err := Import([]byte(c.src), "s.js")
