@@ -304,6 +304,10 @@ func (f *flow) params(st *importer.Step, p value, c *js.CallExpr) {
 				}
 				st.Timeout = v
 			}
+		case "auth":
+			if a, _ := kv.val.asText(); a != "basic" {
+				f.s.note("%s: auth %q of %s (a URL's user:password@ is sent as Basic auth, not %s: this request will not authenticate)", f.s.at(snippet(c)), a, snippet(c), a)
+			}
 		case "responseType", "compression":
 		case "redirects":
 			f.s.note("%s: redirects in params of %s", f.s.at(snippet(c)), snippet(c))

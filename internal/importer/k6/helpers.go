@@ -167,19 +167,19 @@ func (s *script) lineOf(text string) int {
 	}
 	var squeezed []byte
 	var lines []int
-	line := 1
-	for _, ch := range s.src {
-		switch ch {
-		case '\n':
-			line++
-			continue
-		case ' ', '\t', '\r':
-			continue
+	// the notes' snippets are written without credentials: so is the text searched
+	for n, text := range strings.Split(string(s.src), "\n") {
+		for _, ch := range []byte(userinfo.ReplaceAllString(text, "$1")) {
+			if ch != ' ' && ch != '\t' && ch != '\r' {
+				squeezed = append(squeezed, ch)
+				lines = append(lines, n+1)
+			}
 		}
-		squeezed = append(squeezed, ch)
-		lines = append(lines, line)
 	}
 	i := strings.Index(string(squeezed), key)
+	if i < 0 && len(key) > 12 { // the rendering may quote or space it otherwise further on
+		i = strings.Index(string(squeezed), key[:12])
+	}
 	if i < 0 {
 		return 0
 	}

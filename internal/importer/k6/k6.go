@@ -9,8 +9,10 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/tdewolff/parse/v2"
@@ -31,8 +33,9 @@ type script struct {
 	funcs   map[string]*js.FuncDecl
 	options value
 	def     *js.FuncDecl
-	steps   int // made in all: a function run by a thousand scenarios is converted a thousand times
+	steps   int      // made in all: a function run by a thousand scenarios is converted a thousand times
 	modules []string // the modules imported, as "k6/net/grpc (line 2)", for a refusal
+	base    string   // the origin made the base URL, trimmed from the steps' paths
 }
 
 // maxSteps is the most steps an import makes: a test file holds about
@@ -89,8 +92,8 @@ func Import(src []byte, name string) (*importer.Test, error) {
 		return nil, fmt.Errorf("the script's scenarios make more than %s steps; a test file holds about 5,000", units.Count(maxSteps))
 	}
 	s.t.Scenarios = scenarios
-	s.thresholds()
 	s.baseURL()
+	s.thresholds()
 	s.t.Notes = append(s.t.Notes, "The load, thresholds and the requests of each scenario's function, with their checks and sleeps, are converted.")
 	return s.t, nil
 }
@@ -112,6 +115,9 @@ func (s *script) noHTTP() error {
 	return fmt.Errorf("the script sends no HTTP request: it does not import k6/http, only %s; loadlens tests load over HTTP", strings.Join(s.modules, ", "))
 }
 
+// userinfo matches a URL's user:password@, which a note must not show.
+var userinfo = regexp.MustCompile(`(https?://)[^/@\s"'` + "`" + `]+@`)
+
 // snippet is a node's JavaScript, shortened, for notes.
 func snippet(n interface{ String() string }) string {
 	var b bytes.Buffer
@@ -122,7 +128,7 @@ func snippet(n interface{ String() string }) string {
 	} else {
 		b.WriteString(n.String())
 	}
-	s := strings.Join(strings.Fields(b.String()), " ")
+	s := userinfo.ReplaceAllString(strings.Join(strings.Fields(b.String()), " "), "$1")
 	if len(s) > 70 {
 		s = s[:67] + "..."
 	}
@@ -451,11 +457,15 @@ func (s *script) thresholds() {
 			s.note("%s: threshold on %s (a metric loadlens does not have)", s.at(p.key), p.key)
 			continue
 		}
-		if why := unkeptFilter(metric, filter, scenarioNames); why != "" {
+		kept, why := s.keptFilter(metric, filter, scenarioNames)
+		if why != "" {
 			s.note("%s: threshold on %s (filter %s: %s)", s.at(p.key), p.key, filter, why)
 			continue
 		}
 		t := importer.Threshold{Metric: p.key}
+		if kept != filter {
+			t.Metric = metric + "{" + kept + "}"
+		}
 		items := []value{p.val}
 		if p.val.kind == "arr" {
 			items = p.val.arr
@@ -483,27 +493,56 @@ func (s *script) thresholds() {
 	}
 }
 
-// unkeptFilter says why a threshold's tag filter cannot be kept, "" when
-// every tag can: a scenario the test has, a method, and
-// expected_response:true on http_req_duration (k6's commonest gate, which
-// a test that dropped it would pass where k6 fails).
-func unkeptFilter(metric, filter string, scenarios map[string]bool) string {
+// keptFilter returns a threshold's tag filter as the test writes it, or
+// says why it cannot be kept: a scenario the test has, a method, a status
+// (on http_req_duration and http_reqs), k6's name tag naming a request
+// (its URL, the default name, becomes the test's name for it), and
+// expected_response:true on http_req_duration (k6's commonest gate,
+// which a test that dropped it would pass where k6 fails).
+func (s *script) keptFilter(metric, filter string, scenarios map[string]bool) (string, string) {
 	if filter == "" {
-		return ""
+		return "", ""
 	}
+	var kept []string
 	for _, tag := range strings.Split(filter, ",") {
 		k, v, _ := strings.Cut(tag, ":")
 		k, v = strings.TrimSpace(k), strings.Trim(v, `"' `)
 		switch {
 		case k == "scenario" && scenarios[v], k == "method":
+		case k == "status" && (metric == "http_req_duration" || metric == "http_reqs"):
+		case k == "name":
+			name, ok := s.stepName(v)
+			if !ok {
+				return "", "no request of the test is named " + strconv.Quote(v)
+			}
+			v = strconv.Quote(name)
 		case k == "expected_response" && v == "true" && metric == "http_req_duration":
 		case k == "expected_response":
-			return "loadlens keeps expected_response:true on http_req_duration only"
+			return "", "loadlens keeps expected_response:true on http_req_duration only"
 		default:
-			return "loadlens filters by scenario, endpoint, name, method, group, check and expected_response:true"
+			return "", "loadlens filters by scenario, endpoint, name, method, group, status, check and expected_response:true"
 		}
+		kept = append(kept, k+":"+v)
 	}
-	return ""
+	return strings.Join(kept, ","), ""
+}
+
+// stepName returns the name the test gives the request k6's name tag v
+// names: its tags.name, or its URL (k6's default name).
+func (s *script) stepName(v string) (string, bool) {
+	found := ""
+	for _, sc := range s.t.Scenarios {
+		importer.EachStep(sc.Flow, func(st *importer.Step) {
+			name := st.Name
+			if name == "" {
+				name = st.Path
+			}
+			if found == "" && st.Method != "" && (v == name || v == withoutUserinfo(s.base)+name) {
+				found = name
+			}
+		})
+	}
+	return found, found != ""
 }
 
 // baseURL makes the most common origin of the steps the test's base URL.
@@ -527,6 +566,7 @@ func (s *script) baseURL() {
 		return counts[origins[i]] > counts[origins[j]] || (counts[origins[i]] == counts[origins[j]] && origins[i] < origins[j])
 	})
 	base := origins[0]
+	s.base = base
 	if strings.HasPrefix(base, "{{") {
 		s.t.BaseURL = base
 	} else {
