@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 
 	"github.com/loadlens/loadlens/internal/report"
-	"github.com/loadlens/loadlens/internal/threshold"
 	"github.com/loadlens/loadlens/internal/units"
 )
 
@@ -26,7 +25,7 @@ func LoadRun(path string) (*report.Input, error) {
 	if err != nil {
 		return nil, err
 	}
-	defs, err := DecodeThresholds(meta.Extra["thresholds"], threshold.CustomsOf(meta.Layout))
+	defs, err := DecodeThresholds(meta.Extra["thresholds"], meta.Layout)
 	if err != nil {
 		return nil, err
 	}

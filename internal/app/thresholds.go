@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/threshold"
 )
 
@@ -40,9 +41,10 @@ func EncodeThresholds(defs []threshold.Threshold) string {
 	return string(b)
 }
 
-// DecodeThresholds reads back the thresholds a run kept in its meta; custom
-// lists the test's own metrics (threshold.CustomsOf its layout).
-func DecodeThresholds(s string, custom []threshold.Custom) ([]threshold.Threshold, error) {
+// DecodeThresholds reads back the thresholds a run kept in its meta; the
+// run's layout names the test's own metrics they may judge.
+func DecodeThresholds(s string, layout sample.Layout) ([]threshold.Threshold, error) {
+	custom := threshold.CustomsOf(layout)
 	if s == "" {
 		return nil, nil
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/loadlens/loadlens/internal/estimate"
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/report"
-	"github.com/loadlens/loadlens/internal/threshold"
 	"github.com/loadlens/loadlens/internal/units"
 )
 
@@ -139,7 +138,7 @@ func sustainedPerInstance(cfg EstimateConfig, n int) (per float64, from string, 
 	if err != nil {
 		return 0, "", nil, false, err
 	}
-	defs, err := app.DecodeThresholds(rd.Meta().Extra["thresholds"], threshold.CustomsOf(rd.Meta().Layout))
+	defs, err := app.DecodeThresholds(rd.Meta().Extra["thresholds"], rd.Meta().Layout)
 	if err != nil {
 		return 0, "", nil, false, fmt.Errorf("%s: %w", db, err)
 	}

@@ -3,6 +3,7 @@ package k6
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 
@@ -16,9 +17,45 @@ func (s *script) convert(fn *js.FuncDecl) []importer.Step {
 	if s.steps > maxSteps { // the import fails: converting more is of no use
 		return nil
 	}
-	f := &flow{s: s, locals: map[string]value{}, vars: map[string]bool{}}
+	f := &flow{s: s, locals: map[string]value{}, vars: maps.Clone(s.setupVars)}
+	if f.vars == nil {
+		f.vars = map[string]bool{}
+	}
+	if len(fn.Params.List) > 0 && s.setupData.kind != "" {
+		if v, ok := fn.Params.List[0].Binding.(*js.Var); ok { // default(data): what setup() returned
+			f.locals[string(v.Data)] = s.setupData
+		}
+	}
 	f.block(fn.Body.List)
 	return fold(f.steps, 0, len(f.steps), f.groups)
+}
+
+// hooks converts setup() into the test's setup flow, keeping what it
+// returns for the functions that take it (default(data), teardown(data)),
+// and teardown() into its teardown flow.
+func (s *script) hooks() {
+	if fn := s.funcs["setup"]; fn != nil {
+		f := &flow{s: s, locals: map[string]value{}, vars: map[string]bool{}}
+		s.setupData = f.inline(fn, "setup", nil)
+		s.t.Setup = fold(f.steps, 0, len(f.steps), f.groups)
+		s.setupVars = f.vars
+		if !hasRequest(s.t.Setup) {
+			s.t.Setup = nil // a setup of sleeps alone is no setup loadlens runs
+		}
+	}
+	if fn := s.funcs["teardown"]; fn != nil {
+		s.t.Teardown = s.convert(fn)
+		if !hasRequest(s.t.Teardown) {
+			s.t.Teardown = nil
+		}
+	}
+}
+
+// hasRequest reports whether a flow sends a request.
+func hasRequest(flow []importer.Step) bool {
+	found := false
+	importer.EachStep(flow, func(st *importer.Step) { found = found || st.Method != "" })
+	return found
 }
 
 // span is a group's steps, [start, end) of a flow's steps, and its name.

@@ -36,6 +36,10 @@ type script struct {
 	steps   int      // made in all: a function run by a thousand scenarios is converted a thousand times
 	modules []string // the modules imported, as "k6/net/grpc (line 2)", for a refusal
 	base    string   // the origin made the base URL, trimmed from the steps' paths
+	// setupData is what setup() returns, which default(data) reads; its
+	// variables (setupVars) are the setup flow's extractions.
+	setupData value
+	setupVars map[string]bool
 }
 
 // maxSteps is the most steps an import makes: a test file holds about
@@ -84,6 +88,7 @@ func Import(src []byte, name string) (*importer.Test, error) {
 	if s.http == "" {
 		return nil, s.noHTTP()
 	}
+	s.hooks()
 	scenarios := s.scenarios()
 	if len(scenarios) == 0 {
 		return nil, s.nothingRuns()
@@ -531,8 +536,8 @@ func (s *script) keptFilter(metric, filter string, scenarios map[string]bool) (s
 // names: its tags.name, or its URL (k6's default name).
 func (s *script) stepName(v string) (string, bool) {
 	found := ""
-	for _, sc := range s.t.Scenarios {
-		importer.EachStep(sc.Flow, func(st *importer.Step) {
+	for _, flow := range s.flows() {
+		importer.EachStep(flow, func(st *importer.Step) {
 			name := st.Name
 			if name == "" {
 				name = st.Path
@@ -548,8 +553,8 @@ func (s *script) stepName(v string) (string, bool) {
 // baseURL makes the most common origin of the steps the test's base URL.
 func (s *script) baseURL() {
 	counts := map[string]int{}
-	for _, sc := range s.t.Scenarios {
-		importer.EachStep(sc.Flow, func(st *importer.Step) {
+	for _, flow := range s.flows() {
+		importer.EachStep(flow, func(st *importer.Step) {
 			if o := originOf(st.Path); o != "" {
 				counts[o]++
 			}
@@ -572,8 +577,8 @@ func (s *script) baseURL() {
 	} else {
 		s.t.BaseURL = `{{ env("BASE_URL", "` + base + `") }}`
 	}
-	for _, sc := range s.t.Scenarios {
-		importer.EachStep(sc.Flow, func(st *importer.Step) {
+	for _, flow := range s.flows() {
+		importer.EachStep(flow, func(st *importer.Step) {
 			if originOf(st.Path) == base {
 				st.Path = strings.TrimPrefix(st.Path, base)
 				if st.Path == "" || st.Path[0] != '/' {
@@ -605,4 +610,13 @@ func originOf(path string) string {
 		}
 	}
 	return ""
+}
+
+// flows returns every flow of the test: the setup, each scenario's, the teardown.
+func (s *script) flows() [][]importer.Step {
+	out := [][]importer.Step{s.t.Setup}
+	for _, sc := range s.t.Scenarios {
+		out = append(out, sc.Flow)
+	}
+	return append(out, s.t.Teardown)
 }
