@@ -59,6 +59,7 @@ type parser struct {
 	length      lengthSum          // the durations of the scenario being parsed, against MaxRunLength
 	setupVars   []string           // the variables setup: sets, which every scenario and teardown: read
 	customs     []threshold.Custom // the metrics the test declares (metrics:), which add: steps and thresholds name
+	override    LoadOverride       // -u/-d/-i given with the file: every scenario's load
 }
 
 // ParseFile reads the test file at path and parses it; see Parse.
