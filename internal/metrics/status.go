@@ -8,6 +8,7 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/threshold"
 )
 
@@ -26,15 +27,20 @@ type statusWindow struct {
 
 // status records a request's status when a threshold names it; the
 // caller holds the shard's lock.
-func (e *endpointWindow) status(kept []int, status int, d int64) {
-	i := slices.Index(kept, status)
+func (w *window) status(kept []int, r *sample.Request, d int64) {
+	i := slices.Index(kept, r.Status)
 	if i < 0 {
 		return
 	}
-	if e.byStatus == nil {
-		e.byStatus = make([]statusWindow, len(kept))
+	if w.byStatus == nil {
+		w.byStatus = make([][]statusWindow, len(w.endpoints))
 	}
-	s := &e.byStatus[i]
+	bs := w.byStatus[r.Endpoint]
+	if bs == nil {
+		bs = make([]statusWindow, len(kept))
+		w.byStatus[r.Endpoint] = bs
+	}
+	s := &bs[i]
 	s.requests++
 	if s.duration == nil {
 		s.duration = newDense()
@@ -42,12 +48,23 @@ func (e *endpointWindow) status(kept []int, status int, d int64) {
 	_ = s.duration.RecordValue(d)
 }
 
-// resetStatuses empties an endpoint window's kept statuses, keeping their histograms.
-func (e *endpointWindow) resetStatuses() {
-	for i := range e.byStatus {
-		e.byStatus[i].requests = 0
-		resetDense(e.byStatus[i].duration)
+// resetStatuses empties endpoint i's kept statuses, keeping their histograms.
+func (w *window) resetStatuses(i int) {
+	if w.byStatus == nil {
+		return
 	}
+	for j := range w.byStatus[i] {
+		w.byStatus[i][j].requests = 0
+		resetDense(w.byStatus[i][j].duration)
+	}
+}
+
+// statusesOf returns endpoint i's kept statuses in window w, nil when none.
+func (w *window) statusesOf(i int) []statusWindow {
+	if w.byStatus == nil {
+		return nil
+	}
+	return w.byStatus[i]
 }
 
 // statusFigures merges endpoint i's kept statuses over the windows; nil
@@ -59,12 +76,12 @@ func statusFigures(taken []*window, i, kept int) []StatusFigures {
 	out := make([]StatusFigures, kept)
 	for j := range out {
 		for _, w := range taken {
-			if bs := w.endpoints[i].byStatus; bs != nil {
+			if bs := w.statusesOf(i); bs != nil {
 				out[j].Requests += bs[j].requests
 			}
 		}
 		out[j].Duration = sumDense(taken, func(w *window) *hdr.Histogram {
-			if bs := w.endpoints[i].byStatus; bs != nil {
+			if bs := w.statusesOf(i); bs != nil {
 				return bs[j].duration
 			}
 			return nil

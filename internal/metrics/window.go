@@ -19,6 +19,9 @@ type window struct {
 	groups    []*hdr.Histogram // group_duration per group; each allocated on first use, kept across reuse
 	metrics   []MetricSecond   // custom metrics' counts and sums per series (their Trend unused)
 	trends    []*hdr.Histogram // custom trends per series; each allocated on first use, kept across reuse
+	// byStatus holds, per endpoint, its requests per status a threshold
+	// names; nil when none does (kept apart so endpoints stay as small).
+	byStatus [][]statusWindow
 }
 
 // endpointWindow is one endpoint's part of a window.
@@ -39,7 +42,6 @@ type endpointWindow struct {
 	redirects      int64                        // redirects followed inside the requests
 	sends          Sends                        // when the requests were sent and the last ended: what a rate is over
 	errors         *[sample.NumKinds]kindErrors // allocated on the first failure
-	byStatus       []statusWindow               // the statuses thresholds name, when some do; allocated on first use
 }
 
 // kindErrors holds the first distinct error samples of one kind.
@@ -189,15 +191,15 @@ func (w *window) resetEndpoint(i int) bool {
 	if e.requests == 0 {
 		return false
 	}
-	d, wt, ex, errs, bs := e.duration, e.waiting, e.expected, e.errors, e.byStatus
+	d, wt, ex, errs := e.duration, e.waiting, e.expected, e.errors
 	d.Reset()
 	wt.Reset()
 	resetDense(ex)
 	if errs != nil {
 		*errs = [sample.NumKinds]kindErrors{} // drops message references too
 	}
-	*e = endpointWindow{duration: d, waiting: wt, expected: ex, errors: errs, byStatus: bs}
-	e.resetStatuses()
+	*e = endpointWindow{duration: d, waiting: wt, expected: ex, errors: errs}
+	w.resetStatuses(i)
 	return true
 }
 
