@@ -1,14 +1,10 @@
 package e2e
 
 import (
-	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -17,23 +13,14 @@ import (
 // the fourth; the page draws a chart per figure group, marks the change
 // point, shows the labels, and every run's link opens its report.html.
 func TestHistoryHTMLInABrowser(t *testing.T) {
-	var delay atomic.Int64
-	delay.Store(int64(30 * time.Millisecond))
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		time.Sleep(time.Duration(delay.Load())) // the service time under test, not synchronisation
-	}))
-	defer srv.Close()
-	dir := t.TempDir()
+	n := newNightlyTarget(t)
 	for i := range 7 {
 		if i == 4 {
-			delay.Store(int64(300 * time.Millisecond))
+			n.serviceTime(300 * time.Millisecond)
 		}
-		r := loadlens(t, dir, "run", srv.URL+"/", "--rate", "20", "--duration", "1s", "--quiet", "--name", "nightly",
-			"--tag", fmt.Sprintf("commit=c%02d", i))
-		if r.code != 0 {
-			t.Fatalf("run %d exit %d\n%s%s", i, r.code, r.stdout, r.stderr)
-		}
+		n.run(i)
 	}
+	dir := n.dir
 	r := loadlens(t, dir, "history", "nightly", "--html")
 	page := filepath.Join(dir, "results", "history.html")
 	if r.code != 0 || !strings.Contains(r.stdout, page[len(dir)+1:]) {

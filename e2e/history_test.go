@@ -1,11 +1,7 @@
 package e2e
 
 import (
-	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -15,31 +11,18 @@ import (
 // on the third run of the new level, naming that level's first run and the
 // labels around it.
 func TestHistoryFailOnChange(t *testing.T) {
-	var delay atomic.Int64
-	delay.Store(int64(30 * time.Millisecond))
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		time.Sleep(time.Duration(delay.Load())) // the service time under test, not synchronisation
-	}))
-	defer srv.Close()
-	dir := t.TempDir()
-	run := func(i int) {
-		t.Helper()
-		r := loadlens(t, dir, "run", srv.URL+"/", "--rate", "20", "--duration", "1s", "--quiet", "--name", "nightly",
-			"--tag", fmt.Sprintf("commit=c%02d", i))
-		if r.code != 0 {
-			t.Fatalf("run %d exit %d\n%s%s", i, r.code, r.stdout, r.stderr)
-		}
-	}
+	n := newNightlyTarget(t)
 	for i := range 8 {
-		run(i)
+		n.run(i)
 	}
 	// Whether these eight are one level is this shared machine's business
 	// (other work starting shifts them: a real change, which history rightly
 	// reports); the unit tests judge stable series with known noise.
-	delay.Store(int64(300 * time.Millisecond)) // ten times: far above this shared machine's noise
+	n.serviceTime(300 * time.Millisecond) // ten times: far above this shared machine's noise
 	for i := 8; i < 11; i++ {
-		run(i)
+		n.run(i)
 	}
+	dir := n.dir
 	r := loadlens(t, dir, "history", "nightly", "--fail-on-change", "p(95)")
 	if r.code != 99 {
 		t.Fatalf("history after a regression exit %d, want 99\n%s%s", r.code, r.stdout, r.stderr)

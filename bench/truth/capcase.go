@@ -73,7 +73,7 @@ func (s *Session) RunCapacity(ctx context.Context, c CapCase, repeat int) CapRec
 		rec.Error = err.Error()
 		return rec
 	}
-	s.warmup(ctx, st, c.Scenarios, c.Start, 1.5) // starts are a tenth to a third of the capacities
+	s.warmup(ctx, st, c.Scenarios, c.Start, 1.5, 0) // starts are a tenth to a third of the capacities
 	step, closeStep := s.stepper(st, c)
 	defer closeStep()
 	sw := s.sweep(ctx, step, c)

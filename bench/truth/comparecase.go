@@ -49,16 +49,15 @@ func (s *Session) runForCompare(ctx context.Context, name string, rep int, f flo
 		return r
 	}
 	defer st.Down()
-	s.warmup(ctx, st, load.Scenarios, load.Start, 1)
-	if !s.Quick {
-		// Compared runs must be steady: after the short warm-up a fresh JVM's
-		// per-second p50 still fell from 12 ms to 3.4 ms over the 40 s run
-		// (its compiler at work), and the intervals of both runs spanned
-		// ±60 %. A few thousand more requests first.
-		c := NewClient(st.Base, 5*time.Second)
-		c.Step(ctx, load.Scenarios, 2*load.Start, 40*time.Second, 2)
-		c.Close()
+	// Compared runs must be steady: after the short warm-up a fresh JVM's
+	// per-second p50 still fell from 12 ms to 3.4 ms over the 40 s run (its
+	// compiler at work), and the intervals of both runs spanned ±60 %. A few
+	// thousand more requests first, at twice the compared rate.
+	hold := 40 * time.Second
+	if s.Quick {
+		hold = 0
 	}
+	s.warmup(ctx, st, load.Scenarios, load.Start, 2, hold)
 	s.Lab.Meter.WaitQuiet(ctx, s.Busy, 3*time.Second, s.Wait)
 	tf := TestFile{Name: "truth-" + name, BaseURL: st.Base, Load: load, SLO: defaultSLO, Targets: st.Targets, TracesListen: st.Traces}
 	test := filepath.Join(r.dir, "test.yaml")

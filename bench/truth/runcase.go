@@ -44,11 +44,12 @@ type Session struct {
 }
 
 // warmup loads a fresh target before it is measured, on its endpoints,
-// in steps ×1.5 from an eighth of r × up to r × up, as the sweeps climb.
+// in steps ×1.5 from an eighth of r × up to r × up, as the sweeps climb,
+// then holds r × up for hold (0: not at all).
 // A JVM's first thousands of requests are its compiler's: a fresh one sent
 // 573/s after three 10 s steps stopped answering for good (70 % of what a
 // sweep's gentler climb held on another fresh one).
-func (s *Session) warmup(ctx context.Context, st *Stack, scs []Scenario, r, up float64) {
+func (s *Session) warmup(ctx context.Context, st *Stack, scs []Scenario, r, up float64, hold time.Duration) {
 	d := 10 * time.Second
 	if s.Quick {
 		d = 5 * time.Second
@@ -62,8 +63,11 @@ func (s *Session) warmup(ctx context.Context, st *Stack, scs []Scenario, r, up f
 	for rate := top / 8; ctx.Err() == nil; rate *= step { // at most 7 steps
 		c.Step(ctx, scs, max(1, min(rate, top)), d, 1)
 		if rate >= top {
-			return
+			break
 		}
+	}
+	if hold > 0 && ctx.Err() == nil {
+		c.Step(ctx, scs, top, hold, 2)
 	}
 }
 
@@ -175,7 +179,7 @@ func (s *Session) runCase(ctx context.Context, c Case, rec *RunRecord) error {
 	if err := prepare(ctx, st.Base, c.Prepare); err != nil {
 		return err
 	}
-	s.warmup(ctx, st, load.Scenarios, load.Start, 1)
+	s.warmup(ctx, st, load.Scenarios, load.Start, 1, 0)
 	if err := prepare(ctx, st.Base, c.Prepare); err != nil { // the warm-up issued coupons too
 		return err
 	}

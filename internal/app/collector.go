@@ -260,7 +260,13 @@ func (r *runner) second(sec int) {
 		r.pause()
 	}
 	r.showNotices()
-	if r.cfg.Quiet {
+	r.showLive(vus, vusMax)
+}
+
+// showLive hands the latest second's figures to the live line and to
+// RunConfig.Live.
+func (r *runner) showLive(vus, vusMax int64) {
+	if r.cfg.Quiet && r.cfg.Live == nil {
 		return
 	}
 	last := r.run.Series[len(r.run.Series)-1]
@@ -276,8 +282,14 @@ func (r *runner) second(sec int) {
 	if covered < metrics.MinCovered {
 		return // too short a last second for a rate: the line keeps the one before (as the charts do)
 	}
-	r.line.Update(live.Status{Elapsed: min(r.run.Elapsed(), time.Since(r.start)), Total: r.total, RPS: float64(last.Requests) / covered,
-		P95: last.P95, ErrRate: errRate, VUs: vus, VUsMax: vusMax, Dropped: dropped, InFlight: r.inFlight()})
+	st := live.Status{Elapsed: min(r.run.Elapsed(), time.Since(r.start)), Total: r.total, RPS: float64(last.Requests) / covered,
+		P95: last.P95, ErrRate: errRate, VUs: vus, VUsMax: vusMax, Dropped: dropped, InFlight: r.inFlight()}
+	if r.cfg.Live != nil {
+		r.cfg.Live(st)
+	}
+	if !r.cfg.Quiet {
+		r.line.Update(st)
+	}
 }
 
 // elapsedAt is how long the run had lasted at the end of second sec: a

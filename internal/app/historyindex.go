@@ -48,9 +48,13 @@ func putIndex(ctx context.Context, dir string, rec history.Run) error {
 	return errors.Join(err, ix.Close())
 }
 
-// stampOf is the state of a run directory's run.db.
+// stampOf is the state of a run directory's run.db, or of the history
+// record file of a directory without one (a capacity search's).
 func stampOf(dir string) (historystore.Stamp, error) {
 	fi, err := os.Stat(filepath.Join(dir, "run.db"))
+	if errors.Is(err, os.ErrNotExist) {
+		fi, err = os.Stat(filepath.Join(dir, HistoryFile))
+	}
 	if err != nil {
 		return historystore.Stamp{}, err
 	}
@@ -109,8 +113,8 @@ func SyncIndex(ctx context.Context, results string) (runs []history.Run, skipped
 	return runs, skipped, nil
 }
 
-// runDirs lists the run directories under results (those with a run.db)
-// and their stamps.
+// runDirs lists the run directories under results (those with a run.db,
+// or a history record file) and their stamps.
 func runDirs(results string) (map[string]historystore.Stamp, error) {
 	entries, err := os.ReadDir(results)
 	if err != nil {
@@ -131,8 +135,13 @@ func runDirs(results string) (map[string]historystore.Stamp, error) {
 	return out, nil
 }
 
-// readEntry reads a run directory's record from its run.db.
+// readEntry reads a run directory's record from its run.db, or from its
+// history record file when it has none.
 func readEntry(results, name string, stamp historystore.Stamp) (historystore.Entry, error) {
+	if _, err := os.Stat(filepath.Join(results, name, "run.db")); errors.Is(err, os.ErrNotExist) {
+		rec, err := readHistoryFile(filepath.Join(results, name))
+		return historystore.Entry{Dir: name, Stamp: stamp, Run: rec}, err
+	}
 	in, err := LoadRun(filepath.Join(results, name))
 	if err != nil {
 		return historystore.Entry{}, err

@@ -26,12 +26,15 @@ const collectGrace = 100 * time.Millisecond
 
 // RunConfig is what one run needs.
 type RunConfig struct {
-	Plan        *plan.Plan
-	ResultsDir  string          // parent of the run directory; "" means DefaultResults
-	Segment     plan.Segment    // the part of the test to run; zero: all of it
-	Out         io.Writer       // live line and summary
-	TTY         bool            // Out is a terminal
-	Quiet       bool            // no live line
+	Plan       *plan.Plan
+	ResultsDir string       // parent of the run directory; "" means DefaultResults
+	Segment    plan.Segment // the part of the test to run; zero: all of it
+	Out        io.Writer    // live line and summary
+	TTY        bool         // Out is a terminal
+	Quiet      bool         // no live line
+	// Live, when set, is given each second the figures the live line
+	// shows, Quiet or not: a coordinator in a pod publishes them for `k8s attach`.
+	Live        func(live.Status)
 	SummaryJSON string          // also write summary.json here
 	JUnit       string          // also write JUnit XML here
 	SummaryMD   string          // also write a Markdown summary here

@@ -40,16 +40,16 @@ var table = map[string]row{
 	"bench/truth":    {imports: list("units"), modules: list("golang.org/x/sys")},
 	"capacity":       {imports: list("units"), tests: list("golden")},
 	// the use cases, each a package on top of app's run lifecycle
-	"capacityrun": {imports: list("app", "capacity", "diagnose", "metrics", "plan", "proc", "report", "series", "threshold", "units")},
+	"capacityrun": {imports: list("app", "capacity", "diagnose", "history", "metrics", "plan", "proc", "report", "series", "threshold", "units")},
 	// the commands; the only package cmd/loadlens imports
 	"cli":          {imports: list("app", "capacity", "capacityrun", "comparerun", "demo", "demorun", "dist", "estimate", "estimaterun", "history", "historyrun", "importer", "importer/curl", "importer/har", "importer/k6", "importer/openapi", "k8s", "live", "mock", "plan", "runs", "units"), tests: list("k8s/k8stest", "testkit"), modules: list("k8s.io/api", "k8s.io/apimachinery", "k8s.io/client-go")},
 	"cmd/loadlens": {imports: list("cli")},
-	"compare":      {imports: list("metrics", "sample", "units"), tests: list("golden")},
+	"compare":      {imports: list("metrics", "sample", "stats", "units"), tests: list("golden")},
 	"comparerun":   {imports: list("app", "compare", "metrics", "report", "store", "units"), tests: list("plan", "proc", "testkit")},
-	"demo":         {imports: list("proc", "promtext"), tests: list("otlp", "plan", "sample", "spans"), modules: list("github.com/XSAM/otelsql", "github.com/jackc/pgx/v5", "github.com/prometheus/client_model", "github.com/prometheus/common", "github.com/redis/go-redis/v9", "go.opentelemetry.io/otel", "go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp", "go.opentelemetry.io/otel/sdk", "go.opentelemetry.io/otel/trace", "modernc.org/sqlite")},
+	"demo":         {imports: list("proc", "promtext"), tests: list("otlp", "plan", "sample", "spans", "testkit"), modules: list("github.com/XSAM/otelsql", "github.com/jackc/pgx/v5", "github.com/prometheus/client_model", "github.com/prometheus/common", "github.com/redis/go-redis/v9", "go.opentelemetry.io/otel", "go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp", "go.opentelemetry.io/otel/sdk", "go.opentelemetry.io/otel/trace", "modernc.org/sqlite")},
 	"demorun":      {imports: list("app", "demo", "diagnose", "otlp", "plan", "report", "units"), tests: list("metrics", "sample")},
 	// units only for nouns: report writes the figures
-	"diagnose": {imports: list("metrics", "sample", "series", "spans", "units"), tests: list("golden", "store"), modules: list("modernc.org/sqlite")},
+	"diagnose": {imports: list("metrics", "sample", "series", "spans", "stats", "units"), tests: list("golden", "store"), modules: list("modernc.org/sqlite")},
 	"dist":     {imports: list("app", "diagnose", "engine", "metrics", "plan", "proc", "report", "sample", "series", "units"), tests: list("metrics/metricstest", "store", "testkit")},
 	// end-to-end tests build and run the binary: only test imports
 	"e2e":              {tests: list("capacity", "diagnose", "faultserver", "metrics", "metrics/metricstest", "report", "sample", "series", "spans", "store", "testkit", "units"), modules: list("github.com/influxdata/line-protocol/v2", "github.com/klauspost/compress", "go.opentelemetry.io/proto/otlp", "google.golang.org/protobuf")},
@@ -63,7 +63,7 @@ var table = map[string]row{
 	// compares tests' output with golden files; only tests import it
 	"golden": {},
 	// compare's Student's t quantile
-	"history": {imports: list("compare")},
+	"history": {imports: list("compare", "stats")},
 	// the one package that speaks PostgreSQL (pgx) for history
 	"historypg":        {imports: list("history", "historystore"), tests: list("testkit"), modules: list("github.com/jackc/pgx/v5")},
 	"historyrun":       {imports: list("app", "history", "historypg", "report")},
@@ -94,8 +94,10 @@ var table = map[string]row{
 	"sample": {},
 	"scrape": {imports: list("plan", "series"), modules: list("github.com/prometheus/client_model", "github.com/prometheus/common")},
 	"series": {},
-	"spans":  {imports: list("sample")},
-	"store":  {imports: list("metrics", "sample", "series", "spans", "threshold"), modules: list("modernc.org/sqlite")},
+	// median, mean, Kendall's tau: shared by compare, diagnose, history
+	"stats": {},
+	"spans": {imports: list("sample")},
+	"store": {imports: list("metrics", "sample", "series", "spans", "threshold"), modules: list("modernc.org/sqlite")},
 	// helpers tests of several packages share; only tests import it
 	"testkit":   {},
 	"threshold": {imports: list("sample")},

@@ -36,6 +36,7 @@ type CapacityConfig struct {
 	Out        io.Writer       // one line per step, then the outcome
 	Args       []string
 	Version    string
+	Store      string // a shared history store (postgres://…) to record the search in as it ends; "": the results folder's only
 }
 
 // CapacityResult is how a search ended.
@@ -52,11 +53,17 @@ func Capacity(ctx context.Context, cfg CapacityConfig) (CapacityResult, error) {
 	if err := checkCapacityPlan(cfg.Plan); err != nil {
 		return CapacityResult{ExitCode: app.ExitBadInput}, err
 	}
+	if cfg.Store != "" {
+		if err := app.CheckStore(ctx, cfg.Store); err != nil {
+			return CapacityResult{ExitCode: app.ExitRunFailed}, fmt.Errorf("--store: %w", err)
+		}
+	}
 	parent := cfg.ResultsDir
 	if parent == "" {
 		parent = app.DefaultResults
 	}
-	dir, err := app.MakeRunDir(parent, "capacity-"+cfg.Plan.Name, time.Now())
+	start := time.Now()
+	dir, err := app.MakeRunDir(parent, "capacity-"+cfg.Plan.Name, start)
 	if err != nil {
 		return CapacityResult{ExitCode: app.ExitRunFailed}, err
 	}
@@ -99,6 +106,9 @@ func Capacity(ctx context.Context, cfg CapacityConfig) (CapacityResult, error) {
 		serr = nil
 	case res.Highest == 0 && (res.Stop == capacity.TargetFailed || res.Stop == capacity.NothingPassed):
 		out.ExitCode = app.ExitThresholdFailed // no rate sustained the SLO, as a run whose thresholds failed
+	}
+	if err := recordSearch(ctx, cfg, dir, start, res, out.ExitCode); err != nil && serr == nil {
+		out.ExitCode, serr = app.ExitRunFailed, err // asked for and not done: the job must know
 	}
 	return out, serr
 }

@@ -26,9 +26,13 @@ func capacityCmd(ctx context.Context, e *env, args []string) int {
 	fs.Float64Var(&c.Precision, "precision", 0, "stop bisecting when the gap is below this fraction (default 0.05)")
 	fs.Float64Var(&c.MaxCPU, "max-cpu", 0, "stop when the generator uses more than this fraction of its cores (default 0.85)")
 	results := fs.String("results", app.DefaultResults, "parent directory of the search's directory")
+	store := fs.String("store", "", "also record the search in a shared history store (postgres://…) as it ends")
 	p, _, code := testFileArg(e, fs, args, "capacity takes one test file whose thresholds are the SLO")
 	if code != app.ExitOK {
 		return code
+	}
+	if err := checkStore(*store); err != nil {
+		return fail(e, err)
 	}
 	if c.StartRate == 0 {
 		var peak float64
@@ -39,7 +43,7 @@ func capacityCmd(ctx context.Context, e *env, args []string) int {
 	}
 	e.watchStop()
 	res, err := capacityrun.Capacity(ctx, capacityrun.CapacityConfig{Plan: p, Search: c, ResultsDir: *results, Out: e.stdout,
-		Args: storedArgs(fs, e.args), Version: app.Version})
+		Args: storedArgs(fs, e.args), Version: app.Version, Store: *store})
 	if err != nil {
 		fail(e, err)
 		return app.ExitAfter(res.ExitCode, err)

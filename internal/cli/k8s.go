@@ -141,6 +141,9 @@ func k8sManifestCmd(_ context.Context, e *env, args []string) int {
 	k.register(fs)
 	agentsOnly := fs.Bool("agents-only", false, "print the agents only (Secret, ConfigMap, Job), for a coordinator run elsewhere")
 	fs.DurationVar(&k.keep, "keep", 0, "how long the finished coordinator serves its results for k8s fetch before it exits with the verdict")
+	var out outputFlags
+	fs.Var(&out.outs, "out", "the coordinator sends every second to a metrics store, KIND=URL with KIND one of "+strings.Join(plan.OutputKinds(), ", ")+
+		" (repeatable; see docs/outputs.md)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return app.ExitBadInput
@@ -148,9 +151,12 @@ func k8sManifestCmd(_ context.Context, e *env, args []string) int {
 	if len(pos) != 1 {
 		return fail(e, usageErr("k8s manifest takes one test file: loadlens %s", k8sManifestUsage))
 	}
+	if _, err := out.metricsOutputs(); err != nil {
+		return fail(e, err)
+	}
 	s, p, _, err := k.spec(pos[0], !*agentsOnly)
 	if s != nil {
-		s.Adopt = true // no UID to own them yet: the coordinator adopts them when it starts
+		s.Adopt, s.Outs = true, out.outs // no UID to own them yet: the coordinator adopts them when it starts
 	}
 	if err == nil {
 		warnLoopback(e, p)
@@ -217,12 +223,17 @@ func k8sRun(ctx context.Context, e *env, args []string, reach func(*k8s.Cluster,
 	if err != nil {
 		return fail(e, err)
 	}
-	if *detach {
-		return k8sDetach(ctx, e, s, *kubeconfig, *kubeContext)
-	}
-	dash, err := out.dashboard()
+	rc, err := out.runConfig(app.RunConfig{ResultsDir: *results, Out: e.stdout, TTY: e.tty, Quiet: *quiet, SummaryJSON: *summaryJSON,
+		Args: storedArgs(fs, e.args), Version: app.Version})
 	if err != nil {
 		return fail(e, err)
+	}
+	if *detach {
+		if err := localOnly(fs); err != nil {
+			return fail(e, err)
+		}
+		s.Outs = out.outs // the coordinator in its pod sends them
+		return k8sDetach(ctx, e, s, *kubeconfig, *kubeContext)
 	}
 	cl, err := k8s.Connect(*kubeconfig, *kubeContext)
 	if err != nil {
@@ -238,9 +249,7 @@ func k8sRun(ctx context.Context, e *env, args []string, reach func(*k8s.Cluster,
 	var res app.RunResult
 	coordinate := func(ctx context.Context, addrs []string) error {
 		var err error
-		res, err = dist.Coordinate(ctx, dist.Config{TestFile: pos[0], Env: lookup, Agents: addrs, Token: s.Token,
-			Run: app.RunConfig{ResultsDir: *results, Out: e.stdout, TTY: e.tty, Quiet: *quiet, SummaryJSON: *summaryJSON,
-				JUnit: out.junit, SummaryMD: out.summaryMD, Dashboard: dash, Args: storedArgs(fs, e.args), Version: app.Version}})
+		res, err = dist.Coordinate(ctx, dist.Config{TestFile: pos[0], Env: lookup, Agents: addrs, Token: s.Token, Run: rc})
 		return err
 	}
 	run := k8s.Run{Client: cl.Client, Objects: objs, Reach: reach(cl, s.Namespace), Coordinate: coordinate,
@@ -265,4 +274,23 @@ func warnLoopback(e *env, p *plan.Plan) {
 	if ip := net.ParseIP(host); (ip != nil && ip.IsLoopback()) || host == "localhost" {
 		fmt.Fprintf(e.stderr, "warning: base_url %s is loopback: from a pod it reaches the pod itself; give the service's address in the cluster (e.g. -e BASE_URL=http://svc.namespace:8080)\n", p.BaseURL)
 	}
+}
+
+// localOnly refuses, with --detach, the flags of a coordinator here: the
+// coordinator in its pod writes the run directory, serves the dashboard on
+// its Service and prints no line here, so they would be ignored unsaid.
+func localOnly(fs *flag.FlagSet) error {
+	local := map[string]bool{"results": true, "summary-json": true, "quiet": true, "junit": true, "summary-md": true,
+		"dashboard-addr": true, "dashboard-token": true, "no-dashboard": true}
+	var set []string
+	fs.Visit(func(f *flag.Flag) {
+		if local[f.Name] {
+			set = append(set, "--"+f.Name)
+		}
+	})
+	if len(set) == 0 {
+		return nil
+	}
+	return usageErr("%s: with --detach the coordinator runs in its pod, which writes the run directory (loadlens k8s fetch brings it here, "+
+		"summary.json and report.html in it) and serves the dashboard on the run's Service", strings.Join(set, ", "))
 }

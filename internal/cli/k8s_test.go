@@ -60,19 +60,14 @@ func k8sTest(t *testing.T, target string, duration string) string {
 // is how the coordinator reaches an agent: a port-forward needs a kubelet,
 // so the test's Reach returns the agent process's loopback address.
 func TestK8sRunOnAPIServer(t *testing.T) {
-	srv := k8stest.Start(t)
-	c := srv.Client(t)
-	k8stest.Namespace(t, c, "perf")
-	bin := buildLoadlens(t)
-	var served, withUser atomic.Int64
-	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		served.Add(1)
+	var withUser atomic.Int64
+	k := newK8sCluster(t, k8sSetup{binary: true, target: func(w http.ResponseWriter, r *http.Request) {
 		if u := r.URL.Query().Get("u"); u == "ann" || u == "bob" {
 			withUser.Add(1)
 		}
-	}))
-	defer target.Close()
-	test := k8sTest(t, target.URL, "3s")
+	}})
+	srv, c, bin, served := k.srv, k.c, k.bin, &k.served
+	test := k8sTest(t, k.target, "3s")
 	results := t.TempDir()
 
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
@@ -86,10 +81,17 @@ func TestK8sRunOnAPIServer(t *testing.T) {
 			stop() // the run cannot start: end it now
 		}
 	}()
-	var out, errb testkit.Buffer
+	var out, errb, influx testkit.Buffer
+	store := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		influx.Write(b)
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer store.Close()
 	e := &env{stdout: &out, stderr: &errb}
 	code := k8sRun(ctx, e, []string{test, "--agents", "2", "--namespace", "perf", "--kubeconfig", srv.Kubeconfig,
-		"--image", "example/loadlens:test", "--cpu", "500m", "--memory", "256Mi", "--results", results, "--quiet", "--no-dashboard"},
+		"--image", "example/loadlens:test", "--cpu", "500m", "--memory", "256Mi", "--results", results, "--quiet", "--no-dashboard",
+		"--out", "influxdb=" + store.URL + "/write?db=k6"},
 		func(*k8s.Cluster, string) k8s.Reach { return kl.reach })
 	if code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errb.String())
@@ -111,6 +113,9 @@ func TestK8sRunOnAPIServer(t *testing.T) {
 	count, _ := s.Metrics["http_reqs"]["count"].(float64)
 	if int64(count) != served.Load() || count < 50 {
 		t.Errorf("summary.json counts %v requests, the target served %d (want equal, about 60)", count, served.Load())
+	}
+	if !strings.Contains(influx.String(), "http_reqs,") {
+		t.Errorf("k8s run sent nothing to its --out InfluxDB:\n%.300s", influx.String())
 	}
 	if withUser.Load() != served.Load() {
 		t.Errorf("%d of %d requests carried a user from the data file", withUser.Load(), served.Load())
@@ -158,7 +163,7 @@ func (k *kubelet) reach(ctx context.Context, a k8s.Agent) (string, error) {
 
 // play waits for the run's Job to be resumed, then starts its n pods.
 func (k *kubelet) play(ctx context.Context, n int) error {
-	job, err := k.waitJob(ctx)
+	job, err := waitResumedJob(ctx, k.c, managedBy)
 	if err != nil {
 		return err
 	}
@@ -166,40 +171,21 @@ func (k *kubelet) play(ctx context.Context, n int) error {
 	if err != nil {
 		return err
 	}
-	cm, err := k.c.CoreV1().ConfigMaps(job.Namespace).Get(ctx, job.Name, metav1.GetOptions{})
-	if err != nil {
-		return err
-	}
 	k.mu.Lock()
 	k.job, k.sec = job, sec
 	k.mu.Unlock()
 	for i := range n {
-		if err := k.startPod(ctx, job, sec, cm, i); err != nil {
+		if err := k.startPod(ctx, job, i); err != nil {
 			return fmt.Errorf("pod %d: %w", i, err)
 		}
 	}
 	return nil
 }
 
-// waitJob polls for the run's Job until it is resumed (its Secret and ConfigMap then exist).
-func (k *kubelet) waitJob(ctx context.Context) (*batchv1.Job, error) {
-	for {
-		jobs, err := k.c.BatchV1().Jobs("perf").List(ctx, metav1.ListOptions{LabelSelector: "app.kubernetes.io/managed-by=loadlens"})
-		if err == nil && len(jobs.Items) == 1 && !*jobs.Items[0].Spec.Suspend {
-			return &jobs.Items[0], nil
-		}
-		select {
-		case <-ctx.Done():
-			return nil, fmt.Errorf("no resumed Job appeared: %v", err)
-		case <-time.After(100 * time.Millisecond): // polling the API server, bounded by ctx
-		}
-	}
-}
-
 // startPod creates pod i and runs its container as a process: the
 // arguments of the Job's template, its environment resolved as the kubelet
 // would, the mounted volumes stood in for by directories.
-func (k *kubelet) startPod(ctx context.Context, job *batchv1.Job, sec *corev1.Secret, cm *corev1.ConfigMap, i int) error {
+func (k *kubelet) startPod(ctx context.Context, job *batchv1.Job, i int) error {
 	pod, err := k8stest.CreatePod(ctx, k.c, job, i)
 	if err != nil {
 		return err
@@ -209,34 +195,15 @@ func (k *kubelet) startPod(ctx context.Context, job *batchv1.Job, sec *corev1.Se
 	ctr := pod.Spec.Containers[0]
 	for _, m := range ctr.VolumeMounts {
 		mounts[m.MountPath] = filepath.Join(root, m.Name)
-		if err := os.MkdirAll(mounts[m.MountPath], 0o700); err != nil {
-			return err
-		}
 	}
-	for _, v := range pod.Spec.Volumes {
-		dir := filepath.Join(root, v.Name)
-		switch {
-		case v.Secret != nil:
-			for _, it := range v.Secret.Items {
-				if err := os.WriteFile(filepath.Join(dir, it.Path), sec.Data[it.Key], 0o400); err != nil {
-					return err
-				}
-			}
-		case v.ConfigMap != nil:
-			for _, it := range v.ConfigMap.Items {
-				_ = os.MkdirAll(filepath.Dir(filepath.Join(dir, it.Path)), 0o700)
-				if err := os.WriteFile(filepath.Join(dir, it.Path), []byte(cm.Data[it.Key]), 0o400); err != nil {
-					return err
-				}
-			}
-		}
+	if err := fillVolumes(ctx, k.c, pod, root); err != nil {
+		return err
 	}
 	var env []string
 	for _, ev := range ctr.Env {
-		val := ev.Value
-		if ev.ValueFrom != nil {
-			key := strings.TrimSuffix(strings.TrimPrefix(ev.ValueFrom.FieldRef.FieldPath, "metadata.annotations['"), "']")
-			val = pod.Annotations[key]
+		val, err := envValue(ctx, k.c, pod, ev)
+		if err != nil {
+			return err
 		}
 		for mount, dir := range mounts {
 			if rest, ok := strings.CutPrefix(val, mount+"/"); ok {
@@ -318,9 +285,8 @@ func (k *kubelet) waitAgents(t *testing.T) {
 // agents, Service, RBAC) goes through kubectl itself; the agents-only
 // manifest through client-go's equivalent request.
 func TestK8sManifestDryRun(t *testing.T) {
-	srv := k8stest.Start(t)
-	c := srv.Client(t)
-	k8stest.Namespace(t, c, "perf")
+	k := newK8sCluster(t, k8sSetup{})
+	srv, c := k.srv, k.c
 	cfg, err := clientcmd.BuildConfigFromFlags("", srv.Kubeconfig)
 	if err != nil {
 		t.Fatal(err)
@@ -341,18 +307,26 @@ func dryRunWholeRun(t *testing.T, srv *k8stest.APIServer, c kubernetes.Interface
 		t.Fatal(err)
 	}
 	section := "kubernetes:\n  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n        nodeSelectorTerms:\n" +
-		"          - matchExpressions: [{key: zone, operator: In, values: [a]}]\n  tolerations: [{key: spot, operator: Exists, effect: NoExecute}]\n"
+		"          - matchExpressions: [{key: rack, operator: In, values: [a]}]\n  tolerations: [{key: spot, operator: Exists, effect: NoExecute}]\n"
 	if err := os.WriteFile(placed, append(src, section...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// --affinity replaces the file's, in the form k6-operator's TestRun takes (a pod spec's)
+	affinity := filepath.Join(filepath.Dir(test), "affinity.yaml")
+	if err := os.WriteFile(affinity, []byte("nodeAffinity:\n  requiredDuringSchedulingIgnoredDuringExecution:\n    nodeSelectorTerms:\n"+
+		"      - matchExpressions: [{key: zone, operator: In, values: [a]}]\npodAntiAffinity:\n  preferredDuringSchedulingIgnoredDuringExecution:\n"+
+		"    - weight: 100\n      podAffinityTerm: {topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: db}}}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	var out, errb bytes.Buffer
 	if code := Main(context.Background(), []string{"k8s", "manifest", placed, "--agents", "20", "--namespace", "perf", "--cpu", "2", "--memory", "2Gi", "-e", "API_KEY=k",
 		"--node-selector", "pool=load", "--toleration", "dedicated=load:NoSchedule", "--spread", "--image-pull-secret", "regcred", "--service-account", "loadgen",
-		"--env-from-secret", "api-keys", "--priority-class", "load-test", "--pvc", "results"}, &out, &errb); code != 0 {
+		"--env-from-secret", "api-keys", "--priority-class", "load-test", "--pvc", "results", "--affinity", "@" + affinity, "--env-secret", "API_TOKEN=api-keys/token"}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	for _, want := range []string{"topologySpreadConstraints:", "priorityClassName: load-test", "claimName: results", "serviceAccountName: loadgen",
-		"- name: regcred", "name: api-keys", "pool: load", "key: zone", "key: spot", "key: dedicated"} {
+		"- name: regcred", "name: api-keys", "pool: load", "key: zone", "podAntiAffinity:", "weight: 100", "key: spot", "key: dedicated",
+		"name: API_TOKEN\n          valueFrom:\n            secretKeyRef:\n              key: token\n              name: api-keys"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the manifest lacks %q", want)
 		}
@@ -361,6 +335,11 @@ func dryRunWholeRun(t *testing.T, srv *k8stest.APIServer, c kubernetes.Interface
 	kinds := map[string]int{}
 	for _, o := range objs {
 		kinds[o.GetKind()]++
+		terms, _, _ := unstructured.NestedSlice(o.Object, "spec", "template", "spec", "affinity", "nodeAffinity",
+			"requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms")
+		if o.GetKind() == "Job" && !strings.Contains(fmt.Sprint(terms), "key:zone") {
+			t.Errorf("Job %s: node affinity %v, want --affinity's (zone), not the file's (rack)", o.GetName(), terms)
+		}
 	}
 	if len(objs) != 9 || kinds["Job"] != 2 || kinds["ConfigMap"] != 2 || kinds["Service"] != 1 || kinds["Role"] != 1 || kinds["RoleBinding"] != 1 || kinds["ServiceAccount"] != 1 {
 		t.Fatalf("objects by kind %v, want a whole run of 9", kinds)
@@ -429,10 +408,8 @@ func kubectlDryRun(t *testing.T, kubeconfig string, manifest []byte) string {
 // TestK8sRunCtrlC interrupts the real binary while it waits for its pods,
 // as Ctrl-C does, and checks that it deletes everything it created.
 func TestK8sRunCtrlC(t *testing.T) {
-	srv := k8stest.Start(t)
-	c := srv.Client(t)
-	k8stest.Namespace(t, c, "perf")
-	bin := buildLoadlens(t)
+	k := newK8sCluster(t, k8sSetup{binary: true})
+	srv, c, bin := k.srv, k.c, k.bin
 	test := k8sTest(t, "http://127.0.0.1:9", "1m")
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -443,8 +420,7 @@ func TestK8sRunCtrlC(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	kl := &kubelet{t: t, c: c}
-	job, err := kl.waitJob(ctx)
+	job, err := waitResumedJob(ctx, c, managedBy)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errb.String())
 	}
@@ -507,6 +483,9 @@ func dryRun(dyn dynamic.Interface, o *unstructured.Unstructured) error {
 	return err
 }
 
+// managedBy selects the objects loadlens made.
+const managedBy = "app.kubernetes.io/managed-by=loadlens"
+
 // assertNothingLeft checks that no loadlens object remains in perf.
 func assertNothingLeft(t *testing.T, c kubernetes.Interface) {
 	t.Helper()
@@ -563,6 +542,14 @@ func TestK8sBadInput(t *testing.T) {
 		{"bad section", []string{"k8s", "manifest", placedBad, "--agents", "2"}, placedBad + `:3:3: kubernetes: unknown field "node_selectors"`},
 		{"bad toleration", []string{"k8s", "manifest", test, "--agents", "2", "--toleration", "a=b:Always"}, `--toleration "a=b:Always": tolerations[0].effect`},
 		{"bad node selector", []string{"k8s", "manifest", test, "--agents", "2", "--node-selector", "pool"}, `--node-selector "pool": want KEY=VALUE`},
+		{"bad --env-secret", []string{"k8s", "manifest", test, "--agents", "2", "--env-secret", "API_TOKEN=api-keys"}, `--env-secret: env_secrets.API_TOKEN: "api-keys": want SECRET/KEY`},
+		{"--env-secret without a name", []string{"k8s", "manifest", test, "--agents", "2", "--env-secret", "api-keys/token"}, `--env-secret "api-keys/token": want VAR=SECRET/KEY`},
+		{"local flags with --detach", []string{"k8s", "run", test, "--agents", "2", "--detach", "--junit", "j.xml", "--quiet"}, "--junit, --quiet: with --detach the coordinator runs in its pod"},
+		{"bad --out", []string{"k8s", "manifest", test, "--agents", "2", "--out", "graphite=http://x"}, "--out: "},
+		{"affinity misspelt", []string{"k8s", "manifest", test, "--agents", "2", "--affinity", `{"nodeAfinity": {}}`}, `--affinity:1:2: unknown field "nodeAfinity"`},
+		{"affinity refused", []string{"k8s", "manifest", test, "--agents", "2", "--affinity", "podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{labelSelector: {}}]}"},
+			"--affinity: affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey: required"},
+		{"affinity file missing", []string{"k8s", "manifest", test, "--agents", "2", "--affinity", "@" + filepath.Join(t.TempDir(), "none.yaml")}, "--affinity: open "},
 		{"no run", []string{"k8s", "status"}, "give one run's name"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	"github.com/loadlens/loadlens/internal/app"
 	"github.com/loadlens/loadlens/internal/dist"
 	"github.com/loadlens/loadlens/internal/k8s"
+	"github.com/loadlens/loadlens/internal/live"
 )
 
 const k8sCoordinatorUsage = "k8s coordinator <test.yaml> --run NAME --agents N [flags] (in the coordinator's pod)"
@@ -52,7 +53,7 @@ func k8sCoordinatorCmd(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return fail(e, usageErr("$%s: %v", k8s.TokenFileEnv, err))
 	}
-	dash, err := f.out.dashboard()
+	rc, err := f.out.runConfig(app.RunConfig{ResultsDir: f.results, Out: e.stdout, Args: e.args, Version: app.Version})
 	if err != nil {
 		return fail(e, err)
 	}
@@ -80,7 +81,7 @@ func k8sCoordinatorCmd(ctx context.Context, e *env, args []string) int {
 	repDone := make(chan struct{})
 	go func() { rep.Run(repCtx); close(repDone) }()
 	defer func() { stopRep(); <-repDone }() // the last status is written before the pod exits
-	code := coordinateInPod(ctx, e, &f, pos[0], token, dash, cl, ns, rep)
+	code := coordinateInPod(ctx, e, &f, pos[0], token, rc, cl, ns, rep)
 	if st := rep.Status(); st.Phase == k8s.PhaseFinished && f.keep > 0 {
 		fmt.Fprintf(e.stdout, "serving %s for loadlens k8s fetch %s, for %s at most\n", st.RunDir, f.run, f.keep)
 		select {
@@ -94,7 +95,7 @@ func k8sCoordinatorCmd(ctx context.Context, e *env, args []string) int {
 
 // coordinateInPod waits for the agents and runs the test over them,
 // keeping rep up to date; it returns the exit code.
-func coordinateInPod(ctx context.Context, e *env, f *coordinatorFlags, test, token string, dash app.DashboardConfig,
+func coordinateInPod(ctx context.Context, e *env, f *coordinatorFlags, test, token string, rc app.RunConfig,
 	cl *k8s.Cluster, ns string, rep *k8s.Reporter) int {
 	failed := func(err error) int {
 		rep.Set(func(s *k8s.Status) { s.Phase, s.Message, s.ExitCode = k8s.PhaseFailed, err.Error(), app.ExitRunFailed })
@@ -115,13 +116,14 @@ func coordinateInPod(ctx context.Context, e *env, f *coordinatorFlags, test, tok
 		addrs[i] = net.JoinHostPort(a.IP, strconv.Itoa(k8s.AgentPort))
 	}
 	rep.Set(func(s *k8s.Status) { s.Phase, s.Ready = k8s.PhaseRunning, len(agents) })
+	rc.Live = func(l live.Status) { rep.Set(func(s *k8s.Status) { s.Live = liveOf(l) }) }
 	res, err := dist.Coordinate(ctx, dist.Config{TestFile: test, Agents: addrs, Token: token,
 		Progress: func(p dist.Progress) {
 			rep.Set(func(s *k8s.Status) {
 				s.Second, s.Requests, s.Failures, s.Lost, s.Ready = p.Second+1, p.Requests, p.Failures, p.Lost, p.Agents-p.Lost
 			})
 		},
-		Run: app.RunConfig{ResultsDir: f.results, Out: e.stdout, Dashboard: dash, Args: e.args, Version: app.Version}})
+		Run: rc})
 	code := app.ExitAfter(res.ExitCode, err)
 	if err != nil && res.Dir == "" {
 		return failed(err)
@@ -136,6 +138,12 @@ func coordinateInPod(ctx context.Context, e *env, f *coordinatorFlags, test, tok
 		}
 	})
 	return code
+}
+
+// liveOf is the live line's figures as the status publishes them.
+func liveOf(l live.Status) k8s.Live {
+	return k8s.Live{Elapsed: l.Elapsed, Length: l.Total, Rate: l.RPS, P95: l.P95, ErrorRate: l.ErrRate,
+		InFlight: l.InFlight, VUs: l.VUs, VUsMax: l.VUsMax, Dropped: l.Dropped}
 }
 
 // verdict words how the run ended, as its exit code does.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/app"
 	"github.com/loadlens/loadlens/internal/k8s"
+	"github.com/loadlens/loadlens/internal/live"
 	"github.com/loadlens/loadlens/internal/units"
 )
 
@@ -252,32 +253,40 @@ func k8sFetch(ctx context.Context, e *env, args []string, reach func(*k8s.Cluste
 // statusLine shows an attached run's figures: rewritten in place on a
 // terminal, a line every 5 s elsewhere.
 type statusLine struct {
-	w      interface{ Write([]byte) (int, error) }
-	tty    bool
-	drawn  bool
-	last   time.Time
-	phase  string
-	lastRq int64
-	lastS  int
+	w     interface{ Write([]byte) (int, error) }
+	tty   bool
+	drawn bool
+	last  time.Time
+	kind  string
 }
 
 func (l *statusLine) show(st k8s.Status) {
-	rps := int64(0)
-	if st.Second > l.lastS {
-		rps = (st.Requests - l.lastRq) / int64(st.Second-l.lastS)
-	}
-	l.lastRq, l.lastS = st.Requests, st.Second
-	text := fmt.Sprintf("%s  %s  agents %d/%d ready, %d lost  requests %s (%s failed)  %s/s",
-		units.Clock(st.Second), st.Phase, st.Ready, st.Agents, st.Lost, units.Count(st.Requests), units.Count(st.Failures), units.Count(rps))
+	text := attachText(st)
 	if l.tty {
 		fmt.Fprintf(l.w, "\r\033[K%s", text)
 		l.drawn = true
 		return
 	}
-	if st.Phase != l.phase || time.Since(l.last) >= 5*time.Second {
+	kind := fmt.Sprint(st.Phase, st.Elapsed > 0) // a new phase, or its first figures: said at once
+	if kind != l.kind || time.Since(l.last) >= 5*time.Second {
 		fmt.Fprintln(l.w, text)
-		l.last, l.phase = time.Now(), st.Phase
+		l.last, l.kind = time.Now(), kind
 	}
+}
+
+// attachText is the coordinator's own terminal line (a local run's, from
+// the figures it publishes) and the agents; before its first second, the
+// phase and the agents ready.
+func attachText(st k8s.Status) string {
+	agents := fmt.Sprintf("agents %d/%d", st.Ready, st.Agents)
+	if st.Lost > 0 {
+		agents += fmt.Sprintf(", %d lost", st.Lost)
+	}
+	if st.Elapsed <= 0 || st.Phase == k8s.PhaseStarting {
+		return fmt.Sprintf("%s  %s ready", st.Phase, agents)
+	}
+	return live.Format(live.Status{Elapsed: st.Elapsed, Total: st.Length, RPS: st.Rate, P95: st.P95, ErrRate: st.ErrorRate,
+		InFlight: st.InFlight, VUs: st.VUs, VUsMax: st.VUsMax, Dropped: st.Dropped}) + " · " + agents
 }
 
 func (l *statusLine) done() {

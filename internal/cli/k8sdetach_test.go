@@ -17,14 +17,12 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/loadlens/loadlens/internal/k8s"
 	"github.com/loadlens/loadlens/internal/k8s/k8stest"
 	"github.com/loadlens/loadlens/internal/testkit"
-	authv1 "k8s.io/api/authentication/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -42,22 +40,15 @@ import (
 // the CLI reaches the coordinator pod's port (a port-forward needs a
 // kubelet): the pod's own address.
 func TestK8sDetachedRun(t *testing.T) {
-	srv := k8stest.Start(t)
-	c := srv.Client(t)
-	k8stest.Namespace(t, c, "perf")
-	srv.PublishRootCA(t, c, "perf")
-	bin := buildLoadlens(t)
-	var served atomic.Int64
-	target := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { served.Add(1) }))
-	defer target.Close()
-	test := k8sTest(t, target.URL, "4s")
+	k := newK8sCluster(t, k8sSetup{binary: true, target: counting})
+	srv, c, kc, served := k.srv, k.c, k.kc, &k.served
+	test := k8sTest(t, k.target, "6s")
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	kl := newPodKubelet(t, c, bin, srv.URL)
+	kl := newPodKubelet(t, c, k.bin, srv.URL)
 	defer kl.stop()
 	go kl.play(ctx, 2)
 
-	kc := []string{"--namespace", "perf", "--kubeconfig", srv.Kubeconfig}
 	out := mustRun(t, ctx, 0, nil, append([]string{"k8s", "run", test, "--detach", "--agents", "2", "--image", "example/loadlens:test",
 		"--cpu", "500m", "--memory", "256Mi", "--ttl", "90s", "--keep", "3m"}, kc...)...)
 	m := regexp.MustCompile(`created run perf/(loadlens-shop-[0-9a-f]{6})`).FindStringSubmatch(out)
@@ -77,7 +68,10 @@ func TestK8sDetachedRun(t *testing.T) {
 	go func() {
 		done <- k8sAttach(actx, &env{stdout: &first, stderr: &first}, append([]string{run}, kc...), reach)
 	}()
-	waitFor(t, &first, " running  agents 2/2 ready", time.Minute, kl)
+	waitFor(t, &first, " · agents 2/2", time.Minute, kl) // the live line: the coordinator's figures
+	if line := regexp.MustCompile(`\[0:0\d/0:06\] [\d.,]+ req/s · p95 [\d.]+[mµ]?s · errors [\d.]+ ?% · in flight \d+ · VUs \d+/\d+.* · agents 2/2`); !line.MatchString(first.String()) {
+		t.Errorf("attach shows no live line as a local run's:\n%s", first.String())
+	}
 	checkDashboard(t, c, kl, run, srv.Kubeconfig)
 	detach()
 	if code := <-done; code != 0 || !strings.Contains(first.String(), "detached; the run goes on") {
@@ -257,7 +251,7 @@ func (k *podKubelet) waitCoordinator(t *testing.T, within time.Duration) int {
 // play waits for the coordinator's Job to be resumed, then starts the n
 // agents' pods and the coordinator's.
 func (k *podKubelet) play(ctx context.Context, n int) {
-	coord, err := k.waitJob(ctx, "coordinator")
+	coord, err := waitResumedJob(ctx, k.c, k8s.ComponentKey+"=coordinator")
 	if err != nil {
 		k.t.Error(err)
 		return
@@ -287,20 +281,6 @@ func (k *podKubelet) play(ctx context.Context, n int) {
 	}
 }
 
-func (k *podKubelet) waitJob(ctx context.Context, component string) (*batchv1.Job, error) {
-	for {
-		jobs, err := k.c.BatchV1().Jobs("perf").List(ctx, metav1.ListOptions{LabelSelector: k8s.ComponentKey + "=" + component})
-		if err == nil && len(jobs.Items) == 1 && !*jobs.Items[0].Spec.Suspend {
-			return &jobs.Items[0], nil
-		}
-		select {
-		case <-ctx.Done():
-			return nil, fmt.Errorf("no resumed %s Job appeared: %v", component, err)
-		case <-time.After(100 * time.Millisecond): // polling the API server, bounded by ctx
-		}
-	}
-}
-
 // startPod runs pod's container as a process at ip, with the volumes
 // stood in for by directories, and marks the pod ready once port accepts
 // a connection (its probe). exited, if set, hears the exit code.
@@ -311,7 +291,7 @@ func (k *podKubelet) startPod(ctx context.Context, pod *corev1.Pod, ip string, p
 	for _, m := range ctr.VolumeMounts {
 		mounts[m.MountPath] = filepath.Join(root, m.Name)
 	}
-	if err := k.fillVolumes(ctx, pod, root); err != nil {
+	if err := fillVolumes(ctx, k.c, pod, root); err != nil {
 		return err
 	}
 	local := func(v string) string {
@@ -328,7 +308,7 @@ func (k *podKubelet) startPod(ctx context.Context, pod *corev1.Pod, ip string, p
 	}
 	env := []string{"KUBERNETES_SERVICE_HOST=" + k.api.Hostname(), "KUBERNETES_SERVICE_PORT=" + k.api.Port()} // what a kubelet adds
 	for _, ev := range ctr.Env {
-		val, err := k.envValue(ctx, pod, ev)
+		val, err := envValue(ctx, k.c, pod, ev)
 		if err != nil {
 			return err
 		}
@@ -392,105 +372,6 @@ func probe(ctx context.Context, addr string) error {
 	}
 }
 
-// envValue resolves one variable as the kubelet does.
-func (k *podKubelet) envValue(ctx context.Context, pod *corev1.Pod, ev corev1.EnvVar) (string, error) {
-	switch f := ev.ValueFrom; {
-	case f == nil:
-		return ev.Value, nil
-	case f.FieldRef != nil && f.FieldRef.FieldPath == "metadata.namespace":
-		return pod.Namespace, nil
-	case f.FieldRef != nil:
-		key := strings.TrimSuffix(strings.TrimPrefix(f.FieldRef.FieldPath, "metadata.annotations['"), "']")
-		return pod.Annotations[key], nil
-	case f.SecretKeyRef != nil:
-		s, err := k.c.CoreV1().Secrets(pod.Namespace).Get(ctx, f.SecretKeyRef.Name, metav1.GetOptions{})
-		if err != nil {
-			return "", err
-		}
-		return string(s.Data[f.SecretKeyRef.Key]), nil
-	}
-	return "", fmt.Errorf("env %s: a source the test kubelet does not know", ev.Name)
-}
-
-// fillVolumes writes each volume's files into root/<volume>, as the kubelet mounts them.
-func (k *podKubelet) fillVolumes(ctx context.Context, pod *corev1.Pod, root string) error {
-	write := func(dir, path string, data []byte) error {
-		p := filepath.Join(root, dir, path)
-		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-			return err
-		}
-		return os.WriteFile(p, data, 0o400)
-	}
-	for _, v := range pod.Spec.Volumes {
-		if err := os.MkdirAll(filepath.Join(root, v.Name), 0o700); err != nil {
-			return err
-		}
-		switch {
-		case v.Secret != nil:
-			s, err := k.c.CoreV1().Secrets(pod.Namespace).Get(ctx, v.Secret.SecretName, metav1.GetOptions{})
-			if err != nil {
-				return err
-			}
-			for _, it := range v.Secret.Items {
-				if err := write(v.Name, it.Path, s.Data[it.Key]); err != nil {
-					return err
-				}
-			}
-		case v.ConfigMap != nil:
-			cm, err := k.c.CoreV1().ConfigMaps(pod.Namespace).Get(ctx, v.ConfigMap.Name, metav1.GetOptions{})
-			if err != nil {
-				return err
-			}
-			for _, it := range v.ConfigMap.Items {
-				if err := write(v.Name, it.Path, []byte(cm.Data[it.Key])); err != nil {
-					return err
-				}
-			}
-		case v.Projected != nil:
-			if err := k.project(ctx, pod, v, write); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// project fills a projected volume: a bound token for the pod's service
-// account (the kubelet's TokenRequest), a ConfigMap's keys, the namespace.
-func (k *podKubelet) project(ctx context.Context, pod *corev1.Pod, v corev1.Volume, write func(dir, path string, data []byte) error) error {
-	for _, src := range v.Projected.Sources {
-		switch {
-		case src.ServiceAccountToken != nil:
-			tr, err := k.c.CoreV1().ServiceAccounts(pod.Namespace).CreateToken(ctx, pod.Spec.ServiceAccountName, &authv1.TokenRequest{
-				Spec: authv1.TokenRequestSpec{ExpirationSeconds: src.ServiceAccountToken.ExpirationSeconds,
-					BoundObjectRef: &authv1.BoundObjectReference{Kind: "Pod", APIVersion: "v1", Name: pod.Name, UID: pod.UID}}}, metav1.CreateOptions{})
-			if err != nil {
-				return fmt.Errorf("TokenRequest for %s: %w", pod.Spec.ServiceAccountName, err)
-			}
-			if err := write(v.Name, src.ServiceAccountToken.Path, []byte(tr.Status.Token)); err != nil {
-				return err
-			}
-		case src.ConfigMap != nil:
-			cm, err := k.c.CoreV1().ConfigMaps(pod.Namespace).Get(ctx, src.ConfigMap.Name, metav1.GetOptions{})
-			if err != nil {
-				return err
-			}
-			for _, it := range src.ConfigMap.Items {
-				if err := write(v.Name, it.Path, []byte(cm.Data[it.Key])); err != nil {
-					return err
-				}
-			}
-		case src.DownwardAPI != nil:
-			for _, it := range src.DownwardAPI.Items {
-				if err := write(v.Name, it.Path, []byte(pod.Namespace)); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	return nil
-}
-
 // podExited writes a pod's end as the kubelet would.
 func (k *podKubelet) podExited(pod *corev1.Pod, code int) {
 	ctx := context.Background()
@@ -534,21 +415,14 @@ func (k *podKubelet) finishJob(job *batchv1.Job, code int) {
 // counted lost and the run goes on; then the other agents stop their load
 // within seconds and exit, and `k8s status` says the coordinator is gone.
 func TestK8sDetachedCoordinatorDies(t *testing.T) {
-	srv := k8stest.Start(t)
-	c := srv.Client(t)
-	k8stest.Namespace(t, c, "perf")
-	srv.PublishRootCA(t, c, "perf")
-	bin := buildLoadlens(t)
-	var served atomic.Int64
-	target := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { served.Add(1) }))
-	defer target.Close()
-	test := k8sTest(t, target.URL, "2m")
+	k := newK8sCluster(t, k8sSetup{binary: true, target: counting})
+	srv, c, kc, served := k.srv, k.c, k.kc, &k.served
+	test := k8sTest(t, k.target, "2m")
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	kl := newPodKubelet(t, c, bin, srv.URL)
+	kl := newPodKubelet(t, c, k.bin, srv.URL)
 	defer kl.stop()
 	go kl.play(ctx, 2)
-	kc := []string{"--namespace", "perf", "--kubeconfig", srv.Kubeconfig}
 	out := mustRun(t, ctx, 0, nil, append([]string{"k8s", "run", test, "--detach", "--agents", "2", "--image", "example/loadlens:test"}, kc...)...)
 	run := regexp.MustCompile(`created run perf/(loadlens-shop-[0-9a-f]{6})`).FindStringSubmatch(out)[1]
 	deadline := time.Now().Add(2 * time.Minute)
@@ -617,20 +491,23 @@ func TestK8sDetachedCoordinatorDies(t *testing.T) {
 // its status ConfigMap says so, and the coordinator adopted every object
 // of the run, so that its Job's TTL collects them all.
 func TestK8sManifestApplied(t *testing.T) {
-	srv := k8stest.Start(t)
-	c := srv.Client(t)
-	k8stest.Namespace(t, c, "perf")
-	srv.PublishRootCA(t, c, "perf")
-	bin := buildLoadlens(t)
-	var served atomic.Int64
-	target := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { served.Add(1) }))
-	defer target.Close()
-	test := k8sTest(t, target.URL, "3s")
+	k := newK8sCluster(t, k8sSetup{binary: true, target: counting})
+	srv, c, served := k.srv, k.c, &k.served
+	test := k8sTest(t, k.target, "3s")
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	manifest := mustRun(t, ctx, 0, nil, "k8s", "manifest", test, "--agents", "2", "--namespace", "perf", "--image", "example/loadlens:test", "--ttl", "5m")
+	// the coordinator's --out: an InfluxDB on 127.0.0.1, which the pod reaches as the host's processes do
+	var influx testkit.Buffer
+	store := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		influx.Write(b)
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer store.Close()
+	manifest := mustRun(t, ctx, 0, nil, "k8s", "manifest", test, "--agents", "2", "--namespace", "perf", "--image", "example/loadlens:test", "--ttl", "5m",
+		"--out", "influxdb="+store.URL+"/write?db=k6")
 	run := regexp.MustCompile(`-l loadlens.dev/run=(loadlens-shop-[0-9a-f]{6})`).FindStringSubmatch(manifest)[1]
-	kl := newPodKubelet(t, c, bin, srv.URL)
+	kl := newPodKubelet(t, c, k.bin, srv.URL)
 	defer kl.stop()
 	go kl.play(ctx, 2)
 	cmd := exec.CommandContext(ctx, "kubectl", "--kubeconfig", srv.Kubeconfig, "apply", "-f", "-")
@@ -650,6 +527,9 @@ func TestK8sManifestApplied(t *testing.T) {
 	}
 	if st := k8s.ParseStatus(cm.Data); st.Phase != k8s.PhaseFinished || st.Verdict != "pass" || st.Requests != served.Load() || st.Requests < 40 {
 		t.Errorf("status %+v; the target served %d", st, served.Load())
+	}
+	if !strings.Contains(influx.String(), "http_reqs,") {
+		t.Errorf("the coordinator sent nothing to its --out InfluxDB:\n%.300s", influx.String())
 	}
 	job, err := c.BatchV1().Jobs("perf").Get(ctx, k8s.CoordinatorName(run), metav1.GetOptions{})
 	if err != nil || !slicesContainsComplete(job) {

@@ -8,24 +8,28 @@ import (
 
 	"github.com/loadlens/loadlens/internal/k8s"
 	"github.com/loadlens/loadlens/internal/plan"
+	corev1 "k8s.io/api/core/v1"
 )
 
 // placementFlags are where the pods go and what they may use, over the
 // test file's kubernetes: section.
 type placementFlags struct {
 	nodeSelector, tolerations, pullSecrets, envFrom listFlag
-	serviceAccount, priorityClass                   string
+	envSecrets                                      listFlag
+	serviceAccount, priorityClass, affinity         string
 	spread                                          bool
 }
 
 func (p *placementFlags) register(fs *flag.FlagSet) {
 	fs.Var(&p.nodeSelector, "node-selector", "KEY=VALUE a node's label the pods need (repeatable; over kubernetes.node_selector)")
 	fs.Var(&p.tolerations, "toleration", "tolerate the taint KEY[=VALUE][:EFFECT] (repeatable; besides kubernetes.tolerations)")
+	fs.StringVar(&p.affinity, "affinity", "", "the pods' affinity as in a pod spec, YAML or JSON, or @FILE (replaces kubernetes.affinity)")
 	fs.BoolVar(&p.spread, "spread", false, "one agent per node, as far as the nodes go (topology spread over kubernetes.io/hostname)")
 	fs.Var(&p.pullSecrets, "image-pull-secret", "a Secret to pull the image with (repeatable)")
 	fs.StringVar(&p.serviceAccount, "service-account", "", "the agents' service account (its token is mounted as it says)")
 	fs.Var(&p.envFrom, "env-from-secret", "a Secret whose keys become the pods' environment, for {{ env.KEY }} (repeatable)")
 	fs.StringVar(&p.priorityClass, "priority-class", "", "the pods' PriorityClass")
+	fs.Var(&p.envSecrets, "env-secret", "VAR=SECRET/KEY: one key of a Secret as the pods' variable VAR, for {{ env.VAR }} (repeatable; over kubernetes.env_secrets)")
 }
 
 // placement reads the test file's kubernetes: section and puts the flags
@@ -43,25 +47,9 @@ func (k *k8sFlags) placement(p *plan.Plan) (k8s.Placement, error) {
 	if err != nil {
 		return k8s.Placement{}, usageErr("%v", err)
 	}
-	flags := k8s.Placement{Image: k.image, CPU: k.cpu, Memory: k.memory, Spread: k.place.spread,
-		ServiceAccount: k.place.serviceAccount, PriorityClass: k.place.priorityClass,
-		ImagePullSecrets: k.place.pullSecrets, EnvFromSecrets: k.place.envFrom}
-	for _, kv := range k.place.nodeSelector {
-		key, v, ok := strings.Cut(kv, "=")
-		if !ok || key == "" {
-			return k8s.Placement{}, usageErr("--node-selector %q: want KEY=VALUE, e.g. pool=load", kv)
-		}
-		if flags.NodeSelector == nil {
-			flags.NodeSelector = map[string]string{}
-		}
-		flags.NodeSelector[key] = v
-	}
-	for _, t := range k.place.tolerations {
-		tol, err := k8s.ParseToleration(t)
-		if err != nil {
-			return k8s.Placement{}, usageErr("--toleration %q: %v", t, err)
-		}
-		flags.Tolerations = append(flags.Tolerations, tol)
+	flags, err := k.place.flagged(k8s.Placement{Image: k.image, CPU: k.cpu, Memory: k.memory})
+	if err != nil {
+		return k8s.Placement{}, err
 	}
 	pl := fromFile.Over(flags)
 	for _, d := range []struct {
@@ -73,7 +61,68 @@ func (k *k8sFlags) placement(p *plan.Plan) (k8s.Placement, error) {
 		}
 	}
 	if err := pl.Check(); err != nil {
+		if len(k.place.envSecrets) > 0 && strings.HasPrefix(err.Error(), "env_secrets.") {
+			return k8s.Placement{}, usageErr("--env-secret: %v", err)
+		}
 		return k8s.Placement{}, usageErr("%v", fmt.Errorf("placement: %w", err))
 	}
 	return pl, nil
+}
+
+// flagged is pl with the placement flags set in it.
+func (p *placementFlags) flagged(pl k8s.Placement) (k8s.Placement, error) {
+	pl.Spread, pl.ServiceAccount, pl.PriorityClass = p.spread, p.serviceAccount, p.priorityClass
+	pl.ImagePullSecrets, pl.EnvFromSecrets = p.pullSecrets, p.envFrom
+	var err error
+	if pl.NodeSelector, err = keyValues("--node-selector", "KEY=VALUE, e.g. pool=load", p.nodeSelector); err != nil {
+		return pl, err
+	}
+	if pl.EnvSecrets, err = keyValues("--env-secret", "VAR=SECRET/KEY, e.g. API_KEY=api-keys/token", p.envSecrets); err != nil {
+		return pl, err
+	}
+	for _, t := range p.tolerations {
+		tol, err := k8s.ParseToleration(t)
+		if err != nil {
+			return pl, usageErr("--toleration %q: %v", t, err)
+		}
+		pl.Tolerations = append(pl.Tolerations, tol)
+	}
+	pl.Affinity, err = p.readAffinity()
+	return pl, err
+}
+
+// keyValues reads a repeatable KEY=VALUE flag; nil when not given.
+func keyValues(flag, form string, list []string) (map[string]string, error) {
+	var m map[string]string
+	for _, kv := range list {
+		key, v, ok := strings.Cut(kv, "=")
+		if !ok || key == "" {
+			return nil, usageErr("%s %q: want %s", flag, kv, form)
+		}
+		if m == nil {
+			m = map[string]string{}
+		}
+		m[key] = v
+	}
+	return m, nil
+}
+
+// readAffinity reads --affinity: inline YAML or JSON, or @FILE; nil when not given.
+func (p *placementFlags) readAffinity() (*corev1.Affinity, error) {
+	if p.affinity == "" {
+		return nil, nil
+	}
+	src, name := []byte(p.affinity), "--affinity"
+	if file, ok := strings.CutPrefix(p.affinity, "@"); ok {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return nil, usageErr("--affinity: %v", err)
+		}
+		src, name = b, "--affinity "+file
+	}
+	a, err := k8s.ParseAffinity(name, src)
+	if err != nil {
+		return nil, usageErr("%v", err)
+	}
+	return a, nil
 }

@@ -1,6 +1,10 @@
 package compare
 
-import "math"
+import (
+	"math"
+
+	"github.com/loadlens/loadlens/internal/stats"
+)
 
 // BlockLength returns the block length, in seconds, for a circular block
 // bootstrap of the mean of x, by the rule of Politis and White (2004, with
@@ -29,7 +33,7 @@ func blockLength(x []float64) (int, float64) {
 	kn := max(5, int(math.Ceil(math.Sqrt(math.Log10(float64(n))))))
 	mMax := int(math.Ceil(math.Sqrt(float64(n)))) + kn
 	mMax = min(mMax, n-1)
-	m := mean(x)
+	m := stats.Mean(x)
 	eps := make([]float64, n)
 	for i, v := range x {
 		eps[i] = v - m

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/stats"
 	"github.com/loadlens/loadlens/internal/units"
 )
 
@@ -58,7 +59,7 @@ func medianLag(series []metrics.Second, ri RunInfo) float64 {
 	if !recorded {
 		return -1
 	}
-	return median(lags)
+	return stats.Median(lags)
 }
 
 // lagFloor is the smallest latency change, in percent of the baseline's

@@ -1,6 +1,10 @@
 package compare
 
-import "math"
+import (
+	"math"
+
+	"github.com/loadlens/loadlens/internal/stats"
+)
 
 // Drift thresholds: a run whose per-second median latency moves steadily
 // one way (Kendall's tau of the medians against time at least driftTau,
@@ -23,34 +27,13 @@ func (rs *rowSeconds) drift() float64 {
 		}
 	}
 	n := len(p50)
-	if n < driftSeconds || math.Abs(kendallTau(p50)) < driftTau {
+	if n < driftSeconds || math.Abs(stats.TrendTau(p50)) < driftTau {
 		return 0
 	}
 	q := n / 4
-	first, last := median(append([]float64(nil), p50[:q]...)), median(append([]float64(nil), p50[n-q:]...))
+	first, last := stats.Median(p50[:q]), stats.Median(p50[n-q:])
 	if first <= 0 || last <= 0 {
 		return 0
 	}
 	return 100 * (max(first, last)/min(first, last) - 1)
-}
-
-// kendallTau is Kendall's rank correlation of x against its index: +1 when
-// every later value is higher, −1 when every later one is lower.
-func kendallTau(x []float64) float64 {
-	var c, d int
-	for i := range x {
-		for j := i + 1; j < len(x); j++ {
-			switch {
-			case x[j] > x[i]:
-				c++
-			case x[j] < x[i]:
-				d++
-			}
-		}
-	}
-	pairs := len(x) * (len(x) - 1) / 2
-	if pairs == 0 {
-		return 0
-	}
-	return float64(c-d) / float64(pairs)
 }

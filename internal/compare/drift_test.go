@@ -3,6 +3,8 @@ package compare
 import (
 	"strings"
 	"testing"
+
+	"github.com/loadlens/loadlens/internal/stats"
 )
 
 // TestAGateOnDriftingRunsIsNotJudged: two runs of a service still warming
@@ -71,7 +73,7 @@ func TestKendallTau(t *testing.T) {
 		{[]float64{1, 3, 2, 4}, 4.0 / 6},
 		{[]float64{2, 2, 2}, 0},
 	} {
-		if got := kendallTau(tc.x); got != tc.want {
+		if got := stats.TrendTau(tc.x); got != tc.want {
 			t.Errorf("tau%v = %v, want %v", tc.x, got, tc.want)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/loadlens/loadlens/internal/stats"
 	"github.com/loadlens/loadlens/internal/units"
 )
 
@@ -124,9 +125,9 @@ func (c *comparer) groupValue(g, r int, m Metric) Value {
 		v.Samples = c.views[c.groups[g].Runs[0]].info.Seconds
 		return v
 	}
-	v.Value = mean(xs)
+	v.Value = stats.Mean(xs)
 	if !m.isRatio() && positive(xs) {
-		v.Value = math.Exp(mean(logs(xs)))
+		v.Value = math.Exp(stats.Mean(logs(xs)))
 	}
 	return v
 }
@@ -404,7 +405,7 @@ func (c *comparer) replicateChange(v *Value, base Value, g, r int, m Metric) {
 		xa, xb = logs(xa), logs(xb)
 	}
 	na, nb := float64(len(xa)), float64(len(xb))
-	d := mean(xb) - mean(xa)
+	d := stats.Mean(xb) - stats.Mean(xa)
 	wa, wb := c.withinNoise(0, r, m), c.withinNoise(g, r, m)
 	sa, sb := max(variance(xa), wa), max(variance(xb), wb)
 	var se2, df float64
@@ -540,7 +541,7 @@ func variance(x []float64) float64 {
 	if len(x) < 2 {
 		return 0
 	}
-	m := mean(x)
+	m := stats.Mean(x)
 	var s float64
 	for _, v := range x {
 		s += (v - m) * (v - m)

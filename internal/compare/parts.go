@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/loadlens/loadlens/internal/stats"
 	"github.com/loadlens/loadlens/internal/units"
 )
 
@@ -39,7 +40,7 @@ func chooseParts(ins []Input, tol float64) ([]RunInfo, [][]float64) {
 		}
 		if !found {
 			last := max(0, len(level)-2) // the last second is partial
-			p = part{seg: Segment{First: 0, Last: last, Level: mean(level[:last+1])}, source: "whole run"}
+			p = part{seg: Segment{First: 0, Last: last, Level: stats.Mean(level[:last+1])}, source: "whole run"}
 			info.Note = join(info.Note, "no steady part of "+units.CountOf(minSteady, "second", "seconds")+" or more in the data and no hold in the test's stages: the whole run is compared")
 		}
 		seg := p.seg
@@ -77,7 +78,7 @@ func holdParts(in Input, level []float64) []part {
 		}
 		seg := Segment{First: first, Last: last, Level: h.Load}
 		if seg.Level <= 0 {
-			seg.Level = mean(level[first : last+1])
+			seg.Level = stats.Mean(level[first : last+1])
 		}
 		out = append(out, part{seg: seg, source: "stages"})
 	}
@@ -105,7 +106,7 @@ func dataParts(level []float64, tol float64) []part {
 		}
 		if s.First == 0 {
 			s.First = min(WarmUp(s.Len()), s.Last)
-			s.Level = mean(lv[s.First : s.Last+1])
+			s.Level = stats.Mean(lv[s.First : s.Last+1])
 		}
 		if s.Len() >= minSteady {
 			out = append(out, part{seg: s, source: "data"})

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/stats"
 )
 
 // minSteady is the shortest stretch of seconds the data may call steady.
@@ -104,7 +105,7 @@ func Segments(level []float64, tol float64) []Segment {
 			}
 			lo, hi, j = nlo, nhi, j+1
 		}
-		if m := mean(level[i : j+1]); m > 0 {
+		if m := stats.Mean(level[i : j+1]); m > 0 {
 			out = append(out, Segment{First: i, Last: j, Level: m})
 		}
 		i = j + 1
@@ -123,11 +124,11 @@ func rawNoise(level []float64) float64 {
 	for i := range d {
 		d[i] = level[i+1] - level[i]
 	}
-	m := median(d)
+	m := stats.Median(d)
 	for i := range d {
 		d[i] = math.Abs(d[i] - m)
 	}
-	return 1.4826 * median(d) / math.Sqrt2
+	return 1.4826 * stats.Median(d) / math.Sqrt2
 }
 
 // smoothedNoise is the standard deviation left after the running median:
@@ -154,7 +155,7 @@ func steady(s Segment, level []float64, tol float64) bool {
 // transition seconds a segment may take in from a ramp next to it.
 func trim(s Segment, level, sm []float64, tol float64) Segment {
 	x := level[s.First : s.Last+1]
-	med := median(x)
+	med := stats.Median(x)
 	band := max(tol/2*med, loadSlack, 3*smoothedNoise(x))
 	rawBand := max(tol/2*med, loadSlack, 3*rawNoise(x))
 	off := func(i int) bool { return math.Abs(sm[i]-med) > band || math.Abs(level[i]-med) > rawBand }
@@ -166,7 +167,7 @@ func trim(s Segment, level, sm []float64, tol float64) Segment {
 		last--
 	}
 	s.First, s.Last = first, last
-	s.Level = mean(level[s.First : s.Last+1])
+	s.Level = stats.Mean(level[s.First : s.Last+1])
 	return s
 }
 
@@ -176,7 +177,7 @@ func slope(x []float64) float64 {
 	if n < 2 {
 		return 0
 	}
-	mx, my := (n-1)/2, mean(x)
+	mx, my := (n-1)/2, stats.Mean(x)
 	var sxy, sxx float64
 	for i, v := range x {
 		dx := float64(i) - mx
@@ -184,20 +185,6 @@ func slope(x []float64) float64 {
 		sxx += dx * dx
 	}
 	return sxy / sxx
-}
-
-// median returns the median of x (which it does not modify).
-func median(x []float64) float64 {
-	c := append([]float64(nil), x...)
-	sort.Float64s(c)
-	n := len(c)
-	if n == 0 {
-		return 0
-	}
-	if n%2 == 1 {
-		return c[n/2]
-	}
-	return (c[n/2-1] + c[n/2]) / 2
 }
 
 // runningMedian smooths a series with a centred running median of w points
@@ -218,15 +205,4 @@ func runningMedian(x []float64, w int) []float64 {
 		}
 	}
 	return out
-}
-
-func mean(x []float64) float64 {
-	if len(x) == 0 {
-		return 0
-	}
-	var s float64
-	for _, v := range x {
-		s += v
-	}
-	return s / float64(len(x))
 }

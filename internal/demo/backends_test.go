@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/loadlens/loadlens/internal/testkit"
 )
 
 // TestRealServers runs the shop on a real PostgreSQL 15 and a real Redis,
@@ -19,9 +21,11 @@ func TestRealServers(t *testing.T) {
 		opts   func(t *testing.T) Options
 		dbName string
 	}{
-		{"postgres", func(t *testing.T) Options { return Options{Postgres: startPostgres(t)} }, "postgres"},
-		{"redis", func(t *testing.T) Options { return Options{Redis: startRedis(t)} }, "shop"},
-		{"postgres and redis", func(t *testing.T) Options { return Options{Postgres: startPostgres(t), Redis: startRedis(t)} }, "postgres"},
+		{"postgres", func(t *testing.T) Options { return Options{Postgres: testkit.StartPostgres(t)} }, "postgres"},
+		{"redis", func(t *testing.T) Options { return Options{Redis: testkit.StartRedis(t)} }, "shop"},
+		{"postgres and redis", func(t *testing.T) Options {
+			return Options{Postgres: testkit.StartPostgres(t), Redis: testkit.StartRedis(t)}
+		}, "postgres"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

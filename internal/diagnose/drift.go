@@ -1,5 +1,7 @@
 package diagnose
 
+import "github.com/loadlens/loadlens/internal/stats"
+
 // Drift thresholds. Twenty seconds of steady load is the least over which
 // a trend can be told from noise; Kendall's tau ≥ 0.5 is three standard
 // deviations of pure noise at that length, and a rise of a quarter of the
@@ -36,7 +38,7 @@ func latencyDrift(c *context) []Finding {
 	for i := range secsOf {
 		t[i], xs[i] = float64(secsOf[i].sec), secsOf[i].x
 	}
-	if c.open && median(xs) < driftKeepsUp*median(ls[hold.first:hold.last+1]) {
+	if c.open && stats.Median(xs) < driftKeepsUp*stats.Median(ls[hold.first:hold.last+1]) {
 		return nil // not keeping up: saturation, not drift
 	}
 	for _, q := range []struct {
@@ -61,7 +63,7 @@ func (c *context) drift(qname, src string, t, ys []float64, hold span) (Finding,
 	start, end := a+slope*t[0], a+slope*t[len(t)-1]
 	tau := kendallTau(t, ys)
 	quarter := max(len(ys)/4, 1)
-	early, late := median(ys[:quarter]), median(ys[len(ys)-quarter:])
+	early, late := stats.Median(ys[:quarter]), stats.Median(ys[len(ys)-quarter:])
 	rise := end - start
 	if tau < driftTau || start <= 0 || rise < driftRise*start || rise < satLatencyAbs || late < driftEnds*early {
 		return Finding{}, false

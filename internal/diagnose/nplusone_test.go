@@ -7,17 +7,6 @@ import (
 	"time"
 )
 
-// findingsOf returns the findings of one kind.
-func findingsOf(fs []Finding, kind string) []Finding {
-	var out []Finding
-	for _, f := range fs {
-		if f.Kind == kind {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
 func TestNPlusOne(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -36,19 +25,9 @@ func TestNPlusOne(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in := tc.in(t)
-			got := findingsOf(Diagnose(in), KindNPlusOne)
-			if tc.title == "" {
-				if len(got) > 0 {
-					t.Fatalf("fired: %s", title(got[0]))
-				}
+			f, ok := oneOrNone(t, Diagnose(in), KindNPlusOne, tc.title, " of its database time — N+1 queries")
+			if !ok {
 				return
-			}
-			if len(got) != 1 {
-				t.Fatalf("%d findings, want 1", len(got))
-			}
-			f := got[0]
-			if s := title(f); !strings.HasPrefix(s, tc.title) || !strings.HasSuffix(s, " of its database time — N+1 queries") {
-				t.Errorf("title %q", s)
 			}
 			// The share is what the traces say: the lookups' time over the requests' time.
 			b := in.Traces[0]
@@ -65,16 +44,4 @@ func TestNPlusOne(t *testing.T) {
 			}
 		})
 	}
-}
-
-// figureWhat returns the finding's figure that says what it is.
-func figureWhat(t *testing.T, f Finding, what string) Figure {
-	t.Helper()
-	for _, g := range f.Figures {
-		if g.What == what {
-			return g
-		}
-	}
-	t.Fatalf("%s: no figure %q", f.Kind, what)
-	return Figure{}
 }

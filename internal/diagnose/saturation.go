@@ -1,5 +1,7 @@
 package diagnose
 
+import "github.com/loadlens/loadlens/internal/stats"
+
 // Saturation thresholds. A knee needs history on both sides of it; the load
 // must rise clearly past it while throughput barely follows and latency
 // climbs. One-second spikes are smoothed away first (median of 3).
@@ -59,7 +61,7 @@ func findKnee(xs, ls, rs []float64) (knee, peak int, ok bool) {
 		if bestAfter[k]/xs[k]-1 > satElasticity*(gain-1) || !latencyRose(rs[k], rs[peak], gain) {
 			continue
 		}
-		plateau := median(xs[k : peak+1])
+		plateau := stats.Median(xs[k : peak+1])
 		knee = k
 		for knee < peak && xs[knee] < satPlateau*plateau {
 			knee++

@@ -8,6 +8,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/series"
+	"github.com/loadlens/loadlens/internal/stats"
 )
 
 // The client's per-second quantities a figure can come from. Each has a
@@ -306,7 +307,7 @@ func aggregate(pts []series.Point, st Stat, from, to int) float64 {
 		}
 		return sum
 	case StatMedian:
-		return median(xs)
+		return stats.Median(xs)
 	case StatMax:
 		return slicesMax(xs)
 	case StatMin:

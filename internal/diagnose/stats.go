@@ -2,28 +2,14 @@ package diagnose
 
 import (
 	"math"
-	"sort"
 
 	"github.com/loadlens/loadlens/internal/series"
+	"github.com/loadlens/loadlens/internal/stats"
 )
 
 // maxTrendPoints bounds the O(n²) trend statistics: longer series are first
 // reduced to the medians of consecutive buckets.
 const maxTrendPoints = 240
-
-// median returns the median of xs (0 for none), without changing xs.
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	m := len(s) / 2
-	if len(s)%2 == 1 {
-		return s[m]
-	}
-	return (s[m-1] + s[m]) / 2
-}
 
 // smooth returns the moving median of xs over windows of 2·half+1 values
 // (shorter at the edges): it removes one-second spikes, such as a GC pause
@@ -32,7 +18,7 @@ func smooth(xs []float64, half int) []float64 {
 	out := make([]float64, len(xs))
 	for i := range xs {
 		lo, hi := max(i-half, 0), min(i+half+1, len(xs))
-		out[i] = median(xs[lo:hi])
+		out[i] = stats.Median(xs[lo:hi])
 	}
 	return out
 }
@@ -47,8 +33,8 @@ func bucketMedians(xs, ys []float64, limit int) ([]float64, []float64) {
 	var bx, by []float64
 	for lo := 0; lo < len(xs); lo += size {
 		hi := min(lo+size, len(xs))
-		bx = append(bx, median(xs[lo:hi]))
-		by = append(by, median(ys[lo:hi]))
+		bx = append(bx, stats.Median(xs[lo:hi]))
+		by = append(by, stats.Median(ys[lo:hi]))
 	}
 	return bx, by
 }
@@ -66,35 +52,19 @@ func theilSen(xs, ys []float64) (a, b float64) {
 			}
 		}
 	}
-	b = median(slopes)
+	b = stats.Median(slopes)
 	rest := make([]float64, len(xs))
 	for i := range xs {
 		rest[i] = ys[i] - b*xs[i]
 	}
-	return median(rest), b
+	return stats.Median(rest), b
 }
 
-// kendallTau returns Kendall's rank correlation of the pairs (−1..1): how
-// consistently y rises with x, whatever the shape. Under pure noise its
-// standard deviation is about √(2(2n+5) / 9n(n−1)), 0.16 for 20 points.
+// kendallTau is Kendall's rank correlation of the pairs (−1..1), over at most
+// maxTrendPoints bucket medians so a long run costs no more than a short one.
 func kendallTau(xs, ys []float64) float64 {
 	xs, ys = bucketMedians(xs, ys, maxTrendPoints)
-	var concordant, discordant float64
-	for i := range xs {
-		for j := i + 1; j < len(xs); j++ {
-			switch s := (xs[j] - xs[i]) * (ys[j] - ys[i]); {
-			case s > 0:
-				concordant++
-			case s < 0:
-				discordant++
-			}
-		}
-	}
-	n := float64(len(xs))
-	if n < 2 {
-		return 0
-	}
-	return (concordant - discordant) / (n * (n - 1) / 2)
+	return stats.KendallTau(xs, ys)
 }
 
 // span is a run of consecutive samples, by index into the samples.

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/loadlens/loadlens/internal/compare"
+	"github.com/loadlens/loadlens/internal/stats"
 )
 
 // Method is the change-point method and its parameters: Hunter's variant
@@ -191,12 +192,12 @@ func (m Method) trim(xs []float64) []float64 {
 	if !m.Robust || len(xs) < 3 {
 		return xs
 	}
-	med := median(xs)
+	med := stats.Median(xs)
 	dev := make([]float64, len(xs))
 	for i, x := range xs {
 		dev[i] = math.Abs(x - med)
 	}
-	limit := outlierMADs * max(1.4826*median(dev), m.Floor)
+	limit := outlierMADs * max(1.4826*stats.Median(dev), m.Floor)
 	out := make([]float64, 0, len(xs))
 	for _, x := range xs {
 		if math.Abs(x-med) <= limit {
@@ -204,16 +205,6 @@ func (m Method) trim(xs []float64) []float64 {
 		}
 	}
 	return out
-}
-
-func median(xs []float64) float64 {
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }
 
 func meanVar(xs []float64) (mean, variance float64) {

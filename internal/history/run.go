@@ -32,6 +32,17 @@ type Run struct {
 	ErrorRate float64           `json:"error_rate"`
 	Findings  int               `json:"findings"`
 	Endpoints []Endpoint        `json:"endpoints"`
+	Capacity  *Capacity         `json:"capacity,omitempty"` // a capacity search's outcome; nil for a run
+}
+
+// Capacity is what history keeps of a capacity search (`loadlens
+// capacity`): the highest rate that held the SLO, which the road from 2 to
+// 10,000 TPS is counted in.
+type Capacity struct {
+	Highest         float64 `json:"highest"`          // iterations/s; 0: no step held the SLO
+	HighestRequests float64 `json:"highest_requests"` // the same in requests/s
+	Steps           int     `json:"steps"`            // steps run, retries included
+	Stop            string  `json:"stop"`             // why the search ended, e.g. "converged"
 }
 
 // Endpoint is one endpoint's figures in a run.

@@ -27,8 +27,10 @@ type Change struct {
 type Test struct {
 	Name   string
 	Series []*Series // in order of their first run
-	Runs   int       // how many runs in all
-	Newest Run       // the newest run, whatever its shape
+	Runs   int       // how many runs in all, capacity searches included
+	Newest Run       // the newest run, whatever its shape; a capacity search only when the test has no other run
+	// Capacity is the newest capacity search's record; nil when none.
+	Capacity *Run
 	// Shifts are where the load shape changed, in order: each names the
 	// first run of the new shape and both shapes.
 	Shifts []Shift
@@ -65,7 +67,19 @@ func Group(runs []Run, m Method) []*Test {
 
 func group(name string, rs []Run, m Method) *Test {
 	t := &Test{Name: name, Runs: len(rs), Newest: rs[len(rs)-1]}
+	for i := len(rs) - 1; i >= 0; i-- { // a search's series has no endpoints: the newest run's is the test's current one
+		if rs[i].Capacity == nil {
+			t.Newest = rs[i]
+			break
+		}
+	}
+	for i := len(rs) - 1; i >= 0 && t.Capacity == nil; i-- {
+		if rs[i].Capacity != nil {
+			t.Capacity = &rs[i]
+		}
+	}
 	byShape := map[string]*Series{}
+	var prev *Run // the run before, searches aside: a search between two runs is no change of their load
 	for i, r := range rs {
 		s := byShape[r.ShapeID]
 		if s == nil {
@@ -74,9 +88,13 @@ func group(name string, rs []Run, m Method) *Test {
 			t.Series = append(t.Series, s)
 		}
 		s.Runs = append(s.Runs, r)
-		if i > 0 && rs[i-1].ShapeID != r.ShapeID {
-			t.Shifts = append(t.Shifts, Shift{Run: r, From: rs[i-1].Shape, To: r.Shape})
+		if r.Capacity != nil {
+			continue
 		}
+		if prev != nil && prev.ShapeID != r.ShapeID {
+			t.Shifts = append(t.Shifts, Shift{Run: r, From: prev.Shape, To: r.Shape})
+		}
+		prev = &rs[i]
 	}
 	for _, s := range t.Series {
 		s.Endpoints = endpointNames(s.Runs)

@@ -77,3 +77,31 @@ func names(ts []*Test) []string {
 	}
 	return out
 }
+
+// TestCapacitySearchesBesideRuns: a capacity search of a test is listed
+// with it, in a series of its own, and changes neither the test's current
+// series (what --fail-on-change judges), its newest run, nor its shifts.
+func TestCapacitySearchesBesideRuns(t *testing.T) {
+	var runs []Run
+	for i := range 8 {
+		runs = append(runs, runOf("shop", "10/s", i, 100))
+	}
+	search := func(i int, highest float64) Run {
+		return Run{ID: fmt.Sprintf("capacity-shop-%03d", i), Host: "h", Name: "shop", Status: "completed", Shape: "capacity search", ShapeID: "id-search",
+			Start: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i)*time.Hour + time.Minute), Capacity: &Capacity{Highest: highest}}
+	}
+	runs = append(runs, search(3, 40), search(7, 55)) // the newest of all is a search
+	shop := Group(runs, DefaultMethod)[0]
+	if shop.Runs != 10 || len(shop.Series) != 2 {
+		t.Fatalf("%d runs in %d series, want 10 in 2", shop.Runs, len(shop.Series))
+	}
+	if shop.Newest.ID != "shop-007" || shop.Current() == nil || shop.Current().ShapeID != "id-10/s" {
+		t.Errorf("newest %s, current %+v: want the newest run's, not the search's", shop.Newest.ID, shop.Current())
+	}
+	if shop.Capacity == nil || shop.Capacity.ID != "capacity-shop-007" || shop.Capacity.Capacity.Highest != 55 {
+		t.Errorf("capacity %+v, want the newest search's", shop.Capacity)
+	}
+	if len(shop.Shifts) != 0 {
+		t.Errorf("shifts %+v: a search between runs of one load is no change of load", shop.Shifts)
+	}
+}

@@ -22,7 +22,11 @@ func writeHistoryHTML(cfg HistoryConfig, tests []*history.Test, m history.Method
 	for _, t := range tests {
 		for _, s := range t.Series {
 			for _, r := range s.Runs {
-				if link, ok := reportLink(base, r.Dir); ok {
+				page := app.ReportFile
+				if r.Capacity != nil {
+					page = "capacity.html" // a search's page
+				}
+				if link, ok := reportLink(base, r.Dir, page); ok {
 					links[r.Key()] = link
 				}
 			}
@@ -39,13 +43,13 @@ func writeHistoryHTML(cfg HistoryConfig, tests []*history.Test, m history.Method
 	return err
 }
 
-// reportLink is the href of a run directory's report.html from the
-// directory base, with '/' separators.
-func reportLink(base, dir string) (string, bool) {
+// reportLink is the href of a run directory's page (report.html, a
+// search's capacity.html) from the directory base, with '/' separators.
+func reportLink(base, dir, page string) (string, bool) {
 	if dir == "" {
 		return "", false
 	}
-	path, err := filepath.Abs(filepath.Join(dir, app.ReportFile))
+	path, err := filepath.Abs(filepath.Join(dir, page))
 	if err != nil {
 		return "", false
 	}

@@ -15,7 +15,9 @@ import (
 
 func TestStatusRoundTrip(t *testing.T) {
 	s := Status{Phase: PhaseFinished, Agents: 20, Ready: 19, Lost: 1, Second: 61, Requests: 123456, Failures: 7, Verdict: "thresholds failed",
-		ExitCode: 99, RunDir: "20261129-120000-shop", Message: "m", Updated: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}
+		ExitCode: 99, RunDir: "20261129-120000-shop", Message: "m", Updated: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC),
+		Live: Live{Elapsed: 61 * time.Second, Length: 5 * time.Minute, Rate: 1999.5, P95: 182500 * time.Microsecond, ErrorRate: 0.0125,
+			InFlight: 12, VUs: 40, VUsMax: 64, Dropped: 3}}
 	if got := ParseStatus(s.Data()); got != s {
 		t.Errorf("ParseStatus(Data()) = %+v, want %+v", got, s)
 	}
@@ -115,5 +117,32 @@ func TestFetchStaysInside(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dest, "evil")); !os.IsNotExist(err) {
 			t.Errorf("%s was written outside", name)
 		}
+	}
+}
+
+// TestRunStateWritesTheLatestSecond: `k8s status` shows the latest
+// second's figures (as the terminal line does) while the run runs, and
+// not before its first second or after the verdict.
+func TestRunStateWritesTheLatestSecond(t *testing.T) {
+	now := time.Now()
+	figures := Live{Elapsed: 42 * time.Second, Rate: 2000, P95: 182 * time.Millisecond, ErrorRate: 0.006, InFlight: 12}
+	for _, tc := range []struct {
+		name string
+		st   Status
+		want bool
+	}{
+		{"running", Status{Phase: PhaseRunning, Live: figures}, true},
+		{"no second yet", Status{Phase: PhaseRunning}, false},
+		{"finished", Status{Phase: PhaseFinished, Live: figures, Verdict: "pass"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.st.Updated = now
+			var b strings.Builder
+			(&RunState{Namespace: "perf", Run: "r", Status: tc.st, Job: "active"}).Write(&b, now)
+			line := "  latest second: 2,000 req/s · p95 182ms · errors 0.60% · in flight 12\n"
+			if got := strings.Contains(b.String(), line); got != tc.want {
+				t.Errorf("shows %q: %v, want %v\n%s", line, got, tc.want, b.String())
+			}
+		})
 	}
 }

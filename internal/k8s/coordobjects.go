@@ -101,6 +101,9 @@ func coordinatorPod(s *Spec, o *Objects) corev1.PodSpec {
 	if s.Adopt {
 		c.Args = append(c.Args, "--adopt")
 	}
+	for _, o := range s.Outs {
+		c.Args = append(c.Args, "--out", o)
+	}
 	c.Env = []corev1.EnvVar{
 		{Name: TokenFileEnv, Value: TokenDir + "/" + TokenKey},
 		{Name: "LOADLENS_DASHBOARD_TOKEN", ValueFrom: secretRef(s.Name, DashboardKey)},
@@ -115,6 +118,7 @@ func coordinatorPod(s *Spec, o *Objects) corev1.PodSpec {
 	for _, k := range names {
 		c.Env = append(c.Env, corev1.EnvVar{Name: k, ValueFrom: secretRef(s.Name, envKey(k))})
 	}
+	c.Env = append(c.Env, s.Placement.envVars()...) // the agents' template had them; its Env is replaced above
 	c.Ports = []corev1.ContainerPort{{Name: "control", ContainerPort: ControlPort, Protocol: corev1.ProtocolTCP},
 		{Name: "dashboard", ContainerPort: DashboardPort, Protocol: corev1.ProtocolTCP}}
 	c.StartupProbe = nil

@@ -3,6 +3,7 @@ package k8s
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 
@@ -26,6 +27,7 @@ type Placement struct {
 	ImagePullSecrets []string            `yaml:"image_pull_secrets"`
 	ServiceAccount   string              `yaml:"service_account"` // the agents'; the coordinator has its own
 	EnvFromSecrets   []string            `yaml:"env_from_secrets"`
+	EnvSecrets       map[string]string   `yaml:"env_secrets"` // VAR: SECRET/KEY, one Secret's key as one variable
 	PriorityClass    string              `yaml:"priority_class"`
 }
 
@@ -100,6 +102,12 @@ func (p *Placement) Check() error {
 			return &fieldError{at + ".key", "an empty key tolerates every taint only with operator Exists"}
 		}
 	}
+	if err := checkAffinity(p.Affinity); err != nil {
+		return err
+	}
+	if err := checkEnvSecrets(p.EnvSecrets); err != nil {
+		return err
+	}
 	names := map[string][]string{"image_pull_secrets": p.ImagePullSecrets, "env_from_secrets": p.EnvFromSecrets,
 		"service_account": {p.ServiceAccount}, "priority_class": {p.PriorityClass}}
 	for _, field := range []string{"image_pull_secrets", "env_from_secrets", "service_account", "priority_class"} {
@@ -141,6 +149,13 @@ func (p Placement) Over(o Placement) Placement {
 		for k, v := range o.NodeSelector {
 			r.NodeSelector[k] = v
 		}
+	}
+	if len(o.EnvSecrets) > 0 {
+		r.EnvSecrets = maps.Clone(p.EnvSecrets)
+		if r.EnvSecrets == nil {
+			r.EnvSecrets = map[string]string{}
+		}
+		maps.Copy(r.EnvSecrets, o.EnvSecrets)
 	}
 	r.Tolerations = append(slices.Clone(p.Tolerations), o.Tolerations...)
 	r.ImagePullSecrets = append(slices.Clone(p.ImagePullSecrets), o.ImagePullSecrets...)
@@ -185,6 +200,7 @@ func (p *Placement) apply(pod *corev1.PodSpec, run string, agents bool) {
 		pod.Containers[0].EnvFrom = append(pod.Containers[0].EnvFrom, corev1.EnvFromSource{SecretRef: &corev1.SecretEnvSource{
 			LocalObjectReference: corev1.LocalObjectReference{Name: s}}})
 	}
+	pod.Containers[0].Env = append(pod.Containers[0].Env, p.envVars()...)
 	if !agents {
 		return
 	}

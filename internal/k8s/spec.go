@@ -62,6 +62,7 @@ type Spec struct {
 	PVC       string            // with InCluster: a claim for the run directory; "": an emptyDir
 	Startup   time.Duration     // with InCluster: how long the coordinator waits for the agents
 	Adopt     bool              // with InCluster: a manifest's coordinator makes its Job own the run's objects
+	Outs      []string          // with InCluster: the coordinator's --out KIND=URL metrics stores, besides the test's outputs:
 }
 
 // NewName returns a run name from the test's name and a random

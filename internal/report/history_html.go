@@ -24,10 +24,11 @@ type historyView struct {
 }
 
 type historyTestView struct {
-	Name   string
-	Runs   string
-	Shifts []string
-	Series []historySeriesView
+	Name     string
+	Runs     string
+	Capacity string // the newest capacity search's outcome; "" when none
+	Shifts   []string
+	Series   []historySeriesView
 }
 
 type historySeriesView struct {
@@ -39,7 +40,7 @@ type historySeriesView struct {
 }
 
 type historyRunView struct {
-	ID, Started, Result, RPS, Errors, Findings, Tags, Link string
+	ID, Started, Result, RPS, Errors, Findings, Capacity, Tags, Link string
 }
 
 type historyChangeView struct {
@@ -89,6 +90,9 @@ func WriteHistoryHTML(w io.Writer, tests []*history.Test, links map[string]strin
 	var data []historySeriesData
 	for _, t := range tests {
 		tv := historyTestView{Name: t.Name, Runs: units.CountOf(int64(t.Runs), "run", "runs")}
+		if c := t.Capacity; c != nil {
+			tv.Capacity = fmt.Sprintf("Capacity: %s in the newest search (%s, %s).", capacityLong(c), c.ID, c.Start.Local().Format(historyStarted))
+		}
 		for _, sh := range t.Shifts {
 			tv.Shifts = append(tv.Shifts, fmt.Sprintf("The load shape changed at %s (%s): from %s to %s. Runs of different loads are never compared.",
 				sh.Run.ID, sh.Run.Start.Local().Format(historyStarted), sh.From, sh.To))
@@ -112,9 +116,13 @@ func seriesView(s *history.Series, index int, links map[string]string) historySe
 	sv := historySeriesView{Index: index, ID: s.ShapeID, Shape: s.Shape}
 	for i := len(s.Runs) - 1; i >= 0; i-- {
 		r := &s.Runs[i]
-		sv.Runs = append(sv.Runs, historyRunView{ID: r.ID, Started: r.Start.Local().Format(historyStarted), Result: historyResult(r),
-			RPS: units.Number(r.RPS), Errors: units.Percent(r.ErrorRate), Findings: units.Count(int64(r.Findings)),
-			Tags: history.TagText(r.Tags), Link: links[r.Key()]})
+		rv := historyRunView{ID: r.ID, Started: r.Start.Local().Format(historyStarted), Result: historyResult(r),
+			RPS: units.Number(r.RPS), Errors: units.Percent(r.ErrorRate), Findings: units.Count(int64(r.Findings)), Capacity: "-",
+			Tags: history.TagText(r.Tags), Link: links[r.Key()]}
+		if r.Capacity != nil { // a search: its outcome, not one run's figures
+			rv.RPS, rv.Errors, rv.Findings, rv.Capacity = "-", "-", "-", capacityLong(r)
+		}
+		sv.Runs = append(sv.Runs, rv)
 	}
 	for _, c := range s.Changes {
 		sv.Changes = append(sv.Changes, historyChangeView{Text: ChangeText(s, c), Worse: c.Worse})
@@ -123,7 +131,7 @@ func seriesView(s *history.Series, index int, links map[string]string) historySe
 }
 
 func seriesData(s *history.Series, links map[string]string) historySeriesData {
-	var d historySeriesData
+	d := historySeriesData{Endpoints: []historyEndpointData{}} // a series of searches has none: [] for the script, not null
 	for i := range s.Runs {
 		r := &s.Runs[i]
 		d.Runs = append(d.Runs, historyRunData{ID: r.ID, Started: r.Start.Local().Format(historyStarted), Tags: history.TagText(r.Tags),
@@ -142,6 +150,15 @@ func seriesData(s *history.Series, links map[string]string) historySeriesData {
 		d.Endpoints = append(d.Endpoints, e)
 	}
 	return d
+}
+
+// capacityLong is a search's highest sustainable rate in both units,
+// "41.2 iterations/s (82.4 req/s)", or "none held the SLO".
+func capacityLong(r *history.Run) string {
+	if r.Capacity == nil || r.Capacity.Highest <= 0 {
+		return "none held the SLO"
+	}
+	return units.Rate(r.Capacity.Highest, "iterations") + " (" + units.Rate(r.Capacity.HighestRequests, "req") + ")"
 }
 
 // nullable turns NaN (no figure) into JSON null.

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -52,5 +53,47 @@ func TestHistoryHTMLEscapesLabels(t *testing.T) {
 	}
 	if out := b.String(); strings.Contains(out, "<script>alert") || strings.Contains(out, "</script><script>alert") {
 		t.Error("a label's markup reached history.html unescaped")
+	}
+}
+
+// TestHistoryShowsCapacity: a capacity search of a test is listed with its
+// runs, its highest sustainable rate beside the other columns, in the
+// listing, the test's page and history.html.
+func TestHistoryShowsCapacity(t *testing.T) {
+	runs := nightly()[0].Series[0].Runs
+	search := history.Run{ID: "20261120-093000-capacity-nightly", Host: "ci", Name: "nightly", Status: "completed", Shape: "capacity search from 10 iterations/s",
+		ShapeID: "cap", Start: time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC), Tags: map[string]string{"fix": "pool 10→50"},
+		Capacity: &history.Capacity{Highest: 41.25, HighestRequests: 82.5, Steps: 7, Stop: "converged"}}
+	none := search
+	none.ID, none.Start, none.Capacity = "20261120-013000-capacity-nightly", search.Start.Add(-8*time.Hour), &history.Capacity{Steps: 1, Stop: "converged"}
+	tests := history.Group(append(slices.Clone(runs), search, none), history.DefaultMethod)
+	var list, one, page bytes.Buffer
+	if err := WriteHistoryList(&list, tests); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteHistory(&one, tests[0], history.DefaultMethod); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteHistoryHTML(&page, tests, map[string]string{search.Key(): "x/capacity.html"}, history.DefaultMethod); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, out string
+		want      []string
+	}{
+		{"list", list.String(), []string{"CAPACITY", "41.2 iter/s", "nightly    12  2026-11-20 09:00  passed"}},
+		{"test", one.String(), []string{"capacity search from 10 iterations/s", "SEARCH", "41.2 iter/s  82.5 req/s", "converged", "fix=pool 10→50",
+			"none", "GET / p(95) +"}},
+		{"html", page.String(), []string{"Capacity: 41.2 iterations/s (82.5 req/s) in the newest search (20261120-093000-capacity-nightly",
+			`<a href="x/capacity.html">20261120-093000-capacity-nightly</a>`, "none held the SLO", `<th class="num">capacity</th>`}},
+	} {
+		for _, want := range tc.want {
+			if !strings.Contains(tc.out, want) {
+				t.Errorf("%s lacks %q:\n%s", tc.name, want, tc.out)
+			}
+		}
+	}
+	if strings.Contains(page.String(), `"endpoints":null`) {
+		t.Error("a series of searches gives the script endpoints null")
 	}
 }

@@ -20,7 +20,7 @@ const historyStarted = "2006-01-02 15:04"
 // WriteHistoryList prints every test's history, newest test first: its
 // runs, its newest run, its p95 trend and its newest change point.
 func WriteHistoryList(w io.Writer, tests []*history.Test) error {
-	rows := [][]string{{"TEST", "RUNS", "NEWEST RUN", "RESULT", "P95 TREND", "NEWEST CHANGE"}}
+	rows := [][]string{{"TEST", "RUNS", "NEWEST RUN", "RESULT", "P95 TREND", "CAPACITY", "NEWEST CHANGE"}}
 	for _, t := range tests {
 		s := t.Current()
 		trend, change := "-", "none"
@@ -30,11 +30,15 @@ func WriteHistoryList(w io.Writer, tests []*history.Test) error {
 		if c, ok := newestChange(s); ok {
 			change = c.Endpoint + " " + c.Figure.String() + " " + stepText(c) + " from " + s.Runs[c.At].Start.Local().Format("01-02")
 		}
+		capacity := "-"
+		if t.Capacity != nil {
+			capacity = capacityShort(t.Capacity)
+		}
 		rows = append(rows, []string{t.Name, units.Count(int64(t.Runs)), t.Newest.Start.Local().Format(historyStarted),
-			historyResult(&t.Newest), trend, change})
+			historyResult(&t.Newest), trend, capacity, change})
 	}
 	var sb strings.Builder
-	table(&sb, "", "lrllll", rows)
+	table(&sb, "", "lrlllrl", rows)
 	sb.WriteString("\n`loadlens history <test>` shows one test's runs per endpoint; --html draws them\n")
 	_, err := io.WriteString(w, sb.String())
 	return err
@@ -61,8 +65,12 @@ func WriteHistory(w io.Writer, t *history.Test, m history.Method) error {
 
 func writeSeries(sb *strings.Builder, s *history.Series, m history.Method) {
 	fmt.Fprintf(sb, "\nload shape %s: %s\n", s.ShapeID, s.Shape)
-	rows := [][]string{{"RUN", "STARTED", "RESULT", "RPS", "ERR%", "FINDINGS", "TAGS"}}
 	first := max(0, len(s.Runs)-historyRows)
+	if s.Runs[len(s.Runs)-1].Capacity != nil { // a series of capacity searches: their outcome, not a run's figures
+		writeSearches(sb, s, first)
+		return
+	}
+	rows := [][]string{{"RUN", "STARTED", "RESULT", "RPS", "ERR%", "FINDINGS", "TAGS"}}
 	for i := len(s.Runs) - 1; i >= first; i-- {
 		r := &s.Runs[i]
 		rows = append(rows, []string{r.ID, r.Start.Local().Format(historyStarted), historyResult(r), units.Number(r.RPS),
@@ -76,6 +84,31 @@ func writeSeries(sb *strings.Builder, s *history.Series, m history.Method) {
 		writeEndpointHistory(sb, s, ep, first)
 	}
 	writeChanges(sb, s, m)
+}
+
+// writeSearches prints a series of capacity searches, newest first: each
+// one's highest sustainable rate, in iterations/s and req/s.
+func writeSearches(sb *strings.Builder, s *history.Series, first int) {
+	rows := [][]string{{"SEARCH", "STARTED", "RESULT", "CAPACITY", "REQ/S", "STEPS", "STOPPED", "TAGS"}}
+	for i := len(s.Runs) - 1; i >= first; i-- {
+		r := &s.Runs[i]
+		c := r.Capacity
+		rows = append(rows, []string{r.ID, r.Start.Local().Format(historyStarted), historyResult(r), capacityShort(r),
+			units.Rate(c.HighestRequests, "req"), units.Count(int64(c.Steps)), c.Stop, history.TagText(r.Tags)})
+	}
+	table(sb, "  ", "mllrrrll", rows)
+	if first > 0 {
+		fmt.Fprintf(sb, "  … %s (history.html lists every one)\n", units.CountOf(int64(first), "older search", "older searches"))
+	}
+}
+
+// capacityShort is a search's highest sustainable rate, "41.2 iter/s", or
+// "none" when no step held the SLO.
+func capacityShort(r *history.Run) string {
+	if r.Capacity == nil || r.Capacity.Highest <= 0 {
+		return "none"
+	}
+	return units.Rate(r.Capacity.Highest, "iter")
 }
 
 // writeEndpointHistory prints one endpoint's figures, newest run first; a

@@ -16,13 +16,13 @@ import (
 
 // StartPostgres starts a throw-away PostgreSQL cluster on a free port of
 // 127.0.0.1 and returns its DSN; the cluster is removed when the test ends.
-// (As internal/demo's tests start theirs; under LOADLENS_CI=1 a missing
-// PostgreSQL fails the test instead of skipping it.)
+// Under LOADLENS_CI=1 a missing PostgreSQL fails the test instead of
+// skipping it.
 func StartPostgres(t *testing.T) string {
 	t.Helper()
-	initdb := findInitdb(t)
+	initdb := Need(t, "initdb", "/usr/lib/postgresql/*/bin/initdb")
 	pgctl := filepath.Join(filepath.Dir(initdb), "pg_ctl")
-	dir, err := os.MkdirTemp("", "loadlens-historypg-")
+	dir, err := os.MkdirTemp("", "loadlens-pg-")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,20 +49,27 @@ func StartPostgres(t *testing.T) string {
 	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port)
 }
 
-func findInitdb(t *testing.T) string {
-	if p, err := exec.LookPath("initdb"); err == nil {
+// Need finds a server's binary on $PATH, else the newest match of the
+// glob patterns also, or skips the test; under LOADLENS_CI=1 a missing
+// binary fails it, so CI cannot pass by skipping.
+func Need(t *testing.T, name string, also ...string) string {
+	t.Helper()
+	if p, err := exec.LookPath(name); err == nil {
 		return p
 	}
-	if m, _ := filepath.Glob("/usr/lib/postgresql/*/bin/initdb"); len(m) > 0 {
-		return m[len(m)-1]
+	for _, pattern := range also {
+		if m, _ := filepath.Glob(pattern); len(m) > 0 {
+			return m[len(m)-1]
+		}
 	}
 	if os.Getenv("LOADLENS_CI") == "1" {
-		t.Fatal("initdb is not installed, and LOADLENS_CI=1 needs it (see .ci/apt-packages)")
+		t.Fatalf("%s is not installed, and LOADLENS_CI=1 needs it (see .ci/apt-packages)", name)
 	}
-	t.Skip("initdb is not installed")
+	t.Skipf("%s is not installed", name)
 	return ""
 }
 
+// freePort returns a port on 127.0.0.1 that was free a moment ago.
 func freePort(t *testing.T) int {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
