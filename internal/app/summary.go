@@ -25,7 +25,7 @@ func LoadRun(path string) (*report.Input, error) {
 	if err != nil {
 		return nil, err
 	}
-	defs, err := DecodeThresholds(meta.Extra["thresholds"])
+	defs, err := DecodeThresholds(meta.Extra["thresholds"], meta.Layout)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/threshold"
 )
 
@@ -40,8 +41,10 @@ func EncodeThresholds(defs []threshold.Threshold) string {
 	return string(b)
 }
 
-// DecodeThresholds reads back the thresholds a run kept in its meta.
-func DecodeThresholds(s string) ([]threshold.Threshold, error) {
+// DecodeThresholds reads back the thresholds a run kept in its meta; the
+// run's layout names the test's own metrics they may judge.
+func DecodeThresholds(s string, layout sample.Layout) ([]threshold.Threshold, error) {
+	custom := threshold.CustomsOf(layout)
 	if s == "" {
 		return nil, nil
 	}
@@ -51,7 +54,7 @@ func DecodeThresholds(s string) ([]threshold.Threshold, error) {
 	}
 	defs := make([]threshold.Threshold, len(st))
 	for i, x := range st {
-		t, err := threshold.New(x.Key, x.Expr)
+		t, err := threshold.NewIn(x.Key, x.Expr, custom)
 		if err != nil {
 			return nil, fmt.Errorf("threshold %s %q in run.db: %w", x.Key, x.Expr, err)
 		}

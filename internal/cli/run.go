@@ -91,10 +91,14 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 	if isURL {
 		p, err = plan.FromURL(*o)
 	} else {
+		var ov plan.LoadOverride
+		if ov, err = loadOverride(set, o); err != nil {
+			return fail(e, err)
+		}
 		if err := refuseURLFlags(set); err != nil {
 			return fail(e, err)
 		}
-		p, err = parseTarget(seg, target, stdin, lookup)
+		p, err = parseTarget(seg, target, stdin, lookup, ov)
 	}
 	if err != nil {
 		return fail(e, err)
@@ -130,11 +134,11 @@ type runFlags struct {
 func (f *runFlags) register(fs *flag.FlagSet) {
 	o := &f.url
 	fs.Float64Var(&o.Rate, "rate", 0, "URL mode, open model: iterations per second")
-	fs.IntVar(&o.VUs, "vus", 0, "URL mode, closed model: virtual users")
+	fs.IntVar(&o.VUs, "vus", 0, "URL mode, closed model: virtual users; with a test file and --duration or --iterations, every scenario's VUs (k6's shortcut)")
 	fs.IntVar(&o.VUs, "u", 0, "URL mode: --vus, as k6 writes it")
-	fs.DurationVar(&o.Duration, "duration", 10*time.Second, "URL mode: how long to hold the load (after --ramp)")
+	fs.DurationVar(&o.Duration, "duration", 10*time.Second, "URL mode: how long to hold the load (after --ramp); with a test file, every scenario runs --vus VUs this long")
 	fs.DurationVar(&o.Duration, "d", 10*time.Second, "URL mode: --duration, as k6 writes it")
-	fs.Int64Var(&o.Iterations, "iterations", 0, "URL mode: run this many iterations in all, shared by --vus VUs (--duration bounds them)")
+	fs.Int64Var(&o.Iterations, "iterations", 0, "run this many iterations in all, shared by --vus VUs (--duration bounds them); with a test file, in each scenario")
 	fs.Int64Var(&o.Iterations, "i", 0, "URL mode: --iterations, as k6 writes it")
 	fs.DurationVar(&o.Ramp, "ramp", 0, "URL mode: ramp up from 0 over this long before the hold")
 	fs.IntVar(&o.MaxVUs, "max-vus", 0, "URL mode, open model: VU ceiling (default: enough for every request to hit the timeout)")
@@ -205,11 +209,47 @@ func readStdin() ([]byte, error) {
 
 // parseTarget parses the test file, or the test read from standard input
 // (its relative paths are the working directory's).
-func parseTarget(seg plan.Segment, target string, stdin []byte, lookup func(string) (string, bool)) (*plan.Plan, error) {
+func parseTarget(seg plan.Segment, target string, stdin []byte, lookup func(string) (string, bool), ov plan.LoadOverride) (*plan.Plan, error) {
 	if stdin == nil {
-		return plan.ParseFileFor(machineFor(seg), target, lookup)
+		return plan.ParseFileOverride(machineFor(seg), target, lookup, ov)
 	}
-	return plan.ParseFor(machineFor(seg), stdinName, stdin, lookup)
+	return plan.ParseOverride(machineFor(seg), stdinName, stdin, lookup, ov)
+}
+
+// loadOverride reads k6's -u/-d/-i given with a test file: they replace
+// every scenario's load, as k6's shortcuts replace a script's options
+// (docs/test-format.md, "Scenarios"). It clears them from set, so that
+// refuseURLFlags refuses only URL mode's other flags.
+func loadOverride(set map[string]bool, o *plan.URLOptions) (plan.LoadOverride, error) {
+	var ov plan.LoadOverride
+	if !set["vus"] && !set["duration"] && !set["iterations"] {
+		return ov, nil
+	}
+	switch {
+	case set["vus"] && o.VUs < 1:
+		return ov, usageErr("--vus: must be at least 1 VU, got %d", o.VUs)
+	case set["iterations"] && o.Iterations < 1:
+		return ov, usageErr("--iterations: must be at least 1, got %d", o.Iterations)
+	case set["duration"] && o.Duration <= 0:
+		return ov, usageErr("--duration: must be above 0, got %s", o.Duration)
+	case set["duration"] && o.Duration > plan.MaxRunLength:
+		return ov, usageErr("--duration: at most %s, got %s", plan.MaxRunLength, o.Duration)
+	case set["vus"] && !set["duration"] && !set["iterations"]:
+		return ov, usageErr("--vus with a test file needs --duration or --iterations: VUs for a time, or iterations shared by them, as k6's shortcuts")
+	}
+	if set["vus"] {
+		ov.VUs = o.VUs
+	}
+	if set["duration"] {
+		ov.Duration = o.Duration
+	}
+	if set["iterations"] {
+		ov.Iterations = o.Iterations
+	}
+	for _, f := range []string{"vus", "u", "duration", "d", "iterations", "i"} {
+		delete(set, f)
+	}
+	return ov, nil
 }
 
 // aliasFlags marks k6's short flags (-u, -d, -i) as their long ones, so

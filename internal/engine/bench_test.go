@@ -24,6 +24,7 @@ func (nullSink) Check(int32, time.Duration, bool)              {}
 func (nullSink) Iteration(int32, time.Duration, time.Duration) {}
 func (nullSink) Dropped(int32, time.Duration)                  {}
 func (nullSink) Group(int32, time.Duration, time.Duration)     {}
+func (nullSink) Add(int32, time.Duration, float64)             {}
 func (nullSink) Offered(int32, time.Duration, int64)           {}
 func (nullSink) Lag(int32, time.Duration, time.Duration)       {}
 

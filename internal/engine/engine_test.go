@@ -31,6 +31,7 @@ type testRecorder struct {
 	lags       int
 	offered    map[int]int64 // arrivals offered by the second of their intended start
 	groups     map[int32][]time.Duration
+	added      map[int32][]float64 // custom metrics' values by series
 }
 
 func newTestRecorder() *testRecorder {
@@ -67,6 +68,14 @@ func (r *testRecorder) Group(g int32, _ time.Duration, d time.Duration) {
 		r.groups = map[int32][]time.Duration{}
 	}
 	r.groups[g] = append(r.groups[g], d)
+	r.mu.Unlock()
+}
+func (r *testRecorder) Add(series int32, _ time.Duration, v float64) {
+	r.mu.Lock()
+	if r.added == nil {
+		r.added = map[int32][]float64{}
+	}
+	r.added[series] = append(r.added[series], v)
 	r.mu.Unlock()
 }
 func (r *testRecorder) Dropped(int32, time.Duration) {

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"strconv"
 	"time"
 
@@ -88,6 +89,8 @@ func (v *vu) control(ctx context.Context, st *plan.Step, w *walk) bool {
 		}
 	case plan.SetStep:
 		v.set(b.Sets)
+	case plan.AddStep:
+		v.add(b.Adds)
 	}
 	return true
 }
@@ -145,6 +148,28 @@ func (v *vu) set(sets []plan.Set) {
 	for i := range sets {
 		v.scratch = sets[i].Value.Render(v.scratch[:0], &v.tc)
 		v.tc.Vars[sets[i].Var] = string(v.scratch)
+	}
+}
+
+// add renders each value and adds it to its custom metric; a value that
+// is not one (not a number, a trend's value out of range) is recorded as
+// NaN, which the metrics count as invalid. A setup's adds are not measured.
+func (v *vu) add(adds []plan.Add) {
+	var end time.Duration
+	for i := range adds {
+		a := &adds[i]
+		if a.Series < 0 {
+			continue
+		}
+		if end == 0 {
+			end = v.sc.e.since(time.Now())
+		}
+		v.scratch = a.Value.Render(v.scratch[:0], &v.tc)
+		val, ok := plan.MetricValue(a.Kind, string(v.scratch))
+		if !ok {
+			val = math.NaN()
+		}
+		v.sink.Add(a.Series, end, val)
 	}
 }
 

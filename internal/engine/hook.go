@@ -64,6 +64,7 @@ func (s *hookSink) Check(_ int32, _ time.Duration, ok bool) {
 }
 func (s *hookSink) Iteration(int32, time.Duration, time.Duration) {}
 func (s *hookSink) Group(int32, time.Duration, time.Duration)     {}
+func (s *hookSink) Add(int32, time.Duration, float64)             {}
 func (s *hookSink) Dropped(int32, time.Duration)                  {}
 func (s *hookSink) Offered(int32, time.Duration, int64)           {}
 func (s *hookSink) Lag(int32, time.Duration, time.Duration)       {}

@@ -138,7 +138,7 @@ func sustainedPerInstance(cfg EstimateConfig, n int) (per float64, from string, 
 	if err != nil {
 		return 0, "", nil, false, err
 	}
-	defs, err := app.DecodeThresholds(rd.Meta().Extra["thresholds"])
+	defs, err := app.DecodeThresholds(rd.Meta().Extra["thresholds"], rd.Meta().Layout)
 	if err != nil {
 		return 0, "", nil, false, fmt.Errorf("%s: %w", db, err)
 	}

@@ -135,6 +135,7 @@ func (t *Test) yaml() []byte {
 			}
 		}
 	}
+	writeHook(&b, "setup", t.Setup)
 	b.WriteString("scenarios:\n")
 	for _, s := range t.Scenarios {
 		fmt.Fprintf(&b, "  %s:\n", q(s.Name))
@@ -144,7 +145,19 @@ func (t *Test) yaml() []byte {
 			writeStep(&b, "      ", st)
 		}
 	}
+	writeHook(&b, "teardown", t.Teardown)
 	return []byte(b.String())
+}
+
+// writeHook writes a setup: or teardown: flow, when there is one.
+func writeHook(b *strings.Builder, key string, flow []Step) {
+	if len(flow) == 0 {
+		return
+	}
+	b.WriteString(key + ":\n")
+	for _, st := range flow {
+		writeStep(b, "  ", st)
+	}
 }
 
 func writeHeaders(b *strings.Builder, indent string, hs []Header) {

@@ -24,7 +24,9 @@ type Test struct {
 	Headers      []Header
 	Insecure     bool
 	Thresholds   []Threshold
+	Setup        []Step // run once before the scenarios; their variables every VU reads
 	Scenarios    []*Scenario
+	Teardown     []Step // run once after the scenarios
 }
 
 // LocalFile is a file of this machine whose content an import copied into

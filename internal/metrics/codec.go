@@ -21,13 +21,16 @@ import (
 // durations when kept (written only when the test has groups or keeps
 // those, so that a test without them stays readable by earlier builds),
 // version 6 each endpoint's session protocol facts after those (written
-// only when an endpoint has some); versions 1 to
-// 5, which run.db files of earlier builds hold, are still read.
+// only when an endpoint has some), version 7 the custom metrics' series
+// after the facts, then the statuses thresholds name per endpoint (written
+// only when the test has either); versions 1 to 6, which run.db files of
+// earlier builds hold, are still read.
 const (
 	snapshotMagic      = "LLS"
-	snapshotVersion    = 6
+	snapshotVersion    = 7
 	groupsVersion      = 5 // the first version with groups
 	factsVersion       = 6 // the first version with protocol facts
+	customVersion      = 7 // the first version with custom metrics and statuses
 	minSnapshotVersion = 1
 )
 
@@ -58,7 +61,11 @@ func (enc *Encoder) Append(b []byte, s *Snapshot) ([]byte, error) {
 func (enc *Encoder) AppendPausing(b []byte, s *Snapshot, pause func()) ([]byte, error) {
 	b = append(b, snapshotMagic...)
 	expected, facts := hasExpected(s), hasFacts(s)
+	statuses := keptStatuses(s) > 0
+	custom := len(s.Metrics) > 0 || statuses
 	switch {
+	case custom:
+		b = append(b, customVersion)
 	case facts:
 		b = append(b, factsVersion)
 	case len(s.Groups) > 0 || expected:
@@ -91,7 +98,7 @@ func (enc *Encoder) AppendPausing(b []byte, s *Snapshot, pause func()) ([]byte, 
 		b = binary.AppendVarint(b, c.Passes)
 		b = binary.AppendVarint(b, c.Fails)
 	}
-	if len(s.Groups) == 0 && !expected && !facts {
+	if len(s.Groups) == 0 && !expected && !facts && !custom {
 		return b, nil
 	}
 	b = binary.AppendUvarint(b, uint64(len(s.Groups)))
@@ -110,10 +117,16 @@ func (enc *Encoder) AppendPausing(b []byte, s *Snapshot, pause func()) ([]byte, 
 			}
 		}
 	}
-	if !facts {
+	if !facts && !custom {
 		return b, nil
 	}
-	return appendFacts(b, hc, s)
+	if b, err = appendFacts(b, hc, s); err != nil || !custom {
+		return b, err
+	}
+	if b, err = appendMetrics(b, hc, s); err != nil {
+		return nil, err
+	}
+	return appendStatuses(b, hc, s)
 }
 
 // hasExpected reports whether any endpoint of s kept its successful
@@ -251,6 +264,10 @@ func (s *Snapshot) UnmarshalBinary(data []byte) error {
 	}
 	if d.version >= factsVersion {
 		d.facts(out.Endpoints)
+	}
+	if d.version >= customVersion {
+		out.Metrics = d.metrics()
+		d.statuses(out.Endpoints)
 	}
 	if d.err == nil && d.off != len(d.b) {
 		d.fail("end", fmt.Errorf("%d trailing bytes", len(d.b)-d.off))

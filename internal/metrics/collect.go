@@ -22,6 +22,7 @@ func (r *Recorder) merge(sec int, taken []*window, pause func()) *Snapshot {
 			e.Duration = sumDense(taken, func(w *window) *hdr.Histogram { return w.endpoints[i].duration })
 			e.Waiting = sumDense(taken, func(w *window) *hdr.Histogram { return w.endpoints[i].waiting })
 			e.Expected = sumDense(taken, func(w *window) *hdr.Histogram { return w.endpoints[i].expected })
+			e.ByStatus = statusFigures(taken, i, len(r.layout.Statuses))
 			pause()
 		}
 	}
@@ -40,6 +41,7 @@ func (r *Recorder) merge(sec int, taken []*window, pause func()) *Snapshot {
 	for i := range snap.Groups {
 		snap.Groups[i].Duration = sumDense(taken, func(w *window) *hdr.Histogram { return w.groups[i] })
 	}
+	mergeMetrics(snap, taken)
 	for i := range snap.Checks {
 		for _, w := range taken {
 			snap.Checks[i].Passes += w.checks[i].Passes

@@ -65,3 +65,6 @@ func (s *counterShard) Group(int32, time.Duration, time.Duration) {}
 
 // Lag is not counted.
 func (s *counterShard) Lag(int32, time.Duration, time.Duration) {}
+
+// Add is not counted.
+func (s *counterShard) Add(int32, time.Duration, float64) {}

@@ -17,6 +17,7 @@ type Figures struct {
 	Duration       *Hist                  // nil when no requests
 	Waiting        *Hist                  // nil when no requests
 	Expected       *Hist                  // successful requests' durations, when the layout keeps them (KeepExpected); else nil
+	ByStatus       []StatusFigures        // per status a threshold names (Layout.Statuses); nil when none does
 	ConnectSum     time.Duration          // over new connections only
 	TLSSum         time.Duration          // over TLS handshakes only
 	Connects       int64
@@ -39,6 +40,7 @@ func (f *Figures) merge(o *Figures) {
 	f.Duration = mergeHist(f.Duration, o.Duration)
 	f.Waiting = mergeHist(f.Waiting, o.Waiting)
 	f.Expected = mergeHist(f.Expected, o.Expected)
+	f.ByStatus = mergeStatuses(f.ByStatus, o.ByStatus)
 	f.ConnectSum += o.ConnectSum
 	f.TLSSum += o.TLSSum
 	f.Connects += o.Connects

@@ -67,6 +67,8 @@ func (r *Run) LatencyEvidence(t *threshold.Threshold) (Evidence, bool) {
 				}
 			}
 		}
+	case hasTag(t.Filter, "status"):
+		return Evidence{}, false // the requests answered with a status: each was answered, whatever it says
 	case isRequestLatency(t.Metric):
 		var ok bool
 		if eps, ok = r.selectEndpoints(t.Filter, false); !ok {
@@ -118,6 +120,14 @@ func (e Evidence) unjudgeable(t *threshold.Threshold) string {
 
 // missing says what a threshold's metric with no data lacked, for its reason.
 func (r *Run) missing(t *threshold.Threshold) string {
+	if t.Custom != nil {
+		return "no value added"
+	}
+	for _, f := range t.Filter {
+		if f.Key == "status" {
+			return "no response with status " + f.Value
+		}
+	}
 	switch t.Metric {
 	case "http_req_connecting":
 		return "no new connection"
@@ -140,6 +150,16 @@ func (r *Run) missing(t *threshold.Threshold) string {
 		return "no group completed"
 	}
 	return ""
+}
+
+// hasTag reports whether a filter has a tag of key.
+func hasTag(filter []threshold.Tag, key string) bool {
+	for _, f := range filter {
+		if f.Key == key {
+			return true
+		}
+	}
+	return false
 }
 
 // plain reports whether every endpoint a threshold selects is plain http.

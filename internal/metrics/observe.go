@@ -29,6 +29,9 @@ import (
 // metric does not support, a selection that matches nothing, and a
 // selection with nothing recorded (a counter that stayed 0 has data: 0).
 func (r *Run) Observe(t *threshold.Threshold) (value float64, hasData bool) {
+	if t.Custom != nil {
+		return r.observeCustom(t)
+	}
 	switch t.Metric {
 	case "http_req_duration", "http_req_waiting":
 		eps, ok := r.selectEndpoints(t.Filter, false)
@@ -36,8 +39,17 @@ func (r *Run) Observe(t *threshold.Threshold) (value float64, hasData bool) {
 			return 0, false
 		}
 		expected := ExpectedOnly(t)
+		status, kept := r.statusFilter(t.Filter)
+		if !kept {
+			return 0, false
+		}
 		h := mergeSelected(len(eps), func(i int) *Hist {
 			switch {
+			case status >= 0:
+				if bs := r.Endpoints[eps[i]].ByStatus; status < len(bs) {
+					return bs[status].Duration
+				}
+				return nil
 			case t.Metric == "http_req_waiting":
 				return r.Endpoints[eps[i]].Waiting
 			case expected:
@@ -179,9 +191,19 @@ func (r *Run) observeRequests(t *threshold.Threshold) (float64, bool) {
 		return 0, false
 	}
 	kind, byKind := filterKind(t.Filter)
+	status, kept := r.statusFilter(t.Filter)
+	if !kept {
+		return 0, false
+	}
 	var requests, failed, sent, received int64
 	for _, i := range eps {
 		e := &r.Endpoints[i]
+		if status >= 0 { // http_reqs{status:...}: the requests answered with it
+			if status < len(e.ByStatus) {
+				requests += e.ByStatus[status].Requests
+			}
+			continue
+		}
 		requests += e.Requests
 		sent += e.Sent
 		received += e.Received
@@ -275,7 +297,7 @@ func (r *Run) observeVUs(t *threshold.Threshold) (float64, bool) {
 func (r *Run) selectEndpoints(filter []threshold.Tag, kindAllowed bool) (eps []int, ok bool) {
 	for _, f := range filter {
 		switch f.Key {
-		case "scenario", "endpoint", "name", "method", "group", "expected_response":
+		case "scenario", "endpoint", "name", "method", "group", "expected_response", "status":
 		case "kind":
 			if _, known := sample.ParseKind(f.Value); !kindAllowed || !known {
 				return nil, false

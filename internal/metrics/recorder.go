@@ -106,10 +106,14 @@ func (s *shard) Request(r *sample.Request) {
 		panic(fmt.Sprintf("metrics: request for endpoint %d; the layout has %d", r.Endpoint, len(s.layout.Endpoints)))
 	}
 	s.mu.Lock()
-	e := &s.windowAt(r.End).endpoints[r.Endpoint]
+	w := s.windowAt(r.End)
+	e := &w.endpoints[r.Endpoint]
 	e.request(r)
 	if s.layout.KeepExpected && r.Kind == sample.OK {
 		e.expect(r.Duration)
+	}
+	if len(s.layout.Statuses) > 0 {
+		w.status(s.layout.Statuses, r, micros(r.Duration))
 	}
 	s.mu.Unlock()
 }
@@ -126,6 +130,9 @@ func (s *shard) RequestIteration(r *sample.Request, scenario int32, d time.Durat
 	e.request(r)
 	if s.layout.KeepExpected && r.Kind == sample.OK {
 		e.expect(r.Duration)
+	}
+	if len(s.layout.Statuses) > 0 {
+		w.status(s.layout.Statuses, r, micros(r.Duration))
 	}
 	w.scenarios[scenario].iteration(d)
 	s.mu.Unlock()

@@ -19,6 +19,7 @@ type Run struct {
 	Scenarios []ScenarioTotal // indexed by scenario id
 	Checks    []CheckTotal    // indexed by check id
 	Groups    []GroupTotal    // indexed by group id
+	Metrics   []MetricSecond  // indexed by custom metric series id: the run's totals
 	Series    []Second        // one per snapshot added, in the order added
 
 	elapsed time.Duration // 0: derived from the number of seconds
@@ -129,6 +130,7 @@ func NewRun(layout sample.Layout) *Run {
 		Scenarios: make([]ScenarioTotal, len(layout.Scenarios)),
 		Checks:    make([]CheckTotal, len(layout.Checks)),
 		Groups:    make([]GroupTotal, len(layout.Groups)),
+		Metrics:   make([]MetricSecond, len(layout.Metrics)),
 	}
 	for i, e := range layout.Endpoints {
 		if sc := int(e.Scenario); sc >= 0 && sc < len(layout.Scenarios) {
@@ -204,6 +206,11 @@ func (r *Run) AddPausing(s *Snapshot, pause func()) {
 	for i := range s.Groups {
 		if i < len(r.Groups) {
 			r.Groups[i].Duration = mergeHist(r.Groups[i].Duration, s.Groups[i].Duration)
+		}
+	}
+	for i := range s.Metrics {
+		if i < len(r.Metrics) {
+			r.Metrics[i].Merge(&s.Metrics[i])
 		}
 	}
 	sec.Checks = make([]CheckTotal, len(s.Checks))

@@ -18,6 +18,7 @@ type Snapshot struct {
 	Scenarios []ScenarioSecond // indexed by scenario id
 	Checks    []CheckSecond    // indexed by check id
 	Groups    []GroupSecond    // indexed by group id; none in snapshots of format 4 or earlier
+	Metrics   []MetricSecond   // indexed by custom metric series id; none before format 6
 }
 
 // GroupSecond is the runs of one flow group that ended during one second.
@@ -83,6 +84,7 @@ func NewSnapshot(sec int, layout sample.Layout) *Snapshot {
 		Scenarios: make([]ScenarioSecond, len(layout.Scenarios)),
 		Checks:    make([]CheckSecond, len(layout.Checks)),
 		Groups:    make([]GroupSecond, len(layout.Groups)),
+		Metrics:   make([]MetricSecond, len(layout.Metrics)),
 	}
 }
 
@@ -104,6 +106,9 @@ func (s *Snapshot) SetGauges(g []sample.Gauge) {
 func (s *Snapshot) CheckLayout(layout sample.Layout) error {
 	if len(s.Groups) != len(layout.Groups) {
 		return fmt.Errorf("snapshot of second %d has %d groups; the layout has %d", s.Second, len(s.Groups), len(layout.Groups))
+	}
+	if len(s.Metrics) != len(layout.Metrics) {
+		return fmt.Errorf("snapshot of second %d has %d custom metric series; the layout has %d", s.Second, len(s.Metrics), len(layout.Metrics))
 	}
 	if len(s.Endpoints) != len(layout.Endpoints) || len(s.Scenarios) != len(layout.Scenarios) || len(s.Checks) != len(layout.Checks) {
 		return fmt.Errorf("snapshot of second %d has %d endpoints, %d scenarios and %d checks; the layout has %d, %d and %d",
@@ -135,6 +140,12 @@ func (s *Snapshot) Merge(o *Snapshot) {
 	}
 	for i := range s.Groups {
 		s.Groups[i].Duration = mergeHist(s.Groups[i].Duration, o.Groups[i].Duration)
+	}
+	if len(s.Metrics) != len(o.Metrics) {
+		panic(fmt.Sprintf("metrics: merging snapshots of %d and %d custom metric series", len(s.Metrics), len(o.Metrics)))
+	}
+	for i := range s.Metrics {
+		s.Metrics[i].Merge(&o.Metrics[i])
 	}
 }
 

@@ -17,6 +17,11 @@ type window struct {
 	scenarios []scenarioWindow
 	checks    []CheckSecond
 	groups    []*hdr.Histogram // group_duration per group; each allocated on first use, kept across reuse
+	metrics   []MetricSecond   // custom metrics' counts and sums per series (their Trend unused)
+	trends    []*hdr.Histogram // custom trends per series; each allocated on first use, kept across reuse
+	// byStatus holds, per endpoint, its requests per status a threshold
+	// names; nil when none does (kept apart so endpoints stay as small).
+	byStatus [][]statusWindow
 }
 
 // endpointWindow is one endpoint's part of a window.
@@ -61,6 +66,8 @@ func newWindow(layout sample.Layout) *window {
 		scenarios: make([]scenarioWindow, len(layout.Scenarios)),
 		checks:    make([]CheckSecond, len(layout.Checks)),
 		groups:    make([]*hdr.Histogram, len(layout.Groups)),
+		metrics:   make([]MetricSecond, len(layout.Metrics)),
+		trends:    make([]*hdr.Histogram, len(layout.Metrics)),
 	}
 }
 
@@ -199,6 +206,7 @@ func (w *window) resetEndpoint(i int) bool {
 		*errs = [sample.NumKinds]kindErrors{} // drops message references too
 	}
 	*e = endpointWindow{duration: d, waiting: wt, expected: ex, errors: errs}
+	w.resetStatuses(i)
 	return true
 }
 
@@ -214,6 +222,7 @@ func (w *window) resetRest() {
 	for _, h := range w.groups {
 		resetDense(h)
 	}
+	w.resetMetrics()
 }
 
 func resetDense(h *hdr.Histogram) {

@@ -32,6 +32,7 @@ type Block struct {
 	Paths []Branch // ChooseStep
 	Total int      // ChooseStep: the sum of the weights
 	Sets  []Set    // SetStep
+	Adds  []Add    // AddStep
 }
 
 // Branch is one weighted choice of a choose: step.

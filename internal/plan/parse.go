@@ -16,6 +16,7 @@ import (
 	"github.com/goccy/go-yaml/ast"
 	yamlparser "github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
+	"github.com/loadlens/loadlens/internal/threshold"
 	"github.com/loadlens/loadlens/internal/tmpl"
 )
 
@@ -29,7 +30,7 @@ const (
 // topKeys are the keys a test file may have at the top level, besides the
 // x- extension keys that are ignored so they can hold YAML anchors.
 // kubernetes is read by `loadlens k8s` (internal/k8s), not by the plan.
-var topKeys = []string{"name", "base_url", "headers", "timeout", "expect_status", "redirects", "max_body", "allow_hosts", "insecure_skip_tls_verify", "http2", "thresholds", "scenarios", "observe", "outputs", "tracing", "kubernetes", "setup", "teardown"}
+var topKeys = []string{"name", "base_url", "headers", "timeout", "expect_status", "redirects", "max_body", "allow_hosts", "insecure_skip_tls_verify", "http2", "thresholds", "scenarios", "observe", "outputs", "tracing", "kubernetes", "setup", "teardown", "metrics"}
 
 // namePattern is what run and scenario names may contain: they name
 // directories and appear in threshold filters.
@@ -51,12 +52,14 @@ type parser struct {
 	hosts       []string // hosts of the URLs the test names, for Plan.AllowHosts
 	machine     Machine  // what the machine holds; loads beyond it are errors
 	needs       map[*Scenario]vuNeed
-	secrets     []span    // literal credentials in header values, kept out of Plan.Source
-	secretLost  bool      // a credential's place in the text was not found: Plan.Source is withheld
-	verifying   bool      // parsing a redacted source to check it: no redaction of its own
-	badBase     bool      // base_url was given and reported bad: relative paths need not say it is missing
-	length      lengthSum // the durations of the scenario being parsed, against MaxRunLength
-	setupVars   []string  // the variables setup: sets, which every scenario and teardown: read
+	secrets     []span             // literal credentials in header values, kept out of Plan.Source
+	secretLost  bool               // a credential's place in the text was not found: Plan.Source is withheld
+	verifying   bool               // parsing a redacted source to check it: no redaction of its own
+	badBase     bool               // base_url was given and reported bad: relative paths need not say it is missing
+	length      lengthSum          // the durations of the scenario being parsed, against MaxRunLength
+	setupVars   []string           // the variables setup: sets, which every scenario and teardown: read
+	customs     []threshold.Custom // the metrics the test declares (metrics:), which add: steps and thresholds name
+	override    LoadOverride       // -u/-d/-i given with the file: every scenario's load
 }
 
 // ParseFile reads the test file at path and parses it; see Parse.
@@ -250,6 +253,9 @@ func (p *parser) plan(root node) *Plan {
 		}
 	}
 	def := p.planDefaults(o, plan)
+	if n, ok := o.get("metrics"); ok {
+		p.customs = p.customMetrics(n)
+	}
 	if n, ok := o.get("setup"); ok {
 		plan.Setup = p.hook(n, def, nil)
 		p.setupVars = plan.Setup.Vars

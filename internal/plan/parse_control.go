@@ -16,10 +16,11 @@ var controlKeys = map[string][]string{
 	"unless":   {"unless", "then", "else"},
 	"choose":   {"choose"},
 	"set":      {"set"},
+	"add":      {"add"},
 }
 
 // controlOrder lists controlKeys' keys in the order messages name them.
-var controlOrder = []string{"group", "repeat", "for_each", "if", "unless", "choose", "set"}
+var controlOrder = []string{"group", "repeat", "for_each", "if", "unless", "choose", "set", "add"}
 
 // controlKind returns the control-flow key of step o, "" for a request or a
 // think, reporting a step that has two.
@@ -78,6 +79,8 @@ func (p *parser) control(kind string, o *object, sc *scenarioCtx) (Step, bool) {
 		st = p.choose(val, sc)
 	case "set":
 		st = Step{Kind: SetStep, Block: &Block{Sets: p.sets(val, sc, nil)}}
+	case "add":
+		st = Step{Kind: AddStep, Block: &Block{Adds: p.adds(val, sc)}}
 	}
 	return st, len(p.errs.errs) == errsBefore
 }

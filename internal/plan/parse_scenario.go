@@ -138,6 +138,9 @@ func (p *parser) scenario(name string, n node, def *defaults) *Scenario {
 	if v, ok := o.get("start_time"); ok {
 		s.StartTime, _ = p.duration(v)
 	}
+	if !p.override.IsZero() {
+		p.applyOverride(s)
+	}
 	if v, ok := o.get("graceful_stop"); ok {
 		s.GracefulStop, _ = p.duration(v)
 	}

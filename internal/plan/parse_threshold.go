@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -32,24 +33,27 @@ func (p *parser) thresholds(n node) []threshold.Threshold {
 	}
 	var out []threshold.Threshold
 	for _, f := range o.fields {
-		metric, filter, err := threshold.ParseKey(f.name)
+		metric, filter, err := threshold.ParseKeyIn(f.name, p.customs)
 		if err != nil {
 			p.offsetError(f.key, f.val.key, f.val.path, err)
 			continue
 		}
 		key := p.aliasChecks(f.name, filter)
-		if !p.checkFilter(f, filter) {
+		if !p.checkFilter(f, filter) || !p.customAdded(f, metric) {
 			continue
 		}
 		if slices.ContainsFunc(filter, func(t threshold.Tag) bool { return t.Key == "expected_response" }) {
 			p.layout.layout.KeepExpected = true // only a test that asks keeps the successes' histogram
 		}
+		if !p.keepStatus(f, filter) {
+			continue
+		}
 		for _, e := range p.thresholdExprs(f.val) {
-			if _, _, _, _, err := threshold.ParseExpr(metric, e.expr); err != nil {
+			if _, _, _, _, err := threshold.ParseExprIn(metric, e.expr, p.customs); err != nil {
 				p.offsetError(e.n.v, e.n.pos, e.n.path, err)
 				continue
 			}
-			th, err := threshold.New(key, e.expr)
+			th, err := threshold.NewIn(key, e.expr, p.customs)
 			if err != nil {
 				p.errs.add(e.n.pos, e.n.path, "%v", err)
 				continue
@@ -59,6 +63,32 @@ func (p *parser) thresholds(n node) []threshold.Threshold {
 		}
 	}
 	return out
+}
+
+// maxStatuses bounds the statuses thresholds may name: each is a count and
+// a histogram per endpoint in every second's snapshot.
+const maxStatuses = 16
+
+// keepStatus adds a filter's status to those the run keeps per endpoint
+// (only a test that asks keeps them), reporting one too many.
+func (p *parser) keepStatus(f field, filter []threshold.Tag) bool {
+	for _, t := range filter {
+		if t.Key != "status" {
+			continue
+		}
+		code, _ := strconv.Atoi(t.Value) // threshold.ParseKey checked it
+		kept := &p.layout.layout.Statuses
+		if slices.Contains(*kept, code) {
+			return true
+		}
+		if len(*kept) == maxStatuses {
+			p.errs.add(f.val.key, f.val.path, "thresholds name at most %d statuses", maxStatuses)
+			return false
+		}
+		*kept = append(*kept, code)
+		slices.Sort(*kept)
+	}
+	return true
 }
 
 // offsetError reports a threshold parse error at its offset in scalar n,

@@ -150,6 +150,7 @@ const (
 	ChooseStep                  // one of several sub-flows, picked by weight
 	SetStep                     // sets variables from templates
 	SessionStep                 // a session protocol's step (sse:): see Session
+	AddStep                     // adds values to custom metrics
 )
 
 // Step is one element of a flow. A flow is compiled once into a tree:

@@ -150,9 +150,9 @@ func Observed(t *threshold.Threshold, r threshold.Result) string {
 		return "no data"
 	}
 	name := t.AggName()
-	kind, _ := threshold.KindOf(t.Metric)
+	kind := t.MetricKind()
 	switch {
-	case kind == threshold.Trend && t.Agg != threshold.Count:
+	case t.IsTime():
 		return name + "=" + units.Duration(time.Duration(r.Observed*float64(time.Millisecond)))
 	case kind == threshold.RateKind:
 		return name + "=" + units.Percent(r.Observed)

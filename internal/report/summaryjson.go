@@ -34,6 +34,7 @@ func SummaryJSON(in *Input) ([]byte, error) {
 	iterationMetrics(m, r, counter)
 	checks := checkMetrics(m, r)
 	factMetrics(m, r, counter)
+	customJSON(m, r, secs)
 	thresholdMetrics(m, in)
 
 	out := map[string]any{
@@ -143,7 +144,7 @@ func phaseStats(sum time.Duration, n int64, mx time.Duration) map[string]any {
 func submetric(r *metrics.Run, t *threshold.Threshold) map[string]any {
 	out := map[string]any{}
 	probe := *t
-	kind, _ := threshold.KindOf(t.Metric)
+	kind := t.MetricKind()
 	var aggs []threshold.AggKind
 	switch kind {
 	case threshold.Trend:

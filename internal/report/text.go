@@ -44,6 +44,7 @@ func WriteText(w io.Writer, in *Input) error {
 	writeEndpoints(&sb, in)
 	writeGroups(&sb, in)
 	writeSessions(&sb, in)
+	writeCustom(&sb, in)
 	writeAgents(&sb, in)
 	writeFailures(&sb, in)
 	writeChecks(&sb, in)

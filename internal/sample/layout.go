@@ -7,11 +7,18 @@ type Layout struct {
 	Endpoints []EndpointInfo `json:"endpoints"`
 	Checks    []CheckInfo    `json:"checks"`
 	Groups    []GroupInfo    `json:"groups,omitempty"`
+	// Metrics are the custom metrics' series: one per metric a scenario's
+	// flow adds to.
+	Metrics []MetricInfo `json:"metrics,omitempty"`
 	// KeepExpected asks for a histogram of each endpoint's successful
 	// requests' durations besides the histogram of all of them: a
 	// threshold on http_req_duration{expected_response:true} judges it.
 	// Off, nothing is kept, and a request costs what it did.
 	KeepExpected bool `json:"keep_expected,omitempty"`
+	// Statuses are the HTTP statuses thresholds name ({status:"200"}):
+	// each endpoint keeps a count and a histogram of its requests answered
+	// with each, and nothing when there are none.
+	Statuses []int `json:"statuses,omitempty"`
 }
 
 // GroupInfo describes one group of a scenario's flow: a named sub-flow
@@ -19,6 +26,27 @@ type Layout struct {
 type GroupInfo struct {
 	Scenario int32  `json:"scenario"`
 	Name     string `json:"name"` // as k6 tags it: "::checkout", "::checkout::pay" when nested
+}
+
+// MetricKind is how a custom metric aggregates its values, as in k6.
+type MetricKind uint8
+
+// The kinds of custom metric.
+const (
+	CounterMetric MetricKind = iota // a sum of the values added
+	RateMetric                      // the share of the values added that were true (non-zero)
+	TrendMetric                     // the distribution of the values added
+)
+
+// MetricInfo describes one series of a custom metric: the values one
+// scenario's flow adds to it.
+type MetricInfo struct {
+	Scenario int32      `json:"scenario"`
+	Name     string     `json:"name"`
+	Kind     MetricKind `json:"kind"`
+	// Time is true for a trend of times in milliseconds (k6's
+	// new Trend(name, true)); false for a trend of plain numbers.
+	Time bool `json:"time,omitempty"`
 }
 
 // ScenarioInfo describes one scenario of a test.

@@ -37,6 +37,9 @@ type Sink interface {
 	// Group records one run of a flow's group (an id in Layout.Groups)
 	// that ended at end and took d.
 	Group(group int32, end time.Duration, d time.Duration)
+	// Add records one value added to a custom metric's series (an id in
+	// Layout.Metrics) at end; NaN is a value that was not a number.
+	Add(series int32, end time.Duration, value float64)
 	// Dropped records an open-model iteration that could not start for lack
 	// of a VU, at its intended start.
 	Dropped(scenario int32, at time.Duration)

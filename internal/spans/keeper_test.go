@@ -16,6 +16,7 @@ func (nopSink) Iteration(int32, time.Duration, time.Duration) {}
 func (nopSink) Dropped(int32, time.Duration)                  {}
 func (nopSink) Offered(int32, time.Duration, int64)           {}
 func (nopSink) Group(int32, time.Duration, time.Duration)     {}
+func (nopSink) Add(int32, time.Duration, float64)             {}
 func (nopSink) Lag(int32, time.Duration, time.Duration)       {}
 
 func id(n int) sample.TraceID {

@@ -5,15 +5,21 @@ import "strconv"
 // New parses a threshold from its key and expression, keeping both as
 // written. AbortOnFail and DelayAbortEval are left for the caller to set.
 func New(key, expr string) (Threshold, error) {
-	metric, filter, err := ParseKey(key)
+	return NewIn(key, expr, nil)
+}
+
+// NewIn is New for a test that declares custom metrics.
+func NewIn(key, expr string, custom []Custom) (Threshold, error) {
+	metric, filter, err := ParseKeyIn(key, custom)
 	if err != nil {
 		return Threshold{}, err
 	}
-	agg, p, op, value, err := ParseExpr(metric, expr)
+	agg, p, op, value, err := ParseExprIn(metric, expr, custom)
 	if err != nil {
 		return Threshold{}, err
 	}
-	return Threshold{Metric: metric, Filter: filter, Key: key, Expr: expr, Agg: agg, P: p, Op: op, Value: value}, nil
+	return Threshold{Metric: metric, Filter: filter, Key: key, Expr: expr, Agg: agg, P: p, Op: op, Value: value,
+		Custom: findCustom(metric, custom)}, nil
 }
 
 // Pass reports whether an observed aggregate satisfies the threshold. A
@@ -53,9 +59,9 @@ const NoData = "no data"
 // "/s" for per-second rates, "B" and "B/s" for data metrics, "" for rates
 // (0..1) and plain counts and gauges.
 func (t *Threshold) Unit() string {
-	kind, _ := KindOf(t.Metric)
+	kind := t.MetricKind()
 	switch {
-	case isTime(kind, t.Agg):
+	case t.IsTime():
 		return "ms"
 	case kind == Counter && t.Agg == Rate && isBytes(t.Metric):
 		return "B/s"

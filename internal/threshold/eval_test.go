@@ -34,7 +34,7 @@ func TestNewErrors(t *testing.T) {
 		wantOff int
 		wantMsg string
 	}{
-		{"bad key", "http_reqs{x:1}", "count > 1", 10, `filter key "x" is not allowed for http_reqs (allowed: scenario, endpoint, name, method, group)`},
+		{"bad key", "http_reqs{x:1}", "count > 1", 10, `filter key "x" is not allowed for http_reqs (allowed: scenario, endpoint, name, method, group, status)`},
 		{"bad expression", "http_reqs", "count > ", 8, "expected a number, found the end"},
 	}
 	for _, tc := range tests {

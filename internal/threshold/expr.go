@@ -11,9 +11,15 @@ import (
 // comparison and the value in the metric's unit (ms for times, 0..1 for
 // rates). Errors are *Error with an offset into expr.
 func ParseExpr(metric, expr string) (agg AggKind, p float64, op Op, value float64, err error) {
-	kind, ok := KindOf(metric)
+	return ParseExprIn(metric, expr, nil)
+}
+
+// ParseExprIn is ParseExpr for a test that declares custom metrics: a
+// trend of plain numbers takes values without a unit.
+func ParseExprIn(metric, expr string, custom []Custom) (agg AggKind, p float64, op Op, value float64, err error) {
+	kind, timed, _, ok := describe(metric, custom)
 	if !ok {
-		return 0, 0, 0, 0, &Error{Offset: 0, Msg: "unknown metric " + strconv.Quote(metric) + " (known: " + knownNames + ")"}
+		return 0, 0, 0, 0, &Error{Offset: 0, Msg: "unknown metric " + strconv.Quote(metric) + " (known: " + knownNames(custom) + ")"}
 	}
 	s := &scanner{src: expr}
 	s.skipSpace()
@@ -25,7 +31,7 @@ func ParseExpr(metric, expr string) (agg AggKind, p float64, op Op, value float6
 		return 0, 0, 0, 0, err
 	}
 	s.skipSpace()
-	if value, err = parseValue(s, metric, kind, agg); err != nil {
+	if value, err = parseValue(s, metric, kind, timed, agg); err != nil {
 		return 0, 0, 0, 0, err
 	}
 	s.skipSpace()
@@ -96,7 +102,7 @@ func parseOp(s *scanner) (Op, error) {
 
 // parseValue reads a number with the unit the metric and aggregation allow,
 // and converts it to the threshold's unit.
-func parseValue(s *scanner, metric string, kind MetricKind, agg AggKind) (float64, error) {
+func parseValue(s *scanner, metric string, kind MetricKind, timed bool, agg AggKind) (float64, error) {
 	numOff := s.pos
 	text := s.number()
 	if text == "" {
@@ -109,7 +115,7 @@ func parseValue(s *scanner, metric string, kind MetricKind, agg AggKind) (float6
 	unitOff := s.pos
 	unit := s.unit()
 	switch {
-	case isTime(kind, agg):
+	case timed && isTime(kind, agg):
 		scale, ok := timeScale(unit)
 		if !ok {
 			return 0, s.errorf(unitOff, "unknown time unit %q: use us, µs, ms, s, m or h (no unit means ms)", unit)

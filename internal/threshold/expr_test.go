@@ -60,7 +60,7 @@ func TestParseExprErrors(t *testing.T) {
 		wantOff int
 		wantMsg string
 	}{
-		{"unknown metric", "latency", "avg < 1", 0, `unknown metric "latency" (known: ` + knownNames + ")"},
+		{"unknown metric", "latency", "avg < 1", 0, `unknown metric "latency" (known: ` + knownNames(nil) + ")"},
 		{"empty", "http_req_duration", "", 0, "expected an aggregation for http_req_duration (allowed: p(N), avg, min, max, med, count), found the end"},
 		{"starts with operator", "checks", " < 1", 1, "expected an aggregation for checks (allowed: rate), found '<'"},
 		{"unknown aggregation", "http_req_duration", "p95 < 1", 0, `unknown aggregation "p95" for http_req_duration, a trend (allowed: p(N), avg, min, max, med, count)`},

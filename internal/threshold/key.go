@@ -2,6 +2,7 @@ package threshold
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/loadlens/loadlens/internal/sample"
@@ -11,15 +12,21 @@ import (
 // into its metric and filter, checking both. Errors are *Error with an
 // offset into key. Tags keep the order they were written in.
 func ParseKey(key string) (metric string, filter []Tag, err error) {
+	return ParseKeyIn(key, nil)
+}
+
+// ParseKeyIn is ParseKey for a test that declares custom metrics.
+func ParseKeyIn(key string, custom []Custom) (metric string, filter []Tag, err error) {
 	s := &scanner{src: key}
 	s.skipSpace()
 	start := s.pos
 	metric = s.ident()
 	if metric == "" {
-		return "", nil, s.errorf(start, "expected a metric name, found %s (known: %s)", s.describe(), knownNames)
+		return "", nil, s.errorf(start, "expected a metric name, found %s (known: %s)", s.describe(), knownNames(custom))
 	}
-	if _, ok := KindOf(metric); !ok {
-		return "", nil, s.errorf(start, "unknown metric %q (known: %s)", metric, knownNames)
+	_, _, allowed, ok := describe(metric, custom)
+	if !ok {
+		return "", nil, s.errorf(start, "unknown metric %q (known: %s)", metric, knownNames(custom))
 	}
 	s.skipSpace()
 	if s.eof() {
@@ -28,7 +35,7 @@ func ParseKey(key string) (metric string, filter []Tag, err error) {
 	if s.peek() != '{' {
 		return "", nil, s.errorf(s.pos, "unexpected %s after metric %s: expected { or the end of the key", s.describe(), metric)
 	}
-	filter, err = parseFilter(s, metric)
+	filter, err = parseFilter(s, metric, allowed)
 	if err != nil {
 		return "", nil, err
 	}
@@ -40,10 +47,9 @@ func ParseKey(key string) (metric string, filter []Tag, err error) {
 }
 
 // parseFilter parses {k:v, ...} at s.pos, which holds the {.
-func parseFilter(s *scanner, metric string) ([]Tag, error) {
+func parseFilter(s *scanner, metric string, allowed []string) ([]Tag, error) {
 	open := s.pos
 	s.pos++
-	allowed := filterKeys(metric)
 	if allowed == nil {
 		return nil, s.errorf(open, "%s takes no filter", metric)
 	}
@@ -63,7 +69,7 @@ func parseFilter(s *scanner, metric string) ([]Tag, error) {
 		case k == "":
 			return nil, s.errorf(s.pos, "expected a filter key (%s), found %s", strings.Join(allowed, ", "), s.describe())
 		case k == "status" && !slices.Contains(allowed, k):
-			return nil, s.errorf(keyOff, "filter key \"status\" is not kept: loadlens records a request's outcome kind, not its status, per metric; use http_req_failed{kind:http_4xx} (or http_5xx), or expect_status to make a status a success (allowed: %s)", strings.Join(allowed, ", "))
+			return nil, s.errorf(keyOff, "filter key \"status\" is kept for http_req_duration and http_reqs only; for %s use http_req_failed{kind:http_4xx} (or http_5xx), or expect_status to make a status a success (allowed: %s)", metric, strings.Join(allowed, ", "))
 		case !slices.Contains(allowed, k):
 			return nil, s.errorf(keyOff, "filter key %q is not allowed for %s (allowed: %s)", k, metric, strings.Join(allowed, ", "))
 		case slices.ContainsFunc(tags, func(t Tag) bool { return t.Key == k }):
@@ -91,8 +97,16 @@ func parseFilter(s *scanner, metric string) ([]Tag, error) {
 				return nil, s.errorf(valOff, "unknown kind %q (known: %s)", v, kindNames())
 			}
 		}
+		if k == "status" {
+			if n, err := strconv.Atoi(v); err != nil || n < 100 || n > 599 {
+				return nil, s.errorf(valOff, "status %q is not an HTTP status: a number from 100 to 599, like status:200", v)
+			}
+		}
 		if k == "expected_response" && v != "true" {
 			return nil, s.errorf(valOff, "expected_response:%s is not kept: only expected_response:true (the successful requests); judge failures with http_req_failed", v)
+		}
+		if clash := clashing(k, tags); clash != "" {
+			return nil, s.errorf(keyOff, "filter keys %s and %s do not go together: a status says what became of a request already", clash, k)
 		}
 		tags = append(tags, Tag{Key: k, Value: v})
 		s.skipSpace()
@@ -109,6 +123,19 @@ func parseFilter(s *scanner, metric string) ([]Tag, error) {
 			return nil, s.errorf(s.pos, "unexpected %s after the value of %s: expected , or }", s.describe(), k)
 		}
 	}
+}
+
+// clashing returns the key of tags that cannot be combined with key k:
+// status with expected_response or kind, both of which select by outcome.
+func clashing(k string, tags []Tag) string {
+	for _, t := range tags {
+		switch {
+		case k == "status" && (t.Key == "expected_response" || t.Key == "kind"),
+			t.Key == "status" && (k == "expected_response" || k == "kind"):
+			return t.Key
+		}
+	}
+	return ""
 }
 
 // filterValue reads a value quoted with " or ', or bare up to , or } with

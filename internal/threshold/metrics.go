@@ -38,9 +38,9 @@ const knownMetrics = "http_req_duration, http_req_waiting, http_req_connecting, 
 	"iteration_duration, group_duration, scheduler_lag, http_req_failed, checks, http_reqs, iterations, dropped_iterations, " +
 	"data_sent, data_received, vus, vus_max"
 
-// knownNames is knownMetrics with the session protocols' facts, which
+// knownBuiltins is knownMetrics with the session protocols' facts, which
 // every protocol has under its own prefix.
-const knownNames = knownMetrics + ", <protocol>_<fact> (sse_msgs_received; docs/protocols.md)"
+const knownBuiltins = knownMetrics + ", <protocol>_<fact> (sse_msgs_received; docs/protocols.md)"
 
 // KindOf returns the kind of a metric, and false for an unknown metric.
 func KindOf(metric string) (MetricKind, bool) {
@@ -69,8 +69,10 @@ func KindOf(metric string) (MetricKind, bool) {
 func filterKeys(metric string) []string {
 	switch metric {
 	case "http_req_duration":
-		return []string{"scenario", "endpoint", "name", "method", "group", "expected_response"}
-	case "http_req_waiting", "http_req_connecting", "http_req_tls_handshaking", "http_reqs":
+		return []string{"scenario", "endpoint", "name", "method", "group", "expected_response", "status"}
+	case "http_reqs":
+		return []string{"scenario", "endpoint", "name", "method", "group", "status"}
+	case "http_req_waiting", "http_req_connecting", "http_req_tls_handshaking", "data_sent", "data_received":
 		return []string{"scenario", "endpoint", "name", "method", "group"}
 	case "http_req_failed":
 		return []string{"scenario", "endpoint", "name", "method", "group", "kind"}

@@ -48,4 +48,5 @@ type Threshold struct {
 	Value          float64       // in the metric's unit: ms for times, 0..1 for rates
 	AbortOnFail    bool          // stop the run as soon as this fails
 	DelayAbortEval time.Duration // don't abort before this much of the run has passed
+	Custom         *Custom       // the test's own metric it judges; nil for a built-in one
 }

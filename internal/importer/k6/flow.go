@@ -3,6 +3,7 @@ package k6
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 
@@ -16,9 +17,45 @@ func (s *script) convert(fn *js.FuncDecl) []importer.Step {
 	if s.steps > maxSteps { // the import fails: converting more is of no use
 		return nil
 	}
-	f := &flow{s: s, locals: map[string]value{}, vars: map[string]bool{}}
+	f := &flow{s: s, locals: map[string]value{}, vars: maps.Clone(s.setupVars)}
+	if f.vars == nil {
+		f.vars = map[string]bool{}
+	}
+	if len(fn.Params.List) > 0 && s.setupData.kind != "" {
+		if v, ok := fn.Params.List[0].Binding.(*js.Var); ok { // default(data): what setup() returned
+			f.locals[string(v.Data)] = s.setupData
+		}
+	}
 	f.block(fn.Body.List)
 	return fold(f.steps, 0, len(f.steps), f.groups)
+}
+
+// hooks converts setup() into the test's setup flow, keeping what it
+// returns for the functions that take it (default(data), teardown(data)),
+// and teardown() into its teardown flow.
+func (s *script) hooks() {
+	if fn := s.funcs["setup"]; fn != nil {
+		f := &flow{s: s, locals: map[string]value{}, vars: map[string]bool{}}
+		s.setupData = f.inline(fn, "setup", nil)
+		s.t.Setup = fold(f.steps, 0, len(f.steps), f.groups)
+		s.setupVars = f.vars
+		if !hasRequest(s.t.Setup) {
+			s.t.Setup = nil // a setup of sleeps alone is no setup loadlens runs
+		}
+	}
+	if fn := s.funcs["teardown"]; fn != nil {
+		s.t.Teardown = s.convert(fn)
+		if !hasRequest(s.t.Teardown) {
+			s.t.Teardown = nil
+		}
+	}
+}
+
+// hasRequest reports whether a flow sends a request.
+func hasRequest(flow []importer.Step) bool {
+	found := false
+	importer.EachStep(flow, func(st *importer.Step) { found = found || st.Method != "" })
+	return found
 }
 
 // span is a group's steps, [start, end) of a flow's steps, and its name.
@@ -64,7 +101,7 @@ func (f *flow) stmt(st js.IStmt) {
 		for _, b := range n.List {
 			v, ok := b.Binding.(*js.Var)
 			if !ok || b.Default == nil {
-				f.s.note("declaration %s", snippet(n))
+				f.s.note("%s: declaration %s", f.s.at(snippet(n)), snippet(n))
 				continue
 			}
 			if path, ok := jsonPath(b.Default, "", f); ok {
@@ -74,9 +111,9 @@ func (f *flow) stmt(st js.IStmt) {
 			f.locals[string(v.Data)] = f.expr(b.Default)
 		}
 	case *js.ExprStmt:
-		if c, ok := n.Value.(*js.CallExpr); ok {
+		if c, ok := unawait(n.Value).(*js.CallExpr); ok {
 			if _, handled := f.call(c); !handled {
-				f.s.note("call %s", snippet(c))
+				f.s.note("%s: call %s", f.s.at(snippet(c)), snippet(c))
 			}
 			return
 		}
@@ -86,11 +123,19 @@ func (f *flow) stmt(st js.IStmt) {
 	case *js.EmptyStmt:
 	case *js.ReturnStmt:
 		if n.Value != nil {
-			f.expr(n.Value)
+			f.ret = f.expr(n.Value)
 		}
 	default:
-		f.s.note("statement %s (only requests, checks, sleeps, groups and declarations are converted)", snippet(st))
+		f.s.note("%s: statement %s (only requests, checks, sleeps, groups, helper functions and declarations are converted)", f.s.at(snippet(st)), snippet(st))
 	}
+}
+
+// unawait returns the expression an await waits for.
+func unawait(e js.IExpr) js.IExpr {
+	if u, ok := e.(*js.UnaryExpr); ok && u.Op == js.AwaitToken {
+		return u.X
+	}
+	return e
 }
 
 // expr evaluates an expression of the function, turning calls into steps.
@@ -103,7 +148,14 @@ func (f *flow) expr(e js.IExpr) value {
 	if a, ok := e.(*js.BinaryExpr); ok && a.Op == js.EqToken {
 		if v, ok := a.X.(*js.Var); ok {
 			val := f.expr(a.Y)
-			f.locals[string(v.Data)] = val
+			name := string(v.Data)
+			if _, global := f.s.globals[name]; global {
+				if _, local := f.locals[name]; !local {
+					f.s.globals[name] = val // a global set at run time: what it held before is no more
+					return val
+				}
+			}
+			f.locals[name] = val
 			return val
 		}
 	}
@@ -139,18 +191,22 @@ func (f *flow) call(c *js.CallExpr) (value, bool) {
 		return value{kind: "bool"}, true
 	case obj == "" && f.s.k6[name] == "group":
 		if len(args) >= 2 {
-			if fn := funcBody(args[1].Value); fn != nil {
+			if fn, fname := f.helper(args[1].Value); fn != nil {
 				before := len(f.steps)
-				f.block(fn)
+				ret := f.inline(fn, fname, nil)
 				if len(f.steps) > before {
 					label, _ := f.s.eval(args[0].Value, f).asText()
 					f.groups = append(f.groups, span{before, len(f.steps), groupName(label)})
 				}
-				return value{}, true
+				return ret, true
 			}
 		}
 	case obj == "console":
 		return value{}, true // logging is not part of the load
+	case obj == "" && f.s.funcs[name] != nil:
+		if fn, _ := f.helper(c.X); fn != nil {
+			return f.inline(fn, name, args), true
+		}
 	}
 	return value{}, false
 }
@@ -185,49 +241,65 @@ func (f *flow) request(name string, args []js.Arg, c *js.CallExpr) value {
 		if name == "del" {
 			method = "DELETE"
 		}
-	case "request":
+	case "request", "asyncRequest":
 		m, _ := f.s.eval(get(0), f).asText()
 		method = strings.ToUpper(m)
 		urlArg, bodyArg, paramsArg = get(1), get(2), get(3)
+	case "batch":
+		return f.batch(args, c)
 	default:
-		f.s.note("http.%s: %s", name, snippet(c))
+		f.s.note("%s: http.%s: %s", f.s.at(snippet(c)), name, snippet(c))
 		return value{}
 	}
 	u, ok := f.s.eval(urlArg, f).asText()
-	if !ok || method == "" {
-		f.s.note("a request whose URL or method the import cannot work out: %s", snippet(c))
+	if !ok || method == "" || strings.TrimSpace(u) == "" {
+		f.s.note("%s: a request whose URL or method the import cannot work out: %s", f.s.at(snippet(c)), snippet(c))
 		return value{}
 	}
 	st := importer.Step{Method: method, Path: u}
 	if bodyArg != nil {
-		b := f.s.eval(bodyArg, f)
-		switch b.kind {
-		case "str", "json", "num":
-			st.Body, st.HasBody = b.text, true
-		case "obj": // k6 sends an object as a form
-			for _, p := range b.obj {
-				t, ok := p.val.asText()
-				if !ok {
-					f.s.note("form field %s of %s", p.key, snippet(c))
-					continue
-				}
-				st.Form = append(st.Form, importer.KV{Key: p.key, Value: t})
-			}
-		case "null":
-		default:
-			f.s.note("the body of %s", snippet(c))
-		}
+		f.body(&st, f.s.eval(bodyArg, f), c)
 	}
 	if paramsArg != nil {
 		f.params(&st, f.s.eval(paramsArg, f), c)
 	}
+	return f.add(st)
+}
+
+// body sets a request's body: text, or an object sent as a form, as k6 does.
+func (f *flow) body(st *importer.Step, b value, c *js.CallExpr) {
+	switch b.kind {
+	case "str", "json", "num":
+		st.Body, st.HasBody = b.text, true
+	case "obj": // k6 sends an object as a form
+		for _, p := range b.obj {
+			t, ok := p.val.asText()
+			if !ok {
+				f.s.note("%s: form field %s of %s", f.s.at(snippet(c)), p.key, snippet(c))
+				continue
+			}
+			st.Form = append(st.Form, importer.KV{Key: p.key, Value: t})
+		}
+	case "null", "":
+		if b.kind == "" && st.Method != "GET" {
+			f.s.note("%s: the body of %s", f.s.at(snippet(c)), snippet(c))
+		}
+	default:
+		f.s.note("%s: the body of %s", f.s.at(snippet(c)), snippet(c))
+	}
+}
+
+// add appends a request step, named without the URL's credentials, and
+// returns its response.
+func (f *flow) add(st importer.Step) value {
 	if st.Name == "" {
 		if q := strings.IndexByte(st.Path, '?'); q >= 0 {
 			st.Name = st.Path[:q]
-		} else if strings.Contains(st.Path, "{{") && !strings.HasPrefix(st.Path, "{{") {
-			st.Name = "" // the path as written names it
+		} else if hasUserinfo(st.Path) {
+			st.Name = st.Path
 		}
 	}
+	st.Name = withoutUserinfo(st.Name) // a name is shown everywhere: never a password
 	if !f.s.room() {
 		return value{}
 	}
@@ -239,7 +311,7 @@ func (f *flow) request(name string, args []js.Arg, c *js.CallExpr) value {
 func (f *flow) params(st *importer.Step, p value, c *js.CallExpr) {
 	if p.kind != "obj" {
 		if p.kind != "null" && p.kind != "" {
-			f.s.note("the params of %s", snippet(c))
+			f.s.note("%s: the params of %s", f.s.at(snippet(c)), snippet(c))
 		}
 		return
 	}
@@ -250,7 +322,7 @@ func (f *flow) params(st *importer.Step, p value, c *js.CallExpr) {
 				if v, ok := h.val.asText(); ok {
 					st.Headers = append(st.Headers, importer.Header{Name: h.key, Value: v})
 				} else {
-					f.s.note("header %s of %s", h.key, snippet(c))
+					f.s.note("%s: header %s of %s", f.s.at(snippet(c)), h.key, snippet(c))
 				}
 			}
 		case "tags":
@@ -259,7 +331,7 @@ func (f *flow) params(st *importer.Step, p value, c *js.CallExpr) {
 			}
 			for _, t := range kv.val.obj {
 				if t.key != "name" {
-					f.s.note("tag %s of %s", t.key, snippet(c))
+					f.s.note("%s: tag %s of %s", f.s.at(snippet(c)), t.key, snippet(c))
 				}
 			}
 		case "timeout":
@@ -269,50 +341,121 @@ func (f *flow) params(st *importer.Step, p value, c *js.CallExpr) {
 				}
 				st.Timeout = v
 			}
+		case "auth":
+			if a, _ := kv.val.asText(); a != "basic" {
+				f.s.note("%s: auth %q of %s (a URL's user:password@ is sent as Basic auth, not %s: this request will not authenticate)", f.s.at(snippet(c)), a, snippet(c), a)
+			}
 		case "responseType", "compression":
 		case "redirects":
-			f.s.note("redirects in params of %s", snippet(c))
+			f.s.note("%s: redirects in params of %s", f.s.at(snippet(c)), snippet(c))
 		default:
-			f.s.note("param %s of %s", kv.key, snippet(c))
+			f.s.note("%s: param %s of %s", f.s.at(snippet(c)), kv.key, snippet(c))
 		}
 	}
 }
 
-// sleep converts sleep(N), sleep(Math.random() * N) and sleep(randomIntBetween(a, b)).
+// sleep converts sleep(N) and a random pause: sleep(Math.random() * N),
+// sleep(Math.random() * 3 + 2), sleep(randomIntBetween(a, b)).
 func (f *flow) sleep(args []js.Arg, c *js.CallExpr) {
 	if len(args) == 0 {
 		return
 	}
-	secs := func(v string) string { return v + "s" }
-	e := args[0].Value
-	if v := f.s.eval(e, f); v.kind == "num" {
-		if f.s.room() {
-			f.steps = append(f.steps, importer.Step{Think: secs(v.text)})
-		}
+	lo, hi, ok := f.randomRange(args[0].Value)
+	if !ok || lo < 0 || hi < lo {
+		f.s.note("%s: sleep: %s (a pause of a number of seconds, or a random one, is converted)", f.s.at(snippet(c)), snippet(c))
 		return
 	}
-	if b, ok := e.(*js.BinaryExpr); ok && b.Op == js.MulToken {
-		if isMathRandom(b.X) {
-			if v := f.s.eval(b.Y, f); v.kind == "num" {
-				if f.s.room() {
-					f.steps = append(f.steps, importer.Step{Think: "0s.." + secs(v.text)})
-				}
-				return
+	think := secs(lo)
+	if hi > lo {
+		think += ".." + secs(hi)
+	}
+	if f.s.room() {
+		f.steps = append(f.steps, importer.Step{Think: think})
+	}
+}
+
+// secs writes seconds as a duration.
+func secs(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) + "s" }
+
+// randomRange returns the range of an expression that is a number, or a
+// number made of one random value (Math.random(), randomIntBetween(a, b))
+// scaled and shifted by numbers.
+func (f *flow) randomRange(e js.IExpr) (lo, hi float64, ok bool) {
+	if v, ok := f.number(e); ok {
+		return v, v, true
+	}
+	switch n := e.(type) {
+	case *js.GroupExpr:
+		return f.randomRange(n.X)
+	case *js.CallExpr:
+		if isMathRandom(n) {
+			return 0, 1, true
+		}
+		if _, name := calleeName(n.X); f.s.jslib[name] == "randomIntBetween" && len(n.Args.List) == 2 {
+			a, ok1 := f.number(n.Args.List[0].Value)
+			b, ok2 := f.number(n.Args.List[1].Value)
+			return a, b, ok1 && ok2
+		}
+	case *js.BinaryExpr:
+		if k, ok := f.number(n.Y); ok {
+			if a, b, ok := f.randomRange(n.X); ok {
+				return scale(n.Op, a, b, k, false)
+			}
+		}
+		if k, ok := f.number(n.X); ok {
+			if a, b, ok := f.randomRange(n.Y); ok {
+				return scale(n.Op, a, b, k, true)
 			}
 		}
 	}
-	if call, ok := e.(*js.CallExpr); ok {
-		if _, name := calleeName(call.X); f.s.jslib[name] == "randomIntBetween" && len(call.Args.List) == 2 {
-			lo, hi := f.s.eval(call.Args.List[0].Value, f), f.s.eval(call.Args.List[1].Value, f)
-			if lo.kind == "num" && hi.kind == "num" {
-				if f.s.room() {
-					f.steps = append(f.steps, importer.Step{Think: secs(lo.text) + ".." + secs(hi.text)})
-				}
-				return
-			}
-		}
+	return 0, 0, false
+}
+
+// scale applies [a, b] op k (k op [a, b] when left) to a range.
+func scale(op js.TokenType, a, b, k float64, left bool) (float64, float64, bool) {
+	switch {
+	case op == js.AddToken:
+		return a + k, b + k, true
+	case op == js.MulToken && k >= 0:
+		return a * k, b * k, true
+	case op == js.SubToken && !left:
+		return a - k, b - k, true
+	case op == js.DivToken && !left && k > 0:
+		return a / k, b / k, true
 	}
-	f.s.note("sleep: %s", snippet(c))
+	return 0, 0, false
+}
+
+// number evaluates an expression made of numbers the import knows and
+// + - * /.
+func (f *flow) number(e js.IExpr) (float64, bool) {
+	if b, ok := e.(*js.BinaryExpr); ok {
+		x, ok1 := f.number(b.X)
+		y, ok2 := f.number(b.Y)
+		if !ok1 || !ok2 {
+			return 0, false
+		}
+		switch b.Op {
+		case js.AddToken:
+			return x + y, true
+		case js.SubToken:
+			return x - y, true
+		case js.MulToken:
+			return x * y, true
+		case js.DivToken:
+			return x / y, y != 0
+		}
+		return 0, false
+	}
+	if g, ok := e.(*js.GroupExpr); ok {
+		return f.number(g.X)
+	}
+	v := f.s.eval(e, f)
+	if v.kind != "num" {
+		return 0, false
+	}
+	x, err := strconv.ParseFloat(v.text, 64)
+	return x, err == nil
 }
 
 func isMathRandom(e js.IExpr) bool {
@@ -331,12 +474,12 @@ func (f *flow) check(args []js.Arg, c *js.CallExpr) {
 	}
 	res := f.s.eval(args[0].Value, f)
 	if res.kind != "resp" {
-		f.s.note("check on something other than a response: %s", snippet(c))
+		f.s.note("%s: check on something other than a response: %s", f.s.at(snippet(c)), snippet(c))
 		return
 	}
 	obj, ok := args[1].Value.(*js.ObjectExpr)
 	if !ok {
-		f.s.note("check: %s", snippet(c))
+		f.s.note("%s: check: %s", f.s.at(snippet(c)), snippet(c))
 		return
 	}
 	st := &f.steps[res.step]
@@ -361,22 +504,49 @@ func (f *flow) check(args []js.Arg, c *js.CallExpr) {
 			}
 		}
 		if len(body) != 1 {
-			f.s.note("check %q", name)
+			f.s.note("%s: check %q", f.s.at(snippet(c)), name)
 			continue
 		}
 		ret, ok := body[0].(*js.ReturnStmt)
 		if !ok || ret.Value == nil {
-			f.s.note("check %q", name)
+			f.s.note("%s: check %q", f.s.at(snippet(c)), name)
 			continue
 		}
-		chk, ok := f.condition(ret.Value, param)
-		if !ok {
-			f.s.note("check %q: %s (loadlens checks status, body text and JSON values; timings belong in thresholds)", name, snippet(ret.Value))
-			continue
+		conds := conjuncts(ret.Value)
+		var chks []importer.Check
+		for _, cond := range conds {
+			chk, ok := f.condition(cond, param)
+			if !ok {
+				f.s.note("%s: check %q: %s (loadlens checks status, body text and JSON values; timings belong in thresholds)", f.s.at(snippet(cond)), name, snippet(cond))
+				chks = nil
+				break
+			}
+			chks = append(chks, chk)
 		}
-		chk.Name = name
-		st.Check = append(st.Check, chk)
+		for i := range chks {
+			chks[i].Name = name
+			if len(chks) > 1 { // one name per check: a check counts once per request
+				chks[i].Name = fmt.Sprintf("%s (%d of %d)", name, i+1, len(chks))
+			}
+		}
+		if len(chks) > 1 {
+			f.s.note("%s: check %q's %d conditions (joined with &&) became %d checks", f.s.at(snippet(ret.Value)), name, len(chks), len(chks))
+		}
+		st.Check = append(st.Check, chks...)
 	}
+}
+
+// conjuncts splits a && b && c into its conditions.
+func conjuncts(e js.IExpr) []js.IExpr {
+	switch n := e.(type) {
+	case *js.GroupExpr:
+		return conjuncts(n.X)
+	case *js.BinaryExpr:
+		if n.Op == js.AndToken {
+			return append(conjuncts(n.X), conjuncts(n.Y)...)
+		}
+	}
+	return []js.IExpr{e}
 }
 
 // condition converts a check's condition on the response r.
@@ -531,11 +701,16 @@ func (s *script) eval(e js.IExpr, f *flow) value {
 		return v
 	case *js.DotExpr:
 		return s.evalDot(n, f)
+	case *js.IndexExpr:
+		return s.evalIndex(n, f)
 	case *js.BinaryExpr:
 		return s.evalBinary(n, f)
 	case *js.CallExpr:
 		return s.evalCall(n, f)
 	case *js.UnaryExpr:
+		if n.Op == js.AwaitToken { // await http.asyncRequest(...): the response, in turn
+			return s.eval(n.X, f)
+		}
 		if n.Op == js.NegToken {
 			if v := s.eval(n.X, f); v.kind == "num" {
 				return value{kind: "num", text: "-" + v.text}
@@ -637,6 +812,27 @@ func (s *script) evalDot(n *js.DotExpr, f *flow) value {
 	base := s.eval(n.X, f)
 	if base.kind == "obj" {
 		v, _ := base.get(string(n.Y.(js.LiteralExpr).Data))
+		return v
+	}
+	return value{}
+}
+
+// evalIndex evaluates a[i]: a response's JSON, or an array's element or
+// an object's property the import knows (http.batch's responses).
+func (s *script) evalIndex(n *js.IndexExpr, f *flow) value {
+	if f != nil {
+		if path, ok := jsonPath(n, "", f); ok {
+			return f.extract(n, path, "")
+		}
+	}
+	base, idx := s.eval(n.X, f), s.eval(n.Y, f)
+	switch {
+	case base.kind == "arr" && idx.kind == "num":
+		if i := atoi(idx.text); i >= 0 && i < len(base.arr) && idx.text == strconv.Itoa(i) {
+			return base.arr[i]
+		}
+	case base.kind == "obj" && idx.kind == "str":
+		v, _ := base.get(idx.text)
 		return v
 	}
 	return value{}

@@ -9,7 +9,10 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"regexp"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/tdewolff/parse/v2"
@@ -30,7 +33,13 @@ type script struct {
 	funcs   map[string]*js.FuncDecl
 	options value
 	def     *js.FuncDecl
-	steps   int // made in all: a function run by a thousand scenarios is converted a thousand times
+	steps   int      // made in all: a function run by a thousand scenarios is converted a thousand times
+	modules []string // the modules imported, as "k6/net/grpc (line 2)", for a refusal
+	base    string   // the origin made the base URL, trimmed from the steps' paths
+	// setupData is what setup() returns, which default(data) reads; its
+	// variables (setupVars) are the setup flow's extractions.
+	setupData value
+	setupVars map[string]bool
 }
 
 // maxSteps is the most steps an import makes: a test file holds about
@@ -51,6 +60,8 @@ type flow struct {
 	locals map[string]value
 	vars   map[string]bool // variables set by extractions
 	groups []span          // the group() calls' steps, in the order they close
+	ret    value           // what the function being inlined returned
+	depth  int             // how many helper functions deep the conversion is
 }
 
 // groupName is a k6 group's label as a test's group name: "::" joins
@@ -75,26 +86,42 @@ func Import(src []byte, name string) (*importer.Test, error) {
 		s.topLevel(st)
 	}
 	if s.http == "" {
-		return nil, fmt.Errorf("the script does not import k6/http: nothing to convert")
+		return nil, s.noHTTP()
 	}
+	s.hooks()
 	scenarios := s.scenarios()
 	if len(scenarios) == 0 {
-		return nil, fmt.Errorf("no default function and no scenario with an exec function: nothing runs")
+		return nil, s.nothingRuns()
 	}
 	if s.steps > maxSteps {
 		return nil, fmt.Errorf("the script's scenarios make more than %s steps; a test file holds about 5,000", units.Count(maxSteps))
 	}
 	s.t.Scenarios = scenarios
-	s.thresholds()
 	s.baseURL()
+	s.thresholds()
 	s.t.Notes = append(s.t.Notes, "The load, thresholds and the requests of each scenario's function, with their checks and sleeps, are converted.")
 	return s.t, nil
 }
 
-// note records something not converted.
+// note records something not converted, once.
 func (s *script) note(format string, args ...any) {
-	s.t.NotConverted = append(s.t.NotConverted, fmt.Sprintf(format, args...))
+	n := fmt.Sprintf(format, args...)
+	if !slices.Contains(s.t.NotConverted, n) {
+		s.t.NotConverted = append(s.t.NotConverted, n)
+	}
 }
+
+// noHTTP says why a script without k6/http is refused, naming what it
+// imports instead.
+func (s *script) noHTTP() error {
+	if len(s.modules) == 0 {
+		return fmt.Errorf("the script sends no HTTP request: it imports no module, k6/http included; loadlens tests load over HTTP")
+	}
+	return fmt.Errorf("the script sends no HTTP request: it does not import k6/http, only %s; loadlens tests load over HTTP", strings.Join(s.modules, ", "))
+}
+
+// userinfo matches a URL's user:password@, which a note must not show.
+var userinfo = regexp.MustCompile(`(https?://)[^/@\s"'` + "`" + `]+@`)
 
 // snippet is a node's JavaScript, shortened, for notes.
 func snippet(n interface{ String() string }) string {
@@ -106,7 +133,7 @@ func snippet(n interface{ String() string }) string {
 	} else {
 		b.WriteString(n.String())
 	}
-	s := strings.Join(strings.Fields(b.String()), " ")
+	s := userinfo.ReplaceAllString(strings.Join(strings.Fields(b.String()), " "), "$1")
 	if len(s) > 70 {
 		s = s[:67] + "..."
 	}
@@ -118,6 +145,7 @@ func (s *script) topLevel(st js.IStmt) {
 	switch n := st.(type) {
 	case *js.ImportStmt:
 		mod := unquote(n.Module)
+		s.modules = append(s.modules, fmt.Sprintf("%s (%s)", mod, s.at(string(n.Module))))
 		switch {
 		case mod == "k6/http":
 			if n.Default != nil {
@@ -137,10 +165,10 @@ func (s *script) topLevel(st js.IStmt) {
 				s.jslib[string(a.Binding)] = importedName(a)
 			}
 			if !strings.Contains(mod, "k6-utils") && mod != "k6" {
-				s.note("import from %s (its functions are not run)", mod)
+				s.note("%s: import from %s (its functions are not run)", s.at(string(n.Module)), mod)
 			}
 		default:
-			s.note("import from %s", mod)
+			s.note("%s: import from %s", s.at(string(n.Module)), mod)
 		}
 	case *js.ExportStmt:
 		switch d := n.Decl.(type) {
@@ -173,7 +201,7 @@ func (s *script) topLevel(st js.IStmt) {
 			s.funcs[string(n.Name.Data)] = n
 		}
 	default:
-		s.note("top-level code: %s", snippet(st))
+		s.note("%s: top-level code: %s", s.at(snippet(st)), snippet(st))
 	}
 }
 
@@ -189,6 +217,14 @@ func importedName(a js.Alias) string {
 func (s *script) declare(b js.BindingElement, f *flow) {
 	v, ok := b.Binding.(*js.Var)
 	if !ok || b.Default == nil {
+		return
+	}
+	switch fn := b.Default.(type) {
+	case *js.ArrowFunc: // const helper = () => {...}: called like a declared function
+		s.funcs[string(v.Data)] = &js.FuncDecl{Params: fn.Params, Body: fn.Body}
+		return
+	case *js.FuncDecl:
+		s.funcs[string(v.Data)] = fn
 		return
 	}
 	val := s.eval(b.Default, f)
@@ -423,14 +459,18 @@ func (s *script) thresholds() {
 		metric, filter, _ := strings.Cut(p.key, "{")
 		filter = strings.TrimSuffix(filter, "}")
 		if !thresholdMetrics[metric] {
-			s.note("threshold on %s (a metric loadlens does not have)", p.key)
+			s.note("%s: threshold on %s (a metric loadlens does not have)", s.at(p.key), p.key)
 			continue
 		}
-		if why := unkeptFilter(metric, filter, scenarioNames); why != "" {
-			s.note("threshold on %s (filter %s: %s)", p.key, filter, why)
+		kept, why := s.keptFilter(metric, filter, scenarioNames)
+		if why != "" {
+			s.note("%s: threshold on %s (filter %s: %s)", s.at(p.key), p.key, filter, why)
 			continue
 		}
 		t := importer.Threshold{Metric: p.key}
+		if kept != filter {
+			t.Metric = metric + "{" + kept + "}"
+		}
 		items := []value{p.val}
 		if p.val.kind == "arr" {
 			items = p.val.arr
@@ -458,34 +498,63 @@ func (s *script) thresholds() {
 	}
 }
 
-// unkeptFilter says why a threshold's tag filter cannot be kept, "" when
-// every tag can: a scenario the test has, a method, and
-// expected_response:true on http_req_duration (k6's commonest gate, which
-// a test that dropped it would pass where k6 fails).
-func unkeptFilter(metric, filter string, scenarios map[string]bool) string {
+// keptFilter returns a threshold's tag filter as the test writes it, or
+// says why it cannot be kept: a scenario the test has, a method, a status
+// (on http_req_duration and http_reqs), k6's name tag naming a request
+// (its URL, the default name, becomes the test's name for it), and
+// expected_response:true on http_req_duration (k6's commonest gate,
+// which a test that dropped it would pass where k6 fails).
+func (s *script) keptFilter(metric, filter string, scenarios map[string]bool) (string, string) {
 	if filter == "" {
-		return ""
+		return "", ""
 	}
+	var kept []string
 	for _, tag := range strings.Split(filter, ",") {
 		k, v, _ := strings.Cut(tag, ":")
 		k, v = strings.TrimSpace(k), strings.Trim(v, `"' `)
 		switch {
 		case k == "scenario" && scenarios[v], k == "method":
+		case k == "status" && (metric == "http_req_duration" || metric == "http_reqs"):
+		case k == "name":
+			name, ok := s.stepName(v)
+			if !ok {
+				return "", "no request of the test is named " + strconv.Quote(v)
+			}
+			v = strconv.Quote(name)
 		case k == "expected_response" && v == "true" && metric == "http_req_duration":
 		case k == "expected_response":
-			return "loadlens keeps expected_response:true on http_req_duration only"
+			return "", "loadlens keeps expected_response:true on http_req_duration only"
 		default:
-			return "loadlens filters by scenario, endpoint, name, method, group, check and expected_response:true"
+			return "", "loadlens filters by scenario, endpoint, name, method, group, status, check and expected_response:true"
 		}
+		kept = append(kept, k+":"+v)
 	}
-	return ""
+	return strings.Join(kept, ","), ""
+}
+
+// stepName returns the name the test gives the request k6's name tag v
+// names: its tags.name, or its URL (k6's default name).
+func (s *script) stepName(v string) (string, bool) {
+	found := ""
+	for _, flow := range s.flows() {
+		importer.EachStep(flow, func(st *importer.Step) {
+			name := st.Name
+			if name == "" {
+				name = st.Path
+			}
+			if found == "" && st.Method != "" && (v == name || v == withoutUserinfo(s.base)+name) {
+				found = name
+			}
+		})
+	}
+	return found, found != ""
 }
 
 // baseURL makes the most common origin of the steps the test's base URL.
 func (s *script) baseURL() {
 	counts := map[string]int{}
-	for _, sc := range s.t.Scenarios {
-		importer.EachStep(sc.Flow, func(st *importer.Step) {
+	for _, flow := range s.flows() {
+		importer.EachStep(flow, func(st *importer.Step) {
 			if o := originOf(st.Path); o != "" {
 				counts[o]++
 			}
@@ -502,20 +571,21 @@ func (s *script) baseURL() {
 		return counts[origins[i]] > counts[origins[j]] || (counts[origins[i]] == counts[origins[j]] && origins[i] < origins[j])
 	})
 	base := origins[0]
+	s.base = base
 	if strings.HasPrefix(base, "{{") {
 		s.t.BaseURL = base
 	} else {
 		s.t.BaseURL = `{{ env("BASE_URL", "` + base + `") }}`
 	}
-	for _, sc := range s.t.Scenarios {
-		importer.EachStep(sc.Flow, func(st *importer.Step) {
+	for _, flow := range s.flows() {
+		importer.EachStep(flow, func(st *importer.Step) {
 			if originOf(st.Path) == base {
 				st.Path = strings.TrimPrefix(st.Path, base)
 				if st.Path == "" || st.Path[0] != '/' {
 					st.Path = "/" + st.Path
 				}
-				if st.Name != "" && strings.HasPrefix(st.Name, base) {
-					st.Name = strings.TrimPrefix(st.Name, base)
+				if shown := withoutUserinfo(base); st.Name != "" && strings.HasPrefix(st.Name, shown) {
+					st.Name = strings.TrimPrefix(st.Name, shown)
 				}
 			}
 		})
@@ -540,4 +610,13 @@ func originOf(path string) string {
 		}
 	}
 	return ""
+}
+
+// flows returns every flow of the test: the setup, each scenario's, the teardown.
+func (s *script) flows() [][]importer.Step {
+	out := [][]importer.Step{s.t.Setup}
+	for _, sc := range s.t.Scenarios {
+		out = append(out, sc.Flow)
+	}
+	return append(out, s.t.Teardown)
 }

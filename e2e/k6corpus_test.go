@@ -1,0 +1,97 @@
+package e2e
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// absoluteStep matches a step whose URL is not under the base URL: such a
+// test would send load off this machine, so it is validated, not run.
+var absoluteStep = regexp.MustCompile(`(?m)^\s+- (get|post|put|patch|delete|head|options|path): '?https?://`)
+
+// think matches a think step's longest pause, in seconds.
+var think = regexp.MustCompile(`think: '?(?:[0-9.]+s\.\.)?([0-9.]+)s`)
+
+// thinks returns the seconds a test's think steps may pause in all.
+func thinks(test string) float64 {
+	var sum float64
+	for _, m := range think.FindAllStringSubmatch(test, -1) {
+		var s float64
+		fmt.Sscan(m[1], &s)
+		sum += s
+	}
+	return sum
+}
+
+// TestK6CorpusRuns imports each of k6's example scripts (the importer's
+// corpus) with the real binary, and runs every converted test whose
+// requests all go to its base URL against a local server, with k6's
+// -i 1 overriding its load: each run reaches a verdict (exit 0 or 99) and
+// the server receives its requests. Refused scripts exit 1 saying why.
+func TestK6CorpusRuns(t *testing.T) {
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"ok": true}`)
+	}))
+	defer srv.Close()
+	scripts, err := filepath.Glob("../internal/importer/testdata/k6/examples/*.js")
+	if err != nil || len(scripts) != 36 {
+		t.Fatalf("%d scripts (%v)", len(scripts), err)
+	}
+	sort.Strings(scripts)
+	dir := t.TempDir()
+	var converted, ran, refused []string
+	for _, script := range scripts {
+		name := strings.TrimSuffix(filepath.Base(script), ".js")
+		abs, _ := filepath.Abs(script)
+		out := filepath.Join(dir, name+".yaml")
+		res := loadlens(t, dir, "import", "k6", abs, "--out", out)
+		if res.code != 0 {
+			if res.code != 2 || !strings.Contains(res.stderr, "import k6: ") {
+				t.Errorf("%s: import exit %d: %s", name, res.code, res.stderr)
+			}
+			refused = append(refused, name)
+			continue
+		}
+		converted = append(converted, name)
+		test, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := loadlens(t, dir, "validate", out); v.code != 0 {
+			t.Errorf("%s: the imported test does not validate: %s", name, v.stderr)
+			continue
+		}
+		if absoluteStep.Match(test) || !strings.Contains(string(test), `base_url: '{{ env("BASE_URL"`) {
+			continue // a request to another host: not sent from a test
+		}
+		if thinks(string(test)) > 3 {
+			continue // pantheon's users read each page for up to 30 s: an iteration takes minutes
+		}
+		before := hits.Load()
+		r := loadlens(t, dir, "run", out, "-i", "1", "--quiet", "-e", "BASE_URL="+srv.URL, "--results", "results-"+name)
+		if r.code != 0 && r.code != 99 {
+			t.Errorf("%s: run exit %d\n%s%s", name, r.code, r.stdout, r.stderr)
+			continue
+		}
+		if hits.Load() == before {
+			t.Errorf("%s: the run sent the local server nothing", name)
+		}
+		ran = append(ran, name)
+	}
+	t.Logf("converted %d of %d (%s); ran %d locally (%s); refused %d (%s)", len(converted), len(scripts), strings.Join(converted, ", "),
+		len(ran), strings.Join(ran, ", "), len(refused), strings.Join(refused, ", "))
+	if len(converted) < 25 || len(ran) < 15 {
+		t.Errorf("converted %d (want at least 25), ran %d (want at least 15)", len(converted), len(ran))
+	}
+}

@@ -1,0 +1,5 @@
+export default function() {
+	while (true) {
+		// do nothing, forever!!
+	}
+}
