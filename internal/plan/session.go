@@ -43,6 +43,27 @@ type Session struct {
 	// session's reply time. None matching by the end fails the session.
 	Until        *Check
 	Subprotocols []string // WebSocket subprotocols offered, in order of preference
+	// Extract sets VU variables from the last message received (json,
+	// regex) or the response head (header), as a request step's extract:.
+	Extract []Extract
+	GRPC    *GRPC // a grpc: step's own settings; nil for other protocols
+}
+
+// GRPC is what a grpc: step adds to a Session: the method to call, where
+// its descriptors come from, and the request messages. Its metadata are
+// the Session's Headers, its deadline the Session's Timeout.
+type GRPC struct {
+	Target    string   // host:port, dialled as written
+	TLS       bool     // grpcs://: the connection is TLS
+	Method    string   // package.Service/Method
+	Protos    []string // .proto files, absolute; none: the server's reflection
+	ImportDir []string // where the .proto files' imports are found, absolute
+	// Messages are the request messages, each a template of its JSON
+	// form, sent in order (one for unary and server-streaming methods).
+	Messages []*tmpl.Template
+	// At says where the step's method: and proto: are written, for errors
+	// found when the descriptors are read (before the run starts).
+	MethodAt, ProtoAt Error
 }
 
 // Send is one message a session sends.
