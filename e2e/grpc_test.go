@@ -15,7 +15,6 @@ import (
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/interop"
 	testgrpc "google.golang.org/grpc/interop/grpc_testing"
-	testpb "google.golang.org/grpc/interop/grpc_testing"
 	"google.golang.org/grpc/reflection"
 )
 
@@ -26,26 +25,7 @@ import (
 // NOT_FOUND whose message carries the extracted value. Thresholds on the
 // gRPC figures gate the exit code.
 func TestGRPCThroughTheBinary(t *testing.T) {
-	var mu sync.Mutex
-	var statusMsgs []string // what the NOT_FOUND calls carried
-	record := func(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
-		if r, ok := req.(*testpb.SimpleRequest); ok && r.GetResponseStatus().GetCode() != 0 {
-			mu.Lock()
-			statusMsgs = append(statusMsgs, r.GetResponseStatus().GetMessage())
-			mu.Unlock()
-		}
-		return h(ctx, req)
-	}
-	srv := grpc.NewServer(grpc.UnaryInterceptor(record))
-	testgrpc.RegisterTestServiceServer(srv, interop.NewTestServer())
-	healthpb.RegisterHealthServer(srv, health.NewServer())
-	reflection.Register(srv)
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve(lis) //nolint:errcheck // ends with Stop
-	defer srv.Stop()
+	srv := startGRPCInterop(t)
 	protos, err := filepath.Abs("../internal/protocol/grpc/testdata")
 	if err != nil {
 		t.Fatal(err)
@@ -83,15 +63,13 @@ thresholds:
   http_req_failed{kind:grpc_not_found}: ["rate < 0.34"]
   checks: ["rate == 1"]
 `
-	test = regexp.MustCompile(`\{\{addr\}\}`).ReplaceAllString(test, lis.Addr().String())
+	test = regexp.MustCompile(`\{\{addr\}\}`).ReplaceAllString(test, srv.addr)
 	test = regexp.MustCompile(`\{\{protos\}\}`).ReplaceAllString(test, protos)
 	for _, tc := range []struct {
 		expr string
 		code int
 	}{{"count == 12", 0}, {"count > 12", 99}} { // 4 iterations: 1 + 2 messages received, none from NOT_FOUND
-		mu.Lock()
-		statusMsgs = nil
-		mu.Unlock()
+		srv.reset()
 		if err := os.WriteFile(filepath.Join(dir, "t.yaml"), []byte(fmt.Sprintf(test, tc.expr)), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -99,15 +77,59 @@ thresholds:
 		if res.code != tc.code {
 			t.Fatalf("grpc_msgs_received %s: exit %d, want %d\n%s%s", tc.expr, res.code, tc.code, res.stdout, res.stderr)
 		}
-		mu.Lock()
-		if len(statusMsgs) != 4 {
-			t.Errorf("the server saw %d NOT_FOUND calls, want 4", len(statusMsgs))
+		msgs := srv.statuses()
+		if len(msgs) != 4 {
+			t.Errorf("the server saw %d NOT_FOUND calls, want 4", len(msgs))
 		}
-		for _, m := range statusMsgs {
+		for _, m := range msgs {
 			if !regexp.MustCompile(`^vu[12] not found$`).MatchString(m) {
 				t.Errorf("a NOT_FOUND call carried %q: the metadata echoed and extracted should be in it", m)
 			}
 		}
-		mu.Unlock()
 	}
+}
+
+// grpcInterop is grpc-go's interop server (with reflection and health) on
+// 127.0.0.1, keeping the messages of the error statuses it was asked for.
+type grpcInterop struct {
+	addr string
+	mu   sync.Mutex
+	msgs []string
+}
+
+func startGRPCInterop(t *testing.T) *grpcInterop {
+	t.Helper()
+	g := &grpcInterop{}
+	record := func(ctx context.Context, req any, _ *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
+		if r, ok := req.(*testgrpc.SimpleRequest); ok && r.GetResponseStatus().GetCode() != 0 {
+			g.mu.Lock()
+			g.msgs = append(g.msgs, r.GetResponseStatus().GetMessage())
+			g.mu.Unlock()
+		}
+		return h(ctx, req)
+	}
+	srv := grpc.NewServer(grpc.UnaryInterceptor(record))
+	testgrpc.RegisterTestServiceServer(srv, interop.NewTestServer())
+	healthpb.RegisterHealthServer(srv, health.NewServer())
+	reflection.Register(srv)
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(lis) //nolint:errcheck // ends with Stop
+	t.Cleanup(srv.Stop)
+	g.addr = lis.Addr().String()
+	return g
+}
+
+func (g *grpcInterop) reset() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.msgs = nil
+}
+
+func (g *grpcInterop) statuses() []string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return append([]string(nil), g.msgs...)
 }

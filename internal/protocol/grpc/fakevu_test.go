@@ -21,6 +21,7 @@ type fakeVU struct {
 	samples []sample.Request
 	facts   []sample.Facts
 	checks  map[int32][2]int // passes, fails
+	onCheck func()           // called at each check, when set
 }
 
 func newFakeVU() *fakeVU {
@@ -35,6 +36,9 @@ func (f *fakeVU) Record(s *sample.Request) {
 	f.facts = append(f.facts, fc)
 }
 func (f *fakeVU) Check(id int32, _ time.Time, ok bool) {
+	if f.onCheck != nil {
+		f.onCheck()
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	c := f.checks[id]

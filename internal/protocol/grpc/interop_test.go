@@ -83,6 +83,7 @@ func call(t *testing.T, target string, s plan.Session) (*fakeVU, error) {
 func TestAgainstInteropServer(t *testing.T) {
 	addr := startInterop(t, nil)
 	isOK := plan.Check{ID: 0, From: plan.FromStatus, Op: plan.OpIn, Values: []string{"0"}}
+	// ten zero bytes, in base64: the payload of a response_size (or size) of 10
 	bodyLen := plan.Check{ID: 1, From: plan.FromJSON, Path: jsonpath.MustParse("$.payload.body"), Op: plan.OpEq, Values: []string{"AAAAAAAAAAAAAA=="}}
 	tests := []struct {
 		name      string
@@ -121,6 +122,8 @@ func TestAgainstInteropServer(t *testing.T) {
 			sample.GRPCDeadlineExceeded, "DEADLINE_EXCEEDED", 4, 1, 1, nil},
 		{"unimplemented method", reflected, "grpc.testing.TestService/UnimplementedCall", msg(`{}`), 5 * time.Second, 0,
 			sample.GRPCUnimplemented, "UNIMPLEMENTED", 12, 1, 0, nil},
+		{"a response past max_message_size: refused before it is read", protos, "grpc.testing.TestService/UnaryCall",
+			msg(`{"response_size": 100000}`), 5 * time.Second, 0, sample.GRPCResourceExhausted, "RESOURCE_EXHAUSTED", 8, 1, 0, nil},
 		{"a message that does not fit the method", protos, "grpc.testing.TestService/UnaryCall",
 			msg(`{"no_such_field": 1}`), 5 * time.Second, 0, sample.Other, "request message 1 is not a grpc.testing.SimpleRequest", 1, 0, 0, nil},
 	}
@@ -131,9 +134,6 @@ func TestAgainstInteropServer(t *testing.T) {
 			s := plan.Session{Protocol: "grpc", Timeout: tt.timeout, MaxMessages: tt.maxMsgs, GRPC: g, Checks: []plan.Check{isOK}}
 			if tt.checks[1] != [2]int{} {
 				s.Checks = append(s.Checks, bodyLen)
-				if tt.name == "bidirectional: an answer per request" || strings.HasPrefix(tt.name, "server streaming:") {
-					s.Checks[1].Values = []string{"AAAAAAAAAAAAAA=="}
-				}
 			}
 			vu, err := call(t, addr, s)
 			if err != nil {
@@ -203,5 +203,28 @@ func TestProtoPath(t *testing.T) {
 	dirs := []string{"/elsewhere"}
 	if got := importName(abs, &dirs); got != "empty.proto" || dirs[1] != filepath.Dir(abs) {
 		t.Errorf("importName = %q, dirs %v", got, dirs)
+	}
+}
+
+// TestInterrupted: a call cut off by the run's end is interrupted, not a
+// status's failure.
+func TestInterrupted(t *testing.T) {
+	addr := startInterop(t, nil)
+	s := plan.Session{Protocol: "grpc", Timeout: 10 * time.Second, MaxMessage: plan.DefaultMaxMessage,
+		Checks: []plan.Check{{ID: 0, From: plan.FromBody, Op: plan.OpContains, Values: []string{""}}},
+		GRPC: &plan.GRPC{Target: addr, Method: "grpc.testing.TestService/StreamingOutputCall",
+			Messages: msg(`{"response_parameters": [{"size": 1}, {"size": 1, "interval_us": 2000000}]}`)}}
+	st, err := Protocol{}.Prepare(&s, env())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess := st.NewSession()
+	defer sess.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	vu := newFakeVU()
+	vu.onCheck = cancel // the run ends once the first message arrived
+	sess.Run(ctx, vu, time.Now())
+	if r, f := vu.samples[0], vu.facts[0]; r.Kind != sample.Interrupted || f.MsgsReceived != 1 || f.Code != 1 {
+		t.Errorf("kind %v (%q), received %d, code %d; want interrupted after 1 message, CANCELLED", r.Kind, r.Err, f.MsgsReceived, f.Code)
 	}
 }

@@ -50,41 +50,29 @@ func TestTLSMetadataExtract(t *testing.T) {
 	cert, pool := selfSigned(t)
 	addr := startInterop(t, credentials.NewTLS(&tls.Config{Certificates: []tls.Certificate{cert}}))
 	echoed := plan.Check{ID: 0, From: plan.FromHeader, Header: "X-Grpc-Test-Echo-Initial", Op: plan.OpEq, Values: []string{"vu-7"}}
+	extract := []plan.Extract{
+		{Var: 0, From: plan.FromHeader, Header: "X-Grpc-Test-Echo-Initial", Check: 1},
+		{Var: 1, From: plan.FromJSON, Path: mustPath("$.payload.type"), Check: 2},
+		{Var: 2, From: plan.FromRegex, Regex: mustRegex(`"body":\s*"(\w)`), Check: -1, Default: ptr("none")},
+	}
 	tests := []struct {
-		name    string
-		trusted bool
-		kind    sample.Kind
-		checks  [2]int
-		vars    []string
+		name   string
+		roots  *x509.CertPool
+		kind   sample.Kind
+		checks [3][2]int // the header check, then the two extractions' checks
+		vars   string
 	}{
-		{"trusted", true, sample.OK, [2]int{1, 0}, []string{"vu-7", "COMPRESSABLE", "7"}},
-		{"untrusted certificate: a TLS failure", false, sample.TLS, [2]int{0, 1}, []string{"", "", "none"}},
+		{"trusted", pool, sample.OK, [3][2]int{{1, 0}, {1, 0}, {1, 0}}, "vu-7|COMPRESSABLE|A"}, // A: five zero bytes in base64
+		{"untrusted certificate: a TLS failure", nil, sample.TLS, [3][2]int{{0, 1}, {0, 1}, {0, 1}}, "||none"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := plan.Session{Protocol: "grpc", Timeout: 5 * time.Second, MaxMessage: plan.DefaultMaxMessage, Checks: []plan.Check{echoed},
-				Headers: []plan.Header{{Name: "X-Grpc-Test-Echo-Initial", Value: tmpl.Literal("vu-7")}},
-				Extract: []plan.Extract{
-					{Var: 0, From: plan.FromHeader, Header: "X-Grpc-Test-Echo-Initial", Check: 1},
-					{Var: 1, From: plan.FromJSON, Path: mustPath("$.payload.type"), Check: 2},
-					{Var: 2, From: plan.FromJSON, Path: mustPath("$.payload.body"), Check: -1, Default: ptr("none"),
-						Regex: nil},
-				},
+				Headers: []plan.Header{{Name: "X-Grpc-Test-Echo-Initial", Value: tmpl.Literal("vu-7")}}, Extract: extract,
 				GRPC: &plan.GRPC{Target: addr, TLS: true, Method: "grpc.testing.TestService/UnaryCall", Messages: msg(`{"response_size": 5}`)}}
-			s.Extract[2].From = plan.FromRegex
-			s.Extract[2].Regex = mustRegex(`"body":\s*"[^"]*"`) // a match without a group: the whole match
-			if tt.trusted {
-				s.Extract[2].Regex = mustRegex(`"body":\s*"(\w)`)
-			}
-			s.Extract[2].From = plan.FromRegex
-			e := env()
-			e.TLS = func() *tls.Config {
-				if tt.trusted {
-					return &tls.Config{RootCAs: pool}
-				}
-				return &tls.Config{}
-			}
 			protos(s.GRPC)
+			e := env()
+			e.TLS = func() *tls.Config { return &tls.Config{RootCAs: tt.roots} }
 			st, err := Protocol{}.Prepare(&s, e)
 			if err != nil {
 				t.Fatal(err)
@@ -93,22 +81,16 @@ func TestTLSMetadataExtract(t *testing.T) {
 			defer sess.Close()
 			vu := newFakeVU()
 			sess.Run(context.Background(), vu, time.Now())
-			r := vu.samples[0]
-			if r.Kind != tt.kind {
+			if r := vu.samples[0]; r.Kind != tt.kind {
 				t.Errorf("kind %v (%q), want %v", r.Kind, r.Err, tt.kind)
 			}
-			if vu.checks[0] != tt.checks {
-				t.Errorf("header check %v, want %v", vu.checks[0], tt.checks)
+			for id, want := range tt.checks {
+				if vu.checks[int32(id)] != want {
+					t.Errorf("check %d: %v passes/fails, want %v", id, vu.checks[int32(id)], want)
+				}
 			}
-			want := tt.vars
-			if tt.trusted {
-				want[2] = "A" // the body's first base64 character: five zero bytes
-			}
-			if got := vu.tc.Vars[:3]; strings.Join(got, "|") != strings.Join(want, "|") {
-				t.Errorf("extracted %q, want %q", got, want)
-			}
-			if tt.trusted && (vu.checks[1] != [2]int{1, 0} || vu.checks[2] != [2]int{1, 0}) {
-				t.Errorf("extract checks %v %v", vu.checks[1], vu.checks[2])
+			if got := strings.Join(vu.tc.Vars[:3], "|"); got != tt.vars {
+				t.Errorf("extracted %q, want %q", got, tt.vars)
 			}
 		})
 	}
