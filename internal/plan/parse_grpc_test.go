@@ -60,6 +60,9 @@ func TestParseGRPC(t *testing.T) {
 	if ep.Name != "GRPC shop.Cart/Add" || ep.Protocol != "grpc" || ep.Plain {
 		t.Errorf("endpoint = %+v", ep)
 	}
+	if s.MaxMessages = 100; s.Longest() != s.Timeout {
+		t.Errorf("Longest = %v, want the deadline %v", s.Longest(), s.Timeout)
+	}
 	if g.MethodAt.Line != 8 || g.ProtoAt.Line != 9 || g.ProtoAt.Field != "scenarios.s.flow[0].proto" {
 		t.Errorf("positions: method %+v, proto %+v", g.MethodAt, g.ProtoAt)
 	}

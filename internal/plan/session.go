@@ -73,8 +73,12 @@ type Send struct {
 }
 
 // Longest returns the longest one run of the step can take: its duration,
-// or every message arriving just within the timeout on every connection.
+// or every message arriving just within the timeout on every connection;
+// a gRPC call's deadline.
 func (s *Session) Longest() time.Duration {
+	if s.GRPC != nil {
+		return s.Timeout // a gRPC call's deadline bounds it whole, however many messages
+	}
 	if s.Duration > 0 {
 		return cappedAdd(s.Duration, s.Timeout)
 	}
