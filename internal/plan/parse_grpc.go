@@ -15,7 +15,7 @@ import (
 )
 
 // grpcKeys are the keys of a grpc: step.
-var grpcKeys = []string{"grpc", "method", "name", "proto", "import_paths", "metadata", "message", "messages",
+var grpcKeys = []string{"grpc", "method", "name", "proto", "import_paths", "protoset", "metadata", "message", "messages",
 	"timeout", "max_messages", "max_message_size", "check", "extract"}
 
 // grpcStep parses a grpc: step: one call of a gRPC method (unary or
@@ -103,10 +103,20 @@ func (p *parser) grpcTarget(n node, g *GRPC) {
 	}
 }
 
-// grpcDescriptors parses proto: (one file or a list, relative to the test
-// file) and import_paths:; without proto: the server's reflection is asked.
+// grpcDescriptors parses proto: (one file or a list, relative to the
+// import paths) and import_paths:, or protoset:; without either the
+// server's reflection is asked.
 func (p *parser) grpcDescriptors(o *object, g *GRPC) {
 	n, has := o.get("proto")
+	if ps, hasSet := o.get("protoset"); hasSet {
+		if has {
+			p.errs.add(ps.key, ps.path, "give proto: or protoset:, not both")
+			return
+		}
+		if f, ok := p.nonEmpty(ps, "the path of a protoset (protoc --descriptor_set_out --include_imports)"); ok {
+			g.Protoset, g.ProtoAt = p.absolute(f), p.at(ps)
+		}
+	}
 	if !has {
 		if ip, has := o.get("import_paths"); has {
 			p.errs.add(ip.key, ip.path, "import_paths: goes with proto: (without proto:, the server's reflection describes the method)")

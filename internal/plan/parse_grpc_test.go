@@ -82,8 +82,10 @@ func TestParseGRPCInvalid(t *testing.T) {
 			"10:9: scenarios.s.flow[0].messages: give message: (one) or messages: (a list), not both"},
 		{"import_paths without proto", "      - grpc: 127.0.0.1:1\n        method: a.B/C\n        import_paths: [p]\n",
 			"9:9: scenarios.s.flow[0].import_paths: import_paths: goes with proto: (without proto:, the server's reflection describes the method)"},
+		{"proto and protoset", "      - grpc: 127.0.0.1:1\n        method: a.B/C\n        proto: a.proto\n        protoset: a.protoset\n",
+			"10:9: scenarios.s.flow[0].protoset: give proto: or protoset:, not both"},
 		{"unknown key", "      - grpc: 127.0.0.1:1\n        method: a.B/C\n        body: x\n",
-			`9:9: scenarios.s.flow[0].body: unknown key "body" (allowed: grpc, method, name, proto, import_paths, metadata, message, messages, timeout, max_messages, max_message_size, check, extract)`},
+			`9:9: scenarios.s.flow[0].body: unknown key "body" (allowed: grpc, method, name, proto, import_paths, protoset, metadata, message, messages, timeout, max_messages, max_message_size, check, extract)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -97,5 +99,17 @@ func TestParseGRPCInvalid(t *testing.T) {
 				t.Errorf("errors:\n%s\nwant:\n%s", got, want)
 			}
 		})
+	}
+}
+
+func TestParseGRPCProtoset(t *testing.T) {
+	src := head + "      - grpc: 127.0.0.1:50051\n        method: a.B/C\n        protoset: api/a.protoset\n"
+	p, err := Parse("dir/t.yaml", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := p.Scenarios[0].Flow[0].Session.GRPC
+	if g.Protoset != filepath.Join("dir", "api", "a.protoset") || len(g.Protos) != 0 || g.ProtoAt.Field != "scenarios.s.flow[0].protoset" {
+		t.Errorf("grpc = %+v", g)
 	}
 }

@@ -56,12 +56,13 @@ type GRPC struct {
 	Target    string   // host:port, dialled as written
 	TLS       bool     // grpcs://: the connection is TLS
 	Method    string   // package.Service/Method
-	Protos    []string // .proto files, absolute; none: the server's reflection
-	ImportDir []string // where the .proto files' imports are found, absolute
+	Protos    []string // .proto files, relative to ImportDir (or absolute); none: Protoset, else the server's reflection
+	ImportDir []string // where the .proto files and their imports are found, absolute
+	Protoset  string   // a FileDescriptorSet file (protoc --descriptor_set_out --include_imports), absolute
 	// Messages are the request messages, each a template of its JSON
 	// form, sent in order (one for unary and server-streaming methods).
 	Messages []*tmpl.Template
-	// At says where the step's method: and proto: are written, for errors
+	// At says where the step's method: and proto: (or protoset:) are written, for errors
 	// found when the descriptors are read (before the run starts).
 	MethodAt, ProtoAt Error
 }

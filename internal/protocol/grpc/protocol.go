@@ -27,8 +27,8 @@ type Protocol struct{}
 
 var _ protocol.Protocol = Protocol{}
 
-// Prepare reads the method's descriptors (from the .proto files, or by
-// asking the server's reflection) and returns the step ready for every VU.
+// Prepare reads the method's descriptors (from the .proto files, a
+// protoset, or by asking the server's reflection) and returns the step ready for every VU.
 func (Protocol) Prepare(s *plan.Session, env protocol.Env) (protocol.Step, error) {
 	g := s.GRPC
 	if g == nil {
@@ -37,9 +37,12 @@ func (Protocol) Prepare(s *plan.Session, env protocol.Env) (protocol.Step, error
 	st := &step{s: s, env: env}
 	var md protoreflect.MethodDescriptor
 	var err error
-	if len(g.Protos) > 0 {
+	switch {
+	case len(g.Protos) > 0:
 		md, err = fromProtos(g)
-	} else {
+	case g.Protoset != "":
+		md, err = fromProtoset(g)
+	default:
 		md, err = st.fromReflection()
 	}
 	if err != nil {
