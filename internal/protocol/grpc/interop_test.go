@@ -26,7 +26,7 @@ import (
 
 // startInterop serves grpc-go's interop TestService (a server nobody here
 // wrote), with reflection and health, on 127.0.0.1; TLS when creds is set.
-func startInterop(t *testing.T, creds credentials.TransportCredentials) string {
+func startInterop(t testing.TB, creds credentials.TransportCredentials) string {
 	t.Helper()
 	var opts []grpc.ServerOption
 	if creds != nil {
