@@ -52,8 +52,8 @@ var table = map[string]row{
 	"diagnose": {imports: list("metrics", "sample", "series", "spans", "stats", "units"), tests: list("golden", "store"), modules: list("modernc.org/sqlite")},
 	"dist":     {imports: list("app", "diagnose", "engine", "metrics", "plan", "proc", "report", "sample", "series", "units"), tests: list("metrics/metricstest", "store", "testkit")},
 	// end-to-end tests build and run the binary: only test imports
-	"e2e":              {tests: list("capacity", "diagnose", "faultserver", "metrics", "metrics/metricstest", "report", "sample", "series", "spans", "store", "testkit", "units"), modules: list("github.com/coder/websocket", "github.com/influxdata/line-protocol/v2", "github.com/klauspost/compress", "go.opentelemetry.io/proto/otlp", "google.golang.org/protobuf")},
-	"engine":           {imports: list("engine/h1", "jsonpath", "plan", "proc", "protocol", "protocol/sse", "protocol/ws", "sample", "tmpl", "units"), tests: list("engine/h1/h1test", "faultserver", "testkit"), modules: list("golang.org/x/sys")},
+	"e2e":              {tests: list("capacity", "diagnose", "faultserver", "metrics", "metrics/metricstest", "report", "sample", "series", "spans", "store", "testkit", "units"), modules: list("github.com/coder/websocket", "github.com/influxdata/line-protocol/v2", "github.com/klauspost/compress", "go.opentelemetry.io/proto/otlp", "google.golang.org/grpc", "google.golang.org/protobuf")},
+	"engine":           {imports: list("engine/h1", "jsonpath", "plan", "proc", "protocol", "protocol/grpc", "protocol/sse", "protocol/ws", "sample", "tmpl", "units"), tests: list("engine/h1/h1test", "faultserver", "testkit"), modules: list("golang.org/x/sys")},
 	"engine/h1":        {tests: list("engine/h1/h1test", "testkit")},
 	"engine/h1/h1test": {},
 	"estimate":         {imports: list("metrics", "threshold", "units"), tests: list("golden")},
@@ -88,9 +88,10 @@ var table = map[string]row{
 	"proc":     {},
 	"promtext": {},
 	// the seam of the session protocols, and one package per protocol (docs/protocols.md)
-	"protocol":     {imports: list("jsonpath", "plan", "sample", "tmpl")},
-	"protocol/sse": {imports: list("plan", "protocol", "sample", "units"), tests: list("jsonpath", "tmpl"), modules: list("github.com/mccutchen/go-httpbin/v2")},
-	"protocol/ws":  {imports: list("plan", "protocol", "sample", "units"), tests: list("jsonpath", "tmpl"), modules: list("github.com/coder/websocket", "github.com/mccutchen/go-httpbin/v2")},
+	"protocol":      {imports: list("jsonpath", "plan", "sample", "tmpl")},
+	"protocol/grpc": {imports: list("jsonpath", "plan", "protocol", "sample"), tests: list("tmpl"), modules: list("github.com/bufbuild/protocompile", "google.golang.org/grpc", "google.golang.org/protobuf")},
+	"protocol/sse":  {imports: list("plan", "protocol", "sample", "units"), tests: list("jsonpath", "tmpl"), modules: list("github.com/mccutchen/go-httpbin/v2")},
+	"protocol/ws":   {imports: list("plan", "protocol", "sample", "units"), tests: list("jsonpath", "tmpl"), modules: list("github.com/coder/websocket", "github.com/mccutchen/go-httpbin/v2")},
 	// the one layer that renders, every page in web's shell
 	"report": {imports: list("capacity", "compare", "diagnose", "estimate", "history", "metrics", "sample", "series", "spans", "threshold", "units", "web"), tests: list("golden", "metrics/metricstest", "plan", "store")},
 	"runs":   {imports: list("app", "metrics", "output", "store", "units"), tests: list("plan")},

@@ -22,6 +22,23 @@ var failureWords = [sample.NumKinds]struct{ what, means string }{
 	sample.Other:       {"transport error or malformed response", "no request got through; see the error samples"},
 	sample.Interrupted: {"cut off by the end of the run", "no response came before the run ended: the target accepted the requests but did not answer"},
 	sample.Redirect:    {"redirect failure", "the redirects did not end at a host the test allows (a loop, too many hops, or another host)"},
+	// gRPC calls: what the status code means when every call ended with it
+	sample.GRPCCancelled:          {"gRPC status CANCELLED", "every call was cancelled before it ended"},
+	sample.GRPCUnknown:            {"gRPC status UNKNOWN", "the server failed every call with an error it did not classify"},
+	sample.GRPCInvalidArgument:    {"gRPC status INVALID_ARGUMENT", "the server rejected every request message: check the message and the method"},
+	sample.GRPCDeadlineExceeded:   {"gRPC status DEADLINE_EXCEEDED", "no call finished within its deadline (the step's timeout)"},
+	sample.GRPCNotFound:           {"gRPC status NOT_FOUND", "the server found nothing for every request"},
+	sample.GRPCAlreadyExists:      {"gRPC status ALREADY_EXISTS", "every request asked to create what already exists"},
+	sample.GRPCPermissionDenied:   {"gRPC status PERMISSION_DENIED", "the server refused every call: check the metadata's credentials"},
+	sample.GRPCResourceExhausted:  {"gRPC status RESOURCE_EXHAUSTED", "the server ran out of a resource or limited every call (quota, message size)"},
+	sample.GRPCFailedPrecondition: {"gRPC status FAILED_PRECONDITION", "the server's state refused every call"},
+	sample.GRPCAborted:            {"gRPC status ABORTED", "every call was aborted (a conflict, a transaction)"},
+	sample.GRPCOutOfRange:         {"gRPC status OUT_OF_RANGE", "every request asked beyond a valid range"},
+	sample.GRPCUnimplemented:      {"gRPC status UNIMPLEMENTED", "the server does not implement the method: check its name and the server"},
+	sample.GRPCInternal:           {"gRPC status INTERNAL", "the server failed every call"},
+	sample.GRPCUnavailable:        {"gRPC status UNAVAILABLE", "the server is not reachable or not serving"},
+	sample.GRPCDataLoss:           {"gRPC status DATA_LOSS", "the server reported lost or corrupt data on every call"},
+	sample.GRPCUnauthenticated:    {"gRPC status UNAUTHENTICATED", "the server refused every call's credentials: check the metadata"},
 }
 
 // allFailed reports whether the run sent requests and every one failed.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/protocol"
+	"github.com/loadlens/loadlens/internal/protocol/grpc"
 	"github.com/loadlens/loadlens/internal/protocol/sse"
 	"github.com/loadlens/loadlens/internal/protocol/ws"
 	"github.com/loadlens/loadlens/internal/sample"
@@ -18,8 +19,9 @@ import (
 // internal/protocol and a line here.
 func protocols() map[string]protocol.Protocol {
 	return map[string]protocol.Protocol{
-		"sse": sse.Protocol{},
-		"ws":  ws.Protocol{},
+		"grpc": grpc.Protocol{},
+		"sse":  sse.Protocol{},
+		"ws":   ws.Protocol{},
 	}
 }
 

@@ -103,6 +103,9 @@ func (r *Run) observeFact(proto string, f sample.Fact, t *threshold.Threshold) (
 	if !ok {
 		return 0, false
 	}
+	if f == sample.FactReqDuration {
+		return r.observeProtocolDuration(proto, eps, t)
+	}
 	var sum FactFigures
 	seen := false
 	for _, i := range eps {
@@ -119,4 +122,19 @@ func (r *Run) observeFact(proto string, f sample.Fact, t *threshold.Threshold) (
 		return trendValue(sum.Trend(f), t)
 	}
 	return r.counterValue(sum.Count(f), t)
+}
+
+// observeProtocolDuration is <protocol>_req_duration: the durations of
+// the protocol's endpoints among eps, merged.
+func (r *Run) observeProtocolDuration(proto string, eps []int, t *threshold.Threshold) (float64, bool) {
+	var h *Hist
+	for _, i := range eps {
+		if r.Layout.Endpoints[i].Protocol == proto {
+			h = mergeHist(h, r.Endpoints[i].Duration)
+		}
+	}
+	if h == nil {
+		return 0, false
+	}
+	return trendValue(h, t)
 }

@@ -115,6 +115,9 @@ func TestObserveFacts(t *testing.T) {
 		{"sse_msg_gap", "max < 1s", 300, true},
 		{`sse_msgs_received{endpoint:"GET /"}`, "count > 0", 0, false}, // an HTTP endpoint has no facts
 		{"ws_msgs_received", "count > 0", 0, false},                    // no ws endpoint in the test
+		{"sse_req_duration", "max < 3s", 2000, true},                   // the sessions' durations, as grpc_req_duration
+		{`sse_req_duration{endpoint:"GET /"}`, "max < 3s", 0, false},
+		{"ws_req_duration", "max < 3s", 0, false},
 	}
 	for _, tc := range tests {
 		th, err := threshold.New(tc.key, tc.expr)

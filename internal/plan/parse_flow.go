@@ -16,7 +16,7 @@ var stepKeys = append(append([]string{}, methodKeys...),
 	"method", "path", "name", "query", "headers", "timeout", "expect_status", "redirects", "max_body", "json", "form", "body", "body_file", "check", "extract", "think")
 
 // stepAndControlKeys are every key a step may start with, for suggestions.
-var stepAndControlKeys = append(append(slices.Clone(stepKeys), controlOrder...), "sse", "ws")
+var stepAndControlKeys = append(append(slices.Clone(stepKeys), controlOrder...), "sse", "ws", "grpc")
 
 // flow parses a scenario's list of steps.
 func (p *parser) flow(n node, sc *scenarioCtx) []Step {
@@ -58,6 +58,9 @@ func (p *parser) step(n node, sc *scenarioCtx) (Step, bool) {
 	}
 	if o.has("ws") {
 		return p.wsStep(o, sc)
+	}
+	if o.has("grpc") {
+		return p.grpcStep(o, sc)
 	}
 	o.fields = slices.DeleteFunc(o.fields, func(f field) bool {
 		if slices.Contains(stepKeys, f.name) {

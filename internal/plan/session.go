@@ -43,6 +43,28 @@ type Session struct {
 	// session's reply time. None matching by the end fails the session.
 	Until        *Check
 	Subprotocols []string // WebSocket subprotocols offered, in order of preference
+	// Extract sets VU variables from the last message received (json,
+	// regex) or the response head (header), as a request step's extract:.
+	Extract []Extract
+	GRPC    *GRPC // a grpc: step's own settings; nil for other protocols
+}
+
+// GRPC is what a grpc: step adds to a Session: the method to call, where
+// its descriptors come from, and the request messages. Its metadata are
+// the Session's Headers, its deadline the Session's Timeout.
+type GRPC struct {
+	Target    string   // host:port, dialled as written
+	TLS       bool     // grpcs://: the connection is TLS
+	Method    string   // package.Service/Method
+	Protos    []string // .proto files, relative to ImportDir (or absolute); none: Protoset, else the server's reflection
+	ImportDir []string // where the .proto files and their imports are found, absolute
+	Protoset  string   // a FileDescriptorSet file (protoc --descriptor_set_out --include_imports), absolute
+	// Messages are the request messages, each a template of its JSON
+	// form, sent in order (one for unary and server-streaming methods).
+	Messages []*tmpl.Template
+	// At says where the step's method: and proto: (or protoset:) are written, for errors
+	// found when the descriptors are read (before the run starts).
+	MethodAt, ProtoAt Error
 }
 
 // Send is one message a session sends.
@@ -52,8 +74,12 @@ type Send struct {
 }
 
 // Longest returns the longest one run of the step can take: its duration,
-// or every message arriving just within the timeout on every connection.
+// or every message arriving just within the timeout on every connection;
+// a gRPC call's deadline.
 func (s *Session) Longest() time.Duration {
+	if s.GRPC != nil {
+		return s.Timeout // a gRPC call's deadline bounds it whole, however many messages
+	}
 	if s.Duration > 0 {
 		return cappedAdd(s.Duration, s.Timeout)
 	}

@@ -13,6 +13,7 @@ import (
 // sessions adds none.
 func factMetrics(m map[string]map[string]any, r *metrics.Run, counter func(string, int64)) {
 	byProto := map[string]*metrics.FactFigures{}
+	durations := map[string]*metrics.Hist{} // <protocol>_req_duration, as k6's grpc_req_duration
 	for i := range r.Endpoints {
 		f := r.Endpoints[i].Facts
 		proto := r.Layout.Endpoints[i].Protocol
@@ -23,6 +24,7 @@ func factMetrics(m map[string]map[string]any, r *metrics.Run, counter func(strin
 			byProto[proto] = &metrics.FactFigures{}
 		}
 		byProto[proto].Merge(f)
+		durations[proto] = mergedHist(durations[proto], r.Endpoints[i].Duration)
 	}
 	protos := make([]string, 0, len(byProto))
 	for p := range byProto {
@@ -30,6 +32,7 @@ func factMetrics(m map[string]map[string]any, r *metrics.Run, counter func(strin
 	}
 	sort.Strings(protos)
 	for _, p := range protos {
+		m[p+"_"+string(sample.FactReqDuration)] = trend(durations[p])
 		f := byProto[p]
 		for _, x := range sample.AllFacts() {
 			name := p + "_" + string(x)
@@ -40,4 +43,16 @@ func factMetrics(m map[string]map[string]any, r *metrics.Run, counter func(strin
 			}
 		}
 	}
+}
+
+// mergedHist merges h into sum, copying h the first time.
+func mergedHist(sum, h *metrics.Hist) *metrics.Hist {
+	switch {
+	case h == nil || h.Count() == 0:
+		return sum
+	case sum == nil:
+		return h.Clone()
+	}
+	sum.Merge(h)
+	return sum
 }

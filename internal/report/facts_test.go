@@ -61,6 +61,8 @@ func TestFactsInSummaryJSON(t *testing.T) {
 		"ws_msgs_sent":          {"count": 4},
 		"ws_reply_time":         {"count": 1, "max": 5},
 		"ws_time_to_first_msg":  {"count": 1},
+		"sse_req_duration":      {"count": 2, "max": 1000}, // the endpoints' durations, as k6's grpc_req_duration
+		"ws_req_duration":       {"count": 1},
 	} {
 		for k, v := range want {
 			got, _ := out.Metrics[name][k].(float64)

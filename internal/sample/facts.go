@@ -57,6 +57,9 @@ const (
 	FactSession      Fact = "session_duration"  // trend
 	FactGap          Fact = "msg_gap"           // trend: between consecutive messages received
 	FactReply        Fact = "reply_time"        // trend: from a message sent to the reply that answered it
+	// FactReqDuration is the sessions' own durations (grpc_req_duration, as
+	// k6 names gRPC's): the endpoint's durations, so not among AllFacts.
+	FactReqDuration Fact = "req_duration"
 )
 
 // AllFacts returns every fact, the counters first, then the trends.
@@ -66,7 +69,7 @@ func AllFacts() []Fact {
 
 // IsTrend reports whether a fact is a distribution of times (else a counter).
 func (f Fact) IsTrend() bool {
-	return f == FactFirstMsg || f == FactSession || f == FactGap || f == FactReply
+	return f == FactFirstMsg || f == FactSession || f == FactGap || f == FactReply || f == FactReqDuration
 }
 
 // FactMetric splits a session protocol's metric name into the protocol
@@ -76,6 +79,9 @@ func FactMetric(metric string) (protocol string, f Fact, ok bool) {
 	protocol, suffix, found := strings.Cut(metric, "_")
 	if !found || protocol == "" || protocol == "http" || !isWord(protocol) {
 		return "", "", false
+	}
+	if suffix == string(FactReqDuration) {
+		return protocol, FactReqDuration, true
 	}
 	for _, x := range AllFacts() {
 		if string(x) == suffix {

@@ -22,11 +22,33 @@ const (
 	// is the time it had waited so far, a lower bound.
 	Interrupted
 	Redirect // too many redirects, a loop, or a redirect to a host the test does not allow
+	// The gRPC status codes other than OK, in their numeric order from
+	// CANCELLED (1): a call that ended with one fails with its kind.
+	GRPCCancelled
+	GRPCUnknown
+	GRPCInvalidArgument
+	GRPCDeadlineExceeded
+	GRPCNotFound
+	GRPCAlreadyExists
+	GRPCPermissionDenied
+	GRPCResourceExhausted
+	GRPCFailedPrecondition
+	GRPCAborted
+	GRPCOutOfRange
+	GRPCUnimplemented
+	GRPCInternal
+	GRPCUnavailable
+	GRPCDataLoss
+	GRPCUnauthenticated
 	NumKinds // the number of kinds; not a kind
 )
 
 // New kinds are appended, never inserted: run.db stores kinds by number.
-var kindNames = [NumKinds]string{"ok", "http_4xx", "http_5xx", "timeout", "conn_refused", "conn_reset", "dns", "tls", "other", "interrupted", "redirect"}
+var kindNames = [NumKinds]string{"ok", "http_4xx", "http_5xx", "timeout", "conn_refused", "conn_reset", "dns", "tls", "other", "interrupted", "redirect",
+	"grpc_cancelled", "grpc_unknown", "grpc_invalid_argument", "grpc_deadline_exceeded", "grpc_not_found",
+	"grpc_already_exists", "grpc_permission_denied", "grpc_resource_exhausted", "grpc_failed_precondition",
+	"grpc_aborted", "grpc_out_of_range", "grpc_unimplemented", "grpc_internal", "grpc_unavailable",
+	"grpc_data_loss", "grpc_unauthenticated"}
 
 // String returns the kind's stable name, as used in summary.json and run.db.
 func (k Kind) String() string {

@@ -76,7 +76,7 @@ func TestParseKeyErrors(t *testing.T) {
 		{"unterminated quoted value", `http_reqs{method:"GET}`, 17, `unterminated quoted value: expected a closing "`},
 		{"junk after quoted value", `http_reqs{method:"GET" x}`, 23, "unexpected 'x' after the value of method: expected , or }"},
 		{"text after filter", `http_reqs{method:GET} x`, 22, "unexpected 'x' after the filter's closing }"},
-		{"unknown kind", `http_req_failed{kind:5xx}`, 21, `unknown kind "5xx" (known: ok, http_4xx, http_5xx, timeout, conn_refused, conn_reset, dns, tls, other, interrupted, redirect)`},
+		{"unknown kind", `http_req_failed{kind:5xx}`, 21, `unknown kind "5xx" (known: ok, http_4xx, http_5xx, timeout, conn_refused, conn_reset, dns, tls, other, interrupted, redirect, grpc_cancelled, grpc_unknown, grpc_invalid_argument, grpc_deadline_exceeded, grpc_not_found, grpc_already_exists, grpc_permission_denied, grpc_resource_exhausted, grpc_failed_precondition, grpc_aborted, grpc_out_of_range, grpc_unimplemented, grpc_internal, grpc_unavailable, grpc_data_loss, grpc_unauthenticated)`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,0 +1,310 @@
+package plan
+
+import (
+	"fmt"
+	"net"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/goccy/go-yaml/ast"
+
+	"github.com/loadlens/loadlens/internal/sample"
+	"github.com/loadlens/loadlens/internal/tmpl"
+)
+
+// grpcKeys are the keys of a grpc: step.
+var grpcKeys = []string{"grpc", "method", "name", "proto", "import_paths", "protoset", "metadata", "message", "messages",
+	"timeout", "max_messages", "max_message_size", "check", "extract"}
+
+// grpcStep parses a grpc: step: one call of a gRPC method (unary or
+// streaming) on a connection the VU keeps.
+func (p *parser) grpcStep(o *object, sc *scenarioCtx) (Step, bool) {
+	errsBefore := len(p.errs.errs)
+	g := &GRPC{}
+	s := &Session{Protocol: "grpc", Endpoint: -1, Timeout: sc.def.timeout, MaxMessage: DefaultMaxMessage, GRPC: g}
+	for _, f := range o.fields {
+		if !slices.Contains(grpcKeys, f.name) {
+			p.unknownKey(f, o.path, grpcKeys)
+		}
+	}
+	targetNode, _ := o.get("grpc")
+	if sc.s.ID < 0 {
+		p.errs.add(targetNode.key, targetNode.path, "a grpc: step is measured, so it belongs in a scenario's flow, not in setup: or teardown:")
+		return Step{}, false
+	}
+	p.grpcTarget(targetNode, g)
+	methodNode, hasMethod := o.get("method")
+	if !hasMethod {
+		p.errs.missing(o.keyPos("grpc"), o.path, o.path, "missing key %q: the method to call, like package.Service/Method", "method")
+	} else if g.Method, _ = p.nonEmpty(methodNode, "a method like package.Service/Method"); g.Method != "" {
+		g.Method = strings.TrimPrefix(g.Method, "/")
+		if svc, m, ok := strings.Cut(g.Method, "/"); !ok || svc == "" || m == "" || strings.Contains(m, "/") {
+			p.errs.add(methodNode.pos, methodNode.path, "bad method %q: expected package.Service/Method", g.Method)
+		}
+		g.MethodAt = p.at(methodNode)
+	}
+	name := "GRPC " + g.Method
+	if n, has := o.get("name"); has {
+		name, _ = p.nonEmpty(n, "an endpoint name")
+	}
+	if g.Method != "" && name != "" {
+		s.Endpoint = p.layout.endpoint(sc.s.ID, sc.group, name, "GRPC")
+		p.layout.protocol(s.Endpoint, s.Protocol)
+		p.layout.scheme(s.Endpoint, !g.TLS)
+	}
+	p.grpcDescriptors(o, g)
+	if n, has := o.get("metadata"); has {
+		s.Headers = p.headers(nil, p.headerFields(n), sc.scope)
+	}
+	p.grpcMessages(o, g, sc)
+	p.grpcLimits(o, s)
+	if n, has := o.get("check"); has {
+		s.Checks = p.grpcChecks(n, s.Endpoint)
+	}
+	if n, has := o.get("extract"); has {
+		s.Extract = p.extracts(n, s.Endpoint, sc)
+	}
+	return Step{Kind: SessionStep, Session: s}, len(p.errs.errs) == errsBefore
+}
+
+// at is where n is written, as an Error whose Msg is left to fill.
+func (p *parser) at(n node) Error {
+	return Error{File: p.errs.file, Line: n.pos.line, Column: n.pos.col, Field: n.path}
+}
+
+// grpcTarget parses the step's target: host:port, grpc://host:port
+// (plaintext) or grpcs://host:port (TLS).
+func (p *parser) grpcTarget(n node, g *GRPC) {
+	src, ok := p.nonEmpty(n, "a target like grpc://127.0.0.1:50051 or grpcs://api.example.com:443")
+	if !ok {
+		return
+	}
+	hostPort := src
+	lower := strings.ToLower(src)
+	switch {
+	case strings.HasPrefix(lower, "grpcs://"):
+		g.TLS, hostPort = true, src[len("grpcs://"):]
+	case strings.HasPrefix(lower, "grpc://"):
+		hostPort = src[len("grpc://"):]
+	case strings.Contains(src, "://"):
+		p.errs.add(n.pos, n.path, "bad target %q: the scheme is grpc:// (plaintext) or grpcs:// (TLS)", src)
+		return
+	}
+	host, port, err := net.SplitHostPort(strings.TrimSuffix(hostPort, "/"))
+	if _, perr := strconv.ParseUint(port, 10, 16); err != nil || host == "" || perr != nil {
+		p.errs.add(n.pos, n.path, "bad target %q: expected host:port, like grpc://127.0.0.1:50051", src)
+		return
+	}
+	g.Target = net.JoinHostPort(host, port)
+	if h, problem := normalHost(g.Target); problem == "" && !slices.Contains(p.hosts, h) {
+		p.hosts = append(p.hosts, h)
+	}
+}
+
+// grpcDescriptors parses proto: (one file or a list, relative to the
+// import paths) and import_paths:, or protoset:; without either the
+// server's reflection is asked.
+func (p *parser) grpcDescriptors(o *object, g *GRPC) {
+	n, has := o.get("proto")
+	if ps, hasSet := o.get("protoset"); hasSet {
+		if has {
+			p.errs.add(ps.key, ps.path, "give proto: or protoset:, not both")
+			return
+		}
+		if f, ok := p.nonEmpty(ps, "the path of a protoset (protoc --descriptor_set_out --include_imports)"); ok {
+			g.Protoset, g.ProtoAt = p.absolute(f), p.at(ps)
+		}
+	}
+	if !has {
+		if ip, has := o.get("import_paths"); has {
+			p.errs.add(ip.key, ip.path, "import_paths: goes with proto: (without proto:, the server's reflection describes the method)")
+		}
+		return
+	}
+	g.ProtoAt = p.at(n)
+	items := []node{n}
+	if isSequence(n) {
+		items, _ = p.list(n, "a .proto file or a list of them")
+	}
+	for _, it := range items {
+		if f, ok := p.nonEmpty(it, "the path of a .proto file"); ok {
+			g.Protos = append(g.Protos, f)
+		}
+	}
+	g.ImportDir = []string{p.dir}
+	if ip, has := o.get("import_paths"); has {
+		g.ImportDir = nil
+		for _, d := range p.words(ip) {
+			g.ImportDir = append(g.ImportDir, p.absolute(d))
+		}
+	}
+}
+
+// absolute resolves a path written in the test relative to its file.
+func (p *parser) absolute(path string) string {
+	if filepath.IsAbs(path) {
+		return path
+	}
+	return filepath.Join(p.dir, path)
+}
+
+// grpcMessages parses message: (one request message) or messages: (a list,
+// for client-streaming and bidirectional methods), each in YAML or JSON.
+func (p *parser) grpcMessages(o *object, g *GRPC, sc *scenarioCtx) {
+	one, hasOne := o.get("message")
+	many, hasMany := o.get("messages")
+	switch {
+	case hasOne && hasMany:
+		p.errs.add(o.keyPos("messages"), joinPath(o.path, "messages"), "give message: (one) or messages: (a list), not both")
+	case hasOne:
+		g.Messages = append(g.Messages, p.grpcMessage(one, sc))
+	case hasMany:
+		items, ok := p.list(many, "a list of messages like [{name: a}, {name: b}]")
+		if !ok {
+			return
+		}
+		for _, it := range items {
+			g.Messages = append(g.Messages, p.grpcMessage(it, sc))
+		}
+	}
+}
+
+// grpcMessage compiles one message's YAML value into its JSON template.
+func (p *parser) grpcMessage(n node, sc *scenarioCtx) *tmpl.Template {
+	b := &jsonBody{p: p, scope: sc.scope}
+	b.value(n)
+	return b.done()
+}
+
+// grpcLimits parses what bounds a call: its deadline, the messages
+// received and their size.
+func (p *parser) grpcLimits(o *object, s *Session) {
+	if n, ok := o.get("timeout"); ok {
+		if d, ok := p.positiveDuration(n); ok {
+			s.Timeout = d
+		}
+	}
+	if n, ok := o.get("max_messages"); ok {
+		if v, ok := p.count(n, 1); ok {
+			s.MaxMessages = v
+		}
+	}
+	if n, ok := o.get("max_message_size"); ok {
+		if v, ok := p.size(n); ok && v > 0 && v <= 1<<31-1 {
+			s.MaxMessage = v
+		} else if ok {
+			p.errs.add(n.pos, n.path, "must be above 0 and below 2GiB")
+		}
+	}
+}
+
+// grpcChecks parses a grpc: step's checks: status: names gRPC status codes
+// (OK, NOT_FOUND or their numbers); json:, header: and body_* are as a
+// request's, on each response message and on the response metadata.
+func (p *parser) grpcChecks(n node, endpoint int32) []Check {
+	items := []node{n}
+	if !isMapping(n.v) {
+		var ok bool
+		if items, ok = p.list(n, "a list of checks like [{status: OK}]"); !ok {
+			return nil
+		}
+	}
+	var out []Check
+	for _, item := range items {
+		var c Check
+		var ok bool
+		if hasKey(item.v, "status") {
+			c, ok = p.grpcStatusCheckOf(item)
+		} else {
+			c, ok = p.check(item)
+		}
+		if !ok {
+			if name := brokenCheckName(item.v); name != "" && endpoint >= 0 {
+				p.layout.broken = append(p.layout.broken, name)
+			}
+			continue
+		}
+		c.ID = -1
+		if endpoint >= 0 {
+			c.ID = p.layout.check(endpoint, c.Name)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// grpcStatusCheckOf parses a check {status: ..., name: ...}.
+func (p *parser) grpcStatusCheckOf(n node) (Check, bool) {
+	o, ok := p.object(n, "a check like {status: OK}", []string{"status", "name"})
+	if !ok {
+		return Check{}, false
+	}
+	st, _ := o.get("status")
+	c, ok := p.grpcStatusCheck(st)
+	if name, has := o.get("name"); has {
+		s, nameOK := p.nonEmpty(name, "a check name")
+		c.Name, ok = s, ok && nameOK
+	}
+	return c, ok
+}
+
+// isSequence reports whether n is a YAML list.
+func isSequence(n node) bool {
+	_, ok := n.v.(*ast.SequenceNode)
+	return ok
+}
+
+// hasKey reports whether n is a mapping with the key name.
+func hasKey(n ast.Node, name string) bool {
+	var pairs []*ast.MappingValueNode
+	switch m := n.(type) {
+	case *ast.MappingNode:
+		pairs = m.Values
+	case *ast.MappingValueNode:
+		pairs = []*ast.MappingValueNode{m}
+	}
+	for _, kv := range pairs {
+		if scalarText(kv.Key) == name {
+			return true
+		}
+	}
+	return false
+}
+
+// grpcStatusCheck parses status: OK or a list of codes into a check whose
+// Values are the codes' numbers, named by the codes' names.
+func (p *parser) grpcStatusCheck(n node) (Check, bool) {
+	c := Check{From: FromStatus, Op: OpIn}
+	items := []node{n}
+	list := isSequence(n)
+	if list {
+		var ok bool
+		if items, ok = p.list(n, "a gRPC status like OK or a list like [OK, NOT_FOUND]"); !ok {
+			return c, false
+		}
+	}
+	var names []string
+	for _, it := range items {
+		s, ok := p.nonEmpty(it, "a gRPC status like OK or NOT_FOUND")
+		if !ok {
+			return c, false
+		}
+		code, known := sample.GRPCCode(s)
+		if num, err := strconv.Atoi(s); err == nil && sample.GRPCCodeName(num) != "" {
+			code, known = num, true
+		}
+		if !known {
+			p.errs.add(it.pos, it.path, "unknown gRPC status %q (known: %s)", s, strings.Join(sample.GRPCCodeNames(), ", "))
+			return c, false
+		}
+		c.Values = append(c.Values, strconv.Itoa(code))
+		names = append(names, sample.GRPCCodeName(code))
+	}
+	c.Name = "status is " + names[0]
+	if list {
+		c.Name = fmt.Sprintf("status in [%s]", strings.Join(names, ", "))
+	}
+	return c, true
+}

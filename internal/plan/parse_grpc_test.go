@@ -1,0 +1,115 @@
+package plan
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/tmpl"
+)
+
+func TestParseGRPC(t *testing.T) {
+	src := head + `      - grpc: grpcs://api.example.com:443
+        method: shop.Cart/Add
+        proto: [protos/cart.proto]
+        import_paths: [protos, vendor]
+        metadata: {authorization: "Bearer {{ vu }}"}
+        message: {sku: "a-{{ vu }}", count: 2}
+        timeout: 2s
+        max_message_size: 1MiB
+        check:
+          - status: [OK, not_found, 6]
+          - json: $.total
+            gt: 0
+          - header: x-served-by
+            exists: true
+        extract:
+          cart: {json: $.id}
+`
+	p, err := Parse("dir/t.yaml", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := p.Scenarios[0].Flow[0]
+	s, g := st.Session, st.Session.GRPC
+	if st.Kind != SessionStep || s.Protocol != "grpc" || g == nil {
+		t.Fatalf("step %+v is not a grpc session", st)
+	}
+	if g.Target != "api.example.com:443" || !g.TLS || g.Method != "shop.Cart/Add" || len(g.Protos) != 1 || g.Protos[0] != "protos/cart.proto" ||
+		len(g.ImportDir) != 2 || g.ImportDir[0] != filepath.Join("dir", "protos") || s.Timeout != 2*time.Second || s.MaxMessage != 1<<20 {
+		t.Errorf("session = %+v, grpc = %+v", s, g)
+	}
+	var tc tmpl.Context
+	tc.VU = 7
+	if got := string(g.Messages[0].Render(nil, &tc)); got != `{"sku":"a-7","count":2}` {
+		t.Errorf("message renders %s", got)
+	}
+	if len(s.Headers) != 1 || s.Headers[0].Name != "Authorization" {
+		t.Errorf("metadata = %+v", s.Headers)
+	}
+	c := s.Checks[0]
+	if c.Name != "status in [OK, NOT_FOUND, ALREADY_EXISTS]" || strings.Join(c.Values, ",") != "0,5,6" || len(s.Checks) != 3 {
+		t.Errorf("checks = %+v", s.Checks)
+	}
+	if len(s.Extract) != 1 || s.Extract[0].Check < 0 {
+		t.Errorf("extract = %+v", s.Extract)
+	}
+	ep := p.Layout.Endpoints[s.Endpoint]
+	if ep.Name != "GRPC shop.Cart/Add" || ep.Protocol != "grpc" || ep.Plain {
+		t.Errorf("endpoint = %+v", ep)
+	}
+	if s.MaxMessages = 100; s.Longest() != s.Timeout {
+		t.Errorf("Longest = %v, want the deadline %v", s.Longest(), s.Timeout)
+	}
+	if g.MethodAt.Line != 8 || g.ProtoAt.Line != 9 || g.ProtoAt.Field != "scenarios.s.flow[0].proto" {
+		t.Errorf("positions: method %+v, proto %+v", g.MethodAt, g.ProtoAt)
+	}
+}
+
+func TestParseGRPCInvalid(t *testing.T) {
+	tests := []struct {
+		name, step, want string
+	}{
+		{"no method", "      - grpc: 127.0.0.1:50051\n", `7:9: scenarios.s.flow[0]: missing key "method": the method to call, like package.Service/Method`},
+		{"bad method", "      - grpc: 127.0.0.1:50051\n        method: Add\n", `8:17: scenarios.s.flow[0].method: bad method "Add": expected package.Service/Method`},
+		{"bad target", "      - grpc: http://127.0.0.1:50051\n        method: a.B/C\n", `7:15: scenarios.s.flow[0].grpc: bad target "http://127.0.0.1:50051": the scheme is grpc:// (plaintext) or grpcs:// (TLS)`},
+		{"no port", "      - grpc: grpc://localhost\n        method: a.B/C\n", `7:15: scenarios.s.flow[0].grpc: bad target "grpc://localhost": expected host:port, like grpc://127.0.0.1:50051`},
+		{"unknown status", "      - grpc: 127.0.0.1:1\n        method: a.B/C\n        check: {status: NOPE}\n",
+			`9:25: scenarios.s.flow[0].check.status: unknown gRPC status "NOPE" (known: OK, CANCELLED, UNKNOWN, INVALID_ARGUMENT, DEADLINE_EXCEEDED, NOT_FOUND, ALREADY_EXISTS, PERMISSION_DENIED, RESOURCE_EXHAUSTED, FAILED_PRECONDITION, ABORTED, OUT_OF_RANGE, UNIMPLEMENTED, INTERNAL, UNAVAILABLE, DATA_LOSS, UNAUTHENTICATED)`},
+		{"message and messages", "      - grpc: 127.0.0.1:1\n        method: a.B/C\n        message: {}\n        messages: [{}]\n",
+			"10:9: scenarios.s.flow[0].messages: give message: (one) or messages: (a list), not both"},
+		{"import_paths without proto", "      - grpc: 127.0.0.1:1\n        method: a.B/C\n        import_paths: [p]\n",
+			"9:9: scenarios.s.flow[0].import_paths: import_paths: goes with proto: (without proto:, the server's reflection describes the method)"},
+		{"proto and protoset", "      - grpc: 127.0.0.1:1\n        method: a.B/C\n        proto: a.proto\n        protoset: a.protoset\n",
+			"10:9: scenarios.s.flow[0].protoset: give proto: or protoset:, not both"},
+		{"unknown key", "      - grpc: 127.0.0.1:1\n        method: a.B/C\n        body: x\n",
+			`9:9: scenarios.s.flow[0].body: unknown key "body" (allowed: grpc, method, name, proto, import_paths, protoset, metadata, message, messages, timeout, max_messages, max_message_size, check, extract)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("t.yaml", []byte(head+tt.step), nil)
+			var es Errors
+			if !errors.As(err, &es) {
+				t.Fatalf("error is %T, want Errors: %v", err, err)
+			}
+			want := "t.yaml:" + strings.ReplaceAll(tt.want, "\n", "\nt.yaml:")
+			if got := err.Error(); got != want {
+				t.Errorf("errors:\n%s\nwant:\n%s", got, want)
+			}
+		})
+	}
+}
+
+func TestParseGRPCProtoset(t *testing.T) {
+	src := head + "      - grpc: 127.0.0.1:50051\n        method: a.B/C\n        protoset: api/a.protoset\n"
+	p, err := Parse("dir/t.yaml", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := p.Scenarios[0].Flow[0].Session.GRPC
+	if g.Protoset != filepath.Join("dir", "api", "a.protoset") || len(g.Protos) != 0 || g.ProtoAt.Field != "scenarios.s.flow[0].protoset" {
+		t.Errorf("grpc = %+v", g)
+	}
+}

@@ -1,0 +1,35 @@
+package grpc
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/plan"
+)
+
+// BenchmarkUnary is one VU's unary calls against the in-process interop
+// server, with a status check: the client's cost per call (allocations
+// above all; the server shares the CPU, so ns/op is not loadlens's alone).
+func BenchmarkUnary(b *testing.B) {
+	addr := startInterop(b, nil)
+	s := plan.Session{Protocol: "grpc", Timeout: 5 * time.Second, MaxMessage: plan.DefaultMaxMessage,
+		Checks: []plan.Check{{ID: 0, From: plan.FromStatus, Op: plan.OpIn, Values: []string{"0"}}},
+		GRPC:   &plan.GRPC{Target: addr, Method: "grpc.testing.TestService/UnaryCall", Messages: msg(`{"response_size": 10}`)}}
+	protos(s.GRPC)
+	st, err := Protocol{}.Prepare(&s, env())
+	if err != nil {
+		b.Fatal(err)
+	}
+	sess := st.NewSession()
+	defer sess.Close()
+	vu := newFakeVU()
+	b.ReportAllocs()
+	for b.Loop() {
+		vu.samples, vu.facts = vu.samples[:0], vu.facts[:0]
+		sess.Run(context.Background(), vu, time.Now())
+	}
+	if vu.samples[0].Kind != 0 {
+		b.Fatalf("kind %v: %s", vu.samples[0].Kind, vu.samples[0].Err)
+	}
+}

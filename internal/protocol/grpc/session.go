@@ -1,0 +1,214 @@
+package grpc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/dynamicpb"
+
+	"github.com/loadlens/loadlens/internal/protocol"
+	"github.com/loadlens/loadlens/internal/sample"
+)
+
+// session is one VU's runner of one grpc: step.
+type session struct {
+	st        *step
+	cc        *grpc.ClientConn
+	clientErr error                 // the connection could not be set up (a bad TLS setting)
+	connErr   atomic.Pointer[error] // the last dial's or TLS handshake's error, nil after a dial that worked
+
+	vu       protocol.VU
+	intended time.Time
+	begin    time.Time
+	lastMsg  time.Time
+	json     []byte // the message being rendered
+	last     []byte // the last message received, in its JSON form, for extract:
+	md       metadata.MD
+	header   http.Header // the response metadata, for header checks and extract:
+	facts    sample.Facts
+	sample   sample.Request
+	sent     int64 // message bytes sent
+	received int64 // message bytes received
+}
+
+// errMessage is a request message that does not fit the method's input.
+var errMessage = errors.New("request message")
+
+// Run makes one call and records its sample.
+func (s *session) Run(ctx context.Context, vu protocol.VU, intended time.Time) time.Time {
+	s.vu, s.intended, s.begin = vu, intended, time.Now()
+	s.lastMsg, s.sent, s.received, s.last, s.header = time.Time{}, 0, 0, s.last[:0], nil
+	s.facts.Reset()
+	err := s.clientErr
+	if err == nil {
+		err = s.call(ctx)
+	}
+	return s.record(ctx, err)
+}
+
+// call sends the step's messages and reads the responses until the server
+// ends the call, max_messages, the deadline (the step's timeout) or ctx.
+func (s *session) call(ctx context.Context) error {
+	st := s.st
+	cctx, cancel := context.WithTimeout(ctx, st.s.Timeout)
+	defer cancel()
+	s.metadata()
+	stream, err := s.cc.NewStream(metadata.NewOutgoingContext(cctx, s.md), st.desc, st.fullMethod)
+	if err != nil {
+		s.checkHead(nil, err)
+		return err
+	}
+	sendErr := make(chan error, 1)
+	if st.desc.ClientStreams && st.desc.ServerStreams {
+		go func() { // bidirectional: the server may answer while we send
+			err := s.sendAll(stream)
+			if err != nil {
+				cancel() // the receiver stops too
+			}
+			sendErr <- err
+		}()
+	} else if err := s.sendAll(stream); err != nil {
+		cancel() // the server still waits for the request: end the call
+		s.checkHead(stream, err)
+		return err
+	} else {
+		sendErr <- nil
+	}
+	err = s.receive(stream)
+	if serr := <-sendErr; serr != nil && (err == nil || errors.Is(serr, errMessage)) {
+		err = serr
+	}
+	s.checkHead(stream, err)
+	return err
+}
+
+// sendAll sends every request message, then half-closes the stream.
+func (s *session) sendAll(stream grpc.ClientStream) error {
+	in := s.st.method.Input()
+	for i, t := range s.st.s.GRPC.Messages {
+		s.json = t.Render(s.json[:0], s.vu.Vars())
+		m := dynamicpb.NewMessage(in)
+		if err := protojson.Unmarshal(s.json, m); err != nil {
+			return fmt.Errorf("%w %d is not a %s: %v", errMessage, i+1, in.FullName(), err)
+		}
+		if err := stream.SendMsg(m); err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil // the server ended the call: RecvMsg says how
+			}
+			return err
+		}
+		s.sent += int64(proto.Size(m))
+		s.facts.MsgsSent++
+	}
+	return stream.CloseSend()
+}
+
+// receive reads response messages until the call's end (nil for OK) or
+// max_messages, which ends it as the step's own end.
+func (s *session) receive(stream grpc.ClientStream) error {
+	out := s.st.method.Output()
+	for {
+		m := dynamicpb.NewMessage(out)
+		err := stream.RecvMsg(m)
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		s.received += int64(proto.Size(m))
+		if s.message(time.Now(), m) || !s.st.desc.ServerStreams {
+			return nil
+		}
+	}
+}
+
+// metadata renders the step's metadata; gRPC's keys are lower case.
+func (s *session) metadata() {
+	if s.md == nil {
+		s.md = metadata.MD{}
+	}
+	clear(s.md)
+	var val []byte
+	for _, h := range s.st.s.Headers {
+		val = h.Value.Render(val[:0], s.vu.Vars())
+		s.md.Append(h.Name, string(val))
+	}
+}
+
+// dial connects for the VU's connection, keeping its error for kind.
+func (s *session) dial(ctx context.Context, addr string) (net.Conn, error) {
+	c, err := s.st.env.Dialer.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		s.connErr.Store(&err)
+	} else {
+		s.connErr.Store(nil)
+	}
+	return c, err
+}
+
+// Close closes the VU's connection.
+func (s *session) Close() {
+	if s.cc != nil {
+		_ = s.cc.Close()
+	}
+}
+
+// record reports the call's sample and returns when it ended.
+func (s *session) record(ctx context.Context, err error) time.Time {
+	end := time.Now()
+	f := &s.facts
+	f.Session = end.Sub(s.begin)
+	code := callCode(err)
+	f.Code = int(code)
+	s.extract(end)
+	r := &s.sample
+	*r = sample.Request{Endpoint: s.st.s.Endpoint, End: s.vu.Since(end), Duration: end.Sub(s.intended),
+		Sent: s.sent, Received: s.received, Waiting: f.FirstMsg, Facts: f}
+	if err != nil {
+		r.Kind, r.Err = s.kind(ctx, err, code)
+	}
+	s.vu.Record(r)
+	return end
+}
+
+// kind classifies a failed call: the run's end, a connection that could
+// not be made (refused, DNS, TLS: as the HTTP path says), a request message
+// that does not fit, else the gRPC status code's own kind.
+func (s *session) kind(ctx context.Context, err error, code codes.Code) (sample.Kind, string) {
+	if ctx.Err() != nil {
+		return s.vu.Outcome(ctx, err)
+	}
+	if de := s.connErr.Load(); code == codes.Unavailable && de != nil {
+		k, msg := s.vu.Outcome(ctx, *de)
+		return k, msg
+	}
+	if errors.Is(err, errMessage) || s.clientErr != nil && errors.Is(err, s.clientErr) {
+		return sample.Other, err.Error()
+	}
+	if st, ok := status.FromError(err); ok {
+		return sample.KindOfGRPC(int(code)), sample.GRPCCodeName(int(code)) + ": " + st.Message()
+	}
+	return s.vu.Outcome(ctx, err)
+}
+
+// callCode is the gRPC status a call ended with: OK, the server's or the
+// client library's, or CANCELLED for a call cancelled for its message.
+func callCode(err error) codes.Code {
+	if errors.Is(err, errMessage) {
+		return codes.Canceled
+	}
+	return status.Code(err)
+}
