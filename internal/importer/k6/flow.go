@@ -211,17 +211,6 @@ func (f *flow) call(c *js.CallExpr) (value, bool) {
 	return value{}, false
 }
 
-// funcBody returns the statements of a function expression.
-func funcBody(e js.IExpr) []js.IStmt {
-	switch fn := e.(type) {
-	case *js.FuncDecl:
-		return fn.Body.List
-	case *js.ArrowFunc:
-		return fn.Body.List
-	}
-	return nil
-}
-
 // request converts http.get(url, params), http.post(url, body, params),
 // http.del, http.request(method, url, body, params), ...
 func (f *flow) request(name string, args []js.Arg, c *js.CallExpr) value {

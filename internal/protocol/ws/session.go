@@ -43,7 +43,7 @@ type session struct {
 // Errors that end a session as a failure.
 var (
 	errClosed    = errors.New("the server closed the session")
-	errNoMatch   = errors.New("no message matched until:")
+	errNoMatch   = errors.New("no message matched the until check")
 	errStalled   = errors.New("stalled")
 	errHandshake = errors.New("handshake refused")
 )

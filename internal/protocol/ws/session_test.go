@@ -148,7 +148,7 @@ func TestSession(t *testing.T) {
 			"", sample.Timeout, "no message within the timeout (200ms) after 0 messages", 0, 0, false, 0, nil},
 		{"until: never matched within the duration", echo,
 			plan.Session{Timeout: 5 * time.Second, Duration: 200 * time.Millisecond, Send: []plan.Send{text("ping")}, Until: gotPong},
-			"", sample.Timeout, "no message matched until: within the duration (200ms)", 1, 1, false, 1000, nil},
+			"", sample.Timeout, "no message matched the until check within the duration (200ms)", 1, 1, false, 1000, nil},
 		{"the server closes early", goingAway,
 			plan.Session{Timeout: 5 * time.Second, MaxMessages: 5},
 			"", sample.ConnReset, "the server closed the session (1001) after 1 message", 0, 1, false, 1001, nil},
