@@ -133,10 +133,16 @@ func readFindings(path string) ([]Finding, error) {
 // RunDir is the one run directory under dir/results.
 func RunDir(dir string) (string, error) {
 	m, _ := filepath.Glob(filepath.Join(dir, "results", "*"))
-	if len(m) != 1 {
-		return "", fmt.Errorf("%s: %d run directories, want 1", filepath.Join(dir, "results"), len(m))
+	var runs []string
+	for _, p := range m {
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() { // beside them: history.db, the runs' index
+			runs = append(runs, p)
+		}
 	}
-	return m[0], nil
+	if len(runs) != 1 {
+		return "", fmt.Errorf("%s: %d run directories, want 1", filepath.Join(dir, "results"), len(runs))
+	}
+	return runs[0], nil
 }
 
 // CapacityOutcome is what `loadlens capacity` concluded, from capacity.json.

@@ -12,8 +12,10 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/backoff"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -94,7 +96,17 @@ func (st *step) client(dial func(context.Context, string) (net.Conn, error), han
 		grpc.WithTransportCredentials(creds),
 		grpc.WithContextDialer(dial),
 		grpc.WithUserAgent("loadlens"),
+		grpc.WithConnectParams(reconnect),
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(int(st.s.MaxMessage))))
+}
+
+// reconnect caps grpc-go's reconnect backoff at a second (its default
+// grows to 120 s): after a target's restart, a VU's calls would otherwise
+// keep failing at once as UNAVAILABLE for minutes after it was back, and
+// the run would blame the target for the client's wait.
+var reconnect = grpc.ConnectParams{
+	Backoff:           backoff.Config{BaseDelay: 100 * time.Millisecond, Multiplier: 1.6, Jitter: 0.2, MaxDelay: time.Second},
+	MinConnectTimeout: 5 * time.Second,
 }
 
 // atError is an error at a step's key, as the test file's parse errors are.
