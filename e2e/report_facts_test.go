@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"html"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"google.golang.org/grpc"
@@ -195,4 +198,64 @@ func (s *countingStream) RecvMsg(m any) error {
 		s.g.mu.Unlock()
 	}
 	return err
+}
+
+// TestRefusedWebSocketHandshakeReadsAsSuch: a WebSocket server that
+// answers every upgrade 403 is reported in WebSocket's words: the finding
+// names the refused handshake and its remedies (no expect_status, which a
+// ws: step does not have), and the statuses count the refusals the server
+// made.
+func TestRefusedWebSocketHandshakeReadsAsSuch(t *testing.T) {
+	var refused atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		refused.Add(1)
+		http.Error(w, "no token", http.StatusForbidden)
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	test := `name: chat
+scenarios:
+  chat:
+    iterations: 5
+    vus: 1
+    flow:
+      - ws: ws://%s/chat
+        timeout: 10s
+        send: [{text: hello}]
+        max_messages: 1
+`
+	if err := os.WriteFile(filepath.Join(dir, "t.yaml"), []byte(fmt.Sprintf(test, strings.TrimPrefix(srv.URL, "http://"))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := loadlens(t, dir, "run", "t.yaml", "--results", "results", "--summary-md", "summary.md")
+	if res.code != 0 {
+		t.Fatalf("exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	page, err := os.ReadFile(filepath.Join(onlyRunDir(t, filepath.Join(dir, "results")), "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "summary.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := refused.Load()
+	if n != 5 {
+		t.Fatalf("the server refused %d handshakes, want 5", n)
+	}
+	row := fmt.Sprintf("\nWS %s/chat http_4xx %d 100.00%%", strings.Replace(srv.URL, "http", "ws", 1), n)
+	for where, text := range map[string]string{"report.html": htmlCells(string(page)), "summary.md": mdCells(string(md))} {
+		if !strings.Contains(text, row) {
+			t.Errorf("%s has no row %q:\n%s", where, row, text)
+		}
+	}
+	for where, text := range map[string]string{"the summary": res.stdout, "report.html": html.UnescapeString(string(page))} {
+		flat := strings.Join(strings.Fields(text), " ")
+		if !strings.Contains(flat, fmt.Sprintf("%d of %d WebSocket handshake refused with a 4xx status", n, n)) || !strings.Contains(flat, "websocat") {
+			t.Errorf("%s does not name the refused handshake and its remedy:\n%s", where, text)
+		}
+		if strings.Contains(flat, "expect_status") {
+			t.Errorf("%s offers expect_status to a ws: step", where)
+		}
+	}
 }

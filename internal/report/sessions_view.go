@@ -55,7 +55,7 @@ func statusRows(r *metrics.Run) []tableRow {
 	var rows []tableRow
 	for i := range r.Endpoints {
 		e := &r.Endpoints[i]
-		if e.Facts == nil || i >= len(r.Layout.Endpoints) || e.Requests == 0 {
+		if i >= len(r.Layout.Endpoints) || r.Layout.Endpoints[i].Protocol == "" || e.Requests == 0 {
 			continue
 		}
 		type count struct {
