@@ -1,8 +1,6 @@
 package report
 
 import (
-	"sort"
-
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/units"
@@ -58,23 +56,9 @@ func statusRows(r *metrics.Run) []tableRow {
 		if i >= len(r.Layout.Endpoints) || r.Layout.Endpoints[i].Protocol == "" || e.Requests == 0 {
 			continue
 		}
-		type count struct {
-			name string
-			n    int64
-		}
-		counts := []count{{"OK", e.Requests - failed(e)}}
-		for k := sample.OK + 1; k < sample.NumKinds; k++ {
-			if e.Failures[k] > 0 {
-				counts = append(counts, count{statusName(k), e.Failures[k]})
-			}
-		}
-		sort.SliceStable(counts, func(a, b int) bool { return counts[a].n > counts[b].n })
 		name := endpointLabel(r, i)
-		for _, c := range counts {
-			if c.n == 0 {
-				continue
-			}
-			rows = append(rows, tableRow{Name: name, Cells: []string{c.name, units.Count(c.n), units.Percent(ratio(c.n, e.Requests))}})
+		for _, c := range endpointStatuses(e) {
+			rows = append(rows, tableRow{Name: name, Cells: []string{c.Name, units.Count(c.Count), units.Percent(ratio(c.Count, e.Requests))}})
 		}
 	}
 	return rows
