@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -188,17 +189,23 @@ scenarios:
 	shown := pollUntil(30*time.Second, func() bool {
 		live = readSessionsPanel(b)
 		r := live.row("chat")
-		return !live.Hidden && r != nil && r[2] != "0"
+		return !live.Hidden && r != nil && r[2] != "0" || text(b, "#verdict") != "LIVE"
 	})
 	switch {
 	case !shown:
 		t.Fatalf("the sessions panel showed no chat session within 30s: %+v", live)
 	case text(b, "#verdict") == "LIVE":
+		// a session counts on the page once it has ended, on the server once accepted
+		if got, err := strconv.ParseInt(live.row("chat")[2], 10, 64); err != nil || got > chat.sessions.Load() {
+			t.Errorf("live, the panel shows %q chat sessions; the server had accepted %d", live.row("chat")[2], chat.sessions.Load())
+		}
 		b.screenshot("dashboard-sessions-live.png")
 	default:
 		t.Log("the run ended before the panel was read live: only its end is judged")
 	}
-	run.wait(t)
+	if code := run.wait(t); code != 0 {
+		t.Fatalf("run exit %d, want 0 (no thresholds)", code)
+	}
 	waitFor(t, 10*time.Second, "the dashboard to show the run's end", func() bool { return text(b, "#verdict") != "LIVE" })
 	b.screenshot("dashboard-sessions-ended.png")
 	p := readSessionsPanel(b)
