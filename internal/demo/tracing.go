@@ -3,17 +3,13 @@ package demo
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"net/http"
 	"strings"
 	"time"
 
 	"github.com/XSAM/otelsql"
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/propagation"
-	"go.opentelemetry.io/otel/sdk/resource"
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 )
 
@@ -23,7 +19,7 @@ import (
 // The shop samples only what its callers sampled (parent-based, never on
 // its own), so a load test decides how many traces it exports.
 type tracing struct {
-	tp     *sdktrace.TracerProvider
+	tp     *provider
 	tracer trace.Tracer
 	prop   propagation.TraceContext
 }
@@ -38,16 +34,7 @@ func newTracing(ctx context.Context, endpoint, service string) (*tracing, error)
 	if endpoint == "" {
 		return nil, nil
 	}
-	exp, err := otlptracehttp.New(ctx, otlptracehttp.WithEndpointURL(strings.TrimSuffix(endpoint, "/")+"/v1/traces"))
-	if err != nil {
-		return nil, fmt.Errorf("demo: OTLP exporter for %s: %w", endpoint, err)
-	}
-	tp := sdktrace.NewTracerProvider(
-		// a short batch delay, so a run's spans arrive within a second or two of its end
-		sdktrace.WithBatcher(exp, sdktrace.WithBatchTimeout(500*time.Millisecond), sdktrace.WithMaxQueueSize(65536)),
-		sdktrace.WithSampler(sdktrace.ParentBased(sdktrace.NeverSample())),
-		sdktrace.WithResource(resource.NewSchemaless(attribute.String("service.name", service))),
-	)
+	tp := &provider{exp: newSpanExporter(strings.TrimSuffix(endpoint, "/")+"/v1/traces", service)}
 	return &tracing{tp: tp, tracer: tp.Tracer(tracerName)}, nil
 }
 
@@ -58,7 +45,7 @@ func (t *tracing) close() error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	return t.tp.Shutdown(ctx)
+	return t.tp.exp.close(ctx)
 }
 
 // server wraps a route's handler in a server span named for the route,
