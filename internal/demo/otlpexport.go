@@ -8,8 +8,6 @@ import (
 	"net/http"
 	"time"
 
-	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/codes"
 	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
 	resourcepb "go.opentelemetry.io/proto/otlp/resource/v1"
@@ -32,7 +30,7 @@ type spanExporter struct {
 	url     string
 	service string
 	client  *http.Client
-	queue   chan *spanRecord
+	queue   chan *tracepb.Span
 	stop    chan struct{}
 	done    chan error // the last export's error, once the queue is drained
 }
@@ -40,14 +38,14 @@ type spanExporter struct {
 // newSpanExporter starts an exporter posting to url (…/v1/traces).
 func newSpanExporter(url, service string) *spanExporter {
 	e := &spanExporter{url: url, service: service, client: &http.Client{Timeout: exportTimeout},
-		queue: make(chan *spanRecord, exportQueue), stop: make(chan struct{}), done: make(chan error, 1)}
+		queue: make(chan *tracepb.Span, exportQueue), stop: make(chan struct{}), done: make(chan error, 1)}
 	go e.loop()
 	return e
 }
 
 // add queues an ended span; dropped when the queue is full, as the SDK's
 // batcher drops, rather than slow the shop down.
-func (e *spanExporter) add(r *spanRecord) {
+func (e *spanExporter) add(r *tracepb.Span) {
 	select {
 	case e.queue <- r:
 	default:
@@ -59,7 +57,7 @@ func (e *spanExporter) add(r *spanRecord) {
 func (e *spanExporter) loop() {
 	tick := time.NewTicker(exportDelay)
 	defer tick.Stop()
-	var batch []*spanRecord
+	var batch []*tracepb.Span
 	var last error
 	send := func() {
 		if len(batch) > 0 {
@@ -100,7 +98,7 @@ func (e *spanExporter) close(ctx context.Context) error {
 }
 
 // export posts one batch.
-func (e *spanExporter) export(batch []*spanRecord) error {
+func (e *spanExporter) export(batch []*tracepb.Span) error {
 	body, err := proto.Marshal(e.request(batch))
 	if err != nil {
 		return fmt.Errorf("demo: encoding spans: %w", err)
@@ -117,61 +115,10 @@ func (e *spanExporter) export(batch []*spanRecord) error {
 	return nil
 }
 
-// request is the OTLP message of one batch: one resource, a scope per
-// instrumentation scope in the order first seen.
-func (e *spanExporter) request(batch []*spanRecord) *coltracepb.ExportTraceServiceRequest {
-	rs := &tracepb.ResourceSpans{Resource: &resourcepb.Resource{Attributes: attrsPB([]attribute.KeyValue{attribute.String("service.name", e.service)})}}
-	scopes := map[string]*tracepb.ScopeSpans{}
-	for _, r := range batch {
-		ss := scopes[r.Scope]
-		if ss == nil {
-			ss = &tracepb.ScopeSpans{Scope: &commonpb.InstrumentationScope{Name: r.Scope}}
-			scopes[r.Scope] = ss
-			rs.ScopeSpans = append(rs.ScopeSpans, ss)
-		}
-		ss.Spans = append(ss.Spans, spanPB(r))
-	}
-	return &coltracepb.ExportTraceServiceRequest{ResourceSpans: []*tracepb.ResourceSpans{rs}}
-}
-
-// spanPB is one span's OTLP message.
-func spanPB(r *spanRecord) *tracepb.Span {
-	s := &tracepb.Span{TraceId: r.Trace[:], SpanId: r.ID[:], Name: r.Name,
-		Kind:              tracepb.Span_SpanKind(r.Kind), // the API's kinds are numbered as OTLP's
-		StartTimeUnixNano: uint64(r.Start.UnixNano()), EndTimeUnixNano: uint64(r.End.UnixNano()),
-		Attributes: attrsPB(r.Attrs)}
-	if r.Parent.IsValid() {
-		s.ParentSpanId = r.Parent[:]
-	}
-	for _, ev := range r.Events {
-		s.Events = append(s.Events, &tracepb.Span_Event{Name: ev.Name, TimeUnixNano: uint64(ev.Time.UnixNano()), Attributes: attrsPB(ev.Attrs)})
-	}
-	switch r.Status { // the API numbers Error 1 and Ok 2, OTLP the other way round
-	case codes.Error:
-		s.Status = &tracepb.Status{Code: tracepb.Status_STATUS_CODE_ERROR, Message: r.StatusMessage}
-	case codes.Ok:
-		s.Status = &tracepb.Status{Code: tracepb.Status_STATUS_CODE_OK}
-	}
-	return s
-}
-
-// attrsPB converts attributes; slices go as their string form, which the
-// shop's instrumentation does not set.
-func attrsPB(kvs []attribute.KeyValue) []*commonpb.KeyValue {
-	out := make([]*commonpb.KeyValue, 0, len(kvs))
-	for _, kv := range kvs {
-		var v commonpb.AnyValue
-		switch kv.Value.Type() {
-		case attribute.BOOL:
-			v.Value = &commonpb.AnyValue_BoolValue{BoolValue: kv.Value.AsBool()}
-		case attribute.INT64:
-			v.Value = &commonpb.AnyValue_IntValue{IntValue: kv.Value.AsInt64()}
-		case attribute.FLOAT64:
-			v.Value = &commonpb.AnyValue_DoubleValue{DoubleValue: kv.Value.AsFloat64()}
-		default:
-			v.Value = &commonpb.AnyValue_StringValue{StringValue: kv.Value.Emit()}
-		}
-		out = append(out, &commonpb.KeyValue{Key: string(kv.Key), Value: &v})
-	}
-	return out
+// request is the OTLP message of one batch: one resource, one scope.
+func (e *spanExporter) request(batch []*tracepb.Span) *coltracepb.ExportTraceServiceRequest {
+	return &coltracepb.ExportTraceServiceRequest{ResourceSpans: []*tracepb.ResourceSpans{{
+		Resource:   &resourcepb.Resource{Attributes: []*commonpb.KeyValue{strAttr("service.name", e.service)}},
+		ScopeSpans: []*tracepb.ScopeSpans{{Scope: &commonpb.InstrumentationScope{Name: tracerName}, Spans: batch}},
+	}}}
 }

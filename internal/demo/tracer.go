@@ -3,186 +3,120 @@ package demo
 import (
 	"context"
 	"crypto/rand"
+	"encoding/hex"
+	"strings"
 	"sync"
 	"time"
 
-	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/codes"
-	"go.opentelemetry.io/otel/trace"
-	otelembedded "go.opentelemetry.io/otel/trace/embedded"
+	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
+	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 )
 
-// The shop's own implementation of the OpenTelemetry tracing API, in place
-// of the OTel SDK and its OTLP/HTTP exporter (0.8 MB of every binary for a
-// demo): otelsql and the shop's spans talk to the API, and ended spans go
-// to spanExporter, which sends them with go.opentelemetry.io/proto/otlp,
-// the OTLP library loadlens already links. It samples as the SDK's
-// ParentBased(NeverSample) did: a span is recorded only when its parent
-// was sampled, so the callers decide how many traces there are.
+// The shop's own tracer, in place of the OpenTelemetry SDK, its OTLP/HTTP
+// exporter and otelsql (2.2 MB of every binary for a demo): spans are
+// built as go.opentelemetry.io/proto/otlp messages, the OTLP library
+// loadlens links anyway, and sent by spanExporter. It samples as the SDK's
+// ParentBased(NeverSample) did: a span is recorded only when its parent was
+// sampled, so the callers decide how many traces there are.
 
-// provider is a trace.TracerProvider whose recorded spans end in exp.
-type provider struct {
-	otelembedded.TracerProvider
+// spanContext is a span's identity, carried to its children.
+type spanContext struct {
+	trace   [16]byte
+	id      [8]byte
+	sampled bool
+}
+
+// parseTraceparent reads a W3C traceparent header; ok is false when it is
+// missing or malformed (the span is then a root, not sampled).
+func parseTraceparent(h string) (sc spanContext, ok bool) {
+	f := strings.Split(strings.TrimSpace(h), "-")
+	if len(f) < 4 || len(f[0]) != 2 || f[0] == "ff" || (f[0] == "00" && len(f) != 4) || len(f[1]) != 32 || len(f[2]) != 16 || len(f[3]) != 2 {
+		return sc, false
+	}
+	var flags [1]byte
+	if _, err := hex.Decode(sc.trace[:], []byte(f[1])); err != nil {
+		return sc, false
+	}
+	if _, err := hex.Decode(sc.id[:], []byte(f[2])); err != nil {
+		return sc, false
+	}
+	if _, err := hex.Decode(flags[:], []byte(f[3])); err != nil || sc.trace == [16]byte{} || sc.id == [8]byte{} {
+		return sc, false
+	}
+	sc.sampled = flags[0]&1 == 1
+	return sc, true
+}
+
+// spanKey is the context key of the current span's context.
+type spanKey struct{}
+
+// withParent returns ctx carrying sc as the parent of the spans started in it.
+func withParent(ctx context.Context, sc spanContext) context.Context {
+	return context.WithValue(ctx, spanKey{}, sc)
+}
+
+// tracer starts the shop's spans and hands the recorded ones to exp.
+type tracer struct {
 	exp *spanExporter
 }
 
-// Tracer returns the tracer of one instrumentation scope.
-func (p *provider) Tracer(name string, _ ...trace.TracerOption) trace.Tracer {
-	return &tracer{p: p, scope: name}
-}
-
-// tracer starts spans of one instrumentation scope.
-type tracer struct {
-	otelembedded.Tracer
-	p     *provider
-	scope string
-}
-
-// Start starts a span, a child of the span (or remote span context) in
-// ctx; recorded only when that parent was sampled.
-func (t *tracer) Start(ctx context.Context, name string, opts ...trace.SpanStartOption) (context.Context, trace.Span) {
-	cfg := trace.NewSpanStartConfig(opts...)
-	parent := trace.SpanContextFromContext(ctx)
-	if cfg.NewRoot() {
-		parent = trace.SpanContext{}
+// start starts a span, a child of the span in ctx; recorded only when that
+// parent was sampled. The returned context carries it to its children.
+func (t *tracer) start(ctx context.Context, name string, kind tracepb.Span_SpanKind, attrs ...*commonpb.KeyValue) (context.Context, *span) {
+	parent, ok := ctx.Value(spanKey{}).(spanContext)
+	sc := spanContext{trace: parent.trace, sampled: ok && parent.sampled}
+	rand.Read(sc.id[:]) // crypto/rand never fails
+	if !ok {
+		rand.Read(sc.trace[:])
 	}
-	sc := trace.SpanContextConfig{TraceID: parent.TraceID(), SpanID: newSpanID(), TraceFlags: parent.TraceFlags() & trace.FlagsSampled}
-	if !parent.TraceID().IsValid() {
-		sc.TraceID, sc.TraceFlags = newTraceID(), 0 // a root: never sampled
-	}
-	s := &span{sc: trace.NewSpanContext(sc), p: t.p}
-	if sc.TraceFlags.IsSampled() {
-		kind := cfg.SpanKind()
-		if kind == trace.SpanKindUnspecified {
-			kind = trace.SpanKindInternal // as the SDK defaults it
+	s := &span{sc: sc, t: t}
+	if sc.sampled {
+		s.rec = &tracepb.Span{TraceId: sc.trace[:], SpanId: sc.id[:], Name: name, Kind: kind,
+			StartTimeUnixNano: uint64(time.Now().UnixNano()), Attributes: attrs}
+		if ok {
+			s.rec.ParentSpanId = parent.id[:]
 		}
-		start := cfg.Timestamp()
-		if start.IsZero() {
-			start = time.Now()
-		}
-		s.rec = &spanRecord{Scope: t.scope, Name: name, Kind: kind, Parent: parent.SpanID(), Start: start,
-			Attrs: append([]attribute.KeyValue(nil), cfg.Attributes()...)}
 	}
-	return trace.ContextWithSpan(ctx, s), s
+	return withParent(ctx, sc), s
 }
 
-// spanRecord is what a sampled span exports.
-type spanRecord struct {
-	Scope, Name   string
-	Kind          trace.SpanKind
-	Trace         trace.TraceID
-	ID, Parent    trace.SpanID
-	Start, End    time.Time
-	Attrs         []attribute.KeyValue
-	Events        []spanEvent
-	Status        codes.Code
-	StatusMessage string
-}
-
-// spanEvent is one event of a span (otelsql records errors as events).
-type spanEvent struct {
-	Name  string
-	Time  time.Time
-	Attrs []attribute.KeyValue
-}
-
-// span is a live span; rec is nil when it is not recorded.
+// span is a live span; rec is nil when it is not recorded or has ended.
 type span struct {
-	otelembedded.Span
-	sc  trace.SpanContext
-	p   *provider
+	sc  spanContext
+	t   *tracer
 	mu  sync.Mutex
-	rec *spanRecord // nil once ended or when not sampled
+	rec *tracepb.Span
 }
 
 // End records the span's end and hands it to the exporter, once.
-func (s *span) End(opts ...trace.SpanEndOption) {
+func (s *span) End() {
 	s.mu.Lock()
 	rec := s.rec
 	s.rec = nil
 	s.mu.Unlock()
-	if rec == nil {
-		return
-	}
-	cfg := trace.NewSpanEndConfig(opts...)
-	rec.End = cfg.Timestamp()
-	if rec.End.IsZero() {
-		rec.End = time.Now()
-	}
-	rec.Trace, rec.ID = s.sc.TraceID(), s.sc.SpanID()
-	s.p.exp.add(rec)
-}
-
-// edit runs f on the record while the span is recorded and not ended.
-func (s *span) edit(f func(*spanRecord)) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.rec != nil {
-		f(s.rec)
+	if rec != nil {
+		rec.EndTimeUnixNano = uint64(time.Now().UnixNano())
+		s.t.exp.add(rec)
 	}
 }
 
-// AddEvent records an event.
-func (s *span) AddEvent(name string, opts ...trace.EventOption) {
-	cfg := trace.NewEventConfig(opts...)
-	at := cfg.Timestamp()
-	if at.IsZero() {
-		at = time.Now()
-	}
-	s.edit(func(r *spanRecord) {
-		r.Events = append(r.Events, spanEvent{Name: name, Time: at, Attrs: cfg.Attributes()})
-	})
-}
-
-// RecordError records err as an "exception" event, as the SDK does.
-func (s *span) RecordError(err error, opts ...trace.EventOption) {
+// fail records err as an "exception" event and the span's status as an
+// error, as otelsql did with the SDK.
+func (s *span) fail(err error) {
 	if err == nil {
 		return
 	}
-	opts = append(opts, trace.WithAttributes(attribute.String("exception.message", err.Error())))
-	s.AddEvent("exception", opts...)
-}
-
-// SetStatus sets the status unless it would lower it (Unset < Error < Ok,
-// as the SDK orders them); a description is kept only with an error.
-func (s *span) SetStatus(code codes.Code, description string) {
-	s.edit(func(r *spanRecord) {
-		if code < r.Status {
-			return
-		}
-		r.Status, r.StatusMessage = code, ""
-		if code == codes.Error {
-			r.StatusMessage = description
-		}
-	})
-}
-
-// SetName renames the span.
-func (s *span) SetName(name string) { s.edit(func(r *spanRecord) { r.Name = name }) }
-
-// SetAttributes adds attributes.
-func (s *span) SetAttributes(kv ...attribute.KeyValue) {
-	s.edit(func(r *spanRecord) { r.Attrs = append(r.Attrs, kv...) })
-}
-
-// AddLink is ignored: the shop's spans have no links.
-func (s *span) AddLink(trace.Link) {}
-
-// IsRecording tells whether the span is sampled and not ended.
-func (s *span) IsRecording() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.rec != nil
+	if s.rec == nil {
+		return
+	}
+	s.rec.Events = append(s.rec.Events, &tracepb.Span_Event{Name: "exception", TimeUnixNano: uint64(time.Now().UnixNano()),
+		Attributes: []*commonpb.KeyValue{strAttr("exception.message", err.Error())}})
+	s.rec.Status = &tracepb.Status{Code: tracepb.Status_STATUS_CODE_ERROR}
 }
 
-// SpanContext is the span's identity, carried to its children.
-func (s *span) SpanContext() trace.SpanContext { return s.sc }
-
-// TracerProvider returns the provider that made the span.
-func (s *span) TracerProvider() trace.TracerProvider { return s.p }
-
-// newTraceID and newSpanID are random identifiers (crypto/rand never fails).
-func newTraceID() (id trace.TraceID) { rand.Read(id[:]); return id }
-
-// newSpanID is a random span identifier.
-func newSpanID() (id trace.SpanID) { rand.Read(id[:]); return id }
+// strAttr is a string attribute.
+func strAttr(key, value string) *commonpb.KeyValue {
+	return &commonpb.KeyValue{Key: key, Value: &commonpb.AnyValue{Value: &commonpb.AnyValue_StringValue{StringValue: value}}}
+}

@@ -1,23 +1,45 @@
 package demo
 
 import (
+	"bytes"
 	"context"
-	"errors"
+	"path/filepath"
 	"testing"
 
-	"go.opentelemetry.io/otel/codes"
-	"go.opentelemetry.io/otel/trace"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 )
 
+// TestParseTraceparent: the W3C header's fields, and what makes it invalid
+// (the span is then a root, never sampled).
+func TestParseTraceparent(t *testing.T) {
+	tests := []struct {
+		h           string
+		ok, sampled bool
+	}{
+		{"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", true, true},
+		{"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-00", true, false},
+		{"01-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01-future", true, true}, // a later version may add fields
+		{"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01-x", false, false},
+		{"ff-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", false, false},
+		{"00-00000000000000000000000000000000-b7ad6b7169203331-01", false, false},
+		{"00-0af7651916cd43dd8448eb211c80319c-0000000000000000-01", false, false},
+		{"00-0af7651916cd43dd8448eb211c80319z-b7ad6b7169203331-01", false, false},
+		{"", false, false},
+	}
+	for _, tc := range tests {
+		sc, ok := parseTraceparent(tc.h)
+		if ok != tc.ok || sc.sampled != tc.sampled {
+			t.Errorf("%q: ok %v sampled %v, want %v %v", tc.h, ok, sc.sampled, tc.ok, tc.sampled)
+		}
+	}
+}
+
 // TestTracerSamplesAsParentBasedNeverSample: a span is recorded only under
-// a sampled parent, as the SDK's ParentBased(NeverSample) did, and keeps
-// the parent's trace.
+// a sampled parent, as the SDK's ParentBased(NeverSample) did, in the
+// parent's trace and under it.
 func TestTracerSamplesAsParentBasedNeverSample(t *testing.T) {
-	tid := trace.TraceID{1, 2, 3}
-	remote := func(f trace.TraceFlags) context.Context {
-		return trace.ContextWithRemoteSpanContext(context.Background(),
-			trace.NewSpanContext(trace.SpanContextConfig{TraceID: tid, SpanID: trace.SpanID{9}, TraceFlags: f, Remote: true}))
+	parent := func(sampled bool) context.Context {
+		return withParent(context.Background(), spanContext{trace: [16]byte{1, 2, 3}, id: [8]byte{9}, sampled: sampled})
 	}
 	tests := []struct {
 		name   string
@@ -25,53 +47,87 @@ func TestTracerSamplesAsParentBasedNeverSample(t *testing.T) {
 		record bool
 	}{
 		{"root", context.Background(), false},
-		{"sampled parent", remote(trace.FlagsSampled), true},
-		{"unsampled parent", remote(0), false},
+		{"sampled parent", parent(true), true},
+		{"unsampled parent", parent(false), false},
 	}
 	for _, tc := range tests {
-		exp := &spanExporter{queue: make(chan *spanRecord, 4)}
-		tr := (&provider{exp: exp}).Tracer("x")
-		ctx, s := tr.Start(tc.ctx, "outer")
-		_, child := tr.Start(ctx, "inner")
-		child.End()
-		s.End()
-		if got := len(exp.queue); got != map[bool]int{true: 2, false: 0}[tc.record] {
-			t.Errorf("%s: %d spans exported", tc.name, got)
+		tr := &tracer{exp: &spanExporter{queue: make(chan *tracepb.Span, 4)}}
+		ctx, outer := tr.start(tc.ctx, "outer", tracepb.Span_SPAN_KIND_SERVER)
+		_, inner := tr.start(ctx, "inner", tracepb.Span_SPAN_KIND_CLIENT)
+		inner.End()
+		outer.End()
+		outer.End() // once only
+		if got, want := len(tr.exp.queue), map[bool]int{true: 2, false: 0}[tc.record]; got != want {
+			t.Fatalf("%s: %d spans exported, want %d", tc.name, got, want)
 		}
-		if tc.record && (s.SpanContext().TraceID() != tid || (<-exp.queue).Parent != s.SpanContext().SpanID()) {
-			t.Errorf("%s: the child is not in the parent's trace under its span", tc.name)
+		if !tc.record {
+			continue
+		}
+		in, out := <-tr.exp.queue, <-tr.exp.queue
+		if !bytes.Equal(out.TraceId, in.TraceId) || out.TraceId[0] != 1 || !bytes.Equal(in.ParentSpanId, out.SpanId) || out.ParentSpanId[0] != 9 {
+			t.Errorf("%s: outer %x/%x under %x, inner %x/%x under %x", tc.name, out.TraceId, out.SpanId, out.ParentSpanId, in.TraceId, in.SpanId, in.ParentSpanId)
 		}
 	}
 }
 
-// TestSpanStatusToOTLP: statuses only rise (Unset < Error < Ok), and the
-// API's codes are renumbered as OTLP's; an error is an exception event.
-func TestSpanStatusToOTLP(t *testing.T) {
-	tests := []struct {
-		set  []codes.Code
-		want tracepb.Status_StatusCode
-	}{
-		{nil, tracepb.Status_STATUS_CODE_UNSET},
-		{[]codes.Code{codes.Error}, tracepb.Status_STATUS_CODE_ERROR},
-		{[]codes.Code{codes.Error, codes.Unset}, tracepb.Status_STATUS_CODE_ERROR},
-		{[]codes.Code{codes.Ok, codes.Error}, tracepb.Status_STATUS_CODE_OK},
+// TestSQLSpans: the traced driver makes otelsql's spans, named as the shop
+// named them: a statement's with its text, its rows under it, the
+// transaction's begin and commit; a failed statement is an error.
+func TestSQLSpans(t *testing.T) {
+	tr := &tracer{exp: &spanExporter{queue: make(chan *tracepb.Span, 64)}}
+	db, err := openTracedSQL(tr, "sqlite", "file:"+filepath.Join(t.TempDir(), "t.db"), "sqlite")
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, tc := range tests {
-		exp := &spanExporter{queue: make(chan *spanRecord, 1)}
-		ctx := trace.ContextWithRemoteSpanContext(context.Background(),
-			trace.NewSpanContext(trace.SpanContextConfig{TraceID: trace.TraceID{1}, SpanID: trace.SpanID{1}, TraceFlags: trace.FlagsSampled}))
-		_, s := (&provider{exp: exp}).Tracer("x").Start(ctx, "s")
-		for _, c := range tc.set {
-			s.SetStatus(c, "broken")
+	defer db.Close()
+	ctx := withParent(context.Background(), spanContext{trace: [16]byte{1}, id: [8]byte{2}, sampled: true})
+	if _, err := db.ExecContext(ctx, "CREATE TABLE demo_t (id INTEGER)"); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT INTO demo_t VALUES (1)"); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM demo_t").Scan(&n); err != nil || n != 1 {
+		t.Fatalf("count %d, %v", n, err)
+	}
+	if _, err := db.ExecContext(ctx, "SELECT * FROM missing"); err == nil {
+		t.Fatal("no error from a missing table")
+	}
+	var got []string
+	byID := map[string]*tracepb.Span{}
+	for len(tr.exp.queue) > 0 {
+		s := <-tr.exp.queue
+		byID[string(s.SpanId)] = s
+		name := s.Name
+		for _, a := range s.Attributes {
+			if a.Key == "db.query.text" {
+				name += " (text)"
+			}
 		}
-		s.RecordError(errors.New("boom"))
-		s.End()
-		pb := spanPB(<-exp.queue)
-		if got := pb.GetStatus().GetCode(); got != tc.want {
-			t.Errorf("%v: status %v, want %v", tc.set, got, tc.want)
+		if s.GetStatus().GetCode() == tracepb.Status_STATUS_CODE_ERROR {
+			name += " (error)"
 		}
-		if len(pb.Events) != 1 || pb.Events[0].Name != "exception" {
-			t.Errorf("%v: events %v, want one exception", tc.set, pb.Events)
+		if p := byID[string(s.ParentSpanId)]; p != nil {
+			name += " under " + p.Name
+		}
+		got = append(got, name)
+	}
+	want := []string{"CREATE demo_t (text)", "sql.conn.begin_tx", "INSERT demo_t (text)", "sql.tx.commit",
+		"SELECT demo_t (text)", "sql.rows under SELECT demo_t", "SELECT missing (text) (error)"}
+	if len(got) != len(want) {
+		t.Fatalf("spans %q, want %q", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("span %d: %q, want %q", i, got[i], want[i])
 		}
 	}
 }
