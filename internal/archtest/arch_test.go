@@ -46,7 +46,7 @@ var table = map[string]row{
 	"cmd/loadlens": {imports: list("cli")},
 	"compare":      {imports: list("metrics", "sample", "stats", "units"), tests: list("golden")},
 	"comparerun":   {imports: list("app", "compare", "diagnose", "metrics", "report", "series", "store", "units"), tests: list("plan", "proc", "testkit")},
-	"demo":         {imports: list("proc", "promtext"), tests: list("otlp", "plan", "sample", "spans", "testkit"), modules: list("github.com/XSAM/otelsql", "github.com/jackc/pgx/v5", "github.com/prometheus/client_model", "github.com/prometheus/common", "github.com/redis/go-redis/v9", "go.opentelemetry.io/otel", "go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp", "go.opentelemetry.io/otel/sdk", "go.opentelemetry.io/otel/trace", "modernc.org/sqlite")},
+	"demo":         {imports: list("proc", "promtext"), tests: list("otlp", "plan", "sample", "spans", "testkit"), modules: list("github.com/jackc/pgx/v5", "github.com/prometheus/client_model", "github.com/prometheus/common", "github.com/redis/go-redis/v9", "go.opentelemetry.io/proto/otlp", "google.golang.org/protobuf", "modernc.org/sqlite")},
 	"demorun":      {imports: list("app", "demo", "diagnose", "otlp", "plan", "report", "units"), tests: list("metrics", "sample")},
 	// units only for nouns: report writes the figures
 	"diagnose": {imports: list("metrics", "sample", "series", "spans", "stats", "units"), tests: list("golden", "store"), modules: list("modernc.org/sqlite")},
