@@ -27,6 +27,12 @@ type script struct {
 	src     []byte
 	t       *importer.Test
 	http    string            // the local name of k6/http's default import
+	grpcMod string            // the local name of k6/net/grpc's default import
+	wsMod   string            // the local name of k6/ws's default import
+	// metricClass maps a local name to the k6/metrics class it imports
+	// (Counter, Rate, Trend, Gauge); metrics are those the script declares.
+	metricClass map[string]string
+	metrics     []*metricDecl
 	k6      map[string]string // local name → k6 function (check, sleep, group)
 	jslib   map[string]string // local name → jslib function (randomIntBetween, ...)
 	globals map[string]value
@@ -80,12 +86,12 @@ func Import(src []byte, name string) (*importer.Test, error) {
 		return nil, fmt.Errorf("cannot parse the script as JavaScript: %v", err)
 	}
 	s := &script{src: src, t: &importer.Test{Source: "the k6 script " + name}, k6: map[string]string{},
-		jslib: map[string]string{}, globals: map[string]value{}, funcs: map[string]*js.FuncDecl{}}
+		jslib: map[string]string{}, metricClass: map[string]string{}, globals: map[string]value{}, funcs: map[string]*js.FuncDecl{}}
 	s.t.Name = strings.TrimSuffix(strings.TrimSuffix(name, ".js"), ".ts")
 	for _, st := range ast.List {
 		s.topLevel(st)
 	}
-	if s.http == "" {
+	if s.http == "" && s.grpcMod == "" && s.wsMod == "" {
 		return nil, s.noHTTP()
 	}
 	s.hooks()
@@ -98,8 +104,9 @@ func Import(src []byte, name string) (*importer.Test, error) {
 	}
 	s.t.Scenarios = scenarios
 	s.baseURL()
+	s.declareMetrics()
 	s.thresholds()
-	s.t.Notes = append(s.t.Notes, "The load, thresholds and the requests of each scenario's function, with their checks and sleeps, are converted.")
+	s.t.Notes = append(s.t.Notes, "The load, thresholds and the requests (HTTP, gRPC, WebSocket) of each scenario's function, with their checks and sleeps, are converted.")
 	return s.t, nil
 }
 
@@ -115,9 +122,9 @@ func (s *script) note(format string, args ...any) {
 // imports instead.
 func (s *script) noHTTP() error {
 	if len(s.modules) == 0 {
-		return fmt.Errorf("the script sends no HTTP request: it imports no module, k6/http included; loadlens tests load over HTTP")
+		return fmt.Errorf("the script sends no HTTP request: it imports no module, k6/http included; loadlens tests load over HTTP, gRPC (k6/net/grpc) and WebSocket (k6/ws)")
 	}
-	return fmt.Errorf("the script sends no HTTP request: it does not import k6/http, only %s; loadlens tests load over HTTP", strings.Join(s.modules, ", "))
+	return fmt.Errorf("the script sends no HTTP request: it does not import k6/http, only %s; loadlens tests load over HTTP, gRPC (k6/net/grpc) and WebSocket (k6/ws)", strings.Join(s.modules, ", "))
 }
 
 // userinfo matches a URL's user:password@, which a note must not show.
@@ -155,6 +162,12 @@ func (s *script) topLevel(st js.IStmt) {
 				if string(a.Name) == "*" || string(a.Name) == "default" {
 					s.http = string(a.Binding)
 				}
+			}
+		case mod == "k6/net/grpc" || mod == "k6/ws":
+			s.moduleImport(mod, n)
+		case mod == "k6/metrics":
+			for _, a := range n.List {
+				s.metricClass[string(a.Binding)] = importedName(a)
 			}
 		case mod == "k6":
 			for _, a := range n.List {
@@ -199,6 +212,10 @@ func (s *script) topLevel(st js.IStmt) {
 	case *js.FuncDecl:
 		if n.Name != nil {
 			s.funcs[string(n.Name.Data)] = n
+		}
+	case *js.ExprStmt:
+		if !s.initCall(n) {
+			s.note("%s: top-level code: %s", s.at(snippet(st)), snippet(st))
 		}
 	default:
 		s.note("%s: top-level code: %s", s.at(snippet(st)), snippet(st))
@@ -437,6 +454,17 @@ func atoi(s string) int {
 	return n
 }
 
+// declared reports whether the test declares the custom metric name.
+func (s *script) declared(name string) bool {
+	return slices.ContainsFunc(s.t.Metrics, func(kv importer.KV) bool { return kv.Key == name })
+}
+
+// protocolMetric reports whether name is a k6 gRPC or WebSocket metric
+// loadlens has under the same name.
+func protocolMetric(name string) bool {
+	return slices.Contains([]string{"grpc_req_duration", "ws_sessions", "ws_msgs_sent", "ws_msgs_received", "ws_session_duration"}, name)
+}
+
 // thresholdMetrics are the k6 metrics loadlens has under the same name.
 var thresholdMetrics = map[string]bool{
 	"http_req_duration": true, "http_req_waiting": true, "http_req_connecting": true, "http_req_tls_handshaking": true,
@@ -458,7 +486,11 @@ func (s *script) thresholds() {
 	for _, p := range th.obj {
 		metric, filter, _ := strings.Cut(p.key, "{")
 		filter = strings.TrimSuffix(filter, "}")
-		if !thresholdMetrics[metric] {
+		if m, custom := s.customMetric(metric); custom && !m.added {
+			s.note("%s: threshold on %s (the test adds no value to %s: %s)", s.at(p.key), p.key, metric, "its add() calls are not converted")
+			continue
+		}
+		if !thresholdMetrics[metric] && !s.declared(metric) && !protocolMetric(metric) {
 			s.note("%s: threshold on %s (a metric loadlens does not have)", s.at(p.key), p.key)
 			continue
 		}
@@ -512,6 +544,9 @@ func (s *script) keptFilter(metric, filter string, scenarios map[string]bool) (s
 	for _, tag := range strings.Split(filter, ",") {
 		k, v, _ := strings.Cut(tag, ":")
 		k, v = strings.TrimSpace(k), strings.Trim(v, `"' `)
+		if s.declared(metric) && k != "scenario" {
+			return "", "a test's own metric is filtered by scenario only"
+		}
 		switch {
 		case k == "scenario" && scenarios[v], k == "method":
 		case k == "status" && (metric == "http_req_duration" || metric == "http_reqs"):
