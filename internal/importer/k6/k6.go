@@ -26,22 +26,22 @@ import (
 type script struct {
 	src     []byte
 	t       *importer.Test
-	http    string            // the local name of k6/http's default import
-	grpcMod string            // the local name of k6/net/grpc's default import
-	wsMod   string            // the local name of k6/ws's default import
+	http    string // the local name of k6/http's default import
+	grpcMod string // the local name of k6/net/grpc's default import
+	wsMod   string // the local name of k6/ws's default import
 	// metricClass maps a local name to the k6/metrics class it imports
 	// (Counter, Rate, Trend, Gauge); metrics are those the script declares.
 	metricClass map[string]string
 	metrics     []*metricDecl
-	k6      map[string]string // local name → k6 function (check, sleep, group)
-	jslib   map[string]string // local name → jslib function (randomIntBetween, ...)
-	globals map[string]value
-	funcs   map[string]*js.FuncDecl
-	options value
-	def     *js.FuncDecl
-	steps   int      // made in all: a function run by a thousand scenarios is converted a thousand times
-	modules []string // the modules imported, as "k6/net/grpc (line 2)", for a refusal
-	base    string   // the origin made the base URL, trimmed from the steps' paths
+	k6          map[string]string // local name → k6 function (check, sleep, group)
+	jslib       map[string]string // local name → jslib function (randomIntBetween, ...)
+	globals     map[string]value
+	funcs       map[string]*js.FuncDecl
+	options     value
+	def         *js.FuncDecl
+	steps       int      // made in all: a function run by a thousand scenarios is converted a thousand times
+	modules     []string // the modules imported, as "k6/net/grpc (line 2)", for a refusal
+	base        string   // the origin made the base URL, trimmed from the steps' paths
 	// setupData is what setup() returns, which default(data) reads; its
 	// variables (setupVars) are the setup flow's extractions.
 	setupData value
