@@ -1,6 +1,7 @@
 package k6
 
 import (
+	"path"
 	"strconv"
 	"strings"
 
@@ -61,6 +62,12 @@ func (s *script) grpcLoad(cl *grpcClient, args []js.Arg, c *js.CallExpr, f *flow
 		t, ok := s.plainText(s.eval(a.Value, f))
 		if !ok {
 			s.note("%s: a .proto file the import cannot work out: %s", s.at(snippet(c)), snippet(c))
+			continue
+		}
+		if dir, file := path.Split(t); len(args) == 2 && len(cl.importPaths) == 0 && dir != "" && !path.IsAbs(t) {
+			// k6 without import paths reads ../x/a.proto from the script's directory; a
+			// test reads it as a.proto of the import path ../x, where its imports are too
+			cl.protos, cl.importPaths = append(cl.protos, file), []string{path.Clean(dir)}
 			continue
 		}
 		cl.protos = append(cl.protos, t)

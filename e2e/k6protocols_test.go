@@ -1,0 +1,240 @@
+package e2e
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/bufbuild/protocompile"
+	"github.com/coder/websocket"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/health"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/reflection"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/dynamicpb"
+)
+
+// k6Examples is the importer's corpus of k6's example scripts.
+const k6Examples = "../internal/importer/testdata/k6"
+
+// k6Target is the gRPC address k6's examples default to; a grpc: step's
+// target is not a template, so the test's address replaces it.
+const k6Target = "127.0.0.1:10000"
+
+// TestK6CorpusProtocols imports k6's gRPC and WebSocket examples with the
+// real binary and runs each against an in-process server twice: one that
+// answers as the script expects, where every check passes, and one that
+// does not, where every check fails, as k6's own would. The servers count
+// what arrived: the call's message as the script wrote it, the session's
+// message (Date.now()).
+func TestK6CorpusProtocols(t *testing.T) {
+	dir := t.TempDir()
+	proto := "internal/lib/testutils/grpcservice/route_guide.proto"
+	copyFile(t, filepath.Join(k6Examples, proto), filepath.Join(dir, proto))
+	if err := os.MkdirAll(filepath.Join(dir, "examples"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	g := startFeatureServer(t, filepath.Join(dir, filepath.Dir(proto)))
+	ws := startWSEcho(t)
+	for _, tc := range []struct {
+		script string
+		setBad func(bad bool)
+		sent   func() []string
+		want   *regexp.Regexp // every message the server received
+	}{
+		{"grpc_invoke", g.setBad, g.got, regexp.MustCompile(`^410248224,-747127767$`)},
+		{"grpc_healthcheck", g.setBad, func() []string { return []string{"health"} }, regexp.MustCompile(`^health$`)},
+		{"websocket", ws.setBad, ws.got, regexp.MustCompile(`^[0-9]{13}$`)},
+	} {
+		t.Run(tc.script, func(t *testing.T) {
+			abs, _ := filepath.Abs(filepath.Join(k6Examples, "examples", tc.script+".js"))
+			out := filepath.Join(dir, "examples", tc.script+".yaml")
+			if res := loadlens(t, dir, "import", "k6", abs, "--out", out); res.code != 0 {
+				t.Fatalf("import exit %d: %s", res.code, res.stderr)
+			}
+			test, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(out, []byte(strings.ReplaceAll(string(test), k6Target, g.addr)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, bad := range []bool{false, true} {
+				tc.setBad(bad)
+				sum := filepath.Join(dir, tc.script+".json")
+				r := loadlens(t, dir, "run", out, "--quiet", "-e", "BASE_URL="+ws.URL, "--summary-json", sum, "--results", "results-"+tc.script)
+				if r.code != 0 && r.code != 99 {
+					t.Fatalf("bad server %v: run exit %d\n%s%s", bad, r.code, r.stdout, r.stderr)
+				}
+				checks := readSummary(t, sum).Metrics["checks"]
+				passes, fails := checks["passes"], checks["fails"]
+				if want := map[bool][2]float64{false: {1, 0}, true: {0, 1}}[bad]; passes != want[0] || fails != want[1] {
+					t.Errorf("bad server %v: checks passed %v, failed %v; k6's would %v, %v\n%s", bad, passes, fails, want[0], want[1], test)
+				}
+			}
+			got := tc.sent()
+			if len(got) == 0 {
+				t.Errorf("the server received nothing")
+			}
+			for _, m := range got {
+				if !tc.want.MatchString(m) {
+					t.Errorf("the server received %q, want %s", m, tc.want)
+				}
+			}
+		})
+	}
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// featureServer serves k6's route guide FeatureExplorer/GetFeature (from
+// its .proto, with dynamic messages) and the health service, with
+// reflection; bad answers NOT_FOUND and NOT_SERVING.
+type featureServer struct {
+	addr   string
+	health *health.Server
+	mu     sync.Mutex
+	bad    bool
+	points []string
+}
+
+func startFeatureServer(t *testing.T, protoDir string) *featureServer {
+	t.Helper()
+	c := protocompile.Compiler{Resolver: protocompile.WithStandardImports(&protocompile.SourceResolver{ImportPaths: []string{protoDir}})}
+	files, err := c.Compile(context.Background(), "route_guide.proto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := files[0].Services().ByName("FeatureExplorer").Methods().ByName("GetFeature")
+	f := &featureServer{health: health.NewServer()}
+	srv := grpc.NewServer()
+	srv.RegisterService(&grpc.ServiceDesc{ServiceName: "main.FeatureExplorer", HandlerType: (*any)(nil),
+		Methods: []grpc.MethodDesc{{MethodName: "GetFeature", Handler: f.getFeature(m)}}}, struct{}{})
+	healthpb.RegisterHealthServer(srv, f.health)
+	reflection.Register(srv)
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(lis) //nolint:errcheck // ends with Stop
+	t.Cleanup(srv.Stop)
+	f.addr = lis.Addr().String()
+	return f
+}
+
+// getFeature answers GetFeature with a named feature at the point asked,
+// keeping the point; NOT_FOUND when bad.
+func (f *featureServer) getFeature(m protoreflect.MethodDescriptor) func(any, context.Context, func(any) error, grpc.UnaryServerInterceptor) (any, error) {
+	return func(_ any, _ context.Context, dec func(any) error, _ grpc.UnaryServerInterceptor) (any, error) {
+		in := dynamicpb.NewMessage(m.Input())
+		if err := dec(in); err != nil {
+			return nil, err
+		}
+		fields := m.Input().Fields()
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		f.points = append(f.points, in.Get(fields.ByName("latitude")).String()+","+in.Get(fields.ByName("longitude")).String())
+		if f.bad {
+			return nil, status.Error(codes.NotFound, "no feature there")
+		}
+		out := dynamicpb.NewMessage(m.Output())
+		out.Set(m.Output().Fields().ByName("name"), protoreflect.ValueOfString("a feature"))
+		out.Set(m.Output().Fields().ByName("location"), protoreflect.ValueOfMessage(in))
+		return out, nil
+	}
+}
+
+func (f *featureServer) setBad(bad bool) {
+	f.mu.Lock()
+	f.bad = bad
+	f.mu.Unlock()
+	serving := healthpb.HealthCheckResponse_SERVING
+	if bad {
+		serving = healthpb.HealthCheckResponse_NOT_SERVING
+	}
+	f.health.SetServingStatus("", serving)
+}
+
+func (f *featureServer) got() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.points...)
+}
+
+// wsEcho is a WebSocket echo server keeping the messages it received; bad
+// refuses the handshake (403).
+type wsEcho struct {
+	*httptest.Server
+	mu   sync.Mutex
+	bad  bool
+	msgs []string
+}
+
+func startWSEcho(t *testing.T) *wsEcho {
+	t.Helper()
+	e := &wsEcho{}
+	e.Server = httptest.NewServer(http.HandlerFunc(e.serve))
+	t.Cleanup(e.Close)
+	return e
+}
+
+func (e *wsEcho) serve(w http.ResponseWriter, r *http.Request) {
+	e.mu.Lock()
+	bad := e.bad
+	e.mu.Unlock()
+	if bad {
+		http.Error(w, "no", http.StatusForbidden)
+		return
+	}
+	c, err := websocket.Accept(w, r, nil)
+	if err != nil {
+		return
+	}
+	defer c.CloseNow()
+	for range 1000 { // bounded: a session of the test sends a few
+		typ, msg, err := c.Read(r.Context())
+		if err != nil {
+			return
+		}
+		e.mu.Lock()
+		e.msgs = append(e.msgs, string(msg))
+		e.mu.Unlock()
+		if c.Write(r.Context(), typ, msg) != nil {
+			return
+		}
+	}
+}
+
+func (e *wsEcho) setBad(bad bool) {
+	e.mu.Lock()
+	e.bad = bad
+	e.mu.Unlock()
+}
+
+func (e *wsEcho) got() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]string(nil), e.msgs...)
+}
