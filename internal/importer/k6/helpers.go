@@ -230,3 +230,14 @@ func (s *script) nothingRuns() error {
 	}
 	return fmt.Errorf("%s; not converted:\n  %s%s", why, strings.Join(notes, "\n  "), more)
 }
+
+// keyAt names the line of an object key written key: (quoted or not), as
+// in options.thresholds, rather than the first mention of its text.
+func (s *script) keyAt(key string) string {
+	for _, k := range []string{key + ":", key + "':", key + `":`} {
+		if line := s.lineOf(k); line > 0 {
+			return "line " + strconv.Itoa(line)
+		}
+	}
+	return s.at(key)
+}

@@ -487,16 +487,16 @@ func (s *script) thresholds() {
 		metric, filter, _ := strings.Cut(p.key, "{")
 		filter = strings.TrimSuffix(filter, "}")
 		if m, custom := s.customMetric(metric); custom && !m.added {
-			s.note("%s: threshold on %s (the test adds no value to %s: %s)", s.at(p.key), p.key, metric, "its add() calls are not converted")
+			s.note("%s: threshold on %s (the test adds no value to %s: %s)", s.keyAt(p.key), p.key, metric, "its add() calls are not converted")
 			continue
 		}
 		if !thresholdMetrics[metric] && !s.declared(metric) && !protocolMetric(metric) {
-			s.note("%s: threshold on %s (a metric loadlens does not have)", s.at(p.key), p.key)
+			s.note("%s: threshold on %s (a metric loadlens does not have)", s.keyAt(p.key), p.key)
 			continue
 		}
 		kept, why := s.keptFilter(metric, filter, scenarioNames)
 		if why != "" {
-			s.note("%s: threshold on %s (filter %s: %s)", s.at(p.key), p.key, filter, why)
+			s.note("%s: threshold on %s (filter %s: %s)", s.keyAt(p.key), p.key, filter, why)
 			continue
 		}
 		t := importer.Threshold{Metric: p.key}

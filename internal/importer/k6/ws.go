@@ -122,11 +122,14 @@ func (f *flow) wsParams(st *importer.Step, p value, c *js.CallExpr) {
 
 // socketCall returns a statement's call of a socket method: socket.send(...) → "send".
 func (ws *wsSession) socketCall(st js.IStmt) (*js.CallExpr, string) {
-	e, ok := st.(*js.ExprStmt)
-	if !ok {
-		return nil, ""
+	var x js.IExpr
+	switch n := st.(type) {
+	case *js.ExprStmt:
+		x = n.Value
+	case *js.ReturnStmt: // an arrow function's expression body
+		x = n.Value
 	}
-	c, ok := e.Value.(*js.CallExpr)
+	c, ok := x.(*js.CallExpr)
 	if !ok {
 		return nil, ""
 	}
