@@ -238,3 +238,38 @@ func (e *wsEcho) got() []string {
 	defer e.mu.Unlock()
 	return append([]string(nil), e.msgs...)
 }
+
+// TestK6CorpusCustomMetrics imports k6's custom_metrics.js and runs it
+// against a server answering 200, then 500: its counter counts the
+// iteration and its rate holds the check's result, as k6's metrics would.
+func TestK6CorpusCustomMetrics(t *testing.T) {
+	var mu sync.Mutex
+	status := http.StatusOK
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		w.WriteHeader(status)
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	abs, _ := filepath.Abs(filepath.Join(k6Examples, "examples", "custom_metrics.js"))
+	if res := loadlens(t, dir, "import", "k6", abs, "--out", "t.yaml"); res.code != 0 {
+		t.Fatalf("import exit %d: %s", res.code, res.stderr)
+	}
+	for _, tc := range []struct {
+		status int
+		passes float64
+	}{{http.StatusOK, 1}, {http.StatusInternalServerError, 0}} {
+		mu.Lock()
+		status = tc.status
+		mu.Unlock()
+		r := loadlens(t, dir, "run", "t.yaml", "--quiet", "-e", "BASE_URL="+srv.URL, "--summary-json", "s.json", "--results", "results")
+		if r.code != 0 && r.code != 99 {
+			t.Fatalf("run exit %d\n%s%s", r.code, r.stdout, r.stderr)
+		}
+		m := readSummary(t, filepath.Join(dir, "s.json")).Metrics
+		if m["my_counter"]["count"] != 1.0 || m["my_rate"]["passes"] != tc.passes || m["my_rate"]["fails"] != 1-tc.passes {
+			t.Errorf("status %d: my_counter %v, my_rate %v; k6's would count 1 and hold %v pass", tc.status, m["my_counter"], m["my_rate"], tc.passes)
+		}
+	}
+}
