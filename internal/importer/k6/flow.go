@@ -28,6 +28,7 @@ func (s *script) convert(fn *js.FuncDecl) []importer.Step {
 		}
 	}
 	f.block(fn.Body.List)
+	f.endSockets()
 	return fold(f.steps, 0, len(f.steps), f.groups)
 }
 
@@ -38,6 +39,9 @@ func (s *script) hooks() {
 	if fn := s.funcs["setup"]; fn != nil {
 		f := &flow{s: s, locals: map[string]value{}, vars: map[string]bool{}}
 		s.setupData = f.inline(fn, "setup", nil)
+		for _, ws := range f.sockets {
+			s.note("%s: a WebSocket in setup() (a test's setup sends HTTP requests)", ws.at)
+		}
 		s.t.Setup = fold(f.steps, 0, len(f.steps), f.groups)
 		s.setupVars = f.vars
 		if !hasRequest(s.t.Setup) {
@@ -110,6 +114,7 @@ func (f *flow) stmt(st js.IStmt) {
 				continue
 			}
 			f.locals[string(v.Data)] = f.expr(b.Default)
+			f.bind(string(v.Data), f.locals[string(v.Data)])
 		}
 	case *js.ExprStmt:
 		if c, ok := unawait(n.Value).(*js.CallExpr); ok {
@@ -146,7 +151,16 @@ func (f *flow) expr(e js.IExpr) value {
 			return v
 		}
 	}
+	if n, ok := e.(*js.NewExpr); ok {
+		if v, ok := f.socketNew(n); ok {
+			return v
+		}
+	}
 	if a, ok := e.(*js.BinaryExpr); ok && a.Op == js.EqToken {
+		if d, ok := a.X.(*js.DotExpr); ok {
+			f.propertySet(d, a.Y)
+			return value{}
+		}
 		if v, ok := a.X.(*js.Var); ok {
 			val := f.expr(a.Y)
 			name := string(v.Data)
@@ -211,7 +225,13 @@ func (f *flow) call(c *js.CallExpr) (value, bool) {
 			return f.grpcCall(ov.ref.(*grpcClient), name, args, c)
 		case "metric":
 			return f.metricAdd(ov.ref.(*metricDecl), name, args, c)
+		case "socket":
+			ov.ref.(*wsSession).method(name, args, c)
+			return value{}, true
 		}
+	case obj == "" && (name == "setTimeout" || name == "setInterval") && len(f.sockets) > 0 && len(args) == 2:
+		f.sockets[len(f.sockets)-1].timer(name, args, c)
+		return value{}, true
 	case obj == "" && f.s.funcs[name] != nil:
 		if fn, _ := f.helper(c.X); fn != nil {
 			return f.inline(fn, name, args), true

@@ -29,6 +29,7 @@ type script struct {
 	http    string // the local name of k6/http's default import
 	grpcMod string // the local name of k6/net/grpc's default import
 	wsMod   string // the local name of k6/ws's default import
+	wsClass string // the local name of k6/experimental/websockets' WebSocket
 	// metricClass maps a local name to the k6/metrics class it imports
 	// (Counter, Rate, Trend, Gauge); metrics are those the script declares.
 	metricClass map[string]string
@@ -66,8 +67,11 @@ type flow struct {
 	locals map[string]value
 	vars   map[string]bool // variables set by extractions
 	groups []span          // the group() calls' steps, in the order they close
-	ret    value           // what the function being inlined returned
-	depth  int             // how many helper functions deep the conversion is
+	// sockets are the WebSockets (k6/experimental/websockets) the function
+	// opens: their sessions run once its code has run, as k6's event loop does.
+	sockets []*wsSession
+	ret     value // what the function being inlined returned
+	depth   int   // how many helper functions deep the conversion is
 }
 
 // groupName is a k6 group's label as a test's group name: "::" joins
@@ -91,7 +95,7 @@ func Import(src []byte, name string) (*importer.Test, error) {
 	for _, st := range ast.List {
 		s.topLevel(st)
 	}
-	if s.http == "" && s.grpcMod == "" && s.wsMod == "" {
+	if s.http == "" && s.grpcMod == "" && s.wsMod == "" && s.wsClass == "" {
 		return nil, s.noHTTP()
 	}
 	s.hooks()
@@ -165,6 +169,12 @@ func (s *script) topLevel(st js.IStmt) {
 			}
 		case mod == "k6/net/grpc" || mod == "k6/ws":
 			s.moduleImport(mod, n)
+		case mod == "k6/experimental/websockets" || mod == "k6/websockets":
+			for _, a := range n.List {
+				if importedName(a) == "WebSocket" {
+					s.wsClass = string(a.Binding)
+				}
+			}
 		case mod == "k6/metrics":
 			for _, a := range n.List {
 				s.metricClass[string(a.Binding)] = importedName(a)

@@ -61,6 +61,29 @@ func TestImportProtocolsAndMetrics(t *testing.T) {
     socket.setTimeout(function () { socket.close(); }, 1000);
   });
 }`, []string{"duration: '1s'"}, "line 5: on a message: socket.send(m)"},
+		{"k6/experimental/websockets: handlers set and added, a global timer closes, the session after the requests", `import http from 'k6/http';
+import { WebSocket } from 'k6/experimental/websockets';
+import { setTimeout, setInterval } from 'k6/timers';
+export default function () {
+  const ws = new WebSocket('ws://h/feed');
+  ws.onopen = () => {
+    ws.send('hello');
+    setInterval(() => ws.send('tick'), 500);
+  };
+  ws.addEventListener('message', (e) => { console.log(e.data); });
+  ws.onerror = (e) => console.log(e.error);
+  setTimeout(() => { ws.close(); }, 3000);
+  http.get('http://h/after');
+}`, []string{"- get: /after", "- ws: /feed", "- text: hello", "- text: tick\n            every: '0.5s'", "duration: '3s'"}, ""},
+		{"k6/experimental/websockets: a session that never closes is named", `import { WebSocket } from 'k6/experimental/websockets';
+import http from 'k6/http';
+export default function () {
+  http.get('http://h/');
+  const ws = new WebSocket('ws://h/feed');
+  ws.onopen = () => ws.send('x');
+  ws.send('too early');
+  ws.binaryType = 'arraybuffer';
+}`, []string{"- get: /"}, "line 5: a WebSocket session without an end the import finds"},
 		{"metrics: constants, an extraction, a check's result, a time trend, their thresholds", metricsHead + `const items = new Counter('cart_items');
 const ok = new Rate('ok_rate');
 const took = new Trend('server_ms', true);

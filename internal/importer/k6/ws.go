@@ -12,9 +12,12 @@ import (
 // wsSession is a k6/ws session being read from ws.connect's callback.
 type wsSession struct {
 	f      *flow
-	socket string // the callback's parameter
+	socket string // the callback's parameter, or the WebSocket's variable
 	w      *importer.WSSession
 	c      *js.CallExpr
+	global bool          // k6/experimental/websockets: the timers are the global setTimeout and setInterval
+	step   importer.Step // k6/experimental/websockets: the step, added once the function is read
+	at     string        // where the WebSocket is made, for notes
 }
 
 // wsConnect converts ws.connect(url, params, function (socket) {...}) into
@@ -137,6 +140,9 @@ func (ws *wsSession) socketCall(st js.IStmt) (*js.CallExpr, string) {
 	if obj == "console" {
 		return c, "console"
 	}
+	if obj == "" && ws.global && (name == "setTimeout" || name == "setInterval") {
+		return c, name
+	}
 	if obj != ws.socket {
 		return c, ""
 	}
@@ -170,9 +176,14 @@ func (ws *wsSession) stmt(st js.IStmt, opened bool) {
 
 // on reads socket.on(event, handler).
 func (ws *wsSession) on(args []js.Arg, c *js.CallExpr) {
+	event, _ := ws.f.s.eval(args[0].Value, ws.f).asText()
+	ws.onEvent(event, args[1].Value, snippet(c))
+}
+
+// onEvent reads a handler of event; what names the code that set it.
+func (ws *wsSession) onEvent(event string, handler js.IExpr, what string) {
 	f := ws.f
-	event, _ := f.s.eval(args[0].Value, f).asText()
-	body, _ := funcOf(args[1].Value)
+	body, _ := funcOf(handler)
 	switch event {
 	case "open":
 		for _, s := range body {
@@ -195,7 +206,7 @@ func (ws *wsSession) on(args []js.Arg, c *js.CallExpr) {
 			}
 		}
 	default:
-		f.s.note("%s: socket.on(%q)", f.s.at(snippet(c)), event)
+		f.s.note("%s: %s: a handler of %q", f.s.at(what), what, event)
 	}
 }
 
