@@ -102,6 +102,12 @@ func writeGRPC(b *strings.Builder, indent string, st Step) {
 	if g.Message != "" {
 		fmt.Fprintf(b, "%smessage: %s\n", in, g.Message)
 	}
+	if len(g.Messages) > 0 {
+		fmt.Fprintf(b, "%smessages:\n", in)
+		for _, m := range g.Messages {
+			fmt.Fprintf(b, "%s  - %s\n", in, m)
+		}
+	}
 }
 
 func writeWS(b *strings.Builder, indent string, st Step) {

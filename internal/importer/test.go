@@ -111,7 +111,8 @@ type GRPCCall struct {
 	Method      string   // package.Service/Method
 	Protos      []string // .proto files; none: the server's reflection
 	ImportPaths []string
-	Message     string // the request message as JSON text (a template)
+	Message     string   // the request message as JSON text (a template)
+	Messages    []string // or a stream's request messages
 }
 
 // WSSession is a ws: step's session.

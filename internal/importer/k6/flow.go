@@ -29,6 +29,7 @@ func (s *script) convert(fn *js.FuncDecl) []importer.Step {
 	}
 	f.block(fn.Body.List)
 	f.endSockets()
+	f.endStreams()
 	return fold(f.steps, 0, len(f.steps), f.groups)
 }
 
@@ -155,6 +156,9 @@ func (f *flow) expr(e js.IExpr) value {
 		if v, ok := f.socketNew(n); ok {
 			return v
 		}
+		if v, ok := f.streamNew(n); ok {
+			return v
+		}
 	}
 	if a, ok := e.(*js.BinaryExpr); ok && a.Op == js.EqToken {
 		if d, ok := a.X.(*js.DotExpr); ok {
@@ -227,6 +231,9 @@ func (f *flow) call(c *js.CallExpr) (value, bool) {
 			return f.metricAdd(ov.ref.(*metricDecl), name, args, c)
 		case "socket":
 			ov.ref.(*wsSession).method(name, args, c)
+			return value{}, true
+		case "grpcStream":
+			ov.ref.(*grpcStream).method(name, args, c)
 			return value{}, true
 		}
 	case obj == "" && (name == "setTimeout" || name == "setInterval") && len(f.sockets) > 0 && len(args) == 2:
@@ -938,6 +945,11 @@ func (s *script) evalCall(n *js.CallExpr, f *flow) value {
 		return str("{{ uuid() }}")
 	case obj == "Date" && name == "now":
 		return str("{{ timestamp() }}")
+	}
+	if d, ok := n.X.(*js.DotExpr); ok && string(d.Y.(js.LiteralExpr).Data) == "toString" && len(n.Args.List) == 0 {
+		if t, ok := s.eval(d.X, f).asText(); ok {
+			return str(t)
+		}
 	}
 	if f != nil {
 		if path, ok := jsonPath(n, "", f); ok {

@@ -37,12 +37,24 @@ const healthMethod = "grpc.health.v1.Health/Check"
 
 // grpcNew evaluates new grpc.Client().
 func (s *script) grpcNew(n *js.NewExpr) value {
-	if d, ok := n.X.(*js.DotExpr); ok && s.grpcMod != "" {
-		if v, ok := d.X.(*js.Var); ok && string(v.Data) == s.grpcMod && string(d.Y.(js.LiteralExpr).Data) == "Client" {
-			return value{kind: "grpcClient", ref: &grpcClient{}}
-		}
+	if s.grpcClass(n.X) == "Client" {
+		return value{kind: "grpcClient", ref: &grpcClient{}}
 	}
 	return value{}
+}
+
+// grpcClass names the k6/net/grpc class e is: grpc.Client, or Client
+// imported by name.
+func (s *script) grpcClass(e js.IExpr) string {
+	switch x := e.(type) {
+	case *js.DotExpr:
+		if v, ok := x.X.(*js.Var); ok && s.grpcMod != "" && string(v.Data) == s.grpcMod {
+			return string(x.Y.(js.LiteralExpr).Data)
+		}
+	case *js.Var:
+		return s.grpcNames[string(x.Data)]
+	}
+	return ""
 }
 
 // grpcLoad records client.load(importPaths, ...files): the files the
@@ -111,7 +123,7 @@ func (f *flow) grpcCall(cl *grpcClient, name string, args []js.Arg, c *js.CallEx
 			return value{}, true
 		}
 		f.s.note("%s: client.healthCheck() calls %s, which the server's reflection describes (k6 knows the health service; a test asks the server)", f.s.at(snippet(c)), healthMethod)
-		return f.grpcStep(cl, healthMethod, value{kind: "obj"}, value{}, c, true), true
+		return f.grpcStep(cl, healthMethod, value{kind: "obj"}, value{}, snippet(c), true), true
 	case "close":
 		f.s.note("%s: client.close(): a VU keeps its connection from one iteration to the next (k6 connects again each iteration)", f.s.at(snippet(c)))
 	default:
@@ -167,18 +179,19 @@ func (f *flow) grpcInvoke(cl *grpcClient, args []js.Arg, c *js.CallExpr) value {
 	if len(args) > 2 {
 		params = f.s.eval(args[2].Value, f)
 	}
-	return f.grpcStep(cl, strings.TrimPrefix(method, "/"), f.s.eval(args[1].Value, f), params, c, false)
+	return f.grpcStep(cl, strings.TrimPrefix(method, "/"), f.s.eval(args[1].Value, f), params, snippet(c), false)
 }
 
 // grpcStep adds a grpc: step calling method with msg, after the client's connect.
-func (f *flow) grpcStep(cl *grpcClient, method string, msg, params value, c *js.CallExpr, health bool) value {
+func (f *flow) grpcStep(cl *grpcClient, method string, msg, params value, what string, health bool) value {
+	at := f.s.at(what)
 	if !cl.connected {
-		f.s.note("%s: a call before client.connect: %s", f.s.at(snippet(c)), snippet(c))
+		f.s.note("%s: a call before client.connect: %s", at, what)
 		return value{}
 	}
 	body, ok := msg.jsonOf()
 	if !ok || msg.kind != "obj" {
-		f.s.note("%s: a request message the import cannot work out: %s", f.s.at(snippet(c)), snippet(c))
+		f.s.note("%s: a request message the import cannot work out: %s", at, what)
 		return value{}
 	}
 	g := &importer.GRPCCall{Target: cl.target, Method: method, Message: body}
@@ -193,7 +206,7 @@ func (f *flow) grpcStep(cl *grpcClient, method string, msg, params value, c *js.
 				if v, ok := h.val.asText(); ok {
 					st.Headers = append(st.Headers, importer.Header{Name: strings.ToLower(h.key), Value: v})
 				} else {
-					f.s.note("%s: metadata %s of %s", f.s.at(snippet(c)), h.key, snippet(c))
+					f.s.note("%s: metadata %s of %s", at, h.key, what)
 				}
 			}
 		case "timeout":
@@ -208,7 +221,7 @@ func (f *flow) grpcStep(cl *grpcClient, method string, msg, params value, c *js.
 				st.Name, _ = n.asText()
 			}
 		default:
-			f.s.note("%s: param %s of %s", f.s.at(snippet(c)), p.key, snippet(c))
+			f.s.note("%s: param %s of %s", at, p.key, what)
 		}
 	}
 	if !f.s.room() {
@@ -227,6 +240,8 @@ func (s *script) moduleImport(mod string, n *js.ImportStmt) {
 	for _, a := range n.List {
 		if string(a.Name) == "*" || string(a.Name) == "default" {
 			local = string(a.Binding)
+		} else if mod == "k6/net/grpc" {
+			s.grpcNames[string(a.Binding)] = importedName(a) // import { Client, Stream }
 		}
 	}
 	if mod == "k6/ws" {

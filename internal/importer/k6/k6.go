@@ -30,6 +30,8 @@ type script struct {
 	grpcMod string // the local name of k6/net/grpc's default import
 	wsMod   string // the local name of k6/ws's default import
 	wsClass string // the local name of k6/experimental/websockets' WebSocket
+	// grpcNames maps a local name to what it imports of k6/net/grpc by name (Client, Stream)
+	grpcNames map[string]string
 	// metricClass maps a local name to the k6/metrics class it imports
 	// (Counter, Rate, Trend, Gauge); metrics are those the script declares.
 	metricClass map[string]string
@@ -70,8 +72,9 @@ type flow struct {
 	// sockets are the WebSockets (k6/experimental/websockets) the function
 	// opens: their sessions run once its code has run, as k6's event loop does.
 	sockets []*wsSession
-	ret     value // what the function being inlined returned
-	depth   int   // how many helper functions deep the conversion is
+	streams []*grpcStream // the gRPC streams it opens, made calls once its code has run
+	ret     value         // what the function being inlined returned
+	depth   int           // how many helper functions deep the conversion is
 }
 
 // groupName is a k6 group's label as a test's group name: "::" joins
@@ -90,12 +93,12 @@ func Import(src []byte, name string) (*importer.Test, error) {
 		return nil, fmt.Errorf("cannot parse the script as JavaScript: %v", err)
 	}
 	s := &script{src: src, t: &importer.Test{Source: "the k6 script " + name}, k6: map[string]string{},
-		jslib: map[string]string{}, metricClass: map[string]string{}, globals: map[string]value{}, funcs: map[string]*js.FuncDecl{}}
+		jslib: map[string]string{}, metricClass: map[string]string{}, grpcNames: map[string]string{}, globals: map[string]value{}, funcs: map[string]*js.FuncDecl{}}
 	s.t.Name = strings.TrimSuffix(strings.TrimSuffix(name, ".js"), ".ts")
 	for _, st := range ast.List {
 		s.topLevel(st)
 	}
-	if s.http == "" && s.grpcMod == "" && s.wsMod == "" && s.wsClass == "" {
+	if s.http == "" && s.grpcMod == "" && len(s.grpcNames) == 0 && s.wsMod == "" && s.wsClass == "" {
 		return nil, s.noHTTP()
 	}
 	s.hooks()

@@ -34,8 +34,22 @@ func TestImportProtocolsAndMetrics(t *testing.T) {
 }`, []string{"- grpc: 'grpc://127.0.0.1:9000'", "method: shop.Cart/Get", "message: {}", `{name: "gone", status: NOT_FOUND}`}, ""},
 		{"a call before connect is named", grpcHead + "export default () => {\n  client.invoke('a.B/C', {});\n  client.connect('h:1');\n  client.invoke('a.B/D', {});\n}",
 			[]string{"method: a.B/D"}, "line 6: a call before client.connect"},
-		{"a stream is named", grpcHead + "export default () => {\n  client.connect('h:1');\n  client.invoke('a.B/D', {});\n  const s = new grpc.Stream(client, 'a.B/E');\n  s.write({});\n}",
-			[]string{"method: a.B/D"}, "line 9: call s.write({})"},
+		{"a stream's writes become its call's messages, after the function's calls", grpcHead + `export default () => {
+  client.connect('h:1', {plaintext: true});
+  const s = new grpc.Stream(client, 'a.B/E');
+  s.on('data', (m) => { console.log(m); });
+  s.on('end', () => { client.close(); });
+  s.write({a: 1});
+  s.write({a: __VU});
+  s.end();
+  client.invoke('a.B/D', {});
+}`, []string{"method: a.B/D", "method: a.B/E", "messages:\n          - {\"a\":1}\n          - {\"a\":\"{{ vu }}\"}"}, ""},
+		{"a stream's handler that acts is named", grpcHead + `export default () => {
+  client.connect('h:1');
+  const s = new grpc.Stream(client, 'a.B/E');
+  s.on('data', (m) => { s.write({echo: 1}); });
+  s.write({a: 1});
+}`, []string{"method: a.B/E", "message: {\"a\":1}"}, "line 8: in a stream's handler: s.write({echo: 1})"},
 		{"a session: messages on open and on a schedule, closed after a time, a 101 check", wsHead + `export default function () {
   const res = ws.connect('wss://chat.local/room?x=1', {headers: {'X-User': 'u' + __VU}}, function (socket) {
     socket.on('open', () => {
