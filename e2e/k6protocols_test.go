@@ -21,6 +21,7 @@ import (
 	"google.golang.org/grpc/reflection"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/dynamicpb"
 )
 
@@ -31,12 +32,13 @@ const k6Examples = "../internal/importer/testdata/k6"
 // target is not a template, so the test's address replaces it.
 const k6Target = "127.0.0.1:10000"
 
-// TestK6CorpusProtocols imports k6's gRPC and WebSocket examples with the
-// real binary and runs each against an in-process server twice: one that
-// answers as the script expects, where every check passes, and one that
-// does not, where every check fails, as k6's own would. The servers count
-// what arrived: the call's message as the script wrote it, the session's
-// message (Date.now()).
+// TestK6CorpusProtocols imports k6's gRPC and WebSocket examples (both
+// corpora's) with the real binary and runs each against an in-process
+// server twice: one that answers as the script expects, where every check
+// passes, and one that does not, where every check fails, as k6's own
+// would; a script without checks is judged by the messages it received.
+// The servers keep what arrived: the call's message as the script wrote
+// it, the session's message (Date.now()).
 func TestK6CorpusProtocols(t *testing.T) {
 	dir := t.TempDir()
 	proto := "internal/lib/testutils/grpcservice/route_guide.proto"
@@ -46,19 +48,42 @@ func TestK6CorpusProtocols(t *testing.T) {
 	}
 	g := startFeatureServer(t, filepath.Join(dir, filepath.Dir(proto)))
 	ws := startWSEcho(t)
+	checks := func(t *testing.T, bad bool, m map[string]map[string]any) {
+		passes, fails := m["checks"]["passes"], m["checks"]["fails"]
+		if want := map[bool][2]float64{false: {1, 0}, true: {0, 1}}[bad]; passes != want[0] || fails != want[1] {
+			t.Errorf("bad server %v: checks passed %v, failed %v; k6's would %v, %v", bad, passes, fails, want[0], want[1])
+		}
+	}
+	count := func(metric string, good, bad float64) func(*testing.T, bool, map[string]map[string]any) {
+		return func(t *testing.T, isBad bool, m map[string]map[string]any) {
+			want := map[bool]float64{false: good, true: bad}[isBad]
+			if got, _ := m[metric]["count"].(float64); got != want {
+				t.Errorf("bad server %v: %s %v, want %v", isBad, metric, m[metric], want)
+			}
+		}
+	}
 	for _, tc := range []struct {
-		script string
+		script string // under k6Examples
 		setBad func(bad bool)
 		sent   func() []string
 		want   *regexp.Regexp // every message the server received
+		judge  func(t *testing.T, bad bool, metrics map[string]map[string]any)
 	}{
-		{"grpc_invoke", g.setBad, g.got, regexp.MustCompile(`^410248224,-747127767$`)},
-		{"grpc_healthcheck", g.setBad, func() []string { return []string{"health"} }, regexp.MustCompile(`^health$`)},
-		{"websocket", ws.setBad, ws.got, regexp.MustCompile(`^[0-9]{13}$`)},
+		{"examples/grpc_invoke", g.setBad, g.got, regexp.MustCompile(`^410248224,-747127767$`), checks},
+		{"examples/grpc_healthcheck", g.setBad, func() []string { return []string{"health"} }, regexp.MustCompile(`^health$`), checks},
+		{"examples/websocket", ws.setBad, ws.got, regexp.MustCompile(`^[0-9]{13}$`), checks},
+		{"examples-protocols/grpc_reflection", g.setBad, g.got, regexp.MustCompile(`^410248224,-747127767$`), checks},
+		// no check: the server's two features arrive, none from NOT_FOUND
+		{"examples-protocols/grpc_server_streaming", g.setBad, g.got, regexp.MustCompile(`^(410248224,-747127767|400000000,-750000000)$`), count("grpc_msgs_received", 2, 0)},
+		// no check: the timestamp sent is echoed; a refused handshake sends nothing
+		{"examples-protocols/websockets_test-echo", ws.setBad, ws.got, regexp.MustCompile(`^[0-9]{13}$`), count("ws_msgs_received", 1, 0)},
 	} {
-		t.Run(tc.script, func(t *testing.T) {
-			abs, _ := filepath.Abs(filepath.Join(k6Examples, "examples", tc.script+".js"))
-			out := filepath.Join(dir, "examples", tc.script+".yaml")
+		name := filepath.Base(tc.script)
+		t.Run(name, func(t *testing.T) {
+			g.reset()
+			ws.reset()
+			abs, _ := filepath.Abs(filepath.Join(k6Examples, tc.script+".js"))
+			out := filepath.Join(dir, "examples", name+".yaml")
 			if res := loadlens(t, dir, "import", "k6", abs, "--out", out); res.code != 0 {
 				t.Fatalf("import exit %d: %s", res.code, res.stderr)
 			}
@@ -71,16 +96,12 @@ func TestK6CorpusProtocols(t *testing.T) {
 			}
 			for _, bad := range []bool{false, true} {
 				tc.setBad(bad)
-				sum := filepath.Join(dir, tc.script+".json")
-				r := loadlens(t, dir, "run", out, "--quiet", "-e", "BASE_URL="+ws.URL, "--summary-json", sum, "--results", "results-"+tc.script)
+				sum := filepath.Join(dir, name+".json")
+				r := loadlens(t, dir, "run", out, "--quiet", "-e", "BASE_URL="+ws.URL, "--summary-json", sum, "--results", "results-"+name)
 				if r.code != 0 && r.code != 99 {
 					t.Fatalf("bad server %v: run exit %d\n%s%s", bad, r.code, r.stdout, r.stderr)
 				}
-				checks := readSummary(t, sum).Metrics["checks"]
-				passes, fails := checks["passes"], checks["fails"]
-				if want := map[bool][2]float64{false: {1, 0}, true: {0, 1}}[bad]; passes != want[0] || fails != want[1] {
-					t.Errorf("bad server %v: checks passed %v, failed %v; k6's would %v, %v\n%s", bad, passes, fails, want[0], want[1], test)
-				}
+				tc.judge(t, bad, readSummary(t, sum).Metrics)
 			}
 			got := tc.sent()
 			if len(got) == 0 {
@@ -90,6 +111,9 @@ func TestK6CorpusProtocols(t *testing.T) {
 				if !tc.want.MatchString(m) {
 					t.Errorf("the server received %q, want %s", m, tc.want)
 				}
+			}
+			if t.Failed() {
+				t.Logf("the imported test:\n%s", test)
 			}
 		})
 	}
@@ -130,8 +154,14 @@ func startFeatureServer(t *testing.T, protoDir string) *featureServer {
 	m := files[0].Services().ByName("FeatureExplorer").Methods().ByName("GetFeature")
 	f := &featureServer{health: health.NewServer()}
 	srv := grpc.NewServer()
+	list := files[0].Services().ByName("FeatureExplorer").Methods().ByName("ListFeatures")
 	srv.RegisterService(&grpc.ServiceDesc{ServiceName: "main.FeatureExplorer", HandlerType: (*any)(nil),
-		Methods: []grpc.MethodDesc{{MethodName: "GetFeature", Handler: f.getFeature(m)}}}, struct{}{})
+		Methods: []grpc.MethodDesc{{MethodName: "GetFeature", Handler: f.getFeature(m)}},
+		Streams: []grpc.StreamDesc{{StreamName: "ListFeatures", ServerStreams: true, Handler: f.listFeatures(list)}}}, struct{}{})
+	registerOnce.Do(func() { err = protoregistry.GlobalFiles.RegisterFile(files[0]) }) // what reflection describes
+	if err != nil {
+		t.Fatal(err)
+	}
 	healthpb.RegisterHealthServer(srv, f.health)
 	reflection.Register(srv)
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
@@ -164,6 +194,50 @@ func (f *featureServer) getFeature(m protoreflect.MethodDescriptor) func(any, co
 		out.Set(m.Output().Fields().ByName("location"), protoreflect.ValueOfMessage(in))
 		return out, nil
 	}
+}
+
+// registerOnce registers route_guide.proto for reflection once a test binary.
+var registerOnce sync.Once
+
+// listFeatures streams two features within the rectangle asked, at its
+// corners, keeping its low corner; NOT_FOUND when bad.
+func (f *featureServer) listFeatures(m protoreflect.MethodDescriptor) grpc.StreamHandler {
+	return func(_ any, stream grpc.ServerStream) error {
+		in := dynamicpb.NewMessage(m.Input())
+		if err := stream.RecvMsg(in); err != nil {
+			return err
+		}
+		lo := in.Get(m.Input().Fields().ByName("lo")).Message()
+		pt := lo.Descriptor().Fields()
+		f.mu.Lock()
+		f.points = append(f.points, lo.Get(pt.ByName("latitude")).String()+","+lo.Get(pt.ByName("longitude")).String())
+		bad := f.bad
+		f.mu.Unlock()
+		if bad {
+			return status.Error(codes.NotFound, "no features there")
+		}
+		for _, corner := range []string{"lo", "hi"} {
+			out := dynamicpb.NewMessage(m.Output())
+			out.Set(m.Output().Fields().ByName("name"), protoreflect.ValueOfString(corner))
+			out.Set(m.Output().Fields().ByName("location"), in.Get(m.Input().Fields().ByName(protoreflect.Name(corner))))
+			if err := stream.SendMsg(out); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+func (f *featureServer) reset() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.points = nil
+}
+
+func (e *wsEcho) reset() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.msgs = nil
 }
 
 func (f *featureServer) setBad(bad bool) {

@@ -14,6 +14,7 @@ type grpcStream struct {
 	messages []string
 	c        *js.NewExpr
 	at       string
+	made     int // the function's steps before it
 }
 
 // streamNew reads new Stream(client, method, params).
@@ -41,7 +42,7 @@ func (f *flow) streamNew(n *js.NewExpr) (value, bool) {
 			f.s.note("%s: the params of %s", at, snippet(n))
 		}
 	}
-	st := &grpcStream{f: f, client: cl.ref.(*grpcClient), rpc: method, c: n, at: at}
+	st := &grpcStream{f: f, client: cl.ref.(*grpcClient), rpc: method, c: n, at: at, made: len(f.steps)}
 	f.streams = append(f.streams, st)
 	return value{kind: "grpcStream", ref: st}, true
 }
@@ -100,6 +101,9 @@ func (f *flow) endStreams() {
 			continue
 		case hasEmpty(st.messages):
 			continue // its message was noted
+		}
+		if len(f.steps) > st.made {
+			f.s.note("%s: the stream's call is made after the function's other steps (k6 runs it alongside them)", st.at)
 		}
 		msg := value{kind: "obj"} // grpcStep wants a message; the stream's replace it
 		if v := f.grpcStep(st.client, st.rpc, msg, value{}, snippet(st.c), false); v.kind == "resp" {

@@ -31,7 +31,7 @@ func (f *flow) socketNew(n *js.NewExpr) (value, bool) {
 		f.s.note("%s: a WebSocket URL the import cannot work out: %s", at, snippet(n))
 		return value{kind: "null"}, true
 	}
-	ws := &wsSession{f: f, global: true, at: at, step: importer.Step{Path: httpURL(text), WS: &importer.WSSession{}}}
+	ws := &wsSession{f: f, global: true, at: at, made: len(f.steps), step: importer.Step{Path: httpURL(text), WS: &importer.WSSession{}}}
 	ws.w = ws.step.WS
 	if len(args) > 1 {
 		f.s.note("%s: the subprotocols and params of %s", at, snippet(n))
@@ -82,6 +82,9 @@ func (f *flow) endSockets() {
 		case ws.w.Duration == "" && hasEvery(ws.w.Sends):
 			f.s.note("%s: a WebSocket session that sends on a schedule until a message closes it (a ws: step's schedule needs its duration)", ws.at)
 		default:
+			if len(f.steps) > ws.made {
+				f.s.note("%s: the WebSocket's session runs after the function's other steps (k6 runs it alongside them)", ws.at)
+			}
 			if hasUserinfo(ws.step.Path) {
 				ws.step.Name = withoutUserinfo(ws.step.Path)
 			}

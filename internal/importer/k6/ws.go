@@ -18,6 +18,7 @@ type wsSession struct {
 	global bool          // k6/experimental/websockets: the timers are the global setTimeout and setInterval
 	step   importer.Step // k6/experimental/websockets: the step, added once the function is read
 	at     string        // where the WebSocket is made, for notes
+	made   int           // the function's steps before it was made
 }
 
 // wsConnect converts ws.connect(url, params, function (socket) {...}) into
@@ -242,9 +243,9 @@ func (ws *wsSession) timer(name string, args []js.Arg, c *js.CallExpr) {
 			}
 		case call == "send" && name == "setInterval" && len(sc.Args.List) == 1:
 			ws.send(sc.Args.List[0].Value, every, sc)
-			f.s.note("%s: socket.setInterval's message is sent when the session opens too (k6 sends it first after %s)", f.s.at(snippet(c)), every)
+			f.s.note("%s: %s's message is sent when the session opens too (k6 sends it first after %s)", f.s.at(snippet(c)), snippet(c.X), every)
 		default:
-			f.s.note("%s: in socket.%s: %s", f.s.at(snippet(s)), name, snippet(s))
+			f.s.note("%s: in %s: %s", f.s.at(snippet(s)), snippet(c.X), snippet(s))
 		}
 	}
 }
