@@ -45,7 +45,7 @@ var table = map[string]row{
 	"cli":          {imports: list("app", "capacity", "capacityrun", "comparerun", "demo", "demorun", "dist", "estimate", "estimaterun", "history", "historyrun", "importer", "importer/curl", "importer/har", "importer/k6", "importer/openapi", "k8s", "live", "mock", "plan", "runs", "units"), tests: list("k8s/k8stest", "testkit"), modules: list("k8s.io/api", "k8s.io/apimachinery", "k8s.io/client-go")},
 	"cmd/loadlens": {imports: list("cli")},
 	"compare":      {imports: list("metrics", "sample", "stats", "units"), tests: list("golden")},
-	"comparerun":   {imports: list("app", "compare", "metrics", "report", "store", "units"), tests: list("plan", "proc", "testkit")},
+	"comparerun":   {imports: list("app", "compare", "diagnose", "metrics", "report", "series", "store", "units"), tests: list("plan", "proc", "testkit")},
 	"demo":         {imports: list("proc", "promtext"), tests: list("otlp", "plan", "sample", "spans", "testkit"), modules: list("github.com/XSAM/otelsql", "github.com/jackc/pgx/v5", "github.com/prometheus/client_model", "github.com/prometheus/common", "github.com/redis/go-redis/v9", "go.opentelemetry.io/otel", "go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp", "go.opentelemetry.io/otel/sdk", "go.opentelemetry.io/otel/trace", "modernc.org/sqlite")},
 	"demorun":      {imports: list("app", "demo", "diagnose", "otlp", "plan", "report", "units"), tests: list("metrics", "sample")},
 	// units only for nouns: report writes the figures
