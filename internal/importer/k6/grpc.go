@@ -217,9 +217,7 @@ func (f *flow) grpcStep(cl *grpcClient, method string, msg, params value, what s
 				st.Timeout = v
 			}
 		case "tags":
-			if n, ok := p.val.get("name"); ok {
-				st.Name, _ = n.asText()
-			}
+			st.Name = tagsName(f, p.val, at, what)
 		default:
 			f.s.note("%s: param %s of %s", at, p.key, what)
 		}
@@ -335,4 +333,18 @@ func messagePath(e js.IExpr, r string, f *flow) (string, bool) {
 			return "", false
 		}
 	}
+}
+
+// tagsName returns the name tag of a call's tags, noting the others (a
+// step has its name only).
+func tagsName(f *flow, tags value, at, what string) string {
+	name := ""
+	for _, t := range tags.obj {
+		if t.key == "name" {
+			name, _ = t.val.asText()
+			continue
+		}
+		f.s.note("%s: tag %s of %s (a step has its name only)", at, t.key, what)
+	}
+	return name
 }

@@ -32,6 +32,8 @@ func TestImportProtocolsAndMetrics(t *testing.T) {
   const r = client.invoke('/shop.Cart/Get', {});
   check(r, {'gone': (r) => r.status === grpc.StatusNotFound});
 }`, []string{"- grpc: 'grpc://127.0.0.1:9000'", "method: shop.Cart/Get", "message: {}", `{name: "gone", status: NOT_FOUND}`}, ""},
+		{"a call's name tag names its step; its other tags are named", grpcHead + "export default () => {\n  client.connect('h:1');\n  client.invoke('a.B/D', {}, {tags: {name: 'add item', team: 'x'}});\n}",
+			[]string{"method: a.B/D", "name: 'add item'"}, "line 7: tag team of client.invoke"},
 		{"a call before connect is named", grpcHead + "export default () => {\n  client.invoke('a.B/C', {});\n  client.connect('h:1');\n  client.invoke('a.B/D', {});\n}",
 			[]string{"method: a.B/D"}, "line 6: a call before client.connect"},
 		{"a stream's writes become its call's messages, after the function's calls", grpcHead + `export default () => {

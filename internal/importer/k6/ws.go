@@ -115,9 +115,7 @@ func (f *flow) wsParams(st *importer.Step, p value, c *js.CallExpr) {
 				}
 			}
 		case "tags":
-			for _, t := range kv.val.obj {
-				f.s.note("%s: tag %s of ws.connect (a ws: step has its name only)", f.s.at(snippet(c)), t.key)
-			}
+			st.Name = tagsName(f, kv.val, f.s.at(snippet(c)), "ws.connect")
 		default:
 			f.s.note("%s: param %s of %s", f.s.at(snippet(c)), kv.key, snippet(c))
 		}
