@@ -132,6 +132,10 @@ func (f *flow) stmt(st js.IStmt) {
 		if n.Value != nil {
 			f.ret = f.expr(n.Value)
 		}
+	case *js.IfStmt:
+		if !f.firstIterationConnect(n) {
+			f.s.note("%s: statement %s (only requests, checks, sleeps, groups, helper functions and declarations are converted)", f.s.at(snippet(st)), snippet(st))
+		}
 	default:
 		f.s.note("%s: statement %s (only requests, checks, sleeps, groups, helper functions and declarations are converted)", f.s.at(snippet(st)), snippet(st))
 	}

@@ -348,3 +348,37 @@ func tagsName(f *flow, tags value, at, what string) string {
 	}
 	return name
 }
+
+// firstIterationConnect reads if (__ITER == 0) { client.connect(...) },
+// k6's way to connect once per VU, which a grpc: step does already.
+func (f *flow) firstIterationConnect(n *js.IfStmt) bool {
+	cond, ok := n.Cond.(*js.BinaryExpr)
+	if !ok || n.Else != nil || (cond.Op != js.EqEqToken && cond.Op != js.EqEqEqToken) {
+		return false
+	}
+	if v, ok := cond.X.(*js.Var); !ok || string(v.Data) != "__ITER" || f.s.eval(cond.Y, f).text != "0" {
+		return false
+	}
+	body := []js.IStmt{n.Body}
+	if b, ok := n.Body.(*js.BlockStmt); ok {
+		body = b.List
+	}
+	if len(body) != 1 {
+		return false
+	}
+	e, ok := body[0].(*js.ExprStmt)
+	if !ok {
+		return false
+	}
+	c, ok := e.Value.(*js.CallExpr)
+	if !ok {
+		return false
+	}
+	obj, name := calleeName(c.X)
+	cl := f.s.evalVar(&js.Var{Data: []byte(obj)}, f)
+	if cl.kind != "grpcClient" || name != "connect" {
+		return false
+	}
+	f.grpcConnect(cl.ref.(*grpcClient), c.Args.List, c)
+	return true
+}

@@ -34,6 +34,8 @@ func TestImportProtocolsAndMetrics(t *testing.T) {
 }`, []string{"- grpc: 'grpc://127.0.0.1:9000'", "method: shop.Cart/Get", "message: {}", `{name: "gone", status: NOT_FOUND}`}, ""},
 		{"a call's name tag names its step; its other tags are named", grpcHead + "export default () => {\n  client.connect('h:1');\n  client.invoke('a.B/D', {}, {tags: {name: 'add item', team: 'x'}});\n}",
 			[]string{"method: a.B/D", "name: 'add item'"}, "line 7: tag team of client.invoke"},
+		{"a connect on the first iteration alone is a VU's connection", grpcHead + "export default () => {\n  if (__ITER == 0) {\n    client.connect('h:1', {plaintext: true});\n  }\n  client.invoke('a.B/D', {});\n}",
+			[]string{"- grpc: 'grpc://h:1'", "method: a.B/D"}, ""},
 		{"a call before connect is named", grpcHead + "export default () => {\n  client.invoke('a.B/C', {});\n  client.connect('h:1');\n  client.invoke('a.B/D', {});\n}",
 			[]string{"method: a.B/D"}, "line 6: a call before client.connect"},
 		{"a stream's writes become its call's messages, after the function's calls", grpcHead + `export default () => {
