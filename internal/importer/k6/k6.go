@@ -158,44 +158,7 @@ func snippet(n interface{ String() string }) string {
 func (s *script) topLevel(st js.IStmt) {
 	switch n := st.(type) {
 	case *js.ImportStmt:
-		mod := unquote(n.Module)
-		s.modules = append(s.modules, fmt.Sprintf("%s (%s)", mod, s.at(string(n.Module))))
-		switch {
-		case mod == "k6/http":
-			if n.Default != nil {
-				s.http = string(n.Default)
-			}
-			for _, a := range n.List {
-				if string(a.Name) == "*" || string(a.Name) == "default" {
-					s.http = string(a.Binding)
-				}
-			}
-		case mod == "k6/net/grpc" || mod == "k6/ws":
-			s.moduleImport(mod, n)
-		case mod == "k6/experimental/websockets" || mod == "k6/websockets":
-			for _, a := range n.List {
-				if importedName(a) == "WebSocket" {
-					s.wsClass = string(a.Binding)
-				}
-			}
-		case mod == "k6/metrics":
-			for _, a := range n.List {
-				s.metricClass[string(a.Binding)] = importedName(a)
-			}
-		case mod == "k6":
-			for _, a := range n.List {
-				s.k6[string(a.Binding)] = importedName(a)
-			}
-		case strings.Contains(mod, "jslib.k6.io") || strings.HasPrefix(mod, "k6/"):
-			for _, a := range n.List {
-				s.jslib[string(a.Binding)] = importedName(a)
-			}
-			if !strings.Contains(mod, "k6-utils") && mod != "k6" {
-				s.note("%s: import from %s (its functions are not run)", s.at(string(n.Module)), mod)
-			}
-		default:
-			s.note("%s: import from %s", s.at(string(n.Module)), mod)
-		}
+		s.importStmt(n)
 	case *js.ExportStmt:
 		switch d := n.Decl.(type) {
 		case *js.FuncDecl:
@@ -232,6 +195,49 @@ func (s *script) topLevel(st js.IStmt) {
 		}
 	default:
 		s.note("%s: top-level code: %s", s.at(snippet(st)), snippet(st))
+	}
+}
+
+// importStmt records what an import binds: k6/http, k6's functions, the
+// protocols' modules, k6/metrics' classes, jslib's functions.
+func (s *script) importStmt(n *js.ImportStmt) {
+	mod := unquote(n.Module)
+	s.modules = append(s.modules, fmt.Sprintf("%s (%s)", mod, s.at(string(n.Module))))
+	switch {
+	case mod == "k6/http":
+		if n.Default != nil {
+			s.http = string(n.Default)
+		}
+		for _, a := range n.List {
+			if string(a.Name) == "*" || string(a.Name) == "default" {
+				s.http = string(a.Binding)
+			}
+		}
+	case mod == "k6/net/grpc" || mod == "k6/ws":
+		s.moduleImport(mod, n)
+	case mod == "k6/experimental/websockets" || mod == "k6/websockets":
+		for _, a := range n.List {
+			if importedName(a) == "WebSocket" {
+				s.wsClass = string(a.Binding)
+			}
+		}
+	case mod == "k6/metrics":
+		for _, a := range n.List {
+			s.metricClass[string(a.Binding)] = importedName(a)
+		}
+	case mod == "k6":
+		for _, a := range n.List {
+			s.k6[string(a.Binding)] = importedName(a)
+		}
+	case strings.Contains(mod, "jslib.k6.io") || strings.HasPrefix(mod, "k6/"):
+		for _, a := range n.List {
+			s.jslib[string(a.Binding)] = importedName(a)
+		}
+		if !strings.Contains(mod, "k6-utils") && mod != "k6" {
+			s.note("%s: import from %s (its functions are not run)", s.at(string(n.Module)), mod)
+		}
+	default:
+		s.note("%s: import from %s", s.at(string(n.Module)), mod)
 	}
 }
 
