@@ -1,6 +1,7 @@
 package k6
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
@@ -71,12 +72,15 @@ func (f *flow) metricAdd(m *metricDecl, name string, args []js.Arg, c *js.CallEx
 		f.s.note("%s: %s: a test's metric may not be named %q", at, snippet(c), m.name)
 		return value{}, true
 	}
+	if step, code, neg, ok := f.statusTest(args[0].Value); ok && m.kind == "rate" {
+		return f.addCondition(m, step, fmt.Sprintf("{status: %d}", code), neg, c), true
+	}
 	if step, neg, whole, ok := f.checkResult(args[0].Value); ok {
 		if !whole {
 			f.s.note("%s: %s: the result of a check not converted whole, or of a response checked twice", at, snippet(c))
 			return value{}, true
 		}
-		return f.addCheckResult(m, step, neg, c), true
+		return f.addCondition(m, step, "{checks: passed}", neg, c), true
 	}
 	v, ok := f.metricValue(args[0].Value)
 	if !ok {
@@ -175,17 +179,41 @@ func (f *flow) checkResult(e js.IExpr) (step int, neg, whole, ok bool) {
 	return v.step, false, v.b, v.kind == "checked"
 }
 
-// addCheckResult converts rate.add(passed), where passed is a check's
-// result, into an if: on the last request's checks, which are that
-// check's when no request came after it; else it says why not.
-func (f *flow) addCheckResult(m *metricDecl, step int, neg bool, c *js.CallExpr) value {
+// statusTest reads res.status === N (or !==, ==, !=): the step of res's
+// request, N, and whether it is negated.
+func (f *flow) statusTest(e js.IExpr) (step, code int, neg, ok bool) {
+	if g, isGroup := e.(*js.GroupExpr); isGroup {
+		return f.statusTest(g.X)
+	}
+	b, isBinary := e.(*js.BinaryExpr)
+	if !isBinary {
+		return 0, 0, false, false
+	}
+	op := compareOp(b.Op)
+	d, isDot := b.X.(*js.DotExpr)
+	if (op != "eq" && op != "ne") || !isDot || string(d.Y.(js.LiteralExpr).Data) != "status" {
+		return 0, 0, false, false
+	}
+	res, n := f.s.eval(d.X, f), f.s.eval(b.Y, f)
+	code, err := strconv.Atoi(n.text)
+	if res.kind != "resp" || n.kind != "num" || err != nil || f.steps[res.step].Method == "" {
+		return 0, 0, false, false
+	}
+	return res.step, code, op == "ne", true
+}
+
+// addCondition converts rate.add(passed), where passed is a check's
+// result, or rate.add(res.status === 200), into an if: on the last
+// request's checks or status (cond), which are that request's when no
+// request came after it; else it says why not.
+func (f *flow) addCondition(m *metricDecl, step int, cond string, neg bool, c *js.CallExpr) value {
 	for _, st := range f.steps[step+1:] {
 		if st.Method != "" || st.GRPC != nil || st.WS != nil || len(st.Extract) > 0 {
-			f.s.note("%s: %s: a check's result after another request (a test's if: reads the last request's checks)", f.s.at(snippet(c)), snippet(c))
+			f.s.note("%s: %s: a response's check or status after another request (a test's if: reads the last request's)", f.s.at(snippet(c)), snippet(c))
 			return value{}
 		}
 	}
-	if len(f.steps[step].Extract) > 0 {
+	if len(f.steps[step].Extract) > 0 && cond == "{checks: passed}" {
 		f.s.note("%s: %s: the checked response has extractions, which a test's {checks: passed} counts too", f.s.at(snippet(c)), snippet(c))
 		return value{}
 	}
@@ -197,7 +225,7 @@ func (f *flow) addCheckResult(m *metricDecl, step int, neg bool, c *js.CallExpr)
 		yes, no = no, yes
 	}
 	m.added = true
-	f.steps = append(f.steps, importer.Step{If: "{checks: passed}",
+	f.steps = append(f.steps, importer.Step{If: cond,
 		Then: []importer.Step{{Add: []importer.KV{{Key: m.name, Value: yes}}}},
 		Else: []importer.Step{{Add: []importer.KV{{Key: m.name, Value: no}}}}})
 	return value{}

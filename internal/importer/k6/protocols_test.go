@@ -102,6 +102,8 @@ export default function () {
   ws.send('too early');
   ws.binaryType = 'arraybuffer';
 }`, []string{"- get: /"}, "line 5: a WebSocket session without an end the import finds"},
+		{"a rate of a status test", "import http from 'k6/http';\nimport { Rate } from 'k6/metrics';\nconst errors = new Rate('errors');\nexport const options = {thresholds: {errors: ['rate < 0.1']}};\nexport default function () {\n  const res = http.get('http://h/');\n  errors.add(res.status !== 200);\n}",
+			[]string{"metrics:\n  errors: rate", "errors:\n    - 'rate < 0.1'", "- if: {status: 200}\n        then:\n          - add: {errors: false}\n        else:\n          - add: {errors: true}"}, ""},
 		{"metrics: constants, an extraction, a check's result, a time trend, their thresholds", metricsHead + `const items = new Counter('cart_items');
 const ok = new Rate('ok_rate');
 const took = new Trend('server_ms', true);
@@ -172,7 +174,7 @@ export default function () {
 	for _, want := range []string{
 		"line 10: g.add(3): max_ms is a Gauge",
 		"line 11: tr.add(res.timings.waiting) (a metric's value is converted when",
-		"line 14: r2.add(ok): a check's result after another request",
+		"line 14: r2.add(ok): a response's check or status after another request",
 		"line 7: threshold on waiting (the test adds no value to waiting",
 		"line 7: threshold on max_ms (the test adds no value to max_ms",
 	} {
