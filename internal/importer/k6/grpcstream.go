@@ -53,6 +53,9 @@ func (st *grpcStream) method(name string, args []js.Arg, c *js.CallExpr) {
 	f := st.f
 	switch {
 	case name == "write" && len(args) == 1:
+		if !f.s.room() { // a message counts as a step: a script may write millions through helpers
+			return
+		}
 		msg := f.s.eval(args[0].Value, f)
 		j, ok := msg.jsonOf()
 		if !ok || msg.kind != "obj" {

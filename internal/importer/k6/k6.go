@@ -103,11 +103,11 @@ func Import(src []byte, name string) (*importer.Test, error) {
 	}
 	s.hooks()
 	scenarios := s.scenarios()
+	if s.steps > maxSteps { // before nothingRuns: a flow cut at the bound may hold no request
+		return nil, fmt.Errorf("the script's scenarios make more than %s steps; a test file holds about 5,000", units.Count(maxSteps))
+	}
 	if len(scenarios) == 0 {
 		return nil, s.nothingRuns()
-	}
-	if s.steps > maxSteps {
-		return nil, fmt.Errorf("the script's scenarios make more than %s steps; a test file holds about 5,000", units.Count(maxSteps))
 	}
 	s.t.Scenarios = scenarios
 	s.baseURL()

@@ -211,6 +211,9 @@ func (ws *wsSession) onEvent(event string, handler js.IExpr, what string) {
 
 // send adds a text message sent when the session opens, and every every.
 func (ws *wsSession) send(e js.IExpr, every string, c *js.CallExpr) {
+	if !ws.f.s.room() { // a message counts as a step: a script may send millions through helpers
+		return
+	}
 	t, ok := ws.f.s.eval(e, ws.f).asText()
 	if !ok {
 		ws.f.s.note("%s: a message the import cannot work out: %s", ws.f.s.at(snippet(c)), snippet(c))
