@@ -293,6 +293,8 @@ func checkYAML(c Check) string {
 		parts = append(parts, "status: "+intList(c.Status))
 	case c.BodyContains != "":
 		parts = append(parts, "body_contains: "+jsonString(c.BodyContains))
+	case c.BodyMatches != "":
+		parts = append(parts, "body_matches: "+jsonString(c.BodyMatches))
 	case c.JSON != "":
 		parts = append(parts, "json: "+jsonString(c.JSON))
 		switch v := c.Value.(type) {

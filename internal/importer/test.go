@@ -143,6 +143,7 @@ type Check struct {
 	Name         string
 	Status       []int
 	BodyContains string
+	BodyMatches  string // a regular expression
 	JSON         string // a JSON path, with one comparison below
 	Op           string // eq, ne, contains, matches, exists, lt, lte, gt, gte
 	Value        any    // the comparison's value: string or Raw

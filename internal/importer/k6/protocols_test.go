@@ -67,6 +67,19 @@ func TestImportProtocolsAndMetrics(t *testing.T) {
 }`, []string{`base_url: '{{ env("BASE_URL", "https://chat.local") }}'`, "- ws: '/room?x=1'", "X-User: 'u{{ vu }}'",
 			`- text: '{"type":"join"}'`, "- text: ping\n            every: '1s'", "duration: '5s'", `{name: "upgraded", status: 101}`},
 			"line 7: socket.setInterval's message is sent when the session opens too"},
+		{"a check in the message handler judges each message", wsHead + `export default function () {
+  ws.connect('ws://h/echo', {}, function (socket) {
+    socket.on('open', () => socket.send('{"type":"hi"}'));
+    socket.on('message', (m) => {
+      check(m, {'is text': (d) => d === 'a.b', 'has hi': (d) => d.includes('hi')});
+      check(JSON.parse(m), {'typed': (j) => j.type === 'hi', 'n': (j) => j.meta.n >= 2});
+    });
+    socket.setTimeout(() => socket.close(), 1000);
+  });
+}`, []string{"- ws: /echo", `{name: "is text", body_matches: "^a\\.b$"}`, `{name: "has hi", body_contains: "hi"}`,
+			`{name: "typed", json: "$.type", eq: "hi"}`, `{name: "n", json: "$.meta.n", gte: 2}`}, ""},
+		{"a check on a message it cannot convert is named as a check", wsHead + "export default function () {\n  ws.connect('ws://h/', {}, (socket) => {\n    socket.on('message', (m) => { check(m, {'long': (d) => d.length > 3}); });\n    socket.setTimeout(() => socket.close(), 1000);\n  });\n}",
+			[]string{"duration: '1s'"}, "line 5: on a message: check(m, {long: (d) => { return d.length > 3; }}) (a ws: step checks a message's text"},
 		{"a close on the first message ends the session", wsHead + `export default function () {
   ws.connect('ws://h/echo', null, function (socket) {
     socket.on('open', function () { socket.send('hi'); });

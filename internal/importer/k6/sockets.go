@@ -85,6 +85,7 @@ func (f *flow) endSockets() {
 			if len(f.steps) > ws.made {
 				f.s.note("%s: the WebSocket's session runs after the function's other steps (k6 runs it alongside them)", ws.at)
 			}
+			ws.step.Check = append(ws.step.Check, ws.checks...)
 			if hasUserinfo(ws.step.Path) {
 				ws.step.Name = withoutUserinfo(ws.step.Path)
 			}

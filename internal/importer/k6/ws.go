@@ -15,10 +15,11 @@ type wsSession struct {
 	socket string // the callback's parameter, or the WebSocket's variable
 	w      *importer.WSSession
 	c      *js.CallExpr
-	global bool          // k6/experimental/websockets: the timers are the global setTimeout and setInterval
-	step   importer.Step // k6/experimental/websockets: the step, added once the function is read
-	at     string        // where the WebSocket is made, for notes
-	made   int           // the function's steps before it was made
+	global bool             // k6/experimental/websockets: the timers are the global setTimeout and setInterval
+	step   importer.Step    // k6/experimental/websockets: the step, added once the function is read
+	at     string           // where the WebSocket is made, for notes
+	made   int              // the function's steps before it was made
+	checks []importer.Check // checks on each message, from the message handler
 }
 
 // wsConnect converts ws.connect(url, params, function (socket) {...}) into
@@ -62,6 +63,7 @@ func (f *flow) wsConnect(args []js.Arg, c *js.CallExpr) value {
 	if hasUserinfo(st.Path) {
 		st.Name = withoutUserinfo(st.Path) // a name is shown everywhere: never a password
 	}
+	st.Check = append(st.Check, ws.checks...)
 	if !f.s.room() {
 		return value{}
 	}
@@ -189,14 +191,25 @@ func (ws *wsSession) onEvent(event string, handler js.IExpr, what string) {
 			ws.stmt(s, true)
 		}
 	case "message":
+		_, param := funcOf(handler)
 		for _, s := range body {
+			if ws.messageCheck(s, param) {
+				continue
+			}
 			if _, name := ws.socketCall(s); name == "console" {
 				continue
 			} else if name == "close" && ws.w.MaxMessages == 0 && len(body) <= 2 {
 				ws.w.MaxMessages = 1 // closed on the first message
 				continue
 			}
-			f.s.note("%s: on a message: %s (a ws: step does not send in reply to a message)", f.s.at(snippet(s)), snippet(s))
+			why, what := "a ws: step does not send in reply to a message", snippet(s)
+			if c, _ := ws.socketCall(s); c != nil {
+				what = snippet(c) // the statement's snippet ends in ";", which the script's text may not
+				if f.s.k6[calleeNameOnly(c)] == "check" {
+					why = "a ws: step checks a message's text, what it includes, or its JSON fields against values"
+				}
+			}
+			f.s.note("%s: on a message: %s (%s)", f.s.at(what), what, why)
 		}
 	case "close", "error", "ping", "pong":
 		for _, s := range body {
@@ -249,4 +262,12 @@ func (ws *wsSession) timer(name string, args []js.Arg, c *js.CallExpr) {
 			f.s.note("%s: in %s: %s", f.s.at(snippet(s)), snippet(c.X), snippet(s))
 		}
 	}
+}
+
+// calleeNameOnly names a call's function when it is a plain name: check(...).
+func calleeNameOnly(c *js.CallExpr) string {
+	if obj, name := calleeName(c.X); obj == "" {
+		return name
+	}
+	return ""
 }
