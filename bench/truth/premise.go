@@ -24,9 +24,11 @@ const gcPremise = 0.10
 // of the rule that should name it, right or wrong.
 type Premise struct {
 	What     string  `json:"what"`
-	Want     float64 `json:"want"`     // the least value for the fault to count as present
-	Measured float64 `json:"measured"` // NaN-free: 0 when nothing could be measured
-	Samples  int     `json:"samples"`  // scrapes inside the window
+	Want     float64 `json:"want"`                // the least value for the fault to count as present
+	Measured float64 `json:"measured"`            // NaN-free: 0 when nothing could be measured
+	Samples  int     `json:"samples"`             // scrapes inside the window
+	Bracket  bool    `json:"bracketed,omitempty"` // the JVM answered too few scrapes inside the hold: the window reaches to the scrapes around it
+	WindowS  float64 `json:"window_s"`            // seconds between the first and the last scrape used
 	Met      bool    `json:"met"`
 	Why      string  `json:"why,omitempty"` // why it is not met
 }
@@ -39,17 +41,20 @@ type pauseSample struct {
 
 // gcMeter scrapes a JVM's Actuator each second while a run lasts.
 type gcMeter struct {
-	url     string
-	mu      sync.Mutex
-	samples []pauseSample
-	errs    int
+	url      string
+	mu       sync.Mutex
+	samples  []pauseSample
+	errs     int
+	answered chan struct{} // a scrape answered
 }
 
 // watchGC starts scraping url until ctx ends; the returned func stops it
-// and returns the meter. At most one scrape is in flight (a GC-bound JVM
-// answers late, and a late answer is still a counter reading).
-func watchGC(ctx context.Context, url string, max time.Duration) func() *gcMeter {
-	m := &gcMeter{url: url}
+// once a scrape after the given time has answered (a JVM that the storm
+// kept from answering during the load answers once it drains), or grace
+// later, and returns the meter. At most one scrape is in flight (a
+// GC-bound JVM answers late, and a late answer is still a counter reading).
+func watchGC(ctx context.Context, url string, max time.Duration) func(after time.Time, grace time.Duration) *gcMeter {
+	m := &gcMeter{url: url, answered: make(chan struct{}, 1)}
 	ctx, cancel := context.WithTimeout(ctx, max)
 	done := make(chan struct{})
 	go func() {
@@ -64,11 +69,32 @@ func watchGC(ctx context.Context, url string, max time.Duration) func() *gcMeter
 			}
 		}
 	}()
-	return func() *gcMeter {
+	return func(after time.Time, grace time.Duration) *gcMeter {
+		deadline := time.NewTimer(grace)
+		defer deadline.Stop()
+		for !m.answeredAfter(after) { // bounded by grace: each answer signals once
+			select {
+			case <-m.answered:
+			case <-deadline.C:
+				after = time.Time{}
+			case <-done:
+				after = time.Time{}
+			}
+			if after.IsZero() {
+				break
+			}
+		}
 		cancel()
 		<-done
 		return m
 	}
+}
+
+// answeredAfter reports whether a scrape taken after t answered.
+func (m *gcMeter) answeredAfter(t time.Time) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return t.IsZero() || (len(m.samples) > 0 && m.samples[len(m.samples)-1].at.After(t))
 }
 
 func (m *gcMeter) scrape(ctx context.Context) {
@@ -83,6 +109,10 @@ func (m *gcMeter) scrape(ctx context.Context) {
 		return
 	}
 	m.samples = append(m.samples, pauseSample{at: at, pause: v})
+	select {
+	case m.answered <- struct{}{}:
+	default:
+	}
 }
 
 // fetchPause reads the sum of jvm_gc_pause_seconds_sum from a Prometheus
@@ -134,24 +164,41 @@ func sumPause(rd io.Reader) (float64, error) {
 }
 
 // Share judges the GC premise over [from, to]: the pause time between the
-// first and the last scrape inside it over the wall time between them.
+// first and the last scrape inside it over the wall time between them. A
+// JVM in back-to-back full collections answers no scrape for the whole
+// hold (a 5 s timeout): then the last scrape before it and the first after
+// it bracket the hold, a window of lighter seconds around it (the ramp, the
+// drain), so the share read is no more than the hold's.
 func (m *gcMeter) Share(from, to time.Time, want float64) Premise {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	p := Premise{What: "share of wall time the JVM paused for GC over the load's hold (its own jvm_gc_pause_seconds_sum)", Want: want}
 	var in []pauseSample
-	for _, s := range m.samples {
-		if !s.at.Before(from) && !s.at.After(to) {
+	var before, after *pauseSample
+	for i, s := range m.samples {
+		switch {
+		case s.at.Before(from):
+			before = &m.samples[i]
+		case s.at.After(to):
+			if after == nil {
+				after = &m.samples[i]
+			}
+		default:
 			in = append(in, s)
 		}
 	}
 	p.Samples = len(in)
+	if len(in) < 2 && before != nil && after != nil {
+		in = append(append([]pauseSample{*before}, in...), *after)
+		p.Bracket = true
+	}
 	if len(in) < 2 {
 		p.Why = fmt.Sprintf("not measured: %d scrapes of the JVM answered inside the hold (%d failed)", len(in), m.errs)
 		return p
 	}
 	first, last := in[0], in[len(in)-1]
 	wall := last.at.Sub(first.at).Seconds()
+	p.WindowS = wall
 	p.Measured = (last.pause - first.pause) / wall
 	p.Met = p.Measured >= want
 	if !p.Met {

@@ -60,11 +60,17 @@ func TestGCShare(t *testing.T) {
 	}{
 		{"the hold's share, not the ramp's nor the idle tail's", samples, at(15), at(30), true, 0.25, ""},
 		{"a share below the premise is not met, and says so", samples, at(0), at(15), false, 0.02, "paused for GC 2.0 %"},
-		{"one scrape inside the hold measures nothing", samples[:16], at(15), at(30), false, 0, "not measured: 1 scrapes"},
+		{"one scrape inside the hold and none after measures nothing", samples[:16], at(15), at(30), false, 0, "not measured: 1 scrapes"},
+		// a JVM in a GC storm answered at 0:10 and at 0:36 only: the 26 s
+		// around the hold (5 at 2 %, 15 at 25 %, 6 idle) read 14.8 %, less than the hold's 25 %
+		{"no scrape answered inside the hold: the two around it bracket it", []pauseSample{samples[10], samples[36]}, at(15), at(30), true, 0.148, ""},
 	}
 	for _, c := range cases {
 		m := &gcMeter{samples: c.samples}
 		p := m.Share(c.from, c.to, gcPremise)
+		if c.name[:2] == "no" && !p.Bracket {
+			t.Errorf("%s: not marked bracketed", c.name)
+		}
 		if p.Met != c.met || fmt.Sprintf("%.3f", p.Measured) != fmt.Sprintf("%.3f", c.share) || !strings.Contains(p.Why, c.why) {
 			t.Errorf("%s: met %v, share %.3f, why %q; want %v, %.3f, %q", c.name, p.Met, p.Measured, p.Why, c.met, c.share, c.why)
 		}
@@ -79,12 +85,11 @@ func TestWatchGCScrapesAJVM(t *testing.T) {
 		fmt.Fprintf(w, "jvm_gc_pause_seconds_sum{gc=\"Copy\"} %d\n", k)
 	}))
 	defer srv.Close()
+	// the first scrape goes at once, the second a second later: stop waits
+	// for an answer to a scrape taken after half a second, the second one
+	after := time.Now().Add(500 * time.Millisecond)
 	stop := watchGC(context.Background(), srv.URL, time.Minute)
-	deadline := time.Now().Add(10 * time.Second)
-	for n.Load() < 2 && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond) // polls the server's count, bounded: not a synchronisation by sleep
-	}
-	m := stop()
+	m := stop(after, 10*time.Second)
 	if len(m.samples) < 2 || m.samples[1].pause <= m.samples[0].pause {
 		t.Fatalf("samples %+v: want two readings of a growing counter", m.samples)
 	}

@@ -203,7 +203,7 @@ func (s *Session) runCase(ctx context.Context, c Case, rec *RunRecord) error {
 	var inv Invocation
 	var fs []Finding
 	premise := func() (*ClientResult, string) { return nil, "" }
-	gc := func() *gcMeter { return nil }
+	gc := func(time.Time, time.Duration) *gcMeter { return nil }
 	err = s.Lab.WithReceiver(st.Traces != "", func() (err error) {
 		if len(c.Must) == 0 {
 			premise = s.probe(ctx, st, load)
@@ -216,9 +216,10 @@ func (s *Session) runCase(ctx context.Context, c Case, rec *RunRecord) error {
 	})
 	probe, unhealthy := premise()
 	rec.Probe = probe
-	if m := gc(); m != nil {
+	holdEnd := t0.Add(load.Duration() + time.Second)
+	if m := gc(holdEnd, time.Minute); m != nil {
 		// the hold, from a second after the ramp (loadlens starts its load a moment after its process)
-		p := m.Share(t0.Add(load.Ramp+time.Second), t0.Add(load.Duration()+time.Second), c.GCShare)
+		p := m.Share(t0.Add(load.Ramp+time.Second), holdEnd, c.GCShare)
 		rec.Premise, unhealthy = &p, p.Why
 	}
 	rec.OtherDuring = s.Lab.Meter.Window(t0, time.Now())
