@@ -2,21 +2,19 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"io"
-	"net/http"
+	"os"
+	"regexp"
 	"strconv"
-	"strings"
-	"sync"
 	"time"
 )
 
 // gcPremise is the share of wall time a gc case's JVM must spend paused for
-// GC over the load's hold, by its own jvm_gc_pause_seconds_sum: a tenth of
-// every second stopped is a pressure any request feels, twice the least
-// share loadlens's rule looks at (5 %), so the label does not borrow the
-// rule's threshold.
+// GC over the load's hold, by its own GC log: a tenth of every second
+// stopped is a pressure any request feels, twice the least share
+// loadlens's rule looks at (5 %), so the label does not borrow the rule's
+// threshold.
 const gcPremise = 0.10
 
 // Premise is what the harness measured of a case's fault while loadlens
@@ -24,182 +22,72 @@ const gcPremise = 0.10
 // of the rule that should name it, right or wrong.
 type Premise struct {
 	What     string  `json:"what"`
-	Want     float64 `json:"want"`                // the least value for the fault to count as present
-	Measured float64 `json:"measured"`            // NaN-free: 0 when nothing could be measured
-	Samples  int     `json:"samples"`             // scrapes inside the window
-	Bracket  bool    `json:"bracketed,omitempty"` // the JVM answered too few scrapes inside the hold: the window reaches to the scrapes around it
-	WindowS  float64 `json:"window_s"`            // seconds between the first and the last scrape used
+	Want     float64 `json:"want"`     // the least value for the fault to count as present
+	Measured float64 `json:"measured"` // 0 when nothing could be measured
+	Pauses   int     `json:"pauses"`   // GC pauses inside the window
 	Met      bool    `json:"met"`
 	Why      string  `json:"why,omitempty"` // why it is not met
 }
 
-// pauseSample is one scrape of a JVM's total GC pause time.
-type pauseSample struct {
-	at    time.Time
-	pause float64 // seconds, every collector and cause summed
+// gcPause is one stop-the-world pause of a JVM's unified GC log.
+type gcPause struct {
+	end time.Time // when the JVM logged it: the pause's end
+	dur time.Duration
 }
 
-// gcMeter scrapes a JVM's Actuator each second while a run lasts.
-type gcMeter struct {
-	url      string
-	mu       sync.Mutex
-	samples  []pauseSample
-	errs     int
-	answered chan struct{} // a scrape answered
-}
+// gcLogLine matches a pause line of -Xlog:gc:file=…:timemillis, e.g.
+// "[1795978500123ms] GC(12) Pause Young (Allocation Failure) 40M->9M(123M) 5.123ms".
+var gcLogLine = regexp.MustCompile(`^\[(\d+)ms\] GC\(\d+\) Pause .* ([0-9.]+)ms$`)
 
-// watchGC starts scraping url until ctx ends; the returned func stops it
-// once a scrape after the given time has answered (a JVM that the storm
-// kept from answering during the load answers once it drains), or grace
-// later, and returns the meter. At most one scrape is in flight (a
-// GC-bound JVM answers late, and a late answer is still a counter reading).
-func watchGC(ctx context.Context, url string, max time.Duration) func(after time.Time, grace time.Duration) *gcMeter {
-	m := &gcMeter{url: url, answered: make(chan struct{}, 1)}
-	ctx, cancel := context.WithTimeout(ctx, max)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		tick := time.NewTicker(time.Second)
-		defer tick.Stop()
-		for ctx.Err() == nil {
-			m.scrape(ctx)
-			select {
-			case <-ctx.Done():
-			case <-tick.C:
-			}
-		}
-	}()
-	return func(after time.Time, grace time.Duration) *gcMeter {
-		deadline := time.NewTimer(grace)
-		defer deadline.Stop()
-		for !m.answeredAfter(after) { // bounded by grace: each answer signals once
-			select {
-			case <-m.answered:
-			case <-deadline.C:
-				after = time.Time{}
-			case <-done:
-				after = time.Time{}
-			}
-			if after.IsZero() {
-				break
-			}
-		}
-		cancel()
-		<-done
-		return m
-	}
-}
+// gcLogFlag is the JVM option that writes the log readGCLog reads. The
+// log is the JVM's own account, written even while a GC storm keeps it
+// from answering any scrape (Actuator's jvm_gc_pause_seconds went
+// unanswered for a whole hold and the minute after).
+func gcLogFlag(path string) string { return "-Xlog:gc:file=" + path + ":timemillis" }
 
-// answeredAfter reports whether a scrape taken after t answered.
-func (m *gcMeter) answeredAfter(t time.Time) bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return t.IsZero() || (len(m.samples) > 0 && m.samples[len(m.samples)-1].at.After(t))
-}
-
-func (m *gcMeter) scrape(ctx context.Context) {
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	at := time.Now()
-	v, err := fetchPause(ctx, m.url)
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if err != nil {
-		m.errs++
-		return
-	}
-	m.samples = append(m.samples, pauseSample{at: at, pause: v})
-	select {
-	case m.answered <- struct{}{}:
-	default:
-	}
-}
-
-// fetchPause reads the sum of jvm_gc_pause_seconds_sum from a Prometheus
-// exposition.
-func fetchPause(ctx context.Context, url string) (float64, error) {
-	req, err := http.NewRequestWithContext(ctx, "GET", url, nil)
-	if err != nil {
-		return 0, err
-	}
-	r, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return 0, err
-	}
-	defer r.Body.Close()
-	if r.StatusCode != http.StatusOK {
-		return 0, fmt.Errorf("%s: %s", url, r.Status)
-	}
-	return sumPause(r.Body)
-}
-
-// sumPause sums every jvm_gc_pause_seconds_sum sample; none is an error
-// (not a JVM with Micrometer's GC metrics).
-func sumPause(rd io.Reader) (float64, error) {
+// readGCLog reads the pauses of a GC log; lines of other kinds are skipped.
+func readGCLog(rd io.Reader) ([]gcPause, error) {
+	var out []gcPause
 	sc := bufio.NewScanner(rd)
 	sc.Buffer(make([]byte, 1<<16), 1<<20)
-	sum, n := 0.0, 0
 	for sc.Scan() {
-		line := sc.Text()
-		if !strings.HasPrefix(line, "jvm_gc_pause_seconds_sum") {
+		m := gcLogLine.FindStringSubmatch(sc.Text())
+		if m == nil {
 			continue
 		}
-		_, value, ok := splitSample(line)
-		if !ok {
-			return 0, fmt.Errorf("bad sample %q", line)
+		at, err1 := strconv.ParseInt(m[1], 10, 64)
+		ms, err2 := strconv.ParseFloat(m[2], 64)
+		if err1 != nil || err2 != nil {
+			return nil, fmt.Errorf("GC log: bad pause line %q", sc.Text())
 		}
-		v, err := strconv.ParseFloat(value, 64)
-		if err != nil {
-			return 0, fmt.Errorf("bad sample %q", line)
-		}
-		sum, n = sum+v, n+1
+		out = append(out, gcPause{end: time.UnixMilli(at), dur: time.Duration(ms * float64(time.Millisecond))})
 	}
-	if err := sc.Err(); err != nil {
-		return 0, err
-	}
-	if n == 0 {
-		return 0, fmt.Errorf("no jvm_gc_pause_seconds_sum")
-	}
-	return sum, nil
+	return out, sc.Err()
 }
 
-// Share judges the GC premise over [from, to]: the pause time between the
-// first and the last scrape inside it over the wall time between them. A
-// JVM in back-to-back full collections answers no scrape for the whole
-// hold (a 5 s timeout): then the last scrape before it and the first after
-// it bracket the hold, a window of lighter seconds around it (the ramp, the
-// drain), so the share read is no more than the hold's.
-func (m *gcMeter) Share(from, to time.Time, want float64) Premise {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	p := Premise{What: "share of wall time the JVM paused for GC over the load's hold (its own jvm_gc_pause_seconds_sum)", Want: want}
-	var in []pauseSample
-	var before, after *pauseSample
-	for i, s := range m.samples {
-		switch {
-		case s.at.Before(from):
-			before = &m.samples[i]
-		case s.at.After(to):
-			if after == nil {
-				after = &m.samples[i]
-			}
-		default:
-			in = append(in, s)
-		}
-	}
-	p.Samples = len(in)
-	if len(in) < 2 && before != nil && after != nil {
-		in = append(append([]pauseSample{*before}, in...), *after)
-		p.Bracket = true
-	}
-	if len(in) < 2 {
-		p.Why = fmt.Sprintf("not measured: %d scrapes of the JVM answered inside the hold (%d failed)", len(in), m.errs)
+// gcShare judges the GC premise over [from, to] from a JVM's GC log: the
+// pauses that ended inside it over its wall time.
+func gcShare(path string, from, to time.Time, want float64) Premise {
+	p := Premise{What: "share of wall time the JVM paused for GC over the load's hold (its own GC log)", Want: want}
+	f, err := os.Open(path)
+	if err != nil {
+		p.Why = "not measured: " + err.Error()
 		return p
 	}
-	first, last := in[0], in[len(in)-1]
-	wall := last.at.Sub(first.at).Seconds()
-	p.WindowS = wall
-	p.Measured = (last.pause - first.pause) / wall
+	defer f.Close()
+	pauses, err := readGCLog(f)
+	if err != nil {
+		p.Why = "not measured: " + err.Error()
+		return p
+	}
+	var paused time.Duration
+	for _, g := range pauses {
+		if !g.end.Before(from) && !g.end.After(to) {
+			paused += g.dur
+			p.Pauses++
+		}
+	}
+	p.Measured = paused.Seconds() / to.Sub(from).Seconds()
 	p.Met = p.Measured >= want
 	if !p.Met {
 		p.Why = fmt.Sprintf("the JVM paused for GC %.1f %% of the hold's wall time, below the %.0f %% that makes the fault", 100*p.Measured, 100*want)

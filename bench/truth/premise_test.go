@@ -1,97 +1,71 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 )
 
-// An excerpt of truthapp's /actuator/prometheus under the gc case: the
-// Serial collector's minor and major pauses are summed.
-const actuatorGC = `# HELP jvm_gc_pause_seconds Time spent in GC pause
-# TYPE jvm_gc_pause_seconds summary
-jvm_gc_pause_seconds_count{action="end of minor GC",cause="Allocation Failure",gc="Copy"} 812
-jvm_gc_pause_seconds_sum{action="end of minor GC",cause="Allocation Failure",gc="Copy"} 3.5
-jvm_gc_pause_seconds_count{action="end of major GC",cause="Allocation Failure",gc="MarkSweepCompact"} 40
-jvm_gc_pause_seconds_sum{action="end of major GC",cause="Allocation Failure",gc="MarkSweepCompact"} 4.25
-# HELP jvm_gc_pause_seconds_max Time spent in GC pause
-jvm_gc_pause_seconds_max{action="end of minor GC",cause="Allocation Failure",gc="Copy"} 0.02
-`
-
-func TestSumPause(t *testing.T) {
-	got, err := sumPause(strings.NewReader(actuatorGC))
-	if err != nil || got != 7.75 {
-		t.Errorf("sumPause = %v, %v; want 7.75 (minor + major, not the max)", got, err)
+// A GC log as truthapp's JVM writes it with gcLogFlag (Serial collector,
+// -Xmx128m): young and full pauses, and lines that are not pauses.
+func gcLog(t0 time.Time, pauses ...string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[%dms] Using Serial\n", t0.UnixMilli())
+	for i, p := range pauses {
+		fmt.Fprintf(&b, "%s\n", strings.Replace(p, "@", fmt.Sprintf("[%dms] GC(%d)", t0.UnixMilli(), i), 1))
 	}
-	if _, err := sumPause(strings.NewReader("http_server_requests_seconds_count{uri=\"/\"} 3\n")); err == nil {
-		t.Error("an exposition without GC pauses read as 0 s of GC: want an error (not a JVM)")
+	return b.String()
+}
+
+func TestReadGCLog(t *testing.T) {
+	t0 := time.UnixMilli(1795978500123)
+	log := gcLog(t0, "@ Pause Young (Allocation Failure) 40M->9M(123M) 5.123ms",
+		"@ Pause Full (Allocation Failure) 118M->80M(123M) 151.5ms", "@ Something else 3ms")
+	got, err := readGCLog(strings.NewReader(log))
+	if err != nil || len(got) != 2 || got[0].dur != 5123*time.Microsecond || got[1].dur != 151500*time.Microsecond || !got[0].end.Equal(t0) {
+		t.Errorf("readGCLog = %+v, %v; want the young and the full pause at %v", got, err, t0)
 	}
 }
 
-// TestGCShare judges the premise over the hold only, from the pause
-// counter's growth between the first and last scrapes inside it.
+// TestGCShare judges the premise over the hold only: the pauses that
+// ended inside it over its wall time.
 func TestGCShare(t *testing.T) {
 	t0 := time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
 	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
-	// ramp 0-15 s at 2 % paused, hold 15-30 s at 25 %, then idle
-	var samples []pauseSample
-	pause := 0.0
-	for s := 0; s <= 40; s++ {
-		samples = append(samples, pauseSample{at: at(float64(s)), pause: pause})
-		switch {
-		case s < 15:
-			pause += 0.02
-		case s < 30:
-			pause += 0.25
+	// ramp 0-15 s: a 20 ms pause a second (2 %); hold 15-30 s: a 250 ms full
+	// pause a second (25 %, a JVM that answers nothing meanwhile); then idle
+	var b strings.Builder
+	for s := 1; s <= 30; s++ {
+		ms := 20.0
+		if s > 15 {
+			ms = 250
 		}
+		fmt.Fprintf(&b, "[%dms] GC(%d) Pause Full (Allocation Failure) 120M->100M(123M) %.3fms\n", at(float64(s)).UnixMilli(), s, ms)
+	}
+	path := filepath.Join(t.TempDir(), "gc.log")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	cases := []struct {
 		name     string
-		samples  []pauseSample
+		path     string
 		from, to time.Time
 		met      bool
 		share    float64
 		why      string
 	}{
-		{"the hold's share, not the ramp's nor the idle tail's", samples, at(15), at(30), true, 0.25, ""},
-		{"a share below the premise is not met, and says so", samples, at(0), at(15), false, 0.02, "paused for GC 2.0 %"},
-		{"one scrape inside the hold and none after measures nothing", samples[:16], at(15), at(30), false, 0, "not measured: 1 scrapes"},
-		// a JVM in a GC storm answered at 0:10 and at 0:36 only: the 26 s
-		// around the hold (5 at 2 %, 15 at 25 %, 6 idle) read 14.8 %, less than the hold's 25 %
-		{"no scrape answered inside the hold: the two around it bracket it", []pauseSample{samples[10], samples[36]}, at(15), at(30), true, 0.148, ""},
+		{"the hold's share, not the ramp's nor the idle tail's", path, at(15.5), at(30.5), true, 0.25, ""},
+		{"a share below the premise is not met, and says so", path, at(0.5), at(15.5), false, 0.02, "paused for GC 2.0 %"},
+		{"no log measures nothing", filepath.Join(t.TempDir(), "none.log"), at(15.5), at(30.5), false, 0, "not measured"},
 	}
 	for _, c := range cases {
-		m := &gcMeter{samples: c.samples}
-		p := m.Share(c.from, c.to, gcPremise)
-		if c.name[:2] == "no" && !p.Bracket {
-			t.Errorf("%s: not marked bracketed", c.name)
-		}
+		p := gcShare(c.path, c.from, c.to, gcPremise)
 		if p.Met != c.met || fmt.Sprintf("%.3f", p.Measured) != fmt.Sprintf("%.3f", c.share) || !strings.Contains(p.Why, c.why) {
 			t.Errorf("%s: met %v, share %.3f, why %q; want %v, %.3f, %q", c.name, p.Met, p.Measured, p.Why, c.met, c.share, c.why)
 		}
-	}
-}
-
-// TestWatchGCScrapesAJVM reads a live exposition each second until stopped.
-func TestWatchGCScrapesAJVM(t *testing.T) {
-	var n atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		k := n.Add(1)
-		fmt.Fprintf(w, "jvm_gc_pause_seconds_sum{gc=\"Copy\"} %d\n", k)
-	}))
-	defer srv.Close()
-	// the first scrape goes at once, the second a second later: stop waits
-	// for an answer to a scrape taken after half a second, the second one
-	after := time.Now().Add(500 * time.Millisecond)
-	stop := watchGC(context.Background(), srv.URL, time.Minute)
-	m := stop(after, 10*time.Second)
-	if len(m.samples) < 2 || m.samples[1].pause <= m.samples[0].pause {
-		t.Fatalf("samples %+v: want two readings of a growing counter", m.samples)
 	}
 }
 

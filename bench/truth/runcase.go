@@ -203,23 +203,18 @@ func (s *Session) runCase(ctx context.Context, c Case, rec *RunRecord) error {
 	var inv Invocation
 	var fs []Finding
 	premise := func() (*ClientResult, string) { return nil, "" }
-	gc := func(time.Time, time.Duration) *gcMeter { return nil }
 	err = s.Lab.WithReceiver(st.Traces != "", func() (err error) {
 		if len(c.Must) == 0 {
 			premise = s.probe(ctx, st, load)
-		}
-		if c.GCShare > 0 {
-			gc = watchGC(ctx, st.Base+"/actuator/prometheus", load.Duration()+5*time.Minute)
 		}
 		inv, fs, err = s.Lab.LL.RunTest(ctx, rec.Dir, test)
 		return err
 	})
 	probe, unhealthy := premise()
 	rec.Probe = probe
-	holdEnd := t0.Add(load.Duration() + time.Second)
-	if m := gc(holdEnd, time.Minute); m != nil {
+	if c.GCShare > 0 {
 		// the hold, from a second after the ramp (loadlens starts its load a moment after its process)
-		p := m.Share(t0.Add(load.Ramp+time.Second), holdEnd, c.GCShare)
+		p := gcShare(st.Main.GCLog, t0.Add(load.Ramp+time.Second), t0.Add(load.Duration()+time.Second), c.GCShare)
 		rec.Premise, unhealthy = &p, p.Why
 	}
 	rec.OtherDuring = s.Lab.Meter.Window(t0, time.Now())
