@@ -20,6 +20,10 @@ func TestGCPressureOnTruthRuns(t *testing.T) {
 		title string // the start of the one gc-pressure title; "" for none
 	}{
 		{"truth-gc", "GC pressure: App paused for GC "},
+		// the same case into a GC storm: the JVM answered two scrapes at 18 % and 45 %, then none
+		// for the rest of the run (10 s timeouts), while completing 13/s of 19/s offered; against
+		// its throughput the share did not rise with the load (the rule missed it before)
+		{"truth-gc-storm", "GC pause share rises with load: App 1.08% at 6 req/s offered → 44.9% at 20 req/s offered"},
 		{"truthapp-healthy", ""},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
