@@ -193,6 +193,11 @@ scenarios:
 		t.Errorf("the ended dashboard does not point to report.html: %q", got)
 	}
 	b.screenshot("dashboard-ended.png")
+	var sessionsHidden bool
+	b.eval(`return document.getElementById("sessions-box").hidden`, &sessionsHidden)
+	if !sessionsHidden {
+		t.Errorf("an HTTP-only run's dashboard shows a sessions panel")
+	}
 
 	runDir := onlyRunDir(t, filepath.Join(dir, "results"))
 	report := filepath.Join(runDir, "report.html")

@@ -45,8 +45,8 @@ var table = map[string]row{
 	"cli":          {imports: list("app", "capacity", "capacityrun", "comparerun", "demo", "demorun", "dist", "estimate", "estimaterun", "history", "historyrun", "importer", "importer/curl", "importer/har", "importer/k6", "importer/openapi", "k8s", "live", "mock", "plan", "runs", "units"), tests: list("k8s/k8stest", "testkit"), modules: list("k8s.io/api", "k8s.io/apimachinery", "k8s.io/client-go")},
 	"cmd/loadlens": {imports: list("cli")},
 	"compare":      {imports: list("metrics", "sample", "stats", "units"), tests: list("golden")},
-	"comparerun":   {imports: list("app", "compare", "metrics", "report", "store", "units"), tests: list("plan", "proc", "testkit")},
-	"demo":         {imports: list("proc", "promtext"), tests: list("otlp", "plan", "sample", "spans", "testkit"), modules: list("github.com/XSAM/otelsql", "github.com/jackc/pgx/v5", "github.com/prometheus/client_model", "github.com/prometheus/common", "github.com/redis/go-redis/v9", "go.opentelemetry.io/otel", "go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp", "go.opentelemetry.io/otel/sdk", "go.opentelemetry.io/otel/trace", "modernc.org/sqlite")},
+	"comparerun":   {imports: list("app", "compare", "diagnose", "metrics", "report", "series", "store", "units"), tests: list("plan", "proc", "testkit")},
+	"demo":         {imports: list("proc", "promtext"), tests: list("otlp", "plan", "sample", "spans", "testkit"), modules: list("github.com/jackc/pgx/v5", "github.com/prometheus/client_model", "github.com/prometheus/common", "github.com/redis/go-redis/v9", "go.opentelemetry.io/proto/otlp", "google.golang.org/protobuf", "modernc.org/sqlite")},
 	"demorun":      {imports: list("app", "demo", "diagnose", "otlp", "plan", "report", "units"), tests: list("metrics", "sample")},
 	// units only for nouns: report writes the figures
 	"diagnose": {imports: list("metrics", "sample", "series", "spans", "stats", "units"), tests: list("golden", "store"), modules: list("modernc.org/sqlite")},
@@ -88,10 +88,11 @@ var table = map[string]row{
 	"proc":     {},
 	"promtext": {},
 	// the seam of the session protocols, and one package per protocol (docs/protocols.md)
-	"protocol":      {imports: list("jsonpath", "plan", "sample", "tmpl")},
-	"protocol/grpc": {imports: list("jsonpath", "plan", "protocol", "sample"), tests: list("tmpl"), modules: list("github.com/bufbuild/protocompile", "google.golang.org/grpc", "google.golang.org/protobuf")},
-	"protocol/sse":  {imports: list("plan", "protocol", "sample", "units"), tests: list("jsonpath", "tmpl"), modules: list("github.com/mccutchen/go-httpbin/v2")},
-	"protocol/ws":   {imports: list("plan", "protocol", "sample", "units"), tests: list("jsonpath", "tmpl"), modules: list("github.com/coder/websocket", "github.com/mccutchen/go-httpbin/v2")},
+	"protocol":           {imports: list("jsonpath", "plan", "sample", "tmpl")},
+	"protocol/grpc":      {imports: list("jsonpath", "plan", "protocol", "sample"), tests: list("protocol/prototest", "tmpl"), modules: list("github.com/bufbuild/protocompile", "google.golang.org/grpc", "google.golang.org/protobuf")},
+	"protocol/sse":       {imports: list("plan", "protocol", "sample", "units"), tests: list("jsonpath", "protocol/prototest", "tmpl"), modules: list("github.com/mccutchen/go-httpbin/v2")},
+	"protocol/ws":        {imports: list("plan", "protocol", "sample", "units"), tests: list("jsonpath", "protocol/prototest", "tmpl"), modules: list("github.com/coder/websocket", "github.com/mccutchen/go-httpbin/v2")},
+	"protocol/prototest": {imports: list("protocol", "sample", "tmpl")}, // the protocols' fake VU, for their tests
 	// the one layer that renders, every page in web's shell
 	"report": {imports: list("capacity", "compare", "diagnose", "estimate", "history", "metrics", "sample", "series", "spans", "threshold", "units", "web"), tests: list("golden", "metrics/metricstest", "plan", "store")},
 	"runs":   {imports: list("app", "metrics", "output", "store", "units"), tests: list("plan")},
@@ -144,7 +145,7 @@ func TestImportTable(t *testing.T) {
 }
 
 // testOnly are the packages made for tests: only tests may import them.
-var testOnly = []string{"golden", "testkit", "faultserver", "engine/h1/h1test", "metrics/metricstest", "k8s/k8stest"}
+var testOnly = []string{"golden", "testkit", "faultserver", "engine/h1/h1test", "metrics/metricstest", "k8s/k8stest", "protocol/prototest"}
 
 // judge returns a problem for each import the row does not allow, and for
 // each allowance the package does not use.

@@ -33,80 +33,33 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 	if len(pos) != 1 {
 		return fail(e, usageErr("run takes one test file or URL; see `loadlens run -h`"))
 	}
-	tags, err := history.ParseTags(f.tags)
+	in, err := f.input(pos[0])
 	if err != nil {
-		return fail(e, usageErr("%v", err))
-	}
-	if err := checkStore(*f.store); err != nil {
-		return fail(e, err)
-	}
-	if *f.store != "" && *f.noMetrics {
-		return fail(e, usageErr("--store records a run's figures, which --no-metrics does not keep"))
-	}
-	var seg plan.Segment
-	if *f.segment != "" {
-		if seg, err = plan.ParseSegment(*f.segment); err != nil {
-			return fail(e, usageErr("--segment: %v", err))
-		}
-	}
-	lookup, err := envLookup(f.envs)
-	if err != nil {
-		return fail(e, err)
-	}
-	target := pos[0]
-	var stdin []byte // the test, when target is "-"
-	isURL := false
-	if target == "-" {
-		if stdin, err = readStdin(); err != nil {
-			return fail(e, err)
-		}
-	} else if isURL, err = classifyTarget(target); err != nil {
 		return fail(e, err)
 	}
 	set := setFlags(fs)
 	aliasFlags(set)
-	o := &f.url
-	if isURL {
-		if err := explicitZeros(set, o); err != nil {
+	if in.isURL {
+		if err := f.urlOptions(e, set, in); err != nil {
 			return fail(e, err)
-		}
-		if err := iterationFlags(set, o); err != nil {
-			return fail(e, err)
-		}
-		o.URL, o.Headers, o.Thresholds, o.Env, o.Machine = target, f.headers, f.thresholds, lookup, machineFor(seg)
-		f.lim.apply(set, o)
-		if hasLiteralSpace(target) {
-			fmt.Fprintln(e.stderr, "loadlens: note: the URL's spaces are sent percent-encoded, as %20")
 		}
 	}
 	rc := app.RunConfig{ResultsDir: *f.results, Out: e.stdout, TTY: e.tty, Quiet: *f.quiet, SummaryJSON: *f.summaryJSON,
-		Args: storedArgs(fs, e.args), Version: app.Version, Tags: tags, Store: *f.store}
-	if f.dist.distributed() && stdin != nil {
+		Args: storedArgs(fs, e.args), Version: app.Version, Tags: in.tags, Store: *f.store}
+	if f.dist.distributed() && in.stdin != nil {
 		return fail(e, usageErr("a distributed run sends its agents a test file: write the test to a file rather than run -"))
 	}
 	if f.dist.distributed() {
-		return runDistributedCmd(ctx, e, &f, target, isURL, set, lookup, rc)
+		return runDistributedCmd(ctx, e, &f, in.target, in.isURL, set, in.lookup, rc)
 	}
-	var p *plan.Plan
-	if isURL {
-		p, err = plan.FromURL(*o)
-	} else {
-		var ov plan.LoadOverride
-		if ov, err = loadOverride(set, o); err != nil {
-			return fail(e, err)
-		}
-		if err := refuseURLFlags(set); err != nil {
-			return fail(e, err)
-		}
-		p, err = parseTarget(seg, target, stdin, lookup, ov)
-	}
+	p, err := f.plan(set, in)
 	if err != nil {
 		return fail(e, err)
 	}
 	if rc, err = f.out.runConfig(rc); err != nil {
 		return fail(e, err)
 	}
-	rc.Plan, rc.Segment, rc.NoMetrics = p, seg, *f.noMetrics
+	rc.Plan, rc.Segment, rc.NoMetrics = p, in.seg, *f.noMetrics
 	e.watchStop()
 	res, err := app.Run(ctx, rc)
 	if err != nil {
@@ -114,6 +67,80 @@ func runCmd(ctx context.Context, e *env, args []string) int {
 		return app.ExitAfter(res.ExitCode, err)
 	}
 	return res.ExitCode
+}
+
+// runInput is what `loadlens run` read from its flags and its argument
+// before building the plan.
+type runInput struct {
+	target string
+	stdin  []byte // the test, when target is "-"
+	isURL  bool
+	tags   map[string]string
+	seg    plan.Segment
+	lookup func(string) (string, bool)
+}
+
+// input checks the flags that do not depend on the target's kind and reads
+// the target (standard input for "-").
+func (f *runFlags) input(target string) (runInput, error) {
+	in := runInput{target: target}
+	var err error
+	if in.tags, err = history.ParseTags(f.tags); err != nil {
+		return in, usageErr("%v", err)
+	}
+	if err := checkStore(*f.store); err != nil {
+		return in, err
+	}
+	if *f.store != "" && *f.noMetrics {
+		return in, usageErr("--store records a run's figures, which --no-metrics does not keep")
+	}
+	if *f.segment != "" {
+		if in.seg, err = plan.ParseSegment(*f.segment); err != nil {
+			return in, usageErr("--segment: %v", err)
+		}
+	}
+	if in.lookup, err = envLookup(f.envs); err != nil {
+		return in, err
+	}
+	if target == "-" {
+		in.stdin, err = readStdin()
+		return in, err
+	}
+	in.isURL, err = classifyTarget(target)
+	return in, err
+}
+
+// urlOptions fills the URL mode's options from the flags.
+func (f *runFlags) urlOptions(e *env, set map[string]bool, in runInput) error {
+	o := &f.url
+	if err := explicitZeros(set, o); err != nil {
+		return err
+	}
+	if err := iterationFlags(set, o); err != nil {
+		return err
+	}
+	o.URL, o.Headers, o.Thresholds, o.Env, o.Machine = in.target, f.headers, f.thresholds, in.lookup, machineFor(in.seg)
+	f.lim.apply(set, o)
+	if hasLiteralSpace(in.target) {
+		fmt.Fprintln(e.stderr, "loadlens: note: the URL's spaces are sent percent-encoded, as %20")
+	}
+	return nil
+}
+
+// plan builds the run's plan from a URL and its options, or from the test
+// file with the load flags overriding it.
+func (f *runFlags) plan(set map[string]bool, in runInput) (*plan.Plan, error) {
+	if in.isURL {
+		return plan.FromURL(f.url)
+	}
+	ov, err := loadOverride(set, &f.url)
+	if err != nil {
+		return nil, err
+	}
+	if err := refuseURLFlags(set); err != nil {
+		return nil, err
+	}
+	return parseTarget(in.seg, in.target, in.stdin, in.lookup, ov)
 }
 
 // runFlags are `loadlens run`'s flags.
@@ -177,6 +204,8 @@ func runDistributedCmd(ctx context.Context, e *env, f *runFlags, target string, 
 			return fail(e, err)
 		}
 		target = ""
+	} else if err := refuseShortcutsOverAgents(set); err != nil {
+		return fail(e, err)
 	} else if err := refuseURLFlags(set); err != nil {
 		return fail(e, err)
 	}

@@ -44,6 +44,10 @@ type Input struct {
 	// Note, when set, says how the caller read the run, for the report:
 	// e.g. why it found no holds.
 	Note string
+	// HostSteal is, by Second.Sec, the share of the generator's host's
+	// CPU time the hypervisor gave to other machines (CPU steal); nil
+	// when not recorded (agents, old runs).
+	HostSteal map[int]float64
 }
 
 // Hold is a stretch of seconds over which a test's stages hold the load
@@ -80,7 +84,8 @@ type Report struct {
 	// (metrics.Run.Covered): a page charts that second's rates over it.
 	LastCovered []float64 `json:"-"`
 
-	endpoints []string // every endpoint's name, for gates
+	endpoints []string  // every endpoint's name, for gates
+	steal     []float64 // each run's median CPU steal share over its compared seconds; -1 unknown
 }
 
 // GroupInfo is one side of the comparison: one run, or several runs of the
@@ -173,9 +178,13 @@ func CompareGroups(groups [][]Input, opts Options) (*Report, error) {
 	}
 	rep.Runs, rep.Loads = chooseParts(ins, opts.LoadTolerance)
 	for i := range rep.Runs {
+		rep.steal = append(rep.steal, medianSteal(ins[i].HostSteal, rep.Runs[i]))
+	}
+	for i := range rep.Runs {
 		rep.Runs[i].Group = groupOf[i]
 		if i > 0 {
 			rep.Runs[i].Note = join(rep.Runs[i].Note, lagNote(ins[i].Run.Series, ins[0].Run.Series, rep.Runs[i], rep.Runs[0]))
+			rep.Runs[i].Note = join(rep.Runs[i].Note, stealNote(rep.steal[i], rep.steal[0]))
 		}
 	}
 	rep.Groups = groupInfos(rep.Runs, len(groups))

@@ -269,8 +269,8 @@ func (r *Report) endpointNamed(name string) bool {
 	return false
 }
 
-// judge decides one gate on one value and says why: failed, not judged, or
-// passed. A latency gate first asks whether the percentiles are latencies
+// judgeChange decides one gate on one value and says why: failed, not
+// judged, or passed. A latency gate first asks whether the percentiles are latencies
 // of answers (see answers). Then a gate fails on a change whose estimate
 // goes past its limit and that the table calls significant, and on one
 // that goes past its limit with its whole confidence interval, whatever
@@ -280,7 +280,7 @@ func (r *Report) endpointNamed(name string) bool {
 // calls it not testable, and a gate must not contradict it. Nor is a
 // latency change that a load generator's extra wait could have made or
 // hidden (see hostLag), unless its whole interval is past the limit.
-func judge(g Gate, base, v Value, host hostLag) (failed, notJudged bool, reason string) {
+func judgeChange(g Gate, base, v Value, host hostLag) (failed, notJudged bool, reason string) {
 	if !base.Has || !v.Has {
 		return true, false, fmt.Sprintf("%s: no data to compare in the baseline or this run", g.Metric)
 	}
@@ -353,6 +353,41 @@ func judge(g Gate, base, v Value, host hostLag) (failed, notJudged bool, reason 
 			units.Percent(v.Drift/100))
 	}
 	return false, false, fmt.Sprintf("%s %s %s goes past %s, but its interval reaches back within it: not significantly past it", g.Metric, change, interval, allowed)
+}
+
+// judge decides one gate on one value and says why (see judgeChange),
+// then distrusts a latency verdict one side's stolen CPU could have made
+// (see stealVerdict).
+func judge(g Gate, base, v Value, host hostLag) (failed, notJudged bool, reason string) {
+	failed, notJudged, reason = judgeChange(g, base, v, host)
+	if notJudged || !g.Metric.isLatency() {
+		return failed, notJudged, reason
+	}
+	if dead, why := answers(g, base, v); dead || why != "" {
+		return failed, notJudged, reason // failures are counted, not timed: no pause makes them
+	}
+	if why := stealVerdict(g, host, failed, reason); why != "" {
+		return false, true, why
+	}
+	return failed, notJudged, reason
+}
+
+// stealVerdict is why a latency verdict is not judged when one side's host
+// lost much more CPU to the hypervisor, or "": a failure the stolen run's
+// pauses push toward, or a pass the stolen baseline's pauses could have
+// bought by slowing the baseline. The pauses stall the service's timers
+// too when it shares the host, so no bound on their effect holds, not
+// even a whole interval past the limit.
+func stealVerdict(g Gate, host hostLag, failed bool, verdict string) string {
+	switch moves := host.stealMoves(g); {
+	case moves > 0 && failed:
+		return fmt.Sprintf("not judged: %s; but %s: the hypervisor's pauses may have made the change; run both when the host is quiet",
+			verdict, host.stealSentence())
+	case moves < 0 && !failed:
+		return fmt.Sprintf("not judged: %s; but %s: the pauses in the baseline's latencies can hide a change; run both when the host is quiet",
+			verdict, host.stealSentence())
+	}
+	return ""
 }
 
 // worse reports whether the table calls the change significant and in the

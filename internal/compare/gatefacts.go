@@ -48,6 +48,11 @@ func failedShare(v Value) float64 { return float64(v.Failed) / float64(v.Request
 type hostLag struct {
 	base, run float64
 	busier    int // +1: the run's host was much busier (see busier); -1: the baseline's; 0: neither
+	// stealBase and stealRun are the median shares of the host's CPU time
+	// stolen (the largest of a group's runs), -1 when not recorded; stolen
+	// says which side lost much more (see stolen).
+	stealBase, stealRun float64
+	stolen              int
 }
 
 // hostLag returns the scheduler lag of group g's runs and the baseline's.
@@ -61,8 +66,18 @@ func (r *Report) hostLag(g int) hostLag {
 		}
 		return out
 	}
-	h := hostLag{base: lag(0), run: lag(g)}
+	steal := func(g int) float64 {
+		out := -1.0
+		for _, i := range r.Groups[g].Runs {
+			if i < len(r.steal) {
+				out = max(out, r.steal[i])
+			}
+		}
+		return out
+	}
+	h := hostLag{base: lag(0), run: lag(g), stealBase: steal(0), stealRun: steal(g)}
 	h.busier = busier(h.run, h.base)
+	h.stolen = stolen(h.stealRun, h.stealBase)
 	return h
 }
 
@@ -88,4 +103,20 @@ func (h hostLag) sentence() string {
 		return fmt.Sprintf("its load generator lagged far more than the baseline's (scheduler lag p99 %s vs %s): its host was busier", r, b)
 	}
 	return fmt.Sprintf("the baseline's load generator lagged far more than this run's (scheduler lag p99 %s vs %s): its host was busier", b, r)
+}
+
+// stealMoves says whether one side's stolen CPU pushes a latency gate's
+// change toward failing (+1: the run's host lost more and the gate fails
+// on a rise, or the baseline's and it fails on a fall), away from it (-1),
+// or neither (0).
+func (h hostLag) stealMoves(g Gate) int { return h.stolen * g.Sign }
+
+// stealSentence says whose host lost CPU to the hypervisor, and how much.
+func (h hostLag) stealSentence() string {
+	if h.stolen > 0 {
+		return fmt.Sprintf("its host lost %s of its CPU time to other machines against %s in the baseline's (CPU steal, the median second)",
+			units.Share(h.stealRun), units.Share(h.stealBase))
+	}
+	return fmt.Sprintf("the baseline's host lost %s of its CPU time to other machines against %s in this run's (CPU steal, the median second)",
+		units.Share(h.stealBase), units.Share(h.stealRun))
 }

@@ -11,8 +11,10 @@ import (
 
 	"github.com/loadlens/loadlens/internal/app"
 	"github.com/loadlens/loadlens/internal/compare"
+	"github.com/loadlens/loadlens/internal/diagnose"
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/report"
+	"github.com/loadlens/loadlens/internal/series"
 	"github.com/loadlens/loadlens/internal/store"
 	"github.com/loadlens/loadlens/internal/units"
 )
@@ -168,7 +170,32 @@ func compareInput(path string) (compare.Input, error) {
 		Snapshots: func(fn func(*metrics.Snapshot) error) error { return app.ReadSnapshots(db, fn) }}
 	in.Holds, in.Note = app.StoredHolds(rd.Meta())
 	in.Note = joinNotes(unfinishedNote(rd.Finish()), in.Note)
+	set, err := rd.Series()
+	if err != nil {
+		return compare.Input{}, err
+	}
+	in.HostSteal = hostSteal(set)
 	return in, nil
+}
+
+// hostSteal is the share of the generator's host CPU time stolen in each
+// second the run recorded it (its steal cores over its CPUs), or nil.
+func hostSteal(set series.Set) map[int]float64 {
+	steal, cpus := set.Find(diagnose.HostSteal), set.Find(diagnose.HostCPUs)
+	if len(steal) != 1 || len(cpus) != 1 {
+		return nil // none recorded, or an agents' run (their hosts are not the coordinator's)
+	}
+	n := map[int]float64{}
+	for _, p := range cpus[0].Points {
+		n[p.Sec] = p.Value
+	}
+	out := map[int]float64{}
+	for _, p := range steal[0].Points {
+		if n[p.Sec] > 0 {
+			out[p.Sec] = p.Value / n[p.Sec]
+		}
+	}
+	return out
 }
 
 // unfinishedNote warns of a run that did not complete, as `runs` shows it:

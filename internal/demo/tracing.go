@@ -3,18 +3,11 @@ package demo
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"net/http"
 	"strings"
 	"time"
 
-	"github.com/XSAM/otelsql"
-	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
-	"go.opentelemetry.io/otel/propagation"
-	"go.opentelemetry.io/otel/sdk/resource"
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-	"go.opentelemetry.io/otel/trace"
+	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 )
 
 // tracing is the shop's OpenTelemetry instrumentation, on when
@@ -23,32 +16,20 @@ import (
 // The shop samples only what its callers sampled (parent-based, never on
 // its own), so a load test decides how many traces it exports.
 type tracing struct {
-	tp     *sdktrace.TracerProvider
-	tracer trace.Tracer
-	prop   propagation.TraceContext
+	tracer
 }
 
-// tracerName is the instrumentation scope of the shop's own spans.
+// tracerName is the instrumentation scope of the shop's spans.
 const tracerName = "github.com/loadlens/loadlens/internal/demo"
 
 // newTracing returns the shop's tracing, exporting over OTLP/HTTP to
 // endpoint (a base URL, as OTEL_EXPORTER_OTLP_ENDPOINT gives it); nil when
 // endpoint is "".
-func newTracing(ctx context.Context, endpoint, service string) (*tracing, error) {
+func newTracing(_ context.Context, endpoint, service string) (*tracing, error) {
 	if endpoint == "" {
 		return nil, nil
 	}
-	exp, err := otlptracehttp.New(ctx, otlptracehttp.WithEndpointURL(strings.TrimSuffix(endpoint, "/")+"/v1/traces"))
-	if err != nil {
-		return nil, fmt.Errorf("demo: OTLP exporter for %s: %w", endpoint, err)
-	}
-	tp := sdktrace.NewTracerProvider(
-		// a short batch delay, so a run's spans arrive within a second or two of its end
-		sdktrace.WithBatcher(exp, sdktrace.WithBatchTimeout(500*time.Millisecond), sdktrace.WithMaxQueueSize(65536)),
-		sdktrace.WithSampler(sdktrace.ParentBased(sdktrace.NeverSample())),
-		sdktrace.WithResource(resource.NewSchemaless(attribute.String("service.name", service))),
-	)
-	return &tracing{tp: tp, tracer: tp.Tracer(tracerName)}, nil
+	return &tracing{tracer{exp: newSpanExporter(strings.TrimSuffix(endpoint, "/")+"/v1/traces", service)}}, nil
 }
 
 // close flushes the spans not exported yet and stops the exporter.
@@ -58,7 +39,7 @@ func (t *tracing) close() error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	return t.tp.Shutdown(ctx)
+	return t.exp.close(ctx)
 }
 
 // server wraps a route's handler in a server span named for the route,
@@ -69,33 +50,31 @@ func (t *tracing) server(method, uri string, h http.HandlerFunc) http.HandlerFun
 	}
 	name := method + " " + uri
 	return func(w http.ResponseWriter, r *http.Request) {
-		ctx := t.prop.Extract(r.Context(), propagation.HeaderCarrier(r.Header))
-		ctx, span := t.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindServer),
-			trace.WithAttributes(attribute.String("http.request.method", method), attribute.String("http.route", uri)))
+		ctx := r.Context()
+		if sc, ok := parseTraceparent(r.Header.Get("traceparent")); ok {
+			ctx = withParent(ctx, sc)
+		}
+		ctx, span := t.start(ctx, name, tracepb.Span_SPAN_KIND_SERVER, strAttr("http.request.method", method), strAttr("http.route", uri))
 		defer span.End()
 		h(w, r.WithContext(ctx))
 	}
 }
 
-// openSQL opens a database/sql pool; with tracing, through otelsql, which
-// makes a client span (db.system, db.query.text) for each statement.
+// openSQL opens a database/sql pool; with tracing, through tracedConnector,
+// which makes a client span (db.system, db.query.text) for each statement.
 func (t *tracing) openSQL(driver, dsn, system string) (*sql.DB, error) {
 	if t == nil {
 		return sql.Open(driver, dsn)
 	}
-	return otelsql.Open(driver, dsn,
-		otelsql.WithTracerProvider(t.tp),
-		otelsql.WithAttributes(attribute.String("db.system", system)),
-		otelsql.WithSpanNameFormatter(spanName),
-		otelsql.WithSpanOptions(otelsql.SpanOptions{OmitConnResetSession: true, OmitConnectorConnect: true, OmitConnPrepare: true, RowsChildOfQuery: true}))
+	return openTracedSQL(&t.tracer, driver, dsn, system)
 }
 
 // spanName names a statement's span as the semantic conventions suggest,
 // "{operation} {table}" (e.g. "SELECT demo_apps"), and other calls by method.
-func spanName(_ context.Context, method otelsql.Method, query string) string {
+func spanName(method, query string) string {
 	f := strings.Fields(query)
 	if len(f) == 0 {
-		return string(method)
+		return method
 	}
 	op := strings.ToUpper(f[0])
 	for i := 1; i+1 < len(f); i++ {
@@ -111,9 +90,8 @@ func spanName(_ context.Context, method otelsql.Method, query string) string {
 }
 
 // cacheSpan starts a client span for one cache call.
-func (t *tracing) cacheSpan(ctx context.Context, op, system string) (context.Context, trace.Span) {
-	return t.tracer.Start(ctx, op, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attribute.String("db.system", system),
-		attribute.String("db.operation.name", op)))
+func (t *tracing) cacheSpan(ctx context.Context, op, system string) (context.Context, *span) {
+	return t.start(ctx, op, tracepb.Span_SPAN_KIND_CLIENT, strAttr("db.system", system), strAttr("db.operation.name", op))
 }
 
 // tracedCache makes a client span around each call of the shop's cache.

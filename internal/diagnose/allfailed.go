@@ -86,7 +86,8 @@ func allFailedRule(c *context) []Finding {
 	total := b.add(c.fig(c.client(SrcRequests), StatSum, first, last, UnitCount, "requests sent"))
 	onset := b.second(onsetSec, StatOnset, "the first second with a request")
 	main := kinds[0]
-	words, remedies := failureWords[main], allFailedRemedies(main)
+	fw, _ := failureOf(c.run, main)
+	words, remedies := struct{ what, means string }{fw.what, fw.means}, fw.remedies
 	if main == sample.TLS && handshakeTimedOut(c.run) {
 		words, remedies = handshakeTimeoutWords, handshakeTimeoutRemedies
 	}
@@ -96,7 +97,8 @@ func allFailedRule(c *context) []Finding {
 	for i, k := range kinds[1:] {
 		m := b.add(c.fig(c.client(SrcFailed, "kind", k.String()), StatSum, first, last, UnitCount, k.String()+" failures"))
 		if i < 2 {
-			title = append(title, "; ", m, " ", name(failureWords[k].what))
+			kw, _ := failureOf(c.run, k)
+			title = append(title, "; ", m, " ", name(kw.what))
 		}
 		b.evidence(m, m, " failed with ", name(k.String()))
 	}

@@ -48,10 +48,23 @@ func errorsAtLoad(c *context) []Finding {
 	e.measure()
 	e.title()
 	e.evidence()
-	if len(e.kinds) > 0 && e.kinds[0] == sample.HTTP4xx {
-		e.b.f.Remedies = append([]string{"most failures are 4xx answers: if some are expected (a 409 for sold out, a 404 for a missing item), list them in expect_status so they are not counted as failures"}, e.b.f.Remedies...)
+	if len(e.kinds) > 0 {
+		e.b.f.Remedies = append(mostFailures(c, e.kinds[0]), e.b.f.Remedies...)
 	}
 	return []Finding{e.b.done(e.from, e.to)}
+}
+
+// mostFailures is the remedy the most frequent failure kind k adds: a
+// session protocol's own first step (a gRPC status, a refused WebSocket
+// handshake), or for HTTP's 4xx answers, expect_status.
+func mostFailures(c *context, k sample.Kind) []string {
+	if fw, own := failureOf(c.run, k); own {
+		return []string{"most failures are " + fw.what + ": " + fw.remedies[0]}
+	}
+	if k == sample.HTTP4xx {
+		return []string{"most failures are 4xx answers: if some are expected (a 409 for sold out, a 404 for a missing item), list them in expect_status so they are not counted as failures"}
+	}
+	return nil
 }
 
 // errorStretch is what errorsAtLoad found and the figures it words: the

@@ -196,6 +196,37 @@
       " Latencies are over every request of the endpoint" + (ended ? "." : " so far.");
   }
 
+  // showSessions fills the sessions panel from the table's session rows
+  // (report.SessionRow); a run without session steps never shows it.
+  function showSessions() {
+    var rows = (table && table.sessions) || [];
+    $("sessions-box").hidden = rows.length === 0;
+    if (!rows.length) return;
+    var sb = $("sessions").tBodies[0], st = $("statuses").tBodies[0];
+    sb.textContent = "";
+    st.textContent = "";
+    rows.forEach(function (r) {
+      var name = LL.endpointLabel(meta, r.i), tr = LL.el("tr");
+      [name, r.proto, LL.fmtCount(r.n), LL.fmtCount(r.tx), LL.fmtCount(r.rx), LL.fmtNum(r.rxps),
+        r.first95 === undefined ? "-" : LL.fmtMs(r.first95), r.reply95 === undefined ? "-" : LL.fmtMs(r.reply95)]
+        .forEach(function (t, k) { tr.appendChild(LL.el("td", k < 2 ? (k ? "mono" : "name") : "num", t)); });
+      sb.appendChild(tr);
+      var total = 0;
+      r.st.forEach(function (c) { total += c.n; });
+      r.st.forEach(function (c) {
+        var row = LL.el("tr");
+        row.appendChild(LL.el("td", "name", name));
+        row.appendChild(LL.el("td", "mono" + (c.s === "OK" ? "" : " bad"), c.s));
+        row.appendChild(LL.el("td", "num", LL.fmtCount(c.n)));
+        row.appendChild(LL.el("td", "num", LL.fmtPct(c.n / total)));
+        st.appendChild(row);
+      });
+    });
+    $("sessions-note").textContent = "The session protocols' own figures (Server-Sent Events, WebSocket, gRPC) of " +
+      (ended ? "the whole run" : "the run so far: a session counts, with its messages, once it has ended") +
+      ". Received/s is over the run's elapsed time" + (ended ? "." : " so far.");
+  }
+
   function refresh() {
     var f = store.last;
     var el = elapsed(), planned = meta.planned_s || 0;
@@ -208,6 +239,7 @@
     }
     if (f && !ended) showThresholds(f.th);
     showEndpoints();
+    showSessions();
     panels.forEach(function (p) { p.update(); });
     view.sync();
     var observed = !!$("server").firstChild;

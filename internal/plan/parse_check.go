@@ -22,19 +22,34 @@ var checkKeys = append(append([]string{"name"}, checkSources...), checkOps...)
 // opSymbols name the comparisons in default check names.
 var opSymbols = map[string]string{"eq": "==", "ne": "!=", "lt": "<", "lte": "<=", "gt": ">", "gte": ">="}
 
+// checkDialect is what differs between protocols' checks: how status: is
+// read (HTTP codes, gRPC codes by name) and the example messages show.
+type checkDialect struct {
+	status  func(p *parser, n node) (Check, bool)
+	example string // one check, like {status: 200}
+}
+
+// httpChecks are HTTP's checks, which SSE and WebSocket steps share.
+var httpChecks = checkDialect{status: (*parser).statusCheck, example: "{status: 200}"}
+
 // checks parses a step's check list (a single check may skip the list) and
 // gives each check its id under endpoint (-1: the endpoint is broken).
 func (p *parser) checks(n node, endpoint int32) []Check {
+	return p.checksOf(n, endpoint, httpChecks)
+}
+
+// checksOf is checks in a protocol's dialect.
+func (p *parser) checksOf(n node, endpoint int32, d checkDialect) []Check {
 	items := []node{n}
 	if !isMapping(n.v) {
 		var ok bool
-		if items, ok = p.list(n, "a list of checks like [{status: 200}]"); !ok {
+		if items, ok = p.list(n, "a list of checks like ["+d.example+"]"); !ok {
 			return nil
 		}
 	}
 	var out []Check
 	for _, item := range items {
-		c, ok := p.check(item)
+		c, ok := p.checkOf(item, d)
 		if !ok {
 			if name := brokenCheckName(item.v); name != "" && endpoint >= 0 {
 				p.layout.broken = append(p.layout.broken, name)
@@ -78,9 +93,12 @@ func brokenCheckName(n ast.Node) string {
 	return name
 }
 
-// check parses one check.
-func (p *parser) check(n node) (Check, bool) {
-	o, ok := p.object(n, "a check like {status: 200}", checkKeys)
+// check parses one HTTP check.
+func (p *parser) check(n node) (Check, bool) { return p.checkOf(n, httpChecks) }
+
+// checkOf parses one check in a protocol's dialect.
+func (p *parser) checkOf(n node, d checkDialect) (Check, bool) {
+	o, ok := p.object(n, "a check like "+d.example, checkKeys)
 	if !ok {
 		return Check{}, false
 	}
@@ -118,7 +136,7 @@ func (p *parser) check(n node) (Check, bool) {
 	}
 	switch src.name {
 	case "status":
-		c, ok = p.statusCheck(src.val)
+		c, ok = d.status(p, src.val)
 	case "body_contains":
 		var s string
 		s, ok = p.nonEmpty(src.val, "the text the body must contain")

@@ -61,7 +61,7 @@ func (p *parser) grpcStep(o *object, sc *scenarioCtx) (Step, bool) {
 	p.grpcMessages(o, g, sc)
 	p.grpcLimits(o, s)
 	if n, has := o.get("check"); has {
-		s.Checks = p.grpcChecks(n, s.Endpoint)
+		s.Checks = p.checksOf(n, s.Endpoint, grpcChecks)
 	}
 	if n, has := o.get("extract"); has {
 		s.Extract = p.extracts(n, s.Endpoint, sc)
@@ -200,77 +200,15 @@ func (p *parser) grpcLimits(o *object, s *Session) {
 	}
 }
 
-// grpcChecks parses a grpc: step's checks: status: names gRPC status codes
+// grpcChecks are a grpc: step's checks: status: names gRPC status codes
 // (OK, NOT_FOUND or their numbers); json:, header: and body_* are as a
 // request's, on each response message and on the response metadata.
-func (p *parser) grpcChecks(n node, endpoint int32) []Check {
-	items := []node{n}
-	if !isMapping(n.v) {
-		var ok bool
-		if items, ok = p.list(n, "a list of checks like [{status: OK}]"); !ok {
-			return nil
-		}
-	}
-	var out []Check
-	for _, item := range items {
-		var c Check
-		var ok bool
-		if hasKey(item.v, "status") {
-			c, ok = p.grpcStatusCheckOf(item)
-		} else {
-			c, ok = p.check(item)
-		}
-		if !ok {
-			if name := brokenCheckName(item.v); name != "" && endpoint >= 0 {
-				p.layout.broken = append(p.layout.broken, name)
-			}
-			continue
-		}
-		c.ID = -1
-		if endpoint >= 0 {
-			c.ID = p.layout.check(endpoint, c.Name)
-		}
-		out = append(out, c)
-	}
-	return out
-}
-
-// grpcStatusCheckOf parses a check {status: ..., name: ...}.
-func (p *parser) grpcStatusCheckOf(n node) (Check, bool) {
-	o, ok := p.object(n, "a check like {status: OK}", []string{"status", "name"})
-	if !ok {
-		return Check{}, false
-	}
-	st, _ := o.get("status")
-	c, ok := p.grpcStatusCheck(st)
-	if name, has := o.get("name"); has {
-		s, nameOK := p.nonEmpty(name, "a check name")
-		c.Name, ok = s, ok && nameOK
-	}
-	return c, ok
-}
+var grpcChecks = checkDialect{status: (*parser).grpcStatusCheck, example: "{status: OK}"}
 
 // isSequence reports whether n is a YAML list.
 func isSequence(n node) bool {
 	_, ok := n.v.(*ast.SequenceNode)
 	return ok
-}
-
-// hasKey reports whether n is a mapping with the key name.
-func hasKey(n ast.Node, name string) bool {
-	var pairs []*ast.MappingValueNode
-	switch m := n.(type) {
-	case *ast.MappingNode:
-		pairs = m.Values
-	case *ast.MappingValueNode:
-		pairs = []*ast.MappingValueNode{m}
-	}
-	for _, kv := range pairs {
-		if scalarText(kv.Key) == name {
-			return true
-		}
-	}
-	return false
 }
 
 // grpcStatusCheck parses status: OK or a list of codes into a check whose

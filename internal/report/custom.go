@@ -59,18 +59,13 @@ func customJSON(m map[string]map[string]any, r *metrics.Run, secs float64) {
 
 // writeCustom prints the custom metrics, when the test declares some.
 func writeCustom(sb *strings.Builder, in *Input) {
-	cs := customMetrics(in.Run)
+	cs := customRows(in.Run)
 	if len(cs) == 0 {
 		return
 	}
-	secs := max(in.Run.Elapsed().Seconds(), 1e-9)
 	rows := [][]string{{"METRIC", "TYPE", "VALUES", "FIGURES"}}
 	for _, c := range cs {
-		values := units.Count(c.tot.Count)
-		if c.tot.Invalid > 0 {
-			values += " (+" + units.Count(c.tot.Invalid) + " not recorded)"
-		}
-		rows = append(rows, []string{c.name, kindName(c.info), values, customFigures(c, secs)})
+		rows = append(rows, append([]string{c.Name}, c.Cells...))
 	}
 	table(sb, "  ", "mmrm", rows)
 	sb.WriteString("\n")

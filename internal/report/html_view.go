@@ -25,6 +25,8 @@ type htmlView struct {
 	RateNote                                                   string // what the RPS column is over
 	Errors                                                     []errorRow
 	Checks                                                     []checkRow
+	Sessions, Statuses, Custom                                 []tableRow // session protocols' facts, their statuses, custom metrics; nil when none
+	SessionHead, StatusHead, CustomHead                        []string
 	Meta                                                       []keyValue
 	TestFile, TestSource                                       string
 	Traces                                                     *tracesView // nil when the run kept no traces
@@ -129,6 +131,8 @@ func newHTMLView(in *Input) *htmlView {
 	v.RateNote = rateNote(r, "Requests", "Active")
 	v.Errors = errorRows(r)
 	v.Checks = checkRows(r)
+	v.Sessions, v.Statuses, v.Custom = sessionRows(r), statusRows(r), customRows(r)
+	v.SessionHead, v.StatusHead, v.CustomHead = sessionHead, statusHead, customHead
 	v.Meta = metaRows(in)
 	v.Traces = newTracesView(in)
 	return v

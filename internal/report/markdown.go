@@ -42,6 +42,7 @@ func Markdown(in *Input) []byte {
 
 	mdThresholds(&sb, in)
 	mdEndpoints(&sb, r)
+	mdSessions(&sb, r)
 	mdErrorsAndChecks(&sb, r)
 	mdNotes(&sb, in)
 	if in.Dir != "" {
@@ -85,6 +86,34 @@ func mdEndpoints(sb *strings.Builder, r *metrics.Run) {
 	sb.WriteString("### Endpoints\n\n")
 	mdTable(sb, "lrrrrrrrrrrr", rows)
 	sb.WriteString(rateNote(r, "Requests", "Active") + "\n\n")
+}
+
+// mdSessions writes the session protocols' figures, their statuses and
+// the custom metrics, each when the run has some.
+func mdSessions(sb *strings.Builder, r *metrics.Run) {
+	for _, t := range []struct {
+		title, first, align string
+		head                []string
+		rows                []tableRow
+	}{
+		{"Sessions", "Endpoint", "llrrrrrrrrr", sessionHead, sessionRows(r)},
+		{"Statuses", "Endpoint", "llrr", statusHead, statusRows(r)},
+		{"Custom metrics", "Metric", "llrl", customHead, customRows(r)},
+	} {
+		if len(t.rows) == 0 {
+			continue
+		}
+		rows := [][]string{append([]string{t.first}, t.head...)}
+		for _, row := range t.rows {
+			cells := []string{mdEscape(row.Name)}
+			for _, c := range row.Cells {
+				cells = append(cells, mdEscape(c))
+			}
+			rows = append(rows, cells)
+		}
+		sb.WriteString("### " + t.title + "\n\n")
+		mdTable(sb, t.align, rows)
+	}
 }
 
 // mdErrorsAndChecks writes the errors' and the checks' tables, when there

@@ -43,6 +43,9 @@ type EndpointTable struct {
 	Rows []EndpointRow `json:"rows"`
 	All  *EndpointRow  `json:"all,omitempty"`
 	Note string        `json:"note"` // what RPS is over
+	// Sessions are the session endpoints' facts (SSE, WebSocket, gRPC);
+	// left out for a run without session steps.
+	Sessions []SessionRow `json:"sessions,omitempty"`
 }
 
 // EndpointRow is one endpoint's figures over the run so far, or all of
@@ -177,7 +180,7 @@ func NewFrame(r *metrics.Run, i int, cpu float64, cpus int) Frame {
 // latest one matters.
 func NewEndpointTable(r *metrics.Run) EndpointTable {
 	eps, all := endpointTable(r)
-	t := EndpointTable{Rows: make([]EndpointRow, len(eps)), Note: rateNote(r, "Requests", "Active")}
+	t := EndpointTable{Rows: make([]EndpointRow, len(eps)), Note: rateNote(r, "Requests", "Active"), Sessions: NewSessionRows(r)}
 	for i, s := range eps {
 		t.Rows[i] = newEndpointRowJSON(s)
 	}

@@ -160,6 +160,17 @@ func parse(args []string, skipped func(string)) (*request, error) {
 			return nil, err
 		}
 	}
+	u, err := firstURL(urls, skipped)
+	if err != nil {
+		return nil, err
+	}
+	r.url = u
+	return r, nil
+}
+
+// firstURL parses the command's first URL (curl's default scheme is
+// http), noting the others as skipped.
+func firstURL(urls []string, skipped func(string)) (*url.URL, error) {
 	if len(urls) == 0 {
 		return nil, fmt.Errorf("no URL")
 	}
@@ -168,7 +179,7 @@ func parse(args []string, skipped func(string)) (*request, error) {
 	}
 	raw := urls[0]
 	if !strings.Contains(raw, "://") {
-		raw = "http://" + raw // curl's default scheme
+		raw = "http://" + raw
 	}
 	u, err := url.Parse(varPattern.ReplaceAllString(raw, urlVarMark+"${1}"+urlVarMark))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -177,8 +188,7 @@ func parse(args []string, skipped func(string)) (*request, error) {
 	if m := urlVarPattern.FindStringSubmatch(u.Host + u.User.String()); m != nil {
 		return nil, fmt.Errorf("URL %q: the shell variable $%s names its host or credentials, which a test's base_url cannot take from a variable per step; write the URL, and pass it as -e BASE_URL=... to the imported test", shown(urls[0]), m[1])
 	}
-	r.url = u
-	return r, nil
+	return u, nil
 }
 
 // apply records one option.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/loadlens/loadlens/internal/plan"
+	"github.com/loadlens/loadlens/internal/protocol/prototest"
 )
 
 // BenchmarkUnary is one VU's unary calls against the in-process interop
@@ -23,13 +24,13 @@ func BenchmarkUnary(b *testing.B) {
 	}
 	sess := st.NewSession()
 	defer sess.Close()
-	vu := newFakeVU()
+	vu := prototest.NewVU()
 	b.ReportAllocs()
 	for b.Loop() {
-		vu.samples, vu.facts = vu.samples[:0], vu.facts[:0]
+		vu.Samples, vu.Facts = vu.Samples[:0], vu.Facts[:0]
 		sess.Run(context.Background(), vu, time.Now())
 	}
-	if vu.samples[0].Kind != 0 {
-		b.Fatalf("kind %v: %s", vu.samples[0].Kind, vu.samples[0].Err)
+	if vu.Samples[0].Kind != 0 {
+		b.Fatalf("kind %v: %s", vu.Samples[0].Kind, vu.Samples[0].Err)
 	}
 }

@@ -2,7 +2,6 @@ package grpc
 
 import (
 	"context"
-	"crypto/tls"
 	"net"
 	"path/filepath"
 	"strings"
@@ -20,6 +19,7 @@ import (
 	"github.com/loadlens/loadlens/internal/jsonpath"
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/protocol"
+	"github.com/loadlens/loadlens/internal/protocol/prototest"
 	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/tmpl"
 )
@@ -46,7 +46,7 @@ func startInterop(t testing.TB, creds credentials.TransportCredentials) string {
 }
 
 func env() protocol.Env {
-	return protocol.Env{Dialer: &net.Dialer{Timeout: 5 * time.Second}, TLS: func() *tls.Config { return &tls.Config{} }, HandshakeTimeout: 5 * time.Second}
+	return prototest.Env(5 * time.Second)
 }
 
 // protos is the interop service's .proto files, from grpc-proto.
@@ -60,7 +60,7 @@ func reflected(*plan.GRPC) {}
 func msg(s string) []*tmpl.Template { return []*tmpl.Template{tmpl.Literal(s)} }
 
 // call prepares s against target and runs it once.
-func call(t *testing.T, target string, s plan.Session) (*fakeVU, error) {
+func call(t *testing.T, target string, s plan.Session) (*prototest.VU, error) {
 	t.Helper()
 	s.GRPC.Target = target
 	if s.MaxMessage == 0 {
@@ -72,10 +72,10 @@ func call(t *testing.T, target string, s plan.Session) (*fakeVU, error) {
 	}
 	sess := st.NewSession()
 	defer sess.Close()
-	vu := newFakeVU()
+	vu := prototest.NewVU()
 	sess.Run(context.Background(), vu, time.Now())
-	if len(vu.samples) != 1 {
-		t.Fatalf("%d samples, want 1", len(vu.samples))
+	if len(vu.Samples) != 1 {
+		t.Fatalf("%d samples, want 1", len(vu.Samples))
 	}
 	return vu, nil
 }
@@ -139,7 +139,7 @@ func TestAgainstInteropServer(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, f := vu.samples[0], vu.facts[0]
+			r, f := vu.Samples[0], vu.Facts[0]
 			if r.Kind != tt.kind || !strings.Contains(r.Err, tt.errHas) {
 				t.Errorf("kind %v (%q), want %v containing %q", r.Kind, r.Err, tt.kind, tt.errHas)
 			}
@@ -150,8 +150,8 @@ func TestAgainstInteropServer(t *testing.T) {
 				t.Errorf("time to first message %v, call %v", f.FirstMsg, r.Duration)
 			}
 			for id, want := range tt.checks {
-				if vu.checks[id] != want {
-					t.Errorf("check %d: %v passes/fails, want %v", id, vu.checks[id], want)
+				if vu.Checks[id] != want {
+					t.Errorf("check %d: %v passes/fails, want %v", id, vu.Checks[id], want)
 				}
 			}
 		})
@@ -221,10 +221,10 @@ func TestInterrupted(t *testing.T) {
 	sess := st.NewSession()
 	defer sess.Close()
 	ctx, cancel := context.WithCancel(context.Background())
-	vu := newFakeVU()
-	vu.onCheck = cancel // the run ends once the first message arrived
+	vu := prototest.NewVU()
+	vu.OnCheck = cancel // the run ends once the first message arrived
 	sess.Run(ctx, vu, time.Now())
-	if r, f := vu.samples[0], vu.facts[0]; r.Kind != sample.Interrupted || f.MsgsReceived != 1 || f.Code != 1 {
+	if r, f := vu.Samples[0], vu.Facts[0]; r.Kind != sample.Interrupted || f.MsgsReceived != 1 || f.Code != 1 {
 		t.Errorf("kind %v (%q), received %d, code %d; want interrupted after 1 message, CANCELLED", r.Kind, r.Err, f.MsgsReceived, f.Code)
 	}
 }

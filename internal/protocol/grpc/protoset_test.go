@@ -78,7 +78,7 @@ func TestProtoset(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r, f := vu.samples[0], vu.facts[0]; r.Kind != sample.OK || f.MsgsReceived != 1 {
+			if r, f := vu.Samples[0], vu.Facts[0]; r.Kind != sample.OK || f.MsgsReceived != 1 {
 				t.Errorf("kind %v (%q), received %d", r.Kind, r.Err, f.MsgsReceived)
 			}
 		})

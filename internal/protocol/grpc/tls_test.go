@@ -17,6 +17,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/protocol"
+	"github.com/loadlens/loadlens/internal/protocol/prototest"
 	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/tmpl"
 )
@@ -79,17 +80,17 @@ func TestTLSMetadataExtract(t *testing.T) {
 			}
 			sess := st.NewSession()
 			defer sess.Close()
-			vu := newFakeVU()
+			vu := prototest.NewVU()
 			sess.Run(context.Background(), vu, time.Now())
-			if r := vu.samples[0]; r.Kind != tt.kind {
+			if r := vu.Samples[0]; r.Kind != tt.kind {
 				t.Errorf("kind %v (%q), want %v", r.Kind, r.Err, tt.kind)
 			}
 			for id, want := range tt.checks {
-				if vu.checks[int32(id)] != want {
-					t.Errorf("check %d: %v passes/fails, want %v", id, vu.checks[int32(id)], want)
+				if vu.Checks[int32(id)] != want {
+					t.Errorf("check %d: %v passes/fails, want %v", id, vu.Checks[int32(id)], want)
 				}
 			}
-			if got := strings.Join(vu.tc.Vars[:3], "|"); got != tt.vars {
+			if got := strings.Join(vu.TC.Vars[:3], "|"); got != tt.vars {
 				t.Errorf("extracted %q, want %q", got, tt.vars)
 			}
 		})
@@ -114,9 +115,9 @@ func TestRefused(t *testing.T) {
 	}
 	sess := st.NewSession()
 	defer sess.Close()
-	vu := newFakeVU()
+	vu := prototest.NewVU()
 	sess.Run(context.Background(), vu, time.Now())
-	if r, f := vu.samples[0], vu.facts[0]; r.Kind != sample.ConnRefused || f.Code != 14 {
+	if r, f := vu.Samples[0], vu.Facts[0]; r.Kind != sample.ConnRefused || f.Code != 14 {
 		t.Errorf("kind %v (%q), code %d; want conn_refused, 14 (UNAVAILABLE)", r.Kind, r.Err, f.Code)
 	}
 }

@@ -2,8 +2,6 @@ package sse
 
 import (
 	"context"
-	"crypto/tls"
-	"net"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -13,7 +11,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/jsonpath"
 	"github.com/loadlens/loadlens/internal/plan"
-	"github.com/loadlens/loadlens/internal/protocol"
+	"github.com/loadlens/loadlens/internal/protocol/prototest"
 	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/tmpl"
 )
@@ -42,16 +40,16 @@ func TestAgainstGoHTTPBin(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := tt.s
 			s.URL, s.MaxMessage = tmpl.Literal(srv.URL+tt.path), plan.DefaultMaxMessage
-			st, _ := Protocol{}.Prepare(&s, protocol.Env{Dialer: &net.Dialer{Timeout: 5 * time.Second}, TLS: func() *tls.Config { return &tls.Config{} }})
+			st, _ := Protocol{}.Prepare(&s, prototest.Env(5*time.Second))
 			sess := st.NewSession()
 			defer sess.Close()
-			vu := &fakeVU{checks: map[int32][2]int{}, start: time.Now()}
+			vu := prototest.NewVU()
 			sess.Run(context.Background(), vu, time.Now())
-			r, f := vu.samples[0], vu.facts[0]
+			r, f := vu.Samples[0], vu.Facts[0]
 			if r.Kind != tt.kind || !strings.Contains(r.Err, tt.errHas) || f.MsgsReceived != tt.received {
 				t.Errorf("kind %v (%q), %d events; want %v containing %q, %d events", r.Kind, r.Err, f.MsgsReceived, tt.kind, tt.errHas, tt.received)
 			}
-			if c := vu.checks[0]; len(s.Checks) > 0 && (c[0] != int(tt.received) || c[1] != 0) {
+			if c := vu.Checks[0]; len(s.Checks) > 0 && (c[0] != int(tt.received) || c[1] != 0) {
 				t.Errorf("check $.id exists: %v passes/fails, want %d passes", c, tt.received)
 			}
 		})

@@ -16,55 +16,10 @@ import (
 	"github.com/loadlens/loadlens/internal/jsonpath"
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/protocol"
+	"github.com/loadlens/loadlens/internal/protocol/prototest"
 	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/tmpl"
 )
-
-// fakeVU keeps what a session records.
-type fakeVU struct {
-	tc      tmpl.Context
-	samples []sample.Request
-	facts   []sample.Facts
-	checks  map[int32][2]int // passes, fails
-	start   time.Time
-}
-
-func (f *fakeVU) Vars() *tmpl.Context { return &f.tc }
-func (f *fakeVU) Record(s *sample.Request) {
-	f.samples = append(f.samples, *s)
-	fc := *s.Facts
-	fc.Gaps = append([]time.Duration(nil), s.Facts.Gaps...)
-	f.facts = append(f.facts, fc)
-}
-func (f *fakeVU) Check(id int32, _ time.Time, ok bool) {
-	c := f.checks[id]
-	if ok {
-		c[0]++
-	} else {
-		c[1]++
-	}
-	f.checks[id] = c
-}
-func (f *fakeVU) Outcome(ctx context.Context, err error) (sample.Kind, string) {
-	if ctx.Err() != nil {
-		return sample.Interrupted, "interrupted"
-	}
-	var ne net.Error
-	if ok := asNetError(err, &ne); ok && ne.Timeout() {
-		return sample.Timeout, err.Error()
-	}
-	if strings.Contains(err.Error(), "connection refused") {
-		return sample.ConnRefused, err.Error()
-	}
-	return sample.Other, err.Error()
-}
-func (f *fakeVU) Since(t time.Time) time.Duration { return t.Sub(f.start) }
-
-func asNetError(err error, ne *net.Error) bool {
-	e, ok := err.(net.Error) //nolint:errorlint // the session returns its own timeout error unwrapped
-	*ne = e
-	return ok
-}
 
 // stream is a test server's behaviour: events, then what it does next.
 type stream struct {
@@ -127,7 +82,7 @@ func events(n int) []string {
 	return out
 }
 
-func runSession(t *testing.T, sv *stream, s plan.Session, ctx context.Context) (*fakeVU, *sync.Map) {
+func runSession(t *testing.T, sv *stream, s plan.Session, ctx context.Context) (*prototest.VU, *sync.Map) {
 	t.Helper()
 	stop := make(chan struct{})
 	seen := &sync.Map{}
@@ -138,17 +93,16 @@ func runSession(t *testing.T, sv *stream, s plan.Session, ctx context.Context) (
 	if s.MaxMessage == 0 {
 		s.MaxMessage = plan.DefaultMaxMessage
 	}
-	st, err := Protocol{}.Prepare(&s, protocol.Env{Dialer: &net.Dialer{Timeout: 5 * time.Second},
-		TLS: func() *tls.Config { return &tls.Config{} }, HandshakeTimeout: 5 * time.Second})
+	st, err := Protocol{}.Prepare(&s, prototest.Env(5*time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}
 	sess := st.NewSession()
 	defer sess.Close()
-	vu := &fakeVU{checks: map[int32][2]int{}, start: time.Now()}
+	vu := prototest.NewVU()
 	sess.Run(ctx, vu, time.Now())
-	if len(vu.samples) != 1 {
-		t.Fatalf("%d samples, want 1 per session", len(vu.samples))
+	if len(vu.Samples) != 1 {
+		t.Fatalf("%d samples, want 1 per session", len(vu.Samples))
 	}
 	return vu, seen
 }
@@ -199,7 +153,7 @@ func TestSession(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			vu, seen := runSession(t, &tt.sv, tt.s, context.Background())
-			r, f := vu.samples[0], vu.facts[0]
+			r, f := vu.Samples[0], vu.Facts[0]
 			if r.Kind != tt.kind || !strings.Contains(r.Err, tt.errHas) {
 				t.Errorf("kind %v (%q), want %v containing %q", r.Kind, r.Err, tt.kind, tt.errHas)
 			}
@@ -219,8 +173,8 @@ func TestSession(t *testing.T) {
 				t.Errorf("session %v shorter than its duration %v", f.Session, tt.s.Duration)
 			}
 			for id, want := range tt.checks {
-				if vu.checks[id] != want {
-					t.Errorf("check %d: %v passes/fails, want %v", id, vu.checks[id], want)
+				if vu.Checks[id] != want {
+					t.Errorf("check %d: %v passes/fails, want %v", id, vu.Checks[id], want)
 				}
 			}
 			if f.Reconnects != tt.reconnects {
@@ -260,12 +214,12 @@ func TestSessionInterrupted(t *testing.T) {
 	st, _ := Protocol{}.Prepare(&s, protocol.Env{Dialer: &net.Dialer{}, TLS: func() *tls.Config { return &tls.Config{} }})
 	sess := st.NewSession()
 	defer sess.Close()
-	vu := &fakeVU{checks: map[int32][2]int{}, start: time.Now()}
+	vu := prototest.NewVU()
 	sess.Run(ctx, vu, time.Now())
-	if len(vu.samples) != 1 || vu.samples[0].Kind != sample.Interrupted {
-		t.Fatalf("samples %+v, want one interrupted", vu.samples)
+	if len(vu.Samples) != 1 || vu.Samples[0].Kind != sample.Interrupted {
+		t.Fatalf("samples %+v, want one interrupted", vu.Samples)
 	}
-	if got := vu.facts[0].MsgsReceived; got > 2 {
+	if got := vu.Facts[0].MsgsReceived; got > 2 {
 		t.Errorf("%d events, want at most the 2 sent", got)
 	}
 }

@@ -2,8 +2,6 @@ package ws
 
 import (
 	"context"
-	"crypto/tls"
-	"net"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -12,7 +10,7 @@ import (
 	"github.com/mccutchen/go-httpbin/v2/httpbin"
 
 	"github.com/loadlens/loadlens/internal/plan"
-	"github.com/loadlens/loadlens/internal/protocol"
+	"github.com/loadlens/loadlens/internal/protocol/prototest"
 	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/tmpl"
 )
@@ -45,12 +43,12 @@ func TestAgainstGoHTTPBin(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := tt.s
 			s.URL, s.MaxMessage = tmpl.Literal(srv.URL+tt.path), plan.DefaultMaxMessage
-			st, _ := Protocol{}.Prepare(&s, protocol.Env{Dialer: &net.Dialer{Timeout: 5 * time.Second}, TLS: func() *tls.Config { return &tls.Config{} }})
+			st, _ := Protocol{}.Prepare(&s, prototest.Env(5*time.Second))
 			sess := st.NewSession()
 			defer sess.Close()
-			vu := &fakeVU{checks: map[int32][2]int{}}
+			vu := prototest.NewVU()
 			sess.Run(context.Background(), vu, time.Now())
-			r, f := vu.samples[0], vu.facts[0]
+			r, f := vu.Samples[0], vu.Facts[0]
 			if r.Kind != tt.kind || !strings.Contains(r.Err, tt.errHas) || f.MsgsSent != tt.sent || f.MsgsReceived != tt.received {
 				t.Errorf("kind %v (%q), sent %d, received %d; want %v containing %q, %d, %d",
 					r.Kind, r.Err, f.MsgsSent, f.MsgsReceived, tt.kind, tt.errHas, tt.sent, tt.received)

@@ -2,8 +2,6 @@ package ws
 
 import (
 	"context"
-	"crypto/tls"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -14,45 +12,10 @@ import (
 
 	"github.com/loadlens/loadlens/internal/jsonpath"
 	"github.com/loadlens/loadlens/internal/plan"
-	"github.com/loadlens/loadlens/internal/protocol"
+	"github.com/loadlens/loadlens/internal/protocol/prototest"
 	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/tmpl"
 )
-
-// fakeVU keeps what a session records.
-type fakeVU struct {
-	tc      tmpl.Context
-	samples []sample.Request
-	facts   []sample.Facts
-	checks  map[int32][2]int // passes, fails
-}
-
-func (f *fakeVU) Vars() *tmpl.Context { return &f.tc }
-func (f *fakeVU) Record(s *sample.Request) {
-	f.samples = append(f.samples, *s)
-	fc := *s.Facts
-	fc.Gaps = append([]time.Duration(nil), s.Facts.Gaps...)
-	f.facts = append(f.facts, fc)
-}
-func (f *fakeVU) Check(id int32, _ time.Time, ok bool) {
-	c := f.checks[id]
-	if ok {
-		c[0]++
-	} else {
-		c[1]++
-	}
-	f.checks[id] = c
-}
-func (f *fakeVU) Outcome(ctx context.Context, err error) (sample.Kind, string) {
-	if ctx.Err() != nil {
-		return sample.Interrupted, "interrupted"
-	}
-	if ne, ok := err.(net.Error); ok && ne.Timeout() { //nolint:errorlint // the session's own timeout, unwrapped
-		return sample.Timeout, err.Error()
-	}
-	return sample.Other, err.Error()
-}
-func (f *fakeVU) Since(time.Time) time.Duration { return 0 }
 
 // server behaviours, each a WebSocket handler.
 func echo(c *websocket.Conn, r *http.Request) {
@@ -169,19 +132,18 @@ func TestSession(t *testing.T) {
 			if tt.token != "" {
 				s.Headers = []plan.Header{{Name: "X-Token", Value: tmpl.Literal(tt.token)}}
 			}
-			st, err := Protocol{}.Prepare(&s, protocol.Env{Dialer: &net.Dialer{Timeout: 5 * time.Second},
-				TLS: func() *tls.Config { return &tls.Config{} }, HandshakeTimeout: 5 * time.Second})
+			st, err := Protocol{}.Prepare(&s, prototest.Env(5*time.Second))
 			if err != nil {
 				t.Fatal(err)
 			}
 			sess := st.NewSession()
 			defer sess.Close()
-			vu := &fakeVU{checks: map[int32][2]int{}}
+			vu := prototest.NewVU()
 			sess.Run(context.Background(), vu, time.Now())
-			if len(vu.samples) != 1 {
-				t.Fatalf("%d samples, want 1", len(vu.samples))
+			if len(vu.Samples) != 1 {
+				t.Fatalf("%d samples, want 1", len(vu.Samples))
 			}
-			r, f := vu.samples[0], vu.facts[0]
+			r, f := vu.Samples[0], vu.Facts[0]
 			if r.Kind != tt.kind || !strings.Contains(r.Err, tt.errHas) {
 				t.Errorf("kind %v (%q), want %v containing %q", r.Kind, r.Err, tt.kind, tt.errHas)
 			}
@@ -201,12 +163,12 @@ func TestSession(t *testing.T) {
 				t.Errorf("session %v shorter than its duration %v", f.Session, s.Duration)
 			}
 			for id, want := range tt.checks {
-				if vu.checks[id] != want {
-					t.Errorf("check %d: %v passes/fails, want %v", id, vu.checks[id], want)
+				if vu.Checks[id] != want {
+					t.Errorf("check %d: %v passes/fails, want %v", id, vu.Checks[id], want)
 				}
 			}
 			if tt.checks == nil {
-				for id, pf := range vu.checks {
+				for id, pf := range vu.Checks {
 					if pf[1] != 0 {
 						t.Errorf("check %d failed %d times", id, pf[1])
 					}
