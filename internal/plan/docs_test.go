@@ -2,6 +2,7 @@ package plan
 
 import (
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -16,6 +17,8 @@ func TestDocsExamplesParse(t *testing.T) {
 		t.Fatal(err)
 	}
 	blocks := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllStringSubmatch(string(doc), -1)
+	// the files the examples name, as a reader would have them beside the test
+	dir := filesIn(t, "protos/shop/cart.proto")
 	tested := 0
 	for i, b := range blocks {
 		src := b[1]
@@ -26,7 +29,7 @@ func TestDocsExamplesParse(t *testing.T) {
 			src = "base_url: http://127.0.0.1:8080\n" + src
 		}
 		tested++
-		if _, err := Parse("doc.yaml", []byte(src), noEnv); err != nil {
+		if _, err := Parse(filepath.Join(dir, "doc.yaml"), []byte(src), noEnv); err != nil {
 			t.Errorf("YAML block %d does not parse: %v\n%s", i, err, src)
 		}
 	}

@@ -1,8 +1,11 @@
 package plan
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"net"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -115,6 +118,9 @@ func (p *parser) grpcDescriptors(o *object, g *GRPC) {
 		}
 		if f, ok := p.nonEmpty(ps, "the path of a protoset (protoc --descriptor_set_out --include_imports)"); ok {
 			g.Protoset, g.ProtoAt = p.absolute(f), p.at(ps)
+			if err := regularFile(g.Protoset); err != nil {
+				p.errs.add(ps.pos, ps.path, "cannot read protoset %s: %v", g.Protoset, err)
+			}
 		}
 	}
 	if !has {
@@ -128,11 +134,6 @@ func (p *parser) grpcDescriptors(o *object, g *GRPC) {
 	if isSequence(n) {
 		items, _ = p.list(n, "a .proto file or a list of them")
 	}
-	for _, it := range items {
-		if f, ok := p.nonEmpty(it, "the path of a .proto file"); ok {
-			g.Protos = append(g.Protos, f)
-		}
-	}
 	g.ImportDir = []string{p.dir}
 	if ip, has := o.get("import_paths"); has {
 		g.ImportDir = nil
@@ -140,6 +141,52 @@ func (p *parser) grpcDescriptors(o *object, g *GRPC) {
 			g.ImportDir = append(g.ImportDir, p.absolute(d))
 		}
 	}
+	for _, it := range items {
+		if f, ok := p.nonEmpty(it, "the path of a .proto file"); ok {
+			g.Protos = append(g.Protos, f)
+			p.protoExists(it, f, g.ImportDir)
+		}
+	}
+}
+
+// protoExists reports a .proto file found in none of dirs (or, absolute,
+// not at all) at its item, as the run would fail to read it only once it
+// had started.
+func (p *parser) protoExists(n node, f string, dirs []string) {
+	if filepath.IsAbs(f) {
+		dirs = []string{""}
+	}
+	var err error
+	for _, d := range dirs {
+		if err = regularFile(filepath.Join(d, f)); err == nil {
+			return
+		}
+	}
+	switch {
+	case filepath.IsAbs(f):
+		p.errs.add(n.pos, n.path, "cannot read .proto file %s: %v", f, err)
+	case len(dirs) == 1 && dirs[0] == p.dir:
+		p.errs.add(n.pos, n.path, "cannot read .proto file %s: %v (without import_paths:, proto: is relative to the test file)", filepath.Join(dirs[0], f), err)
+	case len(dirs) == 1:
+		p.errs.add(n.pos, n.path, "cannot read .proto file %s: %v (proto: is relative to import_paths:)", filepath.Join(dirs[0], f), err)
+	default:
+		p.errs.add(n.pos, n.path, "cannot find .proto file %s in the import paths %s", f, strings.Join(dirs, ", "))
+	}
+}
+
+// regularFile returns why path is not a regular file that can be opened.
+func regularFile(path string) error {
+	info, err := os.Stat(path)
+	var pe *fs.PathError
+	switch {
+	case errors.As(err, &pe):
+		return pe.Err
+	case err != nil:
+		return err
+	case !info.Mode().IsRegular():
+		return errNotRegular
+	}
+	return nil
 }
 
 // absolute resolves a path written in the test relative to its file.

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -28,7 +29,8 @@ func TestParseGRPC(t *testing.T) {
         extract:
           cart: {json: $.id}
 `
-	p, err := Parse("dir/t.yaml", []byte(src), nil)
+	dir := filesIn(t, "protos/protos/cart.proto")
+	p, err := Parse(filepath.Join(dir, "t.yaml"), []byte(src), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +40,7 @@ func TestParseGRPC(t *testing.T) {
 		t.Fatalf("step %+v is not a grpc session", st)
 	}
 	if g.Target != "api.example.com:443" || !g.TLS || g.Method != "shop.Cart/Add" || len(g.Protos) != 1 || g.Protos[0] != "protos/cart.proto" ||
-		len(g.ImportDir) != 2 || g.ImportDir[0] != filepath.Join("dir", "protos") || s.Timeout != 2*time.Second || s.MaxMessage != 1<<20 {
+		len(g.ImportDir) != 2 || g.ImportDir[0] != filepath.Join(dir, "protos") || s.Timeout != 2*time.Second || s.MaxMessage != 1<<20 {
 		t.Errorf("session = %+v, grpc = %+v", s, g)
 	}
 	var tc tmpl.Context
@@ -107,12 +109,75 @@ func TestParseGRPCInvalid(t *testing.T) {
 
 func TestParseGRPCProtoset(t *testing.T) {
 	src := head + "      - grpc: 127.0.0.1:50051\n        method: a.B/C\n        protoset: api/a.protoset\n"
-	p, err := Parse("dir/t.yaml", []byte(src), nil)
+	dir := filesIn(t, "api/a.protoset")
+	p, err := Parse(filepath.Join(dir, "t.yaml"), []byte(src), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	g := p.Scenarios[0].Flow[0].Session.GRPC
-	if g.Protoset != filepath.Join("dir", "api", "a.protoset") || len(g.Protos) != 0 || g.ProtoAt.Field != "scenarios.s.flow[0].protoset" {
+	if g.Protoset != filepath.Join(dir, "api", "a.protoset") || len(g.Protos) != 0 || g.ProtoAt.Field != "scenarios.s.flow[0].protoset" {
 		t.Errorf("grpc = %+v", g)
+	}
+}
+
+// filesIn returns a new directory holding empty files at the given paths.
+func filesIn(t *testing.T, paths ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, p := range paths {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestParseGRPCMissingFiles: a proto: or protoset: file that is not there
+// is an error at its line, before the run (validate said ok, and the run
+// started, ticked the step's checks that never ran, and failed); the path
+// is resolved as the run reads it, relative to the test file or to
+// import_paths:.
+func TestParseGRPCMissingFiles(t *testing.T) {
+	dir := filesIn(t, "here.proto", "protos/shop/cart.proto", "vendor/v.proto", "sets/a.protoset")
+	tests := []struct {
+		name, keys, want string // want: "" parses
+	}{
+		{"beside the test", "proto: here.proto", ""},
+		{"under import paths", "proto: [shop/cart.proto, v.proto]\n        import_paths: [protos, vendor]", ""},
+		{"absolute", "proto: " + filepath.Join(dir, "here.proto"), ""},
+		{"protoset", "protoset: sets/a.protoset", ""},
+		{"missing beside the test", "proto: ../nowhere/route_guide.proto",
+			"9:16: scenarios.s.flow[0].proto: cannot read .proto file " + filepath.Join(dir, "../nowhere/route_guide.proto") +
+				": no such file or directory (without import_paths:, proto: is relative to the test file)"},
+		{"written with its import path", "proto: protos/shop/cart.proto\n        import_paths: [protos]",
+			"9:16: scenarios.s.flow[0].proto: cannot read .proto file " + filepath.Join(dir, "protos/protos/shop/cart.proto") +
+				": no such file or directory (proto: is relative to import_paths:)"},
+		{"in no import path", "proto: [v.proto, gone.proto]\n        import_paths: [protos, vendor]",
+			"9:26: scenarios.s.flow[0].proto[1]: cannot find .proto file gone.proto in the import paths " +
+				filepath.Join(dir, "protos") + ", " + filepath.Join(dir, "vendor")},
+		{"a directory", "proto: protos",
+			"9:16: scenarios.s.flow[0].proto: cannot read .proto file " + filepath.Join(dir, "protos") +
+				": not a regular file (without import_paths:, proto: is relative to the test file)"},
+		{"absolute missing", "proto: /nonexistent/a.proto",
+			"9:16: scenarios.s.flow[0].proto: cannot read .proto file /nonexistent/a.proto: no such file or directory"},
+		{"protoset missing", "protoset: sets/b.protoset",
+			"9:19: scenarios.s.flow[0].protoset: cannot read protoset " + filepath.Join(dir, "sets/b.protoset") + ": no such file or directory"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			file := filepath.Join(dir, "t.yaml")
+			src := head + "      - grpc: 127.0.0.1:1\n        method: a.B/C\n        " + tt.keys + "\n"
+			_, err := Parse(file, []byte(src), nil)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("error: %v", err)
+			case tt.want != "" && (err == nil || err.Error() != file+":"+tt.want):
+				t.Errorf("error:\n%v\nwant:\n%s:%s", err, file, tt.want)
+			}
+		})
 	}
 }

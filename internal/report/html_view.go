@@ -225,11 +225,9 @@ func checkRows(r *metrics.Run) []checkRow {
 	var rows []checkRow
 	for i, c := range r.Checks {
 		info := r.Layout.Checks[i]
-		row := checkRow{Mark: "✓", Class: "ok", Name: info.Name, Rate: units.Percent(ratio(c.Passes, c.Passes+c.Fails)), Passes: c.Passes, Fails: c.Fails,
+		row := checkRow{Name: info.Name, Rate: checkRate(c), Passes: c.Passes, Fails: c.Fails,
 			PassesText: units.Count(c.Passes), FailsText: units.Count(c.Fails)}
-		if c.Fails > 0 {
-			row.Mark, row.Class = "✗", "bad"
-		}
+		row.Mark, row.Class = checkMark(c)
 		if ep := int(info.Endpoint); ep >= 0 && ep < len(r.Layout.Endpoints) {
 			row.Endpoint = endpointLabel(r, ep)
 		}

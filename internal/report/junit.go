@@ -134,6 +134,10 @@ func JUnit(in *Input) ([]byte, error) {
 			name += " (" + endpointLabel(r, ep) + ")"
 		}
 		tc := junitCase{Class: in.Name + ".checks." + r.Layout.Scenarios[info.Scenario].Name, Name: name, Time: "0"}
+		if c.Passes+c.Fails == 0 { // never evaluated: no pass to report
+			tc.Skipped = &junitOutcome{Message: "never ran: its step never reached this check", Type: "check"}
+			ck.Skipped++
+		}
 		if c.Fails > 0 {
 			msg := fmt.Sprintf("%s of %s failed (%s passed)", units.Count(c.Fails), units.Count(c.Passes+c.Fails), units.Percent(ratio(c.Passes, c.Passes+c.Fails)))
 			if gated(in, info) { // a failed check fails CI only as its threshold fails the verdict

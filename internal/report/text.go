@@ -222,15 +222,12 @@ func writeChecks(sb *strings.Builder, in *Input) {
 	rows := [][]string{{"CHECKS", "PASSED", "✓", "✗"}}
 	for i, c := range in.Run.Checks {
 		info := in.Run.Layout.Checks[i]
-		mark := "✓"
-		if c.Fails > 0 {
-			mark = "✗"
-		}
+		mark, _ := checkMark(c)
 		name := mark + " " + info.Name
 		if ep := int(info.Endpoint); ep >= 0 && ep < len(in.Run.Layout.Endpoints) {
 			name += "  (" + endpointLabel(in.Run, ep) + ")"
 		}
-		rows = append(rows, []string{name, units.Percent(ratio(c.Passes, c.Passes+c.Fails)), units.Count(c.Passes), units.Count(c.Fails)})
+		rows = append(rows, []string{name, checkRate(c), units.Count(c.Passes), units.Count(c.Fails)})
 	}
 	table(sb, "  ", "mrrr", rows)
 	sb.WriteString("\n")
