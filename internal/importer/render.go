@@ -18,7 +18,7 @@ import (
 func Render(t *Test, file string) ([]byte, error) {
 	out := t.yaml()
 	noEnv := func(string) (string, bool) { return "", false }
-	if _, err := plan.Parse(file, out, noEnv); err != nil {
+	if _, err := plan.ParseImported(file, out, noEnv); err != nil { // its .proto files are placed after
 		if tooLarge(err) {
 			return out, fmt.Errorf("%w; import less of the source:\n%w", ErrTooLarge, err)
 		}

@@ -60,6 +60,9 @@ type parser struct {
 	setupVars   []string           // the variables setup: sets, which every scenario and teardown: read
 	customs     []threshold.Custom // the metrics the test declares (metrics:), which add: steps and thresholds name
 	override    LoadOverride       // -u/-d/-i given with the file: every scenario's load
+	// unplaced: the .proto files and protosets the test names need not be
+	// there yet (an import's output, written before the user copies them)
+	unplaced bool
 }
 
 // ParseFile reads the test file at path and parses it; see Parse.
@@ -118,6 +121,14 @@ func Parse(file string, src []byte, env func(string) (string, bool)) (*Plan, err
 // at the value that asks for them, and a default max_vus stays within it.
 func ParseFor(m Machine, file string, src []byte, env func(string) (string, bool)) (*Plan, error) {
 	p := &parser{file: file, dir: filepath.Dir(file), env: env, errs: errorList{file: file}, machine: m}
+	return p.parse(src)
+}
+
+// ParseImported is Parse for a test an import wrote: the .proto files
+// and protosets it names are not looked for, as the user places them
+// beside the test once it is written (validate and run then do).
+func ParseImported(file string, src []byte, env func(string) (string, bool)) (*Plan, error) {
+	p := &parser{file: file, dir: filepath.Dir(file), env: env, errs: errorList{file: file}, unplaced: true}
 	return p.parse(src)
 }
 

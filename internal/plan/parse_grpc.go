@@ -118,7 +118,7 @@ func (p *parser) grpcDescriptors(o *object, g *GRPC) {
 		}
 		if f, ok := p.nonEmpty(ps, "the path of a protoset (protoc --descriptor_set_out --include_imports)"); ok {
 			g.Protoset, g.ProtoAt = p.absolute(f), p.at(ps)
-			if err := regularFile(g.Protoset); err != nil {
+			if err := regularFile(g.Protoset); err != nil && !p.unplaced {
 				p.errs.add(ps.pos, ps.path, "cannot read protoset %s: %v", g.Protoset, err)
 			}
 		}
@@ -153,6 +153,9 @@ func (p *parser) grpcDescriptors(o *object, g *GRPC) {
 // not at all) at its item, as the run would fail to read it only once it
 // had started.
 func (p *parser) protoExists(n node, f string, dirs []string) {
+	if p.unplaced {
+		return
+	}
 	if filepath.IsAbs(f) {
 		dirs = []string{""}
 	}

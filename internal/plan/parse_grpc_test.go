@@ -181,3 +181,18 @@ func TestParseGRPCMissingFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestParseImportedLeavesProtosUnread: an import's output names .proto
+// files the user places beside it afterwards, so it parses without them.
+func TestParseImportedLeavesProtosUnread(t *testing.T) {
+	for _, keys := range []string{"proto: ../nowhere/route_guide.proto", "protoset: gone.protoset"} {
+		src := head + "      - grpc: 127.0.0.1:1\n        method: a.B/C\n        " + keys + "\n"
+		file := filepath.Join(t.TempDir(), "t.yaml")
+		if _, err := ParseImported(file, []byte(src), nil); err != nil {
+			t.Errorf("%s: %v", keys, err)
+		}
+		if _, err := Parse(file, []byte(src), nil); err == nil {
+			t.Errorf("%s: Parse found no error", keys)
+		}
+	}
+}
