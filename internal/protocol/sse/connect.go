@@ -42,7 +42,6 @@ func (s *session) connect(ctx, sctx context.Context) (closed bool, err error) {
 	s.ctx = cctx
 	for !s.done {
 		n, rerr := resp.Body.Read(s.buf)
-		s.received += int64(n)
 		if perr := s.p.feed(s.buf[:n], s.emitFn); perr != nil {
 			return false, perr
 		}

@@ -37,16 +37,17 @@ const readSize = 16 << 10
 func (st *step) NewSession() protocol.Session {
 	cfg := st.env.TLS()
 	cfg.NextProtos = []string{"http/1.1"}
+	wire := &protocol.Wire{}
 	tr := &http.Transport{
 		Proxy:               nil, // load goes where the test says, never through an environment proxy
-		DialContext:         st.env.Dialer.DialContext,
+		DialContext:         wire.Dial(st.env.Dialer),
 		TLSClientConfig:     cfg,
 		TLSHandshakeTimeout: st.env.HandshakeTimeout,
 		DisableCompression:  true, // a compressed stream would buffer events
 		MaxIdleConnsPerHost: 1,
 		TLSNextProto:        map[string]func(string, *tls.Conn) http.RoundTripper{}, // HTTP/1.1: one stream, one connection
 	}
-	s := &session{st: st, tr: tr, p: newParser(int(st.s.MaxMessage)), buf: make([]byte, readSize)}
+	s := &session{st: st, tr: tr, wire: wire, p: newParser(int(st.s.MaxMessage)), buf: make([]byte, readSize)}
 	s.emitFn = s.emit
 	return s
 }

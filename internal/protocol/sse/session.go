@@ -37,14 +37,17 @@ type session struct {
 	facts     sample.Facts
 	sample    sample.Request
 	status    int
-	received  int64
+	wire      *protocol.Wire // the session's connections' bytes, as the HTTP path counts them
+	read0     int64          // wire's counts when the run began
+	written0  int64
 }
 
 // Run subscribes, reads events until the step's end, and records the sample.
 func (s *session) Run(ctx context.Context, vu protocol.VU, intended time.Time) time.Time {
 	st := s.st.s
 	s.vu, s.intended, s.begin = vu, intended, time.Now()
-	s.lastEvent, s.done, s.status, s.received = time.Time{}, false, 0, 0
+	s.lastEvent, s.done, s.status = time.Time{}, false, 0
+	s.read0, s.written0 = s.wire.Mark()
 	s.facts.Reset()
 	s.p.lastID, s.p.retry = "", -1
 	sctx := ctx
@@ -94,8 +97,9 @@ func (s *session) waitRetry(sctx context.Context) bool {
 func (s *session) record(ctx context.Context, err error) time.Time {
 	end := time.Now()
 	r := &s.sample
+	read, written := s.wire.Mark()
 	*r = sample.Request{Endpoint: s.st.s.Endpoint, End: s.vu.Since(end), Duration: end.Sub(s.intended),
-		Received: s.received, Status: s.status, Facts: &s.facts}
+		Sent: written - s.written0, Received: read - s.read0, Status: s.status, Facts: &s.facts}
 	if s.facts.MsgsReceived > 0 {
 		r.Waiting = s.facts.FirstMsg
 	}

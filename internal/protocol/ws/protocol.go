@@ -35,12 +35,13 @@ type step struct {
 func (st *step) NewSession() protocol.Session {
 	cfg := st.env.TLS()
 	cfg.NextProtos = []string{"http/1.1"}
+	wire := &protocol.Wire{}
 	tr := &http.Transport{
 		Proxy:               nil, // load goes where the test says, never through an environment proxy
-		DialContext:         st.env.Dialer.DialContext,
+		DialContext:         wire.Dial(st.env.Dialer),
 		TLSClientConfig:     cfg,
 		TLSHandshakeTimeout: st.env.HandshakeTimeout,
 		TLSNextProto:        map[string]func(string, *tls.Conn) http.RoundTripper{}, // the upgrade is HTTP/1.1's
 	}
-	return &session{st: st, client: &http.Client{Transport: tr}}
+	return &session{st: st, wire: wire, client: &http.Client{Transport: tr}}
 }

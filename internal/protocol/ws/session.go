@@ -36,7 +36,9 @@ type session struct {
 	facts    sample.Facts
 	sample   sample.Request
 	status   int
-	received int64
+	wire     *protocol.Wire // the session's connections' bytes, as the HTTP path counts them
+	read0    int64          // wire's counts when the run began
+	written0 int64
 	matched  bool // a message matched until:
 }
 
@@ -52,7 +54,8 @@ var (
 // records the sample.
 func (s *session) Run(ctx context.Context, vu protocol.VU, intended time.Time) time.Time {
 	s.vu, s.intended, s.begin = vu, intended, time.Now()
-	s.lastMsg, s.status, s.received, s.matched = time.Time{}, 0, 0, false
+	s.lastMsg, s.status, s.matched = time.Time{}, 0, false
+	s.read0, s.written0 = s.wire.Mark()
 	s.sent.Store(0)
 	s.lastSent.Store(0)
 	s.timeUp.Store(false)
@@ -136,8 +139,9 @@ func (s *session) record(ctx context.Context, err error) time.Time {
 	f.MsgsSent = s.sent.Load()
 	f.Session = end.Sub(s.begin)
 	r := &s.sample
+	read, written := s.wire.Mark()
 	*r = sample.Request{Endpoint: s.st.s.Endpoint, End: s.vu.Since(end), Duration: end.Sub(s.intended),
-		Received: s.received, Status: s.status, Waiting: f.FirstMsg, Facts: f}
+		Sent: written - s.written0, Received: read - s.read0, Status: s.status, Waiting: f.FirstMsg, Facts: f}
 	if err != nil {
 		r.Kind, r.Err = s.vu.Outcome(ctx, err)
 		switch {
@@ -229,7 +233,6 @@ func (s *session) readInto(r io.Reader) error {
 		}
 		n, err := r.Read(s.buf[len(s.buf):cap(s.buf)])
 		s.buf = s.buf[:len(s.buf)+n]
-		s.received += int64(n)
 		if errors.Is(err, io.EOF) {
 			return nil
 		}

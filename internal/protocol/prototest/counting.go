@@ -1,0 +1,47 @@
+package prototest
+
+import (
+	"net"
+	"sync/atomic"
+)
+
+// Counts are the bytes a server's connections read and wrote: what it
+// received from the clients and sent them, to set beside what a session
+// says it sent and received.
+type Counts struct{ Read, Written atomic.Int64 }
+
+// CountBytes returns l, whose accepted connections count into the Counts.
+func CountBytes(l net.Listener) (net.Listener, *Counts) {
+	c := &Counts{}
+	return &countingListener{Listener: l, c: c}, c
+}
+
+type countingListener struct {
+	net.Listener
+	c *Counts
+}
+
+func (l *countingListener) Accept() (net.Conn, error) {
+	conn, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return &countingConn{Conn: conn, c: l.c}, nil
+}
+
+type countingConn struct {
+	net.Conn
+	c *Counts
+}
+
+func (c *countingConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	c.c.Read.Add(int64(n))
+	return n, err
+}
+
+func (c *countingConn) Write(p []byte) (int, error) {
+	n, err := c.Conn.Write(p)
+	c.c.Written.Add(int64(n))
+	return n, err
+}
