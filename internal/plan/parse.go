@@ -60,6 +60,7 @@ type parser struct {
 	setupVars   []string           // the variables setup: sets, which every scenario and teardown: read
 	customs     []threshold.Custom // the metrics the test declares (metrics:), which add: steps and thresholds name
 	override    LoadOverride       // -u/-d/-i given with the file: every scenario's load
+	replies     []string           // the protocols of the steps with until:, which measure <protocol>_reply_time
 	// unplaced: the .proto files and protosets the test names need not be
 	// there yet (an import's output, written before the user copies them)
 	unplaced bool

@@ -39,7 +39,7 @@ func (p *parser) thresholds(n node) []threshold.Threshold {
 			continue
 		}
 		key := p.aliasChecks(f.name, filter)
-		if !p.checkFilter(f, filter) || !p.customAdded(f, metric) {
+		if !p.checkFilter(f, filter) || !p.customAdded(f, metric) || !p.factRecorded(f, metric) {
 			continue
 		}
 		if slices.ContainsFunc(filter, func(t threshold.Tag) bool { return t.Key == "expected_response" }) {

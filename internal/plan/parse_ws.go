@@ -49,6 +49,7 @@ func (p *parser) wsStep(o *object, sc *scenarioCtx) (Step, bool) {
 	if n, has := o.get("until"); has {
 		if c, ok := p.check(n); ok {
 			s.Until = &c
+			p.replies = append(p.replies, s.Protocol) // its sessions measure a reply time
 		}
 	}
 	if n, has := o.get("check"); has {
