@@ -125,7 +125,28 @@ func JUnit(in *Input) ([]byte, error) {
 	}
 	th.Tests = len(th.Cases)
 
-	ck := junitSuite{Name: "checks", Time: secs, Timestamp: stamp, Properties: props}
+	ck := junitChecks(in, junitSuite{Name: "checks", Time: secs, Timestamp: stamp, Properties: props})
+
+	out := junitSuites{Name: "loadlens: " + in.Name, Time: secs, Suites: []junitSuite{th, ck}}
+	for _, s := range out.Suites {
+		out.Tests += s.Tests
+		out.Failures += s.Failures
+		out.Skipped += s.Skipped
+	}
+	var b bytes.Buffer
+	b.WriteString(xml.Header)
+	enc := xml.NewEncoder(&b)
+	enc.Indent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return nil, fmt.Errorf("junit: %w", err)
+	}
+	b.WriteString("\n")
+	return b.Bytes(), nil
+}
+
+// junitChecks fills suite ck with a case per check: a failure when a failed
+// threshold gates it, skipped when it never ran.
+func junitChecks(in *Input, ck junitSuite) junitSuite {
 	r := in.Run
 	for i, c := range r.Checks {
 		info := r.Layout.Checks[i]
@@ -150,20 +171,5 @@ func JUnit(in *Input) ([]byte, error) {
 		ck.Cases = append(ck.Cases, tc)
 	}
 	ck.Tests = len(ck.Cases)
-
-	out := junitSuites{Name: "loadlens: " + in.Name, Time: secs, Suites: []junitSuite{th, ck}}
-	for _, s := range out.Suites {
-		out.Tests += s.Tests
-		out.Failures += s.Failures
-		out.Skipped += s.Skipped
-	}
-	var b bytes.Buffer
-	b.WriteString(xml.Header)
-	enc := xml.NewEncoder(&b)
-	enc.Indent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		return nil, fmt.Errorf("junit: %w", err)
-	}
-	b.WriteString("\n")
-	return b.Bytes(), nil
+	return ck
 }
