@@ -95,6 +95,7 @@ func (e *Engine) Run(ctx context.Context) error {
 	}
 	ctx, e.cancel = context.WithCancelCause(ctx)
 	defer e.cancel(nil)
+	defer holdGCHeadroom(e.peakVUs())() // before preparing: its collection retunes
 	e.prepare(ctx, e.opts.Start)
 	e.start = e.opts.Start
 	if e.start.IsZero() {
