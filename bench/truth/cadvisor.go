@@ -109,6 +109,11 @@ func (e *Exporter) writeCAdvisor(w io.Writer) {
 		func(r row) (float64, bool) { return float64(r.s.Throttled), limited(r) })
 	metric("container_cpu_cfs_throttled_seconds_total", "counter", "Total time duration the container has been throttled.",
 		func(r row) (float64, bool) { return r.s.ThrottledSec, limited(r) })
+	// cAdvisor's sched group (-enable_metrics=sched): whether the container's threads waited for a CPU
+	metric("container_cpu_schedstat_run_seconds_total", "counter", "Time duration the processes of the container have run on the CPU.",
+		func(r row) (float64, bool) { return r.s.RunSec, r.s.Sched })
+	metric("container_cpu_schedstat_runqueue_seconds_total", "counter", "Time duration processes of the container have been waiting on a runqueue.",
+		func(r row) (float64, bool) { return r.s.RunqueueSec, r.s.Sched })
 	metric("container_spec_cpu_quota", "gauge", "CPU quota of the container.",
 		func(r row) (float64, bool) { return r.c.Quota * cfsPeriod, limited(r) })
 	metric("container_spec_cpu_period", "gauge", "CPU period of the container.",

@@ -21,7 +21,8 @@ type Case struct {
 	HogsOn    string     // "gen" or "target": whose CPU they take
 	Needs     string     // a capacity case whose true capacity sets the load, so that it holds on any machine
 	Load      func(capacity float64) Load
-	Prepare   string // a POST sent before the run (the coupon event's reset)
+	Prepare   string  // a POST sent before the run (the coupon event's reset)
+	GCShare   float64 // the premise: the least share of wall time its JVM pauses for GC over the hold (0: none)
 }
 
 // The truthapp catalogue's sizes: the spec's seed.
@@ -94,8 +95,9 @@ func catalogue() []Case {
 			Must: [][]string{{"cpu-saturation:DB", "cpu-throttled:DB"}}, May: []string{"saturation", "trace-db-tail", "pool-exhaustion", "errors-at-load"},
 			Needs: "cap-db-cpu", Load: func(c float64) Load { return ramp(single(epTop), 0.3*c, 1.5*c, 15*sec, 15*sec) }},
 		// -Xmx128m: the agent's live set is 60-90 MB (48m dies at start); export at 100/s is a GC storm there (bench/truth/spring/README.md)
-		{ID: "gc", Fault: "-Xmx128m", Deploy: Deploy{Target: TargetTruthapp, App: AppOptions{Xmx: "128m"}},
-			Must: rules("gc-pressure"), May: []string{"saturation", "cpu-saturation:App", "errors-at-load"}, Load: fixed(ramp(single(epExport), 30, 160, 15*sec, 15*sec))}, // at 100/s on a quiet host: 2.4 % in pauses, no storm
+		{ID: "gc", Fault: "-Xmx128m, export of 20,000 rows (13 MB a request)", Deploy: Deploy{Target: TargetTruthapp, App: AppOptions{Xmx: "128m", Props: props("truth.export-rows", "20000")}},
+			Must: rules("gc-pressure"), May: []string{"saturation", "cpu-saturation:App", "errors-at-load"}, GCShare: gcPremise,
+			Load: fixed(ramp(single(epExport), 4, 20, 15*sec, 15*sec))}, // a busy host (1.1 other cores): 3-6 % paused up to 16/s, 20 % at 18/s, then back-to-back full GCs
 		{ID: "cache-miss", Fault: "cache-miss", Deploy: Deploy{Target: TargetTruthapp, App: AppOptions{Props: props("truth.fault.cache-miss", "true")}},
 			Must: rules("cache-miss"), May: []string{"saturation", "trace-db-tail"}, Load: fixed(flat(single(epApp), 40, 30*sec))}, // 100/s saturated the uncached JVM
 		{ID: "slow-external", Fault: "mock latency 300 ms", Deploy: Deploy{Target: TargetTruthapp, MockLatency: 300 * time.Millisecond},

@@ -85,6 +85,7 @@ type Group struct {
 	Pod        string  // the pod's name: <deployment>-<replica set hash>-<suffix>, new for each group
 	dirs       []string
 	acct       string
+	sched      schedTotals
 }
 
 // Make creates a group (in both controllers) with quota cores, 0 for none.
@@ -134,6 +135,9 @@ type CPUStat struct {
 	Periods      uint64  // cpu.stat nr_periods
 	Throttled    uint64  // cpu.stat nr_throttled
 	ThrottledSec float64 // cpu.stat throttled_time
+	RunSec       float64 // its threads' time on a CPU, /proc/<tid>/schedstat
+	RunqueueSec  float64 // its threads' time waiting in a run queue
+	Sched        bool    // the two above were read
 }
 
 // Read reads the group's counters.
@@ -164,7 +168,7 @@ func (g *Group) Read() (CPUStat, error) {
 			s.ThrottledSec = float64(n) / 1e9
 		}
 	}
-	return s, nil
+	return s, g.readSched(&s)
 }
 
 // Remove deletes the group; it fails while a process is still in it.

@@ -63,15 +63,17 @@ func ratio(r Ratio) string {
 func writeRules(w io.Writer, rules []RuleScore) {
 	fmt.Fprintf(w, "## Findings, per rule\n\nPrecision: of the judged runs in which a finding of the kind fired (warning or critical),\n"+
 		"those in a case that lists it under *must* or *may*. Recall: of the judged runs of the cases that list the rule\n"+
-		"(or alternatives) under *must*, those in which it fired. Unjudged: runs of those cases the host was too busy for.\n\n")
-	fmt.Fprintf(w, "| rule | fired | precision | must runs | recall | unjudged | target |\n|---|--:|--:|--:|--:|--:|---|\n")
+		"(or alternatives) under *must*, those in which it fired. Unjudged: runs of those cases the host was too busy for.\n"+
+		"Premise not met: runs of those cases in which the harness's own measure found the fault absent (e.g. GC pauses\n"+
+		"under %s of the hold's wall time): neither a hit nor a miss.\n\n", units.Share(gcPremise))
+	fmt.Fprintf(w, "| rule | fired | precision | must runs | recall | unjudged | premise not met | target |\n|---|--:|--:|--:|--:|--:|--:|---|\n")
 	for _, r := range rules {
 		verdict := "met"
 		if len(r.Misses) > 0 {
 			verdict = "**missed**"
 		}
-		fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s | %s | %s |\n", r.Rule, units.Count(int64(r.Fired)), ratio(r.Precision),
-			units.Count(int64(r.MustRuns)), ratio(r.Recall), units.Count(int64(r.Unjudged)), verdict)
+		fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s | %s | %s | %s |\n", r.Rule, units.Count(int64(r.Fired)), ratio(r.Precision),
+			units.Count(int64(r.MustRuns)), ratio(r.Recall), units.Count(int64(r.Unjudged)), units.Count(int64(r.NoPremise)), verdict)
 	}
 	fmt.Fprintln(w)
 }
@@ -87,6 +89,9 @@ func writeCases(w io.Writer, cases []CaseScore) {
 		extra := ""
 		if c.Errors > 0 {
 			extra = fmt.Sprintf(" (%s could not be run)", units.CountOf(int64(c.Errors), "run", "runs"))
+		}
+		if c.NoPremise > 0 {
+			extra += fmt.Sprintf(" (premise not met in %s)", units.CountOf(int64(c.NoPremise), "run", "runs"))
 		}
 		fmt.Fprintf(w, "| %s | %s | %s | %s%s | %s | %s | %s | %s |\n", c.Case, c.Fault, c.Must, units.Count(int64(c.Runs)), extra,
 			units.Count(int64(c.Judged)), units.Count(int64(c.MustMet)), units.Count(int64(c.Silent)), strings.Join(un, ", "))

@@ -32,6 +32,7 @@ type Service struct {
 	Proc  *Proc
 	Addr  string // host:port
 	Group *Group // its cgroup, when it has one
+	GCLog string // a JVM's GC log, when it writes one
 }
 
 // URL is the service's http base URL.

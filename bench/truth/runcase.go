@@ -30,6 +30,11 @@ type RunRecord struct {
 	Dir         string        `json:"dir"`
 	Error       string        `json:"error,omitempty"` // the run could not be made
 	Probe       *ClientResult `json:"probe,omitempty"` // a healthy case's second client during the run
+	Premise     *Premise      `json:"premise,omitempty"`
+	// NoPremise says why the case's fault (or, for a healthy case, its
+	// health) did not happen in this run: not judged, and counted apart from
+	// a busy host's runs.
+	NoPremise string `json:"premise_not_met,omitempty"`
 }
 
 // Session is what every run of a harness session shares.
@@ -207,20 +212,34 @@ func (s *Session) runCase(ctx context.Context, c Case, rec *RunRecord) error {
 	})
 	probe, unhealthy := premise()
 	rec.Probe = probe
+	if c.GCShare > 0 {
+		// the hold, from a second after the ramp (loadlens starts its load a moment after its process)
+		p := gcShare(st.Main.GCLog, t0.Add(load.Ramp+time.Second), t0.Add(load.Duration()+time.Second), c.GCShare)
+		rec.Premise, unhealthy = &p, p.Why
+	}
 	rec.OtherDuring = s.Lab.Meter.Window(t0, time.Now())
 	rec.Exit = inv.Exit
 	if err != nil {
 		return err
 	}
 	rec.Findings, rec.Fired = fs, firedRules(fs)
-	rec.Judged = rec.OtherDuring.Mean < s.Busy && unhealthy == ""
-	switch {
-	case unhealthy != "":
-		rec.Unjudged = unhealthy // a healthy case whose target failed says nothing of false alarms
-	case !rec.Judged:
-		rec.Unjudged = fmt.Sprintf("other processes used %.2f cores on average during the run (limit %.2f)", rec.OtherDuring.Mean, s.Busy)
-	}
+	judge(rec, s.Busy, unhealthy)
 	return nil
+}
+
+// judge decides whether a run is judged: a busy host first (nothing it
+// measured is the target's alone), then the case's premise (its fault, or
+// a healthy case's health, measured by the harness): a run without it says
+// nothing of the rules, right or wrong.
+func judge(rec *RunRecord, busy float64, noPremise string) {
+	switch {
+	case rec.OtherDuring.Mean >= busy:
+		rec.Unjudged = fmt.Sprintf("other processes used %.2f cores on average during the run (limit %.2f)", rec.OtherDuring.Mean, busy)
+	case noPremise != "":
+		rec.NoPremise, rec.Unjudged = noPremise, "premise not met: "+noPremise
+	default:
+		rec.Judged = true
+	}
 }
 
 // hogs starts the case's CPU hogs; the returned func stops them.

@@ -67,7 +67,8 @@ type RuleScore struct {
 	MustRuns     int      `json:"must_runs"` // judged runs of cases listing it under must
 	MustHits     int      `json:"must_hits"` // of which it fired in
 	Recall       Ratio    `json:"recall"`
-	Unjudged     int      `json:"unjudged"`         // runs of cases listing it under must that were not judged
+	Unjudged     int      `json:"unjudged"`         // runs of cases listing it under must the host was too busy for, or that failed
+	NoPremise    int      `json:"premise_not_met"`  // runs of those cases whose fault did not happen (by the harness's own measure)
 	Misses       []string `json:"misses,omitempty"` // why the target is missed
 }
 
@@ -82,6 +83,7 @@ type CaseScore struct {
 	Silent     int            `json:"clean"`      // judged runs with nothing fired outside must and may
 	Unexpected map[string]int `json:"unexpected"` // rule → judged runs it fired in though not allowed
 	Errors     int            `json:"errors"`     // runs that could not be made
+	NoPremise  int            `json:"premise_not_met"`
 }
 
 // scoreRules computes the rule table over the judged runs.
@@ -101,7 +103,11 @@ func scoreRules(cases []Case, runs []RunRecord) []RuleScore {
 		c := byID[r.Case]
 		for _, item := range c.Must {
 			rs := row(strings.Join(item, " or "))
-			if !r.Judged {
+			switch {
+			case !r.Judged && r.NoPremise != "":
+				rs.NoPremise++
+				continue
+			case !r.Judged:
 				rs.Unjudged++
 				continue
 			}
@@ -151,8 +157,10 @@ func ruleMisses(rs RuleScore) []string {
 	if rs.Fired > 0 && rs.Precision < targetPrecision {
 		m = append(m, fmt.Sprintf("precision %.2f < %.2f", rs.Precision, targetPrecision))
 	}
-	isMust := rs.MustRuns > 0 || rs.Unjudged > 0
+	isMust := rs.MustRuns > 0 || rs.Unjudged > 0 || rs.NoPremise > 0
 	switch {
+	case isMust && rs.MustRuns == 0 && rs.NoPremise > 0:
+		m = append(m, fmt.Sprintf("recall not measured: the case's fault did not happen in %d runs (premise not met), the rest unjudged or failed", rs.NoPremise))
 	case isMust && rs.MustRuns == 0:
 		m = append(m, "recall not measured: every run unjudged or failed")
 	case isMust && rs.Recall < targetRecall:
@@ -173,6 +181,9 @@ func scoreCases(cases []Case, runs []RunRecord) []CaseScore {
 			cs.Runs++
 			if r.Error != "" {
 				cs.Errors++
+			}
+			if r.NoPremise != "" {
+				cs.NoPremise++
 			}
 			if !r.Judged {
 				continue
@@ -342,7 +353,7 @@ var busyRules = []string{"generator-host-busy", "target-host-busy"}
 func scoreBusy(runs []RunRecord) BusyAgreement {
 	var b BusyAgreement
 	for _, r := range runs {
-		if r.Judged || r.Error != "" {
+		if r.Judged || r.Error != "" || r.NoPremise != "" {
 			continue
 		}
 		b.Unjudged++

@@ -101,7 +101,8 @@ func (l *Lab) StartTruthapp(ctx context.Context, o AppOptions, pg, redis, mock *
 	if xmx == "" {
 		xmx = "256m"
 	}
-	argv := []string{"java", "-Xmx" + xmx}
+	gcLog := filepath.Join(l.Work, "gc-"+addr[len("127.0.0.1:"):]+".log") // the gc case's premise (premise.go)
+	argv := []string{"java", "-Xmx" + xmx, gcLogFlag(gcLog)}
 	if l.Layout.Target >= 0 {
 		argv = append(argv, "-XX:ActiveProcessorCount=1") // sized for the one core it is pinned to once up
 	}
@@ -122,7 +123,7 @@ func (l *Lab) StartTruthapp(ctx context.Context, o AppOptions, pg, redis, mock *
 	if err != nil {
 		return nil, err
 	}
-	s := &Service{Proc: p, Addr: addr, Group: g}
+	s := &Service{Proc: p, Addr: addr, Group: g, GCLog: gcLog}
 	start := time.Now()
 	if err := p.WaitHTTP(ctx, s.URL()+"/actuator/health", 10*time.Minute); err != nil { // 90-525 s on this busy host (spring/README.md)
 		return s, err

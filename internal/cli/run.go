@@ -204,6 +204,8 @@ func runDistributedCmd(ctx context.Context, e *env, f *runFlags, target string, 
 			return fail(e, err)
 		}
 		target = ""
+	} else if err := refuseShortcutsOverAgents(set); err != nil {
+		return fail(e, err)
 	} else if err := refuseURLFlags(set); err != nil {
 		return fail(e, err)
 	}

@@ -99,3 +99,20 @@ func runDistributed(ctx context.Context, e *env, d *distFlags, file string, sour
 	}
 	return res.ExitCode
 }
+
+// refuseShortcutsOverAgents refuses k6's -u/-d/-i with a test file in a
+// distributed run, saying why: they replace the file's load in a run in
+// one process, but the agents are sent the file as written (before, the
+// message said they were URL mode's flags, which they are not).
+func refuseShortcutsOverAgents(set map[string]bool) error {
+	for _, f := range []string{"u", "vus", "d", "duration", "i", "iterations"} {
+		if set[f] {
+			dash := "--"
+			if len(f) == 1 {
+				dash = "-"
+			}
+			return usageErr("%s%s with a test file and agents: k6's -u/-d/-i replace a test file's load in a run in one process, but a distributed run sends its agents the test file as written; set the scenarios' load in the file (vus:, duration:, iterations:), or run without agents", dash, f)
+		}
+	}
+	return nil
+}

@@ -40,3 +40,25 @@ func TestDistributedFlagsRefuseWhatTheyCannotHonour(t *testing.T) {
 		})
 	}
 }
+
+// TestShortcutsOverAgentsSayWhy: k6's -u/-d/-i with a test file and
+// agents are refused naming the flag as typed and why, not as URL mode's.
+func TestShortcutsOverAgentsSayWhy(t *testing.T) {
+	for _, tt := range []struct {
+		set  map[string]bool
+		want string // "" when accepted
+	}{
+		{map[string]bool{"u": true, "vus": true, "d": true, "duration": true}, "-u with a test file and agents: k6's -u/-d/-i replace a test file's load in a run in one process"},
+		{map[string]bool{"iterations": true}, "--iterations with a test file and agents"},
+		{map[string]bool{"d": true, "duration": true}, "-d with a test file and agents"},
+		{map[string]bool{"agents": true, "quiet": true}, ""},
+	} {
+		err := refuseShortcutsOverAgents(tt.set)
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("%v: refused: %v", tt.set, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("%v: error %v, want one starting %q", tt.set, err, tt.want)
+		}
+	}
+}

@@ -119,6 +119,10 @@ func (t *Test) yaml() []byte {
 		b.WriteString("insecure_skip_tls_verify: true\n")
 	}
 	writeHeaders(&b, "", t.Headers)
+	if len(t.Metrics) > 0 {
+		b.WriteString("metrics:\n")
+		writeKVs(&b, "  ", t.Metrics)
+	}
 	if len(t.Thresholds) > 0 {
 		b.WriteString("thresholds:\n")
 		for _, th := range t.Thresholds {
@@ -205,6 +209,9 @@ func writeStep(b *strings.Builder, indent string, st Step) {
 		return
 	}
 	in := indent + "  "
+	if writeSessionStep(b, indent, st) {
+		return
+	}
 	method := strings.ToLower(st.Method)
 	switch method {
 	case "get", "post", "put", "patch", "delete", "head", "options":
@@ -231,9 +238,18 @@ func writeStep(b *strings.Builder, indent string, st Step) {
 	if len(st.ExpectStatus) > 0 {
 		fmt.Fprintf(b, "%sexpect_status: %s\n", in, intList(st.ExpectStatus))
 	}
+	writeChecks(b, in, st)
+}
+
+// writeChecks writes a step's checks and extractions.
+func writeChecks(b *strings.Builder, in string, st Step) {
 	if len(st.Check) > 0 {
 		fmt.Fprintf(b, "%scheck:\n", in)
 		for _, c := range st.Check {
+			if st.GRPC != nil && len(c.Status) > 0 {
+				fmt.Fprintf(b, "%s  - %s\n", in, grpcStatusYAML(c))
+				continue
+			}
 			fmt.Fprintf(b, "%s  - %s\n", in, checkYAML(c))
 		}
 	}
@@ -277,6 +293,8 @@ func checkYAML(c Check) string {
 		parts = append(parts, "status: "+intList(c.Status))
 	case c.BodyContains != "":
 		parts = append(parts, "body_contains: "+jsonString(c.BodyContains))
+	case c.BodyMatches != "":
+		parts = append(parts, "body_matches: "+jsonString(c.BodyMatches))
 	case c.JSON != "":
 		parts = append(parts, "json: "+jsonString(c.JSON))
 		switch v := c.Value.(type) {

@@ -23,6 +23,7 @@ type Test struct {
 	BaseURL      string // a template: may read the environment
 	Headers      []Header
 	Insecure     bool
+	Metrics      []KV // custom metrics: name → counter, rate or trend (a string), or a []KV for a time trend
 	Thresholds   []Threshold
 	Setup        []Step // run once before the scenarios; their variables every VU reads
 	Scenarios    []*Scenario
@@ -94,6 +95,38 @@ type Step struct {
 	ExpectStatus []int
 	Check        []Check
 	Extract      []Extract
+
+	GRPC *GRPCCall  // a grpc: step: Name, Headers (its metadata), Timeout, Check and Extract apply
+	WS   *WSSession // a ws: step: Path is its URL; Name, Headers, Timeout and Check apply
+	Add  []KV       // an add: step (custom metrics): a metric's name and its value, a template; nothing else is set
+	// If is an if: step's condition as YAML ({checks: passed}), with its
+	// Then and Else steps; nothing else is set.
+	If         string
+	Then, Else []Step
+}
+
+// GRPCCall is a grpc: step's call.
+type GRPCCall struct {
+	Target      string   // host:port, grpc://host:port or grpcs://host:port
+	Method      string   // package.Service/Method
+	Protos      []string // .proto files; none: the server's reflection
+	ImportPaths []string
+	Message     string   // the request message as JSON text (a template)
+	Messages    []string // or a stream's request messages
+}
+
+// WSSession is a ws: step's session.
+type WSSession struct {
+	Sends       []WSSend
+	Duration    string // how long the session stays open
+	MaxMessages int
+}
+
+// WSSend is a text message a ws: step sends when the session opens, and
+// again every Every when set.
+type WSSend struct {
+	Text  string // a template
+	Every string
 }
 
 // Object is a JSON object with its members in order.
@@ -110,6 +143,7 @@ type Check struct {
 	Name         string
 	Status       []int
 	BodyContains string
+	BodyMatches  string // a regular expression
 	JSON         string // a JSON path, with one comparison below
 	Op           string // eq, ne, contains, matches, exists, lt, lte, gt, gte
 	Value        any    // the comparison's value: string or Raw

@@ -28,6 +28,18 @@ var hostileScripts = []struct {
 		}
 		return b.String() + "}\n"
 	}, "the script's scenarios make more than 10,000 steps; a test file holds about 5,000"},
+	{"a stream written 1,000 times by each of 1,000 helper calls", func() string {
+		var b strings.Builder
+		b.WriteString("import grpc from 'k6/net/grpc';\nconst c = new grpc.Client();\nfunction w(s) {\n")
+		for range 1000 {
+			b.WriteString("  s.write({a: 1});\n")
+		}
+		b.WriteString("}\nexport default function() {\n  c.connect('h:1');\n  const s = new grpc.Stream(c, 'a.B/C');\n")
+		for range 1000 {
+			b.WriteString("  w(s);\n")
+		}
+		return b.String() + "}\n"
+	}, "more than 10,000 steps"},
 	{"100,000 requests", func() string {
 		var b strings.Builder
 		b.WriteString("import http from 'k6/http';\nexport default function() {\n")

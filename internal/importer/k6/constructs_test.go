@@ -85,7 +85,8 @@ func TestImportConstructs(t *testing.T) {
 // never "no default function" of one that has one.
 func TestImportRefusalsSayWhy(t *testing.T) {
 	for _, c := range []struct{ name, src, want string }{
-		{"gRPC", "import grpc from 'k6/net/grpc';\nexport default function () {}", "it does not import k6/http, only k6/net/grpc (line 1)"},
+		{"redis", "import redis from 'k6/experimental/redis';\nexport default function () {}", "it does not import k6/http, only k6/experimental/redis (line 1)"},
+		{"gRPC without a call", "import grpc from 'k6/net/grpc';\nexport default function () {}", "the default function sends no request the import converts"},
 		{"a default without requests", "import http from 'k6/http';\nexport default function () {\n  const u = someLookup();\n  http.get(u);\n}",
 			"the default function sends no request the import converts; not converted:\n  line 4: a request whose URL or method the import cannot work out: http.get(u)"},
 	} {

@@ -18,8 +18,8 @@ const (
 )
 
 // corpus is k6's own examples/ scripts (testdata/k6/examples, README.md
-// there) and what the import makes of each: 26 use k6/http, 10 do not
-// (gRPC, WebSocket, a browser, crypto, timers, logging). For a converted
+// there) and what the import makes of each: 26 use k6/http, 3 gRPC or
+// WebSocket, 7 none of them (a browser, crypto, timers, logging). For a converted
 // script, the lines its notes must hold (the first two, as the import
 // orders them); for a refused one, its error. A change to the import
 // that changes an outcome changes this table.
@@ -32,12 +32,12 @@ var corpus = []struct {
 	{"browser_remote.js", refused, []string{"the script sends no HTTP request: it does not import k6/http, only k6/browser (line 1); loadlens tests load ov"}},
 	{"cookies.js", converted, []string{"line 15: param cookies of http.get(\"http://httpbin.org/cooki", "line 23: http.cookieJar: http.cookieJar()"}},
 	{"crypto.js", refused, []string{"the script sends no HTTP request: it does not import k6/http, only k6/crypto (line 1); loadlens tests load ove"}},
-	{"custom_metrics.js", converted, []string{"line 2: import from k6/metrics (its functions are not run)", "line 30: call myCounter.add(1)"}},
-	{"es6sample.js", converted, []string{"line 2: import from k6/metrics (its functions are not run)", "line 16: check on something other than a response: check(Mat"}},
+	{"custom_metrics.js", converted, []string{"line 35: myGauge.add(maxResponseTime): my_gauge is a Gauge", "line 41: myTrend.add(res.timings.connecting + res.timings.tls_handshaking) (a metric's value"}},
+	{"es6sample.js", converted, []string{"line 16: check on something other than a response: check(Mat", "line 20: the tags of mCounter.add(1, {tag: \"test\"})"}},
 	{"experimental_redis.js", refused, []string{"no scenario's function sends a request the import converts; not converted:"}},
 	{"graphql.js", converted, []string{"line 33: statement if (res.status === 200) { console.log(JSO"}},
-	{"grpc_healthcheck.js", refused, []string{"the script sends no HTTP request: it does not import k6/http, only k6/net/grpc (line 1), k6 (line 2); loadlens"}},
-	{"grpc_invoke.js", refused, []string{"the script sends no HTTP request: it does not import k6/http, only k6/net/grpc (line 1), k6 (line 2); loadlens"}},
+	{"grpc_healthcheck.js", converted, []string{"line 8: __ENV.GRPC_ADDR: a gRPC target or .proto path is not a template", "line 15: client.healthCheck() calls grpc.health.v1.Health/Check"}},
+	{"grpc_invoke.js", converted, []string{"line 9: __ENV.GRPC_PROTO_PATH: a gRPC target or .proto path is not a template", "line 13: client.load's .proto files are read relative to the test file"}},
 	{"html_form_post.js", converted, []string{"line 19: form field topping of http.post(\"http://httpbin.org", "line 28: check \"has correct toppings\": JSON.stringify(r.json"}},
 	{"http_2.js", converted, []string{"line 7: check \"protocol is HTTP/2\": r.proto == \"HTTP/2.0\" (l"}},
 	{"http_basic_auth.js", converted, []string{"line 1: import from k6/encoding (its functions are not run)", "line 7: header Authorization of http.get(\"http://httpbin.org"}},
@@ -57,19 +57,19 @@ var corpus = []struct {
 	{"pantheontest.js", converted, []string{"line 24: top-level code: cacheheaders[\"If-Modified-Since\"] =", "line 399: statement if (cached) { params = {headers: cacheh"}},
 	{"redirects.js", converted, []string{"line 11: redirects in params of http.get(\"https://httpbin.or", "line 21: check \"url is correct\": r.url === \"https://httpbin."}},
 	{"stages.js", converted, []string{}},
-	{"tagging.js", converted, []string{"line 2: import from k6/metrics (its functions are not run)", "line 17: tag my_tag of http.get(\"http://httpbin.org/\", {tags"}},
+	{"tagging.js", converted, []string{"line 17: tag my_tag of http.get(\"http://httpbin.org/\", {tags", "line 23: myTrend.add(res.timings.connecting, {my_tag"}},
 	{"thresholds.js", converted, []string{}},
-	{"thresholds_readme_example.js", converted, []string{"line 3: import from k6/metrics (its functions are not run)", "line 40: check \"http2 is used\": r.proto === \"HTTP/2.0\" (load"}},
+	{"thresholds_readme_example.js", converted, []string{"line 40: check \"http2 is used\": r.proto === \"HTTP/2.0\" (load", "line 46: failureRate.add(!checkRes): the result of a check not converted whole"}},
 	{"timers.js", refused, []string{"the script sends no HTTP request: it does not import k6/http, only k6/timers (line 2); loadlens tests load ove"}},
 	{"tls_skip_cert_verification.js", converted, []string{}},
 	{"tlsconfig.js", converted, []string{"line 18: check \"is TLSv1.2\": r.tls_version === http.TLS_1_2 ", "line 19: check \"is sha256 cipher suite\": r.tls_cipher_suite "}},
-	{"websocket.js", refused, []string{"the script sends no HTTP request: it does not import k6/http, only k6/ws (line 1), k6 (line 2); loadlens tests"}},
+	{"websocket.js", converted, []string{"line 8: tag my_tag of ws.connect", "line 14: in socket.setInterval: socket.ping();"}},
 }
 
 // TestCorpusK6Examples imports each of the corpus's scripts: a converted
 // one validates as a test file and says what it left out, each with its
 // line; a refused one says why. At least 25 of the 26 that send HTTP
-// requests convert.
+// requests convert, and the 3 that make gRPC calls or WebSocket sessions.
 func TestCorpusK6Examples(t *testing.T) {
 	files, err := filepath.Glob("../testdata/k6/examples/*.js")
 	if err != nil || len(files) != len(corpus) {
@@ -111,7 +111,7 @@ func TestCorpusK6Examples(t *testing.T) {
 			}
 		})
 	}
-	if n < 25 {
-		t.Errorf("%d of the corpus's 26 HTTP scripts converted, want at least 25", n)
+	if n < 28 {
+		t.Errorf("%d of the corpus's 29 HTTP, gRPC and WebSocket scripts converted, want at least 28", n)
 	}
 }

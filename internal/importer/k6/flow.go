@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -27,6 +28,8 @@ func (s *script) convert(fn *js.FuncDecl) []importer.Step {
 		}
 	}
 	f.block(fn.Body.List)
+	f.endSockets()
+	f.endStreams()
 	return fold(f.steps, 0, len(f.steps), f.groups)
 }
 
@@ -37,6 +40,9 @@ func (s *script) hooks() {
 	if fn := s.funcs["setup"]; fn != nil {
 		f := &flow{s: s, locals: map[string]value{}, vars: map[string]bool{}}
 		s.setupData = f.inline(fn, "setup", nil)
+		for _, ws := range f.sockets {
+			s.note("%s: a WebSocket in setup() (a test's setup sends HTTP requests)", ws.at)
+		}
 		s.t.Setup = fold(f.steps, 0, len(f.steps), f.groups)
 		s.setupVars = f.vars
 		if !hasRequest(s.t.Setup) {
@@ -54,7 +60,7 @@ func (s *script) hooks() {
 // hasRequest reports whether a flow sends a request.
 func hasRequest(flow []importer.Step) bool {
 	found := false
-	importer.EachStep(flow, func(st *importer.Step) { found = found || st.Method != "" })
+	importer.EachStep(flow, func(st *importer.Step) { found = found || st.Method != "" || st.GRPC != nil || st.WS != nil })
 	return found
 }
 
@@ -109,6 +115,7 @@ func (f *flow) stmt(st js.IStmt) {
 				continue
 			}
 			f.locals[string(v.Data)] = f.expr(b.Default)
+			f.bind(string(v.Data), f.locals[string(v.Data)])
 		}
 	case *js.ExprStmt:
 		if c, ok := unawait(n.Value).(*js.CallExpr); ok {
@@ -124,6 +131,10 @@ func (f *flow) stmt(st js.IStmt) {
 	case *js.ReturnStmt:
 		if n.Value != nil {
 			f.ret = f.expr(n.Value)
+		}
+	case *js.IfStmt:
+		if !f.firstIterationConnect(n) {
+			f.s.note("%s: statement %s (only requests, checks, sleeps, groups, helper functions and declarations are converted)", f.s.at(snippet(st)), snippet(st))
 		}
 	default:
 		f.s.note("%s: statement %s (only requests, checks, sleeps, groups, helper functions and declarations are converted)", f.s.at(snippet(st)), snippet(st))
@@ -145,7 +156,19 @@ func (f *flow) expr(e js.IExpr) value {
 			return v
 		}
 	}
+	if n, ok := e.(*js.NewExpr); ok {
+		if v, ok := f.socketNew(n); ok {
+			return v
+		}
+		if v, ok := f.streamNew(n); ok {
+			return v
+		}
+	}
 	if a, ok := e.(*js.BinaryExpr); ok && a.Op == js.EqToken {
+		if d, ok := a.X.(*js.DotExpr); ok {
+			f.propertySet(d, a.Y)
+			return value{}
+		}
 		if v, ok := a.X.(*js.Var); ok {
 			val := f.expr(a.Y)
 			name := string(v.Data)
@@ -187,8 +210,7 @@ func (f *flow) call(c *js.CallExpr) (value, bool) {
 		f.sleep(args, c)
 		return value{}, true
 	case obj == "" && f.s.k6[name] == "check":
-		f.check(args, c)
-		return value{kind: "bool"}, true
+		return f.check(args, c), true
 	case obj == "" && f.s.k6[name] == "group":
 		if len(args) >= 2 {
 			if fn, fname := f.helper(args[1].Value); fn != nil {
@@ -203,6 +225,24 @@ func (f *flow) call(c *js.CallExpr) (value, bool) {
 		}
 	case obj == "console":
 		return value{}, true // logging is not part of the load
+	case obj != "" && obj == f.s.wsMod && name == "connect":
+		return f.wsConnect(args, c), true
+	case obj != "":
+		switch ov := f.s.evalVar(&js.Var{Data: []byte(obj)}, f); ov.kind {
+		case "grpcClient":
+			return f.grpcCall(ov.ref.(*grpcClient), name, args, c)
+		case "metric":
+			return f.metricAdd(ov.ref.(*metricDecl), name, args, c)
+		case "socket":
+			ov.ref.(*wsSession).method(name, args, c)
+			return value{}, true
+		case "grpcStream":
+			ov.ref.(*grpcStream).method(name, args, c)
+			return value{}, true
+		}
+	case obj == "" && (name == "setTimeout" || name == "setInterval") && len(f.sockets) > 0 && len(args) == 2:
+		f.sockets[len(f.sockets)-1].timer(name, args, c)
+		return value{}, true
 	case obj == "" && f.s.funcs[name] != nil:
 		if fn, _ := f.helper(c.X); fn != nil {
 			return f.inline(fn, name, args), true
@@ -457,21 +497,30 @@ func isMathRandom(e js.IExpr) bool {
 }
 
 // check converts check(res, {'name': (r) => <condition>, ...}).
-func (f *flow) check(args []js.Arg, c *js.CallExpr) {
+// It returns the check's result: "checked", of the response's step, b
+// when every condition was converted and the step has no other check.
+func (f *flow) check(args []js.Arg, c *js.CallExpr) value {
 	if len(args) < 2 {
-		return
+		return value{}
 	}
 	res := f.s.eval(args[0].Value, f)
 	if res.kind != "resp" {
 		f.s.note("%s: check on something other than a response: %s", f.s.at(snippet(c)), snippet(c))
-		return
+		return value{}
 	}
 	obj, ok := args[1].Value.(*js.ObjectExpr)
 	if !ok {
 		f.s.note("%s: check: %s", f.s.at(snippet(c)), snippet(c))
-		return
+		return value{}
 	}
-	st := &f.steps[res.step]
+	before := len(f.steps[res.step].Check)
+	missed := f.checkProps(obj, &f.steps[res.step], c)
+	return value{kind: "checked", step: res.step, b: missed == 0 && before == 0}
+}
+
+// checkProps converts a check's conditions onto st, and returns how many
+// it could not convert.
+func (f *flow) checkProps(obj *js.ObjectExpr, st *importer.Step, c *js.CallExpr) (missed int) {
 	for _, p := range obj.List {
 		name, _ := propName(p.Name)
 		fn, ok := p.Value.(*js.ArrowFunc)
@@ -494,23 +543,34 @@ func (f *flow) check(args []js.Arg, c *js.CallExpr) {
 		}
 		if len(body) != 1 {
 			f.s.note("%s: check %q", f.s.at(snippet(c)), name)
+			missed++
 			continue
 		}
 		ret, ok := body[0].(*js.ReturnStmt)
 		if !ok || ret.Value == nil {
 			f.s.note("%s: check %q", f.s.at(snippet(c)), name)
+			missed++
 			continue
 		}
-		conds := conjuncts(ret.Value)
+		conds := slices.DeleteFunc(conjuncts(ret.Value), func(e js.IExpr) bool {
+			v, ok := e.(*js.Var) // r && ...: a response is never null in a test
+			return ok && string(v.Data) == param
+		})
 		var chks []importer.Check
 		for _, cond := range conds {
 			chk, ok := f.condition(cond, param)
+			if st.GRPC != nil {
+				chk, ok = f.grpcCondition(cond, param, st.GRPC.Method == healthMethod)
+			}
 			if !ok {
 				f.s.note("%s: check %q: %s (loadlens checks status, body text and JSON values; timings belong in thresholds)", f.s.at(snippet(cond)), name, snippet(cond))
 				chks = nil
 				break
 			}
 			chks = append(chks, chk)
+		}
+		if len(chks) == 0 {
+			missed++
 		}
 		for i := range chks {
 			chks[i].Name = name
@@ -523,6 +583,7 @@ func (f *flow) check(args []js.Arg, c *js.CallExpr) {
 		}
 		st.Check = append(st.Check, chks...)
 	}
+	return missed
 }
 
 // conjuncts splits a && b && c into its conditions.
@@ -544,21 +605,8 @@ func (f *flow) condition(e js.IExpr, r string) (importer.Check, bool) {
 	case *js.GroupExpr:
 		return f.condition(n.X, r)
 	case *js.BinaryExpr:
-		op := ""
-		switch n.Op {
-		case js.EqEqEqToken, js.EqEqToken:
-			op = "eq"
-		case js.NotEqEqToken, js.NotEqToken:
-			op = "ne"
-		case js.LtToken:
-			op = "lt"
-		case js.LtEqToken:
-			op = "lte"
-		case js.GtToken:
-			op = "gt"
-		case js.GtEqToken:
-			op = "gte"
-		default:
+		op := compareOp(n.Op)
+		if op == "" {
 			return importer.Check{}, false
 		}
 		right := f.s.eval(n.Y, f)
@@ -607,6 +655,25 @@ func (f *flow) condition(e js.IExpr, r string) (importer.Check, bool) {
 		}
 	}
 	return importer.Check{}, false
+}
+
+// compareOp names a comparison as a check does, "" for another operator.
+func compareOp(t js.TokenType) string {
+	switch t {
+	case js.EqEqEqToken, js.EqEqToken:
+		return "eq"
+	case js.NotEqEqToken, js.NotEqToken:
+		return "ne"
+	case js.LtToken:
+		return "lt"
+	case js.LtEqToken:
+		return "lte"
+	case js.GtToken:
+		return "gt"
+	case js.GtEqToken:
+		return "gte"
+	}
+	return ""
 }
 
 // isMember reports whether e is r.<field>.
@@ -696,6 +763,11 @@ func (s *script) eval(e js.IExpr, f *flow) value {
 		return s.evalBinary(n, f)
 	case *js.CallExpr:
 		return s.evalCall(n, f)
+	case *js.NewExpr:
+		if v := s.grpcNew(n); v.kind != "" {
+			return v
+		}
+		return s.metricNew(n)
 	case *js.UnaryExpr:
 		if n.Op == js.AwaitToken { // await http.asyncRequest(...): the response, in turn
 			return s.eval(n.X, f)
@@ -793,6 +865,9 @@ func (s *script) evalDot(n *js.DotExpr, f *flow) value {
 	if x, ok := n.X.(*js.Var); ok && string(x.Data) == "__ENV" {
 		return str(`{{ env("` + string(n.Y.(js.LiteralExpr).Data) + `", "") }}`)
 	}
+	if x, ok := n.X.(*js.Var); ok && s.grpcMod != "" && string(x.Data) == s.grpcMod {
+		return grpcConstants[string(n.Y.(js.LiteralExpr).Data)]
+	}
 	if f != nil {
 		if path, ok := jsonPath(n, "", f); ok {
 			return f.extract(n, path, "")
@@ -874,6 +949,11 @@ func (s *script) evalCall(n *js.CallExpr, f *flow) value {
 		return str("{{ uuid() }}")
 	case obj == "Date" && name == "now":
 		return str("{{ timestamp() }}")
+	}
+	if d, ok := n.X.(*js.DotExpr); ok && string(d.Y.(js.LiteralExpr).Data) == "toString" && len(n.Args.List) == 0 {
+		if t, ok := s.eval(d.X, f).asText(); ok {
+			return str(t)
+		}
 	}
 	if f != nil {
 		if path, ok := jsonPath(n, "", f); ok {

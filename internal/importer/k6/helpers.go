@@ -180,10 +180,33 @@ func (s *script) lineOf(text string) int {
 	if i < 0 && len(key) > 12 { // the rendering may quote or space it otherwise further on
 		i = strings.Index(string(squeezed), key[:12])
 	}
-	if i < 0 {
-		return 0
+	if i < 0 { // the rendering drops a key's quotes: {'a': 1} is {a: 1}
+		return unquotedLine(squeezed, lines, key)
 	}
 	return lines[i]
+}
+
+// unquotedLine finds key in the squeezed script with the quotes of both
+// left out; 0 when it is not there.
+func unquotedLine(squeezed []byte, lines []int, key string) int {
+	isQuote := func(c byte) bool { return c == '\'' || c == '"' || c == '`' }
+	var bare []byte
+	var at []int
+	for i, c := range squeezed {
+		if !isQuote(c) {
+			bare, at = append(bare, c), append(at, lines[i])
+		}
+	}
+	k := strings.Map(func(r rune) rune {
+		if r < 128 && isQuote(byte(r)) {
+			return -1
+		}
+		return r
+	}, key)
+	if j := strings.Index(string(bare), k); j >= 0 && k != "" {
+		return at[j]
+	}
+	return 0
 }
 
 // hasUserinfo reports whether a URL carries user:password@ before its host.
@@ -229,4 +252,15 @@ func (s *script) nothingRuns() error {
 		notes, more = notes[:20], fmt.Sprintf("\n  and %d more", len(s.t.NotConverted)-20)
 	}
 	return fmt.Errorf("%s; not converted:\n  %s%s", why, strings.Join(notes, "\n  "), more)
+}
+
+// keyAt names the line of an object key written key: (quoted or not), as
+// in options.thresholds, rather than the first mention of its text.
+func (s *script) keyAt(key string) string {
+	for _, k := range []string{key + ":", key + "':", key + `":`} {
+		if line := s.lineOf(k); line > 0 {
+			return "line " + strconv.Itoa(line)
+		}
+	}
+	return s.at(key)
 }

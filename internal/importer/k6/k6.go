@@ -26,16 +26,25 @@ import (
 type script struct {
 	src     []byte
 	t       *importer.Test
-	http    string            // the local name of k6/http's default import
-	k6      map[string]string // local name → k6 function (check, sleep, group)
-	jslib   map[string]string // local name → jslib function (randomIntBetween, ...)
-	globals map[string]value
-	funcs   map[string]*js.FuncDecl
-	options value
-	def     *js.FuncDecl
-	steps   int      // made in all: a function run by a thousand scenarios is converted a thousand times
-	modules []string // the modules imported, as "k6/net/grpc (line 2)", for a refusal
-	base    string   // the origin made the base URL, trimmed from the steps' paths
+	http    string // the local name of k6/http's default import
+	grpcMod string // the local name of k6/net/grpc's default import
+	wsMod   string // the local name of k6/ws's default import
+	wsClass string // the local name of k6/experimental/websockets' WebSocket
+	// grpcNames maps a local name to what it imports of k6/net/grpc by name (Client, Stream)
+	grpcNames map[string]string
+	// metricClass maps a local name to the k6/metrics class it imports
+	// (Counter, Rate, Trend, Gauge); metrics are those the script declares.
+	metricClass map[string]string
+	metrics     []*metricDecl
+	k6          map[string]string // local name → k6 function (check, sleep, group)
+	jslib       map[string]string // local name → jslib function (randomIntBetween, ...)
+	globals     map[string]value
+	funcs       map[string]*js.FuncDecl
+	options     value
+	def         *js.FuncDecl
+	steps       int      // made in all: a function run by a thousand scenarios is converted a thousand times
+	modules     []string // the modules imported, as "k6/net/grpc (line 2)", for a refusal
+	base        string   // the origin made the base URL, trimmed from the steps' paths
 	// setupData is what setup() returns, which default(data) reads; its
 	// variables (setupVars) are the setup flow's extractions.
 	setupData value
@@ -60,8 +69,12 @@ type flow struct {
 	locals map[string]value
 	vars   map[string]bool // variables set by extractions
 	groups []span          // the group() calls' steps, in the order they close
-	ret    value           // what the function being inlined returned
-	depth  int             // how many helper functions deep the conversion is
+	// sockets are the WebSockets (k6/experimental/websockets) the function
+	// opens: their sessions run once its code has run, as k6's event loop does.
+	sockets []*wsSession
+	streams []*grpcStream // the gRPC streams it opens, made calls once its code has run
+	ret     value         // what the function being inlined returned
+	depth   int           // how many helper functions deep the conversion is
 }
 
 // groupName is a k6 group's label as a test's group name: "::" joins
@@ -80,26 +93,27 @@ func Import(src []byte, name string) (*importer.Test, error) {
 		return nil, fmt.Errorf("cannot parse the script as JavaScript: %v", err)
 	}
 	s := &script{src: src, t: &importer.Test{Source: "the k6 script " + name}, k6: map[string]string{},
-		jslib: map[string]string{}, globals: map[string]value{}, funcs: map[string]*js.FuncDecl{}}
+		jslib: map[string]string{}, metricClass: map[string]string{}, grpcNames: map[string]string{}, globals: map[string]value{}, funcs: map[string]*js.FuncDecl{}}
 	s.t.Name = strings.TrimSuffix(strings.TrimSuffix(name, ".js"), ".ts")
 	for _, st := range ast.List {
 		s.topLevel(st)
 	}
-	if s.http == "" {
+	if s.http == "" && s.grpcMod == "" && len(s.grpcNames) == 0 && s.wsMod == "" && s.wsClass == "" {
 		return nil, s.noHTTP()
 	}
 	s.hooks()
 	scenarios := s.scenarios()
+	if s.steps > maxSteps { // before nothingRuns: a flow cut at the bound may hold no request
+		return nil, fmt.Errorf("the script's scenarios make more than %s steps; a test file holds about 5,000", units.Count(maxSteps))
+	}
 	if len(scenarios) == 0 {
 		return nil, s.nothingRuns()
 	}
-	if s.steps > maxSteps {
-		return nil, fmt.Errorf("the script's scenarios make more than %s steps; a test file holds about 5,000", units.Count(maxSteps))
-	}
 	s.t.Scenarios = scenarios
 	s.baseURL()
+	s.declareMetrics()
 	s.thresholds()
-	s.t.Notes = append(s.t.Notes, "The load, thresholds and the requests of each scenario's function, with their checks and sleeps, are converted.")
+	s.t.Notes = append(s.t.Notes, "The load, thresholds and the requests (HTTP, gRPC, WebSocket) of each scenario's function, with their checks and sleeps, are converted.")
 	return s.t, nil
 }
 
@@ -115,9 +129,9 @@ func (s *script) note(format string, args ...any) {
 // imports instead.
 func (s *script) noHTTP() error {
 	if len(s.modules) == 0 {
-		return fmt.Errorf("the script sends no HTTP request: it imports no module, k6/http included; loadlens tests load over HTTP")
+		return fmt.Errorf("the script sends no HTTP request: it imports no module, k6/http included; loadlens tests load over HTTP, gRPC (k6/net/grpc) and WebSocket (k6/ws)")
 	}
-	return fmt.Errorf("the script sends no HTTP request: it does not import k6/http, only %s; loadlens tests load over HTTP", strings.Join(s.modules, ", "))
+	return fmt.Errorf("the script sends no HTTP request: it does not import k6/http, only %s; loadlens tests load over HTTP, gRPC (k6/net/grpc) and WebSocket (k6/ws)", strings.Join(s.modules, ", "))
 }
 
 // userinfo matches a URL's user:password@, which a note must not show.
@@ -144,32 +158,7 @@ func snippet(n interface{ String() string }) string {
 func (s *script) topLevel(st js.IStmt) {
 	switch n := st.(type) {
 	case *js.ImportStmt:
-		mod := unquote(n.Module)
-		s.modules = append(s.modules, fmt.Sprintf("%s (%s)", mod, s.at(string(n.Module))))
-		switch {
-		case mod == "k6/http":
-			if n.Default != nil {
-				s.http = string(n.Default)
-			}
-			for _, a := range n.List {
-				if string(a.Name) == "*" || string(a.Name) == "default" {
-					s.http = string(a.Binding)
-				}
-			}
-		case mod == "k6":
-			for _, a := range n.List {
-				s.k6[string(a.Binding)] = importedName(a)
-			}
-		case strings.Contains(mod, "jslib.k6.io") || strings.HasPrefix(mod, "k6/"):
-			for _, a := range n.List {
-				s.jslib[string(a.Binding)] = importedName(a)
-			}
-			if !strings.Contains(mod, "k6-utils") && mod != "k6" {
-				s.note("%s: import from %s (its functions are not run)", s.at(string(n.Module)), mod)
-			}
-		default:
-			s.note("%s: import from %s", s.at(string(n.Module)), mod)
-		}
+		s.importStmt(n)
 	case *js.ExportStmt:
 		switch d := n.Decl.(type) {
 		case *js.FuncDecl:
@@ -200,8 +189,55 @@ func (s *script) topLevel(st js.IStmt) {
 		if n.Name != nil {
 			s.funcs[string(n.Name.Data)] = n
 		}
+	case *js.ExprStmt:
+		if !s.initCall(n) {
+			s.note("%s: top-level code: %s", s.at(snippet(st)), snippet(st))
+		}
 	default:
 		s.note("%s: top-level code: %s", s.at(snippet(st)), snippet(st))
+	}
+}
+
+// importStmt records what an import binds: k6/http, k6's functions, the
+// protocols' modules, k6/metrics' classes, jslib's functions.
+func (s *script) importStmt(n *js.ImportStmt) {
+	mod := unquote(n.Module)
+	s.modules = append(s.modules, fmt.Sprintf("%s (%s)", mod, s.at(string(n.Module))))
+	switch {
+	case mod == "k6/http":
+		if n.Default != nil {
+			s.http = string(n.Default)
+		}
+		for _, a := range n.List {
+			if string(a.Name) == "*" || string(a.Name) == "default" {
+				s.http = string(a.Binding)
+			}
+		}
+	case mod == "k6/net/grpc" || mod == "k6/ws":
+		s.moduleImport(mod, n)
+	case mod == "k6/experimental/websockets" || mod == "k6/websockets":
+		for _, a := range n.List {
+			if importedName(a) == "WebSocket" {
+				s.wsClass = string(a.Binding)
+			}
+		}
+	case mod == "k6/metrics":
+		for _, a := range n.List {
+			s.metricClass[string(a.Binding)] = importedName(a)
+		}
+	case mod == "k6":
+		for _, a := range n.List {
+			s.k6[string(a.Binding)] = importedName(a)
+		}
+	case strings.Contains(mod, "jslib.k6.io") || strings.HasPrefix(mod, "k6/"):
+		for _, a := range n.List {
+			s.jslib[string(a.Binding)] = importedName(a)
+		}
+		if !strings.Contains(mod, "k6-utils") && mod != "k6" {
+			s.note("%s: import from %s (its functions are not run)", s.at(string(n.Module)), mod)
+		}
+	default:
+		s.note("%s: import from %s", s.at(string(n.Module)), mod)
 	}
 }
 
@@ -437,6 +473,17 @@ func atoi(s string) int {
 	return n
 }
 
+// declared reports whether the test declares the custom metric name.
+func (s *script) declared(name string) bool {
+	return slices.ContainsFunc(s.t.Metrics, func(kv importer.KV) bool { return kv.Key == name })
+}
+
+// protocolMetric reports whether name is a k6 gRPC or WebSocket metric
+// loadlens has under the same name.
+func protocolMetric(name string) bool {
+	return slices.Contains([]string{"grpc_req_duration", "ws_sessions", "ws_msgs_sent", "ws_msgs_received", "ws_session_duration"}, name)
+}
+
 // thresholdMetrics are the k6 metrics loadlens has under the same name.
 var thresholdMetrics = map[string]bool{
 	"http_req_duration": true, "http_req_waiting": true, "http_req_connecting": true, "http_req_tls_handshaking": true,
@@ -458,13 +505,17 @@ func (s *script) thresholds() {
 	for _, p := range th.obj {
 		metric, filter, _ := strings.Cut(p.key, "{")
 		filter = strings.TrimSuffix(filter, "}")
-		if !thresholdMetrics[metric] {
-			s.note("%s: threshold on %s (a metric loadlens does not have)", s.at(p.key), p.key)
+		if m, custom := s.customMetric(metric); custom && !m.added {
+			s.note("%s: threshold on %s (the test adds no value to %s: %s)", s.keyAt(p.key), p.key, metric, "its add() calls are not converted")
+			continue
+		}
+		if !thresholdMetrics[metric] && !s.declared(metric) && !protocolMetric(metric) {
+			s.note("%s: threshold on %s (a metric loadlens does not have)", s.keyAt(p.key), p.key)
 			continue
 		}
 		kept, why := s.keptFilter(metric, filter, scenarioNames)
 		if why != "" {
-			s.note("%s: threshold on %s (filter %s: %s)", s.at(p.key), p.key, filter, why)
+			s.note("%s: threshold on %s (filter %s: %s)", s.keyAt(p.key), p.key, filter, why)
 			continue
 		}
 		t := importer.Threshold{Metric: p.key}
@@ -512,6 +563,9 @@ func (s *script) keptFilter(metric, filter string, scenarios map[string]bool) (s
 	for _, tag := range strings.Split(filter, ",") {
 		k, v, _ := strings.Cut(tag, ":")
 		k, v = strings.TrimSpace(k), strings.Trim(v, `"' `)
+		if s.declared(metric) && k != "scenario" {
+			return "", "a test's own metric is filtered by scenario only"
+		}
 		switch {
 		case k == "scenario" && scenarios[v], k == "method":
 		case k == "status" && (metric == "http_req_duration" || metric == "http_reqs"):

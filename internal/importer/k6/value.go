@@ -10,6 +10,7 @@ import (
 )
 
 // value is what the import knows of a JavaScript expression.
+// kinds besides: grpcClient (a k6/net/grpc Client), metric (a custom metric).
 type value struct {
 	kind string // str (a template), num, bool, obj, arr, resp (an HTTP response), json (a JSON body), or "" (unknown)
 	text string // str and json: template text; num: the number as written
@@ -17,6 +18,7 @@ type value struct {
 	obj  []prop
 	arr  []value
 	step int // resp: the index of the step whose response it is
+	ref  any // grpcClient: its *grpcClient; metric: its *metricDecl
 }
 
 type prop struct {
