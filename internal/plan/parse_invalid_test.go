@@ -31,8 +31,8 @@ func TestParseInvalid(t *testing.T) {
 		want string // the full error text, one error per line
 	}{
 		// YAML syntax and document shape.
-		{"syntax: unclosed flow list", "a: [1, 2", "1:4: YAML syntax error: sequence end token ']' not found"},
-		{"syntax: tab indentation", "scenarios:\n\t- a", "2:1: YAML syntax error: found character '\t' that cannot start any token"},
+		{"syntax: unclosed flow list", "a: [1, 2", "1:4: a: YAML syntax error: sequence end token ']' not found"},
+		{"syntax: tab indentation", "scenarios:\n\t- a", "2:1: scenarios: YAML syntax error: found a tab that cannot start any token (indent with spaces: YAML does not allow tabs there)"},
 		{"syntax: duplicate key", "name: a\nname: b\n", `2:1: YAML syntax error: mapping key "name" already defined at [1:1]`},
 		{"empty file", "# nothing\n", "1:1: the test file is empty: it needs at least scenarios"},
 		{"two documents", head + getX + "---\nname: b\n", "9:1: a test file holds one YAML document; remove this second one (after ---)"},
