@@ -54,7 +54,11 @@ func TestGateThroughTheBinary(t *testing.T) {
 		{"a key indented too deep",
 			"base_url: " + dead + "\nscenarios:\n  s:\n    rate: 1\n    duration: 1s\n     flow:\n      - get: /\n",
 			[]string{"validate", "test.yaml"}, 2,
-			[]string{"test.yaml:6:6: YAML syntax error: mapping value is not allowed in this context (indented too deep?)"}, false},
+			[]string{"test.yaml:6:6: scenarios.s: YAML syntax error: mapping value is not allowed in this context (indented too deep?)"}, false},
+		{"a step's key indented too little",
+			"base_url: " + dead + "\nscenarios:\n  s:\n    rate: 1\n    duration: 1s\n    flow:\n      - get: /\n        name: x\n      check: {status: 200}\n",
+			[]string{"validate", "test.yaml"}, 2,
+			[]string{`test.yaml:9:7: scenarios.s.flow[0]: YAML syntax error: value is not allowed in this context (indented 6 spaces where "name" on line 8 is at 8: indented too little?)`}, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

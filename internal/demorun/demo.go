@@ -121,6 +121,10 @@ func demoSession(ctx context.Context, rc app.RunConfig, url string, traces bool)
 	return app.RunResult{Dir: last.Dir, Status: last.Status, Passed: last.Passed, ExitCode: app.ExitOK}, nil
 }
 
+// succeeded is an endpoint's rate of requests that did not fail: the rate
+// of all of them read the same before and after while half failed before.
+func succeeded(f *report.Figures) float64 { return f.Throughput * (1 - f.ErrorRate) }
+
 // writeBeforeAfter prints, per fixed endpoint, its figures in both runs.
 func writeBeforeAfter(w io.Writer, sess demo.Session, before, after *report.Input) {
 	fmt.Fprintln(w, "\nbefore → after")
@@ -131,7 +135,7 @@ func writeBeforeAfter(w io.Writer, sess demo.Session, before, after *report.Inpu
 		}
 		pairs := []string{"p95 " + units.Duration(b.P95) + " → " + units.Duration(a.P95),
 			"errors " + units.Percent(b.ErrorRate) + " → " + units.Percent(a.ErrorRate),
-			units.Rate(b.Throughput, "") + " → " + units.Rate(a.Throughput, "") + " done"}
+			units.Rate(succeeded(b), "") + " → " + units.Rate(succeeded(a), "") + " succeeded"}
 		if b.Checks > 0 || a.Checks > 0 {
 			pairs = append(pairs, "checks "+units.Percent(b.CheckRate)+" → "+units.Percent(a.CheckRate))
 		}

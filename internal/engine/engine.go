@@ -5,6 +5,7 @@ package engine
 
 import (
 	"context"
+	"crypto/tls"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -57,6 +58,7 @@ type Engine struct {
 	cancel   context.CancelCauseFunc
 
 	idleCloses h1.IdleCloses // the targets' keep-alive timeouts, as the VUs' lean clients met them
+	h1TLS      *tls.Config   // every lean client's base TLS configuration, which h1 clones per host: one, not 450 B per VU
 
 	sessions    map[*plan.Session]protocol.Step // the plan's session steps, prepared once
 	sessionsErr error                           // why one could not be prepared; Run returns it
@@ -67,6 +69,7 @@ func New(p *plan.Plan, rec sample.Recorder, opts Options) *Engine {
 	e := &Engine{plan: p, rec: rec, opts: opts,
 		dialer:     &net.Dialer{Timeout: orDefault(opts.ConnectTimeout, 30*time.Second), KeepAlive: 30 * time.Second},
 		tlsTimeout: orDefault(opts.TLSHandshakeTimeout, 30*time.Second), files: openFileLimit()}
+	e.h1TLS = e.tlsConfig()
 	e.sessions = map[*plan.Session]protocol.Step{}
 	e.sessionsErr = e.prepareSessions()
 	for _, s := range p.Scenarios {
@@ -92,6 +95,7 @@ func (e *Engine) Run(ctx context.Context) error {
 	}
 	ctx, e.cancel = context.WithCancelCause(ctx)
 	defer e.cancel(nil)
+	defer holdGCHeadroom(e.peakVUs())() // before preparing: its collection retunes
 	e.prepare(ctx, e.opts.Start)
 	e.start = e.opts.Start
 	if e.start.IsZero() {

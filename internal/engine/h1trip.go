@@ -21,7 +21,7 @@ type h1Trip struct {
 }
 
 func newH1Trip(e *Engine) *h1Trip {
-	return &h1Trip{client: h1.New(h1.Config{Dialer: e.dialer, TLS: e.tlsConfig(), HandshakeTimeout: e.tlsTimeout, IdleCloses: &e.idleCloses})}
+	return &h1Trip{client: h1.New(h1.Config{Dialer: e.dialer, TLS: e.h1TLS, HandshakeTimeout: e.tlsTimeout, IdleCloses: &e.idleCloses})}
 }
 
 func (t *h1Trip) close() {

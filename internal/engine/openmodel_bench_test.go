@@ -80,7 +80,7 @@ func rusage(b *testing.B) syscall.Rusage {
 
 // benchServer starts the test binary as a fixed-reply server in its own
 // process and returns its URL; it stops with the benchmark.
-func benchServer(b *testing.B) string {
+func benchServer(b testing.TB) string {
 	cmd := exec.Command(os.Args[0], "-test.run=^TestOpenModelBenchServer$")
 	cmd.Env = append(os.Environ(), benchServerEnv+"=1")
 	out, err := cmd.StdoutPipe()

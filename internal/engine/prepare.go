@@ -46,7 +46,8 @@ func (e *Engine) prepare(ctx context.Context, start time.Time) {
 		p.Prepare()
 	}
 	if !past(deadline) {
-		runtime.GC() // now, rather than in the first seconds, while they are timed
+		runtime.GC()   // now, rather than in the first seconds, while they are timed
+		retuneGCRoom() // from what this collection found live, not from its finalizer later
 	}
 	if late := time.Since(start); !start.IsZero() && late > lateFloor {
 		e.notify("preparing the VUs ended " + roundDuration(late).String() + " after the planned start: the first iterations started late, and their latency says so")

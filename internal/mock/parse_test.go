@@ -86,6 +86,9 @@ func TestParseErrors(t *testing.T) {
 	}{
 		{"no routes", "listen: 127.0.0.1:1\n", []string{`m.yaml:1:1: missing key "routes"`}},
 		{"typo", "routes:\n  - get: /x\n    stauts: 200\n", []string{`m.yaml:3:5: routes[0].stauts: unknown key "stauts"; did you mean "status"?`}},
+		{"swapped letters", "routes:\n  - get: /x\n    bdoy: hi\n", []string{`m.yaml:3:5: routes[0].bdoy: unknown key "bdoy"; did you mean "body"?`}},
+		{"under-indented key", "routes:\n  - get: /x\n    status: 200\n   body: hi\n", []string{`m.yaml:4:4: routes[0]: YAML syntax error: value is not allowed in this context (indented 3 spaces where "status" on line 3 is at 4: indented too little?)`}},
+		{"missing colon", "routes:\n  - get /x\n    status: 200\n", []string{`m.yaml:2:5: routes[0]: YAML syntax error: unexpected key name (missing ':' in "get /x"?)`}},
 		{"two methods", "routes:\n  - get: /x\n    post: /y\n", []string{`m.yaml:3:11: routes[0].post: give one of`}},
 		{"bad pattern", "routes:\n  - get: /a/{b c}\n", []string{`m.yaml:2:13: routes[0].get: bad parameter "{b c}"`}},
 		{"rest not last", "routes:\n  - get: /a/{b...}/c\n", []string{`must be the last segment`}},

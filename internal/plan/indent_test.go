@@ -51,7 +51,7 @@ scenarios:
     flow:
       - get: /
        name: x  # bad
-`, 8, "value is not allowed in this context"},
+`, 8, `value is not allowed in this context (indented 7 spaces where "get" on line 7 is at 8: indented too little?)`},
 		{"a threshold", `base_url: http://127.0.0.1:8080
 thresholds:
   http_req_failed: rate<0.01
@@ -65,7 +65,7 @@ thresholds:
    http_reqs: ["count>1"]  # bad
 scenarios:
   s: {rate: 1, duration: 1s, flow: [get: /]}
-`, 4, "value is not allowed in this context"},
+`, 4, `value is not allowed in this context (indented 3 spaces where "http_req_failed" on line 3 is at 2: indented too deep?)`},
 		{"an observe target", `base_url: http://127.0.0.1:8080
 observe:
   targets:

@@ -15,7 +15,6 @@ import (
 
 	"github.com/goccy/go-yaml/ast"
 	yamlparser "github.com/goccy/go-yaml/parser"
-	"github.com/goccy/go-yaml/token"
 	"github.com/loadlens/loadlens/internal/threshold"
 	"github.com/loadlens/loadlens/internal/tmpl"
 )
@@ -173,7 +172,7 @@ func (p *parser) parseYAML(src []byte) (n node, ok bool) {
 	}()
 	f, err := yamlparser.ParseBytes(src, 0)
 	if err != nil {
-		p.syntaxError(err)
+		p.syntaxError(err, src)
 		return node{}, false
 	}
 	var body ast.Node
@@ -193,47 +192,6 @@ func (p *parser) parseYAML(src []byte) (n node, ok bool) {
 	}
 	p.doc.aliases = collectAliases(body)
 	return p.resolve(body, pos{}, "")
-}
-
-// syntaxError records a YAML syntax error with its position.
-func (p *parser) syntaxError(err error) {
-	at := pos{1, 1}
-	msg := err.Error()
-	var ye interface {
-		GetToken() *token.Token
-		GetMessage() string
-	}
-	if errors.As(err, &ye) {
-		at = tokPos(ye.GetToken())
-		msg = ye.GetMessage()
-		if key, ok := deeperKey(ye.GetToken()); ok {
-			at = key
-			msg += " (indented too deep?)"
-		}
-	}
-	p.errs.add(at, "", "YAML syntax error: %s", msg)
-}
-
-// deeperKey finds the key of "a: 1\n   b: 2", b indented deeper than a:
-// YAML reads "1 b" as one plain scalar and the library reports its start,
-// a line above the key that is wrong. It returns the position of the key,
-// the start of the scalar's last line, when tok is such a scalar followed
-// by a ':' on a later line.
-func deeperKey(tok *token.Token) (pos, bool) {
-	if tok == nil || tok.Next == nil || tok.Next.Type != token.MappingValueType || tok.Position == nil ||
-		tok.Next.Position == nil || tok.Next.Position.Line <= tok.Position.Line {
-		return pos{}, false
-	}
-	i := strings.LastIndexByte(tok.Origin, '\n')
-	if i < 0 {
-		return pos{}, false
-	}
-	last := []rune(tok.Origin[i+1:])
-	indent := 0
-	for indent < len(last) && (last[indent] == ' ' || last[indent] == '\t') {
-		indent++
-	}
-	return pos{tok.Next.Position.Line, indent + 1}, true
 }
 
 // defaults are the top-level settings every request inherits.

@@ -31,8 +31,8 @@ func TestParseInvalid(t *testing.T) {
 		want string // the full error text, one error per line
 	}{
 		// YAML syntax and document shape.
-		{"syntax: unclosed flow list", "a: [1, 2", "1:4: YAML syntax error: sequence end token ']' not found"},
-		{"syntax: tab indentation", "scenarios:\n\t- a", "2:1: YAML syntax error: found character '\t' that cannot start any token"},
+		{"syntax: unclosed flow list", "a: [1, 2", "1:4: a: YAML syntax error: sequence end token ']' not found"},
+		{"syntax: tab indentation", "scenarios:\n\t- a", "2:1: scenarios: YAML syntax error: found a tab that cannot start any token (indent with spaces: YAML does not allow tabs there)"},
 		{"syntax: duplicate key", "name: a\nname: b\n", `2:1: YAML syntax error: mapping key "name" already defined at [1:1]`},
 		{"empty file", "# nothing\n", "1:1: the test file is empty: it needs at least scenarios"},
 		{"two documents", head + getX + "---\nname: b\n", "9:1: a test file holds one YAML document; remove this second one (after ---)"},
@@ -104,7 +104,7 @@ func TestParseInvalid(t *testing.T) {
 		{"flow only thinks", head + "      - think: 1s\n", "6:5: scenarios.s.flow: needs at least one request step (get: /path, post: /path, ...)"},
 		{"step without request", head + "      - name: x\n", "7:9: scenarios.s.flow[0]: a step needs a request (get: /path, post: /path, ... or method: with path:) or think:"},
 		{"step with two methods", head + "      - get: /x\n        post: /y\n", "8:9: scenarios.s.flow[0].post: a step sends one request: get and post both given"},
-		{"step request key typo", head + "      - gte: /x\n", `7:9: scenarios.s.flow[0].gte: unknown key "gte" (allowed: get, post, put, patch, delete, head, options, method, path, name, query, headers, timeout, expect_status, redirects, max_body, json, form, body, body_file, check, extract, think, group, repeat, for_each, if, unless, choose, set, add, sse, ws, grpc)`},
+		{"step request key typo", head + "      - gte: /x\n", `7:9: scenarios.s.flow[0].gte: unknown key "gte"; did you mean "get"? (allowed: get, post, put, patch, delete, head, options, method, path, name, query, headers, timeout, expect_status, redirects, max_body, json, form, body, body_file, check, extract, think, group, repeat, for_each, if, unless, choose, set, add, sse, ws, grpc)`},
 		{"missing key beside a typo elsewhere", "base_url: http://h\ntreshold: {}\nscenarios:\n  s:\n    rate: 1\n    flow: [get: /x]\n",
 			`2:1: treshold: unknown key "treshold"; did you mean "thresholds"? (allowed: name, base_url, headers, timeout, expect_status, redirects, max_body, allow_hosts, insecure_skip_tls_verify, http2, thresholds, scenarios, observe, outputs, tracing, kubernetes, setup, teardown, metrics)` + "\n" +
 				"5:5: scenarios.s.rate: rate needs duration (how long to hold it), or use start_rate with stages"},

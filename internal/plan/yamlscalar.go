@@ -259,44 +259,6 @@ func (p *parser) oneOf(n node, choices ...string) (string, bool) {
 	return "", false
 }
 
-// closest returns the candidate nearest to s when it is close enough to be
-// a likely typo, or "".
-func closest(s string, candidates []string) string {
-	best, bestDist := "", 0
-	for _, c := range candidates {
-		d := editDistance(strings.ToLower(s), strings.ToLower(c))
-		if best == "" || d < bestDist {
-			best, bestDist = c, d
-		}
-	}
-	limit := max(1, min(len(s), len(best))/3)
-	if best == "" || bestDist > limit {
-		return ""
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
-
 // intValue returns an integer node's value when it fits an int64.
 func intValue(v *ast.IntegerNode) (int64, bool) {
 	switch x := v.Value.(type) {

@@ -113,7 +113,7 @@ func TestBodyCap(t *testing.T) {
 				if cap(cl.body) > c.wantBody {
 					t.Errorf("request %d: kept-body buffer has capacity %d, want at most %d", i, cap(cl.body), c.wantBody)
 				}
-				if len(cl.conns) != 1 || cap(cl.conns[0].buf) != readBufSize {
+				if len(cl.conns) != 1 || cap(cl.conns[0].buf) > readBufSize { // nil: back in the pool
 					t.Fatalf("request %d: connection not kept, or read buffer grew past %d bytes", i, readBufSize)
 				}
 			}

@@ -136,6 +136,8 @@ func (c *Client) Do(req *Request, resp *Response) error {
 		if err == nil {
 			if !cn.reusable() {
 				c.drop(cn, true)
+			} else {
+				cn.releaseBuf() // until the next exchange: a thinking VU holds none
 			}
 			return nil
 		}

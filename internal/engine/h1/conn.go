@@ -96,6 +96,7 @@ func (cn *conn) quiet() bool {
 // data, a close_notify (io.EOF), an alert or a closed socket make the
 // connection unusable.
 func (cn *conn) drainIdle() bool {
+	cn.takeBuf()
 	if cn.w >= len(cn.buf) {
 		return false // a reused connection's buffer is empty; this cannot happen
 	}
@@ -119,9 +120,7 @@ func (cn *conn) account(resp *Response) {
 // when full; limit bounds the growth. It returns io.EOF only when the peer
 // closed with nothing more to read.
 func (cn *conn) fill(limit int) error {
-	if cn.buf == nil {
-		cn.buf = make([]byte, readBufSize) // allocated at first use, so idle VUs stay small
-	}
+	cn.takeBuf() // pooled between exchanges (bufpool.go)
 	if cn.w == len(cn.buf) {
 		if cn.r > 0 {
 			cn.w = copy(cn.buf, cn.buf[cn.r:cn.w])
@@ -175,9 +174,7 @@ func (cn *conn) send(b []byte, check bool) (n int, wrote time.Time, stale bool, 
 		}
 		return n, cn.clk.Now(), false, nil
 	}
-	if cn.buf == nil {
-		cn.buf = make([]byte, readBufSize) // allocated at first use, so idle VUs stay small
-	}
+	cn.takeBuf() // pooled between exchanges (bufpool.go)
 	n, wrote, m, stale, err := cn.raw.sendRecv(b, cn.buf[cn.w:], check)
 	if n == 0 && wrote.IsZero() && cn.rearm(err) {
 		n, wrote, m, stale, err = cn.raw.sendRecv(b, cn.buf[cn.w:], check)

@@ -116,6 +116,7 @@ func (tp *tlsParser) parse(tb testing.TB, reply []byte, method string, split int
 			}
 			time.Sleep(time.Millisecond)
 		}
+		cn.takeBuf() // a kept connection's buffer is back in the pool
 		cn.wire.poll = true
 		n, err := cn.tc.Read(cn.buf[cn.w:])
 		cn.wire.poll = false
