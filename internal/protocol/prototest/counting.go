@@ -3,6 +3,7 @@ package prototest
 import (
 	"net"
 	"sync/atomic"
+	"time"
 )
 
 // Counts are the bytes a server's connections read and wrote: what it
@@ -44,4 +45,16 @@ func (c *countingConn) Write(p []byte) (int, error) {
 	n, err := c.Conn.Write(p)
 	c.c.Written.Add(int64(n))
 	return n, err
+}
+
+// WrittenAtLeast waits, up to limit, for the server's connections to have
+// counted n bytes written, and returns what they counted: a connection
+// counts a write after the write returns, by when the client may already
+// have read it and ended its session.
+func (c *Counts) WrittenAtLeast(n int64, limit time.Duration) int64 {
+	deadline := time.Now().Add(limit)
+	for c.Written.Load() < n && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond) // polling a counter, bounded by the deadline
+	}
+	return c.Written.Load()
 }
