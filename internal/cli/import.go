@@ -97,6 +97,9 @@ func importCmd(_ context.Context, e *env, args []string) int {
 	if file == "" {
 		file = "imported.yaml"
 	}
+	if kind == "k6" {
+		rebaseProtos(t, source, file)
+	}
 	text, err := importer.Render(t, file)
 	if err != nil {
 		if errors.Is(err, importer.ErrTooLarge) && kind == "har" {
@@ -298,4 +301,14 @@ func readCurlFile(path string) ([]byte, error) {
 	}
 	defer f.Close()
 	return readSource(f, maxCurlSource)
+}
+
+// rebaseProtos writes the k6 script's .proto paths, which k6 reads relative
+// to the script, relative to the test file at file.
+func rebaseProtos(t *importer.Test, script, file string) {
+	from, err1 := filepath.Abs(filepath.Dir(script))
+	to, err2 := filepath.Abs(filepath.Dir(file))
+	if err1 == nil && err2 == nil {
+		importer.RebaseGRPCPaths(t, from, to)
+	}
 }

@@ -85,7 +85,7 @@ func (s *script) grpcLoad(cl *grpcClient, args []js.Arg, c *js.CallExpr, f *flow
 		cl.protos = append(cl.protos, t)
 	}
 	if len(cl.protos) > 0 {
-		s.note("%s: client.load's .proto files are read relative to the test file (k6 reads them relative to the script): keep them beside it", s.at(snippet(c)))
+		s.note("%s: client.load's .proto paths, relative to the script, are written relative to the test file: move the two together", s.at(snippet(c)))
 	}
 }
 
