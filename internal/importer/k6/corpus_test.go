@@ -37,7 +37,7 @@ var corpus = []struct {
 	{"experimental_redis.js", refused, []string{"no scenario's function sends a request the import converts; not converted:"}},
 	{"graphql.js", converted, []string{"line 33: statement if (res.status === 200) { console.log(JSO"}},
 	{"grpc_healthcheck.js", converted, []string{"line 8: __ENV.GRPC_ADDR: a gRPC target or .proto path is not a template", "line 15: client.healthCheck() calls grpc.health.v1.Health/Check"}},
-	{"grpc_invoke.js", converted, []string{"line 9: __ENV.GRPC_PROTO_PATH: a gRPC target or .proto path is not a template", "line 13: client.load's .proto files are read relative to the test file"}},
+	{"grpc_invoke.js", converted, []string{"line 9: __ENV.GRPC_PROTO_PATH: a gRPC target or .proto path is not a template", "line 13: client.load's .proto paths, relative to the script, are written relative to the test file"}},
 	{"html_form_post.js", converted, []string{"line 19: form field topping of http.post(\"http://httpbin.org", "line 28: check \"has correct toppings\": JSON.stringify(r.json"}},
 	{"http_2.js", converted, []string{"line 7: check \"protocol is HTTP/2\": r.proto == \"HTTP/2.0\" (l"}},
 	{"http_basic_auth.js", converted, []string{"line 1: import from k6/encoding (its functions are not run)", "line 7: header Authorization of http.get(\"http://httpbin.org"}},
