@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
-	"runtime"
 	"testing"
 	"time"
 
@@ -20,7 +19,8 @@ import (
 // The host must be quiet in every run, not on average: one busy run among
 // quiet ones is a real change the gate rightly sees.
 func TestCompareSameTestThreeTimes(t *testing.T) {
-	testkit.JudgeOnQuietHost(t, func() (problems []string, busiest float64) {
+	testkit.JudgeOnQuietVM(t, func() (at testkit.Attempt) {
+		var problems []string
 		dir := t.TempDir()
 		run := func(delay time.Duration, name string) string {
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -36,7 +36,7 @@ func TestCompareSameTestThreeTimes(t *testing.T) {
 					return r.cpu
 				})
 			})
-			busiest = max(busiest, other, stolen*stealWeight)
+			at.Other, at.Stolen = max(at.Other, other), max(at.Stolen, stolen)
 			if r.code != 0 {
 				t.Fatalf("run exit %d\n%s%s", r.code, r.stdout, r.stderr)
 			}
@@ -92,16 +92,10 @@ func TestCompareSameTestThreeTimes(t *testing.T) {
 				problems = append(problems, fmt.Sprintf("a 2× slower server: %s is %q (%+.1f%%, not tested: %q), want a significant regression", m, v.Verdict, v.DeltaPct, v.NotTested))
 			}
 		}
-		return problems, busiest
+		at.Problems = problems
+		return at
 	})
 }
-
-// stealWeight is how much more a core's worth of CPU steal disturbs these
-// runs than a core's worth of other processes: a paused vCPU stalls the
-// server's timers, another process on the other core does not. With it, a
-// run whose host lost 2 % of its CPU to the hypervisor (where compare's
-// latency gates stop judging) is a busy host.
-var stealWeight = testkit.BusyCores() / (0.02 * float64(runtime.NumCPU()))
 
 // jsonValue is the part of one compared figure the test reads.
 type jsonValue struct {

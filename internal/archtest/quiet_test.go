@@ -40,7 +40,7 @@ func TestQuietTestsRunAlone(t *testing.T) {
 // quietTests lists the Test functions under e2e and internal whose body
 // calls one of the quiet-host judges.
 func quietTests(t *testing.T, root string) []string {
-	judges := map[string]bool{"judgeOnQuietHost": true, "JudgeOnQuietHost": true, "judgeFindings": true}
+	judges := map[string]bool{"judgeOnQuietHost": true, "JudgeOnQuietHost": true, "JudgeOnQuietVM": true, "judgeFindings": true}
 	var names []string
 	for _, dir := range []string{"e2e", "internal"} {
 		err := filepath.WalkDir(filepath.Join(root, dir), func(path string, d os.DirEntry, err error) error {
