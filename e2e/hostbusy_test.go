@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/loadlens/loadlens/internal/proc"
 	"github.com/loadlens/loadlens/internal/testkit"
 )
 
@@ -39,34 +40,13 @@ func otherCores(pids func() []int, f func() (childCPU time.Duration)) float64 {
 	return max(0, other)
 }
 
-// hostStealTicks is the CPU time the hypervisor gave to other machines,
-// over all cores, from /proc/stat (0 on bare metal).
-func hostStealTicks() (int64, bool) {
-	b, err := os.ReadFile("/proc/stat")
-	if err != nil {
-		return 0, false
-	}
-	line, _, _ := bytes.Cut(b, []byte("\n"))
-	fields := strings.Fields(string(line))
-	if len(fields) < 9 || fields[0] != "cpu" {
-		return 0, false
-	}
-	n, err := strconv.ParseInt(fields[8], 10, 64)
-	return n, err == nil
-}
-
 // stolenCores runs f and returns the CPU, in cores, the hypervisor took
-// from this machine meanwhile; 0 where it cannot be read.
+// from this machine meanwhile (proc.HostMeter, as a run measures it); 0
+// where it cannot be read.
 func stolenCores(f func()) float64 {
-	s0, ok0 := hostStealTicks()
-	start := time.Now()
+	host := proc.NewHostMeter(proc.StatPath)
 	f()
-	wall := time.Since(start).Seconds()
-	s1, ok1 := hostStealTicks()
-	if !ok0 || !ok1 || wall <= 0 {
-		return 0
-	}
-	return float64(s1-s0) / ticksPerSecond / wall
+	return host.Sample().Steal
 }
 
 // hostBusyTicks is the machine's CPU time spent on anything but idle and
