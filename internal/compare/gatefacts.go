@@ -57,24 +57,20 @@ type hostLag struct {
 
 // hostLag returns the scheduler lag of group g's runs and the baseline's.
 func (r *Report) hostLag(g int) hostLag {
+	// the largest of a group's runs' figures, -1 when none recorded one
+	largest := func(g, n int, of func(i int) float64) float64 {
+		out := -1.0
+		for _, i := range r.Groups[g].Runs {
+			if i < n {
+				out = max(out, of(i))
+			}
+		}
+		return out
+	}
 	lag := func(g int) float64 {
-		out := -1.0
-		for _, i := range r.Groups[g].Runs {
-			if i < len(r.Seconds) {
-				out = max(out, medianLag(r.Seconds[i], r.Runs[i]))
-			}
-		}
-		return out
+		return largest(g, len(r.Seconds), func(i int) float64 { return medianLag(r.Seconds[i], r.Runs[i]) })
 	}
-	steal := func(g int) float64 {
-		out := -1.0
-		for _, i := range r.Groups[g].Runs {
-			if i < len(r.steal) {
-				out = max(out, r.steal[i])
-			}
-		}
-		return out
-	}
+	steal := func(g int) float64 { return largest(g, len(r.steal), func(i int) float64 { return r.steal[i] }) }
 	h := hostLag{base: lag(0), run: lag(g), stealBase: steal(0), stealRun: steal(g)}
 	h.busier = busier(h.run, h.base)
 	h.stolen = stolen(h.stealRun, h.stealBase)
