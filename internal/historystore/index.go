@@ -8,9 +8,10 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 
 	// The pure-Go SQLite driver, registered as "sqlite".
-	_ "modernc.org/sqlite"
+	"modernc.org/sqlite"
 
 	"github.com/loadlens/loadlens/internal/history"
 )
@@ -44,9 +45,30 @@ CREATE TABLE IF NOT EXISTS runs (
 
 // OpenIndex opens (creating it when missing) the index at path. Two
 // processes may write it at once (two runs ending together): SQLite's lock
-// serialises them, each waiting up to busy_timeout.
+// serialises them, each waiting up to busy_timeout; the moments SQLite
+// answers busy without waiting (a WAL being set up or cleaned up by the
+// other) are retried for as long.
 func OpenIndex(path string) (*Index, error) {
-	params := url.Values{"_pragma": {"busy_timeout(10000)", "journal_mode(WAL)", "synchronous(NORMAL)"}}
+	deadline := time.Now().Add(busyWait)
+	for pause := time.Millisecond; ; pause = min(2*pause, 100*time.Millisecond) {
+		ix, err := openIndex(path)
+		if err == nil || !isBusy(err) || time.Now().After(deadline) {
+			return ix, err
+		}
+		time.Sleep(pause) // waiting out the other process's lock, not synchronising tests
+	}
+}
+
+// busyWait is how long a writer waits for another to finish with the index.
+const busyWait = 10 * time.Second
+
+func openIndex(path string) (*Index, error) {
+	// _txlock=immediate: a transaction takes the write lock when it begins,
+	// so a check and the write it decides are one step for other processes.
+	params := url.Values{
+		"_pragma": {fmt.Sprintf("busy_timeout(%d)", busyWait.Milliseconds()), "journal_mode(WAL)", "synchronous(NORMAL)"},
+		"_txlock": {"immediate"},
+	}
 	escaped := strings.NewReplacer("%", "%25", "?", "%3F", "#", "%23").Replace(path)
 	db, err := sql.Open("sqlite", "file:"+escaped+"?"+params.Encode())
 	if err != nil {
@@ -61,21 +83,41 @@ func OpenIndex(path string) (*Index, error) {
 	return ix, nil
 }
 
-// init makes the tables, or empties an index of another version.
+// isBusy says whether SQLite refused for another connection's lock.
+func isBusy(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	const busy, locked = 5, 6 // SQLITE_BUSY, SQLITE_LOCKED (primary codes)
+	code := se.Code() & 0xff
+	return code == busy || code == locked
+}
+
+// init makes the tables, or empties an index of another version, in one
+// transaction: emptying after another process's check would lose the runs it
+// recorded since.
 func (ix *Index) init() error {
-	if _, err := ix.db.Exec(indexSchema); err != nil {
+	tx, err := ix.db.Begin()
+	if err != nil {
+		return err
+	}
+	defer func() { _ = tx.Rollback() }()
+	if _, err := tx.Exec(indexSchema); err != nil {
 		return err
 	}
 	var v string
-	err := ix.db.QueryRow(`SELECT value FROM meta WHERE key = 'version'`).Scan(&v)
+	err = tx.QueryRow(`SELECT value FROM meta WHERE key = 'version'`).Scan(&v)
 	if err == nil && v == indexVersion {
-		return nil
+		return tx.Commit()
 	}
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return err
 	}
-	_, err = ix.db.Exec(`DELETE FROM runs; INSERT OR REPLACE INTO meta VALUES ('version', ?)`, indexVersion)
-	return err
+	if _, err := tx.Exec(`DELETE FROM runs; INSERT OR REPLACE INTO meta VALUES ('version', ?)`, indexVersion); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 // Close closes the index.
