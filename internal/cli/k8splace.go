@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/loadlens/loadlens/internal/k8s"
+	"github.com/loadlens/loadlens/internal/k8s/kapi"
 	"github.com/loadlens/loadlens/internal/plan"
-	corev1 "k8s.io/api/core/v1"
 )
 
 // placementFlags are where the pods go and what they may use, over the
@@ -108,7 +108,7 @@ func keyValues(flag, form string, list []string) (map[string]string, error) {
 }
 
 // readAffinity reads --affinity: inline YAML or JSON, or @FILE; nil when not given.
-func (p *placementFlags) readAffinity() (*corev1.Affinity, error) {
+func (p *placementFlags) readAffinity() (*kapi.Affinity, error) {
 	if p.affinity == "" {
 		return nil, nil
 	}

@@ -5,15 +5,15 @@ import (
 	"slices"
 
 	"github.com/goccy/go-yaml"
-	corev1 "k8s.io/api/core/v1"
+	"github.com/loadlens/loadlens/internal/k8s/kapi"
 )
 
 // ParseAffinity reads a pod's affinity written as in a pod spec, in YAML
 // or JSON (`--affinity`, the form k6-operator's TestRun takes), strictly:
 // an unknown field is an error, as in the test file's section. Errors
 // start with name (a file's, or the flag's) and the line and column.
-func ParseAffinity(name string, src []byte) (*corev1.Affinity, error) {
-	var a corev1.Affinity
+func ParseAffinity(name string, src []byte) (*kapi.Affinity, error) {
+	var a kapi.Affinity
 	if err := yaml.UnmarshalWithOptions(src, &a, yaml.Strict()); err != nil {
 		if m := yamlPos.FindStringSubmatch(err.Error()); m != nil {
 			return nil, fmt.Errorf("%s:%s:%s: %s", name, m[1], m[2], firstLine(m[3]))
@@ -28,12 +28,12 @@ func ParseAffinity(name string, src []byte) (*corev1.Affinity, error) {
 }
 
 // nodeOps are the operators a node selector requirement may use.
-var nodeOps = []corev1.NodeSelectorOperator{corev1.NodeSelectorOpIn, corev1.NodeSelectorOpNotIn, corev1.NodeSelectorOpExists,
-	corev1.NodeSelectorOpDoesNotExist, corev1.NodeSelectorOpGt, corev1.NodeSelectorOpLt}
+var nodeOps = []kapi.NodeSelectorOperator{kapi.NodeSelectorOpIn, kapi.NodeSelectorOpNotIn, kapi.NodeSelectorOpExists,
+	kapi.NodeSelectorOpDoesNotExist, kapi.NodeSelectorOpGt, kapi.NodeSelectorOpLt}
 
 // checkAffinity reports what the API server would refuse in a's node
 // affinity and pod (anti-)affinity, by its path, before a run is created.
-func checkAffinity(a *corev1.Affinity) error {
+func checkAffinity(a *kapi.Affinity) error {
 	if a == nil {
 		return nil
 	}
@@ -61,7 +61,7 @@ func checkAffinity(a *corev1.Affinity) error {
 	}
 	for _, pa := range []struct {
 		name  string
-		terms []corev1.PodAffinityTerm
+		terms []kapi.PodAffinityTerm
 	}{{"podAffinity", podTerms(a.PodAffinity)}, {"podAntiAffinity", antiTerms(a.PodAntiAffinity)}} {
 		for i, term := range pa.terms {
 			if term.TopologyKey == "" {
@@ -73,31 +73,31 @@ func checkAffinity(a *corev1.Affinity) error {
 }
 
 // checkNodeTerm checks one node selector term's requirements.
-func checkNodeTerm(at string, term corev1.NodeSelectorTerm) error {
+func checkNodeTerm(at string, term kapi.NodeSelectorTerm) error {
 	for j, r := range term.MatchExpressions {
 		here := fmt.Sprintf("%s.matchExpressions[%d]", at, j)
 		switch {
 		case !slices.Contains(nodeOps, r.Operator):
 			return &fieldError{here + ".operator", fmt.Sprintf("%q: In, NotIn, Exists, DoesNotExist, Gt or Lt", r.Operator)}
-		case (r.Operator == corev1.NodeSelectorOpIn || r.Operator == corev1.NodeSelectorOpNotIn) && len(r.Values) == 0:
+		case (r.Operator == kapi.NodeSelectorOpIn || r.Operator == kapi.NodeSelectorOpNotIn) && len(r.Values) == 0:
 			return &fieldError{here + ".values", fmt.Sprintf("operator %s needs values", r.Operator)}
-		case (r.Operator == corev1.NodeSelectorOpExists || r.Operator == corev1.NodeSelectorOpDoesNotExist) && len(r.Values) > 0:
+		case (r.Operator == kapi.NodeSelectorOpExists || r.Operator == kapi.NodeSelectorOpDoesNotExist) && len(r.Values) > 0:
 			return &fieldError{here + ".values", fmt.Sprintf("operator %s takes no values", r.Operator)}
-		case (r.Operator == corev1.NodeSelectorOpGt || r.Operator == corev1.NodeSelectorOpLt) && len(r.Values) != 1:
+		case (r.Operator == kapi.NodeSelectorOpGt || r.Operator == kapi.NodeSelectorOpLt) && len(r.Values) != 1:
 			return &fieldError{here + ".values", fmt.Sprintf("operator %s takes one value", r.Operator)}
 		}
 	}
 	return nil
 }
 
-func podTerms(a *corev1.PodAffinity) []corev1.PodAffinityTerm {
+func podTerms(a *kapi.PodAffinity) []kapi.PodAffinityTerm {
 	if a == nil {
 		return nil
 	}
 	return a.RequiredDuringSchedulingIgnoredDuringExecution
 }
 
-func antiTerms(a *corev1.PodAntiAffinity) []corev1.PodAffinityTerm {
+func antiTerms(a *kapi.PodAntiAffinity) []kapi.PodAffinityTerm {
 	if a == nil {
 		return nil
 	}

@@ -8,9 +8,7 @@ import (
 	"strings"
 	"time"
 
-	batchv1 "k8s.io/api/batch/v1"
-	corev1 "k8s.io/api/core/v1"
-	rbacv1 "k8s.io/api/rbac/v1"
+	"github.com/loadlens/loadlens/internal/k8s/kapi"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
@@ -41,39 +39,39 @@ func addCoordinator(o *Objects, s *Spec, labels map[string]string) {
 	if len(s.Outs) > 0 { // never in the Job's arguments, which whoever may read Jobs or pods reads
 		o.Secret.Data[OutputsKey] = []byte(strings.Join(s.Outs, "\n"))
 	}
-	o.Account = &corev1.ServiceAccount{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "ServiceAccount"}, ObjectMeta: meta(coord),
+	o.Account = &kapi.ServiceAccount{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "ServiceAccount"}, ObjectMeta: meta(coord),
 		AutomountServiceAccountToken: ptr(false)}
-	o.Role = &rbacv1.Role{TypeMeta: metav1.TypeMeta{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "Role"}, ObjectMeta: meta(coord),
+	o.Role = &kapi.Role{TypeMeta: metav1.TypeMeta{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "Role"}, ObjectMeta: meta(coord),
 		Rules: coordinatorRules(s, coord)}
-	o.Binding = &rbacv1.RoleBinding{TypeMeta: metav1.TypeMeta{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "RoleBinding"}, ObjectMeta: meta(coord),
-		RoleRef:  rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "Role", Name: coord},
-		Subjects: []rbacv1.Subject{{Kind: "ServiceAccount", Name: coord, Namespace: s.Namespace}}}
+	o.Binding = &kapi.RoleBinding{TypeMeta: metav1.TypeMeta{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "RoleBinding"}, ObjectMeta: meta(coord),
+		RoleRef:  kapi.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "Role", Name: coord},
+		Subjects: []kapi.Subject{{Kind: "ServiceAccount", Name: coord, Namespace: s.Namespace}}}
 	if s.Namespace == "" {
 		o.Binding.Subjects[0].Namespace = "default" // a manifest without --namespace: kubectl -n sets the objects', not this field
 	}
-	o.Status = &corev1.ConfigMap{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"}, ObjectMeta: meta(StatusName(s.Name)),
+	o.Status = &kapi.ConfigMap{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"}, ObjectMeta: meta(StatusName(s.Name)),
 		Data: (&Status{Phase: PhaseStarting, Agents: s.Agents}).Data()}
-	o.Service = &corev1.Service{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Service"}, ObjectMeta: meta(s.Name),
-		Spec: corev1.ServiceSpec{Selector: map[string]string{RunLabel: s.Name, ComponentKey: "coordinator"},
-			Ports: []corev1.ServicePort{
-				{Name: "dashboard", Port: DashboardPort, TargetPort: intstr.FromString("dashboard"), Protocol: corev1.ProtocolTCP},
-				{Name: "control", Port: ControlPort, TargetPort: intstr.FromString("control"), Protocol: corev1.ProtocolTCP},
+	o.Service = &kapi.Service{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Service"}, ObjectMeta: meta(s.Name),
+		Spec: kapi.ServiceSpec{Selector: map[string]string{RunLabel: s.Name, ComponentKey: "coordinator"},
+			Ports: []kapi.ServicePort{
+				{Name: "dashboard", Port: DashboardPort, TargetPort: intstr.FromString("dashboard"), Protocol: kapi.ProtocolTCP},
+				{Name: "control", Port: ControlPort, TargetPort: intstr.FromString("control"), Protocol: kapi.ProtocolTCP},
 			}}}
 	one, noRetry := int32(1), int32(0) // a restarted coordinator would run the test again on agents already gone
 	deadline := int64((s.Deadline + s.Keep).Seconds())
 	ttl := int32(s.TTL.Seconds())
-	o.Coordinator = &batchv1.Job{TypeMeta: metav1.TypeMeta{APIVersion: "batch/v1", Kind: "Job"}, ObjectMeta: meta(coord),
-		Spec: batchv1.JobSpec{Completions: &one, Parallelism: &one, BackoffLimit: &noRetry, ActiveDeadlineSeconds: &deadline,
+	o.Coordinator = &kapi.Job{TypeMeta: metav1.TypeMeta{APIVersion: "batch/v1", Kind: "Job"}, ObjectMeta: meta(coord),
+		Spec: kapi.JobSpec{Completions: &one, Parallelism: &one, BackoffLimit: &noRetry, ActiveDeadlineSeconds: &deadline,
 			TTLSecondsAfterFinished: &ttl, Suspend: ptr(false),
-			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: maps.Clone(cl)}, Spec: coordinatorPod(s, o)}}}
+			Template: kapi.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: maps.Clone(cl)}, Spec: coordinatorPod(s, o)}}}
 	o.Coordinator.Annotations = map[string]string{"loadlens.dev/test": s.Test.Name}
 }
 
 // coordinatorRules are what the coordinator may do: read the agents' pods
 // and its Jobs, write its status and, in a manifest, adopt the run's
 // objects (each by name).
-func coordinatorRules(s *Spec, coord string) []rbacv1.PolicyRule {
-	rules := []rbacv1.PolicyRule{
+func coordinatorRules(s *Spec, coord string) []kapi.PolicyRule {
+	rules := []kapi.PolicyRule{
 		{APIGroups: []string{""}, Resources: []string{"pods"}, Verbs: []string{"get", "list"}}, // the agents' states and addresses
 		{APIGroups: []string{"batch"}, Resources: []string{"jobs"}, Verbs: []string{"get"}, ResourceNames: []string{s.Name, coord}},
 		{APIGroups: []string{""}, Resources: []string{"configmaps"}, Verbs: []string{"get", "patch"}, ResourceNames: []string{StatusName(s.Name)}},
@@ -83,16 +81,16 @@ func coordinatorRules(s *Spec, coord string) []rbacv1.PolicyRule {
 	}
 	patch := []string{"patch"}
 	return append(rules,
-		rbacv1.PolicyRule{APIGroups: []string{"batch"}, Resources: []string{"jobs"}, Verbs: patch, ResourceNames: []string{s.Name}},
-		rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"secrets", "configmaps", "services"}, Verbs: patch, ResourceNames: []string{s.Name}},
-		rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"serviceaccounts"}, Verbs: patch, ResourceNames: []string{coord}},
-		rbacv1.PolicyRule{APIGroups: []string{"rbac.authorization.k8s.io"}, Resources: []string{"roles", "rolebindings"}, Verbs: patch, ResourceNames: []string{coord}},
+		kapi.PolicyRule{APIGroups: []string{"batch"}, Resources: []string{"jobs"}, Verbs: patch, ResourceNames: []string{s.Name}},
+		kapi.PolicyRule{APIGroups: []string{""}, Resources: []string{"secrets", "configmaps", "services"}, Verbs: patch, ResourceNames: []string{s.Name}},
+		kapi.PolicyRule{APIGroups: []string{""}, Resources: []string{"serviceaccounts"}, Verbs: patch, ResourceNames: []string{coord}},
+		kapi.PolicyRule{APIGroups: []string{"rbac.authorization.k8s.io"}, Resources: []string{"roles", "rolebindings"}, Verbs: patch, ResourceNames: []string{coord}},
 	)
 }
 
 // coordinatorPod is the agents' pod made the coordinator's: its own
 // arguments, ports, credentials for the API and a volume for the results.
-func coordinatorPod(s *Spec, o *Objects) corev1.PodSpec {
+func coordinatorPod(s *Spec, o *Objects) kapi.PodSpec {
 	pod := *o.Job.Spec.Template.Spec.DeepCopy()
 	pod.ServiceAccountName = CoordinatorName(s.Name)
 	pod.AutomountServiceAccountToken = ptr(false) // its token comes through the kube volume, where it is told
@@ -105,10 +103,10 @@ func coordinatorPod(s *Spec, o *Objects) corev1.PodSpec {
 	if s.Adopt {
 		c.Args = append(c.Args, "--adopt")
 	}
-	c.Env = []corev1.EnvVar{
+	c.Env = []kapi.EnvVar{
 		{Name: TokenFileEnv, Value: TokenDir + "/" + TokenKey},
 		{Name: "LOADLENS_DASHBOARD_TOKEN", ValueFrom: secretRef(s.Name, DashboardKey)},
-		{Name: NamespaceEnv, ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.namespace"}}},
+		{Name: NamespaceEnv, ValueFrom: &kapi.EnvVarSource{FieldRef: &kapi.ObjectFieldSelector{FieldPath: "metadata.namespace"}}},
 		{Name: KubeDirEnv, Value: KubeDir},
 	}
 	names := make([]string, 0, len(s.Env))
@@ -117,53 +115,53 @@ func coordinatorPod(s *Spec, o *Objects) corev1.PodSpec {
 	}
 	sort.Strings(names)
 	for _, k := range names {
-		c.Env = append(c.Env, corev1.EnvVar{Name: k, ValueFrom: secretRef(s.Name, envKey(k))})
+		c.Env = append(c.Env, kapi.EnvVar{Name: k, ValueFrom: secretRef(s.Name, envKey(k))})
 	}
 	c.Env = append(c.Env, s.Placement.envVars()...) // the agents' template had them; its Env is replaced above
 	if len(s.Outs) > 0 {
 		mountOutputs(&pod)
-		c.Env = append(c.Env, corev1.EnvVar{Name: OutputsEnv, Value: TokenDir + "/" + OutputsKey})
+		c.Env = append(c.Env, kapi.EnvVar{Name: OutputsEnv, Value: TokenDir + "/" + OutputsKey})
 	}
-	c.Ports = []corev1.ContainerPort{{Name: "control", ContainerPort: ControlPort, Protocol: corev1.ProtocolTCP},
-		{Name: "dashboard", ContainerPort: DashboardPort, Protocol: corev1.ProtocolTCP}}
+	c.Ports = []kapi.ContainerPort{{Name: "control", ContainerPort: ControlPort, Protocol: kapi.ProtocolTCP},
+		{Name: "dashboard", ContainerPort: DashboardPort, Protocol: kapi.ProtocolTCP}}
 	c.StartupProbe = nil
-	c.ReadinessProbe = &corev1.Probe{ // the Service, attach and fetch reach it once it serves
-		ProbeHandler:  corev1.ProbeHandler{TCPSocket: &corev1.TCPSocketAction{Port: intstr.FromString("control")}},
+	c.ReadinessProbe = &kapi.Probe{ // the Service, attach and fetch reach it once it serves
+		ProbeHandler:  kapi.ProbeHandler{TCPSocket: &kapi.TCPSocketAction{Port: intstr.FromString("control")}},
 		PeriodSeconds: 2,
 	}
-	c.VolumeMounts = append(c.VolumeMounts, corev1.VolumeMount{Name: "kube", MountPath: KubeDir, ReadOnly: true},
-		corev1.VolumeMount{Name: "results", MountPath: ResultsDir})
-	results := corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}
+	c.VolumeMounts = append(c.VolumeMounts, kapi.VolumeMount{Name: "kube", MountPath: KubeDir, ReadOnly: true},
+		kapi.VolumeMount{Name: "results", MountPath: ResultsDir})
+	results := kapi.VolumeSource{EmptyDir: &kapi.EmptyDirVolumeSource{}}
 	if s.PVC != "" {
-		results = corev1.VolumeSource{PersistentVolumeClaim: &corev1.PersistentVolumeClaimVolumeSource{ClaimName: s.PVC}}
+		results = kapi.VolumeSource{PersistentVolumeClaim: &kapi.PersistentVolumeClaimVolumeSource{ClaimName: s.PVC}}
 	}
-	pod.Volumes = append(pod.Volumes, corev1.Volume{Name: "kube", VolumeSource: kubeVolume()}, corev1.Volume{Name: "results", VolumeSource: results})
+	pod.Volumes = append(pod.Volumes, kapi.Volume{Name: "kube", VolumeSource: kubeVolume()}, kapi.Volume{Name: "results", VolumeSource: results})
 	pod.TerminationGracePeriodSeconds = ptr(int64(30)) // room to write the run directory after SIGTERM
 	return pod
 }
 
 // mountOutputs adds the Secret's outputs key to the coordinator's copy of
 // the token volume: a file only its pod has, as the agents have the token.
-func mountOutputs(pod *corev1.PodSpec) {
+func mountOutputs(pod *kapi.PodSpec) {
 	for i := range pod.Volumes {
 		if v := &pod.Volumes[i]; v.Name == "token" && v.Secret != nil {
-			v.Secret.Items = append(v.Secret.Items, corev1.KeyToPath{Key: OutputsKey, Path: OutputsKey})
+			v.Secret.Items = append(v.Secret.Items, kapi.KeyToPath{Key: OutputsKey, Path: OutputsKey})
 		}
 	}
 }
 
 // kubeVolume is what a service account's automounted token holds (token,
 // the cluster's CA, the namespace), mounted where the coordinator is told.
-func kubeVolume() corev1.VolumeSource {
-	return corev1.VolumeSource{Projected: &corev1.ProjectedVolumeSource{Sources: []corev1.VolumeProjection{
-		{ServiceAccountToken: &corev1.ServiceAccountTokenProjection{Path: "token", ExpirationSeconds: ptr(int64(time.Hour.Seconds()))}},
-		{ConfigMap: &corev1.ConfigMapProjection{LocalObjectReference: corev1.LocalObjectReference{Name: "kube-root-ca.crt"},
-			Items: []corev1.KeyToPath{{Key: "ca.crt", Path: "ca.crt"}}}},
-		{DownwardAPI: &corev1.DownwardAPIProjection{Items: []corev1.DownwardAPIVolumeFile{{Path: "namespace",
-			FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.namespace"}}}}},
+func kubeVolume() kapi.VolumeSource {
+	return kapi.VolumeSource{Projected: &kapi.ProjectedVolumeSource{Sources: []kapi.VolumeProjection{
+		{ServiceAccountToken: &kapi.ServiceAccountTokenProjection{Path: "token", ExpirationSeconds: ptr(int64(time.Hour.Seconds()))}},
+		{ConfigMap: &kapi.ConfigMapProjection{LocalObjectReference: kapi.LocalObjectReference{Name: "kube-root-ca.crt"},
+			Items: []kapi.KeyToPath{{Key: "ca.crt", Path: "ca.crt"}}}},
+		{DownwardAPI: &kapi.DownwardAPIProjection{Items: []kapi.DownwardAPIVolumeFile{{Path: "namespace",
+			FieldRef: &kapi.ObjectFieldSelector{FieldPath: "metadata.namespace"}}}}},
 	}}}
 }
 
-func secretRef(name, key string) *corev1.EnvVarSource {
-	return &corev1.EnvVarSource{SecretKeyRef: &corev1.SecretKeySelector{LocalObjectReference: corev1.LocalObjectReference{Name: name}, Key: key}}
+func secretRef(name, key string) *kapi.EnvVarSource {
+	return &kapi.EnvVarSource{SecretKeyRef: &kapi.SecretKeySelector{LocalObjectReference: kapi.LocalObjectReference{Name: name}, Key: key}}
 }

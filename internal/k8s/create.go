@@ -4,8 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	batchv1 "k8s.io/api/batch/v1"
-	corev1 "k8s.io/api/core/v1"
+	"github.com/loadlens/loadlens/internal/k8s/kapi"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -16,7 +15,7 @@ import (
 func Create(ctx context.Context, c *Client, o *Objects) (err error) {
 	ns := o.Job.Namespace
 	o.Job.Spec.Suspend = ptr(true)
-	job := &batchv1.Job{}
+	job := &kapi.Job{}
 	if err := c.create(ctx, jobs(), ns, o.Job, job); err != nil {
 		return fmt.Errorf("creating Job %s/%s: %w", ns, o.Job.Name, err)
 	}
@@ -32,7 +31,7 @@ func Create(ctx context.Context, c *Client, o *Objects) (err error) {
 	}}
 	o.Secret.OwnerReferences = owner
 	o.ConfigMap.OwnerReferences = owner
-	sec, cm := &corev1.Secret{}, &corev1.ConfigMap{}
+	sec, cm := &kapi.Secret{}, &kapi.ConfigMap{}
 	if err = c.create(ctx, secrets(), ns, o.Secret, sec); err != nil {
 		return fmt.Errorf("creating Secret %s/%s: %w", ns, job.Name, err)
 	}

@@ -4,9 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	batchv1 "k8s.io/api/batch/v1"
+	"github.com/loadlens/loadlens/internal/k8s/kapi"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
@@ -21,7 +20,7 @@ func CreateInCluster(ctx context.Context, c *Client, o *Objects) (err error) {
 	}
 	ns := o.Job.Namespace
 	o.Coordinator.Spec.Suspend = ptr(true)
-	coord := &batchv1.Job{}
+	coord := &kapi.Job{}
 	if err := c.create(ctx, jobs(), ns, o.Coordinator, coord); err != nil {
 		return fmt.Errorf("creating Job %s/%s: %w", ns, o.Coordinator.Name, err)
 	}
@@ -35,8 +34,8 @@ func CreateInCluster(ctx context.Context, c *Client, o *Objects) (err error) {
 	for _, it := range []struct {
 		r   schema.GroupVersionResource
 		obj interface {
-			runtime.Object
 			metav1.Object
+			GetObjectKind() schema.ObjectKind
 		}
 	}{
 		{serviceAccounts(), o.Account}, {roles(), o.Role}, {roleBindings(), o.Binding}, {secrets(), o.Secret},

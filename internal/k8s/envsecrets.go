@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	corev1 "k8s.io/api/core/v1"
+	"github.com/loadlens/loadlens/internal/k8s/kapi"
 )
 
 var (
@@ -44,12 +44,12 @@ func checkEnvSecrets(env map[string]string) error {
 
 // envVars is each variable from a Secret's key, by name: for {{ env.X }}
 // in the test, on the agents and the coordinator alike.
-func (p *Placement) envVars() []corev1.EnvVar {
-	var out []corev1.EnvVar
+func (p *Placement) envVars() []kapi.EnvVar {
+	var out []kapi.EnvVar
 	for _, name := range slices.Sorted(maps.Keys(p.EnvSecrets)) {
 		secret, key, _ := ParseSecretRef(p.EnvSecrets[name]) // Check refused a bad one
-		out = append(out, corev1.EnvVar{Name: name, ValueFrom: &corev1.EnvVarSource{SecretKeyRef: &corev1.SecretKeySelector{
-			LocalObjectReference: corev1.LocalObjectReference{Name: secret}, Key: key}}})
+		out = append(out, kapi.EnvVar{Name: name, ValueFrom: &kapi.EnvVarSource{SecretKeyRef: &kapi.SecretKeySelector{
+			LocalObjectReference: kapi.LocalObjectReference{Name: secret}, Key: key}}})
 	}
 	return out
 }

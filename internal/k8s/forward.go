@@ -4,14 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 
-	//lint:ignore SA1019 client-go v0.37's portforward takes this package's Dialer; its *ForStreaming twins are a change to test against a kubelet
-	"k8s.io/apimachinery/pkg/util/httpstream"
 	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/portforward"
 	"k8s.io/client-go/transport/spdy"
+	streamhttp "k8s.io/streaming/pkg/httpstream"
 )
 
 // Reach makes an agent's pod reachable from this machine and returns the
@@ -33,43 +32,62 @@ func PortForward(cl *Cluster, namespace string, log io.Writer) Reach {
 }
 
 // PortForwardTo reaches any pod's port as PortForward reaches an agent's.
+// It is client-go's tools/portforward for one port (that package imports
+// k8s.io/api's core types, 1.7 MB of code, for four header names).
 func PortForwardTo(cl *Cluster, namespace string, log io.Writer) ReachPort {
 	return func(ctx context.Context, pod string, port int) (string, error) {
 		url, err := podURL(cl.Config, namespace, pod, "portforward")
 		if err != nil {
 			return "", err
 		}
-		transport, upgrader, err := spdy.RoundTripperFor(cl.Config)
+		dialer, err := forwardDialer(cl.Config, url)
 		if err != nil {
 			return "", err
 		}
-		dialer := spdy.NewDialer(upgrader, &http.Client{Transport: transport}, http.MethodPost, url)
-		if ws, err := portforward.NewSPDYOverWebsocketDialer(url, cl.Config); err == nil {
-			dialer = portforward.NewFallbackDialer(ws, dialer, func(err error) bool {
-				return httpstream.IsUpgradeFailure(err) || httpstream.IsHTTPSProxyError(err)
-			})
-		}
-		ready := make(chan struct{})
-		fw, err := portforward.NewOnAddressesWithContext(ctx, dialer, []string{"127.0.0.1"},
-			[]string{fmt.Sprintf("0:%d", port)}, ready, io.Discard, log)
+		conn, protocol, err := dialer.Dial(portForwardProtocol)
 		if err != nil {
-			return "", err
+			return "", fmt.Errorf("port-forward to pod %s: error upgrading connection: %w", pod, err)
 		}
-		done := make(chan error, 1)
-		go func() { done <- fw.ForwardPorts() }()
-		select {
-		case <-ready:
-		case err := <-done:
+		if protocol != portForwardProtocol {
+			_ = conn.Close()
+			return "", fmt.Errorf("port-forward to pod %s: unable to negotiate protocol: client supports %q, server returned %q", pod, portForwardProtocol, protocol)
+		}
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			_ = conn.Close()
 			return "", fmt.Errorf("port-forward to pod %s: %w", pod, err)
-		case <-ctx.Done():
-			return "", context.Cause(ctx)
 		}
-		ports, err := fw.GetPorts()
-		if err != nil || len(ports) != 1 {
-			return "", fmt.Errorf("port-forward to pod %s: no local port (%v)", pod, err)
-		}
-		return fmt.Sprintf("127.0.0.1:%d", ports[0].Local), nil
+		f := &forwarder{conn: conn, port: port, log: log}
+		go f.serve(ctx, ln)
+		return ln.Addr().String(), nil
 	}
+}
+
+// forwardDialer dials the pod's port-forward over WebSocket (SPDY framed
+// inside it, as kubectl does since 1.31), falling back to SPDY where the
+// server, or a proxy on the way, refuses the WebSocket upgrade.
+func forwardDialer(cfg *rest.Config, url *url.URL) (streamhttp.Dialer, error) {
+	transport, upgrader, err := spdy.RoundTripperFor(cfg)
+	if err != nil {
+		return nil, err
+	}
+	fallback := spdy.NewDialerForStreaming(upgrader, &http.Client{Transport: transport}, http.MethodPost, url)
+	ws, err := newTunnelDialer(url, cfg)
+	if err != nil {
+		return fallback, nil //nolint:nilerr // as client-go's: no WebSocket dialer, SPDY alone
+	}
+	return &fallbackDialer{primary: ws, secondary: fallback}, nil
+}
+
+// fallbackDialer tries primary, then secondary where primary's upgrade failed.
+type fallbackDialer struct{ primary, secondary streamhttp.Dialer }
+
+func (d *fallbackDialer) Dial(protocols ...string) (streamhttp.Connection, string, error) {
+	conn, version, err := d.primary.Dial(protocols...)
+	if err != nil && (streamhttp.IsUpgradeFailure(err) || streamhttp.IsHTTPSProxyError(err)) {
+		return d.secondary.Dial(protocols...)
+	}
+	return conn, version, err
 }
 
 // podURL is the URL of a pod's subresource on the API server.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 
-	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/yaml"
 )
 
@@ -14,15 +13,16 @@ import (
 // them, so a manifest's objects are tied together by the loadlens.dev/run
 // label instead.
 func WriteManifest(w io.Writer, o *Objects) error {
-	objs := []runtime.Object{o.Secret, o.ConfigMap, o.Job}
+	objs := []any{o.Secret, o.ConfigMap, o.Job}
 	if o.Coordinator != nil {
-		objs = []runtime.Object{o.Account, o.Role, o.Binding, o.Secret, o.ConfigMap, o.Status, o.Service, o.Job, o.Coordinator}
+		objs = []any{o.Account, o.Role, o.Binding, o.Secret, o.ConfigMap, o.Status, o.Service, o.Job, o.Coordinator}
 	}
 	for _, obj := range objs {
-		m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+		u, err := toUnstructured(obj)
 		if err != nil {
 			return err
 		}
+		m := u.Object
 		delete(m, "status") // the server's to write
 		if md, ok := m["metadata"].(map[string]any); ok {
 			delete(md, "creationTimestamp")

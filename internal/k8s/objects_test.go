@@ -6,8 +6,7 @@ import (
 	"testing"
 	"time"
 
-	batchv1 "k8s.io/api/batch/v1"
-	corev1 "k8s.io/api/core/v1"
+	"github.com/loadlens/loadlens/internal/k8s/kapi"
 )
 
 func testSpec() *Spec {
@@ -22,7 +21,7 @@ func TestBuildJob(t *testing.T) {
 		t.Fatal(err)
 	}
 	j := o.Job.Spec
-	if *j.CompletionMode != batchv1.IndexedCompletion || *j.Completions != 20 || *j.Parallelism != 20 {
+	if *j.CompletionMode != kapi.IndexedCompletion || *j.Completions != 20 || *j.Parallelism != 20 {
 		t.Errorf("job: mode %v completions %d parallelism %d, want Indexed 20 20", *j.CompletionMode, *j.Completions, *j.Parallelism)
 	}
 	if *j.ActiveDeadlineSeconds != 900 || *j.TTLSecondsAfterFinished != 600 {
@@ -36,12 +35,13 @@ func TestBuildJob(t *testing.T) {
 	if c.Image != "example/loadlens:1" || strings.Join(c.Args, " ") != "agent --once" {
 		t.Errorf("container: image %q args %v", c.Image, c.Args)
 	}
-	for _, r := range []corev1.ResourceList{c.Resources.Requests, c.Resources.Limits} {
-		if r.Cpu().String() != "2" || r.Memory().String() != "2Gi" {
+	for _, r := range []kapi.ResourceList{c.Resources.Requests, c.Resources.Limits} {
+		cpu, mem := r[kapi.ResourceCPU], r[kapi.ResourceMemory]
+		if cpu.String() != "2" || mem.String() != "2Gi" {
 			t.Errorf("resources %v, want cpu 2 memory 2Gi", r)
 		}
 	}
-	env := map[string]corev1.EnvVar{}
+	env := map[string]kapi.EnvVar{}
 	for _, e := range c.Env {
 		env[e.Name] = e
 	}
@@ -54,7 +54,7 @@ func TestBuildJob(t *testing.T) {
 	if !*pod.SecurityContext.RunAsNonRoot || *pod.SecurityContext.RunAsUser == 0 || *c.SecurityContext.AllowPrivilegeEscalation {
 		t.Errorf("the agent must run as non-root without privilege escalation")
 	}
-	if pod.RestartPolicy != corev1.RestartPolicyNever || *pod.AutomountServiceAccountToken {
+	if pod.RestartPolicy != kapi.RestartPolicyNever || *pod.AutomountServiceAccountToken {
 		t.Errorf("restart %v, automount %v", pod.RestartPolicy, *pod.AutomountServiceAccountToken)
 	}
 	if o.Secret.Name != pod.Volumes[0].Secret.SecretName || string(o.Secret.Data[TokenKey]) != "secret-token" {
@@ -147,7 +147,7 @@ func TestBuildInCluster(t *testing.T) {
 	if !strings.HasPrefix(args, "k8s coordinator /etc/loadlens/test/shop.yaml --run loadlens-shop-abc123 --agents 20 --results /var/lib/loadlens/results") {
 		t.Errorf("args %s", args)
 	}
-	env := map[string]corev1.EnvVar{}
+	env := map[string]kapi.EnvVar{}
 	for _, e := range ctr.Env {
 		env[e.Name] = e
 	}
@@ -157,7 +157,7 @@ func TestBuildInCluster(t *testing.T) {
 	if r := env["LOADLENS_DASHBOARD_TOKEN"].ValueFrom; r == nil || string(o.Secret.Data[r.SecretKeyRef.Key]) != "dash-token-0123456789" {
 		t.Errorf("the dashboard's token: %+v", env["LOADLENS_DASHBOARD_TOKEN"])
 	}
-	vols := map[string]corev1.Volume{}
+	vols := map[string]kapi.Volume{}
 	for _, v := range pod.Volumes {
 		vols[v.Name] = v
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
+	"github.com/loadlens/loadlens/internal/k8s/kapi"
 )
 
 // TestOutputsTravelInTheSecret: --out URLs may carry credentials; they go
@@ -53,7 +53,7 @@ func TestOutputsTravelInTheSecret(t *testing.T) {
 	}
 }
 
-func mounts(pod corev1.PodSpec, key string) bool {
+func mounts(pod kapi.PodSpec, key string) bool {
 	for _, v := range pod.Volumes {
 		if v.Secret == nil {
 			continue

@@ -9,7 +9,7 @@ import (
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/parser"
-	corev1 "k8s.io/api/core/v1"
+	"github.com/loadlens/loadlens/internal/k8s/kapi"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -17,18 +17,18 @@ import (
 // file's `kubernetes:` section, then the command line's flags over it.
 // Affinity and tolerations are written as in a pod spec.
 type Placement struct {
-	Image            string              `yaml:"image"`
-	CPU              string              `yaml:"cpu"`
-	Memory           string              `yaml:"memory"`
-	NodeSelector     map[string]string   `yaml:"node_selector"`
-	Tolerations      []corev1.Toleration `yaml:"tolerations"`
-	Affinity         *corev1.Affinity    `yaml:"affinity"`
-	Spread           bool                `yaml:"spread"` // one agent per node, as far as the nodes go
-	ImagePullSecrets []string            `yaml:"image_pull_secrets"`
-	ServiceAccount   string              `yaml:"service_account"` // the agents'; the coordinator has its own
-	EnvFromSecrets   []string            `yaml:"env_from_secrets"`
-	EnvSecrets       map[string]string   `yaml:"env_secrets"` // VAR: SECRET/KEY, one Secret's key as one variable
-	PriorityClass    string              `yaml:"priority_class"`
+	Image            string            `yaml:"image"`
+	CPU              string            `yaml:"cpu"`
+	Memory           string            `yaml:"memory"`
+	NodeSelector     map[string]string `yaml:"node_selector"`
+	Tolerations      []kapi.Toleration `yaml:"tolerations"`
+	Affinity         *kapi.Affinity    `yaml:"affinity"`
+	Spread           bool              `yaml:"spread"` // one agent per node, as far as the nodes go
+	ImagePullSecrets []string          `yaml:"image_pull_secrets"`
+	ServiceAccount   string            `yaml:"service_account"` // the agents'; the coordinator has its own
+	EnvFromSecrets   []string          `yaml:"env_from_secrets"`
+	EnvSecrets       map[string]string `yaml:"env_secrets"` // VAR: SECRET/KEY, one Secret's key as one variable
+	PriorityClass    string            `yaml:"priority_class"`
 }
 
 // yamlPos finds goccy's "[line:col] message" at the start of an error.
@@ -89,16 +89,16 @@ func (e *fieldError) Error() string { return e.path + ": " + e.msg }
 func (p *Placement) Check() error {
 	for i, t := range p.Tolerations {
 		at := fmt.Sprintf("tolerations[%d]", i)
-		if !slices.Contains([]corev1.TolerationOperator{"", corev1.TolerationOpEqual, corev1.TolerationOpExists}, t.Operator) {
+		if !slices.Contains([]kapi.TolerationOperator{"", kapi.TolerationOpEqual, kapi.TolerationOpExists}, t.Operator) {
 			return &fieldError{at + ".operator", fmt.Sprintf("%q: Equal or Exists", t.Operator)}
 		}
-		if !slices.Contains([]corev1.TaintEffect{"", corev1.TaintEffectNoSchedule, corev1.TaintEffectPreferNoSchedule, corev1.TaintEffectNoExecute}, t.Effect) {
+		if !slices.Contains([]kapi.TaintEffect{"", kapi.TaintEffectNoSchedule, kapi.TaintEffectPreferNoSchedule, kapi.TaintEffectNoExecute}, t.Effect) {
 			return &fieldError{at + ".effect", fmt.Sprintf("%q: NoSchedule, PreferNoSchedule or NoExecute", t.Effect)}
 		}
-		if t.Operator == corev1.TolerationOpExists && t.Value != "" {
+		if t.Operator == kapi.TolerationOpExists && t.Value != "" {
 			return &fieldError{at + ".value", "operator Exists takes no value"}
 		}
-		if t.Key == "" && t.Operator != corev1.TolerationOpExists {
+		if t.Key == "" && t.Operator != kapi.TolerationOpExists {
 			return &fieldError{at + ".key", "an empty key tolerates every taint only with operator Exists"}
 		}
 	}
@@ -173,32 +173,32 @@ var tolerationForm = regexp.MustCompile(`^([^=:]+)(=([^:]*))?(:(\w+))?$`)
 // ParseToleration reads a toleration of the taint kubectl taint writes as
 // key=value:Effect; without "=value" it tolerates any value (Exists), and
 // without ":Effect" any effect.
-func ParseToleration(s string) (corev1.Toleration, error) {
+func ParseToleration(s string) (kapi.Toleration, error) {
 	m := tolerationForm.FindStringSubmatch(s)
 	if m == nil {
-		return corev1.Toleration{}, errors.New("want key[=value][:Effect], e.g. dedicated=load:NoSchedule")
+		return kapi.Toleration{}, errors.New("want key[=value][:Effect], e.g. dedicated=load:NoSchedule")
 	}
-	t := corev1.Toleration{Key: m[1], Value: m[3], Effect: corev1.TaintEffect(m[5]), Operator: corev1.TolerationOpExists}
+	t := kapi.Toleration{Key: m[1], Value: m[3], Effect: kapi.TaintEffect(m[5]), Operator: kapi.TolerationOpExists}
 	if m[2] != "" {
-		t.Operator = corev1.TolerationOpEqual
+		t.Operator = kapi.TolerationOpEqual
 	}
-	p := Placement{Tolerations: []corev1.Toleration{t}}
+	p := Placement{Tolerations: []kapi.Toleration{t}}
 	return t, p.Check()
 }
 
 // apply puts the placement on a pod; agents adds what only the agents take
 // (their service account, the spread over nodes).
-func (p *Placement) apply(pod *corev1.PodSpec, run string, agents bool) {
+func (p *Placement) apply(pod *kapi.PodSpec, run string, agents bool) {
 	pod.NodeSelector = p.NodeSelector
 	pod.Tolerations = p.Tolerations
 	pod.Affinity = p.Affinity
 	pod.PriorityClassName = p.PriorityClass
 	for _, s := range p.ImagePullSecrets {
-		pod.ImagePullSecrets = append(pod.ImagePullSecrets, corev1.LocalObjectReference{Name: s})
+		pod.ImagePullSecrets = append(pod.ImagePullSecrets, kapi.LocalObjectReference{Name: s})
 	}
 	for _, s := range p.EnvFromSecrets {
-		pod.Containers[0].EnvFrom = append(pod.Containers[0].EnvFrom, corev1.EnvFromSource{SecretRef: &corev1.SecretEnvSource{
-			LocalObjectReference: corev1.LocalObjectReference{Name: s}}})
+		pod.Containers[0].EnvFrom = append(pod.Containers[0].EnvFrom, kapi.EnvFromSource{SecretRef: &kapi.SecretEnvSource{
+			LocalObjectReference: kapi.LocalObjectReference{Name: s}}})
 	}
 	pod.Containers[0].Env = append(pod.Containers[0].Env, p.envVars()...)
 	if !agents {
@@ -209,8 +209,8 @@ func (p *Placement) apply(pod *corev1.PodSpec, run string, agents bool) {
 		pod.AutomountServiceAccountToken = nil // the account's own choice: a workload identity needs its token
 	}
 	if p.Spread {
-		pod.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{
-			MaxSkew: 1, TopologyKey: "kubernetes.io/hostname", WhenUnsatisfiable: corev1.DoNotSchedule,
+		pod.TopologySpreadConstraints = []kapi.TopologySpreadConstraint{{
+			MaxSkew: 1, TopologyKey: "kubernetes.io/hostname", WhenUnsatisfiable: kapi.DoNotSchedule,
 			LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{RunLabel: run, ComponentKey: "agent"}},
 		}}
 	}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	corev1 "k8s.io/api/core/v1"
+	"github.com/loadlens/loadlens/internal/k8s/kapi"
 )
 
 const placed = `name: shop
@@ -37,7 +37,7 @@ func TestParsePlacement(t *testing.T) {
 		p.ServiceAccount != "loadgen" || p.PriorityClass != "load-test" || p.ImagePullSecrets[0] != "regcred" || p.EnvFromSecrets[0] != "api-keys" {
 		t.Errorf("placement %+v", p)
 	}
-	if len(p.Tolerations) != 1 || p.Tolerations[0] != (corev1.Toleration{Key: "dedicated", Operator: "Equal", Value: "load", Effect: "NoSchedule"}) {
+	if len(p.Tolerations) != 1 || p.Tolerations[0] != (kapi.Toleration{Key: "dedicated", Operator: "Equal", Value: "load", Effect: "NoSchedule"}) {
 		t.Errorf("tolerations %+v", p.Tolerations)
 	}
 	if p.Affinity == nil || p.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms[0].MatchExpressions[0].Values[0] != "a" {
@@ -74,14 +74,14 @@ func TestParsePlacementRefuses(t *testing.T) {
 func TestParseToleration(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
-		want corev1.Toleration
+		want kapi.Toleration
 		bad  bool
 	}{
-		{"dedicated=load:NoSchedule", corev1.Toleration{Key: "dedicated", Operator: "Equal", Value: "load", Effect: "NoSchedule"}, false},
-		{"dedicated:NoExecute", corev1.Toleration{Key: "dedicated", Operator: "Exists", Effect: "NoExecute"}, false},
-		{"gpu", corev1.Toleration{Key: "gpu", Operator: "Exists"}, false},
-		{"a=b:Sometimes", corev1.Toleration{}, true},
-		{"=b", corev1.Toleration{}, true},
+		{"dedicated=load:NoSchedule", kapi.Toleration{Key: "dedicated", Operator: "Equal", Value: "load", Effect: "NoSchedule"}, false},
+		{"dedicated:NoExecute", kapi.Toleration{Key: "dedicated", Operator: "Exists", Effect: "NoExecute"}, false},
+		{"gpu", kapi.Toleration{Key: "gpu", Operator: "Exists"}, false},
+		{"a=b:Sometimes", kapi.Toleration{}, true},
+		{"=b", kapi.Toleration{}, true},
 	} {
 		got, err := ParseToleration(tc.in)
 		if (err != nil) != tc.bad || (!tc.bad && got != tc.want) {
@@ -103,8 +103,8 @@ func TestPlacementOnThePods(t *testing.T) {
 		t.Fatal(err)
 	}
 	agent, coord := o.Job.Spec.Template.Spec, o.Coordinator.Spec.Template.Spec
-	for _, p := range []corev1.PodSpec{agent, coord} {
-		var fromKey *corev1.SecretKeySelector
+	for _, p := range []kapi.PodSpec{agent, coord} {
+		var fromKey *kapi.SecretKeySelector
 		for _, ev := range p.Containers[0].Env {
 			if ev.Name == "API_TOKEN" && ev.ValueFrom != nil {
 				fromKey = ev.ValueFrom.SecretKeyRef

@@ -8,8 +8,7 @@ import (
 	"strconv"
 	"time"
 
-	batchv1 "k8s.io/api/batch/v1"
-	corev1 "k8s.io/api/core/v1"
+	"github.com/loadlens/loadlens/internal/k8s/kapi"
 )
 
 // Agent is one agent's pod, ready to be reached.
@@ -28,12 +27,12 @@ const pollEvery = time.Second
 // why). It fails as soon as a pod cannot start (a bad image, a missing
 // Secret) or the Job fails, and when ctx ends: unschedulable pods are
 // waited for, since a cluster autoscaler may yet add a node.
-func WaitReady(ctx context.Context, c *Client, job *batchv1.Job, n int, w io.Writer) ([]Agent, error) {
+func WaitReady(ctx context.Context, c *Client, job *kapi.Job, n int, w io.Writer) ([]Agent, error) {
 	return waitReady(ctx, c, job, n, w, func(int) {})
 }
 
 // waitReady is WaitReady telling ready how many agents are ready at each look.
-func waitReady(ctx context.Context, c *Client, job *batchv1.Job, n int, w io.Writer, ready func(int)) ([]Agent, error) {
+func waitReady(ctx context.Context, c *Client, job *kapi.Job, n int, w io.Writer, ready func(int)) ([]Agent, error) {
 	last := map[string]string{}
 	tick := time.NewTicker(pollEvery)
 	defer tick.Stop()
@@ -55,7 +54,7 @@ func waitReady(ctx context.Context, c *Client, job *batchv1.Job, n int, w io.Wri
 
 // pollPods lists the pods once, reports changes, and returns every agent
 // by index once all are ready, and how many are.
-func pollPods(ctx context.Context, c *Client, job *batchv1.Job, n int, last map[string]string, w io.Writer) ([]Agent, int, error) {
+func pollPods(ctx context.Context, c *Client, job *kapi.Job, n int, last map[string]string, w io.Writer) ([]Agent, int, error) {
 	if err := jobFailed(ctx, c, job); err != nil {
 		return nil, 0, err
 	}
@@ -95,13 +94,13 @@ func pollPods(ctx context.Context, c *Client, job *batchv1.Job, n int, last map[
 }
 
 // jobFailed returns the Job's failure, with Kubernetes's reason, if it failed.
-func jobFailed(ctx context.Context, c *Client, job *batchv1.Job) error {
+func jobFailed(ctx context.Context, c *Client, job *kapi.Job) error {
 	j, err := c.getJob(ctx, job.Namespace, job.Name)
 	if err != nil {
 		return fmt.Errorf("reading Job %s/%s: %w", job.Namespace, job.Name, err)
 	}
 	for _, cond := range j.Status.Conditions {
-		if cond.Type == batchv1.JobFailed && cond.Status == corev1.ConditionTrue {
+		if cond.Type == kapi.JobFailed && cond.Status == kapi.ConditionTrue {
 			return fmt.Errorf("the Job %s/%s failed: %s: %s", job.Namespace, job.Name, cond.Reason, cond.Message)
 		}
 	}
@@ -129,7 +128,7 @@ func summary(last map[string]string, n int) string {
 // ReportFailed writes, for each of the run's pods that failed, why (an
 // OOM kill, an eviction, a non-zero exit): the coordinator knows only that
 // an agent was lost, Kubernetes knows why. It returns how many it wrote.
-func ReportFailed(ctx context.Context, c *Client, job *batchv1.Job, w io.Writer) (int, error) {
+func ReportFailed(ctx context.Context, c *Client, job *kapi.Job, w io.Writer) (int, error) {
 	list, err := c.listPods(ctx, job.Namespace, agentSelector(job.Name))
 	if err != nil {
 		return 0, fmt.Errorf("listing the agents' pods: %w", err)
@@ -137,7 +136,7 @@ func ReportFailed(ctx context.Context, c *Client, job *batchv1.Job, w io.Writer)
 	n := 0
 	for i := range list {
 		p := &list[i]
-		if p.Status.Phase != corev1.PodFailed {
+		if p.Status.Phase != kapi.PodFailed {
 			continue
 		}
 		st, _ := podState(p)

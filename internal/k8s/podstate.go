@@ -3,7 +3,7 @@ package k8s
 import (
 	"strconv"
 
-	corev1 "k8s.io/api/core/v1"
+	"github.com/loadlens/loadlens/internal/k8s/kapi"
 )
 
 // cannotStart tells the container waiting reasons that waiting does not
@@ -21,18 +21,18 @@ func cannotStart(reason string) bool {
 
 // podState words a pod's state for the terminal, and says whether it can
 // never become ready.
-func podState(p *corev1.Pod) (state string, fatal bool) {
+func podState(p *kapi.Pod) (state string, fatal bool) {
 	if p.DeletionTimestamp != nil {
 		return "terminating", true
 	}
 	switch p.Status.Phase {
-	case corev1.PodFailed:
+	case kapi.PodFailed:
 		return "failed: " + orUnknown(p.Status.Reason, p.Status.Message, terminated(p)), true
-	case corev1.PodSucceeded:
+	case kapi.PodSucceeded:
 		return "exited before the run (" + terminated(p) + ")", true
 	}
 	for _, c := range p.Status.Conditions {
-		if c.Type == corev1.PodScheduled && c.Status == corev1.ConditionFalse {
+		if c.Type == kapi.PodScheduled && c.Status == kapi.ConditionFalse {
 			return "pending: " + orUnknown(c.Reason, c.Message, ""), false
 		}
 	}
@@ -44,9 +44,9 @@ func podState(p *corev1.Pod) (state string, fatal bool) {
 			return "failed: " + terminated(p), true
 		}
 	}
-	if p.Status.Phase == corev1.PodRunning {
+	if p.Status.Phase == kapi.PodRunning {
 		for _, c := range p.Status.Conditions {
-			if c.Type == corev1.PodReady && c.Status == corev1.ConditionTrue {
+			if c.Type == kapi.PodReady && c.Status == kapi.ConditionTrue {
 				return "ready", false
 			}
 		}
@@ -56,7 +56,7 @@ func podState(p *corev1.Pod) (state string, fatal bool) {
 }
 
 // terminated words the container's exit, if it exited.
-func terminated(p *corev1.Pod) string {
+func terminated(p *kapi.Pod) string {
 	for _, cs := range p.Status.ContainerStatuses {
 		if t := cs.State.Terminated; t != nil {
 			return orUnknown(t.Reason, t.Message, "") + ", exit code " + strconv.Itoa(int(t.ExitCode))

@@ -7,9 +7,8 @@ import (
 	"sort"
 	"time"
 
+	"github.com/loadlens/loadlens/internal/k8s/kapi"
 	"github.com/loadlens/loadlens/internal/units"
-	batchv1 "k8s.io/api/batch/v1"
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 )
 
@@ -30,7 +29,7 @@ type RunState struct {
 // ReadRun reads the state of the in-cluster run named run.
 func ReadRun(ctx context.Context, c *Client, ns, run string) (*RunState, error) {
 	st := &RunState{Run: run, Namespace: ns, Agents: map[string]int{}}
-	var cm corev1.ConfigMap
+	var cm kapi.ConfigMap
 	if err := c.get(ctx, configMaps(), ns, StatusName(run), &cm); err != nil {
 		if apierrors.IsNotFound(err) {
 			return nil, fmt.Errorf("no in-cluster run %s in namespace %s (its ConfigMap %s is not there: deleted after its TTL, or never created with --detach)", run, ns, StatusName(run))
@@ -60,15 +59,15 @@ func ReadRun(ctx context.Context, c *Client, ns, run string) (*RunState, error) 
 	return st, nil
 }
 
-func jobState(j *batchv1.Job) string {
+func jobState(j *kapi.Job) string {
 	for _, c := range j.Status.Conditions {
-		if c.Status != corev1.ConditionTrue {
+		if c.Status != kapi.ConditionTrue {
 			continue
 		}
 		switch c.Type {
-		case batchv1.JobComplete:
+		case kapi.JobComplete:
 			return "complete"
-		case batchv1.JobFailed:
+		case kapi.JobFailed:
 			return "failed: " + orUnknown(c.Reason, c.Message, "")
 		}
 	}
@@ -179,7 +178,7 @@ func CoordinatorPod(ctx context.Context, c *Client, ns, run string, w io.Writer)
 // RunToken reads the run's token from its Secret: the coordinator's control
 // server demands it, and whoever may read the Secret may have it.
 func RunToken(ctx context.Context, c *Client, ns, run string) (string, error) {
-	var s corev1.Secret
+	var s kapi.Secret
 	if err := c.get(ctx, secrets(), ns, run, &s); err != nil {
 		return "", fmt.Errorf("reading the run's token from Secret %s/%s: %w", ns, run, err)
 	}
@@ -189,7 +188,7 @@ func RunToken(ctx context.Context, c *Client, ns, run string) (string, error) {
 // WaitAgents is WaitReady for the agents' Job of run in ns, from the
 // coordinator's pod; ready hears how many are ready at each look.
 func WaitAgents(ctx context.Context, c *Client, ns, run string, n int, w io.Writer, ready func(int)) ([]Agent, error) {
-	job := &batchv1.Job{}
+	job := &kapi.Job{}
 	job.Namespace, job.Name = ns, run
 	return waitReady(ctx, c, job, n, w, ready)
 }

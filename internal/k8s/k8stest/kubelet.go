@@ -2,6 +2,7 @@ package k8stest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"strconv"
@@ -44,8 +45,14 @@ func Namespace(t *testing.T, c kubernetes.Interface, name string) {
 
 // CreatePod creates the pod of job's completion index as the Job
 // controller does: the template, the index annotation, the job-name label.
-// It is not bound to a node, so deleting it takes effect at once.
-func CreatePod(ctx context.Context, c kubernetes.Interface, job *batchv1.Job, index int) (*corev1.Pod, error) {
+// It is not bound to a node, so deleting it takes effect at once. job is
+// a Job of any Go type (client-go's, or loadlens's kapi.Job), read
+// through its JSON.
+func CreatePod(ctx context.Context, c kubernetes.Interface, anyJob any, index int) (*corev1.Pod, error) {
+	job, err := AsJob(anyJob)
+	if err != nil {
+		return nil, err
+	}
 	p := &corev1.Pod{
 		ObjectMeta: *job.Spec.Template.ObjectMeta.DeepCopy(),
 		Spec:       *job.Spec.Template.Spec.DeepCopy(),
@@ -61,6 +68,19 @@ func CreatePod(ctx context.Context, c kubernetes.Interface, job *batchv1.Job, in
 	}
 	p.Labels["batch.kubernetes.io/job-name"] = job.Name
 	return c.CoreV1().Pods(job.Namespace).Create(ctx, p, metav1.CreateOptions{})
+}
+
+// AsJob is job, of any Go type, as client-go's batch/v1 Job.
+func AsJob(job any) (*batchv1.Job, error) {
+	if j, ok := job.(*batchv1.Job); ok {
+		return j, nil
+	}
+	b, err := json.Marshal(job)
+	if err != nil {
+		return nil, err
+	}
+	var j batchv1.Job
+	return &j, json.Unmarshal(b, &j)
 }
 
 // SetStatus writes a pod's status as a kubelet (or the scheduler) would.
