@@ -42,7 +42,7 @@ var table = map[string]row{
 	// the use cases, each a package on top of app's run lifecycle
 	"capacityrun": {imports: list("app", "capacity", "diagnose", "history", "metrics", "plan", "proc", "report", "series", "threshold", "units")},
 	// the commands; the only package cmd/loadlens imports
-	"cli":          {imports: list("app", "capacity", "capacityrun", "comparerun", "demo", "demorun", "dist", "estimate", "estimaterun", "history", "historyrun", "importer", "importer/curl", "importer/har", "importer/k6", "importer/openapi", "k8s", "live", "mock", "plan", "runs", "units"), tests: list("k8s/k8stest", "testkit"), modules: list("k8s.io/api", "k8s.io/apimachinery", "k8s.io/client-go")},
+	"cli":          {imports: list("app", "capacity", "capacityrun", "comparerun", "demo", "demorun", "dist", "estimate", "estimaterun", "history", "historyrun", "importer", "importer/curl", "importer/har", "importer/k6", "importer/openapi", "k8s", "k8s/kapi", "live", "mock", "plan", "runs", "units"), tests: list("k8s/k8stest", "testkit"), modules: list("k8s.io/api", "k8s.io/apimachinery", "k8s.io/client-go")},
 	"cmd/loadlens": {imports: list("cli")},
 	"compare":      {imports: list("metrics", "sample", "stats", "units"), tests: list("golden")},
 	"comparerun":   {imports: list("app", "compare", "diagnose", "metrics", "report", "series", "store", "units"), tests: list("plan", "proc", "testkit")},
@@ -74,7 +74,8 @@ var table = map[string]row{
 	"importer/k6":      {imports: list("importer", "units"), tests: list("testkit"), modules: list("github.com/tdewolff/parse/v2")},
 	"importer/openapi": {imports: list("importer", "plan", "units"), tests: list("testkit"), modules: list("github.com/getkin/kin-openapi", "go.yaml.in/yaml/v4")},
 	"jsonpath":         {},
-	"k8s":              {imports: list("plan", "units"), tests: list("k8s/k8stest", "testkit"), modules: list("github.com/goccy/go-yaml", "k8s.io/api", "k8s.io/apimachinery", "k8s.io/client-go", "sigs.k8s.io/yaml")},
+	"k8s":              {imports: list("k8s/kapi", "plan", "units"), tests: list("k8s/k8stest", "testkit"), modules: list("github.com/goccy/go-yaml", "github.com/gorilla/websocket", "k8s.io/api", "k8s.io/apimachinery", "k8s.io/client-go", "k8s.io/streaming", "sigs.k8s.io/yaml")},
+	"k8s/kapi":         {modules: list("k8s.io/apimachinery")},
 	"k8s/k8stest":      {modules: list("k8s.io/api", "k8s.io/apimachinery", "k8s.io/client-go")},
 	"live":             {imports: list("access", "units", "web")},
 	// the only user of hdrhistogram-go; units for the counts in threshold reasons
