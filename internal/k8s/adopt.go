@@ -7,7 +7,6 @@ import (
 	"fmt"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // Adopt makes the coordinator's Job the owner of every other object of
@@ -26,14 +25,14 @@ func Adopt(ctx context.Context, c *Client, ns, run string) error {
 	}
 	var errs []error
 	for _, o := range []struct {
-		r    schema.GroupVersionResource
+		r    apiResource
 		name string
 	}{
 		{jobs(), run}, {secrets(), run}, {configMaps(), run}, {configMaps(), StatusName(run)}, {services(), run},
 		{roleBindings(), CoordinatorName(run)}, {roles(), CoordinatorName(run)}, {serviceAccounts(), CoordinatorName(run)},
 	} {
 		if err := c.patch(ctx, o.r, ns, o.name, patch); err != nil {
-			errs = append(errs, fmt.Errorf("adopting %s %s: %w", o.r.Resource, o.name, err))
+			errs = append(errs, fmt.Errorf("adopting %s %s: %w", o.r.name, o.name, err))
 		}
 	}
 	return errors.Join(errs...)

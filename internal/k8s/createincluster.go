@@ -32,7 +32,7 @@ func CreateInCluster(ctx context.Context, c *Client, o *Objects) (err error) {
 	}()
 	owner := []metav1.OwnerReference{{APIVersion: "batch/v1", Kind: "Job", Name: coord.Name, UID: coord.UID, BlockOwnerDeletion: ptr(true)}}
 	for _, it := range []struct {
-		r   schema.GroupVersionResource
+		r   apiResource
 		obj interface {
 			metav1.Object
 			GetObjectKind() schema.ObjectKind

@@ -8,7 +8,6 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // deleteTimeout bounds the cleanup, which runs after Ctrl-C too.
@@ -35,7 +34,7 @@ func deleteRun(ctx context.Context, c *Client, ns, name string, inCluster bool) 
 	bg := metav1.DeletePropagationBackground
 	opts := metav1.DeleteOptions{PropagationPolicy: &bg}
 	type object struct {
-		r    schema.GroupVersionResource
+		r    apiResource
 		kind string
 		name string
 	}

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 )
 
@@ -38,9 +37,9 @@ func InCluster(dir string) (*Cluster, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the pod's namespace: %w", err)
 	}
-	dyn, err := dynamic.NewForConfig(cfg)
+	client, err := newClient(cfg)
 	if err != nil {
 		return nil, err
 	}
-	return &Cluster{Config: cfg, Client: NewClient(dyn), Namespace: strings.TrimSpace(string(ns))}, nil
+	return &Cluster{Config: cfg, Client: client, Namespace: strings.TrimSpace(string(ns))}, nil
 }

@@ -3,7 +3,6 @@ package k8s
 import (
 	"fmt"
 
-	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 )
@@ -32,9 +31,9 @@ func Connect(file, context string) (*Cluster, error) {
 		return nil, fmt.Errorf("kubeconfig: %w", err)
 	}
 	cfg.UserAgent = "loadlens"
-	dyn, err := dynamic.NewForConfig(cfg)
+	client, err := newClient(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("kubeconfig: %w", err)
 	}
-	return &Cluster{Config: cfg, Client: NewClient(dyn), Namespace: ns}, nil
+	return &Cluster{Config: cfg, Client: client, Namespace: ns}, nil
 }

@@ -1,6 +1,8 @@
 package k8s
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 
@@ -18,11 +20,10 @@ func WriteManifest(w io.Writer, o *Objects) error {
 		objs = []any{o.Account, o.Role, o.Binding, o.Secret, o.ConfigMap, o.Status, o.Service, o.Job, o.Coordinator}
 	}
 	for _, obj := range objs {
-		u, err := toUnstructured(obj)
+		m, err := jsonMap(obj)
 		if err != nil {
 			return err
 		}
-		m := u.Object
 		delete(m, "status") // the server's to write
 		if md, ok := m["metadata"].(map[string]any); ok {
 			delete(md, "creationTimestamp")
@@ -39,6 +40,18 @@ func WriteManifest(w io.Writer, o *Objects) error {
 		}
 	}
 	return nil
+}
+
+// jsonMap is obj's JSON as a map, numbers kept as written.
+func jsonMap(obj any) (map[string]any, error) {
+	b, err := json.Marshal(obj)
+	if err != nil {
+		return nil, err
+	}
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var m map[string]any
+	return m, d.Decode(&m)
 }
 
 // nested returns the map at path inside m.
