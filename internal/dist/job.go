@@ -60,6 +60,13 @@ func loadTest(file string, source []byte, env func(string) (string, bool)) (*pla
 	return p, j, nil
 }
 
+// Files reads the files a test names, by their paths relative to the test
+// file (see collectFiles), as every agent gets them beside the test.
+func Files(p *plan.Plan) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	return files, collectFiles(files, p.File, p)
+}
+
 // collectFiles adds every file the test names to the files sent beside
 // it: its scenarios' data files, its requests' body files and its gRPC
 // steps' .proto files (their imports too) or protosets.
