@@ -64,10 +64,13 @@ func hasRequest(flow []importer.Step) bool {
 	return found
 }
 
-// span is a group's steps, [start, end) of a flow's steps, and its name.
+// span is a group's or a loop's steps, [start, end) of a flow's steps,
+// and the group's name or the loop's step.
 type span struct {
 	start, end int
 	name       string
+	loop       *importer.Step // a repeat: or for_each: step, its Steps made by fold
+	pre        []importer.Step // steps before the loop's (the set: of the list it visits)
 }
 
 // fold nests the steps of [lo, hi) into their groups, once every step is
@@ -89,7 +92,13 @@ func fold(steps []importer.Step, lo, hi int, groups []span) []importer.Step {
 			continue
 		}
 		g := groups[outer]
-		out = append(out, importer.Step{Group: g.name, Steps: fold(steps, g.start, g.end, groups[:outer])})
+		st := importer.Step{Group: g.name}
+		if g.loop != nil {
+			out = append(out, g.pre...)
+			st = *g.loop
+		}
+		st.Steps = fold(steps, g.start, g.end, groups[:outer])
+		out = append(out, st)
 		i = g.end
 	}
 	return out
@@ -132,6 +141,8 @@ func (f *flow) stmt(st js.IStmt) {
 		if n.Value != nil {
 			f.ret = f.expr(n.Value)
 		}
+	case *js.ForStmt, *js.ForOfStmt, *js.ForInStmt, *js.WhileStmt, *js.DoWhileStmt:
+		f.loop(st)
 	case *js.IfStmt:
 		if !f.firstIterationConnect(n) {
 			f.s.note("%s: statement %s (only requests, checks, sleeps, groups, helper functions and declarations are converted)", f.s.at(snippet(st)), snippet(st))
@@ -218,7 +229,7 @@ func (f *flow) call(c *js.CallExpr) (value, bool) {
 				ret := f.inline(fn, fname, nil)
 				if len(f.steps) > before {
 					label, _ := f.s.eval(args[0].Value, f).asText()
-					f.groups = append(f.groups, span{before, len(f.steps), groupName(label)})
+					f.groups = append(f.groups, span{start: before, end: len(f.steps), name: groupName(label)})
 				}
 				return ret, true
 			}
@@ -1006,14 +1017,21 @@ func (f *flow) extract(e js.IExpr, path, want string) value {
 	if want == "" {
 		base = varName(path)
 	}
+	name := f.newVar(base)
+	st := &f.steps[res.step]
+	st.Extract = append(st.Extract, importer.Extract{Var: name, JSON: path})
+	return str("{{ " + name + " }}")
+}
+
+// newVar returns a variable name, base or base_2, ..., that no step of
+// the flow sets yet, and takes it.
+func (f *flow) newVar(base string) string {
 	name := base
 	for n := 2; f.vars[name]; n++ {
 		name = fmt.Sprintf("%s_%d", base, n)
 	}
 	f.vars[name] = true
-	st := &f.steps[res.step]
-	st.Extract = append(st.Extract, importer.Extract{Var: name, JSON: path})
-	return str("{{ " + name + " }}")
+	return name
 }
 
 // varName makes a variable name from a JSON path's last member.

@@ -288,7 +288,7 @@ func (s *script) scenarios() []*importer.Scenario {
 	}
 	load := s.shortcutLoad(o)
 	flow := s.convert(s.def)
-	if len(flow) == 0 {
+	if !hasRequest(flow) { // sleeps alone are no load
 		return nil
 	}
 	return []*importer.Scenario{{Name: "default", Load: load, Flow: flow}}
@@ -384,7 +384,7 @@ func (s *script) scenario(name string, o value) *importer.Scenario {
 		}
 	}
 	flow := s.convert(exec)
-	if len(flow) == 0 {
+	if !hasRequest(flow) {
 		s.note("scenario %s: no request the import understood", name)
 		return nil
 	}
