@@ -69,7 +69,7 @@ func hasRequest(flow []importer.Step) bool {
 type span struct {
 	start, end int
 	name       string
-	loop       *importer.Step // a repeat: or for_each: step, its Steps made by fold
+	loop       *importer.Step  // a repeat: or for_each: step, its Steps made by fold
 	pre        []importer.Step // steps before the loop's (the set: of the list it visits)
 }
 
