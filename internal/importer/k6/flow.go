@@ -38,7 +38,7 @@ func (s *script) convert(fn *js.FuncDecl) []importer.Step {
 // and teardown() into its teardown flow.
 func (s *script) hooks() {
 	if fn := s.funcs["setup"]; fn != nil {
-		f := &flow{s: s, locals: map[string]value{}, vars: map[string]bool{}}
+		f := &flow{s: s, locals: map[string]value{}, vars: map[string]bool{}, setup: true}
 		s.setupData = f.inline(fn, "setup", nil)
 		for _, ws := range f.sockets {
 			s.note("%s: a WebSocket in setup() (a test's setup sends HTTP requests)", ws.at)
@@ -250,6 +250,8 @@ func (f *flow) call(c *js.CallExpr) (value, bool) {
 		case "grpcStream":
 			ov.ref.(*grpcStream).method(name, args, c)
 			return value{}, true
+		case "redisClient":
+			return f.redisCall(ov.ref.(*redisClient), name, args, c), true
 		}
 	case obj == "" && (name == "setTimeout" || name == "setInterval") && len(f.sockets) > 0 && len(args) == 2:
 		f.sockets[len(f.sockets)-1].timer(name, args, c)
@@ -775,10 +777,7 @@ func (s *script) eval(e js.IExpr, f *flow) value {
 	case *js.CallExpr:
 		return s.evalCall(n, f)
 	case *js.NewExpr:
-		if v := s.grpcNew(n); v.kind != "" {
-			return v
-		}
-		return s.metricNew(n)
+		return s.evalNew(n, f)
 	case *js.UnaryExpr:
 		if n.Op == js.AwaitToken { // await http.asyncRequest(...): the response, in turn
 			return s.eval(n.X, f)
@@ -790,6 +789,25 @@ func (s *script) eval(e js.IExpr, f *flow) value {
 		}
 	}
 	return value{}
+}
+
+// evalNew evaluates new X(...): a gRPC client, a custom metric, a Redis
+// client, or new Array(a, b, ...).
+func (s *script) evalNew(n *js.NewExpr, f *flow) value {
+	if v := s.grpcNew(n); v.kind != "" {
+		return v
+	}
+	if v := s.redisNew(n); v.kind != "" {
+		return v
+	}
+	if isVarNamed(n.X, "Array") && n.Args != nil && len(n.Args.List) > 1 { // one argument is a length
+		v := value{kind: "arr"}
+		for _, a := range n.Args.List {
+			v.arr = append(v.arr, s.eval(a.Value, f))
+		}
+		return v
+	}
+	return s.metricNew(n)
 }
 
 // evalLiteral evaluates a literal: a string, a number, a boolean or null.
