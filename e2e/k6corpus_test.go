@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 )
@@ -126,5 +127,51 @@ func TestK6CorpusRuns(t *testing.T) {
 	}
 	if len(converted) < 29 || len(ran) < 22 || len(got) != len(k6Outcomes) {
 		t.Errorf("converted %d (want 29), ran %d (want 22), of %d scripts (want %d)", len(converted), len(ran), len(got), len(k6Outcomes))
+	}
+}
+
+// TestK6LoopsRun imports a k6 script whose requests are in loops (a
+// counted one, one over a written array, one over a response's array) and
+// runs one iteration: the server receives each loop's requests as many
+// times as k6 would send them.
+func TestK6LoopsRun(t *testing.T) {
+	var mu sync.Mutex
+	got := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got[r.URL.Path]++
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"items": [{"id": 7}, {"id": 8}, {"id": 9}]}`)
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	script := filepath.Join(dir, "loops.js")
+	src := `import http from 'k6/http';
+const BASE = __ENV.BASE_URL || 'http://127.0.0.1:1';
+const pages = ['a', 'b'];
+export default function () {
+  for (let i = 0; i < 3; i++) { http.get(BASE + '/ping'); }
+  for (const p of pages) { http.get(` + "`${BASE}/page/${p}`" + `); }
+  const res = http.get(BASE + '/items');
+  for (const it of res.json('items')) { http.get(` + "`${BASE}/items/${it.id}`" + `); }
+}
+`
+	if err := os.WriteFile(script, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "loops.yaml")
+	if r := loadlens(t, dir, "import", "k6", script, "--out", out); r.code != 0 {
+		t.Fatalf("import exit %d: %s", r.code, r.stderr)
+	}
+	if r := loadlens(t, dir, "run", out, "-i", "1", "--quiet", "-e", "BASE_URL="+srv.URL); r.code != 0 {
+		test, _ := os.ReadFile(out)
+		t.Fatalf("run exit %d\n%s%s\n%s", r.code, r.stdout, r.stderr, test)
+	}
+	want := map[string]int{"/ping": 3, "/page/a": 1, "/page/b": 1, "/items": 1, "/items/7": 1, "/items/8": 1, "/items/9": 1}
+	mu.Lock()
+	defer mu.Unlock()
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("the server received %v, want %v", got, want)
 	}
 }
