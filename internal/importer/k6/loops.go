@@ -42,14 +42,14 @@ func (f *flow) loop(st js.IStmt) {
 	default:
 		why = "a while loop runs until a condition known only as it runs; " + loopForms
 	}
-	if why == "" {
+	if why == "" && body != nil {
 		why = jumps(body)
 	}
 	if why != "" {
 		f.s.note("%s: loop %s (%s)", f.s.at(snippet(st)), snippet(st), why)
 		return
 	}
-	if head.count == 0 && head.listVar == "" {
+	if body == nil || (head.count == 0 && head.listVar == "") {
 		return // k6 runs its body no time
 	}
 	f.loopBody(head, body, st)
@@ -115,8 +115,10 @@ func (f *flow) arrayLoop(n *js.ForOfStmt) (loopHead, string) {
 	h := loopHead{}
 	switch init := n.Init.(type) {
 	case *js.VarDecl:
-		if v, ok := init.List[0].Binding.(*js.Var); ok && len(init.List) == 1 {
-			h.name = string(v.Data)
+		if len(init.List) == 1 {
+			if v, ok := init.List[0].Binding.(*js.Var); ok {
+				h.name = string(v.Data)
+			}
 		}
 	case *js.Var:
 		h.name = string(init.Data)

@@ -29,6 +29,8 @@ func TestImportLoops(t *testing.T) {
 			"- repeat: 3\n", ""},
 		{"extracted array", head + "export default function () {\n  const res = http.get('http://h/items');\n  const items = res.json('items');\n  for (const it of items) {\n    group('item', () => { http.get(`http://h/items/${it.id}`); });\n  }\n}",
 			"- get: /items\n        extract:\n          items: {json: '$.items'}\n      # k6 visits every element of items; a for_each at most 100 (max:)\n      - for_each: items\n        as: it\n        path: '$.id'\n        steps:\n          - group: item\n            steps:\n              - get: '/items/{{ it }}'", ""},
+		{"nested, without braces", head + "export default function () {\n  for (x of [1, 2]) for (y of [3]) http.get('http://h/n');\n}",
+			"- repeat: 2\n        steps:\n          - repeat: 1\n            steps:\n              - get: /n", ""},
 		{"nested", head + "export default function () {\n  for (let i = 0; i < 2; i++) {\n    for (const c of ['x', 'y']) { http.get('http://h/' + c); }\n  }\n}",
 			"- repeat: 2\n        steps:\n          - set: {c_list: '[\"x\",\"y\"]'}\n          - for_each: c_list\n            as: c\n            steps:\n              - get: '/{{ c }}'", ""},
 		{"counter read past for_each's default max", head + "export default function () {\n  for (let i = 0; i < 150; i++) { http.get(`http://h/p/${i}`); }\n}",
@@ -83,5 +85,38 @@ func TestImportLoopRefused(t *testing.T) {
 	want := "the default function sends no request the import converts; not converted:\n  line 3: loop while (true)"
 	if err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("%v, want %q", err, want)
+	}
+}
+
+// TestImportOddLoops: loops of other shapes are noted, never converted
+// wrongly nor a panic.
+func TestImportOddLoops(t *testing.T) {
+	for _, loop := range []string{
+		"for (;;) { http.get('http://h/w'); }",
+		"for (const [a, b] of [[1, 2]]) { http.get('http://h/w'); }",
+		"for (let i = 0, j = 0; i < 2; i++) { http.get('http://h/w'); }",
+		"for (let i = 0; i < 2; i--) { http.get('http://h/w'); }",
+		"for (let i = 0; i > -2; i++) { http.get('http://h/w'); }",
+		"for (let i = 0.5; i < 2; i++) { http.get('http://h/w'); }",
+		"do { http.get('http://h/w'); } while (false);",
+		"for (const x of [1, 2]) { continue; }",
+	} {
+		t.Run(loop, func(t *testing.T) {
+			src := "import http from 'k6/http';\nexport default async function () {\n  http.get('http://h/');\n  " + loop + "\n}"
+			tst, err := Import([]byte(src), "s.js")
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := importer.Render(tst, "t.yaml")
+			if err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			if _, flow, _ := strings.Cut(string(out), "scenarios:"); strings.Contains(flow, "/w") {
+				t.Errorf("a loop not converted sent its requests:\n%s", out)
+			}
+			if notes := strings.Join(tst.NotConverted, "\n"); !strings.Contains(notes, "line 4: loop ") {
+				t.Errorf("the loop is not noted:\n%s", notes)
+			}
+		})
 	}
 }
