@@ -44,9 +44,9 @@ func PortForwardTo(cl *Cluster, namespace string, log io.Writer) ReachPort {
 		if err != nil {
 			return "", err
 		}
-		conn, protocol, err := dialer.Dial(portForwardProtocol)
+		conn, protocol, err := dial(ctx, dialer)
 		if err != nil {
-			return "", fmt.Errorf("port-forward to pod %s: error upgrading connection: %w", pod, err)
+			return "", fmt.Errorf("port-forward to pod %s: %w", pod, err)
 		}
 		if protocol != portForwardProtocol {
 			_ = conn.Close()
@@ -63,6 +63,35 @@ func PortForwardTo(cl *Cluster, namespace string, log io.Writer) ReachPort {
 	}
 }
 
+// dial upgrades the connection, or gives up when ctx ends first (the
+// dial itself cannot be cancelled: its connection is closed once made).
+func dial(ctx context.Context, d streamhttp.Dialer) (streamhttp.Connection, string, error) {
+	type result struct {
+		conn     streamhttp.Connection
+		protocol string
+		err      error
+	}
+	done := make(chan result, 1)
+	go func() {
+		conn, protocol, err := d.Dial(portForwardProtocol)
+		done <- result{conn, protocol, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			return nil, "", fmt.Errorf("error upgrading connection: %w", r.err)
+		}
+		return r.conn, r.protocol, nil
+	case <-ctx.Done():
+		go func() { // the connection made after all is nobody's
+			if r := <-done; r.err == nil {
+				_ = r.conn.Close()
+			}
+		}()
+		return nil, "", context.Cause(ctx)
+	}
+}
+
 // forwardDialer dials the pod's port-forward over WebSocket (SPDY framed
 // inside it, as kubectl does since 1.31), falling back to SPDY where the
 // server, or a proxy on the way, refuses the WebSocket upgrade.
@@ -74,7 +103,7 @@ func forwardDialer(cfg *rest.Config, url *url.URL) (streamhttp.Dialer, error) {
 	fallback := spdy.NewDialerForStreaming(upgrader, &http.Client{Transport: transport}, http.MethodPost, url)
 	ws, err := newTunnelDialer(url, cfg)
 	if err != nil {
-		return fallback, nil //nolint:nilerr // as client-go's: no WebSocket dialer, SPDY alone
+		return fallback, nil //nolint:nilerr // as kubectl: no WebSocket dialer, SPDY alone
 	}
 	return &fallbackDialer{primary: ws, secondary: fallback}, nil
 }

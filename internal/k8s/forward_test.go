@@ -3,6 +3,7 @@ package k8s
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -148,5 +149,28 @@ func waitClosed(addr string) error {
 			return fmt.Errorf("the forward still listens on %s after its context ended", addr)
 		}
 		time.Sleep(20 * time.Millisecond) // polling a condition, bounded by the deadline
+	}
+}
+
+// TestPortForwardGivesUpWithItsContext: an API server that never answers
+// the upgrade does not hold the caller past its context.
+func TestPortForwardGivesUpWithItsContext(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { <-release }))
+	defer srv.Close()
+	defer close(release)
+	cl := &Cluster{Config: &rest.Config{Host: srv.URL, TLSClientConfig: rest.TLSClientConfig{Insecure: true}}}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	gone := errors.New("the run ended")
+	done := make(chan error, 1)
+	go func() { _, err := PortForwardTo(cl, "perf", t.Output())(ctx, "agent-0", AgentPort); done <- err }()
+	cancel(gone)
+	select {
+	case err := <-done:
+		if !errors.Is(err, gone) {
+			t.Errorf("err %v, want the context's cause", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("PortForwardTo still waits for the upgrade 30s after its context ended")
 	}
 }
