@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/loadlens/loadlens/internal/engine"
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/protocol/grpc"
 )
@@ -43,6 +44,9 @@ func loadTest(file string, source []byte, env func(string) (string, bool)) (*pla
 		return p, job{File: urlTestName, Source: source, Files: map[string][]byte{}, Env: rec.read}, nil
 	}
 	p, err := plan.ParseFile(file, rec.lookup)
+	if err == nil {
+		err = engine.CheckSessions(p) // what the agents' runs would find once started
+	}
 	if err != nil {
 		return nil, job{}, err
 	}
