@@ -9,11 +9,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	gwebsocket "github.com/gorilla/websocket"
+	"github.com/coder/websocket"
 	"k8s.io/client-go/rest"
 	streamhttp "k8s.io/streaming/pkg/httpstream"
 	streamspdy "k8s.io/streaming/pkg/httpstream/spdy"
@@ -35,20 +36,24 @@ func (f *fakeForward) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	if gwebsocket.IsWebSocketUpgrade(r) {
+	if strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
 		if f.refuseWebSocket {
 			http.Error(w, "websocket port-forward is off", http.StatusBadRequest)
 			return
 		}
-		up := gwebsocket.Upgrader{Subprotocols: []string{"SPDY/3.1+" + portForwardProtocol}}
-		ws, err := up.Upgrade(w, r, nil)
+		ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: []string{"SPDY/3.1+" + portForwardProtocol}})
 		if err != nil {
 			return
 		}
 		f.note("websocket")
-		if _, err := streamspdy.NewServerConnection(&tunnelConn{conn: ws}, f.stream); err != nil {
-			_ = ws.Close()
+		ws.SetReadLimit(maxTunnelMessage)
+		conn := websocket.NetConn(context.Background(), ws, websocket.MessageBinary)
+		c, err := streamspdy.NewServerConnection(conn, f.stream)
+		if err != nil {
+			_ = conn.Close()
+			return
 		}
+		<-c.CloseChan() // the handler's return would end the hijacked connection's context
 		return
 	}
 	if _, err := streamhttp.Handshake(r, w, []string{portForwardProtocol}); err != nil {
@@ -87,7 +92,9 @@ func TestPortForwardTo(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fake := &fakeForward{refuseWebSocket: tc.refuseWebSocket}
-			srv := httptest.NewTLSServer(fake)
+			srv := httptest.NewUnstartedServer(fake)
+			srv.EnableHTTP2 = true // as an API server: the upgrades must ask for HTTP/1.1 themselves
+			srv.StartTLS()
 			defer srv.Close()
 			cl := &Cluster{Config: &rest.Config{Host: srv.URL, TLSClientConfig: rest.TLSClientConfig{Insecure: true}}}
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
