@@ -158,20 +158,24 @@ func (m Method) judge(l, r []float64) (t float64, change bool) {
 }
 
 // held reports whether each side's level is held by at least MinRuns of
-// its runs, each nearer its own side's level than the other's: two slowed
-// runs among the last three or four move a short side's mean and median
-// as far as a step would, and are still no level.
+// its runs: two slowed runs among the last three or four move a short
+// side's mean and median as far as a step would, and are still no level.
 func (m Method) held(l, r []float64) bool {
-	ml, _ := meanVar(m.trim(l))
-	mr, _ := meanVar(m.trim(r))
-	return nearer(l, ml, mr) >= m.MinRuns && nearer(r, mr, ml) >= m.MinRuns
+	return m.holding(l, r) >= m.MinRuns && m.holding(r, l) >= m.MinRuns
 }
 
-// nearer counts the xs nearer own than other.
-func nearer(xs []float64, own, other float64) int {
+// holding counts the runs of side that are not against its level: a run
+// is against it when nearer the other side's level and no outlier of the
+// other side (it may well be one of its runs). A run far from both levels
+// is an outlier of either and counts for neither: a run slowed after a
+// 30 % drop lies beyond the old level, and the drop is still a level.
+func (m Method) holding(side, other []float64) int {
+	own, _ := meanVar(m.trim(side))
+	at, _ := meanVar(m.trim(other))
+	med, limit := m.spread(other)
 	n := 0
-	for _, x := range xs {
-		if math.Abs(x-own) < math.Abs(x-other) {
+	for _, x := range side {
+		if math.Abs(x-at) >= math.Abs(x-own) || math.Abs(x-med) > limit {
 			n++
 		}
 	}
@@ -253,12 +257,7 @@ func (m Method) trim(xs []float64) []float64 {
 	if !m.Robust || len(xs) < 3 {
 		return xs
 	}
-	med := stats.Median(xs)
-	dev := make([]float64, len(xs))
-	for i, x := range xs {
-		dev[i] = math.Abs(x - med)
-	}
-	limit := outlierMADs * max(1.4826*stats.Median(dev), m.Floor)
+	med, limit := m.spread(xs)
 	out := make([]float64, 0, len(xs))
 	for _, x := range xs {
 		if math.Abs(x-med) <= limit {
@@ -266,6 +265,17 @@ func (m Method) trim(xs []float64) []float64 {
 		}
 	}
 	return out
+}
+
+// spread returns the median of xs and how far from it a value is an
+// outlier: outlierMADs robust standard deviations, at least Floor's.
+func (m Method) spread(xs []float64) (med, limit float64) {
+	med = stats.Median(xs)
+	dev := make([]float64, len(xs))
+	for i, x := range xs {
+		dev[i] = math.Abs(x - med)
+	}
+	return med, outlierMADs * max(1.4826*stats.Median(dev), m.Floor)
 }
 
 func meanVar(xs []float64) (mean, variance float64) {
