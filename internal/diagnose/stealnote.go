@@ -15,17 +15,18 @@ func (c *context) stealNote(b *builder) []any {
 	if !ok || len(c.all) == 0 {
 		return nil
 	}
-	first, last := c.all[0].sec, c.all[len(c.all)-1].sec
-	for _, st := range c.set.Find(HostSteal) {
-		stolen := c.fig(c.ofSeries(st), StatMedian, first, last, UnitCores, "cores' worth of time the hypervisor took (steal, median second)")
-		n := c.fig(cpus, StatMedian, first, last, UnitCores, "the host's CPUs")
-		if n.Value <= 0 || stolen.Value/n.Value < hostStealNoted {
-			return nil
-		}
-		s, h := b.add(stolen), b.add(n)
-		share := b.derive(StatRatio, UnitFraction, "share of the host's CPUs taken by the hypervisor", s, h)
-		return []any{"the hypervisor took ", share, " of the generator host's ", h,
-			" (CPU steal): a target on the same host lost that time too; compare its latencies only with runs that lost as much"}
+	st := c.set.Find(HostSteal)
+	if len(st) == 0 {
+		return nil
 	}
-	return nil
+	first, last := c.all[0].sec, c.all[len(c.all)-1].sec
+	stolen := c.fig(c.ofSeries(st[0]), StatMedian, first, last, UnitCores, "cores' worth of time the hypervisor took (steal, median second)")
+	n := c.fig(cpus, StatMedian, first, last, UnitCores, "the host's CPUs")
+	if n.Value <= 0 || stolen.Value/n.Value < hostStealNoted {
+		return nil
+	}
+	s, h := b.add(stolen), b.add(n)
+	share := b.derive(StatRatio, UnitFraction, "share of the host's CPUs taken by the hypervisor", s, h)
+	return []any{"the hypervisor took ", share, " of the generator host's ", h,
+		" (CPU steal): a target on the same host lost that time too; compare its latencies only with runs that lost as much"}
 }
