@@ -187,11 +187,10 @@ func (c *Client) conn(addr []byte, secure bool, deadline time.Time, resp *Respon
 		target += ":80"
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	if !deadline.IsZero() {
-		ctx, cancel = context.WithDeadline(ctx, deadline)
-		defer cancel()
+	if !deadline.IsZero() { // one context either way: each is garbage a VU's start leaves
+		ctx, cancel = context.WithDeadline(context.Background(), deadline)
 	}
+	defer cancel()
 	c.mu.Lock()
 	c.dialCancel = cancel
 	c.mu.Unlock()
@@ -204,7 +203,11 @@ func (c *Client) conn(addr []byte, secure bool, deadline time.Time, resp *Respon
 		return nil, ErrAborted
 	}
 	start := time.Now()
-	nc, err := c.dial(ctx, "tcp", target)
+	var nc net.Conn
+	err := aside(func() (err error) {
+		nc, err = c.dial(ctx, "tcp", target)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
