@@ -67,7 +67,7 @@ func measureOne(bin, target, dir string, o options) (result, error) {
 // report writes the medians (min–max) and, with a baseline, the paired ratios.
 func report(w io.Writer, o options, bins []string, results [][]result) {
 	fmt.Fprintf(w, "%s VUs, one GET then %s think, %s, %s; KiB per VU, median (min–max)\n\n",
-		units.Count(int64(o.vus)), units.Duration(o.think), units.Duration(o.duration), units.CountOf(int64(o.rounds), "round", "rounds"))
+		units.Count(int64(o.vus)), units.DurationLiteral(o.think), units.DurationLiteral(o.duration), units.CountOf(int64(o.rounds), "round", "rounds"))
 	fmt.Fprintln(w, "| binary | peak RSS | steady RSS | marginal (peak − 1 VU's) |")
 	fmt.Fprintln(w, "| --- | --- | --- | --- |")
 	figs := []func(result) float64{
