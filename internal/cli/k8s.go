@@ -111,10 +111,11 @@ func (k *k8sFlags) spec(file string, inCluster bool) (*k8s.Spec, *plan.Plan, fun
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	test, data, err := k8s.TestFiles(p)
+	files, err := dist.Files(p)
 	if err != nil {
 		return nil, nil, nil, usageErr("%v", err)
 	}
+	test, data := k8s.TestFiles(p, files)
 	place, err := k.placement(p)
 	if err != nil {
 		return nil, nil, nil, err
