@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -22,8 +23,10 @@ type session struct {
 	st     *step
 	client *http.Client
 	url    []byte
-	buf    []byte // the message being read; grows up to the step's max_message_size
-	text   [][]byte
+	buf    []byte    // the message being read; grows up to the step's max_message_size
+	out    []payload // send:'s messages, one each
+	reply  payload   // reply:'s message
+	varsMu sync.Mutex
 
 	vu       protocol.VU
 	conn     *websocket.Conn
@@ -48,6 +51,7 @@ var (
 	errNoMatch   = errors.New("no message matched the until check")
 	errStalled   = errors.New("stalled")
 	errHandshake = errors.New("handshake refused")
+	errPayload   = errors.New("a binary message could not be sent")
 )
 
 // Run connects, exchanges messages until the step's end, closes, and
@@ -217,8 +221,8 @@ func (s *session) read(ctx context.Context, idle *time.Timer) error {
 			return err
 		}
 		idle.Reset(st.Timeout)
-		if s.message(time.Now()) {
-			return nil
+		if done, err := s.message(ctx, time.Now()); done || err != nil {
+			return err
 		}
 	}
 }
