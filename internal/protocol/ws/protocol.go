@@ -1,9 +1,11 @@
 // Package ws runs WebSocket steps (ws:): a VU connects with its headers
-// and subprotocols, sends text messages when the session opens and on a
-// schedule, reads messages (checking each), ends at a message matching
-// until:, max_messages or the step's duration, and closes. One sample per
-// session, whose Facts hold the messages sent and received, the time to
-// the first, the gaps, the reply time to until: and the close code.
+// and subprotocols, sends text or binary messages when the session opens,
+// on a schedule and in reply to messages matching a reply:'s on: (with
+// variables extracted from them), reads messages (checking each), ends at
+// a message matching until:, max_messages or the step's duration, and
+// closes. One sample per session, whose Facts hold the messages sent and
+// received, the time to the first, the gaps, the reply time to until: and
+// the close code.
 package ws
 
 import (

@@ -46,7 +46,7 @@ func (s *session) write(ctx context.Context, snd *plan.Send, buf *payload) error
 	if snd.Binary {
 		var err error
 		if buf.bin, err = snd.Encoding.Decode(buf.bin[:0], buf.text); err != nil {
-			return fmt.Errorf("%w: its %s as rendered (%.40q) %v", errPayload, snd.Encoding, buf.text, err)
+			return fmt.Errorf("%w: its %s as rendered (%.40q): %v", errPayload, snd.Encoding, buf.text, err)
 		}
 		data, typ = buf.bin, websocket.MessageBinary
 	}
@@ -57,6 +57,7 @@ func (s *session) write(ctx context.Context, snd *plan.Send, buf *payload) error
 	s.lastSent.Store(time.Now().UnixNano())
 	return nil
 }
+
 // schedule starts the one goroutine that sends the every: messages, and
 // returns what stops it (nil when there are none). It stops by itself
 // when the session's context ends.
