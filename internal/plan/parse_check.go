@@ -103,9 +103,6 @@ func brokenCheckName(n ast.Node) string {
 	return name
 }
 
-// check parses one HTTP check.
-func (p *parser) check(n node) (Check, bool) { return p.checkOf(n, httpChecks) }
-
 // checkOf parses one check in a protocol's dialect.
 func (p *parser) checkOf(n node, d checkDialect) (Check, bool) {
 	o, ok := p.object(n, "a check like "+d.example, checkKeys)
