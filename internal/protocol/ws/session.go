@@ -21,7 +21,6 @@ import (
 // session is one VU's runner of one ws: step.
 type session struct {
 	st     *step
-	client *http.Client
 	url    []byte
 	buf    []byte    // the message being read; grows up to the step's max_message_size
 	out    []payload // send:'s messages, one each
@@ -170,19 +169,16 @@ func handshakeKind(status int) sample.Kind {
 	return sample.Other
 }
 
-// Close releases the session's idle connections.
-func (s *session) Close() {
-	if tr, ok := s.client.Transport.(*http.Transport); ok {
-		tr.CloseIdleConnections()
-	}
-}
+// Close releases nothing: a session's connection is closed when it ends,
+// and the handshakes' client pools none.
+func (s *session) Close() {}
 
 // dial renders the URL and headers, connects and runs the handshake checks.
 func (s *session) dial(ctx context.Context) error {
 	st := s.st.s
 	tc := s.vu.Vars()
 	s.url = st.URL.Render(s.url[:0], tc)
-	opts := &websocket.DialOptions{HTTPClient: s.client, HTTPHeader: http.Header{"User-Agent": {"loadlens"}},
+	opts := &websocket.DialOptions{HTTPClient: s.st.client, HTTPHeader: http.Header{"User-Agent": {"loadlens"}},
 		Subprotocols: st.Subprotocols, CompressionMode: websocket.CompressionDisabled}
 	var val []byte
 	for _, h := range st.Headers {
@@ -193,7 +189,7 @@ func (s *session) dial(ctx context.Context) error {
 		}
 		opts.HTTPHeader.Set(h.Name, string(val))
 	}
-	conn, resp, err := websocket.Dial(ctx, string(s.url), opts)
+	conn, resp, err := handshake(context.WithValue(ctx, wireKey{}, s.wire), string(s.url), opts)
 	if resp != nil {
 		s.status = resp.StatusCode
 		s.checkHead(resp)
@@ -207,6 +203,24 @@ func (s *session) dial(ctx context.Context) error {
 	conn.SetReadLimit(st.MaxMessage)
 	s.conn = conn
 	return nil
+}
+
+// handshake runs websocket.Dial on a goroutine of its own, which ends with
+// it: the handshake's deep stack (net/http, TLS) grows that goroutine's, not
+// the VU's, which an idle session keeps blocked in a read for its whole life.
+func handshake(ctx context.Context, url string, opts *websocket.DialOptions) (*websocket.Conn, *http.Response, error) {
+	type dialed struct {
+		conn *websocket.Conn
+		resp *http.Response
+		err  error
+	}
+	done := make(chan dialed, 1)
+	go func() {
+		c, r, err := websocket.Dial(ctx, url, opts)
+		done <- dialed{c, r, err}
+	}()
+	d := <-done
+	return d.conn, d.resp, d.err
 }
 
 // read reads messages until max_messages, until: or the connection's end.
