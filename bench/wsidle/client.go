@@ -14,7 +14,6 @@ import (
 
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/proc"
-	"github.com/loadlens/loadlens/internal/protocol/prototest"
 	"github.com/loadlens/loadlens/internal/protocol/ws"
 	"github.com/loadlens/loadlens/internal/tmpl"
 )
@@ -40,7 +39,7 @@ func readUsage() usage {
 func runClient(n int, url string, w io.Writer) error {
 	s := plan.Session{Protocol: "ws", URL: tmpl.Literal(strings.Replace(url, "ws://", "http://", 1)),
 		Timeout: time.Hour, Duration: time.Hour, MaxMessage: plan.DefaultMaxMessage}
-	st, err := ws.Protocol{}.Prepare(&s, prototest.Env(time.Minute))
+	st, err := ws.Protocol{}.Prepare(&s, env(time.Minute))
 	if err != nil {
 		return err
 	}
@@ -53,7 +52,7 @@ func runClient(n int, url string, w io.Writer) error {
 			defer wg.Done()
 			sess := st.NewSession()
 			defer sess.Close()
-			sess.Run(ctx, prototest.NewVU(), time.Now())
+			sess.Run(ctx, &idleVU{start: time.Now()}, time.Now())
 		}()
 	}
 	in := bufio.NewReader(os.Stdin)

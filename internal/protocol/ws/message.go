@@ -1,7 +1,6 @@
 package ws
 
 import (
-	"context"
 	"net/http"
 	"strconv"
 	"time"
@@ -13,7 +12,7 @@ import (
 // message counts one message received: its gap, the first's time, its
 // checks, its reply and until:. It reports whether the session is over,
 // or the error of a reply that could not be sent.
-func (s *session) message(ctx context.Context, now time.Time) (bool, error) {
+func (s *session) message(now time.Time) (bool, error) {
 	st := s.st.s
 	f := &s.facts
 	if f.MsgsReceived == 0 {
@@ -38,7 +37,7 @@ func (s *session) message(ctx context.Context, now time.Time) (bool, error) {
 		f.Reply = now.Sub(from)
 		return true, nil
 	}
-	if err := s.answer(ctx, &m, now); err != nil {
+	if err := s.answer(&m, now); err != nil {
 		return false, err
 	}
 	return st.MaxMessages > 0 && f.MsgsReceived >= int64(st.MaxMessages), nil

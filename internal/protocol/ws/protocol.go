@@ -10,9 +10,10 @@ package ws
 
 import (
 	"context"
-	"crypto/tls"
 	"net"
-	"net/http"
+	"sync"
+
+	"github.com/gorilla/websocket"
 
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/protocol"
@@ -26,24 +27,32 @@ var _ protocol.Protocol = Protocol{}
 // Prepare returns the step ready for every VU.
 func (Protocol) Prepare(s *plan.Session, env protocol.Env) (protocol.Step, error) {
 	cfg := env.TLS()
-	cfg.NextProtos = []string{"http/1.1"}
-	tr := &http.Transport{
-		Proxy:               nil, // load goes where the test says, never through an environment proxy
-		DialContext:         dialWire(env.Dialer),
-		TLSClientConfig:     cfg,
-		TLSHandshakeTimeout: env.HandshakeTimeout,
-		TLSNextProto:        map[string]func(string, *tls.Conn) http.RoundTripper{}, // the upgrade is HTTP/1.1's
-		DisableKeepAlives:   true,                                                   // every handshake's connection becomes its session's
+	cfg.NextProtos = []string{"http/1.1"} // the upgrade is HTTP/1.1's
+	d := &websocket.Dialer{
+		NetDialContext:   dialWire(env.Dialer),
+		Proxy:            nil, // load goes where the test says, never through an environment proxy
+		TLSClientConfig:  cfg,
+		HandshakeTimeout: env.HandshakeTimeout,
+		ReadBufferSize:   readBuffer,
+		WriteBufferPool:  writeBuffers,
+		Subprotocols:     s.Subprotocols,
 	}
-	return &step{s: s, client: &http.Client{Transport: tr}}, nil
+	return &step{s: s, dialer: d}, nil
 }
 
-// step is a prepared ws: step. Its one HTTP client runs every VU's
-// handshakes: a connection is never pooled (each becomes its session's), so
-// a client per VU would only hold a Transport per idle session.
+// readBuffer is a session's read buffer, held while it is open: small, so
+// that an idle session costs little (a larger message is read straight into
+// the session's message buffer).
+const readBuffer = 512
+
+// writeBuffers lend a session its frame buffer only while it writes, so
+// that an idle session holds none.
+var writeBuffers = &sync.Pool{}
+
+// step is a prepared ws: step. Its one dialer runs every VU's handshakes.
 type step struct {
 	s      *plan.Session
-	client *http.Client
+	dialer *websocket.Dialer
 }
 
 // NewSession returns a VU's runner.

@@ -1,7 +1,6 @@
 package ws
 
 import (
-	"context"
 	"encoding/json"
 	"time"
 
@@ -12,14 +11,14 @@ import (
 
 // answer sends the reply of the first reply: whose on: the message
 // matches, once its extract: has set the VU's variables from the message.
-func (s *session) answer(ctx context.Context, m *protocol.Message, now time.Time) error {
+func (s *session) answer(m *protocol.Message, now time.Time) error {
 	for i := range s.st.s.Replies {
 		r := &s.st.s.Replies[i]
 		if !matches(m, &r.On) {
 			continue
 		}
 		s.extract(r.Extract, m.Data, now)
-		return s.write(ctx, &r.Send, &s.reply)
+		return s.write(&r.Send, &s.reply)
 	}
 	return nil
 }

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/coder/websocket"
+	"github.com/gorilla/websocket"
 
 	"github.com/loadlens/loadlens/internal/plan"
 )
@@ -33,24 +33,27 @@ func (s *session) send(ctx context.Context, i int) error {
 	if len(s.out) < len(s.st.s.Send) {
 		s.out = make([]payload, len(s.st.s.Send))
 	}
-	return s.write(ctx, &s.st.s.Send[i], &s.out[i])
+	return s.write(&s.st.s.Send[i], &s.out[i])
 }
 
 // write renders snd into buf (decoding a templated binary payload) and
 // sends it.
-func (s *session) write(ctx context.Context, snd *plan.Send, buf *payload) error {
+func (s *session) write(snd *plan.Send, buf *payload) error {
 	s.varsMu.Lock() // a reply's extract: writes the variables the scheduled sender renders
 	buf.text = snd.Text.Render(buf.text[:0], s.vu.Vars())
 	s.varsMu.Unlock()
-	data, typ := buf.text, websocket.MessageText
+	data, typ := buf.text, websocket.TextMessage
 	if snd.Binary {
 		var err error
 		if buf.bin, err = snd.Encoding.Decode(buf.bin[:0], buf.text); err != nil {
 			return fmt.Errorf("%w: its %s as rendered (%.40q): %v", errPayload, snd.Encoding, buf.text, err)
 		}
-		data, typ = buf.bin, websocket.MessageBinary
+		data, typ = buf.bin, websocket.BinaryMessage
 	}
-	if err := s.conn.Write(ctx, typ, data); err != nil {
+	s.writeMu.Lock()
+	err := s.conn.WriteMessage(typ, data)
+	s.writeMu.Unlock()
+	if err != nil {
 		return err
 	}
 	s.sent.Add(1)
