@@ -56,7 +56,7 @@ func bench(ns [2]int, bin, k6, only string, w io.Writer) error {
 	} else {
 		fmt.Fprintf(w, "k6 left out: %q not found (bench/lib/install.sh installs it)\n\n", k6)
 	}
-	fmt.Fprintf(w, "| client | RSS at %s sessions | RSS at %s | per session | of 16 KiB | heap, stacks, goroutines per session |\n| --- | --- | --- | --- | --- | --- |\n",
+	fmt.Fprintf(w, "| client | RSS at %s sessions | RSS at %s | per session | of 16 KiB | in-process, per session |\n| --- | --- | --- | --- | --- | --- |\n",
 		units.Count(int64(ns[0])), units.Count(int64(ns[1])))
 	for _, c := range clients {
 		if !strings.Contains(c.name, only) {
@@ -135,7 +135,8 @@ func inProcess(out string, n int, rss int64) reading {
 		return reading{rss: rss, inner: "unreadable: " + out}
 	}
 	per := func(v int64) string { return units.Bytes(v / int64(n)) }
-	return reading{rss: rss, inner: fmt.Sprintf("%s heap, %s stacks, %.1f goroutines", per(heap), per(stacks), float64(gs)/float64(n))}
+	return reading{rss: rss, inner: fmt.Sprintf("%s heap, %s stacks, %.1f goroutines; %s resident after a collection",
+		per(heap), per(stacks), float64(gs)/float64(n), per(dRSS))}
 }
 
 // settledRSS samples a process's resident memory until it stops growing
