@@ -47,6 +47,9 @@ func bench(ns [2]int, bin, k6, only string, w io.Writer) error {
 		{"in-process (internal/protocol/ws)", true, func(n int) *exec.Cmd {
 			return exec.Command(self, "-client", strconv.Itoa(n), "-url", srv.URL)
 		}},
+		{"in-process engine (internal/engine, the test loadlens run runs)", true, func(n int) *exec.Cmd {
+			return exec.Command(self, "-engine", strconv.Itoa(n), "-url", srv.URL)
+		}},
 	}
 	if path, err := exec.LookPath(k6); err == nil {
 		clients = append(clients, client{"k6 (k6/experimental/websockets)", false, func(n int) *exec.Cmd {
@@ -115,6 +118,9 @@ func measure(cmd *exec.Cmd, srv *server, n int, inProc bool) (reading, error) {
 	if !inProc {
 		_ = cmd.Process.Kill()
 		<-exited
+		if path := os.Getenv("WSIDLE_CHILDLOG"); path != "" { // e.g. with GODEBUG=gctrace=1: the child's heap and stacks
+			_ = os.WriteFile(fmt.Sprintf("%s.%d", path, n), errOut.Bytes(), 0o644)
+		}
 		return r, nil
 	}
 	if _, err := io.WriteString(stdin, "measure\n"); err != nil {
@@ -135,13 +141,20 @@ func inProcess(out string, n int, rss int64) reading {
 		return reading{rss: rss, inner: "unreadable: " + out}
 	}
 	per := func(v int64) string { return units.Bytes(v / int64(n)) }
-	return reading{rss: rss, inner: fmt.Sprintf("%s heap, %s stacks, %.1f goroutines; %s resident after a collection",
+	return reading{rss: rss, inner: fmt.Sprintf("%s heap, %s stacks, %.1f goroutines; %s resident after debug.FreeOSMemory",
 		per(heap), per(stacks), float64(gs)/float64(n), per(dRSS))}
 }
 
 // settledRSS samples a process's resident memory until it stops growing
-// (three samples 500 ms apart within 1 %), for at most 10 s.
+// (three samples 500 ms apart within 1 %), for at most 10 s; with -settle,
+// it reads it once, that long after.
 func settledRSS(pid int) int64 {
+	if settle > 0 {
+		wait := time.NewTimer(settle)
+		defer wait.Stop()
+		<-wait.C
+		return residentOf(pid)
+	}
 	var last int64
 	tick := time.NewTicker(500 * time.Millisecond)
 	defer tick.Stop()
@@ -178,7 +191,14 @@ func residentOf(pid int) int64 {
 
 // loadlensCmd runs a test of n VUs each holding one idle ws: session.
 func loadlensCmd(bin, dir, url string, n int) *exec.Cmd {
-	test := fmt.Sprintf(`name: ws-idle
+	path := filepath.Join(dir, fmt.Sprintf("idle-%d.yaml", n))
+	_ = os.WriteFile(path, []byte(idleTest(n, url)), 0o644)
+	return exec.Command(bin, "run", path, "--quiet", "--no-dashboard", "--results", filepath.Join(dir, "results"))
+}
+
+// idleTest is a test of n VUs each holding one idle ws: session.
+func idleTest(n int, url string) string {
+	return fmt.Sprintf(`name: ws-idle
 scenarios:
   idle:
     vus: %d
@@ -188,9 +208,6 @@ scenarios:
         duration: 10m
         timeout: 10m
 `, n, url)
-	path := filepath.Join(dir, fmt.Sprintf("idle-%d.yaml", n))
-	_ = os.WriteFile(path, []byte(test), 0o644)
-	return exec.Command(bin, "run", path, "--quiet", "--no-dashboard", "--results", filepath.Join(dir, "results"))
 }
 
 // tail is the last lines of a client's output, for errors.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 	"strings"
 	"sync"
@@ -23,10 +24,11 @@ type usage struct {
 	rss, heap, stacks, goroutines int64
 }
 
-// readUsage reads memory after a collection, so that the heap is what is live.
+// readUsage reads memory after a collection that returned what it freed
+// to the OS: what the sessions hold, without the collector's room or the
+// handshakes' garbage.
 func readUsage() usage {
-	runtime.GC()
-	runtime.GC()
+	debug.FreeOSMemory()
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	rss, _ := proc.ResidentBytes()

@@ -20,18 +20,28 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 )
+
+// settle is -settle.
+var settle time.Duration
 
 func main() {
 	counts := flag.String("n", "1000,10000", "two session counts, the smaller first")
 	client := flag.Int("client", 0, "internal: run N in-process sessions against -url and report")
+	eng := flag.Int("engine", 0, "internal: run the idle test of N VUs in internal/engine against -url and report")
 	url := flag.String("url", "", "internal: the server's ws:// URL for -client")
 	bin := flag.String("loadlens", "", "the loadlens binary (default: built from this tree)")
 	k6 := flag.String("k6", "k6", "the k6 binary; none found: k6 is left out")
+	flag.DurationVar(&settle, "settle", 0, "read a client's memory this long after its sessions opened (0: once it stops growing), so that the runtime has returned what the handshakes freed")
 	only := flag.String("only", "", "measure only the clients whose names contain this (loadlens, in-process, k6)")
 	flag.Parse()
-	if *client > 0 {
-		if err := runClient(*client, *url, os.Stdout); err != nil {
+	if *client > 0 || *eng > 0 {
+		run := func() error { return runClient(*client, *url, os.Stdout) }
+		if *eng > 0 {
+			run = func() error { return runEngine(*eng, *url, os.Stdout) }
+		}
+		if err := run(); err != nil {
 			fmt.Fprintln(os.Stderr, "wsidle client:", err)
 			os.Exit(1)
 		}
