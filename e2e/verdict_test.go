@@ -218,6 +218,18 @@ func TestAFailingTargetFailsLatencyGates(t *testing.T) {
 		}
 		checkExitWords(t, r)
 	})
+	t.Run("expected_response:true judges the successes alone", func(t *testing.T) {
+		base, received, _ := judgedTarget(t)
+		r := runJudged(t, received, nil, base+"/some", "--vus", "2", "--duration", "1s", "--threshold", "http_req_duration{expected_response:true}:p(95)<800ms")
+		metrics := r.summary["metrics"].(map[string]any)
+		sent := int64(metrics["http_reqs"].(map[string]any)["count"].(float64))
+		failed := int64(metrics["http_req_failed"].(map[string]any)["passes"].(float64))
+		judged := fmt.Sprintf("judged: http_req_duration{expected_response:true} p(95)<800ms over the %s requests that succeeded, of %s sent",
+			count(sent-failed), count(sent))
+		if r.code != 0 || failed == 0 || !strings.Contains(r.flat, judged) {
+			t.Errorf("exit %d, %d failed; want 0, some failed, and %q:\n%s", r.code, failed, judged, r.stdout)
+		}
+	})
 }
 
 // count writes n as the summary does, with thousands separators.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -17,12 +18,15 @@ type CompareRecord struct {
 	Slowdown float64 `json:"slowdown"`
 	Change   bool    `json:"change"` // the truth: the second run's service is slower
 	Judged   bool    `json:"judged"`
-	Unjudged string  `json:"unjudged,omitempty"`
-	Exit     int     `json:"exit"` // 99: the gate failed (a regression); 0: it passed
-	Verdict  string  `json:"verdict"`
-	Output   string  `json:"output"` // the compare table's last lines
-	A, B     string  `json:"-"`
-	Error    string  `json:"error,omitempty"`
+	// GateNotJudged: the gate itself said it could not judge the change
+	// (exit 99 without a verdict on it), e.g. runs too noisy for the limit.
+	GateNotJudged bool   `json:"gate_not_judged,omitempty"`
+	Unjudged      string `json:"unjudged,omitempty"`
+	Exit          int    `json:"exit"` // 99: the gate failed (a regression); 0: it passed
+	Verdict       string `json:"verdict"`
+	Output        string `json:"output"` // the compare table's last lines
+	A, B          string `json:"-"`
+	Error         string `json:"error,omitempty"`
 }
 
 // compareRun is one run of truthapp for a pair.
@@ -108,6 +112,10 @@ func (s *Session) RunCompares(ctx context.Context, pairs []ComparePair, rep int)
 	return out
 }
 
+// notJudgedFails is the line compare prints when a gate it could not
+// judge failed the comparison.
+const notJudgedFails = "not judged fails"
+
 // gate runs the comparison and reads its verdict from its exit code.
 func (s *Session) gate(ctx context.Context, rec *CompareRecord, a, b string) {
 	rec.A, rec.B = a, b
@@ -119,6 +127,8 @@ func (s *Session) gate(ctx context.Context, rec *CompareRecord, a, b string) {
 		rec.Error = err.Error()
 	case inv.Exit == 0:
 		rec.Verdict = "gate passed"
+	case inv.Exit == 99 && strings.Contains(inv.Stdout+inv.Stderr, notJudgedFails):
+		rec.Verdict, rec.GateNotJudged = "gate not judged (fails CI)", true
 	case inv.Exit == 99:
 		rec.Verdict = "gate failed: regression"
 	default:

@@ -155,11 +155,12 @@ func writeCompare(w io.Writer, cs []CompareScore) {
 	}
 	fmt.Fprintf(w, "## Compare gate\n\n`loadlens compare baseline run --fail-on-regression '%s'` on pairs of truthapp runs (each on a freshly\n"+
 		"started service; the second slowed down by `truth.fault.slowdown`). A false positive is a failed gate between two\n"+
-		"runs of the same service; a false negative a passed gate on a slower one.\n\n", gate)
-	fmt.Fprintf(w, "| pair | change | runs | judged | gate failed | gate passed | false positives | false negatives | unjudged |\n|---|---|--:|--:|--:|--:|--:|--:|--:|\n")
+		"runs of the same service; a false negative a passed gate on a slower one. \"gate not judged\": the gate said its runs could not\n"+
+		"decide (exit 99, so a CI job stops, with the reason): neither a pass nor a verdict, counted apart.\n\n", gate)
+	fmt.Fprintf(w, "| pair | change | runs | judged | gate failed | gate passed | gate not judged | false positives | false negatives | unjudged |\n|---|---|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, c := range cs {
-		fmt.Fprintf(w, "| %s | %v | %d | %d | %d | %d | %s | %s | %d |\n", c.Case, c.Change, c.Runs, c.Judged, c.Failed, c.Passed,
-			ratio(c.FPRate), ratio(c.FNRate), c.Unjudged+c.Errored)
+		fmt.Fprintf(w, "| %s | %v | %d | %d | %d | %d | %d | %s | %s | %d |\n", c.Case, c.Change, c.Runs, c.Judged, c.Failed, c.Passed,
+			c.GateNotJudged, ratio(c.FPRate), ratio(c.FNRate), c.Unjudged+c.Errored)
 	}
 	fmt.Fprintln(w)
 }

@@ -226,16 +226,19 @@ func mustText(c Case) string {
 
 // CompareScore is the compare table's row for one pair.
 type CompareScore struct {
-	Case     string `json:"case"`
-	Change   bool   `json:"change"`
-	Runs     int    `json:"runs"`
-	Judged   int    `json:"judged"`
-	Failed   int    `json:"gate_failed"` // judged pairs the gate failed (exit 99)
-	Passed   int    `json:"gate_passed"` // judged pairs it passed (exit 0)
-	FPRate   Ratio  `json:"fp_rate"`     // NaN where it does not apply
-	FNRate   Ratio  `json:"fn_rate"`
-	Unjudged int    `json:"unjudged"`
-	Errored  int    `json:"errored"`
+	Case   string `json:"case"`
+	Change bool   `json:"change"`
+	Runs   int    `json:"runs"`
+	Judged int    `json:"judged"`
+	Failed int    `json:"gate_failed"` // judged pairs the gate failed (exit 99)
+	Passed int    `json:"gate_passed"` // judged pairs it passed (exit 0)
+	// GateNotJudged: pairs the gate refused to judge (exit 99, saying
+	// why): not counted as judged, never as a pass.
+	GateNotJudged int   `json:"gate_not_judged"`
+	FPRate        Ratio `json:"fp_rate"` // NaN where it does not apply
+	FNRate        Ratio `json:"fn_rate"`
+	Unjudged      int   `json:"unjudged"`
+	Errored       int   `json:"errored"`
 }
 
 // scoreCompares computes the compare table.
@@ -253,6 +256,8 @@ func scoreCompares(pairs []ComparePair, recs []CompareRecord) []CompareScore {
 				cs.Errored++
 			case !r.Judged:
 				cs.Unjudged++
+			case r.GateNotJudged:
+				cs.GateNotJudged++
 			case r.Exit == 99:
 				cs.Judged++
 				cs.Failed++

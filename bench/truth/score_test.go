@@ -109,9 +109,11 @@ func TestScoreCasesAndCompares(t *testing.T) {
 	recs := []CompareRecord{
 		{Case: "same", Judged: true, Exit: 0}, {Case: "same", Judged: true, Exit: 99}, {Case: "same", Unjudged: "busy"},
 		{Case: "compare-20", Judged: true, Exit: 0}, {Case: "compare-20", Judged: true, Exit: 99},
+		{Case: "same", Judged: true, Exit: 99, GateNotJudged: true}, {Case: "compare-20", Judged: true, Exit: 99, GateNotJudged: true},
 	}
 	cmp := scoreCompares(pairs, recs)
-	if cmp[0].FPRate != 0.5 || cmp[0].Unjudged != 1 || !math.IsNaN(float64(cmp[0].FNRate)) || cmp[1].FNRate != 0.5 {
+	if cmp[0].FPRate != 0.5 || cmp[0].Unjudged != 1 || !math.IsNaN(float64(cmp[0].FNRate)) || cmp[1].FNRate != 0.5 ||
+		cmp[0].GateNotJudged != 1 || cmp[1].GateNotJudged != 1 || cmp[0].Judged != 2 {
 		t.Errorf("compare scores %+v", cmp)
 	}
 	m := Misses(nil, nil, cmp)

@@ -51,7 +51,7 @@ var table = map[string]row{
 	"demorun":      {imports: list("app", "demo", "diagnose", "otlp", "plan", "report", "units"), tests: list("metrics", "sample")},
 	// units only for nouns: report writes the figures
 	"diagnose": {imports: list("metrics", "sample", "series", "spans", "stats", "units"), tests: list("golden", "store"), modules: list("modernc.org/sqlite")},
-	"dist":     {imports: list("app", "diagnose", "engine", "metrics", "plan", "proc", "report", "sample", "series", "units"), tests: list("metrics/metricstest", "store", "testkit")},
+	"dist":     {imports: list("app", "diagnose", "engine", "metrics", "plan", "proc", "protocol/grpc", "report", "sample", "series", "units"), tests: list("metrics/metricstest", "store", "testkit")},
 	// end-to-end tests build and run the binary: only test imports
 	"e2e":              {tests: list("capacity", "diagnose", "faultserver", "metrics", "metrics/metricstest", "proc", "report", "sample", "series", "spans", "store", "testkit", "units"), modules: list("github.com/coder/websocket", "github.com/influxdata/line-protocol/v2", "github.com/klauspost/compress", "go.opentelemetry.io/proto/otlp", "google.golang.org/grpc", "google.golang.org/protobuf")},
 	"engine":           {imports: list("engine/h1", "jsonpath", "plan", "proc", "protocol", "protocol/grpc", "protocol/sse", "protocol/ws", "sample", "tmpl", "units"), tests: list("engine/h1/h1test", "faultserver", "testkit"), modules: list("golang.org/x/sys")},

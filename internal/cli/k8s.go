@@ -101,20 +101,21 @@ func (k *k8sFlags) spec(file string, inCluster bool) (*k8s.Spec, *plan.Plan, fun
 		return nil, nil, nil, err
 	}
 	used := map[string]string{}
-	p, err := plan.ParseFile(file, func(key string) (string, bool) {
+	p, err := checked(plan.ParseFile(file, func(key string) (string, bool) {
 		v, ok := lookup(key)
 		if ok {
 			used[key] = v // the coordinator's pod gets these, through the run's Secret
 		}
 		return v, ok
-	})
+	}))
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	test, data, err := k8s.TestFiles(p)
+	files, err := dist.Files(p)
 	if err != nil {
 		return nil, nil, nil, usageErr("%v", err)
 	}
+	test, data := k8s.TestFiles(p, files)
 	place, err := k.placement(p)
 	if err != nil {
 		return nil, nil, nil, err

@@ -240,9 +240,20 @@ func readStdin() ([]byte, error) {
 // (its relative paths are the working directory's).
 func parseTarget(seg plan.Segment, target string, stdin []byte, lookup func(string) (string, bool), ov plan.LoadOverride) (*plan.Plan, error) {
 	if stdin == nil {
-		return plan.ParseFileOverride(machineFor(seg), target, lookup, ov)
+		return checked(plan.ParseFileOverride(machineFor(seg), target, lookup, ov))
 	}
-	return plan.ParseOverride(machineFor(seg), stdinName, stdin, lookup, ov)
+	return checked(plan.ParseOverride(machineFor(seg), stdinName, stdin, lookup, ov))
+}
+
+// checked adds app.CheckTest's findings to a parse.
+func checked(p *plan.Plan, err error) (*plan.Plan, error) {
+	if err != nil {
+		return nil, err
+	}
+	if err := app.CheckTest(p); err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // loadOverride reads k6's -u/-d/-i given with a test file: they replace
@@ -446,7 +457,7 @@ func loadTestFile(path string, envs []string) (*plan.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return plan.ParseFileFor(machineFor(plan.Segment{}), path, lookup)
+	return checked(plan.ParseFileFor(machineFor(plan.Segment{}), path, lookup))
 }
 
 // envLookup layers -e KEY=VALUE over the process environment.

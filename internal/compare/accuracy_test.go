@@ -100,10 +100,12 @@ func (c cell) String() string { return fmt.Sprintf("%d s at %d/s", c.secs, c.rat
 // changed and worse.
 type tally struct {
 	pairs, notJudged, gateFailed, changed, worse int
+	unresolved                                   int // not judged as too noisy to resolve the limit
 }
 
 func (t *tally) add(o tally) {
 	t.pairs, t.notJudged, t.gateFailed = t.pairs+o.pairs, t.notJudged+o.notJudged, t.gateFailed+o.gateFailed
+	t.unresolved += o.unresolved
 	t.changed, t.worse = t.changed+o.changed, t.worse+o.worse
 }
 
@@ -132,6 +134,9 @@ func trials(c cell, slow float64, n int, seed uint64) (tally, error) {
 		switch {
 		case res.NotJudged:
 			out.notJudged++
+			if strings.Contains(res.Reason, "runs this noisy miss a change") {
+				out.unresolved++
+			}
 			continue
 		case res.Failed:
 			out.gateFailed++
@@ -158,8 +163,9 @@ type shifted struct {
 // most 5 % false negatives for a 20 % p95 change — the latter where the
 // runs hold enough to decide one. Over 240 pairs of one service (12 in
 // each of 20 cells: holds of 10, 20, 30 and 60 s at 20, 50, 100, 200 and
-// 500/s), the gate 'p(95) +10%' is not judged exactly where a run holds
-// fewer than the 200 requests a p95 needs (10 s at 20/s), and where judged
+// 500/s), the gate 'p(95) +10%' is not judged where a run holds fewer than
+// the 200 requests a p95 needs (10 s at 20/s) and otherwise only where an
+// interval is too wide to resolve the limit (see checkJudged); where judged
 // it fails, and the table calls p95 changed, in at most 5 %. Where the
 // grid (TestCompareAccuracyGrid, 200 pairs a cell) finds the runs decide
 // the change — 60-second holds at 100/s or more for +20 %; 30 seconds or
@@ -199,9 +205,7 @@ func TestCompareAccuracy(t *testing.T) {
 	for j, c := range same {
 		g := got[0][j]
 		fp.add(g)
-		if want := (c.secs-WarmUp(c.secs))*c.rate < int(batchNeed(P95)); g.notJudged != 0 && (!want || g.notJudged != g.pairs) {
-			t.Errorf("%s: the gate did not judge %d of %d pairs; want all when a run holds under 200 requests, else none", c, g.notJudged, g.pairs)
-		}
+		checkJudged(t, c, g)
 	}
 	for _, g := range got[1] {
 		fn20.add(g)
@@ -209,8 +213,8 @@ func TestCompareAccuracy(t *testing.T) {
 	for _, g := range got[2] {
 		fn50.add(g)
 	}
-	t.Logf("one service, %d pairs: %d not judged; of %d judged, the gate failed %d, p95 called changed %d (worse %d)",
-		fp.pairs, fp.notJudged, fp.judged(), fp.gateFailed, fp.changed, fp.worse)
+	t.Logf("one service, %d pairs: %d not judged (%d too noisy to resolve the limit); of %d judged, the gate failed %d, p95 called changed %d (worse %d)",
+		fp.pairs, fp.notJudged, fp.unresolved, fp.judged(), fp.gateFailed, fp.changed, fp.worse)
 	t.Logf("+20%%, %d pairs: p95 a regression in %d, the gate failed %d", fn20.pairs, fn20.worse, fn20.gateFailed)
 	t.Logf("+50%%, %d pairs: p95 a regression in %d, the gate failed %d", fn50.pairs, fn50.worse, fn50.gateFailed)
 	if fp.pairs < 200 || fp.notJudged == 0 {
@@ -232,6 +236,24 @@ func TestCompareAccuracy(t *testing.T) {
 		if limit := binomialLimit(f.pairs, 0.05, 0.005); f.missed > limit {
 			t.Errorf("%s: missed %d of %d; 5 %% allows %d", f.name, f.missed, f.pairs, limit)
 		}
+	}
+}
+
+// checkJudged checks which pairs of one service a cell left not judged:
+// all where a run holds under the 200 requests a p95 needs; elsewhere only
+// those too noisy to resolve the limit (see unresolved), and none where
+// the grid finds the runs decide a +20 % change (60 s at 100/s or more).
+func checkJudged(t *testing.T, c cell, g tally) {
+	t.Helper()
+	few := (c.secs-WarmUp(c.secs))*c.rate < int(batchNeed(P95))
+	decided := c.secs >= 60 && c.rate >= 100
+	switch {
+	case few && g.notJudged != g.pairs:
+		t.Errorf("%s: the gate judged %d of %d pairs; want none when a run holds under 200 requests", c, g.pairs-g.notJudged, g.pairs)
+	case !few && g.notJudged != g.unresolved:
+		t.Errorf("%s: the gate did not judge %d of %d pairs, %d of them for their noise; want only those", c, g.notJudged, g.pairs, g.unresolved)
+	case decided && g.notJudged != 0:
+		t.Errorf("%s: the gate did not judge %d of %d pairs; want all judged where the runs decide a +20%% change", c, g.notJudged, g.pairs)
 	}
 }
 
@@ -265,11 +287,11 @@ func TestCompareAccuracyGrid(t *testing.T) {
 		}
 	})
 	var b strings.Builder
-	b.WriteString("\n| hold | rate | same: not judged | same: gate fails | same: p95 changed | +20 %: p95 worse | +20 %: gate fails | +50 %: p95 worse | +50 %: gate fails |\n")
+	b.WriteString("\n| hold | rate | same: not judged | same: gate fails | same: p95 changed | +20 %: p95 worse | +20 %: gate fails | +20 %: not judged | +50 %: p95 worse | +50 %: gate fails | +50 %: not judged |\n")
 	for j, c := range cells {
 		s, t20, t50 := got[j][0], got[j][1], got[j][2]
-		fmt.Fprintf(&b, "| %d s | %d/s | %d | %d | %d | %d | %d | %d | %d |\n", c.secs, c.rate,
-			s.notJudged, s.gateFailed, s.changed, t20.worse, t20.gateFailed, t50.worse, t50.gateFailed)
+		fmt.Fprintf(&b, "| %d s | %d/s | %d | %d | %d | %d | %d | %d | %d | %d | %d |\n", c.secs, c.rate,
+			s.notJudged, s.gateFailed, s.changed, t20.worse, t20.gateFailed, t20.notJudged, t50.worse, t50.gateFailed, t50.notJudged)
 	}
 	t.Logf("%d pairs a cell and shift:%s", n, b.String())
 }

@@ -320,6 +320,9 @@ func judgeChange(g Gate, base, v Value, host hostLag) (failed, notJudged bool, r
 			return false, true, fmt.Sprintf("not judged: %s %s is within %s, but %s: the wait in the baseline's latencies can hide a rise; run both on a quiet host",
 				g.Metric, change, allowed, host.sentence())
 		}
+		if far, wide := unresolved(g, point, *ci, limit); wide {
+			return false, true, unresolvedText(g, v, change, allowed, pct, point, far, limit)
+		}
 		return false, false, fmt.Sprintf("%s %s is within %s", g.Metric, change, allowed)
 	}
 	near := ci.Lo

@@ -65,6 +65,9 @@ func Healthy(in Input, fs []Finding) *Verdict {
 		parts = append(parts, "; ")
 		parts = append(parts, g...)
 	}
+	if st := c.stealNote(b); st != nil {
+		parts = append(append(parts, "; "), st...)
+	}
 	parts = append(parts, "; ")
 	b.title(append(parts, c.serverChecked(b)...)...)
 	return verdict(b)

@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/loadlens/loadlens/internal/engine"
 	"github.com/loadlens/loadlens/internal/plan"
+	"github.com/loadlens/loadlens/internal/protocol/grpc"
 )
 
 // recordingEnv wraps an environment lookup and keeps what the test read, so
@@ -42,6 +44,9 @@ func loadTest(file string, source []byte, env func(string) (string, bool)) (*pla
 		return p, job{File: urlTestName, Source: source, Files: map[string][]byte{}, Env: rec.read}, nil
 	}
 	p, err := plan.ParseFile(file, rec.lookup)
+	if err == nil {
+		err = engine.CheckSessions(p) // what the agents' runs would find once started
+	}
 	if err != nil {
 		return nil, job{}, err
 	}
@@ -53,30 +58,79 @@ func loadTest(file string, source []byte, env func(string) (string, bool)) (*pla
 		return nil, job{}, err
 	}
 	j := job{File: filepath.Base(file), Source: src, Files: map[string][]byte{}, Env: rec.read}
+	if err := collectFiles(j.Files, file, p); err != nil {
+		return nil, job{}, err
+	}
+	return p, j, nil
+}
+
+// Files reads the files a test names, by their paths relative to the test
+// file (see collectFiles), as every agent gets them beside the test.
+func Files(p *plan.Plan) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	return files, collectFiles(files, p.File, p)
+}
+
+// collectFiles adds every file the test names to the files sent beside
+// it: its scenarios' data files, its requests' body files and its gRPC
+// steps' .proto files (their imports too) or protosets.
+func collectFiles(files map[string][]byte, file string, p *plan.Plan) error {
 	for _, s := range p.Scenarios {
 		var err error
 		plan.Walk(s.Flow, func(st *plan.Step) { // steps nested in groups and loops too
-			if err == nil && st.Request != nil && st.Request.BodyFile != "" {
-				err = sendFile(j.Files, file, st.Request.BodyFile, "body file")
+			switch {
+			case err != nil:
+			case st.Request != nil && st.Request.BodyFile != "":
+				err = sendFile(files, file, st.Request.BodyFile, "body file")
+			case st.Session != nil && st.Session.GRPC != nil:
+				err = sendProtos(files, file, st.Session.GRPC)
 			}
 		})
 		if err != nil {
-			return nil, job{}, err
+			return err
 		}
 		if s.Data == nil {
 			continue
 		}
 		rel := filepath.Clean(s.Data.File)
 		if !filepath.IsLocal(rel) {
-			return nil, job{}, fmt.Errorf("%s: data file %s: a distributed run sends data files to the agents beside the test, so the path must be relative and below the test file's directory", file, s.Data.File)
+			return fmt.Errorf("%s: data file %s: a distributed run sends data files to the agents beside the test, so the path must be relative and below the test file's directory", file, s.Data.File)
 		}
 		b, err := os.ReadFile(filepath.Join(filepath.Dir(file), rel))
 		if err != nil {
-			return nil, job{}, fmt.Errorf("%s: data file: %w", file, err)
+			return fmt.Errorf("%s: data file: %w", file, err)
 		}
-		j.Files[s.Data.File] = b
+		files[s.Data.File] = b
 	}
-	return p, j, nil
+	return nil
+}
+
+// sendProtos adds the files a gRPC step's descriptors are read from, at
+// their paths relative to the test file, where the agent's copy of the
+// test looks for them.
+func sendProtos(files map[string][]byte, test string, g *plan.GRPC) error {
+	paths, err := grpc.SourceFiles(g)
+	if err != nil {
+		return err // it names the test's file and line
+	}
+	dir, err := filepath.Abs(filepath.Dir(test))
+	if err != nil {
+		return err
+	}
+	for _, path := range paths {
+		abs, err := filepath.Abs(path) // relative to the working directory when the test's path is
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(dir, abs)
+		if err != nil || !filepath.IsLocal(rel) {
+			return fmt.Errorf("%s: .proto file %s: a distributed run sends the test's files to the agents beside it, so .proto files, protosets and import_paths must be below the test file's directory", test, path)
+		}
+		if err := sendFile(files, test, rel, ".proto file"); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // sendFile adds a file the test names to the files sent beside it, as the

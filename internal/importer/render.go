@@ -197,11 +197,7 @@ func writeStep(b *strings.Builder, indent string, st Step) {
 	if st.Comment != "" {
 		comment(b, indent, st.Comment)
 	}
-	if st.Group != "" {
-		fmt.Fprintf(b, "%s- group: %s\n%s  steps:\n", indent, q(st.Group), indent)
-		for _, in := range st.Steps {
-			writeStep(b, indent+"    ", in)
-		}
+	if writeControlStep(b, indent, st) {
 		return
 	}
 	if st.Think != "" {

@@ -71,3 +71,27 @@ func TestHoistHeaders(t *testing.T) {
 		t.Errorf("common %v, steps %v / %v", common, flow[0].Headers, flow[2].Headers)
 	}
 }
+
+// TestRenderControlSteps writes repeat:, set: and for_each: (with path:,
+// max: and a value that needs quoting) as the test format reads them.
+func TestRenderControlSteps(t *testing.T) {
+	get := Step{Method: "GET", Path: "/p/{{ x }}"}
+	tst := &Test{Name: "loops", BaseURL: "http://127.0.0.1:8080", Scenarios: []*Scenario{{
+		Name: "s", Load: []KV{{"vus", Raw("1")}, {"duration", "1s"}},
+		Flow: []Step{
+			{Repeat: 3, Steps: []Step{{Method: "GET", Path: "/r"}}},
+			{Set: []KV{{"xs", `["it's", "b"]`}}},
+			{ForEach: "xs", As: "x", EachPath: "$.id", Max: 150, Steps: []Step{get}},
+		},
+	}}}
+	out, err := Render(tst, "t.yaml")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	want := "      - repeat: 3\n        steps:\n          - get: /r\n" +
+		"      - set: {xs: \"[\\\"it's\\\", \\\"b\\\"]\"}\n" +
+		"      - for_each: xs\n        as: x\n        path: '$.id'\n        max: 150\n        steps:\n          - get: '/p/{{ x }}'\n"
+	if !strings.Contains(string(out), want) {
+		t.Errorf("lacks\n%s\nin\n%s", want, out)
+	}
+}

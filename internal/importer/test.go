@@ -82,7 +82,15 @@ type Step struct {
 	Comment string // a line above the step
 	Think   string // a think step: "1s" or "1s..3s"; nothing else is set
 	Group   string // a group step (k6's group()): its name; only Steps is set besides
-	Steps   []Step // a group step's steps
+	Steps   []Step // a group, repeat or for_each step's steps
+	// Repeat is a repeat: step's count (k6's for (let i = 0; i < N; i++));
+	// only Steps is set besides.
+	Repeat int
+	// ForEach is a for_each: step's variable, holding a JSON array (k6's
+	// for (const x of list)); As, EachPath, Max and Steps apply.
+	ForEach, As, EachPath string
+	Max                   int  // a for_each's max:, 0 for its default
+	Set                   []KV // a set: step: variables and their values (templates); nothing else is set
 
 	Method, Path string // the path is a template (a full URL when not under the base URL)
 	Name         string // the endpoint name, when not the path
@@ -204,10 +212,10 @@ func (f LocalFile) String() string {
 }
 
 // EachStep calls fn for every request and think step of flow, those in
-// groups included, in order.
+// groups and loops included, in order.
 func EachStep(flow []Step, fn func(*Step)) {
 	for i := range flow {
-		if flow[i].Group != "" {
+		if flow[i].Group != "" || flow[i].Repeat > 0 || flow[i].ForEach != "" {
 			EachStep(flow[i].Steps, fn)
 			continue
 		}

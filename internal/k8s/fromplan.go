@@ -1,31 +1,23 @@
 package k8s
 
 import (
-	"fmt"
-	"os"
+	"maps"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/loadlens/loadlens/internal/plan"
 )
 
-// TestFiles returns the test file and the data files it names, read from
-// disk as the test names them (relative to the test file).
-func TestFiles(p *plan.Plan) (test File, data []File, err error) {
+// TestFiles is the test file and the files it names (files: by their
+// paths relative to the test, as dist.Files gathers them), in path order,
+// for the run's ConfigMap.
+func TestFiles(p *plan.Plan, files map[string][]byte) (test File, data []File) {
 	test = File{Name: filepath.Base(p.File), Data: p.Source}
-	seen := map[string]bool{}
-	for _, sc := range p.Scenarios {
-		if sc.Data == nil || seen[sc.Data.File] {
-			continue
-		}
-		seen[sc.Data.File] = true
-		b, err := os.ReadFile(filepath.Join(filepath.Dir(p.File), sc.Data.File))
-		if err != nil {
-			return test, nil, fmt.Errorf("%s: scenario %s: data: %w", p.File, sc.Name, err)
-		}
-		data = append(data, File{Name: filepath.ToSlash(sc.Data.File), Data: b})
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		data = append(data, File{Name: filepath.ToSlash(name), Data: files[name]})
 	}
-	return test, data, nil
+	return test, data
 }
 
 // Length returns how long the test runs at most: the latest scenario's

@@ -26,6 +26,14 @@ type Protocol interface {
 	Prepare(step *plan.Session, env Env) (Step, error)
 }
 
+// Checker is a Protocol that can check a step before any run, without its
+// server (a gRPC method against its .proto files): validate reports what
+// it finds at the step's line, and run does before it makes a run
+// directory.
+type Checker interface {
+	Check(step *plan.Session) error
+}
+
 // Env is what the engine lends every protocol, so that its connections are
 // made as the HTTP clients' are.
 type Env struct {

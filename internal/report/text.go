@@ -8,6 +8,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/sample"
+	"github.com/loadlens/loadlens/internal/threshold"
 	"github.com/loadlens/loadlens/internal/units"
 )
 
@@ -281,20 +282,37 @@ func writeJudged(sb *strings.Builder, in *Input) {
 			continue
 		}
 		any = true
-		failedPart := "none failed"
-		if n := ev.Failed(); n > 0 {
-			failedPart = units.CountOf(n, "failed", "failed") + " (" + units.Percent(ratio(n, ev.Sent)) + ")"
-		}
 		// The key stays whole on a line, cut in the middle when a long endpoint makes it wider than one.
 		key := strings.ReplaceAll(units.Middle(res.Key, units.Columns-4), " ", units.Keep)
-		sb.WriteString(wrap("judged: "+key+" "+res.Expr+" over "+units.CountOf(ev.Sent, "request", "requests")+", "+strings.ReplaceAll(failedPart, " ", units.Keep),
-			units.Columns, "  ", "    "))
+		sb.WriteString(wrap("judged: "+key+" "+res.Expr+" over "+judgedOver(t, ev), units.Columns, "  ", "    "))
 	}
 	if any {
 		sb.WriteString(wrap("A latency threshold judges every request its filter selects, a failed one with the time it took (as k6's "+
 			"http_req_duration does); it fails when none succeeded, and a percentile (med, max) when more failed than it leaves out.",
 			units.Columns, "  ", "  "))
 	}
+}
+
+// judgedOver says which requests a latency threshold judged: those its
+// filter selects, and how many of them failed; with expected_response:
+// only the requests of that outcome, out of those sent.
+func judgedOver(t *threshold.Threshold, ev metrics.Evidence) string {
+	keep := func(s string) string { return strings.ReplaceAll(s, " ", units.Keep) }
+	for _, f := range t.Filter {
+		if f.Key != "expected_response" {
+			continue
+		}
+		n, which := ev.Succeeded, "succeeded"
+		if f.Value != "true" {
+			n, which = ev.Failed(), "failed"
+		}
+		return fmt.Sprintf("the %s that %s, of %s sent", keep(units.CountOf(n, "request", "requests")), which, keep(units.Count(ev.Sent)))
+	}
+	failedPart := "none failed"
+	if n := ev.Failed(); n > 0 {
+		failedPart = units.CountOf(n, "failed", "failed") + " (" + units.Percent(ratio(n, ev.Sent)) + ")"
+	}
+	return units.CountOf(ev.Sent, "request", "requests") + ", " + keep(failedPart)
 }
 
 // kindOrder lists failure kinds for summaries, skipping OK.

@@ -73,8 +73,11 @@ func TestImportK6HostileScriptsAreBounded(t *testing.T) {
 	}
 	for _, h := range hostileScripts {
 		t.Run(h.name, func(t *testing.T) {
-			if peak := testkit.PeakMemory(t, h.name, time.Minute); peak > 192<<20 {
-				t.Errorf("the import held %d MiB at its peak, want at most 192 MiB", peak>>20)
+			// 256 MiB: the 100,000-request script peaks at 160 MiB alone and
+			// reached 206 MiB beside other tests (its GC runs later on a busy
+			// machine); the unbounded import held 1.2 GB.
+			if peak := testkit.PeakMemory(t, h.name, time.Minute); peak > 256<<20 {
+				t.Errorf("the import held %d MiB at its peak, want at most 256 MiB", peak>>20)
 			}
 		})
 	}

@@ -59,6 +59,9 @@ func TestImportConstructs(t *testing.T) {
 			"- get: '/u/{{ vu }}'", ""},
 		{"recursion is bounded", head + "function f() { http.get('http://h/'); f(); }\nexport default function () { f(); }",
 			"- get: /", "the call of f nests more than 8 functions deep"},
+		{"a Redis set setup() fills", "import http from 'k6/http';\nimport redis from 'k6/experimental/redis';\nconst r = new redis.Client('redis://127.0.0.1:6379');\nconst ids = new Array('a', 'b');\n" +
+			"export async function setup() { await r.sadd('ids', ...ids, 'c'); }\nexport default async function () {\n  const id = await r.srandmember('ids');\n  http.get(`http://h/x/${id}`);\n  await r.set('k', 1);\n}",
+			"- get: '/x/{{ pick(\"a\", \"b\", \"c\") }}'", "line 9: r.set('k', 1): a Redis command (loadlens sends HTTP, gRPC and WebSocket load, not Redis's)"},
 		{"a sleep on an unknown value", head + "export default function () { http.get('http://h/'); sleep(__ENV.T); }",
 			"- get: /", "line 3: sleep: sleep(__ENV.T)"},
 	} {
@@ -86,6 +89,12 @@ func TestImportConstructs(t *testing.T) {
 func TestImportRefusalsSayWhy(t *testing.T) {
 	for _, c := range []struct{ name, src, want string }{
 		{"redis", "import redis from 'k6/experimental/redis';\nexport default function () {}", "it does not import k6/http, only k6/experimental/redis (line 1)"},
+		{"a Redis set filled by the scenario", "import http from 'k6/http';\nimport redis from 'k6/experimental/redis';\nconst r = new redis.Client('redis://127.0.0.1:6379');\n" +
+			"export default async function () {\n  await r.sadd('ids', 'a');\n  const id = await r.srandmember('ids');\n  http.get(`http://h/x/${id}`);\n}",
+			"line 5: r.sadd('ids', 'a'): a Redis command (loadlens sends HTTP, gRPC and WebSocket load, not Redis's)"},
+		{"no HTTP and no default", "import crypto from 'k6/crypto';\nexport function f() { crypto.sha1('x'); }", "only k6/crypto (line 1); it has no default function; loadlens"},
+		{"no HTTP, calls named from the default function's line on", "// http.get(url) in a comment\nexport default function () {\n  console.log('x');\n  // console.log shown\n  helper(1);\n}\nfunction helper() {}",
+			"it imports no module, k6/http included; its default function runs console.log (line 3), helper (line 5); loadlens"},
 		{"gRPC without a call", "import grpc from 'k6/net/grpc';\nexport default function () {}", "the default function sends no request the import converts"},
 		{"a default without requests", "import http from 'k6/http';\nexport default function () {\n  const u = someLookup();\n  http.get(u);\n}",
 			"the default function sends no request the import converts; not converted:\n  line 4: a request whose URL or method the import cannot work out: http.get(u)"},

@@ -38,7 +38,7 @@ func (s *script) convert(fn *js.FuncDecl) []importer.Step {
 // and teardown() into its teardown flow.
 func (s *script) hooks() {
 	if fn := s.funcs["setup"]; fn != nil {
-		f := &flow{s: s, locals: map[string]value{}, vars: map[string]bool{}}
+		f := &flow{s: s, locals: map[string]value{}, vars: map[string]bool{}, setup: true}
 		s.setupData = f.inline(fn, "setup", nil)
 		for _, ws := range f.sockets {
 			s.note("%s: a WebSocket in setup() (a test's setup sends HTTP requests)", ws.at)
@@ -64,10 +64,13 @@ func hasRequest(flow []importer.Step) bool {
 	return found
 }
 
-// span is a group's steps, [start, end) of a flow's steps, and its name.
+// span is a group's or a loop's steps, [start, end) of a flow's steps,
+// and the group's name or the loop's step.
 type span struct {
 	start, end int
 	name       string
+	loop       *importer.Step  // a repeat: or for_each: step, its Steps made by fold
+	pre        []importer.Step // steps before the loop's (the set: of the list it visits)
 }
 
 // fold nests the steps of [lo, hi) into their groups, once every step is
@@ -89,7 +92,13 @@ func fold(steps []importer.Step, lo, hi int, groups []span) []importer.Step {
 			continue
 		}
 		g := groups[outer]
-		out = append(out, importer.Step{Group: g.name, Steps: fold(steps, g.start, g.end, groups[:outer])})
+		st := importer.Step{Group: g.name}
+		if g.loop != nil {
+			out = append(out, g.pre...)
+			st = *g.loop
+		}
+		st.Steps = fold(steps, g.start, g.end, groups[:outer])
+		out = append(out, st)
 		i = g.end
 	}
 	return out
@@ -132,6 +141,8 @@ func (f *flow) stmt(st js.IStmt) {
 		if n.Value != nil {
 			f.ret = f.expr(n.Value)
 		}
+	case *js.ForStmt, *js.ForOfStmt, *js.ForInStmt, *js.WhileStmt, *js.DoWhileStmt:
+		f.loop(st)
 	case *js.IfStmt:
 		if !f.firstIterationConnect(n) {
 			f.s.note("%s: statement %s (only requests, checks, sleeps, groups, helper functions and declarations are converted)", f.s.at(snippet(st)), snippet(st))
@@ -218,7 +229,7 @@ func (f *flow) call(c *js.CallExpr) (value, bool) {
 				ret := f.inline(fn, fname, nil)
 				if len(f.steps) > before {
 					label, _ := f.s.eval(args[0].Value, f).asText()
-					f.groups = append(f.groups, span{before, len(f.steps), groupName(label)})
+					f.groups = append(f.groups, span{start: before, end: len(f.steps), name: groupName(label)})
 				}
 				return ret, true
 			}
@@ -239,6 +250,8 @@ func (f *flow) call(c *js.CallExpr) (value, bool) {
 		case "grpcStream":
 			ov.ref.(*grpcStream).method(name, args, c)
 			return value{}, true
+		case "redisClient":
+			return f.redisCall(ov.ref.(*redisClient), name, args, c), true
 		}
 	case obj == "" && (name == "setTimeout" || name == "setInterval") && len(f.sockets) > 0 && len(args) == 2:
 		f.sockets[len(f.sockets)-1].timer(name, args, c)
@@ -764,10 +777,7 @@ func (s *script) eval(e js.IExpr, f *flow) value {
 	case *js.CallExpr:
 		return s.evalCall(n, f)
 	case *js.NewExpr:
-		if v := s.grpcNew(n); v.kind != "" {
-			return v
-		}
-		return s.metricNew(n)
+		return s.evalNew(n, f)
 	case *js.UnaryExpr:
 		if n.Op == js.AwaitToken { // await http.asyncRequest(...): the response, in turn
 			return s.eval(n.X, f)
@@ -779,6 +789,25 @@ func (s *script) eval(e js.IExpr, f *flow) value {
 		}
 	}
 	return value{}
+}
+
+// evalNew evaluates new X(...): a gRPC client, a custom metric, a Redis
+// client, or new Array(a, b, ...).
+func (s *script) evalNew(n *js.NewExpr, f *flow) value {
+	if v := s.grpcNew(n); v.kind != "" {
+		return v
+	}
+	if v := s.redisNew(n); v.kind != "" {
+		return v
+	}
+	if isVarNamed(n.X, "Array") && n.Args != nil && len(n.Args.List) > 1 { // one argument is a length
+		v := value{kind: "arr"}
+		for _, a := range n.Args.List {
+			v.arr = append(v.arr, s.eval(a.Value, f))
+		}
+		return v
+	}
+	return s.metricNew(n)
 }
 
 // evalLiteral evaluates a literal: a string, a number, a boolean or null.
@@ -1006,14 +1035,21 @@ func (f *flow) extract(e js.IExpr, path, want string) value {
 	if want == "" {
 		base = varName(path)
 	}
+	name := f.newVar(base)
+	st := &f.steps[res.step]
+	st.Extract = append(st.Extract, importer.Extract{Var: name, JSON: path})
+	return str("{{ " + name + " }}")
+}
+
+// newVar returns a variable name, base or base_2, ..., that no step of
+// the flow sets yet, and takes it.
+func (f *flow) newVar(base string) string {
 	name := base
 	for n := 2; f.vars[name]; n++ {
 		name = fmt.Sprintf("%s_%d", base, n)
 	}
 	f.vars[name] = true
-	st := &f.steps[res.step]
-	st.Extract = append(st.Extract, importer.Extract{Var: name, JSON: path})
-	return str("{{ " + name + " }}")
+	return name
 }
 
 // varName makes a variable name from a JSON path's last member.

@@ -154,7 +154,10 @@ func (s *script) at(text string) string {
 // lineOf returns the line where text first appears in the script, ignoring
 // whitespace (the notes' snippets are the parser's rendering, not the
 // source's layout); 0 when it does not.
-func (s *script) lineOf(text string) int {
+func (s *script) lineOf(text string) int { return s.lineFrom(text, 0) }
+
+// lineFrom is lineOf searching from line from on.
+func (s *script) lineFrom(text string, from int) int {
 	key := strings.Join(strings.Fields(text), "")
 	if i := strings.Index(key, "=>"); i > 8 {
 		key = key[:i]
@@ -169,6 +172,9 @@ func (s *script) lineOf(text string) int {
 	var lines []int
 	// the notes' snippets are written without credentials: so is the text searched
 	for n, text := range strings.Split(string(s.src), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(text), "//") {
+			continue // a comment may show code (k6's examples do): not where it runs
+		}
 		for _, ch := range []byte(userinfo.ReplaceAllString(text, "$1")) {
 			if ch != ' ' && ch != '\t' && ch != '\r' {
 				squeezed = append(squeezed, ch)
@@ -176,6 +182,11 @@ func (s *script) lineOf(text string) int {
 			}
 		}
 	}
+	skip := 0
+	for skip < len(lines) && lines[skip] < from {
+		skip++
+	}
+	squeezed, lines = squeezed[skip:], lines[skip:]
 	i := strings.Index(string(squeezed), key)
 	if i < 0 && len(key) > 12 { // the rendering may quote or space it otherwise further on
 		i = strings.Index(string(squeezed), key[:12])

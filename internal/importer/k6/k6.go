@@ -24,12 +24,13 @@ import (
 
 // script is the state of one import.
 type script struct {
-	src     []byte
-	t       *importer.Test
-	http    string // the local name of k6/http's default import
-	grpcMod string // the local name of k6/net/grpc's default import
-	wsMod   string // the local name of k6/ws's default import
-	wsClass string // the local name of k6/experimental/websockets' WebSocket
+	src      []byte
+	t        *importer.Test
+	http     string // the local name of k6/http's default import
+	grpcMod  string // the local name of k6/net/grpc's default import
+	wsMod    string // the local name of k6/ws's default import
+	wsClass  string // the local name of k6/experimental/websockets' WebSocket
+	redisMod string // the local name of k6/experimental/redis's default import
 	// grpcNames maps a local name to what it imports of k6/net/grpc by name (Client, Stream)
 	grpcNames map[string]string
 	// metricClass maps a local name to the k6/metrics class it imports
@@ -75,6 +76,7 @@ type flow struct {
 	streams []*grpcStream // the gRPC streams it opens, made calls once its code has run
 	ret     value         // what the function being inlined returned
 	depth   int           // how many helper functions deep the conversion is
+	setup   bool          // the flow is setup()'s: what it stores is there before any scenario runs
 }
 
 // groupName is a k6 group's label as a test's group name: "::" joins
@@ -126,12 +128,12 @@ func (s *script) note(format string, args ...any) {
 }
 
 // noHTTP says why a script without k6/http is refused, naming what it
-// imports instead.
+// imports and what its default function does instead, with their lines.
 func (s *script) noHTTP() error {
 	if len(s.modules) == 0 {
-		return fmt.Errorf("the script sends no HTTP request: it imports no module, k6/http included; loadlens tests load over HTTP, gRPC (k6/net/grpc) and WebSocket (k6/ws)")
+		return fmt.Errorf("the script sends no HTTP request: it imports no module, k6/http included; %s; loadlens tests load over HTTP, gRPC (k6/net/grpc) and WebSocket (k6/ws)", s.doings())
 	}
-	return fmt.Errorf("the script sends no HTTP request: it does not import k6/http, only %s; loadlens tests load over HTTP, gRPC (k6/net/grpc) and WebSocket (k6/ws)", strings.Join(s.modules, ", "))
+	return fmt.Errorf("the script sends no HTTP request: it does not import k6/http, only %s; %s; loadlens tests load over HTTP, gRPC (k6/net/grpc) and WebSocket (k6/ws)", strings.Join(s.modules, ", "), s.doings())
 }
 
 // userinfo matches a URL's user:password@, which a note must not show.
@@ -221,6 +223,8 @@ func (s *script) importStmt(n *js.ImportStmt) {
 				s.wsClass = string(a.Binding)
 			}
 		}
+	case mod == "k6/experimental/redis" && n.Default != nil:
+		s.redisMod = string(n.Default) // its commands are noted where they are called
 	case mod == "k6/metrics":
 		for _, a := range n.List {
 			s.metricClass[string(a.Binding)] = importedName(a)
@@ -288,7 +292,7 @@ func (s *script) scenarios() []*importer.Scenario {
 	}
 	load := s.shortcutLoad(o)
 	flow := s.convert(s.def)
-	if len(flow) == 0 {
+	if !hasRequest(flow) { // sleeps alone are no load
 		return nil
 	}
 	return []*importer.Scenario{{Name: "default", Load: load, Flow: flow}}
@@ -384,7 +388,7 @@ func (s *script) scenario(name string, o value) *importer.Scenario {
 		}
 	}
 	flow := s.convert(exec)
-	if len(flow) == 0 {
+	if !hasRequest(flow) {
 		s.note("scenario %s: no request the import understood", name)
 		return nil
 	}

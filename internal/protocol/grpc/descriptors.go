@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/bufbuild/protocompile"
+	"github.com/bufbuild/protocompile/linker"
 	rpb "google.golang.org/grpc/reflection/grpc_reflection_v1"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protodesc"
@@ -29,21 +31,59 @@ const maxReflectedFiles = 1000
 // fromProtos compiles the step's .proto files (with protocompile; the
 // well-known types are built in) and finds its method in them.
 func fromProtos(g *plan.GRPC) (protoreflect.MethodDescriptor, error) {
-	dirs := append([]string(nil), g.ImportDir...)
-	names := make([]string, len(g.Protos))
-	for i, p := range g.Protos {
-		names[i] = importName(p, &dirs)
-	}
-	c := protocompile.Compiler{Resolver: protocompile.WithStandardImports(&protocompile.SourceResolver{ImportPaths: dirs})}
-	files, err := c.Compile(context.Background(), names...)
+	files, err := compile(g, os.Open)
 	if err != nil {
-		return nil, atError(g.ProtoAt, "%v", err)
+		return nil, err
 	}
 	d, err := files.AsResolver().FindDescriptorByName(serviceName(g.Method))
 	if err != nil {
 		return nil, atError(g.MethodAt, "no service %s in %s", serviceName(g.Method), strings.Join(g.Protos, ", "))
 	}
 	return method(d, g)
+}
+
+// compile compiles the step's .proto files, opening each file with open.
+func compile(g *plan.GRPC, open func(string) (*os.File, error)) (linker.Files, error) {
+	dirs := append([]string(nil), g.ImportDir...)
+	names := make([]string, len(g.Protos))
+	for i, p := range g.Protos {
+		names[i] = importName(p, &dirs)
+	}
+	access := func(path string) (io.ReadCloser, error) {
+		f, err := open(path)
+		if err != nil {
+			return nil, err // not a typed nil *os.File in a non-nil interface
+		}
+		return f, nil
+	}
+	c := protocompile.Compiler{Resolver: protocompile.WithStandardImports(&protocompile.SourceResolver{ImportPaths: dirs, Accessor: access})}
+	files, err := c.Compile(context.Background(), names...)
+	if err != nil {
+		return nil, atError(g.ProtoAt, "%v", err)
+	}
+	return files, nil
+}
+
+// SourceFiles returns the files a step's descriptors are read from: its
+// .proto files and every one they import (the well-known types, built
+// in, excepted), or its protoset; none when the server's reflection
+// describes the method. A distributed run sends them to its agents.
+func SourceFiles(g *plan.GRPC) ([]string, error) {
+	if len(g.Protos) == 0 {
+		if g.Protoset != "" {
+			return []string{g.Protoset}, nil
+		}
+		return nil, nil
+	}
+	var opened []string
+	_, err := compile(g, func(path string) (*os.File, error) {
+		f, err := os.Open(path)
+		if err == nil {
+			opened = append(opened, path)
+		}
+		return f, err
+	})
+	return opened, err
 }
 
 // importName returns the name protocompile opens a .proto file by: as

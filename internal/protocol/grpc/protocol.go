@@ -60,6 +60,19 @@ func (Protocol) Prepare(s *plan.Session, env protocol.Env) (protocol.Step, error
 	return st, nil
 }
 
+var _ protocol.Checker = Protocol{}
+
+// Check reads the step's descriptors from its .proto files or protoset
+// and checks its method and messages against them, as Prepare does, with
+// no server; a step its server's reflection describes is left to the run.
+func (Protocol) Check(s *plan.Session) error {
+	if g := s.GRPC; g == nil || len(g.Protos) == 0 && g.Protoset == "" {
+		return nil
+	}
+	_, err := Protocol{}.Prepare(s, protocol.Env{})
+	return err
+}
+
 // step is a prepared grpc: step.
 type step struct {
 	s          *plan.Session
