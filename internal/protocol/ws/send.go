@@ -18,9 +18,9 @@ type payload struct {
 }
 
 // sendFirst sends every message once, in order, as the session opens.
-func (s *session) sendFirst(ctx context.Context) error {
+func (s *session) sendFirst() error {
 	for i := range s.st.s.Send {
-		if err := s.send(ctx, i); err != nil {
+		if err := s.send(i); err != nil {
 			return err
 		}
 	}
@@ -29,7 +29,7 @@ func (s *session) sendFirst(ctx context.Context) error {
 
 // send renders and sends message i. The scheduled sender calls it from its
 // goroutine with its own buffer index, so the messages' buffers are per message.
-func (s *session) send(ctx context.Context, i int) error {
+func (s *session) send(i int) error {
 	if len(s.out) < len(s.st.s.Send) {
 		s.out = make([]payload, len(s.st.s.Send))
 	}
@@ -107,7 +107,7 @@ func (s *session) sendEvery(ctx context.Context, every []int) {
 			return
 		case <-t.C:
 		}
-		if s.send(ctx, every[soonest]) != nil {
+		if s.send(every[soonest]) != nil {
 			return // the reader sees the connection's end
 		}
 		next[soonest] = next[soonest].Add(s.st.s.Send[every[soonest]].Every)

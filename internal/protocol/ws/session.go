@@ -92,7 +92,7 @@ func (s *session) session(ctx context.Context) error {
 		})
 		defer end.Stop()
 	}
-	if err := s.sendFirst(cctx); err != nil {
+	if err := s.sendFirst(); err != nil {
 		return s.cut(ctx, cctx, err)
 	}
 	if stop := s.schedule(cctx); stop != nil {
