@@ -22,7 +22,8 @@ import (
 func main() {
 	realFile := flag.String("real", "", "series recorded by record.sh (JSON); its noise joins the synthetic noise levels")
 	docs := flag.String("docs", "", "rewrite the measured section of this file (docs/history.md)")
-	trials := flag.Int("trials", 1000, "synthetic series per cell")
+	trials := flag.Int("trials", 1000, "synthetic series per step or drift cell")
+	alarms := flag.Int("alarm-trials", 2000, "stable tests per false-alarm cell")
 	seed := flag.Uint64("seed", 1, "the generator's seed: the same seed gives the same figures")
 	exportDir := flag.String("export", "", "print the history records of this results folder as JSON (record.sh's last step)")
 	flag.Parse()
@@ -33,13 +34,13 @@ func main() {
 		}
 		return
 	}
-	if err := run(*realFile, *docs, *trials, *seed); err != nil {
+	if err := run(*realFile, *docs, Sizes{Steps: *trials, Alarms: *alarms, Gated: max(*trials/5, 20)}, *seed); err != nil {
 		fmt.Fprintln(os.Stderr, "history bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(realFile, docs string, trials int, seed uint64) error {
+func run(realFile, docs string, n Sizes, seed uint64) error {
 	var rec *Recorded
 	if realFile != "" {
 		var err error
@@ -48,9 +49,9 @@ func run(realFile, docs string, trials int, seed uint64) error {
 		}
 	}
 	began := time.Now()
-	md := measureAll(history.DefaultMethod, rec, trials, rand.New(rand.NewPCG(seed, seed+1)))
-	md += fmt.Sprintf("\nMeasured by `go run ./bench/history` (seed %d, %d series per cell) in %s on %s.\n",
-		seed, trials, time.Since(began).Round(time.Second), time.Now().UTC().Format("2006-01-02"))
+	md := measureAll(history.DefaultMethod, rec, n, rand.New(rand.NewPCG(seed, seed+1)))
+	md += fmt.Sprintf("\nMeasured by `go run ./bench/history` (seed %d; %d series per step or drift cell, %d stable tests per false-alarm cell, the gate after each run of %d of them) in %s on %s.\n",
+		seed, n.Steps, n.Alarms, n.Gated, time.Since(began).Round(time.Second), time.Now().UTC().Format("2006-01-02"))
 	if docs == "" {
 		fmt.Print(md)
 		return nil

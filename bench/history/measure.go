@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"github.com/loadlens/loadlens/internal/history"
@@ -16,10 +18,10 @@ type Rates struct {
 // stepRates measures how soon a step is found: the method runs after each
 // new run (as a nightly CI job would), and a step counts as found at the
 // first run where a change point of its sign is reported within one run of it.
-func stepRates(m history.Method, s Shape, trials int, r *rand.Rand) Rates {
+func stepRates(m history.Method, s history.Synthetic, trials int, r *rand.Rand) Rates {
 	out := Rates{Trials: trials}
 	for range trials {
-		xs := s.series(r)
+		xs := s.Series(r)
 		first := 0
 		for k := 1; k <= s.Post; k++ {
 			if found(m.Detect(xs[:s.Pre+k], true), s) {
@@ -45,7 +47,7 @@ func stepRates(m history.Method, s Shape, trials int, r *rand.Rand) Rates {
 
 // found reports whether steps hold the shape's change: a step of its sign
 // starting within a run of it (a drift: anywhere after its start).
-func found(steps []history.Step, s Shape) bool {
+func found(steps []history.Step, s history.Synthetic) bool {
 	want := s.Step
 	if s.Drift != 0 {
 		want = s.Drift
@@ -61,34 +63,70 @@ func found(steps []history.Step, s Shape) bool {
 	return false
 }
 
-// Alarms are false-alarm rates on stable series.
-type Alarms struct {
-	Trials int
-	Series float64 // the share of stable series of n runs with any change point
-	Gate   float64 // the share of runs after which --fail-on-change (newest 5 runs, worse) would fail
+// Share is a count of trials out of many, with its 95 % (Wilson) interval.
+type Share struct{ Hits, Trials int }
+
+// Interval is the share's 95 % Wilson score interval.
+func (s Share) Interval() (lo, hi float64) {
+	const z = 1.959964
+	n, p := float64(s.Trials), float64(s.Hits)/float64(s.Trials)
+	mid := (p + z*z/(2*n)) / (1 + z*z/n)
+	half := z / (1 + z*z/n) * math.Sqrt(p*(1-p)/n+z*z/(4*n*n))
+	return max(mid-half, 0), min(mid+half, 1)
 }
 
-// alarmRates runs the method on stable series of n runs: once on the whole
-// series, and after each run as a CI gate would.
-func alarmRates(m history.Method, sigma, outlier float64, n, trials int, r *rand.Rand) Alarms {
-	out := Alarms{Trials: trials}
-	gates, gated := 0, 0
-	for range trials {
-		xs := Shape{Pre: n, Sigma: sigma, Outlier: outlier}.series(r)
-		if len(m.Detect(xs, true)) > 0 {
-			out.Series++
-		}
-		for k := 2 * m.MinRuns; k <= n; k++ {
-			gated++
-			for _, st := range m.Detect(xs[:k], true) {
-				if st.Change > 0 && st.At >= k-5 {
-					gates++
-					break
+func (s Share) String() string {
+	lo, hi := s.Interval()
+	return fmt.Sprintf("%s [%s, %s]", pct(float64(s.Hits)/float64(s.Trials)), pct(lo), pct(hi))
+}
+
+// Alarms are false-alarm rates on stable runs of a test of k series.
+type Alarms struct {
+	Series Share   // stable series (the test's first) with any change point
+	Test   Share   // stable tests with a change point in any of their series
+	Gate   float64 // the share of runs after which --fail-on-change (newest 5 runs, worse) would fail on one series
+}
+
+// alarmRates runs the method on the k series of trials stable tests of n
+// runs, once on the whole series; and after each run of the first series
+// of gated of them, as a CI gate would.
+func alarmRates(m history.Method, sigma, outlier float64, n, k, trials, gated int, r *rand.Rand) Alarms {
+	out := Alarms{Series: Share{Trials: trials}, Test: Share{Trials: trials}}
+	gates, judged := 0, 0
+	for i := range trials {
+		test := history.Synthetic{Pre: n, Sigma: sigma, Outlier: outlier}.Test(r, k)
+		any := false
+		for j, xs := range test {
+			if len(m.Detect(xs, true)) > 0 {
+				any = true
+				if j == 0 {
+					out.Series.Hits++
 				}
 			}
 		}
+		if any {
+			out.Test.Hits++
+		}
+		if i < gated {
+			g, j := gateFails(m, test[0])
+			gates, judged = gates+g, judged+j
+		}
 	}
-	out.Series /= float64(trials)
-	out.Gate = float64(gates) / float64(max(gated, 1))
+	out.Gate = float64(gates) / float64(max(judged, 1))
 	return out
+}
+
+// gateFails runs the gate after each run of xs: after how many it would
+// fail, of how many it judged.
+func gateFails(m history.Method, xs []float64) (fails, judged int) {
+	for k := 2 * m.MinRuns; k <= len(xs); k++ {
+		judged++
+		for _, st := range m.Detect(xs[:k], true) {
+			if st.Change > 0 && st.At >= k-5 {
+				fails++
+				break
+			}
+		}
+	}
+	return fails, judged
 }

@@ -20,16 +20,26 @@ const (
 	postRuns    = 8    // runs after it
 	outlierRate = 0.03 // the chance a run is an outlier (×1.3–2)
 	stableRuns  = 100  // runs of a stable series for false alarms
+	// testSeries is how many series a test of two endpoints has (5
+	// figures each, as record.yaml's): each is judged as one of them.
+	testSeries = 2 * 5
 )
+
+// Sizes is how many synthetic series each kind of cell measures.
+type Sizes struct {
+	Steps  int // series per step or drift cell
+	Alarms int // stable tests per false-alarm cell
+	Gated  int // of those, how many the CI gate is run on after each run
+}
 
 // measureAll writes the measured section: the real series first, then the
 // synthetic grid.
-func measureAll(m history.Method, rec *Recorded, trials int, r *rand.Rand) string {
+func measureAll(m history.Method, rec *Recorded, n Sizes, r *rand.Rand) string {
 	var sb strings.Builder
 	levels := sigmas
 	name := map[float64]string{}
 	if rec != nil {
-		sb.WriteString(rec.section(m))
+		sb.WriteString(rec.section(m.Among(testSeries)))
 		measured, labels := rec.sigmas()
 		levels = append(append([]float64(nil), sigmas...), measured...)
 		for i, sg := range measured {
@@ -42,13 +52,23 @@ func measureAll(m history.Method, rec *Recorded, trials int, r *rand.Rand) strin
 		}
 		return pct(sg)
 	}
-	fmt.Fprintf(&sb, "\n#### Steps (synthetic: %d stable runs, then a step; %.0f %% of runs outliers ×1.3–2)\n\n", preRuns, 100*outlierRate)
+	tm := m.Among(testSeries)
+	sb.WriteString(stepTable(tm, levels, label, n, r))
+	sb.WriteString(alarmTable(tm, levels, label, n, r))
+	sb.WriteString(familyTable(m, n, r))
+	sb.WriteString(compareMethods(m, n, r))
+	return sb.String()
+}
+
+func stepTable(m history.Method, levels []float64, label func(float64) string, n Sizes, r *rand.Rand) string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "\n#### Steps (synthetic: %d stable runs, then a step; %.0f %% of runs outliers ×1.3–2; each series one of the %d of a test of 2 endpoints)\n\n", preRuns, 100*outlierRate, testSeries)
 	sb.WriteString("Share of steps found, ±1 run and the right sign, within 1 / 2 / 3 runs of the new level (and within 8):\n\n")
 	sb.WriteString("| noise σ | " + strings.Join(stepHeads(), " | ") + " |\n|---" + strings.Repeat("|---", len(steps)) + "|\n")
 	for _, sg := range levels {
 		row := []string{label(sg)}
 		for _, st := range steps {
-			rt := stepRates(m, Shape{Pre: preRuns, Post: postRuns, Step: st, Sigma: sg, Outlier: outlierRate}, trials, r)
+			rt := stepRates(m, history.Synthetic{Pre: preRuns, Post: postRuns, Step: st, Sigma: sg, Outlier: outlierRate}, n.Steps, r)
 			row = append(row, fmt.Sprintf("%s / %s / **%s** (%s)", pct(rt.Found[1]), pct(rt.Found[2]), pct(rt.Found[3]), pct(rt.Within)))
 		}
 		sb.WriteString("| " + strings.Join(row, " | ") + " |\n")
@@ -58,39 +78,79 @@ func measureAll(m history.Method, rec *Recorded, trials int, r *rand.Rand) strin
 	for _, sg := range levels {
 		row := []string{label(sg)}
 		for _, d := range []float64{0.10, 0.20, 0.50} {
-			rt := stepRates(m, Shape{Pre: preRuns, Post: postRuns, Drift: d, Sigma: sg, Outlier: outlierRate}, trials, r)
+			rt := stepRates(m, history.Synthetic{Pre: preRuns, Post: postRuns, Drift: d, Sigma: sg, Outlier: outlierRate}, n.Steps, r)
 			row = append(row, pct(rt.Within))
 		}
 		sb.WriteString("| " + strings.Join(row, " | ") + " |\n")
 	}
-	fmt.Fprintf(&sb, "\n#### False alarms (synthetic: %d stable runs)\n\n", stableRuns)
-	sb.WriteString("| noise σ | outliers | series with any change point | runs after which `--fail-on-change` fails |\n|---|---|---|---|\n")
-	for _, sg := range levels {
-		for _, o := range []float64{0, outlierRate} {
-			a := alarmRates(m, sg, o, stableRuns, max(trials/5, 20), r)
-			sb.WriteString(fmt.Sprintf("| %s | %s | %s | %s |\n", label(sg), pct(o), pct(a.Series), pct(a.Gate)))
-		}
-	}
-	sb.WriteString(compareRobust(m, trials, r))
 	return sb.String()
 }
 
-// compareRobust sets the method beside Hunter's as published (every run in
-// the t-test) at the noise the claims are made for.
-func compareRobust(m history.Method, trials int, r *rand.Rand) string {
+func alarmTable(m history.Method, levels []float64, label func(float64) string, n Sizes, r *rand.Rand) string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "\n#### Outliers left out of the t-test, or not (σ = 2 %%, %.0f %% of runs outliers)\n\n", 100*outlierRate)
-	sb.WriteString("| method | step +10 % found within 3 runs | step +5 % within 3 | stable series with any change point | runs after which `--fail-on-change` fails |\n|---|---|---|---|---|\n")
-	hunter := m
+	fmt.Fprintf(&sb, "\n#### False alarms (synthetic: %d stable runs, %d tests of %d series per row, 95 %% intervals)\n\n", stableRuns, n.Alarms, testSeries)
+	fmt.Fprintf(&sb, "An outlier run slows every series of its test at once (a noisy neighbour); each series has noise of its own.\n\n")
+	fmt.Fprintf(&sb, "| noise σ | outliers | one series with any change point | the test: any of its %d series | runs after which `--fail-on-change` fails (one series) |\n|---|---|---|---|---|\n", testSeries)
+	for _, sg := range levels {
+		for _, o := range []float64{0, outlierRate} {
+			a := alarmRates(m, sg, o, stableRuns, testSeries, n.Alarms, n.Gated, r)
+			fmt.Fprintf(&sb, "| %s | %s | %s | %s | %s |\n", label(sg), pct(o), a.Series, a.Test, pct(a.Gate))
+		}
+	}
+	return sb.String()
+}
+
+// familyTable is the price of watching more series at once: each judged
+// at a smaller share of the level.
+func familyTable(m history.Method, n Sizes, r *rand.Rand) string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "\n#### Endpoints watched at once (σ = 2 %%, %.0f %% of runs outliers)\n\n", 100*outlierRate)
+	sb.WriteString("| endpoints (series: × 5 figures) | step +10 % found within 3 runs | step +20 % within 3 | the test: any change point in 100 stable runs |\n|---|---|---|---|\n")
+	for _, eps := range []int{1, 2, 10} {
+		k := 5 * eps
+		fm := m.Among(k)
+		s := history.Synthetic{Pre: preRuns, Post: postRuns, Sigma: 0.02, Outlier: outlierRate}
+		s.Step = 0.10
+		ten := stepRates(fm, s, n.Steps, r)
+		s.Step = 0.20
+		twenty := stepRates(fm, s, n.Steps, r)
+		a := alarmRates(fm, 0.02, outlierRate, stableRuns, k, max(n.Alarms*testSeries/k, 20), 0, r)
+		fmt.Fprintf(&sb, "| %d (%d) | %s | %s | %s |\n", eps, k, pct(ten.Found[3]), pct(twenty.Found[3]), a.Test)
+	}
+	return sb.String()
+}
+
+// compareMethods sets the method beside what it corrects: a fixed level
+// per t-test (loadlens before, and Hunter as published, every run in the
+// t-test), and without asking each level to be held.
+func compareMethods(m history.Method, n Sizes, r *rand.Rand) string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "\n#### The method beside its variants (a test of 2 endpoints, %.0f %% of runs outliers)\n\n", 100*outlierRate)
+	fmt.Fprintf(&sb, "| method | σ | step +10 %% found within 3 runs | step +5 %% within 3 | one series: any change point in 100 stable runs | the test (%d series) | runs after which `--fail-on-change` fails |\n|---|---|---|---|---|---|---|\n", testSeries)
+	noHeld := m
+	noHeld.Held = false
+	before := noHeld
+	before.FixedLevel = 0.001
+	hunter := before
 	hunter.Robust = false
 	for _, v := range []struct {
 		name string
 		m    history.Method
-	}{{"loadlens (outliers left out)", m}, {"Hunter as published", hunter}} {
-		ten := stepRates(v.m, Shape{Pre: preRuns, Post: postRuns, Step: 0.10, Sigma: 0.02, Outlier: outlierRate}, trials, r)
-		five := stepRates(v.m, Shape{Pre: preRuns, Post: postRuns, Step: 0.05, Sigma: 0.02, Outlier: outlierRate}, trials, r)
-		a := alarmRates(v.m, 0.02, outlierRate, stableRuns, max(trials/5, 20), r)
-		sb.WriteString(fmt.Sprintf("| %s | %s | %s | %s | %s |\n", v.name, pct(ten.Found[3]), pct(five.Found[3]), pct(a.Series), pct(a.Gate)))
+	}{
+		{"loadlens: level α = 0.05 over the splits and series, outliers left out, levels held", m},
+		{"the same, levels not held", noHeld},
+		{"loadlens before: each t-test at 0.001, outliers left out", before},
+		{"Hunter as published: each t-test at 0.001, every run", hunter},
+	} {
+		tm := v.m.Among(testSeries)
+		for _, sg := range []float64{0.02, 0.05} {
+			s := history.Synthetic{Pre: preRuns, Post: postRuns, Sigma: sg, Outlier: outlierRate, Step: 0.10}
+			ten := stepRates(tm, s, n.Steps, r)
+			s.Step = 0.05
+			five := stepRates(tm, s, n.Steps, r)
+			a := alarmRates(tm, sg, outlierRate, stableRuns, testSeries, n.Alarms, n.Gated, r)
+			fmt.Fprintf(&sb, "| %s | %s | %s | %s | %s | %s | %s |\n", v.name, pct(sg), pct(ten.Found[3]), pct(five.Found[3]), a.Series, a.Test, pct(a.Gate))
+		}
 	}
 	return sb.String()
 }

@@ -37,6 +37,7 @@ var table = map[string]row{
 	"bench/history":  {imports: list("app", "history")},
 	"bench/binsize":  {imports: list("units")},
 	"bench/runstats": {imports: list("metrics", "store"), tests: list("sample")},
+	"bench/vumem":    {imports: list("units")},
 	"bench/wsidle":   {imports: list("engine", "metrics", "plan", "proc", "protocol", "protocol/ws", "sample", "tmpl", "units"), modules: list("github.com/coder/websocket")},
 	"bench/truth":    {imports: list("units"), modules: list("golang.org/x/sys")},
 	"capacity":       {imports: list("units"), tests: list("golden")},

@@ -19,7 +19,9 @@ import (
 // one included, and bytes allocated per VU) and in the steady state after
 // (allocations and bytes per iteration, GC cycles per 10,000 iterations,
 // and the heap and goroutine stacks live per VU, the read buffers pooled
-// since the start included). These
+// since the start included), and where the resident memory the VUs added
+// is (manyvus_mem_test.go: RSS, heap objects live or not yet collected,
+// stacks, ... per VU, before the benchmark's own collection). These
 // do not move with a busy host, unlike latency (see docs/generator.md):
 //
 //	go test -run '^$' -bench ManyVUs -benchtime 1x ./internal/engine/
@@ -50,6 +52,7 @@ func manyVUs(b *testing.B, url string, vus int, z time.Duration) {
 	defer cancel()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
+	c0 := readMemClasses(b)
 	done := make(chan error, 1)
 	go func() { done <- New(&plan.Plan{Scenarios: []*plan.Scenario{s}}, rec, Options{}).Run(ctx) }()
 	var m0, m1 runtime.MemStats
@@ -59,6 +62,7 @@ func manyVUs(b *testing.B, url string, vus int, z time.Duration) {
 	time.Sleep(steady)
 	n1 := rec.count()
 	runtime.ReadMemStats(&m1)
+	c1 := readMemClasses(b)
 	runtime.GC()
 	live := liveMemory()
 	if path := os.Getenv("LOADLENS_BENCH_HEAP"); path != "" { // what is live per VU: go tool pprof -sample_index=inuse_space
@@ -77,6 +81,7 @@ func manyVUs(b *testing.B, url string, vus int, z time.Duration) {
 	b.ReportMetric(float64(m1.TotalAlloc-m0.TotalAlloc)/iters, "B/iter")
 	b.ReportMetric(float64(m1.NumGC-m0.NumGC)*10000/iters, "GC/10k-iter")
 	b.ReportMetric(float64(live)/float64(vus), "live-B/VU")
+	reportPerVU(b, c0, c1, vus)
 	b.ReportMetric(iters/steady.Seconds(), "iter/s")
 	b.ReportMetric(0, "ns/op") // the schedule's length, not a cost
 }

@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/tls"
 	"net"
 	"os"
 	"os/exec"
@@ -80,9 +81,13 @@ func rusage(b *testing.B) syscall.Rusage {
 
 // benchServer starts the test binary as a fixed-reply server in its own
 // process and returns its URL; it stops with the benchmark.
-func benchServer(b testing.TB) string {
+func benchServer(b testing.TB) string { return benchServerOf(b, "http") }
+
+// benchServerOf is benchServer over http, or over TLS (scheme "https",
+// a certificate of its own: the client must skip the check).
+func benchServerOf(b testing.TB, scheme string) string {
 	cmd := exec.Command(os.Args[0], "-test.run=^TestOpenModelBenchServer$")
-	cmd.Env = append(os.Environ(), benchServerEnv+"=1")
+	cmd.Env = append(os.Environ(), benchServerEnv+"="+scheme)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		b.Fatal(err)
@@ -92,7 +97,7 @@ func benchServer(b testing.TB) string {
 	}
 	b.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil || !strings.HasPrefix(line, "http://") {
+	if err != nil || !strings.HasPrefix(line, scheme+"://") {
 		b.Fatalf("the server process said %q: %v", line, err)
 	}
 	return strings.TrimSpace(line)
@@ -132,7 +137,12 @@ func TestOpenModelBenchServer(t *testing.T) {
 		}
 		return
 	}
-	os.Stdout.WriteString("http://" + ln.Addr().String() + "/\n")
+	scheme := os.Getenv(benchServerEnv)
+	if scheme == "https" {
+		cfg, _ := h1test.Certs(t)
+		ln = tls.NewListener(ln, cfg)
+	}
+	os.Stdout.WriteString(scheme + "://" + ln.Addr().String() + "/\n")
 	serveFixed(ln)
 }
 

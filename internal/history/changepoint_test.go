@@ -40,6 +40,8 @@ func TestDetect(t *testing.T) {
 	two := append(append(noisy(r, 15, 100, 0.02), noisy(r, 15, 60, 0.02)...), noisy(r, 15, 90, 0.02)...)
 	outlier := noisy(r, 30, 100, 0.02)
 	outlier[14] = 300
+	twoSlow := noisy(r, 30, 100, 0.02) // a noisy neighbour on two of the last three runs
+	twoSlow[27], twoSlow[28] = 150, 160
 	for _, tc := range []struct {
 		name     string
 		xs       []float64
@@ -50,6 +52,7 @@ func TestDetect(t *testing.T) {
 		{"one step of +30%", step, true, []int{20}},
 		{"down then up", two, true, []int{15, 30}},
 		{"one outlier is no level", outlier, true, nil},
+		{"two outliers among the last three runs are no level", twoSlow, true, nil},
 		{"errors from 0 to 5%", []float64{0, 0, 0, 0, 0, 0, 0.05, 0.05, 0.05, 0.05}, false, []int{6}},
 		{"missing runs are skipped", []float64{1, math.NaN(), 1, 1, 1, 2, 2, math.NaN(), 2, 2}, true, []int{5}},
 	} {
@@ -67,6 +70,29 @@ func TestDetect(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestLevel checks the t-test's level is shared over the segment's splits
+// and the series examined together (Bonferroni).
+func TestLevel(t *testing.T) {
+	m := DefaultMethod
+	for _, tc := range []struct {
+		family, runs int
+		want         float64
+	}{
+		{1, 6, 0.05},          // one split
+		{1, 100, 0.05 / 95},   // 100 runs, 3 a side: splits at 3…97
+		{10, 100, 0.05 / 950}, // a test of 2 endpoints × 5 figures
+		{0, 23, 0.05 / 18},    // a family below 1 is one
+		{10, 2, 0.05 / 10},    // too short to split: the level is never used, but defined
+	} {
+		if got := m.Among(tc.family).Level(tc.runs); math.Abs(got-tc.want) > 1e-15 {
+			t.Errorf("family %d, %d runs: level %g, want %g", tc.family, tc.runs, got, tc.want)
+		}
+	}
+	if got := (Method{FixedLevel: 0.001, MinRuns: 3}).Level(100); got != 0.001 {
+		t.Errorf("a fixed level gave %g, want 0.001", got)
 	}
 }
 

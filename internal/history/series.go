@@ -143,6 +143,7 @@ func (s *Series) Values(endpoint string, f Figure) []float64 {
 // changes finds the change points of every endpoint's every figure.
 func (m Method) changes(s *Series) []Change {
 	var out []Change
+	m = m.Among(len(s.Endpoints) * len(Figures)) // a false alarm in any of them is one on the page
 	for _, ep := range s.Endpoints {
 		for _, f := range Figures {
 			for _, st := range m.Detect(s.Values(ep, f), f.Relative()) {

@@ -150,7 +150,8 @@ func writeChanges(sb *strings.Builder, s *history.Series, m history.Method) {
 
 // MethodText names the change-point method and its parameters.
 func MethodText(m history.Method) string {
-	return fmt.Sprintf("E-Divisive means with Student's t-test, α = %s, at least %s a side", units.Number(m.Alpha), units.CountOf(int64(m.MinRuns), "run", "runs"))
+	return fmt.Sprintf("E-Divisive means with Student's t-test, α = %s shared over the splits and the endpoint × figure series, at least %s a side",
+		units.Number(m.Alpha), units.CountOf(int64(m.MinRuns), "run", "runs"))
 }
 
 // ChangeText says a change point: which figure, how far with its interval,

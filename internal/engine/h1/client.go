@@ -123,6 +123,9 @@ func (c *Client) Do(req *Request, resp *Response) error {
 	if deadline.IsZero() && req.Timeout > 0 {
 		deadline = time.Now().Add(req.Timeout)
 	}
+	if c.wbuf == nil { // sized once: growing by appends left 3 buffers of garbage per VU's start
+		c.wbuf = make([]byte, 0, requestSize(req, host, target))
+	}
 	c.wbuf = appendRequest(c.wbuf[:0], req, host, target)
 	for attempt := 0; ; attempt++ {
 		cn, err := c.conn(dial, secure, deadline, resp)
@@ -187,11 +190,10 @@ func (c *Client) conn(addr []byte, secure bool, deadline time.Time, resp *Respon
 		target += ":80"
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	if !deadline.IsZero() {
-		ctx, cancel = context.WithDeadline(ctx, deadline)
-		defer cancel()
+	if !deadline.IsZero() { // one context either way: each is garbage a VU's start leaves
+		ctx, cancel = context.WithDeadline(context.Background(), deadline)
 	}
+	defer cancel()
 	c.mu.Lock()
 	c.dialCancel = cancel
 	c.mu.Unlock()
@@ -204,7 +206,11 @@ func (c *Client) conn(addr []byte, secure bool, deadline time.Time, resp *Respon
 		return nil, ErrAborted
 	}
 	start := time.Now()
-	nc, err := c.dial(ctx, "tcp", target)
+	var nc net.Conn
+	err := aside(func() (err error) {
+		nc, err = c.dial(ctx, "tcp", target)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -322,6 +328,13 @@ func (c *Client) arm(cn *conn, req *Request, deadline time.Time) error {
 // and cn's last response read less than freshIdle before req.Start.
 func (c *Client) fresh(cn *conn, req *Request) bool {
 	return cn.tc == nil && !c.checkAlways && !req.Start.IsZero() && req.Start.Sub(cn.lastDone) < freshIdle && idempotent(req.Method)
+}
+
+// requestSize is about what appendRequest writes for req: a bound of
+// the fixed parts' length, and every variable part's.
+func requestSize(req *Request, host, target []byte) int {
+	const fixed = 96 // the request line's and fields' fixed text, the default agent, a length
+	return fixed + len(req.Method) + len(target) + max(len(host), len(req.Host)) + len(req.UserAgent) + len(req.Header) + len(req.Body)
 }
 
 // appendRequest writes the request line and headers, then the body.

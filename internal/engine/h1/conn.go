@@ -51,6 +51,7 @@ func newConn(nc net.Conn, addr string, cfg *tls.Config) *conn {
 		cn.idle.init(sc)
 		if cfg == nil {
 			cn.raw.init(nc, sc)
+			cn.raw.useSpace(cn.space)
 		}
 	}
 	if cfg != nil {
@@ -174,10 +175,9 @@ func (cn *conn) send(b []byte, check bool) (n int, wrote time.Time, stale bool, 
 		}
 		return n, cn.clk.Now(), false, nil
 	}
-	cn.takeBuf() // pooled between exchanges (bufpool.go)
-	n, wrote, m, stale, err := cn.raw.sendRecv(b, cn.buf[cn.w:], check)
+	n, wrote, m, stale, err := cn.raw.sendRecv(b, cn.readSpace(), check)
 	if n == 0 && wrote.IsZero() && cn.rearm(err) {
-		n, wrote, m, stale, err = cn.raw.sendRecv(b, cn.buf[cn.w:], check)
+		n, wrote, m, stale, err = cn.raw.sendRecv(b, cn.readSpace(), check)
 	}
 	switch {
 	case stale:

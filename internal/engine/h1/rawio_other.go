@@ -18,6 +18,8 @@ func (r *rawIO) ok() bool { return false }
 
 func (r *rawIO) useClock(k *Clock) {}
 
+func (r *rawIO) useSpace(f func() []byte) {}
+
 func (r *rawIO) read(p []byte) (int, error) { return 0, nil }
 
 func (r *rawIO) write(p []byte) (int, error) { return 0, nil }

@@ -43,10 +43,17 @@ type exchangeIO struct {
 	wrote   bool // the request went out whole: later calls read
 	wroteAt time.Time
 	clk     *Clock // the connection's
+	// space gives the read its buffer when sendRecv had none: taken once
+	// the response is readable, not while the request waits for it.
+	space func() []byte
 }
 
 // useClock makes sendRecv time the write with k.
 func (r *rawIO) useClock(k *Clock) { r.x.clk = k }
+
+// useSpace makes sendRecv call f for its read's buffer when given none;
+// f is made once per connection, so a call allocates nothing.
+func (r *rawIO) useSpace(f func() []byte) { r.x.space = f }
 
 func (r *rawIO) init(nc net.Conn, sc syscall.Conn) {
 	rc, err := sc.SyscallConn()
@@ -82,6 +89,9 @@ func (r *rawIO) init(nc net.Conn, sc syscall.Conn) {
 	}
 	r.x.f = func(fd uintptr) bool {
 		if r.x.wrote {
+			if r.p == nil {
+				r.p = r.x.space()
+			}
 			return r.readF(fd)
 		}
 		if r.x.check && !peekQuiet(fd) {
@@ -141,7 +151,8 @@ func (r *rawIO) read(p []byte) (int, error) {
 }
 
 // sendRecv writes req and reads the response's first bytes into p within
-// one RawConn.Read, so the read is tried only once the socket is readable.
+// one RawConn.Read, so the read is tried only once the socket is readable;
+// a nil p is asked of useSpace's function then.
 // With check it first looks, as the idle check does, for bytes or a close
 // that arrived while the connection was idle, and then writes nothing
 // (stale). sent is how much of req went out and wrote when the last of it

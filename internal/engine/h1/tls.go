@@ -85,7 +85,7 @@ func (c *Client) handshake(cn *conn, deadline time.Time, resp *Response) error {
 		return ErrAborted
 	}
 	start := time.Now()
-	err := cn.tc.Handshake()
+	err := aside(cn.tc.Handshake)
 	resp.TLS = time.Since(start)
 	if err != nil {
 		resp.Sent, resp.Received = cn.wire.written, cn.wire.read

@@ -15,7 +15,6 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
-	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/dynamicpb"
 
 	"github.com/loadlens/loadlens/internal/protocol"
@@ -39,8 +38,11 @@ type session struct {
 	header   http.Header // the response metadata, for header checks and extract:
 	facts    sample.Facts
 	sample   sample.Request
-	sent     int64 // message bytes sent
-	received int64 // message bytes received
+	// wire counts the bytes of the VU's connection on its socket (HTTP/2
+	// framing, headers and TLS included), as the HTTP path counts; read0
+	// and written0 are its marks at the call's start.
+	wire            protocol.Wire
+	read0, written0 int64
 }
 
 // errMessage is a request message that does not fit the method's input.
@@ -49,7 +51,8 @@ var errMessage = errors.New("request message")
 // Run makes one call and records its sample.
 func (s *session) Run(ctx context.Context, vu protocol.VU, intended time.Time) time.Time {
 	s.vu, s.intended, s.begin = vu, intended, time.Now()
-	s.lastMsg, s.sent, s.received, s.last, s.header = time.Time{}, 0, 0, s.last[:0], nil
+	s.lastMsg, s.last, s.header = time.Time{}, s.last[:0], nil
+	s.read0, s.written0 = s.wire.Mark()
 	s.facts.Reset()
 	err := s.clientErr
 	if err == nil {
@@ -109,7 +112,6 @@ func (s *session) sendAll(stream grpc.ClientStream) error {
 			}
 			return err
 		}
-		s.sent += int64(proto.Size(m))
 		s.facts.MsgsSent++
 	}
 	return stream.CloseSend()
@@ -128,7 +130,6 @@ func (s *session) receive(stream grpc.ClientStream) error {
 		if err != nil {
 			return err
 		}
-		s.received += int64(proto.Size(m))
 		if s.message(time.Now(), m) || !s.st.desc.ServerStreams {
 			return nil
 		}
@@ -150,7 +151,7 @@ func (s *session) metadata() {
 
 // dial connects for the VU's connection, keeping its error for kind.
 func (s *session) dial(ctx context.Context, addr string) (net.Conn, error) {
-	c, err := s.st.env.Dialer.DialContext(ctx, "tcp", addr)
+	c, err := s.wire.Dial(s.st.env.Dialer)(ctx, "tcp", addr)
 	if err != nil {
 		s.connErr.Store(&err)
 	} else {
@@ -174,9 +175,10 @@ func (s *session) record(ctx context.Context, err error) time.Time {
 	code := callCode(err)
 	f.Code = int(code)
 	s.extract(end)
+	read, written := s.wire.Mark()
 	r := &s.sample
 	*r = sample.Request{Endpoint: s.st.s.Endpoint, End: s.vu.Since(end), Duration: end.Sub(s.intended),
-		Sent: s.sent, Received: s.received, Waiting: f.FirstMsg, Facts: f}
+		Sent: written - s.written0, Received: read - s.read0, Waiting: f.FirstMsg, Facts: f}
 	if err != nil {
 		r.Kind, r.Err = s.kind(ctx, err, code)
 	}
