@@ -3,6 +3,7 @@ package app
 import (
 	"path/filepath"
 
+	"github.com/loadlens/loadlens/internal/diagnose"
 	"github.com/loadlens/loadlens/internal/history"
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/report"
@@ -24,6 +25,7 @@ func historyRecord(in *report.Input) history.Run {
 	if s := r.Elapsed().Seconds(); s > 0 {
 		rec.RPS = float64(tot.Requests) / s
 	}
+	rec.Disturbed = disturbedBy(in.Findings)
 	for i := range r.Endpoints {
 		e := &r.Endpoints[i]
 		ep := history.Endpoint{Name: endpointName(r, i), Requests: e.Requests, ErrorRate: errorRate(e)}
@@ -36,6 +38,17 @@ func historyRecord(in *report.Input) history.Run {
 		rec.Endpoints = append(rec.Endpoints, ep)
 	}
 	return rec
+}
+
+// disturbedBy is the kind of the critical finding that says the load
+// generator or its host limited the run, or "".
+func disturbedBy(fs []diagnose.Finding) string {
+	for _, f := range fs {
+		if f.Severity == diagnose.Critical && (f.Kind == diagnose.KindGeneratorBound || f.Kind == diagnose.KindHostBusy) {
+			return f.Kind
+		}
+	}
+	return ""
 }
 
 // endpointName names an endpoint as the summary does, with its scenario

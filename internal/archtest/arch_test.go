@@ -38,6 +38,7 @@ var table = map[string]row{
 	"bench/binsize":  {imports: list("units")},
 	"bench/runstats": {imports: list("metrics", "store"), tests: list("sample")},
 	"bench/vumem":    {imports: list("units")},
+	"bench/wsidle":   {imports: list("engine", "metrics", "plan", "proc", "protocol", "protocol/ws", "sample", "tmpl", "units"), modules: list("github.com/coder/websocket")},
 	"bench/truth":    {imports: list("units"), modules: list("golang.org/x/sys")},
 	"capacity":       {imports: list("units"), tests: list("golden")},
 	// the use cases, each a package on top of app's run lifecycle
@@ -93,7 +94,7 @@ var table = map[string]row{
 	"protocol":           {imports: list("jsonpath", "plan", "sample", "tmpl")},
 	"protocol/grpc":      {imports: list("jsonpath", "plan", "protocol", "sample"), tests: list("protocol/prototest", "tmpl"), modules: list("github.com/bufbuild/protocompile", "google.golang.org/grpc", "google.golang.org/protobuf")},
 	"protocol/sse":       {imports: list("plan", "protocol", "sample", "units"), tests: list("jsonpath", "protocol/prototest", "tmpl"), modules: list("github.com/mccutchen/go-httpbin/v2")},
-	"protocol/ws":        {imports: list("plan", "protocol", "sample", "units"), tests: list("jsonpath", "protocol/prototest", "tmpl"), modules: list("github.com/coder/websocket", "github.com/mccutchen/go-httpbin/v2")},
+	"protocol/ws":        {imports: list("jsonpath", "plan", "protocol", "sample", "units"), tests: list("protocol/prototest", "testkit", "tmpl"), modules: list("github.com/coder/websocket", "github.com/gorilla/websocket", "github.com/mccutchen/go-httpbin/v2")},
 	"protocol/prototest": {imports: list("protocol", "sample", "tmpl")}, // the protocols' fake VU, for their tests
 	// the one layer that renders, every page in web's shell
 	"report": {imports: list("capacity", "compare", "diagnose", "estimate", "history", "metrics", "sample", "series", "spans", "threshold", "units", "web"), tests: list("golden", "metrics/metricstest", "plan", "store")},

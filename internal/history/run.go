@@ -31,8 +31,12 @@ type Run struct {
 	RPS       float64           `json:"rps"`
 	ErrorRate float64           `json:"error_rate"`
 	Findings  int               `json:"findings"`
-	Endpoints []Endpoint        `json:"endpoints"`
-	Capacity  *Capacity         `json:"capacity,omitempty"` // a capacity search's outcome; nil for a run
+	// Disturbed is, when the run's own diagnosis found the load generator
+	// or its host limited it (generator-bound, generator-host-busy), that
+	// finding's kind: its figures are not the target's.
+	Disturbed string     `json:"disturbed,omitempty"`
+	Endpoints []Endpoint `json:"endpoints"`
+	Capacity  *Capacity  `json:"capacity,omitempty"` // a capacity search's outcome; nil for a run
 }
 
 // Capacity is what history keeps of a capacity search (`loadlens
@@ -68,8 +72,10 @@ func (r Run) Key() string {
 
 // Analysed reports whether a run's figures count for change points: only a
 // run that completed measured the whole load its shape says (a failed
-// threshold still completes).
-func (r *Run) Analysed() bool { return r.Status == "completed" }
+// threshold still completes), and only one its generator did not disturb
+// measured the target (a busy host's p99 of 2 s read as a level that a 10×
+// slower target "improved" on).
+func (r *Run) Analysed() bool { return r.Status == "completed" && r.Disturbed == "" }
 
 // Endpoint returns the run's endpoint of that name.
 func (r *Run) Endpoint(name string) (Endpoint, bool) {

@@ -127,13 +127,26 @@ func endpointNames(rs []Run) []string {
 	return names
 }
 
-// Values is one endpoint's figure over the series' runs: NaN where a run is
-// not analysed or has no such endpoint.
+// Values is one endpoint's figure over the series' runs, as change points
+// read it: NaN where a run is not analysed or has no such endpoint.
 func (s *Series) Values(endpoint string, f Figure) []float64 {
+	return s.values(endpoint, f, (*Run).Analysed)
+}
+
+// Shown is one endpoint's figure over the series' runs as tables and
+// charts show it: NaN where a run did not complete or has no such
+// endpoint. A run its generator disturbed is shown (its result says so),
+// though Values leaves it out.
+func (s *Series) Shown(endpoint string, f Figure) []float64 {
+	return s.values(endpoint, f, func(r *Run) bool { return r.Status == "completed" })
+}
+
+func (s *Series) values(endpoint string, f Figure, keep func(*Run) bool) []float64 {
 	xs := make([]float64, len(s.Runs))
-	for i, r := range s.Runs {
+	for i := range s.Runs {
+		r := &s.Runs[i]
 		xs[i] = math.NaN()
-		if e, ok := r.Endpoint(endpoint); ok && r.Analysed() && e.Requests > 0 {
+		if e, ok := r.Endpoint(endpoint); ok && keep(r) && e.Requests > 0 {
 			xs[i] = f.Value(e)
 		}
 	}

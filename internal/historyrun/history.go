@@ -113,6 +113,11 @@ func gateChanges(cfg HistoryConfig, tests []*history.Test) int {
 	}
 	code := app.ExitOK
 	for _, t := range tests {
+		if why := leftOut(&t.Newest); why != "" {
+			fmt.Fprintf(cfg.Out, "not judged: %s's newest run, %s, is left out of change points: %s; a gate that passes what it cannot test is no gate\n",
+				t.Name, t.Newest.ID, why)
+			code = app.ExitThresholdFailed
+		}
 		s := t.Current()
 		for _, c := range s.Recent(*cfg.FailOn, cfg.Within) {
 			fmt.Fprintf(cfg.Out, "change for the worse in %s: %s\n", t.Name, report.ChangeText(s, c))
@@ -123,6 +128,17 @@ func gateChanges(cfg HistoryConfig, tests []*history.Test) int {
 		fmt.Fprintf(cfg.Out, "no change of %s for the worse starts in the newest %d runs\n", *cfg.FailOn, cfg.Within)
 	}
 	return code
+}
+
+// leftOut says why a run's figures count for no change point, or "".
+func leftOut(r *history.Run) string {
+	switch {
+	case r.Capacity != nil || r.Analysed():
+		return ""
+	case r.Disturbed != "":
+		return "its own diagnosis found " + r.Disturbed + " (the load generator or its host limited it): its figures are not the target's"
+	}
+	return "it did not complete (" + r.Status + ")"
 }
 
 // sharedRuns reads every run of the shared store at dsn.

@@ -11,7 +11,7 @@ import (
 )
 
 // checkSources are what a check can test; a check has exactly one.
-var checkSources = []string{"status", "body_contains", "body_matches", "json", "header"}
+var checkSources = []string{"status", "body_contains", "body_matches", "json", "header", "size"}
 
 // checkOps are the comparisons of json and header checks; they take one.
 var checkOps = []string{"eq", "ne", "lt", "lte", "gt", "gte", "contains", "matches", "exists"}
@@ -27,6 +27,16 @@ var opSymbols = map[string]string{"eq": "==", "ne": "!=", "lt": "<", "lte": "<="
 type checkDialect struct {
 	status  func(p *parser, n node) (Check, bool)
 	example string // one check, like {status: 200}
+	binary  bool   // messages may be binary (WebSocket): size:, and body_contains: {hex: …} or {base64: …}
+}
+
+// sources are the check sources of the dialect: size: only where
+// messages may be binary.
+func (d checkDialect) sources() []string {
+	if d.binary {
+		return checkSources
+	}
+	return checkSources[:len(checkSources)-1]
 }
 
 // httpChecks are HTTP's checks, which SSE and WebSocket steps share.
@@ -93,9 +103,6 @@ func brokenCheckName(n ast.Node) string {
 	return name
 }
 
-// check parses one HTTP check.
-func (p *parser) check(n node) (Check, bool) { return p.checkOf(n, httpChecks) }
-
 // checkOf parses one check in a protocol's dialect.
 func (p *parser) checkOf(n node, d checkDialect) (Check, bool) {
 	o, ok := p.object(n, "a check like "+d.example, checkKeys)
@@ -112,7 +119,7 @@ func (p *parser) checkOf(n node, d checkDialect) (Check, bool) {
 		}
 	}
 	if len(sources) == 0 {
-		p.errs.add(n.key, n.path, "a check needs one of %s", strings.Join(checkSources, ", "))
+		p.errs.add(n.key, n.path, "a check needs one of %s", strings.Join(d.sources(), ", "))
 		return Check{}, false
 	}
 	if len(sources) > 1 {
@@ -122,6 +129,10 @@ func (p *parser) checkOf(n node, d checkDialect) (Check, bool) {
 	src := sources[0]
 	var c Check
 	var subject string
+	if src.name == "size" && !d.binary {
+		p.errs.add(src.val.key, src.val.path, "size: checks a WebSocket message's length; here use body_matches or json")
+		return Check{}, false
+	}
 	switch src.name {
 	case "json", "header":
 		if len(ops) != 1 {
@@ -138,9 +149,7 @@ func (p *parser) checkOf(n node, d checkDialect) (Check, bool) {
 	case "status":
 		c, ok = d.status(p, src.val)
 	case "body_contains":
-		var s string
-		s, ok = p.nonEmpty(src.val, "the text the body must contain")
-		c = Check{From: FromBody, Op: OpContains, Values: []string{s}, Name: fmt.Sprintf("body contains %q", s)}
+		c, ok = p.bodyContains(src.val, d)
 	case "body_matches":
 		c = Check{From: FromBody, Op: OpMatches}
 		c.Regex, ok = p.regex(src.val)
@@ -158,6 +167,8 @@ func (p *parser) checkOf(n node, d checkDialect) (Check, bool) {
 		c.From = FromHeader
 		c.Header, ok = p.headerName(src.val)
 		subject = "header " + c.Header
+	case "size":
+		c, ok = p.sizeCheck(src.val)
 	}
 	if ok && (src.name == "json" || src.name == "header") {
 		ok = p.checkOp(&c, ops[0], subject)

@@ -266,6 +266,9 @@ func (p *parser) collectNames(flow node, names *[]string, depth int) {
 		if as, ok := step.get("as"); ok {
 			add(scalarText(as.v))
 		}
+		if replies, ok := step.get("reply"); ok { // a ws: step's replies extract too
+			p.collectNames(replies, names, depth+1)
+		}
 		for _, key := range []string{"steps", "then", "else"} {
 			if sub, ok := step.get(key); ok {
 				p.collectNames(sub, names, depth+1)

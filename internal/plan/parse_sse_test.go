@@ -103,9 +103,9 @@ func TestParseWSInvalid(t *testing.T) {
 		{"no end", "      - ws: /chat\n", "7:9: scenarios.s.flow[0]: a ws: step needs duration:, max_messages: or until:, so that it ends"},
 		{"every without duration", "      - ws: /chat\n        max_messages: 3\n        send: [{text: a, every: 1s}]\n",
 			"9:9: scenarios.s.flow[0]: a message sent every: needs the step's duration:, so that the session ends"},
-		{"message without text", "      - ws: /chat\n        duration: 1s\n        send: [{every: 1s}]\n", `9:16: scenarios.s.flow[0].send[0]: missing key "text": the message to send`},
+		{"message without text", "      - ws: /chat\n        duration: 1s\n        send: [{every: 1s}]\n", `9:16: scenarios.s.flow[0].send[0]: missing key "text": the message to send (or hex: or base64: for a binary one)`},
 		{"reconnect is SSE's", "      - ws: /chat\n        duration: 1s\n        reconnect: 1\n",
-			`9:9: scenarios.s.flow[0].reconnect: unknown key "reconnect" (allowed: ws, name, query, headers, subprotocols, timeout, duration, max_messages, max_message_size, send, until, check)`},
+			`9:9: scenarios.s.flow[0].reconnect: unknown key "reconnect" (allowed: ws, name, query, headers, subprotocols, timeout, duration, max_messages, max_message_size, send, reply, until, check)`},
 		{"in setup", "      - get: /x\nsetup:\n  - ws: /chat\n    duration: 1s\n", "9:5: setup[0].ws: a ws: step is measured, so it belongs in a scenario's flow, not in setup: or teardown:"},
 	}
 	for _, tt := range tests {

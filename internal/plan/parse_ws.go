@@ -7,7 +7,7 @@ import (
 
 // wsKeys are the keys of a ws: step.
 var wsKeys = []string{"ws", "name", "query", "headers", "subprotocols", "timeout", "duration", "max_messages",
-	"max_message_size", "send", "until", "check"}
+	"max_message_size", "send", "reply", "until", "check"}
 
 // wsStep parses a ws: step: a WebSocket session. Its URL is ws:// or
 // wss:// (or http(s)://, or a path joined to base_url), dialled as the
@@ -46,14 +46,17 @@ func (p *parser) wsStep(o *object, sc *scenarioCtx) (Step, bool) {
 	if n, has := o.get("send"); has {
 		s.Send = p.sends(n, sc)
 	}
+	if n, has := o.get("reply"); has {
+		s.Replies = p.wsReplies(n, s.Endpoint, sc)
+	}
 	if n, has := o.get("until"); has {
-		if c, ok := p.check(n); ok {
+		if c, ok := p.checkOf(n, wsChecks); ok {
 			s.Until = &c
 			p.replies = append(p.replies, s.Protocol) // its sessions measure a reply time
 		}
 	}
 	if n, has := o.get("check"); has {
-		s.Checks = p.checks(n, s.Endpoint)
+		s.Checks = p.checksOf(n, s.Endpoint, wsChecks)
 	}
 	for _, snd := range s.Send {
 		if snd.Every > 0 && s.Duration == 0 {
@@ -75,41 +78,6 @@ func wsAsHTTP(src string) string {
 		return "https://" + src[len("wss://"):]
 	}
 	return src
-}
-
-// sends parses a ws: step's send: list.
-func (p *parser) sends(n node, sc *scenarioCtx) []Send {
-	items, ok := p.list(n, "a list of messages like [{text: hello}]")
-	if !ok {
-		return nil
-	}
-	var out []Send
-	for _, item := range items {
-		o, ok := p.object(item, "a message like {text: hello, every: 1s}", []string{"text", "every"})
-		if !ok {
-			continue
-		}
-		t, has := o.get("text")
-		if !has {
-			p.errs.missing(o.pos, o.path, o.path, "missing key %q: the message to send", "text")
-			continue
-		}
-		src, ok := p.text(t, "the message's text")
-		if !ok {
-			continue
-		}
-		var snd Send
-		if snd.Text, ok = p.compile(t, src, sc.scope); !ok {
-			continue
-		}
-		if e, has := o.get("every"); has {
-			if snd.Every, ok = p.positiveDuration(e); !ok {
-				continue
-			}
-		}
-		out = append(out, snd)
-	}
-	return out
 }
 
 // words parses a list of non-empty words (subprotocols).

@@ -218,6 +218,7 @@ const (
 	FromJSON                 // a JSON path into the body
 	FromHeader               // a response header
 	FromRegex                // the first match of a regex in the body (extractions only)
+	FromSize                 // a message's length in bytes (checks of ws: steps only)
 )
 
 // Extract sets a VU variable from the response.

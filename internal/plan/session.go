@@ -41,7 +41,11 @@ type Session struct {
 	// Until, when set, ends the session at the first message it matches
 	// (body_*/json): the time from the last message sent to it is the
 	// session's reply time. None matching by the end fails the session.
-	Until        *Check
+	Until *Check
+	// Replies are messages sent in answer to messages received
+	// (WebSocket): each message is offered to them in order, and the
+	// first whose On it matches is answered.
+	Replies      []Reply
 	Subprotocols []string // WebSocket subprotocols offered, in order of preference
 	// Extract sets VU variables from the last message received (json,
 	// regex) or the response head (header), as a request step's extract:.
@@ -69,8 +73,29 @@ type GRPC struct {
 
 // Send is one message a session sends.
 type Send struct {
-	Text  *tmpl.Template // a text message
-	Every time.Duration  // repeat it this often while the session lasts; 0: once
+	// Text is the message's payload: a text message's text, or a binary
+	// message's bytes written in Encoding.
+	Text     *tmpl.Template
+	Binary   bool          // a binary message rather than a text one
+	Encoding Encoding      // how a binary payload is written; RawBytes when it was decoded while parsing
+	Every    time.Duration // repeat it this often while the session lasts; 0: once
+}
+
+// Encoding is how a binary message's payload is written in the test file.
+type Encoding uint8
+
+// The encodings of binary payloads.
+const (
+	RawBytes Encoding = iota // the bytes themselves: a payload with no template, decoded while parsing
+	Hex                      // hexadecimal, two digits a byte
+	Base64                   // standard base64, padded
+)
+
+// Reply is a message a session sends in answer to a message it received.
+type Reply struct {
+	On      Check     // a body_*, json or size check the received message must match
+	Extract []Extract // VU variables set from the matching message before Send renders
+	Send    Send      // the reply; its Every is 0
 }
 
 // Longest returns the longest one run of the step can take: its duration,

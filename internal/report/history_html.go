@@ -140,7 +140,7 @@ func seriesData(s *history.Series, links map[string]string) historySeriesData {
 	for _, ep := range s.Endpoints {
 		e := historyEndpointData{Name: ep, Figures: map[string][]*float64{}, Changes: []historyMark{}}
 		for _, f := range history.Figures {
-			e.Figures[f.String()] = nullable(s.Values(ep, f))
+			e.Figures[f.String()] = nullable(s.Shown(ep, f))
 		}
 		for _, c := range s.Changes {
 			if c.Endpoint == ep {

@@ -46,6 +46,27 @@ func TestWriteHistoryNamesTheChange(t *testing.T) {
 	}
 }
 
+// A run its generator disturbed is marked, its figures still shown, and
+// the change points say what they left out.
+func TestWriteHistoryMarksDisturbedRuns(t *testing.T) {
+	test := nightly()[0]
+	for i := range test.Series[0].Runs {
+		test.Series[0].Runs[i].Disturbed = "generator-host-busy"
+	}
+	test.Series[0].Changes = nil // as Group finds them with every run left out
+	var b bytes.Buffer
+	if err := WriteHistory(&b, test, history.DefaultMethod); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"passed (generator)", "(generator): the run's own diagnosis found the load generator", "151ms",
+		"none in 0 analysed runs of 10: the others did not complete, or their generator disturbed them"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("history lacks %q:\n%s", want, out)
+		}
+	}
+}
+
 func TestHistoryHTMLEscapesLabels(t *testing.T) {
 	var b bytes.Buffer
 	if err := WriteHistoryHTML(&b, nightly(), map[string]string{}, history.DefaultMethod); err != nil {

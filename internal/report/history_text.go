@@ -25,7 +25,7 @@ func WriteHistoryList(w io.Writer, tests []*history.Test) error {
 		s := t.Current()
 		trend, change := "-", "none"
 		if ep := busiest(s); ep != "" {
-			trend = sparkline(lastN(s.Values(ep, history.P95), 16))
+			trend = sparkline(lastN(s.Shown(ep, history.P95), 16))
 		}
 		if c, ok := newestChange(s); ok {
 			change = c.Endpoint + " " + c.Figure.String() + " " + stepText(c) + " from " + s.Runs[c.At].Start.Local().Format("01-02")
@@ -80,6 +80,7 @@ func writeSeries(sb *strings.Builder, s *history.Series, m history.Method) {
 	if first > 0 {
 		fmt.Fprintf(sb, "  … %s (history.html draws every run)\n", units.CountOf(int64(first), "older run", "older runs"))
 	}
+	disturbedNote(sb, s.Runs[first:])
 	for _, ep := range s.Endpoints {
 		writeEndpointHistory(sb, s, ep, first)
 	}
@@ -124,7 +125,7 @@ func writeEndpointHistory(sb *strings.Builder, s *history.Series, ep string, fir
 	rows := [][]string{{"STARTED", "", "P50", "P95", "P99", "RPS", "ERR%"}}
 	vals := make([][]float64, len(history.Figures))
 	for i, f := range history.Figures {
-		vals[i] = s.Values(ep, f)
+		vals[i] = s.Shown(ep, f)
 	}
 	for i := len(s.Runs) - 1; i >= first; i-- {
 		mark := ""
@@ -140,7 +141,18 @@ func writeEndpointHistory(sb *strings.Builder, s *history.Series, ep string, fir
 func writeChanges(sb *strings.Builder, s *history.Series, m history.Method) {
 	fmt.Fprintf(sb, "\n  change points (%s):\n", MethodText(m))
 	if len(s.Changes) == 0 {
-		fmt.Fprintf(sb, "    none in %s\n", units.CountOf(int64(len(s.Runs)), "run", "runs"))
+		analysed := 0
+		for i := range s.Runs {
+			if s.Runs[i].Analysed() {
+				analysed++
+			}
+		}
+		if analysed == len(s.Runs) {
+			fmt.Fprintf(sb, "    none in %s\n", units.CountOf(int64(len(s.Runs)), "run", "runs"))
+			return
+		}
+		fmt.Fprintf(sb, "    none in %s of %s: the others did not complete, or their generator disturbed them\n",
+			units.CountOf(int64(analysed), "analysed run", "analysed runs"), units.Count(int64(len(s.Runs))))
 		return
 	}
 	for _, c := range s.Changes {
@@ -203,15 +215,32 @@ func rateOrNone(v float64) string {
 	return units.Number(v)
 }
 
-// historyResult is a run's result in a word, as `loadlens runs` says it.
+// historyResult is a run's result in a word, as `loadlens runs` says it,
+// and "(generator)" after it when its generator disturbed it.
 func historyResult(r *history.Run) string {
+	res := r.Status
 	switch {
 	case r.Status == "completed" && r.ExitCode == 0:
-		return "passed"
+		res = "passed"
 	case r.Status == "completed" && r.ExitCode == 99:
-		return "failed"
+		res = "failed"
 	}
-	return r.Status
+	if r.Disturbed != "" {
+		res += " (generator)"
+	}
+	return res
+}
+
+// disturbedNote says what "(generator)" means, when a run shown has it.
+func disturbedNote(sb *strings.Builder, runs []history.Run) {
+	for i := range runs {
+		if runs[i].Disturbed != "" {
+			sb.WriteString(wrap("(generator): the run's own diagnosis found the load generator or its host limited it "+
+				"(generator-bound, generator-host-busy): its figures are not the target's, and change points leave it out.",
+				units.Columns, "  ", "  "))
+			return
+		}
+	}
 }
 
 // busiest is the endpoint of a series with the most requests in its newest run.

@@ -152,6 +152,20 @@
     this.last = null;
   };
 
+  // isolatedPoints is uPlot's points filter for a series drawn as a line:
+  // the samples with no sample beside them, which a line cannot draw (a run
+  // whose every request ended in its last second charted nothing), or null
+  // when the series shows all its points anyway.
+  LL.isolatedPoints = function (u, si, show) {
+    if (show) return null;
+    var d = u.data[si], out = [];
+    for (var i = 0; i < d.length; i++) {
+      var none = function (k) { return k < 0 || k >= d.length || d[k] === null || d[k] === undefined; };
+      if (!none(i) && none(i - 1) && none(i + 1)) out.push(i);
+    }
+    return out.length ? out : null;
+  };
+
   // perSecond is the rate of n counted in a second of which the run lasted
   // the share w (report.Frame.Covered; 0 or missing: all of it). A last
   // second cut short charts nothing (null; metrics.MinCovered): its count
@@ -264,7 +278,7 @@
     var series = [{ label: b.xLabel || "elapsed", value: function (u, v) { return v === null ? "-" : (b.xFmt || LL.fmtElapsed)(v); } }];
     b.series.forEach(function (s) {
       series.push({ label: s.label, stroke: s.color, width: s.width || 1.5, fill: s.fill, dash: s.dash, spanGaps: false,
-        points: { show: s.points || false, size: 5 }, value: function (u, v) { return v === null || v === undefined ? "-" : (b.fmt || LL.fmtNum)(v); } });
+        points: { show: s.points || false, size: 5, filter: LL.isolatedPoints }, value: function (u, v) { return v === null || v === undefined ? "-" : (b.fmt || LL.fmtNum)(v); } });
     });
     this.timeAxis = !b.xSplits;
     var cursor = { points: { size: 6 }, drag: { x: true, y: false } };

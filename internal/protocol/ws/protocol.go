@@ -1,14 +1,19 @@
 // Package ws runs WebSocket steps (ws:): a VU connects with its headers
-// and subprotocols, sends text messages when the session opens and on a
-// schedule, reads messages (checking each), ends at a message matching
-// until:, max_messages or the step's duration, and closes. One sample per
-// session, whose Facts hold the messages sent and received, the time to
-// the first, the gaps, the reply time to until: and the close code.
+// and subprotocols, sends text or binary messages when the session opens,
+// on a schedule and in reply to messages matching a reply:'s on: (with
+// variables extracted from them), reads messages (checking each), ends at
+// a message matching until:, max_messages or the step's duration, and
+// closes. One sample per session, whose Facts hold the messages sent and
+// received, the time to the first, the gaps, the reply time to until: and
+// the close code.
 package ws
 
 import (
-	"crypto/tls"
-	"net/http"
+	"context"
+	"net"
+	"sync"
+
+	"github.com/gorilla/websocket"
 
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/protocol"
@@ -21,27 +26,51 @@ var _ protocol.Protocol = Protocol{}
 
 // Prepare returns the step ready for every VU.
 func (Protocol) Prepare(s *plan.Session, env protocol.Env) (protocol.Step, error) {
-	return &step{s: s, env: env}, nil
-}
-
-// step is a prepared ws: step.
-type step struct {
-	s   *plan.Session
-	env protocol.Env
-}
-
-// NewSession returns a VU's runner, with its own HTTP/1.1 client for the
-// handshake, as each VU has its own connections on the HTTP path.
-func (st *step) NewSession() protocol.Session {
-	cfg := st.env.TLS()
-	cfg.NextProtos = []string{"http/1.1"}
-	wire := &protocol.Wire{}
-	tr := &http.Transport{
-		Proxy:               nil, // load goes where the test says, never through an environment proxy
-		DialContext:         wire.Dial(st.env.Dialer),
-		TLSClientConfig:     cfg,
-		TLSHandshakeTimeout: st.env.HandshakeTimeout,
-		TLSNextProto:        map[string]func(string, *tls.Conn) http.RoundTripper{}, // the upgrade is HTTP/1.1's
+	cfg := env.TLS()
+	cfg.NextProtos = []string{"http/1.1"} // the upgrade is HTTP/1.1's
+	d := &websocket.Dialer{
+		NetDialContext:   dialWire(env.Dialer),
+		Proxy:            nil, // load goes where the test says, never through an environment proxy
+		TLSClientConfig:  cfg,
+		HandshakeTimeout: env.HandshakeTimeout,
+		ReadBufferSize:   readBuffer,
+		WriteBufferPool:  writeBuffers,
+		Subprotocols:     s.Subprotocols,
 	}
-	return &session{st: st, wire: wire, client: &http.Client{Transport: tr}}
+	return &step{s: s, dialer: d}, nil
+}
+
+// readBuffer is a session's read buffer, held while it is open: small, so
+// that an idle session costs little (a larger message is read straight into
+// the session's message buffer).
+const readBuffer = 512
+
+// writeBuffers lend a session its frame buffer only while it writes, so
+// that an idle session holds none.
+var writeBuffers = &sync.Pool{}
+
+// step is a prepared ws: step. Its one dialer runs every VU's handshakes.
+type step struct {
+	s      *plan.Session
+	dialer *websocket.Dialer
+}
+
+// NewSession returns a VU's runner.
+func (st *step) NewSession() protocol.Session {
+	return &session{st: st, wire: &protocol.Wire{}}
+}
+
+// wireKey is the context key of the session's Wire, which the shared
+// transport's dial counts the connection's bytes into.
+type wireKey struct{}
+
+// dialWire returns a DialContext that counts into the Wire of the
+// session whose handshake dials (a context value).
+func dialWire(d *net.Dialer) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		if w, ok := ctx.Value(wireKey{}).(*protocol.Wire); ok {
+			return w.Dial(d)(ctx, network, addr)
+		}
+		return d.DialContext(ctx, network, addr)
+	}
 }

@@ -7,10 +7,12 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/coder/websocket"
+	"github.com/gorilla/websocket"
 
 	"github.com/loadlens/loadlens/internal/protocol"
 	"github.com/loadlens/loadlens/internal/sample"
@@ -20,13 +22,15 @@ import (
 // session is one VU's runner of one ws: step.
 type session struct {
 	st     *step
-	client *http.Client
 	url    []byte
-	buf    []byte // the message being read; grows up to the step's max_message_size
-	text   [][]byte
+	buf    []byte    // the message being read; grows up to the step's max_message_size
+	out    []payload // send:'s messages, one each
+	reply  payload   // reply:'s message
+	varsMu sync.Mutex
 
 	vu       protocol.VU
 	conn     *websocket.Conn
+	writeMu  sync.Mutex // one writer at a time: the reader's replies, the scheduled sender, the close
 	intended time.Time
 	begin    time.Time
 	lastMsg  time.Time
@@ -48,6 +52,8 @@ var (
 	errNoMatch   = errors.New("no message matched the until check")
 	errStalled   = errors.New("stalled")
 	errHandshake = errors.New("handshake refused")
+	errPayload   = errors.New("a binary message could not be sent")
+	errTooLong   = errors.New("a message longer than max_message_size")
 )
 
 // Run connects, exchanges messages until the step's end, closes, and
@@ -75,35 +81,62 @@ func (s *session) session(ctx context.Context) error {
 	if err := s.dial(cctx); err != nil {
 		return s.cut(ctx, cctx, err)
 	}
-	defer s.conn.CloseNow()
+	defer s.conn.Close()
+	// Reads and writes wait on the socket, not on a context: the session's
+	// end (the run's, a stall) closes it, and cut reads why from cctx.
+	defer context.AfterFunc(cctx, func() { _ = s.conn.NetConn().Close() })()
 	if st.Duration > 0 {
 		end := time.AfterFunc(st.Duration-time.Since(s.begin), func() {
 			s.timeUp.Store(true)
-			_ = s.conn.Close(websocket.StatusNormalClosure, "") // the pending read returns
+			s.sendClose() // the server's close answers it, and ends the pending read
 		})
 		defer end.Stop()
 	}
-	if err := s.sendFirst(cctx); err != nil {
+	if err := s.sendFirst(); err != nil {
 		return s.cut(ctx, cctx, err)
 	}
 	if stop := s.schedule(cctx); stop != nil {
 		defer stop()
 	}
 	idle.Reset(st.Timeout)
-	err := s.read(cctx, idle)
+	err := s.read(idle)
 	if err == nil {
-		_ = s.conn.Close(websocket.StatusNormalClosure, "")
-		s.facts.Code = int(websocket.StatusNormalClosure)
+		s.closeHandshake()
+		s.facts.Code = websocket.CloseNormalClosure
 	}
 	return s.cut(ctx, cctx, err)
 }
+
+// sendClose starts the close handshake: a close frame, code 1000.
+func (s *session) sendClose() {
+	_ = s.conn.WriteControl(websocket.CloseMessage, closeNormal, time.Now().Add(closeWait(s.st.s.Timeout)))
+}
+
+// closeNormal is a close frame's payload: code 1000, no reason.
+var closeNormal = websocket.FormatCloseMessage(websocket.CloseNormalClosure, "")
+
+// closeHandshake sends a close frame and reads, dropping messages, until
+// the server's close frame or closeWait.
+func (s *session) closeHandshake() {
+	s.sendClose()
+	_ = s.conn.SetReadDeadline(time.Now().Add(closeWait(s.st.s.Timeout)))
+	for range 1000 { // bounded: a server may keep sending
+		if _, r, err := s.conn.NextReader(); err != nil || s.readInto(r) != nil {
+			return
+		}
+	}
+}
+
+// closeWait bounds the wait for the server's side of a close.
+func closeWait(timeout time.Duration) time.Duration { return min(timeout, 5*time.Second) }
 
 // cut says why the session ended: nil for the step's own end (duration,
 // max_messages, until:), the run's end, a stall as a timeout, a close by
 // the server before the step's end, or the error.
 func (s *session) cut(ctx, cctx context.Context, err error) error {
-	if code := websocket.CloseStatus(err); code != -1 {
-		s.facts.Code = int(code)
+	var ce *websocket.CloseError
+	if errors.As(err, &ce) {
+		s.facts.Code = ce.Code
 	}
 	switch {
 	case err == nil:
@@ -111,7 +144,7 @@ func (s *session) cut(ctx, cctx context.Context, err error) error {
 	case ctx.Err() != nil:
 		return ctx.Err()
 	case s.timeUp.Load():
-		s.facts.Code = int(websocket.StatusNormalClosure) // ours; the read may see the closed connection rather than the peer's echo
+		s.facts.Code = websocket.CloseNormalClosure // ours; the read may see the closed connection rather than the peer's echo
 		if s.st.s.Until != nil && !s.matched {
 			return fmt.Errorf("%w within the duration (%s)", errNoMatch, units.DurationLiteral(s.st.s.Duration))
 		}
@@ -166,33 +199,26 @@ func handshakeKind(status int) sample.Kind {
 	return sample.Other
 }
 
-// Close releases the session's idle connections.
-func (s *session) Close() {
-	if tr, ok := s.client.Transport.(*http.Transport); ok {
-		tr.CloseIdleConnections()
-	}
-}
+// Close releases nothing: a session's connection is closed when it ends,
+// and the handshakes' client pools none.
+func (s *session) Close() {}
 
 // dial renders the URL and headers, connects and runs the handshake checks.
 func (s *session) dial(ctx context.Context) error {
 	st := s.st.s
 	tc := s.vu.Vars()
 	s.url = st.URL.Render(s.url[:0], tc)
-	opts := &websocket.DialOptions{HTTPClient: s.client, HTTPHeader: http.Header{"User-Agent": {"loadlens"}},
-		Subprotocols: st.Subprotocols, CompressionMode: websocket.CompressionDisabled}
+	h := http.Header{"User-Agent": {"loadlens"}}
 	var val []byte
-	for _, h := range st.Headers {
-		val = h.Value.Render(val[:0], tc)
-		if h.Name == "Host" {
-			opts.Host = string(val)
-			continue
-		}
-		opts.HTTPHeader.Set(h.Name, string(val))
+	for _, hd := range st.Headers {
+		val = hd.Value.Render(val[:0], tc)
+		h[http.CanonicalHeaderKey(hd.Name)] = []string{string(val)} // Host included: the dialer sends it as the request's host
 	}
-	conn, resp, err := websocket.Dial(ctx, string(s.url), opts)
+	conn, resp, err := handshake(context.WithValue(ctx, wireKey{}, s.wire), s.st.dialer, wsURL(string(s.url)), h)
 	if resp != nil {
 		s.status = resp.StatusCode
 		s.checkHead(resp)
+		_ = resp.Body.Close()
 	}
 	if err != nil {
 		if resp != nil && resp.StatusCode != http.StatusSwitchingProtocols {
@@ -205,20 +231,50 @@ func (s *session) dial(ctx context.Context) error {
 	return nil
 }
 
+// wsURL is the plan's http(s):// URL as the ws(s):// one it upgrades.
+func wsURL(u string) string {
+	if len(u) >= 4 && strings.EqualFold(u[:4], "http") {
+		return "ws" + u[4:]
+	}
+	return u
+}
+
+// handshake dials on a goroutine of its own, which ends with it: the
+// handshake's deep stack (TLS, the HTTP response's parsing) grows that
+// goroutine's, not the VU's, which an idle session keeps blocked in a read
+// for its whole life.
+func handshake(ctx context.Context, d *websocket.Dialer, url string, h http.Header) (*websocket.Conn, *http.Response, error) {
+	type dialed struct {
+		conn *websocket.Conn
+		resp *http.Response
+		err  error
+	}
+	done := make(chan dialed, 1)
+	go func() {
+		c, r, err := d.DialContext(ctx, url, h)
+		done <- dialed{c, r, err}
+	}()
+	r := <-done
+	return r.conn, r.resp, r.err
+}
+
 // read reads messages until max_messages, until: or the connection's end.
-func (s *session) read(ctx context.Context, idle *time.Timer) error {
+func (s *session) read(idle *time.Timer) error {
 	st := s.st.s
 	for {
-		_, r, err := s.conn.Reader(ctx)
+		_, r, err := s.conn.NextReader()
+		if err == nil {
+			err = s.readInto(r)
+		}
+		if errors.Is(err, websocket.ErrReadLimit) {
+			return fmt.Errorf("%w (%s)", errTooLong, units.Size(st.MaxMessage))
+		}
 		if err != nil {
 			return err
 		}
-		if err := s.readInto(r); err != nil {
-			return err
-		}
 		idle.Reset(st.Timeout)
-		if s.message(time.Now()) {
-			return nil
+		if done, err := s.message(time.Now()); done || err != nil {
+			return err
 		}
 	}
 }

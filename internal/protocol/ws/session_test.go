@@ -120,7 +120,7 @@ func TestSession(t *testing.T) {
 			"refuse", sample.HTTP4xx, "status 403 Forbidden", 0, 0, false, 0, map[int32][2]int{0: {0, 1}}},
 		{"a message past max_message_size fails, memory bounded", huge,
 			plan.Session{Timeout: 5 * time.Second, MaxMessages: 1, MaxMessage: 1024},
-			"", sample.Other, "read limited at 1025 bytes", 0, 0, false, 0, nil},
+			"", sample.Other, "a message longer than max_message_size (1 KiB)", 0, 0, false, 0, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
