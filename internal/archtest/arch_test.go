@@ -76,7 +76,7 @@ var table = map[string]row{
 	"importer/k6":      {imports: list("importer", "units"), tests: list("testkit"), modules: list("github.com/tdewolff/parse/v2")},
 	"importer/openapi": {imports: list("importer", "plan", "units"), tests: list("testkit"), modules: list("github.com/getkin/kin-openapi", "go.yaml.in/yaml/v4")},
 	"jsonpath":         {},
-	"k8s":              {imports: list("k8s/kapi", "plan", "units"), tests: list("k8s/k8stest", "testkit"), modules: list("github.com/coder/websocket", "github.com/goccy/go-yaml", "k8s.io/api", "k8s.io/apimachinery", "k8s.io/client-go", "k8s.io/streaming", "sigs.k8s.io/yaml")},
+	"k8s":              {imports: list("k8s/kapi", "plan", "units"), tests: list("k8s/k8stest", "testkit"), modules: list("github.com/goccy/go-yaml", "github.com/gorilla/websocket", "k8s.io/api", "k8s.io/apimachinery", "k8s.io/client-go", "k8s.io/streaming", "sigs.k8s.io/yaml")},
 	"k8s/kapi":         {modules: list("k8s.io/apimachinery")},
 	"k8s/k8stest":      {modules: list("k8s.io/api", "k8s.io/apimachinery", "k8s.io/client-go")},
 	"live":             {imports: list("access", "units", "web")},

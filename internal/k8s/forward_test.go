@@ -9,12 +9,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/coder/websocket"
+	gwebsocket "github.com/gorilla/websocket"
 	"k8s.io/client-go/rest"
 	streamhttp "k8s.io/streaming/pkg/httpstream"
 	streamspdy "k8s.io/streaming/pkg/httpstream/spdy"
@@ -36,24 +35,20 @@ func (f *fakeForward) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	if strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
+	if gwebsocket.IsWebSocketUpgrade(r) {
 		if f.refuseWebSocket {
 			http.Error(w, "websocket port-forward is off", http.StatusBadRequest)
 			return
 		}
-		ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: []string{"SPDY/3.1+" + portForwardProtocol}})
+		up := gwebsocket.Upgrader{Subprotocols: []string{"SPDY/3.1+" + portForwardProtocol}}
+		ws, err := up.Upgrade(w, r, nil)
 		if err != nil {
 			return
 		}
 		f.note("websocket")
-		ws.SetReadLimit(maxTunnelMessage)
-		conn := websocket.NetConn(context.Background(), ws, websocket.MessageBinary)
-		c, err := streamspdy.NewServerConnection(conn, f.stream)
-		if err != nil {
-			_ = conn.Close()
-			return
+		if _, err := streamspdy.NewServerConnection(&tunnelConn{conn: ws}, f.stream); err != nil {
+			_ = ws.Close()
 		}
-		<-c.CloseChan() // the handler's return would end the hijacked connection's context
 		return
 	}
 	if _, err := streamhttp.Handshake(r, w, []string{portForwardProtocol}); err != nil {
