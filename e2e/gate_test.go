@@ -54,7 +54,7 @@ func TestGateThroughTheBinary(t *testing.T) {
 		{"a key indented too deep",
 			"base_url: " + dead + "\nscenarios:\n  s:\n    rate: 1\n    duration: 1s\n     flow:\n      - get: /\n",
 			[]string{"validate", "test.yaml"}, 2,
-			[]string{"test.yaml:6:6: scenarios.s: YAML syntax error: mapping value is not allowed in this context (indented too deep?)"}, false},
+			[]string{`test.yaml:6:6: scenarios.s: YAML syntax error: mapping value is not allowed in this context (line 6 is indented under "duration" on line 5, which has a value: line 6 too deep, or line 5 too shallow?)`}, false},
 		{"a step's key indented too little",
 			"base_url: " + dead + "\nscenarios:\n  s:\n    rate: 1\n    duration: 1s\n    flow:\n      - get: /\n        name: x\n      check: {status: 200}\n",
 			[]string{"validate", "test.yaml"}, 2,

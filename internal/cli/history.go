@@ -25,6 +25,9 @@ func historyCmd(ctx context.Context, e *env, args []string) int {
 		return app.ExitBadInput
 	}
 	if len(pos) > 1 {
+		if *html && strings.HasSuffix(pos[len(pos)-1], ".html") {
+			return fail(e, usageErr("history takes at most one test name; --html takes no file: write it with --out %s", pos[len(pos)-1]))
+		}
 		return fail(e, usageErr("history takes at most one test name"))
 	}
 	cfg := historyrun.HistoryConfig{Results: *results, Store: *store, Within: *within, Out: e.stdout}

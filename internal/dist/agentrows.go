@@ -31,6 +31,7 @@ func (g *generator) Agents() []report.Agent {
 			LagP99: a.lagMax, Seconds: a.next, Missing: a.missing, LostAt: -1}
 		if planned, open := plannedBetween(g.plan, a.seg, 0, -1); open && length > 0 {
 			row.Offered = float64(planned) / length.Seconds()
+			row.OpenOnly = hasVUScenario(g.plan)
 		}
 		if ran > 0 {
 			// over the planned length, as offered is: the graceful stop and
@@ -53,6 +54,17 @@ func (g *generator) Agents() []report.Agent {
 		out = append(out, row)
 	}
 	return out
+}
+
+// hasVUScenario reports whether the test has a scenario its VUs pace
+// (not arrival-rate): its iterations are in no schedule.
+func hasVUScenario(p *plan.Plan) bool {
+	for _, s := range p.Scenarios {
+		if s.Load.Model != plan.ArrivalRate {
+			return true
+		}
+	}
+	return false
 }
 
 // plannedBetween counts the arrivals the open-model scenarios plan for seg

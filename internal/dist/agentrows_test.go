@@ -81,3 +81,33 @@ func TestLostAgentRowSaysWhatWasNotReported(t *testing.T) {
 		t.Errorf("achieved %v/s, want 300 over the planned 10s", row.Achieved)
 	}
 }
+
+// TestAgentRowsSayWhenOfferedIsTheOpenScenariosOnly: beside a VU scenario,
+// offered is the arrival-rate scenarios' schedule while achieved counts
+// every iteration (a new user read "OFFERED 20/s ACHIEVED 28.4/s"), and
+// the row says so for the table's note (report's TestAgentNotesSayWhatOfferedCounts);
+// a test of arrival-rate scenarios alone needs no note.
+func TestAgentRowsSayWhenOfferedIsTheOpenScenariosOnly(t *testing.T) {
+	open := &plan.Scenario{Name: "open", Load: plan.Load{Model: plan.ArrivalRate, StartRate: 40, Stages: []plan.Stage{{Duration: 5 * time.Second, Target: 40}}}}
+	vus := &plan.Scenario{Name: "vus", Load: plan.Load{Model: plan.VUs, StartVUs: 3, Stages: []plan.Stage{{Duration: 5 * time.Second, Target: 3}}}}
+	seg, err := plan.ParseSegment("0:1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		scens []*plan.Scenario
+		note  bool
+	}{
+		{"arrival-rate alone", []*plan.Scenario{open}, false},
+		{"beside a VU scenario", []*plan.Scenario{open, vus}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := agentState{next: 5, iterations: 142, remote: &remote{name: "agent 1", seg: seg}}
+			g := &generator{plan: &plan.Plan{Scenarios: tc.scens}, agents: []*agentState{&a}}
+			if row := g.Agents()[0]; row.OpenOnly != tc.note {
+				t.Errorf("open only %v, want %v (offered %v/s, achieved %v/s)", row.OpenOnly, tc.note, row.Offered, row.Achieved)
+			}
+		})
+	}
+}

@@ -25,7 +25,7 @@ scenarios:
     duration: 1s
      flow:  # bad
       - get: /
-`, 6, "mapping value is not allowed in this context (indented too deep?)"},
+`, 6, "mapping value is not allowed in this context (line 6 is indented under \"duration\" on line 5, which has a value: line 6 too deep, or line 5 too shallow?)"},
 		{"load key under a scenario", `base_url: http://127.0.0.1:8080
 scenarios:
   s:
@@ -33,7 +33,7 @@ scenarios:
       duration: 1s  # bad
     flow:
       - get: /
-`, 7, "mapping value is not allowed in this context (indented too deep?)"},
+`, 7, "mapping value is not allowed in this context (line 5 is indented under \"rate\" on line 4, which has a value: line 5 too deep, or line 4 too shallow?)"},
 		{"a step's key", `base_url: http://127.0.0.1:8080
 scenarios:
   s:
@@ -42,7 +42,7 @@ scenarios:
     flow:
       - get: /
           name: x  # bad
-`, 11, "mapping value is not allowed in this context (indented too deep?)"},
+`, 11, "mapping value is not allowed in this context (line 8 is indented under \"get\" on line 7, which has a value: line 8 too deep, or line 7 too shallow?)"},
 		{"a step's key, less indented", `base_url: http://127.0.0.1:8080
 scenarios:
   s:
@@ -58,7 +58,7 @@ thresholds:
     http_reqs: count>1  # bad
 scenarios:
   s: {rate: 1, duration: 1s, flow: [get: /]}
-`, 5, "mapping value is not allowed in this context (indented too deep?)"},
+`, 5, "mapping value is not allowed in this context (line 4 is indented under \"http_req_failed\" on line 3, which has a value: line 4 too deep, or line 3 too shallow?)"},
 		{"a threshold after a list", `base_url: http://127.0.0.1:8080
 thresholds:
   http_req_failed: ["rate<0.01"]
@@ -73,7 +73,15 @@ observe:
         name: node  # bad
 scenarios:
   s: {rate: 1, duration: 1s, flow: [get: /]}
-`, 9, "mapping value is not allowed in this context (indented too deep?)"},
+`, 9, "mapping value is not allowed in this context (line 5 is indented under \"url\" on line 4, which has a value: line 5 too deep, or line 4 too shallow?)"},
+		{"a dedented load key", `base_url: http://127.0.0.1:8080
+scenarios:
+  s:
+    rate: 1
+  duration: 1s
+    flow:  # bad
+      - get: /
+`, 5, "mapping value is not allowed in this context (line 6 is indented under \"duration\" on line 5, which has a value: line 6 too deep, or line 5 too shallow?)"},
 		{"a top-level key", `base_url: http://127.0.0.1:8080
 name: t
   timeout: 2s  # bad

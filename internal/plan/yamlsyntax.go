@@ -37,7 +37,7 @@ func (p *parser) syntaxError(err error, src []byte) {
 	default:
 		if key, ok := deeperKey(tok); ok {
 			at, path = key, ctx.path(true)
-			msg += " (indented too deep?)"
+			msg += valuedKeyHint(tok, key.line)
 		} else if strings.Contains(msg, "not allowed in this context") {
 			msg += ctx.indentHint(at.line, lineIndent(src, at.line))
 		}
@@ -65,6 +65,22 @@ func deeperKey(tok *token.Token) (pos, bool) {
 		indent++
 	}
 	return pos{tok.Next.Position.Line, indent + 1}, true
+}
+
+// valuedKeyHint is the hint for a key indented under one that already has
+// a value ("duration: 2s" then "    flow:"): the key below may be too deep,
+// or the one above too shallow (a dedented line), so it names both lines.
+func valuedKeyHint(scalar *token.Token, line int) string {
+	colon := scalar.Prev
+	if colon == nil || colon.Type != token.MappingValueType || colon.Prev == nil || colon.Prev.Position == nil {
+		return " (indented too deep?)"
+	}
+	key := colon.Prev
+	if key.Position.Column <= 1 {
+		return " (indented too deep?)" // a top-level key cannot be indented less
+	}
+	return fmt.Sprintf(" (line %d is indented under %q on line %d, which has a value: line %d too deep, or line %d too shallow?)",
+		line, key.Value, key.Position.Line, line, key.Position.Line)
 }
 
 // startsLine reports whether tok is the first thing on its line but for

@@ -25,7 +25,7 @@ func TestSyntaxErrorNamesPathAndHint(t *testing.T) {
 		{"under-indented in a nested mapping", head + "    flow:\n      - get: /x\n        check:\n          status: 200\n       json: {a: 1}\n",
 			10, 8, "scenarios.main.flow[0].check", `value is not allowed in this context (indented 7 spaces where "status" on line 9 is at 10: indented too little?)`},
 		{"over-indented after a plain value", head + "     flow: [get: /x]\n",
-			6, 6, "scenarios.main", "mapping value is not allowed in this context (indented too deep?)"},
+			6, 6, "scenarios.main", `mapping value is not allowed in this context (line 6 is indented under "duration" on line 5, which has a value: line 6 too deep, or line 5 too shallow?)`},
 		{"over-indented after a list", "base_url: http://127.0.0.1:8080\nthresholds:\n  http_req_failed: [\"rate<0.01\"]\n   http_reqs: [\"count>1\"]\n",
 			4, 4, "thresholds", `value is not allowed in this context (indented 3 spaces where "http_req_failed" on line 3 is at 2: indented too deep?)`},
 		{"tab", "base_url: http://127.0.0.1:8080\nscenarios:\n  main:\n\tvus: 1\n",

@@ -18,14 +18,17 @@ type Agent struct {
 	RTT      time.Duration `json:"rtt"`          // the round trip of that measurement
 	Offered  float64       `json:"offered_rps"`  // iterations per second its segment of the schedule offered (open model)
 	Achieved float64       `json:"achieved_rps"` // iterations per second it started, over the time the load ran (not requests: a flow may make several)
-	Requests int64         `json:"requests"`     // requests it completed; the agents' add up to the run's
-	Iters    int64         `json:"iterations"`   // iterations it started
-	Errors   int64         `json:"errors"`       // failed requests
-	Dropped  int64         `json:"dropped"`      // iterations dropped for lack of a free VU
-	CPU      float64       `json:"cpu"`          // mean cores its process kept busy
-	CPUMax   float64       `json:"cpu_max"`      // the busiest second's
-	LagP99   time.Duration `json:"lag_p99"`      // the worst second's p99 scheduler lag
-	Seconds  int           `json:"seconds"`      // seconds received
+	// OpenOnly: Offered is the arrival-rate scenarios' schedule while the
+	// test also has VU scenarios, whose iterations Achieved counts too.
+	OpenOnly bool          `json:"offered_open_only,omitempty"`
+	Requests int64         `json:"requests"`   // requests it completed; the agents' add up to the run's
+	Iters    int64         `json:"iterations"` // iterations it started
+	Errors   int64         `json:"errors"`     // failed requests
+	Dropped  int64         `json:"dropped"`    // iterations dropped for lack of a free VU
+	CPU      float64       `json:"cpu"`        // mean cores its process kept busy
+	CPUMax   float64       `json:"cpu_max"`    // the busiest second's
+	LagP99   time.Duration `json:"lag_p99"`    // the worst second's p99 scheduler lag
+	Seconds  int           `json:"seconds"`    // seconds received
 	Missing  []int         `json:"missing_seconds,omitempty"`
 	LostAt   int           `json:"lost_at"` // the first second not received after it was lost; -1 when it was not
 	LostWhy  string        `json:"lost_why,omitempty"`
@@ -69,9 +72,14 @@ func agentTotal(agents []Agent) []string {
 		units.Count(t.Dropped), units.Count(t.Errors), ""}
 }
 
-// agentNotes says which agents were lost and which seconds went missing.
+// agentNotes says what OFFERED counts beside a VU scenario, which agents
+// were lost and which seconds went missing.
 func agentNotes(agents []Agent) []string {
 	var out []string
+	if len(agents) > 0 && agents[0].OpenOnly {
+		out = append(out, "OFFERED is the arrival-rate scenarios' schedule; ACHIEVED counts every scenario's iterations, "+
+			"the VU scenarios' too, so it may exceed OFFERED")
+	}
 	for _, a := range agents {
 		if a.LostAt >= 0 {
 			out = append(out, lostNote(&a))

@@ -54,3 +54,14 @@ func TestAgentTableNamesTheWeakAndTheLost(t *testing.T) {
 		t.Errorf("summary.json's agents: %v", js)
 	}
 }
+
+// The agents' table says what OFFERED counts when the test has VU
+// scenarios beside its arrival-rate ones, and only then.
+func TestAgentNotesSayWhatOfferedCounts(t *testing.T) {
+	for _, openOnly := range []bool{false, true} {
+		notes := strings.Join(agentNotes([]Agent{{Name: "agent 1", LostAt: -1, Offered: 20, Achieved: 28.4, OpenOnly: openOnly}}), "\n")
+		if strings.Contains(notes, "ACHIEVED counts every scenario's iterations, the VU scenarios' too") != openOnly {
+			t.Errorf("open only %v: notes %q", openOnly, notes)
+		}
+	}
+}
