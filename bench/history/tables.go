@@ -41,8 +41,13 @@ func measureAll(m history.Method, rec *Recorded, n Sizes, r *rand.Rand) string {
 	if rec != nil {
 		sb.WriteString(rec.section(m.Among(testSeries)))
 		measured, labels := rec.sigmas()
-		levels = append(append([]float64(nil), sigmas...), measured...)
+		levels = append([]float64(nil), sigmas...)
 		for i, sg := range measured {
+			if n, ok := name[sg]; ok { // two endpoints of one noise: one row naming both
+				name[sg] = strings.TrimSuffix(n, ")") + "; " + labels[i] + ")"
+				continue
+			}
+			levels = append(levels, sg)
 			name[sg] = pct(sg) + " (" + labels[i] + ")"
 		}
 	}
