@@ -316,10 +316,9 @@ func (c *context) hostBusyFinding(from, to int, late lateSignal) (Finding, bool)
 	n := b.add(c.fig(cpus, StatMedian, from, to, UnitCores, "the host's CPUs"))
 	hs := b.derive(StatRatio, UnitFraction, "share of the host's CPUs in use", h, n)
 	var steal, ss ref = -1, -1
-	for _, st := range c.set.Find(HostSteal) {
-		steal = b.add(c.fig(c.ofSeries(st), StatMedian, from, to, UnitCores, "cores' worth of time the hypervisor took (steal, median)"))
+	if st, ok := c.stealFig(from, to); ok {
+		steal = b.add(st)
 		ss = b.derive(StatRatio, UnitFraction, "share of the host's CPUs taken by the hypervisor", steal, n)
-		break
 	}
 	busy := b.fig(hs).Value >= hostBusy
 	stolen := ss >= 0 && b.fig(ss).Value >= hostSteal

@@ -15,18 +15,24 @@ func (c *context) stealNote(b *builder) []any {
 	if !ok || len(c.all) == 0 {
 		return nil
 	}
-	st := c.set.Find(HostSteal)
-	if len(st) == 0 {
-		return nil
-	}
 	first, last := c.all[0].sec, c.all[len(c.all)-1].sec
-	stolen := c.fig(c.ofSeries(st[0]), StatMedian, first, last, UnitCores, "cores' worth of time the hypervisor took (steal, median second)")
+	stolen, ok := c.stealFig(first, last)
 	n := c.fig(cpus, StatMedian, first, last, UnitCores, "the host's CPUs")
-	if n.Value <= 0 || stolen.Value/n.Value < hostStealNoted {
+	if !ok || n.Value <= 0 || stolen.Value/n.Value < hostStealNoted {
 		return nil
 	}
 	s, h := b.add(stolen), b.add(n)
 	share := b.derive(StatRatio, UnitFraction, "share of the host's CPUs taken by the hypervisor", s, h)
 	return []any{"the hypervisor took ", share, " of the generator host's ", h,
 		" (CPU steal): a target on the same host lost that time too; compare its latencies only with runs that lost as much"}
+}
+
+// stealFig is the median cores' worth of time the hypervisor took from the
+// generator's host between two seconds, when the run recorded it.
+func (c *context) stealFig(from, to int) (Figure, bool) {
+	st := c.set.Find(HostSteal)
+	if len(st) == 0 {
+		return Figure{}, false
+	}
+	return c.fig(c.ofSeries(st[0]), StatMedian, from, to, UnitCores, "cores' worth of time the hypervisor took (steal, median)"), true
 }

@@ -86,21 +86,12 @@ func collectFiles(files map[string][]byte, file string, p *plan.Plan) error {
 				err = sendProtos(files, file, st.Session.GRPC)
 			}
 		})
+		if err == nil && s.Data != nil {
+			err = sendFile(files, file, s.Data.File, "data file")
+		}
 		if err != nil {
 			return err
 		}
-		if s.Data == nil {
-			continue
-		}
-		rel := filepath.Clean(s.Data.File)
-		if !filepath.IsLocal(rel) {
-			return fmt.Errorf("%s: data file %s: a distributed run sends data files to the agents beside the test, so the path must be relative and below the test file's directory", file, s.Data.File)
-		}
-		b, err := os.ReadFile(filepath.Join(filepath.Dir(file), rel))
-		if err != nil {
-			return fmt.Errorf("%s: data file: %w", file, err)
-		}
-		files[s.Data.File] = b
 	}
 	return nil
 }

@@ -28,24 +28,33 @@ func protocols() map[string]protocol.Protocol {
 // prepareSessions prepares every session step of the plan once, before
 // the VUs exist.
 func (e *Engine) prepareSessions() error {
-	reg := protocols()
 	env := protocol.Env{Dialer: e.dialer, TLS: e.tlsConfig, HandshakeTimeout: e.tlsTimeout}
+	return eachSession(e.plan, func(s *plan.Session, p protocol.Protocol) error {
+		ps, err := p.Prepare(s, env)
+		if err == nil {
+			e.sessions[s] = ps
+		}
+		return err
+	})
+}
+
+// eachSession calls fn with every session step of p, groups and loops
+// included, and its protocol, until fn returns an error.
+func eachSession(p *plan.Plan, fn func(*plan.Session, protocol.Protocol) error) error {
+	reg := protocols()
 	var err error
 	visit := func(st *plan.Step) {
 		if st.Kind != plan.SessionStep || err != nil {
 			return
 		}
-		p, ok := reg[st.Session.Protocol]
+		pr, ok := reg[st.Session.Protocol]
 		if !ok {
 			err = fmt.Errorf("no protocol %q in the engine's registry", st.Session.Protocol)
 			return
 		}
-		var ps protocol.Step
-		if ps, err = p.Prepare(st.Session, env); err == nil {
-			e.sessions[st.Session] = ps
-		}
+		err = fn(st.Session, pr)
 	}
-	for _, s := range e.plan.Scenarios {
+	for _, s := range p.Scenarios {
 		plan.Walk(s.Flow, visit)
 	}
 	return err
