@@ -1,7 +1,6 @@
 package grpc
 
 import (
-	"encoding/json"
 	"net/http"
 	"time"
 
@@ -10,7 +9,6 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/types/dynamicpb"
 
-	"github.com/loadlens/loadlens/internal/jsonpath"
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/protocol"
 )
@@ -89,69 +87,33 @@ func (s *session) checkHead(stream grpc.ClientStream, err error) {
 
 // extract sets the step's variables from the last message received and
 // the response metadata, as a request's extract: does; a miss without a
-// default fails its check.
+// default fails its check (protocol.SetExtracted).
 func (s *session) extract(end time.Time) {
-	vars := s.vu.Vars().Vars
+	last := protocol.NewMessage(s.last) // parsed once for every json extraction
 	for i := range s.st.s.Extract {
 		ex := &s.st.s.Extract[i]
-		val, ok := s.extracted(ex)
-		if !ok && ex.Default != nil {
-			val, ok = *ex.Default, true
-		}
-		vars[ex.Var] = val
-		if ex.Default == nil {
-			s.vu.Check(ex.Check, end, ok)
-		}
+		val, ok := s.extracted(ex, &last)
+		protocol.SetExtracted(s.vu, ex, val, ok, end)
 	}
 }
 
 // extracted returns what one extraction finds, and whether it found it.
-func (s *session) extracted(ex *plan.Extract) (string, bool) {
-	switch ex.From {
-	case plan.FromHeader:
-		vals := s.header.Values(ex.Header)
-		for _, v := range vals {
-			if ex.Regex == nil {
-				return v, true
-			}
-			if m, ok := submatch(ex, v); ok {
-				return m, true
-			}
-		}
-		return "", false
-	case plan.FromJSON:
+func (s *session) extracted(ex *plan.Extract, last *protocol.Message) (string, bool) {
+	if ex.From != plan.FromHeader {
 		if s.facts.MsgsReceived == 0 {
 			return "", false
 		}
-		var doc any
-		if json.Unmarshal(s.last, &doc) != nil {
-			return "", false
+		return last.Extracted(ex)
+	}
+	for _, v := range s.header.Values(ex.Header) {
+		if ex.Regex == nil {
+			return v, true
 		}
-		val, ok := ex.Path.Lookup(doc)
-		if !ok {
-			return "", false
+		if m, ok := protocol.Submatch(ex, []byte(v)); ok {
+			return m, true
 		}
-		return jsonpath.Format(val), true
 	}
-	if s.facts.MsgsReceived == 0 {
-		return "", false
-	}
-	if ex.Regex == nil {
-		return string(s.last), true
-	}
-	return submatch(ex, string(s.last))
-}
-
-// submatch returns capture group 1 when the regex has one, else the match.
-func submatch(ex *plan.Extract, text string) (string, bool) {
-	m := ex.Regex.FindStringSubmatch(text)
-	switch {
-	case m == nil:
-		return "", false
-	case len(m) > 1:
-		return m[1], true
-	}
-	return m[0], true
+	return "", false
 }
 
 // addMetadata adds gRPC metadata to h, as header checks read headers.
