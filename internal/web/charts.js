@@ -159,8 +159,8 @@
   LL.isolatedPoints = function (u, si, show) {
     if (show) return null;
     var d = u.data[si], out = [];
+    var none = function (k) { return k < 0 || k >= d.length || d[k] === null || d[k] === undefined; };
     for (var i = 0; i < d.length; i++) {
-      var none = function (k) { return k < 0 || k >= d.length || d[k] === null || d[k] === undefined; };
       if (!none(i) && none(i - 1) && none(i + 1)) out.push(i);
     }
     return out.length ? out : null;
