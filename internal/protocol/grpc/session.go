@@ -40,7 +40,9 @@ type session struct {
 	sample   sample.Request
 	// wire counts the bytes of the VU's connection on its socket (HTTP/2
 	// framing, headers and TLS included), as the HTTP path counts; read0
-	// and written0 are its marks at the call's start.
+	// and written0 are its marks at the last call's end, so what the
+	// transport writes between calls (PINGs, WINDOW_UPDATEs) is the next
+	// call's, not lost.
 	wire            protocol.Wire
 	read0, written0 int64
 }
@@ -52,7 +54,6 @@ var errMessage = errors.New("request message")
 func (s *session) Run(ctx context.Context, vu protocol.VU, intended time.Time) time.Time {
 	s.vu, s.intended, s.begin = vu, intended, time.Now()
 	s.lastMsg, s.last, s.header = time.Time{}, s.last[:0], nil
-	s.read0, s.written0 = s.wire.Mark()
 	s.facts.Reset()
 	err := s.clientErr
 	if err == nil {
@@ -179,6 +180,7 @@ func (s *session) record(ctx context.Context, err error) time.Time {
 	r := &s.sample
 	*r = sample.Request{Endpoint: s.st.s.Endpoint, End: s.vu.Since(end), Duration: end.Sub(s.intended),
 		Sent: written - s.written0, Received: read - s.read0, Waiting: f.FirstMsg, Facts: f}
+	s.read0, s.written0 = read, written
 	if err != nil {
 		r.Kind, r.Err = s.kind(ctx, err, code)
 	}

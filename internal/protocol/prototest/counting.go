@@ -52,9 +52,19 @@ func (c *countingConn) Write(p []byte) (int, error) {
 // counts a write after the write returns, by when the client may already
 // have read it and ended its session.
 func (c *Counts) WrittenAtLeast(n int64, limit time.Duration) int64 {
+	return atLeast(&c.Written, n, limit)
+}
+
+// ReadAtLeast is WrittenAtLeast for the bytes the server read: a client's
+// write returns before the server has read it.
+func (c *Counts) ReadAtLeast(n int64, limit time.Duration) int64 {
+	return atLeast(&c.Read, n, limit)
+}
+
+func atLeast(v *atomic.Int64, n int64, limit time.Duration) int64 {
 	deadline := time.Now().Add(limit)
-	for c.Written.Load() < n && time.Now().Before(deadline) {
+	for v.Load() < n && time.Now().Before(deadline) {
 		time.Sleep(time.Millisecond) // polling a counter, bounded by the deadline
 	}
-	return c.Written.Load()
+	return v.Load()
 }
