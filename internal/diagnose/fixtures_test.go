@@ -274,11 +274,16 @@ func notFound(t *testing.T) Input {
 // drifting holds 100 req/s for n seconds while the mean latency goes from
 // 20 ms to 20+rise ms, with ±15 % of deterministic noise.
 func drifting(n int, rise time.Duration) func(t *testing.T) Input {
+	return driftingFrom(n, 20*time.Millisecond, rise)
+}
+
+// driftingFrom is drifting from a mean latency of base.
+func driftingFrom(n int, base, rise time.Duration) func(t *testing.T) Input {
 	return func(t *testing.T) Input {
 		secs := steady(n, 100, 3, 0)
 		for i := range secs {
 			noise := 1 + 0.15*math.Sin(float64(i)*2.3)
-			mean := time.Duration((float64(20*time.Millisecond) + float64(rise)*float64(i)/float64(n-1)) * noise)
+			mean := time.Duration((float64(base) + float64(rise)*float64(i)/float64(n-1)) * noise)
 			secs[i].reqs[0].dur = even(mean, 0.5)
 		}
 		return Input{Run: build(t, layout(modelArrivalRate, "GET /feed"), secs)}

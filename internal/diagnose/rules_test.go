@@ -91,6 +91,9 @@ func TestRules(t *testing.T) {
 			[]string{"Latency drifts up at a steady 100 req/s: p95"}, []string{"Theil–Sen slope", "Kendall's tau"}}},
 		{"drift: noise around a constant 20ms", drifting(40, 0), KindLatencyDrift, nil},
 		{"drift: 15 seconds are too few to tell", drifting(15, 20*time.Millisecond), KindLatencyDrift, nil},
+		{"drift: a fast service's p95 wandering 1.3 → 3.8ms, as a busy host makes it", driftingFrom(25, 1300*time.Microsecond, 2500*time.Microsecond), KindLatencyDrift, nil},
+		{"drift: a fast read scanning its growing table, 2 → 12ms", driftingFrom(25, 2*time.Millisecond, 10*time.Millisecond), KindLatencyDrift, &expect{Warning, [2]int{0, 1}, [2]int{23, 24},
+			[]string{"Latency drifts up at a steady 100 req/s: p95"}, []string{"Theil–Sen slope", "Kendall's tau"}}},
 
 		{"gc: JVM paused 7% of the time", jvmGC, KindGCPressure, &expect{Warning, [2]int{10, 10}, [2]int{40, 40},
 			[]string{"GC pressure: App paused for GC 7% of the time (jvm_gc_pause_seconds_sum, role=app) from 0:10"}, nil}},
