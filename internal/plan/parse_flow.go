@@ -129,3 +129,21 @@ func (p *parser) thinkRange(n yamldoc.Node, lo, hi time.Duration, ok bool) (time
 	}
 	return lo, hi, ok
 }
+
+// sessionStep begins a session step whose key is protocol (written step,
+// "a ws:", in messages): its keys checked against keys, and refused outside
+// a scenario's flow, where nothing is measured. It returns the session and
+// the protocol key's value.
+func (p *parser) sessionStep(o *yamldoc.Object, sc *scenarioCtx, step, protocol string, keys []string) (*Session, yamldoc.Node, bool) {
+	for _, f := range o.Fields {
+		if !slices.Contains(keys, f.Name) {
+			p.UnknownKey(f, o.Path, keys)
+		}
+	}
+	n, _ := o.Get(protocol)
+	if sc.s.ID < 0 {
+		p.Errs.Add(n.Key, n.Path, "%s step is measured, so it belongs in a scenario's flow, not in setup: or teardown:", step)
+		return nil, n, false
+	}
+	return &Session{Protocol: protocol, Endpoint: -1, Timeout: sc.def.timeout, MaxMessage: DefaultMaxMessage}, n, true
+}

@@ -26,18 +26,12 @@ var grpcKeys = []string{"grpc", "method", "name", "proto", "import_paths", "prot
 // streaming) on a connection the VU keeps.
 func (p *parser) grpcStep(o *yamldoc.Object, sc *scenarioCtx) (Step, bool) {
 	errsBefore := p.Errs.Len()
-	g := &GRPC{}
-	s := &Session{Protocol: "grpc", Endpoint: -1, Timeout: sc.def.timeout, MaxMessage: DefaultMaxMessage, GRPC: g}
-	for _, f := range o.Fields {
-		if !slices.Contains(grpcKeys, f.Name) {
-			p.UnknownKey(f, o.Path, grpcKeys)
-		}
-	}
-	targetNode, _ := o.Get("grpc")
-	if sc.s.ID < 0 {
-		p.Errs.Add(targetNode.Key, targetNode.Path, "a grpc: step is measured, so it belongs in a scenario's flow, not in setup: or teardown:")
+	s, targetNode, ok := p.sessionStep(o, sc, "a grpc:", "grpc", grpcKeys)
+	if !ok {
 		return Step{}, false
 	}
+	g := &GRPC{}
+	s.GRPC = g
 	p.grpcTarget(targetNode, g)
 	methodNode, hasMethod := o.Get("method")
 	if !hasMethod {

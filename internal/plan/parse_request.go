@@ -133,6 +133,15 @@ func (p *parser) methodAndPath(o *yamldoc.Object) (string, yamldoc.Node, bool) {
 // pathWithoutQuery cuts a path as written at its query, ignoring any ? in
 // {{ }} parts, to name its endpoint.
 func pathWithoutQuery(path string) string {
+	if i := literalByte(path, func(c byte) bool { return c == '?' }); i >= 0 {
+		return path[:i]
+	}
+	return path
+}
+
+// literalByte returns the index of the first byte of path's literal text
+// (outside {{ }}) that match accepts, or -1.
+func literalByte(path string, match func(c byte) bool) int {
 	depth := 0
 	for i := 0; i < len(path); i++ {
 		switch {
@@ -142,11 +151,11 @@ func pathWithoutQuery(path string) string {
 		case strings.HasPrefix(path[i:], "}}") && depth > 0:
 			depth--
 			i++
-		case path[i] == '?' && depth == 0:
-			return path[:i]
+		case depth == 0 && match(path[i]):
+			return i
 		}
 	}
-	return path
+	return -1
 }
 
 // requestURL builds the full URL: base URL, path, then the query: mapping
@@ -278,20 +287,11 @@ func (p *parser) encodedPairs(b *tmpl.Builder, n yamldoc.Node, first, what strin
 // unsendable finds a control character in the literal text of a path
 // (outside {{ }}), which no server can read in a request line.
 func unsendable(path string) (int, rune, bool) {
-	depth := 0
-	for i := 0; i < len(path); i++ {
-		switch c := path[i]; {
-		case strings.HasPrefix(path[i:], "{{"):
-			depth++
-			i++
-		case strings.HasPrefix(path[i:], "}}") && depth > 0:
-			depth--
-			i++
-		case depth == 0 && (c < ' ' || c == 0x7f):
-			return i, rune(c), true
-		}
+	i := literalByte(path, func(c byte) bool { return c < ' ' || c == 0x7f })
+	if i < 0 {
+		return 0, 0, false
 	}
-	return 0, 0, false
+	return i, rune(path[i]), true
 }
 
 // urlScheme returns the scheme of an absolute URL ("http" in http://x).

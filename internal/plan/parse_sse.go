@@ -1,7 +1,6 @@
 package plan
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/loadlens/loadlens/internal/yamldoc"
@@ -13,15 +12,8 @@ var sseKeys = []string{"sse", "name", "query", "headers", "timeout", "duration",
 // sseStep parses an sse: step: subscribe to a Server-Sent Events stream.
 func (p *parser) sseStep(o *yamldoc.Object, sc *scenarioCtx) (Step, bool) {
 	errsBefore := p.Errs.Len()
-	s := &Session{Protocol: "sse", Endpoint: -1, Timeout: sc.def.timeout, MaxMessage: DefaultMaxMessage}
-	for _, f := range o.Fields {
-		if !slices.Contains(sseKeys, f.Name) {
-			p.UnknownKey(f, o.Path, sseKeys)
-		}
-	}
-	pathNode, _ := o.Get("sse")
-	if sc.s.ID < 0 {
-		p.Errs.Add(pathNode.Key, pathNode.Path, "an sse: step is measured, so it belongs in a scenario's flow, not in setup: or teardown:")
+	s, pathNode, ok := p.sessionStep(o, sc, "an sse:", "sse", sseKeys)
+	if !ok {
 		return Step{}, false
 	}
 	src, ok := p.NonEmpty(pathNode, "a URL or path like /events")

@@ -1,7 +1,6 @@
 package plan
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/loadlens/loadlens/internal/yamldoc"
@@ -16,15 +15,8 @@ var wsKeys = []string{"ws", "name", "query", "headers", "subprotocols", "timeout
 // http(s):// URL it upgrades.
 func (p *parser) wsStep(o *yamldoc.Object, sc *scenarioCtx) (Step, bool) {
 	errsBefore := p.Errs.Len()
-	s := &Session{Protocol: "ws", Endpoint: -1, Timeout: sc.def.timeout, MaxMessage: DefaultMaxMessage}
-	for _, f := range o.Fields {
-		if !slices.Contains(wsKeys, f.Name) {
-			p.UnknownKey(f, o.Path, wsKeys)
-		}
-	}
-	urlNode, _ := o.Get("ws")
-	if sc.s.ID < 0 {
-		p.Errs.Add(urlNode.Key, urlNode.Path, "a ws: step is measured, so it belongs in a scenario's flow, not in setup: or teardown:")
+	s, urlNode, ok := p.sessionStep(o, sc, "a ws:", "ws", wsKeys)
+	if !ok {
 		return Step{}, false
 	}
 	written, ok := p.NonEmpty(urlNode, "a URL like ws://host/chat or a path like /chat")
