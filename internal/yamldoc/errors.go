@@ -7,14 +7,14 @@ import (
 	"strings"
 )
 
-// maxErrors caps how many errors Parse reports, so one systematic mistake
+// MaxErrors caps how many errors a Doc reports, so one systematic mistake
 // does not bury the others under hundreds of lines.
 const MaxErrors = 20
 
 // Error is one problem in a test file: where it is, which field it concerns
 // and what is wrong.
 type Error struct {
-	File   string // the test file's path as given to Parse; empty in URL mode
+	File   string // the file's path as given to New; empty in URL mode (plan)
 	Line   int    // 1-based line; 0 when the error is not in the file (URL mode flags)
 	Column int    // 1-based column, in characters
 	Field  string // the field's path, e.g. scenarios.browse.flow[2].think; empty for the whole file
@@ -43,7 +43,7 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-// Errors is every problem Parse found in a test file, sorted by position.
+// Errors is every problem found in a file, sorted by position.
 type Errors []*Error
 
 // Error returns the errors one per line.
