@@ -71,13 +71,7 @@ func (m Method) Detect(xs []float64, relative bool) []Step {
 	cps = m.prune(ys, cps)
 	steps := make([]Step, 0, len(cps))
 	for i, c := range cps {
-		from, to := 0, len(ys)
-		if i > 0 {
-			from = cps[i-1]
-		}
-		if i+1 < len(cps) {
-			to = cps[i+1]
-		}
+		from, to := neighbours(cps, i, len(ys))
 		s := m.step(ys, from, c, to, relative)
 		s.At, s.From, s.To = idx[c], idx[from], to
 		if to < len(idx) {
@@ -131,13 +125,7 @@ func (m Method) prune(ys []float64, cps []int) []int {
 	for len(cps) > 0 {
 		weakest, weakT := -1, math.Inf(1)
 		for i, c := range cps {
-			from, to := 0, len(ys)
-			if i > 0 {
-				from = cps[i-1]
-			}
-			if i+1 < len(cps) {
-				to = cps[i+1]
-			}
+			from, to := neighbours(cps, i, len(ys))
 			if t, ok := m.judge(ys[from:c], ys[c:to]); !ok && math.Abs(t) < weakT {
 				weakest, weakT = i, math.Abs(t)
 			}
@@ -148,6 +136,20 @@ func (m Method) prune(ys []float64, cps []int) []int {
 		cps = append(cps[:weakest], cps[weakest+1:]...)
 	}
 	return cps
+}
+
+// neighbours returns the segment change point cps[i] splits, in a series
+// of n values: from the change point before it (or the start) to the one
+// after it (or the end).
+func neighbours(cps []int, i, n int) (from, to int) {
+	from, to = 0, n
+	if i > 0 {
+		from = cps[i-1]
+	}
+	if i+1 < len(cps) {
+		to = cps[i+1]
+	}
+	return from, to
 }
 
 // judge returns the t statistic between the levels l and r and whether
