@@ -316,12 +316,17 @@ func judgeChange(g Gate, base, v Value, host hostLag) (failed, notJudged bool, r
 	}
 	lagged := g.Metric.isLatency() && host.disturbs(g, base.Value)
 	if sign*point <= limit+1e-12 {
+		// an interval too wide stays too wide on a quiet host: more data is the remedy named first
+		if far, wide := unresolved(g, point, *ci, limit); wide {
+			why := unresolvedText(g, v, change, allowed, pct, point, far, limit)
+			if lagged && host.busier < 0 {
+				why += "; besides, " + host.sentence()
+			}
+			return false, true, why
+		}
 		if lagged && host.busier < 0 {
 			return false, true, fmt.Sprintf("not judged: %s %s is within %s, but %s: the wait in the baseline's latencies can hide a rise; run both on a quiet host",
 				g.Metric, change, allowed, host.sentence())
-		}
-		if far, wide := unresolved(g, point, *ci, limit); wide {
-			return false, true, unresolvedText(g, v, change, allowed, pct, point, far, limit)
 		}
 		return false, false, fmt.Sprintf("%s %s is within %s", g.Metric, change, allowed)
 	}
@@ -346,8 +351,8 @@ func judgeChange(g Gate, base, v Value, host hostLag) (failed, notJudged bool, r
 		return true, false, why
 	}
 	if lagged {
-		return false, true, fmt.Sprintf("not judged: %s %s %s goes past %s, but its interval reaches back within it and %s: the wait may have moved it either way; run both on a quiet host",
-			g.Metric, change, interval, allowed, host.sentence())
+		return false, true, fmt.Sprintf("not judged: %s %s %s goes past %s, but its interval reaches back within it and %s: the wait may have moved it either way; run both on a quiet host%s",
+			g.Metric, change, interval, allowed, host.sentence(), widerThanLag(g, v, point, *ci, limit))
 	}
 	if pct && v.Drift > limit {
 		return false, true, fmt.Sprintf("not judged: %s %s %s goes past %s, but its interval reaches back within it and the runs drifted: "+
