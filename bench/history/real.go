@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/loadlens/loadlens/internal/history"
-	"github.com/loadlens/loadlens/internal/stats"
 )
 
 // phases returns where each phase of the recording starts (its first run's
@@ -95,9 +94,18 @@ func phaseSD(xs []float64, starts []int, i int) float64 {
 func phaseStep(xs []float64, starts []int, i int) float64 {
 	level := func(j int) float64 {
 		from, to := bounds(len(xs), starts, j)
-		return stats.Median(counted(xs[from:to]))
+		return median(counted(xs[from:to]))
 	}
 	return level(i)/level(i-1) - 1
+}
+
+// median is the middle value of xs (bench/history may not import stats).
+func median(xs []float64) float64 {
+	s := slices.Sorted(slices.Values(xs))
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 func logSD(xs []float64) float64 {
