@@ -52,14 +52,16 @@ func (m Metric) Unit() string {
 	return "req"
 }
 
+// sessionNames are the session metrics' names in tables and JSON.
+var sessionNames = map[Metric]string{SessionRate: "sessions/s", MsgRate: "msgs received/s", FirstMsgP50: "first msg p50",
+	FirstMsgP95: "first msg p95", LengthP50: "length p50", LengthP95: "length p95"}
+
 // sessionName names a session metric as tables show it.
 func (m Metric) sessionName() (string, bool) {
-	names := map[Metric]string{SessionRate: "sessions/s", MsgRate: "msgs received/s", FirstMsgP50: "first msg p50",
-		FirstMsgP95: "first msg p95", LengthP50: "length p50", LengthP95: "length p95"}
-	if n, ok := names[m]; ok {
+	if n, ok := sessionNames[m]; ok {
 		return n, true
 	}
-	if m >= StatusShare && m < StatusShare+Metric(sample.NumKinds) && m > StatusShare {
+	if m > StatusShare && m < StatusShare+Metric(sample.NumKinds) {
 		return "ended " + statusName(sample.Kind(m-StatusShare)), true
 	}
 	return "", false
