@@ -163,12 +163,7 @@ func readView(in Input, info RunInfo, index map[string]int, keys []string, feeds
 		return v, nil
 	}
 	v.exact = metrics.NewRun(in.Run.Layout)
-	for _, f := range feeds {
-		if v.feeds == nil {
-			v.feeds = map[feed]*runView{}
-		}
-		v.feeds[f] = v.feedView(f)
-	}
+	v.makeFeeds(feeds)
 	err := in.Snapshots(func(s *metrics.Snapshot) error {
 		if s.Second < info.First || s.Second > info.Last {
 			return nil

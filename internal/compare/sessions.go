@@ -128,6 +128,17 @@ func sessionFeeds(ins []Input) []feed {
 	return out
 }
 
+// makeFeeds makes a view of the run's compared seconds per feed: none
+// without feeds, so a run without sessions reads its seconds once.
+func (v *runView) makeFeeds(feeds []feed) {
+	for _, f := range feeds {
+		if v.feeds == nil {
+			v.feeds = map[feed]*runView{}
+		}
+		v.feeds[f] = v.feedView(f)
+	}
+}
+
 // feedView is a view of the same run and compared seconds whose seconds
 // count feed f.
 func (v *runView) feedView(f feed) *runView {
