@@ -1,6 +1,8 @@
 package compare
 
 import (
+	"regexp"
+
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/sample"
 )
@@ -279,6 +281,7 @@ func (c *comparer) feedLine(r int, m Metric) Line {
 	}
 	for g := 1; g < len(c.groups); g++ {
 		sub.change(&line.Values[g], line.Values[0], g, r, m.Base())
+		line.Values[g].NotTested = sessionWords(line.Values[g].NotTested, m)
 	}
 	c.boot, c.repl, c.tail = c.boot || sub.boot, c.repl || sub.repl, c.tail || sub.tail
 	for _, b := range []int{sub.minB, sub.maxB} {
@@ -287,4 +290,19 @@ func (c *comparer) feedLine(r int, m Metric) Line {
 		}
 	}
 	return line
+}
+
+var (
+	requestsWord = regexp.MustCompile(`\brequests\b`)
+	requestWord  = regexp.MustCompile(`\brequest\b`)
+)
+
+// sessionWords says what a session line's seconds count where the request
+// figure's reasons say requests: its messages, else its sessions.
+func sessionWords(why string, m Metric) string {
+	one, many := "session", "sessions"
+	if m == MsgRate {
+		one, many = "message", "messages"
+	}
+	return requestWord.ReplaceAllString(requestsWord.ReplaceAllString(why, many), one)
 }

@@ -185,3 +185,45 @@ func TestSessionMetricJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionLinesSayWhatTheyCount: a session line's reason for not being
+// tested names sessions or messages, not the requests its statistics were
+// written for ("run a holds 80 requests; a p95 needs …").
+func TestSessionLinesSayWhatTheyCount(t *testing.T) {
+	s := baseSessions(1)
+	s.seconds, s.sessions = 8, 2
+	rep, err := Compare([]Input{s.input("a"), func() Input { b := s; b.seed = 2; return b.input("b") }()}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, m := range []Metric{SessionRate, MsgRate, FirstMsgP95, LengthP95} {
+		l, ok := findLine(t, rep, "ws /chat", m)
+		if !ok {
+			continue
+		}
+		why := l.Values[1].NotTested
+		if why == "" {
+			continue
+		}
+		checked++
+		if strings.Contains(why, "request") {
+			t.Errorf("%s: %q speaks of requests", m, why)
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no session line was left untested: the case tests nothing")
+	}
+	for _, tc := range []struct {
+		why  string
+		m    Metric
+		want string
+	}{
+		{"run a holds 80 requests; a p95 needs 200 a run", FirstMsgP95, "run a holds 80 sessions; a p95 needs 200 a run"},
+		{"fewer than 5 compared seconds with a request", MsgRate, "fewer than 5 compared seconds with a message"},
+	} {
+		if got := sessionWords(tc.why, tc.m); got != tc.want {
+			t.Errorf("sessionWords(%q) = %q, want %q", tc.why, got, tc.want)
+		}
+	}
+}
