@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -47,7 +46,7 @@ scenarios:
         max_events: 3
         timeout: 5s
 `, srv.URL)
-	os.WriteFile(filepath.Join(dir, "t.yaml"), []byte(test), 0o644)
+	writeTest(t, dir, "t.yaml", test)
 	var runs []string
 	for i, d := range []time.Duration{5 * time.Millisecond, 65 * time.Millisecond} {
 		delay.Store(int64(d))
