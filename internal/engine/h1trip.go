@@ -20,8 +20,11 @@ type h1Trip struct {
 	busy   atomic.Bool // inside Do, for the abort hook
 }
 
-func newH1Trip(e *Engine) *h1Trip {
-	return &h1Trip{client: h1.New(h1.Config{Dialer: e.dialer, TLS: e.h1TLS, HandshakeTimeout: e.tlsTimeout, IdleCloses: &e.idleCloses})}
+// newH1Trip makes a VU's client; inline: the VU parks (closedvu.go), so
+// its goroutine may dial and handshake itself.
+func newH1Trip(e *Engine, inline bool) *h1Trip {
+	return &h1Trip{client: h1.New(h1.Config{Dialer: e.dialer, TLS: e.h1TLS, HandshakeTimeout: e.tlsTimeout,
+		IdleCloses: &e.idleCloses, Inline: inline})}
 }
 
 func (t *h1Trip) close() {

@@ -85,7 +85,7 @@ func (v *vu) tripper(url []byte) (roundTripper, error) {
 		return h.net, nil
 	}
 	if h.h1 == nil {
-		h.h1 = newH1Trip(v.sc.e)
+		h.h1 = newH1Trip(v.sc.e, v.sc.parks())
 	}
 	return h.h1, nil
 }
