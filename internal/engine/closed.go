@@ -32,7 +32,7 @@ func (sc *scenarioRun) runVUs(ctx context.Context, start time.Time) {
 	hard, interrupt := context.WithCancelCause(ctx)
 	defer interrupt(nil)
 	r := &closedRun{sc: sc, hard: hard, spread: spreadInterval(sc.s.Flow), parks: sc.parks()}
-	defer context.AfterFunc(hard, r.wakeAll)()
+	defer context.AfterFunc(hard, r.interruptAll)()
 	at, jump := time.Duration(0), true
 	for {
 		r.retarget(seg.Share(plan.VUsAt(l, at)), l.GracefulRampDown, jump)
@@ -85,7 +85,7 @@ func (r *closedRun) retarget(n int, rampDown time.Duration, jump bool) {
 			time.AfterFunc(rampDown, func() {
 				if int64(idx) >= slots.targetA.Load() {
 					c.cancel(errRampedDown) // a newer VU in this slot is another closedVU
-					c.wake()
+					c.interrupt()
 				}
 			})
 		}

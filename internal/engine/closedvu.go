@@ -59,11 +59,24 @@ func (c *closedVU) resume() {
 }
 
 // wake runs a parked VU on at once, its think time cut short (no iteration
-// recorded, as a think time interrupted), after its context ended.
-func (c *closedVU) wake() {
-	if c.parked.CompareAndSwap(1, 0) {
-		c.timer.Stop()
-		go c.run()
+// recorded, as a think time interrupted), after its context ended; it
+// reports whether the VU was parked.
+func (c *closedVU) wake() bool {
+	if !c.parked.CompareAndSwap(1, 0) {
+		return false
+	}
+	c.timer.Stop()
+	go c.run()
+	return true
+}
+
+// interrupt wakes the VU, or ends its request in flight, after its
+// context ended: its lean client watches no context (h1Trip.external).
+func (c *closedVU) interrupt() {
+	if !c.wake() {
+		if t := c.v.trip.Load(); t != nil {
+			t.abort()
+		}
 	}
 }
 
@@ -126,13 +139,15 @@ func (r *closedRun) keep(c *closedVU) bool {
 	return false
 }
 
-// wakeAll wakes every parked VU, when their parent context ended.
-func (r *closedRun) wakeAll() {
+// interruptAll interrupts every VU, when their parent context ended.
+func (r *closedRun) interruptAll() {
 	r.slots.mu.Lock()
 	defer r.slots.mu.Unlock()
 	for _, c := range r.slots.vus {
-		if c != nil {
-			c.wake()
+		if c != nil && !c.wake() {
+			if t := c.v.trip.Load(); t != nil {
+				go t.abort() // which waits for the request to notice
+			}
 		}
 	}
 }

@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"github.com/loadlens/loadlens/internal/engine/h1/h1test"
+	"github.com/loadlens/loadlens/internal/faultserver"
 	"github.com/loadlens/loadlens/internal/plan"
+	"github.com/loadlens/loadlens/internal/sample"
 )
 
 // TestThinkingVUsHoldNoGoroutine: closed-model VUs whose flow ends in a
@@ -91,5 +93,62 @@ func TestParkedIterationsAreTimedWithTheirThink(t *testing.T) {
 	}
 	if reqs := rec.count(); reqs < iters || reqs > iters+2 {
 		t.Errorf("%d requests for %d iterations: each iteration is one, and each VU's last may be cut short", reqs, iters)
+	}
+}
+
+// TestParkingVUsRequestIsInterrupted: the request in flight of a VU that
+// parks (its lean client watches no context) is interrupted when the VU is
+// ramped down past its graceful ramp-down, or the run is cancelled, and
+// recorded as such, not left to its timeout.
+func TestParkingVUsRequestIsInterrupted(t *testing.T) {
+	tests := []struct {
+		name, err string
+		stages    []plan.Stage
+		cancel    bool
+	}{
+		{"ramped down", "ramped down", []plan.Stage{{Duration: 200 * time.Millisecond, Target: 2},
+			{Duration: time.Millisecond, Target: 0}, {Duration: 2 * time.Second, Target: 0}}, false},
+		{"cancelled", "", []plan.Stage{{Duration: time.Minute, Target: 2}}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := faultserver.Start(t, faultserver.Hang, faultserver.Options{})
+			load := plan.Load{Model: plan.VUs, StartVUs: 2, GracefulRampDown: 100 * time.Millisecond, Stages: tt.stages}
+			s := scenario(load, get(srv.URL), think(10*time.Millisecond)) // VUs start spread over 10 ms
+			s.ID = 0
+			rec := newTestRecorder()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			done := make(chan error, 1)
+			start := time.Now()
+			go func() { done <- New(&plan.Plan{Scenarios: []*plan.Scenario{s}}, rec, Options{}).Run(ctx) }()
+			if tt.cancel {
+				for n := 0; srv.Requests() < 2; n++ { // polled: both requests are in flight
+					if n == 2000 {
+						t.Fatal("the server saw no two requests")
+					}
+					time.Sleep(5 * time.Millisecond)
+				}
+				cancel()
+			}
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatal(err)
+				}
+			case <-time.After(8 * time.Second): // the requests' timeout is 10 s
+				t.Fatal("the run did not end: its requests in flight were not interrupted")
+			}
+			rec.mu.Lock()
+			defer rec.mu.Unlock()
+			if len(rec.reqs) != 2 {
+				t.Fatalf("%d samples in %v, want 2", len(rec.reqs), time.Since(start))
+			}
+			for _, q := range rec.reqs {
+				if q.Kind != sample.Interrupted || !strings.Contains(q.Err, tt.err) {
+					t.Fatalf("sample %+v, want interrupted (%q)", q, tt.err)
+				}
+			}
+		})
 	}
 }

@@ -86,6 +86,9 @@ func (v *vu) tripper(url []byte) (roundTripper, error) {
 	}
 	if h.h1 == nil {
 		h.h1 = newH1Trip(v.sc.e, v.sc.parks())
+		if h.h1.external {
+			v.trip.Store(h.h1) // for closedVU.interrupt, on another goroutine
+		}
 	}
 	return h.h1, nil
 }

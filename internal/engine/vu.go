@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"math/rand/v2"
+	"sync/atomic"
 	"time"
 
 	"github.com/loadlens/loadlens/internal/plan"
@@ -29,6 +30,7 @@ type vu struct {
 	scratch    []byte // set: steps render into it
 	// sess are the VU's runners of the plan's session steps, made on first use.
 	sess map[*plan.Session]protocol.Session
+	trip atomic.Pointer[h1Trip] // http.h1 once made, when its runner aborts it
 }
 
 func (sc *scenarioRun) newVU() *vu {
