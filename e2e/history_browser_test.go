@@ -35,11 +35,12 @@ func TestHistoryHTMLInABrowser(t *testing.T) {
 	})
 	var got struct {
 		Charts, Marks, Canvases, Changes int
+		LabelGap                         float64
 		Links                            []string
 		Tags                             string
 	}
 	b.eval(`var d = JSON.parse(document.getElementById("loadlens-data").textContent);
-		return {charts: LLhistory.charts, marks: LLhistory.marks(),
+		return {charts: LLhistory.charts, marks: LLhistory.marks(), labelGap: LLhistory.labelGap(),
 		canvases: Array.from(document.querySelectorAll(".panels canvas")).filter(c => c.width > 0).length,
 		changes: document.querySelectorAll("ul.changes li.worse").length,
 		links: Array.from(document.querySelectorAll("table a")).map(a => a.href).concat(d.series[0].runs.map(r => new URL(r.link, location.href).href)),
@@ -49,6 +50,9 @@ func TestHistoryHTMLInABrowser(t *testing.T) {
 	}
 	if got.Marks == 0 || got.Changes == 0 {
 		t.Errorf("change points: %d marks drawn, %d listed as worse; want the regression marked", got.Marks, got.Changes)
+	}
+	if got.LabelGap < 90 { // "11-30 00:51" is about 75 px wide
+		t.Errorf("x-axis labels %.0f px apart: they overlap", got.LabelGap)
 	}
 	if !strings.Contains(got.Tags, "commit=c04") {
 		t.Errorf("the runs' labels %q lack commit=c04", got.Tags)

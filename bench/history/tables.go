@@ -39,7 +39,7 @@ func measureAll(m history.Method, rec *Recorded, n Sizes, r *rand.Rand) string {
 	levels := sigmas
 	name := map[float64]string{}
 	if rec != nil {
-		sb.WriteString(rec.section(m.Among(testSeries)))
+		sb.WriteString(rec.section(m))
 		measured, labels := rec.sigmas()
 		levels = append([]float64(nil), sigmas...)
 		for i, sg := range measured {

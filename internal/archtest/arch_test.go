@@ -83,10 +83,10 @@ var table = map[string]row{
 	// the only user of hdrhistogram-go; units for the counts in threshold reasons
 	"metrics":             {imports: list("sample", "threshold", "units"), modules: list("github.com/HdrHistogram/hdrhistogram-go")},
 	"metrics/metricstest": {imports: list("metrics", "sample")},
-	"mock":                {imports: list("jsonpath", "plan", "proc", "promtext", "tmpl")},
+	"mock":                {imports: list("jsonpath", "proc", "promtext", "tmpl", "yamldoc")}, // its config read as strictly as a test file, not through plan
 	"otlp":                {imports: list("access", "sample", "spans"), modules: list("go.opentelemetry.io/collector/pdata", "go.opentelemetry.io/proto/otlp", "google.golang.org/grpc", "google.golang.org/protobuf")},
 	"output":              {imports: list("metrics", "plan", "sample"), tests: list("metrics/metricstest"), modules: list("github.com/influxdata/line-protocol/v2", "github.com/klauspost/compress", "github.com/prometheus/prometheus", "go.opentelemetry.io/proto/otlp", "google.golang.org/protobuf")},
-	"plan":                {imports: list("jsonpath", "sample", "series", "threshold", "tmpl"), tests: list("testkit"), modules: list("github.com/goccy/go-yaml")},
+	"plan":                {imports: list("jsonpath", "sample", "series", "threshold", "tmpl", "yamldoc"), tests: list("testkit"), modules: list("github.com/goccy/go-yaml")},
 	// the process's CPU and descriptors, the host's /proc/stat
 	"proc":     {},
 	"promtext": {},
@@ -113,6 +113,8 @@ var table = map[string]row{
 	"tmpl":      {},
 	"units":     {},
 	"web":       {tests: list("units")},
+	// the strict YAML reader plan's test files and mock's configs share
+	"yamldoc": {imports: list("jsonpath", "tmpl"), tests: list("testkit"), modules: list("github.com/goccy/go-yaml")},
 }
 
 func TestImportTable(t *testing.T) {

@@ -242,16 +242,9 @@ func k8sRun(ctx context.Context, e *env, args []string, reach func(*k8s.Cluster,
 		outputToken(e, s, p, rc.Outs)
 		return k8sDetach(ctx, e, s, *kubeconfig, *kubeContext)
 	}
-	cl, err := k8s.Connect(*kubeconfig, *kubeContext)
+	cl, objs, err := clusterObjects(s, *kubeconfig, *kubeContext)
 	if err != nil {
-		return fail(e, usageErr("%v", err))
-	}
-	if s.Namespace == "" {
-		s.Namespace = cl.Namespace
-	}
-	objs, err := k8s.Build(s)
-	if err != nil {
-		return fail(e, usageErr("%v", err))
+		return fail(e, err)
 	}
 	var res app.RunResult
 	coordinate := func(ctx context.Context, addrs []string) error {

@@ -24,16 +24,9 @@ const (
 // k8sDetach creates an in-cluster run and returns: the coordinator runs in
 // its pod, and the commands to follow it are printed.
 func k8sDetach(ctx context.Context, e *env, s *k8s.Spec, kubeconfig, kubeContext string) int {
-	cl, err := k8s.Connect(kubeconfig, kubeContext)
+	cl, objs, err := clusterObjects(s, kubeconfig, kubeContext)
 	if err != nil {
-		return fail(e, usageErr("%v", err))
-	}
-	if s.Namespace == "" {
-		s.Namespace = cl.Namespace
-	}
-	objs, err := k8s.Build(s)
-	if err != nil {
-		return fail(e, usageErr("%v", err))
+		return fail(e, err)
 	}
 	if err := k8s.CreateInCluster(ctx, cl.Client, objs); err != nil {
 		return fail(e, err)
@@ -294,4 +287,21 @@ func (l *statusLine) done() {
 		fmt.Fprint(l.w, "\r\033[K")
 		l.drawn = false
 	}
+}
+
+// clusterObjects connects to the cluster kubeconfig and kubeContext name
+// and builds s's objects, in the context's namespace when s names none.
+func clusterObjects(s *k8s.Spec, kubeconfig, kubeContext string) (*k8s.Cluster, *k8s.Objects, error) {
+	cl, err := k8s.Connect(kubeconfig, kubeContext)
+	if err != nil {
+		return nil, nil, usageErr("%v", err)
+	}
+	if s.Namespace == "" {
+		s.Namespace = cl.Namespace
+	}
+	objs, err := k8s.Build(s)
+	if err != nil {
+		return nil, nil, usageErr("%v", err)
+	}
+	return cl, objs, nil
 }

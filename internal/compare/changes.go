@@ -30,7 +30,7 @@ func absChangeText(m Metric, d float64) string {
 	case m.isRatio():
 		return units.Points(d)
 	case m.isRate():
-		return units.Signed(units.Rate(d, "req"))
+		return units.Signed(units.Rate(d, m.Unit()))
 	}
 	return units.Signed(units.DurationMillis(d))
 }

@@ -191,8 +191,9 @@ func CompareGroups(groups [][]Input, opts Options) (*Report, error) {
 	keys, index := endpointKeys(ins)
 	rep.endpoints = keys
 	views := make([]*runView, len(ins))
+	feeds := sessionFeeds(ins)
 	for i, in := range ins {
-		v, err := readView(in, rep.Runs[i], index[i], keys)
+		v, err := readView(in, rep.Runs[i], index[i], keys, feeds)
 		if err != nil {
 			return nil, err
 		}

@@ -316,14 +316,8 @@ func judgeChange(g Gate, base, v Value, host hostLag) (failed, notJudged bool, r
 	}
 	lagged := g.Metric.isLatency() && host.disturbs(g, base.Value)
 	if sign*point <= limit+1e-12 {
-		if lagged && host.busier < 0 {
-			return false, true, fmt.Sprintf("not judged: %s %s is within %s, but %s: the wait in the baseline's latencies can hide a rise; run both on a quiet host",
-				g.Metric, change, allowed, host.sentence())
-		}
-		if far, wide := unresolved(g, point, *ci, limit); wide {
-			return false, true, unresolvedText(g, v, change, allowed, pct, point, far, limit)
-		}
-		return false, false, fmt.Sprintf("%s %s is within %s", g.Metric, change, allowed)
+		notJudged, reason = judgeWithin(g, v, host, lagged, pct, change, allowed, point, *ci, limit)
+		return false, notJudged, reason
 	}
 	near := ci.Lo
 	if sign < 0 {
@@ -346,8 +340,8 @@ func judgeChange(g Gate, base, v Value, host hostLag) (failed, notJudged bool, r
 		return true, false, why
 	}
 	if lagged {
-		return false, true, fmt.Sprintf("not judged: %s %s %s goes past %s, but its interval reaches back within it and %s: the wait may have moved it either way; run both on a quiet host",
-			g.Metric, change, interval, allowed, host.sentence())
+		return false, true, fmt.Sprintf("not judged: %s %s %s goes past %s, but its interval reaches back within it and %s: the wait may have moved it either way; run both on a quiet host%s",
+			g.Metric, change, interval, allowed, host.sentence(), widerThanLag(g, v, point, *ci, limit))
 	}
 	if pct && v.Drift > limit {
 		return false, true, fmt.Sprintf("not judged: %s %s %s goes past %s, but its interval reaches back within it and the runs drifted: "+
@@ -356,6 +350,25 @@ func judgeChange(g Gate, base, v Value, host hostLag) (failed, notJudged bool, r
 			units.Percent(v.Drift/100))
 	}
 	return false, false, fmt.Sprintf("%s %s %s goes past %s, but its interval reaches back within it: not significantly past it", g.Metric, change, interval, allowed)
+}
+
+// judgeWithin says why a change whose point estimate is within the gate's
+// limit passes, or is not judged: its interval too wide to tell, or the
+// baseline's host lagged behind (lagged) while this run's did not.
+func judgeWithin(g Gate, v Value, host hostLag, lagged, pct bool, change, allowed string, point float64, ci Interval, limit float64) (notJudged bool, reason string) {
+	// an interval too wide stays too wide on a quiet host: more data is the remedy named first
+	if far, wide := unresolved(g, point, ci, limit); wide {
+		why := unresolvedText(g, v, change, allowed, pct, point, far, limit)
+		if lagged && host.busier < 0 {
+			why += "; besides, " + host.sentence()
+		}
+		return true, why
+	}
+	if lagged && host.busier < 0 {
+		return true, fmt.Sprintf("not judged: %s %s is within %s, but %s: the wait in the baseline's latencies can hide a rise; run both on a quiet host",
+			g.Metric, change, allowed, host.sentence())
+	}
+	return false, fmt.Sprintf("%s %s is within %s", g.Metric, change, allowed)
 }
 
 // judge decides one gate on one value and says why (see judgeChange),

@@ -8,7 +8,7 @@ import (
 )
 
 // isLatency reports whether the metric is a latency percentile.
-func (m Metric) isLatency() bool { return m == P50 || m == P95 || m == P99 }
+func (m Metric) isLatency() bool { b := m.Base(); return b == P50 || b == P95 || b == P99 }
 
 // leftOut is the share of requests a latency percentile leaves out: half
 // for p50, 5 % for p95, 1 % for p99.

@@ -36,12 +36,31 @@ func unresolved(g Gate, point float64, ci Interval, limit float64) (far float64,
 // how many more compared seconds (or runs a side) would resolve the limit:
 // an interval narrows with the square root of the data behind it.
 func unresolvedText(g Gate, v Value, change, allowed string, pct bool, point, far, limit float64) string {
-	k := math.Ceil(math.Pow((far-point)/(reachFactor*limit), 2))
-	more := fmt.Sprintf("about %.0f× the compared seconds (or runs a side)", k)
-	if v.Samples > 0 && v.Runs <= 1 {
-		more = fmt.Sprintf("about %s a run at this load", units.CountOf(int64(k)*int64(v.Samples), "compared second", "compared seconds"))
-	}
+	more := moreData(v, math.Ceil(math.Pow((far-point)/(reachFactor*limit), 2)))
 	return fmt.Sprintf("not judged: %s %s is within %s, but its interval reaches %s: runs this noisy miss a change of "+
 		"three times the limit 1 time in 10 or more; %s would resolve it, or gate on a figure they resolve (a lower percentile, or a wider limit)",
 		g.Metric, change, allowed, gateScaleText(g.Metric, pct, far), more)
+}
+
+// widerThanLag is the remedy a lagging host's verdict adds when the
+// interval is too wide to judge on a quiet host too (replicates with one or
+// two degrees of freedom): the data it would take, or "".
+func widerThanLag(g Gate, v Value, point float64, ci Interval, limit float64) string {
+	if !g.Metric.isLatency() || limit <= 0 {
+		return ""
+	}
+	reach := max(ci.Hi-point, point-ci.Lo)
+	if reach <= reachFactor*limit+1e-12 {
+		return ""
+	}
+	return "; its interval is too wide to judge there too: " + moreData(v, math.Ceil(math.Pow(reach/(reachFactor*limit), 2))) + " would narrow it"
+}
+
+// moreData says how much more data narrows an interval k-fold in squared
+// width: more compared seconds of one run, or more seconds or runs a side.
+func moreData(v Value, k float64) string {
+	if v.Samples > 0 && v.Runs <= 1 {
+		return fmt.Sprintf("about %s a run at this load", units.CountOf(int64(k)*int64(v.Samples), "compared second", "compared seconds"))
+	}
+	return fmt.Sprintf("about %.0f× the compared seconds (or runs a side)", k)
 }

@@ -58,6 +58,20 @@ func goldenMarksReport(t *testing.T) *Report {
 	return r
 }
 
+// goldenSessionsReport compares a chat service's run with one whose time
+// to first message doubled and whose sessions a fifth ended UNAVAILABLE:
+// the session lines of the WebSocket endpoint's row.
+func goldenSessionsReport(t *testing.T) *Report {
+	t.Helper()
+	b := baseSessions(2)
+	b.firstMs, b.unavailShr = 2*b.firstMs, 0.2
+	r, err := Compare([]Input{baseSessions(1).input("before"), b.input("after")}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 // TestGoldenOutputs keeps compare's output, the JSON of each golden
 // comparison, and for one the seconds of its runs: report's tests read
 // them back and render the text, Markdown and HTML pages from them.
@@ -70,6 +84,7 @@ func TestGoldenOutputs(t *testing.T) {
 		{"compare", goldenReport, true},
 		{"compare-groups", goldenGroupsReport, false},
 		{"compare-marks", goldenMarksReport, false},
+		{"compare-sessions", goldenSessionsReport, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

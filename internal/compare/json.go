@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 )
 
 // WriteJSON writes the comparison as indented JSON.
@@ -74,8 +75,8 @@ func (m *Metric) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &name); err != nil {
 		return err
 	}
-	for k := Metric(0); k < numMetrics; k++ {
-		if k.String() == name {
+	for k := range Metric(255) {
+		if !strings.HasPrefix(k.String(), "metric(") && k.String() == name {
 			*m = k
 			return nil
 		}

@@ -95,6 +95,7 @@ func (c *comparer) row(name string, r int) Row {
 		}
 		row.Lines = append(row.Lines, line)
 	}
+	row.Lines = append(row.Lines, c.sessionLines(r)...)
 	return row
 }
 

@@ -137,3 +137,47 @@ func TestReplicateIntervalsStayWithinWhatTheFigureCanBe(t *testing.T) {
 		t.Errorf("errors: %s, want an interval cut at -100pp", describe(ErrorRate, v))
 	}
 }
+
+// TestReplicatesTooFewForALaggingHost: 2 runs against 2 whose baseline's
+// generator lagged 40 ms. Their interval is too wide to judge whatever the
+// host did, so the reason names the data it would take first (it once
+// named only the lag, and "run both on a quiet host" would not have
+// resolved it), then the lag.
+func TestReplicatesTooFewForALaggingHost(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		slow  float64 // the second run's service time over the first's, in B
+		wants []string
+	}{
+		{"within the limit", 0.1, []string{"is within +10%, but its interval reaches", "runs a side) would resolve it",
+			"; besides, the baseline's load generator lagged far more"}},
+		{"past the limit", 0.3, []string{"goes past +10%, but its interval reaches back within it and the baseline's load generator lagged",
+			"its interval is too wide to judge there too: about", "runs a side) would narrow it"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var a, b []Input
+			for i := range uint64(2) {
+				x, _ := flat{seed: 10 + i, secs: 10, rate: 50, ms: 2.35, jitter: 1, lagMs: 40}.input("a")
+				y, _ := flat{seed: 20 + i, secs: 10, rate: 50, ms: 2.35 * (1 + float64(i)*tc.slow), jitter: 1, lagMs: 1}.input("b")
+				a, b = append(a, x), append(b, y)
+			}
+			r, err := CompareGroups([][]Input{a, b}, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, err := ParseGate("p(95) +10%")
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := r.Check([]Gate{g})[0]
+			if res.Failed || !res.NotJudged {
+				t.Errorf("failed=%v not judged=%v, want not judged: %s", res.Failed, res.NotJudged, res.Reason)
+			}
+			for _, w := range tc.wants {
+				if !strings.Contains(res.Reason, w) {
+					t.Errorf("reason %q lacks %q", res.Reason, w)
+				}
+			}
+		})
+	}
+}

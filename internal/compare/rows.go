@@ -42,6 +42,9 @@ func (m Metric) String() string {
 	case CheckRate:
 		return "checks"
 	}
+	if name, ok := m.sessionName(); ok {
+		return name
+	}
 	return fmt.Sprintf("metric(%d)", uint8(m))
 }
 
@@ -49,14 +52,17 @@ func (m Metric) String() string {
 func (m Metric) MarshalJSON() ([]byte, error) { return json.Marshal(m.String()) }
 
 // HigherIsBetter reports whether a rise of the metric is an improvement.
-func (m Metric) HigherIsBetter() bool { return m == TPS || m == Succeeded || m == CheckRate }
+func (m Metric) HigherIsBetter() bool {
+	b := m.Base()
+	return b == TPS || b == Succeeded || b == CheckRate
+}
 
 // isRate reports whether the metric is requests per second.
-func (m Metric) isRate() bool { return m == TPS || m == Succeeded }
+func (m Metric) isRate() bool { b := m.Base(); return b == TPS || b == Succeeded }
 
 // percentile is the quantile of a latency metric.
 func (m Metric) percentile() float64 {
-	switch m {
+	switch m.Base() {
 	case P50:
 		return 50
 	case P95:
@@ -67,7 +73,7 @@ func (m Metric) percentile() float64 {
 
 // isRatio reports whether the metric is a ratio, whose changes are judged
 // and shown in percentage points; the others change by a relative amount.
-func (m Metric) isRatio() bool { return m == ErrorRate || m == CheckRate }
+func (m Metric) isRatio() bool { b := m.Base(); return b == ErrorRate || b == CheckRate }
 
 // allEndpoints names the row of every endpoint merged.
 const allEndpoints = "all endpoints"
@@ -84,7 +90,9 @@ type runView struct {
 	last     int
 	iters    int64 // iterations completed over the compared seconds
 	res      []*resampled
-	total    *metrics.Hist // every endpoint's durations merged, once
+	total    *metrics.Hist     // every endpoint's durations merged, once
+	feed     feed              // what its seconds count: requests, or a session fact
+	feeds    map[feed]*runView // views of the same seconds counting the session facts; nil without any
 }
 
 // endpointKeys names every endpoint of every run for matching across runs:
@@ -122,7 +130,7 @@ func endpointKeys(ins []Input) ([]string, []map[string]int) {
 // readView reads a run's compared seconds: from its snapshots when it has
 // them (exact percentiles and checks, histograms to resample), else from
 // its per-second series (counts only).
-func readView(in Input, info RunInfo, index map[string]int, keys []string) (*runView, error) {
+func readView(in Input, info RunInfo, index map[string]int, keys []string, feeds []feed) (*runView, error) {
 	v := &runView{info: info, run: in.Run, exact: in.Run, first: -1}
 	for i, s := range in.Run.Series {
 		if s.Sec == info.First && v.first < 0 {
@@ -155,6 +163,7 @@ func readView(in Input, info RunInfo, index map[string]int, keys []string) (*run
 		return v, nil
 	}
 	v.exact = metrics.NewRun(in.Run.Layout)
+	v.makeFeeds(feeds)
 	err := in.Snapshots(func(s *metrics.Snapshot) error {
 		if s.Second < info.First || s.Second > info.Last {
 			return nil
@@ -164,6 +173,9 @@ func readView(in Input, info RunInfo, index map[string]int, keys []string) (*run
 		}
 		v.exact.Add(s)
 		v.addSnapshot(s)
+		for _, fv := range v.feeds {
+			fv.addSnapshot(s)
+		}
 		return nil
 	})
 	if err != nil {
@@ -172,12 +184,20 @@ func readView(in Input, info RunInfo, index map[string]int, keys []string) (*run
 	if got, want := len(v.exact.Series), v.last-v.first+1; got != want {
 		return nil, fmt.Errorf("compare: %s: %d stored seconds between %d and %d, but the run has %d", in.Name, got, info.First, info.Last, want)
 	}
+	v.finish()
+	for _, fv := range v.feeds {
+		fv.finish()
+	}
+	return v, nil
+}
+
+// finish readies every row's seconds to resample.
+func (v *runView) finish() {
 	for _, rs := range v.rows {
 		if rs != nil {
 			rs.finish()
 		}
 	}
-	return v, nil
 }
 
 // fromSeries fills the rows from the per-second series: requests and
@@ -212,6 +232,12 @@ func (v *runView) addSnapshot(s *metrics.Snapshot) {
 				continue
 			}
 			es := &s.Endpoints[id]
+			if v.feed != feedRequests {
+				if v.session(id) {
+					v.addFeed(&sec, es)
+				}
+				continue
+			}
 			sec.reqs += es.Requests
 			for k := sample.OK + 1; k < sample.NumKinds; k++ {
 				sec.failed += es.Failures[k]
@@ -220,7 +246,7 @@ func (v *runView) addSnapshot(s *metrics.Snapshot) {
 		}
 		sec.lat = compact(sec.lat)
 		for c, info := range layout.Checks {
-			if c < len(s.Checks) && (e < 0 || int(info.Endpoint) == e) {
+			if v.feed == feedRequests && c < len(s.Checks) && (e < 0 || int(info.Endpoint) == e) {
 				sec.passes += s.Checks[c].Passes
 				sec.fails += s.Checks[c].Fails
 			}
@@ -284,6 +310,9 @@ func (v *runView) counts(r int) (reqs, failed int64) {
 // hist is the exact duration histogram of endpoint e (-1: all) over the
 // compared seconds.
 func (v *runView) hist(e int) *metrics.Hist {
+	if v.feed != feedRequests {
+		return v.factHist(e)
+	}
 	if e < 0 {
 		if v.total == nil {
 			v.total = v.exact.Total().Duration

@@ -286,7 +286,14 @@ func (c *context) cpuFinding(s cpuSubject, from, to int) Finding {
 		effect, queued = c.queueEffect(b, from, to)
 	}
 	held := !effect && base < 0 && c.heldThroughout(s, from, to)
+	other, cpuBefore, loadBefore, loadNear := false, ref(-1), ref(-1), ref(-1)
+	if effect { // felt by the load, but maybe not made by it
+		other, cpuBefore, loadBefore, loadNear = c.filledByOther(b, s, from, to)
+	}
 	switch {
+	case other:
+		title := append([]any{name(s.name), " CPU saturated: ", peak}, what...)
+		b.title(append(title, " (", name(s.label), ") from ", onset, " while the load held steady: not this load's level, but something else on the host or more work per request")...)
 	case effect:
 		title := append([]any{name(s.name), " CPU saturated: ", peak}, what...)
 		b.title(append(title, " (", name(s.label), ") from ", onset)...)
@@ -316,6 +323,13 @@ func (c *context) cpuFinding(s cpuSubject, from, to int) Finding {
 	}
 	if base >= 0 {
 		b.evidence(near, "the client's mean latency: ", base, " before ", onset, ", ", near, " just after (medians)")
+	}
+	if other {
+		ev := append([]any{"before: ", cpuBefore, " busy (median of the scrapes) with the load at "}, c.loadWords(b, loadBefore)...)
+		b.evidence(cpuBefore, append(append(ev, "; from the onset: "), c.loadWords(b, loadNear)...)...)
+	}
+	if other {
+		b.f.Remedies = append([]string{otherOnHost}, b.f.Remedies...)
 	}
 	if !effect && !held {
 		b.f.Remedies = []string{

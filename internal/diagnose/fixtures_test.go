@@ -157,6 +157,15 @@ func withSeries(set series.Set) func(t *testing.T) Input {
 	}
 }
 
+// withLoad is run's client side with the given server series.
+func withLoad(run func(t *testing.T) Input, set series.Set) func(t *testing.T) Input {
+	return func(t *testing.T) Input {
+		in := run(t)
+		in.Series = set
+		return in
+	}
+}
+
 // slowFrom is withSeries whose requests take three times as long (30 →
 // 90 ms) from second from: the load's effect a full resource has.
 func slowFrom(set series.Set, from int) func(t *testing.T) Input {

@@ -44,7 +44,10 @@ func TestRules(t *testing.T) {
 			[]string{"at most 12 s spent waiting for a connection per second of the run (wait time, added as each wait ends; not a number of waiters)"}}},
 
 		{"cpu: DB host at 90% (case study 1, fix 2)", slowFrom(nodeCPU(0.46, 0.9, 15), 15), KindCPUSaturation, &expect{Critical, [2]int{15, 15}, [2]int{40, 40},
-			[]string{"DB CPU saturated: 90% busy (node_cpu_seconds_total, role=db) from 0:15"}, []string{"the client at that second"}}},
+			[]string{"DB CPU saturated: 90% busy (node_cpu_seconds_total, role=db) from 0:15 while the load held steady: not this load's level"},
+			[]string{"the client at that second", "before: 46% busy (median of the scrapes) with the load at 100 req/s; from the onset: 100 req/s"}}},
+		{"cpu: DB host full as the load rises into it", withLoad(kneeRamp, nodeCPU(0.46, 0.95, 15)), KindCPUSaturation, &expect{Critical, [2]int{15, 15}, [2]int{40, 40},
+			[]string{"DB CPU saturated: 95% busy (node_cpu_seconds_total, role=db) from 0:15"}, []string{"the client at that second"}}},
 		{"cpu: DB host at 78% (case study 1, first run)", withSeries(nodeCPU(0.78, 0.78, 0)), KindCPUSaturation, nil},
 		{"cpu: DB host at 46% (case study 1, fix 1)", withSeries(nodeCPU(0.46, 0.46, 0)), KindCPUSaturation, nil},
 		{"cpu: app process at its 1-core limit", slowFrom(series.Set{mk("process_cpu_seconds_total", series.Rate, stepUp(0.97, 10), "cpu_limit", "1", "role", "app")}, 10),

@@ -74,21 +74,25 @@ func TestDetect(t *testing.T) {
 }
 
 // TestLevel checks the t-test's level is shared over the segment's splits
-// and the series examined together (Bonferroni).
+// and the series examined together (Bonferroni), half of it for the splits
+// whose right side runs to the end and half for those with an end (bumps).
 func TestLevel(t *testing.T) {
 	m := DefaultMethod
 	for _, tc := range []struct {
 		family, runs int
-		want         float64
+		want, bump   float64
 	}{
-		{1, 6, 0.05},          // one split
-		{1, 100, 0.05 / 95},   // 100 runs, 3 a side: splits at 3…97
-		{10, 100, 0.05 / 950}, // a test of 2 endpoints × 5 figures
-		{0, 23, 0.05 / 18},    // a family below 1 is one
-		{10, 2, 0.05 / 10},    // too short to split: the level is never used, but defined
+		{1, 6, 0.025, 0.025},                               // one split
+		{1, 100, 0.025 / 95, 0.025 / (94 * 95 / 2)},        // 100 runs, 3 a side: splits at 3…97
+		{10, 100, 0.025 / 950, 0.025 / (10 * 94 * 95 / 2)}, // a test of 2 endpoints × 5 figures
+		{0, 23, 0.025 / 18, 0.025 / (17 * 18 / 2)},         // a family below 1 is one
+		{10, 2, 0.025 / 10, 0.025 / 10},                    // too short to split: the level is never used, but defined
 	} {
 		if got := m.Among(tc.family).Level(tc.runs); math.Abs(got-tc.want) > 1e-15 {
 			t.Errorf("family %d, %d runs: level %g, want %g", tc.family, tc.runs, got, tc.want)
+		}
+		if got := m.Among(tc.family).bumpLevel(tc.runs); math.Abs(got-tc.bump) > 1e-15 {
+			t.Errorf("family %d, %d runs: a bump's level %g, want %g", tc.family, tc.runs, got, tc.bump)
 		}
 	}
 	if got := (Method{FixedLevel: 0.001, MinRuns: 3}).Level(100); got != 0.001 {

@@ -47,3 +47,48 @@ func EDivisive(xs []float64, minSize int) int {
 	}
 	return best
 }
+
+// EDivisiveBump returns E-Divisive means' best split with its right side
+// ending early (Matteson & James's κ): the τ and κ that maximise q over
+// the values [0, τ) against [τ, κ), each side at least minSize long and κ
+// before the end (at the end it is EDivisive's split); −1, −1 when none.
+// A level that returns (a regression and its fix) mixes both levels into
+// every right side that runs to the end, so only a κ finds its first edge.
+// O(n²): for each κ, each τ's cross sum grows by the new value's distances
+// to the left side, read from the running prefix sums of those distances.
+func EDivisiveBump(xs []float64, minSize int) (tau, kappa int) {
+	n := len(xs)
+	minSize = max(minSize, 2)
+	if n < 2*minSize+1 {
+		return -1, -1
+	}
+	within := make([]float64, n+1) // within[t] = Σ_{i<j<t} |x_i − x_j|
+	for t := 1; t <= n; t++ {
+		within[t] = within[t-1]
+		for i := 0; i < t-1; i++ {
+			within[t] += math.Abs(xs[i] - xs[t-1])
+		}
+	}
+	cross := make([]float64, n) // cross[τ] = Σ_{i<τ≤j<κ} |x_i − x_j| for the current κ
+	toLeft := make([]float64, n+1)
+	tau, kappa = -1, -1
+	best := math.Inf(-1)
+	for k := 1; k < n; k++ { // κ = k: the values [τ, k) are the right side
+		v := xs[k-1]
+		for i := 0; i < k-1; i++ { // toLeft[τ] = Σ_{i<τ} |x_i − v|
+			toLeft[i+1] = toLeft[i] + math.Abs(xs[i]-v)
+		}
+		for t := 1; t < k; t++ {
+			cross[t] += toLeft[t]
+		}
+		for t := minSize; k-t >= minSize; t++ {
+			m, r := float64(t), float64(k-t)
+			right := within[k] - within[t] - cross[t]
+			e := 2*cross[t]/(m*r) - within[t]/(m*(m-1)/2) - right/(r*(r-1)/2)
+			if q := m * r / (m + r) * e; q > best {
+				tau, kappa, best = t, k, q
+			}
+		}
+	}
+	return tau, kappa
+}

@@ -106,15 +106,7 @@ func (s *shard) Request(r *sample.Request) {
 		panic(fmt.Sprintf("metrics: request for endpoint %d; the layout has %d", r.Endpoint, len(s.layout.Endpoints)))
 	}
 	s.mu.Lock()
-	w := s.windowAt(r.End)
-	e := &w.endpoints[r.Endpoint]
-	e.request(r)
-	if s.layout.KeepExpected && r.Kind == sample.OK {
-		e.expect(r.Duration)
-	}
-	if len(s.layout.Statuses) > 0 {
-		w.status(s.layout.Statuses, r, micros(r.Duration))
-	}
+	s.request(s.windowAt(r.End), r)
 	s.mu.Unlock()
 }
 
@@ -126,6 +118,13 @@ func (s *shard) RequestIteration(r *sample.Request, scenario int32, d time.Durat
 	s.checkScenario(scenario)
 	s.mu.Lock()
 	w := s.windowAt(r.End)
+	s.request(w, r)
+	w.scenarios[scenario].iteration(d)
+	s.mu.Unlock()
+}
+
+// request adds r to window w; s.mu is held.
+func (s *shard) request(w *window, r *sample.Request) {
 	e := &w.endpoints[r.Endpoint]
 	e.request(r)
 	if s.layout.KeepExpected && r.Kind == sample.OK {
@@ -134,8 +133,6 @@ func (s *shard) RequestIteration(r *sample.Request, scenario int32, d time.Durat
 	if len(s.layout.Statuses) > 0 {
 		w.status(s.layout.Statuses, r, micros(r.Duration))
 	}
-	w.scenarios[scenario].iteration(d)
-	s.mu.Unlock()
 }
 
 // Check records one evaluation of a check.

@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/loadlens/loadlens/internal/plan"
+	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
 // maxAdminBody bounds an admin request's body.
@@ -83,12 +83,13 @@ func (h *handler) change(w http.ResponseWriter, r *http.Request, routes []*Route
 		return
 	}
 	noEnv := func(string) (string, bool) { return "", false } // the process's environment is not the admin's to read
-	d, root, ok := plan.ReadDoc("request body", src, noEnv)
+	d := yamldoc.New("request body", noEnv)
+	_, root, ok := d.Read(src)
 	var next []Behavior
 	if ok {
 		p := &configParser{d: d, env: noEnv}
 		if o, ok := d.Object(root, "a mapping with latency, errors or bandwidth", behaviorKeys); ok {
-			if len(o.Fields()) == 0 && !d.Failed() {
+			if len(o.Fields) == 0 && !d.Errs.Failed() {
 				d.Errorf(root, "give latency, errors or bandwidth to change")
 			}
 			for _, rt := range routes {
@@ -96,7 +97,7 @@ func (h *handler) change(w http.ResponseWriter, r *http.Request, routes []*Route
 			}
 		}
 	}
-	if err := d.Err(); err != nil {
+	if err := d.Errs.Result(); err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}

@@ -13,8 +13,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/tmpl"
+	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
 var (
@@ -41,7 +41,7 @@ const (
 func ParseFile(path string, env func(string) (string, bool)) (*Config, error) {
 	src, err := readFile(path, maxConfig)
 	if err != nil {
-		return nil, &plan.Error{File: path, Msg: fmt.Sprintf("cannot read the mock config: %v", err)}
+		return nil, &yamldoc.Error{File: path, Msg: fmt.Sprintf("cannot read the mock config: %v", err)}
 	}
 	return Parse(path, src, env)
 }
@@ -68,32 +68,33 @@ func readFile(path string, limit int64) ([]byte, error) {
 
 // configParser holds the state of one Parse.
 type configParser struct {
-	d    *plan.Doc
+	d    *yamldoc.Doc
 	dir  string
 	env  func(string) (string, bool)
 	defs struct {
-		headers  []plan.Field
+		headers  []yamldoc.Field
 		behavior Behavior
 	}
 }
 
 // Parse parses the text src of the mock config file. Every problem is
-// reported, as plan.Errors sorted by position.
+// reported, as yamldoc.Errors sorted by position.
 func Parse(file string, src []byte, env func(string) (string, bool)) (*Config, error) {
-	d, root, ok := plan.ReadDoc(file, src, env)
+	d := yamldoc.New(file, env)
+	_, root, ok := d.Read(src)
 	if !ok {
-		return nil, d.Err()
+		return nil, d.Errs.Result()
 	}
 	p := &configParser{d: d, dir: filepath.Dir(file), env: env}
 	cfg := p.config(root)
-	if err := d.Err(); err != nil {
+	if err := d.Errs.Result(); err != nil {
 		return nil, err
 	}
 	cfg.File = file
 	return cfg, nil
 }
 
-func (p *configParser) config(root plan.Node) *Config {
+func (p *configParser) config(root yamldoc.Node) *Config {
 	cfg := &Config{Listen: DefaultListen, Admin: DefaultAdmin}
 	o, ok := p.d.Object(root, "a mock config (a mapping with listen, routes, ...)", topKeys)
 	if !ok {
@@ -149,7 +150,7 @@ func (p *configParser) config(root plan.Node) *Config {
 }
 
 // address reads host:port.
-func (p *configParser) address(n plan.Node) string {
+func (p *configParser) address(n yamldoc.Node) string {
 	s, ok := p.d.NonEmpty(n, "an address like 127.0.0.1:8081")
 	if !ok {
 		return ""
@@ -160,7 +161,7 @@ func (p *configParser) address(n plan.Node) string {
 	return s
 }
 
-func (p *configParser) tls(n plan.Node) *TLSConfig {
+func (p *configParser) tls(n yamldoc.Node) *TLSConfig {
 	if !n.IsMap() {
 		return &TLSConfig{Listen: p.address(n)}
 	}
@@ -196,7 +197,7 @@ func (p *configParser) rel(path string) string {
 }
 
 // route parses one route.
-func (p *configParser) route(n plan.Node) *Route {
+func (p *configParser) route(n yamldoc.Node) *Route {
 	o, ok := p.d.Object(n, "a route (a mapping with get: /path, status, body, ...)", routeKeys)
 	if !ok {
 		return nil
@@ -224,7 +225,7 @@ func (p *configParser) route(n plan.Node) *Route {
 	}
 	scope := p.scope(o, r)
 	if v, ok := o.Get("status"); ok {
-		if codes, ok := p.d.StatusCodes(v); ok && len(codes) == 1 {
+		if codes, _, ok := p.d.StatusCodes(v); ok && len(codes) == 1 {
 			r.Status = codes[0]
 		} else if ok {
 			p.d.Errorf(v, "a route answers one status (use errors: for others)")
@@ -239,7 +240,7 @@ func (p *configParser) route(n plan.Node) *Route {
 }
 
 // methodPath reads get: /path (and the other methods) or method: + path:.
-func (p *configParser) methodPath(o *plan.Object, r *Route) (plan.Node, bool) {
+func (p *configParser) methodPath(o *yamldoc.Object, r *Route) (yamldoc.Node, bool) {
 	var given []string
 	for _, k := range methodKeys {
 		if o.Has(k) {
@@ -249,7 +250,7 @@ func (p *configParser) methodPath(o *plan.Object, r *Route) (plan.Node, bool) {
 	if o.Has("path") {
 		given = append(given, "path")
 	}
-	node := o.Node()
+	node := o.Node
 	switch len(given) {
 	case 0:
 		p.d.Errorf(node, "a route needs a method and path: get: /path (or post, put, patch, delete, head, options), or method: and path:")
@@ -290,13 +291,13 @@ func (p *configParser) methodPath(o *plan.Object, r *Route) (plan.Node, bool) {
 }
 
 // matchers parses match: headers, query, cookies and body.
-func (p *configParser) matchers(n plan.Node) []matcher {
+func (p *configParser) matchers(n yamldoc.Node) []matcher {
 	o, ok := p.d.Object(n, "request matchers (headers, query, cookies, body)", matchKeys)
 	if !ok {
 		return nil
 	}
 	var out []matcher
-	for _, f := range o.Fields() {
+	for _, f := range o.Fields {
 		switch f.Name {
 		case "headers", "query", "cookies":
 			where := strings.TrimSuffix(strings.TrimSuffix(f.Name, "s"), "ie") // headers→header, cookies→cookie
@@ -307,7 +308,7 @@ func (p *configParser) matchers(n plan.Node) []matcher {
 			if !ok {
 				continue
 			}
-			for _, kv := range m.Fields() {
+			for _, kv := range m.Fields {
 				key := kv.Name
 				if where == "header" {
 					key = textproto.CanonicalMIMEHeaderKey(key)
@@ -317,7 +318,7 @@ func (p *configParser) matchers(n plan.Node) []matcher {
 				}
 			}
 		case "body":
-			items := []plan.Node{f.Value}
+			items := []yamldoc.Node{f.Value}
 			if f.Value.IsList() {
 				items, _ = p.d.List(f.Value, "a list of body matchers")
 			}
@@ -332,7 +333,7 @@ func (p *configParser) matchers(n plan.Node) []matcher {
 }
 
 // comparison reads a value to equal, or {eq|ne|contains|matches|exists: ...}.
-func (p *configParser) comparison(n plan.Node) (comparison, bool) {
+func (p *configParser) comparison(n yamldoc.Node) (comparison, bool) {
 	if !n.IsMap() {
 		s, ok := p.d.Text(n, "a value, or a comparison like {contains: text}")
 		return comparison{op: "eq", value: s}, ok
@@ -341,13 +342,13 @@ func (p *configParser) comparison(n plan.Node) (comparison, bool) {
 	if !ok {
 		return comparison{}, false
 	}
-	return p.oneComparison(o, o.Fields())
+	return p.oneComparison(o, o.Fields)
 }
 
 // oneComparison reads the single comparison among fields.
-func (p *configParser) oneComparison(o *plan.Object, fields []plan.Field) (comparison, bool) {
+func (p *configParser) oneComparison(o *yamldoc.Object, fields []yamldoc.Field) (comparison, bool) {
 	if len(fields) != 1 {
-		p.d.Errorf(o.Node(), "give exactly one comparison: %s", strings.Join(cmpKeys, ", "))
+		p.d.Errorf(o.Node, "give exactly one comparison: %s", strings.Join(cmpKeys, ", "))
 		return comparison{}, false
 	}
 	f := fields[0]
@@ -365,14 +366,14 @@ func (p *configParser) oneComparison(o *plan.Object, fields []plan.Field) (compa
 }
 
 // bodyMatcher reads {contains|matches|eq: ...} or {json: PATH, <comparison>}.
-func (p *configParser) bodyMatcher(n plan.Node) (matcher, bool) {
+func (p *configParser) bodyMatcher(n yamldoc.Node) (matcher, bool) {
 	o, ok := p.d.Object(n, "a body matcher like {contains: text} or {json: $.id, eq: 7}", append([]string{"json"}, cmpKeys...))
 	if !ok {
 		return matcher{}, false
 	}
 	m := matcher{where: "body"}
-	var ops []plan.Field
-	for _, f := range o.Fields() {
+	var ops []yamldoc.Field
+	for _, f := range o.Fields {
 		if f.Name == "json" {
 			m.json = true
 			if m.path, ok = p.d.JSONPath(f.Value); !ok {
@@ -392,12 +393,12 @@ func (p *configParser) bodyMatcher(n plan.Node) (matcher, bool) {
 
 // scope reads vars: and returns the templates' scope: the built-ins, the
 // path's parameters and the vars.
-func (p *configParser) scope(o *plan.Object, r *Route) *tmpl.Scope {
+func (p *configParser) scope(o *yamldoc.Object, r *Route) *tmpl.Scope {
 	names := map[string]int{}
 	for i, b := range builtins {
 		names[b] = i
 	}
-	add := func(n plan.Node, name, what string) bool {
+	add := func(n yamldoc.Node, name, what string) bool {
 		if _, taken := names[name]; taken || slices.Contains([]string{"vu", "iteration", "scenario", "env"}, name) {
 			p.d.Errorf(n, "%s %q is a name templates already use (taken: %s, vu, iteration, scenario, env, and earlier names)", what, name, strings.Join(builtins, ", "))
 			return false
@@ -405,7 +406,7 @@ func (p *configParser) scope(o *plan.Object, r *Route) *tmpl.Scope {
 		names[name] = len(names)
 		return true
 	}
-	pathNode := o.Node()
+	pathNode := o.Node
 	for _, name := range r.pattern.params {
 		add(pathNode, name, "path parameter")
 	}
@@ -414,7 +415,7 @@ func (p *configParser) scope(o *plan.Object, r *Route) *tmpl.Scope {
 	}
 	if n, ok := o.Get("vars"); ok {
 		if m, ok := p.d.Object(n, "a mapping of variable names to request fields, like {name: {json: $.name}}", nil); ok {
-			for _, f := range m.Fields() {
+			for _, f := range m.Fields {
 				if !isIdent(f.Name) {
 					p.d.Errorf(f.Value, "variable name %q: letters, digits and _, not starting with a digit", f.Name)
 					continue
@@ -430,12 +431,12 @@ func (p *configParser) scope(o *plan.Object, r *Route) *tmpl.Scope {
 }
 
 // varSource reads {json: PATH} or {query|header|form|cookie: NAME}.
-func (p *configParser) varSource(f plan.Field) (varSource, bool) {
+func (p *configParser) varSource(f yamldoc.Field) (varSource, bool) {
 	o, ok := p.d.Object(f.Value, "a request field like {json: $.name}, {query: page}, {header: X-Id}, {form: user} or {cookie: sid}", varKeys)
 	if !ok {
 		return varSource{}, false
 	}
-	fs := o.Fields()
+	fs := o.Fields
 	if len(fs) != 1 {
 		p.d.Errorf(f.Value, "give one request field: %s", strings.Join(varKeys, ", "))
 		return varSource{}, false
@@ -453,7 +454,7 @@ func (p *configParser) varSource(f plan.Field) (varSource, bool) {
 }
 
 // responseBody reads body:, json: or file:, and sets the route's needs.
-func (p *configParser) responseBody(o *plan.Object, r *Route, sc *tmpl.Scope) {
+func (p *configParser) responseBody(o *yamldoc.Object, r *Route, sc *tmpl.Scope) {
 	var given []string
 	for _, k := range []string{"body", "json", "file"} {
 		if o.Has(k) {
@@ -509,14 +510,14 @@ func (p *configParser) needs(r *Route) {
 
 // headers compiles the default and the route's response headers, adding a
 // Content-Type for a body that has none.
-func (p *configParser) headers(o *plan.Object, r *Route, sc *tmpl.Scope) []header {
-	var fields []plan.Field
-	var own []plan.Field
+func (p *configParser) headers(o *yamldoc.Object, r *Route, sc *tmpl.Scope) []header {
+	var fields []yamldoc.Field
+	var own []yamldoc.Field
 	if n, ok := o.Get("headers"); ok {
 		own = p.d.Headers(n)
 	}
 	for _, f := range p.defs.headers {
-		if !slices.ContainsFunc(own, func(g plan.Field) bool { return g.Name == f.Name }) {
+		if !slices.ContainsFunc(own, func(g yamldoc.Field) bool { return g.Name == f.Name }) {
 			fields = append(fields, f)
 		}
 	}
@@ -540,7 +541,7 @@ func (p *configParser) headers(o *plan.Object, r *Route, sc *tmpl.Scope) []heade
 }
 
 // contentType is the Content-Type of a body no header types.
-func (p *configParser) contentType(o *plan.Object, r *Route) string {
+func (p *configParser) contentType(o *yamldoc.Object, r *Route) string {
 	switch {
 	case o.Has("json"):
 		return "application/json"
@@ -560,7 +561,7 @@ func (p *configParser) contentType(o *plan.Object, r *Route) string {
 }
 
 // behavior reads latency, errors and bandwidth over base.
-func (p *configParser) behavior(o *plan.Object, base Behavior) Behavior {
+func (p *configParser) behavior(o *yamldoc.Object, base Behavior) Behavior {
 	b := base
 	if n, ok := o.Get("latency"); ok {
 		b.Latency = p.latency(n)
@@ -575,11 +576,11 @@ func (p *configParser) behavior(o *plan.Object, base Behavior) Behavior {
 }
 
 // faults reads errors: one fault or a list of them.
-func (p *configParser) faults(n plan.Node) []Fault {
+func (p *configParser) faults(n yamldoc.Node) []Fault {
 	if n.IsNull() {
 		return nil
 	}
-	items := []plan.Node{n}
+	items := []yamldoc.Node{n}
 	if n.IsList() {
 		items, _ = p.d.List(n, "a list of errors")
 	}
@@ -602,7 +603,7 @@ func (p *configParser) faults(n plan.Node) []Fault {
 		case hasStatus && hasReset:
 			p.d.Errorf(rs, "give status or reset, not both")
 		case hasStatus:
-			f.Statuses, _ = p.d.StatusCodes(st)
+			f.Statuses, _, _ = p.d.StatusCodes(st)
 		case hasReset:
 			f.Reset, _ = p.d.Bool(rs)
 			if !f.Reset {
@@ -627,7 +628,7 @@ func (p *configParser) faults(n plan.Node) []Fault {
 }
 
 // rate reads a share: 0.01 or 1%.
-func (p *configParser) rate(n plan.Node) (float64, bool) {
+func (p *configParser) rate(n yamldoc.Node) (float64, bool) {
 	s, ok := p.d.Str(n, "a share like 1% or 0.01")
 	if !ok {
 		return 0, false
@@ -645,7 +646,7 @@ func (p *configParser) rate(n plan.Node) (float64, bool) {
 }
 
 // bandwidth reads a rate like 1MB/s or 512KiB/s.
-func (p *configParser) bandwidth(n plan.Node) float64 {
+func (p *configParser) bandwidth(n yamldoc.Node) float64 {
 	if n.IsNull() {
 		return 0
 	}
@@ -654,7 +655,7 @@ func (p *configParser) bandwidth(n plan.Node) float64 {
 		return 0
 	}
 	num, perSecond := strings.CutSuffix(strings.TrimSpace(s), "/s")
-	v, ok := plan.ParseSize(num)
+	v, ok := yamldoc.ParseSize(num)
 	if !perSecond || !ok || v <= 0 {
 		p.d.Errorf(n, "bad bandwidth %q: bytes per second like 1MB/s, 512KiB/s or 100000B/s", s)
 		return 0

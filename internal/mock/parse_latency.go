@@ -6,14 +6,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/loadlens/loadlens/internal/plan"
+	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
 var latencyKinds = []string{"fixed", "uniform", "normal", "lognormal", "percentiles"}
 
 // latency reads a duration (fixed) or one of {fixed, uniform, normal,
 // lognormal, percentiles: ...}; null or 0 means none.
-func (p *configParser) latency(n plan.Node) Latency {
+func (p *configParser) latency(n yamldoc.Node) Latency {
 	if n.IsNull() {
 		return Latency{}
 	}
@@ -28,7 +28,7 @@ func (p *configParser) latency(n plan.Node) Latency {
 	if !ok {
 		return Latency{}
 	}
-	fs := o.Fields()
+	fs := o.Fields
 	if len(fs) != 1 {
 		p.d.Errorf(n, "give one distribution: %s", strings.Join(latencyKinds, ", "))
 		return Latency{}
@@ -61,7 +61,7 @@ func (p *configParser) latency(n plan.Node) Latency {
 }
 
 // durations reads a mapping of exactly the keys given, each a duration.
-func (p *configParser) durations(n plan.Node, example string, keys ...string) (map[string]time.Duration, bool) {
+func (p *configParser) durations(n yamldoc.Node, example string, keys ...string) (map[string]time.Duration, bool) {
 	o, ok := p.d.Object(n, "a mapping like "+example, keys)
 	if !ok {
 		return nil, false
@@ -81,7 +81,7 @@ func (p *configParser) durations(n plan.Node, example string, keys ...string) (m
 }
 
 // lognormal reads {p50: D, pNN: D} with pNN one of p75, p90, p95, p99, p99.9.
-func (p *configParser) lognormal(n plan.Node) Latency {
+func (p *configParser) lognormal(n yamldoc.Node) Latency {
 	tails := []string{"p75", "p90", "p95", "p99", "p99.9"}
 	const example = "{p50: 80ms, p99: 400ms}"
 	o, ok := p.d.Object(n, "a mapping like "+example, append([]string{"p50"}, tails...))
@@ -90,7 +90,7 @@ func (p *configParser) lognormal(n plan.Node) Latency {
 	}
 	var p50, tail time.Duration
 	tailName := ""
-	for _, f := range o.Fields() {
+	for _, f := range o.Fields {
 		d, ok := p.d.Duration(f.Value)
 		switch {
 		case !ok:
@@ -119,14 +119,14 @@ func (p *configParser) lognormal(n plan.Node) Latency {
 }
 
 // percentiles reads {p0: D, p50: D, p99: D, ...}: non-decreasing delays.
-func (p *configParser) percentiles(n plan.Node) Latency {
+func (p *configParser) percentiles(n yamldoc.Node) Latency {
 	const example = "{p50: 20ms, p90: 60ms, p99: 250ms}"
 	o, ok := p.d.Object(n, "a mapping like "+example, nil)
 	if !ok {
 		return Latency{}
 	}
 	var pts []Point
-	for _, f := range o.Fields() {
+	for _, f := range o.Fields {
 		q, err := strconv.ParseFloat(strings.TrimPrefix(f.Name, "p"), 64)
 		if !strings.HasPrefix(f.Name, "p") || err != nil || q < 0 || q > 100 {
 			p.d.Errorf(f.Value, "bad percentile %q: write p0 to p100, like p50 or p99.9", f.Name)

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
 var update = flag.Bool("update", false, "rewrite the .err goldens of testdata/invalid from what Parse says")
@@ -59,8 +61,8 @@ func TestMalformedCorpus(t *testing.T) {
 // are made here, written to a file and refused by name.
 func TestMalformedCorpusGenerated(t *testing.T) {
 	dir := t.TempDir()
-	big := strings.Repeat("# padding to pass the size limit\n", MaxFileSize/33+1)
-	entries := "x-many:\n" + strings.Repeat("  - a\n", MaxEntries+1)
+	big := strings.Repeat("# padding to pass the size limit\n", yamldoc.MaxFileSize/33+1)
+	entries := "x-many:\n" + strings.Repeat("  - a\n", yamldoc.MaxEntries+1)
 	deep := "x-deep: " + strings.Repeat("[", 32768) + strings.Repeat("]", 32768) + "\n"
 	tests := []struct{ name, src, want string }{
 		{"size", big, "big.yaml: the test file is 10.0 MiB; a test file may be at most 10 MiB (put large data in a CSV file, under data:)"},

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
 // TestMisindentedKeyNamesItsLine: a key indented deeper than the key above
@@ -98,7 +100,7 @@ scenarios:
 				}
 			}
 			_, err := Parse("t.yaml", []byte(tc.src), nil)
-			var errs Errors
+			var errs yamldoc.Errors
 			if !errors.As(err, &errs) || len(errs) == 0 {
 				t.Fatalf("no error: %v", err)
 			}

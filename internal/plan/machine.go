@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+
+	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
 // What one VU and one core can do, measured (docs/test-format.md, "Machine
@@ -98,10 +100,10 @@ type vuNeed struct {
 
 // checkVUs reports a count of VUs, written at n, that the machine cannot
 // hold; what names the figure ("VUs", "VUs (max_vus)").
-func (p *parser) checkVUs(n node, count int, what string) bool {
+func (p *parser) checkVUs(n yamldoc.Node, count int, what string) bool {
 	need := int(math.Ceil(float64(count) * p.machine.share()))
 	if problem := p.machine.vuProblem(need, what); problem != "" {
-		p.errs.add(n.pos, n.path, "%s", problem)
+		p.Errs.Add(n.Pos, n.Path, "%s", problem)
 		return false
 	}
 	return true
@@ -109,7 +111,7 @@ func (p *parser) checkVUs(n node, count int, what string) bool {
 
 // checkRate reports an arrival rate, written at n, of iterations with
 // requests requests each, beyond what the machine can send.
-func (p *parser) checkRate(n node, perSecond float64, requests int) bool {
+func (p *parser) checkRate(n yamldoc.Node, perSecond float64, requests int) bool {
 	limit, why := p.machine.MaxRate()
 	need := perSecond * float64(max(requests, 1)) * p.machine.share()
 	if limit == 0 || need <= limit {
@@ -119,7 +121,7 @@ func (p *parser) checkRate(n node, perSecond float64, requests int) bool {
 	if requests > 1 {
 		each = strconv.Itoa(requests) + " requests each"
 	}
-	p.errs.add(n.pos, n.path, "%s iterations/s (%s) is more than this machine can send: %s; split the load over several machines with --segment",
+	p.Errs.Add(n.Pos, n.Path, "%s iterations/s (%s) is more than this machine can send: %s; split the load over several machines with --segment",
 		number(perSecond), each, why)
 	return false
 }
@@ -127,7 +129,7 @@ func (p *parser) checkRate(n node, perSecond float64, requests int) bool {
 // checkTotalVUs reports scenarios that each fit the machine but together
 // do not, and lowers the max_vus (and pre_allocated_vus) that arrival-rate
 // scenarios did not write to their share of what is left.
-func (p *parser) checkTotalVUs(scenarios []*Scenario, needs map[*Scenario]vuNeed, at node) {
+func (p *parser) checkTotalVUs(scenarios []*Scenario, needs map[*Scenario]vuNeed, at yamldoc.Node) {
 	limit := p.machine.MaxVUs()
 	if limit == 0 {
 		return
@@ -147,7 +149,7 @@ func (p *parser) checkTotalVUs(scenarios []*Scenario, needs map[*Scenario]vuNeed
 		}
 	}
 	if problem := p.machine.vuProblem(fixed, "VUs (all scenarios together)"); problem != "" {
-		p.errs.add(at.key, at.path, "%s", problem)
+		p.Errs.Add(at.Key, at.Path, "%s", problem)
 		return
 	}
 	if defaulted == 0 {

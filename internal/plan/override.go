@@ -3,6 +3,8 @@ package plan
 import (
 	"path/filepath"
 	"time"
+
+	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
 // LoadOverride is k6's -u/-d/-i given with a test file: every scenario
@@ -29,7 +31,7 @@ func ParseFileOverride(m Machine, path string, env func(string) (string, bool), 
 
 // ParseOverride is ParseFor with every scenario's load replaced by o.
 func ParseOverride(m Machine, file string, src []byte, env func(string) (string, bool), o LoadOverride) (*Plan, error) {
-	p := &parser{file: file, dir: filepath.Dir(file), env: env, errs: errorList{file: file}, machine: m, override: o}
+	p := &parser{file: file, dir: filepath.Dir(file), Doc: yamldoc.New(file, env), machine: m, override: o}
 	return p.parse(src)
 }
 

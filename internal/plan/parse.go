@@ -13,10 +13,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/goccy/go-yaml/ast"
-	yamlparser "github.com/goccy/go-yaml/parser"
 	"github.com/loadlens/loadlens/internal/threshold"
 	"github.com/loadlens/loadlens/internal/tmpl"
+	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
 // Defaults of the top-level keys.
@@ -37,29 +36,22 @@ var namePattern = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
 
 // parser holds the state of one Parse call.
 type parser struct {
-	file   string
-	src    source
-	dir    string // where relative CSV paths are resolved
-	env    func(string) (string, bool)
-	errs   errorList
-	doc    yamlDoc
-	layout layoutBuilder
-	// missingVars is set while parsing a scenario whose data file failed to
-	// load: its columns are unknown, so unknown-variable errors would only
-	// repeat that failure.
-	missingVars bool
-	hosts       []string // hosts of the URLs the test names, for Plan.AllowHosts
-	machine     Machine  // what the machine holds; loads beyond it are errors
-	needs       map[*Scenario]vuNeed
-	secrets     []span             // literal credentials in header values, kept out of Plan.Source
-	secretLost  bool               // a credential's place in the text was not found: Plan.Source is withheld
-	verifying   bool               // parsing a redacted source to check it: no redaction of its own
-	badBase     bool               // base_url was given and reported bad: relative paths need not say it is missing
-	length      lengthSum          // the durations of the scenario being parsed, against MaxRunLength
-	setupVars   []string           // the variables setup: sets, which every scenario and teardown: read
-	customs     []threshold.Custom // the metrics the test declares (metrics:), which add: steps and thresholds name
-	override    LoadOverride       // -u/-d/-i given with the file: every scenario's load
-	replies     []string           // the protocols of the steps with until:, which measure <protocol>_reply_time
+	file string
+	dir  string // where relative CSV paths are resolved
+	*yamldoc.Doc
+	layout     layoutBuilder
+	hosts      []string // hosts of the URLs the test names, for Plan.AllowHosts
+	machine    Machine  // what the machine holds; loads beyond it are errors
+	needs      map[*Scenario]vuNeed
+	secrets    []span             // literal credentials in header values, kept out of Plan.Source
+	secretLost bool               // a credential's place in the text was not found: Plan.Source is withheld
+	verifying  bool               // parsing a redacted source to check it: no redaction of its own
+	badBase    bool               // base_url was given and reported bad: relative paths need not say it is missing
+	length     lengthSum          // the durations of the scenario being parsed, against MaxRunLength
+	setupVars  []string           // the variables setup: sets, which every scenario and teardown: read
+	customs    []threshold.Custom // the metrics the test declares (metrics:), which add: steps and thresholds name
+	override   LoadOverride       // -u/-d/-i given with the file: every scenario's load
+	replies    []string           // the protocols of the steps with until:, which measure <protocol>_reply_time
 	// unplaced: the .proto files and protosets the test names need not be
 	// there yet (an import's output, written before the user copies them)
 	unplaced bool
@@ -87,23 +79,23 @@ func readLimited(path string) ([]byte, error) {
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return &Error{File: path, Msg: fmt.Sprintf("cannot read the test file: %v", err)}
+		return &yamldoc.Error{File: path, Msg: fmt.Sprintf("cannot read the test file: %v", err)}
 	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, cannot(err)
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.Size() > MaxFileSize {
-		return nil, &Error{File: path, Msg: sizeMessage(st.Size())}
+	if st, err := f.Stat(); err == nil && st.Size() > yamldoc.MaxFileSize {
+		return nil, &yamldoc.Error{File: path, Msg: yamldoc.SizeMessage(st.Size())}
 	}
 	// The limit holds for files that grow, and those whose size stat does not know (pipes).
-	src, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	src, err := io.ReadAll(io.LimitReader(f, yamldoc.MaxFileSize+1))
 	if err != nil {
 		return nil, cannot(err)
 	}
-	if len(src) > MaxFileSize {
-		return nil, &Error{File: path, Msg: fmt.Sprintf("the test file is more than %d MiB; a test file may be at most %d MiB (put large data in a CSV file, under data:)", MaxFileSize>>20, MaxFileSize>>20)}
+	if len(src) > yamldoc.MaxFileSize {
+		return nil, &yamldoc.Error{File: path, Msg: fmt.Sprintf("the test file is more than %d MiB; a test file may be at most %d MiB (put large data in a CSV file, under data:)", yamldoc.MaxFileSize>>20, yamldoc.MaxFileSize>>20)}
 	}
 	return src, nil
 }
@@ -120,7 +112,7 @@ func Parse(file string, src []byte, env func(string) (string, bool)) (*Plan, err
 // beyond its memory or open files, and rates beyond its cores, are errors
 // at the value that asks for them, and a default max_vus stays within it.
 func ParseFor(m Machine, file string, src []byte, env func(string) (string, bool)) (*Plan, error) {
-	p := &parser{file: file, dir: filepath.Dir(file), env: env, errs: errorList{file: file}, machine: m}
+	p := &parser{file: file, dir: filepath.Dir(file), Doc: yamldoc.New(file, env), machine: m}
 	return p.parse(src)
 }
 
@@ -128,25 +120,19 @@ func ParseFor(m Machine, file string, src []byte, env func(string) (string, bool
 // and protosets it names are not looked for, as the user places them
 // beside the test once it is written (validate and run then do).
 func ParseImported(file string, src []byte, env func(string) (string, bool)) (*Plan, error) {
-	p := &parser{file: file, dir: filepath.Dir(file), env: env, errs: errorList{file: file}, unplaced: true}
+	p := &parser{file: file, dir: filepath.Dir(file), Doc: yamldoc.New(file, env), unplaced: true}
 	return p.parse(src)
 }
 
 // parse parses src with p's settings.
 func (p *parser) parse(src []byte) (*Plan, error) {
 	file := p.file
-	text, ok := p.prescan(src)
+	text, root, ok := p.Read(src)
 	if !ok {
-		return nil, p.errs.result()
-	}
-	p.src = newSource(string(text))
-	p.doc.budget = maxNodes
-	root, ok := p.parseYAML(text)
-	if !ok {
-		return nil, p.errs.result()
+		return nil, p.Errs.Result()
 	}
 	plan := p.plan(root)
-	if err := p.errs.result(); err != nil {
+	if err := p.Errs.Result(); err != nil {
 		return nil, err
 	}
 	plan.File = file
@@ -160,45 +146,11 @@ func (p *parser) parse(src []byte) (*Plan, error) {
 	return plan, nil
 }
 
-// parseYAML parses src into the document's root value.
-func (p *parser) parseYAML(src []byte) (n node, ok bool) {
-	defer func() {
-		// The YAML library is third-party code fed user input: a panic in it
-		// becomes an error at the file's start rather than a crash.
-		if r := recover(); r != nil {
-			p.errs.add(pos{1, 1}, "", "cannot parse YAML: %v", r)
-			ok = false
-		}
-	}()
-	f, err := yamlparser.ParseBytes(src, 0)
-	if err != nil {
-		p.syntaxError(err, src)
-		return node{}, false
-	}
-	var body ast.Node
-	for _, d := range f.Docs {
-		if d == nil || d.Body == nil {
-			continue
-		}
-		if body != nil {
-			p.errs.add(nodePos(d.Body), "", "a test file holds one YAML document; remove this second one (after ---)")
-			return node{}, false
-		}
-		body = d.Body
-	}
-	if body == nil {
-		p.errs.add(pos{1, 1}, "", "the test file is empty: it needs at least scenarios")
-		return node{}, false
-	}
-	p.doc.aliases = collectAliases(body)
-	return p.resolve(body, pos{}, "")
-}
-
 // defaults are the top-level settings every request inherits.
 type defaults struct {
 	baseURL   string
-	baseAuth  string  // the Authorization value base_url's credentials stand for; "" for none
-	headers   []field // canonical names, values compiled per scenario
+	baseAuth  string          // the Authorization value base_url's credentials stand for; "" for none
+	headers   []yamldoc.Field // canonical names, values compiled per scenario
 	timeout   time.Duration
 	expect    []int // statuses that are not failures; nil: below 400
 	redirects int   // redirects followed inside one sample
@@ -207,43 +159,43 @@ type defaults struct {
 }
 
 // plan parses the top-level mapping.
-func (p *parser) plan(root node) *Plan {
+func (p *parser) plan(root yamldoc.Node) *Plan {
 	o, ok := p.topLevel(root)
 	if !ok {
 		return nil
 	}
 	plan := &Plan{Name: defaultName(p.file), Timeout: DefaultTimeout}
-	if n, ok := o.get("name"); ok {
-		if s, ok := p.nonEmpty(n, "a name"); ok {
+	if n, ok := o.Get("name"); ok {
+		if s, ok := p.NonEmpty(n, "a name"); ok {
 			if namePattern.MatchString(s) && s != "." && s != ".." {
 				plan.Name = s
 			} else {
-				p.errs.add(n.pos, n.path, "name %q may only use letters, digits, '.', '_' and '-' (it names the run's directory)", s)
+				p.Errs.Add(n.Pos, n.Path, "name %q may only use letters, digits, '.', '_' and '-' (it names the run's directory)", s)
 			}
 		}
 	}
 	def := p.planDefaults(o, plan)
-	if n, ok := o.get("metrics"); ok {
+	if n, ok := o.Get("metrics"); ok {
 		p.customs = p.customMetrics(n)
 	}
-	if n, ok := o.get("setup"); ok {
+	if n, ok := o.Get("setup"); ok {
 		plan.Setup = p.hook(n, def, nil)
 		p.setupVars = plan.Setup.Vars
 	}
-	if n, ok := o.get("scenarios"); ok {
+	if n, ok := o.Get("scenarios"); ok {
 		plan.Scenarios = p.scenarios(n, def)
 	} else {
-		p.errs.missing(pos{1, 1}, "", "", "missing key \"scenarios\": a test needs at least one scenario")
+		p.Errs.Missing(yamldoc.Pos{Line: 1, Col: 1}, "", "", "missing key \"scenarios\": a test needs at least one scenario")
 	}
-	if n, ok := o.get("teardown"); ok {
+	if n, ok := o.Get("teardown"); ok {
 		plan.Teardown = p.hook(n, def, p.setupVars)
 	}
 	if len(plan.Scenarios) > 0 {
-		plan.Headers = p.headers(def.headers, nil, scenarioScope(plan.Scenarios[0], p.env))
+		plan.Headers = p.headers(def.headers, nil, scenarioScope(plan.Scenarios[0], p.Env))
 	}
 	p.planObservation(o, plan)
 	plan.AllowHosts = p.hosts
-	if n, ok := o.get("allow_hosts"); ok {
+	if n, ok := o.Get("allow_hosts"); ok {
 		for _, h := range p.allowHosts(n) {
 			if !slices.Contains(plan.AllowHosts, h) {
 				plan.AllowHosts = append(plan.AllowHosts, h)
@@ -255,19 +207,19 @@ func (p *parser) plan(root node) *Plan {
 }
 
 // topLevel checks the top-level keys, leaving out the x- extension keys.
-func (p *parser) topLevel(root node) (*object, bool) {
-	top, ok := p.fields(root, "a mapping of test settings (name, base_url, scenarios, ...)", 0)
+func (p *parser) topLevel(root yamldoc.Node) (*yamldoc.Object, bool) {
+	top, ok := p.Fields(root, "a mapping of test settings (name, base_url, scenarios, ...)", 0)
 	if !ok {
 		return nil, false
 	}
-	o := &object{node: root}
+	o := &yamldoc.Object{Node: root}
 	for _, f := range top {
 		switch {
-		case strings.HasPrefix(f.name, "x-"): // extension keys hold anchors for reuse
-		case !slices.Contains(topKeys, f.name):
-			p.unknownKey(f, "", topKeys)
+		case strings.HasPrefix(f.Name, "x-"): // extension keys hold anchors for reuse
+		case !slices.Contains(topKeys, f.Name):
+			p.UnknownKey(f, "", topKeys)
 		default:
-			o.fields = append(o.fields, f)
+			o.Fields = append(o.Fields, f)
 		}
 	}
 	return o, true
@@ -276,38 +228,38 @@ func (p *parser) topLevel(root node) (*object, bool) {
 // planDefaults reads the test-wide settings every scenario's requests
 // start from: the base URL, timeout, TLS, expected statuses, redirects,
 // body cap, HTTP/2 and headers.
-func (p *parser) planDefaults(o *object, plan *Plan) *defaults {
+func (p *parser) planDefaults(o *yamldoc.Object, plan *Plan) *defaults {
 	var baseAuth string
-	if n, ok := o.get("base_url"); ok {
+	if n, ok := o.Get("base_url"); ok {
 		plan.BaseURL, baseAuth = p.baseURL(n)
 		p.badBase = plan.BaseURL == ""
 	}
-	if n, ok := o.get("timeout"); ok {
-		if d, ok := p.positiveDuration(n); ok {
+	if n, ok := o.Get("timeout"); ok {
+		if d, ok := p.PositiveDuration(n); ok {
 			plan.Timeout = d
 		}
 	}
-	if n, ok := o.get("insecure_skip_tls_verify"); ok {
-		plan.Insecure, _ = p.boolean(n)
+	if n, ok := o.Get("insecure_skip_tls_verify"); ok {
+		plan.Insecure, _ = p.Bool(n)
 	}
 	def := &defaults{baseURL: plan.BaseURL, baseAuth: baseAuth, timeout: plan.Timeout, redirects: DefaultMaxRedirects, maxBody: DefaultMaxBody}
-	if n, ok := o.get("expect_status"); ok {
-		def.expect, _, _ = p.statusCodes(n)
+	if n, ok := o.Get("expect_status"); ok {
+		def.expect, _, _ = p.StatusCodes(n)
 	}
-	if n, ok := o.get("redirects"); ok {
+	if n, ok := o.Get("redirects"); ok {
 		if r, ok := p.redirects(n); ok {
 			def.redirects = r
 		}
 	}
-	if n, ok := o.get("max_body"); ok {
+	if n, ok := o.Get("max_body"); ok {
 		if b, ok := p.size(n); ok {
 			def.maxBody = b
 		}
 	}
-	if n, ok := o.get("http2"); ok {
-		def.http2, _ = p.boolean(n)
+	if n, ok := o.Get("http2"); ok {
+		def.http2, _ = p.Bool(n)
 	}
-	if n, ok := o.get("headers"); ok {
+	if n, ok := o.Get("headers"); ok {
 		def.headers = p.headerFields(n)
 	}
 	return def
@@ -315,18 +267,18 @@ func (p *parser) planDefaults(o *object, plan *Plan) *defaults {
 
 // planObservation reads what the run judges and watches beside the load:
 // thresholds, observed sources, outputs and tracing.
-func (p *parser) planObservation(o *object, plan *Plan) {
-	if n, ok := o.get("thresholds"); ok {
+func (p *parser) planObservation(o *yamldoc.Object, plan *Plan) {
+	if n, ok := o.Get("thresholds"); ok {
 		plan.Thresholds = p.thresholds(n)
-		plan.thresholdsAt = o.keyPos("thresholds")
+		plan.thresholdsAt = o.KeyPos("thresholds")
 	}
-	if n, ok := o.get("observe"); ok {
+	if n, ok := o.Get("observe"); ok {
 		plan.Observe = p.observe(n)
 	}
-	if n, ok := o.get("outputs"); ok {
+	if n, ok := o.Get("outputs"); ok {
 		plan.Outputs = p.outputs(n)
 	}
-	if n, ok := o.get("tracing"); ok {
+	if n, ok := o.Get("tracing"); ok {
 		plan.Tracing = p.tracing(n)
 	} else if plan.Observe.Traces != nil {
 		plan.Tracing = Tracing{Sample: 1, Keep: DefaultTraceKeep} // spans to join need sampled requests
@@ -338,28 +290,28 @@ func (p *parser) planObservation(o *object, plan *Plan) {
 // baseURL returns the constant base URL (only env lookups may be
 // templated) without its credentials, and the Authorization value they
 // stand for ("" for none).
-func (p *parser) baseURL(n node) (string, string) {
-	s, ok := p.nonEmpty(n, "a URL like http://127.0.0.1:8080")
+func (p *parser) baseURL(n yamldoc.Node) (string, string) {
+	s, ok := p.NonEmpty(n, "a URL like http://127.0.0.1:8080")
 	if !ok {
 		return "", ""
 	}
 	p.noteURLSecret(n)
-	t, ok := p.compile(n, s, &tmpl.Scope{Env: p.env})
+	t, ok := p.Compile(n, s, &tmpl.Scope{Env: p.Env})
 	if !ok {
 		return "", ""
 	}
 	c, isConst := t.Const()
 	if !isConst {
-		p.errs.add(n.pos, n.path, "base_url must be the same for every request: only env lookups may be templated")
+		p.Errs.Add(n.Pos, n.Path, "base_url must be the same for every request: only env lookups may be templated")
 		return "", ""
 	}
 	u, err := url.Parse(c)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		p.errs.add(n.pos, n.path, "bad base URL %q: expected http:// or https:// and a host, like http://127.0.0.1:8080", Redact(c))
+		p.Errs.Add(n.Pos, n.Path, "bad base URL %q: expected http:// or https:// and a host, like http://127.0.0.1:8080", Redact(c))
 		return "", ""
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
-		p.errs.add(n.pos, n.path, "base URL %q must not have a query or fragment; put them in the steps", Redact(c))
+		p.Errs.Add(n.Pos, n.Path, "base URL %q must not have a query or fragment; put them in the steps", Redact(c))
 		return "", ""
 	}
 	if !p.checkPort(n, s, u) {
@@ -368,24 +320,6 @@ func (p *parser) baseURL(n node) (string, string) {
 	c, auth, _ := cutUserinfo(c)
 	p.nameHost(c)
 	return c, auth
-}
-
-// compile compiles template src, which is n's text, reporting errors at the
-// offending character.
-func (p *parser) compile(n node, src string, sc *tmpl.Scope) (*tmpl.Template, bool) {
-	t, err := tmpl.Compile(src, sc)
-	if err != nil {
-		var te *tmpl.Error
-		switch {
-		case errors.As(err, &te) && p.missingVars && strings.HasPrefix(te.Msg, "unknown variable"):
-		case errors.As(err, &te):
-			p.errs.add(p.src.posAt(n.v, te.Offset), n.path, "%s", te.Msg)
-		default:
-			p.errs.add(n.pos, n.path, "%v", err)
-		}
-		return nil, false
-	}
-	return t, true
 }
 
 // defaultName derives a run name from the file name: its base without the

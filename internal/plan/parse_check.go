@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/goccy/go-yaml/ast"
+	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
 // checkSources are what a check can test; a check has exactly one.
@@ -25,7 +26,7 @@ var opSymbols = map[string]string{"eq": "==", "ne": "!=", "lt": "<", "lte": "<="
 // checkDialect is what differs between protocols' checks: how status: is
 // read (HTTP codes, gRPC codes by name) and the example messages show.
 type checkDialect struct {
-	status  func(p *parser, n node) (Check, bool)
+	status  func(p *parser, n yamldoc.Node) (Check, bool)
 	example string // one check, like {status: 200}
 	binary  bool   // messages may be binary (WebSocket): size:, and body_contains: {hex: …} or {base64: …}
 }
@@ -44,16 +45,16 @@ var httpChecks = checkDialect{status: (*parser).statusCheck, example: "{status: 
 
 // checks parses a step's check list (a single check may skip the list) and
 // gives each check its id under endpoint (-1: the endpoint is broken).
-func (p *parser) checks(n node, endpoint int32) []Check {
+func (p *parser) checks(n yamldoc.Node, endpoint int32) []Check {
 	return p.checksOf(n, endpoint, httpChecks)
 }
 
 // checksOf is checks in a protocol's dialect.
-func (p *parser) checksOf(n node, endpoint int32, d checkDialect) []Check {
-	items := []node{n}
-	if !isMapping(n.v) {
+func (p *parser) checksOf(n yamldoc.Node, endpoint int32, d checkDialect) []Check {
+	items := []yamldoc.Node{n}
+	if !yamldoc.IsMapping(n.V) {
 		var ok bool
-		if items, ok = p.list(n, "a list of checks like ["+d.example+"]"); !ok {
+		if items, ok = p.List(n, "a list of checks like ["+d.example+"]"); !ok {
 			return nil
 		}
 	}
@@ -61,7 +62,7 @@ func (p *parser) checksOf(n node, endpoint int32, d checkDialect) []Check {
 	for _, item := range items {
 		c, ok := p.checkOf(item, d)
 		if !ok {
-			if name := brokenCheckName(item.v); name != "" && endpoint >= 0 {
+			if name := brokenCheckName(item.V); name != "" && endpoint >= 0 {
 				p.layout.broken = append(p.layout.broken, name)
 			}
 			continue
@@ -87,7 +88,7 @@ func brokenCheckName(n ast.Node) string {
 	}
 	name := ""
 	for _, kv := range pairs {
-		key, val := scalarText(kv.Key), scalarText(kv.Value)
+		key, val := yamldoc.ScalarText(kv.Key), yamldoc.ScalarText(kv.Value)
 		switch {
 		case key == "name" && val != "":
 			return val
@@ -104,138 +105,138 @@ func brokenCheckName(n ast.Node) string {
 }
 
 // checkOf parses one check in a protocol's dialect.
-func (p *parser) checkOf(n node, d checkDialect) (Check, bool) {
-	o, ok := p.object(n, "a check like "+d.example, checkKeys)
+func (p *parser) checkOf(n yamldoc.Node, d checkDialect) (Check, bool) {
+	o, ok := p.Object(n, "a check like "+d.example, checkKeys)
 	if !ok {
 		return Check{}, false
 	}
-	var sources, ops []field
-	for _, f := range o.fields {
+	var sources, ops []yamldoc.Field
+	for _, f := range o.Fields {
 		switch {
-		case slices.Contains(checkSources, f.name):
+		case slices.Contains(checkSources, f.Name):
 			sources = append(sources, f)
-		case slices.Contains(checkOps, f.name):
+		case slices.Contains(checkOps, f.Name):
 			ops = append(ops, f)
 		}
 	}
 	if len(sources) == 0 {
-		p.errs.add(n.key, n.path, "a check needs one of %s", strings.Join(d.sources(), ", "))
+		p.Errs.Add(n.Key, n.Path, "a check needs one of %s", strings.Join(d.sources(), ", "))
 		return Check{}, false
 	}
 	if len(sources) > 1 {
-		p.errs.add(sources[1].val.key, sources[1].val.path, "a check tests one thing: %s and %s both given; split it into two checks", sources[0].name, sources[1].name)
+		p.Errs.Add(sources[1].Value.Key, sources[1].Value.Path, "a check tests one thing: %s and %s both given; split it into two checks", sources[0].Name, sources[1].Name)
 		return Check{}, false
 	}
 	src := sources[0]
 	var c Check
 	var subject string
-	if src.name == "size" && !d.binary {
-		p.errs.add(src.val.key, src.val.path, "size: checks a WebSocket message's length; here use body_matches or json")
+	if src.Name == "size" && !d.binary {
+		p.Errs.Add(src.Value.Key, src.Value.Path, "size: checks a WebSocket message's length; here use body_matches or json")
 		return Check{}, false
 	}
-	switch src.name {
+	switch src.Name {
 	case "json", "header":
 		if len(ops) != 1 {
-			p.opCountError(n, src.name, ops)
+			p.opCountError(n, src.Name, ops)
 			return Check{}, false
 		}
 	default:
 		if len(ops) > 0 {
-			p.errs.add(ops[0].val.key, ops[0].val.path, "%q does not apply to a %s check (it goes with json: or header:)", ops[0].name, src.name)
+			p.Errs.Add(ops[0].Value.Key, ops[0].Value.Path, "%q does not apply to a %s check (it goes with json: or header:)", ops[0].Name, src.Name)
 			return Check{}, false
 		}
 	}
-	switch src.name {
+	switch src.Name {
 	case "status":
-		c, ok = d.status(p, src.val)
+		c, ok = d.status(p, src.Value)
 	case "body_contains":
-		c, ok = p.bodyContains(src.val, d)
+		c, ok = p.bodyContains(src.Value, d)
 	case "body_matches":
 		c = Check{From: FromBody, Op: OpMatches}
-		c.Regex, ok = p.regex(src.val)
+		c.Regex, ok = p.Regex(src.Value)
 		if ok {
 			c.Values = []string{c.Regex.String()}
 			c.Name = "body matches /" + c.Regex.String() + "/"
 		}
 	case "json":
 		c.From = FromJSON
-		subject, ok = p.nonEmpty(src.val, "a JSON path like $.items[0].id")
+		subject, ok = p.NonEmpty(src.Value, "a JSON path like $.items[0].id")
 		if ok {
-			c.Path, ok = p.jsonPath(src.val, subject)
+			c.Path, ok = p.ParseJSONPath(src.Value, subject)
 		}
 	case "header":
 		c.From = FromHeader
-		c.Header, ok = p.headerName(src.val)
+		c.Header, ok = p.headerName(src.Value)
 		subject = "header " + c.Header
 	case "size":
-		c, ok = p.sizeCheck(src.val)
+		c, ok = p.sizeCheck(src.Value)
 	}
-	if ok && (src.name == "json" || src.name == "header") {
+	if ok && (src.Name == "json" || src.Name == "header") {
 		ok = p.checkOp(&c, ops[0], subject)
 	}
-	if name, has := o.get("name"); has {
-		s, nameOK := p.nonEmpty(name, "a check name")
+	if name, has := o.Get("name"); has {
+		s, nameOK := p.NonEmpty(name, "a check name")
 		c.Name, ok = s, ok && nameOK
 	}
 	return c, ok
 }
 
 // opCountError reports a json or header check without exactly one comparison.
-func (p *parser) opCountError(n node, source string, ops []field) {
+func (p *parser) opCountError(n yamldoc.Node, source string, ops []yamldoc.Field) {
 	if len(ops) == 0 {
-		p.errs.add(n.key, n.path, "a %s check needs one of %s", source, strings.Join(checkOps, ", "))
+		p.Errs.Add(n.Key, n.Path, "a %s check needs one of %s", source, strings.Join(checkOps, ", "))
 		return
 	}
-	p.errs.add(ops[1].val.key, ops[1].val.path, "a check makes one comparison: %s and %s both given; split it into two checks", ops[0].name, ops[1].name)
+	p.Errs.Add(ops[1].Value.Key, ops[1].Value.Path, "a check makes one comparison: %s and %s both given; split it into two checks", ops[0].Name, ops[1].Name)
 }
 
 // checkOp parses a json or header check's comparison and names the check.
-func (p *parser) checkOp(c *Check, op field, subject string) bool {
-	v := op.val
-	switch op.name {
+func (p *parser) checkOp(c *Check, op yamldoc.Field, subject string) bool {
+	v := op.Value
+	switch op.Name {
 	case "eq", "ne":
-		switch v.v.(type) {
+		switch v.V.(type) {
 		case *ast.MappingNode, *ast.MappingValueNode, *ast.SequenceNode:
-			p.typeError(v, "a string, number, boolean or null to compare with")
+			p.TypeError(v, "a string, number, boolean or null to compare with")
 			return false
 		}
 		c.Op = OpEq
-		if op.name == "ne" {
+		if op.Name == "ne" {
 			c.Op = OpNe
 		}
-		s := scalarText(v.v)
+		s := yamldoc.ScalarText(v.V)
 		shown := s
-		switch v.v.(type) {
+		switch v.V.(type) {
 		case *ast.StringNode, *ast.LiteralNode:
 			shown = strconv.Quote(s)
 		case *ast.NullNode:
 			s, shown = "null", "null"
 		}
 		c.Values = []string{s}
-		c.Name = subject + " " + opSymbols[op.name] + " " + shown
+		c.Name = subject + " " + opSymbols[op.Name] + " " + shown
 	case "lt", "lte", "gt", "gte":
-		if _, ok := p.float(v, "a number to compare with"); !ok {
+		if _, ok := p.Float(v, "a number to compare with"); !ok {
 			return false
 		}
-		c.Op = map[string]Op{"lt": OpLt, "lte": OpLte, "gt": OpGt, "gte": OpGte}[op.name]
-		c.Values = []string{scalarText(v.v)}
-		c.Name = subject + " " + opSymbols[op.name] + " " + scalarText(v.v)
+		c.Op = map[string]Op{"lt": OpLt, "lte": OpLte, "gt": OpGt, "gte": OpGte}[op.Name]
+		c.Values = []string{yamldoc.ScalarText(v.V)}
+		c.Name = subject + " " + opSymbols[op.Name] + " " + yamldoc.ScalarText(v.V)
 	case "contains":
-		s, ok := p.nonEmpty(v, "the text to look for")
+		s, ok := p.NonEmpty(v, "the text to look for")
 		if !ok {
 			return false
 		}
 		c.Op, c.Values = OpContains, []string{s}
 		c.Name = fmt.Sprintf("%s contains %q", subject, s)
 	case "matches":
-		re, ok := p.regex(v)
+		re, ok := p.Regex(v)
 		if !ok {
 			return false
 		}
 		c.Op, c.Regex, c.Values = OpMatches, re, []string{re.String()}
 		c.Name = subject + " matches /" + re.String() + "/"
 	case "exists":
-		b, ok := p.boolean(v)
+		b, ok := p.Bool(v)
 		if !ok {
 			return false
 		}
@@ -249,9 +250,9 @@ func (p *parser) checkOp(c *Check, op field, subject string) bool {
 }
 
 // statusCheck parses `status: 200` or `status: [200, 201]`.
-func (p *parser) statusCheck(n node) (Check, bool) {
+func (p *parser) statusCheck(n yamldoc.Node) (Check, bool) {
 	c := Check{From: FromStatus, Op: OpIn}
-	codes, list, ok := p.statusCodes(n)
+	codes, list, ok := p.StatusCodes(n)
 	for _, code := range codes {
 		c.Values = append(c.Values, strconv.Itoa(code))
 	}
@@ -284,39 +285,14 @@ func legacyCheckName(name string) string {
 	return statusListName(strings.Fields(strings.TrimSuffix(inner, "]")))
 }
 
-// statusCodes parses one HTTP status code or a list of them; list says
-// which was written.
-func (p *parser) statusCodes(n node) (codes []int, list, ok bool) {
-	items := []node{n}
-	if _, isList := n.v.(*ast.SequenceNode); isList {
-		list = true
-		items, _ = p.list(n, "")
-		if len(items) == 0 {
-			p.errs.add(n.pos, n.path, "needs at least one status code")
-			return nil, list, false
-		}
-	}
-	ok = true
-	for _, item := range items {
-		code, valid := p.integer(item, 0)
-		if valid && (code < 100 || code > 599) {
-			p.errs.add(item.pos, item.path, "%d is not an HTTP status code (100 to 599)", code)
-			valid = false
-		}
-		ok = ok && valid
-		codes = append(codes, int(code))
-	}
-	return codes, list, ok
-}
-
 // headerName returns a valid header name in canonical form.
-func (p *parser) headerName(n node) (string, bool) {
-	s, ok := p.nonEmpty(n, "a header name like Content-Type")
+func (p *parser) headerName(n yamldoc.Node) (string, bool) {
+	s, ok := p.NonEmpty(n, "a header name like Content-Type")
 	if !ok {
 		return "", false
 	}
-	if !isToken(s) {
-		p.errs.add(n.pos, n.path, "bad header name %q", s)
+	if !yamldoc.IsToken(s) {
+		p.Errs.Add(n.Pos, n.Path, "bad header name %q", s)
 		return "", false
 	}
 	return textproto.CanonicalMIMEHeaderKey(s), true

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/goccy/go-yaml/ast"
+	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
 // controlKeys are the control-flow steps, each with the keys it may have.
@@ -24,45 +25,45 @@ var controlOrder = []string{"group", "repeat", "for_each", "if", "unless", "choo
 
 // controlKind returns the control-flow key of step o, "" for a request or a
 // think, reporting a step that has two.
-func (p *parser) controlKind(o *object) string {
+func (p *parser) controlKind(o *yamldoc.Object) string {
 	kind := ""
-	for _, f := range o.fields {
-		if _, ok := controlKeys[f.name]; !ok {
+	for _, f := range o.Fields {
+		if _, ok := controlKeys[f.Name]; !ok {
 			continue
 		}
 		if kind != "" {
-			p.errs.add(f.val.key, f.val.path, "a step is one thing: %s and %s both given; nest one in the other's steps", kind, f.name)
+			p.Errs.Add(f.Value.Key, f.Value.Path, "a step is one thing: %s and %s both given; nest one in the other's steps", kind, f.Name)
 			continue
 		}
-		kind = f.name
+		kind = f.Name
 	}
 	return kind
 }
 
 // control parses a control-flow step of the given kind.
-func (p *parser) control(kind string, o *object, sc *scenarioCtx) (Step, bool) {
-	errsBefore := len(p.errs.errs)
+func (p *parser) control(kind string, o *yamldoc.Object, sc *scenarioCtx) (Step, bool) {
+	errsBefore := p.Errs.Len()
 	allowed := controlKeys[kind]
-	for _, f := range o.fields {
-		if _, other := controlKeys[f.name]; !other && !slices.Contains(allowed, f.name) {
-			p.errs.add(f.val.key, f.val.path, "%q does not go with %s: (its keys: %s)", f.name, kind, strings.Join(allowed, ", "))
+	for _, f := range o.Fields {
+		if _, other := controlKeys[f.Name]; !other && !slices.Contains(allowed, f.Name) {
+			p.Errs.Add(f.Value.Key, f.Value.Path, "%q does not go with %s: (its keys: %s)", f.Name, kind, strings.Join(allowed, ", "))
 		}
 	}
 	if sc.depth >= MaxFlowDepth {
-		p.errs.add(o.keyPos(kind), joinPath(o.path, kind), "control-flow steps nest at most %d deep", MaxFlowDepth)
+		p.Errs.Add(o.KeyPos(kind), yamldoc.JoinPath(o.Path, kind), "control-flow steps nest at most %d deep", MaxFlowDepth)
 		return Step{}, false
 	}
 	sc.depth++
 	defer func() { sc.depth-- }()
-	val, _ := o.get(kind)
+	val, _ := o.Get(kind)
 	var st Step
 	switch kind {
 	case "group":
 		st = p.group(o, val, sc)
 	case "repeat":
 		st = Step{Kind: RepeatStep, Block: &Block{}}
-		if n, ok := p.integer(val, 1); ok && n > MaxRepeat {
-			p.errs.add(val.pos, val.path, "at most %d repeats, got %d", MaxRepeat, n)
+		if n, ok := p.Integer(val, 1); ok && n > MaxRepeat {
+			p.Errs.Add(val.Pos, val.Path, "at most %d repeats, got %d", MaxRepeat, n)
 		} else if ok {
 			st.Block.Count = int(n)
 		}
@@ -72,7 +73,7 @@ func (p *parser) control(kind string, o *object, sc *scenarioCtx) (Step, bool) {
 	case "if", "unless":
 		st = Step{Kind: IfStep, Block: &Block{Cond: p.cond(val, sc, kind == "unless")}}
 		st.Block.Steps = p.subflow(o, "then", sc)
-		if o.has("else") {
+		if o.Has("else") {
 			st.Block.Else = p.subflow(o, "else", sc)
 		}
 	case "choose":
@@ -82,22 +83,22 @@ func (p *parser) control(kind string, o *object, sc *scenarioCtx) (Step, bool) {
 	case "add":
 		st = Step{Kind: AddStep, Block: &Block{Adds: p.adds(val, sc)}}
 	}
-	return st, len(p.errs.errs) == errsBefore
+	return st, p.Errs.Len() == errsBefore
 }
 
 // subflow parses the required list of steps under key.
-func (p *parser) subflow(o *object, key string, sc *scenarioCtx) []Step {
-	n, ok := o.get(key)
+func (p *parser) subflow(o *yamldoc.Object, key string, sc *scenarioCtx) []Step {
+	n, ok := o.Get(key)
 	if !ok {
-		p.errs.missing(o.key, o.path, o.path, "missing key %q: the list of steps it runs", key)
+		p.Errs.Missing(o.Key, o.Path, o.Path, "missing key %q: the list of steps it runs", key)
 		return nil
 	}
-	items, ok := p.list(n, "a list of steps")
+	items, ok := p.List(n, "a list of steps")
 	if !ok {
 		return nil
 	}
 	if len(items) == 0 {
-		p.errs.add(n.pos, n.path, "needs at least one step")
+		p.Errs.Add(n.Pos, n.Path, "needs at least one step")
 	}
 	var out []Step
 	for _, item := range items {
@@ -110,11 +111,11 @@ func (p *parser) subflow(o *object, key string, sc *scenarioCtx) []Step {
 
 // group parses `group: name` and its steps; a nested group's name is
 // its parents' and its own joined by "::", as k6 tags it.
-func (p *parser) group(o *object, val node, sc *scenarioCtx) Step {
+func (p *parser) group(o *yamldoc.Object, val yamldoc.Node, sc *scenarioCtx) Step {
 	st := Step{Kind: GroupStep, Block: &Block{Group: -1}}
-	name, ok := p.nonEmpty(val, "a group name")
+	name, ok := p.NonEmpty(val, "a group name")
 	if ok && strings.Contains(name, "::") {
-		p.errs.add(val.pos, val.path, "a group name may not contain \"::\", which joins nested groups' names")
+		p.Errs.Add(val.Pos, val.Path, "a group name may not contain \"::\", which joins nested groups' names")
 		ok = false
 	}
 	outer := sc.group
@@ -131,26 +132,26 @@ func (p *parser) group(o *object, val node, sc *scenarioCtx) Step {
 }
 
 // forEach parses `for_each: VAR` with as:, path: and max:.
-func (p *parser) forEach(o *object, val node, sc *scenarioCtx) Step {
+func (p *parser) forEach(o *yamldoc.Object, val yamldoc.Node, sc *scenarioCtx) Step {
 	b := &Block{Count: DefaultForEach}
-	if name, ok := p.nonEmpty(val, "the name of a variable holding a JSON array"); ok {
+	if name, ok := p.NonEmpty(val, "the name of a variable holding a JSON array"); ok {
 		b.List = p.varSlot(val, name, sc)
 	}
-	if n, ok := o.get("as"); ok {
-		if name, ok := p.nonEmpty(n, "a variable name"); ok && p.checkVarName(n.pos, n.path, "variable", name) {
+	if n, ok := o.Get("as"); ok {
+		if name, ok := p.NonEmpty(n, "a variable name"); ok && p.checkVarName(n.Pos, n.Path, "variable", name) {
 			b.Var = p.varSlot(n, name, sc)
 		}
 	} else {
-		p.errs.missing(o.key, o.path, o.path, "missing key \"as\": the variable each element is put in")
+		p.Errs.Missing(o.Key, o.Path, o.Path, "missing key \"as\": the variable each element is put in")
 	}
-	if n, ok := o.get("path"); ok {
-		if src, ok := p.nonEmpty(n, "a JSON path into each element, like $.id"); ok {
-			b.Path, _ = p.jsonPath(n, src)
+	if n, ok := o.Get("path"); ok {
+		if src, ok := p.NonEmpty(n, "a JSON path into each element, like $.id"); ok {
+			b.Path, _ = p.ParseJSONPath(n, src)
 		}
 	}
-	if n, ok := o.get("max"); ok {
-		if m, ok := p.integer(n, 1); ok && m > MaxForEach {
-			p.errs.add(n.pos, n.path, "max is at most %d, got %d", MaxForEach, m)
+	if n, ok := o.Get("max"); ok {
+		if m, ok := p.Integer(n, 1); ok && m > MaxForEach {
+			p.Errs.Add(n.Pos, n.Path, "max is at most %d, got %d", MaxForEach, m)
 		} else if ok {
 			b.Count = int(m)
 		}
@@ -161,11 +162,11 @@ func (p *parser) forEach(o *object, val node, sc *scenarioCtx) Step {
 
 // varSlot returns the slot of variable name, reporting one the scenario
 // does not define.
-func (p *parser) varSlot(n node, name string, sc *scenarioCtx) int {
+func (p *parser) varSlot(n yamldoc.Node, name string, sc *scenarioCtx) int {
 	if i, ok := sc.scope.Vars[name]; ok {
 		return i
 	}
-	if !p.missingVars {
+	if !p.MissingVars {
 		known := slices.Sorted(func(yield func(string) bool) {
 			for k := range sc.scope.Vars {
 				if !yield(k) {
@@ -173,30 +174,30 @@ func (p *parser) varSlot(n node, name string, sc *scenarioCtx) int {
 				}
 			}
 		})
-		p.errs.add(n.pos, n.path, "unknown variable %q (known: %s)", name, strings.Join(known, ", "))
+		p.Errs.Add(n.Pos, n.Path, "unknown variable %q (known: %s)", name, strings.Join(known, ", "))
 	}
 	return 0
 }
 
 // choose parses a list of {weight: N, steps: [...]}.
-func (p *parser) choose(val node, sc *scenarioCtx) Step {
+func (p *parser) choose(val yamldoc.Node, sc *scenarioCtx) Step {
 	b := &Block{}
-	items, ok := p.list(val, "a list of branches like {weight: 3, steps: [...]}")
+	items, ok := p.List(val, "a list of branches like {weight: 3, steps: [...]}")
 	if !ok {
 		return Step{Kind: ChooseStep, Block: b}
 	}
 	if len(items) < 2 {
-		p.errs.add(val.pos, val.path, "choose needs at least two branches")
+		p.Errs.Add(val.Pos, val.Path, "choose needs at least two branches")
 	}
 	for _, item := range items {
-		o, ok := p.object(item, "a branch like {weight: 3, steps: [...]}", []string{"weight", "steps"})
+		o, ok := p.Object(item, "a branch like {weight: 3, steps: [...]}", []string{"weight", "steps"})
 		if !ok {
 			continue
 		}
 		br := Branch{Weight: 1}
-		if n, ok := o.get("weight"); ok {
-			if w, ok := p.integer(n, 1); ok && w > maxChooseWeight {
-				p.errs.add(n.pos, n.path, "a weight is at most %d, got %d", maxChooseWeight, w)
+		if n, ok := o.Get("weight"); ok {
+			if w, ok := p.Integer(n, 1); ok && w > maxChooseWeight {
+				p.Errs.Add(n.Pos, n.Path, "a weight is at most %d, got %d", maxChooseWeight, w)
 			} else if ok {
 				br.Weight = int(w)
 			}
@@ -210,30 +211,30 @@ func (p *parser) choose(val node, sc *scenarioCtx) Step {
 
 // sets parses a mapping of variable names to templates; a name in taken
 // (a data column, for vu_vars) is an error.
-func (p *parser) sets(val node, sc *scenarioCtx, taken []string) []Set {
-	o, ok := p.object(val, "a mapping of variable names to values, like {page: \"1\"}", nil)
+func (p *parser) sets(val yamldoc.Node, sc *scenarioCtx, taken []string) []Set {
+	o, ok := p.Object(val, "a mapping of variable names to values, like {page: \"1\"}", nil)
 	if !ok {
 		return nil
 	}
-	if len(o.fields) == 0 {
-		p.errs.add(val.pos, val.path, "needs at least one variable")
+	if len(o.Fields) == 0 {
+		p.Errs.Add(val.Pos, val.Path, "needs at least one variable")
 	}
 	var out []Set
-	for _, f := range o.fields {
-		if !p.checkVarName(f.val.key, f.val.path, "variable", f.name) {
+	for _, f := range o.Fields {
+		if !p.checkVarName(f.Value.Key, f.Value.Path, "variable", f.Name) {
 			continue
 		}
-		if slices.Contains(taken, f.name) {
-			p.errs.add(f.val.key, f.val.path, "variable %q is a column of the data file, which sets it each iteration", f.name)
+		if slices.Contains(taken, f.Name) {
+			p.Errs.Add(f.Value.Key, f.Value.Path, "variable %q is a column of the data file, which sets it each iteration", f.Name)
 			continue
 		}
-		src, ok := p.setText(f.val)
+		src, ok := p.setText(f.Value)
 		if !ok {
 			continue
 		}
-		t, ok := p.compile(f.val, src, sc.scope)
+		t, ok := p.Compile(f.Value, src, sc.scope)
 		if ok {
-			out = append(out, Set{Var: sc.scope.Vars[f.name], Name: f.name, Value: t})
+			out = append(out, Set{Var: sc.scope.Vars[f.Name], Name: f.Name, Value: t})
 		}
 	}
 	return out
@@ -241,11 +242,11 @@ func (p *parser) sets(val node, sc *scenarioCtx, taken []string) []Set {
 
 // setText returns a variable's value as written: text, or a number or
 // boolean as it is written.
-func (p *parser) setText(n node) (string, bool) {
-	switch n.v.(type) {
+func (p *parser) setText(n yamldoc.Node) (string, bool) {
+	switch n.V.(type) {
 	case *ast.MappingNode, *ast.MappingValueNode, *ast.SequenceNode:
-		p.typeError(n, "a value (text, a number or a template)")
+		p.TypeError(n, "a value (text, a number or a template)")
 		return "", false
 	}
-	return scalarText(n.v), true
+	return yamldoc.ScalarText(n.V), true
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
 // journey is a realistic flow with every control-flow step: log in, list
@@ -153,7 +155,7 @@ func TestParseControlFlowInvalid(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Parse("testdata/t.yaml", []byte(head+tt.steps), nil)
-			var es Errors
+			var es yamldoc.Errors
 			if !errors.As(err, &es) {
 				t.Fatalf("error %v, want Errors", err)
 			}

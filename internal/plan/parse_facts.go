@@ -6,13 +6,14 @@ import (
 
 	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/threshold"
+	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
 // factRecorded reports a threshold on a session protocol's fact
 // (ws_reply_time) that no step of the test records: it could only fail,
 // with "no data", once the whole run is over. An error rather than a
 // warning, as a filter naming nothing is: no run of this file can pass it.
-func (p *parser) factRecorded(f field, metric string) bool {
+func (p *parser) factRecorded(f yamldoc.Field, metric string) bool {
 	proto, fact, ok := sample.FactMetric(metric)
 	if !ok || slices.ContainsFunc(p.customs, func(c threshold.Custom) bool { return c.Name == metric }) {
 		return true
@@ -29,10 +30,10 @@ func (p *parser) factRecorded(f field, metric string) bool {
 		if len(have) > 0 {
 			steps = "its session steps are " + strings.Join(have, ":, ") + ":"
 		}
-		p.errs.add(f.val.key, f.val.path, "no %s: step in the test records it, so it would fail with no data (%s)", proto, steps)
+		p.Errs.Add(f.Value.Key, f.Value.Path, "no %s: step in the test records it, so it would fail with no data (%s)", proto, steps)
 		return false
 	case fact == sample.FactReply && !slices.Contains(p.replies, proto):
-		p.errs.add(f.val.key, f.val.path, "no %s: step has until:, which measures the reply time (from the last message sent to the message until: matches), so it would fail with no data; add until: to a %s: step", proto, proto)
+		p.Errs.Add(f.Value.Key, f.Value.Path, "no %s: step has until:, which measures the reply time (from the last message sent to the message until: matches), so it would fail with no data; add until: to a %s: step", proto, proto)
 		return false
 	}
 	return true

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/goccy/go-yaml/ast"
+	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
 // methodKeys are the shorthand request keys: `get: /path` and so on.
@@ -19,8 +20,8 @@ var stepKeys = append(append([]string{}, methodKeys...),
 var stepAndControlKeys = append(append(slices.Clone(stepKeys), controlOrder...), "sse", "ws", "grpc")
 
 // flow parses a scenario's list of steps.
-func (p *parser) flow(n node, sc *scenarioCtx) []Step {
-	items, ok := p.list(n, "a list of steps")
+func (p *parser) flow(n yamldoc.Node, sc *scenarioCtx) []Step {
+	items, ok := p.List(n, "a list of steps")
 	if !ok {
 		return nil
 	}
@@ -38,41 +39,41 @@ func (p *parser) flow(n node, sc *scenarioCtx) []Step {
 			requests++
 		}
 	})
-	if requests == 0 && len(steps) == len(items) && !p.errs.failed() {
-		p.errs.add(n.key, n.path, "needs at least one request step (get: /path, post: /path, ...)")
+	if requests == 0 && len(steps) == len(items) && !p.Errs.Failed() {
+		p.Errs.Add(n.Key, n.Path, "needs at least one request step (get: /path, post: /path, ...)")
 	}
 	return steps
 }
 
 // step parses one flow step: a request, a think, a session or a control-flow step.
-func (p *parser) step(n node, sc *scenarioCtx) (Step, bool) {
-	o, ok := p.object(n, "a step (get: /path, think: 1s, group: name, ...)", nil)
+func (p *parser) step(n yamldoc.Node, sc *scenarioCtx) (Step, bool) {
+	o, ok := p.Object(n, "a step (get: /path, think: 1s, group: name, ...)", nil)
 	if !ok {
 		return Step{}, false
 	}
 	if kind := p.controlKind(o); kind != "" {
 		return p.control(kind, o, sc)
 	}
-	if o.has("sse") {
+	if o.Has("sse") {
 		return p.sseStep(o, sc)
 	}
-	if o.has("ws") {
+	if o.Has("ws") {
 		return p.wsStep(o, sc)
 	}
-	if o.has("grpc") {
+	if o.Has("grpc") {
 		return p.grpcStep(o, sc)
 	}
-	o.fields = slices.DeleteFunc(o.fields, func(f field) bool {
-		if slices.Contains(stepKeys, f.name) {
+	o.Fields = slices.DeleteFunc(o.Fields, func(f yamldoc.Field) bool {
+		if slices.Contains(stepKeys, f.Name) {
 			return false
 		}
-		p.unknownKey(f, n.path, stepAndControlKeys)
+		p.UnknownKey(f, n.Path, stepAndControlKeys)
 		return true
 	})
-	if t, ok := o.get("think"); ok {
-		for _, f := range o.fields {
-			if f.name != "think" {
-				p.errs.add(f.val.key, f.val.path, "a think step has no other keys; %q belongs on a request step", f.name)
+	if t, ok := o.Get("think"); ok {
+		for _, f := range o.Fields {
+			if f.Name != "think" {
+				p.Errs.Add(f.Value.Key, f.Value.Path, "a think step has no other keys; %q belongs on a request step", f.Name)
 			}
 		}
 		lo, hi, ok := p.think(t)
@@ -83,48 +84,66 @@ func (p *parser) step(n node, sc *scenarioCtx) (Step, bool) {
 }
 
 // think parses a pause: 1s, 1s..3s or {min: 1s, max: 3s}.
-func (p *parser) think(n node) (lo, hi time.Duration, ok bool) {
-	switch v := n.v.(type) {
+func (p *parser) think(n yamldoc.Node) (lo, hi time.Duration, ok bool) {
+	switch v := n.V.(type) {
 	case *ast.StringNode:
 		if i := strings.Index(v.Value, ".."); i >= 0 {
-			lo, okLo := p.durationText(n, v.Value[:i], 0)
-			hi, okHi := p.durationText(n, v.Value[i+2:], i+2)
+			lo, okLo := p.DurationText(n, v.Value[:i], 0)
+			hi, okHi := p.DurationText(n, v.Value[i+2:], i+2)
 			return p.thinkRange(n, lo, hi, okLo && okHi)
 		}
-		d, ok := p.durationText(n, v.Value, 0)
+		d, ok := p.DurationText(n, v.Value, 0)
 		return d, d, ok
 	case *ast.MappingNode, *ast.MappingValueNode:
-		o, ok := p.object(n, "", []string{"min", "max"})
+		o, ok := p.Object(n, "", []string{"min", "max"})
 		if !ok {
 			return 0, 0, false
 		}
 		okLo, okHi := true, true
-		if m, has := o.get("min"); has {
-			lo, okLo = p.duration(m)
+		if m, has := o.Get("min"); has {
+			lo, okLo = p.Duration(m)
 		} else {
-			p.errs.missing(n.key, n.path, n.path, "missing key \"min\"")
+			p.Errs.Missing(n.Key, n.Path, n.Path, "missing key \"min\"")
 			okLo = false
 		}
-		if m, has := o.get("max"); has {
-			hi, okHi = p.duration(m)
+		if m, has := o.Get("max"); has {
+			hi, okHi = p.Duration(m)
 		} else {
-			p.errs.missing(n.key, n.path, n.path, "missing key \"max\"")
+			p.Errs.Missing(n.Key, n.Path, n.Path, "missing key \"max\"")
 			okHi = false
 		}
 		return p.thinkRange(n, lo, hi, okLo && okHi)
 	case *ast.IntegerNode, *ast.FloatNode:
-		d, ok := p.duration(n)
+		d, ok := p.Duration(n)
 		return d, d, ok
 	}
-	p.typeError(n, "a think time like 1s, 1s..3s or {min: 1s, max: 3s}")
+	p.TypeError(n, "a think time like 1s, 1s..3s or {min: 1s, max: 3s}")
 	return 0, 0, false
 }
 
 // thinkRange checks that a think range is not reversed.
-func (p *parser) thinkRange(n node, lo, hi time.Duration, ok bool) (time.Duration, time.Duration, bool) {
+func (p *parser) thinkRange(n yamldoc.Node, lo, hi time.Duration, ok bool) (time.Duration, time.Duration, bool) {
 	if ok && lo > hi {
-		p.errs.add(n.pos, n.path, "the minimum %s is more than the maximum %s", lo, hi)
+		p.Errs.Add(n.Pos, n.Path, "the minimum %s is more than the maximum %s", lo, hi)
 		return 0, 0, false
 	}
 	return lo, hi, ok
+}
+
+// sessionStep begins a session step whose key is protocol (written step,
+// "a ws:", in messages): its keys checked against keys, and refused outside
+// a scenario's flow, where nothing is measured. It returns the session and
+// the protocol key's value.
+func (p *parser) sessionStep(o *yamldoc.Object, sc *scenarioCtx, step, protocol string, keys []string) (*Session, yamldoc.Node, bool) {
+	for _, f := range o.Fields {
+		if !slices.Contains(keys, f.Name) {
+			p.UnknownKey(f, o.Path, keys)
+		}
+	}
+	n, _ := o.Get(protocol)
+	if sc.s.ID < 0 {
+		p.Errs.Add(n.Key, n.Path, "%s step is measured, so it belongs in a scenario's flow, not in setup: or teardown:", step)
+		return nil, n, false
+	}
+	return &Session{Protocol: protocol, Endpoint: -1, Timeout: sc.def.timeout, MaxMessage: DefaultMaxMessage}, n, true
 }

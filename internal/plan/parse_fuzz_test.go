@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
 // FuzzParse checks that Parse never panics, that every error it returns has
@@ -57,7 +59,7 @@ func FuzzParse(f *testing.F) {
 		if p != nil {
 			t.Fatal("returned both a plan and an error")
 		}
-		var es Errors
+		var es yamldoc.Errors
 		if !errors.As(err, &es) || len(es) == 0 {
 			t.Fatalf("error is %T, want non-empty Errors: %v", err, err)
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/tmpl"
+	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
 // grpcKeys are the keys of a grpc: step.
@@ -23,34 +24,28 @@ var grpcKeys = []string{"grpc", "method", "name", "proto", "import_paths", "prot
 
 // grpcStep parses a grpc: step: one call of a gRPC method (unary or
 // streaming) on a connection the VU keeps.
-func (p *parser) grpcStep(o *object, sc *scenarioCtx) (Step, bool) {
-	errsBefore := len(p.errs.errs)
-	g := &GRPC{}
-	s := &Session{Protocol: "grpc", Endpoint: -1, Timeout: sc.def.timeout, MaxMessage: DefaultMaxMessage, GRPC: g}
-	for _, f := range o.fields {
-		if !slices.Contains(grpcKeys, f.name) {
-			p.unknownKey(f, o.path, grpcKeys)
-		}
-	}
-	targetNode, _ := o.get("grpc")
-	if sc.s.ID < 0 {
-		p.errs.add(targetNode.key, targetNode.path, "a grpc: step is measured, so it belongs in a scenario's flow, not in setup: or teardown:")
+func (p *parser) grpcStep(o *yamldoc.Object, sc *scenarioCtx) (Step, bool) {
+	errsBefore := p.Errs.Len()
+	s, targetNode, ok := p.sessionStep(o, sc, "a grpc:", "grpc", grpcKeys)
+	if !ok {
 		return Step{}, false
 	}
+	g := &GRPC{}
+	s.GRPC = g
 	p.grpcTarget(targetNode, g)
-	methodNode, hasMethod := o.get("method")
+	methodNode, hasMethod := o.Get("method")
 	if !hasMethod {
-		p.errs.missing(o.keyPos("grpc"), o.path, o.path, "missing key %q: the method to call, like package.Service/Method", "method")
-	} else if g.Method, _ = p.nonEmpty(methodNode, "a method like package.Service/Method"); g.Method != "" {
+		p.Errs.Missing(o.KeyPos("grpc"), o.Path, o.Path, "missing key %q: the method to call, like package.Service/Method", "method")
+	} else if g.Method, _ = p.NonEmpty(methodNode, "a method like package.Service/Method"); g.Method != "" {
 		g.Method = strings.TrimPrefix(g.Method, "/")
 		if svc, m, ok := strings.Cut(g.Method, "/"); !ok || svc == "" || m == "" || strings.Contains(m, "/") {
-			p.errs.add(methodNode.pos, methodNode.path, "bad method %q: expected package.Service/Method", g.Method)
+			p.Errs.Add(methodNode.Pos, methodNode.Path, "bad method %q: expected package.Service/Method", g.Method)
 		}
 		g.MethodAt = p.at(methodNode)
 	}
 	name := "GRPC " + g.Method
-	if n, has := o.get("name"); has {
-		name, _ = p.nonEmpty(n, "an endpoint name")
+	if n, has := o.Get("name"); has {
+		name, _ = p.NonEmpty(n, "an endpoint name")
 	}
 	if g.Method != "" && name != "" {
 		s.Endpoint = p.layout.endpoint(sc.s.ID, sc.group, name, "GRPC")
@@ -58,29 +53,29 @@ func (p *parser) grpcStep(o *object, sc *scenarioCtx) (Step, bool) {
 		p.layout.scheme(s.Endpoint, !g.TLS)
 	}
 	p.grpcDescriptors(o, g)
-	if n, has := o.get("metadata"); has {
+	if n, has := o.Get("metadata"); has {
 		s.Headers = p.headers(nil, p.headerFields(n), sc.scope)
 	}
 	p.grpcMessages(o, g, sc)
 	p.grpcLimits(o, s)
-	if n, has := o.get("check"); has {
+	if n, has := o.Get("check"); has {
 		s.Checks = p.checksOf(n, s.Endpoint, grpcChecks)
 	}
-	if n, has := o.get("extract"); has {
+	if n, has := o.Get("extract"); has {
 		s.Extract = p.extracts(n, s.Endpoint, sc)
 	}
-	return Step{Kind: SessionStep, Session: s}, len(p.errs.errs) == errsBefore
+	return Step{Kind: SessionStep, Session: s}, p.Errs.Len() == errsBefore
 }
 
 // at is where n is written, as an Error whose Msg is left to fill.
-func (p *parser) at(n node) Error {
-	return Error{File: p.errs.file, Line: n.pos.line, Column: n.pos.col, Field: n.path}
+func (p *parser) at(n yamldoc.Node) yamldoc.Error {
+	return yamldoc.Error{File: p.Errs.File(), Line: n.Pos.Line, Column: n.Pos.Col, Field: n.Path}
 }
 
 // grpcTarget parses the step's target: host:port, grpc://host:port
 // (plaintext) or grpcs://host:port (TLS).
-func (p *parser) grpcTarget(n node, g *GRPC) {
-	src, ok := p.nonEmpty(n, "a target like grpc://127.0.0.1:50051 or grpcs://api.example.com:443")
+func (p *parser) grpcTarget(n yamldoc.Node, g *GRPC) {
+	src, ok := p.NonEmpty(n, "a target like grpc://127.0.0.1:50051 or grpcs://api.example.com:443")
 	if !ok {
 		return
 	}
@@ -92,12 +87,12 @@ func (p *parser) grpcTarget(n node, g *GRPC) {
 	case strings.HasPrefix(lower, "grpc://"):
 		hostPort = src[len("grpc://"):]
 	case strings.Contains(src, "://"):
-		p.errs.add(n.pos, n.path, "bad target %q: the scheme is grpc:// (plaintext) or grpcs:// (TLS)", src)
+		p.Errs.Add(n.Pos, n.Path, "bad target %q: the scheme is grpc:// (plaintext) or grpcs:// (TLS)", src)
 		return
 	}
 	host, port, err := net.SplitHostPort(strings.TrimSuffix(hostPort, "/"))
 	if _, perr := strconv.ParseUint(port, 10, 16); err != nil || host == "" || perr != nil {
-		p.errs.add(n.pos, n.path, "bad target %q: expected host:port, like grpc://127.0.0.1:50051", src)
+		p.Errs.Add(n.Pos, n.Path, "bad target %q: expected host:port, like grpc://127.0.0.1:50051", src)
 		return
 	}
 	g.Target = net.JoinHostPort(host, port)
@@ -109,40 +104,40 @@ func (p *parser) grpcTarget(n node, g *GRPC) {
 // grpcDescriptors parses proto: (one file or a list, relative to the
 // import paths) and import_paths:, or protoset:; without either the
 // server's reflection is asked.
-func (p *parser) grpcDescriptors(o *object, g *GRPC) {
-	n, has := o.get("proto")
-	if ps, hasSet := o.get("protoset"); hasSet {
+func (p *parser) grpcDescriptors(o *yamldoc.Object, g *GRPC) {
+	n, has := o.Get("proto")
+	if ps, hasSet := o.Get("protoset"); hasSet {
 		if has {
-			p.errs.add(ps.key, ps.path, "give proto: or protoset:, not both")
+			p.Errs.Add(ps.Key, ps.Path, "give proto: or protoset:, not both")
 			return
 		}
-		if f, ok := p.nonEmpty(ps, "the path of a protoset (protoc --descriptor_set_out --include_imports)"); ok {
+		if f, ok := p.NonEmpty(ps, "the path of a protoset (protoc --descriptor_set_out --include_imports)"); ok {
 			g.Protoset, g.ProtoAt = p.absolute(f), p.at(ps)
 			if err := regularFile(g.Protoset); err != nil && !p.unplaced {
-				p.errs.add(ps.pos, ps.path, "cannot read protoset %s: %v", g.Protoset, err)
+				p.Errs.Add(ps.Pos, ps.Path, "cannot read protoset %s: %v", g.Protoset, err)
 			}
 		}
 	}
 	if !has {
-		if ip, has := o.get("import_paths"); has {
-			p.errs.add(ip.key, ip.path, "import_paths: goes with proto: (without proto:, the server's reflection describes the method)")
+		if ip, has := o.Get("import_paths"); has {
+			p.Errs.Add(ip.Key, ip.Path, "import_paths: goes with proto: (without proto:, the server's reflection describes the method)")
 		}
 		return
 	}
 	g.ProtoAt = p.at(n)
-	items := []node{n}
+	items := []yamldoc.Node{n}
 	if isSequence(n) {
-		items, _ = p.list(n, "a .proto file or a list of them")
+		items, _ = p.List(n, "a .proto file or a list of them")
 	}
 	g.ImportDir = []string{p.dir}
-	if ip, has := o.get("import_paths"); has {
+	if ip, has := o.Get("import_paths"); has {
 		g.ImportDir = nil
 		for _, d := range p.words(ip) {
 			g.ImportDir = append(g.ImportDir, p.absolute(d))
 		}
 	}
 	for _, it := range items {
-		if f, ok := p.nonEmpty(it, "the path of a .proto file"); ok {
+		if f, ok := p.NonEmpty(it, "the path of a .proto file"); ok {
 			g.Protos = append(g.Protos, f)
 			p.protoExists(it, f, g.ImportDir)
 		}
@@ -152,7 +147,7 @@ func (p *parser) grpcDescriptors(o *object, g *GRPC) {
 // protoExists reports a .proto file found in none of dirs (or, absolute,
 // not at all) at its item, as the run would fail to read it only once it
 // had started.
-func (p *parser) protoExists(n node, f string, dirs []string) {
+func (p *parser) protoExists(n yamldoc.Node, f string, dirs []string) {
 	if p.unplaced {
 		return
 	}
@@ -167,13 +162,13 @@ func (p *parser) protoExists(n node, f string, dirs []string) {
 	}
 	switch {
 	case filepath.IsAbs(f):
-		p.errs.add(n.pos, n.path, "cannot read .proto file %s: %v", f, err)
+		p.Errs.Add(n.Pos, n.Path, "cannot read .proto file %s: %v", f, err)
 	case len(dirs) == 1 && dirs[0] == p.dir:
-		p.errs.add(n.pos, n.path, "cannot read .proto file %s: %v (without import_paths:, proto: is relative to the test file)", filepath.Join(dirs[0], f), err)
+		p.Errs.Add(n.Pos, n.Path, "cannot read .proto file %s: %v (without import_paths:, proto: is relative to the test file)", filepath.Join(dirs[0], f), err)
 	case len(dirs) == 1:
-		p.errs.add(n.pos, n.path, "cannot read .proto file %s: %v (proto: is relative to import_paths:)", filepath.Join(dirs[0], f), err)
+		p.Errs.Add(n.Pos, n.Path, "cannot read .proto file %s: %v (proto: is relative to import_paths:)", filepath.Join(dirs[0], f), err)
 	default:
-		p.errs.add(n.pos, n.path, "cannot find .proto file %s in the import paths %s", f, strings.Join(dirs, ", "))
+		p.Errs.Add(n.Pos, n.Path, "cannot find .proto file %s in the import paths %s", f, strings.Join(dirs, ", "))
 	}
 }
 
@@ -202,16 +197,16 @@ func (p *parser) absolute(path string) string {
 
 // grpcMessages parses message: (one request message) or messages: (a list,
 // for client-streaming and bidirectional methods), each in YAML or JSON.
-func (p *parser) grpcMessages(o *object, g *GRPC, sc *scenarioCtx) {
-	one, hasOne := o.get("message")
-	many, hasMany := o.get("messages")
+func (p *parser) grpcMessages(o *yamldoc.Object, g *GRPC, sc *scenarioCtx) {
+	one, hasOne := o.Get("message")
+	many, hasMany := o.Get("messages")
 	switch {
 	case hasOne && hasMany:
-		p.errs.add(o.keyPos("messages"), joinPath(o.path, "messages"), "give message: (one) or messages: (a list), not both")
+		p.Errs.Add(o.KeyPos("messages"), yamldoc.JoinPath(o.Path, "messages"), "give message: (one) or messages: (a list), not both")
 	case hasOne:
 		g.Messages = append(g.Messages, p.grpcMessage(one, sc))
 	case hasMany:
-		items, ok := p.list(many, "a list of messages like [{name: a}, {name: b}]")
+		items, ok := p.List(many, "a list of messages like [{name: a}, {name: b}]")
 		if !ok {
 			return
 		}
@@ -222,30 +217,29 @@ func (p *parser) grpcMessages(o *object, g *GRPC, sc *scenarioCtx) {
 }
 
 // grpcMessage compiles one message's YAML value into its JSON template.
-func (p *parser) grpcMessage(n node, sc *scenarioCtx) *tmpl.Template {
-	b := &jsonBody{p: p, scope: sc.scope}
-	b.value(n)
-	return b.done()
+func (p *parser) grpcMessage(n yamldoc.Node, sc *scenarioCtx) *tmpl.Template {
+	t, _ := p.JSONTemplate(n, sc.scope) // its errors are recorded
+	return t
 }
 
 // grpcLimits parses what bounds a call: its deadline, the messages
 // received and their size.
-func (p *parser) grpcLimits(o *object, s *Session) {
-	if n, ok := o.get("timeout"); ok {
-		if d, ok := p.positiveDuration(n); ok {
+func (p *parser) grpcLimits(o *yamldoc.Object, s *Session) {
+	if n, ok := o.Get("timeout"); ok {
+		if d, ok := p.PositiveDuration(n); ok {
 			s.Timeout = d
 		}
 	}
-	if n, ok := o.get("max_messages"); ok {
-		if v, ok := p.count(n, 1); ok {
+	if n, ok := o.Get("max_messages"); ok {
+		if v, ok := p.Count(n, 1); ok {
 			s.MaxMessages = v
 		}
 	}
-	if n, ok := o.get("max_message_size"); ok {
+	if n, ok := o.Get("max_message_size"); ok {
 		if v, ok := p.size(n); ok && v > 0 && v <= 1<<31-1 {
 			s.MaxMessage = v
 		} else if ok {
-			p.errs.add(n.pos, n.path, "must be above 0 and below 2GiB")
+			p.Errs.Add(n.Pos, n.Path, "must be above 0 and below 2GiB")
 		}
 	}
 }
@@ -256,26 +250,26 @@ func (p *parser) grpcLimits(o *object, s *Session) {
 var grpcChecks = checkDialect{status: (*parser).grpcStatusCheck, example: "{status: OK}"}
 
 // isSequence reports whether n is a YAML list.
-func isSequence(n node) bool {
-	_, ok := n.v.(*ast.SequenceNode)
+func isSequence(n yamldoc.Node) bool {
+	_, ok := n.V.(*ast.SequenceNode)
 	return ok
 }
 
 // grpcStatusCheck parses status: OK or a list of codes into a check whose
 // Values are the codes' numbers, named by the codes' names.
-func (p *parser) grpcStatusCheck(n node) (Check, bool) {
+func (p *parser) grpcStatusCheck(n yamldoc.Node) (Check, bool) {
 	c := Check{From: FromStatus, Op: OpIn}
-	items := []node{n}
+	items := []yamldoc.Node{n}
 	list := isSequence(n)
 	if list {
 		var ok bool
-		if items, ok = p.list(n, "a gRPC status like OK or a list like [OK, NOT_FOUND]"); !ok {
+		if items, ok = p.List(n, "a gRPC status like OK or a list like [OK, NOT_FOUND]"); !ok {
 			return c, false
 		}
 	}
 	var names []string
 	for _, it := range items {
-		s, ok := p.nonEmpty(it, "a gRPC status like OK or NOT_FOUND")
+		s, ok := p.NonEmpty(it, "a gRPC status like OK or NOT_FOUND")
 		if !ok {
 			return c, false
 		}
@@ -284,7 +278,7 @@ func (p *parser) grpcStatusCheck(n node) (Check, bool) {
 			code, known = num, true
 		}
 		if !known {
-			p.errs.add(it.pos, it.path, "unknown gRPC status %q (known: %s)", s, strings.Join(sample.GRPCCodeNames(), ", "))
+			p.Errs.Add(it.Pos, it.Path, "unknown gRPC status %q (known: %s)", s, strings.Join(sample.GRPCCodeNames(), ", "))
 			return c, false
 		}
 		c.Values = append(c.Values, strconv.Itoa(code))

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/loadlens/loadlens/internal/tmpl"
+	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
 func TestParseGRPC(t *testing.T) {
@@ -95,7 +96,7 @@ func TestParseGRPCInvalid(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Parse("t.yaml", []byte(head+tt.step), nil)
-			var es Errors
+			var es yamldoc.Errors
 			if !errors.As(err, &es) {
 				t.Fatalf("error is %T, want Errors: %v", err, err)
 			}

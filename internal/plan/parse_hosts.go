@@ -11,90 +11,65 @@ import (
 
 	"github.com/goccy/go-yaml/ast"
 	"github.com/loadlens/loadlens/internal/tmpl"
+	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
 // MaxBodyLimit bounds max_body: every VU may hold a body this large.
 const MaxBodyLimit = 1 << 30
 
-// sizeUnits are the units a size may be written in, upper case.
-var sizeUnits = map[string]float64{
-	"": 1, "B": 1,
-	"KB": 1e3, "MB": 1e6, "GB": 1e9,
-	"KIB": 1 << 10, "MIB": 1 << 20, "GIB": 1 << 30,
-}
-
 // redirects parses a count of redirects to follow.
-func (p *parser) redirects(n node) (int, bool) {
-	return p.count(n, 0)
+func (p *parser) redirects(n yamldoc.Node) (int, bool) {
+	return p.Count(n, 0)
 }
 
 // size parses a byte size: 1048576, 512KiB, 1MiB, 1.5MB.
-func (p *parser) size(n node) (int64, bool) {
+func (p *parser) size(n yamldoc.Node) (int64, bool) {
 	const what = "a size like 1048576, 512KiB or 1MiB"
 	var v float64
-	switch n.v.(type) {
+	switch n.V.(type) {
 	case *ast.IntegerNode, *ast.FloatNode:
-		f, ok := p.float(n, what)
+		f, ok := p.Float(n, what)
 		if !ok {
 			return 0, false
 		}
 		v = f
 	default:
-		s, ok := p.str(n, what)
+		s, ok := p.Str(n, what)
 		if !ok {
 			return 0, false
 		}
-		v, ok = parseSize(s)
+		v, ok = yamldoc.ParseSize(s)
 		if !ok {
-			p.errs.add(n.pos, n.path, "bad size %q: write bytes, or a number with B, KB, MB, GB, KiB, MiB or GiB (1MiB = 1048576 bytes)", s)
+			p.Errs.Add(n.Pos, n.Path, "bad size %q: write bytes, or a number with B, KB, MB, GB, KiB, MiB or GiB (1MiB = 1048576 bytes)", s)
 			return 0, false
 		}
 	}
 	switch {
 	case v < 0:
-		p.errs.add(n.pos, n.path, "must not be negative, got %s", scalarText(n.v))
+		p.Errs.Add(n.Pos, n.Path, "must not be negative, got %s", yamldoc.ScalarText(n.V))
 		return 0, false
 	case v > MaxBodyLimit:
-		p.errs.add(n.pos, n.path, "%s is more than 1GiB: every VU may hold a body this large", scalarText(n.v))
+		p.Errs.Add(n.Pos, n.Path, "%s is more than 1GiB: every VU may hold a body this large", yamldoc.ScalarText(n.V))
 		return 0, false
 	}
 	return int64(math.Floor(v)), true
 }
 
-// parseSize reads a number with an optional unit, in bytes.
-func parseSize(s string) (float64, bool) {
-	s = strings.TrimSpace(s)
-	i := strings.IndexFunc(s, func(r rune) bool { return (r < '0' || r > '9') && r != '.' && r != '-' && r != '+' })
-	if i < 0 {
-		i = len(s)
-	}
-	num, unit := s[:i], strings.ToUpper(strings.TrimSpace(s[i:]))
-	mult, ok := sizeUnits[unit]
-	if !ok || num == "" {
-		return 0, false
-	}
-	f, err := strconv.ParseFloat(num, 64)
-	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, false
-	}
-	return f * mult, true
-}
-
 // allowHosts parses allow_hosts: a list of host or host:port.
-func (p *parser) allowHosts(n node) []string {
-	items, ok := p.list(n, "a list of hosts like api.example.com or 127.0.0.1:8081")
+func (p *parser) allowHosts(n yamldoc.Node) []string {
+	items, ok := p.List(n, "a list of hosts like api.example.com or 127.0.0.1:8081")
 	if !ok {
 		return nil
 	}
 	var out []string
 	for _, item := range items {
-		s, ok := p.nonEmpty(item, "a host like api.example.com or 127.0.0.1:8081")
+		s, ok := p.NonEmpty(item, "a host like api.example.com or 127.0.0.1:8081")
 		if !ok {
 			continue
 		}
 		h, problem := normalHost(s)
 		if problem != "" {
-			p.errs.add(item.pos, item.path, "bad host %q: %s", s, problem)
+			p.Errs.Add(item.Pos, item.Path, "bad host %q: %s", s, problem)
 			continue
 		}
 		out = append(out, h)

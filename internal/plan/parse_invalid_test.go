@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
 // head is a valid test up to its flow: steps appended to it start on line 7.
@@ -205,7 +207,7 @@ func TestParseInvalid(t *testing.T) {
 			if err == nil {
 				t.Fatalf("Parse succeeded with %d scenarios, want errors:\n%s", len(p.Scenarios), tt.want)
 			}
-			var es Errors
+			var es yamldoc.Errors
 			if !errors.As(err, &es) {
 				t.Fatalf("error is %T, want Errors: %v", err, err)
 			}
@@ -224,12 +226,12 @@ func TestParseInvalidCapsErrors(t *testing.T) {
 		b.WriteString("      - get: /{{ nope }}\n")
 	}
 	_, err := Parse("t.yaml", []byte(b.String()), nil)
-	var es Errors
+	var es yamldoc.Errors
 	if !errors.As(err, &es) {
 		t.Fatalf("error is %T, want Errors: %v", err, err)
 	}
-	if len(es) != maxErrors+1 {
-		t.Fatalf("got %d errors, want %d (the cap and a last line saying so)", len(es), maxErrors+1)
+	if len(es) != yamldoc.MaxErrors+1 {
+		t.Fatalf("got %d errors, want %d (the cap and a last line saying so)", len(es), yamldoc.MaxErrors+1)
 	}
 	last := es[len(es)-1]
 	if want := "t.yaml:27:18: too many errors: 10 more not shown"; last.Error() != want {

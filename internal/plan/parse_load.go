@@ -3,6 +3,8 @@ package plan
 import (
 	"math"
 	"time"
+
+	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
 // Load model defaults and bounds.
@@ -29,7 +31,7 @@ const (
 
 // load parses the keys of model m; flow sizes the default max_vus. It
 // returns the VUs the load needs, checked against the machine.
-func (p *parser) load(o *object, m Model, flow []Step) (Load, vuNeed) {
+func (p *parser) load(o *yamldoc.Object, m Model, flow []Step) (Load, vuNeed) {
 	switch m {
 	case VUs:
 		return p.vusLoad(o)
@@ -46,11 +48,11 @@ func requestSteps(flow []Step) int {
 }
 
 // arrivalLoad parses an arrival-rate scenario.
-func (p *parser) arrivalLoad(o *object, flow []Step) (Load, vuNeed) {
+func (p *parser) arrivalLoad(o *yamldoc.Object, flow []Step) (Load, vuNeed) {
 	l := Load{Model: ArrivalRate}
 	unit := DefaultTimeUnit
-	if n, ok := o.get("time_unit"); ok {
-		if d, ok := p.positiveDuration(n); ok {
+	if n, ok := o.Get("time_unit"); ok {
+		if d, ok := p.PositiveDuration(n); ok {
 			unit = d
 		}
 	}
@@ -71,7 +73,7 @@ func (p *parser) arrivalLoad(o *object, flow []Step) (Load, vuNeed) {
 		l.Stages = append(l.Stages, s)
 	}
 	if peak == 0 {
-		p.errs.add(o.key, o.path, "the rate is 0 in every stage: no iteration would start")
+		p.Errs.Add(o.Key, o.Path, "the rate is 0 in every stage: no iteration would start")
 	} else {
 		p.checkRate(peakAt, peak, requestSteps(flow))
 	}
@@ -87,7 +89,7 @@ func (p *parser) arrivalLoad(o *object, flow []Step) (Load, vuNeed) {
 		pre = min(maxVUs, max(1, int(math.Ceil(peak))))
 	}
 	if maxSet && preSet && pre > maxVUs {
-		p.errs.add(o.keyPos("pre_allocated_vus"), joinPath(o.path, "pre_allocated_vus"),
+		p.Errs.Add(o.KeyPos("pre_allocated_vus"), yamldoc.JoinPath(o.Path, "pre_allocated_vus"),
 			"pre_allocated_vus (%d) is more than max_vus (%d)", pre, maxVUs)
 	}
 	l.MaxVUs, l.PreAllocatedVUs = maxVUs, pre
@@ -106,16 +108,16 @@ type arrivalVUsKeys struct {
 }
 
 // arrivalVUs parses max_vus and pre_allocated_vus, reporting their errors.
-func (p *parser) arrivalVUs(o *object) arrivalVUsKeys {
+func (p *parser) arrivalVUs(o *yamldoc.Object) arrivalVUsKeys {
 	var k arrivalVUsKeys
-	var maxNode node
-	if maxNode, k.hasMax = o.get("max_vus"); k.hasMax {
-		if k.max, k.maxSet = p.count(maxNode, 1); k.maxSet {
+	var maxNode yamldoc.Node
+	if maxNode, k.hasMax = o.Get("max_vus"); k.hasMax {
+		if k.max, k.maxSet = p.Count(maxNode, 1); k.maxSet {
 			k.maxSet = p.checkVUs(maxNode, k.max, "VUs (max_vus)")
 		}
 	}
-	if n, ok := o.get("pre_allocated_vus"); ok {
-		if k.pre, k.preSet = p.count(n, 0); k.preSet {
+	if n, ok := o.Get("pre_allocated_vus"); ok {
+		if k.pre, k.preSet = p.Count(n, 0); k.preSet {
 			k.preSet = p.checkVUs(n, k.pre, "pre-allocated VUs")
 		}
 	}
@@ -135,10 +137,10 @@ func defaultMaxVUs(peakPerSecond float64, flow []Step) int {
 }
 
 // vusLoad parses a vus scenario.
-func (p *parser) vusLoad(o *object) (Load, vuNeed) {
+func (p *parser) vusLoad(o *yamldoc.Object) (Load, vuNeed) {
 	l := Load{Model: VUs, GracefulRampDown: DefaultGracefulRampDown}
-	if n, ok := o.get("graceful_ramp_down"); ok {
-		l.GracefulRampDown, _ = p.duration(n)
+	if n, ok := o.Get("graceful_ramp_down"); ok {
+		l.GracefulRampDown, _ = p.Duration(n)
 	}
 	start, stages, peakAt, ok := p.stages(o, "vus", "start_vus", true)
 	if !ok {
@@ -151,7 +153,7 @@ func (p *parser) vusLoad(o *object) (Load, vuNeed) {
 		peak = max(peak, s.Target)
 	}
 	if peak == 0 {
-		p.errs.add(o.key, o.path, "the VU count is 0 in every stage: no VU would run")
+		p.Errs.Add(o.Key, o.Path, "the VU count is 0 in every stage: no VU would run")
 		return l, vuNeed{}
 	}
 	p.checkVUs(peakAt, int(peak), "VUs")
@@ -159,28 +161,28 @@ func (p *parser) vusLoad(o *object) (Load, vuNeed) {
 }
 
 // iterationsLoad parses an iterations scenario.
-func (p *parser) iterationsLoad(o *object) (Load, vuNeed) {
+func (p *parser) iterationsLoad(o *yamldoc.Object) (Load, vuNeed) {
 	l := Load{Model: Iterations, VUCount: 1, MaxDuration: DefaultMaxDuration}
-	vusNode, hasVUs := o.get("vus")
+	vusNode, hasVUs := o.Get("vus")
 	if hasVUs {
-		if n, ok := p.count(vusNode, 1); ok {
+		if n, ok := p.Count(vusNode, 1); ok {
 			l.VUCount = n
 			p.checkVUs(vusNode, n, "VUs")
 		}
 	}
-	if n, ok := o.get("iterations"); ok {
-		l.Count, _ = p.integer(n, 1)
+	if n, ok := o.Get("iterations"); ok {
+		l.Count, _ = p.Integer(n, 1)
 	} else {
-		p.errs.missing(o.key, o.path, o.path, "missing key \"iterations\": how many iterations to run in total")
+		p.Errs.Missing(o.Key, o.Path, o.Path, "missing key \"iterations\": how many iterations to run in total")
 	}
-	if n, ok := o.get("max_duration"); ok {
+	if n, ok := o.Get("max_duration"); ok {
 		var valid bool
-		if l.MaxDuration, valid = p.positiveDuration(n); valid && !p.addLength(&p.length, n, l.MaxDuration) {
+		if l.MaxDuration, valid = p.PositiveDuration(n); valid && !p.addLength(&p.length, n, l.MaxDuration) {
 			l.MaxDuration = DefaultMaxDuration // reported; keeps the scenario's sum below the bound
 		}
 	}
 	if l.Count > 0 && l.VUCount > 0 && l.Count < int64(l.VUCount) {
-		p.errs.add(o.keyPos("vus"), joinPath(o.path, "vus"),
+		p.Errs.Add(o.KeyPos("vus"), yamldoc.JoinPath(o.Path, "vus"),
 			"vus (%d) is more than iterations (%d): some VUs would never run an iteration", l.VUCount, l.Count)
 	}
 	return l, vuNeed{vus: l.VUCount}
@@ -189,120 +191,120 @@ func (p *parser) iterationsLoad(o *object) (Load, vuNeed) {
 // stages parses the shorthand (level + duration: a constant level) or the
 // long form (startKey + stages). Levels are rates or, with whole, VU counts.
 // It also returns the node of the highest level, for errors about it.
-func (p *parser) stages(o *object, level, startKey string, whole bool) (float64, []Stage, node, bool) {
-	value := func(n node) (float64, bool) {
+func (p *parser) stages(o *yamldoc.Object, level, startKey string, whole bool) (float64, []Stage, yamldoc.Node, bool) {
+	value := func(n yamldoc.Node) (float64, bool) {
 		if whole {
-			i, ok := p.count(n, 0)
+			i, ok := p.Count(n, 0)
 			return float64(i), ok
 		}
-		return p.nonNegative(n, "a number")
+		return p.NonNegative(n, "a number")
 	}
-	levelNode, hasLevel := o.get(level)
-	durNode, hasDur := o.get("duration")
-	stagesNode, hasStages := o.get("stages")
+	levelNode, hasLevel := o.Get(level)
+	durNode, hasDur := o.Get("duration")
+	stagesNode, hasStages := o.Get("stages")
 	switch {
 	case hasLevel && hasStages:
-		p.errs.add(o.keyPos("stages"), joinPath(o.path, "stages"), "use either %s with duration, or %s with stages, not both", level, startKey)
-		return 0, nil, node{}, false
+		p.Errs.Add(o.KeyPos("stages"), yamldoc.JoinPath(o.Path, "stages"), "use either %s with duration, or %s with stages, not both", level, startKey)
+		return 0, nil, yamldoc.Node{}, false
 	case hasLevel && !hasDur:
 		value(levelNode) // a wrong type is worth reporting too
-		p.errs.missing(o.keyPos(level), o.path, joinPath(o.path, level), "%s needs duration (how long to hold it), or use %s with stages", level, startKey)
-		return 0, nil, node{}, false
+		p.Errs.Missing(o.KeyPos(level), o.Path, yamldoc.JoinPath(o.Path, level), "%s needs duration (how long to hold it), or use %s with stages", level, startKey)
+		return 0, nil, yamldoc.Node{}, false
 	case hasLevel:
 		return p.constantLevel(o, level, startKey, levelNode, durNode, value)
 	case hasDur:
-		p.errs.add(o.keyPos("duration"), joinPath(o.path, "duration"), "duration needs %s (a constant level), or use %s with stages", level, startKey)
-		return 0, nil, node{}, false
+		p.Errs.Add(o.KeyPos("duration"), yamldoc.JoinPath(o.Path, "duration"), "duration needs %s (a constant level), or use %s with stages", level, startKey)
+		return 0, nil, yamldoc.Node{}, false
 	case !hasStages:
-		p.errs.add(o.key, o.path, "missing the load: give %s and duration, or %s and stages", level, startKey)
-		return 0, nil, node{}, false
+		p.Errs.Add(o.Key, o.Path, "missing the load: give %s and duration, or %s and stages", level, startKey)
+		return 0, nil, yamldoc.Node{}, false
 	}
 	return p.stageList(o, startKey, stagesNode, value)
 }
 
 // constantLevel parses the shorthand: level held for duration.
-func (p *parser) constantLevel(o *object, level, startKey string, levelNode, durNode node, value func(node) (float64, bool)) (float64, []Stage, node, bool) {
-	if o.has(startKey) {
-		p.errs.add(o.keyPos(startKey), joinPath(o.path, startKey), "%s goes with stages; with %s and duration the level is constant", startKey, level)
-		return 0, nil, node{}, false
+func (p *parser) constantLevel(o *yamldoc.Object, level, startKey string, levelNode, durNode yamldoc.Node, value func(yamldoc.Node) (float64, bool)) (float64, []Stage, yamldoc.Node, bool) {
+	if o.Has(startKey) {
+		p.Errs.Add(o.KeyPos(startKey), yamldoc.JoinPath(o.Path, startKey), "%s goes with stages; with %s and duration the level is constant", startKey, level)
+		return 0, nil, yamldoc.Node{}, false
 	}
 	v, ok := value(levelNode)
 	if ok && v == 0 {
-		p.errs.add(levelNode.pos, levelNode.path, "must be greater than 0")
+		p.Errs.Add(levelNode.Pos, levelNode.Path, "must be greater than 0")
 		ok = false
 	}
-	d, durOK := p.positiveDuration(durNode) // checked whatever the level was: every problem at once
+	d, durOK := p.PositiveDuration(durNode) // checked whatever the level was: every problem at once
 	if !ok || !durOK {
-		return 0, nil, node{}, false
+		return 0, nil, yamldoc.Node{}, false
 	}
 	if !p.addLength(&p.length, durNode, d) {
-		return 0, nil, node{}, false
+		return 0, nil, yamldoc.Node{}, false
 	}
 	return v, []Stage{{Duration: d, Target: v}}, levelNode, true
 }
 
 // stageList parses the long form: startKey, then a list of stages, each a
 // duration and a target level.
-func (p *parser) stageList(o *object, startKey string, stagesNode node, value func(node) (float64, bool)) (float64, []Stage, node, bool) {
+func (p *parser) stageList(o *yamldoc.Object, startKey string, stagesNode yamldoc.Node, value func(yamldoc.Node) (float64, bool)) (float64, []Stage, yamldoc.Node, bool) {
 	var start, peak float64
-	var peakAt node
+	var peakAt yamldoc.Node
 	ok := true
-	if n, has := o.get(startKey); has {
+	if n, has := o.Get(startKey); has {
 		start, ok = value(n)
 		peak, peakAt = start, n
 	}
-	items, listOK := p.list(stagesNode, "a list of stages like {duration: 1m, target: 10}")
+	items, listOK := p.List(stagesNode, "a list of stages like {duration: 1m, target: 10}")
 	if !listOK {
-		return 0, nil, node{}, false
+		return 0, nil, yamldoc.Node{}, false
 	}
 	var stages []Stage
 	var total time.Duration
 	for _, item := range items {
-		so, objOK := p.object(item, "a stage like {duration: 1m, target: 10}", []string{"duration", "target"})
+		so, objOK := p.Object(item, "a stage like {duration: 1m, target: 10}", []string{"duration", "target"})
 		if !objOK {
 			ok = false
 			continue
 		}
 		var st Stage
-		if n, has := so.get("duration"); has {
-			st.Duration, objOK = p.duration(n)
+		if n, has := so.Get("duration"); has {
+			st.Duration, objOK = p.Duration(n)
 			ok = ok && objOK && p.addLength(&p.length, n, st.Duration)
 		} else {
-			p.errs.missing(item.key, item.path, item.path, "missing key \"duration\"")
+			p.Errs.Missing(item.Key, item.Path, item.Path, "missing key \"duration\"")
 			ok = false
 		}
-		if n, has := so.get("target"); has {
+		if n, has := so.Get("target"); has {
 			st.Target, objOK = value(n)
 			ok = ok && objOK
-			if objOK && (peakAt.v == nil || st.Target > peak) {
+			if objOK && (peakAt.V == nil || st.Target > peak) {
 				peak, peakAt = st.Target, n
 			}
 		} else {
-			p.errs.missing(item.key, item.path, item.path, "missing key \"target\"")
+			p.Errs.Missing(item.Key, item.Path, item.Path, "missing key \"target\"")
 			ok = false
 		}
 		total += st.Duration
 		stages = append(stages, st)
 	}
 	if ok && total == 0 {
-		p.errs.add(stagesNode.pos, stagesNode.path, "needs at least one stage with a duration above 0")
+		p.Errs.Add(stagesNode.Pos, stagesNode.Path, "needs at least one stage with a duration above 0")
 		ok = false
 	}
 	return start, stages, peakAt, ok
 }
 
 // arrivalSlack parses arrival_slack: 0 spaces every arrival exactly.
-func (p *parser) arrivalSlack(o *object) time.Duration {
-	n, ok := o.get("arrival_slack")
+func (p *parser) arrivalSlack(o *yamldoc.Object) time.Duration {
+	n, ok := o.Get("arrival_slack")
 	if !ok {
 		return DefaultArrivalSlack
 	}
-	d, ok := p.duration(n)
+	d, ok := p.Duration(n)
 	if !ok {
 		return DefaultArrivalSlack
 	}
 	if d > MaxArrivalSlack {
-		p.errs.add(n.pos, n.path, "arrival_slack %s is more than %s: arrivals would start in bursts the target notices (0s spaces them exactly)", d, MaxArrivalSlack)
+		p.Errs.Add(n.Pos, n.Path, "arrival_slack %s is more than %s: arrivals would start in bursts the target notices (0s spaces them exactly)", d, MaxArrivalSlack)
 		return DefaultArrivalSlack
 	}
 	return d

@@ -8,6 +8,7 @@ import (
 	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/threshold"
 	"github.com/loadlens/loadlens/internal/tmpl"
+	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
 // maxCustomMetrics bounds the metrics a test may declare: each is a
@@ -26,17 +27,17 @@ type Add struct {
 }
 
 // customMetrics parses the top-level metrics: mapping, name → kind.
-func (p *parser) customMetrics(n node) []threshold.Custom {
-	o, ok := p.object(n, "a mapping of metric names to their type (counter, rate or trend)", nil)
+func (p *parser) customMetrics(n yamldoc.Node) []threshold.Custom {
+	o, ok := p.Object(n, "a mapping of metric names to their type (counter, rate or trend)", nil)
 	if !ok {
 		return nil
 	}
-	if len(o.fields) > maxCustomMetrics {
-		p.errs.add(n.pos, n.path, "at most %d custom metrics, got %d", maxCustomMetrics, len(o.fields))
+	if len(o.Fields) > maxCustomMetrics {
+		p.Errs.Add(n.Pos, n.Path, "at most %d custom metrics, got %d", maxCustomMetrics, len(o.Fields))
 		return nil
 	}
 	var out []threshold.Custom
-	for _, f := range o.fields {
+	for _, f := range o.Fields {
 		if c, ok := p.customMetric(f); ok {
 			out = append(out, c)
 		}
@@ -46,32 +47,32 @@ func (p *parser) customMetrics(n node) []threshold.Custom {
 
 // customMetric parses one declaration: `name: trend`, or a mapping with
 // type and time (a trend of times in milliseconds).
-func (p *parser) customMetric(f field) (threshold.Custom, bool) {
-	c := threshold.Custom{Name: f.name}
-	if !isIdent(f.name) || len(f.name) > 128 {
-		p.errs.add(f.val.key, f.val.path, "metric name %q may use letters, digits and _, not starting with a digit, at most 128 characters", f.name)
+func (p *parser) customMetric(f yamldoc.Field) (threshold.Custom, bool) {
+	c := threshold.Custom{Name: f.Name}
+	if !isIdent(f.Name) || len(f.Name) > 128 {
+		p.Errs.Add(f.Value.Key, f.Value.Path, "metric name %q may use letters, digits and _, not starting with a digit, at most 128 characters", f.Name)
 		return c, false
 	}
-	if _, builtin := threshold.KindOf(f.name); builtin {
-		p.errs.add(f.val.key, f.val.path, "metric %q is a built-in metric: name yours differently", f.name)
+	if _, builtin := threshold.KindOf(f.Name); builtin {
+		p.Errs.Add(f.Value.Key, f.Value.Path, "metric %q is a built-in metric: name yours differently", f.Name)
 		return c, false
 	}
-	typ, typNode := f.val, f.val
-	if isMapping(f.val.v) {
-		o, ok := p.object(f.val, "", metricKeys)
+	typ, typNode := f.Value, f.Value
+	if yamldoc.IsMapping(f.Value.V) {
+		o, ok := p.Object(f.Value, "", metricKeys)
 		if !ok {
 			return c, false
 		}
-		if typ, ok = o.get("type"); !ok {
-			p.errs.missing(f.val.key, f.val.path, f.val.path, "missing key \"type\": counter, rate or trend")
+		if typ, ok = o.Get("type"); !ok {
+			p.Errs.Missing(f.Value.Key, f.Value.Path, f.Value.Path, "missing key \"type\": counter, rate or trend")
 			return c, false
 		}
 		typNode = typ
-		if t, has := o.get("time"); has {
-			c.Time, _ = p.boolean(t)
+		if t, has := o.Get("time"); has {
+			c.Time, _ = p.Bool(t)
 		}
 	}
-	s, ok := p.nonEmpty(typ, "counter, rate or trend")
+	s, ok := p.NonEmpty(typ, "counter, rate or trend")
 	if !ok {
 		return c, false
 	}
@@ -83,42 +84,42 @@ func (p *parser) customMetric(f field) (threshold.Custom, bool) {
 	case "trend":
 		c.Kind = threshold.Trend
 	default:
-		p.errs.add(typNode.pos, typNode.path, "unknown metric type %q: counter, rate or trend (as k6's Counter, Rate, Trend)", s)
+		p.Errs.Add(typNode.Pos, typNode.Path, "unknown metric type %q: counter, rate or trend (as k6's Counter, Rate, Trend)", s)
 		return c, false
 	}
 	if c.Time && c.Kind != threshold.Trend {
-		p.errs.add(typNode.pos, typNode.path, "time: true is for a trend; a %s is not a time", s)
+		p.Errs.Add(typNode.Pos, typNode.Path, "time: true is for a trend; a %s is not a time", s)
 		return c, false
 	}
 	return c, true
 }
 
 // adds parses an add: step's mapping of metric names to values.
-func (p *parser) adds(val node, sc *scenarioCtx) []Add {
-	o, ok := p.object(val, "a mapping of metric names to values, like {orders: 1}", nil)
+func (p *parser) adds(val yamldoc.Node, sc *scenarioCtx) []Add {
+	o, ok := p.Object(val, "a mapping of metric names to values, like {orders: 1}", nil)
 	if !ok {
 		return nil
 	}
-	if len(o.fields) == 0 {
-		p.errs.add(val.pos, val.path, "needs at least one metric")
+	if len(o.Fields) == 0 {
+		p.Errs.Add(val.Pos, val.Path, "needs at least one metric")
 	}
 	var out []Add
-	for _, f := range o.fields {
+	for _, f := range o.Fields {
 		c, ok := p.declared(f)
 		if !ok {
 			continue
 		}
-		src, ok := p.setText(f.val)
+		src, ok := p.setText(f.Value)
 		if !ok {
 			continue
 		}
-		t, ok := p.compile(f.val, src, sc.scope)
+		t, ok := p.Compile(f.Value, src, sc.scope)
 		if !ok {
 			continue
 		}
 		if v, isConst := t.Const(); isConst {
 			if _, ok := MetricValue(c.Kind, v); !ok {
-				p.errs.add(f.val.pos, f.val.path, "%s is not a value for %s, a %s: %s", strconv.Quote(src), c.Name, c.Kind, valueHint(c.Kind))
+				p.Errs.Add(f.Value.Pos, f.Value.Path, "%s is not a value for %s, a %s: %s", strconv.Quote(src), c.Name, c.Kind, valueHint(c.Kind))
 				continue
 			}
 		}
@@ -133,19 +134,19 @@ func (p *parser) adds(val node, sc *scenarioCtx) []Add {
 
 // declared returns the custom metric an add: names, reporting one the
 // test does not declare.
-func (p *parser) declared(f field) (threshold.Custom, bool) {
+func (p *parser) declared(f yamldoc.Field) (threshold.Custom, bool) {
 	names := make([]string, len(p.customs))
 	for i, c := range p.customs {
-		if c.Name == f.name {
+		if c.Name == f.Name {
 			return c, true
 		}
 		names[i] = c.Name
 	}
-	msg := "metric " + strconv.Quote(f.name) + " is not declared: declare it under the top-level metrics: key"
-	if s := closest(f.name, names); s != "" {
+	msg := "metric " + strconv.Quote(f.Name) + " is not declared: declare it under the top-level metrics: key"
+	if s := yamldoc.Closest(f.Name, names); s != "" {
 		msg += "; did you mean " + strconv.Quote(s) + "?"
 	}
-	p.errs.add(f.val.key, f.val.path, "%s (declared: %s)", msg, quoteList(names, 10))
+	p.Errs.Add(f.Value.Key, f.Value.Path, "%s (declared: %s)", msg, quoteList(names, 10))
 	return threshold.Custom{}, false
 }
 
@@ -204,7 +205,7 @@ func (b *layoutBuilder) metric(scenario int32, c threshold.Custom) int32 {
 
 // customAdded reports a threshold on a custom metric that no scenario's
 // step adds to: it would fail for want of data whatever the run did.
-func (p *parser) customAdded(f field, metric string) bool {
+func (p *parser) customAdded(f yamldoc.Field, metric string) bool {
 	if _, builtin := threshold.KindOf(metric); builtin {
 		return true
 	}
@@ -213,6 +214,6 @@ func (p *parser) customAdded(f field, metric string) bool {
 			return true
 		}
 	}
-	p.errs.add(f.val.key, f.val.path, "no scenario's flow adds to metric %q (an add: step): this threshold would have no data", metric)
+	p.Errs.Add(f.Value.Key, f.Value.Path, "no scenario's flow adds to metric %q (an add: step): this threshold would have no data", metric)
 	return false
 }

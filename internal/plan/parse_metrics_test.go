@@ -6,6 +6,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/threshold"
+	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
 // metricsHead declares one metric of each kind before the scenarios.
@@ -95,7 +96,7 @@ func TestParseCustomMetricsInvalid(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Parse("t.yaml", []byte(tt.src), nil)
-			var es Errors
+			var es yamldoc.Errors
 			if !errors.As(err, &es) {
 				t.Fatalf("error %v, want Errors", err)
 			}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/loadlens/loadlens/internal/series"
+	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
 // minimal is a valid test without an observe section; observe cases append
@@ -179,7 +180,7 @@ func TestParseObserveInvalid(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Parse("testdata/t.yaml", []byte(minimal+tt.src), noEnv)
-			var es Errors
+			var es yamldoc.Errors
 			if !errors.As(err, &es) {
 				t.Fatalf("error is %T, want Errors: %v", err, err)
 			}

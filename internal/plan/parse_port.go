@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
 // badPort says why u's port cannot be dialled ("" when it can, or when u
@@ -22,17 +24,17 @@ func badPort(u *url.URL) string {
 
 // checkPort reports u's bad port at the port's column in n's text src,
 // or at n when src does not spell it out (a templated base_url).
-func (p *parser) checkPort(n node, src string, u *url.URL) bool {
+func (p *parser) checkPort(n yamldoc.Node, src string, u *url.URL) bool {
 	why := badPort(u)
 	if why == "" {
 		return true
 	}
-	at := n.pos
+	at := n.Pos
 	if i := strings.Index(src, "://"); i >= 0 {
 		if j := strings.Index(src[i+3:], ":"+u.Port()); j >= 0 {
-			at = p.src.posAt(n.v, i+3+j+1)
+			at = p.Src.PosAt(n.V, i+3+j+1)
 		}
 	}
-	p.errs.add(at, n.path, "bad URL %q: %s", u.Redacted(), why)
+	p.Errs.Add(at, n.Path, "bad URL %q: %s", u.Redacted(), why)
 	return false
 }

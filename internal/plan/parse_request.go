@@ -2,13 +2,13 @@ package plan
 
 import (
 	"errors"
-	"net/textproto"
 	"net/url"
 	"slices"
 	"strings"
 
 	"github.com/goccy/go-yaml/ast"
 	"github.com/loadlens/loadlens/internal/tmpl"
+	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
 // Content types set by json: and form: unless a header gives one.
@@ -18,20 +18,20 @@ const (
 )
 
 // request parses a request step.
-func (p *parser) request(o *object, sc *scenarioCtx) (*Request, bool) {
-	errsBefore := len(p.errs.errs)
+func (p *parser) request(o *yamldoc.Object, sc *scenarioCtx) (*Request, bool) {
+	errsBefore := p.Errs.Len()
 	r := &Request{Endpoint: -1, Timeout: sc.def.timeout, ExpectStatus: sc.def.expect,
 		MaxRedirects: sc.def.redirects, MaxBody: sc.def.maxBody}
 	method, pathNode, hasPath := p.methodAndPath(o)
 	r.Method = method
 	var pathSrc string
 	if hasPath {
-		pathSrc, hasPath = p.nonEmpty(pathNode, "a path like /products/{{ id }}")
+		pathSrc, hasPath = p.NonEmpty(pathNode, "a path like /products/{{ id }}")
 	}
 	named, _, _ := cutUserinfo(pathSrc) // an endpoint is never named by its credentials
 	name := pathWithoutQuery(named)
-	if n, ok := o.get("name"); ok {
-		name, _ = p.nonEmpty(n, "an endpoint name")
+	if n, ok := o.Get("name"); ok {
+		name, _ = p.NonEmpty(n, "an endpoint name")
 	}
 	if method != "" && name != "" && sc.s.ID >= 0 { // a setup or teardown request is not measured
 		r.Endpoint = p.layout.endpoint(sc.s.ID, sc.group, method+" "+name, method)
@@ -43,31 +43,31 @@ func (p *parser) request(o *object, sc *scenarioCtx) (*Request, bool) {
 	if r.Endpoint >= 0 && r.URL != nil {
 		p.layout.scheme(r.Endpoint, strings.HasPrefix(strings.ToLower(r.URL.String()), "http://"))
 	}
-	if n, ok := o.get("timeout"); ok {
-		if d, ok := p.positiveDuration(n); ok {
+	if n, ok := o.Get("timeout"); ok {
+		if d, ok := p.PositiveDuration(n); ok {
 			r.Timeout = d
 		}
 	}
-	if n, ok := o.get("expect_status"); ok {
-		r.ExpectStatus, _, _ = p.statusCodes(n)
+	if n, ok := o.Get("expect_status"); ok {
+		r.ExpectStatus, _, _ = p.StatusCodes(n)
 	}
-	if n, ok := o.get("redirects"); ok {
+	if n, ok := o.Get("redirects"); ok {
 		if v, ok := p.redirects(n); ok {
 			r.MaxRedirects = v
 		}
 	}
-	if n, ok := o.get("max_body"); ok {
+	if n, ok := o.Get("max_body"); ok {
 		if v, ok := p.size(n); ok {
 			r.MaxBody = v
 		}
 	}
-	var stepHeaders []field
-	if n, ok := o.get("headers"); ok {
+	var stepHeaders []yamldoc.Field
+	if n, ok := o.Get("headers"); ok {
 		stepHeaders = p.headerFields(n)
 	}
 	r.Body, r.BodyKind = p.body(o, sc)
-	if n, ok := o.get("body_file"); ok && r.Body != nil {
-		r.BodyFile = scalarText(n.v)
+	if n, ok := o.Get("body_file"); ok && r.Body != nil {
+		r.BodyFile = yamldoc.ScalarText(n.V)
 	}
 	r.Headers = withAuthorization(p.headers(sc.def.headers, stepHeaders, sc.scope), auth)
 	switch r.BodyKind {
@@ -76,10 +76,10 @@ func (p *parser) request(o *object, sc *scenarioCtx) (*Request, bool) {
 	case FormBody:
 		r.Headers = withContentType(r.Headers, formContentType)
 	}
-	if n, ok := o.get("check"); ok {
+	if n, ok := o.Get("check"); ok {
 		r.Checks = p.checks(n, r.Endpoint)
 	}
-	if n, ok := o.get("extract"); ok {
+	if n, ok := o.Get("extract"); ok {
 		r.Extract = p.extracts(n, r.Endpoint, sc)
 	}
 	for _, c := range r.Checks {
@@ -88,44 +88,44 @@ func (p *parser) request(o *object, sc *scenarioCtx) (*Request, bool) {
 	for _, e := range r.Extract {
 		r.NeedBody = r.NeedBody || e.From == FromJSON || e.From == FromRegex
 	}
-	return r, len(p.errs.errs) == errsBefore
+	return r, p.Errs.Len() == errsBefore
 }
 
 // methodAndPath returns the request's method (upper case) and the node of
 // its path, from `get: /path` or `method: X` with `path: /path`.
-func (p *parser) methodAndPath(o *object) (string, node, bool) {
-	var found []field
-	for _, f := range o.fields {
-		if slices.Contains(methodKeys, f.name) || f.name == "method" {
+func (p *parser) methodAndPath(o *yamldoc.Object) (string, yamldoc.Node, bool) {
+	var found []yamldoc.Field
+	for _, f := range o.Fields {
+		if slices.Contains(methodKeys, f.Name) || f.Name == "method" {
 			found = append(found, f)
 		}
 	}
 	if len(found) == 0 {
-		p.errs.missing(o.key, o.path, o.path, "a step needs a request (get: /path, post: /path, ... or method: with path:) or think:")
-		return "", node{}, false
+		p.Errs.Missing(o.Key, o.Path, o.Path, "a step needs a request (get: /path, post: /path, ... or method: with path:) or think:")
+		return "", yamldoc.Node{}, false
 	}
 	if len(found) > 1 {
-		p.errs.add(found[1].val.key, found[1].val.path, "a step sends one request: %s and %s both given", found[0].name, found[1].name)
-		return "", node{}, false
+		p.Errs.Add(found[1].Value.Key, found[1].Value.Path, "a step sends one request: %s and %s both given", found[0].Name, found[1].Name)
+		return "", yamldoc.Node{}, false
 	}
 	f := found[0]
-	if f.name != "method" {
-		if o.has("path") {
-			p.errs.add(o.keyPos("path"), joinPath(o.path, "path"), "path goes with method:; %s: already gives the path", f.name)
+	if f.Name != "method" {
+		if o.Has("path") {
+			p.Errs.Add(o.KeyPos("path"), yamldoc.JoinPath(o.Path, "path"), "path goes with method:; %s: already gives the path", f.Name)
 		}
-		return strings.ToUpper(f.name), f.val, true
+		return strings.ToUpper(f.Name), f.Value, true
 	}
-	m, ok := p.nonEmpty(f.val, "an HTTP method like GET")
-	if ok && !isToken(m) {
-		p.errs.add(f.val.pos, f.val.path, "bad HTTP method %q", m)
+	m, ok := p.NonEmpty(f.Value, "an HTTP method like GET")
+	if ok && !yamldoc.IsToken(m) {
+		p.Errs.Add(f.Value.Pos, f.Value.Path, "bad HTTP method %q", m)
 		ok = false
 	}
-	path, hasPath := o.get("path")
+	path, hasPath := o.Get("path")
 	if !hasPath {
-		p.errs.missing(o.key, o.path, o.path, "missing key \"path\": method: needs path:")
+		p.Errs.Missing(o.Key, o.Path, o.Path, "missing key \"path\": method: needs path:")
 	}
 	if !ok {
-		return "", node{}, false
+		return "", yamldoc.Node{}, false
 	}
 	return strings.ToUpper(m), path, hasPath
 }
@@ -133,6 +133,15 @@ func (p *parser) methodAndPath(o *object) (string, node, bool) {
 // pathWithoutQuery cuts a path as written at its query, ignoring any ? in
 // {{ }} parts, to name its endpoint.
 func pathWithoutQuery(path string) string {
+	if i := literalByte(path, func(c byte) bool { return c == '?' }); i >= 0 {
+		return path[:i]
+	}
+	return path
+}
+
+// literalByte returns the index of the first byte of path's literal text
+// (outside {{ }}) that match accepts, or -1.
+func literalByte(path string, match func(c byte) bool) int {
 	depth := 0
 	for i := 0; i < len(path); i++ {
 		switch {
@@ -142,24 +151,24 @@ func pathWithoutQuery(path string) string {
 		case strings.HasPrefix(path[i:], "}}") && depth > 0:
 			depth--
 			i++
-		case path[i] == '?' && depth == 0:
-			return path[:i]
+		case depth == 0 && match(path[i]):
+			return i
 		}
 	}
-	return path
+	return -1
 }
 
 // requestURL builds the full URL: base URL, path, then the query: mapping
 // with its values query-escaped. Credentials in the URL (user:pass@) are
 // taken out of it and returned as the Authorization value they stand for:
 // the step's own for an absolute URL, base_url's for a relative path.
-func (p *parser) requestURL(pathNode node, pathSrc string, o *object, sc *scenarioCtx) (*tmpl.Template, string) {
-	pathT, ok := p.compile(pathNode, pathSrc, sc.scope)
+func (p *parser) requestURL(pathNode yamldoc.Node, pathSrc string, o *yamldoc.Object, sc *scenarioCtx) (*tmpl.Template, string) {
+	pathT, ok := p.Compile(pathNode, pathSrc, sc.scope)
 	if !ok {
 		return nil, ""
 	}
 	if at, r, found := unsendable(pathSrc); found {
-		p.errs.add(p.src.posAt(pathNode.v, at), pathNode.path, "a URL cannot hold the control character %U: write it percent-encoded (%%%02X), or put the value under query:, which is escaped", r, r)
+		p.Errs.Add(p.Src.PosAt(pathNode.V, at), pathNode.Path, "a URL cannot hold the control character %U: write it percent-encoded (%%%02X), or put the value under query:, which is escaped", r, r)
 		return nil, ""
 	}
 	p.noteURLSecret(pathNode)
@@ -168,13 +177,13 @@ func (p *parser) requestURL(pathNode node, pathSrc string, o *object, sc *scenar
 		// Sent as %20, as net/http and k6 do, and without credentials;
 		// compiled after the text as written, so that template errors
 		// point at the right column.
-		pathT, _ = p.compile(pathNode, escaped, sc.scope)
+		pathT, _ = p.Compile(pathNode, escaped, sc.scope)
 	}
 	pathSrc = clean
-	var b partsBuilder
+	var b tmpl.Builder
 	if scheme, abs := urlScheme(pathSrc); abs {
 		if scheme != "http" && scheme != "https" {
-			p.errs.add(pathNode.pos, pathNode.path, "unsupported URL scheme %q: use http or https", scheme)
+			p.Errs.Add(pathNode.Pos, pathNode.Path, "unsupported URL scheme %q: use http or https", scheme)
 			return nil, ""
 		}
 	} else {
@@ -182,24 +191,24 @@ func (p *parser) requestURL(pathNode node, pathSrc string, o *object, sc *scenar
 			if p.badBase {
 				return nil, "" // base_url's own error says what is wrong
 			}
-			p.errs.add(pathNode.pos, pathNode.path, "relative path %q needs base_url at the top of the file (or write a full http:// URL)", Redact(pathSrc))
+			p.Errs.Add(pathNode.Pos, pathNode.Path, "relative path %q needs base_url at the top of the file (or write a full http:// URL)", Redact(pathSrc))
 			return nil, ""
 		}
-		b.text(strings.TrimSuffix(sc.def.baseURL, "/"))
+		b.Text(strings.TrimSuffix(sc.def.baseURL, "/"))
 		if !strings.HasPrefix(pathSrc, "/") {
-			b.text("/")
+			b.Text("/")
 		}
 		auth = sc.def.baseAuth
 	}
-	b.template(pathT, tmpl.Raw)
-	if q, ok := o.get("query"); ok {
+	b.Template(pathT, tmpl.Raw)
+	if q, ok := o.Get("query"); ok {
 		sep := "?"
 		if strings.Contains(pathSrc, "?") {
 			sep = "&"
 		}
 		p.encodedPairs(&b, q, sep, "a mapping of query parameters", sc)
 	}
-	u := b.done()
+	u := b.Done()
 	if c, isConst := u.Const(); isConst {
 		return p.constURL(pathNode, pathSrc, c, auth)
 	}
@@ -209,10 +218,10 @@ func (p *parser) requestURL(pathNode node, pathSrc string, o *object, sc *scenar
 
 // constURL checks a request's URL that needs no rendering, c, written as
 // src at n, and takes out the credentials an env lookup put into it.
-func (p *parser) constURL(n node, src, c, auth string) (*tmpl.Template, string) {
+func (p *parser) constURL(n yamldoc.Node, src, c, auth string) (*tmpl.Template, string) {
 	pu, err := url.Parse(c)
 	if err != nil || pu.Host == "" {
-		p.errs.add(n.pos, n.path, "bad URL %q: %s", Redact(c), urlProblem(err))
+		p.Errs.Add(n.Pos, n.Path, "bad URL %q: %s", Redact(c), urlProblem(err))
 		return nil, ""
 	}
 	if !p.checkPort(n, src, pu) {
@@ -243,34 +252,34 @@ func withAuthorization(hs []Header, auth string) []Header {
 // encodedPairs appends key=value pairs of mapping n to b, joined with & and
 // started by first, with keys and values query-escaped. A list value
 // repeats its key. It serves URL queries and form bodies.
-func (p *parser) encodedPairs(b *partsBuilder, n node, first, what string, sc *scenarioCtx) {
-	o, ok := p.object(n, what, nil)
+func (p *parser) encodedPairs(b *tmpl.Builder, n yamldoc.Node, first, what string, sc *scenarioCtx) {
+	o, ok := p.Object(n, what, nil)
 	if !ok {
 		return
 	}
 	sep := first
-	add := func(key string, v node) {
-		s, ok := p.text(v, "text, a number or a list of them")
+	add := func(key string, v yamldoc.Node) {
+		s, ok := p.Text(v, "text, a number or a list of them")
 		if !ok {
 			return
 		}
-		t, ok := p.compile(v, s, sc.scope)
+		t, ok := p.Compile(v, s, sc.scope)
 		if !ok {
 			return
 		}
 		p.noteSecretParam(key, v)
-		b.text(sep + url.QueryEscape(key) + "=")
-		b.template(t, tmpl.QueryComponent)
+		b.Text(sep + url.QueryEscape(key) + "=")
+		b.Template(t, tmpl.QueryComponent)
 		sep = "&"
 	}
-	for _, f := range o.fields {
-		if _, isList := f.val.v.(*ast.SequenceNode); !isList {
-			add(f.name, f.val)
+	for _, f := range o.Fields {
+		if _, isList := f.Value.V.(*ast.SequenceNode); !isList {
+			add(f.Name, f.Value)
 			continue
 		}
-		items, _ := p.list(f.val, "")
+		items, _ := p.List(f.Value, "")
 		for _, item := range items {
-			add(f.name, item)
+			add(f.Name, item)
 		}
 	}
 }
@@ -278,20 +287,11 @@ func (p *parser) encodedPairs(b *partsBuilder, n node, first, what string, sc *s
 // unsendable finds a control character in the literal text of a path
 // (outside {{ }}), which no server can read in a request line.
 func unsendable(path string) (int, rune, bool) {
-	depth := 0
-	for i := 0; i < len(path); i++ {
-		switch c := path[i]; {
-		case strings.HasPrefix(path[i:], "{{"):
-			depth++
-			i++
-		case strings.HasPrefix(path[i:], "}}") && depth > 0:
-			depth--
-			i++
-		case depth == 0 && (c < ' ' || c == 0x7f):
-			return i, rune(c), true
-		}
+	i := literalByte(path, func(c byte) bool { return c < ' ' || c == 0x7f })
+	if i < 0 {
+		return 0, 0, false
 	}
-	return 0, 0, false
+	return i, rune(path[i]), true
 }
 
 // urlScheme returns the scheme of an absolute URL ("http" in http://x).
@@ -309,57 +309,38 @@ func urlScheme(s string) (string, bool) {
 	return strings.ToLower(s[:i]), true
 }
 
-// headerFields parses a headers mapping into fields named by canonical
-// header names, rejecting bad names and names given twice.
-func (p *parser) headerFields(n node) []field {
-	o, ok := p.object(n, "a mapping of header names to values", nil)
-	if !ok {
-		return nil
+// headerFields parses a headers mapping (see headerMap) and notes the
+// literal credentials among its values, which Plan.Source leaves out.
+func (p *parser) headerFields(n yamldoc.Node) []yamldoc.Field {
+	fs := p.Headers(n)
+	for _, f := range fs {
+		p.noteSecret(f.Name, f.Value)
 	}
-	var out []field
-	for _, f := range o.fields {
-		if !isToken(f.name) {
-			p.errs.add(f.val.key, f.val.path, "bad header name %q", f.name)
-			continue
-		}
-		canon := textproto.CanonicalMIMEHeaderKey(f.name)
-		dup := false
-		for _, g := range out {
-			dup = dup || g.name == canon
-		}
-		if dup {
-			p.errs.add(f.val.key, f.val.path, "header %s is given twice (names are case-insensitive)", canon)
-			continue
-		}
-		f.name = canon
-		p.noteSecret(canon, f.val)
-		out = append(out, f)
-	}
-	return out
+	return fs
 }
 
 // headers compiles the default headers and a step's own into one list: the
 // defaults the step does not override, then the step's.
-func (p *parser) headers(defaults, step []field, sc *tmpl.Scope) []Header {
+func (p *parser) headers(defaults, step []yamldoc.Field, sc *tmpl.Scope) []Header {
 	var out []Header
-	compile := func(f field) (Header, bool) {
-		s, ok := p.text(f.val, "a header value")
+	compile := func(f yamldoc.Field) (Header, bool) {
+		s, ok := p.Text(f.Value, "a header value")
 		if !ok {
 			return Header{}, false
 		}
 		if strings.ContainsAny(s, "\r\n") {
-			p.errs.add(f.val.pos, f.val.path, "a header value must be on one line")
+			p.Errs.Add(f.Value.Pos, f.Value.Path, "a header value must be on one line")
 			return Header{}, false
 		}
-		t, ok := p.compile(f.val, s, sc)
-		return Header{Name: f.name, Value: t}, ok
+		t, ok := p.Compile(f.Value, s, sc)
+		return Header{Name: f.Name, Value: t}, ok
 	}
 	own := map[string]bool{}
 	for _, f := range step {
-		own[f.name] = true
+		own[f.Name] = true
 	}
 	for _, f := range defaults {
-		if own[f.name] {
+		if own[f.Name] {
 			continue
 		}
 		if h, ok := compile(f); ok {
@@ -382,21 +363,6 @@ func withContentType(hs []Header, ct string) []Header {
 		}
 	}
 	return append(hs, Header{Name: "Content-Type", Value: tmpl.Literal(ct)})
-}
-
-// isToken reports whether s is an HTTP token (RFC 9110), as methods and
-// header names must be.
-func isToken(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		ok := ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') || ('0' <= r && r <= '9') || strings.ContainsRune("!#$%&'*+-.^_`|~", r)
-		if !ok {
-			return false
-		}
-	}
-	return true
 }
 
 // urlProblem says what url.Parse found wrong, without repeating the URL.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/loadlens/loadlens/internal/tmpl"
+	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
 // Scenario defaults.
@@ -51,58 +52,58 @@ type scenarioCtx struct {
 }
 
 // scenarios parses the scenarios mapping, keeping its order.
-func (p *parser) scenarios(n node, def *defaults) []*Scenario {
-	o, ok := p.object(n, "a mapping of scenario names to scenarios", nil)
+func (p *parser) scenarios(n yamldoc.Node, def *defaults) []*Scenario {
+	o, ok := p.Object(n, "a mapping of scenario names to scenarios", nil)
 	if !ok {
 		return nil
 	}
-	if len(o.fields) == 0 {
-		p.errs.add(n.pos, n.path, "needs at least one scenario")
+	if len(o.Fields) == 0 {
+		p.Errs.Add(n.Pos, n.Path, "needs at least one scenario")
 		return nil
 	}
 	var out []*Scenario
 	p.needs = map[*Scenario]vuNeed{}
-	for _, f := range o.fields {
-		if !namePattern.MatchString(f.name) {
-			p.errs.add(f.val.key, f.val.path, "scenario name %q may only use letters, digits, '.', '_' and '-'", f.name)
+	for _, f := range o.Fields {
+		if !namePattern.MatchString(f.Name) {
+			p.Errs.Add(f.Value.Key, f.Value.Path, "scenario name %q may only use letters, digits, '.', '_' and '-'", f.Name)
 			continue
 		}
-		if s := p.scenario(f.name, f.val, def); s != nil {
+		if s := p.scenario(f.Name, f.Value, def); s != nil {
 			out = append(out, s)
 		}
 	}
-	if !p.errs.failed() {
+	if !p.Errs.Failed() {
 		p.checkTotalVUs(out, p.needs, n)
 	}
 	return out
 }
 
 // scenario parses one scenario.
-func (p *parser) scenario(name string, n node, def *defaults) *Scenario {
-	o, ok := p.object(n, "a scenario (a mapping with model, flow, ...)", nil)
+func (p *parser) scenario(name string, n yamldoc.Node, def *defaults) *Scenario {
+	o, ok := p.Object(n, "a scenario (a mapping with model, flow, ...)", nil)
 	if !ok {
 		return nil
 	}
 	model, modelOK := p.model(o)
 	p.scenarioKeys(o, model, modelOK)
 	s := &Scenario{ID: p.layout.scenario(name, model), Name: name, GracefulStop: DefaultGracefulStop, HTTP2: def.http2}
-	if d, ok := o.get("data"); ok {
+	if d, ok := o.Get("data"); ok {
 		s.Data = p.data(d)
-		p.missingVars = s.Data == nil
-		defer func() { p.missingVars = false }()
+		p.MissingVars = s.Data == nil
+		defer func() { p.MissingVars = false }()
 	}
-	flowNode, hasFlow := o.get("flow")
+	flowNode, hasFlow := o.Get("flow")
 	if s.Data != nil {
 		s.Vars = slices.Clone(s.Data.Columns)
 	}
-	vuVars, hasVUVars := o.get("vu_vars")
+	vuVars, hasVUVars := o.Get("vu_vars")
 	if hasVUVars {
 		s.VUVars = len(p.vuVarNames(vuVars, s))
 	}
 	s.SetupAt = len(s.Vars)
 	for _, v := range p.setupVars {
 		if slices.Contains(s.Vars, v) {
-			p.errs.add(n.key, n.path, "variable %q is set by setup:, which every scenario reads; rename the data column or vu_var", v)
+			p.Errs.Add(n.Key, n.Path, "variable %q is set by setup:, which every scenario reads; rename the data column or vu_var", v)
 		}
 		s.Vars = append(s.Vars, v)
 	}
@@ -114,7 +115,7 @@ func (p *parser) scenario(name string, n node, def *defaults) *Scenario {
 			}
 		}
 	}
-	sc := &scenarioCtx{s: s, scope: scenarioScope(s, p.env), def: def}
+	sc := &scenarioCtx{s: s, scope: scenarioScope(s, p.Env), def: def}
 	if hasVUVars {
 		var columns []string
 		if s.Data != nil {
@@ -125,7 +126,7 @@ func (p *parser) scenario(name string, n node, def *defaults) *Scenario {
 	if hasFlow {
 		s.Flow = p.flow(flowNode, sc)
 	} else {
-		p.errs.missing(n.key, n.path, n.path, "missing key \"flow\": the list of steps each iteration runs")
+		p.Errs.Missing(n.Key, n.Path, n.Path, "missing key \"flow\": the list of steps each iteration runs")
 	}
 	p.length = lengthSum{}
 	if modelOK {
@@ -135,18 +136,18 @@ func (p *parser) scenario(name string, n node, def *defaults) *Scenario {
 			p.needs[s] = need
 		}
 	}
-	if v, ok := o.get("start_time"); ok {
-		s.StartTime, _ = p.duration(v)
+	if v, ok := o.Get("start_time"); ok {
+		s.StartTime, _ = p.Duration(v)
 	}
 	if !p.override.IsZero() {
 		p.applyOverride(s)
 	}
-	if v, ok := o.get("graceful_stop"); ok {
-		s.GracefulStop, _ = p.duration(v)
+	if v, ok := o.Get("graceful_stop"); ok {
+		s.GracefulStop, _ = p.Duration(v)
 	}
 	p.checkLength(o, s)
-	if v, ok := o.get("http2"); ok {
-		s.HTTP2, _ = p.boolean(v)
+	if v, ok := o.Get("http2"); ok {
+		s.HTTP2, _ = p.Bool(v)
 	}
 	return s
 }
@@ -162,9 +163,9 @@ func scenarioScope(s *Scenario, env func(string) (string, bool)) *tmpl.Scope {
 
 // model returns the scenario's model: as written, or inferred from the keys
 // only one model uses.
-func (p *parser) model(o *object) (Model, bool) {
-	if n, ok := o.get("model"); ok {
-		s, ok := p.oneOf(n, "arrival-rate", "vus", "iterations")
+func (p *parser) model(o *yamldoc.Object) (Model, bool) {
+	if n, ok := o.Get("model"); ok {
+		s, ok := p.OneOf(n, "arrival-rate", "vus", "iterations")
 		switch s {
 		case "vus":
 			return VUs, ok
@@ -178,28 +179,28 @@ func (p *parser) model(o *object) (Model, bool) {
 		model Model
 	}
 	var hints []hint
-	iterationKeys := o.has("iterations") || o.has("max_duration")
-	for _, f := range o.fields {
-		switch f.name {
+	iterationKeys := o.Has("iterations") || o.Has("max_duration")
+	for _, f := range o.Fields {
+		switch f.Name {
 		case "iterations", "max_duration":
-			hints = append(hints, hint{f.name, Iterations})
+			hints = append(hints, hint{f.Name, Iterations})
 		case "rate", "start_rate", "time_unit", "pre_allocated_vus", "max_vus", "arrival_slack":
-			hints = append(hints, hint{f.name, ArrivalRate})
+			hints = append(hints, hint{f.Name, ArrivalRate})
 		case "start_vus", "graceful_ramp_down":
-			hints = append(hints, hint{f.name, VUs})
+			hints = append(hints, hint{f.Name, VUs})
 		case "vus":
 			if !iterationKeys {
-				hints = append(hints, hint{f.name, VUs})
+				hints = append(hints, hint{f.Name, VUs})
 			}
 		}
 	}
 	if len(hints) == 0 {
-		p.errs.missing(o.key, o.path, o.path, "missing key \"model\" (arrival-rate, vus or iterations): it cannot be inferred without rate, vus or iterations")
+		p.Errs.Missing(o.Key, o.Path, o.Path, "missing key \"model\" (arrival-rate, vus or iterations): it cannot be inferred without rate, vus or iterations")
 		return ArrivalRate, false
 	}
 	for _, h := range hints[1:] {
 		if h.model != hints[0].model {
-			p.errs.add(o.keyPos(h.key), o.path, "cannot infer the model: %q means %s but %q means %s; set model:",
+			p.Errs.Add(o.KeyPos(h.key), o.Path, "cannot infer the model: %q means %s but %q means %s; set model:",
 				hints[0].key, hints[0].model, h.key, h.model)
 			return ArrivalRate, false
 		}
@@ -209,17 +210,17 @@ func (p *parser) model(o *object) (Model, bool) {
 
 // scenarioKeys reports unknown keys, listing the keys of the scenario's
 // model when it is known, and keys that belong to another model.
-func (p *parser) scenarioKeys(o *object, m Model, known bool) {
+func (p *parser) scenarioKeys(o *yamldoc.Object, m Model, known bool) {
 	allowed := allScenarioKeys
 	if known {
 		allowed = append(slices.Clone(commonScenarioKeys), modelKeys[m]...)
 	}
-	for _, f := range o.fields {
+	for _, f := range o.Fields {
 		switch {
-		case !slices.Contains(allScenarioKeys, f.name):
-			p.unknownKey(f, o.path, allowed)
-		case !slices.Contains(allowed, f.name):
-			p.errs.add(f.val.key, f.val.path, "%q does not apply to a %s scenario (allowed: %s)", f.name, m, strings.Join(allowed, ", "))
+		case !slices.Contains(allScenarioKeys, f.Name):
+			p.UnknownKey(f, o.Path, allowed)
+		case !slices.Contains(allowed, f.Name):
+			p.Errs.Add(f.Value.Key, f.Value.Path, "%q does not apply to a %s scenario (allowed: %s)", f.Name, m, strings.Join(allowed, ", "))
 		}
 	}
 }
@@ -228,18 +229,15 @@ func (p *parser) scenarioKeys(o *object, m Model, known bool) {
 // set (extract:, set:, for_each's as:), nested steps included, so that
 // templates anywhere in the flow can use them. The real pass reports any
 // error, so this one is quiet.
-func (p *parser) extractNames(flow node) []string {
-	p.errs.quiet++
-	defer func() { p.errs.quiet-- }()
-	budget := p.doc.budget
-	defer func() { p.doc.budget = budget }() // the real pass walks the same nodes
+func (p *parser) extractNames(flow yamldoc.Node) []string {
+	defer p.Quiet()()
 	var names []string
 	p.collectNames(flow, &names, 0)
 	return names
 }
 
 // collectNames adds the variables the steps of flow set to names.
-func (p *parser) collectNames(flow node, names *[]string, depth int) {
+func (p *parser) collectNames(flow yamldoc.Node, names *[]string, depth int) {
 	if depth > MaxFlowDepth {
 		return
 	}
@@ -248,37 +246,37 @@ func (p *parser) collectNames(flow node, names *[]string, depth int) {
 			*names = append(*names, name)
 		}
 	}
-	items, _ := p.list(flow, "")
+	items, _ := p.List(flow, "")
 	for _, item := range items {
-		step, ok := p.object(item, "", nil)
+		step, ok := p.Object(item, "", nil)
 		if !ok {
 			continue
 		}
 		for _, key := range []string{"extract", "set"} {
-			if ex, ok := step.get(key); ok {
-				if vars, ok := p.object(ex, "", nil); ok {
-					for _, f := range vars.fields {
-						add(f.name)
+			if ex, ok := step.Get(key); ok {
+				if vars, ok := p.Object(ex, "", nil); ok {
+					for _, f := range vars.Fields {
+						add(f.Name)
 					}
 				}
 			}
 		}
-		if as, ok := step.get("as"); ok {
-			add(scalarText(as.v))
+		if as, ok := step.Get("as"); ok {
+			add(yamldoc.ScalarText(as.V))
 		}
-		if replies, ok := step.get("reply"); ok { // a ws: step's replies extract too
+		if replies, ok := step.Get("reply"); ok { // a ws: step's replies extract too
 			p.collectNames(replies, names, depth+1)
 		}
 		for _, key := range []string{"steps", "then", "else"} {
-			if sub, ok := step.get(key); ok {
+			if sub, ok := step.Get(key); ok {
 				p.collectNames(sub, names, depth+1)
 			}
 		}
-		if ch, ok := step.get("choose"); ok {
-			branches, _ := p.list(ch, "")
+		if ch, ok := step.Get("choose"); ok {
+			branches, _ := p.List(ch, "")
 			for _, br := range branches {
-				if o, ok := p.object(br, "", nil); ok {
-					if sub, ok := o.get("steps"); ok {
+				if o, ok := p.Object(br, "", nil); ok {
+					if sub, ok := o.Get("steps"); ok {
 						p.collectNames(sub, names, depth+1)
 					}
 				}
@@ -290,20 +288,17 @@ func (p *parser) collectNames(flow node, names *[]string, depth int) {
 // vuVarNames adds the names of a scenario's vu_vars to its variables,
 // right after its data columns, and returns them; the engine keeps these
 // slots across a VU's iterations.
-func (p *parser) vuVarNames(n node, s *Scenario) []string {
-	p.errs.quiet++
-	defer func() { p.errs.quiet-- }()
-	budget := p.doc.budget
-	defer func() { p.doc.budget = budget }()
-	o, ok := p.object(n, "", nil)
+func (p *parser) vuVarNames(n yamldoc.Node, s *Scenario) []string {
+	defer p.Quiet()()
+	o, ok := p.Object(n, "", nil)
 	if !ok {
 		return nil
 	}
 	var names []string
-	for _, f := range o.fields {
-		if isIdent(f.name) && !slices.Contains(reservedVars, f.name) && !slices.Contains(s.Vars, f.name) {
-			names = append(names, f.name)
-			s.Vars = append(s.Vars, f.name)
+	for _, f := range o.Fields {
+		if isIdent(f.Name) && !slices.Contains(reservedVars, f.Name) && !slices.Contains(s.Vars, f.Name) {
+			names = append(names, f.Name)
+			s.Vars = append(s.Vars, f.Name)
 		}
 	}
 	return names
@@ -326,12 +321,12 @@ func isIdent(s string) bool {
 }
 
 // checkVarName reports an invalid or reserved variable name.
-func (p *parser) checkVarName(at pos, path, what, name string) bool {
+func (p *parser) checkVarName(at yamldoc.Pos, path, what, name string) bool {
 	switch {
 	case !isIdent(name):
-		p.errs.add(at, path, "%s %q is not a valid variable name (use letters, digits and _, not starting with a digit)", what, name)
+		p.Errs.Add(at, path, "%s %q is not a valid variable name (use letters, digits and _, not starting with a digit)", what, name)
 	case slices.Contains(reservedVars, name):
-		p.errs.add(at, path, "%s %q is reserved (built-ins: %s)", what, name, strings.Join(reservedVars, ", "))
+		p.Errs.Add(at, path, "%s %q is reserved (built-ins: %s)", what, name, strings.Join(reservedVars, ", "))
 	default:
 		return true
 	}

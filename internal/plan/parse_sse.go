@@ -1,32 +1,26 @@
 package plan
 
 import (
-	"slices"
 	"strings"
+
+	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
 // sseKeys are the keys of an sse: step.
 var sseKeys = []string{"sse", "name", "query", "headers", "timeout", "duration", "max_events", "max_event_size", "reconnect", "check"}
 
 // sseStep parses an sse: step: subscribe to a Server-Sent Events stream.
-func (p *parser) sseStep(o *object, sc *scenarioCtx) (Step, bool) {
-	errsBefore := len(p.errs.errs)
-	s := &Session{Protocol: "sse", Endpoint: -1, Timeout: sc.def.timeout, MaxMessage: DefaultMaxMessage}
-	for _, f := range o.fields {
-		if !slices.Contains(sseKeys, f.name) {
-			p.unknownKey(f, o.path, sseKeys)
-		}
-	}
-	pathNode, _ := o.get("sse")
-	if sc.s.ID < 0 {
-		p.errs.add(pathNode.key, pathNode.path, "an sse: step is measured, so it belongs in a scenario's flow, not in setup: or teardown:")
+func (p *parser) sseStep(o *yamldoc.Object, sc *scenarioCtx) (Step, bool) {
+	errsBefore := p.Errs.Len()
+	s, pathNode, ok := p.sessionStep(o, sc, "an sse:", "sse", sseKeys)
+	if !ok {
 		return Step{}, false
 	}
-	src, ok := p.nonEmpty(pathNode, "a URL or path like /events")
+	src, ok := p.NonEmpty(pathNode, "a URL or path like /events")
 	named, _, _ := cutUserinfo(src) // an endpoint is never named by its credentials
 	name := pathWithoutQuery(named)
-	if n, has := o.get("name"); has {
-		name, _ = p.nonEmpty(n, "an endpoint name")
+	if n, has := o.Get("name"); has {
+		name, _ = p.NonEmpty(n, "an endpoint name")
 	}
 	if ok && name != "" && sc.s.ID >= 0 {
 		s.Endpoint = p.layout.endpoint(sc.s.ID, sc.group, "SSE "+name, "GET")
@@ -36,20 +30,20 @@ func (p *parser) sseStep(o *object, sc *scenarioCtx) (Step, bool) {
 		p.sessionTarget(o, pathNode, src, sc, s)
 	}
 	p.sessionLimits(o, s, limitKeys{max: "max_events", size: "max_event_size", key: "sse", ends: "duration: or max_events: (or both)"})
-	if n, has := o.get("check"); has {
+	if n, has := o.Get("check"); has {
 		s.Checks = p.checks(n, s.Endpoint)
 	}
-	return Step{Kind: SessionStep, Session: s}, len(p.errs.errs) == errsBefore
+	return Step{Kind: SessionStep, Session: s}, p.Errs.Len() == errsBefore
 }
 
 // sessionTarget parses a session step's URL (src, written at n) and headers.
-func (p *parser) sessionTarget(o *object, n node, src string, sc *scenarioCtx, s *Session) {
+func (p *parser) sessionTarget(o *yamldoc.Object, n yamldoc.Node, src string, sc *scenarioCtx, s *Session) {
 	var auth string
 	if s.URL, auth = p.requestURL(n, src, o, sc); s.URL != nil && s.Endpoint >= 0 {
 		p.layout.scheme(s.Endpoint, isPlainURL(s.URL.String()))
 	}
-	var stepHeaders []field
-	if h, has := o.get("headers"); has {
+	var stepHeaders []yamldoc.Field
+	if h, has := o.Get("headers"); has {
 		stepHeaders = p.headerFields(h)
 	}
 	s.Headers = withAuthorization(p.headers(sc.def.headers, stepHeaders, sc.scope), auth)
@@ -63,36 +57,36 @@ type limitKeys struct {
 
 // sessionLimits parses what bounds a session: timeout, duration, the
 // most messages and their size, and reconnect.
-func (p *parser) sessionLimits(o *object, s *Session, k limitKeys) {
-	if n, ok := o.get("timeout"); ok {
-		if d, ok := p.positiveDuration(n); ok {
+func (p *parser) sessionLimits(o *yamldoc.Object, s *Session, k limitKeys) {
+	if n, ok := o.Get("timeout"); ok {
+		if d, ok := p.PositiveDuration(n); ok {
 			s.Timeout = d
 		}
 	}
-	if n, ok := o.get("duration"); ok {
-		if d, ok := p.positiveDuration(n); ok {
+	if n, ok := o.Get("duration"); ok {
+		if d, ok := p.PositiveDuration(n); ok {
 			s.Duration = d
 		}
 	}
-	if n, ok := o.get(k.max); ok {
-		if v, ok := p.count(n, 1); ok {
+	if n, ok := o.Get(k.max); ok {
+		if v, ok := p.Count(n, 1); ok {
 			s.MaxMessages = v
 		}
 	}
-	if n, ok := o.get(k.size); ok {
+	if n, ok := o.Get(k.size); ok {
 		if v, ok := p.size(n); ok && v > 0 {
 			s.MaxMessage = v
 		} else if ok {
-			p.errs.add(n.pos, n.path, "must be above 0")
+			p.Errs.Add(n.Pos, n.Path, "must be above 0")
 		}
 	}
-	if n, ok := o.get("reconnect"); ok {
-		if v, ok := p.count(n, 0); ok {
+	if n, ok := o.Get("reconnect"); ok {
+		if v, ok := p.Count(n, 0); ok {
 			s.Reconnects = v
 		}
 	}
-	if !o.has("duration") && !o.has(k.max) && !o.has("until") {
-		p.errs.add(o.keyPos(k.key), o.path, "a%s %s: step needs %s, so that it ends", article(k.key), k.key, k.ends)
+	if !o.Has("duration") && !o.Has(k.max) && !o.Has("until") {
+		p.Errs.Add(o.KeyPos(k.key), o.Path, "a%s %s: step needs %s, so that it ends", article(k.key), k.key, k.ends)
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
 func TestParseSSE(t *testing.T) {
@@ -57,7 +59,7 @@ func TestParseSSEInvalid(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Parse("t.yaml", []byte(head+tt.step), nil)
-			var es Errors
+			var es yamldoc.Errors
 			if !errors.As(err, &es) {
 				t.Fatalf("error is %T, want Errors: %v", err, err)
 			}
@@ -111,7 +113,7 @@ func TestParseWSInvalid(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Parse("t.yaml", []byte(head+tt.step), nil)
-			var es Errors
+			var es yamldoc.Errors
 			if !errors.As(err, &es) {
 				t.Fatalf("error is %T, want Errors: %v", err, err)
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/goccy/go-yaml/ast"
 	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/threshold"
+	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
 // thresholdKeys are the keys of a threshold written as a mapping.
@@ -18,7 +19,7 @@ var thresholdKeys = []string{"threshold", "abort_on_fail", "delay_abort_eval"}
 
 // thresholdExpr is one expression of a threshold key, with its options.
 type thresholdExpr struct {
-	n     node // the expression's string
+	n     yamldoc.Node // the expression's string
 	expr  string
 	abort bool
 	delay time.Duration
@@ -26,19 +27,19 @@ type thresholdExpr struct {
 
 // thresholds parses the thresholds mapping: metric key → expressions. It runs
 // after the scenarios, so filters can be checked against the names they define.
-func (p *parser) thresholds(n node) []threshold.Threshold {
-	o, ok := p.object(n, "a mapping of metrics to threshold expressions", nil)
+func (p *parser) thresholds(n yamldoc.Node) []threshold.Threshold {
+	o, ok := p.Object(n, "a mapping of metrics to threshold expressions", nil)
 	if !ok {
 		return nil
 	}
 	var out []threshold.Threshold
-	for _, f := range o.fields {
-		metric, filter, err := threshold.ParseKeyIn(f.name, p.customs)
+	for _, f := range o.Fields {
+		metric, filter, err := threshold.ParseKeyIn(f.Name, p.customs)
 		if err != nil {
-			p.offsetError(f.key, f.val.key, f.val.path, err)
+			p.offsetError(f.Key, f.Value.Key, f.Value.Path, err)
 			continue
 		}
-		key := p.aliasChecks(f.name, filter)
+		key := p.aliasChecks(f.Name, filter)
 		if !p.checkFilter(f, filter) || !p.customAdded(f, metric) || !p.factRecorded(f, metric) {
 			continue
 		}
@@ -48,14 +49,14 @@ func (p *parser) thresholds(n node) []threshold.Threshold {
 		if !p.keepStatus(f, filter) {
 			continue
 		}
-		for _, e := range p.thresholdExprs(f.val) {
+		for _, e := range p.thresholdExprs(f.Value) {
 			if _, _, _, _, err := threshold.ParseExprIn(metric, e.expr, p.customs); err != nil {
-				p.offsetError(e.n.v, e.n.pos, e.n.path, err)
+				p.offsetError(e.n.V, e.n.Pos, e.n.Path, err)
 				continue
 			}
 			th, err := threshold.NewIn(key, e.expr, p.customs)
 			if err != nil {
-				p.errs.add(e.n.pos, e.n.path, "%v", err)
+				p.Errs.Add(e.n.Pos, e.n.Path, "%v", err)
 				continue
 			}
 			th.AbortOnFail, th.DelayAbortEval = e.abort, e.delay
@@ -71,7 +72,7 @@ const maxStatuses = 16
 
 // keepStatus adds a filter's status to those the run keeps per endpoint
 // (only a test that asks keeps them), reporting one too many.
-func (p *parser) keepStatus(f field, filter []threshold.Tag) bool {
+func (p *parser) keepStatus(f yamldoc.Field, filter []threshold.Tag) bool {
 	for _, t := range filter {
 		if t.Key != "status" {
 			continue
@@ -82,7 +83,7 @@ func (p *parser) keepStatus(f field, filter []threshold.Tag) bool {
 			return true
 		}
 		if len(*kept) == maxStatuses {
-			p.errs.add(f.val.key, f.val.path, "thresholds name at most %d statuses", maxStatuses)
+			p.Errs.Add(f.Value.Key, f.Value.Path, "thresholds name at most %d statuses", maxStatuses)
 			return false
 		}
 		*kept = append(*kept, code)
@@ -93,13 +94,13 @@ func (p *parser) keepStatus(f field, filter []threshold.Tag) bool {
 
 // offsetError reports a threshold parse error at its offset in scalar n,
 // or at fallback for other errors.
-func (p *parser) offsetError(n ast.Node, fallback pos, path string, err error) {
+func (p *parser) offsetError(n ast.Node, fallback yamldoc.Pos, path string, err error) {
 	var te *threshold.Error
 	if errors.As(err, &te) {
-		p.errs.add(p.src.posAt(n, te.Offset), path, "%s", te.Msg)
+		p.Errs.Add(p.Src.PosAt(n, te.Offset), path, "%s", te.Msg)
 		return
 	}
-	p.errs.add(fallback, path, "%v", err)
+	p.Errs.Add(fallback, path, "%v", err)
 }
 
 // aliasChecks rewrites, in key and filter, a check named as earlier
@@ -122,7 +123,7 @@ func (p *parser) aliasChecks(key string, filter []threshold.Tag) string {
 // checkFilter reports filter values naming a scenario, endpoint, check or
 // method that the test does not define: such a threshold would silently
 // pass for lack of data.
-func (p *parser) checkFilter(f field, filter []threshold.Tag) bool {
+func (p *parser) checkFilter(f yamldoc.Field, filter []threshold.Tag) bool {
 	ok := true
 	for _, tag := range filter {
 		var known []string
@@ -150,12 +151,12 @@ func (p *parser) checkFilter(f field, filter []threshold.Tag) bool {
 		if slices.Contains(known, tag.Value) {
 			continue
 		}
-		at := f.val.key
-		if i := strings.Index(f.name, tag.Value); i >= 0 {
-			at = p.src.posAt(f.key, i)
+		at := f.Value.Key
+		if i := strings.Index(f.Name, tag.Value); i >= 0 {
+			at = p.Src.PosAt(f.Key, i)
 		}
 		msg := fmt.Sprintf("unknown %s %q", tag.Key, tag.Value)
-		if s := closest(tag.Value, known); s != "" {
+		if s := yamldoc.Closest(tag.Value, known); s != "" {
 			msg += fmt.Sprintf("; did you mean %q?", s)
 		}
 		defined := "the test defines: " + quoteList(known, 10)
@@ -174,7 +175,7 @@ func (p *parser) checkFilter(f field, filter []threshold.Tag) bool {
 				defined += "; and " + bad
 			}
 		}
-		p.errs.add(at, f.val.path, "%s (%s)", msg, defined)
+		p.Errs.Add(at, f.Value.Path, "%s (%s)", msg, defined)
 		ok = false
 	}
 	return ok
@@ -201,43 +202,43 @@ func quoteList(names []string, limit int) string {
 
 // thresholdExprs parses a threshold key's value: a string, a mapping with
 // options, or a list of either.
-func (p *parser) thresholdExprs(n node) []thresholdExpr {
-	items := []node{n}
-	if _, isList := n.v.(*ast.SequenceNode); isList {
-		items, _ = p.list(n, "")
+func (p *parser) thresholdExprs(n yamldoc.Node) []thresholdExpr {
+	items := []yamldoc.Node{n}
+	if _, isList := n.V.(*ast.SequenceNode); isList {
+		items, _ = p.List(n, "")
 		if len(items) == 0 {
-			p.errs.add(n.pos, n.path, "needs at least one expression like \"p(95) < 500ms\"")
+			p.Errs.Add(n.Pos, n.Path, "needs at least one expression like \"p(95) < 500ms\"")
 		}
 	}
 	var out []thresholdExpr
 	for _, item := range items {
-		if !isMapping(item.v) {
-			if s, ok := p.nonEmpty(item, "an expression like \"p(95) < 500ms\", or a mapping with threshold and abort_on_fail"); ok {
+		if !yamldoc.IsMapping(item.V) {
+			if s, ok := p.NonEmpty(item, "an expression like \"p(95) < 500ms\", or a mapping with threshold and abort_on_fail"); ok {
 				out = append(out, thresholdExpr{n: item, expr: s})
 			}
 			continue
 		}
-		o, ok := p.object(item, "", thresholdKeys)
+		o, ok := p.Object(item, "", thresholdKeys)
 		if !ok {
 			continue
 		}
-		exprNode, has := o.get("threshold")
+		exprNode, has := o.Get("threshold")
 		if !has {
-			p.errs.missing(item.key, item.path, item.path, "missing key \"threshold\": the expression, like \"p(95) < 500ms\"")
+			p.Errs.Missing(item.Key, item.Path, item.Path, "missing key \"threshold\": the expression, like \"p(95) < 500ms\"")
 			continue
 		}
-		s, ok := p.nonEmpty(exprNode, "an expression like \"p(95) < 500ms\"")
+		s, ok := p.NonEmpty(exprNode, "an expression like \"p(95) < 500ms\"")
 		if !ok {
 			continue
 		}
 		e := thresholdExpr{n: exprNode, expr: s}
-		if a, has := o.get("abort_on_fail"); has {
-			e.abort, _ = p.boolean(a)
+		if a, has := o.Get("abort_on_fail"); has {
+			e.abort, _ = p.Bool(a)
 		}
-		if d, has := o.get("delay_abort_eval"); has {
-			e.delay, _ = p.duration(d)
+		if d, has := o.Get("delay_abort_eval"); has {
+			e.delay, _ = p.Duration(d)
 			if !e.abort {
-				p.errs.add(d.key, d.path, "delay_abort_eval needs abort_on_fail: true")
+				p.Errs.Add(d.Key, d.Path, "delay_abort_eval needs abort_on_fail: true")
 			}
 		}
 		out = append(out, e)

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
 func TestParseTracing(t *testing.T) {
@@ -78,7 +80,7 @@ func TestParseTracingErrors(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Parse("testdata/t.yaml", []byte(minimal+tt.src), noEnv)
-			var es Errors
+			var es yamldoc.Errors
 			if !errors.As(err, &es) {
 				t.Fatalf("error is %T, want Errors: %v", err, err)
 			}

@@ -1,8 +1,9 @@
 package plan
 
 import (
-	"slices"
 	"strings"
+
+	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
 // wsKeys are the keys of a ws: step.
@@ -12,25 +13,18 @@ var wsKeys = []string{"ws", "name", "query", "headers", "subprotocols", "timeout
 // wsStep parses a ws: step: a WebSocket session. Its URL is ws:// or
 // wss:// (or http(s)://, or a path joined to base_url), dialled as the
 // http(s):// URL it upgrades.
-func (p *parser) wsStep(o *object, sc *scenarioCtx) (Step, bool) {
-	errsBefore := len(p.errs.errs)
-	s := &Session{Protocol: "ws", Endpoint: -1, Timeout: sc.def.timeout, MaxMessage: DefaultMaxMessage}
-	for _, f := range o.fields {
-		if !slices.Contains(wsKeys, f.name) {
-			p.unknownKey(f, o.path, wsKeys)
-		}
-	}
-	urlNode, _ := o.get("ws")
-	if sc.s.ID < 0 {
-		p.errs.add(urlNode.key, urlNode.path, "a ws: step is measured, so it belongs in a scenario's flow, not in setup: or teardown:")
+func (p *parser) wsStep(o *yamldoc.Object, sc *scenarioCtx) (Step, bool) {
+	errsBefore := p.Errs.Len()
+	s, urlNode, ok := p.sessionStep(o, sc, "a ws:", "ws", wsKeys)
+	if !ok {
 		return Step{}, false
 	}
-	written, ok := p.nonEmpty(urlNode, "a URL like ws://host/chat or a path like /chat")
+	written, ok := p.NonEmpty(urlNode, "a URL like ws://host/chat or a path like /chat")
 	src := wsAsHTTP(written)
 	named, _, _ := cutUserinfo(written) // an endpoint is never named by its credentials
 	name := pathWithoutQuery(named)
-	if n, has := o.get("name"); has {
-		name, _ = p.nonEmpty(n, "an endpoint name")
+	if n, has := o.Get("name"); has {
+		name, _ = p.NonEmpty(n, "an endpoint name")
 	}
 	if ok && name != "" {
 		s.Endpoint = p.layout.endpoint(sc.s.ID, sc.group, "WS "+name, "GET")
@@ -40,31 +34,31 @@ func (p *parser) wsStep(o *object, sc *scenarioCtx) (Step, bool) {
 		p.sessionTarget(o, urlNode, src, sc, s)
 	}
 	p.sessionLimits(o, s, limitKeys{max: "max_messages", size: "max_message_size", key: "ws", ends: "duration:, max_messages: or until:"})
-	if n, has := o.get("subprotocols"); has {
+	if n, has := o.Get("subprotocols"); has {
 		s.Subprotocols = p.words(n)
 	}
-	if n, has := o.get("send"); has {
+	if n, has := o.Get("send"); has {
 		s.Send = p.sends(n, sc)
 	}
-	if n, has := o.get("reply"); has {
+	if n, has := o.Get("reply"); has {
 		s.Replies = p.wsReplies(n, s.Endpoint, sc)
 	}
-	if n, has := o.get("until"); has {
+	if n, has := o.Get("until"); has {
 		if c, ok := p.checkOf(n, wsChecks); ok {
 			s.Until = &c
 			p.replies = append(p.replies, s.Protocol) // its sessions measure a reply time
 		}
 	}
-	if n, has := o.get("check"); has {
+	if n, has := o.Get("check"); has {
 		s.Checks = p.checksOf(n, s.Endpoint, wsChecks)
 	}
 	for _, snd := range s.Send {
 		if snd.Every > 0 && s.Duration == 0 {
-			p.errs.add(o.keyPos("send"), o.path, "a message sent every: needs the step's duration:, so that the session ends")
+			p.Errs.Add(o.KeyPos("send"), o.Path, "a message sent every: needs the step's duration:, so that the session ends")
 			break
 		}
 	}
-	return Step{Kind: SessionStep, Session: s}, len(p.errs.errs) == errsBefore
+	return Step{Kind: SessionStep, Session: s}, p.Errs.Len() == errsBefore
 }
 
 // wsAsHTTP turns a ws:// or wss:// URL into the http:// or https:// one it
@@ -81,14 +75,14 @@ func wsAsHTTP(src string) string {
 }
 
 // words parses a list of non-empty words (subprotocols).
-func (p *parser) words(n node) []string {
-	items, ok := p.list(n, "a list of names like [chat.v1]")
+func (p *parser) words(n yamldoc.Node) []string {
+	items, ok := p.List(n, "a list of names like [chat.v1]")
 	if !ok {
 		return nil
 	}
 	var out []string
 	for _, it := range items {
-		if w, ok := p.nonEmpty(it, "a name"); ok {
+		if w, ok := p.NonEmpty(it, "a name"); ok {
 			out = append(out, w)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
 // TestParseWSBinaryAndReplies: hex: and base64: payloads are decoded while
@@ -86,7 +88,7 @@ func TestParseWSBinaryInvalid(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Parse("t.yaml", []byte(head+tt.step), nil)
-			var es Errors
+			var es yamldoc.Errors
 			if !errors.As(err, &es) {
 				t.Fatalf("error is %T, want Errors: %v", err, err)
 			}

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/loadlens/loadlens/internal/tmpl"
+	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
 // payloadKeys are the keys that write a ws: message's payload; a message
@@ -16,14 +17,14 @@ var payloadKeys = []string{"text", "hex", "base64"}
 var wsChecks = checkDialect{status: (*parser).statusCheck, example: "{status: 101}", binary: true}
 
 // sends parses a ws: step's send: list.
-func (p *parser) sends(n node, sc *scenarioCtx) []Send {
-	items, ok := p.list(n, "a list of messages like [{text: hello}]")
+func (p *parser) sends(n yamldoc.Node, sc *scenarioCtx) []Send {
+	items, ok := p.List(n, "a list of messages like [{text: hello}]")
 	if !ok {
 		return nil
 	}
 	var out []Send
 	for _, item := range items {
-		o, ok := p.object(item, "a message like {text: hello, every: 1s}", append(slices.Clip(payloadKeys), "every"))
+		o, ok := p.Object(item, "a message like {text: hello, every: 1s}", append(slices.Clip(payloadKeys), "every"))
 		if !ok {
 			continue
 		}
@@ -31,8 +32,8 @@ func (p *parser) sends(n node, sc *scenarioCtx) []Send {
 		if !ok {
 			continue
 		}
-		if e, has := o.get("every"); has {
-			if snd.Every, ok = p.positiveDuration(e); !ok {
+		if e, has := o.Get("every"); has {
+			if snd.Every, ok = p.PositiveDuration(e); !ok {
 				continue
 			}
 		}
@@ -44,35 +45,35 @@ func (p *parser) sends(n node, sc *scenarioCtx) []Send {
 // payload parses a message's one payload key: text: a text message; hex:
 // or base64: a binary one. A payload without a template is decoded here,
 // so that a bad one is an error at its line rather than in the run.
-func (p *parser) payload(o *object, sc *scenarioCtx) (Send, bool) {
-	var given []field
-	for _, f := range o.fields {
-		if slices.Contains(payloadKeys, f.name) {
+func (p *parser) payload(o *yamldoc.Object, sc *scenarioCtx) (Send, bool) {
+	var given []yamldoc.Field
+	for _, f := range o.Fields {
+		if slices.Contains(payloadKeys, f.Name) {
 			given = append(given, f)
 		}
 	}
 	switch len(given) {
 	case 0:
-		p.errs.missing(o.pos, o.path, o.path, "missing key %q: the message to send (or hex: or base64: for a binary one)", "text")
+		p.Errs.Missing(o.Pos, o.Path, o.Path, "missing key %q: the message to send (or hex: or base64: for a binary one)", "text")
 		return Send{}, false
 	case 1:
 	default:
-		p.errs.add(given[1].val.key, given[1].val.path, "a message has one payload: %s and %s both given", given[0].name, given[1].name)
+		p.Errs.Add(given[1].Value.Key, given[1].Value.Path, "a message has one payload: %s and %s both given", given[0].Name, given[1].Name)
 		return Send{}, false
 	}
 	f := given[0]
-	src, ok := p.text(f.val, "the message's "+f.name)
+	src, ok := p.Text(f.Value, "the message's "+f.Name)
 	if !ok {
 		return Send{}, false
 	}
-	snd := Send{Encoding: map[string]Encoding{"hex": Hex, "base64": Base64}[f.name], Binary: f.name != "text"}
-	if snd.Text, ok = p.compile(f.val, src, sc.scope); !ok {
+	snd := Send{Encoding: map[string]Encoding{"hex": Hex, "base64": Base64}[f.Name], Binary: f.Name != "text"}
+	if snd.Text, ok = p.Compile(f.Value, src, sc.scope); !ok {
 		return Send{}, false
 	}
 	if c, isConst := snd.Text.Const(); isConst && snd.Binary {
 		b, err := snd.Encoding.Decode(nil, []byte(c))
 		if err != nil {
-			p.errs.add(f.val.pos, f.val.path, "%v", err)
+			p.Errs.Add(f.Value.Pos, f.Value.Path, "%v", err)
 			return Send{}, false
 		}
 		snd.Text, snd.Encoding = tmpl.Literal(string(b)), RawBytes
@@ -85,28 +86,28 @@ var replyKeys = append([]string{"on", "extract"}, payloadKeys...)
 
 // wsReplies parses a ws: step's reply: list: each item answers a message
 // matching its on: check, with a message rendered after its extract:.
-func (p *parser) wsReplies(n node, endpoint int32, sc *scenarioCtx) []Reply {
-	items, ok := p.list(n, "a list of replies like [{on: {json: $.type, eq: ping}, text: pong}]")
+func (p *parser) wsReplies(n yamldoc.Node, endpoint int32, sc *scenarioCtx) []Reply {
+	items, ok := p.List(n, "a list of replies like [{on: {json: $.type, eq: ping}, text: pong}]")
 	if !ok {
 		return nil
 	}
 	var out []Reply
 	for _, item := range items {
-		o, ok := p.object(item, "a reply like {on: {json: $.type, eq: ping}, text: pong}", replyKeys)
+		o, ok := p.Object(item, "a reply like {on: {json: $.type, eq: ping}, text: pong}", replyKeys)
 		if !ok {
 			continue
 		}
 		var r Reply
-		on, has := o.get("on")
+		on, has := o.Get("on")
 		if !has {
-			p.errs.missing(o.pos, o.path, o.path, "missing key %q: the check a message must match to be answered", "on")
+			p.Errs.Missing(o.Pos, o.Path, o.Path, "missing key %q: the check a message must match to be answered", "on")
 			continue
 		}
 		if r.On, ok = p.checkOf(on, wsChecks); ok && (r.On.From == FromStatus || r.On.From == FromHeader) {
-			p.errs.add(on.pos, on.path, "a reply answers a message: on: is a body_contains, body_matches, json or size check")
+			p.Errs.Add(on.Pos, on.Path, "a reply answers a message: on: is a body_contains, body_matches, json or size check")
 			ok = false
 		}
-		if ex, has := o.get("extract"); has {
+		if ex, has := o.Get("extract"); has {
 			r.Extract = p.extracts(ex, endpoint, sc)
 			ok = p.messageExtracts(ex, r.Extract) && ok
 		}
@@ -121,16 +122,16 @@ func (p *parser) wsReplies(n node, endpoint int32, sc *scenarioCtx) []Reply {
 
 // messageExtracts reports whether every extraction of a reply reads the
 // message (json, regex): a header: is the handshake's, not a message's.
-func (p *parser) messageExtracts(n node, ex []Extract) bool {
+func (p *parser) messageExtracts(n yamldoc.Node, ex []Extract) bool {
 	for _, e := range ex {
 		if e.From != FromHeader {
 			continue
 		}
 		at := n
-		if o, ok := p.object(n, "", nil); ok { // parsed once already: no second error
-			at, _ = o.get(e.Name)
+		if o, ok := p.Object(n, "", nil); ok { // parsed once already: no second error
+			at, _ = o.Get(e.Name)
 		}
-		p.errs.add(at.key, at.path, "a reply extracts from the message it answers: json or regex, not header")
+		p.Errs.Add(at.Key, at.Path, "a reply extracts from the message it answers: json or regex, not header")
 		return false
 	}
 	return true
@@ -138,53 +139,53 @@ func (p *parser) messageExtracts(n node, ex []Extract) bool {
 
 // bodyContains parses body_contains: a text, or in a dialect with binary
 // messages {hex: …} or {base64: …}, the bytes a message must contain.
-func (p *parser) bodyContains(n node, d checkDialect) (Check, bool) {
+func (p *parser) bodyContains(n yamldoc.Node, d checkDialect) (Check, bool) {
 	c := Check{From: FromBody, Op: OpContains}
-	if !d.binary || !isMapping(n.v) {
-		s, ok := p.nonEmpty(n, "the text the body must contain")
+	if !d.binary || !yamldoc.IsMapping(n.V) {
+		s, ok := p.NonEmpty(n, "the text the body must contain")
 		c.Values, c.Name = []string{s}, fmt.Sprintf("body contains %q", s)
 		return c, ok
 	}
-	o, ok := p.object(n, "bytes written {hex: 0a0b} or {base64: CgsK}", []string{"hex", "base64"})
+	o, ok := p.Object(n, "bytes written {hex: 0a0b} or {base64: CgsK}", []string{"hex", "base64"})
 	if !ok {
 		return c, false
 	}
-	if len(o.fields) != 1 {
-		p.errs.add(n.pos, n.path, "one of hex: or base64:")
+	if len(o.Fields) != 1 {
+		p.Errs.Add(n.Pos, n.Path, "one of hex: or base64:")
 		return c, false
 	}
-	f := o.fields[0]
-	src, ok := p.nonEmpty(f.val, "the bytes written in "+f.name)
+	f := o.Fields[0]
+	src, ok := p.NonEmpty(f.Value, "the bytes written in "+f.Name)
 	if !ok {
 		return c, false
 	}
-	b, err := map[string]Encoding{"hex": Hex, "base64": Base64}[f.name].Decode(nil, []byte(src))
+	b, err := map[string]Encoding{"hex": Hex, "base64": Base64}[f.Name].Decode(nil, []byte(src))
 	if err != nil {
-		p.errs.add(f.val.pos, f.val.path, "%v", err)
+		p.Errs.Add(f.Value.Pos, f.Value.Path, "%v", err)
 		return c, false
 	}
-	c.Values, c.Name = []string{string(b)}, "body contains "+f.name+" "+src
+	c.Values, c.Name = []string{string(b)}, "body contains "+f.Name+" "+src
 	return c, true
 }
 
 // sizeCheck parses size: {lt: 1024}: a message's length in bytes
 // compared with a number.
-func (p *parser) sizeCheck(n node) (Check, bool) {
-	errsBefore := len(p.errs.errs)
-	o, ok := p.object(n, "a comparison like {lt: 1024} or {eq: 16}", []string{"eq", "ne", "lt", "lte", "gt", "gte"})
-	if !ok || len(p.errs.errs) > errsBefore { // an unknown key, reported
+func (p *parser) sizeCheck(n yamldoc.Node) (Check, bool) {
+	errsBefore := p.Errs.Len()
+	o, ok := p.Object(n, "a comparison like {lt: 1024} or {eq: 16}", []string{"eq", "ne", "lt", "lte", "gt", "gte"})
+	if !ok || p.Errs.Len() > errsBefore { // an unknown key, reported
 		return Check{}, false
 	}
-	if len(o.fields) != 1 {
-		p.errs.add(n.pos, n.path, "one comparison: eq, ne, lt, lte, gt or gte")
+	if len(o.Fields) != 1 {
+		p.Errs.Add(n.Pos, n.Path, "one comparison: eq, ne, lt, lte, gt or gte")
 		return Check{}, false
 	}
-	f := o.fields[0]
-	if _, ok := p.integer(f.val, 0); !ok {
+	f := o.Fields[0]
+	if _, ok := p.Integer(f.Value, 0); !ok {
 		return Check{}, false
 	}
-	c := Check{From: FromSize, Values: []string{scalarText(f.val.v)}}
-	c.Op = map[string]Op{"eq": OpEq, "ne": OpNe, "lt": OpLt, "lte": OpLte, "gt": OpGt, "gte": OpGte}[f.name]
-	c.Name = "size " + opSymbols[f.name] + " " + c.Values[0]
+	c := Check{From: FromSize, Values: []string{yamldoc.ScalarText(f.Value.V)}}
+	c.Op = map[string]Op{"eq": OpEq, "ne": OpNe, "lt": OpLt, "lte": OpLte, "gt": OpGt, "gte": OpGte}[f.Name]
+	c.Name = "size " + opSymbols[f.Name] + " " + c.Values[0]
 	return c, true
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/threshold"
 	"github.com/loadlens/loadlens/internal/tmpl"
+	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
 // Plan is a validated test, ready for the engine. It is never modified
@@ -34,16 +35,16 @@ type Plan struct {
 	Outputs    []Output              // where to send the per-second metrics while the run lasts
 	Layout     sample.Layout         // ids of scenarios, endpoints and checks
 
-	thresholdsAt pos // where the thresholds key is written; zero in URL mode
+	thresholdsAt yamldoc.Pos // where the thresholds key is written; zero in URL mode
 }
 
 // ThresholdsError returns an error about the plan's thresholds saying msg:
 // at the test file's thresholds key, or naming --threshold in URL mode.
-func (p *Plan) ThresholdsError(msg string) *Error {
-	if p.File == "" || p.thresholdsAt.line == 0 {
-		return &Error{Field: "--threshold", Msg: msg}
+func (p *Plan) ThresholdsError(msg string) *yamldoc.Error {
+	if p.File == "" || p.thresholdsAt.Line == 0 {
+		return &yamldoc.Error{Field: "--threshold", Msg: msg}
 	}
-	return &Error{File: p.File, Line: p.thresholdsAt.line, Column: p.thresholdsAt.col, Field: "thresholds", Msg: msg}
+	return &yamldoc.Error{File: p.File, Line: p.thresholdsAt.Line, Column: p.thresholdsAt.Col, Field: "thresholds", Msg: msg}
 }
 
 // Model names a load model.

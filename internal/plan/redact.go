@@ -4,9 +4,9 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/goccy/go-yaml/ast"
+	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
 // Redacted replaces a secret in the stored test source.
@@ -70,8 +70,8 @@ func literalSecret(value string) bool {
 
 // noteSecret records the value of header name, written at n, for
 // redaction from the stored source when it holds a literal secret.
-func (p *parser) noteSecret(name string, n node) {
-	if n.bad || !SecretHeader(name) || !literalSecret(scalarText(n.v)) {
+func (p *parser) noteSecret(name string, n yamldoc.Node) {
+	if n.Bad || !SecretHeader(name) || !literalSecret(yamldoc.ScalarText(n.V)) {
 		return
 	}
 	p.noteSpan(n, "")
@@ -79,8 +79,8 @@ func (p *parser) noteSecret(name string, n node) {
 
 // noteSecretParam records the value of query parameter name, written at n,
 // for redaction from the stored source when it holds a literal secret.
-func (p *parser) noteSecretParam(name string, n node) {
-	if n.bad || !SecretParam(name) || !literalSecret(scalarText(n.v)) {
+func (p *parser) noteSecretParam(name string, n yamldoc.Node) {
+	if n.Bad || !SecretParam(name) || !literalSecret(yamldoc.ScalarText(n.V)) {
 		return
 	}
 	p.noteSpan(n, "")
@@ -89,15 +89,15 @@ func (p *parser) noteSecretParam(name string, n node) {
 // noteURLSecret records the URL written at n for redaction from the stored
 // source when it holds a credential (Redact's): the URL is stored with
 // them replaced, so that it still parses as the same test's URL.
-func (p *parser) noteURLSecret(n node) { p.noteRedacted(n, Redact) }
+func (p *parser) noteURLSecret(n yamldoc.Node) { p.noteRedacted(n, Redact) }
 
 // noteRedacted records the text written at n for the stored source as
 // redact returns it, when that differs.
-func (p *parser) noteRedacted(n node, redact func(string) string) {
-	if n.bad || n.v == nil {
+func (p *parser) noteRedacted(n yamldoc.Node, redact func(string) string) {
+	if n.Bad || n.V == nil {
 		return
 	}
-	text := scalarText(n.v)
+	text := yamldoc.ScalarText(n.V)
 	if red := redact(text); red != text {
 		p.noteSpan(n, quoteYAML(red))
 	}
@@ -105,8 +105,8 @@ func (p *parser) noteRedacted(n node, redact func(string) string) {
 
 // noteSpan records where scalar n is written, to be replaced by with in the
 // stored source ("": a quoted Redacted).
-func (p *parser) noteSpan(n node, with string) {
-	if start, end, ok := p.scalarSpan(n.v); ok {
+func (p *parser) noteSpan(n yamldoc.Node, with string) {
+	if start, end, ok := p.scalarSpan(n.V); ok {
 		p.secrets = append(p.secrets, span{start, end, with})
 	} else {
 		p.secretLost = true
@@ -125,7 +125,7 @@ func (p *parser) storedSource(src []byte, bom int) []byte {
 		return []byte(withheld)
 	}
 	red := append(src[:bom:bom], p.redacted()...)
-	check := &parser{file: p.file, dir: p.dir, env: p.env, errs: errorList{file: p.file}, verifying: true}
+	check := &parser{file: p.file, dir: p.dir, Doc: yamldoc.New(p.file, p.Env), verifying: true}
 	if _, err := check.parse(red); err != nil || len(check.secrets) > 0 || check.secretLost {
 		return []byte(withheld) // the redaction broke the file or missed a credential
 	}
@@ -150,7 +150,7 @@ func (p *parser) redacted() string {
 		if s.start < at { // overlapping spans cannot happen; keep the text valid if they do
 			continue
 		}
-		b.WriteString(p.src.text[at:s.start])
+		b.WriteString(p.Src.Text()[at:s.start])
 		if s.with != "" {
 			b.WriteString(s.with)
 		} else {
@@ -158,40 +158,24 @@ func (p *parser) redacted() string {
 		}
 		at = s.end
 	}
-	b.WriteString(p.src.text[at:])
+	b.WriteString(p.Src.Text()[at:])
 	return b.String()
-}
-
-// offset returns the byte offset of a position in the text.
-func (s source) offset(at pos) (int, bool) {
-	if at.line < 1 || at.line > len(s.lineStarts) {
-		return 0, false
-	}
-	off := s.lineStarts[at.line-1]
-	for range at.col - 1 {
-		if off >= len(s.text) || s.text[off] == '\n' {
-			return 0, false
-		}
-		_, size := utf8.DecodeRuneInString(s.text[off:])
-		off += size
-	}
-	return off, true
 }
 
 // scalarSpan returns where scalar n is written in the source: from its
 // first character (quote, indicator) to after its last.
 func (p *parser) scalarSpan(n ast.Node) (int, int, bool) {
-	at, ok := p.src.offset(nodePos(n))
+	at, ok := p.Src.Offset(yamldoc.NodePos(n))
 	if !ok {
 		return 0, 0, false
 	}
-	text := p.src.text
+	text := p.Src.Text()
 	switch n.(type) {
 	case *ast.LiteralNode:
 		return at, blockScalarEnd(text, at), true
 	case *ast.StringNode:
 		if at < len(text) && (text[at] == '"' || text[at] == '\'') {
-			return quotedEnd(text, at)
+			return yamldoc.QuotedEnd(text, at)
 		}
 	}
 	// The parser may place a plain scalar followed by blanks a column late:
@@ -212,23 +196,6 @@ func (p *parser) scalarSpan(n ast.Node) (int, int, bool) {
 		if end > start && (start == lineStart || strings.ContainsRune(" \t:-[{,?", rune(text[start-1]))) {
 			return start, end, true
 		}
-	}
-	return 0, 0, false
-}
-
-// quotedEnd returns the span of the quoted scalar whose quote is at start.
-func quotedEnd(text string, start int) (int, int, bool) {
-	s := depthScan{quote: text[start]}
-	end := start + 1
-	for end < len(text) && s.quote != 0 {
-		line := strings.IndexByte(text[end:], '\n')
-		if line < 0 {
-			line = len(text) - end
-		}
-		if next := s.skipQuoted([]byte(text[end:end+line]), 0); s.quote == 0 {
-			return start, end + next, true
-		}
-		end += line + 1
 	}
 	return 0, 0, false
 }

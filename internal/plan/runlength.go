@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"time"
+
+	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
 // MaxRunLength bounds how long one scenario may last: its start_time, its
@@ -27,14 +29,14 @@ type lengthSum struct {
 // add adds d, the value of n (never negative: the parser refuses those),
 // and reports an error at n when the sum would pass MaxRunLength; the
 // comparison is written so that it cannot overflow.
-func (p *parser) addLength(sum *lengthSum, n node, d time.Duration) bool {
+func (p *parser) addLength(sum *lengthSum, n yamldoc.Node, d time.Duration) bool {
 	if sum.over {
 		return false
 	}
 	if d > MaxRunLength-sum.total {
 		sum.over = true
 		hours := float64(sum.total)/float64(time.Hour) + float64(d)/float64(time.Hour)
-		p.errs.add(n.pos, n.path, "the scenario would last %sh (start_time + load + graceful stops): at most %s",
+		p.Errs.Add(n.Pos, n.Path, "the scenario would last %sh (start_time + load + graceful stops): at most %s",
 			strconv.FormatFloat(math.Round(hours*100)/100, 'f', -1, 64), maxRunLengthText)
 		return false
 	}
@@ -56,12 +58,12 @@ func cappedAdd(a, b time.Duration) time.Duration {
 // at the field that takes it past: after its load (whose parser added the
 // stages, duration or max_duration to p.length), start_time,
 // graceful_ramp_down and graceful_stop, as the engine adds them up.
-func (p *parser) checkLength(o *object, s *Scenario) {
+func (p *parser) checkLength(o *yamldoc.Object, s *Scenario) {
 	for _, f := range []struct {
 		key string
 		d   time.Duration
 	}{{"start_time", s.StartTime}, {"graceful_ramp_down", s.Load.GracefulRampDown}, {"graceful_stop", s.GracefulStop}} {
-		if n, ok := o.get(f.key); ok && !p.addLength(&p.length, n, f.d) {
+		if n, ok := o.Get(f.key); ok && !p.addLength(&p.length, n, f.d) {
 			return
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/loadlens/loadlens/internal/tmpl"
+	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
 // DefaultMaxMessage is the largest message a session step keeps unless
@@ -68,7 +69,7 @@ type GRPC struct {
 	Messages []*tmpl.Template
 	// At says where the step's method: and proto: (or protoset:) are written, for errors
 	// found when the descriptors are read (before the run starts).
-	MethodAt, ProtoAt Error
+	MethodAt, ProtoAt yamldoc.Error
 }
 
 // Send is one message a session sends.

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
 // URL mode's defaults.
@@ -69,7 +71,7 @@ func FromURL(o URLOptions) (*Plan, error) {
 	}
 	p, err := ParseFor(o.Machine, "", src, o.Env)
 	if err != nil {
-		var es Errors
+		var es yamldoc.Errors
 		if errors.As(err, &es) {
 			return nil, o.flagErrors(es)
 		}
@@ -92,9 +94,9 @@ func (o URLOptions) TestFile() ([]byte, error) {
 // --body-file is named by the file (body_file:), or with inline copied
 // into it as body:.
 func (o *URLOptions) testFile(inline bool) ([]byte, error) {
-	var errs Errors
+	var errs yamldoc.Errors
 	bad := func(flag, format string, args ...any) {
-		errs = append(errs, &Error{Field: flag, Msg: fmt.Sprintf(format, args...)})
+		errs = append(errs, &yamldoc.Error{Field: flag, Msg: fmt.Sprintf(format, args...)})
 	}
 	t := urlTest{}
 	t.base, t.path = o.checkURL(&errs, bad)
@@ -106,7 +108,7 @@ func (o *URLOptions) testFile(inline bool) ([]byte, error) {
 		t.method = "POST"
 	case t.method == "":
 		t.method = "GET"
-	case !isToken(t.method):
+	case !yamldoc.IsToken(t.method):
 		bad("--method", "bad HTTP method %q", o.Method)
 	}
 	t.headers = o.headerLines(bad)
@@ -132,14 +134,14 @@ type urlTest struct {
 // checkURL splits the URL into the base URL and the path (its spaces
 // escaped), reporting a URL that is not http(s), a bad port or a control
 // character.
-func (o *URLOptions) checkURL(errs *Errors, bad func(string, string, ...any)) (base, path string) {
+func (o *URLOptions) checkURL(errs *yamldoc.Errors, bad func(string, string, ...any)) (base, path string) {
 	base, path, ok := splitURL(o.URL)
 	if !ok {
 		bad("URL", "bad URL %q: expected http:// or https:// and a host, like http://127.0.0.1:8080/path", Redact(o.URL))
 	} else if u, err := url.Parse(base); err == nil && badPort(u) != "" {
 		bad("URL", "bad URL %q: %s", Redact(o.URL), badPort(u))
 	} else if at, r, bad := controlChar(o.URL); bad {
-		*errs = append(*errs, &Error{Field: "URL", Msg: fmt.Sprintf("the URL has a control character %U at byte %d; percent-encode it (%%%02X)", r, at, r)})
+		*errs = append(*errs, &yamldoc.Error{Field: "URL", Msg: fmt.Sprintf("the URL has a control character %U at byte %d; percent-encode it (%%%02X)", r, at, r)})
 	}
 	return base, escapeSpaces(path)
 }
@@ -285,7 +287,7 @@ func (o *URLOptions) gracefulStop() time.Duration {
 
 // maxURLBody bounds a URL-mode body, which goes into the rendered test
 // file and so must leave it room under MaxFileSize.
-const maxURLBody = MaxFileSize - 64<<10
+const maxURLBody = yamldoc.MaxFileSize - 64<<10
 
 // controlChar finds a control character in s, which a URL may not hold.
 func controlChar(s string) (int, rune, bool) {
@@ -406,7 +408,7 @@ func (o *URLOptions) headerLines(bad func(string, string, ...any)) headerList {
 	for _, h := range o.Headers {
 		name, value, found := strings.Cut(h, ":")
 		name = strings.TrimSpace(name)
-		if !found || !isToken(name) {
+		if !found || !yamldoc.IsToken(name) {
 			bad("-H", "bad header %q: expected \"Name: value\"", h)
 			continue
 		}
@@ -524,14 +526,14 @@ func quoteYAML(s string) string {
 
 // flagErrors turns errors in the rendered test file into errors about the
 // flags they came from.
-func (o *URLOptions) flagErrors(es Errors) Errors {
+func (o *URLOptions) flagErrors(es yamldoc.Errors) yamldoc.Errors {
 	level := "--vus"
 	if o.Rate > 0 {
 		level = "--rate"
 	}
-	out := make(Errors, 0, len(es))
+	out := make(yamldoc.Errors, 0, len(es))
 	for _, e := range es {
-		out = append(out, &Error{Field: flagOf(e.Field, level), Msg: e.Msg})
+		out = append(out, &yamldoc.Error{Field: flagOf(e.Field, level), Msg: e.Msg})
 	}
 	return out
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/loadlens/loadlens/internal/tmpl"
+	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
 func TestFromURL(t *testing.T) {
@@ -181,7 +182,7 @@ func TestFromURLErrors(t *testing.T) {
 			if err == nil {
 				t.Fatalf("FromURL succeeded, want error %q\n%s", tt.want, p.Source)
 			}
-			if _, ok := err.(Errors); !ok {
+			if _, ok := err.(yamldoc.Errors); !ok {
 				t.Errorf("error is %T, want Errors", err)
 			}
 			if got := err.Error(); got != tt.want {

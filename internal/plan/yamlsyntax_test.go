@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
 // TestSyntaxErrorNamesPathAndHint: a YAML syntax error names the key path
@@ -42,7 +44,7 @@ func TestSyntaxErrorNamesPathAndHint(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("t.yaml", []byte(tc.src), nil)
-			var errs Errors
+			var errs yamldoc.Errors
 			if !errors.As(err, &errs) || len(errs) != 1 {
 				t.Fatalf("want one error, got %v", err)
 			}

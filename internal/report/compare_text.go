@@ -243,7 +243,7 @@ func compareValueText(m compare.Metric, v compare.Value) string {
 	if !v.Has {
 		return "—"
 	}
-	switch m {
+	switch m.Base() {
 	case compare.TPS, compare.Succeeded:
 		return units.Number(v.Value)
 	case compare.ErrorRate, compare.CheckRate:

@@ -57,6 +57,8 @@ func TestCompareGoldenOutputs(t *testing.T) {
 		{"compare.md", "compare", md},
 		{"compare-groups.txt", "compare-groups", text},
 		{"compare-marks.txt", "compare-marks", text},
+		{"compare-sessions.txt", "compare-sessions", text},
+		{"compare-sessions.md", "compare-sessions", md},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {

@@ -8,6 +8,7 @@
   var data = JSON.parse(document.getElementById("loadlens-data").textContent);
   var tip = document.getElementById("tip");
   var drawn = 0, marks = 0;
+  var ticks = new Map(); // each chart's labelled x ticks, for the page's own check that labels keep apart
   var charts = [
     { title: "latency", fmt: LL.fmtMs, figs: [["p(50)", "#94a3b8"], ["p(95)", "#2563eb"], ["p(99)", "#9333ea"]] },
     { title: "requests per second", fmt: LL.fmtNum, figs: [["rps", "#16a34a"]] },
@@ -64,7 +65,10 @@
       scales: { x: { time: false, range: function () { return [-0.5, xs.length - 0.5]; } },
         y: { range: function (u, min, max) { return [0, max > 0 ? max * 1.08 : c.empty || 1]; } } },
       axes: [
-        { stroke: "#475569", grid: { stroke: "#eef2f7" }, values: function (u, vals) {
+        // whole runs only, ticks at least a label's width apart ("11-30 00:51")
+        { stroke: "#475569", grid: { stroke: "#eef2f7" }, space: 96, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000],
+          values: function (u, vals) {
+          ticks.set(u, vals.filter(function (v) { return Number.isInteger(v) && s.runs[v]; }));
           return vals.map(function (v) { return Number.isInteger(v) && s.runs[v] ? s.runs[v].started.slice(5) : ""; }); } },
         { stroke: "#475569", grid: { stroke: "#eef2f7" }, size: 72, values: function (u, vals) { return vals.map(c.fmt); } },
       ],
@@ -93,5 +97,13 @@
     var ro = new ResizeObserver(function () { plots.forEach(function (p) { p.u.setSize({ width: p.width(), height: 220 }); }); });
     plots.forEach(function (p) { ro.observe(p.box); });
   }
-  window.LLhistory = { charts: drawn, marks: function () { return marks; }, ready: true };
+  // the least distance in pixels between two labelled runs on any chart's x axis
+  function labelGap() {
+    var gap = Infinity;
+    ticks.forEach(function (vs, u) {
+      for (var i = 1; i < vs.length; i++) gap = Math.min(gap, u.valToPos(vs[i], "x") - u.valToPos(vs[i - 1], "x"));
+    });
+    return gap === Infinity ? -1 : gap;
+  }
+  window.LLhistory = { charts: drawn, marks: function () { return marks; }, labelGap: labelGap, ready: true };
 })();

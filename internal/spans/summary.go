@@ -1,6 +1,7 @@
 package spans
 
 import (
+	"cmp"
 	"slices"
 	"time"
 )
@@ -58,15 +59,7 @@ func Bucket(p Part) Part {
 // Summarize computes each endpoint's breakdown from its joined traces and
 // statements; endpoints without traces are left out.
 func Summarize(traces []Trace, stmts []Statement) []Breakdown {
-	by := map[int32][]Trace{}
-	var eps []int32
-	for _, t := range traces {
-		if _, ok := by[t.Endpoint]; !ok {
-			eps = append(eps, t.Endpoint)
-		}
-		by[t.Endpoint] = append(by[t.Endpoint], t)
-	}
-	slices.Sort(eps)
+	by, eps := groupBy(traces, func(t Trace) int32 { return t.Endpoint })
 	var out []Breakdown
 	for _, e := range eps {
 		ts := by[e]
@@ -93,6 +86,21 @@ func Summarize(traces []Trace, stmts []Statement) []Breakdown {
 	return out
 }
 
+// groupBy returns ts by key, in the order written, and the keys sorted.
+func groupBy[K cmp.Ordered](ts []Trace, key func(Trace) K) (map[K][]Trace, []K) {
+	by := map[K][]Trace{}
+	var keys []K
+	for _, t := range ts {
+		k := key(t)
+		if _, ok := by[k]; !ok {
+			keys = append(keys, k)
+		}
+		by[k] = append(by[k], t)
+	}
+	slices.Sort(keys)
+	return by, keys
+}
+
 // rank returns the q-th percentile of sorted durations (nearest rank).
 func rank(sorted []time.Duration, q float64) time.Duration {
 	if len(sorted) == 0 {
@@ -104,15 +112,7 @@ func rank(sorted []time.Duration, q float64) time.Duration {
 
 // perSecond averages the buckets of the traces of each second.
 func perSecond(ts []Trace) []Second {
-	bySec := map[int][]Trace{}
-	var secs []int
-	for _, t := range ts {
-		if _, ok := bySec[t.Sec]; !ok {
-			secs = append(secs, t.Sec)
-		}
-		bySec[t.Sec] = append(bySec[t.Sec], t)
-	}
-	slices.Sort(secs)
+	bySec, secs := groupBy(ts, func(t Trace) int { return t.Sec })
 	out := make([]Second, 0, len(secs))
 	for _, s := range secs {
 		g := group(bySec[s], func(*Trace) bool { return true }, Bucket)

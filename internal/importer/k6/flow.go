@@ -349,6 +349,18 @@ func (f *flow) add(st importer.Step) value {
 	return value{kind: "resp", step: len(f.steps) - 1}
 }
 
+// paramHeaders adds the headers of a call's params to st, noting those
+// whose value is not text.
+func (f *flow) paramHeaders(st *importer.Step, headers value, c *js.CallExpr) {
+	for _, h := range headers.obj {
+		if v, ok := h.val.asText(); ok {
+			st.Headers = append(st.Headers, importer.Header{Name: h.key, Value: v})
+		} else {
+			f.s.note("%s: header %s of %s", f.s.at(snippet(c)), h.key, snippet(c))
+		}
+	}
+}
+
 // params reads a request's params: headers, tags.name, timeout.
 func (f *flow) params(st *importer.Step, p value, c *js.CallExpr) {
 	if p.kind != "obj" {
@@ -360,13 +372,7 @@ func (f *flow) params(st *importer.Step, p value, c *js.CallExpr) {
 	for _, kv := range p.obj {
 		switch kv.key {
 		case "headers":
-			for _, h := range kv.val.obj {
-				if v, ok := h.val.asText(); ok {
-					st.Headers = append(st.Headers, importer.Header{Name: h.key, Value: v})
-				} else {
-					f.s.note("%s: header %s of %s", f.s.at(snippet(c)), h.key, snippet(c))
-				}
-			}
+			f.paramHeaders(st, kv.val, c)
 		case "tags":
 			if n, ok := kv.val.get("name"); ok {
 				st.Name, _ = n.asText()

@@ -298,6 +298,12 @@ func (f *flow) grpcCondition(e js.IExpr, r string, health bool) (importer.Check,
 	if !ok {
 		return importer.Check{}, false
 	}
+	return jsonCheck(path, op, right)
+}
+
+// jsonCheck is the check that the value at JSON path compares with right
+// by op: numbers by any comparison, text and booleans by eq or ne.
+func jsonCheck(path, op string, right value) (importer.Check, bool) {
 	switch {
 	case right.kind == "num":
 		return importer.Check{JSON: path, Op: op, Value: importer.Raw(right.text)}, true
@@ -366,11 +372,7 @@ func (f *flow) firstIterationConnect(n *js.IfStmt) bool {
 	if len(body) != 1 {
 		return false
 	}
-	e, ok := body[0].(*js.ExprStmt)
-	if !ok {
-		return false
-	}
-	c, ok := e.Value.(*js.CallExpr)
+	c, ok := callStmt(body[0])
 	if !ok {
 		return false
 	}

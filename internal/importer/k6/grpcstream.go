@@ -79,11 +79,7 @@ func (st *grpcStream) method(name string, args []js.Arg, c *js.CallExpr) {
 
 // quiet reports whether a handler's statement only logs or closes the client.
 func (st *grpcStream) quiet(s js.IStmt) bool {
-	e, ok := s.(*js.ExprStmt)
-	if !ok {
-		return false
-	}
-	c, ok := e.Value.(*js.CallExpr)
+	c, ok := callStmt(s)
 	if !ok {
 		return false
 	}
@@ -127,4 +123,14 @@ func hasEmpty(xs []string) bool {
 		}
 	}
 	return false
+}
+
+// callStmt returns the call a statement made of one call expression makes.
+func callStmt(s js.IStmt) (*js.CallExpr, bool) {
+	e, ok := s.(*js.ExprStmt)
+	if !ok {
+		return nil, false
+	}
+	c, ok := e.Value.(*js.CallExpr)
+	return c, ok
 }

@@ -109,13 +109,7 @@ func (f *flow) wsParams(st *importer.Step, p value, c *js.CallExpr) {
 	for _, kv := range p.obj {
 		switch kv.key {
 		case "headers":
-			for _, h := range kv.val.obj {
-				if v, ok := h.val.asText(); ok {
-					st.Headers = append(st.Headers, importer.Header{Name: h.key, Value: v})
-				} else {
-					f.s.note("%s: header %s of %s", f.s.at(snippet(c)), h.key, snippet(c))
-				}
-			}
+			f.paramHeaders(st, kv.val, c)
 		case "tags":
 			st.Name = tagsName(f, kv.val, f.s.at(snippet(c)), "ws.connect")
 		default:

@@ -2,7 +2,6 @@ package k6
 
 import (
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/tdewolff/parse/v2/js"
@@ -101,15 +100,7 @@ func (ws *wsSession) messageCondition(e js.IExpr, r string, parsed bool) (import
 	if !ok || !parsed {
 		return importer.Check{}, false
 	}
-	switch {
-	case right.kind == "num":
-		return importer.Check{JSON: path, Op: op, Value: importer.Raw(right.text)}, true
-	case right.kind == "str" && (op == "eq" || op == "ne"):
-		return importer.Check{JSON: path, Op: op, Value: right.text}, true
-	case right.kind == "bool" && (op == "eq" || op == "ne"):
-		return importer.Check{JSON: path, Op: op, Value: importer.Raw(strconv.FormatBool(right.b))}, true
-	}
-	return importer.Check{}, false
+	return jsonCheck(path, op, right)
 }
 
 // memberPath reads r.a.b as the JSON path $.a.b.

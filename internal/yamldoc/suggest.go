@@ -1,10 +1,10 @@
-package plan
+package yamldoc
 
 import "strings"
 
-// closest returns the candidate nearest to s when it is close enough to be
+// Closest returns the candidate nearest to s when it is close enough to be
 // a likely typo, or "".
-func closest(s string, candidates []string) string {
+func Closest(s string, candidates []string) string {
 	best, bestDist := "", 0
 	for _, c := range candidates {
 		d := editDistance(strings.ToLower(s), strings.ToLower(c))

@@ -1,4 +1,4 @@
-package plan
+package yamldoc
 
 import (
 	"fmt"
@@ -13,62 +13,54 @@ import (
 // exhausting memory. Real test files visit a few thousand.
 const maxNodes = 1 << 18
 
-// node is a YAML value with anchors, aliases and tags resolved, and where it
+// Node is a YAML value with anchors, aliases and tags resolved, and where it
 // sits in the file, so every error can name a position and a field.
-type node struct {
-	v    ast.Node // never an anchor, alias or tag
-	pos  pos      // where the value is written
-	key  pos      // where the key holding the value is written; pos when none
-	path string   // the field's path, e.g. scenarios.browse.flow[2]
-	str  bool     // tagged !!str: read as text whatever it looks like
-	bad  bool     // could not be resolved (the error is reported): v is nil and every use fails quietly
+type Node struct {
+	V      ast.Node // never an anchor, alias or tag
+	Pos    Pos      // where the value is written
+	Key    Pos      // where the key holding the value is written; pos when none
+	Path   string   // the field's path, e.g. scenarios.browse.flow[2]
+	StrTag bool     // tagged !!str: read as text whatever it looks like
+	Bad    bool     // could not be resolved (the error is reported): v is nil and every use fails quietly
 }
 
-// field is one key of a mapping and its value.
-type field struct {
-	name string
-	key  ast.Node // the key as written, for positions inside it
-	val  node
+// Field is one key of a mapping and its value.
+type Field struct {
+	Name  string
+	Key   ast.Node // the key as written, for positions inside it
+	Value Node
 }
 
-// object is a mapping whose keys were checked against the allowed ones.
-type object struct {
-	node
-	fields []field
+// Object is a mapping whose keys were checked against the allowed ones.
+type Object struct {
+	Node
+	Fields []Field
 }
 
-// get returns the value of key name.
-func (o *object) get(name string) (node, bool) {
-	for _, f := range o.fields {
-		if f.name == name {
-			return f.val, true
+// Get returns the value of key name.
+func (o *Object) Get(name string) (Node, bool) {
+	for _, f := range o.Fields {
+		if f.Name == name {
+			return f.Value, true
 		}
 	}
-	return node{}, false
+	return Node{}, false
 }
 
-// has reports whether key name is present.
-func (o *object) has(name string) bool {
-	_, ok := o.get(name)
+// Has reports whether key name is present.
+func (o *Object) Has(name string) bool {
+	_, ok := o.Get(name)
 	return ok
 }
 
-// keyPos returns where key name is written, or where the mapping is.
-func (o *object) keyPos(name string) pos {
-	for _, f := range o.fields {
-		if f.name == name {
-			return f.val.key
+// KeyPos returns where key name is written, or where the mapping is.
+func (o *Object) KeyPos(name string) Pos {
+	for _, f := range o.Fields {
+		if f.Name == name {
+			return f.Value.Key
 		}
 	}
-	return o.key
-}
-
-// yamlDoc holds what resolving nodes needs: the anchors behind each alias
-// and the budget of nodes left to visit.
-type yamlDoc struct {
-	aliases map[*ast.AliasNode]ast.Node
-	budget  int
-	spent   bool // the budget ran out and that was reported
+	return o.Key
 }
 
 // collectAliases records, for every alias, the anchored node it refers to.
@@ -113,23 +105,23 @@ func collectAliases(root ast.Node) map[*ast.AliasNode]ast.Node {
 }
 
 // resolve follows anchors, aliases and tags from n to the value they stand for.
-func (p *parser) resolve(n ast.Node, key pos, path string) (node, bool) {
-	out := node{key: key, path: path, pos: key, bad: true}
-	if p.doc.budget--; p.doc.budget < 0 {
-		if !p.doc.spent {
-			p.doc.spent = true
+func (d *Doc) resolve(n ast.Node, key Pos, path string) (Node, bool) {
+	out := Node{Key: key, Path: path, Pos: key, Bad: true}
+	if d.budget--; d.budget < 0 {
+		if !d.spent {
+			d.spent = true
 			at := key
-			if at == (pos{}) {
-				at = nodePos(n)
+			if at == (Pos{}) {
+				at = NodePos(n)
 			}
-			p.errs.add(at, path, "the file expands to more than %d values; are aliases nested too deep?", maxNodes)
+			d.Errs.Add(at, path, "the file expands to more than %d values; are aliases nested too deep?", maxNodes)
 		}
 		return out, false
 	}
 	for range 64 { // a chain of anchors, tags and aliases longer than this is not a test file
 		switch v := n.(type) {
 		case nil:
-			out.v, out.bad = ast.Null(nil), false
+			out.V, out.Bad = ast.Null(nil), false
 			return out, true
 		case *ast.AnchorNode:
 			n = v.Value
@@ -137,95 +129,95 @@ func (p *parser) resolve(n ast.Node, key pos, path string) (node, bool) {
 			tag := v.Start.Value
 			switch tag {
 			case "!!str":
-				out.str = true
+				out.StrTag = true
 			case "!!int", "!!float", "!!bool", "!!null", "!!map", "!!seq":
 			default:
-				p.errs.add(nodePos(v), path, "unsupported tag %s (only the standard !!str, !!int, !!float, !!bool, !!null, !!map and !!seq)", tag)
+				d.Errs.Add(NodePos(v), path, "unsupported tag %s (only the standard !!str, !!int, !!float, !!bool, !!null, !!map and !!seq)", tag)
 				return out, false
 			}
 			n = v.Value
 		case *ast.AliasNode:
-			target, ok := p.doc.aliases[v]
+			target, ok := d.aliases[v]
 			if !ok {
 				name := ""
 				if v.Value != nil {
 					name = v.Value.GetToken().Value
 				}
-				p.errs.add(nodePos(v), path, "unknown alias *%s (define &%s before using it)", name, name)
+				d.Errs.Add(NodePos(v), path, "unknown alias *%s (define &%s before using it)", name, name)
 				return out, false
 			}
 			n = target
 		default:
-			out.v, out.bad = n, false
-			out.pos = nodePos(n)
-			if key == (pos{}) {
-				out.key = out.pos
+			out.V, out.Bad = n, false
+			out.Pos = NodePos(n)
+			if key == (Pos{}) {
+				out.Key = out.Pos
 			}
 			return out, true
 		}
 	}
-	p.errs.add(key, path, "anchors and aliases nest too deep")
+	d.Errs.Add(key, path, "anchors and aliases nest too deep")
 	return out, false
 }
 
-// list returns the items of a sequence; what names the expected value for
+// List returns the items of a sequence; what names the expected value for
 // the type error when n is not a list.
-func (p *parser) list(n node, what string) ([]node, bool) {
-	seq, ok := n.v.(*ast.SequenceNode)
+func (d *Doc) List(n Node, what string) ([]Node, bool) {
+	seq, ok := n.V.(*ast.SequenceNode)
 	if !ok {
-		p.typeError(n, what)
+		d.TypeError(n, what)
 		return nil, false
 	}
-	var out []node
+	var out []Node
 	for i, item := range seq.Values {
-		c, _ := p.resolve(item, pos{}, fmt.Sprintf("%s[%d]", n.path, i))
+		c, _ := d.resolve(item, Pos{}, fmt.Sprintf("%s[%d]", n.Path, i))
 		out = append(out, c) // a bad item stays, so its siblings' counts hold
 	}
 	return out, true
 }
 
-// object returns the fields of a mapping, reporting keys not in allowed
+// Object returns the fields of a mapping, reporting keys not in allowed
 // (nil allows any key) with the closest allowed key as a suggestion.
-func (p *parser) object(n node, what string, allowed []string) (*object, bool) {
-	fields, ok := p.fields(n, what, 0)
+func (d *Doc) Object(n Node, what string, allowed []string) (*Object, bool) {
+	fields, ok := d.Fields(n, what, 0)
 	if !ok {
 		return nil, false
 	}
-	o := &object{node: n}
+	o := &Object{Node: n}
 	for _, f := range fields {
-		if allowed != nil && !slices.Contains(allowed, f.name) {
-			p.unknownKey(f, n.path, allowed)
+		if allowed != nil && !slices.Contains(allowed, f.Name) {
+			d.UnknownKey(f, n.Path, allowed)
 			continue
 		}
-		o.fields = append(o.fields, f)
+		o.Fields = append(o.Fields, f)
 	}
 	return o, true
 }
 
-// unknownKey reports key f, which is not one of allowed.
-func (p *parser) unknownKey(f field, parent string, allowed []string) {
-	msg := fmt.Sprintf("unknown key %q", f.name)
-	if s := closest(f.name, allowed); s != "" {
+// UnknownKey reports key f, which is not one of allowed.
+func (d *Doc) UnknownKey(f Field, parent string, allowed []string) {
+	msg := fmt.Sprintf("unknown key %q", f.Name)
+	if s := Closest(f.Name, allowed); s != "" {
 		msg += fmt.Sprintf("; did you mean %q?", s)
 	}
-	p.errs.unknown(f.val.key, parent, joinPath(parent, f.name), "%s (allowed: %s)", msg, strings.Join(allowed, ", "))
+	d.Errs.unknown(f.Value.Key, parent, JoinPath(parent, f.Name), "%s (allowed: %s)", msg, strings.Join(allowed, ", "))
 }
 
-// fields returns the entries of mapping n with << merge keys applied: keys
+// Fields returns the entries of mapping n with << merge keys applied: keys
 // written in n win, then earlier merged mappings over later ones.
-func (p *parser) fields(n node, what string, depth int) ([]field, bool) {
+func (d *Doc) Fields(n Node, what string, depth int) ([]Field, bool) {
 	var values []*ast.MappingValueNode
-	switch m := n.v.(type) {
+	switch m := n.V.(type) {
 	case *ast.MappingNode:
 		values = m.Values
 	case *ast.MappingValueNode:
 		values = []*ast.MappingValueNode{m}
 	default:
-		p.typeError(n, what)
+		d.TypeError(n, what)
 		return nil, false
 	}
 	if depth > 32 {
-		p.errs.add(n.pos, n.path, "merge keys (<<) nest too deep")
+		d.Errs.Add(n.Pos, n.Path, "merge keys (<<) nest too deep")
 		return nil, false
 	}
 	written := map[string]bool{}
@@ -235,47 +227,47 @@ func (p *parser) fields(n node, what string, depth int) ([]field, bool) {
 		}
 	}
 	seen := map[string]bool{}
-	var out []field
+	var out []Field
 	for _, mv := range values {
 		if isMergeKey(mv.Key) {
-			for _, f := range p.merged(mv, n.path, depth) {
-				if !written[f.name] && !seen[f.name] {
-					seen[f.name] = true
+			for _, f := range d.merged(mv, n.Path, depth) {
+				if !written[f.Name] && !seen[f.Name] {
+					seen[f.Name] = true
 					out = append(out, f)
 				}
 			}
 			continue
 		}
-		name, ok := p.key(mv.Key, n.path)
+		name, ok := d.key(mv.Key, n.Path)
 		if !ok {
 			continue
 		}
-		kp := nodePos(mv.Key)
-		val, _ := p.resolve(mv.Value, kp, joinPath(n.path, name)) // a bad value stays, so the key is not reported missing
+		kp := NodePos(mv.Key)
+		val, _ := d.resolve(mv.Value, kp, JoinPath(n.Path, name)) // a bad value stays, so the key is not reported missing
 		seen[name] = true
-		out = append(out, field{name: name, key: mv.Key, val: val})
+		out = append(out, Field{Name: name, Key: mv.Key, Value: val})
 	}
 	return out, true
 }
 
 // merged returns the fields that the merge key entry mv brings in.
-func (p *parser) merged(mv *ast.MappingValueNode, path string, depth int) []field {
-	src, ok := p.resolve(mv.Value, nodePos(mv.Key), path)
+func (d *Doc) merged(mv *ast.MappingValueNode, path string, depth int) []Field {
+	src, ok := d.resolve(mv.Value, NodePos(mv.Key), path)
 	if !ok {
 		return nil
 	}
-	sources := []node{src}
-	if seq, isSeq := src.v.(*ast.SequenceNode); isSeq {
+	sources := []Node{src}
+	if seq, isSeq := src.V.(*ast.SequenceNode); isSeq {
 		sources = sources[:0]
 		for _, item := range seq.Values {
-			if s, ok := p.resolve(item, src.pos, path); ok {
+			if s, ok := d.resolve(item, src.Pos, path); ok {
 				sources = append(sources, s)
 			}
 		}
 	}
-	var out []field
+	var out []Field
 	for _, s := range sources {
-		fs, ok := p.fields(s, "a mapping to merge with <<", depth+1)
+		fs, ok := d.Fields(s, "a mapping to merge with <<", depth+1)
 		if ok {
 			out = append(out, fs...)
 		}
@@ -284,17 +276,17 @@ func (p *parser) merged(mv *ast.MappingValueNode, path string, depth int) []fiel
 }
 
 // key returns the text of a mapping key, which must be a scalar.
-func (p *parser) key(k ast.MapKeyNode, path string) (string, bool) {
-	kn, ok := p.resolve(k, nodePos(k), path)
+func (d *Doc) key(k ast.MapKeyNode, path string) (string, bool) {
+	kn, ok := d.resolve(k, NodePos(k), path)
 	if !ok {
 		return "", false
 	}
-	switch kn.v.(type) {
+	switch kn.V.(type) {
 	case *ast.MappingNode, *ast.MappingValueNode, *ast.SequenceNode, *ast.MappingKeyNode:
-		p.errs.add(kn.pos, path, "a key must be text, not %s", kindName(kn.v))
+		d.Errs.Add(kn.Pos, path, "a key must be text, not %s", kindName(kn.V))
 		return "", false
 	}
-	return keyText(kn.v), true
+	return keyText(kn.V), true
 }
 
 // keyText returns a scalar key's text.
@@ -322,23 +314,23 @@ func isMergeKey(k ast.MapKeyNode) bool {
 	return ok || k.IsMergeKey()
 }
 
-// typeError reports that n is not what was expected.
-func (p *parser) typeError(n node, what string) {
-	if n.bad {
+// TypeError reports that n is not what was expected.
+func (d *Doc) TypeError(n Node, what string) {
+	if n.Bad {
 		return
 	}
-	p.errs.add(n.pos, n.path, "expected %s, got %s", what, describe(n))
+	d.Errs.Add(n.Pos, n.Path, "expected %s, got %s", what, describe(n))
 }
 
 // describe names a value for type errors, showing short scalars.
-func describe(n node) string {
-	kind := kindName(n.v)
-	switch n.v.(type) {
+func describe(n Node) string {
+	kind := kindName(n.V)
+	switch n.V.(type) {
 	case *ast.MappingNode, *ast.MappingValueNode, *ast.SequenceNode, *ast.NullNode, *ast.LiteralNode:
 		return kind
 	}
-	if s := scalarText(n.v); len(s) <= 40 {
-		if _, isStr := n.v.(*ast.StringNode); isStr {
+	if s := ScalarText(n.V); len(s) <= 40 {
+		if _, isStr := n.V.(*ast.StringNode); isStr {
 			return fmt.Sprintf("%s %q", kind, s)
 		}
 		return kind + " " + s
@@ -365,8 +357,8 @@ func kindName(n ast.Node) string {
 	return "a " + strings.ToLower(n.Type().String())
 }
 
-// isMapping reports whether n is a mapping.
-func isMapping(n ast.Node) bool {
+// IsMapping reports whether n is a mapping.
+func IsMapping(n ast.Node) bool {
 	switch n.(type) {
 	case *ast.MappingNode, *ast.MappingValueNode:
 		return true
@@ -374,8 +366,8 @@ func isMapping(n ast.Node) bool {
 	return false
 }
 
-// joinPath appends a key to a field path.
-func joinPath(parent, key string) string {
+// JoinPath appends a key to a field path.
+func JoinPath(parent, key string) string {
 	if parent == "" {
 		return key
 	}

@@ -1,4 +1,4 @@
-package plan
+package yamldoc
 
 import (
 	"errors"
@@ -11,13 +11,13 @@ import (
 // syntaxError records a YAML syntax error with its position, the key path
 // the text had reached and, where the library's words leave a reader
 // guessing, a hint at the usual cause.
-func (p *parser) syntaxError(err error, src []byte) {
+func (d *Doc) syntaxError(err error, src []byte) {
 	var ye interface {
 		GetToken() *token.Token
 		GetMessage() string
 	}
 	if !errors.As(err, &ye) {
-		p.errs.add(pos{1, 1}, "", "YAML syntax error: %s", err.Error())
+		d.Errs.Add(Pos{1, 1}, "", "YAML syntax error: %s", err.Error())
 		return
 	}
 	tok, msg := ye.GetToken(), ye.GetMessage()
@@ -37,12 +37,12 @@ func (p *parser) syntaxError(err error, src []byte) {
 	default:
 		if key, ok := deeperKey(tok); ok {
 			at, path = key, ctx.path(true)
-			msg += valuedKeyHint(tok, key.line)
+			msg += valuedKeyHint(tok, key.Line)
 		} else if strings.Contains(msg, "not allowed in this context") {
-			msg += ctx.indentHint(at.line, lineIndent(src, at.line))
+			msg += ctx.indentHint(at.Line, lineIndent(src, at.Line))
 		}
 	}
-	p.errs.add(at, path, "YAML syntax error: %s", msg)
+	d.Errs.Add(at, path, "YAML syntax error: %s", msg)
 }
 
 // deeperKey finds the key of "a: 1\n   b: 2", b indented deeper than a:
@@ -50,21 +50,21 @@ func (p *parser) syntaxError(err error, src []byte) {
 // a line above the key that is wrong. It returns the position of the key,
 // the start of the scalar's last line, when tok is such a scalar followed
 // by a ':' on a later line.
-func deeperKey(tok *token.Token) (pos, bool) {
+func deeperKey(tok *token.Token) (Pos, bool) {
 	if tok == nil || tok.Next == nil || tok.Next.Type != token.MappingValueType || tok.Position == nil ||
 		tok.Next.Position == nil || tok.Next.Position.Line <= tok.Position.Line {
-		return pos{}, false
+		return Pos{}, false
 	}
 	i := strings.LastIndexByte(tok.Origin, '\n')
 	if i < 0 {
-		return pos{}, false
+		return Pos{}, false
 	}
 	last := []rune(tok.Origin[i+1:])
 	indent := 0
 	for indent < len(last) && (last[indent] == ' ' || last[indent] == '\t') {
 		indent++
 	}
-	return pos{tok.Next.Position.Line, indent + 1}, true
+	return Pos{tok.Next.Position.Line, indent + 1}, true
 }
 
 // valuedKeyHint is the hint for a key indented under one that already has

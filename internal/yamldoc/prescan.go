@@ -1,8 +1,9 @@
-package plan
+package yamldoc
 
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -21,52 +22,52 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
 // prescan checks src before it is parsed: its size, its encoding and its
 // nesting depth. It returns the text to parse, without a UTF-8 BOM.
-func (p *parser) prescan(src []byte) ([]byte, bool) {
+func (d *Doc) prescan(src []byte) ([]byte, bool) {
 	if len(src) > MaxFileSize {
-		p.errs.errs = append(p.errs.errs, &Error{File: p.file, Msg: sizeMessage(int64(len(src)))})
+		d.Errs.errs = append(d.Errs.errs, &Error{File: d.Errs.file, Msg: SizeMessage(int64(len(src)))})
 		return nil, false
 	}
 	if bytes.HasPrefix(src, []byte{0xFF, 0xFE}) || bytes.HasPrefix(src, []byte{0xFE, 0xFF}) {
-		p.errs.add(pos{1, 1}, "", "the file is UTF-16 text (it starts with a UTF-16 byte order mark); save it as UTF-8")
+		d.Errs.Add(Pos{1, 1}, "", "the file is UTF-16 text (it starts with a UTF-16 byte order mark); save it as UTF-8")
 		return nil, false
 	}
 	src = bytes.TrimPrefix(src, utf8BOM)
 	if !utf8.Valid(src) {
 		at := invalidUTF8(src)
-		p.errs.add(at, "", "the file is not UTF-8 text (a byte here is not); save it as UTF-8")
+		d.Errs.Add(at, "", "the file is not UTF-8 text (a byte here is not); save it as UTF-8")
 		return nil, false
 	}
 	switch sc := scanStructure(src); {
 	case sc.tooDeep:
-		p.errs.add(sc.at, "", "the YAML nests more than %d levels deep; a test file needs far fewer", MaxDepth)
+		d.Errs.Add(sc.at, "", "the YAML nests more than %d levels deep; a test file needs far fewer", MaxDepth)
 		return nil, false
 	case sc.tooMany:
-		p.errs.add(sc.at, "", "the file has more than %d YAML entries (keys and list items); a test file needs far fewer (put large data in a CSV file, under data:)", MaxEntries)
+		d.Errs.Add(sc.at, "", "the file has more than %d YAML entries (keys and list items); a test file needs far fewer (put large data in a CSV file, under data:)", MaxEntries)
 		return nil, false
 	}
 	return src, true
 }
 
 // invalidUTF8 returns where the first byte that is not UTF-8 is.
-func invalidUTF8(src []byte) pos {
-	at := pos{1, 1}
+func invalidUTF8(src []byte) Pos {
+	at := Pos{1, 1}
 	for len(src) > 0 {
 		r, size := utf8.DecodeRune(src)
 		switch {
 		case r == utf8.RuneError && size <= 1:
 			return at
 		case r == '\n':
-			at = pos{at.line + 1, 1}
+			at = Pos{at.Line + 1, 1}
 		default:
-			at.col++
+			at.Col++
 		}
 		src = src[size:]
 	}
 	return at
 }
 
-// sizeMessage says that a file of size bytes is too large.
-func sizeMessage(size int64) string {
+// SizeMessage says that a file of size bytes is too large.
+func SizeMessage(size int64) string {
 	return fmt.Sprintf("the test file is %.1f MiB; a test file may be at most %d MiB (put large data in a CSV file, under data:)",
 		float64(size)/(1<<20), MaxFileSize>>20)
 }
@@ -99,7 +100,7 @@ type level struct {
 type structure struct {
 	depth, entries   int  // the deepest nesting, and the entries counted
 	tooDeep, tooMany bool // a limit was passed, at at
-	at               pos
+	at               Pos
 }
 
 // scanStructure measures src's nesting and entries, stopping where it first
@@ -116,7 +117,7 @@ func scanStructure(src []byte) structure {
 		col, deep := s.line(bytes.TrimSuffix(text, []byte{'\r'}))
 		if deep || s.entries > MaxEntries {
 			return structure{depth: s.deepest, entries: s.entries, tooDeep: deep, tooMany: !deep,
-				at: pos{line, utf8.RuneCount(text[:col]) + 1}}
+				at: Pos{line, utf8.RuneCount(text[:col]) + 1}}
 		}
 	}
 	return structure{depth: s.deepest, entries: s.entries}
@@ -383,4 +384,21 @@ func skipProperties(text []byte, i int) int {
 		i = skipSpaces(text, i)
 	}
 	return i
+}
+
+// QuotedEnd returns the span of the quoted scalar whose quote is at start.
+func QuotedEnd(text string, start int) (int, int, bool) {
+	s := depthScan{quote: text[start]}
+	end := start + 1
+	for end < len(text) && s.quote != 0 {
+		line := strings.IndexByte(text[end:], '\n')
+		if line < 0 {
+			line = len(text) - end
+		}
+		if next := s.skipQuoted([]byte(text[end:end+line]), 0); s.quote == 0 {
+			return start, end + next, true
+		}
+		end += line + 1
+	}
+	return 0, 0, false
 }

@@ -1,16 +1,15 @@
-package plan
+package yamldoc
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/goccy/go-yaml/ast"
 	yamlparser "github.com/goccy/go-yaml/parser"
+	"github.com/loadlens/loadlens/internal/testkit"
 )
 
 // astDepth is the nesting of collections in a parsed YAML node, counted as
@@ -167,17 +166,7 @@ func TestScanStructureIgnoresScalarsAndComments(t *testing.T) {
 	}
 }
 
-// allocated returns the bytes f allocates.
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
-
-func TestParseRefusesBeforeParsing(t *testing.T) {
+func TestReadRefusesBeforeParsing(t *testing.T) {
 	big := make([]byte, MaxFileSize+1)
 	for i := range big {
 		big[i] = 'a' + byte(i%26)
@@ -186,7 +175,7 @@ func TestParseRefusesBeforeParsing(t *testing.T) {
 	tests := []struct {
 		name, src string
 		want      string
-		maxAlloc  uint64 // bytes Parse may allocate while refusing
+		maxAlloc  uint64 // bytes read may allocate while refusing
 	}{
 		{"32k levels of flow lists", nest("flow lists", 32768), "t.yaml:1:69: the YAML nests more than 64 levels deep; a test file needs far fewer", 4 << 10},
 		{"2k levels of block mappings", nest("block mappings", 2000), "t.yaml:65:65: the YAML nests more than 64 levels deep; a test file needs far fewer", 4 << 10},
@@ -200,7 +189,11 @@ func TestParseRefusesBeforeParsing(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			src := []byte(tt.src)
 			var err error
-			n := allocated(func() { _, err = Parse("t.yaml", src, nil) })
+			n := testkit.Allocated(func() {
+				d := New("t.yaml", nil)
+				d.Read(src)
+				err = d.Errs.Result()
+			})
 			if err == nil || err.Error() != tt.want {
 				t.Fatalf("error %v, want %q", err, tt.want)
 			}
@@ -208,48 +201,6 @@ func TestParseRefusesBeforeParsing(t *testing.T) {
 				t.Errorf("refusing allocated %d bytes, want at most %d", n, tt.maxAlloc)
 			}
 		})
-	}
-}
-
-func TestParseAcceptsTheLimits(t *testing.T) {
-	src := "x-a: " + strings.Repeat("[", MaxDepth-1) + strings.Repeat("]", MaxDepth-1) + "\n" + head + getX
-	if _, err := Parse("t.yaml", []byte(src), nil); err != nil {
-		t.Errorf("%d levels: %v", MaxDepth, err)
-	}
-	bom := "\xef\xbb\xbf" + head + "      - get: /{{ nope }}\n"
-	_, err := Parse("t.yaml", []byte(bom), nil)
-	want := `t.yaml:7:18: scenarios.s.flow[0].get: unknown variable "nope" (no variables are defined)`
-	if err == nil || err.Error() != want {
-		t.Errorf("with a BOM: error %v, want %q (columns counted after the BOM)", err, want)
-	}
-	p, err := Parse("t.yaml", []byte("\xef\xbb\xbf"+head+getX), nil)
-	if err != nil || len(p.Scenarios) != 1 {
-		t.Fatalf("with a BOM: %v", err)
-	}
-}
-
-func TestParseFileRefusesALargeFileWithoutReadingIt(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "big.yaml")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Truncate(50 << 20); err != nil { // sparse: 50 MB on paper, nothing written
-		t.Fatal(err)
-	}
-	f.Close()
-	var perr error
-	n := allocated(func() { _, perr = ParseFile(path, nil) })
-	var e *Error
-	want := path + ": the test file is 50.0 MiB; a test file may be at most 10 MiB (put large data in a CSV file, under data:)"
-	if !errors.As(perr, &e) || perr.Error() != want {
-		t.Fatalf("error %v, want %q", perr, want)
-	}
-	if n > 64<<10 {
-		t.Errorf("refusing a 50 MB file allocated %d bytes, want at most 64 KiB", n)
-	}
-	if _, err := ParseFile(filepath.Join(t.TempDir(), "missing.yaml"), nil); err == nil || !strings.Contains(err.Error(), "cannot read the test file: no such file or directory") {
-		t.Errorf("a missing file: %v", err)
 	}
 }
 

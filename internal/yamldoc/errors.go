@@ -1,4 +1,4 @@
-package plan
+package yamldoc
 
 import (
 	"cmp"
@@ -7,14 +7,14 @@ import (
 	"strings"
 )
 
-// maxErrors caps how many errors Parse reports, so one systematic mistake
+// MaxErrors caps how many errors a Doc reports, so one systematic mistake
 // does not bury the others under hundreds of lines.
-const maxErrors = 20
+const MaxErrors = 20
 
 // Error is one problem in a test file: where it is, which field it concerns
 // and what is wrong.
 type Error struct {
-	File   string // the test file's path as given to Parse; empty in URL mode
+	File   string // the file's path as given to New; empty in URL mode (plan)
 	Line   int    // 1-based line; 0 when the error is not in the file (URL mode flags)
 	Column int    // 1-based column, in characters
 	Field  string // the field's path, e.g. scenarios.browse.flow[2].think; empty for the whole file
@@ -43,7 +43,7 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-// Errors is every problem Parse found in a test file, sorted by position.
+// Errors is every problem found in a file, sorted by position.
 type Errors []*Error
 
 // Error returns the errors one per line.
@@ -55,12 +55,12 @@ func (es Errors) Error() string {
 	return strings.Join(lines, "\n")
 }
 
-// pos is a 1-based line and column in the test file.
-type pos struct{ line, col int }
+// Pos is a 1-based line and column in the test file.
+type Pos struct{ Line, Col int }
 
-// errorList collects errors while parsing, dropping exact repeats (a default
+// ErrorList collects errors while parsing, dropping exact repeats (a default
 // header compiled for every scenario would otherwise report once per scenario).
-type errorList struct {
+type ErrorList struct {
 	file  string
 	errs  Errors
 	seen  map[Error]bool
@@ -73,14 +73,14 @@ type errorList struct {
 	missingIn map[*Error]string // errors that follow from a missing key, by mapping path
 }
 
-// add records an error at at about field.
-func (l *errorList) add(at pos, field, format string, args ...any) {
+// Add records an error at at about field.
+func (l *ErrorList) Add(at Pos, field, format string, args ...any) {
 	l.record(at, field, format, args...)
 }
 
-// missing records an error that follows from a key missing from the mapping
+// Missing records an error that follows from a key missing from the mapping
 // at path parent; it is dropped if that mapping has an unknown key.
-func (l *errorList) missing(at pos, parent, field, format string, args ...any) {
+func (l *ErrorList) Missing(at Pos, parent, field, format string, args ...any) {
 	if e := l.record(at, field, format, args...); e != nil {
 		if l.missingIn == nil {
 			l.missingIn = map[*Error]string{}
@@ -90,7 +90,7 @@ func (l *errorList) missing(at pos, parent, field, format string, args ...any) {
 }
 
 // unknown records an unknown key in the mapping at path parent.
-func (l *errorList) unknown(at pos, parent, field, format string, args ...any) {
+func (l *ErrorList) unknown(at Pos, parent, field, format string, args ...any) {
 	if e := l.record(at, field, format, args...); e != nil {
 		if l.unknownIn == nil {
 			l.unknownIn = map[string]bool{}
@@ -100,11 +100,11 @@ func (l *errorList) unknown(at pos, parent, field, format string, args ...any) {
 }
 
 // record adds an error unless pre-scanning or a repeat, and returns it.
-func (l *errorList) record(at pos, field, format string, args ...any) *Error {
+func (l *ErrorList) record(at Pos, field, format string, args ...any) *Error {
 	if l.quiet > 0 {
 		return nil
 	}
-	e := Error{File: l.file, Line: max(at.line, 1), Column: max(at.col, 1), Field: field, Msg: fmt.Sprintf(format, args...)}
+	e := Error{File: l.file, Line: max(at.Line, 1), Column: max(at.Col, 1), Field: field, Msg: fmt.Sprintf(format, args...)}
 	if l.seen == nil {
 		l.seen = map[Error]bool{}
 	}
@@ -116,12 +116,12 @@ func (l *errorList) record(at pos, field, format string, args ...any) *Error {
 	return &e
 }
 
-// failed reports whether any error was recorded.
-func (l *errorList) failed() bool { return len(l.errs) > 0 }
+// Failed reports whether any error was recorded.
+func (l *ErrorList) Failed() bool { return len(l.errs) > 0 }
 
-// result returns the errors sorted by position and capped at maxErrors, or
+// Result returns the errors sorted by position and capped at maxErrors, or
 // nil when there are none.
-func (l *errorList) result() error {
+func (l *ErrorList) Result() error {
 	es := slices.DeleteFunc(slices.Clone(l.errs), func(e *Error) bool {
 		parent, ok := l.missingIn[e]
 		return ok && l.unknownIn[parent]
@@ -132,11 +132,18 @@ func (l *errorList) result() error {
 	slices.SortStableFunc(es, func(a, b *Error) int {
 		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
 	})
-	if len(es) > maxErrors {
-		next := es[maxErrors]
+	if len(es) > MaxErrors {
+		next := es[MaxErrors]
 		more := &Error{File: l.file, Line: next.Line, Column: next.Column,
-			Msg: fmt.Sprintf("too many errors: %d more not shown", len(es)-maxErrors)}
-		es = append(es[:maxErrors:maxErrors], more)
+			Msg: fmt.Sprintf("too many errors: %d more not shown", len(es)-MaxErrors)}
+		es = append(es[:MaxErrors:MaxErrors], more)
 	}
 	return es
 }
+
+// Len returns how many errors were recorded so far, so that a reader can
+// tell whether one value of several added any.
+func (l *ErrorList) Len() int { return len(l.errs) }
+
+// File returns the file the errors are in.
+func (l *ErrorList) File() string { return l.file }

@@ -1,4 +1,4 @@
-package plan
+package yamldoc
 
 import (
 	"fmt"
@@ -100,7 +100,7 @@ func (c *openKeys) path(parent bool) string {
 		if f.key == "" {
 			s += fmt.Sprintf("[%d]", f.item)
 		} else {
-			s = joinPath(s, f.key)
+			s = JoinPath(s, f.key)
 		}
 	}
 	return s

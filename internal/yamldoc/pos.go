@@ -1,4 +1,4 @@
-package plan
+package yamldoc
 
 import (
 	"strings"
@@ -9,35 +9,35 @@ import (
 )
 
 // tokPos returns a token's position, never below 1:1.
-func tokPos(tk *token.Token) pos {
+func tokPos(tk *token.Token) Pos {
 	if tk == nil || tk.Position == nil {
-		return pos{1, 1}
+		return Pos{1, 1}
 	}
-	return pos{max(tk.Position.Line, 1), max(tk.Position.Column, 1)}
+	return Pos{max(tk.Position.Line, 1), max(tk.Position.Column, 1)}
 }
 
-// nodePos returns where a value is written: a block mapping's first key,
+// NodePos returns where a value is written: a block mapping's first key,
 // a quoted string's opening quote, a block scalar's indicator.
-func nodePos(n ast.Node) pos {
+func NodePos(n ast.Node) Pos {
 	switch v := n.(type) {
 	case nil:
-		return pos{1, 1}
+		return Pos{1, 1}
 	case *ast.MappingNode:
 		if !v.IsFlowStyle && len(v.Values) > 0 {
-			return nodePos(v.Values[0].Key)
+			return NodePos(v.Values[0].Key)
 		}
 		return tokPos(v.Start)
 	case *ast.MappingValueNode:
-		return nodePos(v.Key)
+		return NodePos(v.Key)
 	case *ast.LiteralNode:
 		return tokPos(v.Start)
 	}
 	return tokPos(n.GetToken())
 }
 
-// scalarText returns a scalar's value as text: a string's value, a number
+// ScalarText returns a scalar's value as text: a string's value, a number
 // or boolean as written. It is "" for collections and null.
-func scalarText(n ast.Node) string {
+func ScalarText(n ast.Node) string {
 	switch v := n.(type) {
 	case *ast.StringNode:
 		return v.Value
@@ -55,17 +55,17 @@ func scalarText(n ast.Node) string {
 	return ""
 }
 
-// source is the text of the file, indexed by line, to map offsets inside
+// Source is the text of the file, indexed by line, to map offsets inside
 // scalars back to columns. It reads the text rather than the tokens, whose
 // Origin loses some escapes.
-type source struct {
+type Source struct {
 	text       string
 	lineStarts []int // byte offset of each line's start
 }
 
 // newSource indexes text by line.
-func newSource(text string) source {
-	s := source{text: text, lineStarts: []int{0}}
+func newSource(text string) Source {
+	s := Source{text: text, lineStarts: []int{0}}
 	for i := 0; i < len(text); i++ {
 		if text[i] == '\n' {
 			s.lineStarts = append(s.lineStarts, i+1)
@@ -75,12 +75,12 @@ func newSource(text string) source {
 }
 
 // from returns the text from a position on, or "" when it is out of range.
-func (s source) from(at pos) string {
-	if at.line < 1 || at.line > len(s.lineStarts) {
+func (s Source) from(at Pos) string {
+	if at.Line < 1 || at.Line > len(s.lineStarts) {
 		return ""
 	}
-	rest := s.text[s.lineStarts[at.line-1]:]
-	for range at.col - 1 {
+	rest := s.text[s.lineStarts[at.Line-1]:]
+	for range at.Col - 1 {
 		if rest == "" || rest[0] == '\n' {
 			return ""
 		}
@@ -90,11 +90,11 @@ func (s source) from(at pos) string {
 	return rest
 }
 
-// posAt returns where byte off of scalar n's value is written, so that an
+// PosAt returns where byte off of scalar n's value is written, so that an
 // error inside a template or threshold points at the offending character.
 // Escapes and folded line breaks are followed; anything it cannot map falls
 // back to the value's start.
-func (s source) posAt(n ast.Node, off int) pos {
+func (s Source) PosAt(n ast.Node, off int) Pos {
 	switch v := n.(type) {
 	case *ast.StringNode:
 		at := tokPos(v.Token)
@@ -102,17 +102,17 @@ func (s source) posAt(n ast.Node, off int) pos {
 	case *ast.LiteralNode:
 		return blockPos(v, off)
 	}
-	return nodePos(n)
+	return NodePos(n)
 }
 
 // inlinePos maps a value offset in a plain, single- or double-quoted scalar
 // whose text, raw, starts at at.
-func inlinePos(raw string, at pos, off int) pos {
+func inlinePos(raw string, at Pos, off int) Pos {
 	var quote byte
 	if raw != "" && (raw[0] == '"' || raw[0] == '\'') {
 		quote = raw[0]
 		raw = raw[1:]
-		at.col++
+		at.Col++
 	}
 	val := 0
 	for i := 0; i < len(raw) && val < off; {
@@ -120,34 +120,34 @@ func inlinePos(raw string, at pos, off int) pos {
 		switch {
 		case quote == '\'' && c == '\'' && i+1 < len(raw) && raw[i+1] == '\'':
 			i += 2
-			at.col += 2
+			at.Col += 2
 			val++
 		case quote != 0 && c == quote:
 			return at
 		case quote == '"' && c == '\\' && i+1 < len(raw):
 			if raw[i+1] == '\n' { // an escaped line break adds nothing
 				i += 2
-				at.line++
-				at.col = 1
-				i, at.col = skipIndent(raw, i, at.col)
+				at.Line++
+				at.Col = 1
+				i, at.Col = skipIndent(raw, i, at.Col)
 				continue
 			}
 			width, produced := escapeSize(raw[i+1:])
 			i += 1 + width
-			at.col += 1 + width
+			at.Col += 1 + width
 			val += produced
 		case c == '\n':
 			i++
-			at.line++
-			at.col = 1
-			i, at.col = skipIndent(raw, i, at.col)
+			at.Line++
+			at.Col = 1
+			i, at.Col = skipIndent(raw, i, at.Col)
 			val++ // folded into a space or a newline
 		case c == '\r':
 			i++
 		default:
 			_, size := utf8.DecodeRuneInString(raw[i:])
 			i += size
-			at.col++
+			at.Col++
 			val += size
 		}
 	}
@@ -193,7 +193,7 @@ func escapeSize(s string) (width, produced int) {
 
 // blockPos maps a value offset in a literal (|) or folded (>) block scalar:
 // each content line is its source line without the block's indentation.
-func blockPos(lit *ast.LiteralNode, off int) pos {
+func blockPos(lit *ast.LiteralNode, off int) Pos {
 	head := tokPos(lit.Start)
 	if lit.Value == nil || lit.Value.Token == nil {
 		return head
@@ -217,9 +217,28 @@ func blockPos(lit *ast.LiteralNode, off int) pos {
 			content = l[indent:]
 		}
 		if off <= val+len(content) {
-			return pos{head.line + 1 + i, indent + utf8.RuneCountInString(content[:off-val]) + 1}
+			return Pos{head.Line + 1 + i, indent + utf8.RuneCountInString(content[:off-val]) + 1}
 		}
 		val += len(content) + 1
 	}
 	return head
+}
+
+// Text returns the text parsed: the file's without a byte order mark.
+func (s Source) Text() string { return s.text }
+
+// Offset returns the byte offset of a position in the text.
+func (s Source) Offset(at Pos) (int, bool) {
+	if at.Line < 1 || at.Line > len(s.lineStarts) {
+		return 0, false
+	}
+	off := s.lineStarts[at.Line-1]
+	for range at.Col - 1 {
+		if off >= len(s.text) || s.text[off] == '\n' {
+			return 0, false
+		}
+		_, size := utf8.DecodeRuneInString(s.text[off:])
+		off += size
+	}
+	return off, true
 }

@@ -1,0 +1,15 @@
+package plan
+
+import "github.com/loadlens/loadlens/internal/yamldoc"
+
+// Error is one problem in a test file: where it is, which field it concerns
+// and what is wrong. The test parser reads YAML through yamldoc, whose
+// errors these are.
+type Error = yamldoc.Error
+
+// Errors is every problem Parse found in a test file, sorted by position.
+type Errors = yamldoc.Errors
+
+// MaxFileSize is the most bytes a test file may have: yamldoc refuses a
+// larger one before parsing it.
+const MaxFileSize = yamldoc.MaxFileSize
