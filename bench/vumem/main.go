@@ -3,7 +3,9 @@
 // 127.0.0.1, runs `loadlens run` with N VUs that each send one GET and then
 // think, samples the run's resident memory every 100 ms, and prints per VU
 // the peak RSS (what bench/RESULTS.md §4 reports), the median RSS of the
-// steady seconds, and the marginal cost over a run of one VU. With
+// steady seconds, and the marginal cost over a run of one VU, and the
+// run's CPU (user and system) per request the server answered, so that a
+// change that saves memory shows what it costs per iteration. With
 // -baseline the two binaries run interleaved, round by round, and each
 // figure gets its paired ratio.
 //

@@ -29,10 +29,12 @@ scenarios:
       - think: %s
 `
 
-// memory is one run's resident memory, in bytes.
+// memory is one run's resident memory, in bytes, and its CPU.
 type memory struct {
 	peak   float64 // VmHWM: the largest RSS of the run
 	steady float64 // median VmRSS of the samples in the run's second half
+	cpu    float64 // the run's user and system CPU, in seconds
+	reqs   int64   // the requests the server answered during the run
 }
 
 // measure runs binary with vus VUs against target and samples its memory.
@@ -51,6 +53,7 @@ func measure(binary, target, dir string, vus int, o options) (memory, error) {
 	status := fmt.Sprintf("/proc/%d/status", cmd.Process.Pid)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
+	reqs0 := answered.Load()
 	half := time.Now().Add(o.duration / 2)
 	var m memory
 	var steady []float64
@@ -67,6 +70,8 @@ func measure(binary, target, dir string, vus int, o options) (memory, error) {
 			}
 			slices.Sort(steady)
 			m.steady = steady[len(steady)/2]
+			m.cpu = (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
+			m.reqs = answered.Load() - reqs0
 			return m, nil
 		case now := <-tick.C:
 			rss, hwm, ok := readStatus(status)

@@ -3,7 +3,11 @@ package main
 import (
 	"bytes"
 	"net"
+	"sync/atomic"
 )
+
+// answered counts the replies written, the requests of the runs.
+var answered atomic.Int64
 
 // reply is the fixed answer, the size of the bench's nginx reply.
 const reply = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\n" +
@@ -45,6 +49,7 @@ func answer(c net.Conn) {
 			if _, err := c.Write([]byte(reply)); err != nil {
 				return
 			}
+			answered.Add(1)
 		}
 	}
 }

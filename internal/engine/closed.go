@@ -17,7 +17,7 @@ type vuSlots struct {
 	targetA atomic.Int64 // target, readable without the lock on every iteration
 	scan    int          // slots below scan are known to be alive
 	alive   []bool
-	cancels []context.CancelCauseFunc
+	vus     []*closedVU // the VU in each slot, nil when it left
 	// the last jump of the VU count: slots from..to-1 joined at since
 	from, to int
 	since    time.Time
@@ -31,7 +31,8 @@ func (sc *scenarioRun) runVUs(ctx context.Context, start time.Time) {
 	end := start.Add(l.Duration())
 	hard, interrupt := context.WithCancelCause(ctx)
 	defer interrupt(nil)
-	r := &closedRun{sc: sc, hard: hard, spread: spreadInterval(sc.s.Flow)}
+	r := &closedRun{sc: sc, hard: hard, spread: spreadInterval(sc.s.Flow), parks: sc.parks()}
+	defer context.AfterFunc(hard, r.interruptAll)()
 	at, jump := time.Duration(0), true
 	for {
 		r.retarget(seg.Share(plan.VUsAt(l, at)), l.GracefulRampDown, jump)
@@ -60,31 +61,7 @@ type closedRun struct {
 	wg     sync.WaitGroup
 	hard   context.Context // the VUs' parent: interrupted after the graceful stop
 	spread time.Duration   // spreadInterval of the flow
-}
-
-// loop runs VU v in slot idx from first (now when zero) until its slot is
-// above the target, its context ends or the scenario stops.
-func (r *closedRun) loop(v *vu, idx int, first time.Time, vctx context.Context, cancel context.CancelCauseFunc) {
-	sc, slots := r.sc, &r.slots
-	defer r.wg.Done()
-	defer cancel(nil)
-	defer sc.active.Add(-1)
-	defer v.close()
-	if !first.IsZero() {
-		v.sleep(vctx, time.Until(first)) // a stop meanwhile is seen below
-	}
-	for {
-		if int64(idx) >= slots.targetA.Load() || vctx.Err() != nil || sc.isStopped() {
-			slots.mu.Lock()
-			if idx >= slots.target || vctx.Err() != nil || sc.isStopped() {
-				slots.alive[idx] = false
-				slots.mu.Unlock()
-				return
-			}
-			slots.mu.Unlock()
-		}
-		v.iterate(vctx, time.Time{}) // now; a false return is seen by the check above
-	}
+	parks  bool            // its VUs park in the flow's last think time
 }
 
 // retarget sets the VU count; VUs at n and above stop after their
@@ -104,10 +81,11 @@ func (r *closedRun) retarget(n int, rampDown time.Duration, jump bool) {
 		return
 	}
 	for idx := n; idx < old && idx < len(slots.alive); idx++ {
-		if cancel := slots.cancels[idx]; slots.alive[idx] {
+		if c := slots.vus[idx]; slots.alive[idx] {
 			time.AfterFunc(rampDown, func() {
 				if int64(idx) >= slots.targetA.Load() {
-					cancel(errRampedDown) // a newer VU in this slot has its own cancel func
+					c.cancel(errRampedDown) // a newer VU in this slot is another closedVU
+					c.interrupt()
 				}
 			})
 		}
@@ -124,7 +102,7 @@ func (r *closedRun) grow() bool {
 		idx := slots.scan
 		if idx == len(slots.alive) {
 			slots.alive = append(slots.alive, false)
-			slots.cancels = append(slots.cancels, nil)
+			slots.vus = append(slots.vus, nil)
 		}
 		if slots.alive[idx] {
 			continue
@@ -133,12 +111,10 @@ func (r *closedRun) grow() bool {
 			return true
 		}
 		started++
-		vctx, cancel := context.WithCancelCause(r.hard)
-		slots.alive[idx], slots.cancels[idx] = true, cancel
 		sc.begin()
 		sc.allocated.Store(max(sc.allocated.Load(), sc.active.Load()))
 		r.wg.Add(1)
-		go r.loop(sc.takeVU(), idx, slots.firstStart(idx, r.spread), vctx, cancel)
+		r.startVU(sc.takeVU(), idx, slots.firstStart(idx, r.spread))
 	}
 	return false
 }

@@ -16,6 +16,10 @@ type walk struct {
 	intended  time.Time // when the iteration should have started (zero: at its first step)
 	stepStart time.Time // when the next request should have been sent (zero: now)
 	end       time.Time // when the last step ended; zero after a think time
+	// parks says the flow's last think time is not slept but left in park,
+	// for a closed-model VU that waits for it without its goroutine.
+	parks bool
+	park  time.Duration
 }
 
 // steps runs flow; top says it is the scenario's flow itself, whose last
@@ -28,10 +32,15 @@ func (v *vu) steps(ctx context.Context, flow []plan.Step, w *walk, top bool) boo
 			if w.intended.IsZero() {
 				w.intended = time.Now()
 			}
-			if !v.sleep(ctx, v.thinkTime(st)) {
+			d := v.thinkTime(st)
+			w.end, w.stepStart = time.Time{}, time.Time{}
+			if w.parks && top && i == len(flow)-1 && d > 0 {
+				w.park = d
+				return true
+			}
+			if !v.sleep(ctx, d) {
 				return false
 			}
-			w.end, w.stepStart = time.Time{}, time.Time{}
 		case plan.RequestStep:
 			// the last step's request ends the iteration: recorded at once
 			v.http.endsIter, v.http.iterStart = top && i == len(flow)-1, w.intended

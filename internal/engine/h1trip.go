@@ -18,10 +18,18 @@ type h1Trip struct {
 	ctx    context.Context
 	stop   func() bool // unregisters the abort hook
 	busy   atomic.Bool // inside Do, for the abort hook
+	// external: the VU's runner calls abort when its context ends
+	// (closedVU.interrupt), so no hook is registered on the context: a
+	// context.AfterFunc per VU was 540 B (its context, the parent's Done
+	// channel and child map).
+	external bool
 }
 
-func newH1Trip(e *Engine) *h1Trip {
-	return &h1Trip{client: h1.New(h1.Config{Dialer: e.dialer, TLS: e.h1TLS, HandshakeTimeout: e.tlsTimeout, IdleCloses: &e.idleCloses})}
+// newH1Trip makes a VU's client; parked: the VU parks (closedvu.go), so
+// its goroutine may dial and handshake itself, and its runner aborts it.
+func newH1Trip(e *Engine, parked bool) *h1Trip {
+	return &h1Trip{client: h1.New(h1.Config{Dialer: e.dialer, TLS: e.h1TLS, HandshakeTimeout: e.tlsTimeout,
+		IdleCloses: &e.idleCloses, Inline: parked}), external: parked}
 }
 
 func (t *h1Trip) close() {
@@ -46,7 +54,7 @@ func (t *h1Trip) abort() {
 }
 
 func (t *h1Trip) roundTrip(ctx context.Context, q *hop, res *hopResult, rs *response) error {
-	if t.ctx != ctx { // once per VU: the context that stops it aborts its requests
+	if t.ctx != ctx && !t.external { // once per VU: the context that stops it aborts its requests
 		if t.stop != nil {
 			t.stop()
 		}

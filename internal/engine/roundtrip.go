@@ -85,7 +85,10 @@ func (v *vu) tripper(url []byte) (roundTripper, error) {
 		return h.net, nil
 	}
 	if h.h1 == nil {
-		h.h1 = newH1Trip(v.sc.e)
+		h.h1 = newH1Trip(v.sc.e, v.sc.parks())
+		if h.h1.external {
+			v.trip.Store(h.h1) // for closedVU.interrupt, on another goroutine
+		}
 	}
 	return h.h1, nil
 }

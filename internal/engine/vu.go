@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"math/rand/v2"
+	"sync/atomic"
 	"time"
 
 	"github.com/loadlens/loadlens/internal/plan"
@@ -29,6 +30,7 @@ type vu struct {
 	scratch    []byte // set: steps render into it
 	// sess are the VU's runners of the plan's session steps, made on first use.
 	sess map[*plan.Session]protocol.Session
+	trip atomic.Pointer[h1Trip] // http.h1 once made, when its runner aborts it
 }
 
 func (sc *scenarioRun) newVU() *vu {
@@ -52,6 +54,18 @@ func (sc *scenarioRun) newVU() *vu {
 // latency. It returns false when the VU must stop: the context ended or the
 // scenario's unique data ran out.
 func (v *vu) iterate(ctx context.Context, intended time.Time) bool {
+	w := walk{intended: intended, stepStart: intended}
+	if !v.walkFlow(ctx, &w) {
+		return false
+	}
+	v.endIteration(&w)
+	return true
+}
+
+// walkFlow runs the flow's steps for one iteration, up to its last think
+// time when w.parks (left in w.park for the caller to wait). It returns
+// false when the VU must stop.
+func (v *vu) walkFlow(ctx context.Context, w *walk) bool {
 	s := v.sc.s
 	if s.Data != nil {
 		row, got := v.sc.feed.next(ctx, v.tc.Rand)
@@ -70,10 +84,11 @@ func (v *vu) iterate(ctx context.Context, intended time.Time) bool {
 	v.jar.reset() // and so do cookies, as in k6
 	v.http.endedIter = false
 	v.lastStatus, v.checksOK = 0, false
-	w := walk{intended: intended, stepStart: intended}
-	if !v.steps(ctx, s.Flow, &w, true) {
-		return false
-	}
+	return v.steps(ctx, s.Flow, w, true)
+}
+
+// endIteration records the iteration w walked, its think times waited.
+func (v *vu) endIteration(w *walk) {
 	intended, end := w.intended, w.end
 	if end.IsZero() || intended.IsZero() { // after a think time, or an empty flow
 		end = time.Now()
@@ -84,10 +99,9 @@ func (v *vu) iterate(ctx context.Context, intended time.Time) bool {
 	// An iteration ending in a request ends with its response: what follows
 	// is the generator's recording, not the user's iteration.
 	if !v.http.endedIter {
-		v.sink.Iteration(s.ID, v.sc.e.since(end), end.Sub(intended))
+		v.sink.Iteration(v.sc.s.ID, v.sc.e.since(end), end.Sub(intended))
 	}
 	v.tc.Iteration++
-	return true
 }
 
 func (v *vu) thinkTime(st *plan.Step) time.Duration {

@@ -207,10 +207,15 @@ func (c *Client) conn(addr []byte, secure bool, deadline time.Time, resp *Respon
 	}
 	start := time.Now()
 	var nc net.Conn
-	err := aside(func() (err error) {
+	var err error
+	if c.cfg.Inline {
 		nc, err = c.dial(ctx, "tcp", target)
-		return err
-	})
+	} else {
+		err = aside(func() (err error) {
+			nc, err = c.dial(ctx, "tcp", target)
+			return err
+		})
+	}
 	if err != nil {
 		return nil, err
 	}
