@@ -304,3 +304,29 @@ func TestARunOfFailuresIsNamed(t *testing.T) {
 		t.Errorf("notes %q, %q on runs within what p95 leaves out", r.Runs[0].Note, r.Runs[2].Note)
 	}
 }
+
+// TestErrorRatesWhoseSecondsDoNotOverlap is the trial's demo pair: no
+// request of the improved run failed in any of its compared seconds, 80 %
+// of the naive run's in every one, over holds too short for stretches of
+// their block length. 'errors +1pp' read "not judged" (exit 0 with
+// --allow-not-judged); the seconds' ranges decide it. Seconds that
+// overlap stay not testable.
+func TestErrorRatesWhoseSecondsDoNotOverlap(t *testing.T) {
+	for _, tc := range []struct {
+		name              string
+		b                 flat
+		failed, notJudged bool
+	}{
+		{"0 % against 80 %", flat{seed: 2, secs: 9, rate: 200, ms: 2, jitter: 0.3, failed: 0.8}, true, false},
+		{"0 % against 0.5 %, within the limit", flat{seed: 2, secs: 9, rate: 200, ms: 2, jitter: 0.3, failed: 0.005}, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, _ := flat{seed: 1, secs: 7, rate: 200, ms: 2, jitter: 0.3}.input("a")
+			b, _ := tc.b.input("b")
+			res := gateOn(t, a, b, "errors +1pp")
+			if res.Failed != tc.failed || res.NotJudged != tc.notJudged {
+				t.Errorf("failed=%v not judged=%v, want %v %v: %s", res.Failed, res.NotJudged, tc.failed, tc.notJudged, res.Reason)
+			}
+		})
+	}
+}

@@ -68,6 +68,7 @@ type comparer struct {
 	views      []*runView
 	boot, repl bool // which methods were used
 	tail       bool // the tail test stood for a percentile's stretches
+	apart      bool // an error rate's seconds did not overlap (separated.go)
 	minB, maxB int  // block lengths used
 }
 
@@ -245,6 +246,13 @@ func (c *comparer) bootstrapChange(v *Value, base Value, ia, ib, r int, m Metric
 		v.NeedSeconds = max(needSeconds(va.rows[r], batchNeed(m)), needSeconds(vb.rows[r], batchNeed(m)))
 	}
 	if why != "" {
+		if lo, hi, ok := separatedSeconds(va.rows[r], vb.rows[r], m); ok {
+			v.NeedSeconds = 0
+			v.setInterval(m, base, lo, hi)
+			v.MinEffect = floor(m)
+			c.apart = true
+			return
+		}
 		v.NotTested = why
 		return
 	}
@@ -562,6 +570,9 @@ func (c *comparer) method() string {
 	}
 	if c.tail && c.boot {
 		parts[len(parts)-1] += " and, for percentiles too thin for stretches, the tail test on the requests' ranks with the seconds as blocks (an interval spans both)"
+	}
+	if c.apart {
+		parts = append(parts, "for error rates too thin for stretches whose runs' seconds do not overlap, the range of the seconds' own rates")
 	}
 	if c.repl {
 		parts = append(parts, "Welch's t over the runs of each group as replicates")

@@ -283,7 +283,7 @@ func (c *comparer) feedLine(r int, m Metric) Line {
 		sub.change(&line.Values[g], line.Values[0], g, r, m.Base())
 		line.Values[g].NotTested = sessionWords(line.Values[g].NotTested, m)
 	}
-	c.boot, c.repl, c.tail = c.boot || sub.boot, c.repl || sub.repl, c.tail || sub.tail
+	c.boot, c.repl, c.tail, c.apart = c.boot || sub.boot, c.repl || sub.repl, c.tail || sub.tail, c.apart || sub.apart
 	for _, b := range []int{sub.minB, sub.maxB} {
 		if b > 0 {
 			c.noteBlock(b)

@@ -1,0 +1,43 @@
+package compare
+
+// An error rate whose runs are too short or too thin for stretches can
+// still be plainly different: the demo's improved run failed none of its
+// requests in any of its 11 compared seconds, the naive run 76–85 % in
+// every one of its 15, and the gate said "not judged" (+80.6 pp against
+// +1 pp). When every second of one run lies on one side of every second
+// of the other, any mean of the seconds, weighted as the runs' requests
+// weigh them, differs by at least the gap between their ranges and at most
+// their spread: that range is the interval, no statistic needed. With 5
+// seconds a side (minSeconds), seconds drawn from one distribution fall
+// apart so by chance 2 times in C(10, 5) = 252.
+
+// separatedSeconds returns the range of an error rate's change from run a
+// to run b when their seconds' own rates do not overlap, as a difference
+// of rates; ok is false when they overlap, or the metric is not an error
+// rate.
+func separatedSeconds(a, b *rowSeconds, m Metric) (lo, hi float64, ok bool) {
+	if m.Base() != ErrorRate {
+		return 0, 0, false
+	}
+	aLo, aHi, okA := secondRates(a)
+	bLo, bHi, okB := secondRates(b)
+	if !okA || !okB || aHi >= bLo && bHi >= aLo {
+		return 0, 0, false
+	}
+	return bLo - aHi, bHi - aLo, true
+}
+
+// secondRates is the least and the most failed share of a row's seconds
+// with requests; ok when minSeconds of them had requests.
+func secondRates(r *rowSeconds) (lo, hi float64, ok bool) {
+	n := 0
+	lo, hi = 1, 0
+	for _, s := range r.secs {
+		if s.reqs == 0 {
+			continue
+		}
+		x := float64(s.failed) / float64(s.reqs)
+		lo, hi, n = min(lo, x), max(hi, x), n+1
+	}
+	return lo, hi, n >= minSeconds
+}
