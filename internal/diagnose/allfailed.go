@@ -91,6 +91,9 @@ func allFailedRule(c *context) []Finding {
 	if main == sample.TLS && handshakeTimedOut(c.run) {
 		words, remedies = handshakeTimeoutWords, handshakeTimeoutRemedies
 	}
+	if main == sample.Interrupted && len(kinds) == 1 && answersBegan(c.run) {
+		words, remedies = endlessWords, endlessRemedies
+	}
 	n := b.add(c.fig(c.client(SrcFailed, "kind", main.String()), StatSum, first, last, UnitCount, main.String()+" failures"))
 	title := []any{"Every request failed: ", n, " of ", total, " ", name(words.what), " from ", onset, " — ", words.means}
 	b.evidence(n, n, " of ", total, b.noun(total, " request failed with ", " requests failed with "), name(main.String()), " from ", onset)
@@ -159,3 +162,26 @@ func allFailedRemedies(k sample.Kind) []string {
 	}
 	return []string{"read the error samples in the summary: they name what failed"}
 }
+
+// answersBegan reports whether the responses' bytes arrived: a run whose
+// every request the end cut off, yet which received, was answered with
+// bodies that did not end (a server streaming 64 KiB chunks forever read
+// "the target … did not answer" over 19.2 GB received).
+func answersBegan(run *metrics.Run) bool {
+	for _, s := range run.Series {
+		if s.Received > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// endlessWords and endlessRemedies name answers whose bodies did not end.
+var (
+	endlessWords = struct{ what, means string }{"cut off by the end of the run",
+		"the target answered, but no response ended before the run did: a body that does not end (a stream, a long download)"}
+	endlessRemedies = []string{
+		"fetch one response by hand (curl -N) and see whether its body ends: an endless stream is read with an sse: step, not a request",
+		"give the step a timeout shorter than the run, so each request ends and is counted as timed out",
+	}
+)

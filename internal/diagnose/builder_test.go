@@ -30,6 +30,9 @@ type reqs struct {
 	kind sample.Kind
 	msg  string // the failures' message; default the kind's name
 	cut  int    // the first cut requests' bodies were longer than max_body
+	// received is what a failure that got no status received (0: none
+	// came; an answer whose body did not end received some)
+	received int64
 }
 
 // even spreads n durations evenly over mean·(1 ± spread/2): mean stays exact.
@@ -112,6 +115,8 @@ func build(t testing.TB, l sample.Layout, seconds []sec) *metrics.Run {
 						req.Status = 503
 					case sample.HTTP4xx:
 						req.Status = 409
+					default: // no answer came: nothing received
+						req.Received = r.received
 					}
 				}
 				req.Truncated = i < r.cut

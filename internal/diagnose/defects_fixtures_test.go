@@ -166,6 +166,19 @@ func deadTarget(kind sample.Kind) func(t *testing.T) Input {
 	}
 }
 
+// endlessBodies is deadTarget(Interrupted) whose answers had begun: their
+// bodies, 64 KiB chunks without end, were still arriving when the run ended.
+func endlessBodies(t *testing.T) Input {
+	secs := steady(4, 20, 1, time.Millisecond)
+	secs[3].reqs[0].n = 1
+	for i := range secs {
+		secs[i].reqs[0].fail, secs[i].reqs[0].kind, secs[i].reqs[0].received = secs[i].reqs[0].n, sample.Interrupted, 64<<10
+	}
+	run := build(t, layout(modelArrivalRate, "GET /x"), secs)
+	run.SetElapsed(3050 * time.Millisecond)
+	return Input{Run: run}
+}
+
 // oneRefused is a run of one request, refused: 1/s for 1 s.
 func oneRefused(t *testing.T) Input {
 	secs := steady(1, 1, 1, time.Millisecond)
