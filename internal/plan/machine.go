@@ -121,7 +121,7 @@ func (p *parser) checkRate(n yamldoc.Node, perSecond float64, requests int) bool
 	if requests > 1 {
 		each = strconv.Itoa(requests) + " requests each"
 	}
-	p.Errs.Add(n.Pos, n.Path, "%s iterations/s (%s) is more than this machine can send: %s; split the load over several machines with --segment",
+	p.Errs.Add(n.Pos, n.Path, "%s iterations/s (%s) is more than this machine can send: %s; split the load over several machines with run --agents (or k8s run), which gives each its share",
 		number(perSecond), each, why)
 	return false
 }

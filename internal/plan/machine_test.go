@@ -17,7 +17,7 @@ func scenario(keys string) string {
 
 func TestParseForRefusesWhatTheMachineCannotDo(t *testing.T) {
 	const mem = "this machine has 4.0 GiB available, and about 98,304 VUs fit in three quarters of it"
-	const cpu = "this machine can send: one process sends at most about 300,000 requests/s here (150,000 per core × 2 cores); split the load over several machines with --segment"
+	const cpu = "this machine can send: one process sends at most about 300,000 requests/s here (150,000 per core × 2 cores); split the load over several machines with run --agents (or k8s run), which gives each its share"
 	tests := []struct {
 		name    string
 		machine Machine
