@@ -74,7 +74,7 @@ func (m Machine) vuProblem(n int, what string) string {
 		return ""
 	}
 	if byFiles {
-		return fmt.Sprintf("%s %s hold %s connections, each an open file, and this process may open %s files (ulimit -n): at most %s VUs; raise ulimit -n or split the load with --segment",
+		return fmt.Sprintf("%s %s hold %s connections, each an open file, and this process may open %s files (ulimit -n): at most %s VUs; raise ulimit -n or split the load with run --agents",
 			group(int64(n)), what, group(int64(n)), group(int64(m.OpenFiles)), group(int64(limit)))
 	}
 	return fmt.Sprintf("%s %s need about %s of memory at %d KiB each; this machine has %s available, and about %s VUs fit in three quarters of it",

@@ -41,7 +41,7 @@ func TestParseForRefusesWhatTheMachineCannotDo(t *testing.T) {
 		{"iterations", laptop, scenario("    vus: 100000\n    iterations: 1000000\n"),
 			"4:10: scenarios.s.vus: 100,000 VUs need about 3.1 GiB of memory at 32 KiB each; " + mem},
 		{"open files", Machine{MemAvailable: 64 << 30, OpenFiles: 1024}, scenario("    vus: 2000\n    duration: 1m\n"),
-			"4:10: scenarios.s.vus: 2,000 VUs hold 2,000 connections, each an open file, and this process may open 1,024 files (ulimit -n): at most 960 VUs; raise ulimit -n or split the load with --segment"},
+			"4:10: scenarios.s.vus: 2,000 VUs hold 2,000 connections, each an open file, and this process may open 1,024 files (ulimit -n): at most 960 VUs; raise ulimit -n or split the load with run --agents"},
 		{"scenarios together", laptop, "base_url: http://h\nscenarios:\n  a: {vus: 60000, duration: 1m, flow: [get: /x]}\n  b: {vus: 60000, duration: 1m, flow: [get: /x]}\n",
 			"2:1: scenarios: 120,000 VUs (all scenarios together) need about 3.7 GiB of memory at 32 KiB each; " + mem},
 	}
