@@ -92,6 +92,9 @@ type Config struct {
 	// is timed from the intended start, so scheduling lag adds to it: lag
 	// above a quarter of the limit could decide the verdict on its own.
 	LatencyLimit time.Duration
+	// Percentile is the SLO's highest latency percentile (95 for p(95));
+	// 0 when it has none. A step must hold enough requests for it (thin.go).
+	Percentile float64
 	// Progress, if set, is told of every run of a step as soon as it is
 	// judged, retries included, so a caller can show the search as it goes.
 	Progress func(Record) `json:"-"`
@@ -152,6 +155,7 @@ type Result struct {
 	Knee            *Knee      // nil when latency did not climb or too few steps
 	USL             *USLFit    // nil unless the fit explains the data (see USLNote)
 	USLNote         string     // why no fit is shown, e.g. "too few points for a scalability fit (…)"
+	Thin            string     // the boundary's steps held too few requests for the SLO's percentile (thin.go); "" when not
 	Retries         int        // runs of a step that were not judged because the host was busy
 	Stop            StopReason // why the search ended
 	StopDetail      string     // the stop in words, with figures
@@ -168,6 +172,7 @@ func Search(ctx context.Context, cfg Config, r Runner) (Result, error) {
 	s.res.HighestRequests = s.res.Highest * cfg.RequestsPerIteration
 	s.res.Knee = findKnee(s.res.Steps, cfg.KneeFactor, cfg.MaxErrorRate, s.res.LowestFailing)
 	s.res.USL, s.res.USLNote = fitSteps(s.res.Steps, cfg.MaxErrorRate)
+	s.res.Thin = thinNote(&s.res)
 	return s.res, err
 }
 

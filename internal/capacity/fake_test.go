@@ -60,6 +60,7 @@ func (q queueServer) RunStep(_ context.Context, s Step) (StepResult, error) {
 	r := StepResult{Rate: s.Rate, Throughput: float64(done) / hold, P95: at(0.95), P99: at(0.99), Mean: secs(mean),
 		GeneratorCPU: 0.1, LagP99: time.Millisecond}
 	r.Concurrency = r.Throughput * mean
+	r.Requests = int64(len(lat))
 	r.Passed = r.P95 < q.slo
 	if !r.Passed {
 		r.FailedThresholds = []string{fmt.Sprintf("http_req_duration: p(95) < %s", q.slo)}

@@ -74,6 +74,9 @@ func Capacity(ctx context.Context, cfg CapacityConfig) (CapacityResult, error) {
 	if search.LatencyLimit == 0 {
 		search.LatencyLimit = threshold.LatencyLimit(cfg.Plan.Thresholds)
 	}
+	if search.Percentile == 0 {
+		search.Percentile = threshold.LatencyPercentile(cfg.Plan.Thresholds)
+	}
 	if search.MaxErrorRate == 0 {
 		search.MaxErrorRate = threshold.ErrorBudget(cfg.Plan.Thresholds)
 	}

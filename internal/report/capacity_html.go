@@ -106,6 +106,9 @@ func WriteCapacityHTML(w io.Writer, r capacity.Result, name string, slo time.Dur
 		v.Notes = append(v.Notes, capacityFact{Label: "Retried", Value: retriesText(r)})
 	}
 	v.Notes = append(v.Notes, capacityFact{Label: "Stopped", Value: string(r.Stop) + ": " + r.StopDetail})
+	if r.Thin != "" {
+		v.Notes = append(v.Notes, capacityFact{Label: "Thin steps", Value: r.Thin})
+	}
 	for i, s := range r.Steps {
 		v.Steps = append(v.Steps, capacityStep{N: fmt.Sprint(i + 1), Phase: phaseText(s), Rate: units.Number(s.Rate), Offered: units.Number(s.Rate * per), Done: units.Number(s.Throughput),
 			P95: units.Duration(s.P95), P99: units.Duration(s.P99), Errors: units.Percent(s.ErrorRate), Dropped: units.Count(s.Dropped),

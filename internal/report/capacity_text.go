@@ -39,6 +39,9 @@ func WriteCapacityText(w io.Writer, r capacity.Result) error {
 		stopped += ": " + r.StopDetail
 	}
 	kv("stopped", stopped)
+	if r.Thin != "" {
+		kv("thin steps", r.Thin)
+	}
 	b.WriteString("\n")
 	cells := [][]string{{"#", "phase", "iter/s", "req/s", "p95", "p99", "errors", "dropped", "gen CPU", "lag p99", "host CPU", "SLO"}}
 	var notes []string // a verdict with more to say than its word, under the table

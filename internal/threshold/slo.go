@@ -62,3 +62,16 @@ func LatencyLimit(defs []Threshold) time.Duration {
 	}
 	return limit
 }
+
+// LatencyPercentile returns the highest percentile (0..100) an
+// http_req_duration threshold judges, 0 when none does: the figure that
+// needs the most requests to be more than a step's slowest few.
+func LatencyPercentile(defs []Threshold) float64 {
+	var p float64
+	for _, t := range defs {
+		if t.Metric == "http_req_duration" && t.Agg == Percentile {
+			p = max(p, t.P)
+		}
+	}
+	return p
+}
