@@ -84,6 +84,30 @@ func (m *Metric) UnmarshalJSON(b []byte) error {
 	return fmt.Errorf("compare: unknown metric %q", name)
 }
 
+// JSONUnit is the unit of a metric's value, delta and ci in the JSON:
+// "ms" for latencies, "<what>/s" for rates, "fraction" (0..1) for shares;
+// delta_pct, ci_pct and min_effect are percent (percentage points of the
+// fraction's 0..100 for shares).
+func (m Metric) JSONUnit() string {
+	switch {
+	case m.isLatency():
+		return "ms"
+	case m.isRatio():
+		return "fraction"
+	}
+	return m.Unit() + "/s"
+}
+
+// MarshalJSON writes a line with its unit, so a script need not know the
+// metric to read its numbers.
+func (l Line) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Metric Metric  `json:"metric"`
+		Unit   string  `json:"unit"`
+		Values []Value `json:"groups"`
+	}{l.Metric, l.Metric.JSONUnit(), l.Values})
+}
+
 // roundTo rounds x to the given decimal places.
 func roundTo(x float64, places int) float64 {
 	s := math.Pow(10, float64(places))

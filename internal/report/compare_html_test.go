@@ -119,7 +119,7 @@ func TestEveryCompareOutputHasTheSuccessfulRate(t *testing.T) {
 		{"html", func(b *bytes.Buffer) error { return WriteCompareHTML(b, r) },
 			regexp.MustCompile(`<td class="mono">successful req/s</td><td class="num">49\.5</td><td class="num">49\.7</td><td class="num">~ \[`)},
 		{"json", func(b *bytes.Buffer) error { return json.NewEncoder(b).Encode(r) },
-			regexp.MustCompile(`"metric":"successful req/s","groups":\[\{"has":true,"value":49\.5`)},
+			regexp.MustCompile(`"metric":"successful req/s","unit":"req/s","groups":\[\{"has":true,"value":49\.5`)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
