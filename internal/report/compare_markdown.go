@@ -27,8 +27,12 @@ func WriteCompareMarkdown(w io.Writer, r *compare.Report) error {
 		}
 	}
 	for _, row := range r.Rows {
-		cells := tableCells(r, row, nil)
 		fmt.Fprintf(&b, "\n### %s\n\n", mdEscape(row.Name))
+		if idleRow(row) {
+			b.WriteString(idleText + "\n")
+			continue
+		}
+		cells := tableCells(r, row, nil)
 		head := cells[0]
 		head[0] = "metric"
 		b.WriteString("| " + strings.Join(mdEscapeAll(head), " | ") + " |\n|")

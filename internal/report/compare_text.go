@@ -29,6 +29,10 @@ func WriteCompareText(w io.Writer, r *compare.Report) error {
 	}
 	notes := &footnotes{}
 	for _, row := range r.Rows {
+		if idleRow(row) {
+			b.WriteString("\n" + wrapAfter("", row.Name+": "+idleText, units.Columns))
+			continue
+		}
 		cells := tableCells(r, row, notes)
 		for k, cols := range tableChunks(cells, len(r.Groups)) {
 			name := row.Name
@@ -272,4 +276,25 @@ func compareChangeText(m compare.Metric, v compare.Value) string {
 		return "~ " + ci + " < noise " + strings.TrimPrefix(compare.ScaleText(m, v.MinEffect), "+")
 	}
 	return "~ " + ci
+}
+
+// idleText is what an endpoint row without requests says instead of a
+// table of zeros and dashes (the demo's one reset before the hold).
+const idleText = "no request in any run's compared seconds"
+
+// idleRow reports whether no run sent the row's endpoint a request in its
+// compared seconds.
+func idleRow(row compare.Row) bool {
+	for _, l := range row.Lines {
+		if l.Metric != compare.TPS {
+			continue
+		}
+		for _, v := range l.Values {
+			if v.Has && v.Value > 0 {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }

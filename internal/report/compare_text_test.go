@@ -146,3 +146,36 @@ func TestCompareTextFitsTheTerminal(t *testing.T) {
 		t.Log(out)
 	}
 }
+
+// TestAnEndpointWithoutRequestsIsOneLine: an endpoint no run sent a
+// request in its compared seconds (the demo's one reset before the hold)
+// reads as one line, not a table of zeros, dashes and a footnote.
+func TestAnEndpointWithoutRequestsIsOneLine(t *testing.T) {
+	r := comparison(t, "compare")
+	zero := make([]compare.Value, len(r.Groups))
+	for i := range zero {
+		zero[i] = compare.Value{Has: true}
+	}
+	r.Rows = append(r.Rows, compare.Row{Name: "reset · POST /coupons/reset", Lines: []compare.Line{
+		{Metric: compare.TPS, Values: zero}, {Metric: compare.P95, Values: make([]compare.Value, len(r.Groups))}}})
+	for _, tc := range []struct {
+		name  string
+		write func(*bytes.Buffer, *compare.Report) error
+		want  string
+	}{
+		{"text", func(b *bytes.Buffer, r *compare.Report) error { return WriteCompareText(b, r) },
+			"reset · POST /coupons/reset: no request in any run's compared seconds\n"},
+		{"markdown", func(b *bytes.Buffer, r *compare.Report) error { return WriteCompareMarkdown(b, r) },
+			"### reset · POST /coupons/reset\n\nno request in any run's compared seconds\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := tc.write(&b, r); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(b.String(), tc.want) || strings.Contains(b.String(), "the baseline's figure is 0") {
+				t.Errorf("the idle endpoint is not one line %q:\n%s", tc.want, b.String())
+			}
+		})
+	}
+}
