@@ -1,9 +1,7 @@
 package mock
 
 import (
-	"bytes"
 	"fmt"
-	"io"
 	"mime"
 	"net"
 	"net/http"
@@ -47,37 +45,17 @@ func ParseFile(path string, env func(string) (string, bool)) (*Config, error) {
 	return Parse(path, src, env)
 }
 
-// readFile reads at most limit bytes of path, refusing a larger file.
+// readFile reads at most limit bytes of path, refusing a larger file or
+// one that is not a regular file before reading it.
 func readFile(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		if pe, ok := err.(*os.PathError); ok {
-			err = pe.Err
-		}
-		return nil, err
+	b, err := yamldoc.ReadLimited(path, limit, true)
+	if pe, ok := err.(*os.PathError); ok {
+		err = pe.Err
 	}
-	defer f.Close()
-	// Stat first: reading up to the limit to find a file too large took
-	// 625 MB and 2 s for a 300 MB file, and /dev/zero never ends.
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
+	if _, ok := err.(*yamldoc.TooLargeError); ok {
+		err = fmt.Errorf("larger than %d MiB", limit>>20)
 	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file (%s)", st.Mode().Type())
-	}
-	if st.Size() > limit {
-		return nil, fmt.Errorf("larger than %d MiB", limit>>20)
-	}
-	var buf bytes.Buffer
-	buf.Grow(int(st.Size()) + bytes.MinRead) // one allocation, not ReadAll's doublings
-	if _, err := buf.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
-		return nil, err
-	}
-	if int64(buf.Len()) > limit { // it grew since the Stat
-		return nil, fmt.Errorf("larger than %d MiB", limit>>20)
-	}
-	return buf.Bytes(), nil
+	return b, err
 }
 
 // configParser holds the state of one Parse.

@@ -3,10 +3,8 @@ package plan
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net/url"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -74,28 +72,19 @@ func ParseFileFor(m Machine, path string, env func(string) (string, bool)) (*Pla
 // readLimited reads the file at path, refusing one larger than MaxFileSize
 // before reading it.
 func readLimited(path string) ([]byte, error) {
-	cannot := func(err error) error {
+	src, err := yamldoc.ReadLimited(path, yamldoc.MaxFileSize, false)
+	var big *yamldoc.TooLargeError
+	switch {
+	case errors.As(err, &big) && big.AtLeast: // a file that grew, or a pipe
+		return nil, &yamldoc.Error{File: path, Msg: fmt.Sprintf("the test file is more than %d MiB; a test file may be at most %d MiB (put large data in a CSV file, under data:)", yamldoc.MaxFileSize>>20, yamldoc.MaxFileSize>>20)}
+	case errors.As(err, &big):
+		return nil, &yamldoc.Error{File: path, Msg: yamldoc.SizeMessage(big.Size)}
+	case err != nil:
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return &yamldoc.Error{File: path, Msg: fmt.Sprintf("cannot read the test file: %v", err)}
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, cannot(err)
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.Size() > yamldoc.MaxFileSize {
-		return nil, &yamldoc.Error{File: path, Msg: yamldoc.SizeMessage(st.Size())}
-	}
-	// The limit holds for files that grow, and those whose size stat does not know (pipes).
-	src, err := io.ReadAll(io.LimitReader(f, yamldoc.MaxFileSize+1))
-	if err != nil {
-		return nil, cannot(err)
-	}
-	if len(src) > yamldoc.MaxFileSize {
-		return nil, &yamldoc.Error{File: path, Msg: fmt.Sprintf("the test file is more than %d MiB; a test file may be at most %d MiB (put large data in a CSV file, under data:)", yamldoc.MaxFileSize>>20, yamldoc.MaxFileSize>>20)}
+		return nil, &yamldoc.Error{File: path, Msg: fmt.Sprintf("cannot read the test file: %v", err)}
 	}
 	return src, nil
 }

@@ -3,8 +3,6 @@ package plan
 import (
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
@@ -90,22 +88,12 @@ func (p *parser) bodyFile(n yamldoc.Node, sc *scenarioCtx) *tmpl.Template {
 // ReadBodyFile reads a body file, refusing one larger than MaxBodyFile
 // before reading it; the error gives its size.
 func ReadBodyFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+	b, err := yamldoc.ReadLimited(path, MaxBodyFile, false)
+	var big *yamldoc.TooLargeError
+	if errors.As(err, &big) {
+		return nil, bodyFileTooBig(path, big.Size, big.AtLeast)
 	}
-	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.Size() > MaxBodyFile {
-		return nil, bodyFileTooBig(path, st.Size(), false)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, MaxBodyFile+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > MaxBodyFile { // grew, or a pipe whose size Stat does not know
-		return nil, bodyFileTooBig(path, int64(len(b)), true)
-	}
-	return b, nil
+	return b, err
 }
 
 // bodyFileTooBig says a body file is over MaxBodyFile, and by how much.
