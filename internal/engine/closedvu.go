@@ -143,8 +143,16 @@ func (r *closedRun) keep(c *closedVU) bool {
 func (r *closedRun) interruptAll() {
 	r.slots.mu.Lock()
 	defer r.slots.mu.Unlock()
+	cause := context.Cause(r.hard)
 	for _, c := range r.slots.vus {
-		if c != nil && !c.wake() {
+		if c == nil {
+			continue
+		}
+		// This runs from an AfterFunc on hard, perhaps before the context
+		// package reached c.ctx: cancelled first, the aborted request reads
+		// as interrupted, not as a failure.
+		c.cancel(cause)
+		if !c.wake() {
 			if t := c.v.trip.Load(); t != nil {
 				go t.abort() // which waits for the request to notice
 			}
