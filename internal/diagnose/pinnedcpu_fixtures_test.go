@@ -94,3 +94,20 @@ func pinnedSilent() map[string]series.Set {
 		"hogs on the generator's core, the JVM alone on its own":  hogsBesideJVM(),
 	}
 }
+
+// measuredHostBusy is the catalogue's host-busy run 3 on a quiet host
+// (2026-11-29 17:07, other processes 0.04 cores): the JVM's cores and the
+// host's idle + iowait (CPU-seconds per second, over both CPUs) as
+// recorded, each second. That run's node preset summed over CPUs; two
+// busy loops pinned to CPU 1 leave it no idle time, so each CPU's share is
+// CPU 1 full and CPU 0 the host's idle time short of 1.
+func measuredHostBusy() series.Set {
+	idle := []float64{0.949, 0.935, 0.925, 0.938, 0.918, 0.924, 0.909, 0.933, 0.921, 0.948, 0.9, 0.901, 0.938, 0.863, 0.917,
+		0.935, 0.876, 0.943, 0.917, 0.924, 0.935, 0.961, 0.92, 0.946, 0.926, 0.924, 0.935, 0.948, 0.918, 0.944}
+	jvm := []float64{0.517, 0.517, 0.34, 0.422, 0.358, 0.271, 0.297, 0.245, 0.332, 0.509, 0.471, 0.227, 0.193, 0.244, 0.197,
+		0.283, 0.264, 0.365, 0.431, 0.29, 0.3, 0.249, 0.303, 0.179, 0.193, 0.205, 0.226, 0.195, 0.193, 0.189} // its first rate (0:01) also at 0:00
+	at := func(xs []float64) func(int) float64 {
+		return func(s int) float64 { return xs[min(s, len(xs)-1)] }
+	}
+	return pinnedHost{cpu0: func(s int) float64 { return 1 - at(idle)(s) }, cpu1: level(1, 1, 0), jvm: at(jvm)}.series()
+}

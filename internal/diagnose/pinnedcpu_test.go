@@ -23,6 +23,8 @@ func TestPinnedCoreTakenByOthers(t *testing.T) {
 				[]string{"the client's mean latency: 30.0ms before 0:10, 90.0ms just after"}}},
 		{"hogs on its core from 0:10, the client as fast: context", withSeries(hoggedCore(10, "1")),
 			&expect{Info, [2]int{10, 10}, [2]int{39, 39}, []string{"but the client's latency did not rise with it: context"}, nil}},
+		{"the catalogue's host-busy case as measured on a quiet host", withSeries(measuredHostBusy()),
+			&expect{Warning, [2]int{0, 1}, [2]int{38, 39}, []string{"App CPU taken by other processes from 0:0", "(CPU 1, node_cpu_seconds_total, role=host, target=host), from the run's start"}, nil}},
 		{"its core is CPU 0", withSeries(hoggedCore(0, "0")),
 			&expect{Warning, [2]int{0, 0}, [2]int{39, 39}, []string{"(CPU 0, node_cpu_seconds_total, role=host, target=host)"}, nil}},
 	}
