@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"math"
 	"sort"
 	"testing"
 )
@@ -43,5 +44,34 @@ func TestPinnedCoreTakenByOthers(t *testing.T) {
 		t.Run("silent: "+n, func(t *testing.T) {
 			expectKind(t, Diagnose(slowFrom(silent[n], 0)(t)), KindTargetHostBusy, nil)
 		})
+	}
+}
+
+// TestHostBusyReadsTheSumsBesideEachCPU: the node preset keeps each CPU's
+// idle and iowait beside the sums over CPUs; the host's busy share reads
+// the sums alone (adding the per-CPU idle time read 37 % for 54 %), and
+// each CPU's its own.
+func TestHostBusyReadsTheSumsBesideEachCPU(t *testing.T) {
+	c := newContext(withSeries(hoggedCore(0, "1"))(t))
+	hosts := c.hostCPU()
+	if len(hosts) != 1 {
+		t.Fatalf("%d hosts, want 1", len(hosts))
+	}
+	want := map[string]float64{hosts[0].source: 0.54}
+	per := c.perCPUHosts()
+	if len(per) != 1 || len(per[0].cpus) != 2 {
+		t.Fatalf("per-CPU hosts %+v, want one of 2 CPUs", per)
+	}
+	want[per[0].cpus[0].source], want[per[0].cpus[1].source] = 0.08, 1
+	for src, w := range want {
+		pts := c.values(src)
+		if len(pts) != 40 {
+			t.Fatalf("%s: %d points, want 40", src, len(pts))
+		}
+		for _, p := range pts {
+			if math.Abs(p.Value-w) > 1e-9 {
+				t.Fatalf("%s at %d = %v, want %v", src, p.Sec, p.Value, w)
+			}
+		}
 	}
 }
