@@ -170,21 +170,21 @@ func (c *context) pinnedViews() []targetCPUs {
 // whichever is the less taken, as if on the target's CPU.
 func (c *context) placed(cpu oneCPU, rest []oneCPU, cores string, near []string) func(sec int) bool {
 	return func(sec int) bool {
-		used, ok := valueAt(c.values(cores), sec)
+		used, ok := valueAtSorted(c.values(cores), sec)
 		if !ok || used < minPlaced {
 			return false
 		}
 		var known float64
 		for _, n := range near {
-			if v, ok := valueAt(c.values(n), sec); ok {
+			if v, ok := valueAtSorted(c.values(n), sec); ok {
 				known += v
 			}
 		}
-		if b, ok := valueAt(c.values(cpu.source), sec); !ok || b < cpuBusy || b-used-known < hostOthers {
+		if b, ok := valueAtSorted(c.values(cpu.source), sec); !ok || b < cpuBusy || b-used-known < hostOthers {
 			return false
 		}
 		for _, o := range rest {
-			if b, ok := valueAt(c.values(o.source), sec); !ok || b >= used*restShare {
+			if b, ok := valueAtSorted(c.values(o.source), sec); !ok || b >= used*restShare {
 				return false
 			}
 		}
@@ -319,4 +319,15 @@ func (c *context) restEvidence(b *builder, rest []oneCPU, own ref, from, to int)
 	}
 	r := b.add(best)
 	b.evidence(r, "the host's other CPUs: at most ", r, " busy (median), well below the target's own ", own, ": it ran on this one")
+}
+
+// valueAtSorted is valueAt for points in second order, by binary search:
+// the per-CPU view looks every CPU and neighbour up at every scrape of
+// every CPU, which a linear scan makes quadratic in a long run's length.
+func valueAtSorted(points []series.Point, sec int) (float64, bool) {
+	i := sort.Search(len(points), func(i int) bool { return points[i].Sec > sec }) - 1
+	if i < 0 {
+		return 0, false
+	}
+	return points[i].Value, sec-points[i].Sec <= maxPointAge
 }

@@ -75,3 +75,17 @@ func TestHostBusyReadsTheSumsBesideEachCPU(t *testing.T) {
 		}
 	}
 }
+
+// TestValueAtSortedIsValueAt: the binary search finds what the scan does,
+// on scrapes with gaps, before the first and long after the last.
+func TestValueAtSortedIsValueAt(t *testing.T) {
+	points := pts(3, 1, 1, 2, 3)
+	points = append(points, pts(10, 5, 4, 5)...)
+	for sec := range 40 {
+		v, ok := valueAt(points, sec)
+		w, okW := valueAtSorted(points, sec)
+		if v != w || ok != okW {
+			t.Errorf("at %d: valueAtSorted %v %v, valueAt %v %v", sec, w, okW, v, ok)
+		}
+	}
+}
