@@ -22,7 +22,7 @@ type request struct {
 	headers  []importer.Header // -H's, in order
 	implied  []importer.Header // -u, -b, -A, -e's: a -H of the same name replaces them, as in curl
 	removed  []string          // -H 'Name:': names curl would send and does not
-	data     []string // -d pieces, joined with &
+	data     []string          // -d pieces, joined with &
 	hasData  bool
 	json     bool // --json
 	get      bool // -G: data goes to the query
