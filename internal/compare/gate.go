@@ -316,11 +316,7 @@ func judgeChange(g Gate, base, v Value, host hostLag) (failed, notJudged bool, r
 	}
 	lagged := g.Metric.isLatency() && host.disturbs(g, base.Value)
 	if sign*point <= limit+1e-12 {
-		hidden := lagged && (host.busier > 0 || host.canHideRise(g, base, v))
-		notJudged, reason = judgeWithin(g, v, host, hidden, pct, change, allowed, point, *ci, limit)
-		if lagged && !hidden && !notJudged {
-			reason += "; " + host.sentence(g.Metric) + ", but that wait taken out of the baseline's figure leaves it within the limit too"
-		}
+		notJudged, reason = judgeWithin(g, base, v, host, lagged, pct, change, allowed, point, *ci, limit)
 		return false, notJudged, reason
 	}
 	near := ci.Lo
@@ -372,8 +368,16 @@ func heldBackText(g Gate, v Value, host hostLag, lagged bool, change, interval, 
 
 // judgeWithin says why a change whose point estimate is within the gate's
 // limit passes, or is not judged: its interval too wide to tell, or the
-// baseline's host lagged behind (lagged) while this run's did not.
-func judgeWithin(g Gate, v Value, host hostLag, lagged, pct bool, change, allowed string, point float64, ci Interval, limit float64) (notJudged bool, reason string) {
+// baseline's host lagged behind (lagged) while this run's did not, by
+// enough to hide a rise past the limit (canHideRise).
+func judgeWithin(g Gate, base, v Value, host hostLag, lagged, pct bool, change, allowed string, point float64, ci Interval, limit float64) (notJudged bool, reason string) {
+	waited := lagged
+	lagged = lagged && (host.busier > 0 || host.canHideRise(g, base, v))
+	defer func() {
+		if waited && !lagged && !notJudged {
+			reason += "; " + host.sentence(g.Metric) + ", but that wait taken out of the baseline's figure leaves it within the limit too"
+		}
+	}()
 	// an interval too wide stays too wide on a quiet host: more data is the remedy named first
 	if far, wide := unresolved(g, point, ci, limit); wide {
 		why := unresolvedText(g, v, change, allowed, pct, point, far, limit)
