@@ -24,25 +24,19 @@ func TestCompareGateJudgesAFourTimesSlowerTarget(t *testing.T) {
 		t.Skip("two 8-second runs")
 	}
 	dir := t.TempDir()
-	server := func(delay time.Duration) string {
+	run := func(delay time.Duration, name string) string {
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			time.Sleep(delay) // the target's service time
 			fmt.Fprint(w, "ok")
 		}))
-		t.Cleanup(srv.Close)
-		return srv.URL + "/p"
-	}
-	// Both runs at once (8 s of waiting saved): 50 req/s of sleeping
-	// servers, 30 ms apart, far more than one more light process stalls.
-	run := func(url, name string) []string {
-		return []string{"run", url, "--rate", "50", "--duration", "8s", "--quiet", "--no-dashboard", "--results", name}
-	}
-	for _, r := range loadlensTogether(t, dir, run(server(10*time.Millisecond), "fast"), run(server(40*time.Millisecond), "slow")) {
+		defer srv.Close()
+		r := loadlens(t, dir, "run", srv.URL+"/p", "--rate", "50", "--duration", "8s", "--quiet", "--no-dashboard", "--results", name)
 		if r.code != 0 {
 			t.Fatalf("run exit %d\n%s%s", r.code, r.stdout, r.stderr)
 		}
+		return onlyRunDir(t, filepath.Join(dir, name))
 	}
-	fast, slow := onlyRunDir(t, filepath.Join(dir, "fast")), onlyRunDir(t, filepath.Join(dir, "slow"))
+	fast, slow := run(10*time.Millisecond, "fast"), run(40*time.Millisecond, "slow")
 	tests := []struct {
 		name   string
 		args   []string
