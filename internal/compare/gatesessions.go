@@ -8,7 +8,7 @@ import "strings"
 // names are several words, which the request metrics' one-word reading
 // would cut at the first space.
 func sessionGate(s string) (m Metric, rest string, ok bool) {
-	for m := SessionRate; m < endSessionMetrics; m++ {
+	for _, m := range sessionGateMetrics() {
 		name := sessionNames[m]
 		if len(s) < len(name) || !strings.EqualFold(s[:len(name)], name) { // bytes, not a lower-cased copy whose length may differ
 			continue
@@ -22,9 +22,18 @@ func sessionGate(s string) (m Metric, rest string, ok bool) {
 
 // sessionGateNames lists the session metrics a gate may name, for messages.
 func sessionGateNames() string {
-	names := make([]string, 0, endSessionMetrics-SessionRate)
-	for m := SessionRate; m < endSessionMetrics; m++ {
+	var names []string
+	for _, m := range sessionGateMetrics() {
 		names = append(names, sessionNames[m])
 	}
 	return strings.Join(names, ", ")
+}
+
+// sessionGateMetrics are the session metrics a gate may name, in table order.
+func sessionGateMetrics() []Metric {
+	var out []Metric
+	for m := SessionRate; m < endSessionMetrics; m++ {
+		out = append(out, m)
+	}
+	return append(out, ReplyP50, ReplyP95)
 }

@@ -17,13 +17,15 @@ func TestParseSessionGates(t *testing.T) {
 		{expr: "First Msg P50 +20ms", want: Gate{Metric: FirstMsgP50, Sign: 1, Amount: 20}},
 		{expr: `first msg p95{endpoint:"WS /chat"} +50ms`, want: Gate{Metric: FirstMsgP95, Endpoint: "WS /chat", Sign: 1, Amount: 50, Relative: false}},
 		{expr: "length p95 +1s", want: Gate{Metric: LengthP95, Sign: 1, Amount: 1000}},
+		{expr: "reply p95 +10%", want: Gate{Metric: ReplyP95, Sign: 1, Amount: 10, Relative: true}},
+		{expr: "reply p50 +5ms", want: Gate{Metric: ReplyP50, Sign: 1, Amount: 5}},
 		{expr: "sessions/s -5%", want: Gate{Metric: SessionRate, Sign: -1, Amount: 5, Relative: true}},
 		{expr: "sessions/s -10 session/s", want: Gate{Metric: SessionRate, Sign: -1, Amount: 10}},
 		{expr: "msgs received/s -100/s", want: Gate{Metric: MsgRate, Sign: -1, Amount: 100}},
 		{expr: "msgs received/s -100 msg/s", want: Gate{Metric: MsgRate, Sign: -1, Amount: 100}},
 		{expr: "msgs received/s -100 req/s", wantErr: `unit "req/s" is not % or msg/s`},
 		{expr: "first msg p95 +10", wantErr: "has no unit"},
-		{expr: "first msgs p95 +10%", wantErr: `unknown metric "first": use p(50), med, p(95), p(99), req/s, errors or checks; for session endpoints also sessions/s, msgs received/s, first msg p50, first msg p95, length p50, length p95`},
+		{expr: "first msgs p95 +10%", wantErr: `unknown metric "first": use p(50), med, p(95), p(99), req/s, errors or checks; for session endpoints also sessions/s, msgs received/s, first msg p50, first msg p95, length p50, length p95, reply p50, reply p95`},
 		{expr: "sessions/sx -1%", wantErr: "unknown metric"},
 		{expr: "İİİİİİİİİİİİİİİİİİİİ +1%", wantErr: "unknown metric"}, // a name whose lower case is shorter
 	}
@@ -99,5 +101,56 @@ func TestGatesOnSessionLines(t *testing.T) {
 	res := rep.Check([]Gate{g})
 	if len(res) != 1 || !res[0].Failed || !strings.Contains(res[0].Reason, "no session step in all endpoints") {
 		t.Fatalf("a session gate on an HTTP comparison: %+v; want it failed, saying there is no session step", res)
+	}
+}
+
+// TestReplyLines: the reply time (a WebSocket until:'s) is a line of the
+// rows whose sessions measured one, judged as p50 and p95, and a gate.
+// Before, compare had no such line, so a WebSocket test's own latency
+// could not gate a change.
+func TestReplyLines(t *testing.T) {
+	base := baseSessions(1)
+	base.replyMs = 15
+	slower := baseSessions(2)
+	slower.replyMs = 30
+	same := baseSessions(3)
+	same.replyMs = 15
+	for _, tc := range []struct {
+		name      string
+		b         sessionSynth
+		wantWorse bool
+		gateFails bool
+	}{{"replies twice as slow", slower, true, true}, {"replies as fast", same, false, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep, err := Compare([]Input{base.input("a"), tc.b.input("b")}, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range []Metric{ReplyP50, ReplyP95} {
+				l, ok := findLine(t, rep, "ws /chat", m)
+				if !ok {
+					t.Fatalf("no %s line in the WebSocket row", m)
+				}
+				if worse := l.Values[1].Verdict == "worse"; worse != tc.wantWorse {
+					t.Errorf("%s: A %.3g, B %.3g: verdict %q, want worse %v", m, l.Values[0].Value, l.Values[1].Value, l.Values[1].Verdict, tc.wantWorse)
+				}
+			}
+			g, err := ParseGate(`reply p95{endpoint:"ws /chat"} +25%`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := rep.Check([]Gate{g})
+			if len(res) != 1 || res[0].Failed != tc.gateFails || res[0].NotJudged {
+				t.Fatalf("gate %s: %+v, want failed %v", g.Expr, res, tc.gateFails)
+			}
+		})
+	}
+	// Sessions without a reply (no until:) have no reply line.
+	rep, err := Compare([]Input{baseSessions(1).input("a"), baseSessions(2).input("b")}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l, ok := findLine(t, rep, "ws /chat", ReplyP95); ok {
+		t.Errorf("a reply line without replies: %+v", l)
 	}
 }
