@@ -35,6 +35,8 @@ func main() {
 	k6 := flag.String("k6", "k6", "the k6 binary; none found: k6 is left out")
 	flag.DurationVar(&settle, "settle", 0, "read a client's memory this long after its sessions opened (0: once it stops growing), so that the runtime has returned what the handshakes freed")
 	only := flag.String("only", "", "measure only the clients whose names contain this (loadlens, in-process, k6)")
+	baseline := flag.String("baseline", "", "another loadlens binary, measured beside the first in each round (paired ratio)")
+	rounds := flag.Int("rounds", 5, "rounds, the clients interleaved in each; the table shows medians")
 	flag.Parse()
 	if *client > 0 || *eng > 0 {
 		run := func() error { return runClient(*client, *url, os.Stdout) }
@@ -48,8 +50,11 @@ func main() {
 		return
 	}
 	ns, err := parseCounts(*counts)
+	if err == nil && *rounds < 1 {
+		err = fmt.Errorf("-rounds %d: at least 1", *rounds)
+	}
 	if err == nil {
-		err = bench(ns, *bin, *k6, *only, os.Stdout)
+		err = bench(options{ns: ns, bin: *bin, baseline: *baseline, k6: *k6, only: *only, rounds: *rounds}, os.Stdout)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "wsidle:", err)
