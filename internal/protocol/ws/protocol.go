@@ -56,9 +56,10 @@ type step struct {
 
 // NewSession returns a VU's runner.
 func (st *step) NewSession() protocol.Session {
-	return &session{st: st, wire: &protocol.Wire{}}
+	w := &protocol.Wire{}
+	return &session{st: st, wire: w, dialing: dialing{wire: w}}
 }
 
-// wireKey is the context key of the session's Wire, which the shared
-// transport's dial counts the connection's bytes into.
-type wireKey struct{}
+// dialingKey is the context key of the session's dialing, which the
+// shared dialer counts the connection's bytes into and holds it in.
+type dialingKey struct{}

@@ -90,12 +90,65 @@ func dialWire(d *net.Dialer) func(ctx context.Context, network, addr string) (ne
 	}
 }
 
-// dialCounted dials, counting into the session's Wire when ctx names one.
+// dialCounted dials for the session whose handshake dials (its dialing,
+// a context value): counted into its Wire, and held where the session's
+// end closes it.
 func dialCounted(ctx context.Context, d *net.Dialer, network, addr string) (net.Conn, error) {
-	if w, ok := ctx.Value(wireKey{}).(*protocol.Wire); ok {
-		return w.Dial(d)(ctx, network, addr)
+	dl, ok := ctx.Value(dialingKey{}).(*dialing)
+	if !ok {
+		return d.DialContext(ctx, network, addr)
 	}
-	return d.DialContext(ctx, network, addr)
+	c, err := dl.wire.Dial(d)(ctx, network, addr)
+	if err != nil {
+		return nil, err
+	}
+	if !dl.hold(c) {
+		return nil, net.ErrClosed // the session ended while it dialled; cut says why
+	}
+	return c, nil
+}
+
+// dialing is what a session lends the step's one dialer through the
+// handshake's context: the Wire its connection counts into, and the slot
+// the connection goes in as soon as it is dialled, so that the session's
+// end (the run's, a stall) closes it even while the library waits for the
+// upgrade's answer, which it would otherwise wait for until the handshake
+// timeout whatever the context.
+type dialing struct {
+	wire   *protocol.Wire
+	mu     sync.Mutex
+	conn   net.Conn
+	closed bool
+}
+
+// reset empties the slot for a new session.
+func (d *dialing) reset() {
+	d.mu.Lock()
+	d.conn, d.closed = nil, false
+	d.mu.Unlock()
+}
+
+// hold keeps c, or closes it when the session has ended.
+func (d *dialing) hold(c net.Conn) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		_ = c.Close()
+		return false
+	}
+	d.conn = c
+	return true
+}
+
+// close closes the connection held, and any dialled later.
+func (d *dialing) close() {
+	d.mu.Lock()
+	c := d.conn
+	d.closed = true
+	d.mu.Unlock()
+	if c != nil {
+		_ = c.Close()
+	}
 }
 
 // dialTLS returns a DialTLSContext for wss:// that does what the
