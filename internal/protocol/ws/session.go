@@ -83,6 +83,7 @@ func (s *session) session(ctx context.Context) error {
 	// end (the run's, a stall) closes it, from its dial on, and cut reads
 	// why from cctx.
 	s.dialing.reset()
+	defer s.dialing.reset() // after the AfterFunc's stop: the VU keeps no closed connection
 	defer context.AfterFunc(cctx, s.dialing.close)()
 	if err := s.dial(cctx); err != nil {
 		return s.cut(ctx, cctx, err)
