@@ -51,7 +51,11 @@ func bench(o options, w io.Writer) error {
 				return fmt.Errorf("%s: %w", c.name, err)
 			}
 			results[i] = append(results[i], r)
-			fmt.Fprintf(os.Stderr, "round %d, %s: %.0f B resident per session, %.0f B held\n", round+1, c.name, r.resident, r.held)
+			fmt.Fprintf(os.Stderr, "round %d, %s: %.0f B resident per session", round+1, c.name, r.resident)
+			if c.inProcess {
+				fmt.Fprintf(os.Stderr, ", %.0f B held", r.held)
+			}
+			fmt.Fprintln(os.Stderr)
 		}
 	}
 	report(w, o, clients, results)
