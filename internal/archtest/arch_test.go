@@ -42,7 +42,7 @@ var table = map[string]row{
 	"bench/truth":    {imports: list("units"), modules: list("golang.org/x/sys")},
 	"capacity":       {imports: list("units"), tests: list("golden")},
 	// the use cases, each a package on top of app's run lifecycle
-	"capacityrun": {imports: list("app", "capacity", "diagnose", "history", "metrics", "plan", "proc", "report", "series", "threshold", "units")},
+	"capacityrun": {imports: list("app", "capacity", "diagnose", "history", "metrics", "plan", "proc", "report", "series", "threshold", "units"), tests: list("sample")},
 	// the commands; the only package cmd/loadlens imports
 	"cli":          {imports: list("app", "capacity", "capacityrun", "comparerun", "demo", "demorun", "dist", "estimate", "estimaterun", "history", "historyrun", "importer", "importer/curl", "importer/har", "importer/k6", "importer/openapi", "k8s", "k8s/kapi", "live", "mock", "plan", "runs", "units"), tests: list("k8s/k8stest", "testkit"), modules: list("k8s.io/api", "k8s.io/apimachinery", "k8s.io/client-go")},
 	"cmd/loadlens": {imports: list("cli")},
