@@ -120,15 +120,7 @@ func generatorBound(c *context) []Finding {
 	if w := c.weakAgent(b, from, to); len(w) > 0 {
 		parts = append(append(parts, "; "), w...)
 	}
-	if f := c.targetFailed(b, from, to); f != nil {
-		also = f // its errors say more than a slowdown under the generator's lag
-	}
-	onset := b.second(from, StatOnset, "the first second the generator limited the test")
-	if len(also) > 0 {
-		alsoTitle(b, append([]any{"The load generator also limited the test from ", onset, ": "}, parts...), also)
-	} else {
-		b.title(append(append([]any{"The load generator is the bottleneck from ", onset, ": "}, parts...), "; the numbers are not the target's")...)
-	}
+	c.generatorTitle(b, from, to, parts, also)
 	return append(hostBusy, b.done(from, to))
 }
 

@@ -57,6 +57,21 @@ func (c *context) targetFailed(b *builder, from, to int) []any {
 	return []any{"the target answered ", share, " of requests meanwhile with ", name(top.String())}
 }
 
+// generatorTitle words the generator-bound finding from its signals'
+// words (parts): the bottleneck, or, beside the target's own errors or
+// slowdown (also, from the drops), a warning that follows them.
+func (c *context) generatorTitle(b *builder, from, to int, parts, also []any) {
+	if f := c.targetFailed(b, from, to); f != nil {
+		also = f // its errors say more than a slowdown under the generator's lag
+	}
+	onset := b.second(from, StatOnset, "the first second the generator limited the test")
+	if len(also) > 0 {
+		alsoTitle(b, append([]any{"The load generator also limited the test from ", onset, ": "}, parts...), also)
+		return
+	}
+	b.title(append(append([]any{"The load generator is the bottleneck from ", onset, ": "}, parts...), "; the numbers are not the target's")...)
+}
+
 // alsoTitle words a generator finding that follows the target's own
 // trouble (also): the generator was late too, so the latencies carry its
 // lag, but the errors and the slowdown are the target's. It lowers the
