@@ -215,16 +215,11 @@ func rateOrNone(v float64) string {
 	return units.Number(v)
 }
 
-// historyResult is a run's result in a word, as `loadlens runs` says it,
-// and "(generator)" after it when its generator disturbed it.
+// historyResult is a run's result in a word, as `loadlens runs` says it
+// (history.Result), and "(generator)" after it when its generator
+// disturbed it.
 func historyResult(r *history.Run) string {
-	res := r.Status
-	switch {
-	case r.Status == "completed" && r.ExitCode == 0:
-		res = "passed"
-	case r.Status == "completed" && r.ExitCode == 99:
-		res = "failed"
-	}
+	res := r.Result()
 	if r.Disturbed != "" {
 		res += " (generator)"
 	}
