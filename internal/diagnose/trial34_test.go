@@ -131,3 +131,40 @@ func leadsTarget(t *testing.T, fs []Finding) {
 		}
 	}
 }
+
+// TestSlowEndpointOthersLabel checks the source of "the other requests'"
+// median in a slow-endpoint finding: {not_endpoint="…",not_scenario="s"}
+// read as "not scenario s" in a one-scenario test (s34 trial, 12); it
+// names the scenario only when there are several, as the endpoint's own.
+func TestSlowEndpointOthersLabel(t *testing.T) {
+	reqsOf := []reqs{{ep: 0, n: 450, dur: even(2*time.Millisecond, 0.5)}, {ep: 1, n: 450, dur: even(3*time.Millisecond, 0.5)},
+		{ep: 2, n: 100, dur: even(300*time.Millisecond, 0.5)}}
+	two := layout(modelArrivalRate, "GET /a", "GET /b", "POST /coupons/issue")
+	two.Scenarios = append(two.Scenarios, sample.ScenarioInfo{Name: "admin", Model: modelArrivalRate})
+	two.Endpoints[2].Scenario = 1
+	cases := []struct {
+		name   string
+		layout sample.Layout
+		want   string
+	}{
+		{"one scenario", layout(modelArrivalRate, "GET /a", "GET /b", "POST /coupons/issue"), `http_req_duration{not_endpoint="POST /coupons/issue"}`},
+		{"two scenarios", two, `http_req_duration{not_endpoint="POST /coupons/issue",not_endpoint_scenario="admin"}`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			secs := make([]sec, 10)
+			for i := range secs {
+				secs[i].reqs = reqsOf
+			}
+			fs := Diagnose(Input{Run: build(t, tc.layout, secs)})
+			f, found := expectKind(t, fs, KindBimodalLatency, &expect{Info, [2]int{0, 0}, [2]int{9, 9},
+				[]string{"One slow endpoint: POST /coupons/issue p50 299ms vs 2.40ms for the other requests"}, nil})
+			if !found {
+				return
+			}
+			if !hasEvidence(f, tc.want) {
+				t.Errorf("no evidence from %s in %+v", tc.want, f.Evidence)
+			}
+		})
+	}
+}
