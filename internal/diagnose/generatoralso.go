@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"math"
+	"strings"
 
 	"github.com/loadlens/loadlens/internal/sample"
 )
@@ -78,7 +79,13 @@ func (c *context) generatorTitle(b *builder, from, to int, parts, also []any) {
 // finding to a warning, so that the target's finding leads.
 func alsoTitle(b *builder, head, also []any) {
 	b.f.Severity = Warning
-	b.f.Remedies = append([]string{"read the target's own findings first: its errors and slowdown are its own; re-run on a quiet generator for latencies without its lag"}, b.f.Remedies...)
+	rs := []string{"read the target's own findings first: its errors and slowdown are its own; re-run on a quiet generator for latencies without its lag"}
+	for _, r := range b.f.Remedies {
+		if !strings.HasPrefix(r, "do not use these figures") { // its answers are the target's
+			rs = append(rs, r)
+		}
+	}
+	b.f.Remedies = rs
 	t := append(append(head, "; but "), also...)
 	b.title(append(t, ": the generator's lag is in the latencies, not in the target's answers")...)
 }

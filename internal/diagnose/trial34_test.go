@@ -28,10 +28,10 @@ func TestTargetTroubleLeads(t *testing.T) {
 			&expect{Warning, [2]int{9, 9}, [2]int{11, 11},
 				[]string{"The load generator also limited the test from 0:09: 101 iterations dropped", "but the target answered 97.86% of requests meanwhile with http_5xx"},
 				[]string{"(1.35×): it holds loadlens's own wait for a CPU", "its own answers"}},
-			[]string{"the target was not slower", "The load generator is the bottleneck"}},
+			[]string{"the target was not slower", "The load generator is the bottleneck", "do not use these figures"}},
 		{"the trial's run: nor does its busy host say the numbers are not the target's", replay("trial34-naive"), KindHostBusy,
 			&expect{Warning, [2]int{5, 5}, [2]int{20, 20}, []string{"The generator's host was short of CPU from 0:05", "but the target answered"}, nil},
-			[]string{"the numbers are not the target's"}},
+			[]string{"the numbers are not the target's", "do not use these figures"}},
 		{"503s while dropping: a warning after the errors", naiveDrops(2000, 600, true), KindGeneratorBound,
 			&expect{Warning, [2]int{6, 6}, [2]int{11, 11}, []string{"but the target answered 99.00% of requests meanwhile with http_5xx"}, []string{"(1.3×): it holds loadlens's own wait for a CPU"}},
 			[]string{"the target was not slower"}},
@@ -58,6 +58,9 @@ func TestTargetTroubleLeads(t *testing.T) {
 				text := title(g)
 				for _, e := range g.Evidence {
 					text += "\n" + evidenceText(g, e)
+				}
+				if g.Kind == tc.kind && tc.want != nil && tc.want.severity == Warning {
+					text += "\n" + strings.Join(g.Remedies, "\n")
 				}
 				for _, bad := range tc.never {
 					if g.Kind == tc.kind && strings.Contains(text, bad) {
