@@ -98,7 +98,7 @@ var table = map[string]row{
 	"protocol/prototest": {imports: list("protocol", "sample", "tmpl")}, // the protocols' fake VU, for their tests
 	// the one layer that renders, every page in web's shell
 	"report": {imports: list("capacity", "compare", "diagnose", "estimate", "history", "metrics", "sample", "series", "spans", "threshold", "units", "web"), tests: list("golden", "metrics/metricstest", "plan", "store")},
-	"runs":   {imports: list("app", "metrics", "output", "store", "units"), tests: list("plan")},
+	"runs":   {imports: list("app", "history", "metrics", "output", "store", "units"), tests: list("plan")},
 	// leaves: they import no package of the module
 	// a file read with a size bound, refused before it is read
 	"boundedfile": {},
