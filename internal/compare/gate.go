@@ -286,9 +286,9 @@ func (r *Report) endpointNamed(name string) bool {
 // judged, or passed. A latency gate first asks whether the percentiles are latencies
 // of answers (see answers). Then a gate fails on a change whose estimate
 // goes past its limit and that the table calls significant, and on one
-// that goes past its limit with its whole confidence interval, whatever
-// the runs' noise floor: the table may hold such a change back as noise,
-// but a figure certainly past the limit is one the gate exists to catch. A change
+// that goes past its limit with its whole confidence interval. One the
+// table holds back as within the runs' own noise is not judged, whatever
+// its interval: the gate and the table give one judgement. A change
 // that could not be tested is not judged, wherever it lies: the table
 // calls it not testable, and a gate must not contradict it. Nor is a
 // latency change that a load generator's extra wait could have made or
@@ -329,7 +329,7 @@ func judgeChange(g Gate, base, v Value, host hostLag) (failed, notJudged bool, r
 	}
 	lagged := g.Metric.isLatency() && host.disturbs(g, base.Value)
 	if sign*point <= limit+1e-12 {
-		notJudged, reason = judgeWithin(g, v, host, lagged, pct, change, allowed, point, *ci, limit)
+		notJudged, reason = judgeWithin(g, base, v, host, lagged, pct, change, allowed, point, *ci, limit)
 		return false, notJudged, reason
 	}
 	near := ci.Lo
@@ -338,23 +338,22 @@ func judgeChange(g Gate, base, v Value, host hostLag) (failed, notJudged bool, r
 	}
 	interval := units.Interval(gateScaleText(g.Metric, pct, ci.Lo), gateScaleText(g.Metric, pct, ci.Hi))
 	whole := sign*near > limit && atLeast(g.Metric, point, floor(g.Metric))
+	if whole && !v.Significant {
+		return false, true, heldBackText(g, v, host, lagged, change, interval, allowed)
+	}
 	if whole || worse(g, v) && !lagged {
 		why := fmt.Sprintf("%s %s %s goes past %s", g.Metric, change, interval, allowed)
-		switch {
-		case !whole:
+		if !whole {
 			why += ", and the change is significant (its interval excludes no change)"
-		case !v.Significant:
-			why += fmt.Sprintf(" with its whole interval, though the table holds it back as within the runs' own noise (%s)",
-				strings.TrimPrefix(ScaleText(g.Metric, v.MinEffect), "+"))
 		}
 		if lagged {
-			why += "; " + host.sentence() + ", so rerun on a quiet host to tell the system's share"
+			why += "; " + host.sentence(g.Metric) + ", so rerun on a quiet host to tell the system's share"
 		}
 		return true, false, why
 	}
 	if lagged {
 		return false, true, fmt.Sprintf("not judged: %s %s %s goes past %s, but its interval reaches back within it and %s: the wait may have moved it either way; run both on a quiet host%s",
-			g.Metric, change, interval, allowed, host.sentence(), widerThanLag(g, v, point, *ci, limit))
+			g.Metric, change, interval, allowed, host.sentence(g.Metric), widerThanLag(g, v, point, *ci, limit))
 	}
 	if pct && v.Drift > limit {
 		return false, true, fmt.Sprintf("not judged: %s %s %s goes past %s, but its interval reaches back within it and the runs drifted: "+
@@ -365,21 +364,44 @@ func judgeChange(g Gate, base, v Value, host hostLag) (failed, notJudged bool, r
 	return false, false, fmt.Sprintf("%s %s %s goes past %s, but its interval reaches back within it: not significantly past it", g.Metric, change, interval, allowed)
 }
 
+// heldBackText is the not judged verdict of a change whose whole interval
+// is past the limit but that the table holds back as within the runs' own
+// noise: a gate that failed it would call a regression the table, the
+// HTML and the Markdown call no change (the trial's p50 "~ [+52.5%,
+// +71.6%] < noise 202%" failed 'p(50) +10%'). Not judged fails unless
+// allowed, as the table cannot tell it from the runs' own noise.
+func heldBackText(g Gate, v Value, host hostLag, lagged bool, change, interval, allowed string) string {
+	why := fmt.Sprintf("not judged: %s %s %s goes past %s with its whole interval, but the table holds it back as within the runs' own noise (%s)",
+		g.Metric, change, interval, allowed, strings.TrimPrefix(ScaleText(g.Metric, v.MinEffect), "+"))
+	if lagged || host.busier != 0 && g.Metric.isLatency() {
+		return why + "; " + host.sentence(g.Metric) + ", so rerun both on a quiet host"
+	}
+	return why + " (how far either run's halves or stretches of seconds differ, or their generators' lag): runs that move this much by themselves cannot resolve it; hold longer, warm the service up first, or run both on a quiet host"
+}
+
 // judgeWithin says why a change whose point estimate is within the gate's
 // limit passes, or is not judged: its interval too wide to tell, or the
-// baseline's host lagged behind (lagged) while this run's did not.
-func judgeWithin(g Gate, v Value, host hostLag, lagged, pct bool, change, allowed string, point float64, ci Interval, limit float64) (notJudged bool, reason string) {
+// baseline's host lagged behind (lagged) while this run's did not, by
+// enough to hide a rise past the limit (canHideRise).
+func judgeWithin(g Gate, base, v Value, host hostLag, lagged, pct bool, change, allowed string, point float64, ci Interval, limit float64) (notJudged bool, reason string) {
+	waited := lagged
+	lagged = lagged && (host.busier > 0 || host.canHideRise(g, base, v))
+	defer func() {
+		if waited && !lagged && !notJudged {
+			reason += "; " + host.sentence(g.Metric) + ", but that wait taken out of the baseline's figure leaves it within the limit too"
+		}
+	}()
 	// an interval too wide stays too wide on a quiet host: more data is the remedy named first
 	if far, wide := unresolved(g, point, ci, limit); wide {
 		why := unresolvedText(g, v, change, allowed, pct, point, far, limit)
 		if lagged && host.busier < 0 {
-			why += "; besides, " + host.sentence()
+			why += "; besides, " + host.sentence(g.Metric)
 		}
 		return true, why
 	}
 	if lagged && host.busier < 0 {
 		return true, fmt.Sprintf("not judged: %s %s is within %s, but %s: the wait in the baseline's latencies can hide a rise; run both on a quiet host",
-			g.Metric, change, allowed, host.sentence())
+			g.Metric, change, allowed, host.sentence(g.Metric))
 	}
 	return false, fmt.Sprintf("%s %s is within %s", g.Metric, change, allowed)
 }

@@ -162,7 +162,7 @@ func (v *runView) makeFeeds(feeds []feed) {
 // feedView is a view of the same run and compared seconds whose seconds
 // count feed f.
 func (v *runView) feedView(f feed) *runView {
-	fv := &runView{info: v.info, run: v.run, exact: v.exact, endpoint: v.endpoint, first: v.first, last: v.last, iters: v.iters, feed: f}
+	fv := &runView{info: v.info, run: v.run, exact: v.exact, endpoint: v.endpoint, first: v.first, last: v.last, iters: v.iters, feed: f, lag: v.lag}
 	fv.rows = make([]*rowSeconds, len(v.rows))
 	for r, rs := range v.rows {
 		if rs != nil && fv.sessionRow(r) {
