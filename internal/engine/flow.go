@@ -44,7 +44,9 @@ func (v *vu) steps(ctx context.Context, flow []plan.Step, w *walk, top bool) boo
 		case plan.RequestStep:
 			// the last step's request ends the iteration: recorded at once
 			v.http.endsIter, v.http.iterStart = top && i == len(flow)-1, w.intended
-			if v.request(ctx, st.Request, w.stepStart) != nil {
+			err := v.request(ctx, st.Request, w.stepStart)
+			v.leaveGate() // through its first request: the next VU may start
+			if err != nil {
 				return false
 			}
 			if w.intended.IsZero() {
