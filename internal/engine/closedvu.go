@@ -89,6 +89,7 @@ func (c *closedVU) run() {
 	for {
 		if !r.keep(c) {
 			c.v.leaveGate()
+			c.v.returnHTTP()
 			c.v.close()
 			r.sc.active.Add(-1)
 			c.cancel(nil)
@@ -105,6 +106,7 @@ func (c *closedVU) run() {
 			c.v.endIteration(&c.w)
 			continue
 		}
+		c.v.returnHTTP() // lent again when the VU runs on
 		if c.park(c.w.park) {
 			return
 		}
