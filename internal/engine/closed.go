@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"cmp"
 	"context"
 	"sync"
 	"sync/atomic"
@@ -33,7 +32,7 @@ func (sc *scenarioRun) runVUs(ctx context.Context, start time.Time) {
 	hard, interrupt := context.WithCancelCause(ctx)
 	defer interrupt(nil)
 	r := &closedRun{sc: sc, hard: hard, spread: spreadInterval(sc.s.Flow), parks: sc.parks(),
-		gate: startGate{limit: cmp.Or(sc.e.startGate, startGateSize)}}
+		gate: startGate{limit: sc.e.startGate}}
 	defer context.AfterFunc(hard, r.interruptAll)()
 	at, jump := time.Duration(0), true
 	for {

@@ -1,6 +1,9 @@
 package engine
 
-import "sync"
+import (
+	"cmp"
+	"sync"
+)
 
 // startGateSize is how many closed-model VUs may be in their first request
 // at once; the others wait for their start parked, in order. On a
@@ -18,7 +21,7 @@ const startGateSize = 1024
 type startGate struct {
 	mu    sync.Mutex
 	n     int         // VUs admitted and not yet through their first request
-	limit int         // startGateSize; smaller in tests
+	limit int         // 0: startGateSize; smaller in tests
 	queue []*closedVU // parked, waiting to be admitted, first in first out
 }
 
@@ -27,7 +30,7 @@ type startGate struct {
 // (c.v.gate set), or woken while it was being queued.
 func (g *startGate) enter(c *closedVU) bool {
 	g.mu.Lock()
-	if g.n < g.limit {
+	if g.n < cmp.Or(g.limit, startGateSize) {
 		g.n++
 		g.mu.Unlock()
 		c.v.gate = g
