@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 
+	"github.com/loadlens/loadlens/internal/boundedfile"
 	"github.com/loadlens/loadlens/internal/history"
 )
 
@@ -51,17 +51,13 @@ func CheckStore(ctx context.Context, dsn string) error { return checkShared(ctx,
 // readHistoryFile reads dir's history record file.
 func readHistoryFile(dir string) (history.Run, error) {
 	var rec history.Run
-	f, err := os.Open(filepath.Join(dir, HistoryFile))
-	if err != nil {
-		return rec, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxHistoryFile+1))
-	if err != nil {
-		return rec, err
-	}
-	if len(b) > maxHistoryFile {
+	b, err := boundedfile.Read(filepath.Join(dir, HistoryFile), maxHistoryFile, true)
+	var tl *boundedfile.TooLargeError
+	switch {
+	case errors.As(err, &tl):
 		return rec, fmt.Errorf("%s: more than %d bytes", HistoryFile, maxHistoryFile)
+	case err != nil:
+		return rec, err
 	}
 	if err := json.Unmarshal(b, &rec); err != nil {
 		return rec, fmt.Errorf("%s: %w", HistoryFile, err)

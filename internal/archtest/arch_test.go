@@ -32,7 +32,7 @@ var table = map[string]row{
 	// the listeners' tokens and loopback checks (live, otlp)
 	"access": {},
 	// the run lifecycle: open, run, collect, outputs, conclude
-	"app":            {imports: list("compare", "diagnose", "engine", "history", "historypg", "historystore", "live", "metrics", "otlp", "output", "plan", "proc", "report", "sample", "scrape", "series", "spans", "store", "threshold", "units")},
+	"app":            {imports: list("boundedfile", "compare", "diagnose", "engine", "history", "historypg", "historystore", "live", "metrics", "otlp", "output", "plan", "proc", "report", "sample", "scrape", "series", "spans", "store", "threshold", "units")},
 	"archtest":       {},
 	"bench/history":  {imports: list("app", "history")},
 	"bench/binsize":  {imports: list("units")},
@@ -71,28 +71,28 @@ var table = map[string]row{
 	"historyrun":       {imports: list("app", "history", "historypg", "report")},
 	"historystore":     {imports: list("history"), modules: list("modernc.org/sqlite")},
 	"importer":         {imports: list("plan", "units")},
-	"importer/curl":    {imports: list("importer", "units"), tests: list("testkit"), modules: list("mvdan.cc/sh/v3")},
+	"importer/curl":    {imports: list("boundedfile", "importer", "units"), tests: list("testkit"), modules: list("mvdan.cc/sh/v3")},
 	"importer/har":     {imports: list("importer", "plan", "units"), tests: list("testkit")},
 	"importer/k6":      {imports: list("importer", "units"), tests: list("testkit"), modules: list("github.com/tdewolff/parse/v2")},
 	"importer/openapi": {imports: list("importer", "plan", "units"), tests: list("testkit"), modules: list("github.com/getkin/kin-openapi", "go.yaml.in/yaml/v4")},
 	"jsonpath":         {},
-	"k8s":              {imports: list("k8s/kapi", "plan", "units"), tests: list("k8s/k8stest", "testkit"), modules: list("github.com/goccy/go-yaml", "github.com/gorilla/websocket", "k8s.io/api", "k8s.io/apimachinery", "k8s.io/client-go", "k8s.io/streaming", "sigs.k8s.io/yaml")},
+	"k8s":              {imports: list("boundedfile", "k8s/kapi", "plan", "units"), tests: list("k8s/k8stest", "testkit"), modules: list("github.com/goccy/go-yaml", "github.com/gorilla/websocket", "k8s.io/api", "k8s.io/apimachinery", "k8s.io/client-go", "k8s.io/streaming", "sigs.k8s.io/yaml")},
 	"k8s/kapi":         {modules: list("k8s.io/apimachinery")},
 	"k8s/k8stest":      {modules: list("k8s.io/api", "k8s.io/apimachinery", "k8s.io/client-go")},
 	"live":             {imports: list("access", "units", "web")},
 	// the only user of hdrhistogram-go; units for the counts in threshold reasons
 	"metrics":             {imports: list("sample", "threshold", "units"), modules: list("github.com/HdrHistogram/hdrhistogram-go")},
 	"metrics/metricstest": {imports: list("metrics", "sample")},
-	"mock":                {imports: list("jsonpath", "proc", "promtext", "tmpl", "yamldoc")}, // its config read as strictly as a test file, not through plan
+	"mock":                {imports: list("boundedfile", "jsonpath", "proc", "promtext", "tmpl", "yamldoc")}, // its config read as strictly as a test file, not through plan
 	"otlp":                {imports: list("access", "sample", "spans"), modules: list("go.opentelemetry.io/collector/pdata", "go.opentelemetry.io/proto/otlp", "google.golang.org/grpc", "google.golang.org/protobuf")},
 	"output":              {imports: list("metrics", "plan", "sample"), tests: list("metrics/metricstest"), modules: list("github.com/influxdata/line-protocol/v2", "github.com/klauspost/compress", "github.com/prometheus/prometheus", "go.opentelemetry.io/proto/otlp", "google.golang.org/protobuf")},
-	"plan":                {imports: list("jsonpath", "sample", "series", "threshold", "tmpl", "yamldoc"), tests: list("testkit"), modules: list("github.com/goccy/go-yaml")},
+	"plan":                {imports: list("boundedfile", "jsonpath", "sample", "series", "threshold", "tmpl", "yamldoc"), tests: list("testkit"), modules: list("github.com/goccy/go-yaml")},
 	// the process's CPU and descriptors, the host's /proc/stat
 	"proc":     {},
 	"promtext": {},
 	// the seam of the session protocols, and one package per protocol (docs/protocols.md)
 	"protocol":           {imports: list("jsonpath", "plan", "sample", "tmpl")},
-	"protocol/grpc":      {imports: list("plan", "protocol", "sample"), tests: list("jsonpath", "protocol/prototest", "tmpl"), modules: list("github.com/bufbuild/protocompile", "google.golang.org/grpc", "google.golang.org/protobuf")},
+	"protocol/grpc":      {imports: list("boundedfile", "plan", "protocol", "sample"), tests: list("jsonpath", "protocol/prototest", "tmpl"), modules: list("github.com/bufbuild/protocompile", "google.golang.org/grpc", "google.golang.org/protobuf")},
 	"protocol/sse":       {imports: list("plan", "protocol", "sample", "units"), tests: list("jsonpath", "protocol/prototest", "tmpl"), modules: list("github.com/mccutchen/go-httpbin/v2")},
 	"protocol/ws":        {imports: list("plan", "protocol", "sample", "units"), tests: list("jsonpath", "protocol/prototest", "testkit", "tmpl"), modules: list("github.com/coder/websocket", "github.com/gorilla/websocket", "github.com/mccutchen/go-httpbin/v2")},
 	"protocol/prototest": {imports: list("protocol", "sample", "tmpl")}, // the protocols' fake VU, for their tests
@@ -100,9 +100,11 @@ var table = map[string]row{
 	"report": {imports: list("capacity", "compare", "diagnose", "estimate", "history", "metrics", "sample", "series", "spans", "threshold", "units", "web"), tests: list("golden", "metrics/metricstest", "plan", "store")},
 	"runs":   {imports: list("app", "metrics", "output", "store", "units"), tests: list("plan")},
 	// leaves: they import no package of the module
-	"sample": {},
-	"scrape": {imports: list("plan", "series"), modules: list("github.com/prometheus/client_model", "github.com/prometheus/common")},
-	"series": {},
+	// a file read with a size bound, refused before it is read
+	"boundedfile": {},
+	"sample":      {},
+	"scrape":      {imports: list("plan", "series"), modules: list("github.com/prometheus/client_model", "github.com/prometheus/common")},
+	"series":      {},
 	// median, mean, Kendall's tau: shared by compare, diagnose, history
 	"stats": {},
 	"spans": {imports: list("sample")},

@@ -1,11 +1,11 @@
 package k8s
 
 import (
+	"errors"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 
+	"github.com/loadlens/loadlens/internal/boundedfile"
 	"github.com/loadlens/loadlens/internal/plan"
 )
 
@@ -16,17 +16,13 @@ const maxOutputsFile = 1 << 20
 // from the file the run's Secret mounts in its pod (OutputsEnv names it),
 // so that their credentials are in no object's spec.
 func ReadOutputs(path string) ([]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("$%s: %w", OutputsEnv, err)
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxOutputsFile+1))
-	if err != nil {
-		return nil, fmt.Errorf("$%s: %w", OutputsEnv, err)
-	}
-	if len(b) > maxOutputsFile {
+	b, err := boundedfile.Read(path, maxOutputsFile, true)
+	var tl *boundedfile.TooLargeError
+	switch {
+	case errors.As(err, &tl):
 		return nil, fmt.Errorf("%s: more than a Secret's 1 MiB of outputs", path)
+	case err != nil:
+		return nil, fmt.Errorf("$%s: %w", OutputsEnv, err)
 	}
 	var outs []string
 	for i, line := range strings.Split(string(b), "\n") {

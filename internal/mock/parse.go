@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/loadlens/loadlens/internal/boundedfile"
 	"github.com/loadlens/loadlens/internal/tmpl"
 	"github.com/loadlens/loadlens/internal/yamldoc"
 )
@@ -48,11 +49,11 @@ func ParseFile(path string, env func(string) (string, bool)) (*Config, error) {
 // readFile reads at most limit bytes of path, refusing a larger file or
 // one that is not a regular file before reading it.
 func readFile(path string, limit int64) ([]byte, error) {
-	b, err := yamldoc.ReadLimited(path, limit, true)
+	b, err := boundedfile.Read(path, limit, true)
 	if pe, ok := err.(*os.PathError); ok {
 		err = pe.Err
 	}
-	if _, ok := err.(*yamldoc.TooLargeError); ok {
+	if _, ok := err.(*boundedfile.TooLargeError); ok {
 		err = fmt.Errorf("larger than %d MiB", limit>>20)
 	}
 	return b, err

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/loadlens/loadlens/internal/boundedfile"
 	"github.com/loadlens/loadlens/internal/threshold"
 	"github.com/loadlens/loadlens/internal/tmpl"
 	"github.com/loadlens/loadlens/internal/yamldoc"
@@ -72,8 +73,8 @@ func ParseFileFor(m Machine, path string, env func(string) (string, bool)) (*Pla
 // readLimited reads the file at path, refusing one larger than MaxFileSize
 // before reading it.
 func readLimited(path string) ([]byte, error) {
-	src, err := yamldoc.ReadLimited(path, yamldoc.MaxFileSize, false)
-	var big *yamldoc.TooLargeError
+	src, err := boundedfile.Read(path, yamldoc.MaxFileSize, false)
+	var big *boundedfile.TooLargeError
 	switch {
 	case errors.As(err, &big) && big.AtLeast: // a file that grew, or a pipe
 		return nil, &yamldoc.Error{File: path, Msg: fmt.Sprintf("the test file is more than %d MiB; a test file may be at most %d MiB (put large data in a CSV file, under data:)", yamldoc.MaxFileSize>>20, yamldoc.MaxFileSize>>20)}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/loadlens/loadlens/internal/boundedfile"
 	"github.com/loadlens/loadlens/internal/tmpl"
 	"github.com/loadlens/loadlens/internal/yamldoc"
 )
@@ -88,8 +89,8 @@ func (p *parser) bodyFile(n yamldoc.Node, sc *scenarioCtx) *tmpl.Template {
 // ReadBodyFile reads a body file, refusing one larger than MaxBodyFile
 // before reading it; the error gives its size.
 func ReadBodyFile(path string) ([]byte, error) {
-	b, err := yamldoc.ReadLimited(path, MaxBodyFile, false)
-	var big *yamldoc.TooLargeError
+	b, err := boundedfile.Read(path, MaxBodyFile, false)
+	var big *boundedfile.TooLargeError
 	if errors.As(err, &big) {
 		return nil, bodyFileTooBig(path, big.Size, big.AtLeast)
 	}

@@ -180,6 +180,9 @@ func (p *parser) requestURL(pathNode yamldoc.Node, pathSrc string, o *yamldoc.Ob
 		pathT, _ = p.Compile(pathNode, escaped, sc.scope)
 	}
 	pathSrc = clean
+	if dynamicStart(pathSrc) {
+		return p.joinedURL(pathT, o, sc), sc.def.baseAuth
+	}
 	var b tmpl.Builder
 	if scheme, abs := urlScheme(pathSrc); abs {
 		if scheme != "http" && scheme != "https" {
@@ -214,6 +217,25 @@ func (p *parser) requestURL(pathNode yamldoc.Node, pathSrc string, o *yamldoc.Ob
 	}
 	p.nameTemplatedHost(pathSrc, sc.scope)
 	return u, auth
+}
+
+// dynamicStart reports whether a path begins with a template, so that
+// only its value says whether it is a full URL, has a leading "/" or a
+// query: a CSV column of paths or of URLs.
+func dynamicStart(path string) bool {
+	return strings.HasPrefix(strings.TrimLeft(path, " "), "{{")
+}
+
+// joinedURL is requestURL's URL for a path that begins with a template:
+// joined to base_url (or used as it is, when its value is a full URL) as
+// each request renders it. Without base_url, a value that is no full URL
+// fails its request with the engine's bad-URL error.
+func (p *parser) joinedURL(pathT *tmpl.Template, o *yamldoc.Object, sc *scenarioCtx) *tmpl.Template {
+	var q tmpl.Builder
+	if n, ok := o.Get("query"); ok {
+		p.encodedPairs(&q, n, "", "a mapping of query parameters", sc)
+	}
+	return tmpl.JoinURL(strings.TrimSuffix(sc.def.baseURL, "/"), pathT, q.Done())
 }
 
 // constURL checks a request's URL that needs no rendering, c, written as

@@ -49,6 +49,8 @@ func renderParts(dst []byte, parts []part, c *Context) []byte {
 			start := len(dst)
 			dst = renderParts(dst, p.sub, c)
 			dst = escapeTail(dst, start, p.esc)
+		case urlPart:
+			dst = renderURL(dst, p, c)
 		}
 	}
 	return dst

@@ -93,6 +93,8 @@ func collectSlots(slots []int, parts []part) []int {
 			slots = append(slots, parts[i].slot)
 		case escapedPart:
 			slots = collectSlots(slots, parts[i].sub)
+		case urlPart:
+			slots = collectSlots(collectSlots(slots, parts[i].sub), parts[i].query)
 		}
 	}
 	return slots

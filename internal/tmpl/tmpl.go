@@ -57,6 +57,7 @@ const (
 	pickPart                       // one of choices
 	timestampPart                  // Unix milliseconds at render time
 	escapedPart                    // sub rendered, then escaped with esc
+	urlPart                        // sub as a URL on base text (see JoinURL), then query
 )
 
 // part is one piece of a compiled template; only the fields of its kind are set.
@@ -67,5 +68,6 @@ type part struct {
 	lo, hi  int64    // randIntPart bounds; randStringPart length in lo
 	choices []string // pickPart
 	esc     Escape   // escapedPart
-	sub     []part   // escapedPart
+	sub     []part   // escapedPart, urlPart
+	query   []part   // urlPart
 }

@@ -3,12 +3,11 @@ package curl
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/loadlens/loadlens/internal/boundedfile"
 	"github.com/loadlens/loadlens/internal/importer"
 	"github.com/loadlens/loadlens/internal/units"
 )
@@ -35,35 +34,23 @@ func (r *request) readText(path, what string, skipped func(why string)) (string,
 // Devices and pipes are refused before they are opened: /dev/zero never
 // ends, and opening a named pipe waits for a writer.
 func readLocal(path string) ([]byte, error) {
-	info, err := os.Stat(path)
-	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err // the path is said already
-		}
-		return nil, err
+	b, err := boundedfile.Read(path, importer.MaxLocalFile, true)
+	var pe *fs.PathError
+	var tl *boundedfile.TooLargeError
+	switch {
+	case errors.As(err, &tl):
+		return nil, fmt.Errorf("it is %s%s; an import copies at most %s of a file into a test (name a larger one with body_file:)",
+			more(tl.AtLeast), units.CountOf(tl.Size, "byte", "bytes"), units.Size(importer.MaxLocalFile))
+	case errors.As(err, &pe):
+		return nil, pe.Err // the path is said already
 	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file (a device, a pipe or a directory)")
+	return b, err
+}
+
+// more words a size that is a lower bound.
+func more(atLeast bool) string {
+	if atLeast {
+		return "more than "
 	}
-	tooBig := func(n int64) error {
-		return fmt.Errorf("it is %s; an import copies at most %s of a file into a test (name a larger one with body_file:)",
-			units.CountOf(n, "byte", "bytes"), units.Size(importer.MaxLocalFile))
-	}
-	if info.Size() > importer.MaxLocalFile {
-		return nil, tooBig(info.Size())
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, importer.MaxLocalFile+1)) // the file may have grown since
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > importer.MaxLocalFile {
-		return nil, tooBig(int64(len(b)))
-	}
-	return b, nil
+	return ""
 }

@@ -1,14 +1,15 @@
 package grpc
 
 import (
-	"io"
-	"os"
+	"errors"
+	"io/fs"
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/descriptorpb"
 
+	"github.com/loadlens/loadlens/internal/boundedfile"
 	"github.com/loadlens/loadlens/internal/plan"
 )
 
@@ -19,17 +20,13 @@ const maxProtoset = 64 << 20
 // fromProtoset reads a FileDescriptorSet (protoc --descriptor_set_out
 // --include_imports, buf build -o) and finds the step's method in it.
 func fromProtoset(g *plan.GRPC) (protoreflect.MethodDescriptor, error) {
-	f, err := os.Open(g.Protoset)
-	if err != nil {
-		return nil, atError(g.ProtoAt, "%v", err)
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxProtoset+1))
-	if err != nil {
-		return nil, atError(g.ProtoAt, "%v", err)
-	}
-	if len(b) > maxProtoset {
+	b, err := boundedfile.Read(g.Protoset, maxProtoset, true)
+	var tl *boundedfile.TooLargeError
+	switch {
+	case errors.As(err, &tl):
 		return nil, atError(g.ProtoAt, "%s is over %d MiB: not a protoset", g.Protoset, maxProtoset>>20)
+	case err != nil:
+		return nil, atError(g.ProtoAt, "%s: %v", g.Protoset, unwrapPath(err))
 	}
 	set := &descriptorpb.FileDescriptorSet{}
 	if err := proto.Unmarshal(b, set); err != nil {
@@ -44,4 +41,14 @@ func fromProtoset(g *plan.GRPC) (protoreflect.MethodDescriptor, error) {
 		return nil, atError(g.MethodAt, "no service %s in %s", serviceName(g.Method), g.Protoset)
 	}
 	return method(d, g)
+}
+
+// unwrapPath drops an fs.PathError's operation and path, which the caller
+// says already.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -55,6 +56,10 @@ func TestProtoset(t *testing.T) {
 	if err := os.WriteFile(notSet, []byte("syntax = \"proto3\";\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	fifo := filepath.Join(t.TempDir(), "fifo.protoset")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	at := plan.Error{File: "t.yaml", Line: 9, Column: 19, Field: "scenarios.s.flow[0].protoset"}
 	tests := []struct {
 		name, set, method, errHas string
@@ -63,6 +68,7 @@ func TestProtoset(t *testing.T) {
 		{"a protoset without its imports", writeProtoset(t, true), "grpc.testing.TestService/UnaryCall", "t.yaml:9:19: scenarios.s.flow[0].protoset: "},
 		{"not a protoset", notSet, "grpc.testing.TestService/UnaryCall", "is not a protoset"},
 		{"a missing file", filepath.Join(t.TempDir(), "nope.protoset"), "a.B/C", "no such file"},
+		{"a named pipe, refused unopened (an open waits for a writer)", fifo, "a.B/C", "not a regular file (a named pipe)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
