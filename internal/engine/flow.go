@@ -29,6 +29,7 @@ func (v *vu) steps(ctx context.Context, flow []plan.Step, w *walk, top bool) boo
 		st := &flow[i]
 		switch st.Kind {
 		case plan.ThinkStep:
+			v.leaveGate() // waiting before its first request: it holds no CPU
 			if w.intended.IsZero() {
 				w.intended = time.Now()
 			}
@@ -54,6 +55,7 @@ func (v *vu) steps(ctx context.Context, flow []plan.Step, w *walk, top bool) boo
 			}
 			w.end, w.stepStart = v.http.ended, time.Time{}
 		case plan.SessionStep:
+			v.leaveGate() // a session may last the run
 			if !v.session(ctx, st.Session, w) {
 				return false
 			}

@@ -17,7 +17,10 @@ import (
 // 100 ms, at most 9 MB of stacks.
 const startGateSize = 1024
 
-// startGate admits closed-model VUs to their first request.
+// startGate admits closed-model VUs to their first request. A VU leaves it
+// when that request ends, or earlier when its flow first waits for
+// something else (a think time, a session step, which may last the run),
+// or ends without a request.
 type startGate struct {
 	mu    sync.Mutex
 	n     int         // VUs admitted and not yet through their first request

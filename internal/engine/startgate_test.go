@@ -116,3 +116,31 @@ func TestStartGateBoundsFirstRequests(t *testing.T) {
 		})
 	}
 }
+
+// TestStartGateIsLeftWhileAVUWaits: a VU whose flow waits before its first
+// request (a think time; a session step, which may last the run, does the
+// same) leaves the gate as it starts waiting, so it does not hold back the
+// VUs after it.
+func TestStartGateIsLeftWhileAVUWaits(t *testing.T) {
+	const vus = 3
+	srv := newHoldServer(t)
+	load := plan.Load{Model: plan.VUs, Stages: []plan.Stage{{Duration: 10 * time.Millisecond, Target: vus},
+		{Duration: time.Minute, Target: vus}}}
+	s := scenario(load, think(time.Hour), get(srv.URL))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	e := New(&plan.Plan{Scenarios: []*plan.Scenario{s}}, newTestRecorder(), Options{})
+	e.startGate = 1
+	done := make(chan error, 1)
+	go func() { done <- e.Run(ctx) }()
+	for n := 0; vuGoroutines() < vus; n++ { // polled: each VU's goroutine sleeps in its think time
+		if n == 2000 {
+			t.Fatalf("%d VUs thinking, want %d: the first one's wait held the gate", vuGoroutines(), vus)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
