@@ -65,15 +65,19 @@ func ParseGate(expr string) (Gate, error) {
 			expr, fmt.Sprintf(format, args...))
 	}
 	s := strings.TrimSpace(expr)
-	name := s
-	if i := strings.IndexAny(s, "{+- \t"); i >= 0 {
-		name, s = s[:i], strings.TrimSpace(s[i:])
+	m, rest, ok := sessionGate(s) // names of more than one word, as the table shows them
+	if ok {
+		s = rest
 	} else {
-		s = ""
-	}
-	m, ok := gateMetric(name)
-	if !ok {
-		return fail("unknown metric %q: use p(50), med, p(95), p(99), req/s, errors or checks", name)
+		name := s
+		if i := strings.IndexAny(s, "{+- \t"); i >= 0 {
+			name, s = s[:i], strings.TrimSpace(s[i:])
+		} else {
+			s = ""
+		}
+		if m, ok = gateMetric(name); !ok {
+			return fail("unknown metric %q: use p(50), med, p(95), p(99), req/s, errors or checks; for session endpoints also %s", name, sessionGateNames())
+		}
 	}
 	g.Metric = m
 	if strings.HasPrefix(s, "{") {
@@ -162,7 +166,7 @@ func gateAmount(m Metric, amount float64, unit string) (float64, bool, error) {
 	if unit == "%" {
 		return amount, true, nil
 	}
-	switch m {
+	switch m.Base() {
 	case P50, P95, P99:
 		switch unit {
 		case "": // read as ms, +10 was taken for +10ms by a user who meant +10%
@@ -179,10 +183,10 @@ func gateAmount(m Metric, amount float64, unit string) (float64, bool, error) {
 		if unit == "" { // as for a latency: -5 could mean 5 req/s or 5%
 			return 0, false, fmt.Errorf("the change %v has no unit: write %v%% for a relative change or %v/s for a rate", amount, amount, amount)
 		}
-		if unit == "/s" || unit == "req/s" {
+		if unit == "/s" || unit == m.Unit()+"/s" {
 			return amount, false, nil
 		}
-		return 0, false, fmt.Errorf("unit %q is not %% or req/s", unit)
+		return 0, false, fmt.Errorf("unit %q is not %% or %s/s", unit, m.Unit())
 	}
 	if unit == "pp" {
 		return amount / 100, false, nil
@@ -209,6 +213,9 @@ func (r *Report) Check(gates []Gate) []GateResult {
 				res.Failed, res.Reason = true, err.Error()
 			} else {
 				res.Failed, res.NotJudged, res.Reason = judge(g, line.Values[0], line.Values[i], r.hostLag(i))
+				if _, session := g.Metric.sessionName(); session {
+					res.Reason = sessionWords(res.Reason, g.Metric) // its seconds count sessions (or messages), not requests
+				}
 			}
 			if !r.Groups[i].Comparable {
 				res.Reason += " (not at the baseline's load)"
@@ -252,9 +259,15 @@ func (r *Report) line(g Gate) (Line, error) {
 		want = allEndpoints
 	}
 	for _, row := range r.Rows {
-		if row.Name == want {
-			return row.Lines[g.Metric], nil
+		if row.Name != want {
+			continue
 		}
+		for _, l := range row.Lines {
+			if l.Metric == g.Metric {
+				return l, nil
+			}
+		}
+		return Line{}, fmt.Errorf("%s: no session step in %s of the compared runs (sse:, ws: or grpc:), so no %s to judge", g.Metric, want, g.Metric)
 	}
 	return Line{}, fmt.Errorf("no endpoint %q in the compared runs", g.Endpoint)
 }
@@ -459,8 +472,8 @@ func gateLimitText(g Gate) string {
 		return sign + strconv.FormatFloat(g.Amount, 'f', -1, 64) + "%"
 	case g.Metric.isRatio():
 		return sign + strconv.FormatFloat(100*g.Amount, 'f', -1, 64) + "pp"
-	case g.Metric == TPS:
-		return sign + strconv.FormatFloat(g.Amount, 'f', -1, 64) + " req/s"
+	case g.Metric.Base() == TPS:
+		return sign + strconv.FormatFloat(g.Amount, 'f', -1, 64) + " " + g.Metric.Unit() + "/s"
 	}
 	return sign + strconv.FormatFloat(g.Amount, 'f', -1, 64) + "ms"
 }
