@@ -228,6 +228,9 @@ scenarios:
 	}{{"naive-race", 99}, {"improved", 0}}
 	for _, c := range cases {
 		t.Run(c.variant, func(t *testing.T) {
+			// Each its own shop, at the same time: the race waits between
+			// its read and its write, and the check is on counts, not time.
+			t.Parallel()
 			shop := startShop(t)
 			dir := t.TempDir()
 			path := writeTest(t, dir, "t.yaml", strings.ReplaceAll(test, "SHOP", shop))

@@ -45,8 +45,8 @@ func TestHistoryHTMLInABrowser(t *testing.T) {
 		changes: document.querySelectorAll("ul.changes li.worse").length,
 		links: Array.from(document.querySelectorAll("table a")).map(a => a.href).concat(d.series[0].runs.map(r => new URL(r.link, location.href).href)),
 		tags: d.series[0].runs.map(r => r.tags).join(" ")}`, &got)
-	if got.Charts != 3 || got.Canvases < 3 {
-		t.Errorf("%d charts, %d canvases drawn; want 3 (latency, rps, errors of one endpoint)", got.Charts, got.Canvases)
+	if got.Charts != 4 || got.Canvases < 4 {
+		t.Errorf("%d charts, %d canvases drawn; want 4 (median, tail latency, rps, errors of one endpoint)", got.Charts, got.Canvases)
 	}
 	if got.Marks == 0 || got.Changes == 0 {
 		t.Errorf("change points: %d marks drawn, %d listed as worse; want the regression marked", got.Marks, got.Changes)

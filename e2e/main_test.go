@@ -5,10 +5,12 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 )
@@ -44,6 +46,37 @@ type result struct {
 // loadlens runs the binary in dir with args and waits for it (at most 2 minutes).
 func loadlens(t *testing.T, dir string, args ...string) result {
 	t.Helper()
+	r, err := invoke(dir, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// loadlensTogether runs the binary once for each args, all at the same
+// time, in dir, and returns their results in order: runs that wait on a
+// schedule, not on the CPU, need not wait for each other.
+func loadlensTogether(t *testing.T, dir string, args ...[]string) []result {
+	t.Helper()
+	out, errs := make([]result, len(args)), make([]error, len(args))
+	var wg sync.WaitGroup
+	for i, a := range args {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i], errs[i] = invoke(dir, a)
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// invoke runs the binary in dir with args and waits for it (at most 2
+// minutes); the error is one of running it, not its exit code.
+func invoke(dir string, args []string) (result, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, binary, args...)
@@ -55,13 +88,13 @@ func loadlens(t *testing.T, dir string, args ...string) result {
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()
 	} else if err != nil {
-		t.Fatalf("running loadlens %v: %v", args, err)
+		return result{}, fmt.Errorf("running loadlens %v: %v", args, err)
 	}
 	var cpu time.Duration
 	if ps := cmd.ProcessState; ps != nil {
 		cpu = ps.UserTime() + ps.SystemTime()
 	}
-	return result{out.String(), errb.String(), code, cpu}
+	return result{out.String(), errb.String(), code, cpu}, nil
 }
 
 // waitFor polls cond until it holds, failing the test after limit.

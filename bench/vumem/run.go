@@ -10,11 +10,13 @@ import (
 	"github.com/loadlens/loadlens/internal/units"
 )
 
-// result is one binary's memory per VU in one round, in KiB, and its CPU
-// per request at N VUs, in µs (the cost of a VU's iteration, its wake-up
-// after the think time included).
+// result is one binary's memory per VU in one round, in KiB, its CPU per
+// request at N VUs, in µs (the cost of a VU's iteration, its wake-up after
+// the think time included), and the requests a second the server answered
+// (N ÷ think time when the generator keeps up: a change that saved memory
+// by starting VUs late would show here).
 type result struct {
-	peak, steady, marginal, cpu float64
+	peak, steady, marginal, cpu, rate float64
 }
 
 // run measures the binaries round by round and writes the table to w.
@@ -43,8 +45,8 @@ func run(o options, w io.Writer) error {
 				return err
 			}
 			results[i] = append(results[i], r)
-			fmt.Fprintf(os.Stderr, "round %d %s: peak %s KiB/VU, steady %s, marginal %s, CPU %s µs/request\n", round+1, bin,
-				units.Number(r.peak), units.Number(r.steady), units.Number(r.marginal), units.Number(r.cpu))
+			fmt.Fprintf(os.Stderr, "round %d %s: peak %s KiB/VU, steady %s, marginal %s, CPU %s µs/request, %s requests/s\n", round+1, bin,
+				units.Number(r.peak), units.Number(r.steady), units.Number(r.marginal), units.Number(r.cpu), units.Number(r.rate))
 		}
 	}
 	report(w, o, bins, results)
@@ -66,20 +68,22 @@ func measureOne(bin, target, dir string, o options) (result, error) {
 	}
 	n := float64(o.vus)
 	return result{peak: m.peak / n / 1024, steady: m.steady / n / 1024,
-		marginal: (m.peak - one.peak) / (n - 1) / 1024, cpu: m.cpu / float64(m.reqs) * 1e6}, nil
+		marginal: (m.peak - one.peak) / (n - 1) / 1024, cpu: m.cpu / float64(m.reqs) * 1e6,
+		rate: float64(m.reqs) / o.duration.Seconds()}, nil
 }
 
 // report writes the medians (min–max) and, with a baseline, the paired ratios.
 func report(w io.Writer, o options, bins []string, results [][]result) {
 	fmt.Fprintf(w, "%s VUs, one GET then %s think, %s, %s; KiB per VU, median (min–max)\n\n",
 		units.Count(int64(o.vus)), units.DurationLiteral(o.think), units.DurationLiteral(o.duration), units.CountOf(int64(o.rounds), "round", "rounds"))
-	fmt.Fprintln(w, "| binary | peak RSS | steady RSS | marginal (peak − 1 VU's) | CPU µs per request |")
-	fmt.Fprintln(w, "| --- | --- | --- | --- | --- |")
+	fmt.Fprintln(w, "| binary | peak RSS | steady RSS | marginal (peak − 1 VU's) | CPU µs per request | requests/s |")
+	fmt.Fprintln(w, "| --- | --- | --- | --- | --- | --- |")
 	figs := []func(result) float64{
 		func(r result) float64 { return r.peak },
 		func(r result) float64 { return r.steady },
 		func(r result) float64 { return r.marginal },
 		func(r result) float64 { return r.cpu },
+		func(r result) float64 { return r.rate },
 	}
 	for i, bin := range bins {
 		fmt.Fprintf(w, "| %s |", bin)

@@ -10,8 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/loadlens/loadlens/internal/units"
 )
 
 // target is the bound: memory per idle open session.
@@ -20,8 +18,17 @@ const target = 16 << 10
 // openLimit bounds the wait for every session to open.
 const openLimit = 3 * time.Minute
 
-// bench measures each client at both counts and writes the table to w.
-func bench(ns [2]int, bin, k6, only string, w io.Writer) error {
+// options are the command line's choices for a measurement.
+type options struct {
+	ns            [2]int
+	bin, baseline string // loadlens binaries; bin "" builds this tree
+	k6, only      string
+	rounds        int
+}
+
+// bench measures each client at both counts, round by round (the clients
+// interleaved in each), and writes the table to w.
+func bench(o options, w io.Writer) error {
 	srv, err := startServer()
 	if err != nil {
 		return err
@@ -32,67 +39,88 @@ func bench(ns [2]int, bin, k6, only string, w io.Writer) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
+	clients, err := clientsOf(o, dir, srv.URL, w)
+	if err != nil {
+		return err
+	}
+	results := make([][]result, len(clients))
+	for round := range o.rounds {
+		for i, c := range clients {
+			r, err := measureBoth(c, srv, o.ns)
+			if err != nil {
+				return fmt.Errorf("%s: %w", c.name, err)
+			}
+			results[i] = append(results[i], r)
+			fmt.Fprintf(os.Stderr, "round %d, %s: %.0f B resident per session", round+1, c.name, r.resident)
+			if c.inProcess {
+				fmt.Fprintf(os.Stderr, ", %.0f B held", r.held)
+			}
+			fmt.Fprintln(os.Stderr)
+		}
+	}
+	report(w, o, clients, results)
+	return nil
+}
+
+// clientsOf lists the clients measured, building loadlens when no binary is given.
+func clientsOf(o options, dir, url string, w io.Writer) ([]client, error) {
+	bin := o.bin
 	if bin == "" {
 		bin = filepath.Join(dir, "loadlens")
 		if out, err := exec.Command("go", "build", "-o", bin, "./cmd/loadlens").CombinedOutput(); err != nil {
-			return fmt.Errorf("go build ./cmd/loadlens (run from the module's root): %v\n%s", err, out)
+			return nil, fmt.Errorf("go build ./cmd/loadlens (run from the module's root): %v\n%s", err, out)
 		}
 	}
 	self, err := os.Executable()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	clients := []client{
-		{"loadlens run", false, func(n int) *exec.Cmd { return loadlensCmd(bin, dir, srv.URL, n) }},
-		{"in-process (internal/protocol/ws)", true, func(n int) *exec.Cmd {
-			return exec.Command(self, "-client", strconv.Itoa(n), "-url", srv.URL)
-		}},
-		{"in-process engine (internal/engine, the test loadlens run runs)", true, func(n int) *exec.Cmd {
-			return exec.Command(self, "-engine", strconv.Itoa(n), "-url", srv.URL)
-		}},
+	run := func(bin string) func(n int) *exec.Cmd {
+		return func(n int) *exec.Cmd { return loadlensCmd(bin, dir, url, n) }
 	}
-	if path, err := exec.LookPath(k6); err == nil {
-		clients = append(clients, client{"k6 (k6/experimental/websockets)", false, func(n int) *exec.Cmd {
-			return exec.Command(path, "run", "--quiet", "--no-summary", "--no-usage-report", "-e", "TARGET="+srv.URL,
+	all := []client{{name: "loadlens run", cmd: run(bin)}}
+	if o.baseline != "" {
+		all = append(all, client{name: "loadlens run, baseline " + filepath.Base(o.baseline), cmd: run(o.baseline), baseline: true})
+	}
+	all = append(all,
+		client{name: "in-process (internal/protocol/ws)", inProcess: true, cmd: func(n int) *exec.Cmd {
+			return exec.Command(self, "-client", strconv.Itoa(n), "-url", url)
+		}},
+		client{name: "in-process engine (internal/engine, the test loadlens run runs)", inProcess: true, cmd: func(n int) *exec.Cmd {
+			return exec.Command(self, "-engine", strconv.Itoa(n), "-url", url)
+		}})
+	if path, err := exec.LookPath(o.k6); err == nil {
+		all = append(all, client{name: "k6 (k6/experimental/websockets)", cmd: func(n int) *exec.Cmd {
+			return exec.Command(path, "run", "--quiet", "--no-summary", "--no-usage-report", "-e", "TARGET="+url,
 				"-e", "VUS="+strconv.Itoa(n), filepath.Join("bench", "k6", "ws-idle.js"))
 		}})
 	} else {
-		fmt.Fprintf(w, "k6 left out: %q not found (bench/lib/install.sh installs it)\n\n", k6)
+		fmt.Fprintf(w, "k6 left out: %q not found (bench/lib/install.sh installs it)\n\n", o.k6)
 	}
-	fmt.Fprintf(w, "| client | RSS at %s sessions | RSS at %s | per session | of 16 KiB | in-process, per session |\n| --- | --- | --- | --- | --- | --- |\n",
-		units.Count(int64(ns[0])), units.Count(int64(ns[1])))
-	for _, c := range clients {
-		if !strings.Contains(c.name, only) {
-			continue
+	var out []client
+	for _, c := range all {
+		if strings.Contains(c.name, o.only) {
+			out = append(out, c)
 		}
-		var rss [2]int64
-		var inner string
-		for i, n := range ns {
-			m, err := measure(c.cmd(n), srv, n, c.inProcess)
-			if err != nil {
-				return fmt.Errorf("%s, %d sessions: %w", c.name, n, err)
-			}
-			rss[i], inner = m.rss, m.inner
-		}
-		per := (rss[1] - rss[0]) / int64(ns[1]-ns[0])
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %.2f | %s |\n", c.name, units.Bytes(rss[0]), units.Bytes(rss[1]),
-			units.Bytes(per), float64(per)/target, inner)
 	}
-	return nil
+	return out, nil
 }
 
 // client is one of the clients measured.
 type client struct {
 	name      string
 	inProcess bool // it reports its own heap, stacks and goroutines
+	baseline  bool // the loadlens binary the first is compared with
 	cmd       func(n int) *exec.Cmd
 }
 
-// reading is one client run's figures: its resident memory with every
-// session open, and what an in-process client reports of itself.
+// reading is one client run's figures with every session open: its
+// resident memory, the kernel's (system-wide), and what an in-process
+// client reports of itself (totals over its sessions).
 type reading struct {
-	rss   int64
-	inner string
+	rss    int64
+	kernel kernelMem
+	inner  []int64 // dRSS, heap, stacks, goroutines, rss0, objects0, free0
 }
 
 // measure starts cmd, waits for its n sessions to open, reads its memory,
@@ -114,7 +142,7 @@ func measure(cmd *exec.Cmd, srv *server, n int, inProc bool) (reading, error) {
 		_ = cmd.Process.Kill()
 		return reading{}, fmt.Errorf("%w\n%s", err, tail(errOut.String()))
 	}
-	r := reading{rss: settledRSS(cmd.Process.Pid)}
+	r := reading{rss: settledRSS(cmd.Process.Pid), kernel: readKernel()}
 	if !inProc {
 		_ = cmd.Process.Kill()
 		<-exited
@@ -131,18 +159,17 @@ func measure(cmd *exec.Cmd, srv *server, n int, inProc bool) (reading, error) {
 	if err := <-exited; err != nil { // it prints, closes its sessions and exits
 		return r, fmt.Errorf("%w\n%s", err, tail(errOut.String()))
 	}
-	return inProcess(out.String(), n, r.rss), nil
-}
-
-// inProcess reads what the in-process client printed once measured.
-func inProcess(out string, n int, rss int64) reading {
-	var dRSS, heap, stacks, gs int64
-	if _, err := fmt.Sscan(out, &dRSS, &heap, &stacks, &gs); err != nil {
-		return reading{rss: rss, inner: "unreadable: " + out}
+	for _, f := range strings.Fields(out.String()) {
+		v, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			return r, fmt.Errorf("unreadable: %q", out.String())
+		}
+		r.inner = append(r.inner, v)
 	}
-	per := func(v int64) string { return units.Bytes(v / int64(n)) }
-	return reading{rss: rss, inner: fmt.Sprintf("%s heap, %s stacks, %.1f goroutines; %s resident after debug.FreeOSMemory",
-		per(heap), per(stacks), float64(gs)/float64(n), per(dRSS))}
+	if len(r.inner) != 7 {
+		return r, fmt.Errorf("unreadable: %q", out.String())
+	}
+	return r, nil
 }
 
 // settledRSS samples a process's resident memory until it stops growing

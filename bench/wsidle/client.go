@@ -19,20 +19,35 @@ import (
 	"github.com/loadlens/loadlens/internal/tmpl"
 )
 
-// usage is one reading of the in-process client's memory.
+// usage is one reading of the in-process client's memory: what the
+// sessions hold, and before that collection what was resident and why.
 type usage struct {
 	rss, heap, stacks, goroutines int64
+	// As it stood before the collection: resident memory, heap objects
+	// (live or garbage not yet collected), and free heap pages kept (freed
+	// stacks and spans the scavenger has not returned).
+	rss0, objects0, free0 int64
 }
 
-// readUsage reads memory after a collection that returned what it freed
-// to the OS: what the sessions hold, without the collector's room or the
-// handshakes' garbage.
+// readUsage reads memory as it stands, then after a collection that
+// returned what it freed to the OS: what the sessions hold, without the
+// collector's room or the handshakes' garbage.
 func readUsage() usage {
-	debug.FreeOSMemory()
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
+	rss0, _ := proc.ResidentBytes()
+	u := usage{rss0: int64(rss0), objects0: int64(m.HeapAlloc), free0: int64(m.HeapIdle - m.HeapReleased)}
+	debug.FreeOSMemory()
+	runtime.ReadMemStats(&m)
 	rss, _ := proc.ResidentBytes()
-	return usage{rss: int64(rss), heap: int64(m.HeapInuse), stacks: int64(m.StackInuse), goroutines: int64(runtime.NumGoroutine())}
+	u.rss, u.heap, u.stacks, u.goroutines = int64(rss), int64(m.HeapInuse), int64(m.StackInuse), int64(runtime.NumGoroutine())
+	return u
+}
+
+// print writes the difference between two readings, as inProcess reads it.
+func (u usage) print(w io.Writer, before usage) {
+	fmt.Fprintf(w, "%d %d %d %d %d %d %d\n", u.rss-before.rss, u.heap-before.heap, u.stacks-before.stacks, u.goroutines-before.goroutines,
+		u.rss0-before.rss, u.objects0-before.objects0, u.free0-before.free0)
 }
 
 // runClient opens n idle sessions with internal/protocol/ws, one goroutine
@@ -69,7 +84,7 @@ func runClient(n int, url string, w io.Writer) error {
 			_ = f.Close()
 		}
 	}
-	fmt.Fprintf(w, "%d %d %d %d\n", after.rss-before.rss, after.heap-before.heap, after.stacks-before.stacks, after.goroutines-before.goroutines)
+	after.print(w, before)
 	cancel()
 	wg.Wait()
 	return nil

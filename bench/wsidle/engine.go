@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"runtime"
@@ -39,7 +38,7 @@ func runEngine(n int, url string, w io.Writer) error {
 			_ = f.Close()
 		}
 	}
-	fmt.Fprintf(w, "%d %d %d %d\n", after.rss-before.rss, after.heap-before.heap, after.stacks-before.stacks, after.goroutines-before.goroutines)
+	after.print(w, before)
 	cancel()
 	<-done
 	return nil

@@ -26,6 +26,8 @@ func historyRecord(in *report.Input) history.Run {
 		rec.RPS = float64(tot.Requests) / s
 	}
 	rec.Disturbed = disturbedBy(in.Findings)
+	judged := len(in.Results)
+	rec.Thresholds = &judged
 	for i := range r.Endpoints {
 		e := &r.Endpoints[i]
 		ep := history.Endpoint{Name: endpointName(r, i), Requests: e.Requests, ErrorRate: errorRate(e)}

@@ -42,7 +42,7 @@ var table = map[string]row{
 	"bench/truth":    {imports: list("units"), modules: list("golang.org/x/sys")},
 	"capacity":       {imports: list("units"), tests: list("golden")},
 	// the use cases, each a package on top of app's run lifecycle
-	"capacityrun": {imports: list("app", "capacity", "diagnose", "history", "metrics", "plan", "proc", "report", "series", "threshold", "units")},
+	"capacityrun": {imports: list("app", "capacity", "diagnose", "history", "metrics", "plan", "proc", "report", "series", "threshold", "units"), tests: list("sample")},
 	// the commands; the only package cmd/loadlens imports
 	"cli":          {imports: list("app", "capacity", "capacityrun", "comparerun", "demo", "demorun", "dist", "estimate", "estimaterun", "history", "historyrun", "importer", "importer/curl", "importer/har", "importer/k6", "importer/openapi", "k8s", "k8s/kapi", "live", "mock", "plan", "runs", "units"), tests: list("k8s/k8stest", "testkit"), modules: list("k8s.io/api", "k8s.io/apimachinery", "k8s.io/client-go")},
 	"cmd/loadlens": {imports: list("cli")},
@@ -98,7 +98,7 @@ var table = map[string]row{
 	"protocol/prototest": {imports: list("protocol", "sample", "tmpl")}, // the protocols' fake VU, for their tests
 	// the one layer that renders, every page in web's shell
 	"report": {imports: list("capacity", "compare", "diagnose", "estimate", "history", "metrics", "sample", "series", "spans", "threshold", "units", "web"), tests: list("golden", "metrics/metricstest", "plan", "store")},
-	"runs":   {imports: list("app", "metrics", "output", "store", "units"), tests: list("plan")},
+	"runs":   {imports: list("app", "history", "metrics", "output", "store", "units"), tests: list("plan")},
 	// leaves: they import no package of the module
 	// a file read with a size bound, refused before it is read
 	"boundedfile": {},

@@ -92,6 +92,10 @@ type Config struct {
 	// is timed from the intended start, so scheduling lag adds to it: lag
 	// above a quarter of the limit could decide the verdict on its own.
 	LatencyLimit time.Duration
+	// Latency is the metric the steps' P95, P99 and Mean are of, the SLO's
+	// latency in the test's protocol (grpc_req_duration, ws_reply_time);
+	// "" or http_req_duration: every request's duration.
+	Latency string `json:",omitempty"`
 	// Percentile is the SLO's highest latency percentile (95 for p(95));
 	// 0 when it has none. A step must hold enough requests for it (thin.go).
 	Percentile float64

@@ -50,7 +50,7 @@ type CapacityResult struct {
 // test's thresholds. Every step is a run of its own, kept under one
 // directory with capacity.json and capacity.html beside them.
 func Capacity(ctx context.Context, cfg CapacityConfig) (CapacityResult, error) {
-	if err := checkCapacityPlan(cfg.Plan); err != nil {
+	if err := checkCapacityPlan(cfg.Plan, cfg.Search.Hold); err != nil {
 		return CapacityResult{ExitCode: app.ExitBadInput}, err
 	}
 	if cfg.Store != "" {
@@ -67,10 +67,14 @@ func Capacity(ctx context.Context, cfg CapacityConfig) (CapacityResult, error) {
 	if err != nil {
 		return CapacityResult{ExitCode: app.ExitRunFailed}, err
 	}
-	fmt.Fprint(cfg.Out, units.Wrap(fmt.Sprintf("capacity search for %s: steps of %s each, rates in iterations/s (%s each); SLO: %s", cfg.Plan.Name,
-		cfg.Search.Hold, units.Quantity(cfg.Plan.RequestsPerIteration(), "request", "requests"), threshold.SLOText(cfg.Plan.Thresholds)), units.Columns, "", "  "))
-	runner := &stepRunner{cfg: cfg, dir: dir}
 	search := cfg.Search
+	if search.Latency == "" {
+		search.Latency = threshold.LatencyMetric(cfg.Plan.Thresholds)
+	}
+	fmt.Fprint(cfg.Out, units.Wrap(fmt.Sprintf("capacity search for %s: steps of %s each, rates in iterations/s (%s each); SLO: %s%s", cfg.Plan.Name,
+		cfg.Search.Hold, units.Quantity(cfg.Plan.RequestsPerIteration(), "request", "requests"), threshold.SLOText(cfg.Plan.Thresholds),
+		latencyNote(search.Latency)), units.Columns, "", "  "))
+	runner := &stepRunner{cfg: cfg, dir: dir, latency: search.Latency}
 	if search.LatencyLimit == 0 {
 		search.LatencyLimit = threshold.LatencyLimit(cfg.Plan.Thresholds)
 	}
@@ -119,7 +123,7 @@ func Capacity(ctx context.Context, cfg CapacityConfig) (CapacityResult, error) {
 // checkCapacityPlan refuses tests the search cannot scale: it needs at
 // least one open-model scenario, and a closed-model one would blur what
 // each step offered.
-func checkCapacityPlan(p *plan.Plan) error {
+func checkCapacityPlan(p *plan.Plan, hold time.Duration) error {
 	arrivals := 0
 	for _, s := range p.Scenarios {
 		switch s.Load.Model {
@@ -135,13 +139,14 @@ func checkCapacityPlan(p *plan.Plan) error {
 	if len(p.Thresholds) == 0 {
 		return errors.New("capacity: the test has no thresholds, so no step could fail; add an SLO such as http_req_duration: [\"p(95) < 800ms\"]")
 	}
-	return nil
+	return checkSessions(p, hold)
 }
 
 // stepRunner runs each step of a search as a run of the scaled plan.
 type stepRunner struct {
 	cfg      CapacityConfig
 	dir      string
+	latency  string // the metric a step's p95, p99 and mean are read from; "": every request's duration
 	n        int
 	findings [][]diagnose.Finding // per step, in the order run
 }
@@ -162,7 +167,7 @@ func (s *stepRunner) RunStep(ctx context.Context, step capacity.Step) (capacity.
 	if ctx.Err() != nil {
 		return capacity.StepResult{}, ctx.Err()
 	}
-	r := stepResult(in, step)
+	r := stepResult(in, step, s.latency)
 	if h := host.Sample(); h.OK && h.CPUs > 0 {
 		r.HostCPU, r.HostSteal, r.HostKnown = h.Busy/float64(h.CPUs), h.Steal/float64(h.CPUs), true
 	}
@@ -206,8 +211,9 @@ func progressLine(out io.Writer) func(capacity.Record) {
 // progress, which fit units.Columns beside a short verdict.
 const stepColumns = "  %4s  %9s  %8s  %8s  %7s  %8s  %7s  %8s"
 
-// stepResult sums up one step's run for the search.
-func stepResult(in *report.Input, step capacity.Step) capacity.StepResult {
+// stepResult sums up one step's run for the search, its latency read
+// from the SLO's latency metric (threshold.LatencyMetric).
+func stepResult(in *report.Input, step capacity.Step, latency string) capacity.StepResult {
 	tot := in.Run.Total()
 	var failed, dropped int64
 	for _, f := range tot.Failures {
@@ -224,8 +230,11 @@ func stepResult(in *report.Input, step capacity.Step) capacity.StepResult {
 	}
 	if h := tot.Duration; h != nil && h.Count() > 0 {
 		r.P95, r.P99, r.Mean = h.Quantile(95), h.Quantile(99), h.Mean()
+		r.Concurrency = r.Throughput * r.Mean.Seconds() // requests (sessions) in flight, whatever the SLO's latency
 	}
-	r.Concurrency = r.Throughput * r.Mean.Seconds()
+	if latency != "" && latency != "http_req_duration" {
+		r.P95, r.P99, r.Mean = observeLatency(in.Run, latency)
+	}
 	r.Stall = longestStall(in.Series)
 	lag := threshold.Threshold{Metric: "scheduler_lag", Agg: threshold.Percentile, P: 99}
 	if v, ok := in.Run.Observe(&lag); ok {

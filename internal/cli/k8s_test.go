@@ -511,17 +511,6 @@ func assertNothingLeft(t *testing.T, c kubernetes.Interface) {
 	}
 }
 
-// buildLoadlens builds the binary the agents (and the Ctrl-C test) run.
-func buildLoadlens(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "loadlens")
-	out, err := exec.Command("go", "build", "-o", bin, "../../cmd/loadlens").CombinedOutput()
-	if err != nil {
-		t.Fatalf("building loadlens: %v\n%s", err, out)
-	}
-	return bin
-}
-
 func TestK8sBadInput(t *testing.T) {
 	test := k8sTest(t, "http://127.0.0.1:9", "1m")
 	bad := filepath.Join(t.TempDir(), "bad.yaml")

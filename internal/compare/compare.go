@@ -84,8 +84,9 @@ type Report struct {
 	// (metrics.Run.Covered): a page charts that second's rates over it.
 	LastCovered []float64 `json:"-"`
 
-	endpoints []string  // every endpoint's name, for gates
-	steal     []float64 // each run's median CPU steal share over its compared seconds; -1 unknown
+	endpoints []string    // every endpoint's name, for gates
+	steal     []float64   // each run's median CPU steal share over its compared seconds; -1 unknown
+	lags      []lagLevels // each run's scheduler lag over its compared seconds (laglevels.go)
 }
 
 // GroupInfo is one side of the comparison: one run, or several runs of the
@@ -198,6 +199,7 @@ func CompareGroups(groups [][]Input, opts Options) (*Report, error) {
 			return nil, err
 		}
 		views[i] = v
+		rep.lags = append(rep.lags, *v.lag)
 		rep.Runs[i].Note = join(rep.Runs[i].Note, failedNote(v))
 	}
 	c := comparer{opts: opts, groups: rep.Groups, views: views}

@@ -488,6 +488,39 @@ func TestLittlesLawReadings(t *testing.T) {
 	}
 }
 
+// TestMeanDurationFollowsTheLoads is the outside trial's pair: A at
+// 50 req/s took 21.8 ms a request, B at 200 req/s 1.18 ms, and the
+// reading said the duration "grew 18.4× with the load" (the larger time
+// over the smaller). The time at the higher load is read against the time
+// at the lower, whichever run is the baseline.
+func TestMeanDurationFollowsTheLoads(t *testing.T) {
+	open := func(loadA, loadB, msA, msB float64) Scaling {
+		return Scaling{LoadUnit: "req/s", Load: [2]float64{loadA, loadB}, Throughput: [2]float64{loadA, loadB}, ThroughputUnit: "req/s",
+			Time: [2]float64{msA / 1000, msB / 1000}, MeanDuration: [2]float64{msA, msB}, LoadRatio: loadB / loadA, ThroughputRatio: loadB / loadA}
+	}
+	tests := []struct {
+		name    string
+		s       Scaling
+		want    string // "" for no sentence on the duration
+		mustNot string
+	}{
+		{"rose with the load", open(50, 200, 1.18, 21.8), "grew 18.5× with the load (1.18ms at 50 req/s, 21.8ms at 200)", "fell"},
+		{"fell as the load rose (the trial)", open(50, 200, 21.8, 1.18), "fell 18.5× as the load rose (21.8ms at 50 req/s, 1.18ms at 200): the higher load ran faster", "grew"},
+		{"the baseline at the higher load, slower", open(200, 50, 21.8, 1.18), "grew 18.5× with the load (1.18ms at 50 req/s, 21.8ms at 200)", "fell"},
+		{"the baseline at the higher load, faster", open(200, 50, 1.18, 21.8), "fell 18.5× as the load rose", "grew"},
+		{"equal loads", open(100, 100, 1.18, 21.8), "", "mean request duration"},
+		{"within 1.5×", open(50, 200, 10, 14), "", "mean request duration"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			verdict, text := openReading(tc.s, "A", "B")
+			if verdict != "kept up" || tc.want != "" && !strings.Contains(text, tc.want) || strings.Contains(text, tc.mustNot) {
+				t.Errorf("verdict %q, text %q; want kept up, containing %q and not %q", verdict, text, tc.want, tc.mustNot)
+			}
+		})
+	}
+}
+
 func TestWithoutSnapshotsPercentilesAreWholeRunAndUntested(t *testing.T) {
 	a := synth{seed: 1, model: "arrival-rate", load: hold100}.input("a")
 	b := synth{seed: 2, model: "arrival-rate", load: hold100}.input("b")

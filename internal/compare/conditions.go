@@ -63,24 +63,37 @@ func medianLag(series []metrics.Second, ri RunInfo) float64 {
 	return stats.Median(lags)
 }
 
-// lagFloor is the smallest latency change, in percent of the baseline's
-// baseMs, that two runs' own timing can show: how much more one run's
-// scheduler lag p99 was than the other's (over the median compared
-// second). Latencies are measured from each request's intended start, so
-// the generator's wait to start it is in every figure; a wait both runs
-// share cancels in the comparison, and only a change smaller than the
-// difference may be the host's. (The larger of the two lags, as this was
-// once, made a busy laptop's gate blind: both runs lagging ~6 ms, a 5 ms
-// server made 2× slower passed 'p(95) +10%' as "p50 +82% < noise 99%".)
-// 0 without lag in either run.
-func lagFloor(a, b *runView, baseMs float64) float64 {
-	la, lb := medianLag(a.run.Series, a.info), medianLag(b.run.Series, b.info)
-	if la < 0 && lb < 0 || baseMs <= 0 {
+// lagFloor is the smallest change of latency metric m, in percent of the
+// baseline's baseMs, that two runs' own timing can show: how much more one
+// run's scheduler lag was than the other's at m's level (laglevels.go),
+// over the median compared second. Latencies are measured from each
+// request's intended start, so the generator's wait to start it is in
+// every figure; a wait both runs share cancels in the comparison, and only
+// a change smaller than the difference may be the host's. (The larger of
+// the two lags, as this was once, made a busy laptop's gate blind: both
+// runs lagging ~6 ms, a 5 ms server made 2× slower passed 'p(95) +10%' as
+// "p50 +82% < noise 99%"; the p99 lag's gap as every percentile's floor
+// held a p50 +61 % back as "< noise 202 %".) A wait only adds time, so it
+// can make the run that lagged more look slower, never faster: a change
+// toward the other side (rise says which way the figure moved from a to
+// b) is no floor's to hold back. 0 without lag in either run.
+func lagFloor(a, b *runView, m Metric, baseMs float64, rise bool) float64 {
+	la, lb := a.lag.at(m), b.lag.at(m)
+	if baseMs <= 0 || la >= 0 && lb >= 0 && (lb > la) != rise {
 		return 0
 	}
-	gap := math.Abs(la - lb)
-	if la < 0 || lb < 0 { // one run recorded no lag: its wait is unknown, the other's stands
-		gap = max(la, lb)
+	return 100 * lagGap(la, lb) / float64(time.Millisecond) / baseMs
+}
+
+// lagGap is how much more one run's lag (ns, -1 unknown) was than the
+// other's: when one recorded none its wait is unknown and the other's
+// stands; 0 when neither recorded one.
+func lagGap(la, lb float64) float64 {
+	switch {
+	case la < 0 && lb < 0:
+		return 0
+	case la < 0 || lb < 0:
+		return max(la, lb)
 	}
-	return 100 * gap / float64(time.Millisecond) / baseMs
+	return math.Abs(la - lb)
 }

@@ -65,15 +65,19 @@ func ParseGate(expr string) (Gate, error) {
 			expr, fmt.Sprintf(format, args...))
 	}
 	s := strings.TrimSpace(expr)
-	name := s
-	if i := strings.IndexAny(s, "{+- \t"); i >= 0 {
-		name, s = s[:i], strings.TrimSpace(s[i:])
+	m, rest, ok := sessionGate(s) // names of more than one word, as the table shows them
+	if ok {
+		s = rest
 	} else {
-		s = ""
-	}
-	m, ok := gateMetric(name)
-	if !ok {
-		return fail("unknown metric %q: use p(50), med, p(95), p(99), req/s, errors or checks", name)
+		name := s
+		if i := strings.IndexAny(s, "{+- \t"); i >= 0 {
+			name, s = s[:i], strings.TrimSpace(s[i:])
+		} else {
+			s = ""
+		}
+		if m, ok = gateMetric(name); !ok {
+			return fail("unknown metric %q: use p(50), med, p(95), p(99), req/s, errors or checks; for session endpoints also %s", name, sessionGateNames())
+		}
 	}
 	g.Metric = m
 	if strings.HasPrefix(s, "{") {
@@ -162,7 +166,7 @@ func gateAmount(m Metric, amount float64, unit string) (float64, bool, error) {
 	if unit == "%" {
 		return amount, true, nil
 	}
-	switch m {
+	switch m.Base() {
 	case P50, P95, P99:
 		switch unit {
 		case "": // read as ms, +10 was taken for +10ms by a user who meant +10%
@@ -179,10 +183,10 @@ func gateAmount(m Metric, amount float64, unit string) (float64, bool, error) {
 		if unit == "" { // as for a latency: -5 could mean 5 req/s or 5%
 			return 0, false, fmt.Errorf("the change %v has no unit: write %v%% for a relative change or %v/s for a rate", amount, amount, amount)
 		}
-		if unit == "/s" || unit == "req/s" {
+		if unit == "/s" || unit == m.Unit()+"/s" {
 			return amount, false, nil
 		}
-		return 0, false, fmt.Errorf("unit %q is not %% or req/s", unit)
+		return 0, false, fmt.Errorf("unit %q is not %% or %s/s", unit, m.Unit())
 	}
 	if unit == "pp" {
 		return amount / 100, false, nil
@@ -209,6 +213,9 @@ func (r *Report) Check(gates []Gate) []GateResult {
 				res.Failed, res.Reason = true, err.Error()
 			} else {
 				res.Failed, res.NotJudged, res.Reason = judge(g, line.Values[0], line.Values[i], r.hostLag(i))
+				if _, session := g.Metric.sessionName(); session {
+					res.Reason = sessionWords(res.Reason, g.Metric) // its seconds count sessions (or messages), not requests
+				}
 			}
 			if !r.Groups[i].Comparable {
 				res.Reason += " (not at the baseline's load)"
@@ -252,9 +259,15 @@ func (r *Report) line(g Gate) (Line, error) {
 		want = allEndpoints
 	}
 	for _, row := range r.Rows {
-		if row.Name == want {
-			return row.Lines[g.Metric], nil
+		if row.Name != want {
+			continue
 		}
+		for _, l := range row.Lines {
+			if l.Metric == g.Metric {
+				return l, nil
+			}
+		}
+		return Line{}, fmt.Errorf("%s: no session step in %s of the compared runs (sse:, ws: or grpc:), so no %s to judge", g.Metric, want, g.Metric)
 	}
 	return Line{}, fmt.Errorf("no endpoint %q in the compared runs", g.Endpoint)
 }
@@ -273,9 +286,9 @@ func (r *Report) endpointNamed(name string) bool {
 // judged, or passed. A latency gate first asks whether the percentiles are latencies
 // of answers (see answers). Then a gate fails on a change whose estimate
 // goes past its limit and that the table calls significant, and on one
-// that goes past its limit with its whole confidence interval, whatever
-// the runs' noise floor: the table may hold such a change back as noise,
-// but a figure certainly past the limit is one the gate exists to catch. A change
+// that goes past its limit with its whole confidence interval. One the
+// table holds back as within the runs' own noise is not judged, whatever
+// its interval: the gate and the table give one judgement. A change
 // that could not be tested is not judged, wherever it lies: the table
 // calls it not testable, and a gate must not contradict it. Nor is a
 // latency change that a load generator's extra wait could have made or
@@ -316,7 +329,7 @@ func judgeChange(g Gate, base, v Value, host hostLag) (failed, notJudged bool, r
 	}
 	lagged := g.Metric.isLatency() && host.disturbs(g, base.Value)
 	if sign*point <= limit+1e-12 {
-		notJudged, reason = judgeWithin(g, v, host, lagged, pct, change, allowed, point, *ci, limit)
+		notJudged, reason = judgeWithin(g, base, v, host, lagged, pct, change, allowed, point, *ci, limit)
 		return false, notJudged, reason
 	}
 	near := ci.Lo
@@ -325,23 +338,22 @@ func judgeChange(g Gate, base, v Value, host hostLag) (failed, notJudged bool, r
 	}
 	interval := units.Interval(gateScaleText(g.Metric, pct, ci.Lo), gateScaleText(g.Metric, pct, ci.Hi))
 	whole := sign*near > limit && atLeast(g.Metric, point, floor(g.Metric))
+	if whole && !v.Significant {
+		return false, true, heldBackText(g, v, host, lagged, change, interval, allowed)
+	}
 	if whole || worse(g, v) && !lagged {
 		why := fmt.Sprintf("%s %s %s goes past %s", g.Metric, change, interval, allowed)
-		switch {
-		case !whole:
+		if !whole {
 			why += ", and the change is significant (its interval excludes no change)"
-		case !v.Significant:
-			why += fmt.Sprintf(" with its whole interval, though the table holds it back as within the runs' own noise (%s)",
-				strings.TrimPrefix(ScaleText(g.Metric, v.MinEffect), "+"))
 		}
 		if lagged {
-			why += "; " + host.sentence() + ", so rerun on a quiet host to tell the system's share"
+			why += "; " + host.sentence(g.Metric) + ", so rerun on a quiet host to tell the system's share"
 		}
 		return true, false, why
 	}
 	if lagged {
 		return false, true, fmt.Sprintf("not judged: %s %s %s goes past %s, but its interval reaches back within it and %s: the wait may have moved it either way; run both on a quiet host%s",
-			g.Metric, change, interval, allowed, host.sentence(), widerThanLag(g, v, point, *ci, limit))
+			g.Metric, change, interval, allowed, host.sentence(g.Metric), widerThanLag(g, v, point, *ci, limit))
 	}
 	if pct && v.Drift > limit {
 		return false, true, fmt.Sprintf("not judged: %s %s %s goes past %s, but its interval reaches back within it and the runs drifted: "+
@@ -352,21 +364,44 @@ func judgeChange(g Gate, base, v Value, host hostLag) (failed, notJudged bool, r
 	return false, false, fmt.Sprintf("%s %s %s goes past %s, but its interval reaches back within it: not significantly past it", g.Metric, change, interval, allowed)
 }
 
+// heldBackText is the not judged verdict of a change whose whole interval
+// is past the limit but that the table holds back as within the runs' own
+// noise: a gate that failed it would call a regression the table, the
+// HTML and the Markdown call no change (the trial's p50 "~ [+52.5%,
+// +71.6%] < noise 202%" failed 'p(50) +10%'). Not judged fails unless
+// allowed, as the table cannot tell it from the runs' own noise.
+func heldBackText(g Gate, v Value, host hostLag, lagged bool, change, interval, allowed string) string {
+	why := fmt.Sprintf("not judged: %s %s %s goes past %s with its whole interval, but the table holds it back as within the runs' own noise (%s)",
+		g.Metric, change, interval, allowed, strings.TrimPrefix(ScaleText(g.Metric, v.MinEffect), "+"))
+	if lagged || host.busier != 0 && g.Metric.isLatency() {
+		return why + "; " + host.sentence(g.Metric) + ", so rerun both on a quiet host"
+	}
+	return why + " (how far either run's halves or stretches of seconds differ, or their generators' lag): runs that move this much by themselves cannot resolve it; hold longer, warm the service up first, or run both on a quiet host"
+}
+
 // judgeWithin says why a change whose point estimate is within the gate's
 // limit passes, or is not judged: its interval too wide to tell, or the
-// baseline's host lagged behind (lagged) while this run's did not.
-func judgeWithin(g Gate, v Value, host hostLag, lagged, pct bool, change, allowed string, point float64, ci Interval, limit float64) (notJudged bool, reason string) {
+// baseline's host lagged behind (lagged) while this run's did not, by
+// enough to hide a rise past the limit (canHideRise).
+func judgeWithin(g Gate, base, v Value, host hostLag, lagged, pct bool, change, allowed string, point float64, ci Interval, limit float64) (notJudged bool, reason string) {
+	waited := lagged
+	lagged = lagged && (host.busier > 0 || host.canHideRise(g, base, v))
+	defer func() {
+		if waited && !lagged && !notJudged {
+			reason += "; " + host.sentence(g.Metric) + ", but that wait taken out of the baseline's figure leaves it within the limit too"
+		}
+	}()
 	// an interval too wide stays too wide on a quiet host: more data is the remedy named first
 	if far, wide := unresolved(g, point, ci, limit); wide {
 		why := unresolvedText(g, v, change, allowed, pct, point, far, limit)
 		if lagged && host.busier < 0 {
-			why += "; besides, " + host.sentence()
+			why += "; besides, " + host.sentence(g.Metric)
 		}
 		return true, why
 	}
 	if lagged && host.busier < 0 {
 		return true, fmt.Sprintf("not judged: %s %s is within %s, but %s: the wait in the baseline's latencies can hide a rise; run both on a quiet host",
-			g.Metric, change, allowed, host.sentence())
+			g.Metric, change, allowed, host.sentence(g.Metric))
 	}
 	return false, fmt.Sprintf("%s %s is within %s", g.Metric, change, allowed)
 }
@@ -459,8 +494,8 @@ func gateLimitText(g Gate) string {
 		return sign + strconv.FormatFloat(g.Amount, 'f', -1, 64) + "%"
 	case g.Metric.isRatio():
 		return sign + strconv.FormatFloat(100*g.Amount, 'f', -1, 64) + "pp"
-	case g.Metric == TPS:
-		return sign + strconv.FormatFloat(g.Amount, 'f', -1, 64) + " req/s"
+	case g.Metric.Base() == TPS:
+		return sign + strconv.FormatFloat(g.Amount, 'f', -1, 64) + " " + g.Metric.Unit() + "/s"
 	}
 	return sign + strconv.FormatFloat(g.Amount, 'f', -1, 64) + "ms"
 }

@@ -272,9 +272,12 @@ func (c *comparer) bootstrapChange(v *Value, base Value, ia, ib, r int, m Metric
 	}
 	v.setInterval(m, base, lo, hi)
 	v.MinEffect = max(floor(m), halvesNoise(ra, m), halvesNoise(rb, m), spread)
+	if m.isLatency() && latencySecondsApart(va.rows[r], vb.rows[r], m) {
+		v.MinEffect = floor(m) // a change in every second: no drift or stretch of a run made it
+	}
 	if m.isLatency() {
 		v.Drift = max(va.rows[r].drift(), vb.rows[r].drift())
-		v.MinEffect = max(v.MinEffect, lagFloor(va, vb, base.Value))
+		v.MinEffect = max(v.MinEffect, lagFloor(va, vb, m, base.Value, v.Value > base.Value))
 	}
 	v.Block = L
 	c.noteBlock(ra.block)

@@ -93,6 +93,7 @@ type runView struct {
 	total    *metrics.Hist     // every endpoint's durations merged, once
 	feed     feed              // what its seconds count: requests, or a session fact
 	feeds    map[feed]*runView // views of the same seconds counting the session facts; nil without any
+	lag      *lagLevels        // the generator's scheduler lag over the compared seconds, shared with the feeds' views
 }
 
 // endpointKeys names every endpoint of every run for matching across runs:
@@ -131,7 +132,7 @@ func endpointKeys(ins []Input) ([]string, []map[string]int) {
 // them (exact percentiles and checks, histograms to resample), else from
 // its per-second series (counts only).
 func readView(in Input, info RunInfo, index map[string]int, keys []string, feeds []feed) (*runView, error) {
-	v := &runView{info: info, run: in.Run, exact: in.Run, first: -1}
+	v := &runView{info: info, run: in.Run, exact: in.Run, first: -1, lag: &lagLevels{}}
 	for i, s := range in.Run.Series {
 		if s.Sec == info.First && v.first < 0 {
 			v.first = i
@@ -160,8 +161,10 @@ func readView(in Input, info RunInfo, index map[string]int, keys []string, feeds
 	}
 	if in.Snapshots == nil {
 		v.fromSeries()
+		*v.lag = seriesLag(in.Run.Series, info)
 		return v, nil
 	}
+	var lags lagSeconds
 	v.exact = metrics.NewRun(in.Run.Layout)
 	v.makeFeeds(feeds)
 	err := in.Snapshots(func(s *metrics.Snapshot) error {
@@ -172,6 +175,7 @@ func readView(in Input, info RunInfo, index map[string]int, keys []string, feeds
 			return err
 		}
 		v.exact.Add(s)
+		lags.add(s)
 		v.addSnapshot(s)
 		for _, fv := range v.feeds {
 			fv.addSnapshot(s)
@@ -184,6 +188,7 @@ func readView(in Input, info RunInfo, index map[string]int, keys []string, feeds
 	if got, want := len(v.exact.Series), v.last-v.first+1; got != want {
 		return nil, fmt.Errorf("compare: %s: %d stored seconds between %d and %d, but the run has %d", in.Name, got, info.First, info.Last, want)
 	}
+	*v.lag = lags.levels()
 	v.finish()
 	for _, fv := range v.feeds {
 		fv.finish()

@@ -1,5 +1,7 @@
 package compare
 
+import "math"
+
 // An error rate whose runs are too short or too thin for stretches can
 // still be plainly different: the demo's improved run failed none of its
 // requests in any of its 11 compared seconds, the naive run 76–85 % in
@@ -37,6 +39,45 @@ func secondRates(r *rowSeconds) (lo, hi float64, ok bool) {
 			continue
 		}
 		x := float64(s.failed) / float64(s.reqs)
+		lo, hi, n = min(lo, x), max(hi, x), n+1
+	}
+	return lo, hi, n >= minSeconds
+}
+
+// A latency's runs can be as plainly apart: the trial's p50 rose from 20.5–
+// 21.8 ms in every second of A to 31–38 ms in every second of B, and the
+// table held it back as noise. The runs' own noise (halves, stretches)
+// says how far a run moves by itself; when every second of one run lies
+// beyond every second of the other, no such movement within a run made
+// the change. The generator's lag, which can move every second, still
+// sets its floor (lagFloor).
+
+// latencySecondsApart reports whether every compared second's own
+// percentile m of one run lies beyond every second's of the other, with
+// minSeconds seconds a side holding the requests the percentile needs
+// (batchNeed); a second with fewer is left out.
+func latencySecondsApart(a, b *rowSeconds, m Metric) bool {
+	aLo, aHi, okA := secondPercentiles(a, m)
+	bLo, bHi, okB := secondPercentiles(b, m)
+	return okA && okB && (aHi < bLo || bHi < aLo)
+}
+
+// secondPercentiles is the least and the most of a row's seconds' own
+// percentile m in ms; ok when minSeconds seconds held enough requests.
+func secondPercentiles(r *rowSeconds, m Metric) (lo, hi float64, ok bool) {
+	need, n := batchNeed(m.Base()), 0
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, s := range r.secs {
+		if !s.hasPercentiles || s.reqs < need {
+			continue
+		}
+		x := s.p50
+		switch m.Base() {
+		case P95:
+			x = s.p95
+		case P99:
+			x = s.p99
+		}
 		lo, hi, n = min(lo, x), max(hi, x), n+1
 	}
 	return lo, hi, n >= minSeconds

@@ -22,6 +22,15 @@ const (
 	endSessionMetrics
 )
 
+// ReplyP50 and ReplyP95 time a message sent to the reply that answered it
+// (a WebSocket step's until:), judged as p50 and p95 on the sessions' seconds:
+// lines only of rows where some run's sessions measured a reply, so a test
+// without until: has none.
+const (
+	ReplyP50 Metric = 48 + iota
+	ReplyP95
+)
+
 // StatusShare + k is the share of sessions that ended with failure kind k
 // (a gRPC status code, a refused handshake, a reset): judged as errors.
 const StatusShare Metric = 64
@@ -33,9 +42,9 @@ func (m Metric) Base() Metric {
 	switch {
 	case m == SessionRate || m == MsgRate:
 		return TPS
-	case m == FirstMsgP50 || m == LengthP50:
+	case m == FirstMsgP50 || m == LengthP50 || m == ReplyP50:
 		return P50
-	case m == FirstMsgP95 || m == LengthP95:
+	case m == FirstMsgP95 || m == LengthP95 || m == ReplyP95:
 		return P95
 	case m >= StatusShare && m < StatusShare+Metric(sample.NumKinds):
 		return ErrorRate
@@ -56,7 +65,7 @@ func (m Metric) Unit() string {
 
 // sessionNames are the session metrics' names in tables and JSON.
 var sessionNames = map[Metric]string{SessionRate: "sessions/s", MsgRate: "msgs received/s", FirstMsgP50: "first msg p50",
-	FirstMsgP95: "first msg p95", LengthP50: "length p50", LengthP95: "length p95"}
+	FirstMsgP95: "first msg p95", LengthP50: "length p50", LengthP95: "length p95", ReplyP50: "reply p50", ReplyP95: "reply p95"}
 
 // sessionName names a session metric as tables show it.
 func (m Metric) sessionName() (string, bool) {
@@ -87,6 +96,7 @@ const (
 	feedFirst         // sessions, their failures, time to first message
 	feedLength        // sessions, their failures, session length
 	feedMsgs          // messages received
+	feedReply         // sessions, their failures, reply time
 	feedKind0         // + k: session requests, and those that failed with kind k
 )
 
@@ -99,16 +109,20 @@ func feedOf(m Metric) feed {
 		return feedLength
 	case MsgRate:
 		return feedMsgs
+	case ReplyP50, ReplyP95:
+		return feedReply
 	}
 	return feedKind0 + feed(m-StatusShare)
 }
 
 // sessionFeeds are the feeds a comparison reads: none when no run has a
 // session endpoint, so an HTTP comparison is what it was; else the facts,
-// and a status feed per failure kind some run's sessions ended with.
+// the reply time when some run's sessions measured one, and a status feed
+// per failure kind some run's sessions ended with.
 func sessionFeeds(ins []Input) []feed {
 	var out []feed
 	var kinds [sample.NumKinds]bool
+	replies := false
 	for _, in := range ins {
 		for e, ep := range in.Run.Layout.Endpoints {
 			if ep.Protocol == "" || e >= len(in.Run.Endpoints) {
@@ -117,10 +131,14 @@ func sessionFeeds(ins []Input) []feed {
 			if out == nil {
 				out = []feed{feedFirst, feedLength, feedMsgs}
 			}
+			replies = replies || hasReply(in.Run.Endpoints[e].Facts)
 			for k := sample.OK + 1; k < sample.NumKinds; k++ {
 				kinds[k] = kinds[k] || in.Run.Endpoints[e].Failures[k] > 0
 			}
 		}
+	}
+	if replies {
+		out = append(out, feedReply)
 	}
 	for k, ok := range kinds {
 		if ok {
@@ -144,7 +162,7 @@ func (v *runView) makeFeeds(feeds []feed) {
 // feedView is a view of the same run and compared seconds whose seconds
 // count feed f.
 func (v *runView) feedView(f feed) *runView {
-	fv := &runView{info: v.info, run: v.run, exact: v.exact, endpoint: v.endpoint, first: v.first, last: v.last, iters: v.iters, feed: f}
+	fv := &runView{info: v.info, run: v.run, exact: v.exact, endpoint: v.endpoint, first: v.first, last: v.last, iters: v.iters, feed: f, lag: v.lag}
 	fv.rows = make([]*rowSeconds, len(v.rows))
 	for r, rs := range v.rows {
 		if rs != nil && fv.sessionRow(r) {
@@ -204,6 +222,8 @@ func (v *runView) feedHist(f *metrics.FactFigures) *metrics.Hist {
 		return f.Trend(sample.FactFirstMsg)
 	case feedLength:
 		return f.Trend(sample.FactSession)
+	case feedReply:
+		return f.Trend(sample.FactReply)
 	}
 	return nil
 }
@@ -244,12 +264,37 @@ func (c *comparer) sessionLines(r int) []Line {
 	for m := SessionRate; m < endSessionMetrics; m++ {
 		out = append(out, c.feedLine(r, m))
 	}
+	if c.replied(r) {
+		out = append(out, c.feedLine(r, ReplyP50), c.feedLine(r, ReplyP95))
+	}
 	for k := sample.OK + 1; k < sample.NumKinds; k++ {
 		if c.endedWith(r, k) {
 			out = append(out, c.feedLine(r, StatusShare+Metric(k)))
 		}
 	}
 	return out
+}
+
+// replied reports whether some run's sessions of row r measured a reply time.
+func (c *comparer) replied(r int) bool {
+	for _, v := range c.views {
+		e := v.endpoint[r]
+		for id := range v.run.Endpoints {
+			if (e == -1 || id == e) && v.session(id) && hasReply(v.run.Endpoints[id].Facts) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasReply reports whether facts hold a reply time.
+func hasReply(f *metrics.FactFigures) bool {
+	if f == nil {
+		return false
+	}
+	h := f.Trend(sample.FactReply)
+	return h != nil && h.Count() > 0
 }
 
 // endedWith reports whether some run's sessions of row r failed with kind k.

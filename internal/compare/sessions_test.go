@@ -24,6 +24,7 @@ type sessionSynth struct {
 	lengthMs   float64 // median session length
 	msgs       float64 // mean messages received per session
 	unavailShr float64 // share of sessions that end UNAVAILABLE
+	replyMs    float64 // median reply time (a WebSocket until:); 0: none measured
 }
 
 func (s sessionSynth) layout() sample.Layout {
@@ -71,6 +72,9 @@ func (s sessionSynth) input(name string) Input {
 			f.MsgsReceived += msgs
 			f.FirstMsg.Record(first)
 			f.Session.Record(length)
+			if s.replyMs > 0 {
+				f.Reply.Record(time.Duration(s.replyMs * math.Exp(state+0.3*rng.NormFloat64()) * float64(time.Millisecond)))
+			}
 		}
 		run.Add(snap)
 		snaps = append(snaps, snap)

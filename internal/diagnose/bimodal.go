@@ -151,7 +151,10 @@ func (c *context) slowEndpoints() []Finding {
 			continue
 		}
 		sel := c.endpointSource(i)
-		others := []string{"not_endpoint", sel[1], "not_scenario", sel[3]}
+		others := []string{"not_endpoint", sel[1]} // the other requests; "not_scenario" read as every other scenario's
+		if len(c.run.Layout.Scenarios) > 1 {
+			others = append(others, "not_endpoint_scenario", sel[3])
+		}
 		b := newBuilder(KindBimodalLatency, Info)
 		p50 := b.add(c.quantile(50, UnitDuration, "the endpoint's median latency", sel...))
 		rest := b.add(c.quantile(50, UnitDuration, "the median latency of the other requests", others...))

@@ -47,6 +47,8 @@ const (
 // target, limited the test: its CPU was used up, its scheduler started
 // iterations late, or it ran out of VUs while the target was not slower.
 // Late starts on a host busy with other work are a finding of their own.
+// Beside the target's own errors or slowdown it is a warning that follows
+// them (generatoralso.go).
 func generatorBound(c *context) []Finding {
 	if c.run == nil {
 		return nil
@@ -104,7 +106,8 @@ func generatorBound(c *context) []Finding {
 			cover(wf, wl)
 		}
 	}
-	if p, a, z, ok := c.generatorDrops(b); ok {
+	var also []any // the target's own trouble meanwhile (generatoralso.go)
+	if p, a, z, ok := c.generatorDrops(b, &also); ok {
 		join(p)
 		cover(a, z)
 	}
@@ -117,8 +120,7 @@ func generatorBound(c *context) []Finding {
 	if w := c.weakAgent(b, from, to); len(w) > 0 {
 		parts = append(append(parts, "; "), w...)
 	}
-	onset := b.second(from, StatOnset, "the first second the generator limited the test")
-	b.title(append(append([]any{"The load generator is the bottleneck from ", onset, ": "}, parts...), "; the numbers are not the target's")...)
+	c.generatorTitle(b, from, to, parts, also)
 	return append(hostBusy, b.done(from, to))
 }
 
@@ -341,7 +343,6 @@ func (c *context) hostBusyFinding(from, to int, late lateSignal) (Finding, bool)
 	} else {
 		title = append(title, "the hypervisor took ", ss, " of its ", n, " (steal)")
 	}
-	b.title(append(append(title, lateWords...), "; the numbers are not the target's")...)
 	b.evidence(hs, "the host's CPUs in use, every process counted: ", h, " of ", n, " (", hs, ")")
 	if own >= 0 {
 		b.evidence(os, "loadlens itself: ", own, " (", os, " of the host)")
@@ -355,6 +356,11 @@ func (c *context) hostBusyFinding(from, to int, late lateSignal) (Finding, bool)
 		"run loadlens where nothing else competes for the CPU (stop other jobs, or a machine of its own)",
 		"a target on the same host (127.0.0.1, a local container) is one of those processes: give it and loadlens cores of their own (taskset -c) or separate machines",
 		"on a cloud VM with steal, use a larger or dedicated instance",
+	}
+	if also := c.targetFailed(b, from, to); also != nil {
+		alsoTitle(b, append(title, lateWords...), also)
+	} else {
+		b.title(append(append(title, lateWords...), "; the numbers are not the target's")...)
 	}
 	return b.done(from, to), true
 }
@@ -375,7 +381,7 @@ func (c *context) dropEpisode() (span, bool) {
 // Drops while every VU waited for the target are targetHeldVUs's. Drops
 // too few or too scattered for an episode are the generator's still when
 // it held the pool itself (generatorHeldDrops).
-func (c *context) generatorDrops(b *builder) ([]any, int, int, bool) {
+func (c *context) generatorDrops(b *builder, also *[]any) ([]any, int, int, bool) {
 	run, ok := c.dropEpisode()
 	if !ok {
 		return c.generatorHeldDrops(b)
@@ -402,14 +408,7 @@ func (c *context) generatorDrops(b *builder) ([]any, int, int, bool) {
 	vm := b.add(c.fig(c.client(SrcVUsMax), StatMax, from, to, UnitCount, "VUs allocated"))
 	b.evidence(d, d, " iterations dropped from ", b.second(from, StatSecond, "the first dropping second"), " to ",
 		b.second(to, StatSecond, "the last dropping second"), ": no free VU")
-	if !math.IsNaN(baseline.Value) && !math.IsNaN(during.Value) {
-		bl, du := b.add(baseline), b.add(during)
-		why := ": the target was not slower"
-		if slower {
-			why = ": it holds loadlens's own wait for a CPU"
-		}
-		b.evidence(du, "mean response time meanwhile ", du, ", before ", bl, why)
-	}
+	*also = c.dropLatency(b, baseline, during, self)
 	b.evidence(vm, "VUs allocated: ", vm)
 	if held, why, ok := c.poolHeld(b, from, to, func(string) bool { return true }); ok {
 		b.evidence(held, "the VU pool was held at ", held, " by ", why)

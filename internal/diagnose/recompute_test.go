@@ -154,7 +154,7 @@ func (r *rawRun) endpoints(f map[string]string) []int {
 		name, scen := e.Name, r.scenario(e.Scenario)
 		switch {
 		case f["endpoint"] != "" && (name != f["endpoint"] || scen != f["scenario"]):
-		case f["not_endpoint"] != "" && name == f["not_endpoint"] && scen == f["not_scenario"]:
+		case f["not_endpoint"] != "" && name == f["not_endpoint"] && (scen == f["not_endpoint_scenario"] || f["not_endpoint_scenario"] == "" && len(r.layout.Scenarios) == 1):
 		default:
 			out = append(out, i)
 		}

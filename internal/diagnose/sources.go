@@ -17,7 +17,7 @@ import (
 const (
 	SrcRequests   = "http_reqs"              // requests completed, failed or not; {endpoint, scenario}
 	SrcFailed     = "http_req_failed"        // requests failed; {kind} or {endpoint, scenario}
-	SrcDuration   = "http_req_duration"      // the latency histogram: quantiles over every second of the run; {endpoint, scenario} or {not_endpoint, not_scenario}
+	SrcDuration   = "http_req_duration"      // the latency histogram: quantiles over every second of the run; {endpoint, scenario} or {not_endpoint, not_endpoint_scenario}: every request but the endpoint's (its scenario only when the test has several)
 	SrcMean       = "http_req_duration.mean" // mean latency of the second, in seconds; only at seconds with requests
 	SrcP50        = "http_req_duration.p50"  // median latency of the second; only at seconds with requests; {endpoint, scenario}
 	SrcP95        = "http_req_duration.p95"  // 95th percentile of the second; only at seconds with requests
@@ -259,7 +259,11 @@ func (c *context) quantile(q float64, u Unit, what string, kv ...string) Figure 
 		filter[kv[i]] = kv[i+1]
 	}
 	h := metrics.NewHist()
-	only, except := c.endpointIndex(filter["endpoint"], filter["scenario"]), c.endpointIndex(filter["not_endpoint"], filter["not_scenario"])
+	notScenario := filter["not_endpoint_scenario"]
+	if notScenario == "" && len(c.run.Layout.Scenarios) == 1 {
+		notScenario = c.scenarioName(0) // a one-scenario test's label need not name it
+	}
+	only, except := c.endpointIndex(filter["endpoint"], filter["scenario"]), c.endpointIndex(filter["not_endpoint"], notScenario)
 	for i := range c.run.Endpoints {
 		if (only >= 0 && i != only) || i == except || c.run.Endpoints[i].Duration == nil {
 			continue

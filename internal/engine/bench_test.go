@@ -149,7 +149,7 @@ const nginxReply = "HTTP/1.1 200 OK\r\nServer: nginx\r\nDate: Tue, 24 Nov 2026 0
 func BenchmarkClosedIteration(b *testing.B) {
 	v := oneVU(b, "http://127.0.0.1:1/", Options{})
 	mc := &memConn{reply: []byte(nginxReply)}
-	v.http.h1 = &h1Trip{client: h1.New(h1.Config{Dial: func(context.Context, string, string) (net.Conn, error) { return mc, nil }})}
+	v.h1 = &h1Trip{client: h1.New(h1.Config{Dial: func(context.Context, string, string) (net.Conn, error) { return mc, nil }})}
 	ctx := context.Background()
 	b.ReportAllocs()
 	defer testkit.CPUMeter(b)()

@@ -31,7 +31,8 @@ func (sc *scenarioRun) runVUs(ctx context.Context, start time.Time) {
 	end := start.Add(l.Duration())
 	hard, interrupt := context.WithCancelCause(ctx)
 	defer interrupt(nil)
-	r := &closedRun{sc: sc, hard: hard, spread: spreadInterval(sc.s.Flow), parks: sc.parks()}
+	r := &closedRun{sc: sc, hard: hard, spread: spreadInterval(sc.s.Flow), parks: sc.parks(),
+		gate: startGate{limit: sc.e.startGate}}
 	defer context.AfterFunc(hard, r.interruptAll)()
 	at, jump := time.Duration(0), true
 	for {
@@ -62,6 +63,7 @@ type closedRun struct {
 	hard   context.Context // the VUs' parent: interrupted after the graceful stop
 	spread time.Duration   // spreadInterval of the flow
 	parks  bool            // its VUs park in the flow's last think time
+	gate   startGate       // admits its VUs to their first request
 }
 
 // retarget sets the VU count; VUs at n and above stop after their

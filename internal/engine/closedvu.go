@@ -54,6 +54,8 @@ func (c *closedVU) resume() {
 	}
 	if c.thinking {
 		c.v.endIteration(&c.w)
+	} else if !c.r.gate.enter(c) { // its first start: queued parked while the gate is full
+		return
 	}
 	c.run()
 }
@@ -86,6 +88,8 @@ func (c *closedVU) run() {
 	r := c.r
 	for {
 		if !r.keep(c) {
+			c.v.leaveGate()
+			c.v.returnHTTP()
 			c.v.close()
 			r.sc.active.Add(-1)
 			c.cancel(nil)
@@ -93,13 +97,16 @@ func (c *closedVU) run() {
 			return
 		}
 		c.w = walk{parks: r.parks}
-		if !c.v.walkFlow(c.ctx, &c.w) {
+		ok := c.v.walkFlow(c.ctx, &c.w)
+		c.v.leaveGate() // a flow without a request ends its admission here
+		if !ok {
 			continue // the check above says why
 		}
 		if c.w.park == 0 {
 			c.v.endIteration(&c.w)
 			continue
 		}
+		c.v.returnHTTP() // lent again when the VU runs on
 		if c.park(c.w.park) {
 			return
 		}

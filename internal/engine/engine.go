@@ -62,6 +62,9 @@ type Engine struct {
 
 	sessions    map[*plan.Session]protocol.Step // the plan's session steps, prepared once
 	sessionsErr error                           // why one could not be prepared; Run returns it
+
+	httpPool  sync.Pool // of *httpState, lent to parking VUs while they run
+	startGate int       // the closed model's start gate's size; 0: startGateSize (tests make it small)
 }
 
 // New prepares an engine for the plan; measurements go to rec.

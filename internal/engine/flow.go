@@ -29,6 +29,7 @@ func (v *vu) steps(ctx context.Context, flow []plan.Step, w *walk, top bool) boo
 		st := &flow[i]
 		switch st.Kind {
 		case plan.ThinkStep:
+			v.leaveGate() // waiting before its first request: it holds no CPU
 			if w.intended.IsZero() {
 				w.intended = time.Now()
 			}
@@ -44,7 +45,9 @@ func (v *vu) steps(ctx context.Context, flow []plan.Step, w *walk, top bool) boo
 		case plan.RequestStep:
 			// the last step's request ends the iteration: recorded at once
 			v.http.endsIter, v.http.iterStart = top && i == len(flow)-1, w.intended
-			if v.request(ctx, st.Request, w.stepStart) != nil {
+			err := v.request(ctx, st.Request, w.stepStart)
+			v.leaveGate() // through its first request: the next VU may start
+			if err != nil {
 				return false
 			}
 			if w.intended.IsZero() {
@@ -52,6 +55,7 @@ func (v *vu) steps(ctx context.Context, flow []plan.Step, w *walk, top bool) boo
 			}
 			w.end, w.stepStart = v.http.ended, time.Time{}
 		case plan.SessionStep:
+			v.leaveGate() // a session may last the run
 			if !v.session(ctx, st.Session, w) {
 				return false
 			}

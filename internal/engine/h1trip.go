@@ -13,8 +13,6 @@ import (
 // h1Trip is a VU's lean HTTP/1.1 client, for http:// and https:// hops.
 type h1Trip struct {
 	client *h1.Client
-	req    h1.Request
-	resp   h1.Response
 	ctx    context.Context
 	stop   func() bool // unregisters the abort hook
 	busy   atomic.Bool // inside Do, for the abort hook
@@ -65,12 +63,13 @@ func (t *h1Trip) roundTrip(ctx context.Context, q *hop, res *hopResult, rs *resp
 	if !q.first && !time.Now().Before(q.deadline) {
 		return context.DeadlineExceeded
 	}
-	t.req = h1.Request{Method: q.method, URL: q.url, Header: q.header, Body: q.body, KeepBody: q.keepBody,
+	x := &rs.lean // the VU's, lent with its request state: not the client's, 400 B a thinking VU would hold
+	x.req = h1.Request{Method: q.method, URL: q.url, Header: q.header, Body: q.body, KeepBody: q.keepBody,
 		MaxBody: q.maxBody, Host: q.host, UserAgent: q.agent, Deadline: q.deadline, Start: q.start}
 	t.busy.Store(true)
-	err := t.client.Do(&t.req, &t.resp)
+	err := t.client.Do(&x.req, &x.resp)
 	t.busy.Store(false)
-	r := &t.resp
+	r := &x.resp
 	res.sent, res.received, res.connect, res.tls, res.truncated = r.Sent, r.Received, r.Connect, r.TLS, r.Truncated
 	res.done = r.Done
 	if !r.FirstByte.IsZero() && !r.Wrote.IsZero() {

@@ -195,8 +195,12 @@ func kindsIn(t *testing.T, rec *testRecorder, kinds ...sample.Kind) {
 }
 
 // waitFor polls cond for up to a few seconds.
-func waitFor(cond func() bool) bool {
-	deadline := time.Now().Add(3 * time.Second)
+func waitFor(cond func() bool) bool { return waitForWithin(3*time.Second, cond) }
+
+// waitForWithin is waitFor with its own bound, for a condition that needs
+// more work than a few requests (thousands of VUs' starts on a busy host).
+func waitForWithin(d time.Duration, cond func() bool) bool {
+	deadline := time.Now().Add(d)
 	for !cond() {
 		if time.Now().After(deadline) {
 			return false

@@ -30,7 +30,7 @@ func BenchmarkThinkingIteration(b *testing.B) {
 			v := sc.newVU()
 			defer v.close()
 			mc := &memConn{reply: []byte(nginxReply)}
-			v.http.h1 = &h1Trip{external: parked, client: h1.New(h1.Config{Inline: parked,
+			v.h1 = &h1Trip{external: parked, client: h1.New(h1.Config{Inline: parked,
 				Dial: func(context.Context, string, string) (net.Conn, error) { return mc, nil }})}
 			ctx := context.Background()
 			v.iterate(ctx, time.Time{}) // warm up: the timer, the buffers
@@ -54,7 +54,7 @@ func BenchmarkThinkingIteration(b *testing.B) {
 			r.startVU(v, 0, time.Time{})
 			r.slots.mu.Unlock()
 			r.wg.Wait()
-			v.http.h1 = nil // closed with the VU: the deferred close must not close it again
+			v.h1 = nil // closed with the VU: the deferred close must not close it again
 		})
 	}
 }

@@ -152,3 +152,49 @@ func TestParkingVUsRequestIsInterrupted(t *testing.T) {
 		})
 	}
 }
+
+// TestParkedVUHoldsNoRequestState: a VU that parks holds its request state
+// (a kilobyte, its lean client's request and response included) only while
+// it runs; thinking, it has given it back to the engine's pool.
+func TestParkedVUHoldsNoRequestState(t *testing.T) {
+	url := h1test.FixedServer(t)
+	s := scenario(plan.Load{Model: plan.VUs, StartVUs: 1, Stages: []plan.Stage{{Duration: time.Hour, Target: 1}}},
+		get(url), think(time.Hour))
+	rec := newTestRecorder()
+	e := New(&plan.Plan{Scenarios: []*plan.Scenario{s}}, rec, Options{})
+	e.start = time.Now()
+	sc := e.scens[0]
+	v := sc.readyVU()
+	if v.http != nil {
+		t.Fatal("a VU that parks was made with a request state")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r := &closedRun{sc: sc, hard: ctx, parks: true, gate: startGate{limit: 1}}
+	r.slots.target, r.slots.alive, r.slots.vus = 1, []bool{false}, []*closedVU{nil}
+	r.slots.targetA.Store(1)
+	sc.begin()
+	r.wg.Add(1)
+	r.slots.mu.Lock()
+	r.startVU(v, 0, time.Time{})
+	c := r.slots.vus[0]
+	r.slots.mu.Unlock()
+	// polled: the VU parks after its request, which set parked to 0 first
+	for n := 0; rec.count() < 1 || c.parked.Load() != 1; n++ {
+		if n == 2000 {
+			t.Fatalf("%d requests; the VU did not park", rec.count())
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if v.http != nil {
+		t.Error("a thinking VU holds its request state")
+	}
+	c.cancel(nil)
+	c.interrupt()
+	r.wg.Wait()
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if len(rec.reqs) != 1 || rec.reqs[0].Kind != sample.OK {
+		t.Errorf("requests %+v, want one answered", rec.reqs)
+	}
+}

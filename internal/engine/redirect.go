@@ -51,7 +51,7 @@ func redirectMethod(status int, method string) (string, bool) {
 // name, a loop, or more redirects than the step allows. sentCookie is the
 // jar's Cookie value the hop carried, part of what makes two hops the same.
 func (v *vu) follow(r *plan.Request, q *hop, ch *chain, sentCookie string) string {
-	h := &v.http
+	h := v.http
 	cur := ch.current(q.url)
 	if cur == nil {
 		return "redirect from a URL that does not parse"

@@ -25,12 +25,9 @@ type httpState struct {
 	began, ended time.Time
 	clk          h1.Clock // reads the time for the request's start
 	// endsIter says the current request ends its iteration, which started
-	// at iterStart (zero: with the request); endedIter, that record
-	// recorded both at once.
-	endsIter, endedIter bool
-	iterStart           time.Time
-	h1                  *h1Trip  // plain http:// hops
-	net                 *netTrip // https:// hops (TLS, HTTP/2), through net/http
+	// at iterStart (zero: with the request).
+	endsIter  bool
+	iterStart time.Time
 }
 
 // outcome is how a request ended, after every hop.
@@ -50,7 +47,7 @@ func (v *vu) request(ctx context.Context, r *plan.Request, intended time.Time) e
 	if ctx.Err() != nil {
 		return errInterrupted
 	}
-	h := &v.http
+	h := v.http
 	h.url = r.URL.Render(h.url[:0], &v.tc)
 	h.body = h.body[:0]
 	if r.Body != nil {
@@ -107,7 +104,7 @@ func (v *vu) request(ctx context.Context, r *plan.Request, intended time.Time) e
 // record records a finished request, and the iteration it ends with it
 // (under one lock) when iterate asked for that and the sink can.
 func (v *vu) record(s *sample.Request) {
-	h := &v.http
+	h := v.http
 	if !h.endsIter || v.last == nil {
 		v.sink.Request(s)
 		return
@@ -117,13 +114,13 @@ func (v *vu) record(s *sample.Request) {
 		start = h.began
 	}
 	v.last.RequestIteration(s, v.sc.s.ID, h.ended.Sub(start))
-	h.endedIter = true
+	v.endedIter = true
 }
 
 // send makes the request's hops: the step's URL, then each redirect it
 // follows, keeping cookies along the way.
 func (v *vu) send(ctx context.Context, r *plan.Request, begin, deadline time.Time) outcome {
-	h := &v.http
+	h := v.http
 	s := &h.sample
 	if err := h.hdr.render(r, &v.tc); err != nil {
 		return outcome{end: time.Now(), err: err, phase: phaseConnect}
@@ -186,7 +183,7 @@ func requestBody(has bool, body []byte) []byte {
 
 // close releases the VU's connections, its sessions' too.
 func (v *vu) close() {
-	v.http.closeClients()
+	v.closeClients()
 	v.closeSessions()
 }
 

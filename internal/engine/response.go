@@ -27,6 +27,13 @@ type response struct {
 	docErr                 error
 	decoded                bool
 	scratch                []string
+	lean                   leanExchange // the lean client's, for h1Trip
+}
+
+// leanExchange is the lean client's request and response of one hop.
+type leanExchange struct {
+	req  h1.Request
+	resp h1.Response
 }
 
 func (r *response) reset() {

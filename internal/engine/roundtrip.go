@@ -73,33 +73,32 @@ var errScheme = errors.New("unsupported URL scheme (want http:// or https://)")
 // for https:// when the scenario asks for HTTP/2, and for everything with
 // Options.NetHTTPOnly. Each VU creates its clients on first use.
 func (v *vu) tripper(url []byte) (roundTripper, error) {
-	h := &v.http
 	secure := bytes.HasPrefix(url, []byte("https://"))
 	if !secure && !bytes.HasPrefix(url, []byte("http://")) {
 		return nil, errScheme
 	}
 	if v.sc.e.opts.NetHTTPOnly || secure && v.sc.s.HTTP2 {
-		if h.net == nil {
-			h.net = newNetTrip(v.sc.e, v.sc.s.HTTP2)
+		if v.net == nil {
+			v.net = newNetTrip(v.sc.e, v.sc.s.HTTP2)
 		}
-		return h.net, nil
+		return v.net, nil
 	}
-	if h.h1 == nil {
-		h.h1 = newH1Trip(v.sc.e, v.sc.parks())
-		if h.h1.external {
-			v.trip.Store(h.h1) // for closedVU.interrupt, on another goroutine
+	if v.h1 == nil {
+		v.h1 = newH1Trip(v.sc.e, v.sc.parks())
+		if v.h1.external {
+			v.trip.Store(v.h1) // for closedVU.interrupt, on another goroutine
 		}
 	}
-	return h.h1, nil
+	return v.h1, nil
 }
 
 // closeClients releases the VU's connections.
-func (h *httpState) closeClients() {
-	if h.h1 != nil {
-		h.h1.close()
+func (v *vu) closeClients() {
+	if v.h1 != nil {
+		v.h1.close()
 	}
-	if h.net != nil {
-		h.net.close()
+	if v.net != nil {
+		v.net.close()
 	}
 }
 

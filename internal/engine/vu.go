@@ -21,8 +21,15 @@ type vu struct {
 	last  sample.LastRequestSink // sink, when it records a request and its iteration at once
 	tc    tmpl.Context
 	timer *time.Timer
-	http  httpState
-	jar   cookieJar
+	// http is the request state, a kilobyte: a VU that parks holds it
+	// only while it runs (lendHTTP), the others from their start.
+	http *httpState
+	h1   *h1Trip  // plain http:// hops
+	net  *netTrip // https:// hops (TLS, HTTP/2), through net/http
+	// endedIter says the iteration's last request recorded the iteration
+	// with it.
+	endedIter bool
+	jar       cookieJar
 	// lastStatus and checksOK are the iteration's last response, for if:
 	// conditions on status: and checks:.
 	lastStatus int
@@ -31,12 +38,16 @@ type vu struct {
 	// sess are the VU's runners of the plan's session steps, made on first use.
 	sess map[*plan.Session]protocol.Session
 	trip atomic.Pointer[h1Trip] // http.h1 once made, when its runner aborts it
+	gate *startGate             // set while the start gate admits the VU to its first request
 }
 
 func (sc *scenarioRun) newVU() *vu {
 	id := sc.e.vuSeq.Add(1)
 	v := &vu{id: id, sc: sc, sink: sc.e.rec.Sink(int(id))}
 	v.last, _ = v.sink.(sample.LastRequestSink)
+	if !sc.parks() {
+		v.http = new(httpState)
+	}
 	v.tc = tmpl.Context{
 		Vars:     make([]string, len(sc.s.Vars)),
 		VU:       id,
@@ -82,7 +93,8 @@ func (v *vu) walkFlow(ctx context.Context, w *walk) bool {
 		v.tc.Vars[i] = "" // variables steps set live for one iteration; vu_vars stay
 	}
 	v.jar.reset() // and so do cookies, as in k6
-	v.http.endedIter = false
+	v.lendHTTP()
+	v.endedIter = false
 	v.lastStatus, v.checksOK = 0, false
 	return v.steps(ctx, s.Flow, w, true)
 }
@@ -98,10 +110,31 @@ func (v *vu) endIteration(w *walk) {
 	}
 	// An iteration ending in a request ends with its response: what follows
 	// is the generator's recording, not the user's iteration.
-	if !v.http.endedIter {
+	if !v.endedIter {
 		v.sink.Iteration(v.sc.s.ID, v.sc.e.since(end), end.Sub(intended))
 	}
 	v.tc.Iteration++
+}
+
+// lendHTTP gives a VU that parks a request state for its iteration, from
+// the engine's pool (a VU that does not park has its own already).
+func (v *vu) lendHTTP() {
+	if v.http != nil {
+		return
+	}
+	if v.http, _ = v.sc.e.httpPool.Get().(*httpState); v.http == nil {
+		v.http = new(httpState)
+	}
+}
+
+// returnHTTP gives a parking VU's request state back: 1 KiB that 10,000
+// thinking VUs held for nothing. The state carries nothing from one
+// request to the next but buffers' capacity and its clock.
+func (v *vu) returnHTTP() {
+	if v.http != nil {
+		v.sc.e.httpPool.Put(v.http)
+		v.http = nil
+	}
 }
 
 func (v *vu) thinkTime(st *plan.Step) time.Duration {
@@ -138,8 +171,10 @@ func (sc *scenarioRun) readyVU() *vu {
 	v := sc.newVU()
 	if r := firstRequest(sc.s.Flow); r != nil {
 		if u, ok := r.URL.Const(); ok {
-			v.http.url = append(make([]byte, 0, len(u)+64), u...)
-			_, _ = v.tripper(v.http.url) // an unsupported scheme fails again, and is recorded, on the request
+			if v.http != nil { // a parking VU's is lent when it runs
+				v.http.url = append(make([]byte, 0, len(u)+64), u...)
+			}
+			_, _ = v.tripper([]byte(u)) // an unsupported scheme fails again, and is recorded, on the request
 		}
 	}
 	return v

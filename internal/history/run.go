@@ -31,6 +31,10 @@ type Run struct {
 	RPS       float64           `json:"rps"`
 	ErrorRate float64           `json:"error_rate"`
 	Findings  int               `json:"findings"`
+	// Thresholds is how many thresholds judged the run: 0 for a run
+	// without any, whose exit code 0 passed nothing; nil in a record of
+	// an earlier build, which did not keep it.
+	Thresholds *int `json:"thresholds,omitempty"`
 	// Disturbed is, when the run's own diagnosis found the load generator
 	// or its host limited it (generator-bound, generator-host-busy), that
 	// finding's kind: its figures are not the target's.

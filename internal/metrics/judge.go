@@ -74,6 +74,17 @@ func (r *Run) LatencyEvidence(t *threshold.Threshold) (Evidence, bool) {
 		if eps, ok = r.selectEndpoints(t.Filter, false); !ok {
 			return Evidence{}, false
 		}
+	case isCallLatency(t.Metric): // grpc_req_duration: the protocol's endpoints' calls, as http_req_duration's requests
+		proto, _, _ := sample.FactMetric(t.Metric)
+		all, ok := r.selectEndpoints(t.Filter, false)
+		if !ok {
+			return Evidence{}, false
+		}
+		for _, i := range all {
+			if r.Layout.Endpoints[i].Protocol == proto {
+				eps = append(eps, i)
+			}
+		}
 	default:
 		return Evidence{}, false
 	}
@@ -108,7 +119,7 @@ func (e Evidence) unjudgeable(t *threshold.Threshold) string {
 		return "every request failed (" + units.Count(e.Sent) + " sent): no latency to judge"
 	}
 	leftOut, ok := threshold.LeavesOut(t.Agg, t.P)
-	if !ok || t.Metric != "http_req_duration" && t.Metric != "http_req_waiting" || ExpectedOnly(t) {
+	if !ok || t.Metric != "http_req_duration" && t.Metric != "http_req_waiting" && !isCallLatency(t.Metric) || ExpectedOnly(t) {
 		return "" // expected_response:true judges the successes alone, as k6 does: pair it with http_req_failed
 	}
 	if share := float64(e.Failed()) / float64(e.Sent); share > leftOut {
@@ -196,6 +207,13 @@ func isRequestLatency(metric string) bool {
 	return false
 }
 
+// isCallLatency reports whether a metric is a session protocol's calls'
+// durations (grpc_req_duration): a failed call is no fast one there either.
+func isCallLatency(metric string) bool {
+	_, f, ok := sample.FactMetric(metric)
+	return ok && f == sample.FactReqDuration
+}
+
 // responded reports whether a request that ended with kind k received a
 // response: a status (an error status or a redirect that was not followed
 // included), as opposed to a transport failure or a request cut off.
@@ -203,6 +221,9 @@ func responded(k sample.Kind) bool {
 	switch k {
 	case sample.OK, sample.HTTP4xx, sample.HTTP5xx, sample.Redirect:
 		return true
+	case sample.GRPCCancelled, sample.GRPCDeadlineExceeded: // the call ended before an answer
+		return false
 	}
-	return false
+	// Any other gRPC status is the server's answer (a connection never made is conn_refused, dns or tls).
+	return k >= sample.GRPCCancelled && k <= sample.GRPCUnauthenticated
 }

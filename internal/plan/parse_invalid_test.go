@@ -78,6 +78,7 @@ func TestParseInvalid(t *testing.T) {
 		{"negative vus", "base_url: http://h\nscenarios:\n  s:\n    vus: -5\n    duration: 1m\n    flow: [get: /x]\n", "4:10: scenarios.s.vus: must not be negative, got -5"},
 		{"vus not a whole number", "base_url: http://h\nscenarios:\n  s:\n    vus: 1.5\n    duration: 1m\n    flow: [get: /x]\n", "4:10: scenarios.s.vus: expected a whole number, got 1.5"},
 		{"vus too large", "base_url: http://h\nscenarios:\n  s:\n    vus: 99999999999999999999\n    duration: 1m\n    flow: [get: /x]\n", "4:10: scenarios.s.vus: number 99999999999999999999 is too large"},
+		{"a rate beyond a float", "base_url: http://h\nscenarios:\n  s:\n    rate: 1e400\n    duration: 1m\n    flow: [get: /x]\n", "4:11: scenarios.s.rate: number 1e400 is too large"},
 		{"rate of the wrong type", "base_url: http://h\nscenarios:\n  s:\n    rate: fast\n    duration: 1m\n    flow: [get: /x]\n", `4:11: scenarios.s.rate: expected a number, got a string "fast"`},
 		{"quoted number is a string", "base_url: http://h\nscenarios:\n  s:\n    rate: \"5\"\n    duration: 1m\n    flow: [get: /x]\n", `4:11: scenarios.s.rate: expected a number, got a string "5"`},
 		{"rate with stages", "base_url: http://h\nscenarios:\n  s:\n    rate: 1\n    stages: [{duration: 1m, target: 1}]\n    flow: [get: /x]\n", "5:5: scenarios.s.stages: use either rate with duration, or start_rate with stages, not both"},

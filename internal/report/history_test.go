@@ -118,3 +118,44 @@ func TestHistoryShowsCapacity(t *testing.T) {
 		t.Error("a series of searches gives the script endpoints null")
 	}
 }
+
+// An endpoint with no figure in the runs shown is one line saying why, not
+// a header over rows of dashes (the s34 trial read it as a table with no
+// rows).
+func TestWriteHistoryEndpointWithoutFigures(t *testing.T) {
+	cases := []struct {
+		name   string
+		change func(r *history.Run)
+		want   string
+	}{
+		{"no run completed", func(r *history.Run) { r.Status = "interrupted" }, "GET /: no figures, as no run shown completed"},
+		{"no request of it", func(r *history.Run) { r.Endpoints[0].Requests = 0 }, "GET /: no figures, as no completed run shown sent it a request"},
+		{"figures", func(*history.Run) {}, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			test := nightly()[0]
+			for i := range test.Series[0].Runs {
+				tc.change(&test.Series[0].Runs[i])
+			}
+			var b bytes.Buffer
+			if err := WriteHistory(&b, test, history.DefaultMethod); err != nil {
+				t.Fatal(err)
+			}
+			out := b.String()
+			header := strings.Contains(out, "P50    P95")
+			if tc.want == "" {
+				if strings.Contains(out, "no figures") || !header {
+					t.Errorf("an endpoint with figures lost its table:\n%s", out)
+				}
+				return
+			}
+			if !strings.Contains(out, tc.want) {
+				t.Errorf("history lacks %q:\n%s", tc.want, out)
+			}
+			if header {
+				t.Errorf("history prints the endpoint's table header without figures:\n%s", out)
+			}
+		})
+	}
+}

@@ -115,6 +115,10 @@ func capacityShort(r *history.Run) string {
 // writeEndpointHistory prints one endpoint's figures, newest run first; a
 // '◆' marks the first run of a new level.
 func writeEndpointHistory(sb *strings.Builder, s *history.Series, ep string, first int) {
+	if why := noFigures(s, ep, first); why != "" {
+		sb.WriteString("\n" + wrap(ep+": no figures, "+why, units.Columns, "  ", "    "))
+		return
+	}
 	fmt.Fprintf(sb, "\n  %s\n", ep)
 	starts := map[int]bool{}
 	for _, c := range s.Changes {
@@ -136,6 +140,27 @@ func writeEndpointHistory(sb *strings.Builder, s *history.Series, ep string, fir
 			units.DurationMillis(vals[1][i]), units.DurationMillis(vals[2][i]), rateOrNone(vals[3][i]), units.Percent(vals[4][i])})
 	}
 	table(sb, "    ", "llrrrrr", rows)
+}
+
+// noFigures says why an endpoint has no figure in the runs shown (from
+// first), or "" when it has one: a table of dashes under its header read
+// as a table with no rows.
+func noFigures(s *history.Series, ep string, first int) string {
+	completed := 0
+	for i := first; i < len(s.Runs); i++ {
+		r := &s.Runs[i]
+		if r.Status != "completed" {
+			continue
+		}
+		completed++
+		if e, ok := r.Endpoint(ep); ok && e.Requests > 0 {
+			return ""
+		}
+	}
+	if completed == 0 {
+		return "as no run shown completed: only a completed run's figures measured the load its shape says"
+	}
+	return "as no completed run shown sent it a request"
 }
 
 func writeChanges(sb *strings.Builder, s *history.Series, m history.Method) {
@@ -215,16 +240,11 @@ func rateOrNone(v float64) string {
 	return units.Number(v)
 }
 
-// historyResult is a run's result in a word, as `loadlens runs` says it,
-// and "(generator)" after it when its generator disturbed it.
+// historyResult is a run's result in a word, as `loadlens runs` says it
+// (history.Result), and "(generator)" after it when its generator
+// disturbed it.
 func historyResult(r *history.Run) string {
-	res := r.Status
-	switch {
-	case r.Status == "completed" && r.ExitCode == 0:
-		res = "passed"
-	case r.Status == "completed" && r.ExitCode == 99:
-		res = "failed"
-	}
+	res := r.Result()
 	if r.Disturbed != "" {
 		res += " (generator)"
 	}

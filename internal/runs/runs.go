@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/loadlens/loadlens/internal/app"
+	"github.com/loadlens/loadlens/internal/history"
 	"github.com/loadlens/loadlens/internal/store"
 	"github.com/loadlens/loadlens/internal/units"
 )
@@ -25,7 +26,9 @@ type RunInfo struct {
 	Status   string // completed, aborted, interrupted, failed or incomplete
 	ExitCode int    // -1 when the run never finished
 	Judged   int    // how many thresholds were evaluated: 0 for a run without any
-	Err      error  // the run.db could not be read
+	// AllFailed is true when requests were sent and every one failed.
+	AllFailed bool
+	Err       error // the run.db could not be read
 }
 
 // ListRuns returns the runs under parent, newest first.
@@ -62,7 +65,13 @@ func readRunInfo(dir, db string) RunInfo {
 	meta := rd.Meta()
 	info.Name, info.Start = meta.Name, meta.Start
 	if run, err := rd.Run(); err == nil {
-		info.Requests = run.Total().Requests
+		tot := run.Total()
+		info.Requests = tot.Requests
+		var failed int64
+		for _, n := range tot.Failures {
+			failed += n
+		}
+		info.AllFailed = tot.Requests > 0 && failed == tot.Requests
 		info.Elapsed = run.Elapsed()
 	} else {
 		info.Err = err
@@ -122,27 +131,15 @@ func WriteRuns(w io.Writer, runs []RunInfo) error {
 // runIndent starts a run's second line when its directory takes the first.
 const runIndent = "  "
 
-// runResult is a run's RESULT: "passed" or "failed" only when thresholds
-// were evaluated; a run without any says so, as its exit code 0 does not
-// mean that anything was judged.
+// runResult is a run's RESULT, as `loadlens history` says it
+// (history.Result): "passed" or "failed" only when thresholds were
+// evaluated; a run without any says so, as its exit code 0 does not mean
+// that anything was judged.
 func runResult(r *RunInfo) string {
-	switch {
-	case r.Err != nil:
+	if r.Err != nil {
 		return "unreadable: " + r.Err.Error()
-	case r.ExitCode == app.ExitThresholdFailed && r.Status == app.StatusCompleted:
-		return "failed"
-	case r.ExitCode == app.ExitThresholdFailed:
-		return "failed (" + r.Status + ")"
-	case r.Status == app.StatusFailed:
-		return "run failed" // not a threshold: the run itself did not work
-	case r.Status != app.StatusCompleted:
-		return r.Status
-	case r.Judged == 0:
-		return "no thresholds"
-	case r.ExitCode == app.ExitOK:
-		return "passed"
 	}
-	return r.Status
+	return history.Result(history.Outcome{Status: r.Status, ExitCode: r.ExitCode, Thresholds: r.Judged, AllFailed: r.AllFailed})
 }
 
 // pad fits s to width runes: cut with "…" when longer, padded with spaces

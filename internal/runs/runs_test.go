@@ -93,6 +93,7 @@ func TestWriteRunsKeepsRunsApart(t *testing.T) {
 	runs[1].Judged = 2
 	runs[2].Judged, runs[2].ExitCode = 1, app.ExitThresholdFailed
 	runs[3].Status, runs[3].ExitCode = app.StatusFailed, app.ExitRunFailed
+	runs[4].AllFailed = true
 	var sb strings.Builder
 	if err := WriteRuns(&sb, runs); err != nil {
 		t.Fatal(err)
@@ -102,7 +103,7 @@ func TestWriteRunsKeepsRunsApart(t *testing.T) {
 		t.Fatalf("%d lines for %d runs: want two a run (the directory alone on the first):\n%s", len(lines), len(runs), sb.String())
 	}
 	seen := map[string]bool{}
-	wantResult := []string{"no thresholds", "passed", "failed", "run failed", "no thresholds"}
+	wantResult := []string{"no thresholds", "passed", "failed", "run failed", "all failed"}
 	for i := range runs {
 		dir, rest := lines[2+2*i], lines[3+2*i]
 		for _, l := range []string{dir, rest} {

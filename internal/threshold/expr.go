@@ -19,7 +19,7 @@ func ParseExpr(metric, expr string) (agg AggKind, p float64, op Op, value float6
 func ParseExprIn(metric, expr string, custom []Custom) (agg AggKind, p float64, op Op, value float64, err error) {
 	kind, timed, _, ok := describe(metric, custom)
 	if !ok {
-		return 0, 0, 0, 0, &Error{Offset: 0, Msg: "unknown metric " + strconv.Quote(metric) + " (known: " + knownNames(custom) + ")"}
+		return 0, 0, 0, 0, &Error{Offset: 0, Msg: unknownMetric(metric, custom)}
 	}
 	s := &scanner{src: expr}
 	s.skipSpace()

@@ -26,7 +26,7 @@ func ParseKeyIn(key string, custom []Custom) (metric string, filter []Tag, err e
 	}
 	_, _, allowed, ok := describe(metric, custom)
 	if !ok {
-		return "", nil, s.errorf(start, "unknown metric %q (known: %s)", metric, knownNames(custom))
+		return "", nil, s.errorf(start, "%s", unknownMetric(metric, custom))
 	}
 	s.skipSpace()
 	if s.eof() {

@@ -1,6 +1,7 @@
 package yamldoc
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -77,6 +78,10 @@ func (d *Doc) Float(n Node, what string) (float64, bool) {
 		return 0, false
 	default:
 		parsed, err := strconv.ParseFloat(ScalarText(n.V), 64)
+		if isPlain(n) && errors.Is(err, strconv.ErrRange) && math.IsInf(parsed, 0) {
+			d.Errs.Add(n.Pos, n.Path, "number %s is too large", ScalarText(n.V)) // the YAML library read it as text
+			return 0, false
+		}
 		if !isPlain(n) || err != nil || math.IsInf(parsed, 0) || math.IsNaN(parsed) {
 			d.TypeError(n, what)
 			return 0, false

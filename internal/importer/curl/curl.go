@@ -19,8 +19,10 @@ import (
 type request struct {
 	method   string
 	url      *url.URL
-	headers  []importer.Header
-	data     []string // -d pieces, joined with &
+	headers  []importer.Header // -H's, in order
+	implied  []importer.Header // -u, -b, -A, -e's: a -H of the same name replaces them, as in curl
+	removed  []string          // -H 'Name:': names curl would send and does not
+	data     []string          // -d pieces, joined with &
 	hasData  bool
 	json     bool // --json
 	get      bool // -G: data goes to the query
@@ -204,6 +206,7 @@ func apply(r *request, name, value string, skipped func(string)) error {
 		case !ok:
 			skipped(fmt.Sprintf("header %q has no colon", value))
 		case strings.TrimSpace(v) == "": // "Name:" removes a header curl would send
+			r.removed = append(r.removed, strings.TrimSpace(k))
 		default:
 			r.headers = append(r.headers, importer.Header{Name: strings.TrimSpace(k), Value: strings.TrimSpace(v)})
 		}
@@ -218,17 +221,17 @@ func apply(r *request, name, value string, skipped func(string)) error {
 			skipped(fmt.Sprintf("-u %s: its credentials come from shell variables, which a test cannot Base64-encode; add -H 'Authorization: Basic ...' with the encoded value, or -H 'Authorization: {{ env.AUTH }}'", shown(value)))
 			return nil
 		}
-		r.headers = append(r.headers, importer.Header{Name: "Authorization", Value: "Basic " + base64.StdEncoding.EncodeToString([]byte(value))})
+		r.imply("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(value)))
 	case "cookie":
 		if !strings.Contains(value, "=") {
 			skipped(fmt.Sprintf("-b %s reads cookies from a file", value))
 			return nil
 		}
-		r.headers = append(r.headers, importer.Header{Name: "Cookie", Value: value})
+		r.imply("Cookie", value)
 	case "user-agent":
-		r.headers = append(r.headers, importer.Header{Name: "User-Agent", Value: value})
+		r.imply("User-Agent", value)
 	case "referer":
-		r.headers = append(r.headers, importer.Header{Name: "Referer", Value: value})
+		r.imply("Referer", value)
 	case "max-time":
 		r.timeout = value + "s"
 	case "get":
@@ -408,7 +411,7 @@ func requestLine(r *request, base string) (importer.Step, string) {
 // returns the request's headers with the Content-Type (and Accept) the
 // body implies.
 func bodyAndHeaders(t *importer.Test, r *request, body string, st *importer.Step) []importer.Header {
-	hs := r.headers
+	hs := r.sentHeaders()
 	has := func(name string) bool {
 		for _, h := range hs {
 			if strings.EqualFold(h.Name, name) {

@@ -47,6 +47,12 @@ func TestImportCurl(t *testing.T) {
 		{"timeout", `curl -m 2.5 http://h/`, []string{"timeout: 2.5s"}, nil},
 		{"cmd quoting", "curl ^\"http://h/x^\" ^\n  --data-raw ^\"^{^\\^\"a^\\^\":^\\^\"b ^& c^\\^\"^}^\"", []string{`body: '{"a":"b & c"}'`}, nil},
 		{"ansi-c quoting", `curl http://h/x --data-raw $'it\'s\nfine'`, []string{`body: "it's\nfine"`}, nil},
+		{"bash's '\\'' quote in quotes", `curl http://h/x --data-raw '{"x":"it'\''s"}'`, []string{`body: "{\"x\":\"it's\"}"`}, []string{`\'`}},
+		{"an escaped space outside quotes", `curl http://h/x -H X-A:\ b`, []string{"X-A: b"}, nil},
+		{"-H Authorization wins over -u, either order", `curl -H 'Authorization: Bearer abc' -u user:pw http://h/ && curl -u user:pw -H 'Authorization: Bearer abc' http://h/`, []string{"Authorization: 'Bearer abc'"}, []string{"Basic"}},
+		{"a header named twice is sent once, joined", `curl http://h/ -H 'X-A: 1' -H 'x-a: 2' -H 'Cookie: a=1' -H 'Cookie: b=2'`, []string{"X-A: '1, 2'", "Cookie: 'a=1; b=2'"}, []string{"x-a"}},
+		{"-H 'Name:' removes what an option implies", `curl http://h/ -A Bot/1 -H 'User-Agent:'`, nil, []string{"Bot/1"}},
+		{"-b twice adds up", `curl http://h/ -b a=1 -b b=2`, []string{"Cookie: 'a=1; b=2'"}, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, out := render(t, c.text)

@@ -31,7 +31,7 @@ func commands(text string) ([][]string, error) {
 	if isCmd(text) {
 		return cmdCommands(text), nil
 	}
-	cfg := &expand.Config{Env: expand.FuncEnviron(func(name string) string { return varMark + name + varMark })}
+	cfg := &expand.Config{Env: expand.FuncEnviron(shellVar)}
 	var out [][]string
 	var walkErr error
 	walk := func(n syntax.Node) bool {
@@ -41,12 +41,13 @@ func commands(text string) ([][]string, error) {
 		}
 		var args []string
 		for _, w := range call.Args {
-			s, err := expand.Literal(cfg, w)
+			// Fields, not Literal: it removes quotes as bash does ('it'\''s' is it's).
+			fields, err := expand.Fields(cfg, w)
 			if err != nil {
 				walkErr = fmt.Errorf("cannot expand %q: %v (command substitution is not run)", wordText(text, w), err)
 				return false
 			}
-			args = append(args, s)
+			args = append(args, fields...)
 		}
 		if isCurl(args[0]) {
 			out = append(out, args[1:])
@@ -64,6 +65,15 @@ func commands(text string) ([][]string, error) {
 		}
 	}
 	return out, walkErr
+}
+
+// shellVar is what the import expands a shell variable to: its name
+// between varMarks, kept as one field; IFS is bash's default.
+func shellVar(name string) string {
+	if name == "IFS" {
+		return " \t\n"
+	}
+	return varMark + name + varMark
 }
 
 // wordText is a word as written.

@@ -7,6 +7,7 @@ package openapi
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"regexp"
@@ -100,7 +101,11 @@ func load(data []byte) (*openapi3.T, string, map[string]int, error) {
 			doc, err = loadV3(local)
 		}
 	}
-	if err != nil {
+	var re refError
+	switch {
+	case errors.As(err, &re):
+		return nil, "", nil, re.explain(data)
+	case err != nil:
 		return nil, "", nil, fmt.Errorf("not an OpenAPI 3 or Swagger 2.0 document: %v", err)
 	}
 	if doc.OpenAPI == "" {
@@ -135,7 +140,7 @@ func loadV3(js []byte) (*openapi3.T, error) {
 		return nil, err
 	}
 	if err := loader.ResolveRefsIn(doc, nil); err != nil {
-		return nil, err
+		return nil, refError{err}
 	}
 	return doc, nil
 }

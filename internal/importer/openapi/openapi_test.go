@@ -77,6 +77,7 @@ func TestImportBaseURLFlagAndErrors(t *testing.T) {
 		{"not: a spec\n", "not an OpenAPI document"},
 		{"openapi: 3.0.0\ninfo: {title: T, version: '1'}\npaths: {}\n", "no operations"},
 		{"openapi: 3.0.0\ninfo: {title: T, version: '1'}\npaths:\n  /x:\n    get:\n      responses: {'200': {$ref: 'other.yaml#/r'}}\n", "external reference"},
+		{"openapi: 3.0.0\ninfo: {title: T, version: '1'}\npaths:\n  /x:\n    get:\n      responses:\n        '200': {$ref: '#/components/responses/Nope'}\n", `line 7: $ref "#/components/responses/Nope" does not resolve`},
 	} {
 		if _, err := Import([]byte(c.spec), "s.yaml", ""); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: %v, want %q", c.spec, err, c.want)

@@ -9,8 +9,6 @@
 package ws
 
 import (
-	"context"
-	"net"
 	"sync"
 
 	"github.com/gorilla/websocket"
@@ -29,13 +27,14 @@ func (Protocol) Prepare(s *plan.Session, env protocol.Env) (protocol.Step, error
 	cfg := env.TLS()
 	cfg.NextProtos = []string{"http/1.1"} // the upgrade is HTTP/1.1's
 	d := &websocket.Dialer{
-		NetDialContext:   dialWire(env.Dialer),
-		Proxy:            nil, // load goes where the test says, never through an environment proxy
-		TLSClientConfig:  cfg,
-		HandshakeTimeout: env.HandshakeTimeout,
-		ReadBufferSize:   readBuffer,
-		WriteBufferPool:  writeBuffers,
-		Subprotocols:     s.Subprotocols,
+		NetDialContext:    dialWire(env.Dialer),
+		NetDialTLSContext: dialTLS(env.Dialer, cfg),
+		Proxy:             nil, // load goes where the test says, never through an environment proxy
+		TLSClientConfig:   cfg,
+		HandshakeTimeout:  env.HandshakeTimeout,
+		ReadBufferSize:    readBuffer,
+		WriteBufferPool:   writeBuffers,
+		Subprotocols:      s.Subprotocols,
 	}
 	return &step{s: s, dialer: d}, nil
 }
@@ -57,20 +56,10 @@ type step struct {
 
 // NewSession returns a VU's runner.
 func (st *step) NewSession() protocol.Session {
-	return &session{st: st, wire: &protocol.Wire{}}
+	w := &protocol.Wire{}
+	return &session{st: st, wire: w, dialing: dialing{wire: w}}
 }
 
-// wireKey is the context key of the session's Wire, which the shared
-// transport's dial counts the connection's bytes into.
-type wireKey struct{}
-
-// dialWire returns a DialContext that counts into the Wire of the
-// session whose handshake dials (a context value).
-func dialWire(d *net.Dialer) func(ctx context.Context, network, addr string) (net.Conn, error) {
-	return func(ctx context.Context, network, addr string) (net.Conn, error) {
-		if w, ok := ctx.Value(wireKey{}).(*protocol.Wire); ok {
-			return w.Dial(d)(ctx, network, addr)
-		}
-		return d.DialContext(ctx, network, addr)
-	}
-}
+// dialingKey is the context key of the session's dialing, which the
+// shared dialer counts the connection's bytes into and holds it in.
+type dialingKey struct{}

@@ -41,6 +41,7 @@ type session struct {
 	sample   sample.Request
 	status   int
 	wire     *protocol.Wire // the session's connections' bytes, as the HTTP path counts them
+	dialing  dialing        // its Wire and its connection, for the step's dialer
 	read0    int64          // wire's counts when the run began
 	written0 int64
 	matched  bool // a message matched until:
@@ -78,13 +79,16 @@ func (s *session) session(ctx context.Context) error {
 	defer cancel(nil)
 	idle := time.AfterFunc(st.Timeout, func() { cancel(errStalled) })
 	defer idle.Stop()
+	// Reads and writes wait on the socket, not on a context: the session's
+	// end (the run's, a stall) closes it, from its dial on, and cut reads
+	// why from cctx.
+	s.dialing.reset()
+	defer s.dialing.reset() // after the AfterFunc's stop: the VU keeps no closed connection
+	defer context.AfterFunc(cctx, s.dialing.close)()
 	if err := s.dial(cctx); err != nil {
 		return s.cut(ctx, cctx, err)
 	}
 	defer s.conn.Close()
-	// Reads and writes wait on the socket, not on a context: the session's
-	// end (the run's, a stall) closes it, and cut reads why from cctx.
-	defer context.AfterFunc(cctx, func() { _ = s.conn.NetConn().Close() })()
 	if st.Duration > 0 {
 		end := time.AfterFunc(st.Duration-time.Since(s.begin), func() {
 			s.timeUp.Store(true)
@@ -214,7 +218,7 @@ func (s *session) dial(ctx context.Context) error {
 		val = hd.Value.Render(val[:0], tc)
 		h[http.CanonicalHeaderKey(hd.Name)] = []string{string(val)} // Host included: the dialer sends it as the request's host
 	}
-	conn, resp, err := handshake(context.WithValue(ctx, wireKey{}, s.wire), s.st.dialer, wsURL(string(s.url)), h)
+	conn, resp, err := handshake(context.WithValue(ctx, dialingKey{}, &s.dialing), s.st.dialer, wsURL(string(s.url)), h)
 	if resp != nil {
 		s.status = resp.StatusCode
 		s.checkHead(resp)

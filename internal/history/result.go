@@ -1,0 +1,48 @@
+package history
+
+// Outcome is what a run's result word is made of: how it ended, its exit
+// code, how many thresholds judged it, and whether every request failed.
+type Outcome struct {
+	Status     string // completed, aborted, interrupted, failed, incomplete or partial
+	ExitCode   int
+	Thresholds int  // thresholds evaluated; -1 when a record of an earlier build does not say
+	AllFailed  bool // requests were sent and every one failed
+}
+
+// exitThresholdFailed is the exit code of a failed threshold (app's
+// ExitThresholdFailed, k6's 99), which this pure package does not import.
+const exitThresholdFailed = 99
+
+// Result is a run's result in a word, the same for `loadlens runs` and
+// `loadlens history`: "passed" or "failed" only when thresholds judged
+// it, since exit code 0 of a run without any judged nothing; "all failed"
+// when every request failed and no threshold said so (its summary's ALL
+// FAILED); "run failed" when an error stopped the run, not a threshold.
+func Result(o Outcome) string {
+	switch {
+	case o.ExitCode == exitThresholdFailed && o.Status == "completed":
+		return "failed"
+	case o.ExitCode == exitThresholdFailed:
+		return "failed (" + o.Status + ")"
+	case o.Status == "failed":
+		return "run failed"
+	case o.Status != "completed":
+		return o.Status
+	case o.AllFailed:
+		return "all failed"
+	case o.Thresholds == 0:
+		return "no thresholds"
+	case o.ExitCode == 0:
+		return "passed"
+	}
+	return o.Status
+}
+
+// Result is the run's result in a word (see the function Result).
+func (r *Run) Result() string {
+	o := Outcome{Status: r.Status, ExitCode: r.ExitCode, Thresholds: -1, AllFailed: r.Requests > 0 && r.ErrorRate >= 1}
+	if r.Thresholds != nil {
+		o.Thresholds = *r.Thresholds
+	}
+	return Result(o)
+}
