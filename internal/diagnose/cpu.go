@@ -220,7 +220,11 @@ func (c *context) hostCPU() []cpuSubject {
 		bySec map[int]*acc
 	}
 	var hosts []*host
+	summed := summedHosts(c.set)
 	for _, s := range c.set.Find("node_cpu_seconds_total") {
+		if s.Label("cpu") != "" && summed[hostKey(s)] {
+			continue // one CPU's idle or iowait, kept beside the host's sums (cpuBusySource)
+		}
 		var h *host
 		for _, o := range hosts {
 			if sameLabels(o.first.Labels, s.Labels, []string{"cpu", "mode"}) {

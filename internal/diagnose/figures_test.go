@@ -48,6 +48,7 @@ func synthetic() map[string]func(t *testing.T) Input {
 		"n-plus-one": nPlusOneRun(20, 4*time.Millisecond), "heavy-query": oneHeavyQuery, "slow-external": externalCall(300 * time.Millisecond), "cache-miss": cacheMissRun(false), "redis-miss": cacheMissRun(true),
 		"jvm-pinned": slowFrom(jvmPinned(0.97, 10), 10), "jvm-quota": slowFrom(jvmQuota(0.5), 10), "jvm-flat-overload": jvmFlatOverload,
 		"jvm-hogged": slowFrom(jvmHogged(10), 10), "jvm-hogged-context": withSeries(jvmHogged(10)), "jvm-hogged-start": withSeries(jvmHogged(0)), "node-hogged": slowFrom(nodeHogged(15), 15),
+		"pinned-core-hogged": withSeries(hoggedCore(0, "1")), "pinned-core-hogged-slow": slowFrom(hoggedCore(10, "0"), 10),
 		"generator-queue": generatorQueue(issue20Drops, "generator_cpu"), "generator-queue-few": generatorQueue(map[int]int{3: 40}, "generator_behind"),
 	}
 	for _, oc := range offeredCases() { // the schedule's record, and errors judged when their requests were sent

@@ -445,6 +445,8 @@ func (r *rawRun) source(t *testing.T, src string) perSec {
 			}
 		}
 		return out
+	case strings.HasPrefix(src, "cpu_busy("):
+		return r.cpuBusy(t, src[len("cpu_busy("):len(src)-1])
 	case strings.HasPrefix(src, "busy(") || strings.HasPrefix(src, "sum("):
 		inner := src[strings.IndexByte(src, '(')+1 : len(src)-1]
 		name, want := keyLabels(inner)
@@ -454,7 +456,7 @@ func (r *rawRun) source(t *testing.T, src string) perSec {
 		}
 		all, idle := perSec{}, perSec{}
 		for key, s := range r.series {
-			if s.name != name || labelsBut(s.labels, drop...) != want {
+			if s.name != name || labelsBut(s.labels, drop...) != want || (r.summed(name, want) && s.labels["cpu"] != "") {
 				continue
 			}
 			for sec, v := range r.stored(t, key) {
@@ -702,4 +704,48 @@ func passes(labels, f map[string]string) bool {
 		}
 	}
 	return true
+}
+
+// summed reports whether a host's CPU time is stored summed over CPUs
+// (a series without a cpu label): its per-CPU series are kept beside.
+func (r *rawRun) summed(name, host string) bool {
+	for _, s := range r.series {
+		if s.name == name && s.labels["cpu"] == "" && labelsBut(s.labels, "mode") == host {
+			return true
+		}
+	}
+	return false
+}
+
+// cpuBusy recomputes one CPU's busy share from its modes: 1 − (idle +
+// iowait) / all of them, all being 1 a second when only idle and iowait
+// are stored; within 0..1.
+func (r *rawRun) cpuBusy(t *testing.T, key string) perSec {
+	name, want := keyLabels(key)
+	idle, all := perSec{}, perSec{}
+	others := false
+	for k, s := range r.series {
+		if s.name != name || labelsBut(s.labels, "mode") != want || s.labels["mode"] == "" {
+			continue
+		}
+		m := s.labels["mode"]
+		others = others || (m != "idle" && m != "iowait")
+		for sec, v := range r.stored(t, k) {
+			all[sec] += v
+			if m == "idle" || m == "iowait" {
+				idle[sec] += v
+			}
+		}
+	}
+	out := perSec{}
+	for sec, v := range idle {
+		d := 1.0
+		if others {
+			d = all[sec]
+		}
+		if d > 0 {
+			out[sec] = math.Min(1, math.Max(0, 1-v/d))
+		}
+	}
+	return out
 }

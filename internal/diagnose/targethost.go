@@ -26,6 +26,12 @@ type targetCPUs struct {
 	// sources of the target's cores and of the host's CPUs (own is their
 	// ratio); "" for Micrometer, whose two shares are of the same CPUs.
 	ownCores, cpus string
+	cpusWhat       string // what cpus counts, for the figure: "the host's CPUs"
+	// also is a further test of a second (pinnedViews: the target ran on
+	// this one CPU), and rest the host's other CPUs, for the evidence; nil
+	// for a view of every CPU the target may use.
+	also func(sec int) bool
+	rest []oneCPU
 }
 
 // targetHostBusy finds targets that got less CPU than they could use
@@ -45,7 +51,8 @@ func targetHostBusy(c *context) []Finding {
 		pts, own := c.values(v.busy), c.values(v.own)
 		taken := func(i int) bool {
 			o, ok := valueAt(own, pts[i].Sec)
-			return ok && pts[i].Value >= cpuBusy && pts[i].Value-o >= hostOthers && !ownUseAbove(subjects, v.proc, pts[i].Sec, 1-hostOthers)
+			return ok && pts[i].Value >= cpuBusy && pts[i].Value-o >= hostOthers && !ownUseAbove(subjects, v.proc, pts[i].Sec, 1-hostOthers) &&
+				(v.also == nil || v.also(pts[i].Sec))
 		}
 		run, ok := sustained(pts, taken)
 		if !ok {
@@ -89,7 +96,7 @@ func (c *context) targetCPUViews() []targetCPUs {
 		}
 		out = append(out, targetCPUs{name: roleName(sys), proc: procOf(sys), label: titled(sys), busy: c.ofSeries(sys), own: c.ofSeries(p)})
 	}
-	return append(out, c.nodeViews()...)
+	return append(append(out, c.nodeViews()...), c.pinnedViews()...)
 }
 
 // nodeViews pairs each node_exporter host with the processes of its role
@@ -107,7 +114,8 @@ func (c *context) nodeViews() []targetCPUs {
 				continue
 			}
 			own, _ := c.ratioLatest(p.cores, count)
-			out = append(out, targetCPUs{name: roleName(p.s), proc: procOf(p.s), label: h.label, busy: h.source, own: own, ownCores: p.cores, cpus: count})
+			out = append(out, targetCPUs{name: roleName(p.s), proc: procOf(p.s), label: h.label, busy: h.source, own: own, ownCores: p.cores, cpus: count,
+				cpusWhat: "the host's CPUs"})
 		}
 	}
 	return out
@@ -153,8 +161,8 @@ func (c *context) hostTakenFinding(v targetCPUs, subjects []cpuSubject, from, to
 	var own, oc, n ref = -1, -1, -1
 	if v.cpus != "" {
 		oc = b.add(c.fig(v.ownCores, StatMedian, from, to, UnitCores, "cores the target used (median)"))
-		n = b.add(c.fig(v.cpus, StatMedian, from, to, UnitCores, "the host's CPUs"))
-		own = b.derive(StatRatio, UnitFraction, "the target's share of the host's CPUs", oc, n)
+		n = b.add(c.fig(v.cpus, StatMedian, from, to, UnitCores, v.cpusWhat))
+		own = b.derive(StatRatio, UnitFraction, "the target's share of "+v.cpusWhat, oc, n)
 	} else {
 		own = b.add(c.fig(v.own, StatMedian, from, to, UnitFraction, "the target's own share of the same CPUs (median)"))
 	}
@@ -183,9 +191,13 @@ func (c *context) hostTakenFinding(v targetCPUs, subjects []cpuSubject, from, to
 	}
 	b.title(title...)
 	b.evidence(busy, "the CPUs it may use: ", busy, " in use, every process counted, from ", onset, " (median)")
-	if n >= 0 {
+	switch {
+	case v.also != nil:
+		b.evidence(own, "the target itself: ", oc, " of the ", n, " it may run on (", own, "); other processes: ", others)
+		c.restEvidence(b, v.rest, oc, from, to)
+	case n >= 0:
 		b.evidence(own, "the target itself: ", oc, " of the host's ", n, " (", own, "); other processes: ", others)
-	} else {
+	default:
 		b.evidence(own, "the target itself: ", own, " of them; other processes: ", others)
 	}
 	c.ownLimitEvidence(b, subjects, v.proc, from, to)

@@ -126,12 +126,14 @@ func TestConvertRatesAndSelection(t *testing.T) {
 		{"preset plus a chosen series", "redis", []string{"redis_uptime_in_seconds"},
 			[]scrapeAt{{0, "# TYPE redis_up gauge\nredis_up 1\n# TYPE redis_uptime_in_seconds gauge\nredis_uptime_in_seconds 9\n# TYPE redis_blocked_clients gauge\nredis_blocked_clients 0\n"}},
 			[]string{`redis_up gauge 0=1`, `redis_uptime_in_seconds gauge 0=9`}},
-		{"node CPU: rates summed over CPUs per mode, and the CPU count", "node", nil,
+		{"node CPU: rates summed over CPUs per mode, each CPU's idle, and the CPU count", "node", nil,
 			[]scrapeAt{{0, nodeCPU(10, 20, 100, 200)}, {2, nodeCPU(12, 26, 101, 201)}},
-			[]string{`node_cpu_count gauge 2=2`, `node_cpu_seconds_total{mode="idle"} rate 2=1`, `node_cpu_seconds_total{mode="user"} rate 2=4`}},
+			[]string{`node_cpu_count gauge 2=2`, `node_cpu_seconds_total{cpu="0",mode="idle"} rate 2=0.5`, `node_cpu_seconds_total{cpu="1",mode="idle"} rate 2=0.5`,
+				`node_cpu_seconds_total{mode="idle"} rate 2=1`, `node_cpu_seconds_total{mode="user"} rate 2=4`}},
 		{"node CPU: one CPU's counter reset keeps the sum right", "node", nil,
 			[]scrapeAt{{0, nodeCPU(10, 20, 100, 200)}, {2, nodeCPU(12, 2, 101, 201)}},
-			[]string{`node_cpu_count gauge 2=2`, `node_cpu_seconds_total{mode="idle"} rate 2=1`, `node_cpu_seconds_total{mode="user"} rate 2=2`}}, // cpu 1 went 20 → 2: 2 since its restart
+			[]string{`node_cpu_count gauge 2=2`, `node_cpu_seconds_total{cpu="0",mode="idle"} rate 2=0.5`, `node_cpu_seconds_total{cpu="1",mode="idle"} rate 2=0.5`,
+				`node_cpu_seconds_total{mode="idle"} rate 2=1`, `node_cpu_seconds_total{mode="user"} rate 2=2`}}, // cpu 1 went 20 → 2: 2 since its restart
 		{"postgres connections summed by state over databases", "postgres", nil,
 			[]scrapeAt{{1, "# TYPE pg_stat_activity_count gauge\n" +
 				"pg_stat_activity_count{datname=\"a\",state=\"active\"} 3\npg_stat_activity_count{datname=\"b\",state=\"active\"} 4\n" +

@@ -51,16 +51,30 @@ func TestRealNodeExporter(t *testing.T) {
 	}
 	// Every CPU spends each second in some mode: the modes' rates add up to
 	// the CPU count, give or take the clock ticks of a one-second window.
+	// Each CPU's idle and iowait are kept beside, one CPU's at most 1 a second.
 	var busy float64
-	modes := set.Find("node_cpu_seconds_total")
-	for _, m := range modes {
-		if m.Kind != series.Rate || m.Label("mode") == "" || m.Label("cpu") != "" {
-			t.Errorf("%s (%s): want a rate per mode, summed over CPUs", m.Key(), m.Kind)
+	var modes, perCPU int
+	for _, m := range set.Find("node_cpu_seconds_total") {
+		mode := m.Label("mode")
+		switch {
+		case m.Kind != series.Rate || mode == "":
+			t.Errorf("%s (%s): want a rate per mode", m.Key(), m.Kind)
+		case m.Label("cpu") == "":
+			modes++
+			busy += m.Points[0].Value
+		case mode != "idle" && mode != "iowait":
+			t.Errorf("%s: want only idle and iowait per CPU", m.Key())
+		case m.Points[0].Value > 1.5:
+			t.Errorf("%s = %v, want at most about 1 CPU-second per second", m.Key(), m.Points[0].Value)
+		default:
+			perCPU++
 		}
-		busy += m.Points[0].Value
 	}
-	if len(modes) < 3 || busy < 0.5*cpus || busy > 1.5*cpus {
-		t.Errorf("%d modes adding up to %.2f CPU-seconds per second, want about %v", len(modes), busy, cpus)
+	if modes < 3 || busy < 0.5*cpus || busy > 1.5*cpus {
+		t.Errorf("%d modes adding up to %.2f CPU-seconds per second, want about %v", modes, busy, cpus)
+	}
+	if perCPU != 2*int(cpus) {
+		t.Errorf("%d per-CPU idle and iowait series, want 2 for each of %v CPUs", perCPU, cpus)
 	}
 	if d := one("scrape_duration_seconds"); d <= 0 || d > 1 {
 		t.Errorf("scrape took %vs, want within the 900ms timeout", d)

@@ -57,6 +57,10 @@ func presetSpecs(name string) ([]presetSpec, bool) {
 		return []presetSpec{
 			{sel: "node_cpu_seconds_total", sumBy: []string{"mode"}},
 			{sel: "node_cpu_seconds_total", countLabel: "cpu", as: "node_cpu_count"},
+			// each CPU's idle and iowait: a target pinned to one core starved by a
+			// neighbour there shows only as that core full (target-host-busy)
+			{sel: `node_cpu_seconds_total{mode="idle"}`},
+			{sel: `node_cpu_seconds_total{mode="iowait"}`},
 			{sel: "node_memory_MemAvailable_bytes"},
 			{sel: "node_memory_MemTotal_bytes"},
 			{sel: "node_network_receive_bytes_total"},
