@@ -36,7 +36,21 @@ func TestCompareGateJudgesAFourTimesSlowerTarget(t *testing.T) {
 		}
 		return onlyRunDir(t, filepath.Join(dir, name))
 	}
-	fast, slow := run(10*time.Millisecond, "fast"), run(40*time.Millisecond, "slow")
+	// A pair whose hosts lost unequal CPU to the hypervisor is rightly not
+	// judged (steal.go); on a VM with steal the pair is run again, at most
+	// three times, before the test gives up on this host.
+	var fast, slow string
+	for attempt := 1; ; attempt++ {
+		fast = run(10*time.Millisecond, fmt.Sprintf("fast%d", attempt))
+		slow = run(40*time.Millisecond, fmt.Sprintf("slow%d", attempt))
+		r := loadlens(t, dir, "compare", fast, slow)
+		if !strings.Contains(strings.Join(strings.Fields(r.stdout), " "), "CPU time to other machines") {
+			break
+		}
+		if attempt == 3 {
+			t.Skipf("three pairs of runs on a host that lost unequal CPU to the hypervisor:\n%s", r.stdout)
+		}
+	}
 	tests := []struct {
 		name   string
 		args   []string
