@@ -283,7 +283,7 @@ func (c *comparer) bootstrapChange(v *Value, base Value, ia, ib, r int, m Metric
 	}
 	if m.isLatency() {
 		v.Drift = max(va.rows[r].drift(), vb.rows[r].drift())
-		v.MinEffect = max(v.MinEffect, lagFloor(va, vb, m, base.Value, v.Value > base.Value))
+		v.MinEffect = max(v.MinEffect, lagFloor(va, vb, m, base.Value))
 	}
 	v.Block = L
 	c.noteBlock(ra.block)
