@@ -72,10 +72,7 @@ func TestDefectsStayFixed(t *testing.T) {
 			checkFinding(t, f, tc.want)
 			for _, g := range fs {
 				for _, bad := range tc.never {
-					text := title(g)
-					for _, e := range g.Evidence {
-						text += "\n" + evidenceText(g, e)
-					}
+					text := findingText(g)
 					if strings.Contains(text, bad) {
 						t.Errorf("%s finding says %q:\n%s", g.Kind, bad, text)
 					}

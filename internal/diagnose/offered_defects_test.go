@@ -172,6 +172,15 @@ func TestOfferedIsWhatTheScheduleOffered(t *testing.T) {
 	}
 }
 
+// findingText is a finding's title and evidence, one a line.
+func findingText(f Finding) string {
+	text := title(f)
+	for _, e := range f.Evidence {
+		text += "\n" + evidenceText(f, e)
+	}
+	return text
+}
+
 // allText is the findings' titles and evidence, one a line.
 func allText(fs []Finding) string {
 	var b strings.Builder

@@ -55,10 +55,7 @@ func TestTargetTroubleLeads(t *testing.T) {
 				leadsTarget(t, fs)
 			}
 			for _, g := range fs {
-				text := title(g)
-				for _, e := range g.Evidence {
-					text += "\n" + evidenceText(g, e)
-				}
+				text := findingText(g)
 				if g.Kind == tc.kind && tc.want != nil && tc.want.severity == Warning {
 					text += "\n" + strings.Join(g.Remedies, "\n")
 				}

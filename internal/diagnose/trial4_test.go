@@ -59,10 +59,7 @@ func TestTrial4FindingsStayFixed(t *testing.T) {
 				return
 			}
 			for _, g := range fs {
-				text := title(g)
-				for _, e := range g.Evidence {
-					text += "\n" + evidenceText(g, e)
-				}
+				text := findingText(g)
 				for _, bad := range tc.never {
 					if strings.Contains(text, bad) {
 						t.Errorf("%s finding says %q:\n%s", g.Kind, bad, text)
@@ -180,10 +177,7 @@ func TestTrial4Replays(t *testing.T) {
 				return
 			}
 			for _, g := range fs {
-				text := title(g)
-				for _, e := range g.Evidence {
-					text += "\n" + evidenceText(g, e)
-				}
+				text := findingText(g)
 				text += "\n" + strings.Join(g.Remedies, "\n")
 				for _, bad := range tc.never {
 					if strings.Contains(text, bad) {
