@@ -204,7 +204,10 @@ func (r *Recorded) section(m history.Method) string {
 				row = append(row, fmt.Sprintf("%+.0f %%, %s", 100*phaseStep(xs, starts, i), find(m, xs, starts, i)))
 			}
 			if r.Server != nil {
-				row = append(row, r.serverSteps(ep, starts))
+				row = append(row, "″")
+				if f == history.P50 {
+					row[len(row)-1] = r.serverSteps(ep, starts)
+				}
 			}
 			row = append(row, runList(strays(m, xs, starts, true)), ends(m.Detect(xs, true)))
 			sb.WriteString("| " + strings.Join(row, " | ") + " |\n")

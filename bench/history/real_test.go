@@ -5,6 +5,7 @@ import (
 	"maps"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/loadlens/loadlens/internal/history"
@@ -18,7 +19,22 @@ import (
 const (
 	stepOverNoise = 5
 	foundBy       = 3
+	// silentBelow is the noise (σ of the log, in any phase) below which a
+	// figure must show no change point away from the phases' starts; at
+	// more, as the p(95) of 6-s runs on a busy host, it is written in the
+	// table but not held (the synthetic grid stops at 10 %).
+	silentBelow = 0.10
 )
+
+// noisy says whether xs varies by silentBelow or more within some phase.
+func noisy(xs []float64, starts []int) bool {
+	for i := range starts {
+		if phaseSD(xs, starts, i) >= silentBelow {
+			return true
+		}
+	}
+	return false
+}
 
 // checkRecorded returns what in r contradicts docs/history.md's claims on
 // the real series: no figure stepping far above its noise at the
@@ -45,6 +61,9 @@ func checkRecorded(r *Recorded) []string {
 					problems = append(problems, fmt.Sprintf("%s %s: the %s's step of %+.0f %% (noise %.1f %%) %s, want found within %d counted runs",
 						ep, f, names[i], 100*change, 100*noise, fd, foundBy))
 				}
+			}
+			if noisy(xs, starts) {
+				continue // the host's noise, not the service's: the table says what it did
 			}
 			if at := strays(m, xs, starts, f.Relative()); len(at) > 0 {
 				problems = append(problems, fmt.Sprintf("%s %s: change points away from the phases' starts at %s", ep, f, runList(at)))
@@ -106,8 +125,9 @@ func checkServer(r *Recorded, m history.Method) []string {
 		}
 		for _, f := range history.Figures {
 			fs := r.series(ep, f)
-			if at := append(strays(m, fs, []int{0}, f.Relative()), atOf(m.Detect(fs, f.Relative()))...); len(at) > 0 {
-				problems = append(problems, fmt.Sprintf("%s %s: the server never changed it, change points at %s", ep, f, runList(at)))
+			at := append(strays(m, fs, []int{0}, f.Relative()), atOf(m.Detect(fs, f.Relative()))...)
+			if slices.Sort(at); len(at) > 0 {
+				problems = append(problems, fmt.Sprintf("%s %s: the server never changed it, change points at %s", ep, f, runList(slices.Compact(at))))
 			}
 		}
 	}
