@@ -18,6 +18,7 @@ import (
 type Recorded struct {
 	Title  string        `json:"title,omitempty"`  // what the runs ran against
 	Script string        `json:"script,omitempty"` // the script that recorded them
+	Commit string        `json:"commit,omitempty"` // loadlens's commit that ran them
 	Runs   []history.Run `json:"runs"`
 	// Server is the step server's own timing of each run, by path, in the
 	// order of Runs (record-steps.sh only).
@@ -27,7 +28,7 @@ type Recorded struct {
 // export writes the history records of a results folder as Recorded, with
 // the step server's timing of each run from serverDir (1.json, 2.json…)
 // when given.
-func export(results, serverDir, title, script string) error {
+func export(results, serverDir, title, script, commit string) error {
 	runs, skipped, err := app.SyncIndex(context.Background(), results)
 	if err != nil {
 		return err
@@ -36,7 +37,7 @@ func export(results, serverDir, title, script string) error {
 		return fmt.Errorf("runs not read: %v", skipped)
 	}
 	history.SortOldestFirst(runs)
-	rec := Recorded{Title: title, Script: script, Runs: runs}
+	rec := Recorded{Title: title, Script: script, Commit: commit, Runs: runs}
 	if serverDir != "" {
 		for i := range runs {
 			path := filepath.Join(serverDir, strconv.Itoa(i+1)+".json")

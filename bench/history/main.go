@@ -30,6 +30,7 @@ func main() {
 	serverDir := flag.String("server", "", "with -export: the step server's timing of each run, DIR/1.json, DIR/2.json… in the runs' order (record-steps.sh)")
 	title := flag.String("title", "the demo shop", "with -export: what the recording ran against, for its table's heading")
 	script := flag.String("script", "bench/history/record.sh", "with -export: the script that recorded it, for its table's heading")
+	commit := flag.String("commit", "", "with -export: loadlens's commit that made the runs, for its table's heading")
 	steps := flag.String("serve-steps", "", "serve the step server on this loopback address (record-steps.sh)")
 	sleep := flag.Duration("sleep", 50*time.Millisecond, "with -serve-steps: a request's sleep at factor 1")
 	work := flag.Duration("work", 0, "with -serve-steps: a request's CPU work at factor 1")
@@ -39,7 +40,7 @@ func main() {
 		os.Exit(1)
 	}
 	if *exportDir != "" {
-		if err := export(*exportDir, *serverDir, *title, *script); err != nil {
+		if err := export(*exportDir, *serverDir, *title, *script, *commit); err != nil {
 			fmt.Fprintln(os.Stderr, "history bench:", err)
 			os.Exit(1)
 		}

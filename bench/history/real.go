@@ -230,7 +230,11 @@ func (r *Recorded) heading(starts []int, names []string) string {
 			out = append(out, i)
 		}
 	}
-	s := fmt.Sprintf("#### Real series: %s, %d runs in %d phases (%s), `%s`\n\n", r.Title, len(r.Runs), len(names), strings.Join(phases, " → "), r.Script)
+	at := "recorded " + r.Runs[0].Start.UTC().Format("2006-01-02 15:04") + " UTC"
+	if r.Commit != "" {
+		at += " by loadlens " + r.Commit
+	}
+	s := fmt.Sprintf("#### Real series: %s, %d runs in %d phases (%s), %s, `%s`\n\n", r.Title, len(r.Runs), len(names), strings.Join(phases, " → "), at, r.Script)
 	if len(out) > 0 {
 		s += fmt.Sprintf("Runs are numbered from 1. As in `loadlens history`, %s (%d of %d) counted for no change point: the run's own diagnosis found the load generator or its host limited it.\n", runList(out), len(out), len(r.Runs))
 	}

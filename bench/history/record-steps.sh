@@ -19,6 +19,8 @@ cd "$(dirname "$0")/../.."
 base=${1:-10} step=${2:-10} fix=${3:-10}
 work=$(mktemp -d)
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
+commit=$(git rev-parse --short HEAD)
+git diff --quiet HEAD -- cmd internal go.mod || commit="$commit+changes" # the binary is not that commit's
 nice -n 10 go build -o "$work/loadlens" ./cmd/loadlens
 nice -n 10 go build -o "$work/bench" ./bench/history
 port=$((20000 + RANDOM % 20000))
@@ -42,7 +44,7 @@ phase() { # name factors runs
 phase base "" "$base"
 phase step "/a=1.1&/b=1.2&/c=1.5" "$step"
 phase fix "" "$fix"
-"$work/bench" -export "$work/results" -server "$work/server" \
+"$work/bench" -export "$work/results" -server "$work/server" -commit "$commit" \
   -title "a server of known service time (50 ms; /a +10 %, /b +20 %, /c +50 %, /control unchanged)" \
   -script bench/history/record-steps.sh >bench/history/testdata/steps.json
 if [ -n "${KEEP_RESULTS:-}" ]; then cp -r "$work/results" "$KEEP_RESULTS"; fi
