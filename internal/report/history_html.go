@@ -32,9 +32,9 @@ type historyTestView struct {
 }
 
 type historySeriesView struct {
-	Index   int // the series' index in the page's data
-	ID      string
-	Shape   string
+	Index    int // the series' index in the page's data
+	ID       string
+	Shape    string
 	Runs     []historyRunView // newest first
 	Changes  []historyChangeView
 	NoChange string // over which runs none was found, when none was
