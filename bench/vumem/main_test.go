@@ -37,7 +37,7 @@ func TestServerAnswersEachHead(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	go serve(ln)
+	go serve(ln, 0)
 	c, err := net.Dial("tcp", ln.Addr().String())
 	if err != nil {
 		t.Fatal(err)
