@@ -49,7 +49,7 @@ func run(o options, w io.Writer) error {
 			results[i] = append(results[i], r)
 			fmt.Fprintf(os.Stderr, "round %d %s: peak %s KiB/VU, steady %s, marginal %s, CPU %s µs/request, %s requests/s, all sent after %s s, early %s\n", round+1, bin,
 				units.Number(r.peak), units.Number(r.steady), units.Number(r.marginal), units.Number(r.cpu), units.Number(r.rate),
-				units.Number(r.allSent), units.Multiple(r.early))
+				seconds(r.allSent), units.Multiple(r.early))
 		}
 	}
 	report(w, o, bins, results)
@@ -95,8 +95,12 @@ func report(w io.Writer, o options, bins []string, results [][]result) {
 	}
 	for i, bin := range bins {
 		fmt.Fprintf(w, "| %s |", bin)
-		for _, f := range figs {
-			fmt.Fprintf(w, " %s |", spread(results[i], func(r result, _ int) float64 { return f(r) }, units.Number))
+		for j, f := range figs {
+			format := units.Number
+			if j == 5 {
+				format = seconds
+			}
+			fmt.Fprintf(w, " %s |", spread(results[i], func(r result, _ int) float64 { return f(r) }, format))
 		}
 		fmt.Fprintln(w)
 	}
@@ -107,6 +111,15 @@ func report(w io.Writer, o options, bins []string, results [][]result) {
 		}
 		fmt.Fprintln(w)
 	}
+}
+
+// seconds formats how long until every VU sent, which is negative when
+// some never did.
+func seconds(s float64) string {
+	if s < 0 {
+		return "not all"
+	}
+	return units.Number(s)
 }
 
 // spread formats the median, min and max of f over rs with format.
