@@ -47,9 +47,9 @@ func run(o options, w io.Writer) error {
 				return err
 			}
 			results[i] = append(results[i], r)
-			fmt.Fprintf(os.Stderr, "round %d %s: peak %s KiB/VU, steady %s, marginal %s, CPU %s µs/request, %s requests/s, all sent after %s s, early %s\n", round+1, bin,
+			fmt.Fprintf(os.Stderr, "round %d %s: peak %s KiB/VU, steady %s, marginal %s, CPU %s µs/request, %s requests/s, %s, early %s\n", round+1, bin,
 				units.Number(r.peak), units.Number(r.steady), units.Number(r.marginal), units.Number(r.cpu), units.Number(r.rate),
-				seconds(r.allSent), units.Multiple(r.early))
+				sentText(r.allSent), units.Multiple(r.early))
 		}
 	}
 	report(w, o, bins, results)
@@ -120,6 +120,14 @@ func seconds(s float64) string {
 		return "not all"
 	}
 	return units.Number(s)
+}
+
+// sentText says how long until every VU sent.
+func sentText(s float64) string {
+	if s < 0 {
+		return "not every VU sent"
+	}
+	return "every VU sent after " + units.Number(s) + " s"
 }
 
 // spread formats the median, min and max of f over rs with format.
