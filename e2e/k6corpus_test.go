@@ -40,7 +40,7 @@ func thinks(test string) float64 {
 var k6Outcomes = map[string]string{
 	"base64": "refused", "browser_remote": "refused", "cookies": "ran", "crypto": "refused", "custom_metrics": "ran",
 	"es6sample": "converted", "experimental_redis": "ran", "graphql": "ran", "grpc_healthcheck": "converted",
-	"grpc_invoke": "converted", "html_form_post": "ran", "http_2": "ran", "http_basic_auth": "converted", "http_batch": "ran",
+	"grpc_invoke": "converted", "html_form_post": "ran", "http_2": "ran", "http_basic_auth": "ran", "http_batch": "ran",
 	"http_digest_auth": "ran", "http_get": "ran", "http_verbs": "ran", "influxdb-v1": "ran", "json": "ran", "jwt": "refused",
 	"localhost": "ran", "logging": "refused", "malicious": "refused", "ocsp": "ran", "opentelemetry": "ran",
 	"pantheon": "converted", "pantheontest": "converted", "redirects": "ran", "stages": "ran", "tagging": "ran",
@@ -54,11 +54,14 @@ var k6Outcomes = map[string]string{
 // -i 1 overriding its load: each run reaches a verdict (exit 0 or 99) and
 // the server receives its requests. Refused scripts exit 1 saying why.
 // Each script's outcome is k6Outcomes's: 29 of 36 convert (every one that
-// sends load), 22 of them run here; the 7 others send none.
+// sends load), 23 of them run here; the 7 others send none.
 func TestK6CorpusRuns(t *testing.T) {
-	var hits atomic.Int64
+	var hits, basic atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits.Add(1)
+		if u, p, ok := r.BasicAuth(); ok && u == "user" && p == "passwd" { // http_basic_auth.js's two requests
+			basic.Add(1)
+		}
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprint(w, `{"ok": true}`)
 	}))
@@ -125,8 +128,11 @@ func TestK6CorpusRuns(t *testing.T) {
 			t.Errorf("%s: %s, want %s", name, got[name], want)
 		}
 	}
-	if len(converted) < 29 || len(ran) < 22 || len(got) != len(k6Outcomes) {
-		t.Errorf("converted %d (want 29), ran %d (want 22), of %d scripts (want %d)", len(converted), len(ran), len(got), len(k6Outcomes))
+	if basic.Load() != 2 {
+		t.Errorf("%d requests authenticated as http_basic_auth.js's user, want its 2", basic.Load())
+	}
+	if len(converted) < 29 || len(ran) < 23 || len(got) != len(k6Outcomes) {
+		t.Errorf("converted %d (want 29), ran %d (want 23), of %d scripts (want %d)", len(converted), len(ran), len(got), len(k6Outcomes))
 	}
 }
 

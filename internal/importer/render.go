@@ -118,6 +118,9 @@ func (t *Test) yaml() []byte {
 	if t.Insecure {
 		b.WriteString("insecure_skip_tls_verify: true\n")
 	}
+	if t.Redirects != "" {
+		fmt.Fprintf(&b, "redirects: %s\n", t.Redirects)
+	}
 	writeHeaders(&b, "", t.Headers)
 	if len(t.Metrics) > 0 {
 		b.WriteString("metrics:\n")
@@ -230,6 +233,9 @@ func writeStep(b *strings.Builder, indent string, st Step) {
 	}
 	if st.Timeout != "" {
 		fmt.Fprintf(b, "%stimeout: %s\n", in, st.Timeout)
+	}
+	if st.Redirects != "" {
+		fmt.Fprintf(b, "%sredirects: %s\n", in, st.Redirects)
 	}
 	if len(st.ExpectStatus) > 0 {
 		fmt.Fprintf(b, "%sexpect_status: %s\n", in, intList(st.ExpectStatus))

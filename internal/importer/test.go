@@ -23,6 +23,7 @@ type Test struct {
 	BaseURL      string // a template: may read the environment
 	Headers      []Header
 	Insecure     bool
+	Redirects    string // how many redirects a request follows (a count as written); "": the default, 10
 	Metrics      []KV // custom metrics: name → counter, rate or trend (a string), or a []KV for a time trend
 	Thresholds   []Threshold
 	Setup        []Step // run once before the scenarios; their variables every VU reads
@@ -100,6 +101,7 @@ type Step struct {
 	Body         string // a raw body, a template
 	HasBody      bool   // Body is set (it may be empty)
 	Timeout      string
+	Redirects    string // how many redirects this request follows (a count as written); "": the test's
 	ExpectStatus []int
 	Check        []Check
 	Extract      []Extract

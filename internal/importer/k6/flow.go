@@ -395,7 +395,11 @@ func (f *flow) params(st *importer.Step, p value, c *js.CallExpr) {
 			}
 		case "responseType", "compression":
 		case "redirects":
-			f.s.note("%s: redirects in params of %s", f.s.at(snippet(c)), snippet(c))
+			if kv.val.kind == "num" && isCount(kv.val.text) {
+				st.Redirects = kv.val.text
+			} else {
+				f.s.note("%s: redirects in params of %s", f.s.at(snippet(c)), snippet(c))
+			}
 		default:
 			f.s.note("%s: param %s of %s", f.s.at(snippet(c)), kv.key, snippet(c))
 		}
@@ -965,6 +969,9 @@ func (s *script) evalBinary(n *js.BinaryExpr, f *flow) value {
 
 // evalCall evaluates the calls the import knows: JSON.stringify, jslib's random values, Date.now, and the flow's own.
 func (s *script) evalCall(n *js.CallExpr, f *flow) value {
+	if v, handled := s.encodingCall(n, f); handled {
+		return v
+	}
 	obj, name := calleeName(n.X)
 	switch {
 	case obj == "JSON" && name == "stringify" && len(n.Args.List) >= 1:
