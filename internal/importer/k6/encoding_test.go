@@ -30,6 +30,8 @@ func TestImportEncodingAndOptions(t *testing.T) {
 			"- get: /a\n        headers:\n          Authorization: 'Basic dXNAcjpwOnNz'\n      - get: /b", ""},
 		{"a header the request sets wins over the URL's", "import http from 'k6/http';\nexport default function () { http.get('http://u:p@h/a', {headers: {Authorization: 'Bearer x'}}); }",
 			"- get: /a\n        headers:\n          Authorization: 'Bearer x'\n", ""},
+		{"digest auth never sends the password as Basic", "import http from 'k6/http';\nexport default function () {\n  http.get('http://u:p@h/d', {auth: 'digest'});\n  http.get('http://h/e');\n}",
+			"- get: /d\n      - get: /e", "line 3: auth \"digest\" of http.get("},
 		{"options that change what is sent", "import http from 'k6/http';\nexport const options = {\n  insecureSkipTLSVerify: true,\n  maxRedirects: 3,\n  userAgent: 'me/1',\n  hosts: {'h': '127.0.0.1'},\n};\nexport default function () { http.get('https://h/', {redirects: 0}); }",
 			"insecure_skip_tls_verify: true\nredirects: 3\nheaders:\n  User-Agent: me/1\n", "line 6: option hosts"},
 		{"a request's own redirects", "import http from 'k6/http';\nexport default function () { http.get('https://h/', {redirects: 0}); }",

@@ -391,7 +391,9 @@ func (f *flow) params(st *importer.Step, p value, c *js.CallExpr) {
 			}
 		case "auth":
 			if a, _ := kv.val.asText(); a != "basic" {
-				f.s.note("%s: auth %q of %s (a URL's user:password@ is sent as Basic auth, not %s: this request will not authenticate)", f.s.at(snippet(c)), a, snippet(c), a)
+				// never the password in clear (Basic) where k6 sends a digest of it
+				st.Path = withoutUserinfo(st.Path)
+				f.s.note("%s: auth %q of %s (loadlens has Basic auth only: this request is sent without the URL's credentials and will not authenticate)", f.s.at(snippet(c)), a, snippet(c))
 			}
 		case "responseType", "compression":
 		case "redirects":
