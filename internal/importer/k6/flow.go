@@ -746,10 +746,8 @@ func jsonPath(e js.IExpr, r string, f *flow) (string, bool) {
 				if !ok {
 					return "", false
 				}
-				for _, part := range strings.Split(sel, ".") {
-					if part != "" {
-						path += "." + part
-					}
+				if path, ok = gjsonPath(sel); !ok {
+					return "", false
 				}
 			}
 			return path + strings.Join(tail, ""), true
