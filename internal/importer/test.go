@@ -24,7 +24,7 @@ type Test struct {
 	Headers      []Header
 	Insecure     bool
 	Redirects    string // how many redirects a request follows (a count as written); "": the default, 10
-	Metrics      []KV // custom metrics: name → counter, rate or trend (a string), or a []KV for a time trend
+	Metrics      []KV   // custom metrics: name → counter, rate or trend (a string), or a []KV for a time trend
 	Thresholds   []Threshold
 	Setup        []Step // run once before the scenarios; their variables every VU reads
 	Scenarios    []*Scenario
