@@ -110,8 +110,9 @@ type Step struct {
 	WS   *WSSession // a ws: step: Path is its URL; Name, Headers, Timeout and Check apply
 	Add  []KV       // an add: step (custom metrics): a metric's name and its value, a template; nothing else is set
 	// If is an if: step's condition as YAML ({checks: passed}), with its
-	// Then and Else steps; nothing else is set.
+	// Then and Else steps (Unless: an unless: step's); nothing else is set.
 	If         string
+	Unless     bool
 	Then, Else []Step
 }
 
@@ -219,6 +220,11 @@ func EachStep(flow []Step, fn func(*Step)) {
 	for i := range flow {
 		if flow[i].Group != "" || flow[i].Repeat > 0 || flow[i].ForEach != "" {
 			EachStep(flow[i].Steps, fn)
+			continue
+		}
+		if flow[i].If != "" {
+			EachStep(flow[i].Then, fn)
+			EachStep(flow[i].Else, fn)
 			continue
 		}
 		fn(&flow[i])

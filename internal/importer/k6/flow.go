@@ -69,8 +69,13 @@ func hasRequest(flow []importer.Step) bool {
 type span struct {
 	start, end int
 	name       string
-	loop       *importer.Step  // a repeat: or for_each: step, its Steps made by fold
-	pre        []importer.Step // steps before the loop's (the set: of the list it visits)
+	// cond is an if: step's condition: its then: steps are [start, mid),
+	// its else: steps [mid, end), or the other way round when unless.
+	cond   string
+	mid    int
+	unless bool
+	loop   *importer.Step  // a repeat: or for_each: step, its Steps made by fold
+	pre    []importer.Step // steps before the loop's (the set: of the list it visits)
 }
 
 // fold nests the steps of [lo, hi) into their groups, once every step is
@@ -93,11 +98,20 @@ func fold(steps []importer.Step, lo, hi int, groups []span) []importer.Step {
 		}
 		g := groups[outer]
 		st := importer.Step{Group: g.name}
-		if g.loop != nil {
+		switch {
+		case g.cond != "":
+			then, els, unless := fold(steps, g.start, g.mid, groups[:outer]), fold(steps, g.mid, g.end, groups[:outer]), g.unless
+			if len(then) == 0 { // a test's then: has a step: if !c {} else {x} is unless: c, then: [x]
+				then, els, unless = els, nil, !unless
+			}
+			st = importer.Step{If: g.cond, Unless: unless, Then: then, Else: els}
+		case g.loop != nil:
 			out = append(out, g.pre...)
 			st = *g.loop
+			st.Steps = fold(steps, g.start, g.end, groups[:outer])
+		default:
+			st.Steps = fold(steps, g.start, g.end, groups[:outer])
 		}
-		st.Steps = fold(steps, g.start, g.end, groups[:outer])
 		out = append(out, st)
 		i = g.end
 	}
@@ -144,7 +158,7 @@ func (f *flow) stmt(st js.IStmt) {
 	case *js.ForStmt, *js.ForOfStmt, *js.ForInStmt, *js.WhileStmt, *js.DoWhileStmt:
 		f.loop(st)
 	case *js.IfStmt:
-		if !f.firstIterationConnect(n) {
+		if !f.firstIterationConnect(n) && !f.ifStatus(n) {
 			f.s.note("%s: statement %s (only requests, checks, sleeps, groups, helper functions and declarations are converted)", f.s.at(snippet(st)), snippet(st))
 		}
 	default:

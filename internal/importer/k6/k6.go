@@ -54,6 +54,7 @@ type script struct {
 	// variables (setupVars) are the setup flow's extractions.
 	setupData value
 	setupVars map[string]bool
+	noted     int // note's calls, a repeated note counted too: what a branch left out, whether said before or not
 }
 
 // maxSteps is the most steps an import makes: a test file holds about
@@ -126,6 +127,7 @@ func Import(src []byte, name string) (*importer.Test, error) {
 
 // note records something not converted, once.
 func (s *script) note(format string, args ...any) {
+	s.noted++
 	n := fmt.Sprintf(format, args...)
 	if !slices.Contains(s.t.NotConverted, n) {
 		s.t.NotConverted = append(s.t.NotConverted, n)
