@@ -50,3 +50,15 @@ func TestImportSaysTheLocalFilesItRead(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want exit 2 and %q", code, stderr, want)
 	}
 }
+
+// TestImportCurlFileNamedCurl: a file whose name starts with "curl"
+// (curl-lines.txt) is read as a file of commands, not taken for one.
+func TestImportCurlFileNamedCurl(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	os.WriteFile("curl-lines.txt", []byte("curl -H 'X-A: 1' http://h/a\ncurl -d x=1 http://h/b\n"), 0o644)
+	code, stdout, stderr := main("import", "curl", "curl-lines.txt")
+	if code != 0 || !strings.Contains(stdout, "- get: /a") || !strings.Contains(stdout, "- post: /b") {
+		t.Errorf("exit %d, %s%s; want the two commands' steps", code, stdout, stderr)
+	}
+}
