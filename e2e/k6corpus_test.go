@@ -137,17 +137,22 @@ func TestK6CorpusRuns(t *testing.T) {
 }
 
 // TestK6LoopsRun imports a k6 script whose requests are in loops (a
-// counted one, one over a written array, one over a response's array) and
-// runs one iteration: the server receives each loop's requests as many
-// times as k6 would send them.
+// counted one, one over a written array, one over a response's array, a
+// while (true) polling until a 200 breaks it) and runs one iteration: the
+// server receives each loop's requests as many times as k6 would send
+// them (the job answers 202 twice: three polls, two waits).
 func TestK6LoopsRun(t *testing.T) {
 	var mu sync.Mutex
 	got := map[string]int{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		got[r.URL.Path]++
+		polls := got[r.URL.Path]
 		mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
+		if r.URL.Path == "/job" && polls < 3 {
+			w.WriteHeader(http.StatusAccepted) // not done: the script polls again
+		}
 		fmt.Fprint(w, `{"items": [{"id": 7}, {"id": 8}, {"id": 9}]}`)
 	}))
 	defer srv.Close()
@@ -161,6 +166,11 @@ export default function () {
   for (const p of pages) { http.get(` + "`${BASE}/page/${p}`" + `); }
   const res = http.get(BASE + '/items');
   for (const it of res.json('items')) { http.get(` + "`${BASE}/items/${it.id}`" + `); }
+  while (true) {
+    const job = http.get(BASE + '/job');
+    if (job.status === 200) break;
+    http.get(BASE + '/wait');
+  }
 }
 `
 	if err := os.WriteFile(script, []byte(src), 0o644); err != nil {
@@ -174,7 +184,7 @@ export default function () {
 		test, _ := os.ReadFile(out)
 		t.Fatalf("run exit %d\n%s%s\n%s", r.code, r.stdout, r.stderr, test)
 	}
-	want := map[string]int{"/ping": 3, "/page/a": 1, "/page/b": 1, "/items": 1, "/items/7": 1, "/items/8": 1, "/items/9": 1}
+	want := map[string]int{"/ping": 3, "/page/a": 1, "/page/b": 1, "/items": 1, "/items/7": 1, "/items/8": 1, "/items/9": 1, "/job": 3, "/wait": 2}
 	mu.Lock()
 	defer mu.Unlock()
 	if fmt.Sprint(got) != fmt.Sprint(want) {

@@ -175,8 +175,8 @@ func isDefaultLoad(load []importer.KV) bool {
 func requestSteps(t *importer.Test) int {
 	n := 0
 	for _, s := range t.Scenarios {
-		importer.EachStep(s.Flow, func(st *importer.Step) { // requests in groups count too
-			if st.Think == "" {
+		importer.EachStep(s.Flow, func(st *importer.Step) { // requests in groups, loops and branches count too
+			if st.Method != "" || st.GRPC != nil || st.WS != nil { // not a think, set: or add:
 				n++
 			}
 		})

@@ -62,3 +62,16 @@ func TestImportCurlFileNamedCurl(t *testing.T) {
 		t.Errorf("exit %d, %s%s; want the two commands' steps", code, stdout, stderr)
 	}
 }
+
+// TestImportCountsRequests: the line an import writes counts the
+// requests, not the think, set: and add: steps beside them.
+func TestImportCountsRequests(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	os.WriteFile("poll.js", []byte("import http from 'k6/http';\nimport { sleep } from 'k6';\nexport default function () {\n"+
+		"  while (true) { const r = http.get('http://h/job'); if (r.status === 200) break; sleep(1); }\n}\n"), 0o644)
+	code, stdout, stderr := main("import", "k6", "poll.js", "--out", "poll.yaml")
+	if want := "1 scenario, 1 request step;"; code != 0 || !strings.Contains(stdout, want) {
+		t.Errorf("exit %d, %s%s; want %q", code, stdout, stderr, want)
+	}
+}
