@@ -22,6 +22,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/loadlens/loadlens/internal/units"
@@ -254,4 +255,17 @@ func orFloat(v, def float64) float64 {
 		return def
 	}
 	return v
+}
+
+// Counts is what the search's test counted (Unit): a capacity.json of an
+// earlier build names none, and its gRPC or WebSocket search is known by
+// the latency it judged (grpc_req_duration: calls); else requests.
+func (c Config) Counts() units.Unit {
+	if c.Unit != (units.Unit{}) {
+		return c.Unit
+	}
+	if p, _, ok := strings.Cut(c.Latency, "_"); ok && c.Latency != "http_req_duration" {
+		return units.ForProtocol(p)
+	}
+	return units.Requests
 }

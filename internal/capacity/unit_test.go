@@ -48,3 +48,25 @@ func TestSearchWordsItsUnit(t *testing.T) {
 	}
 	golden(t, "calls", r) // report's tests render it
 }
+
+// TestCountsOfAnEarlierCapacityJSON: a capacity.json written before the
+// unit was kept is read in its test's unit where the latency it judged
+// names the protocol, so that estimate --from-run plans a gRPC search in
+// calls/s.
+func TestCountsOfAnEarlierCapacityJSON(t *testing.T) {
+	tests := []struct {
+		cfg  Config
+		want units.Unit
+	}{
+		{Config{}, units.Requests},
+		{Config{Latency: "http_req_duration"}, units.Requests},
+		{Config{Latency: "grpc_req_duration"}, units.Calls},
+		{Config{Latency: "ws_reply_time"}, units.Sessions},
+		{Config{Latency: "grpc_req_duration", Unit: units.Requests}, units.Requests}, // a test of HTTP and gRPC steps
+	}
+	for _, tc := range tests {
+		if got := tc.cfg.Counts(); got != tc.want {
+			t.Errorf("%+v: %v, want %v", tc.cfg, got, tc.want)
+		}
+	}
+}

@@ -82,7 +82,7 @@ type capacityStep struct {
 // highest sustainable rate marked, and every run of a step. slo is the
 // test's p95 limit (0 when it has none).
 func WriteCapacityHTML(w io.Writer, r capacity.Result, name string, slo time.Duration) error {
-	per, u := requestsPerIteration(r), r.Config.Unit.Or()
+	per, u := requestsPerIteration(r), r.Config.Counts()
 	data := capacityData{SLO: ms(slo), Highest: r.Highest, Points: []capacityPoint{}, Retried: []capacityPoint{},
 		HighestText: capacity.Iterations(r.Highest), PerSecond: u.PerSecond()}
 	if r.Knee != nil {
@@ -135,7 +135,7 @@ func WriteCapacityHTML(w io.Writer, r capacity.Result, name string, slo time.Dur
 // capacityHeadline is the page's top figures.
 func capacityHeadline(r capacity.Result) []capacityFact {
 	highest := capacityFact{Label: "Highest sustainable rate", Value: "none found"}
-	inReq := r.Config.Unit.Rate(r.Highest * requestsPerIteration(r))
+	inReq := r.Config.Counts().Rate(r.Highest * requestsPerIteration(r))
 	switch {
 	case r.Stop == capacity.HostBusy:
 		highest.Value, highest.Sub = "not determined", fmt.Sprintf("the host was too busy at %s", capacity.Iterations(lastRate(r)))
@@ -161,7 +161,7 @@ func capacityHeadline(r capacity.Result) []capacityFact {
 		if math.IsInf(f.PeakConcurrency, 1) {
 			label = "USL ceiling" // κ = 0: throughput approaches λ/σ and never falls
 		}
-		facts = append(facts, capacityFact{Label: label, Value: r.Config.Unit.Rate(f.PeakThroughput), Sub: "R² " + units.Number(f.R2) + " over " + units.CountOf(int64(f.Points), "step", "steps")})
+		facts = append(facts, capacityFact{Label: label, Value: r.Config.Counts().Rate(f.PeakThroughput), Sub: "R² " + units.Number(f.R2) + " over " + units.CountOf(int64(f.Points), "step", "steps")})
 	}
 	if r.Retries > 0 {
 		facts = append(facts, capacityFact{Label: "Retried runs", Value: units.Count(int64(r.Retries)), Sub: "the host was busy"})

@@ -43,7 +43,7 @@ func WriteCapacityText(w io.Writer, r capacity.Result) error {
 		kv("thin steps", r.Thin)
 	}
 	b.WriteString("\n")
-	cells := [][]string{{"#", "phase", "iter/s", r.Config.Unit.PerSecond(), "p95", "p99", "errors", "dropped", "gen CPU", "lag p99", "host CPU", "SLO"}}
+	cells := [][]string{{"#", "phase", "iter/s", r.Config.Counts().PerSecond(), "p95", "p99", "errors", "dropped", "gen CPU", "lag p99", "host CPU", "SLO"}}
 	var notes []string // a verdict with more to say than its word, under the table
 	stolen := false
 	for i, s := range r.Steps {
@@ -99,7 +99,7 @@ func highestText(r capacity.Result) string {
 	}
 	switch {
 	case r.Stop == capacity.TargetFailed:
-		return fmt.Sprintf("none: every %s failed at the first step (%s)", r.Config.Unit.Or().One, capacity.Iterations(lastRate(r)))
+		return fmt.Sprintf("none: every %s failed at the first step (%s)", r.Config.Counts().One, capacity.Iterations(lastRate(r)))
 	case r.Stop == capacity.HostBusy:
 		return fmt.Sprintf("not determined: the load generator's host was too busy to generate %s (%s); %s",
 			capacity.Iterations(lastRate(r)), attemptsShort(r), held)
@@ -123,7 +123,7 @@ func uslText(r capacity.Result) string {
 		return "not fitted"
 	}
 	var peak string
-	u := r.Config.Unit.Or()
+	u := r.Config.Counts()
 	switch {
 	case !f.PeakInReach:
 		peak = "its peak lies past " + units.Multiple(capacity.USLReach) + " the measured range: an extrapolation, not shown"
@@ -163,7 +163,7 @@ func retriesText(r capacity.Result) string {
 // the requests (calls, sessions) per second they offer: "675
 // iterations/s, 1,350 req/s".
 func bothRates(r capacity.Result, rate float64) string {
-	return capacity.Iterations(rate) + ", " + r.Config.Unit.Rate(rate*requestsPerIteration(r))
+	return capacity.Iterations(rate) + ", " + r.Config.Counts().Rate(rate*requestsPerIteration(r))
 }
 
 // requestsPerIteration is the search's requests per iteration; a
@@ -179,7 +179,7 @@ func requestsPerIteration(r capacity.Result) float64 {
 // rateColumns says what the table's two rates count, and what its
 // latencies are of when not every request's duration.
 func rateColumns(r capacity.Result) string {
-	u := r.Config.Unit.Or()
+	u := r.Config.Counts()
 	s := "iter/s: iterations offered per second (" + u.Quantity(requestsPerIteration(r)) +
 		" each); " + u.PerSecond() + ": " + u.Many + " completed per second of the hold"
 	if l := r.Config.Latency; l != "" && l != "http_req_duration" {
