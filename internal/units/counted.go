@@ -69,6 +69,3 @@ func (u Unit) Count(n int64) string { return CountOf(n, u.Or().One, u.Or().Many)
 
 // Quantity writes a figure of the unit that may be fractional: "1 call", "1.5 calls".
 func (u Unit) Quantity(x float64) string { return Quantity(x, u.Or().One, u.Or().Many) }
-
-// Noun is the unit's name for n of it: "call" for 1, else "calls".
-func (u Unit) Noun(n int64) string { return Plural(n, u.Or().One, u.Or().Many) }
