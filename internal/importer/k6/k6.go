@@ -506,7 +506,7 @@ func protocolMetric(name string) bool {
 var thresholdMetrics = map[string]bool{
 	"http_req_duration": true, "http_req_waiting": true, "http_req_connecting": true, "http_req_tls_handshaking": true,
 	"http_req_failed": true, "http_reqs": true, "checks": true, "iterations": true, "iteration_duration": true,
-	"dropped_iterations": true, "data_sent": true, "data_received": true, "vus": true, "vus_max": true,
+	"dropped_iterations": true, "data_sent": true, "data_received": true, "vus": true, "vus_max": true, "group_duration": true,
 }
 
 // thresholds converts options.thresholds on metrics loadlens has, without
@@ -593,6 +593,10 @@ func (s *script) keptFilter(metric, filter string, scenarios map[string]bool) (s
 				return "", "no request of the test is named " + strconv.Quote(v)
 			}
 			v = strconv.Quote(name)
+		case k == "group":
+			if !s.hasGroup(v) {
+				return "", "no group of the test is named " + strconv.Quote(v) + " (k6 writes a group's name as ::name, ::outer::inner)"
+			}
 		case k == "expected_response" && v == "true" && metric == "http_req_duration":
 		case k == "expected_response":
 			return "", "loadlens keeps expected_response:true on http_req_duration only"
@@ -602,6 +606,36 @@ func (s *script) keptFilter(metric, filter string, scenarios map[string]bool) (s
 		kept = append(kept, k+":"+v)
 	}
 	return strings.Join(kept, ","), ""
+}
+
+// hasGroup reports whether the test has the group k6 names v: "::name",
+// or "::outer::inner" for a group inside another.
+func (s *script) hasGroup(v string) bool {
+	for _, flow := range s.flows() {
+		if groupNamed(flow, "", v) {
+			return true
+		}
+	}
+	return false
+}
+
+// groupNamed looks for the group k6 names want in flow, whose groups are
+// inside the group k6 names prefix ("" at the top).
+func groupNamed(flow []importer.Step, prefix, want string) bool {
+	for i := range flow {
+		st := &flow[i]
+		inner := prefix
+		if st.Group != "" {
+			inner = prefix + "::" + st.Group
+			if inner == want {
+				return true
+			}
+		}
+		if groupNamed(st.Steps, inner, want) || groupNamed(st.Then, inner, want) || groupNamed(st.Else, inner, want) {
+			return true
+		}
+	}
+	return false
 }
 
 // stepName returns the name the test gives the request k6's name tag v
