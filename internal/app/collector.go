@@ -283,7 +283,7 @@ func (r *runner) showLive(vus, vusMax int64) {
 		return // too short a last second for a rate: the line keeps the one before (as the charts do)
 	}
 	st := live.Status{Elapsed: min(r.run.Elapsed(), time.Since(r.start)), Total: r.total, RPS: float64(last.Requests) / covered,
-		P95: last.P95, ErrRate: errRate, VUs: vus, VUsMax: vusMax, Dropped: dropped, InFlight: r.inFlight()}
+		P95: last.P95, ErrRate: errRate, VUs: vus, VUsMax: vusMax, Dropped: dropped, InFlight: r.inFlight(), Unit: r.run.Unit()}
 	if r.cfg.Live != nil {
 		r.cfg.Live(st)
 	}

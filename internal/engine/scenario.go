@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/loadlens/loadlens/internal/plan"
-	"github.com/loadlens/loadlens/internal/units"
 )
 
 // scenarioRun is the runtime state of one scenario.
@@ -128,7 +127,7 @@ func (sc *scenarioRun) drainBy(ctx context.Context, wg *sync.WaitGroup, interrup
 		close(done)
 	}()
 	if n := sc.inflight.Load(); n > 0 && ctx.Err() == nil && sc.s.GracefulStop > 0 {
-		sc.e.notify(sc.label() + units.CountOf(n, "request", "requests") + " in flight; waiting up to " + sc.s.GracefulStop.String() + " (graceful stop)")
+		sc.e.notify(sc.label() + flowUnit(sc.s.Flow).Count(n) + " in flight; waiting up to " + sc.s.GracefulStop.String() + " (graceful stop)")
 	}
 	t := time.NewTimer(max(time.Until(deadline), 0))
 	defer t.Stop()

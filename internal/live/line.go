@@ -26,6 +26,8 @@ type Status struct {
 	// InFlight is requests sent and not yet answered: against a stalled
 	// target it is the only figure that moves.
 	InFlight int64
+	// Unit is what the run counts (requests, gRPC calls, sessions); zero: requests.
+	Unit units.Unit
 }
 
 // Line is the one-line progress display. On a terminal it rewrites itself
@@ -87,7 +89,7 @@ func Format(s Status) string {
 		p95 = units.Duration(s.P95)
 	}
 	line := fmt.Sprintf("[%s] %s · p95 %s · errors %s · in flight %s · VUs %s/%s",
-		progress, units.Rate(s.RPS, "req"), p95, units.Percent(s.ErrRate), units.Count(s.InFlight), units.Count(s.VUs), units.Count(s.VUsMax))
+		progress, s.Unit.Rate(s.RPS), p95, units.Percent(s.ErrRate), units.Count(s.InFlight), units.Count(s.VUs), units.Count(s.VUsMax))
 	// A line wider than the terminal wraps, and "\r" then redraws only its
 	// last row: "dropped 0" says nothing, so it goes first.
 	if dropped := " · dropped " + units.Count(s.Dropped); s.Dropped > 0 || utf8.RuneCountInString(line+dropped) <= units.Columns {

@@ -30,7 +30,7 @@ func (r *Run) Evaluate(t *threshold.Threshold) threshold.Result {
 	if !judged {
 		return res
 	}
-	if why := ev.unjudgeable(t); why != "" {
+	if why := ev.unjudgeable(t, r.MetricUnit(t.Metric)); why != "" {
 		res.Pass, res.Reason, res.NothingYet = false, why, ev.Sent == 0
 	}
 	return res
@@ -105,26 +105,27 @@ func (r *Run) LatencyEvidence(t *threshold.Threshold) (Evidence, bool) {
 }
 
 // unjudgeable says why a latency threshold cannot pass on this evidence,
-// or "" when its comparison decides.
-func (e Evidence) unjudgeable(t *threshold.Threshold) string {
+// or "" when its comparison decides, counting in u (requests, calls, sessions).
+func (e Evidence) unjudgeable(t *threshold.Threshold, u units.Unit) string {
+	u = u.Or()
 	switch {
 	case e.Sent == 0:
 		if t.Metric == "iteration_duration" {
-			return "no request sent: no iteration to judge"
+			return "no " + u.One + " sent: no iteration to judge"
 		}
-		return "no request sent"
+		return "no " + u.One + " sent"
 	case e.Answered == 0:
-		return "no completed request (" + units.Count(e.Sent) + " sent)"
+		return "no completed " + u.One + " (" + units.Count(e.Sent) + " sent)"
 	case e.Succeeded == 0:
-		return "every request failed (" + units.Count(e.Sent) + " sent): no latency to judge"
+		return "every " + u.One + " failed (" + units.Count(e.Sent) + " sent): no latency to judge"
 	}
 	leftOut, ok := threshold.LeavesOut(t.Agg, t.P)
 	if !ok || t.Metric != "http_req_duration" && t.Metric != "http_req_waiting" && !isCallLatency(t.Metric) || ExpectedOnly(t) {
 		return "" // expected_response:true judges the successes alone, as k6 does: pair it with http_req_failed
 	}
 	if share := float64(e.Failed()) / float64(e.Sent); share > leftOut {
-		return fmt.Sprintf("%s of %s requests failed (%s): more than the %s %s leaves out",
-			units.Count(e.Failed()), units.Count(e.Sent), units.Percent(share), units.Percent(leftOut), t.AggName())
+		return fmt.Sprintf("%s of %s failed (%s): more than the %s %s leaves out",
+			units.Count(e.Failed()), u.Count(e.Sent), units.Percent(share), units.Percent(leftOut), t.AggName())
 	}
 	return ""
 }

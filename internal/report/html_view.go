@@ -24,6 +24,7 @@ type htmlView struct {
 	Total                                                      *endpointRow
 	RateNote                                                   string // what the RPS column is over
 	CountHead, RateHead                                        string // the endpoint table's count and rate columns: Requests and RPS, Calls and Calls/s
+	NoFailures                                                 string // the errors table's place when none failed: "No request failed.", "No call failed."
 	Errors                                                     []errorRow
 	Checks                                                     []checkRow
 	Sessions, Statuses, Custom                                 []tableRow // session protocols' facts, their statuses, custom metrics; nil when none
@@ -130,6 +131,7 @@ func newHTMLView(in *Input) *htmlView {
 		v.Total = &row
 	}
 	v.CountHead, v.RateHead = countHeads(runUnit(r))
+	v.NoFailures = "No " + runUnit(r).Or().One + " failed."
 	v.RateNote = rateNote(r, v.RateHead, v.CountHead, "Active")
 	v.Errors = errorRows(r)
 	v.Checks = checkRows(r)

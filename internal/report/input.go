@@ -122,12 +122,15 @@ func (in *Input) GateNote() string {
 	if !dead {
 		return ""
 	}
-	return everyRequest(n) + " failed; a gate never passes a run in which no request succeeded"
+	u := runUnit(in.Run).Or()
+	return everyRequest(n, u) + " failed; a gate never passes a run in which no " + u.One + " succeeded"
 }
 
-// everyRequest names all n requests: "the one request", "every one of the 60 requests".
-func everyRequest(n int64) string {
-	return units.Plural(n, "the one request", "every one of the "+units.CountOf(n, "request", "requests"))
+// everyRequest names all n requests (calls, sessions: u): "the one
+// request", "every one of the 60 calls".
+func everyRequest(n int64, u units.Unit) string {
+	u = u.Or()
+	return units.Plural(n, "the one "+u.One, "every one of the "+u.Count(n))
 }
 
 // Dropped returns the dropped iterations of all scenarios.

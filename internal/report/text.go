@@ -66,7 +66,7 @@ func WriteText(w io.Writer, in *Input) error {
 		sb.WriteString("\n")
 	}
 	if n := failed(&tot); tot.Requests > 0 && n == tot.Requests {
-		sb.WriteString(wrap(allFailedText(tot.Requests, len(in.Results) > 0 || in.ExitCode != 0), units.Columns, "  ", "    "))
+		sb.WriteString(wrap(allFailedText(tot.Requests, runUnit(in.Run), len(in.Results) > 0 || in.ExitCode != 0), units.Columns, "  ", "    "))
 	}
 	if line := verdictLine(in); line != "" {
 		sb.WriteString(wrap(line, units.Columns, "  ", "    "))
@@ -78,11 +78,11 @@ func WriteText(w io.Writer, in *Input) error {
 	return err
 }
 
-// allFailedText says plainly that no request succeeded, and, for a run
-// that exits 0 without thresholds (as k6's does), why and how to fail CI;
-// quiet is false only then.
-func allFailedText(n int64, quiet bool) string {
-	s := "ALL FAILED: " + everyRequest(n) + " failed."
+// allFailedText says plainly that no request (call, session: u)
+// succeeded, and, for a run that exits 0 without thresholds (as k6's
+// does), why and how to fail CI; quiet is false only then.
+func allFailedText(n int64, u units.Unit, quiet bool) string {
+	s := "ALL FAILED: " + everyRequest(n, u) + " failed."
 	if !quiet {
 		s += " No thresholds were set, so the exit code is still 0; set one (in URL mode --threshold 'http_req_failed: rate<0.01') to fail CI."
 	}
@@ -288,7 +288,7 @@ func writeJudged(sb *strings.Builder, in *Input) {
 		sb.WriteString(wrap("judged: "+key+" "+res.Expr+" over "+judgedOver(t, ev, metricUnit(in.Run, t.Metric)), units.Columns, "  ", "    "))
 	}
 	if any {
-		sb.WriteString(wrap("A latency threshold judges every request its filter selects, a failed one with the time it took (as k6's "+
+		sb.WriteString(wrap("A latency threshold judges every "+runUnit(in.Run).Or().One+" its filter selects, a failed one with the time it took (as k6's "+
 			"http_req_duration does); it fails when none succeeded, and a percentile (med, max) when more failed than it leaves out.",
 			units.Columns, "  ", "  "))
 	}

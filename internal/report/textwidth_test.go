@@ -88,7 +88,7 @@ func TestEveryRequestFailedIsSaidPlainly(t *testing.T) {
 			t.Errorf("%s: want %q and not %q:\n%s", tc.name, tc.want, tc.not, b.String())
 		}
 	}
-	if got := allFailedText(1, true); got != "ALL FAILED: the one request failed." {
+	if got := allFailedText(1, units.Requests, true); got != "ALL FAILED: the one request failed." {
 		t.Errorf("one request: %q", got)
 	}
 }

@@ -7,31 +7,11 @@ import (
 	"github.com/loadlens/loadlens/internal/units"
 )
 
-// runUnit is what a run's samples count, named once for every page:
-// requests, gRPC calls or sessions (units.ForProtocols of its endpoints),
-// requests for a run that mixes them.
-func runUnit(r *metrics.Run) units.Unit {
-	protocols := make([]string, len(r.Layout.Endpoints))
-	for i, e := range r.Layout.Endpoints {
-		protocols[i] = e.Protocol
-	}
-	return units.ForProtocols(protocols)
-}
+// runUnit is what a run's samples count (metrics.Run.Unit).
+func runUnit(r *metrics.Run) units.Unit { return r.Unit() }
 
-// metricUnit is what a metric of r counts: a session protocol's metric
-// (grpc_req_duration, ws_reply_time) its protocol's calls or sessions,
-// any other the run's samples (runUnit).
-func metricUnit(r *metrics.Run, metric string) units.Unit {
-	p, _, ok := strings.Cut(metric, "_")
-	if ok && p != "http" {
-		for _, e := range r.Layout.Endpoints {
-			if e.Protocol == p {
-				return units.ForProtocol(p)
-			}
-		}
-	}
-	return runUnit(r)
-}
+// metricUnit is what a metric of r counts (metrics.Run.MetricUnit).
+func metricUnit(r *metrics.Run, metric string) units.Unit { return r.MetricUnit(metric) }
 
 // countHeads names an endpoint table's count and rate columns in u:
 // Requests and RPS for requests, as k6 and JMeter name them; Calls and

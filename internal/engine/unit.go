@@ -1,0 +1,21 @@
+package engine
+
+import (
+	"github.com/loadlens/loadlens/internal/plan"
+	"github.com/loadlens/loadlens/internal/units"
+)
+
+// flowUnit is what a scenario's steps count (units.ForProtocols), so that
+// its notes say "3 calls in flight" for gRPC, "3 requests" for HTTP.
+func flowUnit(flow []plan.Step) units.Unit {
+	var protocols []string
+	plan.Walk(flow, func(st *plan.Step) {
+		switch st.Kind {
+		case plan.RequestStep:
+			protocols = append(protocols, "")
+		case plan.SessionStep:
+			protocols = append(protocols, st.Session.Protocol)
+		}
+	})
+	return units.ForProtocols(protocols)
+}
