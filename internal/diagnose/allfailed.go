@@ -95,8 +95,8 @@ func allFailedRule(c *context) []Finding {
 		words, remedies = endlessWords, endlessRemedies
 	}
 	n := b.add(c.fig(c.client(SrcFailed, "kind", main.String()), StatSum, first, last, UnitCount, main.String()+" failures"))
-	title := []any{"Every request failed: ", n, " of ", total, " ", name(words.what), " from ", onset, " — ", words.means}
-	b.evidence(n, n, " of ", total, b.noun(total, " request failed with ", " requests failed with "), name(main.String()), " from ", onset)
+	title := []any{"Every " + c.counts().One + " failed: ", n, " of ", total, " ", name(words.what), " from ", onset, " — ", words.means}
+	b.evidence(n, n, " of ", total, c.noun(b, total, " ", " failed with "), name(main.String()), " from ", onset)
 	for i, k := range kinds[1:] {
 		m := b.add(c.fig(c.client(SrcFailed, "kind", k.String()), StatSum, first, last, UnitCount, k.String()+" failures"))
 		if i < 2 {

@@ -200,14 +200,14 @@ func (e *errorStretch) title() {
 	switch {
 	case e.from-e.view[0].sec < errStart:
 		title = append([]any{"Errors from the start (", e.onset, ", "}, e.load...)
-		title = append(title, "): ", e.share, " of requests failed")
+		title = append(title, "): ", e.share, " of "+e.c.counts().Many+" failed")
 	case e.sameLoad:
 		// The same load was served before: time, not load, brought the errors.
 		title = append([]any{"Errors from ", e.onset, " at a load served before ("}, e.load...)
-		title = append(title, "): ", e.share, " of requests failed")
+		title = append(title, "): ", e.share, " of "+e.c.counts().Many+" failed")
 	default:
 		title = append([]any{"Errors start at "}, e.load...)
-		title = append(title, " (", e.onset, "): ", e.share, " of requests failed")
+		title = append(title, " (", e.onset, "): ", e.share, " of "+e.c.counts().Many+" failed")
 	}
 	e.kindFigs = make([]ref, len(e.kinds))
 	for i, k := range e.kinds {
@@ -226,12 +226,12 @@ func (e *errorStretch) evidence() {
 	c, b, from, view := e.c, e.b, e.from, e.view
 	firstFailed := b.add(c.fig(e.failedS, StatValue, from, from, UnitCount, "requests failed in the first failing second"))
 	firstReqs := b.add(c.fig(e.reqsS, StatValue, from, from, UnitCount, "requests in the first failing second"))
-	b.evidence(firstFailed, append(append([]any{"first failing second: ", firstFailed, " of ", firstReqs, b.noun(firstReqs, " request failed at ", " requests failed at ")}, e.load...), e.sent...)...)
+	b.evidence(firstFailed, append(append([]any{"first failing second: ", firstFailed, " of ", firstReqs, c.noun(b, firstReqs, " ", " failed at ")}, e.load...), e.sent...)...)
 	if e.before >= 0 {
 		bf := b.add(c.fig(e.failedS, StatSum, view[0].sec, from-1, UnitCount, "requests failed before the errors"))
 		br := b.add(c.fig(e.reqsS, StatSum, view[0].sec, from-1, UnitCount, "requests before the errors"))
 		bs := b.derive(StatRatio, UnitRate, "share of the requests before the errors that failed", bf, br)
-		parts := []any{"before ", e.onset, ": ", bs, " of ", br, b.noun(br, " request failed, at up to ", " requests failed, at up to "), e.before}
+		parts := []any{"before ", e.onset, ": ", bs, " of ", br, c.noun(b, br, " ", " failed, at up to "), e.before}
 		if c.open {
 			ob := b.add(c.fig(c.client(SrcOffered), StatMax, view[0].sec, from-1, UnitReqPerSec, "the most offered in a second before the errors"))
 			parts = append(parts, " completed (up to ", ob, " offered)")

@@ -20,6 +20,18 @@ type Figure struct {
 	From   int     `json:"from"`         // the first second of the run it covers
 	To     int     `json:"to"`           // the last second it covers (inclusive)
 	Of     []int   `json:"of,omitempty"` // derived figures: the figures (indexes into Figures) it is computed from
+	// Per is what a throughput (UnitReqPerSec) counts when not requests:
+	// "calls" of gRPC, "sessions" of WebSocket and SSE; it reads "40 calls/s".
+	Per string `json:"per,omitempty"`
+}
+
+// UnitText is the name the figure's value reads in: Unit's, or Per's rate
+// ("calls/s") for a throughput of calls or sessions.
+func (f Figure) UnitText() string {
+	if f.Unit == UnitReqPerSec && f.Per != "" {
+		return f.Per + "/s"
+	}
+	return f.Unit.String()
 }
 
 // Unit says how a figure reads.

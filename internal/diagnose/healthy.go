@@ -60,7 +60,7 @@ func Healthy(in Input, fs []Finding) *Verdict {
 	if len(parts) > 1 {
 		parts = append(parts, ", ")
 	}
-	parts = append(parts, name("p95"), " ", p95, ", ", share, " of ", total, b.noun(total, " request failed", " requests failed"))
+	parts = append(parts, name("p95"), " ", p95, ", ", share, " of ", total, c.noun(b, total, " ", " failed"))
 	if g := c.generatorPeak(b); g != nil {
 		parts = append(parts, "; ")
 		parts = append(parts, g...)

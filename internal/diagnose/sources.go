@@ -248,7 +248,7 @@ func (c *context) has(src string, sec int) bool {
 
 // fig returns a figure of src over the seconds from..to.
 func (c *context) fig(src string, st Stat, from, to int, u Unit, what string) Figure {
-	return Figure{Value: aggregate(c.values(src), st, from, to), Unit: u, What: what, Source: src, Stat: st, From: from, To: to}
+	return Figure{Value: aggregate(c.values(src), st, from, to), Unit: u, What: what, Source: src, Stat: st, From: from, To: to, Per: c.per(u)}
 }
 
 // quantile returns the q-th percentile of the latencies of the whole run,

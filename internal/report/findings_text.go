@@ -12,7 +12,12 @@ import (
 )
 
 // FigureText writes a finding's figure in its unit, as every page shows it.
-func FigureText(f diagnose.Figure) string { return units.Of(f.Value, f.Unit.String()) }
+func FigureText(f diagnose.Figure) string {
+	if f.Unit == diagnose.UnitReqPerSec && f.Per != "" {
+		return units.Rate(f.Value, f.Per) // "40 calls/s"
+	}
+	return units.Of(f.Value, f.Unit.String())
+}
 
 // FindingTitle is a finding's title with its figures written in.
 func FindingTitle(f *diagnose.Finding) string { return diagnose.Join(f.Parts, f.Figures, FigureText) }
