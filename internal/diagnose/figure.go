@@ -25,14 +25,6 @@ type Figure struct {
 	Per string `json:"per,omitempty"`
 }
 
-// UnitText is the name the figure's value reads in: Unit's, or Per's rate
-// ("calls/s") for a throughput of calls or sessions.
-func (f Figure) UnitText() string {
-	if f.Unit == UnitReqPerSec && f.Per != "" {
-		return f.Per + "/s"
-	}
-	return f.Unit.String()
-}
 
 // Unit says how a figure reads.
 type Unit uint8

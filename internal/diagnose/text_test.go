@@ -5,7 +5,12 @@ import "github.com/loadlens/loadlens/internal/units"
 // The lines of a finding as the pages write them (report renders them with
 // the same units.Of), for the tests of the rules' wording.
 
-func figureText(f Figure) string { return units.Of(f.Value, f.Unit.String()) }
+func figureText(f Figure) string {
+	if f.Unit == UnitReqPerSec && f.Per != "" {
+		return units.Rate(f.Value, f.Per)
+	}
+	return units.Of(f.Value, f.Unit.String())
+}
 
 func title(f Finding) string { return Join(f.Parts, f.Figures, figureText) }
 

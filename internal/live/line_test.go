@@ -56,6 +56,9 @@ func TestFormatProgress(t *testing.T) {
 			"[0:06/0:03 stopping] 0 req/s · p95 - · errors 0.00% · in flight 60 "},
 		{"no planned length", Status{Elapsed: 6 * time.Second}, "[0:06] 0 req/s"},
 		{"dropped, said when none", Status{Elapsed: 6 * time.Second, Total: 30 * time.Second, VUs: 3, VUsMax: 3}, "[0:06/0:30] 0 req/s · p95 - · errors 0.00% · in flight 0 · VUs 3/3 · dropped 0"},
+		{"a gRPC test's calls", Status{Elapsed: 6 * time.Second, RPS: 49, Unit: units.Calls}, "[0:06] 49 calls/s · p95 -"},
+		{"a WebSocket test's sessions", Status{Elapsed: 6 * time.Second, RPS: 49, Unit: units.Sessions}, "[0:06] 49 sessions/s · p95 -"},
+		{"an HTTP test's requests", Status{Elapsed: 6 * time.Second, RPS: 49, Unit: units.Requests}, "[0:06] 49 req/s · p95 -"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -1,0 +1,34 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/loadlens/loadlens/internal/plan"
+	"github.com/loadlens/loadlens/internal/units"
+)
+
+// TestFlowUnitNamesTheGracefulStopNote: the graceful-stop note ("3 calls
+// in flight") counts in what the scenario's steps count, nested steps
+// included; a flow mixing HTTP and gRPC counts requests, as before.
+func TestFlowUnitNamesTheGracefulStopNote(t *testing.T) {
+	session := func(p string) plan.Step { return plan.Step{Kind: plan.SessionStep, Session: &plan.Session{Protocol: p}} }
+	request := plan.Step{Kind: plan.RequestStep}
+	tests := []struct {
+		name string
+		flow []plan.Step
+		want string
+	}{
+		{"http", []plan.Step{request}, "3 requests"},
+		{"grpc", []plan.Step{session("grpc"), session("grpc")}, "3 calls"},
+		{"ws in a group", []plan.Step{{Kind: plan.GroupStep, Block: &plan.Block{Steps: []plan.Step{session("ws")}}}}, "3 sessions"},
+		{"http and grpc", []plan.Step{request, session("grpc")}, "3 requests"},
+	}
+	for _, tc := range tests {
+		if got := flowUnit(tc.flow).Count(3); got != tc.want {
+			t.Errorf("%s: %q in flight, want %q", tc.name, got, tc.want)
+		}
+	}
+	if flowUnit(nil) != units.Requests {
+		t.Error("an empty flow does not count requests")
+	}
+}
