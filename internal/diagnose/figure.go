@@ -25,7 +25,6 @@ type Figure struct {
 	Per string `json:"per,omitempty"`
 }
 
-
 // Unit says how a figure reads.
 type Unit uint8
 

@@ -55,7 +55,7 @@ func (c *context) targetFailed(b *builder, from, to int) []any {
 	share := b.derive(StatRatio, UnitRate, "share of the requests meanwhile answered with "+top.String(), n, r)
 	b.evidence(share, "meanwhile the target answered ", n, " of ", r, c.noun(b, r, " ", " with "), name(top.String()),
 		" (", share, "): its own answers, which no lag of the generator makes")
-	return []any{"the target answered ", share, " of "+c.counts().Many+" meanwhile with ", name(top.String())}
+	return []any{"the target answered ", share, " of " + c.counts().Many + " meanwhile with ", name(top.String())}
 }
 
 // generatorTitle words the generator-bound finding from its signals'

@@ -11,7 +11,9 @@ import (
 // in flight") counts in what the scenario's steps count, nested steps
 // included; a flow mixing HTTP and gRPC counts requests, as before.
 func TestFlowUnitNamesTheGracefulStopNote(t *testing.T) {
-	session := func(p string) plan.Step { return plan.Step{Kind: plan.SessionStep, Session: &plan.Session{Protocol: p}} }
+	session := func(p string) plan.Step {
+		return plan.Step{Kind: plan.SessionStep, Session: &plan.Session{Protocol: p}}
+	}
 	request := plan.Step{Kind: plan.RequestStep}
 	tests := []struct {
 		name string
