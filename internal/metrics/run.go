@@ -95,8 +95,9 @@ type Second struct {
 	Sent       int64
 	Received   int64
 	// Request durations of the latency endpoints merged (Run.Latency):
-	// sessions' lengths are left out.
+	// sessions' lengths are left out. Latencies is how many they are.
 	P50, P90, P95, P99, Max, Mean time.Duration
+	Latencies                     int64
 	LagP99                        time.Duration // scheduler lag of all scenarios merged
 	// SentFrom and SentTo are the seconds the earliest and latest of its
 	// requests were sent in (their intended starts): a request is recorded
@@ -185,6 +186,7 @@ func (r *Run) AddPausing(s *Snapshot, pause func()) {
 			P50: e.Duration.Quantile(50), P95: e.Duration.Quantile(95), P99: e.Duration.Quantile(99)}
 		if r.Latency(i) {
 			r.scratch.Merge(e.Duration)
+			sec.Latencies += e.Duration.Count()
 		}
 		if e.Requests > 0 {
 			pause()
