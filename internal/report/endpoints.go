@@ -11,7 +11,16 @@ import (
 // table's columns of requests and active time; each per-endpoint table
 // carries it (see metrics.Run.Active). A run.db of an earlier build kept
 // no send times: its rates are over whole seconds, and the note says so.
+// When the all-endpoints latency leaves sessions or calls out, it says so too.
 func rateNote(r *metrics.Run, requests, active string) string {
+	if note := latencyNote(r); note != "" {
+		return rateOnlyNote(r, requests, active) + " " + note
+	}
+	return rateOnlyNote(r, requests, active)
+}
+
+// rateOnlyNote is rateNote's sentence on the rates.
+func rateOnlyNote(r *metrics.Run, requests, active string) string {
 	if !sendsKept(r) {
 		return "RPS = " + requests + " / " + active + ", " + active + " from the start of the second each endpoint's first request was sent in " +
 			"to the end of the second its last one ended in (this run.db keeps no send times), not the whole run."
