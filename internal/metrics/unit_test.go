@@ -34,8 +34,8 @@ func protocolRun(protocol string, outcomes ...outcome) *Run {
 
 // TestLatencyReasonsSayTheRunsUnit: a latency threshold that cannot pass
 // says why in what the run counts: requests for HTTP (as before), calls for
-// a gRPC-only run, sessions for a WebSocket-only run, also when the
-// threshold is http_req_duration or iteration_duration.
+// a gRPC-only run, sessions for a WebSocket-only run (on their protocol's
+// <protocol>_req_duration, and on iteration_duration).
 func TestLatencyReasonsSayTheRunsUnit(t *testing.T) {
 	failed := func(p string) *Run { return protocolRun(p, outcome{0, sample.Timeout, 3}) }
 	some := func(p string) *Run {
@@ -47,11 +47,11 @@ func TestLatencyReasonsSayTheRunsUnit(t *testing.T) {
 		want                string
 	}{
 		{"", "http_req_duration", "p(95)<500ms", failed, "no completed request (3 sent)"},
-		{"grpc", "http_req_duration", "p(95)<500ms", failed, "no completed call (3 sent)"},
-		{"ws", "http_req_duration", "p(95)<500ms", failed, "no completed session (3 sent)"},
+		{"grpc", "grpc_req_duration", "p(95)<500ms", failed, "no completed call (3 sent)"},
+		{"ws", "ws_req_duration", "p(95)<500ms", failed, "no completed session (3 sent)"},
 		{"", "http_req_duration", "p(95)<500ms", some, "6 of 100 requests failed (6.00%): more than the 5.00% p(95) leaves out"},
-		{"grpc", "http_req_duration", "p(95)<500ms", some, "6 of 100 calls failed (6.00%): more than the 5.00% p(95) leaves out"},
-		{"ws", "http_req_duration", "p(95)<500ms", some, "6 of 100 sessions failed (6.00%): more than the 5.00% p(95) leaves out"},
+		{"grpc", "grpc_req_duration", "p(95)<500ms", some, "6 of 100 calls failed (6.00%): more than the 5.00% p(95) leaves out"},
+		{"ws", "ws_req_duration", "p(95)<500ms", some, "6 of 100 sessions failed (6.00%): more than the 5.00% p(95) leaves out"},
 		{"", "iteration_duration{scenario:buy}", "p(95)<500ms", failed, "no request sent: no iteration to judge"},
 		{"ws", "iteration_duration{scenario:buy}", "p(95)<500ms", failed, "no session sent: no iteration to judge"},
 	}

@@ -13,7 +13,8 @@ import (
 )
 
 // protocolInput is a run of 10 samples of one protocol ("" HTTP, "grpc",
-// "ws"), failed of them timed out, judged by http_req_duration avg<10s.
+// "ws"), failed of them timed out, judged by its protocol's
+// <protocol>_req_duration avg<10s.
 func protocolInput(t *testing.T, protocol string, failed int) *Input {
 	t.Helper()
 	layout := sample.Layout{Scenarios: []sample.ScenarioInfo{{Name: "default", Model: "vus"}},
@@ -33,7 +34,11 @@ func protocolInput(t *testing.T, protocol string, failed int) *Input {
 	run := metrics.NewRun(layout)
 	run.Add(rec.Collect(0))
 	run.SetElapsed(time.Second)
-	th, err := threshold.New("http_req_duration", "avg<10s")
+	metric := "http_req_duration"
+	if protocol != "" {
+		metric = protocol + "_req_duration"
+	}
+	th, err := threshold.New(metric, "avg<10s")
 	if err != nil {
 		t.Fatal(err)
 	}
