@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"strconv"
 	"time"
 
@@ -99,13 +98,7 @@ func check(c *plan.Check, rs *response) bool {
 	case plan.FromStatus:
 		return c.Compare(strconv.Itoa(rs.status), true)
 	case plan.FromBody:
-		switch c.Op {
-		case plan.OpContains:
-			return bytes.Contains(rs.body, []byte(c.Values[0]))
-		case plan.OpMatches:
-			return c.Regex.Match(rs.body)
-		}
-		return c.Compare(string(rs.body), true)
+		return c.MatchBody(rs.body)
 	case plan.FromHeader:
 		vals := rs.headerValues(c.Header)
 		if c.Op == plan.OpExists {
@@ -113,15 +106,7 @@ func check(c *plan.Check, rs *response) bool {
 		}
 		return len(vals) > 0 && c.Compare(vals[0], true)
 	case plan.FromJSON:
-		doc, err := rs.json()
-		if err != nil {
-			return false
-		}
-		val, ok := c.Path.Lookup(doc)
-		if c.Op == plan.OpExists {
-			return ok == c.ExistsWanted()
-		}
-		return ok && c.Compare(jsonpath.Format(val), true)
+		return c.MatchJSON(rs.json())
 	}
 	return false
 }

@@ -1,8 +1,11 @@
 package plan
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
+
+	"github.com/loadlens/loadlens/internal/jsonpath"
 )
 
 // ExistsWanted reports whether an exists: check wants its subject present.
@@ -62,4 +65,29 @@ func (c *Check) Compare(got string, found bool) bool {
 		return g >= w
 	}
 	return false
+}
+
+// MatchBody judges a body check (contains, matches or a comparison) on a
+// response body or a message's data.
+func (c *Check) MatchBody(data []byte) bool {
+	switch c.Op {
+	case OpContains:
+		return bytes.Contains(data, []byte(c.Values[0]))
+	case OpMatches:
+		return c.Regex.Match(data)
+	}
+	return c.Compare(string(data), true)
+}
+
+// MatchJSON judges a json check on a parsed document; a body that did not
+// parse (err) fails every json check, exists: false included.
+func (c *Check) MatchJSON(doc any, err error) bool {
+	if err != nil {
+		return false
+	}
+	val, ok := c.Path.Lookup(doc)
+	if c.Op == OpExists {
+		return ok == c.ExistsWanted()
+	}
+	return ok && c.Compare(jsonpath.Format(val), true)
 }

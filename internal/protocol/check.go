@@ -1,12 +1,10 @@
 package protocol
 
 import (
-	"bytes"
 	"encoding/json"
 	"net/http"
 	"strconv"
 
-	"github.com/loadlens/loadlens/internal/jsonpath"
 	"github.com/loadlens/loadlens/internal/plan"
 )
 
@@ -36,23 +34,9 @@ func (m *Message) json() (any, error) {
 func (m *Message) Matches(c *plan.Check) bool {
 	switch c.From {
 	case plan.FromBody:
-		switch c.Op {
-		case plan.OpContains:
-			return bytes.Contains(m.Data, []byte(c.Values[0]))
-		case plan.OpMatches:
-			return c.Regex.Match(m.Data)
-		}
-		return c.Compare(string(m.Data), true)
+		return c.MatchBody(m.Data)
 	case plan.FromJSON:
-		doc, err := m.json()
-		if err != nil {
-			return false
-		}
-		val, ok := c.Path.Lookup(doc)
-		if c.Op == plan.OpExists {
-			return ok == c.ExistsWanted()
-		}
-		return ok && c.Compare(jsonpath.Format(val), true)
+		return c.MatchJSON(m.json())
 	}
 	return false
 }
