@@ -283,7 +283,7 @@ func (c *comparer) bootstrapChange(v *Value, base Value, ia, ib, r int, m Metric
 	v.setInterval(m, base, lo, hi)
 	v.MinEffect = max(runFloor(m), halvesNoise(ra, m), halvesNoise(rb, m), spread)
 	if ranked != 0 {
-		v.MinEffect = c.fasterNoise(va, vb, ra, rb, r, m, ranked > 0, L)
+		v.MinEffect = c.rankedNoise(va, vb, ra, rb, r, m, ranked > 0, L, spread)
 	}
 	if m.isLatency() && latencySecondsApart(va.rows[r], vb.rows[r], m) {
 		v.MinEffect = runFloor(m) // a change in every second: no drift or stretch of a run made it
@@ -297,19 +297,26 @@ func (c *comparer) bootstrapChange(v *Value, base Value, ia, ib, r int, m Metric
 	c.noteBlock(rb.block)
 }
 
-// fasterNoise is the noise floor of a latency change the ranks decided
-// (worse: B slower): the faster run's halves and stretches alone, as if
-// the slower one moved as it does. The slower run's own slow seconds or
-// halves are what the change is made of, and must not make it less sure
-// (the trial's p95 +4,297 % held back by a noise of 14,200 %, B's one
-// stalled second).
-func (c *comparer) fasterNoise(va, vb *runView, ra, rb *resampled, r int, m Metric, worse bool, L int) float64 {
-	fast, fr := va.rows[r], ra
+// rankedNoise is the noise floor of a latency change the ranks decided
+// (worse: B slower): the slower run's halves and stretches taken with its
+// slowest second healed (healSlowest) where that moves less, as the change is made of that
+// second and must not be held back by it (the trial's p95 +4,297 % held
+// back by a noise of 14,200 %: B's one stalled second at 600 ms).
+func (c *comparer) rankedNoise(va, vb *runView, ra, rb *resampled, r int, m Metric, worse bool, L int, spread float64) float64 {
+	a, b, rs := va.rows[r], vb.rows[r], rb
 	if !worse {
-		fast, fr = vb.rows[r], rb
+		a, b, rs = b, a, ra
 	}
-	spread, _ := spreadNoise(fast, fast, L, m, c.opts.Alpha) // "" or a reason: 0 then
-	return max(runFloor(m), halvesNoise(fr, m), spread)
+	slow := healSlowest(b, m)
+	halves := min(halvesNoise(rs, m), halvesNoise(resample(slow, 0, 1), m))
+	if s, why := spreadNoise(a, slow, L, m, c.opts.Alpha); why == "" {
+		spread = min(spread, s)
+	}
+	fast := ra
+	if !worse {
+		fast = rb
+	}
+	return max(runFloor(m), halvesNoise(fast, m), halves, spread)
 }
 
 // bootstrapInterval is the bootstrap's interval of the change of metric m

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"cmp"
 	"math"
 	"slices"
 )
@@ -211,4 +212,31 @@ func gridRange(vs []*runView, r int) (lo, hi float64) {
 		lo, hi = min(lo, float64(rs.lo)), max(hi, float64(rs.hi)+1)
 	}
 	return lo, hi
+}
+
+// healSlowest is a row's seconds with the one holding the largest share
+// of its requests beyond the row's percentile m replaced by a copy of its
+// median second by that share: the run as it would be without its
+// slowest second, holding as many seconds (and stretches).
+func healSlowest(rs *rowSeconds, m Metric) *rowSeconds {
+	if len(rs.secs) < minSeconds {
+		return rs
+	}
+	t := newTailSeconds(rs, 1, 1)
+	q := t.at(m.percentile() / 100)
+	var order []int
+	beyond := make([]float64, len(t.secs))
+	for i := range t.secs {
+		if t.m[i] > 0 {
+			order, beyond[i] = append(order, i), 1-t.secBelow(i, q)/t.m[i]
+		}
+	}
+	if len(order) < minSeconds {
+		return rs
+	}
+	slices.SortStableFunc(order, func(i, j int) int { return cmp.Compare(beyond[i], beyond[j]) })
+	out := *rs
+	out.secs = slices.Clone(rs.secs)
+	out.secs[order[len(order)-1]] = rs.secs[order[len(order)/2]]
+	return &out
 }
