@@ -283,7 +283,7 @@ func (c *comparer) bootstrapChange(v *Value, base Value, ia, ib, r int, m Metric
 	v.setInterval(m, base, lo, hi)
 	v.MinEffect = max(runFloor(m), halvesNoise(ra, m), halvesNoise(rb, m), spread)
 	if ranked != 0 {
-		v.MinEffect = c.rankedNoise(va, vb, ra, rb, r, m, ranked > 0, L, spread)
+		v.MinEffect = c.rankedNoise(va, vb, ra, rb, r, m, ranked > 0, L, v.MinEffect)
 	}
 	if m.isLatency() && latencySecondsApart(va.rows[r], vb.rows[r], m) {
 		v.MinEffect = runFloor(m) // a change in every second: no drift or stretch of a run made it
@@ -298,25 +298,27 @@ func (c *comparer) bootstrapChange(v *Value, base Value, ia, ib, r int, m Metric
 }
 
 // rankedNoise is the noise floor of a latency change the ranks decided
-// (worse: B slower): the slower run's halves and stretches taken with its
-// slowest second healed (healSlowest) where that moves less, as the change is made of that
-// second and must not be held back by it (the trial's p95 +4,297 % held
-// back by a noise of 14,200 %: B's one stalled second at 600 ms).
-func (c *comparer) rankedNoise(va, vb *runView, ra, rb *resampled, r int, m Metric, worse bool, L int, spread float64) float64 {
-	a, b, rs := va.rows[r], vb.rows[r], rb
+// (worse: B slower), full the usual one: the same with the slower run's
+// slowest second healed (healSlowest) when that leaves under half of it.
+// A lone second that makes most of a run's noise is a stall, the change
+// itself, and must not hold it back (the trial's p95 +4,297 % held back by
+// a noise of 14,200 %: B's one second at 600 ms); a floor the runs' other
+// seconds make too stays, as two runs of one build move that much.
+func (c *comparer) rankedNoise(va, vb *runView, ra, rb *resampled, r int, m Metric, worse bool, L int, full float64) float64 {
+	a, b, fast := va.rows[r], vb.rows[r], ra
 	if !worse {
-		a, b, rs = b, a, ra
+		a, b, fast = b, a, rb
 	}
-	slow := healSlowest(b, m)
-	halves := min(halvesNoise(rs, m), halvesNoise(resample(slow, 0, 1), m))
-	if s, why := spreadNoise(a, slow, L, m, c.opts.Alpha); why == "" {
-		spread = min(spread, s)
+	healed := healSlowest(b, m)
+	spread, why := spreadNoise(a, healed, L, m, c.opts.Alpha)
+	if why != "" {
+		spread = 0 // too few stretches of the runs: the tail test's case, where spread is not a floor
 	}
-	fast := ra
-	if !worse {
-		fast = rb
+	floor := max(runFloor(m), halvesNoise(fast, m), halvesNoise(resample(healed, 0, 1), m), spread)
+	if floor < full/2 {
+		return floor
 	}
-	return max(runFloor(m), halvesNoise(fast, m), halves, spread)
+	return full
 }
 
 // bootstrapInterval is the bootstrap's interval of the change of metric m

@@ -25,7 +25,9 @@ import (
 // to rankTrim of its seconds with the least below the point: the seconds
 // left hold more of B below it, never less, so this only asks more of B,
 // and a lone stalled second, which widens B's spread, cannot make B's
-// regression less sure than it is without it.
+// regression less sure than it is without it. The tries share the level
+// (Bonferroni): one server's runs, one of them with a pause, are called
+// changed no more often than by the test alone.
 
 // rankTrim is the most of a run's slowest seconds the ranks' bound tries
 // leaving out, at most a quarter of its seconds.
@@ -87,7 +89,9 @@ func (t *tailSeconds) fewerBelow(u, p, alpha, sx, dfx float64) bool {
 		return cmpShare(z[i], t.m[i], z[j], t.m[j])
 	})
 	drop := make([]bool, n)
-	for k := 0; k <= min(rankTrim, n/4); k++ {
+	trims := min(rankTrim, n/4)
+	alpha /= float64(trims + 1) // Bonferroni over the tries
+	for k := 0; k <= trims; k++ {
 		if k > 0 {
 			drop[order[k-1]] = true
 		}
