@@ -30,8 +30,9 @@ import (
 // changed no more often than by the test alone.
 
 // rankTrim is the most of a run's slowest seconds the ranks' bound tries
-// leaving out, at most a quarter of its seconds.
-const rankTrim = 3
+// leaving out (at most a quarter of its seconds): one, a lone stall, as
+// each try more costs every try its share of the level.
+const rankTrim = 1
 
 // rankStep is the bound's resolution in grid steps (1 % each).
 const rankStep = 1.0
