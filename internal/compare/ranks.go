@@ -184,28 +184,29 @@ func (c *comparer) groupRankBounds(g, r int, m Metric, lo, hi float64) (float64,
 	aLo, aHi := gridRange(as, r)
 	bLo, bHi := gridRange(bs, r)
 	lo, hi = max(lo, (bLo-aHi)*gridStep), min(hi, (bHi-aLo)*gridStep)
-	up, down := math.Inf(1), math.Inf(1)
-	for i, a := range as {
-		for j, b := range bs {
-			if x, ok := rankLowerBound(a.rows[r], b.rows[r], ra[i], rb[j], m, c.opts.Alpha); ok {
-				up = min(up, x)
-			} else {
-				up = math.Inf(-1)
-			}
-			if x, ok := rankLowerBound(b.rows[r], a.rows[r], rb[j], ra[i], m, c.opts.Alpha); ok {
-				down = min(down, x)
-			} else {
-				down = math.Inf(-1)
-			}
-		}
-	}
-	if up > 0 && !math.IsInf(up, 0) {
+	pa, qa := pooled(as, ra, r)
+	pb, qb := pooled(bs, rb, r)
+	if up, ok := rankLowerBound(pa, pb, qa, qb, m, c.opts.Alpha); ok {
 		lo = max(lo, up)
-	}
-	if down > 0 && !math.IsInf(down, 0) {
+	} else if down, ok := rankLowerBound(pb, pa, qb, qa, m, c.opts.Alpha); ok {
 		hi = min(hi, -down)
 	}
 	return lo, max(hi, lo)
+}
+
+// pooled is a side's runs' seconds of row r one after another, as one
+// run's, with the longest block and largest inflation of theirs: the
+// side's requests for the ranks' bound.
+func pooled(vs []*runView, rs []*resampled, r int) (*rowSeconds, *resampled) {
+	out := &rowSeconds{lo: math.MaxInt32, hi: math.MinInt32, hasLat: true}
+	res := &resampled{block: 1, inflate: 1}
+	for k, v := range vs {
+		row := v.rows[r]
+		out.secs = append(out.secs, row.secs...)
+		out.lo, out.hi = min(out.lo, row.lo), max(out.hi, row.hi)
+		res.block, res.inflate = max(res.block, rs[k].block), max(res.inflate, rs[k].inflate)
+	}
+	return out, res
 }
 
 // gridRange is the least and the most grid position of the runs' requests
