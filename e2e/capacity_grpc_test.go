@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net"
 	"os"
 	"path/filepath"
@@ -144,4 +145,27 @@ thresholds:
 		t.Errorf("the search's first line does not say its latency is grpc_req_duration:\n%s", out)
 	}
 	t.Logf("found %.1f calls/s for %.1f in %d steps (%d retried), %d refused", res.Highest, want, len(res.Steps), res.Retries, srv.shed.Load())
+	estimateFromCalls(t, dir, filepath.Dir(files[0]), res, want)
+}
+
+// estimateFromCalls plans 2,000 calls/s from the gRPC search in capDir
+// through the binary: in calls/s, dividing by the calls per second the
+// search found, so as many instances as the server's true capacity (want,
+// calls/s) asks for within the search's tolerance. Before, the plan said
+// req/s, and --from-run of a step's own run judged it on the starter
+// test's http_req_duration.
+func estimateFromCalls(t *testing.T, dir, capDir string, res capacity.Result, want float64) {
+	t.Helper()
+	const load = 2000.0
+	r := loadlens(t, dir, "estimate", "--from-run", capDir, "--rps", "2000")
+	out := strings.Join(strings.Fields(r.stdout), " ")
+	instances := int(math.Ceil(load/res.HighestRequests - 1e-9))
+	lo, hi := int(math.Ceil(load/(1.3*want))), int(math.Ceil(load/(0.5*want)))
+	if r.code != 0 || !strings.Contains(out, fmt.Sprintf("= %d instances", instances)) || instances < lo || instances > hi {
+		t.Fatalf("estimate (exit %d) for %.0f calls/s over %.1f calls/s per instance: want %d instances (%d-%d for the server's %.1f calls/s)\n%s%s",
+			r.code, load, res.HighestRequests, instances, lo, hi, want, r.stdout, r.stderr)
+	}
+	if !strings.Contains(out, "2,000 calls/s ÷ ") || strings.Contains(out, "req/s") {
+		t.Errorf("the plan is not in calls/s:\n%s", r.stdout)
+	}
 }

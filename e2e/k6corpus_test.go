@@ -40,7 +40,7 @@ func thinks(test string) float64 {
 var k6Outcomes = map[string]string{
 	"base64": "refused", "browser_remote": "refused", "cookies": "ran", "crypto": "refused", "custom_metrics": "ran",
 	"es6sample": "converted", "experimental_redis": "ran", "graphql": "ran", "grpc_healthcheck": "converted",
-	"grpc_invoke": "converted", "html_form_post": "ran", "http_2": "ran", "http_basic_auth": "converted", "http_batch": "ran",
+	"grpc_invoke": "converted", "html_form_post": "ran", "http_2": "ran", "http_basic_auth": "ran", "http_batch": "ran",
 	"http_digest_auth": "ran", "http_get": "ran", "http_verbs": "ran", "influxdb-v1": "ran", "json": "ran", "jwt": "refused",
 	"localhost": "ran", "logging": "refused", "malicious": "refused", "ocsp": "ran", "opentelemetry": "ran",
 	"pantheon": "converted", "pantheontest": "converted", "redirects": "ran", "stages": "ran", "tagging": "ran",
@@ -54,11 +54,14 @@ var k6Outcomes = map[string]string{
 // -i 1 overriding its load: each run reaches a verdict (exit 0 or 99) and
 // the server receives its requests. Refused scripts exit 1 saying why.
 // Each script's outcome is k6Outcomes's: 29 of 36 convert (every one that
-// sends load), 22 of them run here; the 7 others send none.
+// sends load), 23 of them run here; the 7 others send none.
 func TestK6CorpusRuns(t *testing.T) {
-	var hits atomic.Int64
+	var hits, basic atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits.Add(1)
+		if u, p, ok := r.BasicAuth(); ok && u == "user" && p == "passwd" { // http_basic_auth.js's two requests
+			basic.Add(1)
+		}
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprint(w, `{"ok": true}`)
 	}))
@@ -125,23 +128,31 @@ func TestK6CorpusRuns(t *testing.T) {
 			t.Errorf("%s: %s, want %s", name, got[name], want)
 		}
 	}
-	if len(converted) < 29 || len(ran) < 22 || len(got) != len(k6Outcomes) {
-		t.Errorf("converted %d (want 29), ran %d (want 22), of %d scripts (want %d)", len(converted), len(ran), len(got), len(k6Outcomes))
+	if basic.Load() != 2 {
+		t.Errorf("%d requests authenticated as http_basic_auth.js's user, want its 2", basic.Load())
+	}
+	if len(converted) < 29 || len(ran) < 23 || len(got) != len(k6Outcomes) {
+		t.Errorf("converted %d (want 29), ran %d (want 23), of %d scripts (want %d)", len(converted), len(ran), len(got), len(k6Outcomes))
 	}
 }
 
 // TestK6LoopsRun imports a k6 script whose requests are in loops (a
-// counted one, one over a written array, one over a response's array) and
-// runs one iteration: the server receives each loop's requests as many
-// times as k6 would send them.
+// counted one, one over a written array, one over a response's array, a
+// while (true) polling until a 200 breaks it) and runs one iteration: the
+// server receives each loop's requests as many times as k6 would send
+// them (the job answers 202 twice: three polls, two waits).
 func TestK6LoopsRun(t *testing.T) {
 	var mu sync.Mutex
 	got := map[string]int{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		got[r.URL.Path]++
+		polls := got[r.URL.Path]
 		mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
+		if r.URL.Path == "/job" && polls < 3 {
+			w.WriteHeader(http.StatusAccepted) // not done: the script polls again
+		}
 		fmt.Fprint(w, `{"items": [{"id": 7}, {"id": 8}, {"id": 9}]}`)
 	}))
 	defer srv.Close()
@@ -155,6 +166,11 @@ export default function () {
   for (const p of pages) { http.get(` + "`${BASE}/page/${p}`" + `); }
   const res = http.get(BASE + '/items');
   for (const it of res.json('items')) { http.get(` + "`${BASE}/items/${it.id}`" + `); }
+  while (true) {
+    const job = http.get(BASE + '/job');
+    if (job.status === 200) break;
+    http.get(BASE + '/wait');
+  }
 }
 `
 	if err := os.WriteFile(script, []byte(src), 0o644); err != nil {
@@ -168,7 +184,7 @@ export default function () {
 		test, _ := os.ReadFile(out)
 		t.Fatalf("run exit %d\n%s%s\n%s", r.code, r.stdout, r.stderr, test)
 	}
-	want := map[string]int{"/ping": 3, "/page/a": 1, "/page/b": 1, "/items": 1, "/items/7": 1, "/items/8": 1, "/items/9": 1}
+	want := map[string]int{"/ping": 3, "/page/a": 1, "/page/b": 1, "/items": 1, "/items/7": 1, "/items/8": 1, "/items/9": 1, "/job": 3, "/wait": 2}
 	mu.Lock()
 	defer mu.Unlock()
 	if fmt.Sprint(got) != fmt.Sprint(want) {

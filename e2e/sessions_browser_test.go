@@ -242,6 +242,10 @@ scenarios:
 	if gin != codes["OK"]+codes["NOT_FOUND"] || gout != codes["OK"] {
 		t.Errorf("the gRPC server counted %d calls in, %d answers out and statuses %v: other calls than the test's", gin, gout, codes)
 	}
+	// The panel's count column names what its rows count: WebSocket sessions and gRPC calls here.
+	if h := text(b, "#sessions thead th:nth-child(3)"); h != "Calls, sessions" {
+		t.Errorf("the sessions panel's count column is %q, want \"Calls, sessions\"", h)
+	}
 	if r := p.row("chat"); r != nil && (r[6] == "-" || r[7] == "-") {
 		t.Errorf("chat: no time to first message or reply time: %v", r)
 	}

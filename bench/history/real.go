@@ -187,6 +187,9 @@ func (r *Recorded) section(m history.Method) string {
 	for _, n := range names[1:] {
 		head = append(head, n+": step, found after")
 	}
+	if r.Server != nil {
+		head = append(head, "the server's own p(50) step ("+strings.Join(names[1:], " / ")+")")
+	}
 	head = append(head, "false alarms while running", "the whole series at its end")
 	sb.WriteString("| " + strings.Join(head, " | ") + " |\n|" + strings.Repeat("---|", len(head)) + "\n")
 	for _, ep := range r.endpoints() {
@@ -199,6 +202,12 @@ func (r *Recorded) section(m history.Method) string {
 			row := []string{"`" + ep + "`", f.String(), strings.Join(sds, " / ") + " %"}
 			for i := 1; i < len(starts); i++ {
 				row = append(row, fmt.Sprintf("%+.0f %%, %s", 100*phaseStep(xs, starts, i), find(m, xs, starts, i)))
+			}
+			if r.Server != nil {
+				row = append(row, "″")
+				if f == history.P50 {
+					row[len(row)-1] = r.serverSteps(ep, starts)
+				}
 			}
 			row = append(row, runList(strays(m, xs, starts, true)), ends(m.Detect(xs, true)))
 			sb.WriteString("| " + strings.Join(row, " | ") + " |\n")
@@ -221,11 +230,19 @@ func (r *Recorded) heading(starts []int, names []string) string {
 			out = append(out, i)
 		}
 	}
-	s := fmt.Sprintf("#### Real series: the demo shop, %d runs in %d phases (%s), `bench/history/record.sh`\n\n", len(r.Runs), len(names), strings.Join(phases, " → "))
+	at := "recorded " + r.Runs[0].Start.UTC().Format("2006-01-02 15:04") + " UTC"
+	if r.Commit != "" {
+		at += " by loadlens " + r.Commit
+	}
+	s := fmt.Sprintf("#### Real series: %s, %d runs in %d phases (%s), %s, `%s`\n\n", r.Title, len(r.Runs), len(names), strings.Join(phases, " → "), at, r.Script)
 	if len(out) > 0 {
 		s += fmt.Sprintf("Runs are numbered from 1. As in `loadlens history`, %s (%d of %d) counted for no change point: the run's own diagnosis found the load generator or its host limited it.\n", runList(out), len(out), len(r.Runs))
 	}
-	s += "A step is the ratio of the phases' medians (of their counted runs); it is found after *n* runs of its phase (*c* of them counted), the method running after every run.\n\n"
+	s += "A step is the ratio of the phases' medians (of their counted runs); it is found after *n* runs of its phase (*c* of them counted), the method running after every run.\n"
+	if r.Server != nil {
+		s += "*The server's own* is the same ratio of the server's median handler time, which it timed itself: the step that was really there.\n"
+	}
+	s += "\n"
 	return s
 }
 
@@ -261,4 +278,45 @@ func ends(steps []history.Step) string {
 		s = append(s, fmt.Sprintf("run %d %+.0f %%", st.At+1, 100*st.Change))
 	}
 	return strings.Join(s, "; ")
+}
+
+// serverPath is the step server's path of endpoint ep ("a10 · GET /a"
+// is /a), "" when the server did not time it.
+func (r *Recorded) serverPath(ep string) string {
+	i := strings.LastIndex(ep, " ")
+	if i < 0 || r.Server == nil {
+		return ""
+	}
+	if _, ok := r.Server[0][ep[i+1:]]; !ok {
+		return ""
+	}
+	return ep[i+1:]
+}
+
+// serverSeries is the server's own median handler time of ep in each run,
+// NaN where it did not time it.
+func (r *Recorded) serverSeries(ep string) []float64 {
+	path := r.serverPath(ep)
+	xs := make([]float64, len(r.Runs))
+	for i := range xs {
+		t, ok := r.Server[i][path]
+		xs[i] = math.NaN()
+		if ok && path != "" {
+			xs[i] = float64(t.P50)
+		}
+	}
+	return xs
+}
+
+// serverSteps writes the server's own step of ep at each phase's start.
+func (r *Recorded) serverSteps(ep string, starts []int) string {
+	if r.serverPath(ep) == "" {
+		return "–"
+	}
+	xs := r.serverSeries(ep)
+	var s []string
+	for i := 1; i < len(starts); i++ {
+		s = append(s, fmt.Sprintf("%+.0f %%", 100*phaseStep(xs, starts, i)))
+	}
+	return strings.Join(s, " / ")
 }

@@ -33,14 +33,19 @@ type Sizes struct {
 }
 
 // measureAll writes the measured section: the real series first, then the
-// synthetic grid.
-func measureAll(m history.Method, rec *Recorded, n Sizes, r *rand.Rand) string {
+// synthetic grid, with the noise of the first real series among its levels.
+func measureAll(m history.Method, recs []*Recorded, n Sizes, r *rand.Rand) string {
 	var sb strings.Builder
 	levels := sigmas
 	name := map[float64]string{}
-	if rec != nil {
+	for i, rec := range recs {
+		if i > 0 {
+			sb.WriteString("\n")
+		}
 		sb.WriteString(rec.section(m))
-		measured, labels := rec.sigmas()
+	}
+	if len(recs) > 0 {
+		measured, labels := recs[0].sigmas()
 		levels = append([]float64(nil), sigmas...)
 		for i, sg := range measured {
 			if n, ok := name[sg]; ok { // two endpoints of one noise: one row naming both

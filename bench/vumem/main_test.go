@@ -37,7 +37,7 @@ func TestServerAnswersEachHead(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	go serve(ln)
+	go serve(ln, 0)
 	c, err := net.Dial("tcp", ln.Addr().String())
 	if err != nil {
 		t.Fatal(err)
@@ -58,5 +58,40 @@ func TestServerAnswersEachHead(t *testing.T) {
 	}
 	if string(got) != want {
 		t.Errorf("got %q, want 3 replies", got)
+	}
+}
+
+// TestStartShape: every VU's first request and the requests of the first
+// 2 (R + Z) read from the arrival times.
+func TestStartShape(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	at := func(ms ...int) []time.Time {
+		var ts []time.Time
+		for _, m := range ms {
+			ts = append(ts, t0.Add(time.Duration(m)*time.Millisecond))
+		}
+		return ts
+	}
+	tests := []struct {
+		name        string
+		all, firsts []time.Time
+		allSent     time.Duration
+		early       float64
+	}{
+		// 2 VUs, R 1 s, Z 1 s: first requests at 0 and 0.5 s, second at 2 and 2.5, third at 4
+		{"in shape", at(0, 500, 2000, 2500, 4000), at(0, 500), 500 * time.Millisecond, 1},
+		// the second VU held back for a response time: its first at 1 s, its second at 3
+		{"held back", at(0, 1000, 2000, 3000, 4000), at(0, 1000), time.Second, 1},
+		{"one VU never sent", at(0, 2000), at(0), -1, 0.5},
+		{"nothing", nil, nil, 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := sends{all: tt.all, firsts: tt.firsts}
+			allSent, early := s.startShape(2, time.Second, time.Second)
+			if allSent != tt.allSent || early != tt.early {
+				t.Errorf("startShape = %v, %v; want %v, %v", allSent, early, tt.allSent, tt.early)
+			}
+		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net"
 	"sync/atomic"
+	"time"
 )
 
 // answered counts the replies written, the requests of the runs.
@@ -14,22 +15,25 @@ const reply = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 10
 	"0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789"
 
 // serve answers every request head on every connection ln accepts with
-// reply, until ln is closed. Requests carry no body (the VUs send GETs).
-func serve(ln net.Listener) {
+// reply, delay after it arrived, until ln is closed. Requests carry no
+// body (the VUs send GETs).
+func serve(ln net.Listener, delay time.Duration) {
 	for {
 		c, err := ln.Accept()
 		if err != nil {
 			return
 		}
-		go answer(c)
+		go answer(c, delay)
 	}
 }
 
-// answer replies to each request head read from c until c closes.
-func answer(c net.Conn) {
+// answer replies to each request head read from c, delay after it came,
+// until c closes.
+func answer(c net.Conn, delay time.Duration) {
 	defer c.Close()
 	buf := make([]byte, 4096)
 	pending := 0 // bytes of a head not yet complete, at buf's start
+	first := true
 	for {
 		n, err := c.Read(buf[pending:])
 		if n == 0 || err != nil {
@@ -45,6 +49,13 @@ func answer(c net.Conn) {
 			return // a head larger than the buffer: not one of ours
 		}
 		pending = copy(buf, rest)
+		for range heads {
+			arrivals.note(first)
+			first = false
+		}
+		if delay > 0 && heads > 0 {
+			time.Sleep(delay) // a slow service: each VU has its own connection
+		}
 		for range heads {
 			if _, err := c.Write([]byte(reply)); err != nil {
 				return

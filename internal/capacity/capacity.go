@@ -22,7 +22,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
+
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // Step is one rate to hold.
@@ -32,11 +35,12 @@ type Step struct {
 }
 
 // StepResult is what one step measured. Rate is in iterations per second,
-// what the search raises; Throughput in requests per second, what the
-// target completed: an iteration of several requests makes them differ.
+// what the search raises; Throughput in requests (gRPC calls, sessions:
+// Config.Unit) per second, what the target completed: an iteration of
+// several requests makes them differ.
 type StepResult struct {
 	Rate           float64       // offered, iterations/s
-	Throughput     float64       // completed during the hold, req/s
+	Throughput     float64       // completed during the hold, per second of Config.Unit
 	P95, P99, Mean time.Duration // request durations over the step
 	ErrorRate      float64       // failed / requests
 	Requests       int64         // requests the step sent
@@ -96,6 +100,10 @@ type Config struct {
 	// latency in the test's protocol (grpc_req_duration, ws_reply_time);
 	// "" or http_req_duration: every request's duration.
 	Latency string `json:",omitempty"`
+	// Unit is what the target completes, a step's throughput counts and
+	// RequestsPerIteration are of: requests, gRPC calls, sessions
+	// (units.ForProtocols of the test's steps); zero: requests.
+	Unit units.Unit `json:",omitzero"`
 	// Percentile is the SLO's highest latency percentile (95 for p(95));
 	// 0 when it has none. A step must hold enough requests for it (thin.go).
 	Percentile float64
@@ -152,8 +160,8 @@ type Result struct {
 	Steps         []Record // every step, in the order run
 	Highest       float64  // the highest rate that passed with a trusted generator, iterations/s; 0 if none
 	LowestFailing float64  // the lowest rate that failed, iterations/s; 0 if none
-	// HighestRequests is Highest in requests per second (× RequestsPerIteration):
-	// what estimate divides a load in req/s by.
+	// HighestRequests is Highest in requests (calls, sessions: Config.Unit)
+	// per second (× RequestsPerIteration): what estimate divides a load by.
 	HighestRequests float64
 	FirstFailure    []string   // the thresholds that failed at the first failing step
 	Knee            *Knee      // nil when latency did not climb or too few steps
@@ -175,7 +183,7 @@ func Search(ctx context.Context, cfg Config, r Runner) (Result, error) {
 	err = s.run(ctx)
 	s.res.HighestRequests = s.res.Highest * cfg.RequestsPerIteration
 	s.res.Knee = findKnee(s.res.Steps, cfg.KneeFactor, cfg.MaxErrorRate, s.res.LowestFailing)
-	s.res.USL, s.res.USLNote = fitSteps(s.res.Steps, cfg.MaxErrorRate)
+	s.res.USL, s.res.USLNote = fitSteps(s.res.Steps, cfg.MaxErrorRate, cfg.Unit)
 	s.res.Thin = thinNote(&s.res)
 	return s.res, err
 }
@@ -247,4 +255,17 @@ func orFloat(v, def float64) float64 {
 		return def
 	}
 	return v
+}
+
+// Counts is what the search's test counted (Unit): a capacity.json of an
+// earlier build names none, and its gRPC or WebSocket search is known by
+// the latency it judged (grpc_req_duration: calls); else requests.
+func (c Config) Counts() units.Unit {
+	if c.Unit != (units.Unit{}) {
+		return c.Unit
+	}
+	if p, _, ok := strings.Cut(c.Latency, "_"); ok && c.Latency != "http_req_duration" {
+		return units.ForProtocol(p)
+	}
+	return units.Requests
 }

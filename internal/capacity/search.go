@@ -173,8 +173,9 @@ func (s *search) judge(rec Record) *errStop {
 		s.res.LowestFailing = rec.Rate
 	}
 	if first && rec.Requests > 0 && rec.ErrorRate >= 1 {
-		s.finish(TargetFailed, fmt.Sprintf("every request failed at the first step (%s, %s sent): the target is down, refusing, or answering only errors; there is no capacity to search (check it, or lower --start)",
-			Iterations(rec.Rate), units.CountOf(rec.Requests, "request", "requests")))
+		u := s.cfg.Unit.Or()
+		s.finish(TargetFailed, fmt.Sprintf("every %s failed at the first step (%s, %s sent): the target is down, refusing, or answering only errors; there is no capacity to search (check it, or lower --start)",
+			u.One, Iterations(rec.Rate), u.Count(rec.Requests)))
 		return &errStop{}
 	}
 	return nil
@@ -199,7 +200,7 @@ func (s *search) errorsPast(r StepResult) string {
 	}
 	what := units.Percent(r.ErrorRate)
 	if r.ErrorRate >= 1 {
-		what = "every request failed, " + units.Count(r.Requests) + " sent"
+		what = "every " + s.cfg.Unit.Or().One + " failed, " + units.Count(r.Requests) + " sent"
 	}
 	return fmt.Sprintf("error budget: errors <= %s (%s)", units.Share(s.cfg.MaxErrorRate), what)
 }

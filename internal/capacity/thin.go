@@ -31,7 +31,7 @@ func thinNote(res *Result) string {
 	for _, s := range res.Steps {
 		edge := s.Judged && (s.Passed && s.Rate == res.Highest || !s.Passed && s.Rate == res.LowestFailing)
 		if edge && s.Requests < need {
-			thin = append(thin, fmt.Sprintf("%s held %s", Iterations(s.Rate), units.CountOf(s.Requests, "request", "requests")))
+			thin = append(thin, fmt.Sprintf("%s held %s", Iterations(s.Rate), res.Config.Unit.Count(s.Requests)))
 			rate = max(rate, s.Rate)
 		}
 	}

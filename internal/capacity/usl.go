@@ -51,9 +51,10 @@ const (
 // fitSteps fits the USL to the clean passing steps and returns it only when
 // it explains them and every clean step within the error budget maxErr,
 // passed or not: a curve that never reaches a throughput a step measured
-// is no ceiling. Otherwise nil and why, in words. The fit is in requests:
-// throughput in req/s against requests in flight.
-func fitSteps(steps []Record, maxErr float64) (*USLFit, string) {
+// is no ceiling. Otherwise nil and why, in words. The fit is in the unit
+// a step completes (unit: requests, calls, sessions): throughput per second
+// against how many are in flight.
+func fitSteps(steps []Record, maxErr float64, unit units.Unit) (*USLFit, string) {
 	var n, x []float64
 	rates := map[float64]bool{}
 	for _, s := range steps {
@@ -75,7 +76,7 @@ func fitSteps(steps []Record, maxErr float64) (*USLFit, string) {
 	}
 	if best, ok := bestMeasured(steps, maxErr); ok && f.PeakThroughput < best.Throughput {
 		return nil, fmt.Sprintf("the USL does not fit these points: its curve never reaches the %s measured at %s (R² %s over %s)",
-			units.Rate(best.Throughput, "req"), Iterations(best.Rate), units.Number(f.R2), units.CountOf(int64(f.Points), "step", "steps"))
+			unit.Rate(best.Throughput), Iterations(best.Rate), units.Number(f.R2), units.CountOf(int64(f.Points), "step", "steps"))
 	}
 	maxN, maxX := 0.0, 0.0
 	for i := range n {
@@ -90,7 +91,7 @@ func fitSteps(steps []Record, maxErr float64) (*USLFit, string) {
 }
 
 // bestMeasured is the clean step, within the error budget, that completed
-// the most requests per second; ok is false when there is none.
+// the most per second (requests, calls, sessions); ok is false when there is none.
 func bestMeasured(steps []Record, maxErr float64) (best StepResult, ok bool) {
 	for _, s := range steps {
 		if s.Clean() && s.ErrorRate <= maxErr && s.Throughput > best.Throughput {

@@ -2,6 +2,7 @@ package capacity
 
 import (
 	"encoding/json"
+	"github.com/loadlens/loadlens/internal/units"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -129,7 +130,7 @@ func TestUSLShownOnlyWhenItExplainsTheData(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			f, note := fitSteps(tc.steps, 0.01)
+			f, note := fitSteps(tc.steps, 0.01, units.Unit{})
 			if (f != nil) != tc.shown || !strings.Contains(note, tc.note) || (tc.shown && note != "") {
 				t.Fatalf("fit %+v, note %q; want shown=%v, note %q", f, note, tc.shown, tc.note)
 			}
@@ -167,7 +168,7 @@ func TestUSLNeverACeilingBelowAMeasuredThroughput(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			f, note := fitSteps(tc.steps, 0.01)
+			f, note := fitSteps(tc.steps, 0.01, units.Unit{})
 			if (f != nil) != tc.shown || note != tc.note {
 				t.Fatalf("fit %+v, note %q; want shown=%v, note %q", f, note, tc.shown, tc.note)
 			}
@@ -217,7 +218,7 @@ func TestUSLPeakOnlyWithinReach(t *testing.T) {
 				x := truth.Throughput(n)
 				steps = append(steps, Record{StepResult: StepResult{Rate: x, Throughput: x, Concurrency: n, Passed: true}, Attempt: 1})
 			}
-			f, note := fitSteps(steps, 0.01)
+			f, note := fitSteps(steps, 0.01, units.Unit{})
 			if f == nil {
 				t.Fatalf("no fit: %s", note)
 			}

@@ -71,8 +71,11 @@ func Capacity(ctx context.Context, cfg CapacityConfig) (CapacityResult, error) {
 	if search.Latency == "" {
 		search.Latency = threshold.LatencyMetric(cfg.Plan.Thresholds)
 	}
+	if search.Unit == (units.Unit{}) {
+		search.Unit = planUnit(cfg.Plan)
+	}
 	fmt.Fprint(cfg.Out, units.Wrap(fmt.Sprintf("capacity search for %s: steps of %s each, rates in iterations/s (%s each); SLO: %s%s", cfg.Plan.Name,
-		cfg.Search.Hold, units.Quantity(cfg.Plan.RequestsPerIteration(), "request", "requests"), threshold.SLOText(cfg.Plan.Thresholds),
+		cfg.Search.Hold, search.Unit.Quantity(cfg.Plan.RequestsPerIteration()), threshold.SLOText(cfg.Plan.Thresholds),
 		latencyNote(search.Latency)), units.Columns, "", "  "))
 	runner := &stepRunner{cfg: cfg, dir: dir, latency: search.Latency}
 	if search.LatencyLimit == 0 {
@@ -87,7 +90,7 @@ func Capacity(ctx context.Context, cfg CapacityConfig) (CapacityResult, error) {
 	if search.RequestsPerIteration == 0 {
 		search.RequestsPerIteration = cfg.Plan.RequestsPerIteration()
 	}
-	search.Progress = progressLine(cfg.Out)
+	search.Progress = progressLine(cfg.Out, search.Unit)
 	res, serr := capacity.Search(ctx, search, runner)
 	out := CapacityResult{Dir: dir, Result: res}
 	why := runner.firstFailureFindings(res)
@@ -177,8 +180,8 @@ func (s *stepRunner) RunStep(ctx context.Context, step capacity.Step) (capacity.
 
 // progressLine returns what prints each run of a step as the search
 // judges it, saying when the host was too busy and the step is run again.
-func progressLine(out io.Writer) func(capacity.Record) {
-	n := 0
+func progressLine(out io.Writer, unit units.Unit) func(capacity.Record) {
+	n, width := 0, max(8, utf8.RuneCountInString(unit.PerSecond()))
 	return func(r capacity.Record) {
 		n++
 		verdict := "pass"
@@ -195,9 +198,9 @@ func progressLine(out io.Writer) func(capacity.Record) {
 			verdict = "FAIL"
 		}
 		if n == 1 {
-			fmt.Fprintf(out, stepColumns+"  %s\n", "step", "iter/s", "req/s", "p95", "errors", "dropped", "gen CPU", "lag p99", "verdict")
+			fmt.Fprintf(out, stepColumns+"  %s\n", "step", "iter/s", width, unit.PerSecond(), "p95", "errors", "dropped", "gen CPU", "lag p99", "verdict")
 		}
-		row := fmt.Sprintf(stepColumns, strconv.Itoa(n), units.Number(r.Rate), units.Number(r.Throughput), units.Duration(r.P95),
+		row := fmt.Sprintf(stepColumns, strconv.Itoa(n), units.Number(r.Rate), width, units.Number(r.Throughput), units.Duration(r.P95),
 			units.Percent(r.ErrorRate), units.Count(r.Dropped), units.Share(r.GeneratorCPU), units.Duration(r.LagP99))
 		if utf8.RuneCountInString(row)+2+utf8.RuneCountInString(verdict) <= units.Columns {
 			fmt.Fprintf(out, "%s  %s\n", row, verdict)
@@ -208,8 +211,9 @@ func progressLine(out io.Writer) func(capacity.Record) {
 }
 
 // stepColumns lays out a step's figures in the columns of the search's
-// progress, which fit units.Columns beside a short verdict.
-const stepColumns = "  %4s  %9s  %8s  %8s  %7s  %8s  %7s  %8s"
+// progress, which fit units.Columns beside a short verdict; the
+// throughput's is as wide as its unit's name (sessions/s), at least 8.
+const stepColumns = "  %4s  %9s  %*s  %8s  %7s  %8s  %7s  %8s"
 
 // stepResult sums up one step's run for the search, its latency read
 // from the SLO's latency metric (threshold.LatencyMetric).
@@ -291,7 +295,7 @@ func writeCapacityFiles(dir string, p *plan.Plan, res capacity.Result, why []dia
 		capacity.Result
 		FirstFailureFindings []diagnose.Finding
 		Units                map[string]string // what each rate counts, for a reader of the file
-	}{res, why, capacityUnits}, "", "  ")
+	}{res, why, capacityUnits(res.Config.Unit)}, "", "  ")
 	if err != nil {
 		return fmt.Errorf("capacity.json: %w", err)
 	}
@@ -307,14 +311,19 @@ func writeCapacityFiles(dir string, p *plan.Plan, res capacity.Result, why []dia
 }
 
 // capacityUnits names the unit of capacity.json's rates: the search
-// raises iterations per second, the target completes requests.
-var capacityUnits = map[string]string{
-	"Config.StartRate": "iterations/s", "Config.Increment": "iterations/s", "Config.MaxRate": "iterations/s",
-	"Highest": "iterations/s", "LowestFailing": "iterations/s", "Steps.Rate": "iterations/s",
-	"Knee.Rate": "iterations/s", "Knee.NextRate": "iterations/s",
-	"HighestRequests": "req/s", "Steps.Throughput": "req/s", "Knee.Throughput": "req/s",
-	"USL.Lambda": "req/s per request in flight", "USL.PeakThroughput": "req/s",
-	"Steps.Concurrency": "requests in flight", "USL.PeakConcurrency": "requests in flight",
+// raises iterations per second, the target completes requests, gRPC calls
+// or sessions (u, Config.Unit).
+func capacityUnits(u units.Unit) map[string]string {
+	u = u.Or()
+	rate, flight := u.PerSecond(), u.Many+" in flight"
+	return map[string]string{
+		"Config.StartRate": "iterations/s", "Config.Increment": "iterations/s", "Config.MaxRate": "iterations/s",
+		"Highest": "iterations/s", "LowestFailing": "iterations/s", "Steps.Rate": "iterations/s",
+		"Knee.Rate": "iterations/s", "Knee.NextRate": "iterations/s",
+		"HighestRequests": rate, "Steps.Throughput": rate, "Knee.Throughput": rate,
+		"USL.Lambda": rate + " per " + u.One + " in flight", "USL.PeakThroughput": rate,
+		"Steps.Concurrency": flight, "USL.PeakConcurrency": flight,
+	}
 }
 
 // longestStall is the highest per-second p99 of how long loadlens's

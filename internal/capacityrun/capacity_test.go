@@ -177,7 +177,7 @@ func TestCapacityProgressSaysWhenAStepIsRetried(t *testing.T) {
 		{capacity.Record{StepResult: capacity.StepResult{Rate: 130}, Attempt: 3, Busy: busy}, "not judged: the host was busy (" + busy + "); no retries left"},
 	}
 	var out bytes.Buffer
-	line := progressLine(&out)
+	line := progressLine(&out, units.Requests)
 	for _, r := range runs {
 		line(r.rec)
 	}

@@ -19,6 +19,23 @@ func latencyNote(metric string) string {
 	return "; latency: " + metric
 }
 
+// planUnit is what the test's steps count (units.ForProtocols): gRPC
+// calls, sessions, or requests, also when the test mixes them.
+func planUnit(p *plan.Plan) units.Unit {
+	var protocols []string
+	for _, sc := range p.Scenarios {
+		plan.Walk(sc.Flow, func(st *plan.Step) {
+			switch st.Kind {
+			case plan.RequestStep:
+				protocols = append(protocols, "")
+			case plan.SessionStep:
+				protocols = append(protocols, st.Session.Protocol)
+			}
+		})
+	}
+	return units.ForProtocols(protocols)
+}
+
 // observeLatency reads a step's p95, p99 and mean of a latency metric
 // (grpc_req_duration, ws_reply_time …) as its thresholds read it; zero
 // for a figure it has no data for.

@@ -11,6 +11,7 @@ import (
 	"github.com/loadlens/loadlens/internal/capacity"
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/sample"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // TestCapacityRefusesWhatSessionsCannotJudge: a search of a WebSocket or
@@ -107,5 +108,35 @@ func TestStepLatencyIsTheSLOs(t *testing.T) {
 		if !near(p95, tc.p95) || !near(p99, tc.p99) || !near(mean, tc.mean) {
 			t.Errorf("%s: p95 %v p99 %v mean %v, want %v %v %v", tc.metric, p95, p99, mean, tc.p95, tc.p99, tc.mean)
 		}
+	}
+}
+
+// TestPlanUnit: a search counts what its test's steps count, so that its
+// tables say calls/s for gRPC and sessions/s for WebSocket and SSE; a test
+// mixing them counts requests.
+func TestPlanUnit(t *testing.T) {
+	const head = "scenarios:\n  s:\n    rate: 10\n    duration: 10s\n    flow:\n"
+	const (
+		get  = "      - get: http://127.0.0.1:1/\n"
+		call = "      - grpc: grpc://127.0.0.1:1\n        method: a.B/C\n"
+		ws   = "      - ws: ws://127.0.0.1:1/\n        send: [{text: hi}]\n        until: {body_contains: hi}\n"
+		sse  = "      - sse: http://127.0.0.1:1/\n        max_events: 3\n"
+	)
+	tests := []struct {
+		name, flow string
+		want       units.Unit
+	}{
+		{"HTTP", get, units.Requests},
+		{"gRPC", call + call, units.Calls},
+		{"WebSocket", ws, units.Sessions},
+		{"WebSocket and SSE", ws + sse, units.Sessions},
+		{"HTTP and gRPC", get + call, units.Requests},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := planUnit(parseTest(t, head+tc.flow)); got != tc.want {
+				t.Errorf("%v, want %v", got, tc.want)
+			}
+		})
 	}
 }

@@ -143,7 +143,7 @@ func importCurl(pos []string) (*importer.Test, error) {
 			return nil, fmt.Errorf("standard input: %w", err)
 		}
 		text = string(b)
-	} else if len(pos) == 1 && !strings.HasPrefix(strings.TrimSpace(source), "curl") {
+	} else if f := strings.Fields(source); len(pos) == 1 && (len(f) == 0 || f[0] != "curl") { // curl-lines.txt is a file
 		if b, err := readCurlFile(source); err == nil {
 			text, fromFile = string(b), true
 		} else if !errors.Is(err, iofs.ErrNotExist) {
@@ -175,8 +175,8 @@ func isDefaultLoad(load []importer.KV) bool {
 func requestSteps(t *importer.Test) int {
 	n := 0
 	for _, s := range t.Scenarios {
-		importer.EachStep(s.Flow, func(st *importer.Step) { // requests in groups count too
-			if st.Think == "" {
+		importer.EachStep(s.Flow, func(st *importer.Step) { // requests in groups, loops and branches count too
+			if st.Method != "" || st.GRPC != nil || st.WS != nil { // not a think, set: or add:
 				n++
 			}
 		})

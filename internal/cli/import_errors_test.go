@@ -50,3 +50,28 @@ func TestImportSaysTheLocalFilesItRead(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want exit 2 and %q", code, stderr, want)
 	}
 }
+
+// TestImportCurlFileNamedCurl: a file whose name starts with "curl"
+// (curl-lines.txt) is read as a file of commands, not taken for one.
+func TestImportCurlFileNamedCurl(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	os.WriteFile("curl-lines.txt", []byte("curl -H 'X-A: 1' http://h/a\ncurl -d x=1 http://h/b\n"), 0o644)
+	code, stdout, stderr := main("import", "curl", "curl-lines.txt")
+	if code != 0 || !strings.Contains(stdout, "- get: /a") || !strings.Contains(stdout, "- post: /b") {
+		t.Errorf("exit %d, %s%s; want the two commands' steps", code, stdout, stderr)
+	}
+}
+
+// TestImportCountsRequests: the line an import writes counts the
+// requests, not the think, set: and add: steps beside them.
+func TestImportCountsRequests(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	os.WriteFile("poll.js", []byte("import http from 'k6/http';\nimport { sleep } from 'k6';\nexport default function () {\n"+
+		"  while (true) { const r = http.get('http://h/job'); if (r.status === 200) break; sleep(1); }\n}\n"), 0o644)
+	code, stdout, stderr := main("import", "k6", "poll.js", "--out", "poll.yaml")
+	if want := "1 scenario, 1 request step;"; code != 0 || !strings.Contains(stdout, want) {
+		t.Errorf("exit %d, %s%s; want %q", code, stdout, stderr, want)
+	}
+}

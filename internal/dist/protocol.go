@@ -41,6 +41,11 @@ const maxFrame = 256 << 20
 // build, so a stranger's claim of more is refused without reading it.
 const maxHello = 6*MaxToken + 1024
 
+// maxWelcome bounds what a coordinator reads from an address before it has
+// answered as an agent (a welcome or a refusal, both a few hundred bytes): a
+// wrong address or a stranger cannot make it allocate maxFrame per agent.
+const maxWelcome = 64 << 10
+
 // hello is the coordinator's first frame.
 type hello struct {
 	Token string `json:"token"`
@@ -114,9 +119,10 @@ type frame struct {
 
 // conn reads and writes frames; writes may come from several goroutines.
 type conn struct {
-	rw  io.ReadWriter
-	r   *bufio.Reader
-	wmu sync.Mutex
+	rw    io.ReadWriter
+	r     *bufio.Reader
+	wmu   sync.Mutex
+	limit uint32 // the largest frame read accepts; 0 is maxFrame
 }
 
 func newConn(rw io.ReadWriter) *conn { return &conn{rw: rw, r: bufio.NewReaderSize(rw, 64<<10)} }
@@ -154,8 +160,13 @@ func encodeFrame(kind byte, v any) ([]byte, error) {
 	return append(hdr[:], body...), nil
 }
 
-// read reads the next frame.
-func (c *conn) read() (frame, error) { return readFrame(c.r, maxFrame) }
+// read reads the next frame, of at most c.limit bytes (maxFrame when unset).
+func (c *conn) read() (frame, error) {
+	if c.limit != 0 {
+		return readFrame(c.r, c.limit)
+	}
+	return readFrame(c.r, maxFrame)
+}
 
 // readFrame reads one frame of at most limit bytes from r. A longer one is
 // refused from its header, before a byte of its body is read or allocated.

@@ -50,6 +50,7 @@ func dialAgent(ctx context.Context, cfg *Config, name, addr string) (*remote, er
 		nc = t
 	}
 	r := &remote{name: name, addr: addr, nc: nc, c: newConn(nc)}
+	r.c.limit = maxWelcome
 	stopOnCancel := context.AfterFunc(ctx, func() { _ = nc.SetDeadline(time.Now()) })
 	defer stopOnCancel()
 	own := cfg.buildOf()
@@ -61,6 +62,8 @@ func dialAgent(ctx context.Context, cfg *Config, name, addr string) (*remote, er
 		nc.Close()
 		return nil, fmt.Errorf("%s (%s): %w", name, addr, err)
 	}
+	// An agent now: its seconds may be large.
+	r.c.limit = 0
 	if !own.sameAs(r.who.Build) { // an agent of a build that does not compare them says welcome to anyone with the token
 		nc.Close()
 		return nil, fmt.Errorf("%s (%s): %s", name, addr, mismatch(r.who.Build, own))

@@ -3,6 +3,7 @@ package dist
 import (
 	"context"
 	"crypto/tls"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -240,4 +241,47 @@ func TestAgentsOfAnotherBuildAreRefused(t *testing.T) {
 			t.Fatalf("error %v, want %q", err, want)
 		}
 	})
+}
+
+// A listener that is not an agent (a wrong address, a stranger) cannot make
+// the coordinator allocate a large frame: until a welcome, frames are small.
+func TestCoordinatorReadsLittleBeforeAWelcome(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		answer []byte // what the stranger writes after reading the hello
+		tooBig bool
+	}{
+		{name: "a 200 MiB claim", answer: rawFrame(kindWelcome, 200<<20, nil), tooBig: true},
+		{name: "one byte over", answer: rawFrame(kindWelcome, maxWelcome+1, nil), tooBig: true},
+		{name: "a small garbage welcome", answer: rawFrame(kindWelcome, 3, []byte("{x}"))},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ln.Close()
+			go func() {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				defer c.Close()
+				if _, err := readHello(c); err == nil {
+					_, _ = c.Write(tc.answer)
+				}
+			}()
+			cfg := &Config{Token: token, build: Build{Version: "0.1.0"}}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			_, err = dialAgent(ctx, cfg, "agent 1", ln.Addr().String())
+			var big *oversizeError
+			if got := errors.As(err, &big); got != tc.tooBig || err == nil {
+				t.Fatalf("error %v: oversize %v, want %v", err, got, tc.tooBig)
+			}
+			if tc.tooBig && big.limit != maxWelcome {
+				t.Fatalf("refused at %d bytes, want the welcome's %d", big.limit, maxWelcome)
+			}
+		})
+	}
 }

@@ -22,6 +22,17 @@ type walk struct {
 	park  time.Duration
 }
 
+// groupStart is when a group beginning now started on the run's clock: at
+// its first request's intended start when that request is late (the open
+// model's queue wait is in the request's latency, so it is in its group's
+// too: a group is never faster than the request inside it).
+func (w *walk) groupStart(now time.Time) time.Time {
+	if !w.stepStart.IsZero() && w.stepStart.Before(now) {
+		return w.stepStart
+	}
+	return now
+}
+
 // steps runs flow; top says it is the scenario's flow itself, whose last
 // request ends the iteration. It returns false when the VU must stop.
 func (v *vu) steps(ctx context.Context, flow []plan.Step, w *walk, top bool) bool {
@@ -73,7 +84,7 @@ func (v *vu) control(ctx context.Context, st *plan.Step, w *walk) bool {
 	b := st.Block
 	switch st.Kind {
 	case plan.GroupStep:
-		start := time.Now()
+		start := w.groupStart(time.Now())
 		if !v.steps(ctx, b.Steps, w, false) {
 			return false
 		}

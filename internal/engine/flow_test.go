@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/loadlens/loadlens/internal/plan"
 )
@@ -140,5 +141,23 @@ scenarios:
 	// 3:1 over 400 picks: b is 100 ± 8.7 (one sigma); 50..150 fails once in ~10^8 runs.
 	if a+b != 400 || b < 50 || b > 150 {
 		t.Errorf("choose sent %d /a and %d /b of 400, want about 300 and 100", a, b)
+	}
+}
+
+func TestGroupStartsWithItsLateRequest(t *testing.T) {
+	now := time.Unix(1000, 0)
+	for _, tc := range []struct {
+		name      string
+		stepStart time.Time
+		want      time.Time
+	}{
+		{"no pending intended start: now", time.Time{}, now},
+		{"a late first request: its intended start", now.Add(-40 * time.Millisecond), now.Add(-40 * time.Millisecond)},
+		{"an intended start ahead: now", now.Add(time.Millisecond), now},
+	} {
+		w := walk{stepStart: tc.stepStart}
+		if got := w.groupStart(now); !got.Equal(tc.want) {
+			t.Errorf("%s: group starts at %v, want %v", tc.name, got.Sub(now), tc.want.Sub(now))
+		}
 	}
 }

@@ -28,7 +28,7 @@ type netTrip struct {
 	agent                                                             []string // the default User-Agent header
 }
 
-func newNetTrip(e *Engine, http2 bool) *netTrip {
+func newNetTrip(e *Engine, http2 bool, written func()) *netTrip {
 	n := &netTrip{agent: []string{defaultUserAgent}}
 	cfg := e.tlsConfig()
 	cfg.ClientSessionCache = tls.NewLRUClientSessionCache(sessionCacheSize) // this VU's sessions, as the lean client keeps them
@@ -58,8 +58,13 @@ func newNetTrip(e *Engine, http2 bool) *netTrip {
 				n.tlsFailed.Store(true)
 			}
 		},
-		GotConn:              func(httptrace.GotConnInfo) { stamp(&n.gotConn) },
-		WroteRequest:         func(httptrace.WroteRequestInfo) { stamp(&n.wrote) },
+		GotConn: func(httptrace.GotConnInfo) { stamp(&n.gotConn) },
+		WroteRequest: func(httptrace.WroteRequestInfo) {
+			stamp(&n.wrote)
+			if written != nil {
+				written() // on net/http's goroutine: leaveGate is safe there
+			}
+		},
 		GotFirstResponseByte: func() { stamp(&n.firstByte) },
 	}
 	return n

@@ -6,6 +6,8 @@ import (
 	"crypto/tls"
 	"errors"
 	"time"
+
+	"github.com/loadlens/loadlens/internal/plan"
 )
 
 // hop is one request on the wire, described the same way for both clients.
@@ -79,17 +81,27 @@ func (v *vu) tripper(url []byte) (roundTripper, error) {
 	}
 	if v.sc.e.opts.NetHTTPOnly || secure && v.sc.s.HTTP2 {
 		if v.net == nil {
-			v.net = newNetTrip(v.sc.e, v.sc.s.HTTP2)
+			v.net = newNetTrip(v.sc.e, v.sc.s.HTTP2, v.writtenHook())
 		}
 		return v.net, nil
 	}
 	if v.h1 == nil {
-		v.h1 = newH1Trip(v.sc.e, v.sc.parks())
+		v.h1 = newH1Trip(v.sc.e, v.sc.parks(), v.writtenHook())
 		if v.h1.external {
 			v.trip.Store(v.h1) // for closedVU.interrupt, on another goroutine
 		}
 	}
 	return v.h1, nil
+}
+
+// writtenHook is what a closed-model VU's clients call when a request has
+// been written: it leaves the start gate then, not when the response comes
+// (startgate.go). Nil for the other models, which have no gate.
+func (v *vu) writtenHook() func() {
+	if v.sc.s.Load.Model != plan.VUs {
+		return nil
+	}
+	return v.leaveGate
 }
 
 // closeClients releases the VU's connections.

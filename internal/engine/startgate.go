@@ -5,22 +5,25 @@ import (
 	"sync"
 )
 
-// startGateSize is how many closed-model VUs may be in their first request
-// at once; the others wait for their start parked, in order. On a
-// generator that cannot keep up with its VUs' starts, thousands of them
-// were runnable at once, each with the goroutine and the 8 KiB of stack
-// its dial grows: 80 MB at 10,000 VUs, kept as the process's peak and as
-// heap pages the runtime did not return (docs/generator.md, *The start
-// gate*). A closed-model iteration is timed from its first step, so a VU
-// that waits here measures nothing longer. The size admits 1,024 first
-// requests at once: 10,000 VUs started over 1 s against a target of
-// 100 ms, at most 9 MB of stacks.
+// startGateSize is how many closed-model VUs may be sending their first
+// request at once (dialling, handshaking, writing); the others wait for
+// their start parked, in order. On a generator that cannot keep up with
+// its VUs' starts, thousands of them were runnable at once, each with the
+// goroutine and the 8 KiB of stack its dial grows: 80 MB at 10,000 VUs,
+// kept as the process's peak and as heap pages the runtime did not return
+// (docs/generator.md, *The start gate*). A closed-model iteration is timed
+// from its first step, so a VU that waits here measures nothing longer.
+// The size admits 1,024 first requests at once.
 const startGateSize = 1024
 
 // startGate admits closed-model VUs to their first request. A VU leaves it
-// when that request ends, or earlier when its flow first waits for
-// something else (a think time, a session step, which may last the run),
-// or ends without a request.
+// when that request has been written (its client's written hook): waiting
+// for the response it is parked in the network poller, not runnable, and
+// a slow target must see every VU's request, not 1,024 per response time.
+// It leaves earlier when its flow first waits for something else (a think
+// time, a session step, which may last the run), and at the latest when
+// the request ends (a failed dial is never written) or the flow ends
+// without one.
 type startGate struct {
 	mu    sync.Mutex
 	n     int         // VUs admitted and not yet through their first request
@@ -36,7 +39,7 @@ func (g *startGate) enter(c *closedVU) bool {
 	if g.n < cmp.Or(g.limit, startGateSize) {
 		g.n++
 		g.mu.Unlock()
-		c.v.gate = g
+		c.v.gate.Store(g)
 		return true
 	}
 	c.parked.Store(1)
@@ -57,7 +60,7 @@ func (g *startGate) leave() {
 		g.queue[0] = nil
 		g.queue = g.queue[1:]
 		if c.parked.CompareAndSwap(1, 0) { // else woken: it runs already
-			c.v.gate = g
+			c.v.gate.Store(g)
 			go c.run()
 			return
 		}
@@ -66,10 +69,14 @@ func (g *startGate) leave() {
 	g.n--
 }
 
-// leaveGate ends v's admission to its first request, if it has one.
+// leaveGate ends v's admission to its first request, if it has one. It
+// runs on the VU's goroutine and on net/http's (its written hook); the swap
+// makes the first caller the only one to leave.
 func (v *vu) leaveGate() {
-	if v.gate != nil {
-		v.gate.leave()
-		v.gate = nil
+	if v.gate.Load() == nil { // every request after the first: a plain read
+		return
+	}
+	if g := v.gate.Swap(nil); g != nil {
+		g.leave()
 	}
 }

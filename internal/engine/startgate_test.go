@@ -2,9 +2,12 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -48,70 +51,186 @@ func (s *holdServer) counts() (held, most, seen int) {
 	return s.held, s.most, s.seen
 }
 
-// TestStartGateBoundsFirstRequests: closed-model VUs that start together
-// send their first request at most the gate's size at a time, the others
-// waiting parked, in order, until one is through (answered, or here also
-// when the run is cancelled, which wakes the queued ones at once).
-func TestStartGateBoundsFirstRequests(t *testing.T) {
+// startRun runs a closed-model scenario of vus VUs that start at once (a
+// ramp of 20 ms, not spread), each sending one GET to url and thinking a
+// minute, with a start gate of gate; it returns the recorder, the cancel
+// and the channel of Run's result. control, when set, is the dialer's.
+func startRun(t *testing.T, url string, vus float64, gate int, opts Options, control func(context.Context, string, string, syscall.RawConn) error) (*testRecorder, context.CancelFunc, chan error) {
+	t.Helper()
+	load := plan.Load{Model: plan.VUs, Stages: []plan.Stage{{Duration: 20 * time.Millisecond, Target: vus},
+		{Duration: time.Minute, Target: vus}}}
+	s := scenario(load, get(url), think(time.Minute))
+	rec := newTestRecorder()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	e := New(&plan.Plan{Scenarios: []*plan.Scenario{s}}, rec, opts)
+	e.startGate = gate
+	e.dialer.ControlContext = control
+	done := make(chan error, 1)
+	go func() { done <- e.Run(ctx) }()
+	return rec, cancel, done
+}
+
+// endRun cancels the run and waits, bounded, for it to end.
+func endRun(t *testing.T, cancel context.CancelFunc, done chan error) {
+	t.Helper()
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(8 * time.Second): // the requests' timeout is 10 s
+		t.Fatal("the run did not end: its queued VUs were not woken")
+	}
+}
+
+// TestStartGateLetsASlowTargetSeeEveryVU: against a target that answers
+// nothing, every VU still sends its first request; the gate holds a VU
+// only until its request is written, not for the target's response time
+// (before, 1,024 VUs a response time: 10,000 VUs against a 1 s target sent
+// their first requests over 11 s). Both clients: net/http tells its write
+// on a goroutine of its own.
+func TestStartGateLetsASlowTargetSeeEveryVU(t *testing.T) {
 	const vus, gate = 12, 3
-	for _, cancelled := range []bool{false, true} {
-		t.Run(map[bool]string{false: "answered", true: "cancelled"}[cancelled], func(t *testing.T) {
+	for _, netHTTP := range []bool{false, true} {
+		t.Run(map[bool]string{false: "lean client", true: "net/http"}[netHTTP], func(t *testing.T) {
 			srv := newHoldServer(t)
-			load := plan.Load{Model: plan.VUs, Stages: []plan.Stage{{Duration: 20 * time.Millisecond, Target: vus},
-				{Duration: time.Minute, Target: vus}}} // a ramp: the VUs start at once, not spread
-			s := scenario(load, get(srv.URL), think(time.Minute))
-			rec := newTestRecorder()
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			e := New(&plan.Plan{Scenarios: []*plan.Scenario{s}}, rec, Options{})
-			e.startGate = gate
-			done := make(chan error, 1)
-			go func() { done <- e.Run(ctx) }()
-			answered := 0
-			for n := 0; answered < vus; n++ { // answer one whenever the gate's worth are in flight
-				held, most, _ := srv.counts()
-				if most > gate {
-					t.Fatalf("%d first requests in flight at once; the gate admits %d", most, gate)
-				}
-				if held == min(gate, vus-answered) {
-					if cancelled {
-						break
-					}
-					srv.release <- struct{}{}
-					answered++
-					for m := 0; rec.count() < answered; m++ { // recorded: the VU left the gate
-						if m == 2000 {
-							t.Fatalf("answer %d not recorded", answered)
-						}
-						time.Sleep(time.Millisecond)
-					}
-					continue
-				}
-				if n == 5000 {
-					t.Fatalf("%d requests in flight after %d answered; want %d", held, answered, min(gate, vus-answered))
-				}
-				time.Sleep(time.Millisecond)
+			rec, cancel, done := startRun(t, srv.URL, vus, gate, Options{NetHTTPOnly: netHTTP}, nil)
+			if !waitForWithin(10*time.Second, func() bool { _, _, seen := srv.counts(); return seen == vus }) {
+				held, _, seen := srv.counts()
+				t.Fatalf("%d of %d VUs sent their first request (%d held); the gate admits %d at once", seen, vus, held, gate)
 			}
-			cancel()
-			select {
-			case err := <-done:
-				if err != nil {
-					t.Fatal(err)
-				}
-			case <-time.After(8 * time.Second): // the requests' timeout is 10 s
-				t.Fatal("the run did not end: its queued VUs were not woken")
-			}
-			_, most, seen := srv.counts()
-			want := map[bool]int{false: vus, true: gate}[cancelled]
+			endRun(t, cancel, done)
 			rec.mu.Lock()
 			defer rec.mu.Unlock()
-			if most > gate || seen != want || len(rec.reqs) != want {
-				t.Fatalf("%d requests seen, %d recorded, %d at once; want %d, %d, ≤ %d", seen, len(rec.reqs), most, want, want, gate)
+			if len(rec.reqs) != vus {
+				t.Fatalf("%d requests recorded, want %d", len(rec.reqs), vus)
 			}
 			for _, q := range rec.reqs {
-				if cancelled != (q.Kind == sample.Interrupted) {
-					t.Errorf("sample %+v; cancelled %v", q, cancelled)
+				if q.Kind != sample.Interrupted {
+					t.Errorf("sample %+v; want interrupted", q)
 				}
+			}
+		})
+	}
+}
+
+// dialGate holds every dial of the engine's dialer until the test releases
+// it, and counts the dials held at once.
+type dialGate struct {
+	mu          sync.Mutex
+	held        []chan error // the dials waiting, oldest first
+	most, total int
+}
+
+// control is the dialer's ControlContext: it waits for release, or for the
+// dial's context.
+func (d *dialGate) control(ctx context.Context, _, _ string, _ syscall.RawConn) error {
+	ch := make(chan error, 1) // release never blocks
+	d.mu.Lock()
+	d.held = append(d.held, ch)
+	d.total++
+	d.most = max(d.most, len(d.held))
+	d.mu.Unlock()
+	select {
+	case err := <-ch:
+		return err
+	case <-ctx.Done():
+		d.mu.Lock()
+		d.held = slices.DeleteFunc(d.held, func(c chan error) bool { return c == ch })
+		d.mu.Unlock()
+		return ctx.Err()
+	}
+}
+
+// release lets the oldest held dial go on, or fail with err.
+func (d *dialGate) release(err error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.held[0] <- err
+	d.held = d.held[1:]
+}
+
+func (d *dialGate) counts() (held, most, total int) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return len(d.held), d.most, d.total
+}
+
+var errDialRefused = errors.New("refused by the test")
+
+// TestStartGateBoundsFirstDials: VUs that start together dial for their
+// first request at most the gate's size at a time, the others waiting
+// parked until one has written its request or failed; a slot is never
+// lost (the run would stall) nor given back twice (more dials at once):
+// not by a dial that fails, a redirect (written twice), net/http (which
+// tells its write on another goroutine), or a cancel that wakes the queue.
+func TestStartGateBoundsFirstDials(t *testing.T) {
+	const vus, gate = 12, 3
+	tests := []struct {
+		name              string
+		netHTTP, redirect bool
+		failEvery         int // every so many dials fail
+		cancel            bool
+	}{
+		{name: "lean client"},
+		{name: "net/http", netHTTP: true},
+		{name: "redirected", redirect: true},
+		{name: "failed dials", failEvery: 2},
+		{name: "net/http, failed dials", netHTTP: true, failEvery: 3},
+		{name: "cancelled", cancel: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path == "/r" {
+					http.Redirect(w, r, "/", http.StatusFound)
+				}
+			}))
+			t.Cleanup(srv.Close)
+			dg := &dialGate{}
+			rec, cancel, done := startRun(t, srv.URL+map[bool]string{false: "/", true: "/r"}[tt.redirect], vus, gate,
+				Options{NetHTTPOnly: tt.netHTTP}, dg.control)
+			fails := 0
+			for released := 0; released < vus; released++ {
+				want := min(gate, vus-released)
+				if !waitForWithin(10*time.Second, func() bool { held, _, _ := dg.counts(); return held == want }) {
+					held, _, _ := dg.counts()
+					t.Fatalf("%d dials held after %d released; want %d", held, released, want)
+				}
+				if _, most, _ := dg.counts(); most > gate {
+					t.Fatalf("%d first dials at once; the gate admits %d", most, gate)
+				}
+				if tt.cancel {
+					break
+				}
+				var err error
+				if tt.failEvery > 0 && released%tt.failEvery == 0 {
+					err, fails = errDialRefused, fails+1
+				}
+				dg.release(err)
+			}
+			want := map[bool]int{false: vus, true: gate}[tt.cancel]
+			if !tt.cancel && !waitForWithin(10*time.Second, func() bool { return rec.count() == want }) {
+				t.Fatalf("%d requests recorded, want %d", rec.count(), want)
+			}
+			endRun(t, cancel, done)
+			_, most, total := dg.counts()
+			rec.mu.Lock()
+			defer rec.mu.Unlock()
+			failed := 0
+			for _, q := range rec.reqs {
+				if q.Kind != sample.OK {
+					failed++
+				}
+			}
+			if tt.cancel {
+				fails = gate // interrupted in their dial
+			}
+			if most > gate || total != want || len(rec.reqs) != want || failed != fails {
+				t.Fatalf("%d dials, %d at once, %d requests recorded, %d failed; want %d, ≤ %d, %d, %d",
+					total, most, len(rec.reqs), failed, want, gate, want, fails)
 			}
 		})
 	}

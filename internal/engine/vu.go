@@ -38,7 +38,9 @@ type vu struct {
 	// sess are the VU's runners of the plan's session steps, made on first use.
 	sess map[*plan.Session]protocol.Session
 	trip atomic.Pointer[h1Trip] // http.h1 once made, when its runner aborts it
-	gate *startGate             // set while the start gate admits the VU to its first request
+	// gate is set while the start gate admits the VU to its first request;
+	// atomic, as net/http's goroutine may leave it (leaveGate).
+	gate atomic.Pointer[startGate]
 }
 
 func (sc *scenarioRun) newVU() *vu {

@@ -47,7 +47,7 @@ type Input struct {
 	ResponseTime time.Duration // R of Little's law
 	ThinkTime    time.Duration // Z of Little's law
 
-	PerInstance     float64 // requests per second one instance sustains
+	PerInstance     float64 // requests (Unit) per second one instance sustains
 	PerInstanceFrom string  // where that figure comes from, printed with it
 	// PerInstanceAtLeast says PerInstance is a lower bound: the run it comes
 	// from never reached the instance's limit (every second met the SLO, or
@@ -57,6 +57,11 @@ type Input struct {
 	InstancesPerNode   float64 // instances that fit on one node
 	InstancePrice      Price   // price of one instance
 	NodePrice          Price   // price of one node
+
+	// Unit is what the load counts: requests, or the gRPC calls or sessions
+	// of the run PerInstance was measured in (--from-run); zero: requests.
+	// Every rate, count and label of the arithmetic is in it.
+	Unit units.Unit `json:",omitzero"`
 
 	// The shape of the starter test WriteTest writes; zero means the default.
 	Ramp        time.Duration // from 0 to the target; default 1m
@@ -120,23 +125,23 @@ func (r *Result) add(label, formula string, value float64, unit string) {
 
 // baseRate computes the rate before headroom from the one source given.
 func (r *Result) baseRate() (float64, error) {
-	in := r.Input
+	in, u := r.Input, r.Input.Unit.Or()
 	switch {
 	case in.DAU > 0 || in.RequestsPerDay > 0:
 		return r.daily(), nil
 	case in.EventUsers > 0:
 		total := in.EventUsers * in.RequestsPerUser
-		r.add("requests in the event", units.Quantity(in.EventUsers, "user", "users")+" × "+units.Quantity(in.RequestsPerUser, "request", "requests")+" each", total, "req")
+		r.add(u.Many+" in the event", units.Quantity(in.EventUsers, "user", "users")+" × "+u.Quantity(in.RequestsPerUser)+" each", total, u.Short)
 		rate := total / in.EventWindow.Seconds()
-		r.add("event rate", fmt.Sprintf("%s req ÷ %s s (%s)", units.Number(total), units.Number(in.EventWindow.Seconds()), units.DurationLiteral(in.EventWindow)), rate, "req/s")
+		r.add("event rate", fmt.Sprintf("%s %s ÷ %s s (%s)", units.Number(total), u.Short, units.Number(in.EventWindow.Seconds()), units.DurationLiteral(in.EventWindow)), rate, u.PerSecond())
 		return rate, nil
 	case in.RPS > 0:
-		r.add("base rate", "given", in.RPS, "req/s")
+		r.add("base rate", "given", in.RPS, u.PerSecond())
 		return in.RPS, nil
 	case in.Users > 0:
 		rate := in.Users / (in.ResponseTime + in.ThinkTime).Seconds()
 		r.add("rate of the users", fmt.Sprintf("%s ÷ %s — Little's law X = N/(R+Z)",
-			units.Quantity(in.Users, "user", "users"), cycle(in)), rate, "req/s")
+			units.Quantity(in.Users, "user", "users"), cycle(in)), rate, u.PerSecond())
 		return rate, nil
 	}
 	return 0, fmt.Errorf("estimate: no load given: give daily users and visits, requests per day,\n  an event, a rate or concurrent users")
@@ -144,7 +149,7 @@ func (r *Result) baseRate() (float64, error) {
 
 // daily computes the peak rate from daily traffic.
 func (r *Result) daily() float64 {
-	in := r.Input
+	in, u := r.Input, r.Input.Unit.Or()
 	requests := in.RequestsPerDay
 	if requests == 0 {
 		perVisit := in.RequestsPerVisit
@@ -154,22 +159,22 @@ func (r *Result) daily() float64 {
 		requests = in.DAU * in.VisitsPerUser * perVisit
 		formula := units.Quantity(in.DAU, "user", "users") + " × " + units.Quantity(in.VisitsPerUser, "visit", "visits")
 		if perVisit != 1 {
-			formula += " × " + units.Quantity(perVisit, "request", "requests") + " per visit"
+			formula += " × " + u.Quantity(perVisit) + " per visit"
 		}
-		r.add("requests per day", formula, requests, "req/day")
+		r.add(u.Many+" per day", formula, requests, u.Short+"/day")
 	} else {
-		r.add("requests per day", "given", requests, "req/day")
+		r.add(u.Many+" per day", "given", requests, u.Short+"/day")
 	}
 	r.RequestsPerDay = requests
 	r.AverageRPS = requests / secondsPerDay
-	r.add("average rate", fmt.Sprintf("%s req ÷ 86,400 s", units.Number(requests)), r.AverageRPS, "req/s")
+	r.add("average rate", fmt.Sprintf("%s %s ÷ 86,400 s", units.Number(requests), u.Short), r.AverageRPS, u.PerSecond())
 	switch {
 	case in.PeakHourShare > 0:
 		r.PeakRPS = requests * in.PeakHourShare / secondsPerHour
-		r.add("peak rate", fmt.Sprintf("%s req × %s in the busiest hour ÷ 3,600 s", units.Number(requests), units.Share(in.PeakHourShare)), r.PeakRPS, "req/s")
+		r.add("peak rate", fmt.Sprintf("%s %s × %s in the busiest hour ÷ 3,600 s", units.Number(requests), u.Short, units.Share(in.PeakHourShare)), r.PeakRPS, u.PerSecond())
 	case in.PeakFactor > 0:
 		r.PeakRPS = r.AverageRPS * in.PeakFactor
-		r.add("peak rate", fmt.Sprintf("%s req/s × peak factor %s", units.Number(r.AverageRPS), units.Number(in.PeakFactor)), r.PeakRPS, "req/s")
+		r.add("peak rate", fmt.Sprintf("%s × peak factor %s", u.Rate(r.AverageRPS), units.Number(in.PeakFactor)), r.PeakRPS, u.PerSecond())
 	default:
 		r.PeakRPS = r.AverageRPS
 		r.Notes = append(r.Notes, "no peak factor or peak-hour share given: the peak is taken as the average, "+
@@ -180,20 +185,20 @@ func (r *Result) daily() float64 {
 
 // target applies the headroom and rounds up to a planning figure.
 func (r *Result) target() {
-	h := r.Input.Headroom
+	h, u := r.Input.Headroom, r.Input.Unit.Or()
 	if h == 0 {
 		h = 1
 	}
 	with := r.BaseRPS * h
 	if h != 1 {
-		r.add("with headroom", fmt.Sprintf("%s req/s × %s", units.Number(r.BaseRPS), units.Number(h)), with, "req/s")
+		r.add("with headroom", fmt.Sprintf("%s × %s", u.Rate(r.BaseRPS), units.Number(h)), with, u.PerSecond())
 	}
 	r.TargetRPS = CeilSignificant(with, 2)
 	formula := "rounded up to 2 significant figures"
 	if r.TargetRPS == with {
 		formula = "already a round figure"
 	}
-	r.add("target rate", formula, r.TargetRPS, "req/s")
+	r.add("target rate", formula, r.TargetRPS, u.PerSecond())
 }
 
 // littlesLaw computes the virtual users that produce the target rate.
@@ -204,17 +209,17 @@ func (r *Result) littlesLaw() {
 		return
 	}
 	r.VUs = ceilCount(r.TargetRPS * rz.Seconds())
-	r.add("virtual users", fmt.Sprintf("%s req/s × %s — Little's law N = X·(R+Z), rounded up",
-		units.Number(r.TargetRPS), cycle(in)), float64(r.VUs), units.Plural(int64(r.VUs), "VU", "VUs"))
+	r.add("virtual users", fmt.Sprintf("%s × %s — Little's law N = X·(R+Z), rounded up",
+		in.Unit.Rate(r.TargetRPS), cycle(in)), float64(r.VUs), units.Plural(int64(r.VUs), "VU", "VUs"))
 }
 
 // capacity computes the instances and nodes the target needs.
 func (r *Result) capacity() {
-	in := r.Input
+	in, u := r.Input, r.Input.Unit.Or()
 	if in.PerInstance <= 0 {
 		return
 	}
-	per := fmt.Sprintf("%s req/s per instance", units.Number(in.PerInstance))
+	per := u.Rate(in.PerInstance) + " per instance"
 	if in.PerInstanceAtLeast {
 		per = "at least " + per
 	}
@@ -225,11 +230,11 @@ func (r *Result) capacity() {
 	// One instance sustaining at least the target is conclusive; more are
 	// an upper bound when its capacity is only known from below.
 	r.AtMost = in.PerInstanceAtLeast && r.Instances > 1
-	r.add("instances"+r.bound(), fmt.Sprintf("%s req/s ÷ %s, rounded up", units.Number(r.TargetRPS), per), float64(r.Instances), units.Plural(int64(r.Instances), "instance", "instances"))
+	r.add("instances"+r.bound(), fmt.Sprintf("%s ÷ %s, rounded up", u.Rate(r.TargetRPS), per), float64(r.Instances), units.Plural(int64(r.Instances), "instance", "instances"))
 	if r.AtMost {
 		r.Notes = append(r.Notes, fmt.Sprintf("one instance sustained at least %s but was never pushed to its limit, so its capacity "+
 			"is unknown: %s are enough if the service scales out evenly, and fewer may do. Find the rate one instance "+
-			"sustains with `loadlens capacity`, then plan again", units.Rate(in.PerInstance, "req"), units.CountOf(int64(r.Instances), "instance", "instances")))
+			"sustains with `loadlens capacity`, then plan again", u.Rate(in.PerInstance), units.CountOf(int64(r.Instances), "instance", "instances")))
 	}
 	if in.InstancesPerNode > 0 {
 		r.Nodes = ceilCount(float64(r.Instances) / in.InstancesPerNode)

@@ -12,6 +12,10 @@ import (
 // count as capacity: its error share within the budget and its latency
 // under every limit.
 type SLO struct {
+	// Metric is the latency the limits are on: http_req_duration, or a
+	// session protocol's own (grpc_req_duration, ws_reply_time); the
+	// seconds judged must hold its figures (MetricSecond).
+	Metric    string
 	Latency   []LatencyLimit
 	MaxErrors float64 // the error share a second may have; negative: no budget
 	Inclusive bool    // the error share may equal MaxErrors
@@ -23,10 +27,14 @@ type SLO struct {
 	// Replaced are the run's thresholds a latency goal or error budget
 	// given instead took the place of, as written.
 	Replaced []string
+	// Unit is what a second's samples count (gRPC calls, sessions), for
+	// the words of a miss; zero: requests.
+	Unit units.Unit
 }
 
 // DefaultSLO is the starter test's SLO (p95 < 1s, errors < 1%), with the
 // latency goal and error budget given (above 0) instead; source says why.
+// Its latency is http_req_duration's.
 func DefaultSLO(latencyGoal time.Duration, maxErrors float64, source string) SLO {
 	if latencyGoal <= 0 {
 		latencyGoal = time.Second
@@ -35,7 +43,7 @@ func DefaultSLO(latencyGoal time.Duration, maxErrors float64, source string) SLO
 		maxErrors = 0.01
 	}
 	lat := p95Limit(latencyGoal)
-	return SLO{Latency: []LatencyLimit{lat}, MaxErrors: maxErrors,
+	return SLO{Metric: RequestDuration, Latency: []LatencyLimit{lat}, MaxErrors: maxErrors,
 		Source: lat.Text + " and errors < " + units.Share(maxErrors) + " (" + source + ")"}
 }
 
@@ -51,12 +59,13 @@ type runSLO struct {
 	latency, errors []string // the thresholds kept, e.g. "http_req_failed rate == 0"
 }
 
-// fromThresholds sorts a run's thresholds: upper limits on the whole
-// http_req_duration by a percentile kept per second (p50, p90, p95, p99),
-// med, max or avg, and an upper limit on the rate of http_req_failed (or
-// `rate == 0`: none may fail) are kept; every other is Unjudged.
-func fromThresholds(defs []threshold.Threshold) runSLO {
-	r := runSLO{SLO: SLO{MaxErrors: -1}}
+// fromThresholds sorts a run's thresholds: upper limits on the whole of
+// metric (http_req_duration, grpc_req_duration, ws_reply_time …) by a
+// percentile kept per second (p50, p90, p95, p99), med, max or avg, and an
+// upper limit on the rate of http_req_failed (or `rate == 0`: none may
+// fail) are kept; every other is Unjudged.
+func fromThresholds(defs []threshold.Threshold, metric string) runSLO {
+	r := runSLO{SLO: SLO{Metric: metric, MaxErrors: -1}}
 	for _, t := range defs {
 		written := t.Key + " " + t.Expr
 		upper := t.Op == threshold.Lt || t.Op == threshold.Lte
@@ -69,7 +78,7 @@ func fromThresholds(defs []threshold.Threshold) runSLO {
 				r.MaxErrors, r.Inclusive = t.Value, inclusive || t.Op == threshold.Eq
 			}
 			r.errors = append(r.errors, written)
-		case t.Metric == "http_req_duration" && upper && perSecond(t.Agg, t.P):
+		case t.Metric == metric && upper && perSecond(t.Agg, t.P):
 			r.Latency = append(r.Latency, LatencyLimit{Agg: t.Agg, P: t.P, Inclusive: inclusive, Text: t.Expr,
 				Limit: time.Duration(t.Value * float64(time.Millisecond))})
 			r.latency = append(r.latency, written)
@@ -81,42 +90,46 @@ func fromThresholds(defs []threshold.Threshold) runSLO {
 }
 
 // SLOFromThresholds takes the limits a second can be judged on from a
-// run's thresholds (see fromThresholds), naming the others in Unjudged.
-// ok is false when none can be judged.
-func SLOFromThresholds(defs []threshold.Threshold) (slo SLO, ok bool) {
-	r := fromThresholds(defs)
+// run's thresholds (see fromThresholds), its latency on metric, naming the
+// others in Unjudged. ok is false when none can be judged.
+func SLOFromThresholds(defs []threshold.Threshold, metric string) (slo SLO, ok bool) {
+	r := fromThresholds(defs, metric)
 	kept := append(append([]string(nil), r.latency...), r.errors...)
 	r.Source = "the run's thresholds " + strings.Join(kept, ", ")
 	return r.SLO, len(kept) > 0
 }
 
-// SLOFor is the SLO a --from-run run's seconds are judged on: a latency
-// goal and an error budget given (above 0) take the place of the run's
-// thresholds of their kind; a part not given is the run's, or the starter
-// test's (p95 < 1s, errors < 1%) when the run has none of that kind.
-func SLOFor(latencyGoal time.Duration, maxErrors float64, defs []threshold.Threshold) SLO {
-	r := fromThresholds(defs)
+// SLOFor is the SLO a --from-run run's seconds are judged on, its latency
+// on metric (LatencyOf): a latency goal and an error budget given (above 0)
+// take the place of the run's thresholds of their kind; a part not given
+// is the run's, or the starter test's (p95 < 1s, errors < 1%) when the run
+// has none of that kind.
+func SLOFor(latencyGoal time.Duration, maxErrors float64, defs []threshold.Threshold, metric string) SLO {
+	r := fromThresholds(defs, metric)
 	if latencyGoal <= 0 && maxErrors <= 0 {
-		if slo, ok := SLOFromThresholds(defs); ok {
+		if slo, ok := SLOFromThresholds(defs, metric); ok {
 			return slo
 		}
 		slo := DefaultSLO(0, 0, "the starter test's, as the run has no threshold to judge a second on")
-		slo.Unjudged = r.Unjudged
+		slo.Metric, slo.Unjudged = metric, r.Unjudged
+		if metric != RequestDuration {
+			slo.Source = metric + " " + slo.Source
+		}
 		return slo
 	}
-	slo := SLO{Unjudged: r.Unjudged}
+	slo := SLO{Metric: metric, Unjudged: r.Unjudged}
 	var parts []string
 	switch {
 	case latencyGoal > 0:
 		slo.Latency = []LatencyLimit{p95Limit(latencyGoal)}
 		slo.Replaced = append(slo.Replaced, r.latency...)
-		parts = append(parts, slo.Latency[0].Text+" (given)")
+		parts = append(parts, named(metric)+slo.Latency[0].Text+" (given)")
 	case len(r.latency) > 0:
 		slo.Latency = r.Latency
 		parts = append(parts, "the run's "+strings.Join(r.latency, ", "))
 	default:
 		slo.Latency = []LatencyLimit{p95Limit(time.Second)}
-		parts = append(parts, "p(95) < 1s (the starter test's)")
+		parts = append(parts, named(metric)+"p(95) < 1s (the starter test's)")
 	}
 	switch {
 	case maxErrors > 0:
@@ -132,6 +145,15 @@ func SLOFor(latencyGoal time.Duration, maxErrors float64, defs []threshold.Thres
 	}
 	slo.Source = strings.Join(parts, " and ")
 	return slo
+}
+
+// named is a latency limit's metric before its expression, when it is not
+// a request's duration: "ws_reply_time ".
+func named(metric string) string {
+	if metric == RequestDuration {
+		return ""
+	}
+	return metric + " "
 }
 
 // perSecond says whether a latency aggregation is kept for every second.

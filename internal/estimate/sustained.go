@@ -109,7 +109,7 @@ func (s *Sustained) miss(m Miss) {
 // met it; a second without a successful request shows nothing sustained.
 func (slo SLO) failed(sec *metrics.Second) []Miss {
 	if sec.Requests <= 0 || sec.Failed >= sec.Requests {
-		return []Miss{{Why: "no request succeeded"}}
+		return []Miss{{Why: "no " + slo.Unit.Or().One + " succeeded"}}
 	}
 	var out []Miss
 	share := float64(sec.Failed) / float64(sec.Requests)
@@ -121,7 +121,7 @@ func (slo SLO) failed(sec *metrics.Second) []Miss {
 		// requests failed than it leaves out, however fast they failed.
 		if leftOut, ok := threshold.LeavesOut(l.Agg, l.P); ok && share > leftOut {
 			out = append(out, Miss{Part: l.Text, Why: "more than " + units.Share(leftOut) +
-				" of requests failed, more than " + aggName(l) + " leaves out"})
+				" of " + slo.Unit.Or().Many + " failed, more than " + aggName(l) + " leaves out"})
 			continue
 		}
 		if !under(figure(sec, l).Seconds(), l.Limit.Seconds(), l.Inclusive) {

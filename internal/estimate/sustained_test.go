@@ -76,7 +76,7 @@ func TestSustainedRateCountsOnlySuccessesWithinTheSLO(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			slo, ok := SLOFromThresholds(thresholds(t, tt.defs...))
+			slo, ok := SLOFromThresholds(thresholds(t, tt.defs...), RequestDuration)
 			if !ok {
 				t.Fatalf("no SLO taken from %q", tt.defs)
 			}
@@ -112,7 +112,7 @@ func TestSLOFromThresholds(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			slo, ok := SLOFromThresholds(thresholds(t, tt.defs...))
+			slo, ok := SLOFromThresholds(thresholds(t, tt.defs...), RequestDuration)
 			if ok != tt.ok || len(slo.Latency) != tt.limits || !near(slo.MaxErrors, tt.maxErrors) ||
 				!strings.Contains(slo.Source, tt.wantSource) {
 				t.Fatalf("got ok %v, %d limits, errors %v, %q", ok, len(slo.Latency), slo.MaxErrors, slo.Source)
@@ -154,7 +154,7 @@ func TestEverySLOPartIsKeptOrNamed(t *testing.T) {
 			if tc.defs != nil {
 				defs = thresholds(t, tc.defs...)
 			}
-			slo := SLOFor(tc.goal, tc.maxErrors, defs)
+			slo := SLOFor(tc.goal, tc.maxErrors, defs, RequestDuration)
 			if slo.Source != tc.source || !near(slo.MaxErrors, tc.errors) || strings.Join(slo.Replaced, "; ") != strings.Join(tc.replaced, "; ") ||
 				strings.Join(slo.Unjudged, "; ") != strings.Join(tc.unjudged, "; ") {
 				t.Fatalf("source %q, errors %v, replaced %q, unjudged %q;\nwant %q, %v, %q, %q", slo.Source, slo.MaxErrors, slo.Replaced, slo.Unjudged,

@@ -37,15 +37,18 @@ func Estimate(cfg EstimateConfig) error {
 	if c, ok, err := capacityPerInstance(cfg.FromRun); err != nil {
 		return err
 	} else if ok {
-		in.PerInstance, in.PerInstanceAtLeast = c.requests/float64(n), c.atLeast
+		in.PerInstance, in.PerInstanceAtLeast, in.Unit = c.requests/float64(n), c.atLeast, c.unit
 		in.PerInstanceFrom = fmt.Sprintf("the capacity search in %s: %s over %s", cfg.FromRun, c.from, units.CountOf(int64(n), "instance", "instances"))
 	} else if cfg.FromRun != "" {
-		per, from, runNotes, atLeast, err := sustainedPerInstance(cfg, n)
+		got, err := sustainedPerInstance(cfg, n)
 		if err != nil {
 			return err
 		}
-		in.PerInstance, in.PerInstanceFrom, in.PerInstanceAtLeast = per, from, atLeast
-		notes = runNotes
+		in.PerInstance, in.PerInstanceFrom, in.PerInstanceAtLeast, in.Unit = got.per, got.from, got.atLeast, got.unit
+		notes = got.notes
+	}
+	if err := checkWrite(cfg, in.Unit); err != nil {
+		return err
 	}
 	res, err := estimate.Estimate(in)
 	if err != nil {
@@ -76,9 +79,10 @@ func Estimate(cfg EstimateConfig) error {
 
 // searched is what a capacity search's directory says one instance sustains.
 type searched struct {
-	requests float64 // req/s at the highest sustainable rate
-	atLeast  bool    // no step failed the SLO: the capacity is only known from below
-	from     string  // the figure's origin in words, with its units
+	requests float64    // per second of unit at the highest sustainable rate
+	unit     units.Unit // what the search's test counted: requests, gRPC calls, sessions
+	atLeast  bool       // no step failed the SLO: the capacity is only known from below
+	from     string     // the figure's origin in words, with its units
 }
 
 // capacityPerInstance reads the highest sustainable rate of a capacity
@@ -108,8 +112,8 @@ func capacityPerInstance(dir string) (c searched, ok bool, err error) {
 		return c, false, fmt.Errorf("%s does not say how many requests an iteration sent (an older loadlens wrote it): "+
 			"its %s cannot be planned in req/s; run the search again", file, capacity.Iterations(res.Highest))
 	}
-	c = searched{requests: res.Highest * per, atLeast: res.LowestFailing == 0}
-	c.from = fmt.Sprintf("%s × %s = %s", capacity.Iterations(res.Highest), units.Quantity(per, "request", "requests"), units.Rate(c.requests, "req"))
+	c = searched{requests: res.Highest * per, unit: res.Config.Counts(), atLeast: res.LowestFailing == 0}
+	c.from = fmt.Sprintf("%s × %s = %s", capacity.Iterations(res.Highest), c.unit.Quantity(per), c.unit.Rate(c.requests))
 	if c.atLeast {
 		c.from = "at least " + c.from + ", as no step failed the SLO"
 	}
@@ -120,56 +124,119 @@ func capacityPerInstance(dir string) (c searched, ok bool, err error) {
 // its SLO: there is no per-instance capacity to divide by.
 var ErrNoSustainableRate = errors.New("no sustainable rate")
 
+// sustained is what a run says one instance sustains.
+type sustained struct {
+	per     float64    // per second of unit, over the instances
+	unit    units.Unit // what the run's SLO counts: requests, gRPC calls, sessions
+	from    string     // the figure's origin in words
+	notes   []string   // when fewer than half its seconds met the SLO; the run's thresholds not judged
+	atLeast bool       // every second met the SLO: the run never reached the target's limit
+}
+
 // sustainedPerInstance takes one instance's capacity from a run: the
-// successful requests per second of its steady part's seconds that met the
-// SLO (estimate.SLOFor: the --latency-goal and --max-errors given, else the
-// run's thresholds, else the starter test's defaults), over n instances;
-// the notes warn when fewer than half its seconds met the SLO, and name the
-// run's thresholds not judged. atLeast says every second met the SLO: the
-// run never reached the target's limit, so its rate is a lower bound.
-func sustainedPerInstance(cfg EstimateConfig, n int) (per float64, from string, notes []string, atLeast bool, err error) {
+// successful requests (gRPC calls, sessions) per second of its steady
+// part's seconds that met the SLO (estimate.SLOFor: the --latency-goal and
+// --max-errors given, else the run's thresholds, else the starter test's
+// defaults, on the run's own latency: estimate.LatencyOf), over n
+// instances.
+func sustainedPerInstance(cfg EstimateConfig, n int) (sustained, error) {
 	db := app.RunDB(cfg.FromRun)
 	rd, err := app.OpenRun(db)
 	if err != nil {
-		return 0, "", nil, false, err
+		return sustained{}, err
 	}
 	defer rd.Close()
 	run, err := rd.Run()
 	if err != nil {
-		return 0, "", nil, false, err
+		return sustained{}, err
 	}
 	defs, err := app.DecodeThresholds(rd.Meta().Extra["thresholds"], rd.Meta().Layout)
 	if err != nil {
-		return 0, "", nil, false, fmt.Errorf("%s: %w", db, err)
+		return sustained{}, fmt.Errorf("%s: %w", db, err)
 	}
-	slo := estimate.SLOFor(cfg.Input.LatencyGoal, cfg.Input.MaxErrors, defs)
-	part, _ := compare.Steady(run)
-	var steady []metrics.Second
-	for _, s := range run.Series {
-		if s.Sec >= part.First && s.Sec <= part.Last {
-			steady = append(steady, s)
-		}
+	metric := estimate.LatencyOf(run, defs)
+	slo := estimate.SLOFor(cfg.Input.LatencyGoal, cfg.Input.MaxErrors, defs, metric)
+	slo.Unit = runUnit(run, metric)
+	steady, err := steadySeconds(rd.Snapshots, run, metric)
+	if err != nil {
+		return sustained{}, fmt.Errorf("%s: %w", db, err)
 	}
 	got := estimate.SustainedRate(steady, slo)
 	if got.Met == 0 {
-		return 0, "", nil, false, noSustainableRate(cfg.FromRun, slo, got)
+		return sustained{}, noSustainableRate(cfg.FromRun, slo, got)
 	}
+	return sustainedFrom(cfg.FromRun, n, slo, got), nil
+}
+
+// sustainedFrom words what a run's seconds sustained, over n instances.
+func sustainedFrom(run string, n int, slo estimate.SLO, got estimate.Sustained) sustained {
+	u := slo.Unit.Or()
+	out := sustained{per: got.Rate / float64(n), unit: u, atLeast: got.Met == got.Seconds}
 	if got.Met*2 < got.Seconds {
-		notes = append(notes, fmt.Sprintf("only %s of the %s of %s's steady part met its SLO: the per-instance rate is what "+
+		out.notes = append(out.notes, fmt.Sprintf("only %s of the %s of %s's steady part met its SLO: the per-instance rate is what "+
 			"the target kept in its good seconds, not a rate it held; confirm it with `loadlens capacity`",
-			units.Count(int64(got.Met)), units.CountOf(int64(got.Seconds), "second", "seconds"), cfg.FromRun))
+			units.Count(int64(got.Met)), units.CountOf(int64(got.Seconds), "second", "seconds"), run))
 	}
-	notes = append(notes, sloNotes(slo)...)
-	atLeast = got.Met == got.Seconds
-	from = fmt.Sprintf("the successful requests of %s: %s over the %s of its steady part's %s that met %s, "+
-		"over %s", cfg.FromRun, units.Rate(got.Rate, "req"), units.Count(int64(got.Met)),
-		units.CountOf(int64(got.Seconds), "second", "seconds"), slo.Source, units.CountOf(int64(n), "instance", "instances"))
-	if atLeast {
-		from = fmt.Sprintf("the successful requests of %s: %s in every one of the %s of its steady part, each within %s, "+
-			"so the run never reached the target's limit; over %s", cfg.FromRun, units.Rate(got.Rate, "req"),
-			units.CountOf(int64(got.Seconds), "second", "seconds"), slo.Source, units.CountOf(int64(n), "instance", "instances"))
+	out.notes = append(out.notes, sloNotes(slo)...)
+	instances := units.CountOf(int64(n), "instance", "instances")
+	out.from = fmt.Sprintf("the successful %s of %s: %s over the %s of its steady part's %s that met %s, "+
+		"over %s", u.Many, run, u.Rate(got.Rate), units.Count(int64(got.Met)),
+		units.CountOf(int64(got.Seconds), "second", "seconds"), slo.Source, instances)
+	if out.atLeast {
+		out.from = fmt.Sprintf("the successful %s of %s: %s in every one of the %s of its steady part, each within %s, "+
+			"so the run never reached the target's limit; over %s", u.Many, run, u.Rate(got.Rate),
+			units.CountOf(int64(got.Seconds), "second", "seconds"), slo.Source, instances)
 	}
-	return got.Rate / float64(n), from, notes, atLeast, nil
+	return out
+}
+
+// runUnit is what a run's seconds judged on metric count: the metric's
+// protocol's (gRPC calls, sessions), or for a request's duration what the
+// run's endpoints count together.
+func runUnit(run *metrics.Run, metric string) units.Unit {
+	if p := estimate.Protocol(metric); p != "" {
+		return units.ForProtocol(p)
+	}
+	protocols := make([]string, len(run.Layout.Endpoints))
+	for i, e := range run.Layout.Endpoints {
+		protocols[i] = e.Protocol
+	}
+	return units.ForProtocols(protocols)
+}
+
+// steadySeconds are the run's seconds of its steady part as metric judges
+// them: the run's own for a request's duration, else each stored second's
+// figures of the metric (estimate.MetricSecond).
+func steadySeconds(snapshots func(func(*metrics.Snapshot) error) error, run *metrics.Run, metric string) ([]metrics.Second, error) {
+	part, _ := compare.Steady(run)
+	var steady []metrics.Second
+	if metric == estimate.RequestDuration {
+		for _, s := range run.Series {
+			if s.Sec >= part.First && s.Sec <= part.Last {
+				steady = append(steady, s)
+			}
+		}
+		return steady, nil
+	}
+	err := snapshots(func(s *metrics.Snapshot) error {
+		if s.Second >= part.First && s.Second <= part.Last {
+			steady = append(steady, estimate.MetricSecond(run, s, metric))
+		}
+		return nil
+	})
+	return steady, err
+}
+
+// checkWrite refuses --write when the load is not in requests: the
+// starter test it writes sends HTTP requests, which a rate of gRPC calls
+// or sessions does not size.
+func checkWrite(cfg EstimateConfig, u units.Unit) error {
+	if cfg.Write == "" || u.Or() == units.Requests {
+		return nil
+	}
+	return fmt.Errorf("--write writes a starter test of HTTP requests, but --from-run %s counts %s: "+
+		"a rate of %s sizes no HTTP test; leave out --write and give your own test the target rate the estimate prints (docs/estimate.md)",
+		cfg.FromRun, u.Many, u.PerSecond())
 }
 
 // noSustainableRate is the error of a run no second of which met its SLO.

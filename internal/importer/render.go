@@ -19,12 +19,29 @@ func Render(t *Test, file string) ([]byte, error) {
 	out := t.yaml()
 	noEnv := func(string) (string, bool) { return "", false }
 	if _, err := plan.ParseImported(file, out, noEnv); err != nil { // its .proto files are placed after
+		unwritten(err)
 		if tooLarge(err) {
-			return out, fmt.Errorf("%w; import less of the source:\n%w", ErrTooLarge, err)
+			return out, fmt.Errorf("%w, so it was not written; import less of the source (its line:column):\n%w", ErrTooLarge, err)
 		}
-		return out, fmt.Errorf("the imported test does not validate (a bug in the import; please report it with the source):\n%w", err)
+		return out, fmt.Errorf("the imported test does not validate, so it was not written (a bug in the import; please report it with the source); at its line:column:\n%w", err)
 	}
 	return out, nil
+}
+
+// unwritten drops the file's name from err's positions: a test that does
+// not validate is not written, and "t.yaml:16:5" would send the reader to
+// a file that is not there (or to an older one of that name).
+func unwritten(err error) {
+	var perrs plan.Errors
+	var perr *plan.Error
+	switch {
+	case errors.As(err, &perrs):
+		for _, e := range perrs {
+			e.File = ""
+		}
+	case errors.As(err, &perr):
+		perr.File = ""
+	}
 }
 
 // ErrTooLarge is an imported test larger than a test file may be: a large
@@ -117,6 +134,9 @@ func (t *Test) yaml() []byte {
 	}
 	if t.Insecure {
 		b.WriteString("insecure_skip_tls_verify: true\n")
+	}
+	if t.Redirects != "" {
+		fmt.Fprintf(&b, "redirects: %s\n", t.Redirects)
 	}
 	writeHeaders(&b, "", t.Headers)
 	if len(t.Metrics) > 0 {
@@ -230,6 +250,9 @@ func writeStep(b *strings.Builder, indent string, st Step) {
 	}
 	if st.Timeout != "" {
 		fmt.Fprintf(b, "%stimeout: %s\n", in, st.Timeout)
+	}
+	if st.Redirects != "" {
+		fmt.Fprintf(b, "%sredirects: %s\n", in, st.Redirects)
 	}
 	if len(st.ExpectStatus) > 0 {
 		fmt.Fprintf(b, "%sexpect_status: %s\n", in, intList(st.ExpectStatus))

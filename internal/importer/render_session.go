@@ -40,7 +40,11 @@ func writeSessionStep(b *strings.Builder, indent string, st Step) bool {
 	in := indent + "  "
 	switch {
 	case st.If != "":
-		fmt.Fprintf(b, "%s- if: %s\n", indent, st.If)
+		keyword := "if"
+		if st.Unless {
+			keyword = "unless"
+		}
+		fmt.Fprintf(b, "%s- %s: %s\n", indent, keyword, st.If)
 		for _, part := range []struct {
 			key   string
 			steps []Step

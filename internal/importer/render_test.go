@@ -52,11 +52,17 @@ func TestRenderValidates(t *testing.T) {
 	}
 }
 
+// TestRenderRejectsInvalid: a test the import made that does not validate
+// is refused with the parser's errors at their line:column of the test,
+// never at the file it would have been written to, which it is not.
 func TestRenderRejectsInvalid(t *testing.T) {
 	tst := &Test{Name: "bad", Scenarios: []*Scenario{{Name: "s", Load: DefaultLoad(), Flow: []Step{{Method: "GET", Path: "/x/{{ nope }}"}}}}}
-	_, err := Render(tst, "t.yaml")
-	if err == nil || !strings.Contains(err.Error(), `unknown variable "nope"`) {
+	_, err := Render(tst, "pantheon.yaml")
+	if err == nil || !strings.Contains(err.Error(), `unknown variable "nope"`) || !strings.Contains(err.Error(), "not written") {
 		t.Errorf("an invalid test rendered without the parser's error: %v", err)
+	}
+	if err != nil && strings.Contains(err.Error(), "pantheon.yaml") {
+		t.Errorf("the error names a file that was not written: %v", err)
 	}
 }
 

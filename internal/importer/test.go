@@ -23,7 +23,8 @@ type Test struct {
 	BaseURL      string // a template: may read the environment
 	Headers      []Header
 	Insecure     bool
-	Metrics      []KV // custom metrics: name → counter, rate or trend (a string), or a []KV for a time trend
+	Redirects    string // how many redirects a request follows (a count as written); "": the default, 10
+	Metrics      []KV   // custom metrics: name → counter, rate or trend (a string), or a []KV for a time trend
 	Thresholds   []Threshold
 	Setup        []Step // run once before the scenarios; their variables every VU reads
 	Scenarios    []*Scenario
@@ -100,6 +101,7 @@ type Step struct {
 	Body         string // a raw body, a template
 	HasBody      bool   // Body is set (it may be empty)
 	Timeout      string
+	Redirects    string // how many redirects this request follows (a count as written); "": the test's
 	ExpectStatus []int
 	Check        []Check
 	Extract      []Extract
@@ -108,8 +110,9 @@ type Step struct {
 	WS   *WSSession // a ws: step: Path is its URL; Name, Headers, Timeout and Check apply
 	Add  []KV       // an add: step (custom metrics): a metric's name and its value, a template; nothing else is set
 	// If is an if: step's condition as YAML ({checks: passed}), with its
-	// Then and Else steps; nothing else is set.
+	// Then and Else steps (Unless: an unless: step's); nothing else is set.
 	If         string
+	Unless     bool
 	Then, Else []Step
 }
 
@@ -217,6 +220,11 @@ func EachStep(flow []Step, fn func(*Step)) {
 	for i := range flow {
 		if flow[i].Group != "" || flow[i].Repeat > 0 || flow[i].ForEach != "" {
 			EachStep(flow[i].Steps, fn)
+			continue
+		}
+		if flow[i].If != "" {
+			EachStep(flow[i].Then, fn)
+			EachStep(flow[i].Else, fn)
 			continue
 		}
 		fn(&flow[i])

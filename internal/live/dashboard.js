@@ -7,6 +7,7 @@
   var store = null, meta = null, panels = [], cards = {}, ended = false, pending = false, es = null;
   var obs = null, view = null;
   var table = null; // the per-endpoint figures: of the run so far, then of the whole run
+  var unit = null; // what the run counts (report.PageUnit): requests, gRPC calls, sessions
   var final = null; // the "end" event
 
   // card adds a headline card; its label names what the figure covers
@@ -47,7 +48,11 @@
     $("subtitle").textContent = "started " + new Date(meta.start).toLocaleString() + " · " + meta.host + " · " +
       meta.cpus + " CPUs · loadlens " + meta.version;
     $("headline").textContent = "";
-    card("rps", "Requests/s");
+    unit = LL.unitOf(meta);
+    card("rps", unit.many === "requests" ? "Requests/s" : unit.many.charAt(0).toUpperCase() + unit.many.slice(1) + "/s");
+    var head = $("endpoints").tHead.rows[0].cells;
+    head[1].textContent = unit.count;
+    head[3].textContent = unit.rate;
     card("p95", "p95 latency");
     card("err", "Errors");
     card("vus", "VUs");
@@ -203,6 +208,7 @@
     $("sessions-box").hidden = rows.length === 0;
     if (!rows.length) return;
     var sb = $("sessions").tBodies[0], st = $("statuses").tBodies[0];
+    if (table.sessions_head) $("sessions").tHead.rows[0].cells[2].textContent = table.sessions_head;
     sb.textContent = "";
     st.textContent = "";
     rows.forEach(function (r) {
@@ -251,7 +257,7 @@
   // second, with the run so far underneath.
   function showLastSecond(f) {
     var last = "last second", has = f.rq > 0;
-    setCard("rps", last, LL.fmtNum(LL.perSecond(f.rq, f.w)), LL.fmtCount(store.totalRq) + " requests so far");
+    setCard("rps", last, LL.fmtNum(LL.perSecond(f.rq, f.w)), LL.fmtCount(store.totalRq) + " " + unit.many + " so far");
     setCard("p95", last, LL.fmtMs(has ? f.p95 : null), "p50 " + LL.fmtMs(has ? f.p50 : null) + " · p99 " + LL.fmtMs(has ? f.p99 : null));
     setCard("err", last, LL.fmtPct(has ? f.er / f.rq : 0), LL.fmtCount(store.totalEr) + " failed so far (" +
       LL.fmtPct(store.totalRq > 0 ? store.totalEr / store.totalRq : 0) + ")", f.er > 0);
@@ -264,7 +270,7 @@
   // event's figures of the whole run (report.RunFigures).
   function showWholeRun(r) {
     var whole = "whole run", has = r.rq > 0;
-    setCard("rps", whole, LL.fmtNum(r.rps), LL.fmtCount(r.rq) + " requests in " + LL.fmtMs(1000 * r.elapsed_s));
+    setCard("rps", whole, LL.fmtNum(r.rps), LL.fmtCount(r.rq) + " " + unit.many + " in " + LL.fmtMs(1000 * r.elapsed_s));
     setCard("p95", whole, LL.fmtMs(has ? r.p95 : null), "p50 " + LL.fmtMs(has ? r.p50 : null) + " · p99 " + LL.fmtMs(has ? r.p99 : null));
     setCard("err", whole, LL.fmtPct(has ? r.er / r.rq : 0), LL.fmtCount(r.er) + " of " + LL.fmtCount(r.rq) + " failed", r.er > 0);
     setCard("vus", whole, String(r.vx), "allocated at most" + (r.vu > 0 ? " · " + r.vu + " active at most" : ""));

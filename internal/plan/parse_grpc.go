@@ -20,7 +20,7 @@ import (
 
 // grpcKeys are the keys of a grpc: step.
 var grpcKeys = []string{"grpc", "method", "name", "proto", "import_paths", "protoset", "metadata", "message", "messages",
-	"timeout", "max_messages", "max_message_size", "check", "extract"}
+	"timeout", "max_messages", "max_message_size", "expect_status", "check", "extract"}
 
 // grpcStep parses a grpc: step: one call of a gRPC method (unary or
 // streaming) on a connection the VU keeps.
@@ -58,6 +58,9 @@ func (p *parser) grpcStep(o *yamldoc.Object, sc *scenarioCtx) (Step, bool) {
 	}
 	p.grpcMessages(o, g, sc)
 	p.grpcLimits(o, s)
+	if n, has := o.Get("expect_status"); has {
+		g.ExpectStatus, _, _ = p.grpcCodes(n)
+	}
 	if n, has := o.Get("check"); has {
 		s.Checks = p.checksOf(n, s.Endpoint, grpcChecks)
 	}
@@ -259,19 +262,37 @@ func isSequence(n yamldoc.Node) bool {
 // Values are the codes' numbers, named by the codes' names.
 func (p *parser) grpcStatusCheck(n yamldoc.Node) (Check, bool) {
 	c := Check{From: FromStatus, Op: OpIn}
+	codes, names, ok := p.grpcCodes(n)
+	if !ok {
+		return c, false
+	}
+	for _, code := range codes {
+		c.Values = append(c.Values, strconv.Itoa(code))
+	}
+	c.Name = "status is " + names[0]
+	if isSequence(n) {
+		c.Name = fmt.Sprintf("status in [%s]", strings.Join(names, ", "))
+	}
+	return c, true
+}
+
+// grpcCodes parses a gRPC status (OK, not_found or 5) or a list of them
+// into the codes' numbers and names; an unknown one is an error at its item.
+func (p *parser) grpcCodes(n yamldoc.Node) (codes []int, names []string, ok bool) {
 	items := []yamldoc.Node{n}
-	list := isSequence(n)
-	if list {
-		var ok bool
+	if isSequence(n) {
 		if items, ok = p.List(n, "a gRPC status like OK or a list like [OK, NOT_FOUND]"); !ok {
-			return c, false
+			return nil, nil, false
+		}
+		if len(items) == 0 {
+			p.Errs.Add(n.Pos, n.Path, "needs at least one gRPC status, like [OK, NOT_FOUND]")
+			return nil, nil, false
 		}
 	}
-	var names []string
 	for _, it := range items {
 		s, ok := p.NonEmpty(it, "a gRPC status like OK or NOT_FOUND")
 		if !ok {
-			return c, false
+			return nil, nil, false
 		}
 		code, known := sample.GRPCCode(s)
 		if num, err := strconv.Atoi(s); err == nil && sample.GRPCCodeName(num) != "" {
@@ -279,14 +300,10 @@ func (p *parser) grpcStatusCheck(n yamldoc.Node) (Check, bool) {
 		}
 		if !known {
 			p.Errs.Add(it.Pos, it.Path, "unknown gRPC status %q (known: %s)", s, strings.Join(sample.GRPCCodeNames(), ", "))
-			return c, false
+			return nil, nil, false
 		}
-		c.Values = append(c.Values, strconv.Itoa(code))
+		codes = append(codes, code)
 		names = append(names, sample.GRPCCodeName(code))
 	}
-	c.Name = "status is " + names[0]
-	if list {
-		c.Name = fmt.Sprintf("status in [%s]", strings.Join(names, ", "))
-	}
-	return c, true
+	return codes, names, true
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -90,8 +91,16 @@ func TestParseGRPCInvalid(t *testing.T) {
 			"9:9: scenarios.s.flow[0].import_paths: import_paths: goes with proto: (without proto:, the server's reflection describes the method)"},
 		{"proto and protoset", "      - grpc: 127.0.0.1:1\n        method: a.B/C\n        proto: a.proto\n        protoset: a.protoset\n",
 			"10:9: scenarios.s.flow[0].protoset: give proto: or protoset:, not both"},
+		{"unknown status expected", "      - grpc: 127.0.0.1:1\n        method: a.B/C\n        expect_status: [OK, NOT_FOND]\n",
+			`9:29: scenarios.s.flow[0].expect_status[1]: unknown gRPC status "NOT_FOND" (known: OK, CANCELLED, UNKNOWN, INVALID_ARGUMENT, DEADLINE_EXCEEDED, NOT_FOUND, ALREADY_EXISTS, PERMISSION_DENIED, RESOURCE_EXHAUSTED, FAILED_PRECONDITION, ABORTED, OUT_OF_RANGE, UNIMPLEMENTED, INTERNAL, UNAVAILABLE, DATA_LOSS, UNAUTHENTICATED)`},
+		{"an HTTP status expected", "      - grpc: 127.0.0.1:1\n        method: a.B/C\n        expect_status: 404\n",
+			`9:24: scenarios.s.flow[0].expect_status: unknown gRPC status "404" (known: OK, CANCELLED, UNKNOWN, INVALID_ARGUMENT, DEADLINE_EXCEEDED, NOT_FOUND, ALREADY_EXISTS, PERMISSION_DENIED, RESOURCE_EXHAUSTED, FAILED_PRECONDITION, ABORTED, OUT_OF_RANGE, UNIMPLEMENTED, INTERNAL, UNAVAILABLE, DATA_LOSS, UNAUTHENTICATED)`},
+		{"no status expected", "      - grpc: 127.0.0.1:1\n        method: a.B/C\n        expect_status: []\n",
+			`9:24: scenarios.s.flow[0].expect_status: needs at least one gRPC status, like [OK, NOT_FOUND]`},
+		{"an empty status check", "      - grpc: 127.0.0.1:1\n        method: a.B/C\n        check: {status: []}\n",
+			`9:25: scenarios.s.flow[0].check.status: needs at least one gRPC status, like [OK, NOT_FOUND]`},
 		{"unknown key", "      - grpc: 127.0.0.1:1\n        method: a.B/C\n        body: x\n",
-			`9:9: scenarios.s.flow[0].body: unknown key "body" (allowed: grpc, method, name, proto, import_paths, protoset, metadata, message, messages, timeout, max_messages, max_message_size, check, extract)`},
+			`9:9: scenarios.s.flow[0].body: unknown key "body" (allowed: grpc, method, name, proto, import_paths, protoset, metadata, message, messages, timeout, max_messages, max_message_size, expect_status, check, extract)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -105,6 +114,29 @@ func TestParseGRPCInvalid(t *testing.T) {
 				t.Errorf("errors:\n%s\nwant:\n%s", got, want)
 			}
 		})
+	}
+}
+
+// TestParseGRPCExpectStatus: expect_status: takes gRPC statuses by name
+// (any case) or number, one or a list; without it, nil (OK alone).
+func TestParseGRPCExpectStatus(t *testing.T) {
+	tests := []struct {
+		yaml string
+		want []int
+	}{
+		{"", nil},
+		{"        expect_status: NOT_FOUND\n", []int{5}},
+		{"        expect_status: [OK, not_found, 6]\n", []int{0, 5, 6}},
+		{"        expect_status: [5]\n", []int{5}},
+	}
+	for _, tt := range tests {
+		p, err := Parse("t.yaml", []byte(head+"      - grpc: 127.0.0.1:1\n        method: a.B/C\n"+tt.yaml), nil)
+		if err != nil {
+			t.Fatalf("%q: %v", tt.yaml, err)
+		}
+		if got := p.Scenarios[0].Flow[0].Session.GRPC.ExpectStatus; !slices.Equal(got, tt.want) || (got == nil) != (tt.want == nil) {
+			t.Errorf("%q: expect_status %v, want %v", tt.yaml, got, tt.want)
+		}
 	}
 }
 

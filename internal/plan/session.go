@@ -67,6 +67,9 @@ type GRPC struct {
 	// Messages are the request messages, each a template of its JSON
 	// form, sent in order (one for unary and server-streaming methods).
 	Messages []*tmpl.Template
+	// ExpectStatus lists the status codes that are not failures (e.g. NOT_FOUND
+	// for a lookup of a missing key), as expect_status does for HTTP; nil: OK alone.
+	ExpectStatus []int
 	// At says where the step's method: and proto: (or protoset:) are written, for errors
 	// found when the descriptors are read (before the run starts).
 	MethodAt, ProtoAt yamldoc.Error

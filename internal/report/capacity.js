@@ -192,9 +192,9 @@
   };
 
   var specs = [
-    { title: "Throughput (req/s) against the offered rate (iterations/s)", fmt: function (v) { return LL.fmtNum(v) + "/s"; }, axisFmt: rateFmt, series: [
-      { label: "done req/s", text: "done", stroke: "#2563eb", col: pts.map(function (p) { return p.done; }), pick: function (r) { return r.done; } },
-      { label: "offered req/s", text: "offered", stroke: "#94a3b8", dash: [4, 4], points: false, col: pts.map(function (p) { return p.offered; }), pick: function () { return null; } },
+    { title: "Throughput (" + data.per_second + ") against the offered rate (iterations/s)", fmt: function (v) { return LL.fmtNum(v) + "/s"; }, axisFmt: rateFmt, series: [
+      { label: "done " + data.per_second, text: "done", stroke: "#2563eb", col: pts.map(function (p) { return p.done; }), pick: function (r) { return r.done; } },
+      { label: "offered " + data.per_second, text: "offered", stroke: "#94a3b8", dash: [4, 4], points: false, col: pts.map(function (p) { return p.offered; }), pick: function () { return null; } },
     ] },
     { title: "Latency against the offered rate (iterations/s)", fmt: LL.fmtMs, axisFmt: LL.fmtMsAxis, slo: data.slo, series: [
       { label: "p95", text: "p95", line: false, stroke: "#ea580c", col: pts.map(function (p) { return p.p95; }), pick: function (r) { return r.p95; } },

@@ -21,10 +21,11 @@ var capacityJS string
 
 // capacityPoint is one judged step as the page's charts take it, sorted by
 // rate: the rate offered in iterations/s, on the x axis; what it offered and
-// what was done in req/s, on the throughput chart.
+// what was done in the unit the test counts (req/s, calls/s, sessions/s:
+// Config.Unit), on the throughput chart.
 type capacityPoint struct {
 	Rate       float64  `json:"rate"`
-	Offered    float64  `json:"offered"` // req/s: Rate × requests per iteration
+	Offered    float64  `json:"offered"` // per second of the test's unit: Rate × requests per iteration
 	Throughput float64  `json:"done"`
 	P95        *float64 `json:"p95"` // milliseconds; null without requests
 	P99        *float64 `json:"p99"`
@@ -53,11 +54,16 @@ type capacityData struct {
 	// KneeText and HighestText are the marks' rates as the cards write them.
 	KneeText    string `json:"knee_text"`
 	HighestText string `json:"highest_text"`
+	// PerSecond is the unit of the throughput chart: "req/s", "calls/s".
+	PerSecond string `json:"per_second"`
 }
 
 type capacityView struct {
 	Name     string
 	PerIter  string // "2 requests" one iteration sends
+	Unit     string // what the target completes: "requests", "calls", "sessions"
+	Rate     string // its rate: "req/s", "calls/s"
+	Latency  string // the metric the steps' p95 and p99 are of, when not every request's duration: "grpc_req_duration"
 	Headline []capacityFact
 	Warning  string         // the outcome could not be determined, and why
 	Notes    []capacityFact // the USL fit, retries, why the search stopped
@@ -76,15 +82,15 @@ type capacityStep struct {
 // highest sustainable rate marked, and every run of a step. slo is the
 // test's p95 limit (0 when it has none).
 func WriteCapacityHTML(w io.Writer, r capacity.Result, name string, slo time.Duration) error {
-	per := requestsPerIteration(r)
+	per, u := requestsPerIteration(r), r.Config.Counts()
 	data := capacityData{SLO: ms(slo), Highest: r.Highest, Points: []capacityPoint{}, Retried: []capacityPoint{},
-		HighestText: capacity.Iterations(r.Highest)}
+		HighestText: capacity.Iterations(r.Highest), PerSecond: u.PerSecond()}
 	if r.Knee != nil {
 		data.Knee, data.KneeText = r.Knee.Rate, capacity.Iterations(r.Knee.Rate)
 	}
 	for _, s := range r.Steps {
 		p := capacityPoint{Rate: s.Rate, Offered: s.Rate * per, Throughput: s.Throughput, Passed: s.Passed, Trusted: s.Clean(),
-			Text: capacityPointText{Rate: capacity.Iterations(s.Rate), Offered: units.Rate(s.Rate*per, "req"), Done: units.Rate(s.Throughput, "req"), P95: "-", P99: "-"}}
+			Text: capacityPointText{Rate: capacity.Iterations(s.Rate), Offered: u.Rate(s.Rate * per), Done: u.Rate(s.Throughput), P95: "-", P99: "-"}}
 		if s.Throughput > 0 {
 			p95, p99 := ms(s.P95), ms(s.P99)
 			p.P95, p.P99 = &p95, &p99
@@ -97,7 +103,10 @@ func WriteCapacityHTML(w io.Writer, r capacity.Result, name string, slo time.Dur
 		}
 	}
 	sort.SliceStable(data.Points, func(i, j int) bool { return data.Points[i].Rate < data.Points[j].Rate })
-	v := capacityView{Name: name, PerIter: units.Quantity(per, "request", "requests"), Headline: capacityHeadline(r)}
+	v := capacityView{Name: name, PerIter: u.Quantity(per), Unit: u.Many, Rate: u.PerSecond(), Headline: capacityHeadline(r)}
+	if l := r.Config.Latency; l != "" && l != "http_req_duration" {
+		v.Latency = l
+	}
 	if r.Stop == capacity.HostBusy {
 		v.Warning = "Highest sustainable rate " + highestText(r) + "."
 	}
@@ -126,7 +135,7 @@ func WriteCapacityHTML(w io.Writer, r capacity.Result, name string, slo time.Dur
 // capacityHeadline is the page's top figures.
 func capacityHeadline(r capacity.Result) []capacityFact {
 	highest := capacityFact{Label: "Highest sustainable rate", Value: "none found"}
-	inReq := units.Rate(r.Highest*requestsPerIteration(r), "req")
+	inReq := r.Config.Counts().Rate(r.Highest * requestsPerIteration(r))
 	switch {
 	case r.Stop == capacity.HostBusy:
 		highest.Value, highest.Sub = "not determined", fmt.Sprintf("the host was too busy at %s", capacity.Iterations(lastRate(r)))
@@ -152,7 +161,7 @@ func capacityHeadline(r capacity.Result) []capacityFact {
 		if math.IsInf(f.PeakConcurrency, 1) {
 			label = "USL ceiling" // κ = 0: throughput approaches λ/σ and never falls
 		}
-		facts = append(facts, capacityFact{Label: label, Value: units.Rate(f.PeakThroughput, "req"), Sub: "R² " + units.Number(f.R2) + " over " + units.CountOf(int64(f.Points), "step", "steps")})
+		facts = append(facts, capacityFact{Label: label, Value: r.Config.Counts().Rate(f.PeakThroughput), Sub: "R² " + units.Number(f.R2) + " over " + units.CountOf(int64(f.Points), "step", "steps")})
 	}
 	if r.Retries > 0 {
 		facts = append(facts, capacityFact{Label: "Retried runs", Value: units.Count(int64(r.Retries)), Sub: "the host was busy"})

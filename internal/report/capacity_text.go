@@ -43,7 +43,7 @@ func WriteCapacityText(w io.Writer, r capacity.Result) error {
 		kv("thin steps", r.Thin)
 	}
 	b.WriteString("\n")
-	cells := [][]string{{"#", "phase", "iter/s", "req/s", "p95", "p99", "errors", "dropped", "gen CPU", "lag p99", "host CPU", "SLO"}}
+	cells := [][]string{{"#", "phase", "iter/s", r.Config.Counts().PerSecond(), "p95", "p99", "errors", "dropped", "gen CPU", "lag p99", "host CPU", "SLO"}}
 	var notes []string // a verdict with more to say than its word, under the table
 	stolen := false
 	for i, s := range r.Steps {
@@ -99,7 +99,7 @@ func highestText(r capacity.Result) string {
 	}
 	switch {
 	case r.Stop == capacity.TargetFailed:
-		return fmt.Sprintf("none: every request failed at the first step (%s)", capacity.Iterations(lastRate(r)))
+		return fmt.Sprintf("none: every %s failed at the first step (%s)", r.Config.Counts().One, capacity.Iterations(lastRate(r)))
 	case r.Stop == capacity.HostBusy:
 		return fmt.Sprintf("not determined: the load generator's host was too busy to generate %s (%s); %s",
 			capacity.Iterations(lastRate(r)), attemptsShort(r), held)
@@ -123,16 +123,17 @@ func uslText(r capacity.Result) string {
 		return "not fitted"
 	}
 	var peak string
+	u := r.Config.Counts()
 	switch {
 	case !f.PeakInReach:
 		peak = "its peak lies past " + units.Multiple(capacity.USLReach) + " the measured range: an extrapolation, not shown"
 	case math.IsInf(f.PeakConcurrency, 1):
-		peak = fmt.Sprintf("no peak (κ = 0): throughput approaches %s", units.Rate(f.PeakThroughput, "req"))
+		peak = fmt.Sprintf("no peak (κ = 0): throughput approaches %s", u.Rate(f.PeakThroughput))
 	default:
-		peak = fmt.Sprintf("peak %s at %s in flight", units.Rate(f.PeakThroughput, "req"), units.Quantity(f.PeakConcurrency, "request", "requests"))
+		peak = fmt.Sprintf("peak %s at %s in flight", u.Rate(f.PeakThroughput), u.Quantity(f.PeakConcurrency))
 	}
-	return fmt.Sprintf("λ=%s per request in flight, σ=%s contention, κ=%s coherency; %s; R²=%s over %s",
-		units.Rate(f.Lambda, "req"), units.Number(f.Sigma), units.Number(f.Kappa), peak, units.Number(f.R2), units.CountOf(int64(f.Points), "step", "steps"))
+	return fmt.Sprintf("λ=%s per %s in flight, σ=%s contention, κ=%s coherency; %s; R²=%s over %s",
+		u.Rate(f.Lambda), u.One, units.Number(f.Sigma), units.Number(f.Kappa), peak, units.Number(f.R2), units.CountOf(int64(f.Points), "step", "steps"))
 }
 
 // retriesText says which rates were run again, and why.
@@ -159,9 +160,10 @@ func retriesText(r capacity.Result) string {
 }
 
 // bothRates writes a rate of the search in iterations per second and in
-// the requests per second they offer: "675 iterations/s, 1,350 req/s".
+// the requests (calls, sessions) per second they offer: "675
+// iterations/s, 1,350 req/s".
 func bothRates(r capacity.Result, rate float64) string {
-	return capacity.Iterations(rate) + ", " + units.Rate(rate*requestsPerIteration(r), "req")
+	return capacity.Iterations(rate) + ", " + r.Config.Counts().Rate(rate*requestsPerIteration(r))
 }
 
 // requestsPerIteration is the search's requests per iteration; a
@@ -174,10 +176,16 @@ func requestsPerIteration(r capacity.Result) float64 {
 	return 1
 }
 
-// rateColumns says what the table's two rates count.
+// rateColumns says what the table's two rates count, and what its
+// latencies are of when not every request's duration.
 func rateColumns(r capacity.Result) string {
-	return "iter/s: iterations offered per second (" + units.Quantity(requestsPerIteration(r), "request", "requests") +
-		" each); req/s: requests completed per second of the hold"
+	u := r.Config.Counts()
+	s := "iter/s: iterations offered per second (" + u.Quantity(requestsPerIteration(r)) +
+		" each); " + u.PerSecond() + ": " + u.Many + " completed per second of the hold"
+	if l := r.Config.Latency; l != "" && l != "http_req_duration" {
+		s += "; p95, p99: " + l
+	}
+	return s
 }
 
 // verdictText is a run's outcome: pass, FAIL with what failed, or why it

@@ -8,17 +8,19 @@ import (
 )
 
 // rateNote says what every per-endpoint rate of r is over, naming the
-// table's columns of requests and active time; each per-endpoint table
-// carries it (see metrics.Run.Active). A run.db of an earlier build kept
-// no send times: its rates are over whole seconds, and the note says so.
-func rateNote(r *metrics.Run, requests, active string) string {
+// table's columns of its rate, its count (requests, gRPC calls, sessions:
+// runUnit) and active time; each per-endpoint table carries it (see
+// metrics.Run.Active). A run.db of an earlier build kept no send times:
+// its rates are over whole seconds, and the note says so.
+func rateNote(r *metrics.Run, rate, count, active string) string {
+	one := runUnit(r).One
 	if !sendsKept(r) {
-		return "RPS = " + requests + " / " + active + ", " + active + " from the start of the second each endpoint's first request was sent in " +
+		return rate + " = " + count + " / " + active + ", " + active + " from the start of the second each endpoint's first " + one + " was sent in " +
 			"to the end of the second its last one ended in (this run.db keeps no send times), not the whole run."
 	}
-	return "RPS = " + requests + " / " + active + ", " + active + " from each endpoint's first request's intended start until its next was due: " +
+	return rate + " = " + count + " / " + active + ", " + active + " from each endpoint's first " + one + "'s intended start until its next was due: " +
 		"one mean interval after its last one's (arrival-rate: 1,000 sent at 100/s are 10 s), or when its last one ended (VUs send the next then); " +
-		"not the whole run; - for one request."
+		"not the whole run; - for one " + one + "."
 }
 
 // sendsKept reports whether every endpoint with requests kept when they

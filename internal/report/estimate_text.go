@@ -38,7 +38,7 @@ func WriteEstimateText(w io.Writer, r estimate.Result) error {
 		}
 	}
 	b.WriteString("\nTest with\n")
-	fmt.Fprintf(&b, "  open model (arrival-rate)  %s req/s\n", units.Number(r.TargetRPS))
+	fmt.Fprintf(&b, "  open model (arrival-rate)  %s\n", r.Input.Unit.Rate(r.TargetRPS))
 	if r.VUs > 0 {
 		fmt.Fprintf(&b, "  closed model (vus)         %s with %s think time\n", units.CountOf(int64(r.VUs), "VU", "VUs"), units.DurationLiteral(r.Input.ThinkTime))
 	}

@@ -7,7 +7,7 @@
   "use strict";
   var data = JSON.parse(document.getElementById("loadlens-data").textContent);
   var tip = document.getElementById("tip");
-  var drawn = 0, marks = 0;
+  var drawn = 0, marks = 0, rings = 0;
   var ticks = new Map(); // each chart's labelled x ticks, for the page's own check that labels keep apart
   var charts = [
     // the median on its own axis: beside a p99 of 600 ms, a step from 21 to 31 ms was a flat line
@@ -34,11 +34,35 @@
     };
   }
 
+  // rings each run left out of the change-point analysis (not completed,
+  // or its generator disturbed), so a level it seems to start is read as such
+  function markLeftOut(s, ep, figs) {
+    return function (u) {
+      var ctx = u.ctx;
+      s.runs.forEach(function (r, i) {
+        if (!r.leftOut) return;
+        figs.forEach(function (f) {
+          var v = ep.figures[f] && ep.figures[f][i];
+          if (v === null || v === undefined) return;
+          ctx.save();
+          ctx.strokeStyle = "#94a3b8";
+          ctx.lineWidth = 2;
+          ctx.beginPath();
+          ctx.arc(u.valToPos(i, "x", true), u.valToPos(v, "y", true), 7, 0, 2 * Math.PI);
+          ctx.stroke();
+          ctx.restore();
+          rings++;
+        });
+      });
+    };
+  }
+
   function showTip(s, u) {
     var i = u.cursor.idx;
     if (i === null || i === undefined || u.cursor.left < 0) { tip.style.display = "none"; return; }
     var r = s.runs[i], rect = u.over.getBoundingClientRect();
-    tip.textContent = r.id + " · " + r.started + " · " + r.result + (r.tags ? " · " + r.tags : "") + (r.link ? " (click: report)" : "");
+    tip.textContent = r.id + " · " + r.started + " · " + r.result + (r.tags ? " · " + r.tags : "") +
+      (r.leftOut ? " · left out of the change points" : "") + (r.link ? " (click: report)" : "");
     tip.style.left = (rect.left + u.cursor.left + 12) + "px";
     tip.style.top = (rect.top + u.cursor.top + 12) + "px";
     tip.style.display = "block";
@@ -75,7 +99,7 @@
         { stroke: "#475569", grid: { stroke: "#eef2f7" }, size: 72, values: function (u, vals) { return vals.map(c.fmt); } },
       ],
       series: series,
-      hooks: { draw: [markChanges(ep, figs)], setCursor: [function (u) { showTip(s, u); }] },
+      hooks: { draw: [markChanges(ep, figs), markLeftOut(s, ep, figs)], setCursor: [function (u) { showTip(s, u); }] },
     }, cols, plot);
     u.over.addEventListener("mouseleave", function () { tip.style.display = "none"; });
     u.over.addEventListener("click", function (e) {
@@ -107,5 +131,5 @@
     });
     return gap === Infinity ? -1 : gap;
   }
-  window.LLhistory = { charts: drawn, marks: function () { return marks; }, labelGap: labelGap, ready: true };
+  window.LLhistory = { charts: drawn, marks: function () { return marks; }, rings: function () { return rings; }, labelGap: labelGap, ready: true };
 })();

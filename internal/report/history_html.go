@@ -32,11 +32,13 @@ type historyTestView struct {
 }
 
 type historySeriesView struct {
-	Index   int // the series' index in the page's data
-	ID      string
-	Shape   string
-	Runs    []historyRunView // newest first
-	Changes []historyChangeView
+	Index    int // the series' index in the page's data
+	ID       string
+	Shape    string
+	Runs     []historyRunView // newest first
+	Changes  []historyChangeView
+	NoChange string // over which runs none was found, when none was
+	LeftOut  int    // runs left out of the analysis, ringed on the charts
 }
 
 type historyRunView struct {
@@ -62,6 +64,9 @@ type historyRunData struct {
 	Tags    string `json:"tags"`
 	Link    string `json:"link"` // "" when the run's report is not at hand
 	Result  string `json:"result"`
+	// LeftOut: the run did not complete or its generator disturbed it, so
+	// the change points were found without it.
+	LeftOut bool `json:"leftOut"`
 }
 
 type historyEndpointData struct {
@@ -127,6 +132,14 @@ func seriesView(s *history.Series, index int, links map[string]string) historySe
 	for _, c := range s.Changes {
 		sv.Changes = append(sv.Changes, historyChangeView{Text: ChangeText(s, c), Worse: c.Worse})
 	}
+	if len(s.Changes) == 0 {
+		sv.NoChange = NoChangeText(s)
+	}
+	for i := range s.Runs {
+		if !s.Runs[i].Analysed() {
+			sv.LeftOut++
+		}
+	}
 	return sv
 }
 
@@ -135,7 +148,7 @@ func seriesData(s *history.Series, links map[string]string) historySeriesData {
 	for i := range s.Runs {
 		r := &s.Runs[i]
 		d.Runs = append(d.Runs, historyRunData{ID: r.ID, Started: r.Start.Local().Format(historyStarted), Tags: history.TagText(r.Tags),
-			Link: links[r.Key()], Result: historyResult(r)})
+			Link: links[r.Key()], Result: historyResult(r), LeftOut: !r.Analysed()})
 	}
 	for _, ep := range s.Endpoints {
 		e := historyEndpointData{Name: ep, Figures: map[string][]*float64{}, Changes: []historyMark{}}

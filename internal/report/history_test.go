@@ -60,10 +60,50 @@ func TestWriteHistoryMarksDisturbedRuns(t *testing.T) {
 	}
 	out := b.String()
 	for _, want := range []string{"passed (generator)", "(generator): the run's own diagnosis found the load generator", "151ms",
-		"none in 0 analysed runs of 10: the others did not complete, or their generator disturbed them"} {
+		"none in 0 analysed runs of 10: the other 10 did not complete, or their generator disturbed them"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("history lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// history.html says over which runs no change point was found, and which
+// runs the analysis left out (the s35 trial read "No change point." beside a
+// 20× step in runs the generator disturbed).
+func TestHistoryHTMLSaysWhichRunsWereLeftOut(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		disturb  int
+		want     []string
+		unwanted []string
+	}{
+		{name: "every run analysed", want: []string{"No change point in 10 runs."}, unwanted: []string{"ringed grey point", `"leftOut":true`}},
+		{name: "four left out", disturb: 4, want: []string{"No change point in 6 analysed runs of 10: the other 4 did not complete, or their generator disturbed them.",
+			"A ringed grey point is a run left out of the change-point analysis (4 of 10)", `"leftOut":true`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tests := nightly()
+			s := tests[0].Series[0]
+			s.Changes = nil
+			for i := 0; i < tc.disturb; i++ {
+				s.Runs[i].Disturbed = "generator-host-busy"
+			}
+			var b bytes.Buffer
+			if err := WriteHistoryHTML(&b, tests, map[string]string{}, history.DefaultMethod); err != nil {
+				t.Fatal(err)
+			}
+			out := b.String()
+			for _, w := range tc.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("history.html lacks %q", w)
+				}
+			}
+			for _, w := range tc.unwanted {
+				if strings.Contains(out, w) {
+					t.Errorf("history.html has %q", w)
+				}
+			}
+		})
 	}
 }
 

@@ -166,23 +166,30 @@ func noFigures(s *history.Series, ep string, first int) string {
 func writeChanges(sb *strings.Builder, s *history.Series, m history.Method) {
 	fmt.Fprintf(sb, "\n  change points (%s):\n", MethodText(m))
 	if len(s.Changes) == 0 {
-		analysed := 0
-		for i := range s.Runs {
-			if s.Runs[i].Analysed() {
-				analysed++
-			}
-		}
-		if analysed == len(s.Runs) {
-			fmt.Fprintf(sb, "    none in %s\n", units.CountOf(int64(len(s.Runs)), "run", "runs"))
-			return
-		}
-		fmt.Fprintf(sb, "    none in %s of %s: the others did not complete, or their generator disturbed them\n",
-			units.CountOf(int64(analysed), "analysed run", "analysed runs"), units.Count(int64(len(s.Runs))))
+		fmt.Fprintf(sb, "    none %s\n", NoChangeText(s))
 		return
 	}
 	for _, c := range s.Changes {
 		fmt.Fprintf(sb, "    %s\n", ChangeText(s, c))
 	}
+}
+
+// NoChangeText says over which runs no change point was found: "in 6 runs",
+// or "in 2 analysed runs of 6: the other 4 did not complete, or their
+// generator disturbed them".
+func NoChangeText(s *history.Series) string {
+	analysed := 0
+	for i := range s.Runs {
+		if s.Runs[i].Analysed() {
+			analysed++
+		}
+	}
+	if analysed == len(s.Runs) {
+		return "in " + units.CountOf(int64(len(s.Runs)), "run", "runs")
+	}
+	return fmt.Sprintf("in %s of %s: the other %s did not complete, or their generator disturbed them",
+		units.CountOf(int64(analysed), "analysed run", "analysed runs"), units.Count(int64(len(s.Runs))),
+		units.Count(int64(len(s.Runs)-analysed)))
 }
 
 // MethodText names the change-point method and its parameters.

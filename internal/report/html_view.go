@@ -23,6 +23,7 @@ type htmlView struct {
 	Endpoints                                                  []endpointRow
 	Total                                                      *endpointRow
 	RateNote                                                   string // what the RPS column is over
+	CountHead, RateHead                                        string // the endpoint table's count and rate columns: Requests and RPS, Calls and Calls/s
 	Errors                                                     []errorRow
 	Checks                                                     []checkRow
 	Sessions, Statuses, Custom                                 []tableRow // session protocols' facts, their statuses, custom metrics; nil when none
@@ -128,11 +129,12 @@ func newHTMLView(in *Input) *htmlView {
 		row := newEndpointRow(*all)
 		v.Total = &row
 	}
-	v.RateNote = rateNote(r, "Requests", "Active")
+	v.CountHead, v.RateHead = countHeads(runUnit(r))
+	v.RateNote = rateNote(r, v.RateHead, v.CountHead, "Active")
 	v.Errors = errorRows(r)
 	v.Checks = checkRows(r)
 	v.Sessions, v.Statuses, v.Custom = sessionRows(r), statusRows(r), customRows(r)
-	v.SessionHead, v.StatusHead, v.CustomHead = sessionHead, statusHead, customHead
+	v.SessionHead, v.StatusHead, v.CustomHead = sessionHead(r), statusHead, customHead
 	v.Meta = metaRows(in)
 	v.Traces = newTracesView(in)
 	return v
@@ -144,7 +146,7 @@ func headlineCards(in *Input) []card {
 	secs := max(r.Elapsed().Seconds(), 1e-9)
 	nf := failed(&tot)
 	h := tot.Duration
-	sent := fmt.Sprintf("%s in %s", units.CountOf(tot.Requests, "request", "requests"), units.Duration(r.Elapsed()))
+	sent := fmt.Sprintf("%s in %s", runUnit(r).Count(tot.Requests), units.Duration(r.Elapsed()))
 	if tot.Redirects > 0 {
 		sent += " · " + units.CountOf(tot.Redirects, "redirect", "redirects") + " followed"
 	}

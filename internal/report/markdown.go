@@ -73,7 +73,8 @@ func mdThresholds(sb *strings.Builder, in *Input) {
 
 // mdEndpoints writes the endpoints' table and what their rates are over.
 func mdEndpoints(sb *strings.Builder, r *metrics.Run) {
-	rows := [][]string{{"Endpoint", "Requests", "Active", "RPS", "Errors", "Min", "Avg", "p50", "p90", "p95", "p99", "Max"}}
+	count, rate := countHeads(runUnit(r))
+	rows := [][]string{{"Endpoint", count, "Active", rate, "Errors", "Min", "Avg", "p50", "p90", "p95", "p99", "Max"}}
 	eps, all := endpointTable(r)
 	for _, s := range eps {
 		rows = append(rows, mdEndpointRow(newEndpointRow(s)))
@@ -85,7 +86,7 @@ func mdEndpoints(sb *strings.Builder, r *metrics.Run) {
 	}
 	sb.WriteString("### Endpoints\n\n")
 	mdTable(sb, "lrrrrrrrrrrr", rows)
-	sb.WriteString(rateNote(r, "Requests", "Active") + "\n\n")
+	sb.WriteString(rateNote(r, rate, count, "Active") + "\n\n")
 }
 
 // mdSessions writes the session protocols' figures, their statuses and
@@ -96,7 +97,7 @@ func mdSessions(sb *strings.Builder, r *metrics.Run) {
 		head                []string
 		rows                []tableRow
 	}{
-		{"Sessions", "Endpoint", "llrrrrrrrrr", sessionHead, sessionRows(r)},
+		{"Sessions", "Endpoint", "llrrrrrrrrr", sessionHead(r), sessionRows(r)},
 		{"Statuses", "Endpoint", "llrr", statusHead, statusRows(r)},
 		{"Custom metrics", "Metric", "llrl", customHead, customRows(r)},
 	} {

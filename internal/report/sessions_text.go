@@ -12,7 +12,7 @@ import (
 // facts every protocol reports alike. A run without sessions prints none.
 func writeSessions(sb *strings.Builder, in *Input) {
 	r := in.Run
-	rows := [][]string{{"SESSION", "SESSIONS", "SENT", "RECEIVED", "RATE", "FIRST P50", "FIRST P95", "GAP P95", "GAP MAX", "REPLY P95"}}
+	rows := [][]string{{"SESSION", strings.ToUpper(sessionsCounted(r)), "SENT", "RECEIVED", "MSGS/S", "FIRST P50", "FIRST P95", "GAP P95", "GAP MAX", "REPLY P95"}}
 	secs := r.Elapsed().Seconds()
 	for i := range r.Endpoints {
 		f := r.Endpoints[i].Facts

@@ -7,9 +7,35 @@ import (
 )
 
 // sessionHead is the header of report.html's and the Markdown summary's
-// sessions table, after its first column (the endpoint).
-var sessionHead = []string{"Protocol", "Sessions", "Sent", "Received", "Received/s", "First msg p50", "First msg p95",
-	"Length p50", "Length p95", "Reply p95"}
+// sessions table of r, after its first column (the endpoint): its count
+// column names what the rows count (sessionsCounted), its rate messages.
+func sessionHead(r *metrics.Run) []string {
+	return []string{"Protocol", sessionsCounted(r), "Sent", "Received", "Msgs received/s", "First msg p50", "First msg p95",
+		"Length p50", "Length p95", "Reply p95"}
+}
+
+// sessionsCounted names what the session endpoints' samples count, in
+// their units (units.ForProtocol): "Calls" when they are all gRPC,
+// "Sessions" when none is, "Calls, sessions" for a mix.
+func sessionsCounted(r *metrics.Run) string {
+	var calls, sessions bool
+	for _, e := range r.Layout.Endpoints {
+		switch {
+		case e.Protocol == "":
+		case units.ForProtocol(e.Protocol) == units.Calls:
+			calls = true
+		default:
+			sessions = true
+		}
+	}
+	switch {
+	case calls && sessions:
+		return "Calls, sessions"
+	case calls:
+		return "Calls"
+	}
+	return "Sessions"
+}
 
 // tableRow is one row of a table whose first cell is a name and whose
 // others are figures, already written.

@@ -30,7 +30,7 @@ func WriteText(w io.Writer, in *Input) error {
 	// The peak of the seconds' sums, as summary.json's vus.max: scenarios'
 	// own peaks need not have come at once.
 	_, _, busyMax := r.VUs()
-	totals := []string{units.CountOf(tot.Requests, "request", "requests") + " (" + units.Rate(float64(tot.Requests)/max(secs, 1e-9), "") + ")",
+	totals := []string{runUnit(r).Count(tot.Requests) + " (" + units.Rate(float64(tot.Requests)/max(secs, 1e-9), "") + ")",
 		units.Percent(ratio(failed(&tot), tot.Requests)) + " failed", units.CountOf(iters, "iteration", "iterations"),
 		units.Count(in.Dropped()) + " dropped", "up to " + vusPhrase(vusMax, busyMax), units.Bytes(tot.Received) + " received", units.Bytes(tot.Sent) + " sent"}
 	if n := tot.Redirects; n > 0 { // the target got these beyond the requests counted (docs/figures.md)
@@ -173,7 +173,8 @@ func endpointLabel(r *metrics.Run, id int) string {
 }
 
 func writeEndpoints(sb *strings.Builder, in *Input) {
-	rows := [][]string{{"ENDPOINT", "REQS", "ACTIVE", "RPS", "ERR%", "MIN", "AVG", "P50", "P90", "P95", "P99", "MAX"}}
+	count, rate := countHeadsText(runUnit(in.Run))
+	rows := [][]string{{"ENDPOINT", count, "ACTIVE", rate, "ERR%", "MIN", "AVG", "P50", "P90", "P95", "P99", "MAX"}}
 	row := func(s endpointStats) []string {
 		out := []string{s.Name, units.Count(s.Requests), activeText(s), rateText(s), units.Percent(s.errorRate())}
 		for _, d := range s.latencies() {
@@ -193,7 +194,7 @@ func writeEndpoints(sb *strings.Builder, in *Input) {
 		rows = append(rows, row(*all))
 	}
 	table(sb, "  ", "mrrrrrrrrrrr", rows)
-	sb.WriteString(wrap(rateNote(in.Run, "REQS", "ACTIVE"), units.Columns, "  ", "  "))
+	sb.WriteString(wrap(rateNote(in.Run, rate, count, "ACTIVE"), units.Columns, "  ", "  "))
 	sb.WriteString("\n")
 }
 
@@ -284,7 +285,7 @@ func writeJudged(sb *strings.Builder, in *Input) {
 		any = true
 		// The key stays whole on a line, cut in the middle when a long endpoint makes it wider than one.
 		key := strings.ReplaceAll(units.Middle(res.Key, units.Columns-4), " ", units.Keep)
-		sb.WriteString(wrap("judged: "+key+" "+res.Expr+" over "+judgedOver(t, ev), units.Columns, "  ", "    "))
+		sb.WriteString(wrap("judged: "+key+" "+res.Expr+" over "+judgedOver(t, ev, metricUnit(in.Run, t.Metric)), units.Columns, "  ", "    "))
 	}
 	if any {
 		sb.WriteString(wrap("A latency threshold judges every request its filter selects, a failed one with the time it took (as k6's "+
@@ -293,10 +294,10 @@ func writeJudged(sb *strings.Builder, in *Input) {
 	}
 }
 
-// judgedOver says which requests a latency threshold judged: those its
-// filter selects, and how many of them failed; with expected_response:
-// only the requests of that outcome, out of those sent.
-func judgedOver(t *threshold.Threshold, ev metrics.Evidence) string {
+// judgedOver says which requests (gRPC calls, sessions: u) a latency
+// threshold judged: those its filter selects, and how many of them failed;
+// with expected_response: only the requests of that outcome, out of those sent.
+func judgedOver(t *threshold.Threshold, ev metrics.Evidence, u units.Unit) string {
 	keep := func(s string) string { return strings.ReplaceAll(s, " ", units.Keep) }
 	for _, f := range t.Filter {
 		if f.Key != "expected_response" {
@@ -306,13 +307,13 @@ func judgedOver(t *threshold.Threshold, ev metrics.Evidence) string {
 		if f.Value != "true" {
 			n, which = ev.Failed(), "failed"
 		}
-		return fmt.Sprintf("the %s that %s, of %s sent", keep(units.CountOf(n, "request", "requests")), which, keep(units.Count(ev.Sent)))
+		return fmt.Sprintf("the %s that %s, of %s sent", keep(u.Count(n)), which, keep(units.Count(ev.Sent)))
 	}
 	failedPart := "none failed"
 	if n := ev.Failed(); n > 0 {
 		failedPart = units.CountOf(n, "failed", "failed") + " (" + units.Percent(ratio(n, ev.Sent)) + ")"
 	}
-	return units.CountOf(ev.Sent, "request", "requests") + ", " + keep(failedPart)
+	return u.Count(ev.Sent) + ", " + keep(failedPart)
 }
 
 // kindOrder lists failure kinds for summaries, skipping OK.

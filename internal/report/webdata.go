@@ -6,6 +6,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/threshold"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // Frame is one second of a run as the web pages draw it: the live
@@ -46,6 +47,8 @@ type EndpointTable struct {
 	// Sessions are the session endpoints' facts (SSE, WebSocket, gRPC);
 	// left out for a run without session steps.
 	Sessions []SessionRow `json:"sessions,omitempty"`
+	// SessionsHead names what the session rows count: Calls, Sessions.
+	SessionsHead string `json:"sessions_head,omitempty"`
 }
 
 // EndpointRow is one endpoint's figures over the run so far, or all of
@@ -100,6 +103,24 @@ type PageMeta struct {
 	Scenarios  []string        `json:"scenarios"`
 	Endpoints  []EndpointMeta  `json:"endpoints"`
 	Thresholds []ThresholdMeta `json:"thresholds"`
+	// Unit is what the run's samples count (requests, gRPC calls,
+	// sessions), so that the pages' cards, charts and tables name it.
+	Unit PageUnit `json:"unit"`
+}
+
+// PageUnit names a run's unit for the pages' scripts: the endpoint table's
+// count and rate columns (countHeads) and the unit's words.
+type PageUnit struct {
+	units.Unit
+	Count string `json:"count"` // "Requests", "Calls"
+	Rate  string `json:"rate"`  // "RPS", "Calls/s"
+}
+
+// newPageUnit is r's unit for the pages.
+func newPageUnit(r *metrics.Run) PageUnit {
+	u := runUnit(r)
+	count, rate := countHeads(u)
+	return PageUnit{Unit: u, Count: count, Rate: rate}
 }
 
 // EndpointMeta names one endpoint.
@@ -141,7 +162,7 @@ type Spectrum struct {
 func NewPageMeta(in *Input, planned time.Duration) PageMeta {
 	l := in.Run.Layout
 	m := PageMeta{Name: in.Name, Version: in.Version, Host: in.Host, CPUs: in.CPUs, Start: in.Start.Format(time.RFC3339),
-		PlannedSec: planned.Seconds(), Scenarios: []string{}, Endpoints: []EndpointMeta{}, Thresholds: []ThresholdMeta{}}
+		PlannedSec: planned.Seconds(), Scenarios: []string{}, Endpoints: []EndpointMeta{}, Thresholds: []ThresholdMeta{}, Unit: newPageUnit(in.Run)}
 	for _, s := range l.Scenarios {
 		m.Scenarios = append(m.Scenarios, s.Name)
 	}
@@ -180,7 +201,11 @@ func NewFrame(r *metrics.Run, i int, cpu float64, cpus int) Frame {
 // latest one matters.
 func NewEndpointTable(r *metrics.Run) EndpointTable {
 	eps, all := endpointTable(r)
-	t := EndpointTable{Rows: make([]EndpointRow, len(eps)), Note: rateNote(r, "Requests", "Active"), Sessions: NewSessionRows(r)}
+	count, rate := countHeads(runUnit(r))
+	t := EndpointTable{Rows: make([]EndpointRow, len(eps)), Note: rateNote(r, rate, count, "Active"), Sessions: NewSessionRows(r)}
+	if len(t.Sessions) > 0 {
+		t.SessionsHead = sessionsCounted(r)
+	}
 	for i, s := range eps {
 		t.Rows[i] = newEndpointRowJSON(s)
 	}

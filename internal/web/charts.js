@@ -204,6 +204,13 @@
   };
 
   // endpointLabel names an endpoint, with its scenario when there are several.
+  // LL.unitOf is what a run's samples count (report.PageUnit: requests, gRPC
+  // calls, sessions), requests for a page whose meta names none.
+  LL.unitOf = function (meta) {
+    var u = meta && meta.unit;
+    return u && u.many ? u : { one: "request", many: "requests", short: "req", count: "Requests", rate: "RPS" };
+  };
+
   LL.endpointLabel = function (meta, i) {
     var ep = meta.endpoints[i];
     return meta.scenarios.length > 1 ? meta.scenarios[ep.scenario] + " · " + ep.name : ep.name;
@@ -349,16 +356,18 @@
   // clientOnly leaves out the generator's own panels (scheduler lag, bytes,
   // CPU) for pages that chart the generator's series in a group of their own.
   LL.timePanels = function (parent, store, xMax, clientOnly) {
-    var meta = store.meta, panels = [];
-    panels.push(new Panel(parent, "Requests and errors per second", function (c) {
+    var meta = store.meta, panels = [], unit = LL.unitOf(meta);
+    var counted = unit.many.charAt(0).toUpperCase() + unit.many.slice(1);
+    panels.push(new Panel(parent, counted + " and errors per second", function (c) {
       return { key: "throughput", xMax: xMax, series: [
-        { label: "requests/s", color: colors.rq, fill: "rgba(37,99,235,0.08)" },
+        { label: unit.many + "/s", color: colors.rq, fill: "rgba(37,99,235,0.08)" },
         { label: "errors/s", color: colors.er, fill: "rgba(220,38,38,0.10)" }],
         data: function () {
           if (c.all) return [store.t, store.rq, store.er];
           return [store.t, store.sum(c.eps, "rq"), store.sum(c.eps, "er")];
         } };
-    }, { choices: selections(meta, true), note: "Requests completed in each second; errors are transport failures and 4xx/5xx answers." }));
+    }, { choices: selections(meta, true), note: unit.many === "requests" ? "Requests completed in each second; errors are transport failures and 4xx/5xx answers." :
+      counted + " completed in each second; errors are the failed ones: transport failures, a gRPC status other than OK, a refused handshake." }));
     panels.push(new Panel(parent, "Latency percentiles", function (c) {
       if (c.all) {
         return { key: "latency", xMax: xMax, fmt: LL.fmtMs, ticks: LL.msTicks, series: [
@@ -370,7 +379,8 @@
       return { key: "latency", xMax: xMax, fmt: LL.fmtMs, ticks: LL.msTicks, series: [
         { label: "p50", color: colors.p50 }, { label: "p95", color: colors.p95 }, { label: "p99", color: colors.p99 }],
         data: function () { return [store.t, e.p50, e.p95, e.p99]; } };
-    }, { choices: selections(meta, false), note: "Request duration of each second, timed from the intended start." }));
+    }, { choices: selections(meta, false), note: (unit.many === "requests" ? "Request duration of each second" :
+      "Duration of each second's " + unit.many) + ", timed from the intended start." }));
     panels.push(new Panel(parent, "Virtual users and dropped iterations", function () {
       return { key: "vus", xMax: xMax, series: [
         { label: "active VUs", color: colors.vu, fill: "rgba(37,99,235,0.08)" },

@@ -274,7 +274,7 @@ func (c *Client) exchange(cn *conn, req *Request, resp *Response, deadline time.
 	if check {
 		c.idleChecks++
 	}
-	n, wrote, stale, err := cn.send(c.wbuf, check)
+	n, wrote, stale, err := cn.send(c.wbuf, check, req.OnWritten)
 	if stale {
 		if cn.idle.closed() { // not bytes: the server closed it while idle
 			c.noteIdleClose(cn, cn.clk.Now().Sub(cn.lastDone))

@@ -165,7 +165,9 @@ func (cn *conn) fill(limit int) error {
 // socket to be readable instead of first finding it empty. check asks for
 // the idle check first; stale says it found bytes or a close, and nothing
 // was sent. wrote is when the request was written; zero if it failed.
-func (cn *conn) send(b []byte, check bool) (n int, wrote time.Time, stale bool, err error) {
+// written, when set, is called once b went out whole, before the response
+// is waited for (inside sendRecv's wait, which writes and waits in one).
+func (cn *conn) send(b []byte, check bool, written func()) (n int, wrote time.Time, stale bool, err error) {
 	if !cn.raw.ok() || cn.r != cn.w {
 		if check && !cn.quiet() {
 			return 0, wrote, true, nil
@@ -173,11 +175,12 @@ func (cn *conn) send(b []byte, check bool) (n int, wrote time.Time, stale bool, 
 		if n, err = cn.write(b); err != nil {
 			return n, wrote, false, err
 		}
+		tell(written)
 		return n, cn.clk.Now(), false, nil
 	}
-	n, wrote, m, stale, err := cn.raw.sendRecv(b, cn.readSpace(), check)
+	n, wrote, m, stale, err := cn.raw.sendRecv(b, cn.readSpace(), check, written)
 	if n == 0 && wrote.IsZero() && cn.rearm(err) {
-		n, wrote, m, stale, err = cn.raw.sendRecv(b, cn.readSpace(), check)
+		n, wrote, m, stale, err = cn.raw.sendRecv(b, cn.readSpace(), check, written)
 	}
 	switch {
 	case stale:
@@ -196,7 +199,15 @@ func (cn *conn) send(b []byte, check bool) (n int, wrote time.Time, stale bool, 
 	if err != nil {
 		return n, time.Time{}, false, err
 	}
+	tell(written)
 	return n, cn.clk.Now(), false, nil
+}
+
+// tell calls f, if set.
+func tell(f func()) {
+	if f != nil {
+		f()
+	}
 }
 
 // rearm reports whether err is the socket deadline that Client.arm kept,

@@ -24,6 +24,6 @@ func (r *rawIO) read(p []byte) (int, error) { return 0, nil }
 
 func (r *rawIO) write(p []byte) (int, error) { return 0, nil }
 
-func (r *rawIO) sendRecv(req, p []byte, check bool) (sent int, wrote time.Time, n int, stale bool, err error) {
+func (r *rawIO) sendRecv(req, p []byte, check bool, written func()) (sent int, wrote time.Time, n int, stale bool, err error) {
 	return 0, time.Time{}, 0, false, nil
 }

@@ -43,6 +43,7 @@ type exchangeIO struct {
 	wrote   bool // the request went out whole: later calls read
 	wroteAt time.Time
 	clk     *Clock // the connection's
+	written func() // told once the request went out, before the wait for the response
 	// space gives the read its buffer when sendRecv had none: taken once
 	// the response is readable, not while the request waits for it.
 	space func() []byte
@@ -111,6 +112,9 @@ func (r *rawIO) init(nc net.Conn, sc syscall.Conn) {
 			r.x.req = r.x.req[n:]
 		}
 		r.x.wrote, r.x.wroteAt = true, r.x.clk.Now()
+		if r.x.written != nil {
+			r.x.written()
+		}
 		// RawRead cleared the read readiness before this call and the response
 		// cannot come before its request, so its edge is not lost: wait for it
 		// now rather than read what cannot be there yet (one EAGAIN read less).
@@ -152,17 +156,18 @@ func (r *rawIO) read(p []byte) (int, error) {
 
 // sendRecv writes req and reads the response's first bytes into p within
 // one RawConn.Read, so the read is tried only once the socket is readable;
-// a nil p is asked of useSpace's function then.
+// a nil p is asked of useSpace's function then. written, when set, is
+// called once req went out whole, before the wait for the response.
 // With check it first looks, as the idle check does, for bytes or a close
 // that arrived while the connection was idle, and then writes nothing
 // (stale). sent is how much of req went out and wrote when the last of it
 // did; a write the socket could not take whole (wrote false, err nil)
 // leaves the rest, and the reading, to write and read.
-func (r *rawIO) sendRecv(req, p []byte, check bool) (sent int, wrote time.Time, n int, stale bool, err error) {
-	r.x.req, r.x.sent, r.x.check, r.x.stale, r.x.wrote = req, 0, check, false, false
+func (r *rawIO) sendRecv(req, p []byte, check bool, written func()) (sent int, wrote time.Time, n int, stale bool, err error) {
+	r.x.req, r.x.sent, r.x.check, r.x.stale, r.x.wrote, r.x.written = req, 0, check, false, false, written
 	r.p, r.n, r.errno = p, 0, 0
 	err = r.rc.Read(r.x.f)
-	r.p, r.x.req = nil, nil
+	r.p, r.x.req, r.x.written = nil, nil, nil
 	sent, stale = r.x.sent, r.x.stale
 	if r.x.wrote {
 		wrote = r.x.wroteAt

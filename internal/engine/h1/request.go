@@ -29,6 +29,11 @@ type Request struct {
 	// last response was read less than freshIdle before it is reused for an
 	// idempotent request without the idle check (see Client.Do).
 	Start time.Time
+	// OnWritten, when set, is called on Do's goroutine each time the
+	// request has been written (again if it is sent again), before the
+	// response is waited for: the caller learns that its dial and write are
+	// over. It may run inside the socket's wait, so it must not block.
+	OnWritten func()
 }
 
 // Response is what came back. Its slices are valid until the next Do.

@@ -24,9 +24,10 @@ type request struct {
 	removed  []string          // -H 'Name:': names curl would send and does not
 	data     []string          // -d pieces, joined with &
 	hasData  bool
-	json     bool // --json
-	get      bool // -G: data goes to the query
-	head     bool // -I
+	json     bool     // --json
+	get      bool     // -G: data goes to the query
+	query    []string // --url-query's pieces, encoded, joined to the URL's query with &
+	head     bool     // -I
 	form     []formPart
 	timeout  string
 	insecure bool
@@ -49,17 +50,17 @@ var longOptions = map[string]option{
 	"data-binary": {value: true}, "data-ascii": {value: true}, "data-urlencode": {value: true}, "json": {value: true},
 	"form": {value: true}, "form-string": {value: true}, "user": {value: true}, "cookie": {value: true},
 	"user-agent": {value: true}, "referer": {value: true}, "url": {value: true}, "max-time": {value: true},
-	"get": {}, "head": {}, "insecure": {},
+	"url-query": {value: true}, "oauth2-bearer": {value: true}, "get": {}, "head": {}, "insecure": {},
 	// Accepted and of no consequence for a load test.
 	"compressed": {ignore: "-"}, "location": {ignore: "-"}, "silent": {ignore: "-"}, "show-error": {ignore: "-"},
 	"verbose": {ignore: "-"}, "include": {ignore: "-"}, "fail": {ignore: "-"}, "no-buffer": {ignore: "-"},
 	"globoff": {ignore: "-"}, "path-as-is": {ignore: "-"}, "http1.1": {ignore: "-"}, "http2": {ignore: "-"},
 	"http2-prior-knowledge": {ignore: "-"}, "tlsv1.2": {ignore: "-"}, "tlsv1.3": {ignore: "-"}, "progress-bar": {ignore: "-"},
 	"output": {value: true, ignore: "-"}, "write-out": {value: true, ignore: "-"}, "connect-timeout": {value: true, ignore: "-"},
-	"retry": {value: true, ignore: "-"}, "max-redirs": {value: true, ignore: "-"},
+	"retry": {value: true, ignore: "-"}, "max-redirs": {value: true, ignore: "-"}, "basic": {ignore: "-"},
 	// Taking a value, and not converted.
 	"proxy": {value: true}, "cacert": {value: true}, "cert": {value: true}, "key": {value: true}, "resolve": {value: true},
-	"upload-file": {value: true}, "cookie-jar": {value: true}, "oauth2-bearer": {value: true}, "limit-rate": {value: true},
+	"upload-file": {value: true}, "cookie-jar": {value: true}, "limit-rate": {value: true},
 }
 
 var shortOptions = map[byte]string{
@@ -228,6 +229,10 @@ func apply(r *request, name, value string, skipped func(string)) error {
 			return nil
 		}
 		r.imply("Cookie", value)
+	case "url-query":
+		r.addURLQuery(value, skipped)
+	case "oauth2-bearer":
+		r.imply("Authorization", "Bearer "+value)
 	case "user-agent":
 		r.imply("User-Agent", value)
 	case "referer":
@@ -281,6 +286,28 @@ func (r *request) addURLEncoded(value string, skipped func(string)) {
 	}
 	value = escapedVarPattern.ReplaceAllString(value, varMark+"${1}"+varMark) // a variable's value is sent as -e gives it
 	r.data, r.hasData = append(r.data, strings.ReplaceAll(value, "+", "%20")), true
+}
+
+// addURLQuery records a --url-query option's piece, as curl encodes it:
+// name=content and =content with content encoded, +piece as it is.
+func (r *request) addURLQuery(value string, skipped func(string)) {
+	if raw, ok := strings.CutPrefix(value, "+"); ok {
+		r.query = append(r.query, raw)
+		return
+	}
+	k, v, hasEq := strings.Cut(value, "=")
+	switch {
+	case !hasEq && strings.Contains(value, "@"):
+		skipped(fmt.Sprintf("--url-query %q reads a file", value))
+		return
+	case !hasEq:
+		value = url.QueryEscape(value)
+	case k == "":
+		value = url.QueryEscape(v)
+	default:
+		value = k + "=" + url.QueryEscape(v)
+	}
+	r.query = append(r.query, strings.ReplaceAll(value, "+", "%20"))
 }
 
 // addForm records a -F option's part: a value, a @file to send or a <file
@@ -366,7 +393,7 @@ func build(t *importer.Test, reqs []*request) {
 // a -G request's data goes into the query.
 func requestLine(r *request, base string) (importer.Step, string) {
 	st := importer.Step{Method: r.method}
-	q := r.url.RawQuery
+	q := strings.Join(append([]string{r.url.RawQuery}[:min(1, len(r.url.RawQuery))], r.query...), "&")
 	body := strings.Join(r.data, "&")
 	switch {
 	case r.get && r.hasData:
@@ -397,7 +424,7 @@ func requestLine(r *request, base string) (importer.Step, string) {
 		path = origin(r.url) + path
 	}
 	st.Path = importer.Lit(path)
-	if r.url.RawQuery != "" || (r.get && body != "") {
+	if q != "" {
 		st.Name = importer.Lit(r.url.EscapedPath())
 		if origin(r.url) != base {
 			st.Name = importer.Lit(origin(r.url) + r.url.EscapedPath())

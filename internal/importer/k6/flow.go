@@ -69,8 +69,13 @@ func hasRequest(flow []importer.Step) bool {
 type span struct {
 	start, end int
 	name       string
-	loop       *importer.Step  // a repeat: or for_each: step, its Steps made by fold
-	pre        []importer.Step // steps before the loop's (the set: of the list it visits)
+	// cond is an if: step's condition: its then: steps are [start, mid),
+	// its else: steps [mid, end), or the other way round when unless.
+	cond   string
+	mid    int
+	unless bool
+	loop   *importer.Step  // a repeat: or for_each: step, its Steps made by fold
+	pre    []importer.Step // steps before the loop's (the set: of the list it visits)
 }
 
 // fold nests the steps of [lo, hi) into their groups, once every step is
@@ -93,11 +98,20 @@ func fold(steps []importer.Step, lo, hi int, groups []span) []importer.Step {
 		}
 		g := groups[outer]
 		st := importer.Step{Group: g.name}
-		if g.loop != nil {
+		switch {
+		case g.cond != "":
+			then, els, unless := fold(steps, g.start, g.mid, groups[:outer]), fold(steps, g.mid, g.end, groups[:outer]), g.unless
+			if len(then) == 0 { // a test's then: has a step: if !c {} else {x} is unless: c, then: [x]
+				then, els, unless = els, nil, !unless
+			}
+			st = importer.Step{If: g.cond, Unless: unless, Then: then, Else: els}
+		case g.loop != nil:
 			out = append(out, g.pre...)
 			st = *g.loop
+			st.Steps = fold(steps, g.start, g.end, groups[:outer])
+		default:
+			st.Steps = fold(steps, g.start, g.end, groups[:outer])
 		}
-		st.Steps = fold(steps, g.start, g.end, groups[:outer])
 		out = append(out, st)
 		i = g.end
 	}
@@ -144,7 +158,7 @@ func (f *flow) stmt(st js.IStmt) {
 	case *js.ForStmt, *js.ForOfStmt, *js.ForInStmt, *js.WhileStmt, *js.DoWhileStmt:
 		f.loop(st)
 	case *js.IfStmt:
-		if !f.firstIterationConnect(n) {
+		if !f.firstIterationConnect(n) && !f.ifStatus(n) {
 			f.s.note("%s: statement %s (only requests, checks, sleeps, groups, helper functions and declarations are converted)", f.s.at(snippet(st)), snippet(st))
 		}
 	default:
@@ -391,11 +405,17 @@ func (f *flow) params(st *importer.Step, p value, c *js.CallExpr) {
 			}
 		case "auth":
 			if a, _ := kv.val.asText(); a != "basic" {
-				f.s.note("%s: auth %q of %s (a URL's user:password@ is sent as Basic auth, not %s: this request will not authenticate)", f.s.at(snippet(c)), a, snippet(c), a)
+				// never the password in clear (Basic) where k6 sends a digest of it
+				st.Path = withoutUserinfo(st.Path)
+				f.s.note("%s: auth %q of %s (loadlens has Basic auth only: this request is sent without the URL's credentials and will not authenticate)", f.s.at(snippet(c)), a, snippet(c))
 			}
 		case "responseType", "compression":
 		case "redirects":
-			f.s.note("%s: redirects in params of %s", f.s.at(snippet(c)), snippet(c))
+			if kv.val.kind == "num" && isCount(kv.val.text) {
+				st.Redirects = kv.val.text
+			} else {
+				f.s.note("%s: redirects in params of %s", f.s.at(snippet(c)), snippet(c))
+			}
 		default:
 			f.s.note("%s: param %s of %s", f.s.at(snippet(c)), kv.key, snippet(c))
 		}
@@ -740,10 +760,8 @@ func jsonPath(e js.IExpr, r string, f *flow) (string, bool) {
 				if !ok {
 					return "", false
 				}
-				for _, part := range strings.Split(sel, ".") {
-					if part != "" {
-						path += "." + part
-					}
+				if path, ok = gjsonPath(sel); !ok {
+					return "", false
 				}
 			}
 			return path + strings.Join(tail, ""), true
@@ -965,6 +983,9 @@ func (s *script) evalBinary(n *js.BinaryExpr, f *flow) value {
 
 // evalCall evaluates the calls the import knows: JSON.stringify, jslib's random values, Date.now, and the flow's own.
 func (s *script) evalCall(n *js.CallExpr, f *flow) value {
+	if v, handled := s.encodingCall(n, f); handled {
+		return v
+	}
 	obj, name := calleeName(n.X)
 	switch {
 	case obj == "JSON" && name == "stringify" && len(n.Args.List) >= 1:

@@ -158,12 +158,9 @@ func (s *script) lineOf(text string) int { return s.lineFrom(text, 0) }
 
 // lineFrom is lineOf searching from line from on.
 func (s *script) lineFrom(text string, from int) int {
-	key := strings.Join(strings.Fields(text), "")
+	key := strings.TrimSuffix(strings.Join(strings.Fields(text), ""), "...")
 	if i := strings.Index(key, "=>"); i > 8 {
 		key = key[:i]
-	}
-	if len(key) > 24 {
-		key = key[:24]
 	}
 	if key == "" {
 		return 0
@@ -187,10 +184,16 @@ func (s *script) lineFrom(text string, from int) int {
 		skip++
 	}
 	squeezed, lines = squeezed[skip:], lines[skip:]
-	i := strings.Index(string(squeezed), key)
-	if i < 0 && len(key) > 12 { // the rendering may quote or space it otherwise further on
-		i = strings.Index(string(squeezed), key[:12])
+	// the longest key first: two calls may start alike (a URL with and
+	// without user:pass@, which the search drops) and differ further on;
+	// the rendering may quote or space it otherwise further on
+	i := -1
+	for _, n := range []int{64, 24, 12} {
+		if i < 0 && (n == 64 || len(key) > n) {
+			i = strings.Index(string(squeezed), key[:min(n, len(key))])
+		}
 	}
+	key = key[:min(24, len(key))]
 	if i < 0 { // the rendering drops a key's quotes: {'a': 1} is {a: 1}
 		return unquotedLine(squeezed, lines, key)
 	}

@@ -31,6 +31,10 @@ type script struct {
 	wsMod    string // the local name of k6/ws's default import
 	wsClass  string // the local name of k6/experimental/websockets' WebSocket
 	redisMod string // the local name of k6/experimental/redis's default import
+	// encodingMod and encodingFns are k6/encoding's default import's local
+	// name and its functions imported by name (local name → function).
+	encodingMod string
+	encodingFns map[string]string
 	// grpcNames maps a local name to what it imports of k6/net/grpc by name (Client, Stream)
 	grpcNames map[string]string
 	// metricClass maps a local name to the k6/metrics class it imports
@@ -50,6 +54,7 @@ type script struct {
 	// variables (setupVars) are the setup flow's extractions.
 	setupData value
 	setupVars map[string]bool
+	noted     int // note's calls, a repeated note counted too: what a branch left out, whether said before or not
 }
 
 // maxSteps is the most steps an import makes: a test file holds about
@@ -95,7 +100,7 @@ func Import(src []byte, name string) (*importer.Test, error) {
 		return nil, fmt.Errorf("cannot parse the script as JavaScript: %v", err)
 	}
 	s := &script{src: src, t: &importer.Test{Source: "the k6 script " + name}, k6: map[string]string{},
-		jslib: map[string]string{}, metricClass: map[string]string{}, grpcNames: map[string]string{}, globals: map[string]value{}, funcs: map[string]*js.FuncDecl{}}
+		jslib: map[string]string{}, metricClass: map[string]string{}, grpcNames: map[string]string{}, encodingFns: map[string]string{}, globals: map[string]value{}, funcs: map[string]*js.FuncDecl{}}
 	s.t.Name = strings.TrimSuffix(strings.TrimSuffix(name, ".js"), ".ts")
 	for _, st := range ast.List {
 		s.topLevel(st)
@@ -115,12 +120,14 @@ func Import(src []byte, name string) (*importer.Test, error) {
 	s.baseURL()
 	s.declareMetrics()
 	s.thresholds()
+	s.otherOptions()
 	s.t.Notes = append(s.t.Notes, "The load, thresholds and the requests (HTTP, gRPC, WebSocket) of each scenario's function, with their checks and sleeps, are converted.")
 	return s.t, nil
 }
 
 // note records something not converted, once.
 func (s *script) note(format string, args ...any) {
+	s.noted++
 	n := fmt.Sprintf(format, args...)
 	if !slices.Contains(s.t.NotConverted, n) {
 		s.t.NotConverted = append(s.t.NotConverted, n)
@@ -225,6 +232,13 @@ func (s *script) importStmt(n *js.ImportStmt) {
 		}
 	case mod == "k6/experimental/redis" && n.Default != nil:
 		s.redisMod = string(n.Default) // its commands are noted where they are called
+	case mod == "k6/encoding": // its base64 of written text is computed; other calls are noted where made
+		if n.Default != nil {
+			s.encodingMod = string(n.Default)
+		}
+		for _, a := range n.List {
+			s.encodingFns[string(a.Binding)] = importedName(a)
+		}
 	case mod == "k6/metrics":
 		for _, a := range n.List {
 			s.metricClass[string(a.Binding)] = importedName(a)
@@ -492,7 +506,7 @@ func protocolMetric(name string) bool {
 var thresholdMetrics = map[string]bool{
 	"http_req_duration": true, "http_req_waiting": true, "http_req_connecting": true, "http_req_tls_handshaking": true,
 	"http_req_failed": true, "http_reqs": true, "checks": true, "iterations": true, "iteration_duration": true,
-	"dropped_iterations": true, "data_sent": true, "data_received": true, "vus": true, "vus_max": true,
+	"dropped_iterations": true, "data_sent": true, "data_received": true, "vus": true, "vus_max": true, "group_duration": true,
 }
 
 // thresholds converts options.thresholds on metrics loadlens has, without
@@ -579,6 +593,10 @@ func (s *script) keptFilter(metric, filter string, scenarios map[string]bool) (s
 				return "", "no request of the test is named " + strconv.Quote(v)
 			}
 			v = strconv.Quote(name)
+		case k == "group":
+			if !s.hasGroup(v) {
+				return "", "no group of the test is named " + strconv.Quote(v) + " (k6 writes a group's name as ::name, ::outer::inner)"
+			}
 		case k == "expected_response" && v == "true" && metric == "http_req_duration":
 		case k == "expected_response":
 			return "", "loadlens keeps expected_response:true on http_req_duration only"
@@ -588,6 +606,36 @@ func (s *script) keptFilter(metric, filter string, scenarios map[string]bool) (s
 		kept = append(kept, k+":"+v)
 	}
 	return strings.Join(kept, ","), ""
+}
+
+// hasGroup reports whether the test has the group k6 names v: "::name",
+// or "::outer::inner" for a group inside another.
+func (s *script) hasGroup(v string) bool {
+	for _, flow := range s.flows() {
+		if groupNamed(flow, "", v) {
+			return true
+		}
+	}
+	return false
+}
+
+// groupNamed looks for the group k6 names want in flow, whose groups are
+// inside the group k6 names prefix ("" at the top).
+func groupNamed(flow []importer.Step, prefix, want string) bool {
+	for i := range flow {
+		st := &flow[i]
+		inner := prefix
+		if st.Group != "" {
+			inner = prefix + "::" + st.Group
+			if inner == want {
+				return true
+			}
+		}
+		if groupNamed(st.Steps, inner, want) || groupNamed(st.Then, inner, want) || groupNamed(st.Else, inner, want) {
+			return true
+		}
+	}
+	return false
 }
 
 // stepName returns the name the test gives the request k6's name tag v
@@ -613,6 +661,7 @@ func (s *script) baseURL() {
 	counts := map[string]int{}
 	for _, flow := range s.flows() {
 		importer.EachStep(flow, func(st *importer.Step) {
+			basicFromUserinfo(st)
 			if o := originOf(st.Path); o != "" {
 				counts[o]++
 			}

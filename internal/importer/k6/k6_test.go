@@ -26,7 +26,7 @@ func TestImportSamples(t *testing.T) {
 			`body: '{"username":"TestUser","password":"SuperCroc2020"}'`, "access: {json: '$.access'}", "Authorization: 'Bearer {{ access }}'",
 			"crocId: {json: '$.id'}", "get: '/my/crocodiles/{{ crocId }}/'", `"Croc {{ vu }}-{{ iteration }}"`,
 			`{name: "same name", json: "$.sex", eq: "M"}`, "- group: 'create and read a crocodile'\n        steps:\n          - post: /my/crocodiles/", "- think: '0s..2s'"},
-			[]string{"createTime.add(created.timings.duration) (a metric's value", "if (read.status", "http.batch"}},
+			[]string{"createTime.add(created.timings.duration) (a metric's value", "http.batch"}},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			src, err := os.ReadFile(filepath.Join("../testdata/k6", c.file))
@@ -122,6 +122,39 @@ func TestImportKeepsTaggedThresholds(t *testing.T) {
 		if !strings.Contains(notes, want) {
 			t.Errorf("not converted lacks %q:\n%s", want, notes)
 		}
+	}
+}
+
+// TestImportKeepsGroupThresholds: k6's per-group gate,
+// http_req_duration{group:::login}, is kept when the script has that group
+// (nested ones as ::outer::inner) and listed when it has not (the s35 trial:
+// it was dropped, though the test format judges it).
+func TestImportKeepsGroupThresholds(t *testing.T) {
+	src := "import http from 'k6/http';\nimport { group } from 'k6';\nexport const options = {vus: 1, duration: '10s', thresholds: {\n" +
+		"  'http_req_duration{group:::login}': ['p(95)<300'],\n" +
+		"  'group_duration{group:::login::form}': ['p(95)<400'],\n" +
+		"  'http_req_duration{group:::checkout}': ['p(95)<500'],\n}};\n" +
+		"export default function () {\n  group('login', function () {\n    http.get('http://h/a');\n" +
+		"    group('form', () => { http.post('http://h/b'); });\n  });\n}\n"
+	tst, err := Import([]byte(src), "s.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := importer.Render(tst, "t.yaml")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, want := range []string{"'http_req_duration{group:::login}'", "'group_duration{group:::login::form}'"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("lacks %s:\n%s", want, out)
+		}
+	}
+	if strings.Contains(string(out), "{group:::checkout}'") {
+		t.Errorf("kept a threshold on a group the script lacks:\n%s", out)
+	}
+	notes := strings.Join(tst.NotConverted, "\n")
+	if want := `threshold on http_req_duration{group:::checkout} (filter group:::checkout: no group of the test is named "::checkout"`; !strings.Contains(notes, want) {
+		t.Errorf("not converted lacks %q:\n%s", want, notes)
 	}
 }
 

@@ -39,6 +39,11 @@ func (f *flow) loop(st js.IStmt) {
 		body = n.Body
 	case *js.ForInStmt:
 		why = "for...in visits an object's keys; " + loopForms
+	case *js.WhileStmt:
+		if f.whileBreak(n) {
+			return
+		}
+		why = "a while loop runs until a condition known only as it runs; " + loopForms + "; so does while (true) { ...; if (res.status === N) break; ... } on its last request's status"
 	default:
 		why = "a while loop runs until a condition known only as it runs; " + loopForms
 	}

@@ -55,6 +55,9 @@ func Import(data []byte, name, baseURL string) (*importer.Test, error) {
 			return nil, fmt.Errorf("%s %s: %w", op.method, op.path, err)
 		}
 		flow = append(flow, st)
+		for _, name := range sortedKeys(op.o.Callbacks) {
+			t.NotConverted = append(t.NotConverted, fmt.Sprintf("%s %s: its callback %s (the API calls it; a test does not)", op.method, op.path, name))
+		}
 	}
 	t.Headers, flow = importer.HoistHeaders(flow)
 	t.Scenarios = []*importer.Scenario{{Name: "api", Load: importer.DefaultLoad(), Flow: flow}}

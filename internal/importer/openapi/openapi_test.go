@@ -30,6 +30,9 @@ func TestImportSamples(t *testing.T) {
 		{"petstore-v31.yaml", 0, []string{"OpenAPI 3.1.0", `"name": "doggie"`, "1 webhook ("}},
 		{"petstore-v3.json", 0, []string{`base_url: '{{ env("BASE_URL", "http://petstore.swagger.io/v1") }}'`, "get: /pets", "- {status: 201}"}},
 		{"petstore-swagger2.yaml", 3, []string{"Swagger 2.0", "get: /pets", "post: /pets", "get: /pets/string", "name: '/pets/{petId}'"}},
+		// the API key in the query was escaped text, so every request failed "invalid URL"
+		{"uber-v3.yaml", 5, []string{`- get: '/products?latitude=1.5&longitude=1.5&server_token={{ env("API_KEY", "") }}'`, "- get: /history\n"}},
+		{"callback-v3.yaml", 1, []string{"- post: '/streams?callbackUrl=https%3A%2F%2Ftonys-server.com'", "POST /streams: its callback onData (the API calls it; a test does not)"}},
 		{"petstore-expanded-swagger2.json", 4, []string{"Swagger 2.0", `json: {"name": "string", "tag": "string"}`, "delete: /pets/1", "- {status: 204}"}},
 	} {
 		t.Run(c.file, func(t *testing.T) {

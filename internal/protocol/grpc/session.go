@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -181,23 +182,34 @@ func (s *session) record(ctx context.Context, err error) time.Time {
 	*r = sample.Request{Endpoint: s.st.s.Endpoint, End: s.vu.Since(end), Duration: end.Sub(s.intended),
 		Sent: written - s.written0, Received: read - s.read0, Waiting: f.FirstMsg, Facts: f}
 	s.read0, s.written0 = read, written
-	if err != nil {
+	if err != nil || s.st.s.GRPC.ExpectStatus != nil {
 		r.Kind, r.Err = s.kind(ctx, err, code)
 	}
 	s.vu.Record(r)
 	return end
 }
 
-// kind classifies a failed call: the run's end, a connection that could
-// not be made (refused, DNS, TLS: as the HTTP path says), a request message
-// that does not fit, else the gRPC status code's own kind.
+// kind classifies a call that failed, or any call of a step with
+// expect_status: the run's end, a connection that could not be made
+// (refused, DNS, TLS: as the HTTP path says, whatever expect_status lists),
+// a status expect_status lists (no failure), an OK it does not list
+// (other, as HTTP's unexpected 2xx), a request message that does not fit,
+// else the gRPC status code's own kind.
 func (s *session) kind(ctx context.Context, err error, code codes.Code) (sample.Kind, string) {
-	if ctx.Err() != nil {
+	if err != nil && ctx.Err() != nil {
 		return s.vu.Outcome(ctx, err)
 	}
 	if de := s.connErr.Load(); code == codes.Unavailable && de != nil {
 		k, msg := s.vu.Outcome(ctx, *de)
 		return k, msg
+	}
+	if expect := s.st.s.GRPC.ExpectStatus; expect != nil && !errors.Is(err, errMessage) && s.clientErr == nil {
+		switch {
+		case slices.Contains(expect, int(code)):
+			return sample.OK, ""
+		case code == codes.OK:
+			return sample.Other, "status OK, which expect_status does not list"
+		}
 	}
 	if errors.Is(err, errMessage) || s.clientErr != nil && errors.Is(err, s.clientErr) {
 		return sample.Other, err.Error()

@@ -37,6 +37,7 @@ type session struct {
 	sent     atomic.Int64 // messages sent: the scheduled sender counts too
 	lastSent atomic.Int64 // when the last message was sent (UnixNano); 0: none
 	timeUp   atomic.Bool  // the step's duration ended the session
+	closing  atomic.Bool  // the close frame is sent
 	facts    sample.Facts
 	sample   sample.Request
 	status   int
@@ -66,6 +67,7 @@ func (s *session) Run(ctx context.Context, vu protocol.VU, intended time.Time) t
 	s.sent.Store(0)
 	s.lastSent.Store(0)
 	s.timeUp.Store(false)
+	s.closing.Store(false)
 	s.facts.Reset()
 	err := s.session(ctx)
 	return s.record(ctx, err)
@@ -90,40 +92,61 @@ func (s *session) session(ctx context.Context) error {
 	}
 	defer s.conn.Close()
 	if st.Duration > 0 {
-		end := time.AfterFunc(st.Duration-time.Since(s.begin), func() {
-			s.timeUp.Store(true)
-			s.sendClose() // the server's close answers it, and ends the pending read
-		})
+		end := time.AfterFunc(st.Duration-time.Since(s.begin), func() { s.endNow(idle) })
 		defer end.Stop()
 	}
 	if err := s.sendFirst(); err != nil {
 		return s.cut(ctx, cctx, err)
 	}
 	if stop := s.schedule(cctx); stop != nil {
-		defer stop()
+		defer func() {
+			_ = s.conn.Close() // a sender blocked on a peer that never reads gives up
+			stop()
+		}()
 	}
 	idle.Reset(st.Timeout)
 	err := s.read(idle)
-	if err == nil {
+	if err == nil || errors.Is(err, errTimeUp) {
 		s.closeHandshake()
 		s.facts.Code = websocket.CloseNormalClosure
 	}
 	return s.cut(ctx, cctx, err)
 }
 
-// sendClose starts the close handshake: a close frame, code 1000.
+// errTimeUp ends the read when the duration ended as a message came in:
+// that message and any after it are the close handshake's, not counted.
+var errTimeUp = errors.New("the duration ended")
+
+// endNow ends the session at its duration, whatever the server does: the
+// stall timer, which the reader no longer resets, cuts the connection
+// closeWait from now (a server that floods, never reads or never answers
+// the close frame cannot hold the session), and the close frame asks the
+// server for its own close, which ends the pending read sooner.
+func (s *session) endNow(idle *time.Timer) {
+	s.timeUp.Store(true) // before the Reset: a reader that resets after it sees timeUp (read)
+	idle.Reset(closeWait(s.st.s.Timeout))
+	s.sendClose()
+}
+
+// sendClose starts the close handshake, once: a close frame, code 1000,
+// and the deadline by which the server's close must come.
 func (s *session) sendClose() {
-	_ = s.conn.WriteControl(websocket.CloseMessage, closeNormal, time.Now().Add(closeWait(s.st.s.Timeout)))
+	if s.closing.Swap(true) {
+		return
+	}
+	by := time.Now().Add(closeWait(s.st.s.Timeout))
+	_ = s.conn.SetReadDeadline(by) // the net.Conn's: safe beside the reader
+	_ = s.conn.WriteControl(websocket.CloseMessage, closeNormal, by)
 }
 
 // closeNormal is a close frame's payload: code 1000, no reason.
 var closeNormal = websocket.FormatCloseMessage(websocket.CloseNormalClosure, "")
 
-// closeHandshake sends a close frame and reads, dropping messages, until
-// the server's close frame or closeWait.
+// closeHandshake sends a close frame (unless the duration's end did) and
+// reads, dropping messages, until the server's close frame or the close's
+// deadline.
 func (s *session) closeHandshake() {
 	s.sendClose()
-	_ = s.conn.SetReadDeadline(time.Now().Add(closeWait(s.st.s.Timeout)))
 	for range 1000 { // bounded: a server may keep sending
 		if _, r, err := s.conn.NextReader(); err != nil || s.readInto(r) != nil {
 			return
@@ -131,8 +154,9 @@ func (s *session) closeHandshake() {
 	}
 }
 
-// closeWait bounds the wait for the server's side of a close.
-func closeWait(timeout time.Duration) time.Duration { return min(timeout, 5*time.Second) }
+// closeWait bounds the wait for the server's side of a close: a second,
+// as k6 once waited (k6/ws now closes the connection with its close frame).
+func closeWait(timeout time.Duration) time.Duration { return min(timeout, time.Second) }
 
 // cut says why the session ended: nil for the step's own end (duration,
 // max_messages, until:), the run's end, a stall as a timeout, a close by
@@ -277,6 +301,9 @@ func (s *session) read(idle *time.Timer) error {
 			return err
 		}
 		idle.Reset(st.Timeout)
+		if s.timeUp.Load() { // after the Reset: endNow's Reset, after timeUp, then comes after ours
+			return errTimeUp
+		}
 		if done, err := s.message(time.Now()); done || err != nil {
 			return err
 		}
