@@ -71,6 +71,9 @@ func bimodalLatency(c *context) []Finding {
 	}
 	var fs []Finding
 	for i := range c.run.Layout.Endpoints {
+		if !c.run.Latency(i) {
+			continue // a session's length is what it was held for, not a latency with modes
+		}
 		p50 := func(s *clientSecond) (time.Duration, int64) {
 			return s.m.PerEndpoint[i].P50, s.m.PerEndpoint[i].Requests
 		}
@@ -80,7 +83,7 @@ func bimodalLatency(c *context) []Finding {
 	}
 	fs = append(fs, c.slowEndpoints()...)
 	if len(fs) == 0 {
-		p50 := func(s *clientSecond) (time.Duration, int64) { return s.m.P50, s.m.Requests }
+		p50 := func(s *clientSecond) (time.Duration, int64) { return s.m.P50, s.m.Latencies }
 		if s, ok := twoModes(c.run.Total().Duration); ok && !c.shifted(s, p50) {
 			fs = append(fs, c.modesFinding("over all requests", s))
 		}
@@ -141,13 +144,15 @@ func (c *context) modesFinding(where string, s split, kv ...string) Finding {
 func (c *context) slowEndpoints() []Finding {
 	var total int64
 	for i := range c.run.Endpoints {
-		total += c.run.Endpoints[i].Requests
+		if c.run.Latency(i) {
+			total += c.run.Endpoints[i].Requests
+		}
 	}
 	first, last := c.run.Series[0].Sec, c.run.Series[len(c.run.Series)-1].Sec
 	var fs []Finding
 	for i := range c.run.Layout.Endpoints {
 		e := &c.run.Endpoints[i]
-		if e.Requests < slowMin || float64(e.Requests) > slowShare*float64(total) || total-e.Requests < slowMin {
+		if !c.run.Latency(i) || e.Requests < slowMin || float64(e.Requests) > slowShare*float64(total) || total-e.Requests < slowMin {
 			continue
 		}
 		sel := c.endpointSource(i)

@@ -34,7 +34,7 @@ func latencyDrift(c *context) []Finding {
 	}
 	var secsOf []clientSecond
 	for _, s := range c.secs[hold.first : hold.last+1] {
-		if s.x > 0 { // a second without requests has no latency
+		if s.m.Latencies > 0 { // a second without requests (or with sessions' ends alone) has no latency
 			secsOf = append(secsOf, s)
 		}
 	}

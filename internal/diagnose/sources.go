@@ -117,8 +117,8 @@ func (c *context) clientValue(name string, filter map[string]string, ep, i int) 
 		default:
 			return float64(s.Failed), true
 		}
-	case SrcMean:
-		if s.Requests > 0 {
+	case SrcMean: // a second whose only ends were sessions' has no latency (metrics.Run.Latency)
+		if s.Latencies > 0 {
 			return secs(s.Mean), true
 		}
 	case SrcP50:
@@ -126,11 +126,11 @@ func (c *context) clientValue(name string, filter map[string]string, ep, i int) 
 			if s.PerEndpoint[ep].Requests > 0 {
 				return secs(s.PerEndpoint[ep].P50), true
 			}
-		} else if s.Requests > 0 {
+		} else if s.Latencies > 0 {
 			return secs(s.P50), true
 		}
 	case SrcP95:
-		if s.Requests > 0 {
+		if s.Latencies > 0 {
 			return secs(s.P95), true
 		}
 	case SrcVUs:
@@ -265,7 +265,7 @@ func (c *context) quantile(q float64, u Unit, what string, kv ...string) Figure 
 	}
 	only, except := c.endpointIndex(filter["endpoint"], filter["scenario"]), c.endpointIndex(filter["not_endpoint"], notScenario)
 	for i := range c.run.Endpoints {
-		if (only >= 0 && i != only) || i == except || c.run.Endpoints[i].Duration == nil {
+		if (only >= 0 && i != only) || (only < 0 && !c.run.Latency(i)) || i == except || c.run.Endpoints[i].Duration == nil {
 			continue
 		}
 		h.Merge(c.run.Endpoints[i].Duration)

@@ -220,24 +220,12 @@ func TestAgentsOfAnotherBuildAreRefused(t *testing.T) {
 		// It welcomes anyone with the token (as builds before this check did): the coordinator refuses it.
 		cfg := &Config{Token: token, build: Build{Version: "0.1.0"}}
 		old := &AgentConfig{Token: token, Out: io.Discard, build: Build{Version: "0.0.9"}}
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer ln.Close()
-		go func() {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			defer c.Close()
-			if _, err := readHello(c); err == nil {
-				_ = newConn(c).send(kindWelcome, welcomeOf(old))
-			}
+		addr := helloListener(t, func(c net.Conn) {
+			_ = newConn(c).send(kindWelcome, welcomeOf(old))
 			_, _ = io.Copy(io.Discard, c)
-		}()
-		_, err = dialAgent(context.Background(), cfg, "agent 1", ln.Addr().String())
-		if want := "agent 1 (" + ln.Addr().String() + "): the agent is loadlens 0.0.9 and the coordinator loadlens 0.1.0"; err == nil || !strings.Contains(err.Error(), want) {
+		})
+		_, err := dialAgent(context.Background(), cfg, "agent 1", addr)
+		if want := "agent 1 (" + addr + "): the agent is loadlens 0.0.9 and the coordinator loadlens 0.1.0"; err == nil || !strings.Contains(err.Error(), want) {
 			t.Fatalf("error %v, want %q", err, want)
 		}
 	})
@@ -256,25 +244,11 @@ func TestCoordinatorReadsLittleBeforeAWelcome(t *testing.T) {
 		{name: "a small garbage welcome", answer: rawFrame(kindWelcome, 3, []byte("{x}"))},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ln, err := net.Listen("tcp", "127.0.0.1:0")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer ln.Close()
-			go func() {
-				c, err := ln.Accept()
-				if err != nil {
-					return
-				}
-				defer c.Close()
-				if _, err := readHello(c); err == nil {
-					_, _ = c.Write(tc.answer)
-				}
-			}()
+			addr := helloListener(t, func(c net.Conn) { _, _ = c.Write(tc.answer) })
 			cfg := &Config{Token: token, build: Build{Version: "0.1.0"}}
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			_, err = dialAgent(ctx, cfg, "agent 1", ln.Addr().String())
+			_, err := dialAgent(ctx, cfg, "agent 1", addr)
 			var big *oversizeError
 			if got := errors.As(err, &big); got != tc.tooBig || err == nil {
 				t.Fatalf("error %v: oversize %v, want %v", err, got, tc.tooBig)
@@ -284,4 +258,26 @@ func TestCoordinatorReadsLittleBeforeAWelcome(t *testing.T) {
 			}
 		})
 	}
+}
+
+// helloListener listens on loopback for one connection, reads its hello and
+// hands it to answer; it returns the address to dial.
+func helloListener(t *testing.T, answer func(net.Conn)) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ln.Close() })
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		if _, err := readHello(c); err == nil {
+			answer(c)
+		}
+	}()
+	return ln.Addr().String()
 }

@@ -26,6 +26,9 @@ type Sustained struct {
 	Seconds   int     // seconds judged
 	Succeeded int64   // successful requests in the seconds that met the SLO
 	Misses    []Miss  // each part of the SLO a second failed, in the order first failed
+	// Window is, on a ramp, how many consecutive good seconds Rate held
+	// (SustainedOnRamp); 0 when Rate averages every good second.
+	Window int
 }
 
 // Miss is one part of the SLO, the reason it failed and the seconds it

@@ -95,16 +95,17 @@ func writeFailingRun(t *testing.T, dir string, defs []threshold.Threshold, secs,
 
 // runSecond is one second of a run writeRun writes.
 type runSecond struct {
-	reqs   int
-	failed float64 // the share answered 503
-	d      time.Duration
+	reqs    int
+	failed  float64 // the share answered 503
+	d       time.Duration
+	offered int64 // arrivals the schedule offered; 0: none recorded
 }
 
 // runSeconds is n seconds alike.
 func runSeconds(n, reqs int, failed float64, d time.Duration) []runSecond {
 	out := make([]runSecond, n)
 	for i := range out {
-		out[i] = runSecond{reqs, failed, d}
+		out[i] = runSecond{reqs: reqs, failed: failed, d: d}
 	}
 	return out
 }
@@ -133,6 +134,7 @@ func writeRun(t *testing.T, dir string, defs []threshold.Threshold, secs []runSe
 		}
 		es.Requests = int64(rs.reqs)
 		es.Failures[sample.HTTP5xx] = int64(math.Round(rs.failed * float64(rs.reqs)))
+		snap.Scenarios[0].Offered = rs.offered
 		if err := w.WriteSecond(snap); err != nil {
 			t.Fatal(err)
 		}
@@ -258,15 +260,15 @@ func TestEstimateFromARunSaysWhatItCanConclude(t *testing.T) {
 			want: []string{"5,000 req/s ÷ at least 80 req/s per instance", "instances, at most", "= 63 instances", "at most 63 instances",
 				"80 req/s in every one of the 18 seconds of its steady part, each within the run's thresholds http_req_duration p(95) < 100ms, http_req_failed rate == 0, so the run never reached the target's limit",
 				"note: one instance sustained at least 80 req/s but was never pushed to its limit"}},
-		{name: "past the SLO in some seconds: the rate it held", defs: slo, secs: every4th(runSecond{400, 0, 20 * ms}, runSecond{400, 0, 300 * ms}),
+		{name: "past the SLO in some seconds: the rate it held", defs: slo, secs: every4th(runSecond{reqs: 400, failed: 0, d: 20 * ms}, runSecond{reqs: 400, failed: 0, d: 300 * ms}),
 			want:  []string{"5,000 req/s ÷ 400 req/s per instance", "= 13 instances", "400 req/s over the 14 of its steady part's 18 seconds that met"},
 			notIn: []string{"at least", "at most"}},
-		{name: "rate == 0: a second with one failed request does not count", defs: slo, secs: every4th(runSecond{400, 0, 20 * ms}, runSecond{400, 0.01, 20 * ms}),
+		{name: "rate == 0: a second with one failed request does not count", defs: slo, secs: every4th(runSecond{reqs: 400, failed: 0, d: 20 * ms}, runSecond{reqs: 400, failed: 0.01, d: 20 * ms}),
 			want:  []string{"5,000 req/s ÷ 400 req/s per instance", "over the 14 of its steady part's 18 seconds that met the run's thresholds http_req_duration p(95) < 100ms, http_req_failed rate == 0"},
 			notIn: []string{"at least"}},
 		{name: "thresholds no second can be judged on are named",
 			defs: append(defs("checks", "rate > 0.99", "http_req_duration{endpoint:GET /}", "p(95) < 50ms"), slo...),
-			secs: every4th(runSecond{400, 0, 20 * ms}, runSecond{400, 0, 300 * ms}),
+			secs: every4th(runSecond{reqs: 400, failed: 0, d: 20 * ms}, runSecond{reqs: 400, failed: 0, d: 300 * ms}),
 			want: []string{"note: the run's thresholds checks rate > 0.99, http_req_duration{endpoint:GET /} p(95) < 50ms cannot be judged on one second"}},
 	}
 	for _, tc := range tests {
@@ -298,4 +300,37 @@ func every4th(good, bad runSecond) []runSecond {
 		out[i] = bad
 	}
 	return out
+}
+
+// TestEstimateFromARampReadsItsBestSeconds: the s35 trial's ramp (50 →
+// 260/s over 12 s against a target the capacity search put at 186/s) was
+// averaged over the ramp into 137 req/s per instance and 4 instances; a
+// ramp's rate is the most it kept over estimate.RampWindow good seconds.
+func TestEstimateFromARampReadsItsBestSeconds(t *testing.T) {
+	ms := time.Millisecond
+	var secs []runSecond
+	for i, n := range []int{58, 76, 93, 111, 125, 149, 164, 178, 190, 200, 210} {
+		d := 20 * ms
+		if i >= 8 {
+			d = 400 * ms // past the knee: the queue grows
+		}
+		secs = append(secs, runSecond{reqs: n, d: d, offered: int64(n)})
+	}
+	th, err := threshold.New("http_req_duration", "p(95) < 100ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := writeRun(t, t.TempDir(), []threshold.Threshold{th}, secs)
+	var out bytes.Buffer
+	if err := Estimate(EstimateConfig{Input: estimate.Input{RPS: 500}, FromRun: dir, Out: &out}); err != nil {
+		t.Fatal(err)
+	}
+	flat := strings.Join(strings.Fields(out.String()), " ")
+	for _, want := range []string{"500 req/s ÷ 164 req/s per instance", "= 4 instances",
+		"the most its load ramp kept over 3 seconds in a row that each met the run's thresholds http_req_duration p(95) < 100ms",
+		"note: the run ramps its load"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("want %q in:\n%s", want, out.String())
+		}
+	}
 }

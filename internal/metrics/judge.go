@@ -2,6 +2,8 @@ package metrics
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/threshold"
@@ -69,6 +71,11 @@ func (r *Run) LatencyEvidence(t *threshold.Threshold) (Evidence, bool) {
 		}
 	case hasTag(t.Filter, "status"):
 		return Evidence{}, false // the requests answered with a status: each was answered, whatever it says
+	case t.Metric == "http_req_duration" || t.Metric == "http_req_waiting":
+		var ok bool
+		if eps, ok = r.selectRequests(t.Filter); !ok {
+			return Evidence{}, false
+		}
 	case isRequestLatency(t.Metric):
 		var ok bool
 		if eps, ok = r.selectEndpoints(t.Filter, false); !ok {
@@ -153,7 +160,12 @@ func (r *Run) missing(t *threshold.Threshold) string {
 		}
 	case "checks":
 		return "no check ran"
-	case "http_req_failed", "http_reqs", "http_req_duration", "http_req_waiting":
+	case "http_req_duration", "http_req_waiting":
+		if what := r.notRequests(t); what != "" {
+			return what
+		}
+		return "no request sent"
+	case "http_req_failed", "http_reqs":
 		return "no request sent"
 	case "iteration_duration":
 		return "no iteration completed"
@@ -226,4 +238,28 @@ func responded(k sample.Kind) bool {
 	}
 	// Any other gRPC status is the server's answer (a connection never made is conn_refused, dns or tls).
 	return k >= sample.GRPCCancelled && k <= sample.GRPCUnauthenticated
+}
+
+// notRequests says, when a request latency threshold selects only
+// sessions or calls, which metric holds them instead; "" otherwise.
+func (r *Run) notRequests(t *threshold.Threshold) string {
+	eps, _ := r.selectEndpoints(t.Filter, false)
+	if len(eps) == 0 {
+		return ""
+	}
+	var instead []string
+	for _, i := range eps {
+		e := &r.Layout.Endpoints[i]
+		if e.Protocol == "" {
+			return ""
+		}
+		m := e.Protocol + "_" + string(sample.FactReqDuration)
+		if e.Session {
+			m = e.Protocol + "_" + string(sample.FactSession)
+		}
+		if !slices.Contains(instead, m) {
+			instead = append(instead, m)
+		}
+	}
+	return "no HTTP request: " + t.Metric + " holds HTTP requests only, and the endpoints selected are measured by " + strings.Join(instead, ", ")
 }

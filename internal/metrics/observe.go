@@ -34,7 +34,7 @@ func (r *Run) Observe(t *threshold.Threshold) (value float64, hasData bool) {
 	}
 	switch t.Metric {
 	case "http_req_duration", "http_req_waiting":
-		eps, ok := r.selectEndpoints(t.Filter, false)
+		eps, ok := r.selectRequests(t.Filter)
 		if !ok {
 			return 0, false
 		}
@@ -308,6 +308,20 @@ func (r *Run) selectEndpoints(filter []threshold.Tag, kindAllowed bool) (eps []i
 	}
 	for i, e := range r.Layout.Endpoints {
 		if r.endpointMatches(e, filter) {
+			eps = append(eps, i)
+		}
+	}
+	return eps, len(eps) > 0
+}
+
+// selectRequests selects the HTTP endpoints a filter matches: what
+// http_req_duration and http_req_waiting hold, as in k6, where a session
+// (sse_session_duration, ws_session_duration) or a call (grpc_req_duration)
+// has its own metric.
+func (r *Run) selectRequests(filter []threshold.Tag) (eps []int, ok bool) {
+	all, _ := r.selectEndpoints(filter, false)
+	for _, i := range all {
+		if r.Layout.Endpoints[i].Protocol == "" {
 			eps = append(eps, i)
 		}
 	}

@@ -24,6 +24,7 @@ type Run struct {
 
 	elapsed time.Duration // 0: derived from the number of seconds
 	scratch Hist          // reused to merge endpoints for per-second figures
+	latency []bool        // Layout.Latencies, made once
 }
 
 // EndpointTotal is everything one endpoint did during the run.
@@ -93,8 +94,10 @@ type Second struct {
 	VUsMax     int64 // allocated VUs of all scenarios
 	Sent       int64
 	Received   int64
-	// Request durations of all endpoints merged.
+	// Request durations of the latency endpoints merged (Run.Latency):
+	// sessions' lengths are left out. Latencies is how many they are.
 	P50, P90, P95, P99, Max, Mean time.Duration
+	Latencies                     int64
 	LagP99                        time.Duration // scheduler lag of all scenarios merged
 	// SentFrom and SentTo are the seconds the earliest and latest of its
 	// requests were sent in (their intended starts): a request is recorded
@@ -131,6 +134,7 @@ func NewRun(layout sample.Layout) *Run {
 		Checks:    make([]CheckTotal, len(layout.Checks)),
 		Groups:    make([]GroupTotal, len(layout.Groups)),
 		Metrics:   make([]MetricSecond, len(layout.Metrics)),
+		latency:   layout.Latencies(),
 	}
 	for i, e := range layout.Endpoints {
 		if sc := int(e.Scenario); sc >= 0 && sc < len(layout.Scenarios) {
@@ -180,7 +184,10 @@ func (r *Run) AddPausing(s *Snapshot, pause func()) {
 		sec.Received += e.Received
 		sec.PerEndpoint[i] = EndpointFigures{Requests: e.Requests, Failed: failed,
 			P50: e.Duration.Quantile(50), P95: e.Duration.Quantile(95), P99: e.Duration.Quantile(99)}
-		r.scratch.Merge(e.Duration)
+		if r.Latency(i) {
+			r.scratch.Merge(e.Duration)
+			sec.Latencies += e.Duration.Count()
+		}
 		if e.Requests > 0 {
 			pause()
 		}
@@ -406,7 +413,10 @@ func (r *Run) VUs() (last, lo, hi int64) {
 }
 
 // Total returns all endpoints merged exactly: counts add and histograms
-// merge. Error groups of a kind combine, keeping up to 5 samples.
+// merge, the durations' (Duration, Waiting, Expected) of the latency
+// endpoints alone (Latency), so that a session's length is no request's
+// latency while it still counts as a request. Error groups of a kind
+// combine, keeping up to 5 samples.
 func (r *Run) Total() EndpointTotal {
 	t := EndpointTotal{total: true}
 	for i := range r.Endpoints {
@@ -414,7 +424,13 @@ func (r *Run) Total() EndpointTotal {
 		t.active(e.Requests, e.FirstSec, e.LastSec)
 		t.Sends.add(t.Requests, e.Requests, e.Sends)
 		t.until = max(t.until, e.Sends.until(e.Requests, e.open))
-		t.Figures.merge(&e.Figures)
+		f := &e.Figures
+		if !r.Latency(i) {
+			counted := e.Figures
+			counted.Duration, counted.Waiting, counted.Expected = nil, nil, nil
+			f = &counted
+		}
+		t.Figures.merge(f)
 		t.Redirects += e.Redirects
 		for _, eg := range e.Errors {
 			g := t.group(eg.Kind)
@@ -429,4 +445,31 @@ func (r *Run) Total() EndpointTotal {
 		}
 	}
 	return t
+}
+
+// Latency reports whether endpoint i's durations are the run's latency
+// (sample.Layout.Latencies): an HTTP endpoint's, or in a test without one,
+// a call's (gRPC); never a session's (SSE, WebSocket).
+func (r *Run) Latency(i int) bool {
+	if len(r.latency) != len(r.Layout.Endpoints) {
+		return r.Layout.Latencies()[i] // a Run not made by NewRun; not cached, as readers may share it
+	}
+	return r.latency[i]
+}
+
+// LatencyOf names what the run's latency is of: "requests" (HTTP), "calls"
+// (a test whose only endpoints that are no sessions are gRPC calls), or ""
+// when it has none (sessions alone).
+func (r *Run) LatencyOf() string {
+	of := ""
+	for i := range r.Layout.Endpoints {
+		switch {
+		case !r.Latency(i):
+		case r.Layout.Endpoints[i].Protocol == "":
+			return "requests"
+		default:
+			of = "calls"
+		}
+	}
+	return of
 }

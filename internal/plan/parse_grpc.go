@@ -49,7 +49,7 @@ func (p *parser) grpcStep(o *yamldoc.Object, sc *scenarioCtx) (Step, bool) {
 	}
 	if g.Method != "" && name != "" {
 		s.Endpoint = p.layout.endpoint(sc.s.ID, sc.group, name, "GRPC")
-		p.layout.protocol(s.Endpoint, s.Protocol)
+		p.layout.protocol(s.Endpoint, s.Protocol, false)
 		p.layout.scheme(s.Endpoint, !g.TLS)
 	}
 	p.grpcDescriptors(o, g)

@@ -61,7 +61,7 @@ func TestParseGRPC(t *testing.T) {
 		t.Errorf("extract = %+v", s.Extract)
 	}
 	ep := p.Layout.Endpoints[s.Endpoint]
-	if ep.Name != "GRPC shop.Cart/Add" || ep.Protocol != "grpc" || ep.Plain {
+	if ep.Name != "GRPC shop.Cart/Add" || ep.Protocol != "grpc" || ep.Plain || ep.Session { // a call answered, not a session held
 		t.Errorf("endpoint = %+v", ep)
 	}
 	if s.MaxMessages = 100; s.Longest() != s.Timeout {

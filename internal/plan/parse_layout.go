@@ -60,9 +60,11 @@ func (b *layoutBuilder) scheme(id int32, plain bool) {
 }
 
 // protocol marks endpoint id as a session protocol's, whose facts its
-// metrics carry under the protocol's name.
-func (b *layoutBuilder) protocol(id int32, name string) {
+// metrics carry under the protocol's name; session says its samples are
+// sessions held open, not calls answered (sample.EndpointInfo.Session).
+func (b *layoutBuilder) protocol(id int32, name string, session bool) {
 	b.layout.Endpoints[id].Protocol = name
+	b.layout.Endpoints[id].Session = session
 }
 
 // group returns the id of the scenario's group name, adding it when new:

@@ -24,7 +24,7 @@ func (p *parser) sseStep(o *yamldoc.Object, sc *scenarioCtx) (Step, bool) {
 	}
 	if ok && name != "" && sc.s.ID >= 0 {
 		s.Endpoint = p.layout.endpoint(sc.s.ID, sc.group, "SSE "+name, "GET")
-		p.layout.protocol(s.Endpoint, s.Protocol)
+		p.layout.protocol(s.Endpoint, s.Protocol, true)
 	}
 	if ok {
 		p.sessionTarget(o, pathNode, src, sc, s)

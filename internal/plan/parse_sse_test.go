@@ -36,7 +36,7 @@ func TestParseSSE(t *testing.T) {
 		t.Errorf("session = %+v (url %q)", s, u)
 	}
 	ep := p.Layout.Endpoints[s.Endpoint]
-	if ep.Name != "SSE /events" || ep.Protocol != "sse" || !ep.Plain {
+	if ep.Name != "SSE /events" || ep.Protocol != "sse" || !ep.Plain || !ep.Session { // held open: no request latency
 		t.Errorf("endpoint = %+v", ep)
 	}
 	if got := p.Scenarios[0].RequestsPerIteration(); got != 1 {
@@ -93,7 +93,7 @@ func TestParseWS(t *testing.T) {
 		s.Send[1].Every != time.Second || s.Until == nil || s.Until.From != FromJSON || len(s.Checks) != 1 {
 		t.Errorf("session = %+v (url %q)", s, u)
 	}
-	if ep := p.Layout.Endpoints[s.Endpoint]; ep.Name != "WS ws://127.0.0.1:9000/chat" || ep.Protocol != "ws" {
+	if ep := p.Layout.Endpoints[s.Endpoint]; ep.Name != "WS ws://127.0.0.1:9000/chat" || ep.Protocol != "ws" || !ep.Session {
 		t.Errorf("endpoint = %+v", ep)
 	}
 }

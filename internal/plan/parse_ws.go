@@ -28,7 +28,7 @@ func (p *parser) wsStep(o *yamldoc.Object, sc *scenarioCtx) (Step, bool) {
 	}
 	if ok && name != "" {
 		s.Endpoint = p.layout.endpoint(sc.s.ID, sc.group, "WS "+name, "GET")
-		p.layout.protocol(s.Endpoint, s.Protocol)
+		p.layout.protocol(s.Endpoint, s.Protocol, true)
 	}
 	if ok {
 		p.sessionTarget(o, urlNode, src, sc, s)

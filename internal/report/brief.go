@@ -57,8 +57,8 @@ func WriteBrief(w io.Writer, in *Input) error {
 	if tot.Duration != nil && tot.Duration.Count() > 0 {
 		p95 = tot.Duration.Quantile(95)
 	}
-	fmt.Fprintf(&sb, "  %s · %s (%s) · p95 %s · %s failed · %s\n", Verdict(in), runUnit(in.Run).Count(tot.Requests),
-		units.Rate(float64(tot.Requests)/secs, ""), units.Duration(p95), units.Percent(nanZero(ratio(failed(&tot), tot.Requests))), in.Status)
+	fmt.Fprintf(&sb, "  %s · %s (%s) · %sp95 %s · %s failed · %s\n", Verdict(in), runUnit(in.Run).Count(tot.Requests),
+		units.Rate(float64(tot.Requests)/secs, ""), callPrefix(in.Run), latencyText(in.Run, p95), units.Percent(nanZero(ratio(failed(&tot), tot.Requests))), in.Status)
 	for i, res := range in.Results {
 		if !res.Pass {
 			sb.WriteString(wrap(res.Key+" "+res.Expr+": "+Observed(&in.Thresholds[i], res), units.Columns, "    ✗ ", "      "))

@@ -11,8 +11,17 @@ import (
 // table's columns of its rate, its count (requests, gRPC calls, sessions:
 // runUnit) and active time; each per-endpoint table carries it (see
 // metrics.Run.Active). A run.db of an earlier build kept no send times:
-// its rates are over whole seconds, and the note says so.
+// its rates are over whole seconds, and the note says so. When the
+// all-endpoints latency leaves sessions or calls out, it says so too.
 func rateNote(r *metrics.Run, rate, count, active string) string {
+	if note := latencyNote(r); note != "" {
+		return rateOnlyNote(r, rate, count, active) + " " + note
+	}
+	return rateOnlyNote(r, rate, count, active)
+}
+
+// rateOnlyNote is rateNote's sentence on the rates.
+func rateOnlyNote(r *metrics.Run, rate, count, active string) string {
 	one := runUnit(r).One
 	if !sendsKept(r) {
 		return rate + " = " + count + " / " + active + ", " + active + " from the start of the second each endpoint's first " + one + " was sent in " +

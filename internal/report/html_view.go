@@ -152,8 +152,8 @@ func headlineCards(in *Input) []card {
 	}
 	cards := []card{
 		{Label: "Throughput", Value: units.Rate(float64(tot.Requests)/secs, ""), Sub: sent},
-		{Label: "p95 latency", Value: units.Duration(h.Quantile(95)), Sub: fmt.Sprintf("p50 %s · avg %s", units.Duration(h.Quantile(50)), units.Duration(h.Mean()))},
-		{Label: "p99 latency", Value: units.Duration(h.Quantile(99)), Sub: "max " + units.Duration(h.Max())},
+		{Label: "p95 " + latencyName(r), Value: latencyText(r, h.Quantile(95)), Sub: fmt.Sprintf("p50 %s · avg %s", latencyText(r, h.Quantile(50)), latencyText(r, h.Mean()))},
+		{Label: "p99 " + latencyName(r), Value: latencyText(r, h.Quantile(99)), Sub: "max " + latencyText(r, h.Max())},
 		{Label: "Errors", Value: units.Percent(ratio(nf, tot.Requests)), Sub: units.Count(nf) + " failed", Bad: nf > 0},
 	}
 	var passes, fails int64

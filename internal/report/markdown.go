@@ -35,8 +35,8 @@ func Markdown(in *Input) []byte {
 	}
 	h := tot.Duration
 	mdTable(&sb, "rrrrrrr", [][]string{
-		{"Requests", "Throughput", "p95", "p99", "Errors", "Checks", "Dropped"},
-		{units.Count(tot.Requests), units.Rate(float64(tot.Requests)/secs, ""), units.Duration(h.Quantile(95)), units.Duration(h.Quantile(99)),
+		{"Requests", "Throughput", callPrefix(r) + "p95", callPrefix(r) + "p99", "Errors", "Checks", "Dropped"},
+		{units.Count(tot.Requests), units.Rate(float64(tot.Requests)/secs, ""), latencyText(r, h.Quantile(95)), latencyText(r, h.Quantile(99)),
 			units.Percent(ratio(failed(&tot), tot.Requests)), checks, units.Count(in.Dropped())},
 	})
 

@@ -22,8 +22,12 @@ func SummaryJSON(in *Input) ([]byte, error) {
 	counter := func(name string, n int64) { m[name] = map[string]any{"count": n, "rate": float64(n) / secs} }
 
 	counter("http_reqs", tot.Requests)
-	m["http_req_duration"] = trend(tot.Duration)
-	m["http_req_waiting"] = trend(tot.Waiting)
+	reqDuration, reqWaiting := tot.Duration, tot.Waiting
+	if r.LatencyOf() != "requests" { // a gRPC-only run's merged latency is its calls' (grpc_req_duration), never an HTTP request's
+		reqDuration, reqWaiting = nil, nil
+	}
+	m["http_req_duration"] = trend(reqDuration)
+	m["http_req_waiting"] = trend(reqWaiting)
 	m["http_req_connecting"] = phaseStats(tot.ConnectSum, tot.Connects, tot.ConnectMax)
 	m["http_req_tls_handshaking"] = phaseStats(tot.TLSSum, tot.TLSHandshakes, tot.TLSMax)
 	nf := failed(&tot)

@@ -69,6 +69,30 @@ type EndpointInfo struct {
 	// Protocol is the step kind of a session protocol ("sse", "ws"), which
 	// prefixes its facts' metric names (sse_msgs_received); "" for HTTP.
 	Protocol string `json:"protocol,omitempty"`
+	// Session is true for a protocol whose samples are sessions held open
+	// (Server-Sent Events, WebSocket: their durations are how long they
+	// were held, often a configured duration:), false for one whose samples
+	// are calls answered (gRPC): a session is no request latency, so
+	// http_req_duration, the run's headline latency and the latency
+	// findings leave it out (see Latencies).
+	Session bool `json:"session,omitempty"`
+}
+
+// Latencies reports, by endpoint id, whether an endpoint's durations are
+// the run's latency: its HTTP requests' when it has HTTP endpoints, else
+// its calls' (a gRPC-only test); a session's length never is. Every figure
+// that merges endpoints' durations (the headline, the all-endpoints row,
+// the per-second percentiles, the latency findings) merges these alone.
+func (l *Layout) Latencies() []bool {
+	http := false
+	for i := range l.Endpoints {
+		http = http || l.Endpoints[i].Protocol == ""
+	}
+	out := make([]bool, len(l.Endpoints))
+	for i, e := range l.Endpoints {
+		out[i] = e.Protocol == "" || !http && !e.Session
+	}
+	return out
 }
 
 // CheckInfo describes one named check of a scenario.

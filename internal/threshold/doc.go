@@ -16,6 +16,11 @@
 //	                                    data_sent, data_received
 //	gauge   value min max               vus, vus_max
 //
+// The http_req_* metrics hold HTTP requests alone, as in k6: a session
+// (SSE, WebSocket) or a gRPC call is measured by its protocol's own
+// <protocol>_<fact> metrics (sse_session_duration, grpc_req_duration),
+// though http_reqs and http_req_failed count it.
+//
 // Trend times are in milliseconds; values may carry a unit (us, µs, ms, s,
 // m). Rates are ratios from 0 to 1, written as 0.01 or 1%.
 //

@@ -272,20 +272,12 @@ func (r *request) addData(name, value string, skipped func(string)) {
 
 // addURLEncoded records a --data-urlencode option's body, encoded.
 func (r *request) addURLEncoded(value string, skipped func(string)) {
-	k, v, hasEq := strings.Cut(value, "=")
-	switch {
-	case !hasEq && strings.Contains(value, "@"):
-		skipped(fmt.Sprintf("--data-urlencode %q reads a file", value))
+	value, ok := encodedPiece("--data-urlencode", value, skipped)
+	if !ok {
 		return
-	case !hasEq:
-		value = url.QueryEscape(value)
-	case k == "":
-		value = url.QueryEscape(v)
-	default:
-		value = k + "=" + url.QueryEscape(v)
 	}
 	value = escapedVarPattern.ReplaceAllString(value, varMark+"${1}"+varMark) // a variable's value is sent as -e gives it
-	r.data, r.hasData = append(r.data, strings.ReplaceAll(value, "+", "%20")), true
+	r.data, r.hasData = append(r.data, value), true
 }
 
 // addURLQuery records a --url-query option's piece, as curl encodes it:
@@ -295,11 +287,20 @@ func (r *request) addURLQuery(value string, skipped func(string)) {
 		r.query = append(r.query, raw)
 		return
 	}
+	if value, ok := encodedPiece("--url-query", value, skipped); ok {
+		r.query = append(r.query, value)
+	}
+}
+
+// encodedPiece encodes a --data-urlencode or --url-query value as curl
+// does (content, =content, name=content: the content percent-encoded, a
+// space as %20); a name@file, which reads a file, is skipped and false.
+func encodedPiece(option, value string, skipped func(string)) (string, bool) {
 	k, v, hasEq := strings.Cut(value, "=")
 	switch {
 	case !hasEq && strings.Contains(value, "@"):
-		skipped(fmt.Sprintf("--url-query %q reads a file", value))
-		return
+		skipped(fmt.Sprintf("%s %q reads a file", option, value))
+		return "", false
 	case !hasEq:
 		value = url.QueryEscape(value)
 	case k == "":
@@ -307,7 +308,7 @@ func (r *request) addURLQuery(value string, skipped func(string)) {
 	default:
 		value = k + "=" + url.QueryEscape(v)
 	}
-	r.query = append(r.query, strings.ReplaceAll(value, "+", "%20"))
+	return strings.ReplaceAll(value, "+", "%20"), true
 }
 
 // addForm records a -F option's part: a value, a @file to send or a <file

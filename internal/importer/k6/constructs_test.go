@@ -66,14 +66,7 @@ func TestImportConstructs(t *testing.T) {
 			"- get: /", "line 3: sleep: sleep(__ENV.T)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			tst, err := Import([]byte(c.src), "s.js")
-			if err != nil {
-				t.Fatal(err)
-			}
-			out, err := importer.Render(tst, "t.yaml")
-			if err != nil {
-				t.Fatalf("%v\n%s", err, out)
-			}
+			tst, out := importRendered(t, c.src)
 			if !strings.Contains(string(out), c.want) {
 				t.Errorf("lacks %q:\n%s", c.want, out)
 			}

@@ -3,8 +3,6 @@ package k6
 import (
 	"strings"
 	"testing"
-
-	"github.com/loadlens/loadlens/internal/importer"
 )
 
 // TestImportEncodingAndOptions: what a k6 script computes from text it
@@ -44,14 +42,7 @@ func TestImportEncodingAndOptions(t *testing.T) {
 			"- get: /basic-auth/u/p", "line 4: header X of http.get("},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			tst, err := Import([]byte(c.src), "s.js")
-			if err != nil {
-				t.Fatal(err)
-			}
-			out, err := importer.Render(tst, "t.yaml")
-			if err != nil {
-				t.Fatalf("%v\n%s", err, out)
-			}
+			tst, out := importRendered(t, c.src)
 			if !strings.Contains(string(out), c.want) {
 				t.Errorf("lacks %q:\n%s", c.want, out)
 			}

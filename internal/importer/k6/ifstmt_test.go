@@ -3,8 +3,6 @@ package k6
 import (
 	"strings"
 	"testing"
-
-	"github.com/loadlens/loadlens/internal/importer"
 )
 
 // TestImportIfOnStatus: if (res.status === N) {...} else {...} on the last
@@ -34,14 +32,7 @@ func TestImportIfOnStatus(t *testing.T) {
 			"!post: /x", "line 5: statement if (res.status === 200) { const j = JSON.parse(res.body); http.post... (a branch holds what the import does not convert"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			tst, err := Import([]byte(c.src), "s.js")
-			if err != nil {
-				t.Fatal(err)
-			}
-			out, err := importer.Render(tst, "t.yaml")
-			if err != nil {
-				t.Fatalf("%v\n%s", err, out)
-			}
+			tst, out := importRendered(t, c.src)
 			if absent, ok := strings.CutPrefix(c.want, "!"); ok {
 				if strings.Contains(string(out), absent) {
 					t.Errorf("has %q:\n%s", absent, out)

@@ -104,14 +104,7 @@ func TestImportKeepsTaggedThresholds(t *testing.T) {
 		"  'http_req_duration{expected_response:true,method:GET}': ['p(99)<900'],\n" +
 		"  'http_req_failed{expected_response:true}': ['rate<0.01'],\n" +
 		"  'http_reqs{status:200}': ['count>10'],\n}};\nexport default function () { http.get('http://h/x'); }"
-	tst, err := Import([]byte(src), "s.js")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := importer.Render(tst, "t.yaml")
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
+	tst, out := importRendered(t, src)
 	for _, want := range []string{"'http_req_duration{expected_response:true}'", "'http_req_duration{expected_response:true,method:GET}'", "'http_reqs{status:200}'"} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("lacks %s:\n%s", want, out)
@@ -136,14 +129,7 @@ func TestImportKeepsGroupThresholds(t *testing.T) {
 		"  'http_req_duration{group:::checkout}': ['p(95)<500'],\n}};\n" +
 		"export default function () {\n  group('login', function () {\n    http.get('http://h/a');\n" +
 		"    group('form', () => { http.post('http://h/b'); });\n  });\n}\n"
-	tst, err := Import([]byte(src), "s.js")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := importer.Render(tst, "t.yaml")
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
+	tst, out := importRendered(t, src)
 	for _, want := range []string{"'http_req_duration{group:::login}'", "'group_duration{group:::login::form}'"} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("lacks %s:\n%s", want, out)
@@ -164,14 +150,7 @@ func TestImportGroups(t *testing.T) {
 	src := "import http from 'k6/http';\nimport { check, group } from 'k6';\nexport default function () {\n" +
 		"  group('outer', function () {\n    const r = http.get('http://h/a');\n    group('inner', () => { http.get('http://h/b'); });\n" +
 		"    check(r, {'a ok': (res) => res.status === 200});\n  });\n  http.get('http://h/c');\n}\n"
-	tst, err := Import([]byte(src), "s.js")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := importer.Render(tst, "t.yaml")
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
+	_, out := importRendered(t, src)
 	want := `      - group: outer
         steps:
           - get: /a
@@ -185,4 +164,19 @@ func TestImportGroups(t *testing.T) {
 	if !strings.Contains(string(out), want) {
 		t.Errorf("lacks\n%s\nin\n%s", want, out)
 	}
+}
+
+// importRendered imports a k6 script (as s.js) and renders it (as t.yaml),
+// failing the test when either fails.
+func importRendered(t *testing.T, src string) (*importer.Test, []byte) {
+	t.Helper()
+	tst, err := Import([]byte(src), "s.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := importer.Render(tst, "t.yaml")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	return tst, out
 }

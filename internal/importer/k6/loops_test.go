@@ -3,8 +3,6 @@ package k6
 import (
 	"strings"
 	"testing"
-
-	"github.com/loadlens/loadlens/internal/importer"
 )
 
 // TestImportLoops: a counted loop becomes repeat: (for_each: over its
@@ -55,14 +53,7 @@ func TestImportLoops(t *testing.T) {
 			"- get: /\n", "(its array is neither written in the script nor read from a response"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			tst, err := Import([]byte(c.src), "s.js")
-			if err != nil {
-				t.Fatal(err)
-			}
-			out, err := importer.Render(tst, "t.yaml")
-			if err != nil {
-				t.Fatalf("%v\n%s", err, out)
-			}
+			tst, out := importRendered(t, c.src)
 			if !strings.Contains(string(out), c.want) {
 				t.Errorf("lacks %q:\n%s", c.want, out)
 			}
@@ -103,14 +94,7 @@ func TestImportOddLoops(t *testing.T) {
 	} {
 		t.Run(loop, func(t *testing.T) {
 			src := "import http from 'k6/http';\nexport default async function () {\n  http.get('http://h/');\n  " + loop + "\n}"
-			tst, err := Import([]byte(src), "s.js")
-			if err != nil {
-				t.Fatal(err)
-			}
-			out, err := importer.Render(tst, "t.yaml")
-			if err != nil {
-				t.Fatalf("%v\n%s", err, out)
-			}
+			tst, out := importRendered(t, src)
 			if _, flow, _ := strings.Cut(string(out), "scenarios:"); strings.Contains(flow, "/w") {
 				t.Errorf("a loop not converted sent its requests:\n%s", out)
 			}

@@ -3,8 +3,6 @@ package k6
 import (
 	"strings"
 	"testing"
-
-	"github.com/loadlens/loadlens/internal/importer"
 )
 
 // TestImportProtocolsAndMetrics: k6/net/grpc calls, k6/ws sessions and
@@ -137,14 +135,7 @@ export default function () {
 			"- if: {checks: passed}\n        then:\n          - add: {ok_rate: false}\n        else:\n          - add: {ok_rate: true}"}, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			tst, err := Import([]byte(c.src), "s.js")
-			if err != nil {
-				t.Fatal(err)
-			}
-			out, err := importer.Render(tst, "t.yaml")
-			if err != nil {
-				t.Fatalf("%v\n%s", err, out)
-			}
+			tst, out := importRendered(t, c.src)
 			at := 0
 			for _, w := range c.want {
 				i := strings.Index(string(out[at:]), w)

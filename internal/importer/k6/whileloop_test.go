@@ -3,8 +3,6 @@ package k6
 import (
 	"strings"
 	"testing"
-
-	"github.com/loadlens/loadlens/internal/importer"
 )
 
 // TestImportWhileBreak: while (true) polling a URL until its status
@@ -30,14 +28,7 @@ func TestImportWhileBreak(t *testing.T) {
 			"!get: /x", "line 5: loop while (n < 3)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			tst, err := Import([]byte(c.src), "s.js")
-			if err != nil {
-				t.Fatal(err)
-			}
-			out, err := importer.Render(tst, "t.yaml")
-			if err != nil {
-				t.Fatalf("%v\n%s", err, out)
-			}
+			tst, out := importRendered(t, c.src)
 			if absent, ok := strings.CutPrefix(c.want, "!"); ok {
 				if strings.Contains(string(out), absent) {
 					t.Errorf("has %q:\n%s", absent, out)
