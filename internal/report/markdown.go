@@ -34,8 +34,9 @@ func Markdown(in *Input) []byte {
 		checks = units.Percent(ratio(passes, passes+fails))
 	}
 	h := tot.Duration
+	count, _ := countHeads(runUnit(r))
 	mdTable(&sb, "rrrrrrr", [][]string{
-		{"Requests", "Throughput", callPrefix(r) + "p95", callPrefix(r) + "p99", "Errors", "Checks", "Dropped"},
+		{count, "Throughput", callPrefix(r) + "p95", callPrefix(r) + "p99", "Errors", "Checks", "Dropped"},
 		{units.Count(tot.Requests), units.Rate(float64(tot.Requests)/secs, ""), latencyText(r, h.Quantile(95)), latencyText(r, h.Quantile(99)),
 			units.Percent(ratio(failed(&tot), tot.Requests)), checks, units.Count(in.Dropped())},
 	})

@@ -98,3 +98,13 @@ func TestFigureTextRateInTheRunsUnit(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkdownHeadlineSaysTheRunsUnit: --summary-md's headline table named
+// a gRPC run's calls "Requests" (s35 trial 2 defect 7).
+func TestMarkdownHeadlineSaysTheRunsUnit(t *testing.T) {
+	for protocol, want := range map[string]string{"": "| Requests | Throughput |", "grpc": "| Calls | Throughput |", "ws": "| Sessions | Throughput |"} {
+		if got := string(Markdown(protocolInput(t, protocol, 0))); !strings.Contains(got, want) {
+			t.Errorf("%q run: the Markdown summary lacks %q:\n%s", protocol, want, got)
+		}
+	}
+}
