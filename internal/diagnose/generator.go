@@ -88,6 +88,9 @@ func generatorBound(c *context) []Finding {
 			join(c.generatorLag(b, lf, ll, cpuBusy))
 			cover(lf, ll)
 		}
+	} else if p, a, z, ok := c.lateBurst(b); ok {
+		join(p)
+		cover(a, z)
 	}
 	if src, sf, sl, ok := c.stallEpisode(); ok {
 		if f, busy := c.hostBusyFinding(sf, sl, c.lagLate(src, "; its goroutines waited for a CPU, scheduling latency ",
