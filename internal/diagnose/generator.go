@@ -88,9 +88,6 @@ func generatorBound(c *context) []Finding {
 			join(c.generatorLag(b, lf, ll, cpuBusy))
 			cover(lf, ll)
 		}
-	} else if p, a, z, ok := c.lateBurst(b); ok {
-		join(p)
-		cover(a, z)
 	}
 	if src, sf, sl, ok := c.stallEpisode(); ok {
 		if f, busy := c.hostBusyFinding(sf, sl, c.lagLate(src, "; its goroutines waited for a CPU, scheduling latency ",
@@ -111,6 +108,12 @@ func generatorBound(c *context) []Finding {
 		} else {
 			join(c.generatorWait(b, wf, wl))
 			cover(wf, wl)
+		}
+	}
+	if signals == 0 && len(hostBusy) == 0 {
+		if p, a, z, ok := c.lateBurst(b); ok {
+			join(p)
+			cover(a, z)
 		}
 	}
 	var also []any // the target's own trouble meanwhile (generatoralso.go)

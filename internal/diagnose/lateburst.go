@@ -10,19 +10,22 @@ const genBurstShare = 0.05
 // the intended starts), not a hiccup the run's latencies never felt.
 const genBurstCarry = 0.5
 
-// lateSeconds returns the first and last whole seconds in which the
-// scheduler started iterations late beside the second's p95, and the
-// index of the last, when there are any: too few for a lag episode (a
-// late start, one stall), they are judged by lateBurst.
+// lateSeconds returns the first run of whole seconds, in a row, in which
+// the scheduler started iterations late beside the second's p95, and the
+// index of its last: too short for a lag episode (a late start, one
+// stall), it is judged by lateBurst.
 func (c *context) lateSeconds() (from, to, last int, ok bool) {
 	from, last = -1, -1
 	for i := range c.secs {
 		s := &c.secs[i]
-		if s.sec < c.whole && s.lag >= max(genLagAbs, genLagShare*s.p95) {
+		late := s.sec < c.whole && s.lag >= max(genLagAbs, genLagShare*s.p95)
+		if late && (from < 0 || s.sec == to+1) {
 			if from < 0 {
 				from = s.sec
 			}
 			to, last = s.sec, i
+		} else if from >= 0 {
+			break
 		}
 	}
 	return from, to, last, from >= 0
@@ -57,6 +60,10 @@ func (c *context) lateBurst(b *builder) ([]any, int, int, bool) {
 	if p95.Value <= 0 || peak < genLagShare*p95.Value || p95.Value < genBurstCarry*peak || inBurst < genBurstShare*all {
 		return nil, 0, 0, false
 	}
+	after := c.fig(c.client(SrcP95), StatMedian, end+1, c.whole-1, UnitDuration, "the p95 after the burst (median of the seconds)")
+	if end+genSeconds > c.whole-1 || !(after.Value < genLagShare*peak) {
+		return nil, 0, 0, false // no recovery on schedule: a target slow to the end makes its own lag (a held pool)
+	}
 	lag := b.add(c.fig(lagSrc, StatMax, from, to, UnitDuration, "the highest scheduler lag p99"))
 	run := b.add(p95)
 	ev := []any{"iterations started late: lag ", name("p99"), " up to ", lag}
@@ -66,25 +73,13 @@ func (c *context) lateBurst(b *builder) ([]any, int, int, bool) {
 	b.evidence(lag, append(ev, " at ", b.second(from, StatSecond, "the first late second"), ", then a catch-up burst to ",
 		b.second(end, StatSecond, "the catch-up second"))...)
 	b.evidence(run, "the run's ", name("p95"), ": ", run, ", timed from the intended starts: the lag is in it")
-	c.afterBurst(b, end)
+	a := b.add(after)
+	b.evidence(a, "afterwards, on schedule: ", name("p95"), " ", a, " (median of the seconds)")
 	title := []any{"iterations started up to ", lag, " late (scheduler lag ", name("p99"), ") and caught up in a burst"}
-	if d := aggregate(c.values(c.client(SrcDropped)), StatSum, from, end); d > 0 {
+	if d := aggregate(c.values(c.client(SrcDropped)), StatSum, from, end); d > 0 && !c.heldBy(from, end, generatorHeld) { // else the held-drops rule names them
 		dr := b.add(c.fig(c.client(SrcDropped), StatSum, from, end, UnitCount, "iterations dropped for lack of a VU meanwhile"))
 		b.evidence(dr, dr, b.noun(dr, " iteration dropped meanwhile", " iterations dropped meanwhile"), ": the target was not offered the planned load")
 		title = append(title, ", ", dr, b.noun(dr, " iteration dropped", " iterations dropped"))
 	}
 	return title, from, end, true
-}
-
-// afterBurst adds the p95 of the seconds after a late burst (median of
-// the seconds), where there are any: what the target answered once
-// loadlens kept its schedule.
-func (c *context) afterBurst(b *builder, end int) {
-	src := c.client(SrcP95)
-	lastSec := c.whole - 1
-	if end >= lastSec || !c.has(src, lastSec) {
-		return
-	}
-	after := b.add(c.fig(src, StatMedian, end+1, lastSec, UnitDuration, "the p95 after the burst (median of the seconds)"))
-	b.evidence(after, "afterwards, on schedule: ", name("p95"), " ", after, " (median of the seconds)")
 }

@@ -87,6 +87,44 @@ func TestAgentRemedies(t *testing.T) {
 	}
 }
 
+// lateStart is trial 2's road2 in small: 80/s against a target answering
+// in 23 ms, whose VUs were ready lag late at second 1 (77 iterations
+// dropped) and whose late iterations all ran in seconds 1–2, timed from
+// their intended starts; from second 3 on the target answers in slowAfter.
+func lateStart(lag, slowAfter time.Duration) func(t *testing.T) Input {
+	return func(t *testing.T) Input {
+		secs := steady(9, 80, 8, slowAfter)
+		secs[0].reqs[0].dur = even(23*time.Millisecond, 0.5)
+		secs[1].lag, secs[1].dropped = lag, 77
+		secs[1].reqs[0] = reqs{n: 60, dur: even(lag, 0.1)}
+		secs[2].reqs[0] = reqs{n: 145, dur: even(lag*9/10, 0.2)}
+		return Input{Run: build(t, layout(modelArrivalRate, "GET /db"), secs)}
+	}
+}
+
+// TestLateStartIsTheGenerators: a late start whose lag set the run's p95
+// is a generator finding, and the run's verdict is not the target's (trial
+// 2, defect 1); a lag the run never recovered from, or one of the order of
+// the target's own latency, is not.
+func TestLateStartIsTheGenerators(t *testing.T) {
+	cases := []struct {
+		name string
+		in   func(t *testing.T) Input
+		want *expect
+	}{
+		{"1.9 s late at the start, 23 ms after", lateStart(1900*time.Millisecond, 23*time.Millisecond),
+			&expect{Critical, [2]int{1, 1}, [2]int{2, 2}, []string{"The load generator is the bottleneck from 0:01: iterations started up to 1.90s late (scheduler lag p99) and caught up in a burst, 77 iterations dropped"},
+				[]string{"afterwards, on schedule: p95 2"}}},
+		{"a target as slow as the lag to the end made its own lag", lateStart(1900*time.Millisecond, 1800*time.Millisecond), nil},
+		{"30 ms late beside a 23 ms target, no faster on schedule, is a hiccup", lateStart(30*time.Millisecond, 23*time.Millisecond), nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			expectKind(t, Diagnose(tc.in(t)), KindGeneratorBound, tc.want)
+		})
+	}
+}
+
 // TestTrial2Replays diagnoses trial 2's own run.db files again (copied to
 // testdata/corpus).
 func TestTrial2Replays(t *testing.T) {
@@ -97,6 +135,9 @@ func TestTrial2Replays(t *testing.T) {
 	}{
 		{"distvu: 1,000 VUs at Little's law's rate are not generator-bound", "trial2-distvu", KindGeneratorBound, nil,
 			[]string{"the numbers are not the target's", "do not use these figures"}},
+		{"road2: VUs ready 1.91 s late is the generator's, not 'no bottleneck'", "trial2-road2", KindGeneratorBound,
+			&expect{Critical, [2]int{1, 1}, [2]int{2, 2}, []string{"The load generator is the bottleneck from 0:01: iterations started up to 1.91s late (scheduler lag p99) and caught up in a burst, 77 iterations dropped; the numbers are not the target's"},
+				[]string{"the run's p95: 1.82s", "afterwards, on schedule: p95 24.9ms"}}, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
