@@ -110,11 +110,9 @@ func generatorBound(c *context) []Finding {
 			cover(wf, wl)
 		}
 	}
-	if signals == 0 && len(hostBusy) == 0 {
-		if p, a, z, ok := c.lateBurst(b); ok {
-			join(p)
-			cover(a, z)
-		}
+	if p, a, z, ok := c.lateBurst(b, signals == 0 && len(hostBusy) == 0); ok {
+		join(p)
+		cover(a, z)
 	}
 	var also []any // the target's own trouble meanwhile (generatoralso.go)
 	if p, a, z, ok := c.generatorDrops(b, &also); ok {
@@ -129,9 +127,6 @@ func generatorBound(c *context) []Finding {
 	}
 	if w := c.weakAgent(b, from, to); len(w) > 0 {
 		parts = append(append(parts, "; "), w...)
-	}
-	if c.distributed() {
-		b.f.Remedies = agentRemedies(b.f.Remedies)
 	}
 	c.generatorTitle(b, from, to, parts, also)
 	return append(hostBusy, b.done(from, to))

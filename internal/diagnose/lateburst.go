@@ -36,11 +36,14 @@ func (c *context) lateSeconds() (from, to, last int, ok bool) {
 // p95 1.8 s in seconds 1–2 timed from the intended starts, 23 ms after):
 // the scheduler's lag was of the order of the run's own p95 (a material
 // share of it, and it carried at least half the lag), and the late seconds
-// with the burst after them held enough requests to set it.
-// The run's latency is then loadlens's lag, not the target's.
-func (c *context) lateBurst(b *builder) ([]any, int, int, bool) {
+// with the burst after them held enough requests to set it, and
+// genSeconds whole seconds after it ran on schedule at a p95 under
+// genLagShare of the lag (a target slow to the end makes its own lag).
+// Only alone: beside another sign of the generator or a busy host, that
+// finding names the run. The run's latency is then loadlens's lag.
+func (c *context) lateBurst(b *builder, alone bool) ([]any, int, int, bool) {
 	from, to, last, ok := c.lateSeconds()
-	if !ok || !c.open {
+	if !ok || !c.open || !alone {
 		return nil, 0, 0, false
 	}
 	end := to
