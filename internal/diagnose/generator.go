@@ -37,6 +37,10 @@ const (
 	// on a loaded host, from counting: 0.1 cores there.
 	genWaitShare = 0.75
 	genWaitMin   = 0.15 // cores
+	// genWaitDelayShare: a wait for a CPU whose delay on each response
+	// (lag or scheduling latency p99) stays under this share of the mean
+	// response time leaves the figures the target's within a few percent.
+	genWaitDelayShare = 0.1
 	// genBehind is the scheduler lag p99 from which a pool held by the
 	// target's latency counts as held by a scheduler behind its schedule
 	// (the engine's onTimeBehind).
@@ -106,6 +110,10 @@ func generatorBound(c *context) []Finding {
 			cover(wf, wl)
 		}
 	}
+	if p, a, z, ok := c.lateBurst(b, signals == 0 && len(hostBusy) == 0); ok {
+		join(p)
+		cover(a, z)
+	}
 	var also []any // the target's own trouble meanwhile (generatoralso.go)
 	if p, a, z, ok := c.generatorDrops(b, &also); ok {
 		join(p)
@@ -122,6 +130,17 @@ func generatorBound(c *context) []Finding {
 	}
 	c.generatorTitle(b, from, to, parts, also)
 	return append(hostBusy, b.done(from, to))
+}
+
+// agentRemedies words the generator's remedies for a run already spread
+// over agents: "spread the load over several machines" is what it did.
+func agentRemedies(rs []string) []string {
+	for i, r := range rs {
+		if r == spreadRemedy {
+			rs[i] = "add agents, each on a machine of its own (the busiest agent's CPU limited the run; agents sharing a host share its CPUs)"
+		}
+	}
+	return rs
 }
 
 // generatorSources returns the sources of loadlens's CPU use, in cores

@@ -59,9 +59,12 @@ func (c *context) targetFailed(b *builder, from, to int) []any {
 }
 
 // generatorTitle words the generator-bound finding from its signals'
-// words (parts): the bottleneck, or, beside the target's own errors or
+// words (parts), with a distributed run's remedies: the bottleneck, or, beside the target's own errors or
 // slowdown (also, from the drops), a warning that follows them.
 func (c *context) generatorTitle(b *builder, from, to int, parts, also []any) {
+	if c.distributed() {
+		b.f.Remedies = agentRemedies(b.f.Remedies)
+	}
 	if f := c.targetFailed(b, from, to); f != nil {
 		also = f // its errors say more than a slowdown under the generator's lag
 	}

@@ -8,6 +8,10 @@ import "slices"
 // because they often move the bottleneck by themselves.
 func remediesFor(kind string) []string { return slices.Clone(remedies[kind]) }
 
+// spreadRemedy is the generator's last remedy, worded otherwise for a run
+// already spread over agents (agentRemedies).
+const spreadRemedy = "spread the load over several generator machines"
+
 // remedies are the usual remedies of each finding kind, cheaper first.
 var remedies = map[string][]string{
 	KindSaturation: {
@@ -60,7 +64,7 @@ var remedies = map[string][]string{
 		"do not use these figures for capacity: they measure loadlens's machine, not the target",
 		"make the scenario cheaper per request (fewer extractions and checks, smaller bodies)",
 		"give the generator more CPU, or run it on a machine of its own (more VUs would only wait for the same CPU)",
-		"spread the load over several generator machines",
+		spreadRemedy,
 	},
 	KindTargetHeldVUs: {
 		"the target answered slowly or not at all: read its latency and errors (the other findings), not loadlens's, for the cause",
