@@ -124,7 +124,38 @@ func (c *closedVU) park(d time.Duration) bool {
 		c.timer.Stop()
 		return false
 	}
+	// Stored parked, then read ending: endThinking stores the other way
+	// round, so one of the two sees the other and ends the think.
+	if c.r.ending.Load() && c.parked.CompareAndSwap(1, 0) {
+		c.timer.Stop()
+		c.v.endIteration(&c.w)
+		return false // and keep, which reads the target 0, ends the VU
+	}
 	return true
+}
+
+// endThinking ends, when the scenario's duration ended, the VUs parked in
+// their flow's last think time: all they would still do is wait, so their
+// iterations are complete (recorded now, not interrupted) and waiting the
+// graceful stop for them only stretched the run with a tail that sent
+// nothing, which the rates then divided by (a closed model with 20 s of
+// think read 164/s where its target got 243/s). A VU waiting for its first
+// start ends too; one in a think with requests after it keeps the graceful
+// stop, as in k6.
+func (r *closedRun) endThinking() {
+	r.ending.Store(true)
+	r.slots.mu.Lock()
+	defer r.slots.mu.Unlock()
+	for _, c := range r.slots.vus {
+		if c == nil || !c.parked.CompareAndSwap(1, 0) {
+			continue
+		}
+		c.timer.Stop()
+		if c.thinking {
+			c.v.endIteration(&c.w)
+		}
+		go c.run() // which frees the slot: not here, under the lock keep takes
+	}
 }
 
 // keep reports whether the VU runs another iteration; when not, its slot
