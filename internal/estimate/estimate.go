@@ -208,6 +208,19 @@ func (r *Result) littlesLaw() {
 	if rz <= 0 {
 		return
 	}
+	if in.Users > 0 { // the users given are the closed model's VUs (with headroom), not a rounded rate's
+		h := in.Headroom
+		if h == 0 {
+			h = 1
+		}
+		r.VUs = ceilCount(in.Users * h)
+		formula := "the concurrent users given"
+		if h != 1 {
+			formula = fmt.Sprintf("%s × %s", units.Quantity(in.Users, "user", "users"), units.Number(h))
+		}
+		r.add("virtual users", formula, float64(r.VUs), units.Plural(int64(r.VUs), "VU", "VUs"))
+		return
+	}
 	r.VUs = ceilCount(r.TargetRPS * rz.Seconds())
 	r.add("virtual users", fmt.Sprintf("%s × %s — Little's law N = X·(R+Z), rounded up",
 		in.Unit.Rate(r.TargetRPS), cycle(in)), float64(r.VUs), units.Plural(int64(r.VUs), "VU", "VUs"))

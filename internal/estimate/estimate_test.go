@@ -69,6 +69,15 @@ func TestCaseStudies(t *testing.T) {
 			wantInRender: []string{"Little's law X = N/(R+Z)", "= 300 instances", "= 10 nodes", "2,287 USD/day"},
 		},
 		{
+			// The s35 trial: 3,000 users at 350 ms + 12 s think planned 3,088
+			// VUs (the rate rounded up to 250/s, then N recomputed): the
+			// closed model's VUs are the users given.
+			name:   "concurrent users are the closed model's VUs",
+			in:     Input{Users: 3000, ResponseTime: 350 * time.Millisecond, ThinkTime: 12 * time.Second},
+			target: 250, vus: 3000,
+			wantInRender: []string{"the concurrent users given", "= 3,000 VUs", "250 req/s"},
+		},
+		{
 			// ... and the same 300 pods as 300 c5a.large EC2 instances at
 			// 0.5839 USD an hour: the report's 4,204 USD a day.
 			name:   "case 2: the same on EC2",

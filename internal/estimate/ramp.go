@@ -81,3 +81,25 @@ func SustainedOnRamp(secs []metrics.Second, slo SLO, width int) Sustained {
 	}
 	return s
 }
+
+// FellBehind reports whether a run's completions fell behind what its
+// schedule offered, in iterations, by more than a tenth in two or more of
+// its seconds first to last: the target stopped keeping up (a knee), even
+// where no second failed the SLO, so the run did reach its limit.
+func FellBehind(series []metrics.Second, first, last int) bool {
+	behind := 0
+	for i := range series {
+		s := &series[i]
+		if s.Sec < first || s.Sec > last {
+			continue
+		}
+		var offered int64
+		for _, sc := range s.PerScenario {
+			offered += sc.Offered
+		}
+		if offered >= 10 && float64(s.Iterations) < 0.9*float64(offered) {
+			behind++
+		}
+	}
+	return behind >= 2
+}

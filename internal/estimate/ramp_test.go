@@ -73,3 +73,28 @@ func TestRampedReadsVUsInTheClosedModel(t *testing.T) {
 		t.Error("one second is no ramp")
 	}
 }
+
+// TestFellBehind: a ramp within its SLO whose completions fell behind what
+// it offered reached the target's limit (the s35 trial's second estimate
+// said "never pushed to its limit" of a run whose diagnosis found the knee).
+func TestFellBehind(t *testing.T) {
+	sec := func(n int, offered, done int64) metrics.Second {
+		return metrics.Second{Sec: n, Iterations: done, PerScenario: []metrics.ScenarioFigures{{Offered: offered}}}
+	}
+	tests := []struct {
+		name string
+		secs []metrics.Second
+		want bool
+	}{
+		{"kept up throughout", []metrics.Second{sec(0, 100, 100), sec(1, 150, 148), sec(2, 200, 195)}, false},
+		{"one slow second is jitter", []metrics.Second{sec(0, 100, 100), sec(1, 150, 120), sec(2, 200, 195)}, false},
+		{"two seconds a tenth behind: a knee", []metrics.Second{sec(0, 100, 100), sec(1, 200, 170), sec(2, 250, 180)}, true},
+		{"tiny seconds are not judged", []metrics.Second{sec(0, 5, 1), sec(1, 8, 2)}, false},
+		{"the closed model offers nothing", []metrics.Second{{Sec: 0, Iterations: 10}, {Sec: 1, Iterations: 5}}, false},
+	}
+	for _, tt := range tests {
+		if got := FellBehind(tt.secs, 0, 10); got != tt.want {
+			t.Errorf("%s: FellBehind = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

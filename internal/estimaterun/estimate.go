@@ -167,7 +167,8 @@ func sustainedPerInstance(cfg EstimateConfig, n int) (sustained, error) {
 		if got.Rate == 0 {
 			return sustained{}, noRateOnRamp(cfg.FromRun, slo, got)
 		}
-		return sustainedOnRamp(cfg.FromRun, n, slo, got), nil
+		behind := estimate.FellBehind(run.Series, steady[0].Sec, steady[len(steady)-1].Sec)
+		return sustainedOnRamp(cfg.FromRun, n, slo, got, behind), nil
 	}
 	if got.Met == 0 {
 		return sustained{}, noSustainableRate(cfg.FromRun, slo, got)
@@ -176,15 +177,20 @@ func sustainedPerInstance(cfg EstimateConfig, n int) (sustained, error) {
 }
 
 // sustainedOnRamp words what a ramp's best seconds held, over n instances.
-func sustainedOnRamp(run string, n int, slo estimate.SLO, got estimate.Sustained) sustained {
+func sustainedOnRamp(run string, n int, slo estimate.SLO, got estimate.Sustained, behind bool) sustained {
 	u := slo.Unit.Or()
-	out := sustained{per: got.Rate / float64(n), unit: u, atLeast: got.Met == got.Seconds}
+	out := sustained{per: got.Rate / float64(n), unit: u, atLeast: got.Met == got.Seconds && !behind}
 	out.notes = append([]string{"the run ramps its load, so its rate is one the target passed through, not one it held for long: " +
 		"`loadlens capacity` holds each rate it judges"}, sloNotes(slo)...)
 	held := fmt.Sprintf("the successful %s of %s: %s, the most its load ramp kept over %s in a row that each met %s",
 		u.Many, run, u.Rate(got.Rate), units.CountOf(int64(got.Window), "second", "seconds"), slo.Source)
 	if out.atLeast {
 		out.from = held + ", and no second of the ramp failed it, so the run never reached the target's limit; over " +
+			units.CountOf(int64(n), "instance", "instances")
+		return out
+	}
+	if got.Met == got.Seconds { // within the SLO throughout, but its completions fell behind the schedule: a knee
+		out.from = held + ", where its completions fell behind what the ramp offered: the target's limit; over " +
 			units.CountOf(int64(n), "instance", "instances")
 		return out
 	}
