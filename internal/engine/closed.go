@@ -50,7 +50,11 @@ func (sc *scenarioRun) runVUs(ctx context.Context, start time.Time) {
 		at = max(next, time.Since(start))
 	}
 	r.retarget(0, 0, false)
-	r.endThinking()
+	// Only when the duration ended: on a cancel the VUs' contexts may not
+	// have ended yet here, and interruptAll wakes them, recording nothing.
+	if ctx.Err() == nil {
+		r.endThinking()
+	}
 	sc.closeSpare()
 	sc.drain(ctx, &r.wg, interrupt)
 }
