@@ -7,6 +7,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/sample"
+	"github.com/loadlens/loadlens/internal/store"
 	"github.com/loadlens/loadlens/internal/units"
 )
 
@@ -74,6 +75,10 @@ func encodeTags(tags map[string]string) string {
 	b, _ := json.Marshal(tags) // a map of strings always encodes
 	return string(b)
 }
+
+// RunTags returns a stored run's labels (run --tag); none for a run
+// recorded without them.
+func RunTags(meta store.Meta) (map[string]string, error) { return decodeTags(meta.Extra[tagsKey]) }
 
 func decodeTags(s string) (map[string]string, error) {
 	if s == "" {

@@ -21,9 +21,15 @@ var busySignals = []string{
 // distrusted returns the title of the first finding of a step's diagnosis
 // that says its figures are the generator's or its host's, not the
 // target's; "" when none does. The search does not judge a failure on it.
+// A finding that follows the target's own errors or slowdown does not say
+// so (the 503s of a target past its capacity are no lag of the generator's),
+// and a step retried on it would leave the boundary unset or past them.
 func distrusted(findings []diagnose.Finding) string {
 	for i := range findings {
 		f := &findings[i]
+		if f.FollowsTarget {
+			continue
+		}
 		if f.Kind == diagnose.KindHostBusy || f.Kind == diagnose.KindGeneratorBound && readsBusySignal(f) {
 			return report.FindingTitle(f)
 		}

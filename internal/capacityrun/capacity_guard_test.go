@@ -1,9 +1,12 @@
 package capacityrun
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/loadlens/loadlens/internal/app"
 	"github.com/loadlens/loadlens/internal/diagnose"
 )
 
@@ -20,6 +23,7 @@ func TestAStepsDiagnosisGuardsIt(t *testing.T) {
 		}
 		return f
 	}
+	follows := func(f diagnose.Finding) diagnose.Finding { f.FollowsTarget = true; return f }
 	tests := []struct {
 		name     string
 		findings []diagnose.Finding
@@ -34,10 +38,54 @@ func TestAStepsDiagnosisGuardsIt(t *testing.T) {
 		{"drops at max_vus", []diagnose.Finding{finding(diagnose.KindGeneratorBound, diagnose.SrcDropped, diagnose.SrcVUsMax, diagnose.GeneratorPoolHeld+`{reason="max_vus",scenario="s"}`)}, ""},
 		{"the target saturated", []diagnose.Finding{finding(diagnose.KindSaturation, diagnose.SrcRequests)}, ""},
 		{"the first that does", []diagnose.Finding{finding(diagnose.KindSaturation), finding(diagnose.KindHostBusy)}, "generator-host-busy title"},
+		{"its wait, following the target's 503s", []diagnose.Finding{finding(diagnose.KindErrorsAtLoad, diagnose.SrcFailed),
+			follows(finding(diagnose.KindGeneratorBound, diagnose.GeneratorCPUWait+gen))}, ""},
+		{"the host busy, following the target's errors", []diagnose.Finding{follows(finding(diagnose.KindHostBusy, diagnose.HostCPU+gen))}, ""},
+		{"one follows, the next does not", []diagnose.Finding{follows(finding(diagnose.KindHostBusy, diagnose.HostCPU+gen)),
+			finding(diagnose.KindGeneratorBound, diagnose.SrcLag)}, "generator-bound title"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := distrusted(tc.findings); !strings.Contains(got, tc.want) || (tc.want == "") != (got == "") {
+				t.Fatalf("distrusted: %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestRecordedStepsGuard reads runs recorded on busy hosts back as a step
+// is read (app.LoadRun: the run's own diagnosis) and checks which of them
+// the search may judge. Those whose generator findings follow the target's
+// own errors are judged: 68 % 503s beside a generator whose threads waited
+// for a CPU 6.67× as long as they ran were retried before (issue 20), and
+// the search could not set a boundary below them.
+func TestRecordedStepsGuard(t *testing.T) {
+	tests := []struct {
+		db   string // in internal/diagnose/testdata/corpus
+		want string // the title kept; "" for a step the search judges
+	}{
+		{"trial4-case3-busy-db", ""},  // 68.38 % http_5xx, threads waited 6.67× their run time
+		{"trial34-naive", ""},         // 99.33 % http_5xx, lag p99 up to 1.87 s, drops held by loadlens's CPU
+		{"demo-race", ""},             // 29.24 % http_4xx, lag p99 up to 58 ms
+		{"truthapp-faults", "waited"}, // threads waited 16× their run time, the target's answers fine
+		{"demo-pool", "lag"},          // lag p99 up to 104 ms, nothing of the target's own
+		{"demo-healthy", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.db, func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join("..", "diagnose", "testdata", "corpus", tc.db+".db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(t.TempDir(), "run.db") // a copy: reading may touch the file
+			if err := os.WriteFile(path, b, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			in, err := app.LoadRun(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := distrusted(in.Findings); !strings.Contains(got, tc.want) || (tc.want == "") != (got == "") {
 				t.Fatalf("distrusted: %q, want %q", got, tc.want)
 			}
 		})

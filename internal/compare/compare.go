@@ -30,8 +30,9 @@ import (
 
 // Input is one run to compare.
 type Input struct {
-	Name string       // how tables name the run, e.g. its directory's base name
-	Run  *metrics.Run // the whole run; its Series finds the steady part
+	Name string            // how tables name the run, e.g. its directory's base name
+	Tags map[string]string // the run's labels (run --tag), shown beside its name
+	Run  *metrics.Run      // the whole run; its Series finds the steady part
 	// Snapshots, when set, calls fn with each stored second of the run in
 	// order. Compare reads the compared seconds from it: exact percentiles
 	// and checks over them, and per-second histograms to resample. Without
@@ -116,6 +117,9 @@ type RunInfo struct {
 	Exact      bool    `json:"exact"`          // percentiles and checks over the compared seconds only
 	Comparable bool    `json:"comparable"`     // the load matches the baseline's
 	Note       string  `json:"note,omitempty"` // why not, or how the part was chosen
+	// Tags are the run's labels (run --tag, e.g. fix=pool-50), which say
+	// what changed between runs of a road of fixes.
+	Tags map[string]string `json:"tags,omitempty"`
 }
 
 // Row is the figures of one endpoint (or of all of them) in every group.

@@ -361,6 +361,9 @@ func judgeChange(g Gate, base, v Value, host hostLag) (failed, notJudged bool, r
 			"more than the limit; warm the service up before the measured hold, or hold it longer", g.Metric, change, interval, allowed,
 			units.Percent(v.Drift/100))
 	}
+	if reach, wide := unresolvedPast(g, point, *ci, limit); wide {
+		return false, true, unresolvedPastText(g, v, change, interval, allowed, pct, point, reach, limit)
+	}
 	return false, false, fmt.Sprintf("%s %s %s goes past %s, but its interval reaches back within it: not significantly past it", g.Metric, change, interval, allowed)
 }
 

@@ -42,6 +42,31 @@ func unresolvedText(g Gate, v Value, change, allowed string, pct bool, point, fa
 		g.Metric, change, allowed, gateScaleText(g.Metric, pct, far), more)
 }
 
+// unresolvedPast is unresolved's other side: a latency change past its
+// gate's limit whose interval reaches back within it, further from its
+// best estimate than reachFactor limits. Such a pass says nothing either:
+// the s35 trial's p99 9.51 → 28.1 ms read +196 % [-23.6 %, +818 %] and
+// passed 'p(99) +10%'. near is the interval's end in the passing direction.
+func unresolvedPast(g Gate, point float64, ci Interval, limit float64) (near float64, wide bool) {
+	if !g.Metric.isLatency() || limit <= 0 {
+		return 0, false
+	}
+	sign := float64(g.Sign)
+	near = ci.Lo
+	if sign < 0 {
+		near = ci.Hi
+	}
+	return near, sign*near <= limit+1e-12 && sign*(point-near) > reachFactor*limit+1e-12
+}
+
+// unresolvedPastText is the not judged verdict of an unresolvedPast change.
+func unresolvedPastText(g Gate, v Value, change, interval, allowed string, pct bool, point, near, limit float64) string {
+	more := moreData(v, math.Ceil(math.Pow((point-near)/(reachFactor*limit), 2)))
+	return fmt.Sprintf("not judged: %s %s %s goes past %s, but its interval reaches back to %s: runs this noisy miss a change "+
+		"of three times the limit 1 time in 10 or more, and a pass would say nothing; %s would resolve it, or gate on a figure they resolve (a lower percentile, or a wider limit)",
+		g.Metric, change, interval, allowed, gateScaleText(g.Metric, pct, near), more)
+}
+
 // widerThanLag is the remedy a lagging host's verdict adds when the
 // interval is too wide to judge on a quiet host too (replicates with one or
 // two degrees of freedom): the data it would take, or "".

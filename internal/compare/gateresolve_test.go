@@ -10,7 +10,8 @@ import (
 // judged (a 1.5× slower JVM service read p95 -2.8% [-29.1%, +103%] and
 // passed 'p(95) +10%'); a narrower one passes, a wide one entirely within
 // the limit passes, and gates on other figures or a limit of 0 are as
-// before.
+// before. So is a change past the limit whose interval reaches back more
+// than three limits within it.
 func TestAnUnresolvedPassIsNotJudged(t *testing.T) {
 	for _, tc := range []struct {
 		gate           string
@@ -26,6 +27,11 @@ func TestAnUnresolvedPassIsNotJudged(t *testing.T) {
 		{"p(50) -5%", P50, 1, -30, 20, true, "reaches -30.0%"},
 		{"p(95) +0%", P95, -1, -50, 60, false, "within +0%"},
 		{"req/s -10%", TPS, 0, -50, 50, false, "within -10%"},
+		// past the limit, its interval reaching back within it (s35 trial: p99 9.51 → 28.1 ms)
+		{"p(99) +10%", P99, 196, -23.6, 818, true, "reaches back to -23.6%: runs this noisy miss a change"},
+		{"p(95) +10%", P95, 25, -2, 60, false, "not significantly past it"},
+		{"p(50) -5%", P50, -40, -70, 10, true, "reaches back to +10.0%"},
+		{"req/s -10%", TPS, -40, -80, 50, false, "not significantly past it"},
 	} {
 		t.Run(tc.gate+" "+ScaleText(tc.metric, tc.point), func(t *testing.T) {
 			g, err := ParseGate(tc.gate)

@@ -273,11 +273,18 @@ func (c *comparer) bootstrapChange(v *Value, base Value, ia, ib, r int, m Metric
 		lo, hi = min(lo, point+tlo), max(hi, point+thi)
 		c.tail = true
 	}
+	ranked := 0
+	if m.isLatency() { // what the ranks decide stays decided (ranks.go)
+		lo, hi, ranked = rankBounds(va.rows[r], vb.rows[r], ra, rb, m, c.opts.Alpha, lo, hi)
+	}
 	if !m.isRatio() {
 		lo, hi = 100*math.Expm1(lo), 100*math.Expm1(hi)
 	}
 	v.setInterval(m, base, lo, hi)
 	v.MinEffect = max(runFloor(m), halvesNoise(ra, m), halvesNoise(rb, m), spread)
+	if ranked != 0 {
+		v.MinEffect = c.rankedNoise(va, vb, ra, rb, r, m, ranked > 0, L, v.MinEffect)
+	}
 	if m.isLatency() && latencySecondsApart(va.rows[r], vb.rows[r], m) {
 		v.MinEffect = runFloor(m) // a change in every second: no drift or stretch of a run made it
 	}
@@ -288,6 +295,30 @@ func (c *comparer) bootstrapChange(v *Value, base Value, ia, ib, r int, m Metric
 	v.Block = L
 	c.noteBlock(ra.block)
 	c.noteBlock(rb.block)
+}
+
+// rankedNoise is the noise floor of a latency change the ranks decided
+// (worse: B slower), full the usual one: the same with the slower run's
+// slowest second healed (healSlowest) when that leaves under half of it.
+// A lone second that makes most of a run's noise is a stall, the change
+// itself, and must not hold it back (the trial's p95 +4,297 % held back by
+// a noise of 14,200 %: B's one second at 600 ms); a floor the runs' other
+// seconds make too stays, as two runs of one build move that much.
+func (c *comparer) rankedNoise(va, vb *runView, ra, rb *resampled, r int, m Metric, worse bool, L int, full float64) float64 {
+	a, b, fast := va.rows[r], vb.rows[r], ra
+	if !worse {
+		a, b, fast = b, a, rb
+	}
+	healed := healSlowest(b, m)
+	spread, why := spreadNoise(a, healed, L, m, c.opts.Alpha)
+	if why != "" {
+		spread = 0 // too few stretches of the runs: the tail test's case, where spread is not a floor
+	}
+	floor := max(runFloor(m), halvesNoise(fast, m), halvesNoise(resample(healed, 0, 1), m), spread)
+	if floor < full/2 {
+		return floor
+	}
+	return full
 }
 
 // bootstrapInterval is the bootstrap's interval of the change of metric m
@@ -452,6 +483,9 @@ func (c *comparer) replicateChange(v *Value, base Value, g, r int, m Metric) {
 		half = StudentTQuantile(1-c.opts.Alpha/2, df) * math.Sqrt(se2)
 	}
 	lo, hi := d-half, d+half
+	if m.isLatency() {
+		lo, hi = c.groupRankBounds(g, r, m, lo, hi)
+	}
 	if rel {
 		lo, hi = 100*math.Expm1(lo), 100*math.Expm1(hi)
 	}

@@ -25,7 +25,7 @@ func chooseParts(ins []Input, tol float64) ([]RunInfo, [][]float64) {
 	for i, in := range ins {
 		model, unit, level := loadOf(in.Run)
 		levels[i] = level
-		info := RunInfo{Name: in.Name, Model: model, LoadUnit: unit, RunSeconds: len(level), Exact: in.Snapshots != nil, Note: in.Note}
+		info := RunInfo{Name: in.Name, Tags: in.Tags, Model: model, LoadUnit: unit, RunSeconds: len(level), Exact: in.Snapshots != nil, Note: in.Note}
 		cands := holdParts(in, level)
 		if len(cands) == 0 {
 			cands = dataParts(level, tol)

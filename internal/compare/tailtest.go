@@ -108,31 +108,43 @@ func (t *tailSeconds) at(share float64) float64 {
 // of L seconds of each second's excess over the share, times the run's
 // inflation.
 func (t *tailSeconds) shareSE(u, p float64) (se, df float64) {
-	n := len(t.secs)
-	z := make([]float64, n)
-	var y float64
+	z := make([]float64, len(t.secs))
 	for i := range z {
 		z[i] = t.secBelow(i, u)
-		y += z[i]
 	}
-	share := y / t.total
+	return t.batchSE(z, t.m, p)
+}
+
+// batchSE is shareSE over the seconds whose requests below u are z and
+// whose requests are m (a run's, or some of them in their order).
+func (t *tailSeconds) batchSE(z, m []float64, p float64) (se, df float64) {
+	n := len(z)
+	var y, total float64
 	for i := range z {
-		z[i] -= share * t.m[i] // the ratio estimator's residual: they sum to 0
+		y, total = y+z[i], total+m[i]
+	}
+	if n < 2 || total <= 0 {
+		return 1, 1
+	}
+	share := y / total
+	r := make([]float64, n)
+	for i := range z {
+		r[i] = z[i] - share*m[i] // the ratio estimator's residual: they sum to 0
 	}
 	L := min(t.block, max(1, n-1))
 	var ss, win float64
 	for i := range L {
-		win += z[i]
+		win += r[i]
 	}
 	for j := 0; j+L <= n; j++ {
 		if j > 0 {
-			win += z[j+L-1] - z[j-1]
+			win += r[j+L-1] - r[j-1]
 		}
 		ss += (win / float64(L)) * (win / float64(L))
 	}
 	lrv := float64(n*L) / float64((n-L+1)*(n-L)) * ss // a second's long-run variance
-	v := t.inflate * float64(n) * lrv / (t.total * t.total)
-	if floor := p * (1 - p) / t.total; v <= floor {
+	v := t.inflate * float64(n) * lrv / (total * total)
+	if floor := p * (1 - p) / total; v <= floor {
 		return math.Sqrt(floor), math.Inf(1)
 	}
 	return math.Sqrt(v), max(1, min(float64(n-1), 1.5*(float64(n)/float64(L)-1)))

@@ -168,6 +168,9 @@ func compareInput(path string) (compare.Input, error) {
 	}
 	in := compare.Input{Name: filepath.Base(filepath.Dir(db)), Run: run,
 		Snapshots: func(fn func(*metrics.Snapshot) error) error { return app.ReadSnapshots(db, fn) }}
+	if in.Tags, err = app.RunTags(rd.Meta()); err != nil {
+		return compare.Input{}, fmt.Errorf("%s: %w", db, err)
+	}
 	in.Holds, in.Note = app.StoredHolds(rd.Meta())
 	in.Note = joinNotes(unfinishedNote(rd.Finish()), in.Note)
 	set, err := rd.Series()

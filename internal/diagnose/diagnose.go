@@ -114,6 +114,11 @@ type Finding struct {
 	Remedies []string   // the usual remedies: logic/query, then cache, then resources, then architecture
 	Figures  []Figure   // every number the title and evidence state
 	Parts    []Segment  // the title, e.g. "DB pool exhausted: ", figure, " of ", figure, " connections in use …"
+	// FollowsTarget marks a finding about the generator or its host lowered
+	// to follow the target's own errors or slowdown (generatoralso.go): it
+	// does not say the figures are not the target's, so a capacity step
+	// is judged on them.
+	FollowsTarget bool `json:",omitempty"`
 }
 
 // Evidence is one observed value that supports a finding.

@@ -78,7 +78,7 @@ func (c *context) generatorTitle(b *builder, from, to int, parts, also []any) {
 // lag, but the errors and the slowdown are the target's. It lowers the
 // finding to a warning, so that the target's finding leads.
 func alsoTitle(b *builder, head, also []any) {
-	b.f.Severity = Warning
+	b.f.Severity, b.f.FollowsTarget = Warning, true
 	rs := []string{"read the target's own findings first: its errors and slowdown are its own; re-run on a quiet generator for latencies without its lag"}
 	for _, r := range b.f.Remedies {
 		if !strings.HasPrefix(r, "do not use these figures") { // its answers are the target's

@@ -48,8 +48,12 @@ func TestTargetTroubleLeads(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			fs := Diagnose(tc.in(t))
-			if _, found := expectKind(t, fs, tc.kind, tc.want); !found {
+			f, found := expectKind(t, fs, tc.kind, tc.want)
+			if !found {
 				return
+			}
+			if follows := tc.want != nil && tc.want.severity == Warning; f.FollowsTarget != follows {
+				t.Errorf("FollowsTarget %v, want %v (capacity judges a step on a finding that follows the target)", f.FollowsTarget, follows)
 			}
 			if tc.want != nil && tc.want.severity == Warning {
 				leadsTarget(t, fs)

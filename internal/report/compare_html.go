@@ -67,7 +67,7 @@ type compareCell struct {
 func WriteCompareHTML(w io.Writer, r *compare.Report) error {
 	v := compareView{Legend: legend(r), Scaling: r.Scaling, Notes: r.Notes}
 	for _, ri := range r.Runs {
-		v.Runs = append(v.Runs, compareRun{Letter: ri.Label, Name: ri.Name, Model: ri.Model, Part: partText(ri), Note: ri.Note,
+		v.Runs = append(v.Runs, compareRun{Letter: ri.Label, Name: runName(ri), Model: ri.Model, Part: partText(ri), Note: ri.Note,
 			Baseline: ri.Group == 0, Comparable: r.Groups[ri.Group].Comparable})
 	}
 	for _, row := range r.Rows {

@@ -18,7 +18,7 @@ func WriteCompareMarkdown(w io.Writer, r *compare.Report) error {
 		if i == 0 {
 			role += " (baseline)"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", role, mdEscape(ri.Name), ri.Model, partText(ri), mdEscape(ri.Note))
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", role, mdEscape(runName(ri)), ri.Model, partText(ri), mdEscape(ri.Note))
 	}
 	if len(r.Scaling) > 0 {
 		b.WriteString("\n### Load and throughput\n\n")

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/loadlens/loadlens/internal/compare"
+	"github.com/loadlens/loadlens/internal/history"
 	"github.com/loadlens/loadlens/internal/units"
 )
 
@@ -57,13 +58,22 @@ func WriteCompareText(w io.Writer, r *compare.Report) error {
 	return err
 }
 
+// runName is a compared run's name with its labels, if any:
+// "20261130-080317-road fix=pool-8".
+func runName(ri compare.RunInfo) string {
+	if len(ri.Tags) == 0 {
+		return ri.Name
+	}
+	return ri.Name + " " + history.TagText(ri.Tags)
+}
+
 // runsTable lists the runs and the part of each that was compared; when
 // that is wider than units.Columns (long run names), each run's part goes
 // on a line of its own below it.
 func runsTable(r *compare.Report) string {
 	var rows, short [][]string
 	for _, ri := range r.Runs {
-		rows = append(rows, []string{ri.Label + mark(r.Groups[ri.Group]), ri.Name, ri.Model, partText(ri)})
+		rows = append(rows, []string{ri.Label + mark(r.Groups[ri.Group]), runName(ri), ri.Model, partText(ri)})
 		short = append(short, rows[len(rows)-1][:3])
 	}
 	var b strings.Builder

@@ -179,3 +179,27 @@ func TestAnEndpointWithoutRequestsIsOneLine(t *testing.T) {
 		})
 	}
 }
+
+// TestCompareNamesEachRunsLabels: a road of fixes is compared by the runs'
+// labels (run --tag fix=…), which the s35 trial found nowhere in compare.
+func TestCompareNamesEachRunsLabels(t *testing.T) {
+	r := comparison(t, "compare")
+	r.Runs[0].Tags = map[string]string{"fix": "pool-8", "commit": "a1b2"}
+	writers := map[string]func(*bytes.Buffer) error{
+		"text":     func(b *bytes.Buffer) error { return WriteCompareText(b, r) },
+		"markdown": func(b *bytes.Buffer) error { return WriteCompareMarkdown(b, r) },
+		"html":     func(b *bytes.Buffer) error { return WriteCompareHTML(b, r) },
+	}
+	for name, write := range writers {
+		var b bytes.Buffer
+		if err := write(&b); err != nil {
+			t.Fatal(err)
+		}
+		if want := r.Runs[0].Name + " commit=a1b2 fix=pool-8"; !strings.Contains(b.String(), want) {
+			t.Errorf("%s lacks %q", name, want)
+		}
+		if strings.Count(b.String(), "fix=pool-8") != strings.Count(b.String(), "commit=a1b2") {
+			t.Errorf("%s: labels apart", name)
+		}
+	}
+}

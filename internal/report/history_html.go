@@ -104,7 +104,7 @@ func WriteHistoryHTML(w io.Writer, tests []*history.Test, links map[string]strin
 		}
 		for i := len(t.Series) - 1; i >= 0; i-- { // the current shape first
 			s := t.Series[i]
-			tv.Series = append(tv.Series, seriesView(s, len(data), links))
+			tv.Series = append(tv.Series, seriesView(s, len(data), links, m))
 			data = append(data, seriesData(s, links))
 		}
 		v.Tests = append(v.Tests, tv)
@@ -117,7 +117,7 @@ func WriteHistoryHTML(w io.Writer, tests []*history.Test, links map[string]strin
 	return nil
 }
 
-func seriesView(s *history.Series, index int, links map[string]string) historySeriesView {
+func seriesView(s *history.Series, index int, links map[string]string, m history.Method) historySeriesView {
 	sv := historySeriesView{Index: index, ID: s.ShapeID, Shape: s.Shape}
 	for i := len(s.Runs) - 1; i >= 0; i-- {
 		r := &s.Runs[i]
@@ -133,7 +133,7 @@ func seriesView(s *history.Series, index int, links map[string]string) historySe
 		sv.Changes = append(sv.Changes, historyChangeView{Text: ChangeText(s, c), Worse: c.Worse})
 	}
 	if len(s.Changes) == 0 {
-		sv.NoChange = NoChangeText(s)
+		sv.NoChange = NoChangeText(s, m)
 	}
 	for i := range s.Runs {
 		if !s.Runs[i].Analysed() {

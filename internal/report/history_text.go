@@ -166,7 +166,7 @@ func noFigures(s *history.Series, ep string, first int) string {
 func writeChanges(sb *strings.Builder, s *history.Series, m history.Method) {
 	fmt.Fprintf(sb, "\n  change points (%s):\n", MethodText(m))
 	if len(s.Changes) == 0 {
-		fmt.Fprintf(sb, "    none %s\n", NoChangeText(s))
+		fmt.Fprintf(sb, "    none %s\n", NoChangeText(s, m))
 		return
 	}
 	for _, c := range s.Changes {
@@ -176,8 +176,15 @@ func writeChanges(sb *strings.Builder, s *history.Series, m history.Method) {
 
 // NoChangeText says over which runs no change point was found: "in 6 runs",
 // or "in 2 analysed runs of 6: the other 4 did not complete, or their
-// generator disturbed them".
-func NoChangeText(s *history.Series) string {
+// generator disturbed them"; and that a level newer than m.MinRuns runs is
+// not judged yet (a road of one run per fix has no change point).
+func NoChangeText(s *history.Series, m history.Method) string {
+	return noChangeRuns(s) + fmt.Sprintf("; a new level is found from its %s run on, so a step in the newest %s is not judged yet "+
+		"(compare single runs with `loadlens compare`)", units.Ordinal(m.MinRuns), units.CountOf(int64(m.MinRuns-1), "run", "runs"))
+}
+
+// noChangeRuns says over which runs no change point was found.
+func noChangeRuns(s *history.Series) string {
 	analysed := 0
 	for i := range s.Runs {
 		if s.Runs[i].Analysed() {

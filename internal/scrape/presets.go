@@ -97,6 +97,9 @@ func presetSpecs(name string) ([]presetSpec, bool) {
 			{sel: "go_sql_wait_duration_seconds_total"},
 			{sel: "go_goroutines"},
 			{sel: "process_cpu_seconds_total"},
+			// the cores Go may run on at once: its affinity, or (Go 1.25+) its
+			// cgroup quota rounded up; the CPU rules judge the process against it
+			{sel: "go_sched_gomaxprocs_threads"},
 			{sel: "go_gc_duration_seconds"},
 		}, true
 	}

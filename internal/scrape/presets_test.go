@@ -57,7 +57,8 @@ func TestPresetsPickTheirSeries(t *testing.T) {
 		{"go", map[string]float64{
 			`go_sql_max_open_connections{db_name="shop"}`: 2,
 			`go_sql_open_connections{db_name="shop"}`:     2,
-		}, []string{"go_gc_duration_seconds_count", "go_gc_duration_seconds_sum", "go_goroutines",
+			`go_sched_gomaxprocs_threads`:                 2, // the process's: what its CPU is judged against
+		}, []string{"go_gc_duration_seconds_count", "go_gc_duration_seconds_sum", "go_goroutines", "go_sched_gomaxprocs_threads",
 			"go_sql_idle_connections", "go_sql_in_use_connections", "go_sql_max_open_connections",
 			"go_sql_open_connections", "go_sql_wait_count_total", "go_sql_wait_duration_seconds_total",
 			"process_cpu_seconds_total"}},

@@ -34,7 +34,7 @@ var corpus = []struct {
 	{"browser_remote.js", refused, []string{"the script sends no HTTP request: it does not import k6/http, only k6/browser (line 1); its default function runs chromium.connectOverCDP (line 28), browser.newPage (line 29), page.goto (line 32)"}},
 	{"cookies.js", converted, []string{"line 15: param cookies of http.get(\"http://httpbin.org/cooki", "line 23: http.cookieJar: http.cookieJar()"}},
 	{"crypto.js", refused, []string{"the script sends no HTTP request: it does not import k6/http, only k6/crypto (line 1); its default function runs crypto.sha1 (line 5), console.log (line 6), crypto.createHash (line 9)"}},
-	{"custom_metrics.js", converted, []string{"line 35: myGauge.add(maxResponseTime): my_gauge is a Gauge", "line 41: myTrend.add(res.timings.connecting + res.timings.tls_handshaking) (a metric's value"}},
+	{"custom_metrics.js", converted, []string{"line 35: myGauge.add(maxResponseTime): my_gauge is a Gauge", "line 41: myTrend.add(res.timings.connecting + res.timings.tls_handshaking) (a response's timings are not a value"}},
 	{"es6sample.js", converted, []string{"line 16: check on something other than a response: check(Mat", "line 20: the tags of mCounter.add(1, {tag: \"test\"})"}},
 	{"experimental_redis.js", converted, []string{"line 4: import from k6/execution", "line 5: import from https://jslib.k6.io/k6-summary/0.0.2/index.js", "line 52: redisClient.sadd('rating_ids', ...ratingIDs): a Redis command, not sent; its members are what srandmember(\"rating_ids\") picks from", "line 70: redisClient.del('rating_ids'): a Redis command"}},
 	{"graphql.js", converted, []string{"line 33: statement if (res.status === 200) { console.log(JSO"}},

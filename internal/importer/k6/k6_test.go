@@ -26,7 +26,7 @@ func TestImportSamples(t *testing.T) {
 			`body: '{"username":"TestUser","password":"SuperCroc2020"}'`, "access: {json: '$.access'}", "Authorization: 'Bearer {{ access }}'",
 			"crocId: {json: '$.id'}", "get: '/my/crocodiles/{{ crocId }}/'", `"Croc {{ vu }}-{{ iteration }}"`,
 			`{name: "same name", json: "$.sex", eq: "M"}`, "- group: 'create and read a crocodile'\n        steps:\n          - post: /my/crocodiles/", "- think: '0s..2s'"},
-			[]string{"createTime.add(created.timings.duration) (a metric's value", "http.batch"}},
+			[]string{"createTime.add(created.timings.duration) (a response's timings are not a value", "http.batch"}},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			src, err := os.ReadFile(filepath.Join("../testdata/k6", c.file))

@@ -84,7 +84,7 @@ func (f *flow) metricAdd(m *metricDecl, name string, args []js.Arg, c *js.CallEx
 	}
 	v, ok := f.metricValue(args[0].Value)
 	if !ok {
-		f.s.note("%s: %s (a metric's value is converted when it is a number, a boolean or a value of a response)", at, snippet(c))
+		f.s.note("%s: %s (%s)", at, snippet(c), unconvertedValue(args[0].Value))
 		return value{}, true
 	}
 	if len(args) > 1 {
@@ -229,4 +229,15 @@ func (f *flow) addCondition(m *metricDecl, step int, cond string, neg bool, c *j
 		Then: []importer.Step{{Add: []importer.KV{{Key: m.name, Value: yes}}}},
 		Else: []importer.Step{{Add: []importer.KV{{Key: m.name, Value: no}}}}})
 	return value{}
+}
+
+// unconvertedValue says why a metric's value was not converted: a
+// response's timings are no value a step extracts, but a request's own
+// duration is measured, under its name.
+func unconvertedValue(e js.IExpr) string {
+	if strings.Contains(snippet(e), ".timings.") {
+		return "a response's timings are not a value an add: step takes; each request's duration is " +
+			"http_req_duration{name:…}, which thresholds judge"
+	}
+	return "a metric's value is converted when it is a number, a boolean, or a value extracted from a response's body, headers or status"
 }

@@ -177,7 +177,7 @@ export default function () {
 	notes := strings.Join(tst.NotConverted, "\n")
 	for _, want := range []string{
 		"line 10: g.add(3): max_ms is a Gauge",
-		"line 11: tr.add(res.timings.waiting) (a metric's value is converted when",
+		"line 11: tr.add(res.timings.waiting) (a response's timings are not a value an add: step takes; each request's duration is http_req_duration{name:…}",
 		"line 14: r2.add(ok): a response's check or status after another request",
 		"line 7: threshold on waiting (the test adds no value to waiting",
 		"line 7: threshold on max_ms (the test adds no value to max_ms",
