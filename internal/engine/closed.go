@@ -50,6 +50,11 @@ func (sc *scenarioRun) runVUs(ctx context.Context, start time.Time) {
 		at = max(next, time.Since(start))
 	}
 	r.retarget(0, 0, false)
+	// Only when the duration ended: on a cancel the VUs' contexts may not
+	// have ended yet here, and interruptAll wakes them, recording nothing.
+	if ctx.Err() == nil {
+		r.endThinking()
+	}
 	sc.closeSpare()
 	sc.drain(ctx, &r.wg, interrupt)
 }
@@ -63,7 +68,10 @@ type closedRun struct {
 	hard   context.Context // the VUs' parent: interrupted after the graceful stop
 	spread time.Duration   // spreadInterval of the flow
 	parks  bool            // its VUs park in the flow's last think time
-	gate   startGate       // admits its VUs to their first request
+	// ending is set when the duration ended: a VU parks in its last think
+	// no longer, as that think sends nothing (endThinking).
+	ending atomic.Bool
+	gate   startGate // admits its VUs to their first request
 }
 
 // retarget sets the VU count; VUs at n and above stop after their

@@ -30,6 +30,7 @@ type closedVU struct {
 	// iteration (walked in w) ends when the park does; not the wait for
 	// the VU's first start.
 	thinking bool
+	due      time.Time // when the park in the last think ends
 	w        walk
 }
 
@@ -117,14 +118,45 @@ func (c *closedVU) run() {
 // true; false means the context ended meanwhile (the iteration is dropped,
 // as a think time interrupted is).
 func (c *closedVU) park(d time.Duration) bool {
-	c.thinking = true
+	c.thinking, c.due = true, time.Now().Add(d)
 	c.parked.Store(1)
 	c.timer.Reset(d)
 	if c.ctx.Err() != nil && c.parked.CompareAndSwap(1, 0) { // a wake before the Reset saw nothing parked
 		c.timer.Stop()
 		return false
 	}
+	// Stored parked, then read ending: endThinking stores the other way
+	// round, so one of the two sees the other and ends the think.
+	if c.r.ending.Load() && c.parked.CompareAndSwap(1, 0) {
+		c.timer.Stop()
+		c.endThink()
+		return false // and keep, which reads the target 0, ends the VU
+	}
 	return true
+}
+
+// endThinking ends, when the scenario's duration ended, the VUs parked in
+// their flow's last think time: all they would still do is wait, so their
+// iterations are complete (recorded now, not interrupted), and waiting the
+// graceful stop for them only stretched the run with a tail that sent
+// nothing, which the rates then divided by (a closed model with 20 s of
+// think read 164/s where its target got 243/s). A VU waiting for its first
+// start ends too; one in a think with requests after it keeps the graceful
+// stop, as in k6.
+func (r *closedRun) endThinking() {
+	r.ending.Store(true)
+	r.slots.mu.Lock()
+	defer r.slots.mu.Unlock()
+	for _, c := range r.slots.vus {
+		if c == nil || !c.parked.CompareAndSwap(1, 0) {
+			continue
+		}
+		c.timer.Stop()
+		if c.thinking {
+			c.endThink()
+		}
+		go c.run() // which frees the slot: not here, under the lock keep takes
+	}
 }
 
 // keep reports whether the VU runs another iteration; when not, its slot
@@ -165,6 +197,18 @@ func (r *closedRun) interruptAll() {
 			}
 		}
 	}
+}
+
+// endThink records the iteration of a VU whose last think the scenario's
+// end cut short, with the think it drew (its duration is the user's plan,
+// not the target's, and a shorter one would read as a faster iteration);
+// a run cancelled or interrupted meanwhile records none, as a wake.
+func (c *closedVU) endThink() {
+	if c.ctx.Err() != nil {
+		return
+	}
+	c.w.cut = max(time.Until(c.due), 0)
+	c.v.endIteration(&c.w)
 }
 
 // parksAtEnd reports whether flow ends in a think time, which its VUs can

@@ -20,6 +20,9 @@ type walk struct {
 	// for a closed-model VU that waits for it without its goroutine.
 	parks bool
 	park  time.Duration
+	// cut is what was left of the last think when the scenario's end
+	// ended it: the iteration is recorded with the think it drew, at now.
+	cut time.Duration
 }
 
 // groupStart is when a group beginning now started on the run's clock: at

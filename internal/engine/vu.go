@@ -113,7 +113,7 @@ func (v *vu) endIteration(w *walk) {
 	// An iteration ending in a request ends with its response: what follows
 	// is the generator's recording, not the user's iteration.
 	if !v.endedIter {
-		v.sink.Iteration(v.sc.s.ID, v.sc.e.since(end), end.Sub(intended))
+		v.sink.Iteration(v.sc.s.ID, v.sc.e.since(end), end.Sub(intended)+w.cut)
 	}
 	v.tc.Iteration++
 }
