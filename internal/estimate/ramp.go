@@ -35,14 +35,19 @@ func Ramped(series []metrics.Second, first, last int) bool {
 
 // offered is one second's load: its offered arrivals, else its active VUs.
 func offered(s *metrics.Second) int64 {
+	if n := arrivals(s); n > 0 {
+		return n
+	}
+	return s.VUs
+}
+
+// arrivals is the iterations one second's open-model schedules offered.
+func arrivals(s *metrics.Second) int64 {
 	var n int64
 	for _, sc := range s.PerScenario {
 		n += sc.Offered
 	}
-	if n > 0 {
-		return n
-	}
-	return s.VUs
+	return n
 }
 
 // SustainedOnRamp judges a ramp's seconds against slo and keeps the highest
@@ -93,11 +98,7 @@ func FellBehind(series []metrics.Second, first, last int) bool {
 		if s.Sec < first || s.Sec > last {
 			continue
 		}
-		var offered int64
-		for _, sc := range s.PerScenario {
-			offered += sc.Offered
-		}
-		if offered >= 10 && float64(s.Iterations) < 0.9*float64(offered) {
+		if n := arrivals(s); n >= 10 && float64(s.Iterations) < 0.9*float64(n) {
 			behind++
 		}
 	}
