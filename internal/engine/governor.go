@@ -42,12 +42,12 @@ const (
 	// time the target keeps each VU does not hold the pool: the VUs wait
 	// for the target (a pool of 2 connections, 20 ms each, at twice its
 	// rate: 5 s), not for a CPU, and a parked VU costs no CPU
-	ownShare = 0.1
-	schedEvery    = 100 * time.Millisecond
-	lateFloor     = 10 * time.Millisecond
-	behindFor     = time.Second
-	serviceEvery  = 100 * time.Millisecond // how often the completed iterations' service time is re-averaged
-	growEvery     = 100 * time.Millisecond // the pool at most doubles in this long, before the CPU is known
+	ownShare     = 0.1
+	schedEvery   = 100 * time.Millisecond
+	lateFloor    = 10 * time.Millisecond
+	behindFor    = time.Second
+	serviceEvery = 100 * time.Millisecond // how often the completed iterations' service time is re-averaged
+	growEvery    = 100 * time.Millisecond // the pool at most doubles in this long, before the CPU is known
 )
 
 // holdReason says why an open-model scenario's VU pool did not grow.
