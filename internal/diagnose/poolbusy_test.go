@@ -38,6 +38,9 @@ func TestPoolQueueOnBusyHost(t *testing.T) {
 		{"on a host 100% busy", poolQueue(2, 40*time.Millisecond, 300*time.Millisecond), KindHostBusy,
 			&expect{Warning, [2]int{0, 0}, [2]int{4, 4}, []string{"but the target's p95 rose to"}, nil},
 			[]string{"the numbers are not the target's"}},
+		{"an earlier build's drops held by loadlens's CPU while the pool queued: they follow it too", heldByCPU, KindGeneratorBound,
+			&expect{Warning, [2]int{0, 0}, [2]int{19, 19}, []string{"The load generator also limited the test from 0:00", "the pool held at 300 by loadlens's own CPU", "but the target's p95 rose to"}, nil},
+			[]string{"The load generator is the bottleneck", "the numbers are not the target's"}},
 		{"a starved generator before a fast target on a busy host: its latencies are its lag", busyHost(2, 0), KindHostBusy,
 			&expect{Critical, [2]int{5, 5}, [2]int{15, 15}, []string{"the numbers are not the target's"}, nil},
 			[]string{"but the target's p95 rose to"}},
@@ -100,4 +103,29 @@ func poolQueue(hostCores float64, lateAfter, grow time.Duration) func(t *testing
 			mk("hikaricp_connections_pending", series.Gauge, pts(0, 1, pending...), labels...))
 		return Input{Run: build(t, layout(modelArrivalRate, "GET /apps/{id}/reviews"), secs), Series: set}
 	}
+}
+
+// heldByCPU is poolQueue on a host 80 % busy with drops from 0:08, the VU
+// pool held at 300 by loadlens's CPU: an earlier build's engine read a
+// scheduler behind on a busy host as loadlens short of CPU whatever the
+// target's latency.
+func heldByCPU(t *testing.T) Input {
+	in := poolQueue(1.6, 40*time.Millisecond, 300*time.Millisecond)(t)
+	secs := make([]sec, 20)
+	for i := range secs {
+		lag, own := 40*time.Millisecond, 40*time.Millisecond
+		if i == 3 {
+			lag = 130 * time.Millisecond
+		}
+		if i >= 5 {
+			own += time.Duration(i-4) * 300 * time.Millisecond
+		}
+		secs[i] = sec{vus: 300, lag: lag, reqs: []reqs{{n: 50, dur: even(lag+own, 0.5)}}}
+		if i >= 8 {
+			secs[i].dropped = 40
+		}
+	}
+	in.Run = build(t, layout(modelArrivalRate, "GET /apps/{id}/reviews"), secs)
+	in.Series = append(in.Series, mk(GeneratorPoolHeld, series.Gauge, pts(8, 1, repeat(300, 12)...), "role", "generator", "target", "loadlens", "scenario", "s", "reason", "generator_cpu"))
+	return in
 }
