@@ -68,7 +68,9 @@ func TestRecordedStepsGuard(t *testing.T) {
 		{"trial34-naive", ""},         // 99.33 % http_5xx, lag p99 up to 1.87 s, drops held by loadlens's CPU
 		{"demo-race", ""},             // 29.24 % http_4xx, lag p99 up to 58 ms
 		{"truthapp-faults", "waited"}, // threads waited 16× their run time, the target's answers fine
-		{"demo-pool", "lag"},          // lag p99 up to 104 ms, nothing of the target's own
+		{"demo-pool", ""},             // lag p99 up to 104 ms at 0:01–0:03, then its own pool's queue: p95 2 s, 19× the lag (issue 20)
+		{"poolbusy-host", ""},         // a pool of 2 at twice its rate, two CPU hogs: lag p99 up to 239 ms, p95 to 5.1 s
+		{"trial2-road2", "late"},      // VUs ready 1.91 s late, a catch-up burst, p95 23 ms afterwards
 		{"demo-healthy", ""},
 	}
 	for _, tc := range tests {

@@ -132,7 +132,8 @@ type Evidence struct {
 
 // Diagnose runs every rule over in and returns the findings, most severe
 // first; among equals, the faults that explain others (every request
-// failed, a failed check) come before their symptoms, then time order.
+// failed, a failed check) come before their symptoms, the target's before
+// a generator finding that follows them (FollowsTarget), then time order.
 // A healthy run returns none.
 func Diagnose(in Input) []Finding {
 	c := newContext(in)
@@ -154,6 +155,9 @@ func Diagnose(in Input) []Finding {
 		}
 		if ra, rb := causeRank(a.Kind), causeRank(b.Kind); ra != rb {
 			return ra < rb
+		}
+		if a.FollowsTarget != b.FollowsTarget {
+			return b.FollowsTarget // the target's findings it follows lead, whenever they began
 		}
 		if a.From != b.From {
 			return a.From < b.From

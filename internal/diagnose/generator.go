@@ -128,7 +128,7 @@ func generatorBound(c *context) []Finding {
 	if w := c.weakAgent(b, from, to); len(w) > 0 {
 		parts = append(append(parts, "; "), w...)
 	}
-	c.generatorTitle(b, from, to, parts, also)
+	c.generatorTitle(b, from, to, parts, also, cpuBusy)
 	return append(hostBusy, b.done(from, to))
 }
 
@@ -376,7 +376,11 @@ func (c *context) hostBusyFinding(from, to int, late lateSignal) (Finding, bool)
 		"a target on the same host (127.0.0.1, a local container) is one of those processes: give it and loadlens cores of their own (taskset -c) or separate machines",
 		"on a cloud VM with steal, use a larger or dedicated instance",
 	}
-	if also := c.targetFailed(b, from, to); also != nil {
+	also := c.targetFailed(b, from, to)
+	if also == nil {
+		also = c.targetQueued(b, from)
+	}
+	if also != nil {
 		alsoTitle(b, append(title, lateWords...), also)
 	} else {
 		b.title(append(append(title, lateWords...), "; the numbers are not the target's")...)

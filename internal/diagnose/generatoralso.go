@@ -59,14 +59,16 @@ func (c *context) targetFailed(b *builder, from, to int) []any {
 }
 
 // generatorTitle words the generator-bound finding from its signals'
-// words (parts), with a distributed run's remedies: the bottleneck, or, beside the target's own errors or
-// slowdown (also, from the drops), a warning that follows them.
-func (c *context) generatorTitle(b *builder, from, to int, parts, also []any) {
+// words (parts), with a distributed run's remedies: the bottleneck, or, beside the target's own errors,
+// slowdown (also, from the drops) or queue (targetqueue.go), a warning that follows them.
+func (c *context) generatorTitle(b *builder, from, to int, parts, also []any, cpuBusy bool) {
 	if c.distributed() {
 		b.f.Remedies = agentRemedies(b.f.Remedies)
 	}
 	if f := c.targetFailed(b, from, to); f != nil {
 		also = f // its errors say more than a slowdown under the generator's lag
+	} else if len(also) == 0 && !cpuBusy { // loadlens's own CPU used up loses more than its lag shows
+		also = c.targetQueued(b, from)
 	}
 	onset := b.second(from, StatOnset, "the first second the generator limited the test")
 	if len(also) > 0 {

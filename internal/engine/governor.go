@@ -16,13 +16,14 @@ import (
 // small pool), whose VUs queue for a CPU (a quarter of the busy ones
 // runnable, or manyRunnable while its threads ran or waited to run
 // busyAsked of its cores), or that has been late for behindFor while its threads ask for
-// more CPU than they get (or its goroutines wait busySched for one), is
-// itself the limit: more VUs would only queue for the same CPU, each
+// more CPU than they get (or its goroutines wait busySched for one) and
+// loses ownShare of the target's service time or more, is itself the limit: more VUs would only queue for the same CPU, each
 // with a new connection, and make it later still; and the service times
 // it measures then grow with the VUs waiting, which Little's law would
 // answer with still more. One pause (a GC, the host taking the CPU away
-// for a moment) is not that, nor is a host busy with the target itself
-// while loadlens keeps its schedule: a slow target needs the VUs.
+// for a moment) is not that, nor is a busy host while loadlens keeps its
+// schedule or loses little beside the target's latency: the VUs of a slow
+// target are the target's queue, and it needs them.
 const (
 	poolHeadroom = 2.0
 	poolSlack    = 8
@@ -36,11 +37,17 @@ const (
 	busyCPU       = 0.8
 	busyAsked     = 0.9                  // of its cores, its threads ran or waited to run
 	busySched     = 2 * time.Millisecond // the 90th percentile wait of a runnable goroutine for a CPU over schedEvery (a generator with CPU to spare: under 0.1 ms)
-	schedEvery    = 100 * time.Millisecond
-	lateFloor     = 10 * time.Millisecond
-	behindFor     = time.Second
-	serviceEvery  = 100 * time.Millisecond // how often the completed iterations' service time is re-averaged
-	growEvery     = 100 * time.Millisecond // the pool at most doubles in this long, before the CPU is known
+	// ownShare: a scheduler behind on a busy host whose own delay (its
+	// lateness, its goroutines' wait for a CPU) is under this share of the
+	// time the target keeps each VU does not hold the pool: the VUs wait
+	// for the target (a pool of 2 connections, 20 ms each, at twice its
+	// rate: 5 s), not for a CPU, and a parked VU costs no CPU
+	ownShare     = 0.1
+	schedEvery   = 100 * time.Millisecond
+	lateFloor    = 10 * time.Millisecond
+	behindFor    = time.Second
+	serviceEvery = 100 * time.Millisecond // how often the completed iterations' service time is re-averaged
+	growEvery    = 100 * time.Millisecond // the pool at most doubles in this long, before the CPU is known
 )
 
 // holdReason says why an open-model scenario's VU pool did not grow.
@@ -144,7 +151,7 @@ func (g *poolGovernor) allow(s poolState) (ok bool, held int64, why holdReason) 
 	if s.runnable >= max(manyRunnable, s.busy/4) || s.runnable >= manyRunnable && s.asked >= busyAsked {
 		return false, s.allocated, heldRunnable
 	}
-	if s.behind >= behindFor && (s.asked >= busyCPU || s.sched >= busySched) {
+	if s.behind >= behindFor && (s.asked >= busyCPU || s.sched >= busySched) && ownDelay(s) >= ownShare*float64(w) {
 		return false, s.allocated, heldCPU
 	}
 	if s.behind >= behindFor && s.late > max(lateFloor, w) {
@@ -162,6 +169,12 @@ func (g *poolGovernor) allow(s poolState) (ok bool, held int64, why holdReason) 
 		return false, s.allocated, heldGrowth
 	}
 	return true, 0, heldNot
+}
+
+// ownDelay is what the generator itself added to an iteration lately: how
+// late its arrival started, or how long its goroutines waited for a CPU.
+func ownDelay(s poolState) float64 {
+	return float64(max(s.late, s.sched))
 }
 
 // track notes how late the arrival due at was started, and returns how long

@@ -102,6 +102,24 @@ func TestPoolGovernor(t *testing.T) {
 				s.cpu, s.asked, s.sched, s.late = 0.05, 1.26, 5*time.Millisecond, 3*time.Millisecond
 				return s
 			}(), true, heldNot, 0},
+		{"a busy host, loadlens 30ms behind for 1.5s, its VUs held 2s each by a slow target: the target's queue, the pool grows", poolGovernor{maxVUs: 600000, floor: 100},
+			func() poolState {
+				s := served(now, 120, 300, 300, time.Second, 2*time.Second)
+				s.cpu, s.asked, s.sched, s.late, s.behind = 0.02, 0.3, 5*time.Millisecond, 30*time.Millisecond, 1500*time.Millisecond
+				return s
+			}(), true, heldNot, 0},
+		{"and its threads asking for more CPU than they get, 30ms behind beside a 2s target", poolGovernor{maxVUs: 600000, floor: 100},
+			func() poolState {
+				s := served(now, 120, 300, 300, time.Second, 2*time.Second)
+				s.cpu, s.asked, s.late, s.behind = 0.4, 1.3, 30*time.Millisecond, 1500*time.Millisecond
+				return s
+			}(), true, heldNot, 0},
+		{"the same delay beside a 100ms target is the generator's", poolGovernor{maxVUs: 600000, floor: 100},
+			func() poolState {
+				s := served(now, 120, 300, 300, 50*time.Millisecond, 100*time.Millisecond)
+				s.cpu, s.asked, s.sched, s.late, s.behind = 0.02, 0.3, 5*time.Millisecond, 30*time.Millisecond, 1500*time.Millisecond
+				return s
+			}(), false, heldCPU, 300},
 		{"a generator behind for a second and more", poolGovernor{maxVUs: 600000, floor: 100},
 			func() poolState {
 				s := served(now, 80000, 100, 100, 20*time.Millisecond, 40*time.Millisecond)
