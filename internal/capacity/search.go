@@ -108,6 +108,9 @@ func (s *search) step(ctx context.Context, rate float64, phase Phase) (Record, *
 			return rec, &errStop{}
 		}
 		rec.Judged = !(rec.Passed && rec.Saturation != "") // a pass flattered by drops says nothing
+		if rec.Busy != "" && !rec.Passed {
+			rec.TargetOwn = s.targetOwn(rec)
+		}
 		s.record(rec)
 		return rec, s.judge(rec)
 	}
@@ -229,6 +232,34 @@ func (s *search) hostsDoing(rec Record) bool {
 	}
 	return !(limit > 0 && rec.Mean-2*rec.LagP99-2*rec.Stall > limit)
 }
+
+// targetOwn words the judgement hostsDoing passed a failure on a busy host
+// by: its latency past the limit beyond what the lag and the stall explain,
+// and, when the target completed under shortOf of what the step offered,
+// its throughput short of it: the target queued.
+func (s *search) targetOwn(rec Record) string {
+	var less []string
+	if rec.LagP99 > 0 {
+		less = append(less, "twice the lag p99 ("+units.Duration(rec.LagP99)+")")
+	}
+	if rec.Stall > 0 {
+		less = append(less, "twice the generator's longest stall ("+units.Duration(rec.Stall)+")")
+	}
+	mean := "its mean latency " + units.Duration(rec.Mean)
+	if len(less) > 0 {
+		mean += " less " + strings.Join(less, " and ") + " is " + units.Duration(rec.Mean-2*rec.LagP99-2*rec.Stall)
+	}
+	why := "the target's: " + mean + ", past the latency limit of " + units.Duration(s.cfg.LatencyLimit)
+	u := s.cfg.Unit.Or()
+	if offered := rec.Rate * s.cfg.RequestsPerIteration; rec.Throughput < shortOf*offered {
+		why += fmt.Sprintf(", and it completed %s of the %s offered: it queued", u.Rate(rec.Throughput), u.Rate(offered))
+	}
+	return why
+}
+
+// shortOf is the share of the offered rate below which a step's throughput
+// says the target fell behind: completions wobble by a few percent.
+const shortOf = 0.95
 
 // busy says how a run's own measurements show that the generator's host
 // was busy, or "": scheduling lag past its limit, the generator's CPU near

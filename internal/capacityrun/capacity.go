@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -101,12 +100,7 @@ func Capacity(ctx context.Context, cfg CapacityConfig) (CapacityResult, error) {
 	if err := report.WriteCapacityText(cfg.Out, res); err != nil && serr == nil {
 		serr = err
 	}
-	if len(why) > 0 {
-		fmt.Fprintln(cfg.Out, "\n  why the first failing step failed:")
-		for i := range why {
-			fmt.Fprint(cfg.Out, units.Wrap(report.FindingTitle(&why[i]), units.Columns, "    "+strings.ToUpper(why[i].Severity.String())+": ", "      "))
-		}
-	}
+	writeWhy(cfg.Out, res, why)
 	fmt.Fprint(cfg.Out, "\n"+report.PathLine("steps and report", filepath.Join(dir, "capacity.html")))
 	switch {
 	case serr != nil && !errors.Is(serr, context.Canceled):
@@ -192,6 +186,8 @@ func progressLine(out io.Writer, unit units.Unit) func(capacity.Record) {
 			verdict = "not judged: the host was busy (" + r.Busy + "); no retries left"
 		case r.Busy != "" && r.Passed:
 			verdict = "pass, on a busy host (" + r.Busy + ")"
+		case r.Busy != "" && r.TargetOwn != "":
+			verdict = "FAIL, " + r.TargetOwn + "; the host was busy too (" + r.Busy + ")"
 		case r.Busy != "":
 			verdict = "FAIL, on a busy host but past the latency limit even less twice the lag and stall (" + r.Busy + ")"
 		case !r.Passed:
