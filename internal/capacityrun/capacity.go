@@ -306,9 +306,9 @@ func writeCapacityFiles(dir string, p *plan.Plan, res capacity.Result, why []dia
 	return report.WriteCapacityHTML(f, res, p.Name, threshold.SLOLatency(p.Thresholds))
 }
 
-// capacityUnits names the unit of capacity.json's rates: the search
-// raises iterations per second, the target completes requests, gRPC calls
-// or sessions (u, Config.Unit).
+// capacityUnits names the unit of capacity.json's rates (the search raises
+// iterations per second, the target completes requests, gRPC calls or
+// sessions: u, Config.Unit) and of its durations (nanoseconds).
 func capacityUnits(u units.Unit) map[string]string {
 	u = u.Or()
 	rate, flight := u.PerSecond(), u.Many+" in flight"
@@ -319,8 +319,16 @@ func capacityUnits(u units.Unit) map[string]string {
 		"HighestRequests": rate, "Steps.Throughput": rate, "Knee.Throughput": rate,
 		"USL.Lambda": rate + " per " + u.One + " in flight", "USL.PeakThroughput": rate,
 		"Steps.Concurrency": flight, "USL.PeakConcurrency": flight,
+		// Durations are Go's time.Duration, whole nanoseconds; a reader of an
+		// older file, which had no entry for them, reads the same numbers.
+		"Config.Hold": ns, "Config.Budget": ns, "Config.MaxLag": ns, "Config.RetryPause": ns, "Config.LatencyLimit": ns,
+		"Steps.P95": ns, "Steps.P99": ns, "Steps.Mean": ns, "Steps.LagP99": ns, "Steps.Stall": ns,
+		"Knee.P95": ns, "Knee.Base": ns, "Knee.NextP95": ns,
 	}
 }
+
+// ns is capacity.json's unit of a duration.
+const ns = "ns"
 
 // longestStall is the highest per-second p99 of how long loadlens's
 // goroutines waited, runnable, for a CPU: what a busy host could add to
