@@ -15,7 +15,7 @@ import (
 // note and no longer says "the numbers are not the target's" (issue 20).
 func TestWhyTheFirstFailingStepFailed(t *testing.T) {
 	host := diagnose.Finding{Kind: diagnose.KindHostBusy, Severity: diagnose.Critical,
-		Parts: diagnose.Words("The generator's host was short of CPU from 0:00: lag p99 up to 142ms" + diagnose.NotTheTargets),
+		Parts:   diagnose.Words("The generator's host was short of CPU from 0:00: lag p99 up to 142ms" + diagnose.NotTheTargets),
 		Figures: []diagnose.Figure{{Source: diagnose.HostCPU}}}
 	sat := diagnose.Finding{Kind: diagnose.KindSaturation, Severity: diagnose.Warning, Parts: diagnose.Words("Saturation: throughput stayed below the offered load")}
 	own := "the target's: its mean latency 612ms less twice the lag p99 (97.6ms) is 417ms, past the latency limit of 100ms"
