@@ -131,8 +131,8 @@ type Record struct {
 	Retried    bool   // this run was not judged: the host was busy, and the rate was run again
 	Judged     bool   // the run's pass or failure counted in the search
 	// TargetOwn says why a failure on a busy host is the target's all the
-	// same (targetOwn): the judgement that let it count, which a report
-	// states before the busy host. "" for any other run, and in a
+	// same (targetOwn: "its mean latency … past the latency limit …"): the
+	// judgement that let it count, which a report states before the busy host. "" for any other run, and in a
 	// capacity.json of an older build.
 	TargetOwn string `json:",omitempty"`
 }

@@ -249,7 +249,7 @@ func (s *search) targetOwn(rec Record) string {
 	if len(less) > 0 {
 		mean += " less " + strings.Join(less, " and ") + " is " + units.Duration(rec.Mean-2*rec.LagP99-2*rec.Stall)
 	}
-	why := "the target's: " + mean + ", past the latency limit of " + units.Duration(s.cfg.LatencyLimit)
+	why := mean + ", past the latency limit of " + units.Duration(s.cfg.LatencyLimit)
 	u := s.cfg.Unit.Or()
 	if offered := rec.Rate * s.cfg.RequestsPerIteration; rec.Throughput < shortOf*offered {
 		why += fmt.Sprintf(", and it completed %s of the %s offered: it queued", u.Rate(rec.Throughput), u.Rate(offered))

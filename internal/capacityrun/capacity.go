@@ -187,7 +187,7 @@ func progressLine(out io.Writer, unit units.Unit) func(capacity.Record) {
 		case r.Busy != "" && r.Passed:
 			verdict = "pass, on a busy host (" + r.Busy + ")"
 		case r.Busy != "" && r.TargetOwn != "":
-			verdict = "FAIL, " + r.TargetOwn + "; the host was busy too (" + r.Busy + ")"
+			verdict = "FAIL, the target's: " + r.TargetOwn + "; the host was busy too (" + r.Busy + ")"
 		case r.Busy != "":
 			verdict = "FAIL, on a busy host but past the latency limit even less twice the lag and stall (" + r.Busy + ")"
 		case !r.Passed:

@@ -18,7 +18,7 @@ func TestWhyTheFirstFailingStepFailed(t *testing.T) {
 		Parts:   diagnose.Words("The generator's host was short of CPU from 0:00: lag p99 up to 142ms" + diagnose.NotTheTargets),
 		Figures: []diagnose.Figure{{Source: diagnose.HostCPU}}}
 	sat := diagnose.Finding{Kind: diagnose.KindSaturation, Severity: diagnose.Warning, Parts: diagnose.Words("Saturation: throughput stayed below the offered load")}
-	own := "the target's: its mean latency 612ms less twice the lag p99 (97.6ms) is 417ms, past the latency limit of 100ms"
+	own := "its mean latency 612ms less twice the lag p99 (97.6ms) is 417ms, past the latency limit of 100ms"
 	busyFail := capacity.Record{StepResult: capacity.StepResult{Rate: 45}, Busy: "scheduling lag p99 97.6ms > 25.0ms", Judged: true, TargetOwn: own}
 	cleanFail := capacity.Record{StepResult: capacity.StepResult{Rate: 45}, Judged: true}
 	pass := capacity.Record{StepResult: capacity.StepResult{Rate: 30, Passed: true}, Judged: true}
@@ -30,7 +30,7 @@ func TestWhyTheFirstFailingStepFailed(t *testing.T) {
 		never    []string
 	}{
 		{"judged the target's on a busy host", []capacity.Record{pass, busyFail}, []diagnose.Finding{host, sat},
-			[]string{"TARGET: the target's: its mean latency 612ms", "WARNING: Saturation", "NOTE: The generator's host was short of CPU"},
+			[]string{"TARGET: its mean latency 612ms", "WARNING: Saturation", "NOTE: The generator's host was short of CPU"},
 			[]string{"not the target's", "CRITICAL"}},
 		{"a clean failure keeps its findings as they are", []capacity.Record{pass, cleanFail}, []diagnose.Finding{sat},
 			[]string{"WARNING: Saturation"}, []string{"TARGET", "NOTE"}},

@@ -204,7 +204,7 @@ func verdictText(s capacity.Record, sep string) string {
 	case s.Busy != "" && s.Passed:
 		verdict += " (on a busy host, which only adds to latency: " + s.Busy + ")"
 	case s.Busy != "" && s.TargetOwn != "":
-		verdict += " (" + s.TargetOwn + "; the host was busy too: " + s.Busy + ")"
+		verdict += " (the target's: " + s.TargetOwn + "; the host was busy too: " + s.Busy + ")"
 	case s.Busy != "": // a capacity.json of an older build
 		verdict += " (on a busy host, but the mean latency less twice the lag p99 and twice the generator's longest stall is past the latency limit: " + s.Busy + ")"
 	case s.Saturation != "":
