@@ -61,6 +61,20 @@ type StepResult struct {
 	// generator's or its host's, not the target's (a wait for a CPU, late
 	// starts, a busy host); "" when it says nothing of the kind.
 	Diagnosis string
+	// Seconds are the step's errors and the generator's bursts second by
+	// second, from which the search tells the target's own errors from
+	// those a burst could explain (burst.go); none: no error is told apart.
+	Seconds []Second `json:"-"`
+}
+
+// Second is one second of a step: the errors the target answered in it and
+// how long the generator held its arrivals back, which a rate-limited
+// target may refuse when they come at once.
+type Second struct {
+	Answered int64 // requests that ended in the second with an error the target answered: a status, a refused connection
+	// Held is how long the generator held arrivals back in the second: its
+	// scheduling lag p99 plus its goroutines' scheduling latency p99.
+	Held time.Duration
 }
 
 // Runner runs one step against the system.
@@ -129,7 +143,10 @@ type Record struct {
 	Busy       string // how the host was too busy for the figures to describe the system; "" when it was not
 	Saturation string // why the generator's figures are not trusted (iterations dropped); "" when they are
 	Retried    bool   // this run was not judged: the host was busy, and the rate was run again
-	Judged     bool   // the run's pass or failure counted in the search
+	// Stands says why a failure on a busy host was judged: its latency or
+	// its errors are past what the host could explain; "" otherwise.
+	Stands string `json:",omitempty"`
+	Judged bool   // the run's pass or failure counted in the search
 }
 
 // Clean reports whether the step's figures describe the system alone: the
