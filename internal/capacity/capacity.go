@@ -68,13 +68,15 @@ type StepResult struct {
 }
 
 // Second is one second of a step: the errors the target answered in it and
-// how long the generator held its arrivals back, which a rate-limited
-// target may refuse when they come at once.
+// the arrivals the generator released late, which a rate-limited target
+// may refuse when they come at once.
 type Second struct {
 	Answered int64 // requests that ended in the second with an error the target answered: a status, a refused connection
-	// Held is how long the generator held arrivals back in the second: its
-	// scheduling lag p99 plus its goroutines' scheduling latency p99.
-	Held time.Duration
+	// Late is the iterations of the second that came with others: those
+	// that started a gap between arrivals (1/rate) or more late, and those
+	// its goroutines' wait for a CPU could hold back as long (rate × the
+	// second's scheduling latency p99).
+	Late int64
 }
 
 // Runner runs one step against the system.

@@ -242,7 +242,7 @@ func stepResult(in *report.Input, step capacity.Step, latency string) capacity.S
 		r.P95, r.P99, r.Mean = observeLatency(in.Run, latency)
 	}
 	r.Stall = longestStall(in.Series)
-	r.Seconds = stepSeconds(in)
+	r.Seconds = stepSeconds(in, step.Rate)
 	lag := threshold.Threshold{Metric: "scheduler_lag", Agg: threshold.Percentile, P: 99}
 	if v, ok := in.Run.Observe(&lag); ok {
 		r.LagP99 = time.Duration(v * float64(time.Millisecond))
