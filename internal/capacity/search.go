@@ -92,7 +92,7 @@ func (s *search) step(ctx context.Context, rate float64, phase Phase) (Record, *
 			res.Passed, res.FailedThresholds = false, append(res.FailedThresholds, why)
 		}
 		rec := Record{StepResult: res, Phase: phase, Attempt: attempt, Busy: s.busy(res), Saturation: s.dropped(res)}
-		if s.hostsDoing(rec) {
+		if s.hostsDoing(&rec) {
 			if attempt <= s.cfg.MaxRetries {
 				rec.Retried = true
 				s.record(rec)
@@ -214,20 +214,31 @@ func (s *search) errorsPast(r StepResult) string {
 // a generator waiting for a CPU also delays reading a response that has
 // arrived, by up to its goroutines' scheduling latency. So a failure stands
 // when the mean latency less twice the lag p99 and twice the longest
-// scheduling latency is still past the SLO's latency limit; a failure the
-// step's diagnosis distrusts and no figure bounds is never judged.
-func (s *search) hostsDoing(rec Record) bool {
+// scheduling latency is still past the SLO's latency limit, or when the
+// errors the target answered past what the generator's bursts explain are
+// past the error budget (burst.go); a failure the step's diagnosis
+// distrusts and no figure bounds is never judged. It sets rec.Stands to
+// why a failure on a busy host stands.
+func (s *search) hostsDoing(rec *Record) bool {
 	switch {
 	case rec.Busy == "":
 		return false
 	case rec.Passed:
 		return rec.Saturation != ""
 	}
+	if why := s.ownErrors(rec.StepResult); why != "" {
+		rec.Stands = why
+		return false
+	}
 	limit := s.cfg.LatencyLimit
 	if rec.Diagnosis != "" && rec.Stall <= 0 {
 		return true
 	}
-	return !(limit > 0 && rec.Mean-2*rec.LagP99-2*rec.Stall > limit)
+	if limit > 0 && rec.Mean-2*rec.LagP99-2*rec.Stall > limit {
+		rec.Stands = LatencyStands
+		return false
+	}
+	return true
 }
 
 // busy says how a run's own measurements show that the generator's host

@@ -204,11 +204,20 @@ func verdictText(s capacity.Record, sep string) string {
 	case s.Busy != "" && s.Passed:
 		verdict += " (on a busy host, which only adds to latency: " + s.Busy + ")"
 	case s.Busy != "":
-		verdict += " (on a busy host, but the mean latency less twice the lag p99 and twice the generator's longest stall is past the latency limit: " + s.Busy + ")"
+		verdict += " (on a busy host, but " + stands(s) + ": " + s.Busy + ")"
 	case s.Saturation != "":
 		verdict += " (generator: " + s.Saturation + ")"
 	}
 	return verdict
+}
+
+// stands is why a failure on a busy host was judged; a capacity.json of an
+// earlier build judged one on its latency alone.
+func stands(s capacity.Record) string {
+	if s.Stands == "" {
+		return capacity.LatencyStands
+	}
+	return s.Stands
 }
 
 // phaseText is a run's phase, with its attempt when it is a retry.
