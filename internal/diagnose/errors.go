@@ -119,7 +119,10 @@ func findErrorStretch(c *context) (*errorStretch, bool) {
 	}
 	run, ok := firstRun(len(busy), errSeconds, func(j int) bool { return failing(busy[j]) })
 	if !ok {
-		if run, ok = c.runErrors(view, busy); !ok {
+		run, ok = c.runErrors(view, busy)
+	}
+	if !ok {
+		if run, ok = errorEdge(view, busy); !ok {
 			return nil, false
 		}
 	}
@@ -308,6 +311,45 @@ func (c *context) runErrors(view []clientSecond, busy []int) (span, bool) {
 		return span{}, false
 	}
 	return span{first, last}, true
+}
+
+// errorEdge returns the span of busy (indexes of view) of the seconds in a
+// row at the run's start or at its end that each had errShare of their
+// requests failed, those the stop interrupted left out, when they hold
+// errMin failures the target answered (a status, a refused connection). One
+// second is enough there: at the end no second follows to make two; at the
+// start a target not yet ready (a pool not open, a cold cache) fails the
+// load's first requests. Resets and timeouts need two seconds: the stop
+// and a late reader can cause them.
+func errorEdge(view []clientSecond, busy []int) (span, bool) {
+	if j, ok := edgeStretch(view, busy, 0, 1); ok {
+		return span{0, j}, true
+	}
+	if j, ok := edgeStretch(view, busy, len(busy)-1, -1); ok {
+		return span{j, len(busy) - 1}, true
+	}
+	return span{}, false
+}
+
+// edgeStretch walks busy from index i by step while its seconds erred and
+// returns the last index that did, when the target answered errMin of
+// their failures.
+func edgeStretch(view []clientSecond, busy []int, i, step int) (int, bool) {
+	answered, last := 0.0, -1
+	for ; i >= 0 && i < len(busy); i += step {
+		s := &view[busy[i]]
+		kept := s.failed - float64(s.m.Failures[sample.Interrupted])
+		if kept == 0 || kept < errShare*s.x {
+			break
+		}
+		for k, n := range s.m.Failures {
+			if answeredKind(sample.Kind(k)) {
+				answered += float64(n)
+			}
+		}
+		last = i
+	}
+	return last, last >= 0 && answered >= errMin
 }
 
 // servedBefore returns the index of view of the last second of idx (the
