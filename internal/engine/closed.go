@@ -32,7 +32,7 @@ func (sc *scenarioRun) runVUs(ctx context.Context, start time.Time) {
 	hard, interrupt := context.WithCancelCause(ctx)
 	defer interrupt(nil)
 	r := &closedRun{sc: sc, hard: hard, spread: spreadInterval(sc.s.Flow), parks: sc.parks(),
-		gate: startGate{limit: sc.e.startGate}}
+		gate: startGate{limit: sc.e.startGate, grace: sc.e.startGateGrace}}
 	defer context.AfterFunc(hard, r.interruptAll)()
 	at, jump := time.Duration(0), true
 	for {
