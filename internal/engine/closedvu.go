@@ -127,9 +127,7 @@ func (c *closedVU) park(d time.Duration) bool {
 	}
 	// Stored parked, then read ending and the target: endThinking and
 	// retarget store the other way round, so one of the two sees the other
-	// and ends the think. over is read after the target, which is stored
-	// after it: the end's target 0 is no ramp-down, and a cancel records
-	// nothing.
+	// and ends the think.
 	if (c.r.ending.Load() || c.removed()) && c.parked.CompareAndSwap(1, 0) {
 		c.timer.Stop()
 		c.endThink()
@@ -139,6 +137,9 @@ func (c *closedVU) park(d time.Duration) bool {
 }
 
 // removed reports whether a ramp-down put the VU's slot above the target.
+// The end's target 0 is none (endThinking ends those VUs, or a cancel's
+// wake, recording nothing): runVUs stores over before it, and this reads
+// over after the target, so seeing that 0 it sees over.
 func (c *closedVU) removed() bool {
 	return int64(c.idx) >= c.r.slots.targetA.Load() && !c.r.over.Load()
 }
