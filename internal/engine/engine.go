@@ -65,6 +65,8 @@ type Engine struct {
 
 	httpPool  sync.Pool // of *httpState, lent to parking VUs while they run
 	startGate int       // the closed model's start gate's size; 0: startGateSize (tests make it small)
+	// startGateGrace is how long a dial holds the start gate; 0: startDialGrace (tests set it)
+	startGateGrace time.Duration
 }
 
 // New prepares an engine for the plan; measurements go to rec.

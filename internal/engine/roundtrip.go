@@ -81,12 +81,12 @@ func (v *vu) tripper(url []byte) (roundTripper, error) {
 	}
 	if v.sc.e.opts.NetHTTPOnly || secure && v.sc.s.HTTP2 {
 		if v.net == nil {
-			v.net = newNetTrip(v.sc.e, v.sc.s.HTTP2, v.writtenHook())
+			v.net = newNetTrip(v.sc.e, v.sc.s.HTTP2, v.writtenHook(), v.dialHook())
 		}
 		return v.net, nil
 	}
 	if v.h1 == nil {
-		v.h1 = newH1Trip(v.sc.e, v.sc.parks(), v.writtenHook())
+		v.h1 = newH1Trip(v.sc.e, v.sc.parks(), v.writtenHook(), v.dialHook())
 		if v.h1.external {
 			v.trip.Store(v.h1) // for closedVU.interrupt, on another goroutine
 		}
@@ -102,6 +102,16 @@ func (v *vu) writtenHook() func() {
 		return nil
 	}
 	return v.leaveGate
+}
+
+// dialHook is what a closed-model VU's clients call as a dial starts: a
+// dial that hangs leaves the start gate after its grace (startgate.go).
+// Nil for the other models.
+func (v *vu) dialHook() func() func() {
+	if v.sc.s.Load.Model != plan.VUs {
+		return nil
+	}
+	return v.gateDial
 }
 
 // closeClients releases the VU's connections.

@@ -34,6 +34,10 @@ type Request struct {
 	// response is waited for: the caller learns that its dial and write are
 	// over. It may run inside the socket's wait, so it must not block.
 	OnWritten func()
+	// OnDial, when set, is called on Do's goroutine as a dial for the
+	// request starts; what it returns, when not nil, is called as the dial
+	// ends, whichever way.
+	OnDial func() (ended func())
 }
 
 // Response is what came back. Its slices are valid until the next Do.
