@@ -153,7 +153,7 @@ func headlineCards(in *Input) []card {
 		sent += " · " + units.CountOf(tot.Redirects, "redirect", "redirects") + " followed"
 	}
 	cards := []card{
-		{Label: "Throughput", Value: units.Rate(float64(tot.Requests)/secs, ""), Sub: sent},
+		{Label: "Throughput", Value: runUnit(r).Rate(float64(tot.Requests) / secs), Sub: sent},
 		{Label: "p95 " + latencyName(r), Value: latencyText(r, h.Quantile(95)), Sub: fmt.Sprintf("p50 %s · avg %s", latencyText(r, h.Quantile(50)), latencyText(r, h.Mean()))},
 		{Label: "p99 " + latencyName(r), Value: latencyText(r, h.Quantile(99)), Sub: "max " + latencyText(r, h.Max())},
 		{Label: "Errors", Value: units.Percent(ratio(nf, tot.Requests)), Sub: units.Count(nf) + " failed", Bad: nf > 0},

@@ -37,7 +37,7 @@ func Markdown(in *Input) []byte {
 	count, _ := countHeads(runUnit(r))
 	mdTable(&sb, "rrrrrrr", [][]string{
 		{count, "Throughput", callPrefix(r) + "p95", callPrefix(r) + "p99", "Errors", "Checks", "Dropped"},
-		{units.Count(tot.Requests), units.Rate(float64(tot.Requests)/secs, ""), latencyText(r, h.Quantile(95)), latencyText(r, h.Quantile(99)),
+		{units.Count(tot.Requests), runUnit(r).Rate(float64(tot.Requests) / secs), latencyText(r, h.Quantile(95)), latencyText(r, h.Quantile(99)),
 			units.Percent(ratio(failed(&tot), tot.Requests)), checks, units.Count(in.Dropped())},
 	})
 
