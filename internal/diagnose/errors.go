@@ -160,11 +160,12 @@ func failureKinds(view []clientSecond, i, j int) []sample.Kind {
 // and the load served before it.
 func (e *errorStretch) measure() {
 	c, b, from, to := e.c, e.b, e.from, e.to
-	e.onset = b.second(from, StatOnset, "the first second with requests in which errors crossed the threshold")
+	u := c.counts()
+	e.onset = b.second(from, StatOnset, "the first second with "+u.Many+" in which errors crossed the threshold")
 	e.reqsS, e.failedS = c.client(SrcRequests), c.client(SrcFailed)
-	e.failed = b.add(c.fig(e.failedS, StatSum, from, to, UnitCount, "requests failed"))
-	e.reqs = b.add(c.fig(e.reqsS, StatSum, from, to, UnitCount, "requests"))
-	e.share = b.derive(StatRatio, UnitRate, "share of the requests that failed", e.failed, e.reqs)
+	e.failed = b.add(c.fig(e.failedS, StatSum, from, to, UnitCount, u.Many+" failed"))
+	e.reqs = b.add(c.fig(e.reqsS, StatSum, from, to, UnitCount, u.Many))
+	e.share = b.derive(StatRatio, UnitRate, "share of the "+u.Many+" that failed", e.failed, e.reqs)
 
 	atX := ref(-1)
 	if from < c.whole { // the run's cut-short last second: its count over a sliver is no rate
@@ -242,22 +243,22 @@ func (e *errorStretch) title() {
 // evidence lists the first failing second, the seconds before, the second
 // that served the same load, and each kind of failure.
 func (e *errorStretch) evidence() {
-	c, b, from, view := e.c, e.b, e.from, e.view
+	c, b, from, view, u := e.c, e.b, e.from, e.view, e.c.counts()
 	stat := StatValue
 	if e.load == nil {
 		stat = StatSum // the run ended inside the second: its counts are no per-second figures
 	}
-	firstFailed := b.add(c.fig(e.failedS, stat, from, from, UnitCount, "requests failed in the first failing second"))
-	firstReqs := b.add(c.fig(e.reqsS, stat, from, from, UnitCount, "requests in the first failing second"))
+	firstFailed := b.add(c.fig(e.failedS, stat, from, from, UnitCount, u.Many+" failed in the first failing second"))
+	firstReqs := b.add(c.fig(e.reqsS, stat, from, from, UnitCount, u.Many+" in the first failing second"))
 	if e.load == nil {
 		b.evidence(firstFailed, "first failing second: ", firstFailed, " of ", firstReqs, c.noun(b, firstReqs, " ", " failed before the run ended in it"))
 	} else {
 		b.evidence(firstFailed, append(append([]any{"first failing second: ", firstFailed, " of ", firstReqs, c.noun(b, firstReqs, " ", " failed at ")}, e.load...), e.sent...)...)
 	}
 	if e.before >= 0 {
-		bf := b.add(c.fig(e.failedS, StatSum, view[0].sec, from-1, UnitCount, "requests failed before the errors"))
-		br := b.add(c.fig(e.reqsS, StatSum, view[0].sec, from-1, UnitCount, "requests before the errors"))
-		bs := b.derive(StatRatio, UnitRate, "share of the requests before the errors that failed", bf, br)
+		bf := b.add(c.fig(e.failedS, StatSum, view[0].sec, from-1, UnitCount, u.Many+" failed before the errors"))
+		br := b.add(c.fig(e.reqsS, StatSum, view[0].sec, from-1, UnitCount, u.Many+" before the errors"))
+		bs := b.derive(StatRatio, UnitRate, "share of the "+u.Many+" before the errors that failed", bf, br)
 		parts := []any{"before ", e.onset, ": ", bs, " of ", br, c.noun(b, br, " ", " failed, at up to "), e.before}
 		if c.open {
 			ob := b.add(c.fig(c.client(SrcOffered), StatMax, view[0].sec, from-1, UnitReqPerSec, "the most offered in a second before the errors"))

@@ -78,7 +78,9 @@ func New(p *plan.Plan, rec sample.Recorder, opts Options) *Engine {
 	e.sessions = map[*plan.Session]protocol.Step{}
 	e.sessionsErr = e.prepareSessions()
 	for _, s := range p.Scenarios {
-		e.scens = append(e.scens, newScenarioRun(e, s))
+		sc := newScenarioRun(e, s)
+		sc.sessionsOnly = firstRequest(s.Flow) == nil
+		e.scens = append(e.scens, sc)
 	}
 	return e
 }
