@@ -58,8 +58,9 @@ type errorRow struct {
 	Kind, Endpoint, First, Last string
 	Count                       int64
 	CountText                   string
-	Samples                     []sampleRow // the first few distinct messages
+	Samples                     []sampleRow // the first few distinct messages, the most counted first
 	More                        []sampleRow // the others, folded away
+	Others                      string      // "3 others": the failures no message counts; "" when none
 }
 
 // shownSamples is how many error messages a row shows unfolded.
@@ -69,6 +70,7 @@ const shownSamples = 3
 // does not already start with it.
 type sampleRow struct {
 	Status, Message, Count string
+	First                  string // the first second it was said in
 }
 
 type checkRow struct {
@@ -207,8 +209,11 @@ func errorRows(r *metrics.Run) []errorRow {
 		for _, g := range r.Endpoints[i].Errors {
 			row := errorRow{Kind: g.Kind.String(), Endpoint: endpointLabel(r, i), Count: g.Count, CountText: units.Count(g.Count),
 				First: units.Clock(g.First), Last: units.Clock(g.Last)}
-			for _, s := range g.Samples {
-				sr := sampleRow{Message: s.Message, Count: units.Count(s.Count)}
+			if n := g.Others(); n > 0 && len(g.Samples) > 1 {
+				row.Others = units.CountOf(n, "other", "others")
+			}
+			for _, s := range bySaid(g) {
+				sr := sampleRow{Message: s.Message, Count: units.Count(s.Count), First: units.Clock(s.First)}
 				if st := strconv.Itoa(s.Status); s.Status != 0 && !strings.HasPrefix(s.Message, st) {
 					sr.Status = st
 				}
