@@ -13,14 +13,14 @@ const saidWidth = 100
 
 // targetSaid is the message the target answered failures of kind k with
 // most often, quoted for a finding's evidence: an HTTP error body's words
-// ("500 Internal Server Error: HikariPool-1 - Connection is not
-// available…") or a gRPC status message. "" when the target said nothing
+// after the status ("500: HikariPool-1 - Connection is not available…")
+// or a gRPC status message. "" when the target said nothing
 // beyond its status, or k is a failure the target did not word (a timeout).
 func (c *context) targetSaid(k sample.Kind) string {
 	if c.run == nil || !targetWorded(k) {
 		return ""
 	}
-	msg, most := "", int64(0)
+	msg, status, most := "", 0, int64(0)
 	for i := range c.run.Endpoints {
 		for _, g := range c.run.Endpoints[i].Errors {
 			if g.Kind != k {
@@ -28,7 +28,7 @@ func (c *context) targetSaid(k sample.Kind) string {
 			}
 			for _, s := range g.Samples {
 				if s.Count > most && said(s.Message) {
-					msg, most = s.Message, s.Count
+					msg, status, most = s.Message, s.Status, s.Count
 				}
 			}
 		}
@@ -36,7 +36,7 @@ func (c *context) targetSaid(k sample.Kind) string {
 	if msg == "" {
 		return ""
 	}
-	return `"` + units.Cut(sample.CleanMessage(msg, false), saidWidth) + `"`
+	return `"` + units.Cut(sample.CleanMessage(sample.ShortStatus(status, msg), false), saidWidth) + `"`
 }
 
 // targetWorded reports the failure kinds whose message the target wrote:

@@ -13,7 +13,8 @@ import (
 // error body's words, a gRPC status message), and quotes nothing when it
 // said no more than its status or the failure was loadlens's own words.
 func TestErrorsQuoteWhatTheTargetSaid(t *testing.T) {
-	hikari := "503 Service Unavailable: HikariPool-1 - Connection is not available, request timed out after 30000ms"
+	said := "HikariPool-1 - Connection is not available, request timed out after 30000ms"
+	hikari := "503 Service Unavailable: " + said
 	cases := []struct {
 		name  string
 		kind  sample.Kind
@@ -22,14 +23,14 @@ func TestErrorsQuoteWhatTheTargetSaid(t *testing.T) {
 		want  string   // in the kind's evidence line; "" for no quote
 		never string
 	}{
-		{"HTTP 5xx body at load", sample.HTTP5xx, []string{hikari}, false, `, most often "` + hikari + `"`, ""},
+		{"HTTP 5xx body at load", sample.HTTP5xx, []string{hikari}, false, `, most often "503: ` + said + `"`, ""},
 		{"the most frequent message", sample.HTTP5xx, []string{"503 Service Unavailable: rare", hikari, hikari, hikari, hikari}, false,
-			`most often "` + hikari + `"`, "rare"},
+			`most often "503: ` + said + `"`, "rare"},
 		{"status line alone", sample.HTTP5xx, []string{"503 Service Unavailable"}, false, "", "most often"},
 		{"a timeout is loadlens's words", sample.Timeout, []string{"context deadline exceeded: the server said nothing"}, false, "", "most often"},
 		{"gRPC status message", sample.GRPCUnavailable, []string{"UNAVAILABLE: upstream connect error"}, false, `most often "UNAVAILABLE: upstream connect error"`, ""},
-		{"every request failed", sample.HTTP5xx, []string{hikari}, true, `most often "` + hikari + `"`, ""},
-		{"control characters are escaped", sample.HTTP4xx, []string{"409 Conflict: sold\x1b[2J out"}, false, `most often "409 Conflict: sold\x1b[2J out"`, "\x1b"},
+		{"every request failed", sample.HTTP5xx, []string{hikari}, true, `most often "503: ` + said + `"`, ""},
+		{"control characters are escaped", sample.HTTP4xx, []string{"409 Conflict: sold\x1b[2J out"}, false, `most often "409: sold\x1b[2J out"`, "\x1b"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

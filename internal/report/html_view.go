@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/units"
 )
 
@@ -71,6 +72,7 @@ const shownSamples = 3
 type sampleRow struct {
 	Status, Message, Count string
 	First                  string // the first second it was said in
+	Short                  string // Message without the reason phrase when the target said more (sample.ShortStatus)
 }
 
 type checkRow struct {
@@ -213,7 +215,7 @@ func errorRows(r *metrics.Run) []errorRow {
 				row.Others = units.CountOf(n, "other", "others")
 			}
 			for _, s := range bySaid(g) {
-				sr := sampleRow{Message: s.Message, Count: units.Count(s.Count), First: units.Clock(s.First)}
+				sr := sampleRow{Message: s.Message, Count: units.Count(s.Count), First: units.Clock(s.First), Short: sample.ShortStatus(s.Status, s.Message)}
 				if st := strconv.Itoa(s.Status); s.Status != 0 && !strings.HasPrefix(s.Message, st) {
 					sr.Status = st
 				}

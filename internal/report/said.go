@@ -2,10 +2,9 @@ package report
 
 import (
 	"sort"
-	"strconv"
-	"strings"
 
 	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/units"
 )
 
@@ -25,26 +24,14 @@ func saidLines(g metrics.ErrorGroup) []string {
 	ss := bySaid(g)
 	others := g.Others()
 	if len(ss) == 1 {
-		return []string{units.Escape(shortStatus(ss[0]))} // the target wrote it: no terminal controls
+		return []string{units.Escape(sample.ShortStatus(ss[0].Status, ss[0].Message))} // the target wrote it: no terminal controls
 	}
 	var out []string
 	for _, s := range ss {
-		out = append(out, units.Count(s.Count)+"× "+units.Escape(shortStatus(s)))
+		out = append(out, units.Count(s.Count)+"× "+units.Escape(sample.ShortStatus(s.Status, s.Message)))
 	}
 	if others > 0 && len(ss) > 0 {
 		out = append(out, units.CountOf(others, "other", "others"))
 	}
 	return out
-}
-
-// shortStatus is a sample's message with its status line's reason phrase
-// left out when the target said more ("500: HikariPool-1 - …"): a column
-// is narrow, and the reason phrase says again what the status does.
-func shortStatus(s metrics.ErrorSample) string {
-	code := strconv.Itoa(s.Status)
-	line, said, ok := strings.Cut(s.Message, ": ")
-	if s.Status == 0 || !ok || !strings.HasPrefix(line, code+" ") || strings.TrimSpace(said) == "" {
-		return s.Message
-	}
-	return code + ": " + said
 }

@@ -44,7 +44,7 @@ func TestWhatTheTargetSaidIsShown(t *testing.T) {
 		want       []string // in this order
 	}{
 		{"terminal", term.String(), []string{"http_5xx", "320", "312× 500: HikariPool-1", "4× 500 Internal Server Error\n", "1× 502: upstream \\x1b reset", "3 others"}},
-		{"markdown", md.String(), []string{"312× 500 Internal Server Error: HikariPool-1", "(2 other messages, 3 others)"}},
+		{"markdown", md.String(), []string{"312× 500: HikariPool-1 - Connection is not available", "(2 other messages, 3 others)"}},
 		{"html", html.String(), []string{"312 from 0:05 " + hikari, "4 from 0:02", "1 from 0:09", "3 others"}},
 		{"summary.json", string(js), []string{`"messages":[{"count":4,"first_second":2,"message":"500 Internal Server Error","status":500},{"count":312,"first_second":5,"message":"` + hikari + `","status":500}`, `"others":3`}},
 	}

@@ -160,3 +160,16 @@ func CleanMessage(s string, cut bool) string {
 	}
 	return out
 }
+
+// ShortStatus is a failure's message with its status line's reason phrase
+// left out when the target said more ("500: HikariPool-1 - …" for "500
+// Internal Server Error: HikariPool-1 - …"), for a narrow column or a
+// quote: the reason phrase says again what the status does.
+func ShortStatus(status int, msg string) string {
+	code := strconv.Itoa(status)
+	line, said, ok := strings.Cut(msg, ": ")
+	if status == 0 || !ok || !strings.HasPrefix(line, code+" ") || strings.TrimSpace(said) == "" {
+		return msg
+	}
+	return code + ": " + said
+}

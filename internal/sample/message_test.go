@@ -53,3 +53,23 @@ func TestTargetMessage(t *testing.T) {
 		}
 	})
 }
+
+func TestShortStatus(t *testing.T) {
+	tests := []struct {
+		status int
+		msg    string
+		want   string
+	}{
+		{500, "500 Internal Server Error: HikariPool-1 - Connection is not available", "500: HikariPool-1 - Connection is not available"},
+		{500, "500 Internal Server Error", "500 Internal Server Error"},
+		{503, "503 Service Unavailable: ", "503 Service Unavailable: "},
+		{0, "dial tcp: connection refused", "dial tcp: connection refused"},
+		{404, "unexpected status 404 Not Found: x", "unexpected status 404 Not Found: x"},
+		{14, "UNAVAILABLE: upstream reset", "UNAVAILABLE: upstream reset"},
+	}
+	for _, tt := range tests {
+		if got := ShortStatus(tt.status, tt.msg); got != tt.want {
+			t.Errorf("ShortStatus(%d, %q) = %q; want %q", tt.status, tt.msg, got, tt.want)
+		}
+	}
+}
