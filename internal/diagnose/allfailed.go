@@ -96,14 +96,14 @@ func allFailedRule(c *context) []Finding {
 	}
 	n := b.add(c.fig(c.client(SrcFailed, "kind", main.String()), StatSum, first, last, UnitCount, main.String()+" failures"))
 	title := []any{"Every " + c.counts().One + " failed: ", n, " of ", total, " ", name(words.what), " from ", onset, " — ", words.means}
-	b.evidence(n, n, " of ", total, c.noun(b, total, " ", " failed with "), name(main.String()), " from ", onset)
+	b.evidence(n, withSaid(c, main, n, " of ", total, c.noun(b, total, " ", " failed with "), name(main.String()), " from ", onset)...)
 	for i, k := range kinds[1:] {
 		m := b.add(c.fig(c.client(SrcFailed, "kind", k.String()), StatSum, first, last, UnitCount, k.String()+" failures"))
 		if i < 2 {
 			kw, _ := failureOf(c.run, k)
 			title = append(title, "; ", m, " ", name(kw.what))
 		}
-		b.evidence(m, m, " failed with ", name(k.String()))
+		b.evidence(m, withSaid(c, k, m, " failed with ", name(k.String()))...)
 	}
 	b.title(title...)
 	b.f.Remedies = remedies

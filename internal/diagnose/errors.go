@@ -276,7 +276,8 @@ func (e *errorStretch) evidence() {
 	for i, k := range e.kinds {
 		n := ref(b.fig(e.kindFigs[i]).Of[0])
 		ko := firstSecondOf(view, k, e.firstI, e.lastI)
-		b.evidence(n, n, " ", name(k.String()), b.noun(n, " failure (", " failures ("), e.kindFigs[i], " of the failures) from ", b.second(ko, StatSecond, "the first second of "+k.String()+" failures"))
+		b.evidence(n, withSaid(c, k, n, " ", name(k.String()), b.noun(n, " failure (", " failures ("), e.kindFigs[i], " of the failures) from ",
+			b.second(ko, StatSecond, "the first second of "+k.String()+" failures"))...)
 	}
 }
 

@@ -68,13 +68,16 @@ func (t *h1Trip) roundTrip(ctx context.Context, q *hop, res *hopResult, rs *resp
 	}
 	x := &rs.lean // the VU's, lent with its request state: not the client's, 400 B a thinking VU would hold
 	x.req = h1.Request{Method: q.method, URL: q.url, Header: q.header, Body: q.body, KeepBody: q.keepBody,
-		MaxBody: q.maxBody, Host: q.host, UserAgent: q.agent, Deadline: q.deadline, Start: q.start, OnWritten: t.written, OnDial: t.dialing}
+		MaxBody: q.maxBody, KeepError: q.keepError, Host: q.host, UserAgent: q.agent, Deadline: q.deadline, Start: q.start, OnWritten: t.written, OnDial: t.dialing}
 	t.busy.Store(true)
 	err := t.client.Do(&x.req, &x.resp)
 	t.busy.Store(false)
 	r := &x.resp
 	res.sent, res.received, res.connect, res.tls, res.truncated = r.Sent, r.Received, r.Connect, r.TLS, r.Truncated
 	res.done = r.Done
+	if !q.keepBody { // a kept error body is not the step's: its cut is not a truncated body
+		res.truncated, res.errorCut = false, r.Truncated
+	}
 	if !r.FirstByte.IsZero() && !r.Wrote.IsZero() {
 		res.waited = r.FirstByte.Sub(r.Wrote)
 	}

@@ -136,7 +136,11 @@ func (n *netTrip) roundTrip(ctx context.Context, q *hop, res *hopResult, rs *res
 	resp, err := n.tr.RoundTrip(req)
 	headed := err == nil
 	if err == nil {
-		err = rs.readNet(resp.Body, q.keepBody, q.maxBody, res)
+		if !q.keepBody && q.keepError > 0 && resp.StatusCode >= 400 {
+			err = rs.readNetError(resp.Body, q.keepError, res)
+		} else {
+			err = rs.readNet(resp.Body, q.keepBody, q.maxBody, res)
+		}
 		resp.Body.Close()
 		rs.status, rs.header = resp.StatusCode, resp.Header
 		res.statusText = resp.Status

@@ -22,9 +22,12 @@ type hop struct {
 	body     []byte
 	keepBody bool  // keep the response body for checks and extractions
 	maxBody  int64 // keep at most this much of it; 0: all
-	deadline time.Time
-	first    bool      // the request's first hop, its deadline a whole timeout away
-	start    time.Time // the first hop's: when the request read the clock (deadline's base)
+	// keepError, without keepBody, keeps this much of an error response's
+	// body (status 400 or more), for its failure's message.
+	keepError int64
+	deadline  time.Time
+	first     bool      // the request's first hop, its deadline a whole timeout away
+	start     time.Time // the first hop's: when the request read the clock (deadline's base)
 }
 
 // hopResult is what one hop measured, whichever client sent it.
@@ -33,6 +36,7 @@ type hopResult struct {
 	connect, tls, waited time.Duration
 	done                 time.Time // when the response was read; zero: the caller reads the clock
 	truncated            bool      // the kept body stopped at maxBody
+	errorCut             bool      // the error body kept (keepError) went on past it
 	phase                phase     // how far the hop got; says which timeout a failure was
 	statusText           string
 	reason               []byte // the lean client's reason phrase
