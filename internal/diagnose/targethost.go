@@ -33,7 +33,7 @@ type targetCPUs struct {
 	also func(sec int) bool
 	rest []oneCPU
 	// wholeHost marks loadlens's reading of the whole host (localViews):
-	// without the load's effect shown it is context, not a warning.
+	// it is a finding only where the load felt it.
 	wholeHost bool
 }
 
@@ -185,9 +185,8 @@ func (c *context) hostTakenFinding(v targetCPUs, subjects []cpuSubject, from, to
 		" by the host's other processes, ", own, " by itself (", name(v.label), ")"}
 	switch {
 	case effect:
-	case base < 0 && v.wholeHost:
-		b.f.Severity = Info
-		title = append(title, ", from the run's start, and the client did not queue: context, not shown to limit this load")
+	case v.wholeHost:
+		return Finding{}, false
 	case base < 0:
 		b.f.Severity = Warning
 		title = append(title, ", from the run's start: no quiet second to compare this load with")

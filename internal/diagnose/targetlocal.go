@@ -8,9 +8,9 @@ import "slices"
 // needed to see the host full while the target used little of what it may
 // use. The s36 trial's service, pinned to one core of two, used 0.14–0.54
 // of it while loadlens read the host at 2.0 of 2 cores every second.
-// A full host is every CPU full, the target's among them. A host full
-// from the run's start with no queue at the client is only context: a
-// healthy target beside a busy build is not limited by it.
+// A full host is every CPU full, the target's among them. Read so
+// coarsely, it is a finding only where the load felt it (latency or a
+// queue): a healthy target beside a busy build is not limited by it.
 func (c *context) localViews() []targetCPUs {
 	host, cpus, ok := c.hostSources()
 	if !ok || len(c.local) == 0 {

@@ -1,6 +1,8 @@
 package diagnose
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/loadlens/loadlens/internal/series"
@@ -36,8 +38,8 @@ func TestCPUBoundLoopbackTarget(t *testing.T) {
 			&expect{Critical, [2]int{10, 10}, [2]int{39, 39}, []string{"App CPU saturated: 97% of 1 core"}, nil}},
 		{"loopback, host full, the target starved", slowFrom(localGo(0.2, 2, 10), 10), []string{"app"}, KindTargetHostBusy,
 			&expect{Critical, [2]int{10, 10}, [2]int{39, 39}, []string{"App CPU taken by other processes from 0:10", "10% by itself"}, nil}},
-		{"loopback, host full from the start, no queue, latency flat: context only", slowFrom(localGo(0.2, 2, 0), 100), []string{"app"}, KindTargetHostBusy,
-			&expect{Info, [2]int{0, 0}, [2]int{39, 39}, []string{"from the run's start, and the client did not queue: context"}, nil}},
+		{"loopback, host full from the start, no queue, latency flat: not shown to limit the load", slowFrom(localGo(0.2, 2, 0), 100), []string{"app"}, KindTargetHostBusy, nil},
+		{"loopback, host full from 0:10, latency flat: not shown to limit the load", slowFrom(localGo(0.2, 2, 10), 100), []string{"app"}, KindTargetHostBusy, nil},
 		{"the same, target remote", slowFrom(localGo(0.2, 2, 10), 10), nil, KindTargetHostBusy, nil},
 		{"pinned and given its core, scraped every 10 s: CPU saturated", slowFrom(sparseGo(0.97, 10), 10), nil, KindCPUSaturation,
 			&expect{Critical, [2]int{10, 10}, [2]int{30, 30}, []string{"App CPU saturated: 97% of 1 core"}, nil}},
@@ -78,4 +80,28 @@ func sparseGo(use float64, every int) series.Set {
 		out = append(out, &series.Series{Name: s.Name, Kind: s.Kind, Labels: s.Labels, Points: kept})
 	}
 	return out
+}
+
+// TestHealthyLoopbackRunsStayQuiet replays the corpus's healthy runs with
+// every scraped target on loopback: loadlens's host reading raises no
+// finding of a target whose host had CPU to spare.
+func TestHealthyLoopbackRunsStayQuiet(t *testing.T) {
+	for _, db := range []string{"demo-healthy", "truthapp-healthy"} {
+		t.Run(db, func(t *testing.T) {
+			in := replay(db)(t)
+			for _, s := range in.Series {
+				if v := s.Label("target"); v != "" && !slices.Contains(in.LocalTargets, v) {
+					in.LocalTargets = append(in.LocalTargets, v)
+				}
+			}
+			if len(in.Series.Find(HostCPU)) == 0 {
+				t.Fatalf("%s has no %s: nothing to judge", db, HostCPU)
+			}
+			for _, f := range Diagnose(in) {
+				if f.Kind == KindTargetHostBusy && strings.Contains(title(f), HostCPU) {
+					t.Errorf("unexpected finding on loadlens's host reading: %s", title(f))
+				}
+			}
+		})
+	}
 }
