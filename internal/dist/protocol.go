@@ -164,7 +164,8 @@ func encodeFrame(kind byte, v any) ([]byte, error) {
 	return append(hdr[:], body...), nil
 }
 
-// read reads the next frame, of at most c.limit bytes (maxFrame when unset).
+// read reads the next frame, of at most c.limitOf its kind, else c.limit
+// bytes (maxFrame when unset).
 func (c *conn) read() (frame, error) {
 	switch {
 	case c.limitOf != nil:
