@@ -32,8 +32,9 @@ func runCountOnly(ctx context.Context, cfg RunConfig) (RunResult, error) {
 	if len(cfg.Outs)+len(cfg.Plan.Outputs) > 0 {
 		off = "per-second metrics, run.db, the dashboard and the outputs were off" // nothing per second to send
 	}
+	u := engine.PlanUnit(cfg.Plan) // "calls" for gRPC, "sessions" for WebSocket and SSE
 	fmt.Fprintf(cfg.Out, "%s in %s (%s), %s failed, %s dropped; %s\n",
-		units.CountOf(req, "request", "requests"), units.Duration(elapsed), units.Rate(rate, ""), units.Count(failed), units.Count(dropped), off)
+		u.Count(req), units.Duration(elapsed), u.Rate(rate), units.Count(failed), units.Count(dropped), off)
 	res := RunResult{Status: StatusCompleted, Passed: true}
 	if err != nil {
 		res.Status, res.ExitCode = StatusFailed, ExitRunFailed

@@ -13,7 +13,7 @@ func diagnoseRun(in *report.Input, set series.Set) {
 	for i, s := range in.Run.Layout.Scenarios {
 		models[i] = s.Model
 	}
-	d := diagnose.Input{Run: in.Run, Series: set, Models: models}
+	d := diagnose.Input{Run: in.Run, Series: set, Models: models, LocalTargets: localTargets(in)}
 	if in.Traces != nil {
 		d.Traces = in.Traces.Breakdowns
 	}

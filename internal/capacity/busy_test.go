@@ -87,6 +87,11 @@ func TestJudgingRunsOnABusyHost(t *testing.T) {
 	lagged := func(r StepResult, lag time.Duration) StepResult { r.LagP99 = lag; return r }
 	distrust := func(r StepResult, stall time.Duration) StepResult { r.Diagnosis, r.Stall = "waited", stall; return r }
 	served := func(r StepResult, x float64) StepResult { r.Throughput = x; return r }
+	refused := func(r StepResult) StepResult {
+		r.Requests, r.ErrorRate, r.FailedThresholds = 1000, 0.02, append(r.FailedThresholds, "http_req_failed: rate == 0")
+		r.Seconds = []Second{{4, 0}, {4, 0}, {4, 0}, {4, 0}, {4, 0}}
+		return r
+	}
 	tests := []struct {
 		name     string
 		cfg      Config
@@ -123,6 +128,10 @@ func TestJudgingRunsOnABusyHost(t *testing.T) {
 		// Without its scheduling latency nothing bounds what the wait added.
 		{"a distrusted failure without a stall figure is run again", Config{StartRate: 100, Factor: 2, LatencyLimit: 100 * time.Millisecond, Precision: 0.5},
 			[]StepResult{pass, distrust(slow, 0), fail}, Converged, 1, 100, "", "", "FAIL p(95)"},
+		// 4 refusals a second and no late arrival: the target's own.
+		{"a distrusted failure on the target's own errors stands", Config{StartRate: 100, Factor: 2, LatencyLimit: 100 * time.Millisecond, Precision: 0.5},
+			[]StepResult{pass, refused(distrust(fail300, 150*time.Millisecond))}, Converged, 0, 100, "", "",
+			"FAIL p(95); http_req_failed: rate == 0 (the target's: it answered 20 of the 1,000 requests with errors no late arrival of the generator explains (of 20 errors it answered; 2.00%, over the error budget of 1%); the host was busy too: the step's diagnosis: waited)"},
 		{"retries off", Config{StartRate: 100, Factor: 2, MaxRetries: -1},
 			[]StepResult{pass, lagged(fail, 300*time.Millisecond)}, HostBusy, 0, 100, "", "on its one attempt (retries are off)",
 			"not judged, no retries left: host busy (scheduling lag p99 300ms > 100ms)"},

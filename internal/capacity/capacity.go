@@ -61,6 +61,22 @@ type StepResult struct {
 	// generator's or its host's, not the target's (a wait for a CPU, late
 	// starts, a busy host); "" when it says nothing of the kind.
 	Diagnosis string
+	// Seconds are the step's errors and the generator's bursts second by
+	// second, from which the search tells the target's own errors from
+	// those a burst could explain (burst.go); none: no error is told apart.
+	Seconds []Second `json:"-"`
+}
+
+// Second is one second of a step: the errors the target answered in it and
+// the arrivals the generator released late, which a rate-limited target
+// may refuse when they come at once.
+type Second struct {
+	Answered int64 // requests that ended in the second with an error the target answered: a status, a refused connection
+	// Late is the iterations of the second that came with others: those
+	// that started a gap between arrivals (1/rate) or more late, and those
+	// its goroutines' wait for a CPU could hold back as long (rate × the
+	// second's scheduling latency p99).
+	Late int64
 }
 
 // Runner runs one step against the system.
@@ -129,12 +145,14 @@ type Record struct {
 	Busy       string // how the host was too busy for the figures to describe the system; "" when it was not
 	Saturation string // why the generator's figures are not trusted (iterations dropped); "" when they are
 	Retried    bool   // this run was not judged: the host was busy, and the rate was run again
-	Judged     bool   // the run's pass or failure counted in the search
-	// TargetOwn says why a failure on a busy host is the target's all the
-	// same (targetOwn: "its mean latency … past the latency limit …"): the
-	// judgement that let it count, which a report states before the busy host. "" for any other run, and in a
-	// capacity.json of an older build.
-	TargetOwn string `json:",omitempty"`
+	// Stands says why a failure on a busy host was judged the target's all
+	// the same, in words a report states before the busy host: its errors
+	// past what the generator's late arrivals explain (ownErrors: "it
+	// answered …"), or its latency past the limit beyond the lag and stall
+	// (targetOwn: "its mean latency … past the latency limit …"). "" for any
+	// other run; LatencyStands's words in a capacity.json of an earlier build.
+	Stands string `json:",omitempty"`
+	Judged bool   // the run's pass or failure counted in the search
 }
 
 // Clean reports whether the step's figures describe the system alone: the

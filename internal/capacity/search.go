@@ -92,7 +92,7 @@ func (s *search) step(ctx context.Context, rate float64, phase Phase) (Record, *
 			res.Passed, res.FailedThresholds = false, append(res.FailedThresholds, why)
 		}
 		rec := Record{StepResult: res, Phase: phase, Attempt: attempt, Busy: s.busy(res), Saturation: s.dropped(res)}
-		if s.hostsDoing(rec) {
+		if s.hostsDoing(&rec) {
 			if attempt <= s.cfg.MaxRetries {
 				rec.Retried = true
 				s.record(rec)
@@ -108,9 +108,6 @@ func (s *search) step(ctx context.Context, rate float64, phase Phase) (Record, *
 			return rec, &errStop{}
 		}
 		rec.Judged = !(rec.Passed && rec.Saturation != "") // a pass flattered by drops says nothing
-		if rec.Busy != "" && !rec.Passed {
-			rec.TargetOwn = s.targetOwn(rec)
-		}
 		s.record(rec)
 		return rec, s.judge(rec)
 	}
@@ -217,26 +214,37 @@ func (s *search) errorsPast(r StepResult) string {
 // a generator waiting for a CPU also delays reading a response that has
 // arrived, by up to its goroutines' scheduling latency. So a failure stands
 // when the mean latency less twice the lag p99 and twice the longest
-// scheduling latency is still past the SLO's latency limit; a failure the
-// step's diagnosis distrusts and no figure bounds is never judged.
-func (s *search) hostsDoing(rec Record) bool {
+// scheduling latency is still past the SLO's latency limit, or when the
+// errors the target answered past what the generator's bursts explain are
+// past the error budget (burst.go); a failure the step's diagnosis
+// distrusts and no figure bounds is never judged. It sets rec.Stands to
+// why a failure on a busy host stands, in words (ownErrors, targetOwn).
+func (s *search) hostsDoing(rec *Record) bool {
 	switch {
 	case rec.Busy == "":
 		return false
 	case rec.Passed:
 		return rec.Saturation != ""
 	}
+	if why := s.ownErrors(rec.StepResult); why != "" {
+		rec.Stands = why
+		return false
+	}
 	limit := s.cfg.LatencyLimit
 	if rec.Diagnosis != "" && rec.Stall <= 0 {
 		return true
 	}
-	return !(limit > 0 && rec.Mean-2*rec.LagP99-2*rec.Stall > limit)
+	if limit > 0 && rec.Mean-2*rec.LagP99-2*rec.Stall > limit {
+		rec.Stands = s.targetOwn(*rec)
+		return false
+	}
+	return true
 }
 
 // targetOwn words the judgement hostsDoing passed a failure on a busy host
-// by: its latency past the limit beyond what the lag and the stall explain,
-// and, when the target completed under shortOf of what the step offered,
-// its throughput short of it: the target queued.
+// by when its errors did not decide it: its latency past the limit beyond
+// what the lag and the stall explain, and, when the target completed under
+// shortOf of what the step offered, its throughput short of it: it queued.
 func (s *search) targetOwn(rec Record) string {
 	var less []string
 	if rec.LagP99 > 0 {

@@ -186,8 +186,8 @@ func progressLine(out io.Writer, unit units.Unit) func(capacity.Record) {
 			verdict = "not judged: the host was busy (" + r.Busy + "); no retries left"
 		case r.Busy != "" && r.Passed:
 			verdict = "pass, on a busy host (" + r.Busy + ")"
-		case r.Busy != "" && r.TargetOwn != "":
-			verdict = "FAIL, the target's: " + r.TargetOwn + "; the host was busy too (" + r.Busy + ")"
+		case r.Busy != "" && r.Stands != "":
+			verdict = "FAIL, the target's: " + r.Stands + "; the host was busy too (" + r.Busy + ")"
 		case r.Busy != "":
 			verdict = "FAIL, on a busy host but past the latency limit even less twice the lag and stall (" + r.Busy + ")"
 		case !r.Passed:
@@ -236,6 +236,7 @@ func stepResult(in *report.Input, step capacity.Step, latency string) capacity.S
 		r.P95, r.P99, r.Mean = observeLatency(in.Run, latency)
 	}
 	r.Stall = longestStall(in.Series)
+	r.Seconds = stepSeconds(in, step.Rate)
 	lag := threshold.Threshold{Metric: "scheduler_lag", Agg: threshold.Percentile, P: 99}
 	if v, ok := in.Run.Observe(&lag); ok {
 		r.LagP99 = time.Duration(v * float64(time.Millisecond))

@@ -15,10 +15,10 @@ import (
 // the search judged that step the target's on a busy host, its judgement
 // comes first, the target's findings next, and a finding that blames the
 // generator's host only last, as a note: the search weighed the host's
-// share (Record.TargetOwn), so "the numbers are not the target's" would
-// contradict the verdict it explains.
+// share (Record.Stands: the target's own errors or latency), so "the
+// numbers are not the target's" would contradict the verdict it explains.
 func writeWhy(out io.Writer, res capacity.Result, why []diagnose.Finding) {
-	own := firstFailing(res).TargetOwn
+	own := firstFailing(res).Stands
 	if len(why) == 0 && own == "" {
 		return
 	}

@@ -19,7 +19,9 @@ func TestWhyTheFirstFailingStepFailed(t *testing.T) {
 		Figures: []diagnose.Figure{{Source: diagnose.HostCPU}}}
 	sat := diagnose.Finding{Kind: diagnose.KindSaturation, Severity: diagnose.Warning, Parts: diagnose.Words("Saturation: throughput stayed below the offered load")}
 	own := "its mean latency 612ms less twice the lag p99 (97.6ms) is 417ms, past the latency limit of 100ms"
-	busyFail := capacity.Record{StepResult: capacity.StepResult{Rate: 45}, Busy: "scheduling lag p99 97.6ms > 25.0ms", Judged: true, TargetOwn: own}
+	busyFail := capacity.Record{StepResult: capacity.StepResult{Rate: 45}, Busy: "scheduling lag p99 97.6ms > 25.0ms", Judged: true, Stands: own}
+	errs := "it answered 53 of the 4,200 requests with errors no late arrival of the generator explains"
+	errFail := capacity.Record{StepResult: capacity.StepResult{Rate: 420}, Busy: "the step's diagnosis: waited", Judged: true, Stands: errs}
 	cleanFail := capacity.Record{StepResult: capacity.StepResult{Rate: 45}, Judged: true}
 	pass := capacity.Record{StepResult: capacity.StepResult{Rate: 30, Passed: true}, Judged: true}
 	tests := []struct {
@@ -31,6 +33,9 @@ func TestWhyTheFirstFailingStepFailed(t *testing.T) {
 	}{
 		{"judged the target's on a busy host", []capacity.Record{pass, busyFail}, []diagnose.Finding{host, sat},
 			[]string{"TARGET: its mean latency 612ms", "WARNING: Saturation", "NOTE: The generator's host was short of CPU"},
+			[]string{"not the target's", "CRITICAL"}},
+		{"judged on the target's own errors on a busy host", []capacity.Record{pass, errFail}, []diagnose.Finding{host},
+			[]string{"TARGET: it answered 53 of the 4,200 requests", "NOTE: The generator's host was short of CPU"},
 			[]string{"not the target's", "CRITICAL"}},
 		{"a clean failure keeps its findings as they are", []capacity.Record{pass, cleanFail}, []diagnose.Finding{sat},
 			[]string{"WARNING: Saturation"}, []string{"TARGET", "NOTE"}},

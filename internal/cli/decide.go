@@ -117,6 +117,9 @@ func estimateCmd(_ context.Context, e *env, args []string) int {
 	if len(pos) > 0 {
 		return fail(e, usageErr("estimate takes flags only; see `loadlens estimate -h`"))
 	}
+	if setFlags(fs)["headroom"] && in.Headroom == 0 { // 0 is also "not given" inside, so refused here
+		return fail(e, usageErr("--headroom 0 is below 1: it multiplies the peak, so 1.4 plans 40%% above it and 1 plans none"))
+	}
 	for _, f := range []struct {
 		flag, text string
 		set        func(string) error

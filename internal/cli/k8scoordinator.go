@@ -161,7 +161,7 @@ func coordinateInPod(ctx context.Context, e *env, f *coordinatorFlags, test, tok
 // liveOf is the live line's figures as the status publishes them.
 func liveOf(l live.Status) k8s.Live {
 	return k8s.Live{Elapsed: l.Elapsed, Length: l.Total, Rate: l.RPS, P95: l.P95, ErrorRate: l.ErrRate,
-		InFlight: l.InFlight, VUs: l.VUs, VUsMax: l.VUsMax, Dropped: l.Dropped}
+		InFlight: l.InFlight, VUs: l.VUs, VUsMax: l.VUsMax, Dropped: l.Dropped, Unit: l.Unit}
 }
 
 // verdict words how the run ended, as its exit code does.

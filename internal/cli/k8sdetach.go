@@ -279,7 +279,7 @@ func attachText(st k8s.Status) string {
 		return fmt.Sprintf("%s  %s ready", st.Phase, agents)
 	}
 	return live.Format(live.Status{Elapsed: st.Elapsed, Total: st.Length, RPS: st.Rate, P95: st.P95, ErrRate: st.ErrorRate,
-		InFlight: st.InFlight, VUs: st.VUs, VUsMax: st.VUsMax, Dropped: st.Dropped}) + " · " + agents
+		InFlight: st.InFlight, VUs: st.VUs, VUsMax: st.VUsMax, Dropped: st.Dropped, Unit: st.Unit}) + " · " + agents
 }
 
 func (l *statusLine) done() {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/loadlens/loadlens/internal/app"
@@ -121,11 +122,20 @@ func describeRoute(r *mock.Route) string {
 		parts = append(parts, fmt.Sprintf("errors %g%% %s", f.Rate*100, what))
 	}
 	if b.Bandwidth > 0 {
-		parts = append(parts, "bandwidth "+units.ByteRate(b.Bandwidth))
+		parts = append(parts, "bandwidth "+bandwidthText(b.Bandwidth))
 	}
 	line := fmt.Sprintf("%-32s → %d", r.Name, r.Status)
 	if len(parts) > 0 {
 		line += "  " + strings.Join(parts, "; ")
 	}
 	return line
+}
+
+// bandwidthText writes a mock's bandwidth: below 1 kB/s with three
+// significant digits, so 1.5 B/s does not read as 2 B/s.
+func bandwidthText(bps float64) string {
+	if bps < 1000 {
+		return strconv.FormatFloat(bps, 'g', 3, 64) + " B/s"
+	}
+	return units.ByteRate(bps)
 }

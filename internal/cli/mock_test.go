@@ -14,6 +14,7 @@ func TestDescribeRouteWritesFiguresWithUnits(t *testing.T) {
 		not         []string // never in the line
 	}{
 		{"bandwidth in bytes per second", "get: /a\n    bandwidth: 10MB/s", []string{"bandwidth 10.0 MB/s"}, []string{"e+", "B/s;"}},
+		{"slow bandwidth not rounded", "get: /s\n    bandwidth: 1.5B/s", []string{"bandwidth 1.5 B/s"}, []string{"bandwidth 2 B/s", "bandwidth 0 B/s"}},
 		{"percentiles as given", "get: /b\n    latency: {percentiles: {p50: 10ms, p99: 50ms}}", []string{"percentiles p50 10ms, p99 50ms"}, []string{"p0 ", "p100"}},
 		{"percentiles with their ends given", "get: /c\n    latency: {percentiles: {p0: 1ms, p50: 10ms, p100: 90ms}}", []string{"percentiles p0 1ms, p50 10ms, p100 90ms"}, nil},
 	}

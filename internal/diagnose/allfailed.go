@@ -25,15 +25,15 @@ var failureWords = [sample.NumKinds]struct{ what, means string }{
 	// gRPC calls: what the status code means when every call ended with it
 	sample.GRPCCancelled:          {"gRPC status CANCELLED", "every call was cancelled before it ended"},
 	sample.GRPCUnknown:            {"gRPC status UNKNOWN", "the server failed every call with an error it did not classify"},
-	sample.GRPCInvalidArgument:    {"gRPC status INVALID_ARGUMENT", "the server rejected every request message: check the message and the method"},
+	sample.GRPCInvalidArgument:    {"gRPC status INVALID_ARGUMENT", "the server rejected every call's message: check the message and the method"},
 	sample.GRPCDeadlineExceeded:   {"gRPC status DEADLINE_EXCEEDED", "no call finished within its deadline (the step's timeout)"},
-	sample.GRPCNotFound:           {"gRPC status NOT_FOUND", "the server found nothing for every request"},
-	sample.GRPCAlreadyExists:      {"gRPC status ALREADY_EXISTS", "every request asked to create what already exists"},
+	sample.GRPCNotFound:           {"gRPC status NOT_FOUND", "the server found nothing for any call"},
+	sample.GRPCAlreadyExists:      {"gRPC status ALREADY_EXISTS", "every call asked to create what already exists"},
 	sample.GRPCPermissionDenied:   {"gRPC status PERMISSION_DENIED", "the server refused every call: check the metadata's credentials"},
 	sample.GRPCResourceExhausted:  {"gRPC status RESOURCE_EXHAUSTED", "the server ran out of a resource or limited every call (quota, message size)"},
 	sample.GRPCFailedPrecondition: {"gRPC status FAILED_PRECONDITION", "the server's state refused every call"},
 	sample.GRPCAborted:            {"gRPC status ABORTED", "every call was aborted (a conflict, a transaction)"},
-	sample.GRPCOutOfRange:         {"gRPC status OUT_OF_RANGE", "every request asked beyond a valid range"},
+	sample.GRPCOutOfRange:         {"gRPC status OUT_OF_RANGE", "every call asked beyond a valid range"},
 	sample.GRPCUnimplemented:      {"gRPC status UNIMPLEMENTED", "the server does not implement the method: check its name and the server"},
 	sample.GRPCInternal:           {"gRPC status INTERNAL", "the server failed every call"},
 	sample.GRPCUnavailable:        {"gRPC status UNAVAILABLE", "the server is not reachable or not serving"},
@@ -83,27 +83,27 @@ func allFailedRule(c *context) []Finding {
 	sort.SliceStable(kinds, func(i, j int) bool { return byKind[kinds[i]] > byKind[kinds[j]] })
 
 	b := newBuilder(KindAllFailed, Critical)
-	total := b.add(c.fig(c.client(SrcRequests), StatSum, first, last, UnitCount, "requests sent"))
-	onset := b.second(onsetSec, StatOnset, "the first second with a request")
+	total := b.add(c.fig(c.client(SrcRequests), StatSum, first, last, UnitCount, c.counts().Many+" sent"))
+	onset := b.second(onsetSec, StatOnset, "the first second with a "+c.counts().One)
 	main := kinds[0]
-	fw, _ := failureOf(c.run, main)
+	fw, own := failureOf(c.run, main)
 	words, remedies := struct{ what, means string }{fw.what, fw.means}, fw.remedies
 	if main == sample.TLS && handshakeTimedOut(c.run) {
 		words, remedies = handshakeTimeoutWords, handshakeTimeoutRemedies
 	}
-	if main == sample.Interrupted && len(kinds) == 1 && answersBegan(c.run) {
+	if main == sample.Interrupted && !own && len(kinds) == 1 && answersBegan(c.run) {
 		words, remedies = endlessWords, endlessRemedies
 	}
 	n := b.add(c.fig(c.client(SrcFailed, "kind", main.String()), StatSum, first, last, UnitCount, main.String()+" failures"))
 	title := []any{"Every " + c.counts().One + " failed: ", n, " of ", total, " ", name(words.what), " from ", onset, " — ", words.means}
-	b.evidence(n, n, " of ", total, c.noun(b, total, " ", " failed with "), name(main.String()), " from ", onset)
+	b.evidence(n, withSaid(c, main, n, " of ", total, c.noun(b, total, " ", " failed with "), name(main.String()), " from ", onset)...)
 	for i, k := range kinds[1:] {
 		m := b.add(c.fig(c.client(SrcFailed, "kind", k.String()), StatSum, first, last, UnitCount, k.String()+" failures"))
 		if i < 2 {
 			kw, _ := failureOf(c.run, k)
 			title = append(title, "; ", m, " ", name(kw.what))
 		}
-		b.evidence(m, m, " failed with ", name(k.String()))
+		b.evidence(m, withSaid(c, k, m, " failed with ", name(k.String()))...)
 	}
 	b.title(title...)
 	b.f.Remedies = remedies

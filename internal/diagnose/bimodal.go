@@ -167,9 +167,10 @@ func (c *context) modesFinding(where string, s split, e *metrics.Figures, kv ...
 	title := []any{"Bimodal latency ", name(where), ": ", share, " of requests at ~", fast, ", the rest at ~", slow}
 	if outcome {
 		first, last := c.run.Series[0].Sec, c.run.Series[len(c.run.Series)-1].Sec
-		failed := b.add(c.fig(c.client(SrcFailed, kv...), StatSum, first, last, UnitCount, "requests failed"))
-		all := b.add(c.fig(c.client(SrcRequests, kv...), StatSum, first, last, UnitCount, "requests"))
-		fshare := b.derive(StatRatio, UnitRate, "share of the requests that failed", failed, all)
+		u := c.counts() // the run's unit: calls, sessions or requests
+		failed := b.add(c.fig(c.client(SrcFailed, kv...), StatSum, first, last, UnitCount, u.Many+" failed"))
+		all := b.add(c.fig(c.client(SrcRequests, kv...), StatSum, first, last, UnitCount, u.Many))
+		fshare := b.derive(StatRatio, UnitRate, "share of the "+u.Many+" that failed", failed, all)
 		b.title(append(title, "; ", fshare, " of them failed: the modes may be the failures and the successes, not two paths")...)
 		b.f.Remedies = slices.Clone(outcomeRemedies)
 	} else {

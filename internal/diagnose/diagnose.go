@@ -79,6 +79,10 @@ type Input struct {
 	Series series.Set        // server view and the generator's own series (GeneratorCPU, GeneratorCapacity)
 	Models []string          // load model per scenario; when its length differs from the layout's, Run.Layout's models are used
 	Traces []spans.Breakdown // where the sampled requests' time went, from the spans the target exported; nil without a receiver
+	// LocalTargets are the scraped targets (their target label) that
+	// answer on loadlens's own host (a loopback scrape URL): loadlens's
+	// readings of its host's CPU (HostCPU) are theirs too.
+	LocalTargets []string
 }
 
 // Severity ranks findings: a Critical one invalidates or limits the result,

@@ -123,7 +123,10 @@ func findErrorStretch(c *context) (*errorStretch, bool) {
 	}
 	run, ok := firstRun(len(busy), errSeconds, func(j int) bool { return failing(busy[j]) })
 	if !ok {
-		if run, ok = c.runErrors(view, busy); !ok {
+		run, ok = c.runErrors(view, busy)
+	}
+	if !ok {
+		if run, ok = errorEdge(view, busy); !ok {
 			return nil, false
 		}
 	}
@@ -161,19 +164,16 @@ func failureKinds(view []clientSecond, i, j int) []sample.Kind {
 // and the load served before it.
 func (e *errorStretch) measure() {
 	c, b, from, to := e.c, e.b, e.from, e.to
-	e.onset = b.second(from, StatOnset, "the first second with requests in which errors crossed the threshold")
+	u := c.counts()
+	e.onset = b.second(from, StatOnset, "the first second with "+u.Many+" in which errors crossed the threshold")
 	e.reqsS, e.failedS = c.client(SrcRequests), c.client(SrcFailed)
-	e.failed = b.add(c.fig(e.failedS, StatSum, from, to, UnitCount, "requests failed"))
-	e.reqs = b.add(c.fig(e.reqsS, StatSum, from, to, UnitCount, "requests"))
-	e.share = b.derive(StatRatio, UnitRate, "share of the requests that failed", e.failed, e.reqs)
+	e.failed = b.add(c.fig(e.failedS, StatSum, from, to, UnitCount, u.Many+" failed"))
+	e.reqs = b.add(c.fig(e.reqsS, StatSum, from, to, UnitCount, u.Many))
+	e.share = b.derive(StatRatio, UnitRate, "share of the "+u.Many+" that failed", e.failed, e.reqs)
 
-	atX := b.add(c.fig(e.reqsS, StatValue, from, from, UnitReqPerSec, "throughput in the first failing second"))
-	e.load = []any{atX}
-	if c.open {
-		e.load, e.sent = c.offeredWhenSent(b, &e.view[e.firstI])
-	} else if from > c.first {
-		n := b.add(c.fig(c.client(SrcVUsAvg), StatValue, from, from, UnitCount, "active VUs over the first failing second"))
-		e.load = append(e.load, " with ", n, b.noun(n, " VU", " VUs"))
+	atX := ref(-1)
+	if from < c.whole { // the run's cut-short last second: its count over a sliver is no rate
+		atX = e.loadAt()
 	}
 
 	// The highest throughput before the errors, over whole seconds.
@@ -183,6 +183,9 @@ func (e *errorStretch) measure() {
 	}
 	if busyBefore > 0 {
 		e.before = b.add(c.fig(e.reqsS, StatMax, e.view[0].sec, from-1, UnitReqPerSec, "the highest throughput before the errors"))
+	}
+	if atX < 0 {
+		return
 	}
 	// Served before: the closed model compares throughput; the open model
 	// the offered load, which a saturated target's plateau says nothing of.
@@ -204,11 +207,28 @@ func (e *errorStretch) atStart() bool { return e.from-e.view[0].sec < errStart }
 // them: time, not load, brought them.
 func (e *errorStretch) withTime() bool { return !e.atStart() && e.sameLoad }
 
+// loadAt adds the load of the first failing second (e.load, and e.sent
+// when its requests were sent before it) and returns its throughput.
+func (e *errorStretch) loadAt() ref {
+	c, b, from := e.c, e.b, e.from
+	atX := b.add(c.fig(e.reqsS, StatValue, from, from, UnitReqPerSec, "throughput in the first failing second"))
+	e.load = []any{atX}
+	if c.open {
+		e.load, e.sent = c.offeredWhenSent(b, &e.view[e.firstI])
+	} else if from > c.first {
+		n := b.add(c.fig(c.client(SrcVUsAvg), StatValue, from, from, UnitCount, "active VUs over the first failing second"))
+		e.load = append(e.load, " with ", n, b.noun(n, " VU", " VUs"))
+	}
+	return atX
+}
+
 // title words the finding: when the errors began, at what load, and the
 // two most frequent kinds.
 func (e *errorStretch) title() {
 	var title []any
 	switch {
+	case e.load == nil:
+		title = []any{"Errors from ", e.onset, ", the run's last second, which its end cut short: ", e.share, " of " + e.c.counts().Many + " failed"}
 	case e.atStart():
 		title = append([]any{"Errors from the start (", e.onset, ", "}, e.load...)
 		title = append(title, "): ", e.share, " of "+e.c.counts().Many+" failed")
@@ -234,14 +254,22 @@ func (e *errorStretch) title() {
 // evidence lists the first failing second, the seconds before, the second
 // that served the same load, and each kind of failure.
 func (e *errorStretch) evidence() {
-	c, b, from, view := e.c, e.b, e.from, e.view
-	firstFailed := b.add(c.fig(e.failedS, StatValue, from, from, UnitCount, "requests failed in the first failing second"))
-	firstReqs := b.add(c.fig(e.reqsS, StatValue, from, from, UnitCount, "requests in the first failing second"))
-	b.evidence(firstFailed, append(append([]any{"first failing second: ", firstFailed, " of ", firstReqs, c.noun(b, firstReqs, " ", " failed at ")}, e.load...), e.sent...)...)
+	c, b, from, view, u := e.c, e.b, e.from, e.view, e.c.counts()
+	stat := StatValue
+	if e.load == nil {
+		stat = StatSum // the run ended inside the second: its counts are no per-second figures
+	}
+	firstFailed := b.add(c.fig(e.failedS, stat, from, from, UnitCount, u.Many+" failed in the first failing second"))
+	firstReqs := b.add(c.fig(e.reqsS, stat, from, from, UnitCount, u.Many+" in the first failing second"))
+	if e.load == nil {
+		b.evidence(firstFailed, "first failing second: ", firstFailed, " of ", firstReqs, c.noun(b, firstReqs, " ", " failed before the run ended in it"))
+	} else {
+		b.evidence(firstFailed, append(append([]any{"first failing second: ", firstFailed, " of ", firstReqs, c.noun(b, firstReqs, " ", " failed at ")}, e.load...), e.sent...)...)
+	}
 	if e.before >= 0 {
-		bf := b.add(c.fig(e.failedS, StatSum, view[0].sec, from-1, UnitCount, "requests failed before the errors"))
-		br := b.add(c.fig(e.reqsS, StatSum, view[0].sec, from-1, UnitCount, "requests before the errors"))
-		bs := b.derive(StatRatio, UnitRate, "share of the requests before the errors that failed", bf, br)
+		bf := b.add(c.fig(e.failedS, StatSum, view[0].sec, from-1, UnitCount, u.Many+" failed before the errors"))
+		br := b.add(c.fig(e.reqsS, StatSum, view[0].sec, from-1, UnitCount, u.Many+" before the errors"))
+		bs := b.derive(StatRatio, UnitRate, "share of the "+u.Many+" before the errors that failed", bf, br)
 		parts := []any{"before ", e.onset, ": ", bs, " of ", br, c.noun(b, br, " ", " failed, at up to "), e.before}
 		if c.open {
 			ob := b.add(c.fig(c.client(SrcOffered), StatMax, view[0].sec, from-1, UnitReqPerSec, "the most offered in a second before the errors"))
@@ -259,7 +287,8 @@ func (e *errorStretch) evidence() {
 	for i, k := range e.kinds {
 		n := ref(b.fig(e.kindFigs[i]).Of[0])
 		ko := firstSecondOf(view, k, e.firstI, e.lastI)
-		b.evidence(n, n, " ", name(k.String()), b.noun(n, " failure (", " failures ("), e.kindFigs[i], " of the failures) from ", b.second(ko, StatSecond, "the first second of "+k.String()+" failures"))
+		b.evidence(n, withSaid(c, k, n, " ", name(k.String()), b.noun(n, " failure (", " failures ("), e.kindFigs[i], " of the failures) from ",
+			b.second(ko, StatSecond, "the first second of "+k.String()+" failures"))...)
 	}
 }
 
@@ -319,6 +348,45 @@ func (c *context) runErrors(view []clientSecond, busy []int) (span, bool) {
 		return span{}, false
 	}
 	return span{first, last}, true
+}
+
+// errorEdge returns the span of busy (indexes of view) of the seconds in a
+// row at the run's start or at its end that each had errShare of their
+// requests failed, those the stop interrupted left out, when they hold
+// errMin failures the target answered (a status, a refused connection). One
+// second is enough there: at the end no second follows to make two; at the
+// start a target not yet ready (a pool not open, a cold cache) fails the
+// load's first requests. Resets and timeouts need two seconds: the stop
+// and a late reader can cause them.
+func errorEdge(view []clientSecond, busy []int) (span, bool) {
+	if j, ok := edgeStretch(view, busy, 0, 1); ok {
+		return span{0, j}, true
+	}
+	if j, ok := edgeStretch(view, busy, len(busy)-1, -1); ok {
+		return span{j, len(busy) - 1}, true
+	}
+	return span{}, false
+}
+
+// edgeStretch walks busy from index i by step while its seconds erred and
+// returns the last index that did, when the target answered errMin of
+// their failures.
+func edgeStretch(view []clientSecond, busy []int, i, step int) (int, bool) {
+	answered, last := 0.0, -1
+	for ; i >= 0 && i < len(busy); i += step {
+		s := &view[busy[i]]
+		kept := s.failed - float64(s.m.Failures[sample.Interrupted])
+		if kept == 0 || kept < errShare*s.x {
+			break
+		}
+		for k, n := range s.m.Failures {
+			if answeredKind(sample.Kind(k)) {
+				answered += float64(n)
+			}
+		}
+		last = i
+	}
+	return last, last >= 0 && answered >= errMin
 }
 
 // servedBefore returns the index of view of the last second of idx (the

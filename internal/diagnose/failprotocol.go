@@ -43,6 +43,13 @@ var protocolFailures = map[protoKind]failWords{
 	{"sse", sample.HTTP4xx}: {"event stream refused with a 4xx status", "the server refused every subscription", []string{
 		"subscribe once by hand (curl -N -H 'Accept: text/event-stream' URL) and read the status",
 		"check the URL, headers and credentials the step sends"}},
+	{"grpc", sample.Other}: {"transport error or malformed message", "no call got through; see the error samples", []string{
+		"read the error samples in the summary: they name what failed"}},
+	{anySession, sample.Other}: {"transport error or malformed message", "no session got through; see the error samples", []string{
+		"read the error samples in the summary: they name what failed"}},
+	{"grpc", sample.Interrupted}: {"cut off by the end of the run", "no call ended before the run did: the server accepted the calls but did not finish them", []string{
+		"call the method once by hand (grpcurl) to see whether it ends, and how long it takes unloaded",
+		"give the step a timeout shorter than the run (the call's deadline), so each call ends and is counted"}},
 	{"sse", sample.HTTP5xx}: {"event stream failed with a 5xx status", "the server failed every subscription", []string{
 		"subscribe once by hand (curl -N -H 'Accept: text/event-stream' URL) and read the server's log for the failures"}},
 }

@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -50,6 +51,12 @@ func synthetic() map[string]func(t *testing.T) Input {
 		"jvm-hogged": slowFrom(jvmHogged(10), 10), "jvm-hogged-context": withSeries(jvmHogged(10)), "jvm-hogged-start": withSeries(jvmHogged(0)), "node-hogged": slowFrom(nodeHogged(15), 15),
 		"pinned-core-hogged": withSeries(hoggedCore(0, "1")), "pinned-core-hogged-slow": slowFrom(hoggedCore(10, "0"), 10),
 		"generator-queue": generatorQueue(issue20Drops, "generator_cpu"), "generator-queue-few": generatorQueue(map[int]int{3: 40}, "generator_behind"),
+		// errors at the run's edges (errtail_test.go)
+		"errors-last-second":  edgeErrors(modelArrivalRate, 30, 100, 0, sample.HTTP5xx, sample.OK, 29),
+		"errors-last-cut":     edgeErrors(modelArrivalRate, 30, 100, 2, sample.HTTP5xx, sample.HTTP5xx, 29),
+		"errors-first-second": edgeErrors(modelArrivalRate, 30, 100, 0, sample.HTTP5xx, sample.OK, 0),
+		"errors-graceful-500": edgeErrors(modelVUs, 30, 100, 10, sample.OK, sample.HTTP5xx),
+		"resets-last-second":  edgeErrors(modelArrivalRate, 30, 100, 0, sample.ConnReset, sample.OK, 29),
 	}
 	for _, oc := range offeredCases() { // the schedule's record, and errors judged when their requests were sent
 		m["offered: "+strings.ReplaceAll(oc.name, "/", " per ")] = func(t *testing.T) Input {
@@ -273,6 +280,9 @@ func checkOnset(t *testing.T, raw *rawRun, f Finding) {
 // the whole seconds, then the cut-short end, whose requests the stop
 // interrupted do not count. Without two, when 5 % of the run's requests
 // failed (the interrupted left out), the first second with a failure.
+// Without either, the run's edges: the first second with requests, or the
+// first of the seconds in a row up to its last, when each had 1 % failed
+// (the interrupted left out) and together 3 the target answered.
 func errorsOnset(t *testing.T, raw *rawRun) int {
 	reqs, failed := raw.client(t, SrcRequests), raw.client(t, SrcFailed)
 	cut := raw.client(t, SrcFailed+`{kind="interrupted"}`)
@@ -306,6 +316,42 @@ func errorsOnset(t *testing.T, raw *rawRun) int {
 				return s
 			}
 		}
+	}
+	return edgeOnset(t, raw, busy)
+}
+
+// edgeOnset is errorsOnset at the run's edges, from its seconds with
+// requests; -1 for none.
+func edgeOnset(t *testing.T, raw *rawRun, busy []int) int {
+	reqs, failed := raw.client(t, SrcRequests), raw.client(t, SrcFailed)
+	cut := raw.client(t, SrcFailed+`{kind="interrupted"}`)
+	var answered []perSec // a status or a refused connection: not a reset, a timeout, a cancel
+	for _, k := range []string{"http_4xx", "http_5xx", "conn_refused", "grpc_unknown", "grpc_invalid_argument", "grpc_not_found",
+		"grpc_already_exists", "grpc_permission_denied", "grpc_resource_exhausted", "grpc_failed_precondition", "grpc_aborted",
+		"grpc_out_of_range", "grpc_unimplemented", "grpc_internal", "grpc_unavailable", "grpc_data_loss", "grpc_unauthenticated"} {
+		answered = append(answered, raw.client(t, SrcFailed+`{kind="`+k+`"}`))
+	}
+	// stretch returns how many of secs, from the first, erred in a row, and
+	// how many of their failures the target answered.
+	stretch := func(secs []int) (n int, own float64) {
+		for _, s := range secs {
+			if kept := failed[s] - cut[s]; kept == 0 || kept < 0.01*reqs[s] {
+				break
+			}
+			n++
+			for _, a := range answered {
+				own += a[s]
+			}
+		}
+		return n, own
+	}
+	if n, own := stretch(busy); n > 0 && own >= 3 {
+		return busy[0]
+	}
+	back := slices.Clone(busy)
+	slices.Reverse(back)
+	if n, own := stretch(back); n > 0 && own >= 3 {
+		return back[n-1]
 	}
 	return -1
 }

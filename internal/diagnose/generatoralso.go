@@ -38,6 +38,19 @@ func answeredKind(k sample.Kind) bool {
 	return k > sample.GRPCCancelled && k < sample.NumKinds
 }
 
+// Answered counts the failures of a second or a run that are answers of
+// the target (answeredKind): what no lateness of loadlens makes, only a
+// burst it released.
+func Answered(failures [sample.NumKinds]int64) int64 {
+	var n int64
+	for k, c := range failures {
+		if answeredKind(sample.Kind(k)) {
+			n += c
+		}
+	}
+	return n
+}
+
 // targetFailed returns the words that say the target answered a material
 // share of the requests between two seconds with an error of its own (its
 // most frequent one), and adds their evidence; nil when it did not.

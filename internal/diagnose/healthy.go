@@ -30,7 +30,7 @@ func Healthy(in Input, fs []Finding) *Verdict {
 	b := newBuilder("healthy", Info)
 	if len(c.secs) == 0 {
 		// Not "no bottleneck found": a run that recorded no request may have sent many that never came back.
-		b.title("nothing to check: the run recorded no whole second with requests, so no bottleneck was looked for")
+		b.title("nothing to check: the run recorded no whole second with " + c.counts().Many + ", so no bottleneck was looked for")
 		return verdict(b)
 	}
 	first, last := c.all[0].sec, c.all[len(c.all)-1].sec
@@ -53,10 +53,11 @@ func Healthy(in Input, fs []Finding) *Verdict {
 			parts = append(parts, "throughput reached ", x, which, n, b.noun(n, " VU (at ", " VUs (at "), at, ")")
 		}
 	}
-	p95 := b.add(c.quantile(95, UnitDuration, "p95 of every request of the run"))
-	failed := b.add(c.fig(c.client(SrcFailed), StatSum, first, last, UnitCount, "requests failed"))
-	total := b.add(c.fig(reqs, StatSum, first, last, UnitCount, "requests"))
-	share := b.derive(StatRatio, UnitRate, "share of the requests that failed", failed, total)
+	u := c.counts()
+	p95 := b.add(c.quantile(95, UnitDuration, "p95 of every "+u.One+" of the run"))
+	failed := b.add(c.fig(c.client(SrcFailed), StatSum, first, last, UnitCount, u.Many+" failed"))
+	total := b.add(c.fig(reqs, StatSum, first, last, UnitCount, u.Many))
+	share := b.derive(StatRatio, UnitRate, "share of the "+u.Many+" that failed", failed, total)
 	if len(parts) > 1 {
 		parts = append(parts, ", ")
 	}

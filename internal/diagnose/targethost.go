@@ -32,6 +32,9 @@ type targetCPUs struct {
 	// for a view of every CPU the target may use.
 	also func(sec int) bool
 	rest []oneCPU
+	// wholeHost marks loadlens's reading of the whole host (localViews):
+	// it is a finding only where the load felt it.
+	wholeHost bool
 }
 
 // targetHostBusy finds targets that got less CPU than they could use
@@ -96,7 +99,7 @@ func (c *context) targetCPUViews() []targetCPUs {
 		}
 		out = append(out, targetCPUs{name: roleName(sys), proc: procOf(sys), label: titled(sys), busy: c.ofSeries(sys), own: c.ofSeries(p)})
 	}
-	return append(append(out, c.nodeViews()...), c.pinnedViews()...)
+	return append(append(append(out, c.nodeViews()...), c.pinnedViews()...), c.localViews()...)
 }
 
 // nodeViews pairs each node_exporter host with the processes of its role
@@ -182,6 +185,8 @@ func (c *context) hostTakenFinding(v targetCPUs, subjects []cpuSubject, from, to
 		" by the host's other processes, ", own, " by itself (", name(v.label), ")"}
 	switch {
 	case effect:
+	case v.wholeHost:
+		return Finding{}, false
 	case base < 0:
 		b.f.Severity = Warning
 		title = append(title, ", from the run's start: no quiet second to compare this load with")

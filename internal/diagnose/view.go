@@ -25,6 +25,7 @@ type context struct {
 	vals      map[string][]series.Point // every source's values, computed once
 	traces    []spans.Breakdown         // the trace join's breakdowns per endpoint
 	names     []string                  // the endpoints' names, also for a run without seconds
+	local     []string                  // the scraped targets on loadlens's own host (Input.LocalTargets)
 }
 
 // clientSecond is one second of the client view in the units rules reason
@@ -50,7 +51,7 @@ type clientSecond struct {
 
 // newContext prepares the client view of in.
 func newContext(in Input) *context {
-	c := &context{run: in.Run, set: in.Series, vals: map[string][]series.Point{}, traces: in.Traces}
+	c := &context{run: in.Run, set: in.Series, vals: map[string][]series.Point{}, traces: in.Traces, local: in.LocalTargets}
 	if in.Run != nil {
 		for i := range in.Run.Layout.Endpoints {
 			c.names = append(c.names, endpointNameIn(in.Run.Layout, i))

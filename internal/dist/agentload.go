@@ -25,7 +25,7 @@ func (s *session) load(ctx context.Context, at time.Time) {
 	p := s.plan
 	rec := metrics.NewRecorder(p.Layout, 2*runtime.GOMAXPROCS(0))
 	eng := engine.New(p, rec, engine.Options{Segment: s.seg, Start: at,
-		Notify: func(msg string) { _ = s.c.send(kindNotice, notice{Text: msg}) }})
+		Notify: func(msg string) { _ = s.c.send(kindNotice, notice{Text: clip(msg, maxNoticeText)}) }}) // the coordinator bounds them
 	wait := time.NewTimer(time.Until(at))
 	defer wait.Stop()
 	select {
@@ -77,10 +77,10 @@ loop:
 			}
 			d := done{Seconds: sec}
 			if engErr != nil {
-				d.Error = engErr.Error()
+				d.Error = clip(engErr.Error(), maxNoticeText)
 			}
 			if s.own != nil && s.own.Err() != nil {
-				d.Stopped = s.stoppedWhy()
+				d.Stopped = clip(s.stoppedWhy(), maxNoticeText)
 			}
 			s.over.Store(true)
 			_ = s.c.send(kindDone, d)

@@ -27,6 +27,7 @@ type agentState struct {
 	missing  []int         // seconds waited for in vain, left out of the merge
 	late     int           // seconds that came after they were marked missing, discarded
 	inFlight int64         // its requests in flight at its last second
+	notes    noticeGate    // its notices kept and left out; its reader's alone
 
 	requests, errors, iterations, dropped int64
 	cpuSum, cpuMax                        float64

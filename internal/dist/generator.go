@@ -31,6 +31,7 @@ type generator struct {
 	plan    *plan.Plan
 	wait    time.Duration // how long a late second is waited for
 	silence time.Duration // an agent quiet this long is lost
+	last    int           // the seconds an agent may send: lastSecond
 	agents  []*agentState
 	start   time.Time
 	notify  func(string)
@@ -60,7 +61,7 @@ type busiest struct {
 }
 
 func newGenerator(p *plan.Plan, remotes []*remote, wait time.Duration) *generator {
-	g := &generator{plan: p, wait: wait, silence: DefaultSilence, changed: make(chan struct{})}
+	g := &generator{plan: p, wait: wait, silence: DefaultSilence, last: lastSecond(p), changed: make(chan struct{})}
 	for _, r := range remotes {
 		g.agents = append(g.agents, &agentState{remote: r, pending: map[int]*metrics.Snapshot{}, cpuAt: map[int]float64{},
 			stallAt: map[int]stall{}, lostAt: -1})
@@ -134,6 +135,7 @@ func (g *generator) Run(ctx context.Context) error {
 // read takes one agent's frames until it ends or is lost.
 func (g *generator) read(a *agentState) {
 	defer a.nc.Close()
+	defer g.noticesLeft(a)
 	for {
 		_ = a.nc.SetReadDeadline(time.Now().Add(max(g.silence, time.Until(g.start)+g.silence)))
 		f, err := a.c.read()
@@ -143,48 +145,14 @@ func (g *generator) read(a *agentState) {
 		}
 		switch f.kind {
 		case kindSecond:
-			head, body, err := parseSecondFrame(f.body)
-			sec := head.sec
-			var snap metrics.Snapshot
-			if err == nil {
-				err = snap.UnmarshalBinary(body)
-			}
-			if err == nil {
-				err = snap.CheckLayout(g.plan.Layout)
-			}
-			if err == nil && sec != snap.Second {
-				err = fmt.Errorf("second %d carries the snapshot of second %d", sec, snap.Second)
-			}
-			if err != nil {
-				g.lose(a, "sent a bad second: "+err.Error())
+			if why := g.takeSecond(a, f.body); why != "" {
+				g.lose(a, why)
 				return
 			}
-			g.update(func() {
-				if g.tap != nil {
-					g.tap(a.name, body)
-				}
-				a.heard = time.Now()
-				a.receive(sec, head.cpu, &snap)
-				a.receiveHead(head)
-				a.inFlight = head.inFlight
-				g.seconds = max(g.seconds, sec+1)
-			})
 		case kindNotice:
-			var n notice
-			_ = json.Unmarshal(f.body, &n)
-			g.notify(a.name + ": " + n.Text)
+			g.takeNotice(a, f.body)
 		case kindDone:
-			var d done
-			_ = json.Unmarshal(f.body, &d)
-			if why := g.endedEarly(d); why != "" {
-				g.update(func() { a.heard = time.Now() })
-				g.lose(a, why) // as if killed: its planned load after its last second is lost
-				return
-			}
-			if d.Error != "" {
-				g.notify(fmt.Sprintf("%s (%s) ended with an error: %s", a.name, a.addr, d.Error))
-			}
-			g.update(func() { a.done, a.total, a.heard = true, d.Seconds, time.Now() })
+			g.takeDone(a, f.body)
 			return
 		case kindBeat:
 		default:
@@ -192,6 +160,86 @@ func (g *generator) read(a *agentState) {
 			return
 		}
 	}
+}
+
+// takeSecond keeps one second an agent sent; it says why the agent is
+// lost instead when the second is corrupt, out of the test's length
+// (a tampered second number would stretch the run without end) or out of
+// order.
+func (g *generator) takeSecond(a *agentState, b []byte) (lostWhy string) {
+	head, body, err := parseSecondFrame(b)
+	sec := head.sec
+	switch {
+	case err != nil:
+	case sec >= g.last:
+		return fmt.Sprintf("sent a bad second %d (the test has %d: its load and graceful stops, and %s of margin)", sec, g.last, secondMargin)
+	case sec != a.next: // the reader alone changes next: no lock needed to read it
+		return fmt.Sprintf("sent a bad second %d (second %d was due)", sec, a.next)
+	case early(sec, time.Since(g.start)):
+		return fmt.Sprintf("sent a bad second %d at %s, before it could have been measured", sec, units.Clock(int(max(0, time.Since(g.start))/time.Second)))
+	}
+	var snap metrics.Snapshot
+	if err == nil {
+		err = snap.UnmarshalBinary(body)
+	}
+	if err == nil {
+		err = snap.CheckLayout(g.plan.Layout)
+	}
+	if err == nil && sec != snap.Second {
+		err = fmt.Errorf("second %d carries the snapshot of second %d", sec, snap.Second)
+	}
+	if err != nil {
+		return "sent a bad second: " + err.Error()
+	}
+	g.update(func() {
+		if g.tap != nil {
+			g.tap(a.name, body)
+		}
+		a.heard = time.Now()
+		a.receive(sec, head.cpu, &snap)
+		a.receiveHead(head)
+		a.inFlight = head.inFlight
+		g.seconds = max(g.seconds, sec+1)
+	})
+	return ""
+}
+
+// takeNotice passes on an agent's notice, cut to maxNoticeText, unless it
+// has had its share of them (noticeGate).
+func (g *generator) takeNotice(a *agentState, b []byte) {
+	var n notice
+	_ = json.Unmarshal(b, &n)
+	if a.notes.admit(int(max(0, time.Since(g.start)) / time.Second)) {
+		g.notify(a.name + ": " + clip(n.Text, maxNoticeText))
+	}
+}
+
+// noticesLeft says, once, how many of an agent's notices were not shown.
+func (g *generator) noticesLeft(a *agentState) {
+	if n := a.notes.left; n > 0 {
+		g.notify(fmt.Sprintf("%s from %s (%s) left out: at most %d a second and %d a run are shown of each agent",
+			units.CountOf(int64(n), "more notice", "more notices"), a.name, a.addr, noticesPerSecond, noticesPerRun))
+	}
+}
+
+// takeDone ends an agent's load: done, or lost when it ended early or its
+// end claims seconds that did not all arrive.
+func (g *generator) takeDone(a *agentState, b []byte) {
+	var d done
+	_ = json.Unmarshal(b, &d)
+	why := g.endedEarly(d)
+	if why == "" && d.Seconds != a.next {
+		why = fmt.Sprintf("it said it sent %s, but %s arrived", units.CountOf(int64(d.Seconds), "second", "seconds"), units.CountOf(int64(a.next), "second", "seconds"))
+	}
+	if why != "" {
+		g.update(func() { a.heard = time.Now() })
+		g.lose(a, why) // as if killed: its planned load after its last second is lost
+		return
+	}
+	if d.Error != "" {
+		g.notify(fmt.Sprintf("%s (%s) ended with an error: %s", a.name, a.addr, clip(d.Error, maxNoticeText)))
+	}
+	g.update(func() { a.done, a.total, a.heard = true, d.Seconds, time.Now() })
 }
 
 // endedEarly says why an agent's end is a loss: it stopped itself (a
@@ -214,6 +262,9 @@ func (g *generator) endedEarly(d done) string {
 
 // lostReason words why an agent's connection ended.
 func lostReason(err error) string {
+	if big, ok := errors.AsType[*oversizeError](err); ok {
+		return big.tooBig()
+	}
 	var ne interface{ Timeout() bool }
 	if errors.As(err, &ne) && ne.Timeout() {
 		return fmt.Sprintf("it fell silent for %s", units.Duration(DefaultSilence))

@@ -34,6 +34,7 @@ const (
 )
 
 // maxFrame bounds a frame: a test file (10 MiB at most) with its CSV files.
+// An agent's frames during a run have bounds of their own (limits.go).
 const maxFrame = 256 << 20
 
 // maxHello bounds the one frame read before the token is checked: a hello
@@ -123,6 +124,9 @@ type conn struct {
 	r     *bufio.Reader
 	wmu   sync.Mutex
 	limit uint32 // the largest frame read accepts; 0 is maxFrame
+	// limitOf, when set, is the largest frame of each kind read accepts,
+	// in place of limit: an agent's frames once its run is set up.
+	limitOf func(kind byte) uint32
 }
 
 func newConn(rw io.ReadWriter) *conn { return &conn{rw: rw, r: bufio.NewReaderSize(rw, 64<<10)} }
@@ -160,9 +164,13 @@ func encodeFrame(kind byte, v any) ([]byte, error) {
 	return append(hdr[:], body...), nil
 }
 
-// read reads the next frame, of at most c.limit bytes (maxFrame when unset).
+// read reads the next frame, of at most c.limitOf its kind, else c.limit
+// bytes (maxFrame when unset).
 func (c *conn) read() (frame, error) {
-	if c.limit != 0 {
+	switch {
+	case c.limitOf != nil:
+		return readFrameOf(c.r, c.limitOf)
+	case c.limit != 0:
 		return readFrame(c.r, c.limit)
 	}
 	return readFrame(c.r, maxFrame)
@@ -171,11 +179,16 @@ func (c *conn) read() (frame, error) {
 // readFrame reads one frame of at most limit bytes from r. A longer one is
 // refused from its header, before a byte of its body is read or allocated.
 func readFrame(r io.Reader, limit uint32) (frame, error) {
+	return readFrameOf(r, func(byte) uint32 { return limit })
+}
+
+// readFrameOf is readFrame with a limit for each kind of frame.
+func readFrameOf(r io.Reader, limitOf func(kind byte) uint32) (frame, error) {
 	var hdr [5]byte
 	if _, err := io.ReadFull(r, hdr[:]); err != nil {
 		return frame{}, err
 	}
-	n := binary.BigEndian.Uint32(hdr[1:])
+	n, limit := binary.BigEndian.Uint32(hdr[1:]), limitOf(hdr[0])
 	if n > limit {
 		return frame{}, &oversizeError{kind: hdr[0], n: n, limit: limit}
 	}

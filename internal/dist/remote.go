@@ -62,8 +62,8 @@ func dialAgent(ctx context.Context, cfg *Config, name, addr string) (*remote, er
 		nc.Close()
 		return nil, fmt.Errorf("%s (%s): %w", name, addr, err)
 	}
-	// An agent now: its seconds may be large.
-	r.c.limit = 0
+	// An agent now, but its frames stay small (pongs, its ready) until
+	// give sets the bounds of its run's frames.
 	if !own.sameAs(r.who.Build) { // an agent of a build that does not compare them says welcome to anyone with the token
 		nc.Close()
 		return nil, fmt.Errorf("%s (%s): %s", name, addr, mismatch(r.who.Build, own))
@@ -123,5 +123,6 @@ func (r *remote) give(ctx context.Context, j job, p *plan.Plan) error {
 		return fmt.Errorf("%s (%s) read the test into %d endpoints, %d scenarios and %d checks; the coordinator into %d, %d and %d",
 			r.name, r.addr, rd.Endpoints, rd.Scenarios, rd.Checks, len(l.Endpoints), len(l.Scenarios), len(l.Checks))
 	}
+	r.c.limitOf = agentLimits(l)
 	return ctx.Err()
 }

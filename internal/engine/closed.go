@@ -32,7 +32,7 @@ func (sc *scenarioRun) runVUs(ctx context.Context, start time.Time) {
 	hard, interrupt := context.WithCancelCause(ctx)
 	defer interrupt(nil)
 	r := &closedRun{sc: sc, hard: hard, spread: spreadInterval(sc.s.Flow), parks: sc.parks(),
-		gate: startGate{limit: sc.e.startGate}}
+		gate: startGate{limit: sc.e.startGate, grace: sc.e.startGateGrace}}
 	defer context.AfterFunc(hard, r.interruptAll)()
 	at, jump := time.Duration(0), true
 	for {
@@ -49,7 +49,10 @@ func (sc *scenarioRun) runVUs(ctx context.Context, start time.Time) {
 		jump = plan.VUsAt(l, next)-plan.VUsAt(l, next-1) > 1
 		at = max(next, time.Since(start))
 	}
-	r.retarget(0, 0, false)
+	r.over.Store(true)
+	r.slots.mu.Lock()
+	r.setTarget(0, false) // not retarget: the end leaves its parked VUs to endThinking, a cancel to its wake
+	r.slots.mu.Unlock()
 	// Only when the duration ended: on a cancel the VUs' contexts may not
 	// have ended yet here, and interruptAll wakes them, recording nothing.
 	if ctx.Err() == nil {
@@ -72,34 +75,47 @@ type closedRun struct {
 	// no longer, as that think sends nothing (endThinking).
 	ending atomic.Bool
 	gate   startGate // admits its VUs to their first request
+	// over is set when the schedule ended, before its target 0, which is
+	// not a ramp-down: a VU parking then is left to endThinking or a wake.
+	over atomic.Bool
 }
 
-// retarget sets the VU count; VUs at n and above stop after their
-// iteration, or are interrupted after the graceful ramp-down.
+// retarget sets the VU count. A VU at n and above that is parked leaves
+// at once: in its flow's last think time, where all it would still do is
+// wait (its iteration recorded complete, as at the scenario's end), or
+// waiting for its first start. The others stop after their iteration, or
+// are interrupted after the graceful ramp-down.
 func (r *closedRun) retarget(n int, rampDown time.Duration, jump bool) {
 	slots := &r.slots
 	slots.mu.Lock()
 	defer slots.mu.Unlock()
-	old := slots.target
+	old := r.setTarget(n, jump)
+	for idx := n; idx < old && idx < len(slots.vus); idx++ {
+		c := slots.vus[idx]
+		if c == nil || c.leave() || rampDown <= 0 { // park reads the target for a VU that parks after this
+			continue
+		}
+		time.AfterFunc(rampDown, func() {
+			if int64(idx) >= slots.targetA.Load() {
+				c.cancel(errRampedDown) // a newer VU in this slot is another closedVU
+				c.interrupt()
+			}
+		})
+	}
+}
+
+// setTarget sets the VU count and returns the one before; the caller holds
+// slots.mu. VUs above it stop after their iteration.
+func (r *closedRun) setTarget(n int, jump bool) (old int) {
+	slots := &r.slots
+	old = slots.target
 	if jump && n > old+1 && r.spread > 0 { // not a ramp, which spreads its VUs already
 		slots.from, slots.to, slots.since = old, n, time.Now()
 	}
 	slots.target = n
 	slots.targetA.Store(int64(n))
 	slots.scan = min(slots.scan, n)
-	if rampDown <= 0 {
-		return
-	}
-	for idx := n; idx < old && idx < len(slots.alive); idx++ {
-		if c := slots.vus[idx]; slots.alive[idx] {
-			time.AfterFunc(rampDown, func() {
-				if int64(idx) >= slots.targetA.Load() {
-					c.cancel(errRampedDown) // a newer VU in this slot is another closedVU
-					c.interrupt()
-				}
-			})
-		}
-	}
+	return old
 }
 
 // grow starts at most vuBatch of the missing VUs below the target; it

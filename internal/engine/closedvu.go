@@ -125,13 +125,39 @@ func (c *closedVU) park(d time.Duration) bool {
 		c.timer.Stop()
 		return false
 	}
-	// Stored parked, then read ending: endThinking stores the other way
-	// round, so one of the two sees the other and ends the think.
-	if c.r.ending.Load() && c.parked.CompareAndSwap(1, 0) {
+	// Stored parked, then read ending and the target: endThinking and
+	// retarget store the other way round, so one of the two sees the other
+	// and ends the think.
+	if (c.r.ending.Load() || c.removed()) && c.parked.CompareAndSwap(1, 0) {
 		c.timer.Stop()
 		c.endThink()
-		return false // and keep, which reads the target 0, ends the VU
+		return false // and keep, which reads the target below the slot, ends the VU
 	}
+	return true
+}
+
+// removed reports whether a ramp-down put the VU's slot above the target.
+// The end's target 0 is none (endThinking ends those VUs, or a cancel's
+// wake, recording nothing): runVUs stores over before it, and this reads
+// over after the target, so seeing that 0 it sees over.
+func (c *closedVU) removed() bool {
+	return int64(c.idx) >= c.r.slots.targetA.Load() && !c.r.over.Load()
+}
+
+// leave ends a parked VU at once: in its flow's last think, whose
+// iteration is complete (all it would still do is wait), or waiting for its
+// first start. keep, on the goroutine started here (not under the lock
+// keep takes, which the caller holds), frees its slot when its slot is
+// above the target. It reports whether the VU was parked.
+func (c *closedVU) leave() bool {
+	if !c.parked.CompareAndSwap(1, 0) {
+		return false
+	}
+	c.timer.Stop()
+	if c.thinking {
+		c.endThink()
+	}
+	go c.run()
 	return true
 }
 
@@ -148,14 +174,9 @@ func (r *closedRun) endThinking() {
 	r.slots.mu.Lock()
 	defer r.slots.mu.Unlock()
 	for _, c := range r.slots.vus {
-		if c == nil || !c.parked.CompareAndSwap(1, 0) {
-			continue
+		if c != nil {
+			c.leave()
 		}
-		c.timer.Stop()
-		if c.thinking {
-			c.endThink()
-		}
-		go c.run() // which frees the slot: not here, under the lock keep takes
 	}
 }
 

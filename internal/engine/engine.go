@@ -65,6 +65,8 @@ type Engine struct {
 
 	httpPool  sync.Pool // of *httpState, lent to parking VUs while they run
 	startGate int       // the closed model's start gate's size; 0: startGateSize (tests make it small)
+	// startGateGrace is how long a dial holds the start gate; 0: startDialGrace (tests set it)
+	startGateGrace time.Duration
 }
 
 // New prepares an engine for the plan; measurements go to rec.
@@ -76,7 +78,9 @@ func New(p *plan.Plan, rec sample.Recorder, opts Options) *Engine {
 	e.sessions = map[*plan.Session]protocol.Step{}
 	e.sessionsErr = e.prepareSessions()
 	for _, s := range p.Scenarios {
-		e.scens = append(e.scens, newScenarioRun(e, s))
+		sc := newScenarioRun(e, s)
+		sc.sessionsOnly = firstRequest(s.Flow) == nil
+		e.scens = append(e.scens, sc)
 	}
 	return e
 }

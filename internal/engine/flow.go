@@ -69,7 +69,6 @@ func (v *vu) steps(ctx context.Context, flow []plan.Step, w *walk, top bool) boo
 			}
 			w.end, w.stepStart = v.http.ended, time.Time{}
 		case plan.SessionStep:
-			v.leaveGate() // a session may last the run
 			if !v.session(ctx, st.Session, w) {
 				return false
 			}

@@ -21,14 +21,16 @@ type h1Trip struct {
 	// context.AfterFunc per VU was 540 B (its context, the parent's Done
 	// channel and child map).
 	external bool
-	written  func() // told when a request has been written: the VU's leaveGate
+	written  func()        // told when a request has been written: the VU's leaveGate
+	dialing  func() func() // told as a dial starts: the VU's gateDial
 }
 
 // newH1Trip makes a VU's client; parked: the VU parks (closedvu.go), so
 // its goroutine may dial and handshake itself, and its runner aborts it.
-func newH1Trip(e *Engine, parked bool, written func()) *h1Trip {
+// written and dialing are the start gate's hooks (nil: none).
+func newH1Trip(e *Engine, parked bool, written func(), dialing func() func()) *h1Trip {
 	return &h1Trip{client: h1.New(h1.Config{Dialer: e.dialer, TLS: e.h1TLS, HandshakeTimeout: e.tlsTimeout,
-		IdleCloses: &e.idleCloses, Inline: parked}), external: parked, written: written}
+		IdleCloses: &e.idleCloses, Inline: parked}), external: parked, written: written, dialing: dialing}
 }
 
 func (t *h1Trip) close() {
@@ -66,13 +68,16 @@ func (t *h1Trip) roundTrip(ctx context.Context, q *hop, res *hopResult, rs *resp
 	}
 	x := &rs.lean // the VU's, lent with its request state: not the client's, 400 B a thinking VU would hold
 	x.req = h1.Request{Method: q.method, URL: q.url, Header: q.header, Body: q.body, KeepBody: q.keepBody,
-		MaxBody: q.maxBody, Host: q.host, UserAgent: q.agent, Deadline: q.deadline, Start: q.start, OnWritten: t.written}
+		MaxBody: q.maxBody, KeepError: q.keepError, Host: q.host, UserAgent: q.agent, Deadline: q.deadline, Start: q.start, OnWritten: t.written, OnDial: t.dialing}
 	t.busy.Store(true)
 	err := t.client.Do(&x.req, &x.resp)
 	t.busy.Store(false)
 	r := &x.resp
 	res.sent, res.received, res.connect, res.tls, res.truncated = r.Sent, r.Received, r.Connect, r.TLS, r.Truncated
 	res.done = r.Done
+	if !q.keepBody { // a kept error body is not the step's: its cut is not a truncated body
+		res.truncated, res.errorCut = false, r.Truncated
+	}
 	if !r.FirstByte.IsZero() && !r.Wrote.IsZero() {
 		res.waited = r.FirstByte.Sub(r.Wrote)
 	}

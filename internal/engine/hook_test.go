@@ -61,7 +61,7 @@ teardown:
 	}
 
 	for _, tc := range []struct{ hook, want string }{
-		{"  - get: /broken\n", "GET " + srv.URL + "/broken: a request failed (http_5xx): 500 Internal Server Error"},
+		{"  - get: /broken\n", "GET " + srv.URL + `/broken: a request failed (http_5xx): 500 Internal Server Error: {"token": "t"}`}, // with what the target said
 		{"  - get: /login\n    check: [{json: $.token, eq: other}]\n", "GET " + srv.URL + "/login: a check or extraction failed"},
 	} {
 		p, err := plan.Parse("t.yaml", []byte(fmt.Sprintf("base_url: %s\nsetup:\n%sscenarios:\n  s: {iterations: 1, flow: [get: /]}\n", srv.URL, tc.hook)), nil)

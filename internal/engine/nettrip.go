@@ -28,13 +28,15 @@ type netTrip struct {
 	agent                                                             []string // the default User-Agent header
 }
 
-func newNetTrip(e *Engine, http2 bool, written func()) *netTrip {
+// newNetTrip makes a VU's net/http client; written and dialing are the
+// start gate's hooks (nil: none).
+func newNetTrip(e *Engine, http2 bool, written func(), dialing func() func()) *netTrip {
 	n := &netTrip{agent: []string{defaultUserAgent}}
 	cfg := e.tlsConfig()
 	cfg.ClientSessionCache = tls.NewLRUClientSessionCache(sessionCacheSize) // this VU's sessions, as the lean client keeps them
 	n.tr = &http.Transport{
 		Proxy:               nil, // load goes where the test says, never through an environment proxy
-		DialContext:         countingDial(e.dialer, &n.wire),
+		DialContext:         toldDial(countingDial(e.dialer, &n.wire), dialing),
 		MaxIdleConnsPerHost: 4,
 		IdleConnTimeout:     90 * time.Second,
 		TLSHandshakeTimeout: e.tlsTimeout,
@@ -134,7 +136,11 @@ func (n *netTrip) roundTrip(ctx context.Context, q *hop, res *hopResult, rs *res
 	resp, err := n.tr.RoundTrip(req)
 	headed := err == nil
 	if err == nil {
-		err = rs.readNet(resp.Body, q.keepBody, q.maxBody, res)
+		if !q.keepBody && q.keepError > 0 && resp.StatusCode >= 400 {
+			err = rs.readNetError(resp.Body, q.keepError, res)
+		} else {
+			err = rs.readNet(resp.Body, q.keepBody, q.maxBody, res)
+		}
 		resp.Body.Close()
 		rs.status, rs.header = resp.StatusCode, resp.Header
 		res.statusText = resp.Status

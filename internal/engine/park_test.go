@@ -16,7 +16,9 @@ import (
 // TestThinkingVUsHoldNoGoroutine: closed-model VUs whose flow ends in a
 // think time wait for it parked, without a goroutine (and so without the
 // stack their request grew), and are woken at once when the run is
-// cancelled or they are ramped down, not after their minute of think.
+// cancelled or they are ramped down, not after their minute of think: a
+// cancel records no iteration, a ramp-down each one complete, its last
+// think all that was left (TestRampDownEndsAThinkingVUAtOnce).
 func TestThinkingVUsHoldNoGoroutine(t *testing.T) {
 	const vus = 20
 	up := plan.Stage{Duration: 50 * time.Millisecond, Target: vus} // a ramp: VUs start at once, not spread
@@ -24,10 +26,11 @@ func TestThinkingVUsHoldNoGoroutine(t *testing.T) {
 		name   string
 		stages []plan.Stage
 		cancel bool // cancel the run once the VUs think
+		iters  int  // iterations recorded
 	}{
-		{"cancelled", []plan.Stage{up, {Duration: time.Minute, Target: vus}}, true},
+		{"cancelled", []plan.Stage{up, {Duration: time.Minute, Target: vus}}, true, 0},
 		{"ramped down", []plan.Stage{up, {Duration: 300 * time.Millisecond, Target: vus},
-			{Duration: time.Millisecond, Target: 0}, {Duration: 300 * time.Millisecond, Target: 0}}, false},
+			{Duration: time.Millisecond, Target: 0}, {Duration: 300 * time.Millisecond, Target: 0}}, false, vus},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -60,8 +63,8 @@ func TestThinkingVUsHoldNoGoroutine(t *testing.T) {
 			}
 			rec.mu.Lock()
 			defer rec.mu.Unlock()
-			if rec.iterations != 0 {
-				t.Errorf("%d iterations recorded; a think time cut short ends none", rec.iterations)
+			if rec.iterations != tt.iters {
+				t.Errorf("%d iterations recorded, want %d", rec.iterations, tt.iters)
 			}
 		})
 	}

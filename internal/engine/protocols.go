@@ -65,14 +65,7 @@ func (v *vu) session(ctx context.Context, s *plan.Session, w *walk) bool {
 	if ctx.Err() != nil {
 		return false
 	}
-	run, ok := v.sess[s]
-	if !ok {
-		if v.sess == nil {
-			v.sess = map[*plan.Session]protocol.Session{}
-		}
-		run = v.sc.e.sessions[s].NewSession()
-		v.sess[s] = run
-	}
+	run := v.sessionOf(s)
 	intended := w.stepStart
 	if intended.IsZero() {
 		intended = time.Now()
@@ -80,10 +73,14 @@ func (v *vu) session(ctx context.Context, s *plan.Session, w *walk) bool {
 	if w.intended.IsZero() {
 		w.intended = intended
 	}
+	if _, ok := run.(protocol.Announcer); !ok {
+		v.leaveGate() // a session may last the run
+	}
 	v.lastStatus, v.checksOK = 0, true // what if: conditions read after the step: its status and checks
 	v.sc.inflight.Add(1)
 	w.end = run.Run(ctx, (*protoVU)(v), intended)
 	v.sc.inflight.Add(-1)
+	v.leaveGate() // an Announcer's whose request was never written (a failed dial)
 	w.stepStart = time.Time{}
 	return ctx.Err() == nil
 }
@@ -91,8 +88,28 @@ func (v *vu) session(ctx context.Context, s *plan.Session, w *walk) bool {
 // closeSessions releases the VU's session connections.
 func (v *vu) closeSessions() {
 	for _, s := range v.sess {
-		s.Close()
+		s.run.Close()
 	}
+}
+
+// vuSession is a VU's runner of one session step.
+type vuSession struct {
+	step *plan.Session
+	run  protocol.Session
+}
+
+// sessionOf returns the VU's runner of step s, made on first use. A flow
+// has a few session steps: a slice searched in order is a few words where a
+// map was a quarter of a kilobyte per VU.
+func (v *vu) sessionOf(s *plan.Session) protocol.Session {
+	for i := range v.sess {
+		if v.sess[i].step == s {
+			return v.sess[i].run
+		}
+	}
+	run := v.sc.e.sessions[s].NewSession()
+	v.sess = append(v.sess, vuSession{s, run})
+	return run
 }
 
 // protoVU is a vu as a session protocol sees it.
@@ -113,6 +130,10 @@ func (p *protoVU) Check(id int32, end time.Time, ok bool) {
 }
 
 func (p *protoVU) Since(t time.Time) time.Duration { return p.sc.e.since(t) }
+
+// Written ends the VU's admission through the start gate: an Announcer's
+// opening request is written (on the handshake's goroutine).
+func (p *protoVU) Written() { (*vu)(p).leaveGate() }
 
 func (p *protoVU) Outcome(ctx context.Context, err error) (sample.Kind, string) {
 	if ctx.Err() != nil {

@@ -20,6 +20,7 @@ type httpState struct {
 	hop       hop
 	res       hopResult
 	seen      []string // the hops of a redirect chain, for loop detection
+	said      errorSaid
 	// began and ended are the last request's intended start and end, so
 	// that its iteration reads the clock no more than its requests do.
 	began, ended time.Time
@@ -96,6 +97,9 @@ func (v *vu) request(ctx context.Context, r *plan.Request, intended time.Time) e
 	if r.NeedBody && h.resp.decodeBody(r.MaxBody) {
 		s.Truncated = true
 	}
+	if s.Kind != sample.OK && s.Status >= 400 && validStatus(s.Status) {
+		s.Err = h.said.message(s.Status, s.Err, h.errorBody(r), h.res.errorCut || s.Truncated)
+	}
 	v.record(s)
 	v.evaluate(r, &h.resp, s.End)
 	return nil
@@ -128,7 +132,8 @@ func (v *vu) send(ctx context.Context, r *plan.Request, begin, deadline time.Tim
 	h.hdr.addTrace(v.tc.Rand, &v.sc.e.opts.Trace, s)
 	q := &h.hop
 	*q = hop{method: r.Method, url: h.url, host: h.hdr.host, agent: h.hdr.agent,
-		body: requestBody(r.Body != nil, h.body), keepBody: r.NeedBody, maxBody: r.MaxBody, deadline: deadline, first: true, start: begin}
+		body: requestBody(r.Body != nil, h.body), keepBody: r.NeedBody, maxBody: r.MaxBody,
+		keepError: sample.MaxTargetMessage, deadline: deadline, first: true, start: begin}
 	ch := chain{own: true}
 	for {
 		jar := ""
@@ -205,4 +210,14 @@ func statusKind(r *plan.Request, status int) sample.Kind {
 		return k
 	}
 	return sample.Other // a 2xx or 3xx the step did not expect
+}
+
+// errorBody returns what a failed response's body holds for its message:
+// the step's kept body, or the start kept for the error (hop.keepError),
+// decoded when it came gzip- or deflate-encoded.
+func (h *httpState) errorBody(r *plan.Request) []byte {
+	if !r.NeedBody && len(h.resp.body) > 0 {
+		h.resp.decodeBody(sample.MaxTargetMessage)
+	}
+	return h.resp.body
 }

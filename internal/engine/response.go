@@ -64,6 +64,19 @@ func (r *response) readNet(body io.Reader, keep bool, limit int64, res *hopResul
 	return err
 }
 
+// readNetError consumes an error response's net/http body, keeping its
+// first limit bytes for the failure's message and discarding the rest.
+func (r *response) readNetError(body io.Reader, limit int64, res *hopResult) error {
+	_, err := r.netBody.ReadFrom(io.LimitReader(body, limit))
+	if err == nil {
+		var rest int64
+		rest, err = io.Copy(io.Discard, body)
+		res.errorCut = rest > 0
+	}
+	r.body = r.netBody.Bytes()
+	return err
+}
+
 // headerValues returns the values of a response header.
 func (r *response) headerValues(name string) []string {
 	if r.header != nil {

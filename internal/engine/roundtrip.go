@@ -22,9 +22,12 @@ type hop struct {
 	body     []byte
 	keepBody bool  // keep the response body for checks and extractions
 	maxBody  int64 // keep at most this much of it; 0: all
-	deadline time.Time
-	first    bool      // the request's first hop, its deadline a whole timeout away
-	start    time.Time // the first hop's: when the request read the clock (deadline's base)
+	// keepError, without keepBody, keeps this much of an error response's
+	// body (status 400 or more), for its failure's message.
+	keepError int64
+	deadline  time.Time
+	first     bool      // the request's first hop, its deadline a whole timeout away
+	start     time.Time // the first hop's: when the request read the clock (deadline's base)
 }
 
 // hopResult is what one hop measured, whichever client sent it.
@@ -33,6 +36,7 @@ type hopResult struct {
 	connect, tls, waited time.Duration
 	done                 time.Time // when the response was read; zero: the caller reads the clock
 	truncated            bool      // the kept body stopped at maxBody
+	errorCut             bool      // the error body kept (keepError) went on past it
 	phase                phase     // how far the hop got; says which timeout a failure was
 	statusText           string
 	reason               []byte // the lean client's reason phrase
@@ -81,12 +85,12 @@ func (v *vu) tripper(url []byte) (roundTripper, error) {
 	}
 	if v.sc.e.opts.NetHTTPOnly || secure && v.sc.s.HTTP2 {
 		if v.net == nil {
-			v.net = newNetTrip(v.sc.e, v.sc.s.HTTP2, v.writtenHook())
+			v.net = newNetTrip(v.sc.e, v.sc.s.HTTP2, v.writtenHook(), v.dialHook())
 		}
 		return v.net, nil
 	}
 	if v.h1 == nil {
-		v.h1 = newH1Trip(v.sc.e, v.sc.parks(), v.writtenHook())
+		v.h1 = newH1Trip(v.sc.e, v.sc.parks(), v.writtenHook(), v.dialHook())
 		if v.h1.external {
 			v.trip.Store(v.h1) // for closedVU.interrupt, on another goroutine
 		}
@@ -102,6 +106,16 @@ func (v *vu) writtenHook() func() {
 		return nil
 	}
 	return v.leaveGate
+}
+
+// dialHook is what a closed-model VU's clients call as a dial starts: a
+// dial that hangs leaves the start gate after its grace (startgate.go).
+// Nil for the other models.
+func (v *vu) dialHook() func() func() {
+	if v.sc.s.Load.Model != plan.VUs {
+		return nil
+	}
+	return v.gateDial
 }
 
 // closeClients releases the VU's connections.

@@ -27,6 +27,9 @@ type scenarioRun struct {
 	spare       []*vu         // closed model: VUs prepared before the start, not started yet
 	stopOnce    sync.Once
 	stopped     chan struct{} // closed when the scenario must start no more iterations
+	// sessionsOnly says the flow has no request step (ws:, sse:, grpc:
+	// sessions): its VUs never need a request state (a kilobyte each).
+	sessionsOnly bool
 }
 
 func newScenarioRun(e *Engine, s *plan.Scenario) *scenarioRun {

@@ -3,6 +3,7 @@ package engine
 import (
 	"cmp"
 	"sync"
+	"time"
 )
 
 // startGateSize is how many closed-model VUs may be sending their first
@@ -16,19 +17,32 @@ import (
 // The size admits 1,024 first requests at once.
 const startGateSize = 1024
 
+// startDialGrace is how long a VU admitted by the start gate may dial
+// before it leaves the gate. A dial on a LAN or loopback takes well under
+// a millisecond, one over the internet a round trip (under 300 ms), and a
+// VU whose connect completed waits for a CPU behind the gate's other VUs
+// for their first requests' CPU (tens of ms on one core); a dial longer
+// than that waits in the network poller, not for a CPU: its SYN
+// unanswered (a full accept queue, a black-holed address; the first retry
+// is 1 s later) until the connect timeout, 30 s by default. 1,024 such
+// dials held back every VU behind them, to healthy targets too.
+const startDialGrace = 250 * time.Millisecond
+
 // startGate admits closed-model VUs to their first request. A VU leaves it
 // when that request has been written (its client's written hook): waiting
 // for the response it is parked in the network poller, not runnable, and
 // a slow target must see every VU's request, not 1,024 per response time.
 // It leaves earlier when its flow first waits for something else (a think
-// time, a session step, which may last the run), and at the latest when
+// time, a session step, which may last the run) or its dial has lasted the
+// grace (a dial that hangs waits in the poller too), and at the latest when
 // the request ends (a failed dial is never written) or the flow ends
 // without one.
 type startGate struct {
 	mu    sync.Mutex
-	n     int         // VUs admitted and not yet through their first request
-	limit int         // 0: startGateSize; smaller in tests
-	queue []*closedVU // parked, waiting to be admitted, first in first out
+	n     int           // VUs admitted and not yet through their first request
+	limit int           // 0: startGateSize; smaller in tests
+	grace time.Duration // 0: startDialGrace; other in tests
+	queue []*closedVU   // parked, waiting to be admitted, first in first out
 }
 
 // enter admits c, or queues it parked; it reports whether the caller (the
@@ -79,4 +93,17 @@ func (v *vu) leaveGate() {
 	if g := v.gate.Swap(nil); g != nil {
 		g.leave()
 	}
+}
+
+// gateDial is the clients' hook as a dial starts (dialHook): when v holds
+// a place in the start gate, it leaves the gate if the dial lasts past the
+// grace. It returns what ends the wait as the dial ends, nil when v holds
+// none (every dial after its first request: a plain read).
+func (v *vu) gateDial() (ended func()) {
+	g := v.gate.Load()
+	if g == nil {
+		return nil
+	}
+	t := time.AfterFunc(cmp.Or(g.grace, startDialGrace), v.leaveGate)
+	return func() { t.Stop() }
 }

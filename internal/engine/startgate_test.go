@@ -53,9 +53,10 @@ func (s *holdServer) counts() (held, most, seen int) {
 
 // startRun runs a closed-model scenario of vus VUs that start at once (a
 // ramp of 20 ms, not spread), each sending one GET to url and thinking a
-// minute, with a start gate of gate; it returns the recorder, the cancel
-// and the channel of Run's result. control, when set, is the dialer's.
-func startRun(t *testing.T, url string, vus float64, gate int, opts Options, control func(context.Context, string, string, syscall.RawConn) error) (*testRecorder, context.CancelFunc, chan error) {
+// minute, with a start gate of gate whose dials hold it for grace; it
+// returns the recorder, the cancel and the channel of Run's result.
+// control, when set, is the dialer's.
+func startRun(t *testing.T, url string, vus float64, gate int, grace time.Duration, opts Options, control func(context.Context, string, string, syscall.RawConn) error) (*testRecorder, context.CancelFunc, chan error) {
 	t.Helper()
 	load := plan.Load{Model: plan.VUs, Stages: []plan.Stage{{Duration: 20 * time.Millisecond, Target: vus},
 		{Duration: time.Minute, Target: vus}}}
@@ -64,7 +65,7 @@ func startRun(t *testing.T, url string, vus float64, gate int, opts Options, con
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	e := New(&plan.Plan{Scenarios: []*plan.Scenario{s}}, rec, opts)
-	e.startGate = gate
+	e.startGate, e.startGateGrace = gate, grace
 	e.dialer.ControlContext = control
 	done := make(chan error, 1)
 	go func() { done <- e.Run(ctx) }()
@@ -96,7 +97,7 @@ func TestStartGateLetsASlowTargetSeeEveryVU(t *testing.T) {
 	for _, netHTTP := range []bool{false, true} {
 		t.Run(map[bool]string{false: "lean client", true: "net/http"}[netHTTP], func(t *testing.T) {
 			srv := newHoldServer(t)
-			rec, cancel, done := startRun(t, srv.URL, vus, gate, Options{NetHTTPOnly: netHTTP}, nil)
+			rec, cancel, done := startRun(t, srv.URL, vus, gate, 0, Options{NetHTTPOnly: netHTTP}, nil)
 			if !waitForWithin(10*time.Second, func() bool { _, _, seen := srv.counts(); return seen == vus }) {
 				held, _, seen := srv.counts()
 				t.Fatalf("%d of %d VUs sent their first request (%d held); the gate admits %d at once", seen, vus, held, gate)
@@ -190,8 +191,9 @@ func TestStartGateBoundsFirstDials(t *testing.T) {
 			}))
 			t.Cleanup(srv.Close)
 			dg := &dialGate{}
+			// the test holds the dials as long as it takes: not its grace
 			rec, cancel, done := startRun(t, srv.URL+map[bool]string{false: "/", true: "/r"}[tt.redirect], vus, gate,
-				Options{NetHTTPOnly: tt.netHTTP}, dg.control)
+				never, Options{NetHTTPOnly: tt.netHTTP}, dg.control)
 			fails := 0
 			for released := 0; released < vus; released++ {
 				want := min(gate, vus-released)
@@ -261,5 +263,54 @@ func TestStartGateIsLeftWhileAVUWaits(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestStartGateIsLeftByAHangingDial: a VU whose first dial hangs (a full
+// accept queue, a black-holed address: no answer until the connect
+// timeout) leaves the gate after the dial's grace, so the VUs behind it
+// start, to the healthy target, while it still hangs; the others still
+// leave it once written (the gate bounds the dials that do not hang, as
+// TestStartGateBoundsFirstDials checks). Before, the gate's first VUs
+// held it for the whole connect timeout (30 s), and nothing else started.
+func TestStartGateIsLeftByAHangingDial(t *testing.T) {
+	const vus, gate = 12, 3
+	for _, netHTTP := range []bool{false, true} {
+		t.Run(map[bool]string{false: "lean client", true: "net/http"}[netHTTP], func(t *testing.T) {
+			srv := newHoldServer(t)
+			var mu sync.Mutex
+			hung, ended := 0, 0
+			control := func(ctx context.Context, _, _ string, _ syscall.RawConn) error {
+				mu.Lock()
+				hang := hung < gate // the gate's first VUs: every place taken
+				if hang {
+					hung++
+				}
+				mu.Unlock()
+				if !hang {
+					return nil
+				}
+				<-ctx.Done() // till the connect timeout (30 s) or the run's end
+				mu.Lock()
+				ended++
+				mu.Unlock()
+				return ctx.Err()
+			}
+			rec, cancel, done := startRun(t, srv.URL, vus, gate, 10*time.Millisecond, Options{NetHTTPOnly: netHTTP}, control)
+			if !waitForWithin(10*time.Second, func() bool { _, _, seen := srv.counts(); return seen == vus-gate }) {
+				_, _, seen := srv.counts()
+				t.Fatalf("%d of the %d VUs behind %d hanging dials sent their request", seen, vus-gate, gate)
+			}
+			mu.Lock()
+			still := hung == gate && ended == 0
+			mu.Unlock()
+			if !still {
+				t.Fatal("a hanging dial ended before the VUs behind it started: they waited for it")
+			}
+			endRun(t, cancel, done)
+			if n := rec.count(); n != vus {
+				t.Fatalf("%d requests recorded, want %d", n, vus)
+			}
+		})
 	}
 }

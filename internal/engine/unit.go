@@ -19,3 +19,14 @@ func flowUnit(flow []plan.Step) units.Unit {
 	})
 	return units.ForProtocols(protocols)
 }
+
+// PlanUnit is what a test's steps count over all its scenarios
+// (units.ForProtocols): gRPC calls, sessions, or requests, also when the
+// test mixes them.
+func PlanUnit(p *plan.Plan) units.Unit {
+	var flow []plan.Step
+	for _, sc := range p.Scenarios {
+		flow = append(flow, sc.Flow...)
+	}
+	return flowUnit(flow)
+}

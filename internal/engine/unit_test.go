@@ -34,3 +34,33 @@ func TestFlowUnitNamesTheGracefulStopNote(t *testing.T) {
 		t.Error("an empty flow does not count requests")
 	}
 }
+
+// TestPlanUnitOverScenarios: a test's unit is its scenarios' steps
+// together: gRPC calls in two scenarios are calls, a gRPC scenario beside
+// a WebSocket one counts requests.
+func TestPlanUnitOverScenarios(t *testing.T) {
+	session := func(p string) plan.Step {
+		return plan.Step{Kind: plan.SessionStep, Session: &plan.Session{Protocol: p}}
+	}
+	of := func(flows ...[]plan.Step) *plan.Plan {
+		p := &plan.Plan{}
+		for _, f := range flows {
+			p.Scenarios = append(p.Scenarios, &plan.Scenario{Flow: f})
+		}
+		return p
+	}
+	tests := []struct {
+		name string
+		p    *plan.Plan
+		want units.Unit
+	}{
+		{"grpc twice", of([]plan.Step{session("grpc")}, []plan.Step{session("grpc")}), units.Calls},
+		{"ws", of([]plan.Step{session("ws")}), units.Sessions},
+		{"grpc and ws", of([]plan.Step{session("grpc")}, []plan.Step{session("ws")}), units.Requests},
+	}
+	for _, tc := range tests {
+		if got := PlanUnit(tc.p); got != tc.want {
+			t.Errorf("%s: %+v, want %+v", tc.name, got, tc.want)
+		}
+	}
+}

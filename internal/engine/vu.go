@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/loadlens/loadlens/internal/plan"
-	"github.com/loadlens/loadlens/internal/protocol"
 	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/tmpl"
 )
@@ -36,7 +35,7 @@ type vu struct {
 	checksOK   bool
 	scratch    []byte // set: steps render into it
 	// sess are the VU's runners of the plan's session steps, made on first use.
-	sess map[*plan.Session]protocol.Session
+	sess []vuSession
 	trip atomic.Pointer[h1Trip] // http.h1 once made, when its runner aborts it
 	// gate is set while the start gate admits the VU to its first request;
 	// atomic, as net/http's goroutine may leave it (leaveGate).
@@ -47,7 +46,7 @@ func (sc *scenarioRun) newVU() *vu {
 	id := sc.e.vuSeq.Add(1)
 	v := &vu{id: id, sc: sc, sink: sc.e.rec.Sink(int(id))}
 	v.last, _ = v.sink.(sample.LastRequestSink)
-	if !sc.parks() {
+	if !sc.parks() && !sc.sessionsOnly {
 		v.http = new(httpState)
 	}
 	v.tc = tmpl.Context{
@@ -121,7 +120,7 @@ func (v *vu) endIteration(w *walk) {
 // lendHTTP gives a VU that parks a request state for its iteration, from
 // the engine's pool (a VU that does not park has its own already).
 func (v *vu) lendHTTP() {
-	if v.http != nil {
+	if v.http != nil || v.sc.sessionsOnly {
 		return
 	}
 	if v.http, _ = v.sc.e.httpPool.Get().(*httpState); v.http == nil {

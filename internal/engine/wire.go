@@ -29,6 +29,21 @@ func (c *countedConn) Write(p []byte) (int, error) {
 	return n, err
 }
 
+// toldDial returns dial, telling dialing (when not nil) as each dial
+// starts and calling what it returns as the dial ends.
+func toldDial(dial func(ctx context.Context, network, addr string) (net.Conn, error),
+	dialing func() func()) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	if dialing == nil {
+		return dial
+	}
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		if ended := dialing(); ended != nil {
+			defer ended()
+		}
+		return dial(ctx, network, addr)
+	}
+}
+
 // countingDial returns a dial function whose connections count into n.
 func countingDial(d *net.Dialer, n *wireCount) func(ctx context.Context, network, addr string) (net.Conn, error) {
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {

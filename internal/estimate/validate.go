@@ -9,6 +9,11 @@ import (
 	"github.com/loadlens/loadlens/internal/units"
 )
 
+// maxFigure bounds every figure and the daily requests they multiply to:
+// 1e15 requests a day is 1.2e10 a second, past any fleet of generators, and
+// it keeps every product below float64's overflow.
+const maxFigure = 1e15
+
 // validate rejects inputs that are negative, contradictory or incomplete,
 // naming the figure and why.
 func validate(in Input) error {
@@ -26,7 +31,12 @@ func validate(in Input) error {
 	} {
 		if f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0) {
 			bad("%s is %v: it must be a finite number of 0 or more", f.name, f.v)
+		} else if f.v > maxFigure {
+			bad("%s is %v: more than %v, beyond any load a test could send", f.name, f.v, maxFigure)
 		}
+	}
+	if daily := in.DAU * in.VisitsPerUser * max(in.RequestsPerVisit, 1); daily > maxFigure {
+		bad("daily users × visits × requests per visit come to %v requests a day: more than %v, beyond any load a test could send", daily, maxFigure)
 	}
 	if in.MaxErrors < 0 || in.MaxErrors > 1 {
 		bad("the error-rate threshold %v is not a ratio between 0 and 1", in.MaxErrors)

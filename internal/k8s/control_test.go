@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 func TestStatusRoundTrip(t *testing.T) {
@@ -142,6 +144,35 @@ func TestRunStateWritesTheLatestSecond(t *testing.T) {
 			line := "  latest second: 2,000 req/s · p95 182ms · errors 0.60% · in flight 12\n"
 			if got := strings.Contains(b.String(), line); got != tc.want {
 				t.Errorf("shows %q: %v, want %v\n%s", line, got, tc.want, b.String())
+			}
+		})
+	}
+}
+
+// TestRunStateSaysTheRunsUnit: `k8s status` counts a gRPC run's calls and
+// a WebSocket run's sessions, read back from the status ConfigMap's data
+// as the coordinator wrote them; a status that names no unit (an earlier
+// coordinator's) counts requests.
+func TestRunStateSaysTheRunsUnit(t *testing.T) {
+	now := time.Now()
+	for _, tc := range []struct {
+		name string
+		unit units.Unit
+		want []string
+	}{
+		{"http", units.Unit{}, []string{"  requests: 1,200 (3 failed) in 0:42\n", "latest second: 2,000 req/s ·"}},
+		{"grpc", units.Calls, []string{"  calls: 1,200 (3 failed) in 0:42\n", "latest second: 2,000 calls/s ·"}},
+		{"ws", units.Sessions, []string{"  sessions: 1,200 (3 failed) in 0:42\n", "latest second: 2,000 sessions/s ·"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := Status{Phase: PhaseRunning, Second: 42, Requests: 1200, Failures: 3, Updated: now,
+				Live: Live{Elapsed: 42 * time.Second, Rate: 2000, P95: 182 * time.Millisecond, Unit: tc.unit}}
+			var b strings.Builder
+			(&RunState{Namespace: "perf", Run: "r", Status: ParseStatus(st.Data()), Job: "active"}).Write(&b, now)
+			for _, w := range tc.want {
+				if !strings.Contains(b.String(), w) {
+					t.Errorf("lacks %q:\n%s", w, b.String())
+				}
 			}
 		})
 	}

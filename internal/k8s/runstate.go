@@ -101,13 +101,14 @@ func (r *RunState) Write(w io.Writer, now time.Time) {
 	}
 	fmt.Fprintf(w, "run %s/%s: %s\n", r.Namespace, r.Run, phase)
 	fmt.Fprintf(w, "  agents: %d of %d ready, %d lost\n", s.Ready, s.Agents, s.Lost)
-	fmt.Fprintf(w, "  requests: %s (%s failed) in %s\n", units.Count(s.Requests), units.Count(s.Failures), units.Clock(s.Second))
+	u := s.Unit.Or()
+	fmt.Fprintf(w, "  %s: %s (%s failed) in %s\n", u.Many, units.Count(s.Requests), units.Count(s.Failures), units.Clock(s.Second))
 	if s.Phase == PhaseRunning && s.Elapsed > 0 {
-		p95 := "-" // no request completed in the second
+		p95 := "-" // nothing completed in the second
 		if s.P95 > 0 {
 			p95 = units.Duration(s.P95)
 		}
-		fmt.Fprintf(w, "  latest second: %s · p95 %s · errors %s · in flight %s\n", units.Rate(s.Rate, "req"), p95, units.Percent(s.ErrorRate), units.Count(s.InFlight))
+		fmt.Fprintf(w, "  latest second: %s · p95 %s · errors %s · in flight %s\n", u.Rate(s.Rate), p95, units.Percent(s.ErrorRate), units.Count(s.InFlight))
 	}
 	if s.Verdict != "" {
 		fmt.Fprintf(w, "  verdict: %s (exit code %d)\n", s.Verdict, s.ExitCode)

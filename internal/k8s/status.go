@@ -3,6 +3,8 @@ package k8s
 import (
 	"strconv"
 	"time"
+
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // The phases of an in-cluster run, as its status ConfigMap names them.
@@ -22,7 +24,7 @@ type Status struct {
 	Ready    int   // agents whose pods are ready (while starting) or running the test
 	Lost     int   // agents lost mid-run
 	Second   int   // seconds of the run merged so far
-	Requests int64 // requests so far
+	Requests int64 // samples so far: requests, gRPC calls or sessions (Live.Unit)
 	Failures int64 // of which failed
 	Live           // the latest second's figures, as a local run's terminal line shows them
 	Verdict  string
@@ -44,6 +46,7 @@ type Live struct {
 	VUs       int64         // active VUs
 	VUsMax    int64         // allocated VUs
 	Dropped   int64         // iterations dropped so far
+	Unit      units.Unit    // what Requests and Rate count; zero: requests
 }
 
 // Data is the status as a ConfigMap's data.
@@ -56,6 +59,7 @@ func (s *Status) Data() map[string]string {
 		"elapsed": s.Elapsed.String(), "length": s.Length.String(), "rate": strconv.FormatFloat(s.Rate, 'f', 1, 64),
 		"p95": s.P95.String(), "error-rate": strconv.FormatFloat(s.ErrorRate, 'f', 4, 64), "in-flight": strconv.FormatInt(s.InFlight, 10),
 		"vus": strconv.FormatInt(s.VUs, 10), "vus-max": strconv.FormatInt(s.VUsMax, 10), "dropped": strconv.FormatInt(s.Dropped, 10),
+		"unit": s.Unit.Or().Many,
 	}
 	if !s.Updated.IsZero() {
 		d["updated"] = s.Updated.UTC().Format(time.RFC3339)
@@ -74,6 +78,18 @@ func ParseStatus(d map[string]string) Status {
 	dur := func(k string) time.Duration { v, _ := time.ParseDuration(d[k]); return v }
 	frac := func(k string) float64 { v, _ := strconv.ParseFloat(d[k], 64); return v }
 	s.Live = Live{Elapsed: dur("elapsed"), Length: dur("length"), Rate: frac("rate"), P95: dur("p95"), ErrorRate: frac("error-rate"),
-		InFlight: num("in-flight"), VUs: num("vus"), VUsMax: num("vus-max"), Dropped: num("dropped")}
+		InFlight: num("in-flight"), VUs: num("vus"), VUsMax: num("vus-max"), Dropped: num("dropped"), Unit: unitNamed(d["unit"])}
 	return s
+}
+
+// unitNamed reads the unit a status names by its plural ("calls"); any
+// other, and an earlier coordinator's status, which names none, is the
+// zero Unit: requests.
+func unitNamed(many string) units.Unit {
+	for _, u := range []units.Unit{units.Calls, units.Sessions} {
+		if u.Many == many {
+			return u
+		}
+	}
+	return units.Unit{}
 }

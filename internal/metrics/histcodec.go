@@ -31,6 +31,13 @@ const (
 	maxLEB128Len     = 9
 )
 
+// MaxHistBinary is the most bytes one histogram can take in a snapshot's
+// binary form: every bucket counted with a 9-byte count that zlib cannot
+// shrink, its headers, zlib's stored-block overhead (5 bytes per 64 KiB)
+// and the presence byte and length in front. A reader of snapshots from
+// elsewhere bounds a second's size with it.
+const MaxHistBinary = 1 + binary.MaxVarintLen64 + 8 + v2HeaderSize + countsLen*maxLEB128Len + 1024
+
 // countsIndex returns the flat bucket index of a value in range.
 func countsIndex(v int64) int {
 	bucket := 64 - bits.LeadingZeros64(uint64(v)|subBucketMask) - (subBucketHalfMag + 1)

@@ -192,3 +192,26 @@ func FuzzHistPayload(f *testing.F) {
 		}
 	})
 }
+
+// TestMaxHistBinaryBoundsTheWorstHistogram: a histogram with every bucket
+// counted, each count random and as large as an int64 total allows (8
+// bytes of LEB128), encodes within MaxHistBinary, which a coordinator
+// bounds an agent's second by.
+func TestMaxHistBinaryBoundsTheWorstHistogram(t *testing.T) {
+	h := NewHist()
+	rng := rand.New(rand.NewPCG(1, 2))
+	filled := 0
+	for idx := range countsLen {
+		if h.packed().RecordValues(bucketValue(idx), 1<<48+rng.Int64N(1<<48)) == nil {
+			filled++
+		}
+	}
+	var hc histCodec
+	b, err := appendHist(nil, &hc, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) > MaxHistBinary || filled != countsLen {
+		t.Errorf("%d buckets counted encode in %d bytes; MaxHistBinary is %d: want every bucket counted, within it", filled, len(b), MaxHistBinary)
+	}
+}

@@ -166,8 +166,8 @@ func (r *Run) missing(t *threshold.Threshold) string {
 			return what
 		}
 		return "no request sent"
-	case "http_req_failed", "http_reqs":
-		return "no request sent"
+	case "http_req_failed", "http_reqs": // every sample: a gRPC run's calls, a WebSocket run's sessions
+		return "no " + r.Unit().One + " sent"
 	case "iteration_duration":
 		return "no iteration completed"
 	case "group_duration":

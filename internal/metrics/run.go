@@ -7,8 +7,10 @@ import (
 	"github.com/loadlens/loadlens/internal/sample"
 )
 
-// maxGroupSamples is how many distinct messages a whole-run error group keeps.
-const maxGroupSamples = 5
+// maxGroupSamples is how many distinct messages a whole-run error group
+// keeps, as a second does: what the target said, bounded however many
+// different things it said (the rest count in ErrorGroup.Others).
+const maxGroupSamples = maxErrorSamples
 
 // Run is the whole-run model: totals per endpoint, scenario and check, plus
 // a few figures per second. It keeps no per-second histograms, so it grows
@@ -50,7 +52,17 @@ type ErrorGroup struct {
 	Count   int64         // every failure of the kind
 	First   int           // the first second with such a failure
 	Last    int           // the last second with such a failure
-	Samples []ErrorSample // up to 5 distinct (status, message), with the counts sampled
+	Samples []ErrorSample // up to 3 distinct (status, message), with the counts sampled and the first second of each
+}
+
+// Others is how many of the group's failures no sample counts: other
+// messages, and a kept message's in seconds that had three others first.
+func (g *ErrorGroup) Others() int64 {
+	n := g.Count
+	for _, s := range g.Samples {
+		n -= s.Count
+	}
+	return max(n, 0)
 }
 
 // ScenarioTotal is everything one scenario did during the run.
@@ -268,6 +280,7 @@ func (t *EndpointTotal) add(e *EndpointSecond, sec int) {
 		g.First, g.Last = min(g.First, sec), max(g.Last, sec)
 		for _, es := range e.Errors {
 			if es.Kind == k {
+				es.First = sec
 				g.Samples = addErrorSample(g.Samples, es, maxGroupSamples)
 			}
 		}
@@ -416,7 +429,7 @@ func (r *Run) VUs() (last, lo, hi int64) {
 // merge, the durations' (Duration, Waiting, Expected) of the latency
 // endpoints alone (Latency), so that a session's length is no request's
 // latency while it still counts as a request. Error groups of a kind
-// combine, keeping up to 5 samples.
+// combine, keeping up to 3 samples.
 func (r *Run) Total() EndpointTotal {
 	t := EndpointTotal{total: true}
 	for i := range r.Endpoints {

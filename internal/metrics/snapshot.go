@@ -51,6 +51,9 @@ type ErrorSample struct {
 	Status  int
 	Message string
 	Count   int64
+	// First is the first second the message was seen in, in a run's
+	// ErrorGroup; a snapshot's samples are of its second and leave it 0.
+	First int
 }
 
 // ScenarioSecond is what one scenario did during one second.
@@ -183,21 +186,31 @@ func mergeHist(dst, src *Hist) *Hist {
 }
 
 // addErrorSample adds es to list: into the entry with the same kind, status
-// and message, else as a new entry while its kind has fewer than limit.
+// and message, else as a new entry while its kind has fewer than limit,
+// else in place of the kind's least counted entry when es counts more, so
+// that a message the target said often, but only once others had filled
+// the list (a pool that ran dry after a few 404s), is not lost to them.
 func addErrorSample(list []ErrorSample, es ErrorSample, limit int) []ErrorSample {
-	n := 0
+	n, least := 0, -1
 	for i := range list {
 		if list[i].Kind != es.Kind {
 			continue
 		}
 		if list[i].Status == es.Status && list[i].Message == es.Message {
 			list[i].Count += es.Count
+			list[i].First = min(list[i].First, es.First)
 			return list
+		}
+		if least < 0 || list[i].Count < list[least].Count {
+			least = i
 		}
 		n++
 	}
-	if n >= limit {
-		return list
+	switch {
+	case n < limit:
+		return append(list, es)
+	case least >= 0 && es.Count > list[least].Count:
+		list[least] = es
 	}
-	return append(list, es)
+	return list
 }

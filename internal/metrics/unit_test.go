@@ -35,9 +35,11 @@ func protocolRun(protocol string, outcomes ...outcome) *Run {
 // TestLatencyReasonsSayTheRunsUnit: a latency threshold that cannot pass
 // says why in what the run counts: requests for HTTP (as before), calls for
 // a gRPC-only run, sessions for a WebSocket-only run (on their protocol's
-// <protocol>_req_duration, and on iteration_duration).
+// <protocol>_req_duration, and on iteration_duration); http_req_failed
+// with nothing sent names what was not.
 func TestLatencyReasonsSayTheRunsUnit(t *testing.T) {
 	failed := func(p string) *Run { return protocolRun(p, outcome{0, sample.Timeout, 3}) }
+	none := func(p string) *Run { return protocolRun(p) }
 	some := func(p string) *Run {
 		return protocolRun(p, outcome{0, sample.HTTP5xx, 6}, outcome{0, sample.OK, 94})
 	}
@@ -54,6 +56,9 @@ func TestLatencyReasonsSayTheRunsUnit(t *testing.T) {
 		{"ws", "ws_req_duration", "p(95)<500ms", some, "6 of 100 sessions failed (6.00%): more than the 5.00% p(95) leaves out"},
 		{"", "iteration_duration{scenario:buy}", "p(95)<500ms", failed, "no request sent: no iteration to judge"},
 		{"ws", "iteration_duration{scenario:buy}", "p(95)<500ms", failed, "no session sent: no iteration to judge"},
+		{"", "http_req_failed", "rate<0.01", none, "no data: no request sent"},
+		{"grpc", "http_req_failed", "rate<0.01", none, "no data: no call sent"},
+		{"ws", "http_req_failed", "rate<0.01", none, "no data: no session sent"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.protocol+" "+tt.key+" "+tt.want, func(t *testing.T) {

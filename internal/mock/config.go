@@ -55,6 +55,7 @@ type Route struct {
 	body      *tmpl.Template // nil: no body
 	static    []byte         // the body when it is constant
 	staticLen []string       // its Content-Length, shared read-only
+	renderMax int64          // the most bytes its templated headers and body render (checkRender)
 
 	initial  Behavior // as configured, for reset
 	behavior atomic.Pointer[Behavior]

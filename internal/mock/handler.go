@@ -2,6 +2,7 @@ package mock
 
 import (
 	"math/rand/v2"
+	"net/http"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -23,11 +24,13 @@ type handler struct {
 	// slack is how late timers fire on average (an EWMA in ns), taken off
 	// each delay so the applied latency matches the configured one.
 	slack atomic.Int64
+	// budget holds the bytes that large rendered responses reserve.
+	budget *budget
 }
 
 // newHandler returns the handler of cfg's routes.
 func newHandler(cfg *Config) *handler {
-	return &handler{cfg: cfg, stats: serverStats{start: time.Now()}}
+	return &handler{cfg: cfg, stats: serverStats{start: time.Now()}, budget: newBudget(renderBudget)}
 }
 
 // maxStackParams is how many path parameters fit the stack buffer; more allocate.
@@ -115,6 +118,18 @@ func (h *handler) serve(x exchange, q *request, rt *Route, params []string, star
 	if rt.needs.vars {
 		ctx.Vars = values(q, rt, params)
 	}
+	reserved := reservation(rt, ctx.Vars)
+	if reserved > maxRender {
+		h.tooLarge(x, rt, reserved, start)
+		return
+	}
+	if n := reserved; n > 0 {
+		if !h.budget.acquire(n, x.done()) {
+			rt.stats.record(statusGone, time.Since(start))
+			return
+		}
+		defer h.budget.release(n)
+	}
 	for i := range rt.headers {
 		hd := &rt.headers[i]
 		if hd.fixed != nil {
@@ -130,7 +145,12 @@ func (h *handler) serve(x exchange, q *request, rt *Route, params []string, star
 		x.answer(rt.Status, rt.static, true)
 	default:
 		pooled := bufPool.Get().(*[]byte)
-		body := rt.body.Render((*pooled)[:0], &ctx)
+		buf := (*pooled)[:0]
+		if reserved > int64(cap(buf)) {
+			// Sized once to the bound: growing by doubling would leave up to as much again as garbage.
+			buf = make([]byte, 0, reserved)
+		}
+		body := rt.body.Render(buf, &ctx)
 		if b.Bandwidth > 0 {
 			x.answerPaced(rt.Status, body, b.Bandwidth)
 		} else {
@@ -226,4 +246,33 @@ func (h *handler) fail(x exchange, rt *Route, f *Fault, start time.Time) {
 	x.setHeader("Content-Type", textPlain)
 	x.answer(status, []byte(body), false)
 	rt.stats.record(status, time.Since(start))
+}
+
+// reservation is how many bytes of the render budget a response of rt to
+// a request with vals must reserve: its bound with these values, or 0 when
+// that is small enough to skip the budget.
+func reservation(rt *Route, vals []string) int64 {
+	if rt.renderMax <= renderSmall {
+		return 0
+	}
+	n := rt.renderBound(func(slot int) int64 {
+		if slot < len(vals) {
+			return int64(len(vals[slot]))
+		}
+		return 0
+	})
+	if n <= renderSmall {
+		return 0
+	}
+	return n
+}
+
+// tooLarge answers 500 to a request whose fields would make the route's
+// templates render more than maxRender (the template alone is checked at
+// load time).
+func (h *handler) tooLarge(x exchange, rt *Route, n int64, start time.Time) {
+	x.setHeader("Content-Type", textPlain)
+	msg := "loadlens mock: with this request's fields, route " + rt.Name + " could render " + byteCount(n) + ", more than the 16 MiB an answer may\n"
+	x.answer(http.StatusInternalServerError, []byte(msg), false)
+	rt.stats.record(http.StatusInternalServerError, time.Since(start))
 }

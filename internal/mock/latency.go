@@ -66,7 +66,9 @@ func percentiles(given []Point) Latency {
 	if last := pts[len(pts)-1]; last.Q < 1 {
 		prev := pts[len(pts)-2]
 		slope := float64(last.D-prev.D) / (last.Q - prev.Q)
-		pts = append(pts, Point{Q: 1, D: last.D + time.Duration(slope*(1-last.Q))})
+		// Capped in float: a steep slope between close percentiles overflows a time.Duration.
+		top := min(float64(last.D)+slope*(1-last.Q), float64(max(maxLatency, last.D)))
+		pts = append(pts, Point{Q: 1, D: time.Duration(top)})
 		l.impliedMax = true
 	}
 	l.Points = pts
@@ -86,6 +88,12 @@ func cmpFloat(a, b float64) int {
 // Sample draws one delay, from r or, when r is nil, from math/rand/v2's
 // top-level source (safe for concurrent use without a lock).
 func (l *Latency) Sample(r *rand.Rand) time.Duration {
+	return min(l.sample(r), maxLatency)
+}
+
+// sample draws one delay, unbounded but for the log-normal's, which is
+// capped before it can overflow a time.Duration.
+func (l *Latency) sample(r *rand.Rand) time.Duration {
 	switch l.Kind {
 	case "fixed":
 		return l.Fixed
@@ -94,7 +102,7 @@ func (l *Latency) Sample(r *rand.Rand) time.Duration {
 	case "normal":
 		return max(0, l.Mean+time.Duration(float64(l.Std)*normal(r)))
 	case "lognormal":
-		return time.Duration(math.Exp(l.Mu+l.Sigma*normal(r)) * 1e9)
+		return time.Duration(min(math.Exp(l.Mu+l.Sigma*normal(r))*1e9, float64(maxLatency)))
 	case "percentiles":
 		return l.at(uniform(r))
 	}

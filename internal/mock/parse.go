@@ -227,6 +227,7 @@ func (p *configParser) route(n yamldoc.Node) *Route {
 	p.responseBody(o, r, scope)
 	r.headers = p.headers(o, r, scope)
 	p.needs(r)
+	p.checkRender(o, r)
 	r.initial = p.behavior(o, p.defs.behavior)
 	r.behavior.Store(&r.initial)
 	return r
@@ -651,6 +652,10 @@ func (p *configParser) bandwidth(n yamldoc.Node) float64 {
 	v, ok := yamldoc.ParseSize(num)
 	if !perSecond || !ok || v <= 0 {
 		p.d.Errorf(n, "bad bandwidth %q: bytes per second like 1MB/s, 512KiB/s or 100000B/s", s)
+		return 0
+	}
+	if v < minBandwidth {
+		p.d.Errorf(n, "bandwidth %q is below the mock's floor of 1 B/s (which sends 1 kB in 17 minutes); to hold a response, use latency:", s)
 		return 0
 	}
 	return v

@@ -18,7 +18,7 @@ func (p *configParser) latency(n yamldoc.Node) Latency {
 		return Latency{}
 	}
 	if !n.IsMap() {
-		d, ok := p.d.Duration(n)
+		d, ok := p.delay(n)
 		if !ok || d == 0 {
 			return Latency{}
 		}
@@ -36,7 +36,7 @@ func (p *configParser) latency(n yamldoc.Node) Latency {
 	v := fs[0].Value
 	switch fs[0].Name {
 	case "fixed":
-		d, _ := p.d.Duration(v)
+		d, _ := p.delay(v)
 		return Latency{Kind: "fixed", Fixed: d}
 	case "uniform":
 		ds, ok := p.durations(v, "{min: 10ms, max: 50ms}", "min", "max")
@@ -73,7 +73,7 @@ func (p *configParser) durations(n yamldoc.Node, example string, keys ...string)
 			p.d.Errorf(n, "missing key %q (like %s)", k, example)
 			return nil, false
 		}
-		if out[k], ok = p.d.Duration(v); !ok {
+		if out[k], ok = p.delay(v); !ok {
 			return nil, false
 		}
 	}
@@ -91,7 +91,7 @@ func (p *configParser) lognormal(n yamldoc.Node) Latency {
 	var p50, tail time.Duration
 	tailName := ""
 	for _, f := range o.Fields {
-		d, ok := p.d.Duration(f.Value)
+		d, ok := p.delay(f.Value)
 		switch {
 		case !ok:
 			return Latency{}
@@ -132,7 +132,7 @@ func (p *configParser) percentiles(n yamldoc.Node) Latency {
 			p.d.Errorf(f.Value, "bad percentile %q: write p0 to p100, like p50 or p99.9", f.Name)
 			return Latency{}
 		}
-		d, ok := p.d.Duration(f.Value)
+		d, ok := p.delay(f.Value)
 		if !ok {
 			return Latency{}
 		}
@@ -156,4 +156,14 @@ func (p *configParser) percentiles(n yamldoc.Node) Latency {
 		}
 	}
 	return percentiles(pts)
+}
+
+// delay reads one latency figure: a duration of at most maxLatency.
+func (p *configParser) delay(n yamldoc.Node) (time.Duration, bool) {
+	d, ok := p.d.Duration(n)
+	if ok && d > maxLatency {
+		p.d.Errorf(n, "latency %s is more than the mock's limit of %s: longer is a hung server; to test a client's timeout, use a latency just above it, or errors: {rate: 100%%, reset: true}", hours(d), hours(maxLatency))
+		return 0, false
+	}
+	return d, ok
 }

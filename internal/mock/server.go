@@ -83,7 +83,7 @@ func (s *Server) Certificate() *Certificate { return s.cert }
 func (s *Server) Serve(ctx context.Context) error {
 	quiet := log.New(discard{}, "", 0)
 	newStd := func() *http.Server {
-		return &http.Server{Handler: s.h, ReadHeaderTimeout: 30 * time.Second, IdleTimeout: 5 * time.Minute,
+		return &http.Server{Handler: s.h, ReadHeaderTimeout: 30 * time.Second, IdleTimeout: 5 * time.Minute, MaxHeaderBytes: maxReqHeader,
 			ErrorLog: quiet, Protocols: new(http.Protocols)}
 	}
 	plain := newStd()

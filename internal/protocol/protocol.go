@@ -74,4 +74,20 @@ type VU interface {
 	Outcome(ctx context.Context, err error) (sample.Kind, string)
 	// Since returns t's offset from the run's start, as samples carry times.
 	Since(t time.Time) time.Duration
+	// Written tells the engine that the session's opening request (a
+	// WebSocket's upgrade request) is written, so that its VU gives up its
+	// place in the start gate. It may be called from any goroutine, more
+	// than once; only an Announcer's session calls it.
+	Written()
+}
+
+// Announcer is a Session whose Run calls VU.Written once its opening
+// request is written: the engine's start gate then holds its VU's start
+// through the dial, the TLS handshake and the request's writing, as it
+// does an HTTP request's, and not while it waits for the server. The VU of
+// any other session leaves the gate as the session begins (it may last
+// the run).
+type Announcer interface {
+	Session
+	AnnouncesWritten()
 }

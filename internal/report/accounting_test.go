@@ -153,3 +153,25 @@ func TestNewFailureKindsAreListed(t *testing.T) {
 		}
 	}
 }
+
+// TestJUnitGateCaseSaysTheRunsUnit: the case JUnit fails for a run in which
+// nothing succeeded (and whose thresholds, if any, passed) names what the
+// run counts: "no call succeeded" for gRPC, as before for HTTP.
+func TestJUnitGateCaseSaysTheRunsUnit(t *testing.T) {
+	for _, tc := range []struct{ protocol, want string }{
+		{"", `name="no request succeeded"`},
+		{"grpc", `name="no call succeeded"`},
+		{"ws", `name="no session succeeded"`},
+	} {
+		in := deadRun(t)
+		in.Run.Layout.Endpoints[0].Protocol = tc.protocol
+		th, err := threshold.New("http_req_failed", "rate<=1") // passes: the gate's case is what fails
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.Thresholds, in.Results = []threshold.Threshold{th}, []threshold.Result{in.Run.Evaluate(&th)}
+		if ju := renderings(t, in)["junit"]; !strings.Contains(ju, tc.want) {
+			t.Errorf("%q: JUnit lacks %s:\n%s", tc.protocol, tc.want, ju)
+		}
+	}
+}

@@ -203,10 +203,10 @@ func verdictText(s capacity.Record, sep string) string {
 		return "not judged, no retries left: host busy (" + s.Busy + ")"
 	case s.Busy != "" && s.Passed:
 		verdict += " (on a busy host, which only adds to latency: " + s.Busy + ")"
-	case s.Busy != "" && s.TargetOwn != "":
-		verdict += " (the target's: " + s.TargetOwn + "; the host was busy too: " + s.Busy + ")"
-	case s.Busy != "": // a capacity.json of an older build
-		verdict += " (on a busy host, but the mean latency less twice the lag p99 and twice the generator's longest stall is past the latency limit: " + s.Busy + ")"
+	case s.Busy != "" && s.Stands == "": // a capacity.json of a build before Stands
+		verdict += " (on a busy host, but " + capacity.LatencyStands + ": " + s.Busy + ")"
+	case s.Busy != "":
+		verdict += " (the target's: " + s.Stands + "; the host was busy too: " + s.Busy + ")"
 	case s.Saturation != "":
 		verdict += " (generator: " + s.Saturation + ")"
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -25,8 +26,10 @@ const (
 // WriteEstimateTest writes a starter test file for r's target: an open-model ramp
 // from 0 to the target rate, a hold at it, one GET of path on baseURL with
 // a status check, and thresholds on p95 and the error rate. It is a
-// starting point to edit, and it parses as it is.
-func WriteEstimateTest(w io.Writer, r estimate.Result, baseURL, path string) error {
+// starting point to edit, and it parses as it is. name is the test's name
+// ("estimate" when empty): runs' history groups by it, so each starter file
+// is named for itself.
+func WriteEstimateTest(w io.Writer, r estimate.Result, name, baseURL, path string) error {
 	if err := checkBaseURL(baseURL); err != nil {
 		return err
 	}
@@ -49,7 +52,13 @@ func WriteEstimateTest(w io.Writer, r estimate.Result, baseURL, path string) err
 		b.WriteString("#   " + strings.Join(strings.Fields(line), " ") + "\n") // one line, whatever the input held
 	}
 	b.WriteString("# Ramp up to the target rate, then hold it. Edit the flow to match real users.\n")
-	b.WriteString("name: estimate\n")
+	if name == "" {
+		name = "estimate"
+	}
+	if !plainName.MatchString(name) {
+		name = yamlQuote(name)
+	}
+	fmt.Fprintf(&b, "name: %s\n", name)
 	fmt.Fprintf(&b, "base_url: %s\n", yamlQuote(baseURL))
 	b.WriteString("thresholds:\n")
 	fmt.Fprintf(&b, "  http_req_duration: [%s]\n", yamlQuote("p(95) < "+units.DurationLiteral(goal)))
@@ -87,6 +96,9 @@ func yamlQuote(s string) string {
 	_ = enc.Encode(s) // a string always encodes
 	return strings.TrimSpace(b.String())
 }
+
+// plainName is a name YAML reads as itself unquoted.
+var plainName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
 // orDefault returns d, or def when d is 0.
 func orDefault(d, def time.Duration) time.Duration {

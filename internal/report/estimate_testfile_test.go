@@ -37,7 +37,7 @@ func TestWriteTestParses(t *testing.T) {
 				t.Fatal(err)
 			}
 			var b strings.Builder
-			if err := WriteEstimateTest(&b, r, tc.baseURL, tc.path); err != nil {
+			if err := WriteEstimateTest(&b, r, "", tc.baseURL, tc.path); err != nil {
 				t.Fatal(err)
 			}
 			p, err := plan.Parse("test.yaml", []byte(b.String()), func(string) (string, bool) { return "", false })
@@ -86,7 +86,7 @@ func TestWriteTestRejectsBadTargets(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			err := WriteEstimateTest(&strings.Builder{}, tc.r, tc.baseURL, tc.path)
+			err := WriteEstimateTest(&strings.Builder{}, tc.r, "", tc.baseURL, tc.path)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want %q", err, tc.want)
 			}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/units"
 )
 
@@ -58,8 +59,9 @@ type errorRow struct {
 	Kind, Endpoint, First, Last string
 	Count                       int64
 	CountText                   string
-	Samples                     []sampleRow // the first few distinct messages
+	Samples                     []sampleRow // the first few distinct messages, the most counted first
 	More                        []sampleRow // the others, folded away
+	Others                      string      // "3 others": the failures no message counts; "" when none
 }
 
 // shownSamples is how many error messages a row shows unfolded.
@@ -69,6 +71,8 @@ const shownSamples = 3
 // does not already start with it.
 type sampleRow struct {
 	Status, Message, Count string
+	First                  string // the first second it was said in
+	Short                  string // Message without the reason phrase when the target said more (sample.ShortStatus)
 }
 
 type checkRow struct {
@@ -153,7 +157,7 @@ func headlineCards(in *Input) []card {
 		sent += " · " + units.CountOf(tot.Redirects, "redirect", "redirects") + " followed"
 	}
 	cards := []card{
-		{Label: "Throughput", Value: units.Rate(float64(tot.Requests)/secs, ""), Sub: sent},
+		{Label: "Throughput", Value: runUnit(r).Rate(float64(tot.Requests) / secs), Sub: sent},
 		{Label: "p95 " + latencyName(r), Value: latencyText(r, h.Quantile(95)), Sub: fmt.Sprintf("p50 %s · avg %s", latencyText(r, h.Quantile(50)), latencyText(r, h.Mean()))},
 		{Label: "p99 " + latencyName(r), Value: latencyText(r, h.Quantile(99)), Sub: "max " + latencyText(r, h.Max())},
 		{Label: "Errors", Value: units.Percent(ratio(nf, tot.Requests)), Sub: units.Count(nf) + " failed", Bad: nf > 0},
@@ -207,8 +211,11 @@ func errorRows(r *metrics.Run) []errorRow {
 		for _, g := range r.Endpoints[i].Errors {
 			row := errorRow{Kind: g.Kind.String(), Endpoint: endpointLabel(r, i), Count: g.Count, CountText: units.Count(g.Count),
 				First: units.Clock(g.First), Last: units.Clock(g.Last)}
-			for _, s := range g.Samples {
-				sr := sampleRow{Message: s.Message, Count: units.Count(s.Count)}
+			if n := g.Others(); n > 0 && len(g.Samples) > 1 {
+				row.Others = units.CountOf(n, "other", "others")
+			}
+			for _, s := range bySaid(g) {
+				sr := sampleRow{Message: s.Message, Count: units.Count(s.Count), First: units.Clock(s.First), Short: sample.ShortStatus(s.Status, s.Message)}
 				if st := strconv.Itoa(s.Status); s.Status != 0 && !strings.HasPrefix(s.Message, st) {
 					sr.Status = st
 				}

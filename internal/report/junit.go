@@ -119,7 +119,7 @@ func JUnit(in *Input) ([]byte, error) {
 	// thresholds that all passed on a run in which no request succeeded:
 	// CI must still read a failure, and why
 	if why := in.GateNote(); why != "" && th.Failures == 0 {
-		th.Cases = append(th.Cases, junitCase{Class: in.Name + ".thresholds", Name: "no request succeeded", Time: "0",
+		th.Cases = append(th.Cases, junitCase{Class: in.Name + ".thresholds", Name: "no " + runUnit(in.Run).Or().One + " succeeded", Time: "0",
 			Failure: &junitOutcome{Message: why, Type: "gate", Text: "FAIL: " + why}})
 		th.Failures++
 	}

@@ -37,7 +37,7 @@ func Markdown(in *Input) []byte {
 	count, _ := countHeads(runUnit(r))
 	mdTable(&sb, "rrrrrrr", [][]string{
 		{count, "Throughput", callPrefix(r) + "p95", callPrefix(r) + "p99", "Errors", "Checks", "Dropped"},
-		{units.Count(tot.Requests), units.Rate(float64(tot.Requests)/secs, ""), latencyText(r, h.Quantile(95)), latencyText(r, h.Quantile(99)),
+		{units.Count(tot.Requests), runUnit(r).Rate(float64(tot.Requests) / secs), latencyText(r, h.Quantile(95)), latencyText(r, h.Quantile(99)),
 			units.Percent(ratio(failed(&tot), tot.Requests)), checks, units.Count(in.Dropped())},
 	})
 
@@ -126,7 +126,14 @@ func mdErrorsAndChecks(sb *strings.Builder, r *metrics.Run) {
 		for _, e := range errs {
 			sampleMsg := ""
 			if len(e.Samples) > 0 {
-				sampleMsg = units.Cut(units.Escape(e.Samples[0].Message), 80) // the target wrote it: no terminal controls
+				sampleMsg = units.Cut(units.Escape(e.Samples[0].Short), 80) // the target wrote it: no terminal controls
+			}
+			if len(e.Samples) > 1 { // the most counted message, with its count of the kind's
+				sampleMsg = e.Samples[0].Count + "× " + sampleMsg + " (" + units.CountOf(int64(len(e.Samples)-1), "other message", "other messages")
+				if e.Others != "" {
+					sampleMsg += ", " + e.Others
+				}
+				sampleMsg += ")"
 			}
 			rows = append(rows, []string{e.Kind, mdEscape(e.Endpoint), units.Count(e.Count), e.First + "–" + e.Last, mdEscape(sampleMsg)})
 		}

@@ -151,10 +151,18 @@ func errorGroups(gs []metrics.ErrorGroup) []map[string]any {
 	var out []map[string]any
 	for _, g := range gs {
 		var samples []string
+		messages := []map[string]any{}
 		for _, s := range g.Samples {
 			samples = append(samples, s.Message)
+			m := map[string]any{"message": s.Message, "count": s.Count, "first_second": s.First}
+			if s.Status != 0 {
+				m["status"] = s.Status
+			}
+			messages = append(messages, m)
 		}
-		out = append(out, map[string]any{"kind": g.Kind.String(), "count": g.Count, "first_second": g.First, "last_second": g.Last, "samples": samples})
+		// messages is samples with what each counted; others, the failures none of them counts
+		out = append(out, map[string]any{"kind": g.Kind.String(), "count": g.Count, "first_second": g.First, "last_second": g.Last, "samples": samples,
+			"messages": messages, "others": g.Others()})
 	}
 	return out
 }

@@ -20,7 +20,7 @@
   if (data.spectra.length && data.spectra[0].n > 0) {
     LL.spectrumPanel(document.getElementById("spectrum"), data.spectra);
   } else {
-    document.getElementById("spectrum").appendChild(LL.el("p", "muted", "No request completed."));
+    document.getElementById("spectrum").appendChild(LL.el("p", "muted", "No " + LL.unitOf(data.meta).one + " completed."));
   }
   var eps = document.getElementById("endpoints");
   if (eps) LL.sortable(eps);

@@ -202,13 +202,16 @@ func writeFailures(sb *strings.Builder, in *Input) {
 	rows := [][]string{{"FAILURES", "COUNT", "ENDPOINT", "SECONDS", "SAMPLE"}}
 	for i := range in.Run.Endpoints {
 		for _, g := range in.Run.Endpoints[i].Errors {
-			sampleMsg := ""
-			if len(g.Samples) > 0 {
-				sampleMsg = g.Samples[0].Message
+			said := saidLines(g)
+			first := ""
+			if len(said) > 0 {
+				first, said = said[0], said[1:]
 			}
-			sampleMsg = units.Escape(sampleMsg) // the target wrote it: no terminal controls
 			rows = append(rows, []string{g.Kind.String(), units.Count(g.Count), endpointLabel(in.Run, i),
-				units.Span(g.First, g.Last), sampleMsg})
+				units.Span(g.First, g.Last), first})
+			for _, l := range said {
+				rows = append(rows, []string{"", "", "", "", l})
+			}
 		}
 	}
 	if len(rows) > 1 {

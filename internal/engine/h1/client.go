@@ -128,7 +128,7 @@ func (c *Client) Do(req *Request, resp *Response) error {
 	}
 	c.wbuf = appendRequest(c.wbuf[:0], req, host, target)
 	for attempt := 0; ; attempt++ {
-		cn, err := c.conn(dial, secure, deadline, resp)
+		cn, err := c.conn(dial, secure, deadline, req.OnDial, resp)
 		if err != nil {
 			return c.abortErr(err)
 		}
@@ -175,7 +175,7 @@ func (c *Client) abortErr(err error) error {
 
 // conn returns the kept-alive connection to addr, dialling a new one (and
 // making its TLS handshake, when secure) if needed.
-func (c *Client) conn(addr []byte, secure bool, deadline time.Time, resp *Response) (*conn, error) {
+func (c *Client) conn(addr []byte, secure bool, deadline time.Time, onDial func() func(), resp *Response) (*conn, error) {
 	for _, cn := range c.conns {
 		if cn.addr == string(addr) && cn.secure == secure { // compiles to a comparison without allocating
 			return cn, nil
@@ -206,16 +206,7 @@ func (c *Client) conn(addr []byte, secure bool, deadline time.Time, resp *Respon
 		return nil, ErrAborted
 	}
 	start := time.Now()
-	var nc net.Conn
-	var err error
-	if c.cfg.Inline {
-		nc, err = c.dial(ctx, "tcp", target)
-	} else {
-		err = aside(func() (err error) {
-			nc, err = c.dial(ctx, "tcp", target)
-			return err
-		})
-	}
+	nc, err := c.dialTo(ctx, target, onDial)
 	if err != nil {
 		return nil, err
 	}
@@ -236,6 +227,24 @@ func (c *Client) conn(addr []byte, secure bool, deadline time.Time, resp *Respon
 	c.conns = append(c.conns, cn)
 	c.mu.Unlock()
 	return cn, nil
+}
+
+// dialTo dials target, on the caller's goroutine when Inline, telling
+// onDial (Request.OnDial) as it starts and ends.
+func (c *Client) dialTo(ctx context.Context, target string, onDial func() func()) (nc net.Conn, err error) {
+	if onDial != nil {
+		if ended := onDial(); ended != nil {
+			defer ended()
+		}
+	}
+	if c.cfg.Inline {
+		return c.dial(ctx, "tcp", target)
+	}
+	err = aside(func() (err error) {
+		nc, err = c.dial(ctx, "tcp", target)
+		return err
+	})
+	return nc, err
 }
 
 // drop closes and forgets a connection that cannot be reused; graceful

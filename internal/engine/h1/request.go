@@ -18,7 +18,11 @@ type Request struct {
 	KeepBody bool   // keep the response body in Response.Body instead of discarding it
 	// MaxBody caps the body kept with KeepBody; bytes past it are read and
 	// discarded, and Response.Truncated says so. 0 keeps the whole body.
-	MaxBody   int64
+	MaxBody int64
+	// KeepError, without KeepBody, keeps up to this many bytes of the body
+	// of a response with a status of 400 or more (what the server said went
+	// wrong) in Response.Body, Truncated saying it went on; 0 keeps none.
+	KeepError int64
 	Host      []byte        // the Host header's value; nil: the URL's host
 	UserAgent []byte        // the User-Agent header's value; nil: "loadlens"
 	Timeout   time.Duration // for the whole exchange, connect included
@@ -34,6 +38,10 @@ type Request struct {
 	// response is waited for: the caller learns that its dial and write are
 	// over. It may run inside the socket's wait, so it must not block.
 	OnWritten func()
+	// OnDial, when set, is called on Do's goroutine as a dial for the
+	// request starts; what it returns, when not nil, is called as the dial
+	// ends, whichever way.
+	OnDial func() (ended func())
 }
 
 // Response is what came back. Its slices are valid until the next Do.
@@ -48,8 +56,8 @@ type Response struct {
 	// SetCookie and Location say whether Header has such a field, noted
 	// while parsing so that a caller need not scan Header on every response.
 	SetCookie, Location bool
-	Body                []byte // the body when Request.KeepBody was set
-	Truncated           bool   // the body was longer than Request.MaxBody: Body holds its start
+	Body                []byte // the body when Request.KeepBody was set, or an error's start (KeepError)
+	Truncated           bool   // the body was longer than Request.MaxBody (or KeepError): Body holds its start
 	// Sent counts the bytes written for this exchange. Over https it is
 	// what the socket carried: TLS records, and the handshake when this
 	// exchange opened the connection.

@@ -39,16 +39,20 @@ func (c *Client) readResponse(cn *conn, req *Request, resp *Response) error {
 func (c *Client) readBody(cn *conn, req *Request, resp *Response, kind bodyKind, length int64) error {
 	c.body = c.body[:0]
 	c.maxBody = req.MaxBody
+	keep := req.KeepBody
+	if !keep && req.KeepError > 0 && resp.Status >= 400 {
+		keep, c.maxBody = true, req.KeepError
+	}
 	var err error
 	switch kind {
 	case byLength:
-		err = c.readN(cn, length, req.KeepBody, resp)
+		err = c.readN(cn, length, keep, resp)
 	case byChunks:
-		err = c.readChunked(cn, req.KeepBody, resp)
+		err = c.readChunked(cn, keep, resp)
 	case untilEOF:
-		err = c.readToEOF(cn, req.KeepBody, resp)
+		err = c.readToEOF(cn, keep, resp)
 	}
-	if req.KeepBody {
+	if keep {
 		resp.Body = c.body
 	}
 	return err

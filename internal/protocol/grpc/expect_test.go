@@ -37,6 +37,10 @@ func TestExpectStatus(t *testing.T) {
 		{"OK, expected", addr, []int{0, 5}, `{}`, sample.OK, "", 0},
 		{"NOT_FOUND, no expect_status", addr, nil, notFound, sample.GRPCNotFound, "NOT_FOUND: no such thing", 5},
 		{"INTERNAL, not expected", addr, []int{0, 5}, `{"response_status": {"code": 13}}`, sample.GRPCInternal, "INTERNAL", 13},
+		{"a status message is cleaned", addr, nil, `{"response_status": {"code": 14, "message": "upstream\n\u001b[2J  reset"}}`, sample.GRPCUnavailable,
+			`UNAVAILABLE: upstream \x1b[2J reset`, 14},
+		{"a long status message is bounded", addr, nil, `{"response_status": {"code": 14, "message": "` + strings.Repeat("pool exhausted ", 100) + `"}}`,
+			sample.GRPCUnavailable, "pool exhausted pool exhausted…", 14},
 		{"OK, not listed", addr, []int{5}, `{}`, sample.Other, "status OK, which expect_status does not list", 0},
 		{"a refused connection, UNAVAILABLE listed", refused, []int{14}, `{}`, sample.ConnRefused, "", 14},
 	}
@@ -52,6 +56,9 @@ func TestExpectStatus(t *testing.T) {
 			r, f := vu.Samples[0], vu.Facts[0]
 			if r.Kind != tt.kind || !strings.Contains(r.Err, tt.errHas) || tt.kind == sample.OK && r.Err != "" {
 				t.Errorf("kind %v (%q), want %v containing %q", r.Kind, r.Err, tt.kind, tt.errHas)
+			}
+			if len(r.Err) > len("UNAVAILABLE: ")+sample.MaxTargetMessage {
+				t.Errorf("message of %d bytes", len(r.Err))
 			}
 			if f.Code != tt.code {
 				t.Errorf("status %d, want %d", f.Code, tt.code)

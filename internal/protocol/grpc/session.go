@@ -215,7 +215,7 @@ func (s *session) kind(ctx context.Context, err error, code codes.Code) (sample.
 		return sample.Other, err.Error()
 	}
 	if st, ok := status.FromError(err); ok {
-		return sample.KindOfGRPC(int(code)), sample.GRPCCodeName(int(code)) + ": " + st.Message()
+		return sample.KindOfGRPC(int(code)), sample.GRPCCodeName(int(code)) + ": " + sample.CleanMessage(st.Message(), false)
 	}
 	return s.vu.Outcome(ctx, err)
 }

@@ -12,6 +12,7 @@ import (
 	"net"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/loadlens/loadlens/internal/protocol"
@@ -30,7 +31,8 @@ type VU struct {
 	// OnCheck, when set, is called at each check, before it is counted.
 	OnCheck func()
 
-	mu sync.Mutex // a streaming session checks from more than one goroutine
+	mu        sync.Mutex   // a streaming session checks from more than one goroutine
+	announced atomic.Int64 // Written's calls, from the handshake's goroutine
 }
 
 // NewVU returns a VU with four variables, started now.
@@ -92,6 +94,13 @@ func (v *VU) Outcome(ctx context.Context, err error) (sample.Kind, string) {
 
 // Since returns t's offset from the VU's Start.
 func (v *VU) Since(t time.Time) time.Duration { return t.Sub(v.Start) }
+
+// Written counts the session's announcements that its opening request is
+// written (Announced).
+func (v *VU) Written() { v.announced.Add(1) }
+
+// Announced is how many times the session called Written.
+func (v *VU) Announced() int64 { return v.announced.Load() }
 
 // Env is the environment the engine lends a protocol: a dialer and a TLS
 // handshake bounded by timeout, and a TLS configuration that trusts the

@@ -160,6 +160,7 @@ var _ protocol.VU = (*signalVU)(nil)
 func (v *signalVU) Vars() *tmpl.Context                 { return &v.tc }
 func (v *signalVU) Check(_ int32, _ time.Time, ok bool) { v.opened <- ok }
 func (v *signalVU) Since(time.Time) time.Duration       { return 0 }
+func (v *signalVU) Written()                            {}
 func (v *signalVU) Record(r *sample.Request) {
 	if r.Kind != sample.OK && r.Kind != sample.Interrupted {
 		select {

@@ -38,6 +38,7 @@ type session struct {
 	lastSent atomic.Int64 // when the last message was sent (UnixNano); 0: none
 	timeUp   atomic.Bool  // the step's duration ended the session
 	closing  atomic.Bool  // the close frame is sent
+	stalled  atomic.Bool  // the stall timer ended the session
 	facts    sample.Facts
 	sample   sample.Request
 	status   int
@@ -52,7 +53,6 @@ type session struct {
 var (
 	errClosed    = errors.New("the server closed the session")
 	errNoMatch   = errors.New("no message matched the until check")
-	errStalled   = errors.New("stalled")
 	errHandshake = errors.New("handshake refused")
 	errPayload   = errors.New("a binary message could not be sent")
 	errTooLong   = errors.New("a message longer than max_message_size")
@@ -77,18 +77,25 @@ func (s *session) Run(ctx context.Context, vu protocol.VU, intended time.Time) t
 // then reading until the end.
 func (s *session) session(ctx context.Context) error {
 	st := s.st.s
-	cctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	idle := time.AfterFunc(st.Timeout, func() { cancel(errStalled) })
-	defer idle.Stop()
 	// Reads and writes wait on the socket, not on a context: the session's
 	// end (the run's, a stall) closes it, from its dial on, and cut reads
-	// why from cctx.
+	// why from ctx and stalled. The dial alone has a context of its own,
+	// which a stall cancels: an idle session holds none (a context, its
+	// channel and its children's map were half a kilobyte a session).
+	s.stalled.Store(false)
 	s.dialing.reset()
-	defer s.dialing.reset() // after the AfterFunc's stop: the VU keeps no closed connection
-	defer context.AfterFunc(cctx, s.dialing.close)()
-	if err := s.dial(cctx); err != nil {
-		return s.cut(ctx, cctx, err)
+	defer s.dialing.reset() // after the watchers' stop: the VU keeps no closed connection
+	dctx, stopDial := context.WithCancel(ctx)
+	defer stopDial()
+	s.dialing.start(s.vu, stopDial)
+	idle := time.AfterFunc(st.Timeout, s.stall)
+	defer idle.Stop()
+	defer context.AfterFunc(ctx, s.dialing.close)()
+	err := s.dial(dctx)
+	s.dialing.dialed()
+	stopDial()
+	if err != nil {
+		return s.cut(ctx, err)
 	}
 	defer s.conn.Close()
 	if st.Duration > 0 {
@@ -96,21 +103,29 @@ func (s *session) session(ctx context.Context) error {
 		defer end.Stop()
 	}
 	if err := s.sendFirst(); err != nil {
-		return s.cut(ctx, cctx, err)
+		return s.cut(ctx, err)
 	}
-	if stop := s.schedule(cctx); stop != nil {
+	if stop := s.schedule(ctx); stop != nil {
 		defer func() {
 			_ = s.conn.Close() // a sender blocked on a peer that never reads gives up
 			stop()
 		}()
 	}
 	idle.Reset(st.Timeout)
-	err := s.read(idle)
+	err = s.read(idle)
 	if err == nil || errors.Is(err, errTimeUp) {
 		s.closeHandshake()
 		s.facts.Code = websocket.CloseNormalClosure
 	}
-	return s.cut(ctx, cctx, err)
+	return s.cut(ctx, err)
+}
+
+// stall ends a session that received nothing within its timeout (or,
+// after its duration, whose close the server did not answer in time):
+// cut reads it as a timeout.
+func (s *session) stall() {
+	s.stalled.Store(true)
+	s.dialing.close()
 }
 
 // errTimeUp ends the read when the duration ended as a message came in:
@@ -161,7 +176,7 @@ func closeWait(timeout time.Duration) time.Duration { return min(timeout, time.S
 // cut says why the session ended: nil for the step's own end (duration,
 // max_messages, until:), the run's end, a stall as a timeout, a close by
 // the server before the step's end, or the error.
-func (s *session) cut(ctx, cctx context.Context, err error) error {
+func (s *session) cut(ctx context.Context, err error) error {
 	var ce *websocket.CloseError
 	if errors.As(err, &ce) {
 		s.facts.Code = ce.Code
@@ -177,7 +192,7 @@ func (s *session) cut(ctx, cctx context.Context, err error) error {
 			return fmt.Errorf("%w within the duration (%s)", errNoMatch, units.DurationLiteral(s.st.s.Duration))
 		}
 		return nil
-	case errors.Is(context.Cause(cctx), errStalled):
+	case s.stalled.Load():
 		return timeoutError("no message within the timeout (" + units.DurationLiteral(s.st.s.Timeout) + ") after " +
 			units.CountOf(s.facts.MsgsReceived, "message", "messages"))
 	case s.facts.Code != 0:
@@ -226,6 +241,11 @@ func handshakeKind(status int) sample.Kind {
 	}
 	return sample.Other
 }
+
+// AnnouncesWritten makes the session a protocol.Announcer: its dial and
+// handshake hold its VU's place in the engine's start gate until the
+// upgrade request is written (upgradeConn.flush).
+func (s *session) AnnouncesWritten() {}
 
 // Close releases nothing: a session's connection is closed when it ends,
 // and the handshakes' client pools none.

@@ -22,7 +22,8 @@ import (
 type upgradeConn struct {
 	net.Conn
 	handshaking bool
-	req         *[]byte // the request written so far, from reqBuffers
+	req         *[]byte  // the request written so far, from reqBuffers
+	dl          *dialing // the session's, told when the request is sent; nil without one
 }
 
 // reqBuffers hold upgrade requests between their writing and their send.
@@ -32,7 +33,10 @@ var reqBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &
 // is sent and its buffer dropped.
 const maxPooledRequest = 16 << 10
 
-func newUpgradeConn(c net.Conn) *upgradeConn { return &upgradeConn{Conn: c, handshaking: true} }
+func newUpgradeConn(ctx context.Context, c net.Conn) *upgradeConn {
+	dl, _ := ctx.Value(dialingKey{}).(*dialing)
+	return &upgradeConn{Conn: c, handshaking: true, dl: dl}
+}
 
 // Write holds p while handshaking, else writes it.
 func (c *upgradeConn) Write(p []byte) (int, error) {
@@ -75,6 +79,9 @@ func (c *upgradeConn) flush() error {
 		reqBuffers.Put(c.req)
 	}
 	c.req = nil
+	if c.dl != nil && c.dl.vu != nil {
+		c.dl.vu.Written() // waiting for the answer, it holds no place in the engine's start gate
+	}
 	return err
 }
 
@@ -86,7 +93,7 @@ func dialWire(d *net.Dialer) func(ctx context.Context, network, addr string) (ne
 		if err != nil {
 			return nil, err
 		}
-		return newUpgradeConn(c), nil
+		return newUpgradeConn(ctx, c), nil
 	}
 }
 
@@ -115,16 +122,32 @@ func dialCounted(ctx context.Context, d *net.Dialer, network, addr string) (net.
 // upgrade's answer, which it would otherwise wait for until the handshake
 // timeout whatever the context.
 type dialing struct {
-	wire   *protocol.Wire
-	mu     sync.Mutex
-	conn   net.Conn
-	closed bool
+	wire     *protocol.Wire
+	vu       protocol.VU // the session's, told when its upgrade request is written
+	mu       sync.Mutex
+	conn     net.Conn
+	closed   bool
+	stopDial context.CancelFunc // cancels the dial while it runs
 }
 
 // reset empties the slot for a new session.
 func (d *dialing) reset() {
 	d.mu.Lock()
-	d.conn, d.closed = nil, false
+	d.conn, d.closed, d.vu, d.stopDial = nil, false, nil, nil
+	d.mu.Unlock()
+}
+
+// start readies the slot for a session's dial, which stop cancels.
+func (d *dialing) start(vu protocol.VU, stop context.CancelFunc) {
+	d.mu.Lock()
+	d.vu, d.stopDial = vu, stop
+	d.mu.Unlock()
+}
+
+// dialed says the dial returned: closing no longer cancels it.
+func (d *dialing) dialed() {
+	d.mu.Lock()
+	d.stopDial = nil
 	d.mu.Unlock()
 }
 
@@ -140,12 +163,16 @@ func (d *dialing) hold(c net.Conn) bool {
 	return true
 }
 
-// close closes the connection held, and any dialled later.
+// close closes the connection held, and any dialled later, and cancels
+// a dial under way.
 func (d *dialing) close() {
 	d.mu.Lock()
-	c := d.conn
+	c, stop := d.conn, d.stopDial
 	d.closed = true
 	d.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
 	if c != nil {
 		_ = c.Close()
 	}
@@ -174,6 +201,6 @@ func dialTLS(d *net.Dialer, cfg *tls.Config) func(ctx context.Context, network, 
 			_ = c.Close()
 			return nil, err
 		}
-		return newUpgradeConn(conn), nil
+		return newUpgradeConn(ctx, conn), nil
 	}
 }
