@@ -73,7 +73,7 @@ func (v *vu) request(ctx context.Context, r *plan.Request, intended time.Time) e
 		return errInterrupted // no checks: the response was never complete
 	case out.err != nil:
 		s.Status = 0
-		s.Kind, s.Err = v.sc.e.failure(out.err, out.phase, deadline, r.Timeout, s.Received)
+		s.Kind, s.Err = v.sc.e.failure(out.err, out.phase, deadline, r.Timeout, bytesMoved{sent: s.Sent, received: s.Received, body: int64(len(h.body))})
 		v.record(s)
 		v.evaluate(r, nil, s.End)
 		return nil
