@@ -109,3 +109,33 @@ func TestLongRowStopsAtTheLimit(t *testing.T) {
 		t.Errorf("reading the row allocated %d bytes, want less than the row's %d: it was read past its limit", alloc, len(row))
 	}
 }
+
+// TestDataValueHTTPCannotCarry: a data value with a line break or another
+// control character that a URL or header inserts as it is fails the test
+// when it is read, naming the file, row and column. Before, each request
+// with it failed unsent as "invalid URL", counted as a request with a rate.
+func TestDataValueHTTPCannotCarry(t *testing.T) {
+	dir := t.TempDir()
+	const csv = "user,note\nal,\"a\r\nb\"\n\"x\r\nHost: evil\",1\n"
+	if err := os.WriteFile(filepath.Join(dir, "users.csv"), []byte(csv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, step, want string
+	}{
+		{"in the URL", "- get: /u/{{ user }}", "CSV file users.csv, data row 2, column user: the value has a line break at byte 2; it fills the URL of GET"},
+		{"in a header", "- get: /u\n        headers: {X-Note: \"{{ note }}\"}", "data row 1, column note: the value has a line break at byte 2; it fills the header X-Note of GET"},
+		{"in a query, escaped", "- get: /u\n        query: {u: \"{{ user }}\"}", ""},
+		{"in a body", "- post: /u\n        body: \"{{ note }}\"", ""},
+	} {
+		src := "name: t\nbase_url: http://127.0.0.1:1\nscenarios:\n  s:\n    vus: 1\n    duration: 1s\n    data: users.csv\n    flow:\n      " + c.step + "\n"
+		_, err := Parse(filepath.Join(dir, "t.yaml"), []byte(src), nil)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if c.want == "" && got != "" || !strings.Contains(got, c.want) {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
