@@ -125,6 +125,9 @@ func (v *vu) send(ctx context.Context, r *plan.Request, begin, deadline time.Tim
 	if err := h.hdr.render(r, &v.tc); err != nil {
 		return outcome{end: time.Now(), err: err, phase: phaseConnect}
 	}
+	if err := unsendable(r, h.url); err != nil {
+		return outcome{end: time.Now(), err: err, phase: phaseConnect}
+	}
 	h.hdr.addTrace(v.tc.Rand, &v.sc.e.opts.Trace, s)
 	q := &h.hop
 	*q = hop{method: r.Method, url: h.url, host: h.hdr.host, agent: h.hdr.agent,
