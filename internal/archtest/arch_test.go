@@ -86,7 +86,7 @@ var table = map[string]row{
 	"mock":                {imports: list("boundedfile", "jsonpath", "proc", "promtext", "tmpl", "yamldoc")}, // its config read as strictly as a test file, not through plan
 	"otlp":                {imports: list("access", "sample", "spans"), modules: list("go.opentelemetry.io/collector/pdata", "go.opentelemetry.io/proto/otlp", "google.golang.org/grpc", "google.golang.org/protobuf")},
 	"output":              {imports: list("metrics", "plan", "sample"), tests: list("metrics/metricstest"), modules: list("github.com/influxdata/line-protocol/v2", "github.com/klauspost/compress", "github.com/prometheus/prometheus", "go.opentelemetry.io/proto/otlp", "google.golang.org/protobuf")},
-	"plan":                {imports: list("boundedfile", "jsonpath", "sample", "series", "threshold", "tmpl", "yamldoc"), tests: list("testkit"), modules: list("github.com/goccy/go-yaml")},
+	"plan":                {imports: list("boundedfile", "jsonpath", "sample", "series", "threshold", "tmpl", "yamldoc"), tests: list("testkit"), modules: list("github.com/goccy/go-yaml", "golang.org/x/text")}, // x/text: data files in CP949, Latin-1, Shift-JIS, UTF-16
 	// the process's CPU and descriptors, the host's /proc/stat
 	"proc":     {},
 	"promtext": {},

@@ -42,7 +42,7 @@ func writeRows(t *testing.T, n int) string {
 // streamed reads path as the plan does a file too large to hold.
 func streamed(t *testing.T, path string, mode plan.DataMode) *plan.Data {
 	t.Helper()
-	cols, rows, count, file, err := plan.ScanCSV(path, 0)
+	cols, rows, count, file, err := plan.ScanCSV(path, 0, "")
 	if err != nil || rows != nil || file == nil {
 		t.Fatalf("scan: %v (held %d rows)", err, len(rows))
 	}

@@ -91,6 +91,8 @@ func (t *h1Trip) roundTrip(ctx context.Context, q *hop, res *hopResult, rs *resp
 			res.phase = phaseTLS
 		case r.Status != 0: // set once the final head is read
 			res.phase = phaseBody
+		case r.Wrote.IsZero(): // set once the whole request is written
+			res.phase = phaseWrite
 		}
 		return err
 	}

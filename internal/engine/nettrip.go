@@ -61,8 +61,10 @@ func newNetTrip(e *Engine, http2 bool, written func(), dialing func() func()) *n
 			}
 		},
 		GotConn: func(httptrace.GotConnInfo) { stamp(&n.gotConn) },
-		WroteRequest: func(httptrace.WroteRequestInfo) {
-			stamp(&n.wrote)
+		WroteRequest: func(info httptrace.WroteRequestInfo) {
+			if info.Err == nil { // also called when the write failed: the request is then unwritten
+				stamp(&n.wrote)
+			}
 			if written != nil {
 				written() // on net/http's goroutine: leaveGate is safe there
 			}
@@ -99,6 +101,8 @@ func (n *netTrip) phase() phase {
 	switch {
 	case n.tlsFailed.Load(), n.tlsStart.Load() != 0 && n.tlsDone.Load() == 0:
 		return phaseTLS
+	case n.gotConn.Load() != 0 && n.wrote.Load() == 0:
+		return phaseWrite
 	case n.gotConn.Load() != 0:
 		return phaseExchange
 	}

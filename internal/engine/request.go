@@ -74,7 +74,7 @@ func (v *vu) request(ctx context.Context, r *plan.Request, intended time.Time) e
 		return errInterrupted // no checks: the response was never complete
 	case out.err != nil:
 		s.Status = 0
-		s.Kind, s.Err = v.sc.e.failure(out.err, out.phase, deadline, r.Timeout, s.Received)
+		s.Kind, s.Err = v.sc.e.failure(out.err, out.phase, deadline, r.Timeout, bytesMoved{sent: s.Sent, received: s.Received, body: int64(len(h.body))})
 		v.record(s)
 		v.evaluate(r, nil, s.End)
 		return nil
@@ -127,6 +127,9 @@ func (v *vu) send(ctx context.Context, r *plan.Request, begin, deadline time.Tim
 	h := v.http
 	s := &h.sample
 	if err := h.hdr.render(r, &v.tc); err != nil {
+		return outcome{end: time.Now(), err: err, phase: phaseConnect}
+	}
+	if err := unsendable(r, h.url); err != nil {
 		return outcome{end: time.Now(), err: err, phase: phaseConnect}
 	}
 	h.hdr.addTrace(v.tc.Rand, &v.sc.e.opts.Trace, s)

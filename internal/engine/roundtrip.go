@@ -56,7 +56,8 @@ type phase uint8
 const (
 	phaseConnect  phase = iota // resolving and dialling
 	phaseTLS                   // in the TLS handshake
-	phaseExchange              // connected: writing the request or reading the response head
+	phaseWrite                 // connected: writing the request
+	phaseExchange              // the request written: waiting for the response head
 	phaseBody                  // the response head arrived: reading its body
 )
 

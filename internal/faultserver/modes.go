@@ -30,6 +30,7 @@ const (
 	PlainOnTLSPort                       // plain HTTP where the test says https://
 	ResetSome                            // reads each request whole; resets the connection for every Options.ResetEvery-th, else a 200
 	IdleClose                            // a 200 on a kept-alive connection, closed once idle for Options.Idle (a keep-alive timeout)
+	StopReading                          // reads a request's head, then neither its body nor anything else (a stalled upload)
 )
 
 // HugeBodySize is the body HugeBody sends.

@@ -189,6 +189,10 @@ func (s *Server) serve(c net.Conn) {
 			return
 		}
 		s.requests.Add(1)
+		if s.mode == StopReading {
+			<-s.done // the client's writes fill the socket's buffers and stall
+			return
+		}
 		drain(req.Body)
 		if !s.answer(c, req) {
 			return

@@ -21,6 +21,7 @@ const (
 	MaxStreamedRow  = 1 << 20  // bytes of one row of a streamed CSV file
 	dataIndexStride = 1024     // rows between two offsets of the index, at first
 	maxDataIndex    = 1 << 16  // offsets kept: past it, every other one goes and the stride doubles
+	csvReadAhead    = 4096     // what encoding/csv's bufio.Reader reads beyond the row it returns, at most
 )
 
 // DataFile is a CSV file too large to hold: where to read its rows while
@@ -39,8 +40,10 @@ var errNotRegular = errors.New("not a regular file")
 
 // ScanCSV reads the CSV file at path once, in bounded memory: its header
 // row (the columns), its data rows counted, and either the rows themselves
-// (a file of at most keep bytes) or a DataFile to stream them from.
-func ScanCSV(path string, keep int64) (columns []string, rows [][]string, count int64, file *DataFile, err error) {
+// (a file of at most keep bytes) or a DataFile to stream them from. The
+// file is UTF-8 unless encoding names another (see Encodings), which only
+// a file that is held may use: a streamed file's rows are found by offset.
+func ScanCSV(path string, keep int64, encoding string) (columns []string, rows [][]string, count int64, file *DataFile, err error) {
 	info, err := os.Stat(path)
 	switch {
 	case err != nil:
@@ -51,17 +54,21 @@ func ScanCSV(path string, keep int64) (columns []string, rows [][]string, count 
 		return nil, nil, 0, nil, err
 	case !info.Mode().IsRegular():
 		return nil, nil, 0, nil, errNotRegular
+	case encoding != "" && info.Size() > keep:
+		return nil, nil, 0, nil, fmt.Errorf("encoding: %s works for files up to %d MiB and this one is %s; save it as UTF-8 (iconv -f %s -t UTF-8)",
+			encoding, keep>>20, bytesText(info.Size()), encoding)
 	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, 0, nil, err
 	}
 	defer f.Close()
-	start, err := skipBOM(f)
+	start, err := skipBOM(f, encoding)
 	if err != nil {
 		return nil, nil, 0, nil, err
 	}
-	r := csv.NewReader(f)
+	in := newCSVInput(decoded(f, encoding), start)
+	r := csv.NewReader(in)
 	r.ReuseRecord = info.Size() > keep // the rows are not kept: one record's memory serves them all
 	header, err := r.Read()
 	if errors.Is(err, io.EOF) {
@@ -76,7 +83,7 @@ func ScanCSV(path string, keep int64) (columns []string, rows [][]string, count 
 		return columns, rows, int64(len(rows)), nil, err
 	}
 	file = &DataFile{Path: path, Size: info.Size(), ModTime: info.ModTime(), Stride: dataIndexStride}
-	count, err = file.index(r, start)
+	count, err = file.index(r, in, start)
 	return columns, nil, count, file, err
 }
 
@@ -84,16 +91,23 @@ func ScanCSV(path string, keep int64) (columns []string, rows [][]string, count 
 var errEmptyCSV = errors.New("empty")
 
 // skipBOM moves past a UTF-8 byte order mark (not part of the first
-// column's name) and returns the offset the CSV starts at.
-func skipBOM(f *os.File) (int64, error) {
-	head := make([]byte, 3)
+// column's name) and returns the offset the CSV starts at. A UTF-16 or
+// UTF-32 one is an error unless encoding says UTF-16 (its decoder reads it).
+func skipBOM(f *os.File, encoding string) (int64, error) {
+	head := make([]byte, 4)
 	n, err := io.ReadFull(f, head)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
 		return 0, err
 	}
+	head = head[:n]
 	start := int64(0)
-	if bytes.Equal(head[:n], []byte("\xef\xbb\xbf")) {
+	switch {
+	case bytes.HasPrefix(head, []byte("\xef\xbb\xbf")):
 		start = 3
+	case bytes.HasPrefix(head, []byte("\xff\xfe\x00\x00")) || bytes.HasPrefix(head, []byte("\x00\x00\xfe\xff")):
+		return 0, errors.New("the file is UTF-32 (it starts with a UTF-32 byte order mark); save it as UTF-8 (iconv -f UTF-32 -t UTF-8)")
+	case encoding == "" && (bytes.HasPrefix(head, []byte("\xff\xfe")) || bytes.HasPrefix(head, []byte("\xfe\xff"))):
+		return 0, errors.New("the file is UTF-16 (it starts with a UTF-16 byte order mark); set encoding: utf-16 on the data source, or save it as UTF-8 (iconv -f UTF-16 -t UTF-8)")
 	}
 	_, err = f.Seek(start, io.SeekStart)
 	return start, err
@@ -101,13 +115,19 @@ func skipBOM(f *os.File) (int64, error) {
 
 // index reads the data rows after the header, counting them and keeping
 // the offset of every Stride-th, and the longest row's size.
-func (d *DataFile) index(r *csv.Reader, start int64) (int64, error) {
+func (d *DataFile) index(r *csv.Reader, in *csvInput, start int64) (int64, error) {
 	var count int64
 	at := start + r.InputOffset()
 	for {
+		in.startRow(at, MaxStreamedRow, csvReadAhead)
 		_, err := r.Read()
 		if errors.Is(err, io.EOF) {
 			return count, nil
+		}
+		var long rowTooLong
+		if errors.As(err, &long) {
+			return count, fmt.Errorf("the row on line %d is longer than %d MiB (the rest was not read); a row of a data file larger than %d MiB may be at most %d MiB",
+				long.line, MaxStreamedRow>>20, MaxDataInMemory>>20, MaxStreamedRow>>20)
 		}
 		if err != nil {
 			return count, err

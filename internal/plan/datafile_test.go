@@ -80,7 +80,7 @@ func TestDataFileRefusals(t *testing.T) {
 		{long, "the row on line 2 is 1.0 MiB; a row of a data file larger than 16 MiB may be at most 1 MiB"},
 		{"/dev/zero", "not a regular file"},
 	} {
-		_, _, _, _, err := ScanCSV(c.path, 0)
+		_, _, _, _, err := ScanCSV(c.path, 0, "")
 		if err == nil || err.Error() != c.want {
 			t.Errorf("%s: %v, want %q", c.path, err, c.want)
 		}

@@ -11,12 +11,12 @@ import (
 )
 
 // data parses a scenario's data source, `data: users.csv` or
-// `data: {file, mode, on_exhausted}`, and loads the CSV file.
+// `data: {file, mode, on_exhausted, encoding}`, and loads the CSV file.
 func (p *parser) data(n yamldoc.Node) *Data {
 	d := &Data{Mode: Sequential, StopOnEmpty: true}
 	fileNode := n
 	if yamldoc.IsMapping(n.V) {
-		o, ok := p.Object(n, "a data source", []string{"file", "mode", "on_exhausted"})
+		o, ok := p.Object(n, "a data source", []string{"file", "mode", "on_exhausted", "encoding"})
 		if !ok {
 			return nil
 		}
@@ -33,6 +33,11 @@ func (p *parser) data(n yamldoc.Node) *Data {
 			d.StopOnEmpty = s != "fail"
 			if valid && d.Mode != Unique {
 				p.Errs.Add(e.Key, e.Path, "on_exhausted applies only to mode: unique (other modes reuse rows)")
+			}
+		}
+		if e, ok := o.Get("encoding"); ok {
+			if s, valid := p.OneOf(e, Encodings...); valid {
+				d.Encoding = s
 			}
 		}
 		f, ok := o.Get("file")
@@ -61,7 +66,7 @@ func (p *parser) loadCSV(n yamldoc.Node, d *Data) bool {
 	if !filepath.IsAbs(full) {
 		full = filepath.Join(p.dir, full)
 	}
-	header, rows, count, file, err := ScanCSV(full, MaxDataInMemory)
+	header, rows, count, file, err := ScanCSV(full, MaxDataInMemory, d.Encoding)
 	switch {
 	case errors.Is(err, errEmptyCSV):
 		p.Errs.Add(n.Pos, n.Path, "CSV file %s is empty: it needs a header row naming the columns and at least one data row", full)

@@ -125,6 +125,9 @@ func (p *parser) scenario(name string, n yamldoc.Node, def *defaults) *Scenario 
 	}
 	if hasFlow {
 		s.Flow = p.flow(flowNode, sc)
+		if d, _ := o.Get("data"); s.Data != nil && s.Data.Rows != nil {
+			p.checkDataValues(d, s)
+		}
 	} else {
 		p.Errs.Missing(n.Key, n.Path, n.Path, "missing key \"flow\": the list of steps each iteration runs")
 	}

@@ -282,5 +282,6 @@ type Data struct {
 	Count       int64      // data rows
 	Stream      *DataFile  // where to read the rows when they are not held (Rows is nil)
 	Mode        DataMode
-	StopOnEmpty bool // Unique: true stops the scenario when rows run out, false fails the run
+	StopOnEmpty bool   // Unique: true stops the scenario when rows run out, false fails the run
+	Encoding    string // the file's encoding when not UTF-8: one of Encodings
 }

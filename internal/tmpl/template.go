@@ -116,3 +116,27 @@ func appendPart(parts []part, p part) []part {
 	}
 	return append(parts, p)
 }
+
+// RawVars returns the variable slots the template inserts as they are,
+// not escaped: their values reach the output byte for byte.
+func (t *Template) RawVars() []int {
+	if t == nil {
+		return nil
+	}
+	slots := rawSlots(nil, t.parts)
+	slices.Sort(slots)
+	return slices.Compact(slots)
+}
+
+// rawSlots appends the slots of parts inserted unescaped.
+func rawSlots(slots []int, parts []part) []int {
+	for i := range parts {
+		switch parts[i].kind {
+		case varPart:
+			slots = append(slots, parts[i].slot)
+		case urlPart:
+			slots = rawSlots(rawSlots(slots, parts[i].sub), parts[i].query)
+		}
+	}
+	return slots
+}

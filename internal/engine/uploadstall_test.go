@@ -1,0 +1,65 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/faultserver"
+	"github.com/loadlens/loadlens/internal/plan"
+	"github.com/loadlens/loadlens/internal/sample"
+	"github.com/loadlens/loadlens/internal/tmpl"
+)
+
+// TestStalledUploadBlamesTheWrite: a target that reads a request's head and
+// never its body stalls the upload once the sockets' buffers are full; the
+// timeout says the request was being written, and how much went out.
+// Before, it said "waiting for the response", as if the request had gone.
+func TestStalledUploadBlamesTheWrite(t *testing.T) {
+	const bodySize = 64 << 20 // more than loopback's socket buffers take
+	body := strings.Repeat("x", bodySize)
+	for _, cl := range clients() {
+		t.Run(cl.name, func(t *testing.T) {
+			checkLeaks(t)
+			srv := faultserver.Start(t, faultserver.StopReading, faultserver.Options{})
+			step := get(srv.URL + "/upload")
+			step.Request.Method, step.Request.Body, step.Request.BodyKind = "POST", tmpl.Literal(body), plan.RawBody
+			step.Request.Timeout = 300 * time.Millisecond
+			s := scenario(plan.Load{Model: plan.Iterations, VUCount: 1, Count: 1, MaxDuration: time.Minute}, step)
+			rec, _ := runPlan(t, &plan.Plan{Scenarios: []*plan.Scenario{s}}, cl.opts)
+			if len(rec.reqs) != 1 {
+				t.Fatalf("%d samples", len(rec.reqs))
+			}
+			q := rec.reqs[0]
+			const want = "request timeout (300ms) writing the request body: the server stopped reading it, "
+			if q.Kind != sample.Timeout || !strings.HasPrefix(q.Err, want) || !strings.HasSuffix(q.Err, " of a 67.1 MB body written (the head included)") {
+				t.Fatalf("kind %v %q, want a timeout %q...", q.Kind, q.Err, want)
+			}
+			if q.Sent <= 0 || q.Sent >= bodySize {
+				t.Errorf("%d bytes sent, want some of the %d-byte body", q.Sent, bodySize)
+			}
+		})
+	}
+}
+
+// TestUnsendableURLSaysWhy: a URL that holds a line break once filled in
+// is not sent, and its failure names the step's URL template. Before, it
+// was the client's "invalid URL for HTTP/1.1 (want http://host...)".
+func TestUnsendableURLSaysWhy(t *testing.T) {
+	for _, cl := range clients() {
+		t.Run(cl.name, func(t *testing.T) {
+			step := get("http://127.0.0.1:1/u/a\r\nHost: evil")
+			s := scenario(plan.Load{Model: plan.Iterations, VUCount: 1, Count: 2, MaxDuration: time.Minute}, step)
+			rec, _ := runPlan(t, &plan.Plan{Scenarios: []*plan.Scenario{s}}, cl.opts)
+			const want = "not sent: GET http://127.0.0.1:1/u/a\r\nHost: evil has a line break at byte 23 once filled in; "
+			for _, q := range rec.reqs {
+				if q.Sent != 0 || !strings.HasPrefix(q.Err, want) {
+					t.Fatalf("%d bytes sent, %q; want none, %q", q.Sent, q.Err, want)
+				}
+			}
+			if len(rec.reqs) != 2 {
+				t.Fatalf("%d samples", len(rec.reqs))
+			}
+		})
+	}
+}
