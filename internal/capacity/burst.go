@@ -6,8 +6,9 @@ import (
 	"github.com/loadlens/loadlens/internal/units"
 )
 
-// LatencyStands is why a failure on a busy host stands when its latency
-// is past what the host could add (Record.Stands).
+// LatencyStands is why a failure on a busy host stood on its latency in a
+// capacity.json of an earlier build, which had no figures in its words
+// (Record.Stands, or none); the search now words it with targetOwn.
 const LatencyStands = "the mean latency less twice the lag p99 and twice the generator's longest stall is past the latency limit"
 
 // ownErrors says how the errors a busy step's target answered are its
@@ -40,6 +41,6 @@ func (s *search) ownErrors(r StepResult) string {
 	if s.cfg.MaxErrorRate < 1e-6 { // `rate == 0` is a budget of 1e-9 (threshold.ErrorBudget)
 		budget = "where the SLO allows none"
 	}
-	return fmt.Sprintf("the target answered %s of the %s with errors no late arrival of the generator explains (of %s errors it answered; %s, %s)",
+	return fmt.Sprintf("it answered %s of the %s with errors no late arrival of the generator explains (of %s errors it answered; %s, %s)",
 		units.Count(own), s.cfg.Unit.Or().Count(r.Requests), units.Count(answered), units.Percent(share), budget)
 }

@@ -124,7 +124,7 @@ func TestErrorsABurstCouldExplain(t *testing.T) {
 		{"refusals split over a stall's second and the next", 1e-9, 0, seconds(stall, 0, 0, 10, 10, 0), false, ""},
 		{"refusals two seconds after a stall", 1e-9, 0, seconds(stall, 0, 0, 0, 0, 18), true, "18 of the 1,000 requests"},
 		{"more refusals than late arrivals", 1e-9, 0, seconds(stall, 0, 0, 30, 0, 0), true,
-			"the target answered 10 of the 1,000 requests with errors no late arrival of the generator explains (of 30 errors it answered; 1.00%, where the SLO allows none)"},
+			"it answered 10 of the 1,000 requests with errors no late arrival of the generator explains (of 30 errors it answered; 1.00%, where the SLO allows none)"},
 		// Each late iteration sends two requests, both of which may be refused.
 		{"two requests an iteration", 1e-9, 2, seconds(stall, 0, 0, 30, 0, 0), false, ""},
 		// 4 a second is 2 % of 200/s, in seconds no arrival was late.

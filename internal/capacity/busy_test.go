@@ -86,6 +86,7 @@ func TestJudgingRunsOnABusyHost(t *testing.T) {
 	fail300 := StepResult{Throughput: 100, P95: 500 * time.Millisecond, Mean: 300 * time.Millisecond, FailedThresholds: []string{"p(95)"}}
 	lagged := func(r StepResult, lag time.Duration) StepResult { r.LagP99 = lag; return r }
 	distrust := func(r StepResult, stall time.Duration) StepResult { r.Diagnosis, r.Stall = "waited", stall; return r }
+	served := func(r StepResult, x float64) StepResult { r.Throughput = x; return r }
 	refused := func(r StepResult) StepResult {
 		r.Requests, r.ErrorRate, r.FailedThresholds = 1000, 0.02, append(r.FailedThresholds, "http_req_failed: rate == 0")
 		r.Seconds = []Second{{4, 0}, {4, 0}, {4, 0}, {4, 0}, {4, 0}}
@@ -108,7 +109,11 @@ func TestJudgingRunsOnABusyHost(t *testing.T) {
 		// Even less twice its 200ms of lag, a mean of 1s is past the 100ms limit: the system failed.
 		{"a failure the lag cannot explain stands", Config{StartRate: 100, Factor: 2, LatencyLimit: 100 * time.Millisecond, Precision: 0.5},
 			[]StepResult{pass, lagged(slow, 200*time.Millisecond)}, Converged, 0, 100, "", "",
-			"FAIL p(95) (on a busy host, but the mean latency less twice the lag p99 and twice the generator's longest stall is past the latency limit: scheduling lag p99 200ms > 25.0ms)"},
+			"FAIL p(95) (the target's: its mean latency 1.00s less twice the lag p99 (200ms) is 600ms, past the latency limit of 100ms, and it completed 100 req/s of the 200 req/s offered: it queued; the host was busy too: scheduling lag p99 200ms > 25.0ms)"},
+		// It completed what it was offered: no word of a queue.
+		{"a failure the lag cannot explain at the rate offered stands", Config{StartRate: 100, Factor: 2, LatencyLimit: 100 * time.Millisecond, Precision: 0.5},
+			[]StepResult{pass, lagged(served(slow, 200), 200*time.Millisecond)}, Converged, 0, 100, "", "",
+			"FAIL p(95) (the target's: its mean latency 1.00s less twice the lag p99 (200ms) is 600ms, past the latency limit of 100ms; the host was busy too: scheduling lag p99 200ms > 25.0ms)"},
 		// A mean of 300ms less twice 120ms of lag is within the limit: the lag could explain it.
 		{"a failure the lag could explain is run again", Config{StartRate: 100, Factor: 2, LatencyLimit: 100 * time.Millisecond, Precision: 0.5},
 			[]StepResult{pass, lagged(fail300, 120*time.Millisecond), fail}, Converged, 1, 100, "", "", "FAIL p(95)"},
@@ -116,7 +121,7 @@ func TestJudgingRunsOnABusyHost(t *testing.T) {
 		// scheduling latency: 20ms of it cannot make a mean of 1s out of 100ms.
 		{"a distrusted failure the stall cannot explain stands", Config{StartRate: 100, Factor: 2, LatencyLimit: 100 * time.Millisecond, Precision: 0.5},
 			[]StepResult{pass, distrust(slow, 20*time.Millisecond)}, Converged, 0, 100, "", "",
-			"FAIL p(95) (on a busy host, but the mean latency less twice the lag p99 and twice the generator's longest stall is past the latency limit: the step's diagnosis: waited)"},
+			"FAIL p(95) (the target's: its mean latency 1.00s less twice the generator's longest stall (20.0ms) is 960ms, past the latency limit of 100ms, and it completed 100 req/s of the 200 req/s offered: it queued; the host was busy too: the step's diagnosis: waited)"},
 		// 150ms of stall could explain a mean of 300ms: run again.
 		{"a distrusted failure the stall could explain is run again", Config{StartRate: 100, Factor: 2, LatencyLimit: 100 * time.Millisecond, Precision: 0.5},
 			[]StepResult{pass, distrust(fail300, 150*time.Millisecond), fail}, Converged, 1, 100, "", "", "FAIL p(95)"},
@@ -126,7 +131,7 @@ func TestJudgingRunsOnABusyHost(t *testing.T) {
 		// 4 refusals a second and no late arrival: the target's own.
 		{"a distrusted failure on the target's own errors stands", Config{StartRate: 100, Factor: 2, LatencyLimit: 100 * time.Millisecond, Precision: 0.5},
 			[]StepResult{pass, refused(distrust(fail300, 150*time.Millisecond))}, Converged, 0, 100, "", "",
-			"FAIL p(95); http_req_failed: rate == 0 (on a busy host, but the target answered 20 of the 1,000 requests with errors no late arrival of the generator explains (of 20 errors it answered; 2.00%, over the error budget of 1%): the step's diagnosis: waited)"},
+			"FAIL p(95); http_req_failed: rate == 0 (the target's: it answered 20 of the 1,000 requests with errors no late arrival of the generator explains (of 20 errors it answered; 2.00%, over the error budget of 1%); the host was busy too: the step's diagnosis: waited)"},
 		{"retries off", Config{StartRate: 100, Factor: 2, MaxRetries: -1},
 			[]StepResult{pass, lagged(fail, 300*time.Millisecond)}, HostBusy, 0, 100, "", "on its one attempt (retries are off)",
 			"not judged, no retries left: host busy (scheduling lag p99 300ms > 100ms)"},

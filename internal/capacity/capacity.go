@@ -145,8 +145,12 @@ type Record struct {
 	Busy       string // how the host was too busy for the figures to describe the system; "" when it was not
 	Saturation string // why the generator's figures are not trusted (iterations dropped); "" when they are
 	Retried    bool   // this run was not judged: the host was busy, and the rate was run again
-	// Stands says why a failure on a busy host was judged: its latency or
-	// its errors are past what the host could explain; "" otherwise.
+	// Stands says why a failure on a busy host was judged the target's all
+	// the same, in words a report states before the busy host: its errors
+	// past what the generator's late arrivals explain (ownErrors: "it
+	// answered …"), or its latency past the limit beyond the lag and stall
+	// (targetOwn: "its mean latency … past the latency limit …"). "" for any
+	// other run; LatencyStands's words in a capacity.json of an earlier build.
 	Stands string `json:",omitempty"`
 	Judged bool   // the run's pass or failure counted in the search
 }

@@ -218,7 +218,7 @@ func (s *search) errorsPast(r StepResult) string {
 // errors the target answered past what the generator's bursts explain are
 // past the error budget (burst.go); a failure the step's diagnosis
 // distrusts and no figure bounds is never judged. It sets rec.Stands to
-// why a failure on a busy host stands.
+// why a failure on a busy host stands, in words (ownErrors, targetOwn).
 func (s *search) hostsDoing(rec *Record) bool {
 	switch {
 	case rec.Busy == "":
@@ -235,11 +235,39 @@ func (s *search) hostsDoing(rec *Record) bool {
 		return true
 	}
 	if limit > 0 && rec.Mean-2*rec.LagP99-2*rec.Stall > limit {
-		rec.Stands = LatencyStands
+		rec.Stands = s.targetOwn(*rec)
 		return false
 	}
 	return true
 }
+
+// targetOwn words the judgement hostsDoing passed a failure on a busy host
+// by when its errors did not decide it: its latency past the limit beyond
+// what the lag and the stall explain, and, when the target completed under
+// shortOf of what the step offered, its throughput short of it: it queued.
+func (s *search) targetOwn(rec Record) string {
+	var less []string
+	if rec.LagP99 > 0 {
+		less = append(less, "twice the lag p99 ("+units.Duration(rec.LagP99)+")")
+	}
+	if rec.Stall > 0 {
+		less = append(less, "twice the generator's longest stall ("+units.Duration(rec.Stall)+")")
+	}
+	mean := "its mean latency " + units.Duration(rec.Mean)
+	if len(less) > 0 {
+		mean += " less " + strings.Join(less, " and ") + " is " + units.Duration(rec.Mean-2*rec.LagP99-2*rec.Stall)
+	}
+	why := mean + ", past the latency limit of " + units.Duration(s.cfg.LatencyLimit)
+	u := s.cfg.Unit.Or()
+	if offered := rec.Rate * s.cfg.RequestsPerIteration; rec.Throughput < shortOf*offered {
+		why += fmt.Sprintf(", and it completed %s of the %s offered: it queued", u.Rate(rec.Throughput), u.Rate(offered))
+	}
+	return why
+}
+
+// shortOf is the share of the offered rate below which a step's throughput
+// says the target fell behind: completions wobble by a few percent.
+const shortOf = 0.95
 
 // busy says how a run's own measurements show that the generator's host
 // was busy, or "": scheduling lag past its limit, the generator's CPU near

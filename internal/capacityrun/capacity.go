@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -101,12 +100,7 @@ func Capacity(ctx context.Context, cfg CapacityConfig) (CapacityResult, error) {
 	if err := report.WriteCapacityText(cfg.Out, res); err != nil && serr == nil {
 		serr = err
 	}
-	if len(why) > 0 {
-		fmt.Fprintln(cfg.Out, "\n  why the first failing step failed:")
-		for i := range why {
-			fmt.Fprint(cfg.Out, units.Wrap(report.FindingTitle(&why[i]), units.Columns, "    "+strings.ToUpper(why[i].Severity.String())+": ", "      "))
-		}
-	}
+	writeWhy(cfg.Out, res, why)
 	fmt.Fprint(cfg.Out, "\n"+report.PathLine("steps and report", filepath.Join(dir, "capacity.html")))
 	switch {
 	case serr != nil && !errors.Is(serr, context.Canceled):
@@ -192,8 +186,8 @@ func progressLine(out io.Writer, unit units.Unit) func(capacity.Record) {
 			verdict = "not judged: the host was busy (" + r.Busy + "); no retries left"
 		case r.Busy != "" && r.Passed:
 			verdict = "pass, on a busy host (" + r.Busy + ")"
-		case r.Busy != "" && r.Stands != "" && r.Stands != capacity.LatencyStands:
-			verdict = "FAIL, on a busy host but " + r.Stands + " (" + r.Busy + ")"
+		case r.Busy != "" && r.Stands != "":
+			verdict = "FAIL, the target's: " + r.Stands + "; the host was busy too (" + r.Busy + ")"
 		case r.Busy != "":
 			verdict = "FAIL, on a busy host but past the latency limit even less twice the lag and stall (" + r.Busy + ")"
 		case !r.Passed:
@@ -313,9 +307,9 @@ func writeCapacityFiles(dir string, p *plan.Plan, res capacity.Result, why []dia
 	return report.WriteCapacityHTML(f, res, p.Name, threshold.SLOLatency(p.Thresholds))
 }
 
-// capacityUnits names the unit of capacity.json's rates: the search
-// raises iterations per second, the target completes requests, gRPC calls
-// or sessions (u, Config.Unit).
+// capacityUnits names the unit of capacity.json's rates (the search raises
+// iterations per second, the target completes requests, gRPC calls or
+// sessions: u, Config.Unit) and of its durations (nanoseconds).
 func capacityUnits(u units.Unit) map[string]string {
 	u = u.Or()
 	rate, flight := u.PerSecond(), u.Many+" in flight"
@@ -326,8 +320,16 @@ func capacityUnits(u units.Unit) map[string]string {
 		"HighestRequests": rate, "Steps.Throughput": rate, "Knee.Throughput": rate,
 		"USL.Lambda": rate + " per " + u.One + " in flight", "USL.PeakThroughput": rate,
 		"Steps.Concurrency": flight, "USL.PeakConcurrency": flight,
+		// Durations are Go's time.Duration, whole nanoseconds; a reader of an
+		// older file, which had no entry for them, reads the same numbers.
+		"Config.Hold": ns, "Config.Budget": ns, "Config.MaxLag": ns, "Config.RetryPause": ns, "Config.LatencyLimit": ns,
+		"Steps.P95": ns, "Steps.P99": ns, "Steps.Mean": ns, "Steps.LagP99": ns, "Steps.Stall": ns,
+		"Knee.P95": ns, "Knee.Base": ns, "Knee.NextP95": ns,
 	}
 }
+
+// ns is capacity.json's unit of a duration.
+const ns = "ns"
 
 // longestStall is the highest per-second p99 of how long loadlens's
 // goroutines waited, runnable, for a CPU: what a busy host could add to

@@ -20,21 +20,30 @@ var busySignals = []string{
 
 // distrusted returns the title of the first finding of a step's diagnosis
 // that says its figures are the generator's or its host's, not the
-// target's; "" when none does. The search does not judge a failure on it.
+// target's (notTheTargets); "" when none does. The search does not judge a failure on it.
 // A finding that follows the target's own errors or slowdown does not say
 // so (the 503s of a target past its capacity are no lag of the generator's),
 // and a step retried on it would leave the boundary unset or past them.
 func distrusted(findings []diagnose.Finding) string {
 	for i := range findings {
-		f := &findings[i]
-		if f.FollowsTarget {
-			continue
-		}
-		if f.Kind == diagnose.KindHostBusy || f.Kind == diagnose.KindGeneratorBound && readsBusySignal(f) {
-			return report.FindingTitle(f)
+		if distrusts(&findings[i]) {
+			return notTheTargets(&findings[i])
 		}
 	}
 	return ""
+}
+
+// distrusts reports whether a finding says a step's figures are the
+// generator's or its host's, not the target's.
+func distrusts(f *diagnose.Finding) bool {
+	return !f.FollowsTarget && (f.Kind == diagnose.KindHostBusy || f.Kind == diagnose.KindGeneratorBound && readsBusySignal(f))
+}
+
+// notTheTargets is a distrusting finding's title without its last words,
+// "the numbers are not the target's": the search weighs them itself
+// (capacity's hostsDoing), and a step it judged is the target's.
+func notTheTargets(f *diagnose.Finding) string {
+	return strings.Replace(report.FindingTitle(f), diagnose.NotTheTargets, "", 1)
 }
 
 // readsBusySignal reports whether a finding's figures come from a signal of

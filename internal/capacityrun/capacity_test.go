@@ -174,8 +174,10 @@ func TestCapacityProgressSaysWhenAStepIsRetried(t *testing.T) {
 		{capacity.Record{StepResult: capacity.StepResult{Rate: 150}, Attempt: 2, Judged: true}, "FAIL"},
 		{capacity.Record{StepResult: capacity.StepResult{Rate: 120, Passed: true}, Attempt: 1, Busy: busy, Judged: true}, "pass, on a busy host"},
 		{capacity.Record{StepResult: capacity.StepResult{Rate: 300}, Attempt: 1, Busy: busy, Judged: true}, "FAIL, on a busy host but past the latency limit"},
-		{capacity.Record{StepResult: capacity.StepResult{Rate: 420}, Attempt: 1, Busy: busy, Judged: true, Stands: "the target answered 53 of the 4,200 requests with errors no late arrival of the generator explains"},
-			"FAIL, on a busy host but the target answered 53 of the 4,200 requests with errors no late arrival of the generator explains (" + busy + ")"},
+		{capacity.Record{StepResult: capacity.StepResult{Rate: 420}, Attempt: 1, Busy: busy, Judged: true, Stands: "it answered 53 of the 4,200 requests with errors no late arrival of the generator explains"},
+			"FAIL, the target's: it answered 53 of the 4,200 requests with errors no late arrival of the generator explains; the host was busy too (" + busy + ")"},
+		{capacity.Record{StepResult: capacity.StepResult{Rate: 310}, Attempt: 1, Busy: busy, Judged: true, Stands: "its mean latency 612ms less twice the lag p99 (180ms) is 252ms, past the latency limit of 100ms"},
+			"FAIL, the target's: its mean latency 612ms less twice the lag p99 (180ms) is 252ms, past the latency limit of 100ms; the host was busy too (" + busy + ")"},
 		{capacity.Record{StepResult: capacity.StepResult{Rate: 130}, Attempt: 3, Busy: busy}, "not judged: the host was busy (" + busy + "); no retries left"},
 	}
 	var out bytes.Buffer

@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"slices"
 	"strconv"
 	"time"
 
@@ -22,6 +23,8 @@ const (
 	slowFactor   = 5.0 // an endpoint's p50 at least 5× the others' ...
 	slowShare    = 0.5 // ... with at most half of the requests: hidden in the average
 	slowMin      = 50  // requests, for its p50 to mean something
+
+	biOutcome = 0.5 // failures as many as half a mode's requests: the modes may split by outcome
 
 	shiftMinRequests = 10  // a second's median needs some requests
 	shiftShare       = 0.2 // each side holds the median in a fifth of the seconds ...
@@ -77,18 +80,37 @@ func bimodalLatency(c *context) []Finding {
 		p50 := func(s *clientSecond) (time.Duration, int64) {
 			return s.m.PerEndpoint[i].P50, s.m.PerEndpoint[i].Requests
 		}
-		if s, ok := twoModes(c.run.Endpoints[i].Duration); ok && !c.shifted(s, p50) {
-			fs = append(fs, c.modesFinding("on "+c.endpointName(i), s, c.endpointSource(i)...))
+		e := &c.run.Endpoints[i].Figures
+		if s, ok := twoModes(e.Duration); ok && !c.shifted(s, p50) {
+			if f, ok := c.modesFinding("on "+c.endpointName(i), s, e, c.endpointSource(i)...); ok {
+				fs = append(fs, f)
+			}
 		}
 	}
 	fs = append(fs, c.slowEndpoints()...)
 	if len(fs) == 0 {
 		p50 := func(s *clientSecond) (time.Duration, int64) { return s.m.P50, s.m.Latencies }
-		if s, ok := twoModes(c.run.Total().Duration); ok && !c.shifted(s, p50) {
-			fs = append(fs, c.modesFinding("over all requests", s))
+		t := c.run.Total()
+		if s, ok := twoModes(t.Duration); ok && !c.shifted(s, p50) {
+			if f, ok := c.modesFinding("over all requests", s, &t.Figures); ok {
+				fs = append(fs, f)
+			}
 		}
 	}
 	return fs
+}
+
+// byOutcome reports whether the failures among e's requests could make up
+// half of either mode: the modes may then be failures and successes (fast
+// 503s beside served requests, slow timeouts beside them), not a cache.
+func byOutcome(e *metrics.Figures, s split) bool {
+	var failed int64
+	for _, n := range e.Failures {
+		failed += n
+	}
+	n := float64(e.Duration.Count())
+	fast, slow := n*float64(s.below)/100, n*float64(100-s.below)/100
+	return float64(failed) >= biOutcome*min(fast, slow)
 }
 
 // shifted reports whether two modes follow each other in time rather than
@@ -122,8 +144,19 @@ func (c *context) shifted(s split, p50 func(*clientSecond) (time.Duration, int64
 	return n > 0 && float64(fast) >= shiftShare*float64(n) && float64(slow) >= shiftShare*float64(n) && changes <= shiftChanges
 }
 
-// modesFinding states two latency modes of the requests a filter selects.
-func (c *context) modesFinding(where string, s split, kv ...string) Finding {
+// modesFinding states two latency modes of the requests a filter selects,
+// e their figures. When failures could make up a mode, the successes'
+// durations decide where the layout kept them (no modes there: the failures
+// made one, no finding); else the finding says the modes may split by
+// outcome instead of guessing a cache.
+func (c *context) modesFinding(where string, s split, e *metrics.Figures, kv ...string) (Finding, bool) {
+	outcome := byOutcome(e, s)
+	if outcome && e.Expected != nil && e.Expected.Count() >= biMinSamples {
+		if _, ok := twoModes(e.Expected); !ok {
+			return Finding{}, false
+		}
+		outcome = false // the successful requests alone have both modes
+	}
 	b := newBuilder(KindBimodalLatency, Info)
 	lo := b.add(c.quantile(float64(s.below), UnitDuration, "the top of the fast mode", kv...))
 	hi := b.add(c.quantile(float64(s.below+1), UnitDuration, "the bottom of the slow mode", kv...))
@@ -131,12 +164,22 @@ func (c *context) modesFinding(where string, s split, kv ...string) Finding {
 	slow := b.add(c.quantile(float64(s.below+1+100)/2, UnitDuration, "the slow mode's median", kv...))
 	share := b.add(Figure{Value: float64(s.below) / 100, Unit: UnitFraction, What: "share of requests in the fast mode", Source: b.fig(lo).Source,
 		Stat: StatRank, Q: float64(s.below), From: b.fig(lo).From, To: b.fig(lo).To, Of: []int{int(lo)}})
-	b.title("Bimodal latency ", name(where), ": ", share, " of requests at ~", fast, ", the rest at ~", slow,
-		" (cache hits and misses, or a fast and a slow path?)")
+	title := []any{"Bimodal latency ", name(where), ": ", share, " of requests at ~", fast, ", the rest at ~", slow}
+	if outcome {
+		first, last := c.run.Series[0].Sec, c.run.Series[len(c.run.Series)-1].Sec
+		u := c.counts() // the run's unit: calls, sessions or requests
+		failed := b.add(c.fig(c.client(SrcFailed, kv...), StatSum, first, last, UnitCount, u.Many+" failed"))
+		all := b.add(c.fig(c.client(SrcRequests, kv...), StatSum, first, last, UnitCount, u.Many))
+		fshare := b.derive(StatRatio, UnitRate, "share of the "+u.Many+" that failed", failed, all)
+		b.title(append(title, "; ", fshare, " of them failed: the modes may be the failures and the successes, not two paths")...)
+		b.f.Remedies = slices.Clone(outcomeRemedies)
+	} else {
+		b.title(append(title, " (cache hits and misses, or a fast and a slow path?)")...)
+	}
 	b.evidence(lo, name("p"+strconv.Itoa(s.below)), " ", lo, ", ", name("p"+strconv.Itoa(s.below+1)), " ", hi, ": almost no requests in between")
 	b.evidence(fast, "the fast mode's median (", name(QuantileName(float64(s.below)/2)), "): ", fast)
 	b.evidence(slow, "the slow mode's median (", name(QuantileName(float64(s.below+101)/2)), "): ", slow)
-	return b.done(c.secs[0].sec, c.secs[len(c.secs)-1].sec)
+	return b.done(c.secs[0].sec, c.secs[len(c.secs)-1].sec), true
 }
 
 // slowEndpoints finds an endpoint whose median is many times that of the

@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/loadlens/loadlens/internal/sample"
@@ -46,6 +47,9 @@ func errorsAtLoad(c *context) []Finding {
 	}
 	e.b = newBuilder(KindErrorsAtLoad, Critical)
 	e.measure()
+	if e.withTime() {
+		e.b.f.Remedies = slices.Clone(errorsWithTimeRemedies)
+	}
 	e.title()
 	e.evidence()
 	if len(e.kinds) > 0 {
@@ -196,6 +200,13 @@ func (e *errorStretch) measure() {
 	}
 }
 
+// atStart reports whether the errors began with the run: no load came first.
+func (e *errorStretch) atStart() bool { return e.from-e.view[0].sec < errStart }
+
+// withTime reports whether the errors began at a load served before without
+// them: time, not load, brought them.
+func (e *errorStretch) withTime() bool { return !e.atStart() && e.sameLoad }
+
 // loadAt adds the load of the first failing second (e.load, and e.sent
 // when its requests were sent before it) and returns its throughput.
 func (e *errorStretch) loadAt() ref {
@@ -218,10 +229,10 @@ func (e *errorStretch) title() {
 	switch {
 	case e.load == nil:
 		title = []any{"Errors from ", e.onset, ", the run's last second, which its end cut short: ", e.share, " of " + e.c.counts().Many + " failed"}
-	case e.from-e.view[0].sec < errStart:
+	case e.atStart():
 		title = append([]any{"Errors from the start (", e.onset, ", "}, e.load...)
 		title = append(title, "): ", e.share, " of "+e.c.counts().Many+" failed")
-	case e.sameLoad:
+	case e.withTime():
 		// The same load was served before: time, not load, brought the errors.
 		title = append([]any{"Errors from ", e.onset, " at a load served before ("}, e.load...)
 		title = append(title, "): ", e.share, " of "+e.c.counts().Many+" failed")

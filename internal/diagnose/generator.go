@@ -383,7 +383,7 @@ func (c *context) hostBusyFinding(from, to int, late lateSignal) (Finding, bool)
 	if also != nil {
 		alsoTitle(b, append(title, lateWords...), also)
 	} else {
-		b.title(append(append(title, lateWords...), "; the numbers are not the target's")...)
+		b.title(append(append(title, lateWords...), NotTheTargets)...)
 	}
 	return b.done(from, to), true
 }

@@ -15,6 +15,11 @@ import (
 // (the trial's naive shop: 99.6 % 503s and 1.35× the latency beside a
 // busy host read "the target was not slower"). The generator's finding
 // then follows the target's, as a warning: its latencies carry the lag.
+// NotTheTargets ends the title of a generator finding that the target's own
+// trouble does not follow: a caller that judged the figures the target's
+// anyway (a capacity step past its latency limit beyond the lag) drops it.
+const NotTheTargets = "; the numbers are not the target's"
+
 const (
 	genTargetFailed = errRunShare
 	genLatencyRose  = 1.2
@@ -88,7 +93,7 @@ func (c *context) generatorTitle(b *builder, from, to int, parts, also []any, cp
 		alsoTitle(b, append([]any{"The load generator also limited the test from ", onset, ": "}, parts...), also)
 		return
 	}
-	b.title(append(append([]any{"The load generator is the bottleneck from ", onset, ": "}, parts...), "; the numbers are not the target's")...)
+	b.title(append(append([]any{"The load generator is the bottleneck from ", onset, ": "}, parts...), NotTheTargets)...)
 }
 
 // alsoTitle words a generator finding that follows the target's own

@@ -12,6 +12,25 @@ func remediesFor(kind string) []string { return slices.Clone(remedies[kind]) }
 // already spread over agents (agentRemedies).
 const spreadRemedy = "spread the load over several generator machines"
 
+// errorsWithTimeRemedies replace KindErrorsAtLoad's remedies when the load
+// that failed was served before without errors: time brought the failures,
+// so the load-level remedies (a limit reached, fewer requests) miss them.
+var errorsWithTimeRemedies = []string{
+	"read the error samples of the first failing second and the target's logs at that time: errors at a load it served before come with time, not load",
+	"look for something used up over time: a leak (memory, goroutines or threads), a pool of connections, threads or file descriptors not given back or held longer as something behind it slowed, a queue or disk that filled",
+	"check what expires or changes on a clock: a token, session or certificate, a cache or DNS entry, a scheduled job (a backup, a batch, a cron) at that time",
+	"check the dependencies at that time (their errors, latency, restarts) and whether a deploy, restart, failover or config reload happened then",
+	"re-run longer at the same constant load: failures that return at the same elapsed time, or after the same number of requests, point to a leak or a limit that counts",
+}
+
+// outcomeRemedies replace KindBimodalLatency's remedies when failures could
+// make up one of the modes: a cache or a slow path is no guess to rest on them.
+var outcomeRemedies = []string{
+	"read the errors finding first: failed requests (a 503 from a full server, a refused connection) answer fast, timeouts slow",
+	"judge the latency of the successful requests alone: a threshold on http_req_duration{expected_response:true} keeps their own histogram",
+	"once the failures are gone, re-run: modes that remain among successes are the ones to explain (a cache, a fast and a slow path)",
+}
+
 // remedies are the usual remedies of each finding kind, cheaper first.
 var remedies = map[string][]string{
 	KindSaturation: {

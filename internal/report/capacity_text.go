@@ -203,21 +203,14 @@ func verdictText(s capacity.Record, sep string) string {
 		return "not judged, no retries left: host busy (" + s.Busy + ")"
 	case s.Busy != "" && s.Passed:
 		verdict += " (on a busy host, which only adds to latency: " + s.Busy + ")"
+	case s.Busy != "" && s.Stands == "": // a capacity.json of a build before Stands
+		verdict += " (on a busy host, but " + capacity.LatencyStands + ": " + s.Busy + ")"
 	case s.Busy != "":
-		verdict += " (on a busy host, but " + stands(s) + ": " + s.Busy + ")"
+		verdict += " (the target's: " + s.Stands + "; the host was busy too: " + s.Busy + ")"
 	case s.Saturation != "":
 		verdict += " (generator: " + s.Saturation + ")"
 	}
 	return verdict
-}
-
-// stands is why a failure on a busy host was judged; a capacity.json of an
-// earlier build judged one on its latency alone.
-func stands(s capacity.Record) string {
-	if s.Stands == "" {
-		return capacity.LatencyStands
-	}
-	return s.Stands
 }
 
 // phaseText is a run's phase, with its attempt when it is a retry.

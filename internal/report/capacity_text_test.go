@@ -111,6 +111,32 @@ func TestCapacityVerdicts(t *testing.T) {
 	}
 }
 
+// TestCapacityVerdictOfAnEarlierBuild: a busy failure in a capacity.json
+// without Stands (judged on latency alone) or with capacity's former
+// LatencyStands words still reads as judged, and only the worded judgement
+// of a build that writes one says "the target's".
+func TestCapacityVerdictOfAnEarlierBuild(t *testing.T) {
+	busy := "scheduling lag p99 200ms > 25.0ms"
+	fail := capacity.StepResult{Rate: 200, FailedThresholds: []string{"p(95)"}}
+	tests := []struct {
+		name   string
+		stands string
+		want   string
+	}{
+		{"no Stands", "", "FAIL p(95) (on a busy host, but " + capacity.LatencyStands + ": " + busy + ")"},
+		{"the former words", capacity.LatencyStands, "FAIL p(95) (the target's: " + capacity.LatencyStands + "; the host was busy too: " + busy + ")"},
+		{"the target's errors", "it answered 20 of the 1,000 requests with errors no late arrival of the generator explains",
+			"FAIL p(95) (the target's: it answered 20 of the 1,000 requests with errors no late arrival of the generator explains; the host was busy too: " + busy + ")"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if v := verdictText(capacity.Record{StepResult: fail, Busy: busy, Judged: true, Stands: tc.stands}, " "); v != tc.want {
+				t.Errorf("verdict %q, want %q", v, tc.want)
+			}
+		})
+	}
+}
+
 // TestCapacityUSL: a fit is shown only when it explains the data, its
 // peak only when it lies within reach; otherwise the output says why.
 func TestCapacityUSL(t *testing.T) {
