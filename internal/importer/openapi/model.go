@@ -10,12 +10,12 @@ import (
 // fields side by side: a Swagger 2.0 document is made OpenAPI 3 by
 // fromSwagger2. Everything else a spec holds is skipped when it is read.
 type document struct {
-	OpenAPI    string               `json:"openapi"`
-	Info       *info                `json:"info"`
-	Servers    []*server            `json:"servers"`
-	Paths      map[string]*pathItem `json:"paths"`
-	Components *components          `json:"components"`
-	Security   *[]map[string][]string `json:"security"`
+	OpenAPI    string                     `json:"openapi"`
+	Info       *info                      `json:"info"`
+	Servers    []*server                  `json:"servers"`
+	Paths      map[string]*pathItem       `json:"paths"`
+	Components *components                `json:"components"`
+	Security   *[]map[string][]string     `json:"security"`
 	Webhooks   map[string]json.RawMessage `json:"webhooks"`
 
 	// Swagger 2.0
