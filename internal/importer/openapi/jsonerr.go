@@ -1,25 +1,20 @@
 package openapi
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
 )
 
-// explainJSON says where the spec's JSON (js, read from data) has a value
-// of the wrong kind: the field, and the line when the spec is JSON.
-func explainJSON(err error, js, data []byte) error {
+// explainJSON says which field of the spec has a value of the wrong kind
+// (its path of keys, paths' and maps' own names left out).
+func explainJSON(err error) error {
 	var te *json.UnmarshalTypeError
 	if !errors.As(err, &te) {
 		return err
 	}
-	at := ""
-	if bytes.Equal(js, data) && te.Offset > 0 && te.Offset <= int64(len(js)) {
-		at = fmt.Sprintf("line %d: ", bytes.Count(js[:te.Offset], []byte("\n"))+1)
-	}
-	return fmt.Errorf("%s%s is %s, where the spec needs %s", at, te.Field, a(te.Value), kind(te.Type))
+	return fmt.Errorf("%s is %s, where the spec needs %s", te.Field, a(te.Value), kind(te.Type))
 }
 
 // a is a JSON value's kind with its article.

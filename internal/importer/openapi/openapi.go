@@ -124,7 +124,7 @@ func load(data []byte) (*document, *refs, string, map[string]int, error) {
 func parse(js, data []byte) (*document, *refs, error) {
 	var doc document
 	if err := json.Unmarshal(js, &doc); err != nil {
-		return nil, nil, explainJSON(err, js, data)
+		return nil, nil, explainJSON(err)
 	}
 	r, err := newRefs(js, data)
 	if err != nil {
