@@ -88,11 +88,15 @@ var hostileSpecs = []struct {
 	want string
 }{
 	{"fan-out 5 levels of 30", func() string { return fanOut(5, 30, false, false) }, "POST /x: request body: a value made up from the schema L1 would take more than 10 MiB"},
-	{"fan-out 8 levels of 30", func() string { return fanOut(8, 30, false, false) }, "POST /x: request body: a value made up from the schema L2 would take more than 10 MiB"},
+	{"fan-out 8 levels of 30", func() string { return fanOut(8, 30, false, false) }, "POST /x: request body: a value made up from the schema L0 would take more than 10 MiB"}, // past 5 levels optional properties are left out, so L1 fits,
 	{"fan-out in Swagger 2.0", func() string { return fanOut(6, 30, true, false) }, "a value made up from the schema"},
 	{"fan-out in a query parameter", func() string { return fanOut(6, 30, false, true) }, "GET /x: parameter q: a value made up from the schema"},
 	{"1,000 levels of Swagger 2.0", func() string { return deepSpec(1000, true) }, "the spec nests 2,007 levels deep; an import reads specs that nest at most 64 levels"},
 	{"20,000 levels", func() string { return deepSpec(20000, false) }, "not YAML or JSON: yaml: line 6: exceeded max depth of 10000"},
+	// the JSON reader refuses past 10,000 levels, and the spec was then read as YAML: "not YAML or JSON"
+	{"900,000 levels of JSON", func() string {
+		return `{"openapi":"3.0.3","info":{"title":"d","version":"1"},"paths":{"/a":{"get":{"x":` + strings.Repeat("[", 900000) + strings.Repeat("]", 900000) + "}}}}"
+	}, "the spec nests 900,004 levels deep (deeper than 64 from line 1, column 141); an import reads specs that nest at most 64 levels"},
 	{"400 uses of a 100 KB schema", func() string { return manyUses(400, 100) }, "the values made up for the test, this one included, would take more than 10 MiB"},
 	{"30,000 operations of minified JSON", func() string { return minified(30000) }, "the spec has 30,000 operations; a test file holds far fewer steps (about 5,000), so an import reads specs of at most 10,000"},
 	{"a 2 MB line of YAML", func() string { return "openapi: 3.0.3\nx: [" + strings.Repeat("a, ", 700000) + "a]\n" }, "not YAML or JSON: line 2 is 2.1 MB long; an import reads YAML lines of at most 1 MiB"},

@@ -14,20 +14,35 @@ import (
 const maxNesting = 64
 
 // checkNesting refuses JSON text that nests deeper than maxNesting, before
-// a reader slow on it sees it.
-func checkNesting(js []byte) error {
-	if depth := jsonDepth(js); depth > maxNesting {
-		return fmt.Errorf("the spec nests %s levels deep; an import reads specs that nest at most %d levels",
-			units.Count(int64(depth)), maxNesting)
+// a reader slow on it sees it; lines says js is the spec's own text, whose
+// lines the error may name.
+func checkNesting(js []byte, lines bool) error {
+	depth, past := jsonDepth(js)
+	if depth <= maxNesting {
+		return nil
 	}
-	return nil
+	at := ""
+	if lines {
+		line := bytes.Count(js[:past], []byte("\n")) + 1
+		col := past - bytes.LastIndexByte(js[:past], '\n')
+		at = fmt.Sprintf(" (deeper than %d from line %d, column %d)", maxNesting, line, col)
+	}
+	return fmt.Errorf("the spec nests %s levels deep%s; an import reads specs that nest at most %d levels",
+		units.Count(int64(depth)), at, maxNesting)
 }
 
-// jsonDepth returns how deep valid JSON text nests, in one pass.
-func jsonDepth(js []byte) int {
-	depth, deepest := 0, 0
+// looksJSON reports whether the text is meant as JSON: it starts with { or [.
+func looksJSON(data []byte) bool {
+	t := bytes.TrimLeft(data, " \t\r\n\ufeff")
+	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
+}
+
+// jsonDepth returns how deep JSON text nests, in one pass, and the offset
+// of the bracket that first passed maxNesting (0 when none did).
+func jsonDepth(js []byte) (int, int) {
+	depth, deepest, past := 0, 0, 0
 	inString, escaped := false, false
-	for _, c := range js {
+	for i, c := range js {
 		switch {
 		case inString && escaped:
 			escaped = false
@@ -38,11 +53,14 @@ func jsonDepth(js []byte) int {
 		case c == '{' || c == '[':
 			depth++
 			deepest = max(deepest, depth)
+			if depth == maxNesting+1 && past == 0 {
+				past = i
+			}
 		case c == '}' || c == ']':
 			depth--
 		}
 	}
-	return deepest
+	return deepest, past
 }
 
 // operationOrder returns where each operation ("/pets get") is written in

@@ -15,10 +15,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/getkin/kin-openapi/openapi2"
-	"github.com/getkin/kin-openapi/openapi2conv"
-	"github.com/getkin/kin-openapi/openapi3"
-
 	"github.com/loadlens/loadlens/internal/importer"
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/units"
@@ -30,7 +26,7 @@ var swagger2 = regexp.MustCompile(`(?m)^\s*["']?swagger["']?\s*:\s*["']?2`)
 // Import reads the spec in data, named name; baseURL, when not empty,
 // replaces the spec's server.
 func Import(data []byte, name, baseURL string) (*importer.Test, error) {
-	doc, version, order, err := load(data)
+	doc, r, version, order, err := load(data)
 	if err != nil {
 		return nil, err
 	}
@@ -43,12 +39,15 @@ func Import(data []byte, name, baseURL string) (*importer.Test, error) {
 		t.Name = "openapi"
 	}
 	t.BaseURL = base(doc, baseURL)
-	ops := operations(doc, order)
+	ops, err := operations(doc, r, order)
+	if err != nil {
+		return nil, err
+	}
 	if len(ops) == 0 {
 		return nil, fmt.Errorf("the spec has no operations under paths")
 	}
 	var flow []importer.Step
-	sp := newSampler(doc)
+	sp := newSampler(r)
 	for _, op := range ops {
 		st, err := step(doc, op, t, sp)
 		if err != nil {
@@ -65,56 +64,73 @@ func Import(data []byte, name, baseURL string) (*importer.Test, error) {
 		"One step per operation, in the spec's order; parameters and bodies from its examples, else made up from its schemas.",
 		"Each step is named by its path template and checks the documented success status. Credentials come from the",
 		"environment: -e API_KEY=... for API keys, -e TOKEN=... for bearer and OAuth2 tokens, -e BASIC_AUTH=<base64> for basic.")
-	if doc.IsOpenAPI31OrLater() && len(doc.Webhooks) > 0 {
+	if isOpenAPI31OrLater(doc.OpenAPI) && len(doc.Webhooks) > 0 {
 		t.NotConverted = append(t.NotConverted, units.CountOf(int64(len(doc.Webhooks)), "webhook", "webhooks")+" (the API calls them; a test does not)")
 	}
 	return t, nil
 }
 
-// load parses a spec of any supported version into OpenAPI 3, and returns
-// the order its operations are written in.
-func load(data []byte) (*openapi3.T, string, map[string]int, error) {
+// load parses a spec of any supported version into the OpenAPI 3 model,
+// and returns the order its operations are written in.
+func load(data []byte) (*document, *refs, string, map[string]int, error) {
+	if looksJSON(data) { // before the JSON reader, which refuses past 10,000 levels as "not JSON"
+		if err := checkNesting(data, true); err != nil {
+			return nil, nil, "", nil, err
+		}
+	}
 	js, err := toJSON(data)
 	if err != nil {
-		return nil, "", nil, fmt.Errorf("not YAML or JSON: %v", err)
+		return nil, nil, "", nil, fmt.Errorf("not YAML or JSON: %v", err)
 	}
-	if err := checkNesting(js); err != nil {
-		return nil, "", nil, err
+	if err := checkNesting(js, false); err != nil {
+		return nil, nil, "", nil, err
 	}
 	order := operationOrder(js)
 	if n := countOperations(order); n > maxOperations {
-		return nil, "", nil, fmt.Errorf("the spec has %s operations; a test file holds far fewer steps (about 5,000), so an import reads specs of at most %s",
+		return nil, nil, "", nil, fmt.Errorf("the spec has %s operations; a test file holds far fewer steps (about 5,000), so an import reads specs of at most %s",
 			units.Count(int64(n)), units.Count(maxOperations))
 	}
-	if swagger2.Match(data) {
-		var doc2 openapi2.T
-		if err := json.Unmarshal(js, &doc2); err != nil {
-			return nil, "", nil, fmt.Errorf("not a Swagger 2.0 document: %v", err)
-		}
-		doc, err := openapi2conv.ToV3(&doc2)
-		if err != nil {
-			return nil, "", nil, fmt.Errorf("cannot convert the Swagger 2.0 document: %v", err)
-		}
-		return doc, "Swagger 2.0", order, nil
-	}
-	doc, err := loadV3(js)
-	if err != nil && strings.Contains(err.Error(), "external reference") {
-		// OpenAPI 3.1 schemas may be referred to by their $id; made local, they load.
+	v2 := swagger2.Match(data)
+	doc, r, err := parse(js, data)
+	var re *refError
+	if errors.As(err, &re) && re.external() && !v2 {
+		// OpenAPI 3.1 schemas may be referred to by their $id; made local, they resolve.
 		if local, ok := localizeIDs(js); ok {
-			doc, err = loadV3(local)
+			doc, r, err = parse(local, data)
 		}
 	}
-	var re refError
 	switch {
 	case errors.As(err, &re):
-		return nil, "", nil, re.explain(data)
+		return nil, nil, "", nil, re
+	case err != nil && v2:
+		return nil, nil, "", nil, fmt.Errorf("not a Swagger 2.0 document: %v", err)
 	case err != nil:
-		return nil, "", nil, fmt.Errorf("not an OpenAPI 3 or Swagger 2.0 document: %v", err)
+		return nil, nil, "", nil, fmt.Errorf("not an OpenAPI 3 or Swagger 2.0 document: %v", err)
+	}
+	if v2 {
+		if err := fromSwagger2(doc, r); err != nil {
+			return nil, nil, "", nil, fmt.Errorf("cannot convert the Swagger 2.0 document: %v", err)
+		}
+		return doc, r, "Swagger 2.0", order, nil
 	}
 	if doc.OpenAPI == "" {
-		return nil, "", nil, fmt.Errorf("not an OpenAPI document: no openapi: or swagger: version")
+		return nil, nil, "", nil, fmt.Errorf("not an OpenAPI document: no openapi: or swagger: version")
 	}
-	return doc, "OpenAPI " + doc.OpenAPI, order, nil
+	return doc, r, "OpenAPI " + doc.OpenAPI, order, nil
+}
+
+// parse reads the spec's JSON (js, from the text data) into the model and
+// checks its $refs.
+func parse(js, data []byte) (*document, *refs, error) {
+	var doc document
+	if err := json.Unmarshal(js, &doc); err != nil {
+		return nil, nil, explainJSON(err)
+	}
+	r, err := newRefs(js, data)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &doc, r, nil
 }
 
 // maxOperations is the most operations a spec may have: one step each, and
@@ -134,23 +150,9 @@ func countOperations(order map[string]int) int {
 	return n
 }
 
-// loadV3 reads an OpenAPI 3 spec's JSON and resolves its references within it.
-func loadV3(js []byte) (*openapi3.T, error) {
-	loader := openapi3.NewLoader()
-	loader.IsExternalRefsAllowed = false // a spec must not make the import read files or fetch URLs
-	doc := &openapi3.T{}
-	if err := json.Unmarshal(js, doc); err != nil {
-		return nil, err
-	}
-	if err := loader.ResolveRefsIn(doc, nil); err != nil {
-		return nil, refError{err}
-	}
-	return doc, nil
-}
-
 // base is the test's base URL: the flag's, or the first server's (its
 // variables at their defaults), either way overridable by BASE_URL.
-func base(doc *openapi3.T, flag string) string {
+func base(doc *document, flag string) string {
 	if flag != "" {
 		return `{{ env("BASE_URL", "` + importer.Lit(strings.TrimRight(flag, "/")) + `") }}`
 	}
@@ -180,8 +182,8 @@ func base(doc *openapi3.T, flag string) string {
 // op is one operation of the spec.
 type op struct {
 	path, method string
-	item         *openapi3.PathItem
-	o            *openapi3.Operation
+	item         *pathItem
+	o            *operation
 	at           int // where the spec writes it; -1 when unknown
 }
 
@@ -189,16 +191,17 @@ var methodOrder = []string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPT
 
 // operations lists the spec's operations in the order it writes them
 // (paths by name and methods in a fixed order when it is unknown).
-func operations(doc *openapi3.T, order map[string]int) []op {
+func operations(doc *document, r *refs, order map[string]int) ([]op, error) {
 	var out []op
-	if doc.Paths == nil {
-		return nil
-	}
-	for path, item := range doc.Paths.Map() {
+	for path, item := range doc.Paths {
+		item, err := r.pathItem(item)
+		if err != nil {
+			return nil, fmt.Errorf("paths: %s: %w", path, err)
+		}
 		if item == nil {
 			continue
 		}
-		for method, o := range item.Operations() {
+		for method, o := range item.operations() {
 			at, ok := order[path+" "+strings.ToLower(method)]
 			if !ok {
 				at = -1
@@ -212,21 +215,24 @@ func operations(doc *openapi3.T, order map[string]int) []op {
 		}
 		return cmp.Or(cmp.Compare(a.path, b.path), cmp.Compare(slices.Index(methodOrder, a.method), slices.Index(methodOrder, b.method)))
 	})
-	return out
+	return out, nil
 }
 
 var pathParam = regexp.MustCompile(`\{([^}]+)\}`)
 
 // step builds the request of one operation.
-func step(doc *openapi3.T, p op, t *importer.Test, sp *sampler) (importer.Step, error) {
+func step(doc *document, p op, t *importer.Test, sp *sampler) (importer.Step, error) {
 	where := p.method + " " + p.path
 	st := importer.Step{Method: p.method}
 	if p.o.Summary != "" {
 		st.Comment = p.o.Summary
 	}
-	params, order := parameters(p)
+	params, order, err := parameters(p, sp.refs)
+	if err != nil {
+		return st, err
+	}
 	var failed error
-	value := func(prm *openapi3.Parameter) string {
+	value := func(prm *parameter) string {
 		v, err := paramValue(prm, sp)
 		if err != nil && failed == nil {
 			failed = fmt.Errorf("parameter %s: %w", prm.Name, err)
@@ -245,7 +251,7 @@ func step(doc *openapi3.T, p op, t *importer.Test, sp *sampler) (importer.Step, 
 		prm := params[k]
 		switch prm.In {
 		case "query":
-			if !prm.Required && !hasExample(prm) {
+			if !prm.Required && !hasExample(prm, sp.refs) {
 				continue
 			}
 			query = append(query, url.QueryEscape(prm.Name)+"="+url.QueryEscape(value(prm)))
@@ -254,7 +260,7 @@ func step(doc *openapi3.T, p op, t *importer.Test, sp *sampler) (importer.Step, 
 			case "accept", "content-type", "authorization":
 				continue
 			}
-			if prm.Required || hasExample(prm) {
+			if prm.Required || hasExample(prm, sp.refs) {
 				st.Headers = append(st.Headers, importer.Header{Name: prm.Name, Value: importer.Lit(value(prm))})
 			}
 		case "cookie":
@@ -267,7 +273,9 @@ func step(doc *openapi3.T, p op, t *importer.Test, sp *sampler) (importer.Step, 
 		return st, failed
 	}
 	var keys []string // templates: the API keys sent in the query
-	security(doc, p.o, &st, &keys)
+	if err := security(doc, sp.refs, p.o, &st, &keys); err != nil {
+		return st, err
+	}
 	if len(query) > 0 {
 		path += "?" + strings.Join(query, "&")
 	}
@@ -293,42 +301,42 @@ func step(doc *openapi3.T, p op, t *importer.Test, sp *sampler) (importer.Step, 
 
 // parameters are an operation's parameters by "in:name", and their order:
 // the path's, then the operation's, which override them.
-func parameters(p op) (map[string]*openapi3.Parameter, []string) {
-	params := map[string]*openapi3.Parameter{}
+func parameters(p op, r *refs) (map[string]*parameter, []string, error) {
+	params := map[string]*parameter{}
 	var order []string
-	for _, list := range []openapi3.Parameters{p.item.Parameters, p.o.Parameters} {
+	for _, list := range [][]*parameter{p.item.Parameters, p.o.Parameters} {
 		for _, ref := range list {
-			if ref == nil || ref.Value == nil {
+			prm, err := r.parameter(ref)
+			if err != nil {
+				return nil, nil, err
+			}
+			if prm == nil {
 				continue
 			}
-			k := ref.Value.In + ":" + ref.Value.Name
+			k := prm.In + ":" + prm.Name
 			if _, seen := params[k]; !seen {
 				order = append(order, k)
 			}
-			params[k] = ref.Value // an operation's parameter overrides its path's
+			params[k] = prm // an operation's parameter overrides its path's
 		}
 	}
-	return params, order
+	return params, order, nil
 }
 
 // hasExample reports whether an optional parameter has a value the spec chose.
-func hasExample(p *openapi3.Parameter) bool {
+func hasExample(p *parameter, r *refs) bool {
 	if p.Example != nil || len(p.Examples) > 0 {
 		return true
 	}
-	return p.Schema != nil && p.Schema.Value != nil && (p.Schema.Value.Example != nil || p.Schema.Value.Default != nil)
+	s, err := r.schema(p.Schema)
+	return err == nil && s != nil && (s.Example != nil || s.Default != nil)
 }
 
 // paramValue is a parameter's example, or a value made up from its schema.
-func paramValue(p *openapi3.Parameter, sp *sampler) (string, error) {
-	var v any
-	if p.Example != nil {
-		v = p.Example
-	}
-	for _, name := range sortedKeys(p.Examples) {
-		if ex := p.Examples[name]; v == nil && ex != nil && ex.Value != nil && ex.Value.Value != nil {
-			v = ex.Value.Value
-		}
+func paramValue(p *parameter, sp *sampler) (string, error) {
+	v, err := sp.chosen(p.Example, p.Examples)
+	if err != nil {
+		return "", err
 	}
 	if v != nil {
 		return scalar(v), sp.use(jsonSize(v, plan.MaxFileSize))
@@ -366,12 +374,9 @@ func scalar(v any) string {
 
 // successes are the statuses a check accepts: the lowest documented 2xx,
 // or every 2xx the spec writes as 2XX; none when it documents only default.
-func successes(o *openapi3.Operation) []int {
-	if o.Responses == nil {
-		return nil
-	}
+func successes(o *operation) []int {
 	best := 0
-	for code := range o.Responses.Map() {
+	for code := range o.Responses {
 		if code == "2XX" || code == "2xx" {
 			return []int{200, 201, 202, 204}
 		}
@@ -387,20 +392,25 @@ func successes(o *openapi3.Operation) []int {
 
 // security adds the operation's credentials, from the environment: headers
 // to st, and query parameters (templates) to query.
-func security(doc *openapi3.T, o *openapi3.Operation, st *importer.Step, query *[]string) {
-	reqs := doc.Security
+func security(doc *document, r *refs, o *operation, st *importer.Step, query *[]string) error {
+	var reqs []map[string][]string
+	if doc.Security != nil {
+		reqs = *doc.Security
+	}
 	if o.Security != nil {
 		reqs = *o.Security
 	}
 	if len(reqs) == 0 || doc.Components == nil {
-		return
+		return nil
 	}
 	for _, name := range sortedKeys(reqs[0]) {
-		ref := doc.Components.SecuritySchemes[name]
-		if ref == nil || ref.Value == nil {
+		s, err := r.securityScheme(doc.Components.SecuritySchemes[name])
+		if err != nil {
+			return fmt.Errorf("security scheme %s: %w", name, err)
+		}
+		if s == nil {
 			continue
 		}
-		s := ref.Value
 		switch {
 		case s.Type == "apiKey" && s.In == "header":
 			st.Headers = append(st.Headers, importer.Header{Name: s.Name, Value: `{{ env("API_KEY", "") }}`})
@@ -414,16 +424,18 @@ func security(doc *openapi3.T, o *openapi3.Operation, st *importer.Step, query *
 			st.Headers = append(st.Headers, importer.Header{Name: "Authorization", Value: `Bearer {{ env("TOKEN", "") }}`})
 		}
 	}
+	return nil
 }
 
 // body adds the operation's request body: JSON, a form, or text.
 func body(p op, st *importer.Step, t *importer.Test, where string, sp *sampler) error {
-	if p.o.RequestBody == nil || p.o.RequestBody.Value == nil {
-		return nil
+	rb, err := sp.refs.requestBody(p.o.RequestBody)
+	if err != nil || rb == nil {
+		return err
 	}
-	content := p.o.RequestBody.Value.Content
+	content := rb.Content
 	types := sortedKeys(content)
-	pick := func(match func(string) bool) (string, *openapi3.MediaType) {
+	pick := func(match func(string) bool) (string, *mediaType) {
 		for _, ct := range types {
 			if match(ct) {
 				return ct, content[ct]
@@ -484,15 +496,10 @@ func body(p op, st *importer.Step, t *importer.Test, where string, sp *sampler) 
 // example is a media type's example, or one made up from its schema,
 // charged to what the test may take; lit makes its strings literal
 // template text.
-func (sp *sampler) example(m *openapi3.MediaType, lit bool) (any, error) {
-	var v any
-	if m.Example != nil {
-		v = m.Example
-	}
-	for _, name := range sortedKeys(m.Examples) {
-		if ex := m.Examples[name]; v == nil && ex != nil && ex.Value != nil && ex.Value.Value != nil {
-			v = ex.Value.Value
-		}
+func (sp *sampler) example(m *mediaType, lit bool) (any, error) {
+	v, err := sp.chosen(m.Example, m.Examples)
+	if err != nil {
+		return nil, err
 	}
 	if v != nil {
 		f, _ := fixed(v, lit)
@@ -503,6 +510,24 @@ func (sp *sampler) example(m *openapi3.MediaType, lit bool) (any, error) {
 		return nil, err
 	}
 	return made.v, sp.use(made.size)
+}
+
+// chosen is the value the spec chose: its example, else the first of its
+// named examples (by name) that has a value; nil when it chose none.
+func (sp *sampler) chosen(v any, examples map[string]*example) (any, error) {
+	for _, name := range sortedKeys(examples) {
+		if v != nil {
+			break
+		}
+		ex, err := sp.refs.example(examples[name])
+		if err != nil {
+			return nil, fmt.Errorf("example %s: %w", name, err)
+		}
+		if ex != nil {
+			v = ex.Value
+		}
+	}
+	return v, nil
 }
 
 func sortedKeys[V any](m map[string]V) []string {

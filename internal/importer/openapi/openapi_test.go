@@ -48,6 +48,9 @@ func TestImportSamples(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v\n%s", err, out)
 			}
+			if !strings.HasSuffix(string(out), "\n") || strings.HasSuffix(string(out), "\n\n") {
+				t.Errorf("the test does not end in one newline: %q", out[max(0, len(out)-40):])
+			}
 			if c.steps > 0 && len(tst.Scenarios[0].Flow) != c.steps {
 				t.Errorf("%d steps, want %d (one per operation)", len(tst.Scenarios[0].Flow), c.steps)
 			}

@@ -3,7 +3,8 @@ package openapi
 import (
 	"fmt"
 
-	"github.com/getkin/kin-openapi/openapi3"
+	"slices"
+	"strings"
 
 	"github.com/loadlens/loadlens/internal/importer"
 	"github.com/loadlens/loadlens/internal/plan"
@@ -20,13 +21,13 @@ const maxDepth = 5
 // stop the import at the test file's limit, naming the schema, instead of
 // filling memory before the limit is checked.
 type sampler struct {
-	made  map[madeKey]made
-	names map[*openapi3.Schema]string // component schemas, by their name
-	left  int64                       // bytes the test's made-up values and examples may still take
+	refs *refs
+	made map[madeKey]made
+	left int64 // bytes the test's made-up values and examples may still take
 }
 
 type madeKey struct {
-	s     *openapi3.Schema
+	s     *schema
 	depth int
 	lit   bool // strings are literal template text (for a json: body)
 }
@@ -38,16 +39,8 @@ type made struct {
 	members []int64 // an object's: each member's size, so allOf need not walk them again
 }
 
-func newSampler(doc *openapi3.T) *sampler {
-	sp := &sampler{made: map[madeKey]made{}, names: map[*openapi3.Schema]string{}, left: plan.MaxFileSize}
-	if doc.Components != nil {
-		for _, name := range sortedKeys(doc.Components.Schemas) {
-			if ref := doc.Components.Schemas[name]; ref != nil && ref.Value != nil {
-				sp.names[ref.Value] = name
-			}
-		}
-	}
-	return sp
+func newSampler(r *refs) *sampler {
+	return &sampler{refs: r, made: map[madeKey]made{}, left: plan.MaxFileSize}
 }
 
 // tooLarge is the error of a made-up value that would not fit in a test.
@@ -72,21 +65,27 @@ func (sp *sampler) use(size int64) error {
 
 // value makes up a value for ref at depth, once per schema: its example,
 // default or first enum value when it has one, else a plain value of its
-// type. lit makes its strings literal template text.
-func (sp *sampler) value(ref *openapi3.SchemaRef, depth int, lit bool) (made, error) {
-	if ref == nil || ref.Value == nil || depth > maxDepth {
+// type. lit makes its strings literal template text. Past maxDepth only
+// what needs no deeper schema is made: a scalar still gets a value that
+// fits it (null did not fit a required integer).
+func (sp *sampler) value(ref *schema, depth int, lit bool) (made, error) {
+	s, err := sp.refs.schema(ref)
+	if err != nil {
+		return made{}, err
+	}
+	if s == nil || (depth > maxDepth && !shallow(s)) {
 		return made{v: nil, size: 4}, nil
 	}
-	k := madeKey{ref.Value, depth, lit}
+	k := madeKey{s, depth, lit}
 	if m, ok := sp.made[k]; ok {
 		return m, nil
 	}
-	m, err := sp.make(ref.Value, depth, lit)
+	m, err := sp.make(s, depth, lit)
 	if err == nil && m.size > plan.MaxFileSize {
 		err = &tooLarge{}
 	}
 	if tl, ok := err.(*tooLarge); ok && (tl.schema == "" || tl.schema == inline) {
-		tl.schema = sp.name(ref) // the innermost schema with a name that passed the limit
+		tl.schema = name(ref) // the innermost schema with a name that passed the limit
 	}
 	if err != nil {
 		return made{}, err
@@ -95,13 +94,27 @@ func (sp *sampler) value(ref *openapi3.SchemaRef, depth int, lit bool) (made, er
 	return m, nil
 }
 
+// shallow reports whether a value for s needs no deeper schema: the spec
+// gives one, or s is a scalar.
+func shallow(s *schema) bool {
+	switch {
+	case s.Example != nil || s.Const != nil || s.firstExample() != nil || s.Default != nil || len(s.Enum) > 0:
+		return true
+	case len(s.AllOf) > 0 || len(s.Properties) > 0 || len(s.OneOf) > 0 || len(s.AnyOf) > 0:
+		return false
+	}
+	return !s.Type.includes("object") && !s.Type.includes("array") && len(s.Type) > 0
+}
+
 // inline names a schema written in place, without a name.
 const inline = "(an inline schema)"
 
 // name names a schema in errors: its component name, else its $ref.
-func (sp *sampler) name(ref *openapi3.SchemaRef) string {
-	if n, ok := sp.names[ref.Value]; ok {
-		return n
+func name(ref *schema) string {
+	for _, prefix := range []string{"#/components/schemas/", "#/definitions/"} {
+		if n, ok := strings.CutPrefix(ref.Ref, prefix); ok && !strings.Contains(n, "/") {
+			return n
+		}
 	}
 	if ref.Ref != "" {
 		return ref.Ref
@@ -117,14 +130,14 @@ func fixed(v any, lit bool) (made, error) {
 	return made{v: v, size: jsonSize(v, plan.MaxFileSize)}, nil
 }
 
-func (sp *sampler) make(s *openapi3.Schema, depth int, lit bool) (made, error) {
+func (sp *sampler) make(s *schema, depth int, lit bool) (made, error) {
 	switch {
 	case s.Example != nil:
 		return fixed(s.Example, lit)
 	case s.Const != nil:
 		return fixed(s.Const, lit)
-	case len(s.Examples) > 0: // OpenAPI 3.1, from JSON Schema
-		return fixed(s.Examples[0], lit)
+	case s.firstExample() != nil: // OpenAPI 3.1, from JSON Schema
+		return fixed(s.firstExample(), lit)
 	case s.Default != nil:
 		return fixed(s.Default, lit)
 	case len(s.Enum) > 0:
@@ -138,11 +151,11 @@ func (sp *sampler) make(s *openapi3.Schema, depth int, lit bool) (made, error) {
 	}
 	t := s.Type
 	switch {
-	case t != nil && t.Is("null"):
+	case t.is("null"):
 		return made{v: nil, size: 4}, nil
-	case t.Includes("object"):
+	case t.includes("object"):
 		return sp.object(s, depth, lit)
-	case t.Includes("array"):
+	case t.includes("array"):
 		if depth >= maxDepth {
 			return made{v: []any{}, size: 2}, nil
 		}
@@ -153,46 +166,10 @@ func (sp *sampler) make(s *openapi3.Schema, depth int, lit bool) (made, error) {
 	return made{v: v, size: jsonSize(v, plan.MaxFileSize)}, nil
 }
 
-// scalarSample is a plain value of a scalar schema's type and format.
-func scalarSample(s *openapi3.Schema) any {
-	t := s.Type
-	switch {
-	case t.Includes("integer"):
-		if s.Min != nil {
-			return *s.Min
-		}
-		return float64(1)
-	case t.Includes("number"):
-		if s.Min != nil {
-			return *s.Min
-		}
-		return 1.5
-	case t.Includes("boolean"):
-		return true
-	case t.Includes("string"):
-		switch s.Format {
-		case "date-time":
-			return "2024-01-01T00:00:00Z"
-		case "date":
-			return "2024-01-01"
-		case "uuid":
-			return "00000000-0000-4000-8000-000000000000"
-		case "email":
-			return "user@example.com"
-		case "uri", "url":
-			return "https://example.com/"
-		case "byte", "binary":
-			return ""
-		}
-		return "string"
-	}
-	return nil
-}
-
 // object makes up an object from a schema's properties and those of its
 // allOf parts, leaving out what the server sets (readOnly). It stops as
 // soon as the object passes the test file's limit.
-func (sp *sampler) object(s *openapi3.Schema, depth int, lit bool) (made, error) {
+func (sp *sampler) object(s *schema, depth int, lit bool) (made, error) {
 	obj := importer.Object{}
 	size := int64(2)
 	var sizes []int64
@@ -207,11 +184,17 @@ func (sp *sampler) object(s *openapi3.Schema, depth int, lit bool) (made, error)
 		return nil
 	}
 	for _, name := range sortedKeys(s.Properties) {
-		p := s.Properties[name]
-		if p != nil && p.Value != nil && p.Value.ReadOnly {
+		p, err := sp.refs.schema(s.Properties[name])
+		if err != nil {
+			return made{}, err
+		}
+		if p != nil && p.ReadOnly {
 			continue // the server sets it
 		}
-		v, err := sp.value(p, depth+1, lit)
+		if depth+1 > maxDepth && !slices.Contains(s.Required, name) && (p == nil || !shallow(p)) {
+			continue // left out, not null: an optional property may be missing, not any value
+		}
+		v, err := sp.value(s.Properties[name], depth+1, lit)
 		if err == nil {
 			has[name] = true
 			err = add(name, v)
