@@ -7,6 +7,11 @@ import (
 	"github.com/loadlens/loadlens/internal/sample"
 )
 
+// NotTheTargets ends the title of a generator finding that the target's own
+// trouble does not follow: a caller that judged the figures the target's
+// anyway (a capacity step past its latency limit beyond the lag) drops it.
+const NotTheTargets = "; the numbers are not the target's"
+
 // While the generator was late, the target's own trouble keeps a finding
 // about the generator from saying "the numbers are not the target's": it
 // answered at least genTargetFailed of the requests with one error of its
@@ -15,11 +20,6 @@ import (
 // (the trial's naive shop: 99.6 % 503s and 1.35× the latency beside a
 // busy host read "the target was not slower"). The generator's finding
 // then follows the target's, as a warning: its latencies carry the lag.
-// NotTheTargets ends the title of a generator finding that the target's own
-// trouble does not follow: a caller that judged the figures the target's
-// anyway (a capacity step past its latency limit beyond the lag) drops it.
-const NotTheTargets = "; the numbers are not the target's"
-
 const (
 	genTargetFailed = errRunShare
 	genLatencyRose  = 1.2

@@ -158,6 +158,9 @@ func (c *context) processCores() []processCore {
 // is; a warning when the CPUs were taken from the run's start and there is
 // no quiet second to compare with; else context.
 func (c *context) hostTakenFinding(v targetCPUs, subjects []cpuSubject, from, to int) (Finding, bool) {
+	if v.wholeHost && !c.wantedCPU(v, from, to) {
+		return Finding{}, false
+	}
 	b := newBuilder(KindTargetHostBusy, Critical)
 	onset := b.second(from, StatOnset, "the first scrape at which other processes held the target's CPUs")
 	busy := b.add(c.fig(v.busy, StatMedian, from, to, UnitFraction, "the target's CPUs in use, every process counted (median)"))

@@ -41,6 +41,9 @@ func TestCPUBoundLoopbackTarget(t *testing.T) {
 		{"loopback, host full from the start, no queue, latency flat: not shown to limit the load", slowFrom(localGo(0.2, 2, 0), 100), []string{"app"}, KindTargetHostBusy, nil},
 		{"loopback, host full from 0:10, latency flat: not shown to limit the load", slowFrom(localGo(0.2, 2, 10), 100), []string{"app"}, KindTargetHostBusy, nil},
 		{"the same, target remote", slowFrom(localGo(0.2, 2, 10), 10), nil, KindTargetHostBusy, nil},
+		{"loopback, host full, a target wanting 0.03 cores: its latency is not the host's (s36 trial 2)", slowFrom(localGo(0.03, 2, 10), 10), []string{"app"}, KindTargetHostBusy, nil},
+		{"the same, the generator waiting 40 ms to run: the host made every thread wait", slowFrom(append(localGo(0.03, 2, 10), stalled(0.04)...), 10), []string{"app"}, KindTargetHostBusy,
+			&expect{Critical, [2]int{10, 10}, [2]int{39, 39}, []string{"App CPU taken by other processes from 0:10"}, nil}},
 		{"pinned and given its core, scraped every 10 s: CPU saturated", slowFrom(sparseGo(0.97, 10), 10), nil, KindCPUSaturation,
 			&expect{Critical, [2]int{10, 10}, [2]int{30, 30}, []string{"App CPU saturated: 97% of 1 core"}, nil}},
 	}
@@ -104,4 +107,11 @@ func TestHealthyLoopbackRunsStayQuiet(t *testing.T) {
 			}
 		})
 	}
+}
+
+// stalled is the generator's scheduling latency p99 at secs seconds over
+// the 40 s of localGo.
+func stalled(secs float64) series.Set {
+	gen := []string{"role", "generator", "target", "loadlens"}
+	return series.Set{mk(GeneratorStall, series.Gauge, pts(0, 1, repeat(secs, 40)...), gen...)}
 }

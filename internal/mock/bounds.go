@@ -38,36 +38,36 @@ const (
 	maxLatency = time.Hour
 )
 
-// varBound returns the longest value of each of rt's template variable slots.
-func (rt *Route) varBound(slot int) int64 {
+// varBound returns the longest value of each of r's template variable slots.
+func (r *Route) varBound(slot int) int64 {
 	switch {
 	case slot == slotBody:
 		return maxReqBody
-	case slot < firstParamSlot+len(rt.pattern.params):
+	case slot < firstParamSlot+len(r.pattern.params):
 		return maxHeaderVar
 	}
-	i := slot - firstParamSlot - len(rt.pattern.params)
-	if i < len(rt.vars) && rt.vars[i].from == "json" {
+	i := slot - firstParamSlot - len(r.pattern.params)
+	if i < len(r.vars) && r.vars[i].from == "json" {
 		return maxJSONVar
 	}
-	if i < len(rt.vars) && rt.vars[i].from == "form" {
+	if i < len(r.vars) && r.vars[i].from == "form" {
 		return maxReqBody
 	}
 	return maxHeaderVar
 }
 
-// renderBound returns the most bytes rt's templated headers and body
+// renderBound returns the most bytes r's templated headers and body
 // render when each variable slot holds at most varLen(slot) bytes (nil:
 // none); constant
 // parts are not counted, as they are built once at load time.
-func (rt *Route) renderBound(varLen func(int) int64) int64 {
+func (r *Route) renderBound(varLen func(int) int64) int64 {
 	b := tmpl.Bounds{Var: varLen}
 	var n int64
-	if rt.body != nil && rt.static == nil {
-		n = rt.body.MaxLen(b)
+	if r.body != nil && r.static == nil {
+		n = r.body.MaxLen(b)
 	}
-	for i := range rt.headers {
-		if h := &rt.headers[i]; h.fixed == nil {
+	for i := range r.headers {
+		if h := &r.headers[i]; h.fixed == nil {
 			n = min(n+int64(len(h.name))+h.value.MaxLen(b), 1<<62)
 		}
 	}
@@ -79,15 +79,15 @@ func (rt *Route) renderBound(varLen func(int) int64) int64 {
 // its body (or the route when its headers are what is too large). What
 // request fields add is checked per request (reservation), as it depends
 // on what the client sends.
-func (p *configParser) checkRender(o *yamldoc.Object, rt *Route) {
-	rt.renderMax = rt.renderBound(rt.varBound)
-	own := rt.renderBound(nil)
+func (p *configParser) checkRender(o *yamldoc.Object, r *Route) {
+	r.renderMax = r.renderBound(r.varBound)
+	own := r.renderBound(nil)
 	if own <= maxRender {
 		return
 	}
 	n := o.Node
 	for _, k := range []string{"body", "json"} {
-		if v, ok := o.Get(k); ok && rt.body.MaxLen(tmpl.Bounds{}) > maxRender {
+		if v, ok := o.Get(k); ok && r.body.MaxLen(tmpl.Bounds{}) > maxRender {
 			n = v
 		}
 	}
