@@ -24,14 +24,16 @@ func TestStalledUploadBlamesTheWrite(t *testing.T) {
 			srv := faultserver.Start(t, faultserver.StopReading, faultserver.Options{})
 			step := get(srv.URL + "/upload")
 			step.Request.Method, step.Request.Body, step.Request.BodyKind = "POST", tmpl.Literal(body), plan.RawBody
-			step.Request.Timeout = 300 * time.Millisecond
+			// long enough for a busy host to copy the 64 MiB body and dial
+			// first (300 ms timed out "while connecting" under the test command)
+			step.Request.Timeout = 2 * time.Second
 			s := scenario(plan.Load{Model: plan.Iterations, VUCount: 1, Count: 1, MaxDuration: time.Minute}, step)
 			rec, _ := runPlan(t, &plan.Plan{Scenarios: []*plan.Scenario{s}}, cl.opts)
 			if len(rec.reqs) != 1 {
 				t.Fatalf("%d samples", len(rec.reqs))
 			}
 			q := rec.reqs[0]
-			const want = "request timeout (300ms) writing the request body: the server stopped reading it, "
+			const want = "request timeout (2s) writing the request body: the server stopped reading it, "
 			if q.Kind != sample.Timeout || !strings.HasPrefix(q.Err, want) || !strings.HasSuffix(q.Err, " of a 67.1 MB body written (the head included)") {
 				t.Fatalf("kind %v %q, want a timeout %q...", q.Kind, q.Err, want)
 			}
