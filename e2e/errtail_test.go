@@ -33,29 +33,12 @@ func TestErrorsInTheLastSecondAreNamed(t *testing.T) {
 	if r.code != 0 && r.code != 99 {
 		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "s.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var s struct {
-		Loadlens struct {
-			Findings []struct {
-				Kind     string `json:"kind"`
-				Title    string `json:"title"`
-				Evidence []struct {
-					Text string `json:"text"`
-				} `json:"evidence"`
-			} `json:"findings"`
-		} `json:"loadlens"`
-	}
-	if err := json.Unmarshal(b, &s); err != nil {
-		t.Fatal(err)
-	}
+	s := readFindings(t, filepath.Join(dir, "s.json"))
 	if n := failed.Load(); n < 3 {
 		t.Fatalf("the target answered %d requests of %d with a 500; want %d\n%s", n, seen.Load(), failing, r.stdout)
 	}
 	want := strconv.FormatInt(failed.Load(), 10) + " http_5xx failures"
-	for _, f := range s.Loadlens.Findings {
+	for _, f := range s {
 		if f.Kind != "errors-at-load" {
 			continue
 		}
@@ -70,4 +53,71 @@ func TestErrorsInTheLastSecondAreNamed(t *testing.T) {
 		t.Fatalf("no evidence says %q in %+v", want, f.Evidence)
 	}
 	t.Fatalf("no errors-at-load finding for %d failures in the last second\n%s", failed.Load(), r.stdout)
+}
+
+// finding is a finding as summary.json carries it.
+type finding struct {
+	Kind     string `json:"kind"`
+	Severity string `json:"severity"`
+	Title    string `json:"title"`
+	Evidence []struct {
+		Text string `json:"text"`
+	} `json:"evidence"`
+}
+
+// readFindings reads the findings of a summary.json.
+func readFindings(t *testing.T, path string) []finding {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		Loadlens struct {
+			Findings []finding `json:"findings"`
+		} `json:"loadlens"`
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	return s.Loadlens.Findings
+}
+
+// TestErrorsInOneSecondAmidTheRunAreNamed runs 800 requests at 200/s
+// against a target that answers 30 of them mid-run with a 500 (3.75 % of
+// the run, within 0.15 s) and reads the errors finding in summary.json:
+// it names the 500s (issue 20: a lone second's errors read no finding
+// unless they fell at the run's edges; two seconds in a row, when the 30
+// straddle a second's end, were named before).
+func TestErrorsInOneSecondAmidTheRunAreNamed(t *testing.T) {
+	const total, from, failing = 800, 400, 30
+	var seen, failed atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if n := seen.Add(1); n > from && n <= from+failing {
+			failed.Add(1)
+			w.WriteHeader(http.StatusInternalServerError)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	dir := t.TempDir()
+	r := loadlens(t, dir, "run", srv.URL+"/x", "--rate", "200", "--duration", "4s", "--quiet", "--no-dashboard",
+		"--results", "results", "--summary-json", "s.json")
+	if r.code != 0 && r.code != 99 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if n := failed.Load(); n != failing {
+		t.Fatalf("the target answered %d requests of %d with a 500; want %d\n%s", n, seen.Load(), failing, r.stdout)
+	}
+	for _, f := range readFindings(t, filepath.Join(dir, "s.json")) {
+		if f.Kind == "errors-at-load" {
+			if !strings.Contains(f.Title, "http_5xx 100%") {
+				t.Errorf("title %q does not name the 500s", f.Title)
+			}
+			if strings.HasPrefix(f.Title, "A burst") && f.Severity != "warning" {
+				t.Errorf("a burst that stopped is %s, want warning: %q", f.Severity, f.Title)
+			}
+			return
+		}
+	}
+	t.Fatalf("no errors-at-load finding for %d 500s amid the run\n%s", failed.Load(), r.stdout)
 }

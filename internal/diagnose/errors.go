@@ -45,6 +45,9 @@ func errorsAtLoad(c *context) []Finding {
 	if !ok {
 		return nil
 	}
+	if e.burst {
+		return []Finding{e.burstFinding()}
+	}
 	e.b = newBuilder(KindErrorsAtLoad, Critical)
 	e.measure()
 	if e.withTime() {
@@ -91,6 +94,7 @@ type errorStretch struct {
 	before         ref // the highest throughput before the errors, or -1
 	served         int // open model: the earlier second that served the onset's load, or -1
 	sameLoad       bool
+	burst          bool // a lone second amid the run (errorBurst)
 	failedS, reqsS string
 }
 
@@ -126,12 +130,16 @@ func findErrorStretch(c *context) (*errorStretch, bool) {
 		run, ok = c.runErrors(view, busy)
 	}
 	if !ok {
-		if run, ok = errorEdge(view, busy); !ok {
+		run, ok = errorEdge(view, busy)
+	}
+	burst := false
+	if !ok {
+		if run, burst = errorBurst(view, busy, c.whole); !burst {
 			return nil, false
 		}
 	}
-	e := &errorStretch{c: c, view: view, busy: busy, run: run, firstI: busy[run.first], lastI: busy[run.last], before: -1, served: -1}
-	for j := run.last; j < len(busy); j++ {
+	e := &errorStretch{c: c, view: view, busy: busy, run: run, firstI: busy[run.first], lastI: busy[run.last], before: -1, served: -1, burst: burst}
+	for j := run.last; j < len(busy) && !burst; j++ { // a burst ends where it stopped: what follows is its "after"
 		if failing(busy[j]) {
 			e.lastI = busy[j]
 		}
@@ -240,15 +248,22 @@ func (e *errorStretch) title() {
 		title = append([]any{"Errors start at "}, e.load...)
 		title = append(title, " (", e.onset, "): ", e.share, " of "+e.c.counts().Many+" failed")
 	}
+	e.b.title(append(title, e.kindParts()...)...)
+}
+
+// kindParts adds the figures of each failure kind's share (e.kindFigs) and
+// returns the title's words of the two most frequent.
+func (e *errorStretch) kindParts() []any {
+	var parts []any
 	e.kindFigs = make([]ref, len(e.kinds))
 	for i, k := range e.kinds {
 		n := e.b.add(e.c.fig(e.c.client(SrcFailed, "kind", k.String()), StatSum, e.from, e.to, UnitCount, k.String()+" failures"))
 		e.kindFigs[i] = e.b.derive(StatRatio, UnitFraction, "share of the failures that were "+k.String(), n, e.failed)
 		if i < 2 {
-			title = append(title, ", ", name(k.String()), " ", e.kindFigs[i])
+			parts = append(parts, ", ", name(k.String()), " ", e.kindFigs[i])
 		}
 	}
-	e.b.title(title...)
+	return parts
 }
 
 // evidence lists the first failing second, the seconds before, the second

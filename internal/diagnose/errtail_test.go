@@ -37,7 +37,7 @@ func edgeErrors(model string, n, rate, cut int, kind, cutKind sample.Kind, idx .
 // run's edges, where one second of them is enough: in its last seconds,
 // whose stretch the run's end cut short of two, in its first, and in a run
 // of 3 s; the stop's own failures (requests cut off, resets) are not the
-// target's, and one second amid the run stays a blip under 5 % of it.
+// target's, and one second amid the run is a burst (errburst_test.go).
 // Issue 20: 500s in the last seconds of a run read no errors finding.
 func TestErrorsAtTheEdges(t *testing.T) {
 	open, closed := modelArrivalRate, modelVUs
@@ -65,7 +65,8 @@ func TestErrorsAtTheEdges(t *testing.T) {
 		{"500s in the first and the last second", edgeErrors(open, 30, 100, 0, sample.HTTP5xx, none, 0, 29),
 			&expect{Critical, [2]int{0, 0}, [2]int{29, 29}, []string{"Errors from the start (0:00", "http_5xx 100%"},
 				[]string{"200 http_5xx failures (100% of the failures) from 0:00"}}},
-		{"500s in one second amid the run, 3% of it, stay a blip", edgeErrors(open, 30, 100, 0, sample.HTTP5xx, none, 15), nil},
+		{"500s in one second amid the run, 3% of it, are a burst", edgeErrors(open, 30, 100, 0, sample.HTTP5xx, none, 15),
+			&expect{Warning, [2]int{15, 15}, [2]int{15, 15}, []string{"A burst of errors at 0:15", "then none"}, nil}},
 		{"resets in the first second need two", edgeErrors(open, 30, 100, 0, sample.ConnReset, none, 0), nil},
 		{"500s in the first 2 seconds of a long run", edgeErrors(open, 60, 100, 0, sample.HTTP5xx, none, 0, 1),
 			&expect{Critical, [2]int{0, 0}, [2]int{1, 1}, []string{"Errors from the start (0:00", "http_5xx 100%"},

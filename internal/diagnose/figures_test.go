@@ -57,6 +57,10 @@ func synthetic() map[string]func(t *testing.T) Input {
 		"errors-first-second": edgeErrors(modelArrivalRate, 30, 100, 0, sample.HTTP5xx, sample.OK, 0),
 		"errors-graceful-500": edgeErrors(modelVUs, 30, 100, 10, sample.OK, sample.HTTP5xx),
 		"resets-last-second":  edgeErrors(modelArrivalRate, 30, 100, 0, sample.ConnReset, sample.OK, 29),
+		// a lone burst amid the run (errburst_test.go)
+		"errors-burst":   burstRun(modelArrivalRate, 30, 100, 100, sample.HTTP5xx, 15),
+		"errors-bursts":  withLater(60, 100, 40, sample.HTTP5xx, 10, 20),
+		"timeouts-burst": burstRun(modelArrivalRate, 30, 100, 100, sample.Timeout, 15),
 	}
 	for _, oc := range offeredCases() { // the schedule's record, and errors judged when their requests were sent
 		m["offered: "+strings.ReplaceAll(oc.name, "/", " per ")] = func(t *testing.T) Input {
@@ -317,7 +321,28 @@ func errorsOnset(t *testing.T, raw *rawRun) int {
 			}
 		}
 	}
-	return edgeOnset(t, raw, busy)
+	if s := edgeOnset(t, raw, busy); s >= 0 {
+		return s
+	}
+	return burstOnset(t, raw, busy)
+}
+
+// burstOnset is errorsOnset amid the run: the first whole second with
+// requests in which the target answered at least 10 and 5 % of them with a
+// failure; -1 for none.
+func burstOnset(t *testing.T, raw *rawRun, busy []int) int {
+	reqs := raw.client(t, SrcRequests)
+	answered := answeredSeries(t, raw)
+	for _, s := range busy {
+		own := 0.0
+		for _, a := range answered {
+			own += a[s]
+		}
+		if s < raw.whole() && own >= 10 && own >= 0.05*reqs[s] {
+			return s
+		}
+	}
+	return -1
 }
 
 // edgeOnset is errorsOnset at the run's edges, from its seconds with
@@ -325,12 +350,7 @@ func errorsOnset(t *testing.T, raw *rawRun) int {
 func edgeOnset(t *testing.T, raw *rawRun, busy []int) int {
 	reqs, failed := raw.client(t, SrcRequests), raw.client(t, SrcFailed)
 	cut := raw.client(t, SrcFailed+`{kind="interrupted"}`)
-	var answered []perSec // a status or a refused connection: not a reset, a timeout, a cancel
-	for _, k := range []string{"http_4xx", "http_5xx", "conn_refused", "grpc_unknown", "grpc_invalid_argument", "grpc_not_found",
-		"grpc_already_exists", "grpc_permission_denied", "grpc_resource_exhausted", "grpc_failed_precondition", "grpc_aborted",
-		"grpc_out_of_range", "grpc_unimplemented", "grpc_internal", "grpc_unavailable", "grpc_data_loss", "grpc_unauthenticated"} {
-		answered = append(answered, raw.client(t, SrcFailed+`{kind="`+k+`"}`))
-	}
+	answered := answeredSeries(t, raw)
 	// stretch returns how many of secs, from the first, erred in a row, and
 	// how many of their failures the target answered.
 	stretch := func(secs []int) (n int, own float64) {
@@ -354,6 +374,18 @@ func edgeOnset(t *testing.T, raw *rawRun, busy []int) int {
 		return back[n-1]
 	}
 	return -1
+}
+
+// answeredSeries are the failures the target answered, a series a kind: a
+// status or a refused connection, not a reset, a timeout, a cancel.
+func answeredSeries(t *testing.T, raw *rawRun) []perSec {
+	var answered []perSec
+	for _, k := range []string{"http_4xx", "http_5xx", "conn_refused", "grpc_unknown", "grpc_invalid_argument", "grpc_not_found",
+		"grpc_already_exists", "grpc_permission_denied", "grpc_resource_exhausted", "grpc_failed_precondition", "grpc_aborted",
+		"grpc_out_of_range", "grpc_unimplemented", "grpc_internal", "grpc_unavailable", "grpc_data_loss", "grpc_unauthenticated"} {
+		answered = append(answered, raw.client(t, SrcFailed+`{kind="`+k+`"}`))
+	}
+	return answered
 }
 
 // checkEpisodeStart checks that the finding's condition held at its first
