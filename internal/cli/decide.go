@@ -108,7 +108,8 @@ func estimateCmd(_ context.Context, e *env, args []string) int {
 	fs.DurationVar(&in.Hold, "hold", 0, "starter test: hold at the target (default 10m)")
 	fs.DurationVar(&in.LatencyGoal, "latency-goal", 0, "the p95 threshold of the starter test and of --from-run's seconds (default 1s; for --from-run, the run's own)")
 	fs.StringVar(&maxErrors, "max-errors", "", "the error-rate threshold of both, e.g. 1% (default 1%; for --from-run, the run's own)")
-	fs.StringVar(&cfg.Write, "write", "", "also write a starter test file for the computed load")
+	fs.StringVar(&cfg.Write, "write", "", "also write a starter test file for the computed load (refused when the file exists)")
+	fs.BoolVar(&cfg.Force, "force", false, "with --write: overwrite the file when it exists")
 	fs.StringVar(&cfg.URL, "url", "", "the endpoint the starter test calls, e.g. http://127.0.0.1:8080/feed")
 	pos, err := parseArgs(fs, args)
 	if err != nil {

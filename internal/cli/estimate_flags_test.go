@@ -59,3 +59,38 @@ func TestEstimateWriteNamesTheTestForItsFile(t *testing.T) {
 		})
 	}
 }
+
+// TestEstimateWriteKeepsAnExistingFile: --write replaced an existing file
+// without a word (second trial); it is refused with exit 2 unless --force.
+func TestEstimateWriteKeepsAnExistingFile(t *testing.T) {
+	tests := []struct {
+		name     string
+		force    bool
+		wantCode int
+		want     string // in the output
+		wantFile string // the file's start afterwards
+	}{
+		{"refused", false, 2, "exists; give --force", "my edited test"},
+		{"forced", true, 0, "wrote ", "# Written by loadlens estimate"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "x.yaml")
+			if err := os.WriteFile(path, []byte("my edited test\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args := []string{"estimate", "--rps", "50", "--write", path, "--url", "http://127.0.0.1:8080/feed"}
+			if tc.force {
+				args = append(args, "--force")
+			}
+			code, stdout, stderr := main(args...)
+			if code != tc.wantCode || !strings.Contains(stdout+stderr, tc.want) {
+				t.Fatalf("exit %d (want %d), output lacks %q:\n%s%s", code, tc.wantCode, tc.want, stdout, stderr)
+			}
+			b, err := os.ReadFile(path)
+			if err != nil || !strings.HasPrefix(string(b), tc.wantFile) {
+				t.Errorf("file starts %q (err %v), want %q", string(b[:min(len(b), 40)]), err, tc.wantFile)
+			}
+		})
+	}
+}

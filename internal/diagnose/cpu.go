@@ -23,6 +23,7 @@ type cpuSubject struct {
 	what   string         // how the fraction reads: "busy", "of its limit", "of CFS periods throttled"
 	cores  string         // the source of the cores used, when the fraction is cores over a limit
 	limit  string         // the source of the limit, when there is one
+	raw    string         // cores over the limit before capped: may read above 1
 	host   []series.Label // a node_exporter host's labels (those of its node_cpu_count)
 	points []series.Point
 	thresh float64
@@ -134,9 +135,26 @@ func (c *context) jvmCPU() []cpuSubject {
 // limitSubject is a process's CPU as its cores (the source used) over the
 // cores it may use (limit).
 func (c *context) limitSubject(s *series.Series, used, limit string) (cpuSubject, bool) {
-	src, pts := c.ratio(used, limit)
+	raw, _ := c.ratio(used, limit)
+	src, pts := c.capped(raw)
 	return cpuSubject{name: roleName(s), proc: procOf(s), source: src, label: titled(s), what: "of its CPU limit",
-		cores: used, limit: limit, points: pts, thresh: cpuBusy}, len(pts) > 0
+		cores: used, limit: limit, raw: raw, points: pts, thresh: cpuBusy}, len(pts) > 0
+}
+
+// capped defines the source capped(SRC): SRC's values, none above 1. A
+// process uses at most the cores it may use; its CPU-time rate over scrapes
+// whose intervals jitter can read more (1.14 of 1 core), which is no more use.
+func (c *context) capped(src string) (string, []series.Point) {
+	out := "capped(" + src + ")"
+	if pts, ok := c.vals[out]; ok {
+		return out, pts
+	}
+	var pts []series.Point
+	for _, p := range c.values(src) {
+		pts = append(pts, series.Point{Sec: p.Sec, Value: min(p.Value, 1)})
+	}
+	c.define(out, pts)
+	return out, pts
 }
 
 // jvmCPUTime is Micrometer's process CPU time, a counter of nanoseconds.
@@ -179,10 +197,11 @@ func (c *context) podsCPU() []cpuSubject {
 		if cpu.used == "" {
 			continue
 		}
-		src, pts := c.ratioLatest(cpu.used, cpu.limit)
+		raw, _ := c.ratioLatest(cpu.used, cpu.limit)
+		src, pts := c.capped(raw)
 		if len(pts) > 0 {
 			out = append(out, cpuSubject{name: g.workload, source: src, label: containerCPU + ", " + g.describe(), what: "of its CPU limits",
-				cores: cpu.used, limit: cpu.limit, points: pts, thresh: cpuBusy})
+				cores: cpu.used, limit: cpu.limit, raw: raw, points: pts, thresh: cpuBusy})
 		}
 	}
 	return out
@@ -320,6 +339,7 @@ func (c *context) cpuFinding(s cpuSubject, from, to int) Finding {
 	b.evidence(peak, append(append([]any{"highest: ", peak}, what...), " at ", b.second(peakSec, StatSecond, "the scrape of the highest CPU use"))...)
 	if limit >= 0 {
 		b.evidence(used, "it used ", used, " of the ", limit, " it may use")
+		c.overLimit(b, s, from, to)
 	}
 	c.clientAt(b, peakSec)
 	if queued != nil {
@@ -342,6 +362,21 @@ func (c *context) cpuFinding(s cpuSubject, from, to int) Finding {
 		}
 	}
 	return b.done(from, to)
+}
+
+// overLimit states, when the scrapes read more cores than the process may
+// use, that the share shown is capped at 100 %: the rest is the jitter of
+// the scrapes' intervals that the CPU-time rate is taken over.
+func (c *context) overLimit(b *builder, s cpuSubject, from, to int) {
+	if s.raw == "" {
+		return
+	}
+	f := c.fig(s.raw, StatMax, from, to, UnitFraction, "the highest CPU use read, before capped at the limit")
+	if f.Value <= 1 {
+		return
+	}
+	r := b.add(f)
+	b.evidence(r, "the scrapes read up to ", r, " of its limit, more than a process can use: the jitter of the scrape intervals its CPU-time rate is taken over; its share is shown capped at its limit")
 }
 
 // heldThroughout reports whether a closed-model run kept a process's own

@@ -381,6 +381,12 @@ func keyLabels(key string) (string, string) {
 // source computes any source a figure can name.
 func (r *rawRun) source(t *testing.T, src string) perSec {
 	switch {
+	case strings.HasPrefix(src, "capped(") && strings.HasSuffix(src, ")"): // before " / ", which it holds
+		out := perSec{}
+		for sec, v := range r.source(t, src[len("capped("):len(src)-1]) {
+			out[sec] = math.Min(v, 1)
+		}
+		return out
 	case strings.Contains(src, " / "):
 		parts := strings.SplitN(src, " / ", 2)
 		if inner, ok := strings.CutPrefix(parts[1], "latest("); ok {

@@ -36,7 +36,7 @@ func (g *generator) Agents() []report.Agent {
 		if ran > 0 {
 			// over the planned length, as offered is: the graceful stop and
 			// a flow's last think times run past it without adding load
-			row.Achieved = float64(a.iterations) / ran.Seconds()
+			row.Achieved, row.Over = float64(a.iterations)/ran.Seconds(), ran
 		}
 		switch {
 		case a.cpuWall > 0: // over the time measured: a last second cut short weighs what it lasted

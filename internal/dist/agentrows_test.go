@@ -51,6 +51,9 @@ func TestAgentRowsRates(t *testing.T) {
 			if math.Abs(row.Achieved-tt.wantAchieved) > 1e-9 {
 				t.Errorf("achieved %v/s, want %v/s", row.Achieved, tt.wantAchieved)
 			}
+			if got := row.Achieved * row.Over.Seconds(); math.Abs(got-float64(a.iterations)) > 1e-6 {
+				t.Errorf("achieved %v/s over %v is %v iterations, want %d: the span the table states", row.Achieved, row.Over, got, a.iterations)
+			}
 		})
 	}
 }

@@ -38,7 +38,7 @@ scenarios:
 	if res.Status != app.StatusPartial || res.ExitCode != app.ExitRunFailed {
 		t.Errorf("status %s, exit %d; want partial, %d: the run goes on with the other agents, but its planned load was not delivered", res.Status, res.ExitCode, app.ExitRunFailed)
 	}
-	for _, want := range []string{"agent 2 (" + agents[1].addr + ") was lost at 0:02", "planned iterations of its segment from then on are not in these figures",
+	for _, want := range []string{"agent 2 (" + agents[1].addr + ") was lost at 0:02", "the run goes on with 1 other agent", "planned iterations of its segment from then on are not in these figures",
 		"PARTIAL LOAD: an agent was lost, so the planned load was not all delivered"} {
 		if !strings.Contains(strings.Join(strings.Fields(out), " "), want) {
 			t.Errorf("the summary lacks %q:\n%s", want, out)

@@ -274,13 +274,32 @@ func lostReason(err error) string {
 
 // lose marks an agent lost from the next second it owed.
 func (g *generator) lose(a *agentState, why string) {
+	left, was := 0, false // the agents still running after this one; whether it was lost or done already
 	g.update(func() {
 		if a.lost || a.done {
+			was = true
 			return
 		}
 		a.lost, a.lostAt, a.lostWhy, a.lostSeen = true, a.next, why, max(0, time.Since(g.start))
+		for _, o := range g.agents {
+			if !o.lost && !o.done {
+				left++
+			}
+		}
 	})
-	g.notify(fmt.Sprintf("%s (%s) was lost at %s: %s; the run goes on with the other agents", a.name, a.addr, units.Clock(a.next), why))
+	if was {
+		return // said once
+	}
+	g.notify(fmt.Sprintf("%s (%s) was lost at %s: %s; %s", a.name, a.addr, units.Clock(a.next), why, goesOn(left)))
+}
+
+// goesOn says what the run does after losing an agent, with left agents
+// still running: with none, it ends.
+func goesOn(left int) string {
+	if left == 0 {
+		return "no agent is left, so the run ends"
+	}
+	return "the run goes on with " + units.CountOf(int64(left), "other agent", "other agents")
 }
 
 // update changes agent state under the lock and wakes whoever waits on it.

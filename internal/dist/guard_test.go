@@ -183,6 +183,10 @@ func TestAgentsBadSecondNumberEndsIt(t *testing.T) {
 			if !strings.Contains(out, tc.want) {
 				t.Errorf("the output lacks %q:\n%.3000s", tc.want, out)
 			}
+			// its only agent: the run does not go on "with the other agents" (second trial)
+			if flat := strings.Join(strings.Fields(out), " "); !strings.Contains(flat, "no agent is left, so the run ends") || strings.Contains(flat, "goes on with") {
+				t.Errorf("the output does not say that no agent is left:\n%.3000s", out)
+			}
 			r := readRun(t, res.Dir)
 			if got := totalRequests(r); got != tc.kept && tc.kept >= 0 {
 				t.Errorf("run.db has %d requests, want the %d of the seconds before the bad one", got, tc.kept)

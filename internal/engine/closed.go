@@ -36,7 +36,11 @@ func (sc *scenarioRun) runVUs(ctx context.Context, start time.Time) {
 	defer context.AfterFunc(hard, r.interruptAll)()
 	at, jump := time.Duration(0), true
 	for {
-		r.retarget(seg.Share(plan.VUsAt(l, at)), l.GracefulRampDown, jump)
+		down := l.GracefulRampDown
+		if at >= l.Duration() && down == 0 {
+			down = -1 // the schedule's end, not a ramp-down: the graceful stop waits for its VUs
+		}
+		r.retarget(seg.Share(plan.VUsAt(l, at)), down, jump)
 		for sc.creating(ctx, end) && r.grow() {
 		}
 		next, ok := plan.NextVUChange(l, at)
@@ -84,7 +88,8 @@ type closedRun struct {
 // at once: in its flow's last think time, where all it would still do is
 // wait (its iteration recorded complete, as at the scenario's end), or
 // waiting for its first start. The others stop after their iteration, or
-// are interrupted after the graceful ramp-down.
+// are interrupted after the graceful ramp-down (at once when it is 0;
+// never when it is negative: the schedule's end, where the graceful stop waits).
 func (r *closedRun) retarget(n int, rampDown time.Duration, jump bool) {
 	slots := &r.slots
 	slots.mu.Lock()
@@ -92,9 +97,11 @@ func (r *closedRun) retarget(n int, rampDown time.Duration, jump bool) {
 	old := r.setTarget(n, jump)
 	for idx := n; idx < old && idx < len(slots.vus); idx++ {
 		c := slots.vus[idx]
-		if c == nil || c.leave() || rampDown <= 0 { // park reads the target for a VU that parks after this
+		if c == nil || c.leave() || rampDown < 0 { // park reads the target for a VU that parks after this
 			continue
 		}
+		// A zero graceful ramp-down interrupts at once, as k6's; the timer
+		// still runs outside slots.mu and rechecks the target.
 		time.AfterFunc(rampDown, func() {
 			if int64(idx) >= slots.targetA.Load() {
 				c.cancel(errRampedDown) // a newer VU in this slot is another closedVU

@@ -90,7 +90,8 @@ func (t *h1Trip) roundTrip(ctx context.Context, q *hop, res *hopResult, rs *resp
 		case errors.As(err, &hs):
 			res.phase = phaseTLS
 		case r.Status != 0: // set once the final head is read
-			res.phase = phaseBody
+			res.phase, res.head = phaseBody, r.FirstByte
+			rs.status, rs.rawHeader, rs.body, res.reason = r.Status, r.Header, r.Body, r.StatusText // a cut body's status still says how it failed
 		case r.Wrote.IsZero(): // set once the whole request is written
 			res.phase = phaseWrite
 		}

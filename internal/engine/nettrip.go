@@ -161,6 +161,9 @@ func (n *netTrip) roundTrip(ctx context.Context, q *hop, res *hopResult, rs *res
 	res.phase = n.phase()
 	if headed {
 		res.phase = phaseBody
+		if fb := n.firstByte.Load(); fb != 0 {
+			res.head = time.Unix(0, fb)
+		}
 	}
 	if err != nil && ctx.Err() == nil && rctx.Err() == context.DeadlineExceeded {
 		return context.DeadlineExceeded // the request timeout, whatever error it surfaced as

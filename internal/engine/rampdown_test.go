@@ -113,3 +113,54 @@ func TestRampDownEndsAThinkingVUAtOnce(t *testing.T) {
 		})
 	}
 }
+
+// TestZeroGracefulRampDownInterruptsAtOnce: graceful_ramp_down: 0s, as in
+// k6, interrupts a VU that a ramp-down removes mid-iteration at once;
+// before, a zero skipped the interrupt, so the VU ran its iteration to
+// its end (here a 10 min think). On a fake clock: every timer exact.
+func TestZeroGracefulRampDownInterruptsAtOnce(t *testing.T) {
+	const (
+		vus, kept = 4, 2
+		z         = 10 * time.Minute
+		down      = time.Second // the ramp-down is from 10 ms + down to 20 ms + down
+	)
+	set := plan.Step{Kind: plan.SetStep, Block: &plan.Block{}}
+	tests := []struct {
+		name  string
+		grace time.Duration
+		want  int64 // VUs active 100 ms after the ramp-down
+	}{
+		{"zero: at once", 0, kept},
+		{"a second: not yet", time.Second, vus},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				load := plan.Load{Model: plan.VUs, GracefulRampDown: tt.grace,
+					Stages: []plan.Stage{{Duration: 10 * time.Millisecond, Target: vus}, {Duration: down, Target: vus},
+						{Duration: 10 * time.Millisecond, Target: kept}, {Duration: time.Minute, Target: kept}}}
+				e := New(&plan.Plan{Scenarios: []*plan.Scenario{scenario(load, think(z), set, think(z))}}, &iterationLog{}, Options{})
+				ctx, cancel := context.WithCancel(context.Background())
+				done := make(chan error, 1)
+				go func() { done <- e.Run(ctx) }()
+				defer func() { // also after a failure: the bubble ends with its goroutines
+					cancel()
+					if err := <-done; err != nil {
+						t.Error(err)
+					}
+				}()
+				sc := e.scens[0]
+				time.Sleep(down - 100*time.Millisecond)
+				synctest.Wait()
+				if n := sc.active.Load(); n != vus {
+					t.Fatalf("%d VUs active before the ramp-down, want %d", n, vus)
+				}
+				time.Sleep(200 * time.Millisecond) // the ramp-down is over
+				synctest.Wait()
+				if n := sc.active.Load(); n != tt.want {
+					t.Fatalf("%d VUs active 100 ms after the ramp-down to %d with graceful_ramp_down %v, want %d", n, kept, tt.grace, tt.want)
+				}
+			})
+		})
+	}
+}

@@ -68,6 +68,10 @@ func (v *vu) request(ctx context.Context, r *plan.Request, intended time.Time) e
 	s.End = v.sc.e.since(out.end)
 	s.Duration = out.end.Sub(intended) // when the outcome surfaced, whichever timeout it was
 	switch {
+	case out.interrupted && out.phase == phaseBody && h.resp.status != 0 && statusKind(r, h.resp.status) != sample.OK:
+		v.cutFailure(r, s, intended)
+		v.sink.Request(s)
+		return errInterrupted // no checks: the response was never complete
 	case out.interrupted:
 		s.Status, s.Kind, s.Err = 0, sample.Interrupted, interruptMessage(ctx)
 		v.sink.Request(s)
@@ -82,17 +86,8 @@ func (v *vu) request(ctx context.Context, r *plan.Request, intended time.Time) e
 	s.Status = h.resp.status
 	if out.redirect != "" {
 		s.Kind, s.Err = sample.Redirect, out.redirect
-	} else if s.Kind = statusKind(r, s.Status); s.Kind != sample.OK {
-		s.Err = h.res.statusText
-		if s.Err == "" {
-			s.Err = strconv.Itoa(s.Status) + " " + string(h.res.reason)
-		}
-		switch {
-		case !validStatus(s.Status):
-			s.Err = malformedStatus(s.Status)
-		case s.Kind == sample.Other:
-			s.Err = "unexpected status " + s.Err
-		}
+	} else {
+		s.Kind, s.Err = v.statusFailure(r, s.Status)
 	}
 	if r.NeedBody && h.resp.decodeBody(r.MaxBody) {
 		s.Truncated = true
@@ -103,6 +98,46 @@ func (v *vu) request(ctx context.Context, r *plan.Request, intended time.Time) e
 	v.record(s)
 	v.evaluate(r, &h.resp, s.End)
 	return nil
+}
+
+// statusFailure judges a response's status: its kind, and for a failure
+// the message its status line makes.
+func (v *vu) statusFailure(r *plan.Request, status int) (sample.Kind, string) {
+	kind := statusKind(r, status)
+	if kind == sample.OK {
+		return kind, ""
+	}
+	h := v.http
+	msg := h.res.statusText
+	if msg == "" {
+		msg = strconv.Itoa(status) + " " + string(h.res.reason)
+	}
+	switch {
+	case !validStatus(status):
+		msg = malformedStatus(status)
+	case kind == sample.Other:
+		msg = "unexpected status " + msg
+	}
+	return kind, msg
+}
+
+// cutFailure records into s a failing response whose body the end of the
+// run cut off: its status's failure (a 500 is http_5xx, not interrupted),
+// saying that its body was cut. Its duration is until its first byte
+// arrived, when the failure was known: exact, where the time to the cut
+// would be a lower bound of a body the run did not wait for.
+func (v *vu) cutFailure(r *plan.Request, s *sample.Request, intended time.Time) {
+	h := v.http
+	if head := h.res.head; !head.IsZero() && head.After(intended) {
+		h.ended = head
+		s.End, s.Duration = v.sc.e.since(head), head.Sub(intended)
+	}
+	s.Status = h.resp.status
+	s.Kind, s.Err = v.statusFailure(r, s.Status)
+	if s.Status >= 400 && validStatus(s.Status) {
+		s.Err = h.said.message(s.Status, s.Err, h.resp.body, true)
+	}
+	s.Err += " (its body was cut off by the end of the run)"
 }
 
 // record records a finished request, and the iteration it ends with it

@@ -35,6 +35,7 @@ type hopResult struct {
 	sent, received       int64 // bytes as on the wire
 	connect, tls, waited time.Duration
 	done                 time.Time // when the response was read; zero: the caller reads the clock
+	head                 time.Time // when its first byte arrived; zero: unknown
 	truncated            bool      // the kept body stopped at maxBody
 	errorCut             bool      // the error body kept (keepError) went on past it
 	phase                phase     // how far the hop got; says which timeout a failure was

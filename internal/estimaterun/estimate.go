@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,6 +27,7 @@ type EstimateConfig struct {
 	FromRun string // a run whose steady throughput is one instance's capacity
 	RunInst int    // the instances that served that run
 	Write   string // also write a starter test file here
+	Force   bool   // overwrite Write when it exists
 	URL     string // the base URL and path the starter test calls
 	Out     io.Writer
 }
@@ -52,6 +54,9 @@ func Estimate(cfg EstimateConfig) error {
 	if err := checkWrite(cfg, in.Unit); err != nil {
 		return err
 	}
+	if err := checkNew(cfg); err != nil {
+		return err
+	}
 	res, err := estimate.Estimate(in)
 	if err != nil {
 		return err
@@ -67,7 +72,14 @@ func Estimate(cfg EstimateConfig) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.Create(cfg.Write)
+	flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	if !cfg.Force {
+		flags |= os.O_EXCL // "does not exist yet" and "is ours" in one step
+	}
+	f, err := os.OpenFile(cfg.Write, flags, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return existsErr(cfg.Write)
+	}
 	if err != nil {
 		return fmt.Errorf("--write: %w", err)
 	}
@@ -266,6 +278,23 @@ func steadySeconds(snapshots func(func(*metrics.Snapshot) error) error, run *met
 		return nil
 	})
 	return steady, err
+}
+
+// checkNew refuses, before any work is printed, a --write file that
+// exists: a test someone edited is not overwritten without --force.
+func checkNew(cfg EstimateConfig) error {
+	if cfg.Write == "" || cfg.Force {
+		return nil
+	}
+	if _, err := os.Lstat(cfg.Write); err == nil {
+		return existsErr(cfg.Write)
+	}
+	return nil
+}
+
+// existsErr says that --write's file exists and how to replace it.
+func existsErr(path string) error {
+	return fmt.Errorf("--write: %s exists; give --force to overwrite it, or another file name", path)
 }
 
 // checkWrite refuses --write when the load is not in requests: the

@@ -11,13 +11,14 @@ import (
 // Agent is one agent of a distributed run, as the report shows it: what it
 // was asked to do and what it did, so a weak or saturated agent stands out.
 type Agent struct {
-	Name     string        `json:"name"`         // "agent 1", in the order the agents were given
-	Addr     string        `json:"addr"`         // the address it was reached at
-	Segment  string        `json:"segment"`      // its part of the test, e.g. 1/4:1/2
-	Offset   time.Duration `json:"clock_offset"` // its clock minus the coordinator's, measured at connect
-	RTT      time.Duration `json:"rtt"`          // the round trip of that measurement
-	Offered  float64       `json:"offered_rps"`  // iterations per second its segment of the schedule offered (open model)
-	Achieved float64       `json:"achieved_rps"` // iterations per second it started, over the time the load ran (not requests: a flow may make several)
+	Name     string        `json:"name"`          // "agent 1", in the order the agents were given
+	Addr     string        `json:"addr"`          // the address it was reached at
+	Segment  string        `json:"segment"`       // its part of the test, e.g. 1/4:1/2
+	Offset   time.Duration `json:"clock_offset"`  // its clock minus the coordinator's, measured at connect
+	RTT      time.Duration `json:"rtt"`           // the round trip of that measurement
+	Offered  float64       `json:"offered_rps"`   // iterations per second its segment of the schedule offered (open model)
+	Achieved float64       `json:"achieved_rps"`  // iterations per second it started, over the time the load ran (not requests: a flow may make several)
+	Over     time.Duration `json:"achieved_over"` // that time: the planned load's, or until it was cut short
 	// OpenOnly: Offered is the arrival-rate scenarios' schedule while the
 	// test also has VU scenarios, whose iterations Achieved counts too.
 	OpenOnly bool          `json:"offered_open_only,omitempty"`
@@ -79,6 +80,13 @@ func agentNotes(agents []Agent) []string {
 	if len(agents) > 0 && agents[0].OpenOnly {
 		out = append(out, "OFFERED is the arrival-rate scenarios' schedule; ACHIEVED counts every scenario's iterations, "+
 			"the VU scenarios' too, so it may exceed OFFERED")
+	}
+	for _, a := range agents {
+		if a.LostAt >= 0 && a.Over > 0 { // every agent's rate is over the same time
+			out = append(out, "ACHIEVED is over the "+units.Duration(a.Over)+" the load ran, a lost agent's too, so that its rate shows what it did not deliver "+
+				"and the agents' add up; the run's rate in its headline is over the time the run lasted")
+			break
+		}
 	}
 	for _, a := range agents {
 		if a.LostAt >= 0 {
@@ -171,7 +179,7 @@ func agentsJSON(agents []Agent) []map[string]any {
 	var out []map[string]any
 	for _, a := range agents {
 		m := map[string]any{"name": a.Name, "addr": a.Addr, "segment": a.Segment, "clock_offset_ms": ms(a.Offset), "rtt_ms": ms(a.RTT),
-			"offered_rate": num(a.Offered), "achieved_rate": a.Achieved, "rate_unit": "iterations/s", "iterations": a.Iters, "requests": a.Requests, "errors": a.Errors, "dropped": a.Dropped,
+			"offered_rate": num(a.Offered), "achieved_rate": a.Achieved, "achieved_over_ms": ms(a.Over), "rate_unit": "iterations/s", "iterations": a.Iters, "requests": a.Requests, "errors": a.Errors, "dropped": a.Dropped,
 			"cpu_cores": num(a.CPU), "cpu_cores_max": a.CPUMax, "lag_p99_ms": ms(a.LagP99), "seconds": a.Seconds, "missing_seconds": a.Missing}
 		if a.LostAt >= 0 {
 			m["lost_at_second"], m["lost_why"], m["lost_planned_iterations"] = a.LostAt, a.LostWhy, a.LostPlan

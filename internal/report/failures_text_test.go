@@ -10,22 +10,26 @@ import (
 	"github.com/loadlens/loadlens/internal/units"
 )
 
-// TestFailureSamples pins the FAILURES table's sample: cut at words, its
-// start and its end (the fix) kept, never torn inside a field name, and
-// the row using up to units.Columns (the trial saw "…sed: the test does
-// not na..." in rows of 91 to 98 columns).
+// TestFailureSamples pins the FAILURES table's sample: wrapped at words
+// in its own column, so that its start (the cause) and its end (the fix)
+// both survive, every line within units.Columns (the second trial's
+// "500: HikariPool-1 - … request timed out after 30000ms" lost
+// "Connection is not available"; an older trial saw rows of 91 to 98
+// columns torn inside a word).
 func TestFailureSamples(t *testing.T) {
+	long := strings.Repeat("word ", 60) + "the end"
 	tests := []struct {
 		name, msg string
-		want      string // the sample as printed
+		want      []string // the sample's lines as printed
 	}{
+		{"pool timeout: the cause whole", "500 Internal Server Error: HikariPool-1 - Connection is not available, request timed out after 30000ms.",
+			[]string{"500 Internal Server Error: HikariPool-1 - Connection is not", "available, request timed out after 30000ms."}},
 		{"redirect refused: the fix survives", "redirect to localhost:28411 refused: the test does not name that host; add it to allow_hosts",
-			"redirect to localhost:28411 refused: … add it to allow_hosts"},
+			[]string{"redirect to localhost:28411 refused: the test does not name", "that host; add it to allow_hosts"}},
 		{"negative length: the header name whole", `malformed HTTP response: Content-Length "-5" is not a length`,
-			`malformed HTTP response: Content-Length "-5" is not a length`},
-		{"two lengths: both values", `malformed HTTP response: two different Content-Length values, "2" and "5"`,
-			`malformed … two different Content-Length values, "2" and "5"`},
-		{"short: whole", "connection refused", "connection refused"},
+			[]string{`malformed HTTP response: Content-Length "-5" is not a length`}},
+		{"short: whole", "connection refused", []string{"connection refused"}},
+		{"very long: three lines, the last cut", long, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -37,15 +41,26 @@ func TestFailureSamples(t *testing.T) {
 			var sb strings.Builder
 			writeFailures(&sb, &Input{Run: run})
 			lines := strings.Split(strings.TrimRight(sb.String(), "\n"), "\n")
-			if len(lines) != 2 {
-				t.Fatalf("want a header and one row:\n%s", sb.String())
+			col := strings.Index(lines[0], "SAMPLE")
+			var got []string
+			for _, l := range lines[1:] {
+				if n := utf8.RuneCountInString(l); n > units.Columns {
+					t.Errorf("line is %d columns, more than %d: %s", n, units.Columns, l)
+				}
+				r := []rune(l)
+				if len(got) > 0 && strings.TrimSpace(string(r[:col])) != "" {
+					t.Errorf("a continuation line writes outside the sample's column: %q", l)
+				}
+				got = append(got, string(r[col:]))
 			}
-			row := lines[1]
-			if !strings.HasSuffix(row, "  "+tt.want) {
-				t.Errorf("row\n%s\nwant it to end with the sample\n%s", row, tt.want)
+			if tt.want == nil { // the very long message: its start, three lines, the end kept
+				if len(got) != wrapLines || !strings.HasPrefix(got[0], "word word") || !strings.HasSuffix(got[2], "… end") {
+					t.Errorf("sample lines %q, want %d lines, the start and the end kept", got, wrapLines)
+				}
+				return
 			}
-			if n := utf8.RuneCountInString(row); n > units.Columns {
-				t.Errorf("row is %d columns, more than %d", n, units.Columns)
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("sample lines\n%s\nwant\n%s\n(table:\n%s)", strings.Join(got, "\n"), strings.Join(tt.want, "\n"), sb.String())
 			}
 		})
 	}

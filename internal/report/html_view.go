@@ -57,6 +57,7 @@ type endpointRow struct {
 
 type errorRow struct {
 	Kind, Endpoint, First, Last string
+	Seconds                     string // First–Last, or the one second when they are one
 	Count                       int64
 	CountText                   string
 	Samples                     []sampleRow // the first few distinct messages, the most counted first
@@ -210,7 +211,7 @@ func errorRows(r *metrics.Run) []errorRow {
 	for i := range r.Endpoints {
 		for _, g := range r.Endpoints[i].Errors {
 			row := errorRow{Kind: g.Kind.String(), Endpoint: endpointLabel(r, i), Count: g.Count, CountText: units.Count(g.Count),
-				First: units.Clock(g.First), Last: units.Clock(g.Last)}
+				First: units.Clock(g.First), Last: units.Clock(g.Last), Seconds: units.Span(g.First, g.Last)}
 			if n := g.Others(); n > 0 && len(g.Samples) > 1 {
 				row.Others = units.CountOf(n, "other", "others")
 			}

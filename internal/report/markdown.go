@@ -135,7 +135,7 @@ func mdErrorsAndChecks(sb *strings.Builder, r *metrics.Run) {
 				}
 				sampleMsg += ")"
 			}
-			rows = append(rows, []string{e.Kind, mdEscape(e.Endpoint), units.Count(e.Count), e.First + "–" + e.Last, mdEscape(sampleMsg)})
+			rows = append(rows, []string{e.Kind, mdEscape(e.Endpoint), units.Count(e.Count), e.Seconds, mdEscape(sampleMsg)})
 		}
 		sb.WriteString("### Errors\n\n")
 		mdTable(sb, "llrll", rows)

@@ -108,33 +108,64 @@ func fitColumns(widths []int, indent, align string, head []string) bool {
 }
 
 // writeRows writes rows in columns of the given widths, cutting an 'm'
-// cell that is wider than its column in the middle, and a 'w' cell (a
-// message) at words, keeping its start and its end.
+// cell that is wider than its column in the middle, and wrapping a 'w'
+// cell (a message) onto up to wrapLines lines of its own column: a
+// message's start names the cause and its end the fix, so neither is cut.
 func writeRows(sb *strings.Builder, indent, align string, widths []int, rows [][]string) {
 	for _, r := range rows {
+		var more []string // a 'w' cell's lines after its first
 		var line strings.Builder
 		line.WriteString(indent)
+		at := utf8.RuneCountInString(indent) // the column the 'w' cell starts at
 		for i, c := range r {
 			a := byte('l')
 			if i < len(align) {
 				a = align[i]
 			}
+			if i > 0 {
+				line.WriteString("  ")
+				at += 2
+			}
 			switch a {
 			case 'm':
 				c = units.Middle(c, widths[i])
 			case 'w':
-				c = units.Cut(c, widths[i])
+				lines := wrapCell(c, widths[i])
+				c, more = lines[0], lines[1:]
+				for j := range more {
+					more[j] = strings.Repeat(" ", at) + more[j]
+				}
 			}
 			pad := strings.Repeat(" ", max(widths[i]-utf8.RuneCountInString(c), 0))
-			if i > 0 {
-				line.WriteString("  ")
-			}
 			if a == 'r' {
 				line.WriteString(pad + c)
 			} else {
 				line.WriteString(c + pad)
 			}
+			at += widths[i]
 		}
 		sb.WriteString(strings.TrimRight(line.String(), " ") + "\n") // no trailing spaces
+		for _, l := range more {
+			sb.WriteString(l + "\n")
+		}
 	}
+}
+
+// wrapLines is the most lines a message cell takes; a longer one has its
+// last line cut at words (units.Cut), its start still whole above.
+const wrapLines = 3
+
+// wrapCell breaks c into lines of at most width columns at words.
+func wrapCell(c string, width int) []string {
+	if utf8.RuneCountInString(c) <= width {
+		return []string{c}
+	}
+	lines := strings.Split(strings.TrimSuffix(units.Wrap(c, width, "", ""), "\n"), "\n")
+	if len(lines) > wrapLines {
+		lines = append(lines[:wrapLines-1], strings.Join(lines[wrapLines-1:], " "))
+	}
+	for i, l := range lines {
+		lines[i] = units.Cut(l, width) // a word longer than the line, or the joined last line
+	}
+	return lines
 }

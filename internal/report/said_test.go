@@ -44,7 +44,7 @@ func TestWhatTheTargetSaidIsShown(t *testing.T) {
 		want       []string // in this order
 	}{
 		{"terminal", term.String(), []string{"http_5xx", "320", "312× 500: HikariPool-1", "4× 500 Internal Server Error\n", "1× 502: upstream \\x1b reset", "3 others"}},
-		{"markdown", md.String(), []string{"312× 500: HikariPool-1 - Connection is not available", "(2 other messages, 3 others)"}},
+		{"markdown", md.String(), []string{"| 0:02–0:09 |", "312× 500: HikariPool-1 - Connection is not available", "(2 other messages, 3 others)"}},
 		{"html", html.String(), []string{"312 from 0:05 " + hikari, "4 from 0:02", "1 from 0:09", "3 others"}},
 		{"summary.json", string(js), []string{`"messages":[{"count":4,"first_second":2,"message":"500 Internal Server Error","status":500},{"count":312,"first_second":5,"message":"` + hikari + `","status":500}`, `"others":3`}},
 	}
@@ -59,5 +59,20 @@ func TestWhatTheTargetSaidIsShown(t *testing.T) {
 				at += i + len(w)
 			}
 		})
+	}
+}
+
+// TestMarkdownErrorSecondsOfOne: an error group seen in one second shows
+// that second, not a range from it to itself ("0:09–0:09", second trial).
+func TestMarkdownErrorSecondsOfOne(t *testing.T) {
+	run := &metrics.Run{
+		Layout: sample.Layout{Scenarios: []sample.ScenarioInfo{{Name: "s"}}, Endpoints: []sample.EndpointInfo{{Name: "GET /orders"}}},
+		Endpoints: []metrics.EndpointTotal{{Errors: []metrics.ErrorGroup{{Kind: sample.HTTP5xx, Count: 3, First: 9, Last: 9,
+			Samples: []metrics.ErrorSample{{Kind: sample.HTTP5xx, Status: 500, Message: "500 Internal Server Error", Count: 3, First: 9}}}}}},
+	}
+	var md strings.Builder
+	mdErrorsAndChecks(&md, run)
+	if !strings.Contains(md.String(), "| 0:09 |") || strings.Contains(md.String(), "0:09–0:09") {
+		t.Errorf("want the one second as 0:09:\n%s", md.String())
 	}
 }
