@@ -339,6 +339,23 @@ func (r *Run) Active(e *EndpointTotal) time.Duration {
 	return end - start
 }
 
+// MinRateSpan is the shortest span a per-endpoint rate is made over: six
+// requests that went out within 189 µs are 6/s, the most any second had,
+// not 31,669/s (a trial's data file that made every URL unsendable). An
+// endpoint active less than a second is rated over one.
+const MinRateSpan = time.Second
+
+// Rate returns e's requests per second of Active, at least MinRateSpan of
+// it: the rate every endpoint table shows. It is 0, no rate, when Active is
+// (no requests, or one).
+func (r *Run) Rate(e *EndpointTotal) float64 {
+	act := r.Active(e)
+	if act == 0 {
+		return 0
+	}
+	return float64(e.Requests) / max(act, MinRateSpan).Seconds()
+}
+
 // MinCovered is the shortest share of a last second cut short that a rate
 // is made of: a whole one. A part second holds the graceful stop's answers
 // (completions, not arrivals: 2 in 0.25 s charted 8/s against 4/s offered)

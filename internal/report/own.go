@@ -124,14 +124,11 @@ func ownThresholds(in *Input) []map[string]any {
 }
 
 // addActive adds an endpoint's rate over the span it was sent to, and that
-// span: rps = requests / active_s (see rateNote), both 0 when it is none;
-// and the first and last seconds with its requests.
+// span: rps = requests / active_s, active_s at least a second (see
+// rateNote and metrics.Run.Rate), 0 when it is none; and the first and last
+// seconds with its requests.
 func addActive(ep map[string]any, r *metrics.Run, e *metrics.EndpointTotal) {
-	act := r.Active(e)
-	ep["active_s"], ep["rps"] = act.Seconds(), 0.0
-	if act > 0 {
-		ep["rps"] = float64(e.Requests) / act.Seconds()
-	}
+	ep["active_s"], ep["rps"] = r.Active(e).Seconds(), r.Rate(e)
 	if e.Requests > 0 {
 		ep["first_second"], ep["last_second"] = e.FirstSec, e.LastSec
 	}
