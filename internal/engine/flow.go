@@ -40,6 +40,9 @@ func (w *walk) groupStart(now time.Time) time.Time {
 // request ends the iteration. It returns false when the VU must stop.
 func (v *vu) steps(ctx context.Context, flow []plan.Step, w *walk, top bool) bool {
 	for i := range flow {
+		if v.notSent != "" {
+			return true // a request not sent ends the iteration, as a throw ends k6's
+		}
 		st := &flow[i]
 		switch st.Kind {
 		case plan.ThinkStep:
@@ -63,6 +66,9 @@ func (v *vu) steps(ctx context.Context, flow []plan.Step, w *walk, top bool) boo
 			v.leaveGate() // through its first request: the next VU may start
 			if err != nil {
 				return false
+			}
+			if v.notSent != "" {
+				return true
 			}
 			if w.intended.IsZero() {
 				w.intended = v.http.began

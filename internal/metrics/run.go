@@ -69,6 +69,12 @@ func (g *ErrorGroup) Others() int64 {
 type ScenarioTotal struct {
 	Iterations int64
 	Dropped    int64
+	// NotSent is the iterations that ended before a request of theirs was
+	// sent (counted in Iterations too, as k6 counts an iteration its
+	// script threw in); NotSentWhy the most counted of their reasons, with
+	// the first second each was seen in (docs/accounting.md).
+	NotSent    int64
+	NotSentWhy []ErrorSample
 	// VUsMin and VUsLast are the VU gauge's least and last value while the
 	// scenario ran: seconds with no VU after its last with some (its VUs
 	// had stopped) are left out, as k6's vus gauge is sampled only while
@@ -212,7 +218,7 @@ func (r *Run) AddPausing(s *Snapshot, pause func()) {
 	r.scratch.Reset()
 	for i := range s.Scenarios {
 		sc := &s.Scenarios[i]
-		r.Scenarios[i].add(sc, len(r.Series) == 0)
+		r.Scenarios[i].add(sc, len(r.Series) == 0, s.Second)
 		sec.Iterations += sc.Iterations
 		sec.Dropped += sc.Dropped
 		sec.PerScenario[i] = ScenarioFigures{Iterations: sc.Iterations, Dropped: sc.Dropped, Offered: sc.Offered, VUs: sc.VUs,
@@ -393,9 +399,14 @@ func (t *EndpointTotal) group(k sample.Kind) *ErrorGroup {
 	return &t.Errors[i]
 }
 
-func (t *ScenarioTotal) add(s *ScenarioSecond, first bool) {
+func (t *ScenarioTotal) add(s *ScenarioSecond, first bool, sec int) {
 	t.Iterations += s.Iterations
 	t.Dropped += s.Dropped
+	t.NotSent += s.NotSent
+	for _, es := range s.NotSentWhy {
+		es.First = sec
+		t.NotSentWhy = addErrorSample(t.NotSentWhy, es, maxErrorSamples)
+	}
 	t.addVUs(s.VUs, first)
 	t.VUsMaxAllocated = max(t.VUsMaxAllocated, s.VUsMax)
 	t.IterationDuration = mergeHist(t.IterationDuration, s.IterationDuration)
