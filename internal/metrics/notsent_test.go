@@ -12,7 +12,9 @@ import (
 // figure; and that a snapshot without any keeps the version earlier builds
 // read.
 func TestNotSentTravels(t *testing.T) {
-	why := func(i int) string { return fmt.Sprintf("not sent: GET /u/{{ user }} has a line break at byte %d once filled in", i) }
+	why := func(i int) string {
+		return fmt.Sprintf("not sent: GET /u/{{ user }} has a line break at byte %d once filled in", i)
+	}
 	tests := []struct {
 		name    string
 		agents  int // each records the same
