@@ -27,7 +27,7 @@ func own(in *Input) map[string]any {
 		"passed": in.Passed(), "verdict": Verdict(in), "thresholds": thresholds, "endpoints": endpoints, "scenarios": scenarios, "checks": checks,
 		"failures_by_kind": byKind(tot.Failures[:]), "notices": in.Notices, "warnings": warnings,
 		"interrupted": in.Interrupted(), "durations_lower_bounds": in.Interrupted() > 0, "truncated_bodies": in.Truncated(),
-		"redirects": in.Redirects(), "requests_sent": tot.Requests + in.Redirects(),
+		"redirects": in.Redirects(), "requests_sent": tot.Requests + in.Redirects(), "iterations_not_sent": in.NotSent(),
 		"findings": findingsJSON(in.Findings), "healthy": HealthyText(in.Healthy),
 	}
 	if g := groupsJSON(r); g != nil {
@@ -86,10 +86,14 @@ func ownScenarios(r *metrics.Run) []map[string]any {
 	var scenarios []map[string]any
 	for i, s := range r.Scenarios {
 		info := r.Layout.Scenarios[i]
-		scenarios = append(scenarios, map[string]any{
+		sc := map[string]any{
 			"name": info.Name, "model": info.Model, "iterations": s.Iterations, "dropped_iterations": s.Dropped,
 			"vus_max": s.VUsMaxAllocated, "iteration_duration": trend(s.IterationDuration), "scheduler_lag": trend(s.Lag),
-		})
+		}
+		if s.NotSent > 0 {
+			sc["not_sent"] = notSentJSON(&r.Scenarios[i]) // iterations ended before a request of theirs was sent
+		}
+		scenarios = append(scenarios, sc)
 	}
 	return scenarios
 }
