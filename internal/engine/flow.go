@@ -40,10 +40,12 @@ func (w *walk) groupStart(now time.Time) time.Time {
 // request ends the iteration. It returns false when the VU must stop.
 func (v *vu) steps(ctx context.Context, flow []plan.Step, w *walk, top bool) bool {
 	for i := range flow {
-		if v.notSent != "" {
-			return true // a request not sent ends the iteration, as a throw ends k6's
-		}
 		st := &flow[i]
+		if v.notSent != "" && st.Kind != plan.ThinkStep {
+			// a request not sent ends the iteration's requests, as a throw ends
+			// k6's; its think times still run, so the VU keeps its pace
+			continue
+		}
 		switch st.Kind {
 		case plan.ThinkStep:
 			v.leaveGate() // waiting before its first request: it holds no CPU
@@ -68,7 +70,7 @@ func (v *vu) steps(ctx context.Context, flow []plan.Step, w *walk, top bool) boo
 				return false
 			}
 			if v.notSent != "" {
-				return true
+				continue
 			}
 			if w.intended.IsZero() {
 				w.intended = v.http.began

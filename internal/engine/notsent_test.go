@@ -63,3 +63,25 @@ func TestNotSentIsNoRequest(t *testing.T) {
 		}
 	}
 }
+
+// TestNotSentKeepsThePace: a VU whose request is not sent still waits the
+// flow's think time, so a closed-model VU does not spin through iterations
+// as fast as the CPU runs (a line break in every value would otherwise
+// record millions of iterations a second). Its iterations are as many as
+// a sent request's flow would make: bounded by duration / think.
+func TestNotSentKeepsThePace(t *testing.T) {
+	for _, parks := range []bool{false, true} { // the flow's last think parks a closed VU
+		t.Run(map[bool]string{false: "sleeping", true: "parked"}[parks], func(t *testing.T) {
+			flow := []plan.Step{get("http://127.0.0.1:1/u/a\r\nb"), think(50 * time.Millisecond)}
+			if !parks {
+				flow = append(flow, get("http://127.0.0.1:1/never")) // a think that is not last is slept
+			}
+			s := scenario(plan.Load{Model: plan.VUs, StartVUs: 2, Stages: []plan.Stage{{Duration: 300 * time.Millisecond, Target: 2}}}, flow...)
+			rec, _ := runPlan(t, &plan.Plan{Scenarios: []*plan.Scenario{s}}, Options{})
+			// 2 VUs, 300 ms, 50 ms each: about 12; a spinning VU makes thousands
+			if rec.iterations == 0 || rec.iterations > 40 || len(rec.notSent) != rec.iterations || len(rec.reqs) != 0 {
+				t.Errorf("%d iterations, %d not sent, %d requests; want about 12, all not sent, none sent", rec.iterations, len(rec.notSent), len(rec.reqs))
+			}
+		})
+	}
+}
