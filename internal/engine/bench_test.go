@@ -27,6 +27,7 @@ func (nullSink) Group(int32, time.Duration, time.Duration)     {}
 func (nullSink) Add(int32, time.Duration, float64)             {}
 func (nullSink) Offered(int32, time.Duration, int64)           {}
 func (nullSink) Lag(int32, time.Duration, time.Duration)       {}
+func (nullSink) NotSent(int32, time.Duration, string)          {}
 
 // oneVU returns a VU of a one-GET scenario against url (any certificate
 // accepted over https).

@@ -32,6 +32,7 @@ type testRecorder struct {
 	offered    map[int]int64 // arrivals offered by the second of their intended start
 	groups     map[int32][]time.Duration
 	added      map[int32][]float64 // custom metrics' values by series
+	notSent    []string            // why each iteration a request not sent ended
 }
 
 func newTestRecorder() *testRecorder {
@@ -89,6 +90,11 @@ func (r *testRecorder) Offered(_ int32, at time.Duration, n int64) {
 		r.offered = map[int]int64{}
 	}
 	r.offered[int(at/time.Second)] += n
+	r.mu.Unlock()
+}
+func (r *testRecorder) NotSent(_ int32, _ time.Duration, why string) {
+	r.mu.Lock()
+	r.notSent = append(r.notSent, why)
 	r.mu.Unlock()
 }
 func (r *testRecorder) Lag(int32, time.Duration, time.Duration) {

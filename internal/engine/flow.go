@@ -41,6 +41,11 @@ func (w *walk) groupStart(now time.Time) time.Time {
 func (v *vu) steps(ctx context.Context, flow []plan.Step, w *walk, top bool) bool {
 	for i := range flow {
 		st := &flow[i]
+		if v.notSent != "" && st.Kind != plan.ThinkStep {
+			// a request not sent ends the iteration's requests, as a throw ends
+			// k6's; its think times still run, so the VU keeps its pace
+			continue
+		}
 		switch st.Kind {
 		case plan.ThinkStep:
 			v.leaveGate() // waiting before its first request: it holds no CPU
@@ -63,6 +68,9 @@ func (v *vu) steps(ctx context.Context, flow []plan.Step, w *walk, top bool) boo
 			v.leaveGate() // through its first request: the next VU may start
 			if err != nil {
 				return false
+			}
+			if v.notSent != "" {
+				continue
 			}
 			if w.intended.IsZero() {
 				w.intended = v.http.began

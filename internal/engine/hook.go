@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -28,6 +29,9 @@ func RunHook(ctx context.Context, p *plan.Plan, h *plan.Hook, in []string, opts 
 	defer v.close()
 	copy(v.tc.Vars, in)
 	v.iterate(ctx, time.Time{})
+	if errors.As(hs.err, new(errNotSent)) {
+		return nil, hs.err
+	}
 	if hs.err != nil { // the step that failed is the last one sent
 		return nil, fmt.Errorf("%s %s: %w", v.http.hop.method, plan.Redact(string(v.http.url)), hs.err)
 	}
@@ -68,3 +72,6 @@ func (s *hookSink) Add(int32, time.Duration, float64)             {}
 func (s *hookSink) Dropped(int32, time.Duration)                  {}
 func (s *hookSink) Offered(int32, time.Duration, int64)           {}
 func (s *hookSink) Lag(int32, time.Duration, time.Duration)       {}
+func (s *hookSink) NotSent(_ int32, _ time.Duration, why string) {
+	s.fail(errNotSent{errors.New(why)}) // why names the step: RunHook adds nothing
+}

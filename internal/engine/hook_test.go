@@ -73,3 +73,15 @@ teardown:
 		}
 	}
 }
+
+// TestSetupRequestNotSent: a setup request that could not be built fails
+// the setup with its reason, which names the step, and nothing before it
+// (it has no hop to name: before, "GET http://…: a request failed (other)").
+func TestSetupRequestNotSent(t *testing.T) {
+	h := &plan.Hook{Flow: []plan.Step{get("http://127.0.0.1:1/a\r\nb")}}
+	_, err := RunHook(context.Background(), &plan.Plan{}, h, nil, Options{})
+	const want = "not sent: GET http://127.0.0.1:1/a\r\nb has a line break at byte 21 once filled in; "
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("setup error %q, want %q…", err, want)
+	}
+}

@@ -120,7 +120,11 @@ func (n *netTrip) roundTrip(ctx context.Context, q *hop, res *hopResult, rs *res
 	req, err := http.NewRequestWithContext(rctx, q.method, string(q.url), body)
 	if err != nil {
 		res.phase = phaseConnect
-		return err
+		return errNotSent{err} // a URL net/http cannot parse: nothing dialled, nothing written
+	}
+	if req.URL.Host == "" {
+		res.phase = phaseConnect
+		return errNotSent{errNoHost} // net/http's own check, before any dial
 	}
 	addHeaderLines(req.Header, q.header)
 	if q.agent != nil {

@@ -38,12 +38,14 @@ type outcome struct {
 	phase       phase // how far the failing hop got
 	redirect    string
 	interrupted bool
+	notSent     bool // err stopped the request before any byte was written: no request
 }
 
 // request sends one request step and records it. intended is when it should
 // have been sent (zero: now). A request the end of the run cuts off is
 // recorded as interrupted, and errInterrupted returned; one the run ended
-// before is not sent, and not recorded.
+// before is not sent, and not recorded. One that could not be built is no
+// request either: v.notSent says why, and its iteration ends there.
 func (v *vu) request(ctx context.Context, r *plan.Request, intended time.Time) error {
 	if ctx.Err() != nil {
 		return errInterrupted
@@ -64,6 +66,10 @@ func (v *vu) request(ctx context.Context, r *plan.Request, intended time.Time) e
 	v.sc.inflight.Add(1)
 	out := v.send(ctx, r, begin, deadline)
 	v.sc.inflight.Add(-1)
+	if out.notSent {
+		v.notSent = notSentReason(r, out.err)
+		return nil
+	}
 	h.began, h.ended = intended, out.end
 	s.End = v.sc.e.since(out.end)
 	s.Duration = out.end.Sub(intended) // when the outcome surfaced, whichever timeout it was
@@ -162,10 +168,10 @@ func (v *vu) send(ctx context.Context, r *plan.Request, begin, deadline time.Tim
 	h := v.http
 	s := &h.sample
 	if err := h.hdr.render(r, &v.tc); err != nil {
-		return outcome{end: time.Now(), err: err, phase: phaseConnect}
+		return outcome{end: time.Now(), err: err, notSent: true}
 	}
 	if err := unsendable(r, h.url); err != nil {
-		return outcome{end: time.Now(), err: err, phase: phaseConnect}
+		return outcome{end: time.Now(), err: err, notSent: true}
 	}
 	h.hdr.addTrace(v.tc.Rand, &v.sc.e.opts.Trace, s)
 	q := &h.hop
@@ -183,7 +189,7 @@ func (v *vu) send(ctx context.Context, r *plan.Request, begin, deadline time.Tim
 		q.header = h.hdr.hopLines(ch.own, q.body != nil, jar)
 		rt, err := v.tripper(q.url)
 		if err != nil {
-			return outcome{end: time.Now(), err: err, phase: phaseConnect}
+			return outcome{end: time.Now(), err: err, phase: phaseConnect, notSent: q.first}
 		}
 		res := &h.res
 		*res = hopResult{}
@@ -196,7 +202,8 @@ func (v *vu) send(ctx context.Context, r *plan.Request, begin, deadline time.Tim
 		s.Waiting = res.waited
 		s.Truncated = res.truncated
 		if err != nil {
-			return outcome{end: time.Now(), err: err, phase: res.phase, interrupted: ctx.Err() != nil}
+			notSent := q.first && res.sent == 0 && buildError(err)
+			return outcome{end: time.Now(), err: err, phase: res.phase, interrupted: ctx.Err() != nil && !notSent, notSent: notSent}
 		}
 		if h.resp.has("Set-Cookie") {
 			if u := ch.current(q.url); u != nil {

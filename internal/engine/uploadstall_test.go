@@ -43,25 +43,3 @@ func TestStalledUploadBlamesTheWrite(t *testing.T) {
 		})
 	}
 }
-
-// TestUnsendableURLSaysWhy: a URL that holds a line break once filled in
-// is not sent, and its failure names the step's URL template. Before, it
-// was the client's "invalid URL for HTTP/1.1 (want http://host...)".
-func TestUnsendableURLSaysWhy(t *testing.T) {
-	for _, cl := range clients() {
-		t.Run(cl.name, func(t *testing.T) {
-			step := get("http://127.0.0.1:1/u/a\r\nHost: evil")
-			s := scenario(plan.Load{Model: plan.Iterations, VUCount: 1, Count: 2, MaxDuration: time.Minute}, step)
-			rec, _ := runPlan(t, &plan.Plan{Scenarios: []*plan.Scenario{s}}, cl.opts)
-			const want = "not sent: GET http://127.0.0.1:1/u/a\r\nHost: evil has a line break at byte 23 once filled in; "
-			for _, q := range rec.reqs {
-				if q.Sent != 0 || !strings.HasPrefix(q.Err, want) {
-					t.Fatalf("%d bytes sent, %q; want none, %q", q.Sent, q.Err, want)
-				}
-			}
-			if len(rec.reqs) != 2 {
-				t.Fatalf("%d samples", len(rec.reqs))
-			}
-		})
-	}
-}

@@ -28,7 +28,10 @@ type vu struct {
 	// endedIter says the iteration's last request recorded the iteration
 	// with it.
 	endedIter bool
-	jar       cookieJar
+	// notSent is why a request of the iteration could not be sent, which
+	// ended it; "" while none.
+	notSent string
+	jar     cookieJar
 	// lastStatus and checksOK are the iteration's last response, for if:
 	// conditions on status: and checks:.
 	lastStatus int
@@ -95,7 +98,7 @@ func (v *vu) walkFlow(ctx context.Context, w *walk) bool {
 	}
 	v.jar.reset() // and so do cookies, as in k6
 	v.lendHTTP()
-	v.endedIter = false
+	v.endedIter, v.notSent = false, ""
 	v.lastStatus, v.checksOK = 0, false
 	return v.steps(ctx, s.Flow, w, true)
 }
@@ -113,6 +116,9 @@ func (v *vu) endIteration(w *walk) {
 	// is the generator's recording, not the user's iteration.
 	if !v.endedIter {
 		v.sink.Iteration(v.sc.s.ID, v.sc.e.since(end), end.Sub(intended)+w.cut)
+	}
+	if v.notSent != "" {
+		v.sink.NotSent(v.sc.s.ID, v.sc.e.since(end), v.notSent)
 	}
 	v.tc.Iteration++
 }

@@ -182,7 +182,7 @@
   function fillEndpoint(tr, r) {
     if (!tr || !r) return;
     var has = r.rq > 0, lat = function (x) { return has ? LL.fmtMs(x) : "-"; };
-    var texts = [LL.fmtCount(r.rq), has ? LL.fmtMs(1000 * r.act) : "-", LL.fmtNum(r.rps),
+    var texts = [LL.fmtCount(r.rq), has ? LL.fmtMs(1000 * r.act) : "-", r.rps > 0 ? LL.fmtNum(r.rps) : "-", // 0: one request, no rate
       LL.fmtCount(r.er) + " (" + LL.fmtPct(has ? r.er / r.rq : 0) + ")",
       lat(r.min), lat(r.avg), lat(r.p50), lat(r.p90), lat(r.p95), lat(r.p99), lat(r.max)];
     texts.forEach(function (t, k) { tr.cells[k + 1].textContent = t; });

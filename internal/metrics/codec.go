@@ -23,14 +23,17 @@ import (
 // version 6 each endpoint's session protocol facts after those (written
 // only when an endpoint has some), version 7 the custom metrics' series
 // after the facts, then the statuses thresholds name per endpoint (written
-// only when the test has either); versions 1 to 6, which run.db files of
-// earlier builds hold, are still read.
+// only when the test has either), version 8 each scenario's iterations a
+// request not sent ended and their reasons after those (written only when
+// there are some); versions 1 to 7, which run.db files of earlier builds
+// hold, are still read.
 const (
 	snapshotMagic      = "LLS"
-	snapshotVersion    = 7
+	snapshotVersion    = 8
 	groupsVersion      = 5 // the first version with groups
 	factsVersion       = 6 // the first version with protocol facts
 	customVersion      = 7 // the first version with custom metrics and statuses
+	notSentVersion     = 8 // the first version with iterations ended by a request not sent
 	minSnapshotVersion = 1
 )
 
@@ -62,8 +65,11 @@ func (enc *Encoder) AppendPausing(b []byte, s *Snapshot, pause func()) ([]byte, 
 	b = append(b, snapshotMagic...)
 	expected, facts := hasExpected(s), hasFacts(s)
 	statuses := keptStatuses(s) > 0
-	custom := len(s.Metrics) > 0 || statuses
+	notSent := hasNotSent(s)
+	custom := len(s.Metrics) > 0 || statuses || notSent
 	switch {
+	case notSent:
+		b = append(b, notSentVersion)
 	case custom:
 		b = append(b, customVersion)
 	case facts:
@@ -126,7 +132,35 @@ func (enc *Encoder) AppendPausing(b []byte, s *Snapshot, pause func()) ([]byte, 
 	if b, err = appendMetrics(b, hc, s); err != nil {
 		return nil, err
 	}
-	return appendStatuses(b, hc, s)
+	if b, err = appendStatuses(b, hc, s); err != nil || !notSent {
+		return b, err
+	}
+	return appendNotSent(b, s), nil
+}
+
+// hasNotSent reports whether an iteration of s ended by a request not sent.
+func hasNotSent(s *Snapshot) bool {
+	for i := range s.Scenarios {
+		if s.Scenarios[i].NotSent > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// appendNotSent writes each scenario's NotSent and its reasons.
+func appendNotSent(b []byte, s *Snapshot) []byte {
+	for i := range s.Scenarios {
+		sc := &s.Scenarios[i]
+		b = binary.AppendVarint(b, sc.NotSent)
+		b = binary.AppendUvarint(b, uint64(len(sc.NotSentWhy)))
+		for _, es := range sc.NotSentWhy {
+			b = binary.AppendUvarint(b, uint64(len(es.Message)))
+			b = append(b, es.Message...)
+			b = binary.AppendVarint(b, es.Count)
+		}
+	}
+	return b
 }
 
 // hasExpected reports whether any endpoint of s kept its successful
@@ -269,6 +303,9 @@ func (s *Snapshot) UnmarshalBinary(data []byte) error {
 		out.Metrics = d.metrics()
 		d.statuses(out.Endpoints)
 	}
+	if d.version >= notSentVersion {
+		d.notSent(out.Scenarios)
+	}
 	if d.err == nil && d.off != len(d.b) {
 		d.fail("end", fmt.Errorf("%d trailing bytes", len(d.b)-d.off))
 	}
@@ -342,6 +379,28 @@ func (d *decoder) scenario(sc *ScenarioSecond) {
 	}
 	sc.IterationDuration = d.hist("iteration duration histogram")
 	sc.Lag = d.hist("lag histogram")
+}
+
+// notSent reads each scenario's iterations a request not sent ended, and
+// at most maxErrorSamples of their reasons.
+func (d *decoder) notSent(scs []ScenarioSecond) {
+	for i := range scs {
+		sc := &scs[i]
+		sc.NotSent = d.count("iterations not sent")
+		n := d.length("number of reasons not sent", 2)
+		if n > maxErrorSamples && d.err == nil {
+			d.fail("reasons not sent", fmt.Errorf("%d reasons, at most %d are kept", n, maxErrorSamples))
+		}
+		for j := 0; j < n && d.err == nil; j++ {
+			es := ErrorSample{Kind: sample.Other, Message: string(d.bytes("reason not sent"))}
+			es.Count = d.count("count not sent")
+			sc.NotSentWhy = append(sc.NotSentWhy, es)
+		}
+		if d.err != nil {
+			d.err = fmt.Errorf("scenario %d: %w", i, d.err)
+			return
+		}
+	}
 }
 
 // decoder reads the snapshot format; the first error sticks and makes every

@@ -164,7 +164,7 @@ func TestSnapshotUnmarshalRejectsBadInput(t *testing.T) {
 		{"empty", nil, "bad magic"},
 		{"other file", []byte("SQLite format 3\x00"), "bad magic"},
 		{"older than any format", append([]byte("LLS\x00"), good[4:]...), "version 0"},
-		{"newer version", append([]byte("LLS\x08"), good[4:]...), "version 8"},
+		{"newer version", append([]byte("LLS\x09"), good[4:]...), "version 9"},
 		{"trailing bytes", append(append([]byte{}, good...), 0), "trailing"},
 		{"a presence byte of sends that is neither", withStartsByte(t, good, 7), "sends"},
 		{"more kinds than known", append([]byte("LLS\x02\x00\x7f"), good[6:]...), "kinds"},

@@ -32,6 +32,10 @@ func (r *Recorder) merge(sec int, taken []*window, pause func()) *Snapshot {
 			sc.Iterations += w.scenarios[i].iterations
 			sc.Dropped += w.scenarios[i].dropped
 			sc.Offered += w.scenarios[i].offered
+			sc.NotSent += w.scenarios[i].notSentN
+			for _, es := range w.scenarios[i].notSent {
+				sc.NotSentWhy = addErrorSample(sc.NotSentWhy, es, maxErrorSamples)
+			}
 		}
 		sc.IterationDuration = sumDense(taken, func(w *window) *hdr.Histogram { return w.scenarios[i].iterDur })
 		pause()

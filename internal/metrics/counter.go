@@ -48,6 +48,9 @@ func (s *counterShard) Request(r *sample.Request) {
 	}
 }
 
+// NotSent records nothing: the counter counts requests, and none was sent.
+func (s *counterShard) NotSent(int32, time.Duration, string) {}
+
 // Dropped counts a dropped iteration.
 func (s *counterShard) Dropped(int32, time.Duration) { s.dropped.Add(1) }
 

@@ -21,7 +21,7 @@ import (
 //   - http_req_failed: rate = failures / requests; a kind filter such as
 //     kind:"timeout" counts only that kind's failures.
 //   - checks: rate = passes / (passes + fails).
-//   - http_reqs (also with a kind filter), iterations, dropped_iterations,
+//   - http_reqs (also with a kind filter), iterations, dropped_iterations, iterations_not_sent,
 //     data_sent, data_received: count, and rate = count per second of Elapsed.
 //   - vus: value (last), min, max; vus_max: value and max (most allocated).
 //
@@ -82,17 +82,20 @@ func (r *Run) Observe(t *threshold.Threshold) (value float64, hasData bool) {
 		return r.observeRequests(t)
 	case "checks":
 		return r.observeChecks(t)
-	case "iterations", "dropped_iterations":
+	case "iterations", "dropped_iterations", "iterations_not_sent":
 		scs, ok := r.selectScenarios(t.Filter)
 		if !ok {
 			return 0, false
 		}
 		var n int64
 		for _, i := range scs {
-			if t.Metric == "iterations" {
+			switch t.Metric {
+			case "iterations":
 				n += r.Scenarios[i].Iterations
-			} else {
+			case "dropped_iterations":
 				n += r.Scenarios[i].Dropped
+			default: // iterations a request not sent ended (docs/accounting.md)
+				n += r.Scenarios[i].NotSent
 			}
 		}
 		return r.counterValue(n, t)

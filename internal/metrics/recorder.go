@@ -176,6 +176,16 @@ func (s *shard) Dropped(scenario int32, at time.Duration) {
 	s.mu.Unlock()
 }
 
+// NotSent records an iteration a request not sent ended, and why.
+func (s *shard) NotSent(scenario int32, end time.Duration, why string) {
+	s.checkScenario(scenario)
+	s.mu.Lock()
+	w := &s.windowAt(end).scenarios[scenario]
+	w.notSentN++
+	w.notSent = addErrorSample(w.notSent, ErrorSample{Kind: sample.Other, Message: why, Count: 1}, maxErrorSamples)
+	s.mu.Unlock()
+}
+
 // Offered records n arrivals the schedule offered, in the second of their
 // intended start.
 func (s *shard) Offered(scenario int32, at time.Duration, n int64) {

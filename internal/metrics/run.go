@@ -69,6 +69,12 @@ func (g *ErrorGroup) Others() int64 {
 type ScenarioTotal struct {
 	Iterations int64
 	Dropped    int64
+	// NotSent is the iterations that ended before a request of theirs was
+	// sent (counted in Iterations too, as k6 counts an iteration its
+	// script threw in); NotSentWhy the most counted of their reasons, with
+	// the first second each was seen in (docs/accounting.md).
+	NotSent    int64
+	NotSentWhy []ErrorSample
 	// VUsMin and VUsLast are the VU gauge's least and last value while the
 	// scenario ran: seconds with no VU after its last with some (its VUs
 	// had stopped) are left out, as k6's vus gauge is sampled only while
@@ -212,7 +218,7 @@ func (r *Run) AddPausing(s *Snapshot, pause func()) {
 	r.scratch.Reset()
 	for i := range s.Scenarios {
 		sc := &s.Scenarios[i]
-		r.Scenarios[i].add(sc, len(r.Series) == 0)
+		r.Scenarios[i].add(sc, len(r.Series) == 0, s.Second)
 		sec.Iterations += sc.Iterations
 		sec.Dropped += sc.Dropped
 		sec.PerScenario[i] = ScenarioFigures{Iterations: sc.Iterations, Dropped: sc.Dropped, Offered: sc.Offered, VUs: sc.VUs,
@@ -339,6 +345,23 @@ func (r *Run) Active(e *EndpointTotal) time.Duration {
 	return end - start
 }
 
+// MinRateSpan is the shortest span a per-endpoint rate is made over: six
+// requests that went out within 189 µs are 6/s, the most any second had,
+// not 31,669/s (a trial's data file that made every URL unsendable). An
+// endpoint active less than a second is rated over one.
+const MinRateSpan = time.Second
+
+// Rate returns e's requests per second of Active, at least MinRateSpan of
+// it: the rate every endpoint table shows. It is 0, no rate, when Active is
+// (no requests, or one).
+func (r *Run) Rate(e *EndpointTotal) float64 {
+	act := r.Active(e)
+	if act == 0 {
+		return 0
+	}
+	return float64(e.Requests) / max(act, MinRateSpan).Seconds()
+}
+
 // MinCovered is the shortest share of a last second cut short that a rate
 // is made of: a whole one. A part second holds the graceful stop's answers
 // (completions, not arrivals: 2 in 0.25 s charted 8/s against 4/s offered)
@@ -376,9 +399,14 @@ func (t *EndpointTotal) group(k sample.Kind) *ErrorGroup {
 	return &t.Errors[i]
 }
 
-func (t *ScenarioTotal) add(s *ScenarioSecond, first bool) {
+func (t *ScenarioTotal) add(s *ScenarioSecond, first bool, sec int) {
 	t.Iterations += s.Iterations
 	t.Dropped += s.Dropped
+	t.NotSent += s.NotSent
+	for _, es := range s.NotSentWhy {
+		es.First = sec
+		t.NotSentWhy = addErrorSample(t.NotSentWhy, es, maxErrorSamples)
+	}
 	t.addVUs(s.VUs, first)
 	t.VUsMaxAllocated = max(t.VUsMaxAllocated, s.VUsMax)
 	t.IterationDuration = mergeHist(t.IterationDuration, s.IterationDuration)

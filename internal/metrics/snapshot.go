@@ -67,7 +67,12 @@ type ScenarioSecond struct {
 	// Always 0 for a closed scenario, and in snapshots of format 3 or earlier.
 	// Like every record, one made after its second was collected (a
 	// scheduler far behind) counts in the next second collected.
-	Offered           int64
+	Offered int64
+	// NotSent is the iterations a request not sent ended (sample.Sink's
+	// NotSent), counted in Iterations too; NotSentWhy keeps up to 3 of
+	// their reasons, Kind Other, with their counts. Snapshot format 8.
+	NotSent           int64
+	NotSentWhy        []ErrorSample
 	VUs               int64 // gauge: the most VUs active at once in the second (sample.Gauge.Peak)
 	VUsMax            int64 // gauge: allocated VUs, set from sample.Gauge.Allocated
 	IterationDuration *Hist // nil when no iterations completed
@@ -166,6 +171,10 @@ func (sc *ScenarioSecond) merge(o *ScenarioSecond) {
 	sc.Iterations += o.Iterations
 	sc.Dropped += o.Dropped
 	sc.Offered += o.Offered
+	sc.NotSent += o.NotSent
+	for _, es := range o.NotSentWhy {
+		sc.NotSentWhy = addErrorSample(sc.NotSentWhy, es, maxErrorSamples)
+	}
 	sc.VUs += o.VUs
 	sc.VUsMax += o.VUsMax
 	sc.IterationDuration = mergeHist(sc.IterationDuration, o.IterationDuration)

@@ -56,6 +56,8 @@ type scenarioWindow struct {
 	iterations int64
 	dropped    int64
 	offered    int64          // arrivals the schedule offered, by their intended start
+	notSent    []ErrorSample  // iterations ended by a request not sent, by reason (at most maxErrorSamples)
+	notSentN   int64          // all of them, the reasons not kept too
 	iterDur    *hdr.Histogram // allocated on first use, kept across reuse
 	lag        *hdr.Histogram
 }
@@ -217,6 +219,7 @@ func (w *window) resetRest() {
 		resetDense(s.iterDur)
 		resetDense(s.lag)
 		s.iterations, s.dropped, s.offered = 0, 0, 0
+		s.notSent, s.notSentN = s.notSent[:0], 0
 	}
 	clear(w.checks)
 	for _, h := range w.groups {

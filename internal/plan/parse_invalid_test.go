@@ -173,7 +173,7 @@ func TestParseInvalid(t *testing.T) {
 		{"data without file", head + getX + "    data: {mode: random}\n", `8:5: scenarios.s.data: missing key "file": the CSV file's path`},
 
 		// Thresholds.
-		{"unknown metric", head + getX + "thresholds:\n  http_req_duraton: [\"p(95) < 1s\"]\n", `9:3: thresholds.http_req_duraton: unknown metric "http_req_duraton" (known: http_req_duration, http_req_waiting, http_req_connecting, http_req_tls_handshaking, iteration_duration, group_duration, scheduler_lag, http_req_failed, checks, http_reqs, iterations, dropped_iterations, data_sent, data_received, vus, vus_max, <protocol>_<fact> (sse_msgs_received; docs/protocols.md))`},
+		{"unknown metric", head + getX + "thresholds:\n  http_req_duraton: [\"p(95) < 1s\"]\n", `9:3: thresholds.http_req_duraton: unknown metric "http_req_duraton" (known: http_req_duration, http_req_waiting, http_req_connecting, http_req_tls_handshaking, iteration_duration, group_duration, scheduler_lag, http_req_failed, checks, http_reqs, iterations, dropped_iterations, iterations_not_sent, data_sent, data_received, vus, vus_max, <protocol>_<fact> (sse_msgs_received; docs/protocols.md))`},
 		{"bad threshold value", head + getX + "thresholds:\n  http_req_duration: [\"p(95) < 1x\"]\n", `9:33: thresholds.http_req_duration[0]: unknown time unit "x": use us, µs, ms, s, m or h (no unit means ms)`},
 		{"unknown check when every check has an error: they are named, not 'none'",
 			head + "      - get: /x\n        check:\n          - header: X\n            matches: '([a-'\n" +
@@ -194,7 +194,7 @@ func TestParseInvalid(t *testing.T) {
 
 		// Several errors come sorted by position.
 		{"errors sorted by position", "thresholds:\n  nope: [\"x\"]\n" + head + "      - get: /x\n        timeout: 1x\n",
-			`2:3: thresholds.nope: unknown metric "nope" (known: http_req_duration, http_req_waiting, http_req_connecting, http_req_tls_handshaking, iteration_duration, group_duration, scheduler_lag, http_req_failed, checks, http_reqs, iterations, dropped_iterations, data_sent, data_received, vus, vus_max, <protocol>_<fact> (sse_msgs_received; docs/protocols.md))` + "\n" +
+			`2:3: thresholds.nope: unknown metric "nope" (known: http_req_duration, http_req_waiting, http_req_connecting, http_req_tls_handshaking, iteration_duration, group_duration, scheduler_lag, http_req_failed, checks, http_reqs, iterations, dropped_iterations, iterations_not_sent, data_sent, data_received, vus, vus_max, <protocol>_<fact> (sse_msgs_received; docs/protocols.md))` + "\n" +
 				`10:18: scenarios.s.flow[0].timeout: bad duration "1x" (use 500ms, 2s, 1m)`},
 	}
 	seen := map[string]bool{}

@@ -107,5 +107,5 @@ func Accounting(in *Input) []string {
 	if t := in.redirectsText(); t != "" {
 		out = append(out, t)
 	}
-	return out
+	return append(out, notSentTexts(in.Run)...)
 }

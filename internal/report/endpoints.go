@@ -22,14 +22,15 @@ func rateNote(r *metrics.Run, rate, count, active string) string {
 
 // rateOnlyNote is rateNote's sentence on the rates.
 func rateOnlyNote(r *metrics.Run, rate, count, active string) string {
-	one := runUnit(r).One
+	u := runUnit(r)
+	one := u.One
 	if !sendsKept(r) {
 		return rate + " = " + count + " / " + active + ", " + active + " from the start of the second each endpoint's first " + one + " was sent in " +
 			"to the end of the second its last one ended in (this run.db keeps no send times), not the whole run."
 	}
 	return rate + " = " + count + " / " + active + ", " + active + " from each endpoint's first " + one + "'s intended start until its next was due: " +
 		"one mean interval after its last one's (arrival-rate: 1,000 sent at 100/s are 10 s), or when its last one ended (VUs send the next then); " +
-		"not the whole run; - for one " + one + "."
+		"not the whole run, and at least a second (6 " + u.Many + " within 189 µs are 6/s); - for one " + one + "."
 }
 
 // sendsKept reports whether every endpoint with requests kept when they
@@ -51,7 +52,7 @@ type endpointStats struct {
 	Requests int64
 	Failed   int64
 	Active   time.Duration // see metrics.Run.Active
-	Rate     float64       // Requests per second of Active; 0 when Active is
+	Rate     float64       // Requests per second of Active, at least a second of it (metrics.Run.Rate); 0 when Active is
 	Latency  bool          // it has durations: the fields below mean something
 	Min, Avg time.Duration
 	P50, P90 time.Duration
@@ -60,10 +61,7 @@ type endpointStats struct {
 }
 
 func newEndpointStats(r *metrics.Run, name string, e *metrics.EndpointTotal) endpointStats {
-	s := endpointStats{Name: name, Requests: e.Requests, Failed: failed(e), Active: r.Active(e)}
-	if s.Active > 0 {
-		s.Rate = float64(e.Requests) / s.Active.Seconds()
-	}
+	s := endpointStats{Name: name, Requests: e.Requests, Failed: failed(e), Active: r.Active(e), Rate: r.Rate(e)}
 	if h := e.Duration; h != nil && h.Count() > 0 {
 		s.Latency = true
 		s.Min, s.Avg, s.Max = h.Min(), h.Mean(), h.Max()

@@ -27,7 +27,7 @@ func own(in *Input) map[string]any {
 		"passed": in.Passed(), "verdict": Verdict(in), "thresholds": thresholds, "endpoints": endpoints, "scenarios": scenarios, "checks": checks,
 		"failures_by_kind": byKind(tot.Failures[:]), "notices": in.Notices, "warnings": warnings,
 		"interrupted": in.Interrupted(), "durations_lower_bounds": in.Interrupted() > 0, "truncated_bodies": in.Truncated(),
-		"redirects": in.Redirects(), "requests_sent": tot.Requests + in.Redirects(),
+		"redirects": in.Redirects(), "requests_sent": tot.Requests + in.Redirects(), "iterations_not_sent": in.NotSent(),
 		"findings": findingsJSON(in.Findings), "healthy": HealthyText(in.Healthy),
 	}
 	if g := groupsJSON(r); g != nil {
@@ -86,10 +86,14 @@ func ownScenarios(r *metrics.Run) []map[string]any {
 	var scenarios []map[string]any
 	for i, s := range r.Scenarios {
 		info := r.Layout.Scenarios[i]
-		scenarios = append(scenarios, map[string]any{
+		sc := map[string]any{
 			"name": info.Name, "model": info.Model, "iterations": s.Iterations, "dropped_iterations": s.Dropped,
 			"vus_max": s.VUsMaxAllocated, "iteration_duration": trend(s.IterationDuration), "scheduler_lag": trend(s.Lag),
-		})
+		}
+		if s.NotSent > 0 {
+			sc["not_sent"] = notSentJSON(&r.Scenarios[i]) // iterations ended before a request of theirs was sent
+		}
+		scenarios = append(scenarios, sc)
 	}
 	return scenarios
 }
@@ -124,14 +128,11 @@ func ownThresholds(in *Input) []map[string]any {
 }
 
 // addActive adds an endpoint's rate over the span it was sent to, and that
-// span: rps = requests / active_s (see rateNote), both 0 when it is none;
-// and the first and last seconds with its requests.
+// span: rps = requests / active_s, active_s at least a second (see
+// rateNote and metrics.Run.Rate), 0 when it is none; and the first and last
+// seconds with its requests.
 func addActive(ep map[string]any, r *metrics.Run, e *metrics.EndpointTotal) {
-	act := r.Active(e)
-	ep["active_s"], ep["rps"] = act.Seconds(), 0.0
-	if act > 0 {
-		ep["rps"] = float64(e.Requests) / act.Seconds()
-	}
+	ep["active_s"], ep["rps"] = r.Active(e).Seconds(), r.Rate(e)
 	if e.Requests > 0 {
 		ep["first_second"], ep["last_second"] = e.FirstSec, e.LastSec
 	}

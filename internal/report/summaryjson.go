@@ -36,6 +36,9 @@ func SummaryJSON(in *Input) ([]byte, error) {
 	counter("data_received", tot.Received)
 
 	iterationMetrics(m, r, counter)
+	if m["iterations_not_sent"] == nil && in.names("iterations_not_sent") {
+		counter("iterations_not_sent", 0) // a threshold on it judged none: its count is 0, not absent
+	}
 	checks := checkMetrics(m, r)
 	factMetrics(m, r, counter)
 	customJSON(m, r, secs)
@@ -59,11 +62,12 @@ func SummaryJSON(in *Input) ([]byte, error) {
 
 // iterationMetrics adds the iterations' and VUs' metrics to m.
 func iterationMetrics(m map[string]map[string]any, r *metrics.Run, counter func(string, int64)) {
-	var iters, dropped, allocated int64
+	var iters, dropped, notSent, allocated int64
 	iterDur := metrics.NewHist()
 	for i, s := range r.Scenarios {
 		iters += s.Iterations
 		dropped += s.Dropped
+		notSent += s.NotSent
 		allocated += s.VUsMaxAllocated
 		if s.IterationDuration != nil {
 			iterDur.Merge(r.Scenarios[i].IterationDuration)
@@ -71,6 +75,9 @@ func iterationMetrics(m map[string]map[string]any, r *metrics.Run, counter func(
 	}
 	counter("iterations", iters)
 	counter("dropped_iterations", dropped)
+	if notSent > 0 { // loadlens's own: k6 logs such an iteration's exception and counts nothing
+		counter("iterations_not_sent", notSent)
+	}
 	m["iteration_duration"] = trend(iterDur)
 	if h := allGroups(r); h != nil {
 		m["group_duration"] = trend(h)

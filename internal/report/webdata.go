@@ -57,7 +57,7 @@ type EndpointRow struct {
 	Requests int64   `json:"rq"`
 	Failed   int64   `json:"er"`
 	ActiveS  float64 `json:"act"` // seconds from its first to its last second with requests
-	Rate     float64 `json:"rps"` // Requests / ActiveS
+	Rate     float64 `json:"rps"` // Requests / ActiveS, ActiveS at least a second (metrics.Run.Rate); 0 when ActiveS is
 	Min      float64 `json:"min"`
 	Avg      float64 `json:"avg"`
 	P50      float64 `json:"p50"`

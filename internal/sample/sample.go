@@ -49,6 +49,11 @@ type Sink interface {
 	Offered(scenario int32, at time.Duration, n int64)
 	// Lag records how late an iteration started compared with its intended start.
 	Lag(scenario int32, at time.Duration, lag time.Duration)
+	// NotSent records an iteration of scenario that ended at end because a
+	// request of it could not be built, or was refused before any byte of
+	// it was written (a URL a data value filled with a line break): no
+	// request, so in no request figure; why names the step and the cause.
+	NotSent(scenario int32, end time.Duration, why string)
 }
 
 // LastRequestSink is a Sink that records a request and the iteration it

@@ -18,6 +18,7 @@ func (nopSink) Offered(int32, time.Duration, int64)           {}
 func (nopSink) Group(int32, time.Duration, time.Duration)     {}
 func (nopSink) Add(int32, time.Duration, float64)             {}
 func (nopSink) Lag(int32, time.Duration, time.Duration)       {}
+func (nopSink) NotSent(int32, time.Duration, string)          {}
 
 func id(n int) sample.TraceID {
 	var t sample.TraceID

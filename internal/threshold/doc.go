@@ -13,7 +13,7 @@
 //	                                    iteration_duration, scheduler_lag
 //	rate    rate                        http_req_failed, checks
 //	counter count rate (per second)     http_reqs, iterations, dropped_iterations,
-//	                                    data_sent, data_received
+//	                                    iterations_not_sent, data_sent, data_received
 //	gauge   value min max               vus, vus_max
 //
 // The http_req_* metrics hold HTTP requests alone, as in k6: a session

@@ -111,8 +111,8 @@ func assertError(t *testing.T, err error, off int, msg string) {
 
 func TestKindOfKnowsEveryListedMetric(t *testing.T) {
 	names := strings.Split(knownMetrics, ", ")
-	if len(names) != 16 {
-		t.Fatalf("knownMetrics lists %d metrics, want 16", len(names))
+	if len(names) != 17 {
+		t.Fatalf("knownMetrics lists %d metrics, want 17", len(names))
 	}
 	tests := []struct {
 		metric string
@@ -122,7 +122,7 @@ func TestKindOfKnowsEveryListedMetric(t *testing.T) {
 		{"http_req_tls_handshaking", Trend}, {"iteration_duration", Trend}, {"scheduler_lag", Trend},
 		{"http_req_failed", RateKind}, {"checks", RateKind},
 		{"http_reqs", Counter}, {"iterations", Counter}, {"dropped_iterations", Counter},
-		{"data_sent", Counter}, {"data_received", Counter},
+		{"iterations_not_sent", Counter}, {"data_sent", Counter}, {"data_received", Counter},
 		{"vus", Gauge}, {"vus_max", Gauge},
 	}
 	for _, tc := range tests {

@@ -36,7 +36,7 @@ func (k MetricKind) String() string {
 // knownMetrics lists the metric names for error messages, by kind.
 const knownMetrics = "http_req_duration, http_req_waiting, http_req_connecting, http_req_tls_handshaking, " +
 	"iteration_duration, group_duration, scheduler_lag, http_req_failed, checks, http_reqs, iterations, dropped_iterations, " +
-	"data_sent, data_received, vus, vus_max"
+	"iterations_not_sent, data_sent, data_received, vus, vus_max"
 
 // knownBuiltins is knownMetrics with the session protocols' facts, which
 // every protocol has under its own prefix.
@@ -50,7 +50,7 @@ func KindOf(metric string) (MetricKind, bool) {
 		return Trend, true
 	case "http_req_failed", "checks":
 		return RateKind, true
-	case "http_reqs", "iterations", "dropped_iterations", "data_sent", "data_received":
+	case "http_reqs", "iterations", "dropped_iterations", "iterations_not_sent", "data_sent", "data_received":
 		return Counter, true
 	case "vus", "vus_max":
 		return Gauge, true
@@ -78,7 +78,7 @@ func filterKeys(metric string) []string {
 		return []string{"scenario", "endpoint", "name", "method", "group", "kind"}
 	case "checks":
 		return []string{"check", "scenario", "endpoint"}
-	case "iterations", "iteration_duration", "dropped_iterations", "vus", "vus_max", "scheduler_lag":
+	case "iterations", "iteration_duration", "dropped_iterations", "iterations_not_sent", "vus", "vus_max", "scheduler_lag":
 		return []string{"scenario"}
 	case "group_duration":
 		return []string{"group", "scenario"}
