@@ -68,24 +68,7 @@ func TestRampDownEndsAThinkingVUAtOnce(t *testing.T) {
 					Stages: []plan.Stage{{Duration: 10 * time.Millisecond, Target: vus}, {Duration: down, Target: vus},
 						{Duration: 10 * time.Millisecond, Target: kept}, {Duration: time.Minute, Target: kept}}}
 				log := &iterationLog{}
-				e := New(&plan.Plan{Scenarios: []*plan.Scenario{scenario(load, tt.flow...)}}, log, Options{})
-				ctx, cancel := context.WithCancel(context.Background())
-				done := make(chan error, 1)
-				go func() { done <- e.Run(ctx) }()
-				defer func() { // also after a failure: the bubble ends with its goroutines
-					cancel()
-					if err := <-done; err != nil {
-						t.Error(err)
-					}
-				}()
-				sc := e.scens[0]
-				time.Sleep(down - 100*time.Millisecond)
-				synctest.Wait()
-				if n := sc.active.Load(); n != vus {
-					t.Fatalf("%d VUs active before the ramp-down, want %d", n, vus)
-				}
-				time.Sleep(200 * time.Millisecond) // the ramp-down is over
-				synctest.Wait()
+				sc := pastRampDown(t, load, tt.flow, log, vus, down)
 				want := kept
 				if tt.keptFor > 0 {
 					want = vus
@@ -139,28 +122,39 @@ func TestZeroGracefulRampDownInterruptsAtOnce(t *testing.T) {
 				load := plan.Load{Model: plan.VUs, GracefulRampDown: tt.grace,
 					Stages: []plan.Stage{{Duration: 10 * time.Millisecond, Target: vus}, {Duration: down, Target: vus},
 						{Duration: 10 * time.Millisecond, Target: kept}, {Duration: time.Minute, Target: kept}}}
-				e := New(&plan.Plan{Scenarios: []*plan.Scenario{scenario(load, think(z), set, think(z))}}, &iterationLog{}, Options{})
-				ctx, cancel := context.WithCancel(context.Background())
-				done := make(chan error, 1)
-				go func() { done <- e.Run(ctx) }()
-				defer func() { // also after a failure: the bubble ends with its goroutines
-					cancel()
-					if err := <-done; err != nil {
-						t.Error(err)
-					}
-				}()
-				sc := e.scens[0]
-				time.Sleep(down - 100*time.Millisecond)
-				synctest.Wait()
-				if n := sc.active.Load(); n != vus {
-					t.Fatalf("%d VUs active before the ramp-down, want %d", n, vus)
-				}
-				time.Sleep(200 * time.Millisecond) // the ramp-down is over
-				synctest.Wait()
+				sc := pastRampDown(t, load, []plan.Step{think(z), set, think(z)}, &iterationLog{}, vus, down)
 				if n := sc.active.Load(); n != tt.want {
 					t.Fatalf("%d VUs active 100 ms after the ramp-down to %d with graceful_ramp_down %v, want %d", n, kept, tt.grace, tt.want)
 				}
 			})
 		})
 	}
+}
+
+// pastRampDown runs flow under load in a synctest bubble until 100 ms after
+// its ramp-down from vus VUs, which starts at down, checking that vus were
+// active 100 ms before it, and returns the scenario; the run is cancelled
+// and awaited when the test ends, also after a failure, so the bubble ends
+// with its goroutines.
+func pastRampDown(t *testing.T, load plan.Load, flow []plan.Step, log *iterationLog, vus int64, down time.Duration) *scenarioRun {
+	t.Helper()
+	e := New(&plan.Plan{Scenarios: []*plan.Scenario{scenario(load, flow...)}}, log, Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- e.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	})
+	sc := e.scens[0]
+	time.Sleep(down - 100*time.Millisecond)
+	synctest.Wait()
+	if n := sc.active.Load(); n != vus {
+		t.Fatalf("%d VUs active before the ramp-down, want %d", n, vus)
+	}
+	time.Sleep(200 * time.Millisecond) // the ramp-down is over
+	synctest.Wait()
+	return sc
 }
