@@ -19,25 +19,11 @@ import (
 // them, and a `rate == 0` gate failed without a word).
 func TestErrorsInTheLastSecondAreNamed(t *testing.T) {
 	const total, failing = 800, 30
-	var seen, failed atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if seen.Add(1) > total-failing {
-			failed.Add(1)
-			w.WriteHeader(http.StatusInternalServerError)
-		}
-	}))
-	t.Cleanup(srv.Close)
-	dir := t.TempDir()
-	r := loadlens(t, dir, "run", srv.URL+"/x", "--rate", "200", "--duration", "4s", "--quiet", "--no-dashboard",
-		"--results", "results", "--summary-json", "s.json")
-	if r.code != 0 && r.code != 99 {
-		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	r, s, failed, seen := runAgainstFailing(t, func(n int64) bool { return n > total-failing })
+	if failed < 3 {
+		t.Fatalf("the target answered %d requests of %d with a 500; want %d\n%s", failed, seen, failing, r.stdout)
 	}
-	s := readFindings(t, filepath.Join(dir, "s.json"))
-	if n := failed.Load(); n < 3 {
-		t.Fatalf("the target answered %d requests of %d with a 500; want %d\n%s", n, seen.Load(), failing, r.stdout)
-	}
-	want := strconv.FormatInt(failed.Load(), 10) + " http_5xx failures"
+	want := strconv.FormatInt(failed, 10) + " http_5xx failures"
 	for _, f := range s {
 		if f.Kind != "errors-at-load" {
 			continue
@@ -52,7 +38,7 @@ func TestErrorsInTheLastSecondAreNamed(t *testing.T) {
 		}
 		t.Fatalf("no evidence says %q in %+v", want, f.Evidence)
 	}
-	t.Fatalf("no errors-at-load finding for %d failures in the last second\n%s", failed.Load(), r.stdout)
+	t.Fatalf("no errors-at-load finding for %d failures in the last second\n%s", failed, r.stdout)
 }
 
 // finding is a finding as summary.json carries it.
@@ -90,25 +76,12 @@ func readFindings(t *testing.T, path string) []finding {
 // unless they fell at the run's edges; two seconds in a row, when the 30
 // straddle a second's end, were named before).
 func TestErrorsInOneSecondAmidTheRunAreNamed(t *testing.T) {
-	const total, from, failing = 800, 400, 30
-	var seen, failed atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if n := seen.Add(1); n > from && n <= from+failing {
-			failed.Add(1)
-			w.WriteHeader(http.StatusInternalServerError)
-		}
-	}))
-	t.Cleanup(srv.Close)
-	dir := t.TempDir()
-	r := loadlens(t, dir, "run", srv.URL+"/x", "--rate", "200", "--duration", "4s", "--quiet", "--no-dashboard",
-		"--results", "results", "--summary-json", "s.json")
-	if r.code != 0 && r.code != 99 {
-		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	const from, failing = 400, 30
+	r, s, failed, seen := runAgainstFailing(t, func(n int64) bool { return n > from && n <= from+failing })
+	if failed != failing {
+		t.Fatalf("the target answered %d requests of %d with a 500; want %d\n%s", failed, seen, failing, r.stdout)
 	}
-	if n := failed.Load(); n != failing {
-		t.Fatalf("the target answered %d requests of %d with a 500; want %d\n%s", n, seen.Load(), failing, r.stdout)
-	}
-	for _, f := range readFindings(t, filepath.Join(dir, "s.json")) {
+	for _, f := range s {
 		if f.Kind == "errors-at-load" {
 			if !strings.Contains(f.Title, "http_5xx 100%") {
 				t.Errorf("title %q does not name the 500s", f.Title)
@@ -119,5 +92,28 @@ func TestErrorsInOneSecondAmidTheRunAreNamed(t *testing.T) {
 			return
 		}
 	}
-	t.Fatalf("no errors-at-load finding for %d 500s amid the run\n%s", failed.Load(), r.stdout)
+	t.Fatalf("no errors-at-load finding for %d 500s amid the run\n%s", failed, r.stdout)
+}
+
+// runAgainstFailing runs 200 requests/s for 4 s against a server that
+// answers 500 to the requests fails picks by their number (from 1), and
+// returns the run, its findings, and how many requests the server failed
+// and saw.
+func runAgainstFailing(t *testing.T, fails func(n int64) bool) (r result, s []finding, failed, seen int64) {
+	t.Helper()
+	var nSeen, nFailed atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		if fails(nSeen.Add(1)) {
+			nFailed.Add(1)
+			w.WriteHeader(http.StatusInternalServerError)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	dir := t.TempDir()
+	r = loadlens(t, dir, "run", srv.URL+"/x", "--rate", "200", "--duration", "4s", "--quiet", "--no-dashboard",
+		"--results", "results", "--summary-json", "s.json")
+	if r.code != 0 && r.code != 99 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	return r, readFindings(t, filepath.Join(dir, "s.json")), nFailed.Load(), nSeen.Load()
 }
