@@ -80,24 +80,31 @@ func (t *Template) UsesVars() []int {
 	if t == nil {
 		return nil
 	}
-	slots := collectSlots(nil, t.parts)
-	slices.Sort(slots)
-	return slices.Compact(slots)
+	return sortedSlots(collectSlots(nil, t.parts, true))
 }
 
-// collectSlots appends the slots of parts and their sub-parts.
-func collectSlots(slots []int, parts []part) []int {
+// collectSlots appends the slots of parts and their sub-parts, those an
+// escapedPart holds only when escaped is true.
+func collectSlots(slots []int, parts []part, escaped bool) []int {
 	for i := range parts {
 		switch parts[i].kind {
 		case varPart:
 			slots = append(slots, parts[i].slot)
 		case escapedPart:
-			slots = collectSlots(slots, parts[i].sub)
+			if escaped {
+				slots = collectSlots(slots, parts[i].sub, escaped)
+			}
 		case urlPart:
-			slots = collectSlots(collectSlots(slots, parts[i].sub), parts[i].query)
+			slots = collectSlots(collectSlots(slots, parts[i].sub, escaped), parts[i].query, escaped)
 		}
 	}
 	return slots
+}
+
+// sortedSlots returns slots ascending and without repeats.
+func sortedSlots(slots []int) []int {
+	slices.Sort(slots)
+	return slices.Compact(slots)
 }
 
 // appendPart appends p to parts, merging it into a preceding literal and
@@ -123,20 +130,5 @@ func (t *Template) RawVars() []int {
 	if t == nil {
 		return nil
 	}
-	slots := rawSlots(nil, t.parts)
-	slices.Sort(slots)
-	return slices.Compact(slots)
-}
-
-// rawSlots appends the slots of parts inserted unescaped.
-func rawSlots(slots []int, parts []part) []int {
-	for i := range parts {
-		switch parts[i].kind {
-		case varPart:
-			slots = append(slots, parts[i].slot)
-		case urlPart:
-			slots = rawSlots(rawSlots(slots, parts[i].sub), parts[i].query)
-		}
-	}
-	return slots
+	return sortedSlots(collectSlots(nil, t.parts, false))
 }
