@@ -67,10 +67,6 @@ func (c *context) wantedCPU(v targetCPUs, from, to int) bool {
 	if demand >= localDemand {
 		return true
 	}
-	for _, s := range c.set.Find(GeneratorStall) {
-		if aggregate(c.values(c.ofSeries(s)), StatMedian, from, to) >= localStall {
-			return true
-		}
-	}
-	return false
+	src := c.stallSource()
+	return src != "" && aggregate(c.values(src), StatMedian, from, to) >= localStall
 }

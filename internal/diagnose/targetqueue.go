@@ -14,9 +14,8 @@ const genTargetQueue = 1 / genLagShare
 // scheduling latency p99; "" when neither was recorded.
 func (c *context) generatorDelay(from, to int) (string, float64) {
 	srcs := []string{c.client(SrcLag)}
-	for _, s := range c.set.Find(GeneratorStall) {
-		srcs = append(srcs, c.ofSeries(s))
-		break
+	if s := c.stallSource(); s != "" {
+		srcs = append(srcs, s)
 	}
 	best, peak := "", 0.0
 	for _, s := range srcs {
@@ -62,4 +61,13 @@ func (c *context) targetQueued(b *builder, from int) []any {
 		" the target's ", name("p95"), " stayed far above all the generator lost: up to ", p, ", ", r, " its highest "}
 	b.evidence(r, append(append(ev, words...), " (", d, "): the requests queued at the target, not at the generator")...)
 	return []any{"the target's ", name("p95"), " rose to ", p, ", ", r, " the generator's own delay"}
+}
+
+// stallSource returns the source of the generator's scheduling latency
+// p99 (GeneratorStall, one series a run), or "" when it was not recorded.
+func (c *context) stallSource() string {
+	if ss := c.set.Find(GeneratorStall); len(ss) > 0 {
+		return c.ofSeries(ss[0])
+	}
+	return ""
 }
