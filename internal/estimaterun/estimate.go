@@ -9,14 +9,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/loadlens/loadlens/internal/app"
 	"github.com/loadlens/loadlens/internal/capacity"
 	"github.com/loadlens/loadlens/internal/compare"
 	"github.com/loadlens/loadlens/internal/estimate"
 	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/report"
 	"github.com/loadlens/loadlens/internal/units"
 )
@@ -84,7 +83,7 @@ func Estimate(cfg EstimateConfig) error {
 		return fmt.Errorf("--write: %w", err)
 	}
 	defer f.Close()
-	if err := report.WriteEstimateTest(f, res, testName(cfg.Write), base, path); err != nil {
+	if err := report.WriteEstimateTest(f, res, plan.NameFor(cfg.Write, "estimate"), base, path); err != nil {
 		return fmt.Errorf("--write: %w", err)
 	}
 	fmt.Fprintf(cfg.Out, "\nwrote %s: run it with `loadlens run %s`\n", cfg.Write, cfg.Write)
@@ -336,21 +335,4 @@ func sloNotes(slo estimate.SLO) []string {
 		out = append(out, "the run's "+strings.Join(slo.Replaced, ", ")+" gave way to the --latency-goal or --max-errors given")
 	}
 	return out
-}
-
-// testName names a starter test for the file it is written to, as a user
-// names a test for what it loads: "peak.yaml" is the test "peak". A test's
-// name names its runs' directories, so other characters become '-'.
-func testName(file string) string {
-	base := filepath.Base(file)
-	name := strings.Map(func(r rune) rune {
-		if r == '.' || r == '_' || r == '-' || r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
-			return r
-		}
-		return '-'
-	}, strings.TrimSuffix(base, filepath.Ext(base)))
-	if strings.Trim(name, ".-_") == "" {
-		return "estimate"
-	}
-	return name
 }

@@ -312,14 +312,19 @@ func (p *parser) baseURL(n yamldoc.Node) (string, string) {
 	return c, auth
 }
 
-// defaultName derives a run name from the file name: its base without the
-// extension, with characters outside [A-Za-z0-9._-] replaced by '-'.
-func defaultName(file string) string {
+// defaultName derives a run name from the file name (NameFor), "test"
+// when the file name has none.
+func defaultName(file string) string { return NameFor(file, "test") }
+
+// NameFor derives a test's name from its file's name: the base without the
+// extension, with characters outside [A-Za-z0-9._-] replaced by '-'; or
+// fallback when nothing of it may name a run's directory.
+func NameFor(file, fallback string) string {
 	base := filepath.Base(file)
 	base = strings.TrimSuffix(base, filepath.Ext(base))
 	name := sanitizeName(base)
 	if name == "" || name == "." || name == ".." {
-		return "test"
+		return fallback
 	}
 	return name
 }
