@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // MaxTargetMessage bounds, in bytes, what a failure keeps of what the
@@ -136,7 +138,7 @@ func CleanMessage(s string, cut bool) string {
 		case unicode.IsSpace(r):
 			space = sb.Len() > 0
 			continue
-		case unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == utf8.RuneError:
+		case units.Unsafe(r, size) || r == utf8.RuneError:
 			q := strconv.QuoteRuneToASCII(r)
 			piece = q[1 : len(q)-1]
 		default:

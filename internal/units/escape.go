@@ -8,7 +8,7 @@ import (
 
 // Escape makes text the target supplied (a reason phrase, an error sample,
 // a header value, a URL it redirected to) safe to print on a terminal:
-// control characters (C0, DEL, C1), bidirectional overrides and bytes
+// control characters (C0, DEL, C1), bidirectional controls and bytes
 // that are not UTF-8 are shown as Go escapes ("\x1b", "\r", "\u202e",
 // "\xff"), so the target cannot clear the screen, set the title or
 // rewrite a line. Other text, backslashes included, is left as it is.
@@ -16,7 +16,7 @@ func Escape(s string) string {
 	i := 0
 	for i < len(s) {
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if unsafe(r, size) {
+		if Unsafe(r, size) {
 			break
 		}
 		i += size
@@ -33,7 +33,7 @@ func Escape(s string) string {
 		case r == utf8.RuneError && size == 1:
 			sb.WriteString(`\x`)
 			sb.WriteString(hex2(s[i]))
-		case unsafe(r, size):
+		case Unsafe(r, size):
 			q := strconv.QuoteRuneToASCII(r) // '\x1b', '\r', '\u202e'
 			sb.WriteString(q[1 : len(q)-1])
 		default:
@@ -44,15 +44,18 @@ func Escape(s string) string {
 	return sb.String()
 }
 
-// unsafe reports a rune a terminal would act on rather than show, or an
-// invalid byte (size 1 with RuneError).
-func unsafe(r rune, size int) bool {
+// Unsafe reports a rune a terminal would act on rather than show (or that
+// reorders what follows it), or an invalid byte (size 1 with RuneError):
+// the runes Escape escapes, for callers that escape as they copy.
+func Unsafe(r rune, size int) bool {
 	switch {
 	case r == utf8.RuneError && size == 1:
 		return true
 	case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0: // C0, DEL, C1 (0x9b is a one-byte CSI)
 		return true
 	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069: // bidi embeddings, overrides and isolates
+		return true
+	case r == 0x061c, r == 0x200e, r == 0x200f: // bidi marks: the rest of unicode.Bidi_Control
 		return true
 	}
 	return false

@@ -24,6 +24,7 @@ func TestEscape(t *testing.T) {
 		{"invalid UTF-8", "a\xff\xfeb", `a\xff\xfeb`},
 		{"cut rune", "a\xe2\x80", `a\xe2\x80`},
 		{"bidi override", "abc\u202edcba", `abc\u202edcba`},
+		{"bidi marks", "a\u200fb\u200ec\u061cd", `a\u200fb\u200ec\u061cd`},
 		{"empty", "", ""},
 	} {
 		if got := Escape(tc.in); got != tc.want {
