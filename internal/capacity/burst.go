@@ -82,8 +82,8 @@ func (s *search) bunched(r StepResult) string {
 			late += sec.Late
 		}
 	}
-	return fmt.Sprintf("the generator's late arrivals explain its errors: %s came in seconds in which it started %s late, bunched; its lag p99 %s was under the %s limit",
-		units.CountOf(explained, "error the target answered", "errors the target answered"), units.CountOf(late, "iteration", "iterations"),
+	return fmt.Sprintf("the generator's late arrivals explain its errors: %s came in seconds with %s, bunched; its lag p99 %s was under the %s limit",
+		units.CountOf(explained, "error the target answered", "errors the target answered"), units.CountOf(late, "late arrival", "late arrivals"),
 		units.Duration(r.LagP99), units.Duration(s.cfg.MaxLag))
 }
 
