@@ -202,8 +202,11 @@ func (s *search) errorsPast(r StepResult) string {
 	if r.ErrorRate >= 1 {
 		what = "every " + s.cfg.Unit.Or().One + " failed, " + units.Count(r.Requests) + " sent"
 	}
-	return fmt.Sprintf("error budget: errors <= %s (%s)", units.Share(s.cfg.MaxErrorRate), what)
+	return fmt.Sprintf("%s errors <= %s (%s)", errorBudget, units.Share(s.cfg.MaxErrorRate), what)
 }
+
+// errorBudget starts the failed threshold errorsPast adds to a step.
+const errorBudget = "error budget:"
 
 // hostsDoing reports whether a run's verdict could be the busy host's
 // rather than the system's. Lag and a slow generator only add to latency
@@ -271,8 +274,10 @@ const shortOf = 0.95
 
 // busy says how a run's own measurements show that the generator's host
 // was busy, or "": scheduling lag past its limit, the generator's CPU near
-// its cores, CPU stolen by the hypervisor, or the step's diagnosis (which
-// also reads the generator's wait for a CPU and its scheduling latency).
+// its cores, CPU stolen by the hypervisor, the step's diagnosis (which
+// also reads the generator's wait for a CPU and its scheduling latency),
+// or, under all of those, a failure on errors its late arrivals explain
+// (bunched).
 // The host's total CPU is shown but not judged on its own: the target may
 // share the host, and its saturation is what the search measures.
 func (s *search) busy(r StepResult) string {
@@ -287,7 +292,11 @@ func (s *search) busy(r StepResult) string {
 		why = append(why, fmt.Sprintf("CPU steal %s > %s", units.Share(r.HostSteal), units.Share(s.cfg.MaxSteal)))
 	}
 	if len(why) == 0 && r.Diagnosis == "" {
-		return ""
+		b := s.bunched(r) // under every limit, yet the generator's bursts explain its errors
+		if b == "" {
+			return ""
+		}
+		why = append(why, b)
 	}
 	if r.HostKnown {
 		why = append(why, "host CPU "+units.Share(r.HostCPU)+" busy")
