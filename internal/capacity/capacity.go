@@ -61,6 +61,13 @@ type StepResult struct {
 	// generator's or its host's, not the target's (a wait for a CPU, late
 	// starts, a busy host); "" when it says nothing of the kind.
 	Diagnosis string
+	// Offered, Completed and HoldDropped are the iterations the hold's
+	// seconds offered, completed and dropped; IterationMean is how long an
+	// iteration took in the hold's quickest second, its length without a
+	// queue: what tells a target that fell behind (behind.go).
+	// Offered is 0 when the step's seconds did not say.
+	Offered, Completed, HoldDropped int64         `json:"-"`
+	IterationMean                   time.Duration `json:"-"`
 	// Seconds are the step's errors and the generator's bursts second by
 	// second, from which the search tells the target's own errors from
 	// those a burst could explain (burst.go); none: no error is told apart.

@@ -91,6 +91,9 @@ func (s *search) step(ctx context.Context, rate float64, phase Phase) (Record, *
 		if why := s.errorsPast(res); why != "" && !namesErrors(res.FailedThresholds) {
 			res.Passed, res.FailedThresholds = false, append(res.FailedThresholds, why)
 		}
+		if why := fellBehind(res, s.cfg.Hold); why != "" && res.Passed {
+			res.Passed, res.FailedThresholds = false, append(res.FailedThresholds, why)
+		}
 		rec := Record{StepResult: res, Phase: phase, Attempt: attempt, Busy: s.busy(res), Saturation: s.dropped(res)}
 		if s.hostsDoing(&rec) {
 			if attempt <= s.cfg.MaxRetries {

@@ -235,6 +235,7 @@ func stepResult(in *report.Input, step capacity.Step, latency string) capacity.S
 	if latency != "" && latency != "http_req_duration" {
 		r.P95, r.P99, r.Mean = observeLatency(in.Run, latency)
 	}
+	r.Offered, r.Completed, r.HoldDropped, r.IterationMean = holdIterations(in.Run.Series, step.Hold)
 	r.Stall = longestStall(in.Series)
 	r.Seconds = stepSeconds(in, step.Rate)
 	lag := threshold.Threshold{Metric: "scheduler_lag", Agg: threshold.Percentile, P: 99}
@@ -272,6 +273,32 @@ func holdThroughput(secs []metrics.Second, total int64, hold time.Duration) floa
 		}
 	}
 	return float64(done) / float64(n)
+}
+
+// holdIterations sums the iterations the hold's whole seconds offered,
+// completed and dropped, and the lowest mean length of a second's
+// iterations (before a queue lengthened them); offered is 0 when a run.db
+// of an earlier build kept no offered counts.
+func holdIterations(secs []metrics.Second, hold time.Duration) (offered, completed, dropped int64, quickest time.Duration) {
+	n := int(hold / time.Second)
+	for _, s := range secs {
+		if s.Sec < 0 || s.Sec >= n {
+			continue
+		}
+		var done int64
+		var weighted float64
+		for _, sc := range s.PerScenario {
+			offered += sc.Offered
+			done += sc.Iterations
+			dropped += sc.Dropped
+			weighted += float64(sc.Iterations) * float64(sc.IterationMean)
+		}
+		completed += done
+		if mean := time.Duration(weighted / float64(max(done, 1))); done > 0 && (quickest == 0 || mean < quickest) {
+			quickest = mean
+		}
+	}
+	return offered, completed, dropped, quickest
 }
 
 // firstFailureFindings returns the diagnosis of the first judged step

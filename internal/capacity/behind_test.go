@@ -1,0 +1,76 @@
+package capacity
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestFellBehind: a step whose completions fall short of its offered
+// iterations by more than the iterations' length and the lag carry past
+// the hold failed to hold its rate, whatever its p95 said.
+func TestFellBehind(t *testing.T) {
+	ms := time.Millisecond
+	hold := 8 * time.Second
+	for _, tc := range []struct {
+		name                        string
+		offered, completed, dropped int64
+		mean, lag                   time.Duration
+		want                        bool
+	}{
+		{"held: all completed", 744, 744, 0, 20 * ms, ms, false},
+		{"held: the last iterations end after the hold", 744, 740, 0, 20 * ms, ms, false},
+		{"held: within the slack", 1000, 982, 0, 10 * ms, ms, false},
+		{"behind: 4.6% short of a 93%-busy target", 744, 708, 0, 20 * ms, ms, true},
+		{"held: dropped iterations are the generator's, counted elsewhere", 744, 700, 44, 20 * ms, ms, false},
+		{"held: long iterations carry past the hold", 800, 600, 0, 2 * time.Second, ms, false},
+		{"behind: long iterations, and a queue past them", 800, 400, 0, 2 * time.Second, ms, true},
+		{"held: a late generator carries them", 800, 750, 0, 10 * ms, 400 * ms, false},
+		{"unknown: an earlier run.db kept no offered counts", 0, 700, 0, 10 * ms, ms, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := StepResult{Offered: tc.offered, Completed: tc.completed, HoldDropped: tc.dropped, IterationMean: tc.mean, LagP99: tc.lag}
+			why := fellBehind(r, hold)
+			if (why != "") != tc.want {
+				t.Fatalf("fellBehind = %q, want behind %v", why, tc.want)
+			}
+			if tc.want && !strings.Contains(why, "fell behind") {
+				t.Fatalf("fellBehind = %q: does not say the target fell behind", why)
+			}
+		})
+	}
+}
+
+// behindServer is queueServer reporting its iterations, so that the search
+// sees a target that completes less than it is offered.
+type behindServer struct{ queueServer }
+
+func (b behindServer) RunStep(ctx context.Context, s Step) (StepResult, error) {
+	r, err := b.queueServer.RunStep(ctx, s)
+	r.Offered, r.Completed, r.IterationMean = r.Requests, int64(r.Throughput*s.Hold.Seconds()+0.5), b.service
+	return r, err
+}
+
+// TestAGenerousSLODoesNotHideAQueue: 2 workers of 10 ms hold 200/s; with a
+// p95 limit of 2 s an 8 s hold at 250/s passes on latency while its queue
+// grows by 50 a second. The search must bound the capacity at what the
+// target completes.
+func TestAGenerousSLODoesNotHideAQueue(t *testing.T) {
+	q := queueServer{k: 2, service: 10 * time.Millisecond, slo: 2 * time.Second, even: true}
+	cfg := Config{StartRate: 100, Hold: 8 * time.Second}
+	onLatency, err := Search(context.Background(), cfg, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Search(context.Background(), cfg, behindServer{q})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if onLatency.Highest <= 1.1*q.capacity() {
+		t.Fatalf("on latency alone the search found %v: the case no longer shows a queue the SLO hides", onLatency.Highest)
+	}
+	if r.Highest > 1.03*q.capacity() || r.Highest < 0.9*q.capacity() {
+		t.Fatalf("highest sustainable %v, want within −10%%/+3%% of the capacity %v (on latency alone: %v)", r.Highest, q.capacity(), onLatency.Highest)
+	}
+}
