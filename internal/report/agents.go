@@ -49,6 +49,25 @@ type Agent struct {
 // differ from requests, so the header says so and REQUESTS is beside them.
 var agentHead = []string{"AGENTS", "SEGMENT", "CLOCK", "OFFERED ITER/S", "ACHIEVED ITER/S", "REQUESTS", "CPU", "LAG P99", "DROPPED", "NOT SENT", "ERRORS", "LOST FROM"}
 
+// agentUnitHead is agentHead (or the terminal's head) with REQUESTS in
+// the words of what the run's samples count: CALLS for gRPC, SESSIONS for
+// WebSocket and SSE (units.ForProtocol).
+func agentUnitHead(head []string, in *Input) []string {
+	head = slices.Clone(head)
+	if u := agentUnit(in); u != units.Requests {
+		head[5] = strings.ToUpper(u.Many)
+	}
+	return head
+}
+
+// agentUnit is what the run's samples count; requests without a run.
+func agentUnit(in *Input) units.Unit {
+	if in.Run == nil {
+		return units.Requests
+	}
+	return runUnit(in.Run).Or()
+}
+
 // notSentColumn is NOT SENT's place in agentHead: a column shown only when
 // an agent had an iteration end on a request not sent.
 const notSentColumn = 9
@@ -160,7 +179,7 @@ func writeAgents(sb *strings.Builder, in *Input) {
 	}
 	// The terminal's header is narrower than the page's (agentHead): the
 	// rates' unit goes under the table, and LOST FROM only when an agent was.
-	head := append([]string{}, agentHead...)
+	head := agentUnitHead(agentHead, in)
 	head[3], head[4] = "OFFERED", "ACHIEVED"
 	rows := agentRows(in.Agents, head)
 	lost := false
@@ -175,7 +194,9 @@ func writeAgents(sb *strings.Builder, in *Input) {
 		align = align[:len(align)-1]
 	}
 	table(sb, "  ", align, rows)
-	sb.WriteString(wrap("OFFERED and ACHIEVED are iterations per second; a flow of several requests makes them differ from REQUESTS.", units.Columns, "  ", "  "))
+	u := agentUnit(in)
+	sb.WriteString(wrap("OFFERED and ACHIEVED are iterations per second; a flow of several "+u.Many+" makes them differ from "+strings.ToUpper(u.Many)+".",
+		units.Columns, "  ", "  "))
 	for _, n := range agentNotes(in.Agents) {
 		sb.WriteString(wrap(n, units.Columns, "  ! ", "    "))
 	}

@@ -90,7 +90,7 @@ func newHTMLView(in *Input) *htmlView {
 		TestFile: in.TestFile, TestSource: string(in.TestSource), Diagnosis: NewDiagnosis(in.Findings, in.Healthy)}
 	v.Notices, v.ScrapeNotices = splitNotices(in.Notices)
 	if len(in.Agents) > 0 {
-		rows := agentRows(in.Agents, agentHead)
+		rows := agentRows(in.Agents, agentUnitHead(agentHead, in))
 		v.AgentHead, v.Agents, v.AgentNotes = rows[0], rows[1:], agentNotes(in.Agents)
 	}
 	for _, s := range in.Series {
