@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/loadlens/loadlens/internal/sample"
+	"github.com/loadlens/loadlens/internal/series"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // TestCutOffAndAgentWordsFollowTheProtocol renders a gRPC and a WebSocket
@@ -56,5 +58,25 @@ func TestCutOffAndAgentWordsFollowTheProtocol(t *testing.T) {
 			}
 			contains(t, "report.html", b.String(), []string{tc.page})
 		})
+	}
+}
+
+// TestAgentChartsFollowTheProtocol: report.html's and the live dashboard's
+// per-agent charts of a gRPC or WebSocket run count its calls or sessions.
+func TestAgentChartsFollowTheProtocol(t *testing.T) {
+	for _, tc := range []struct {
+		u          units.Unit
+		reqs, errs string
+	}{
+		{units.Calls, "Per agent: calls per second", "Per agent: failed calls per second"},
+		{units.Sessions, "Per agent: sessions per second", "Per agent: failed sessions per second"},
+		{units.Requests, "Per agent: requests per second", "Per agent: failed requests per second"},
+	} {
+		sd := NewSeriesDescriber(tc.u)
+		reqs := sd.Describe(0, &series.Series{Name: "loadlens_agent_requests", Kind: series.Rate})
+		errs := sd.Describe(1, &series.Series{Name: "loadlens_agent_errors", Kind: series.Rate})
+		if reqs.Title != tc.reqs || errs.Title != tc.errs {
+			t.Errorf("%s: charts %q and %q, want %q and %q", tc.u.Many, reqs.Title, errs.Title, tc.reqs, tc.errs)
+		}
 	}
 }
