@@ -52,7 +52,7 @@ func startDashboard(cfg DashboardConfig, in *report.Input, planned time.Duration
 	if err != nil {
 		return nil, err
 	}
-	f := &dashboardFeed{d: d, defs: in.Thresholds, cpus: in.CPUs, describe: report.NewSeriesDescriber(),
+	f := &dashboardFeed{d: d, defs: in.Thresholds, cpus: in.CPUs, describe: report.NewSeriesDescriber(in.Run.Unit()),
 		diagJobs: make(chan diagnose.Input, 1), diagDone: make(chan struct{})}
 	for _, s := range in.Run.Layout.Scenarios {
 		f.models = append(f.models, s.Model)

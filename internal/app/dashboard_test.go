@@ -14,6 +14,7 @@ import (
 	"github.com/loadlens/loadlens/internal/report"
 	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/series"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // bareObservations keeps series without a run.db, for the feed's tests.
@@ -59,7 +60,7 @@ func TestFeedSendsOnlyWhatIsNew(t *testing.T) {
 		{"an old series only", []growth{{1, "", []int{3}}}, nil, map[int][]int{1: {3}}},
 	}
 	o := bareObservations()
-	f := &dashboardFeed{obs: o, describe: report.NewSeriesDescriber()}
+	f := &dashboardFeed{obs: o, describe: report.NewSeriesDescriber(units.Requests)}
 	sent := 0
 	for _, st := range steps {
 		for _, g := range st.grow {

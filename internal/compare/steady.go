@@ -41,7 +41,8 @@ func WarmUp(n int) int { return min(10, max(1, int(math.Round(float64(n)/20)))) 
 // loadOf returns a run's load model and its per-second load level: active
 // VUs for a closed model, where the load is the number of users; offered
 // requests (requests + dropped iterations × requests per iteration) for an
-// open or mixed one, where the load is a rate.
+// open or mixed one, where the load is a rate, of what the run's samples
+// count (metrics.Run.Unit: "req/s", "calls/s" for gRPC, "sessions/s").
 func loadOf(r *metrics.Run) (model, unit string, level []float64) {
 	model = runModel(r)
 	level = make([]float64, len(r.Series))
@@ -63,7 +64,7 @@ func loadOf(r *metrics.Run) (model, unit string, level []float64) {
 	for i, s := range r.Series {
 		level[i] = float64(s.Requests) + float64(s.Dropped)*perIteration
 	}
-	return model, "req/s", level
+	return model, r.Unit().PerSecond(), level
 }
 
 // runModel names a run's load model: "vus" when every scenario is closed

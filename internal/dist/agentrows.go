@@ -27,7 +27,7 @@ func (g *generator) Agents() []report.Agent {
 	out := make([]report.Agent, 0, len(g.agents))
 	for _, a := range g.agents {
 		row := report.Agent{Name: a.name, Addr: a.addr, Segment: a.seg.String(), Offset: a.offset, RTT: a.rtt,
-			Offered: math.NaN(), Requests: a.requests, Iters: a.iterations, Errors: a.errors, Dropped: a.dropped, CPU: math.NaN(), CPUMax: a.cpuMax,
+			Offered: math.NaN(), Requests: a.requests, Iters: a.iterations, Errors: a.errors, Dropped: a.dropped, NotSent: a.notSent, CPU: math.NaN(), CPUMax: a.cpuMax,
 			LagP99: a.lagMax, Seconds: a.next, Missing: a.missing, LostAt: -1}
 		if planned, open := plannedBetween(g.plan, a.seg, 0, -1); open && length > 0 {
 			row.Offered = float64(planned) / length.Seconds()

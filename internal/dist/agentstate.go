@@ -29,11 +29,11 @@ type agentState struct {
 	inFlight int64         // its requests in flight at its last second
 	notes    noticeGate    // its notices kept and left out; its reader's alone
 
-	requests, errors, iterations, dropped int64
-	cpuSum, cpuMax                        float64
-	cpuN                                  int
-	cpuTime, cpuWall                      float64 // CPU seconds, and the seconds they were measured over (receiveHead)
-	lagMax                                time.Duration
+	requests, errors, iterations, dropped, notSent int64
+	cpuSum, cpuMax                                 float64
+	cpuN                                           int
+	cpuTime, cpuWall                               float64 // CPU seconds, and the seconds they were measured over (receiveHead)
+	lagMax                                         time.Duration
 }
 
 // owes reports whether second sec from this agent is still to come: it has
@@ -85,6 +85,7 @@ func (a *agentState) receive(sec int, cpu float64, s *metrics.Snapshot) {
 		sc := &s.Scenarios[i]
 		a.iterations += sc.Iterations
 		a.dropped += sc.Dropped
+		a.notSent += sc.NotSent
 		if sc.Lag != nil {
 			a.lagMax = max(a.lagMax, sc.Lag.Quantile(99))
 		}

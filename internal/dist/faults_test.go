@@ -143,7 +143,7 @@ func fakeHandshake(nc net.Conn, layout sample.Layout) *conn {
 		}
 		switch f.kind {
 		case kindHello:
-			c.send(kindWelcome, welcome{Host: "fake", CPUs: 1, Build: Build{Version: "test"}})
+			c.send(kindWelcome, welcome{Host: "fake", CPUs: 1, Build: ThisBuild("test")})
 		case kindPing:
 			c.send(kindPong, pong{AgentNanos: time.Now().UnixNano()})
 		case kindJob:

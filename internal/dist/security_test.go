@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/loadlens/loadlens/internal/app"
+	"github.com/loadlens/loadlens/internal/metrics"
 )
 
 func TestAgentsRefuseWhoeverLacksTheTokenOrCertificate(t *testing.T) {
@@ -194,6 +195,16 @@ func TestAgentsOfAnotherBuildAreRefused(t *testing.T) {
 			wantErr: "(commit 111111111111, modified) and the coordinator loadlens 0.1.0 (commit 111111111111)"},
 		{name: "another module version, no commits", agent: Build{Version: "0.1.0", Module: "v0.1.0"}, coordinator: Build{Version: "0.1.0", Module: "v0.1.1-rc1"},
 			wantErr: "the agent is loadlens 0.1.0 and the coordinator loadlens 0.1.0 (module v0.1.1-rc1)"},
+		// Builds of one version without commits (-buildvcs=false, an image built without .git) differ by their snapshot format:
+		// a coordinator that reads formats up to 7 failed at the first second a newer agent sent in format 8.
+		{name: "one version, no commits, one snapshot format", agent: Build{Version: "0.1.0", Snapshot: 8}, coordinator: Build{Version: "0.1.0", Snapshot: 8}},
+		{name: "one version, no commits, a newer agent's snapshot format", agent: Build{Version: "0.1.0", Snapshot: 9}, coordinator: Build{Version: "0.1.0", Snapshot: 8},
+			wantErr: "the agent refused: the agent is loadlens 0.1.0 (snapshot format 9) and the coordinator loadlens 0.1.0 (snapshot format 8): run the same build on both sides " +
+				"(the same release, image or commit; `loadlens version` names each)"},
+		{name: "a coordinator from before formats were compared", agent: Build{Version: "0.1.0", Snapshot: 8}, coordinator: Build{Version: "0.1.0"},
+			wantErr: "the agent is loadlens 0.1.0 (snapshot format 8) and the coordinator loadlens 0.1.0 (a build from before snapshot formats were compared)"},
+		{name: "an agent one release older (N-1)", agent: Build{Version: "0.0.9", Snapshot: 7}, coordinator: Build{Version: "0.1.0", Snapshot: 8},
+			wantErr: "the agent is loadlens 0.0.9 (snapshot format 7) and the coordinator loadlens 0.1.0 (snapshot format 8): run the same build on both sides"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			agents := startAgents(t, 1, token, func(c *AgentConfig) { c.build = tc.agent })
@@ -216,6 +227,19 @@ func TestAgentsOfAnotherBuildAreRefused(t *testing.T) {
 			})
 		})
 	}
+	t.Run("an agent of one version that does not send its snapshot format", func(t *testing.T) {
+		// A build from before formats were compared, without a commit: its version alone matches.
+		cfg := &Config{Token: token, build: Build{Version: "0.1.0", Snapshot: 8}}
+		old := &AgentConfig{Token: token, Out: io.Discard, build: Build{Version: "0.1.0"}}
+		addr := helloListener(t, func(c net.Conn) {
+			_ = newConn(c).send(kindWelcome, welcomeOf(old))
+			_, _ = io.Copy(io.Discard, c)
+		})
+		_, err := dialAgent(context.Background(), cfg, "agent 1", addr)
+		if want := "agent 1 (" + addr + "): the agent is loadlens 0.1.0 (a build from before snapshot formats were compared) and the coordinator loadlens 0.1.0 (snapshot format 8)"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("error %v, want %q", err, want)
+		}
+	})
 	t.Run("an agent that does not compare builds", func(t *testing.T) {
 		// It welcomes anyone with the token (as builds before this check did): the coordinator refuses it.
 		cfg := &Config{Token: token, build: Build{Version: "0.1.0"}}
@@ -280,4 +304,12 @@ func helloListener(t *testing.T, answer func(net.Conn)) string {
 		}
 	}()
 	return ln.Addr().String()
+}
+
+// TestThisBuildSendsItsSnapshotFormat: the build an agent and a
+// coordinator send names the snapshot format its seconds are written in.
+func TestThisBuildSendsItsSnapshotFormat(t *testing.T) {
+	if b := ThisBuild("0.1.0"); b.Snapshot != metrics.SnapshotFormat || b.Snapshot == 0 {
+		t.Errorf("ThisBuild's snapshot format %d, want %d", b.Snapshot, metrics.SnapshotFormat)
+	}
 }

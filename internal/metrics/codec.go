@@ -37,6 +37,12 @@ const (
 	minSnapshotVersion = 1
 )
 
+// SnapshotFormat is the newest snapshot format this build writes and
+// reads. A distributed run's agents and coordinator compare it at their
+// handshake (dist.Build), since builds of one version string, without a
+// commit stamped in, can differ in it.
+const SnapshotFormat = snapshotVersion
+
 // errTruncated is wrapped into the errors of input that ends too early.
 var errTruncated = errors.New("truncated")
 

@@ -17,11 +17,13 @@ type builder struct {
 	natives   []nativeAcc
 	iters     []int64
 	dropped   []int64
+	notSent   []int64
 }
 
 func newBuilder(layout sample.Layout, start time.Time) *builder {
 	return &builder{layout: layout, start: start, now: time.Now, endpoints: make([]Totals, len(layout.Endpoints)),
-		natives: make([]nativeAcc, len(layout.Endpoints)), iters: make([]int64, len(layout.Scenarios)), dropped: make([]int64, len(layout.Scenarios))}
+		natives: make([]nativeAcc, len(layout.Endpoints)), iters: make([]int64, len(layout.Scenarios)), dropped: make([]int64, len(layout.Scenarios)),
+		notSent: make([]int64, len(layout.Scenarios))}
 }
 
 // frame returns the frame of one snapshot and adds it to the totals.
@@ -69,8 +71,10 @@ func (b *builder) frame(s *metrics.Snapshot) *Frame {
 		sc := &s.Scenarios[i]
 		b.iters[i] += sc.Iterations
 		b.dropped[i] += sc.Dropped
-		f.Scenarios[i] = ScenarioFrame{Scenario: b.layout.Scenarios[i].Name, Iterations: sc.Iterations, Dropped: sc.Dropped,
-			VUs: sc.VUs, VUsMax: sc.VUsMax, TotalIterations: b.iters[i], TotalDropped: b.dropped[i], IterationDuration: trendOf(sc.IterationDuration)}
+		b.notSent[i] += sc.NotSent
+		f.Scenarios[i] = ScenarioFrame{Scenario: b.layout.Scenarios[i].Name, Iterations: sc.Iterations, Dropped: sc.Dropped, NotSent: sc.NotSent,
+			VUs: sc.VUs, VUsMax: sc.VUsMax, TotalIterations: b.iters[i], TotalDropped: b.dropped[i], TotalNotSent: b.notSent[i],
+			IterationDuration: trendOf(sc.IterationDuration)}
 	}
 	f.Checks = b.checks(s)
 	return f

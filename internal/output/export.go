@@ -52,6 +52,7 @@ type scenarioRow struct {
 	Dropped    int64  `json:"dropped_iterations"`
 	VUs        int64  `json:"vus"`
 	VUsMax     int64  `json:"vus_max"`
+	NotSent    int64  `json:"iterations_not_sent"` // in Iterations too; the threshold metric's name
 }
 
 // Export writes a finished run's seconds, as each calls them back in
@@ -107,7 +108,7 @@ func rowsOf(f *Frame) ([]endpointRow, []scenarioRow) {
 	var scs []scenarioRow
 	for _, s := range f.Scenarios {
 		scs = append(scs, scenarioRow{Type: "scenario", Second: f.Second, Time: at, Scenario: s.Scenario,
-			Iterations: s.Iterations, Dropped: s.Dropped, VUs: s.VUs, VUsMax: s.VUsMax})
+			Iterations: s.Iterations, Dropped: s.Dropped, VUs: s.VUs, VUsMax: s.VUsMax, NotSent: s.NotSent})
 	}
 	return eps, scs
 }
@@ -129,14 +130,15 @@ func exportJSONL(enc *json.Encoder, f *Frame) error {
 
 // csvHeader is the CSV's columns: an endpoint row leaves the scenario
 // columns empty and the other way round, so that summing a column never
-// counts a figure twice.
+// counts a figure twice. A column added later goes last, so that a reader
+// that takes columns by position reads the earlier ones as it did.
 func csvHeader() []string {
 	h := []string{"type", "second", "time", "scenario", "endpoint", "method", "requests", "failed"}
 	for k := sample.Kind(1); k < sample.NumKinds; k++ {
 		h = append(h, "failed_"+k.String())
 	}
 	return append(h, "data_sent", "data_received", "duration_min_ms", "duration_med_ms", "duration_avg_ms", "duration_p90_ms",
-		"duration_p95_ms", "duration_p99_ms", "duration_max_ms", "iterations", "dropped_iterations", "vus", "vus_max")
+		"duration_p95_ms", "duration_p99_ms", "duration_max_ms", "iterations", "dropped_iterations", "vus", "vus_max", "iterations_not_sent")
 }
 
 func csvRows(f *Frame) [][]string {
@@ -159,9 +161,9 @@ func csvRows(f *Frame) [][]string {
 		out = append(out, append(row, make([]string, n-len(row))...))
 	}
 	for _, r := range scs {
-		row := make([]string, n-4, n)
+		row := make([]string, n-5, n)
 		row[0], row[1], row[2], row[3] = r.Type, strconv.Itoa(r.Second), r.Time, r.Scenario
-		out = append(out, append(row, i64(r.Iterations), i64(r.Dropped), i64(r.VUs), i64(r.VUsMax)))
+		out = append(out, append(row, i64(r.Iterations), i64(r.Dropped), i64(r.VUs), i64(r.VUsMax), i64(r.NotSent)))
 	}
 	return out
 }

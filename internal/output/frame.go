@@ -99,10 +99,14 @@ type ScenarioFrame struct {
 	Dropped    int64 // this second: iterations the arrival rate asked for and no VU could start
 	VUs        int64 // active at the end of the second
 	VUsMax     int64 // allocated at the end of the second
+	// NotSent is this second's iterations that ended on a request that
+	// could not be sent (counted in Iterations too, as k6 counts a thrown
+	// iteration; in no request figure).
+	NotSent int64
 
 	IterationDuration Trend // this second's completed iterations
 
-	TotalIterations, TotalDropped int64 // the run so far
+	TotalIterations, TotalDropped, TotalNotSent int64 // the run so far
 }
 
 // kindName is a failure kind's stable name, the kind label's value.

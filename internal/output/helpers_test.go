@@ -21,6 +21,9 @@ func frames(n, secs int) ([]*Frame, *metrics.Run) {
 	metricstest.Seconds(layout, secs, func(s *metrics.Snapshot) {
 		s.Scenarios[0].VUs, s.Scenarios[0].VUsMax = 7, 9
 		s.Scenarios[0].Iterations, s.Scenarios[0].Dropped = 10, int64(s.Second%2)
+		if s.Second%3 == 1 { // one iteration ended by a request not sent, counted in Iterations too
+			s.Scenarios[0].NotSent = 1
+		}
 		out = append(out, b.frame(s))
 		run.Add(s)
 	})

@@ -99,13 +99,14 @@ func endpointLines(enc *lineprotocol.Encoder, e *EndpointFrame, at time.Time, ru
 }
 
 // scenarioLines encodes the scenarios' iterations, VUs and iteration
-// durations of a frame.
+// durations of a frame. iterations_not_sent is loadlens's own measurement
+// (k6 has none), named as its threshold metric and summary.json's figure.
 func scenarioLines(enc *lineprotocol.Encoder, f *Frame, runID string) {
 	for _, s := range f.Scenarios {
 		for _, m := range []struct {
 			name string
 			n    int64
-		}{{"dropped_iterations", s.Dropped}, {"iterations", s.Iterations}, {"vus", s.VUs}, {"vus_max", s.VUsMax}} {
+		}{{"dropped_iterations", s.Dropped}, {"iterations", s.Iterations}, {"iterations_not_sent", s.NotSent}, {"vus", s.VUs}, {"vus_max", s.VUsMax}} {
 			enc.StartLine(m.name)
 			addTag(enc, "scenario", s.Scenario)
 			addTag(enc, "testid", runID)

@@ -73,6 +73,7 @@ func otlpMetrics(runID string, frames []*Frame) *metricspb.MetricsData {
 			base := []*commonpb.KeyValue{kv("scenario", s.Scenario)}
 			m.sum("k6_iterations", "{iteration}", base, start, now, s.TotalIterations)
 			m.sum("k6_dropped_iterations", "{iteration}", base, start, now, s.TotalDropped)
+			m.sum("loadlens_iterations_not_sent", "{iteration}", base, start, now, s.TotalNotSent)
 			m.gauge("k6_vus", "{vu}", base, now, float64(s.VUs))
 			m.gauge("k6_vus_max", "{vu}", base, now, float64(s.VUsMax))
 			m.trend(promIterationPre, &s.IterationDuration, base, now)

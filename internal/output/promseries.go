@@ -26,6 +26,7 @@ const (
 	promVUs           = "k6_vus"
 	promVUsMax        = "k6_vus_max"
 	promFailures      = "loadlens_http_req_failures_total"   // by failure kind
+	promNotSent       = "loadlens_iterations_not_sent_total" // iterations a request that could not be sent ended; k6 has none
 	promDurationHist  = "loadlens_http_req_duration_seconds" // native histogram, the run so far
 )
 
@@ -46,7 +47,7 @@ var trendStats = []struct {
 // PromSeriesNames returns the name of every series the remote-write sink
 // writes, for the Grafana dashboard's test and the docs.
 func PromSeriesNames() []string {
-	names := []string{promReqs, promReqFailedRate, promDataSent, promDataReceived, promIterations, promDropped, promVUs, promVUsMax, promFailures,
+	names := []string{promReqs, promReqFailedRate, promDataSent, promDataReceived, promIterations, promDropped, promVUs, promVUsMax, promFailures, promNotSent,
 		promDurationHist, promChecksRate, promConnectingPre + "avg", promConnectingPre + "max", promTLSPre + "avg", promTLSPre + "max"}
 	for _, pre := range []string{promDurationPre, promWaitingPre, promIterationPre} {
 		for _, t := range trendStats {
@@ -155,6 +156,7 @@ func promSeries(runID string, frames []*Frame) (floats, hists []rwSeries) {
 			base := []rwLabel{{Name: "testid", Value: runID}, {Name: "scenario", Value: s.Scenario}}
 			fs.float(promIterations, base, ms, float64(s.TotalIterations))
 			fs.float(promDropped, base, ms, float64(s.TotalDropped))
+			fs.float(promNotSent, base, ms, float64(s.TotalNotSent))
 			fs.float(promVUs, base, ms, float64(s.VUs))
 			fs.float(promVUsMax, base, ms, float64(s.VUsMax))
 			fs.trend(promIterationPre, &s.IterationDuration, base, ms)

@@ -7,9 +7,9 @@ import (
 	"github.com/loadlens/loadlens/internal/units"
 )
 
-// Interrupted returns how many requests the end of the run cut off
-// (graceful stop, Ctrl-C, abort_on_fail): they count as failed requests of
-// kind interrupted, with the time they had waited as their duration.
+// Interrupted returns how many samples (requests, calls, sessions) the end
+// of the run cut off (graceful stop, Ctrl-C, abort_on_fail): they count as
+// failed, of kind interrupted, with the time they had lasted as their duration.
 func (in *Input) Interrupted() int64 {
 	var n int64
 	for i := range in.Run.Endpoints {
@@ -77,6 +77,23 @@ func (in *Input) redirectsText() string {
 		units.Count(n), units.CountOf(tot.Requests+n, "request", "requests"), units.Count(n))
 }
 
+// cutOffText says that n samples of unit u (requests, calls, sessions)
+// were cut off by the run's end, in the run's words: "3 sessions were cut
+// off", never "3 requests" for a WebSocket run's sessions.
+func cutOffText(n int64, u units.Unit) string {
+	u = u.Or()
+	spent := "waited" // a request or a call waits for its answer; a session is held
+	if u == units.Sessions {
+		spent = "lasted"
+	}
+	if n == 1 {
+		return "1 " + u.One + " was cut off by the end of the run (interrupted): it counts as failed, " +
+			"and its duration is a lower bound (the time it had " + spent + ")."
+	}
+	return fmt.Sprintf("%s %s were cut off by the end of the run (interrupted): they count as failed, "+
+		"and their durations are lower bounds (the time they had %s).", units.Count(n), u.Many, spent)
+}
+
 // Accounting returns what a reader must know about the requests behind the
 // figures: how many the end of the run cut off, how many bodies were
 // truncated, and how many redirects were followed inside them. Every
@@ -84,13 +101,7 @@ func (in *Input) redirectsText() string {
 func Accounting(in *Input) []string {
 	var out []string
 	if n := in.Interrupted(); n > 0 {
-		if n == 1 {
-			out = append(out, "1 request was cut off by the end of the run (interrupted): it counts as failed, "+
-				"and its duration is a lower bound (the time it had waited).")
-		} else {
-			out = append(out, fmt.Sprintf("%s requests were cut off by the end of the run (interrupted): they count as failed, "+
-				"and their durations are lower bounds (the time they had waited).", units.Count(n)))
-		}
+		out = append(out, cutOffText(n, runUnit(in.Run)))
 	}
 	if n := in.Truncated(); n > 0 {
 		bodies, their := units.Count(n)+" response bodies were", "their"

@@ -2,6 +2,7 @@ package report
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -26,6 +27,7 @@ type Agent struct {
 	Iters    int64         `json:"iterations"` // iterations it started
 	Errors   int64         `json:"errors"`     // failed requests
 	Dropped  int64         `json:"dropped"`    // iterations dropped for lack of a free VU
+	NotSent  int64         `json:"not_sent"`   // iterations a request not sent ended (in Iters, in no request figure)
 	CPU      float64       `json:"cpu"`        // mean cores its process kept busy
 	CPUMax   float64       `json:"cpu_max"`    // the busiest second's
 	LagP99   time.Duration `json:"lag_p99"`    // the worst second's p99 scheduler lag
@@ -45,7 +47,49 @@ type Agent struct {
 // agentHead is the per-agent table's header.
 // The rates are of iterations, which a flow of several requests makes
 // differ from requests, so the header says so and REQUESTS is beside them.
-var agentHead = []string{"AGENTS", "SEGMENT", "CLOCK", "OFFERED ITER/S", "ACHIEVED ITER/S", "REQUESTS", "CPU", "LAG P99", "DROPPED", "ERRORS", "LOST FROM"}
+var agentHead = []string{"AGENTS", "SEGMENT", "CLOCK", "OFFERED ITER/S", "ACHIEVED ITER/S", "REQUESTS", "CPU", "LAG P99", "DROPPED", "NOT SENT", "ERRORS", "LOST FROM"}
+
+// agentUnitHead is agentHead (or the terminal's head) with REQUESTS in
+// the words of what the run's samples count: CALLS for gRPC, SESSIONS for
+// WebSocket and SSE (units.ForProtocol).
+func agentUnitHead(head []string, in *Input) []string {
+	head = slices.Clone(head)
+	if u := agentUnit(in); u != units.Requests {
+		head[5] = strings.ToUpper(u.Many)
+	}
+	return head
+}
+
+// agentUnit is what the run's samples count; requests without a run.
+func agentUnit(in *Input) units.Unit {
+	if in.Run == nil {
+		return units.Requests
+	}
+	return runUnit(in.Run).Or()
+}
+
+// notSentColumn is NOT SENT's place in agentHead: a column shown only when
+// an agent had an iteration end on a request not sent.
+const notSentColumn = 9
+
+// agentRows is the table's header (head, agentHead or the terminal's),
+// a row per agent and the agents' total, without NOT SENT when no agent
+// has any.
+func agentRows(agents []Agent, head []string) [][]string {
+	rows := [][]string{head}
+	notSent := false
+	for i := range agents {
+		rows = append(rows, agentCells(&agents[i]))
+		notSent = notSent || agents[i].NotSent > 0
+	}
+	rows = append(rows, agentTotal(agents))
+	if !notSent {
+		for i := range rows {
+			rows[i] = slices.Delete(slices.Clone(rows[i]), notSentColumn, notSentColumn+1)
+		}
+	}
+	return rows
+}
 
 // agentCells is one agent's row of the table.
 func agentCells(a *Agent) []string {
@@ -55,7 +99,7 @@ func agentCells(a *Agent) []string {
 	}
 	return []string{a.Name + " " + a.Addr, a.Segment, units.Signed(units.Duration(a.Offset.Round(time.Microsecond))),
 		offered(a.Offered), units.Rate(a.Achieved, ""), units.Count(a.Requests), cores(a.CPU), units.Duration(a.LagP99),
-		units.Count(a.Dropped), units.Count(a.Errors), lost}
+		units.Count(a.Dropped), units.Count(a.NotSent), units.Count(a.Errors), lost}
 }
 
 // agentTotal is the table's last row: the agents' sums, so their requests
@@ -67,10 +111,11 @@ func agentTotal(agents []Agent) []string {
 		t.Achieved += a.Achieved
 		t.Requests += a.Requests
 		t.Dropped += a.Dropped
+		t.NotSent += a.NotSent
 		t.Errors += a.Errors
 	}
 	return []string{"all agents", "", "", offered(t.Offered), units.Rate(t.Achieved, ""), units.Count(t.Requests), "", "",
-		units.Count(t.Dropped), units.Count(t.Errors), ""}
+		units.Count(t.Dropped), units.Count(t.NotSent), units.Count(t.Errors), ""}
 }
 
 // agentNotes says what OFFERED counts beside a VU scenario, which agents
@@ -80,6 +125,13 @@ func agentNotes(agents []Agent) []string {
 	if len(agents) > 0 && agents[0].OpenOnly {
 		out = append(out, "OFFERED is the arrival-rate scenarios' schedule; ACHIEVED counts every scenario's iterations, "+
 			"the VU scenarios' too, so it may exceed OFFERED")
+	}
+	for _, a := range agents {
+		if a.NotSent > 0 {
+			out = append(out, "NOT SENT counts the iterations that ended on a request that could not be sent (a URL or header that cannot be "+
+				"written once filled in): they are in ACHIEVED, as iterations, and in no REQUESTS or ERRORS figure")
+			break
+		}
 	}
 	for _, a := range agents {
 		if a.LostAt >= 0 && a.Over > 0 { // every agent's rate is over the same time
@@ -127,16 +179,14 @@ func writeAgents(sb *strings.Builder, in *Input) {
 	}
 	// The terminal's header is narrower than the page's (agentHead): the
 	// rates' unit goes under the table, and LOST FROM only when an agent was.
-	head := append([]string{}, agentHead...)
+	head := agentUnitHead(agentHead, in)
 	head[3], head[4] = "OFFERED", "ACHIEVED"
-	rows := [][]string{head}
+	rows := agentRows(in.Agents, head)
 	lost := false
 	for i := range in.Agents {
-		rows = append(rows, agentCells(&in.Agents[i]))
 		lost = lost || in.Agents[i].LostAt >= 0
 	}
-	rows = append(rows, agentTotal(in.Agents))
-	align := "mlrrrrrrrrr"
+	align := "ml" + strings.Repeat("r", len(rows[0])-2)
 	if !lost {
 		for i := range rows {
 			rows[i] = rows[i][:len(rows[i])-1]
@@ -144,7 +194,9 @@ func writeAgents(sb *strings.Builder, in *Input) {
 		align = align[:len(align)-1]
 	}
 	table(sb, "  ", align, rows)
-	sb.WriteString(wrap("OFFERED and ACHIEVED are iterations per second; a flow of several requests makes them differ from REQUESTS.", units.Columns, "  ", "  "))
+	u := agentUnit(in)
+	sb.WriteString(wrap("OFFERED and ACHIEVED are iterations per second; a flow of several "+u.Many+" makes them differ from "+strings.ToUpper(u.Many)+".",
+		units.Columns, "  ", "  "))
 	for _, n := range agentNotes(in.Agents) {
 		sb.WriteString(wrap(n, units.Columns, "  ! ", "    "))
 	}
@@ -180,7 +232,7 @@ func agentsJSON(agents []Agent) []map[string]any {
 	for _, a := range agents {
 		m := map[string]any{"name": a.Name, "addr": a.Addr, "segment": a.Segment, "clock_offset_ms": ms(a.Offset), "rtt_ms": ms(a.RTT),
 			"offered_rate": num(a.Offered), "achieved_rate": a.Achieved, "achieved_over_ms": ms(a.Over), "rate_unit": "iterations/s", "iterations": a.Iters, "requests": a.Requests, "errors": a.Errors, "dropped": a.Dropped,
-			"cpu_cores": num(a.CPU), "cpu_cores_max": a.CPUMax, "lag_p99_ms": ms(a.LagP99), "seconds": a.Seconds, "missing_seconds": a.Missing}
+			"iterations_not_sent": a.NotSent, "cpu_cores": num(a.CPU), "cpu_cores_max": a.CPUMax, "lag_p99_ms": ms(a.LagP99), "seconds": a.Seconds, "missing_seconds": a.Missing}
 		if a.LostAt >= 0 {
 			m["lost_at_second"], m["lost_why"], m["lost_planned_iterations"] = a.LostAt, a.LostWhy, a.LostPlan
 			m["lost_found_ms"], m["lost_unreported_planned_iterations"] = ms(a.LostSeen), a.Unreported

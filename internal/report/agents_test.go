@@ -2,6 +2,7 @@ package report
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -65,5 +66,48 @@ func TestAgentNotesSayWhatOfferedCounts(t *testing.T) {
 		if strings.Contains(notes, "ACHIEVED counts every scenario's iterations, the VU scenarios' too") != openOnly {
 			t.Errorf("open only %v: notes %q", openOnly, notes)
 		}
+	}
+}
+
+// TestAgentTableSaysIterationsNotSent: an agent whose iterations ended on
+// a request that could not be sent says how many in a NOT SENT column,
+// summed in the total row and explained under the table; a run without
+// any keeps the table as it was, without the column.
+func TestAgentTableSaysIterationsNotSent(t *testing.T) {
+	agents := []Agent{
+		{Name: "agent 1", Addr: "h1:6565", Segment: "0:1/2", Offered: math.NaN(), Achieved: 10, Over: 5 * time.Second, Requests: 40, Iters: 50, NotSent: 10, CPU: 0.2, LostAt: -1},
+		{Name: "agent 2", Addr: "h2:6565", Segment: "1/2:1", Offered: math.NaN(), Achieved: 10, Over: 5 * time.Second, Requests: 43, Iters: 50, NotSent: 7, CPU: 0.2, LostAt: -1},
+	}
+	var sb strings.Builder
+	writeAgents(&sb, &Input{Agents: agents})
+	for i, line := range strings.Split(sb.String(), "\n") {
+		if n := utf8.RuneCountInString(line); n > units.Columns {
+			t.Errorf("line %d is %d columns: %q", i+1, n, line)
+		}
+	}
+	text := strings.Join(strings.Fields(sb.String()), " ")
+	for _, want := range []string{
+		"CPU LAG P99 DROPPED NOT SENT ERRORS",
+		"agent 1 h1:6565 0:1/2 +0s — 10/s 40 0.2 cores 0s 0 10 0",
+		"all agents — 20/s 83 0 17 0",
+		"NOT SENT counts the iterations that ended on a request that could not be sent",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the table lacks %q:\n%s", want, sb.String())
+		}
+	}
+	page := agentRows(agents, agentHead) // report.html's table
+	if page[0][notSentColumn] != "NOT SENT" || page[3][notSentColumn] != "17" || len(page[1]) != len(page[0]) {
+		t.Errorf("report.html's table: %q", page)
+	}
+	if js := agentsJSON(agents); js[1]["iterations_not_sent"] != int64(7) {
+		t.Errorf("summary.json's agent 2: %v, want iterations_not_sent 7", js[1])
+	}
+	agents[0].NotSent, agents[1].NotSent = 0, 0
+	sb.Reset()
+	writeAgents(&sb, &Input{Agents: agents})
+	page = agentRows(agents, agentHead)
+	if strings.Contains(sb.String(), "NOT SENT") || slices.Contains(page[0], "NOT SENT") || len(page[1]) != len(page[0]) || page[0][len(page[0])-1] != "LOST FROM" {
+		t.Errorf("no iteration was not sent, yet a NOT SENT column:\n%s\n%q", sb.String(), page)
 	}
 }

@@ -33,7 +33,7 @@ type htmlData struct {
 func WriteHTML(w io.Writer, in *Input) error {
 	v := newHTMLView(in)
 	data := htmlData{Meta: NewPageMeta(in, 0), Frames: Frames(in), Spectra: Spectra(in),
-		Observed: ObservedForPage(in.Series), Diagnosis: v.Diagnosis}
+		Observed: ObservedForPage(in.Series, runUnit(in.Run)), Diagnosis: v.Diagnosis}
 	_, err := web.Render(w, web.Page{Title: v.Verdict + " · " + v.Name + " · loadlens report", Generator: "loadlens " + v.Version,
 		Footer:   "Made by loadlens " + v.Version + ". Charts by uPlot " + web.UPlotVersion + ".",
 		Template: reportTemplate, View: v, Data: data, Script: reportJS})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/diagnose"
 	"github.com/loadlens/loadlens/internal/series"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // observed returns a series of target app (role app) or of the generator.
@@ -93,7 +94,7 @@ func TestDescribeSeries(t *testing.T) {
 		{"no labels", &series.Series{Name: "x"},
 			SeriesMeta{Key: "x", Name: "x", Group: "unlabelled", Chart: "m:x", Title: "x", Rank: 100, Unit: "count"}},
 	}
-	sd := NewSeriesDescriber()
+	sd := NewSeriesDescriber(units.Requests)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got, _ := json.Marshal(sd.Describe(0, c.s))
@@ -153,7 +154,7 @@ func TestDownsample(t *testing.T) {
 }
 
 func TestObservedForPage(t *testing.T) {
-	d := ObservedForPage(observedFixture())
+	d := ObservedForPage(observedFixture(), units.Requests)
 	var order []string
 	for _, m := range d.New {
 		order = append(order, m.Name)
@@ -180,7 +181,7 @@ func TestObservedForPage(t *testing.T) {
 		many = append(many, s)
 	}
 	total := 0
-	for _, p := range ObservedForPage(many).Points {
+	for _, p := range ObservedForPage(many, units.Requests).Points {
 		total += len(p.Secs)
 	}
 	if total > maxPagePoints {

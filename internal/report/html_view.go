@@ -90,11 +90,8 @@ func newHTMLView(in *Input) *htmlView {
 		TestFile: in.TestFile, TestSource: string(in.TestSource), Diagnosis: NewDiagnosis(in.Findings, in.Healthy)}
 	v.Notices, v.ScrapeNotices = splitNotices(in.Notices)
 	if len(in.Agents) > 0 {
-		v.AgentHead, v.AgentNotes = agentHead, agentNotes(in.Agents)
-		for i := range in.Agents {
-			v.Agents = append(v.Agents, agentCells(&in.Agents[i]))
-		}
-		v.Agents = append(v.Agents, agentTotal(in.Agents))
+		rows := agentRows(in.Agents, agentUnitHead(agentHead, in))
+		v.AgentHead, v.Agents, v.AgentNotes = rows[0], rows[1:], agentNotes(in.Agents)
 	}
 	for _, s := range in.Series {
 		if s.Label("role") == RoleGenerator {

@@ -9,6 +9,7 @@ import (
 	"github.com/loadlens/loadlens/internal/compare"
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/series"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // TestFramesOfAShortLastSecond checks that a last second the run's end
@@ -53,7 +54,7 @@ func TestFramesOfAShortLastSecond(t *testing.T) {
 // divides by the share of a short last second: counts in a second, not
 // gauges.
 func TestPerSecondSeries(t *testing.T) {
-	d := NewSeriesDescriber()
+	d := NewSeriesDescriber(units.Requests)
 	for _, tt := range []struct {
 		name string
 		want bool

@@ -3,6 +3,8 @@ package report
 import (
 	"slices"
 	"strings"
+
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // The units the pages format a series' values in.
@@ -31,9 +33,10 @@ type family struct {
 
 // chartFamilies lists the charts of the usual series: those of the
 // presets (docs/test-format.md) and the generator's own. A metric not
-// listed gets a chart of its own.
-func chartFamilies() []family {
-	return slices.Concat(serviceFamilies(), kubeFamilies(), generatorFamilies())
+// listed gets a chart of its own. u is what the run's samples count, which
+// the agents' charts are titled in.
+func chartFamilies(u units.Unit) []family {
+	return slices.Concat(serviceFamilies(), kubeFamilies(), generatorFamilies(u.Or()))
 }
 
 // serviceFamilies are the charts of the services' presets: pools, CPU,
@@ -136,8 +139,9 @@ func kubeFamilies() []family {
 	}
 }
 
-// generatorFamilies are the charts of loadlens's own series and its agents'.
-func generatorFamilies() []family {
+// generatorFamilies are the charts of loadlens's own series and its agents',
+// whose samples are counted in u ("Per agent: calls per second").
+func generatorFamilies(u units.Unit) []family {
 	return []family{
 		{chart: "gen-cpu", title: "CPU, cores busy", unit: unitCores, rank: 1, members: []member{
 			{"loadlens_cpu_cores", "used"}, {"loadlens_cpu_capacity", "capacity"},
@@ -160,13 +164,13 @@ func generatorFamilies() []family {
 		{chart: "agent-iterations", perSec: true, title: "Per agent: iterations per second", unit: unitCount, rank: 5, members: []member{
 			{"loadlens_agent_iterations", "achieved"}, {"loadlens_agent_offered", "offered"},
 		}, limits: []string{"loadlens_agent_offered"}},
-		{chart: "agent-requests", perSec: true, title: "Per agent: requests per second", unit: unitCount, rank: 6, members: []member{{"loadlens_agent_requests", ""}}},
+		{chart: "agent-requests", perSec: true, title: "Per agent: " + u.Many + " per second", unit: unitCount, rank: 6, members: []member{{"loadlens_agent_requests", ""}}},
 		{chart: "agent-cpu-share", title: "Per agent: CPU, share of its cores", unit: unitRatio, rank: 7, members: []member{{"loadlens_agent_cpu_share", ""}}},
 		{chart: "agent-cpu", title: "Per agent: CPU, cores busy", unit: unitCores, rank: 8, members: []member{{"loadlens_agent_cpu_cores", ""}}},
 		{chart: "agent-lag", title: "Per agent: scheduler lag (p99)", unit: unitSeconds, rank: 9, members: []member{{"loadlens_agent_lag_p99_s", ""}}},
 		{chart: "agent-stall", title: "Per agent: goroutines' wait for a CPU (p99)", unit: unitSeconds, rank: 9, members: []member{{"loadlens_agent_sched_latency_p99_s", ""}}},
 		{chart: "agent-dropped", perSec: true, title: "Per agent: dropped iterations per second", unit: unitCount, rank: 10, members: []member{{"loadlens_agent_dropped", ""}}},
-		{chart: "agent-errors", perSec: true, title: "Per agent: failed requests per second", unit: unitCount, rank: 11, members: []member{{"loadlens_agent_errors", ""}}},
+		{chart: "agent-errors", perSec: true, title: "Per agent: failed " + u.Many + " per second", unit: unitCount, rank: 11, members: []member{{"loadlens_agent_errors", ""}}},
 		{chart: "gen-procs", title: "Goroutines and open files", unit: unitCount, rank: 4, members: []member{
 			{"loadlens_goroutines", "goroutines"}, {"loadlens_open_fds", "open files and sockets"},
 		}},
@@ -181,8 +185,8 @@ type familyMember struct {
 	order int
 }
 
-func newFamilyIndex() familyIndex {
-	fams := chartFamilies()
+func newFamilyIndex(u units.Unit) familyIndex {
+	fams := chartFamilies(u)
 	idx := familyIndex{}
 	for i := range fams {
 		for k, m := range fams[i].members {

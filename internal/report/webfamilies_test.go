@@ -3,13 +3,15 @@ package report
 import (
 	"strings"
 	"testing"
+
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // TestPoolWaitTimeIsNotChartedAsACount keeps database/sql's wait time,
 // added as each wait ends, off the count axis of the pool's waits: its
 // rate is seconds waited per second, not a number of waiters.
 func TestPoolWaitTimeIsNotChartedAsACount(t *testing.T) {
-	for _, f := range chartFamilies() {
+	for _, f := range chartFamilies(units.Requests) {
 		for _, m := range f.members {
 			if m.name != "go_sql_wait_duration_seconds_total" {
 				continue

@@ -7,6 +7,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/diagnose"
 	"github.com/loadlens/loadlens/internal/series"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // RoleGenerator is the role label of the series loadlens records about itself.
@@ -62,8 +63,11 @@ func (d *ObservedDelta) Empty() bool { return d == nil || len(d.New) == 0 && len
 // per page and keeps the chart catalogue.
 type SeriesDescriber struct{ families familyIndex }
 
-// NewSeriesDescriber returns a describer with the usual chart families.
-func NewSeriesDescriber() *SeriesDescriber { return &SeriesDescriber{families: newFamilyIndex()} }
+// NewSeriesDescriber returns a describer with the usual chart families, for
+// a run whose samples count u (its agents' charts are titled in it).
+func NewSeriesDescriber(u units.Unit) *SeriesDescriber {
+	return &SeriesDescriber{families: newFamilyIndex(u)}
+}
 
 // Describe returns where and how series s, the id-th of its page, is drawn.
 func (sd *SeriesDescriber) Describe(id int, s *series.Series) SeriesMeta {
@@ -108,8 +112,9 @@ const (
 
 // ObservedForPage returns every series of set for report.html, in a
 // stable order (generator last, then by group, name and labels), each
-// downsampled to a share of the page's point budget.
-func ObservedForPage(set series.Set) ObservedDelta {
+// downsampled to a share of the page's point budget. u is what the run's
+// samples count (NewSeriesDescriber).
+func ObservedForPage(set series.Set, u units.Unit) ObservedDelta {
 	sorted := append(series.Set(nil), set...)
 	sort.SliceStable(sorted, func(i, j int) bool {
 		a, b := sorted[i], sorted[j]
@@ -126,7 +131,7 @@ func ObservedForPage(set series.Set) ObservedDelta {
 	if len(sorted) > 0 {
 		budget = min(maxSeriesPoints, max(minSeriesPoints, maxPagePoints/len(sorted)))
 	}
-	sd := NewSeriesDescriber()
+	sd := NewSeriesDescriber(u)
 	d := ObservedDelta{New: []SeriesMeta{}, Points: []SeriesPoints{}}
 	for id, s := range sorted {
 		d.New = append(d.New, sd.Describe(id, s))

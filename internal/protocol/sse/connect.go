@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
+	"strings"
 	"time"
 
+	"github.com/loadlens/loadlens/internal/protocol"
 	"github.com/loadlens/loadlens/internal/units"
 )
 
@@ -32,7 +35,8 @@ func (s *session) connect(ctx, sctx context.Context) (closed bool, err error) {
 	s.status = resp.StatusCode
 	s.checkHead(resp)
 	if resp.StatusCode != http.StatusOK {
-		return false, fmt.Errorf("%w: status %s", errStatus, resp.Status)
+		// read within the idle timeout still running: a body that stalls ends the wait, not the session's life
+		return false, fmt.Errorf("%w: status %s", errStatus, protocol.Refused(resp.StatusCode, statusReason(resp), resp.Body))
 	}
 	if ct := resp.Header.Get("Content-Type"); !isEventStream(ct) {
 		return false, fmt.Errorf("%w: Content-Type %q", errStatus, ct)
@@ -69,6 +73,12 @@ func (s *session) cut(ctx, sctx, cctx context.Context, err error, what string) e
 		return timeoutError(what + " within the timeout (" + units.DurationLiteral(s.st.s.Timeout) + ") after " + units.CountOf(s.facts.MsgsReceived, "event", "events"))
 	}
 	return err
+}
+
+// statusReason is a response's reason phrase: Status less its code ("503
+// Service Unavailable" → "Service Unavailable").
+func statusReason(resp *http.Response) string {
+	return strings.TrimSpace(strings.TrimPrefix(resp.Status, strconv.Itoa(resp.StatusCode)))
 }
 
 // timeoutError is a stall, classified as a timeout as net.Error timeouts are.

@@ -110,6 +110,7 @@ func (s *session) record(ctx context.Context, err error) time.Time {
 		case r.Kind == sample.Interrupted:
 		case errors.Is(err, errStatus):
 			r.Kind = statusKind(s.status)
+			r.Err = err.Error() // whole: what the target said is bounded already, and Outcome cuts at 200 bytes
 		case errors.Is(err, errClosed):
 			r.Kind = sample.ConnReset
 		}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -224,6 +223,7 @@ func (s *session) record(ctx context.Context, err error) time.Time {
 		case r.Kind == sample.Interrupted:
 		case errors.Is(err, errHandshake):
 			r.Kind = handshakeKind(s.status)
+			r.Err = err.Error() // whole: what the target said is bounded already, and Outcome cuts at 200 bytes
 		case errors.Is(err, errClosed):
 			r.Kind = sample.ConnReset
 		case errors.Is(err, errNoMatch):
@@ -263,14 +263,19 @@ func (s *session) dial(ctx context.Context) error {
 		h[http.CanonicalHeaderKey(hd.Name)] = []string{string(val)} // Host included: the dialer sends it as the request's host
 	}
 	conn, resp, err := handshake(context.WithValue(ctx, dialingKey{}, &s.dialing), s.st.dialer, wsURL(string(s.url)), h)
+	refused := ""
 	if resp != nil {
 		s.status = resp.StatusCode
 		s.checkHead(resp)
+		if err != nil && resp.StatusCode != http.StatusSwitchingProtocols {
+			// the library kept the body's first KiB, in memory: what the target said is in it
+			refused = protocol.Refused(resp.StatusCode, http.StatusText(resp.StatusCode), resp.Body)
+		}
 		_ = resp.Body.Close()
 	}
 	if err != nil {
-		if resp != nil && resp.StatusCode != http.StatusSwitchingProtocols {
-			return fmt.Errorf("%w: status %s", errHandshake, strconv.Itoa(resp.StatusCode)+" "+http.StatusText(resp.StatusCode))
+		if refused != "" {
+			return fmt.Errorf("%w: status %s", errHandshake, refused)
 		}
 		return err
 	}
