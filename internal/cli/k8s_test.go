@@ -492,7 +492,7 @@ const managedBy = "app.kubernetes.io/managed-by=loadlens"
 // assertNothingLeft checks that no loadlens object remains in perf.
 func assertNothingLeft(t *testing.T, c kubernetes.Interface) {
 	t.Helper()
-	left, err := leftBehind(c)
+	left, err := leftBehind(c, "app.kubernetes.io/managed-by=loadlens")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -501,11 +501,11 @@ func assertNothingLeft(t *testing.T, c kubernetes.Interface) {
 	}
 }
 
-// leftBehind counts the objects of any run in namespace perf, by kind;
-// "" when there are none.
-func leftBehind(c kubernetes.Interface) (string, error) {
+// leftBehind counts the objects in namespace perf that selector matches,
+// by kind; "" when there are none.
+func leftBehind(c kubernetes.Interface, selector string) (string, error) {
 	ctx := context.Background()
-	sel := metav1.ListOptions{LabelSelector: "app.kubernetes.io/managed-by=loadlens"}
+	sel := metav1.ListOptions{LabelSelector: selector}
 	jobs, err1 := c.BatchV1().Jobs("perf").List(ctx, sel)
 	secs, err2 := c.CoreV1().Secrets("perf").List(ctx, sel)
 	cms, err3 := c.CoreV1().ConfigMaps("perf").List(ctx, sel)

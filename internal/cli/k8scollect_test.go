@@ -51,7 +51,7 @@ func TestK8sDetachedRunCollected(t *testing.T) {
 			if len(pods) != 3 {
 				t.Fatalf("pods %v, want the coordinator's and 2 agents'", pods)
 			}
-			k.waitCollected(t, pods, 2*time.Minute)
+			k.waitCollected(t, run, pods, 2*time.Minute)
 			took := time.Since(ended)
 			t.Logf("the run's objects were gone %s after its end", took.Round(100*time.Millisecond))
 			if took < tc.notBefore {
@@ -101,13 +101,13 @@ func (k *k8sCluster) deleteCoordinator(t *testing.T, ctx context.Context, run st
 	return pods, ended
 }
 
-// waitCollected polls until no object of any run is left in namespace
-// perf and none of pods exists, within the bound.
-func (k *k8sCluster) waitCollected(t *testing.T, pods []string, within time.Duration) {
+// waitCollected polls until no object of run is left and none of pods
+// exists, within the bound.
+func (k *k8sCluster) waitCollected(t *testing.T, run string, pods []string, within time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(within)
 	for {
-		left, err := leftBehind(k.c)
+		left, err := leftBehind(k.c, k8s.RunLabel+"="+run)
 		if err == nil && left == "" {
 			left = podsLeft(t, k, pods)
 		}
