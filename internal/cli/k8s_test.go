@@ -492,7 +492,7 @@ const managedBy = "app.kubernetes.io/managed-by=loadlens"
 // assertNothingLeft checks that no loadlens object remains in perf.
 func assertNothingLeft(t *testing.T, c kubernetes.Interface) {
 	t.Helper()
-	left, err := leftBehind(c, "app.kubernetes.io/managed-by=loadlens")
+	left, err := leftBehind(c, managedBy)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,8 @@
 // Package k8stest starts a real kube-apiserver on etcd, both on 127.0.0.1,
 // for tests. No scheduler, controller or kubelet runs: objects are stored
-// and validated, nothing is started, so a test plays those parts itself.
-// Only tests import it.
+// and validated, nothing is started, so a test plays those parts itself;
+// StartControllers adds the controller manager's clean-up controllers
+// (TTL-after-finished, garbage collector). Only tests import it.
 package k8stest
 
 import (

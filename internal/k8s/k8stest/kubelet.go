@@ -47,8 +47,8 @@ func Namespace(t *testing.T, c kubernetes.Interface, name string) {
 // controller does: the template, the index annotation, the job-name label,
 // the Job as its controlling owner (so the garbage collector deletes it
 // with its Job). It is not bound to a node, so deleting it takes effect at
-// once. job is a Job of any Go type (client-go's, or loadlens's kapi.Job)
-// read from the API server (it has its UID), read through its JSON.
+// once. job is a Job as the API server returned it (with its UID), of any
+// Go type (client-go's, or loadlens's kapi.Job), read through its JSON.
 func CreatePod(ctx context.Context, c kubernetes.Interface, anyJob any, index int) (*corev1.Pod, error) {
 	job, err := AsJob(anyJob)
 	if err != nil {
