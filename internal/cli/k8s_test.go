@@ -492,8 +492,20 @@ const managedBy = "app.kubernetes.io/managed-by=loadlens"
 // assertNothingLeft checks that no loadlens object remains in perf.
 func assertNothingLeft(t *testing.T, c kubernetes.Interface) {
 	t.Helper()
+	left, err := leftBehind(c, managedBy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if left != "" {
+		t.Errorf("left behind: %s", left)
+	}
+}
+
+// leftBehind counts the objects in namespace perf that selector matches,
+// by kind; "" when there are none.
+func leftBehind(c kubernetes.Interface, selector string) (string, error) {
 	ctx := context.Background()
-	sel := metav1.ListOptions{LabelSelector: "app.kubernetes.io/managed-by=loadlens"}
+	sel := metav1.ListOptions{LabelSelector: selector}
 	jobs, err1 := c.BatchV1().Jobs("perf").List(ctx, sel)
 	secs, err2 := c.CoreV1().Secrets("perf").List(ctx, sel)
 	cms, err3 := c.CoreV1().ConfigMaps("perf").List(ctx, sel)
@@ -503,12 +515,13 @@ func assertNothingLeft(t *testing.T, c kubernetes.Interface) {
 	roles, err7 := c.RbacV1().Roles("perf").List(ctx, sel)
 	rbs, err8 := c.RbacV1().RoleBindings("perf").List(ctx, sel)
 	if err := errors.Join(err1, err2, err3, err4, err5, err6, err7, err8); err != nil {
-		t.Fatal(err)
+		return "", err
 	}
-	if n := len(jobs.Items) + len(secs.Items) + len(cms.Items) + len(pods.Items) + len(svcs.Items) + len(sas.Items) + len(roles.Items) + len(rbs.Items); n != 0 {
-		t.Errorf("left behind: %d Jobs, %d Secrets, %d ConfigMaps, %d pods, %d Services, %d ServiceAccounts, %d Roles, %d RoleBindings",
-			len(jobs.Items), len(secs.Items), len(cms.Items), len(pods.Items), len(svcs.Items), len(sas.Items), len(roles.Items), len(rbs.Items))
+	if n := len(jobs.Items) + len(secs.Items) + len(cms.Items) + len(pods.Items) + len(svcs.Items) + len(sas.Items) + len(roles.Items) + len(rbs.Items); n == 0 {
+		return "", nil
 	}
+	return fmt.Sprintf("%d Jobs, %d Secrets, %d ConfigMaps, %d pods, %d Services, %d ServiceAccounts, %d Roles, %d RoleBindings",
+		len(jobs.Items), len(secs.Items), len(cms.Items), len(pods.Items), len(svcs.Items), len(sas.Items), len(roles.Items), len(rbs.Items)), nil
 }
 
 func TestK8sBadInput(t *testing.T) {

@@ -215,6 +215,9 @@ type podKubelet struct {
 	stopped chan struct{}
 	coordP  *exec.Cmd // the coordinator's process
 	agentsP []*exec.Cmd
+	// finished is when the coordinator's Job finished, as its status
+	// says (to the second): the TTL counts from it
+	finished time.Time
 }
 
 func newPodKubelet(t *testing.T, c kubernetes.Interface, bin, api string) *podKubelet {
@@ -427,6 +430,9 @@ func (k *podKubelet) finishJob(job *batchv1.Job, code int) {
 		j.Status.Conditions = []batchv1.JobCondition{{Type: batchv1.JobFailureTarget, Status: corev1.ConditionTrue, Reason: "BackoffLimitExceeded", LastTransitionTime: now},
 			{Type: batchv1.JobFailed, Status: corev1.ConditionTrue, Reason: "BackoffLimitExceeded", Message: "Job has reached the specified backoff limit", LastTransitionTime: now}}
 	}
+	k.mu.Lock()
+	k.finished = now.Rfc3339Copy().Time
+	k.mu.Unlock()
 	if _, err := k.c.BatchV1().Jobs(job.Namespace).UpdateStatus(ctx, j, metav1.UpdateOptions{}); err != nil {
 		k.t.Errorf("writing the Job's status: %v", err)
 	}

@@ -23,7 +23,8 @@ import (
 // k8sCluster is the set-up of the tests against a real API server: the
 // server with namespace perf (its root CA published, as a cluster does),
 // the kubeconfig flags to reach it, and, when asked, the loadlens binary
-// the pods run and a target on 127.0.0.1 counting what it served.
+// the pods run, a target on 127.0.0.1 counting what it served, and the
+// controllers that clean up (TTL-after-finished, garbage collector).
 type k8sCluster struct {
 	srv    *k8stest.APIServer
 	c      kubernetes.Interface
@@ -31,12 +32,14 @@ type k8sCluster struct {
 	bin    string   // "" unless withBinary
 	target string   // the target's URL; "" unless withTarget
 	served atomic.Int64
+	ctrl   *k8stest.Controllers // nil unless controllers
 }
 
 // k8sSetup is what a test needs besides the API server.
 type k8sSetup struct {
-	binary bool
-	target http.HandlerFunc // besides counting; nil: no target
+	binary      bool
+	target      http.HandlerFunc // besides counting; nil: no target
+	controllers bool             // a real kube-controller-manager's clean-up controllers
 }
 
 func newK8sCluster(t *testing.T, want k8sSetup) *k8sCluster {
@@ -45,6 +48,9 @@ func newK8sCluster(t *testing.T, want k8sSetup) *k8sCluster {
 	k := &k8sCluster{srv: srv, c: srv.Client(t), kc: []string{"--namespace", "perf", "--kubeconfig", srv.Kubeconfig}}
 	k8stest.Namespace(t, k.c, "perf")
 	srv.PublishRootCA(t, k.c, "perf")
+	if want.controllers {
+		k.ctrl = srv.StartControllers(t)
+	}
 	if want.binary {
 		k.bin = buildLoadlens(t)
 	}

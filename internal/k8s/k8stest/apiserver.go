@@ -1,7 +1,8 @@
 // Package k8stest starts a real kube-apiserver on etcd, both on 127.0.0.1,
 // for tests. No scheduler, controller or kubelet runs: objects are stored
-// and validated, nothing is started, so a test plays those parts itself.
-// Only tests import it.
+// and validated, nothing is started, so a test plays those parts itself;
+// StartControllers adds the controller manager's clean-up controllers
+// (TTL-after-finished, garbage collector). Only tests import it.
 package k8stest
 
 import (
@@ -27,19 +28,23 @@ import (
 // (scripts/kube-apiserver builds it; .ci/run exports it).
 const BinaryEnv = "LOADLENS_KUBE_APISERVER"
 
+// kubeVersion is the version scripts/kube-apiserver builds by default.
+const kubeVersion = "v1.36.3"
+
 // APIServer is a running kube-apiserver.
 type APIServer struct {
 	URL        string // https://127.0.0.1:port
 	Token      string // a system:masters bearer token
 	Kubeconfig string // a kubeconfig file for URL and Token
 	CertFile   string // the server's self-signed certificate and its CA, as a pod's ca.crt
+	dir        string // its files and logs
 }
 
 // Start starts etcd and kube-apiserver, stopped when t ends. Without them
 // the test is skipped, or fails under LOADLENS_CI=1, which installs them.
 func Start(t *testing.T) *APIServer {
 	t.Helper()
-	apiserver := binary()
+	apiserver := binary(BinaryEnv, "kube-apiserver")
 	etcd, etcdErr := exec.LookPath("etcd")
 	if apiserver == "" || etcdErr != nil {
 		why := fmt.Sprintf("needs kube-apiserver in $%s (scripts/kube-apiserver builds it) and etcd on PATH (Debian etcd-server); have %q, etcd: %v", BinaryEnv, apiserver, etcdErr)
@@ -61,7 +66,7 @@ func Start(t *testing.T) *APIServer {
 	writeFile(t, filepath.Join(dir, "tokens.csv"), token+",admin,admin,system:masters\n")
 	writeFile(t, filepath.Join(dir, "sa.key"), serviceAccountKey(t))
 	s := &APIServer{URL: "https://127.0.0.1:" + ports[2], Token: token, Kubeconfig: filepath.Join(dir, "kubeconfig"),
-		CertFile: filepath.Join(dir, "certs", "apiserver.crt")}
+		CertFile: filepath.Join(dir, "certs", "apiserver.crt"), dir: dir}
 	startProcess(t, filepath.Join(dir, "apiserver.log"), apiserver,
 		"--etcd-servers="+etcdURL, "--bind-address=127.0.0.1", "--advertise-address=127.0.0.1",
 		"--secure-port="+ports[2], "--cert-dir="+filepath.Join(dir, "certs"),
@@ -80,17 +85,17 @@ current-context: test
 	return s
 }
 
-// binary is $LOADLENS_KUBE_APISERVER, else the one scripts/kube-apiserver
+// binary is $env, else the command name that scripts/kube-apiserver
 // caches, else "".
-func binary() string {
-	if p := os.Getenv(BinaryEnv); p != "" {
+func binary(env, name string) string {
+	if p := os.Getenv(env); p != "" {
 		return p
 	}
 	home, err := os.UserHomeDir()
 	if err != nil {
 		return ""
 	}
-	p := filepath.Join(home, ".cache", "loadlens-ci", "kube-apiserver-v1.36.3")
+	p := filepath.Join(home, ".cache", "loadlens-ci", name+"-"+kubeVersion)
 	if _, err := os.Stat(p); err != nil {
 		return ""
 	}

@@ -44,10 +44,11 @@ func Namespace(t *testing.T, c kubernetes.Interface, name string) {
 }
 
 // CreatePod creates the pod of job's completion index as the Job
-// controller does: the template, the index annotation, the job-name label.
-// It is not bound to a node, so deleting it takes effect at once. job is
-// a Job of any Go type (client-go's, or loadlens's kapi.Job), read
-// through its JSON.
+// controller does: the template, the index annotation, the job-name label,
+// the Job as its controlling owner (so the garbage collector deletes it
+// with its Job). It is not bound to a node, so deleting it takes effect at
+// once. job is a Job as the API server returned it (with its UID), of any
+// Go type (client-go's, or loadlens's kapi.Job), read through its JSON.
 func CreatePod(ctx context.Context, c kubernetes.Interface, anyJob any, index int) (*corev1.Pod, error) {
 	job, err := AsJob(anyJob)
 	if err != nil {
@@ -67,6 +68,8 @@ func CreatePod(ctx context.Context, c kubernetes.Interface, anyJob any, index in
 		p.Labels = map[string]string{}
 	}
 	p.Labels["batch.kubernetes.io/job-name"] = job.Name
+	p.OwnerReferences = []metav1.OwnerReference{{APIVersion: "batch/v1", Kind: "Job", Name: job.Name, UID: job.UID,
+		Controller: ptr(true), BlockOwnerDeletion: ptr(true)}}
 	return c.CoreV1().Pods(job.Namespace).Create(ctx, p, metav1.CreateOptions{})
 }
 
@@ -117,3 +120,5 @@ func (s *APIServer) PublishRootCA(t *testing.T, c kubernetes.Interface, ns strin
 		t.Fatal(err)
 	}
 }
+
+func ptr[T any](v T) *T { return &v }
