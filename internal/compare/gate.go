@@ -213,6 +213,9 @@ func (r *Report) Check(gates []Gate) []GateResult {
 				res.Failed, res.Reason = true, err.Error()
 			} else {
 				res.Failed, res.NotJudged, res.Reason = judge(g, line.Values[0], line.Values[i], r.hostLag(i))
+				if why := r.medianMoved(g, line.Values[i], i); why != "" && !res.Failed && !res.NotJudged {
+					res.NotJudged, res.Reason = true, "not judged: "+res.Reason+why
+				}
 				if _, session := g.Metric.sessionName(); session {
 					res.Reason = sessionWords(res.Reason, g.Metric) // its seconds count sessions (or messages), not requests
 				}
