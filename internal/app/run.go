@@ -16,6 +16,7 @@ import (
 	"github.com/loadlens/loadlens/internal/otlp"
 	"github.com/loadlens/loadlens/internal/output"
 	"github.com/loadlens/loadlens/internal/plan"
+	"github.com/loadlens/loadlens/internal/proc"
 	"github.com/loadlens/loadlens/internal/report"
 	"github.com/loadlens/loadlens/internal/store"
 )
@@ -253,6 +254,7 @@ func (r *runner) fixStart(undo *cleanups) error {
 		r.dash.setStart(r.in, r.total)
 	}
 	if cfg.Generator == nil { // agents send no trace ids: a distributed run keeps none
+		r.cgroups = newCgroupMeter(p.Observe.Targets, proc.ProcRoot, proc.CgroupRoot)
 		r.eng = engine.New(p, r.traces.wrap(r.rec), engine.Options{Segment: cfg.Segment, Start: start, Notify: r.notice, Trace: r.traces.opts, Shared: r.shared})
 	}
 	var err error
