@@ -183,6 +183,7 @@ func Diagnose(in Input) []Finding {
 		}
 		return Join(a.Parts, a.Figures, rawValue) < Join(b.Parts, b.Figures, rawValue)
 	})
+	errorsFollowCause(fs)
 	return fs
 }
 
