@@ -55,14 +55,19 @@ func (c *context) ownCores(proc string) string {
 }
 
 // quotaEvidence states what the quota allowed against what the target
-// used and how long its threads were held back, at the scrape of the most
-// throttling, and the threads it ran when they exceed the quota.
+// used over the throttled scrapes, how long its threads were held back at
+// the scrape of the most throttling, and the threads it may run when they
+// exceed the quota.
 func (c *context) quotaEvidence(b *builder, q quotaOf, from, to, peakSec int) {
 	quota := b.add(c.fig(q.cores, StatValue, latestSec(c.values(q.cores), peakSec), latestSec(c.values(q.cores), peakSec), UnitCores,
 		"the cgroup's CPU quota at the scrape of the most throttling"))
-	if q.used != "" && c.has(q.used, peakSec) {
-		u := b.add(c.fig(q.used, StatValue, peakSec, peakSec, UnitCores, "cores used at the scrape of the most throttling"))
-		b.evidence(u, "it used ", u, " of the ", quota, " its cgroup's quota allows (cpu.max, or cpu.cfs_quota_us over cpu.cfs_period_us): the kernel stops it for the rest of each period once the quota is spent")
+	var used Figure
+	if q.used != "" {
+		used = c.fig(q.used, StatMedian, from, to, UnitCores, "cores used over the throttled scrapes (median)")
+	}
+	if q.used != "" && !math.IsNaN(used.Value) {
+		u := b.add(used)
+		b.evidence(u, "it used ", u, " (median) of the ", quota, " its cgroup's quota allows (cpu.max, or cpu.cfs_quota_us over cpu.cfs_period_us): the kernel stops it for the rest of each period once the quota is spent")
 	} else {
 		b.evidence(quota, "its cgroup's quota: ", quota, " (cpu.max, or cpu.cfs_quota_us over cpu.cfs_period_us), enforced every period")
 	}

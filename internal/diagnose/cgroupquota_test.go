@@ -59,7 +59,7 @@ func TestCgroupQuotaFindings(t *testing.T) {
 	}{
 		{"half a core, throttled 90 % of periods", quotaRun(0.5, 0.5, 0.9), map[string][]string{
 			KindCPUThrottled: {"App CPU throttled 90% of periods at its cgroup quota of 0.5 cores (loadlens_cgroup_cpu_throttled_periods_total, role=app, target=app) from 0:10",
-				"it used 0.5 cores of the 0.5 cores its cgroup's quota allows", "held back 1.35 cores' worth of each second",
+				"it used 0.5 cores (median) of the 0.5 cores its cgroup's quota allows", "held back 1.35 cores' worth of each second",
 				"it may run 2 threads at once, more than its quota allows"},
 			KindCPUSaturation: {"App CPU saturated: 100% of 0.5 cores"},
 		}},
