@@ -242,6 +242,9 @@ func (r *runner) serveDashboard(undo *cleanups) error {
 // outputs. With a Generator the agents are told the start it fixes.
 func (r *runner) fixStart(undo *cleanups) error {
 	cfg, p := r.cfg, r.cfg.Plan
+	if cfg.Generator == nil { // before the start is fixed: finding the targets' processes reads every process's descriptors
+		r.cgroups = newCgroupMeter(p.Observe.Targets, proc.ProcRoot, proc.CgroupRoot)
+	}
 	start := time.Now().Add(engine.PrepareLead)
 	if cfg.Generator != nil {
 		start = cfg.Generator.Start(time.Now(), r.notice)
@@ -254,7 +257,6 @@ func (r *runner) fixStart(undo *cleanups) error {
 		r.dash.setStart(r.in, r.total)
 	}
 	if cfg.Generator == nil { // agents send no trace ids: a distributed run keeps none
-		r.cgroups = newCgroupMeter(p.Observe.Targets, proc.ProcRoot, proc.CgroupRoot)
 		r.eng = engine.New(p, r.traces.wrap(r.rec), engine.Options{Segment: cfg.Segment, Start: start, Notify: r.notice, Trace: r.traces.opts, Shared: r.shared})
 	}
 	var err error
