@@ -31,7 +31,8 @@ func errorCause(f Finding) string {
 // in their order, with each cause's first remedy (its own finding lists
 // the rest): the load-level guesses (a pool, a slow query) beside a CPU
 // finding sent a CPU-starved target's users to its pool. A
-// cause is a finding of warning or more whose seconds meet the errors'; an
+// cause is a finding of warning or more whose seconds meet the errors', a
+// process's first CPU finding only (throttled and saturated are one cause); an
 // errors finding without one keeps its own remedies, and a line on the
 // failures' kind (mostFailures) stays first. fs is sorted, most severe first.
 func errorsFollowCause(fs []Finding) {
@@ -41,10 +42,17 @@ func errorsFollowCause(fs []Finding) {
 			continue
 		}
 		var lead, rest []string
+		short := map[string]bool{} // the subjects already named short of CPU: one CPU cause each
 		for _, f := range fs {
 			what := errorCause(f)
 			if what == "" || f.Severity < Warning || f.From > e.To || f.To+causeSlack < e.From {
 				continue
+			}
+			if f.Kind != KindPoolExhaustion {
+				if short[f.subject()] {
+					continue
+				}
+				short[f.subject()] = true
 			}
 			lead = append(lead, "the errors came while "+what+" (the "+f.Kind+" finding): apply that finding's remedies, then re-run")
 			if len(f.Remedies) > 0 && !slices.Contains(rest, f.Remedies[0]) {

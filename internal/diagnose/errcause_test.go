@@ -52,6 +52,9 @@ func TestErrorsFollowCause(t *testing.T) {
 			"the errors came while App was short of CPU (the cpu-saturation finding): apply that finding's remedies, then re-run",
 			"the errors came while the DB pool was exhausted (the pool-exhaustion finding): apply that finding's remedies, then re-run",
 			remediesFor(KindCPUSaturation)[0], remediesFor(KindPoolExhaustion)[0]}},
+		{"throttled and saturated: one CPU cause", []Finding{cpu(KindCPUThrottled, Critical, 12, 30), cpu(KindCPUSaturation, Critical, 16, 30)}, "", []string{
+			"the errors came while App was held back by its CPU limit (the cpu-throttled finding): apply that finding's remedies, then re-run",
+			remediesFor(KindCPUThrottled)[0]}},
 		{"no cause: the errors' own remedies", nil, "", own},
 		{"CPU busy as context only (info)", []Finding{cpu(KindCPUSaturation, Info, 15, 28)}, "", own},
 		{"CPU saturated after the errors", []Finding{cpu(KindCPUSaturation, Critical, 31, 40)}, "", own},
