@@ -39,7 +39,8 @@ type runner struct {
 	traces     *traceRun      // trace ids kept, spans received
 	outs       *output.Set    // the metrics outputs; nil without any
 	cpu        *cpuMeter
-	stall      *stallMeter // the generator's own waits for a CPU, per second
+	stall      *stallMeter  // the generator's own waits for a CPU, per second
+	cgroups    *cgroupMeter // the loopback targets' cgroup quotas; nil for a distributed run
 	total      time.Duration
 	stopEngine context.CancelFunc
 	aborted    map[int]bool
@@ -247,6 +248,9 @@ func (r *runner) second(sec int) {
 	self := selfSeries(sec, cpu, capacity, host, st, held, &r.run.Series[len(r.run.Series)-1], fds)
 	if g := r.cfg.Generator; g != nil {
 		self = append(self, g.AgentSeries(sec)...) // one write: the agents' seconds share the generator's transaction
+	}
+	if r.cgroups != nil {
+		self = append(self, r.cgroups.sample(sec)...)
 	}
 	r.pause()
 	r.obs.add(self) // pauses inside, as run.db's writes do

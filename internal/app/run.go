@@ -16,6 +16,7 @@ import (
 	"github.com/loadlens/loadlens/internal/otlp"
 	"github.com/loadlens/loadlens/internal/output"
 	"github.com/loadlens/loadlens/internal/plan"
+	"github.com/loadlens/loadlens/internal/proc"
 	"github.com/loadlens/loadlens/internal/report"
 	"github.com/loadlens/loadlens/internal/store"
 )
@@ -241,6 +242,9 @@ func (r *runner) serveDashboard(undo *cleanups) error {
 // outputs. With a Generator the agents are told the start it fixes.
 func (r *runner) fixStart(undo *cleanups) error {
 	cfg, p := r.cfg, r.cfg.Plan
+	if cfg.Generator == nil { // before the start is fixed: finding the targets' processes reads every process's descriptors
+		r.cgroups = newCgroupMeter(p.Observe.Targets, proc.ProcRoot, proc.CgroupRoot)
+	}
 	start := time.Now().Add(engine.PrepareLead)
 	if cfg.Generator != nil {
 		start = cfg.Generator.Start(time.Now(), r.notice)

@@ -208,23 +208,47 @@ func (c *context) podsCPU() []cpuSubject {
 }
 
 // cpuLimitSource returns the source of the cores a process may use: its
-// cpu_limit label, else a cpu_limit gauge of the same scrape, else Go's
-// GOMAXPROCS or Micrometer's system_cpu_count (the JVM's
-// availableProcessors) as exposed by the same scrape; "" when none is known.
+// cpu_limit label, else a cpu_limit gauge of the same scrape, else the
+// fewer of its cgroup's quota as loadlens read it (CgroupQuota) and the
+// threads it may run (threadLimit); "" when none is known.
 func (c *context) cpuLimitSource(s *series.Series) string {
 	if v := s.Label(CPULimit); v != "" {
 		if f, err := strconv.ParseFloat(v, 64); err == nil && f > 0 {
 			return c.constant(CPULimit, s, f)
 		}
 	}
-	n, v := scrapeOf(s)
-	for _, gauge := range []string{CPULimit, "go_sched_gomaxprocs_threads", "system_cpu_count"} {
-		for _, o := range c.set.Find(gauge) {
-			if n != "" && o.Label(n) != v {
-				continue
-			}
-			return c.ofSeries(o)
+	if g := c.sameScrape(s, CPULimit); g != "" {
+		return g
+	}
+	quota, threads := c.sameScrape(s, CgroupQuota), c.threadLimit(s)
+	if quota == "" || threads == "" {
+		return quota + threads
+	}
+	src, _ := c.combine(quota, " min ", threads, func(x, y float64) (float64, bool) { return min(x, y), true })
+	return src
+}
+
+// threadLimit returns the source of the threads a process may run at once
+// as its own scrape exposes them: Go's GOMAXPROCS or Micrometer's
+// system_cpu_count (the JVM's availableProcessors); "" when neither.
+func (c *context) threadLimit(s *series.Series) string {
+	for _, gauge := range []string{"go_sched_gomaxprocs_threads", "system_cpu_count"} {
+		if g := c.sameScrape(s, gauge); g != "" {
+			return g
 		}
+	}
+	return ""
+}
+
+// sameScrape returns the source of the first series named gauge from the
+// scrape of s (scrapeOf), "" when there is none.
+func (c *context) sameScrape(s *series.Series, gauge string) string {
+	n, v := scrapeOf(s)
+	for _, o := range c.set.Find(gauge) {
+		if n != "" && o.Label(n) != v {
+			continue
+		}
+		return c.ofSeries(o)
 	}
 	return ""
 }

@@ -39,6 +39,18 @@ const (
 	GeneratorPoolHeld = "loadlens_vu_pool_held"
 )
 
+// The series loadlens records of a loopback target's cgroup CPU quota
+// (labels those of the target's scrape): the quota in cores, and per second
+// the enforcement periods, those throttled, the time held back and the CPU
+// used (cgroup v2 cpu.max and cpu.stat, or v1's cpu.cfs_* and cpu.stat).
+const (
+	CgroupQuota        = "loadlens_cgroup_cpu_quota_cores"
+	CgroupPeriods      = "loadlens_cgroup_cpu_periods_total"
+	CgroupThrottled    = "loadlens_cgroup_cpu_throttled_periods_total"
+	CgroupThrottledSec = "loadlens_cgroup_cpu_throttled_seconds_total"
+	CgroupUsage        = "loadlens_cgroup_cpu_usage_seconds_total"
+)
+
 // CPULimit is the name of a label or of a gauge series (same role or target
 // labels as the process it limits) giving the cores a process may use, for
 // process_cpu_seconds_total, whose rate is in cores.
@@ -171,6 +183,7 @@ func Diagnose(in Input) []Finding {
 		}
 		return Join(a.Parts, a.Figures, rawValue) < Join(b.Parts, b.Figures, rawValue)
 	})
+	errorsFollowCause(fs)
 	return fs
 }
 

@@ -61,15 +61,19 @@ func errorsAtLoad(c *context) []Finding {
 	return []Finding{e.b.done(e.from, e.to)}
 }
 
+// mostFailuresLead starts the remedy mostFailures adds, which stays first
+// whatever cause the other findings name (errorsFollowCause).
+const mostFailuresLead = "most failures are "
+
 // mostFailures is the remedy the most frequent failure kind k adds: a
 // session protocol's own first step (a gRPC status, a refused WebSocket
 // handshake), or for HTTP's 4xx answers, expect_status.
 func mostFailures(c *context, k sample.Kind) []string {
 	if fw, own := failureOf(c.run, k); own {
-		return []string{"most failures are " + fw.what + ": " + fw.remedies[0]}
+		return []string{mostFailuresLead + fw.what + ": " + fw.remedies[0]}
 	}
 	if k == sample.HTTP4xx {
-		return []string{"most failures are 4xx answers: if some are expected (a 409 for sold out, a 404 for a missing item), list them in expect_status so they are not counted as failures"}
+		return []string{mostFailuresLead + "4xx answers: if some are expected (a 409 for sold out, a 404 for a missing item), list them in expect_status so they are not counted as failures"}
 	}
 	return nil
 }

@@ -30,6 +30,7 @@ func synthetic() map[string]func(t *testing.T) Input {
 		"db-cpu":             slowFrom(nodeCPU(0.46, 0.9, 15), 15),
 		"app-cpu":            slowFrom(series.Set{mk("process_cpu_seconds_total", series.Rate, stepUp(0.97, 10), "cpu_limit", "1", "role", "app")}, 10),
 		"app-cpu-over-limit": slowFrom(goService(1.14, 1, 10), 10), // the scrapes read 1.14 of 1 core: capped
+		"cgroup-quota":       quotaRun(0.5, 0.5, 0.9),              // a loopback target throttled by its cgroup quota (loadlens_cgroup_cpu_*)
 		"app-cpu-gauge": slowFrom(series.Set{mk("process_cpu_seconds_total", series.Rate, stepUp(1.9, 20), "role", "app", "target", "shop"),
 			mk(CPULimit, series.Gauge, pts(0, 5, repeat(2, 9)...), "role", "app", "target", "shop")}, 20),
 		"micrometer-cpu": slowFrom(series.Set{mk("process_cpu_usage", series.Gauge, stepUp(0.95, 25), "role", "app")}, 25),

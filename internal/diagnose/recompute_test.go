@@ -407,6 +407,16 @@ func (r *rawRun) source(t *testing.T, src string) perSec {
 			}
 		}
 		return out
+	case strings.Contains(src, " min "):
+		parts := strings.SplitN(src, " min ", 2)
+		a, b := r.source(t, parts[0]), r.source(t, parts[1])
+		out := perSec{}
+		for sec, v := range a {
+			if w, ok := b[sec]; ok {
+				out[sec] = math.Min(v, w)
+			}
+		}
+		return out
 	case strings.Contains(src, " + "):
 		parts := strings.SplitN(src, " + ", 2)
 		a, b := r.source(t, parts[0]), r.source(t, parts[1])

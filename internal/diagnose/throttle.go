@@ -41,7 +41,7 @@ func cpuThrottling(c *context) []Finding {
 			fs = append(fs, f)
 		}
 	}
-	return fs
+	return append(fs, c.cgroupThrottling()...)
 }
 
 // throttleSubject is what a throttling finding is about.
@@ -49,6 +49,7 @@ type throttleSubject struct {
 	name, label        string
 	throttled, periods string    // sources: throttled periods and periods per second
 	used               cpuOfPods // the cores used against the limits, when known
+	quota              *quotaOf  // a loopback target's cgroup quota as loadlens read it; nil for a scrape's
 }
 
 // cpuOfPods is the sources of a group's CPU use and limits.
@@ -85,7 +86,12 @@ func (c *context) throttled(src string, pts []series.Point, s throttleSubject) (
 		}
 	}
 	at := b.second(peakSec, StatSecond, "the scrape of the most throttling")
-	b.title(name(s.name), " CPU throttled ", peak, " of periods at its limit (", name(s.label), ") from ", onset)
+	if s.quota != nil {
+		q := b.add(c.fig(s.quota.cores, StatMax, from, to, UnitCores, "the cgroup's CPU quota: its quota over its period"))
+		b.title(name(s.name), " CPU throttled ", peak, " of periods at its cgroup quota of ", q, " (", name(s.label), ") from ", onset)
+	} else {
+		b.title(name(s.name), " CPU throttled ", peak, " of periods at its limit (", name(s.label), ") from ", onset)
+	}
 	b.evidence(first, "first of the throttled scrapes: ", first, " of CFS periods throttled at ", onset)
 	thr := b.add(c.fig(s.throttled, StatValue, peakSec, peakSec, UnitNumber, "CFS periods throttled per second at the scrape of the most throttling"))
 	all := b.add(c.fig(s.periods, StatValue, peakSec, peakSec, UnitNumber, "CFS periods per second at the scrape of the most throttling"))
@@ -95,6 +101,9 @@ func (c *context) throttled(src string, pts []series.Point, s throttleSubject) (
 		ls := latestSec(c.values(s.used.limit), peakSec)
 		lim := b.add(c.fig(s.used.limit, StatValue, ls, ls, UnitCores, "the CPU limits (kube-state-metrics) at its last scrape before"))
 		b.evidence(u, "it used ", u, " against limits of ", lim, " on average over the scrape: the limit is enforced every tenth of a second, so bursts hit it")
+	}
+	if s.quota != nil {
+		c.quotaEvidence(b, *s.quota, from, to, peakSec)
 	}
 	c.clientAt(b, peakSec)
 	return b.done(from, to), true

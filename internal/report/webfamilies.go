@@ -127,6 +127,12 @@ func kubeFamilies() []family {
 		{chart: "container-cfs", title: "Container CFS periods per second", unit: unitCount, rank: 84, members: []member{
 			{"container_cpu_cfs_throttled_periods_total", "throttled"}, {"container_cpu_cfs_periods_total", "periods"},
 		}},
+		{chart: "cgroup-cpu", title: "CPU of the cgroup's quota, cores (read by loadlens)", unit: unitCores, rank: 84, members: []member{
+			{"loadlens_cgroup_cpu_usage_seconds_total", "used"}, {"loadlens_cgroup_cpu_throttled_seconds_total", "held back"}, {"loadlens_cgroup_cpu_quota_cores", "quota"},
+		}, limits: []string{"loadlens_cgroup_cpu_quota_cores"}},
+		{chart: "cgroup-cfs", title: "CFS periods per second of the cgroup's quota (read by loadlens)", unit: unitCount, rank: 84, members: []member{
+			{"loadlens_cgroup_cpu_throttled_periods_total", "throttled"}, {"loadlens_cgroup_cpu_periods_total", "periods"},
+		}},
 		{chart: "container-memory", title: "Container memory (working set)", unit: unitBytes, rank: 85, members: []member{
 			{"container_memory_working_set_bytes", ""},
 		}},

@@ -1,0 +1,114 @@
+package app
+
+import (
+	"net/url"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/diagnose"
+	"github.com/loadlens/loadlens/internal/plan"
+	"github.com/loadlens/loadlens/internal/proc"
+	"github.com/loadlens/loadlens/internal/series"
+)
+
+// quotaPresets are the presets whose endpoint is the service's own process:
+// the others are exporters (node, postgres, redis) or a cluster's
+// (Kubernetes), whose process's cgroup is not the service's.
+var quotaPresets = []string{"", "spring", "go"}
+
+// cgroupWatch is one loopback target's process and the cgroup whose CPU
+// quota holds it, with the counters read a second before.
+type cgroupWatch struct {
+	labels []series.Label // the target's labels and target=<name>, as its scraped series carry
+	limit  proc.CPULimit
+	last   proc.CPUStat
+	at     time.Time // when last was read
+	ok     bool      // last holds a reading
+}
+
+// cgroupMeter reads, each second, the CPU bandwidth counters of the
+// cgroups that hold the loopback targets' processes: a process under a
+// quota whose threads do not follow it (GOMAXPROCS 2 under half a core)
+// reads as idle in its own metrics while the kernel throttles it.
+type cgroupMeter struct{ watches []*cgroupWatch }
+
+// newCgroupMeter finds, for each scraped target answering on loopback, the
+// process listening on its port and the cgroup with its tightest quota.
+// Targets without one (no quota, another host, a process loadlens may not
+// read) are not watched.
+func newCgroupMeter(targets []plan.ObserveTarget, procRoot, cgroupRoot string) *cgroupMeter {
+	m := &cgroupMeter{}
+	for _, t := range targets {
+		port, ok := loopbackPort(t.URL)
+		if !ok || !slices.Contains(quotaPresets, t.Preset) {
+			continue
+		}
+		pid, ok := proc.ListenerPID(procRoot, port)
+		if !ok {
+			continue
+		}
+		l, ok, err := proc.FindCPULimit(procRoot, cgroupRoot, pid)
+		if err != nil || !ok {
+			continue
+		}
+		labels := append(slices.Clone(t.Labels), series.Label{Name: "target", Value: t.Name})
+		series.SortLabels(labels)
+		w := &cgroupWatch{labels: labels, limit: l}
+		w.last, err = proc.ReadCPUStat(l)
+		w.at, w.ok = time.Now(), err == nil
+		m.watches = append(m.watches, w)
+	}
+	return m
+}
+
+// loopbackPort returns the port of a loopback URL (its scheme's default
+// when it names none); false for another host.
+func loopbackPort(raw string) (int, bool) {
+	if !loopbackURL(raw) {
+		return 0, false
+	}
+	u, _ := url.Parse(raw)
+	p := u.Port()
+	if p == "" {
+		if u.Scheme == "https" {
+			return 443, true
+		}
+		return 80, true
+	}
+	n, err := strconv.Atoi(p)
+	return n, err == nil && n > 0 && n < 65536
+}
+
+// sample returns second sec's series: each watched cgroup's quota, and its
+// counters' increase per second since the previous call (none for a first
+// reading or a counter that went back, the cgroup made anew).
+func (m *cgroupMeter) sample(sec int) series.Set {
+	var set series.Set
+	for _, w := range m.watches {
+		st, err := proc.ReadCPUStat(w.limit)
+		now := time.Now()
+		if err != nil {
+			w.ok = false
+			continue
+		}
+		prev, was, dt := w.last, w.ok, now.Sub(w.at).Seconds()
+		w.last, w.at, w.ok = st, now, true
+		point := func(name string, kind series.Kind, v float64) {
+			set = append(set, &series.Series{Name: name, Labels: w.labels, Kind: kind, Points: []series.Point{{Sec: sec, Value: v}}})
+		}
+		if st.Cores > 0 {
+			point(diagnose.CgroupQuota, series.Gauge, st.Cores)
+		}
+		if !was || dt <= 0 || st.Periods < prev.Periods || st.Throttled < prev.Throttled || st.ThrottledSec < prev.ThrottledSec {
+			continue
+		}
+		point(diagnose.CgroupPeriods, series.Rate, float64(st.Periods-prev.Periods)/dt)
+		point(diagnose.CgroupThrottled, series.Rate, float64(st.Throttled-prev.Throttled)/dt)
+		point(diagnose.CgroupThrottledSec, series.Rate, (st.ThrottledSec-prev.ThrottledSec)/dt)
+		if st.UsageSec >= 0 && prev.UsageSec >= 0 && st.UsageSec >= prev.UsageSec {
+			point(diagnose.CgroupUsage, series.Rate, (st.UsageSec-prev.UsageSec)/dt)
+		}
+	}
+	return set
+}
