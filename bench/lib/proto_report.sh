@@ -74,6 +74,7 @@ proto_table() {
     echo "Target ≥ ${f}× $tool: loadlens ÷ $tool $(rcell "$m" "$tool" llx_req_per_cpu_s) — $(proto_verdict "$ratio" "$lo" "$f")."
   done < <(proto_targets "$m")
   if [ -n "${S[$m/loadlens-off/bk_cpu]:-}" ]; then
+    echo
     echo "loadlens's bookkeeping (defaults ÷ \`${LOADLENS_OFF_FLAGS[*]}\`, ${u}s per CPU-second, paired): $(rcell "$m" loadlens-off bk_cpu)."
   fi
 }
