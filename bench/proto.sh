@@ -12,7 +12,7 @@
 # Environment: ROUNDS [3], PROTO_VUS [50], PROTO_DUR [10] seconds, GRPC_PORT [18200],
 # WS_PORT [18201], H2_PORT [18202], TARGET_CPU [0], GEN_CPU [1], SETTLE [2], QUIET_WAIT [30],
 # DISTURBED [25] and REDO_DISTURBED as bench/run.sh has them; SKIP_INSTALL=1; NO_WRITE=1
-# (leave RESULTS.md alone: the block goes to bench/out/proto/block.md only).
+# (leave RESULTS.md and bench/data/ alone: the block goes to bench/out/proto/block.md only).
 set -uo pipefail
 
 BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -97,7 +97,10 @@ main() {
   RUN_DATE=$(date -u '+%Y-%m-%d %H:%M UTC')
   LOADAVG_END=$(cut -d' ' -f1-3 /proc/loadavg)
   proto_write
-  mkdir -p "$BENCH/data" && cp "$RAW" "$BENCH/data/proto-raw.tsv" && cp "$OUT/stats.tsv" "$BENCH/data/proto-stats.tsv"
+  # The numbers behind RESULTS.md's block, committed beside it (not for a NO_WRITE run).
+  if [ "${NO_WRITE:-0}" != 1 ]; then
+    mkdir -p "$BENCH/data" && cp "$RAW" "$BENCH/data/proto-raw.tsv" && cp "$OUT/stats.tsv" "$BENCH/data/proto-stats.tsv"
+  fi
   log "done in $RUNTIME"
 }
 
