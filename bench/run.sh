@@ -19,6 +19,9 @@
 #     scale" (smoke tests);  PEERS ["wrk oha k6"] (hey and vegeta can be added)
 #   ONCE_ROUNDS [1] rounds of the collapse and scale tests, run after the interleaved rounds
 #   OHA_VERSION, K6_VERSION, VEGETA_VERSION, HEY_VERSION: see bench/lib/install.sh
+#
+# bench/run.sh proto [...] runs only issue 24's gRPC, WebSocket and HTTP/2 benches
+# (bench/proto.sh, its own knobs there), never this suite.
 set -uo pipefail
 
 BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -247,4 +250,6 @@ report_only() {
   log "rewrote bench/RESULTS.md from $RAW"
 }
 
+# "bench/run.sh proto" runs issue 24's protocol benches alone (bench/proto.sh), not this suite.
+if [ "${1:-}" = proto ]; then shift; exec "$BENCH/proto.sh" "$@"; fi
 if [ "${REPORT_ONLY:-0}" = 1 ]; then report_only; else main "$@"; fi

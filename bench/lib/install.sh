@@ -8,6 +8,7 @@
 : "${K6_VERSION:=v1.8.1}"        # go.k6.io/k6 as the Go module proxy serves it
 : "${VEGETA_VERSION:=v12.13.0}"  # github.com/tsenart/vegeta/v12
 : "${HEY_VERSION:=v0.1.5}"       # github.com/rakyll/hey (= @latest; unchanged since 2020)
+: "${GHZ_VERSION:=v0.121.0}"     # github.com/bojand/ghz (the gRPC peer of bench/proto.sh)
 
 # status_set TOOL ok|skipped NOTE records the outcome of one install.
 status_set() {
@@ -55,18 +56,18 @@ go_mod_version() {
   go version -m "$1" 2>/dev/null | awk -v m="$2" '($1=="mod"||$1=="dep") && $2==m {print $3; exit}'
 }
 
-# install_go_tool NAME MODULE VERSION installs a Go command with go install, unless the
-# cached binary already has that version.
+# install_go_tool NAME MODULE VERSION [PACKAGE] installs a Go command (PACKAGE, by default the
+# module's root) with go install, unless the cached binary already has that version.
 install_go_tool() {
-  local name=$1 module=$2 version=$3
+  local name=$1 module=$2 version=$3 pkg=${4:-$2}
   if [ -x "$TOOLS/bin/$name" ] && [ "$(go_mod_version "$TOOLS/bin/$name" "$module")" = "$version" ]; then
     status_set "$name" ok "go install $module@$version (cached)"; return
   fi
-  log "go install $module@$version"
-  if GOBIN="$TOOLS/bin" GOFLAGS=-modcacherw go install "$module@$version" >"$TOOLS/logs/$name.log" 2>&1; then
-    status_set "$name" ok "go install $module@$version"
+  log "go install $pkg@$version"
+  if GOBIN="$TOOLS/bin" GOFLAGS=-modcacherw go install "$pkg@$version" >"$TOOLS/logs/$name.log" 2>&1; then
+    status_set "$name" ok "go install $pkg@$version"
   else
-    status_set "$name" skipped "go install $module@$version failed: $(tail -1 "$TOOLS/logs/$name.log")"
+    status_set "$name" skipped "go install $pkg@$version failed: $(tail -1 "$TOOLS/logs/$name.log")"
   fi
 }
 
@@ -122,4 +123,29 @@ install_peers() {
   fi
   install_oha
   ln -sf "$TOOLS/oha/bin/oha" "$TOOLS/bin/oha" 2>/dev/null || true
+}
+
+# install_proto_peers installs what bench/proto.sh measures beside loadlens: k6 (its
+# k6/net/grpc and k6/experimental/websockets are built in), ghz, and Debian's h2load and
+# nghttpd. Each that fails is "skipped", as above.
+install_proto_peers() {
+  mkdir -p "$TOOLS/bin" "$TOOLS/logs"
+  touch "$TOOLS/status.tsv"
+  local pkg
+  for pkg in nghttp2-client:h2load nghttp2-server:nghttpd; do
+    command -v "${pkg#*:}" >/dev/null && continue
+    log "apt-get install ${pkg%%:*}"
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y --no-install-recommends "${pkg%%:*}" \
+      >>"$TOOLS/logs/apt-install.log" 2>&1 || log "apt-get install ${pkg%%:*} failed (see $TOOLS/logs/apt-install.log)"
+  done
+  if command -v h2load >/dev/null; then status_set h2load ok "Debian package nghttp2-client"
+  else status_set h2load skipped "apt-get install nghttp2-client failed"; fi
+  if command -v nghttpd >/dev/null; then status_set nghttpd ok "Debian package nghttp2-server"
+  else status_set nghttpd skipped "apt-get install nghttp2-server failed"; fi
+  if command -v go >/dev/null; then
+    install_go_tool k6 go.k6.io/k6 "$K6_VERSION"
+    install_go_tool ghz github.com/bojand/ghz "$GHZ_VERSION" github.com/bojand/ghz/cmd/ghz
+  else
+    for t in k6 ghz; do status_set "$t" skipped "no go on PATH"; done
+  fi
 }

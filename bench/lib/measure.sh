@@ -22,6 +22,16 @@ IDLE_VUS=10000; IDLE_DUR=15
 : "${DASH_PORT:=18099}" "${DASH_CLIENT:=1}"
 # loadlens's open-model row scrapes node_exporter on this port every second (observe:).
 : "${NODE_PORT:=18100}"
+# bench/proto.sh (issue 24): gRPC unary calls, WebSocket messages and HTTP/2 requests, each
+# PROTO_VUS connections for PROTO_DUR seconds; the targets' ports (bench/lib/proto.sh).
+: "${PROTO_VUS:=50}" "${PROTO_DUR:=10}"
+: "${GRPC_PORT:=18200}" "${WS_PORT:=18201}" "${H2_PORT:=18202}"
+# The gRPC call all three tools make (grpc-go's interop TestService) and its .proto files.
+GRPC_METHOD=grpc.testing.TestService/UnaryCall
+GRPC_MESSAGE='{"response_size":100,"payload":{"body":"aGVsbG8gd29ybGQ="}}'
+: "${PROTOS_DIR:=$(dirname "${BENCH:-.}")/internal/protocol/grpc/testdata}"
+# h2load-mux: the same 50 streams in flight multiplexed, 10 on each of 5 connections.
+H2_MUX_CONNS=5; H2_MUX_STREAMS=10
 
 # tool_cmd MEAS TOOL DIR fills CMD (an array) with the command for one run, or sets
 # UNSUPPORTED to the reason the tool cannot take part in MEAS.
@@ -90,6 +100,38 @@ tool_cmd() {
                       -e "DURATION=${IDLE_DUR}s" "$BENCH/k6/idle.js") ;;
   idle/loadlens|idle/loadlens-base) CMD=("$LL" run "$BENCH/loadlens/idle.yaml" -e "TARGET=http://127.0.0.1:$PORT"
                       --quiet --summary-json "$dir/summary.json" --results "$dir/results") ;;
+  *) proto_cmd "$meas" "$tool" "$dir" ;;
+  esac
+}
+
+# proto_cmd MEAS TOOL DIR fills CMD for bench/proto.sh's measurements (grpc, ws, h2), as
+# tool_cmd does: PROTO_VUS connections, one call, message or request in flight on each (and
+# h2load-mux, the same streams multiplexed), PROTO_DUR seconds.
+proto_cmd() {
+  local meas=$1 tool=$2 dir=$3 B=$TOOLS/bin LL=$LOADLENS
+  local k6=("$B/k6" run -q --no-color --vus "$PROTO_VUS" --duration "${PROTO_DUR}s"
+    --summary-export "$dir/summary.json" --summary-trend-stats 'med,p(99)')
+  local ll=(--vus "$PROTO_VUS" --duration "${PROTO_DUR}s" --quiet --summary-json "$dir/summary.json" --results "$dir/results")
+  [ "$tool" = loadlens-off ] && ll+=("${LOADLENS_OFF_FLAGS[@]}") || ll+=("${DASH_FLAGS[@]}")
+  case "$meas/$tool" in
+  grpc/ghz)      CMD=("$B/ghz" --insecure --import-paths "$PROTOS_DIR" --proto "$PROTOS_DIR/grpc/testing/test.proto"
+                      --call "$GRPC_METHOD" -d "$GRPC_MESSAGE" -c "$PROTO_VUS" --connections "$PROTO_VUS"
+                      -z "${PROTO_DUR}s" -O json -o "$dir/ghz.json" "127.0.0.1:$GRPC_PORT") ;;
+  grpc/k6)       CMD=("${k6[@]}" -e "TARGET=127.0.0.1:$GRPC_PORT" -e "PROTOS=$PROTOS_DIR" "$BENCH/k6/grpc.js") ;;
+  grpc/loadlens|grpc/loadlens-off)
+                 mkdir -p "$dir" && sed -e "s/127\.0\.0\.1:18200/127.0.0.1:$GRPC_PORT/" \
+                   -e "s#\[\.\./\.\./internal/protocol/grpc/testdata\]#[$PROTOS_DIR]#" "$BENCH/loadlens/grpc.yaml" >"$dir/grpc.yaml"
+                 CMD=("$LL" run "$dir/grpc.yaml" "${ll[@]}") ;;
+  ws/k6)         CMD=("${k6[@]}" -e "TARGET=ws://127.0.0.1:$WS_PORT/" "$BENCH/k6/ws.js") ;;
+  ws/loadlens-off) UNSUPPORTED="--no-metrics counts sessions, not their messages" ;;
+  ws/loadlens)
+                 CMD=("$LL" run "$BENCH/loadlens/ws.yaml" -e "TARGET=http://127.0.0.1:$WS_PORT" "${ll[@]}") ;;
+  h2/h2load)     CMD=(h2load -c "$PROTO_VUS" -m 1 -D "$PROTO_DUR" "https://127.0.0.1:$H2_PORT/index.html") ;;
+  h2/h2load-mux) CMD=(h2load -c "$H2_MUX_CONNS" -m "$H2_MUX_STREAMS" -D "$PROTO_DUR" "https://127.0.0.1:$H2_PORT/index.html") ;;
+  h2/k6)         CMD=(env K6_INSECURE_SKIP_TLS_VERIFY=true "${k6[@]}" -e "TARGET=https://127.0.0.1:$H2_PORT/index.html"
+                      "$BENCH/k6/closed.js") ;;
+  h2/loadlens|h2/loadlens-off)
+                 CMD=("$LL" run "$BENCH/loadlens/h2.yaml" -e "TARGET=https://127.0.0.1:$H2_PORT" "${ll[@]}") ;;
   *) UNSUPPORTED="not part of this measurement" ;;
   esac
 }
@@ -97,7 +139,7 @@ tool_cmd() {
 # duration_of MEAS prints the load duration of MEAS in seconds.
 duration_of() {
   case $1 in closed|https) echo "$CLOSED_DUR" ;; open) echo "$OPEN_DUR" ;; idle) echo "$IDLE_DUR" ;;
-  collapse) echo "$COLLAPSE_DUR" ;; scale) echo "$SCALE_DUR" ;; esac
+  collapse) echo "$COLLAPSE_DUR" ;; scale) echo "$SCALE_DUR" ;; grpc|ws|h2) echo "$PROTO_DUR" ;; esac
 }
 
 # emit MEAS TOOL ROUND KEY VALUE appends one raw number (NA when empty) to the run's file.
@@ -286,6 +328,7 @@ parse_vegeta() {
 # parse_k6 reads k6's --summary-export.
 parse_k6() {
   local m=$1 t=$2 r=$3 f=$4/summary.json
+  case $m in grpc|ws) parse_k6_proto "$@"; return ;; esac
   if ! jq -e .metrics.http_reqs "$f" >/dev/null 2>&1; then
     note_parse_failure "$m" "$t" "$r" "k6 wrote no summary export ($(tail -c 200 "$4/stderr" | tr '\n' ' '))"
     emit "$m" "$t" "$r" reqs ""; return
@@ -299,12 +342,62 @@ parse_k6() {
   emit "$m" "$t" "$r" p999_ms "$(jq '.metrics.http_req_duration["p(99.9)"] // empty' "$f")"
 }
 
+# parse_k6_proto reads k6's --summary-export of a gRPC run (a call per iteration: an
+# iteration whose call failed throws, and is counted as an error from stderr) or a WebSocket
+# run (messages received).
+parse_k6_proto() {
+  local m=$1 t=$2 r=$3 f=$4/summary.json
+  if ! jq -e .metrics.iterations "$f" >/dev/null 2>&1; then
+    note_parse_failure "$m" "$t" "$r" "k6 wrote no summary export ($(tail -c 200 "$4/stderr" | tr '\n' ' '))"
+    emit "$m" "$t" "$r" reqs ""; return
+  fi
+  if [ "$m" = grpc ]; then
+    emit "$m" "$t" "$r" reqs "$(jq .metrics.iterations.count "$f")"
+    emit "$m" "$t" "$r" errors "$(grep -c 'status [0-9]' "$4/stderr")"
+    emit "$m" "$t" "$r" p50_ms "$(jq '.metrics.grpc_req_duration.med // empty' "$f")"
+    emit "$m" "$t" "$r" p99_ms "$(jq '.metrics.grpc_req_duration["p(99)"] // empty' "$f")"
+  else
+    emit "$m" "$t" "$r" reqs "$(jq '.metrics.ws_msgs_received.count // 0' "$f")"
+    emit "$m" "$t" "$r" sessions "$(jq '.metrics.ws_sessions.count // 0' "$f")"
+    emit "$m" "$t" "$r" errors "$(grep -c 'level=error' "$4/stderr")"
+  fi
+}
+
+# parse_ghz reads ghz's JSON report: calls with any status, those not OK as errors.
+parse_ghz() {
+  local m=$1 t=$2 r=$3 f=$4/ghz.json
+  if ! jq -e .count "$f" >/dev/null 2>&1; then
+    note_parse_failure "$m" "$t" "$r" "ghz wrote no JSON report ($(tail -c 200 "$4/stderr" | tr '\n' ' '))"
+    emit "$m" "$t" "$r" reqs ""; return
+  fi
+  emit "$m" "$t" "$r" reqs "$(jq .count "$f")"
+  emit "$m" "$t" "$r" rps "$(jq .rps "$f")"
+  emit "$m" "$t" "$r" errors "$(jq '.count - (.statusCodeDistribution.OK // 0)' "$f")"
+  emit "$m" "$t" "$r" p50_ms "$(jq '[.latencyDistribution[]? | select(.percentage == 50) | .latency / 1e6][0] // empty' "$f")"
+  emit "$m" "$t" "$r" p99_ms "$(jq '[.latencyDistribution[]? | select(.percentage == 99) | .latency / 1e6][0] // empty' "$f")"
+}
+
+# parse_h2load reads h2load's text summary: requests done, of which failed or errored.
+parse_h2load() {
+  local m=$1 t=$2 r=$3 f=$4/stdout reqs
+  reqs=$(awk '/^requests:/{print $6}' "$f")
+  [ -z "$reqs" ] && note_parse_failure "$m" "$t" "$r" "no 'requests:' line in h2load output"
+  emit "$m" "$t" "$r" reqs "$reqs"
+  emit "$m" "$t" "$r" rps "$(awk '/^finished in/{print $4}' "$f")"
+  emit "$m" "$t" "$r" errors "$(awk '/^requests:/{print $10 + $12}' "$f")"
+}
+
 # parse_loadlens reads loadlens's summary JSON (k6's layout), or its printed summary when
 # the JSON has no request count.
 parse_loadlens() {
   local m=$1 t=$2 r=$3 f=$4/summary.json reqs
   if [ -d "$4/segs" ]; then parse_segments "$@"; return; fi
   reqs=$(jq -e '.metrics.http_reqs.count // ([.loadlens.endpoints[]?.requests] | add)' "$f" 2>/dev/null)
+  # A WebSocket run is measured in messages received (sessions are its iterations).
+  if [ "$m" = ws ]; then
+    reqs=$(jq -e '.metrics.ws_msgs_received.count' "$f" 2>/dev/null)
+    emit "$m" "$t" "$r" sessions "$(jq '.metrics.ws_sessions.count // empty' "$f" 2>/dev/null)"
+  fi
   if [ -z "$reqs" ] || [ "$reqs" = null ]; then
     reqs=$(grep -oE '[0-9]+ requests \(' "$4/stdout" | grep -oE '^[0-9]+')
   fi
@@ -313,8 +406,8 @@ parse_loadlens() {
   emit "$m" "$t" "$r" rps "$(jq '.metrics.http_reqs.rate // empty' "$f" 2>/dev/null)"
   emit "$m" "$t" "$r" errors "$(jq '[.loadlens.endpoints[]?.failed] | add // 0' "$f" 2>/dev/null)"
   emit "$m" "$t" "$r" dropped "$(jq '.metrics.dropped_iterations.count // 0' "$f" 2>/dev/null)"
-  emit "$m" "$t" "$r" p50_ms "$(jq '.metrics.http_req_duration.med // empty' "$f" 2>/dev/null)"
-  emit "$m" "$t" "$r" p99_ms "$(jq '.metrics.http_req_duration["p(99)"] // empty' "$f" 2>/dev/null)"
+  emit "$m" "$t" "$r" p50_ms "$(jq '(.metrics.http_req_duration.med // .metrics.grpc_req_duration.med) // empty' "$f" 2>/dev/null)"
+  emit "$m" "$t" "$r" p99_ms "$(jq '(.metrics.http_req_duration["p(99)"] // .metrics.grpc_req_duration["p(99)"]) // empty' "$f" 2>/dev/null)"
   emit "$m" "$t" "$r" vus_max "$(jq '.metrics.vus_max.max // empty' "$f" 2>/dev/null)"
   emit "$m" "$t" "$r" run_s "$(jq '.loadlens.duration_ms / 1000 // empty' "$f" 2>/dev/null)"
   # What the summary does not hold (p99.9, the start-up test) comes from run.db.

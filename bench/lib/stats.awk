@@ -7,7 +7,8 @@
 # (key "pr_<key>"); their median and min–max say how far apart the two are whatever the
 # machine did in between. "bk_reqs"/"bk_cpu" (on loadlens-off's rows): loadlens with its
 # bookkeeping ÷ without it, per round. "vs_http" (https rows): the tool's requests per
-# CPU-second over https ÷ its own over http in the same round.
+# CPU-second over https ÷ its own over http in the same round. "llx_req_per_cpu_s": loadlens's
+# requests per CPU-second ÷ the tool's, per round.
 BEGIN { FS = OFS = "\t" }
 
 $5 != "NA" && $5 != "" && $5 != "null" {
@@ -65,7 +66,10 @@ END {
     ll = m SUBSEP "loadlens" SUBSEP r
     if (t != "loadlens" && (ll in runs))
       for (i in K) if (ok(run, K[i]) && ok(ll, K[i]) && v[ll, K[i]] > 0) set(run, "pr_" K[i], v[run, K[i]] / v[ll, K[i]])
-    if (m == "closed" && t == "loadlens-off" && (ll in runs)) {
+    # The other way round, loadlens ÷ the tool (issue 24's targets are written so: "≥ 2× ghz").
+    if (t != "loadlens" && (ll in runs) && ok(run, "req_per_cpu_s") && ok(ll, "req_per_cpu_s") && v[run, "req_per_cpu_s"] > 0)
+      set(run, "llx_req_per_cpu_s", v[ll, "req_per_cpu_s"] / v[run, "req_per_cpu_s"])
+    if ((m == "closed" || m == "grpc" || m == "ws" || m == "h2") && t == "loadlens-off" && (ll in runs)) {
       if (ok(ll, "reqs") && ok(run, "reqs") && v[run, "reqs"] > 0) set(run, "bk_reqs", v[ll, "reqs"] / v[run, "reqs"])
       if (ok(ll, "req_per_cpu_s") && ok(run, "req_per_cpu_s")) set(run, "bk_cpu", v[ll, "req_per_cpu_s"] / v[run, "req_per_cpu_s"])
     }

@@ -41,6 +41,8 @@ var table = map[string]row{
 	"bench/wsidle":   {imports: list("engine", "metrics", "plan", "proc", "protocol", "protocol/ws", "sample", "tmpl", "units"), modules: list("github.com/coder/websocket")},
 	"bench/truth":    {imports: list("units"), modules: list("golang.org/x/sys")},
 	"capacity":       {imports: list("units"), tests: list("golden")},
+	// bench/proto.sh's gRPC and WebSocket target (issue 24)
+	"bench/protoserve": {modules: list("github.com/coder/websocket", "google.golang.org/grpc")},
 	// the use cases, each a package on top of app's run lifecycle
 	"capacityrun": {imports: list("app", "capacity", "diagnose", "history", "metrics", "plan", "proc", "report", "series", "threshold", "units"), tests: list("sample")},
 	// the commands; the only package cmd/loadlens imports
