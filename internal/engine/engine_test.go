@@ -156,18 +156,35 @@ func okServer(t *testing.T, delay time.Duration) (*httptest.Server, *atomic.Int6
 	return srv, &hits
 }
 
+// TestOpenModelStartsIterationsAtTheRate: 200 arrivals a second for 5 s
+// are 1,000 iterations ±2 %, each started (with its start lag) or dropped,
+// and dropped only when the run says the generator could not keep up: on a
+// quiet host none is; under -race at load 20, 1-7 % were, the generator
+// behind its schedule, which the run must then name.
 func TestOpenModelStartsIterationsAtTheRate(t *testing.T) {
 	srv, _ := okServer(t, 0)
 	load := plan.Load{Model: plan.ArrivalRate, StartRate: 200, Stages: []plan.Stage{{Duration: 5 * time.Second, Target: 200}}, PreAllocatedVUs: 10, MaxVUs: 200}
-	rec, err := run(t, plan.Whole, scenario(load, get(srv.URL)))
-	if err != nil {
+	s := scenario(load, get(srv.URL))
+	rec := newTestRecorder()
+	var mu sync.Mutex
+	var notes []string
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := New(&plan.Plan{Scenarios: []*plan.Scenario{s}}, rec, Options{Notify: func(m string) {
+		mu.Lock()
+		notes = append(notes, m)
+		mu.Unlock()
+	}}).Run(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(rec.reqs); n < 980 || n > 1020 {
-		t.Fatalf("%d requests, want 1000 ±2%%", n)
+	if n := len(rec.reqs) + rec.dropped; n < 980 || n > 1020 {
+		t.Fatalf("%d requests and %d dropped, want 1000 ±2%% in all", len(rec.reqs), rec.dropped)
 	}
-	if rec.dropped != 0 || rec.lags != len(rec.reqs) {
-		t.Fatalf("dropped %d, lags %d for %d requests", rec.dropped, rec.lags, len(rec.reqs))
+	mu.Lock()
+	said := strings.Join(notes, "\n")
+	mu.Unlock()
+	if rec.dropped != 0 && !strings.Contains(said, "the generator could not keep up: ") || rec.lags != len(rec.reqs) {
+		t.Fatalf("dropped %d, lags %d for %d requests; the run said %q", rec.dropped, rec.lags, len(rec.reqs), said)
 	}
 	for _, q := range rec.reqs {
 		if q.Kind != sample.OK || q.Duration <= 0 || q.Status != 200 || q.Received == 0 || q.Sent == 0 {
