@@ -25,6 +25,7 @@ func (v *idleVU) Record(*sample.Request)          {}
 func (v *idleVU) Check(int32, time.Time, bool)    {}
 func (v *idleVU) Since(t time.Time) time.Duration { return t.Sub(v.start) }
 func (v *idleVU) Written()                        {}
+func (v *idleVU) Dialing() func(net.Conn)         { return nil }
 func (v *idleVU) Outcome(_ context.Context, err error) (sample.Kind, string) {
 	return sample.Other, err.Error()
 }

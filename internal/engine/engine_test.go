@@ -156,18 +156,35 @@ func okServer(t *testing.T, delay time.Duration) (*httptest.Server, *atomic.Int6
 	return srv, &hits
 }
 
+// TestOpenModelStartsIterationsAtTheRate: 200 arrivals a second for 5 s
+// are 1,000 iterations ±2 %, each started (with its start lag) or dropped,
+// and dropped only when the run says the generator could not keep up: on a
+// quiet host none is; under -race at load 20, 1-7 % were, the generator
+// behind its schedule, which the run must then name.
 func TestOpenModelStartsIterationsAtTheRate(t *testing.T) {
 	srv, _ := okServer(t, 0)
 	load := plan.Load{Model: plan.ArrivalRate, StartRate: 200, Stages: []plan.Stage{{Duration: 5 * time.Second, Target: 200}}, PreAllocatedVUs: 10, MaxVUs: 200}
-	rec, err := run(t, plan.Whole, scenario(load, get(srv.URL)))
-	if err != nil {
+	s := scenario(load, get(srv.URL))
+	rec := newTestRecorder()
+	var mu sync.Mutex
+	var notes []string
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := New(&plan.Plan{Scenarios: []*plan.Scenario{s}}, rec, Options{Notify: func(m string) {
+		mu.Lock()
+		notes = append(notes, m)
+		mu.Unlock()
+	}}).Run(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(rec.reqs); n < 980 || n > 1020 {
-		t.Fatalf("%d requests, want 1000 ±2%%", n)
+	if n := len(rec.reqs) + rec.dropped; n < 980 || n > 1020 {
+		t.Fatalf("%d requests and %d dropped, want 1000 ±2%% in all", len(rec.reqs), rec.dropped)
 	}
-	if rec.dropped != 0 || rec.lags != len(rec.reqs) {
-		t.Fatalf("dropped %d, lags %d for %d requests", rec.dropped, rec.lags, len(rec.reqs))
+	mu.Lock()
+	said := strings.Join(notes, "\n")
+	mu.Unlock()
+	if rec.dropped != 0 && !strings.Contains(said, "the generator could not keep up: ") || rec.lags != len(rec.reqs) {
+		t.Fatalf("dropped %d, lags %d for %d requests; the run said %q", rec.dropped, rec.lags, len(rec.reqs), said)
 	}
 	for _, q := range rec.reqs {
 		if q.Kind != sample.OK || q.Duration <= 0 || q.Status != 200 || q.Received == 0 || q.Sent == 0 {
@@ -176,19 +193,33 @@ func TestOpenModelStartsIterationsAtTheRate(t *testing.T) {
 	}
 }
 
+// TestClosedModelFollowsLittlesLaw: N VUs without think time send
+// X = N / R requests a second, R their mean response time, which the
+// server makes 50 ms at least. R is the run's, not the server's 50 ms
+// alone: on a busy host each request also waits for a CPU (at load 20 on
+// 2 cores, R was 60-70 ms and X 290-340/s, as the law says), and a
+// generator that sent more than its VUs allow, or fewer, breaks the law
+// whatever R.
 func TestClosedModelFollowsLittlesLaw(t *testing.T) {
-	srv, _ := okServer(t, 50*time.Millisecond)
-	load := plan.Load{Model: plan.VUs, StartVUs: 20, Stages: []plan.Stage{{Duration: 3 * time.Second, Target: 20}}}
+	const vus, delay, span = 20, 50 * time.Millisecond, 3 * time.Second
+	srv, _ := okServer(t, delay)
+	load := plan.Load{Model: plan.VUs, StartVUs: vus, Stages: []plan.Stage{{Duration: span, Target: vus}}}
 	start := time.Now()
 	rec, err := run(t, plan.Whole, scenario(load, get(srv.URL)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	// X = N / R = 20 / 50ms = 400/s over 3 s
-	rate := float64(len(rec.reqs)) / 3
-	if rate < 340 || rate > 460 {
-		t.Fatalf("%.0f req/s, want about 400 (±15%%)", rate)
+	var sum time.Duration
+	for _, q := range rec.reqs {
+		sum += q.Duration
 	}
+	rate := float64(len(rec.reqs)) / span.Seconds()
+	r := sum / time.Duration(max(len(rec.reqs), 1))
+	// X = N / R: 20 / 50ms = 400/s over 3 s on a quiet host
+	if want := vus / r.Seconds(); r < delay || rate < 0.85*want || rate > 1.15*want {
+		t.Fatalf("%.0f req/s with a mean response time of %v, want %.0f/s (N / R, ±15%%) and R ≥ %v", rate, r, want, delay)
+	}
+	t.Logf("%.0f req/s, mean response time %v", rate, r)
 	if el := time.Since(start); el > 4*time.Second {
 		t.Fatalf("run took %v, want about 3s", el)
 	}

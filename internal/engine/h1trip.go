@@ -21,14 +21,14 @@ type h1Trip struct {
 	// context.AfterFunc per VU was 540 B (its context, the parent's Done
 	// channel and child map).
 	external bool
-	written  func()        // told when a request has been written: the VU's leaveGate
-	dialing  func() func() // told as a dial starts: the VU's gateDial
+	written  func()                // told when a request has been written: the VU's leaveGate
+	dialing  func() func(net.Conn) // told as a dial starts: the VU's gateDial
 }
 
 // newH1Trip makes a VU's client; parked: the VU parks (closedvu.go), so
 // its goroutine may dial and handshake itself, and its runner aborts it.
 // written and dialing are the start gate's hooks (nil: none).
-func newH1Trip(e *Engine, parked bool, written func(), dialing func() func()) *h1Trip {
+func newH1Trip(e *Engine, parked bool, written func(), dialing func() func(net.Conn)) *h1Trip {
 	return &h1Trip{client: h1.New(h1.Config{Dialer: e.dialer, TLS: e.h1TLS, HandshakeTimeout: e.tlsTimeout,
 		IdleCloses: &e.idleCloses, Inline: parked}), external: parked, written: written, dialing: dialing}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/tls"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptrace"
 	"sync/atomic"
@@ -30,7 +31,7 @@ type netTrip struct {
 
 // newNetTrip makes a VU's net/http client; written and dialing are the
 // start gate's hooks (nil: none).
-func newNetTrip(e *Engine, http2 bool, written func(), dialing func() func()) *netTrip {
+func newNetTrip(e *Engine, http2 bool, written func(), dialing func() func(net.Conn)) *netTrip {
 	n := &netTrip{agent: []string{defaultUserAgent}}
 	cfg := e.tlsConfig()
 	cfg.ClientSessionCache = tls.NewLRUClientSessionCache(sessionCacheSize) // this VU's sessions, as the lean client keeps them

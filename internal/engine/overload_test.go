@@ -22,8 +22,13 @@ func TestOverloadDegradesLikeACappedPool(t *testing.T) {
 	const (
 		rate     = 1_000_000.0
 		duration = 2 * time.Second
-		grace    = time.Second
 	)
+	// the graceful stop lets the 1,024 VUs' last requests end; under -race
+	// at load 20 only 400-900 of them did within 1 s, the rest cut off
+	grace := time.Second
+	if raceEnabled {
+		grace = 5 * time.Second
+	}
 	load := plan.Load{Model: plan.ArrivalRate, StartRate: rate, Stages: []plan.Stage{{Duration: duration, Target: rate}},
 		PreAllocatedVUs: 1024, MaxVUs: 100_000} // plan's defaults for this rate: max_vus at its cap
 	s := scenario(load, get(srv.URL))
@@ -61,7 +66,9 @@ func TestOverloadDegradesLikeACappedPool(t *testing.T) {
 			t.Errorf("%d requests of kind %v, e.g. %q", n, sample.Kind(k), rec.tally.example[k].Err)
 		}
 	}
-	if g.Allocated > 10_000 || g.HeldBy == "" {
+	// (a host too busy to reach the preallocation never needed to hold it:
+	// under -race at load 20, 543 of 1,024 VUs made, its arrivals 3 s late)
+	if g.Allocated > 10_000 || g.HeldBy == "" && g.Allocated > int64(load.PreAllocatedVUs) {
 		t.Errorf("%d VUs, the pool held by %q: the pool grew past what the generator could serve", g.Allocated, g.HeldBy)
 	}
 	if len(notes) == 0 || !strings.Contains(strings.Join(notes, "\n"), "the generator could not keep up: ") {

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"net"
 	"time"
 
 	"github.com/loadlens/loadlens/internal/plan"
@@ -134,6 +135,10 @@ func (p *protoVU) Since(t time.Time) time.Duration { return p.sc.e.since(t) }
 // Written ends the VU's admission through the start gate: an Announcer's
 // opening request is written (on the handshake's goroutine).
 func (p *protoVU) Written() { (*vu)(p).leaveGate() }
+
+// Dialing watches an Announcer's opening connection for the start gate
+// (connectWatch): one that waits for its peer leaves it.
+func (p *protoVU) Dialing() func(net.Conn) { return (*vu)(p).gateDial() }
 
 func (p *protoVU) Outcome(ctx context.Context, err error) (sample.Kind, string) {
 	if ctx.Err() != nil {

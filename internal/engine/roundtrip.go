@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"net"
 	"time"
 
 	"github.com/loadlens/loadlens/internal/plan"
@@ -111,9 +112,9 @@ func (v *vu) writtenHook() func() {
 }
 
 // dialHook is what a closed-model VU's clients call as a dial starts: a
-// dial that hangs leaves the start gate after its grace (startgate.go).
-// Nil for the other models.
-func (v *vu) dialHook() func() func() {
+// connection that waits for its peer past the grace leaves the start gate
+// (connectwatch.go). Nil for the other models.
+func (v *vu) dialHook() func() func(net.Conn) {
 	if v.sc.s.Load.Model != plan.VUs {
 		return nil
 	}

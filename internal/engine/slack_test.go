@@ -42,11 +42,14 @@ func TestStartAtWaitsOnlyBeyondTheSlack(t *testing.T) {
 	}
 }
 
-// lagRecorder is a testRecorder that also keeps the smallest start lag.
+// lagRecorder is a testRecorder that also keeps the smallest start lag
+// and counts the early starts (a lag of 0: started with the arrival before
+// it, within the slack).
 type lagRecorder struct {
 	*testRecorder
 	mu     sync.Mutex
 	minLag time.Duration
+	early  int
 }
 
 func (r *lagRecorder) Sink(int) sample.Sink { return r }
@@ -54,6 +57,9 @@ func (r *lagRecorder) Lag(id int32, at, lag time.Duration) {
 	r.testRecorder.Lag(id, at, lag)
 	r.mu.Lock()
 	r.minLag = min(r.minLag, lag)
+	if lag == 0 {
+		r.early++
+	}
 	r.mu.Unlock()
 }
 
@@ -66,11 +72,19 @@ func TestEarlyStartsAreTimedFromWhenTheyStarted(t *testing.T) {
 	load := plan.Load{Model: plan.ArrivalRate, StartRate: 2000, Stages: []plan.Stage{{Duration: time.Second, Target: 2000}},
 		PreAllocatedVUs: 50, MaxVUs: 400, ArrivalSlack: 2 * time.Millisecond}
 	rec := &lagRecorder{testRecorder: newTestRecorder(), minLag: time.Hour}
-	runPlanInto(t, &plan.Plan{Scenarios: []*plan.Scenario{scenario(load, get(srv.URL))}}, Options{}, rec.testRecorder)
-	// A busy host may drop some (other tests hold the rate); every one
-	// that ran is recorded once, and most ran.
-	if n := len(rec.reqs); n < 1000 || int64(n) != hits.Load() {
-		t.Fatalf("%d requests recorded, %d seen by the server (%d dropped); want at least half of 2,000, and equal", n, hits.Load(), rec.dropped)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := New(&plan.Plan{Scenarios: []*plan.Scenario{scenario(load, get(srv.URL))}}, rec, Options{}).Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// A busy host drops some (under -race at load 20, three quarters:
+	// other tests hold the rate); every arrival ran or was dropped, every
+	// one that ran is recorded once, and one started early at least (under
+	// -race at load 20, 20-40 did; quiet, about 700).
+	t.Logf("%d requests, %d started early, %d dropped", len(rec.reqs), rec.early, rec.dropped)
+	if n := len(rec.reqs); n+rec.dropped != 2000 || int64(n) != hits.Load() || rec.early == 0 {
+		t.Fatalf("%d requests recorded, %d seen by the server, %d dropped, %d started early; want 2,000 in all, equal, and one early at least",
+			n, hits.Load(), rec.dropped, rec.early)
 	}
 	for _, q := range rec.reqs {
 		if q.Duration < service {
@@ -91,10 +105,15 @@ func TestStartLagIsNeverNegative(t *testing.T) {
 	if err := New(p, rec, Options{}).Run(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if rec.lags < 500 || rec.lags != len(rec.reqs) {
-		t.Fatalf("%d lags recorded for %d requests (of 1,000 arrivals)", rec.lags, len(rec.reqs))
-	}
 	if rec.minLag < 0 {
 		t.Fatalf("a start lag of %v: an early start reported as negative lag", rec.minLag)
+	}
+	// A busy host drops some; every arrival ran or was dropped, and one
+	// started early at least (under -race at load 20, 10-40 did; quiet,
+	// about 750).
+	t.Logf("%d requests, %d started early, %d dropped", len(rec.reqs), rec.early, rec.dropped)
+	if rec.lags != len(rec.reqs) || rec.lags+rec.dropped != 1000 || rec.early == 0 {
+		t.Fatalf("%d lags recorded for %d requests, %d dropped, %d started early; want 1,000 arrivals in all, and one early at least",
+			rec.lags, len(rec.reqs), rec.dropped, rec.early)
 	}
 }

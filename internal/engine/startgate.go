@@ -17,7 +17,8 @@ import (
 // The size admits 1,024 first requests at once.
 const startGateSize = 1024
 
-// startDialGrace is how long a VU admitted by the start gate may dial
+// startDialGrace is how long a VU admitted by the start gate may wait for
+// its peer (to answer its dial, or its TLS Client Hello: connectWatch)
 // before it leaves the gate. A dial on a LAN or loopback takes well under
 // a millisecond, one over the internet a round trip (under 300 ms), and a
 // VU whose connect completed waits for a CPU behind the gate's other VUs
@@ -33,8 +34,9 @@ const startDialGrace = 250 * time.Millisecond
 // for the response it is parked in the network poller, not runnable, and
 // a slow target must see every VU's request, not 1,024 per response time.
 // It leaves earlier when its flow first waits for something else (a think
-// time, a session step, which may last the run) or its dial has lasted the
-// grace (a dial that hangs waits in the poller too), and at the latest when
+// time, a session step, which may last the run) or its connection has
+// waited the grace for its peer (a dial or TLS handshake that hangs waits
+// in the poller too: connectWatch), and at the latest when
 // the request ends (a failed dial is never written) or the flow ends
 // without one.
 type startGate struct {
@@ -93,17 +95,4 @@ func (v *vu) leaveGate() {
 	if g := v.gate.Swap(nil); g != nil {
 		g.leave()
 	}
-}
-
-// gateDial is the clients' hook as a dial starts (dialHook): when v holds
-// a place in the start gate, it leaves the gate if the dial lasts past the
-// grace. It returns what ends the wait as the dial ends, nil when v holds
-// none (every dial after its first request: a plain read).
-func (v *vu) gateDial() (ended func()) {
-	g := v.gate.Load()
-	if g == nil {
-		return nil
-	}
-	t := time.AfterFunc(cmp.Or(g.grace, startDialGrace), v.leaveGate)
-	return func() { t.Stop() }
 }

@@ -20,7 +20,8 @@ import (
 // handshake's goroutine with 8 KiB of stack). Against a server that
 // accepts and never answers the TLS handshake, with a gate of one, the
 // second VU connects only once the first has given up (its stall timeout)
-// and closed its connection.
+// and closed its connection: the grace of a handshake that waits for its
+// server is set past the test (TestStartGateIsLeftByAHangingConnect).
 func TestStartGateHoldsAWebSocketUntilItsUpgradeIsWritten(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -69,7 +70,7 @@ func TestStartGateHoldsAWebSocketUntilItsUpgradeIsWritten(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	e := New(p, newTestRecorder(), Options{})
-	e.startGate = 1
+	e.startGate, e.startGateGrace = 1, never
 	done := make(chan error, 1)
 	go func() { done <- e.Run(ctx) }()
 	select {

@@ -29,18 +29,24 @@ func (c *countedConn) Write(p []byte) (int, error) {
 	return n, err
 }
 
+// NetConn is the connection counted, for what reads its socket
+// (connectWatch).
+func (c *countedConn) NetConn() net.Conn { return c.Conn }
+
 // toldDial returns dial, telling dialing (when not nil) as each dial
-// starts and calling what it returns as the dial ends.
+// starts and what it returns the connection dialled.
 func toldDial(dial func(ctx context.Context, network, addr string) (net.Conn, error),
-	dialing func() func()) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	dialing func() func(net.Conn)) func(ctx context.Context, network, addr string) (net.Conn, error) {
 	if dialing == nil {
 		return dial
 	}
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
-		if ended := dialing(); ended != nil {
-			defer ended()
+		dialled := dialing()
+		c, err := dial(ctx, network, addr)
+		if err == nil && dialled != nil {
+			dialled(c)
 		}
-		return dial(ctx, network, addr)
+		return c, err
 	}
 }
 

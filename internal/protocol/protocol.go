@@ -79,6 +79,12 @@ type VU interface {
 	// place in the start gate. It may be called from any goroutine, more
 	// than once; only an Announcer's session calls it.
 	Written()
+	// Dialing tells the engine that the session's opening connection is
+	// being dialled, so that a VU whose connection then waits for its peer
+	// (a dial, or a TLS handshake the server never answers) gives up its
+	// place in the start gate. What it returns, when not nil, is called
+	// with the connection once dialled. Only an Announcer's session calls it.
+	Dialing() (dialled func(net.Conn))
 }
 
 // Announcer is a Session whose Run calls VU.Written once its opening

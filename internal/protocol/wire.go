@@ -34,6 +34,10 @@ type countedConn struct {
 	w *Wire
 }
 
+// NetConn is the connection counted, for the engine's reading of its
+// socket.
+func (c *countedConn) NetConn() net.Conn { return c.Conn }
+
 func (c *countedConn) Read(p []byte) (int, error) {
 	n, err := c.Conn.Read(p)
 	c.w.read.Add(int64(n))

@@ -175,7 +175,7 @@ func (c *Client) abortErr(err error) error {
 
 // conn returns the kept-alive connection to addr, dialling a new one (and
 // making its TLS handshake, when secure) if needed.
-func (c *Client) conn(addr []byte, secure bool, deadline time.Time, onDial func() func(), resp *Response) (*conn, error) {
+func (c *Client) conn(addr []byte, secure bool, deadline time.Time, onDial func() func(net.Conn), resp *Response) (*conn, error) {
 	for _, cn := range c.conns {
 		if cn.addr == string(addr) && cn.secure == secure { // compiles to a comparison without allocating
 			return cn, nil
@@ -230,20 +230,23 @@ func (c *Client) conn(addr []byte, secure bool, deadline time.Time, onDial func(
 }
 
 // dialTo dials target, on the caller's goroutine when Inline, telling
-// onDial (Request.OnDial) as it starts and ends.
-func (c *Client) dialTo(ctx context.Context, target string, onDial func() func()) (nc net.Conn, err error) {
+// onDial (Request.OnDial) as it starts and the connection it dialled.
+func (c *Client) dialTo(ctx context.Context, target string, onDial func() func(net.Conn)) (nc net.Conn, err error) {
+	var dialled func(net.Conn)
 	if onDial != nil {
-		if ended := onDial(); ended != nil {
-			defer ended()
-		}
+		dialled = onDial()
 	}
 	if c.cfg.Inline {
-		return c.dial(ctx, "tcp", target)
-	}
-	err = aside(func() (err error) {
 		nc, err = c.dial(ctx, "tcp", target)
-		return err
-	})
+	} else {
+		err = aside(func() (err error) {
+			nc, err = c.dial(ctx, "tcp", target)
+			return err
+		})
+	}
+	if err == nil && dialled != nil {
+		dialled(nc)
+	}
 	return nc, err
 }
 

@@ -11,8 +11,8 @@ import (
 )
 
 // TestOnDialBracketsEachDial: OnDial is called as a dial starts, and what
-// it returns as the dial ends, before the request is written; a reused
-// connection dials nothing. Both ways of dialling: inline and aside.
+// it returns with the connection dialled, before the request is written; a
+// reused connection dials nothing. Both ways of dialling: inline and aside.
 func TestOnDialBracketsEachDial(t *testing.T) {
 	url := []byte(h1test.FixedServer(t))
 	for _, inline := range []bool{false, true} {
@@ -28,10 +28,16 @@ func TestOnDialBracketsEachDial(t *testing.T) {
 			}})
 			defer c.Close()
 			req := &Request{Method: "GET", URL: url, Timeout: 5 * time.Second,
-				OnDial: func() func() {
+				OnDial: func() func(net.Conn) {
 					starts.Add(1)
 					dialing.Store(true)
-					return func() { dialing.Store(false); ends.Add(1) }
+					return func(nc net.Conn) {
+						if nc == nil {
+							t.Error("told of no connection")
+						}
+						dialing.Store(false)
+						ends.Add(1)
+					}
 				},
 				OnWritten: func() {
 					if dialing.Load() {

@@ -2,6 +2,7 @@ package h1
 
 import (
 	"bytes"
+	"net"
 	"strings"
 	"time"
 )
@@ -39,9 +40,10 @@ type Request struct {
 	// over. It may run inside the socket's wait, so it must not block.
 	OnWritten func()
 	// OnDial, when set, is called on Do's goroutine as a dial for the
-	// request starts; what it returns, when not nil, is called as the dial
-	// ends, whichever way.
-	OnDial func() (ended func())
+	// request starts; what it returns, when not nil, is called with the
+	// connection once dialled, before its TLS handshake (not when the dial
+	// fails).
+	OnDial func() (dialled func(net.Conn))
 }
 
 // Response is what came back. Its slices are valid until the next Do.

@@ -99,6 +99,9 @@ func (v *VU) Since(t time.Time) time.Duration { return t.Sub(v.Start) }
 // written (Announced).
 func (v *VU) Written() { v.announced.Add(1) }
 
+// Dialing tells nothing: the fake VU has no start gate.
+func (v *VU) Dialing() func(net.Conn) { return nil }
+
 // Announced is how many times the session called Written.
 func (v *VU) Announced() int64 { return v.announced.Load() }
 

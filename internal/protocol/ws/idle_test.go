@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -161,6 +162,7 @@ func (v *signalVU) Vars() *tmpl.Context                 { return &v.tc }
 func (v *signalVU) Check(_ int32, _ time.Time, ok bool) { v.opened <- ok }
 func (v *signalVU) Since(time.Time) time.Duration       { return 0 }
 func (v *signalVU) Written()                            {}
+func (v *signalVU) Dialing() func(net.Conn)             { return nil }
 func (v *signalVU) Record(r *sample.Request) {
 	if r.Kind != sample.OK && r.Kind != sample.Interrupted {
 		select {

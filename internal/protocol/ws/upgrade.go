@@ -105,9 +105,16 @@ func dialCounted(ctx context.Context, d *net.Dialer, network, addr string) (net.
 	if !ok {
 		return d.DialContext(ctx, network, addr)
 	}
+	var dialled func(net.Conn)
+	if dl.vu != nil {
+		dialled = dl.vu.Dialing() // a dial or TLS handshake that hangs gives up the VU's place in the start gate
+	}
 	c, err := dl.wire.Dial(d)(ctx, network, addr)
 	if err != nil {
 		return nil, err
+	}
+	if dialled != nil {
+		dialled(c)
 	}
 	if !dl.hold(c) {
 		return nil, net.ErrClosed // the session ended while it dialled; cut says why
