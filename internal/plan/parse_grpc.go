@@ -32,7 +32,7 @@ func (p *parser) grpcStep(o *yamldoc.Object, sc *scenarioCtx) (Step, bool) {
 	}
 	g := &GRPC{}
 	s.GRPC = g
-	p.grpcTarget(targetNode, g)
+	p.grpcTarget(targetNode, g, sc)
 	methodNode, hasMethod := o.Get("method")
 	if !hasMethod {
 		p.Errs.Missing(o.KeyPos("grpc"), o.Path, o.Path, "missing key %q: the method to call, like package.Service/Method", "method")
@@ -76,9 +76,14 @@ func (p *parser) at(n yamldoc.Node) yamldoc.Error {
 }
 
 // grpcTarget parses the step's target: host:port, grpc://host:port
-// (plaintext) or grpcs://host:port (TLS).
-func (p *parser) grpcTarget(n yamldoc.Node, g *GRPC) {
-	src, ok := p.NonEmpty(n, "a target like grpc://127.0.0.1:50051 or grpcs://api.example.com:443")
+// (plaintext) or grpcs://host:port (TLS). It may be a template known
+// before the run ({{ env.TARGET }}), as k6's client.connect(__ENV.TARGET).
+func (p *parser) grpcTarget(n yamldoc.Node, g *GRPC, sc *scenarioCtx) {
+	written, ok := p.NonEmpty(n, "a target like grpc://127.0.0.1:50051 or grpcs://api.example.com:443")
+	if !ok {
+		return
+	}
+	src, ok := p.constTarget(n, written, sc)
 	if !ok {
 		return
 	}
@@ -102,6 +107,22 @@ func (p *parser) grpcTarget(n yamldoc.Node, g *GRPC) {
 	if h, problem := normalHost(g.Target); problem == "" && !slices.Contains(p.hosts, h) {
 		p.hosts = append(p.hosts, h)
 	}
+}
+
+// constTarget is the value of a grpc: target written as src at n: its
+// text, or a template's value when it is known before the run, which asks
+// the server's reflection and connects before the first call.
+func (p *parser) constTarget(n yamldoc.Node, src string, sc *scenarioCtx) (string, bool) {
+	t, ok := p.Compile(n, src, sc.scope)
+	if !ok {
+		return "", false
+	}
+	c, isConst := t.Const()
+	if !isConst {
+		p.Errs.Add(n.Pos, n.Path, "a grpc: target is connected to before the run: it may use {{ env... }}, but not %q, whose value changes per VU or iteration", src)
+		return "", false
+	}
+	return c, true
 }
 
 // grpcDescriptors parses proto: (one file or a list, relative to the

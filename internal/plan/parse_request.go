@@ -38,7 +38,7 @@ func (p *parser) request(o *yamldoc.Object, sc *scenarioCtx) (*Request, bool) {
 	}
 	var auth string // the Authorization value the URL's credentials stand for
 	if hasPath {
-		r.URL, auth = p.requestURL(pathNode, pathSrc, o, sc)
+		r.URL, auth = p.requestURL(pathNode, pathSrc, o, sc, tmpl.JoinURL)
 	}
 	if r.Endpoint >= 0 && r.URL != nil {
 		p.layout.scheme(r.Endpoint, strings.HasPrefix(strings.ToLower(r.URL.String()), "http://"))
@@ -162,7 +162,9 @@ func literalByte(path string, match func(c byte) bool) int {
 // with its values query-escaped. Credentials in the URL (user:pass@) are
 // taken out of it and returned as the Authorization value they stand for:
 // the step's own for an absolute URL, base_url's for a relative path.
-func (p *parser) requestURL(pathNode yamldoc.Node, pathSrc string, o *yamldoc.Object, sc *scenarioCtx) (*tmpl.Template, string) {
+// join makes the URL of a path that begins with a template (tmpl.JoinURL,
+// or tmpl.JoinWSURL for a ws: step, whose value may be ws:// too).
+func (p *parser) requestURL(pathNode yamldoc.Node, pathSrc string, o *yamldoc.Object, sc *scenarioCtx, join urlJoin) (*tmpl.Template, string) {
 	pathT, ok := p.Compile(pathNode, pathSrc, sc.scope)
 	if !ok {
 		return nil, ""
@@ -181,7 +183,7 @@ func (p *parser) requestURL(pathNode yamldoc.Node, pathSrc string, o *yamldoc.Ob
 	}
 	pathSrc = clean
 	if dynamicStart(pathSrc) {
-		return p.joinedURL(pathT, o, sc), sc.def.baseAuth
+		return p.joinedURL(pathT, o, sc, join), sc.def.baseAuth
 	}
 	var b tmpl.Builder
 	if scheme, abs := urlScheme(pathSrc); abs {
@@ -219,6 +221,9 @@ func (p *parser) requestURL(pathNode yamldoc.Node, pathSrc string, o *yamldoc.Ob
 	return u, auth
 }
 
+// urlJoin joins a templated path to base_url when its value is no full URL.
+type urlJoin func(base string, path, query *tmpl.Template) *tmpl.Template
+
 // dynamicStart reports whether a path begins with a template, so that
 // only its value says whether it is a full URL, has a leading "/" or a
 // query: a CSV column of paths or of URLs.
@@ -230,12 +235,12 @@ func dynamicStart(path string) bool {
 // joined to base_url (or used as it is, when its value is a full URL) as
 // each request renders it. Without base_url, a value that is no full URL
 // fails its request with the engine's bad-URL error.
-func (p *parser) joinedURL(pathT *tmpl.Template, o *yamldoc.Object, sc *scenarioCtx) *tmpl.Template {
+func (p *parser) joinedURL(pathT *tmpl.Template, o *yamldoc.Object, sc *scenarioCtx, join urlJoin) *tmpl.Template {
 	var q tmpl.Builder
 	if n, ok := o.Get("query"); ok {
 		p.encodedPairs(&q, n, "", "a mapping of query parameters", sc)
 	}
-	return tmpl.JoinURL(strings.TrimSuffix(sc.def.baseURL, "/"), pathT, q.Done())
+	return join(strings.TrimSuffix(sc.def.baseURL, "/"), pathT, q.Done())
 }
 
 // constURL checks a request's URL that needs no rendering, c, written as

@@ -3,6 +3,7 @@ package plan
 import (
 	"strings"
 
+	"github.com/loadlens/loadlens/internal/tmpl"
 	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
@@ -39,7 +40,14 @@ func (p *parser) sseStep(o *yamldoc.Object, sc *scenarioCtx) (Step, bool) {
 // sessionTarget parses a session step's URL (src, written at n) and headers.
 func (p *parser) sessionTarget(o *yamldoc.Object, n yamldoc.Node, src string, sc *scenarioCtx, s *Session) {
 	var auth string
-	if s.URL, auth = p.requestURL(n, src, o, sc); s.URL != nil && s.Endpoint >= 0 {
+	join := tmpl.JoinURL
+	if s.Protocol == "ws" {
+		join = tmpl.JoinWSURL
+	}
+	if dynamicStart(src) && !p.sessionValue(n, src, sc, s.Protocol) {
+		return
+	}
+	if s.URL, auth = p.requestURL(n, src, o, sc, join); s.URL != nil && s.Endpoint >= 0 {
 		p.layout.scheme(s.Endpoint, isPlainURL(s.URL.String()))
 	}
 	var stepHeaders []yamldoc.Field

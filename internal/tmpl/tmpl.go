@@ -63,6 +63,7 @@ const (
 // part is one piece of a compiled template; only the fields of its kind are set.
 type part struct {
 	kind    partKind
+	ws      bool     // urlPart: a ws:// or wss:// value is a full URL too (JoinWSURL)
 	text    string   // litPart
 	slot    int      // varPart
 	lo, hi  int64    // randIntPart bounds; randStringPart length in lo

@@ -20,11 +20,21 @@ func JoinURL(base string, path, query *Template) *Template {
 	return &Template{parts: []part{p}, src: base + path.String() + query.String()}
 }
 
+// JoinWSURL is JoinURL for a WebSocket step's URL: a value that is an
+// absolute ws:// or wss:// URL is also used as it is, so that a template
+// whose value is ws://host/chat is dialled there, as the same URL written
+// literally is, rather than joined to base_url as a path.
+func JoinWSURL(base string, path, query *Template) *Template {
+	t := JoinURL(base, path, query)
+	t.parts[0].ws = true
+	return t
+}
+
 // renderURL appends a urlPart's output to dst (see JoinURL).
 func renderURL(dst []byte, p *part, c *Context) []byte {
 	start := len(dst)
 	dst = renderParts(dst, p.sub, c)
-	if !hasHTTPScheme(dst[start:]) {
+	if !hasHTTPScheme(dst[start:]) && (!p.ws || !hasWSScheme(dst[start:])) {
 		dst = insertBase(dst, start, p.text)
 	}
 	if len(p.query) == 0 {
@@ -63,11 +73,12 @@ func insertBase(dst []byte, start int, base string) []byte {
 
 // hasHTTPScheme reports whether u starts with http:// or https://, in any
 // case.
-func hasHTTPScheme(u []byte) bool {
-	for _, s := range []string{"http://", "https://"} {
-		if len(u) >= len(s) && bytes.EqualFold(u[:len(s)], []byte(s)) {
-			return true
-		}
-	}
-	return false
+func hasHTTPScheme(u []byte) bool { return hasPrefixFold(u, "http://") || hasPrefixFold(u, "https://") }
+
+// hasWSScheme reports whether u starts with ws:// or wss://, in any case.
+func hasWSScheme(u []byte) bool { return hasPrefixFold(u, "ws://") || hasPrefixFold(u, "wss://") }
+
+// hasPrefixFold reports whether u starts with the ASCII prefix s, in any case.
+func hasPrefixFold(u []byte, s string) bool {
+	return len(u) >= len(s) && bytes.EqualFold(u[:len(s)], []byte(s))
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/protocol"
 	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/units"
@@ -55,6 +56,7 @@ var (
 	errHandshake = errors.New("handshake refused")
 	errPayload   = errors.New("a binary message could not be sent")
 	errTooLong   = errors.New("a message longer than max_message_size")
+	errBadURL    = errors.New("bad URL")
 )
 
 // Run connects, exchanges messages until the step's end, closes, and
@@ -262,7 +264,12 @@ func (s *session) dial(ctx context.Context) error {
 		val = hd.Value.Render(val[:0], tc)
 		h[http.CanonicalHeaderKey(hd.Name)] = []string{string(val)} // Host included: the dialer sends it as the request's host
 	}
-	conn, resp, err := handshake(context.WithValue(ctx, dialingKey{}, &s.dialing), s.st.dialer, wsURL(string(s.url)), h)
+	u := wsURL(string(s.url))
+	if !dialable(u) {
+		// said here, not as the library's "malformed ws or wss URL": a template's value is known only now
+		return fmt.Errorf("%w %q: a ws: step's URL is ws://, wss://, http:// or https:// and a host", errBadURL, plan.Redact(u))
+	}
+	conn, resp, err := handshake(context.WithValue(ctx, dialingKey{}, &s.dialing), s.st.dialer, u, h)
 	refused := ""
 	if resp != nil {
 		s.status = resp.StatusCode
@@ -290,6 +297,17 @@ func wsURL(u string) string {
 		return "ws" + u[4:]
 	}
 	return u
+}
+
+// dialable reports whether u, as wsURL made it, is a ws:// or wss:// URL
+// with a host, which the library dials.
+func dialable(u string) bool {
+	for _, scheme := range []string{"ws://", "wss://"} {
+		if len(u) > len(scheme) && strings.EqualFold(u[:len(scheme)], scheme) {
+			return !strings.ContainsRune("/?#", rune(u[len(scheme)]))
+		}
+	}
+	return false
 }
 
 // handshake dials on a goroutine of its own, which ends with it: the
