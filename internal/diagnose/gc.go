@@ -72,7 +72,7 @@ func (c *context) gcShares() []gcSeries {
 			}
 			for _, pt := range perSecond(s) {
 				if c.run != nil && pt.Sec >= c.whole {
-					continue // the run's cut-short last second: its client figures (15 req/s after the load ended) are no load
+					continue // the cut-short last second and after: no whole second of the run (trial A quoted 15 req/s after its load ended)
 				}
 				p.bySec[pt.Sec] += pt.Value
 			}
