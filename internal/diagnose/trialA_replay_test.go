@@ -25,6 +25,7 @@ func TestTrialAReplays(t *testing.T) {
 		{"cache-flush1: the busy generator host follows the target's step", "trialA-cacheflush", KindHostBusy,
 			&expect{Warning, [2]int{12, 12}, [2]int{37, 37}, []string{"but the target's median latency rose 44.9× at 0:20, more than the generator's own delay explains"},
 				[]string{"while the generator's lag p99 was 13.3ms (median)"}}, []string{"the numbers are not the target's"}},
+		{"mutex: a queue that grew over time is no two code paths", "trialA-mutex", KindBimodalLatency, nil, []string{"cache hits and misses"}},
 		{"cache-warm: a warm cache throughout goes not cold", "trialA-cachewarm", KindCacheCold, nil, nil},
 		{"cache-warm: a flat median on the busy host is still not the target's", "trialA-cachewarm", KindHostBusy,
 			&expect{Critical, [2]int{3, 3}, [2]int{39, 39}, []string{"; the numbers are not the target's"}, nil}, nil},
