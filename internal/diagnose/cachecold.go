@@ -25,8 +25,8 @@ const (
 const KindCacheCold = "cache-cold"
 
 // coldOnset returns the index of the first hit-share point from which the
-// cache stayed cold, and the warm share before it.
-func coldOnset(share []series.Point) (int, float64, bool) {
+// cache stayed cold after being warm.
+func coldOnset(share []series.Point) (int, bool) {
 	last := len(share) - 1
 	for k := cacheScrapes; k+cacheScrapes <= len(share); k++ {
 		before := aggregate(share, StatMedian, share[0].Sec, share[k-1].Sec)
@@ -38,10 +38,10 @@ func coldOnset(share []series.Point) (int, float64, bool) {
 			fell = fell && share[i].Value < coldFall*before
 		}
 		if fell && aggregate(share, StatMedian, share[k].Sec, share[last].Sec) < coldFall*before {
-			return k, before, true
+			return k, true
 		}
 	}
-	return 0, 0, false
+	return 0, false
 }
 
 // cacheColdFinding judges one cache: warm at first, cold from one scrape
@@ -62,7 +62,7 @@ func (c *context) cacheColdFinding(l cacheLookups) (Finding, bool) {
 			share = append(share, p)
 		}
 	}
-	k, _, ok := coldOnset(share)
+	k, ok := coldOnset(share)
 	if !ok {
 		return Finding{}, false
 	}

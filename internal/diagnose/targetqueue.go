@@ -104,7 +104,7 @@ func (c *context) targetStepped(b *builder) []any {
 		src, _ := c.generatorDelay(step, last)
 		delay := aggregate(c.values(src), StatMedian, step, last)
 		if src == "" || math.IsNaN(delay) || after-base <= delay {
-			return nil // the first step is the one to explain: the generator's delay may
+			return nil // the first step is the one judged: the generator's own delay may explain it
 		}
 		return c.steppedWords(b, src, first, step, last)
 	}
