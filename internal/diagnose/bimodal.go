@@ -27,8 +27,7 @@ const (
 	biOutcome = 0.5 // failures as many as half a mode's requests: the modes may split by outcome
 
 	shiftMinRequests = 10  // a second's median needs some requests
-	shiftShare       = 0.2 // each side holds the median in a fifth of the seconds ...
-	shiftChanges     = 3   // ... in few blocks
+	shiftShare       = 0.2 // a fifth of the seconds hold both modes
 )
 
 // split is where a latency distribution separates into two modes.
@@ -77,11 +76,11 @@ func bimodalLatency(c *context) []Finding {
 		if !c.run.Latency(i) {
 			continue // a session's length is what it was held for, not a latency with modes
 		}
-		p50 := func(s *clientSecond) (time.Duration, int64) {
-			return s.m.PerEndpoint[i].P50, s.m.PerEndpoint[i].Requests
+		q := func(s *clientSecond) (time.Duration, time.Duration, int64) {
+			return s.m.PerEndpoint[i].P50, s.m.PerEndpoint[i].P95, s.m.PerEndpoint[i].Requests
 		}
 		e := &c.run.Endpoints[i].Figures
-		if s, ok := twoModes(e.Duration); ok && !c.shifted(s, p50) {
+		if s, ok := twoModes(e.Duration); ok && c.coexist(s, q) {
 			if f, ok := c.modesFinding("on "+c.endpointName(i), s, e, c.endpointSource(i)...); ok {
 				fs = append(fs, f)
 			}
@@ -89,9 +88,9 @@ func bimodalLatency(c *context) []Finding {
 	}
 	fs = append(fs, c.slowEndpoints()...)
 	if len(fs) == 0 {
-		p50 := func(s *clientSecond) (time.Duration, int64) { return s.m.P50, s.m.Latencies }
+		q := func(s *clientSecond) (time.Duration, time.Duration, int64) { return s.m.P50, s.m.P95, s.m.Latencies }
 		t := c.run.Total()
-		if s, ok := twoModes(t.Duration); ok && !c.shifted(s, p50) {
+		if s, ok := twoModes(t.Duration); ok && c.coexist(s, q) {
 			if f, ok := c.modesFinding("over all requests", s, &t.Figures); ok {
 				fs = append(fs, f)
 			}
@@ -113,35 +112,40 @@ func byOutcome(e *metrics.Figures, s split) bool {
 	return float64(failed) >= biOutcome*min(fast, slow)
 }
 
-// shifted reports whether two modes follow each other in time rather than
-// mix: the per-second median sits on the fast side for a block of seconds
-// and on the slow side for another, changing sides at most shiftChanges
-// times. A mixture keeps the median on one side (or, near 50/50, flips it
-// often). The other rules explain changes over time.
-func (c *context) shifted(s split, p50 func(*clientSecond) (time.Duration, int64)) bool {
-	var fast, slow, changes, n int
-	side := 0
+// coexist reports whether two modes mix within seconds rather than follow
+// each other in time (before and after a queue grew: trial A's global
+// mutex answered in 11 ms until 0:05, then in up to 4.76 s, and read as
+// "cache hits and misses"). A second counts when it had shiftMinRequests.
+// With the fast mode the larger, a second mixes when its median is fast
+// and its p95 slow (both modes hold 5 % of it); the modes coexist when a
+// fifth of the seconds mix. With the slow mode the larger, the median of a
+// mixture is slow in nearly every second: the modes follow each other when
+// the seconds whose median was fast hold half of the fast mode's requests
+// or more. The other rules explain changes over time.
+func (c *context) coexist(s split, q func(*clientSecond) (p50, p95 time.Duration, requests int64)) bool {
+	var n, mixed int
+	var all, fastSecs int64
 	for i := range c.secs {
-		v, requests := p50(&c.secs[i])
+		p50, p95, requests := q(&c.secs[i])
 		if requests < shiftMinRequests {
 			continue
 		}
 		n++
-		now := 0
-		switch {
-		case secs(v) <= s.lo:
-			fast, now = fast+1, -1
-		case secs(v) >= s.hi:
-			slow, now = slow+1, 1
-		}
-		if now != 0 && side != 0 && now != side {
-			changes++
-		}
-		if now != 0 {
-			side = now
+		all += requests
+		if secs(p50) <= s.lo {
+			fastSecs += requests
+			if secs(p95) >= s.hi {
+				mixed++
+			}
 		}
 	}
-	return n > 0 && float64(fast) >= shiftShare*float64(n) && float64(slow) >= shiftShare*float64(n) && changes <= shiftChanges
+	if n == 0 {
+		return false
+	}
+	if s.below >= 50 {
+		return float64(mixed) >= shiftShare*float64(n)
+	}
+	return float64(fastSecs) < 0.5*float64(all)*float64(s.below)/100
 }
 
 // modesFinding states two latency modes of the requests a filter selects,

@@ -30,7 +30,8 @@ type cacheLookups struct {
 	micrometer   bool   // a named cache's own counts; else a Redis's keyspace, whose misses count every read of an absent key
 }
 
-// cacheMiss finds caches whose lookups kept missing: Micrometer's
+// cacheMiss finds caches that went cold during the run (cachecold.go) or
+// whose lookups kept missing: Micrometer's
 // cache_gets_total{result="hit"|"miss"} (Spring Cache, with statistics on)
 // per cache, else redis_exporter's keyspace hits and misses.
 func cacheMiss(c *context) []Finding {
@@ -40,7 +41,11 @@ func cacheMiss(c *context) []Finding {
 		if !l.micrometer && !redis {
 			continue
 		}
-		if f, ok := c.cacheMissFinding(l); ok {
+		f, ok := c.cacheColdFinding(l) // a cache that was warm says more than its misses
+		if !ok {
+			f, ok = c.cacheMissFinding(l)
+		}
+		if ok {
 			fs = append(fs, f)
 			redis = redis && !l.micrometer // a named cache says more than the keyspace it lives in
 		}

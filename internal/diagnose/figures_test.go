@@ -192,7 +192,7 @@ func TestEveryFigureIsRecomputedFromRunDB(t *testing.T) {
 	}
 	for _, k := range []string{KindSaturation, KindPoolExhaustion, KindCPUSaturation, KindGeneratorBound, KindErrorsAtLoad,
 		KindMoreVUsSameTPS, KindLatencyDrift, KindGCPressure, KindBimodalLatency, KindAllFailed, KindCheckFailed, KindHostBusy, KindCPUThrottled, KindLateScaleOut, KindPodRestarts, KindBackendBound, KindTargetHostBusy, "healthy",
-		KindTraceDBTail, KindNPlusOne, KindTraceHTTPTail, KindCacheMiss} {
+		KindTraceDBTail, KindNPlusOne, KindTraceHTTPTail, KindCacheMiss, KindCacheCold} {
 		if !kinds[k] {
 			t.Errorf("the corpus raises no %s finding: the property is not tested for it", k)
 		}

@@ -47,7 +47,8 @@ var gcLabels = []string{"action", "cause", "gc"}
 
 // gcShares sums the pause time of every collector and cause of a process
 // per second: jvm_gc_pause_seconds_sum (Micrometer) and
-// go_gc_duration_seconds_sum (Go), as rates, read as seconds per second.
+// go_gc_duration_seconds_sum (Go), as rates, read as seconds per second,
+// at the run's whole seconds only.
 // The source is sum(NAME{labels}): every series of the name whose labels,
 // but for action, cause and gc, are these.
 func (c *context) gcShares() []gcSeries {
@@ -70,6 +71,9 @@ func (c *context) gcShares() []gcSeries {
 				procs = append(procs, p)
 			}
 			for _, pt := range perSecond(s) {
+				if c.run != nil && pt.Sec >= c.whole {
+					continue // the cut-short last second and after: no whole second of the run (trial A quoted 15 req/s after its load ended)
+				}
 				p.bySec[pt.Sec] += pt.Value
 			}
 		}

@@ -380,6 +380,9 @@ func (c *context) hostBusyFinding(from, to int, late lateSignal) (Finding, bool)
 	if also == nil {
 		also = c.targetQueued(b, from)
 	}
+	if also == nil {
+		also = c.targetStepped(b)
+	}
 	if also != nil {
 		alsoTitle(b, append(title, lateWords...), also)
 	} else {

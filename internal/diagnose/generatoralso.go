@@ -86,7 +86,9 @@ func (c *context) generatorTitle(b *builder, from, to int, parts, also []any, cp
 	if f := c.targetFailed(b, from, to); f != nil {
 		also = f // its errors say more than a slowdown under the generator's lag
 	} else if len(also) == 0 && !cpuBusy { // loadlens's own CPU used up loses more than its lag shows
-		also = c.targetQueued(b, from)
+		if also = c.targetQueued(b, from); also == nil {
+			also = c.targetStepped(b)
+		}
 	}
 	onset := b.second(from, StatOnset, "the first second the generator limited the test")
 	if len(also) > 0 {

@@ -61,6 +61,11 @@ var remedies = map[string][]string{
 		"give it room for the working set: a cache that evicts what it was given before it is read again is too small (Redis maxmemory, Caffeine maximumSize)",
 		"warm it before the load, or accept the misses of a key space too large to cache and make the read behind it cheaper",
 	},
+	KindCacheCold: {
+		"find what emptied it at that second: a flush or restart of the cache (FLUSHALL, a deploy, an eviction storm), or keys written together that expired together (spread their TTLs)",
+		"warm it again before the load returns (preload the hot keys), and keep a restart of the cache out of peak hours",
+		"make a miss cheaper (the read behind the cache) or protect the store from a cold cache: one loader per key (request coalescing), a rate limit on misses",
+	},
 	KindPoolExhaustion: {
 		"hold connections for less time: open the transaction after cache lookups and outside remote calls (case study 5: @Transactional took a connection before the cache was read)",
 		"make the queries that hold connections faster (indexes, fewer round trips, no N+1)",

@@ -98,7 +98,7 @@ func TestRules(t *testing.T) {
 		{"drift: a fast read scanning its growing table, 2 → 12ms", driftingFrom(25, 2*time.Millisecond, 10*time.Millisecond), KindLatencyDrift, &expect{Warning, [2]int{0, 1}, [2]int{23, 24},
 			[]string{"Latency drifts up at a steady 100 req/s: p95"}, []string{"Theil–Sen slope", "Kendall's tau"}}},
 
-		{"gc: JVM paused 7% of the time", jvmGC, KindGCPressure, &expect{Warning, [2]int{10, 10}, [2]int{40, 40},
+		{"gc: JVM paused 7% of the time", jvmGC, KindGCPressure, &expect{Warning, [2]int{10, 10}, [2]int{35, 35},
 			[]string{"GC pressure: App paused for GC 7% of the time (jvm_gc_pause_seconds_sum, role=app) from 0:10"}, nil}},
 		{"gc: Go pause share rising with load", goGC(true), KindGCPressure, &expect{Warning, [2]int{0, 0}, [2]int{25, 25},
 			[]string{"GC pause share rises with load", "0.2% at", "2.7% at"}, []string{"Kendall's tau"}}},

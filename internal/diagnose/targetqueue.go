@@ -71,3 +71,61 @@ func (c *context) stallSource() string {
 	}
 	return ""
 }
+
+// targetStepped returns the words that say the target's median latency
+// stepped up, genTargetQueue × or more from the seconds before one second
+// to the median of it and every whole second after (and genSeconds in a
+// row from it), by more than the generator's own delay there: a median
+// rise needs half of the requests delayed that much, and the generator's
+// delay p99 bounds what it added to 99 % of them. nil when it did not.
+// Trial A's flushed cache took the median from 0.59 ms to 26.7 ms at 0:20
+// on a host whose lag p99 reached 74 ms at 0:17 without moving it, and
+// stayed near 13 ms after.
+func (c *context) targetStepped(b *builder) []any {
+	p50 := c.values(c.client(SrcP50))
+	if len(c.secs) < 2*genSeconds {
+		return nil
+	}
+	first, last := c.secs[0].sec, c.secs[len(c.secs)-1].sec
+	for k := genSeconds; k+genSeconds <= len(c.secs); k++ {
+		step := c.secs[k].sec
+		base := aggregate(p50, StatMedian, first, step-1)
+		after := aggregate(p50, StatMedian, step, last)
+		if !(base > 0) || after < genTargetQueue*base || c.secs[k-1].p50 >= genTargetQueue*base {
+			continue
+		}
+		rose := true
+		for i := k; i < k+genSeconds; i++ {
+			rose = rose && c.secs[i].p50 >= genTargetQueue*base
+		}
+		if !rose {
+			continue
+		}
+		src, _ := c.generatorDelay(step, last)
+		delay := aggregate(c.values(src), StatMedian, step, last)
+		if src == "" || math.IsNaN(delay) || after-base <= delay {
+			return nil // the first step is the one judged: the generator's own delay may explain it
+		}
+		return c.steppedWords(b, src, first, step, last)
+	}
+	return nil
+}
+
+// steppedWords adds the evidence of a step of the target's median latency
+// at step and returns the words of the generator finding's title.
+func (c *context) steppedWords(b *builder, src string, first, step, last int) []any {
+	p50 := c.client(SrcP50)
+	before := b.add(c.fig(p50, StatMedian, first, step-1, UnitDuration, "the target's median latency before its step (median of the seconds)"))
+	after := b.add(c.fig(p50, StatMedian, step, last, UnitDuration, "the target's median latency from its step to the end (median of the seconds)"))
+	r := b.derive(StatRatio, UnitRatio, "the target's median latency after its step over before", after, before)
+	words := []any{"lag ", name("p99")}
+	if src != c.client(SrcLag) {
+		words = []any{"scheduling latency ", name("p99")}
+	}
+	d := b.add(c.fig(src, StatMedian, step, last, UnitDuration, "the generator's own delay from the target's step to the end (median of the seconds)"))
+	at := b.second(step, StatSecond, "the second the target's median latency stepped up")
+	ev := []any{"the target's median latency stepped up at ", at, ": ", before, " before, ", after, " from then to the end (", r,
+		"), while the generator's "}
+	b.evidence(r, append(append(ev, words...), " was ", d, " (median): a delay of that size cannot raise the median that much")...)
+	return []any{"the target's median latency rose ", r, " at ", at, ", more than the generator's own delay explains"}
+}

@@ -73,14 +73,15 @@ func moreVUsSameTPS(c *context) []Finding {
 	g := b.derive(StatRatio, UnitRatio, "VUs at the most over VUs at the lower level", nB, nA)
 	rg := b.derive(StatRatio, UnitRatio, "mean response time at the most VUs over the lower level's", rB, rA)
 	onset := b.second(aFrom, StatOnset, "the first second of the lower level")
-	b.title("More VUs, ", same, " throughput: VUs ", nA, " → ", nB, " (", g, ") from ", onset, ", throughput ", xA, " → ", xB,
-		", mean response time ", rA, " → ", rB, " (", rg, ")")
+	title := []any{"More VUs, ", same, " throughput: VUs ", nA, " → ", nB, " (", g, ") from ", onset, ", throughput ", xA, " → ", xB,
+		", mean response time ", rA, " → ", rB, " (", rg, ")"}
 	b.evidence(nA, "lower level, ", onset, "–", b.second(aTo, StatSecond, "the last second of the lower level"), ": ", nA, " VUs, ", xA, ", mean ", rA)
 	b.evidence(nB, "hold at the most VUs, ", b.second(bFrom, StatSecond, "the first second of the hold"), "–",
 		b.second(bTo, StatSecond, "the last second of the hold"), ": ", nB, " VUs, ", xB, ", mean ", rB)
 	b.evidence(xB, "throughput ", xA, " → ", xB, " (", b.derive(StatChange, UnitChange, "change of throughput", xB, xA), ") while the VUs grew ", g)
 	c.littlesLaw(b, xA, rA, nA)
 	c.littlesLaw(b, xB, rB, nB)
+	b.title(append(title, c.lowCPU(b, bFrom, bTo)...)...) // its CPU low: a lock or a wait (vuslock.go)
 	return []Finding{b.done(aFrom, bTo)}
 }
 
