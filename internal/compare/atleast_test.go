@@ -2,7 +2,7 @@ package compare
 
 import "testing"
 
-func TestAtLeastJudgesFallsAsRatios(t *testing.T) {
+func TestAtLeastJudgesFallsOnLogs(t *testing.T) {
 	tests := []struct {
 		name       string
 		m          Metric
@@ -16,6 +16,9 @@ func TestAtLeastJudgesFallsAsRatios(t *testing.T) {
 		{"a fall to a fifth past a +300% floor", P95, -80, 300, true},
 		{"halving against a +100% floor is on it", P50, -50, 100, true},
 		{"a small fall within a small floor", TPS, -4, 5, false},
+		{"a fall as far on logs as a rise past a +59% floor", P95, -37.2, 59, true},
+		{"a fall short of that on logs", P95, -36, 59, false},
+		{"a fall of 4.8% is as far as a rise of 5%", P50, -4.8, 5, true},
 		{"a ratio metric compares points", ErrorRate, -0.02, 0.01, true},
 	}
 	for _, tt := range tests {

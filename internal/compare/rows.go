@@ -327,10 +327,13 @@ func (v *runView) hist(e int) *metrics.Hist {
 	return v.exact.Endpoints[e].Duration
 }
 
-// resampled returns row r's bootstrap distribution, drawing it once.
-func (v *runView) resampled(r, runIndex, b int) *resampled {
+// resampled returns row r's bootstrap distribution, drawing it once. The
+// seed comes from the row's own seconds, not the run's place among the
+// inputs: comparing B with A then resamples each run as comparing A with
+// B does, and the interval comes out mirrored, not merely close to it.
+func (v *runView) resampled(r, b int) *resampled {
 	if v.res[r] == nil && v.rows[r] != nil {
-		v.res[r] = resample(v.rows[r], b, uint64(runIndex)<<32|uint64(r)+1)
+		v.res[r] = resample(v.rows[r], b, v.rows[r].seed()<<8|uint64(r)+1)
 	}
 	return v.res[r]
 }
