@@ -136,10 +136,7 @@ func verdictLine(in *Input) string {
 		}
 		return line
 	case VerdictInterrupted, VerdictRunFailed, VerdictIncomplete, VerdictAborted, VerdictPartial:
-		how := map[string]string{VerdictInterrupted: "stopped before its end (Ctrl-C or SIGTERM)", VerdictRunFailed: "an error stopped the run",
-			VerdictIncomplete: "the results are not all kept", VerdictAborted: "abort_on_fail stopped the run",
-			VerdictPartial: "an agent was lost, so the planned load was not all delivered"}[v]
-		line := v + ": " + how
+		line := v + ": " + verdictHow[v]
 		if judged != "" {
 			line += "; on what ran, " + judged
 		}
@@ -150,6 +147,12 @@ func verdictLine(in *Input) string {
 	}
 	return ""
 }
+
+// verdictHow says how a run that did not run to its end ended, by verdict:
+// the summary's verdict line and JUnit's failing case say the same.
+var verdictHow = map[string]string{VerdictInterrupted: "stopped before its end (Ctrl-C or SIGTERM)", VerdictRunFailed: "an error stopped the run",
+	VerdictIncomplete: "the results are not all kept", VerdictAborted: "abort_on_fail stopped the run",
+	VerdictPartial: "an agent was lost, so the planned load was not all delivered"}
 
 func failed(e *metrics.EndpointTotal) int64 {
 	var n int64
