@@ -64,7 +64,7 @@ type ErrorList struct {
 	file  string
 	errs  Errors
 	seen  map[Error]bool
-	quiet int // > 0 while pre-scanning: errors are dropped, the real pass reports them
+	quiet int    // > 0 while pre-scanning: errors are dropped, the real pass reports them
 	only  *Error // an error the others follow from (the alias budget spent): reported alone
 
 	// A missing key is often a typo'd one: an error that follows from a
