@@ -43,9 +43,10 @@ func (v *vu) evaluate(r *plan.Request, rs *response, end time.Duration) {
 }
 
 // unreadJSON has the engine say why check id failed when the body did not
-// decode as JSON (decoded once per response: the check already did).
+// decode as JSON (decoded once per response: the check already did); not
+// for a body cut at max_body, which the run counts and says apart.
 func (v *vu) unreadJSON(id int32, rs *response) {
-	if rs == nil {
+	if rs == nil || rs.cut {
 		return
 	}
 	if _, err := rs.json(); err != nil {

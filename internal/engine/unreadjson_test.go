@@ -21,6 +21,8 @@ func TestUnreadJSONSaysWhy(t *testing.T) {
 		switch r.URL.Path {
 		case "/deep":
 			fmt.Fprint(w, deep)
+		case "/big":
+			fmt.Fprint(w, `{"items": [1, 2, 3, 4, 5, 6, 7, 8, 9]}`)
 		case "/html":
 			fmt.Fprint(w, "<html>oops</html>")
 		default:
@@ -40,6 +42,9 @@ scenarios:
         extract: {x: {json: $.x}}
       - get: /ok
         check: [{json: "$.missing", exists: true}]
+      - get: /big
+        max_body: 10
+        check: [{json: "$.items", exists: true}]
 `
 	p, err := plan.Parse("t.yaml", []byte(fmt.Sprintf(src, srv.URL)), nil)
 	if err != nil {
@@ -62,6 +67,6 @@ scenarios:
 		}
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("notices:\n%s\nwant (once each; none for a JSON body without the field):\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		t.Errorf("notices:\n%s\nwant (once each; none for a JSON body without the field, nor for one cut at max_body):\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
