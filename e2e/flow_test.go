@@ -124,7 +124,7 @@ func TestSetupThroughTheBinary(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(dir, "t.yaml"), []byte(fmt.Sprintf(test, srv.URL, "?fail=1")), 0o644)
 	res := loadlens(t, dir, "run", "t.yaml", "--quiet")
-	want := "setup: POST " + srv.URL + "/login?fail=1: a request failed (http_4xx): 401 Unauthorized; no load was sent"
+	want := "setup: POST " + srv.URL + "/login?fail=1: a request failed (http_4xx): 401 Unauthorized (after 1 request in "
 	if res.code != 1 || !strings.Contains(res.stderr, want) {
 		t.Errorf("a failed setup: exit %d, stderr %q; want 1 and %q", res.code, res.stderr, want)
 	}

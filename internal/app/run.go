@@ -114,8 +114,9 @@ func Execute(ctx context.Context, cfg RunConfig) (*report.Input, RunResult, erro
 		return nil, RunResult{Dir: r.dir, ExitCode: ExitCodeOf(err)}, err // an output without its token is bad input
 	}
 	engErr := r.measure(ctx)
+	interrupted := ctx.Err() != nil // before the teardown: an interrupt during it leaves the scenarios' verdict
 	r.teardown(ctx)
-	return r.conclude(ctx, engErr)
+	return r.conclude(ctx, engErr, interrupted)
 }
 
 // open prepares a run, then fixes its start: what may take time (the
@@ -133,33 +134,6 @@ func open(ctx context.Context, cfg RunConfig, undo *cleanups) (*runner, error) {
 		return r, err
 	}
 	return r, r.fixStart(undo)
-}
-
-// setup runs the test's setup: flow, before the start is fixed so that
-// its time delays no scenario's schedule; every VU reads its values.
-func (r *runner) setup(ctx context.Context) error {
-	p := r.cfg.Plan
-	if p.Setup == nil || r.cfg.Generator != nil {
-		return nil
-	}
-	shared, err := engine.RunHook(ctx, p, p.Setup, nil, engine.Options{Segment: r.cfg.Segment})
-	if err != nil {
-		return fmt.Errorf("setup: %w; no load was sent", err)
-	}
-	r.shared = shared
-	return nil
-}
-
-// teardown runs the test's teardown: flow after the scenarios, with the
-// setup's values; a failure is a notice, the run's verdict stands.
-func (r *runner) teardown(ctx context.Context) {
-	p := r.cfg.Plan
-	if p.Teardown == nil || r.cfg.Generator != nil || ctx.Err() != nil {
-		return
-	}
-	if _, err := engine.RunHook(ctx, p, p.Teardown, r.shared, engine.Options{Segment: r.cfg.Segment}); err != nil {
-		r.notice("teardown: " + err.Error())
-	}
 }
 
 // prepareRun makes a run's report input, the dashboard, the run directory,
@@ -286,7 +260,8 @@ func (r *runner) measure(ctx context.Context) error {
 
 // conclude says how the run ended, judges and diagnoses it, records its
 // end in run.db and writes its outputs; the dashboard shows the end.
-func (r *runner) conclude(ctx context.Context, engErr error) (*report.Input, RunResult, error) {
+// interrupted: the scenarios were stopped (Ctrl-C) before their end.
+func (r *runner) conclude(ctx context.Context, engErr error, interrupted bool) (*report.Input, RunResult, error) {
 	in, p := r.in, r.cfg.Plan
 	status := StatusCompleted
 	switch {
@@ -297,7 +272,7 @@ func (r *runner) conclude(ctx context.Context, engErr error) (*report.Input, Run
 		status = StatusIncomplete
 	case len(r.aborted) > 0:
 		status = StatusAborted
-	case ctx.Err() != nil:
+	case interrupted:
 		status = StatusInterrupted
 	case r.cfg.Generator != nil && lostAgent(r.cfg.Generator.Agents()):
 		status = StatusPartial

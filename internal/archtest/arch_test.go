@@ -119,7 +119,7 @@ var table = map[string]row{
 	"units":     {},
 	"web":       {tests: list("units")},
 	// the strict YAML reader plan's test files and mock's configs share
-	"yamldoc": {imports: list("jsonpath", "tmpl"), tests: list("testkit"), modules: list("github.com/goccy/go-yaml")},
+	"yamldoc": {imports: list("jsonpath", "tmpl", "units"), tests: list("testkit"), modules: list("github.com/goccy/go-yaml")},
 }
 
 func TestImportTable(t *testing.T) {

@@ -20,5 +20,8 @@ func validateCmd(_ context.Context, e *env, args []string) int {
 	for _, s := range p.Scenarios {
 		fmt.Fprintf(e.stdout, "  %s: %s\n", s.Name, app.DescribeLoad(&s.Load))
 	}
+	for _, line := range app.DescribeHooks(p) {
+		fmt.Fprintf(e.stdout, "  %s\n", line)
+	}
 	return app.ExitOK
 }

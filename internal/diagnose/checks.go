@@ -130,14 +130,57 @@ func (c *context) checkRemedies(b *builder, f *failedCheck, sev Severity) {
 			"if the check still fails on whole bodies, treat it as the fault: it states what must hold of the answers",
 		}
 	case sev == Critical:
-		b.f.Remedies = []string{
-			"the check states what must hold of the answers: treat its failure as the fault, and the errors and slowness around it as symptoms",
-			"reproduce it with the scenario's concurrency: failures that appear only under load point to a race (read-then-write without a lock or an atomic update)",
-			"make the update atomic (a conditional UPDATE, an atomic decrement, a unique constraint) and re-run the same test",
-		}
+		c.invariantRemedies(b, f)
 	default:
 		b.f.Remedies = []string{"see the errors finding: the responses had another status than the check expects"}
 	}
+}
+
+// invariantRemedies adds what to do about a check that failed on answers
+// that came. A race only when the evidence says one: a check of what must
+// hold (not an extraction) that passed and failed while more than one VU
+// ran at once. A check that failed on every answer, or with one VU at a
+// time, is the answers' (or the check's) own fault, and an extraction that
+// missed in some answers is first a difference between the answers (a
+// login refused to some users); a body the decoder could not read has a
+// note of the run saying why.
+func (c *context) invariantRemedies(b *builder, f *failedCheck) {
+	first, last := c.all[0].sec, c.all[len(c.all)-1].sec
+	fails := c.fig(f.fails, StatSum, first, last, UnitCount, "").Value
+	total := c.fig(f.total, StatSum, first, last, UnitCount, "").Value
+	extraction := strings.HasPrefix(f.ck.Name, "extract ")
+	some := fails < total
+	if some {
+		vus := b.add(c.fig(c.client(SrcVUs), StatMax, f.onsetSec, f.lastSec, UnitCount, "the most VUs at once while the check failed"))
+		switch {
+		case b.fig(vus).Value > 1 && !extraction:
+			b.evidence(vus, "it passed on some answers and failed on others while up to ", vus, " VUs ran at once: what a race looks like")
+			b.f.Remedies = []string{
+				"the check states what must hold of the answers: treat its failure as the fault, and the errors and slowness around it as symptoms",
+				"reproduce it with the scenario's concurrency, then with 1 VU: failures that appear only under load point to a race (read-then-write without a lock or an atomic update)",
+				"make the update atomic (a conditional UPDATE, an atomic decrement, a unique constraint) and re-run the same test",
+			}
+			return
+		case b.fig(vus).Value > 1:
+			b.evidence(vus, "it found its value in some answers and not in others, with up to ", vus, " VUs at once")
+		default:
+			b.evidence(vus, "it passed on some answers and failed on others with ", vus, " VU at a time: no race between VUs")
+		}
+	}
+	var rem []string
+	switch {
+	case extraction && some:
+		rem = []string{"the extraction found nothing in some answers: compare one it missed with one it read (a login refused to some users, a field sent only sometimes)",
+			"re-run with 1 VU: a miss that remains is the answers', not a race between VUs"}
+	case extraction:
+		rem = []string{"the extraction found nothing in any answer: compare its path with one answer (is the field there, under that name, in a JSON body?)"}
+	case some:
+		rem = []string{"the check failed on some answers with one VU at a time: compare the answers it failed on with those it passed on"}
+	default:
+		rem = []string{"the check failed on every answer it ran on: the answers never hold what it states, whatever the load",
+			"compare one answer with the check (its path, operator and value): a check that never passes is as often wrong as the service"}
+	}
+	b.f.Remedies = append(rem, "if the run's notes say a body was not JSON the decoder reads (nested too deep, not JSON), the answer is the fault, not the check")
 }
 
 // statusCheck reports whether a check only tests the status (as the test

@@ -63,6 +63,8 @@ type Engine struct {
 	sessions    map[*plan.Session]protocol.Step // the plan's session steps, prepared once
 	sessionsErr error                           // why one could not be prepared; Run returns it
 
+	unread *unreadJSON // says once per check why a body did not decode as JSON
+
 	httpPool  sync.Pool // of *httpState, lent to parking VUs while they run
 	startGate int       // the closed model's start gate's size; 0: startGateSize (tests make it small)
 	// startGateGrace is how long a dial holds the start gate; 0: startDialGrace (tests set it)
@@ -75,6 +77,7 @@ func New(p *plan.Plan, rec sample.Recorder, opts Options) *Engine {
 		dialer:     &net.Dialer{Timeout: orDefault(opts.ConnectTimeout, 30*time.Second), KeepAlive: 30 * time.Second},
 		tlsTimeout: orDefault(opts.TLSHandshakeTimeout, 30*time.Second), files: openFileLimit()}
 	e.h1TLS = e.tlsConfig()
+	e.unread = newUnreadJSON(len(p.Layout.Checks))
 	e.sessions = map[*plan.Session]protocol.Step{}
 	e.sessionsErr = e.prepareSessions()
 	for _, s := range p.Scenarios {

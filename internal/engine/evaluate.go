@@ -24,6 +24,9 @@ func (v *vu) evaluate(r *plan.Request, rs *response, end time.Duration) {
 		}
 		v.tc.Vars[ex.Var] = val
 		if ex.Default == nil {
+			if !ok && ex.From == plan.FromJSON {
+				v.unreadJSON(ex.Check, rs)
+			}
 			v.sink.Check(ex.Check, end, ok)
 			v.checksOK = v.checksOK && ok
 		}
@@ -31,8 +34,23 @@ func (v *vu) evaluate(r *plan.Request, rs *response, end time.Duration) {
 	for i := range r.Checks {
 		c := &r.Checks[i]
 		ok := check(c, rs)
+		if !ok && c.From == plan.FromJSON {
+			v.unreadJSON(c.ID, rs)
+		}
 		v.sink.Check(c.ID, end, ok)
 		v.checksOK = v.checksOK && ok
+	}
+}
+
+// unreadJSON has the engine say why check id failed when the body did not
+// decode as JSON (decoded once per response: the check already did); not
+// for a body cut at max_body, which the run counts and says apart.
+func (v *vu) unreadJSON(id int32, rs *response) {
+	if rs == nil || rs.cut {
+		return
+	}
+	if _, err := rs.json(); err != nil {
+		v.sc.e.unread.report(v.sc.e, id, rs.body, err)
 	}
 }
 

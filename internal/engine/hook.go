@@ -8,6 +8,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/sample"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // RunHook runs a setup: or teardown: flow once, with one VU whose
@@ -16,11 +17,19 @@ import (
 // one that fails (no response, or a status the step does not expect), or
 // the first failed check or extraction, is its error, and it stops there:
 // a load run on a setup that did not happen would measure nothing real.
-func RunHook(ctx context.Context, p *plan.Plan, h *plan.Hook, in []string, opts Options) ([]string, error) {
+// It stops at h.Timeout with a HookTimeout. The HookRun says what it sent,
+// whichever way it ended.
+func RunHook(ctx context.Context, p *plan.Plan, h *plan.Hook, in []string, opts Options) (HookRun, error) {
 	hs := &hookSink{}
+	began := time.Now()
 	opts.Shared = nil
 	e := New(&plan.Plan{Insecure: p.Insecure, AllowHosts: p.AllowHosts, Tracing: p.Tracing}, hs, opts)
-	e.start = time.Now()
+	e.start = began
+	if h.Timeout > 0 {
+		var stop context.CancelFunc
+		ctx, stop = context.WithTimeoutCause(ctx, h.Timeout, HookTimeout{After: h.Timeout})
+		defer stop()
+	}
 	ctx, e.cancel = context.WithCancelCause(ctx)
 	defer e.cancel(nil)
 	hs.stop = e.cancel
@@ -29,23 +38,40 @@ func RunHook(ctx context.Context, p *plan.Plan, h *plan.Hook, in []string, opts 
 	defer v.close()
 	copy(v.tc.Vars, in)
 	v.iterate(ctx, time.Time{})
+	run := HookRun{Requests: hs.requests, Took: time.Since(began)}
 	if errors.As(hs.err, new(errNotSent)) {
-		return nil, hs.err
+		return run, hs.err
 	}
 	if hs.err != nil { // the step that failed is the last one sent
-		return nil, fmt.Errorf("%s %s: %w", v.http.hop.method, plan.Redact(string(v.http.url)), hs.err)
+		return run, fmt.Errorf("%s %s: %w", v.http.hop.method, plan.Redact(string(v.http.url)), hs.err)
 	}
 	if err := context.Cause(ctx); err != nil {
-		return nil, err
+		return run, err
 	}
-	return v.tc.Vars, nil
+	run.Vars = v.tc.Vars
+	return run, nil
+}
+
+// HookRun is what a setup or teardown did.
+type HookRun struct {
+	Vars     []string      // its variables' values; nil when it failed
+	Requests int64         // the requests it sent, failed ones too: not in the run's figures
+	Took     time.Duration // from its start to its end
+}
+
+// HookTimeout is the error of a hook stopped at its timeout.
+type HookTimeout struct{ After time.Duration }
+
+func (t HookTimeout) Error() string {
+	return fmt.Sprintf("still running after %s", units.DurationLiteral(t.After))
 }
 
 // hookSink is a hook's VU's sink: it measures nothing, and stops the hook
 // at its first failure.
 type hookSink struct {
-	err  error
-	stop context.CancelCauseFunc
+	err      error
+	stop     context.CancelCauseFunc
+	requests int64 // one VU: no other goroutine counts
 }
 
 func (s *hookSink) fail(err error) {
@@ -57,6 +83,7 @@ func (s *hookSink) fail(err error) {
 
 func (s *hookSink) Sink(int) sample.Sink { return s }
 func (s *hookSink) Request(r *sample.Request) {
+	s.requests++
 	if r.Kind != sample.OK && r.Kind != sample.Interrupted {
 		s.fail(fmt.Errorf("a request failed (%s): %s", r.Kind, r.Err))
 	}

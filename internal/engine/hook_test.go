@@ -44,10 +44,10 @@ teardown:
 		t.Fatal(err)
 	}
 	rec := newTestRecorder()
-	if err := New(p, rec, Options{Shared: shared}).Run(context.Background()); err != nil {
+	if err := New(p, rec, Options{Shared: shared.Vars}).Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := RunHook(context.Background(), p, p.Teardown, shared, Options{}); err != nil {
+	if _, err := RunHook(context.Background(), p, p.Teardown, shared.Vars, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	got := strings.Join(s.requests(), "\n")

@@ -102,6 +102,7 @@ func (v *vu) request(ctx context.Context, r *plan.Request, intended time.Time) e
 		s.Err = h.said.message(s.Status, s.Err, h.errorBody(r), h.res.errorCut || s.Truncated)
 	}
 	v.record(s)
+	h.resp.cut = s.Truncated
 	v.evaluate(r, &h.resp, s.End)
 	return nil
 }

@@ -26,6 +26,7 @@ type response struct {
 	doc                    any          // the body decoded as JSON, on first use
 	docErr                 error
 	decoded                bool
+	cut                    bool // body is only the start, cut at max_body: a JSON error is that cut's (the run counts those)
 	scratch                []string
 	lean                   leanExchange // the lean client's, for h1Trip
 }
@@ -38,7 +39,7 @@ type leanExchange struct {
 
 func (r *response) reset() {
 	r.status, r.header, r.rawHeader, r.body, r.doc, r.docErr, r.decoded = 0, nil, nil, nil, nil, nil, false
-	r.rawCookie, r.rawLocation = false, false
+	r.rawCookie, r.rawLocation, r.cut = false, false, false
 	r.netBody.Reset()
 }
 

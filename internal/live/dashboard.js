@@ -270,7 +270,7 @@
   // event's figures of the whole run (report.RunFigures).
   function showWholeRun(r) {
     var whole = "whole run", has = r.rq > 0;
-    setCard("rps", whole, LL.fmtNum(r.rps), LL.fmtCount(r.rq) + " " + unit.many + " in " + LL.fmtMs(1000 * r.elapsed_s));
+    setCard("rps", whole, r.rps > 0 ? LL.fmtNum(r.rps) : "-", LL.fmtCount(r.rq) + " " + unit.many + " in " + LL.fmtMs(1000 * r.elapsed_s));
     setCard("p95", whole, LL.fmtMs(has ? r.p95 : null), "p50 " + LL.fmtMs(has ? r.p50 : null) + " · p99 " + LL.fmtMs(has ? r.p99 : null));
     setCard("err", whole, LL.fmtPct(has ? r.er / r.rq : 0), LL.fmtCount(r.er) + " of " + LL.fmtCount(r.rq) + " failed", r.er > 0);
     setCard("vus", whole, String(r.vx), "allocated at most" + (r.vu > 0 ? " · " + r.vu + " active at most" : ""));

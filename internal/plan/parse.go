@@ -20,6 +20,7 @@ import (
 // Defaults of the top-level keys.
 const (
 	DefaultTimeout      = 60 * time.Second // request timeout when the test sets none
+	DefaultHookTimeout  = 60 * time.Second // how long a setup or teardown may take when the test says not (k6's default)
 	DefaultMaxRedirects = 10               // redirects followed inside one sample, as in k6
 	DefaultMaxBody      = 1 << 20          // bytes of a body kept for checks and extractions
 )
@@ -27,7 +28,7 @@ const (
 // topKeys are the keys a test file may have at the top level, besides the
 // x- extension keys that are ignored so they can hold YAML anchors.
 // kubernetes is read by `loadlens k8s` (internal/k8s), not by the plan.
-var topKeys = []string{"name", "base_url", "headers", "timeout", "expect_status", "redirects", "max_body", "allow_hosts", "insecure_skip_tls_verify", "http2", "thresholds", "scenarios", "observe", "outputs", "tracing", "kubernetes", "setup", "teardown", "metrics"}
+var topKeys = []string{"name", "base_url", "headers", "timeout", "expect_status", "redirects", "max_body", "allow_hosts", "insecure_skip_tls_verify", "http2", "thresholds", "scenarios", "observe", "outputs", "tracing", "kubernetes", "setup", "setup_timeout", "teardown", "teardown_timeout", "metrics"}
 
 // namePattern is what run and scenario names may contain: they name
 // directories and appear in threshold filters.
@@ -170,6 +171,7 @@ func (p *parser) plan(root yamldoc.Node) *Plan {
 	}
 	if n, ok := o.Get("setup"); ok {
 		plan.Setup = p.hook(n, def, nil)
+		plan.Setup.Timeout = p.hookTimeout(o, "setup_timeout")
 		p.setupVars = plan.Setup.Vars
 	}
 	if n, ok := o.Get("scenarios"); ok {
@@ -179,6 +181,7 @@ func (p *parser) plan(root yamldoc.Node) *Plan {
 	}
 	if n, ok := o.Get("teardown"); ok {
 		plan.Teardown = p.hook(n, def, p.setupVars)
+		plan.Teardown.Timeout = p.hookTimeout(o, "teardown_timeout")
 	}
 	if len(plan.Scenarios) > 0 {
 		plan.Headers = p.headers(def.headers, nil, scenarioScope(plan.Scenarios[0], p.Env))

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"slices"
+	"time"
 
 	"github.com/loadlens/loadlens/internal/yamldoc"
 )
@@ -17,4 +18,15 @@ func (p *parser) hook(n yamldoc.Node, def *defaults, inherited []string) *Hook {
 	}
 	sc := &scenarioCtx{s: s, scope: scenarioScope(s, p.Env), def: def}
 	return &Hook{Flow: p.flow(n, sc), Vars: s.Vars}
+}
+
+// hookTimeout reads a hook's bound, key (setup_timeout, teardown_timeout),
+// or DefaultHookTimeout when the test sets none.
+func (p *parser) hookTimeout(o *yamldoc.Object, key string) time.Duration {
+	if n, ok := o.Get(key); ok {
+		if d, ok := p.PositiveDuration(n); ok {
+			return d
+		}
+	}
+	return DefaultHookTimeout
 }

@@ -44,7 +44,7 @@ func TestParseInvalid(t *testing.T) {
 		{"merge of a scalar", head + "      - <<: 5\n        get: /x\n", "7:13: scenarios.s.flow[0]: expected a mapping to merge with <<, got a number 5"},
 
 		// Top-level keys.
-		{"unknown top key with suggestion", "scenarois: {}\n", `1:1: scenarois: unknown key "scenarois"; did you mean "scenarios"? (allowed: name, base_url, headers, timeout, expect_status, redirects, max_body, allow_hosts, insecure_skip_tls_verify, http2, thresholds, scenarios, observe, outputs, tracing, kubernetes, setup, teardown, metrics)`},
+		{"unknown top key with suggestion", "scenarois: {}\n", `1:1: scenarois: unknown key "scenarois"; did you mean "scenarios"? (allowed: name, base_url, headers, timeout, expect_status, redirects, max_body, allow_hosts, insecure_skip_tls_verify, http2, thresholds, scenarios, observe, outputs, tracing, kubernetes, setup, setup_timeout, teardown, teardown_timeout, metrics)`},
 		{"no scenarios", "name: x\n", "1:1: missing key \"scenarios\": a test needs at least one scenario"},
 		{"empty scenarios", "scenarios: {}\n", "1:12: scenarios: needs at least one scenario"},
 		{"name with spaces", "name: my test\n" + head + getX, `1:7: name: name "my test" may only use letters, digits, '.', '_' and '-' (it names the run's directory)`},
@@ -109,7 +109,7 @@ func TestParseInvalid(t *testing.T) {
 		{"step with two methods", head + "      - get: /x\n        post: /y\n", "8:9: scenarios.s.flow[0].post: a step sends one request: get and post both given"},
 		{"step request key typo", head + "      - gte: /x\n", `7:9: scenarios.s.flow[0].gte: unknown key "gte"; did you mean "get"? (allowed: get, post, put, patch, delete, head, options, method, path, name, query, headers, timeout, expect_status, redirects, max_body, json, form, body, body_file, check, extract, think, group, repeat, for_each, if, unless, choose, set, add, sse, ws, grpc)`},
 		{"missing key beside a typo elsewhere", "base_url: http://h\ntreshold: {}\nscenarios:\n  s:\n    rate: 1\n    flow: [get: /x]\n",
-			`2:1: treshold: unknown key "treshold"; did you mean "thresholds"? (allowed: name, base_url, headers, timeout, expect_status, redirects, max_body, allow_hosts, insecure_skip_tls_verify, http2, thresholds, scenarios, observe, outputs, tracing, kubernetes, setup, teardown, metrics)` + "\n" +
+			`2:1: treshold: unknown key "treshold"; did you mean "thresholds"? (allowed: name, base_url, headers, timeout, expect_status, redirects, max_body, allow_hosts, insecure_skip_tls_verify, http2, thresholds, scenarios, observe, outputs, tracing, kubernetes, setup, setup_timeout, teardown, teardown_timeout, metrics)` + "\n" +
 				"5:5: scenarios.s.rate: rate needs duration (how long to hold it), or use start_rate with stages"},
 		{"step key typo", head + "      - get: /x\n        heders: {A: b}\n", `8:9: scenarios.s.flow[0].heders: unknown key "heders"; did you mean "headers"? (allowed: get, post, put, patch, delete, head, options, method, path, name, query, headers, timeout, expect_status, redirects, max_body, json, form, body, body_file, check, extract, think, group, repeat, for_each, if, unless, choose, set, add, sse, ws, grpc)`},
 		{"think with other keys", head + getX + "      - think: 1s\n        name: pause\n", `9:9: scenarios.s.flow[1].name: a think step has no other keys; "name" belongs on a request step`},

@@ -92,6 +92,9 @@ type Scenario struct {
 type Hook struct {
 	Flow []Step
 	Vars []string // its variable slots; a teardown's start with the setup's, which it reads
+	// Timeout bounds the whole flow (setup_timeout, teardown_timeout: k6's
+	// setupTimeout and teardownTimeout): a loop in it cannot hold the run.
+	Timeout time.Duration
 }
 
 // Load is a scenario's load model. Only the fields of its Model are set.

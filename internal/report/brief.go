@@ -52,13 +52,12 @@ func EndpointFigures(in *Input, scenario, endpoint string) *Figures {
 func WriteBrief(w io.Writer, in *Input) error {
 	var sb strings.Builder
 	tot := in.Run.Total()
-	secs := max(in.Run.Elapsed().Seconds(), 1e-9)
 	p95 := time.Duration(0)
 	if tot.Duration != nil && tot.Duration.Count() > 0 {
 		p95 = tot.Duration.Quantile(95)
 	}
-	fmt.Fprintf(&sb, "  %s · %s (%s) · %sp95 %s · %s failed · %s\n", Verdict(in), runUnit(in.Run).Count(tot.Requests),
-		units.Rate(float64(tot.Requests)/secs, ""), callPrefix(in.Run), latencyText(in.Run, p95), units.Percent(nanZero(ratio(failed(&tot), tot.Requests))), in.Status)
+	fmt.Fprintf(&sb, "  %s · %s · %sp95 %s · %s failed · %s\n", Verdict(in), withRate(runUnit(in.Run).Count(tot.Requests), runRate(in.Run)),
+		callPrefix(in.Run), latencyText(in.Run, p95), units.Percent(nanZero(ratio(failed(&tot), tot.Requests))), in.Status)
 	for i, res := range in.Results {
 		if !res.Pass {
 			sb.WriteString(wrap(res.Key+" "+res.Expr+": "+Observed(&in.Thresholds[i], res), units.Columns, "    ✗ ", "      "))

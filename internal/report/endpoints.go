@@ -30,7 +30,26 @@ func rateOnlyNote(r *metrics.Run, rate, count, active string) string {
 	}
 	return rate + " = " + count + " / " + active + ", " + active + " from each endpoint's first " + one + "'s intended start until its next was due: " +
 		"one mean interval after its last one's (arrival-rate: 1,000 sent at 100/s are 10 s), or when its last one ended (VUs send the next then); " +
-		"not the whole run, and at least a second (6 " + u.Many + " within 189 µs are 6/s); - for one " + one + "."
+		"not the whole run, and at least a second (6 " + u.Many + " within 189 µs are 6/s); - for one " + one + ". " +
+		"The headline's rate is the all endpoints row's, by this rule."
+}
+
+// runRate is the run's rate as every headline shows it: all endpoints'
+// by the endpoints table's rule (metrics.Run.Rate), so that the two agree
+// (a 0.25 s run read 2,292/s above a table's 570/s); 0 when that is no
+// rate (one request).
+func runRate(r *metrics.Run) float64 {
+	tot := r.Total()
+	return r.Rate(&tot)
+}
+
+// withRate is count followed by the run's rate in brackets, or count alone
+// when there is no rate.
+func withRate(count string, rate float64) string {
+	if rate == 0 {
+		return count
+	}
+	return count + " (" + units.Rate(rate, "") + ")"
 }
 
 // sendsKept reports whether every endpoint with requests kept when they
@@ -109,4 +128,13 @@ func rateText(s endpointStats) string {
 		return "-"
 	}
 	return units.Number(s.Rate)
+}
+
+// rateCell is the run's rate with its unit for a headline card or cell;
+// "-" when there is none.
+func rateCell(r *metrics.Run) string {
+	if rate := runRate(r); rate > 0 {
+		return runUnit(r).Rate(rate)
+	}
+	return "-"
 }

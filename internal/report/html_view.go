@@ -147,7 +147,6 @@ func newHTMLView(in *Input) *htmlView {
 func headlineCards(in *Input) []card {
 	r := in.Run
 	tot := r.Total()
-	secs := max(r.Elapsed().Seconds(), 1e-9)
 	nf := failed(&tot)
 	h := tot.Duration
 	sent := fmt.Sprintf("%s in %s", runUnit(r).Count(tot.Requests), units.Duration(r.Elapsed()))
@@ -155,7 +154,7 @@ func headlineCards(in *Input) []card {
 		sent += " · " + units.CountOf(tot.Redirects, "redirect", "redirects") + " followed"
 	}
 	cards := []card{
-		{Label: "Throughput", Value: runUnit(r).Rate(float64(tot.Requests) / secs), Sub: sent},
+		{Label: "Throughput", Value: rateCell(r), Sub: sent},
 		{Label: "p95 " + latencyName(r), Value: latencyText(r, h.Quantile(95)), Sub: fmt.Sprintf("p50 %s · avg %s", latencyText(r, h.Quantile(50)), latencyText(r, h.Mean()))},
 		{Label: "p99 " + latencyName(r), Value: latencyText(r, h.Quantile(99)), Sub: "max " + latencyText(r, h.Max())},
 		{Label: "Errors", Value: units.Percent(ratio(nf, tot.Requests)), Sub: units.Count(nf) + " failed", Bad: nf > 0},

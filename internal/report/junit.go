@@ -123,6 +123,10 @@ func JUnit(in *Input) ([]byte, error) {
 			Failure: &junitOutcome{Message: why, Type: "gate", Text: "FAIL: " + why}})
 		th.Failures++
 	}
+	if c, ok := junitRunCase(in); ok && th.Failures == 0 {
+		th.Cases = append(th.Cases, c)
+		th.Failures++
+	}
 	th.Tests = len(th.Cases)
 
 	ck := junitChecks(in, junitSuite{Name: "checks", Time: secs, Timestamp: stamp, Properties: props})
@@ -142,6 +146,27 @@ func JUnit(in *Input) ([]byte, error) {
 	}
 	b.WriteString("\n")
 	return b.Bytes(), nil
+}
+
+// junitRunCase is a failing case for a run whose verdict or exit code
+// fails without a failed threshold to say so: interrupted, incomplete (a
+// killed run read back), failed, partial, or an output not written. CI
+// once read such runs as green (tests="2" failures="0" after Ctrl-C).
+func junitRunCase(in *Input) (junitCase, bool) {
+	v := Verdict(in)
+	how, stopped := verdictHow[v]
+	if !stopped && in.ExitCode == 0 {
+		return junitCase{}, false
+	}
+	msg := v + ": " + how
+	if !stopped {
+		msg = "an output could not be written"
+	}
+	if in.ExitCode != 0 {
+		msg += fmt.Sprintf(" (the run's exit code: %d)", in.ExitCode)
+	}
+	return junitCase{Class: in.Name + ".run", Name: "the run ran to its end and kept its results", Time: "0",
+		Failure: &junitOutcome{Message: msg, Type: "run", Text: "FAIL: " + msg}}, true
 }
 
 // junitChecks fills suite ck with a case per check: a failure when a failed

@@ -16,7 +16,6 @@ func Markdown(in *Input) []byte {
 	var sb strings.Builder
 	r := in.Run
 	tot := r.Total()
-	secs := max(r.Elapsed().Seconds(), 1e-9)
 	icon := map[string]string{VerdictPass: "✅", VerdictFail: "❌", VerdictNoThresholds: "ℹ️"}[Verdict(in)]
 	if icon == "" { // interrupted, aborted, failed or incomplete: not a pass, whatever the thresholds say
 		icon = "⚠️"
@@ -37,7 +36,7 @@ func Markdown(in *Input) []byte {
 	count, _ := countHeads(runUnit(r))
 	mdTable(&sb, "rrrrrrr", [][]string{
 		{count, "Throughput", callPrefix(r) + "p95", callPrefix(r) + "p99", "Errors", "Checks", "Dropped"},
-		{units.Count(tot.Requests), runUnit(r).Rate(float64(tot.Requests) / secs), latencyText(r, h.Quantile(95)), latencyText(r, h.Quantile(99)),
+		{units.Count(tot.Requests), rateCell(r), latencyText(r, h.Quantile(95)), latencyText(r, h.Quantile(99)),
 			units.Percent(ratio(failed(&tot), tot.Requests)), checks, units.Count(in.Dropped())},
 	})
 

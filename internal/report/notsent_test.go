@@ -61,7 +61,7 @@ func TestNotSentIsSaidEverywhere(t *testing.T) {
 	}
 	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
 	md := strings.ReplaceAll(string(Markdown(in)), `\_`, "_")
-	for _, o := range []struct{ name, out, count string }{{"terminal", text.String(), "1 request ("}, {"markdown", md, "| 1 | "}} {
+	for _, o := range []struct{ name, out, count string }{{"terminal", text.String(), "1 request · "}, {"markdown", md, "| 1 | "}} {
 		if !strings.Contains(flat(o.out), said) {
 			t.Errorf("%s does not say %q:\n%s", o.name, said, o.out)
 		}

@@ -38,8 +38,8 @@ func oneOfEach(t *testing.T) *Input {
 func TestOneOfEachIsSingular(t *testing.T) {
 	in := oneOfEach(t)
 	want := map[string][]string{
-		"text":        {"1 request (", "1 iteration ·", "up to 1 VU ·", "1 iteration was dropped", "PASS: 1 threshold passed"},
-		"brief":       {"1 request ("},
+		"text":        {"1 request · ", "1 iteration ·", "up to 1 VU ·", "1 iteration was dropped", "PASS: 1 threshold passed"},
+		"brief":       {"1 request · "}, // one request: no rate, as its table row has none
 		"markdown":    {"1 iteration was dropped"},
 		"report.html": {"1 request in", "1 iteration ·", "1 iteration was dropped"},
 	}

@@ -18,7 +18,6 @@ func WriteText(w io.Writer, in *Input) error {
 	r := in.Run
 	tot := r.Total()
 	el := r.Elapsed()
-	secs := el.Seconds()
 	state := " · " + in.Status + " in " + units.Duration(el)
 	fmt.Fprintf(&sb, "\n  %s%s\n", units.Middle(in.Name, units.Columns-2-utf8.RuneCountInString(state)), state)
 	var iters int64
@@ -30,7 +29,7 @@ func WriteText(w io.Writer, in *Input) error {
 	// The peak of the seconds' sums, as summary.json's vus.max: scenarios'
 	// own peaks need not have come at once.
 	_, _, busyMax := r.VUs()
-	totals := []string{runUnit(r).Count(tot.Requests) + " (" + units.Rate(float64(tot.Requests)/max(secs, 1e-9), "") + ")",
+	totals := []string{withRate(runUnit(r).Count(tot.Requests), runRate(r)),
 		units.Percent(ratio(failed(&tot), tot.Requests)) + " failed", units.CountOf(iters, "iteration", "iterations"),
 		units.Count(in.Dropped()) + " dropped", "up to " + vusPhrase(vusMax, busyMax), units.Bytes(tot.Received) + " received", units.Bytes(tot.Sent) + " sent"}
 	if n := tot.Redirects; n > 0 { // the target got these beyond the requests counted (docs/figures.md)
@@ -136,10 +135,7 @@ func verdictLine(in *Input) string {
 		}
 		return line
 	case VerdictInterrupted, VerdictRunFailed, VerdictIncomplete, VerdictAborted, VerdictPartial:
-		how := map[string]string{VerdictInterrupted: "stopped before its end (Ctrl-C or SIGTERM)", VerdictRunFailed: "an error stopped the run",
-			VerdictIncomplete: "the results are not all kept", VerdictAborted: "abort_on_fail stopped the run",
-			VerdictPartial: "an agent was lost, so the planned load was not all delivered"}[v]
-		line := v + ": " + how
+		line := v + ": " + verdictHow[v]
 		if judged != "" {
 			line += "; on what ran, " + judged
 		}
@@ -150,6 +146,12 @@ func verdictLine(in *Input) string {
 	}
 	return ""
 }
+
+// verdictHow says how a run that did not run to its end ended, by verdict:
+// the summary's verdict line and JUnit's failing case say the same.
+var verdictHow = map[string]string{VerdictInterrupted: "stopped before its end (Ctrl-C or SIGTERM)", VerdictRunFailed: "an error stopped the run",
+	VerdictIncomplete: "the results are not all kept", VerdictAborted: "abort_on_fail stopped the run",
+	VerdictPartial: "an agent was lost, so the planned load was not all delivered"}
 
 func failed(e *metrics.EndpointTotal) int64 {
 	var n int64

@@ -72,7 +72,7 @@ type EndpointRow struct {
 type RunFigures struct {
 	ElapsedS float64  `json:"elapsed_s"`
 	Requests int64    `json:"rq"`
-	Rate     float64  `json:"rps"` // requests per second of the whole run
+	Rate     float64  `json:"rps"` // the headline's rate: the all endpoints row's (runRate); 0 when none
 	Failed   int64    `json:"er"`
 	P50      float64  `json:"p50"`
 	P95      float64  `json:"p95"`
@@ -226,10 +226,7 @@ func NewRunFigures(in *Input) RunFigures {
 	r := in.Run
 	tot := r.Total()
 	el := r.Elapsed()
-	f := RunFigures{ElapsedS: el.Seconds(), Requests: tot.Requests, Failed: failed(&tot), Dropped: in.Dropped()}
-	if el > 0 {
-		f.Rate = float64(tot.Requests) / el.Seconds()
-	}
+	f := RunFigures{ElapsedS: el.Seconds(), Requests: tot.Requests, Failed: failed(&tot), Dropped: in.Dropped(), Rate: runRate(r)}
 	if h := tot.Duration; h != nil && h.Count() > 0 {
 		f.P50, f.P95, f.P99 = ms(h.Quantile(50)), ms(h.Quantile(95)), ms(h.Quantile(99))
 	}

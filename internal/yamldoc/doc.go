@@ -51,10 +51,10 @@ func (d *Doc) Read(src []byte) (text []byte, root Node, ok bool) {
 // returned func is called: a pre-pass over nodes the real pass walks again.
 func (d *Doc) Quiet() (restore func()) {
 	d.Errs.quiet++
-	budget := d.budget
+	budget, spent := d.budget, d.spent
 	return func() {
 		d.Errs.quiet--
-		d.budget = budget
+		d.budget, d.spent = budget, spent // a budget spent quietly was not reported: the real pass reports it
 	}
 }
 

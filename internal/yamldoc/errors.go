@@ -64,7 +64,8 @@ type ErrorList struct {
 	file  string
 	errs  Errors
 	seen  map[Error]bool
-	quiet int // > 0 while pre-scanning: errors are dropped, the real pass reports them
+	quiet int    // > 0 while pre-scanning: errors are dropped, the real pass reports them
+	only  *Error // an error the others follow from (the alias budget spent): reported alone
 
 	// A missing key is often a typo'd one: an error that follows from a
 	// missing key is dropped when its mapping also has an unknown key, so the
@@ -122,6 +123,9 @@ func (l *ErrorList) Failed() bool { return len(l.errs) > 0 }
 // Result returns the errors sorted by position and capped at maxErrors, or
 // nil when there are none.
 func (l *ErrorList) Result() error {
+	if l.only != nil {
+		return Errors{l.only}
+	}
 	es := slices.DeleteFunc(slices.Clone(l.errs), func(e *Error) bool {
 		parent, ok := l.missingIn[e]
 		return ok && l.unknownIn[parent]

@@ -110,11 +110,7 @@ func (d *Doc) resolve(n ast.Node, key Pos, path string) (Node, bool) {
 	if d.budget--; d.budget < 0 {
 		if !d.spent {
 			d.spent = true
-			at := key
-			if at == (Pos{}) {
-				at = NodePos(n)
-			}
-			d.Errs.Add(at, path, "the file expands to more than %d values; are aliases nested too deep?", maxNodes)
+			d.overBudget(n, key, path)
 		}
 		return out, false
 	}
