@@ -253,12 +253,16 @@
     $("server-note").hidden = !observed;
   }
 
+  // latency reports whether the run has a latency for the p95 card: a run of
+  // sessions alone has none (report.PageMeta.Latency), as report.html's "-" says.
+  function latency() { return meta.latency !== "sessions"; }
+
   // showLastSecond fills the cards while the run lasts: each is the latest
   // second, with the run so far underneath.
   function showLastSecond(f) {
-    var last = "last second", has = f.rq > 0;
+    var last = "last second", has = f.rq > 0, lat = has && latency() && (f.n === undefined || f.n > 0);
     setCard("rps", last, LL.fmtNum(LL.perSecond(f.rq, f.w)), LL.fmtCount(store.totalRq) + " " + unit.many + " so far");
-    setCard("p95", last, LL.fmtMs(has ? f.p95 : null), "p50 " + LL.fmtMs(has ? f.p50 : null) + " · p99 " + LL.fmtMs(has ? f.p99 : null));
+    setCard("p95", last, LL.fmtMs(lat ? f.p95 : null), "p50 " + LL.fmtMs(lat ? f.p50 : null) + " · p99 " + LL.fmtMs(lat ? f.p99 : null));
     setCard("err", last, LL.fmtPct(has ? f.er / f.rq : 0), LL.fmtCount(store.totalEr) + " failed so far (" +
       LL.fmtPct(store.totalRq > 0 ? store.totalEr / store.totalRq : 0) + ")", f.er > 0);
     setCard("vus", last, String(f.vu), "of " + f.vx + " allocated");
@@ -269,9 +273,9 @@
   // showWholeRun fills the cards once the run has ended, from the end
   // event's figures of the whole run (report.RunFigures).
   function showWholeRun(r) {
-    var whole = "whole run", has = r.rq > 0;
+    var whole = "whole run", has = r.rq > 0, lat = has && latency();
     setCard("rps", whole, r.rps > 0 ? LL.fmtNum(r.rps) : "-", LL.fmtCount(r.rq) + " " + unit.many + " in " + LL.fmtMs(1000 * r.elapsed_s));
-    setCard("p95", whole, LL.fmtMs(has ? r.p95 : null), "p50 " + LL.fmtMs(has ? r.p50 : null) + " · p99 " + LL.fmtMs(has ? r.p99 : null));
+    setCard("p95", whole, LL.fmtMs(lat ? r.p95 : null), "p50 " + LL.fmtMs(lat ? r.p50 : null) + " · p99 " + LL.fmtMs(lat ? r.p99 : null));
     setCard("err", whole, LL.fmtPct(has ? r.er / r.rq : 0), LL.fmtCount(r.er) + " of " + LL.fmtCount(r.rq) + " failed", r.er > 0);
     setCard("vus", whole, String(r.vx), "allocated at most" + (r.vu > 0 ? " · " + r.vu + " active at most" : ""));
     setCard("dropped", whole, LL.fmtCount(r.dr), r.dr > 0 ? "iterations without a free VU" : "iterations", r.dr > 0);

@@ -24,9 +24,10 @@ type Run struct {
 	Metrics   []MetricSecond  // indexed by custom metric series id: the run's totals
 	Series    []Second        // one per snapshot added, in the order added
 
-	elapsed time.Duration // 0: derived from the number of seconds
-	scratch Hist          // reused to merge endpoints for per-second figures
-	latency []bool        // Layout.Latencies, made once
+	elapsed  time.Duration // 0: derived from the number of seconds
+	scratch  Hist          // reused to merge endpoints for per-second figures
+	sessions Hist          // reused to merge the session endpoints' lengths (Second.Sessions)
+	latency  []bool        // Layout.Latencies, made once
 }
 
 // EndpointTotal is everything one endpoint did during the run.
@@ -123,9 +124,20 @@ type Second struct {
 	// is Sec in a run.db of an earlier build, which kept only the earliest;
 	// both are Sec in a second without requests.
 	SentFrom, SentTo int
-	PerEndpoint      []EndpointFigures
-	PerScenario      []ScenarioFigures // by scenario id
-	Checks           []CheckTotal      // each check's outcomes in this second, by check id
+	// Sessions are the lengths of the session endpoints' samples merged
+	// (SSE, WebSocket), which the latency above leaves out: a run of
+	// sessions alone charts these instead of no latency at all.
+	Sessions    SessionLengths
+	PerEndpoint []EndpointFigures
+	PerScenario []ScenarioFigures // by scenario id
+	Checks      []CheckTotal      // each check's outcomes in this second, by check id
+}
+
+// SessionLengths are percentiles of the sessions that ended in one second,
+// each timed from its intended start to its close; Count is how many.
+type SessionLengths struct {
+	P50, P90, P95, P99, Max time.Duration
+	Count                   int64
 }
 
 // ScenarioFigures is one scenario's figures of one second: what the
@@ -187,6 +199,7 @@ func (r *Run) AddPausing(s *Snapshot, pause func()) {
 	sec := Second{Sec: s.Second, SentFrom: s.Second, SentTo: -1, PerEndpoint: make([]EndpointFigures, len(s.Endpoints)),
 		PerScenario: make([]ScenarioFigures, len(s.Scenarios))}
 	r.scratch.Reset()
+	r.sessions.Reset()
 	for i := range s.Endpoints {
 		e := &s.Endpoints[i]
 		r.Endpoints[i].add(e, s.Second)
@@ -205,6 +218,8 @@ func (r *Run) AddPausing(s *Snapshot, pause func()) {
 		if r.Latency(i) {
 			r.scratch.Merge(e.Duration)
 			sec.Latencies += e.Duration.Count()
+		} else {
+			r.sessions.Merge(e.Duration)
 		}
 		if e.Requests > 0 {
 			pause()
@@ -215,6 +230,8 @@ func (r *Run) AddPausing(s *Snapshot, pause func()) {
 	}
 	sec.P50, sec.P90, sec.P95, sec.P99 = r.scratch.Quantile(50), r.scratch.Quantile(90), r.scratch.Quantile(95), r.scratch.Quantile(99)
 	sec.Max, sec.Mean = r.scratch.Max(), r.scratch.Mean()
+	h := &r.sessions
+	sec.Sessions = SessionLengths{P50: h.Quantile(50), P90: h.Quantile(90), P95: h.Quantile(95), P99: h.Quantile(99), Max: h.Max(), Count: h.Count()}
 	r.scratch.Reset()
 	for i := range s.Scenarios {
 		sc := &s.Scenarios[i]

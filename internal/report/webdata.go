@@ -13,14 +13,19 @@ import (
 // dashboard receives one a second, report.html embeds them all. Durations
 // are milliseconds; the short JSON names keep a long run's report small.
 type Frame struct {
-	Sec        int              `json:"t"`   // seconds since the start
-	Requests   int64            `json:"rq"`  // completed in this second
-	Failed     int64            `json:"er"`  // failed in this second
-	P50        float64          `json:"p50"` // request duration, all endpoints merged
-	P90        float64          `json:"p90"`
-	P95        float64          `json:"p95"`
-	P99        float64          `json:"p99"`
-	Max        float64          `json:"max"`
+	Sec      int     `json:"t"`   // seconds since the start
+	Requests int64   `json:"rq"`  // completed in this second
+	Failed   int64   `json:"er"`  // failed in this second
+	P50      float64 `json:"p50"` // request duration, all endpoints merged
+	P90      float64 `json:"p90"`
+	P95      float64 `json:"p95"`
+	P99      float64 `json:"p99"`
+	Max      float64 `json:"max"`
+	// Latencies is how many durations the percentiles above are of: 0 (no
+	// latency, which a chart leaves blank, not 0) in a second whose samples
+	// were sessions' ends alone beside requests; a run of sessions alone
+	// fills them with its sessions' lengths (PageMeta.Latency).
+	Latencies  int64            `json:"n"`
 	VUs        int64            `json:"vu"`            // active VUs
 	VUsMax     int64            `json:"vx"`            // allocated VUs
 	Dropped    int64            `json:"dr"`            // iterations dropped in this second
@@ -106,6 +111,10 @@ type PageMeta struct {
 	// Unit is what the run's samples count (requests, gRPC calls,
 	// sessions), so that the pages' cards, charts and tables name it.
 	Unit PageUnit `json:"unit"`
+	// Latency is what the frames' percentiles are of (metrics.Run.LatencyOf):
+	// "requests", "calls", or "sessions" for a run of sessions alone, whose
+	// charts draw how long its sessions lasted.
+	Latency string `json:"latency"`
 }
 
 // PageUnit names a run's unit for the pages' scripts: the endpoint table's
@@ -162,7 +171,7 @@ type Spectrum struct {
 func NewPageMeta(in *Input, planned time.Duration) PageMeta {
 	l := in.Run.Layout
 	m := PageMeta{Name: in.Name, Version: in.Version, Host: in.Host, CPUs: in.CPUs, Start: in.Start.Format(time.RFC3339),
-		PlannedSec: planned.Seconds(), Scenarios: []string{}, Endpoints: []EndpointMeta{}, Thresholds: []ThresholdMeta{}, Unit: newPageUnit(in.Run)}
+		PlannedSec: planned.Seconds(), Scenarios: []string{}, Endpoints: []EndpointMeta{}, Thresholds: []ThresholdMeta{}, Unit: newPageUnit(in.Run), Latency: frameLatency(in.Run)}
 	for _, s := range l.Scenarios {
 		m.Scenarios = append(m.Scenarios, s.Name)
 	}
@@ -175,6 +184,15 @@ func NewPageMeta(in *Input, planned time.Duration) PageMeta {
 	return m
 }
 
+// frameLatency is what r's frames' percentiles are of (PageMeta.Latency):
+// its latency's, or "sessions" when it has none but sessions.
+func frameLatency(r *metrics.Run) string {
+	if of := r.LatencyOf(); of != "" || len(r.Layout.Endpoints) == 0 {
+		return of
+	}
+	return "sessions"
+}
+
 // NewFrame returns the frame of r.Series[i]; cpu is the generator's CPU in
 // cores busy, negative when unknown, and cpus the machine's CPU count.
 func NewFrame(r *metrics.Run, i int, cpu float64, cpus int) Frame {
@@ -182,7 +200,11 @@ func NewFrame(r *metrics.Run, i int, cpu float64, cpus int) Frame {
 	f := Frame{Sec: s.Sec, Requests: s.Requests, Failed: s.Failed, P50: ms(s.P50), P90: ms(s.P90), P95: ms(s.P95),
 		P99: ms(s.P99), Max: ms(s.Max), VUs: s.VUs, VUsMax: s.VUsMax, Dropped: s.Dropped, LagP99: ms(s.LagP99),
 		Received: s.Received, Sent: s.Sent,
-		Endpoints: make([][5]float64, len(s.PerEndpoint))}
+		Latencies: s.Latencies, Endpoints: make([][5]float64, len(s.PerEndpoint))}
+	if frameLatency(r) == "sessions" {
+		l := &s.Sessions
+		f.P50, f.P90, f.P95, f.P99, f.Max, f.Latencies = ms(l.P50), ms(l.P90), ms(l.P95), ms(l.P99), ms(l.Max), l.Count
+	}
 	if cpu >= 0 && cpus > 0 {
 		pct := math.Round(1000*cpu/float64(cpus)) / 10
 		f.CPU = &pct

@@ -181,9 +181,11 @@
   LL.Store.prototype.push = function (f) {
     var lat = function (v, n) { return n > 0 ? v : null; }; // no requests: no latency, not 0
     var rate = function (n) { return LL.perSecond(n, f.w); };
+    // n: the durations behind the merged percentiles; sessions' ends alone are none (report.Frame.Latencies)
+    var n = f.n === undefined ? f.rq : f.n;
     this.t.push(f.t); this.rq.push(rate(f.rq)); this.er.push(rate(f.er));
-    this.p50.push(lat(f.p50, f.rq)); this.p90.push(lat(f.p90, f.rq)); this.p95.push(lat(f.p95, f.rq));
-    this.p99.push(lat(f.p99, f.rq)); this.max.push(lat(f.max, f.rq));
+    this.p50.push(lat(f.p50, n)); this.p90.push(lat(f.p90, n)); this.p95.push(lat(f.p95, n));
+    this.p99.push(lat(f.p99, n)); this.max.push(lat(f.max, n));
     this.vu.push(f.vu); this.vx.push(f.vx); this.dr.push(rate(f.dr)); this.lag.push(f.lag);
     this.cpu.push(f.cpu === undefined ? null : f.cpu);
     this.rx.push(rate(f.rx || 0)); this.tx.push(rate(f.tx || 0));
@@ -351,6 +353,17 @@
     return out;
   }
 
+  // latencyNote says what the latency panel draws (report.PageMeta.Latency):
+  // a run of sessions alone charts how long they lasted, as it has no other latency.
+  function latencyNote(meta, unit) {
+    if (meta.latency === "sessions") {
+      return "How long the sessions that ended in each second lasted, timed from the intended start to the close.";
+    }
+    if (meta.latency === "calls") return "Duration of each second's calls, timed from the intended start.";
+    return (unit.many === "requests" ? "Request duration of each second" :
+      "Duration of each second's " + unit.many) + ", timed from the intended start.";
+  }
+
   // timePanels draws the time-series panels of a run into parent. xMax
   // returns the right end of the time axis (the planned length while live).
   // clientOnly leaves out the generator's own panels (scheduler lag, bytes,
@@ -368,7 +381,8 @@
         } };
     }, { choices: selections(meta, true), note: unit.many === "requests" ? "Requests completed in each second; errors are transport failures and 4xx/5xx answers." :
       counted + " completed in each second; errors are the failed ones: transport failures, a gRPC status other than OK, a refused handshake." }));
-    panels.push(new Panel(parent, "Latency percentiles", function (c) {
+    var sessions = meta.latency === "sessions";
+    panels.push(new Panel(parent, sessions ? "Session length percentiles" : "Latency percentiles", function (c) {
       if (c.all) {
         return { key: "latency", xMax: xMax, fmt: LL.fmtMs, ticks: LL.msTicks, series: [
           { label: "p50", color: colors.p50 }, { label: "p90", color: colors.p90 }, { label: "p95", color: colors.p95 },
@@ -379,8 +393,7 @@
       return { key: "latency", xMax: xMax, fmt: LL.fmtMs, ticks: LL.msTicks, series: [
         { label: "p50", color: colors.p50 }, { label: "p95", color: colors.p95 }, { label: "p99", color: colors.p99 }],
         data: function () { return [store.t, e.p50, e.p95, e.p99]; } };
-    }, { choices: selections(meta, false), note: (unit.many === "requests" ? "Request duration of each second" :
-      "Duration of each second's " + unit.many) + ", timed from the intended start." }));
+    }, { choices: selections(meta, false), note: latencyNote(meta, unit) }));
     panels.push(new Panel(parent, "Virtual users and dropped iterations", function () {
       return { key: "vus", xMax: xMax, series: [
         { label: "active VUs", color: colors.vu, fill: "rgba(37,99,235,0.08)" },
