@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/loadlens/loadlens/internal/sample"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // checkFailed finds the checks that failed. A check states what must hold
@@ -83,7 +84,7 @@ func (c *context) checkFinding(f *failedCheck, first, last int) Finding {
 	}
 	head := "Check failed: "
 	if f.reqFailed != "" {
-		head = "Check failed because the request failed: "
+		head = "Check failed because the " + c.checkUnit(ck).One + " failed: "
 	}
 	title := []any{head + open, name(ck.Name), shut + " failed ", nf, " of ", nt, b.noun(nt, " time from ", " times from "), onset}
 	title = append(title, f.endpoint...)
@@ -108,18 +109,28 @@ func (c *context) checkFinding(f *failedCheck, first, last int) Finding {
 	return b.done(f.onsetSec, f.lastSec)
 }
 
+// checkUnit is what the check's endpoint counts (units.ForProtocol): a
+// request, a gRPC call or a session; the run's unit for a check of no endpoint.
+func (c *context) checkUnit(ck sample.CheckInfo) units.Unit {
+	if ep := int(ck.Endpoint); ep >= 0 && ep < len(c.run.Layout.Endpoints) {
+		return units.ForProtocol(c.run.Layout.Endpoints[ep].Protocol)
+	}
+	return c.counts()
+}
+
 // checkRemedies adds what to do about a failed check, by its likely
 // cause: failed requests, bodies cut at max_body, or the check itself.
 func (c *context) checkRemedies(b *builder, f *failedCheck, sev Severity) {
 	switch {
 	case f.reqFailed != "":
-		rf := b.add(c.fig(f.reqFailed, StatSum, f.onsetSec, f.lastSec, UnitCount, "failed requests of the check's endpoint"))
-		b.evidence(rf, rf, b.noun(rf, " request", " requests"), " of ", f.endpoint[1], " failed from ",
+		u := c.checkUnit(f.ck)
+		rf := b.add(c.fig(f.reqFailed, StatSum, f.onsetSec, f.lastSec, UnitCount, "failed "+u.Many+" of the check's endpoint"))
+		b.evidence(rf, rf, b.noun(rf, " "+u.One, " "+u.Many), " of ", f.endpoint[1], " failed from ",
 			b.second(f.onsetSec, StatSecond, "the first second the check failed"), " to ",
 			b.second(f.lastSec, StatSecond, "the last second the check failed"),
 			": in each second at least as many as the check failed, so no failure is known to be on a good response")
 		b.f.Remedies = []string{
-			"the check failed on requests that got no good answer (a timeout, an error): see the errors finding, and fix what failed the requests",
+			"the check failed on " + u.Many + " that got no good answer (a timeout, an error): see the errors finding, and fix what failed the " + u.Many,
 			"re-run after that fix: a check that still fails on successful responses is a fault of its own",
 		}
 	case f.cut >= 0:

@@ -340,7 +340,7 @@ func (c *context) cpuFinding(s cpuSubject, from, to int) Finding {
 	switch {
 	case other:
 		title := append([]any{name(s.name), " CPU saturated: ", peak}, what...)
-		b.title(append(title, " (", name(s.label), ") from ", onset, " while the load held steady: not this load's level, but something else on the host or more work per request")...)
+		b.title(append(title, " (", name(s.label), ") from ", onset, " while the load held steady: not this load's level, but something else on the host or more work per "+c.counts().One)...)
 	case effect:
 		title := append([]any{name(s.name), " CPU saturated: ", peak}, what...)
 		b.title(append(title, " (", name(s.label), ") from ", onset)...)
@@ -488,7 +488,7 @@ func (c *context) queueEffect(b *builder, from, to int) (bool, func()) {
 	return true, func() {
 		or, dr := b.add(o), b.add(d)
 		b.evidence(dr, "the client from ", b.second(from, StatSecond, "the onset"), " to ", b.second(end, StatSecond, "the end of the seconds compared"),
-			": ", dr, " requests completed of ", or, " offered: the load queued")
+			": ", dr, " "+c.counts().Many+" completed of ", or, " offered: the load queued")
 	}
 }
 

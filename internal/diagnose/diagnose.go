@@ -162,7 +162,7 @@ func Diagnose(in Input) []Finding {
 		cacheMiss,      // cache-miss (cachemiss.go)
 		targetHostBusy, // target-host-busy (targethost.go)
 	} {
-		fs = append(fs, rule(c)...)
+		fs = append(fs, c.inUnit(rule(c))...)
 	}
 	sort.SliceStable(fs, func(i, j int) bool {
 		a, b := fs[i], fs[j]

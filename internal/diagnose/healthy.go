@@ -54,14 +54,17 @@ func Healthy(in Input, fs []Finding) *Verdict {
 		}
 	}
 	u := c.counts()
-	p95 := b.add(c.quantile(95, UnitDuration, "p95 of every "+u.One+" of the run"))
+	var p95 []any
+	if c.run == nil || c.run.LatencyOf() != "" { // sessions alone have no latency: never "p95 0s"
+		p95 = []any{name("p95"), " ", b.add(c.quantile(95, UnitDuration, "p95 of every "+u.One+" of the run")), ", "}
+	}
 	failed := b.add(c.fig(c.client(SrcFailed), StatSum, first, last, UnitCount, u.Many+" failed"))
 	total := b.add(c.fig(reqs, StatSum, first, last, UnitCount, u.Many))
 	share := b.derive(StatRatio, UnitRate, "share of the "+u.Many+" that failed", failed, total)
 	if len(parts) > 1 {
 		parts = append(parts, ", ")
 	}
-	parts = append(parts, name("p95"), " ", p95, ", ", share, " of ", total, c.noun(b, total, " ", " failed"))
+	parts = append(append(parts, p95...), share, " of ", total, c.noun(b, total, " ", " failed"))
 	if g := c.generatorPeak(b); g != nil {
 		parts = append(parts, "; ")
 		parts = append(parts, g...)

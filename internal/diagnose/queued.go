@@ -55,5 +55,5 @@ func (c *context) queueEvidence(b *builder, ep, i, j int) {
 	a := b.add(c.fig(src, StatMedian, ff, ft, UnitDuration, "the endpoint's p50 at the start (median of 3 seconds)"))
 	z := b.add(c.fig(src, StatMedian, lf, lt, UnitDuration, "the endpoint's p50 at the end (median of 3 seconds)"))
 	b.evidence(z, name(c.endpointName(ep)), " alone: ", name("p50"), " ", a, " → ", z,
-		": its requests queued, not only the mix of endpoints changed")
+		": its "+c.counts().Many+" queued, not only the mix of endpoints changed")
 }

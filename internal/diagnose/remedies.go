@@ -1,12 +1,34 @@
 package diagnose
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // remediesFor returns the usual remedies of a finding kind, in the order
 // case study 1 applied them: fix the logic or query, then cache, then add
 // resources, then change the architecture. Cheaper fixes come first
 // because they often move the bottleneck by themselves.
 func remediesFor(kind string) []string { return slices.Clone(remedies[kind]) }
+
+// inUnit words fs's remedies in the run's unit (c.counts): "{requests}"
+// reads "calls" in a gRPC test and "sessions" in a WebSocket or SSE one,
+// "requests" in an HTTP one. It copies each list, as rules may share one.
+func (c *context) inUnit(fs []Finding) []Finding {
+	u := c.counts()
+	r := strings.NewReplacer("{requests}", u.Many, "{request}", u.One)
+	for i := range fs {
+		if fs[i].Remedies == nil {
+			continue
+		}
+		out := make([]string, len(fs[i].Remedies))
+		for k, s := range fs[i].Remedies {
+			out[k] = r.Replace(s)
+		}
+		fs[i].Remedies = out
+	}
+	return fs
+}
 
 // spreadRemedy is the generator's last remedy, worded otherwise for a run
 // already spread over agents (agentRemedies).
@@ -20,13 +42,13 @@ var errorsWithTimeRemedies = []string{
 	"look for something used up over time: a leak (memory, goroutines or threads), a pool of connections, threads or file descriptors not given back or held longer as something behind it slowed, a queue or disk that filled",
 	"check what expires or changes on a clock: a token, session or certificate, a cache or DNS entry, a scheduled job (a backup, a batch, a cron) at that time",
 	"check the dependencies at that time (their errors, latency, restarts) and whether a deploy, restart, failover or config reload happened then",
-	"re-run longer at the same constant load: failures that return at the same elapsed time, or after the same number of requests, point to a leak or a limit that counts",
+	"re-run longer at the same constant load: failures that return at the same elapsed time, or after the same number of {requests}, point to a leak or a limit that counts",
 }
 
 // outcomeRemedies replace KindBimodalLatency's remedies when failures could
 // make up one of the modes: a cache or a slow path is no guess to rest on them.
 var outcomeRemedies = []string{
-	"read the errors finding first: failed requests (a 503 from a full server, a refused connection) answer fast, timeouts slow",
+	"read the errors finding first: failed {requests} (a 503 from a full server, a refused connection) answer fast, timeouts slow",
 	"judge the latency of the successful requests alone: a threshold on http_req_duration{expected_response:true} keeps their own histogram",
 	"once the failures are gone, re-run: modes that remain among successes are the ones to explain (a cache, a fast and a slow path)",
 }
@@ -34,8 +56,8 @@ var outcomeRemedies = []string{
 // remedies are the usual remedies of each finding kind, cheaper first.
 var remedies = map[string][]string{
 	KindSaturation: {
-		"find what the requests wait on at the knee (CPU, DB pool, locks, GC: see the other findings) and make that code path or query cheaper",
-		"cache or precompute what most requests read",
+		"find what the {requests} wait on at the knee (CPU, DB pool, locks, GC: see the other findings) and make that code path or query cheaper",
+		"cache or precompute what most {requests} read",
 		"give the limiting resource more capacity (CPU, pool size, a larger DB instance)",
 		"scale out the component at its limit, then re-run to find the next knee",
 	},
@@ -69,7 +91,7 @@ var remedies = map[string][]string{
 	KindPoolExhaustion: {
 		"hold connections for less time: open the transaction after cache lookups and outside remote calls (case study 5: @Transactional took a connection before the cache was read)",
 		"make the queries that hold connections faster (indexes, fewer round trips, no N+1)",
-		"serve reads from a cache so fewer requests need a connection",
+		"serve reads from a cache so fewer {requests} need a connection",
 		"size the pool to what the DB can serve; a bigger pool only helps while the DB has CPU to spare",
 		"move writes off the request path (a queue) or reads to replicas",
 	},
@@ -86,24 +108,24 @@ var remedies = map[string][]string{
 	},
 	KindGeneratorBound: {
 		"do not use these figures for capacity: they measure loadlens's machine, not the target",
-		"make the scenario cheaper per request (fewer extractions and checks, smaller bodies)",
+		"make the scenario cheaper per {request} (fewer extractions and checks, smaller bodies)",
 		"give the generator more CPU, or run it on a machine of its own (more VUs would only wait for the same CPU)",
 		spreadRemedy,
 	},
 	KindTargetHeldVUs: {
 		"the target answered slowly or not at all: read its latency and errors (the other findings), not loadlens's, for the cause",
 		"to offer the planned load anyway, raise max_vus to at least the rate × the slowest response time (the default max_vus does, with a second's margin)",
-		"set a request timeout no longer than the slowest answer you accept: a hanging target then fails fast and frees its VU",
+		"set a {request} timeout no longer than the slowest answer you accept: a hanging target then fails fast and frees its VU",
 	},
 	KindErrorsAtLoad: {
 		"read the error samples of the first failing second: timeouts and 5xx that start at a load level usually mean a pool, thread or connection limit was reached",
 		"fix the slow query or lock that holds that resource",
-		"cache so that fewer requests need it",
+		"cache so that fewer {requests} need it",
 		"raise the limit that is hit where the resource behind it has headroom, or shed load on purpose (rate limits, a queue)",
 	},
 	KindMoreVUsSameTPS: {
 		"the system was already saturated: more VUs only queue (Little's law N = X·R); find what it waits on and make that cheaper",
-		"cache what the requests read",
+		"cache what the {requests} read",
 		"scale the component that did not scale (often the DB or cache, not the app)",
 		"plan capacity from the measured throughput, not from the VU count",
 	},
@@ -115,7 +137,7 @@ var remedies = map[string][]string{
 	},
 	KindGCPressure: {
 		"allocate less on the hot path (profile allocations; reuse buffers)",
-		"cache results instead of rebuilding large objects per request",
+		"cache results instead of rebuilding large objects per {request}",
 		"give the heap room: raise the memory limit, -Xmx or GOMEMLIMIT/GOGC, or add CPU for the collector",
 		"split the service so that memory-heavy work runs elsewhere",
 	},
@@ -127,18 +149,18 @@ var remedies = map[string][]string{
 	},
 	KindLateScaleOut: {
 		"lower the HPA's CPU target (for example 50–60 %) so scaling starts before saturation, not at it",
-		"pre-scale for a known peak (minReplicas, a schedule) or scale on a leading signal (requests per second, queue depth) instead of CPU",
+		"pre-scale for a known peak (minReplicas, a schedule) or scale on a leading signal ({requests} per second, queue depth) instead of CPU",
 		"make new pods useful sooner: shorter start-up and readiness, JVM warm-up before readiness, a faster scale-up policy",
-		"make each request cheaper so the same pods carry the peak (see the CPU findings)",
+		"make each {request} cheaper so the same pods carry the peak (see the CPU findings)",
 	},
 	KindPodRestarts: {
 		"read why the container stopped (kubectl describe pod: Last State, exit code 137 is a kill) and its logs before the restart",
 		"for OOMKilled: lower the memory the hot path holds (caches, buffers, the JVM's heap and direct memory within the container limit)",
 		"raise the memory limit to what the load needs, and set the JVM's -XX:MaxRAMPercentage or Go's GOMEMLIMIT below it",
-		"do not read this run's figures as capacity: requests to the restarting pods failed or waited",
+		"do not read this run's figures as capacity: {requests} to the restarting pods failed or waited",
 	},
 	KindBackendBound: {
-		"take load off the shared dependency: cache reads, fewer queries per request, batch writes",
+		"take load off the shared dependency: cache reads, fewer queries per {request}, batch writes",
 		"give the DB or cache the capacity the app's replicas need (a larger or memory-optimised instance, not a burstable one that runs out of credits; read replicas; cluster mode)",
 		"add an autoscaling policy to the DB or cache, or cap the app's replicas at what they can serve",
 		"plan capacity for the whole path: more app pods only add waiting once the dependency is saturated",

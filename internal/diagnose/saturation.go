@@ -196,7 +196,7 @@ func (c *context) behind(xs, ls, rs []float64) []Finding {
 	gap := b.derive(StatDiff, UnitCount, "requests offered and not completed while behind", so, sx)
 	n1 := b.derive(StatProduct, UnitNumber, "requests in flight at the end by Little's law, N = X·R",
 		b.add(c.fig(reqs, StatMedian, lf, lt, UnitReqPerSec, "throughput at the end (median of 3 seconds)")), r1)
-	b.evidence(gap, gap, " requests offered from ", onset, " to ", end, " were not completed; by Little's law ", n1,
+	b.evidence(gap, gap, " "+c.counts().Many+" offered from ", onset, " to ", end, " were not completed; by Little's law ", n1,
 		" were in flight at the end: they queued")
 	return []Finding{b.done(from, to)}
 }
@@ -205,7 +205,7 @@ func (c *context) behind(xs, ls, rs []float64) []Finding {
 // throughput and mean response time imply, beside the VUs seen.
 func (c *context) littlesLaw(b *builder, x, r, vus ref) {
 	n := b.derive(StatProduct, UnitNumber, "requests in flight by Little's law, N = X·R", x, r)
-	b.evidence(n, "Little's law: ", x, " × ", r, " = ", n, " requests in flight (active VUs: ", vus, ")")
+	b.evidence(n, "Little's law: ", x, " × ", r, " = ", n, " "+c.counts().Many+" in flight (active VUs: ", vus, ")")
 }
 
 // gapQueued reports whether the requests offered and not completed over

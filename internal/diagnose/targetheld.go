@@ -89,11 +89,11 @@ func targetHeldVUs(c *context) []Finding {
 	}
 	x := b.add(c.fig(c.client(SrcRequests), StatMedian, from, to, UnitReqPerSec, "throughput while dropping (median)"))
 	flight := b.derive(StatProduct, UnitNumber, "requests in flight while dropping (Little's law: throughput × mean response time)", x, mean)
-	b.evidence(flight, "requests in flight meanwhile: ", flight, " (", x, " × a mean response time of ", mean, "): the VUs waited for the target's responses")
-	b.evidence(failed, failed, " of ", reqs, b.noun(reqs, " request failed meanwhile", " requests failed meanwhile"))
+	b.evidence(flight, c.counts().Many+" in flight meanwhile: ", flight, " (", x, " × a mean response time of ", mean, "): the VUs waited for the target's responses")
+	b.evidence(failed, failed, " of ", reqs, c.noun(b, reqs, " ", " failed meanwhile"))
 	if t := c.client(SrcFailed, "kind", sample.Timeout.String()); aggregate(c.values(t), StatSum, from, to) > 0 {
 		n := b.add(c.fig(t, StatSum, from, to, UnitCount, "requests that timed out while dropping"))
-		b.evidence(n, n, b.noun(n, " request timed out: the target did not answer within the timeout", " requests timed out: the target did not answer within the timeout"))
+		b.evidence(n, n, c.noun(b, n, " ", " timed out: the target did not answer within the timeout"))
 	}
 	return []Finding{b.done(from, to)}
 }

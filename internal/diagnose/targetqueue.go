@@ -59,7 +59,7 @@ func (c *context) targetQueued(b *builder, from int) []any {
 	r := b.derive(StatRatio, UnitRatio, "the target's highest p95 over the generator's highest delay", p, d)
 	ev := []any{"from ", b.second(qf, StatSecond, "the first second the target queued"), " to ", b.second(ql, StatSecond, "the last second the target queued"),
 		" the target's ", name("p95"), " stayed far above all the generator lost: up to ", p, ", ", r, " its highest "}
-	b.evidence(r, append(append(ev, words...), " (", d, "): the requests queued at the target, not at the generator")...)
+	b.evidence(r, append(append(ev, words...), " (", d, "): the "+c.counts().Many+" queued at the target, not at the generator")...)
 	return []any{"the target's ", name("p95"), " rose to ", p, ", ", r, " the generator's own delay"}
 }
 
