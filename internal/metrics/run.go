@@ -334,12 +334,12 @@ func (t *EndpointTotal) active(n int64, first, last int) {
 // Active returns how long e (an endpoint's totals, or Total's) was sent
 // to, which its rate divides by, not the whole run: so an endpoint of a
 // scenario that ran 10 s of a 13 s run shows its own rate. It runs from
-// its first request's intended start until its next one was due: in the
-// open model one mean interval after its last one's intended start (n
-// requests, n intervals: 1,000 sent 10 ms apart, 100/s, are active 10 s,
-// however long the last ones took to answer); in the closed model when its
-// last request ended, as a VU sends the next one then (4 VUs whose one
-// request each took 1.5 s were active 1.5 s). It is 0 when that is no
+// its first request's intended start until its last one ended (4 VUs
+// whose one request each took 1.5 s were active 1.5 s), or in the open
+// model when its next one was due if that is later (n requests, n
+// intervals: 1,000 sent 10 ms apart, 100/s, are active 10 s); so a target
+// that fell behind its arrivals is rated at what it served, the drain
+// included, not at what it was offered (Sends.until). It is 0 when that is no
 // rate: no requests, or one. A run.db of an earlier build, which kept no
 // send times, gives the seconds with requests as it did: from the start
 // of the first to the end of the last, the run's last second only as far

@@ -28,8 +28,8 @@ func rateOnlyNote(r *metrics.Run, rate, count, active string) string {
 		return rate + " = " + count + " / " + active + ", " + active + " from the start of the second each endpoint's first " + one + " was sent in " +
 			"to the end of the second its last one ended in (this run.db keeps no send times), not the whole run."
 	}
-	return rate + " = " + count + " / " + active + ", " + active + " from each endpoint's first " + one + "'s intended start until its next was due: " +
-		"one mean interval after its last one's (arrival-rate: 1,000 sent at 100/s are 10 s), or when its last one ended (VUs send the next then); " +
+	return rate + " = " + count + " / " + active + ", " + active + " from each endpoint's first " + one + "'s intended start until its last one ended, " +
+		"or in arrival-rate when its next was due if later (1,000 sent at 100/s are 10 s; a target that fell behind is rated at what it served, its drain included); " +
 		"not the whole run, and at least a second (6 " + u.Many + " within 189 µs are 6/s); - for one " + one + ". " +
 		"The headline's rate is the all endpoints row's, by this rule."
 }
