@@ -152,7 +152,7 @@ func allFailedRemedies(k sample.Kind) []string {
 		return []string{"check the target's certificate (expiry, name, chain) and the URL's host name",
 			"for a test certificate, trust its CA on the generator's machine"}
 	case sample.Timeout, sample.Interrupted:
-		return []string{"check that the target answers one {request} at all (send it by hand: curl, websocat), then look at what it waits on",
+		return []string{"check that the target answers one {request} at all (send it by hand: curl, grpcurl, websocat), then look at what it waits on",
 			"raise the step's timeout only if answers this slow are acceptable"}
 	case sample.HTTP4xx:
 		return []string{"check the URL, method, headers and credentials against one request by hand",
