@@ -20,7 +20,7 @@ var failureWords = [sample.NumKinds]struct{ what, means string }{
 	sample.DNS:         {"DNS failure", "the host name does not resolve"},
 	sample.TLS:         {"TLS failure", "the TLS handshake failed (certificate, name or protocol)"},
 	sample.Other:       {"transport error or malformed response", "no request got through; see the error samples"},
-	sample.Interrupted: {"cut off by the end of the run", "no response came before the run ended: the target accepted the requests but did not answer"},
+	sample.Interrupted: {"cut off by the end of the run", "no response came before the run ended: the target accepted the {requests} but did not answer"},
 	sample.Redirect:    {"redirect failure", "the redirects did not end at a host the test allows (a loop, too many hops, or another host)"},
 	// gRPC calls: what the status code means when every call ended with it
 	sample.GRPCCancelled:          {"gRPC status CANCELLED", "every call was cancelled before it ended"},
@@ -95,7 +95,7 @@ func allFailedRule(c *context) []Finding {
 		words, remedies = endlessWords, endlessRemedies
 	}
 	n := b.add(c.fig(c.client(SrcFailed, "kind", main.String()), StatSum, first, last, UnitCount, main.String()+" failures"))
-	title := []any{"Every " + c.counts().One + " failed: ", n, " of ", total, " ", name(words.what), " from ", onset, " — ", words.means}
+	title := []any{"Every " + c.counts().One + " failed: ", n, " of ", total, " ", name(words.what), " from ", onset, " — ", c.unitWords().Replace(words.means)}
 	b.evidence(n, withSaid(c, main, n, " of ", total, c.noun(b, total, " ", " failed with "), name(main.String()), " from ", onset)...)
 	for i, k := range kinds[1:] {
 		m := b.add(c.fig(c.client(SrcFailed, "kind", k.String()), StatSum, first, last, UnitCount, k.String()+" failures"))
@@ -152,8 +152,8 @@ func allFailedRemedies(k sample.Kind) []string {
 		return []string{"check the target's certificate (expiry, name, chain) and the URL's host name",
 			"for a test certificate, trust its CA on the generator's machine"}
 	case sample.Timeout, sample.Interrupted:
-		return []string{"check that the target answers one request at all (curl it), then look at what it waits on",
-			"raise the request timeout only if answers this slow are acceptable"}
+		return []string{"check that the target answers one {request} at all (send it by hand: curl, grpcurl, websocat), then look at what it waits on",
+			"raise the step's timeout only if answers this slow are acceptable"}
 	case sample.HTTP4xx:
 		return []string{"check the URL, method, headers and credentials against one request by hand",
 			"if these statuses are the expected answers, list them in expect_status"}

@@ -135,6 +135,6 @@ func (c *context) backendFinding(d deployment, so scaleOut, lo, hi int, rose []b
 	}
 	b.evidence(x1, "throughput ", x0, " → ", x1, " (", b.derive(StatChange, UnitChange, "change of throughput once scaled", x1, x0), ") for ",
 		b.derive(StatChange, UnitChange, "change of replicas", n1, n0), " replicas")
-	b.evidence(r1, "mean response time ", r0, " → ", r1, ": the requests wait on the ", l.what, ", which every replica shares")
+	b.evidence(r1, "mean response time ", r0, " → ", r1, ": the "+c.counts().Many+" wait on the ", l.what, ", which every replica shares")
 	return b.done(so.onset, hi)
 }

@@ -1,11 +1,11 @@
 package diagnose
 
 import (
-	"slices"
 	"strconv"
 	"time"
 
 	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // Bimodal thresholds. A unimodal latency distribution, even a wide one
@@ -81,7 +81,8 @@ func bimodalLatency(c *context) []Finding {
 		}
 		e := &c.run.Endpoints[i].Figures
 		if s, ok := twoModes(e.Duration); ok && c.coexist(s, q) {
-			if f, ok := c.modesFinding("on "+c.endpointName(i), s, e, c.endpointSource(i)...); ok {
+			u := units.ForProtocol(c.run.Layout.Endpoints[i].Protocol) // a gRPC endpoint's modes are of calls
+			if f, ok := c.modesFinding("on "+c.endpointName(i), u, s, e, c.endpointSource(i)...); ok {
 				fs = append(fs, f)
 			}
 		}
@@ -91,7 +92,8 @@ func bimodalLatency(c *context) []Finding {
 		q := func(s *clientSecond) (time.Duration, time.Duration, int64) { return s.m.P50, s.m.P95, s.m.Latencies }
 		t := c.run.Total()
 		if s, ok := twoModes(t.Duration); ok && c.coexist(s, q) {
-			if f, ok := c.modesFinding("over all requests", s, &t.Figures); ok {
+			u := c.latencyUnit()
+			if f, ok := c.modesFinding("over all "+u.Many, u, s, &t.Figures); ok {
 				fs = append(fs, f)
 			}
 		}
@@ -149,11 +151,11 @@ func (c *context) coexist(s split, q func(*clientSecond) (p50, p95 time.Duration
 }
 
 // modesFinding states two latency modes of the requests a filter selects,
-// e their figures. When failures could make up a mode, the successes'
+// e their figures, u what they count (requests or gRPC calls). When failures could make up a mode, the successes'
 // durations decide where the layout kept them (no modes there: the failures
 // made one, no finding); else the finding says the modes may split by
 // outcome instead of guessing a cache.
-func (c *context) modesFinding(where string, s split, e *metrics.Figures, kv ...string) (Finding, bool) {
+func (c *context) modesFinding(where string, u units.Unit, s split, e *metrics.Figures, kv ...string) (Finding, bool) {
 	outcome := byOutcome(e, s)
 	if outcome && e.Expected != nil && e.Expected.Count() >= biMinSamples {
 		if _, ok := twoModes(e.Expected); !ok {
@@ -166,21 +168,20 @@ func (c *context) modesFinding(where string, s split, e *metrics.Figures, kv ...
 	hi := b.add(c.quantile(float64(s.below+1), UnitDuration, "the bottom of the slow mode", kv...))
 	fast := b.add(c.quantile(float64(s.below)/2, UnitDuration, "the fast mode's median", kv...))
 	slow := b.add(c.quantile(float64(s.below+1+100)/2, UnitDuration, "the slow mode's median", kv...))
-	share := b.add(Figure{Value: float64(s.below) / 100, Unit: UnitFraction, What: "share of requests in the fast mode", Source: b.fig(lo).Source,
+	share := b.add(Figure{Value: float64(s.below) / 100, Unit: UnitFraction, What: "share of " + u.Many + " in the fast mode", Source: b.fig(lo).Source,
 		Stat: StatRank, Q: float64(s.below), From: b.fig(lo).From, To: b.fig(lo).To, Of: []int{int(lo)}})
-	title := []any{"Bimodal latency ", name(where), ": ", share, " of requests at ~", fast, ", the rest at ~", slow}
+	title := []any{"Bimodal latency ", name(where), ": ", share, " of " + u.Many + " at ~", fast, ", the rest at ~", slow}
 	if outcome {
 		first, last := c.run.Series[0].Sec, c.run.Series[len(c.run.Series)-1].Sec
-		u := c.counts() // the run's unit: calls, sessions or requests
 		failed := b.add(c.fig(c.client(SrcFailed, kv...), StatSum, first, last, UnitCount, u.Many+" failed"))
 		all := b.add(c.fig(c.client(SrcRequests, kv...), StatSum, first, last, UnitCount, u.Many))
 		fshare := b.derive(StatRatio, UnitRate, "share of the "+u.Many+" that failed", failed, all)
 		b.title(append(title, "; ", fshare, " of them failed: the modes may be the failures and the successes, not two paths")...)
-		b.f.Remedies = slices.Clone(outcomeRemedies)
+		b.f.Remedies = outcomeRemedies(u)
 	} else {
 		b.title(append(title, " (cache hits and misses, or a fast and a slow path?)")...)
 	}
-	b.evidence(lo, name("p"+strconv.Itoa(s.below)), " ", lo, ", ", name("p"+strconv.Itoa(s.below+1)), " ", hi, ": almost no requests in between")
+	b.evidence(lo, name("p"+strconv.Itoa(s.below)), " ", lo, ", ", name("p"+strconv.Itoa(s.below+1)), " ", hi, ": almost no "+u.Many+" in between")
 	b.evidence(fast, "the fast mode's median (", name(QuantileName(float64(s.below)/2)), "): ", fast)
 	b.evidence(slow, "the slow mode's median (", name(QuantileName(float64(s.below+101)/2)), "): ", slow)
 	return b.done(c.secs[0].sec, c.secs[len(c.secs)-1].sec), true
@@ -208,20 +209,21 @@ func (c *context) slowEndpoints() []Finding {
 			others = append(others, "not_endpoint_scenario", sel[3])
 		}
 		b := newBuilder(KindBimodalLatency, Info)
+		u, all := units.ForProtocol(c.run.Layout.Endpoints[i].Protocol), c.latencyUnit() // its calls beside the run's requests
 		p50 := b.add(c.quantile(50, UnitDuration, "the endpoint's median latency", sel...))
-		rest := b.add(c.quantile(50, UnitDuration, "the median latency of the other requests", others...))
+		rest := b.add(c.quantile(50, UnitDuration, "the median latency of the other "+all.Many, others...))
 		if b.fig(p50).Value < slowFactor*b.fig(rest).Value || b.fig(p50).Value-b.fig(rest).Value < biAbs {
 			continue
 		}
 		p95 := b.add(c.quantile(95, UnitDuration, "the endpoint's p95", sel...))
-		n := b.add(c.fig(c.client(SrcRequests, sel...), StatSum, first, last, UnitCount, "the endpoint's requests"))
-		all := b.add(c.fig(c.client(SrcRequests), StatSum, first, last, UnitCount, "all requests"))
-		share := b.derive(StatRatio, UnitFraction, "the endpoint's share of the requests", n, all)
+		n := b.add(c.fig(c.client(SrcRequests, sel...), StatSum, first, last, UnitCount, "the endpoint's "+u.Many))
+		total := b.add(c.fig(c.client(SrcRequests), StatSum, first, last, UnitCount, "all "+all.Many))
+		share := b.derive(StatRatio, UnitFraction, "the endpoint's share of the "+all.Many, n, total)
 		ep := name(c.endpointName(i))
-		b.title("One slow endpoint: ", ep, " ", name("p50"), " ", p50, " vs ", rest, " for the other requests (", share,
-			" of requests), hidden in the overall average")
-		b.evidence(p50, ep, ": ", name("p50"), " ", p50, ", ", name("p95"), " ", p95, " over ", n, b.noun(n, " request", " requests"))
-		b.evidence(rest, "median of the other requests: ", rest, " (", b.derive(StatRatio, UnitRatio, "how many times faster the other requests are", p50, rest), " faster)")
+		b.title("One slow endpoint: ", ep, " ", name("p50"), " ", p50, " vs ", rest, " for the other "+all.Many+" (", share,
+			" of "+all.Many+"), hidden in the overall average")
+		b.evidence(p50, ep, ": ", name("p50"), " ", p50, ", ", name("p95"), " ", p95, " over ", n, b.noun(n, " "+u.One, " "+u.Many))
+		b.evidence(rest, "median of the other "+all.Many+": ", rest, " (", b.derive(StatRatio, UnitRatio, "how many times faster the other "+all.Many+" are", p50, rest), " faster)")
 		fs = append(fs, b.done(c.secs[0].sec, c.secs[len(c.secs)-1].sec))
 	}
 	return fs

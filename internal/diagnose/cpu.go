@@ -480,8 +480,8 @@ func (c *context) queueEffect(b *builder, from, to int) (bool, func()) {
 		return false, nil
 	}
 	end := min(from+2, to)
-	o := c.fig(c.client(SrcOffered), StatSum, from, end, UnitCount, "requests offered from the onset, over 3 seconds at most")
-	d := c.fig(c.client(SrcRequests), StatSum, from, end, UnitCount, "requests completed from the onset, over 3 seconds at most")
+	o := c.fig(c.client(SrcOffered), StatSum, from, end, UnitCount, "{requests} offered from the onset, over 3 seconds at most")
+	d := c.fig(c.client(SrcRequests), StatSum, from, end, UnitCount, "{requests} completed from the onset, over 3 seconds at most")
 	if !(o.Value >= satBehind*d.Value && o.Value-d.Value >= satBehindGap) {
 		return false, nil
 	}

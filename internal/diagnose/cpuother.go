@@ -44,4 +44,4 @@ func (c *context) loadWords(b *builder, r ref) []any {
 }
 
 // otherOnHost is the first remedy of a host filled under a steady load.
-const otherOnHost = "the load held steady while the CPU filled: find what else ran on the host from the onset (another test, a build, a backup, a batch job, a neighbour) or what made each request costlier (a plan change, a cold cache), before reading this run's figures"
+const otherOnHost = "the load held steady while the CPU filled: find what else ran on the host from the onset (another test, a build, a backup, a batch job, a neighbour) or what made each {request} costlier (a plan change, a cold cache), before reading this run's figures"

@@ -322,14 +322,14 @@ func (c *context) offeredWhenSent(b *builder, s *clientSecond) (load, sent []any
 	if to >= s.sec {
 		return []any{b.add(c.fig(offered, StatValue, s.sec, s.sec, UnitReqPerSec, "offered in the first failing second")), " offered"}, nil
 	}
-	sentFrom := b.second(from, StatSecond, "the second the earliest request of the first failing second was sent in")
+	sentFrom := b.second(from, StatSecond, "the second the earliest {request} of the first failing second was sent in")
 	if from == to {
-		f := b.add(c.fig(offered, StatValue, from, from, UnitReqPerSec, "offered in the second the first failing second's requests were sent in"))
+		f := b.add(c.fig(offered, StatValue, from, from, UnitReqPerSec, "offered in the second the first failing second's {requests} were sent in"))
 		return []any{f, " offered"}, []any{" (they were sent at ", sentFrom, ")"}
 	}
-	f := b.add(c.fig(offered, StatMedian, from, to, UnitReqPerSec, "offered in the seconds the first failing second's requests were sent in (median)"))
+	f := b.add(c.fig(offered, StatMedian, from, to, UnitReqPerSec, "offered in the seconds the first failing second's {requests} were sent in (median)"))
 	return []any{f, " offered"}, []any{" (they were sent from ", sentFrom, " to ",
-		b.second(to, StatSecond, "the second the latest request of the first failing second was sent in"), ")"}
+		b.second(to, StatSecond, "the second the latest {request} of the first failing second was sent in"), ")"}
 }
 
 // firstSecondOf returns the first second between two indexes of view with

@@ -68,9 +68,9 @@ func (c *context) targetFailed(b *builder, from, to int) []any {
 	if math.IsNaN(most) || math.IsNaN(reqs) || most < errMin || most < genTargetFailed*reqs {
 		return nil
 	}
-	n := b.add(c.fig(c.client(SrcFailed, "kind", top.String()), StatSum, from, to, UnitCount, "requests the target answered with "+top.String()+" meanwhile"))
-	r := b.add(c.fig(c.client(SrcRequests), StatSum, from, to, UnitCount, "requests completed meanwhile"))
-	share := b.derive(StatRatio, UnitRate, "share of the requests meanwhile answered with "+top.String(), n, r)
+	n := b.add(c.fig(c.client(SrcFailed, "kind", top.String()), StatSum, from, to, UnitCount, "{requests} the target answered with "+top.String()+" meanwhile"))
+	r := b.add(c.fig(c.client(SrcRequests), StatSum, from, to, UnitCount, "{requests} completed meanwhile"))
+	share := b.derive(StatRatio, UnitRate, "share of the {requests} meanwhile answered with "+top.String(), n, r)
 	b.evidence(share, "meanwhile the target answered ", n, " of ", r, c.noun(b, r, " ", " with "), name(top.String()),
 		" (", share, "): its own answers, which no lag of the generator makes")
 	return []any{"the target answered ", share, " of " + c.counts().Many + " meanwhile with ", name(top.String())}

@@ -74,7 +74,9 @@ func Healthy(in Input, fs []Finding) *Verdict {
 	}
 	parts = append(parts, "; ")
 	b.title(append(parts, c.serverChecked(b)...)...)
-	return verdict(b)
+	v := verdict(b)
+	v.Figures = unitLabels(c.unitWords(), v.Figures) // as Diagnose's findings (inUnit)
+	return v
 }
 
 func verdict(b *builder) *Verdict {

@@ -3,6 +3,8 @@ package diagnose
 import (
 	"slices"
 	"strings"
+
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // remediesFor returns the usual remedies of a finding kind, in the order
@@ -11,13 +13,14 @@ import (
 // because they often move the bottleneck by themselves.
 func remediesFor(kind string) []string { return slices.Clone(remedies[kind]) }
 
-// inUnit words fs's remedies in the run's unit (c.counts): "{requests}"
+// inUnit words fs's remedies and its figures' labels (Figure.What, in the
+// findings JSON and the report) in the run's unit (c.counts): "{requests}"
 // reads "calls" in a gRPC test and "sessions" in a WebSocket or SSE one,
 // "requests" in an HTTP one. It copies each list, as rules may share one.
 func (c *context) inUnit(fs []Finding) []Finding {
-	u := c.counts()
-	r := strings.NewReplacer("{requests}", u.Many, "{request}", u.One)
+	r := c.unitWords()
 	for i := range fs {
+		fs[i].Figures = unitLabels(r, fs[i].Figures)
 		if fs[i].Remedies == nil {
 			continue
 		}
@@ -28,6 +31,14 @@ func (c *context) inUnit(fs []Finding) []Finding {
 		fs[i].Remedies = out
 	}
 	return fs
+}
+
+// unitLabels words figs' labels with r, in place: each finding owns its figures.
+func unitLabels(r *strings.Replacer, figs []Figure) []Figure {
+	for k := range figs {
+		figs[k].What = r.Replace(figs[k].What)
+	}
+	return figs
 }
 
 // spreadRemedy is the generator's last remedy, worded otherwise for a run
@@ -46,12 +57,27 @@ var errorsWithTimeRemedies = []string{
 }
 
 // outcomeRemedies replace KindBimodalLatency's remedies when failures could
-// make up one of the modes: a cache or a slow path is no guess to rest on them.
-var outcomeRemedies = []string{
-	"read the errors finding first: failed {requests} (a 503 from a full server, a refused connection) answer fast, timeouts slow",
-	"judge the latency of the successful requests alone: a threshold on http_req_duration{expected_response:true} keeps their own histogram",
-	"once the failures are gone, re-run: modes that remain among successes are the ones to explain (a cache, a fast and a slow path)",
+// make up one of the modes: a cache or a slow path is no guess to rest on
+// them. u is what the modes time: gRPC calls read grpc_req_duration, which
+// has no expected_response filter (threshold.filterKeys), so no successes'
+// histogram to point to; requests read http_req_duration's.
+func outcomeRemedies(u units.Unit) []string {
+	if u == units.Calls {
+		return []string{
+			"read the errors finding first: failed calls (UNAVAILABLE from a full server, a refused connection) answer fast, DEADLINE_EXCEEDED slow",
+			"read the successful calls' latency beside the share that failed: grpc_req_duration times the failed calls too and takes no expected_response filter, and a percentile on it fails once more calls failed than it leaves out",
+			outcomeRerun,
+		}
+	}
+	return []string{
+		"read the errors finding first: failed requests (a 503 from a full server, a refused connection) answer fast, timeouts slow",
+		"judge the latency of the successful requests alone: a threshold on http_req_duration{expected_response:true} keeps their own histogram",
+		outcomeRerun,
+	}
 }
+
+// outcomeRerun is outcomeRemedies' last, whatever the modes time.
+const outcomeRerun = "once the failures are gone, re-run: modes that remain among successes are the ones to explain (a cache, a fast and a slow path)"
 
 // remedies are the usual remedies of each finding kind, cheaper first.
 var remedies = map[string][]string{

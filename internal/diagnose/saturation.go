@@ -191,10 +191,10 @@ func (c *context) behind(xs, ls, rs []float64) []Finding {
 	v1 := c.vusFigure(b, lf, lt, "VUs in flight at the end (median of 3 seconds)")
 	b.evidence(v1, "busy VUs: ", v0, " → ", v1, ", the queue grows")
 	c.queueEvidence(b, queuedEp, run.first, run.last)
-	so := b.add(c.fig(offered, StatSum, from, to, UnitCount, "requests offered while behind"))
-	sx := b.add(c.fig(reqs, StatSum, from, to, UnitCount, "requests completed while behind"))
-	gap := b.derive(StatDiff, UnitCount, "requests offered and not completed while behind", so, sx)
-	n1 := b.derive(StatProduct, UnitNumber, "requests in flight at the end by Little's law, N = X·R",
+	so := b.add(c.fig(offered, StatSum, from, to, UnitCount, "{requests} offered while behind"))
+	sx := b.add(c.fig(reqs, StatSum, from, to, UnitCount, "{requests} completed while behind"))
+	gap := b.derive(StatDiff, UnitCount, "{requests} offered and not completed while behind", so, sx)
+	n1 := b.derive(StatProduct, UnitNumber, "{requests} in flight at the end by Little's law, N = X·R",
 		b.add(c.fig(reqs, StatMedian, lf, lt, UnitReqPerSec, "throughput at the end (median of 3 seconds)")), r1)
 	b.evidence(gap, gap, " "+c.counts().Many+" offered from ", onset, " to ", end, " were not completed; by Little's law ", n1,
 		" were in flight at the end: they queued")
@@ -204,7 +204,7 @@ func (c *context) behind(xs, ls, rs []float64) []Finding {
 // littlesLaw adds the evidence N = X·R: the requests in flight that a
 // throughput and mean response time imply, beside the VUs seen.
 func (c *context) littlesLaw(b *builder, x, r, vus ref) {
-	n := b.derive(StatProduct, UnitNumber, "requests in flight by Little's law, N = X·R", x, r)
+	n := b.derive(StatProduct, UnitNumber, "{requests} in flight by Little's law, N = X·R", x, r)
 	b.evidence(n, "Little's law: ", x, " × ", r, " = ", n, " "+c.counts().Many+" in flight (active VUs: ", vus, ")")
 }
 

@@ -68,9 +68,9 @@ func targetHeldVUs(c *context) []Finding {
 	b := newBuilder(KindTargetHeldVUs, Warning)
 	d := b.add(c.fig(c.client(SrcDropped), StatSum, from, to, UnitCount, "iterations dropped for lack of a free VU"))
 	mean := b.add(c.fig(c.client(SrcMean), StatMedian, from, to, UnitDuration, "mean response time while dropping (median of the seconds)"))
-	reqs := b.add(c.fig(c.client(SrcRequests), StatSum, from, to, UnitCount, "requests while dropping"))
-	failed := b.add(c.fig(c.client(SrcFailed), StatSum, from, to, UnitCount, "requests failed while dropping"))
-	share := b.derive(StatRatio, UnitRate, "share of the requests that failed while dropping", failed, reqs)
+	reqs := b.add(c.fig(c.client(SrcRequests), StatSum, from, to, UnitCount, "{requests} while dropping"))
+	failed := b.add(c.fig(c.client(SrcFailed), StatSum, from, to, UnitCount, "{requests} failed while dropping"))
+	share := b.derive(StatRatio, UnitRate, "share of the {requests} that failed while dropping", failed, reqs)
 	onset := b.second(from, StatOnset, "the first second with drops")
 	title := []any{"Every VU was waiting for the target from ", onset, ": ", d, b.noun(d, " iteration dropped", " iterations dropped")}
 	held, why, ok := c.poolHeld(b, from, to, func(r string) bool { return !generatorHeld(r) })
@@ -88,11 +88,11 @@ func targetHeldVUs(c *context) []Finding {
 		b.evidence(held, "the VU pool was held at ", held, " by ", why, " while every VU waited for a response")
 	}
 	x := b.add(c.fig(c.client(SrcRequests), StatMedian, from, to, UnitReqPerSec, "throughput while dropping (median)"))
-	flight := b.derive(StatProduct, UnitNumber, "requests in flight while dropping (Little's law: throughput × mean response time)", x, mean)
+	flight := b.derive(StatProduct, UnitNumber, "{requests} in flight while dropping (Little's law: throughput × mean response time)", x, mean)
 	b.evidence(flight, c.counts().Many+" in flight meanwhile: ", flight, " (", x, " × a mean response time of ", mean, "): the VUs waited for the target's responses")
 	b.evidence(failed, failed, " of ", reqs, c.noun(b, reqs, " ", " failed meanwhile"))
 	if t := c.client(SrcFailed, "kind", sample.Timeout.String()); aggregate(c.values(t), StatSum, from, to) > 0 {
-		n := b.add(c.fig(t, StatSum, from, to, UnitCount, "requests that timed out while dropping"))
+		n := b.add(c.fig(t, StatSum, from, to, UnitCount, "{requests} that timed out while dropping"))
 		b.evidence(n, n, c.noun(b, n, " ", " timed out: the target did not answer within the timeout"))
 	}
 	return []Finding{b.done(from, to)}

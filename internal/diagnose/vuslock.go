@@ -15,7 +15,7 @@ const vusCPULow = 0.5
 // lockRemedies replace KindMoreVUsSameTPS's remedies when the target's CPU
 // was low and nothing else scraped (a pool, a DB, a cache) shows the wait.
 var lockRemedies = []string{
-	"profile the app for blocking and lock contention at the most VUs (Go: pprof's mutex and block profiles; Java: a thread dump or JFR's monitor-blocked events, async-profiler in lock mode): what the requests wait on holds no CPU",
+	"profile the app for blocking and lock contention at the most VUs (Go: pprof's mutex and block profiles; Java: a thread dump or JFR's monitor-blocked events, async-profiler in lock mode): what the {requests} wait on holds no CPU",
 	"shorten the critical section: hold a lock around the shared state only, never around I/O or a slow call; shard it, or use a lock-free structure",
 	"find a single-threaded stage (one worker, one connection, a synchronized method) or a wait inside the app (a sleep, a rate limiter, a client without a pool) and run it in parallel",
 	"plan capacity from the measured throughput, not from the VU count",
@@ -51,7 +51,7 @@ func (c *context) lowCPU(b *builder, from, to int) []any {
 	}
 	share := b.add(c.fig(low.source, StatMedian, from, to, UnitFraction, "share of its CPU the target used in the hold at the most VUs (median)"))
 	b.evidence(share, name(low.name), " CPU in the hold at the most VUs: ", share, " ", low.what, " (", name(low.label),
-		", median): the requests waited on something that uses no CPU")
+		", median): the "+c.counts().Many+" waited on something that uses no CPU")
 	b.f.Remedies = slices.Clone(lockRemedies)
 	return []any{"; ", name(low.name), " CPU ", share, " ", low.what, " while throughput is flat: a lock, a single-threaded section or a wait inside the app"}
 }

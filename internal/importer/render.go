@@ -159,7 +159,7 @@ func (t *Test) yaml() []byte {
 			}
 		}
 	}
-	writeHook(&b, "setup", t.Setup)
+	writeHook(&b, "setup", t.Setup, t.SetupTimeout)
 	b.WriteString("scenarios:\n")
 	for _, s := range t.Scenarios {
 		fmt.Fprintf(&b, "  %s:\n", q(s.Name))
@@ -169,14 +169,18 @@ func (t *Test) yaml() []byte {
 			writeStep(&b, "      ", st)
 		}
 	}
-	writeHook(&b, "teardown", t.Teardown)
+	writeHook(&b, "teardown", t.Teardown, t.TeardownTimeout)
 	return []byte(b.String())
 }
 
-// writeHook writes a setup: or teardown: flow, when there is one.
-func writeHook(b *strings.Builder, key string, flow []Step) {
+// writeHook writes a setup: or teardown: flow, when there is one, after
+// its bound (setup_timeout:) when one was given.
+func writeHook(b *strings.Builder, key string, flow []Step, timeout string) {
 	if len(flow) == 0 {
 		return
+	}
+	if timeout != "" {
+		fmt.Fprintf(b, "%s_timeout: %s\n", key, timeout) // a duration time.ParseDuration read: plain YAML
 	}
 	b.WriteString(key + ":\n")
 	for _, st := range flow {

@@ -27,8 +27,11 @@ type Test struct {
 	Metrics      []KV   // custom metrics: name → counter, rate or trend (a string), or a []KV for a time trend
 	Thresholds   []Threshold
 	Setup        []Step // run once before the scenarios; their variables every VU reads
+	SetupTimeout string // setup_timeout: the setup's bound, a duration time.ParseDuration reads, written as is; "": the default, 60s
 	Scenarios    []*Scenario
 	Teardown     []Step // run once after the scenarios
+	// TeardownTimeout is teardown_timeout, as SetupTimeout.
+	TeardownTimeout string
 }
 
 // LocalFile is a file of this machine whose content an import copied into

@@ -18,7 +18,7 @@ var protocolCorpus = []struct {
 	notes []string
 }{
 	{"grpc_client_streaming.js", refused, []string{"the default function sends no request the import converts; not converted:\n  line 10: __ENV.GRPC_PROTO_PATH"}},
-	{"grpc_reflection.js", converted, []string{"line 8: __ENV.GRPC_ADDR: a gRPC target or .proto path is not a template", "line 22: client.close()"}},
+	{"grpc_reflection.js", converted, []string{"line 22: client.close()"}},
 	{"grpc_server_streaming.js", converted, []string{"line 10: __ENV.GRPC_PROTO_PATH", "line 14: client.load's .proto paths"}},
 	{"websockets_test-echo.js", converted, []string{"line 10: the subprotocols and params of new WebSocket(url, null, params)", "line 11: ws.binaryType = \"arraybuffer\""}},
 	{"websockets_ws.js", refused, []string{"the default function sends no request the import converts; not converted:\n  line 15: ws.binaryType"}},

@@ -89,23 +89,52 @@ func (s *script) grpcLoad(cl *grpcClient, args []js.Arg, c *js.CallExpr, f *flow
 	}
 }
 
-// plainText returns a value as text without templates: a .proto path or
-// a gRPC target, which are not templates in a test. __ENV.X || 'default'
-// gives its default, and a note says so.
+// plainText returns a value as text without templates: a .proto path,
+// which is not a template in a test. __ENV.X || 'default' gives its
+// default, and a note says so.
 func (s *script) plainText(v value) (string, bool) {
 	t, ok := v.asText()
 	if !ok {
 		return "", false
 	}
-	if strings.HasPrefix(t, `{{ env("`) && strings.HasSuffix(t, `") }}`) {
-		name, def, found := strings.Cut(strings.TrimSuffix(strings.TrimPrefix(t, `{{ env("`), `") }}`), `", "`)
-		if !found || def == "" || strings.Contains(def, "{{") {
-			return "", false
-		}
-		s.note("%s: __ENV.%s: a gRPC target or .proto path is not a template in a test; its default %s is written", s.at("__ENV."+name), name, def)
+	if name, def, ok := envDefault(t); ok {
+		s.note("%s: __ENV.%s: a .proto path is not a template in a test; its default %s is written", s.at("__ENV."+name), name, def)
 		return def, true
 	}
 	return t, !strings.Contains(t, "{{")
+}
+
+// targetText returns a gRPC address as text: __ENV.X || 'host:port' stays
+// the env template the importer writes for it ({{ env("X", "host:port") }}),
+// since a grpc: target may read the environment before the run, as k6's
+// client.connect(__ENV.X) does (a default with a scheme is written as
+// itself, with a note); another template is no address known.
+func (s *script) targetText(v value) (string, bool) {
+	t, ok := v.asText()
+	if !ok {
+		return "", false
+	}
+	if name, def, ok := envDefault(t); ok {
+		if strings.Contains(def, "://") { // k6 takes host:port: a scheme of its own would follow grpc://
+			s.note("%s: __ENV.%s: a gRPC address with a scheme (%s) is written as its default, not read from the environment", s.at("__ENV."+name), name, def)
+			return def, true
+		}
+		return t, true
+	}
+	return t, !strings.Contains(t, "{{")
+}
+
+// envDefault reads the template evalBinary writes for __ENV.X || 'default':
+// X and its default, when the whole text is one with a default of plain text.
+func envDefault(t string) (name, def string, ok bool) {
+	if !strings.HasPrefix(t, `{{ env("`) || !strings.HasSuffix(t, `") }}`) {
+		return "", "", false
+	}
+	name, def, found := strings.Cut(strings.TrimSuffix(strings.TrimPrefix(t, `{{ env("`), `") }}`), `", "`)
+	if !found || def == "" || strings.Contains(def, "{{") || strings.ContainsAny(name, `" `) {
+		return "", "", false
+	}
+	return name, def, true
 }
 
 // grpcCall converts a Client's methods: load, connect, invoke, healthCheck, close.
@@ -137,7 +166,7 @@ func (f *flow) grpcConnect(cl *grpcClient, args []js.Arg, c *js.CallExpr) {
 	if len(args) == 0 {
 		return
 	}
-	addr, ok := f.s.plainText(f.s.eval(args[0].Value, f))
+	addr, ok := f.s.targetText(f.s.eval(args[0].Value, f))
 	if !ok {
 		f.s.note("%s: a gRPC address the import cannot work out: %s", f.s.at(snippet(c)), snippet(c))
 		return

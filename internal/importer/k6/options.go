@@ -3,6 +3,7 @@ package k6
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/loadlens/loadlens/internal/importer"
 )
@@ -29,9 +30,40 @@ func (s *script) otherOptions() {
 			s.t.Notes = append(s.t.Notes, "maxRedirects: a request that would need more redirects fails as kind redirect here; k6 answers it with the last redirect.")
 		case p.key == "userAgent" && v.kind == "str":
 			s.t.Headers = append(s.t.Headers, importer.Header{Name: "User-Agent", Value: v.text})
+		case p.key == "setupTimeout" || p.key == "teardownTimeout":
+			s.hookTimeout(p.key, v, at)
 		default:
 			s.note("%s: option %s", at, p.key)
 		}
+	}
+}
+
+// hookTimeout carries k6's setupTimeout or teardownTimeout (key) over to
+// setup_timeout: or teardown_timeout: when the hook it bounds was converted
+// and the value is a duration known now ("30s", or milliseconds); else a note.
+func (s *script) hookTimeout(key string, v value, at string) {
+	hook, bound := s.t.Setup, &s.t.SetupTimeout
+	if key == "teardownTimeout" {
+		hook, bound = s.t.Teardown, &s.t.TeardownTimeout
+	}
+	d := ""
+	switch v.kind {
+	case "str":
+		if t, err := time.ParseDuration(v.text); err == nil && t > 0 {
+			d = v.text
+		}
+	case "num":
+		if isCount(v.text) && strings.Trim(v.text, "0") != "" {
+			d = v.text + "ms" // k6 reads a number as milliseconds
+		}
+	}
+	switch {
+	case d == "":
+		s.note("%s: option %s: a duration the import cannot work out", at, key)
+	case len(hook) == 0:
+		s.note("%s: option %s: the script has no %s the import converts", at, key, strings.TrimSuffix(key, "Timeout"))
+	default:
+		*bound = d
 	}
 }
 
