@@ -19,10 +19,16 @@ const behindSlack = 0.02
 // longer hold would have failed the SLO. A p95 over a short hold lags a
 // growing queue; the completions do not.
 func fellBehind(r StepResult, hold time.Duration) string {
+	return behindPast(r, hold, r.LagP99)
+}
+
+// behindPast is fellBehind with late the generator's delay the hold's
+// last arrivals may carry past its end.
+func behindPast(r StepResult, hold, late time.Duration) string {
 	if r.Offered <= 0 || hold <= 0 {
 		return ""
 	}
-	carried := (r.IterationMean + r.LagP99).Seconds() / hold.Seconds()
+	carried := (r.IterationMean + late).Seconds() / hold.Seconds()
 	short := float64(r.Offered-r.Completed-r.HoldDropped) / float64(r.Offered)
 	if short <= behindSlack+carried {
 		return ""

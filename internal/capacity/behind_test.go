@@ -74,3 +74,63 @@ func TestAGenerousSLODoesNotHideAQueue(t *testing.T) {
 		t.Fatalf("highest sustainable %v, want within −10%%/+3%% of the capacity %v (on latency alone: %v)", r.Highest, q.capacity(), onLatency.Highest)
 	}
 }
+
+// laggingBehindServer is behindServer on a host whose lag is past the
+// busy limit at every step.
+type laggingBehindServer struct{ behindServer }
+
+func (l laggingBehindServer) RunStep(ctx context.Context, s Step) (StepResult, error) {
+	r, err := l.behindServer.RunStep(ctx, s)
+	r.LagP99 = 150 * time.Millisecond
+	return r, err
+}
+
+// TestAQueueOnABusyHostStands: on a host lagging past the busy limit, a
+// step whose target fell behind by more than the lag carries past the
+// hold is the target's failure, not the host's; the search converges on
+// the target's capacity instead of ending "host too busy".
+func TestAQueueOnABusyHostStands(t *testing.T) {
+	q := queueServer{k: 2, service: 10 * time.Millisecond, slo: 2 * time.Second, even: true}
+	r, err := Search(context.Background(), Config{StartRate: 100, Hold: 8 * time.Second}, laggingBehindServer{behindServer{q}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Stop == HostBusy || r.Highest > 1.05*q.capacity() || r.Highest < 0.85*q.capacity() {
+		t.Fatalf("stop %q (%s), highest %v; want a capacity near %v judged on the target's queue", r.Stop, r.StopDetail, r.Highest, q.capacity())
+	}
+	stands := 0
+	for _, st := range r.Steps {
+		if st.Stands != "" && strings.Contains(st.Stands, "fell behind") {
+			stands++
+		}
+	}
+	if stands == 0 {
+		t.Fatal("no failure on the busy host stood on the target's queue")
+	}
+}
+
+// TestHighestRequestsIsWhatItsStepCompleted: the headline's requests per
+// second are what the step at the highest sustainable rate completed,
+// never more than it offered; a runner that measured no throughput keeps
+// the offered rate.
+func TestHighestRequestsIsWhatItsStepCompleted(t *testing.T) {
+	step := func(rate, done float64, passed, judged bool) Record {
+		return Record{StepResult: StepResult{Rate: rate, Throughput: done, Passed: passed}, Judged: judged}
+	}
+	for _, tc := range []struct {
+		name  string
+		steps []Record
+		want  float64
+	}{
+		{"completed less than offered", []Record{step(80, 160, true, true), step(90.2, 177, true, true), step(95, 170, false, true)}, 177},
+		{"completed more than offered (a drain) is capped", []Record{step(90.2, 185, true, true)}, 180.4},
+		{"a retried step is not the one that set it", []Record{step(90.2, 120, true, false), step(90.2, 178, true, true)}, 178},
+		{"no throughput measured", []Record{step(90.2, 0, true, true)}, 180.4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := highestCompleted(tc.steps, 90.2, 2); got != tc.want {
+				t.Fatalf("highestCompleted = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

@@ -191,7 +191,8 @@ type Result struct {
 	Highest       float64  // the highest rate that passed with a trusted generator, iterations/s; 0 if none
 	LowestFailing float64  // the lowest rate that failed, iterations/s; 0 if none
 	// HighestRequests is Highest in requests (calls, sessions: Config.Unit)
-	// per second (× RequestsPerIteration): what estimate divides a load by.
+	// per second: what its step completed, never more than it offered
+	// (× RequestsPerIteration); what estimate divides a load by.
 	HighestRequests float64
 	FirstFailure    []string   // the thresholds that failed at the first failing step
 	Knee            *Knee      // nil when latency did not climb or too few steps
@@ -211,7 +212,7 @@ func Search(ctx context.Context, cfg Config, r Runner) (Result, error) {
 	}
 	s := &search{cfg: cfg, runner: r, res: Result{Config: cfg}}
 	err = s.run(ctx)
-	s.res.HighestRequests = s.res.Highest * cfg.RequestsPerIteration
+	s.res.HighestRequests = highestCompleted(s.res.Steps, s.res.Highest, cfg.RequestsPerIteration)
 	s.res.Knee = findKnee(s.res.Steps, cfg.KneeFactor, cfg.MaxErrorRate, s.res.LowestFailing)
 	s.res.USL, s.res.USLNote = fitSteps(s.res.Steps, cfg.MaxErrorRate, cfg.Unit)
 	s.res.Thin = thinNote(&s.res)
@@ -298,4 +299,24 @@ func (c Config) Counts() units.Unit {
 		return units.ForProtocol(p)
 	}
 	return units.Requests
+}
+
+// highestCompleted is what the step that set the highest sustainable rate
+// completed, per second, capped at what it offered: the headline and
+// estimate must not claim throughput the target did not deliver (a search
+// read "90.2 iterations/s, 180 req/s" beside a table whose step completed
+// 177). Steps of an older runner that measured no throughput count as
+// offered.
+func highestCompleted(steps []Record, highest, perIteration float64) float64 {
+	offered := highest * perIteration
+	done := 0.0
+	for _, st := range steps {
+		if st.Passed && st.Judged && st.Rate == highest && st.Throughput > 0 {
+			done = max(done, st.Throughput)
+		}
+	}
+	if done == 0 {
+		return offered
+	}
+	return min(done, offered)
 }

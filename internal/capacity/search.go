@@ -222,7 +222,9 @@ const errorBudget = "error budget:"
 // when the mean latency less twice the lag p99 and twice the longest
 // scheduling latency is still past the SLO's latency limit, or when the
 // errors the target answered past what the generator's bursts explain are
-// past the error budget (burst.go); a failure the step's diagnosis
+// past the error budget (burst.go), or when the target completed less than
+// it was offered by more than the lag and the stall carry past the hold
+// (behind.go); a failure the step's diagnosis
 // distrusts and no figure bounds is never judged. It sets rec.Stands to
 // why a failure on a busy host stands, in words (ownErrors, targetOwn).
 func (s *search) hostsDoing(rec *Record) bool {
@@ -234,6 +236,11 @@ func (s *search) hostsDoing(rec *Record) bool {
 	}
 	if why := s.ownErrors(rec.StepResult); why != "" {
 		rec.Stands = why
+		return false
+	}
+	// the target fell behind by more than twice the lag and the stall could carry past the hold
+	if why := behindPast(rec.StepResult, s.cfg.Hold, 2*rec.LagP99+2*rec.Stall); why != "" {
+		rec.Stands = strings.TrimPrefix(why, holdWord+" ") + ", more than twice the lag p99 and the longest stall carry past the hold"
 		return false
 	}
 	limit := s.cfg.LatencyLimit

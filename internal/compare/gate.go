@@ -216,6 +216,9 @@ func (r *Report) Check(gates []Gate) []GateResult {
 				if why := r.medianMoved(g, line.Values[i], i); why != "" && !res.Failed && !res.NotJudged {
 					res.NotJudged, res.Reason = true, "not judged: "+res.Reason+why
 				}
+				if why := r.endpointFailed(g, i); why != "" && !res.Failed {
+					res.Failed, res.NotJudged, res.Reason = true, false, res.Reason+"; but "+why
+				}
 				if _, session := g.Metric.sessionName(); session {
 					res.Reason = sessionWords(res.Reason, g.Metric) // its seconds count sessions (or messages), not requests
 				}

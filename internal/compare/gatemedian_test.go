@@ -52,3 +52,44 @@ func TestATailGateSeesTheMedianMove(t *testing.T) {
 		})
 	}
 }
+
+// TestAGateWithoutEndpointJudgesEachEndpoint: one endpoint of two 30 %
+// slower moved the all-endpoints p95 by +9.2 % and passed 'p(95) +10%'; a
+// gate without an endpoint fails when an endpoint alone would fail it,
+// and passes when none does or an endpoint is missing on one side.
+func TestAGateWithoutEndpointJudgesEachEndpoint(t *testing.T) {
+	value := func(pct, lo, hi float64, sig bool) Value {
+		d := pct / 10
+		return Value{Has: true, Value: 10 + d, Samples: 30, Runs: 1, Requests: 3000, Delta: &d, DeltaPct: &pct,
+			CI: &Interval{Lo: lo / 10, Hi: hi / 10}, CIPct: &Interval{Lo: lo, Hi: hi}, MinEffect: 1, Significant: sig}
+	}
+	base := Value{Has: true, Value: 10, Samples: 30, Runs: 1, Requests: 3000}
+	row := func(name string, v Value) Row {
+		return Row{Name: name, Lines: []Line{{Metric: P95, Values: []Value{base, v}}}}
+	}
+	for _, tc := range []struct {
+		name       string
+		b          Value
+		wantFailed bool
+	}{
+		{"an endpoint significantly past the limit", value(23.6, 2.1, 41.3, true), true},
+		{"an endpoint within the limit", value(4, -3, 11, false), false},
+		{"an endpoint past the limit, not significantly", value(17.2, -3.0, 51.0, false), false},
+		{"an endpoint the new run lacks", Value{}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g, err := ParseGate("p(95) +10%")
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := &Report{Groups: []GroupInfo{{Runs: []int{0}, Comparable: true}, {Runs: []int{1}, Comparable: true}},
+				Runs:      []RunInfo{{Name: "a"}, {Name: "b"}},
+				Rows:      []Row{row(allEndpoints, value(9.2, 1, 17, true)), row("GET /a", value(-1, -6, 4, false)), row("GET /b", tc.b)},
+				endpoints: []string{"GET /a", "GET /b"}}
+			res := r.Check([]Gate{g})[0]
+			if res.Failed != tc.wantFailed || tc.wantFailed && !strings.Contains(res.Reason, "GET /b failed it") {
+				t.Fatalf("failed %v (want %v): %s", res.Failed, tc.wantFailed, res.Reason)
+			}
+		})
+	}
+}

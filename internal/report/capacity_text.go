@@ -160,10 +160,14 @@ func retriesText(r capacity.Result) string {
 }
 
 // bothRates writes a rate of the search in iterations per second and in
-// the requests (calls, sessions) per second they offer: "675
-// iterations/s, 1,350 req/s".
+// the requests (calls, sessions) per second they offer, or at the highest
+// sustainable rate what its step completed: "675 iterations/s, 1,350 req/s".
 func bothRates(r capacity.Result, rate float64) string {
-	return capacity.Iterations(rate) + ", " + r.Config.Counts().Rate(rate*requestsPerIteration(r))
+	requests := rate * requestsPerIteration(r)
+	if rate == r.Highest && r.HighestRequests > 0 {
+		requests = r.HighestRequests // what that step completed
+	}
+	return capacity.Iterations(rate) + ", " + r.Config.Counts().Rate(requests)
 }
 
 // requestsPerIteration is the search's requests per iteration; a
