@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -75,7 +76,8 @@ func walkRefs(v any, key, field string, found func(ref, field string) bool) bool
 		if ref, ok := x["$ref"].(string); ok && !found(ref, field) {
 			return false
 		}
-		for k, e := range x {
+		for _, k := range walkOrder(x, field == "") {
+			e := x[k]
 			if key != "properties" && (valueKeys[k] || strings.HasPrefix(k, "x-")) {
 				continue
 			}
@@ -94,6 +96,23 @@ func walkRefs(v any, key, field string, found func(ref, field string) bool) bool
 		}
 	}
 	return true
+}
+
+// walkOrder is the keys of x sorted, the spec's paths first at its top:
+// the first bad $ref is then the same on every run (a map's order is not),
+// and found where an operation uses it rather than where it is defined.
+func walkOrder(x map[string]any, top bool) []string {
+	keys := make([]string, 0, len(x))
+	for k := range x {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if top && (keys[i] == "paths") != (keys[j] == "paths") {
+			return keys[i] == "paths"
+		}
+		return keys[i] < keys[j]
+	})
+	return keys
 }
 
 // follow finds the value ref points at, through $refs to $refs.
