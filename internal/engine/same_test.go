@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -18,8 +19,24 @@ import (
 
 // sawHeaders records, per path, the Host and headers the server was sent.
 type sawHeaders struct {
-	mu sync.Mutex
-	m  map[string]http.Header
+	mu    sync.Mutex
+	m     map[string]http.Header
+	conns int // connections accepted, by every server sharing it
+}
+
+// accepted counts each new connection (http.Server.ConnState).
+func (s *sawHeaders) accepted(_ net.Conn, state http.ConnState) {
+	if state == http.StateNew {
+		s.mu.Lock()
+		s.conns++
+		s.mu.Unlock()
+	}
+}
+
+func (s *sawHeaders) connections() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.conns
 }
 
 func (s *sawHeaders) add(r *http.Request) {
@@ -89,6 +106,7 @@ func sameServer(t *testing.T, seen *sawHeaders, secure bool) *httptest.Server {
 		fmt.Fprint(w, "you")
 	})
 	srv := httptest.NewUnstartedServer(mux)
+	srv.Config.ConnState = seen.accepted
 	if secure {
 		srv.StartTLS()
 	} else {
@@ -120,6 +138,7 @@ func bothClientsGiveTheSameSamples(t *testing.T, secure bool) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, otherURL+"/ok", http.StatusFound) })
 	away := httptest.NewUnstartedServer(mux)
+	away.Config.ConnState = seen.accepted
 	if secure {
 		away.StartTLS()
 	} else {
@@ -210,13 +229,15 @@ func bothClientsGiveTheSameSamples(t *testing.T, secure bool) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var got [2]sample.Request
+			var conns [2]int
 			for i, cl := range clients() {
+				before := seen.connections()
 				s := scenario(plan.Load{Model: plan.Iterations, VUCount: 1, Count: 1, MaxDuration: time.Minute}, c.step)
 				rec, _ := runPlan(t, &plan.Plan{Scenarios: []*plan.Scenario{s}, AllowHosts: c.allow, Insecure: secure}, cl.opts)
 				if len(rec.reqs) != 1 {
 					t.Fatalf("%s: %d samples", cl.name, len(rec.reqs))
 				}
-				got[i] = rec.reqs[0]
+				got[i], conns[i] = rec.reqs[0], seen.connections()-before
 				q := got[i]
 				if q.Status != c.status || q.Kind != c.kind || q.Redirects != c.redirects {
 					t.Fatalf("%s: status %d, kind %v, %d redirects (%s); want %d, %v, %d", cl.name, q.Status, q.Kind, q.Redirects, q.Err, c.status, c.kind, c.redirects)
@@ -226,7 +247,16 @@ func bothClientsGiveTheSameSamples(t *testing.T, secure bool) {
 				}
 			}
 			a, b := got[0], got[1]
-			if a.Status != b.Status || a.Kind != b.Kind || a.Err != b.Err || a.Sent != b.Sent || a.Received != b.Received ||
+			// net/http reuses a connection for a redirect only once its
+			// writer reported the request written, waiting 50 ms at most
+			// (maxWriteWaitBeforeConnReuse): on a busy host it dials again,
+			// and over TLS a second handshake's bytes are rightly counted
+			sameWire := conns[0] == conns[1]
+			if !sameWire {
+				t.Logf("lean used %d connections, net/http %d: bytes not compared (%d/%d sent, %d/%d received)",
+					conns[0], conns[1], a.Sent, b.Sent, a.Received, b.Received)
+			}
+			if a.Status != b.Status || a.Kind != b.Kind || a.Err != b.Err || sameWire && (a.Sent != b.Sent || a.Received != b.Received) ||
 				a.Redirects != b.Redirects || a.Truncated != b.Truncated {
 				t.Fatalf("the clients disagree:\n lean     %+v\n net/http %+v", a, b)
 			}
