@@ -289,6 +289,9 @@ func writeChecks(b *strings.Builder, in string, st Step) {
 			if e.Regex != "" {
 				parts = append(parts, "regex: "+jsonString(e.Regex))
 			}
+			if e.Default != nil {
+				parts = append(parts, "default: "+q(*e.Default))
+			}
 			fmt.Fprintf(b, "%s  %s: {%s}\n", in, e.Var, strings.Join(parts, ", "))
 		}
 	}

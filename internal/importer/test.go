@@ -169,6 +169,9 @@ type Extract struct {
 	JSON   string
 	Header string
 	Regex  string
+	// Default is what a miss sets; nil: none, and a miss fails the
+	// extraction's implicit check "extract <var>".
+	Default *string
 }
 
 // Lit returns s as template text that renders to s itself: "{{" becomes

@@ -41,6 +41,7 @@ func Markdown(in *Input) []byte {
 	})
 
 	mdThresholds(&sb, in)
+	mdFindings(&sb, in) // why, next to the verdict: a job summary is read from the top
 	mdEndpoints(&sb, r)
 	mdSessions(&sb, r)
 	mdErrorsAndChecks(&sb, r)

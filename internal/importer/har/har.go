@@ -200,6 +200,25 @@ func keepHeader(name string) bool {
 	return !strings.HasPrefix(n, ":") && !strings.HasPrefix(n, "sec-") && !droppedHeaders[n]
 }
 
+// withBodyType adds the body's Content-Type from postData.mimeType when the
+// recorded headers have none (HAR writers may keep it there alone): a
+// server reads a JSON body without it as nothing, or refuses it (415).
+func withBodyType(hs []importer.Header, pd *postData) []importer.Header {
+	for _, h := range hs {
+		if strings.EqualFold(h.Name, "Content-Type") {
+			return hs
+		}
+	}
+	mt := strings.TrimSpace(pd.MimeType)
+	if pd.Text == "" && len(pd.Params) > 0 {
+		mt = "application/x-www-form-urlencoded" // the body written from params is urlencoded whatever the recording's type (multipart)
+	}
+	if mt == "" {
+		return hs
+	}
+	return append(hs, importer.Header{Name: "Content-Type", Value: mt})
+}
+
 // step is an entry on its way to a test step: its texts before correlation.
 type step struct {
 	idx     int
@@ -292,6 +311,7 @@ func stepsOf(t *importer.Test, kept []*entry, opt Options, origin string) []*ste
 				}
 				s.body = vals.Encode()
 			}
+			s.headers = withBodyType(s.headers, pd)
 		} else if pd != nil {
 			t.NotConverted = append(t.NotConverted, fmt.Sprintf("the binary body of %s %s (sent empty)", e.Request.Method, e.url.Path))
 		}

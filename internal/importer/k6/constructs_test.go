@@ -26,7 +26,7 @@ func TestImportSetupData(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	for _, want := range []string{
-		"setup:\n  - post: /login\n", "extract:\n      token: {json: '$.token'}",
+		"setup:\n  - post: /login\n", "extract:\n      token: {json: '$.token', default: ''}",
 		"- get: '/items?page={{ iteration }}&vu={{ vu }}'", "Authorization: 'Bearer {{ token }}'",
 		"- think: '1s..3s'", `{name: "logged in (1 of 2)", status: 200}`, `{name: "logged in (2 of 2)", json: "$.token", exists: true}`,
 		"teardown:\n  - delete: '/sessions/{{ token }}'",

@@ -1064,7 +1064,9 @@ func (f *flow) extract(e js.IExpr, path, want string) value {
 	}
 	name := f.newVar(base)
 	st := &f.steps[res.step]
-	st.Extract = append(st.Extract, importer.Extract{Var: name, JSON: path})
+	// a miss is no failed check in k6 (res.json() is undefined): default ''
+	// keeps it out of the checks rate, which then judges what k6's does
+	st.Extract = append(st.Extract, importer.Extract{Var: name, JSON: path, Default: &noValue})
 	return str("{{ " + name + " }}")
 }
 

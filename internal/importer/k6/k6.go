@@ -122,6 +122,7 @@ func Import(src []byte, name string) (*importer.Test, error) {
 	s.thresholds()
 	s.otherOptions()
 	s.t.Notes = append(s.t.Notes, "The load, thresholds and the requests (HTTP, gRPC, WebSocket) of each scenario's function, with their checks and sleeps, are converted.")
+	s.checksNotes()
 	return s.t, nil
 }
 

@@ -23,8 +23,8 @@ func TestImportSamples(t *testing.T) {
 			`{name: "has the news", body_contains: "News"}`, "- think: '1s..3s'", `'http_req_duration{name:"PublicCrocs"}'`},
 			nil},
 		{"api-crud.js", []string{"vus: 5", "duration: '30s'", `base_url: '{{ env("BASE_URL", "https://test-api.k6.io") }}'`,
-			`body: '{"username":"TestUser","password":"SuperCroc2020"}'`, "access: {json: '$.access'}", "Authorization: 'Bearer {{ access }}'",
-			"crocId: {json: '$.id'}", "get: '/my/crocodiles/{{ crocId }}/'", `"Croc {{ vu }}-{{ iteration }}"`,
+			`body: '{"username":"TestUser","password":"SuperCroc2020"}'`, "access: {json: '$.access', default: ''}", "Authorization: 'Bearer {{ access }}'",
+			"crocId: {json: '$.id', default: ''}", "get: '/my/crocodiles/{{ crocId }}/'", `"Croc {{ vu }}-{{ iteration }}"`,
 			`{name: "same name", json: "$.sex", eq: "M"}`, "- group: 'create and read a crocodile'\n        steps:\n          - post: /my/crocodiles/", "- think: '0s..2s'"},
 			[]string{"createTime.add(created.timings.duration) (a response's timings are not a value", "http.batch"}},
 	} {

@@ -26,7 +26,7 @@ func TestImportLoops(t *testing.T) {
 		{"array length bound", head + "const us = ['x', 'y', 'z'];\nexport default function () {\n  for (let i = 0; i < us.length; i++) { http.get('http://h/'); }\n}",
 			"- repeat: 3\n", ""},
 		{"extracted array", head + "export default function () {\n  const res = http.get('http://h/items');\n  const items = res.json('items');\n  for (const it of items) {\n    group('item', () => { http.get(`http://h/items/${it.id}`); });\n  }\n}",
-			"- get: /items\n        extract:\n          items: {json: '$.items'}\n      # k6 visits every element of items; a for_each at most 100 (max:)\n      - for_each: items\n        as: it\n        path: '$.id'\n        steps:\n          - group: item\n            steps:\n              - get: '/items/{{ it }}'", ""},
+			"- get: /items\n        extract:\n          items: {json: '$.items', default: ''}\n      # k6 visits every element of items; a for_each at most 100 (max:)\n      - for_each: items\n        as: it\n        path: '$.id'\n        steps:\n          - group: item\n            steps:\n              - get: '/items/{{ it }}'", ""},
 		{"nested, without braces", head + "export default function () {\n  for (x of [1, 2]) for (y of [3]) http.get('http://h/n');\n}",
 			"- repeat: 2\n        steps:\n          - repeat: 1\n            steps:\n              - get: /n", ""},
 		{"nested", head + "export default function () {\n  for (let i = 0; i < 2; i++) {\n    for (const c of ['x', 'y']) { http.get('http://h/' + c); }\n  }\n}",

@@ -130,7 +130,7 @@ export default function () {
   ok.add(!passed);
 }`, []string{"metrics:\n  cart_items: counter\n  ok_rate: rate\n  server_ms:\n    type: trend\n    time: true\n  cart_size: trend",
 			"cart_items:\n    - 'count > 10'", "ok_rate:\n    - 'rate > 0.9'", "'cart_size{scenario:default}'",
-			"extract:\n          n: {json: '$.size'}", "- add: {cart_items: 2}", "- add: {cart_size: '{{ n }}'}", "- add: {server_ms: 12.5}",
+			"extract:\n          n: {json: '$.size', default: ''}", "- add: {cart_items: 2}", "- add: {cart_size: '{{ n }}'}", "- add: {server_ms: 12.5}",
 			"- get: /ok\n        check:\n          - {name: \"is 200\", status: 200}",
 			"- if: {checks: passed}\n        then:\n          - add: {ok_rate: false}\n        else:\n          - add: {ok_rate: true}"}, ""},
 	} {
