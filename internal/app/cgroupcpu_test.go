@@ -118,7 +118,7 @@ func TestCgroupQuotaThrottling(t *testing.T) {
 	light := startCPUServer(t, cpuCgroup(t, 0.5))
 	free := startCPUServer(t, "")
 	targets := []plan.ObserveTarget{{Name: "busy", URL: busy}, {Name: "light", URL: light}, {Name: "free", URL: free}}
-	m := newCgroupMeter(targets, proc.ProcRoot, proc.CgroupRoot)
+	m := newCgroupMeter(targets, nil, proc.ProcRoot, proc.CgroupRoot)
 	var watched []string
 	for _, w := range m.watches {
 		watched = append(watched, fmt.Sprintf("%s %.2f", w.labels[0].Value, w.limit.Cores))
