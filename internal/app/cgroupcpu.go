@@ -33,33 +33,55 @@ type cgroupWatch struct {
 // reads as idle in its own metrics while the kernel throttles it.
 type cgroupMeter struct{ watches []*cgroupWatch }
 
-// newCgroupMeter finds, for each scraped target answering on loopback, the
-// process listening on its port and the cgroup with its tightest quota.
-// Targets without one (no quota, another host, a process loadlens may not
-// read) are not watched.
-func newCgroupMeter(targets []plan.ObserveTarget, procRoot, cgroupRoot string) *cgroupMeter {
+// newCgroupMeter finds, for each scraped target answering on loopback and
+// each loopback origin the requests go to that no such scrape covers (k6
+// users rarely scrape), the process listening on its port and the cgroup
+// with its tightest quota. Targets without one (no quota, another host, a
+// process loadlens may not read) are not watched, nor an origin whose
+// cgroup a scraped target's watch holds.
+func newCgroupMeter(targets []plan.ObserveTarget, origins []string, procRoot, cgroupRoot string) *cgroupMeter {
 	m := &cgroupMeter{}
+	scraped := map[int]bool{} // ports a loopback scrape reads: its preset says whether the process is the service's
 	for _, t := range targets {
 		port, ok := loopbackPort(t.URL)
-		if !ok || !slices.Contains(quotaPresets, t.Preset) {
-			continue
-		}
-		pid, ok := proc.ListenerPID(procRoot, port)
 		if !ok {
 			continue
 		}
-		l, ok, err := proc.FindCPULimit(procRoot, cgroupRoot, pid)
-		if err != nil || !ok {
+		scraped[port] = true
+		if slices.Contains(quotaPresets, t.Preset) {
+			m.watch(procRoot, cgroupRoot, port, append(slices.Clone(t.Labels), series.Label{Name: "target", Value: t.Name}), false)
+		}
+	}
+	for _, o := range origins {
+		port, ok := loopbackPort(o)
+		if !ok || scraped[port] {
 			continue
 		}
-		labels := append(slices.Clone(t.Labels), series.Label{Name: "target", Value: t.Name})
-		series.SortLabels(labels)
-		w := &cgroupWatch{labels: labels, limit: l}
-		w.last, err = proc.ReadCPUStat(l)
-		w.at, w.ok = time.Now(), err == nil
-		m.watches = append(m.watches, w)
+		scraped[port] = true // localhost:8080 and 127.0.0.1:8080 are one listener
+		u, _ := url.Parse(o)
+		m.watch(procRoot, cgroupRoot, port, []series.Label{{Name: "target", Value: u.Host}}, true)
 	}
 	return m
+}
+
+// watch adds the cgroup with the tightest quota of the process listening
+// on port, its series labelled labels; none when there is none, nor, when
+// once, when a scraped target's watch holds it already (the service's
+// metrics on a port of their own).
+func (m *cgroupMeter) watch(procRoot, cgroupRoot string, port int, labels []series.Label, once bool) {
+	pid, ok := proc.ListenerPID(procRoot, port)
+	if !ok {
+		return
+	}
+	l, ok, err := proc.FindCPULimit(procRoot, cgroupRoot, pid)
+	if err != nil || !ok || once && slices.ContainsFunc(m.watches, func(w *cgroupWatch) bool { return w.limit.Dir == l.Dir }) {
+		return
+	}
+	series.SortLabels(labels)
+	w := &cgroupWatch{labels: labels, limit: l}
+	w.last, err = proc.ReadCPUStat(l)
+	w.at, w.ok = time.Now(), err == nil
+	m.watches = append(m.watches, w)
 }
 
 // loopbackPort returns the port of a loopback URL (its scheme's default
@@ -71,7 +93,7 @@ func loopbackPort(raw string) (int, bool) {
 	u, _ := url.Parse(raw)
 	p := u.Port()
 	if p == "" {
-		if u.Scheme == "https" {
+		if u.Scheme == "https" || u.Scheme == "wss" {
 			return 443, true
 		}
 		return 80, true

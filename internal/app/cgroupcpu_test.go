@@ -112,20 +112,46 @@ func startCPUServer(t *testing.T, procs string) string {
 // under a quota of a tenth of a core (well under what a busy 2-core host leaves it) driven by 8 concurrent clients, a light
 // one under the same quota, one under none. loadlens finds the first two
 // quotas through /proc and the cgroup files, and from its own per-second
-// readings names the first's throttling, quota in cores, and not the others.
+// readings names the first's throttling, quota in cores, and not the others:
+// scraped targets by their names, hosts the requests go to unscraped by
+// their host:port.
 func TestCgroupQuotaThrottling(t *testing.T) {
 	busy := startCPUServer(t, cpuCgroup(t, 0.1))
 	light := startCPUServer(t, cpuCgroup(t, 0.5))
 	free := startCPUServer(t, "")
-	targets := []plan.ObserveTarget{{Name: "busy", URL: busy}, {Name: "light", URL: light}, {Name: "free", URL: free}}
-	m := newCgroupMeter(targets, proc.ProcRoot, proc.CgroupRoot)
-	var watched []string
-	for _, w := range m.watches {
-		watched = append(watched, fmt.Sprintf("%s %.2f", w.labels[0].Value, w.limit.Cores))
+	host := func(u string) string { return strings.TrimSuffix(strings.TrimPrefix(u, "http://"), "/metrics") }
+	for _, tc := range []struct {
+		name    string
+		targets []plan.ObserveTarget
+		origins []string
+		busy    string // the busy server's target label
+		light   string
+	}{
+		{"scraped", []plan.ObserveTarget{{Name: "busy", URL: busy}, {Name: "light", URL: light}, {Name: "free", URL: free}}, nil, "busy", "light"},
+		{"unscraped", nil, []string{"http://" + host(busy), "http://" + host(light), "http://" + host(free)}, host(busy), host(light)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := newCgroupMeter(tc.targets, tc.origins, proc.ProcRoot, proc.CgroupRoot)
+			var watched []string
+			for _, w := range m.watches {
+				watched = append(watched, fmt.Sprintf("%s %.2f", w.labels[0].Value, w.limit.Cores))
+			}
+			if want := tc.busy + " 0.10, " + tc.light + " 0.50"; strings.Join(watched, ", ") != want {
+				t.Fatalf("watched %q, want %q: the two servers under a quota", watched, want)
+			}
+			fs, read := throttleFindings(m, busy, light)
+			if len(fs) != 1 || !strings.HasPrefix(fs[0], "cpu-throttled: "+tc.busy+" CPU throttled ") ||
+				!strings.Contains(fs[0], " of periods at its cgroup quota of 0.1 (loadlens_cgroup_cpu_throttled_periods_total, target="+tc.busy+")") {
+				t.Errorf("findings %q, want one: %s's throttling at its quota of 0.1 cores; series:\n%s", fs, tc.busy, read)
+			}
+		})
 	}
-	if strings.Join(watched, ", ") != "busy 0.10, light 0.50" {
-		t.Fatalf("watched %q, want the two servers under a quota", watched)
-	}
+}
+
+// throttleFindings drives busy hard and light gently for 6 seconds while
+// m samples each second, and returns the findings of what it read and,
+// for a failure's message, the series.
+func throttleFindings(m *cgroupMeter, busy, light string) (findings []string, read string) {
 	ctx, stop := context.WithTimeout(context.Background(), 6*time.Second)
 	defer stop()
 	for range 8 {
@@ -139,15 +165,11 @@ func TestCgroupQuotaThrottling(t *testing.T) {
 		<-tick.C
 		set = append(set, m.sample(sec)...)
 	}
-	fs := diagnose.Diagnose(diagnose.Input{Series: merged(set)})
 	var got []string
-	for _, f := range fs {
+	for _, f := range diagnose.Diagnose(diagnose.Input{Series: merged(set)}) {
 		got = append(got, f.Kind+": "+diagnose.Join(f.Parts, f.Figures, func(f diagnose.Figure) string { return strconv.FormatFloat(f.Value, 'g', 3, 64) }))
 	}
-	t.Logf("findings: %q", got)
-	if len(got) != 1 || !strings.HasPrefix(got[0], "cpu-throttled: busy CPU throttled ") || !strings.Contains(got[0], " of periods at its cgroup quota of 0.1 (loadlens_cgroup_cpu_throttled_periods_total, target=busy)") {
-		t.Errorf("findings %q, want one: busy's throttling at its quota of 0.1 cores; series:\n%s", got, dump(set))
-	}
+	return got, dump(set)
 }
 
 // drive sends requests to url one after another, pause apart, until ctx

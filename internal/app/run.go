@@ -217,7 +217,7 @@ func (r *runner) serveDashboard(undo *cleanups) error {
 func (r *runner) fixStart(undo *cleanups) error {
 	cfg, p := r.cfg, r.cfg.Plan
 	if cfg.Generator == nil { // before the start is fixed: finding the targets' processes reads every process's descriptors
-		r.cgroups = newCgroupMeter(p.Observe.Targets, proc.ProcRoot, proc.CgroupRoot)
+		r.cgroups = newCgroupMeter(p.Observe.Targets, p.Origins, proc.ProcRoot, proc.CgroupRoot)
 	}
 	start := time.Now().Add(engine.PrepareLead)
 	if cfg.Generator != nil {

@@ -137,3 +137,24 @@ func ofKind(fs []Finding, kind string) *Finding {
 	}
 	return nil
 }
+
+// TestHealthyUnscrapedQuotaSaysCPUChecked: a run that scraped nothing but
+// whose loopback target's cgroup quota loadlens read, unthrottled, has no
+// finding and says its CPU was checked that way, not that it was not.
+func TestHealthyUnscrapedQuotaSaysCPUChecked(t *testing.T) {
+	lb := []string{"target", "127.0.0.1:8080"}
+	in := Input{Run: build(t, layout(modelArrivalRate, "GET /apps/first-page"), steady(40, 100, 3, 30*time.Millisecond)), Series: series.Set{
+		mk(CgroupQuota, series.Gauge, pts(0, 1, repeat(0.5, 41)...), lb...),
+		mk(CgroupPeriods, series.Rate, pts(1, 1, repeat(10, 40)...), lb...),
+		mk(CgroupThrottled, series.Rate, pts(1, 1, repeat(0, 40)...), lb...),
+	}}
+	fs := Diagnose(in)
+	v := Healthy(in, fs)
+	if v == nil {
+		t.Fatalf("no healthy verdict; findings %v", fs)
+	}
+	text := Join(v.Parts, v.Figures, figureText)
+	if want := "CPU only as its cgroup's quota throttled it (loadlens_cgroup_cpu_periods_total)"; !strings.Contains(text, want) {
+		t.Errorf("verdict %q lacks %q", text, want)
+	}
+}

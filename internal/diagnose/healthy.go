@@ -155,6 +155,9 @@ func (c *context) serverChecked(b *builder) []any {
 			missing = append(missing, g.what)
 		}
 	}
+	if len(found) == 0 && len(c.set.Find(CgroupPeriods)) > 0 { // an unscraped loopback target under a quota
+		return []any{"no server series were scraped, so DB pool and GC were not checked, and CPU only as its cgroup's quota throttled it (" + CgroupPeriods + ")"}
+	}
 	if len(found) == 0 {
 		return []any{"no server series were scraped, so DB pool, CPU and GC were not checked"}
 	}

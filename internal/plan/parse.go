@@ -41,6 +41,7 @@ type parser struct {
 	*yamldoc.Doc
 	layout     layoutBuilder
 	hosts      []string // hosts of the URLs the test names, for Plan.AllowHosts
+	origins    []string // scheme://host[:port] of the URLs the test names, for Plan.Origins
 	machine    Machine  // what the machine holds; loads beyond it are errors
 	needs      map[*Scenario]vuNeed
 	secrets    []span             // literal credentials in header values, kept out of Plan.Source
@@ -187,7 +188,8 @@ func (p *parser) plan(root yamldoc.Node) *Plan {
 		plan.Headers = p.headers(def.headers, nil, scenarioScope(plan.Scenarios[0], p.Env))
 	}
 	p.planObservation(o, plan)
-	plan.AllowHosts = p.hosts
+	plan.AllowHosts = slices.Clone(p.hosts) // allow_hosts is appended: p.hosts's array is not shared
+	plan.Origins = p.origins
 	if n, ok := o.Get("allow_hosts"); ok {
 		for _, h := range p.allowHosts(n) {
 			if !slices.Contains(plan.AllowHosts, h) {

@@ -7,7 +7,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -104,8 +103,12 @@ func (p *parser) grpcTarget(n yamldoc.Node, g *GRPC, sc *scenarioCtx) {
 		return
 	}
 	g.Target = net.JoinHostPort(host, port)
-	if h, problem := normalHost(g.Target); problem == "" && !slices.Contains(p.hosts, h) {
-		p.hosts = append(p.hosts, h)
+	scheme := "grpc"
+	if g.TLS {
+		scheme = "grpcs"
+	}
+	if h, problem := normalHost(g.Target); problem == "" {
+		p.nameOrigin(scheme, h)
 	}
 }
 

@@ -126,8 +126,19 @@ func (p *parser) nameHost(rawURL string) {
 	if err != nil || u.Host == "" {
 		return
 	}
-	if h, problem := normalHost(u.Host); problem == "" && !slices.Contains(p.hosts, h) {
-		p.hosts = append(p.hosts, h)
+	if h, problem := normalHost(u.Host); problem == "" {
+		p.nameOrigin(u.Scheme, h)
+	}
+}
+
+// nameOrigin records a host (normalHost's) the test's requests go to, by
+// scheme, in the hosts and the origins.
+func (p *parser) nameOrigin(scheme, host string) {
+	if !slices.Contains(p.hosts, host) {
+		p.hosts = append(p.hosts, host)
+	}
+	if o := strings.ToLower(scheme) + "://" + host; !slices.Contains(p.origins, o) {
+		p.origins = append(p.origins, o)
 	}
 }
 

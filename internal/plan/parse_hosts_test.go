@@ -58,6 +58,10 @@ func TestParseAllowHosts(t *testing.T) {
 	if !slices.Equal(p.AllowHosts, want) {
 		t.Errorf("AllowHosts %q, want %q", p.AllowHosts, want)
 	}
+	// the hosts requests go to, not allow_hosts': a loopback one's process is watched for its cgroup quota
+	if want := []string{"http://127.0.0.1:8080", "https://cdn.example.com", "https://api.example.com:8443"}; !slices.Equal(p.Origins, want) {
+		t.Errorf("Origins %q, want %q", p.Origins, want)
+	}
 	for _, c := range []struct {
 		url  string
 		want bool

@@ -26,6 +26,10 @@ type Plan struct {
 	// AllowHosts are the hosts (host or host:port) a redirect may lead to
 	// besides the request's own: every host the test names, and allow_hosts.
 	AllowHosts []string
+	// Origins are the scheme://host[:port] of the URLs the test's requests
+	// name (base_url, absolute step URLs, gRPC targets), each once: a
+	// loopback one's process is watched for its cgroup's CPU quota.
+	Origins    []string
 	Scenarios  []*Scenario           // run at the same time, each with its own load model
 	Setup      *Hook                 // run once before the scenarios; nil when none
 	Teardown   *Hook                 // run once after them; nil when none
