@@ -15,7 +15,7 @@ import (
 // times the noise between the runs of both phases around them (σ of the
 // log, the larger, at least the method's floor of 1 %), within foundBy
 // counted runs of the new phase. At 2 % noise a 10 % step (5 σ) is found
-// within 3 runs in 93–94 % of synthetic series (docs/history.md).
+// within 3 runs in 95–96 % of synthetic series (docs/history.md).
 const (
 	stepOverNoise = 5
 	foundBy       = 3

@@ -112,7 +112,14 @@ func (m Method) split(ys []float64, a, b int, out []int) []int {
 	if tau < 0 {
 		return out
 	}
-	if _, ok := m.judge(ys[a:a+tau], ys[a+tau:b], m.Level(b-a)); !ok {
+	if m.Held {
+		tau = m.edge(ys[a:b], tau) // where the level changed, past a blip
+	}
+	ok := tau >= m.MinRuns && b-a-tau >= m.MinRuns // else it changed too near an end to be judged yet
+	if ok {
+		_, ok = m.judge(ys[a:a+tau], ys[a+tau:b], m.Level(b-a))
+	}
+	if !ok {
 		// a level that returned (a regression, then its fix): its first edge against the returned level's start
 		level := m.bumpLevel(b - a)
 		bt, bk := EDivisiveBump(ys[a:b], m.MinRuns)
@@ -171,31 +178,6 @@ func neighbours(cps []int, i, n int) (from, to int) {
 func (m Method) judge(l, r []float64, level float64) (t float64, change bool) {
 	t, df := m.tStat(l, r)
 	return t, m.passes(t, df, level) && (!m.Held || m.held(l, r))
-}
-
-// held reports whether each side's level is held by at least MinRuns of
-// its runs: two slowed runs among the last three or four move a short
-// side's mean and median as far as a step would, and are still no level.
-func (m Method) held(l, r []float64) bool {
-	return m.holding(l, r) >= m.MinRuns && m.holding(r, l) >= m.MinRuns
-}
-
-// holding counts the runs of side that are not against its level: a run
-// is against it when nearer the other side's level and no outlier of the
-// other side (it may well be one of its runs). A run far from both levels
-// is an outlier of either and counts for neither: a run slowed after a
-// 30 % drop lies beyond the old level, and the drop is still a level.
-func (m Method) holding(side, other []float64) int {
-	own, _ := meanVar(m.trim(side))
-	at, _ := meanVar(m.trim(other))
-	med, limit := m.spread(other)
-	n := 0
-	for _, x := range side {
-		if math.Abs(x-at) >= math.Abs(x-own) || math.Abs(x-med) > limit {
-			n++
-		}
-	}
-	return n
 }
 
 // passes reports whether t is significant at the two-sided level.
