@@ -230,9 +230,11 @@ func (r *runner) second(sec int) {
 	cpu, ok := r.cpu.sample()
 	capacity, host := float64(runtime.GOMAXPROCS(0)), r.cpu.hostReading()
 	if g := r.cfg.Generator; g != nil {
-		// The agents make the load: the generator's figures are the busiest agent's, and its host's CPU is not known here.
+		// The agents make the load: the generator's figures are the busiest agent's, and its host's CPU is known here only when it is ours.
 		cpu, capacity, ok = g.Busiest(sec)
-		host = proc.HostReading{}
+		if !g.SameHost() {
+			host = proc.HostReading{}
+		}
 	}
 	if !ok {
 		cpu = -1

@@ -47,6 +47,11 @@ type Generator interface {
 	// as the generator's, not the coordinating process's own, which makes
 	// no requests and whose waits delay none.
 	Stall(sec int) (p99, waitCores float64)
+	// SameHost reports whether every part of the load runs on this host:
+	// the host's CPU the coordinator reads is then theirs, recorded beside
+	// the busiest part's own, so late iterations on a busy host are named
+	// so (generator-host-busy) and not blamed on parts that idled.
+	SameHost() bool
 	// AgentSeries returns each part's figures in second sec (already
 	// taken with Second), labelled by part, for the per-agent charts.
 	AgentSeries(sec int) series.Set

@@ -12,7 +12,7 @@ import (
 	"github.com/loadlens/loadlens/internal/runs"
 )
 
-func runsCmd(_ context.Context, e *env, args []string) int {
+func runsCmd(ctx context.Context, e *env, args []string) int {
 	fs := newFlagSet(e, "runs", "runs [--results DIR]")
 	results := fs.String("results", app.DefaultResults, "parent directory of run directories")
 	pos, err := parseArgs(fs, args)
@@ -22,7 +22,7 @@ func runsCmd(_ context.Context, e *env, args []string) int {
 	if len(pos) > 0 {
 		return fail(e, usageErr("runs takes no arguments; use --results DIR"))
 	}
-	list, err := runs.ListRuns(*results)
+	list, err := runs.ListRuns(ctx, *results)
 	if err != nil && !errors.Is(err, iofs.ErrNotExist) { // no results folder yet: no runs, not a fault
 		return fail(e, err)
 	}

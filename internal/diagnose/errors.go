@@ -142,6 +142,9 @@ func findErrorStretch(c *context) (*errorStretch, bool) {
 			return nil, false
 		}
 	}
+	if !burst {
+		run.first = errorsSince(view, busy, run.first)
+	}
 	e := &errorStretch{c: c, view: view, busy: busy, run: run, firstI: busy[run.first], lastI: busy[run.last], before: -1, served: -1, burst: burst}
 	for j := run.last; j < len(busy) && !burst; j++ { // a burst ends where it stopped: what follows is its "after"
 		if failing(busy[j]) {
@@ -202,7 +205,7 @@ func (e *errorStretch) measure() {
 	// Served before: the closed model compares throughput; the open model
 	// the offered load, which a saturated target's plateau says nothing of.
 	e.sameLoad = e.before >= 0 && b.fig(e.before).Value >= errSameLoad*b.fig(atX).Value
-	if c.open {
+	if c.open && !e.atStart() { // errors from the start claim no load served before them
 		same := errSameLoad // a load rebuilt from completions wobbles
 		if c.scheduled {
 			same = errSameOffered
@@ -408,14 +411,43 @@ func edgeStretch(view []clientSecond, busy []int, i, step int) (int, bool) {
 	return last, last >= 0 && answered >= errMin
 }
 
+// errorsSince returns the index of busy the errors began at, given the
+// stretch found from first: the first earlier second that crossed the
+// thresholds when from it to first errShare and errMin failed (a steady
+// 5 % that crossed errMin only now and then), else first. Errors there all
+// along came with neither time nor load; stray failures before a real onset
+// (one here, two there) cross no second and move nothing.
+func errorsSince(view []clientSecond, busy []int, first int) int {
+	for j := 0; j < first; j++ {
+		if !failingSecond(&view[busy[j]]) {
+			continue
+		}
+		var failed, requests float64
+		for _, i := range busy[j:first] {
+			failed += kept(&view[i])
+			requests += view[i].x
+		}
+		if failed >= errShare*requests {
+			return j
+		}
+		return first
+	}
+	return first
+}
+
+// kept is a second's failures less those the stop interrupted.
+func kept(s *clientSecond) float64 {
+	return s.failed - float64(s.m.Failures[sample.Interrupted])
+}
+
 // servedBefore returns the index of view of the last second of idx (the
 // seconds with requests before the errors) that was offered at least
 // offered req/s and completed as much as it was offered (errSameLoad of
-// it) without failing; -1 for none.
+// it) with no failure at all, as its evidence says; -1 for none.
 func servedBefore(view []clientSecond, idx []int, offered float64) int {
 	for j := len(idx) - 1; j >= 0; j-- {
 		s := &view[idx[j]]
-		if s.load >= offered && s.x >= errSameLoad*s.load && !failingSecond(s) {
+		if s.load >= offered && s.x >= errSameLoad*s.load && s.failed == 0 {
 			return idx[j]
 		}
 	}

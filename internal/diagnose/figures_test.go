@@ -313,7 +313,7 @@ func errorsOnset(t *testing.T, raw *rawRun) int {
 			for j > 0 && bad(busy[j-1]) {
 				j--
 			}
-			return busy[j]
+			return errorsBegan(busy, j, func(s int) float64 { return failed[s] - cut[s] }, reqs)
 		}
 	}
 	if bad3 >= 3 && bad3 >= 0.05*total {
@@ -327,6 +327,26 @@ func errorsOnset(t *testing.T, raw *rawRun) int {
 		return s
 	}
 	return burstOnset(t, raw, busy)
+}
+
+// errorsBegan is the onset of errors found at busy[j]: the first earlier
+// second in which 3 requests and 1 % failed, when from it up to busy[j] 1 %
+// failed.
+func errorsBegan(busy []int, j int, kept func(int) float64, reqs perSec) int {
+	for i := 0; i < j; i++ {
+		if n := kept(busy[i]); n < 3 || n < 0.01*reqs[busy[i]] {
+			continue
+		}
+		var n, x float64
+		for _, s := range busy[i:j] {
+			n, x = n+kept(s), x+reqs[s]
+		}
+		if n >= 0.01*x {
+			return busy[i]
+		}
+		break
+	}
+	return busy[j]
 }
 
 // burstOnset is errorsOnset amid the run: the first whole second with

@@ -7,6 +7,9 @@ type Outcome struct {
 	ExitCode   int
 	Thresholds int  // thresholds evaluated; -1 when a record of an earlier build does not say
 	AllFailed  bool // requests were sent and every one failed
+	// Disturbed is the kind of the run's critical finding that says the
+	// load generator or its host limited it (Run.Disturbed), or "".
+	Disturbed string
 }
 
 // exitThresholdFailed is the exit code of a failed threshold (app's
@@ -18,7 +21,22 @@ const exitThresholdFailed = 99
 // it, since exit code 0 of a run without any judged nothing; "all failed"
 // when every request failed and no threshold said so (its summary's ALL
 // FAILED); "run failed" when an error stopped the run, not a threshold.
+// " (generator)" follows when the load generator or its host limited the
+// run: its figures, passed or not, are not the target's.
 func Result(o Outcome) string {
+	if o.Disturbed != "" {
+		return outcome(o) + " (generator)"
+	}
+	return outcome(o)
+}
+
+// DisturbedNote says what Result's "(generator)" means, under a list of
+// runs that shows it.
+const DisturbedNote = "(generator): the run's own diagnosis found the load generator or its host limited it " +
+	"(generator-bound, generator-host-busy): its figures are not the target's, and change points leave it out."
+
+// outcome is Result's word before a disturbed generator's mark.
+func outcome(o Outcome) string {
 	switch {
 	case o.ExitCode == exitThresholdFailed && o.Status == "completed":
 		return "failed"
@@ -40,7 +58,7 @@ func Result(o Outcome) string {
 
 // Result is the run's result in a word (see the function Result).
 func (r *Run) Result() string {
-	o := Outcome{Status: r.Status, ExitCode: r.ExitCode, Thresholds: -1, AllFailed: r.Requests > 0 && r.ErrorRate >= 1}
+	o := Outcome{Status: r.Status, ExitCode: r.ExitCode, Thresholds: -1, AllFailed: r.Requests > 0 && r.ErrorRate >= 1, Disturbed: r.Disturbed}
 	if r.Thresholds != nil {
 		o.Thresholds = *r.Thresholds
 	}

@@ -23,6 +23,9 @@ func TestRunResult(t *testing.T) {
 		{"an error stopped it", Run{Status: "failed", ExitCode: 1, Thresholds: &zero}, "run failed"},
 		{"Ctrl-C", Run{Status: "interrupted", ExitCode: 130, Thresholds: &zero, Requests: 10, ErrorRate: 1}, "interrupted"},
 		{"no request sent", Run{Status: "completed", Thresholds: &zero}, "no thresholds"},
+		{"no thresholds, its generator limited it", Run{Status: "completed", Thresholds: &zero, Requests: 10, Disturbed: "generator-bound"}, "no thresholds (generator)"},
+		{"thresholds passed, the host limited it", Run{Status: "completed", Thresholds: &two, Requests: 10, Disturbed: "generator-host-busy"}, "passed (generator)"},
+		{"a threshold failed, the generator limited it", Run{Status: "completed", ExitCode: 99, Thresholds: &two, Requests: 10, Disturbed: "generator-bound"}, "failed (generator)"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

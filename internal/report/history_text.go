@@ -255,23 +255,14 @@ func rateOrNone(v float64) string {
 }
 
 // historyResult is a run's result in a word, as `loadlens runs` says it
-// (history.Result), and "(generator)" after it when its generator
-// disturbed it.
-func historyResult(r *history.Run) string {
-	res := r.Result()
-	if r.Disturbed != "" {
-		res += " (generator)"
-	}
-	return res
-}
+// (history.Result), "(generator)" included.
+func historyResult(r *history.Run) string { return r.Result() }
 
 // disturbedNote says what "(generator)" means, when a run shown has it.
 func disturbedNote(sb *strings.Builder, runs []history.Run) {
 	for i := range runs {
 		if runs[i].Disturbed != "" {
-			sb.WriteString(wrap("(generator): the run's own diagnosis found the load generator or its host limited it "+
-				"(generator-bound, generator-host-busy): its figures are not the target's, and change points leave it out.",
-				units.Columns, "  ", "  "))
+			sb.WriteString(wrap(history.DisturbedNote, units.Columns, "  ", "  "))
 			return
 		}
 	}

@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -28,11 +29,16 @@ type RunInfo struct {
 	Judged   int    // how many thresholds were evaluated: 0 for a run without any
 	// AllFailed is true when requests were sent and every one failed.
 	AllFailed bool
+	// Disturbed is the kind of the critical finding that says the load
+	// generator or its host limited the run (history.Run.Disturbed), or "".
+	Disturbed string
 	Err       error // the run.db could not be read
 }
 
-// ListRuns returns the runs under parent, newest first.
-func ListRuns(parent string) ([]RunInfo, error) {
+// ListRuns returns the runs under parent, newest first, each with whether
+// its own diagnosis found the generator limited it, as `loadlens history`
+// reads it.
+func ListRuns(ctx context.Context, parent string) ([]RunInfo, error) {
 	entries, err := os.ReadDir(parent)
 	if err != nil {
 		return nil, fmt.Errorf("results directory: %w", err)
@@ -45,6 +51,7 @@ func ListRuns(parent string) ([]RunInfo, error) {
 		}
 		out = append(out, readRunInfo(filepath.Join(parent, e.Name()), db))
 	}
+	markDisturbed(ctx, parent, out)
 	sort.SliceStable(out, func(i, j int) bool {
 		if !out[i].Start.Equal(out[j].Start) {
 			return out[i].Start.After(out[j].Start)
@@ -52,6 +59,24 @@ func ListRuns(parent string) ([]RunInfo, error) {
 		return out[i].Dir > out[j].Dir
 	})
 	return out, nil
+}
+
+// markDisturbed sets each run's Disturbed from the results folder's index
+// (history.db, brought up to date as `loadlens history` does: a run's
+// diagnosis is read once, not at each listing). A folder whose index cannot
+// be kept leaves them unmarked: `history` cannot read it either.
+func markDisturbed(ctx context.Context, parent string, out []RunInfo) {
+	recs, _, err := app.SyncIndex(ctx, parent)
+	if err != nil {
+		return
+	}
+	byDir := make(map[string]string, len(recs))
+	for i := range recs {
+		byDir[filepath.Base(recs[i].Dir)] = recs[i].Disturbed
+	}
+	for i := range out {
+		out[i].Disturbed = byDir[filepath.Base(out[i].Dir)]
+	}
 }
 
 func readRunInfo(dir, db string) RunInfo {
@@ -124,6 +149,12 @@ func WriteRuns(w io.Writer, runs []RunInfo) error {
 		row(filepath.Base(r.Dir), r.Name, r.Start.Local().Format(startedFmt),
 			units.Duration(r.Elapsed), units.Count(r.Requests), results[i])
 	}
+	for _, r := range runs {
+		if r.Disturbed != "" {
+			sb.WriteString(units.Wrap(history.DisturbedNote, units.Columns, "", ""))
+			break
+		}
+	}
 	_, err := io.WriteString(w, sb.String())
 	return err
 }
@@ -139,7 +170,7 @@ func runResult(r *RunInfo) string {
 	if r.Err != nil {
 		return "unreadable: " + r.Err.Error()
 	}
-	return history.Result(history.Outcome{Status: r.Status, ExitCode: r.ExitCode, Thresholds: r.Judged, AllFailed: r.AllFailed})
+	return history.Result(history.Outcome{Status: r.Status, ExitCode: r.ExitCode, Thresholds: r.Judged, AllFailed: r.AllFailed, Disturbed: r.Disturbed})
 }
 
 // pad fits s to width runes: cut with "…" when longer, padded with spaces
