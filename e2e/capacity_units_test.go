@@ -67,7 +67,7 @@ func TestCapacityAndEstimateOfTwoRequestsPerIteration(t *testing.T) {
 	if raw, err := os.ReadFile(files[0]); err != nil || json.Unmarshal(raw, &res) != nil {
 		t.Fatalf("capacity.json: %v", err)
 	}
-	if res.Highest == 0 || res.Config.RequestsPerIteration != 2 || res.HighestRequests != 2*res.Highest ||
+	if res.Highest == 0 || res.Config.RequestsPerIteration != 2 || res.HighestRequests > 2*res.Highest || res.HighestRequests < 0.9*2*res.Highest || // what the step completed, at most what it offered
 		res.Units["Highest"] != "iterations/s" || res.Units["Steps.Throughput"] != "req/s" {
 		t.Fatalf("highest %v iterations/s, %v req/s at %v requests per iteration, units %v\n%s",
 			res.Highest, res.HighestRequests, res.Config.RequestsPerIteration, res.Units, out)

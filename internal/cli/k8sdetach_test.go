@@ -88,7 +88,18 @@ func TestK8sDetachedRun(t *testing.T) {
 	if code := k8sAttach(ctx, &env{stdout: &second, stderr: &second}, append([]string{run}, kc...), reach); code != 0 || !strings.Contains(second.String(), run+": pass (exit code 0)") {
 		t.Fatalf("attach: exit %d\n%s\n%s", code, second.String(), kl.logs())
 	}
-	st := mustRun(t, ctx, 0, nil, append([]string{"k8s", "status", run}, kc...)...)
+	// the coordinator writes its status ConfigMap after the verdict reached attach: read it until it says so
+	var st string
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		st = mustRun(t, ctx, 0, nil, append([]string{"k8s", "status", run}, kc...)...)
+		if strings.Contains(st, ": finished") || time.Now().After(deadline) {
+			break
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
 	if !strings.Contains(st, ": finished") || !strings.Contains(st, "verdict: pass (exit code 0)") {
 		t.Errorf("k8s status after the run:\n%s", st)
 	}

@@ -349,7 +349,7 @@ func (r *Run) Active(e *EndpointTotal) time.Duration {
 		return 0
 	}
 	if e.Sends.Kept {
-		until := e.Sends.until(e.Requests, e.open)
+		until := e.Sends.until(e.Requests, e.open, e.quickest())
 		if e.total {
 			until = e.until
 		}
@@ -481,7 +481,7 @@ func (r *Run) Total() EndpointTotal {
 		e := &r.Endpoints[i]
 		t.active(e.Requests, e.FirstSec, e.LastSec)
 		t.Sends.add(t.Requests, e.Requests, e.Sends)
-		t.until = max(t.until, e.Sends.until(e.Requests, e.open))
+		t.until = max(t.until, e.Sends.until(e.Requests, e.open, e.quickest()))
 		f := &e.Figures
 		if !r.Latency(i) {
 			counted := e.Figures
@@ -530,4 +530,14 @@ func (r *Run) LatencyOf() string {
 		}
 	}
 	return of
+}
+
+// quickest is the endpoint's fastest answer (0 when none was timed): how
+// long any of its requests took at the least, which its last one's end
+// less that cannot be past when the target kept up (Sends.until).
+func (e *EndpointTotal) quickest() time.Duration {
+	if e.Duration == nil || e.Duration.Count() == 0 {
+		return 0
+	}
+	return e.Duration.Min()
 }

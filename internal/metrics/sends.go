@@ -28,12 +28,15 @@ func (s *Sends) add(had int64, n int64, o Sends) {
 // until is when an endpoint of n requests sent over s was done: when its
 // last request ended (a VU sends its next one then), or in the open model
 // when its next was due (one mean interval after its last intended start)
-// if that is later. A target that fell behind is rated over the time it
-// took to serve what it was sent, not at the rate it was offered (trial A:
-// 5,000 offered at 200/s read 200/s while it served at most 184/s and the
-// last 1,138 drained over 6 s). It is 0 for fewer than two requests, or an
-// open model's sent all at once: no rate.
-func (s Sends) until(n int64, open bool) time.Duration {
+// or when its last request ended less quickest, the endpoint's fastest
+// answer, if that is later: so a target that fell behind is rated over the
+// time it took to serve what it was sent (trial A: 5,000 offered at 200/s
+// read 200/s while it served at most 184/s and the last 1,138 drained over
+// 6 s), while one that kept up is not rated lower for its answers' length
+// (20 sent over 1 s at 300 ms each are 20/s, not 20 over 1.3 s). It is 0
+// for fewer than two requests, or an open model's sent all at once: no
+// rate.
+func (s Sends) until(n int64, open bool, quickest time.Duration) time.Duration {
 	if n < 2 {
 		return 0
 	}
@@ -44,5 +47,5 @@ func (s Sends) until(n int64, open bool) time.Duration {
 	if span <= 0 {
 		return 0
 	}
-	return max(s.LastStart+span/time.Duration(n-1), s.LastEnd)
+	return max(s.LastStart+span/time.Duration(n-1), s.LastEnd-quickest)
 }
