@@ -127,6 +127,11 @@ func capacityPerInstance(dir string) (c searched, ok bool, err error) {
 	}
 	c = searched{requests: res.Highest * per, unit: res.Config.Counts(), atLeast: res.LowestFailing == 0}
 	c.from = fmt.Sprintf("%s × %s = %s", capacity.Iterations(res.Highest), c.unit.Quantity(per), c.unit.Rate(c.requests))
+	if done := res.HighestRequests; done > 0 && done < c.requests {
+		// plan on what the step completed, never on more than the target delivered
+		c.from = fmt.Sprintf("%s × %s offered, %s completed", capacity.Iterations(res.Highest), c.unit.Quantity(per), c.unit.Rate(done))
+		c.requests = done
+	}
 	if c.atLeast {
 		c.from = "at least " + c.from + ", as no step failed the SLO"
 	}
