@@ -535,9 +535,9 @@ func (r *Run) LatencyOf() string {
 // quickest is the endpoint's fastest answer (0 when none was timed): how
 // long any of its requests took at the least, which its last one's end
 // less that cannot be past when the target kept up (Sends.until).
-func (e *EndpointTotal) quickest() time.Duration {
-	if e.Duration == nil || e.Duration.Count() == 0 {
+func (t *EndpointTotal) quickest() time.Duration {
+	if t.Duration == nil || t.Duration.Count() == 0 {
 		return 0
 	}
-	return e.Duration.Min()
+	return t.Duration.Min()
 }
