@@ -29,7 +29,7 @@ func (r *Report) medianMoved(g Gate, v Value, group int) string {
 		return ""
 	}
 	more := ""
-	if v.CIPct != nil && *v.DeltaPct > g.Amount && v.CIPct.Lo < g.Amount {
+	if v.CIPct != nil && v.CIPct.Lo < g.Amount { // the estimate is past the limit (above)
 		k := math.Ceil(math.Pow((*v.DeltaPct-v.CIPct.Lo)/(*v.DeltaPct-g.Amount), 2))
 		more = moreData(v, k) + " would resolve it, or "
 	}

@@ -6,10 +6,10 @@ import (
 	"testing"
 )
 
-// TestTrialAReplays diagnoses the run.db files of outside trial A's second
-// round again (copied to testdata/corpus): what a finding must say there,
-// and what no finding may say.
-func TestTrialAReplays(t *testing.T) {
+// TestTrialReplays diagnoses the run.db files of outside trials A (its
+// second round) and C again (copied to testdata/corpus): what a finding
+// must say there, and what no finding may say.
+func TestTrialReplays(t *testing.T) {
 	cases := []struct {
 		name, db string
 		kind     string
@@ -32,6 +32,9 @@ func TestTrialAReplays(t *testing.T) {
 		{"cache-warm: a warm cache throughout goes not cold", "trialA-cachewarm", KindCacheCold, nil, nil},
 		{"cache-warm: a flat median on the busy host is still not the target's", "trialA-cachewarm", KindHostBusy,
 			&expect{Critical, [2]int{3, 3}, [2]int{39, 39}, []string{"; the numbers are not the target's"}, nil}, nil},
+		{"steady 5%: errors failing 5% from the first second are errors from the start, not with time", "trialC-steady5", KindErrorsAtLoad,
+			&expect{Critical, [2]int{1, 1}, [2]int{6, 6}, []string{"Errors from the start (0:01, 60 req/s offered)"}, nil},
+			[]string{"served before", "come with time", "a leak"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
