@@ -12,7 +12,9 @@
 # Environment: ROUNDS [3], PROTO_VUS [50], PROTO_DUR [10] seconds, GRPC_PORT [18200],
 # WS_PORT [18201], H2_PORT [18202], TARGET_CPU [0], GEN_CPU [1], SETTLE [2], QUIET_WAIT [30],
 # DISTURBED [25] and REDO_DISTURBED as bench/run.sh has them; SKIP_INSTALL=1; NO_WRITE=1
-# (leave RESULTS.md and bench/data/ alone: the block goes to bench/out/proto/block.md only).
+# (leave RESULTS.md and bench/data/ alone: the block goes to bench/out/proto/block.md only);
+# LOADLENS_BASELINE, a git ref of loadlens measured as one more row in every round (say, the
+# commit before a change: its "loadlens ÷ tool" cell is then after ÷ before, paired).
 set -uo pipefail
 
 BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -68,6 +70,21 @@ build_loadlens() {
   grep -q -- '-no-metrics' <<<"$help" && LOADLENS_OFF_FLAGS=(--no-metrics --no-dashboard)
 }
 
+# build_baseline builds loadlens at the git ref $LOADLENS_BASELINE (from git archive, so the
+# working tree is not touched) as the loadlens-base row.
+build_baseline() {
+  LOADLENS_BASE=""
+  [ -n "${LOADLENS_BASELINE:-}" ] || return 0
+  local src ok=0
+  log "go build loadlens at $LOADLENS_BASELINE (the baseline)"
+  src=$(mktemp -d "${TMPDIR:-/tmp}/loadlens-bench-src.XXXXXX")
+  git -C "$REPO" archive "$LOADLENS_BASELINE" | tar -x -C "$src" && (cd "$src" && go build -o "$OUT/loadlens-base" ./cmd/loadlens) && ok=1
+  rm -rf "$src"
+  [ "$ok" = 1 ] || die "cannot build loadlens at $LOADLENS_BASELINE"
+  LOADLENS_BASE=$OUT/loadlens-base
+  LOADLENS_BASE_REV=$(git -C "$REPO" rev-parse --short "$LOADLENS_BASELINE")
+}
+
 main() {
   local start meas round tool
   start=$(date +%s)
@@ -76,6 +93,7 @@ main() {
   if [ "${SKIP_INSTALL:-0}" = 1 ]; then touch "$TOOLS/status.tsv"; else install_proto_peers; fi
   [ "$(nproc)" -ge 2 ] && [ "$TARGET_CPU" != "$GEN_CPU" ] || die "needs two cores: TARGET_CPU and GEN_CPU must differ"
   build_loadlens
+  build_baseline
   rm -rf "$OUT/runs" "$OUT/parse-failures.tsv"
   : >"$RAW"
   proto_targets_start

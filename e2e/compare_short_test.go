@@ -15,7 +15,7 @@ import (
 // fits 100 columns, with 3 runs a side, 3 runs one each and its gates;
 // 2 runs against 1 give no interval but say why; a gate on a change the
 // table calls not testable is not judged, names why and how long a hold
-// would let it judge, and fails (exit 99) unless --allow-not-judged.
+// would let it judge, and fails (exit 3, could not judge) unless --allow-not-judged.
 func TestCompareShortRuns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("six 5-second runs")
@@ -45,14 +45,14 @@ func TestCompareShortRuns(t *testing.T) {
 	tests := []struct {
 		name  string
 		args  []string
-		code  int // -1: either 0 or 99
+		code  int // -1: 0, 3 or 99
 		wants []string
 	}{
 		// A loopback server's tail swings with a busy host between runs:
 		// the gates' verdict here is the host's, and not judged.
 		{"3 runs a side", append([]string{runs[0], runs[1], runs[2], "vs", runs[3], runs[4], runs[5]}, gates...), -1,
 			[]string{"A3", "B3", "regression gates:"}},
-		{"3 runs", append([]string{runs[0], runs[1], runs[2]}, gates...), 99,
+		{"3 runs", append([]string{runs[0], runs[1], runs[2]}, gates...), 3,
 			[]string{"C vs A", "not testable¹", "¹ not testable: fewer than 5 compared seconds", "✗ p(95) +10%",
 				"not testable: fewer than 5 compared seconds; a hold of 6 seconds or more at this load (5 compared seconds a run) would let it judge",
 				"✗ not judged fails", "--allow-not-judged"}},
@@ -60,14 +60,14 @@ func TestCompareShortRuns(t *testing.T) {
 			[]string{"not testable: 2 runs against 1 leave 1 degree of freedom"}},
 		{"allowed", append([]string{runs[0], runs[1], runs[2], "--allow-not-judged"}, gates...), 0,
 			[]string{"? p(95) +10%", "not judged", "? not judged: the gate could not judge the change"}},
-		{"strict, the default", append([]string{runs[0], runs[1], "--strict"}, gates...), 99,
+		{"strict, the default", append([]string{runs[0], runs[1], "--strict"}, gates...), 3,
 			[]string{"✗ p(95) +10%", "not judged", "✗ not judged fails"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			r := loadlens(t, dir, append([]string{"compare"}, tc.args...)...)
 			out := r.stdout + r.stderr
-			if tc.code >= 0 && r.code != tc.code || tc.code < 0 && r.code != 0 && r.code != 99 {
+			if tc.code >= 0 && r.code != tc.code || tc.code < 0 && r.code != 0 && r.code != 3 && r.code != 99 {
 				t.Errorf("exit %d, want %d\n%s", r.code, tc.code, out)
 			}
 			for i, l := range strings.Split(out, "\n") {

@@ -46,10 +46,13 @@ func TestKill9LeavesAReadableRun(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("summary of a killed run: exit %d\n%s", r.code, r.stderr)
 	}
-	for _, want := range []string{"incomplete", "GET /ok", "the run did not finish"} {
-		if !strings.Contains(r.stdout, want) {
+	for _, want := range []string{"incomplete", "GET /ok", "the run did not finish", "run.db recorded no end and no exit code"} {
+		if !strings.Contains(strings.Join(strings.Fields(r.stdout), " "), want) {
 			t.Errorf("summary lacks %q:\n%s", want, r.stdout)
 		}
+	}
+	if strings.Contains(r.stdout, "exit code:") { // it exited with none of its own
+		t.Errorf("the summary of a killed run names an exit code:\n%s", r.stdout)
 	}
 	if r := loadlens(t, dir, "runs", "--results", "results"); !strings.Contains(r.stdout, "incomplete") {
 		t.Errorf("runs does not show the killed run as incomplete:\n%s", r.stdout)

@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -34,13 +35,16 @@ func TestHistoryHTMLInABrowser(t *testing.T) {
 		return ready
 	})
 	var got struct {
-		Charts, Marks, Canvases, Changes int
-		LabelGap                         float64
-		Links                            []string
-		Tags                             string
+		Charts, Marks, Canvases, Changes, SameLabels int
+		LabelGap                                     float64
+		MarkedAt, ChangeAt                           []float64
+		Links                                        []string
+		Tags                                         string
 	}
 	b.eval(`var d = JSON.parse(document.getElementById("loadlens-data").textContent);
 		return {charts: LLhistory.charts, marks: LLhistory.marks(), labelGap: LLhistory.labelGap(),
+		sameLabels: LLhistory.sameLabels(), markedAt: LLhistory.markedAt(),
+		changeAt: d.series[0].endpoints.flatMap(e => e.changes.map(c => c.at)),
 		canvases: Array.from(document.querySelectorAll(".panels canvas")).filter(c => c.width > 0).length,
 		changes: document.querySelectorAll("ul.changes li.worse").length,
 		links: Array.from(document.querySelectorAll("table a")).map(a => a.href).concat(d.series[0].runs.map(r => new URL(r.link, location.href).href)),
@@ -50,6 +54,15 @@ func TestHistoryHTMLInABrowser(t *testing.T) {
 	}
 	if got.Marks == 0 || got.Changes == 0 {
 		t.Errorf("change points: %d marks drawn, %d listed as worse; want the regression marked", got.Marks, got.Changes)
+	}
+	// fresh39: the line was drawn half a run before the first run of the new level
+	for _, at := range got.MarkedAt {
+		if !slices.Contains(got.ChangeAt, at) {
+			t.Errorf("a change point drawn at run %g, want it on a first run of a new level %v", at, got.ChangeAt)
+		}
+	}
+	if got.SameLabels > 0 { // fresh39: runs a minute apart read "11-30 20:44" on several ticks
+		t.Errorf("%d x-axis labels repeat another's text", got.SameLabels)
 	}
 	if got.LabelGap < 90 { // "11-30 00:51" is about 75 px wide
 		t.Errorf("x-axis labels %.0f px apart: they overlap", got.LabelGap)

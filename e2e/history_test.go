@@ -28,7 +28,8 @@ func TestHistoryFailOnChange(t *testing.T) {
 		t.Fatalf("history after a regression exit %d, want 99\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	want := "change for the worse in nightly: GET / p(95) +"
-	if !strings.Contains(r.stdout, want) || !strings.Contains(r.stdout, "commit=c08; before: commit=c07") {
+	flat := strings.Join(strings.Fields(r.stdout), " ") // the change wraps at 100 columns
+	if !strings.Contains(flat, want) || !strings.Contains(flat, "commit=c08; before: commit=c07") {
 		t.Errorf("history does not name the change and its labels (%q, commit=c08; before: commit=c07):\n%s", want, r.stdout)
 	}
 	if r := loadlens(t, dir, "history", "nightly", "--fail-on-change", "rps"); r.code != 0 {

@@ -109,6 +109,7 @@ tool_cmd() {
 # h2load-mux, the same streams multiplexed), PROTO_DUR seconds.
 proto_cmd() {
   local meas=$1 tool=$2 dir=$3 B=$TOOLS/bin LL=$LOADLENS
+  [ "$tool" = loadlens-base ] && LL=$LOADLENS_BASE
   local k6=("$B/k6" run -q --no-color --vus "$PROTO_VUS" --duration "${PROTO_DUR}s"
     --summary-export "$dir/summary.json" --summary-trend-stats 'med,p(99)')
   local ll=(--vus "$PROTO_VUS" --duration "${PROTO_DUR}s" --quiet --summary-json "$dir/summary.json" --results "$dir/results")
@@ -118,19 +119,19 @@ proto_cmd() {
                       --call "$GRPC_METHOD" -d "$GRPC_MESSAGE" -c "$PROTO_VUS" --connections "$PROTO_VUS"
                       -z "${PROTO_DUR}s" -O json -o "$dir/ghz.json" "127.0.0.1:$GRPC_PORT") ;;
   grpc/k6)       CMD=("${k6[@]}" -e "TARGET=127.0.0.1:$GRPC_PORT" -e "PROTOS=$PROTOS_DIR" "$BENCH/k6/grpc.js") ;;
-  grpc/loadlens|grpc/loadlens-off)
+  grpc/loadlens|grpc/loadlens-off|grpc/loadlens-base)
                  mkdir -p "$dir" && sed -e "s/127\.0\.0\.1:18200/127.0.0.1:$GRPC_PORT/" \
                    -e "s#\[\.\./\.\./internal/protocol/grpc/testdata\]#[$PROTOS_DIR]#" "$BENCH/loadlens/grpc.yaml" >"$dir/grpc.yaml"
                  CMD=("$LL" run "$dir/grpc.yaml" "${ll[@]}") ;;
   ws/k6)         CMD=("${k6[@]}" -e "TARGET=ws://127.0.0.1:$WS_PORT/" "$BENCH/k6/ws.js") ;;
   ws/loadlens-off) UNSUPPORTED="--no-metrics counts sessions, not their messages" ;;
-  ws/loadlens)
+  ws/loadlens|ws/loadlens-base)
                  CMD=("$LL" run "$BENCH/loadlens/ws.yaml" -e "TARGET=http://127.0.0.1:$WS_PORT" "${ll[@]}") ;;
   h2/h2load)     CMD=(h2load -c "$PROTO_VUS" -m 1 -D "$PROTO_DUR" "https://127.0.0.1:$H2_PORT/index.html") ;;
   h2/h2load-mux) CMD=(h2load -c "$H2_MUX_CONNS" -m "$H2_MUX_STREAMS" -D "$PROTO_DUR" "https://127.0.0.1:$H2_PORT/index.html") ;;
   h2/k6)         CMD=(env K6_INSECURE_SKIP_TLS_VERIFY=true "${k6[@]}" -e "TARGET=https://127.0.0.1:$H2_PORT/index.html"
                       "$BENCH/k6/closed.js") ;;
-  h2/loadlens|h2/loadlens-off)
+  h2/loadlens|h2/loadlens-off|h2/loadlens-base)
                  CMD=("$LL" run "$BENCH/loadlens/h2.yaml" -e "TARGET=https://127.0.0.1:$H2_PORT" "${ll[@]}") ;;
   *) UNSUPPORTED="not part of this measurement" ;;
   esac

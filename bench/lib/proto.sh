@@ -58,6 +58,7 @@ proto_order() {
       tool_ok h2load && printf '%s\n' h2load h2load-mux; tool_ok k6 && echo k6 ;;
   esac
   echo loadlens
+  [ -n "${LOADLENS_BASE:-}" ] && echo loadlens-base
   # --no-metrics counts sessions, not their messages: the WebSocket bench has no such row.
   [ ${#LOADLENS_OFF_FLAGS[@]} -gt 0 ] && [ "$1" != ws ] && echo loadlens-off
   return 0
@@ -81,6 +82,7 @@ proto_label() {
   case $1 in
   loadlens) echo "**loadlens**" ;;
   loadlens-off) echo "loadlens \`${LOADLENS_OFF_FLAGS[*]}\`" ;;
+  loadlens-base) echo "loadlens at $LOADLENS_BASE_REV (baseline)" ;;
   h2load) echo "h2load \`-c $PROTO_VUS -m 1\`" ;;
   h2load-mux) echo "h2load \`-c $H2_MUX_CONNS -m $H2_MUX_STREAMS\` (multiplexed)" ;;
   *) echo "$1" ;;

@@ -38,9 +38,11 @@ type cgroupMeter struct{ watches []*cgroupWatch }
 // users rarely scrape), the process listening on its port and the cgroup
 // with its tightest quota. Targets without one (no quota, another host, a
 // process loadlens may not read) are not watched, nor an origin whose
-// cgroup a scraped target's watch holds.
+// cgroup a scraped target's watch holds. One scan of the processes'
+// descriptors finds every port's process (proc.ListenerPIDs).
 func newCgroupMeter(targets []plan.ObserveTarget, origins []string, procRoot, cgroupRoot string) *cgroupMeter {
 	m := &cgroupMeter{}
+	var wanted []portWatch
 	scraped := map[int]bool{} // ports a loopback scrape reads: its preset says whether the process is the service's
 	for _, t := range targets {
 		port, ok := loopbackPort(t.URL)
@@ -49,7 +51,7 @@ func newCgroupMeter(targets []plan.ObserveTarget, origins []string, procRoot, cg
 		}
 		scraped[port] = true
 		if slices.Contains(quotaPresets, t.Preset) {
-			m.watch(procRoot, cgroupRoot, port, append(slices.Clone(t.Labels), series.Label{Name: "target", Value: t.Name}), false)
+			wanted = append(wanted, portWatch{port, append(slices.Clone(t.Labels), series.Label{Name: "target", Value: t.Name}), false})
 		}
 	}
 	for _, o := range origins {
@@ -59,20 +61,38 @@ func newCgroupMeter(targets []plan.ObserveTarget, origins []string, procRoot, cg
 		}
 		scraped[port] = true // localhost:8080 and 127.0.0.1:8080 are one listener
 		u, _ := url.Parse(o)
-		m.watch(procRoot, cgroupRoot, port, []series.Label{{Name: "target", Value: u.Host}}, true)
+		wanted = append(wanted, portWatch{port, []series.Label{{Name: "target", Value: u.Host}}, true})
+	}
+	if len(wanted) == 0 {
+		return m
+	}
+	ports := make([]int, len(wanted))
+	for i, w := range wanted {
+		ports[i] = w.port
+	}
+	pids := proc.ListenerPIDs(procRoot, ports)
+	for _, w := range wanted {
+		if pid, ok := pids[w.port]; ok {
+			m.watch(procRoot, cgroupRoot, pid, w.labels, w.once)
+		}
 	}
 	return m
 }
 
-// watch adds the cgroup with the tightest quota of the process listening
-// on port, its series labelled labels; none when there is none, nor, when
-// once, when a scraped target's watch holds it already (the service's
-// metrics on a port of their own).
-func (m *cgroupMeter) watch(procRoot, cgroupRoot string, port int, labels []series.Label, once bool) {
-	pid, ok := proc.ListenerPID(procRoot, port)
-	if !ok {
-		return
-	}
+// portWatch is a loopback port whose process's cgroup is to be watched,
+// its series' labels, and whether a scraped target's watch of the same
+// cgroup makes it needless (an origin's).
+type portWatch struct {
+	port   int
+	labels []series.Label
+	once   bool
+}
+
+// watch adds the cgroup with the tightest quota of process pid, its
+// series labelled labels; none when there is none, nor, when once, when a
+// scraped target's watch holds it already (the service's metrics on a
+// port of their own).
+func (m *cgroupMeter) watch(procRoot, cgroupRoot string, pid int, labels []series.Label, once bool) {
 	l, ok, err := proc.FindCPULimit(procRoot, cgroupRoot, pid)
 	if err != nil || !ok || once && slices.ContainsFunc(m.watches, func(w *cgroupWatch) bool { return w.limit.Dir == l.Dir }) {
 		return

@@ -38,9 +38,8 @@ type runner struct {
 	obs        *observations  // scraped and self-observed series
 	traces     *traceRun      // trace ids kept, spans received
 	outs       *output.Set    // the metrics outputs; nil without any
-	cpu        *cpuMeter
-	stall      *stallMeter  // the generator's own waits for a CPU, per second
-	cgroups    *cgroupMeter // the loopback targets' cgroup quotas; nil for a distributed run
+	meters     *selfMeters    // the generator's CPU, its host's and its waits for a CPU, per second
+	cgroups    *cgroupMeter   // the loopback targets' cgroup quotas; nil for a distributed run
 	total      time.Duration
 	stopEngine context.CancelFunc
 	aborted    map[int]bool
@@ -227,8 +226,9 @@ func (r *runner) second(sec int) {
 		r.pause()
 	}
 	r.outs.Offer(snap) // never waits: a slow output drops seconds, counted
-	cpu, ok := r.cpu.sample()
-	capacity, host := float64(runtime.GOMAXPROCS(0)), r.cpu.hostReading()
+	m := r.meters.sample()
+	cpu, ok, st := m.cpu, m.cpuOK, m.stall
+	capacity, host := float64(runtime.GOMAXPROCS(0)), m.host
 	if g := r.cfg.Generator; g != nil {
 		// The agents make the load: the generator's figures are the busiest agent's, and its host's CPU is known here only when it is ours.
 		cpu, capacity, ok = g.Busiest(sec)
@@ -240,7 +240,6 @@ func (r *runner) second(sec int) {
 		cpu = -1
 	}
 	r.pause()
-	st := r.stall.sample()
 	if g := r.cfg.Generator; g != nil {
 		st = agentsStall(g, sec)
 	}
@@ -338,6 +337,7 @@ func (r *runner) take(sec int) (snap *metrics.Snapshot, vus, vusMax int64, gauge
 		snap = r.rec.CollectPausing(sec, r.pause)
 		gauges = r.eng.Gauges(nil)
 		snap.SetGauges(gauges)
+		snap.SetOffered(r.eng.Offered(sec, nil)) // by the schedule: a late scheduler's count lands in a later second
 	}
 	for _, s := range snap.Scenarios {
 		vus += s.VUs

@@ -14,6 +14,10 @@ const (
 	ExitRunFailed       = 1  // the run could not complete (an error, a failed data file, Ctrl-C, a full disk, a lost agent)
 	ExitBadInput        = 2  // bad usage or a bad test file
 	ExitThresholdFailed = 99 // a threshold failed (k6 uses the same code)
+	// ExitNotDetermined: a capacity search ended without an answer (its
+	// host too busy, or no step could be judged); 3 is used by neither
+	// loadlens nor k6, whose own codes are 97–110.
+	ExitNotDetermined = 3
 )
 
 // ErrUsage marks errors in how a command was called: they exit ExitBadInput.

@@ -22,18 +22,15 @@ func historyRecord(in *report.Input) history.Run {
 	rec := history.Run{ID: filepath.Base(in.Dir), Host: in.Host, Path: path, Dir: in.Dir, Name: in.Name, Start: in.Start.UTC(),
 		Status: in.Status, ExitCode: in.ExitCode, Tags: in.Tags, Shape: in.Shape, ShapeID: history.ShapeID(in.Shape),
 		Elapsed: r.Elapsed(), Requests: tot.Requests, ErrorRate: errorRate(&tot), Findings: len(in.Findings)}
-	if s := r.Elapsed().Seconds(); s > 0 {
-		rec.RPS = float64(tot.Requests) / s
-	}
+	rec.RPS = r.Rate(&tot) // the run's headline rate, as its endpoint tables make theirs
 	rec.Disturbed = disturbedBy(in.Findings)
+	rec.Lag = runLag(r)
 	judged := len(in.Results)
 	rec.Thresholds = &judged
 	for i := range r.Endpoints {
 		e := &r.Endpoints[i]
 		ep := history.Endpoint{Name: endpointName(r, i), Requests: e.Requests, ErrorRate: errorRate(e)}
-		if act := r.Active(e); act > 0 {
-			ep.RPS = float64(e.Requests) / act.Seconds()
-		}
+		ep.RPS = r.Rate(e)
 		if e.Duration != nil && e.Duration.Count() > 0 {
 			ep.P50, ep.P95, ep.P99 = e.Duration.Quantile(50), e.Duration.Quantile(95), e.Duration.Quantile(99)
 		}
@@ -51,6 +48,21 @@ func disturbedBy(fs []diagnose.Finding) string {
 		}
 	}
 	return ""
+}
+
+// runLag is the generator's scheduling lag over the run, every scenario's
+// merged; nil when none was recorded (a closed model records none).
+func runLag(r *metrics.Run) *history.Lag {
+	all := metrics.NewHist()
+	for i := range r.Scenarios {
+		if l := r.Scenarios[i].Lag; l != nil {
+			all.Merge(l)
+		}
+	}
+	if all.Count() == 0 {
+		return nil
+	}
+	return &history.Lag{P50: all.Quantile(50), P95: all.Quantile(95), P99: all.Quantile(99)}
 }
 
 // endpointName names an endpoint as the summary does, with its scenario

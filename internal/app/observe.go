@@ -58,6 +58,9 @@ func (o *observations) ScrapeFailed(f scrape.Failure) {
 	}
 }
 
+// Limited announces, once per target, what it exposed beyond the bounds.
+func (o *observations) Limited(v scrape.Overflow) { o.notice(overflowNote(v)) }
+
 // add appends one point per series to the kept set and writes it to run.db.
 func (o *observations) add(set series.Set) {
 	o.mu.Lock()

@@ -150,7 +150,7 @@ func prepareRun(cfg RunConfig, undo *cleanups) (*runner, error) {
 	in := &report.Input{Name: p.Name, Version: cfg.Version, Start: began, Run: metrics.NewRun(p.Layout), Thresholds: p.Thresholds,
 		Host: host, CPUs: runtime.NumCPU(), Args: cfg.Args, TestFile: p.File, TestSource: p.Source, BodyCaps: bodyCaps(p),
 		Tags: cfg.Tags, Shape: loadShape(p, cfg.Segment)}
-	r := &runner{cfg: cfg, in: in, cpu: newCPUMeter(), stall: newStallMeter(), run: in.Run, pacer: newPacer(),
+	r := &runner{cfg: cfg, in: in, meters: newSelfMeters(), run: in.Run, pacer: newPacer(),
 		rec:  metrics.NewRecorder(p.Layout, 2*runtime.GOMAXPROCS(0)),
 		line: live.NewLine(cfg.Out, cfg.TTY), total: plannedLength(p), aborted: map[int]bool{}}
 	if err := checkOutputs(cfg); err != nil {
@@ -288,6 +288,14 @@ func (r *runner) conclude(ctx context.Context, engErr error, interrupted bool) (
 	}
 	results := evaluate(r.run, p.Thresholds, r.aborted)
 	in.Outputs = r.closeOutputs() // before the notices are read: the last writes may warn
+	// A distributed run's agents keep their own engines: their versions are not counted.
+	if r.eng != nil {
+		in.HTTPVersions = r.eng.HTTPVersions()
+		in.Drops = r.eng.Drops()
+		for _, n := range httpVersionNotes(p, in.HTTPVersions) {
+			r.notice(n)
+		}
+	}
 	in.Status, in.End, in.Results, in.Notices = status, r.end, results, r.noticeTexts()
 	if r.cfg.Generator != nil {
 		in.Agents = r.cfg.Generator.Agents()
@@ -305,6 +313,9 @@ func (r *runner) conclude(ctx context.Context, engErr error, interrupted bool) (
 	}
 	if enc := encodeOutputs(in.Outputs); enc != "" {
 		fin.Meta[outputsKey] = enc
+	}
+	if enc := encodeHTTPVersions(in.HTTPVersions); enc != "" {
+		fin.Meta[httpVersionsKey] = enc
 	}
 	if err := r.store.Finish(fin); err != nil && r.lost == nil {
 		// run.db holds every second but not how the run ended: it reads back as incomplete, and so it says here.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/loadlens/loadlens/internal/history"
 	"github.com/loadlens/loadlens/internal/report"
 	"github.com/loadlens/loadlens/internal/units"
 )
@@ -44,6 +45,9 @@ func LoadRun(path string) (*report.Input, error) {
 	if in.Outputs, err = decodeOutputs(meta.Extra[outputsKey]); err != nil {
 		return nil, fmt.Errorf("%s: the outputs' results: %w", db, err)
 	}
+	if in.HTTPVersions, err = decodeHTTPVersions(meta.Extra[httpVersionsKey]); err != nil {
+		return nil, fmt.Errorf("%s: the HTTP versions: %w", db, err)
+	}
 	set, err := rd.Series()
 	if err != nil {
 		return nil, err
@@ -64,7 +68,7 @@ func LoadRun(path string) (*report.Input, error) {
 	if finished && len(fin.Thresholds) == len(defs) {
 		in.Status, in.End, in.Results, in.ExitCode = fin.Status, fin.End, fin.Thresholds, fin.ExitCode
 	} else {
-		in.Status, in.ExitCode = StatusIncomplete, ExitRunFailed
+		in.Status, in.ExitCode = StatusIncomplete, history.NoExitCode // killed before its end: no code was recorded
 		in.End = meta.Start.Add(run.Elapsed())
 		in.Results = evaluate(run, defs, nil)
 		in.Notices = append(in.Notices, fmt.Sprintf("the run did not finish; this summary covers its first %s", run.Elapsed()))

@@ -115,7 +115,7 @@ func (t *traceRun) finish(ctx context.Context, notice func(string)) (*store.Trac
 		joined, stmts, unjoined := spans.Join(reqs, ss)
 		st.Joined, st.Statements = joined, stmts
 		st.Stats = spans.Stats{Receiver: true, Sampled: len(reqs), Unjoined: unjoined, Beyond: beyond,
-			Spans: rs.Spans, Dropped: rs.Dropped, Rejected: rs.Rejected, Exports: rs.Exports, Foreign: rs.Foreign}
+			Spans: rs.Spans, Dropped: rs.Dropped, Rejected: rs.Rejected, Exports: rs.Exports, Foreign: rs.Foreign, Impossible: rs.Impossible}
 		switch {
 		case len(reqs) == 0:
 			notice("traces: no request was sampled (tracing.sample is 0), so no span could be joined")
@@ -129,6 +129,10 @@ func (t *traceRun) finish(ctx context.Context, notice func(string)) (*store.Trac
 		}
 		if rs.Dropped > 0 {
 			notice(fmt.Sprintf("traces: the receiver kept %s spans and dropped %s more", units.Count(int64(rs.Spans)), units.Count(int64(rs.Dropped))))
+		}
+		if rs.Impossible > 0 {
+			notice(fmt.Sprintf("traces: %s spans had impossible times (an end before the start, or a start, end or length far outside the run) and were dropped: they would make a request's parts longer than the request",
+				units.Count(int64(rs.Impossible))))
 		}
 		if rs.Foreign > 0 {
 			whose := "another service's or test's, or a stranger's"

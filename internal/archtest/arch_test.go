@@ -32,7 +32,7 @@ var table = map[string]row{
 	// the listeners' tokens and loopback checks (live, otlp)
 	"access": {},
 	// the run lifecycle: open, run, collect, outputs, conclude
-	"app":            {imports: list("boundedfile", "compare", "diagnose", "engine", "history", "historypg", "historystore", "live", "metrics", "otlp", "output", "plan", "proc", "report", "sample", "scrape", "series", "spans", "store", "threshold", "units")},
+	"app":            {imports: list("boundedfile", "compare", "diagnose", "engine", "history", "historypg", "historystore", "live", "metrics", "otlp", "output", "plan", "proc", "report", "sample", "scrape", "series", "spans", "store", "threshold", "units"), tests: list("metrics/metricstest")},
 	"archtest":       {},
 	"bench/history":  {imports: list("app", "history")},
 	"bench/binsize":  {imports: list("units")},
@@ -54,23 +54,24 @@ var table = map[string]row{
 	"demorun":      {imports: list("app", "demo", "diagnose", "otlp", "plan", "report", "units"), tests: list("metrics", "sample")},
 	// units only for nouns: report writes the figures
 	"diagnose": {imports: list("metrics", "sample", "series", "spans", "stats", "units"), tests: list("golden", "store"), modules: list("modernc.org/sqlite")},
-	"dist":     {imports: list("app", "diagnose", "engine", "metrics", "plan", "proc", "protocol/grpc", "report", "sample", "series", "units"), tests: list("metrics/metricstest", "store", "testkit")},
+	"dist":     {imports: list("app", "boundedfile", "diagnose", "engine", "metrics", "plan", "proc", "protocol/grpc", "report", "sample", "series", "units"), tests: list("metrics/metricstest", "store", "testkit")},
 	// end-to-end tests build and run the binary: only test imports
 	"e2e":              {tests: list("capacity", "diagnose", "faultserver", "metrics", "metrics/metricstest", "proc", "report", "sample", "series", "spans", "store", "testkit", "units"), modules: list("github.com/coder/websocket", "github.com/influxdata/line-protocol/v2", "github.com/klauspost/compress", "go.opentelemetry.io/proto/otlp", "google.golang.org/grpc", "google.golang.org/protobuf")},
-	"engine":           {imports: list("engine/h1", "jsonpath", "plan", "proc", "protocol", "protocol/grpc", "protocol/sse", "protocol/ws", "sample", "tmpl", "units"), tests: list("engine/h1/h1test", "faultserver", "testkit"), modules: list("golang.org/x/sys")},
+	"engine":           {imports: list("engine/h1", "engine/h2", "jsonpath", "plan", "proc", "protocol", "protocol/grpc", "protocol/sse", "protocol/ws", "sample", "tmpl", "units"), tests: list("engine/h1/h1test", "faultserver", "testkit"), modules: list("golang.org/x/sys")},
 	"engine/h1":        {tests: list("engine/h1/h1test", "testkit")},
+	"engine/h2":        {imports: list("engine/h1"), modules: list("golang.org/x/net")},
 	"engine/h1/h1test": {},
 	"estimate":         {imports: list("metrics", "threshold", "units"), tests: list("golden")},
 	"estimaterun":      {imports: list("app", "capacity", "compare", "estimate", "metrics", "plan", "report", "units"), tests: list("sample", "store", "threshold")},
 	// serves faults to tests; only tests import it
-	"faultserver": {},
+	"faultserver": {modules: list("golang.org/x/sys")}, // the kernel's TCP counts: when an idle connection's request arrived
 	// compares tests' output with golden files; only tests import it
 	"golden": {},
-	// compare's Student's t quantile
-	"history": {imports: list("compare", "stats")},
+	// compare's Student's t quantile; units for the words of why a run is left out of a figure
+	"history": {imports: list("compare", "stats", "units")},
 	// the one package that speaks PostgreSQL (pgx) for history
 	"historypg":        {imports: list("history", "historystore"), tests: list("testkit"), modules: list("github.com/jackc/pgx/v5")},
-	"historyrun":       {imports: list("app", "history", "historypg", "report")},
+	"historyrun":       {imports: list("app", "history", "historypg", "report", "units")},
 	"historystore":     {imports: list("history"), modules: list("modernc.org/sqlite")},
 	"importer":         {imports: list("plan", "units")},
 	"importer/curl":    {imports: list("boundedfile", "importer", "units"), tests: list("testkit"), modules: list("mvdan.cc/sh/v3")},

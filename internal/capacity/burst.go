@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/loadlens/loadlens/internal/units"
 )
@@ -18,22 +19,47 @@ const LatencyStands = "the mean latency less twice the lag p99 and twice the gen
 // generator makes a target fail in one way: a stall releases the arrivals
 // due during it at once, and a target that limits its rate or the
 // requests it holds refuses the part of the burst past its allowance.
-// Each late arrival (Second.Late) can cost one refusal — its own, or that
-// of the arrival on time whose place it took — of each of its requests,
-// in its second or the next (a refusal is fast, but may end after the
-// second turned). The errors no late arrival accounts for are the
-// target's, such as the refusals a limit spreads over seconds in which the
-// generator was on time.
+// Each arrival late enough to raise what the target held (explaining) can
+// cost one refusal — its own, or that of the arrival on time whose place
+// it took — of each of its requests, in its second or the next (a refusal
+// is fast, but may end after the second turned). The errors no such
+// arrival accounts for are the target's, such as the refusals a limit
+// spreads over seconds in which the generator was on time.
 func (s *search) unexplained(r StepResult) (own, answered int64) {
 	var carried int64
 	for _, sec := range r.Seconds {
-		late := int64(float64(sec.Late) * s.cfg.RequestsPerIteration)
+		late := int64(float64(explaining(r, sec)) * s.cfg.RequestsPerIteration)
 		spent := min(sec.Answered, carried+late)
 		own += sec.Answered - spent
 		answered += sec.Answered
 		carried = min(late, carried+late-spent) // what this second's late arrivals left for the next
 	}
 	return own, answered
+}
+
+// explaining is how many of a second's arrivals came late enough to
+// explain a refusal each: late by a gap between arrivals or more (they
+// came with the next) and by more than the target's service time. The
+// arrivals released together after a stall of d were due over its last d,
+// and those due within a service time of its end would still have been
+// in flight at the target had they come on time: only the ones later than
+// that add to what it holds, one each. A wait for a CPU after an iteration
+// started holds back the arrivals due meanwhile in the same way.
+func explaining(r StepResult, sec Second) int64 {
+	least := r.Service
+	if r.Rate > 0 {
+		least = max(least, time.Duration(float64(time.Second)/r.Rate))
+	}
+	var n int64
+	for _, l := range sec.Late {
+		if l.By >= least {
+			n += l.N
+		}
+	}
+	if sec.Wait > r.Service {
+		n += int64(math.Ceil(r.Rate * (sec.Wait - r.Service).Seconds()))
+	}
+	return n
 }
 
 // ownErrors says how the errors a busy step's target answered are its
@@ -79,12 +105,22 @@ func (s *search) bunched(r StepResult) string {
 	var late int64
 	for i, sec := range r.Seconds {
 		if sec.Answered > 0 || (i+1 < len(r.Seconds) && r.Seconds[i+1].Answered > 0) { // a refusal may end in the next second
-			late += sec.Late
+			late += explaining(r, sec)
 		}
 	}
 	return fmt.Sprintf("the generator's late arrivals explain its errors: %s came in seconds with %s, bunched; its lag p99 %s was under the %s limit",
-		units.CountOf(explained, "error the target answered", "errors the target answered"), units.CountOf(late, "late arrival", "late arrivals"),
+		units.CountOf(explained, "error the target answered", "errors the target answered"), lateWords(r, late),
 		units.Duration(r.LagP99), units.Duration(s.cfg.MaxLag))
+}
+
+// lateWords writes how many arrivals came late enough to explain a
+// refusal, and by how much when the target's service time set it: "282
+// late arrivals", "41 arrivals later than its 31.2ms service time".
+func lateWords(r StepResult, n int64) string {
+	if r.Rate <= 0 || r.Service <= time.Duration(float64(time.Second)/r.Rate) {
+		return units.CountOf(n, "late arrival", "late arrivals")
+	}
+	return units.CountOf(n, "arrival", "arrivals") + " later than its " + units.Duration(r.Service) + " service time"
 }
 
 // onErrorsAlone reports whether every threshold a step failed is on its

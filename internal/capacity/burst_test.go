@@ -38,11 +38,11 @@ func (l *limiter) RunStep(_ context.Context, s Step) (StepResult, error) {
 	var failed int64
 	for i := range r.Seconds {
 		sec := &r.Seconds[i]
-		sec.Late = 1
+		sec.Late = lateBy(1, 10*time.Millisecond)
 		sec.Answered = int64(math.Round(max(0, s.Rate-l.limit)))
 		if i == 4 && l.runs[s.Rate] == 1 {
 			burst := s.Rate * l.stall.Seconds()
-			sec.Late = int64(burst)
+			sec.Late = lateBy(int64(burst), l.stall/2)
 			sec.Answered += int64(max(0, burst-l.bucket))
 		}
 		failed += sec.Answered
@@ -107,7 +107,7 @@ func TestErrorsABurstCouldExplain(t *testing.T) {
 	seconds := func(late []int64, answered ...int64) []Second {
 		s := make([]Second, len(answered))
 		for i, a := range answered {
-			s[i] = Second{Answered: a, Late: late[i]}
+			s[i] = Second{Answered: a, Late: lateBy(late[i], 50*ms)}
 		}
 		return s
 	}
@@ -213,7 +213,7 @@ func TestABurstUnderTheLagLimitIsRunAgain(t *testing.T) {
 // errors they cannot (refusals past them, timeouts, resets) are past the
 // budget, or when its latency failed too.
 func TestErrorsABurstExplainsUnderTheLimits(t *testing.T) {
-	stall := []Second{{}, {}, {Late: 20}, {}, {}} // a stall released 20 arrivals at once in the third second
+	stall := []Second{{}, {}, {Late: lateBy(20, 50*time.Millisecond)}, {}, {}} // a stall released 20 arrivals at once in the third second
 	with := func(answered ...int64) []Second {
 		s := append([]Second(nil), stall...)
 		for i, a := range answered {
@@ -264,4 +264,12 @@ func TestErrorsABurstExplainsUnderTheLimits(t *testing.T) {
 			})
 		})
 	}
+}
+
+// lateBy is n iterations of a second that started d late, or none.
+func lateBy(n int64, d time.Duration) []Lateness {
+	if n == 0 {
+		return nil
+	}
+	return []Lateness{{By: d, N: n}}
 }

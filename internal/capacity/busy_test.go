@@ -89,7 +89,7 @@ func TestJudgingRunsOnABusyHost(t *testing.T) {
 	served := func(r StepResult, x float64) StepResult { r.Throughput = x; return r }
 	refused := func(r StepResult) StepResult {
 		r.Requests, r.ErrorRate, r.FailedThresholds = 1000, 0.02, append(r.FailedThresholds, "http_req_failed: rate == 0")
-		r.Seconds = []Second{{4, 0}, {4, 0}, {4, 0}, {4, 0}, {4, 0}}
+		r.Seconds = []Second{{Answered: 4}, {Answered: 4}, {Answered: 4}, {Answered: 4}, {Answered: 4}}
 		return r
 	}
 	tests := []struct {

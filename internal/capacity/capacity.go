@@ -61,6 +61,16 @@ type StepResult struct {
 	// generator's or its host's, not the target's (a wait for a CPU, late
 	// starts, a busy host); "" when it says nothing of the kind.
 	Diagnosis string
+	// PoolBelowMax says, for a step that dropped iterations, that its VU
+	// pool never reached max_vus, and DropWhy what held it (the run's own
+	// notice): raising max_vus would change nothing.
+	PoolBelowMax bool   `json:",omitempty"`
+	DropWhy      string `json:",omitempty"`
+	// GeneratorHeld says loadlens held its own VU pool during the step (its
+	// CPU used up or taken, or its schedule behind): with drops past the
+	// limit, the generator was the queue, and the target's shortfall and
+	// latency cannot be told from the responses its VUs had yet to read.
+	GeneratorHeld bool `json:",omitempty"`
 	// Offered, Completed and HoldDropped are the iterations the hold's
 	// seconds offered, completed and dropped; IterationMean is how long an
 	// iteration took in the hold's quickest second, its length without a
@@ -68,22 +78,42 @@ type StepResult struct {
 	// Offered is 0 when the step's seconds did not say.
 	Offered, Completed, HoldDropped int64         `json:"-"`
 	IterationMean                   time.Duration `json:"-"`
+	// Service is how long the target held a request without a queue or
+	// the generator's lateness: the lowest median of a hold second in which
+	// it answered nine in ten or more. An arrival no later than that
+	// raised what the target held no higher than on time (burst.go); 0
+	// when no second said.
+	Service time.Duration `json:"-"`
 	// Seconds are the step's errors and the generator's bursts second by
-	// second, from which the search tells the target's own errors from
-	// those a burst could explain (burst.go); none: no error is told apart.
+	// second from the hold's start (Seconds[i] is its second i), from which
+	// the search tells the target's own errors from those a burst could
+	// explain (burst.go) and how late the hold's last arrivals came
+	// (behind.go); none: no error is told apart.
 	Seconds []Second `json:"-"`
 }
 
 // Second is one second of a step: the errors the target answered in it and
-// the arrivals the generator released late, which a rate-limited target
-// may refuse when they come at once.
+// the arrivals the generator released late, which a target limiting its
+// rate or the requests it holds may refuse when they come at once.
 type Second struct {
 	Answered int64 // requests that ended in the second with an error the target answered: a status, a refused connection
-	// Late is the iterations of the second that came with others: those
-	// that started a gap between arrivals (1/rate) or more late, and those
-	// its goroutines' wait for a CPU could hold back as long (rate × the
-	// second's scheduling latency p99).
-	Late int64
+	// Late is the iterations of the second that started a gap between
+	// arrivals (1/rate) or more late, by how late (a lag histogram's
+	// buckets, each by its lower bound): those came with others.
+	Late []Lateness
+	// Wait is the second's scheduling latency p99 of the generator's
+	// goroutines: an iteration that started on time may wait as long for a
+	// CPU before it sends, and the arrivals due meanwhile with it.
+	Wait time.Duration
+	// Lag is the second's scheduling lag p99: how late its iterations
+	// started, which the hold's last seconds carry past its end.
+	Lag time.Duration
+}
+
+// Lateness is how many iterations of a second started at least By late.
+type Lateness struct {
+	By time.Duration
+	N  int64
 }
 
 // Runner runs one step against the system.
@@ -194,14 +224,18 @@ type Result struct {
 	// per second: what its step completed, never more than it offered
 	// (× RequestsPerIteration); what estimate divides a load by.
 	HighestRequests float64
-	FirstFailure    []string   // the thresholds that failed at the first failing step
-	Knee            *Knee      // nil when latency did not climb or too few steps
-	USL             *USLFit    // nil unless the fit explains the data (see USLNote)
-	USLNote         string     // why no fit is shown, e.g. "too few points for a scalability fit (…)"
-	Thin            string     // the boundary's steps held too few requests for the SLO's percentile (thin.go); "" when not
-	Retries         int        // runs of a step that were not judged because the host was busy
-	Stop            StopReason // why the search ended
-	StopDetail      string     // the stop in words, with figures
+	FirstFailure    []string // the thresholds that failed at the first failing step
+	Knee            *Knee    // nil when latency did not climb or too few steps
+	USL             *USLFit  // nil unless the fit explains the data (see USLNote)
+	USLNote         string   // why no fit is shown, e.g. "too few points for a scalability fit (…)"
+	Thin            string   // the boundary's steps held too few requests for the SLO's percentile (thin.go); "" when not
+	Retries         int      // runs of a step that were not judged because the host was busy
+	// Unjudged is the lowest rate above Highest (and below LowestFailing)
+	// that was run but never judged, every run of it on a busy host: the
+	// capacity is at least Highest, and not determined above it; 0: none.
+	Unjudged   float64    `json:",omitempty"`
+	Stop       StopReason // why the search ended
+	StopDetail string     // the stop in words, with figures
 }
 
 // Search runs a breakpoint search with r.
@@ -213,10 +247,18 @@ func Search(ctx context.Context, cfg Config, r Runner) (Result, error) {
 	s := &search{cfg: cfg, runner: r, res: Result{Config: cfg}}
 	err = s.run(ctx)
 	s.res.HighestRequests = highestCompleted(s.res.Steps, s.res.Highest, cfg.RequestsPerIteration)
+	s.res.Unjudged = unjudgedAbove(s.res.Steps, s.res.Highest, s.res.LowestFailing)
 	s.res.Knee = findKnee(s.res.Steps, cfg.KneeFactor, cfg.MaxErrorRate, s.res.LowestFailing)
 	s.res.USL, s.res.USLNote = fitSteps(s.res.Steps, cfg.MaxErrorRate, cfg.Unit)
 	s.res.Thin = thinNote(&s.res)
 	return s.res, err
+}
+
+// Check reports why c cannot be searched with, as Search would, so that a
+// caller can refuse bad flags before it runs or writes anything.
+func Check(c Config) error {
+	_, err := withDefaults(c)
+	return err
 }
 
 // withDefaults fills in defaults and rejects a config that cannot work.
@@ -319,4 +361,23 @@ func highestCompleted(steps []Record, highest, perIteration float64) float64 {
 		return offered
 	}
 	return min(done, offered)
+}
+
+// unjudgedAbove is the lowest rate between the highest pass and the lowest
+// failure whose every run was left unjudged on a busy host, or 0: a search
+// that ends there (its budget spent, say) has not found the boundary. A
+// pass flattered by drops on an idle generator is the VU ceiling's, judged
+// apart (GeneratorSaturated).
+func unjudgedAbove(steps []Record, highest, lowestFailing float64) float64 {
+	judged := map[float64]bool{}
+	for _, st := range steps {
+		judged[st.Rate] = judged[st.Rate] || st.Judged || st.Busy == ""
+	}
+	low := 0.0
+	for rate, j := range judged {
+		if !j && rate > highest && (lowestFailing == 0 || rate < lowestFailing) && (low == 0 || rate < low) {
+			low = rate
+		}
+	}
+	return low
 }

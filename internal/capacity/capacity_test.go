@@ -184,3 +184,33 @@ func TestKneeIgnoresASlowStepBelowIt(t *testing.T) {
 		})
 	}
 }
+
+// TestKneeLowLoadIsBelowIt: the knee's low-load p95 is the lowest of the
+// steps below its rate, not the knee's own (nor a higher step's) when the
+// low steps were noisy; none when the knee is the lowest rate.
+func TestKneeLowLoadIsBelowIt(t *testing.T) {
+	ms := func(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
+	step := func(rate, p95 float64) Record {
+		return Record{StepResult: StepResult{Rate: rate, Throughput: rate, P95: ms(p95), Passed: p95 < 50}, Attempt: 1, Judged: true}
+	}
+	retry := func(r Record) Record { r.Attempt = 2; return r }
+	tests := []struct {
+		name       string
+		steps      []Record
+		knee       float64
+		base, next time.Duration
+	}{
+		{"noisy low steps, the knee quicker", []Record{step(60, 31), step(135, 44), step(152, 27), step(160, 117), step(169, 275)}, 152, ms(31), ms(117)},
+		{"a plain climb", []Record{step(50, 20), step(100, 21), step(150, 25), step(200, 90)}, 150, ms(20), ms(90)},
+		{"the lowest p95 at the knee's other try", []Record{step(50, 30), step(100, 28), retry(step(100, 22)), step(200, 90)}, 100, ms(30), ms(90)},
+		{"the knee is the lowest rate", []Record{step(50, 20), step(100, 80), step(200, 95)}, 50, 0, ms(80)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			k := findKnee(tc.steps, 1.5, 0.01, 0)
+			if k == nil || k.Rate != tc.knee || k.Base != tc.base || k.NextP95 != tc.next {
+				t.Fatalf("knee %+v, want at %v with low-load p95 %v, next %v", k, tc.knee, tc.base, tc.next)
+			}
+		})
+	}
+}

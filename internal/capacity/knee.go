@@ -14,9 +14,15 @@ type Knee struct {
 	Rate       float64       // offered at the knee, iterations/s
 	Throughput float64       // completed at the knee, req/s
 	P95        time.Duration // at the knee
-	Base       time.Duration // the lowest p95 of any step: latency at low load
-	NextRate   float64       // the first rate past the knee, iterations/s
-	NextP95    time.Duration // and its p95
+	// Base is latency at low load: the lowest p95 of the steps below the
+	// knee's rate, never the knee's own nor a higher step's (noisy low
+	// steps made the knee quote itself); 0 when the knee is the lowest.
+	Base time.Duration
+	// Limit is what the knee was judged against: KneeFactor × the lowest
+	// p95 of the search, which may be the knee's own or a higher step's.
+	Limit    time.Duration
+	NextRate float64       // the first rate past the knee, iterations/s
+	NextP95  time.Duration // and its p95
 }
 
 // findKnee locates the knee on the latency-vs-load curve of the clean
@@ -51,8 +57,20 @@ func findKnee(steps []Record, factor, maxErr, lowestFailing float64) *Knee {
 	for i := len(pts) - 2; i >= 0; i-- {
 		if pts[i].P95 <= limit {
 			k, p := pts[i], pts[i+1]
-			return &Knee{Rate: k.Rate, Throughput: k.Throughput, P95: k.P95, Base: base, NextRate: p.Rate, NextP95: p.P95}
+			return &Knee{Rate: k.Rate, Throughput: k.Throughput, P95: k.P95, Base: lowestBelow(pts[:i], k.Rate), Limit: limit, NextRate: p.Rate, NextP95: p.P95}
 		}
 	}
 	return nil
+}
+
+// lowestBelow returns the lowest p95 of the steps below rate (another try
+// at the knee's rate is the knee, not low load); 0 when there are none.
+func lowestBelow(pts []StepResult, rate float64) time.Duration {
+	var low time.Duration
+	for _, p := range pts {
+		if p.Rate < rate && (low == 0 || p.P95 < low) {
+			low = p.P95
+		}
+	}
+	return low
 }

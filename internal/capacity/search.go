@@ -225,7 +225,11 @@ const errorBudget = "error budget:"
 // past the error budget (burst.go), or when the target completed less than
 // it was offered by more than the lag and the stall carry past the hold
 // (behind.go); a failure the step's diagnosis
-// distrusts and no figure bounds is never judged. It sets rec.Stands to
+// distrusts and no figure bounds is never judged, nor one whose drops past
+// the limit came while loadlens held its own VU pool (GeneratorHeld): the
+// generator was the queue, so a shortfall or latency is no longer the
+// target's alone (trial A39: "FAIL, the target's" at 4,271/s with 4,781 of
+// loadlens's goroutines waiting for a CPU). It sets rec.Stands to
 // why a failure on a busy host stands, in words (ownErrors, targetOwn).
 func (s *search) hostsDoing(rec *Record) bool {
 	switch {
@@ -238,9 +242,12 @@ func (s *search) hostsDoing(rec *Record) bool {
 		rec.Stands = why
 		return false
 	}
-	// the target fell behind by more than twice the lag and the stall could carry past the hold
-	if why := behindPast(rec.StepResult, s.cfg.Hold, 2*rec.LagP99+2*rec.Stall); why != "" {
-		rec.Stands = strings.TrimPrefix(why, holdWord+" ") + ", more than twice the lag p99 and the longest stall carry past the hold"
+	if rec.Saturation != "" && rec.GeneratorHeld {
+		return true // the generator was the queue: its unread responses are in the shortfall and the latency
+	}
+	// the target fell behind by more than twice its last arrivals' lateness (or the lag and the stall) could carry past the hold
+	if why := behindPast(rec.StepResult, s.cfg.Hold, s.carried(rec.StepResult)); why != "" {
+		rec.Stands = strings.TrimPrefix(why, holdWord+" ") + ", " + carriedWords(rec.StepResult, s.cfg.Hold)
 		return false
 	}
 	limit := s.cfg.LatencyLimit
@@ -286,8 +293,8 @@ const shortOf = 0.95
 // was busy, or "": scheduling lag past its limit, the generator's CPU near
 // its cores, CPU stolen by the hypervisor, the step's diagnosis (which
 // also reads the generator's wait for a CPU and its scheduling latency),
-// or, under all of those, a failure on errors its late arrivals explain
-// (bunched).
+// drops past the limit while loadlens held its own VU pool, or, under all
+// of those, a failure on errors its late arrivals explain (bunched).
 // The host's total CPU is shown but not judged on its own: the target may
 // share the host, and its saturation is what the search measures.
 func (s *search) busy(r StepResult) string {
@@ -301,7 +308,8 @@ func (s *search) busy(r StepResult) string {
 	if r.HostKnown && r.HostSteal > s.cfg.MaxSteal {
 		why = append(why, fmt.Sprintf("CPU steal %s > %s", units.Share(r.HostSteal), units.Share(s.cfg.MaxSteal)))
 	}
-	if len(why) == 0 && r.Diagnosis == "" {
+	held := r.GeneratorHeld && s.dropped(r) != "" // loadlens held its own pool: its drops say it was busy
+	if len(why) == 0 && r.Diagnosis == "" && !held {
 		b := s.bunched(r) // under every limit, yet the generator's bursts explain its errors
 		if b == "" {
 			return ""
@@ -320,14 +328,22 @@ func (s *search) busy(r StepResult) string {
 	return strings.Join(why, ", ")
 }
 
-// dropped says how many iterations a run dropped past the limit, or "".
+// dropped says how many iterations a run dropped past the limit, and why,
+// or "": max_vus is only the remedy when the pool stood at it.
 func (s *search) dropped(r StepResult) string {
 	arrivals := r.Rate * s.cfg.Hold.Seconds()
 	if r.Dropped == 0 || float64(r.Dropped) <= s.cfg.MaxDropped*arrivals {
 		return ""
 	}
-	return fmt.Sprintf("%s dropped (%s of %s due; raise max_vus)", units.CountOf(r.Dropped, "iteration was", "iterations were"),
-		units.Share(float64(r.Dropped)/arrivals), units.Number(arrivals))
+	why := "raise max_vus"
+	if r.PoolBelowMax {
+		why = "the VU pool stayed below max_vus"
+		if r.DropWhy != "" {
+			why += ": " + r.DropWhy
+		}
+	}
+	return fmt.Sprintf("%s dropped (%s of %s due; %s)", units.CountOf(r.Dropped, "iteration was", "iterations were"),
+		units.Share(float64(r.Dropped)/arrivals), units.Number(arrivals), why)
 }
 
 // Iterations writes a rate of the search, which is in iterations per

@@ -19,10 +19,13 @@ const beyondPercentile = 10
 
 // thinNote says which of the steps the boundary rests on (the highest that
 // passed, the lowest that failed) held too few requests for the SLO's
-// percentile, and how long a hold would hold enough; "" when none did.
+// percentile, and how long a hold would hold enough; "" when none did or
+// when the search found no boundary.
 func thinNote(res *Result) string {
 	p := res.Config.Percentile
-	if p <= 0 || p >= 100 {
+	// Without both a pass and a failure there is no boundary: a dead target
+	// has no capacity for a longer hold to sharpen.
+	if p <= 0 || p >= 100 || res.Highest == 0 || res.LowestFailing == 0 {
 		return ""
 	}
 	need := int64(math.Ceil(beyondPercentile / (1 - p/100)))

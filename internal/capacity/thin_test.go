@@ -42,3 +42,30 @@ func TestThinStepsAreSaid(t *testing.T) {
 		})
 	}
 }
+
+// TestNoThinNoteWithoutABoundary: a search with no pass (a dead target,
+// nothing passed) or no failure (the SLO held up to --max) has no boundary
+// for a longer hold to sharpen, however few requests its steps held.
+func TestNoThinNoteWithoutABoundary(t *testing.T) {
+	step := func(rate float64, passed bool) Record {
+		return Record{StepResult: StepResult{Rate: rate, Requests: 40, Passed: passed}, Judged: true}
+	}
+	for _, tc := range []struct {
+		name             string
+		highest, failing float64
+		steps            []Record
+		want             bool
+	}{
+		{"dead target: every request failed at the first step", 0, 20, []Record{step(20, false)}, false},
+		{"nothing passed, down to a tenth", 0, 2, []Record{step(20, false), step(2, false)}, false},
+		{"the SLO held up to --max", 30, 0, []Record{step(20, true), step(30, true)}, false},
+		{"a pass and a failure on thin steps", 20, 30, []Record{step(20, true), step(30, false)}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := Result{Config: Config{Percentile: 95, RequestsPerIteration: 1}, Steps: tc.steps, Highest: tc.highest, LowestFailing: tc.failing}
+			if got := thinNote(&res); (got != "") != tc.want {
+				t.Errorf("thin note %q; want one: %v", got, tc.want)
+			}
+		})
+	}
+}

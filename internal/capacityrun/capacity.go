@@ -52,6 +52,12 @@ func Capacity(ctx context.Context, cfg CapacityConfig) (CapacityResult, error) {
 	if err := checkCapacityPlan(cfg.Plan, cfg.Search.Hold); err != nil {
 		return CapacityResult{ExitCode: app.ExitBadInput}, err
 	}
+	search := searchConfig(cfg)
+	// Flags that cannot work are bad usage: refused before a step runs or
+	// a file is written.
+	if err := capacity.Check(search); err != nil {
+		return CapacityResult{ExitCode: app.ExitBadInput}, fmt.Errorf("%w: %w", app.ErrUsage, err)
+	}
 	if cfg.Store != "" {
 		if err := app.CheckStore(ctx, cfg.Store); err != nil {
 			return CapacityResult{ExitCode: app.ExitRunFailed}, fmt.Errorf("--store: %w", err)
@@ -66,29 +72,10 @@ func Capacity(ctx context.Context, cfg CapacityConfig) (CapacityResult, error) {
 	if err != nil {
 		return CapacityResult{ExitCode: app.ExitRunFailed}, err
 	}
-	search := cfg.Search
-	if search.Latency == "" {
-		search.Latency = threshold.LatencyMetric(cfg.Plan.Thresholds)
-	}
-	if search.Unit == (units.Unit{}) {
-		search.Unit = planUnit(cfg.Plan)
-	}
 	fmt.Fprint(cfg.Out, units.Wrap(fmt.Sprintf("capacity search for %s: steps of %s each, rates in iterations/s (%s each); SLO: %s%s", cfg.Plan.Name,
 		cfg.Search.Hold, search.Unit.Quantity(cfg.Plan.RequestsPerIteration()), threshold.SLOText(cfg.Plan.Thresholds),
 		latencyNote(search.Latency)), units.Columns, "", "  "))
 	runner := &stepRunner{cfg: cfg, dir: dir, latency: search.Latency}
-	if search.LatencyLimit == 0 {
-		search.LatencyLimit = threshold.LatencyLimit(cfg.Plan.Thresholds)
-	}
-	if search.Percentile == 0 {
-		search.Percentile = threshold.LatencyPercentile(cfg.Plan.Thresholds)
-	}
-	if search.MaxErrorRate == 0 {
-		search.MaxErrorRate = threshold.ErrorBudget(cfg.Plan.Thresholds)
-	}
-	if search.RequestsPerIteration == 0 {
-		search.RequestsPerIteration = cfg.Plan.RequestsPerIteration()
-	}
 	search.Progress = progressLine(cfg.Out, search.Unit)
 	res, serr := capacity.Search(ctx, search, runner)
 	out := CapacityResult{Dir: dir, Result: res}
@@ -102,19 +89,36 @@ func Capacity(ctx context.Context, cfg CapacityConfig) (CapacityResult, error) {
 	}
 	writeWhy(cfg.Out, res, why)
 	fmt.Fprint(cfg.Out, "\n"+report.PathLine("steps and report", filepath.Join(dir, "capacity.html")))
-	switch {
-	case serr != nil && !errors.Is(serr, context.Canceled):
-		out.ExitCode = app.ExitRunFailed
-	case ctx.Err() != nil:
-		out.ExitCode = app.ExitRunFailed
-		serr = nil
-	case res.Highest == 0 && (res.Stop == capacity.TargetFailed || res.Stop == capacity.NothingPassed):
-		out.ExitCode = app.ExitThresholdFailed // no rate sustained the SLO, as a run whose thresholds failed
-	}
+	out.ExitCode, serr = searchExitCode(ctx.Err(), serr, res)
 	if err := recordSearch(ctx, cfg, dir, start, res, out.ExitCode); err != nil && serr == nil {
 		out.ExitCode, serr = app.ExitRunFailed, err // asked for and not done: the job must know
 	}
 	return out, serr
+}
+
+// searchConfig is cfg.Search with what the flags left unset taken from
+// the test: its latency threshold, its unit, its error budget.
+func searchConfig(cfg CapacityConfig) capacity.Config {
+	search := cfg.Search
+	if search.Latency == "" {
+		search.Latency = threshold.LatencyMetric(cfg.Plan.Thresholds)
+	}
+	if search.Unit == (units.Unit{}) {
+		search.Unit = planUnit(cfg.Plan)
+	}
+	if search.LatencyLimit == 0 {
+		search.LatencyLimit = threshold.LatencyLimit(cfg.Plan.Thresholds)
+	}
+	if search.Percentile == 0 {
+		search.Percentile = threshold.LatencyPercentile(cfg.Plan.Thresholds)
+	}
+	if search.MaxErrorRate == 0 {
+		search.MaxErrorRate = threshold.ErrorBudget(cfg.Plan.Thresholds)
+	}
+	if search.RequestsPerIteration == 0 {
+		search.RequestsPerIteration = cfg.Plan.RequestsPerIteration()
+	}
+	return search
 }
 
 // checkCapacityPlan refuses tests the search cannot scale: it needs at
@@ -165,6 +169,7 @@ func (s *stepRunner) RunStep(ctx context.Context, step capacity.Step) (capacity.
 		return capacity.StepResult{}, ctx.Err()
 	}
 	r := stepResult(in, step, s.latency)
+	r.PoolBelowMax, r.DropWhy = poolBelowMax(p, in)
 	if h := host.Sample(); h.OK && h.CPUs > 0 {
 		r.HostCPU, r.HostSteal, r.HostKnown = h.Busy/float64(h.CPUs), h.Steal/float64(h.CPUs), true
 	}
@@ -236,8 +241,8 @@ func stepResult(in *report.Input, step capacity.Step, latency string) capacity.S
 		r.P95, r.P99, r.Mean = observeLatency(in.Run, latency)
 	}
 	r.Offered, r.Completed, r.HoldDropped, r.IterationMean = holdIterations(in.Run.Series, step.Hold)
-	r.Stall = longestStall(in.Series)
-	r.Seconds = stepSeconds(in, step.Rate)
+	r.Stall, r.GeneratorHeld = longestStall(in.Series), heldByGenerator(in.Series)
+	r.Seconds, r.Service = stepSeconds(in, step.Rate), serviceTime(in.Run.Series, step.Hold)
 	lag := threshold.Threshold{Metric: "scheduler_lag", Agg: threshold.Percentile, P: 99}
 	if v, ok := in.Run.Observe(&lag); ok {
 		r.LagP99 = time.Duration(v * float64(time.Millisecond))
@@ -351,7 +356,7 @@ func capacityUnits(u units.Unit) map[string]string {
 		// older file, which had no entry for them, reads the same numbers.
 		"Config.Hold": ns, "Config.Budget": ns, "Config.MaxLag": ns, "Config.RetryPause": ns, "Config.LatencyLimit": ns,
 		"Steps.P95": ns, "Steps.P99": ns, "Steps.Mean": ns, "Steps.LagP99": ns, "Steps.Stall": ns,
-		"Knee.P95": ns, "Knee.Base": ns, "Knee.NextP95": ns,
+		"Knee.P95": ns, "Knee.Base": ns, "Knee.Limit": ns, "Knee.NextP95": ns,
 	}
 }
 
@@ -369,4 +374,22 @@ func longestStall(set series.Set) time.Duration {
 		}
 	}
 	return time.Duration(most * float64(time.Second))
+}
+
+// heldByGenerator reports whether loadlens held its own VU pool during the
+// step, for its CPU or its schedule (loadlens_vu_pool_held's reason, as
+// the diagnosis reads it): drops then are the generator's queue. It reads
+// the run's series, so a recorded run.db says it as a live step does.
+func heldByGenerator(set series.Set) bool {
+	for _, s := range set.Find(diagnose.GeneratorPoolHeld) {
+		if r := s.Label("reason"); r != "generator_cpu" && r != "generator_behind" {
+			continue
+		}
+		for _, p := range s.Points {
+			if p.Value > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -34,9 +34,12 @@ func distrusted(findings []diagnose.Finding) string {
 }
 
 // distrusts reports whether a finding says a step's figures are the
-// generator's or its host's, not the target's.
+// generator's or its host's, not the target's. A busy host whose lag stayed
+// under a tenth of every latency figure is a warning that says they are
+// the target's.
 func distrusts(f *diagnose.Finding) bool {
-	return !f.FollowsTarget && (f.Kind == diagnose.KindHostBusy || f.Kind == diagnose.KindGeneratorBound && readsBusySignal(f))
+	hostBusy := f.Kind == diagnose.KindHostBusy && f.Severity != diagnose.Warning
+	return !f.FollowsTarget && (hostBusy || f.Kind == diagnose.KindGeneratorBound && readsBusySignal(f))
 }
 
 // notTheTargets is a distrusting finding's title without its last words,

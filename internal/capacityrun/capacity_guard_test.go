@@ -24,6 +24,7 @@ func TestAStepsDiagnosisGuardsIt(t *testing.T) {
 		return f
 	}
 	follows := func(f diagnose.Finding) diagnose.Finding { f.FollowsTarget = true; return f }
+	warning := func(f diagnose.Finding) diagnose.Finding { f.Severity = diagnose.Warning; return f }
 	tests := []struct {
 		name     string
 		findings []diagnose.Finding
@@ -40,6 +41,7 @@ func TestAStepsDiagnosisGuardsIt(t *testing.T) {
 		{"the first that does", []diagnose.Finding{finding(diagnose.KindSaturation), finding(diagnose.KindHostBusy)}, "generator-host-busy title"},
 		{"its wait, following the target's 503s", []diagnose.Finding{finding(diagnose.KindErrorsAtLoad, diagnose.SrcFailed),
 			follows(finding(diagnose.KindGeneratorBound, diagnose.GeneratorCPUWait+gen))}, ""},
+		{"the host busy, its lag under a tenth of every latency (a warning)", []diagnose.Finding{warning(finding(diagnose.KindHostBusy, diagnose.HostCPU+gen))}, ""},
 		{"the host busy, following the target's errors", []diagnose.Finding{follows(finding(diagnose.KindHostBusy, diagnose.HostCPU+gen))}, ""},
 		{"one follows, the next does not", []diagnose.Finding{follows(finding(diagnose.KindHostBusy, diagnose.HostCPU+gen)),
 			finding(diagnose.KindGeneratorBound, diagnose.SrcLag)}, "generator-bound title"},

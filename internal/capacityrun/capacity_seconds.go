@@ -1,7 +1,6 @@
 package capacityrun
 
 import (
-	"math"
 	"time"
 
 	"github.com/loadlens/loadlens/internal/app"
@@ -12,24 +11,24 @@ import (
 )
 
 // stepSeconds returns, second by second, a step's errors the target
-// answered and its arrivals that came with others, from which the search
-// tells the target's own errors from those a burst of the generator could
-// explain (capacity's burst.go): an iteration that started a gap between
-// arrivals (1/rate, iterations/s) or more late came with the next, and the
-// goroutines' wait for a CPU may hold back as many as were due meanwhile
-// after they started. nil when its run.db cannot be read again: then no
-// error is told apart, and the step is judged as before.
+// answered and its arrivals that came with others, by how late, from which
+// the search tells the target's own errors from those a burst of the
+// generator could explain (capacity's burst.go): an iteration that started
+// a gap between arrivals (1/rate, iterations/s) or more late came with the
+// next, and the goroutines' wait for a CPU may hold back as many as were
+// due meanwhile after they started. nil when its run.db cannot be read
+// again: then no error is told apart, and the step is judged as before.
 func stepSeconds(in *report.Input, rate float64) []capacity.Second {
 	if rate <= 0 {
 		return nil
 	}
 	gap := time.Duration(float64(time.Second) / rate)
-	late := map[int]int64{}
+	late := map[int][]capacity.Lateness{}
 	err := app.ReadSnapshots(app.RunDB(in.Dir), func(s *metrics.Snapshot) error {
 		for _, sc := range s.Scenarios {
 			sc.Lag.Buckets(func(low time.Duration, n int64) {
-				if low >= gap {
-					late[s.Second] += n
+				if low >= gap && n > 0 {
+					late[s.Second] = append(late[s.Second], capacity.Lateness{By: low, N: n})
 				}
 			})
 		}
@@ -38,16 +37,40 @@ func stepSeconds(in *report.Input, rate float64) []capacity.Second {
 	if err != nil {
 		return nil
 	}
-	stall := map[int]float64{}
+	wait := map[int]float64{}
 	for _, s := range in.Series.Find(diagnose.GeneratorStall) {
 		for _, p := range s.Points {
-			stall[p.Sec] = max(stall[p.Sec], p.Value)
+			wait[p.Sec] = max(wait[p.Sec], p.Value)
 		}
 	}
-	secs := make([]capacity.Second, 0, len(in.Run.Series))
+	var secs []capacity.Second // by the run's second, from its start
 	for _, s := range in.Run.Series {
-		held := int64(math.Ceil(rate * stall[s.Sec]))
-		secs = append(secs, capacity.Second{Answered: diagnose.Answered(s.Failures), Late: late[s.Sec] + held})
+		if s.Sec < 0 || s.Sec > len(in.Run.Series) {
+			continue // before the run, or past every second it recorded
+		}
+		for len(secs) <= s.Sec {
+			secs = append(secs, capacity.Second{})
+		}
+		secs[s.Sec] = capacity.Second{Answered: diagnose.Answered(s.Failures), Late: late[s.Sec],
+			Wait: time.Duration(wait[s.Sec] * float64(time.Second)), Lag: s.LagP99}
 	}
 	return secs
+}
+
+// serviceTime is how long the target held a request without a queue or
+// the generator's lateness: the lowest median of a second of the hold in
+// which it failed fewer than a tenth of the requests (so that its median
+// is an answer, not a fast refusal); 0 when no second was so.
+func serviceTime(secs []metrics.Second, hold time.Duration) time.Duration {
+	n := int(hold / time.Second)
+	var least time.Duration
+	for _, s := range secs {
+		if s.Sec < 0 || s.Sec >= n || s.Latencies == 0 || 10*s.Failed >= s.Requests || s.P50 <= 0 {
+			continue
+		}
+		if least == 0 || s.P50 < least {
+			least = s.P50
+		}
+	}
+	return least
 }

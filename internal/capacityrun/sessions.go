@@ -20,7 +20,7 @@ func latencyNote(metric string) string {
 }
 
 // planUnit is what the test's steps count (units.ForProtocols): gRPC
-// calls, sessions, or requests, also when the test mixes them.
+// calls, sessions, requests, or operations when the test mixes them.
 func planUnit(p *plan.Plan) units.Unit {
 	var protocols []string
 	for _, sc := range p.Scenarios {

@@ -113,7 +113,7 @@ func TestStepLatencyIsTheSLOs(t *testing.T) {
 
 // TestPlanUnit: a search counts what its test's steps count, so that its
 // tables say calls/s for gRPC and sessions/s for WebSocket and SSE; a test
-// mixing them counts requests.
+// mixing them counts operations.
 func TestPlanUnit(t *testing.T) {
 	const head = "scenarios:\n  s:\n    rate: 10\n    duration: 10s\n    flow:\n"
 	const (
@@ -130,7 +130,7 @@ func TestPlanUnit(t *testing.T) {
 		{"gRPC", call + call, units.Calls},
 		{"WebSocket", ws, units.Sessions},
 		{"WebSocket and SSE", ws + sse, units.Sessions},
-		{"HTTP and gRPC", get + call, units.Requests},
+		{"HTTP and gRPC", get + call, units.Operations},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

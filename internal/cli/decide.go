@@ -58,8 +58,8 @@ func compareCmd(_ context.Context, e *env, args []string) int {
 	fs.StringVar(&cfg.Format, "format", "text", "text, md, json or html")
 	fs.Float64Var(&cfg.Options.Alpha, "alpha", 0, "1 − the confidence of the intervals (default 0.05: 95 % intervals)")
 	fs.Float64Var(&cfg.Options.LoadTolerance, "load-tolerance", 0, "how far the offered loads may differ and still compare fairly (default 0.10)")
-	fs.Var(&gates, "fail-on-regression", "exit 99 when a run's change goes past this and is surely a change (significant, or its whole interval beyond it), for all endpoints or any one of them, or cannot be judged (see --allow-not-judged); e.g. 'p(95) +10%' or 'errors +1pp' (repeatable)")
-	fs.BoolVar(&cfg.AllowNotJudged, "allow-not-judged", false, "let a gate that cannot judge its change (too short a run, too few runs, a busy host) pass with a note; by default it fails (exit 99)")
+	fs.Var(&gates, "fail-on-regression", "exit 99 when a run's change goes past this and is surely a change (significant, or its whole interval beyond it), for all endpoints or any one of them; exit 3 when none did but one cannot be judged (see --allow-not-judged); e.g. 'p(95) +10%', 'errors +1pp' or 'p(95){endpoint:\"GET /b\"} +10%' (repeatable)")
+	fs.BoolVar(&cfg.AllowNotJudged, "allow-not-judged", false, "let a gate that cannot judge its change (too short a run, too few runs, a busy host) pass with a note (exit 0); by default it fails (exit 3, or 99 when another gate found a regression)")
 	strict := fs.Bool("strict", false, "fail a gate that cannot judge its change: the default now, kept for old scripts")
 	pos, err := parseArgs(fs, args)
 	if err != nil {

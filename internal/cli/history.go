@@ -17,7 +17,8 @@ func historyCmd(ctx context.Context, e *env, args []string) int {
 	results := fs.String("results", app.DefaultResults, "parent directory of run directories (its history.db is rebuilt when missing)")
 	html := fs.Bool("html", false, "also write history.html: trend charts, change points marked, each run linked to its report")
 	out := fs.String("out", "", "where --html writes (default: history.html in the results directory)")
-	failOn := fs.String("fail-on-change", "", "exit 99 when the newest runs start a change for the worse of this figure: p(50), p(95), p(99), rps or errors")
+	failOn := fs.String("fail-on-change", "", "exit 99 when the newest runs start a change for the worse of this figure: p(50), p(95), p(99), rps or errors; exit 3 when they cannot be judged (fewer than 6 analysed runs, or the newest left out; see --allow-not-judged)")
+	allow := fs.Bool("allow-not-judged", false, "--fail-on-change: let a gate whose newest runs cannot be judged pass with a note (exit 0); by default it exits 3")
 	within := fs.Int("change-within", 5, "--fail-on-change: how many of the newest runs count as new")
 	store := fs.String("store", "", "read the history of a shared PostgreSQL store (postgres://…) instead of the results directory")
 	pos, err := parseArgs(fs, args)
@@ -30,7 +31,7 @@ func historyCmd(ctx context.Context, e *env, args []string) int {
 		}
 		return fail(e, usageErr("history takes at most one test name"))
 	}
-	cfg := historyrun.HistoryConfig{Results: *results, Store: *store, Within: *within, Out: e.stdout}
+	cfg := historyrun.HistoryConfig{Results: *results, Store: *store, Within: *within, AllowNotJudged: *allow, Out: e.stdout}
 	if len(pos) == 1 {
 		cfg.Test = pos[0]
 	}

@@ -49,6 +49,10 @@ type Input struct {
 	// CPU time the hypervisor gave to other machines (CPU steal); nil
 	// when not recorded (agents, old runs).
 	HostSteal map[int]float64
+	// Instances is, by role label, how many targets of that role the run
+	// scraped (its up series): 2 app instances behind a proxy read
+	// {"app": 2}. nil when it scraped none.
+	Instances map[string]int
 }
 
 // Hold is a stretch of seconds over which a test's stages hold the load
@@ -76,6 +80,9 @@ type Report struct {
 	// load where a group ran at another load than the baseline.
 	Scaling []Scaling `json:"scaling,omitempty"`
 	Notes   []string  `json:"notes,omitempty"` // caveats that apply to every row
+	// Gates are the --fail-on-regression gates judged, when any were
+	// given: a script reading the JSON sees which failed and why.
+	Gates []GateResult `json:"gates,omitempty"`
 
 	// Seconds and Loads are each run's seconds and its load in each of
 	// them, in input order: what a page charts.
@@ -210,6 +217,7 @@ func CompareGroups(groups [][]Input, opts Options) (*Report, error) {
 	rep.Rows = c.rows(keys)
 	rep.Method = c.method()
 	rep.Scaling = scalings(rep, views)
+	rep.Notes = append(rep.Notes, scaleOutNotes(rep, ins, views)...)
 	if !rep.Runs[0].Exact {
 		rep.Notes = append(rep.Notes, "percentiles and checks are whole-run figures, ramps included, and are not tested: per-second histograms were not available")
 	}

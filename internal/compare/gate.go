@@ -199,7 +199,8 @@ func (g Gate) String() string { return g.Expr }
 
 // Check judges every gate for every group against the baseline (see judge
 // for when one fails). A gate whose figure is missing (no data, an unknown
-// endpoint) fails: a gate that silently passes on a typo is no gate. One
+// endpoint) fails: a gate that silently passes on a typo is no gate; the
+// command refuses an unknown endpoint before (GateEndpoints). One
 // that cannot judge its change is NotJudged (not testable, a baseline of
 // failures, a load generator disturbed): AnyFailed counts it as failed
 // unless allowed.
@@ -250,8 +251,24 @@ func (r *Report) groupName(g int) string {
 // judged counts as failed unless allowNotJudged: a gate that passes what
 // it cannot test is no gate.
 func AnyFailed(results []GateResult, allowNotJudged bool) bool {
+	return AnyRegressed(results) || !allowNotJudged && AnyNotJudged(results)
+}
+
+// AnyRegressed reports whether a gate found a regression: that is news
+// whatever other gates could not judge.
+func AnyRegressed(results []GateResult) bool {
 	for _, res := range results {
-		if res.Failed || !allowNotJudged && res.NotJudged {
+		if res.Failed {
+			return true
+		}
+	}
+	return false
+}
+
+// AnyNotJudged reports whether a gate could not judge its change.
+func AnyNotJudged(results []GateResult) bool {
+	for _, res := range results {
+		if res.NotJudged {
 			return true
 		}
 	}
@@ -260,7 +277,10 @@ func AnyFailed(results []GateResult, allowNotJudged bool) bool {
 
 // line finds the line a gate judges.
 func (r *Report) line(g Gate) (Line, error) {
-	want := g.Endpoint
+	want, err := r.endpointKey(g.Endpoint)
+	if err != nil {
+		return Line{}, err
+	}
 	if want == "" || (len(r.Rows) == 1 && r.endpointNamed(want)) {
 		want = allEndpoints
 	}
@@ -275,7 +295,43 @@ func (r *Report) line(g Gate) (Line, error) {
 		}
 		return Line{}, fmt.Errorf("%s: no session step in %s of the compared runs (sse:, ws: or grpc:), so no %s to judge", g.Metric, want, g.Metric)
 	}
-	return Line{}, fmt.Errorf("no endpoint %q in the compared runs", g.Endpoint)
+	return Line{}, fmt.Errorf("no endpoint %q in the compared runs; its endpoints are: %s", g.Endpoint, r.endpointList())
+}
+
+// endpointKey is the endpoint a gate names, as the rows name it: the
+// scenario-qualified "b · GET /b", or a plain "GET /b" that names one
+// endpoint of one scenario; "" for all endpoints. A plain name two
+// scenarios share is an error naming both.
+func (r *Report) endpointKey(name string) (string, error) {
+	if name == "" || name == allEndpoints || r.endpointNamed(name) {
+		return name, nil
+	}
+	var found []string
+	for _, k := range r.endpoints {
+		if _, plain, ok := strings.Cut(k, scenarioSep); ok && plain == name {
+			found = append(found, k)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return "", fmt.Errorf("no endpoint %q in the compared runs; its endpoints are: %s", name, r.endpointList())
+	case 1:
+		return found[0], nil
+	}
+	return "", fmt.Errorf("endpoint %q is in %d scenarios: name one of %s", name, len(found), quoteAll(found))
+}
+
+// scenarioSep joins a scenario's name and its endpoint's in a row's name
+// when the runs have several scenarios.
+const scenarioSep = " · "
+
+// endpointList names every endpoint a gate may name, quoted as a gate
+// takes them.
+func (r *Report) endpointList() string {
+	if len(r.endpoints) == 0 {
+		return "none"
+	}
+	return quoteAll(r.endpoints)
 }
 
 // endpointNamed reports whether some run has an endpoint of that name.
@@ -286,6 +342,15 @@ func (r *Report) endpointNamed(name string) bool {
 		}
 	}
 	return false
+}
+
+// quoteAll quotes each name as a gate takes it and lists them.
+func quoteAll(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	return strings.Join(q, ", ")
 }
 
 // judgeChange decides one gate on one value and says why: failed, not

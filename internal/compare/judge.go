@@ -22,6 +22,10 @@ const (
 	// host), which no resampling within a run sees. Groups of runs measure
 	// that spread themselves and keep floorRelative.
 	floorBetweenRuns = 5 // percent
+	// floorTailBetweenRuns is floorBetweenRuns for p95 and p99, which
+	// scheduler wake-ups move more than the median: the same trial's p95
+	// moved +5.6 % as a whole between two runs on a quiet CI host.
+	floorTailBetweenRuns = 10 // percent
 )
 
 // Value is one group's figure and, for every group but the baseline, its
@@ -280,6 +284,11 @@ func (c *comparer) bootstrapChange(v *Value, base Value, ia, ib, r int, m Metric
 	if m.isLatency() && latencySecondsApart(va.rows[r], vb.rows[r], m) {
 		v.MinEffect = runFloor(m) // a change in every second: no drift or stretch of a run made it
 	}
+	if m.isRate() && rateSecondsApart(va.rows[r], vb.rows[r], m) {
+		// A change in every second lowers the floor to a latency's between
+		// runs (a closed model's rate follows its latency), never raises it.
+		v.MinEffect = max(runFloor(m), min(v.MinEffect, floorBetweenRuns))
+	}
 	if m.isLatency() {
 		v.Drift = max(va.rows[r].drift(), vb.rows[r].drift())
 		v.MinEffect = max(v.MinEffect, lagFloor(va, vb, m, base.Value))
@@ -415,10 +424,13 @@ func (v *Value) HeldBackByNoise(m Metric) bool {
 
 // floor is the fixed minimum effect of metric m.
 // runFloor is floor between two single runs: larger for latencies, which
-// move between runs of one build (floorBetweenRuns).
+// move between runs of one build (floorBetweenRuns), the tail's most.
 func runFloor(m Metric) float64 {
-	if m.isLatency() {
+	switch {
+	case m.isLatency() && m.Base() == P50:
 		return floorBetweenRuns
+	case m.isLatency():
+		return floorTailBetweenRuns
 	}
 	return floor(m)
 }

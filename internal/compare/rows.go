@@ -116,7 +116,7 @@ func endpointKeys(ins []Input) ([]string, []map[string]int) {
 				if int(ep.Scenario) < len(in.Run.Layout.Scenarios) {
 					sc = in.Run.Layout.Scenarios[ep.Scenario].Name
 				}
-				k = sc + " · " + ep.Name
+				k = sc + scenarioSep + ep.Name
 			}
 			index[i][k] = e
 			if !seen[k] {

@@ -77,7 +77,7 @@ func scalings(rep *Report, views []*runView) []Scaling {
 }
 
 // groupsUnit is what the runs of both groups count: their samples' unit
-// when they share one, else requests (units.ForProtocols' rule).
+// when they share one, else operations (units.ForProtocols' rule).
 func groupsUnit(views []*runView, groups ...GroupInfo) units.Unit {
 	var u units.Unit
 	for k, g := range groups {
@@ -86,7 +86,7 @@ func groupsUnit(views []*runView, groups ...GroupInfo) units.Unit {
 			if k == 0 && j == 0 {
 				u = ru
 			} else if ru != u {
-				return units.Requests
+				return units.Operations
 			}
 		}
 	}

@@ -39,7 +39,8 @@ type CompareConfig struct {
 const groupSeparator = "vs"
 
 // Compare compares runs (or groups of runs) against the first and prints
-// the comparison; it returns ExitThresholdFailed when a regression gate fails.
+// the comparison; it returns ExitThresholdFailed when a regression gate
+// fails, and ExitNotJudged when none did but one could not judge.
 func Compare(cfg CompareConfig) (int, error) {
 	groups, err := compareGroups(cfg.Runs)
 	if err != nil {
@@ -68,6 +69,12 @@ func Compare(cfg CompareConfig) (int, error) {
 	if err != nil {
 		return app.ExitRunFailed, err
 	}
+	if err := rep.GateEndpoints(gates); err != nil {
+		return app.ExitBadInput, fmt.Errorf("--fail-on-regression: %w", err) // before the report: as a gate that does not parse
+	}
+	if len(gates) > 0 {
+		rep.Gates = rep.Check(gates)
+	}
 	switch cfg.Format {
 	case "", "text":
 		err = report.WriteCompareText(cfg.Out, rep)
@@ -84,16 +91,25 @@ func Compare(cfg CompareConfig) (int, error) {
 	if len(gates) == 0 {
 		return app.ExitOK, nil
 	}
-	results := rep.Check(gates)
 	w := cfg.Out
 	if cfg.Format == "json" || cfg.Format == "html" {
-		w = os.Stderr // keep the document on stdout parseable
+		w = os.Stderr // the document on stdout holds them; stdout stays parseable
 	}
-	fmt.Fprint(w, gateLines(results, cfg.AllowNotJudged))
-	if compare.AnyFailed(results, cfg.AllowNotJudged) {
-		return app.ExitThresholdFailed, nil
+	fmt.Fprint(w, gateLines(rep.Gates, cfg.AllowNotJudged))
+	return gateExit(rep.Gates, cfg.AllowNotJudged), nil
+}
+
+// gateExit is the exit code of the gates: ExitThresholdFailed when one
+// found a regression, whatever others could not judge; ExitNotJudged when
+// none did and one could not judge (unless allowed); else ExitOK.
+func gateExit(results []compare.GateResult, allowNotJudged bool) int {
+	switch {
+	case compare.AnyRegressed(results):
+		return app.ExitThresholdFailed
+	case !allowNotJudged && compare.AnyNotJudged(results):
+		return app.ExitNotJudged
 	}
-	return app.ExitOK, nil
+	return app.ExitOK
 }
 
 // gateLines writes the judged gates, each wrapped to units.Columns under
@@ -117,7 +133,7 @@ func gateLines(results []compare.GateResult, allowNotJudged bool) string {
 	}
 	switch {
 	case notJudged && !allowNotJudged:
-		b.WriteString(units.Wrap("✗ not judged fails: the gate could not judge the change (the reason above), and a gate that passes what it cannot test is no gate; run longer, more runs a side or on a quiet host, gate on a figure the runs resolve, or pass --allow-not-judged to let it pass.", units.Columns, "", "  "))
+		b.WriteString(units.Wrap("✗ not judged fails (exit 3 when no gate found a regression): the gate could not judge the change (the reason above), and a gate that passes what it cannot test is no gate; run longer, more runs a side or on a quiet host, gate on a figure the runs resolve, or pass --allow-not-judged to let it pass.", units.Columns, "", "  "))
 	case notJudged:
 		b.WriteString(units.Wrap("? not judged: the gate could not judge the change (the reason above), and passes as --allow-not-judged asks (exit 0).", units.Columns, "", "  "))
 	}
@@ -178,7 +194,27 @@ func compareInput(path string) (compare.Input, error) {
 		return compare.Input{}, err
 	}
 	in.HostSteal = hostSteal(set)
+	in.Instances = instances(set)
 	return in, nil
+}
+
+// instances counts the targets the run scraped, by role: each scrape
+// records an up series with its target and role labels.
+func instances(set series.Set) map[string]int {
+	seen := map[[2]string]bool{}
+	out := map[string]int{}
+	for _, s := range set.Find("up") {
+		role, target := s.Label("role"), s.Label("target")
+		if role == "" || target == "" || seen[[2]string{role, target}] {
+			continue
+		}
+		seen[[2]string{role, target}] = true
+		out[role]++
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 // hostSteal is the share of the generator's host CPU time stolen in each

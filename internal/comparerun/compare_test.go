@@ -128,7 +128,8 @@ func compareJSON(t *testing.T, runs []string, gates ...string) (code int, rep st
 			} `json:"groups"`
 		} `json:"metrics"`
 	} `json:"rows"`
-	Scaling []compare.Scaling `json:"scaling"`
+	Scaling []compare.Scaling    `json:"scaling"`
+	Gates   []compare.GateResult `json:"gates"`
 }) {
 	t.Helper()
 	var out bytes.Buffer
@@ -445,5 +446,39 @@ func TestGateLinesFailWhatTheyCannotJudge(t *testing.T) {
 				t.Errorf("AnyFailed = %v, want %v", !tc.failed, tc.failed)
 			}
 		})
+	}
+}
+
+// TestGateExitCodes: 3 means "could not judge" (as for capacity), 99 a
+// regression, which wins over a gate on another endpoint not judged; a
+// not judged gate exited 99 before, as a regression did.
+func TestGateExitCodes(t *testing.T) {
+	g, err := compare.ParseGate("p(95) +10%")
+	if err != nil {
+		t.Fatal(err)
+	}
+	regressed := compare.GateResult{Gate: g, Run: "b", Failed: true}
+	notJudged := compare.GateResult{Gate: g, Run: "b", NotJudged: true}
+	passed := compare.GateResult{Gate: g, Run: "b"}
+	for _, tc := range []struct {
+		name    string
+		results []compare.GateResult
+		allow   bool
+		want    int
+	}{
+		{"all passed", []compare.GateResult{passed, passed}, false, app.ExitOK},
+		{"one not judged", []compare.GateResult{passed, notJudged}, false, app.ExitNotJudged},
+		{"one not judged, allowed", []compare.GateResult{passed, notJudged}, true, app.ExitOK},
+		{"one regressed, one not judged", []compare.GateResult{notJudged, regressed}, false, app.ExitThresholdFailed},
+		{"one regressed, not judged allowed", []compare.GateResult{notJudged, regressed}, true, app.ExitThresholdFailed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := gateExit(tc.results, tc.allow); got != tc.want {
+				t.Fatalf("exit %d, want %d", got, tc.want)
+			}
+		})
+	}
+	if app.ExitNotJudged != 3 {
+		t.Fatalf("ExitNotJudged is %d, want 3", app.ExitNotJudged)
 	}
 }

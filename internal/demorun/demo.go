@@ -135,7 +135,7 @@ func writeBeforeAfter(w io.Writer, sess demo.Session, before, after *report.Inpu
 		}
 		pairs := []string{"p95 " + units.Duration(b.P95) + " → " + units.Duration(a.P95),
 			"errors " + units.Percent(b.ErrorRate) + " → " + units.Percent(a.ErrorRate),
-			units.Rate(succeeded(b), "") + " → " + units.Rate(succeeded(a), "") + " succeeded"}
+			units.Rate(succeeded(b), "req") + " → " + units.Rate(succeeded(a), "req") + " succeeded"} // the demo shop speaks HTTP
 		if b.Checks > 0 || a.Checks > 0 {
 			pairs = append(pairs, "checks "+units.Percent(b.CheckRate)+" → "+units.Percent(a.CheckRate))
 		}

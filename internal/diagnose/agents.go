@@ -16,6 +16,10 @@ const (
 	AgentStall      = "loadlens_agent_sched_latency_p99_s" // its goroutines' wait to run, p99, in seconds (GeneratorStall of its process)
 	AgentDropped    = "loadlens_agent_dropped"             // iterations it dropped for lack of a VU in the second
 	AgentErrors     = "loadlens_agent_errors"              // its failed requests in the second
+	AgentHostCPU    = "loadlens_agent_host_cpu_cores"      // cores busy on its host, every process counted (its /proc/stat)
+	AgentHostCPUs   = "loadlens_agent_host_cpus"           // its host's CPUs
+	// AgentHostLabel names the agent's host (its os.Hostname) on its host series.
+	AgentHostLabel = "agent_host"
 )
 
 // distributed reports whether agents made the load: then the generator's

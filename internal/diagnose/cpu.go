@@ -474,7 +474,9 @@ func (c *context) loadEffect(b *builder, from, to int) (bool, ref, ref) {
 // 3 seconds from the onset, and returns a function that states it. It is
 // the load's effect of a resource full from the run's start, which has no
 // seconds before to compare its latency with: a JVM pinned to a core at a
-// rate above what the core serves is full from its first scrape.
+// rate above what the core serves is full from its first scrape. A queue
+// a full pool explains (poolQueued) is no effect of this CPU: the function
+// then states the pool's.
 func (c *context) queueEffect(b *builder, from, to int) (bool, func()) {
 	if !c.open || c.run == nil {
 		return false, nil
@@ -484,6 +486,9 @@ func (c *context) queueEffect(b *builder, from, to int) (bool, func()) {
 	d := c.fig(c.client(SrcRequests), StatSum, from, end, UnitCount, "{requests} completed from the onset, over 3 seconds at most")
 	if !(o.Value >= satBehind*d.Value && o.Value-d.Value >= satBehindGap) {
 		return false, nil
+	}
+	if ok, state := c.poolQueued(b, from, to); ok {
+		return false, state
 	}
 	return true, func() {
 		or, dr := b.add(o), b.add(d)

@@ -164,6 +164,10 @@ func Diagnose(in Input) []Finding {
 	} {
 		fs = append(fs, c.inUnit(rule(c))...)
 	}
+	fs = append(fs, c.inUnit(threadPoolFull(c, fs))...) // reads the saturation and pool findings
+	fs = append(fs, c.inUnit(dbBusy(c, fs))...)         // as does this
+	fs = append(fs, c.inUnit(cacheCPU(c, fs))...)       // and this
+	fs = c.queueFromPool(fs)                            // a full pool's queue is not the host CPU's
 	sort.SliceStable(fs, func(i, j int) bool {
 		a, b := fs[i], fs[j]
 		if a.Severity != b.Severity {

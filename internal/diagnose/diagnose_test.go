@@ -11,6 +11,7 @@ import (
 
 	goldenfile "github.com/loadlens/loadlens/internal/golden"
 	"github.com/loadlens/loadlens/internal/sample"
+	"github.com/loadlens/loadlens/internal/series"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -102,6 +103,14 @@ func TestHealthy(t *testing.T) {
 		// VUs rise by 10 each second, so the last second had 290 at its start and 300 at its end.
 		{"closed ramp without server series", vusHealthy, []string{"throughput reached 6,000 req/s in its busiest second, with 295 VUs (at 0:20)",
 			"no server series were scraped, so DB pool, CPU and GC were not checked"}},
+		// A target was scraped, but for none of the series the server rules read.
+		{"scraped series the rules do not read", func(t *testing.T) Input {
+			in := vusHealthy(t)
+			in.Series = series.Set{mk("up", series.Gauge, pts(0, 1, 1, 1, 1), "role", "app"),
+				mk("srv_requests_total", series.Rate, pts(0, 1, 60, 60, 60), "role", "app")}
+			return in
+		}, []string{"2 server series were scraped, but none that the DB pool, CPU and GC rules read, so DB pool, CPU and GC were not checked (they read DB pool: hikaricp_connections_active",
+			"GC: jvm_gc_pause_seconds_sum, go_gc_duration_seconds_sum)"}},
 		{"only an info finding", endpoints([]string{"GET /products/{id}"}, []reqs{{n: 200, dur: twoPeaks(2*time.Millisecond, 48*time.Millisecond, 0.6)}}),
 			[]string{"no bottleneck found"}},
 		{"a warning finding", drifting(40, 20*time.Millisecond), nil},

@@ -8,11 +8,15 @@ import "github.com/loadlens/loadlens/internal/stats"
 // starting latency (and at least driftAbs) is one a user would notice.
 const (
 	driftMinSeconds = 20
-	driftSteady     = 0.9  // load within 10 % of its highest: the hold phase
-	driftKeepsUp    = 0.9  // open model: throughput at least 90 % of the offered rate
-	driftTau        = 0.5  // how consistently latency rose
-	driftRise       = 0.25 // the fitted rise over the hold, relative to its start
-	driftEnds       = 1.2  // the last quarter's median over the first quarter's
+	driftSteady     = 0.9 // load within 10 % of its highest: the hold phase
+	// open model: the hold's completed requests at least 97 % of those
+	// offered. A target that completes less is a queue growing by the
+	// difference (3c of trial A38: 36 of 40 req/s, p95 0.57 → 3.9 s), saturation
+	// and not drift; at 97 % the backlog a 30 s hold leaves is under one second of load.
+	driftKeepsUp = 0.97
+	driftTau     = 0.5  // how consistently latency rose
+	driftRise    = 0.25 // the fitted rise over the hold, relative to its start
+	driftEnds    = 1.2  // the last quarter's median over the first quarter's
 	// A healthy service's per-second p95 wanders in phases of seconds, not
 	// at random: on a 2-core host the demo feed's indexed read moved 0.05–2.7 ms
 	// either way over 25 s (14 runs, |tau| up to 0.76), while the read that
@@ -39,11 +43,10 @@ func latencyDrift(c *context) []Finding {
 		}
 	}
 	t := make([]float64, len(secsOf))
-	xs := make([]float64, len(secsOf))
 	for i := range secsOf {
-		t[i], xs[i] = float64(secsOf[i].sec), secsOf[i].x
+		t[i] = float64(secsOf[i].sec)
 	}
-	if c.open && stats.Median(xs) < driftKeepsUp*stats.Median(ls[hold.first:hold.last+1]) {
+	if c.open && !c.keptUp(hold) {
 		return nil // not keeping up: saturation, not drift
 	}
 	for _, q := range []struct {
@@ -96,4 +99,16 @@ func (c *context) drift(qname, src string, t, ys []float64, hold span) (Finding,
 	b.evidence(sl, "Theil–Sen slope of ", name(qname), ": ", sl, "; Kendall's tau ", ta, " (a tau of one: it rose every second)")
 	b.evidence(x, "throughput meanwhile: median ", x)
 	return b.done(from, to), true
+}
+
+// keptUp reports whether an open model's target completed, over the hold,
+// nearly every request offered: otherwise the backlog grows and latency
+// with it, which is a queue, not drift.
+func (c *context) keptUp(hold span) bool {
+	var done, offered float64
+	for _, s := range c.secs[hold.first : hold.last+1] {
+		done += s.x
+		offered += s.load
+	}
+	return offered > 0 && done >= driftKeepsUp*offered
 }

@@ -22,6 +22,8 @@ func errorCause(f Finding) string {
 		return f.subject() + " was short of CPU, which other processes took"
 	case KindPoolExhaustion:
 		return "the DB pool was exhausted"
+	case KindThreadPoolFull:
+		return f.threadsOf() + "'s request threads were all busy while its CPU idled"
 	}
 	return ""
 }
@@ -44,11 +46,16 @@ func errorsFollowCause(fs []Finding) {
 		var lead, rest []string
 		short := map[string]bool{} // the subjects already named short of CPU: one CPU cause each
 		for _, f := range fs {
+			if f.Kind == KindThreadPoolFull && causeOf(f, *e) {
+				short[f.threadsOf()] = true // its threads waited with CPU to spare: no CPU cause
+			}
+		}
+		for _, f := range fs {
 			what := errorCause(f)
-			if what == "" || f.Severity < Warning || f.From > e.To || f.To+causeSlack < e.From {
+			if what == "" || !causeOf(f, *e) {
 				continue
 			}
-			if f.Kind != KindPoolExhaustion {
+			if f.Kind != KindPoolExhaustion && f.Kind != KindThreadPoolFull {
 				if short[f.subject()] {
 					continue
 				}
@@ -68,6 +75,23 @@ func errorsFollowCause(fs []Finding) {
 		}
 		e.Remedies = slices.Concat(kind, lead, rest)
 	}
+}
+
+// causeOf reports whether f may explain the errors of e: a warning or more
+// whose seconds meet e's.
+func causeOf(f, e Finding) bool {
+	return f.Severity >= Warning && f.From <= e.To && f.To+causeSlack >= e.From
+}
+
+// threadsOf is whose request threads a thread-pool finding is about, as
+// its title's first name says: "App".
+func (f Finding) threadsOf() string {
+	for _, p := range f.Parts {
+		if p.Name != "" {
+			return p.Name
+		}
+	}
+	return "the target"
 }
 
 // subject is who a CPU finding is about, as its title starts: "App" in

@@ -58,6 +58,7 @@ func errorsAtLoad(c *context) []Finding {
 	if len(e.kinds) > 0 {
 		e.b.f.Remedies = append(mostFailures(c, e.kinds[0]), e.b.f.Remedies...)
 	}
+	e.lbRefused()
 	return []Finding{e.b.done(e.from, e.to)}
 }
 
@@ -120,7 +121,7 @@ func findErrorStretch(c *context) (*errorStretch, bool) {
 		if s.sec < c.whole {
 			return failingSecond(s)
 		}
-		kept := s.failed - float64(s.m.Failures[sample.Interrupted])
+		kept := keptFailures(s)
 		return s.x > 0 && kept >= errMin && kept >= errShare*s.x
 	}
 	busy := make([]int, 0, len(view)) // indexes of the seconds with requests
@@ -151,9 +152,28 @@ func findErrorStretch(c *context) (*errorStretch, bool) {
 			e.lastI = busy[j]
 		}
 	}
+	if !burst {
+		e.lastI = throughCutEnd(view, e.lastI, c.whole)
+	}
 	e.from, e.to = view[e.firstI].sec, view[e.lastI].sec
 	e.kinds = failureKinds(view, e.firstI, e.lastI)
 	return e, true
+}
+
+// throughCutEnd extends a stretch ending at view[last] over the run's
+// cut-short last second right after it when that second failed as the
+// edges do (edgeStretch): its failures are the stretch's, and the totals
+// count every failure, though a sliver holds fewer than errMin.
+func throughCutEnd(view []clientSecond, last, whole int) int {
+	if last+1 >= len(view) {
+		return last
+	}
+	s := &view[last+1]
+	kept := keptFailures(s)
+	if s.sec < whole || s.sec != view[last].sec+1 || kept == 0 || kept < errShare*s.x {
+		return last
+	}
+	return last + 1
 }
 
 // failureKinds returns the kinds that failed from second i to j of view,
@@ -356,7 +376,7 @@ func (c *context) runErrors(view []clientSecond, busy []int) (span, bool) {
 	first, last := -1, -1
 	for j, i := range busy {
 		s := &view[i]
-		kept := s.failed - float64(s.m.Failures[sample.Interrupted])
+		kept := keptFailures(s)
 		requests += s.x
 		failed += kept
 		if kept > 0 {
@@ -397,7 +417,7 @@ func edgeStretch(view []clientSecond, busy []int, i, step int) (int, bool) {
 	answered, last := 0.0, -1
 	for ; i >= 0 && i < len(busy); i += step {
 		s := &view[busy[i]]
-		kept := s.failed - float64(s.m.Failures[sample.Interrupted])
+		kept := keptFailures(s)
 		if kept == 0 || kept < errShare*s.x {
 			break
 		}
@@ -424,7 +444,7 @@ func errorsSince(view []clientSecond, busy []int, first int) int {
 		}
 		var failed, requests float64
 		for _, i := range busy[j:first] {
-			failed += kept(&view[i])
+			failed += keptFailures(&view[i])
 			requests += view[i].x
 		}
 		if failed >= errShare*requests {
@@ -435,8 +455,8 @@ func errorsSince(view []clientSecond, busy []int, first int) int {
 	return first
 }
 
-// kept is a second's failures less those the stop interrupted.
-func kept(s *clientSecond) float64 {
+// keptFailures is a second's failures less those the stop interrupted.
+func keptFailures(s *clientSecond) float64 {
 	return s.failed - float64(s.m.Failures[sample.Interrupted])
 }
 

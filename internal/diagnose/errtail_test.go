@@ -53,6 +53,11 @@ func TestErrorsAtTheEdges(t *testing.T) {
 		{"500s in the last 2 seconds, the last cut short", edgeErrors(open, 30, 100, 2, sample.HTTP5xx, sample.HTTP5xx, 29),
 			&expect{Critical, [2]int{29, 29}, [2]int{30, 30}, []string{"Errors from 0:29", "http_5xx 100%"},
 				[]string{"102 http_5xx failures (100% of the failures) from 0:29"}}},
+		// fresh39: the stretch ended at the last whole second, so the cut-short
+		// one's 2 failures were left out of "181 http_5xx failures" of 183.
+		{"500s in the last 3 whole seconds and the cut-short one", edgeErrors(open, 30, 100, 2, sample.HTTP5xx, sample.HTTP5xx, 27, 28, 29),
+			&expect{Critical, [2]int{27, 27}, [2]int{30, 30}, []string{"Errors from 0:27", "http_5xx 100%"},
+				[]string{"302 http_5xx failures (100% of the failures) from 0:27"}}},
 		{"500s in the last 3 seconds at 2 req/s", edgeErrors(open, 90, 2, 0, sample.HTTP5xx, none, 87, 88, 89),
 			&expect{Critical, [2]int{87, 87}, [2]int{89, 89}, []string{"Errors from 1:27", "http_5xx 100%"},
 				[]string{"6 http_5xx failures (100% of the failures) from 1:27"}}},

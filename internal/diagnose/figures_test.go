@@ -42,6 +42,7 @@ func synthetic() map[string]func(t *testing.T) Input {
 			{ep: 0, n: 450, dur: even(2*time.Millisecond, 0.5)}, {ep: 1, n: 450, dur: even(3*time.Millisecond, 0.5)},
 			{ep: 2, n: 100, dur: even(300*time.Millisecond, 0.5)}}),
 		"lock-step": lockStep, "go-sql-full-early": goSQLFullEarly, "host-busy": busyHost(1.94, 0), "host-steal": busyHost(0.6, 0.5),
+		"lb-refused-page": behindLB(nginxPage, 100, 0, 0.02), "lb-refused-rates": behindLB("503 Service Unavailable", 100, 50, 0.02), "lag-few-iterations": lagFewIterations,
 		"lag-no-cpu": busyHost(0.3, 0), "partial-end": partialEnd, "closed-end": closedEnd, "two-holds": twoHolds, "lock-collapse": lockCollapse,
 		"same-name": sameName, "sold-out": soldOut, "refused": deadTarget(sample.ConnRefused),
 		"late-scale": lateScale(0.96, true), "planned-scale": plannedScale, "throttled-pods": throttledPods(0.4), "throttled-1pc": throttledPods(0.01),
@@ -192,7 +193,7 @@ func TestEveryFigureIsRecomputedFromRunDB(t *testing.T) {
 	}
 	for _, k := range []string{KindSaturation, KindPoolExhaustion, KindCPUSaturation, KindGeneratorBound, KindErrorsAtLoad,
 		KindMoreVUsSameTPS, KindLatencyDrift, KindGCPressure, KindBimodalLatency, KindAllFailed, KindCheckFailed, KindHostBusy, KindCPUThrottled, KindLateScaleOut, KindPodRestarts, KindBackendBound, KindTargetHostBusy, "healthy",
-		KindTraceDBTail, KindNPlusOne, KindTraceHTTPTail, KindCacheMiss, KindCacheCold} {
+		KindTraceDBTail, KindNPlusOne, KindTraceHTTPTail, KindCacheMiss, KindCacheCold, KindThreadPoolFull, KindDBBusy} {
 		if !kinds[k] {
 			t.Errorf("the corpus raises no %s finding: the property is not tested for it", k)
 		}

@@ -82,7 +82,7 @@ func generatorBound(c *context) []Finding {
 	}
 	var hostBusy []Finding
 	if lf, ll, ok := c.lagEpisode(); ok {
-		if f, busy := c.hostBusyFinding(lf, ll, c.lagLate(c.client(SrcLag), "; iterations started late, lag ", "the highest scheduler lag p99", "highest lag ")); busy && !cpuBusy {
+		if f, busy := c.hostBusyFinding(lf, ll, c.lagLate(c.client(SrcLag), "; iterations started late, lag ", "the highest scheduler lag p99", "highest lag "), true); busy && !cpuBusy {
 			hostBusy = append(hostBusy, f)
 		} else {
 			join(c.generatorLag(b, lf, ll, cpuBusy))
@@ -91,7 +91,7 @@ func generatorBound(c *context) []Finding {
 	}
 	if src, sf, sl, ok := c.stallEpisode(); ok {
 		if f, busy := c.hostBusyFinding(sf, sl, c.lagLate(src, "; its goroutines waited for a CPU, scheduling latency ",
-			"the highest scheduling latency p99 of the generator", "highest scheduling latency ")); busy && !cpuBusy {
+			"the highest scheduling latency p99 of the generator", "highest scheduling latency "), false); busy && !cpuBusy {
 			if len(hostBusy) == 0 {
 				hostBusy = append(hostBusy, f)
 			}
@@ -101,7 +101,7 @@ func generatorBound(c *context) []Finding {
 		}
 	}
 	if wf, wl, ok := c.waitEpisode(); ok {
-		if f, busy := c.hostBusyFinding(wf, wl, c.waitLate(wf, wl)); busy && !cpuBusy {
+		if f, busy := c.hostBusyFinding(wf, wl, c.waitLate(wf, wl), false); busy && !cpuBusy {
 			if len(hostBusy) == 0 {
 				hostBusy = append(hostBusy, f)
 			}
@@ -153,14 +153,33 @@ func (c *context) generatorSources() (used, capacity string, share []series.Poin
 		}
 		used, capacity = c.ofSeries(u), c.ofSeries(cp)
 		_, all := c.ratio(used, capacity)
+		measured := c.hostMeasured()
 		for _, p := range all {
-			if p.Sec < c.whole {
+			if p.Sec < c.whole && measured(p.Sec) {
 				share = append(share, p)
 			}
 		}
 		return used, capacity, share, true
 	}
 	return "", "", nil, false
+}
+
+// hostMeasured returns whether the host's CPU was read at a second, when
+// the run read it at all. A run.db of a build whose collector, late, took
+// the seconds it missed a few ms apart holds there loadlens's busy time
+// over those ms (a whole core) and no host reading, the host's clock ticks
+// not having moved: 18 of trial A38's 19 seconds above 0.9 cores.
+func (c *context) hostMeasured() func(sec int) bool {
+	host, _, ok := c.hostSources()
+	pts := c.values(host)
+	if !ok || len(pts) == 0 {
+		return func(int) bool { return true }
+	}
+	read := make(map[int]bool, len(pts))
+	for _, p := range pts {
+		read[p.Sec] = true
+	}
+	return func(sec int) bool { return read[sec] }
 }
 
 // generatorCPU checks the generator's CPU use against its capacity.
@@ -326,18 +345,20 @@ func (c *context) lagLate(src, words, what, evWords string) lateSignal {
 
 // hostBusyFinding says whether the host, not loadlens, was short of CPU
 // while loadlens was late (late says how): busy with other processes, or
-// robbed by the hypervisor.
-func (c *context) hostBusyFinding(from, to int, late lateSignal) (Finding, bool) {
-	host, cpus, ok := c.hostSources()
+// robbed by the hypervisor. byLag says late is the start lag, which
+// lagGrade weighs against the latencies: a goroutine's wait to read an
+// answer is no lag the run's lag histogram holds.
+func (c *context) hostBusyFinding(from, to int, late lateSignal, byLag bool) (Finding, bool) {
+	v, ok := c.busiestHost(c.hostViews(from, to), from, to)
 	if !ok {
 		return Finding{}, false
 	}
 	b := newBuilder(KindHostBusy, Critical)
-	h := b.add(c.fig(host, StatMedian, from, to, UnitNumber, "cores busy on the host, every process counted (median)"))
-	n := b.add(c.fig(cpus, StatMedian, from, to, UnitCores, "the host's CPUs"))
+	h := b.add(c.fig(v.host, StatMedian, from, to, UnitNumber, "cores busy on the host, every process counted (median)"))
+	n := b.add(c.fig(v.cpus, StatMedian, from, to, UnitCores, "the host's CPUs"))
 	hs := b.derive(StatRatio, UnitFraction, "share of the host's CPUs in use", h, n)
 	var steal, ss ref = -1, -1
-	if st, ok := c.stealFig(from, to); ok {
+	if st, ok := c.stealFig(from, to); ok && v.steal {
 		steal = b.add(st)
 		ss = b.derive(StatRatio, UnitFraction, "share of the host's CPUs taken by the hypervisor", steal, n)
 	}
@@ -347,19 +368,25 @@ func (c *context) hostBusyFinding(from, to int, late lateSignal) (Finding, bool)
 		return Finding{}, false
 	}
 	var own, os ref = -1, -1
-	if used, _, _, ok := c.generatorSources(); ok {
-		own = b.add(c.fig(used, StatMedian, from, to, UnitCores, "cores loadlens used (median)"))
+	if v.own != "" {
+		own = b.add(c.fig(v.own, StatMedian, from, to, UnitCores, "cores loadlens used (median)"))
 		os = b.derive(StatRatio, UnitFraction, "share of the host's CPUs loadlens used", own, n)
 	}
 	lateWords, lateEvidence := late(b, from, to)
 	onset := b.second(from, StatOnset, "the first late second")
 	title := []any{"The generator's host was short of CPU from ", onset, ": "}
-	if busy {
+	switch {
+	case busy && v.agent != "": // "agent 2 …: its host was 1.9 of 2 cores busy while loadlens used 0.3 cores"
+		title = append(append(title, v.whose()...), h, " of ", n, " busy")
+		if own >= 0 {
+			title = append(title, " while loadlens used ", own)
+		}
+	case busy:
 		title = append(title, "it was busy with other processes, ", hs, " of ", n, " in use")
 		if os >= 0 {
 			title = append(title, ", loadlens used ", os)
 		}
-	} else {
+	default:
 		title = append(title, "the hypervisor took ", ss, " of its ", n, " (steal)")
 	}
 	b.evidence(hs, "the host's CPUs in use, every process counted: ", h, " of ", n, " (", hs, ")")
@@ -370,25 +397,45 @@ func (c *context) hostBusyFinding(from, to int, late lateSignal) (Finding, bool)
 		b.evidence(ss, "taken by the hypervisor (steal): ", steal, " (", ss, ")")
 	}
 	lateEvidence()
-	b.f.Remedies = []string{
+	b.f.Remedies = hostBusyRemedies()
+	also, starved := c.targetFailed(b, from, to), []any(nil)
+	if also == nil {
+		if st, ok := c.generatorStarved(to); ok { // its lag understates how late it read the answers
+			starved = c.starvedWords(b, st)
+		} else if also = c.targetQueued(b, from); also == nil {
+			also = c.targetStepped(b)
+		}
+	}
+	switch {
+	case also != nil:
+		alsoTitle(b, append(title, lateWords...), also)
+	case starved != nil:
+		b.title(append(append(append(title, lateWords...), starved...), NotTheTargets)...)
+	default:
+		var levels []lagLevel
+		if byLag {
+			levels = c.lagLevels(b)
+		}
+		end, remedy, graded := lagGrade(b, levels)
+		if !graded {
+			end = []any{NotTheTargets}
+		} else {
+			b.f.Remedies[0] = remedy
+		}
+		b.title(append(append(title, lateWords...), end...)...)
+	}
+	return b.done(from, to), true
+}
+
+// hostBusyRemedies are the remedies of a host short of CPU, a fresh
+// slice: lagGrade may replace the first.
+func hostBusyRemedies() []string {
+	return []string{
 		"do not use these figures: the generator could not keep its schedule on a busy host",
 		"run loadlens where nothing else competes for the CPU (stop other jobs, or a machine of its own)",
 		"a target on the same host (127.0.0.1, a local container) is one of those processes: give it and loadlens cores of their own (taskset -c) or separate machines",
 		"on a cloud VM with steal, use a larger or dedicated instance",
 	}
-	also := c.targetFailed(b, from, to)
-	if also == nil {
-		also = c.targetQueued(b, from)
-	}
-	if also == nil {
-		also = c.targetStepped(b)
-	}
-	if also != nil {
-		alsoTitle(b, append(title, lateWords...), also)
-	} else {
-		b.title(append(append(title, lateWords...), NotTheTargets)...)
-	}
-	return b.done(from, to), true
 }
 
 // dropEpisode returns the first whole seconds in which the open model

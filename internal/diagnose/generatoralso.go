@@ -85,6 +85,8 @@ func (c *context) generatorTitle(b *builder, from, to int, parts, also []any, cp
 	}
 	if f := c.targetFailed(b, from, to); f != nil {
 		also = f // its errors say more than a slowdown under the generator's lag
+	} else if st, ok := c.generatorStarved(to); ok && len(also) == 0 {
+		parts = append(parts, c.starvedWords(b, st)...) // its lag understates how late it read the answers
 	} else if len(also) == 0 && !cpuBusy { // loadlens's own CPU used up loses more than its lag shows
 		if also = c.targetQueued(b, from); also == nil {
 			also = c.targetStepped(b)

@@ -130,19 +130,21 @@ func (c *context) generatorPeak(b *builder) []any {
 	return []any{"the generator used at most ", u, " of ", cp, " (", s, ")"}
 }
 
+// serverFamilies are the series each server-side rule reads.
+var serverFamilies = []struct {
+	what  string
+	names []string
+}{
+	{"DB pool", []string{"hikaricp_connections_active", "go_sql_in_use_connections", "pgbouncer_pools_client_waiting_connections"}},
+	{"CPU", []string{"process_cpu_usage", "process_cpu_time_ns_total", "system_cpu_usage", "process_cpu_seconds_total",
+		"container_cpu_usage_seconds_total", "node_cpu_seconds_total", "container_cpu_cfs_periods_total"}},
+	{"GC", []string{"jvm_gc_pause_seconds_sum", "go_gc_duration_seconds_sum"}},
+}
+
 // serverChecked names the server-side families the rules could read.
 func (c *context) serverChecked(b *builder) []any {
-	groups := []struct {
-		what  string
-		names []string
-	}{
-		{"DB pool", []string{"hikaricp_connections_active", "go_sql_in_use_connections", "pgbouncer_pools_client_waiting_connections"}},
-		{"CPU", []string{"process_cpu_usage", "process_cpu_time_ns_total", "system_cpu_usage", "process_cpu_seconds_total",
-			"container_cpu_usage_seconds_total", "node_cpu_seconds_total", "container_cpu_cfs_periods_total"}},
-		{"GC", []string{"jvm_gc_pause_seconds_sum", "go_gc_duration_seconds_sum"}},
-	}
 	var found, missing []string
-	for _, g := range groups {
+	for _, g := range serverFamilies {
 		var hits []string
 		for _, n := range g.names {
 			if len(c.set.Find(n)) > 0 {
@@ -155,19 +157,41 @@ func (c *context) serverChecked(b *builder) []any {
 			missing = append(missing, g.what)
 		}
 	}
-	if len(found) == 0 && len(c.set.Find(CgroupPeriods)) > 0 { // an unscraped loopback target under a quota
-		return []any{"no server series were scraped, so DB pool and GC were not checked, and CPU only as its cgroup's quota throttled it (" + CgroupPeriods + ")"}
-	}
 	if len(found) == 0 {
-		return []any{"no server series were scraped, so DB pool, CPU and GC were not checked"}
+		return c.serverUnread(b)
 	}
-	c.define(SrcServer, []series.Point{{Sec: c.first, Value: float64(serverSeries(c.set))}})
-	n := b.add(c.fig(SrcServer, StatValue, c.first, c.first, UnitCount, "series scraped from the target"))
+	n := c.serverCount(b)
 	out := []any{"server checked (", n, " series): ", name(strings.Join(found, ", "))}
 	if len(missing) > 0 {
 		out = append(out, "; no series for ", strings.Join(missing, ", "))
 	}
 	return out
+}
+
+// serverUnread says why no server-side rule ran: nothing was scraped, or
+// what was scraped holds none of the series the rules read.
+func (c *context) serverUnread(b *builder) []any {
+	throttled := len(c.set.Find(CgroupPeriods)) > 0 // a loopback target under a quota
+	notChecked := "DB pool, CPU and GC were not checked"
+	if throttled {
+		notChecked = "DB pool and GC were not checked, and CPU only as its cgroup's quota throttled it (" + CgroupPeriods + ")"
+	}
+	if serverSeries(c.set) == 0 {
+		return []any{"no server series were scraped, so " + notChecked}
+	}
+	var reads []string
+	for _, g := range serverFamilies {
+		reads = append(reads, g.what+": "+strings.Join(g.names, ", "))
+	}
+	n := c.serverCount(b)
+	return []any{n, " server series were scraped, but none that the DB pool, CPU and GC rules read, so " + notChecked +
+		" (they read ", name(strings.Join(reads, "; ")), ")"}
+}
+
+// serverCount defines the number of scraped server series as a figure.
+func (c *context) serverCount(b *builder) ref {
+	c.define(SrcServer, []series.Point{{Sec: c.first, Value: float64(serverSeries(c.set))}})
+	return b.add(c.fig(SrcServer, StatValue, c.first, c.first, UnitCount, "series scraped from the target"))
 }
 
 // serverSeries counts the scraped series, leaving out the generator's own.

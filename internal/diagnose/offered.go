@@ -1,11 +1,18 @@
 package diagnose
 
-import "github.com/loadlens/loadlens/internal/metrics"
+import (
+	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/sample"
+)
 
-// runPerIteration is the run's requests per completed iteration, all
-// scenarios together; 1 when either is zero.
+// runPerIteration is the run's requests per iteration, all scenarios
+// together; 1 when either is zero. An iteration the end of the run cut
+// off is counted by its interrupted request (interruptedIterations), as
+// its requests are: else a one-request flow's 1,643 requests cut at the
+// graceful stop read as 2.42 requests per iteration (trial A39).
 func runPerIteration(run *metrics.Run) float64 {
-	var requests, iterations int64
+	var requests int64
+	iterations := interruptedIterations(run, -1)
 	for _, s := range run.Series {
 		requests += s.Requests
 		iterations += s.Iterations
@@ -16,14 +23,32 @@ func runPerIteration(run *metrics.Run) float64 {
 	return 1
 }
 
-// scenarioPerIteration is each scenario's own requests per completed
-// iteration over the run: a flow of two requests offers two per iteration
-// however many its neighbour sends. A scenario with no completed
-// iteration or no request takes the run's. Nil when the seconds carry no
-// per-scenario figures.
+// interruptedIterations is the iterations of scenario sc (-1: of every
+// scenario) the end of the run cut off in a request: one per interrupted
+// request, which its iteration never completed to count. Iterations are
+// counted when they complete, requests when they end, interrupted ones
+// too.
+func interruptedIterations(run *metrics.Run, sc int) int64 {
+	var n int64
+	for i := range run.Endpoints {
+		if i < len(run.Layout.Endpoints) && (sc < 0 || int(run.Layout.Endpoints[i].Scenario) == sc) {
+			n += run.Endpoints[i].Failures[sample.Interrupted]
+		}
+	}
+	return n
+}
+
+// scenarioPerIteration is each scenario's own requests per iteration over
+// the run, its iterations cut off by the end counted (runPerIteration): a
+// flow of two requests offers two per iteration however many its
+// neighbour sends. A scenario with no iteration or no request takes the
+// run's. Nil when the seconds carry no per-scenario figures.
 func scenarioPerIteration(run *metrics.Run, whole float64) []float64 {
 	n := len(run.Layout.Scenarios)
 	requests, iterations := make([]int64, n), make([]int64, n)
+	for sc := range iterations {
+		iterations[sc] = interruptedIterations(run, sc)
+	}
 	for _, s := range run.Series {
 		if len(s.PerScenario) != n {
 			return nil

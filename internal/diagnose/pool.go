@@ -1,6 +1,8 @@
 package diagnose
 
 import (
+	"slices"
+
 	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/series"
 )
@@ -195,6 +197,10 @@ func (c *context) poolFinding(p pool, from, to int) Finding {
 		}
 	}
 	c.clientFailures(b, from, to, sample.Timeout, sample.HTTP5xx)
+	if side, words := c.dbActivity(b, p, from, to); side != dbUnknown {
+		b.title(append(title, words...)...)
+		b.f.Remedies = slices.Clone(dbSideRemedies[side])
+	}
 	return b.done(from, to)
 }
 

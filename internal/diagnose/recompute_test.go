@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -182,6 +183,7 @@ func (r *rawRun) client(t *testing.T, src string) perSec {
 	for _, s := range r.snaps {
 		for _, e := range s.Endpoints {
 			requests += float64(e.Requests)
+			iterations += float64(e.Failures[sample.Interrupted]) // an iteration the end cut off in a request
 		}
 		for _, sc := range s.Scenarios {
 			iterations += float64(sc.Iterations)
@@ -191,11 +193,12 @@ func (r *rawRun) client(t *testing.T, src string) perSec {
 	if requests > 0 && iterations > 0 {
 		perIter = requests / iterations
 	}
-	// Each scenario offers at its own requests per completed iteration.
+	// Each scenario offers at its own requests per iteration, those cut off counted.
 	scenReqs, scenIters := map[int32]float64{}, map[int]float64{}
 	for _, s := range r.snaps {
 		for i, e := range s.Endpoints {
 			scenReqs[r.layout.Endpoints[i].Scenario] += float64(e.Requests)
+			scenIters[int(r.layout.Endpoints[i].Scenario)] += float64(e.Failures[sample.Interrupted])
 		}
 		for i, sc := range s.Scenarios {
 			scenIters[i] += float64(sc.Iterations)
@@ -331,7 +334,7 @@ func (r *rawRun) stored(t *testing.T, key string) perSec {
 		t.Fatalf("no series %s in run.db", key)
 	}
 	out := perSec{}
-	raw := s.kind == "gauge" && !strings.HasSuffix(s.name, "_cpu_count") && // a count of CPUs is a gauge
+	raw := s.kind == "gauge" && !strings.HasSuffix(s.name, "_cpu_count") && s.name != "pg_stat_activity_count" && s.name != "pg_locks_count" && // counts of CPUs, sessions and locks are gauges
 		(strings.HasSuffix(s.name, "_total") || strings.HasSuffix(s.name, "_sum") || strings.HasSuffix(s.name, "_count"))
 	for i := range s.secs {
 		if !raw {
@@ -385,6 +388,22 @@ func (r *rawRun) source(t *testing.T, src string) perSec {
 		out := perSec{}
 		for sec, v := range r.source(t, src[len("capped("):len(src)-1]) {
 			out[sec] = math.Min(v, 1)
+		}
+		return out
+	case strings.HasPrefix(src, "round(Σ "): // before " / ", which it holds
+		parts := strings.SplitN(src[len("round(Σ "):len(src)-1], " / Σ ", 2)
+		a, b := r.source(t, parts[0]), r.source(t, parts[1])
+		var sa, sb float64
+		for sec, v := range a {
+			if w, ok := b[sec]; ok {
+				sa, sb = sa+v, sb+w
+			}
+		}
+		out := perSec{}
+		for sec := range a {
+			if _, ok := b[sec]; ok {
+				out[sec] = math.Round(sa / sb)
+			}
 		}
 		return out
 	case strings.Contains(src, " / "):
@@ -470,6 +489,18 @@ func (r *rawRun) source(t *testing.T, src string) perSec {
 		if strings.HasPrefix(src, "sum(") {
 			drop = []string{"action", "cause", "gc"}
 		}
+		if requestCounter(name) { // summed over every label but its target's
+			drop = nil
+			for _, s := range r.series {
+				if s.name == name {
+					for k := range s.labels {
+						if k != "role" && k != "target" && !containsString(drop, k) {
+							drop = append(drop, k)
+						}
+					}
+				}
+			}
+		}
 		all, idle := perSec{}, perSec{}
 		for key, s := range r.series {
 			if s.name != name || labelsBut(s.labels, drop...) != want || (r.summed(name, want) && s.labels["cpu"] != "") {
@@ -554,6 +585,17 @@ func (r *rawRun) recompute(t *testing.T, figs []Figure, i int) (float64, bool) {
 		return float64(f.To - f.From + 1), true
 	case StatQuantile:
 		name, filter := parseFilter(t, f.Source)
+		if name == SrcLagHist {
+			h := metrics.NewHist()
+			for _, s := range r.snaps {
+				for i := range s.Scenarios {
+					if l := s.Scenarios[i].Lag; l != nil && s.Second >= f.From && s.Second <= f.To {
+						h.Merge(l)
+					}
+				}
+			}
+			return h.Quantile(f.Q).Seconds(), true
+		}
 		if name != SrcDuration {
 			t.Fatalf("quantile of %s", f.Source)
 		}
@@ -764,4 +806,18 @@ func (r *rawRun) cpuBusy(t *testing.T, key string) perSec {
 		}
 	}
 	return out
+}
+
+// requestCounter reports whether name is a balancer's or an app's request
+// counter (lbrefused.go), which the errors sum over a target's series.
+func requestCounter(name string) bool {
+	if slices.Contains(appCounters, name) {
+		return true
+	}
+	for _, l := range lbCounters {
+		if l.name == name {
+			return true
+		}
+	}
+	return false
 }

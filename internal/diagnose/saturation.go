@@ -20,7 +20,21 @@ const (
 
 // saturation finds the knee of the (load, throughput, latency) curve: the
 // point after which more load brought no more throughput, only latency.
+// None is named on the latencies of a generator starved of CPU while the
+// target's own CPU stayed low (genstarved.go): they are loadlens's.
 func saturation(c *context) []Finding {
+	var out []Finding
+	for _, f := range kneeOrBehind(c) {
+		if _, starved := c.generatorStarved(f.To); !starved {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// kneeOrBehind finds the knee, or an open model's throughput behind the
+// offered rate.
+func kneeOrBehind(c *context) []Finding {
 	if len(c.secs) < satMinSeconds {
 		return nil
 	}
@@ -150,7 +164,13 @@ func (c *context) behind(xs, ls, rs []float64) []Finding {
 	run, ok := firstRun(len(xs), satBehindSecs, func(i int) bool {
 		return ls[i] >= satBehind*xs[i] && ls[i]-xs[i] >= satBehindGap
 	})
-	if !ok || !latencyRose(rs[run.first], rs[run.last], satBehind) {
+	if !ok {
+		return nil
+	}
+	// A starved target's last seconds may complete nothing, and their mean
+	// latency reads 0: the latency at the end is its last completions'.
+	last := lastServed(rs, run)
+	if !latencyRose(rs[run.first], rs[last], satBehind) {
 		return nil
 	}
 	// Offered counts each iteration's requests when it starts; a flow that
@@ -158,12 +178,12 @@ func (c *context) behind(xs, ls, rs []float64) []Finding {
 	// requests that queued (an endpoint's own latency rose) show the gap is
 	// the target's.
 	queuedEp, ok := c.queued(run.first, run.last, satBehind)
-	if !ok || !c.gapQueued(run.first, run.last, xs[run.last]*rs[run.last]) {
+	if !ok || !c.gapQueued(run.first, run.last, xs[last]*rs[last]) {
 		return nil
 	}
 	from, to := c.secs[run.first].sec, c.secs[run.last].sec
 	ff, ft := c.window(run.first, 1)
-	lf, lt := c.window(run.last, 1)
+	lf, lt := c.window(last, 1)
 	b := newBuilder(KindSaturation, Warning)
 	reqs, offered, mean := c.client(SrcRequests), c.client(SrcOffered), c.client(SrcMean)
 	x := b.add(c.fig(reqs, StatMedian, from, to, UnitReqPerSec, "throughput while behind (median)"))
@@ -199,6 +219,17 @@ func (c *context) behind(xs, ls, rs []float64) []Finding {
 	b.evidence(gap, gap, " "+c.counts().Many+" offered from ", onset, " to ", end, " were not completed; by Little's law ", n1,
 		" were in flight at the end: they queued")
 	return []Finding{b.done(from, to)}
+}
+
+// lastServed is the last second of run, by index, whose smoothed mean
+// latency some completion gave (rs > 0); run.last when none did.
+func lastServed(rs []float64, run span) int {
+	for i := run.last; i > run.first; i-- {
+		if rs[i] > 0 {
+			return i
+		}
+	}
+	return run.last
 }
 
 // littlesLaw adds the evidence N = X·R: the requests in flight that a

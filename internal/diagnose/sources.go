@@ -27,6 +27,7 @@ const (
 	SrcDropped    = "dropped_iterations"     // iterations the open model could not start
 	SrcOffered    = "offered"                // open model: requests offered, each arrival-rate scenario's arrivals its schedule offered (recorded by intended start) × its requests per iteration, a closed one's iterations × its; rebuilt from completions for a run.db of an earlier build (offeredSeries)
 	SrcLag        = "scheduler_lag.p99"      // 99th percentile of how late iterations started, in seconds
+	SrcLagHist    = "scheduler_lag"          // the histogram of how late iterations started, every scenario's merged: quantiles over every second of the run
 	SrcCheckFails = "checks.fails"           // a check's failures; {check, endpoint, scenario} ({check, scenario} for a check of no one endpoint)
 	SrcCheckTotal = "checks.total"           // a check's outcomes; {check, endpoint, scenario} ({check, scenario} for a check of no one endpoint)
 	SrcTruncated  = "truncated_bodies"       // responses whose body was longer than its step's max_body (checks read only the start)

@@ -52,7 +52,7 @@ func (c *context) inFlight(from, to int) float64 {
 // every VU was waiting for the target: a slow or hanging target held the
 // pool, so the target was offered less than the plan, and its latency and
 // errors, not loadlens, are what to look at (never "the generator is the
-// bottleneck").
+// bottleneck"). Not while loadlens was starved of CPU beside an idle target.
 func targetHeldVUs(c *context) []Finding {
 	if c.run == nil {
 		return nil
@@ -64,6 +64,9 @@ func targetHeldVUs(c *context) []Finding {
 	from, to := c.secs[run.first].sec, c.secs[run.last].sec
 	if !c.heldByTarget(from, to) {
 		return nil
+	}
+	if _, starved := c.generatorStarved(to); starved {
+		return nil // the VUs waited for loadlens to read the answers, not for the target (genstarved.go)
 	}
 	b := newBuilder(KindTargetHeldVUs, Warning)
 	d := b.add(c.fig(c.client(SrcDropped), StatSum, from, to, UnitCount, "iterations dropped for lack of a free VU"))

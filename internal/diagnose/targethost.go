@@ -22,9 +22,10 @@ type targetCPUs struct {
 	label      string // where the busy share comes from, for the title
 	busy       string // source: the CPUs' busy share
 	own        string // source: the target's share of the same CPUs
-	// ownCores and cpus are, for a host read by node_exporter, the
-	// sources of the target's cores and of the host's CPUs (own is their
-	// ratio); "" for Micrometer, whose two shares are of the same CPUs.
+	// ownCores and cpus are the sources of the target's cores and of the
+	// CPUs busy counts (own is their ratio): a node_exporter host's, or
+	// those Micrometer's shares count when the JVM may use fewer
+	// (micrometerView); "" when the two shares are of the CPUs it may use.
 	ownCores, cpus string
 	cpusWhat       string // what cpus counts, for the figure: "the host's CPUs"
 	// also is a further test of a second (pinnedViews: the target ran on
@@ -88,8 +89,8 @@ func ownUseAbove(subjects []cpuSubject, proc string, sec int, share float64) boo
 
 // targetCPUViews returns every view of a target's CPUs the series offer:
 // Micrometer's system_cpu_usage beside its process_cpu_usage (both shares
-// of the CPUs the JVM may use: the host's, its cpuset's, or its cgroup
-// quota), then node_exporter's host beside a process of the same role.
+// of the same CPUs: the host's, or its container's), then node_exporter's
+// host beside a process of the same role.
 func (c *context) targetCPUViews() []targetCPUs {
 	var out []targetCPUs
 	for _, sys := range c.set.Find("system_cpu_usage") {
@@ -97,7 +98,7 @@ func (c *context) targetCPUViews() []targetCPUs {
 		if p == nil || procOf(sys) == "" {
 			continue
 		}
-		out = append(out, targetCPUs{name: roleName(sys), proc: procOf(sys), label: titled(sys), busy: c.ofSeries(sys), own: c.ofSeries(p)})
+		out = append(out, c.micrometerView(sys, p))
 	}
 	return append(append(append(out, c.nodeViews()...), c.pinnedViews()...), c.localViews()...)
 }
@@ -184,7 +185,11 @@ func (c *context) hostTakenFinding(v targetCPUs, subjects []cpuSubject, from, to
 	if !effect && base < 0 {
 		effect, queued = c.queueEffect(b, from, to)
 	}
-	title := []any{name(v.name), " CPU taken by other processes from ", onset, ": its CPUs ", busy, " busy, ", others,
+	its, it := "its CPUs ", "the CPUs it may use: "
+	if v.hostShares() {
+		its, it = "its host's CPUs ", "the host's CPUs (more than it may use): "
+	}
+	title := []any{name(v.name), " CPU taken by other processes from ", onset, ": ", its, busy, " busy, ", others,
 		" by the host's other processes, ", own, " by itself (", name(v.label), ")"}
 	switch {
 	case effect:
@@ -198,17 +203,19 @@ func (c *context) hostTakenFinding(v targetCPUs, subjects []cpuSubject, from, to
 		title = append(title, ", but the client's latency did not rise with it: context, not what limited this load")
 	}
 	b.title(title...)
-	b.evidence(busy, "the CPUs it may use: ", busy, " in use, every process counted, from ", onset, " (median)")
+	b.evidence(busy, it, busy, " in use, every process counted, from ", onset, " (median)")
 	switch {
 	case v.also != nil:
 		b.evidence(own, "the target itself: ", oc, " of the ", n, " it may run on (", own, "); other processes: ", others)
 		c.restEvidence(b, v.rest, oc, from, to)
+	case v.hostShares():
+		b.evidence(own, "the target itself: ", oc, " of the ", n, " process_cpu_usage is a share of (", own, "); other processes: ", others)
 	case n >= 0:
 		b.evidence(own, "the target itself: ", oc, " of the host's ", n, " (", own, "); other processes: ", others)
 	default:
 		b.evidence(own, "the target itself: ", own, " of them; other processes: ", others)
 	}
-	c.ownLimitEvidence(b, subjects, v.proc, from, to)
+	c.ownLimitEvidence(b, subjects, v.proc, from, to, n >= 0)
 	c.clientAt(b, from)
 	if queued != nil {
 		queued()
@@ -236,8 +243,10 @@ func (c *context) quietBefore(source string, from int) bool {
 }
 
 // ownLimitEvidence states how much of its own limit the target used
-// meanwhile, by its first CPU subject: it was not its own saturation.
-func (c *context) ownLimitEvidence(b *builder, subjects []cpuSubject, proc string, from, to int) {
+// meanwhile, by its first CPU subject: it was not its own saturation. In
+// cores when the finding states the target's use in cores (inCores): a
+// share of its limit beside a share of the host's CPUs reads as two uses.
+func (c *context) ownLimitEvidence(b *builder, subjects []cpuSubject, proc string, from, to int, inCores bool) {
 	for _, s := range subjects {
 		if s.proc != proc {
 			continue
@@ -246,7 +255,11 @@ func (c *context) ownLimitEvidence(b *builder, subjects []cpuSubject, proc strin
 		if math.IsNaN(b.fig(u).Value) {
 			continue
 		}
-		if s.limit != "" {
+		if s.limit != "" && inCores && s.cores != "" {
+			used := b.add(c.fig(s.cores, StatMedian, from, to, UnitCores, "cores the target used (median)"))
+			l := b.add(c.fig(s.limit, StatMedian, from, to, UnitCores, "the cores the process may use"))
+			b.evidence(used, "it used ", used, " of the ", l, " it may use (median): below its limit, so not its own saturation")
+		} else if s.limit != "" {
 			l := b.add(c.fig(s.limit, StatMedian, from, to, UnitCores, "the cores the process may use"))
 			b.evidence(u, "it used ", u, " of the ", l, " it may use (median): below its limit, so not its own saturation")
 		} else {

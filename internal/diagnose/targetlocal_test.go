@@ -24,7 +24,7 @@ func TestCPUBoundLoopbackTarget(t *testing.T) {
 		{"the trial at 100 req/s, target on loopback: the host took its core", replay("trialA-cpu100"), []string{"app"}, KindTargetHostBusy,
 			&expect{Critical, [2]int{3, 3}, [2]int{33, 33},
 				[]string{"App CPU taken by other processes from 0:03", "10.3% by itself"},
-				[]string{"it used 20.6% of the 1 core it may use (median)"}}},
+				[]string{"it used 0.206 cores of the 1 core it may use (median)"}}},
 		{"the trial at 90 req/s, target on loopback", replay("trialA-cpu90"), []string{"app"}, KindTargetHostBusy,
 			&expect{Critical, [2]int{2, 2}, [2]int{23, 23}, []string{"App CPU taken by other processes from 0:02"}, nil}},
 		{"the same run, target remote: loadlens's host is not its", replay("trialA-cpu100"), nil, KindTargetHostBusy, nil},

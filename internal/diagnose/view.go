@@ -26,6 +26,9 @@ type context struct {
 	traces    []spans.Breakdown         // the trace join's breakdowns per endpoint
 	names     []string                  // the endpoints' names, also for a run without seconds
 	local     []string                  // the scraped targets on loadlens's own host (Input.LocalTargets)
+	// queueCause is the full pool that explains the open model's queue
+	// (queuecause.go); nil until the pool and thread-pool rules have run.
+	queueCause *Finding
 }
 
 // clientSecond is one second of the client view in the units rules reason

@@ -3,14 +3,11 @@ package dist
 import (
 	"context"
 	"fmt"
-	"math"
 	"runtime"
 	"time"
 
-	"github.com/loadlens/loadlens/internal/app"
 	"github.com/loadlens/loadlens/internal/engine"
 	"github.com/loadlens/loadlens/internal/metrics"
-	"github.com/loadlens/loadlens/internal/proc"
 	"github.com/loadlens/loadlens/internal/units"
 )
 
@@ -41,7 +38,7 @@ func (s *session) load(ctx context.Context, at time.Time) {
 	fmt.Fprintf(s.cfg.Out, "agent: load started\n")
 	engDone := make(chan error, 1)
 	go func() { engDone <- eng.Run(ctx) }()
-	cpu, stall := proc.NewCPUMeter(), app.NewStallMeter()
+	meters := newAgentMeters()
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	var engErr error
@@ -49,15 +46,11 @@ func (s *session) load(ctx context.Context, at time.Time) {
 	send := func() bool {
 		snap := rec.Collect(sec)
 		snap.SetGauges(eng.Gauges(nil))
+		snap.SetOffered(eng.Offered(sec, nil)) // by the schedule, as the local collector's
 		b, err := snap.MarshalBinary()
 		if err == nil {
 			h := secondHead{sec: sec, inFlight: eng.InFlight()}
-			cores, wall, ok := cpu.Sample()
-			if !ok {
-				cores = math.NaN() // unknown, not idle
-			}
-			h.cpu, h.cpuWall = cores, wall.Seconds()
-			h.stall, h.wait = stall.Sample()
+			meters.read(&h)
 			err = s.c.send(kindSecond, secondFrame(h, b))
 		}
 		sec++

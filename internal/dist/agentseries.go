@@ -67,3 +67,23 @@ func agentSeries(p *plan.Plan, a *agentState, sec int, s *metrics.Snapshot, cpu 
 func offeredIn(p *plan.Plan, seg plan.Segment, sec int) (n int64, open bool) {
 	return plannedBetween(p, seg, time.Duration(sec)*time.Second, time.Duration(sec+1)*time.Second)
 }
+
+// maxHostLabel bounds the host name an agent's host series carry: the
+// welcome's, which an agent says and a label repeats every second.
+const maxHostLabel = 64
+
+// agentHostSeries returns the CPU of an agent's host in second sec, as it
+// reported it (diagnose.AgentHostCPU and AgentHostCPUs, labelled with its
+// host's name): none when it did not (h.cpus 0, an agent of an older build).
+func agentHostSeries(a *agentState, sec int, h hostCPU) series.Set {
+	if h.cpus <= 0 {
+		return nil
+	}
+	labels := []series.Label{{Name: diagnose.AgentLabel, Value: a.name + " " + a.addr}, {Name: diagnose.AgentHostLabel, Value: clip(a.who.Host, maxHostLabel)},
+		{Name: "role", Value: "generator"}, {Name: "target", Value: diagnose.AgentsTarget}}
+	series.SortLabels(labels)
+	point := func(name string, v float64) *series.Series {
+		return &series.Series{Name: name, Labels: labels, Kind: series.Gauge, Points: []series.Point{{Sec: sec, Value: v}}}
+	}
+	return series.Set{point(diagnose.AgentHostCPU, h.busy), point(diagnose.AgentHostCPUs, float64(h.cpus))}
+}

@@ -15,6 +15,7 @@ type agentState struct {
 	pending  map[int]*metrics.Snapshot // received, not merged yet
 	cpuAt    map[int]float64           // the CPU it reported with each pending second
 	stallAt  map[int]stall             // its waits for a CPU it reported with each pending second
+	hostAt   map[int]hostCPU           // its host's CPU it reported with each pending second
 	next     int                       // the next second expected: they come in order
 	merged   int                       // seconds below this were merged or marked missing
 	done     bool                      // it said the load was over
@@ -50,6 +51,13 @@ func (a *agentState) owes(sec int) bool {
 // cores (NaN: not measured).
 type stall struct{ p99, wait float64 }
 
+// hostCPU is an agent's host's CPU in one second: cores busy, every
+// process counted, of its cpus (0: not sent).
+type hostCPU struct {
+	busy float64
+	cpus int
+}
+
 // receiveHead keeps what the agent reported with second h.sec besides its
 // CPU, once receive took that second: its waits for a CPU, and how long
 // its CPU was measured over, which weighs that CPU in the agent's mean.
@@ -58,6 +66,9 @@ func (a *agentState) receiveHead(h secondHead) {
 		return
 	}
 	a.stallAt[h.sec] = stall{p99: h.stall, wait: h.wait}
+	if h.hostCPUs > 0 {
+		a.hostAt[h.sec] = hostCPU{busy: h.hostBusy, cpus: h.hostCPUs}
+	}
 	if !math.IsNaN(h.cpu) && h.cpuWall > 0 {
 		a.cpuTime += h.cpu * h.cpuWall
 		a.cpuWall += h.cpuWall

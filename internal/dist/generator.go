@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -33,11 +34,13 @@ type generator struct {
 	silence time.Duration // an agent quiet this long is lost
 	last    int           // the seconds an agent may send: lastSecond
 	agents  []*agentState
-	start   time.Time
-	notify  func(string)
-	tap     func(agent string, snap []byte)
-	missed  func(agent string, sec int)
-	onSec   func(Progress) // Config.Progress; nil: none
+	// hostname is this host's name, which an agent on it says too (SameHost).
+	hostname string
+	start    time.Time
+	notify   func(string)
+	tap      func(agent string, snap []byte)
+	missed   func(agent string, sec int)
+	onSec    func(Progress) // Config.Progress; nil: none
 	// stopping is set before the agents are asked to stop: an agent ending
 	// early after it did as it was asked, not lost.
 	stopping atomic.Bool
@@ -51,6 +54,9 @@ type generator struct {
 	perSec   int           // the second perAgent is of
 	perAg    series.Set    // each agent's figures in the second merged last
 	progress Progress      // the totals onSec is given
+	// counted is the sum of every count of every second taken
+	// (Snapshot.AddCounts): while it is an int64, no merge of them overflows.
+	counted int64
 }
 
 // busiest is the agent whose CPU was the largest share of its cores in one second.
@@ -62,9 +68,10 @@ type busiest struct {
 
 func newGenerator(p *plan.Plan, remotes []*remote, wait time.Duration) *generator {
 	g := &generator{plan: p, wait: wait, silence: DefaultSilence, last: lastSecond(p), changed: make(chan struct{})}
+	g.hostname, _ = os.Hostname() // "": unknown, and no agent is known to be on this host
 	for _, r := range remotes {
 		g.agents = append(g.agents, &agentState{remote: r, pending: map[int]*metrics.Snapshot{}, cpuAt: map[int]float64{},
-			stallAt: map[int]stall{}, lostAt: -1})
+			stallAt: map[int]stall{}, hostAt: map[int]hostCPU{}, lostAt: -1})
 	}
 	return g
 }
@@ -164,8 +171,10 @@ func (g *generator) read(a *agentState) {
 
 // takeSecond keeps one second an agent sent; it says why the agent is
 // lost instead when the second is corrupt, out of the test's length
-// (a tampered second number would stretch the run without end) or out of
-// order.
+// (a tampered second number would stretch the run without end), out of
+// order, more than the agent could have measured (implausible, badHost), or counts
+// that would take the run's past int64 (a tampered 2^62 requests a second
+// wrapped its totals negative, and the run passed).
 func (g *generator) takeSecond(a *agentState, b []byte) (lostWhy string) {
 	head, body, err := parseSecondFrame(b)
 	sec := head.sec
@@ -188,10 +197,19 @@ func (g *generator) takeSecond(a *agentState, b []byte) (lostWhy string) {
 	if err == nil && sec != snap.Second {
 		err = fmt.Errorf("second %d carries the snapshot of second %d", sec, snap.Second)
 	}
+	if err == nil {
+		err = implausible(g.plan, a.seg, &snap)
+	}
+	if why := badHost(head); err == nil && why != "" {
+		err = errors.New(why)
+	}
 	if err != nil {
 		return "sent a bad second: " + err.Error()
 	}
 	g.update(func() {
+		if g.counted, err = snap.AddCounts(g.counted, g.plan.Layout); err != nil {
+			return
+		}
 		if g.tap != nil {
 			g.tap(a.name, body)
 		}
@@ -201,6 +219,9 @@ func (g *generator) takeSecond(a *agentState, b []byte) (lostWhy string) {
 		a.inFlight = head.inFlight
 		g.seconds = max(g.seconds, sec+1)
 	})
+	if err != nil {
+		return "sent a bad second: " + err.Error()
+	}
 	return ""
 }
 
@@ -335,6 +356,8 @@ func (g *generator) Second(sec int) *metrics.Snapshot {
 				st = stall{p99: math.NaN(), wait: math.NaN()}
 			}
 			g.perAg = append(g.perAg, agentSeries(g.plan, a, sec, s, cpu, st)...)
+			g.perAg = append(g.perAg, agentHostSeries(a, sec, a.hostAt[sec])...)
+			delete(a.hostAt, sec)
 			if !math.IsNaN(st.p99) && (math.IsNaN(g.stalled.p99) || st.p99 > g.stalled.p99) {
 				g.stalled = st
 			}

@@ -1,11 +1,13 @@
 package dist
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
 
+	"github.com/loadlens/loadlens/internal/boundedfile"
 	"github.com/loadlens/loadlens/internal/engine"
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/protocol/grpc"
@@ -81,13 +83,13 @@ func collectFiles(files map[string][]byte, file string, p *plan.Plan) error {
 			switch {
 			case err != nil:
 			case st.Request != nil && st.Request.BodyFile != "":
-				err = sendFile(files, file, st.Request.BodyFile, "body file")
+				err = sendFile(files, file, st.Request.BodyFile, "body file", st.Request.BodyFileAt)
 			case st.Session != nil && st.Session.GRPC != nil:
 				err = sendProtos(files, file, st.Session.GRPC)
 			}
 		})
 		if err == nil && s.Data != nil {
-			err = sendFile(files, file, s.Data.File, "data file")
+			err = sendFile(files, file, s.Data.File, "data file", s.Data.FileAt)
 		}
 		if err != nil {
 			return err
@@ -115,9 +117,9 @@ func sendProtos(files map[string][]byte, test string, g *plan.GRPC) error {
 		}
 		rel, err := filepath.Rel(dir, abs)
 		if err != nil || !filepath.IsLocal(rel) {
-			return fmt.Errorf("%s: .proto file %s: a distributed run sends the test's files to the agents beside it, so .proto files, protosets and import_paths must be below the test file's directory", test, path)
+			return refusal(test, g.ProtoAt, ".proto file %s: a distributed run sends the test's files to the agents beside it, so .proto files, protosets and import_paths must be below the test file's directory", path)
 		}
-		if err := sendFile(files, test, rel, ".proto file"); err != nil {
+		if err := sendFile(files, test, rel, ".proto file", g.ProtoAt); err != nil {
 			return err
 		}
 	}
@@ -125,17 +127,41 @@ func sendProtos(files map[string][]byte, test string, g *plan.GRPC) error {
 }
 
 // sendFile adds a file the test names to the files sent beside it, as the
-// test wrote its path; the path must stay below the test file's directory.
-func sendFile(files map[string][]byte, test, rel, what string) error {
+// test wrote its path. The path must stay below the test file's directory,
+// and so must the file it leads to through symlinks: a link to /etc/shadow
+// beside the test once sent its content to the agents and the target.
+func sendFile(files map[string][]byte, test, rel, what string, at plan.Error) error {
 	if !filepath.IsLocal(filepath.Clean(rel)) {
-		return fmt.Errorf("%s: %s %s: a distributed run sends the test's files to the agents beside it, so the path must be relative and below the test file's directory", test, what, rel)
+		return refusal(test, at, "%s %s: a distributed run sends the test's files to the agents beside it, so the path must be relative and below the test file's directory", what, rel)
 	}
-	b, err := os.ReadFile(filepath.Join(filepath.Dir(test), rel))
-	if err != nil {
-		return fmt.Errorf("%s: %s: %w", test, what, err)
+	real, err := resolveBelow(filepath.Dir(test), rel)
+	var out *outsideError
+	switch {
+	case errors.As(err, &out):
+		return refusal(test, at, "%s %s leads to %s, outside the test file's directory: a distributed run sends the test's files to the agents beside it, so the file, symlinks followed, must be below the test file's directory", what, rel, out.real)
+	case err != nil:
+		return refusal(test, at, "%s %s: %v", what, rel, err)
+	}
+	b, err := boundedfile.Read(real, maxFrame, true)
+	var big *boundedfile.TooLargeError
+	switch {
+	case errors.As(err, &big):
+		return refusal(test, at, "%s %s is %s; a distributed run sends at most %d MiB to an agent", what, rel, big, maxFrame>>20)
+	case err != nil:
+		return refusal(test, at, "%s %s: %v", what, rel, boundedfile.Cause(err))
 	}
 	files[rel] = b
 	return nil
+}
+
+// refusal is an error at the test's key that names a file; at is zero for
+// a file no key names (a URL-mode test), and the test's path stands.
+func refusal(test string, at plan.Error, format string, args ...any) error {
+	if at.File == "" {
+		at.File = test
+	}
+	at.Msg = fmt.Sprintf(format, args...)
+	return &at
 }
 
 // urlTestName is the file name agents give a URL-mode test.

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -111,7 +112,11 @@ func kindName(k byte) string {
 // tooBig says what an agent sent past its bound, e.g. "sent a notice of
 // 250.0 MB, more than the 25 KiB one may be".
 func (e *oversizeError) tooBig() string {
-	return fmt.Sprintf("sent %s of %s, more than the %s one may be", kindName(e.kind), units.Bytes(int64(e.n)), units.Size(int64(e.limit)))
+	limit := units.Size(int64(e.limit))
+	if e.limit >= 1<<10 && strings.HasSuffix(limit, " B") { // a bound computed from the plan: "3.7 MB", not "3703728 B"
+		limit = units.Bytes(int64(e.limit))
+	}
+	return fmt.Sprintf("sent %s of %s, more than the %s one may be", kindName(e.kind), units.Bytes(int64(e.n)), limit)
 }
 
 // clip cuts text to at most n bytes on a rune boundary, saying so.

@@ -238,13 +238,22 @@ func (e *refusedError) Error() string { return "the agent refused: " + e.msg }
 // second, the agent's CPU in cores busy and the seconds that was measured
 // over (a run's last second is cut short), its goroutines' scheduling
 // latency p99 in seconds and its threads' run-queue wait in cores (NaN:
-// unknown), and its requests in flight.
+// unknown), its requests in flight, and its host's CPU: cores busy,
+// every process counted, of hostCPUs (0: not sent, an agent of a build
+// before it or one that cannot read /proc/stat).
 type secondHead struct {
 	sec          int
 	cpu, cpuWall float64
 	stall, wait  float64
 	inFlight     int64
+	hostBusy     float64
+	hostCPUs     int
 }
+
+// hostTag marks the optional host CPU section after the head's fixed part:
+// a snapshot starts with its magic "LLS", never with it, so a second without
+// the section (an older agent's) reads as before.
+const hostTag = 'h'
 
 // secondFrame is a kindSecond body: h, then the snapshot's binary form.
 func secondFrame(h secondHead, snap []byte) []byte {
@@ -253,6 +262,11 @@ func secondFrame(h secondHead, snap []byte) []byte {
 		b = binary.BigEndian.AppendUint64(b, math.Float64bits(f))
 	}
 	b = binary.AppendUvarint(b, uint64(max(h.inFlight, 0)))
+	if h.hostCPUs > 0 {
+		b = append(b, hostTag)
+		b = binary.BigEndian.AppendUint64(b, math.Float64bits(h.hostBusy))
+		b = binary.AppendUvarint(b, uint64(h.hostCPUs))
+	}
 	return append(b, snap...)
 }
 
@@ -273,5 +287,34 @@ func parseSecondFrame(b []byte) (h secondHead, snap []byte, err error) {
 		return h, nil, bad
 	}
 	h.inFlight = int64(f)
-	return h, b[n+m:], nil
+	n += m
+	if n < len(b) && b[n] == hostTag {
+		if len(b) < n+9 {
+			return h, nil, bad
+		}
+		h.hostBusy = math.Float64frombits(binary.BigEndian.Uint64(b[n+1:]))
+		c, k := binary.Uvarint(b[n+9:])
+		if k <= 0 || c == 0 || c > maxHostCPUs {
+			return h, nil, bad
+		}
+		h.hostCPUs, n = int(c), n+9+k
+	}
+	return h, b[n:], nil
+}
+
+// maxHostCPUs bounds the CPUs an agent may say its host has: the largest
+// hosts Linux runs on have 8,192 (CONFIG_NR_CPUS), and this is 16 times it.
+const maxHostCPUs = 1 << 17
+
+// badHost says why a second's host CPU cannot be a reading of /proc/stat:
+// not a number, negative, or more cores busy than the host has; "" when
+// it can be, or was not sent.
+func badHost(h secondHead) string {
+	if h.hostCPUs == 0 {
+		return ""
+	}
+	if math.IsNaN(h.hostBusy) || h.hostBusy < 0 || h.hostBusy > float64(h.hostCPUs) {
+		return fmt.Sprintf("its host's CPU: %g cores busy of its %d, not a reading", h.hostBusy, h.hostCPUs)
+	}
+	return ""
 }

@@ -2,6 +2,7 @@ package dist
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
 	"testing"
 )
@@ -47,5 +48,48 @@ func TestFramesRoundTripAndRefuseOversize(t *testing.T) {
 	buf.Write([]byte{kindJob, 0xff, 0xff, 0xff, 0xff})
 	if _, err := newConn(&buf).read(); err == nil {
 		t.Fatal("a 4 GiB frame header was accepted")
+	}
+}
+
+// TestSecondFrameHostCPU: a second carries its host's CPU when the agent
+// read it, and reads as before without it (an older agent's); a cut or
+// impossible host section is refused.
+func TestSecondFrameHostCPU(t *testing.T) {
+	head := secondHead{sec: 7, cpu: 0.3, cpuWall: 1, stall: 0.001, wait: 0.01, inFlight: 3}
+	old := secondFrame(head, []byte("LLSsnap"))
+	withHost := head
+	withHost.hostBusy, withHost.hostCPUs = 1.9, 300 // 300: a two-byte varint
+	b := secondFrame(withHost, []byte("LLSsnap"))
+	if h, snap, err := parseSecondFrame(b); err != nil || h.hostBusy != 1.9 || h.hostCPUs != 300 || string(snap) != "LLSsnap" || h.inFlight != 3 {
+		t.Errorf("with its host's CPU: %+v %q %v", h, snap, err)
+	}
+	if h, snap, err := parseSecondFrame(old); err != nil || h.hostCPUs != 0 || string(snap) != "LLSsnap" || badHost(h) != "" {
+		t.Errorf("an older agent's second: %+v %q %v", h, snap, err)
+	}
+	for cut := len(old) - len("LLSsnap") + 1; cut < len(b)-len("LLSsnap"); cut++ {
+		if _, _, err := parseSecondFrame(b[:cut]); err == nil {
+			t.Errorf("a host section cut at %d bytes was accepted", cut)
+		}
+	}
+	for _, cpus := range []uint64{0, maxHostCPUs + 1, 1 << 63} {
+		bad := binary.BigEndian.AppendUint64(append(old[:len(old)-len("LLSsnap"):len(old)-len("LLSsnap")], hostTag), math.Float64bits(1))
+		bad = append(binary.AppendUvarint(bad, cpus), "LLSsnap"...)
+		if _, _, err := parseSecondFrame(bad); err == nil {
+			t.Errorf("a host of %d CPUs was accepted", cpus)
+		}
+	}
+	for _, busy := range []float64{math.NaN(), -0.1, math.Inf(-1), 2.01, math.Inf(1)} {
+		h := withHost
+		h.hostBusy, h.hostCPUs = busy, 2
+		if badHost(h) == "" {
+			t.Errorf("%g cores busy of 2 was taken as a reading", busy)
+		}
+	}
+	for _, busy := range []float64{0, 1.9, 2} {
+		h := withHost
+		h.hostBusy, h.hostCPUs = busy, 2
+		if why := badHost(h); why != "" {
+			t.Errorf("%g cores busy of 2 refused: %s", busy, why)
+		}
 	}
 }

@@ -313,3 +313,31 @@ func TestThisBuildSendsItsSnapshotFormat(t *testing.T) {
 		t.Errorf("ThisBuild's snapshot format %d, want %d", b.Snapshot, metrics.SnapshotFormat)
 	}
 }
+
+// TestTLSAndTokenFilesAreBounded: a certificate, key, CA or token file
+// named by mistake as /dev/zero is refused at 1 MiB, naming the flag,
+// where os.ReadFile read it without end.
+func TestTLSAndTokenFilesAreBounded(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		load func() error
+		want string
+	}{
+		{"--tls-ca", func() error { _, err := ClientTLS("/dev/zero", "", ""); return err }, "--tls-ca: /dev/zero is more than 104857"},
+		{"--tls-cert", func() error { _, err := ServerTLS("/dev/zero", "/dev/zero", ""); return err }, "--tls-cert: /dev/zero is more than 104857"},
+		{"--token-file", func() error { _, err := ReadToken("/dev/zero"); return err }, "token file: /dev/zero is more than 104857"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			done := make(chan error, 1)
+			go func() { done <- tc.load() }()
+			select {
+			case err := <-done:
+				if err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Fatalf("error %v, want one with %q", err, tc.want)
+				}
+			case <-time.After(10 * time.Second): // a bound, not a synchronisation
+				t.Fatal("reading did not return")
+			}
+		})
+	}
+}

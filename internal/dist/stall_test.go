@@ -9,6 +9,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/diagnose"
 	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/series"
 	"github.com/loadlens/loadlens/internal/store"
 )
 
@@ -90,7 +91,10 @@ func TestDistributedRunRecordsTheAgentsStall(t *testing.T) {
 		}
 		for sec, st := range sent {
 			s := metrics.NewSnapshot(sec, p.Layout)
-			s.Endpoints[0].Requests = 3
+			s.Endpoints[0].Requests, s.Endpoints[0].Duration = 3, metrics.NewHist()
+			for range 3 {
+				s.Endpoints[0].Duration.Record(time.Millisecond)
+			}
 			b, _ := s.MarshalBinary()
 			c.send(kindSecond, secondFrame(secondHead{sec: sec, cpu: 0.1, stall: st.p99, wait: st.wait}, b))
 		}
@@ -100,15 +104,7 @@ func TestDistributedRunRecordsTheAgentsStall(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Coordinate: %v\n%s", err, out)
 	}
-	rd, err := store.Open(filepath.Join(res.Dir, "run.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, err := rd.Series()
-	rd.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	set := runSeries(t, res.Dir)
 	points := func(name string) map[int]float64 {
 		out := map[int]float64{}
 		for _, s := range set.Find(name) {
@@ -130,4 +126,19 @@ func TestDistributedRunRecordsTheAgentsStall(t *testing.T) {
 			t.Errorf("%s in run.db: %v, want the agent's %v", c.name, got, c.want)
 		}
 	}
+}
+
+// runSeries reads the series of the run.db in dir.
+func runSeries(t *testing.T, dir string) series.Set {
+	t.Helper()
+	rd, err := store.Open(filepath.Join(dir, "run.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	set, err := rd.Series()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set
 }

@@ -3,16 +3,18 @@ package dist
 import (
 	"crypto/tls"
 	"crypto/x509"
+	"errors"
 	"fmt"
-	"os"
+
+	"github.com/loadlens/loadlens/internal/boundedfile"
 )
 
 // ServerTLS is an agent's TLS: its certificate and key, and with clientCA
 // mutual TLS, where the coordinator must present a certificate that CA signed.
 func ServerTLS(certFile, keyFile, clientCA string) (*tls.Config, error) {
-	cert, err := tls.LoadX509KeyPair(certFile, keyFile)
+	cert, err := keyPair(certFile, keyFile)
 	if err != nil {
-		return nil, fmt.Errorf("--tls-cert/--tls-key: %w", err)
+		return nil, err
 	}
 	c := &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 	if clientCA != "" {
@@ -38,18 +40,50 @@ func ClientTLS(ca, certFile, keyFile string) (*tls.Config, error) {
 		c.RootCAs = pool
 	}
 	if certFile != "" || keyFile != "" {
-		cert, err := tls.LoadX509KeyPair(certFile, keyFile)
+		cert, err := keyPair(certFile, keyFile)
 		if err != nil {
-			return nil, fmt.Errorf("--tls-cert/--tls-key: %w", err)
+			return nil, err
 		}
 		c.Certificates = []tls.Certificate{cert}
 	}
 	return c, nil
 }
 
+// keyPair reads a PEM certificate and its key, each bounded.
+func keyPair(certFile, keyFile string) (tls.Certificate, error) {
+	certPEM, err := readSmall(certFile)
+	if err != nil {
+		return tls.Certificate{}, fmt.Errorf("--tls-cert: %w", err)
+	}
+	keyPEM, err := readSmall(keyFile)
+	if err != nil {
+		return tls.Certificate{}, fmt.Errorf("--tls-key: %w", err)
+	}
+	cert, err := tls.X509KeyPair(certPEM, keyPEM)
+	if err != nil {
+		return tls.Certificate{}, fmt.Errorf("--tls-cert/--tls-key: %w", err)
+	}
+	return cert, nil
+}
+
+// maxSmallFile bounds a certificate, key or token file: a few KiB each.
+const maxSmallFile = 1 << 20
+
+// readSmall reads a file of at most maxSmallFile bytes: /dev/zero named by
+// mistake is refused at the bound, not read without end. A pipe is read
+// (a secret from <(vault ...)), bounded too.
+func readSmall(file string) ([]byte, error) {
+	b, err := boundedfile.Read(file, maxSmallFile, false)
+	var big *boundedfile.TooLargeError
+	if errors.As(err, &big) {
+		return nil, fmt.Errorf("%s is %s; a certificate, key or token file may be at most 1 MiB", file, big)
+	}
+	return b, err
+}
+
 // certPool reads PEM certificates from a file.
 func certPool(file string) (*x509.CertPool, error) {
-	b, err := os.ReadFile(file)
+	b, err := readSmall(file)
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +104,7 @@ const MaxToken = 4096
 
 // ReadToken reads the shared token from a file: its first line, trimmed.
 func ReadToken(file string) (string, error) {
-	b, err := os.ReadFile(file)
+	b, err := readSmall(file)
 	if err != nil {
 		return "", fmt.Errorf("token file: %w", err)
 	}

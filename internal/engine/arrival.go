@@ -8,7 +8,6 @@ import (
 
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/sample"
-	"github.com/loadlens/loadlens/internal/units"
 )
 
 // openPool is an open-model scenario's VUs: the idle ones on a stack, the
@@ -99,6 +98,7 @@ func (sc *scenarioRun) runArrivals(ctx context.Context, start time.Time) {
 	defer wake.close()
 	sched, endSched := sc.stoppable(ctx)
 	defer endSched()
+	context.AfterFunc(sched, func() { sc.stopSchedule(time.Now()) }) // a stop, when it came, not when a late scheduler saw it; endSched runs it at the latest
 	var why dropWhy
 	offered := newOffers(drops, sc.s.ID, sc.e.since(start))
 	p.cpu.get(time.Now()) // the first windows start with the schedule
@@ -147,8 +147,10 @@ func (sc *scenarioRun) runArrivals(ctx context.Context, start time.Time) {
 		why.add(reason, size, st, sc.miss(drops, offered, arrivals, off, now.Sub(start)))
 	}
 	offered.flush()
-	if msg := why.say(&p.gov); msg != "" {
-		sc.e.notify(sc.label() + msg)
+	if d, ok := why.say(&p.gov); ok {
+		d.Scenario, d.Label = sc.s.ID, sc.label()
+		sc.drops.Store(&d)
+		sc.e.notify(d.Notice())
 	}
 	p.idle.close()
 	stopped := time.Now() // the graceful stop counts from the plan's end, or from a stop before it
@@ -220,9 +222,10 @@ func (d *dropWhy) add(r holdReason, size int64, s poolState, n int64) {
 	d.size[r], d.state[r] = size, s
 }
 
-// say returns the notice of a scenario that dropped iterations, naming the
-// reason that dropped the most; "" when none was dropped.
-func (d *dropWhy) say(g *poolGovernor) string {
+// say returns the drops of a scenario that dropped iterations, naming the
+// reason that dropped the most (their notice is Notice); false when none
+// was dropped.
+func (d *dropWhy) say(g *poolGovernor) (sample.Drops, bool) {
 	var total int64
 	top := heldNot
 	for r, n := range d.n {
@@ -232,13 +235,9 @@ func (d *dropWhy) say(g *poolGovernor) string {
 		}
 	}
 	if total == 0 {
-		return ""
+		return sample.Drops{}, false
 	}
-	dropped := units.CountOf(total, "iteration", "iterations") + " dropped; "
-	if d.heldByTarget(top) {
-		return "every VU was busy waiting for the target: " + dropped + g.explain(top, d.size[top], d.state[top])
-	}
-	return "the generator could not keep up: " + dropped + g.explain(top, d.size[top], d.state[top])
+	return sample.Drops{N: total, ByTarget: d.heldByTarget(top), Held: g.explain(top, d.size[top], d.state[top])}, true
 }
 
 // heldByTarget reports whether drops held by r came from a pool whose VUs

@@ -33,6 +33,8 @@ func (sc *scenarioRun) runVUs(ctx context.Context, start time.Time) {
 	defer interrupt(nil)
 	r := &closedRun{sc: sc, hard: hard, spread: spreadInterval(sc.s.Flow), parks: sc.parks(),
 		gate: startGate{limit: sc.e.startGate, grace: sc.e.startGateGrace}}
+	r.turns = newSendTurns(r.parks)
+	defer r.turns.close() // after drain: every VU has ended
 	defer context.AfterFunc(hard, r.interruptAll)()
 	at, jump := time.Duration(0), true
 	for {
@@ -78,7 +80,8 @@ type closedRun struct {
 	// ending is set when the duration ended: a VU parks in its last think
 	// no longer, as that think sends nothing (endThinking).
 	ending atomic.Bool
-	gate   startGate // admits its VUs to their first request
+	gate   startGate  // admits its VUs to their first request
+	turns  *sendTurns // starts its late VUs between polls of the network; nil: at once
 	// over is set when the schedule ended, before its target 0, which is
 	// not a ramp-down: a VU parking then is left to endThinking or a wake.
 	over atomic.Bool

@@ -30,7 +30,9 @@ type closedVU struct {
 	// iteration (walked in w) ends when the park does; not the wait for
 	// the VU's first start.
 	thinking bool
-	due      time.Time // when the park in the last think ends
+	due      time.Time // when the park ends: the last think's end, or the first start
+	nextTurn *closedVU // the next VU waiting in the send turnstile (sendTurns)
+	inTurns  bool      // listed in the send turnstile; under its lock
 	w        walk
 }
 
@@ -38,7 +40,10 @@ type closedVU struct {
 // holds slots.mu.
 func (r *closedRun) startVU(v *vu, idx int, first time.Time) {
 	vctx, cancel := context.WithCancelCause(r.hard)
-	c := &closedVU{r: r, v: v, idx: idx, ctx: vctx, cancel: cancel}
+	c := &closedVU{r: r, v: v, idx: idx, ctx: vctx, cancel: cancel, due: first}
+	if first.IsZero() { // at once: late only by what its timer's goroutine waits
+		c.due = time.Now()
+	}
 	r.slots.alive[idx], r.slots.vus[idx] = true, c
 	c.timer = time.AfterFunc(never, c.resume) // set before it can fire: resume reads it
 	c.parked.Store(1)
@@ -48,14 +53,21 @@ func (r *closedRun) startVU(v *vu, idx int, first time.Time) {
 // never is a timer's duration that does not end during a run.
 const never = 1 << 62
 
-// resume runs the VU on when its timer fires, unless wake already did.
+// resume runs the VU on when its timer fires, unless wake already did; a
+// VU that woke late waits for its turn to send (sendTurns).
 func (c *closedVU) resume() {
 	if !c.parked.CompareAndSwap(1, 0) {
 		return
 	}
+	var now time.Time
 	if c.thinking {
-		c.v.endIteration(&c.w)
+		now = c.v.endIteration(&c.w)
 	} else if !c.r.gate.enter(c) { // its first start: queued parked while the gate is full
+		return
+	} else if c.r.turns != nil {
+		now = time.Now()
+	}
+	if c.r.turns.wait(c, c.due, now) {
 		return
 	}
 	c.run()

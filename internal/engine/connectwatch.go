@@ -14,18 +14,23 @@ import (
 // (a full accept queue, a black-holed address); a connection that has
 // sent bytes and received none waits for an answer that may never come
 // (a Client Hello or a WebSocket upgrade request to a server that accepts
-// and says nothing). Either waits in the network poller, not for a CPU,
-// and held its place until the handshake's timeout (30 s) with every VU
-// behind it. A handshake busy on the CPU (its Client Hello not yet
-// written, or the server's answer arrived and not yet processed) keeps its
-// place: the kernel's counts tell one from the other, whatever the
-// goroutines' scheduling on a busy generator.
+// and says nothing); one whose reader has waited a whole grace in one
+// read, with everything the peer sent already read, waits for a peer that
+// answered and stalled (a Server Hello, and the rest of the handshake
+// never came). Each waits in the network poller, not for a CPU, and held
+// its place until the handshake's timeout (30 s) with every VU behind it.
+// A handshake busy on the CPU keeps its place (its Client Hello not yet
+// written, the server's answer arrived and not yet read, or read and being
+// processed, no read waiting), and so does one whose server is slow but
+// sends (each read returns): the kernel's counts and the reads' tell one
+// from the other, whatever the goroutines' scheduling on a busy generator.
 type connectWatch struct {
 	v    *vu
 	g    *startGate
 	mu   sync.Mutex
 	t    *time.Timer
 	conn net.Conn // nil while the dial is under way
+	read uint64   // the connection's reads begun plus ended at the last check
 }
 
 // gateDial is the clients' hook as a dial starts (dialHook): when v holds
@@ -61,27 +66,69 @@ func (w *connectWatch) check() {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.conn == nil || peerSilent(w.conn) {
+	if w.conn == nil || peerSilent(w.conn) || w.readStalled() {
 		w.v.leaveGate()
 		return
 	}
 	w.t.Reset(w.grace())
 }
 
+// readStalled reports whether the connection's reader has been in the
+// same read since the last check, a grace ago, with every byte the kernel
+// received already read: it waits for its peer, which stalled. False when
+// it cannot tell (a connection without a ReadGauge, a platform without
+// the kernel's counts).
+func (w *connectWatch) readStalled() bool {
+	g, rc := gaugeOf(w.conn)
+	if g == nil || rc == nil {
+		return false
+	}
+	calls, read := g.ReadState()
+	last := w.read
+	w.read = calls
+	if calls%2 == 0 || calls != last { // no read waiting, or another than a grace ago
+		return false
+	}
+	_, received, ok := socketCounts(rc)
+	return ok && received == uint64(read)
+}
+
+// readGauge is a connection wrapper that counts its socket reads
+// (protocol.ReadGauge, h1's TLS wire).
+type readGauge interface {
+	ReadState() (calls uint64, bytes int64)
+}
+
+// gaugeOf returns c's read gauge and its socket, unwrapping the clients'
+// wrappers; either is nil when c has none.
+func gaugeOf(c net.Conn) (g readGauge, rc syscall.RawConn) {
+	for range 4 { // the wrappers: countedConn, protocol's counted connection, h1's wire
+		if x, ok := c.(readGauge); ok && g == nil {
+			g = x
+		}
+		switch x := c.(type) {
+		case syscall.Conn:
+			if r, err := x.SyscallConn(); err == nil {
+				rc = r
+			}
+			return g, rc
+		case interface{ NetConn() net.Conn }:
+			c = x.NetConn()
+		default:
+			return g, nil
+		}
+	}
+	return g, nil
+}
+
 // peerSilent reports whether c has sent bytes and received none, as the
 // kernel counts them; false when it cannot tell (a closed connection, a
 // platform without the counts: a handshake holds its place, as before).
 func peerSilent(c net.Conn) bool {
-	for range 4 { // the wrappers: countedConn, protocol's counted connection
-		switch x := c.(type) {
-		case syscall.Conn:
-			rc, err := x.SyscallConn()
-			return err == nil && socketSilent(rc)
-		case interface{ NetConn() net.Conn }:
-			c = x.NetConn()
-		default:
-			return false
-		}
+	_, rc := gaugeOf(c)
+	if rc == nil {
+		return false
 	}
-	return false
+	sent, received, ok := socketCounts(rc)
+	return ok && sent > 0 && received == 0
 }

@@ -30,6 +30,9 @@ type Options struct {
 	// NetHTTPOnly sends plain http:// requests through net/http too, instead
 	// of the lean HTTP/1.1 client; for comparisons.
 	NetHTTPOnly bool
+	// NetHTTP2 sends the https:// requests of scenarios with http2: true
+	// through net/http, instead of the lean HTTP/2 client; for comparisons.
+	NetHTTP2 bool
 	// ConnectTimeout bounds one TCP connect; zero means 30s.
 	ConnectTimeout time.Duration
 	// TLSHandshakeTimeout bounds one TLS handshake; zero means 30s.
@@ -63,7 +66,11 @@ type Engine struct {
 	sessions    map[*plan.Session]protocol.Step // the plan's session steps, prepared once
 	sessionsErr error                           // why one could not be prepared; Run returns it
 
-	unread *unreadJSON // says once per check why a body did not decode as JSON
+	unread   *checkNotes  // says once per check why a body did not decode as JSON
+	operands *checkNotes  // says once per check why a rendered value could not be compared with
+	bodies   sharedBodies // the large constant request bodies, one copy for every VU
+
+	versions []versionCount // per endpoint: http2 scenarios' responses by HTTP version (countVersion)
 
 	httpPool  sync.Pool // of *httpState, lent to parking VUs while they run
 	startGate int       // the closed model's start gate's size; 0: startGateSize (tests make it small)
@@ -77,7 +84,9 @@ func New(p *plan.Plan, rec sample.Recorder, opts Options) *Engine {
 		dialer:     &net.Dialer{Timeout: orDefault(opts.ConnectTimeout, 30*time.Second), KeepAlive: 30 * time.Second},
 		tlsTimeout: orDefault(opts.TLSHandshakeTimeout, 30*time.Second), files: openFileLimit()}
 	e.h1TLS = e.tlsConfig()
-	e.unread = newUnreadJSON(len(p.Layout.Checks))
+	e.unread = newCheckNotes(len(p.Layout.Checks))
+	e.operands = newCheckNotes(len(p.Layout.Checks))
+	e.versions = make([]versionCount, len(p.Layout.Endpoints))
 	e.sessions = map[*plan.Session]protocol.Step{}
 	e.sessionsErr = e.prepareSessions()
 	for _, s := range p.Scenarios {

@@ -33,7 +33,7 @@ func (v *vu) evaluate(r *plan.Request, rs *response, end time.Duration) {
 	}
 	for i := range r.Checks {
 		c := &r.Checks[i]
-		ok := check(c, rs)
+		ok := v.check(c, rs)
 		if !ok && c.From == plan.FromJSON {
 			v.unreadJSON(c.ID, rs)
 		}
@@ -107,7 +107,35 @@ func submatch(ex *plan.Extract, s string) (string, bool) {
 	}
 }
 
-// check evaluates one check against a response.
+// check evaluates one check against a response; a check whose value is
+// known only as the run goes (a template, another value of the body)
+// compares with it, and says once why it could not.
+func (v *vu) check(c *plan.Check, rs *response) bool {
+	if !c.Dynamic() || rs == nil {
+		return check(c, rs)
+	}
+	want := c.Values[0]
+	if c.Operand != nil { // rendered afresh: a later step's value must not alias it
+		want = string(c.Operand.Render(nil, &v.tc))
+	}
+	var ok bool
+	var why error
+	switch c.From {
+	case plan.FromHeader:
+		if vals := rs.headerValues(c.Header); len(vals) > 0 {
+			ok, why = c.CompareTo(vals[0], want)
+		}
+	case plan.FromJSON:
+		doc, err := rs.json()
+		ok, why = c.JudgeJSON(doc, err, want)
+	}
+	if why != nil {
+		v.sc.e.operands.reportWhy(v.sc.e, c.ID, why)
+	}
+	return ok
+}
+
+// check evaluates one check, compared with its value as written, against a response.
 func check(c *plan.Check, rs *response) bool {
 	if rs == nil {
 		return false

@@ -8,11 +8,15 @@ import (
 	"time"
 
 	"github.com/loadlens/loadlens/internal/engine/h1"
+	"github.com/loadlens/loadlens/internal/engine/h2"
 )
 
-// h1Trip is a VU's lean HTTP/1.1 client, for http:// and https:// hops.
+// h1Trip is a VU's lean clients: HTTP/1.1 for http:// and https:// hops,
+// and HTTP/2 for the https:// hops of a scenario with http2: true (h2Lean).
 type h1Trip struct {
 	client *h1.Client
+	h2     *h2.Client // made with the trip when the scenario asks for HTTP/2, so abort needs no lock
+	noH2   bool       // the server chose http/1.1 over ALPN: the VU's HTTP/2 hops go through net/http
 	ctx    context.Context
 	stop   func() bool // unregisters the abort hook
 	busy   atomic.Bool // inside Do, for the abort hook
@@ -28,9 +32,14 @@ type h1Trip struct {
 // newH1Trip makes a VU's client; parked: the VU parks (closedvu.go), so
 // its goroutine may dial and handshake itself, and its runner aborts it.
 // written and dialing are the start gate's hooks (nil: none).
-func newH1Trip(e *Engine, parked bool, written func(), dialing func() func(net.Conn)) *h1Trip {
-	return &h1Trip{client: h1.New(h1.Config{Dialer: e.dialer, TLS: e.h1TLS, HandshakeTimeout: e.tlsTimeout,
+// http2 also makes the lean HTTP/2 client.
+func newH1Trip(e *Engine, parked, http2 bool, written func(), dialing func() func(net.Conn)) *h1Trip {
+	t := &h1Trip{client: h1.New(h1.Config{Dialer: e.dialer, TLS: e.h1TLS, HandshakeTimeout: e.tlsTimeout,
 		IdleCloses: &e.idleCloses, Inline: parked}), external: parked, written: written, dialing: dialing}
+	if http2 {
+		t.h2 = h2.New(h2.Config{Dialer: e.dialer, TLS: e.h1TLS, HandshakeTimeout: e.tlsTimeout, Inline: parked})
+	}
+	return t
 }
 
 func (t *h1Trip) close() {
@@ -38,6 +47,9 @@ func (t *h1Trip) close() {
 		t.stop()
 	}
 	t.client.Close()
+	if t.h2 != nil {
+		t.h2.Close()
+	}
 }
 
 // abort makes the request in flight return at once. Abort is repeated
@@ -47,6 +59,9 @@ func (t *h1Trip) close() {
 func (t *h1Trip) abort() {
 	for wait := time.Millisecond; ; wait *= 2 {
 		t.client.Abort()
+		if t.h2 != nil {
+			t.h2.Abort()
+		}
 		if !t.busy.Load() || wait > time.Second {
 			return
 		}
@@ -55,6 +70,11 @@ func (t *h1Trip) abort() {
 }
 
 func (t *h1Trip) roundTrip(ctx context.Context, q *hop, res *hopResult, rs *response) error {
+	return t.do(ctx, q, res, rs, false)
+}
+
+// do sends a hop with the lean HTTP/1.1 client, or with the HTTP/2 one.
+func (t *h1Trip) do(ctx context.Context, q *hop, res *hopResult, rs *response, http2 bool) error {
 	if t.ctx != ctx && !t.external { // once per VU: the context that stops it aborts its requests
 		if t.stop != nil {
 			t.stop()
@@ -70,7 +90,13 @@ func (t *h1Trip) roundTrip(ctx context.Context, q *hop, res *hopResult, rs *resp
 	x.req = h1.Request{Method: q.method, URL: q.url, Header: q.header, Body: q.body, KeepBody: q.keepBody,
 		MaxBody: q.maxBody, KeepError: q.keepError, Host: q.host, UserAgent: q.agent, Deadline: q.deadline, Start: q.start, OnWritten: t.written, OnDial: t.dialing}
 	t.busy.Store(true)
-	err := t.client.Do(&x.req, &x.resp)
+	var err error
+	if http2 {
+		err = t.h2.Do(&x.req, &x.resp)
+		res.protoMajor = 2
+	} else {
+		err = t.client.Do(&x.req, &x.resp)
+	}
 	t.busy.Store(false)
 	r := &x.resp
 	res.sent, res.received, res.connect, res.tls, res.truncated = r.Sent, r.Received, r.Connect, r.TLS, r.Truncated
@@ -108,3 +134,22 @@ func isDial(err error) bool {
 	var op *net.OpError
 	return errors.As(err, &op) && op.Op == "dial"
 }
+
+// h2Lean is a VU's lean HTTP/2 client as a roundTripper: its h1Trip's h2
+// client, and net/http for a server that does not choose HTTP/2 (the VU
+// then stays with net/http). A pointer-shaped value: no allocation.
+type h2Lean struct{ v *vu }
+
+func (l h2Lean) roundTrip(ctx context.Context, q *hop, res *hopResult, rs *response) error {
+	t := l.v.h1
+	err := t.do(ctx, q, res, rs, true)
+	if !errors.Is(err, h2.ErrNoHTTP2) {
+		return err
+	}
+	t.noH2 = true // nothing was written: the hop goes out through net/http, which speaks HTTP/1.1 to it
+	*res = hopResult{}
+	rs.reset()
+	return l.v.netClient().roundTrip(ctx, q, res, rs)
+}
+
+func (l h2Lean) close() {} // the VU's h1Trip closes its client

@@ -54,6 +54,8 @@ func (r *testRecorder) sent() int64 {
 type tally struct {
 	n       int
 	sent    int64
+	reached int64 // the requests of samples that were not still dialling as they timed out: those a server can have read
+	bytes   int64 // the bytes the samples sent
 	byKind  [sample.NumKinds]int
 	example [sample.NumKinds]sample.Request
 	check   func(*sample.Request) string // "" when the sample is as it should be
@@ -63,6 +65,10 @@ type tally struct {
 func (t *tally) add(s *sample.Request) {
 	t.n++
 	t.sent += 1 + int64(s.Redirects)
+	t.bytes += s.Sent
+	if !(s.Kind == sample.Timeout && strings.HasSuffix(s.Err, "while connecting")) {
+		t.reached += 1 + int64(s.Redirects)
+	}
 	if s.Kind < sample.NumKinds {
 		if t.byKind[s.Kind] == 0 {
 			t.example[s.Kind] = *s
@@ -74,6 +80,21 @@ func (t *tally) add(s *sample.Request) {
 			t.broken = fmt.Sprintf("%s: %+v", msg, *s)
 		}
 	}
+}
+
+// reached returns the requests of the samples that were not still
+// dialling as they timed out (tally).
+func (r *testRecorder) reached() int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.tally.reached
+}
+
+// sentBytes returns the bytes the recorded samples sent (tally).
+func (r *testRecorder) sentBytes() int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.tally.bytes
 }
 
 // count returns how many samples the recorder received.
@@ -125,6 +146,21 @@ func memoryPeak() (stop func() uint64) {
 		close(done)
 		wg.Wait()
 		return peak - base
+	}
+}
+
+// starvation starts measuring how long the process's threads waited,
+// runnable, for a CPU: what a busy host added to a run's time. The
+// returned function says how long since the start (0 where it cannot be
+// read, or for threads that exited).
+func starvation() func() time.Duration {
+	used0, asked0, ok0 := processCPU()
+	return func() time.Duration {
+		used, asked, ok := processCPU()
+		if !ok || !ok0 {
+			return 0
+		}
+		return max(0, (asked-used)-(asked0-used0))
 	}
 }
 

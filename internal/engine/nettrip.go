@@ -13,7 +13,8 @@ import (
 )
 
 // netTrip is a VU's net/http client: https:// when the scenario asks for
-// HTTP/2, and everything with Options.NetHTTPOnly. Each VU has its own
+// HTTP/2 and its server does not choose it (or with Options.NetHTTP2),
+// and everything with Options.NetHTTPOnly. Each VU has its own
 // transport, as in k6: its connections are its own, as with the lean
 // client, and the bytes its connections carry are this VU's requests'
 // bytes. Without HTTP/2 it offers http/1.1 only, as the lean client does,
@@ -26,18 +27,19 @@ type netTrip struct {
 	// phase timestamps (UnixNano) written by net/http's goroutines, hence atomic
 	connStart, connDone, tlsStart, tlsDone, gotConn, wrote, firstByte atomic.Int64
 	tlsFailed                                                         atomic.Bool
+	http2                                                             bool     // HTTP/2 offered: its writes are waited for only after an HTTP/1.1 answer (roundTrip)
 	agent                                                             []string // the default User-Agent header
 }
 
 // newNetTrip makes a VU's net/http client; written and dialing are the
 // start gate's hooks (nil: none).
 func newNetTrip(e *Engine, http2 bool, written func(), dialing func() func(net.Conn)) *netTrip {
-	n := &netTrip{agent: []string{defaultUserAgent}}
+	n := &netTrip{agent: []string{defaultUserAgent}, http2: http2}
 	cfg := e.tlsConfig()
 	cfg.ClientSessionCache = tls.NewLRUClientSessionCache(sessionCacheSize) // this VU's sessions, as the lean client keeps them
 	n.tr = &http.Transport{
 		Proxy:               nil, // load goes where the test says, never through an environment proxy
-		DialContext:         toldDial(countingDial(e.dialer, &n.wire), dialing),
+		DialContext:         toldDial(countingDial(e.dialer.DialContext, &n.wire), dialing),
 		MaxIdleConnsPerHost: 4,
 		IdleConnTimeout:     90 * time.Second,
 		TLSHandshakeTimeout: e.tlsTimeout,
@@ -152,13 +154,25 @@ func (n *netTrip) roundTrip(ctx context.Context, q *hop, res *hopResult, rs *res
 		}
 		resp.Body.Close()
 		rs.status, rs.header = resp.StatusCode, resp.Header
-		res.statusText = resp.Status
+		res.statusText, res.protoMajor = resp.Status, resp.ProtoMajor
+	}
+	// The hop ended now: waiting for its request's write to be counted is not its time.
+	if end := time.Now(); err == nil {
+		res.done = end
+	} else {
+		res.failed = end
 	}
 	// Exact for HTTP/1.1: the VU's connections carry only this hop while it
-	// lasts. For HTTP/2 it is an estimate: frames the connection exchanges
-	// on its own (settings, pings, window updates) land in whichever hop is
-	// under way.
-	res.sent = n.wire.written.Load() - written0
+	// lasts, and its request's write, on net/http's goroutine, is waited for
+	// (with HTTP/2 offered: when the answer came in HTTP/1.1). For HTTP/2 it
+	// is an estimate: frames the connection exchanges on its own (settings,
+	// pings, window updates) land in whichever hop is under way, and a write
+	// it keeps blocked (flow control) is not waited for.
+	written := n.wire.written.Load()
+	if !n.http2 || res.protoMajor == 1 {
+		written = n.wire.settledWritten(settleWrites)
+	}
+	res.sent = written - written0
 	res.received = n.wire.read.Load() - read0
 	res.connect = span(&n.connStart, &n.connDone)
 	res.tls = span(&n.tlsStart, &n.tlsDone)

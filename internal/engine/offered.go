@@ -70,3 +70,47 @@ func (sc *scenarioRun) miss(s sample.Sink, o *offers, arrivals *plan.Arrivals, o
 		o.due(next)
 	}
 }
+
+// Offered returns, for each scenario, the arrivals its schedule offered in
+// second sec of the run (0 for a closed model), appended to dst. It is the
+// schedule's arithmetic, not the scheduler's count: a scheduler starved of
+// CPU records a second's arrivals after the collector took that second,
+// and they landed in a later one (trial A38: 0, 244, 0, 450 offered at
+// 150/s). Arrivals due after the scenario was stopped are not offered.
+func (e *Engine) Offered(sec int, dst []int64) []int64 {
+	for _, sc := range e.scens {
+		dst = append(dst, sc.offeredIn(sec))
+	}
+	return dst
+}
+
+// offeredIn is Offered for one scenario.
+func (sc *scenarioRun) offeredIn(sec int) int64 {
+	l := &sc.s.Load
+	if l.Model != plan.ArrivalRate {
+		return 0
+	}
+	from, to := time.Duration(sec)*time.Second, time.Duration(sec+1)*time.Second
+	if at := sc.schedStop.Load(); at > 0 {
+		to = min(to, time.Duration(at-1))
+	}
+	if to <= from {
+		return 0
+	}
+	seg := sc.e.opts.Segment
+	return dueBefore(l, seg, to-sc.s.StartTime) - dueBefore(l, seg, from-sc.s.StartTime)
+}
+
+// dueBefore is the segment's arrivals due before offset t of the schedule.
+func dueBefore(l *plan.Load, seg plan.Segment, t time.Duration) int64 {
+	if t <= 0 {
+		return 0
+	}
+	return plan.NewArrivals(l, seg).SkipUntil(t)
+}
+
+// stopSchedule records when the scenario's schedule stopped offering
+// arrivals, an offset from the run's start; the first call counts.
+func (sc *scenarioRun) stopSchedule(at time.Time) {
+	sc.schedStop.CompareAndSwap(0, int64(max(sc.e.since(at), 0))+1)
+}

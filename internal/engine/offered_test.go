@@ -124,3 +124,47 @@ func TestMissCountsEachSecond(t *testing.T) {
 		})
 	}
 }
+
+// TestOfferedByScheduleArithmetic checks Engine.Offered, the collector's
+// count of each second's arrivals: the schedule's whatever the scheduler
+// reached, half a second's worth in a second the scenario started or was
+// stopped half-way into, none after the stop, and a segment's share.
+func TestOfferedByScheduleArithmetic(t *testing.T) {
+	load := plan.Load{Model: plan.ArrivalRate, StartRate: 100, Stages: []plan.Stage{{Duration: 3 * time.Second, Target: 100}}}
+	half, err := plan.ParseSegment("0:1/2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		start time.Duration
+		stop  time.Duration // 0: not stopped
+		seg   plan.Segment
+		want  []int64 // seconds 0–4
+	}{
+		{"the whole schedule", 0, 0, plan.Whole, []int64{100, 100, 100, 0, 0}},
+		{"starting at 0.5 s", 500 * time.Millisecond, 0, plan.Whole, []int64{50, 100, 100, 50, 0}},
+		{"stopped at 1.5 s", 0, 1500 * time.Millisecond, plan.Whole, []int64{100, 50, 0, 0, 0}},
+		{"half the arrivals on this agent", 0, 0, half, []int64{50, 50, 50, 0, 0}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := &Engine{opts: Options{Segment: tt.seg}}
+			s := &plan.Scenario{Load: load, StartTime: tt.start}
+			sc := &scenarioRun{e: e, s: s}
+			e.scens = []*scenarioRun{sc}
+			if tt.stop > 0 {
+				sc.schedStop.Store(int64(tt.stop) + 1)
+			}
+			var got []int64
+			for sec := range tt.want {
+				got = append(got, e.Offered(sec, nil)[0])
+			}
+			for sec, want := range tt.want {
+				if got[sec] != want {
+					t.Errorf("second %d offered %d, want %d (all: %v)", sec, got[sec], want, got)
+				}
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -137,6 +138,11 @@ func TestSlowTargetBeyondThePool(t *testing.T) {
 			if all := strings.Join(notes, "\n"); !strings.Contains(all, "every VU was busy waiting for the target: ") || !strings.Contains(all, c.says) ||
 				strings.Contains(all, "could not keep up") {
 				t.Errorf("the notices %q do not name the cause (%q)", notes, c.says)
+			}
+			// the same facts as data, for callers that weigh them (a capacity search's advice)
+			if ds := e.Drops(); len(ds) != 1 || ds[0].N != int64(rec.dropped) || !ds[0].ByTarget || !strings.Contains(ds[0].Held, c.says) ||
+				!slices.Contains(notes, ds[0].Notice()) {
+				t.Errorf("drops %+v; want one of %d held by the target (%q), whose Notice is one of %q", ds, rec.dropped, c.says, notes)
 			}
 			if limit := prepareBudget + duration + grace + time.Second; took > limit {
 				t.Errorf("the run took %v, want at most %v (the plan, its graceful stop and a margin)", took, limit)

@@ -42,7 +42,8 @@ func BenchmarkThinkingIteration(b *testing.B) {
 				}
 				return
 			}
-			r := &closedRun{sc: sc, hard: ctx, parks: true}
+			r := &closedRun{sc: sc, hard: ctx, parks: true, turns: newSendTurns(true)}
+			defer r.turns.close()
 			r.slots.target, r.slots.alive, r.slots.vus = 1, []bool{false}, []*closedVU{nil}
 			r.slots.targetA.Store(1)
 			rec.n.Store(0) // the warm-up counted one

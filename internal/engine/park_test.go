@@ -4,6 +4,7 @@ import (
 	"context"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -200,4 +201,46 @@ func TestParkedVUHoldsNoRequestState(t *testing.T) {
 	if len(rec.reqs) != 1 || rec.reqs[0].Kind != sample.OK {
 		t.Errorf("requests %+v, want one answered", rec.reqs)
 	}
+}
+
+// TestVUStartedAtOnceDoesNotWaitItsTurn: a VU whose first start is now (a
+// ramp's, not a jump's spread) is late by nothing, so it sends at once
+// instead of waiting in the send turnstile.
+func TestVUStartedAtOnceDoesNotWaitItsTurn(t *testing.T) {
+	url := h1test.FixedServer(t)
+	s := scenario(plan.Load{Model: plan.VUs, StartVUs: 1, Stages: []plan.Stage{{Duration: time.Hour, Target: 1}}},
+		get(url), think(time.Hour))
+	rec := newTestRecorder()
+	e := New(&plan.Plan{Scenarios: []*plan.Scenario{s}}, rec, Options{})
+	e.start = time.Now()
+	sc := e.scens[0]
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r := &closedRun{sc: sc, hard: ctx, parks: true, turns: newSendTurns(true)}
+	if r.turns == nil {
+		t.Skip("no send turnstile on this platform")
+	}
+	defer r.turns.close()
+	var waited atomic.Int32
+	r.turns.start = func(c *closedVU) { waited.Add(1); go c.run() }
+	r.slots.target, r.slots.alive, r.slots.vus = 1, []bool{false}, []*closedVU{nil}
+	r.slots.targetA.Store(1)
+	sc.begin()
+	r.wg.Add(1)
+	r.slots.mu.Lock()
+	r.startVU(sc.readyVU(), 0, time.Time{})
+	c := r.slots.vus[0]
+	r.slots.mu.Unlock()
+	for n := 0; rec.count() < 1 || c.parked.Load() != 1; n++ {
+		if n == 2000 {
+			t.Fatalf("%d requests; the VU did not park", rec.count())
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if n := waited.Load(); n != 0 {
+		t.Errorf("the VU waited its turn %d times, want 0", n)
+	}
+	c.cancel(nil)
+	c.interrupt()
+	r.wg.Wait()
 }

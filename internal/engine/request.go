@@ -13,7 +13,8 @@ import (
 // httpState is a VU's reusable request machinery: buffers, clients and the
 // sample it reports, so that a request allocates nothing on the h1 path.
 type httpState struct {
-	url, body []byte
+	url, body []byte // the rendered URL and body
+	sending   []byte // the body the request in progress sends: body, or a shared one (bigbody.go)
 	hdr       stepHeaders
 	resp      response
 	sample    sample.Request
@@ -52,10 +53,7 @@ func (v *vu) request(ctx context.Context, r *plan.Request, intended time.Time) e
 	}
 	h := v.http
 	h.url = r.URL.Render(h.url[:0], &v.tc)
-	h.body = h.body[:0]
-	if r.Body != nil {
-		h.body = r.Body.Render(h.body, &v.tc)
-	}
+	h.sending = v.renderBody(r)
 	s := &h.sample
 	*s = sample.Request{Endpoint: r.Endpoint}
 	begin := h.clk.Now()
@@ -66,6 +64,9 @@ func (v *vu) request(ctx context.Context, r *plan.Request, intended time.Time) e
 	v.sc.inflight.Add(1)
 	out := v.send(ctx, r, begin, deadline)
 	v.sc.inflight.Add(-1)
+	bodyLen := int64(len(h.sending))
+	h.sending = nil
+	h.releaseBody()
 	if out.notSent {
 		v.notSent = notSentReason(r, out.err)
 		return nil
@@ -84,7 +85,7 @@ func (v *vu) request(ctx context.Context, r *plan.Request, intended time.Time) e
 		return errInterrupted // no checks: the response was never complete
 	case out.err != nil:
 		s.Status = 0
-		s.Kind, s.Err = v.sc.e.failure(out.err, out.phase, deadline, r.Timeout, bytesMoved{sent: s.Sent, received: s.Received, body: int64(len(h.body))})
+		s.Kind, s.Err = v.sc.e.failure(out.err, out.phase, deadline, r.Timeout, bytesMoved{sent: s.Sent, received: s.Received, body: bodyLen})
 		v.record(s)
 		v.evaluate(r, nil, s.End)
 		return nil
@@ -177,7 +178,7 @@ func (v *vu) send(ctx context.Context, r *plan.Request, begin, deadline time.Tim
 	h.hdr.addTrace(v.tc.Rand, &v.sc.e.opts.Trace, s)
 	q := &h.hop
 	*q = hop{method: r.Method, url: h.url, host: h.hdr.host, agent: h.hdr.agent,
-		body: requestBody(r.Body != nil, h.body), keepBody: r.NeedBody, maxBody: r.MaxBody,
+		body: requestBody(r.Body != nil, h.sending), keepBody: r.NeedBody, maxBody: r.MaxBody,
 		keepError: sample.MaxTargetMessage, deadline: deadline, first: true, start: begin}
 	ch := chain{own: true}
 	for {
@@ -204,7 +205,11 @@ func (v *vu) send(ctx context.Context, r *plan.Request, begin, deadline time.Tim
 		s.Truncated = res.truncated
 		if err != nil {
 			notSent := q.first && res.sent == 0 && buildError(err)
-			return outcome{end: time.Now(), err: err, phase: res.phase, interrupted: ctx.Err() != nil && !notSent, notSent: notSent}
+			end := res.failed
+			if end.IsZero() {
+				end = time.Now()
+			}
+			return outcome{end: end, err: err, phase: res.phase, interrupted: ctx.Err() != nil && !notSent, notSent: notSent}
 		}
 		if h.resp.has("Set-Cookie") {
 			if u := ch.current(q.url); u != nil {
@@ -212,6 +217,9 @@ func (v *vu) send(ctx context.Context, r *plan.Request, begin, deadline time.Tim
 			}
 		}
 		if r.MaxRedirects == 0 || !isRedirect(h.resp.status) || !h.resp.has("Location") {
+			if v.sc.s.HTTP2 {
+				v.sc.e.countVersion(r.Endpoint, res.protoMajor)
+			}
 			return outcome{end: res.end()} // with redirects: 0 a 3xx is the answer, as in k6
 		}
 		if why := v.follow(r, q, &ch, jar); why != "" {

@@ -36,12 +36,14 @@ type hopResult struct {
 	sent, received       int64 // bytes as on the wire
 	connect, tls, waited time.Duration
 	done                 time.Time // when the response was read; zero: the caller reads the clock
+	failed               time.Time // when a failed hop's error surfaced; zero: the caller reads the clock
 	head                 time.Time // when its first byte arrived; zero: unknown
 	truncated            bool      // the kept body stopped at maxBody
 	errorCut             bool      // the error body kept (keepError) went on past it
 	phase                phase     // how far the hop got; says which timeout a failure was
 	statusText           string
 	reason               []byte // the lean client's reason phrase
+	protoMajor           int    // net/http's response's HTTP major version; 0: the lean client's (1)
 }
 
 // end returns when the hop's response was read: as its client saw it, or now.
@@ -78,27 +80,39 @@ const defaultUserAgent = "loadlens"
 var errScheme = errors.New("unsupported URL scheme (want http:// or https://)")
 
 // tripper returns the client for url: the lean HTTP/1.1 client for
-// http:// and for https:// (TLS with ALPN offering http/1.1 only), net/http
-// for https:// when the scenario asks for HTTP/2, and for everything with
-// Options.NetHTTPOnly. Each VU creates its clients on first use.
+// http:// and for https:// (TLS with ALPN offering http/1.1 only), the lean
+// HTTP/2 client for https:// when the scenario asks for HTTP/2 (net/http
+// when its server does not choose h2), and net/http for everything with
+// Options.NetHTTPOnly or Options.NetHTTP2. Each VU creates its clients on
+// first use.
 func (v *vu) tripper(url []byte) (roundTripper, error) {
 	secure := bytes.HasPrefix(url, []byte("https://"))
 	if !secure && !bytes.HasPrefix(url, []byte("http://")) {
 		return nil, errScheme
 	}
-	if v.sc.e.opts.NetHTTPOnly || secure && v.sc.s.HTTP2 {
-		if v.net == nil {
-			v.net = newNetTrip(v.sc.e, v.sc.s.HTTP2, v.writtenHook(), v.dialHook())
-		}
-		return v.net, nil
+	opts := &v.sc.e.opts
+	h2 := secure && v.sc.s.HTTP2
+	if opts.NetHTTPOnly || h2 && (opts.NetHTTP2 || v.h1 != nil && v.h1.noH2) {
+		return v.netClient(), nil
 	}
 	if v.h1 == nil {
-		v.h1 = newH1Trip(v.sc.e, v.sc.parks(), v.writtenHook(), v.dialHook())
+		v.h1 = newH1Trip(v.sc.e, v.sc.parks(), v.sc.s.HTTP2, v.writtenHook(), v.dialHook())
 		if v.h1.external {
 			v.trip.Store(v.h1) // for closedVU.interrupt, on another goroutine
 		}
 	}
+	if h2 {
+		return h2Lean{v}, nil
+	}
 	return v.h1, nil
+}
+
+// netClient returns the VU's net/http client, made on first use.
+func (v *vu) netClient() *netTrip {
+	if v.net == nil {
+		v.net = newNetTrip(v.sc.e, v.sc.s.HTTP2, v.writtenHook(), v.dialHook())
+	}
+	return v.net
 }
 
 // writtenHook is what a closed-model VU's clients call when a request has

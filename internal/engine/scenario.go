@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/loadlens/loadlens/internal/plan"
+	"github.com/loadlens/loadlens/internal/sample"
 )
 
 // scenarioRun is the runtime state of one scenario.
@@ -16,15 +17,17 @@ type scenarioRun struct {
 	s           *plan.Scenario
 	feed        *feeder
 	dataColumns int
-	firstReset  int           // the first variable slot an iteration empties: after data columns and vu_vars
-	active      atomic.Int64  // VUs in an iteration (open) or alive (closed)
-	peak        atomic.Int64  // the most active at once since the last Gauges
-	allocated   atomic.Int64  // VUs created
-	inflight    atomic.Int64  // requests sent and not yet answered
-	heldAt      atomic.Int64  // open model: the size the VU pool was last held at, when it dropped arrivals
-	heldBy      atomic.Uint32 // and why (a holdReason)
-	pool        *openPool     // open model: the VUs, prepared before the start
-	spare       []*vu         // closed model: VUs prepared before the start, not started yet
+	firstReset  int                          // the first variable slot an iteration empties: after data columns and vu_vars
+	active      atomic.Int64                 // VUs in an iteration (open) or alive (closed)
+	peak        atomic.Int64                 // the most active at once since the last Gauges
+	allocated   atomic.Int64                 // VUs created
+	inflight    atomic.Int64                 // requests sent and not yet answered
+	heldAt      atomic.Int64                 // open model: the size the VU pool was last held at, when it dropped arrivals
+	heldBy      atomic.Uint32                // and why (a holdReason)
+	drops       atomic.Pointer[sample.Drops] // open model: its dropped iterations and why, once its schedule ended; nil when none
+	schedStop   atomic.Int64                 // open model: 1 + when its schedule stopped, from the run's start; 0 while it runs (stopSchedule)
+	pool        *openPool                    // open model: the VUs, prepared before the start
+	spare       []*vu                        // closed model: VUs prepared before the start, not started yet
 	stopOnce    sync.Once
 	stopped     chan struct{} // closed when the scenario must start no more iterations
 	// sessionsOnly says the flow has no request step (ws:, sse:, grpc:
@@ -65,6 +68,7 @@ func (sc *scenarioRun) takePeak() int64 {
 func (sc *scenarioRun) run(ctx context.Context) {
 	start := sc.e.start.Add(sc.s.StartTime)
 	if !sc.sleepUntil(ctx, start) {
+		sc.stopSchedule(time.Now())
 		sc.release()
 		return
 	}

@@ -6,7 +6,8 @@ import (
 )
 
 // flowUnit is what a scenario's steps count (units.ForProtocols), so that
-// its notes say "3 calls in flight" for gRPC, "3 requests" for HTTP.
+// its notes say "3 calls in flight" for gRPC, "3 requests" for HTTP,
+// "3 operations" for a flow of both.
 func flowUnit(flow []plan.Step) units.Unit {
 	var protocols []string
 	plan.Walk(flow, func(st *plan.Step) {
@@ -21,8 +22,8 @@ func flowUnit(flow []plan.Step) units.Unit {
 }
 
 // PlanUnit is what a test's steps count over all its scenarios
-// (units.ForProtocols): gRPC calls, sessions, or requests, also when the
-// test mixes them.
+// (units.ForProtocols): gRPC calls, sessions, requests, or operations
+// when the test mixes them.
 func PlanUnit(p *plan.Plan) units.Unit {
 	var flow []plan.Step
 	for _, sc := range p.Scenarios {

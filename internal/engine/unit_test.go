@@ -9,7 +9,7 @@ import (
 
 // TestFlowUnitNamesTheGracefulStopNote: the graceful-stop note ("3 calls
 // in flight") counts in what the scenario's steps count, nested steps
-// included; a flow mixing HTTP and gRPC counts requests, as before.
+// included; a flow mixing HTTP and gRPC counts operations, neither unit.
 func TestFlowUnitNamesTheGracefulStopNote(t *testing.T) {
 	session := func(p string) plan.Step {
 		return plan.Step{Kind: plan.SessionStep, Session: &plan.Session{Protocol: p}}
@@ -23,7 +23,7 @@ func TestFlowUnitNamesTheGracefulStopNote(t *testing.T) {
 		{"http", []plan.Step{request}, "3 requests"},
 		{"grpc", []plan.Step{session("grpc"), session("grpc")}, "3 calls"},
 		{"ws in a group", []plan.Step{{Kind: plan.GroupStep, Block: &plan.Block{Steps: []plan.Step{session("ws")}}}}, "3 sessions"},
-		{"http and grpc", []plan.Step{request, session("grpc")}, "3 requests"},
+		{"http and grpc", []plan.Step{request, session("grpc")}, "3 operations"},
 	}
 	for _, tc := range tests {
 		if got := flowUnit(tc.flow).Count(3); got != tc.want {
@@ -37,7 +37,7 @@ func TestFlowUnitNamesTheGracefulStopNote(t *testing.T) {
 
 // TestPlanUnitOverScenarios: a test's unit is its scenarios' steps
 // together: gRPC calls in two scenarios are calls, a gRPC scenario beside
-// a WebSocket one counts requests.
+// a WebSocket one counts operations.
 func TestPlanUnitOverScenarios(t *testing.T) {
 	session := func(p string) plan.Step {
 		return plan.Step{Kind: plan.SessionStep, Session: &plan.Session{Protocol: p}}
@@ -56,7 +56,7 @@ func TestPlanUnitOverScenarios(t *testing.T) {
 	}{
 		{"grpc twice", of([]plan.Step{session("grpc")}, []plan.Step{session("grpc")}), units.Calls},
 		{"ws", of([]plan.Step{session("ws")}), units.Sessions},
-		{"grpc and ws", of([]plan.Step{session("grpc")}, []plan.Step{session("ws")}), units.Requests},
+		{"grpc and ws", of([]plan.Step{session("grpc")}, []plan.Step{session("ws")}), units.Operations},
 	}
 	for _, tc := range tests {
 		if got := PlanUnit(tc.p); got != tc.want {

@@ -11,28 +11,42 @@ import (
 // jsonSample is how much of a body a notice about it quotes.
 const jsonSample = 40
 
-// unreadJSON says, once per check, why a JSON check or extraction failed
-// on a body the decoder could not read: the check's figures say only that
-// it failed (a body nested 10,001 deep read as a plain failure, no reason).
-type unreadJSON struct {
+// checkNotes says, once per check, why a check failed where its figures
+// say only that it did: a JSON check or extraction on a body the decoder
+// could not read (a body nested 10,001 deep read as a plain failure, no
+// reason), or a check whose rendered value could not be compared with.
+type checkNotes struct {
 	said []atomic.Bool // by check id
 }
 
-func newUnreadJSON(checks int) *unreadJSON { return &unreadJSON{said: make([]atomic.Bool, checks)} }
+func newCheckNotes(checks int) *checkNotes { return &checkNotes{said: make([]atomic.Bool, checks)} }
 
 // report notifies why check id's body did not decode, the first time.
-func (u *unreadJSON) report(e *Engine, id int32, body []byte, err error) {
+func (u *checkNotes) report(e *Engine, id int32, body []byte, err error) {
 	if u == nil || id < 0 || int(id) >= len(u.said) || u.said[id].Swap(true) {
 		return
 	}
+	e.notify(checkWhere(e, id) + ": the response body is not JSON the decoder reads: " +
+		jsonWhy(err) + "; the body starts " + strconv.Quote(bodyStart(body)) + ". The check fails on each such body")
+}
+
+// reportWhy notifies, the first time, why check id could not compare.
+func (u *checkNotes) reportWhy(e *Engine, id int32, why error) {
+	if u == nil || id < 0 || int(id) >= len(u.said) || u.said[id].Swap(true) {
+		return
+	}
+	e.notify(checkWhere(e, id) + ": " + why.Error() + ". The check fails each time it cannot compare")
+}
+
+// checkWhere names check id and its endpoint for a notice.
+func checkWhere(e *Engine, id int32) string {
 	l := e.plan.Layout
 	ck := l.Checks[id]
 	where := ""
 	if ep := int(ck.Endpoint); ep >= 0 && ep < len(l.Endpoints) {
 		where = " (" + l.Endpoints[ep].Name + ")"
 	}
-	e.notify("check " + strconv.Quote(ck.Name) + where + ": the response body is not JSON the decoder reads: " +
-		jsonWhy(err) + "; the body starts " + strconv.Quote(bodyStart(body)) + ". The check fails on each such body")
+	return "check " + strconv.Quote(ck.Name) + where
 }
 
 // jsonWhy words a decoding error: encoding/json's depth limit by its cause.

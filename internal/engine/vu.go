@@ -23,8 +23,8 @@ type vu struct {
 	// http is the request state, a kilobyte: a VU that parks holds it
 	// only while it runs (lendHTTP), the others from their start.
 	http *httpState
-	h1   *h1Trip  // plain http:// hops
-	net  *netTrip // https:// hops (TLS, HTTP/2), through net/http
+	h1   *h1Trip  // the lean clients: http:// and https:// hops, HTTP/2 too (h2Lean)
+	net  *netTrip // hops through net/http (see tripper)
 	// endedIter says the iteration's last request recorded the iteration
 	// with it.
 	endedIter bool
@@ -103,8 +103,9 @@ func (v *vu) walkFlow(ctx context.Context, w *walk) bool {
 	return v.steps(ctx, s.Flow, w, true)
 }
 
-// endIteration records the iteration w walked, its think times waited.
-func (v *vu) endIteration(w *walk) {
+// endIteration records the iteration w walked, its think times waited; it
+// returns when it ended (now, after a think time).
+func (v *vu) endIteration(w *walk) time.Time {
 	intended, end := w.intended, w.end
 	if end.IsZero() || intended.IsZero() { // after a think time, or an empty flow
 		end = time.Now()
@@ -121,6 +122,7 @@ func (v *vu) endIteration(w *walk) {
 		v.sink.NotSent(v.sc.s.ID, v.sc.e.since(end), v.notSent)
 	}
 	v.tc.Iteration++
+	return end
 }
 
 // lendHTTP gives a VU that parks a request state for its iteration, from

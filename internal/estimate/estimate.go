@@ -12,6 +12,8 @@ package estimate
 import (
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/loadlens/loadlens/internal/units"
@@ -62,6 +64,11 @@ type Input struct {
 	// of the run PerInstance was measured in (--from-run); zero: requests.
 	// Every rate, count and label of the arithmetic is in it.
 	Unit units.Unit `json:",omitzero"`
+	// PerInstanceCut is, for a PerInstanceAtLeast figure from a capacity
+	// search that ended before any step failed for another reason than
+	// reaching its highest rate (a busy host, a spent budget), that reason:
+	// the figure is a floor because the search was cut short.
+	PerInstanceCut string
 
 	// The shape of the starter test WriteTest writes; zero means the default.
 	Ramp        time.Duration // from 0 to the target; default 1m
@@ -86,6 +93,7 @@ type Result struct {
 	AverageRPS     float64 // 0 unless the source is daily traffic
 	PeakRPS        float64 // 0 unless the source is daily traffic
 	BaseRPS        float64 // the rate before headroom
+	NeededRPS      float64 // base × headroom before rounding: what the instances are planned for
 	TargetRPS      float64 // base × headroom, rounded up to two significant figures
 	VUs            int     // Little's law for TargetRPS; 0 without R and Z
 	Instances      int     // 0 without PerInstance
@@ -193,6 +201,7 @@ func (r *Result) target() {
 	if h != 1 {
 		r.add("with headroom", fmt.Sprintf("%s × %s", u.Rate(r.BaseRPS), units.Number(h)), with, u.PerSecond())
 	}
+	r.NeededRPS = with
 	r.TargetRPS = CeilSignificant(with, 2)
 	formula := "rounded up to 2 significant figures"
 	if r.TargetRPS == with {
@@ -239,21 +248,37 @@ func (r *Result) capacity() {
 	if in.PerInstanceFrom != "" {
 		per += " (" + in.PerInstanceFrom + ")"
 	}
-	r.Instances = ceilCount(r.TargetRPS / in.PerInstance)
+	// The instances serve the rate asked, not the test's rounded-up one:
+	// 116 req/s at 19.4 per instance is 5.98 → 6 instances, where 120 would say 7.
+	need := r.NeededRPS / in.PerInstance
+	r.Instances = ceilCount(need)
 	// One instance sustaining at least the target is conclusive; more are
 	// an upper bound when its capacity is only known from below.
 	r.AtMost = in.PerInstanceAtLeast && r.Instances > 1
-	r.add("instances"+r.bound(), fmt.Sprintf("%s ÷ %s, rounded up", u.Rate(r.TargetRPS), per), float64(r.Instances), units.Plural(int64(r.Instances), "instance", "instances"))
+	r.add("instances"+r.bound(), fmt.Sprintf("%s ÷ %s = %s, rounded up", u.Rate(r.NeededRPS), per, quotient(need, r.Instances)), float64(r.Instances), units.Plural(int64(r.Instances), "instance", "instances"))
 	if r.AtMost {
-		r.Notes = append(r.Notes, fmt.Sprintf("one instance sustained at least %s but was never pushed to its limit, so its capacity "+
-			"is unknown: %s are enough if the service scales out evenly, and fewer may do. Find the rate one instance "+
-			"sustains with `loadlens capacity`, then plan again", u.Rate(in.PerInstance), units.CountOf(int64(r.Instances), "instance", "instances")))
+		r.Notes = append(r.Notes, r.floorNote())
 	}
 	if in.InstancesPerNode > 0 {
 		r.Nodes = ceilCount(float64(r.Instances) / in.InstancesPerNode)
 		r.add("nodes"+r.bound(), fmt.Sprintf("%s ÷ %s per node, rounded up", units.CountOf(int64(r.Instances), "instance", "instances"), units.Number(in.InstancesPerNode)),
 			float64(r.Nodes), units.Plural(int64(r.Nodes), "node", "nodes"))
 	}
+}
+
+// floorNote says why the per-instance figure is only a floor and what the
+// instances planned on it are.
+func (r *Result) floorNote() string {
+	in, u := r.Input, r.Input.Unit.Or()
+	n := units.CountOf(int64(r.Instances), "instance", "instances")
+	if in.PerInstanceCut != "" {
+		return fmt.Sprintf("one instance sustained at least %s, a floor because the capacity search was cut short before "+
+			"any step failed its SLO (%s), not because the instance has no limit: %s are enough if the service scales "+
+			"out evenly, and fewer may do. Run `loadlens capacity` again where it can finish, then plan again", u.Rate(in.PerInstance), in.PerInstanceCut, n)
+	}
+	return fmt.Sprintf("one instance sustained at least %s but was never pushed to its limit, so its capacity "+
+		"is unknown: %s are enough if the service scales out evenly, and fewer may do. Find the rate one instance "+
+		"sustains with `loadlens capacity`, then plan again", u.Rate(in.PerInstance), n)
 }
 
 // bound is the words a step's label takes when its figure is an upper bound.
@@ -277,12 +302,12 @@ func (r *Result) cost() error {
 	r.Currency = cur
 	if in.InstancePrice.Amount > 0 {
 		c := float64(r.Instances) * in.InstancePrice.PerDay()
-		r.add("instance cost"+r.bound(), units.CountOf(int64(r.Instances), "instance", "instances")+" × "+in.InstancePrice.String(), c, PerDay(cur))
+		r.add("instance cost"+r.bound(), units.CountOf(int64(r.Instances), "instance", "instances")+" × "+in.InstancePrice.DayFormula(), c, PerDay(cur))
 		r.CostPerDay += c
 	}
 	if in.NodePrice.Amount > 0 {
 		c := float64(r.Nodes) * in.NodePrice.PerDay()
-		r.add("node cost"+r.bound(), units.CountOf(int64(r.Nodes), "node", "nodes")+" × "+in.NodePrice.String(), c, PerDay(cur))
+		r.add("node cost"+r.bound(), units.CountOf(int64(r.Nodes), "node", "nodes")+" × "+in.NodePrice.DayFormula(), c, PerDay(cur))
 		r.CostPerDay += c
 	}
 	if in.InstancePrice.Amount > 0 && in.NodePrice.Amount > 0 {
@@ -323,6 +348,16 @@ func PerDay(cur string) string {
 		return "per day"
 	}
 	return cur + "/day"
+}
+
+// quotient writes the instances' quotient so that rounding it up visibly
+// gives n: 10.004 reads "10.004", not "10", when it plans 11.
+func quotient(q float64, n int) string {
+	s := units.Number(q)
+	if f, err := strconv.ParseFloat(strings.ReplaceAll(s, ",", ""), 64); err == nil && ceilCount(f) != n {
+		s = strings.TrimRight(strings.TrimRight(strconv.FormatFloat(q, 'f', 6, 64), "0"), ".")
+	}
+	return s
 }
 
 // ceilCount rounds a count up, ignoring float noise below one part in 10⁹

@@ -83,7 +83,14 @@ func TestCaseStudies(t *testing.T) {
 			name:   "case 2: the same on EC2",
 			in:     Input{RPS: 30000, PerInstance: 100, InstancePrice: hourly(0.5839)},
 			target: 30000, instances: 300, cost: 300 * 0.5839 * 24,
-			wantInRender: []string{"300 instances × 0.5839 USD/h", "4,204 USD/day"},
+			wantInRender: []string{"300 instances × 0.5839 USD/h × 24 h", "= 4,204 USD/day"},
+		},
+		{
+			// A price per day needs no step to a day: nothing × 24 h.
+			name:   "a price per day",
+			in:     Input{RPS: 1000, PerInstance: 100, InstancePrice: Price{Amount: 12, Per: 24 * time.Hour, Currency: "USD"}},
+			target: 1000, instances: 10, cost: 120,
+			wantInRender: []string{"10 instances × 12 USD/day", "= 120 USD/day"},
 		},
 		{
 			// One of everything: every noun in the singular.
@@ -118,7 +125,23 @@ func TestCaseStudies(t *testing.T) {
 			name:   "a lower bound above the target",
 			in:     Input{RPS: 70, PerInstance: 79.9, PerInstanceAtLeast: true},
 			target: 70, instances: 1,
-			wantInRender: []string{"70 req/s ÷ at least 79.9 req/s per instance, rounded up", "= 1 instance\n"},
+			wantInRender: []string{"70 req/s ÷ at least 79.9 req/s per instance = 0.876, rounded up", "= 1 instance\n"},
+		},
+		{
+			// Trial C: 116 req/s at 19.4 per instance is 5.98 instances → 6;
+			// dividing the test's rounded-up 120 req/s planned 7.
+			name:   "instances divide the rate asked, not the rounded one",
+			in:     Input{RPS: 116, PerInstance: 19.4},
+			target: 120, instances: 6,
+			wantInRender: []string{"116 req/s ÷ 19.4 req/s per instance = 5.98, rounded up", "= 6 instances"},
+		},
+		{
+			// Trial C: a search cut short by a busy host at 60/s says why its floor is one.
+			name: "a floor from a search cut short",
+			in: Input{RPS: 100, PerInstance: 40, PerInstanceAtLeast: true,
+				PerInstanceCut: "host too busy: the load generator's host could not generate 60 iterations/s"},
+			target: 100, instances: 3, atMost: true,
+			wantInRender: []string{"a floor because the capacity search was cut", "host too busy"},
 		},
 		{
 			name:   "requests per visit multiply the visits",

@@ -41,6 +41,15 @@ func (p Price) PerDay() float64 {
 	return p.Amount * float64(24*time.Hour) / float64(p.Per)
 }
 
+// DayFormula writes the price and the step to a day, e.g. "9.529 USD/h ×
+// 24 h", so that a cost line shows every step of its arithmetic.
+func (p Price) DayFormula() string {
+	if p.Per == time.Hour {
+		return p.String() + " × 24 h"
+	}
+	return p.String()
+}
+
 // String writes the price as it was given, e.g. "9.529 USD/h".
 func (p Price) String() string {
 	per := "day"

@@ -40,7 +40,7 @@ func Estimate(cfg EstimateConfig) error {
 	if c, ok, err := capacityPerInstance(cfg.FromRun); err != nil {
 		return err
 	} else if ok {
-		in.PerInstance, in.PerInstanceAtLeast, in.Unit = c.requests/float64(n), c.atLeast, c.unit
+		in.PerInstance, in.PerInstanceAtLeast, in.PerInstanceCut, in.Unit = c.requests/float64(n), c.atLeast, c.cut, c.unit
 		in.PerInstanceFrom = fmt.Sprintf("the capacity search in %s: %s over %s", cfg.FromRun, c.from, units.CountOf(int64(n), "instance", "instances"))
 	} else if cfg.FromRun != "" {
 		got, err := sustainedPerInstance(cfg, n)
@@ -95,6 +95,7 @@ type searched struct {
 	requests float64    // per second of unit at the highest sustainable rate
 	unit     units.Unit // what the search's test counted: requests, gRPC calls, sessions
 	atLeast  bool       // no step failed the SLO: the capacity is only known from below
+	cut      string     // with atLeast, why the search ended before its highest rate (a busy host); "" when it reached it
 	from     string     // the figure's origin in words, with its units
 }
 
@@ -133,9 +134,28 @@ func capacityPerInstance(dir string) (c searched, ok bool, err error) {
 		c.requests = done
 	}
 	if c.atLeast {
+		c.cut = cutShort(res)
 		c.from = "at least " + c.from + ", as no step failed the SLO"
+		if c.cut != "" {
+			c.from += " before the search was cut short (" + string(res.Stop) + ")" // the note gives the detail
+		}
 	}
 	return c, true, nil
+}
+
+// cutShort is why a search in which no step failed ended before its
+// highest rate, in words ("host too busy: the load generator's host could
+// not generate 60 iterations/s…"); "" when it reached that rate, the only
+// end at which "no step failed" says the instance outran the search.
+func cutShort(res capacity.Result) string {
+	if res.Stop == capacity.MaxRateReached || res.Stop == "" {
+		return ""
+	}
+	why := string(res.Stop)
+	if d, _, _ := strings.Cut(res.StopDetail, " ("); d != "" {
+		why += ": " + d // the detail's figures without its diagnosis, which the search's own report shows
+	}
+	return why
 }
 
 // ErrNoSustainableRate is returned when no second of a --from-run run met
@@ -240,7 +260,7 @@ func sustainedFrom(run string, n int, slo estimate.SLO, got estimate.Sustained) 
 		"over %s", u.Many, run, u.Rate(got.Rate), units.Count(int64(got.Met)),
 		units.CountOf(int64(got.Seconds), "second", "seconds"), slo.Source, instances)
 	if out.atLeast {
-		out.from = fmt.Sprintf("the successful %s of %s: %s in every one of the %s of its steady part, each within %s, "+
+		out.from = fmt.Sprintf("the successful %s of %s: %s on average over the %s of its steady part, every one within %s, "+
 			"so the run never reached the target's limit; over %s", u.Many, run, u.Rate(got.Rate),
 			units.CountOf(int64(got.Seconds), "second", "seconds"), slo.Source, instances)
 	}

@@ -42,6 +42,12 @@ func TestEstimateInstancesFromACapacitySearch(t *testing.T) {
 		{name: "no step failed: at least", res: capacity.Result{Config: capacity.Config{RequestsPerIteration: 2}, Highest: 500, Stop: capacity.MaxRateReached},
 			rps: 5000, want: []string{"÷ at least 1,000 req/s per instance", "at least 500 iterations/s × 2 requests = 1,000 req/s, as no step failed the SLO",
 				"instances, at most", "= 5 instances", "at most 5 instances", "never pushed to its limit"}},
+		// Trial C (cap/w2b): the host was too busy to judge 60/s, so 40/s is a floor for that reason.
+		{name: "no step failed, cut short by a busy host", res: capacity.Result{Config: capacity.Config{RequestsPerIteration: 1}, Highest: 40, Stop: capacity.HostBusy,
+			StopDetail: "the load generator's host could not generate 60 iterations/s: busy on each of 3 attempts (last: scheduling lag p99 38.0ms > 15.0ms)"},
+			rps: 100, want: []string{"as no step failed the SLO before the search was cut short (host too busy) over 1 instance",
+				"(host too busy: the load generator's host could not generate 60 iterations/s: busy on each of 3 attempts)",
+				"a floor because the capacity search was cut short", "= 3 instances"}, notIn: "scheduling lag"},
 		{name: "an older capacity.json", res: capacity.Result{Highest: 125, LowestFailing: 130}, rps: 1000, errHas: "does not say how many requests an iteration sent"},
 	}
 	for _, tc := range tests {
@@ -189,7 +195,7 @@ func TestEstimateFromARunCountsSuccessesWithinTheSLO(t *testing.T) {
 		{name: "failures within the budget: only the successes count",
 			defs: slo("http_req_failed", "rate < 0.10"),
 			in:   estimate.Input{RPS: 3700}, reqs: 400, failed: 0.05, d: 50 * time.Millisecond,
-			wantInFlat: []string{"3,700 req/s ÷ at least 380 req/s per instance", "= 10 instances", "380 req/s in every one of the 18 seconds of its steady part"}},
+			wantInFlat: []string{"3,700 req/s ÷ at least 380 req/s per instance", "= 10 instances", "380 req/s on average over the 18 seconds of its steady part"}},
 		{name: "--latency-goal and --max-errors replace the run's thresholds",
 			defs: slo("http_req_duration", "p(95) < 10ms"),
 			in:   estimate.Input{RPS: 3700, LatencyGoal: time.Second, MaxErrors: 0.02}, reqs: 400, failed: 0.01, d: 50 * time.Millisecond,
@@ -258,7 +264,7 @@ func TestEstimateFromARunSaysWhatItCanConclude(t *testing.T) {
 	}{
 		{name: "80 req/s in every second: at least, and at most so many instances", defs: slo, secs: runSeconds(20, 80, 0, 5*ms),
 			want: []string{"5,000 req/s ÷ at least 80 req/s per instance", "instances, at most", "= 63 instances", "at most 63 instances",
-				"80 req/s in every one of the 18 seconds of its steady part, each within the run's thresholds http_req_duration p(95) < 100ms, http_req_failed rate == 0, so the run never reached the target's limit",
+				"80 req/s on average over the 18 seconds of its steady part, every one within the run's thresholds http_req_duration p(95) < 100ms, http_req_failed rate == 0, so the run never reached the target's limit",
 				"note: one instance sustained at least 80 req/s but was never pushed to its limit"}},
 		{name: "past the SLO in some seconds: the rate it held", defs: slo, secs: every4th(runSecond{reqs: 400, failed: 0, d: 20 * ms}, runSecond{reqs: 400, failed: 0, d: 300 * ms}),
 			want:  []string{"5,000 req/s ÷ 400 req/s per instance", "= 13 instances", "400 req/s over the 14 of its steady part's 18 seconds that met"},

@@ -29,7 +29,7 @@ const (
 	TLSHang                              // accepts the connection, never answers the TLS handshake
 	PlainOnTLSPort                       // plain HTTP where the test says https://
 	ResetSome                            // reads each request whole; resets the connection for every Options.ResetEvery-th, else a 200
-	IdleClose                            // a 200 on a kept-alive connection, closed once idle for Options.Idle (a keep-alive timeout)
+	IdleClose                            // a 200 on a kept-alive connection, closed once idle for Options.Idle after a response, judged by when the next request arrived (a keep-alive timeout)
 	StopReading                          // reads a request's head, then neither its body nor anything else (a stalled upload)
 )
 

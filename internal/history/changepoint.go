@@ -48,11 +48,15 @@ type Method struct {
 	// splits and series: Hunter's as published (0.001), measured beside
 	// the default in docs/history.md.
 	FixedLevel float64
+	// NewestAlpha is the few-runs rule's one-sided level (NewestOutrun),
+	// shared over the series judged: a false alarm each time the gate
+	// judges so; 0 is Alpha/10.
+	NewestAlpha float64
 }
 
 // DefaultMethod is the method history uses; docs/history.md gives its
 // error rates as bench/history measures them.
-var DefaultMethod = Method{Alpha: 0.05, MinRuns: 3, Floor: 0.01, Interval: 0.95, Robust: true, Held: true}
+var DefaultMethod = Method{Alpha: 0.05, MinRuns: 3, Floor: 0.01, Interval: 0.95, Robust: true, Held: true, NewestAlpha: 0.005}
 
 // Step is a change of level found in a series of values.
 type Step struct {

@@ -16,6 +16,10 @@ type Outcome struct {
 // ExitThresholdFailed, k6's 99), which this pure package does not import.
 const exitThresholdFailed = 99
 
+// exitNotDetermined is the exit code of a capacity search that could not
+// determine a capacity (app's ExitNotDetermined): never "passed".
+const exitNotDetermined = 3
+
 // Result is a run's result in a word, the same for `loadlens runs` and
 // `loadlens history`: "passed" or "failed" only when thresholds judged
 // it, since exit code 0 of a run without any judged nothing; "all failed"
@@ -33,7 +37,8 @@ func Result(o Outcome) string {
 // DisturbedNote says what Result's "(generator)" means, under a list of
 // runs that shows it.
 const DisturbedNote = "(generator): the run's own diagnosis found the load generator or its host limited it " +
-	"(generator-bound, generator-host-busy): its figures are not the target's, and change points leave it out."
+	"(generator-bound, generator-host-busy): change points leave out each figure its generator's delay could explain " +
+	"a material part of (`loadlens history` says which)."
 
 // outcome is Result's word before a disturbed generator's mark.
 func outcome(o Outcome) string {
@@ -44,6 +49,8 @@ func outcome(o Outcome) string {
 		return "failed (" + o.Status + ")"
 	case o.Status == "failed":
 		return "run failed"
+	case o.ExitCode == exitNotDetermined && o.Status == "completed":
+		return "not determined"
 	case o.Status != "completed":
 		return o.Status
 	case o.AllFailed:

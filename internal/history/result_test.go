@@ -20,6 +20,7 @@ func TestRunResult(t *testing.T) {
 		{"a record of an earlier build, exit 0", Run{Status: "completed", Requests: 10}, "passed"},
 		{"a threshold failed", Run{Status: "completed", ExitCode: 99, Thresholds: &two, Requests: 10, ErrorRate: 1}, "failed"},
 		{"abort_on_fail", Run{Status: "aborted", ExitCode: 99, Thresholds: &two, Requests: 10}, "failed (aborted)"},
+		{"a capacity search on a host too busy", Run{Status: "completed", ExitCode: 3, Requests: 10, Capacity: &Capacity{Stop: "host too busy"}}, "not determined"},
 		{"an error stopped it", Run{Status: "failed", ExitCode: 1, Thresholds: &zero}, "run failed"},
 		{"Ctrl-C", Run{Status: "interrupted", ExitCode: 130, Thresholds: &zero, Requests: 10, ErrorRate: 1}, "interrupted"},
 		{"no request sent", Run{Status: "completed", Thresholds: &zero}, "no thresholds"},

@@ -21,8 +21,8 @@ type Run struct {
 	Dir       string            `json:"-"`    // the run directory as found here; "" when only a store knows the run
 	Name      string            `json:"name"` // the test's name
 	Start     time.Time         `json:"start"`
-	Status    string            `json:"status"` // completed, aborted, interrupted, failed or incomplete
-	ExitCode  int               `json:"exit_code"`
+	Status    string            `json:"status"`    // completed, aborted, interrupted, failed or incomplete
+	ExitCode  int               `json:"exit_code"` // NoExitCode for a run that never finished
 	Tags      map[string]string `json:"tags,omitempty"`
 	Shape     string            `json:"shape"`    // the load shape in words, e.g. "browse: 50/s for 2m"
 	ShapeID   string            `json:"shape_id"` // a fingerprint of Shape: runs of one series share it
@@ -38,10 +38,19 @@ type Run struct {
 	// Disturbed is, when the run's own diagnosis found the load generator
 	// or its host limited it (generator-bound, generator-host-busy), that
 	// finding's kind: its figures are not the target's.
-	Disturbed string     `json:"disturbed,omitempty"`
+	Disturbed string `json:"disturbed,omitempty"`
+	// Lag is the generator's scheduling lag over the run, which says of a
+	// disturbed run which figures its generator could have moved
+	// (LeftOut); nil when none was recorded.
+	Lag       *Lag       `json:"lag,omitempty"`
 	Endpoints []Endpoint `json:"endpoints"`
 	Capacity  *Capacity  `json:"capacity,omitempty"` // a capacity search's outcome; nil for a run
 }
+
+// NoExitCode is the exit code of a run whose process never finished (killed
+// with SIGKILL, its machine stopped): run.db recorded no end, and no code
+// is made up for it.
+const NoExitCode = -1
 
 // Capacity is what history keeps of a capacity search (`loadlens
 // capacity`): the highest rate that held the SLO, which the road from 2 to
@@ -74,12 +83,24 @@ func (r Run) Key() string {
 	return r.Host + ":" + r.Path
 }
 
-// Analysed reports whether a run's figures count for change points: only a
-// run that completed measured the whole load its shape says (a failed
-// threshold still completes), and only one its generator did not disturb
-// measured the target (a busy host's p99 of 2 s read as a level that a 10×
-// slower target "improved" on).
-func (r *Run) Analysed() bool { return r.Status == "completed" && r.Disturbed == "" }
+// Analysed reports whether a run's figures count for change points, some
+// of them at least: only a run that completed measured the whole load its
+// shape says (a failed threshold still completes), and a run its generator
+// disturbed counts only for the figures its generator's delay could not
+// explain a material part of (LeftOut): a busy host's p99 of 2 s read as a
+// level that a 10× slower target "improved" on, while a lag p99 of 84 ms
+// beside a p50 of 22 ms left out runs whose p50 it did not move.
+// A run left out of every figure of every endpoint is not analysed.
+func (r *Run) Analysed() bool {
+	for _, e := range r.Endpoints {
+		for _, f := range Figures {
+			if r.LeftOut(f, e) == "" {
+				return true
+			}
+		}
+	}
+	return len(r.Endpoints) == 0 && r.Status == "completed" && r.Disturbed == ""
+}
 
 // Endpoint returns the run's endpoint of that name.
 func (r *Run) Endpoint(name string) (Endpoint, bool) {

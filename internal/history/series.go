@@ -130,7 +130,7 @@ func endpointNames(rs []Run) []string {
 // Values is one endpoint's figure over the series' runs, as change points
 // read it: NaN where a run is not analysed or has no such endpoint.
 func (s *Series) Values(endpoint string, f Figure) []float64 {
-	return s.values(endpoint, f, (*Run).Analysed)
+	return s.values(endpoint, f, func(r *Run, e Endpoint) bool { return r.LeftOut(f, e) == "" })
 }
 
 // Shown is one endpoint's figure over the series' runs as tables and
@@ -138,15 +138,15 @@ func (s *Series) Values(endpoint string, f Figure) []float64 {
 // endpoint. A run its generator disturbed is shown (its result says so),
 // though Values leaves it out.
 func (s *Series) Shown(endpoint string, f Figure) []float64 {
-	return s.values(endpoint, f, func(r *Run) bool { return r.Status == "completed" })
+	return s.values(endpoint, f, func(r *Run, _ Endpoint) bool { return r.Status == "completed" })
 }
 
-func (s *Series) values(endpoint string, f Figure, keep func(*Run) bool) []float64 {
+func (s *Series) values(endpoint string, f Figure, keep func(*Run, Endpoint) bool) []float64 {
 	xs := make([]float64, len(s.Runs))
 	for i := range s.Runs {
 		r := &s.Runs[i]
 		xs[i] = math.NaN()
-		if e, ok := r.Endpoint(endpoint); ok && keep(r) && e.Requests > 0 {
+		if e, ok := r.Endpoint(endpoint); ok && keep(r, e) && e.Requests > 0 {
 			xs[i] = f.Value(e)
 		}
 	}

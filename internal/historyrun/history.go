@@ -14,6 +14,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/history"
 	"github.com/loadlens/loadlens/internal/report"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // HistoryConfig is what `loadlens history` was asked.
@@ -27,7 +28,11 @@ type HistoryConfig struct {
 	// change point of it for the worse. nil: never.
 	FailOn *history.Figure
 	Within int
-	Out    io.Writer
+	// AllowNotJudged lets a gate whose newest runs cannot be judged (too
+	// few, or left out) pass with a note; without it the gate exits
+	// ExitNotJudged.
+	AllowNotJudged bool
+	Out            io.Writer
 }
 
 // History prints the history of the runs in a results folder or a shared
@@ -106,39 +111,38 @@ func historySource(cfg HistoryConfig) string {
 }
 
 // gateChanges prints the change points --fail-on-change fails on and
-// returns the exit code: ExitThresholdFailed when there are any.
+// returns the exit code: ExitThresholdFailed when there are any (or a
+// newest run past its few predecessors' spread), else ExitNotJudged when a
+// test's newest runs cannot be judged (unless allowed), else ExitOK.
 func gateChanges(cfg HistoryConfig, tests []*history.Test) int {
 	if cfg.FailOn == nil {
 		return app.ExitOK
 	}
-	code := app.ExitOK
+	f, regressed, unjudged := *cfg.FailOn, false, false
 	for _, t := range tests {
-		if why := leftOut(&t.Newest); why != "" {
-			fmt.Fprintf(cfg.Out, "not judged: %s's newest run, %s, is left out of change points: %s; a gate that passes what it cannot test is no gate\n",
-				t.Name, t.Newest.ID, why)
-			code = app.ExitThresholdFailed
-		}
-		s := t.Current()
-		for _, c := range s.Recent(*cfg.FailOn, cfg.Within) {
-			fmt.Fprintf(cfg.Out, "change for the worse in %s: %s\n", t.Name, report.ChangeText(s, c))
-			code = app.ExitThresholdFailed
+		for _, v := range judgeTest(t, f, cfg.Within) {
+			if v.worse {
+				fmt.Fprint(cfg.Out, units.Wrap("change for the worse in "+t.Name+": "+v.text, units.Columns, "", "  "))
+				regressed = true
+				continue
+			}
+			fmt.Fprint(cfg.Out, units.Wrap("not judged: "+v.text, units.Columns, "", "  "))
+			unjudged = true
 		}
 	}
-	if code == app.ExitOK {
-		fmt.Fprintf(cfg.Out, "no change of %s for the worse starts in the newest %d runs\n", *cfg.FailOn, cfg.Within)
-	}
-	return code
-}
-
-// leftOut says why a run's figures count for no change point, or "".
-func leftOut(r *history.Run) string {
 	switch {
-	case r.Capacity != nil || r.Analysed():
-		return ""
-	case r.Disturbed != "":
-		return "its own diagnosis found " + r.Disturbed + " (the load generator or its host limited it): its figures are not the target's"
+	case regressed:
+		return app.ExitThresholdFailed
+	case unjudged && !cfg.AllowNotJudged:
+		fmt.Fprint(cfg.Out, units.Wrap("✗ not judged fails (exit 3): a gate that passes what it cannot test is no gate; "+
+			"add runs, run on a quiet host, or pass --allow-not-judged to let it pass", units.Columns, "", "  "))
+		return app.ExitNotJudged
+	case unjudged:
+		fmt.Fprintln(cfg.Out, "? not judged: passes as --allow-not-judged asks (exit 0)")
+		return app.ExitOK
 	}
-	return "it did not complete (" + r.Status + ")"
+	fmt.Fprintf(cfg.Out, "no change of %s for the worse starts in the newest %d runs\n", f, cfg.Within)
+	return app.ExitOK
 }
 
 // sharedRuns reads every run of the shared store at dsn.

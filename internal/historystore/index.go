@@ -21,7 +21,7 @@ const IndexFile = "history.db"
 
 // indexVersion is the layout of history.db; an index of another version is
 // dropped and rebuilt, as it holds nothing the run directories do not.
-const indexVersion = "3" // 2: runs record whether their generator disturbed them; 3: how many thresholds judged them
+const indexVersion = "5" // 2: runs record whether their generator disturbed them; 3: how many thresholds judged them; 4: their generator's lag; 5: headline rates
 
 // Index is results/history.db: each run directory's record and the stamp
 // of its run.db when it was read, so that a run changed since is read again.

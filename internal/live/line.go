@@ -88,12 +88,24 @@ func Format(s Status) string {
 	if s.P95 > 0 {
 		p95 = units.Duration(s.P95)
 	}
-	line := fmt.Sprintf("[%s] %s · p95 %s · errors %s · in flight %s · VUs %s/%s",
-		progress, s.Unit.Rate(s.RPS), p95, units.Percent(s.ErrRate), units.Count(s.InFlight), units.Count(s.VUs), units.Count(s.VUsMax))
-	// A line wider than the terminal wraps, and "\r" then redraws only its
-	// last row: "dropped 0" says nothing, so it goes first.
-	if dropped := " · dropped " + units.Count(s.Dropped); s.Dropped > 0 || utf8.RuneCountInString(line+dropped) <= units.Columns {
-		line += dropped
+	head := fmt.Sprintf("[%s] %s · p95 %s · errors %s", progress, s.Unit.Rate(s.RPS), p95, units.Percent(s.ErrRate))
+	inFlight := " · in flight " + units.Count(s.InFlight)
+	vus := " · VUs " + units.Count(s.VUs)
+	dropped := " · dropped " + units.Count(s.Dropped)
+	if s.Dropped == 0 {
+		dropped = "" // "dropped 0" says nothing: it goes first
 	}
-	return line
+	// A line wider than the terminal wraps, and "\r" then redraws only its
+	// last row: what says least goes until it fits, the dropped count last.
+	for _, line := range []string{
+		head + inFlight + vus + "/" + units.Count(s.VUsMax) + " · dropped " + units.Count(s.Dropped),
+		head + inFlight + vus + "/" + units.Count(s.VUsMax) + dropped,
+		head + inFlight + vus + dropped,
+		head + inFlight + dropped,
+	} {
+		if utf8.RuneCountInString(line) <= units.Columns {
+			return line
+		}
+	}
+	return head + dropped
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/threshold"
@@ -32,7 +33,7 @@ func (r *Run) Evaluate(t *threshold.Threshold) threshold.Result {
 	if !judged {
 		return res
 	}
-	if why := ev.unjudgeable(t, r.MetricUnit(t.Metric)); why != "" {
+	if why := ev.unjudgeable(t, r.MetricUnit(t.Metric), v, ok); why != "" {
 		res.Pass, res.Reason, res.NothingYet = false, why, ev.Sent == 0
 	}
 	return res
@@ -112,8 +113,10 @@ func (r *Run) LatencyEvidence(t *threshold.Threshold) (Evidence, bool) {
 }
 
 // unjudgeable says why a latency threshold cannot pass on this evidence,
-// or "" when its comparison decides, counting in u (requests, calls, sessions).
-func (e Evidence) unjudgeable(t *threshold.Threshold, u units.Unit) string {
+// or "" when its comparison decides, counting in u (requests, calls,
+// sessions). A percentile failed for its failures still shows the value v
+// it observed (when observed), so the reader sees how slow the rest was too.
+func (e Evidence) unjudgeable(t *threshold.Threshold, u units.Unit, v float64, observed bool) string {
 	u = u.Or()
 	switch {
 	case e.Sent == 0:
@@ -130,11 +133,18 @@ func (e Evidence) unjudgeable(t *threshold.Threshold, u units.Unit) string {
 	if !ok || t.Metric != "http_req_duration" && t.Metric != "http_req_waiting" && !isCallLatency(t.Metric) || ExpectedOnly(t) {
 		return "" // expected_response:true judges the successes alone, as k6 does: pair it with http_req_failed
 	}
-	if share := float64(e.Failed()) / float64(e.Sent); share > leftOut {
-		return fmt.Sprintf("%s of %s failed (%s): more than the %s %s leaves out",
-			units.Count(e.Failed()), u.Count(e.Sent), units.Percent(share), units.Percent(leftOut), t.AggName())
+	share := float64(e.Failed()) / float64(e.Sent)
+	if share <= leftOut {
+		return ""
 	}
-	return ""
+	why := fmt.Sprintf("%s of %s failed (%s): more than the %s %s leaves out",
+		units.Count(e.Failed()), u.Count(e.Sent), units.Percent(share), units.Percent(leftOut), t.AggName())
+	if observed {
+		// The value is the histogram's over every selected request (Observe): failed ones are in it.
+		why += fmt.Sprintf("; %s=%s over all %s, failed ones included", t.AggName(),
+			units.Duration(time.Duration(v*float64(time.Millisecond))), u.Count(e.Sent))
+	}
+	return why
 }
 
 // missing says what a threshold's metric with no data lacked, for its reason.

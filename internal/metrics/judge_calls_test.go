@@ -49,7 +49,7 @@ func TestCallLatencyJudgesFailedCalls(t *testing.T) {
 		wantReason string
 	}{
 		{"more calls failed than p(95) leaves out", "grpc_req_duration", "p(95)<500ms",
-			callsRun(outcome{1, exhausted, 6}, outcome{1, sample.OK, 94}), false, "6 of 100 calls failed (6.00%): more than the 5.00% p(95) leaves out"},
+			callsRun(outcome{1, exhausted, 6}, outcome{1, sample.OK, 94}), false, "6 of 100 calls failed (6.00%): more than the 5.00% p(95) leaves out; p(95)=100ms over all 100 calls, failed ones included"},
 		{"as many as it leaves out", "grpc_req_duration", "p(95)<500ms",
 			callsRun(outcome{1, exhausted, 5}, outcome{1, sample.OK, 95}), true, ""},
 		{"every call failed", "grpc_req_duration", "p(95)<500ms",

@@ -65,8 +65,9 @@ type ScenarioSecond struct {
 	// the schedule asked for, which completions (Iterations) are not: a
 	// target that stalls then drains completes a second's worth late.
 	// Always 0 for a closed scenario, and in snapshots of format 3 or earlier.
-	// Like every record, one made after its second was collected (a
-	// scheduler far behind) counts in the next second collected.
+	// A run's collector sets it from the schedule (SetOffered): a record
+	// made after its second was collected (a scheduler far behind) would
+	// count in the next second collected.
 	Offered int64
 	// NotSent is the iterations a request not sent ended (sample.Sink's
 	// NotSent), counted in Iterations too; NotSentWhy keeps up to 3 of
@@ -105,6 +106,16 @@ func (s *Snapshot) SetGauges(g []sample.Gauge) {
 		if i < len(g) {
 			s.Scenarios[i].VUs = max(g[i].Active, g[i].Peak)
 			s.Scenarios[i].VUsMax = g[i].Allocated
+		}
+	}
+}
+
+// SetOffered sets each scenario's offered arrivals from its schedule
+// (engine.Engine.Offered), in place of those the scheduler recorded.
+func (s *Snapshot) SetOffered(offered []int64) {
+	for i := range s.Scenarios {
+		if i < len(offered) {
+			s.Scenarios[i].Offered = offered[i]
 		}
 	}
 }
@@ -195,7 +206,8 @@ func mergeHist(dst, src *Hist) *Hist {
 }
 
 // addErrorSample adds es to list: into the entry with the same kind, status
-// and message, else as a new entry while its kind has fewer than limit,
+// and message but for its volatile parts (sameCause), keeping that entry's
+// message, else as a new entry while its kind has fewer than limit,
 // else in place of the kind's least counted entry when es counts more, so
 // that a message the target said often, but only once others had filled
 // the list (a pool that ran dry after a few 404s), is not lost to them.
@@ -205,7 +217,7 @@ func addErrorSample(list []ErrorSample, es ErrorSample, limit int) []ErrorSample
 		if list[i].Kind != es.Kind {
 			continue
 		}
-		if list[i].Status == es.Status && list[i].Message == es.Message {
+		if list[i].Status == es.Status && sameCause(list[i].Message, es.Message) {
 			list[i].Count += es.Count
 			list[i].First = min(list[i].First, es.First)
 			return list

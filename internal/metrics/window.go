@@ -49,6 +49,7 @@ type endpointWindow struct {
 type kindErrors struct {
 	n       int
 	samples [maxErrorSamples]ErrorSample
+	keys    [maxErrorSamples]string // each sample's causeKey, made once
 }
 
 // scenarioWindow is one scenario's part of a window.
@@ -142,8 +143,16 @@ func (e *endpointWindow) failure(r *sample.Request) {
 			return
 		}
 	}
+	key := causeKey(r.Err)
+	for i := range ke.n {
+		if s := &ke.samples[i]; s.Status == r.Status && ke.keys[i] == key {
+			s.Count++ // the same cause: the first message stays its example
+			return
+		}
+	}
 	if ke.n < maxErrorSamples {
 		ke.samples[ke.n] = ErrorSample{Kind: k, Status: r.Status, Message: r.Err, Count: 1}
+		ke.keys[ke.n] = key
 		ke.n++
 	}
 }

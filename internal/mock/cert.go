@@ -24,15 +24,27 @@ type Certificate struct {
 	Generated   bool
 }
 
+// maxPEM bounds a certificate or key file: a chain of a few certificates
+// is a few KiB.
+const maxPEM = 1 << 20
+
 // loadOrGenerate loads the configured certificate, or generates a
 // self-signed one for loopback and the listen host, valid for a week.
 func loadOrGenerate(t *TLSConfig) (*Certificate, error) {
 	if t.CertFile != "" {
-		c, err := tls.LoadX509KeyPair(t.CertFile, t.KeyFile)
+		// read bounded, regular files only: tls.LoadX509KeyPair would wait on a FIFO or read /dev/zero forever
+		certPEM, err := readFile(t.CertFile, maxPEM)
+		if err != nil {
+			return nil, fmt.Errorf("mock: tls.cert %s: %w", t.CertFile, err)
+		}
+		keyPEM, err := readFile(t.KeyFile, maxPEM)
+		if err != nil {
+			return nil, fmt.Errorf("mock: tls.key %s: %w", t.KeyFile, err)
+		}
+		c, err := tls.X509KeyPair(certPEM, keyPEM)
 		if err != nil {
 			return nil, fmt.Errorf("mock: TLS certificate: %w", err)
 		}
-		certPEM, _ := readFile(t.CertFile, 1<<20)
 		return &Certificate{tls: c, PEM: certPEM, Fingerprint: fingerprint(c.Certificate[0])}, nil
 	}
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)

@@ -84,6 +84,7 @@ type header struct {
 	name  string
 	value *tmpl.Template
 	fixed []string // the value when constant, shared read-only by every response
+	added bool     // a Content-Type the mock chose, none being given
 }
 
 // builtin template variables, in slot order.

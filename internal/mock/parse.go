@@ -226,6 +226,9 @@ func (p *configParser) route(n yamldoc.Node) *Route {
 	}
 	p.responseBody(o, r, scope)
 	r.headers = p.headers(o, r, scope)
+	if o.Has("body") && isJSON(r.headers, r.body) {
+		r.body = tmpl.InJSON(r.body) // a request's value cannot close a string and add keys
+	}
 	p.needs(r)
 	p.checkRender(o, r)
 	r.initial = p.behavior(o, p.defs.behavior)
@@ -529,7 +532,7 @@ func (p *configParser) headers(o *yamldoc.Object, r *Route, sc *tmpl.Scope) []he
 		out = append(out, h)
 	}
 	if r.body != nil && !slices.ContainsFunc(out, func(h header) bool { return h.name == "Content-Type" }) {
-		out = append(out, header{name: "Content-Type", value: tmpl.Literal(p.contentType(o, r)), fixed: []string{p.contentType(o, r)}})
+		out = append(out, header{name: "Content-Type", value: tmpl.Literal(p.contentType(o, r)), fixed: []string{p.contentType(o, r)}, added: true})
 	}
 	return out
 }

@@ -5,7 +5,9 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestReadFileRefusesBeforeReading: a file larger than the limit, or one
@@ -50,6 +52,43 @@ func TestReadFileRefusesBeforeReading(t *testing.T) {
 			}
 			if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
 				t.Errorf("allocated %d bytes to refuse it", grew)
+			}
+		})
+	}
+}
+
+// TestTLSFilesRefusedBeforeReading: a tls.cert or tls.key that is a named
+// pipe or a device is refused, naming the key and the file, without
+// waiting for a writer (tls.LoadX509KeyPair opened it and waited) or
+// reading without end.
+func TestTLSFilesRefusedBeforeReading(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "cert.pem")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	regular := filepath.Join(dir, "regular.pem") // read before the key is
+	if err := os.WriteFile(regular, []byte("not PEM"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		tls  TLSConfig
+		want string
+	}{
+		{"a named pipe as the certificate", TLSConfig{CertFile: fifo, KeyFile: fifo}, "mock: tls.cert " + fifo + ": not a regular file (a named pipe)"},
+		{"a device as the key", TLSConfig{CertFile: regular, KeyFile: "/dev/zero"}, "mock: tls.key /dev/zero: not a regular file (a device)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			done := make(chan error, 1)
+			go func() { _, err := loadOrGenerate(&tc.tls); done <- err }()
+			select {
+			case err := <-done:
+				if err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Fatalf("error %v, want %q", err, tc.want)
+				}
+			case <-time.After(10 * time.Second): // a bound, not a synchronisation
+				t.Fatal("loadOrGenerate did not return")
 			}
 		})
 	}

@@ -61,14 +61,42 @@ type store struct {
 	waitingBytes int64
 	traces       map[sample.TraceID]int // spans kept or waiting per trace, for Has
 	resolved     time.Time              // when the waiting spans were last checked
+	joined       time.Time              // when the run's traces became known (the run began); zero before
 	stats        Stats
 }
 
-// add keeps the spans of one export, as far as the bounds allow.
+// clockSkew is how far a target's clock may be from loadlens's before a
+// span's times are taken to be impossible rather than skewed.
+const clockSkew = 10 * time.Minute
+
+// impossible reports whether a span's times cannot be a span of the run's
+// requests: an end before its start, a time before 1970 (an overflowing
+// unsigned value), and once the run's traces are known (joined), a start
+// or end far outside the run or a length beyond the run's so far. Such a
+// span would make a request's service time longer than the request. A
+// span without times (both unset) has no length and misleads nothing.
+func (st *store) impossible(s *spans.Span, now time.Time) bool {
+	epoch := time.Unix(0, 0)
+	switch {
+	case s.Start.Equal(epoch) && s.End.Equal(epoch):
+		return false
+	case s.End.Before(s.Start) || s.Start.Before(epoch):
+		return true
+	case st.joined.IsZero():
+		return false
+	}
+	return s.Start.Before(st.joined.Add(-clockSkew)) || s.End.After(now.Add(clockSkew)) ||
+		s.End.Sub(s.Start) > now.Sub(st.joined)+time.Second
+}
+
+// add keeps the spans of one export, as far as the bounds allow; spans
+// with impossible times are counted and dropped.
 func (st *store) add(ss []spans.Span, now time.Time) {
 	for i := range ss {
 		s := &ss[i]
 		switch {
+		case st.impossible(s, now):
+			st.stats.Impossible++
 		case st.join.Lookup == nil:
 			st.keep(s, -1)
 		default:
@@ -152,5 +180,6 @@ func (st *store) reset(join Join) {
 	*st = store{maxSpans: st.maxSpans, maxBytes: st.maxBytes, join: join, traces: map[sample.TraceID]int{}}
 	if join.Lookup != nil {
 		st.perEndpoint = make([]int64, max(join.Endpoints, 1))
+		st.joined = time.Now()
 	}
 }

@@ -48,6 +48,9 @@ type Stats struct {
 	Spans    int // spans kept (of the run's traces, or waiting to be known as such)
 	Dropped  int // spans of the run's traces beyond the bounds, not kept
 	Foreign  int // spans of traces not the run's: counted and dropped
+	// Impossible counts spans dropped for their times: an end before the
+	// start, or a start, end or length far outside the run.
+	Impossible int
 }
 
 // Receiver is an OTLP trace receiver that keeps the spans of the run's

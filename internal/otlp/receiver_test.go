@@ -18,7 +18,9 @@ import (
 	"github.com/loadlens/loadlens/internal/spans"
 )
 
-var t0 = time.Date(2026, 11, 24, 2, 0, 0, 0, time.UTC)
+// t0 is when export's spans start: now, as a run's spans do (far from the
+// run they would be refused as impossible).
+var t0 = time.Now().Truncate(time.Millisecond).UTC()
 
 // export builds one export of the shop: a server span, a DB call, a cache
 // call and an outgoing HTTP call in the old conventions.

@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestURLBodyFile pins --body-file: a large or binary file is named by the
@@ -89,9 +91,17 @@ func TestURLBodyFile(t *testing.T) {
 }
 
 // TestBodyFileKey pins a test file's body_file: resolved beside the test,
-// a template when it is text, and errors at the key.
+// a template when it is text, and errors at the key; a named pipe (which
+// once held validate without a word) or a device is refused from a Stat,
+// as data files are.
 func TestBodyFileKey(t *testing.T) {
 	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(os.DevNull, filepath.Join(dir, "nulllink")); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(filepath.Join(dir, "order.json"), []byte(`{"vu": {{ vu }}}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -102,13 +112,25 @@ func TestBodyFileKey(t *testing.T) {
 		name, file, want, wantErr string
 	}{
 		{"text is a template", "order.json", `{"vu": 7}`, ""},
-		{"missing file", "none.json", "", "t.yaml:7:20: scenarios.s.flow[0].body_file: open " + filepath.Join(dir, "none.json") + ": no such file or directory"},
+		{"missing file", "none.json", "", "t.yaml:7:20: scenarios.s.flow[0].body_file: cannot read body file none.json: no such file or directory"},
 		{"bad template", "bad.txt", "", "t.yaml:7:20: scenarios.s.flow[0].body_file: bad.txt: "},
+		{"a named pipe", "fifo", "", "t.yaml:7:20: scenarios.s.flow[0].body_file: cannot read body file fifo: not a regular file (a named pipe)"},
+		{"a device", "/dev/zero", "", "t.yaml:7:20: scenarios.s.flow[0].body_file: cannot read body file /dev/zero: not a regular file (a device)"},
+		{"a link to a device", "nulllink", "", "t.yaml:7:20: scenarios.s.flow[0].body_file: cannot read body file nulllink: not a regular file (a device)"},
+		{"a directory", ".", "", "t.yaml:7:20: scenarios.s.flow[0].body_file: cannot read body file .: not a regular file (a directory)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			src := "base_url: http://h\nscenarios:\n  s:\n    iterations: 1\n    flow:\n      - post: /o\n        body_file: " + tt.file + "\n"
-			p, err := Parse(filepath.Join(dir, "t.yaml"), []byte(src), nil)
+			var p *Plan
+			var err error
+			done := make(chan struct{})
+			go func() { p, err = Parse(filepath.Join(dir, "t.yaml"), []byte(src), nil); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second): // a bound, not a synchronisation: a FIFO once waited forever
+				t.Fatal("Parse did not return")
+			}
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("error %v, want one containing %q", err, tt.wantErr)

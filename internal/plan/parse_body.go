@@ -15,8 +15,9 @@ import (
 // bodyKeys are the ways to give a request body; a step uses at most one.
 var bodyKeys = []string{"json", "form", "body", "body_file"}
 
-// MaxBodyFile bounds a body_file: (and --body-file) body, which every VU
-// renders into its own buffer for each request.
+// MaxBodyFile bounds a body_file: (and --body-file) body, which a VU renders
+// into its own buffer for each request when templated (a constant one is
+// kept once for every VU: see the engine's bigbody.go).
 const MaxBodyFile = 64 << 20
 
 // body parses the step's json:, form: or body:.
@@ -65,7 +66,7 @@ func (p *parser) bodyFile(n yamldoc.Node, sc *scenarioCtx) *tmpl.Template {
 	if !filepath.IsAbs(full) {
 		full = filepath.Join(p.dir, full)
 	}
-	b, err := ReadBodyFile(full)
+	b, err := readBodyFile(full, path)
 	if err != nil {
 		p.Errs.Add(n.Pos, n.Path, "%v", err)
 		return nil
@@ -87,14 +88,24 @@ func (p *parser) bodyFile(n yamldoc.Node, sc *scenarioCtx) *tmpl.Template {
 }
 
 // ReadBodyFile reads a body file, refusing one larger than MaxBodyFile
-// before reading it; the error gives its size.
+// before reading it (the error gives its size), and a device, named pipe
+// or directory from a Stat before opening it: a FIFO would hold validate
+// and run without a word, /dev/zero would be read to the limit.
 func ReadBodyFile(path string) ([]byte, error) {
-	b, err := boundedfile.Read(path, MaxBodyFile, false)
+	return readBodyFile(path, path)
+}
+
+// readBodyFile reads the body file at path, naming it as shown in errors.
+func readBodyFile(path, shown string) ([]byte, error) {
+	b, err := boundedfile.Read(path, MaxBodyFile, true)
 	var big *boundedfile.TooLargeError
-	if errors.As(err, &big) {
-		return nil, bodyFileTooBig(path, big.Size, big.AtLeast)
+	switch {
+	case errors.As(err, &big):
+		return nil, bodyFileTooBig(shown, big.Size, big.AtLeast)
+	case err != nil:
+		return nil, fmt.Errorf("cannot read body file %s: %v", shown, boundedfile.Cause(err))
 	}
-	return b, err
+	return b, nil
 }
 
 // bodyFileTooBig says a body file is over MaxBodyFile, and by how much.

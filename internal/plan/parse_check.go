@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/goccy/go-yaml/ast"
+	"github.com/loadlens/loadlens/internal/tmpl"
 	"github.com/loadlens/loadlens/internal/yamldoc"
 )
 
@@ -45,12 +46,14 @@ var httpChecks = checkDialect{status: (*parser).statusCheck, example: "{status: 
 
 // checks parses a step's check list (a single check may skip the list) and
 // gives each check its id under endpoint (-1: the endpoint is broken).
-func (p *parser) checks(n yamldoc.Node, endpoint int32) []Check {
-	return p.checksOf(n, endpoint, httpChecks)
+// scope holds the variables a comparison may read; nil for steps whose
+// checks are judged without them (SSE).
+func (p *parser) checks(n yamldoc.Node, endpoint int32, scope *tmpl.Scope) []Check {
+	return p.checksOf(n, endpoint, httpChecks, scope)
 }
 
 // checksOf is checks in a protocol's dialect.
-func (p *parser) checksOf(n yamldoc.Node, endpoint int32, d checkDialect) []Check {
+func (p *parser) checksOf(n yamldoc.Node, endpoint int32, d checkDialect, scope *tmpl.Scope) []Check {
 	items := []yamldoc.Node{n}
 	if !yamldoc.IsMapping(n.V) {
 		var ok bool
@@ -60,7 +63,7 @@ func (p *parser) checksOf(n yamldoc.Node, endpoint int32, d checkDialect) []Chec
 	}
 	var out []Check
 	for _, item := range items {
-		c, ok := p.checkOf(item, d)
+		c, ok := p.checkOf(item, d, scope)
 		if !ok {
 			if name := brokenCheckName(item.V); name != "" && endpoint >= 0 {
 				p.layout.broken = append(p.layout.broken, name)
@@ -104,8 +107,8 @@ func brokenCheckName(n ast.Node) string {
 	return name
 }
 
-// checkOf parses one check in a protocol's dialect.
-func (p *parser) checkOf(n yamldoc.Node, d checkDialect) (Check, bool) {
+// checkOf parses one check in a protocol's dialect; scope is as for checks.
+func (p *parser) checkOf(n yamldoc.Node, d checkDialect, scope *tmpl.Scope) (Check, bool) {
 	o, ok := p.Object(n, "a check like "+d.example, checkKeys)
 	if !ok {
 		return Check{}, false
@@ -120,7 +123,7 @@ func (p *parser) checkOf(n yamldoc.Node, d checkDialect) (Check, bool) {
 		}
 	}
 	if len(sources) == 0 {
-		p.Errs.Add(n.Key, n.Path, "a check needs one of %s", strings.Join(d.sources(), ", "))
+		p.Errs.Missing(n.Key, n.Path, n.Path, "a check needs one of %s", strings.Join(d.sources(), ", "))
 		return Check{}, false
 	}
 	if len(sources) > 1 {
@@ -172,7 +175,7 @@ func (p *parser) checkOf(n yamldoc.Node, d checkDialect) (Check, bool) {
 		c, ok = p.sizeCheck(src.Value)
 	}
 	if ok && (src.Name == "json" || src.Name == "header") {
-		ok = p.checkOp(&c, ops[0], subject)
+		ok = p.checkOp(&c, ops[0], subject, operands{scope: scope, path: src.Name == "json"})
 	}
 	if name, has := o.Get("name"); has {
 		s, nameOK := p.NonEmpty(name, "a check name")
@@ -184,43 +187,30 @@ func (p *parser) checkOf(n yamldoc.Node, d checkDialect) (Check, bool) {
 // opCountError reports a json or header check without exactly one comparison.
 func (p *parser) opCountError(n yamldoc.Node, source string, ops []yamldoc.Field) {
 	if len(ops) == 0 {
-		p.Errs.Add(n.Key, n.Path, "a %s check needs one of %s", source, strings.Join(checkOps, ", "))
+		p.Errs.Missing(n.Key, n.Path, n.Path, "a %s check needs one of %s", source, strings.Join(checkOps, ", "))
 		return
 	}
 	p.Errs.Add(ops[1].Value.Key, ops[1].Value.Path, "a check makes one comparison: %s and %s both given; split it into two checks", ops[0].Name, ops[1].Name)
 }
 
-// checkOp parses a json or header check's comparison and names the check.
-func (p *parser) checkOp(c *Check, op yamldoc.Field, subject string) bool {
+// checkOp parses a json or header check's comparison and names the check;
+// ops says what it may compare with besides a value as written.
+func (p *parser) checkOp(c *Check, op yamldoc.Field, subject string, ops operands) bool {
 	v := op.Value
 	switch op.Name {
-	case "eq", "ne":
-		switch v.V.(type) {
-		case *ast.MappingNode, *ast.MappingValueNode, *ast.SequenceNode:
-			p.TypeError(v, "a string, number, boolean or null to compare with")
+	case "eq", "ne", "lt", "lte", "gt", "gte":
+		ordering := op.Name != "eq" && op.Name != "ne"
+		shown, handled, ok := p.dynamicOperand(c, v, ordering, ops)
+		if !ok {
 			return false
 		}
-		c.Op = OpEq
-		if op.Name == "ne" {
-			c.Op = OpNe
+		if !handled {
+			if shown, ok = p.literalOperand(c, v, ordering); !ok {
+				return false
+			}
 		}
-		s := yamldoc.ScalarText(v.V)
-		shown := s
-		switch v.V.(type) {
-		case *ast.StringNode, *ast.LiteralNode:
-			shown = strconv.Quote(s)
-		case *ast.NullNode:
-			s, shown = "null", "null"
-		}
-		c.Values = []string{s}
+		c.Op = map[string]Op{"eq": OpEq, "ne": OpNe, "lt": OpLt, "lte": OpLte, "gt": OpGt, "gte": OpGte}[op.Name]
 		c.Name = subject + " " + opSymbols[op.Name] + " " + shown
-	case "lt", "lte", "gt", "gte":
-		if _, ok := p.Float(v, "a number to compare with"); !ok {
-			return false
-		}
-		c.Op = map[string]Op{"lt": OpLt, "lte": OpLte, "gt": OpGt, "gte": OpGte}[op.Name]
-		c.Values = []string{yamldoc.ScalarText(v.V)}
-		c.Name = subject + " " + opSymbols[op.Name] + " " + yamldoc.ScalarText(v.V)
 	case "contains":
 		s, ok := p.NonEmpty(v, "the text to look for")
 		if !ok {
@@ -247,6 +237,33 @@ func (p *parser) checkOp(c *Check, op yamldoc.Field, subject string) bool {
 		}
 	}
 	return true
+}
+
+// literalOperand parses a comparison's value as written: any scalar for
+// eq and ne (a string shown quoted), a number for the orderings.
+func (p *parser) literalOperand(c *Check, v yamldoc.Node, ordering bool) (string, bool) {
+	if ordering {
+		if _, ok := p.Float(v, "a number to compare with"); !ok {
+			return "", false
+		}
+		c.Values = []string{yamldoc.ScalarText(v.V)}
+		return c.Values[0], true
+	}
+	switch v.V.(type) {
+	case *ast.MappingNode, *ast.MappingValueNode, *ast.SequenceNode:
+		p.TypeError(v, "a string, number, boolean or null to compare with")
+		return "", false
+	}
+	s := yamldoc.ScalarText(v.V)
+	shown := s
+	switch v.V.(type) {
+	case *ast.StringNode, *ast.LiteralNode:
+		shown = strconv.Quote(s)
+	case *ast.NullNode:
+		s, shown = "null", "null"
+	}
+	c.Values = []string{s}
+	return shown, true
 }
 
 // statusCheck parses `status: 200` or `status: [200, 201]`.

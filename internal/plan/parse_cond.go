@@ -79,7 +79,7 @@ func (p *parser) varCond(c *Cond, v yamldoc.Node, ops []yamldoc.Field, sc *scena
 	case 0:
 		c.Test = Check{Op: OpExists, Values: []string{"true"}}
 	case 1:
-		p.checkOp(&c.Test, ops[0], "var "+name)
+		p.checkOp(&c.Test, ops[0], "var "+name, operands{})
 	default:
 		p.Errs.Add(ops[1].Value.Key, ops[1].Value.Path, "a condition makes one comparison: %s and %s both given; nest a second if:", ops[0].Name, ops[1].Name)
 	}

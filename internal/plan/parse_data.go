@@ -2,6 +2,7 @@ package plan
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"path/filepath"
 	"slices"
@@ -51,7 +52,7 @@ func (p *parser) data(n yamldoc.Node) *Data {
 	if !ok {
 		return nil
 	}
-	d.File = path
+	d.File, d.FileAt = path, p.at(fileNode)
 	if !p.loadCSV(fileNode, d) {
 		return nil
 	}
@@ -82,10 +83,10 @@ func (p *parser) loadCSV(n yamldoc.Node, d *Data) bool {
 	for i, col := range header {
 		col = strings.TrimSpace(col)
 		header[i] = col
-		if !p.checkVarName(n.Pos, n.Path, "CSV column", col) {
+		if !p.checkVarName(n.Pos, n.Path, fmt.Sprintf("CSV column %d", i+1), col) {
 			ok = false
 		} else if slices.Contains(header[:i], col) {
-			p.Errs.Add(n.Pos, n.Path, "CSV column %q appears twice in %s", col, full)
+			p.Errs.Add(n.Pos, n.Path, "CSV column %d (%q) appears twice in %s", i+1, yamldoc.Excerpt(col), full)
 			ok = false
 		}
 	}

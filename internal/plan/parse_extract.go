@@ -67,7 +67,7 @@ func (p *parser) extract(n yamldoc.Node) (Extract, bool) {
 	case hasRegex:
 		e.From = FromRegex
 	default:
-		p.Errs.Add(n.Key, n.Path, "an extraction needs json, header or regex")
+		p.Errs.Missing(n.Key, n.Path, n.Path, "an extraction needs json, header or regex")
 		return e, false
 	}
 	if hasRegex {

@@ -61,7 +61,7 @@ func (p *parser) grpcStep(o *yamldoc.Object, sc *scenarioCtx) (Step, bool) {
 		g.ExpectStatus, _, _ = p.grpcCodes(n)
 	}
 	if n, has := o.Get("check"); has {
-		s.Checks = p.checksOf(n, s.Endpoint, grpcChecks)
+		s.Checks = p.checksOf(n, s.Endpoint, grpcChecks, nil)
 	}
 	if n, has := o.Get("extract"); has {
 		s.Extract = p.extracts(n, s.Endpoint, sc)

@@ -34,22 +34,22 @@ func (p *parser) size(n yamldoc.Node) (int64, bool) {
 		}
 		v = f
 	default:
-		s, ok := p.Str(n, what)
+		s, ok := p.Fixed(n, "a size", what)
 		if !ok {
 			return 0, false
 		}
 		v, ok = yamldoc.ParseSize(s)
 		if !ok {
-			p.Errs.Add(n.Pos, n.Path, "bad size %q: write bytes, or a number with B, KB, MB, GB, KiB, MiB or GiB (1MiB = 1048576 bytes)", s)
+			p.Errs.Add(n.Pos, n.Path, "bad size %q%s: write bytes, or a number with B, KB, MB, GB, KiB, MiB or GiB (1MiB = 1048576 bytes)", s, p.From(n))
 			return 0, false
 		}
 	}
 	switch {
 	case v < 0:
-		p.Errs.Add(n.Pos, n.Path, "must not be negative, got %s", yamldoc.ScalarText(n.V))
+		p.Errs.Add(n.Pos, n.Path, "must not be negative, got %s%s", p.ValueText(n), p.From(n))
 		return 0, false
 	case v > MaxBodyLimit:
-		p.Errs.Add(n.Pos, n.Path, "%s is more than 1GiB: every VU may hold a body this large", yamldoc.ScalarText(n.V))
+		p.Errs.Add(n.Pos, n.Path, "%s%s is more than 1GiB: every VU may hold a body this large", p.ValueText(n), p.From(n))
 		return 0, false
 	}
 	return int64(math.Floor(v)), true

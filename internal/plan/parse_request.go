@@ -67,7 +67,7 @@ func (p *parser) request(o *yamldoc.Object, sc *scenarioCtx) (*Request, bool) {
 	}
 	r.Body, r.BodyKind = p.body(o, sc)
 	if n, ok := o.Get("body_file"); ok && r.Body != nil {
-		r.BodyFile = yamldoc.ScalarText(n.V)
+		r.BodyFile, r.BodyFileAt = yamldoc.ScalarText(n.V), p.at(n)
 	}
 	r.Headers = withAuthorization(p.headers(sc.def.headers, stepHeaders, sc.scope), auth)
 	switch r.BodyKind {
@@ -77,7 +77,7 @@ func (p *parser) request(o *yamldoc.Object, sc *scenarioCtx) (*Request, bool) {
 		r.Headers = withContentType(r.Headers, formContentType)
 	}
 	if n, ok := o.Get("check"); ok {
-		r.Checks = p.checks(n, r.Endpoint)
+		r.Checks = p.checks(n, r.Endpoint, sc.scope)
 	}
 	if n, ok := o.Get("extract"); ok {
 		r.Extract = p.extracts(n, r.Endpoint, sc)

@@ -323,11 +323,13 @@ func isIdent(s string) bool {
 	return true
 }
 
-// checkVarName reports an invalid or reserved variable name.
+// checkVarName reports an invalid or reserved variable name, quoting an
+// excerpt: a CSV header may be the first line of a file that is no CSV (a
+// link to /etc/shadow), which an error must not echo.
 func (p *parser) checkVarName(at yamldoc.Pos, path, what, name string) bool {
 	switch {
 	case !isIdent(name):
-		p.Errs.Add(at, path, "%s %q is not a valid variable name (use letters, digits and _, not starting with a digit)", what, name)
+		p.Errs.Add(at, path, "%s %q is not a valid variable name (use letters, digits and _, not starting with a digit)", what, yamldoc.Excerpt(name))
 	case slices.Contains(reservedVars, name):
 		p.Errs.Add(at, path, "%s %q is reserved (built-ins: %s)", what, name, strings.Join(reservedVars, ", "))
 	default:

@@ -32,7 +32,7 @@ func (p *parser) sseStep(o *yamldoc.Object, sc *scenarioCtx) (Step, bool) {
 	}
 	p.sessionLimits(o, s, limitKeys{max: "max_events", size: "max_event_size", key: "sse", ends: "duration: or max_events: (or both)"})
 	if n, has := o.Get("check"); has {
-		s.Checks = p.checks(n, s.Endpoint)
+		s.Checks = p.checks(n, s.Endpoint, nil)
 	}
 	return Step{Kind: SessionStep, Session: s}, p.Errs.Len() == errsBefore
 }

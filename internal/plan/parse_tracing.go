@@ -23,7 +23,7 @@ func (p *parser) tracing(n yamldoc.Node) Tracing {
 	if v, ok := o.Get("sample"); ok {
 		if f, ok := p.Float(v, "a share of requests from 0 to 1, like 0.1"); ok {
 			if f < 0 || f > 1 {
-				p.Errs.Add(v.Pos, v.Path, "must be from 0 to 1 (a share of requests, like 0.1), got %s", yamldoc.ScalarText(v.V))
+				p.Errs.Add(v.Pos, v.Path, "must be from 0 to 1 (a share of requests, like 0.1), got %s", p.ValueText(v))
 			} else {
 				t.Sample = f
 			}

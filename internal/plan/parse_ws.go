@@ -44,13 +44,13 @@ func (p *parser) wsStep(o *yamldoc.Object, sc *scenarioCtx) (Step, bool) {
 		s.Replies = p.wsReplies(n, s.Endpoint, sc)
 	}
 	if n, has := o.Get("until"); has {
-		if c, ok := p.checkOf(n, wsChecks); ok {
+		if c, ok := p.checkOf(n, wsChecks, nil); ok {
 			s.Until = &c
 			p.replies = append(p.replies, s.Protocol) // its sessions measure a reply time
 		}
 	}
 	if n, has := o.Get("check"); has {
-		s.Checks = p.checksOf(n, s.Endpoint, wsChecks)
+		s.Checks = p.checksOf(n, s.Endpoint, wsChecks, nil)
 	}
 	for _, snd := range s.Send {
 		if snd.Every > 0 && s.Duration == 0 {

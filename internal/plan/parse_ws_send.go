@@ -103,7 +103,7 @@ func (p *parser) wsReplies(n yamldoc.Node, endpoint int32, sc *scenarioCtx) []Re
 			p.Errs.Missing(o.Pos, o.Path, o.Path, "missing key %q: the check a message must match to be answered", "on")
 			continue
 		}
-		if r.On, ok = p.checkOf(on, wsChecks); ok && (r.On.From == FromStatus || r.On.From == FromHeader) {
+		if r.On, ok = p.checkOf(on, wsChecks, nil); ok && (r.On.From == FromStatus || r.On.From == FromHeader) {
 			p.Errs.Add(on.Pos, on.Path, "a reply answers a message: on: is a body_contains, body_matches, json or size check")
 			ok = false
 		}
@@ -184,7 +184,7 @@ func (p *parser) sizeCheck(n yamldoc.Node) (Check, bool) {
 	if _, ok := p.Integer(f.Value, 0); !ok {
 		return Check{}, false
 	}
-	c := Check{From: FromSize, Values: []string{yamldoc.ScalarText(f.Value.V)}}
+	c := Check{From: FromSize, Values: []string{p.ValueText(f.Value)}}
 	c.Op = map[string]Op{"eq": OpEq, "ne": OpNe, "lt": OpLt, "lte": OpLte, "gt": OpGt, "gte": OpGte}[f.Name]
 	c.Name = "size " + opSymbols[f.Name] + " " + c.Values[0]
 	return c, true

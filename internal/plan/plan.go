@@ -86,8 +86,8 @@ type Scenario struct {
 	SetupAt      int           // where in Vars the setup's variables start (len(Plan.Setup.Vars) of them, kept like vu_vars)
 	StartTime    time.Duration // delay from the run's start before the scenario begins
 	GracefulStop time.Duration // how long in-flight iterations may finish after the scenario's end
-	// HTTP2 lets https requests use HTTP/2 (through net/http) when the
-	// server offers it; otherwise they use HTTP/1.1 (the lean client).
+	// HTTP2 lets https requests use HTTP/2 (the lean HTTP/2 client) when
+	// the server offers it; otherwise they use HTTP/1.1 (the lean client).
 	HTTP2 bool
 }
 
@@ -186,14 +186,15 @@ const (
 
 // Request is a request step: what to send, and what to do with the response.
 type Request struct {
-	Endpoint int32          // id in Layout.Endpoints
-	Method   string         // upper case
-	URL      *tmpl.Template // full URL, base URL and query included
-	Headers  []Header       // default headers merged with the step's own
-	Body     *tmpl.Template // nil when BodyKind is NoBody
-	BodyKind BodyKind
-	BodyFile string // the body_file: as written, which a distributed run sends to its agents
-	Timeout  time.Duration
+	Endpoint   int32          // id in Layout.Endpoints
+	Method     string         // upper case
+	URL        *tmpl.Template // full URL, base URL and query included
+	Headers    []Header       // default headers merged with the step's own
+	Body       *tmpl.Template // nil when BodyKind is NoBody
+	BodyKind   BodyKind
+	BodyFile   string // the body_file: as written, which a distributed run sends to its agents
+	BodyFileAt Error  // where body_file: is written, for a distributed run's refusal
+	Timeout    time.Duration
 	// ExpectStatus lists the statuses that are not failures of
 	// http_req_failed (e.g. 409 for a sold-out coupon); nil means every
 	// status below 400, as in k6.
@@ -269,6 +270,13 @@ type Check struct {
 	Op     Op
 	Values []string       // operands; numbers are parsed when compared
 	Regex  *regexp.Regexp // OpMatches
+	// Operand, when set, is the comparison's value as a template that reads
+	// variables (or vu, iteration, …): rendered each time the check is
+	// judged, in place of Values[0], which holds its source for display.
+	Operand *tmpl.Template
+	// OperandPath, when set, compares a json check with another value of
+	// the same document ({json: $.available}) in place of Values[0].
+	OperandPath jsonpath.Path
 }
 
 // DataMode says how CSV rows are handed to iterations.
@@ -284,6 +292,7 @@ const (
 // Data is a CSV file read at parse time; its columns are VU variables.
 type Data struct {
 	File        string     // path as written in the test
+	FileAt      Error      // where the path is written, for a distributed run's refusal
 	Columns     []string   // header row; column j fills Scenario.Vars slot j
 	Rows        [][]string // without the header row, when the file is held (at most MaxDataInMemory bytes)
 	Count       int64      // data rows

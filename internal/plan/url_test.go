@@ -164,7 +164,7 @@ func TestFromURLErrors(t *testing.T) {
 		{"malformed header", URLOptions{URL: "http://h", Headers: []string{"NoColon"}}, `-H: bad header "NoColon": expected "Name: value"`},
 		{"header with a bad name", URLOptions{URL: "http://h", Headers: []string{"A B: c"}}, `-H: bad header "A B: c": expected "Name: value"`},
 		{"body and body file", URLOptions{URL: "http://h", Body: "x", BodyFile: "testdata/users.csv"}, "--body-file: give --body or --body-file, not both"},
-		{"missing body file", URLOptions{URL: "http://h", BodyFile: "testdata/nope.json"}, "--body-file: open testdata/nope.json: no such file or directory"},
+		{"missing body file", URLOptions{URL: "http://h", BodyFile: "testdata/nope.json"}, "--body-file: cannot read body file testdata/nope.json: no such file or directory"},
 		{"bad method", URLOptions{URL: "http://h", Method: "GE T"}, `--method: bad HTTP method "GE T"`},
 		{"bad threshold", URLOptions{URL: "http://h", Thresholds: []string{"fast please"}}, `--threshold: bad threshold "fast please": expected an expression like "p(95)<500ms" or "metric{filter}: expression"`},
 		{"threshold on an unknown endpoint", URLOptions{URL: "http://h/x", Thresholds: []string{`http_req_duration{endpoint:"GET /y"}: p(95)<1s`}},

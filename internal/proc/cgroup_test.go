@@ -104,35 +104,3 @@ func TestReadCPUStatNamesTheBadLine(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
-
-// TestListenerPID finds the process holding a listening socket by its
-// inode, IPv4 or IPv6, and not one merely connected from that port.
-func TestListenerPID(t *testing.T) {
-	root := t.TempDir()
-	head := "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n"
-	writeTree(t, root, map[string]string{
-		"net/tcp": head +
-			"   0: 0100007F:1F90 0100007F:C350 01 00000000:00000000 00:00000000 00000000     0        0 7001 1\n" +
-			"   1: 0100007F:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 7002 1\n",
-		"net/tcp6": head +
-			"   0: 00000000000000000000000000000000:2382 00000000000000000000000000000000:0000 0A 00000000:00000000 00:00000000 00000000 0 0 7003 1\n",
-		"self/status": "",
-	})
-	for pid, inode := range map[string]string{"100": "7001", "200": "7002", "300": "7003"} {
-		if err := os.MkdirAll(filepath.Join(root, pid, "fd"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Symlink("socket:["+inode+"]", filepath.Join(root, pid, "fd", "3")); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, tc := range []struct {
-		port, pid int
-		ok        bool
-	}{{8080, 200, true}, {9090, 300, true}, {50000, 0, false}} {
-		pid, ok := ListenerPID(root, tc.port)
-		if pid != tc.pid || ok != tc.ok {
-			t.Errorf("port %d: pid %d (%v), want %d (%v)", tc.port, pid, ok, tc.pid, tc.ok)
-		}
-	}
-}

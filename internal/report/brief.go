@@ -56,7 +56,7 @@ func WriteBrief(w io.Writer, in *Input) error {
 	if tot.Duration != nil && tot.Duration.Count() > 0 {
 		p95 = tot.Duration.Quantile(95)
 	}
-	fmt.Fprintf(&sb, "  %s · %s · %sp95 %s · %s failed · %s\n", Verdict(in), withRate(runUnit(in.Run).Count(tot.Requests), runRate(in.Run)),
+	fmt.Fprintf(&sb, "  %s · %s · %sp95 %s · %s failed · %s\n", Verdict(in), withRate(runUnit(in.Run).Count(tot.Requests), runRate(in.Run))+unitSplit(in.Run, ": ", ""),
 		callPrefix(in.Run), latencyText(in.Run, p95), units.Percent(nanZero(ratio(failed(&tot), tot.Requests))), in.Status)
 	for i, res := range in.Results {
 		if !res.Pass {

@@ -107,7 +107,7 @@ func WriteCapacityHTML(w io.Writer, r capacity.Result, name string, slo time.Dur
 	if l := r.Config.Latency; l != "" && l != "http_req_duration" {
 		v.Latency = l
 	}
-	if r.Stop == capacity.HostBusy {
+	if r.Stop == capacity.HostBusy || r.Unjudged > 0 {
 		v.Warning = "Highest sustainable rate " + highestText(r) + "."
 	}
 	v.Notes = append(v.Notes, capacityFact{Label: "Scalability (USL fit)", Value: uslText(r)})
@@ -142,6 +142,12 @@ func capacityHeadline(r capacity.Result) []capacityFact {
 		if r.Highest > 0 {
 			highest.Sub += fmt.Sprintf("; the SLO held up to %s (%s)", capacity.Iterations(r.Highest), inReq)
 		}
+	case r.Unjudged > 0 && r.Highest > 0:
+		highest.Value, highest.Sub = "≥ "+capacity.Iterations(r.Highest), inReq+"; not determined: "+capacity.Iterations(r.Unjudged)+" above it was not judged (the host was busy)"
+	case r.Unjudged > 0:
+		highest.Value, highest.Sub = "not determined", capacity.Iterations(r.Unjudged)+" was not judged (the host was busy)"
+	case r.Highest == 0 && r.LowestFailing == 0 && r.Stop != capacity.NothingPassed && r.Stop != capacity.TargetFailed:
+		highest.Value, highest.Sub = "not determined", "no step could be judged ("+string(r.Stop)+")"
 	case r.Highest > 0 && r.Stop == capacity.GeneratorSaturated:
 		highest.Value, highest.Sub = "≥ "+capacity.Iterations(r.Highest), inReq+"; the generator dropped iterations past it"
 	case r.Highest > 0 && r.LowestFailing == 0:

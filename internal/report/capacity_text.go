@@ -6,10 +6,31 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/loadlens/loadlens/internal/capacity"
 	"github.com/loadlens/loadlens/internal/units"
 )
+
+// kneeText says where the knee is and why: its p95 within the limit it
+// was judged against (KneeFactor × the search's lowest p95), every higher
+// rate past it, and the low-load p95 of the steps below it when there are
+// any (a figure beside the rule, so a reader can check the rule's sum).
+func kneeText(r capacity.Result, k *capacity.Knee) string {
+	next := fmt.Sprintf("(%s at %s)", units.Duration(k.NextP95), capacity.Iterations(k.NextRate))
+	factor := units.Number(r.Config.KneeFactor)
+	if k.Limit == 0 { // a capacity.json of an older loadlens: its knee judged on the low-load p95
+		return fmt.Sprintf("%s: p95 %s here, past %s× the low-load p95 at every higher rate %s",
+			bothRates(r, k.Rate), units.Duration(k.P95), factor, next)
+	}
+	least := time.Duration(float64(k.Limit) / r.Config.KneeFactor)
+	text := fmt.Sprintf("%s: p95 %s here, within %s (%s× the search's lowest p95, %s), past it at every higher rate %s",
+		bothRates(r, k.Rate), units.Duration(k.P95), units.Duration(k.Limit), factor, units.Duration(least), next)
+	if k.Base == 0 {
+		return text + "; the lowest rate tried"
+	}
+	return text + "; low-load p95 " + units.Duration(k.Base) + " below it"
+}
 
 // WriteCapacityText writes a capacity search's outcome: the highest sustainable rate, the
 // knee, what failed first, the USL fit, retries, why it stopped, and every
@@ -22,8 +43,7 @@ func WriteCapacityText(w io.Writer, r capacity.Result) error {
 	}
 	kv("highest sustainable rate", highestText(r))
 	if k := r.Knee; k != nil {
-		kv("knee", fmt.Sprintf("%s: p95 within %s× its low-load %s here (%s), past it at every higher rate (%s at %s)",
-			bothRates(r, k.Rate), units.Number(r.Config.KneeFactor), units.Duration(k.Base), units.Duration(k.P95), units.Duration(k.NextP95), capacity.Iterations(k.NextRate)))
+		kv("knee", kneeText(r, k))
 	} else {
 		kv("knee", "not found: too few steps, or p95 did not climb below the first failing rate")
 	}
@@ -103,6 +123,10 @@ func highestText(r capacity.Result) string {
 	case r.Stop == capacity.HostBusy:
 		return fmt.Sprintf("not determined: the load generator's host was too busy to generate %s (%s); %s",
 			capacity.Iterations(lastRate(r)), attemptsShort(r), held)
+	case r.Unjudged > 0:
+		return "not determined: " + unjudgedText(r)
+	case r.Highest == 0 && r.LowestFailing == 0 && r.Stop != capacity.NothingPassed:
+		return fmt.Sprintf("not determined: no step could be judged (%s)", r.Stop) // exits 3, as a busy host's
 	case r.Highest > 0 && r.Stop == capacity.GeneratorSaturated:
 		return fmt.Sprintf("at least %s (the generator dropped iterations past it: raise max_vus to go further)", bothRates(r, r.Highest))
 	case r.Highest > 0 && r.LowestFailing > 0:
@@ -111,6 +135,21 @@ func highestText(r capacity.Result) string {
 		return fmt.Sprintf("at least %s (no step failed the SLO)", bothRates(r, r.Highest))
 	}
 	return "none found: no step passed the SLO"
+}
+
+// unjudgedText says what a search that ended with a rate above its highest
+// pass unjudged found: at least that pass, and which rate the busy host
+// left unjudged, with the failure above it if any (exits 3).
+func unjudgedText(r capacity.Result) string {
+	text := "no rate passed the SLO (" + capacity.Iterations(r.Unjudged)
+	if r.Highest > 0 {
+		text = "at least " + bothRates(r, r.Highest) + " (" + capacity.Iterations(r.Unjudged) + " above it"
+	}
+	text += fmt.Sprintf(" was not judged: the generator's host was busy on every run of it, and the search ended (%s) before one could be judged", r.Stop)
+	if r.LowestFailing > 0 {
+		text += "; the SLO failed at " + capacity.Iterations(r.LowestFailing)
+	}
+	return text + ")"
 }
 
 // uslText is the USL fit in words, or why none is shown.

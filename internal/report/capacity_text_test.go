@@ -83,6 +83,43 @@ func TestCapacityHostStayedBusy(t *testing.T) {
 	}
 }
 
+// TestCapacityUnjudgedAboveThePass: a search whose budget ended on a rate
+// above its highest pass that no run judged says the capacity is at least
+// the pass and that the rate above was not judged: not determined, never
+// "the SLO held at … and failed at …". Trial A39 read "3,417 iterations/s
+// (the SLO held at 3,417 iterations/s and failed at 4,271 iterations/s)"
+// with 3,844/s unjudged, where a fixed-rate sweep held 3,844/s.
+func TestCapacityUnjudgedAboveThePass(t *testing.T) {
+	busy := capacity.Record{StepResult: capacity.StepResult{Rate: 3844, P95: 122 * time.Millisecond}, Phase: capacity.Bisect, Attempt: 1,
+		Busy: "scheduling lag p99 61.2ms > 25.0ms", Retried: true}
+	pass := capacity.Record{StepResult: capacity.StepResult{Rate: 3417, Throughput: 3409, Passed: true}, Phase: capacity.Raise, Attempt: 1, Judged: true}
+	r := capacity.Result{Config: capacity.Config{RequestsPerIteration: 1, KneeFactor: 1.5}, Steps: []capacity.Record{pass, busy},
+		Highest: 3417, HighestRequests: 3409, LowestFailing: 4271, Unjudged: 3844, Retries: 1, Stop: capacity.BudgetSpent}
+	text, page := capacityPages(t, r)
+	want := "highest sustainable rate not determined: at least 3,417 iterations/s, 3,409 req/s (3,844 iterations/s above it was not judged: " +
+		"the generator's host was busy on every run of it, and the search ended (time budget spent) before one could be judged; the SLO failed at 4,271 iterations/s)"
+	if !strings.Contains(text, want) || strings.Contains(text, "the SLO held at") {
+		t.Errorf("the output lacks %q:\n%s", want, text)
+	}
+	if !strings.Contains(page, `<div class="notice" id="warning">`) || !strings.Contains(page, "3,844 iterations/s above it was not judged") {
+		t.Error("capacity.html does not warn that the rate above the pass was not judged")
+	}
+}
+
+// TestCapacityNothingJudged: a search that ran out of budget before any
+// step was judged exits 3 (not determined) and says so, never "none found",
+// which reads as a target that failed.
+func TestCapacityNothingJudged(t *testing.T) {
+	r := capacity.Result{Stop: capacity.BudgetSpent}
+	text, page := capacityPages(t, r)
+	if !strings.Contains(text, "not determined: no step could be judged (time budget spent)") || strings.Contains(text, "none found") {
+		t.Errorf("the output does not say the rate was not determined:\n%s", text)
+	}
+	if !strings.Contains(page, "no step could be judged") {
+		t.Error("capacity.html does not say the rate was not determined")
+	}
+}
+
 // TestCapacityGeneratorSaturated: a search stopped by the VU ceiling says
 // its result is a lower bound.
 func TestCapacityGeneratorSaturated(t *testing.T) {

@@ -41,6 +41,12 @@ type compareView struct {
 	Legend  []string
 	Scaling []compare.Scaling
 	Notes   []string
+	Gates   []compareGate
+}
+
+// compareGate is one regression gate's verdict, as the terminal marks it.
+type compareGate struct {
+	Mark, Class, Expr, Run, Reason string
 }
 
 type compareRun struct {
@@ -65,7 +71,7 @@ type compareCell struct {
 // them run; names from the runs are escaped by html/template, and the
 // embedded data is JSON with <, > and & escaped.
 func WriteCompareHTML(w io.Writer, r *compare.Report) error {
-	v := compareView{Legend: legend(r), Scaling: r.Scaling, Notes: r.Notes}
+	v := compareView{Legend: legend(r), Scaling: r.Scaling, Notes: r.Notes, Gates: gateViews(r.Gates)}
 	for _, ri := range r.Runs {
 		v.Runs = append(v.Runs, compareRun{Letter: ri.Label, Name: runName(ri), Model: ri.Model, Part: partText(ri), Note: ri.Note,
 			Baseline: ri.Group == 0, Comparable: r.Groups[ri.Group].Comparable})
@@ -161,4 +167,21 @@ func latency(requests int64, seconds float64) *float64 {
 	}
 	v := math.Round(seconds*1e6) / 1000 // to the microsecond
 	return &v
+}
+
+// gateViews marks each gate as the terminal does: ✓ passed, ✗ failed, ?
+// not judged (which fails unless --allow-not-judged, said on the terminal).
+func gateViews(results []compare.GateResult) []compareGate {
+	var out []compareGate
+	for _, g := range results {
+		v := compareGate{Mark: "✓", Class: "better", Expr: g.Gate.String(), Run: g.Run, Reason: g.Reason}
+		switch {
+		case g.Failed:
+			v.Mark, v.Class = "✗", "worse"
+		case g.NotJudged:
+			v.Mark, v.Class = "?", ""
+		}
+		out = append(out, v)
+	}
+	return out
 }

@@ -211,7 +211,7 @@ func legend(r *compare.Report) []string {
 	conf := units.Share(1 - r.Alpha)
 	smallest := "smaller than 1% for req/s and latencies or 0.1pp for errors and checks"
 	if strings.Contains(r.Method, "bootstrap") {
-		smallest = "smaller than the runs' own noise (how far the halves, or the stretches of seconds, of either run differ; never less than 1% for req/s, 5% for latencies between single runs, 0.1pp for errors and checks)"
+		smallest = "smaller than the runs' own noise (how far the halves, or the stretches of seconds, of either run differ; never less than 1% for req/s, 5% for p50 and 10% for p95 and p99 between single runs, 0.1pp for errors and checks)"
 	}
 	var out []string
 	if anyVerdict(r, "~") {

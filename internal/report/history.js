@@ -8,7 +8,9 @@
   var data = JSON.parse(document.getElementById("loadlens-data").textContent);
   var tip = document.getElementById("tip");
   var drawn = 0, marks = 0, rings = 0;
+  var markedAt = []; // the run each dashed line was drawn on, for the page's own check
   var ticks = new Map(); // each chart's labelled x ticks, for the page's own check that labels keep apart
+  var labels = new Map(); // and their texts, for its check that no two read the same
   var charts = [
     // the median on its own axis: beside a p99 of 600 ms, a step from 21 to 31 ms was a flat line
     { title: "latency · median", fmt: LL.fmtMs, figs: [["p(50)", "#64748b"]] },
@@ -22,7 +24,8 @@
       var ctx = u.ctx, top = u.bbox.top, h = u.bbox.height;
       ep.changes.forEach(function (c) {
         if (figs.indexOf(c.figure) < 0) return;
-        var x = u.valToPos(c.at - 0.5, "x", true);
+        // on the first run of the new level, the run the change point's text names
+        var at = c.at, x = u.valToPos(at, "x", true);
         ctx.save();
         ctx.strokeStyle = c.worse ? "#dc2626" : "#16a34a";
         ctx.lineWidth = 2;
@@ -30,6 +33,7 @@
         ctx.beginPath(); ctx.moveTo(x, top); ctx.lineTo(x, top + h); ctx.stroke();
         ctx.restore();
         marks++;
+        markedAt.push(at);
       });
     };
   }
@@ -68,6 +72,24 @@
     tip.style.display = "block";
   }
 
+  // tickLabels names the labelled runs by their start to the minute, to the
+  // second when two share a minute, by their number when two share a second:
+  // six runs in two minutes read "11-30 20:44" on three ticks
+  function tickLabels(s, runs) {
+    var oneDay = new Set(runs.map(function (i) { return s.runs[i].stamp.slice(0, 5); })).size === 1;
+    var ways = [function (i) { return s.runs[i].started.slice(5); },
+      function (i) { return oneDay ? s.runs[i].stamp.slice(6) : s.runs[i].stamp; }, // "20:44:07": the day would widen it past a tick's space
+      function (i) { return "run " + (i + 1); }];
+    for (var w = 0; w < ways.length; w++) {
+      var texts = runs.map(ways[w]);
+      if (new Set(texts).size === texts.length || w === ways.length - 1) {
+        var m = new Map();
+        runs.forEach(function (v, k) { m.set(v, texts[k]); });
+        return m;
+      }
+    }
+  }
+
   function chart(parent, s, ep, c) {
     var box = LL.el("section", "panel");
     var head = LL.el("div", "panel-head");
@@ -94,8 +116,11 @@
         // whole runs only, ticks at least a label's width apart ("11-30 00:51")
         { stroke: "#475569", grid: { stroke: "#eef2f7" }, space: 96, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000],
           values: function (u, vals) {
-          ticks.set(u, vals.filter(function (v) { return Number.isInteger(v) && s.runs[v]; }));
-          return vals.map(function (v) { return Number.isInteger(v) && s.runs[v] ? s.runs[v].started.slice(5) : ""; }); } },
+          var runs = vals.filter(function (v) { return Number.isInteger(v) && s.runs[v]; });
+          var label = tickLabels(s, runs);
+          ticks.set(u, runs);
+          labels.set(u, runs.map(function (v) { return label.get(v); }));
+          return vals.map(function (v) { return label.has(v) ? label.get(v) : ""; }); } },
         { stroke: "#475569", grid: { stroke: "#eef2f7" }, size: 72, values: function (u, vals) { return vals.map(c.fmt); } },
       ],
       series: series,
@@ -131,5 +156,12 @@
     });
     return gap === Infinity ? -1 : gap;
   }
-  window.LLhistory = { charts: drawn, marks: function () { return marks; }, rings: function () { return rings; }, labelGap: labelGap, ready: true };
+  // the most labelled ticks of one chart that read the same
+  function sameLabels() {
+    var most = 0;
+    labels.forEach(function (ts) { most = Math.max(most, ts.length - new Set(ts).size); });
+    return most;
+  }
+  window.LLhistory = { charts: drawn, marks: function () { return marks; }, rings: function () { return rings; }, labelGap: labelGap,
+    markedAt: function () { return markedAt.slice(); }, sameLabels: sameLabels, ready: true };
 })();

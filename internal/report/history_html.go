@@ -61,6 +61,7 @@ type historySeriesData struct {
 type historyRunData struct {
 	ID      string `json:"id"`
 	Started string `json:"started"`
+	Stamp   string `json:"stamp"` // the start to the second, for axis labels of runs within a minute
 	Tags    string `json:"tags"`
 	Link    string `json:"link"` // "" when the run's report is not at hand
 	Result  string `json:"result"`
@@ -147,8 +148,8 @@ func seriesData(s *history.Series, links map[string]string) historySeriesData {
 	d := historySeriesData{Endpoints: []historyEndpointData{}} // a series of searches has none: [] for the script, not null
 	for i := range s.Runs {
 		r := &s.Runs[i]
-		d.Runs = append(d.Runs, historyRunData{ID: r.ID, Started: r.Start.Local().Format(historyStarted), Tags: history.TagText(r.Tags),
-			Link: links[r.Key()], Result: historyResult(r), LeftOut: !r.Analysed()})
+		d.Runs = append(d.Runs, historyRunData{ID: r.ID, Started: r.Start.Local().Format(historyStarted), Stamp: r.Start.Local().Format("01-02 15:04:05"),
+			Tags: history.TagText(r.Tags), Link: links[r.Key()], Result: historyResult(r), LeftOut: !r.Analysed()})
 	}
 	for _, ep := range s.Endpoints {
 		e := historyEndpointData{Name: ep, Figures: map[string][]*float64{}, Changes: []historyMark{}}

@@ -7,8 +7,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/loadlens/loadlens/internal/history"
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // nightly is ten runs of one test, p95 100 ms then 150 ms from the sixth,
@@ -38,10 +40,23 @@ func TestWriteHistoryNamesTheChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
+	flat := strings.Join(strings.Fields(out), " ") // the change points wrap at units.Columns
 	for _, want := range []string{"nightly · 10 runs", "GET / p(95) +", "(worse, 101ms → 151ms) from 20261120-050000-nightly",
 		"commit=c05; before: commit=c04", "◆", "at least 3 runs a side"} {
-		if !strings.Contains(out, want) {
+		if !strings.Contains(flat, want) {
 			t.Errorf("history lacks %q:\n%s", want, out)
+		}
+	}
+	fitsColumns(t, out)
+}
+
+// fitsColumns fails t for each line of out wider than units.Columns
+// (fresh39: history's change-point lines were 147–186 columns).
+func fitsColumns(t *testing.T, out string) {
+	t.Helper()
+	for i, line := range strings.Split(out, "\n") {
+		if n := utf8.RuneCountInString(line); n > units.Columns {
+			t.Errorf("line %d is %d columns: %q", i+1, n, line)
 		}
 	}
 }
@@ -59,12 +74,14 @@ func TestWriteHistoryMarksDisturbedRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
+	flat := strings.Join(strings.Fields(out), " ")
 	for _, want := range []string{"passed (generator)", "(generator): the run's own diagnosis found the load generator", "151ms",
 		"none in 0 analysed runs of 10: the other 10 did not complete, or their generator disturbed them"} {
-		if !strings.Contains(out, want) {
+		if !strings.Contains(flat, want) {
 			t.Errorf("history lacks %q:\n%s", want, out)
 		}
 	}
+	fitsColumns(t, out)
 }
 
 // history.html says over which runs no change point was found, and which

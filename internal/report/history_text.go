@@ -76,7 +76,7 @@ func writeSeries(sb *strings.Builder, s *history.Series, m history.Method) {
 		rows = append(rows, []string{r.ID, r.Start.Local().Format(historyStarted), historyResult(r), units.Number(r.RPS),
 			units.Percent(r.ErrorRate), units.Count(int64(r.Findings)), history.TagText(r.Tags)})
 	}
-	table(sb, "  ", "mllrrrl", rows)
+	table(sb, "  ", "mllrrrm", rows)
 	if first > 0 {
 		fmt.Fprintf(sb, "  … %s (history.html draws every run)\n", units.CountOf(int64(first), "older run", "older runs"))
 	}
@@ -85,6 +85,24 @@ func writeSeries(sb *strings.Builder, s *history.Series, m history.Method) {
 		writeEndpointHistory(sb, s, ep, first)
 	}
 	writeChanges(sb, s, m)
+	writeLeftOut(sb, s.Runs[first:])
+}
+
+// writeLeftOut says, run by run, which figures count for no change point
+// and why: a run is left out only of what its generator could have moved.
+func writeLeftOut(sb *strings.Builder, runs []history.Run) {
+	head := false
+	for i := len(runs) - 1; i >= 0; i-- {
+		why := runs[i].LeftOutText()
+		if why == "" || runs[i].Capacity != nil {
+			continue
+		}
+		if !head {
+			sb.WriteString("  left out of change points:\n")
+			head = true
+		}
+		sb.WriteString(wrap(runs[i].ID+": "+why, units.Columns, "    ", "      "))
+	}
 }
 
 // writeSearches prints a series of capacity searches, newest first: each
@@ -97,7 +115,7 @@ func writeSearches(sb *strings.Builder, s *history.Series, first int) {
 		rows = append(rows, []string{r.ID, r.Start.Local().Format(historyStarted), historyResult(r), capacityShort(r),
 			units.Rate(c.HighestRequests, "req"), units.Count(int64(c.Steps)), c.Stop, history.TagText(r.Tags)})
 	}
-	table(sb, "  ", "mllrrrll", rows)
+	table(sb, "  ", "mllrrrlm", rows)
 	if first > 0 {
 		fmt.Fprintf(sb, "  … %s (history.html lists every one)\n", units.CountOf(int64(first), "older search", "older searches"))
 	}
@@ -164,13 +182,13 @@ func noFigures(s *history.Series, ep string, first int) string {
 }
 
 func writeChanges(sb *strings.Builder, s *history.Series, m history.Method) {
-	fmt.Fprintf(sb, "\n  change points (%s):\n", MethodText(m))
+	sb.WriteString("\n" + wrap("change points ("+MethodText(m)+"):", units.Columns, "  ", "    "))
 	if len(s.Changes) == 0 {
-		fmt.Fprintf(sb, "    none %s\n", NoChangeText(s, m))
+		sb.WriteString(wrap("none "+NoChangeText(s, m), units.Columns, "    ", "      "))
 		return
 	}
 	for _, c := range s.Changes {
-		fmt.Fprintf(sb, "    %s\n", ChangeText(s, c))
+		sb.WriteString(wrap(ChangeText(s, c), units.Columns, "    ", "      "))
 	}
 }
 

@@ -25,6 +25,7 @@ type htmlView struct {
 	Total                                                      *endpointRow
 	RateNote                                                   string // what the RPS column is over
 	CountHead, RateHead                                        string // the endpoint table's count and rate columns: Requests and RPS, Calls and Calls/s
+	ActiveNote                                                 string // what the Active column is over, in the run's unit
 	NoFailures                                                 string // the errors table's place when none failed: "No request failed.", "No call failed."
 	Errors                                                     []errorRow
 	Checks                                                     []checkRow
@@ -134,6 +135,7 @@ func newHTMLView(in *Input) *htmlView {
 	}
 	v.CountHead, v.RateHead = countHeads(runUnit(r))
 	v.NoFailures = "No " + runUnit(r).Or().One + " failed."
+	v.ActiveNote = "from the endpoint's first to its last second with " + runUnit(r).Or().Many
 	v.RateNote = rateNote(r, v.RateHead, v.CountHead, "Active")
 	v.Errors = errorRows(r)
 	v.Checks = checkRows(r)
@@ -149,7 +151,7 @@ func headlineCards(in *Input) []card {
 	tot := r.Total()
 	nf := failed(&tot)
 	h := tot.Duration
-	sent := fmt.Sprintf("%s in %s", runUnit(r).Count(tot.Requests), units.Duration(r.Elapsed()))
+	sent := fmt.Sprintf("%s in %s", runCount(r, tot.Requests), units.Duration(r.Elapsed()))
 	if tot.Redirects > 0 {
 		sent += " · " + units.CountOf(tot.Redirects, "redirect", "redirects") + " followed"
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/diagnose"
 	"github.com/loadlens/loadlens/internal/metrics"
+	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/series"
 	"github.com/loadlens/loadlens/internal/threshold"
 	"github.com/loadlens/loadlens/internal/units"
@@ -15,7 +16,7 @@ type Input struct {
 	Name       string                // the test's name
 	Dir        string                // the run directory
 	Status     string                // completed, aborted, interrupted, failed or incomplete
-	ExitCode   int                   // the exit code the run ended with (app decides it)
+	ExitCode   int                   // the exit code the run ended with (app decides it); history.NoExitCode when it never finished
 	Version    string                // loadlens version that ran the test
 	Start, End time.Time             // wall-clock start and end
 	Run        *metrics.Run          // the measurements
@@ -23,6 +24,13 @@ type Input struct {
 	Results    []threshold.Result    // their outcomes, aligned with Thresholds
 	Notices    []string              // things the run said while it ran, e.g. data running out
 	Outputs    []OutputResult        // the metrics outputs (--out) and the seconds each got
+	// HTTPVersions is, per endpoint, its responses by HTTP version, kept
+	// for the scenarios with http2: true; nil or zero elsewhere.
+	HTTPVersions []sample.HTTPVersions
+	// Drops are the open-model scenarios that dropped iterations and why,
+	// the facts of the engine's notices (Notices say them in words); nil
+	// when read back from run.db or from a distributed run's agents.
+	Drops []sample.Drops
 
 	Host         string          // the machine that generated the load
 	CPUs         int             // its CPU count

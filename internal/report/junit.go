@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/loadlens/loadlens/internal/history"
 	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/units"
 )
@@ -154,15 +155,15 @@ func JUnit(in *Input) ([]byte, error) {
 // once read such runs as green (tests="2" failures="0" after Ctrl-C).
 func junitRunCase(in *Input) (junitCase, bool) {
 	v := Verdict(in)
-	how, stopped := verdictHow[v]
+	_, stopped := verdictHow[v]
 	if !stopped && in.ExitCode == 0 {
 		return junitCase{}, false
 	}
-	msg := v + ": " + how
+	msg := v + ": " + howItEnded(in, v)
 	if !stopped {
 		msg = "an output could not be written"
 	}
-	if in.ExitCode != 0 {
+	if in.ExitCode != 0 && in.ExitCode != history.NoExitCode {
 		msg += fmt.Sprintf(" (the run's exit code: %d)", in.ExitCode)
 	}
 	return junitCase{Class: in.Name + ".run", Name: "the run ran to its end and kept its results", Time: "0",

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/loadlens/loadlens/internal/history"
 )
 
 // TestJUnitFailsARunThatDidNotEnd: a run interrupted, killed (read back
@@ -21,7 +23,8 @@ func TestJUnitFailsARunThatDidNotEnd(t *testing.T) {
 		{"completed", 0, false, ""},
 		{"interrupted", 1, true, "INTERRUPTED: stopped before its end (Ctrl-C or SIGTERM) (the run&#39;s exit code: 1)"},
 		{"interrupted", 1, false, "INTERRUPTED: stopped before its end"},
-		{"incomplete", 0, false, "INCOMPLETE: the results are not all kept"}, // `report DIR --junit` of a kill -9'd run
+		{"incomplete", 1, false, "INCOMPLETE: the results are not all kept (the run&#39;s exit code: 1)"},                                                                                                           // run.db's end could not be written
+		{"incomplete", history.NoExitCode, false, "INCOMPLETE: the run did not finish (killed, or its machine stopped, before its own summary; or it is still running): run.db recorded no end and no exit code\""}, // `report DIR --junit` of a kill -9'd run
 		{"failed", 1, true, "RUN FAILED: an error stopped the run"},
 		{"partial", 1, false, "PARTIAL LOAD: an agent was lost"},
 		{"completed", 1, true, "an output could not be written (the run&#39;s exit code: 1)"},

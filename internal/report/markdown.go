@@ -36,7 +36,7 @@ func Markdown(in *Input) []byte {
 	count, _ := countHeads(runUnit(r))
 	mdTable(&sb, "rrrrrrr", [][]string{
 		{count, "Throughput", callPrefix(r) + "p95", callPrefix(r) + "p99", "Errors", "Checks", "Dropped"},
-		{units.Count(tot.Requests), rateCell(r), latencyText(r, h.Quantile(95)), latencyText(r, h.Quantile(99)),
+		{units.Count(tot.Requests) + unitSplit(r, " (", ")"), rateCell(r), latencyText(r, h.Quantile(95)), latencyText(r, h.Quantile(99)),
 			units.Percent(ratio(failed(&tot), tot.Requests)), checks, units.Count(in.Dropped())},
 	})
 

@@ -72,6 +72,9 @@ func ownEndpoints(in *Input) []map[string]any {
 		if c := in.bodyCap(i); c > 0 {
 			ep["max_body"] = c
 		}
+		if i < len(in.HTTPVersions) && in.HTTPVersions[i].Any() {
+			ep["http_versions"] = in.HTTPVersions[i] // k6's proto tag: what an http2 scenario negotiated
+		}
 		addActive(ep, r, e)
 		if t := in.Traces; t.Kept() && i < len(t.Slowest) {
 			ep["traces"] = map[string]any{"slowest": keptJSON(t, t.Slowest[i]), "failed": keptJSON(t, t.Failed[i])}

@@ -96,7 +96,7 @@ func fitColumns(widths []int, indent, align string, head []string) bool {
 		widest := -1
 		for i, w := range widths {
 			floor := max(minCut, utf8.RuneCountInString(head[i]))
-			if i < len(align) && (align[i] == 'm' || align[i] == 'w') && w > floor && (widest < 0 || w > widths[widest]) {
+			if i < len(align) && strings.IndexByte("mwW", align[i]) >= 0 && w > floor && (widest < 0 || w > widths[widest]) {
 				widest = i
 			}
 		}
@@ -111,6 +111,7 @@ func fitColumns(widths []int, indent, align string, head []string) bool {
 // cell that is wider than its column in the middle, and wrapping a 'w'
 // cell (a message) onto up to wrapLines lines of its own column: a
 // message's start names the cause and its end the fix, so neither is cut.
+// A 'W' cell (a threshold's observed text) wraps onto as many as it needs.
 func writeRows(sb *strings.Builder, indent, align string, widths []int, rows [][]string) {
 	for _, r := range rows {
 		var more []string // a 'w' cell's lines after its first
@@ -129,8 +130,8 @@ func writeRows(sb *strings.Builder, indent, align string, widths []int, rows [][
 			switch a {
 			case 'm':
 				c = units.Middle(c, widths[i])
-			case 'w':
-				lines := wrapCell(c, widths[i])
+			case 'w', 'W':
+				lines := wrapCell(c, widths[i], a == 'w')
 				c, more = lines[0], lines[1:]
 				for j := range more {
 					more[j] = strings.Repeat(" ", at) + more[j]
@@ -155,13 +156,14 @@ func writeRows(sb *strings.Builder, indent, align string, widths []int, rows [][
 // last line cut at words (units.Cut), its start still whole above.
 const wrapLines = 3
 
-// wrapCell breaks c into lines of at most width columns at words.
-func wrapCell(c string, width int) []string {
+// wrapCell breaks c into lines of at most width columns at words, no more
+// than wrapLines when capped.
+func wrapCell(c string, width int, capped bool) []string {
 	if utf8.RuneCountInString(c) <= width {
 		return []string{c}
 	}
 	lines := strings.Split(strings.TrimSuffix(units.Wrap(c, width, "", ""), "\n"), "\n")
-	if len(lines) > wrapLines {
+	if capped && len(lines) > wrapLines {
 		lines = append(lines[:wrapLines-1], strings.Join(lines[wrapLines-1:], " "))
 	}
 	for i, l := range lines {

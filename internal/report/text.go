@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/loadlens/loadlens/internal/history"
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/threshold"
@@ -29,7 +30,7 @@ func WriteText(w io.Writer, in *Input) error {
 	// The peak of the seconds' sums, as summary.json's vus.max: scenarios'
 	// own peaks need not have come at once.
 	_, _, busyMax := r.VUs()
-	totals := []string{withRate(runUnit(r).Count(tot.Requests), runRate(r)),
+	totals := []string{withRate(runUnit(r).Count(tot.Requests), runRate(r)) + unitSplit(r, ": ", ""),
 		units.Percent(ratio(failed(&tot), tot.Requests)) + " failed", units.CountOf(iters, "iteration", "iterations"),
 		units.Count(in.Dropped()) + " dropped", "up to " + vusPhrase(vusMax, busyMax), units.Bytes(tot.Received) + " received", units.Bytes(tot.Sent) + " sent"}
 	if n := tot.Redirects; n > 0 { // the target got these beyond the requests counted (docs/figures.md)
@@ -64,8 +65,8 @@ func WriteText(w io.Writer, in *Input) error {
 	if len(in.Notices) > 0 || in.Dropped() > 0 || len(accounting) > 0 {
 		sb.WriteString("\n")
 	}
-	if n := failed(&tot); tot.Requests > 0 && n == tot.Requests {
-		sb.WriteString(wrap(allFailedText(tot.Requests, runUnit(in.Run), len(in.Results) > 0 || in.ExitCode != 0), units.Columns, "  ", "    "))
+	if line := failedText(failed(&tot), tot.Requests, runUnit(in.Run), len(in.Results) > 0 || in.ExitCode != 0); line != "" {
+		sb.WriteString(wrap(line, units.Columns, "  ", "    "))
 	}
 	if line := verdictLine(in); line != "" {
 		sb.WriteString(wrap(line, units.Columns, "  ", "    "))
@@ -77,13 +78,38 @@ func WriteText(w io.Writer, in *Input) error {
 	return err
 }
 
+// failedBar is the share of failed requests past which a run without
+// thresholds is told that it still exits 0: the limit of the threshold
+// the line suggests, so the run it speaks of would fail that threshold.
+const failedBar = 0.01
+
+// failedText is the line after the findings about failed requests: every
+// one failed (allFailedText), or, in a run that exits 0 without
+// thresholds (quiet false), failedBar or more of them; "" otherwise.
+func failedText(n, total int64, u units.Unit, quiet bool) string {
+	switch {
+	case total == 0 || n == 0:
+		return ""
+	case n == total:
+		return allFailedText(total, u, quiet)
+	case quiet || float64(n) < failedBar*float64(total):
+		return ""
+	}
+	return fmt.Sprintf("FAILURES: %s of %s failed (%s). %s", units.Count(n), u.Or().Count(total),
+		units.Percent(float64(n)/float64(total)), noThresholdsHint)
+}
+
+// noThresholdsHint is why a run without thresholds exits 0 whatever
+// failed (as k6's does), and the line that makes it fail CI.
+const noThresholdsHint = "No thresholds were set, so the exit code is still 0; set one (in URL mode --threshold 'http_req_failed: rate<0.01'; in a test file, thresholds: {http_req_failed: [\"rate<0.01\"]}) to fail CI."
+
 // allFailedText says plainly that no request (call, session: u)
 // succeeded, and, for a run that exits 0 without thresholds (as k6's
 // does), why and how to fail CI; quiet is false only then.
 func allFailedText(n int64, u units.Unit, quiet bool) string {
 	s := "ALL FAILED: " + everyRequest(n, u) + " failed."
 	if !quiet {
-		s += " No thresholds were set, so the exit code is still 0; set one (in URL mode --threshold 'http_req_failed: rate<0.01') to fail CI."
+		s += " " + noThresholdsHint
 	}
 	return s
 }
@@ -110,9 +136,12 @@ func verdictLine(in *Input) string {
 	}
 	// "the run's": also true when loadlens summary reprints it.
 	exit := fmt.Sprintf(" (the run's exit code: %d)", in.ExitCode)
+	if in.ExitCode == history.NoExitCode {
+		exit = "" // a killed run exited with no code of its own
+	}
 	// A completed run exits 1 when one of its outputs could not be written (app.ExitAfter).
 	unwritten := ""
-	if in.ExitCode != 0 {
+	if in.ExitCode > 0 {
 		unwritten = "; an output could not be written" + exit
 	}
 	switch v := Verdict(in); v {
@@ -135,7 +164,7 @@ func verdictLine(in *Input) string {
 		}
 		return line
 	case VerdictInterrupted, VerdictRunFailed, VerdictIncomplete, VerdictAborted, VerdictPartial:
-		line := v + ": " + verdictHow[v]
+		line := v + ": " + howItEnded(in, v)
 		if judged != "" {
 			line += "; on what ran, " + judged
 		}
@@ -152,6 +181,19 @@ func verdictLine(in *Input) string {
 var verdictHow = map[string]string{VerdictInterrupted: "stopped before its end (Ctrl-C or SIGTERM)", VerdictRunFailed: "an error stopped the run",
 	VerdictIncomplete: "the results are not all kept", VerdictAborted: "abort_on_fail stopped the run",
 	VerdictPartial: "an agent was lost, so the planned load was not all delivered"}
+
+// killedHow is how a run read back without a recorded end ended: its
+// process was killed (SIGKILL, an OOM kill) or its machine stopped.
+const killedHow = "the run did not finish (killed, or its machine stopped, before its own summary; or it is still running): run.db recorded no end and no exit code"
+
+// howItEnded is verdictHow's words for a run that did not run to its end,
+// a killed one's (no exit code recorded) apart from an incomplete one's.
+func howItEnded(in *Input, v string) string {
+	if v == VerdictIncomplete && in.ExitCode == history.NoExitCode {
+		return killedHow
+	}
+	return verdictHow[v]
+}
 
 func failed(e *metrics.EndpointTotal) int64 {
 	var n int64
@@ -271,7 +313,7 @@ func writeThresholds(sb *strings.Builder, in *Input) {
 		}
 		rows = append(rows, []string{mark + " " + res.Key, res.Expr, obs})
 	}
-	table(sb, "  ", "mll", rows)
+	table(sb, "  ", "mlW", rows) // an observed text wraps in its column, never past units.Columns
 	writeJudged(sb, in)
 	sb.WriteString("\n")
 }

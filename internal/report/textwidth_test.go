@@ -40,7 +40,8 @@ func TestTerminalSummaryFitsTerminal(t *testing.T) {
 	in.Findings, in.Healthy = diag.Findings, diag.Healthy
 	in.Healthy.Parts = append(in.Healthy.Parts, diagnose.Segment{Text: strings.Repeat(" and a long reason", 10), Figure: -1})
 	in.Notices = []string{"scenario default: " + strings.Repeat("a long notice ", 12)}
-	in.Results[0].Reason = "9,038 of 28,047 requests failed (32.22%): more than the 5.00% p(95) leaves out" // the demo's, 114 columns in the brief
+	// fresh39's, a 151-column line under a header broken onto two lines: the observed text wraps in its column.
+	in.Results[0].Reason = "183 of 366 requests failed (50.00%): more than the 5.00% p(95) leaves out; p(95)=34.5ms over all 366 requests, failed ones included"
 	var b bytes.Buffer
 	if err := WriteText(&b, in); err != nil {
 		t.Fatal(err)
@@ -56,6 +57,9 @@ func TestTerminalSummaryFitsTerminal(t *testing.T) {
 	out := b.String()
 	if len(diag.Findings) == 0 || !strings.Contains(out, "DB pool exhausted") || !strings.Contains(out, "a long reason") {
 		t.Fatalf("the summary lacks the findings or the healthy statement:\n%s", out)
+	}
+	if !strings.Contains(out, "  THRESHOLDS ") || !strings.Contains(out, "failed ones included") {
+		t.Errorf("the THRESHOLDS header is not on one line, or the observed text was cut:\n%s", out)
 	}
 	for i, line := range strings.Split(out, "\n") {
 		if n := utf8.RuneCountInString(line); n > units.Columns {

@@ -24,10 +24,13 @@ func countHeads(u units.Unit) (count, rate string) {
 }
 
 // countHeadsText is countHeads for the terminal's upper-case tables:
-// REQS and RPS, CALLS and CALLS/S.
+// REQS and RPS, CALLS and CALLS/S, OPS and OPS/S.
 func countHeadsText(u units.Unit) (count, rate string) {
-	if u.Or() == units.Requests {
+	switch u.Or() {
+	case units.Requests:
 		return "REQS", "RPS"
+	case units.Operations:
+		return "OPS", "OPS/S"
 	}
 	count, rate = countHeads(u)
 	return strings.ToUpper(count), strings.ToUpper(rate)
@@ -39,4 +42,24 @@ func capital(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// runCount writes the run's count of samples n in its unit, and, for a
+// run of several units, what they are: "600 operations (400 calls, 200
+// sessions)", so that no call or session is counted as a request.
+func runCount(r *metrics.Run, n int64) string {
+	return runUnit(r).Count(n) + unitSplit(r, " (", ")")
+}
+
+// unitSplit is a run of several units' count in each ("400 calls, 200
+// sessions") between before and after; "" for a run of one unit.
+func unitSplit(r *metrics.Run, before, after string) string {
+	if runUnit(r) != units.Operations {
+		return ""
+	}
+	var parts []string
+	for _, c := range r.UnitCounts() {
+		parts = append(parts, c.Unit.Count(c.N))
+	}
+	return before + strings.Join(parts, ", ") + after
 }

@@ -48,8 +48,9 @@ func unitFixture(t *testing.T, protocols ...string) *Input {
 // and the dashboard's data name what its samples are: a gRPC run's
 // headline counts calls, its endpoint tables' columns are Calls and Calls/s,
 // its sessions table counts calls; a WebSocket run's, sessions; a run that
-// mixes HTTP and gRPC counts requests. Before, every page said requests
-// and RPS, and the sessions table "Sessions" for gRPC calls.
+// mixes HTTP and gRPC, or gRPC and WebSocket, counts operations, split by
+// protocol in its headlines. Before, every page said requests and RPS
+// (a mixed run's too), and the sessions table "Sessions" for gRPC calls.
 func TestRunPagesInItsUnit(t *testing.T) {
 	tests := []struct {
 		name      string
@@ -66,9 +67,12 @@ func TestRunPagesInItsUnit(t *testing.T) {
 			[]string{"| Endpoint | Calls | Active | Calls/s |", "| Endpoint | Protocol | Calls | Sent |"}, "calls", "Calls"},
 		{"WebSocket", []string{"ws"}, []string{"10 sessions (10/s)", "ENDPOINT SESSIONS ACTIVE SESSIONS/S", "SESSION SESSIONS SENT"},
 			[]string{`<th class="num">Sessions</th>`, `>Sessions/s</th>`, "10 sessions in 1.00s"}, []string{"| Endpoint | Sessions | Active | Sessions/s |"}, "sessions", "Sessions"},
-		{"HTTP and gRPC", []string{"", "grpc"}, []string{"20 requests (20/s)", "ENDPOINT REQS ACTIVE RPS", "SESSION CALLS SENT"},
-			[]string{`<th class="num">Requests</th>`, `>RPS</th>`}, []string{"| Endpoint | Requests | Active | RPS |"}, "requests", "Calls"},
-		{"gRPC and WebSocket", []string{"grpc", "ws"}, []string{"20 requests (20/s)", "SESSION CALLS, SESSIONS SENT"}, nil, nil, "requests", "Calls, sessions"},
+		{"HTTP and gRPC", []string{"", "grpc"}, []string{"20 operations (20/s): 10 requests, 10 calls", "ENDPOINT OPS ACTIVE OPS/S",
+			"OPS/S = OPS / ACTIVE", "first operation's intended start", "SESSION CALLS SENT"},
+			[]string{`<th class="num">Operations</th>`, `>Ops/s</th>`, "20 operations (10 requests, 10 calls) in 1.00s"},
+			[]string{"| Endpoint | Operations | Active | Ops/s |", "| 20 (10 requests, 10 calls) | 20 ops/s |"}, "operations", "Calls"},
+		{"gRPC and WebSocket", []string{"grpc", "ws"}, []string{"20 operations (20/s): 10 calls, 10 sessions", "SESSION CALLS, SESSIONS SENT"},
+			[]string{"20 operations (10 calls, 10 sessions) in 1.00s"}, []string{"| Operations | Throughput |"}, "operations", "Calls, sessions"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -113,7 +117,7 @@ func contains(t *testing.T, what, s string, want []string) {
 
 // TestMetricUnit: a threshold's "judged: … over 150 calls" counts what its
 // metric is of: a protocol's own metric its calls or sessions, any other
-// what the run's samples count.
+// what the run's samples count, and the run's latency what it times.
 func TestMetricUnit(t *testing.T) {
 	mixed := unitFixture(t, "", "grpc", "ws").Run
 	tests := []struct {
@@ -123,9 +127,11 @@ func TestMetricUnit(t *testing.T) {
 	}{
 		{mixed, "grpc_req_duration", "calls"},
 		{mixed, "ws_reply_time", "sessions"},
-		{mixed, "http_req_duration", "requests"},
-		{mixed, "sse_time_to_first_msg", "requests"}, // no SSE endpoint: the run's
+		{mixed, "http_req_duration", "requests"},       // the HTTP requests' latency
+		{mixed, "http_req_failed", "operations"},       // every sample
+		{mixed, "sse_time_to_first_msg", "operations"}, // no SSE endpoint: the run's
 		{unitFixture(t, "grpc").Run, "http_req_duration", "calls"},
+		{unitFixture(t, "grpc", "ws").Run, "http_req_duration", "calls"}, // the calls' latency, no session's
 	}
 	for _, tc := range tests {
 		if got := metricUnit(tc.run, tc.metric).Many; got != tc.want {

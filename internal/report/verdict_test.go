@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/loadlens/loadlens/internal/history"
 	"github.com/loadlens/loadlens/internal/threshold"
 )
 
@@ -45,6 +46,9 @@ func TestVerdictSaysHowTheRunEnded(t *testing.T) {
 			[]string{"PASS"}, false, false},
 		{"incomplete", "incomplete", fail, 1, VerdictIncomplete, "INCOMPLETE: the results are not all kept; on what ran, 1 of 1 threshold failed (the run's exit code: 1)",
 			[]string{"PASS"}, false, false},
+		{"killed: read back without an end", "incomplete", fail, history.NoExitCode, VerdictIncomplete,
+			"INCOMPLETE: the run did not finish (killed, or its machine stopped, before its own summary; or it is still running): run.db recorded no end and no exit code; on what ran, 1 of 1 threshold failed",
+			[]string{"PASS", "exit code:", "not all kept"}, false, false},
 		{"aborted by a threshold", "aborted", fail, 99, VerdictFail, "FAIL: 1 of 1 threshold failed; abort_on_fail stopped the run (the run's exit code: 99)",
 			[]string{"PASS"}, false, false},
 		{"aborted, passing on the whole run", "aborted", pass, 1, VerdictAborted,

@@ -173,6 +173,9 @@ func generatorFamilies(u units.Unit) []family {
 		{chart: "agent-requests", perSec: true, title: "Per agent: " + u.Many + " per second", unit: unitCount, rank: 6, members: []member{{"loadlens_agent_requests", ""}}},
 		{chart: "agent-cpu-share", title: "Per agent: CPU, share of its cores", unit: unitRatio, rank: 7, members: []member{{"loadlens_agent_cpu_share", ""}}},
 		{chart: "agent-cpu", title: "Per agent: CPU, cores busy", unit: unitCores, rank: 8, members: []member{{"loadlens_agent_cpu_cores", ""}}},
+		{chart: "agent-host", title: "Per agent: its host's CPU, cores busy (every process)", unit: unitCores, rank: 8, members: []member{
+			{"loadlens_agent_host_cpu_cores", "busy"}, {"loadlens_agent_host_cpus", "CPUs"},
+		}, limits: []string{"loadlens_agent_host_cpus"}},
 		{chart: "agent-lag", title: "Per agent: scheduler lag (p99)", unit: unitSeconds, rank: 9, members: []member{{"loadlens_agent_lag_p99_s", ""}}},
 		{chart: "agent-stall", title: "Per agent: goroutines' wait for a CPU (p99)", unit: unitSeconds, rank: 9, members: []member{{"loadlens_agent_sched_latency_p99_s", ""}}},
 		{chart: "agent-dropped", perSec: true, title: "Per agent: dropped iterations per second", unit: unitCount, rank: 10, members: []member{{"loadlens_agent_dropped", ""}}},

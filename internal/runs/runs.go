@@ -25,7 +25,7 @@ type RunInfo struct {
 	Elapsed  time.Duration
 	Requests int64
 	Status   string // completed, aborted, interrupted, failed or incomplete
-	ExitCode int    // -1 when the run never finished
+	ExitCode int    // history.NoExitCode when the run never finished
 	Judged   int    // how many thresholds were evaluated: 0 for a run without any
 	// AllFailed is true when requests were sent and every one failed.
 	AllFailed bool
@@ -80,7 +80,7 @@ func markDisturbed(ctx context.Context, parent string, out []RunInfo) {
 }
 
 func readRunInfo(dir, db string) RunInfo {
-	info := RunInfo{Dir: dir, ExitCode: -1, Status: app.StatusIncomplete}
+	info := RunInfo{Dir: dir, ExitCode: history.NoExitCode, Status: app.StatusIncomplete}
 	rd, err := store.Open(db)
 	if err != nil {
 		info.Err = err
@@ -155,9 +155,20 @@ func WriteRuns(w io.Writer, runs []RunInfo) error {
 			break
 		}
 	}
+	for _, r := range runs {
+		if r.Err == nil && r.ExitCode == history.NoExitCode {
+			sb.WriteString(units.Wrap(unfinishedNote, units.Columns, "", ""))
+			break
+		}
+	}
 	_, err := io.WriteString(w, sb.String())
 	return err
 }
+
+// unfinishedNote says what an incomplete run without an end in run.db is,
+// under a list that shows one: no exit code is made up for it.
+const unfinishedNote = "incomplete: run.db recorded no end and so no exit code; the run was killed (SIGKILL, an OOM kill, " +
+	"its machine stopped) before its own summary, or is still running; `loadlens summary RUN` reads what it recorded."
 
 // runIndent starts a run's second line when its directory takes the first.
 const runIndent = "  "

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/loadlens/loadlens/internal/app"
+	"github.com/loadlens/loadlens/internal/history"
 )
 
 func TestWriteRunsAlignsColumns(t *testing.T) {
@@ -19,7 +20,7 @@ func TestWriteRunsAlignsColumns(t *testing.T) {
 	}{
 		{"short names", []RunInfo{
 			{Dir: "results/20261124-050000-a", Name: "a", Start: start, ExitCode: app.ExitOK},
-			{Dir: "results/20261124-050001-shop", Name: "shop", Start: start, ExitCode: -1, Status: app.StatusIncomplete},
+			{Dir: "results/20261124-050001-shop", Name: "shop", Start: start, ExitCode: history.NoExitCode, Status: app.StatusIncomplete},
 		}, ""},
 		{"a long name", []RunInfo{
 			{Dir: "results/20261124-050000-" + long, Name: long, Start: start, ExitCode: app.ExitOK, Requests: 1234},
@@ -36,7 +37,8 @@ func TestWriteRunsAlignsColumns(t *testing.T) {
 			if err := WriteRuns(&sb, tt.runs); err != nil {
 				t.Fatal(err)
 			}
-			lines := strings.Split(strings.TrimSuffix(sb.String(), "\n"), "\n")
+			table, _, _ := strings.Cut(sb.String(), "\nincomplete: ") // the table, without the note under it
+			lines := strings.Split(strings.TrimSuffix(table, "\n"), "\n")
 			// One line a run, or, when a directory is too long for that, two:
 			// the directory whole, then the figures.
 			figures := lines
@@ -135,5 +137,36 @@ func TestWriteRunsKeepsRunsApart(t *testing.T) {
 	out := strings.Split(sb.String(), "\n")
 	if out[2] != "20261124-082718-127.0.0.1-40919-api-v1-organisations-12345-projects-a38b00c6" || !strings.Contains(out[3], "127.0.0.1-40919…") {
 		t.Errorf("a long run: %q; want its whole directory, then its name's first 15 runes", sb.String())
+	}
+}
+
+// TestWriteRunsSaysAKilledRunDidNotFinish: a run killed -9 recorded no end
+// and no exit code; the list says what its "incomplete" means instead of a
+// code it never exited with, and says nothing of the kind for runs that
+// ended, however they ended.
+func TestWriteRunsSaysAKilledRunDidNotFinish(t *testing.T) {
+	start := time.Date(2026, 11, 24, 5, 0, 0, 0, time.Local)
+	for _, tc := range []struct {
+		name string
+		run  RunInfo
+		note bool
+	}{
+		{"killed", RunInfo{Dir: "results/k", Name: "k", Start: start, ExitCode: history.NoExitCode, Status: app.StatusIncomplete}, true},
+		{"interrupted", RunInfo{Dir: "results/i", Name: "i", Start: start, ExitCode: app.ExitRunFailed, Status: app.StatusInterrupted}, false},
+		{"completed", RunInfo{Dir: "results/c", Name: "c", Start: start, ExitCode: app.ExitOK, Status: app.StatusCompleted}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var sb strings.Builder
+			if err := WriteRuns(&sb, []RunInfo{tc.run}); err != nil {
+				t.Fatal(err)
+			}
+			flat := strings.Join(strings.Fields(sb.String()), " ")
+			if got := strings.Contains(flat, "incomplete: run.db recorded no end and so no exit code;"); got != tc.note {
+				t.Errorf("note %v, want %v:\n%s", got, tc.note, sb.String())
+			}
+			if strings.Contains(flat, "exit code 1") || strings.Contains(flat, "exit code: ") {
+				t.Errorf("the list names an exit code:\n%s", sb.String())
+			}
+		})
 	}
 }

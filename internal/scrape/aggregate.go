@@ -11,7 +11,7 @@ import (
 type aggregates struct {
 	sel    *selection
 	conv   *converter
-	groups map[string]*group
+	groups map[string]*group // nil: a group the bounds refused
 	counts []map[string]bool // per count rule: the distinct label values seen
 }
 
@@ -58,6 +58,13 @@ func (a *aggregates) add(s *sample, v float64, ok bool) {
 			key.WriteString("\xff" + s.label(l))
 		}
 		g, seen := a.groups[key.String()]
+		if !seen && !a.conv.admit("\x00"+key.String()) { // a sum's series counts in the bounds as a sample's does
+			a.groups[key.String()] = nil // refused once, counted once
+			continue
+		}
+		if g == nil && seen {
+			continue
+		}
 		if !seen {
 			g = &group{name: s.name, labels: a.conv.outLabels(byLabels(s, r.by)), kind: series.Gauge, complete: true}
 			if s.rate {
@@ -95,7 +102,7 @@ func byLabels(s *sample, by []string) []labelPair {
 func (a *aggregates) series(sec int) series.Set {
 	var out series.Set
 	for _, g := range a.groups {
-		if g.complete {
+		if g != nil && g.complete {
 			out = append(out, point(g.name, g.labels, g.kind, sec, g.sum))
 		}
 	}

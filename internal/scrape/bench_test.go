@@ -31,7 +31,7 @@ func BenchmarkConvert(b *testing.B) {
 			b.ReportAllocs()
 			kept := 0
 			for i := 0; b.Loop(); i++ {
-				set, err := tg.convert(text, t0.Add(time.Duration(i)*time.Second), i)
+				set, err := tg.convert(context.Background(), text, t0.Add(time.Duration(i)*time.Second), i)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -59,7 +59,7 @@ func BenchmarkScrapeNode(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := tg.convert(body, t0.Add(time.Duration(i)*time.Second), i); err != nil {
+		if _, err := tg.convert(context.Background(), body, t0.Add(time.Duration(i)*time.Second), i); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -67,7 +67,7 @@ func BenchmarkScrapeNode(b *testing.B) {
 
 // benchTarget returns a target with a preset, or keeping every series.
 func benchTarget(b *testing.B, preset string) *target {
-	tg, err := newTarget(&Target{Name: "t", URL: "http://127.0.0.1:1/", Preset: preset, Interval: time.Second})
+	tg, err := newTarget(&Target{Name: "t", URL: "http://127.0.0.1:1/", Preset: preset, Interval: time.Second}, newBounds())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -22,6 +22,10 @@ type converter struct {
 	gen   uint64                  // counts conversions, to forget samples that vanished
 	key   []byte                  // scratch for sample keys
 	span  time.Duration           // the least time a rate is taken over
+
+	lim      *bounds             // the run's bounds, shared by its targets
+	admitted map[string]struct{} // keys of every series the target was allowed over the run
+	over     Overflow            // what the latest conversion left out
 }
 
 // sampleState is what a converter remembers of one sample.
@@ -34,11 +38,11 @@ type sampleState struct {
 	seen   uint64    // the conversion that last saw it
 }
 
-// newConverter returns a converter for a target.
-func newConverter(cfg *Target) *converter {
+// newConverter returns a converter for a target of a run with bounds lim.
+func newConverter(cfg *Target, lim *bounds) *converter {
 	extra := append(slices.Clone(cfg.Labels), series.Label{Name: "target", Value: cfg.Name})
 	series.SortLabels(extra)
-	return &converter{extra: extra, known: map[string]*sampleState{}, span: cfg.Interval / 2}
+	return &converter{extra: extra, known: map[string]*sampleState{}, span: cfg.Interval / 2, lim: lim, admitted: map[string]struct{}{}}
 }
 
 // convert returns the series an exposition scraped at time at keeps, each
@@ -59,10 +63,17 @@ func (c *converter) convert(fams map[string]*dto.MetricFamily, sel *selection, a
 			if !raw && !agg.wants(s) {
 				return
 			}
+			if oversized(s) {
+				c.over.Oversized++
+				return
+			}
 			if s.rate && sel.keepsValue(s) {
 				s.rate = false
 			}
 			st := c.state(s)
+			if st == nil {
+				return // beyond the bounds: counted in c.over
+			}
 			v, ok := c.value(st, s, at)
 			if raw && ok {
 				out = append(out, point(st.name, st.labels, st.kind, sec, v))
@@ -79,7 +90,9 @@ func (c *converter) convert(fams map[string]*dto.MetricFamily, sel *selection, a
 	return out
 }
 
-// state returns the remembered state of a sample, creating it.
+// state returns the remembered state of a sample, creating it; nil when
+// the sample is new and the target or the run already has all the series
+// the bounds allow.
 func (c *converter) state(s *sample) *sampleState {
 	c.key = append(c.key[:0], s.name...)
 	for _, l := range s.labels {
@@ -90,6 +103,9 @@ func (c *converter) state(s *sample) *sampleState {
 	}
 	st, ok := c.known[string(c.key)]
 	if !ok {
+		if !c.admit(string(c.key)) {
+			return nil
+		}
 		st = &sampleState{name: s.name, labels: c.outLabels(s.labels), kind: series.Gauge}
 		if s.rate {
 			st.kind = series.Rate
@@ -98,6 +114,25 @@ func (c *converter) state(s *sample) *sampleState {
 	}
 	st.seen = c.gen
 	return st
+}
+
+// admit reports whether the series of key may be kept: one the target was
+// allowed before (it vanished and came back), or a new one within the
+// target's and the run's bounds. Those refused are counted in c.over.
+func (c *converter) admit(key string) bool {
+	if _, ok := c.admitted[key]; ok {
+		return true
+	}
+	switch {
+	case len(c.admitted) >= c.lim.perTarget:
+		c.over.TargetFull++
+		return false
+	case !c.lim.take():
+		c.over.RunFull++
+		return false
+	}
+	c.admitted[key] = struct{}{}
+	return true
 }
 
 // value returns the sample's value as kept: a gauge as read, a cumulative

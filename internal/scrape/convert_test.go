@@ -1,6 +1,7 @@
 package scrape
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sort"
@@ -28,7 +29,7 @@ func testTarget(t *testing.T, preset string, selectors ...string) *target {
 		}
 		cfg.Series = append(cfg.Series, sel)
 	}
-	tg, err := newTarget(cfg)
+	tg, err := newTarget(cfg, newBounds())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +148,7 @@ func TestConvertRatesAndSelection(t *testing.T) {
 			for _, sc := range tt.scrapes {
 				at := t0.Add(time.Duration(sc.at * float64(time.Second)))
 				var err error
-				if got, err = tg.convert([]byte(sc.text), at, int(math.Floor(sc.at))); err != nil {
+				if got, err = tg.convert(context.Background(), []byte(sc.text), at, int(math.Floor(sc.at))); err != nil {
 					t.Fatalf("convert at %vs: %v", sc.at, err)
 				}
 			}
@@ -210,7 +211,7 @@ func TestParseErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := testTarget(t, "").convert([]byte(tt.text), t0, 0)
+			_, err := testTarget(t, "").convert(context.Background(), []byte(tt.text), t0, 0)
 			if err == nil || !strings.HasPrefix(err.Error(), tt.want) || kindOf(err) != KindParse {
 				t.Errorf("error %v (kind %s), want one starting %q of kind parse", err, kindOf(err), tt.want)
 			}

@@ -83,10 +83,14 @@ func transportError(err error, timeout time.Duration) error {
 	return &scrapeError{KindOther, err.Error()}
 }
 
-// parse parses Prometheus text exposition.
-func parse(body []byte) (map[string]*dto.MetricFamily, error) {
+// parse parses Prometheus text exposition; it stops when ctx ends, so a
+// large exposition does not hold the run's end.
+func parse(ctx context.Context, body []byte) (map[string]*dto.MetricFamily, error) {
 	p := expfmt.NewTextParser(model.UTF8Validation)
-	fams, err := p.TextToMetricFamilies(&yieldingReader{r: bytes.NewReader(body), pause: yieldPause})
+	fams, err := p.TextToMetricFamilies(&yieldingReader{r: bytes.NewReader(body), pause: yieldPause, ctx: ctx})
+	if ctx.Err() != nil {
+		return nil, &scrapeError{KindOther, "the run ended during the parse"}
+	}
 	if err != nil {
 		return nil, &scrapeError{KindParse, fmt.Sprintf("not Prometheus text exposition: %v", err)}
 	}

@@ -1,6 +1,7 @@
 package scrape
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -75,15 +76,15 @@ func kubeWants() []kubeWant {
 func TestKubePresetsKeepTheWorkload(t *testing.T) {
 	for _, w := range kubeWants() {
 		t.Run(w.preset, func(t *testing.T) {
-			tg, err := newTarget(&Target{Name: "k", URL: "http://127.0.0.1:1/metrics", Preset: w.preset, Interval: time.Second, Kube: shopAPI})
+			tg, err := newTarget(&Target{Name: "k", URL: "http://127.0.0.1:1/metrics", Preset: w.preset, Interval: time.Second, Kube: shopAPI}, newBounds())
 			if err != nil {
 				t.Fatal(err)
 			}
 			first, second := readFixture(t, w.preset+".1.prom"), readFixture(t, w.preset+".2.prom")
-			if _, err := tg.convert(first, t0, 0); err != nil {
+			if _, err := tg.convert(context.Background(), first, t0, 0); err != nil {
 				t.Fatal(err)
 			}
-			got, err := tg.convert(second, t0.Add(5*time.Second), 5)
+			got, err := tg.convert(context.Background(), second, t0.Add(5*time.Second), 5)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -51,6 +51,9 @@ func presetSpecs(name string) ([]presetSpec, bool) {
 			{sel: "jvm_gc_pause_seconds"},
 			{sel: "http_server_requests_seconds"},
 			{sel: "tomcat_threads_busy_threads"},
+			{sel: "tomcat_threads_config_max_threads"}, // the pool's maximum: busy at it is the thread-pool-full rule
+			{sel: "jetty_threads_busy"},                // Jetty's pool, as Micrometer names it
+			{sel: "jetty_threads_config_max"},
 			{sel: "cache_gets_total"}, // Spring Cache's hits and misses (spring.cache.redis.enable-statistics=true): the cache-miss rule
 		}, true
 	case "node": // prometheus node_exporter
@@ -66,10 +69,13 @@ func presetSpecs(name string) ([]presetSpec, bool) {
 			{sel: "node_network_receive_bytes_total"},
 			{sel: "node_network_transmit_bytes_total"},
 			{sel: "node_load1"},
+			{sel: "node_disk_io_time_seconds_total"}, // each device's busy seconds a second: a DB waiting on its disk
 		}, true
 	case "postgres": // prometheus-community postgres_exporter
 		return []presetSpec{
 			{sel: "pg_stat_activity_count", sumBy: []string{"state"}},
+			// pg_locks rows of a database by mode, granted or waiting: the sessions queued for one row hold its tuple lock (exclusivelock)
+			{sel: "pg_locks_count", sumBy: []string{"mode"}},
 			{sel: "pg_stat_database_xact_commit"},
 			{sel: "pg_stat_database_xact_rollback"},
 			{sel: "pg_stat_database_blks_read"},
@@ -78,15 +84,7 @@ func presetSpecs(name string) ([]presetSpec, bool) {
 			{sel: "pg_settings_max_connections"},
 		}, true
 	case "redis": // oliver006 redis_exporter
-		return []presetSpec{
-			{sel: "redis_memory_used_bytes"},
-			{sel: "redis_commands_processed_total"},
-			{sel: "redis_evicted_keys_total"},
-			{sel: "redis_connected_clients"},
-			{sel: "redis_keyspace_hits_total"},
-			{sel: "redis_keyspace_misses_total"},
-			{sel: "redis_up"},
-		}, true
+		return redisPresetSpecs(), true
 	case "go": // a Go service with client_golang's Go, process and DBStats collectors
 		return []presetSpec{
 			{sel: "go_sql_max_open_connections"},
@@ -158,4 +156,23 @@ func scoped(sel string, sc scope, kube *plan.KubeSelect) string {
 		return rest + "," + strings.Join(ms, ",") + "}"
 	}
 	return sel + "{" + strings.Join(ms, ",") + "}"
+}
+
+// redisPresetSpecs is what the redis preset keeps of redis_exporter.
+func redisPresetSpecs() []presetSpec {
+	return []presetSpec{
+		{sel: "redis_memory_used_bytes"},
+		{sel: "redis_commands_processed_total"},
+		{sel: "redis_evicted_keys_total"},
+		{sel: "redis_connected_clients"},
+		{sel: "redis_keyspace_hits_total"},
+		{sel: "redis_keyspace_misses_total"},
+		{sel: "redis_up"},
+		// Redis's CPU seconds, its main thread's apart (Redis 7): commands and
+		// scripts run on that one thread, so one core of it is saturated (cache-cpu)
+		{sel: "redis_cpu_user_seconds_total"},
+		{sel: "redis_cpu_sys_seconds_total"},
+		{sel: "redis_cpu_user_main_thread_seconds_total"},
+		{sel: "redis_cpu_sys_main_thread_seconds_total"},
+	}
 }

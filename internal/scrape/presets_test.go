@@ -1,6 +1,7 @@
 package scrape
 
 import (
+	"context"
 	"flag"
 	"os"
 	"slices"
@@ -30,29 +31,32 @@ func TestPresetsPickTheirSeries(t *testing.T) {
 			`hikaricp_connections_max{pool="HikariPool-1"}`:     10,
 			`process_cpu_usage`: 0.2318840579710145,
 			`system_cpu_count`:  4,
-			`tomcat_threads_busy_threads{name="http-nio-8080"}`: 200,
+			`tomcat_threads_busy_threads{name="http-nio-8080"}`:       200,
+			`tomcat_threads_config_max_threads{name="http-nio-8080"}`: 200,
 		}, []string{"hikaricp_connections_active", "hikaricp_connections_idle", "hikaricp_connections_max",
 			"hikaricp_connections_pending", "hikaricp_connections_timeout_total", "http_server_requests_seconds_count",
 			"http_server_requests_seconds_sum", "jvm_gc_pause_seconds_count", "jvm_gc_pause_seconds_sum",
 			"jvm_memory_used_bytes", "process_cpu_time_ns_total", "process_cpu_usage", "system_cpu_count", "system_cpu_usage",
-			"tomcat_threads_busy_threads"}},
+			"tomcat_threads_busy_threads", "tomcat_threads_config_max_threads"}},
 		{"node", map[string]float64{
 			`node_cpu_count`:                 2,
 			`node_load1`:                     1.96,
 			`node_memory_MemTotal_bytes`:     2.5276510208e+10,
 			`node_memory_MemAvailable_bytes`: 2.4187408384e+10,
-		}, []string{"node_cpu_count", "node_cpu_seconds_total", "node_load1", "node_memory_MemAvailable_bytes",
+		}, []string{"node_cpu_count", "node_cpu_seconds_total", "node_disk_io_time_seconds_total", "node_load1", "node_memory_MemAvailable_bytes",
 			"node_memory_MemTotal_bytes", "node_network_receive_bytes_total", "node_network_transmit_bytes_total"}},
 		{"postgres", map[string]float64{
 			`pg_up`: 1,
 			`pg_settings_max_connections{server="127.0.0.1:46209"}`: 100,
 			`pg_stat_activity_count{state="idle"}`:                  1,
-		}, []string{"pg_settings_max_connections", "pg_stat_activity_count", "pg_stat_database_blks_hit",
+			`pg_locks_count{mode="accesssharelock"}`:                1, // the exporter's own query, summed over databases
+		}, []string{"pg_locks_count", "pg_settings_max_connections", "pg_stat_activity_count", "pg_stat_database_blks_hit",
 			"pg_stat_database_blks_read", "pg_stat_database_xact_commit", "pg_stat_database_xact_rollback", "pg_up"}},
 		{"redis", map[string]float64{
 			`redis_up`:                1,
 			`redis_connected_clients`: 1,
-		}, []string{"redis_commands_processed_total", "redis_connected_clients", "redis_evicted_keys_total",
+		}, []string{"redis_commands_processed_total", "redis_connected_clients", "redis_cpu_sys_main_thread_seconds_total",
+			"redis_cpu_sys_seconds_total", "redis_cpu_user_main_thread_seconds_total", "redis_cpu_user_seconds_total", "redis_evicted_keys_total",
 			"redis_keyspace_hits_total", "redis_keyspace_misses_total", "redis_memory_used_bytes", "redis_up"}},
 		{"go", map[string]float64{
 			`go_sql_max_open_connections{db_name="shop"}`: 2,
@@ -70,10 +74,10 @@ func TestPresetsPickTheirSeries(t *testing.T) {
 				t.Fatal(err)
 			}
 			tg := testTarget(t, tt.preset)
-			if _, err := tg.convert(text, t0, 0); err != nil {
+			if _, err := tg.convert(context.Background(), text, t0, 0); err != nil {
 				t.Fatal(err)
 			}
-			got, err := tg.convert(text, t0.Add(5*time.Second), 5)
+			got, err := tg.convert(context.Background(), text, t0.Add(5*time.Second), 5)
 			if err != nil {
 				t.Fatal(err)
 			}

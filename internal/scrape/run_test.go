@@ -21,13 +21,14 @@ type recorder struct {
 	mu       sync.Mutex
 	scraped  map[string][]series.Set
 	failures map[string][]Failure
+	notes    map[string][]Overflow  // Limited's, by target
 	until    func(r *recorder) bool // called under mu
 	done     chan struct{}
 	closed   bool
 }
 
 func newRecorder(until func(r *recorder) bool) *recorder {
-	return &recorder{scraped: map[string][]series.Set{}, failures: map[string][]Failure{}, until: until, done: make(chan struct{})}
+	return &recorder{scraped: map[string][]series.Set{}, failures: map[string][]Failure{}, notes: map[string][]Overflow{}, until: until, done: make(chan struct{})}
 }
 
 func (r *recorder) Scraped(target string, set series.Set) {
@@ -41,6 +42,13 @@ func (r *recorder) ScrapeFailed(f Failure) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.failures[f.Target] = append(r.failures[f.Target], f)
+	r.check()
+}
+
+func (r *recorder) Limited(o Overflow) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.notes[o.Target] = append(r.notes[o.Target], o)
 	r.check()
 }
 

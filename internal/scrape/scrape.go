@@ -33,6 +33,10 @@ type Sink interface {
 	// changed since. Every call about a target carries the same record,
 	// updated, so a message about it should be shown once.
 	ScrapeFailed(f Failure)
+	// Limited receives, once per target, what the target exposed beyond
+	// the bounds (MaxSamples, MaxTargetSeries, MaxRunSeries, the lengths of
+	// names and labels) a run keeps: what was dropped, to be said once.
+	Limited(o Overflow)
 }
 
 // The kinds of scrape failure.
@@ -72,6 +76,7 @@ type Scraper struct {
 	start   time.Time
 	sink    Sink
 	client  *http.Client
+	lim     *bounds          // what the targets may add to the run; tests lower it
 	timeout time.Duration    // every scrape's: Timeout; tests shorten it
 	now     func() time.Time // the clock of alignment and rates; tests replace it
 	sinkMu  sync.Mutex       // one sink call at a time
@@ -80,9 +85,9 @@ type Scraper struct {
 // New prepares the scraping of targets for a run that started at start.
 // It fails on a preset it does not know.
 func New(targets []Target, start time.Time, sink Sink) (*Scraper, error) {
-	s := &Scraper{start: start, sink: sink, client: newClient(), timeout: Timeout, now: time.Now}
+	s := &Scraper{start: start, sink: sink, client: newClient(), lim: newBounds(), timeout: Timeout, now: time.Now}
 	for i := range targets {
-		t, err := newTarget(&targets[i])
+		t, err := newTarget(&targets[i], s.lim)
 		if err != nil {
 			return nil, fmt.Errorf("observe target %s: %w", targets[i].Name, err)
 		}
@@ -161,6 +166,13 @@ func (s *Scraper) deliver(t *target, set series.Set) {
 	s.sinkMu.Lock()
 	defer s.sinkMu.Unlock()
 	s.sink.Scraped(t.cfg.Name, set)
+}
+
+// limited hands the sink what a target's scrape left out.
+func (s *Scraper) limited(o Overflow) {
+	s.sinkMu.Lock()
+	defer s.sinkMu.Unlock()
+	s.sink.Limited(o)
 }
 
 // report hands a target's failure record to the sink.

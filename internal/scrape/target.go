@@ -16,6 +16,7 @@ type target struct {
 	conv    *converter
 	lastSec int // the last second points were delivered at; they never go back
 	fail    failState
+	noted   bool // the sink was told what the bounds left out
 }
 
 // failState is a target's failure record and whether the sink has seen it.
@@ -25,13 +26,13 @@ type failState struct {
 	dirty   bool // changed since last reported
 }
 
-// newTarget compiles a target's preset and series.
-func newTarget(cfg *Target) (*target, error) {
+// newTarget compiles a target's preset and series, for a run with bounds lim.
+func newTarget(cfg *Target, lim *bounds) (*target, error) {
 	sel, err := newSelection(cfg)
 	if err != nil {
 		return nil, err
 	}
-	return &target{cfg: cfg, sel: sel, conv: newConverter(cfg), lastSec: -1}, nil
+	return &target{cfg: cfg, sel: sel, conv: newConverter(cfg, lim), lastSec: -1}, nil
 }
 
 // scrapeOnce scrapes t once and hands on what it got, at the second of
@@ -45,11 +46,15 @@ func (s *Scraper) scrapeOnce(ctx context.Context, t *target) {
 	sec := s.second(at)
 	var set series.Set
 	if err == nil {
-		set, err = t.convert(body, at, sec)
+		set, err = t.convert(ctx, body, at, sec)
 	}
 	took := time.Since(began)
 	if ctx.Err() != nil {
 		return // the run is over: an interrupted scrape is not the target's failure
+	}
+	if err == nil && t.conv.over.Any() && !t.noted {
+		t.noted = true // one note per target: later scrapes overflow alike
+		s.limited(t.conv.over)
 	}
 	up := 1.0
 	if err != nil {
@@ -68,9 +73,14 @@ func (s *Scraper) scrapeOnce(ctx context.Context, t *target) {
 	s.deliver(t, set)
 }
 
-// convert parses an exposition and returns the series it keeps.
-func (t *target) convert(body []byte, at time.Time, sec int) (series.Set, error) {
-	fams, err := parse(body)
+// convert parses an exposition, up to the bounds' sample lines, and
+// returns the series it keeps; t.conv.over says what it left out. It
+// stops when ctx ends.
+func (t *target) convert(ctx context.Context, body []byte, at time.Time, sec int) (series.Set, error) {
+	body, exposed := cut(body, t.conv.lim.samples)
+	lim := t.conv.lim
+	t.conv.over = Overflow{Target: t.cfg.Name, Exposed: exposed, Read: min(exposed, lim.samples), PerTarget: lim.perTarget, PerRun: lim.perRun}
+	fams, err := parse(ctx, body)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package scrape
 
 import (
+	"context"
 	"io"
 	"time"
 )
@@ -20,15 +21,19 @@ func yieldPause() { time.Sleep(time.Microsecond) }
 type yieldingReader struct {
 	r     io.Reader
 	pause func()
+	ctx   context.Context // nil: never ends early
 	since int
 }
 
 // Read reads from r, pausing first once yieldEvery bytes were read since
-// the last pause.
+// the last pause; it fails once ctx has ended.
 func (y *yieldingReader) Read(p []byte) (int, error) {
 	if y.since >= yieldEvery {
 		y.pause()
 		y.since = 0
+		if y.ctx != nil && y.ctx.Err() != nil {
+			return 0, y.ctx.Err()
+		}
 	}
 	n, err := y.r.Read(p)
 	y.since += n

@@ -2,6 +2,7 @@ package scrape
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"reflect"
 	"strings"
@@ -33,7 +34,7 @@ func TestYieldingReaderPausesAndChangesNothing(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := parse(tt.body)
+			want, err := parse(context.Background(), tt.body)
 			if err != nil {
 				t.Fatal(err)
 			}

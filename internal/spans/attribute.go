@@ -137,7 +137,7 @@ func attribute(r Request, ss []*Span, nm *namer) (Trace, []dep) {
 	times := map[[2]string]time.Duration{}
 	spanOf := map[[2]string]string{}
 	var service time.Duration
-	bounds := []time.Time{root.Start, root.End}
+	bounds := []time.Time{root.Start, later(root.End, root.Start)} // an end before the start has no length, not a negative one
 	for _, d := range deps {
 		bounds = append(bounds, d.from, d.to)
 	}

@@ -67,6 +67,12 @@ func TestAttribution(t *testing.T) {
 			{Kind: PartHTTP, Name: "api.local", Span: "GET", Time: ms(80)}: true,
 			{Kind: PartService, Time: ms(20)}:                              true,
 		}},
+		{"an entry span that ends before it starts has no length", ms(14), []Span{
+			span(5, 1, 99, "GET /h", KindServer, 5000, 0), // the trial's: service was 5 s of a 14 ms request
+		}, map[Part]bool{
+			{Kind: PartService}:               true,
+			{Kind: PartOutside, Time: ms(14)}: true,
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			traces, stmts, unmatched := Join([]Request{{Trace: tc.spans[0].Trace, Duration: tc.dur}, {Trace: id(999)}}, tc.spans)

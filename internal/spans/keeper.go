@@ -299,6 +299,9 @@ type Stats struct {
 	Foreign  int  // spans of traces not the run's: counted and dropped
 	Rejected int  // export requests the receiver refused
 	Exports  int  // export requests accepted
+	// Impossible counts spans dropped for their times (an end before the
+	// start, a start, end or length far outside the run).
+	Impossible int
 }
 
 // DroppedN forwards a batch of dropped iterations whole when the

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"strconv"
 	"time"
@@ -27,13 +26,14 @@ type Reader struct {
 
 // Open opens the run.db at path read-only.
 func Open(path string) (*Reader, error) {
-	// SQLite in read-only mode would report a missing file only as "unable
-	// to open database file".
-	if _, err := os.Stat(path); err != nil {
+	// SQLite in read-only mode would report a missing or unreadable file
+	// only as "unable to open database file".
+	f, err := os.Open(path)
+	if err != nil {
 		return nil, fmt.Errorf("open run.db: %w", err)
 	}
-	params := url.Values{"mode": {"ro"}, "_pragma": {"busy_timeout(5000)"}}
-	db, err := sql.Open("sqlite", fileDSN(path, params))
+	_ = f.Close()
+	db, err := sql.Open("sqlite", fileDSN(path, readParams(path)))
 	if err != nil {
 		return nil, fmt.Errorf("open run.db %s: %w", path, err)
 	}
@@ -49,7 +49,7 @@ func Open(path string) (*Reader, error) {
 func (r *Reader) load() error {
 	var v string
 	if err := r.db.QueryRow(`SELECT value FROM meta WHERE key = ?`, keySchemaVersion).Scan(&v); err != nil {
-		return fmt.Errorf("not a loadlens run.db (no schema version): %w", err)
+		return describeOpenError(err)
 	}
 	version, err := strconv.Atoi(v)
 	switch {

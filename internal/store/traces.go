@@ -135,7 +135,7 @@ func (w *Writer) writeTraces(t *Traces) error {
 	}
 	st := t.Stats
 	for k, v := range map[string]int{"receiver": b2i(st.Receiver), "sampled": st.Sampled, "unjoined": st.Unjoined, "beyond": st.Beyond,
-		"spans": st.Spans, "dropped": st.Dropped, "rejected": st.Rejected, "exports": st.Exports, "foreign": st.Foreign} {
+		"spans": st.Spans, "dropped": st.Dropped, "rejected": st.Rejected, "exports": st.Exports, "foreign": st.Foreign, "impossible": st.Impossible} {
 		if _, err := tx.Exec(`INSERT OR REPLACE INTO trace_stats (key, value) VALUES (?, ?)`, k, v); err != nil {
 			return err
 		}
@@ -284,6 +284,8 @@ func (r *Reader) readTraceStats(st *spans.Stats) error {
 			st.Exports = v
 		case "foreign":
 			st.Foreign = v
+		case "impossible":
+			st.Impossible = v
 		}
 	}
 	return rows.Err()

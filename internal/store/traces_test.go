@@ -25,7 +25,7 @@ func TestTracesRoundTrip(t *testing.T) {
 		},
 		Statements: []spans.Statement{{Endpoint: 0, Kind: spans.PartDB, System: "postgresql", Name: "SELECT 1", Span: "select", Calls: 1,
 			Total: 5 * time.Millisecond, Max: 5 * time.Millisecond}},
-		Stats: spans.Stats{Receiver: true, Sampled: 2, Spans: 3, Exports: 1},
+		Stats: spans.Stats{Receiver: true, Sampled: 2, Spans: 3, Exports: 1, Impossible: 2},
 	}
 	if err := w.WriteTraces(in); err != nil {
 		t.Fatal(err)

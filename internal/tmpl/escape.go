@@ -1,6 +1,7 @@
 package tmpl
 
 import (
+	"encoding/json"
 	"slices"
 	"unicode/utf8"
 )
@@ -8,6 +9,13 @@ import (
 // escapeTail escapes dst[start:] in place with e, growing dst only when its
 // capacity is short, so an escaped part renders without a scratch buffer.
 func escapeTail(dst []byte, start int, e Escape) []byte {
+	if e == JSONValue {
+		if json.Valid(dst[start:]) {
+			return dst
+		}
+		dst = append(escapeTail(dst, start, JSONString), '"')
+		return slices.Insert(dst, start, '"')
+	}
 	m := len(dst) - start
 	n := escapedLen(dst[start:], e)
 	if n == m {
@@ -41,7 +49,7 @@ func escapedLen(src []byte, e Escape) int {
 				n += 3
 			}
 		}
-	case JSONString:
+	case JSONString, JSONValue: // JSONValue's quotes are not counted
 		for i := 0; i < len(src); {
 			w, size := jsonEscapedRune(src[i:])
 			n += w
@@ -60,6 +68,11 @@ func appendEscaped(dst []byte, src []byte, e Escape) []byte {
 		return appendQuery(dst, src)
 	case JSONString:
 		return appendJSON(dst, src)
+	case JSONValue:
+		if json.Valid(src) {
+			return append(dst, src...)
+		}
+		return append(appendJSON(append(dst, '"'), src), '"')
 	}
 	return append(dst, src...)
 }

@@ -75,6 +75,9 @@ func partMaxLen(p *part, b *Bounds) int64 {
 		}
 		return int64(m)
 	case escapedPart:
+		if p.esc == JSONValue { // the quotes around a value that is no JSON scalar
+			return satAdd(escapedMaxLen(p.sub, b, p.esc), 2)
+		}
 		return escapedMaxLen(p.sub, b, p.esc)
 	case urlPart:
 		// base, a "/" between it and the path, and "?" or "&" before the query.

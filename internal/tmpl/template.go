@@ -43,7 +43,7 @@ func Concat(parts ...*Template) *Template {
 // String is t's. A constant t is escaped once, here, rather than per render;
 // Raw and unknown escapings return t itself.
 func (t *Template) Escaped(e Escape) *Template {
-	if t == nil || (e != JSONString && e != QueryComponent) {
+	if t == nil || (e != JSONString && e != QueryComponent && e != JSONValue) {
 		return t
 	}
 	if s, ok := t.Const(); ok {

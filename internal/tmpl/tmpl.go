@@ -16,6 +16,7 @@ const (
 	Raw            Escape = iota // as rendered
 	JSONString                   // escaped for the inside of a JSON string (no quotes added)
 	QueryComponent               // escaped with url.QueryEscape
+	JSONValue                    // a whole JSON value (number, string, object...) as is; anything else as a JSON string, quoted
 )
 
 // Error is a compile error at a byte offset of the template's source.

@@ -2,7 +2,8 @@ package units
 
 // Unit is what one sample of a test counts, named once for every page: a
 // request of HTTP, a call of gRPC, a session of the other session
-// protocols (WebSocket, Server-Sent Events). A rate of it reads "80 calls/s",
+// protocols (WebSocket, Server-Sent Events), an operation of a test that
+// mixes them. A rate of it reads "80 calls/s",
 // never "80 req/s" for calls. The zero Unit is Requests, so a figure saved by
 // an earlier build, which names none, reads as it did.
 type Unit struct {
@@ -18,6 +19,10 @@ var (
 	Sessions   = Unit{One: "session", Many: "sessions", Short: "sessions"}
 	Messages   = Unit{One: "message", Many: "messages", Short: "msgs"}
 	Iterations = Unit{One: "iteration", Many: "iterations", Short: "iterations"}
+	// Operations counts the samples of a test of several units (requests
+	// and calls, calls and sessions) as one figure: none of their own
+	// words names them all.
+	Operations = Unit{One: "operation", Many: "operations", Short: "ops"}
 )
 
 // ForProtocol is the unit one sample of a protocol counts, by the step
@@ -35,8 +40,8 @@ func ForProtocol(protocol string) Unit {
 }
 
 // ForProtocols is the unit of a test whose samples are of these
-// protocols: theirs when they all count one unit, else Requests (a
-// test of HTTP requests and gRPC calls counts each as a request).
+// protocols: theirs when they all count one unit, else Operations (a
+// test of HTTP requests and gRPC calls counts neither as the other).
 func ForProtocols(protocols []string) Unit {
 	if len(protocols) == 0 {
 		return Requests
@@ -44,7 +49,7 @@ func ForProtocols(protocols []string) Unit {
 	u := ForProtocol(protocols[0])
 	for _, p := range protocols[1:] {
 		if ForProtocol(p) != u {
-			return Requests
+			return Operations
 		}
 	}
 	return u

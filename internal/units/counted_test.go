@@ -4,7 +4,7 @@ import "testing"
 
 // TestUnitOfProtocols: each protocol's samples are named once: HTTP
 // requests, gRPC calls, any other session protocol's sessions; a test of
-// several units counts requests; a unit saved by an earlier build (zero)
+// several units counts operations; a unit saved by an earlier build (zero)
 // reads as requests.
 func TestUnitOfProtocols(t *testing.T) {
 	tests := []struct {
@@ -18,8 +18,9 @@ func TestUnitOfProtocols(t *testing.T) {
 		{[]string{"ws"}, Sessions, "80 sessions/s"},
 		{[]string{"ws", "sse"}, Sessions, "80 sessions/s"},
 		{[]string{"mqtt"}, Sessions, "80 sessions/s"},
-		{[]string{"", "grpc"}, Requests, "80 req/s"},
-		{[]string{"grpc", "ws"}, Requests, "80 req/s"},
+		{[]string{"", "grpc"}, Operations, "80 ops/s"},
+		{[]string{"grpc", "ws"}, Operations, "80 ops/s"},
+		{[]string{"", "sse"}, Operations, "80 ops/s"},
 	}
 	for _, tc := range tests {
 		u := ForProtocols(tc.protocols)

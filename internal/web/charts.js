@@ -270,7 +270,7 @@
   };
 
   Panel.prototype.width = function () {
-    return Math.max(280, this.plot.clientWidth || this.box.clientWidth - 24 || 600);
+    return Math.max(200, this.plot.clientWidth || this.box.clientWidth - 24 || 600);
   };
 
   Panel.prototype.rebuild = function () {

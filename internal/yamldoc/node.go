@@ -191,12 +191,15 @@ func (d *Doc) Object(n Node, what string, allowed []string) (*Object, bool) {
 }
 
 // UnknownKey reports key f, which is not one of allowed.
+// The key is quoted as an excerpt: a file that is no test (a link to
+// /etc/shadow) would otherwise be echoed line by line.
 func (d *Doc) UnknownKey(f Field, parent string, allowed []string) {
-	msg := fmt.Sprintf("unknown key %q", f.Name)
+	name := Excerpt(f.Name)
+	msg := fmt.Sprintf("unknown key %q", name)
 	if s := Closest(f.Name, allowed); s != "" {
 		msg += fmt.Sprintf("; did you mean %q?", s)
 	}
-	d.Errs.unknown(f.Value.Key, parent, JoinPath(parent, f.Name), "%s (allowed: %s)", msg, strings.Join(allowed, ", "))
+	d.Errs.unknown(f.Value.Key, parent, JoinPath(parent, name), "%s (allowed: %s)", msg, strings.Join(allowed, ", "))
 }
 
 // Fields returns the entries of mapping n with << merge keys applied: keys

@@ -10,8 +10,6 @@ import (
 
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/token"
-
-	"github.com/loadlens/loadlens/internal/tmpl"
 )
 
 // durationHint ends every bad-duration message.
@@ -57,8 +55,12 @@ func isPlain(n Node) bool {
 	return ok && !n.StrTag && s.Token != nil && s.Token.Type == token.StringType
 }
 
-// Float returns a finite number.
+// Float returns a finite number, which may come from the environment as a
+// duration may (see envNumber).
 func (d *Doc) Float(n Node, what string) (float64, bool) {
+	if src, ok := templated(n); ok {
+		return d.envNumber(n, src, what)
+	}
 	var f float64
 	switch v := n.V.(type) {
 	case *ast.IntegerNode:
@@ -99,7 +101,7 @@ func (d *Doc) Float(n Node, what string) (float64, bool) {
 func (d *Doc) NonNegative(n Node, what string) (float64, bool) {
 	f, ok := d.Float(n, what)
 	if ok && f < 0 {
-		d.Errs.Add(n.Pos, n.Path, "must not be negative, got %s", ScalarText(n.V))
+		d.Errs.Add(n.Pos, n.Path, "must not be negative, got %s", d.ValueText(n)+d.From(n))
 		return 0, false
 	}
 	return f, ok
@@ -126,20 +128,20 @@ func (d *Doc) Integer(n Node, min int64) (int64, bool) {
 			return 0, false
 		}
 		if f != math.Trunc(f) {
-			d.Errs.Add(n.Pos, n.Path, "expected a whole number, got %s", ScalarText(n.V))
+			d.Errs.Add(n.Pos, n.Path, "expected a whole number, got %s", d.ValueText(n)+d.From(n))
 			return 0, false
 		}
 		if math.Abs(f) >= 1<<62 {
-			d.Errs.Add(n.Pos, n.Path, "number %s is too large", ScalarText(n.V))
+			d.Errs.Add(n.Pos, n.Path, "number %s is too large", d.ValueText(n)+d.From(n))
 			return 0, false
 		}
 		i = int64(f)
 	}
 	if i < min {
 		if min == 0 {
-			d.Errs.Add(n.Pos, n.Path, "must not be negative, got %d", i)
+			d.Errs.Add(n.Pos, n.Path, "must not be negative, got %d%s", i, d.From(n))
 		} else {
-			d.Errs.Add(n.Pos, n.Path, "must be at least %d, got %d", min, i)
+			d.Errs.Add(n.Pos, n.Path, "must be at least %d, got %d%s", min, i, d.From(n))
 		}
 		return 0, false
 	}
@@ -150,7 +152,7 @@ func (d *Doc) Integer(n Node, min int64) (int64, bool) {
 func (d *Doc) Count(n Node, min int64) (int, bool) {
 	i, ok := d.Integer(n, min)
 	if ok && i > 1<<31 {
-		d.Errs.Add(n.Pos, n.Path, "number %d is too large (at most %d)", i, int64(1<<31))
+		d.Errs.Add(n.Pos, n.Path, "number %d%s is too large (at most %d)", i, d.From(n), int64(1<<31))
 		return 0, false
 	}
 	return int(i), ok
@@ -171,8 +173,8 @@ func (d *Doc) Bool(n Node) (bool, bool) {
 func (d *Doc) Duration(n Node) (time.Duration, bool) {
 	switch v := n.V.(type) {
 	case *ast.StringNode:
-		if strings.Contains(v.Value, "{{") {
-			return d.envDuration(n, v.Value)
+		if src, ok := templated(n); ok {
+			return d.envDuration(n, src)
 		}
 		return d.DurationText(n, v.Value, 0)
 	case *ast.IntegerNode:
@@ -211,13 +213,8 @@ func (d *Doc) DurationText(n Node, s string, off int) (time.Duration, bool) {
 // {{ env("HOLD", "9m") }}, so that one file can run short in CI and at full
 // length by hand; nothing that changes per request may be templated.
 func (d *Doc) envDuration(n Node, src string) (time.Duration, bool) {
-	t, ok := d.Compile(n, src, &tmpl.Scope{Env: d.Env})
+	s, ok := d.envConst(n, src, "a duration")
 	if !ok {
-		return 0, false
-	}
-	s, isConst := t.Const()
-	if !isConst {
-		d.Errs.Add(n.Pos, n.Path, "a duration is fixed for the whole run: only env lookups may be templated")
 		return 0, false
 	}
 	dur, err := time.ParseDuration(strings.TrimSpace(s))

@@ -3,6 +3,7 @@ package h1
 import (
 	"context"
 	"net"
+	"strconv"
 	"testing"
 	"time"
 
@@ -36,5 +37,28 @@ func BenchmarkParse(b *testing.B) {
 		if err := cl.Do(req, &resp); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkPostBody is BenchmarkParse for a POST with a body: one small
+// enough to be copied behind the head, and one written from the request.
+func BenchmarkPostBody(b *testing.B) {
+	for _, size := range []int{1 << 10, 1 << 20} {
+		b.Run(strconv.Itoa(size>>10)+"KiB", func(b *testing.B) {
+			lc := &loopConn{reply: []byte("HTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\nok")}
+			cl := NewClient(&net.Dialer{})
+			cl.dial = func(context.Context, string, string) (net.Conn, error) { return lc, nil }
+			req := &Request{Method: "POST", URL: []byte("http://bench.test/upload"), Header: []byte("Content-Type: application/octet-stream\r\n"),
+				Body: make([]byte, size), Timeout: time.Second}
+			var resp Response
+			b.ReportAllocs()
+			b.SetBytes(int64(size))
+			defer testkit.CPUMeter(b)()
+			for b.Loop() {
+				if err := cl.Do(req, &resp); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

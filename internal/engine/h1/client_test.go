@@ -214,8 +214,16 @@ func malformedCases() []malformedReply {
 		{"body cut short", "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc<close>", io.ErrUnexpectedEOF},
 		{"header cut short", "HTTP/1.1 200 OK\r\nContent-<close>", io.ErrUnexpectedEOF},
 		{"header too big", "HTTP/1.1 200 OK\r\nX: " + strings.Repeat("a", 70<<10) + "\r\n\r\n", ErrHeaderTooBig},
+		// nginx 1.22's `listen … http2` without ssl, as read off the wire: SETTINGS, WINDOW_UPDATE, GOAWAY.
+		{"h2c: HTTP/2 frames, then a close", h2cNginx + "<close>", ErrHTTP2Cleartext},
+		{"h2c: a SETTINGS frame with an LF in it", "\x00\x00\x06\x04\x00\x00\x00\x00\x00\x00\x03\x00\x00\x00\x0a<close>", ErrHTTP2Cleartext},
 	}
 }
+
+// h2cNginx is what nginx sent an HTTP/1.1 request on a plain http2 listen.
+const h2cNginx = "\x00\x00\x12\x04\x00\x00\x00\x00\x00\x00\x03\x00\x00\x00\x80\x00\x04\x00\x01\x00\x00\x00\x05\x00\xff\xff\xff" +
+	"\x00\x00\x04\x08\x00\x00\x00\x00\x00\x7f\xff\x00\x00" +
+	"\x00\x00\x08\x07\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01"
 
 func TestMalformedResponses(t *testing.T) {
 	cases := malformedCases()

@@ -63,6 +63,16 @@ func newConn(nc net.Conn, addr string, cfg *tls.Config) *conn {
 	return cn
 }
 
+// watched is the connection OnDial's hook is told: over https the wire,
+// whose socket reads show a handshake waiting for its server (ReadState),
+// its socket through NetConn; over http the socket.
+func (cn *conn) watched() net.Conn {
+	if cn.wire != nil {
+		return cn.wire
+	}
+	return cn.nc
+}
+
 // close closes the connection. Over https a graceful close first sends a
 // close_notify alert, as net/http does; after a failure the socket is
 // closed at once, since a peer that stopped reading could hold the alert's
@@ -160,20 +170,30 @@ func (cn *conn) fill(limit int) error {
 	return err
 }
 
-// send writes b and, over http with an empty buffer, reads the response's
-// first bytes with it (see rawIO.sendRecv): the read then waits for the
-// socket to be readable instead of first finding it empty. check asks for
-// the idle check first; stale says it found bytes or a close, and nothing
-// was sent. wrote is when the request was written; zero if it failed.
-// written, when set, is called once b went out whole, before the response
-// is waited for (inside sendRecv's wait, which writes and waits in one).
-func (cn *conn) send(b []byte, check bool, written func()) (n int, wrote time.Time, stale bool, err error) {
-	if !cn.raw.ok() || cn.r != cn.w {
+// send writes b, then tail (a streamed body, or nil), and, over http with an
+// empty buffer and no tail, reads the response's first bytes with it (see
+// rawIO.sendRecv): the read then waits for the socket to be readable
+// instead of first finding it empty. check asks for the idle check first;
+// stale says it found bytes or a close, and nothing was sent. wrote is when
+// the request was written; zero if it failed. written, when set, is called
+// once the request went out whole, before the response is waited for
+// (inside sendRecv's wait, which writes and waits in one).
+func (cn *conn) send(b, tail []byte, check bool, written func()) (n int, wrote time.Time, stale bool, err error) {
+	if !cn.raw.ok() || cn.r != cn.w || tail != nil {
 		if check && !cn.quiet() {
 			return 0, wrote, true, nil
 		}
+		if tail != nil && !cn.exact() { // a deadline Client.arm kept could end a long write early
+			return 0, wrote, false, ErrAborted
+		}
 		if n, err = cn.write(b); err != nil {
 			return n, wrote, false, err
+		}
+		if tail != nil {
+			m, err := cn.write(tail)
+			if n += m; err != nil {
+				return n, wrote, false, err
+			}
 		}
 		tell(written)
 		return n, cn.clk.Now(), false, nil

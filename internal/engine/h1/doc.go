@@ -1,11 +1,12 @@
 // Package h1 is a lean HTTP/1.1 client for the engine's hot path. Each VU
 // owns a Client with its own kept-alive connection; requests are written
-// from reused buffers and responses parsed in place, so a request costs no
-// allocation and no goroutine besides the VU's own. https URLs are
+// from reused buffers (a body over InlineBodyMax from the request's own, so
+// the buffer stays small) and responses parsed in place, so a request costs
+// no allocation and no goroutine besides the VU's own. https URLs are
 // crypto/tls over the same connection (ALPN http/1.1 only, a session cache
 // per Client; see wire.go for how the idle check sees TLS records, and
 // docs/http-client.md); crypto/tls allocates 16 bytes per record read
-// that needs the socket, nothing else does. HTTP/2 stays with net/http.
+// that needs the socket, nothing else does. HTTP/2 is package h2's.
 //
 // Ownership: a Client is used by one goroutine; only Abort may be called
 // from another. Slices in a Response point into the Client's buffers and

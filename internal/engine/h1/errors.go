@@ -22,6 +22,12 @@ var (
 	// ErrMalformed is wrapped by every protocol violation in a response
 	// (a bad status line, header field, framing or chunk), with the detail.
 	ErrMalformed = errors.New("malformed HTTP response")
+	// ErrHTTP2Cleartext is returned when a plain-http server answered
+	// HTTP/2 frames (h2c, prior knowledge only: nginx's `listen … http2`
+	// without ssl); it used to read as "unexpected EOF".
+	// Under 200 bytes, which engine.shortMessage keeps.
+	ErrHTTP2Cleartext = errors.New("the server answered HTTP/2 without TLS (h2c), which loadlens does not speak: " +
+		"serve HTTP/1.1 on this port (nginx: listen without http2) or use https:// with http2: true")
 	// ErrHeaderTooBig is returned when a response head exceeds 64 KiB.
 	ErrHeaderTooBig = errors.New("response header larger than 64 KiB")
 

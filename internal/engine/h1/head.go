@@ -30,9 +30,13 @@ func (c *Client) readHead(cn *conn, h *head, resp *Response) error {
 	for n := 0; ; n++ {
 		l, err := c.headLine(cn, size, resp)
 		if err != nil {
+			if n == 0 && http2Frames(cn.buffered()) {
+				return ErrHTTP2Cleartext // no LF in its frames before the server closed
+			}
 			return err
 		}
 		size += len(l)
+		raw := l
 		l = l[:len(l)-1] // the LF, then a CR before it
 		if len(l) > 0 && l[len(l)-1] == '\r' {
 			l = l[:len(l)-1]
@@ -40,6 +44,9 @@ func (c *Client) readHead(cn *conn, h *head, resp *Response) error {
 		switch {
 		case n == 0:
 			if h.statusLine, err = parseStatusLine(l); err != nil {
+				if http2Frames(raw) {
+					return ErrHTTP2Cleartext
+				}
 				return err
 			}
 			c.reason = append(c.reason[:0], h.reason...) // copied: the buffer moves on
@@ -183,4 +190,16 @@ func (c *Client) closeField(h *head) error {
 	c.hdr = append(c.hdr, crlf...)
 	h.open = -1
 	return nil
+}
+
+// http2Frames reports whether b starts as an HTTP/2 server starts a
+// connection: a SETTINGS frame (RFC 9113 §3.4) on stream 0, its length a
+// multiple of 6. An HTTP/1.1 status line never starts with a zero byte.
+func http2Frames(b []byte) bool {
+	const settings = 0x4
+	if len(b) < 9 || b[3] != settings || b[4]&^0x1 != 0 {
+		return false
+	}
+	length := int(b[0])<<16 | int(b[1])<<8 | int(b[2])
+	return length%6 == 0 && b[5]|b[6]|b[7]|b[8] == 0
 }

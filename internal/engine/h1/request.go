@@ -42,7 +42,8 @@ type Request struct {
 	// OnDial, when set, is called on Do's goroutine as a dial for the
 	// request starts; what it returns, when not nil, is called with the
 	// connection once dialled, before its TLS handshake (not when the dial
-	// fails).
+	// fails). Over https that connection is the one TLS reads from, whose
+	// ReadState tells its socket reads and NetConn the socket.
 	OnDial func() (dialled func(net.Conn))
 }
 
@@ -140,17 +141,21 @@ func hasPrefix(b []byte, prefix string) bool {
 	return len(b) >= len(prefix) && string(b[:len(prefix)]) == prefix
 }
 
-// hostOnly returns host without its port, as net/http names the TLS server:
-// the name sent as SNI and verified against the certificate.
-func hostOnly(host string) string {
-	if hasPort([]byte(host)) {
-		return host[:strings.LastIndexByte(host, ':')]
+// ServerName returns host (an authority) without its port and an IPv6
+// literal's brackets, as net/http names the TLS server: the name sent as
+// SNI and verified against the certificate.
+func ServerName(host string) string {
+	if HasPort([]byte(host)) {
+		host = host[:strings.LastIndexByte(host, ':')]
+	}
+	if len(host) > 1 && host[0] == '[' && host[len(host)-1] == ']' {
+		host = host[1 : len(host)-1]
 	}
 	return host
 }
 
-// hasPort reports whether host ends in :port (and is not a bare IPv6 literal).
-func hasPort(host []byte) bool {
+// HasPort reports whether host ends in :port (and is not a bare IPv6 literal).
+func HasPort(host []byte) bool {
 	for i := len(host) - 1; i >= 0; i-- {
 		switch host[i] {
 		case ':':

@@ -44,28 +44,39 @@ type HandshakeError struct{ Err error }
 func (e *HandshakeError) Error() string { return e.Err.Error() }
 func (e *HandshakeError) Unwrap() error { return e.Err }
 
-// tlsConfig returns the configuration of a connection to serverName.
-// It is kept for the next connection to the same host, so a redial
-// allocates no new one.
-func (c *Client) tlsConfig(serverName string) *tls.Config {
-	if c.tlsConf != nil && c.tlsConf.ServerName == serverName {
-		return c.tlsConf
+// http11 is the one protocol this client offers by ALPN.
+var http11 = []string{"http/1.1"}
+
+// TLSConfigs keeps a client's TLS configuration for its last host, and the
+// sessions it made itself unless Base has a cache, as one browser does: a
+// redial of the same host allocates no new configuration.
+type TLSConfigs struct {
+	Base     *tls.Config // the run's settings; nil: the defaults
+	Protos   []string    // the ALPN protocols offered
+	last     *tls.Config
+	sessions tls.ClientSessionCache
+}
+
+// For returns the configuration of a connection to serverName.
+func (t *TLSConfigs) For(serverName string) *tls.Config {
+	if t.last != nil && t.last.ServerName == serverName {
+		return t.last
 	}
 	var cfg *tls.Config
-	if c.cfg.TLS != nil {
-		cfg = c.cfg.TLS.Clone()
+	if t.Base != nil {
+		cfg = t.Base.Clone()
 	} else {
 		cfg = &tls.Config{}
 	}
 	cfg.ServerName = serverName
-	cfg.NextProtos = []string{"http/1.1"}
+	cfg.NextProtos = t.Protos
 	if cfg.ClientSessionCache == nil {
-		if c.sessions == nil {
-			c.sessions = tls.NewLRUClientSessionCache(sessionCacheSize)
+		if t.sessions == nil {
+			t.sessions = tls.NewLRUClientSessionCache(sessionCacheSize)
 		}
-		cfg.ClientSessionCache = c.sessions
+		cfg.ClientSessionCache = t.sessions
 	}
-	c.tlsConf = cfg
+	t.last = cfg
 	return cfg
 }
 

@@ -313,7 +313,7 @@ func TestTLSRecordsArrivingWhileIdle(t *testing.T) {
 				if conns.Load() != c.wantConns || reqs.Load() != 2 {
 					t.Errorf("the server saw %d connections and %d requests, want %d and 2", conns.Load(), reqs.Load(), c.wantConns)
 				}
-				if _, ok := cl.sessions.Get("127.0.0.1"); ok != c.ticket {
+				if _, ok := cl.tlsConfs.sessions.Get("127.0.0.1"); ok != c.ticket {
 					t.Errorf("session kept = %v, want %v", ok, c.ticket)
 				}
 			})

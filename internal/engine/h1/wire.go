@@ -2,6 +2,7 @@ package h1
 
 import (
 	"net"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -21,6 +22,26 @@ type wire struct {
 	poll          bool // reads never wait: the idle check (see pollRead)
 	pr            pollReader
 	raw           rawIO // the socket's reads and writes (see rawIO)
+	gauge         readGauge
+}
+
+// NetConn is the TCP connection, for what reads its socket's counts (the
+// engine's start gate).
+func (w *wire) NetConn() net.Conn { return w.Conn }
+
+// ReadState returns the socket reads begun plus those ended (odd while one
+// waits: a handshake waiting for its server) and the bytes they returned,
+// for the engine's start gate (Request.OnDial).
+func (w *wire) ReadState() (calls uint64, bytes int64) {
+	bytes = w.gauge.bytes.Load() // first: a read ending before calls is read shows as a changed count
+	return w.gauge.calls.Load(), bytes
+}
+
+// readGauge counts a wire's socket reads; atomics, as the start gate reads
+// them from a timer's goroutine.
+type readGauge struct {
+	calls atomic.Uint64
+	bytes atomic.Int64
 }
 
 func newWire(nc net.Conn) *wire {
@@ -46,6 +67,7 @@ func (w *wire) Read(p []byte) (int, error) {
 	}
 	var n int
 	var err error
+	w.gauge.calls.Add(1)
 	if w.poll {
 		n, err = w.pr.read(p)
 	} else if w.raw.ok() {
@@ -53,6 +75,8 @@ func (w *wire) Read(p []byte) (int, error) {
 	} else {
 		n, err = w.Conn.Read(p)
 	}
+	w.gauge.bytes.Add(int64(n))
+	w.gauge.calls.Add(1)
 	if n > 0 {
 		if c := w.rec.cut(p[:n]); c < n {
 			w.extra = append(w.extra[:0], p[c:n]...) // the next record's bytes, for the next Read

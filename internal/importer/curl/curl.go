@@ -200,17 +200,11 @@ func apply(r *request, name, value string, skipped func(string)) error {
 	case "request":
 		r.method = strings.ToUpper(value)
 	case "header":
-		k, v, ok := strings.Cut(value, ":")
-		switch {
-		case !ok && strings.HasSuffix(value, ";"): // "Name;" sends the header empty
-			r.headers = append(r.headers, importer.Header{Name: strings.TrimSuffix(value, ";")})
-		case !ok:
-			skipped(fmt.Sprintf("header %q has no colon", value))
-		case strings.TrimSpace(v) == "": // "Name:" removes a header curl would send
-			r.removed = append(r.removed, strings.TrimSpace(k))
-		default:
-			r.headers = append(r.headers, importer.Header{Name: strings.TrimSpace(k), Value: strings.TrimSpace(v)})
+		if path, ok := strings.CutPrefix(value, "@"); ok {
+			r.addHeaderFile(path, skipped)
+			return nil
 		}
+		r.addHeader(value, skipped)
 	case "data", "data-ascii", "data-binary", "data-raw", "json":
 		r.addData(name, value, skipped)
 	case "data-urlencode":
@@ -294,7 +288,8 @@ func (r *request) addURLQuery(value string, skipped func(string)) {
 
 // encodedPiece encodes a --data-urlencode or --url-query value as curl
 // does (content, =content, name=content: the content percent-encoded, a
-// space as %20); a name@file, which reads a file, is skipped and false.
+// space as + as curl 7.88 sends it); a name@file, which reads a file, is
+// skipped and false.
 func encodedPiece(option, value string, skipped func(string)) (string, bool) {
 	k, v, hasEq := strings.Cut(value, "=")
 	switch {
@@ -308,7 +303,7 @@ func encodedPiece(option, value string, skipped func(string)) (string, bool) {
 	default:
 		value = k + "=" + url.QueryEscape(v)
 	}
-	return strings.ReplaceAll(value, "+", "%20"), true
+	return value, true
 }
 
 // addForm records a -F option's part: a value, a @file to send or a <file

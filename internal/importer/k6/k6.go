@@ -7,6 +7,7 @@ package k6
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -14,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/js"
@@ -96,8 +98,13 @@ func groupName(label string) string {
 // Import converts the k6 script src, named name.
 func Import(src []byte, name string) (*importer.Test, error) {
 	ast, err := js.Parse(parse.NewInputBytes(src), js.Options{})
-	if err != nil {
-		return nil, fmt.Errorf("cannot parse the script as JavaScript: %v", err)
+	var pe *parse.Error
+	switch {
+	case errors.As(err, &pe):
+		// position, not the line: the file may be no script (a link to a secret), which an error must not echo
+		return nil, fmt.Errorf("cannot parse the script as JavaScript: %s on line %d, column %d", clip(pe.Message), pe.Line, pe.Column)
+	case err != nil:
+		return nil, fmt.Errorf("cannot parse the script as JavaScript: %s", clip(err.Error()))
 	}
 	s := &script{src: src, t: &importer.Test{Source: "the k6 script " + name}, k6: map[string]string{},
 		jslib: map[string]string{}, metricClass: map[string]string{}, grpcNames: map[string]string{}, encodingFns: map[string]string{}, globals: map[string]value{}, funcs: map[string]*js.FuncDecl{}}
@@ -146,6 +153,26 @@ func (s *script) noHTTP() error {
 
 // userinfo matches a URL's user:password@, which a note must not show.
 var userinfo = regexp.MustCompile(`(https?://)[^/@\s"'` + "`" + `]+@`)
+
+// clip is a parser's message cut to maxClip runes, controls shown as '?':
+// it may quote the token it stopped at, which is the file's text.
+func clip(s string) string {
+	var b strings.Builder
+	for i, r := range []rune(s) {
+		if i == maxClip {
+			b.WriteString("…")
+			break
+		}
+		if !unicode.IsPrint(r) {
+			r = '?'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// maxClip bounds a parser's message: its prose and at most a short token.
+const maxClip = 60
 
 // snippet is a node's JavaScript, shortened, for notes.
 func snippet(n interface{ String() string }) string {

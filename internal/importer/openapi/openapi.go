@@ -459,9 +459,14 @@ func body(p op, st *importer.Step, t *importer.Test, where string, sp *sampler) 
 		if err != nil {
 			return err
 		}
-		if obj, ok := v.(map[string]any); ok {
+		switch obj := v.(type) {
+		case map[string]any: // the spec's own example
 			for _, k := range sortedKeys(obj) {
 				st.Form = append(st.Form, importer.KV{Key: k, Value: importer.Lit(scalar(obj[k]))})
+			}
+		case importer.Object: // one made up from the schema
+			for _, m := range obj {
+				st.Form = append(st.Form, importer.KV{Key: m.Key, Value: importer.Lit(scalar(m.Value))})
 			}
 		}
 		if len(st.Form) == 0 {

@@ -33,6 +33,8 @@ func TestImportSamples(t *testing.T) {
 		// the API key in the query was escaped text, so every request failed "invalid URL"
 		{"uber-v3.yaml", 5, []string{`- get: '/products?latitude=1.5&longitude=1.5&server_token={{ env("API_KEY", "") }}'`, "- get: /history\n"}},
 		{"callback-v3.yaml", 1, []string{"- post: '/streams?callbackUrl=https%3A%2F%2Ftonys-server.com'", "POST /streams: its callback onData (the API calls it; a test does not)"}},
+		// a form made up from its schema was sent empty (Content-Length 0)
+		{"form-v3.yaml", 1, []string{"form:\n          name: 'Kim Lee'\n          qty: '3'\n"}},
 		{"petstore-expanded-swagger2.json", 4, []string{"Swagger 2.0", `json: {"name": "string", "tag": "string"}`, "delete: /pets/1", "- {status: 204}"}},
 	} {
 		t.Run(c.file, func(t *testing.T) {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -31,7 +30,7 @@ const maxReflectedFiles = 1000
 // fromProtos compiles the step's .proto files (with protocompile; the
 // well-known types are built in) and finds its method in them.
 func fromProtos(g *plan.GRPC) (protoreflect.MethodDescriptor, error) {
-	files, err := compile(g, os.Open)
+	files, err := compile(g, openProto)
 	if err != nil {
 		return nil, err
 	}
@@ -43,20 +42,13 @@ func fromProtos(g *plan.GRPC) (protoreflect.MethodDescriptor, error) {
 }
 
 // compile compiles the step's .proto files, opening each file with open.
-func compile(g *plan.GRPC, open func(string) (*os.File, error)) (linker.Files, error) {
+func compile(g *plan.GRPC, open func(string) (io.ReadCloser, error)) (linker.Files, error) {
 	dirs := append([]string(nil), g.ImportDir...)
 	names := make([]string, len(g.Protos))
 	for i, p := range g.Protos {
 		names[i] = importName(p, &dirs)
 	}
-	access := func(path string) (io.ReadCloser, error) {
-		f, err := open(path)
-		if err != nil {
-			return nil, err // not a typed nil *os.File in a non-nil interface
-		}
-		return f, nil
-	}
-	c := protocompile.Compiler{Resolver: protocompile.WithStandardImports(&protocompile.SourceResolver{ImportPaths: dirs, Accessor: access})}
+	c := protocompile.Compiler{Resolver: protocompile.WithStandardImports(&protocompile.SourceResolver{ImportPaths: dirs, Accessor: open})}
 	files, err := c.Compile(context.Background(), names...)
 	if err != nil {
 		return nil, atError(g.ProtoAt, "%v", err)
@@ -76,8 +68,8 @@ func SourceFiles(g *plan.GRPC) ([]string, error) {
 		return nil, nil
 	}
 	var opened []string
-	_, err := compile(g, func(path string) (*os.File, error) {
-		f, err := os.Open(path)
+	_, err := compile(g, func(path string) (io.ReadCloser, error) {
+		f, err := openProto(path)
 		if err == nil {
 			opened = append(opened, path)
 		}

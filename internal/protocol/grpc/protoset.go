@@ -2,7 +2,6 @@ package grpc
 
 import (
 	"errors"
-	"io/fs"
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protodesc"
@@ -26,7 +25,7 @@ func fromProtoset(g *plan.GRPC) (protoreflect.MethodDescriptor, error) {
 	case errors.As(err, &tl):
 		return nil, atError(g.ProtoAt, "%s is over %d MiB: not a protoset", g.Protoset, maxProtoset>>20)
 	case err != nil:
-		return nil, atError(g.ProtoAt, "%s: %v", g.Protoset, unwrapPath(err))
+		return nil, atError(g.ProtoAt, "%s: %v", g.Protoset, boundedfile.Cause(err))
 	}
 	set := &descriptorpb.FileDescriptorSet{}
 	if err := proto.Unmarshal(b, set); err != nil {
@@ -41,14 +40,4 @@ func fromProtoset(g *plan.GRPC) (protoreflect.MethodDescriptor, error) {
 		return nil, atError(g.MethodAt, "no service %s in %s", serviceName(g.Method), g.Protoset)
 	}
 	return method(d, g)
-}
-
-// unwrapPath drops an fs.PathError's operation and path, which the caller
-// says already.
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

@@ -1,0 +1,156 @@
+package h2
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"io"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/engine/h1"
+)
+
+// Config is how a Client connects; its fields mean what h1.Config's do.
+type Config struct {
+	Dialer *net.Dialer
+	// TLS is the base of every https connection's configuration; the
+	// client sets ServerName, and NextProtos to h2 and http/1.1.
+	TLS              *tls.Config
+	HandshakeTimeout time.Duration
+	Dial             func(ctx context.Context, network, addr string) (net.Conn, error)
+	// Inline dials and handshakes on the caller's goroutine (h1.Config.Inline).
+	Inline bool
+}
+
+// Client sends requests over HTTP/2 connections, one per host and one
+// stream at a time. It is owned by one VU; see the package comment.
+type Client struct {
+	cfg        Config
+	dial       func(ctx context.Context, network, addr string) (net.Conn, error)
+	tlsConfs   h1.TLSConfigs // the last host's configuration and this client's sessions
+	conns      []*conn
+	mu         sync.Mutex // guards conns and dialCancel against Close and Abort
+	dialCancel context.CancelFunc
+	active     atomic.Pointer[conn]
+	aborted    atomic.Bool
+	clk        h1.Clock
+	st         stream // the request in flight's
+	hdr        []byte // the last response's header fields, "name: value\r\n" lines
+	body       []byte // the last response's body, when kept
+	fields     fieldCache
+	pathBuf    []byte
+	key        []byte   // the request's sameBlock key
+	stable     []byte   // the request's header lines but its traceparent
+	vol        [][]byte // its traceparent values, in Request.Header
+	sameBlocks int      // header blocks sent again as they were (sameBlock), for tests
+	retried    int      // requests sent again because the server did not process them, for tests
+}
+
+// New returns a client configured by cfg.
+func New(cfg Config) *Client {
+	c := &Client{cfg: cfg, dial: cfg.Dial, tlsConfs: h1.TLSConfigs{Base: cfg.TLS, Protos: alpn}}
+	if c.dial == nil {
+		d := cfg.Dialer
+		if d == nil {
+			d = &net.Dialer{}
+		}
+		c.dial = d.DialContext
+	}
+	return c
+}
+
+// Abort makes an in-flight Do return h1.ErrAborted, and every later one
+// too. It may be called from any goroutine.
+func (c *Client) Abort() {
+	c.aborted.Store(true)
+	c.mu.Lock()
+	if c.dialCancel != nil {
+		c.dialCancel()
+	}
+	c.mu.Unlock()
+	if cn := c.active.Load(); cn != nil {
+		cn.nc.SetDeadline(time.Unix(1, 0)) // unblocks a pending read or write
+	}
+}
+
+// Close closes the client's connections.
+func (c *Client) Close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, cn := range c.conns {
+		cn.close()
+	}
+	c.conns = nil
+}
+
+// maxAttempts bounds how often a request the server did not process is
+// sent: once, and once more on a new connection.
+const maxAttempts = 2
+
+// Do sends req and reads the response into resp, as h1.Client.Do does.
+// resp is filled as far as the exchange got, also when Do fails.
+func (c *Client) Do(req *h1.Request, resp *h1.Response) error {
+	*resp = h1.Response{}
+	u, err := splitURL(req.URL)
+	if err != nil {
+		return err
+	}
+	if req.Host != nil {
+		u.authority = req.Host
+	}
+	deadline := req.Deadline
+	if deadline.IsZero() && req.Timeout > 0 {
+		deadline = time.Now().Add(req.Timeout)
+	}
+	for attempt := 1; ; attempt++ {
+		cn, err := c.conn(u, deadline, req.OnDial, resp)
+		if err != nil {
+			return c.abortErr(err)
+		}
+		err = c.exchange(cn, req, resp, &u, deadline)
+		cn.account(resp)
+		if err == nil {
+			if !cn.usable() {
+				c.drop(cn)
+			}
+			return nil
+		}
+		if !cn.usable() || !errors.As(err, new(*StreamError)) || errors.Is(err, errUnprocessed) {
+			c.drop(cn) // a refused stream too: the request goes out again on a new connection
+		}
+		if errors.Is(err, errUnprocessed) && attempt < maxAttempts && !c.aborted.Load() {
+			c.retried++
+			*resp = h1.Response{}
+			continue
+		}
+		return c.abortErr(err)
+	}
+}
+
+// abortErr says ErrAborted for whatever an aborted request's read returned,
+// and io.ErrUnexpectedEOF for a connection closed mid-exchange, as h1 does.
+func (c *Client) abortErr(err error) error {
+	if c.aborted.Load() {
+		return h1.ErrAborted
+	}
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+// drop closes and forgets a connection.
+func (c *Client) drop(cn *conn) {
+	cn.close()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, x := range c.conns {
+		if x == cn {
+			c.conns = append(c.conns[:i], c.conns[i+1:]...)
+			break
+		}
+	}
+}

@@ -1,0 +1,208 @@
+package h2
+
+import (
+	"errors"
+	"io"
+	"syscall"
+	"time"
+
+	"github.com/loadlens/loadlens/internal/engine/h1"
+	"golang.org/x/net/http2"
+)
+
+// stream is the request in flight's state.
+type stream struct {
+	id          uint32
+	sendWin     int64  // its send window
+	rest        []byte // body still to send
+	recvUnacked int64  // DATA read not yet given back with WINDOW_UPDATE
+	interim     int    // 1xx responses read
+	final       bool   // the final HEADERS arrived
+	done        bool   // END_STREAM arrived
+	keep        bool   // keep the body
+	maxBody     int64
+	length      int64 // the response's content-length; -1: none
+	got         int64 // DATA bytes read
+	head        bool  // a HEAD request: no body whatever the length says
+	written     bool  // the whole request went out
+}
+
+// maxInterim bounds the 1xx responses before the final one, as h1's.
+const maxInterim = 10
+
+// exchange sends req on a new stream of cn and reads its response.
+func (c *Client) exchange(cn *conn, req *h1.Request, resp *h1.Response, u *target, deadline time.Time) error {
+	// The deadline is set before cn is published to Abort, so Abort's past
+	// deadline is never overwritten by this one.
+	if err := cn.nc.SetDeadline(deadline); err != nil {
+		return err
+	}
+	c.active.Store(cn)
+	defer c.active.Store(nil)
+	if c.aborted.Load() {
+		return h1.ErrAborted
+	}
+	if err := c.idleFrames(cn); err != nil {
+		return err
+	}
+	before := cn.wire.written
+	if cn.goAway { // arrived while idle: the request goes on a new connection, unsent
+		return &GoAwayError{LastStreamID: 0, Code: http2.ErrCodeNo}
+	}
+	st := &c.st
+	*st = stream{id: cn.nextID, sendWin: cn.peerWindow, length: -1, head: req.Method == "HEAD"}
+	cn.nextID += 2
+	st.keep, st.maxBody = req.KeepBody, req.MaxBody
+	c.body, c.hdr = c.body[:0], c.hdr[:0]
+	if err := c.writeHeaders(cn, req, u); err != nil {
+		return err
+	}
+	if err := c.sendData(cn, st); err != nil {
+		return err
+	}
+	if err := cn.flush(); err != nil {
+		if cn.used > 0 && cn.wire.written == before {
+			return unsent{err} // a kept connection the server closed while idle: nothing went out
+		}
+		return err
+	}
+	c.wrote(req, resp)
+	err := c.readStream(cn, req, resp)
+	resp.Header = c.hdr // also after a failure: a cut body's status and start say how it failed
+	if st.keep {
+		resp.Body = c.body
+	}
+	if err != nil {
+		return err
+	}
+	resp.Done = c.clk.Now()
+	cn.used++
+	return nil
+}
+
+// wrote notes that the whole request went out, once it has.
+func (c *Client) wrote(req *h1.Request, resp *h1.Response) {
+	if c.st.written || len(c.st.rest) > 0 {
+		return
+	}
+	c.st.written = true
+	resp.Wrote = c.clk.Now()
+	if req.OnWritten != nil {
+		req.OnWritten()
+	}
+}
+
+// sendData queues DATA frames of the body as far as the windows allow,
+// writing every flushAt bytes.
+func (c *Client) sendData(cn *conn, st *stream) error {
+	for len(st.rest) > 0 {
+		n := int64(min(len(st.rest), cn.peerFrame))
+		n = min(n, cn.sendWin, st.sendWin)
+		if n <= 0 {
+			return nil
+		}
+		if err := cn.fr.WriteData(st.id, int(n) == len(st.rest), st.rest[:n]); err != nil {
+			return err
+		}
+		st.rest = st.rest[n:]
+		cn.sendWin -= n
+		st.sendWin -= n
+		if len(cn.out.b) >= flushAt {
+			if err := cn.flush(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// more sends what the windows now allow of a body still unsent.
+func (c *Client) more(cn *conn, req *h1.Request, resp *h1.Response) error {
+	st := &c.st
+	if len(st.rest) == 0 || st.done {
+		return nil
+	}
+	if err := c.sendData(cn, st); err != nil {
+		return err
+	}
+	if err := cn.flush(); err != nil {
+		return err
+	}
+	c.wrote(req, resp)
+	return nil
+}
+
+// idleFrames handles the whole frames that arrived while the connection
+// was idle and are already buffered (SETTINGS, PING, GOAWAY): no read
+// waits for the socket.
+func (c *Client) idleFrames(cn *conn) error {
+	for cn.br.Buffered() >= 9 {
+		h, _ := cn.br.Peek(9)
+		if n := int(h[0])<<16 | int(h[1])<<8 | int(h[2]); cn.br.Buffered() < 9+n {
+			return nil
+		}
+		f, err := cn.fr.ReadFrame()
+		if err != nil {
+			cn.broken = true
+			return readErr(cn.fr, f, err)
+		}
+		if err := c.control(cn, f); err != nil {
+			return err
+		}
+	}
+	return cn.flush()
+}
+
+// readStream reads frames until the stream's END_STREAM, answering the
+// connection's own frames and sending more of the body as windows open.
+func (c *Client) readStream(cn *conn, req *h1.Request, resp *h1.Response) error {
+	st := &c.st
+	for !st.done {
+		if err := cn.flush(); err != nil {
+			return err
+		}
+		f, err := cn.fr.ReadFrame()
+		if err != nil {
+			cn.broken = true
+			// EOF, ErrUnexpectedEOF mid-frame, or a reset when the close found our last frames unread
+			if cn.away != nil && (errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET)) {
+				return &GoAwayError{LastStreamID: cn.away.LastStreamID, Code: cn.away.Code, Debug: cn.away.Debug, closed: true}
+			}
+			return readErr(cn.fr, f, err)
+		}
+		if f.Header().StreamID != st.id {
+			if err := c.control(cn, f); err != nil {
+				return err
+			}
+			if err := c.more(cn, req, resp); err != nil {
+				return err
+			}
+			continue
+		}
+		if resp.FirstByte.IsZero() && answers(f) {
+			resp.FirstByte = c.clk.Now()
+		}
+		if err := c.onStream(cn, f, req, resp); err != nil {
+			return err
+		}
+		if err := c.more(cn, req, resp); err != nil {
+			return err
+		}
+	}
+	if len(st.rest) > 0 { // the server answered before reading the whole body: stop sending it
+		cn.fr.WriteRSTStream(st.id, http2.ErrCodeCancel)
+		return cn.flush()
+	}
+	return nil
+}
+
+// answers reports a frame of the response itself (its headers, its body or
+// its reset), whose arrival is the response's first byte; a WINDOW_UPDATE
+// for the request's body is not.
+func answers(f http2.Frame) bool {
+	switch f.(type) {
+	case *http2.MetaHeadersFrame, *http2.DataFrame, *http2.RSTStreamFrame:
+		return true
+	}
+	return false
+}
