@@ -105,7 +105,7 @@ func (c *Client) Do(req *h1.Request, resp *h1.Response) error {
 	if deadline.IsZero() && req.Timeout > 0 {
 		deadline = time.Now().Add(req.Timeout)
 	}
-	for attempt := 1; ; attempt++ {
+	for attempt := 1; ; {
 		cn, err := c.conn(u, deadline, req.OnDial, resp)
 		if err != nil {
 			return c.abortErr(err)
@@ -118,10 +118,15 @@ func (c *Client) Do(req *h1.Request, resp *h1.Response) error {
 			}
 			return nil
 		}
-		if !cn.usable() || !errors.As(err, new(*StreamError)) || errors.Is(err, errUnprocessed) {
+		if !cn.usable() || !errors.As(err, new(*StreamError)) || errors.Is(err, errUnprocessed) || err == errStale {
 			c.drop(cn) // a refused stream too: the request goes out again on a new connection
 		}
+		if err == errStale { // nothing went out: the next connection is new, and never stale
+			*resp = h1.Response{}
+			continue
+		}
 		if errors.Is(err, errUnprocessed) && attempt < maxAttempts && !c.aborted.Load() {
+			attempt++
 			c.retried++
 			*resp = h1.Response{}
 			continue

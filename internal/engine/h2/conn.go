@@ -7,6 +7,7 @@ import (
 	"crypto/tls"
 	"net"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/loadlens/loadlens/internal/engine/h1"
@@ -50,10 +51,11 @@ type conn struct {
 	recvUnacked int64 // DATA read on the connection not yet given back with WINDOW_UPDATE
 	goAway      bool  // the server sent GOAWAY: no new stream
 	away        *GoAwayError
-	broken      bool  // a connection error: close it
-	used        int   // completed exchanges
-	sentMark    int64 // wire.written when the last exchange ended
-	recvMark    int64 // wire.read when the last exchange ended
+	broken      bool         // a connection error: close it
+	idle        h1.IdleCheck // the socket's, for a close while idle (a server's without GOAWAY)
+	used        int          // completed exchanges
+	sentMark    int64        // wire.written when the last exchange ended
+	recvMark    int64        // wire.read when the last exchange ended
 }
 
 // outBuf collects frames for one write.
@@ -70,6 +72,9 @@ func (o *outBuf) Write(p []byte) (int, error) {
 func newConn(nc net.Conn, w *wire, addr string, secure bool) *conn {
 	cn := &conn{nc: nc, wire: w, addr: addr, secure: secure, nextID: 1,
 		sendWin: 65535, peerWindow: 65535, peerFrame: 16384}
+	if sc, ok := w.Conn.(syscall.Conn); ok {
+		cn.idle.Init(sc)
+	}
 	cn.br = bufio.NewReaderSize(nc, readBufSize)
 	cn.fr = http2.NewFramer(&cn.out, cn.br)
 	cn.fr.ReadMetaHeaders = hpack.NewDecoder(4096, nil)

@@ -16,6 +16,9 @@ var (
 	// errUnprocessed marks a failure the server says it never processed
 	// (GOAWAY below the stream, REFUSED_STREAM): Do sends the request again.
 	errUnprocessed = errors.New("the server did not process the request")
+	// errStale says a reused connection was found closed while idle:
+	// nothing was sent, and Do sends the request on a new one, uncounted.
+	errStale = errors.New("the server closed the idle HTTP/2 connection")
 	// errHeaderTooBig is h1's error for a response head past the bound.
 	errHeaderTooBig = fmt.Errorf("%w (HTTP/2 header list)", h1.ErrHeaderTooBig)
 )
@@ -74,6 +77,15 @@ func (e unsent) Unwrap() error { return e.error }
 
 // Is makes it an unprocessed request.
 func (e unsent) Is(target error) bool { return target == errUnprocessed }
+
+// unread is a request whose reused connection the server had closed
+// before it arrived (see Client.neverRead): Do sends it again.
+type unread struct{ error }
+
+func (e unread) Unwrap() error { return e.error }
+
+// Is makes it an unprocessed request.
+func (e unread) Is(target error) bool { return target == errUnprocessed }
 
 // malformed wraps h1.ErrMalformed with what was wrong.
 func malformed(format string, args ...any) error {

@@ -42,6 +42,9 @@ func (c *Client) exchange(cn *conn, req *h1.Request, resp *h1.Response, u *targe
 	if c.aborted.Load() {
 		return h1.ErrAborted
 	}
+	if cn.used > 0 && cn.idle.Closed() { // a close without GOAWAY (a proxy's idle timeout): nothing sent
+		return errStale
+	}
 	if err := c.idleFrames(cn); err != nil {
 		return err
 	}
@@ -73,11 +76,24 @@ func (c *Client) exchange(cn *conn, req *h1.Request, resp *h1.Response, u *targe
 		resp.Body = c.body
 	}
 	if err != nil {
+		if c.neverRead(cn, req, resp, err) {
+			return unread{err}
+		}
 		return err
 	}
 	resp.Done = c.clk.Now()
 	cn.used++
 	return nil
+}
+
+// neverRead reports whether a request that failed (err) on a reused
+// connection closed without GOAWAY, before any frame of its answer, met a
+// socket the server had already closed (its close, then a reset): the
+// server never read it, and an idempotent one may go out again, as h1's
+// Client.neverRead sends it.
+func (c *Client) neverRead(cn *conn, req *h1.Request, resp *h1.Response, err error) bool {
+	return cn.used > 0 && cn.away == nil && resp.FirstByte.IsZero() && h1.IsClosed(err) &&
+		h1.Idempotent(req.Method) && cn.idle.ClosedFirst()
 }
 
 // wrote notes that the whole request went out, once it has.
