@@ -147,9 +147,15 @@ func (l h2Lean) roundTrip(ctx context.Context, q *hop, res *hopResult, rs *respo
 		return err
 	}
 	t.noH2 = true // nothing was written: the hop goes out through net/http, which speaks HTTP/1.1 to it
+	probe := *res // the connection that found out: its connect, handshake and bytes are the hop's too
 	*res = hopResult{}
 	rs.reset()
-	return l.v.netClient().roundTrip(ctx, q, res, rs)
+	err = l.v.netClient().roundTrip(ctx, q, res, rs)
+	res.connect += probe.connect
+	res.tls += probe.tls
+	res.sent += probe.sent
+	res.received += probe.received
+	return err
 }
 
 func (l h2Lean) close() {} // the VU's h1Trip closes its client

@@ -205,6 +205,7 @@ func (c *Client) conn(u target, deadline time.Time, onDial func() func(net.Conn)
 		}
 		if tc.ConnectionState().NegotiatedProtocol != "h2" {
 			w.Conn.Close()
+			resp.Sent, resp.Received = w.written, w.read // the handshake's: the request's, though it goes on another connection
 			return nil, ErrNoHTTP2
 		}
 		top = tc
