@@ -58,8 +58,9 @@ var table = map[string]row{
 	// end-to-end tests build and run the binary: only test imports
 	"e2e":              {tests: list("capacity", "diagnose", "faultserver", "metrics", "metrics/metricstest", "proc", "report", "sample", "series", "spans", "store", "testkit", "units"), modules: list("github.com/coder/websocket", "github.com/influxdata/line-protocol/v2", "github.com/klauspost/compress", "go.opentelemetry.io/proto/otlp", "google.golang.org/grpc", "google.golang.org/protobuf")},
 	"engine":           {imports: list("engine/h1", "engine/h2", "jsonpath", "plan", "proc", "protocol", "protocol/grpc", "protocol/sse", "protocol/ws", "sample", "tmpl", "units"), tests: list("engine/h1/h1test", "faultserver", "testkit"), modules: list("golang.org/x/sys")},
-	"engine/h1":        {tests: list("engine/h1/h1test", "testkit")},
-	"engine/h2":        {imports: list("engine/h1"), modules: list("golang.org/x/net")},
+	"engine/abort":     {},
+	"engine/h1":        {imports: list("engine/abort"), tests: list("engine/h1/h1test", "testkit")},
+	"engine/h2":        {imports: list("engine/abort", "engine/h1"), modules: list("golang.org/x/net")},
 	"engine/h1/h1test": {},
 	"estimate":         {imports: list("metrics", "threshold", "units"), tests: list("golden")},
 	"estimaterun":      {imports: list("app", "capacity", "compare", "estimate", "metrics", "plan", "report", "units"), tests: list("sample", "store", "threshold")},

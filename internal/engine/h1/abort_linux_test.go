@@ -86,7 +86,5 @@ func TestDialTimeoutIsATimeout(t *testing.T) {
 
 // dialing reports whether a dial is in progress.
 func (c *Client) dialing() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.dialCancel != nil
+	return c.g.Dialing()
 }

@@ -7,29 +7,26 @@ import (
 	"io"
 	"net"
 	"strconv"
-	"sync"
-	"sync/atomic"
 	"time"
+
+	"github.com/loadlens/loadlens/internal/engine/abort"
 )
 
 // Client sends requests over kept-alive connections, one per host. It is
 // owned by one VU; see the package comment.
 type Client struct {
-	cfg        Config
-	dial       func(ctx context.Context, network, addr string) (net.Conn, error)
-	tlsConfs   TLSConfigs           // the last https host's configuration and this client's sessions
-	conns      []*conn              // usually one: a VU talks to one host
-	wbuf       []byte               // the request's head, and its body unless streamed
-	hdr        []byte               // the last response's header fields, normalized (see Response.Header)
-	reason     []byte               // the last response's reason phrase
-	body       []byte               // the last response's body, when kept
-	maxBody    int64                // the current request's MaxBody
-	mu         sync.Mutex           // guards conns and dialCancel against Close and Abort
-	dialCancel context.CancelFunc   // cancels a dial in progress, for Abort
-	active     atomic.Pointer[conn] // the connection in use, for Abort
-	closes     *IdleCloses          // what is known of the servers' idle closes (see neverRead); nil: nothing yet
-	firstRead  int                  // the connection's read that brought Response.FirstByte
-	aborted    atomic.Bool
+	cfg       Config
+	dial      func(ctx context.Context, network, addr string) (net.Conn, error)
+	tlsConfs  TLSConfigs               // the last https host's configuration and this client's sessions
+	conns     []*conn                  // usually one: a VU talks to one host
+	wbuf      []byte                   // the request's head, and its body unless streamed
+	hdr       []byte                   // the last response's header fields, normalized (see Response.Header)
+	reason    []byte                   // the last response's reason phrase
+	body      []byte                   // the last response's body, when kept
+	maxBody   int64                    // the current request's MaxBody
+	g         abort.Guard[conn, *conn] // Abort's state; its mutex guards conns against Close
+	closes    *IdleCloses              // what is known of the servers' idle closes (see neverRead); nil: nothing yet
+	firstRead int                      // the connection's read that brought Response.FirstByte
 	// checkAlways: a kept-alive connection of this client was found closed
 	// or written to while idle, so every reuse is checked from now on.
 	checkAlways bool
@@ -71,22 +68,12 @@ func (c *Client) noteIdleClose(cn *conn, d time.Duration) {
 
 // Abort makes an in-flight Do return ErrAborted, and every later one too.
 // It may be called from any goroutine.
-func (c *Client) Abort() {
-	c.aborted.Store(true)
-	c.mu.Lock()
-	if c.dialCancel != nil {
-		c.dialCancel() // a dial to a silent host would otherwise last its whole timeout
-	}
-	c.mu.Unlock()
-	if cn := c.active.Load(); cn != nil {
-		cn.nc.SetDeadline(time.Unix(1, 0)) // unblocks a pending read or write
-	}
-}
+func (c *Client) Abort() { c.g.Abort() }
 
 // Close closes the client's connections.
 func (c *Client) Close() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.g.Lock()
+	defer c.g.Unlock()
 	for _, cn := range c.conns {
 		cn.close(true)
 	}
@@ -163,7 +150,7 @@ func (c *Client) Do(req *Request, resp *Response) error {
 }
 
 func (c *Client) abortErr(err error) error {
-	if c.aborted.Load() {
+	if c.g.Aborted() {
 		return ErrAborted
 	}
 	if errors.Is(err, errUnread) || err == io.EOF {
@@ -188,20 +175,9 @@ func (c *Client) conn(addr []byte, secure bool, deadline time.Time, onDial func(
 	default:
 		target += ":80"
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	if !deadline.IsZero() { // one context either way: each is garbage a VU's start leaves
-		ctx, cancel = context.WithDeadline(context.Background(), deadline)
-	}
-	defer cancel()
-	c.mu.Lock()
-	c.dialCancel = cancel
-	c.mu.Unlock()
-	defer func() {
-		c.mu.Lock()
-		c.dialCancel = nil
-		c.mu.Unlock()
-	}()
-	if c.aborted.Load() { // after publishing cancel, so Abort sees the dial or Do sees the flag
+	ctx, cancel, ok := c.g.Dial(deadline)
+	defer c.g.EndDial(cancel)
+	if !ok {
 		return nil, ErrAborted
 	}
 	start := time.Now()
@@ -215,7 +191,7 @@ func (c *Client) conn(addr []byte, secure bool, deadline time.Time, onDial func(
 		cfg = c.tlsConfs.For(ServerName(string(addr)))
 	}
 	cn := newConn(nc, string(addr), cfg)
-	cn.aborted = &c.aborted
+	cn.aborted = c.g.Flag()
 	if dialled != nil {
 		dialled(cn.watched())
 	}
@@ -225,9 +201,9 @@ func (c *Client) conn(addr []byte, secure bool, deadline time.Time, onDial func(
 			return nil, err
 		}
 	}
-	c.mu.Lock()
+	c.g.Lock()
 	c.conns = append(c.conns, cn)
-	c.mu.Unlock()
+	c.g.Unlock()
 	return cn, nil
 }
 
@@ -253,8 +229,8 @@ func (c *Client) dialTo(ctx context.Context, target string, onDial func() func(n
 // after a complete exchange, not after a failure (see conn.close).
 func (c *Client) drop(cn *conn, graceful bool) {
 	cn.close(graceful)
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.g.Lock()
+	defer c.g.Unlock()
 	for i, x := range c.conns {
 		if x == cn {
 			c.conns = append(c.conns[:i], c.conns[i+1:]...)
@@ -274,9 +250,9 @@ func (c *Client) exchange(cn *conn, req *Request, resp *Response, deadline time.
 	if err := c.arm(cn, req, deadline); err != nil {
 		return err
 	}
-	c.active.Store(cn) // before checking aborted, so Abort sees cn or Do sees the flag
-	defer c.active.Store(nil)
-	if c.aborted.Load() {
+	c.g.Use(cn) // before checking aborted, so Abort sees cn or Do sees the flag
+	defer c.g.Use(nil)
+	if c.g.Aborted() {
 		return ErrAborted
 	}
 	reused := cn.used > 0

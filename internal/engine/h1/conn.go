@@ -73,6 +73,9 @@ func (cn *conn) watched() net.Conn {
 	return cn.nc
 }
 
+// Unblock makes a pending read or write return at once (Client.Abort).
+func (cn *conn) Unblock() { cn.nc.SetDeadline(time.Unix(1, 0)) }
+
 // close closes the connection. Over https a graceful close first sends a
 // close_notify alert, as net/http does; after a failure the socket is
 // closed at once, since a peer that stopped reading could hold the alert's

@@ -95,9 +95,9 @@ func (c *Client) handshake(cn *conn, deadline time.Time, resp *Response) error {
 	if err := cn.wire.SetDeadline(end); err != nil {
 		return err
 	}
-	c.active.Store(cn)
-	defer c.active.Store(nil)
-	if c.aborted.Load() {
+	c.g.Use(cn)
+	defer c.g.Use(nil)
+	if c.g.Aborted() {
 		return ErrAborted
 	}
 	start := time.Now()

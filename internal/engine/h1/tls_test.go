@@ -443,7 +443,7 @@ func TestAbortDuringHandshake(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the client never connected")
 	}
-	for end := time.Now().Add(5 * time.Second); cl.active.Load() == nil; { // poll, bounded, until the handshake runs
+	for end := time.Now().Add(5 * time.Second); !cl.g.InUse(); { // poll, bounded, until the handshake runs
 		if time.Now().After(end) {
 			t.Fatal("the handshake never started")
 		}

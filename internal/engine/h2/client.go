@@ -6,10 +6,9 @@ import (
 	"errors"
 	"io"
 	"net"
-	"sync"
-	"sync/atomic"
 	"time"
 
+	"github.com/loadlens/loadlens/internal/engine/abort"
 	"github.com/loadlens/loadlens/internal/engine/h1"
 )
 
@@ -32,10 +31,7 @@ type Client struct {
 	dial       func(ctx context.Context, network, addr string) (net.Conn, error)
 	tlsConfs   h1.TLSConfigs // the last host's configuration and this client's sessions
 	conns      []*conn
-	mu         sync.Mutex // guards conns and dialCancel against Close and Abort
-	dialCancel context.CancelFunc
-	active     atomic.Pointer[conn]
-	aborted    atomic.Bool
+	g          abort.Guard[conn, *conn] // Abort's state; its mutex guards conns against Close
 	clk        h1.Clock
 	st         stream // the request in flight's
 	hdr        []byte // the last response's header fields, "name: value\r\n" lines
@@ -64,22 +60,12 @@ func New(cfg Config) *Client {
 
 // Abort makes an in-flight Do return h1.ErrAborted, and every later one
 // too. It may be called from any goroutine.
-func (c *Client) Abort() {
-	c.aborted.Store(true)
-	c.mu.Lock()
-	if c.dialCancel != nil {
-		c.dialCancel()
-	}
-	c.mu.Unlock()
-	if cn := c.active.Load(); cn != nil {
-		cn.nc.SetDeadline(time.Unix(1, 0)) // unblocks a pending read or write
-	}
-}
+func (c *Client) Abort() { c.g.Abort() }
 
 // Close closes the client's connections.
 func (c *Client) Close() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.g.Lock()
+	defer c.g.Unlock()
 	for _, cn := range c.conns {
 		cn.close()
 	}
@@ -125,7 +111,7 @@ func (c *Client) Do(req *h1.Request, resp *h1.Response) error {
 			*resp = h1.Response{}
 			continue
 		}
-		if errors.Is(err, errUnprocessed) && attempt < maxAttempts && !c.aborted.Load() {
+		if errors.Is(err, errUnprocessed) && attempt < maxAttempts && !c.g.Aborted() {
 			attempt++
 			c.retried++
 			*resp = h1.Response{}
@@ -138,7 +124,7 @@ func (c *Client) Do(req *h1.Request, resp *h1.Response) error {
 // abortErr says ErrAborted for whatever an aborted request's read returned,
 // and io.ErrUnexpectedEOF for a connection closed mid-exchange, as h1 does.
 func (c *Client) abortErr(err error) error {
-	if c.aborted.Load() {
+	if c.g.Aborted() {
 		return h1.ErrAborted
 	}
 	if err == io.EOF {
@@ -150,8 +136,8 @@ func (c *Client) abortErr(err error) error {
 // drop closes and forgets a connection.
 func (c *Client) drop(cn *conn) {
 	cn.close()
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.g.Lock()
+	defer c.g.Unlock()
 	for i, x := range c.conns {
 		if x == cn {
 			c.conns = append(c.conns[:i], c.conns[i+1:]...)

@@ -3,7 +3,6 @@ package h2
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"crypto/tls"
 	"net"
 	"sync/atomic"
@@ -112,6 +111,9 @@ func (cn *conn) usable() bool {
 
 func (cn *conn) close() { cn.nc.Close() }
 
+// Unblock makes a pending read or write return at once (Client.Abort).
+func (cn *conn) Unblock() { cn.nc.SetDeadline(time.Unix(1, 0)) }
+
 // account sets resp's byte counts to what the socket carried since the
 // connection's last exchange ended (since it opened, for the first: the
 // handshake, preface and settings included), as h1 counts https.
@@ -162,20 +164,9 @@ func (c *Client) conn(u target, deadline time.Time, onDial func() func(net.Conn)
 			return cn, nil
 		}
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	if !deadline.IsZero() {
-		ctx, cancel = context.WithDeadline(context.Background(), deadline)
-	}
-	defer cancel()
-	c.mu.Lock()
-	c.dialCancel = cancel
-	c.mu.Unlock()
-	defer func() {
-		c.mu.Lock()
-		c.dialCancel = nil
-		c.mu.Unlock()
-	}()
-	if c.aborted.Load() {
+	ctx, cancel, ok := c.g.Dial(deadline)
+	defer c.g.EndDial(cancel)
+	if !ok {
 		return nil, h1.ErrAborted
 	}
 	var dialled func(net.Conn)
@@ -211,9 +202,9 @@ func (c *Client) conn(u target, deadline time.Time, onDial func() func(net.Conn)
 		top = tc
 	}
 	cn := newConn(top, w, u.dial, u.secure)
-	c.mu.Lock()
+	c.g.Lock()
 	c.conns = append(c.conns, cn)
-	c.mu.Unlock()
+	c.g.Unlock()
 	return cn, nil
 }
 
@@ -245,9 +236,9 @@ func (c *Client) handshake(tc *tls.Conn, w *wire, deadline time.Time, resp *h1.R
 	if err := w.SetDeadline(end); err != nil {
 		return err
 	}
-	c.active.Store(&conn{nc: w}) // for Abort: its deadline unblocks the handshake
-	defer c.active.Store(nil)
-	if c.aborted.Load() {
+	c.g.Use(&conn{nc: w}) // for Abort: its deadline unblocks the handshake
+	defer c.g.Use(nil)
+	if c.g.Aborted() {
 		return h1.ErrAborted
 	}
 	start := time.Now()

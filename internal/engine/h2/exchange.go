@@ -37,9 +37,9 @@ func (c *Client) exchange(cn *conn, req *h1.Request, resp *h1.Response, u *targe
 	if err := cn.nc.SetDeadline(deadline); err != nil {
 		return err
 	}
-	c.active.Store(cn)
-	defer c.active.Store(nil)
-	if c.aborted.Load() {
+	c.g.Use(cn)
+	defer c.g.Use(nil)
+	if c.g.Aborted() {
 		return h1.ErrAborted
 	}
 	if cn.used > 0 && cn.idle.Closed() { // a close without GOAWAY (a proxy's idle timeout): nothing sent
