@@ -2,7 +2,10 @@ package h2
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"net"
+	"net/http/httptest"
 	"runtime"
 	"sync/atomic"
 	"testing"
@@ -132,6 +135,63 @@ func TestCloseWithoutGoAway(t *testing.T) {
 			if srv.requests.Load() != tc.served || srv.conns.Load() != tc.conns || c.retried != tc.retried {
 				t.Fatalf("the server read %d requests on %d connections, %d sent again; want %d, %d, %d",
 					srv.requests.Load(), srv.conns.Load(), c.retried, tc.served, tc.conns, tc.retried)
+			}
+		})
+	}
+}
+
+// rawListener keeps the TCP connections it accepted, under the server's TLS.
+type rawListener struct {
+	net.Listener
+	conns chan *net.TCPConn
+}
+
+func (l rawListener) Accept() (net.Conn, error) {
+	nc, err := l.Listener.Accept()
+	if err == nil {
+		l.conns <- nc.(*net.TCPConn)
+	}
+	return nc, err
+}
+
+// TestTLSCloseWithoutGoAway: over TLS, against Go's server, a kept-alive
+// connection whose TCP socket the server's side closes (FIN) or resets
+// while idle, with no GOAWAY and no close_notify (a proxy's idle timeout),
+// is found before the next request, which goes on a new connection.
+func TestTLSCloseWithoutGoAway(t *testing.T) {
+	cases := []struct {
+		name   string
+		linger int // SetLinger before the close: 0 resets, -1 closes
+	}{
+		{"closed", -1},
+		{"reset", 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			gs := &goServer{}
+			srv := httptest.NewUnstartedServer(gs.handler())
+			ln := rawListener{srv.Listener, make(chan *net.TCPConn, 4)}
+			srv.Listener = ln
+			srv.EnableHTTP2 = true
+			srv.StartTLS()
+			defer srv.Close()
+			pool := x509.NewCertPool()
+			pool.AddCert(srv.Certificate())
+			c := New(Config{TLS: &tls.Config{RootCAs: pool}})
+			defer c.Close()
+			req := &h1.Request{Method: "GET", URL: []byte(srv.URL + "/small"), Timeout: 5 * time.Second}
+			var resp h1.Response
+			if err := c.Do(req, &resp); err != nil || resp.Status != 200 {
+				t.Fatalf("first request: status %d, %v", resp.Status, err)
+			}
+			raw := <-ln.conns
+			raw.SetLinger(tc.linger)
+			raw.Close()
+			if err := c.Do(req, &resp); err != nil || resp.Status != 200 {
+				t.Fatalf("second request: status %d, %v; want it on a new connection", resp.Status, err)
+			}
+			if gs.served.Load() != 2 || len(ln.conns) != 1 || c.retried != 0 {
+				t.Fatalf("%d served, %d more connections, %d sent again; want 2, 1, 0", gs.served.Load(), len(ln.conns), c.retried)
 			}
 		})
 	}
