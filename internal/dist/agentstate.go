@@ -29,6 +29,7 @@ type agentState struct {
 	late     int           // seconds that came after they were marked missing, discarded
 	inFlight int64         // its requests in flight at its last second
 	notes    noticeGate    // its notices kept and left out; its reader's alone
+	tally    tally         // its seconds' check runs and drops so far; its reader's alone
 
 	requests, errors, iterations, dropped, notSent int64
 	cpuSum, cpuMax                                 float64

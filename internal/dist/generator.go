@@ -172,7 +172,7 @@ func (g *generator) read(a *agentState) {
 // takeSecond keeps one second an agent sent; it says why the agent is
 // lost instead when the second is corrupt, out of the test's length
 // (a tampered second number would stretch the run without end), out of
-// order, more than the agent could have measured (implausible, badHost), or counts
+// order, more than the agent could have measured (refuseSecond, badHost), or counts
 // that would take the run's past int64 (a tampered 2^62 requests a second
 // wrapped its totals negative, and the run passed).
 func (g *generator) takeSecond(a *agentState, b []byte) (lostWhy string) {
@@ -198,7 +198,7 @@ func (g *generator) takeSecond(a *agentState, b []byte) (lostWhy string) {
 		err = fmt.Errorf("second %d carries the snapshot of second %d", sec, snap.Second)
 	}
 	if err == nil {
-		err = implausible(g.plan, a.seg, &snap)
+		err = refuseSecond(g.plan, a.seg, &a.tally, &snap)
 	}
 	if why := badHost(head); err == nil && why != "" {
 		err = errors.New(why)

@@ -23,8 +23,14 @@ const guardTest = "name: guard\nbase_url: %s\nscenarios:\n  s:\n    rate: 10\n  
 // bound, as it did not when an agent's second number was taken as sent.
 func runRogue(t *testing.T, act func(c *conn, nc net.Conn, layout sample.Layout)) (app.RunResult, string) {
 	t.Helper()
+	return runRogueTest(t, guardTest, act)
+}
+
+// runRogueTest is runRogue of test, a format of the server's URL.
+func runRogueTest(t *testing.T, test string, act func(c *conn, nc net.Conn, layout sample.Layout)) (app.RunResult, string) {
+	t.Helper()
 	srv, _ := countingServer(t, nil)
-	path := writeTest(t, fmt.Sprintf(guardTest, srv.URL), nil)
+	path := writeTest(t, fmt.Sprintf(test, srv.URL), nil)
 	p, ln := parseAndListen(t, path)
 	stop := make(chan struct{})
 	t.Cleanup(func() { close(stop) })

@@ -66,8 +66,8 @@ func TestAgentsImpossibleCountsEndIt(t *testing.T) {
 			s.Endpoints[0].Received = 1 << 62
 		}, `bytes received: 4611686.0 TB in a second, more than a host can move (10.0 TB)`},
 		{"counts past int64 over two seconds", func(s *metrics.Snapshot) {
-			s.Scenarios[0].Dropped = 1 << 62
-		}, `scenario "s": dropped iterations: 4611686018427387904 would take the run's counts past the largest 64-bit integer`},
+			s.Endpoints[0].Connects = 1 << 62
+		}, `endpoint "GET /g": connects: 4611686018427387904 would take the run's counts past the largest 64-bit integer`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tampered := 1 // after second 0, sent as measured
