@@ -53,7 +53,7 @@ func (c *Client) exchange(cn *conn, req *h1.Request, resp *h1.Response, u *targe
 	*st = stream{id: cn.nextID, sendWin: cn.peerWindow, length: -1, head: req.Method == "HEAD"}
 	cn.nextID += 2
 	st.keep, st.maxBody = req.KeepBody, req.MaxBody
-	c.body, c.hdr = c.body[:0], c.hdr[:0]
+	c.body, c.hdr, c.trl, c.trlSeen, c.headOnly = c.body[:0], c.hdr[:0], c.trl[:0], false, false
 	if err := c.writeHeaders(cn, req, u); err != nil {
 		return err
 	}

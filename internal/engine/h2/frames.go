@@ -5,6 +5,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/engine/h1"
 	"golang.org/x/net/http2"
+	"golang.org/x/net/http2/hpack"
 )
 
 // maxWindow is the largest flow-control window HTTP/2 allows.
@@ -114,7 +115,11 @@ func (c *Client) onStream(cn *conn, f http2.Frame, req *h1.Request, resp *h1.Res
 				cn.broken = true
 				return malformed("a second HEADERS frame (trailers) without END_STREAM")
 			}
-			st.done = true
+			if f.Truncated {
+				return errHeaderTooBig
+			}
+			st.done, c.trlSeen = true, true
+			c.trl = appendFields(c.trl, f.RegularFields())
 			return c.complete(resp)
 		}
 		return c.onHeaders(f, req, resp)
@@ -176,4 +181,15 @@ func (c *Client) complete(resp *h1.Response) error {
 		return malformed("content-length %d, %d bytes of DATA", st.length, st.got)
 	}
 	return nil
+}
+
+// appendFields appends fields as "name: value\r\n" lines.
+func appendFields(b []byte, fields []hpack.HeaderField) []byte {
+	for _, hf := range fields {
+		b = append(b, hf.Name...)
+		b = append(b, ": "...)
+		b = append(b, hf.Value...)
+		b = append(b, "\r\n"...)
+	}
+	return b
 }
