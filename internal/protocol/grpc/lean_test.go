@@ -102,6 +102,9 @@ func TestLeanMatchesGRPCGo(t *testing.T) {
 				}
 				protos(s.GRPC)
 				viaGo, viaLean := runBoth(t, s, pool, 3)
+				if echoed := viaLean[0].checks[1][0] == 1 && viaLean[0].checks[2][0] == 1; echoed != (len(tc.headers) == 2) {
+					t.Errorf("metadata echoed in headers and trailers: %v, want %v (checks %v)", echoed, len(tc.headers) == 2, viaLean[0].checks)
+				}
 				var goSent, leanSent int64
 				for i := range viaGo {
 					compareCalls(t, i, viaGo[i], viaLean[i], tc.kind, tc.differs)
