@@ -215,8 +215,9 @@ func (s *session) leanHead(err error) {
 	if len(s.st.s.Checks) == 0 && len(s.st.s.Extract) == 0 {
 		return
 	}
-	h := http.Header{}
+	var h http.Header // nil when no check or extract: reads it
 	if r := &s.lean.resp; r.Status != 0 && s.st.needHeader {
+		h = http.Header{}
 		trl, _, _ := s.lean.c.Trailers()
 		addLines(h, r.Header)
 		addLines(h, trl)

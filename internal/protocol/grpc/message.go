@@ -96,14 +96,11 @@ func (s *session) checkHead(stream grpc.ClientStream, err error) {
 }
 
 // judgeHead judges the status and header checks on the call's status and
-// its response metadata h, kept for extract:.
+// its response metadata h (nil: none, or none read), kept for extract:.
 func (s *session) judgeHead(h http.Header, err error) {
 	st := s.st.s
 	if len(st.Checks) == 0 && len(st.Extract) == 0 {
 		return
-	}
-	if h == nil {
-		h = http.Header{}
 	}
 	s.header = h
 	code := int(callCode(err))
