@@ -134,7 +134,7 @@ func (c *Client) more(cn *conn, req *h1.Request, resp *h1.Response) error {
 
 // idleFrames handles the whole frames that arrived while the connection
 // was idle and are already buffered (SETTINGS, PING, GOAWAY): no read
-// waits for the socket.
+// waits for the socket, and the answers go out with the request.
 func (c *Client) idleFrames(cn *conn) error {
 	for cn.br.Buffered() >= 9 {
 		h, _ := cn.br.Peek(9)
@@ -150,7 +150,7 @@ func (c *Client) idleFrames(cn *conn) error {
 			return err
 		}
 	}
-	return cn.flush()
+	return nil
 }
 
 // readStream reads frames until the stream's END_STREAM, answering the
@@ -158,8 +158,14 @@ func (c *Client) idleFrames(cn *conn) error {
 func (c *Client) readStream(cn *conn, req *h1.Request, resp *h1.Response) error {
 	st := &c.st
 	for !st.done {
-		if err := cn.flush(); err != nil {
-			return err
+		// Answers (a PING's ack, WINDOW_UPDATE) go out before a read that
+		// waits; those to frames that came with the response wait for the
+		// next request's write: a write a call less (gRPC servers PING at
+		// every request's DATA).
+		if cn.br.Buffered() == 0 {
+			if err := cn.flush(); err != nil {
+				return err
+			}
 		}
 		f, err := cn.fr.ReadFrame()
 		if err != nil {

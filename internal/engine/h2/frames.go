@@ -23,7 +23,10 @@ func (c *Client) control(cn *conn, f http2.Frame) error {
 		if err := f.ForeachSetting(func(s http2.Setting) error { return c.apply(cn, s) }); err != nil {
 			return err
 		}
-		return cn.fr.WriteSettingsAck()
+		if err := cn.fr.WriteSettingsAck(); err != nil {
+			return err
+		}
+		return cn.flush() // at once, not with the next request: servers may time a SETTINGS ack out
 	case *http2.PingFrame:
 		if !f.IsAck() {
 			return cn.fr.WritePing(true, f.Data)

@@ -6,6 +6,7 @@ import (
 	"crypto/x509"
 	"encoding/base64"
 	"fmt"
+	"net"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
+	"github.com/loadlens/loadlens/internal/engine/h2"
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/protocol/prototest"
 	"github.com/loadlens/loadlens/internal/sample"
@@ -232,5 +234,57 @@ func TestInterruptedUnary(t *testing.T) {
 				t.Errorf("the next run's call: kind %v (%q), want OK", r.Kind, r.Err)
 			}
 		})
+	}
+}
+
+// writeCounter counts a connection's writes.
+type writeCounter struct {
+	net.Conn
+	writes *int
+}
+
+func (w writeCounter) Write(p []byte) (int, error) {
+	*w.writes++
+	return w.Conn.Write(p)
+}
+
+// TestLeanOneWriteACall: a unary call is one write, its answers to the
+// server's frames (grpc-go's server PINGs at every request's DATA) going
+// with the next call's, not a write of their own.
+func TestLeanOneWriteACall(t *testing.T) {
+	const calls = 20
+	addr := startInterop(t, nil)
+	s := plan.Session{Protocol: "grpc", Timeout: 5 * time.Second, MaxMessage: plan.DefaultMaxMessage,
+		GRPC: &plan.GRPC{Target: addr, Method: "grpc.testing.TestService/UnaryCall", Messages: msg(`{"response_size": 10}`)}}
+	protos(s.GRPC)
+	st, err := Protocol{}.Prepare(&s, env())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.(*step).lean = true
+	sess := st.NewSession().(*session)
+	defer sess.Close()
+	writes := 0
+	cfg := sess.lean.cfg
+	dial := cfg.Dial
+	cfg.Dial = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := dial(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return writeCounter{c, &writes}, nil
+	}
+	sess.lean.cfg, sess.lean.c = cfg, h2.New(cfg)
+	vu := prototest.NewVU()
+	for range calls {
+		sess.Run(context.Background(), vu, time.Now())
+	}
+	for _, r := range vu.Samples {
+		if r.Kind != sample.OK {
+			t.Fatalf("kind %v (%q)", r.Kind, r.Err)
+		}
+	}
+	if writes > calls*3/2 { // more than one a call: the SETTINGS ack goes at once, so does a PING's that came before the response
+		t.Errorf("%d writes for %d calls, want at most %d (2 a call before)", writes, calls, calls*3/2)
 	}
 }
