@@ -40,7 +40,7 @@ type lean struct {
 	fixed bool   // body holds the constant message, encoded once
 	req   h1.Request
 	resp  h1.Response
-	ctx   context.Context // the context whose end aborts the client
+	done  <-chan struct{} // the Done of the context whose end aborts the client
 	stop  func() bool
 	ended atomic.Bool // the client was aborted: a new one for the next context
 }
@@ -64,7 +64,8 @@ func newLean(s *session) *lean {
 // watch makes ctx's end abort the call in flight (once per context: the
 // VU's run keeps one).
 func (l *lean) watch(ctx context.Context) {
-	if ctx == l.ctx {
+	done := ctx.Done() // compared, not ctx: a context need not be comparable
+	if done == l.done && l.stop != nil || done == nil && !l.ended.Load() {
 		return
 	}
 	if l.stop != nil {
@@ -75,7 +76,7 @@ func (l *lean) watch(ctx context.Context) {
 		l.c = h2.New(l.cfg)
 		l.ended.Store(false)
 	}
-	l.ctx = ctx
+	l.done = done
 	c := l.c
 	l.stop = context.AfterFunc(ctx, func() { l.ended.Store(true); c.Abort() })
 }
