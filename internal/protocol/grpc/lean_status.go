@@ -29,7 +29,7 @@ func (s *session) leanResponse() error {
 		trl = r.Header
 	}
 	if ct := field(r.Header, "content-type"); !grpcContentType(ct) {
-		return nonGRPC(r.Status, string(ct))
+		return nonGRPC(r.Status, string(ct), r.Body, !only)
 	}
 	body := r.Body
 	if len(body) > 0 {
@@ -171,7 +171,8 @@ func grpcContentType(ct []byte) bool {
 
 // nonGRPC is grpc-go's status for an answer that is not gRPC's: its HTTP
 // status's code (404 UNIMPLEMENTED, 503 UNAVAILABLE …), else UNKNOWN.
-func nonGRPC(code int, ct string) error {
+// grpc-go's message ends with the body's start when there was a body.
+func nonGRPC(code int, ct string, body []byte, hasBody bool) error {
 	c, ok := httpCodes[code]
 	if !ok {
 		c = codes.Unknown
@@ -181,6 +182,9 @@ func nonGRPC(code int, ct string) error {
 		msg += "; malformed header: missing HTTP content-type"
 	} else {
 		msg += fmt.Sprintf("; transport: received unexpected content-type %q", ct)
+	}
+	if hasBody {
+		msg += fmt.Sprintf("\ndata: %q", body[:min(len(body), 1024)])
 	}
 	return status.Error(c, msg)
 }
