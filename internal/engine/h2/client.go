@@ -132,8 +132,12 @@ func (c *Client) Do(req *h1.Request, resp *h1.Response) error {
 			}
 			return nil
 		}
-		if !cn.usable() || !errors.As(err, new(*StreamError)) || errors.Is(err, errUnprocessed) {
+		kept := errors.As(err, new(*StreamError)) || errors.As(err, new(cutStream))
+		if !cn.usable() || !kept || errors.Is(err, errUnprocessed) {
 			c.drop(cn) // a refused stream too: the request goes out again on a new connection
+		}
+		if cut, ok := err.(cutStream); ok {
+			err = cut.error // the timeout itself, as before the connection was kept
 		}
 		if errors.Is(err, errUnprocessed) && attempt < maxAttempts && !c.aborted.Load() {
 			c.retried++

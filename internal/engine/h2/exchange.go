@@ -3,6 +3,7 @@ package h2
 import (
 	"errors"
 	"io"
+	"net"
 	"syscall"
 	"time"
 
@@ -167,8 +168,11 @@ func (c *Client) readStream(cn *conn, req *h1.Request, resp *h1.Response) error 
 				return err
 			}
 		}
-		f, err := cn.fr.ReadFrame()
+		f, err := c.readFrame(cn)
 		if err != nil {
+			if cut, ok := err.(cutStream); ok {
+				return cut
+			}
 			cn.broken = true
 			// EOF, ErrUnexpectedEOF mid-frame, or a reset when the close found our last frames unread
 			if cn.away != nil && (errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET)) {
@@ -201,6 +205,38 @@ func (c *Client) readStream(cn *conn, req *h1.Request, resp *h1.Response) error 
 	}
 	return nil
 }
+
+// readFrame reads the next frame; a deadline (the request's timeout, or
+// Abort's) that passes before any byte of it came resets the stream
+// (RST_STREAM CANCEL, sent with the connection's next write) and keeps the
+// connection, as net/http's transport does: no frame was cut, so the
+// connection's state is whole. A deadline mid-frame breaks it.
+func (c *Client) readFrame(cn *conn) (http2.Frame, error) {
+	if cn.br.Buffered() < frameHeaderLen {
+		if _, err := cn.br.Peek(frameHeaderLen); err != nil {
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() && cn.br.Buffered() == 0 {
+				cn.fr.WriteRSTStream(c.st.id, http2.ErrCodeCancel)
+				c.st.done = true
+				return nil, cutStream{err}
+			}
+			if cn.br.Buffered() > 0 && errors.Is(err, io.EOF) {
+				err = io.ErrUnexpectedEOF // as the Framer says of a cut header
+			}
+			return nil, err
+		}
+	}
+	return cn.fr.ReadFrame()
+}
+
+// frameHeaderLen is an HTTP/2 frame header's length.
+const frameHeaderLen = 9
+
+// cutStream is a request's timeout at a frame's boundary: its stream was
+// reset and the connection is kept.
+type cutStream struct{ error }
+
+func (e cutStream) Unwrap() error { return e.error }
 
 // answers reports a frame of the response itself (its headers, its body or
 // its reset), whose arrival is the response's first byte; a WINDOW_UPDATE
