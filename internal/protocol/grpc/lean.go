@@ -81,6 +81,7 @@ func (l *lean) watch(ctx context.Context) {
 	l.stop = context.AfterFunc(ctx, func() { l.ended.Store(true); c.Abort() })
 }
 
+// close stops watching the run's context and closes the connection.
 func (l *lean) close() {
 	if l.stop != nil {
 		l.stop()
