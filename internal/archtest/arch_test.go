@@ -96,7 +96,7 @@ var table = map[string]row{
 	"promtext": {},
 	// the seam of the session protocols, and one package per protocol (docs/protocols.md)
 	"protocol":           {imports: list("jsonpath", "plan", "sample", "tmpl")},
-	"protocol/grpc":      {imports: list("boundedfile", "plan", "protocol", "sample"), tests: list("jsonpath", "protocol/prototest", "tmpl"), modules: list("github.com/bufbuild/protocompile", "google.golang.org/grpc", "google.golang.org/protobuf")},
+	"protocol/grpc":      {imports: list("boundedfile", "engine/h1", "engine/h2", "plan", "protocol", "sample"), tests: list("jsonpath", "protocol/prototest", "tmpl"), modules: list("github.com/bufbuild/protocompile", "golang.org/x/net", "google.golang.org/grpc", "google.golang.org/protobuf")},
 	"protocol/sse":       {imports: list("plan", "protocol", "sample", "units"), tests: list("jsonpath", "protocol/prototest", "tmpl"), modules: list("github.com/mccutchen/go-httpbin/v2")},
 	"protocol/ws":        {imports: list("plan", "protocol", "sample", "units"), tests: list("jsonpath", "protocol/prototest", "testkit", "tmpl"), modules: list("github.com/coder/websocket", "github.com/gorilla/websocket", "github.com/mccutchen/go-httpbin/v2")},
 	"protocol/prototest": {imports: list("protocol", "sample", "tmpl")}, // the protocols' fake VU, for their tests

@@ -22,6 +22,9 @@ type Config struct {
 	Dial             func(ctx context.Context, network, addr string) (net.Conn, error)
 	// Inline dials and handshakes on the caller's goroutine (h1.Config.Inline).
 	Inline bool
+	// NoContentLength leaves content-length out of requests, as gRPC's
+	// clients do (their length is in each message's prefix).
+	NoContentLength bool
 }
 
 // Client sends requests over HTTP/2 connections, one per host and one
@@ -38,11 +41,14 @@ type Client struct {
 	body       []byte // the last response's body, when kept
 	fields     fieldCache
 	pathBuf    []byte
-	key        []byte   // the request's sameBlock key
-	stable     []byte   // the request's header lines but its traceparent
-	vol        [][]byte // its traceparent values, in Request.Header
-	sameBlocks int      // header blocks sent again as they were (sameBlock), for tests
-	retried    int      // requests sent again because the server did not process them, for tests
+	key        []byte     // the request's sameBlock key
+	stable     []byte     // the request's header lines but its volatile ones
+	vol        []volField // its volatile fields (traceparent, grpc-timeout), in Request.Header
+	trl        []byte     // the last response's trailer fields, "name: value\r\n" lines
+	trlSeen    bool       // its stream ended with a trailer block
+	headOnly   bool       // its header block ended the stream (gRPC's Trailers-Only)
+	sameBlocks int        // header blocks sent again as they were (sameBlock), for tests
+	retried    int        // requests sent again because the server did not process them, for tests
 }
 
 // New returns a client configured by cfg.
@@ -70,6 +76,14 @@ func (c *Client) Close() {
 		cn.close()
 	}
 	c.conns = nil
+}
+
+// Trailers returns the last response's trailer fields, "name: value\r\n"
+// lines, and how its stream ended: with a trailer block (seen), or with
+// its header block (headOnly: gRPC's Trailers-Only, whose fields are the
+// Response's Header). Valid until the next Do.
+func (c *Client) Trailers() (fields []byte, seen, headOnly bool) {
+	return c.trl, c.trlSeen, c.headOnly
 }
 
 // maxAttempts bounds how often a request the server did not process is
@@ -104,12 +118,16 @@ func (c *Client) Do(req *h1.Request, resp *h1.Response) error {
 			}
 			return nil
 		}
-		if !cn.usable() || !errors.As(err, new(*StreamError)) || errors.Is(err, errUnprocessed) || err == errStale {
+		kept := errors.As(err, new(*StreamError)) || errors.As(err, new(cutStream))
+		if !cn.usable() || !kept || errors.Is(err, errUnprocessed) || err == errStale {
 			c.drop(cn) // a refused stream too: the request goes out again on a new connection
 		}
 		if err == errStale { // nothing went out: the next connection is new, and never stale
 			*resp = h1.Response{}
 			continue
+		}
+		if cut, ok := err.(cutStream); ok {
+			err = cut.error // the timeout itself, as before the connection was kept
 		}
 		if errors.Is(err, errUnprocessed) && attempt < maxAttempts && !c.g.Aborted() {
 			attempt++

@@ -3,6 +3,7 @@ package h2
 import (
 	"errors"
 	"io"
+	"net"
 	"syscall"
 	"time"
 
@@ -56,7 +57,7 @@ func (c *Client) exchange(cn *conn, req *h1.Request, resp *h1.Response, u *targe
 	*st = stream{id: cn.nextID, sendWin: cn.peerWindow, length: -1, head: req.Method == "HEAD"}
 	cn.nextID += 2
 	st.keep, st.maxBody = req.KeepBody, req.MaxBody
-	c.body, c.hdr = c.body[:0], c.hdr[:0]
+	c.body, c.hdr, c.trl, c.trlSeen, c.headOnly = c.body[:0], c.hdr[:0], c.trl[:0], false, false
 	if err := c.writeHeaders(cn, req, u); err != nil {
 		return err
 	}
@@ -150,7 +151,7 @@ func (c *Client) more(cn *conn, req *h1.Request, resp *h1.Response) error {
 
 // idleFrames handles the whole frames that arrived while the connection
 // was idle and are already buffered (SETTINGS, PING, GOAWAY): no read
-// waits for the socket.
+// waits for the socket, and the answers go out with the request.
 func (c *Client) idleFrames(cn *conn) error {
 	for cn.br.Buffered() >= 9 {
 		h, _ := cn.br.Peek(9)
@@ -166,7 +167,7 @@ func (c *Client) idleFrames(cn *conn) error {
 			return err
 		}
 	}
-	return cn.flush()
+	return nil
 }
 
 // readStream reads frames until the stream's END_STREAM, answering the
@@ -174,11 +175,20 @@ func (c *Client) idleFrames(cn *conn) error {
 func (c *Client) readStream(cn *conn, req *h1.Request, resp *h1.Response) error {
 	st := &c.st
 	for !st.done {
-		if err := cn.flush(); err != nil {
-			return err
+		// Answers (a PING's ack, WINDOW_UPDATE) go out before a read that
+		// waits; those to frames that came with the response wait for the
+		// next request's write: a write a call less (gRPC servers PING at
+		// every request's DATA).
+		if cn.br.Buffered() == 0 {
+			if err := cn.flush(); err != nil {
+				return err
+			}
 		}
-		f, err := cn.fr.ReadFrame()
+		f, err := c.readFrame(cn)
 		if err != nil {
+			if cut, ok := err.(cutStream); ok {
+				return cut
+			}
 			cn.broken = true
 			// EOF, ErrUnexpectedEOF mid-frame, or a reset when the close found our last frames unread
 			if cn.away != nil && (errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET)) {
@@ -211,6 +221,38 @@ func (c *Client) readStream(cn *conn, req *h1.Request, resp *h1.Response) error 
 	}
 	return nil
 }
+
+// readFrame reads the next frame; a deadline (the request's timeout, or
+// Abort's) that passes before any byte of it came resets the stream
+// (RST_STREAM CANCEL, sent with the connection's next write) and keeps the
+// connection, as net/http's transport does: no frame was cut, so the
+// connection's state is whole. A deadline mid-frame breaks it.
+func (c *Client) readFrame(cn *conn) (http2.Frame, error) {
+	if cn.br.Buffered() < frameHeaderLen {
+		if _, err := cn.br.Peek(frameHeaderLen); err != nil {
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() && cn.br.Buffered() == 0 {
+				cn.fr.WriteRSTStream(c.st.id, http2.ErrCodeCancel)
+				c.st.done = true
+				return nil, cutStream{err}
+			}
+			if cn.br.Buffered() > 0 && errors.Is(err, io.EOF) {
+				err = io.ErrUnexpectedEOF // as the Framer says of a cut header
+			}
+			return nil, err
+		}
+	}
+	return cn.fr.ReadFrame()
+}
+
+// frameHeaderLen is an HTTP/2 frame header's length.
+const frameHeaderLen = 9
+
+// cutStream is a request's timeout at a frame's boundary: its stream was
+// reset and the connection is kept.
+type cutStream struct{ error }
+
+func (e cutStream) Unwrap() error { return e.error }
 
 // answers reports a frame of the response itself (its headers, its body or
 // its reset), whose arrival is the response's first byte; a WINDOW_UPDATE

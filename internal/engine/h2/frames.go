@@ -5,6 +5,7 @@ import (
 
 	"github.com/loadlens/loadlens/internal/engine/h1"
 	"golang.org/x/net/http2"
+	"golang.org/x/net/http2/hpack"
 )
 
 // maxWindow is the largest flow-control window HTTP/2 allows.
@@ -22,7 +23,10 @@ func (c *Client) control(cn *conn, f http2.Frame) error {
 		if err := f.ForeachSetting(func(s http2.Setting) error { return c.apply(cn, s) }); err != nil {
 			return err
 		}
-		return cn.fr.WriteSettingsAck()
+		if err := cn.fr.WriteSettingsAck(); err != nil {
+			return err
+		}
+		return cn.flush() // at once, not with the next request: servers may time a SETTINGS ack out
 	case *http2.PingFrame:
 		if !f.IsAck() {
 			return cn.fr.WritePing(true, f.Data)
@@ -114,7 +118,11 @@ func (c *Client) onStream(cn *conn, f http2.Frame, req *h1.Request, resp *h1.Res
 				cn.broken = true
 				return malformed("a second HEADERS frame (trailers) without END_STREAM")
 			}
-			st.done = true
+			if f.Truncated {
+				return errHeaderTooBig
+			}
+			st.done, c.trlSeen = true, true
+			c.trl = appendFields(c.trl, f.RegularFields())
 			return c.complete(resp)
 		}
 		return c.onHeaders(f, req, resp)
@@ -176,4 +184,15 @@ func (c *Client) complete(resp *h1.Response) error {
 		return malformed("content-length %d, %d bytes of DATA", st.length, st.got)
 	}
 	return nil
+}
+
+// appendFields appends fields as "name: value\r\n" lines.
+func appendFields(b []byte, fields []hpack.HeaderField) []byte {
+	for _, hf := range fields {
+		b = append(b, hf.Name...)
+		b = append(b, ": "...)
+		b = append(b, hf.Value...)
+		b = append(b, "\r\n"...)
+	}
+	return b
 }

@@ -93,7 +93,7 @@ func (c *Client) writeHeaders(cn *conn, req *h1.Request, u *target) error {
 			cn.hb.Write(block)
 		}
 		for _, v := range c.vol {
-			cn.enc.WriteField(hpack.HeaderField{Name: "traceparent", Value: string(v), Sensitive: true})
+			cn.enc.WriteField(hpack.HeaderField{Name: v.name, Value: string(v.value), Sensitive: true})
 		}
 		block = cn.hb.Bytes()
 	}
@@ -101,19 +101,40 @@ func (c *Client) writeHeaders(cn *conn, req *h1.Request, u *target) error {
 	return c.frames(cn, block, len(req.Body) == 0)
 }
 
-// splitVolatile copies the header lines into c.stable but the traceparent
-// ones, whose values (new at every request: the engine's trace context)
-// go to c.vol. Those are sent as literals never indexed: indexed, each
-// would add an entry to both tables, evicting the fields that repeat, and
-// no block would ever be all indexed (sameBlock).
+// volField is a header field whose value is new at every request.
+type volField struct {
+	name  string
+	value []byte
+}
+
+// volatileName returns the lower-case name of a field whose value is new
+// at every request: the engine's traceparent, gRPC's grpc-timeout (the
+// time left to the call's deadline).
+func volatileName(name []byte) string {
+	switch {
+	case bytes.EqualFold(name, []byte("traceparent")):
+		return "traceparent"
+	case bytes.EqualFold(name, []byte("grpc-timeout")):
+		return "grpc-timeout"
+	}
+	return ""
+}
+
+// splitVolatile copies the header lines into c.stable but the volatile
+// ones (volatileName), whose values go to c.vol. Those are sent as
+// literals never indexed: indexed, each would add an entry to both
+// tables, evicting the fields that repeat, and no block would ever be all
+// indexed (sameBlock).
 func (c *Client) splitVolatile(raw []byte) {
 	c.stable, c.vol = c.stable[:0], c.vol[:0]
 	for len(raw) > 0 {
 		line, rest, _ := bytes.Cut(raw, []byte("\r\n"))
 		raw = rest
-		if name, value, ok := bytes.Cut(line, []byte(":")); ok && bytes.EqualFold(bytes.TrimSpace(name), []byte("traceparent")) {
-			c.vol = append(c.vol, bytes.TrimSpace(value))
-			continue
+		if name, value, ok := bytes.Cut(line, []byte(":")); ok {
+			if n := volatileName(bytes.TrimSpace(name)); n != "" {
+				c.vol = append(c.vol, volField{n, bytes.TrimSpace(value)})
+				continue
+			}
 		}
 		c.stable = append(c.stable, line...)
 		c.stable = append(c.stable, "\r\n"...)
@@ -181,7 +202,7 @@ func (c *Client) encode(cn *conn, req *h1.Request, scheme string, path []byte, u
 	for _, f := range fc.parseFields(c.stable) {
 		enc.WriteField(f)
 	}
-	if req.Body != nil || req.Method == "POST" || req.Method == "PUT" || req.Method == "PATCH" {
+	if !c.cfg.NoContentLength && (req.Body != nil || req.Method == "POST" || req.Method == "PUT" || req.Method == "PATCH") {
 		enc.WriteField(hpack.HeaderField{Name: "content-length", Value: lengthString(len(req.Body))})
 	}
 	block := cn.hb.Bytes()
@@ -281,7 +302,7 @@ func (c *Client) onHeaders(f *http2.MetaHeadersFrame, req *h1.Request, resp *h1.
 		st.keep, st.maxBody = true, req.KeepError
 	}
 	if f.StreamEnded() {
-		st.done = true
+		st.done, c.headOnly = true, true
 		return c.complete(resp)
 	}
 	return nil

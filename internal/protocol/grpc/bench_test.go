@@ -10,10 +10,20 @@ import (
 )
 
 // BenchmarkUnary is one VU's unary calls against the in-process interop
-// server, with a status check: the client's cost per call (allocations
-// above all; the server shares the CPU, so ns/op is not loadlens's alone).
+// server, with a status check, through grpc-go and the lean client: the
+// client's cost per call (allocations above all; the server shares the
+// CPU, so ns/op is not loadlens's alone).
 func BenchmarkUnary(b *testing.B) {
 	addr := startInterop(b, nil)
+	for _, c := range []struct {
+		name string
+		lean bool
+	}{{"grpc-go", false}, {"lean", true}} {
+		b.Run(c.name, func(b *testing.B) { benchUnary(b, addr, c.lean) })
+	}
+}
+
+func benchUnary(b *testing.B, addr string, lean bool) {
 	s := plan.Session{Protocol: "grpc", Timeout: 5 * time.Second, MaxMessage: plan.DefaultMaxMessage,
 		Checks: []plan.Check{{ID: 0, From: plan.FromStatus, Op: plan.OpIn, Values: []string{"0"}}},
 		GRPC:   &plan.GRPC{Target: addr, Method: "grpc.testing.TestService/UnaryCall", Messages: msg(`{"response_size": 10}`)}}
@@ -22,6 +32,7 @@ func BenchmarkUnary(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	st.(*step).lean = lean
 	sess := st.NewSession()
 	defer sess.Close()
 	vu := prototest.NewVU()

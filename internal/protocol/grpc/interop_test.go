@@ -26,9 +26,8 @@ import (
 
 // startInterop serves grpc-go's interop TestService (a server nobody here
 // wrote), with reflection and health, on 127.0.0.1; TLS when creds is set.
-func startInterop(t testing.TB, creds credentials.TransportCredentials) string {
+func startInterop(t testing.TB, creds credentials.TransportCredentials, opts ...grpc.ServerOption) string {
 	t.Helper()
-	var opts []grpc.ServerOption
 	if creds != nil {
 		opts = append(opts, grpc.Creds(creds))
 	}

@@ -35,7 +35,8 @@ func needsJSON(s *plan.Session) bool {
 }
 
 // message counts one message received: its gap, the first's time and its
-// checks. It reports whether max_messages ends the call.
+// checks (m is read only when they need its JSON form). It reports whether
+// max_messages ends the call.
 func (s *session) message(now time.Time, m *dynamicpb.Message) bool {
 	st := s.st.s
 	f := &s.facts
@@ -61,6 +62,22 @@ func (s *session) message(now time.Time, m *dynamicpb.Message) bool {
 	return st.MaxMessages > 0 && f.MsgsReceived >= int64(st.MaxMessages)
 }
 
+// needsHeader reports whether the step's checks or extract: read the
+// response metadata.
+func needsHeader(s *plan.Session) bool {
+	for i := range s.Checks {
+		if s.Checks[i].From == plan.FromHeader {
+			return true
+		}
+	}
+	for _, ex := range s.Extract {
+		if ex.From == plan.FromHeader {
+			return true
+		}
+	}
+	return false
+}
+
 // checkHead judges the status checks on the call's gRPC status, and the
 // header checks on its response metadata (headers, then trailers).
 func (s *session) checkHead(stream grpc.ClientStream, err error) {
@@ -74,6 +91,16 @@ func (s *session) checkHead(stream grpc.ClientStream, err error) {
 			addMetadata(h, md)
 		}
 		addMetadata(h, stream.Trailer())
+	}
+	s.judgeHead(h, err)
+}
+
+// judgeHead judges the status and header checks on the call's status and
+// its response metadata h (nil: none, or none read), kept for extract:.
+func (s *session) judgeHead(h http.Header, err error) {
+	st := s.st.s
+	if len(st.Checks) == 0 && len(st.Extract) == 0 {
+		return
 	}
 	s.header = h
 	code := int(callCode(err))
@@ -89,6 +116,9 @@ func (s *session) checkHead(stream grpc.ClientStream, err error) {
 // the response metadata, as a request's extract: does; a miss without a
 // default fails its check (protocol.SetExtracted).
 func (s *session) extract(end time.Time) {
+	if len(s.st.s.Extract) == 0 {
+		return
+	}
 	last := protocol.NewMessage(s.last) // parsed once for every json extraction
 	for i := range s.st.s.Extract {
 		ex := &s.st.s.Extract[i]

@@ -50,7 +50,7 @@ func (Protocol) Prepare(s *plan.Session, env protocol.Env) (protocol.Step, error
 	if err != nil {
 		return nil, err
 	}
-	st.method, st.needJSON = md, needsJSON(s)
+	st.method, st.needJSON, st.needHeader, st.lean = md, needsJSON(s), needsHeader(s), leanByDefault()
 	st.fullMethod = "/" + string(md.Parent().FullName()) + "/" + string(md.Name())
 	st.desc = &grpc.StreamDesc{StreamName: string(md.Name()), ServerStreams: md.IsStreamingServer(), ClientStreams: md.IsStreamingClient()}
 	if !md.IsStreamingClient() && len(g.Messages) > 1 {
@@ -81,6 +81,8 @@ type step struct {
 	fullMethod string // /package.Service/Method, as it goes on the wire
 	desc       *grpc.StreamDesc
 	needJSON   bool // checks or extract: read the response messages
+	lean       bool // unary calls take the lean path (lean.go), not grpc-go
+	needHeader bool // checks or extract: read the response metadata
 }
 
 // NewSession returns a VU's runner with its own connection (HTTP/2, made
@@ -88,6 +90,10 @@ type step struct {
 // load spreads over as many connections as there are VUs.
 func (st *step) NewSession() protocol.Session {
 	s := &session{st: st}
+	if st.lean && !st.desc.ClientStreams && !st.desc.ServerStreams {
+		s.lean = newLean(s)
+		return s
+	}
 	cc, err := st.client(s.dial, s.connErr.Store)
 	s.cc, s.clientErr = cc, err
 	return s

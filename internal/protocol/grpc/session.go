@@ -26,6 +26,7 @@ import (
 type session struct {
 	st        *step
 	cc        *grpc.ClientConn
+	lean      *lean                 // unary calls' own HTTP/2 client, when they take the lean path
 	clientErr error                 // the connection could not be set up (a bad TLS setting)
 	connErr   atomic.Pointer[error] // the last dial's or TLS handshake's error, nil after a dial that worked
 
@@ -61,7 +62,11 @@ func (s *session) Run(ctx context.Context, vu protocol.VU, intended time.Time) t
 	s.lastMsg, s.last, s.header = time.Time{}, s.last[:0], nil
 	s.facts.Reset()
 	err := s.clientErr
-	if err == nil {
+	switch {
+	case err != nil:
+	case s.lean != nil:
+		err = s.leanCall(ctx)
+	default:
 		err = s.call(ctx)
 	}
 	return s.record(ctx, err)
@@ -191,6 +196,9 @@ func (s *session) dial(ctx context.Context, addr string) (net.Conn, error) {
 func (s *session) Close() {
 	if s.cc != nil {
 		_ = s.cc.Close()
+	}
+	if s.lean != nil {
+		s.lean.close()
 	}
 }
 
