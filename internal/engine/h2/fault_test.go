@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -211,7 +212,10 @@ func TestFaults(t *testing.T) {
 		}, requests: 2, conns: 1, seen: 2},
 		{name: "close before the response", answer: func(s *session, id uint32) {
 			s.stop = true
-		}, requests: 1, conns: 1, seen: 1, wantErr: func(err error) bool { return errors.Is(err, io.ErrUnexpectedEOF) }},
+		}, requests: 1, conns: 1, seen: 1, wantErr: func(err error) bool {
+			// a close with the request's frames unread sends RST, not FIN: 1 in 40 here
+			return errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET)
+		}},
 		{name: "body shorter than content-length", answer: func(s *session, id uint32) {
 			s.headers(id, "200", false, "content-length", "10")
 			s.fr.WriteData(id, true, []byte("short"))
