@@ -1,6 +1,10 @@
 package metrics
 
-import "github.com/loadlens/loadlens/internal/sample"
+import (
+	"slices"
+
+	"github.com/loadlens/loadlens/internal/sample"
+)
 
 // maxCheckStatuses is how many statuses a check's outcomes are kept by:
 // a check's usual answers (a 200 and a 404) and a few more, bounded;
@@ -36,6 +40,12 @@ func (c *CheckSecond) merge(o *CheckSecond) {
 	for _, s := range o.Statuses {
 		c.Statuses = addCheckStatus(c.Statuses, s)
 	}
+}
+
+// Clone returns a copy of c that shares no statuses with it.
+func (c CheckTotal) Clone() CheckTotal {
+	c.Statuses = slices.Clone(c.Statuses)
+	return c
 }
 
 // addCheckStatus adds s to the outcomes of its status in list, or as a new

@@ -73,23 +73,9 @@ func (enc *Encoder) Append(b []byte, s *Snapshot) ([]byte, error) {
 func (enc *Encoder) AppendPausing(b []byte, s *Snapshot, pause func()) ([]byte, error) {
 	b = append(b, snapshotMagic...)
 	expected, facts := hasExpected(s), hasFacts(s)
-	statuses := keptStatuses(s) > 0
 	notSent, reads := hasNotSent(s), hasCheckReads(s)
-	custom := len(s.Metrics) > 0 || statuses || notSent || reads
-	switch {
-	case reads:
-		b = append(b, checkReadVersion)
-	case notSent:
-		b = append(b, notSentVersion)
-	case custom:
-		b = append(b, customVersion)
-	case facts:
-		b = append(b, factsVersion)
-	case len(s.Groups) > 0 || expected:
-		b = append(b, groupsVersion)
-	default:
-		b = append(b, groupsVersion-1)
-	}
+	custom := len(s.Metrics) > 0 || keptStatuses(s) > 0 || notSent || reads
+	b = append(b, formatOf(s, expected, facts, custom, notSent, reads))
 	b = binary.AppendVarint(b, int64(s.Second))
 	b = binary.AppendUvarint(b, uint64(sample.NumKinds))
 	var err error
@@ -150,6 +136,23 @@ func (enc *Encoder) AppendPausing(b []byte, s *Snapshot, pause func()) ([]byte, 
 		return b, nil
 	}
 	return appendCheckReads(b, s), nil
+}
+
+// formatOf is the oldest snapshot format that holds what s has.
+func formatOf(s *Snapshot, expected, facts, custom, notSent, reads bool) byte {
+	switch {
+	case reads:
+		return checkReadVersion
+	case notSent:
+		return notSentVersion
+	case custom:
+		return customVersion
+	case facts:
+		return factsVersion
+	case len(s.Groups) > 0 || expected:
+		return groupsVersion
+	}
+	return groupsVersion - 1
 }
 
 // appendCheckReads writes what each check read: its failures on bodies not

@@ -99,8 +99,8 @@ type GroupTotal struct {
 // it), and what it read (see CheckSecond).
 type CheckTotal struct {
 	Passes, Fails    int64
-	NotJSON, NoValue int64
-	Statuses         []CheckStatus
+	NotJSON, NoValue int64         `json:",omitempty"`
+	Statuses         []CheckStatus `json:",omitempty"`
 }
 
 // Second is the small set of figures kept for every second of a run.

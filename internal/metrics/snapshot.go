@@ -87,8 +87,8 @@ type CheckSecond struct {
 	// decoder reads, and on a JSON body with no value at the check's path
 	// (of Fails); Statuses its outcomes by the answer's status, at most
 	// maxCheckStatuses. Snapshot format 9; none in earlier ones.
-	NotJSON, NoValue int64
-	Statuses         []CheckStatus
+	NotJSON, NoValue int64         `json:",omitempty"`
+	Statuses         []CheckStatus `json:",omitempty"`
 }
 
 // NewSnapshot returns an empty snapshot of the given second sized for layout.
