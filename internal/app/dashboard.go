@@ -148,7 +148,10 @@ func runSoFar(run *metrics.Run) *metrics.Run {
 	n := len(run.Series)
 	c := &metrics.Run{Layout: run.Layout, Series: run.Series[:n:n],
 		Endpoints: make([]metrics.EndpointTotal, len(run.Endpoints)), Scenarios: make([]metrics.ScenarioTotal, len(run.Scenarios)),
-		Checks: append([]metrics.CheckTotal(nil), run.Checks...)}
+		Checks: make([]metrics.CheckTotal, len(run.Checks))}
+	for i, ck := range run.Checks {
+		c.Checks[i] = ck.Clone() // the collector adds to its statuses in place
+	}
 	for i := range run.Endpoints {
 		e := &run.Endpoints[i]
 		c.Endpoints[i] = metrics.EndpointTotal{Figures: metrics.Figures{Requests: e.Requests, Failures: e.Failures, Truncated: e.Truncated,

@@ -17,27 +17,37 @@ func (m Metric) leftOut() float64 { return (100 - m.percentile()) / 100 }
 // answers says why a latency gate cannot compare its percentiles, by the
 // rule a latency threshold follows (internal/metrics): a failed request is
 // not a fast one. The run fails the gate when every request it sent
-// failed, or more of them failed than the percentile leaves out (5 % for
-// p95): a refused connection takes microseconds, so a dead target's p95
-// would read as a gain. It is not judged when the baseline's did, whose
-// figure then is no latency to compare with. "" when the percentiles are
-// latencies of answers on both sides.
+// failed (a refused connection takes microseconds, so a dead target's p95
+// would read as a gain), or more of them failed than the percentile
+// leaves out (5 % for p95) while the baseline's did not: a new failure
+// share is a regression. It is not judged when the baseline's did too,
+// whose figure then is no latency to compare with: two runs of one server
+// whose expected 401s fail a sixth of requests changed nothing. "" when
+// the percentiles are latencies of answers on both sides.
 func answers(g Gate, base, v Value) (failed bool, why string) {
 	m := g.Metric
+	baseOver := base.Requests > 0 && failedShare(base) > m.leftOut()
 	switch {
-	case v.Requests > 0 && v.Failed >= v.Requests:
+	case v.Requests > 0 && v.Failed >= v.Requests && base.Failed < base.Requests:
 		return true, fmt.Sprintf("every request failed (%s sent): no latency to judge; its %s of %s is how fast they failed",
 			units.Count(v.Requests), m, units.DurationMillis(v.Value))
+	case baseOver && v.Requests > 0 && failedShare(v) > m.leftOut():
+		return false, fmt.Sprintf("not judged: %s of the baseline's %s requests failed (%s) and %s of this run's %s (%s), more than the %s %s leaves out: neither %s is a latency of answers; %s",
+			units.Count(base.Failed), units.Count(base.Requests), units.Percent(failedShare(base)),
+			units.Count(v.Failed), units.Count(v.Requests), units.Percent(failedShare(v)), units.Share(m.leftOut()), m, m, expectHint)
 	case v.Requests > 0 && failedShare(v) > m.leftOut():
-		return true, fmt.Sprintf("%s of %s requests failed (%s): more than the %s %s leaves out, so its %s of %s is no latency of answers",
+		return true, fmt.Sprintf("%s of %s requests failed (%s): more than the %s %s leaves out, so its %s of %s is no latency of answers; %s",
 			units.Count(v.Failed), units.Count(v.Requests), units.Percent(failedShare(v)), units.Share(m.leftOut()), m, m,
-			units.DurationMillis(v.Value))
-	case base.Requests > 0 && failedShare(base) > m.leftOut():
-		return false, fmt.Sprintf("not judged: %s of the baseline's %s requests failed (%s), more than the %s %s leaves out: its %s is no latency of answers to compare with",
-			units.Count(base.Failed), units.Count(base.Requests), units.Percent(failedShare(base)), units.Share(m.leftOut()), m, m)
+			units.DurationMillis(v.Value), expectHint)
+	case baseOver:
+		return false, fmt.Sprintf("not judged: %s of the baseline's %s requests failed (%s), more than the %s %s leaves out: its %s is no latency of answers to compare with; %s",
+			units.Count(base.Failed), units.Count(base.Requests), units.Percent(failedShare(base)), units.Share(m.leftOut()), m, m, expectHint)
 	}
 	return false, ""
 }
+
+// expectHint is the way out when the failures are answers the test expects.
+const expectHint = "if they are expected answers (a 401, a 404), declare them with expect_status and the percentile reads them"
 
 // failedShare is the share of a value's requests that failed.
 func failedShare(v Value) float64 { return float64(v.Failed) / float64(v.Requests) }

@@ -116,6 +116,10 @@ func TestLatencyGatesNeedAnswers(t *testing.T) {
 	ok, _ := flat{seed: 1, secs: 12, rate: 200, ms: 2, jitter: 0.3}.input("ok")
 	dead, _ := flat{seed: 2, secs: 12, rate: 200, ms: 0.3, jitter: 0.3, failed: 1}.input("dead")
 	tenth, _ := flat{seed: 3, secs: 12, rate: 200, ms: 2, jitter: 0.3, failed: 0.1}.input("tenth")
+	// the outside trial's two runs of one server, each with a sixth of expected 401s failed
+	sixth, _ := flat{seed: 4, secs: 12, rate: 200, ms: 2, jitter: 0.3, failed: 0.17}.input("sixth")
+	sixth2, _ := flat{seed: 5, secs: 12, rate: 200, ms: 2, jitter: 0.3, failed: 0.17}.input("sixth2")
+	ok2, _ := flat{seed: 6, secs: 12, rate: 200, ms: 2, jitter: 0.3}.input("ok2")
 	tests := []struct {
 		name      string
 		a, b      Input
@@ -130,6 +134,18 @@ func TestLatencyGatesNeedAnswers(t *testing.T) {
 		{"10% failed is past what p95 leaves out", ok, tenth, "p(95) +10%", true, false,
 			"200 of 2,000 requests failed (10.00%): more than the 5% p95 leaves out"},
 		{"10% failed is within what p50 leaves out", ok, tenth, "p(50) +10%", false, false, "p50"},
+		// both over, only the new run over, neither: a share the baseline shared is no regression
+		{"both failed past what p95 leaves out: not judged", sixth, sixth2, "p(95) +10%", false, true,
+			"not judged: 340 of the baseline's 2,000 requests failed (17.00%) and 340 of this run's 2,000 (17.00%)"},
+		{"both over says expect_status", sixth, sixth2, "p(95) +10%", false, true, "declare them with expect_status"},
+		{"only the new run over fails", ok, sixth, "p(95) +10%", true, false,
+			"340 of 2,000 requests failed (17.00%): more than the 5% p95 leaves out"},
+		{"only the new run over says expect_status", ok, sixth, "p(95) +10%", true, false, "declare them with expect_status"},
+		// an errors gate judges a larger share; the percentiles still are no latencies of answers
+		{"a larger share past the baseline's is not judged", tenth, sixth, "p(95) +10%", false, true,
+			"not judged: 200 of the baseline's 2,000 requests failed (10.00%) and 340 of this run's"},
+		{"neither over is judged on its change", ok, ok2, "p(95) +10%", false, false, "p95"},
+		{"a dead run fails beside a baseline that failed a sixth", sixth, dead, "p(95) +10%", true, false, "every request failed"},
 		{"a dead baseline is not judged", dead, ok, "p(95) +10%", false, true,
 			"not judged: 2,000 of the baseline's 2,000 requests failed (100.00%)"},
 		{"the errors gate still judges", ok, dead, "errors +1pp", true, false, "errors +100.00pp"},

@@ -19,6 +19,8 @@ type sec struct {
 	lag         time.Duration // the scheduler lag of every iteration
 	reqs        []reqs
 	checks      [][2]int64 // passes and fails of each check of the layout
+	// reads is each check's whole outcomes, what it read too (in place of checks)
+	reads []metrics.CheckSecond
 }
 
 // reqs is n requests of one endpoint within a second, each one iteration.
@@ -135,6 +137,9 @@ func build(t testing.TB, l sample.Layout, seconds []sec) *metrics.Run {
 		snap.SetGauges([]sample.Gauge{{Active: spec.vus, Allocated: max(spec.vusMax, spec.vus)}})
 		for i, c := range spec.checks {
 			snap.Checks[i].Passes, snap.Checks[i].Fails = c[0], c[1]
+		}
+		for i, c := range spec.reads {
+			snap.Checks[i] = c
 		}
 		run.Add(snap)
 		snaps = append(snaps, snap)

@@ -56,6 +56,7 @@ type failedCheck struct {
 	reqFailed         string
 	cut               ref
 	endpoint          []any
+	apart             *apart // its failures lie apart from its passes (see answersApart); nil when not
 }
 
 // checkFinding words a failed check's finding over the run's seconds
@@ -99,6 +100,11 @@ func (c *context) checkFinding(f *failedCheck, first, last int) Finding {
 		title = append(title, ", likely because ", f.cut, b.noun(f.cut, " response body was", " response bodies were"),
 			" longer than max_body: the check saw only the start")
 	}
+	if a, ok := c.answersApart(f); ok && sev == Critical {
+		sev, f.apart = Warning, &a // the answers' kind, not the target's fault under load
+		b.f.Severity = sev
+		title = append(title, a.title()...)
+	}
 	b.title(title...)
 	ff := b.add(c.fig(f.fails, StatValue, f.onsetSec, f.onsetSec, UnitCount, "failures in the first failing second"))
 	ft := b.add(c.fig(f.total, StatValue, f.onsetSec, f.onsetSec, UnitCount, "runs in the first failing second"))
@@ -133,6 +139,8 @@ func (c *context) checkRemedies(b *builder, f *failedCheck, sev Severity) {
 			"the check failed on " + u.Many + " that got no good answer (a timeout, an error): see the errors finding, and fix what failed the " + u.Many,
 			"re-run after that fix: a check that still fails on successful responses is a fault of its own",
 		}
+	case f.apart != nil:
+		c.apartRemedies(b, f, *f.apart)
 	case f.cut >= 0:
 		b.evidence(f.cut, f.cut, b.noun(f.cut, " response body was", " response bodies were"),
 			" longer than max_body while the check failed: checks read only their first bytes")

@@ -294,18 +294,14 @@ func (r *rawRun) client(t *testing.T, src string) perSec {
 			out[s.Second] = offered
 		case SrcLag:
 			out[s.Second] = lag.Quantile(99).Seconds()
-		case SrcCheckFails, SrcCheckTotal:
+		case SrcCheckFails, SrcCheckTotal, SrcCheckNotJSON, SrcCheckNoValue:
 			for ci, ck := range r.layout.Checks {
 				ep := ""
 				if ck.Endpoint >= 0 && int(ck.Endpoint) < len(r.layout.Endpoints) {
 					ep = r.layout.Endpoints[ck.Endpoint].Name
 				}
 				if ck.Name == f["check"] && r.scenario(ck.Scenario) == f["scenario"] && ep == f["endpoint"] {
-					v := s.Checks[ci].Fails
-					if name == SrcCheckTotal {
-						v += s.Checks[ci].Passes
-					}
-					out[s.Second] += float64(v)
+					out[s.Second] += float64(rawCheckCount(name, f["status"], s.Checks[ci]))
 				}
 			}
 		case SrcServer:
@@ -820,4 +816,27 @@ func requestCounter(name string) bool {
 		}
 	}
 	return false
+}
+
+// rawCheckCount is a check source's count in one snapshot's outcomes of a
+// check, of the answers of status when it is not "".
+func rawCheckCount(name, status string, c metrics.CheckSecond) int64 {
+	switch name {
+	case SrcCheckNotJSON:
+		return c.NotJSON
+	case SrcCheckNoValue:
+		return c.NoValue
+	}
+	if status != "" {
+		c.Passes, c.Fails = 0, 0
+		for _, st := range c.Statuses {
+			if strconv.Itoa(st.Status) == status {
+				c.Passes, c.Fails = st.Passes, st.Fails
+			}
+		}
+	}
+	if name == SrcCheckTotal {
+		return c.Passes + c.Fails
+	}
+	return c.Fails
 }

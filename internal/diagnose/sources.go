@@ -15,23 +15,25 @@ import (
 // value at every second of the run unless said otherwise; filters in
 // braces narrow it (docs/findings.md).
 const (
-	SrcRequests   = "http_reqs"              // requests completed, failed or not; {endpoint, scenario}
-	SrcFailed     = "http_req_failed"        // requests failed; {kind} or {endpoint, scenario}
-	SrcDuration   = "http_req_duration"      // the latency histogram: quantiles over every second of the run; {endpoint, scenario} or {not_endpoint, not_endpoint_scenario}: every request but the endpoint's (its scenario only when the test has several)
-	SrcMean       = "http_req_duration.mean" // mean latency of the second, in seconds; only at seconds with requests
-	SrcP50        = "http_req_duration.p50"  // median latency of the second; only at seconds with requests; {endpoint, scenario}
-	SrcP95        = "http_req_duration.p95"  // 95th percentile of the second; only at seconds with requests
-	SrcVUs        = "vus"                    // the most VUs active at once in the second (closed: running; open: busy in an iteration)
-	SrcVUsAvg     = "vus.avg"                // active VUs over the second: the mean of its vus and the previous second's (over a ramp up, the level at its start and end); not at the run's first second
-	SrcVUsMax     = "vus_max"                // VUs allocated at the end of the second
-	SrcDropped    = "dropped_iterations"     // iterations the open model could not start
-	SrcOffered    = "offered"                // open model: requests offered, each arrival-rate scenario's arrivals its schedule offered (recorded by intended start) × its requests per iteration, a closed one's iterations × its; rebuilt from completions for a run.db of an earlier build (offeredSeries)
-	SrcLag        = "scheduler_lag.p99"      // 99th percentile of how late iterations started, in seconds
-	SrcLagHist    = "scheduler_lag"          // the histogram of how late iterations started, every scenario's merged: quantiles over every second of the run
-	SrcCheckFails = "checks.fails"           // a check's failures; {check, endpoint, scenario} ({check, scenario} for a check of no one endpoint)
-	SrcCheckTotal = "checks.total"           // a check's outcomes; {check, endpoint, scenario} ({check, scenario} for a check of no one endpoint)
-	SrcTruncated  = "truncated_bodies"       // responses whose body was longer than its step's max_body (checks read only the start)
-	SrcServer     = "server_series"          // the number of scraped series (not the generator's own): one value, at the run's first second
+	SrcRequests     = "http_reqs"              // requests completed, failed or not; {endpoint, scenario}
+	SrcFailed       = "http_req_failed"        // requests failed; {kind} or {endpoint, scenario}
+	SrcDuration     = "http_req_duration"      // the latency histogram: quantiles over every second of the run; {endpoint, scenario} or {not_endpoint, not_endpoint_scenario}: every request but the endpoint's (its scenario only when the test has several)
+	SrcMean         = "http_req_duration.mean" // mean latency of the second, in seconds; only at seconds with requests
+	SrcP50          = "http_req_duration.p50"  // median latency of the second; only at seconds with requests; {endpoint, scenario}
+	SrcP95          = "http_req_duration.p95"  // 95th percentile of the second; only at seconds with requests
+	SrcVUs          = "vus"                    // the most VUs active at once in the second (closed: running; open: busy in an iteration)
+	SrcVUsAvg       = "vus.avg"                // active VUs over the second: the mean of its vus and the previous second's (over a ramp up, the level at its start and end); not at the run's first second
+	SrcVUsMax       = "vus_max"                // VUs allocated at the end of the second
+	SrcDropped      = "dropped_iterations"     // iterations the open model could not start
+	SrcOffered      = "offered"                // open model: requests offered, each arrival-rate scenario's arrivals its schedule offered (recorded by intended start) × its requests per iteration, a closed one's iterations × its; rebuilt from completions for a run.db of an earlier build (offeredSeries)
+	SrcLag          = "scheduler_lag.p99"      // 99th percentile of how late iterations started, in seconds
+	SrcLagHist      = "scheduler_lag"          // the histogram of how late iterations started, every scenario's merged: quantiles over every second of the run
+	SrcCheckFails   = "checks.fails"           // a check's failures; {check, endpoint, scenario} ({check, scenario} for a check of no one endpoint), and status: those on answers of that status
+	SrcCheckTotal   = "checks.total"           // a check's outcomes; {check, endpoint, scenario} ({check, scenario} for a check of no one endpoint), and status: those on answers of that status
+	SrcCheckNotJSON = "checks.not_json"        // a check's failures on bodies not JSON the decoder reads; {check, endpoint, scenario}
+	SrcCheckNoValue = "checks.no_value"        // a check's failures on JSON bodies with no value at its path; {check, endpoint, scenario}
+	SrcTruncated    = "truncated_bodies"       // responses whose body was longer than its step's max_body (checks read only the start)
+	SrcServer       = "server_series"          // the number of scraped series (not the generator's own): one value, at the run's first second
 )
 
 // labelled returns a source with filters: name{k="v",…} in the order given,
@@ -150,16 +152,13 @@ func (c *context) clientValue(name string, filter map[string]string, ep, i int) 
 		return secs(s.LagP99), true
 	case SrcTruncated:
 		return float64(s.Truncated), true
-	case SrcCheckFails, SrcCheckTotal:
+	case SrcCheckFails, SrcCheckTotal, SrcCheckNotJSON, SrcCheckNoValue:
 		var v int64
 		found := false
 		for _, ck := range c.checkIndexes(filter["check"], filter["endpoint"], filter["scenario"]) {
 			if ck < len(s.Checks) {
 				found = true
-				v += s.Checks[ck].Fails
-				if name == SrcCheckTotal {
-					v += s.Checks[ck].Passes
-				}
+				v += checkCount(name, filter["status"], &s.Checks[ck])
 			}
 		}
 		if found {
@@ -334,4 +333,28 @@ func slicesMax(xs []float64) float64 {
 		m = max(m, x)
 	}
 	return m
+}
+
+// checkCount is a check source's count in one second's outcomes of a
+// check: of the answers of status when it is not "".
+func checkCount(name, status string, ck *metrics.CheckTotal) int64 {
+	switch name {
+	case SrcCheckNotJSON:
+		return ck.NotJSON
+	case SrcCheckNoValue:
+		return ck.NoValue
+	}
+	passes, fails := ck.Passes, ck.Fails
+	if status != "" {
+		passes, fails = 0, 0
+		for _, st := range ck.Statuses {
+			if strconv.Itoa(st.Status) == status {
+				passes, fails = st.Passes, st.Fails
+			}
+		}
+	}
+	if name == SrcCheckTotal {
+		return passes + fails
+	}
+	return fails
 }

@@ -18,16 +18,17 @@ import (
 // nullSink drops everything: the benchmark measures the request path only.
 type nullSink struct{}
 
-func (nullSink) Sink(int) sample.Sink                          { return nullSink{} }
-func (nullSink) Request(*sample.Request)                       {}
-func (nullSink) Check(int32, time.Duration, bool)              {}
-func (nullSink) Iteration(int32, time.Duration, time.Duration) {}
-func (nullSink) Dropped(int32, time.Duration)                  {}
-func (nullSink) Group(int32, time.Duration, time.Duration)     {}
-func (nullSink) Add(int32, time.Duration, float64)             {}
-func (nullSink) Offered(int32, time.Duration, int64)           {}
-func (nullSink) Lag(int32, time.Duration, time.Duration)       {}
-func (nullSink) NotSent(int32, time.Duration, string)          {}
+func (nullSink) Sink(int) sample.Sink                                     { return nullSink{} }
+func (nullSink) Request(*sample.Request)                                  {}
+func (nullSink) Check(int32, time.Duration, bool)                         {}
+func (nullSink) CheckAnswer(int32, time.Duration, bool, sample.CheckRead) {}
+func (nullSink) Iteration(int32, time.Duration, time.Duration)            {}
+func (nullSink) Dropped(int32, time.Duration)                             {}
+func (nullSink) Group(int32, time.Duration, time.Duration)                {}
+func (nullSink) Add(int32, time.Duration, float64)                        {}
+func (nullSink) Offered(int32, time.Duration, int64)                      {}
+func (nullSink) Lag(int32, time.Duration, time.Duration)                  {}
+func (nullSink) NotSent(int32, time.Duration, string)                     {}
 
 // oneVU returns a VU of a one-GET scenario against url (any certificate
 // accepted over https).

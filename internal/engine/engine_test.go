@@ -33,6 +33,14 @@ type testRecorder struct {
 	groups     map[int32][]time.Duration
 	added      map[int32][]float64 // custom metrics' values by series
 	notSent    []string            // why each iteration a request not sent ended
+	reads      []checkReadOf       // each check's outcome and what it read
+}
+
+// checkReadOf is one evaluation of a check as CheckAnswer recorded it.
+type checkReadOf struct {
+	id   int32
+	ok   bool
+	read sample.CheckRead
 }
 
 func newTestRecorder() *testRecorder {
@@ -48,6 +56,12 @@ func (r *testRecorder) Request(s *sample.Request) {
 		r.reqs = append(r.reqs, *s)
 	}
 	r.mu.Unlock()
+}
+func (r *testRecorder) CheckAnswer(id int32, end time.Duration, ok bool, a sample.CheckRead) {
+	r.mu.Lock()
+	r.reads = append(r.reads, checkReadOf{id, ok, a})
+	r.mu.Unlock()
+	r.Check(id, end, ok)
 }
 func (r *testRecorder) Check(id int32, _ time.Duration, ok bool) {
 	r.mu.Lock()

@@ -24,20 +24,24 @@ func (v *vu) evaluate(r *plan.Request, rs *response, end time.Duration) {
 		}
 		v.tc.Vars[ex.Var] = val
 		if ex.Default == nil {
+			read := answerRead(rs)
 			if !ok && ex.From == plan.FromJSON {
 				v.unreadJSON(ex.Check, rs)
+				read.NotJSON, read.NoValue = notJSON(rs), true // an extraction that failed found no value
 			}
-			v.sink.Check(ex.Check, end, ok)
+			v.sink.CheckAnswer(ex.Check, end, ok, read)
 			v.checksOK = v.checksOK && ok
 		}
 	}
 	for i := range r.Checks {
 		c := &r.Checks[i]
 		ok := v.check(c, rs)
+		read := answerRead(rs)
 		if !ok && c.From == plan.FromJSON {
 			v.unreadJSON(c.ID, rs)
+			read.NotJSON, read.NoValue = notJSON(rs), noValue(c, rs)
 		}
-		v.sink.Check(c.ID, end, ok)
+		v.sink.CheckAnswer(c.ID, end, ok, read)
 		v.checksOK = v.checksOK && ok
 	}
 }

@@ -93,6 +93,9 @@ func (s *hookSink) Check(_ int32, _ time.Duration, ok bool) {
 		s.fail(fmt.Errorf("a check or extraction failed"))
 	}
 }
+func (s *hookSink) CheckAnswer(id int32, end time.Duration, ok bool, _ sample.CheckRead) {
+	s.Check(id, end, ok)
+}
 func (s *hookSink) Iteration(int32, time.Duration, time.Duration) {}
 func (s *hookSink) Group(int32, time.Duration, time.Duration)     {}
 func (s *hookSink) Add(int32, time.Duration, float64)             {}

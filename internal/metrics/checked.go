@@ -32,8 +32,15 @@ func (s *Snapshot) AddCounts(total int64, layout sample.Layout) (int64, error) {
 		}
 	}
 	for i := range s.Checks {
-		c.add("passes", s.Checks[i].Passes)
-		if c.add("fails", s.Checks[i].Fails); c.field != "" {
+		ck := &s.Checks[i]
+		c.add("passes", ck.Passes)
+		c.add("fails on bodies not JSON", ck.NotJSON)
+		c.add("fails on no value", ck.NoValue)
+		for _, st := range ck.Statuses {
+			c.add("passes of a status", st.Passes)
+			c.add("fails of a status", st.Fails)
+		}
+		if c.add("fails", ck.Fails); c.field != "" {
 			return total, c.err(fmt.Sprintf("check %q", layout.Checks[i].Name))
 		}
 	}

@@ -25,15 +25,18 @@ import (
 // after the facts, then the statuses thresholds name per endpoint (written
 // only when the test has either), version 8 each scenario's iterations a
 // request not sent ended and their reasons after those (written only when
-// there are some); versions 1 to 7, which run.db files of earlier builds
-// hold, are still read.
+// there are some), version 9 what each check read (its failures on bodies
+// not JSON and on no value, its outcomes by status) after those (written
+// only when a check kept some); versions 1 to 8, which run.db files of
+// earlier builds hold, are still read.
 const (
 	snapshotMagic      = "LLS"
-	snapshotVersion    = 8
+	snapshotVersion    = 9
 	groupsVersion      = 5 // the first version with groups
 	factsVersion       = 6 // the first version with protocol facts
 	customVersion      = 7 // the first version with custom metrics and statuses
 	notSentVersion     = 8 // the first version with iterations ended by a request not sent
+	checkReadVersion   = 9 // the first version with what checks read
 	minSnapshotVersion = 1
 )
 
@@ -70,21 +73,9 @@ func (enc *Encoder) Append(b []byte, s *Snapshot) ([]byte, error) {
 func (enc *Encoder) AppendPausing(b []byte, s *Snapshot, pause func()) ([]byte, error) {
 	b = append(b, snapshotMagic...)
 	expected, facts := hasExpected(s), hasFacts(s)
-	statuses := keptStatuses(s) > 0
-	notSent := hasNotSent(s)
-	custom := len(s.Metrics) > 0 || statuses || notSent
-	switch {
-	case notSent:
-		b = append(b, notSentVersion)
-	case custom:
-		b = append(b, customVersion)
-	case facts:
-		b = append(b, factsVersion)
-	case len(s.Groups) > 0 || expected:
-		b = append(b, groupsVersion)
-	default:
-		b = append(b, groupsVersion-1)
-	}
+	notSent, reads := hasNotSent(s), hasCheckReads(s)
+	custom := len(s.Metrics) > 0 || keptStatuses(s) > 0 || notSent || reads
+	b = append(b, formatOf(s, expected, facts, custom, notSent, reads))
 	b = binary.AppendVarint(b, int64(s.Second))
 	b = binary.AppendUvarint(b, uint64(sample.NumKinds))
 	var err error
@@ -138,10 +129,47 @@ func (enc *Encoder) AppendPausing(b []byte, s *Snapshot, pause func()) ([]byte, 
 	if b, err = appendMetrics(b, hc, s); err != nil {
 		return nil, err
 	}
-	if b, err = appendStatuses(b, hc, s); err != nil || !notSent {
+	if b, err = appendStatuses(b, hc, s); err != nil || !notSent && !reads {
 		return b, err
 	}
-	return appendNotSent(b, s), nil
+	if b = appendNotSent(b, s); !reads {
+		return b, nil
+	}
+	return appendCheckReads(b, s), nil
+}
+
+// formatOf is the oldest snapshot format that holds what s has.
+func formatOf(s *Snapshot, expected, facts, custom, notSent, reads bool) byte {
+	switch {
+	case reads:
+		return checkReadVersion
+	case notSent:
+		return notSentVersion
+	case custom:
+		return customVersion
+	case facts:
+		return factsVersion
+	case len(s.Groups) > 0 || expected:
+		return groupsVersion
+	}
+	return groupsVersion - 1
+}
+
+// appendCheckReads writes what each check read: its failures on bodies not
+// JSON and on no value, and its outcomes by status.
+func appendCheckReads(b []byte, s *Snapshot) []byte {
+	for i := range s.Checks {
+		c := &s.Checks[i]
+		b = binary.AppendVarint(b, c.NotJSON)
+		b = binary.AppendVarint(b, c.NoValue)
+		b = binary.AppendUvarint(b, uint64(len(c.Statuses)))
+		for _, st := range c.Statuses {
+			b = binary.AppendVarint(b, int64(st.Status))
+			b = binary.AppendVarint(b, st.Passes)
+			b = binary.AppendVarint(b, st.Fails)
+		}
+	}
+	return b
 }
 
 // hasNotSent reports whether an iteration of s ended by a request not sent.
@@ -312,6 +340,9 @@ func (s *Snapshot) UnmarshalBinary(data []byte) error {
 	if d.version >= notSentVersion {
 		d.notSent(out.Scenarios)
 	}
+	if d.version >= checkReadVersion {
+		d.checkReads(out.Checks)
+	}
 	if d.err == nil && d.off != len(d.b) {
 		d.fail("end", fmt.Errorf("%d trailing bytes", len(d.b)-d.off))
 	}
@@ -404,6 +435,28 @@ func (d *decoder) notSent(scs []ScenarioSecond) {
 		}
 		if d.err != nil {
 			d.err = fmt.Errorf("scenario %d: %w", i, d.err)
+			return
+		}
+	}
+}
+
+// checkReads reads what each check read, at most maxCheckStatuses statuses.
+func (d *decoder) checkReads(cs []CheckSecond) {
+	for i := 0; i < len(cs) && d.err == nil; i++ {
+		c := &cs[i]
+		c.NotJSON = d.count("check fails on bodies not JSON")
+		c.NoValue = d.count("check fails on no value")
+		n := d.length("number of check statuses", 3)
+		if n > maxCheckStatuses && d.err == nil {
+			d.fail("check statuses", fmt.Errorf("%d statuses, at most %d are kept", n, maxCheckStatuses))
+		}
+		for j := 0; j < n && d.err == nil; j++ {
+			st := CheckStatus{Status: int(d.varint("check status"))}
+			st.Passes, st.Fails = d.count("check passes of a status"), d.count("check fails of a status")
+			c.Statuses = append(c.Statuses, st)
+		}
+		if d.err != nil {
+			d.err = fmt.Errorf("check %d: %w", i, d.err)
 			return
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -33,6 +34,32 @@ func fullSnapshot(t testing.TB) *Snapshot {
 	return s
 }
 
+// checkReadSnapshot is a second whose check 0 passed on 200s and failed
+// on 404s whose bodies were not JSON, and whose check 1 found no value.
+func checkReadSnapshot(t *testing.T) *Snapshot {
+	t.Helper()
+	rec := NewRecorder(testLayout(), 1)
+	sink := rec.Sink(0)
+	for i := range 40 {
+		end := 1500 * time.Millisecond
+		miss := i%5 == 0
+		status := 200
+		if miss {
+			status = 404
+		}
+		sink.CheckAnswer(0, end, !miss, sample.CheckRead{Status: status, NotJSON: miss})
+		sink.CheckAnswer(1, end, !miss, sample.CheckRead{Status: 200 + i%6, NoValue: miss})
+	}
+	s := rec.Collect(1)
+	if c := s.Checks[0]; c.Fails != 8 || c.NotJSON != 8 || len(c.Statuses) != 2 {
+		t.Fatalf("check 0 recorded %+v, want 8 fails on bodies not JSON, by 2 statuses", c)
+	}
+	if c := s.Checks[1]; c.NoValue != 8 || len(c.Statuses) != maxCheckStatuses {
+		t.Fatalf("check 1 recorded %+v, want 8 fails on no value, by %d statuses", c, maxCheckStatuses)
+	}
+	return s
+}
+
 func TestSnapshotRoundTrip(t *testing.T) {
 	tests := []struct {
 		name string
@@ -41,6 +68,7 @@ func TestSnapshotRoundTrip(t *testing.T) {
 		{"full", fullSnapshot(t)},
 		{"empty layout", NewSnapshot(0, sample.Layout{})},
 		{"nothing recorded", NewSnapshot(7, testLayout())},
+		{"what checks read", checkReadSnapshot(t)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -75,7 +103,7 @@ func TestSnapshotRoundTrip(t *testing.T) {
 				}
 			}
 			for i, c := range tt.snap.Checks {
-				if got.Checks[i] != c {
+				if !reflect.DeepEqual(got.Checks[i], c) {
 					t.Errorf("check %d decoded as %+v, want %+v", i, got.Checks[i], c)
 				}
 			}
@@ -164,7 +192,7 @@ func TestSnapshotUnmarshalRejectsBadInput(t *testing.T) {
 		{"empty", nil, "bad magic"},
 		{"other file", []byte("SQLite format 3\x00"), "bad magic"},
 		{"older than any format", append([]byte("LLS\x00"), good[4:]...), "version 0"},
-		{"newer version", append([]byte("LLS\x09"), good[4:]...), "version 9"},
+		{"newer version", append([]byte("LLS\x0a"), good[4:]...), "version 10"},
 		{"trailing bytes", append(append([]byte{}, good...), 0), "trailing"},
 		{"a presence byte of sends that is neither", withStartsByte(t, good, 7), "sends"},
 		{"more kinds than known", append([]byte("LLS\x02\x00\x7f"), good[6:]...), "kinds"},

@@ -48,8 +48,7 @@ func (r *Recorder) merge(sec int, taken []*window, pause func()) *Snapshot {
 	mergeMetrics(snap, taken)
 	for i := range snap.Checks {
 		for _, w := range taken {
-			snap.Checks[i].Passes += w.checks[i].Passes
-			snap.Checks[i].Fails += w.checks[i].Fails
+			snap.Checks[i].merge(&w.checks[i])
 		}
 	}
 	return snap

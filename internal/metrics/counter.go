@@ -60,6 +60,9 @@ func (s *counterShard) Offered(int32, time.Duration, int64) {}
 // Check is not counted.
 func (s *counterShard) Check(int32, time.Duration, bool) {}
 
+// CheckAnswer is not counted.
+func (s *counterShard) CheckAnswer(int32, time.Duration, bool, sample.CheckRead) {}
+
 // Iteration is not counted.
 func (s *counterShard) Iteration(int32, time.Duration, time.Duration) {}
 

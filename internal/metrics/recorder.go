@@ -137,16 +137,16 @@ func (s *shard) request(w *window, r *sample.Request) {
 
 // Check records one evaluation of a check.
 func (s *shard) Check(check int32, end time.Duration, ok bool) {
+	s.CheckAnswer(check, end, ok, sample.CheckRead{})
+}
+
+// CheckAnswer records one evaluation of a check and what it read.
+func (s *shard) CheckAnswer(check int32, end time.Duration, ok bool, a sample.CheckRead) {
 	if uint(check) >= uint(len(s.layout.Checks)) {
 		panic(fmt.Sprintf("metrics: check %d recorded; the layout has %d", check, len(s.layout.Checks)))
 	}
 	s.mu.Lock()
-	c := &s.windowAt(end).checks[check]
-	if ok {
-		c.Passes++
-	} else {
-		c.Fails++
-	}
+	s.windowAt(end).checks[check].record(ok, a)
 	s.mu.Unlock()
 }
 

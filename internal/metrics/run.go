@@ -95,9 +95,12 @@ type GroupTotal struct {
 	Duration *Hist // group_duration; nil when no run of the group ended
 }
 
-// CheckTotal is the outcomes of one check over the run.
+// CheckTotal is the outcomes of one check over the run (or a second of
+// it), and what it read (see CheckSecond).
 type CheckTotal struct {
-	Passes, Fails int64
+	Passes, Fails    int64
+	NotJSON, NoValue int64         `json:",omitempty"`
+	Statuses         []CheckStatus `json:",omitempty"`
 }
 
 // Second is the small set of figures kept for every second of a run.
@@ -256,10 +259,9 @@ func (r *Run) AddPausing(s *Snapshot, pause func()) {
 		}
 	}
 	sec.Checks = make([]CheckTotal, len(s.Checks))
-	for i, c := range s.Checks {
-		r.Checks[i].Passes += c.Passes
-		r.Checks[i].Fails += c.Fails
-		sec.Checks[i] = CheckTotal(c)
+	for i := range s.Checks {
+		(*CheckSecond)(&r.Checks[i]).merge(&s.Checks[i])
+		(*CheckSecond)(&sec.Checks[i]).merge(&s.Checks[i]) // a copy of its statuses: the snapshot's may change
 	}
 	r.Series = append(r.Series, sec)
 }

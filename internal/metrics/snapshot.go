@@ -83,6 +83,12 @@ type ScenarioSecond struct {
 // CheckSecond is the outcomes of one check during one second.
 type CheckSecond struct {
 	Passes, Fails int64
+	// NotJSON and NoValue are the failures on a body that was not JSON the
+	// decoder reads, and on a JSON body with no value at the check's path
+	// (of Fails); Statuses its outcomes by the answer's status, at most
+	// maxCheckStatuses. Snapshot format 9; none in earlier ones.
+	NotJSON, NoValue int64         `json:",omitempty"`
+	Statuses         []CheckStatus `json:",omitempty"`
 }
 
 // NewSnapshot returns an empty snapshot of the given second sized for layout.
@@ -151,8 +157,7 @@ func (s *Snapshot) Merge(o *Snapshot) {
 		s.Scenarios[i].merge(&o.Scenarios[i])
 	}
 	for i := range s.Checks {
-		s.Checks[i].Passes += o.Checks[i].Passes
-		s.Checks[i].Fails += o.Checks[i].Fails
+		s.Checks[i].merge(&o.Checks[i])
 	}
 	if len(s.Groups) != len(o.Groups) {
 		panic(fmt.Sprintf("metrics: merging snapshots of %d and %d groups", len(s.Groups), len(o.Groups)))

@@ -25,6 +25,16 @@ type Request struct {
 	Facts *Facts
 }
 
+// CheckRead is what a check found in the answer it judged: the response's
+// status (0 when none came, or for a protocol without one), and, when it
+// failed, whether its body was not JSON the decoder reads (NotJSON) or
+// held no value at its JSON path (NoValue). A check failing on bodies it
+// could not read is no broken invariant; a race is one that read a value.
+type CheckRead struct {
+	Status           int
+	NotJSON, NoValue bool
+}
+
 // Sink receives the measurements of one VU. Implementations are called on
 // the request path, so they must be cheap and must never block for long.
 type Sink interface {
@@ -32,6 +42,9 @@ type Sink interface {
 	Request(r *Request)
 	// Check records one evaluation of a check.
 	Check(check int32, end time.Duration, ok bool)
+	// CheckAnswer records one evaluation of a check with what it read of
+	// the answer (Check is CheckAnswer with none).
+	CheckAnswer(check int32, end time.Duration, ok bool, a CheckRead)
 	// Iteration records a completed iteration of a scenario and its duration.
 	Iteration(scenario int32, end time.Duration, d time.Duration)
 	// Group records one run of a flow's group (an id in Layout.Groups)

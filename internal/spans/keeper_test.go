@@ -9,16 +9,17 @@ import (
 
 type nopSink struct{}
 
-func (nopSink) Sink(int) sample.Sink                          { return nopSink{} }
-func (nopSink) Request(*sample.Request)                       {}
-func (nopSink) Check(int32, time.Duration, bool)              {}
-func (nopSink) Iteration(int32, time.Duration, time.Duration) {}
-func (nopSink) Dropped(int32, time.Duration)                  {}
-func (nopSink) Offered(int32, time.Duration, int64)           {}
-func (nopSink) Group(int32, time.Duration, time.Duration)     {}
-func (nopSink) Add(int32, time.Duration, float64)             {}
-func (nopSink) Lag(int32, time.Duration, time.Duration)       {}
-func (nopSink) NotSent(int32, time.Duration, string)          {}
+func (nopSink) Sink(int) sample.Sink                                     { return nopSink{} }
+func (nopSink) Request(*sample.Request)                                  {}
+func (nopSink) Check(int32, time.Duration, bool)                         {}
+func (nopSink) CheckAnswer(int32, time.Duration, bool, sample.CheckRead) {}
+func (nopSink) Iteration(int32, time.Duration, time.Duration)            {}
+func (nopSink) Dropped(int32, time.Duration)                             {}
+func (nopSink) Offered(int32, time.Duration, int64)                      {}
+func (nopSink) Group(int32, time.Duration, time.Duration)                {}
+func (nopSink) Add(int32, time.Duration, float64)                        {}
+func (nopSink) Lag(int32, time.Duration, time.Duration)                  {}
+func (nopSink) NotSent(int32, time.Duration, string)                     {}
 
 func id(n int) sample.TraceID {
 	var t sample.TraceID
