@@ -13,3 +13,8 @@ type Errors = yamldoc.Errors
 // MaxFileSize is the most bytes a test file may have: yamldoc refuses a
 // larger one before parsing it.
 const MaxFileSize = yamldoc.MaxFileSize
+
+// MaxKeys is the most keys one block mapping of a test file may have:
+// yamldoc refuses more before parsing, as the parser's time grows with
+// their square.
+const MaxKeys = yamldoc.MaxKeys
