@@ -18,3 +18,8 @@ const MaxFileSize = yamldoc.MaxFileSize
 // yamldoc refuses more before parsing, as the parser's time grows with
 // their square.
 const MaxKeys = yamldoc.MaxKeys
+
+// CheckLimits checks YAML text named file against a test file's limits
+// (size, nesting, entries, keys in one mapping) before another parser
+// reads it.
+func CheckLimits(file string, src []byte) error { return yamldoc.Prescan(file, src) }

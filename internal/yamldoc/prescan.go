@@ -57,6 +57,16 @@ func (d *Doc) prescan(src []byte) ([]byte, bool) {
 	return src, true
 }
 
+// Prescan checks YAML text named file against the limits, before another
+// parser reads it; the error names file, line and column.
+func Prescan(file string, src []byte) error {
+	d := New(file, nil)
+	if _, ok := d.prescan(src); !ok {
+		return d.Errs.Result()
+	}
+	return nil
+}
+
 // invalidUTF8 returns where the first byte that is not UTF-8 is.
 func invalidUTF8(src []byte) Pos {
 	at := Pos{1, 1}
