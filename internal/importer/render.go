@@ -61,7 +61,7 @@ func tooLarge(err error) bool {
 		return false
 	}
 	return strings.Contains(perr.Msg, "a test file may be at most") || strings.Contains(perr.Msg, "YAML entries") ||
-		strings.Contains(perr.Msg, "keys in one mapping")
+		strings.Contains(perr.Msg, "keys in one mapping") || strings.Contains(perr.Msg, "keys in mappings of")
 }
 
 // plain matches text that YAML reads back as the same string when unquoted.

@@ -20,6 +20,10 @@ const (
 	MaxDepth    = 64       // nesting of YAML collections
 	MaxEntries  = 50000    // keys and list items, block and flow
 	MaxKeys     = 2000     // keys of one block mapping
+	// LargeMapping and MaxLargeKeys bound the keys of block mappings with more
+	// than LargeMapping keys, together: 24 mappings of 2,000 keys took 1.2 s.
+	LargeMapping = 200
+	MaxLargeKeys = 8000
 )
 
 // utf8BOM is the byte order mark some editors put at the start of UTF-8 files.
@@ -52,6 +56,10 @@ func (d *Doc) prescan(src []byte) ([]byte, bool) {
 	case sc.tooWide:
 		d.Errs.Add(sc.at, "", "%s keys in one mapping, more than %s; a test file needs far fewer (put large data in a CSV file, under data:)",
 			units.Count(int64(sc.wideKeys)), units.Count(MaxKeys))
+		return nil, false
+	case sc.tooLarge:
+		d.Errs.Add(sc.at, "", "%s keys in mappings of more than %d keys each, more than %s in all; a test file needs far fewer (put large data in a CSV file, under data:)",
+			units.Count(int64(sc.largeKeys)), LargeMapping, units.Count(MaxLargeKeys))
 		return nil, false
 	}
 	return src, true
@@ -111,6 +119,8 @@ type depthScan struct {
 	widest     int                 // the most keys seen in one block mapping
 	wide       Pos                 // where the first mapping with more than MaxKeys keys starts
 	wideKeys   int                 // its keys; 0 when there is none
+	largeKeys  int                 // the keys of mappings with more than LargeMapping keys
+	largeAt    Pos                 // where the mapping that took largeKeys over MaxLargeKeys starts
 }
 
 // level is an open block node: the column it starts at, whether it is
@@ -129,7 +139,9 @@ type level struct {
 type structure struct {
 	depth, entries            int  // the deepest nesting, and the entries counted
 	widest, wideKeys          int  // the most keys in one block mapping, and the keys of the first over MaxKeys
+	largeKeys                 int  // the keys of mappings with more than LargeMapping keys
 	tooDeep, tooMany, tooWide bool // a limit was passed, at at
+	tooLarge                  bool // large mappings have more than MaxLargeKeys keys, the first over it at at
 	at                        Pos
 }
 
@@ -152,8 +164,14 @@ func scanStructure(src []byte) structure {
 				at: Pos{line, utf8.RuneCount(text[:col]) + 1}}
 		}
 	}
-	return structure{depth: s.deepest, entries: s.entries, widest: s.widest,
-		wideKeys: s.wideKeys, tooWide: s.wideKeys > 0, at: s.wide}
+	sc := structure{depth: s.deepest, entries: s.entries, widest: s.widest, wideKeys: s.wideKeys, largeKeys: s.largeKeys}
+	switch {
+	case s.wideKeys > 0:
+		sc.tooWide, sc.at = true, s.wide
+	case s.largeKeys > MaxLargeKeys:
+		sc.tooLarge, sc.at = true, s.largeAt
+	}
+	return sc
 }
 
 // line scans one line; it returns the byte offset where the nesting went
@@ -265,6 +283,15 @@ func (s *depthScan) countKey(l *level, closed level) {
 	s.widest = max(s.widest, l.keys)
 	if l.keys > MaxKeys && (s.wideKeys == 0 || s.wide == l.start) {
 		s.wide, s.wideKeys = l.start, l.keys
+	}
+	switch {
+	case l.keys == LargeMapping+1:
+		s.largeKeys += l.keys // the mapping has just become large: all its keys count
+	case l.keys > LargeMapping+1:
+		s.largeKeys++
+	}
+	if s.largeKeys > MaxLargeKeys && s.largeAt == (Pos{}) {
+		s.largeAt = l.start
 	}
 }
 
