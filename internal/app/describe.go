@@ -33,11 +33,21 @@ func describeStages(start float64, stages []plan.Stage, one, many string) string
 			unit = one
 		}
 		if s.Target == from {
-			parts = append(parts, fmt.Sprintf("%s%s for %s", units.Exact(s.Target), unit, units.DurationLiteral(s.Duration)))
+			parts = append(parts, fmt.Sprintf("%s%s for %s", level(s.Target), unit, units.DurationLiteral(s.Duration)))
 		} else {
-			parts = append(parts, fmt.Sprintf("%s→%s%s over %s", units.Exact(from), units.Exact(s.Target), unit, units.DurationLiteral(s.Duration)))
+			parts = append(parts, fmt.Sprintf("%s→%s%s over %s", level(from), level(s.Target), unit, units.DurationLiteral(s.Duration)))
 		}
 		from = s.Target
 	}
 	return strings.Join(parts, ", ")
+}
+
+// level writes a stage's level as given ("1,234.5"), or to three
+// significant digits when it is a quotient a time_unit made (1 per 7s is
+// 0.14285714285714285/s, 1 per 24h has 20 decimals).
+func level(v float64) string {
+	if s := units.Exact(v); len(s) <= 10 {
+		return s
+	}
+	return units.Number(v)
 }

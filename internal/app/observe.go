@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -54,7 +55,11 @@ func (o *observations) ScrapeFailed(f scrape.Failure) {
 	}
 	o.mu.Unlock()
 	if first {
-		o.notice(fmt.Sprintf("scraping %s (%s) fails from %s: %s: %s; the run goes on without it", f.Target, f.URL, units.Clock(f.FirstSec), f.Kind, f.First))
+		tail := "; the run goes on without it"
+		if strings.Contains(f.First, scrape.PendingAtEnd) {
+			tail = "" // found when the run ended: there is no run to go on
+		}
+		o.notice(fmt.Sprintf("scraping %s (%s) fails from %s: %s: %s%s", f.Target, f.URL, units.Clock(f.FirstSec), f.Kind, f.First, tail))
 	}
 }
 

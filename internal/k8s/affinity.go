@@ -6,6 +6,7 @@ import (
 
 	"github.com/goccy/go-yaml"
 	"github.com/loadlens/loadlens/internal/k8s/kapi"
+	"github.com/loadlens/loadlens/internal/plan"
 )
 
 // ParseAffinity reads a pod's affinity written as in a pod spec, in YAML
@@ -14,6 +15,9 @@ import (
 // start with name (a file's, or the flag's) and the line and column.
 func ParseAffinity(name string, src []byte) (*kapi.Affinity, error) {
 	var a kapi.Affinity
+	if err := plan.CheckLimits(name, src); err != nil {
+		return nil, err // the YAML parser's time grows with the square of a mapping's keys
+	}
 	if err := yaml.UnmarshalWithOptions(src, &a, yaml.Strict()); err != nil {
 		if m := yamlPos.FindStringSubmatch(err.Error()); m != nil {
 			return nil, fmt.Errorf("%s:%s:%s: %s", name, m[1], m[2], firstLine(m[3]))

@@ -1,6 +1,7 @@
 package k8s
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -130,6 +131,11 @@ func TestPlacementOnThePods(t *testing.T) {
 // TestParseAffinity: --affinity takes a pod's affinity in YAML or JSON,
 // strictly, and refuses what the API server would, naming the field.
 func TestParseAffinity(t *testing.T) {
+	var wide strings.Builder // its parse took 10 s: the parser's time grows with the square of a mapping's keys
+	wide.WriteString("x-pad:\n")
+	for i := range 20000 {
+		fmt.Fprintf(&wide, "  k%d: v\n", i)
+	}
 	for _, tc := range []struct{ name, src, want string }{
 		{"json", `{"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "zone", "operator": "In", "values": ["a"]}]}]}}}`, ""},
 		{"yaml", "podAntiAffinity:\n  requiredDuringSchedulingIgnoredDuringExecution:\n    - topologyKey: kubernetes.io/hostname\n      labelSelector: {matchLabels: {app: shop}}\n", ""},
@@ -140,6 +146,7 @@ func TestParseAffinity(t *testing.T) {
 			"matchExpressions[0].values: operator In needs values"},
 		{"no terms", `{"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": []}}}`, "nodeSelectorTerms: give at least one term"},
 		{"weight", "nodeAffinity:\n  preferredDuringSchedulingIgnoredDuringExecution:\n    - weight: 0\n      preference: {}\n", "[0].weight: 0: from 1 to 100"},
+		{"a mapping too wide to parse", wide.String(), "a.yaml:2:3: 20,000 keys in one mapping, more than 2,000"},
 		{"no topology key", "podAffinity:\n  requiredDuringSchedulingIgnoredDuringExecution:\n    - labelSelector: {matchLabels: {app: db}}\n", "podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey: required"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -109,17 +109,24 @@ func (p *parser) checkVUs(n yamldoc.Node, count int, what string) bool {
 	return true
 }
 
+// maxShownRequests is the most requests per iteration a message counts:
+// nested repeats multiply past any real flow (16 of 10,000 make 10^64).
+const maxShownRequests = 1_000_000_000
+
 // checkRate reports an arrival rate, written at n, of iterations with
 // requests requests each, beyond what the machine can send.
-func (p *parser) checkRate(n yamldoc.Node, perSecond float64, requests int) bool {
+func (p *parser) checkRate(n yamldoc.Node, perSecond float64, requests int64) bool {
 	limit, why := p.machine.MaxRate()
 	need := perSecond * float64(max(requests, 1)) * p.machine.share()
 	if limit == 0 || need <= limit {
 		return true
 	}
 	each := "1 request each"
-	if requests > 1 {
-		each = strconv.Itoa(requests) + " requests each"
+	switch {
+	case requests > maxShownRequests:
+		each = "more than " + group(maxShownRequests) + " requests each"
+	case requests > 1:
+		each = group(requests) + " requests each"
 	}
 	p.Errs.Add(n.Pos, n.Path, "%s iterations/s (%s) is more than this machine can send: %s; split the load over several machines with run --agents (or k8s run), which gives each its share",
 		number(perSecond), each, why)

@@ -41,10 +41,27 @@ func (p *parser) load(o *yamldoc.Object, m Model, flow []Step) (Load, vuNeed) {
 	return p.arrivalLoad(o, flow)
 }
 
-// requestSteps counts the most requests one iteration of flow sends.
-func requestSteps(flow []Step) int {
+// requestSteps counts the most requests one iteration of flow sends,
+// saturated rather than overflowed.
+func requestSteps(flow []Step) int64 {
 	n, _ := worstCase(flow)
-	return int(min(n, 1<<31))
+	return n
+}
+
+// minRate is the least arrival rate per second: below one iteration a day
+// a scenario starts its first iteration and, in any test's length, no other.
+const minRate = 1.0 / (24 * 60 * 60)
+
+// rateValue parses a rate per unit: 0, or at least one iteration a day.
+func (p *parser) rateValue(unit time.Duration) func(yamldoc.Node) (float64, bool) {
+	return func(n yamldoc.Node) (float64, bool) {
+		v, ok := p.NonNegative(n, "a number")
+		if ok && v > 0 && v/unit.Seconds() < minRate {
+			p.Errs.Add(n.Pos, n.Path, "less than one iteration a day; the least rate is one a day (1 with time_unit: 24h), or 0 in a stage for none")
+			return 0, false
+		}
+		return v, ok
+	}
 }
 
 // arrivalLoad parses an arrival-rate scenario.
@@ -57,7 +74,7 @@ func (p *parser) arrivalLoad(o *yamldoc.Object, flow []Step) (Load, vuNeed) {
 		}
 	}
 	perSecond := func(r float64) float64 { return r / unit.Seconds() }
-	start, stages, peakAt, ok := p.stages(o, "rate", "start_rate", false)
+	start, stages, peakAt, ok := p.stages(o, "rate", "start_rate", p.rateValue(unit))
 	if !ok {
 		// The rate is wrong, but the VUs' and slack's errors are worth
 		// reporting too: every problem at once.
@@ -142,7 +159,10 @@ func (p *parser) vusLoad(o *yamldoc.Object) (Load, vuNeed) {
 	if n, ok := o.Get("graceful_ramp_down"); ok {
 		l.GracefulRampDown, _ = p.Duration(n)
 	}
-	start, stages, peakAt, ok := p.stages(o, "vus", "start_vus", true)
+	start, stages, peakAt, ok := p.stages(o, "vus", "start_vus", func(n yamldoc.Node) (float64, bool) {
+		i, ok := p.Count(n, 0)
+		return float64(i), ok
+	})
 	if !ok {
 		return l, vuNeed{}
 	}
@@ -191,14 +211,7 @@ func (p *parser) iterationsLoad(o *yamldoc.Object) (Load, vuNeed) {
 // stages parses the shorthand (level + duration: a constant level) or the
 // long form (startKey + stages). Levels are rates or, with whole, VU counts.
 // It also returns the node of the highest level, for errors about it.
-func (p *parser) stages(o *yamldoc.Object, level, startKey string, whole bool) (float64, []Stage, yamldoc.Node, bool) {
-	value := func(n yamldoc.Node) (float64, bool) {
-		if whole {
-			i, ok := p.Count(n, 0)
-			return float64(i), ok
-		}
-		return p.NonNegative(n, "a number")
-	}
+func (p *parser) stages(o *yamldoc.Object, level, startKey string, value func(yamldoc.Node) (float64, bool)) (float64, []Stage, yamldoc.Node, bool) {
 	levelNode, hasLevel := o.Get(level)
 	durNode, hasDur := o.Get("duration")
 	stagesNode, hasStages := o.Get("stages")

@@ -129,7 +129,7 @@ func TestFailingTargetsAreReportedOnceAndOthersKeepGoing(t *testing.T) {
 	bad := []struct{ name, kind, first string }{
 		{"status", KindHTTPStatus, "HTTP 500 Internal Server Error"},
 		{"garbage", KindParse, "not Prometheus text exposition: "},
-		{"slow", KindTimeout, "no complete response within 360ms"},
+		{"slow", KindTimeout, "no scrape answered: no complete response within 360ms"},
 		{"refused", KindRefused, "connection refused"},
 	}
 	rec := newRecorder(func(r *recorder) bool {
@@ -214,8 +214,9 @@ func TestRecoveryIsReported(t *testing.T) {
 	if len(fs) != 2 {
 		t.Fatalf("reports %+v, want 2: the failure and the recovery", fs)
 	}
+	// failing from the run's start: its first scrape failed
 	want := Failure{Target: "flaky", URL: flaky.URL, Kind: KindHTTPStatus, First: "HTTP 503 Service Unavailable",
-		FirstSec: 1, LastSec: 2, Failures: 2, RecoveredSec: 3}
+		FirstSec: 0, LastSec: 2, Failures: 2, RecoveredSec: 3}
 	if fs[1] != want {
 		t.Errorf("recovery report %+v, want %+v", fs[1], want)
 	}

@@ -11,12 +11,13 @@ import (
 // target is one target's configuration and what its loop remembers
 // between scrapes. Only its own loop goroutine touches it.
 type target struct {
-	cfg     *Target
-	sel     *selection
-	conv    *converter
-	lastSec int // the last second points were delivered at; they never go back
-	fail    failState
-	noted   bool // the sink was told what the bounds left out
+	cfg      *Target
+	sel      *selection
+	conv     *converter
+	lastSec  int // the last second points were delivered at; they never go back
+	fail     failState
+	noted    bool // the sink was told what the bounds left out
+	answered bool // a scrape has succeeded
 }
 
 // failState is a target's failure record and whether the sink has seen it.
@@ -50,13 +51,17 @@ func (s *Scraper) scrapeOnce(ctx context.Context, t *target) {
 	}
 	took := time.Since(began)
 	if ctx.Err() != nil {
-		return // the run is over: an interrupted scrape is not the target's failure
+		s.cutOff(t, max(sec, 0), took)
+		return
 	}
 	if err == nil && t.conv.over.Any() && !t.noted {
 		t.noted = true // one note per target: later scrapes overflow alike
 		s.limited(t.conv.over)
 	}
 	up := 1.0
+	if err == nil {
+		t.answered = true
+	}
 	if err != nil {
 		up = 0
 		s.failed(t, max(sec, 0), err)
@@ -87,13 +92,34 @@ func (t *target) convert(ctx context.Context, body []byte, at time.Time, sec int
 	return t.conv.convert(fams, t.sel, at, sec), nil
 }
 
+// PendingAtEnd starts the message of a scrape the run's end cut off.
+const PendingAtEnd = "still pending at the run's end"
+
+// cutOff records a scrape the run's end interrupted, after took, as a
+// failure when no scrape has answered or the target is failing: a target
+// that hangs or trickles in a run shorter than Timeout is otherwise never
+// mentioned. A healthy target's last scrape cut short is no failure.
+func (s *Scraper) cutOff(t *target, sec int, took time.Duration) {
+	if t.answered && !t.fail.failing {
+		return
+	}
+	s.failed(t, sec, &scrapeError{KindTimeout, PendingAtEnd + ", after " + took.Round(100*time.Millisecond).String()})
+}
+
 // failed records a failed scrape, reporting the record when the target
-// starts failing.
+// starts failing. A target whose first scrape failed is failing from the
+// run's start, not from when that scrape gave up (up to Timeout later).
 func (s *Scraper) failed(t *target, sec int, err error) {
 	f := &t.fail
 	if f.rec.Failures == 0 {
 		// shown and stored: without the URL's credentials (net/http quotes the URL)
 		f.rec = Failure{Target: t.cfg.Name, URL: plan.Redact(t.cfg.URL), Kind: kindOf(err), First: plan.Redact(err.Error()), FirstSec: sec}
+		if !t.answered {
+			f.rec.FirstSec = 0
+			if f.rec.Kind == KindTimeout {
+				f.rec.First = "no scrape answered: " + f.rec.First
+			}
+		}
 	}
 	f.rec.Failures++
 	f.rec.LastSec = sec

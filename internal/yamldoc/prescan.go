@@ -5,16 +5,25 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/loadlens/loadlens/internal/units"
 )
 
 // Limits checked before the YAML parser sees a file: its memory grows with
 // the square of the nesting (32k levels took 1.6 GB) and by about 2 KiB per
-// entry (1 MiB of steps, 91k entries, peaked at 185 MB), while real test
-// files are a few KiB, nest about ten levels and have a few thousand entries.
+// entry (1 MiB of steps, 91k entries, peaked at 185 MB), and its time with
+// the square of one block mapping's keys (49k keys took 32 s, 2k 0.05 s of
+// CPU), while real test files are a few KiB, nest about ten levels, have a
+// few thousand entries and a few dozen keys in a mapping.
 const (
 	MaxFileSize = 10 << 20 // bytes of a test file
 	MaxDepth    = 64       // nesting of YAML collections
 	MaxEntries  = 50000    // keys and list items, block and flow
+	MaxKeys     = 2000     // keys of one block mapping
+	// LargeMapping and MaxLargeKeys bound the keys of block mappings with more
+	// than LargeMapping keys, together: 24 mappings of 2,000 keys took 1.2 s.
+	LargeMapping = 200
+	MaxLargeKeys = 8000
 )
 
 // utf8BOM is the byte order mark some editors put at the start of UTF-8 files.
@@ -44,8 +53,26 @@ func (d *Doc) prescan(src []byte) ([]byte, bool) {
 	case sc.tooMany:
 		d.Errs.Add(sc.at, "", "the file has more than %d YAML entries (keys and list items); a test file needs far fewer (put large data in a CSV file, under data:)", MaxEntries)
 		return nil, false
+	case sc.tooWide:
+		d.Errs.Add(sc.at, "", "%s keys in one mapping, more than %s; a test file needs far fewer (put large data in a CSV file, under data:)",
+			units.Count(int64(sc.wideKeys)), units.Count(MaxKeys))
+		return nil, false
+	case sc.tooLarge:
+		d.Errs.Add(sc.at, "", "%s keys in mappings of more than %d keys each, more than %s in all; a test file needs far fewer (put large data in a CSV file, under data:)",
+			units.Count(int64(sc.largeKeys)), LargeMapping, units.Count(MaxLargeKeys))
+		return nil, false
 	}
 	return src, true
+}
+
+// Prescan checks YAML text named file against the limits, before another
+// parser reads it; the error names file, line and column.
+func Prescan(file string, src []byte) error {
+	d := New(file, nil)
+	if _, ok := d.prescan(src); !ok {
+		return d.Errs.Result()
+	}
+	return nil
 }
 
 // invalidUTF8 returns where the first byte that is not UTF-8 is.
@@ -87,24 +114,40 @@ type depthScan struct {
 	scalarOver int                 // a block scalar's content lines are indented more than this; -1 when none
 	deepest    int                 // the deepest nesting seen
 	entries    int                 // keys and list items seen
+	lineNo     int                 // the line being scanned, from 1
+	text       []byte              // its text
+	widest     int                 // the most keys seen in one block mapping
+	wide       Pos                 // where the first mapping with more than MaxKeys keys starts
+	wideKeys   int                 // its keys; 0 when there is none
+	largeKeys  int                 // the keys of mappings with more than LargeMapping keys
+	largeAt    Pos                 // where the mapping that took largeKeys over MaxLargeKeys starts
 }
 
-// level is an open block node: the column it starts at, and whether it is
-// a sequence entry (an indentless sequence sits at its key's column).
+// level is an open block node: the column it starts at, whether it is
+// a sequence entry (an indentless sequence sits at its key's column) and
+// its kind: '-' an item, '?' an explicit key, ':' its value, 'k' a key.
+// A key counts the keys of its mapping up to itself, which starts at start.
 type level struct {
-	col int
-	seq bool
+	col   int
+	seq   bool
+	kind  byte
+	keys  int
+	start Pos
 }
 
 // structure is what scanStructure found.
 type structure struct {
-	depth, entries   int  // the deepest nesting, and the entries counted
-	tooDeep, tooMany bool // a limit was passed, at at
-	at               Pos
+	depth, entries            int  // the deepest nesting, and the entries counted
+	widest, wideKeys          int  // the most keys in one block mapping, and the keys of the first over MaxKeys
+	largeKeys                 int  // the keys of mappings with more than LargeMapping keys
+	tooDeep, tooMany, tooWide bool // a limit was passed, at at
+	tooLarge                  bool // large mappings have more than MaxLargeKeys keys, the first over it at at
+	at                        Pos
 }
 
 // scanStructure measures src's nesting and entries, stopping where it first
-// nests more than MaxDepth levels or has more than MaxEntries entries.
+// nests more than MaxDepth levels or has more than MaxEntries entries. It
+// scans on past the first mapping with more than MaxKeys keys, to count them all.
 func scanStructure(src []byte) structure {
 	s := depthScan{scalarOver: -1}
 	for line := 1; len(src) > 0; line++ {
@@ -114,13 +157,21 @@ func scanStructure(src []byte) structure {
 		} else {
 			src = nil
 		}
+		s.lineNo, s.text = line, text
 		col, deep := s.line(bytes.TrimSuffix(text, []byte{'\r'}))
 		if deep || s.entries > MaxEntries {
-			return structure{depth: s.deepest, entries: s.entries, tooDeep: deep, tooMany: !deep,
+			return structure{depth: s.deepest, entries: s.entries, widest: s.widest, tooDeep: deep, tooMany: !deep,
 				at: Pos{line, utf8.RuneCount(text[:col]) + 1}}
 		}
 	}
-	return structure{depth: s.deepest, entries: s.entries}
+	sc := structure{depth: s.deepest, entries: s.entries, widest: s.widest, wideKeys: s.wideKeys, largeKeys: s.largeKeys}
+	switch {
+	case s.wideKeys > 0:
+		sc.tooWide, sc.at = true, s.wide
+	case s.largeKeys > MaxLargeKeys:
+		sc.tooLarge, sc.at = true, s.largeAt
+	}
+	return sc
 }
 
 // line scans one line; it returns the byte offset where the nesting went
@@ -163,7 +214,7 @@ func (s *depthScan) line(text []byte) (int, bool) {
 	for i < len(text) {
 		// "- " and "? " open a node; several may share a line ("- - x").
 		if (text[i] == '-' || text[i] == '?') && (i+1 == len(text) || text[i+1] == ' ') {
-			if deep := s.open(i, true, first); deep {
+			if deep := s.open(i, text[i], first); deep {
 				return i, true
 			}
 			first = false
@@ -177,7 +228,11 @@ func (s *depthScan) line(text []byte) (int, bool) {
 		return 0, false
 	}
 	if colon, ok := keyColon(text, i); ok {
-		if deep := s.open(i, false, first); deep {
+		kind := byte('k')
+		if colon == i {
+			kind = ':' // the value of an explicit key ("? k" then ": v")
+		}
+		if deep := s.open(i, kind, first); deep {
 			return i, true
 		}
 		i = skipProperties(text, skipSpaces(text, colon+1))
@@ -185,27 +240,59 @@ func (s *depthScan) line(text []byte) (int, bool) {
 	return s.value(text, i)
 }
 
-// open records a block node starting at column col. The first node on a
-// line closes the nodes it is not inside of: those at deeper columns, and
-// at its own column unless it is a sequence entry under a key there.
-func (s *depthScan) open(col int, seq, first bool) bool {
+// open records a block node of kind starting at column col. The first node
+// on a line closes the nodes it is not inside of: those at deeper columns,
+// and at its own column unless it is a sequence entry under a key there.
+func (s *depthScan) open(col int, kind byte, first bool) bool {
+	var closed level // the last node closed, a sibling when at col
 	if first {
 		for s.n > 0 {
 			top := s.stack[s.n-1]
-			if top.col < col || (top.col == col && seq && !top.seq) {
+			if top.col < col || (top.col == col && kind == '-' && !top.seq) {
 				break
 			}
+			closed = top
 			s.n--
 		}
 	}
 	if s.n+s.flow >= MaxDepth {
 		return true
 	}
-	s.stack[s.n] = level{col: col, seq: seq}
+	l := level{col: col, seq: kind == '-' || kind == '?', kind: kind}
+	if kind != '-' {
+		s.countKey(&l, closed)
+	}
+	s.stack[s.n] = l
 	s.n++
 	s.entries++
 	s.deepest = max(s.deepest, s.n)
 	return false
+}
+
+// countKey counts key l into its mapping: that of the key closed before it
+// at its column, or a new one starting at l.
+func (s *depthScan) countKey(l *level, closed level) {
+	switch {
+	case closed.kind == 0 || closed.kind == '-' || closed.col != l.col:
+		l.keys, l.start = 1, Pos{s.lineNo, utf8.RuneCount(s.text[:min(l.col, len(s.text))]) + 1}
+	case l.kind == ':':
+		l.keys, l.start = closed.keys, closed.start // an explicit key's value, counted with its key
+	default:
+		l.keys, l.start = closed.keys+1, closed.start
+	}
+	s.widest = max(s.widest, l.keys)
+	if l.keys > MaxKeys && (s.wideKeys == 0 || s.wide == l.start) {
+		s.wide, s.wideKeys = l.start, l.keys
+	}
+	switch {
+	case l.keys == LargeMapping+1:
+		s.largeKeys += l.keys // the mapping has just become large: all its keys count
+	case l.keys > LargeMapping+1:
+		s.largeKeys++
+	}
+	if s.largeKeys > MaxLargeKeys && s.largeAt == (Pos{}) {
+		s.largeAt = l.start
+	}
 }
 
 // value scans a block value starting at i: a block scalar indicator, a

@@ -69,13 +69,16 @@ func TestScanStructureMatchesTheParserOnRealFiles(t *testing.T) {
 		if err != nil {
 			continue // a fragment of the docs
 		}
-		want := 0
+		want, wide := 0, 0
 		for _, d := range f.Docs {
 			if d != nil && d.Body != nil {
-				want = max(want, astDepth(d.Body))
+				want, wide = max(want, astDepth(d.Body)), max(wide, astWidest(d.Body))
 			}
 		}
 		sc := scanStructure([]byte(src))
+		if sc.widest != wide {
+			t.Errorf("%s: scanned widest mapping %d keys, parser's %d", name, sc.widest, wide)
+		}
 		// The scanner may see a level more where a flow mapping sits in a
 		// list; it must never see fewer than the parser builds.
 		if sc.tooDeep || sc.tooMany || sc.depth < want || sc.depth > want+2 || sc.depth > 16 {

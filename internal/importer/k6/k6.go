@@ -474,8 +474,7 @@ func (s *script) executorLoad(name string, o value) ([]importer.KV, bool) {
 		addNum("rate", "rate")
 		addDur("duration", "duration")
 		addDur("timeUnit", "time_unit")
-		addNum("preAllocatedVUs", "pre_allocated_vus")
-		addNum("maxVUs", "max_vus")
+		load = append(load, arrivalVUs(o)...)
 	case "ramping-arrival-rate":
 		add("model", "arrival-rate")
 		addNum("startRate", "start_rate")
@@ -483,8 +482,7 @@ func (s *script) executorLoad(name string, o value) ([]importer.KV, bool) {
 			add("stages", st)
 		}
 		addDur("timeUnit", "time_unit")
-		addNum("preAllocatedVUs", "pre_allocated_vus")
-		addNum("maxVUs", "max_vus")
+		load = append(load, arrivalVUs(o)...)
 	case "shared-iterations":
 		add("model", "iterations")
 		addNum("vus", "vus")
@@ -511,6 +509,22 @@ func (s *script) executorLoad(name string, o value) ([]importer.KV, bool) {
 	addDur("startTime", "start_time")
 	addDur("gracefulStop", "graceful_stop")
 	return load, true
+}
+
+// arrivalVUs converts an arrival-rate scenario's VUs. k6's maxVUs defaults
+// to preAllocatedVUs: without max_vus loadlens would start VUs up to its own cap.
+func arrivalVUs(o value) []importer.KV {
+	var kv []importer.KV
+	pre, ok := num(o, "preAllocatedVUs")
+	if ok {
+		kv = append(kv, importer.KV{Key: "pre_allocated_vus", Value: importer.Raw(pre)})
+	}
+	if v, found := num(o, "maxVUs"); found {
+		kv = append(kv, importer.KV{Key: "max_vus", Value: importer.Raw(v)})
+	} else if ok {
+		kv = append(kv, importer.KV{Key: "max_vus", Value: importer.Raw(pre)})
+	}
+	return kv
 }
 
 func atoi(s string) int {
