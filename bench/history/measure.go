@@ -85,13 +85,14 @@ type Alarms struct {
 	Series Share   // stable series (the test's first) with any change point
 	Test   Share   // stable tests with a change point in any of their series
 	Gate   float64 // the share of runs after which --fail-on-change (newest 5 runs, worse) would fail on one series
+	Ever   Share   // gated series on which it would fail after any of their runs
 }
 
 // alarmRates runs the method on the k series of trials stable tests of n
 // runs, once on the whole series; and after each run of the first series
 // of gated of them, as a CI gate would.
 func alarmRates(m history.Method, sigma, outlier float64, n, k, trials, gated int, r *rand.Rand) Alarms {
-	out := Alarms{Series: Share{Trials: trials}, Test: Share{Trials: trials}}
+	out := Alarms{Series: Share{Trials: trials}, Test: Share{Trials: trials}, Ever: Share{Trials: max(min(gated, trials), 1)}}
 	gates, judged := 0, 0
 	for i := range trials {
 		test := history.Synthetic{Pre: n, Sigma: sigma, Outlier: outlier}.Test(r, k)
@@ -110,6 +111,9 @@ func alarmRates(m history.Method, sigma, outlier float64, n, k, trials, gated in
 		if i < gated {
 			g, j := gateFails(m, test[0])
 			gates, judged = gates+g, judged+j
+			if g > 0 {
+				out.Ever.Hits++
+			}
 		}
 	}
 	out.Gate = float64(gates) / float64(max(judged, 1))
@@ -121,12 +125,52 @@ func alarmRates(m history.Method, sigma, outlier float64, n, k, trials, gated in
 func gateFails(m history.Method, xs []float64) (fails, judged int) {
 	for k := 2 * m.MinRuns; k <= len(xs); k++ {
 		judged++
-		for _, st := range m.Detect(xs[:k], true) {
-			if st.Change > 0 && st.At >= k-5 {
-				fails++
+		if gateFailsAt(m, xs[:k], true) {
+			fails++
+		}
+	}
+	return fails, judged
+}
+
+// gateFailsAt reports whether --fail-on-change (newest 5 runs, worse, one
+// endpoint's p(50)) fails on xs: a change point for the worse in its
+// newest 5 runs, or, with newest, its newest runs past their level's spread.
+func gateFailsAt(m history.Method, xs []float64, newest bool) bool {
+	steps := m.Detect(xs, true)
+	for _, st := range steps {
+		if st.Change > 0 && st.At >= len(xs)-5 {
+			return true
+		}
+	}
+	return newest && m.NewestOutrun(xs, history.LevelStart(steps), history.P50, 1).Past
+}
+
+// gateSteps measures how soon the gate fails on a step: the share of
+// series where it first fails on the step's 1st, 2nd, 3rd run ([0]
+// unused), by change points alone and with the newest runs' spread.
+func gateSteps(m history.Method, s history.Synthetic, trials int, r *rand.Rand) (alone, newest [4]float64) {
+	for range trials {
+		xs := s.Series(r)
+		for k := 1; k <= 3 && k <= s.Post; k++ {
+			if gateFailsAt(m, xs[:s.Pre+k], false) {
+				for j := k; j <= 3; j++ {
+					alone[j]++
+				}
+				break
+			}
+		}
+		for k := 1; k <= 3 && k <= s.Post; k++ {
+			if gateFailsAt(m, xs[:s.Pre+k], true) {
+				for j := k; j <= 3; j++ {
+					newest[j]++
+				}
 				break
 			}
 		}
 	}
-	return fails, judged
+	for k := range alone {
+		alone[k] /= float64(trials)
+		newest[k] /= float64(trials)
+	}
+	return alone, newest
 }

@@ -67,6 +67,7 @@ func measureAll(m history.Method, recs []*Recorded, n Sizes, r *rand.Rand) strin
 	sb.WriteString(alarmTable(tm, levels, label, n, r))
 	sb.WriteString(familyTable(m, n, r))
 	sb.WriteString(compareMethods(m, n, r))
+	sb.WriteString(gateTable(tm, n, r)) // last: the tables before draw the same series as before it
 	return sb.String()
 }
 
@@ -100,11 +101,11 @@ func alarmTable(m history.Method, levels []float64, label func(float64) string, 
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "\n#### False alarms (synthetic: %d stable runs, %d tests of %d series per row, 95 %% intervals)\n\n", stableRuns, n.Alarms, testSeries)
 	fmt.Fprintf(&sb, "An outlier run slows every series of its test at once (a noisy neighbour); each series has noise of its own.\n\n")
-	fmt.Fprintf(&sb, "| noise σ | outliers | one series with any change point | the test: any of its %d series | runs after which `--fail-on-change` fails (one series) |\n|---|---|---|---|---|\n", testSeries)
+	fmt.Fprintf(&sb, "| noise σ | outliers | one series with any change point | the test: any of its %d series | runs after which `--fail-on-change` fails (one series) | series it fails after any run of |\n|---|---|---|---|---|---|\n", testSeries)
 	for _, sg := range levels {
 		for _, o := range []float64{0, outlierRate} {
 			a := alarmRates(m, sg, o, stableRuns, testSeries, n.Alarms, n.Gated, r)
-			fmt.Fprintf(&sb, "| %s | %s | %s | %s | %s |\n", label(sg), pct(o), a.Series, a.Test, pct(a.Gate))
+			fmt.Fprintf(&sb, "| %s | %s | %s | %s | %s | %s |\n", label(sg), pct(o), a.Series, a.Test, pct(a.Gate), a.Ever)
 		}
 	}
 	return sb.String()
@@ -160,6 +161,24 @@ func compareMethods(m history.Method, n Sizes, r *rand.Rand) string {
 			five := stepRates(tm, s, n.Steps, r)
 			a := alarmRates(tm, sg, outlierRate, stableRuns, testSeries, n.Alarms, n.Gated, r)
 			fmt.Fprintf(&sb, "| %s | %s | %s | %s | %s | %s | %s |\n", v.name, pct(sg), pct(ten.Found[3]), pct(five.Found[3]), a.Series, a.Test, pct(a.Gate))
+		}
+	}
+	return sb.String()
+}
+
+// gateTable is how soon --fail-on-change fails on a step: by change points
+// alone (3 runs of the new level at the least), and with the newest runs
+// set against their level's spread.
+func gateTable(m history.Method, n Sizes, r *rand.Rand) string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "\n#### `--fail-on-change` on a step (synthetic: %d stable runs, then a step; %.0f %% of runs outliers; one series of a test of 2 endpoints)\n\n", preRuns, 100*outlierRate)
+	sb.WriteString("Share of series where the gate, run after each run, has failed by the step's 1st / 2nd / 3rd run:\n\n")
+	sb.WriteString("| noise σ | step | change points alone (before) | with the newest runs against their level's spread |\n|---|---|---|---|\n")
+	for _, sg := range []float64{0.02, 0.05} {
+		for _, st := range []float64{0.10, 0.20, 0.50} {
+			alone, newest := gateSteps(m, history.Synthetic{Pre: preRuns, Post: 3, Step: st, Sigma: sg, Outlier: outlierRate}, n.Steps, r)
+			fmt.Fprintf(&sb, "| %s | %+.0f %% | %s / %s / %s | %s / %s / %s |\n", pct(sg), 100*st,
+				pct(alone[1]), pct(alone[2]), pct(alone[3]), pct(newest[1]), pct(newest[2]), pct(newest[3]))
 		}
 	}
 	return sb.String()

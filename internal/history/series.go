@@ -167,6 +167,18 @@ func (m Method) changes(s *Series) []Change {
 	return out
 }
 
+// LevelStart is the index of the run where the newest level of endpoint's
+// figure f begins: its last change point's, 0 when it has none.
+func (s *Series) LevelStart(endpoint string, f Figure) int {
+	start := 0
+	for _, c := range s.Changes {
+		if c.Endpoint == endpoint && c.Figure == f {
+			start = max(start, c.At)
+		}
+	}
+	return start
+}
+
 // Recent returns the changes of figure f for the worse whose new level
 // starts within the newest `within` analysed runs of the series: what a CI
 // job that just added a run should fail on.

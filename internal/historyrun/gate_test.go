@@ -79,14 +79,49 @@ func TestGateOnFewRunsIsNotJudged(t *testing.T) {
 		{"three flat runs", runsOf(22.0, 21.6, 22.4), false, app.ExitNotJudged, "3 more would let the gate judge p(50)"},
 		{"three flat runs, allowed", runsOf(22.0, 21.6, 22.4), true, app.ExitOK, "? not judged: passes as --allow-not-judged asks"},
 		{"newest +25% past four quiet runs", runsOf(22.0, 21.6, 22.4, 22.5, 27.6), false, app.ExitThresholdFailed,
-			"the newest run, r04, has p(50) of GET /h +24.8% against the 4 analysed runs before it, past their spread"},
+			"the newest run, r04, is past the spread of the 4 analysed runs before it: p(50) of GET /h +24.8% against them (prediction t = 10.6 > 5.8, one-sided α = 0.005)"},
 		{"newest faster: no worse", runsOf(22.0, 21.6, 22.4, 22.5, 17.6), false, app.ExitNotJudged, "1 more would let the gate judge"},
-		{"six flat runs judge", runsOf(22.0, 21.6, 22.4, 22.5, 22.0, 21.9), false, app.ExitOK, "no change of p(50) for the worse"},
+		{"six flat runs judge", runsOf(22.0, 21.6, 22.4, 22.5, 22.0, 21.9), false, app.ExitOK,
+			"no change of p(50) for the worse: no change point starts in the newest 5 runs, and the newest runs lie within the spread"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out strings.Builder
 			f := history.P50
 			code := gateChanges(HistoryConfig{FailOn: &f, Within: 5, AllowNotJudged: tc.allow, Out: &out}, history.Group(tc.runs, history.DefaultMethod))
+			if code != tc.code || !strings.Contains(strings.Join(strings.Fields(out.String()), " "), tc.says) {
+				t.Errorf("exit %d, want %d saying %q:\n%s", code, tc.code, tc.says, out.String())
+			}
+		})
+	}
+}
+
+// TestGateFailsNewestRunsPastTheirLevel is trial B's: with 6 or more
+// analysed runs only change points judged, and a change point needs 3 runs
+// after it, so six runs at 7–8 ms then one at 22.5 ms passed ("no change of
+// p(50) for the worse starts in the newest 5 runs", exit 0), as did a 2.7×
+// pair after 5 stable runs. The newest runs of a level, too few for a change
+// point, past the spread of the level's runs before them now fail (99).
+func TestGateFailsNewestRunsPastTheirLevel(t *testing.T) {
+	trial := []float64{6.98, 7.73, 6.99, 8.01, 7.41, 7.58}
+	for _, tc := range []struct {
+		name string
+		runs []history.Run
+		code int
+		says string
+	}{
+		{"trial B: six runs then 3×", runsOf(append(trial, 22.5)...), app.ExitThresholdFailed,
+			"the newest run, r06, is past the spread of the 6 analysed runs before it: p(50) of GET /h +202% against them"},
+		{"a 2.7× pair after 5 stable runs", runsOf(6.0, 6.4, 6.2, 6.3, 6.2, 16.8, 16.9), app.ExitThresholdFailed,
+			"the newest 2 runs with a p(50) of GET /h, r05 and r06, are each past the spread of the 5 analysed runs before them"},
+		{"a 2.7× run, then one back", runsOf(6.0, 6.4, 6.2, 6.3, 6.2, 16.8, 6.1), app.ExitOK, "no change of p(50) for the worse"},
+		{"a level since a change point", runsOf(5.6, 5.5, 5.7, 5.6, 25.8, 25.9, 26.0, 25.7, 26.1, 25.8, 25.9, 26.0, 31.0), app.ExitThresholdFailed,
+			"the newest run, r12, is past the spread of the 8 analysed runs since the change point at r04 before it"},
+		{"six runs then one within their spread", runsOf(append(trial, 7.9)...), app.ExitOK, "no change of p(50) for the worse"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out strings.Builder
+			f := history.P50
+			code := gateChanges(HistoryConfig{FailOn: &f, Within: 5, Out: &out}, history.Group(tc.runs, history.DefaultMethod))
 			if code != tc.code || !strings.Contains(strings.Join(strings.Fields(out.String()), " "), tc.says) {
 				t.Errorf("exit %d, want %d saying %q:\n%s", code, tc.code, tc.says, out.String())
 			}
@@ -107,7 +142,7 @@ func TestGateJudgesTheNewestRunWithAValue(t *testing.T) {
 		says []string
 	}{
 		{"newest 0 after a slow run", runsOf(22.0, 21.6, 22.4, 27.6, 0), app.ExitThresholdFailed, []string{
-			"the newest run with a p(50) of GET /h, r03, has p(50) of GET /h +25.5% against the 3 analysed runs before it",
+			"the newest run with a p(50) of GET /h, r03, is past the spread of the 3 analysed runs before it: p(50) of GET /h +25.5% against them",
 			"(the newest run, r04, has p(50) of GET /h 0s, which counts for no change point)"}},
 		{"newest 0 after quiet runs", runsOf(22.0, 21.6, 22.4, 0), app.ExitNotJudged, []string{
 			"shop has 3 analysed runs of GET /h under this load shape", "3 more would let the gate judge p(50)",

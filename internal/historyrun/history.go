@@ -111,8 +111,8 @@ func historySource(cfg HistoryConfig) string {
 }
 
 // gateChanges prints the change points --fail-on-change fails on and
-// returns the exit code: ExitThresholdFailed when there are any (or a
-// newest run past its few predecessors' spread), else ExitNotJudged when a
+// returns the exit code: ExitThresholdFailed when there are any (or
+// newest runs, too few for one, past the spread of their level), else ExitNotJudged when a
 // test's newest runs cannot be judged (unless allowed), else ExitOK.
 func gateChanges(cfg HistoryConfig, tests []*history.Test) int {
 	if cfg.FailOn == nil {
@@ -141,7 +141,11 @@ func gateChanges(cfg HistoryConfig, tests []*history.Test) int {
 		fmt.Fprintln(cfg.Out, "? not judged: passes as --allow-not-judged asks (exit 0)")
 		return app.ExitOK
 	}
-	fmt.Fprintf(cfg.Out, "no change of %s for the worse starts in the newest %d runs\n", f, cfg.Within)
+	// a change point cannot start in the newest MinRuns − 1 runs: say what judged them
+	fmt.Fprint(cfg.Out, units.Wrap(fmt.Sprintf("no change of %s for the worse: no change point starts in the newest %d runs, "+
+		"and the newest runs lie within the spread of their level's runs before them (a change point needs %d runs after it "+
+		"to be confirmed; until then each new run is set against that spread)", f, cfg.Within, history.DefaultMethod.MinRuns),
+		units.Columns, "", "  "))
 	return app.ExitOK
 }
 

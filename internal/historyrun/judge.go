@@ -17,9 +17,9 @@ type verdict struct {
 
 // judgeTest judges figure f of a test's newest runs: its change points for
 // the worse in the newest within runs; else, for each endpoint of its
-// newest run, whether that run counts for f, and whether there are runs
-// enough for a change point, with a newest run past its few predecessors'
-// spread judged worse all the same.
+// newest run, whether that run counts for f, whether its newest runs (too
+// few since the level began for a change point) lie past that level's
+// spread, and whether there are runs enough for a change point at all.
 func judgeTest(t *history.Test, f history.Figure, within int) []verdict {
 	s := t.Current()
 	if s == nil || t.Newest.Capacity != nil {
@@ -41,13 +41,18 @@ func judgeTest(t *history.Test, f history.Figure, within int) []verdict {
 			out = append(out, verdict{text: fmt.Sprintf("%s's newest run, %s, is left out of %s of %s: %s", t.Name, newest.ID, f, e.Name, why)})
 			continue
 		}
-		o := m.NewestOutrun(s.Values(e.Name, f), f, len(newest.Endpoints))
-		n := o.Analysed() // the same values NewestOutrun judged: a run whose value is dropped is not counted
-		if m.JudgesChange(n) {
-			continue
-		}
+		o := m.NewestOutrun(s.Values(e.Name, f), s.LevelStart(e.Name, f), f, len(newest.Endpoints))
 		if v, ok := outrun(t, s, m, o, f, e, len(newest.Endpoints)); ok {
 			out = append(out, v)
+			continue
+		}
+		n := o.Analysed() // the same values NewestOutrun judged: a run whose value is dropped is not counted
+		if m.JudgesChange(n) && o.Before >= 2 {
+			continue // within the spread: the gate's last line says so
+		}
+		if m.JudgesChange(n) {
+			out = append(out, verdict{text: fmt.Sprintf("%s's newest run, %s, has %s of its level before it of %s: too few to set it against, and no change point can start in it yet%s",
+				t.Name, newest.ID, units.CountOf(int64(o.Before), "analysed run", "analysed runs"), e.Name, noValue(t, s, o, f, e))})
 			continue
 		}
 		out = append(out, verdict{text: fmt.Sprintf("%s has %s of %s under this load shape, and a change point needs %d (%d a side): %s more would let the gate judge %s%s",
@@ -57,8 +62,8 @@ func judgeTest(t *history.Test, f history.Figure, within int) []verdict {
 	return out
 }
 
-// outrun is the verdict on the newest run with a value clearly past its
-// few predecessors' spread; false when it is not.
+// outrun is the verdict on the newest runs of a level with values clearly
+// past the spread of that level's runs before them; false when they are not.
 func outrun(t *history.Test, s *history.Series, m history.Method, o history.Outrun, f history.Figure, e history.Endpoint, family int) (verdict, bool) {
 	if !o.Past {
 		return verdict{}, false
@@ -67,14 +72,22 @@ func outrun(t *history.Test, s *history.Series, m history.Method, o history.Outr
 	if !f.Relative() {
 		change = fmt.Sprintf("%+.2f pp", 100*o.Change)
 	}
-	run := fmt.Sprintf("the newest run, %s,", t.Newest.ID)
+	run, is, them := fmt.Sprintf("the newest run, %s,", t.Newest.ID), "is", "it"
 	if judged := &s.Runs[o.At]; judged.Key() != t.Newest.Key() {
 		run = fmt.Sprintf("the newest run with a %s of %s, %s,", f, e.Name, judged.ID)
 	}
-	return verdict{worse: true, text: fmt.Sprintf("%s has %s of %s %s against the %s before it, past their spread "+
-		"(prediction t = %.1f > %.1f, one-sided α = %s): too few runs for a change point, but not for this%s",
-		run, f, e.Name, change, units.CountOf(int64(o.Before), "analysed run", "analysed runs"), o.T, o.Q,
-		units.Number(m.Alpha/float64(max(family, 1))), noValue(t, s, o, f, e))}, true
+	if o.Runs > 1 {
+		and := map[bool]string{true: "and", false: "to"}[o.Runs == 2]
+		run, is, them = fmt.Sprintf("the newest %d runs with a %s of %s, %s %s %s,", o.Runs, f, e.Name, s.Runs[o.First].ID, and, s.Runs[o.At].ID), "are each", "them"
+	}
+	level := ""
+	if from := s.LevelStart(e.Name, f); from > 0 {
+		level = fmt.Sprintf(" since the change point at %s", s.Runs[from].ID)
+	}
+	return verdict{worse: true, text: fmt.Sprintf("%s %s past the spread of the %s%s before %s: %s of %s %s against them "+
+		"(prediction t = %.1f > %.1f, one-sided α = %s); a change point needs %d runs after it to be confirmed%s",
+		run, is, units.CountOf(int64(o.Before), "analysed run", "analysed runs"), level, them, f, e.Name, change, o.T, o.Q,
+		units.Number(m.OutrunLevel(family)), m.MinRuns, noValue(t, s, o, f, e))}, true
 }
 
 // noValue says, when the newest run has no value of f that change points
