@@ -27,8 +27,15 @@ const (
 // on over from–to when the DB's CPU did not say it was busy (cpuIdle: it
 // was seen idle): a row lock when a tuple lock was held at half the scrapes
 // or more, I/O when they read from outside shared_buffers with the CPU idle
-// or the DB host's disk busy; dbUnknown when neither is shown.
-func (c *context) dbWait(b *builder, a ref, act float64, from, to int, cpuIdle bool) (dbSide, []any) {
+// or the DB host's disk busy; for MySQL, a row lock when an InnoDB row lock
+// was waited for at half the scrapes or more; dbUnknown when none is shown.
+func (c *context) dbWait(b *builder, d dbSessions, a ref, act float64, from, to int, cpuIdle bool) (dbSide, []any) {
+	if d.engine == engineMySQL {
+		if words, ok := c.rowLockWait(b, a, from, to); ok {
+			return dbLockWait, words
+		}
+		return dbUnknown, nil
+	}
 	if words, ok := c.lockWait(b, a, act, from, to); ok {
 		return dbLockWait, words
 	}

@@ -197,9 +197,9 @@ func (c *context) poolFinding(p pool, from, to int) Finding {
 		}
 	}
 	c.clientFailures(b, from, to, sample.Timeout, sample.HTTP5xx)
-	if side, words := c.dbActivity(b, p, from, to); side != dbUnknown {
+	if side, words, remedies := c.dbActivity(b, p, from, to); side != dbUnknown {
 		b.title(append(title, words...)...)
-		b.f.Remedies = slices.Clone(dbSideRemedies[side])
+		b.f.Remedies = slices.Clone(remedies)
 	}
 	return b.done(from, to)
 }

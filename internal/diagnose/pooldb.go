@@ -32,52 +32,60 @@ const (
 	dbIOWait
 )
 
-// dbActivity reads the DB's sessions by state, and its CPU, over a full
-// pool's seconds, and states them in b when the pool's connections were
-// busy inside the DB: the DB is then the bottleneck, the pool its symptom.
-func (c *context) dbActivity(b *builder, p pool, from, to int) (dbSide, []any) {
-	active, idleTx := c.pgState("active"), c.pgState("idle in transaction")
-	if active == nil || idleTx == nil {
-		return dbUnknown, nil
+// dbActivity reads the DB's sessions (PostgreSQL's by state, MySQL's
+// threads), and its CPU, over a full pool's seconds, and states them in b
+// when the pool's connections were busy inside the DB: the DB is then the
+// bottleneck, the pool its symptom. It returns the remedies for that side.
+func (c *context) dbActivity(b *builder, p pool, from, to int) (dbSide, []any, []string) {
+	d, ok := c.dbSessionsOf()
+	if !ok {
+		return dbUnknown, nil, nil
 	}
 	inUse := aggregate(c.values(c.ofSeries(p.inUse)), StatMedian, from, to)
-	act := aggregate(c.values(c.ofSeries(active)), StatMedian, from, to)
-	idle := aggregate(c.values(c.ofSeries(idleTx)), StatMedian, from, to)
-	if math.IsNaN(inUse) || math.IsNaN(act) || math.IsNaN(idle) || inUse <= 0 ||
-		act < dbActiveShare*inUse || idle >= dbIdleTxShare*inUse {
-		return dbUnknown, nil
+	if !c.busyInDB(d, inUse, from, to) {
+		return dbUnknown, nil, nil
 	}
-	a := b.add(c.fig(c.ofSeries(active), StatMedian, from, to, UnitCount, "DB sessions active (executing or waiting inside the DB; median)"))
-	i := b.add(c.fig(c.ofSeries(idleTx), StatMedian, from, to, UnitCount, "DB sessions idle in a transaction (median)"))
-	u := b.add(c.fig(c.ofSeries(p.inUse), StatMedian, from, to, UnitCount, "the pool's connections in use (median)"))
-	b.evidence(a, "the DB's sessions meanwhile (", name(titled(active)), ", medians): ", a, " active, ", i,
-		" idle in a transaction, for ", u, " connections in use: the connections were busy inside the DB, not held idle by the app")
+	a, held := c.sessionEvidence(b, d, p, from, to)
+	side, words := c.dbSideOf(b, d, a, from, to)
+	if side == dbUnknown {
+		return dbUnknown, nil, nil
+	}
+	if words == nil {
+		why := "; the DB's CPU was not scraped"
+		if _, seen := c.dbCPU(from, to); seen {
+			// node_exporter counts every process on the DB's host: busy before the pool filled, it says nothing of the DB's queries
+			why = "; the DB host's CPU was as busy before the pool filled, so it does not tell which"
+		}
+		words = append(append([]any{": its connections were busy inside the DB ("}, held...), "), running queries or waiting on locks there"+why)
+	}
+	return side, words, sideRemedies(d.engine, side)
+}
+
+// dbSideOf names the DB's side of a full pool from its CPU and what its
+// active sessions (a) waited on; the words are nil for dbCPUUnseen, whose
+// title names the sessions as dbActivity does.
+func (c *context) dbSideOf(b *builder, d dbSessions, a ref, from, to int) (dbSide, []any) {
+	act := b.fig(a).Value
 	cpu, ok := c.dbCPU(from, to)
 	if !ok || cpu.median < threadCPULow || (cpu.host && cpu.median >= cpuBusy && !c.roseWithLoad(cpu, from)) {
 		// the CPU not shown busy: a lock or reads the sessions waited on name the DB's side
 		idle := ok && cpu.median < threadCPULow
-		if side, words := c.dbWait(b, a, act, from, to, idle); side != dbUnknown {
+		if side, words := c.dbWait(b, d, a, act, from, to, idle); side != dbUnknown {
 			if idle {
 				c.dbCPUEvidence(b, cpu, from, to)
 			}
 			return side, words
 		}
 	}
-	if !ok {
-		return dbCPUUnseen, []any{": its connections were busy inside the DB (", a, " sessions active, ", i,
-			" idle in a transaction), running queries or waiting on locks there; the DB's CPU was not scraped"}
-	}
-	if cpu.host && cpu.median >= cpuBusy && !c.roseWithLoad(cpu, from) {
-		// node_exporter counts every process on the DB's host: busy before the pool filled, it says nothing of the DB's queries
-		return dbCPUUnseen, []any{": its connections were busy inside the DB (", a, " sessions active, ", i,
-			" idle in a transaction), running queries or waiting on locks there; the DB host's CPU was as busy before the pool filled, so it does not tell which"}
+	if !ok || (cpu.host && cpu.median >= cpuBusy && !c.roseWithLoad(cpu, from)) {
+		return dbCPUUnseen, nil
 	}
 	used := c.dbCPUEvidence(b, cpu, from, to)
 	switch {
 	case cpu.median >= cpuBusy:
-		return dbCPUBusy, []any{": the DB is the bottleneck, the pool its symptom (", a, " sessions active in it, its CPU ", used, " ", cpu.what, ")"}
+		return dbCPUBusy, []any{": the DB is the bottleneck, the pool its symptom (", a, d.noun, " in it, its CPU ", used, " ", cpu.what, ")"}
 	case cpu.median < threadCPULow:
-		return dbCPUIdle, []any{": its connections waited inside the DB (", a, " sessions active) while its CPU idled (",
+		return dbCPUIdle, []any{": its connections waited inside the DB (", a, d.noun, ") while its CPU idled (",
 			used, " ", cpu.what, "): a lock many requests wait on, or I/O"}
 	}
 	return dbUnknown, nil

@@ -45,7 +45,7 @@ func span(s ptrace.Span, service string) spans.Span {
 		out.Kind = spans.KindClient
 	}
 	if out.Kind == spans.KindClient && out.DBSystem == "" && first(a, "http.request.method", "http.method", "url.full", "http.url") != "" {
-		out.Host = peerHost(first(a, "server.address", "net.peer.name", "http.host"), first(a, "url.full", "http.url"))
+		out.Host = peerHost(first(a, "server.address", "net.peer.name", "http.host"), port(a, "server.port", "net.peer.port"), first(a, "url.full", "http.url"))
 	}
 	return out
 }
@@ -60,8 +60,18 @@ func first(a pcommon.Map, keys ...string) string {
 	return ""
 }
 
-// str returns a string attribute; "" for another type (none of those
-// convert reads names anything as a number or a list).
+// port returns the first port attribute set, an int or a string, as text.
+func port(a pcommon.Map, keys ...string) string {
+	for _, k := range keys {
+		if v, ok := a.Get(k); ok && (v.Type() == pcommon.ValueTypeInt || v.Type() == pcommon.ValueTypeStr) && v.AsString() != "" {
+			return v.AsString()
+		}
+	}
+	return ""
+}
+
+// str returns a string attribute; "" for another type (of those convert
+// reads only a port is a number: port reads it).
 func str(a pcommon.Map, key string) string {
 	if v, ok := a.Get(key); ok && v.Type() == pcommon.ValueTypeStr {
 		return v.Str()

@@ -171,6 +171,8 @@ const (
 	attrServerAddress
 	attrNetPeerName
 	attrHTTPHost
+	attrServerPort
+	attrNetPeerPort
 	attrCount
 )
 
@@ -179,7 +181,7 @@ var (
 	spanKeys    = map[string]int{"db.system": attrDBSystem, "db.system.name": attrDBSystemName, "db.statement": attrDBStatement,
 		"db.query.text": attrDBQueryText, "http.request.method": attrHTTPRequestMethod, "http.method": attrHTTPMethod,
 		"url.full": attrURLFull, "http.url": attrHTTPURL, "server.address": attrServerAddress, "net.peer.name": attrNetPeerName,
-		"http.host": attrHTTPHost}
+		"http.host": attrHTTPHost, "server.port": attrServerPort, "net.peer.port": attrNetPeerPort}
 )
 
 // attrs holds the first value of each attribute convert reads.
@@ -193,7 +195,8 @@ type attrs struct {
 // reads it).
 func (a *attrs) add(b []byte, keys map[string]int, keep bool) error {
 	var key, value []byte
-	isString := false
+	var kind int32 // the AnyValue field set: 1 a string, 3 an int
+	var num uint64
 	err := eachField(b, func(f field) error {
 		switch f.num {
 		case 1:
@@ -209,7 +212,7 @@ func (a *attrs) add(b []byte, keys map[string]int, keep bool) error {
 				if err := checkValueType(g); err != nil || g.num < 1 || g.num > 8 {
 					return err
 				}
-				isString, value = g.num == 1, g.val
+				kind, value, num = g.num, g.val, g.x
 				return nil
 			})
 		}
@@ -223,8 +226,11 @@ func (a *attrs) add(b []byte, keys map[string]int, keep bool) error {
 		return nil
 	}
 	a.set[i] = true
-	if isString {
+	switch {
+	case kind == 1:
 		a.val[i] = string(value)
+	case kind == 3 && (i == attrServerPort || i == attrNetPeerPort): // a port is an int in the conventions
+		a.val[i] = strconv.FormatInt(int64(num), 10)
 	}
 	return nil
 }
@@ -253,7 +259,7 @@ func (a *attrs) fill(s *spans.Span) {
 	s.DBSystem = bounded(firstOf(a, attrDBSystem, attrDBSystemName), maxText)
 	s.Statement = bounded(firstOf(a, attrDBStatement, attrDBQueryText), maxStatement)
 	if s.Kind == spans.KindClient && s.DBSystem == "" && firstOf(a, attrHTTPRequestMethod, attrHTTPMethod, attrURLFull, attrHTTPURL) != "" {
-		s.Host = peerHost(firstOf(a, attrServerAddress, attrNetPeerName, attrHTTPHost), firstOf(a, attrURLFull, attrHTTPURL))
+		s.Host = peerHost(firstOf(a, attrServerAddress, attrNetPeerName, attrHTTPHost), firstOf(a, attrServerPort, attrNetPeerPort), firstOf(a, attrURLFull, attrHTTPURL))
 	}
 }
 

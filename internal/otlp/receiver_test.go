@@ -107,7 +107,7 @@ func TestReceiverTakesProtobufAndJSON(t *testing.T) {
 		{Name: "GET /apps/first-page", Kind: spans.KindServer},
 		{Name: "SELECT apps", Kind: spans.KindClient, DBSystem: "postgresql", Statement: "SELECT * FROM apps"},
 		{Name: "GET", Kind: spans.KindClient, DBSystem: "redis"},
-		{Name: "GET", Kind: spans.KindClient, Host: "payments.local"},
+		{Name: "GET", Kind: spans.KindClient, Host: "payments.local:8081"},
 	}
 	for i := range 12 {
 		g, w := got[i], want[i%4]

@@ -1,7 +1,9 @@
 package otlp
 
 import (
+	"net"
 	"net/url"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -15,12 +17,27 @@ const (
 )
 
 // peerHost names the peer of an outgoing HTTP call: its host attribute, or
-// else the host of its URL; bounded.
-func peerHost(host, rawURL string) string {
-	if host == "" {
-		if u, err := url.Parse(rawURL); err == nil {
-			host = u.Hostname()
+// else the host of its URL, with its port attribute or its URL's (of the
+// same host) as host:port, so two services on one host are two peers. The
+// scheme's default ports are left out: instrumentations that set them and
+// those that do not name the peer alike. Bounded.
+func peerHost(host, port, rawURL string) string {
+	if h, p, err := net.SplitHostPort(host); err == nil { // http.host is the Host header, which may carry the port
+		host = h
+		if port == "" {
+			port = p
 		}
+	}
+	if host == "" || port == "" {
+		if u, err := url.Parse(rawURL); err == nil && (host == "" || u.Hostname() == host) {
+			host = u.Hostname()
+			if port == "" {
+				port = u.Port()
+			}
+		}
+	}
+	if n, err := strconv.Atoi(port); err == nil && host != "" && n > 0 && n <= 65535 && n != 80 && n != 443 {
+		host = net.JoinHostPort(host, strconv.Itoa(n))
 	}
 	return bounded(host, maxText)
 }

@@ -16,7 +16,7 @@ const (
 // ObservePresets returns the preset names a target may use; internal/scrape
 // defines what each keeps.
 func ObservePresets() []string {
-	return []string{"spring", "node", "postgres", "redis", "go", PresetKubeStateMetrics, PresetCAdvisor}
+	return []string{"spring", "node", "postgres", "mysql", "redis", "go", PresetKubeStateMetrics, PresetCAdvisor}
 }
 
 // The Kubernetes presets, which read one cluster-wide endpoint and so need

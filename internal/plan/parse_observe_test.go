@@ -135,7 +135,7 @@ func TestParseObserveInvalid(t *testing.T) {
 			"5:19: observe.targets[0].url: a target URL is fixed for the whole run: only env lookups may be templated"},
 		{"url with an unset env", "observe:\n  targets: [{url: 'http://{{ env(\"NOPE\") }}/m'}]\n", `5:34: observe.targets[0].url: environment variable NOPE is not set (use env("NOPE", "default") for a default)`},
 		{"preset typo", "observe:\n  targets: [{url: http://h/m, preset: sprnig}]\n",
-			`5:39: observe.targets[0].preset: unknown value "sprnig"; did you mean "spring"? (use spring, node, postgres, redis, go, kube-state-metrics, cadvisor)`},
+			`5:39: observe.targets[0].preset: unknown value "sprnig"; did you mean "spring"? (use spring, node, postgres, mysql, redis, go, kube-state-metrics, cadvisor)`},
 		{"kube preset without kube", "observe:\n  targets:\n    - url: http://h/m\n      preset: cadvisor\n",
 			`6:7: observe.targets[0]: missing key "kube": preset cadvisor reads the whole cluster; name the workload, like kube: {namespace: shop, deployment: product-api}`},
 		{"kube without a kube preset", "observe:\n  targets:\n    - url: http://h/m\n      preset: node\n      kube: {namespace: shop}\n",

@@ -70,6 +70,9 @@ func (c *converter) convert(fams map[string]*dto.MetricFamily, sel *selection, a
 			if s.rate && sel.keepsValue(s) {
 				s.rate = false
 			}
+			if !s.rate && s.untyped && sel.takesRate(s) {
+				s.rate = true
+			}
 			st := c.state(s)
 			if st == nil {
 				return // beyond the bounds: counted in c.over
@@ -213,6 +216,7 @@ func eachSample(mf *dto.MetricFamily, fn func(*sample)) {
 		base := len(s.labels)
 		emit := func(name, detail string, v float64, rate bool) {
 			s.family, s.name, s.detail, s.value, s.rate = fam, name, detail, v, rate
+			s.untyped = mf.GetType() == dto.MetricType_UNTYPED
 			fn(&s)
 		}
 		switch mf.GetType() {

@@ -17,6 +17,7 @@ type presetSpec struct {
 	as         string   // ...into a gauge of this name
 	scope      scope    // the Kubernetes objects the target's kube section narrows it to
 	count      bool     // a counter of rare events (restarts, OOM kills), kept as its value: whole events, not a rate
+	rate       bool     // an untyped counter (mysqld_exporter's SHOW GLOBAL STATUS), kept as its per-second rate
 }
 
 // scope says which labels of a Kubernetes preset's series name the
@@ -83,6 +84,8 @@ func presetSpecs(name string) ([]presetSpec, bool) {
 			{sel: "pg_up"},
 			{sel: "pg_settings_max_connections"},
 		}, true
+	case "mysql": // prometheus mysqld_exporter, before MySQL or MariaDB
+		return mysqlPresetSpecs(), true
 	case "redis": // oliver006 redis_exporter
 		return redisPresetSpecs(), true
 	case "go": // a Go service with client_golang's Go, process and DBStats collectors
@@ -156,6 +159,22 @@ func scoped(sel string, sc scope, kube *plan.KubeSelect) string {
 		return rest + "," + strings.Join(ms, ",") + "}"
 	}
 	return sel + "{" + strings.Join(ms, ",") + "}"
+}
+
+// mysqlPresetSpecs is what the mysql preset keeps of mysqld_exporter. It
+// exposes SHOW GLOBAL STATUS untyped, counters without _total among them.
+func mysqlPresetSpecs() []presetSpec {
+	return []presetSpec{
+		{sel: "mysql_up"},
+		// threads executing or waiting inside the DB (the exporter's own among them), and connected: a full pool's DB side
+		{sel: "mysql_global_status_threads_running"},
+		{sel: "mysql_global_status_threads_connected"},
+		{sel: "mysql_global_status_innodb_row_lock_current_waits"}, // InnoDB row locks being waited for: the pool finding's row lock
+		{sel: "mysql_global_status_innodb_row_lock_waits", rate: true},
+		{sel: "mysql_global_status_queries", rate: true},
+		{sel: "mysql_global_status_slow_queries", rate: true},
+		{sel: "mysql_global_variables_max_connections"},
+	}
 }
 
 // redisPresetSpecs is what the redis preset keeps of redis_exporter.

@@ -52,6 +52,16 @@ func TestPresetsPickTheirSeries(t *testing.T) {
 			`pg_locks_count{mode="accesssharelock"}`:                1, // the exporter's own query, summed over databases
 		}, []string{"pg_locks_count", "pg_settings_max_connections", "pg_stat_activity_count", "pg_stat_database_blks_hit",
 			"pg_stat_database_blks_read", "pg_stat_database_xact_commit", "pg_stat_database_xact_rollback", "pg_up"}},
+		{"mysql", map[string]float64{
+			`mysql_up`:                                          1,
+			`mysql_global_status_threads_running`:               3, // the exporter's, the row's holder and the session queued on it
+			`mysql_global_status_threads_connected`:             3,
+			`mysql_global_status_innodb_row_lock_current_waits`: 1,
+			`mysql_global_status_queries`:                       0, // untyped, kept as its rate: the same text twice
+			`mysql_global_variables_max_connections`:            151,
+		}, []string{"mysql_global_status_innodb_row_lock_current_waits", "mysql_global_status_innodb_row_lock_waits",
+			"mysql_global_status_queries", "mysql_global_status_slow_queries", "mysql_global_status_threads_connected",
+			"mysql_global_status_threads_running", "mysql_global_variables_max_connections", "mysql_up"}},
 		{"redis", map[string]float64{
 			`redis_up`:                1,
 			`redis_connected_clients`: 1,

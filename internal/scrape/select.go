@@ -14,6 +14,7 @@ type selection struct {
 	sums    []sumRule
 	counts  []countRule
 	values  []plan.Selector // counters kept as their value, not their rate
+	rates   []plan.Selector // untyped counters kept as their rate
 }
 
 // sumRule sums the values of the samples it selects over every label but
@@ -49,6 +50,9 @@ func newSelection(cfg *Target) (*selection, error) {
 			if spec.count {
 				s.values = append(s.values, sel)
 			}
+			if spec.rate {
+				s.rates = append(s.rates, sel)
+			}
 			switch {
 			case spec.countLabel != "":
 				s.counts = append(s.counts, countRule{sel: sel, label: spec.countLabel, as: spec.as})
@@ -66,12 +70,13 @@ func newSelection(cfg *Target) (*selection, error) {
 // sample is one line of an exposition: a counter, gauge or untyped value,
 // a summary's or histogram's _sum or _count, a bucket or a quantile.
 type sample struct {
-	family string // the family's name, e.g. jvm_gc_pause_seconds
-	name   string // the sample's name, e.g. jvm_gc_pause_seconds_count
-	labels []labelPair
-	detail string // "le" for a bucket, "quantile" for a quantile, else ""
-	value  float64
-	rate   bool // cumulative: kept as its per-second rate
+	family  string // the family's name, e.g. jvm_gc_pause_seconds
+	name    string // the sample's name, e.g. jvm_gc_pause_seconds_count
+	labels  []labelPair
+	detail  string // "le" for a bucket, "quantile" for a quantile, else ""
+	value   float64
+	rate    bool // cumulative: kept as its per-second rate
+	untyped bool // exposed untyped: a counter or a gauge, by name only
 }
 
 // labelPair is an exposed label.
@@ -110,6 +115,17 @@ func matches(sel *plan.Selector, s *sample) bool {
 func (sel *selection) keepsValue(s *sample) bool {
 	for i := range sel.values {
 		if matches(&sel.values[i], s) {
+			return true
+		}
+	}
+	return false
+}
+
+// takesRate reports whether an untyped sample is a preset's counter, kept
+// as its per-second rate.
+func (sel *selection) takesRate(s *sample) bool {
+	for i := range sel.rates {
+		if matches(&sel.rates[i], s) {
 			return true
 		}
 	}

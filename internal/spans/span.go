@@ -33,7 +33,7 @@ type Span struct {
 	End       time.Time
 	DBSystem  string // db.system (or db.system.name); "" when not a database call
 	Statement string // db.statement / db.query.text; "" when not recorded
-	Host      string // the peer of an outgoing HTTP call: server.address, net.peer.name or the host of http.url / url.full
+	Host      string // the peer of an outgoing HTTP call: server.address, net.peer.name or the host of http.url / url.full, as host:port with a port not the scheme's default
 }
 
 // Duration is the span's length; a span that ends before it starts has none.
