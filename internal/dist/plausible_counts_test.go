@@ -100,6 +100,18 @@ func TestRefuseSecondBoundsEveryCount(t *testing.T) {
 		{"check runs past the requests over two seconds", func(s *metrics.Snapshot) {
 			s.Checks[1].Passes = map[int]int64{0: 5, 1: 6}[s.Second]
 		}, `check "extract tok": 6 passed and 0 failed, and 5 run before, more than its 10 requests can run (10, 1 a request)`},
+		{"failures on a 404 whose body is not JSON", func(s *metrics.Snapshot) {
+			ck := &s.Checks[0]
+			ck.Passes, ck.Fails, ck.NotJSON = 3, 2, 2
+			ck.Statuses = []metrics.CheckStatus{{Status: 200, Passes: 3}, {Status: 404, Fails: 2}}
+		}, ""},
+		{"bodies not JSON past the fails", func(s *metrics.Snapshot) {
+			ck := &s.Checks[0]
+			ck.Passes, ck.Fails, ck.NotJSON, ck.NoValue = 3, 2, 2, 1
+		}, `check "status is 200": 2 failures on bodies not JSON and 1 without the value, of 2 failures`},
+		{"outcomes by status past the check's", func(s *metrics.Snapshot) {
+			s.Checks[0].Statuses = []metrics.CheckStatus{{Status: 200, Passes: 4}, {Status: 201, Passes: 4}}
+		}, `check "status is 200": status 201: 4 passed and 0 failed, past the check's 5 and 0`},
 		{"negative check fails", func(s *metrics.Snapshot) {
 			s.Checks[0].Fails = -1
 		}, `check "status is 200": negative value -1`},

@@ -60,6 +60,9 @@ func (t *tally) check(p *plan.Plan, seg plan.Segment, id int32, c *metrics.Check
 	if c.Passes < 0 || c.Fails < 0 {
 		return fmt.Errorf("negative value %d", min(c.Passes, c.Fails))
 	}
+	if err := readsPast(c); err != nil {
+		return err
+	}
 	info := p.Layout.Checks[id]
 	runs := min(c.Passes, maxCount-c.Fails) + c.Fails // saturates: an overflow is past every bound
 	if t.perReq[id] == 0 {
@@ -139,4 +142,21 @@ func markSession(s *plan.Session, session []bool) {
 			mark(e.Check)
 		}
 	}
+}
+
+// readsPast says why what check second c read cannot be of its outcomes:
+// bodies it could not read are failures, and its outcomes by status are
+// some of its passes and fails (diagnose tells a race from a 404 by them).
+func readsPast(c *metrics.CheckSecond) error {
+	if c.NotJSON < 0 || c.NoValue < 0 || c.NotJSON > c.Fails-c.NoValue {
+		return fmt.Errorf("%s failures on bodies not JSON and %s without the value, of %s failures", units.Count(c.NotJSON), units.Count(c.NoValue), units.Count(c.Fails))
+	}
+	var passes, fails int64
+	for _, st := range c.Statuses {
+		if st.Passes < 0 || st.Fails < 0 || st.Passes > c.Passes-passes || st.Fails > c.Fails-fails {
+			return fmt.Errorf("status %d: %s passed and %s failed, past the check's %s and %s", st.Status, units.Count(st.Passes), units.Count(st.Fails), units.Count(c.Passes), units.Count(c.Fails))
+		}
+		passes, fails = passes+st.Passes, fails+st.Fails
+	}
+	return nil
 }
