@@ -25,5 +25,9 @@ func TestTrialA40Replays(t *testing.T) {
 		{"c1 pool, third run", "trialA40-c1-pool-230957", KindPoolExhaustion,
 			&expect{Critical, [2]int{1, 1}, [2]int{40, 50}, []string{"DB pool exhausted: 3 of 3 connections in use from 0:01"},
 				[]string{"of the mean response time"}}, nil},
+		{"c1 pool: the saturation title's in flight is Little's law's, its span the overload's", "trialA40-c1-pool-223533", KindSaturation,
+			&expect{Warning, [2]int{4, 4}, [2]int{29, 29}, []string{"Saturation at 143 req/s from 0:04 (3.24 in flight): offered load rose to 250 req/s"},
+				[]string{"Little's law: 135 req/s × 24.0ms = 3.24 requests in flight (active VUs: 8)", "the load held near its highest from 0:10 to 0:29"}},
+			[]string{"(8 in flight)"}},
 	})
 }
