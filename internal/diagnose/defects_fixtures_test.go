@@ -32,7 +32,8 @@ func lockStep(t *testing.T) Input {
 
 // goSQLFullEarly is a database/sql pool of 10 full from 1 s while 300 VUs
 // wait in lock-step: waits begin (the counter rises) only from 7 s, and
-// the wait time, added as each wait ends, reaches 537 s a second.
+// the wait time, added as each wait ends, is 290 s a second (290 VUs
+// waiting) and reaches 537 s in one.
 func goSQLFullEarly(t *testing.T) Input {
 	var inUse, waits, waited []float64
 	count := 0.0
@@ -42,7 +43,14 @@ func goSQLFullEarly(t *testing.T) Input {
 			count += 40
 		}
 		waits = append(waits, count)
-		waited = append(waited, map[bool]float64{true: 537, false: 0}[s == 9])
+		switch {
+		case s == 9:
+			waited = append(waited, 537)
+		case s >= 7:
+			waited = append(waited, 290)
+		default:
+			waited = append(waited, 0)
+		}
 	}
 	labels := []string{"db_name", "shop", "role", "app"}
 	secs := steady(15, 150, 300, 2*time.Second)

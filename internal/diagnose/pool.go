@@ -25,8 +25,9 @@ type pool struct {
 }
 
 // poolExhaustion finds pools whose every connection was in use, at several
-// scrapes in a row, while requests waited for one. It dates the episode
-// from the first scrape at which the pool was full.
+// scrapes in a row, while requests waited for one, and the pool limited the
+// throughput or made a material part of the latency (poollimit.go). It
+// dates the episode from the first scrape at which the pool was full.
 func poolExhaustion(c *context) []Finding {
 	var fs []Finding
 	for _, p := range c.pools() {
@@ -34,8 +35,8 @@ func poolExhaustion(c *context) []Finding {
 		full := func(i int) bool { return p.full(c, pts[i].Sec, pts[i].Value) }
 		for _, run := range sustainedRuns(pts, full) {
 			from, to := pts[run.first].Sec, pts[lastHolding(pts, run.first, full)].Sec
-			if c.waited(p, from, to) {
-				fs = append(fs, c.poolFinding(p, from, to))
+			if l := c.poolLoadOver(p, from, to); c.waited(p, from, to) && l.limited() {
+				fs = append(fs, c.poolFinding(p, from, to, l))
 				break
 			}
 		}
@@ -124,7 +125,7 @@ func pointAtOrBefore(points []series.Point, sec int) (int, bool) {
 	return 0, false
 }
 
-func (c *context) poolFinding(p pool, from, to int) Finding {
+func (c *context) poolFinding(p pool, from, to int, l poolLoad) Finding {
 	b := newBuilder(KindPoolExhaustion, Critical)
 	where := p.lib
 	if d := describe(p.anchor); d != "" {
@@ -186,6 +187,7 @@ func (c *context) poolFinding(p pool, from, to int) Finding {
 	} else {
 		b.evidence(scrapes, append(span, ": between ", minIn, " and ", maxIn, " connections in use")...)
 	}
+	c.poolLoadEvidence(b, l, from)
 	if p.timeouts != nil {
 		src := c.ofSeries(p.timeouts)
 		for _, pt := range c.values(src) {

@@ -25,7 +25,7 @@ func TestRules(t *testing.T) {
 		want *expect // nil: the run must not raise kind
 	}{
 		{"saturation: open ramp past 400 req/s", kneeRamp, KindSaturation, &expect{Warning, [2]int{14, 16}, [2]int{29, 29},
-			[]string{"Saturation at 400 req/s from 0:14 (7 in flight)", "offered load rose to 670 req/s", "mean latency 20.0ms → 4.92s"},
+			[]string{"Saturation at 400 req/s from 0:14 (7.6 in flight)", "offered load rose to 670 req/s", "mean latency 20.0ms → 4.92s"},
 			[]string{"Little's law: 380 req/s × 20.0ms = 7.6 requests in flight (active VUs: 7)", "median from there to the highest load: 400 req/s"}}},
 		{"saturation: closed ramp, knee at ~3,700 req/s", vusKnee, KindSaturation, &expect{Warning, [2]int{14, 17}, [2]int{29, 29},
 			[]string{"Saturation at 3,700 req/s from 0:15 (1,550 VUs)", "VUs rose 1.87×, throughput did not"}, []string{"Little's law"}}},

@@ -116,12 +116,14 @@ func (c *context) kneeFinding(knee, peak, queuedEp int) Finding {
 	var lKnee, lPeak ref
 	var headline []any
 	conc := []any{vKnee, b.noun(vKnee, " VU", " VUs")}
+	inFlight := c.littlesN(b, xKnee, rKnee)
 	if c.open {
 		offered := c.client(SrcOffered)
 		lKnee = b.add(c.fig(offered, StatMedian, kf, kt, UnitReqPerSec, "offered at the knee (median of 3 seconds)"))
 		lPeak = b.add(c.fig(offered, StatMedian, pf, pt, UnitReqPerSec, "offered at the highest load (median of 3 seconds)"))
 		headline = []any{"offered load rose to ", lPeak}
-		conc = []any{vKnee, " in flight"}
+		// busy VUs count the second's most at once, not the requests in flight (trial A40: 8 VUs, 3.24 by Little's law)
+		conc = []any{inFlight, " in flight"}
 	} else {
 		lKnee = vKnee
 		lPeak = c.vusFigure(b, pf, pt, "active VUs at the highest load (median of 3 seconds)")
@@ -134,7 +136,7 @@ func (c *context) kneeFinding(knee, peak, queuedEp int) Finding {
 
 	b.evidence(xKnee, "throughput at the knee: ", xKnee, "; median from there to the highest load: ", plateau)
 	b.evidence(lKnee, "load at the knee: ", lKnee, " ", c.loadUnitWord())
-	c.littlesLaw(b, xKnee, rKnee, vKnee)
+	c.littlesEvidence(b, inFlight, xKnee, rKnee, vKnee)
 	b.evidence(xPeak, "throughput at the highest load: ", xPeak, " (", b.derive(StatChange, UnitChange, "change of throughput from the knee", xPeak, xKnee), ")")
 	b.evidence(lPeak, "load at its highest: ", lPeak, " ", c.loadUnitWord(), " (", b.derive(StatRatio, UnitRatio, "load at its highest over the knee's", lPeak, lKnee), " the knee)")
 	peakLine := []any{"mean response time at the highest load: ", rPeak, " (", b.derive(StatRatio, UnitRatio, "mean response time at the highest load over the knee's", rPeak, rKnee), ")"}
@@ -143,11 +145,27 @@ func (c *context) kneeFinding(knee, peak, queuedEp int) Finding {
 			" at ", b.second(ps, StatSecond, "the second of the highest load"))
 	}
 	b.evidence(rPeak, peakLine...)
+	end := c.secs[heldUntil(smooth(c.column(func(s *clientSecond) float64 { return s.load }), 1), peak)].sec
+	if end > ps {
+		b.evidence(b.second(end, StatSecond, "the last second the load held within 5 % of its highest"), "the load held near its highest from ",
+			b.second(ps, StatSecond, "the second of the highest load"), " to ", b.second(end, StatSecond, "the last second the load held within 5 % of its highest"))
+	}
 	c.queueEvidence(b, queuedEp, knee, peak)
-	if d := b.add(c.fig(c.client(SrcDropped), StatSum, ks, ps, UnitCount, "iterations dropped past the knee")); b.fig(d).Value > 0 {
+	if d := b.add(c.fig(c.client(SrcDropped), StatSum, ks, end, UnitCount, "iterations dropped past the knee")); b.fig(d).Value > 0 {
 		b.evidence(d, d, " iterations dropped past the knee: no free VU, the target held them all")
 	}
-	return b.done(ks, ps)
+	return b.done(ks, end)
+}
+
+// heldUntil is the last index from peak on at which the (smoothed) load
+// stayed within 5 % of its highest: the overload lasts as long, past the
+// second it first peaked (trial A40's ramp peaked at 0:10 and held to 0:29).
+func heldUntil(ls []float64, peak int) int {
+	end := peak
+	for end+1 < len(ls) && ls[end+1] >= satPlateau*ls[peak] {
+		end++
+	}
+	return end
 }
 
 // loadUnitWord is what a load figure counts, after its number.
@@ -235,7 +253,16 @@ func lastServed(rs []float64, run span) int {
 // littlesLaw adds the evidence N = X·R: the requests in flight that a
 // throughput and mean response time imply, beside the VUs seen.
 func (c *context) littlesLaw(b *builder, x, r, vus ref) {
-	n := b.derive(StatProduct, UnitNumber, "{requests} in flight by Little's law, N = X·R", x, r)
+	c.littlesEvidence(b, c.littlesN(b, x, r), x, r, vus)
+}
+
+// littlesN is the figure N = X·R of a throughput and a mean response time.
+func (c *context) littlesN(b *builder, x, r ref) ref {
+	return b.derive(StatProduct, UnitNumber, "{requests} in flight by Little's law, N = X·R", x, r)
+}
+
+// littlesEvidence states N = X·R beside the VUs seen.
+func (c *context) littlesEvidence(b *builder, n, x, r, vus ref) {
 	b.evidence(n, "Little's law: ", x, " × ", r, " = ", n, " "+c.counts().Many+" in flight (active VUs: ", vus, ")")
 }
 
