@@ -58,14 +58,14 @@ func targetHostBusy(c *context) []Finding {
 			return ok && pts[i].Value >= cpuBusy && pts[i].Value-o >= hostOthers && !ownUseAbove(subjects, v.proc, pts[i].Sec, 1-hostOthers) &&
 				(v.also == nil || v.also(pts[i].Sec))
 		}
-		run, ok := sustained(pts, taken)
-		if !ok {
-			continue
-		}
-		last := lastHolding(pts, run.first, taken)
-		if f, ok := c.hostTakenFinding(v, subjects, pts[run.first].Sec, pts[last].Sec); ok {
-			found[v.proc] = true
-			fs = append(fs, f)
+		// the first spell the load felt: a starved Go runtime misses scrapes, which split the spells
+		for _, run := range sustainedRuns(pts, taken) {
+			last := lastHolding(pts, run.first, taken)
+			if f, ok := c.hostTakenFinding(v, subjects, pts[run.first].Sec, pts[last].Sec); ok {
+				found[v.proc] = true
+				fs = append(fs, f)
+				break
+			}
 		}
 	}
 	return fs

@@ -9,7 +9,11 @@ import "testing"
 // core while the host was full from the first second; once without
 // node_exporter (the step read "no bottleneck found" though it completed
 // 6, 17 and 11 of 20 req/s in its first seconds), once with it labelled
-// role: app (the host's CPU read "App CPU saturated: 100% busy").
+// role: app (the host's CPU read "App CPU saturated: 100% busy"); and
+// step 5 of fixA2's rerun of the first at 45 req/s, whose app used
+// 0.24–0.62 of its core and queued at 0:11–0:15 (p50 up to 1.1 s) with
+// its scrapes at 0:04, 0:06 and 0:12 missed, judged "FAIL, the target's":
+// its first spell of a full host (0:01–0:03) the load did not feel.
 func TestTrialA40CPUStarved(t *testing.T) {
 	cases := []struct {
 		name  string
@@ -21,6 +25,9 @@ func TestTrialA40CPUStarved(t *testing.T) {
 		{"loopback: the queue of the first seconds, before the target's first CPU reading, is the load's effect", "trialA40-c5-starved", []string{"app"}, KindTargetHostBusy,
 			&expect{Critical, [2]int{1, 1}, [2]int{14, 15}, []string{"App CPU taken by other processes from 0:01", "12.5% by itself"},
 				[]string{"the load queued", "below its limit, so not its own saturation"}}},
+		{"loopback, rerun at 45 req/s: the spell the load felt, after one it did not and a missed scrape", "trialA40-c5-live45", []string{"app"}, KindTargetHostBusy,
+			&expect{Critical, [2]int{8, 8}, [2]int{15, 15}, []string{"App CPU taken by other processes from 0:08", "23.1% by itself"},
+				[]string{"the client's mean latency: 15.5ms before 0:08, 56.6ms just after (medians)"}}},
 		{"node_exporter role app: the host's CPU taken", "trialA40-c5-node", nil, KindTargetHostBusy,
 			&expect{Critical, [2]int{2, 2}, [2]int{14, 14}, []string{"App CPU taken by other processes from 0:02", "16.7% by itself"}, nil}},
 		{"node_exporter role app: the host's full CPU is not the app's saturation", "trialA40-c5-node", nil, KindCPUSaturation,
