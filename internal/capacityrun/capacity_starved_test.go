@@ -22,12 +22,14 @@ import (
 // again while the host stays that busy, the search must end not determined
 // (exit 3), the target never judged. fixA2's rerun of the first search
 // judged its step 5 at 45/s "FAIL, the target's: … fell behind" while the
-// app used 0.24–0.62 of its core and the host was full: it is starved too.
+// app used 0.24–0.62 of its core and the host was full, and the second
+// rerun's step 3 at 30/s (0.16–0.43 of its core, queued at 0:13–0:15)
+// converged at 28.8 iterations/s, exit 0: both are starved too.
 func TestTrialA40StarvedTargetIsNotJudged(t *testing.T) {
 	for _, tc := range []struct {
 		db   string
 		rate float64
-	}{{"cpu-20-starved", 20}, {"cpu-20-starved-node", 20}, {"cpu-45-starved-live", 45}} {
+	}{{"cpu-20-starved", 20}, {"cpu-20-starved-node", 20}, {"cpu-45-starved-live", 45}, {"cpu-30-starved-live", 30}} {
 		t.Run(tc.db, func(t *testing.T) {
 			in, err := app.LoadRun(copyDB(t, tc.db))
 			if err != nil {
