@@ -61,6 +61,12 @@ type StepResult struct {
 	// generator's or its host's, not the target's (a wait for a CPU, late
 	// starts, a busy host); "" when it says nothing of the kind.
 	Diagnosis string
+	// Starved is what the step's diagnosis says of the target's CPU taken
+	// by the host's other processes while the target used little of what
+	// it may use (target-host-busy): the target was starved, so the step
+	// measured the host, not the target's limit; "" when it says nothing
+	// of the kind.
+	Starved string `json:",omitempty"`
 	// PoolBelowMax says, for a step that dropped iterations, that its VU
 	// pool never reached max_vus, and DropWhy what held it (the run's own
 	// notice): raising max_vus would change nothing.

@@ -96,7 +96,7 @@ func (g cappedGenerator) RunStep(ctx context.Context, s Step) (StepResult, error
 // when the generator starts iterations late.
 type busyHost struct {
 	Runner
-	kind        string  // "lag", "cpu", "steal" or "diagnosis": what the measurements show
+	kind        string  // "lag", "cpu", "steal", "diagnosis" or "starved": what the measurements show
 	first       bool    // the first run at each rate is disturbed
 	from        float64 // every run at or above this rate is disturbed; 0: none
 	keepVerdict bool    // a disturbed run keeps the server's verdict
@@ -124,6 +124,9 @@ func (b *busyHost) RunStep(ctx context.Context, s Step) (StepResult, error) {
 		r.HostKnown, r.HostCPU, r.HostSteal = true, 0.99, 0.3
 	case "diagnosis": // the search's own figures are quiet; the step's diagnosis is not
 		r.Diagnosis = "The generator's host was short of CPU from 0:02: its threads waited for a CPU 38× as long as they ran; the numbers are not the target's"
+		r.Mean += 2 * time.Second // far past any limit, even less twice the lag
+	case "starved": // other processes took the target's CPU; the generator kept up
+		r.Starved = "App CPU taken by other processes from 0:02: its CPUs 100% busy, 83.3% by the host's other processes, 16.7% by itself"
 		r.Mean += 2 * time.Second // far past any limit, even less twice the lag
 	}
 	if !b.keepVerdict {

@@ -106,8 +106,11 @@ func (s *search) step(ctx context.Context, rate float64, phase Phase) (Record, *
 				continue
 			}
 			s.record(rec)
-			s.finish(HostBusy, fmt.Sprintf("the load generator's host could not generate %s: busy %s (last: %s)",
-				Iterations(rate), attempts(attempt), rec.Busy))
+			host := "the load generator's host could not generate"
+			if rec.Starved != "" {
+				host = "the target's host was too busy for it to serve"
+			}
+			s.finish(HostBusy, fmt.Sprintf("%s %s: busy %s (last: %s)", host, Iterations(rate), attempts(attempt), rec.Busy))
 			return rec, &errStop{}
 		}
 		rec.Judged = !(rec.Passed && rec.Saturation != "") // a pass flattered by drops says nothing
@@ -229,7 +232,11 @@ const errorBudget = "error budget:"
 // the limit came while loadlens held its own VU pool (GeneratorHeld): the
 // generator was the queue, so a shortfall or latency is no longer the
 // target's alone (trial A39: "FAIL, the target's" at 4,271/s with 4,781 of
-// loadlens's goroutines waiting for a CPU). It sets rec.Stands to
+// loadlens's goroutines waiting for a CPU). Nor is one whose target the
+// host's other processes starved of CPU (Starved): its latency is past
+// anything the generator's lag bounds (trial A40: "FAIL, the target's" at
+// 20/s while the app used 16.7 % of the host's CPUs, other processes
+// 83.3 %). It sets rec.Stands to
 // why a failure on a busy host stands, in words (ownErrors, targetOwn).
 func (s *search) hostsDoing(rec *Record) bool {
 	switch {
@@ -237,6 +244,8 @@ func (s *search) hostsDoing(rec *Record) bool {
 		return false
 	case rec.Passed:
 		return rec.Saturation != ""
+	case rec.Starved != "":
+		return true // other processes took the target's CPU: its latency, shortfall and errors are the host's, whatever the lag
 	}
 	if why := s.ownErrors(rec.StepResult); why != "" {
 		rec.Stands = why
@@ -293,7 +302,8 @@ const shortOf = 0.95
 // was busy, or "": scheduling lag past its limit, the generator's CPU near
 // its cores, CPU stolen by the hypervisor, the step's diagnosis (which
 // also reads the generator's wait for a CPU and its scheduling latency),
-// drops past the limit while loadlens held its own VU pool, or, under all
+// drops past the limit while loadlens held its own VU pool, the target's
+// CPU taken by other processes (Starved), or, under all
 // of those, a failure on errors its late arrivals explain (bunched).
 // The host's total CPU is shown but not judged on its own: the target may
 // share the host, and its saturation is what the search measures.
@@ -309,7 +319,7 @@ func (s *search) busy(r StepResult) string {
 		why = append(why, fmt.Sprintf("CPU steal %s > %s", units.Share(r.HostSteal), units.Share(s.cfg.MaxSteal)))
 	}
 	held := r.GeneratorHeld && s.dropped(r) != "" // loadlens held its own pool: its drops say it was busy
-	if len(why) == 0 && r.Diagnosis == "" && !held {
+	if len(why) == 0 && r.Diagnosis == "" && r.Starved == "" && !held {
 		b := s.bunched(r) // under every limit, yet the generator's bursts explain its errors
 		if b == "" {
 			return ""
@@ -324,6 +334,9 @@ func (s *search) busy(r StepResult) string {
 	}
 	if r.Diagnosis != "" { // a sentence of its own, after the figures
 		why = append(why, "the step's diagnosis: "+r.Diagnosis)
+	}
+	if r.Starved != "" {
+		why = append(why, "the target was starved: "+r.Starved)
 	}
 	return strings.Join(why, ", ")
 }

@@ -230,6 +230,7 @@ func stepResult(in *report.Input, step capacity.Step, latency string) capacity.S
 	r := capacity.StepResult{Rate: step.Rate, Throughput: holdThroughput(in.Run.Series, tot.Requests, step.Hold), Dropped: dropped,
 		Passed: in.Passed(), Requests: tot.Requests}
 	r.Diagnosis = distrusted(in.Findings) // the step's own diagnosis may say its figures are not the target's
+	r.Starved = starved(in.Findings)      // or that other processes took the target's CPU
 	if tot.Requests > 0 {
 		r.ErrorRate = float64(failed) / float64(tot.Requests)
 	}

@@ -67,3 +67,21 @@ func readsBusySignal(f *diagnose.Finding) bool {
 	}
 	return false
 }
+
+// starved returns the title of the first critical target-host-busy
+// finding of a step's diagnosis: the target's CPUs full, other processes
+// holding them while it used little of what it may use, and the load felt
+// it. Such a step measured the host, not the target's limit (trial A40:
+// "FAIL, the target's" at 20/s while the app used 16.7 % of the host's
+// CPUs, other processes 83.3 %); "" when none says so. A warning or a note
+// of it (no effect on the load shown, or a full pool the queue's cause)
+// leaves the step to be judged: a pool-bound target beside a busy build is
+// measured all the same.
+func starved(findings []diagnose.Finding) string {
+	for i := range findings {
+		if f := &findings[i]; f.Kind == diagnose.KindTargetHostBusy && f.Severity == diagnose.Critical {
+			return report.FindingTitle(f)
+		}
+	}
+	return ""
+}

@@ -337,7 +337,12 @@ func (c *context) cpuFinding(s cpuSubject, from, to int) Finding {
 	if effect { // felt by the load, but maybe not made by it
 		other, cpuBefore, loadBefore, loadNear = c.filledByOther(b, s, from, to)
 	}
+	ownUsed, ownLimit, notOwn := c.hostOwnLow(b, s, from, to)
 	switch {
+	case notOwn: // the host's CPU full, its target's own use low: other processes', not the target's saturation
+		b.f.Severity = Info
+		b.title(name(s.name), " host CPU busy: ", peak, " busy (", name(s.label), ") from ", onset, ", not ", name(s.name),
+			"'s own saturation: it used ", ownUsed, " of the ", ownLimit, " it may use (median); the host's other processes took the rest")
 	case other:
 		title := append([]any{name(s.name), " CPU saturated: ", peak}, what...)
 		b.title(append(title, " (", name(s.label), ") from ", onset, " while the load held steady: not this load's level, but something else on the host or more work per "+c.counts().One)...)
@@ -379,7 +384,7 @@ func (c *context) cpuFinding(s cpuSubject, from, to int) Finding {
 	if other {
 		b.f.Remedies = append([]string{otherOnHost}, b.f.Remedies...)
 	}
-	if !effect && !held {
+	if (!effect && !held) || notOwn {
 		b.f.Remedies = []string{
 			"the host was busy with more than this load's effect: find what else runs there (another test, a backup, a batch job, a neighbour) before reading this run's figures",
 			"re-run when the host is quiet; if it is busy again, watch its CPU by process while the load rises",

@@ -120,6 +120,9 @@ func highestText(r capacity.Result) string {
 	switch {
 	case r.Stop == capacity.TargetFailed:
 		return fmt.Sprintf("none: every %s failed at the first step (%s)", r.Config.Counts().One, capacity.Iterations(lastRate(r)))
+	case r.Stop == capacity.HostBusy && lastStarved(r):
+		return fmt.Sprintf("not determined: the host was too busy: other processes took the target's CPU at %s (%s); %s",
+			capacity.Iterations(lastRate(r)), attemptsShort(r), held)
 	case r.Stop == capacity.HostBusy:
 		return fmt.Sprintf("not determined: the load generator's host was too busy to generate %s (%s); %s",
 			capacity.Iterations(lastRate(r)), attemptsShort(r), held)
@@ -137,6 +140,13 @@ func highestText(r capacity.Result) string {
 	return "none found: no step passed the SLO"
 }
 
+// lastStarved reports whether the search's last run was not judged for
+// its target starved of CPU by the host's other processes, not for the
+// generator's host: a search stopped "host too busy" on it says so.
+func lastStarved(r capacity.Result) bool {
+	return len(r.Steps) > 0 && r.Steps[len(r.Steps)-1].Starved != ""
+}
+
 // unjudgedText says what a search that ended with a rate above its highest
 // pass unjudged found: at least that pass, and which rate the busy host
 // left unjudged, with the failure above it if any (exits 3).
@@ -145,7 +155,13 @@ func unjudgedText(r capacity.Result) string {
 	if r.Highest > 0 {
 		text = "at least " + bothRates(r, r.Highest) + " (" + capacity.Iterations(r.Unjudged) + " above it"
 	}
-	text += fmt.Sprintf(" was not judged: the generator's host was busy on every run of it, and the search ended (%s) before one could be judged", r.Stop)
+	host := "the generator's host was busy"
+	for _, s := range r.Steps {
+		if s.Rate == r.Unjudged && s.Starved != "" {
+			host = "the host was busy (other processes took the target's CPU)"
+		}
+	}
+	text += fmt.Sprintf(" was not judged: %s on every run of it, and the search ended (%s) before one could be judged", host, r.Stop)
 	if r.LowestFailing > 0 {
 		text += "; the SLO failed at " + capacity.Iterations(r.LowestFailing)
 	}
@@ -179,7 +195,11 @@ func uslText(r capacity.Result) string {
 func retriesText(r capacity.Result) string {
 	var order []float64
 	times := map[float64]int{}
+	why := "the load generator's host was busy"
 	for _, s := range r.Steps {
+		if s.Retried && s.Starved != "" {
+			why = "the host was busy (the generator's, or other processes took the target's CPU)"
+		}
 		if s.Retried {
 			if times[s.Rate] == 0 {
 				order = append(order, s.Rate)
@@ -194,8 +214,8 @@ func retriesText(r capacity.Result) string {
 			rates[i] += " " + units.CountOf(int64(n), "time", "times")
 		}
 	}
-	return fmt.Sprintf("%s not judged because the load generator's host was busy, and run again (%s); see the table",
-		units.CountOf(int64(r.Retries), "run", "runs"), strings.Join(rates, ", "))
+	return fmt.Sprintf("%s not judged because %s, and run again (%s); see the table",
+		units.CountOf(int64(r.Retries), "run", "runs"), why, strings.Join(rates, ", "))
 }
 
 // bothRates writes a rate of the search in iterations per second and in
