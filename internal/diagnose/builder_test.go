@@ -138,9 +138,7 @@ func build(t testing.TB, l sample.Layout, seconds []sec) *metrics.Run {
 		for i, c := range spec.checks {
 			snap.Checks[i].Passes, snap.Checks[i].Fails = c[0], c[1]
 		}
-		for i, c := range spec.reads {
-			snap.Checks[i] = c
-		}
+		copy(snap.Checks, spec.reads)
 		run.Add(snap)
 		snaps = append(snaps, snap)
 	}
