@@ -338,32 +338,8 @@ func (c *context) cpuFinding(s cpuSubject, from, to int) Finding {
 		other, cpuBefore, loadBefore, loadNear = c.filledByOther(b, s, from, to)
 	}
 	ownUsed, ownLimit, notOwn := c.hostOwnLow(b, s, from, to)
-	switch {
-	case notOwn: // the host's CPU full, its target's own use low: other processes', not the target's saturation
-		b.f.Severity = Info
-		b.title(name(s.name), " host CPU busy: ", peak, " busy (", name(s.label), ") from ", onset, ", not ", name(s.name),
-			"'s own saturation: it used ", ownUsed, " of the ", ownLimit, " it may use (median); the host's other processes took the rest")
-	case other:
-		title := append([]any{name(s.name), " CPU saturated: ", peak}, what...)
-		b.title(append(title, " (", name(s.label), ") from ", onset, " while the load held steady: not this load's level, but something else on the host or more work per "+c.counts().One)...)
-	case effect:
-		title := append([]any{name(s.name), " CPU saturated: ", peak}, what...)
-		b.title(append(title, " (", name(s.label), ") from ", onset)...)
-	case held:
-		b.f.Severity = Warning
-		title := append([]any{name(s.name), " CPU saturated: ", peak}, what...)
-		b.title(append(title, " (", name(s.label), ") from ", onset, " to the run's end: with the same users throughout, its CPU was what they waited for")...)
-	default:
-		b.f.Severity = Info
-		title := append([]any{name(s.name), " CPU busy: ", peak}, what...)
-		title = append(title, " (", name(s.label), ") from ", onset)
-		if base < 0 {
-			title = append(title, ", from the run's start, before this load rose: not shown to be caused by it")
-		} else {
-			title = append(title, ", but the client's latency did not rise with it: context, not caused by this load")
-		}
-		b.title(title...)
-	}
+	c.cpuTitle(b, s, cpuVerdict{peak: peak, onset: onset, ownUsed: ownUsed, ownLimit: ownLimit, base: base, what: what,
+		notOwn: notOwn, other: other, effect: effect, held: held})
 	b.evidence(first, append(append([]any{"first of the saturated scrapes: ", first}, what...), " at ", onset)...)
 	b.evidence(peak, append(append([]any{"highest: ", peak}, what...), " at ", b.second(peakSec, StatSecond, "the scrape of the highest CPU use"))...)
 	if limit >= 0 {
@@ -391,6 +367,43 @@ func (c *context) cpuFinding(s cpuSubject, from, to int) Finding {
 		}
 	}
 	return b.done(from, to)
+}
+
+// cpuVerdict is what cpuFinding found, for its title.
+type cpuVerdict struct {
+	peak, onset, ownUsed, ownLimit, base ref
+	what                                 []any
+	notOwn, other, effect, held          bool
+}
+
+// cpuTitle titles and grades the CPU finding by what the load felt of it.
+func (c *context) cpuTitle(b *builder, s cpuSubject, v cpuVerdict) {
+	switch {
+	case v.notOwn: // the host's CPU full, its target's own use low: other processes', not the target's saturation
+		b.f.Severity = Info
+		b.title(name(s.name), " host CPU busy: ", v.peak, " busy (", name(s.label), ") from ", v.onset, ", not ", name(s.name),
+			"'s own saturation: it used ", v.ownUsed, " of the ", v.ownLimit, " it may use (median); the host's other processes took the rest")
+	case v.other:
+		title := append([]any{name(s.name), " CPU saturated: ", v.peak}, v.what...)
+		b.title(append(title, " (", name(s.label), ") from ", v.onset, " while the load held steady: not this load's level, but something else on the host or more work per "+c.counts().One)...)
+	case v.effect:
+		title := append([]any{name(s.name), " CPU saturated: ", v.peak}, v.what...)
+		b.title(append(title, " (", name(s.label), ") from ", v.onset)...)
+	case v.held:
+		b.f.Severity = Warning
+		title := append([]any{name(s.name), " CPU saturated: ", v.peak}, v.what...)
+		b.title(append(title, " (", name(s.label), ") from ", v.onset, " to the run's end: with the same users throughout, its CPU was what they waited for")...)
+	default:
+		b.f.Severity = Info
+		title := append([]any{name(s.name), " CPU busy: ", v.peak}, v.what...)
+		title = append(title, " (", name(s.label), ") from ", v.onset)
+		if v.base < 0 {
+			title = append(title, ", from the run's start, before this load rose: not shown to be caused by it")
+		} else {
+			title = append(title, ", but the client's latency did not rise with it: context, not caused by this load")
+		}
+		b.title(title...)
+	}
 }
 
 // overLimit states, when the scrapes read more cores than the process may
