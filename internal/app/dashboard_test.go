@@ -137,14 +137,17 @@ func TestFeedDiagnosesLive(t *testing.T) {
 		sink := rec.Sink(sec)
 		for i := range 20 {
 			sink.Request(&sample.Request{End: time.Duration(sec)*time.Second + time.Duration(i)*time.Millisecond,
-				Duration: 5 * time.Millisecond, Status: 200})
+				Duration: 50 * time.Millisecond, Status: 200})
 		}
 		in.Run.Add(rec.Collect(sec))
 		o.grow(0, "go_sql_in_use_connections", sec)
 		o.grow(1, "go_sql_max_open_connections", sec)
 		o.grow(2, "go_sql_wait_count_total", sec)
+		o.grow(3, "go_sql_wait_duration_seconds_total", sec)
 		o.mu.Lock()
 		o.set[0].Points[sec].Value, o.set[1].Points[sec].Value, o.set[2].Points[sec].Value = 10, 10, 30
+		// 0.5 s waited a second over 20 requests: 25 ms of each 50 ms, a pool that limits
+		o.set[3].Points[sec].Value = 0.5
 		o.mu.Unlock()
 		f.second(in.Run, time.Duration(sec+1)*time.Second, 0.1, nil, func() {})
 	}
