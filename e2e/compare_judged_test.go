@@ -2,9 +2,6 @@ package e2e
 
 import (
 	"fmt"
-	"net/http"
-	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -32,27 +29,8 @@ func TestCompareGateJudgesAFourTimesSlowerTarget(t *testing.T) {
 	// ms beside 48.0 ms, not judged), so the pair is judged on a quiet host.
 	testkit.JudgeOnQuietVM(t, func() (at testkit.Attempt) {
 		pair := fmt.Sprintf("%d", time.Now().UnixNano())
-		run := func(delay time.Duration, name string) string {
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				time.Sleep(delay) // the target's service time
-				fmt.Fprint(w, "ok")
-			}))
-			defer srv.Close()
-			var r result
-			var other float64
-			stolen := stolenCores(func() {
-				other = otherCores(func() []int { return nil }, func() time.Duration {
-					r = loadlens(t, dir, "run", srv.URL+"/p", "--rate", "50", "--duration", "8s", "--quiet", "--no-dashboard", "--results", name)
-					return r.cpu
-				})
-			})
-			at.Other, at.Stolen = max(at.Other, other), max(at.Stolen, stolen)
-			if r.code != 0 {
-				t.Fatalf("run exit %d\n%s%s", r.code, r.stdout, r.stderr)
-			}
-			return onlyRunDir(t, filepath.Join(dir, name))
-		}
-		fast, slow = run(10*time.Millisecond, "fast"+pair), run(40*time.Millisecond, "slow"+pair)
+		fast = runSlowTarget(t, &at, dir, "fast"+pair, 10*time.Millisecond, "50", "8s")
+		slow = runSlowTarget(t, &at, dir, "slow"+pair, 40*time.Millisecond, "50", "8s")
 		if r := loadlens(t, dir, "compare", fast, slow, "--fail-on-regression", "p(95) +10%"); r.code != 99 {
 			at.Problems = append(at.Problems, fmt.Sprintf("a 4× slower target: the p95 gate exited %d, want 99\n%s", r.code, r.stdout))
 		}

@@ -3,9 +3,6 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -23,28 +20,7 @@ func TestCompareSameTestThreeTimes(t *testing.T) {
 		var problems []string
 		dir := t.TempDir()
 		run := func(delay time.Duration, name string) string {
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				time.Sleep(delay) // the server's service time
-				fmt.Fprint(w, "ok")
-			}))
-			defer srv.Close()
-			var r result
-			var other float64
-			stolen := stolenCores(func() {
-				other = otherCores(func() []int { return nil }, func() time.Duration {
-					r = loadlens(t, dir, "run", srv.URL+"/p", "--rate", "100", "--duration", "12s", "--quiet", "--no-dashboard", "--results", name)
-					return r.cpu
-				})
-			})
-			at.Other, at.Stolen = max(at.Other, other), max(at.Stolen, stolen)
-			if r.code != 0 {
-				t.Fatalf("run exit %d\n%s%s", r.code, r.stdout, r.stderr)
-			}
-			dbs, _ := filepath.Glob(filepath.Join(dir, name, "*", "run.db"))
-			if len(dbs) != 1 {
-				t.Fatalf("runs under %s: %v", name, dbs)
-			}
-			return filepath.Dir(dbs[0])
+			return runSlowTarget(t, &at, dir, name, delay, "100", "12s")
 		}
 		a, b, c := run(5*time.Millisecond, "a"), run(5*time.Millisecond, "b"), run(5*time.Millisecond, "c")
 		slow := run(10*time.Millisecond, "slow")
