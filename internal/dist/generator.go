@@ -206,6 +206,7 @@ func (g *generator) takeSecond(a *agentState, b []byte) (lostWhy string) {
 	if err != nil {
 		return "sent a bad second: " + err.Error()
 	}
+	clipMessages(&snap) // the run keeps some, and prints them
 	g.update(func() {
 		if g.counted, err = snap.AddCounts(g.counted, g.plan.Layout); err != nil {
 			return

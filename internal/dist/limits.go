@@ -35,6 +35,23 @@ const (
 	// counted and said once.
 	noticesPerSecond = 10
 	noticesPerRun    = 50
+	// maxErrorText is the longest error message, or reason an iteration
+	// was not sent, kept of an agent's second; a longer one is cut with a
+	// mark, as a notice is. The engine's are a line (what a target said is
+	// cut at sample.MaxTargetMessage, 512 bytes, before the request and the
+	// cause are put round it), so only a tampered agent's are cut, whose
+	// messages a frame alone bounds, while the run keeps three of a kind
+	// for each endpoint and prints them in its reports.
+	maxErrorText = maxNoticeText
+	// samplesPerKind is how many error samples of a kind an endpoint's
+	// second holds, as the agent's recorder keeps them (metrics'
+	// maxErrorSamples); reasons not sent the decoder bounds so already.
+	samplesPerKind = 3
+	// lowestStatus and highestStatus bound the status an answer has: three
+	// digits, none below 100, as the engine's HTTP/1 and HTTP/2 parsers
+	// take them (RFC 9110 defines 100 to 599; a server may send 999). 0
+	// is no answer: a connection that failed, a gRPC call.
+	lowestStatus, highestStatus = 100, 999
 	// secondMargin is how far past the test's length, graceful stops
 	// included, an agent's second may still be: its last second, cut short.
 	secondMargin = 10 * time.Second

@@ -12,13 +12,17 @@ import (
 
 // refuseSecond says why second s, from the agent running segment seg of p
 // whose seconds before are t, cannot be what it measured: its requests
-// (implausible), its other counts (implausibleCounts), or its check runs
-// and drops so far (tally). nil when it can be, t then holding it too.
+// (implausible), its other counts (implausibleCounts), what it keys by a
+// status or a kind (implausibleKeys), or its check runs and drops so far
+// (tally). nil when it can be, t then holding it too.
 func refuseSecond(p *plan.Plan, seg plan.Segment, t *tally, s *metrics.Snapshot) error {
 	if err := implausible(p, seg, s); err != nil {
 		return err
 	}
 	if err := implausibleCounts(p, seg, s); err != nil {
+		return err
+	}
+	if err := implausibleKeys(&p.Layout, s); err != nil {
 		return err
 	}
 	return t.add(p, seg, s)
