@@ -47,6 +47,7 @@ func synthetic() map[string]func(t *testing.T) Input {
 		"same-name": sameName, "sold-out": soldOut, "refused": deadTarget(sample.ConnRefused),
 		"late-scale": lateScale(0.96, true), "planned-scale": plannedScale, "throttled-pods": throttledPods(0.4), "throttled-1pc": throttledPods(0.01),
 		"restarts": restarts(true), "restarts-before": restarts(false), "oom-cadvisor": oomFromCAdvisor(false), "backend-bound": backendBound(false), "backend-scaled": backendBound(true),
+		"pgxpool": poolFamilyRun(0, 0), "otel-pool-wait-ms": poolFamilyRun(5, 0), // acquire times in nanoseconds and milliseconds: seconds(KEY)
 		"pgbouncer": pgbouncer, "postgres-sessions": postgresSessions, "interrupted": deadTarget(sample.Interrupted), "dns": deadTarget(sample.DNS), "tls": deadTarget(sample.TLS),
 		"tls-mute": tlsFailures("TLS handshake timeout (10s)"), "check-cut-bodies": bodyCheck(3),
 		"n-plus-one": nPlusOneRun(20, 4*time.Millisecond), "heavy-query": oneHeavyQuery, "slow-external": externalCall(300 * time.Millisecond), "cache-miss": cacheMissRun(false), "redis-miss": cacheMissRun(true),

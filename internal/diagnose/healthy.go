@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/loadlens/loadlens/internal/series"
@@ -130,28 +131,25 @@ func (c *context) generatorPeak(b *builder) []any {
 	return []any{"the generator used at most ", u, " of ", cp, " (", s, ")"}
 }
 
-// serverFamilies are the series each server-side rule reads.
+// serverFamilies are the series each server-side rule reads: by name, and
+// by a suffix any prefix may carry (pgxpool's hand-written collectors).
 var serverFamilies = []struct {
-	what  string
-	names []string
+	what   string
+	names  []string
+	suffix string
 }{
-	{"DB pool", []string{"hikaricp_connections_active", "go_sql_in_use_connections", "pgbouncer_pools_client_waiting_connections"}},
+	{"DB pool", []string{"hikaricp_connections_active", "go_sql_in_use_connections", "pgbouncer_pools_client_waiting_connections",
+		"pgxpool_acquired_conns", "db_client_connections_usage", "db_client_connection_count"}, pgxInUse},
 	{"CPU", []string{"process_cpu_usage", "process_cpu_time_ns_total", "system_cpu_usage", "process_cpu_seconds_total",
-		"container_cpu_usage_seconds_total", "node_cpu_seconds_total", "container_cpu_cfs_periods_total"}},
-	{"GC", []string{"jvm_gc_pause_seconds_sum", "go_gc_duration_seconds_sum"}},
+		"container_cpu_usage_seconds_total", "node_cpu_seconds_total", "container_cpu_cfs_periods_total"}, ""},
+	{"GC", []string{"jvm_gc_pause_seconds_sum", "go_gc_duration_seconds_sum"}, ""},
 }
 
 // serverChecked names the server-side families the rules could read.
 func (c *context) serverChecked(b *builder) []any {
 	var found, missing []string
 	for _, g := range serverFamilies {
-		var hits []string
-		for _, n := range g.names {
-			if len(c.set.Find(n)) > 0 {
-				hits = append(hits, n)
-			}
-		}
-		if len(hits) > 0 {
+		if hits := familyHits(c.set, g.names, g.suffix); len(hits) > 0 {
 			found = append(found, g.what+" ("+strings.Join(hits, ", ")+")")
 		} else {
 			missing = append(missing, g.what)
@@ -168,6 +166,23 @@ func (c *context) serverChecked(b *builder) []any {
 	return out
 }
 
+// familyHits returns the names of a family's series in set: those of
+// names, then any other ending in suffix.
+func familyHits(set series.Set, names []string, suffix string) []string {
+	var hits []string
+	for _, n := range names {
+		if len(set.Find(n)) > 0 {
+			hits = append(hits, n)
+		}
+	}
+	for _, s := range set {
+		if suffix != "" && strings.HasSuffix(s.Name, suffix) && !slices.Contains(hits, s.Name) {
+			hits = append(hits, s.Name)
+		}
+	}
+	return hits
+}
+
 // serverUnread says why no server-side rule ran: nothing was scraped, or
 // what was scraped holds none of the series the rules read.
 func (c *context) serverUnread(b *builder) []any {
@@ -181,7 +196,11 @@ func (c *context) serverUnread(b *builder) []any {
 	}
 	var reads []string
 	for _, g := range serverFamilies {
-		reads = append(reads, g.what+": "+strings.Join(g.names, ", "))
+		names := g.names
+		if g.suffix != "" {
+			names = append(slices.Clip(names), "*"+g.suffix)
+		}
+		reads = append(reads, g.what+": "+strings.Join(names, ", "))
 	}
 	n := c.serverCount(b)
 	return []any{n, " server series were scraped, but none that the DB pool, CPU and GC rules read, so " + notChecked +

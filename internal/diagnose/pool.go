@@ -9,19 +9,23 @@ import (
 
 // pool is one connection pool's series. Each figure is named for what it
 // is: a gauge of requests waiting (HikariCP's pending, PgBouncer's waiting
-// clients) counts waiters; database/sql counts waits begun and the time
-// they took, which are not a number of waiters.
+// clients, OpenTelemetry's pending requests) counts waiters; database/sql
+// counts waits begun and the time they took, pgxpool the acquires that
+// waited and every acquire's time, which are not a number of waiters.
 type pool struct {
-	lib      string         // "hikaricp", "go_sql" or "pgbouncer"
-	anchor   *series.Series // the series whose scrapes the condition is judged at
-	inUse    *series.Series // connections in use
-	limit    *series.Series // the pool's maximum; nil when unknown
-	idle     *series.Series // HikariCP's idle connections, when it exposes no maximum
-	pending  *series.Series // a gauge of requests waiting for a connection
-	waits    *series.Series // database/sql: waits for a connection begun (a counter)
-	waited   *series.Series // database/sql: seconds spent waiting, added as each wait ends (a counter)
-	timeouts *series.Series // HikariCP: requests that gave up waiting (a counter)
-	full     func(c *context, sec int, v float64) bool
+	lib       string         // "hikaricp", "go_sql", "pgbouncer", "pgxpool" or "OpenTelemetry db.client"
+	anchor    *series.Series // the series whose scrapes the condition is judged at
+	inUse     *series.Series // connections in use
+	limit     *series.Series // the pool's maximum; nil when unknown
+	idle      *series.Series // HikariCP's idle connections, when it exposes no maximum
+	pending   *series.Series // a gauge of requests waiting for a connection
+	waits     *series.Series // database/sql: waits begun; pgxpool: acquires that waited, as each ends (a counter)
+	waited    *series.Series // seconds spent waiting, added as each wait ends (a counter)
+	waitedPer float64        // the seconds of one unit of waited (1e-9 for nanoseconds); 0 for seconds
+	acquires  bool           // waited counts every acquire's time, not only waits': no wait unless material
+	hidden    []string       // labels of the anchor naming its series, not its pool (OpenTelemetry's state)
+	timeouts  *series.Series // requests that gave up waiting (a counter)
+	full      func(c *context, sec int, v float64) bool
 }
 
 // poolExhaustion finds pools whose every connection was in use, at several
@@ -35,7 +39,8 @@ func poolExhaustion(c *context) []Finding {
 		full := func(i int) bool { return p.full(c, pts[i].Sec, pts[i].Value) }
 		for _, run := range sustainedRuns(pts, full) {
 			from, to := pts[run.first].Sec, pts[lastHolding(pts, run.first, full)].Sec
-			if l := c.poolLoadOver(p, from, to); c.waited(p, from, to) && l.limited() {
+			// an acquire time that counts every acquire shows waits when material only: idle connections take microseconds
+			if l := c.poolLoadOver(p, from, to); (c.waited(p, from, to) || p.acquires && l.waitMaterial()) && l.limited() {
 				fs = append(fs, c.poolFinding(p, from, to, l))
 				break
 			}
@@ -44,20 +49,28 @@ func poolExhaustion(c *context) []Finding {
 	return fs
 }
 
-// waited reports whether requests waited for a connection between two seconds.
+// waited reports whether requests waited for a connection between two
+// seconds: a time that counts every acquire is no such evidence.
 func (c *context) waited(p pool, from, to int) bool {
-	for _, s := range []*series.Series{p.pending, p.waits, p.waited} {
-		if s == nil {
-			continue
+	var srcs []string
+	for _, s := range []*series.Series{p.pending, p.waits} {
+		if s != nil {
+			srcs = append(srcs, c.ofSeries(s))
 		}
-		if v := aggregate(c.values(c.ofSeries(s)), StatMax, from, to); v > 0 {
+	}
+	if p.waited != nil && !p.acquires {
+		srcs = append(srcs, c.waitedSource(p))
+	}
+	for _, src := range srcs {
+		if v := aggregate(c.values(src), StatMax, from, to); v > 0 {
 			return true
 		}
 	}
 	return false
 }
 
-// pools reads every HikariCP, database/sql and PgBouncer pool in the series.
+// pools reads every HikariCP, database/sql, PgBouncer, pgxpool and
+// OpenTelemetry db.client pool in the series.
 func (c *context) pools() []pool {
 	var out []pool
 	for _, active := range c.set.Find("hikaricp_connections_active") {
@@ -83,10 +96,7 @@ func (c *context) pools() []pool {
 		if p.limit == nil || (p.waits == nil && p.waited == nil) {
 			continue
 		}
-		p.full = func(c *context, sec int, v float64) bool {
-			lim, ok := valueAt(p.limit.Points, sec)
-			return ok && lim > 0 && v >= lim // 0 is database/sql's "unlimited"
-		}
+		p.full = atLimit(p.limit) // 0 is database/sql's "unlimited"
 		out = append(out, p)
 	}
 	for _, waiting := range c.set.Find("pgbouncer_pools_client_waiting_connections") {
@@ -99,7 +109,7 @@ func (c *context) pools() []pool {
 		p.full = func(_ *context, _ int, v float64) bool { return v > 0 }
 		out = append(out, p)
 	}
-	return out
+	return append(append(out, c.pgxPools()...), c.otelPools()...)
 }
 
 // pgbouncerPoolSize finds the pool_size of a PgBouncer pool's database:
@@ -128,7 +138,7 @@ func pointAtOrBefore(points []series.Point, sec int) (int, bool) {
 func (c *context) poolFinding(p pool, from, to int, l poolLoad) Finding {
 	b := newBuilder(KindPoolExhaustion, Critical)
 	where := p.lib
-	if d := describe(p.anchor); d != "" {
+	if d := describe(p.anchor, p.hidden...); d != "" {
 		where += ", " + d
 	}
 	inUseSrc := c.ofSeries(p.inUse)
@@ -151,33 +161,8 @@ func (c *context) poolFinding(p pool, from, to int, l poolLoad) Finding {
 	title = append(title, " connections in use from ", onset)
 
 	b.evidence(atOnset, append(append([]any{"first full scrape: "}, inUse...), " connections in use at ", onset)...)
-	var waiting []any
-	switch {
-	case p.pending != nil:
-		src := c.ofSeries(p.pending)
-		most := b.add(c.fig(src, StatMax, from, to, UnitCount, "the most requests waiting for a connection (a gauge of waiters)"))
-		noun := " requests waiting for a connection"
-		if p.lib == "pgbouncer" {
-			noun = " clients waiting for a server connection"
-		}
-		waiting = []any{"up to ", most, noun}
-		b.evidence(most, "at most ", most, noun, " at one scrape")
-	default:
-		if p.waits != nil {
-			most := b.add(c.fig(c.ofSeries(p.waits), StatMax, from, to, UnitNumber, "the most waits for a connection begun in a second"))
-			waiting = []any{"up to ", most, " waits for a connection a second"}
-			b.evidence(most, "at most ", most, " waits for a connection began in a second (a count of waits, not of waiters)")
-		}
-		if p.waited != nil {
-			most := b.add(c.fig(c.ofSeries(p.waited), StatMax, from, to, UnitNumber, "the most seconds spent waiting for a connection per second"))
-			if waiting == nil {
-				waiting = []any{"up to ", most, " s spent waiting for a connection a second"}
-			}
-			b.evidence(most, "at most ", most, " s spent waiting for a connection per second of the run (wait time, added as each wait ends; not a number of waiters)")
-		}
-	}
 	title = append(title, ", ")
-	title = append(title, waiting...)
+	title = append(title, c.poolWaiting(b, p, from, to)...)
 	title = append(title, " (", name(where), ")")
 	b.title(title...)
 
@@ -204,6 +189,45 @@ func (c *context) poolFinding(p pool, from, to int, l poolLoad) Finding {
 		b.f.Remedies = slices.Clone(remedies)
 	}
 	return b.done(from, to)
+}
+
+// poolWaiting states in b how requests waited for a full pool's
+// connections, each figure as what it counts, and returns the title's words.
+func (c *context) poolWaiting(b *builder, p pool, from, to int) []any {
+	var waiting []any
+	if p.pending != nil {
+		src := c.ofSeries(p.pending)
+		most := b.add(c.fig(src, StatMax, from, to, UnitCount, "the most requests waiting for a connection (a gauge of waiters)"))
+		noun := " requests waiting for a connection"
+		if p.lib == "pgbouncer" {
+			noun = " clients waiting for a server connection"
+		}
+		b.evidence(most, "at most ", most, noun, " at one scrape")
+		return []any{"up to ", most, noun}
+	}
+	if p.waits != nil {
+		what, said := "the most waits for a connection begun in a second", " waits for a connection began in a second"
+		if p.lib == "pgxpool" { // EmptyAcquireCount counts an acquire that waited once it has its connection
+			what, said = "the most acquires that waited for a connection, ended in a second", " acquires that waited for a connection ended in a second"
+		}
+		most := b.add(c.fig(c.ofSeries(p.waits), StatMax, from, to, UnitNumber, what))
+		waiting = []any{"up to ", most, " waits for a connection a second"}
+		b.evidence(most, "at most ", most, said, " (a count of waits, not of waiters)")
+	}
+	if p.waited != nil {
+		what, said, why := "the most seconds spent waiting for a connection per second", " s spent waiting for a connection",
+			" per second of the run (wait time, added as each wait ends; not a number of waiters)"
+		if p.acquires {
+			what, said, why = "the most seconds spent acquiring connections per second", " s spent acquiring connections",
+				" per second of the run (every acquire's time, an idle connection's microseconds too, added as each ends; not a number of waiters)"
+		}
+		most := b.add(c.fig(c.waitedSource(p), StatMax, from, to, UnitNumber, what))
+		if waiting == nil {
+			waiting = []any{"up to ", most, said, " a second"}
+		}
+		b.evidence(most, "at most ", most, said, why)
+	}
+	return waiting
 }
 
 // clientFailures adds the evidence of the failures of the given kinds the

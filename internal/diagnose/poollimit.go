@@ -36,11 +36,13 @@ func (c *context) poolLoadOver(p pool, from, to int) poolLoad {
 	if !l.judged {
 		return l
 	}
-	if w := p.pending; w != nil || p.waited != nil {
-		if w == nil {
-			w = p.waited
-		}
-		l.waitSrc = c.ofSeries(w)
+	switch {
+	case p.pending != nil:
+		l.waitSrc = c.ofSeries(p.pending)
+	case p.waited != nil:
+		l.waitSrc = c.waitedSource(p)
+	}
+	if l.waitSrc != "" {
 		l.waitPerReq = aggregate(c.values(l.waitSrc), StatMean, from, to) / x
 	}
 	if c.open {

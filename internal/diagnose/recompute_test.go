@@ -525,6 +525,17 @@ func (r *rawRun) source(t *testing.T, src string) perSec {
 			out[sec] = v / 1e9
 		}
 		return out
+	case strings.HasPrefix(src, "seconds("): // a pool's acquire time: pgxpool's in nanoseconds, OpenTelemetry's older in milliseconds
+		key := src[len("seconds(") : len(src)-1]
+		per := 1e-3
+		if name, _ := keyLabels(key); strings.HasSuffix(name, "_ns") {
+			per = 1e-9
+		}
+		out := perSec{}
+		for sec, v := range r.stored(t, key) {
+			out[sec] = v * per
+		}
+		return out
 	case strings.HasPrefix(src, "label("):
 		inner := src[len("label(") : len(src)-1]
 		label, key, _ := strings.Cut(inner, ", ")

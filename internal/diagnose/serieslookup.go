@@ -40,10 +40,11 @@ func perSecond(s *series.Series) []series.Point {
 // counterName reports whether a name is a counter's, so that a gauge of
 // that name holds it raw. A CPU count (Micrometer's system_cpu_count, the
 // node preset's node_cpu_count) and postgres_exporter's sessions by state
-// (pg_stat_activity_count) and locks by mode (pg_locks_count) are gauges,
-// whatever their suffix says.
+// (pg_stat_activity_count), locks by mode (pg_locks_count) and
+// OpenTelemetry's connections by state (db_client_connection_count) are
+// gauges, whatever their suffix says.
 func counterName(name string) bool {
-	if strings.HasSuffix(name, "_cpu_count") || name == pgSessions || name == pgLocks {
+	if strings.HasSuffix(name, "_cpu_count") || name == pgSessions || name == pgLocks || name == otelConnCount {
 		return false
 	}
 	return strings.HasSuffix(name, "_total") || strings.HasSuffix(name, "_sum") || strings.HasSuffix(name, "_count")

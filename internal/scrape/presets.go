@@ -96,6 +96,18 @@ func presetSpecs(name string) ([]presetSpec, bool) {
 			{sel: "go_sql_idle_connections"},
 			{sel: "go_sql_wait_count_total"},
 			{sel: "go_sql_wait_duration_seconds_total"},
+			// a pgx pool, as github.com/IBM/pgxpoolprometheus names it: acquired of max, the acquires
+			// that waited (empty_acquire) and every acquire's nanoseconds, counters kept as rates
+			{sel: "pgxpool_acquired_conns"},
+			{sel: "pgxpool_idle_conns"},
+			{sel: "pgxpool_total_conns"},
+			{sel: "pgxpool_max_conns"},
+			{sel: "pgxpool_empty_acquire"},
+			{sel: "pgxpool_acquire_duration_ns"},
+			{sel: "pgxpool_acquire_count"},
+			{sel: "pgxpool_canceled_acquire_count"},
+			// the suffixes the pool finding reads, under a hand-written collector's own prefix
+			{sel: `{__name__=~".*(acquired_conns|max_conns|empty_acquire(_count)?(_total)?|acquire_duration_ns|canceled_acquire_count)"}`},
 			{sel: "go_goroutines"},
 			{sel: "process_cpu_seconds_total"},
 			// the cores Go may run on at once: its affinity, or (Go 1.25+) its
