@@ -12,13 +12,15 @@ import (
 // that is the fault, and the errors or slowness around it are symptoms.
 // A status check only restates a response's status, which the errors
 // finding already counts, so it is a warning; a check that failed only on
-// failed requests (timeouts, 5xx) is their symptom, info.
+// failed requests (timeouts, 5xx) is their symptom, info, and several such
+// checks share that one cause, so they are one finding.
 func checkFailed(c *context) []Finding {
 	if c.run == nil {
 		return nil
 	}
 	first, last := c.all[0].sec, c.all[len(c.all)-1].sec
 	var fs []Finding
+	var onFailed []failedCheck // the checks that failed only on failed requests
 	seen := map[string]bool{}
 	for i, ck := range c.run.Layout.Checks {
 		fails, total := c.client(SrcCheckFails, c.checkSource(i)...), c.client(SrcCheckTotal, c.checkSource(i)...)
@@ -39,7 +41,17 @@ func checkFailed(c *context) []Finding {
 			continue
 		}
 		f := failedCheck{i: i, ck: ck, fails: fails, total: total, onsetSec: onsetSec, lastSec: lastSec}
+		if f.reqFailed = c.requestsFailed(ck.Endpoint, fails); f.reqFailed != "" {
+			onFailed = append(onFailed, f)
+			continue
+		}
 		fs = append(fs, c.checkFinding(&f, first, last))
+	}
+	if len(onFailed) == 1 {
+		return append(fs, c.checkFinding(&onFailed[0], first, last))
+	}
+	if len(onFailed) > 1 {
+		fs = append(fs, c.failedRequestChecks(onFailed, first, last))
 	}
 	return fs
 }
@@ -67,7 +79,6 @@ func (c *context) checkFinding(f *failedCheck, first, last int) Finding {
 	if statusCheck(ck.Name) {
 		sev = Warning
 	}
-	f.reqFailed = c.requestsFailed(ck.Endpoint, f.fails)
 	if f.reqFailed != "" {
 		sev = Info
 	}
@@ -79,10 +90,7 @@ func (c *context) checkFinding(f *failedCheck, first, last int) Finding {
 	if int(ck.Endpoint) >= 0 && int(ck.Endpoint) < len(c.run.Layout.Endpoints) {
 		f.endpoint = []any{" on ", name(c.endpointName(int(ck.Endpoint)))}
 	}
-	open, shut := "\"", "\""
-	if strings.Contains(ck.Name, "\"") { // body contains "END": other quotes around it
-		open, shut = "‘", "’"
-	}
+	open, shut := quotes(ck.Name)
 	head := "Check failed: "
 	if f.reqFailed != "" {
 		head = "Check failed because the " + c.checkUnit(ck).One + " failed: "
@@ -115,6 +123,15 @@ func (c *context) checkFinding(f *failedCheck, first, last int) Finding {
 	return b.done(f.onsetSec, f.lastSec)
 }
 
+// quotes are the marks around a check's name: other than those of a name
+// that holds them (body contains "END").
+func quotes(check string) (open, shut string) {
+	if strings.Contains(check, "\"") {
+		return "‘", "’"
+	}
+	return "\"", "\""
+}
+
 // checkUnit is what the check's endpoint counts (units.ForProtocol): a
 // request, a gRPC call or a session; the run's unit for a check of no endpoint.
 func (c *context) checkUnit(ck sample.CheckInfo) units.Unit {
@@ -135,10 +152,7 @@ func (c *context) checkRemedies(b *builder, f *failedCheck, sev Severity) {
 			b.second(f.onsetSec, StatSecond, "the first second the check failed"), " to ",
 			b.second(f.lastSec, StatSecond, "the last second the check failed"),
 			": in each second at least as many as the check failed, so no failure is known to be on a good response")
-		b.f.Remedies = []string{
-			"the check failed on " + u.Many + " that got no good answer (a timeout, an error): see the errors finding, and fix what failed the " + u.Many,
-			"re-run after that fix: a check that still fails on successful responses is a fault of its own",
-		}
+		b.f.Remedies = failedRequestRemedies("the check", u)
 	case f.apart != nil:
 		c.apartRemedies(b, f, *f.apart)
 	case f.cut >= 0:

@@ -65,6 +65,8 @@ func synthetic() map[string]func(t *testing.T) Input {
 		"errors-burst":   burstRun(modelArrivalRate, 30, 100, 100, sample.HTTP5xx, 15),
 		"errors-bursts":  withLater(60, 100, 40, sample.HTTP5xx, 10, 20),
 		"timeouts-burst": burstRun(modelArrivalRate, 30, 100, 100, sample.Timeout, 15),
+		// checks that failed on failed requests, one finding (checkgroup_test.go)
+		"checks-on-failed-requests": checksOnFailedRequests(5),
 	}
 	for _, oc := range offeredCases() { // the schedule's record, and errors judged when their requests were sent
 		m["offered: "+strings.ReplaceAll(oc.name, "/", " per ")] = func(t *testing.T) Input {
