@@ -138,14 +138,14 @@ func capacityHeadline(r capacity.Result) []capacityFact {
 	inReq := r.Config.Counts().Rate(r.Highest * requestsPerIteration(r))
 	switch {
 	case r.Stop == capacity.HostBusy:
-		highest.Value, highest.Sub = "not determined", fmt.Sprintf("the host was too busy at %s", capacity.Iterations(lastRate(r)))
+		highest.Value, highest.Sub = "not determined", busyHostText(r)
 		if r.Highest > 0 {
 			highest.Sub += fmt.Sprintf("; the SLO held up to %s (%s)", capacity.Iterations(r.Highest), inReq)
 		}
 	case r.Unjudged > 0 && r.Highest > 0:
-		highest.Value, highest.Sub = "≥ "+capacity.Iterations(r.Highest), inReq+"; not determined: "+capacity.Iterations(r.Unjudged)+" above it was not judged (the host was busy)"
+		highest.Value, highest.Sub = "≥ "+capacity.Iterations(r.Highest), inReq+"; not determined: "+capacity.Iterations(r.Unjudged)+" above it was not judged: "+unjudgedHost(r)
 	case r.Unjudged > 0:
-		highest.Value, highest.Sub = "not determined", capacity.Iterations(r.Unjudged)+" was not judged (the host was busy)"
+		highest.Value, highest.Sub = "not determined", capacity.Iterations(r.Unjudged)+" was not judged: "+unjudgedHost(r)
 	case r.Highest == 0 && r.LowestFailing == 0 && r.Stop != capacity.NothingPassed && r.Stop != capacity.TargetFailed:
 		highest.Value, highest.Sub = "not determined", "no step could be judged ("+string(r.Stop)+")"
 	case r.Highest > 0 && r.Stop == capacity.GeneratorSaturated:

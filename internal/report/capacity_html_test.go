@@ -30,3 +30,47 @@ func TestCapacityHTML(t *testing.T) {
 		t.Error("markup from the run reached the page unescaped")
 	}
 }
+
+// TestCapacityHeadlineSaysWhoseHostWasBusy: capacity.html's headline says
+// whose host was too busy in the words of the terminal's, the load
+// generator's or the target's (other processes took its CPU, a step
+// Starved); before, it read "the host was too busy at 338 iterations/s"
+// and "(the host was busy)" whichever it was.
+func TestCapacityHeadlineSaysWhoseHostWasBusy(t *testing.T) {
+	hostBusy := func(starved string) capacity.Result {
+		var r capacity.Result
+		search(t, "host-busy", &r)
+		r.Steps[len(r.Steps)-1].Starved = starved
+		return r
+	}
+	unjudged := func(starved string) capacity.Result {
+		busy := capacity.Record{StepResult: capacity.StepResult{Rate: 3844, P95: 122 * time.Millisecond}, Phase: capacity.Bisect, Attempt: 1,
+			Busy: "scheduling lag p99 61.2ms > 25.0ms", Retried: true}
+		busy.Starved = starved
+		pass := capacity.Record{StepResult: capacity.StepResult{Rate: 3417, Throughput: 3409, Passed: true}, Phase: capacity.Raise, Attempt: 1, Judged: true}
+		return capacity.Result{Config: capacity.Config{RequestsPerIteration: 1}, Steps: []capacity.Record{pass, busy},
+			Highest: 3417, HighestRequests: 3409, LowestFailing: 4271, Unjudged: 3844, Retries: 1, Stop: capacity.BudgetSpent}
+	}
+	const starved = "target-host-busy: other processes took 1.2 of 2 cores"
+	cases := []struct {
+		name string
+		r    capacity.Result
+		want string // in the terminal's headline and capacity.html's
+	}{
+		{"the generator's host stayed busy", hostBusy(""), "the load generator's host was too busy to generate 338 iterations/s (3 attempts)"},
+		{"the target's host stayed busy", hostBusy(starved), "the host was too busy: other processes took the target's CPU at 338 iterations/s (3 attempts)"},
+		{"a rate above the pass unjudged on the generator's host", unjudged(""), "the generator's host was busy"},
+		{"a rate above the pass unjudged on the target's host", unjudged(starved), "the host was busy (other processes took the target's CPU)"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			text, _ := capacityPages(t, tc.r)
+			if !strings.Contains(text, tc.want) {
+				t.Errorf("the terminal lacks %q:\n%s", tc.want, text)
+			}
+			if h := capacityHeadline(tc.r)[0]; !strings.Contains(h.Value+" "+h.Sub, tc.want) {
+				t.Errorf("capacity.html's headline reads %q · %q, lacks %q", h.Value, h.Sub, tc.want)
+			}
+		})
+	}
+}

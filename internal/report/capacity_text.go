@@ -120,12 +120,8 @@ func highestText(r capacity.Result) string {
 	switch {
 	case r.Stop == capacity.TargetFailed:
 		return fmt.Sprintf("none: every %s failed at the first step (%s)", r.Config.Counts().One, capacity.Iterations(lastRate(r)))
-	case r.Stop == capacity.HostBusy && lastStarved(r):
-		return fmt.Sprintf("not determined: the host was too busy: other processes took the target's CPU at %s (%s); %s",
-			capacity.Iterations(lastRate(r)), attemptsShort(r), held)
 	case r.Stop == capacity.HostBusy:
-		return fmt.Sprintf("not determined: the load generator's host was too busy to generate %s (%s); %s",
-			capacity.Iterations(lastRate(r)), attemptsShort(r), held)
+		return "not determined: " + busyHostText(r) + "; " + held
 	case r.Unjudged > 0:
 		return "not determined: " + unjudgedText(r)
 	case r.Highest == 0 && r.LowestFailing == 0 && r.Stop != capacity.NothingPassed:
@@ -138,6 +134,17 @@ func highestText(r capacity.Result) string {
 		return fmt.Sprintf("at least %s (no step failed the SLO)", bothRates(r, r.Highest))
 	}
 	return "none found: no step passed the SLO"
+}
+
+// busyHostText says whose host was too busy for a search stopped "host too
+// busy": the target's (other processes took its CPU) or the load
+// generator's, at its last rate; the terminal's and capacity.html's
+// headlines both say it.
+func busyHostText(r capacity.Result) string {
+	if lastStarved(r) {
+		return fmt.Sprintf("the host was too busy: other processes took the target's CPU at %s (%s)", capacity.Iterations(lastRate(r)), attemptsShort(r))
+	}
+	return fmt.Sprintf("the load generator's host was too busy to generate %s (%s)", capacity.Iterations(lastRate(r)), attemptsShort(r))
 }
 
 // lastStarved reports whether the search's last run was not judged for
@@ -155,17 +162,22 @@ func unjudgedText(r capacity.Result) string {
 	if r.Highest > 0 {
 		text = "at least " + bothRates(r, r.Highest) + " (" + capacity.Iterations(r.Unjudged) + " above it"
 	}
-	host := "the generator's host was busy"
-	for _, s := range r.Steps {
-		if s.Rate == r.Unjudged && s.Starved != "" {
-			host = "the host was busy (other processes took the target's CPU)"
-		}
-	}
-	text += fmt.Sprintf(" was not judged: %s on every run of it, and the search ended (%s) before one could be judged", host, r.Stop)
+	text += fmt.Sprintf(" was not judged: %s on every run of it, and the search ended (%s) before one could be judged", unjudgedHost(r), r.Stop)
 	if r.LowestFailing > 0 {
 		text += "; the SLO failed at " + capacity.Iterations(r.LowestFailing)
 	}
 	return text + ")"
+}
+
+// unjudgedHost says whose host left the rate r.Unjudged unjudged: the
+// target's when a run of it was starved of CPU, else the generator's.
+func unjudgedHost(r capacity.Result) string {
+	for _, s := range r.Steps {
+		if s.Rate == r.Unjudged && s.Starved != "" {
+			return "the host was busy (other processes took the target's CPU)"
+		}
+	}
+	return "the generator's host was busy"
 }
 
 // uslText is the USL fit in words, or why none is shown.
