@@ -216,3 +216,59 @@ func TestWriteHistoryEndpointWithoutFigures(t *testing.T) {
 		})
 	}
 }
+
+// TestHistoryStartsTellRunsApart: runs started within one minute read
+// alike to the minute ("2026-11-20 09:00" twice, in the runs table and in
+// each endpoint's), so a table whose rows share a minute shows seconds;
+// others keep minutes.
+func TestHistoryStartsTellRunsApart(t *testing.T) {
+	at := func(h, m, s int) time.Time { return time.Date(2026, 11, 20, h, m, s, 0, time.UTC) }
+	stamp := func(tm time.Time, layout string) string { return tm.Local().Format(layout) }
+	cases := []struct {
+		name  string
+		last2 [2]time.Time // the starts of the two newest runs
+		want  []string     // each at least twice: the runs table and the endpoint's
+		never []string
+		list  string // in `loadlens history`'s list of tests, whose newest runs are the last two's
+	}{
+		{"two runs in one minute show seconds", [2]time.Time{at(9, 0, 5), at(9, 0, 40)},
+			[]string{stamp(at(9, 0, 5), "2006-01-02 15:04:05"), stamp(at(9, 0, 40), "2006-01-02 15:04:05"), stamp(at(0, 0, 0), "2006-01-02 15:04:05")},
+			nil, stamp(at(9, 0, 40), "2006-01-02 15:04:05")},
+		{"runs minutes apart keep minutes", [2]time.Time{at(8, 59, 5), at(9, 0, 40)},
+			[]string{stamp(at(8, 59, 5), "2006-01-02 15:04"), stamp(at(9, 0, 40), "2006-01-02 15:04")},
+			[]string{stamp(at(9, 0, 40), "2006-01-02 15:04:05"), stamp(at(0, 0, 0), "2006-01-02 15:04:05")}, stamp(at(9, 0, 40), "2006-01-02 15:04")},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			test := nightly()[0]
+			runs := test.Series[0].Runs
+			runs[len(runs)-2].Start, runs[len(runs)-1].Start = tc.last2[0], tc.last2[1]
+			test.Newest.Start = tc.last2[1]
+			var b bytes.Buffer
+			if err := WriteHistory(&b, test, history.DefaultMethod); err != nil {
+				t.Fatal(err)
+			}
+			out := b.String()
+			for _, w := range tc.want {
+				if strings.Count(out, w) < 2 {
+					t.Errorf("history shows %q %d times, want it in the runs table and the endpoint's:\n%s", w, strings.Count(out, w), out)
+				}
+			}
+			for _, n := range tc.never {
+				if strings.Contains(out, n) {
+					t.Errorf("history shows %q:\n%s", n, out)
+				}
+			}
+			fitsColumns(t, out)
+			other := nightly()[0]
+			other.Name, other.Newest.Start = "smoke", tc.last2[0]
+			b.Reset()
+			if err := WriteHistoryList(&b, []*history.Test{test, other}); err != nil {
+				t.Fatal(err)
+			}
+			if list := b.String(); !strings.Contains(list, tc.list+" ") {
+				t.Errorf("the list of tests lacks %q:\n%s", tc.list, list)
+			}
+		})
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/loadlens/loadlens/internal/history"
 	"github.com/loadlens/loadlens/internal/units"
@@ -17,10 +18,38 @@ const historyRows = 30
 // historyStarted is a run's start in history's tables, to the minute.
 const historyStarted = "2006-01-02 15:04"
 
+// startedLayout is how a table writes its runs' starts: to the minute, or
+// to the second when two of them share a minute and would read alike.
+func startedLayout(starts []time.Time) string {
+	seen := map[string]bool{}
+	for _, st := range starts {
+		k := st.Local().Format(historyStarted)
+		if seen[k] {
+			return historyStarted + ":05"
+		}
+		seen[k] = true
+	}
+	return historyStarted
+}
+
+// runStarts are the starts of runs.
+func runStarts(runs []history.Run) []time.Time {
+	out := make([]time.Time, len(runs))
+	for i := range runs {
+		out[i] = runs[i].Start
+	}
+	return out
+}
+
 // WriteHistoryList prints every test's history, newest test first: its
 // runs, its newest run, its p95 trend and its newest change point.
 func WriteHistoryList(w io.Writer, tests []*history.Test) error {
 	rows := [][]string{{"TEST", "RUNS", "NEWEST RUN", "RESULT", "P95 TREND", "CAPACITY", "NEWEST CHANGE"}}
+	var newest []time.Time
+	for _, t := range tests {
+		newest = append(newest, t.Newest.Start)
+	}
+	started := startedLayout(newest)
 	for _, t := range tests {
 		s := t.Current()
 		trend, change := "-", "none"
@@ -34,7 +63,7 @@ func WriteHistoryList(w io.Writer, tests []*history.Test) error {
 		if t.Capacity != nil {
 			capacity = capacityShort(t.Capacity)
 		}
-		rows = append(rows, []string{t.Name, units.Count(int64(t.Runs)), t.Newest.Start.Local().Format(historyStarted),
+		rows = append(rows, []string{t.Name, units.Count(int64(t.Runs)), t.Newest.Start.Local().Format(started),
 			historyResult(&t.Newest), trend, capacity, change})
 	}
 	var sb strings.Builder
@@ -66,14 +95,16 @@ func WriteHistory(w io.Writer, t *history.Test, m history.Method) error {
 func writeSeries(sb *strings.Builder, s *history.Series, m history.Method) {
 	fmt.Fprintf(sb, "\nload shape %s: %s\n", s.ShapeID, s.Shape)
 	first := max(0, len(s.Runs)-historyRows)
+	// the runs table's starts and each endpoint's: the same rows, alike
+	started := startedLayout(runStarts(s.Runs[first:]))
 	if s.Runs[len(s.Runs)-1].Capacity != nil { // a series of capacity searches: their outcome, not a run's figures
-		writeSearches(sb, s, first)
+		writeSearches(sb, s, first, started)
 		return
 	}
 	rows := [][]string{{"RUN", "STARTED", "RESULT", "RPS", "ERR%", "FINDINGS", "TAGS"}}
 	for i := len(s.Runs) - 1; i >= first; i-- {
 		r := &s.Runs[i]
-		rows = append(rows, []string{r.ID, r.Start.Local().Format(historyStarted), historyResult(r), units.Number(r.RPS),
+		rows = append(rows, []string{r.ID, r.Start.Local().Format(started), historyResult(r), units.Number(r.RPS),
 			units.Percent(r.ErrorRate), units.Count(int64(r.Findings)), history.TagText(r.Tags)})
 	}
 	table(sb, "  ", "mllrrrm", rows)
@@ -82,7 +113,7 @@ func writeSeries(sb *strings.Builder, s *history.Series, m history.Method) {
 	}
 	disturbedNote(sb, s.Runs[first:])
 	for _, ep := range s.Endpoints {
-		writeEndpointHistory(sb, s, ep, first)
+		writeEndpointHistory(sb, s, ep, first, started)
 	}
 	writeChanges(sb, s, m)
 	writeLeftOut(sb, s.Runs[first:])
@@ -106,13 +137,14 @@ func writeLeftOut(sb *strings.Builder, runs []history.Run) {
 }
 
 // writeSearches prints a series of capacity searches, newest first: each
-// one's highest sustainable rate, in iterations/s and req/s.
-func writeSearches(sb *strings.Builder, s *history.Series, first int) {
+// one's highest sustainable rate, in iterations/s and req/s; started is
+// how its starts are written (startedLayout).
+func writeSearches(sb *strings.Builder, s *history.Series, first int, started string) {
 	rows := [][]string{{"SEARCH", "STARTED", "RESULT", "CAPACITY", "REQ/S", "STEPS", "STOPPED", "TAGS"}}
 	for i := len(s.Runs) - 1; i >= first; i-- {
 		r := &s.Runs[i]
 		c := r.Capacity
-		rows = append(rows, []string{r.ID, r.Start.Local().Format(historyStarted), historyResult(r), capacityShort(r),
+		rows = append(rows, []string{r.ID, r.Start.Local().Format(started), historyResult(r), capacityShort(r),
 			units.Rate(c.HighestRequests, "req"), units.Count(int64(c.Steps)), c.Stop, history.TagText(r.Tags)})
 	}
 	table(sb, "  ", "mllrrrlm", rows)
@@ -131,8 +163,9 @@ func capacityShort(r *history.Run) string {
 }
 
 // writeEndpointHistory prints one endpoint's figures, newest run first; a
-// '◆' marks the first run of a new level.
-func writeEndpointHistory(sb *strings.Builder, s *history.Series, ep string, first int) {
+// '◆' marks the first run of a new level; started is how its starts are
+// written (startedLayout).
+func writeEndpointHistory(sb *strings.Builder, s *history.Series, ep string, first int, started string) {
 	if why := noFigures(s, ep, first); why != "" {
 		sb.WriteString("\n" + wrap(ep+": no figures, "+why, units.Columns, "  ", "    "))
 		return
@@ -154,7 +187,7 @@ func writeEndpointHistory(sb *strings.Builder, s *history.Series, ep string, fir
 		if starts[i] {
 			mark = "◆"
 		}
-		rows = append(rows, []string{s.Runs[i].Start.Local().Format(historyStarted), mark, units.DurationMillis(vals[0][i]),
+		rows = append(rows, []string{s.Runs[i].Start.Local().Format(started), mark, units.DurationMillis(vals[0][i]),
 			units.DurationMillis(vals[1][i]), units.DurationMillis(vals[2][i]), rateOrNone(vals[3][i]), units.Percent(vals[4][i])})
 	}
 	table(sb, "    ", "llrrrrr", rows)
