@@ -89,34 +89,40 @@ func presetSpecs(name string) ([]presetSpec, bool) {
 	case "redis": // oliver006 redis_exporter
 		return redisPresetSpecs(), true
 	case "go": // a Go service with client_golang's Go, process and DBStats collectors
-		return []presetSpec{
-			{sel: "go_sql_max_open_connections"},
-			{sel: "go_sql_open_connections"},
-			{sel: "go_sql_in_use_connections"},
-			{sel: "go_sql_idle_connections"},
-			{sel: "go_sql_wait_count_total"},
-			{sel: "go_sql_wait_duration_seconds_total"},
-			// a pgx pool, as github.com/IBM/pgxpoolprometheus names it: acquired of max, the acquires
-			// that waited (empty_acquire) and every acquire's nanoseconds, counters kept as rates
-			{sel: "pgxpool_acquired_conns"},
-			{sel: "pgxpool_idle_conns"},
-			{sel: "pgxpool_total_conns"},
-			{sel: "pgxpool_max_conns"},
-			{sel: "pgxpool_empty_acquire"},
-			{sel: "pgxpool_acquire_duration_ns"},
-			{sel: "pgxpool_acquire_count"},
-			{sel: "pgxpool_canceled_acquire_count"},
-			// the suffixes the pool finding reads, under a hand-written collector's own prefix
-			{sel: `{__name__=~".*(acquired_conns|max_conns|empty_acquire(_count)?(_total)?|acquire_duration_ns|canceled_acquire_count)"}`},
-			{sel: "go_goroutines"},
-			{sel: "process_cpu_seconds_total"},
-			// the cores Go may run on at once: its affinity, or (Go 1.25+) its
-			// cgroup quota rounded up; the CPU rules judge the process against it
-			{sel: "go_sched_gomaxprocs_threads"},
-			{sel: "go_gc_duration_seconds"},
-		}, true
+		return goPresetSpecs(), true
 	}
 	return kubePresetSpecs(name)
+}
+
+// goPresetSpecs is what the go preset keeps: database/sql's and pgx's pools,
+// the process's CPU and the Go runtime's own figures.
+func goPresetSpecs() []presetSpec {
+	return []presetSpec{
+		{sel: "go_sql_max_open_connections"},
+		{sel: "go_sql_open_connections"},
+		{sel: "go_sql_in_use_connections"},
+		{sel: "go_sql_idle_connections"},
+		{sel: "go_sql_wait_count_total"},
+		{sel: "go_sql_wait_duration_seconds_total"},
+		// a pgx pool, as github.com/IBM/pgxpoolprometheus names it: acquired of max, the acquires
+		// that waited (empty_acquire) and every acquire's nanoseconds, counters kept as rates
+		{sel: "pgxpool_acquired_conns"},
+		{sel: "pgxpool_idle_conns"},
+		{sel: "pgxpool_total_conns"},
+		{sel: "pgxpool_max_conns"},
+		{sel: "pgxpool_empty_acquire"},
+		{sel: "pgxpool_acquire_duration_ns"},
+		{sel: "pgxpool_acquire_count"},
+		{sel: "pgxpool_canceled_acquire_count"},
+		// the suffixes the pool finding reads, under a hand-written collector's own prefix
+		{sel: `{__name__=~".*(acquired_conns|max_conns|empty_acquire(_count)?(_total)?|acquire_duration_ns|canceled_acquire_count)"}`},
+		{sel: "go_goroutines"},
+		{sel: "process_cpu_seconds_total"},
+		// the cores Go may run on at once: its affinity, or (Go 1.25+) its
+		// cgroup quota rounded up; the CPU rules judge the process against it
+		{sel: "go_sched_gomaxprocs_threads"},
+		{sel: "go_gc_duration_seconds"},
+	}
 }
 
 // kubePresetSpecs returns what a Kubernetes preset keeps, each series
