@@ -114,6 +114,11 @@ type Second struct {
 	// Lag is the second's scheduling lag p99: how late its iterations
 	// started, which the hold's last seconds carry past its end.
 	Lag time.Duration
+	// Iterations and IterationMean are the iterations that ended in the
+	// second and their mean length: whether the hold ended with a steady
+	// queue or a growing one (behind.go).
+	Iterations    int64
+	IterationMean time.Duration
 }
 
 // Lateness is how many iterations of a second started at least By late.

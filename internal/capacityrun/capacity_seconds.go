@@ -51,10 +51,26 @@ func stepSeconds(in *report.Input, rate float64) []capacity.Second {
 		for len(secs) <= s.Sec {
 			secs = append(secs, capacity.Second{})
 		}
+		n, mean := iterationsOf(s)
 		secs[s.Sec] = capacity.Second{Answered: diagnose.Answered(s.Failures), Late: late[s.Sec],
-			Wait: time.Duration(wait[s.Sec] * float64(time.Second)), Lag: s.LagP99}
+			Wait: time.Duration(wait[s.Sec] * float64(time.Second)), Lag: s.LagP99, Iterations: n, IterationMean: mean}
 	}
 	return secs
+}
+
+// iterationsOf is the iterations that ended in a second, over its
+// scenarios, and their mean length.
+func iterationsOf(s metrics.Second) (int64, time.Duration) {
+	var n int64
+	var weighted float64
+	for _, sc := range s.PerScenario {
+		n += sc.Iterations
+		weighted += float64(sc.Iterations) * float64(sc.IterationMean)
+	}
+	if n == 0 {
+		return 0, 0
+	}
+	return n, time.Duration(weighted / float64(n))
 }
 
 // serviceTime is how long the target held a request without a queue or
