@@ -169,8 +169,9 @@ func readCapacity(dir string) (CapacityOutcome, error) {
 	return out, nil
 }
 
-// instancesLine finds estimate's instance count: "instances … = 5 instances".
-var instancesLine = regexp.MustCompile(`(?m)^\s*instances\s.*=\s*(?:at least\s+)?([0-9][0-9,]*)\s+instances?\b`)
+// instancesLine finds estimate's instance count: "instances … = 5 instances",
+// or "instances, at most … = 5 instances" when the search was cut short.
+var instancesLine = regexp.MustCompile(`(?m)^\s*instances(?:, at (?:most|least))?\s.*=\s*(?:at least\s+)?([0-9][0-9,]*)\s+instances?\b`)
 
 // parseInstances reads the instance count from estimate's output.
 func parseInstances(out string) (int, bool) {

@@ -51,6 +51,8 @@ func TestParseInstances(t *testing.T) {
 		"  instances    4,500 req/s ÷ 1 req/s per instance, rounded up = 4,500 instances\n":                                                4500,
 		"  instances    100 req/s ÷ 120 req/s per instance, rounded up = 1 instance\n":                                                     1,
 		"no sustainable rate\n": 0,
+		// a search cut short: its floor makes the count a most (cap-demo-first-page, run 4)
+		"  instances, at most  38,924 req/s ÷ at least 8,481 req/s per instance (the capacity  = 5 instances\n                      search in\n": 5,
 	}
 	for out, want := range cases {
 		got, ok := parseInstances(out)
