@@ -82,12 +82,17 @@ func (s *Session) RunCapacity(ctx context.Context, c CapCase, repeat int) CapRec
 		rec.Truth = sw.Capacity
 	}
 	logf("%s: true capacity %.4g/s (%d steps)%s", c.ID, rec.Truth, len(sw.Steps), ifNotEmpty(", unjudged: ", sw.Unjudged))
+	var held float64 // the highest rate a recheck held
 	for rep := 1; rep <= repeat && ctx.Err() == nil; rep++ {
 		if rec.Truth <= 0 { // nothing to score a search against: its minutes are better spent elsewhere
 			rec.Searches = append(rec.Searches, SearchScore{Rep: rep, Unjudged: "not run: the sweep found no true capacity"})
 			continue
 		}
-		rec.Searches = append(rec.Searches, s.search(ctx, st, c, rep, dir, rec.Truth, step))
+		sc := s.search(ctx, st, c, rep, dir, max(rec.Truth, held), step)
+		if sc.Recheck != nil && sc.Recheck.Judged && sc.Recheck.Holds {
+			held = max(held, sc.Outcome.Highest) // the warmed JVM held it since the sweep: a later search is scored against no less
+		}
+		rec.Searches = append(rec.Searches, sc)
 	}
 	return rec
 }
