@@ -80,13 +80,14 @@ func (c *context) pools() []pool {
 		if p.pending == nil || (p.limit == nil && p.idle == nil) {
 			continue
 		}
-		p.full = func(c *context, sec int, v float64) bool {
-			if p.limit != nil {
-				lim, ok := valueAt(p.limit.Points, sec)
-				return ok && lim > 0 && v >= lim
+		if p.limit != nil {
+			p.full = atLimit(p.limit)
+		} else {
+			idle := p.idle
+			p.full = func(_ *context, sec int, v float64) bool {
+				free, ok := valueAt(idle.Points, sec)
+				return ok && free == 0 && v > 0
 			}
-			free, ok := valueAt(p.idle.Points, sec)
-			return ok && free == 0 && v > 0
 		}
 		out = append(out, p)
 	}

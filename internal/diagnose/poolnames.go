@@ -116,12 +116,7 @@ func (c *context) otelPools() []pool {
 // stateSibling is sibling with the state label left out: the pool's other
 // series have none.
 func stateSibling(set series.Set, name string, s *series.Series) *series.Series {
-	for _, o := range set {
-		if o.Name == name && sameLabels(o.Labels, s.Labels, otelStates) {
-			return o
-		}
-	}
-	return nil
+	return siblingBut(set, name, s, otelStates)
 }
 
 // atLimit is a pool's fullness against its maximum: every connection in

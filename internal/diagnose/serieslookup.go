@@ -64,8 +64,13 @@ func valueAt(points []series.Point, sec int) (float64, bool) {
 // sibling returns the series named name with exactly the labels of s
 // (the same pool of the same scrape), or nil.
 func sibling(set series.Set, name string, s *series.Series) *series.Series {
+	return siblingBut(set, name, s, nil)
+}
+
+// siblingBut is sibling with the labels in skip left out of the match.
+func siblingBut(set series.Set, name string, s *series.Series, skip []string) *series.Series {
 	for _, o := range set {
-		if o.Name == name && sameLabels(o.Labels, s.Labels, nil) {
+		if o.Name == name && sameLabels(o.Labels, s.Labels, skip) {
 			return o
 		}
 	}

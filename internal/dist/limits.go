@@ -43,10 +43,6 @@ const (
 	// messages a frame alone bounds, while the run keeps three of a kind
 	// for each endpoint and prints them in its reports.
 	maxErrorText = maxNoticeText
-	// samplesPerKind is how many error samples of a kind an endpoint's
-	// second holds, as the agent's recorder keeps them (metrics'
-	// maxErrorSamples); reasons not sent the decoder bounds so already.
-	samplesPerKind = 3
 	// lowestStatus and highestStatus bound the status an answer has: three
 	// digits, none below 100, as the engine's HTTP/1 and HTTP/2 parsers
 	// take them (RFC 9110 defines 100 to 599; a server may send 999). 0

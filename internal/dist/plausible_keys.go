@@ -11,7 +11,7 @@ import (
 // implausibleKeys says why what second s, from an agent running a test of
 // layout l, keys by a status or a kind cannot be what the agent's recorder
 // made: a status no answer has, more error samples of a kind than a second
-// keeps (samplesPerKind) or counting more than the kind's failures, reasons
+// keeps (metrics.MaxErrorSamples, as the agent's recorder keeps them; reasons not sent the decoder bounds so already) or counting more than the kind's failures, reasons
 // not sent counting more than the iterations not sent, or requests kept by
 // other statuses than the layout's. Unchecked, a tampered agent's statuses
 // took the places a check's kept for the target's, and its counts were
@@ -88,8 +88,8 @@ func samplesPast(e *metrics.EndpointSecond) error {
 		if k == sample.OK || k >= sample.NumKinds {
 			return fmt.Errorf("an error sample of kind %d, no failure's", k)
 		}
-		if kept[k]++; kept[k] > samplesPerKind {
-			return fmt.Errorf("%d %s error samples in a second, more than the %d one keeps", kept[k], k, samplesPerKind)
+		if kept[k]++; kept[k] > metrics.MaxErrorSamples {
+			return fmt.Errorf("%d %s error samples in a second, more than the %d one keeps", kept[k], k, metrics.MaxErrorSamples)
 		}
 		if es.Status != 0 && !answerStatus(es.Status) {
 			return fmt.Errorf("its %s error sample of status %d, %s", k, es.Status, noAnswer)

@@ -419,14 +419,14 @@ func (d *decoder) scenario(sc *ScenarioSecond) {
 }
 
 // notSent reads each scenario's iterations a request not sent ended, and
-// at most maxErrorSamples of their reasons.
+// at most MaxErrorSamples of their reasons.
 func (d *decoder) notSent(scs []ScenarioSecond) {
 	for i := range scs {
 		sc := &scs[i]
 		sc.NotSent = d.count("iterations not sent")
 		n := d.length("number of reasons not sent", 2)
-		if n > maxErrorSamples && d.err == nil {
-			d.fail("reasons not sent", fmt.Errorf("%d reasons, at most %d are kept", n, maxErrorSamples))
+		if n > MaxErrorSamples && d.err == nil {
+			d.fail("reasons not sent", fmt.Errorf("%d reasons, at most %d are kept", n, MaxErrorSamples))
 		}
 		for j := 0; j < n && d.err == nil; j++ {
 			es := ErrorSample{Kind: sample.Other, Message: string(d.bytes("reason not sent"))}

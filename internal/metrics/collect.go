@@ -34,7 +34,7 @@ func (r *Recorder) merge(sec int, taken []*window, pause func()) *Snapshot {
 			sc.Offered += w.scenarios[i].offered
 			sc.NotSent += w.scenarios[i].notSentN
 			for _, es := range w.scenarios[i].notSent {
-				sc.NotSentWhy = addErrorSample(sc.NotSentWhy, es, maxErrorSamples)
+				sc.NotSentWhy = addErrorSample(sc.NotSentWhy, es, MaxErrorSamples)
 			}
 		}
 		sc.IterationDuration = sumDense(taken, func(w *window) *hdr.Histogram { return w.scenarios[i].iterDur })
@@ -83,7 +83,7 @@ func (e *EndpointSecond) add(w *endpointWindow, sec int) {
 	for k := sample.Kind(0); k < sample.NumKinds; k++ {
 		ke := &w.errors[k]
 		for _, es := range ke.samples[:ke.n] {
-			e.Errors = addErrorSample(e.Errors, es, maxErrorSamples)
+			e.Errors = addErrorSample(e.Errors, es, MaxErrorSamples)
 		}
 	}
 }

@@ -22,7 +22,7 @@ func TestErrorSamplesBounded(t *testing.T) {
 			rec.Sink(i).Request(&r)
 		}
 		snap := rec.Collect(sec)
-		if n := len(snap.Endpoints[1].Errors); n > maxErrorSamples*4 { // each shard's 3, merged to 3 in Collect
+		if n := len(snap.Endpoints[1].Errors); n > MaxErrorSamples*4 { // each shard's 3, merged to 3 in Collect
 			t.Fatalf("second %d kept %d samples", sec, n)
 		}
 		run.Add(snap)
@@ -73,8 +73,8 @@ func TestErrorSamplesMergeAcrossAgents(t *testing.T) {
 		merged := NewSnapshot(sec, testLayout())
 		merged.Merge(a[sec])
 		merged.Merge(b[sec])
-		if n := len(merged.Endpoints[0].Errors); n > maxErrorSamples {
-			t.Fatalf("second %d merged to %d samples; want at most %d", sec, n, maxErrorSamples)
+		if n := len(merged.Endpoints[0].Errors); n > MaxErrorSamples {
+			t.Fatalf("second %d merged to %d samples; want at most %d", sec, n, MaxErrorSamples)
 		}
 		run.Add(merged)
 	}

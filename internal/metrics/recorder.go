@@ -182,7 +182,7 @@ func (s *shard) NotSent(scenario int32, end time.Duration, why string) {
 	s.mu.Lock()
 	w := &s.windowAt(end).scenarios[scenario]
 	w.notSentN++
-	w.notSent = addErrorSample(w.notSent, ErrorSample{Kind: sample.Other, Message: why, Count: 1}, maxErrorSamples)
+	w.notSent = addErrorSample(w.notSent, ErrorSample{Kind: sample.Other, Message: why, Count: 1}, MaxErrorSamples)
 	s.mu.Unlock()
 }
 

@@ -10,7 +10,7 @@ import (
 // maxGroupSamples is how many distinct messages a whole-run error group
 // keeps, as a second does: what the target said, bounded however many
 // different things it said (the rest count in ErrorGroup.Others).
-const maxGroupSamples = maxErrorSamples
+const maxGroupSamples = MaxErrorSamples
 
 // Run is the whole-run model: totals per endpoint, scenario and check, plus
 // a few figures per second. It keeps no per-second histograms, so it grows
@@ -424,7 +424,7 @@ func (t *ScenarioTotal) add(s *ScenarioSecond, first bool, sec int) {
 	t.NotSent += s.NotSent
 	for _, es := range s.NotSentWhy {
 		es.First = sec
-		t.NotSentWhy = addErrorSample(t.NotSentWhy, es, maxErrorSamples)
+		t.NotSentWhy = addErrorSample(t.NotSentWhy, es, MaxErrorSamples)
 	}
 	t.addVUs(s.VUs, first)
 	t.VUsMaxAllocated = max(t.VUsMaxAllocated, s.VUsMax)

@@ -7,9 +7,9 @@ import (
 	"github.com/loadlens/loadlens/internal/sample"
 )
 
-// maxErrorSamples is how many distinct error samples a second keeps per
+// MaxErrorSamples is how many distinct error samples a second keeps per
 // endpoint and kind: enough to show what went wrong, bounded under floods.
-const maxErrorSamples = 3
+const MaxErrorSamples = 3
 
 // Snapshot is everything measured during one second of a run.
 type Snapshot struct {
@@ -179,7 +179,7 @@ func (e *EndpointSecond) merge(o *EndpointSecond) {
 	e.Redirects += o.Redirects
 	e.StartedBefore = max(e.StartedBefore, o.StartedBefore)
 	for _, es := range o.Errors {
-		e.Errors = addErrorSample(e.Errors, es, maxErrorSamples)
+		e.Errors = addErrorSample(e.Errors, es, MaxErrorSamples)
 	}
 }
 
@@ -189,7 +189,7 @@ func (sc *ScenarioSecond) merge(o *ScenarioSecond) {
 	sc.Offered += o.Offered
 	sc.NotSent += o.NotSent
 	for _, es := range o.NotSentWhy {
-		sc.NotSentWhy = addErrorSample(sc.NotSentWhy, es, maxErrorSamples)
+		sc.NotSentWhy = addErrorSample(sc.NotSentWhy, es, MaxErrorSamples)
 	}
 	sc.VUs += o.VUs
 	sc.VUsMax += o.VUsMax

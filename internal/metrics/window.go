@@ -48,8 +48,8 @@ type endpointWindow struct {
 // kindErrors holds the first distinct error samples of one kind.
 type kindErrors struct {
 	n       int
-	samples [maxErrorSamples]ErrorSample
-	keys    [maxErrorSamples]string // each sample's causeKey, made once
+	samples [MaxErrorSamples]ErrorSample
+	keys    [MaxErrorSamples]string // each sample's causeKey, made once
 }
 
 // scenarioWindow is one scenario's part of a window.
@@ -57,7 +57,7 @@ type scenarioWindow struct {
 	iterations int64
 	dropped    int64
 	offered    int64          // arrivals the schedule offered, by their intended start
-	notSent    []ErrorSample  // iterations ended by a request not sent, by reason (at most maxErrorSamples)
+	notSent    []ErrorSample  // iterations ended by a request not sent, by reason (at most MaxErrorSamples)
 	notSentN   int64          // all of them, the reasons not kept too
 	iterDur    *hdr.Histogram // allocated on first use, kept across reuse
 	lag        *hdr.Histogram
@@ -150,7 +150,7 @@ func (e *endpointWindow) failure(r *sample.Request) {
 			return
 		}
 	}
-	if ke.n < maxErrorSamples {
+	if ke.n < MaxErrorSamples {
 		ke.samples[ke.n] = ErrorSample{Kind: k, Status: r.Status, Message: r.Err, Count: 1}
 		ke.keys[ke.n] = key
 		ke.n++
