@@ -2,6 +2,7 @@ package capacity
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -48,6 +49,18 @@ const steadyRise = 1.3
 // iterations it left in flight take.
 const steadyEnd = 3
 
+// steadySlope is how fast, in seconds per second, the iterations of the
+// hold's last steadyTail seconds may still lengthen for a queue that rose
+// earlier in the hold to count as steady: offered (1+e)× what the target
+// completes, a queue lengthens its iterations by e seconds each second, so
+// the shortfall's own slack as a growth rate. A near-full target's queue
+// takes seconds to form (a DB at 11.4/s: 48 ms at 0:01, 523 ms at 0:07,
+// then 460, 477 ms), which the median second alone reads as growth.
+const steadySlope = behindSlack
+
+// steadyTail is how many of the hold's last seconds the slope is fitted to.
+const steadyTail = 4
+
 // inFlight is how long the iterations the hold leaves in flight at its end
 // take: with a steady queue (the hold's last seconds' iterations no longer
 // than steadyRise × the median second's), as long as those last ones, since
@@ -75,12 +88,32 @@ func inFlight(r StepResult, hold time.Duration) time.Duration {
 	if done == 0 || len(means) < n/2 {
 		return r.IterationMean
 	}
-	slices.Sort(means)
 	end := time.Duration(weighted / float64(done))
-	if median := means[len(means)/2]; float64(end) > steadyRise*float64(median) {
+	tail := tailSlope(r.Seconds[n-steadyTail : n])
+	slices.Sort(means)
+	if median := means[len(means)/2]; float64(end) > steadyRise*float64(median) && !(tail <= steadySlope) {
 		return r.IterationMean
 	}
 	return max(end, r.IterationMean)
+}
+
+// tailSlope is the least-squares slope, in seconds per second, of the
+// iterations' mean length over secs (those with iterations), or NaN when
+// fewer than 3 say.
+func tailSlope(secs []Second) float64 {
+	var n, sx, sy, sxx, sxy float64
+	for i, s := range secs {
+		if s.Iterations == 0 {
+			continue
+		}
+		x, y := float64(i), s.IterationMean.Seconds()
+		n, sx, sy, sxx, sxy = n+1, sx+x, sy+y, sxx+x*x, sxy+x*y
+	}
+	den := n*sxx - sx*sx
+	if n < 3 || den == 0 {
+		return math.NaN()
+	}
+	return (n*sxy - sx*sy) / den
 }
 
 // holdWord starts the failed threshold fellBehind adds to a step.

@@ -155,6 +155,10 @@ func TestASteadyQueueIsNotBehind(t *testing.T) {
 	wobbly := seconds(300*ms, 500*ms, 350*ms, 450*ms, 380*ms, 420*ms, 330*ms, 470*ms, 390*ms, 440*ms)
 	growing := seconds(60*ms, 200*ms, 350*ms, 500*ms, 650*ms, 800*ms, 950*ms, 1100*ms, 1250*ms, 1400*ms)
 	late := seconds(300*ms, 300*ms, 300*ms, 300*ms, 300*ms, 400*ms, 500*ms, 600*ms, 700*ms, 800*ms)
+	// The accuracy catalogue's cap-db-cpu steps (stop 42): at 11.4/s the
+	// queue formed over 7 seconds and then held; at 10.9/s it grew to the end.
+	formed := seconds(48*ms, 47*ms, 138*ms, 148*ms, 172*ms, 349*ms, 434*ms, 523*ms, 460*ms, 477*ms)
+	grewLate := seconds(63*ms, 68*ms, 87*ms, 156*ms, 183*ms, 113*ms, 115*ms, 164*ms, 362*ms, 474*ms)
 	for _, tc := range []struct {
 		name               string
 		offered, completed int64
@@ -167,6 +171,9 @@ func TestASteadyQueueIsNotBehind(t *testing.T) {
 		{"behind: a queue growing from 60 ms to 1.4 s", 114, 100, growing, true},
 		{"behind: a steady queue that starts growing halfway", 114, 106, late, true},
 		{"behind: seconds that do not say, judged on the quickest", 114, 109, nil, true},
+		{"held: a queue that formed over 7 seconds, then held at ~480 ms", 114, 109, formed, false},
+		{"behind: short past what the formed queue leaves in flight", 114, 100, formed, true},
+		{"behind: a queue still growing 128 ms a second at the end", 109, 103, grewLate, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := StepResult{Offered: tc.offered, Completed: tc.completed, IterationMean: 60 * ms, LagP99: ms, Seconds: tc.secs}
