@@ -328,18 +328,23 @@ func (c *context) cpuFinding(s cpuSubject, from, to int) Finding {
 		what = []any{" of ", limit}
 	}
 	effect, base, near := c.loadEffect(b, from, to)
-	var queued func()
+	var queued, holdState func()
+	var behind bool
 	if !effect && base < 0 {
-		effect, queued = c.queueEffect(b, from, to)
+		effect, behind, queued = c.queueEffect(b, s, from, to)
 	}
 	held := !effect && base < 0 && c.heldThroughout(s, from, to)
+	var holdVUs []any
+	if !effect && !held {
+		holdVUs, holdState, held = c.heldOverHold(b, s, from, to)
+	}
 	other, cpuBefore, loadBefore, loadNear := false, ref(-1), ref(-1), ref(-1)
 	if effect { // felt by the load, but maybe not made by it
 		other, cpuBefore, loadBefore, loadNear = c.filledByOther(b, s, from, to)
 	}
 	ownUsed, ownLimit, notOwn := c.hostOwnLow(b, s, from, to)
-	c.cpuTitle(b, s, cpuVerdict{peak: peak, onset: onset, ownUsed: ownUsed, ownLimit: ownLimit, base: base, what: what,
-		notOwn: notOwn, other: other, effect: effect, held: held})
+	c.cpuTitle(b, s, cpuVerdict{peak: peak, onset: onset, ownUsed: ownUsed, ownLimit: ownLimit, base: base, what: what, holdVUs: holdVUs,
+		notOwn: notOwn, other: other, effect: effect, behind: behind, held: held, full: base < 0 && c.fullAtOnset(from)})
 	b.evidence(first, append(append([]any{"first of the saturated scrapes: ", first}, what...), " at ", onset)...)
 	b.evidence(peak, append(append([]any{"highest: ", peak}, what...), " at ", b.second(peakSec, StatSecond, "the scrape of the highest CPU use"))...)
 	if limit >= 0 {
@@ -349,6 +354,9 @@ func (c *context) cpuFinding(s cpuSubject, from, to int) Finding {
 	c.clientAt(b, peakSec)
 	if queued != nil {
 		queued()
+	}
+	if holdState != nil {
+		holdState()
 	}
 	if base >= 0 {
 		b.evidence(near, "the client's mean latency: ", base, " before ", onset, ", ", near, " just after (medians)")
@@ -373,7 +381,10 @@ func (c *context) cpuFinding(s cpuSubject, from, to int) Finding {
 type cpuVerdict struct {
 	peak, onset, ownUsed, ownLimit, base ref
 	what                                 []any
+	holdVUs                              []any // the VUs of the hold a closed model's CPU held its users over (heldOverHold)
 	notOwn, other, effect, held          bool
+	behind                               bool // the DB's CPU behind the full pool the load queued at (behindPool)
+	full                                 bool // full from the run's start with the load at its full rate (fullAtOnset)
 }
 
 // cpuTitle titles and grades the CPU finding by what the load felt of it.
@@ -386,9 +397,17 @@ func (c *context) cpuTitle(b *builder, s cpuSubject, v cpuVerdict) {
 	case v.other:
 		title := append([]any{name(s.name), " CPU saturated: ", v.peak}, v.what...)
 		b.title(append(title, " (", name(s.label), ") from ", v.onset, " while the load held steady: not this load's level, but something else on the host or more work per "+c.counts().One)...)
+	case v.behind:
+		title := append([]any{name(s.name), " CPU saturated: ", v.peak}, v.what...)
+		b.title(append(title, " (", name(s.label), ") from ", v.onset, " with the load at its full rate, behind the full pool: its connections waited inside the DB on this CPU")...)
 	case v.effect:
 		title := append([]any{name(s.name), " CPU saturated: ", v.peak}, v.what...)
 		b.title(append(title, " (", name(s.label), ") from ", v.onset)...)
+	case v.held && v.holdVUs != nil:
+		b.f.Severity = Warning
+		title := append([]any{name(s.name), " CPU saturated: ", v.peak}, v.what...)
+		title = append(append(title, " (", name(s.label), ") from ", v.onset, " to the run's end, at its limit over most of the hold at "), v.holdVUs...)
+		b.title(append(title, ": its users waited for this CPU")...)
 	case v.held:
 		b.f.Severity = Warning
 		title := append([]any{name(s.name), " CPU saturated: ", v.peak}, v.what...)
@@ -397,9 +416,12 @@ func (c *context) cpuTitle(b *builder, s cpuSubject, v cpuVerdict) {
 		b.f.Severity = Info
 		title := append([]any{name(s.name), " CPU busy: ", v.peak}, v.what...)
 		title = append(title, " (", name(s.label), ") from ", v.onset)
-		if v.base < 0 {
+		switch {
+		case v.full: // a resource full from the first second of a full load filled with it; no queue or rise shows it held the load back
+			title = append(title, ", from the run's start with the load at its full rate: consistent with this load, but not shown to hold it back")
+		case v.base < 0:
 			title = append(title, ", from the run's start, before this load rose: not shown to be caused by it")
-		} else {
+		default:
 			title = append(title, ", but the client's latency did not rise with it: context, not caused by this load")
 		}
 		b.title(title...)
@@ -427,16 +449,10 @@ func (c *context) overLimit(b *builder, s cpuSubject, from, to int) {
 // host's CPU is left out (other processes may have filled it), and so is
 // the open model (its queue is the proof, queueEffect).
 func (c *context) heldThroughout(s cpuSubject, from, to int) bool {
-	if c.open || s.host != nil || len(s.points) < 3 || len(c.all) == 0 {
+	if c.open || s.host != nil || !c.toLastScrape(s, to) {
 		return false
 	}
-	end, last := c.all[len(c.all)-1].sec, -1
-	for _, p := range s.points {
-		if p.Sec <= end { // scrapes after the load's last second do not count
-			last = p.Sec
-		}
-	}
-	return last >= 0 && from <= s.points[0].Sec+1 && to >= last-1
+	return from <= s.points[0].Sec+1
 }
 
 // cpuEffectRise is how much the client's mean latency must have risen
@@ -494,24 +510,30 @@ func (c *context) loadEffect(b *builder, from, to int) (bool, ref, ref) {
 // seconds before to compare its latency with: a JVM pinned to a core at a
 // rate above what the core serves is full from its first scrape. A queue
 // a full pool explains (poolQueued) is no effect of this CPU: the function
-// then states the pool's.
-func (c *context) queueEffect(b *builder, from, to int) (bool, func()) {
+// then states the pool's; unless the CPU is the DB's behind that pool
+// (behindPool), reported as behind.
+func (c *context) queueEffect(b *builder, s cpuSubject, from, to int) (effect, behind bool, state func()) {
 	if !c.open || c.run == nil {
-		return false, nil
+		return false, false, nil
 	}
 	end := min(from+2, to)
 	o := c.fig(c.client(SrcOffered), StatSum, from, end, UnitCount, "{requests} offered from the onset, over 3 seconds at most")
 	d := c.fig(c.client(SrcRequests), StatSum, from, end, UnitCount, "{requests} completed from the onset, over 3 seconds at most")
 	if !(o.Value >= satBehind*d.Value && o.Value-d.Value >= satBehindGap) {
-		return false, nil
+		return false, false, nil
 	}
-	if ok, state := c.poolQueued(b, from, to); ok {
-		return false, state
+	behind = c.behindPool(s, from, to)
+	if ok, state := c.poolQueued(b, from, to); ok && !behind {
+		return false, false, state
 	}
-	return true, func() {
+	why := ": the load queued"
+	if behind {
+		why = ": the load queued at the full pool (the " + c.queueCause.Kind + " finding), whose connections were busy inside the DB: they waited on this CPU"
+	}
+	return true, behind, func() {
 		or, dr := b.add(o), b.add(d)
 		b.evidence(dr, "the client from ", b.second(from, StatSecond, "the onset"), " to ", b.second(end, StatSecond, "the end of the seconds compared"),
-			": ", dr, " "+c.counts().Many+" completed of ", or, " offered: the load queued")
+			": ", dr, " "+c.counts().Many+" completed of ", or, " offered"+why)
 	}
 }
 

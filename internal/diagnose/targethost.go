@@ -286,7 +286,8 @@ func (c *context) spellQueued(b *builder, busy string, from, to int) (bool, func
 		starts = append(starts, sec)
 	}
 	for _, sec := range starts {
-		if ok, f := c.queueEffect(b, sec, to); ok || f != nil {
+		// no subject: the target's host taken by others is never the DB's CPU behind its pool
+		if ok, _, f := c.queueEffect(b, cpuSubject{}, sec, to); ok || f != nil {
 			return ok, f
 		}
 	}

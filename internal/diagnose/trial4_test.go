@@ -42,7 +42,7 @@ func TestTrial4FindingsStayFixed(t *testing.T) {
 				[]string{"the client's mean latency: 30.0ms before 0:15, 30.0ms just after (medians)"}},
 			[]string{"CPU saturated"}},
 		{"a DB CPU full from the run's start is context", withSeries(nodeCPU(1, 1, 0)), KindCPUSaturation,
-			&expect{Info, [2]int{0, 0}, [2]int{40, 40}, []string{"DB CPU busy: 100% busy (node_cpu_seconds_total, role=db) from 0:00, from the run's start, before this load rose"}, nil},
+			&expect{Info, [2]int{0, 0}, [2]int{40, 40}, []string{"DB CPU busy: 100% busy (node_cpu_seconds_total, role=db) from 0:00, from the run's start with the load at its full rate: consistent with this load, but not shown to hold it back"}, nil},
 			[]string{"CPU saturated"}},
 		{"GC rising with load: its span covers both scrapes it compares", gcUpDown, KindGCPressure,
 			&expect{Warning, [2]int{0, 0}, [2]int{24, 24}, []string{"GC pause share rises with load"},
