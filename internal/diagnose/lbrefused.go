@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/loadlens/loadlens/internal/sample"
@@ -53,7 +54,8 @@ var lbRemedies = []string{
 
 // lbRefused words the errors as the load balancer's refusals when the
 // evidence says so: most sampled failures of the leading kind are a
-// proxy's own refusal page (503 or 429), or the balancer counted the
+// proxy's own refusal page (503 or 429), or its own 502 page while the
+// backends had headroom (gatewayRefused), or the balancer counted the
 // client's requests while the app counted fewer by the failures and its
 // CPU idled. An app that answers 503 itself counts them, and its body is
 // its own: no refusal then.
@@ -62,7 +64,14 @@ func (e *errorStretch) lbRefused() {
 	if len(e.kinds) == 0 || (e.kinds[0] != sample.HTTP5xx && e.kinds[0] != sample.HTTP4xx) {
 		return
 	}
-	who, page := c.proxyPage(e.kinds[0])
+	who, page, status := c.proxyPage(e.kinds[0])
+	var gateway func()
+	if status == gatewayStatus {
+		var ok bool
+		if gateway, ok = e.gatewayRefused(e.kinds[0]); !ok {
+			who, page = "", ""
+		}
+	}
 	rateWho, rates, refused := c.lbRates(b, e.from, e.to)
 	if who == "" && !refused {
 		return
@@ -70,8 +79,18 @@ func (e *errorStretch) lbRefused() {
 	if who == "" {
 		who = rateWho
 	}
-	b.f.Parts = append(b.f.Parts, line(": refused by the load balancer (", name(who), "), not the app")...)
 	n := ref(b.fig(e.kindFigs[0]).Of[0])
+	if gateway != nil {
+		b.f.Parts = append(b.f.Parts, line(": refused by the load balancer (", name(who), ", its own ", name(strconv.Itoa(gatewayStatus)), "s), not the app")...)
+		b.evidence(n, "the failed answers are ", name(who), "'s own ", name(strconv.Itoa(gatewayStatus)), " page, not the app's: ", name(page))
+		gateway()
+		if rates != nil {
+			rates()
+		}
+		b.f.Remedies = append([]string{mostFailuresLead + who + "'s own 502s, not the app's: it " + gatewayRemedies[0]}, gatewayRemedies[1:]...)
+		return
+	}
+	b.f.Parts = append(b.f.Parts, line(": refused by the load balancer (", name(who), "), not the app")...)
 	if page != "" {
 		b.evidence(n, "the failed answers are ", name(who), "'s own refusal page, not the app's: ", name(page))
 	}
@@ -81,11 +100,18 @@ func (e *errorStretch) lbRefused() {
 	b.f.Remedies = append([]string{mostFailuresLead + who + "'s own refusals, not the app's: " + lbRemedies[0]}, lbRemedies[1:]...)
 }
 
-// proxyPage returns the proxy whose own refusal page at least half of the
-// sampled failures of kind k are, and the shortest mark of it; "" when
-// they are not.
-func (c *context) proxyPage(k sample.Kind) (who, page string) {
-	var all, marked int64
+// proxyPage returns the proxy whose own page at least half of the sampled
+// failures of kind k are, the shortest mark of it and the status of most
+// of them: its refusal (503 or 429, status 503) when those are half, else
+// its 502 (gatewayStatus) when its pages are half and the 502s the more;
+// "" otherwise.
+func (c *context) proxyPage(k sample.Kind) (who, page string, status int) {
+	type pages struct {
+		who, page string
+		marked    int64
+	}
+	var all int64
+	var refusal, gateway pages
 	for i := range c.run.Endpoints {
 		for _, g := range c.run.Endpoints[i].Errors {
 			if g.Kind != k {
@@ -93,24 +119,32 @@ func (c *context) proxyPage(k sample.Kind) (who, page string) {
 			}
 			for _, s := range g.Samples {
 				all += s.Count
-				if s.Status != 503 && s.Status != 429 {
+				at := &refusal
+				switch s.Status {
+				case 503, 429:
+				case gatewayStatus:
+					at = &gateway
+				default:
 					continue
 				}
 				low := strings.ToLower(s.Message)
 				for _, p := range proxyPages {
 					if j := strings.Index(low, p.mark); j >= 0 {
-						marked += s.Count
-						who, page = p.who, pageMark(s.Message, j, len(p.mark))
+						at.marked += s.Count
+						at.who, at.page = p.who, pageMark(s.Message, j, len(p.mark))
 						break
 					}
 				}
 			}
 		}
 	}
-	if who == "" || 2*marked < all {
-		return "", ""
+	switch {
+	case refusal.marked > 0 && 2*refusal.marked >= all:
+		return refusal.who, refusal.page, 503
+	case gateway.marked > refusal.marked && 2*(refusal.marked+gateway.marked) >= all:
+		return gateway.who, gateway.page, gatewayStatus
 	}
-	return who, page
+	return "", "", 0
 }
 
 // pageMark is the mark at j of msg with the rest of its word (a version):
@@ -170,6 +204,20 @@ func lbCountersNames() []string {
 // target (its role and target labels), not at role skip: the source, the
 // proxy's name (lbCounters) and the role.
 func (c *context) requestRate(skip string, names ...string) (src, who, role string) {
+	rs := c.requestRates(skip, names...)
+	if len(rs) == 0 {
+		return "", "", ""
+	}
+	return rs[0].src, rs[0].who, rs[0].role
+}
+
+// targetRate is one target's request rate: its source, the proxy's name
+// (lbCounters), its role and target.
+type targetRate struct{ src, who, role, target string }
+
+// requestRates sums the first of names found over the series of each
+// target (its role and target labels), not at role skip, in key order.
+func (c *context) requestRates(skip string, names ...string) []targetRate {
 	for _, n := range names {
 		groups := map[string][]*series.Series{}
 		var keys []string
@@ -184,6 +232,13 @@ func (c *context) requestRate(skip string, names ...string) (src, who, role stri
 			groups[k.Key()] = append(groups[k.Key()], s)
 		}
 		sort.Strings(keys)
+		var who string
+		for _, l := range lbCounters {
+			if l.name == n {
+				who = l.who
+			}
+		}
+		var out []targetRate
 		for _, k := range keys {
 			bySec := map[int]float64{}
 			for _, s := range groups[k] {
@@ -196,16 +251,14 @@ func (c *context) requestRate(skip string, names ...string) (src, who, role stri
 				pts = append(pts, series.Point{Sec: sec, Value: v})
 			}
 			sort.Slice(pts, func(i, j int) bool { return pts[i].Sec < pts[j].Sec })
-			src := c.define("sum("+k+")", pts)
-			for _, l := range lbCounters {
-				if l.name == n {
-					who = l.who
-				}
-			}
-			return src, who, groups[k][0].Label("role")
+			g := groups[k][0]
+			out = append(out, targetRate{c.define("sum("+k+")", pts), who, g.Label("role"), g.Label("target")})
+		}
+		if len(out) > 0 {
+			return out
 		}
 	}
-	return "", "", ""
+	return nil
 }
 
 // keepLabels returns the labels of ls named in keep.
