@@ -28,8 +28,8 @@ func TestTrialA3ProxyReplays(t *testing.T) {
 					"host's CPU meanwhile: 15.5% busy (median)"}},
 			[]string{"fix the slow query or lock", "a pool, thread or connection limit was reached"}},
 	}
-	for _, h := range []string{"c1-40pct", "c4-redis-nohog", "c6-open30-1", "c6-open30-2", "c6-open70-1", "c6-open70-2",
-		"c6-closed30-1", "c6-closed30-2", "c6-closed70-1", "c6-closed70-2"} {
+	for _, h := range []string{"c1-40pct", "c4-redis-nohog", "c6-open30", "c6-open30-b", "c6-open70", "c6-open70-b",
+		"c6-closed30", "c6-closed30-b", "c6-closed70", "c6-closed70-b"} {
 		cases = append(cases, replayCase{h + ": healthy, no errors", "trialA3-" + h, KindErrorsAtLoad, nil, []string{"refused by the load balancer"}})
 	}
 	replayTrials(t, cases)
