@@ -69,11 +69,23 @@ func (c *context) busyInDB(d dbSessions, inUse float64, from, to int) bool {
 	return idle < dbIdleTxShare*inUse // NaN: unknown, not busy
 }
 
+// sessions is what a full pool's DB sessions say in a title: the active
+// figure (the exporter's own left out), and the words that count them
+// alone, in the DB ("in it") and beside the idle in a transaction.
+type sessions struct {
+	a, in       ref    // in: the pool's connections in use (median); PostgreSQL only
+	room        string // the pool-size remedy's lead when the DB had headroom (poolheadroom.go)
+	count, inIt []any
+	sep         string // what follows inIt before the DB's CPU
+	held        []any
+}
+
 // sessionEvidence states the sessions over from–to in b beside the pool's
-// connections in use, and returns the active figure and the words that
-// name the sessions in a title: "3 app sessions active, 0 idle in a
-// transaction", postgres_exporter's own session left out.
-func (c *context) sessionEvidence(b *builder, d dbSessions, p pool, from, to int) (ref, []any) {
+// connections in use: "3 app sessions active, 0 idle in a transaction",
+// postgres_exporter's own session left out. More active than the only
+// pool's connections in use are not all the pool's: postgres_exporter
+// sums pg_stat_activity by state, parallel workers and other clients too.
+func (c *context) sessionEvidence(b *builder, d dbSessions, p pool, from, to int) sessions {
 	u := func() ref {
 		return b.add(c.fig(c.ofSeries(p.inUse), StatMedian, from, to, UnitCount, "the pool's connections in use (median)"))
 	}
@@ -82,16 +94,33 @@ func (c *context) sessionEvidence(b *builder, d dbSessions, p pool, from, to int
 		n := b.add(c.fig(c.ofSeries(d.conns), StatMedian, from, to, UnitCount, "DB threads connected (median)"))
 		b.evidence(a, "the DB's threads meanwhile (", name(titled(d.active)), ", medians): ", a, " running, the exporter's own among them, of ", n,
 			" connected, for ", u(), " connections in use: the connections were busy inside the DB, not held idle by the app")
-		return a, []any{a, " threads running, the exporter's own among them, of ", n, " connected"}
+		return sessions{a: a, count: []any{a, d.noun}, inIt: []any{a, d.noun, " in it"}, sep: ", ",
+			held: []any{a, " threads running, the exporter's own among them, of ", n, " connected"}}
 	}
 	all := b.add(c.fig(c.ofSeries(d.active), StatMedian, from, to, UnitCount, "DB sessions active (executing or waiting inside the DB, postgres_exporter's own among them; median)"))
 	own := b.add(Figure{Value: d.own, Unit: UnitCount, What: "postgres_exporter's own session, active while it scrapes", Stat: StatLimit, From: from, To: to})
-	a := b.derive(StatDiff, UnitCount, "DB sessions active for the app (median), postgres_exporter's own left out", all, own)
+	in := u()
+	// more than one pool may share the DB: only the only pool's connections bound the app's sessions
+	beyondPool := len(c.pools()) == 1 && b.fig(all).Value-d.own > b.fig(in).Value
+	what := "DB sessions active for the app (median), postgres_exporter's own left out"
+	if beyondPool {
+		what = "DB sessions active (median), postgres_exporter's own left out"
+	}
+	a := b.derive(StatDiff, UnitCount, what, all, own)
 	i := b.add(c.fig(c.ofSeries(d.idleTx), StatMedian, from, to, UnitCount, "DB sessions idle in a transaction (median)"))
+	if beyondPool {
+		x := b.derive(StatDiff, UnitCount, "DB sessions active beyond the pool's connections in use (medians): not the pool's", a, in)
+		b.evidence(all, "the DB's sessions meanwhile (", name(titled(d.active)), ", medians): ", all, " active, ", a,
+			" besides postgres_exporter's own scrape, ", x, " more than the pool's ", in, " connections in use: not the pool's (PostgreSQL's parallel workers, which pg_stat_activity lists as active in their leader's database, or other clients: postgres_exporter's count sums every session by state); ",
+			i, " idle in a transaction: the connections were busy inside the DB, not held idle by the app")
+		beyond := []any{x, " more than the pool's ", in, " connections in use: PostgreSQL's parallel workers or other clients"}
+		return sessions{a: a, in: in, count: append([]any{a, " sessions active, "}, beyond...), inIt: append([]any{a, " sessions active in it, "}, beyond...), sep: "; ",
+			held: append(append([]any{a, " sessions active, "}, beyond...), "; ", i, " idle in a transaction")}
+	}
 	b.evidence(all, "the DB's sessions meanwhile (", name(titled(d.active)), ", medians): ", all, " active, ", a,
 		" of them the app's (postgres_exporter's own scrape left out), ", i,
-		" idle in a transaction, for ", u(), " connections in use: the connections were busy inside the DB, not held idle by the app")
-	return a, []any{a, " app sessions active, ", i, " idle in a transaction"}
+		" idle in a transaction, for ", in, " connections in use: the connections were busy inside the DB, not held idle by the app")
+	return sessions{a: a, in: in, count: []any{a, d.noun}, inIt: []any{a, d.noun, " in it"}, sep: ", ", held: []any{a, " app sessions active, ", i, " idle in a transaction"}}
 }
 
 // rowLockWait states the InnoDB row locks the threads waited for, if one

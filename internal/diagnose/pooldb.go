@@ -23,7 +23,9 @@ type dbSide int
 
 // The DB sides: nothing to say, busy in the DB with its CPU busy, with its
 // CPU idle, or without its CPU scraped; or, its CPU not busy, its sessions
-// queued on a lock or waiting on reads (pgwait.go).
+// queued on a lock or waiting on reads (pgwait.go); or its CPU, locks and
+// disk all with headroom: each query's own time held the connections
+// (poolheadroom.go).
 const (
 	dbUnknown dbSide = iota
 	dbCPUBusy
@@ -31,12 +33,14 @@ const (
 	dbCPUUnseen
 	dbLockWait
 	dbIOWait
+	dbHeadroom
 )
 
 // dbActivity reads the DB's sessions (PostgreSQL's by state, MySQL's
 // threads), and its CPU, over a full pool's seconds, and states them in b
 // when the pool's connections were busy inside the DB: the DB is then the
-// bottleneck, the pool its symptom. It returns the remedies for that side.
+// bottleneck, the pool its symptom, unless the DB had headroom on every
+// resource read. It returns the remedies for that side.
 func (c *context) dbActivity(b *builder, p pool, from, to int) (dbSide, []any, []string) {
 	d, ok := c.dbSessionsOf()
 	if !ok {
@@ -46,29 +50,37 @@ func (c *context) dbActivity(b *builder, p pool, from, to int) (dbSide, []any, [
 	if !c.busyInDB(d, inUse, from, to) {
 		return dbUnknown, nil, nil
 	}
-	a, held := c.sessionEvidence(b, d, p, from, to)
-	side, words := c.dbSideOf(b, d, a, from, to)
-	if side == dbUnknown {
+	ss := c.sessionEvidence(b, d, p, from, to)
+	side, words := c.dbSideOf(b, d, &ss, from, to)
+	switch side {
+	case dbUnknown:
 		return dbUnknown, nil, nil
+	case dbHeadroom:
+		return side, words, c.headroomRemedies(b, ss, from, to)
 	}
 	if words == nil {
 		why := "; the DB's CPU was not scraped"
 		if _, seen := c.dbCPU(from, to); seen {
 			// node_exporter counts every process on the DB's host: busy before the pool filled, it says nothing of the DB's queries
 			why = "; the DB host's CPU was as busy before the pool filled, so it does not tell which"
+			if from <= 0 {
+				why = "; the DB host's CPU was busy from the run's first second, before the load reached its rate, so it does not tell which"
+			}
 		}
-		words = append(append([]any{": its connections were busy inside the DB ("}, held...), "), running queries or waiting on locks there"+why)
+		words = append(append([]any{": its connections were busy inside the DB ("}, ss.held...), "), running queries or waiting on locks there"+why)
 	}
 	return side, words, sideRemedies(d.engine, side)
 }
 
 // dbSideOf names the DB's side of a full pool from its CPU and what its
-// active sessions (a) waited on; the words are nil for dbCPUUnseen, whose
+// active sessions waited on; the words are nil for dbCPUUnseen, whose
 // title names the sessions as dbActivity does.
-func (c *context) dbSideOf(b *builder, d dbSessions, a ref, from, to int) (dbSide, []any) {
+func (c *context) dbSideOf(b *builder, d dbSessions, ss *sessions, from, to int) (dbSide, []any) {
+	a := ss.a
 	act := b.fig(a).Value
 	cpu, ok := c.dbCPU(from, to)
-	if !ok || cpu.median < threadCPULow || (cpu.host && cpu.median >= cpuBusy && !c.roseWithLoad(cpu, from)) {
+	hostBefore := cpu.host && cpu.median >= cpuBusy && !c.roseWithLoad(cpu, from, to)
+	if !ok || cpu.median < threadCPULow || hostBefore {
 		// the CPU not shown busy: a lock or reads the sessions waited on name the DB's side
 		idle := ok && cpu.median < threadCPULow
 		if side, words := c.dbWait(b, d, a, act, from, to, idle); side != dbUnknown {
@@ -78,16 +90,22 @@ func (c *context) dbSideOf(b *builder, d dbSessions, a ref, from, to int) (dbSid
 			return side, words
 		}
 	}
-	if !ok || (cpu.host && cpu.median >= cpuBusy && !c.roseWithLoad(cpu, from)) {
+	if !ok || hostBefore {
 		return dbCPUUnseen, nil
 	}
 	used := c.dbCPUEvidence(b, cpu, from, to)
 	switch {
 	case cpu.median >= cpuBusy:
-		return dbCPUBusy, []any{": the DB is the bottleneck, the pool its symptom (", a, d.noun, " in it, its CPU ", used, " ", cpu.what, ")"}
+		if from <= 0 && cpu.host {
+			c.fullFromStartEvidence(b, used, from, to)
+		}
+		return dbCPUBusy, append(append([]any{": the DB is the bottleneck, the pool its symptom ("}, ss.inIt...), ss.sep, "its CPU ", used, " ", cpu.what, ")")
 	case cpu.median < threadCPULow:
-		return dbCPUIdle, []any{": its connections waited inside the DB (", a, d.noun, ") while its CPU idled (",
-			used, " ", cpu.what, "): a lock many requests wait on, or I/O"}
+		if words, ok := c.headroom(b, d, ss, act, used, cpu, from, to); ok {
+			return dbHeadroom, words
+		}
+		return dbCPUIdle, append(append([]any{": its connections waited inside the DB ("}, ss.count...), ") while its CPU idled (",
+			used, " ", cpu.what, "): a lock many requests wait on, or I/O")
 	}
 	return dbUnknown, nil
 }
@@ -106,9 +124,11 @@ func (c *context) dbCPUEvidence(b *builder, cpu procCPU, from, to int) ref {
 // roseWithLoad says whether a DB host's CPU was below busy over the
 // seconds before the pool filled at from: node_exporter's CPU counts the
 // host's other processes, and one already busy then is not the DB's work.
-func (c *context) roseWithLoad(cpu procCPU, from int) bool {
+// Full from the run's first second, no second shows the host without the
+// load: the CPU goes with it when the load was at its rate from then on.
+func (c *context) roseWithLoad(cpu procCPU, from, to int) bool {
 	if from <= 0 {
-		return false // full from the start: no second shows the host without this load
+		return c.loadFullFromStart(from, to)
 	}
 	before := aggregate(c.values(cpu.source), StatMedian, 0, from-1)
 	return !math.IsNaN(before) && before < cpuBusy

@@ -90,8 +90,7 @@ func TestNewRulesQuietOnTheCorpus(t *testing.T) {
 		}
 		// the pool finding's DB side: case study 1's and 3's busy DB on a busy shared host, the single-row lock, and trial A40's (stop 40) 20 ms queries on MariaDB and PostgreSQL
 		if f, ok := findKind(fs, KindPoolExhaustion); ok && strings.Contains(title(f), "inside the DB") != slices.Contains([]string{"trialA38-take1", "trialA38-take2", "trialA38-heavy20", "trial4-case3-busy-db", "trial2s38-take-node", "lockdb-read-node", "trialA40-maria1", "trialA40-maria2",
-			"trialA40-c1-pool-223533", "trialA40-c1-pool-223627", "trialA40-c1-pool-230957",
-			"trialA3-c1-over", "trialA3-c3-slowq", "trialA3-c3-slowq-b"}, run) { // trial A3's pg_sleep and seq scans run inside the DB
+			"trialA40-c1-pool-223533", "trialA40-c1-pool-223627", "trialA40-c1-pool-230957", "trialA3-c1-over"}, run) {
 			t.Errorf("%s: the pool finding's DB side: %s", run, title(f))
 		}
 		// what the sessions waited on (pgwait.go): only the recorded row lock and cold reads name it
@@ -101,8 +100,8 @@ func TestNewRulesQuietOnTheCorpus(t *testing.T) {
 		if f, ok := findKind(fs, KindPoolExhaustion); ok && strings.Contains(title(f), "waited on I/O") != (run == "lockdb-read") {
 			t.Errorf("%s: the pool finding's DB side: %s", run, title(f))
 		}
-		// a shared host's CPU, busy before the pool filled, names no DB (trial 2): no recorded run had the DB's own CPU rise
-		if f, ok := findKind(fs, KindPoolExhaustion); ok && strings.Contains(title(f), "the DB is the bottleneck") {
+		// a shared host's CPU, busy before the pool filled, names no DB (trial 2); trial A3's seq scans filled it from the first second, as their load
+		if f, ok := findKind(fs, KindPoolExhaustion); ok && strings.Contains(title(f), "the DB is the bottleneck") != slices.Contains([]string{"trialA3-c3-slowq", "trialA3-c3-slowq-b"}, run) {
 			t.Errorf("%s: the pool finding's DB side: %s", run, title(f))
 		}
 	}
