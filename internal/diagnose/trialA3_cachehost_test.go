@@ -1,0 +1,28 @@
+package diagnose
+
+import "testing"
+
+// TestTrialA3CacheHost diagnoses outside trial A3's Redis runs (copied to
+// testdata/corpus): a Go app at 1,500 req/s over a Redis whose core three
+// CPU hogs shared (c4-redis: Redis got ~0.07 cores, p95 4.95 ms against a
+// p50 of 258 µs; its host's CPU 1 full from 0:00, both CPUs full at
+// 0:06–0:13), and the same without hogs (c4-redis-nohog, healthy), beside
+// the trial's healthy runs, which must stay silent. c4-redis read "no
+// bottleneck found" and only "cache CPU busy … context".
+func TestTrialA3CacheHost(t *testing.T) {
+	starvedRedis := []string{"cache host CPU taken by other processes from 0:06", "by other processes; Redis itself used",
+		"its commands waited for a CPU", "with one of its CPUs full from the run's start"}
+	replayTrials(t, []replayCase{
+		{"c4-redis: the cache host's CPU taken from Redis is named", "trialA3-c4-redis", KindTargetHostBusy,
+			&expect{Warning, [2]int{6, 6}, [2]int{13, 13}, starvedRedis,
+				[]string{"p95 4.95ms against a p50 of 258µs", "CPU 1 of the host: full at every scrape from 0:00"}}, nil},
+		{"c4-redis: Redis far below its one core is no cache CPU of its own", "trialA3-c4-redis", KindCacheCPU, nil, nil},
+		{"c4-redis-nohog: the same Redis on a quiet host", "trialA3-c4-redis-nohog", KindTargetHostBusy, nil, nil},
+		{"c6-open30: healthy", "trialA3-c6-open30", KindTargetHostBusy, nil, nil},
+		{"c6-open70: healthy", "trialA3-c6-open70", KindTargetHostBusy, nil, nil},
+		{"c6-closed30: healthy", "trialA3-c6-closed30", KindTargetHostBusy, nil, nil},
+		{"c6-closed70: healthy", "trialA3-c6-closed70", KindTargetHostBusy, nil, nil},
+		{"c1-40pct: healthy", "trialA3-c1-40pct", KindTargetHostBusy, nil, nil},
+		{"s39 Redis at its own core: cache-cpu's, not its host's", "trial2s39-rediscpu", KindTargetHostBusy, nil, nil},
+	})
+}
