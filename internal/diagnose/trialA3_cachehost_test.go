@@ -1,6 +1,11 @@
 package diagnose
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/loadlens/loadlens/internal/series"
+)
 
 // TestTrialA3CacheHost diagnoses outside trial A3's Redis runs (copied to
 // testdata/corpus): a Go app at 1,500 req/s over a Redis whose core three
@@ -28,4 +33,39 @@ func TestTrialA3CacheHost(t *testing.T) {
 		{"c1-40pct: healthy", "trialA3-c1-40pct", KindTargetHostBusy, nil, nil},
 		{"s39 Redis at its own core: cache-cpu's, not its host's", "trial2s39-rediscpu", KindTargetHostBusy, nil, nil},
 	})
+}
+
+// TestCacheHostBusy: a Redis host of role cache going from 30 % to 95 %
+// busy at 0:10 under a steady load, with Redis's own CPU (redis_exporter's
+// user and system seconds) of the cores given: other processes' only when
+// Redis used little of its one core, and only on the host of its role.
+func TestCacheHostBusy(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		cores    float64 // Redis's user + system CPU, in cores
+		role     string  // Redis's role label
+		busy     float64 // the host's busy share from 0:10
+		fires    bool
+		inTitle  string
+		severity Severity
+	}{
+		{"Redis at 0.05 cores on its full host", 0.05, "cache", 0.95, true, "Redis itself used 5% of a core (node_cpu_seconds_total, role=cache, target=host), but the client's latency did not rise with it", Info},
+		{"Redis at 0.8 of its core: its own ceiling (cache-cpu), not other processes'", 0.8, "cache", 0.95, false, "", 0},
+		{"Redis on another role's host", 0.05, "db", 0.95, false, "", 0},
+		{"the host below full", 0.05, "cache", 0.85, false, "", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			set := nodeCPUOf("cache", 0.3, tc.busy, 10)
+			set = append(set, mk("node_cpu_count", series.Gauge, pts(0, 5, repeat(2, 9)...), "role", "cache", "target", "host"),
+				mk("redis_cpu_user_seconds_total", series.Rate, pts(0, 5, repeat(tc.cores*0.6, 9)...), "role", tc.role, "target", "redis"),
+				mk("redis_cpu_sys_seconds_total", series.Rate, pts(0, 5, repeat(tc.cores*0.4, 9)...), "role", tc.role, "target", "redis"))
+			f, ok := findKind(Diagnose(withSeries(set)(t)), KindTargetHostBusy)
+			if ok != tc.fires {
+				t.Fatalf("target-host-busy %v (%s); want %v", ok, title(f), tc.fires)
+			}
+			if ok && (f.Severity != tc.severity || !strings.Contains(title(f), tc.inTitle)) {
+				t.Errorf("%v %q; want %v with %q", f.Severity, title(f), tc.severity, tc.inTitle)
+			}
+		})
+	}
 }
