@@ -74,18 +74,27 @@ func (c *context) cacheTargets() []string {
 // redisCPUSource is a Redis's CPU in cores: its main thread's user and
 // system seconds (Redis 7), else the whole process's; "" when not kept.
 func (c *context) redisCPUSource(target string) (src, label string) {
-	for _, pair := range [][2]string{
-		{"redis_cpu_user_main_thread_seconds_total", "redis_cpu_sys_main_thread_seconds_total"},
-		{"redis_cpu_user_seconds_total", "redis_cpu_sys_seconds_total"},
-	} {
-		u, s := c.set.Find(pair[0], "target", target), c.set.Find(pair[1], "target", target)
-		if len(u) == 0 || len(s) == 0 {
-			continue
-		}
-		src, _ = c.plus(c.ofSeries(u[0]), c.ofSeries(s[0]))
-		return src, pair[0] + " + " + pair[1] + ", " + describe(u[0])
+	if src, label = c.redisPairSource(target, redisMainThreadCPU); src != "" {
+		return src, label
 	}
-	return "", ""
+	return c.redisPairSource(target, redisProcessCPU)
+}
+
+// Redis's CPU seconds as redis_exporter names them: user and system.
+var (
+	redisMainThreadCPU = [2]string{"redis_cpu_user_main_thread_seconds_total", "redis_cpu_sys_main_thread_seconds_total"}
+	redisProcessCPU    = [2]string{"redis_cpu_user_seconds_total", "redis_cpu_sys_seconds_total"}
+)
+
+// redisPairSource is a Redis's user plus system CPU in cores, by the pair
+// of counters named; "" when either is not kept.
+func (c *context) redisPairSource(target string, pair [2]string) (src, label string) {
+	u, s := c.set.Find(pair[0], "target", target), c.set.Find(pair[1], "target", target)
+	if len(u) == 0 || len(s) == 0 {
+		return "", ""
+	}
+	src, _ = c.plus(c.ofSeries(u[0]), c.ofSeries(s[0]))
+	return src, pair[0] + " + " + pair[1] + ", " + describe(u[0])
 }
 
 // cacheCPUFinding judges one Redis by its own CPU counters, not the

@@ -68,7 +68,7 @@ func targetHostBusy(c *context) []Finding {
 			}
 		}
 	}
-	return fs
+	return append(fs, cacheHostBusy(c)...) // a cache whose CPU only its exporter reports
 }
 
 // ownUseAbove reports whether the process used more than share of what it
