@@ -141,7 +141,7 @@ func (c *context) goNearMemLimit(b *builder, gc *series.Series, from, to int) ([
 // cheapest first, for a low GOGC and a heap held at its memory limit.
 var (
 	goGOGCRemedies = []string{
-		"raise GOGC (the default 100 marks a tenth of GOGC=10's work per allocated byte), with GOMEMLIMIT set to the memory the service may use so the larger heap stays within it",
+		"raise GOGC toward the default 100 (each doubling halves the mark work per allocated byte), with GOMEMLIMIT set to the memory the service may use so the larger heap stays within it",
 		"allocate less per {request}: profile allocations under load (go tool pprof -sample_index=alloc_space http://HOST/debug/pprof/heap) and reuse buffers on the hot path (sync.Pool)",
 		"give it more CPU (the container limit, GOMAXPROCS): the collector takes a quarter of GOMAXPROCS while it marks, and the goroutines that allocate assist it",
 	}
