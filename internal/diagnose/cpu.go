@@ -309,6 +309,7 @@ func (c *context) hostCPU() []cpuSubject {
 
 func (c *context) cpuFinding(s cpuSubject, from, to int) Finding {
 	b := newBuilder(KindCPUSaturation, Critical)
+	b.f.Remedies = c.cpuRemedies()
 	onset := b.second(from, StatOnset, "the first of the saturated scrapes")
 	first := b.add(c.fig(s.source, StatValue, from, from, UnitFraction, "CPU use at the first saturated scrape, "+s.what))
 	peak := b.add(c.fig(s.source, StatMax, from, to, UnitFraction, "the highest CPU use, "+s.what))

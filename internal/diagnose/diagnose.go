@@ -156,7 +156,7 @@ func Diagnose(in Input) []Finding {
 	var fs []Finding
 	for _, rule := range []func(*context) []Finding{
 		allFailedRule, checkFailed, saturation, poolExhaustion, cpuSaturation, generatorBound, targetHeldVUs, errorsAtLoad,
-		moreVUsSameTPS, latencyDrift, gcPressure, bimodalLatency, cpuThrottling, lateScaleOut, podRestarts, backendNotScaled, traceDBTail,
+		moreVUsSameTPS, latencyDrift, gcPressure, goGCPressure, bimodalLatency, cpuThrottling, lateScaleOut, podRestarts, backendNotScaled, traceDBTail,
 		nPlusOne,       // n-plus-one (nplusone.go)
 		traceHTTPTail,  // trace-http-tail (httptail.go)
 		cacheMiss,      // cache-miss (cachemiss.go)

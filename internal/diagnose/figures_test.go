@@ -454,6 +454,9 @@ func checkEpisodeStart(t *testing.T, raw *rawRun, f Finding) {
 		if strings.Contains(cond.Source, "throttled") {
 			threshold = cpuThrottled
 		}
+		if f.Kind == KindGCPressure && strings.HasPrefix(cond.Source, "capped(") {
+			threshold = cpuBusy // a Go service's GC pressure begins with its CPU at its limit (gogc.go)
+		}
 		held = func(v float64) bool { return v >= threshold }
 	}
 	if !held(vals[f.From]) {

@@ -122,6 +122,12 @@ func goPresetSpecs() []presetSpec {
 		// cgroup quota rounded up; the CPU rules judge the process against it
 		{sel: "go_sched_gomaxprocs_threads"},
 		{sel: "go_gc_duration_seconds"},
+		// the GC's settings and what GOMEMLIMIT counts (Sys − HeapReleased): the
+		// go-gc-pressure rule reads the effective GOGC from them (client_golang 1.20+ defaults)
+		{sel: "go_gc_gogc_percent"},
+		{sel: "go_gc_gomemlimit_bytes"},
+		{sel: "go_memstats_sys_bytes"},
+		{sel: "go_memstats_heap_released_bytes"},
 	}
 }
 

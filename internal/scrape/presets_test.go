@@ -72,7 +72,11 @@ func TestPresetsPickTheirSeries(t *testing.T) {
 			`go_sql_max_open_connections{db_name="shop"}`: 2,
 			`go_sql_open_connections{db_name="shop"}`:     2,
 			`go_sched_gomaxprocs_threads`:                 2, // the process's: what its CPU is judged against
-		}, []string{"go_gc_duration_seconds_count", "go_gc_duration_seconds_sum", "go_goroutines", "go_sched_gomaxprocs_threads",
+			`go_gc_gogc_percent`:                          100,
+			`go_gc_gomemlimit_bytes`:                      9.223372036854776e+18, // math.MaxInt64: no limit set
+			`go_memstats_sys_bytes`:                       1.42080296e+08,
+		}, []string{"go_gc_duration_seconds_count", "go_gc_duration_seconds_sum", "go_gc_gogc_percent", "go_gc_gomemlimit_bytes",
+			"go_goroutines", "go_memstats_heap_released_bytes", "go_memstats_sys_bytes", "go_sched_gomaxprocs_threads",
 			"go_sql_idle_connections", "go_sql_in_use_connections", "go_sql_max_open_connections",
 			"go_sql_open_connections", "go_sql_wait_count_total", "go_sql_wait_duration_seconds_total",
 			"process_cpu_seconds_total"}},
