@@ -48,9 +48,15 @@ func serviceFamilies() []family {
 			{"hikaricp_connections_idle", "idle"}, {"hikaricp_connections_max", "max"},
 			{"go_sql_in_use_connections", "in use"}, {"go_sql_idle_connections", "idle"},
 			{"go_sql_open_connections", "open"}, {"go_sql_max_open_connections", "max open"},
-		}, limits: []string{"hikaricp_connections_max", "go_sql_max_open_connections"}},
+			// pgx's pool (github.com/IBM/pgxpoolprometheus) and OpenTelemetry's db.client pool, which the pool finding reads too
+			{"pgxpool_acquired_conns", "in use"}, {"pgxpool_idle_conns", "idle"},
+			{"pgxpool_total_conns", "open"}, {"pgxpool_max_conns", "max"},
+			{"db_client_connections_usage", ""}, {"db_client_connections_pending_requests", "pending"},
+			{"db_client_connections_max", "max"},
+		}, limits: []string{"hikaricp_connections_max", "go_sql_max_open_connections", "pgxpool_max_conns", "db_client_connections_max"}},
 		{chart: "pool-waits", title: "DB pool waits", unit: unitCount, rank: 11, members: []member{
 			{"hikaricp_connections_timeout_total", "timeouts/s"}, {"go_sql_wait_count_total", "waits/s"},
+			{"pgxpool_empty_acquire", "waits/s"}, {"pgxpool_canceled_acquire_count", "cancelled/s"},
 		}},
 		// Wait time is added as each wait ends: its rate is seconds waited per
 		// second, not a number of waiters (docs/findings.md), so it has a chart
