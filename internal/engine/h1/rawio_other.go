@@ -27,3 +27,7 @@ func (r *rawIO) write(p []byte) (int, error) { return 0, nil }
 func (r *rawIO) sendRecv(req, p []byte, check bool, written func()) (sent int, wrote time.Time, n int, stale bool, err error) {
 	return 0, time.Time{}, 0, false, nil
 }
+
+func (r *rawIO) sendWait(req []byte, written func()) (sent int, wrote time.Time, stale bool, err error) {
+	return 0, time.Time{}, false, nil
+}

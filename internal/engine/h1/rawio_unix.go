@@ -41,6 +41,7 @@ type exchangeIO struct {
 	check   bool // look for bytes or a close that arrived while idle, before writing
 	stale   bool // the check found some
 	wrote   bool // the request went out whole: later calls read
+	wait    bool // sendWait's: once readable, return without reading
 	wroteAt time.Time
 	clk     *Clock // the connection's
 	written func() // told once the request went out, before the wait for the response
@@ -90,6 +91,9 @@ func (r *rawIO) init(nc net.Conn, sc syscall.Conn) {
 	}
 	r.x.f = func(fd uintptr) bool {
 		if r.x.wrote {
+			if r.x.wait {
+				return true // readable: the caller's own read takes what came
+			}
 			if r.p == nil {
 				r.p = r.x.space()
 			}
@@ -191,6 +195,23 @@ func (r *rawIO) sendRecv(req, p []byte, check bool, written func()) (sent int, w
 	return sent, wrote, r.n, false, nil
 }
 
+// sendWait is sendRecv with the idle check and without the read: it
+// writes req and then waits, within the same RawConn.Read, until the
+// socket is readable, for a caller whose read goes through another layer
+// (crypto/tls): that read then finds the response's first bytes instead of
+// an empty socket. The wait's own end (a deadline, Abort's too) is left to
+// that read, which meets the same state and says it as before. stale, a
+// partial write and the errors are sendRecv's.
+func (r *rawIO) sendWait(req []byte, written func()) (sent int, wrote time.Time, stale bool, err error) {
+	r.x.wait = true
+	sent, wrote, _, stale, err = r.sendRecv(req, nil, true, written)
+	r.x.wait = false
+	if !wrote.IsZero() {
+		return sent, wrote, false, nil
+	}
+	return sent, wrote, stale, err
+}
+
 // write writes all of p as net.Conn's Write does, with its error types.
 func (r *rawIO) write(p []byte) (int, error) {
 	r.p, r.n, r.errno = p, 0, 0
@@ -208,6 +229,10 @@ func (r *rawIO) write(p []byte) (int, error) {
 // opError wraps err as net does: a *net.OpError, net.ErrClosed for a
 // closed connection, os.ErrDeadlineExceeded (a timeout) for a deadline.
 func (r *rawIO) opError(op string, err error) error {
+	var raw *net.OpError
+	if errors.As(err, &raw) {
+		err = raw.Err // RawConn's own "raw-read": the message would name the op twice
+	}
 	if errors.Is(err, os.ErrClosed) {
 		err = net.ErrClosed
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -39,6 +40,9 @@ func TestRawIOKeepsNetErrors(t *testing.T) {
 			var ne net.Error
 			if !errors.As(err, &ne) || !ne.Timeout() || !errors.Is(err, os.ErrDeadlineExceeded) {
 				return "want a net.Error whose Timeout is true"
+			}
+			if strings.Contains(err.Error(), "raw-read") {
+				return "want net.Conn's message, without RawConn's op"
 			}
 			return ""
 		}},

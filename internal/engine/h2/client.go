@@ -49,6 +49,7 @@ type Client struct {
 	headOnly   bool       // its header block ended the stream (gRPC's Trailers-Only)
 	sameBlocks int        // header blocks sent again as they were (sameBlock), for tests
 	retried    int        // requests sent again because the server did not process them, for tests
+	waited     int        // requests written inside the wait for their answer (conn.send), for tests
 }
 
 // New returns a client configured by cfg.

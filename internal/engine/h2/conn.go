@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"crypto/tls"
 	"net"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -38,7 +37,8 @@ type conn struct {
 	secure bool
 	fr     *http2.Framer
 	br     *bufio.Reader
-	out    outBuf // frames to write: the Framer writes here, flush sends them
+	in     fillReader // what br reads: nc
+	out    outBuf     // frames to write: the Framer writes here, flush sends them
 	enc    *hpack.Encoder
 	hb     bytes.Buffer // the header block being encoded
 	same   sameBlock
@@ -53,6 +53,7 @@ type conn struct {
 	broken      bool         // a connection error: close it
 	idle        h1.IdleCheck // the socket's, for a close while idle (a server's without GOAWAY)
 	used        int          // completed exchanges
+	unchecked   bool         // the idle check is owed: send or flush makes it
 	sentMark    int64        // wire.written when the last exchange ended
 	recvMark    int64        // wire.read when the last exchange ended
 }
@@ -74,7 +75,8 @@ func newConn(nc net.Conn, w *wire, addr string, secure bool) *conn {
 	if sc, ok := w.Conn.(syscall.Conn); ok {
 		cn.idle.Init(sc)
 	}
-	cn.br = bufio.NewReaderSize(nc, readBufSize)
+	cn.in.r, cn.in.w = nc, w
+	cn.br = bufio.NewReaderSize(&cn.in, readBufSize)
 	cn.fr = http2.NewFramer(&cn.out, cn.br)
 	cn.fr.ReadMetaHeaders = hpack.NewDecoder(4096, nil)
 	cn.fr.MaxHeaderListSize = maxHeaderList
@@ -91,10 +93,15 @@ func newConn(nc net.Conn, w *wire, addr string, secure bool) *conn {
 	return cn
 }
 
-// flush writes the queued frames.
+// flush writes the queued frames, after the idle check if it is owed.
 func (cn *conn) flush() error {
 	if len(cn.out.b) == 0 {
 		return nil
+	}
+	if cn.unchecked {
+		if cn.unchecked = false; cn.idle.Closed() {
+			return errStale
+		}
 	}
 	_, err := cn.nc.Write(cn.out.b)
 	cn.out.b = cn.out.b[:0]
@@ -121,39 +128,6 @@ func (cn *conn) account(resp *h1.Response) {
 	resp.Sent = cn.wire.written - cn.sentMark
 	resp.Received = cn.wire.read - cn.recvMark
 	cn.sentMark, cn.recvMark = cn.wire.written, cn.wire.read
-}
-
-// wire is the socket, counting what it carries; for the engine's start
-// gate it tells its reads as h1's does (ReadState, NetConn).
-type wire struct {
-	net.Conn
-	read, written int64
-	calls         atomic.Uint64 // reads begun plus reads ended
-	bytes         atomic.Int64
-}
-
-func (w *wire) Read(p []byte) (int, error) {
-	w.calls.Add(1)
-	n, err := w.Conn.Read(p)
-	w.bytes.Add(int64(n))
-	w.calls.Add(1)
-	w.read += int64(n)
-	return n, err
-}
-
-func (w *wire) Write(p []byte) (int, error) {
-	n, err := w.Conn.Write(p)
-	w.written += int64(n)
-	return n, err
-}
-
-// NetConn is the socket, for the engine's start gate.
-func (w *wire) NetConn() net.Conn { return w.Conn }
-
-// ReadState returns the reads begun plus ended and the bytes they returned.
-func (w *wire) ReadState() (calls uint64, bytes int64) {
-	bytes = w.bytes.Load()
-	return w.calls.Load(), bytes
 }
 
 // conn returns the connection to u's host, dialling a new one (with its
@@ -183,7 +157,7 @@ func (c *Client) conn(u target, deadline time.Time, onDial func() func(net.Conn)
 		return nil, err
 	}
 	resp.Connect = time.Since(start)
-	w := &wire{Conn: nc}
+	w := newWire(nc, u.secure, &c.clk)
 	if dialled != nil {
 		dialled(w)
 	}

@@ -13,10 +13,13 @@
 // as the connection preface and the client's SETTINGS; each request is
 // one write of its HEADERS (and CONTINUATION) and DATA frames, as far as
 // the peer's flow-control windows allow, then frames are read until the
-// stream ends. On the way PING is answered, SETTINGS applied and
-// acknowledged, WINDOW_UPDATE honoured, and WINDOW_UPDATE sent for what
-// was read (the stream's and the connection's windows are large, so a
-// small response needs none).
+// stream ends. The socket is read and written with raw system calls
+// (h1.RawIO), and when nothing the socket carried waits above it the
+// request is written inside the wait for its answer (conn.send), so the
+// read finds the answer, not an empty socket. On the way PING is
+// answered, SETTINGS applied and acknowledged, WINDOW_UPDATE honoured, and
+// WINDOW_UPDATE sent for what was read (the stream's and the connection's
+// windows are large, so a small response needs none).
 //
 // Framing is golang.org/x/net/http2's Framer and HPACK its hpack package:
 // a response's header list is bounded (maxHeaderList, as h1 bounds a

@@ -43,8 +43,13 @@ func (c *Client) exchange(cn *conn, req *h1.Request, resp *h1.Response, u *targe
 	if c.g.Aborted() {
 		return h1.ErrAborted
 	}
-	if cn.used > 0 && cn.idle.Closed() { // a close without GOAWAY (a proxy's idle timeout): nothing sent
-		return errStale
+	// A close without GOAWAY (a proxy's idle timeout): nothing is sent. With
+	// nothing buffered, the check waits for send, which makes it after the
+	// socket's readiness was reset for the wait (see h1.RawIO.SendWait).
+	if cn.unchecked = cn.used > 0; cn.unchecked && !cn.quiet() {
+		if cn.unchecked = false; cn.idle.Closed() {
+			return errStale
+		}
 	}
 	if err := c.idleFrames(cn); err != nil {
 		return err
@@ -64,14 +69,24 @@ func (c *Client) exchange(cn *conn, req *h1.Request, resp *h1.Response, u *targe
 	if err := c.sendData(cn, st); err != nil {
 		return err
 	}
-	if err := cn.flush(); err != nil {
-		if cn.used > 0 && cn.wire.written == before {
+	var at time.Time
+	var err error
+	if len(st.rest) == 0 {
+		at, err = cn.send(req.OnWritten)
+	} else {
+		err = cn.flush()
+	}
+	if err != nil {
+		if err != errStale && cn.used > 0 && cn.wire.written == before {
 			return unsent{err} // a kept connection the server closed while idle: nothing went out
 		}
 		return err
 	}
-	c.wrote(req, resp)
-	err := c.readStream(cn, req, resp)
+	if !at.IsZero() {
+		c.waited++
+	}
+	c.wrote(req, resp, at)
+	err = c.readStream(cn, req, resp)
 	resp.Header = c.hdr // also after a failure: a cut body's status and start say how it failed
 	if st.keep {
 		resp.Body = c.body
@@ -97,12 +112,16 @@ func (c *Client) neverRead(cn *conn, req *h1.Request, resp *h1.Response, err err
 		h1.Idempotent(req.Method) && cn.idle.ClosedFirst()
 }
 
-// wrote notes that the whole request went out, once it has.
-func (c *Client) wrote(req *h1.Request, resp *h1.Response) {
+// wrote notes that the whole request went out, once it has; at is when,
+// if the send told req already (see conn.send), else zero.
+func (c *Client) wrote(req *h1.Request, resp *h1.Response, at time.Time) {
 	if c.st.written || len(c.st.rest) > 0 {
 		return
 	}
 	c.st.written = true
+	if resp.Wrote = at; !at.IsZero() {
+		return
+	}
 	resp.Wrote = c.clk.Now()
 	if req.OnWritten != nil {
 		req.OnWritten()
@@ -145,7 +164,7 @@ func (c *Client) more(cn *conn, req *h1.Request, resp *h1.Response) error {
 	if err := cn.flush(); err != nil {
 		return err
 	}
-	c.wrote(req, resp)
+	c.wrote(req, resp, time.Time{})
 	return nil
 }
 

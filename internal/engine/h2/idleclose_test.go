@@ -15,7 +15,8 @@ import (
 )
 
 // hookConn runs its hook, once, before its next write: the test's server
-// closes its end there. It keeps the socket's SyscallConn for the idle check.
+// closes its end there. It keeps the socket's SyscallConn for the idle
+// check; being no *net.TCPConn, it is written through its Write.
 type hookConn struct {
 	*net.TCPConn
 	hook *atomic.Pointer[func()]
@@ -94,13 +95,17 @@ func TestCloseWithoutGoAway(t *testing.T) {
 				s.stop = true
 			})
 			var hook atomic.Pointer[func()]
-			c := New(Config{Dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
-				nc, err := (&net.Dialer{}).DialContext(ctx, network, addr)
-				if err != nil {
-					return nil, err
+			var cfg Config // the other cases read and write the socket raw (see wire)
+			if tc.close == closeAtWrite {
+				cfg.Dial = func(ctx context.Context, network, addr string) (net.Conn, error) {
+					nc, err := (&net.Dialer{}).DialContext(ctx, network, addr)
+					if err != nil {
+						return nil, err
+					}
+					return hookConn{nc.(*net.TCPConn), &hook}, nil
 				}
-				return hookConn{nc.(*net.TCPConn), &hook}, nil
-			}})
+			}
+			c := New(cfg)
 			defer c.Close()
 			url := []byte("http://" + srv.addr + "/")
 			var resp h1.Response
