@@ -36,12 +36,13 @@ type compareSeries struct {
 
 // pageView is what the template fills in.
 type compareView struct {
-	Runs    []compareRun
-	Tables  []compareTable
-	Legend  []string
-	Scaling []compare.Scaling
-	Notes   []string
-	Gates   []compareGate
+	Runs     []compareRun
+	Verdicts []string // compareVerdicts' sentences
+	Tables   []compareTable
+	Legend   []string
+	Scaling  []compare.Scaling
+	Notes    []string
+	Gates    []compareGate
 }
 
 // compareGate is one regression gate's verdict, as the terminal marks it.
@@ -71,7 +72,7 @@ type compareCell struct {
 // them run; names from the runs are escaped by html/template, and the
 // embedded data is JSON with <, > and & escaped.
 func WriteCompareHTML(w io.Writer, r *compare.Report) error {
-	v := compareView{Legend: legend(r), Scaling: r.Scaling, Notes: r.Notes, Gates: gateViews(r.Gates)}
+	v := compareView{Legend: legend(r), Scaling: r.Scaling, Notes: r.Notes, Gates: gateViews(r.Gates), Verdicts: compareVerdicts(r)}
 	for _, ri := range r.Runs {
 		v.Runs = append(v.Runs, compareRun{Letter: ri.Label, Name: runName(ri), Model: ri.Model, Part: partText(ri), Note: ri.Note,
 			Baseline: ri.Group == 0, Comparable: r.Groups[ri.Group].Comparable})

@@ -26,6 +26,12 @@ func WriteCompareMarkdown(w io.Writer, r *compare.Report) error {
 			fmt.Fprintf(&b, "- **%s**: %s\n", s.Group, mdEscape(s.Text))
 		}
 	}
+	if vs := compareVerdicts(r); len(vs) > 0 {
+		b.WriteString("\n### Verdict\n\n")
+		for _, v := range vs {
+			b.WriteString("- " + mdEscape(v) + "\n")
+		}
+	}
 	for _, row := range r.Rows {
 		fmt.Fprintf(&b, "\n### %s\n\n", mdEscape(row.Name))
 		if idleRow(row) {

@@ -28,6 +28,12 @@ func WriteCompareText(w io.Writer, r *compare.Report) error {
 			b.WriteString(wrapAfter("  "+s.Group+": ", s.Text, units.Columns))
 		}
 	}
+	if vs := compareVerdicts(r); len(vs) > 0 {
+		b.WriteString("\nVerdict\n")
+		for _, v := range vs {
+			b.WriteString(wrapAfter("  ", v, units.Columns))
+		}
+	}
 	notes := &footnotes{}
 	for _, row := range r.Rows {
 		if idleRow(row) {
