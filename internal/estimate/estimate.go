@@ -259,11 +259,37 @@ func (r *Result) capacity() {
 	if r.AtMost {
 		r.Notes = append(r.Notes, r.floorNote())
 	}
+	if n := r.marginNote(need); n != "" {
+		r.Notes = append(r.Notes, n)
+	}
 	if in.InstancesPerNode > 0 {
 		r.Nodes = ceilCount(float64(r.Instances) / in.InstancesPerNode)
 		r.add("nodes"+r.bound(), fmt.Sprintf("%s ÷ %s per node, rounded up", units.CountOf(int64(r.Instances), "instance", "instances"), units.Number(in.InstancesPerNode)),
 			float64(r.Nodes), units.Plural(int64(r.Nodes), "node", "nodes"))
 	}
+}
+
+// fullAtPeak is the share of the instances' measured capacity the peak may
+// use before the plan says it leaves no margin: an instance that runs at its
+// limit has none for a lost replica, a deploy or a slower neighbour.
+const fullAtPeak = 0.9
+
+// marginHeadroom is the headroom the margin note suggests: the peak at about
+// three quarters of what the instances sustain.
+const marginHeadroom = 1.3
+
+// marginNote says, when no headroom was asked for and the peak uses more
+// than fullAtPeak of what the instances sustain (need of them), that the
+// plan runs them at their limit, and what --headroom would plan instead.
+func (r *Result) marginNote(need float64) string {
+	in := r.Input
+	if r.AtMost || r.Instances == 0 || in.Headroom > 1 || need/float64(r.Instances) <= fullAtPeak {
+		return ""
+	}
+	more := ceilCount(need * marginHeadroom)
+	return fmt.Sprintf("at the peak each of the %s serves %s of the per-instance rate: no margin for a replica lost, a deploy "+
+		"or a slower neighbour; --headroom %s plans %s", units.CountOf(int64(r.Instances), "instance", "instances"),
+		units.Percent(need/float64(r.Instances)), units.Number(marginHeadroom), units.CountOf(int64(more), "instance", "instances"))
 }
 
 // floorNote says why the per-instance figure is only a floor and what the

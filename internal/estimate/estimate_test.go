@@ -283,3 +283,30 @@ func TestParsePriceAndFraction(t *testing.T) {
 		})
 	}
 }
+
+// TestMarginNote: a plan whose peak uses more than 90 % of what its
+// instances sustain says it leaves no margin, unless headroom was asked for
+// (trial A4: 6 instances at 99.8 % of a capacity search's rate, unremarked).
+func TestMarginNote(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		in   Input
+		want bool
+	}{
+		{"99.8 % of 6 instances", Input{RPS: 666.7, PerInstance: 111.375}, true},
+		{"85 % of 4 instances", Input{RPS: 340, PerInstance: 100}, false},
+		{"headroom asked for", Input{RPS: 300, PerInstance: 100, Headroom: 1.3}, false},
+		{"an upper bound: the floor's note says it", Input{RPS: 300, PerInstance: 100, PerInstanceAtLeast: true}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := Estimate(tc.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := strings.Contains(strings.Join(r.Notes, "\n"), "no margin")
+			if got != tc.want {
+				t.Fatalf("notes %q: margin note %v, want %v", r.Notes, got, tc.want)
+			}
+		})
+	}
+}
