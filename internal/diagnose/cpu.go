@@ -512,7 +512,8 @@ func (c *context) loadEffect(b *builder, from, to int) (bool, ref, ref) {
 // rate above what the core serves is full from its first scrape. A queue
 // a full pool explains (poolQueued) is no effect of this CPU: the function
 // then states the pool's; unless the CPU is the DB's behind that pool
-// (behindPool), reported as behind.
+// (behindPool), reported as behind. So is a host's CPU when a loopback
+// target's cgroup quota throttled it over those seconds (quotaQueued).
 func (c *context) queueEffect(b *builder, s cpuSubject, from, to int) (effect, behind bool, state func()) {
 	if !c.open || c.run == nil {
 		return false, false, nil
@@ -531,7 +532,11 @@ func (c *context) queueEffect(b *builder, s cpuSubject, from, to int) (effect, b
 	if behind {
 		why = ": the load queued at the full pool (the " + c.queueCause.Kind + " finding), whose connections were busy inside the DB: they waited on this CPU"
 	}
-	return true, behind, func() {
+	effect = true
+	if q := c.quotaQueued(from, to); q != "" && s.host != nil && !behind { // a host's CPU, not the throttled process's own
+		effect, why = false, ": the load queued at "+q+"'s cgroup CPU quota (the "+KindCPUThrottled+" finding), not for this CPU"
+	}
+	return effect, behind, func() {
 		or, dr := b.add(o), b.add(d)
 		b.evidence(dr, "the client from ", b.second(from, StatSecond, "the onset"), " to ", b.second(end, StatSecond, "the end of the seconds compared"),
 			": ", dr, " "+c.counts().Many+" completed of ", or, " offered"+why)

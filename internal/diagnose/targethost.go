@@ -56,7 +56,7 @@ func targetHostBusy(c *context) []Finding {
 		taken := func(i int) bool {
 			o, ok := valueAt(own, pts[i].Sec)
 			return ok && pts[i].Value >= cpuBusy && pts[i].Value-o >= hostOthers && !ownUseAbove(subjects, v.proc, pts[i].Sec, 1-hostOthers) &&
-				(v.also == nil || v.also(pts[i].Sec))
+				!c.quotaHeld(v.proc, pts[i].Sec, 1-hostOthers) && (v.also == nil || v.also(pts[i].Sec))
 		}
 		// the first spell the load felt: a starved Go runtime misses scrapes, which split the spells
 		for _, run := range sustainedRuns(pts, taken) {
