@@ -75,6 +75,11 @@ func generatorBound(c *context) []Finding {
 		signals++
 	}
 	cpuBusy := false
+	if p, a, z, ok := c.generatorThrottled(b); ok {
+		join(p)
+		cover(a, z)
+		cpuBusy = true // its quota, not a busy host, explains its late starts
+	}
 	if p, a, z, ok := c.generatorCPU(b); ok {
 		join(p)
 		cover(a, z)
@@ -257,7 +262,7 @@ func (c *context) generatorLag(b *builder, from, to int, cpuBusy bool) []any {
 			if host, cpus, ok := c.hostSources(); ok {
 				h := b.add(c.fig(host, StatMedian, from, to, UnitCores, "cores busy on the host meanwhile (median)"))
 				n := b.add(c.fig(cpus, StatMedian, from, to, UnitCount, "the host's CPUs"))
-				parts = append(parts, " and the host ", h, " of ", n, " CPUs: not a lack of CPU (a GC pause or a blocked process?)")
+				parts = append(parts, " and the "+c.hostNoun()+" ", h, " of ", n, " CPUs: not a lack of CPU (a GC pause or a blocked process?)")
 			}
 			b.evidence(u, parts...)
 		}
@@ -374,7 +379,7 @@ func (c *context) hostBusyFinding(from, to int, late lateSignal, byLag bool) (Fi
 	}
 	lateWords, lateEvidence := late(b, from, to)
 	onset := b.second(from, StatOnset, "the first late second")
-	title := []any{"The generator's host was short of CPU from ", onset, ": "}
+	title := []any{"The generator's " + c.hostNoun() + " was short of CPU from ", onset, ": "}
 	switch {
 	case busy && v.agent != "": // "agent 2 …: its host was 1.9 of 2 cores busy while loadlens used 0.3 cores"
 		title = append(append(title, v.whose()...), h, " of ", n, " busy")
@@ -389,7 +394,8 @@ func (c *context) hostBusyFinding(from, to int, late lateSignal, byLag bool) (Fi
 	default:
 		title = append(title, "the hypervisor took ", ss, " of its ", n, " (steal)")
 	}
-	b.evidence(hs, "the host's CPUs in use, every process counted: ", h, " of ", n, " (", hs, ")")
+	b.evidence(hs, "the "+c.hostNoun()+"'s CPUs in use, every process counted: ", h, " of ", n, " (", hs, ")")
+	c.nodeEvidence(b, from, to)
 	if own >= 0 {
 		b.evidence(os, "loadlens itself: ", own, " (", os, " of the host)")
 	}
