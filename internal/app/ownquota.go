@@ -1,6 +1,7 @@
 package app
 
 import (
+	"os"
 	"time"
 
 	"github.com/loadlens/loadlens/internal/diagnose"
@@ -50,4 +51,43 @@ func (q *ownQuota) sample(sec int) series.Set {
 		return nil
 	}
 	return (&cgroupMeter{watches: []*cgroupWatch{q.w}}).sample(sec)
+}
+
+// QuotaReading is one reading of the CPU quota that holds loadlens's own
+// process: the quota in cores (0: none) and, per second since the
+// previous reading, its periods, those throttled and the time held back
+// (all 0 at a first reading).
+type QuotaReading struct{ Cores, Periods, Throttled, Held float64 }
+
+// OwnQuota is ownQuota for an agent, which sends its readings to the
+// coordinator with each second.
+type OwnQuota struct{ q *ownQuota }
+
+// NewOwnQuota finds the quota that holds this process; one that finds none
+// reads none.
+func NewOwnQuota() *OwnQuota {
+	return &OwnQuota{newOwnQuota(proc.ProcRoot, proc.CgroupRoot, os.Getpid())}
+}
+
+// Capacity is the cores this process may use: the fewer of its quota and
+// gomaxprocs; gomaxprocs without a quota.
+func (o *OwnQuota) Capacity(gomaxprocs float64) float64 { return o.q.capacity(gomaxprocs) }
+
+// Read returns the quota and its counters' rates since the previous Read.
+func (o *OwnQuota) Read() QuotaReading {
+	var r QuotaReading
+	for _, s := range o.q.sample(0) {
+		v := s.Points[0].Value
+		switch s.Name {
+		case diagnose.GeneratorQuota:
+			r.Cores = v
+		case diagnose.GeneratorPeriods:
+			r.Periods = v
+		case diagnose.GeneratorThrottled:
+			r.Throttled = v
+		case diagnose.GeneratorThrottledSec:
+			r.Held = v
+		}
+	}
+	return r
 }

@@ -74,17 +74,7 @@ func generatorBound(c *context) []Finding {
 		parts = append(parts, p...)
 		signals++
 	}
-	cpuBusy := false
-	if p, a, z, ok := c.generatorThrottled(b); ok {
-		join(p)
-		cover(a, z)
-		cpuBusy = true // its quota, not a busy host, explains its late starts
-	}
-	if p, a, z, ok := c.generatorCPU(b); ok {
-		join(p)
-		cover(a, z)
-		cpuBusy = true
-	}
+	cpuBusy := c.ownLimits(b, join, cover)
 	var hostBusy []Finding
 	if lf, ll, ok := c.lagEpisode(); ok {
 		if f, busy := c.hostBusyFinding(lf, ll, c.lagLate(c.client(SrcLag), "; iterations started late, lag ", "the highest scheduler lag p99", "highest lag "), true); busy && !cpuBusy {
@@ -135,6 +125,24 @@ func generatorBound(c *context) []Finding {
 	}
 	c.generatorTitle(b, from, to, parts, also, cpuBusy)
 	return append(hostBusy, b.done(from, to))
+}
+
+// ownLimits joins the generator's own limits to a finding: its container
+// throttled at its CPU quota, its CPU used up. Either explains its late
+// starts, which a busy host then does not: it reports whether one held.
+func (c *context) ownLimits(b *builder, join func([]any), cover func(int, int)) bool {
+	busy := false
+	if p, a, z, ok := c.generatorThrottled(b); ok {
+		join(p)
+		cover(a, z)
+		busy = true
+	}
+	if p, a, z, ok := c.generatorCPU(b); ok {
+		join(p)
+		cover(a, z)
+		busy = true
+	}
+	return busy
 }
 
 // agentRemedies words the generator's remedies for a run already spread
