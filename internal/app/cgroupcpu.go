@@ -21,11 +21,19 @@ var quotaPresets = []string{"", "spring", "go"}
 // quota holds it, with the counters read a second before.
 type cgroupWatch struct {
 	labels []series.Label // the target's labels and target=<name>, as its scraped series carry
+	names  *cgroupNames   // targetNames, or ownNames for loadlens's own cgroup
 	limit  proc.CPULimit
 	last   proc.CPUStat
 	at     time.Time // when last was read
 	ok     bool      // last holds a reading
 }
+
+// cgroupNames are the names a watch's series are recorded under; usage ""
+// records none (loadlens's own CPU has a series of its own).
+type cgroupNames struct{ quota, periods, throttled, held, usage string }
+
+// targetNames name a loopback target's cgroup series.
+var targetNames = &cgroupNames{diagnose.CgroupQuota, diagnose.CgroupPeriods, diagnose.CgroupThrottled, diagnose.CgroupThrottledSec, diagnose.CgroupUsage}
 
 // cgroupMeter reads, each second, the CPU bandwidth counters of the
 // cgroups that hold the loopback targets' processes: a process under a
@@ -98,7 +106,7 @@ func (m *cgroupMeter) watch(procRoot, cgroupRoot string, pid int, labels []serie
 		return
 	}
 	series.SortLabels(labels)
-	w := &cgroupWatch{labels: labels, limit: l}
+	w := &cgroupWatch{labels: labels, names: targetNames, limit: l}
 	w.last, err = proc.ReadCPUStat(l)
 	w.at, w.ok = time.Now(), err == nil
 	m.watches = append(m.watches, w)
@@ -139,17 +147,18 @@ func (m *cgroupMeter) sample(sec int) series.Set {
 		point := func(name string, kind series.Kind, v float64) {
 			set = append(set, &series.Series{Name: name, Labels: w.labels, Kind: kind, Points: []series.Point{{Sec: sec, Value: v}}})
 		}
+		n := w.names
 		if st.Cores > 0 {
-			point(diagnose.CgroupQuota, series.Gauge, st.Cores)
+			point(n.quota, series.Gauge, st.Cores)
 		}
 		if !was || dt <= 0 || st.Periods < prev.Periods || st.Throttled < prev.Throttled || st.ThrottledSec < prev.ThrottledSec {
 			continue
 		}
-		point(diagnose.CgroupPeriods, series.Rate, float64(st.Periods-prev.Periods)/dt)
-		point(diagnose.CgroupThrottled, series.Rate, float64(st.Throttled-prev.Throttled)/dt)
-		point(diagnose.CgroupThrottledSec, series.Rate, (st.ThrottledSec-prev.ThrottledSec)/dt)
-		if st.UsageSec >= 0 && prev.UsageSec >= 0 && st.UsageSec >= prev.UsageSec {
-			point(diagnose.CgroupUsage, series.Rate, (st.UsageSec-prev.UsageSec)/dt)
+		point(n.periods, series.Rate, float64(st.Periods-prev.Periods)/dt)
+		point(n.throttled, series.Rate, float64(st.Throttled-prev.Throttled)/dt)
+		point(n.held, series.Rate, (st.ThrottledSec-prev.ThrottledSec)/dt)
+		if n.usage != "" && st.UsageSec >= 0 && prev.UsageSec >= 0 && st.UsageSec >= prev.UsageSec {
+			point(n.usage, series.Rate, (st.UsageSec-prev.UsageSec)/dt)
 		}
 	}
 	return set

@@ -40,6 +40,7 @@ type runner struct {
 	outs       *output.Set    // the metrics outputs; nil without any
 	meters     *selfMeters    // the generator's CPU, its host's and its waits for a CPU, per second
 	cgroups    *cgroupMeter   // the loopback targets' cgroup quotas; nil for a distributed run
+	own        *ownQuota      // the CPU quota that holds loadlens's own process; nil for a distributed run
 	total      time.Duration
 	stopEngine context.CancelFunc
 	aborted    map[int]bool
@@ -229,6 +230,8 @@ func (r *runner) second(sec int) {
 	m := r.meters.sample()
 	cpu, ok, st := m.cpu, m.cpuOK, m.stall
 	capacity, host := float64(runtime.GOMAXPROCS(0)), m.host
+	own := r.own.sample(sec)
+	capacity = r.own.capacity(capacity) // in a container, its quota: GOMAXPROCS rounds it up
 	if g := r.cfg.Generator; g != nil {
 		// The agents make the load: the generator's figures are the busiest agent's, and its host's CPU is known here only when it is ours.
 		cpu, capacity, ok = g.Busiest(sec)
@@ -246,7 +249,7 @@ func (r *runner) second(sec int) {
 	r.pause()
 	fds := proc.OpenFDs(r.pause)
 	r.pause()
-	self := selfSeries(sec, cpu, capacity, host, st, held, &r.run.Series[len(r.run.Series)-1], fds)
+	self := append(selfSeries(sec, cpu, capacity, host, st, held, &r.run.Series[len(r.run.Series)-1], fds), own...)
 	if g := r.cfg.Generator; g != nil {
 		self = append(self, g.AgentSeries(sec)...) // one write: the agents' seconds share the generator's transaction
 	}

@@ -218,6 +218,7 @@ func (r *runner) fixStart(undo *cleanups) error {
 	cfg, p := r.cfg, r.cfg.Plan
 	if cfg.Generator == nil { // before the start is fixed: finding the targets' processes reads every process's descriptors
 		r.cgroups = newCgroupMeter(p.Observe.Targets, p.Origins, proc.ProcRoot, proc.CgroupRoot)
+		r.own = newOwnQuota(proc.ProcRoot, proc.CgroupRoot, os.Getpid())
 	}
 	start := time.Now().Add(engine.PrepareLead)
 	if cfg.Generator != nil {

@@ -13,7 +13,7 @@ import (
 // run can show when loadlens, not the target, was the limit.
 const (
 	selfCPU        = diagnose.GeneratorCPU          // CPU cores busy (user + system)
-	selfCapacity   = diagnose.GeneratorCapacity     // cores the generator may use (GOMAXPROCS)
+	selfCapacity   = diagnose.GeneratorCapacity     // cores the generator may use (GOMAXPROCS, or its container's quota)
 	selfGoroutines = "loadlens_goroutines"          // live goroutines
 	selfFDs        = "loadlens_open_fds"            // open file descriptors, sockets included
 	selfBytesIn    = "loadlens_received_bytes"      // bytes received in the second

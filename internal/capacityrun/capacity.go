@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -253,7 +254,7 @@ func stepResult(in *report.Input, step capacity.Step, latency string) capacity.S
 		for _, c := range in.GeneratorCPU {
 			sum += c
 		}
-		r.GeneratorCPU = sum / float64(len(in.GeneratorCPU)) / float64(runtime.GOMAXPROCS(0))
+		r.GeneratorCPU = sum / float64(len(in.GeneratorCPU)) / generatorCores(in.Series, float64(runtime.GOMAXPROCS(0)))
 	}
 	for i, res := range in.Results {
 		if !res.Pass {
@@ -375,6 +376,25 @@ func longestStall(set series.Set) time.Duration {
 		}
 	}
 	return time.Duration(most * float64(time.Second))
+}
+
+// generatorCores is the cores the generator could use over a step: the
+// median of the capacity the run recorded (a container's quota where one
+// held it, which GOMAXPROCS rounds up), else gomaxprocs.
+func generatorCores(set series.Set, gomaxprocs float64) float64 {
+	var vs []float64
+	for _, s := range set.Find(diagnose.GeneratorCapacity) {
+		for _, p := range s.Points {
+			if p.Value > 0 {
+				vs = append(vs, p.Value)
+			}
+		}
+	}
+	if len(vs) == 0 {
+		return gomaxprocs
+	}
+	slices.Sort(vs)
+	return vs[len(vs)/2]
 }
 
 // heldByGenerator reports whether loadlens held its own VU pool during the

@@ -39,6 +39,18 @@ const (
 	GeneratorPoolHeld = "loadlens_vu_pool_held"
 )
 
+// The series loadlens records of its own cgroup's CPU quota when one holds
+// it (a container with a CPU limit), labelled as its other series: the
+// quota in cores, and per second the enforcement periods, those throttled
+// and the time its threads were held back. Names of their own: under the
+// Cgroup* names cgroupThrottling would call loadlens a throttled target.
+const (
+	GeneratorQuota        = "loadlens_own_cgroup_cpu_quota_cores"
+	GeneratorPeriods      = "loadlens_own_cgroup_cpu_periods_total"
+	GeneratorThrottled    = "loadlens_own_cgroup_cpu_throttled_periods_total"
+	GeneratorThrottledSec = "loadlens_own_cgroup_cpu_throttled_seconds_total"
+)
+
 // The series loadlens records of a loopback target's cgroup CPU quota
 // (labels those of the target's scrape): the quota in cores, and per second
 // the enforcement periods, those throttled, the time held back and the CPU

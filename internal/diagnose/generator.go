@@ -74,12 +74,7 @@ func generatorBound(c *context) []Finding {
 		parts = append(parts, p...)
 		signals++
 	}
-	cpuBusy := false
-	if p, a, z, ok := c.generatorCPU(b); ok {
-		join(p)
-		cover(a, z)
-		cpuBusy = true
-	}
+	cpuBusy := c.ownLimits(b, join, cover)
 	var hostBusy []Finding
 	if lf, ll, ok := c.lagEpisode(); ok {
 		if f, busy := c.hostBusyFinding(lf, ll, c.lagLate(c.client(SrcLag), "; iterations started late, lag ", "the highest scheduler lag p99", "highest lag "), true); busy && !cpuBusy {
@@ -130,6 +125,24 @@ func generatorBound(c *context) []Finding {
 	}
 	c.generatorTitle(b, from, to, parts, also, cpuBusy)
 	return append(hostBusy, b.done(from, to))
+}
+
+// ownLimits joins the generator's own limits to a finding: its container
+// throttled at its CPU quota, its CPU used up. Either explains its late
+// starts, which a busy host then does not: it reports whether one held.
+func (c *context) ownLimits(b *builder, join func([]any), cover func(int, int)) bool {
+	busy := false
+	if p, a, z, ok := c.generatorThrottled(b); ok {
+		join(p)
+		cover(a, z)
+		busy = true
+	}
+	if p, a, z, ok := c.generatorCPU(b); ok {
+		join(p)
+		cover(a, z)
+		busy = true
+	}
+	return busy
 }
 
 // agentRemedies words the generator's remedies for a run already spread
@@ -257,7 +270,7 @@ func (c *context) generatorLag(b *builder, from, to int, cpuBusy bool) []any {
 			if host, cpus, ok := c.hostSources(); ok {
 				h := b.add(c.fig(host, StatMedian, from, to, UnitCores, "cores busy on the host meanwhile (median)"))
 				n := b.add(c.fig(cpus, StatMedian, from, to, UnitCount, "the host's CPUs"))
-				parts = append(parts, " and the host ", h, " of ", n, " CPUs: not a lack of CPU (a GC pause or a blocked process?)")
+				parts = append(parts, " and the "+c.hostNoun()+" ", h, " of ", n, " CPUs: not a lack of CPU (a GC pause or a blocked process?)")
 			}
 			b.evidence(u, parts...)
 		}
@@ -374,7 +387,7 @@ func (c *context) hostBusyFinding(from, to int, late lateSignal, byLag bool) (Fi
 	}
 	lateWords, lateEvidence := late(b, from, to)
 	onset := b.second(from, StatOnset, "the first late second")
-	title := []any{"The generator's host was short of CPU from ", onset, ": "}
+	title := []any{"The generator's " + c.hostNoun() + " was short of CPU from ", onset, ": "}
 	switch {
 	case busy && v.agent != "": // "agent 2 …: its host was 1.9 of 2 cores busy while loadlens used 0.3 cores"
 		title = append(append(title, v.whose()...), h, " of ", n, " busy")
@@ -389,7 +402,8 @@ func (c *context) hostBusyFinding(from, to int, late lateSignal, byLag bool) (Fi
 	default:
 		title = append(title, "the hypervisor took ", ss, " of its ", n, " (steal)")
 	}
-	b.evidence(hs, "the host's CPUs in use, every process counted: ", h, " of ", n, " (", hs, ")")
+	b.evidence(hs, "the "+c.hostNoun()+"'s CPUs in use, every process counted: ", h, " of ", n, " (", hs, ")")
+	c.nodeEvidence(b, from, to)
 	if own >= 0 {
 		b.evidence(os, "loadlens itself: ", own, " (", os, " of the host)")
 	}

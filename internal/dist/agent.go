@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/loadlens/loadlens/internal/app"
 	"github.com/loadlens/loadlens/internal/plan"
 )
 
@@ -140,5 +141,6 @@ func refuse(nc net.Conn, why string) {
 // welcomeOf is who this agent is.
 func welcomeOf(cfg *AgentConfig) welcome {
 	host, _ := os.Hostname()
-	return welcome{Host: host, CPUs: runtime.GOMAXPROCS(0), Index: cfg.Index, Build: cfg.build}
+	n := runtime.GOMAXPROCS(0)
+	return welcome{Host: host, CPUs: n, Cores: app.NewOwnQuota().Capacity(float64(n)), Index: cfg.Index, Build: cfg.build}
 }

@@ -55,8 +55,8 @@ func agentSeries(p *plan.Plan, a *agentState, sec int, s *metrics.Snapshot, cpu 
 	}
 	if !math.IsNaN(cpu) {
 		set = append(set, point(diagnose.AgentCPU, cpu))
-		if a.who.CPUs > 0 {
-			set = append(set, point(diagnose.AgentCPUShare, cpu/float64(a.who.CPUs)))
+		if a.who.cores() > 0 {
+			set = append(set, point(diagnose.AgentCPUShare, cpu/a.who.cores()))
 		}
 	}
 	return set
@@ -86,4 +86,26 @@ func agentHostSeries(a *agentState, sec int, h hostCPU) series.Set {
 		return &series.Series{Name: name, Labels: labels, Kind: series.Gauge, Points: []series.Point{{Sec: sec, Value: v}}}
 	}
 	return series.Set{point(diagnose.AgentHostCPU, h.busy), point(diagnose.AgentHostCPUs, float64(h.cpus))}
+}
+
+// agentQuotaSeries returns the CPU quota that held an agent's own process
+// in second sec and its throttling, as it reported them, under the
+// generator's quota names with the agent's labels: none when no quota held
+// it (q.cores 0).
+func agentQuotaSeries(a *agentState, sec int, q quotaReading) series.Set {
+	if q.cores <= 0 {
+		return nil
+	}
+	labels := []series.Label{{Name: diagnose.AgentLabel, Value: a.name + " " + a.addr},
+		{Name: "role", Value: "generator"}, {Name: "target", Value: diagnose.AgentsTarget}}
+	series.SortLabels(labels)
+	point := func(name string, kind series.Kind, v float64) *series.Series {
+		return &series.Series{Name: name, Labels: labels, Kind: kind, Points: []series.Point{{Sec: sec, Value: v}}}
+	}
+	set := series.Set{point(diagnose.GeneratorQuota, series.Gauge, q.cores)}
+	if q.periods > 0 { // a first reading has no rates
+		set = append(set, point(diagnose.GeneratorPeriods, series.Rate, q.periods), point(diagnose.GeneratorThrottled, series.Rate, q.throttled),
+			point(diagnose.GeneratorThrottledSec, series.Rate, q.held))
+	}
+	return set
 }

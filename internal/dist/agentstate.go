@@ -16,6 +16,7 @@ type agentState struct {
 	cpuAt    map[int]float64           // the CPU it reported with each pending second
 	stallAt  map[int]stall             // its waits for a CPU it reported with each pending second
 	hostAt   map[int]hostCPU           // its host's CPU it reported with each pending second
+	quotaAt  map[int]quotaReading      // its own CPU quota it reported with each pending second
 	next     int                       // the next second expected: they come in order
 	merged   int                       // seconds below this were merged or marked missing
 	done     bool                      // it said the load was over
@@ -69,6 +70,9 @@ func (a *agentState) receiveHead(h secondHead) {
 	a.stallAt[h.sec] = stall{p99: h.stall, wait: h.wait}
 	if h.hostCPUs > 0 {
 		a.hostAt[h.sec] = hostCPU{busy: h.hostBusy, cpus: h.hostCPUs}
+	}
+	if h.quota.cores > 0 {
+		a.quotaAt[h.sec] = h.quota
 	}
 	if !math.IsNaN(h.cpu) && h.cpuWall > 0 {
 		a.cpuTime += h.cpu * h.cpuWall

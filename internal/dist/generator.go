@@ -71,7 +71,7 @@ func newGenerator(p *plan.Plan, remotes []*remote, wait time.Duration) *generato
 	g.hostname, _ = os.Hostname() // "": unknown, and no agent is known to be on this host
 	for _, r := range remotes {
 		g.agents = append(g.agents, &agentState{remote: r, pending: map[int]*metrics.Snapshot{}, cpuAt: map[int]float64{},
-			stallAt: map[int]stall{}, hostAt: map[int]hostCPU{}, lostAt: -1})
+			stallAt: map[int]stall{}, hostAt: map[int]hostCPU{}, quotaAt: map[int]quotaReading{}, lostAt: -1})
 	}
 	return g
 }
@@ -200,7 +200,7 @@ func (g *generator) takeSecond(a *agentState, b []byte) (lostWhy string) {
 	if err == nil {
 		err = refuseSecond(g.plan, a.seg, &a.tally, &snap)
 	}
-	if why := badHost(head); err == nil && why != "" {
+	if why := badHost(head) + badQuota(head); err == nil && why != "" {
 		err = errors.New(why)
 	}
 	if err != nil {
@@ -359,13 +359,15 @@ func (g *generator) Second(sec int) *metrics.Snapshot {
 			g.perAg = append(g.perAg, agentSeries(g.plan, a, sec, s, cpu, st)...)
 			g.perAg = append(g.perAg, agentHostSeries(a, sec, a.hostAt[sec])...)
 			delete(a.hostAt, sec)
+			g.perAg = append(g.perAg, agentQuotaSeries(a, sec, a.quotaAt[sec])...)
+			delete(a.quotaAt, sec)
 			if !math.IsNaN(st.p99) && (math.IsNaN(g.stalled.p99) || st.p99 > g.stalled.p99) {
 				g.stalled = st
 			}
 			delete(a.stallAt, sec)
-			if cpu, ok := a.cpuAt[sec]; ok && a.who.CPUs > 0 {
-				if share := cpu / float64(a.who.CPUs); !g.busy.ok || share > g.busy.cpu/g.busy.cores {
-					g.busy = busiest{sec: sec, cpu: cpu, cores: float64(a.who.CPUs), ok: true}
+			if cpu, ok := a.cpuAt[sec]; ok && a.who.cores() > 0 {
+				if share := cpu / a.who.cores(); !g.busy.ok || share > g.busy.cpu/g.busy.cores {
+					g.busy = busiest{sec: sec, cpu: cpu, cores: a.who.cores(), ok: true}
 				}
 			}
 			delete(a.cpuAt, sec)

@@ -55,10 +55,20 @@ type hello struct {
 
 // welcome is the agent's answer to a hello with the right token.
 type welcome struct {
-	Host  string `json:"host"`
-	CPUs  int    `json:"cpus"`            // the cores its process may use (GOMAXPROCS)
-	Index string `json:"index,omitempty"` // LOADLENS_AGENT_INDEX, e.g. a Job's completion index
+	Host  string  `json:"host"`
+	CPUs  int     `json:"cpus"`            // the cores its process may use (GOMAXPROCS)
+	Cores float64 `json:"cores,omitempty"` // fewer than CPUs where a CPU quota holds it (a pod's limit): the quota's cores
+	Index string  `json:"index,omitempty"` // LOADLENS_AGENT_INDEX, e.g. a Job's completion index
 	Build
+}
+
+// cores is the cores the agent's process may use: its quota's where it
+// said one fewer than its GOMAXPROCS, else its GOMAXPROCS.
+func (w welcome) cores() float64 {
+	if w.Cores > 0 && w.Cores < float64(w.CPUs) {
+		return w.Cores
+	}
+	return float64(w.CPUs)
 }
 
 // refused says why the agent hangs up.
@@ -248,7 +258,17 @@ type secondHead struct {
 	inFlight     int64
 	hostBusy     float64
 	hostCPUs     int
+	quota        quotaReading // the agent's own CPU quota; cores 0: none, or not sent
 }
+
+// quotaReading is the CPU quota that holds an agent's own process (a pod's
+// CPU limit) in cores, and per second its periods, those throttled and the
+// time its threads were held back (app.QuotaReading).
+type quotaReading struct{ cores, periods, throttled, held float64 }
+
+// quotaTag marks the optional quota section, after the host section when
+// both are sent: four float64s.
+const quotaTag = 'q'
 
 // hostTag marks the optional host CPU section after the head's fixed part:
 // a snapshot starts with its magic "LLS", never with it, so a second without
@@ -266,6 +286,12 @@ func secondFrame(h secondHead, snap []byte) []byte {
 		b = append(b, hostTag)
 		b = binary.BigEndian.AppendUint64(b, math.Float64bits(h.hostBusy))
 		b = binary.AppendUvarint(b, uint64(h.hostCPUs))
+	}
+	if h.quota.cores > 0 {
+		b = append(b, quotaTag)
+		for _, f := range []float64{h.quota.cores, h.quota.periods, h.quota.throttled, h.quota.held} {
+			b = binary.BigEndian.AppendUint64(b, math.Float64bits(f))
+		}
 	}
 	return append(b, snap...)
 }
@@ -299,6 +325,15 @@ func parseSecondFrame(b []byte) (h secondHead, snap []byte, err error) {
 		}
 		h.hostCPUs, n = int(c), n+9+k
 	}
+	if n < len(b) && b[n] == quotaTag {
+		if len(b) < n+33 {
+			return h, nil, bad
+		}
+		for i, f := range []*float64{&h.quota.cores, &h.quota.periods, &h.quota.throttled, &h.quota.held} {
+			*f = math.Float64frombits(binary.BigEndian.Uint64(b[n+1+8*i:]))
+		}
+		n += 33
+	}
 	return h, b[n:], nil
 }
 
@@ -315,6 +350,22 @@ func badHost(h secondHead) string {
 	}
 	if math.IsNaN(h.hostBusy) || h.hostBusy < 0 || h.hostBusy > float64(h.hostCPUs) {
 		return fmt.Sprintf("its host's CPU: %g cores busy of its %d, not a reading", h.hostBusy, h.hostCPUs)
+	}
+	return ""
+}
+
+// badQuota says why a second's quota section cannot be a reading of its
+// cgroup: a quota not a positive number of cores a host could have, rates
+// not finite and not negative, more periods throttled than ran; "" when it
+// can be, or was not sent.
+func badQuota(h secondHead) string {
+	q := h.quota
+	if q == (quotaReading{}) {
+		return ""
+	}
+	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) && v >= 0 }
+	if !(q.cores > 0 && q.cores <= maxHostCPUs) || !finite(q.periods) || !finite(q.throttled) || !finite(q.held) || q.throttled > q.periods {
+		return fmt.Sprintf("its CPU quota: %g cores, %g of %g periods throttled, %g s held back, not a reading", q.cores, q.throttled, q.periods, q.held)
 	}
 	return ""
 }

@@ -93,3 +93,39 @@ func TestSecondFrameHostCPU(t *testing.T) {
 		}
 	}
 }
+
+// TestSecondFrameOwnQuota: a second carries the agent's own CPU quota and
+// throttling when a quota holds it, with or without its host's CPU, and
+// reads as before without it; a cut section or impossible counts are
+// refused.
+func TestSecondFrameOwnQuota(t *testing.T) {
+	head := secondHead{sec: 7, cpu: 0.3, cpuWall: 1, stall: 0.001, wait: 0.01, inFlight: 3}
+	q := quotaReading{cores: 1.5, periods: 10, throttled: 6.2, held: 0.4}
+	for _, host := range []int{0, 2} {
+		h := head
+		h.hostBusy, h.hostCPUs, h.quota = 1.9, host, q
+		b := secondFrame(h, []byte("LLSsnap"))
+		got, snap, err := parseSecondFrame(b)
+		if err != nil || got.quota != q || got.hostCPUs != host || string(snap) != "LLSsnap" || badQuota(got) != "" {
+			t.Errorf("host section %d CPUs: %+v %q %v %s", host, got, snap, err, badQuota(got))
+		}
+		noQuota := h
+		noQuota.quota = quotaReading{}
+		for cut := len(secondFrame(noQuota, nil)) + 1; cut < len(b)-len("LLSsnap"); cut++ {
+			if _, _, err := parseSecondFrame(b[:cut]); err == nil {
+				t.Errorf("a quota section cut at %d bytes was accepted", cut)
+			}
+		}
+	}
+	if h, _, err := parseSecondFrame(secondFrame(head, []byte("LLSsnap"))); err != nil || h.quota.cores != 0 || badQuota(h) != "" {
+		t.Errorf("a second without a quota: %+v %v", h, err)
+	}
+	for _, bad := range []quotaReading{{cores: math.NaN()}, {cores: -1}, {cores: 1, periods: math.Inf(1)},
+		{cores: 1, periods: 10, throttled: 11}, {cores: 1, periods: 10, throttled: 1, held: -0.1}, {cores: maxHostCPUs + 1}} {
+		h := head
+		h.quota = bad
+		if badQuota(h) == "" {
+			t.Errorf("%+v taken as a reading", bad)
+		}
+	}
+}

@@ -156,8 +156,11 @@ func kubeFamilies() []family {
 func generatorFamilies(u units.Unit) []family {
 	return []family{
 		{chart: "gen-cpu", title: "CPU, cores busy", unit: unitCores, rank: 1, members: []member{
-			{"loadlens_cpu_cores", "used"}, {"loadlens_cpu_capacity", "capacity"},
+			{"loadlens_cpu_cores", "used"}, {"loadlens_cpu_capacity", "capacity"}, {"loadlens_own_cgroup_cpu_throttled_seconds_total", "held back by its quota"}, {"loadlens_own_cgroup_cpu_quota_cores", "quota"},
 		}, limits: []string{"loadlens_cpu_capacity"}},
+		{chart: "gen-cfs", title: "CFS periods per second of its container's CPU quota", unit: unitCount, rank: 1, members: []member{
+			{"loadlens_own_cgroup_cpu_throttled_periods_total", "throttled"}, {"loadlens_own_cgroup_cpu_periods_total", "periods"},
+		}},
 		{chart: "gen-host", title: "Host CPU, cores busy (every process)", unit: unitCores, rank: 1, members: []member{
 			{"loadlens_host_cpu_cores", "busy"}, {"loadlens_host_steal_cores", "steal"}, {"loadlens_host_cpus", "CPUs"},
 		}, limits: []string{"loadlens_host_cpus"}},
