@@ -319,6 +319,9 @@ func (e *errorStretch) evidence() {
 		}
 		b.evidence(bs, parts...)
 	}
+	if !e.burst {
+		e.isolatedEvidence()
+	}
 	if e.served >= 0 {
 		sec := view[e.served].sec
 		so := b.add(c.fig(c.client(SrcOffered), StatValue, sec, sec, UnitReqPerSec, "offered in the second that served the onset's load"))
@@ -433,13 +436,15 @@ func edgeStretch(view []clientSecond, busy []int, i, step int) (int, bool) {
 
 // errorsSince returns the index of busy the errors began at, given the
 // stretch found from first: the first earlier second that crossed the
-// thresholds when from it to first errShare and errMin failed (a steady
-// 5 % that crossed errMin only now and then), else first. Errors there all
-// along came with neither time nor load; stray failures before a real onset
-// (one here, two there) cross no second and move nothing.
+// thresholds when the errors persisted from it (persistsTo) and from it to
+// first errShare and errMin failed (a steady 5 % that crossed errMin only
+// now and then), else first. Errors there all along came with neither time
+// nor load; stray failures before a real onset (one here, two there) cross
+// no second and move nothing, and a failing second the errors stopped
+// after is isolated, not their level.
 func errorsSince(view []clientSecond, busy []int, first int) int {
 	for j := 0; j < first; j++ {
-		if !failingSecond(&view[busy[j]]) {
+		if !failingSecond(&view[busy[j]]) || !persistsTo(view, busy, j, first) {
 			continue
 		}
 		var failed, requests float64

@@ -335,11 +335,19 @@ func errorsOnset(t *testing.T, raw *rawRun) int {
 }
 
 // errorsBegan is the onset of errors found at busy[j]: the first earlier
-// second in which 3 requests and 1 % failed, when from it up to busy[j] 1 %
-// failed.
+// second in which 3 requests and 1 % failed, when no two seconds in a row
+// between them had under 1 % failed and from it up to busy[j] 1 % failed.
 func errorsBegan(busy []int, j int, kept func(int) float64, reqs perSec) int {
+	clean := func(s int) bool { return kept(s) < 0.01*reqs[s] }
 	for i := 0; i < j; i++ {
 		if n := kept(busy[i]); n < 3 || n < 0.01*reqs[busy[i]] {
+			continue
+		}
+		stopped := false
+		for k := i + 1; k+1 < j; k++ {
+			stopped = stopped || (clean(busy[k]) && clean(busy[k+1]))
+		}
+		if stopped {
 			continue
 		}
 		var n, x float64
