@@ -356,6 +356,11 @@ func TestCompareRuns(t *testing.T) {
 				// wait to every latency: a gate fails a change past the
 				// limit naming the host (docs/compare.md), the host's verdict.
 				t.Logf("%s: exit %d; %s", c.name, code, busier)
+			} else if stole := stealHeldBack(rep.Gates); code == app.ExitNotJudged && stole != "" {
+				// One side's VM lost CPU to the hypervisor (3.4 % of a second
+				// on a CI machine): the gate withholds a verdict by design
+				// (docs/compare.md) and fails as not judged, never passes.
+				t.Logf("%s: exit %d; %s", c.name, code, stole)
 			} else if code != c.wantCode {
 				problems = append(problems, fmt.Sprintf("%s: exit %d, want %d", c.name, code, c.wantCode))
 			}
@@ -380,6 +385,22 @@ func TestCompareRuns(t *testing.T) {
 		}
 		return problems
 	})
+}
+
+// stealHeldBack returns the reason of a gate not judged for CPU steal when
+// every gate that was not judged says so, or "".
+func stealHeldBack(gates []compare.GateResult) string {
+	why := ""
+	for _, g := range gates {
+		if !g.NotJudged {
+			continue
+		}
+		if !strings.Contains(g.Reason, "to other machines") {
+			return ""
+		}
+		why = g.Reason
+	}
+	return why
 }
 
 // hostWasBusier returns the note of a run whose load generator lagged far
