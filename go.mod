@@ -19,7 +19,6 @@ require (
 	github.com/tdewolff/parse/v2 v2.8.20
 	go.opentelemetry.io/collector/pdata v1.69.0
 	go.opentelemetry.io/proto/otlp v1.11.1
-	go.yaml.in/yaml/v4 v4.0.0
 	golang.org/x/net v0.62.0
 	golang.org/x/sys v0.49.0
 	golang.org/x/text v0.43.0

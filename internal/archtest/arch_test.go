@@ -78,7 +78,7 @@ var table = map[string]row{
 	"importer/curl":    {imports: list("boundedfile", "importer", "units"), tests: list("testkit"), modules: list("mvdan.cc/sh/v3")},
 	"importer/har":     {imports: list("importer", "plan", "units"), tests: list("testkit")},
 	"importer/k6":      {imports: list("importer", "units"), tests: list("testkit"), modules: list("github.com/tdewolff/parse/v2")},
-	"importer/openapi": {imports: list("importer", "plan", "units"), tests: list("testkit"), modules: list("go.yaml.in/yaml/v4")},
+	"importer/openapi": {imports: list("importer", "plan", "units"), tests: list("testkit"), modules: list("github.com/goccy/go-yaml")},
 	"jsonpath":         {},
 	"k8s":              {imports: list("boundedfile", "k8s/kapi", "plan", "units"), tests: list("k8s/k8stest", "testkit"), modules: list("github.com/goccy/go-yaml", "github.com/gorilla/websocket", "k8s.io/api", "k8s.io/apimachinery", "k8s.io/client-go", "k8s.io/streaming", "sigs.k8s.io/yaml")},
 	"k8s/kapi":         {modules: list("k8s.io/apimachinery")},
