@@ -9,10 +9,9 @@ import (
 // of 4, pg_sleep(0.02) a request at 300 req/s, the DB host's CPU 6 %, no
 // lock, its disk 0.7 % busy: each query's own 20 ms held the connections).
 const (
-	loadFullShare = 0.9  // the run's first second offered 0.9 × the episode's median load or more: no ramp (a ramp starts at a fraction of its top), its partial first count allowed
-	dbDiskIdle    = 0.1  // a disk busy under a tenth of each second: no session waited on it more than a tenth of its time
-	dbReadTime    = 0.01 // the most one read from outside shared_buffers takes (a disk's seek; the OS's cache serves in microseconds)
-	dbIOShare     = 0.1  // reads that could keep under a tenth of the active sessions busy explain none of them
+	dbDiskIdle = 0.1  // a disk busy under a tenth of each second: no session waited on it more than a tenth of its time
+	dbReadTime = 0.01 // the most one read from outside shared_buffers takes (a disk's seek; the OS's cache serves in microseconds)
+	dbIOShare  = 0.1  // reads that could keep under a tenth of the active sessions busy explain none of them
 )
 
 // loadFullFromStart reports whether the client's load (offered req/s, or
@@ -25,7 +24,7 @@ func (c *context) loadFullFromStart(from, to int) bool {
 	}
 	level := aggregate(c.values(src), StatMedian, from, last)
 	at := aggregate(c.values(src), StatValue, first, first)
-	return level > 0 && at >= loadFullShare*level
+	return level > 0 && at >= fullLoadShare*level // no ramp: a ramp starts at a fraction of its level
 }
 
 // loadSpan is the client's load series, the run's first second, and the

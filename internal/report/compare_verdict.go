@@ -32,7 +32,7 @@ func compareVerdicts(r *compare.Report) []string {
 		}
 		s += " (all endpoints)"
 		if n := worseEndpoints(r.Rows[1:], g); n > 0 && len(r.Rows) > 2 { // one endpoint's row is the all-endpoints row again
-			s += "; " + units.Count(int64(n)) + " " + plural(n, "endpoint", "endpoints") + " significantly worse (tables below)"
+			s += "; " + units.CountOf(int64(n), "endpoint", "endpoints") + " significantly worse (tables below)"
 		}
 		if !r.Groups[g].Comparable {
 			s += "; not at the baseline's load (*)"
@@ -75,12 +75,4 @@ func worseEndpoints(rows []compare.Row, g int) int {
 		}
 	}
 	return n
-}
-
-// plural picks the noun for n.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
