@@ -115,6 +115,9 @@ func generatorBound(c *context) []Finding {
 		cover(a, z)
 	}
 	if len(parts) == 0 {
+		if f, ok := c.startStall(); ok && len(hostBusy) == 0 {
+			return []Finding{f}
+		}
 		return hostBusy
 	}
 	if signals > 1 {
