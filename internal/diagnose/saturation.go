@@ -16,6 +16,16 @@ const (
 	satLatencyRise = 0.5   // latency rose at least half as much as the load
 	satLatencyAbs  = 0.001 // and by at least 1 ms, below which CI noise lives
 	satQueued      = 0.25  // open model: Little's law puts this share of the unserved requests in flight
+	// satQueueGap and satQueueRise: a gap under behind's bars counts when
+	// it lasted satQueueSecs in a row, added up to satQueueGap requests or
+	// more, and the mean latency at least doubled meanwhile: the queue of
+	// a target a few percent short, which Little's law then finds in
+	// flight. A worker pool of 2 × 50 ms (39.6 req/s) offered 45/s (1.15×,
+	// p99 171 ms → 2 s over 17 s) and 41.25/s (p95 51 ms → 898 ms) read
+	// "throughput followed the offered load".
+	satQueueSecs = 8
+	satQueueGap  = 2 * satBehindGap
+	satQueueRise = 2.0
 )
 
 // saturation finds the knee of the (load, throughput, latency) curve: the
@@ -182,13 +192,17 @@ func (c *context) behind(xs, ls, rs []float64) []Finding {
 	run, ok := firstRun(len(xs), satBehindSecs, func(i int) bool {
 		return ls[i] >= satBehind*xs[i] && ls[i]-xs[i] >= satBehindGap
 	})
+	grew := false
 	if !ok {
-		return nil
+		if run, ok = slowQueue(xs, ls, rs); !ok {
+			return nil
+		}
+		grew = true
 	}
 	// A starved target's last seconds may complete nothing, and their mean
 	// latency reads 0: the latency at the end is its last completions'.
 	last := lastServed(rs, run)
-	if !latencyRose(rs[run.first], rs[last], satBehind) {
+	if !latencyRose(rs[run.first], rs[last], satBehind) || (grew && rs[last] < satQueueRise*rs[run.first]) {
 		return nil
 	}
 	// Offered counts each iteration's requests when it starts; a flow that
@@ -237,6 +251,23 @@ func (c *context) behind(xs, ls, rs []float64) []Finding {
 	b.evidence(gap, gap, " "+c.counts().Many+" offered from ", onset, " to ", end, " were not completed; by Little's law ", n1,
 		" were in flight at the end: they queued")
 	return []Finding{b.done(from, to)}
+}
+
+// slowQueue returns the first run of satQueueSecs seconds or more in a
+// row in which fewer requests completed than were offered, when the gap
+// over it added up to satQueueGap requests: a queue growing too slowly for
+// behind's per-second bars. A target that only got slower while keeping
+// up (its completions lag by the added latency) gaps a few requests.
+func slowQueue(xs, ls, rs []float64) (span, bool) {
+	run, ok := firstRun(len(xs), satQueueSecs, func(i int) bool { return ls[i] > xs[i] })
+	if !ok {
+		return span{}, false
+	}
+	var gap float64
+	for i := run.first; i <= run.last; i++ {
+		gap += ls[i] - xs[i]
+	}
+	return run, gap >= satQueueGap
 }
 
 // lastServed is the last second of run, by index, whose smoothed mean
