@@ -59,13 +59,15 @@ END {
       if (m == "idle") set(run, "rate", v[run, "reqs"] / idle_dur)
       if (m == "open40k") set(run, "rate", v[run, "reqs"] / open40k_dur)
       # The closed model's rate against N ÷ (R + Z), R the tool's own mean response time (oha's
-      # -q is a rate, not a think time: no such ratio for it).
+      # -q is a rate, not a think time: no such ratio for it). wrk's Lua delay() comes before
+      # each connection's first request too, so its requests fill many_dur - many_think.
       if (m == "many" || m == "many5k") {
         set(run, "rate", v[run, "reqs"] / many_dur)
         nv = (m == "many") ? many_vus : many5k_vus
         if (t != "oha" && ok(run, "mean_ms")) {
           nrz = nv / (v[run, "mean_ms"] / 1000 + many_think)
-          set(run, "rate_vs_nrz", v[run, "rate"] / nrz)
+          span = (t == "wrk" && many_dur > many_think) ? many_dur - many_think : many_dur
+          set(run, "rate_vs_nrz", v[run, "reqs"] / span / nrz)
           if (ok(run, "steady_rps")) set(run, "steady_vs_nrz", v[run, "steady_rps"] / nrz)
         }
       }
