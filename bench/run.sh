@@ -5,7 +5,9 @@
 # writes bench/RESULTS.md. Long (~20 min with ROUNDS=3): never run it in CI.
 #
 # It also runs loadlens alone where issue 11 asks: https beside http, the collapse test (an
-# open model beyond one core, default pool and --max-vus 100) and the scale test (idle VUs).
+# open model beyond one core, default pool and --max-vus 100) and the scale test (idle VUs),
+# and issue 22's: 10,000 VUs with 1 s think for 30 s beside the peers (its peak RSS is the
+# memory table's), loadlens alone at 5,000 VUs, and 40,000 requests/s on one core.
 #
 # Environment (defaults in brackets; bench/README.md says more):
 #   ROUNDS [3]  PORT [18080]  TARGET_CPU [0]  GEN_CPU [1]  SETTLE [2] seconds between runs
@@ -15,8 +17,11 @@
 #   LOADLENS_REF    a git ref of loadlens to measure instead of the working tree
 #   LOADLENS_BASELINE  a git ref of loadlens measured as one more row (say, before a change)
 #   SKIP_INSTALL=1  use the cached tools only;  REPORT_ONLY=1  rewrite RESULTS.md from the
-#     last run's numbers without measuring;  ONLY  a subset of "closed open https idle collapse
-#     scale" (smoke tests);  PEERS ["wrk oha k6"] (hey and vegeta can be added)
+#     last run's numbers without measuring;  ONLY  a subset of "closed open https many many5k
+#     open40k collapse scale" (smoke tests; "idle" runs the older 15 s memory measurement, which
+#     "many" replaces);  PEERS ["wrk oha k6"] (hey and vegeta can be added)
+#   MANY_VUS [10000]  MANY_DUR [30]  MANY5K_VUS [5000]  OPEN40K_RATE [40000]  OPEN40K_DUR [10]
+#     OPEN40K_CONNS [200]: issue 22's many-VU closed model and 40,000/s open model
 #   ONCE_ROUNDS [1] rounds of the collapse and scale tests, run after the interleaved rounds
 #   OHA_VERSION, K6_VERSION, VEGETA_VERSION, HEY_VERSION: see bench/lib/install.sh
 #
@@ -31,13 +36,15 @@ TOOLS=$OUT/tools
 RAW=$OUT/raw.tsv
 : "${ROUNDS:=3}" "${PORT:=18080}" "${TARGET_CPU:=0}" "${GEN_CPU:=1}" "${SETTLE:=2}" "${QUIET_WAIT:=30}" \
   "${DISTURBED:=25}"
-: "${ONLY:=closed open https idle collapse scale}" "${ONCE_ROUNDS:=1}" "${HTTPS_PORT:=$((PORT + 363))}"
+: "${ONLY:=closed open https many many5k open40k collapse scale}" "${ONCE_ROUNDS:=1}" "${HTTPS_PORT:=$((PORT + 363))}"
 URL="http://127.0.0.1:$PORT/"
 HTTPS_URL="https://127.0.0.1:$HTTPS_PORT/"
 read -r -a PEERS <<<"${PEERS:-wrk oha k6}"
 # Measurements interleaved in every round, and those run once per ONCE_ROUNDS afterwards
-# (loadlens alone: the collapse and scale tests).
-ROUND_MEAS=(closed open https idle)
+# (loadlens alone: the collapse and scale tests). many (issue 22: 10,000 VUs with 1 s think,
+# 30 s) replaces idle by default: its peak RSS fills the memory table, and its latency the
+# many-VU one; many5k is loadlens alone at 5,000 VUs.
+ROUND_MEAS=(closed open https idle many many5k open40k)
 ONCE_MEAS=(collapse scale)
 
 log() { printf '[bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
@@ -62,8 +69,9 @@ check_machine() {
   [ "$hard" -lt 65536 ] && ulimit -Hn 65536 2>/dev/null && hard=65536
   NOFILE=$(( hard < 65536 ? hard : 65536 ))
   ulimit -Sn "$NOFILE" || die "cannot raise the open files limit to $NOFILE"
-  [ "$NOFILE" -ge $((IDLE_VUS + 2000)) ] ||
-    log "warning: open files limit $NOFILE is below $((IDLE_VUS + 2000)): the memory measurement may fail"
+  local most=$(( MANY_VUS > IDLE_VUS ? MANY_VUS : IDLE_VUS ))
+  [ "$NOFILE" -ge $((most + 2000)) ] ||
+    log "warning: open files limit $NOFILE is below $((most + 2000)): the $(group "$most")-VU measurements may fail"
 }
 
 # build_at_ref REF OUT builds loadlens as committed at the git ref REF into OUT, from git
@@ -166,12 +174,18 @@ in_only() { [[ " $ONLY " == *" $1 "* ]]; }
 keep_data() {
   mkdir -p "$BENCH/data"
   cp "$RAW" "$OUT/stats.tsv" "$OUT/versions.tsv" "$OUT/run.env" "$BENCH/data/" 2>/dev/null
-  # What loadlens said in each collapse and scale run (notices and findings).
+  # What loadlens said in each collapse, scale, many and 40,000/s run (notices and findings).
   local f
-  for f in "$OUT"/runs/{collapse,scale}/*/r*/said.txt; do
+  for f in "$OUT"/runs/{collapse,scale,many,many5k,open40k}/*/r*/said.txt; do
     [ -s "$f" ] || continue
     sed "s#^#${f#"$OUT"/runs/}\t#; s#/said.txt\t#\t#" "$f"
   done >"$BENCH/data/said.tsv"
+  # loadlens's per-second requests and p99 in the runs of issue 22's measurements (persec.csv).
+  for f in "$OUT"/runs/{many,many5k,open40k}/*/r*/persec.csv; do
+    [ -s "$f" ] || continue
+    awk -F, -v id="${f#"$OUT"/runs/}" -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; sub(/\/persec.csv$/, "", id); next }
+      $c["type"] == "endpoint" { print id, $c["second"], $c["requests"], $c["duration_p99_ms"] }' "$f"
+  done >"$BENCH/data/persec.tsv"
 }
 
 main() {
@@ -182,6 +196,8 @@ main() {
   B_WRK=$(command -v wrk || echo /usr/bin/wrk)
   OHA_JSON=(--output-format json)
   tool_ok oha && ! "$TOOLS/bin/oha" --help 2>&1 | grep -q -- '--output-format' && OHA_JSON=(-j)
+  OHA_LATCORR=()
+  tool_ok oha && "$TOOLS/bin/oha" --help 2>&1 | grep -q -- '--latency-correction' && OHA_LATCORR=(--latency-correction)
   check_machine
   build_loadlens
   build_baseline
@@ -202,6 +218,7 @@ main() {
       for tool in "${ORDER[@]}"; do
         [ "$meas" != closed ] && [ "$tool" = loadlens-off ] && continue
         [ "$meas" = https ] && [ "$tool" = loadlens-base ] && continue
+        [ "$meas" = many5k ] && [[ $tool != loadlens* ]] && continue
         measure "$meas" "$tool" "$round"
         sleep "$SETTLE"
       done
@@ -232,7 +249,7 @@ main() {
 RUN_VARS=(ROUNDS ONLY ORDER RUNTIME RUN_DATE LOADAVG_START NOFILE TARGET_CPU GEN_CPU CLOSED_DUR
   OPEN_DUR QUIET_WAIT DISTURBED LOADLENS_OFF_FLAGS LOADLENS_ON_DESC LOADLENS_REF LOADLENS_BASELINE
   LOADLENS_BASE PEERS ONCE_ROUNDS COLLAPSE_DUR SCALE_VUS SCALE_DUR SCALE_PER_PROC DASH_CLIENT DASH_FLAGS
-  METRICS_URL)
+  METRICS_URL MANY_VUS MANY_DUR MANY5K_VUS OPEN40K_RATE OPEN40K_DUR OPEN40K_CONNS OHA_LATCORR)
 
 # save_run_env writes the run's settings to $OUT/run.env.
 save_run_env() {
@@ -246,6 +263,7 @@ report_only() {
   # shellcheck source=/dev/null
   . "$OUT/run.env"
   B_WRK=wrk; OHA_JSON=(); LOADLENS=$OUT/loadlens   # named in command lines only
+  [ -n "${OHA_LATCORR+x}" ] || OHA_LATCORR=()         # a run.env from before issue 22's measurements
   write_results
   log "rewrote bench/RESULTS.md from $RAW"
 }

@@ -10,6 +10,12 @@
 CLOSED_VUS=50; : "${CLOSED_DUR:=10}"
 OPEN_RATE=5000; : "${OPEN_DUR:=10}"
 IDLE_VUS=10000; IDLE_DUR=15
+# Issue 22's many-VU closed model: MANY_VUS VUs, each a GET then 1 s of think, MANY_DUR
+# seconds (bench/loadlens/many.yaml; its peak RSS is the memory table's too), and loadlens
+# alone at MANY5K_VUS (the drift target). Its open model near one core: OPEN40K_RATE
+# requests/s for OPEN40K_DUR seconds (oha beside it with OPEN40K_CONNS connections).
+: "${MANY_VUS:=10000}" "${MANY_DUR:=30}" "${MANY5K_VUS:=5000}"; MANY_THINK=1
+: "${OPEN40K_RATE:=40000}" "${OPEN40K_DUR:=10}" "${OPEN40K_CONNS:=200}"
 # The collapse test (issue 11 §2): open-model rates beyond one core, with the default VU
 # pool and with --max-vus 100. The scale test: loadlens's memory at these idle VU counts.
 : "${COLLAPSE_DUR:=10}"; COLLAPSE_RATES=(10000 20000); COLLAPSE_CAP=100
@@ -100,6 +106,33 @@ tool_cmd() {
                       -e "DURATION=${IDLE_DUR}s" "$BENCH/k6/idle.js") ;;
   idle/loadlens|idle/loadlens-base) CMD=("$LL" run "$BENCH/loadlens/idle.yaml" -e "TARGET=http://127.0.0.1:$PORT"
                       --quiet --summary-json "$dir/summary.json" --results "$dir/results") ;;
+
+  # many: the closed model with think (wrk's Lua delay(), k6's sleep, loadlens's think); oha has
+  # no think time: -q MANY_VUS over MANY_VUS connections is the same rate as an open model.
+  many/wrk)      CMD=("$B_WRK" -t1 -c"$MANY_VUS" -d"${MANY_DUR}s" -s "$BENCH/wrk/think.lua" --latency "$URL") ;;
+  many/oha)      CMD=("$B/oha" -c "$MANY_VUS" -q "$MANY_VUS" -z "${MANY_DUR}s" --no-tui "${OHA_JSON[@]}" "$URL") ;;
+  many/hey)      UNSUPPORTED="hey has no think time (its -q is a rate per worker)" ;;
+  many/vegeta)   UNSUPPORTED="vegeta has no VUs or think time" ;;
+  many/k6)       CMD=("$B/k6" run -q --no-color --summary-export "$dir/summary.json"
+                      --summary-trend-stats 'avg,med,p(99)' -e "TARGET=$URL" -e "VUS=$MANY_VUS"
+                      -e "DURATION=${MANY_DUR}s" "$BENCH/k6/idle.js") ;;
+  many/loadlens|many/loadlens-base|many5k/loadlens|many5k/loadlens-base)
+                 local vus=$MANY_VUS; [ "$meas" = many5k ] && vus=$MANY5K_VUS
+                 CMD=("$LL" run "$BENCH/loadlens/many.yaml" -e "TARGET=http://127.0.0.1:$PORT" --vus "$vus"
+                      --duration "${MANY_DUR}s" --quiet --summary-json "$dir/summary.json" --results "$dir/results"
+                      "${DASH_FLAGS[@]}") ;;
+  many5k/*)      UNSUPPORTED="loadlens alone (issue 22's drift target)" ;;
+
+  open40k/loadlens|open40k/loadlens-base)
+                 CMD=("$LL" run "$URL" --rate "$OPEN40K_RATE" --duration "${OPEN40K_DUR}s" --quiet
+                      --summary-json "$dir/summary.json" --results "$dir/results" "${DASH_FLAGS[@]}") ;;
+  # oha paces its sends at -q over a fixed pool; --latency-correction (when this oha has it)
+  # times each request from its scheduled start, as loadlens's open model does.
+  open40k/oha)   CMD=("$B/oha" -c "$OPEN40K_CONNS" -z "${OPEN40K_DUR}s" -q "$OPEN40K_RATE" "${OHA_LATCORR[@]}"
+                      --no-tui "${OHA_JSON[@]}" "$URL") ;;
+  open40k/wrk)   UNSUPPORTED="wrk has no open model" ;;
+  open40k/k6)    UNSUPPORTED="k6 makes about 12,000 requests per CPU-second (measurement 1): 40,000/s is past one core for it" ;;
+  open40k/*)     UNSUPPORTED="not run at 40,000/s (oha is the open-model peer here)" ;;
   *) proto_cmd "$meas" "$tool" "$dir" ;;
   esac
 }
@@ -140,6 +173,7 @@ proto_cmd() {
 # duration_of MEAS prints the load duration of MEAS in seconds.
 duration_of() {
   case $1 in closed|https) echo "$CLOSED_DUR" ;; open) echo "$OPEN_DUR" ;; idle) echo "$IDLE_DUR" ;;
+  many|many5k) echo "$MANY_DUR" ;; open40k) echo "$OPEN40K_DUR" ;;
   collapse) echo "$COLLAPSE_DUR" ;; scale) echo "$SCALE_DUR" ;; grpc|ws|h2) echo "$PROTO_DUR" ;; esac
 }
 
@@ -276,6 +310,7 @@ parse_wrk() {
   emit "$m" "$t" "$r" reqs "$reqs"; emit "$m" "$t" "$r" rps "$rps"; emit "$m" "$t" "$r" errors "$errs"
   emit "$m" "$t" "$r" p50_ms "$(awk '$1=="50%"{print $2}' "$f" | to_ms)"
   emit "$m" "$t" "$r" p99_ms "$(awk '$1=="99%"{print $2}' "$f" | to_ms)"
+  emit "$m" "$t" "$r" mean_ms "$(awk '$1=="Latency" && $2!="Distribution"{print $2}' "$f" | to_ms)"
   # wrk's -d includes connecting; it counts "requests in" over its own wall time.
 }
 
@@ -298,6 +333,7 @@ parse_oha() {
   emit "$m" "$t" "$r" errors "$(jq '([.errorDistribution | to_entries[]? | select(.key != "aborted due to deadline") | .value] | add // 0) + ([.statusCodeDistribution | to_entries[] | select(.key != "200") | .value] | add // 0)' "$f")"
   emit "$m" "$t" "$r" p50_ms "$(jq '.latencyPercentiles.p50 * 1000' "$f")"
   emit "$m" "$t" "$r" p99_ms "$(jq '.latencyPercentiles.p99 * 1000' "$f")"
+  emit "$m" "$t" "$r" mean_ms "$(jq '.summary.average * 1000' "$f")"
   emit "$m" "$t" "$r" p999_ms "$(jq '.latencyPercentiles["p99.9"] * 1000' "$f")"
 }
 
@@ -341,6 +377,7 @@ parse_k6() {
   emit "$m" "$t" "$r" p50_ms "$(jq '.metrics.http_req_duration.med' "$f")"
   emit "$m" "$t" "$r" p99_ms "$(jq '.metrics.http_req_duration["p(99)"]' "$f")"
   emit "$m" "$t" "$r" p999_ms "$(jq '.metrics.http_req_duration["p(99.9)"] // empty' "$f")"
+  emit "$m" "$t" "$r" mean_ms "$(jq '.metrics.http_req_duration.avg // empty' "$f")"
 }
 
 # parse_k6_proto reads k6's --summary-export of a gRPC run (a call per iteration: an
@@ -409,6 +446,7 @@ parse_loadlens() {
   emit "$m" "$t" "$r" dropped "$(jq '.metrics.dropped_iterations.count // 0' "$f" 2>/dev/null)"
   emit "$m" "$t" "$r" p50_ms "$(jq '(.metrics.http_req_duration.med // .metrics.grpc_req_duration.med) // empty' "$f" 2>/dev/null)"
   emit "$m" "$t" "$r" p99_ms "$(jq '(.metrics.http_req_duration["p(99)"] // .metrics.grpc_req_duration["p(99)"]) // empty' "$f" 2>/dev/null)"
+  emit "$m" "$t" "$r" mean_ms "$(jq '.metrics.http_req_duration.avg // empty' "$f" 2>/dev/null)"
   emit "$m" "$t" "$r" vus_max "$(jq '.metrics.vus_max.max // empty' "$f" 2>/dev/null)"
   emit "$m" "$t" "$r" run_s "$(jq '.loadlens.duration_ms / 1000 // empty' "$f" 2>/dev/null)"
   # What the summary does not hold (p99.9, the start-up test) comes from run.db.
@@ -418,10 +456,60 @@ parse_loadlens() {
       '$1 != "vus_max" { print m, t, r, $1, $2 }' >>"$RUN_RAW"
   fi
   # What loadlens said about its own limits (the collapse test shows them).
-  jq -r '[.loadlens.notices[]?, (.loadlens.findings[]? | (.title // .summary // .id // tostring))] | .[]' "$f" \
-    >"$4/said.txt" 2>/dev/null
+  case $m in
+  many|many5k|open40k) said_loadlens "$@" ;;
+  *) jq -r '[.loadlens.notices[]?, (.loadlens.findings[]? | (.title // .summary // .id // tostring))] | .[]' "$f" \
+       >"$4/said.txt" 2>/dev/null ;;
+  esac
+  case $m in many|many5k|open40k) [ -n "$db" ] && per_second_loadlens "$@" "$(dirname "$db")" ;; esac
   # Each run keeps a run directory; only the summary and run.db's figures matter here.
   rm -rf "$4/results"
+}
+
+# said_loadlens MEAS TOOL ROUND DIR keeps what loadlens's summary said in DIR/said.txt (its
+# notices, warnings, and each finding as "finding KIND: TITLE"; its printed summary is DIR/stdout)
+# and records whether it named the generator ("gen_named": a generator-bound or
+# generator-host-busy finding, or a finding, notice or warning that mentions "generator" or
+# "loadlens itself"; its healthy line, which always gives the generator's CPU, does not count)
+# and whether a latency drift finding fired ("drift").
+said_loadlens() {
+  local m=$1 t=$2 r=$3 f=$4/summary.json
+  jq -e .loadlens "$f" >/dev/null 2>&1 || return 0
+  jq -r '.loadlens | [(.notices[]? | "notice: " + .), (.warnings[]? | "warning: " + .),
+    (.findings[]? | "finding \(.kind): \(.title)")] | .[]' "$f" >"$4/said.txt" 2>/dev/null
+  emit "$m" "$t" "$r" gen_named "$(jq '.loadlens | [(.findings[]? | select(.kind == "generator-bound" or .kind == "generator-host-busy"
+    or ((.title // "") | test("generator|loadlens itself"; "i")))), (.notices[]?, .warnings[]? | select(test("generator|loadlens itself"; "i")))]
+    | length' "$f")"
+  emit "$m" "$t" "$r" drift "$(jq '[.loadlens.findings[]? | select(.kind == "latency-drift" or ((.title // "") | test("latency drifts"; "i")))] | length' "$f")"
+  emit "$m" "$t" "$r" findings "$(jq '[.loadlens.findings[]?] | length' "$f")"
+}
+
+# per_second_loadlens MEAS TOOL ROUND DIR RUNDIR reads the run's per-second figures
+# (`loadlens export RUNDIR --format csv`, kept as DIR/persec.csv): the per-second p99 of the
+# endpoint rows (the worst endpoint's each second) over seconds 0–1 (the start) and over
+# seconds 2 to the end (median and worst), and the mean requests a second over seconds 2 to the
+# second before the last (the steady rate, the start and the stop left out).
+per_second_loadlens() {
+  local m=$1 t=$2 r=$3 d=$4 run=$5 bin=$LOADLENS
+  [ "$t" = loadlens-base ] && bin=$LOADLENS_BASE
+  "$bin" export "$run" --format csv >"$d/persec.csv" 2>>"$d/stderr" || {
+    note_parse_failure "$m" "$t" "$r" "loadlens export of $run failed"; return 0; }
+  awk -F, -v m="$m" -v t="$t" -v r="$r" -v OFS='\t' '
+    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $c["type"] == "endpoint" {
+      s = $c["second"] + 0; req[s] += $c["requests"]; if (s > last) last = s
+      if ($c["duration_p99_ms"] != "" && (!(s in p) || $c["duration_p99_ms"] + 0 > p[s])) p[s] = $c["duration_p99_ms"] + 0
+    }
+    END {
+      if (!("type" in c) || !("duration_p99_ms" in c)) exit
+      if ((0 in p) || (1 in p)) print m, t, r, "s01_p99_ms", (p[0] > p[1] ? p[0] : p[1])
+      n = 0
+      for (s = 2; s <= last; s++) if (s in p) { x = p[s]; j = n++; while (j > 0 && v[j - 1] > x) { v[j] = v[j - 1]; j-- } v[j] = x }
+      if (n) { print m, t, r, "s2e_p99_med_ms", (n % 2 ? v[(n - 1) / 2] : (v[n / 2 - 1] + v[n / 2]) / 2); print m, t, r, "s2e_p99_max_ms", v[n - 1] }
+      k = 0; sum = 0
+      for (s = 2; s < last; s++) { sum += req[s]; k++ }
+      if (k) print m, t, r, "steady_rps", sum / k
+    }' "$d/persec.csv" >>"$RUN_RAW"
 }
 
 # parse_segments reads a scale run made of segments (bench/lib/segments.sh): the sum of the

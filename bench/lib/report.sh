@@ -4,10 +4,15 @@
 
 declare -A S          # "meas/tool/key" -> "median min max rounds"
 
-# load_stats aggregates raw.tsv into $OUT/stats.tsv and S.
+# load_stats aggregates raw.tsv into $OUT/stats.tsv and S, and every run's figures (derived
+# ones and paired ratios too) into $OUT/runs.tsv, from which met_rounds counts rounds.
 load_stats() {
+  rm -f "$OUT/runs.tsv"
   awk -v open_dur="$OPEN_DUR" -v idle_vus="$IDLE_VUS" -v idle_dur="$IDLE_DUR" -v collapse_dur="$COLLAPSE_DUR" \
+    -v many_vus="$MANY_VUS" -v many5k_vus="$MANY5K_VUS" -v many_dur="$MANY_DUR" -v many_think="$MANY_THINK" \
+    -v open40k_dur="$OPEN40K_DUR" -v runs_out="$OUT/runs.tsv" \
     -f "$BENCH/lib/stats.awk" "$RAW" | sort >"$OUT/stats.tsv"
+  touch "$OUT/runs.tsv"
   local m t k med mn mx c
   while IFS=$'\t' read -r m t k med mn mx c; do S[$m/$t/$k]="$med $mn $mx $c"; done <"$OUT/stats.tsv"
 }
@@ -247,25 +252,37 @@ EOF
   done
 }
 
-# idle_section: memory per VU beside the peers.
+# mem_meas prints the measurement the memory table reads: many (issue 22's 30 s run, whose
+# peak RSS is the same 10,000 thinking VUs') when it ran, else idle.
+mem_meas() {
+  if in_only many && [ -n "${S[many/loadlens/rss_kib]:-}" ]; then echo many; else echo idle; fi
+}
+
+# idle_section: memory per VU beside the peers (from the idle runs, or from measurement 8's).
 idle_section() {
+  local mm vus dur from=""
+  mm=$(mem_meas); vus=$IDLE_VUS; dur=$IDLE_DUR
+  if [ "$mm" = many ]; then
+    vus=$MANY_VUS; dur=$MANY_DUR
+    from=" These are measurement 8's runs (the latency of the same runs is there)."
+  fi
   cat <<EOF
 
-## 4. Memory: $(group "$IDLE_VUS") VUs, each waiting 1 s between requests, ${IDLE_DUR} s
+## 4. Memory: $(group "$vus") VUs, each waiting 1 s between requests, ${dur} s
 
-Peak RSS (the largest process of the generator) ÷ $(group "$IDLE_VUS"). The load is about
-$(group "$IDLE_VUS") requests/s in all. wrk's connections wait with a Lua \`delay()\` of 1 s
-(bench/wrk/think.lua); oha \`-c $IDLE_VUS -q $IDLE_VUS\`; k6 and loadlens a 1 s sleep/think
-after each request. Ratio paired by round, the tool's ÷ loadlens's.
+Peak RSS (the largest process of the generator) ÷ $(group "$vus"). The load is about
+$(group "$vus") requests/s in all. wrk's connections wait with a Lua \`delay()\` of 1 s
+(bench/wrk/think.lua); oha \`-c $vus -q $vus\`; k6 and loadlens a 1 s sleep/think
+after each request. Ratio paired by round, the tool's ÷ loadlens's.$from
 
 | tool | peak RSS MiB | KiB per VU | ÷ loadlens (paired) | achieved req/s | errors | CPU s | other CPU % |
 | --- | --- | --- | --- | --- | --- | --- | --- |
 EOF
   local t
   for t in "${PEERS[@]}" loadlens "${BASE_ROW[@]}"; do
-    row idle "$t" 8 "$(cell idle "$t" rss_mib 1)" "$(cell idle "$t" rss_per_vu_kib 1)" \
-      "$(pcell idle "$t" pr_rss_per_vu_kib)" "$(cell idle "$t" rate 0)" \
-      "$(cell idle "$t" errors 0)" "$(cell idle "$t" cpu_s 2)" "$(cell idle "$t" other_cpu_pct 0)"
+    row "$mm" "$t" 8 "$(cell "$mm" "$t" rss_mib 1)" "$(cell "$mm" "$t" rss_per_vu_kib 1)" \
+      "$(pcell "$mm" "$t" pr_rss_per_vu_kib)" "$(cell "$mm" "$t" rate 0)" \
+      "$(cell "$mm" "$t" errors 0)" "$(cell "$mm" "$t" cpu_s 2)" "$(cell "$mm" "$t" other_cpu_pct 0)"
   done
 }
 
@@ -430,6 +447,205 @@ EOF
   done
 }
 
+# met_rounds MEAS TOOL "KEYS" EXPR prints "k of n": of the n rounds in which the run of TOOL in
+# MEAS has every key of KEYS, the k whose figures pass the awk EXPR (over x["key"], one run's
+# figures from $OUT/runs.tsv); "—" when no round has them.
+met_rounds() {
+  awk -F'\t' -v m="$1" -v t="$2" -v keys="$3" '
+    $1 == m && $2 == t { all[$3, $4] = $5; rd[$3] = 1 }
+    END {
+      nk = split(keys, K, " ")
+      for (r in rd) {
+        split("", x)
+        for (ck in all) { split(ck, q, SUBSEP); if (q[1] == r) x[q[2]] = all[ck] + 0 }
+        full = 1; for (i = 1; i <= nk; i++) if (!(K[i] in x)) full = 0
+        if (!full) continue
+        n++; if ('"$4"') k++
+      }
+      if (n) printf "%d of %d\n", k, n; else print "—"
+    }' "$OUT/runs.tsv"
+}
+
+# said_kinds MEAS TOOL ROUND lists the kinds of the findings loadlens's summary had in that run
+# (its said.txt), or "none".
+said_kinds() {
+  local f="$OUT/runs/$1/$2/r$3/said.txt" k
+  k=$(sed -n 's/^finding \([^:]*\):.*/\1/p' "$f" 2>/dev/null | sort | uniq -c | awk '{ printf "%s%s%s", (NR > 1 ? ", " : ""), $2, ($1 > 1 ? " ×" $1 : "") }')
+  if [ -n "$k" ]; then echo "$k"; elif [ -f "$f" ]; then echo none; else echo "—"; fi
+}
+
+# rv MEAS TOOL ROUND KEY DIGITS prints one run's figure from $OUT/runs.tsv, or "—".
+rv() {
+  local x
+  x=$(awk -F'\t' -v m="$1" -v t="$2" -v r="$3" -v k="$4" '$1 == m && $2 == t && $3 == r && $4 == k { print $5; exit }' "$OUT/runs.tsv")
+  if [ -n "$x" ]; then num "$x" "$5"; else echo "—"; fi
+}
+
+# yesno MEAS TOOL ROUND KEY prints "**yes**" (KEY above 0, said in red ink), "no", or "—".
+yesno() {
+  local x; x=$(rv "$@" 0)
+  case $x in —) echo "—" ;; 0) echo no ;; *) echo "**yes**" ;; esac
+}
+
+# many_section: issue 22's closed model with many VUs, beside the peers, and loadlens's start.
+many_section() {
+  cat <<EOF
+
+## 8. Many VUs: $(group "$MANY_VUS") VUs, each a GET then 1 s of think, ${MANY_DUR} s (issue 22)
+
+The closed model at $(group "$MANY_VUS") users with a think time Z = 1 s, so about
+$(group "$MANY_VUS") requests/s in all against nginx's sub-millisecond answer. wrk's connections
+wait with a Lua \`delay()\` of 1 s (bench/wrk/think.lua; wrk times from the send after it); k6
+(\`k6/idle.js\`: \`sleep(1)\`) and loadlens (\`loadlens/many.yaml\`, \`--vus $MANY_VUS --duration ${MANY_DUR}s\`,
+serving its dashboard${DASH_NOTE}) think 1 s after each request. **oha has no think time**: it runs
+\`-c $MANY_VUS -q $MANY_VUS\`, the same rate over as many connections but paced as an open model,
+so it has no N ÷ (R + Z) to keep. Achieved = requests completed ÷ ${MANY_DUR} s; "÷ N/(R+Z)" is
+that rate ÷ N ÷ (R + Z), with R each tool's own mean response time (issue 22: within 2 %; wrk's
+over ${MANY_DUR} − 1 s, as its delay also comes before each connection's first request). Each VU
+makes whole iterations, so the ratio can read up to (R + Z) ÷ ${MANY_DUR} s high for a tool whose R is
+large (k6's), never low for one on time: a ratio below 1 is a generator behind its schedule.
+p50/p99 as each tool reports them over the whole run. Paired ratios: the tool's ÷ loadlens's
+of the same round. The last row is loadlens alone at $(group "$MANY5K_VUS") VUs (issue 22: no drift
+finding), interleaved in the same rounds.
+
+| tool | requests/s as reported | achieved req/s | ÷ N/(R+Z) | mean ms | p50 ms | p99 ms | p99 ÷ loadlens (paired) | CPU s | CPU µs per request | errors | other CPU % |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+EOF
+  local t r nrz
+  if in_only many; then
+    for t in "${PEERS[@]}" loadlens "${BASE_ROW[@]}"; do
+      nrz=$(cell many "$t" rate_vs_nrz 3); [ "$t" = oha ] && nrz="— (a rate, not think)"
+      row many "$t" 12 "$(cell many "$t" rps 0)" "$(cell many "$t" rate 0)" "$nrz" \
+        "$(cell many "$t" mean_ms 2)" "$(cell many "$t" p50_ms 2)" "$(cell many "$t" p99_ms 2)" \
+        "$(pcell many "$t" pr_p99_ms)" "$(cell many "$t" cpu_s 2)" "$(cell many "$t" cpu_us_per_req 2)" \
+        "$(cell many "$t" errors 0)" "$(cell many "$t" other_cpu_pct 0)"
+    done
+  fi
+  if in_only many5k; then
+    for t in loadlens "${BASE_ROW[@]}"; do
+      [ -n "${S[many5k/$t/reqs]:-}" ] || continue
+      echo "| $(tool_label "$t"), $(group "$MANY5K_VUS") VUs | $(cell many5k "$t" rps 0) | $(cell many5k "$t" rate 0) | $(cell many5k "$t" rate_vs_nrz 3) | $(cell many5k "$t" mean_ms 2) | $(cell many5k "$t" p50_ms 2) | $(cell many5k "$t" p99_ms 2) | — | $(cell many5k "$t" cpu_s 2) | $(cell many5k "$t" cpu_us_per_req 2) | $(cell many5k "$t" errors 0) | $(cell many5k "$t" other_cpu_pct 0) |"
+    done
+  fi
+  cat <<EOF
+
+**loadlens round by round.** A $(group "$MANY_VUS")-VU start on this host either keeps up or falls
+behind in seconds 0–1 (docs/generator.md, *10,000 VUs on a quiet host*), and those seconds alone
+can set the whole run's p99: so each run's whole-run p99 is shown beside its per-second p99
+(\`loadlens export <run> --format csv\`, the endpoint rows' \`duration_p99_ms\`, kept as each run's
+\`persec.csv\` and in \`bench/data/persec.tsv\`): the worst of seconds 0–1, and the median and worst
+of seconds 2 to the end. "steady ÷ N/(R+Z)" is the mean requests a second over seconds 2 to the
+one before the last ÷ N ÷ (R + Z). "own stall" is \`loadlens_sched_latency_p99_s\` (how long its
+goroutines waited for a CPU) in second 0 and its worst second. "generator named": a
+\`generator-bound\` or \`generator-host-busy\` finding, or a finding, notice or warning that
+mentions the generator or "loadlens itself" (what each run said: \`said.txt\` in its run
+directory and \`bench/data/said.tsv\`).
+
+| VUs | round | p99 ms (whole run) | seconds 0–1: worst per-second p99 ms | seconds 2–end: median per-second p99 ms | seconds 2–end: worst ms | own stall p99, second 0 / worst ms | ÷ N/(R+Z) | steady ÷ N/(R+Z) | generator named | drift finding | findings |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+EOF
+  local m vus rounds
+  for m in many many5k; do
+    in_only "$m" || continue
+    vus=$MANY_VUS; [ "$m" = many5k ] && vus=$MANY5K_VUS
+    for t in loadlens "${BASE_ROW[@]}"; do
+      rounds=$(awk -F'\t' -v m="$m" -v t="$t" '$1 == m && $2 == t && $4 == "reqs" { print $3 }' "$OUT/runs.tsv" | sort -n)
+      for r in $rounds; do
+        local who=""; [ "$t" != loadlens ] && who=" ($(tool_label "$t"))"
+        echo "| $(group "$vus")$who | $r | $(rv "$m" "$t" "$r" p99_ms 2) | $(rv "$m" "$t" "$r" s01_p99_ms 2) | $(rv "$m" "$t" "$r" s2e_p99_med_ms 2) | $(rv "$m" "$t" "$r" s2e_p99_max_ms 2) | $(rv "$m" "$t" "$r" stall_s0_p99_ms 1) / $(rv "$m" "$t" "$r" stall_p99_max_ms 1) | $(rv "$m" "$t" "$r" rate_vs_nrz 3) | $(rv "$m" "$t" "$r" steady_vs_nrz 3) | $(yesno "$m" "$t" "$r" gen_named) | $(yesno "$m" "$t" "$r" drift) | $(said_kinds "$m" "$t" "$r") |"
+      done
+    done
+  done
+  if in_only many; then
+    echo
+    echo "At $(group "$MANY_VUS") VUs the whole-run p99 was ≤ 2 ms in $(met_rounds many loadlens p99_ms 'x["p99_ms"] <= 2') rounds, and seconds 0–1's worst per-second p99 above 10 ms in $(met_rounds many loadlens s01_p99_ms 'x["s01_p99_ms"] > 10') (a start that fell behind)."
+  fi
+}
+
+# open40k_section: issue 22's open model near one core's capacity.
+open40k_section() {
+  local corr="without \`--latency-correction\` (this oha has none), so from the send"
+  [ ${#OHA_LATCORR[@]} -gt 0 ] && corr="with \`--latency-correction\`, so from each request's scheduled start as loadlens's"
+  cat <<EOF
+
+## 9. Open model near one core: a fixed $(group "$OPEN40K_RATE") requests/s for ${OPEN40K_DUR} s (issue 22)
+
+loadlens \`run URL --rate $OPEN40K_RATE --duration ${OPEN40K_DUR}s\` (its default VU pool, serving its
+dashboard${DASH_NOTE}), on the generator's one core, interleaved in each round; issue 22's
+target: 0 dropped and p99 ≤ 1 ms, latency timed from the intended start. Beside it oha
+\`-c $OPEN40K_CONNS -q $OPEN40K_RATE\`, timed $corr: a fair peer for the rate and CPU,
+but it never drops (a send it cannot make in time waits for a connection), so its "dropped" is
+always 0 and its lateness shows in the p99 only when it corrects for it. wrk has no open model;
+k6 makes about 12,000 requests per CPU-second, so 40,000/s is past its core. Achieved = requests
+completed ÷ ${OPEN40K_DUR} s; loadlens's per-second p99 as in measurement 8.
+
+| tool | achieved req/s | dropped | p50 ms | p99 ms | p99 ÷ loadlens (paired) | seconds 0–1: worst per-second p99 ms | seconds 2–end: worst ms | CPU s | CPU µs per request | ÷ loadlens (paired) | errors | generator named (rounds) | other CPU % |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+EOF
+  local t named
+  for t in "${PEERS[@]}" loadlens "${BASE_ROW[@]}"; do
+    named="—"; [[ $t == loadlens* ]] && named=$(met_rounds open40k "$t" gen_named 'x["gen_named"] > 0')
+    row open40k "$t" 14 "$(cell open40k "$t" rate 0)" "$(cell open40k "$t" dropped 0)" \
+      "$(cell open40k "$t" p50_ms 2)" "$(cell open40k "$t" p99_ms 2)" "$(pcell open40k "$t" pr_p99_ms)" \
+      "$(cell open40k "$t" s01_p99_ms 2)" "$(cell open40k "$t" s2e_p99_max_ms 2)" \
+      "$(cell open40k "$t" cpu_s 2)" "$(cell open40k "$t" cpu_us_per_req 2)" "$(pcell open40k "$t" pr_cpu_us_per_req)" \
+      "$(cell open40k "$t" errors 0)" "$named" "$(cell open40k "$t" other_cpu_pct 0)"
+  done
+}
+
+# target22 LABEL TARGET MEASURED MEAS TOOL "KEYS" EXPR prints one row of issue 22's targets:
+# what was measured (median (min–max)) and in how many rounds the target was met, in bold
+# when not in all of them.
+target22() {
+  local label=$1 target=$2 measured=$3 met
+  met=$(met_rounds "$4" "$5" "$6" "$7")
+  case $met in
+  —) echo "| $label | $target | not measured | — |"; return ;;
+  "0 of "*) met="**none of ${met#0 of }**" ;;
+  *) local k=${met%% of *} n=${met##* of }; [ "$k" != "$n" ] && met="**$met**" ;;
+  esac
+  echo "| $label | $target | $measured | $met |"
+}
+
+# targets22_section checks loadlens against issue 22's targets, round by round.
+targets22_section() {
+  local mm; mm=$(mem_meas)
+  cat <<EOF
+
+## Against issue 22's targets
+
+Medians (min–max) over the rounds, and in how many rounds each target was met (paired ratios
+where two tools are compared; a round counts when it measured the figure).
+
+| | target | measured | met in |
+| --- | --- | --- | --- |
+EOF
+  local v5; v5=$(group "$MANY_VUS")
+  target22 "closed $v5 VUs, 1 s think: request p99 (whole run)" "≤ 2 ms" "$(cell many loadlens p99_ms 2) ms" \
+    many loadlens p99_ms 'x["p99_ms"] <= 2'
+  target22 "closed $v5 VUs: per-second p99, seconds 2–end (worst second)" "≤ 2 ms without seconds 0–1 (not issue 22's target: it tells the two kinds of start apart)" \
+    "$(cell many loadlens s2e_p99_max_ms 2) ms; seconds 0–1: $(cell many loadlens s01_p99_ms 2) ms" \
+    many loadlens s2e_p99_max_ms 'x["s2e_p99_max_ms"] <= 2'
+  target22 "closed $v5 VUs: rate ÷ N/(R+Z)" "within 2 %" "$(cell many loadlens rate_vs_nrz 3)" \
+    many loadlens rate_vs_nrz 'x["rate_vs_nrz"] >= 0.98 && x["rate_vs_nrz"] <= 1.02'
+  target22 "closed $v5 VUs: findings about the generator" "none" \
+    "named in $(met_rounds many loadlens gen_named 'x["gen_named"] > 0') rounds" many loadlens gen_named 'x["gen_named"] == 0'
+  target22 "closed $(group "$MANY5K_VUS") VUs: drift finding" "none" \
+    "fired in $(met_rounds many5k loadlens drift 'x["drift"] > 0') rounds; p99 $(cell many5k loadlens p99_ms 2) ms" \
+    many5k loadlens drift 'x["drift"] == 0'
+  target22 "open $(group "$OPEN40K_RATE")/s, one core: dropped" "0" "$(cell open40k loadlens dropped 0); achieved $(cell open40k loadlens rate 0) req/s" \
+    open40k loadlens dropped 'x["dropped"] == 0'
+  target22 "open $(group "$OPEN40K_RATE")/s: p99" "≤ 1 ms" "$(cell open40k loadlens p99_ms 2) ms" \
+    open40k loadlens p99_ms 'x["p99_ms"] <= 1'
+  target22 "closed 50: requests per CPU-s, http" "≥ 1.2× wrk's" "loadlens ÷ wrk $(rcell closed wrk llx_req_per_cpu_s)" \
+    closed wrk llx_req_per_cpu_s 'x["llx_req_per_cpu_s"] >= 1.2'
+  target22 "closed 50: requests per CPU-s, https" "≥ wrk's" "loadlens ÷ wrk $(rcell https wrk llx_req_per_cpu_s)" \
+    https wrk llx_req_per_cpu_s 'x["llx_req_per_cpu_s"] >= 1'
+  target22 "idle VUs: memory at $(group "$([ "$mm" = many ] && echo "$MANY_VUS" || echo "$IDLE_VUS")") VUs" "≤ 16 KiB per VU" \
+    "$(cell "$mm" loadlens rss_per_vu_kib 1) KiB" "$mm" loadlens rss_per_vu_kib 'x["rss_per_vu_kib"] <= 16'
+  echo "| interleaved rounds | ≥ 5, with the spread of every paired ratio | $ROUNDS | $([ "$ROUNDS" -ge 5 ] && echo yes || echo "**no**") |"
+}
+
 # load_section lists the load before and during every run.
 load_section() {
   cat <<EOF
@@ -527,11 +743,14 @@ write_results() {
     if in_only closed; then closed_section; fi
     if in_only open; then open_section; fi
     if in_only https; then https_section; fi
-    if in_only idle; then idle_section; fi
+    if in_only idle || in_only many; then idle_section; fi
     if in_only scale; then scale_section; fi
     if in_only collapse; then collapse_section; fi
     bookkeeping_section
+    if in_only many || in_only many5k; then many_section; fi
+    if in_only open40k; then open40k_section; fi
     targets_section
+    targets22_section
     notes_section
     load_section
     analysis_section

@@ -1,7 +1,9 @@
 # Reads raw.tsv (measurement, tool, round, key, value), adds the derived per-run numbers
 # and the ratios paired by round, and prints one line per (measurement, tool, key): median,
 # min, max, count of rounds. Plain POSIX awk (Debian's mawk has no asort). Variables:
-# open_dur, idle_vus, idle_dur, collapse_dur.
+# open_dur, idle_vus, idle_dur, collapse_dur, many_vus, many5k_vus, many_dur, many_think,
+# open40k_dur, and runs_out: a file to write every run's figures to (measurement, tool, round,
+# key, value; derived ones and paired ratios included), for counting the rounds that met a target.
 #
 # Paired ratios: for each round, the tool's figure ÷ loadlens's figure of the same round
 # (key "pr_<key>"); their median and min–max say how far apart the two are whatever the
@@ -44,6 +46,8 @@ END {
     if (ok(run, "rss_kib")) {
       set(run, "rss_mib", v[run, "rss_kib"] / 1024)
       if (m == "idle") set(run, "rss_per_vu_kib", v[run, "rss_kib"] / idle_vus)
+      if (m == "many") set(run, "rss_per_vu_kib", v[run, "rss_kib"] / many_vus)
+      if (m == "many5k") set(run, "rss_per_vu_kib", v[run, "rss_kib"] / many5k_vus)
     }
     if (m == "scale") {
       vus = t; sub(/^[^-]*-/, "", vus); vus += 0
@@ -53,6 +57,20 @@ END {
     if (ok(run, "reqs")) {
       if (m == "open") set(run, "rate", v[run, "reqs"] / open_dur)
       if (m == "idle") set(run, "rate", v[run, "reqs"] / idle_dur)
+      if (m == "open40k") set(run, "rate", v[run, "reqs"] / open40k_dur)
+      # The closed model's rate against N ÷ (R + Z), R the tool's own mean response time (oha's
+      # -q is a rate, not a think time: no such ratio for it). wrk's Lua delay() comes before
+      # each connection's first request too, so its requests fill many_dur - many_think.
+      if (m == "many" || m == "many5k") {
+        set(run, "rate", v[run, "reqs"] / many_dur)
+        nv = (m == "many") ? many_vus : many5k_vus
+        if (t != "oha" && ok(run, "mean_ms")) {
+          nrz = nv / (v[run, "mean_ms"] / 1000 + many_think)
+          span = (t == "wrk" && many_dur > many_think) ? many_dur - many_think : many_dur
+          set(run, "rate_vs_nrz", v[run, "reqs"] / span / nrz)
+          if (ok(run, "steady_rps")) set(run, "steady_vs_nrz", v[run, "steady_rps"] / nrz)
+        }
+      }
       # Over the run's own length: requests completed during an overshoot count, and so does its time.
       if (m == "collapse") set(run, "rate", v[run, "reqs"] / (ok(run, "run_s") && v[run, "run_s"] > collapse_dur ? v[run, "run_s"] : collapse_dur))
     }
@@ -80,6 +98,7 @@ END {
   for (key in has) {
     split(key, q, SUBSEP)
     add(q[1], q[2], q[4], v[key])
+    if (runs_out != "") print q[1], q[2], q[3], q[4], v[key] > runs_out
   }
   for (id in n) {
     c = n[id]
