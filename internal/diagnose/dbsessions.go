@@ -73,8 +73,9 @@ func (c *context) busyInDB(d dbSessions, inUse float64, from, to int) bool {
 // figure (the exporter's own left out), and the words that count them
 // alone, in the DB ("in it") and beside the idle in a transaction.
 type sessions struct {
-	a, in       ref    // in: the pool's connections in use (median); PostgreSQL only
+	a, in       ref    // in: the pool's connections in use (median)
 	room        string // the pool-size remedy's lead when the DB had headroom (poolheadroom.go)
+	engine      string // the DB's engine (enginePostgres, engineMySQL)
 	count, inIt []any
 	sep         string // what follows inIt before the DB's CPU
 	held        []any
@@ -92,9 +93,10 @@ func (c *context) sessionEvidence(b *builder, d dbSessions, p pool, from, to int
 	if d.engine == engineMySQL {
 		a := b.add(c.fig(c.ofSeries(d.active), StatMedian, from, to, UnitCount, "DB threads running (executing or waiting inside the DB, the exporter's own among them; median)"))
 		n := b.add(c.fig(c.ofSeries(d.conns), StatMedian, from, to, UnitCount, "DB threads connected (median)"))
+		in := u()
 		b.evidence(a, "the DB's threads meanwhile (", name(titled(d.active)), ", medians): ", a, " running, the exporter's own among them, of ", n,
-			" connected, for ", u(), " connections in use: the connections were busy inside the DB, not held idle by the app")
-		return sessions{a: a, count: []any{a, d.noun}, inIt: []any{a, d.noun, " in it"}, sep: ", ",
+			" connected, for ", in, " connections in use: the connections were busy inside the DB, not held idle by the app")
+		return sessions{a: a, in: in, count: []any{a, d.noun}, inIt: []any{a, d.noun, " in it"}, sep: ", ",
 			held: []any{a, " threads running, the exporter's own among them, of ", n, " connected"}}
 	}
 	all := b.add(c.fig(c.ofSeries(d.active), StatMedian, from, to, UnitCount, "DB sessions active (executing or waiting inside the DB, postgres_exporter's own among them; median)"))

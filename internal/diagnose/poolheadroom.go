@@ -3,6 +3,8 @@ package diagnose
 import (
 	"math"
 	"strconv"
+
+	"github.com/loadlens/loadlens/internal/series"
 )
 
 // Thresholds of a full pool's DB with headroom (trial A3's c1-over: a pool
@@ -61,14 +63,16 @@ func (c *context) fullFromStartEvidence(b *builder, used ref, from, to int) {
 // CPU idled (used), no session queued on a lock at any scrape, and its
 // disk, or its reads from outside shared_buffers, could not have held the
 // sessions: each query's own time held the connections, and the pool's
-// size is the limit. PostgreSQL only: mysqld_exporter's figures are fewer.
+// size is the limit. PostgreSQL reads its exclusive locks; MySQL and
+// MariaDB the InnoDB row locks waited for (trial A5: a pool of 3 running
+// SELECT SLEEP(0.01) at 279 req/s read "a lock many requests wait on, or
+// I/O" with no row lock waited for and the disk idle).
 func (c *context) headroom(b *builder, d dbSessions, ss *sessions, act float64, used ref, cpu procCPU, from, to int) ([]any, bool) {
-	if d.engine != enginePostgres || act <= 0 {
+	if act <= 0 {
 		return nil, false
 	}
-	tuple, table := c.pgLockMode(pgTupleLock), c.pgLockMode("accessexclusivelock")
-	if tuple == nil || !(aggregate(c.values(c.ofSeries(tuple)), StatMax, from, to) == 0) ||
-		(table != nil && !(aggregate(c.values(c.ofSeries(table)), StatMax, from, to) == 0)) {
+	noLock, ok := c.noLockQueued(b, d.engine, from, to)
+	if !ok {
 		return nil, false
 	}
 	io, disk, ok := c.noIOWait(b, act, from, to)
@@ -76,11 +80,39 @@ func (c *context) headroom(b *builder, d dbSessions, ss *sessions, act float64, 
 		return nil, false
 	}
 	ss.room = "raise the pool's size (the DB had headroom: its CPU " + sig3(100*b.fig(used).Value) + "% " + cpu.what + ", no lock queued" + disk + ")"
-	t := b.add(c.fig(c.ofSeries(tuple), StatMax, from, to, UnitCount, "exclusive locks held (pg_locks_count, mode exclusivelock; the most at a scrape)"))
-	b.evidence(t, "locks meanwhile (", name(titled(tuple)), "): no exclusive or access-exclusive lock held at any scrape: no session queued on a row, an advisory or a table lock")
+	ss.engine = d.engine
+	noLock()
 	words := append(append([]any{": its connections were busy inside the DB ("}, ss.count...), ") while the DB had headroom (its CPU ", used, " ", cpu.what, ", no lock queued, ")
 	words = append(append(words, io...), "): each query's own time held them: the pool's ", ss.in, " connections are the limit")
 	return words, true
+}
+
+// noLockQueued reports whether no session queued on a lock at any scrape
+// over from–to, by the engine's own count, and returns what states it in
+// b; false when the count is not scraped or a lock was queued on.
+func (c *context) noLockQueued(b *builder, engine string, from, to int) (func(), bool) {
+	none := func(s *series.Series) bool { return aggregate(c.values(c.ofSeries(s)), StatMax, from, to) == 0 }
+	switch engine {
+	case enginePostgres:
+		tuple, table := c.pgLockMode(pgTupleLock), c.pgLockMode("accessexclusivelock")
+		if tuple == nil || !none(tuple) || (table != nil && !none(table)) {
+			return nil, false
+		}
+		return func() {
+			t := b.add(c.fig(c.ofSeries(tuple), StatMax, from, to, UnitCount, "exclusive locks held (pg_locks_count, mode exclusivelock; the most at a scrape)"))
+			b.evidence(t, "locks meanwhile (", name(titled(tuple)), "): no exclusive or access-exclusive lock held at any scrape: no session queued on a row, an advisory or a table lock")
+		}, true
+	case engineMySQL:
+		s := c.set.Find(myLockWaits)
+		if len(s) == 0 || !none(s[0]) {
+			return nil, false
+		}
+		return func() {
+			w := b.add(c.fig(c.ofSeries(s[0]), StatMax, from, to, UnitCount, "InnoDB row locks being waited for (Innodb_row_lock_current_waits; the most at a scrape)"))
+			b.evidence(w, "row locks meanwhile (", name(titled(s[0])), "): ", w, " waited for at any scrape: no thread queued on a row lock")
+		}, true
+	}
+	return nil, false
 }
 
 // noIOWait states in b why the sessions did not wait on I/O: the DB
@@ -121,9 +153,17 @@ func (c *context) headroomRemedies(b *builder, ss sessions, from, to int) []stri
 	}
 	return []string{
 		lead,
-		"shorten the time each request holds a connection: the query's own time (pg_stat_statements' mean_exec_time; a sleep, a function that waits, a slow network to the DB) and any work the app does between acquiring the connection and releasing it",
+		"shorten the time each request holds a connection: the query's own time (" + queryTimeSource(ss.engine) + "; a sleep, a function that waits, a slow network to the DB) and any work the app does between acquiring the connection and releasing it",
 		"re-run at the rate you need once the pool is larger: a bigger pool moves the queue into the DB once its CPU, locks or disk fill",
 	}
+}
+
+// queryTimeSource names where an engine keeps its statements' mean time.
+func queryTimeSource(engine string) string {
+	if engine == engineMySQL {
+		return "performance_schema's events_statements_summary_by_digest, AVG_TIMER_WAIT"
+	}
+	return "pg_stat_statements' mean_exec_time"
 }
 
 // sig3 is v with 3 significant digits, as a remedy's text states a figure.
