@@ -333,6 +333,8 @@ func (c *context) cpuFinding(s cpuSubject, from, to int) Finding {
 	var behind bool
 	if !effect && base < 0 {
 		effect, behind, queued = c.queueEffect(b, s, from, to)
+	} else if !effect {
+		effect, queued = c.laterQueue(b, s, from, to)
 	}
 	held := !effect && base < 0 && c.heldThroughout(s, from, to)
 	var holdVUs []any

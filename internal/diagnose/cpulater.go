@@ -1,0 +1,41 @@
+package diagnose
+
+// laterQueue finds, in the open model, the load's effect of a CPU that
+// stayed at its limit after the 3 seconds loadEffect compares: the first 3
+// seconds inside the CPU's episode, after its onset, in which at least
+// satBehind × as many requests were offered as completed (and satBehindGap
+// more) while the CPU's median over them was still at its threshold. On a
+// ramp the CPU fills before the offered rate passes what it serves: trial
+// A5's Node service filled its one core at 0:19 with the offered rate at
+// 190/s, queued from 0:24 (240 served of 400 offered, latency 240 ms →
+// 3.47 s) with the core at 0.98–0.99 to the end, and read INFO "the
+// client's latency did not rise with it". A queue a full pool explains
+// (poolQueued) is left to the pool, and a host's CPU to the 3 seconds: the
+// generator and other processes share it (the catalogue's gc case: the
+// host full with the JVM's GC beside loadlens, the App's CPU the finding).
+// It returns a function that states it.
+func (c *context) laterQueue(b *builder, s cpuSubject, from, to int) (bool, func()) {
+	if !c.open || c.run == nil || s.host != nil {
+		return false, nil
+	}
+	for w := from + 1; w+2 <= to; w++ {
+		if v := aggregate(s.points, StatMedian, w, w+2); !(v >= s.thresh) {
+			continue
+		}
+		o := c.fig(c.client(SrcOffered), StatSum, w, w+2, UnitCount, "{requests} offered over 3 seconds with the CPU at its limit")
+		d := c.fig(c.client(SrcRequests), StatSum, w, w+2, UnitCount, "{requests} completed over the same 3 seconds")
+		if !(o.Value >= satBehind*d.Value && o.Value-d.Value >= satBehindGap) {
+			continue
+		}
+		if ok, _ := c.poolQueued(b, w, to); ok {
+			return false, nil
+		}
+		return true, func() {
+			or, dr := b.add(o), b.add(d)
+			b.evidence(dr, "the client from ", b.second(w, StatSecond, "the first of the 3 seconds the load queued"), " to ",
+				b.second(w+2, StatSecond, "the last of the 3 seconds the load queued"), ": ", dr, " "+c.counts().Many+" completed of ", or,
+				" offered: the load queued while this CPU stayed at its limit")
+		}
+	}
+	return false, nil
+}
