@@ -536,6 +536,13 @@ func (r *rawRun) source(t *testing.T, src string) perSec {
 			out[sec] = v * per
 		}
 		return out
+	case strings.HasPrefix(src, "one("):
+		s := r.series[src[len("one("):len(src)-1]]
+		out := perSec{}
+		for _, sec := range s.secs {
+			out[sec] = 1
+		}
+		return out
 	case strings.HasPrefix(src, "label("):
 		inner := src[len("label(") : len(src)-1]
 		label, key, _ := strings.Cut(inner, ", ")

@@ -16,3 +16,17 @@ func TestTrialA5CPULater(t *testing.T) {
 			[]string{"did not rise with it"}},
 	})
 }
+
+// TestTrialA5NodeEventLoop replays trial A5's Node service without a
+// cpu_limit label: prom-client's nodejs_ series beside its
+// process_cpu_seconds_total make its limit the event loop's one core
+// (one(KEY)). It ran at 0.98–0.99 cores for 35 s while its throughput
+// plateaued and read no CPU finding; the same service at 70 % of that
+// stays silent.
+func TestTrialA5NodeEventLoop(t *testing.T) {
+	replayTrials(t, []replayCase{
+		{"Node at its one core, no cpu_limit given", "trialA5-node-nolimit", KindCPUSaturation,
+			&expect{Critical, [2]int{18, 18}, [2]int{59, 59}, []string{"App CPU saturated: 100% of 1 core (process_cpu_seconds_total, role=app, target=node-app)"}, nil}, nil},
+		{"Node at 70 %: healthy", "trialA5-node70", KindCPUSaturation, nil, nil},
+	})
+}
