@@ -22,6 +22,11 @@ const (
 	// host), which no resampling within a run sees. Groups of runs measure
 	// that spread themselves and keep floorRelative.
 	floorBetweenRuns = 5 // percent
+	// floorMedianBetweenRuns is the least p50 change called between single
+	// runs: the same server run three times on a quiet CI host (others at
+	// 0.00 cores) moved its p50 by -7.4 % as a whole, in every second
+	// (a 5 ms sleep's wake-up, 0.4 ms), and the 5 % floor called it a change.
+	floorMedianBetweenRuns = 10 // percent
 	// floorTailBetweenRuns is floorBetweenRuns for p95 and p99, which
 	// scheduler wake-ups move more than the median: the same trial's p95
 	// moved +5.6 % as a whole between two runs on a quiet CI host.
@@ -428,7 +433,7 @@ func (v *Value) HeldBackByNoise(m Metric) bool {
 func runFloor(m Metric) float64 {
 	switch {
 	case m.isLatency() && m.Base() == P50:
-		return floorBetweenRuns
+		return floorMedianBetweenRuns
 	case m.isLatency():
 		return floorTailBetweenRuns
 	}
