@@ -30,7 +30,10 @@ type RunRecord struct {
 	Dir         string        `json:"dir"`
 	Error       string        `json:"error,omitempty"` // the run could not be made
 	Probe       *ClientResult `json:"probe,omitempty"` // a healthy case's second client during the run
-	Premise     *Premise      `json:"premise,omitempty"`
+	// TargetCoreBusy is a healthy case's target core's busy share over the
+	// hold (/proc/stat; 0: not measured)
+	TargetCoreBusy float64  `json:"target_core_busy,omitempty"`
+	Premise        *Premise `json:"premise,omitempty"`
 	// NoPremise says why the case's fault (or, for a healthy case, its
 	// health) did not happen in this run: not judged, and counted apart from
 	// a busy host's runs.
@@ -184,7 +187,11 @@ func (s *Session) runCase(ctx context.Context, c Case, rec *RunRecord) error {
 	if err := prepare(ctx, st.Base, c.Prepare); err != nil {
 		return err
 	}
-	s.warmup(ctx, st, load.Scenarios, load.Start, 1, 0)
+	warm := load.Start
+	if c.Warm > 0 {
+		warm = c.Warm
+	}
+	s.warmup(ctx, st, load.Scenarios, warm, 1, 0)
 	if err := prepare(ctx, st.Base, c.Prepare); err != nil { // the warm-up issued coupons too
 		return err
 	}
@@ -203,15 +210,27 @@ func (s *Session) runCase(ctx context.Context, c Case, rec *RunRecord) error {
 	var inv Invocation
 	var fs []Finding
 	premise := func() (*ClientResult, string) { return nil, "" }
+	var core *coreWindow
 	err = s.Lab.WithReceiver(st.Traces != "", func() (err error) {
 		if len(c.Must) == 0 {
 			premise = s.probe(ctx, st, load)
+			if s.Lab.Layout.Target >= 0 {
+				core = watchCore(s.Lab.Layout.Target, load.Ramp+time.Second, load.Duration())
+			}
 		}
 		inv, fs, err = s.Lab.LL.RunTest(ctx, rec.Dir, test)
 		return err
 	})
 	probe, unhealthy := premise()
 	rec.Probe = probe
+	if core != nil {
+		if share, ok := core.busy(); ok {
+			rec.TargetCoreBusy = share
+			if why := coreBusyWhy(s.Lab.Layout.Target, share); unhealthy == "" {
+				unhealthy = why
+			}
+		}
+	}
 	if c.GCShare > 0 {
 		// the hold, from a second after the ramp (loadlens starts its load a moment after its process)
 		p := gcShare(st.Main.GCLog, t0.Add(load.Ramp+time.Second), t0.Add(load.Duration()+time.Second), c.GCShare)

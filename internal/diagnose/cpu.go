@@ -242,16 +242,25 @@ func (c *context) threadLimit(s *series.Series) string {
 	return c.eventLoopCore(s)
 }
 
+// eventLoopMost is the most cores one Node.js process is read at before
+// its CPU is more than its event loop's (GC and libuv's threads add a little).
+const eventLoopMost = 1.2
+
 // eventLoopCore returns the source one(KEY), one core at each point of s,
 // when s is a process's CPU time and its scrape is a Node.js process's
 // (prom-client's nodejs_ series beside it): its JavaScript runs on one
 // thread, so its event loop is full at one core whatever its host has.
 // Trial A5's Node service, flat at 0.98–0.99 cores for 35 s while its
 // throughput plateaued at 244 req/s, got no CPU finding without a
-// cpu_limit label. "" otherwise.
+// cpu_limit label. "" otherwise, and when s ever read above eventLoopMost.
 func (c *context) eventLoopCore(s *series.Series) string {
 	if s.Name != "process_cpu_seconds_total" {
 		return ""
+	}
+	for _, p := range s.Points {
+		if p.Value > eventLoopMost { // worker threads, or prom-client's cluster sum: more than one event loop
+			return ""
+		}
 	}
 	n, v := scrapeOf(s)
 	if n == "" {
