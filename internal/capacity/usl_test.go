@@ -229,3 +229,46 @@ func TestUSLPeakOnlyWithinReach(t *testing.T) {
 		})
 	}
 }
+
+// TestUSLNeverAPeakAboveATargetDrivenPastItsLimit: trial A6's 2-slot ×
+// 20 ms service passed 50, 75, 93.8 and 98.4/s, completed 97.1 and
+// 97.9 req/s at 112 and 103/s offered, and the fit on the passed steps
+// said "peak 111 req/s". When a clean step fell behind, a peak more than
+// 10 % above every clean step's throughput is not shown; without such a
+// step (the search never reached the limit) it still is.
+func TestUSLNeverAPeakAboveATargetDrivenPastItsLimit(t *testing.T) {
+	step := func(rate, x, n float64, offered, completed int64, passed bool) Record {
+		return Record{StepResult: StepResult{Rate: rate, Throughput: x, Concurrency: n, Passed: passed,
+			Offered: offered, Completed: completed}, Attempt: 1, Judged: true}
+	}
+	passed := []Record{ // the trial's steps (capacity.json): the fit on them peaks at 111 req/s, 3.87 in flight
+		step(50, 49.97, 1.052, 1500, 1499, true),
+		step(75, 74.97, 1.565, 2250, 2249, true),
+		step(93.75, 93.7, 2.021, 2813, 2811, true),
+		step(98.44, 98.17, 6.814, 2953, 2945, true),
+	}
+	behind := []Record{step(112.5, 97.07, 237.1, 3375, 2912, false), step(103.13, 97.93, 79.02, 3094, 2938, false)}
+	notBehind := []Record{step(112.5, 97.07, 237.1, 3375, 3300, false)} // completed within 5 % of what it was offered
+	busyBehind := behind[1]
+	busyBehind.Busy = "the generator's scheduling lag p99 reached 300ms (limit 100ms)"
+	tests := []struct {
+		name  string
+		steps []Record
+		shown bool
+		note  string
+	}{
+		{"the passed steps alone", passed, true, ""},
+		{"two steps fell behind", append(slices.Clone(passed), behind...), false,
+			"the USL does not fit these points: its peak 111 req/s is more than 10% above the 98.2 req/s the steps completed at most, and the target fell behind at 103 iterations/s (97.9 req/s done)"},
+		{"a failing step that kept up", append(slices.Clone(passed), notBehind...), true, ""},
+		{"a busy step's shortfall is not the target's", append(slices.Clone(passed), busyBehind), true, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f, note := fitSteps(tc.steps, 0.01, units.Unit{})
+			if (f != nil) != tc.shown || note != tc.note {
+				t.Fatalf("fit %+v, note %q; want shown=%v, note %q", f, note, tc.shown, tc.note)
+			}
+		})
+	}
+}

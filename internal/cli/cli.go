@@ -150,8 +150,8 @@ func usage(w io.Writer) {
 			writeCommandLine(w, s.usage, s.help)
 		}
 	}
-	fmt.Fprintf(w, "\nexit codes: %d passed · %d a threshold failed · %d bad usage or test file · %d run failed or stopped\n",
-		app.ExitOK, app.ExitThresholdFailed, app.ExitBadInput, app.ExitRunFailed)
+	fmt.Fprintf(w, "\nexit codes: %d passed · %d a threshold failed · %d a gate could not judge (compare, history,\n  capacity) · %d bad usage or test file · %d run failed or stopped\n",
+		app.ExitOK, app.ExitThresholdFailed, app.ExitNotJudged, app.ExitBadInput, app.ExitRunFailed)
 	fmt.Fprintln(w, "`loadlens <command> -h` lists a command's flags")
 }
 

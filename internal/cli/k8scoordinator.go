@@ -16,7 +16,7 @@ import (
 	"github.com/loadlens/loadlens/internal/live"
 )
 
-const k8sCoordinatorUsage = "k8s coordinator <test.yaml> --run NAME --agents N [flags] (in the coordinator's pod)"
+const k8sCoordinatorUsage = "k8s coordinator <test.yaml> --run NAME --agents N [flags]"
 
 // coordinatorFlags are what the coordinator's pod is started with.
 type coordinatorFlags struct {
