@@ -21,14 +21,19 @@ type coreTicks struct{ busy, all float64 }
 
 // readCore reads CPU cpu's ticks from a /proc/stat.
 func readCore(statPath string, cpu int) (coreTicks, bool) {
+	return readCPULine(statPath, "cpu"+strconv.Itoa(cpu))
+}
+
+// readCPULine reads the ticks of /proc/stat's line named name: "cpu" for
+// the host's, "cpuN" for one CPU's.
+func readCPULine(statPath, name string) (coreTicks, bool) {
 	b, err := os.ReadFile(statPath)
 	if err != nil {
 		return coreTicks{}, false
 	}
-	name := "cpu" + strconv.Itoa(cpu)
 	for _, line := range strings.Split(string(b), "\n") {
 		fs := strings.Fields(line)
-		if len(fs) < 6 || fs[0] != name {
+		if len(fs) < 5 || fs[0] != name {
 			continue
 		}
 		var t coreTicks

@@ -25,26 +25,8 @@ type hostSample struct {
 
 // readHost reads /proc/stat's busy time: every mode but idle and iowait.
 func readHost(statPath string) (busy float64, ok bool) {
-	b, err := os.ReadFile(statPath)
-	if err != nil {
-		return 0, false
-	}
-	line, _, _ := strings.Cut(string(b), "\n")
-	fs := strings.Fields(line)
-	if len(fs) < 5 || fs[0] != "cpu" {
-		return 0, false
-	}
-	for i, f := range fs[1:] {
-		v, _ := strconv.ParseFloat(f, 64)
-		if i == 3 || i == 4 { // idle, iowait
-			continue
-		}
-		if i >= 8 { // guest and guest_nice are already in user and nice
-			break
-		}
-		busy += v
-	}
-	return busy, true
+	t, ok := readCPULine(statPath, "cpu")
+	return t.busy, ok
 }
 
 // procStat is what /proc/<pid>/stat says of one process.
