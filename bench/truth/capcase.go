@@ -44,10 +44,14 @@ type SearchScore struct {
 	Truth        float64         `json:"truth"`             // the capacity scored against: the sweep's, or loadlens's rate when the recheck held
 }
 
-// stepHold is how long each sweep and capacity step holds its rate.
-func (s *Session) stepHold() time.Duration {
-	if s.Quick {
+// stepHold is how long each of a case's sweep and capacity steps holds
+// its rate.
+func (s *Session) stepHold(c CapCase) time.Duration {
+	switch {
+	case s.Quick:
 		return 5 * time.Second
+	case c.Hold > 0:
+		return c.Hold
 	}
 	return 10 * time.Second
 }
@@ -117,7 +121,7 @@ func (s *Session) stepper(st *Stack, c CapCase) (func(context.Context, float64) 
 		before, err := counter.Counts(ctx)
 		t0 := time.Now()
 		seed++
-		cr := client.Step(ctx, c.Scenarios, r, s.stepHold(), seed)
+		cr := client.Step(ctx, c.Scenarios, r, s.stepHold(c), seed)
 		st := SweepStep{Client: cr, Other: s.Lab.Meter.Window(t0, time.Now())}
 		after, err2 := counter.Counts(ctx)
 		if err != nil || err2 != nil {
@@ -166,7 +170,7 @@ func (s *Session) search(ctx context.Context, st *Stack, c CapCase, rep int, dir
 		sc.Unjudged = err.Error()
 		return sc
 	}
-	load := flat(c.Scenarios, c.Start*4, s.stepHold()) // capacity's default start is a quarter of the test's peak
+	load := flat(c.Scenarios, c.Start*4, s.stepHold(c)) // capacity's default start is a quarter of the test's peak
 	tf := TestFile{Name: "truth-" + c.ID, BaseURL: st.Base, Load: load, SLO: c.SLO, Targets: st.Targets, TracesListen: st.Traces}
 	test := filepath.Join(rdir, "test.yaml")
 	if err := os.WriteFile(test, []byte(tf.YAML()), 0o644); err != nil {
@@ -177,7 +181,7 @@ func (s *Session) search(ctx context.Context, st *Stack, c CapCase, rep int, dir
 	t0 := time.Now()
 	var inv Invocation
 	err := s.Lab.WithReceiver(st.Traces != "", func() (err error) {
-		inv, err = s.Lab.LL.Exec(ctx, rdir, "capacity", "capacity", test, "--hold", seconds(s.stepHold()),
+		inv, err = s.Lab.LL.Exec(ctx, rdir, "capacity", "capacity", test, "--hold", seconds(s.stepHold(c)),
 			"--start", rate(c.Start), "--budget", "4m", "--results", "results")
 		return err
 	})

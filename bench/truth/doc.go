@@ -30,6 +30,11 @@ func writeDoc(w io.Writer, r *Report) {
 		r.Date.UTC().Format("2006-01-02 15:04 MST"), r.Commit, m.Host, m.CPU, units.Count(int64(m.CPUs)), m.Kernel,
 		m.CPUMode, m.Layout, r.Repeat, units.Duration(time.Duration(r.WallS*float64(time.Second)).Round(time.Second)),
 		units.Cores(r.Other.Mean), units.Cores(r.Other.Max))
+	if r.Sessions > 1 {
+		fmt.Fprintf(w, "Joined from %s sessions by `-merge`: each ran the same tested code (loadlens, its modules and this\n"+
+			"harness: fingerprint `%s`), so their repetitions count as one catalogue; the wall time is their sum.\n\n",
+			units.Count(int64(r.Sessions)), r.Tested)
+	}
 	writeMisses(w, r.Misses)
 	writeRules(w, r.Rules)
 	writeCases(w, r.Cases)

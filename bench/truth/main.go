@@ -36,6 +36,8 @@ type Config struct {
 	Busy   float64       // cores other processes may use during a run before it is unjudged
 	Wait   time.Duration // how long to wait for a quiet host before each run
 	Spring string        // truthapp's sources, with build.sh
+	Merge  []string      // saved sessions' results to join instead of running
+	Save   bool          // keep the raw results under bench/truth/results for a later -merge
 }
 
 var (
@@ -58,7 +60,11 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	rep, err := Run(ctx, cfg)
+	run := Run
+	if len(cfg.Merge) > 0 {
+		run = Merge
+	}
+	rep, err := run(ctx, cfg)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "truth:", err)
 		os.Exit(2)
@@ -84,6 +90,8 @@ func parseFlags(args []string) (Config, error) {
 	busy := fs.Float64("busy", 0.5, "cores other processes may use on average during a run before it is unjudged")
 	wait := fs.Duration("wait", 3*time.Minute, "how long to wait, before each run, for other processes to use less than -busy")
 	spring := fs.String("spring", "", "truthapp's sources with build.sh (default bench/truth/spring under the module)")
+	merge := fs.String("merge", "", "join these sessions' results.json (comma-separated, .gz too) of the same tested code into one score; runs nothing")
+	save := fs.Bool("save", false, "keep the raw results under bench/truth/results for a later -merge (always for the whole catalogue)")
 	if err := fs.Parse(args); err != nil {
 		return Config{}, err
 	}
@@ -93,12 +101,18 @@ func parseFlags(args []string) (Config, error) {
 	if *repeat < 1 {
 		return Config{}, fmt.Errorf("-repeat %d: at least 1", *repeat)
 	}
-	cfg := Config{Repeat: *repeat, Quick: *quick, Out: *out, Doc: *doc, Busy: *busy, Wait: *wait, Spring: *spring}
+	cfg := Config{Repeat: *repeat, Quick: *quick, Out: *out, Doc: *doc, Busy: *busy, Wait: *wait, Spring: *spring, Save: *save}
 	if *cases != "" {
 		cfg.Cases = strings.Split(*cases, ",")
 	}
+	if *merge != "" {
+		cfg.Merge = strings.Split(*merge, ",")
+	}
 	if cfg.Quick && len(cfg.Cases) > 0 {
 		return Config{}, errors.New("-quick and -cases: choose one")
+	}
+	if len(cfg.Merge) > 0 && (cfg.Quick || len(cfg.Cases) > 0 || cfg.Save) {
+		return Config{}, errors.New("-merge runs nothing: it takes no -quick, -cases or -save")
 	}
 	return cfg, nil
 }
@@ -126,5 +140,8 @@ func (c *Config) defaults(root string, now time.Time) {
 	}
 	if c.Doc == "" && !c.Quick && len(c.Cases) == 0 {
 		c.Doc = filepath.Join(root, "docs", "accuracy.md")
+	}
+	if !c.Quick && len(c.Cases) == 0 {
+		c.Save = true // the whole catalogue's sessions add up to the repetitions the score needs
 	}
 }

@@ -24,6 +24,8 @@ type Machine struct {
 type Report struct {
 	Date      time.Time       `json:"date"`
 	Commit    string          `json:"commit"`
+	Tested    string          `json:"tested,omitempty"`   // fingerprint of the code under test; "" for uncommitted code
+	Sessions  int             `json:"sessions,omitempty"` // how many sessions a merged report joins
 	Machine   Machine         `json:"machine"`
 	WallS     float64         `json:"wall_s"`
 	Other     Busy            `json:"other_cores"` // other processes' CPU over the whole session

@@ -191,7 +191,8 @@ func (s *Session) runCase(ctx context.Context, c Case, rec *RunRecord) error {
 	if c.Warm > 0 {
 		warm = c.Warm
 	}
-	s.warmup(ctx, st, load.Scenarios, warm, 1, 0)
+	s.warmup(ctx, st, load.Scenarios, warm, 1, c.WarmHold)
+
 	if err := prepare(ctx, st.Base, c.Prepare); err != nil { // the warm-up issued coupons too
 		return err
 	}

@@ -107,7 +107,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.Quick {
 		repeat = 1
 	}
-	rep := &Report{Date: began, Commit: commit(root), Machine: describeMachine(), Repeat: repeat, Busy: cfg.Busy, Quick: cfg.Quick}
+	rep := &Report{Date: began, Commit: commit(root), Tested: fingerprint(root), Machine: describeMachine(), Repeat: repeat, Busy: cfg.Busy, Quick: cfg.Quick}
 	rep.Machine.CPUMode, rep.Machine.Layout = lab.CPUMode(), describeLayout(lab.Layout)
 	sess.runAll(ctx, rep, cs, caps, pairs, repeat)
 	rep.WallS, rep.Other = time.Since(began).Seconds(), lab.Meter.Window(began, time.Now())
@@ -117,7 +117,55 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err := write(rep, out, cfg.Doc); err != nil {
 		return rep, err
 	}
+	if cfg.Save && !cfg.Quick {
+		keep(root, rep)
+	}
 	return rep, ctx.Err()
+}
+
+// keep saves a session's raw results for a later -merge, when a commit
+// says what it measured.
+func keep(root string, rep *Report) {
+	if rep.Tested == "" {
+		logf("results not kept for -merge: the tested code had uncommitted changes")
+		return
+	}
+	path, err := saveReport(root, rep)
+	if err != nil {
+		logf("results not kept for -merge: %v", err)
+		return
+	}
+	logf("kept %s for -merge (commit it beside the code it tested)", path)
+}
+
+// Merge joins saved sessions into one score and writes docs/accuracy.md.
+func Merge(_ context.Context, cfg Config) (*Report, error) {
+	root, err := moduleRoot()
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Doc == "" {
+		cfg.Doc = filepath.Join(root, "docs", "accuracy.md")
+	}
+	var reps []*Report
+	for _, p := range cfg.Merge {
+		r, err := readReport(p)
+		if err != nil {
+			return nil, err
+		}
+		reps = append(reps, r)
+	}
+	m, err := mergeReports(reps)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	writeDoc(&b, m)
+	if err := os.WriteFile(cfg.Doc, b.Bytes(), 0o644); err != nil {
+		return m, err
+	}
+	logf("wrote %s from %d sessions", cfg.Doc, len(reps))
+	return m, nil
 }
 
 // write writes the raw results into out and the tables into doc ("" for none).
