@@ -44,6 +44,10 @@ type SearchScore struct {
 	Truth        float64         `json:"truth"`             // the capacity scored against: the sweep's, or loadlens's rate when the recheck held
 }
 
+// searchBudget is a search's time: 4 minutes, or 16 steps when they are
+// longer (run 7's mix search at 30 s steps spent 4 minutes before it converged).
+func searchBudget(hold time.Duration) time.Duration { return max(4*time.Minute, 16*hold) }
+
 // stepHold is how long each of a case's sweep and capacity steps holds
 // its rate.
 func (s *Session) stepHold(c CapCase) time.Duration {
@@ -77,7 +81,7 @@ func (s *Session) RunCapacity(ctx context.Context, c CapCase, repeat int) CapRec
 		rec.Error = err.Error()
 		return rec
 	}
-	s.warmup(ctx, st, c.Scenarios, c.Start, 1.5, 0) // starts are a tenth to a third of the capacities
+	s.warmup(ctx, st, c.Scenarios, c.Start, 1.5, 0, 0) // starts are a tenth to a third of the capacities
 	step, closeStep := s.stepper(st, c)
 	defer closeStep()
 	sw := s.sweep(ctx, step, c)
@@ -182,7 +186,7 @@ func (s *Session) search(ctx context.Context, st *Stack, c CapCase, rep int, dir
 	var inv Invocation
 	err := s.Lab.WithReceiver(st.Traces != "", func() (err error) {
 		inv, err = s.Lab.LL.Exec(ctx, rdir, "capacity", "capacity", test, "--hold", seconds(s.stepHold(c)),
-			"--start", rate(c.Start), "--budget", "4m", "--results", "results")
+			"--start", rate(c.Start), "--budget", seconds(searchBudget(s.stepHold(c))), "--results", "results")
 		return err
 	})
 	sc.Other, sc.Exit = s.Lab.Meter.Window(t0, time.Now()), inv.Exit

@@ -61,7 +61,7 @@ func (s *Session) runForCompare(ctx context.Context, name string, rep int, f flo
 	if s.Quick {
 		hold = 0
 	}
-	s.warmup(ctx, st, load.Scenarios, load.Start, 2, hold)
+	s.warmup(ctx, st, load.Scenarios, load.Start, 2, 0, hold)
 	s.Lab.Meter.WaitQuiet(ctx, s.Busy, 3*time.Second, s.Wait)
 	tf := TestFile{Name: "truth-" + name, BaseURL: st.Base, Load: load, SLO: defaultSLO, Targets: st.Targets, TracesListen: st.Traces}
 	test := filepath.Join(r.dir, "test.yaml")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net/http"
@@ -52,13 +53,13 @@ type Session struct {
 }
 
 // warmup loads a fresh target before it is measured, on its endpoints,
-// in steps ×1.5 from an eighth of r × up to r × up, as the sweeps climb,
-// then holds r × up for hold (0: not at all).
+// in steps of each (0: 10 s) ×1.5 from an eighth of r × up to r × up, as
+// the sweeps climb, then holds r × up for hold (0: not at all).
 // A JVM's first thousands of requests are its compiler's: a fresh one sent
 // 573/s after three 10 s steps stopped answering for good (70 % of what a
 // sweep's gentler climb held on another fresh one).
-func (s *Session) warmup(ctx context.Context, st *Stack, scs []Scenario, r, up float64, hold time.Duration) {
-	d := 10 * time.Second
+func (s *Session) warmup(ctx context.Context, st *Stack, scs []Scenario, r, up float64, each, hold time.Duration) {
+	d := cmp.Or(each, 10*time.Second)
 	if s.Quick {
 		d = 5 * time.Second
 	}
@@ -68,15 +69,18 @@ func (s *Session) warmup(ctx context.Context, st *Stack, scs []Scenario, r, up f
 	if s.Quick {
 		step = 2 // the test command's subset: 4 steps of 5 s (its rates are low, its JVM case a pool's)
 	}
+	var last ClientResult
 	for rate := top / 8; ctx.Err() == nil; rate *= step { // at most 7 steps
-		c.Step(ctx, scs, max(1, min(rate, top)), d, 1)
+		last = c.Step(ctx, scs, max(1, min(rate, top)), d, 1)
 		if rate >= top {
 			break
 		}
 	}
 	if hold > 0 && ctx.Err() == nil {
-		c.Step(ctx, scs, top, hold, 2)
+		last = c.Step(ctx, scs, top, hold, 2)
 	}
+	// what the target was like when measuring began: a collapse here is the case's, not loadlens's
+	logf("  warm-up's last step %.4g/s: p95 %s, %d of %d failed", last.Rate, last.P95.Round(time.Millisecond/10), last.Failed, last.Sent)
 }
 
 // probeRate is the healthy cases' second client's rate: a few requests a
@@ -191,7 +195,7 @@ func (s *Session) runCase(ctx context.Context, c Case, rec *RunRecord) error {
 	if c.Warm > 0 {
 		warm = c.Warm
 	}
-	s.warmup(ctx, st, load.Scenarios, warm, 1, c.WarmHold)
+	s.warmup(ctx, st, load.Scenarios, warm, 1, c.WarmStep, c.WarmHold)
 
 	if err := prepare(ctx, st.Base, c.Prepare); err != nil { // the warm-up issued coupons too
 		return err
