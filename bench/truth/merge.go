@@ -148,9 +148,7 @@ func mergeReports(reps []*Report) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	m.Rules, m.Cases, m.CmpScore = scoreRules(cs, m.Runs), scoreCases(cs, m.Runs), scoreCompares(pairs, m.Compares)
-	m.BusyNamed = scoreBusy(m.Runs)
-	m.Misses = Misses(m.Rules, scoredCaps(m.Caps), m.CmpScore)
+	m.score(cs, pairs)
 	return m, nil
 }
 

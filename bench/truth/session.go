@@ -111,9 +111,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	rep.Machine.CPUMode, rep.Machine.Layout = lab.CPUMode(), describeLayout(lab.Layout)
 	sess.runAll(ctx, rep, cs, caps, pairs, repeat)
 	rep.WallS, rep.Other = time.Since(began).Seconds(), lab.Meter.Window(began, time.Now())
-	rep.Rules, rep.Cases, rep.CmpScore = scoreRules(cs, rep.Runs), scoreCases(cs, rep.Runs), scoreCompares(pairs, rep.Compares)
-	rep.BusyNamed = scoreBusy(rep.Runs)
-	rep.Misses = Misses(rep.Rules, scoredCaps(rep.Caps), rep.CmpScore)
+	rep.score(cs, pairs)
 	if err := write(rep, out, cfg.Doc); err != nil {
 		return rep, err
 	}
@@ -159,13 +157,7 @@ func Merge(_ context.Context, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	var b bytes.Buffer
-	writeDoc(&b, m)
-	if err := os.WriteFile(cfg.Doc, b.Bytes(), 0o644); err != nil {
-		return m, err
-	}
-	logf("wrote %s from %d sessions", cfg.Doc, len(reps))
-	return m, nil
+	return m, writeDocFile(m, cfg.Doc)
 }
 
 // write writes the raw results into out and the tables into doc ("" for none).
@@ -176,6 +168,11 @@ func write(rep *Report, out, doc string) error {
 	if doc == "" {
 		return nil
 	}
+	return writeDocFile(rep, doc)
+}
+
+// writeDocFile writes the accuracy tables into doc.
+func writeDocFile(rep *Report, doc string) error {
 	var b bytes.Buffer
 	writeDoc(&b, rep)
 	if err := os.WriteFile(doc, b.Bytes(), 0o644); err != nil {
@@ -183,6 +180,14 @@ func write(rep *Report, out, doc string) error {
 	}
 	logf("wrote %s", doc)
 	return nil
+}
+
+// score scores the report's runs, searches and comparisons against the
+// cases and pairs they ran.
+func (r *Report) score(cs []Case, pairs []ComparePair) {
+	r.Rules, r.Cases, r.CmpScore = scoreRules(cs, r.Runs), scoreCases(cs, r.Runs), scoreCompares(pairs, r.Compares)
+	r.BusyNamed = scoreBusy(r.Runs)
+	r.Misses = Misses(r.Rules, scoredCaps(r.Caps), r.CmpScore)
 }
 
 // runAll runs capacity cases first (the healthy cases' load is a share of
