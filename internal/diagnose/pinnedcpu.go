@@ -146,12 +146,13 @@ func (c *context) pinnedViews() []targetCPUs {
 			if !c.hostOf(h, p.s) {
 				continue
 			}
-			own, _ := c.ratio(p.cores, p.count)
+			count := c.latestAt(p.count, p.cores)
+			own, _ := c.ratio(p.cores, count)
 			near := c.neighbours(p.s)
 			for i, cpu := range h.cpus {
 				rest := append(append([]oneCPU(nil), h.cpus[:i]...), h.cpus[i+1:]...)
 				out = append(out, targetCPUs{name: roleName(p.s), proc: procOf(p.s), label: cpu.label, busy: cpu.source, own: own,
-					ownCores: p.cores, cpus: p.count, cpusWhat: "the CPU it may run on (" + titled(p.countOf) + ")",
+					ownCores: p.cores, cpus: count, cpusWhat: "the CPU it may run on (" + titled(p.countOf) + ")",
 					also: c.placed(cpu, rest, p.cores, near), rest: rest})
 			}
 		}
@@ -220,7 +221,7 @@ func (c *context) pinnedProcs() []pinnedProc {
 			one = one && q.Value == 1
 		}
 		if one {
-			out = append(out, pinnedProc{s: p.s, cores: p.cores, count: c.ofSeries(count), countOf: count})
+			out = append(out, pinnedProc{s: p.s, cores: c.freshestCores(p), count: c.ofSeries(count), countOf: count})
 		}
 	}
 	return out

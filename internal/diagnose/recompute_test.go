@@ -478,6 +478,11 @@ func (r *rawRun) source(t *testing.T, src string) perSec {
 		return out
 	case strings.HasPrefix(src, "cpu_busy("):
 		return r.cpuBusy(t, src[len("cpu_busy("):len(src)-1])
+	case strings.HasPrefix(src, "held(") && strings.Contains(src, ")@"):
+		i := strings.LastIndex(src, ")@")
+		return heldAt(r.source(t, src[len("held("):i]), r.source(t, src[i+2:]))
+	case strings.HasPrefix(src, "own("):
+		return r.freshestCores(t, src[len("own("):len(src)-1])
 	case strings.HasPrefix(src, "busy(") || strings.HasPrefix(src, "sum("):
 		inner := src[strings.IndexByte(src, '(')+1 : len(src)-1]
 		name, want := keyLabels(inner)
@@ -857,4 +862,54 @@ func rawCheckCount(name, status string, c metrics.CheckSecond) int64 {
 		return c.Passes + c.Fails
 	}
 	return c.Fails
+}
+
+// heldAt is, at each second of at, the latest value of src at or before it
+// however old, or src's first value before it had one.
+func heldAt(src, at perSec) perSec {
+	var secs []int
+	for sec := range src {
+		secs = append(secs, sec)
+	}
+	sort.Ints(secs)
+	out := perSec{}
+	for sec := range at {
+		if len(secs) == 0 {
+			break
+		}
+		i := sort.SearchInts(secs, sec+1) - 1
+		out[sec] = src[secs[max(i, 0)]]
+	}
+	return out
+}
+
+// freshestCores is a process's cores (key: its CPU-time counter) at each
+// second its counter or its role's one container read them, the larger
+// where both did.
+func (r *rawRun) freshestCores(t *testing.T, key string) perSec {
+	name, labels := keyLabels(key)
+	per := 1.0
+	if strings.HasSuffix(name, "_ns_total") {
+		per = 1e-9
+	}
+	out := perSec{}
+	for sec, v := range r.stored(t, key) {
+		out[sec] = v * per
+	}
+	role := r.series[key].labels["role"]
+	var cont []string
+	for k, s := range r.series {
+		if s.name == "container_cpu_usage_seconds_total" && role != "" && s.labels["role"] == role {
+			cont = append(cont, k)
+		}
+	}
+	if len(cont) != 1 {
+		t.Fatalf("own(%s) %s: %d containers of role %q, want 1", key, labels, len(cont), role)
+	}
+	for sec, v := range r.stored(t, cont[0]) {
+		if w, ok := out[sec]; !ok || v > w {
+			out[sec] = v
+		}
+	}
+	return out
 }

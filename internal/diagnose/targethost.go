@@ -117,8 +117,9 @@ func (c *context) nodeViews() []targetCPUs {
 			if p.s.Label("role") != role || procOf(p.s) == "" {
 				continue
 			}
-			own, _ := c.ratioLatest(p.cores, count)
-			out = append(out, targetCPUs{name: roleName(p.s), proc: procOf(p.s), label: h.label, busy: h.source, own: own, ownCores: p.cores, cpus: count,
+			cores := c.freshestCores(p)
+			own, _ := c.ratioLatest(cores, count)
+			out = append(out, targetCPUs{name: roleName(p.s), proc: procOf(p.s), label: h.label, busy: h.source, own: own, ownCores: cores, cpus: count,
 				cpusWhat: "the host's CPUs"})
 		}
 	}

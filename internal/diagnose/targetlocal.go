@@ -25,9 +25,10 @@ func (c *context) localViews() []targetCPUs {
 		if _, v := scrapeOf(p.s); v == "" || p.s.Label("target") != v || !slices.Contains(c.local, v) {
 			continue
 		}
-		own, _ := c.ratioLatest(p.cores, cpus)
+		cores := c.freshestCores(p)
+		own, _ := c.ratioLatest(cores, cpus)
 		out = append(out, targetCPUs{name: roleName(p.s), proc: procOf(p.s), label: "loadlens_host_cpu_cores: loadlens's own host, the target's on loopback",
-			busy: busy, own: own, ownCores: p.cores, cpus: cpus, cpusWhat: "the host's CPUs", wholeHost: true})
+			busy: busy, own: own, ownCores: cores, cpus: cpus, cpusWhat: "the host's CPUs", wholeHost: true})
 	}
 	return out
 }
