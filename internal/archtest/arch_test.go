@@ -44,7 +44,7 @@ var table = map[string]row{
 	// bench/proto.sh's gRPC and WebSocket target (issue 24)
 	"bench/protoserve": {modules: list("github.com/coder/websocket", "google.golang.org/grpc")},
 	// the use cases, each a package on top of app's run lifecycle
-	"capacityrun": {imports: list("app", "capacity", "diagnose", "history", "metrics", "plan", "proc", "report", "series", "threshold", "units"), tests: list("sample")},
+	"capacityrun": {imports: list("app", "capacity", "diagnose", "history", "metrics", "plan", "proc", "report", "sample", "series", "threshold", "units")},
 	// the commands; the only package cmd/loadlens imports
 	"cli":          {imports: list("app", "capacity", "capacityrun", "comparerun", "demo", "demorun", "dist", "estimate", "estimaterun", "history", "historyrun", "importer", "importer/curl", "importer/har", "importer/k6", "importer/openapi", "k8s", "k8s/kapi", "live", "mock", "plan", "runs", "units"), tests: list("k8s/k8stest", "testkit"), modules: list("k8s.io/api", "k8s.io/apimachinery", "k8s.io/client-go")},
 	"cmd/loadlens": {imports: list("cli")},

@@ -73,12 +73,8 @@ func (s *search) ownErrors(r StepResult) string {
 	if share <= s.cfg.MaxErrorRate {
 		return ""
 	}
-	budget := "over the error budget of " + units.Share(s.cfg.MaxErrorRate)
-	if s.cfg.MaxErrorRate < 1e-6 { // `rate == 0` is a budget of 1e-9 (threshold.ErrorBudget)
-		budget = "where the SLO allows none"
-	}
 	return fmt.Sprintf("it answered %s of the %s with errors no late arrival of the generator explains (of %s errors it answered; %s, %s)",
-		units.Count(own), s.cfg.Unit.Or().Count(r.Requests), units.Count(answered), units.Percent(share), budget)
+		units.Count(own), s.cfg.Unit.Or().Count(r.Requests), units.Count(answered), units.Percent(share), s.budgetWords())
 }
 
 // bunched says how a step that failed on its errors alone, on a host its

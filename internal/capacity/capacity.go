@@ -90,6 +90,12 @@ type StepResult struct {
 	// raised what the target held no higher than on time (burst.go); 0
 	// when no second said.
 	Service time.Duration `json:"-"`
+	// TimedOut is how many of the step's requests got no complete answer
+	// within their timeout, and Timeout the shortest request timeout of the
+	// test: each waited at least that long, which the generator's lag and
+	// stall explain only when they are near it (timedOut.go).
+	TimedOut int64         `json:",omitempty"`
+	Timeout  time.Duration `json:",omitempty"`
 	// Seconds are the step's errors and the generator's bursts second by
 	// second from the hold's start (Seconds[i] is its second i), from which
 	// the search tells the target's own errors from those a burst could

@@ -225,7 +225,9 @@ const errorBudget = "error budget:"
 // when the mean latency less twice the lag p99 and twice the longest
 // scheduling latency is still past the SLO's latency limit, or when the
 // errors the target answered past what the generator's bursts explain are
-// past the error budget (burst.go), or when the target completed less than
+// past the error budget (burst.go), or when it left requests unanswered
+// past the error budget for a timeout at least twice what twice the lag and
+// twice the stall add up to (timedout.go), or when the target completed less than
 // it was offered by more than the lag and the stall carry past the hold
 // (behind.go); a failure the step's diagnosis
 // distrusts and no figure bounds is never judged, nor one whose drops past
@@ -248,6 +250,10 @@ func (s *search) hostsDoing(rec *Record) bool {
 		return true // other processes took the target's CPU: its latency, shortfall and errors are the host's, whatever the lag
 	}
 	if why := s.ownErrors(rec.StepResult); why != "" {
+		rec.Stands = why
+		return false
+	}
+	if why := s.ownTimeouts(rec.StepResult); why != "" {
 		rec.Stands = why
 		return false
 	}

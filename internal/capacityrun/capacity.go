@@ -23,6 +23,7 @@ import (
 	"github.com/loadlens/loadlens/internal/metrics"
 	"github.com/loadlens/loadlens/internal/plan"
 	"github.com/loadlens/loadlens/internal/report"
+	"github.com/loadlens/loadlens/internal/sample"
 	"github.com/loadlens/loadlens/internal/series"
 	"github.com/loadlens/loadlens/internal/threshold"
 	"github.com/loadlens/loadlens/internal/units"
@@ -170,6 +171,7 @@ func (s *stepRunner) RunStep(ctx context.Context, step capacity.Step) (capacity.
 		return capacity.StepResult{}, ctx.Err()
 	}
 	r := stepResult(in, step, s.latency)
+	r.Timeout = p.ShortestTimeout()
 	r.PoolBelowMax, r.DropWhy = poolBelowMax(p, in)
 	if h := host.Sample(); h.OK && h.CPUs > 0 {
 		r.HostCPU, r.HostSteal, r.HostKnown = h.Busy/float64(h.CPUs), h.Steal/float64(h.CPUs), true
@@ -235,6 +237,7 @@ func stepResult(in *report.Input, step capacity.Step, latency string) capacity.S
 	if tot.Requests > 0 {
 		r.ErrorRate = float64(failed) / float64(tot.Requests)
 	}
+	r.TimedOut = tot.Failures[sample.Timeout]
 	if h := tot.Duration; h != nil && h.Count() > 0 {
 		r.P95, r.P99, r.Mean = h.Quantile(95), h.Quantile(99), h.Mean()
 		r.Concurrency = r.Throughput * r.Mean.Seconds() // requests (sessions) in flight, whatever the SLO's latency
@@ -357,7 +360,7 @@ func capacityUnits(u units.Unit) map[string]string {
 		// Durations are Go's time.Duration, whole nanoseconds; a reader of an
 		// older file, which had no entry for them, reads the same numbers.
 		"Config.Hold": ns, "Config.Budget": ns, "Config.MaxLag": ns, "Config.RetryPause": ns, "Config.LatencyLimit": ns,
-		"Steps.P95": ns, "Steps.P99": ns, "Steps.Mean": ns, "Steps.LagP99": ns, "Steps.Stall": ns,
+		"Steps.P95": ns, "Steps.P99": ns, "Steps.Mean": ns, "Steps.LagP99": ns, "Steps.Stall": ns, "Steps.Timeout": ns,
 		"Knee.P95": ns, "Knee.Base": ns, "Knee.Limit": ns, "Knee.NextP95": ns,
 	}
 }
