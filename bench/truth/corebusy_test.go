@@ -3,7 +3,6 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -36,20 +35,30 @@ func TestReadCore(t *testing.T) {
 	}
 }
 
-func TestCoreBusyWhy(t *testing.T) {
+// TestCoreBusyMay: a healthy case's run whose target core was full may
+// fire a CPU finding, nothing else; below the threshold not even that.
+func TestCoreBusyMay(t *testing.T) {
+	healthy := Case{ID: "healthy-70"}
 	cases := []struct {
-		share float64
-		want  string // a part of the reason; "" for none
+		share          float64
+		cpuOK, otherOK bool
 	}{
-		{0.5, ""},
-		{0.899, ""},
-		{0.9, "CPU 1 was 90% busy"},
-		{0.97, "not healthy at this load"},
+		{0.5, false, false},
+		{0.899, false, false},
+		{0.9, true, false},
+		{1, true, false},
 	}
 	for _, tc := range cases {
-		got := coreBusyWhy(1, tc.share)
-		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
-			t.Errorf("coreBusyWhy(1, %v) = %q, want one with %q", tc.share, got, tc.want)
+		r := RunRecord{Case: healthy.ID, Judged: true, Fired: []string{"cpu-saturation:App", "saturation"}, MayAlso: coreBusyMay(tc.share)}
+		rows := map[string]RuleScore{}
+		for _, rs := range scoreRules([]Case{healthy}, []RunRecord{r}) {
+			rows[rs.Rule] = rs
+		}
+		if got := rows["cpu-saturation"].FiredAllowed == 1; got != tc.cpuOK {
+			t.Errorf("core %.3f busy: cpu-saturation allowed %v, want %v", tc.share, got, tc.cpuOK)
+		}
+		if got := rows["saturation"].FiredAllowed == 1; got != tc.otherOK || rows["saturation"].Fired != 1 {
+			t.Errorf("core %.3f busy: saturation allowed %v (fired %d), want %v", tc.share, got, rows["saturation"].Fired, tc.otherOK)
 		}
 	}
 }

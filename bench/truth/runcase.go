@@ -39,6 +39,10 @@ type RunRecord struct {
 	// health) did not happen in this run: not judged, and counted apart from
 	// a busy host's runs.
 	NoPremise string `json:"premise_not_met,omitempty"`
+	// MayAlso are rules the harness's own measure made fair in this run
+	// beside the case's must and may: a CPU finding where a healthy case's
+	// target core was full (coreBusyMay).
+	MayAlso []string `json:"may_also,omitempty"`
 }
 
 // Session is what every run of a harness session shares.
@@ -231,9 +235,7 @@ func (s *Session) runCase(ctx context.Context, c Case, rec *RunRecord) error {
 	if core != nil {
 		if share, ok := core.busy(); ok {
 			rec.TargetCoreBusy = share
-			if why := coreBusyWhy(s.Lab.Layout.Target, share); unhealthy == "" {
-				unhealthy = why
-			}
+			rec.MayAlso = coreBusyMay(share)
 		}
 	}
 	if c.GCShare > 0 {

@@ -28,8 +28,14 @@ func matches(fired, listed string) bool {
 	return !strings.Contains(listed, ":") && kind == listed
 }
 
-// allowed reports whether fired is listed under the case's must or may.
-func allowed(c Case, fired string) bool {
+// allowed reports whether fired is listed under the case's must or may,
+// or the run's own MayAlso.
+func allowed(c Case, r RunRecord, fired string) bool {
+	for _, l := range r.MayAlso {
+		if matches(fired, l) {
+			return true
+		}
+	}
 	for _, alts := range c.Must {
 		for _, r := range alts {
 			if matches(fired, r) {
@@ -126,7 +132,7 @@ func scoreRules(cases []Case, runs []RunRecord) []RuleScore {
 			if !kinds[k] {
 				kinds[k], allowedK[k] = true, true
 			}
-			allowedK[k] = allowedK[k] && allowed(c, f)
+			allowedK[k] = allowedK[k] && allowed(c, r, f)
 		}
 		for k := range kinds {
 			rs := row(k)
@@ -198,7 +204,7 @@ func scoreCases(cases []Case, runs []RunRecord) []CaseScore {
 			}
 			clean := true
 			for _, f := range r.Fired {
-				if !allowed(c, f) {
+				if !allowed(c, r, f) {
 					cs.Unexpected[f]++
 					clean = false
 				}
