@@ -91,9 +91,10 @@ type StepResult struct {
 	// when no second said.
 	Service time.Duration `json:"-"`
 	// TimedOut is how many of the step's requests got no complete answer
-	// within their timeout, and Timeout the shortest request timeout of the
-	// test: each waited at least that long, which the generator's lag and
-	// stall explain only when they are near it (timedOut.go).
+	// within their timeout, and Timeout the shortest timeout of the test's
+	// steps (plan.ShortestTimeout): each waited at least that long, which the
+	// generator's lag and stall explain only when they are near it
+	// (timedout.go).
 	TimedOut int64         `json:",omitempty"`
 	Timeout  time.Duration `json:",omitempty"`
 	// Seconds are the step's errors and the generator's bursts second by

@@ -70,11 +70,11 @@ func (c *context) latestAt(src, at string) string {
 	}
 	sp := c.values(src)
 	var pts []series.Point
+	if len(sp) == 0 {
+		return c.define(out, pts)
+	}
 	j := 0
 	for _, p := range c.values(at) {
-		if len(sp) == 0 {
-			break
-		}
 		for j+1 < len(sp) && sp[j+1].Sec <= p.Sec {
 			j++
 		}

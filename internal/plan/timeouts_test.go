@@ -21,6 +21,8 @@ func TestShortestTimeout(t *testing.T) {
 		{"a request's, nested in a loop, shorter than the test's", "timeout: 5s\nscenarios:\n" +
 			scenario("s", get+"      - repeat: 2\n        steps:\n          - get: /b\n            timeout: 2s\n") +
 			scenario("t", "      - get: /c\n        timeout: 3s\n"), 2 * time.Second},
+		{"a session's, shorter than every request's", "timeout: 5s\nscenarios:\n" +
+			scenario("s", get+"      - sse: /events\n        duration: 10s\n        timeout: 1s\n"), time.Second},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
